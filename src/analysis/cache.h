@@ -1,0 +1,213 @@
+/*
+ * cache.h - set-associative LRU cache hierarchy, compiled into the analyzer's
+ * hot loop so that an access inlines.
+ *
+ * Each set keeps its tags in MRU order (index 0 = most recently used), so a
+ * hit on the MRU way costs one compare and LRU eviction is "drop the last".
+ *
+ * How accesses are counted (the contract the metrics rely on):
+ *  - An access touches every line in [addr, addr+size); a line-crossing access
+ *    is one access per line and reaches RAM if any line does.
+ *  - Load: probe levels top-down until a hit; every level that missed
+ *    allocates the line. It reaches RAM when the last level missed
+ *    (reads_ram). Bytes read from RAM: one line per missing line.
+ *  - Store at a write-back level: a hit marks the line dirty and stops there.
+ *    A miss with write-allocate fetches the line from below (a read that may
+ *    reach RAM) and keeps it dirty; without write-allocate the store passes to
+ *    the level below.
+ *  - Store at a write-through level: a hit updates the line, a miss allocates
+ *    it only with write-allocate (fetching it from below); either way the
+ *    store passes to the level below. Below the last level is RAM, so with a
+ *    write-through last level every store reaches RAM (writes_ram).
+ *  - Evicting a dirty line writes it back to the level below as a line-sized
+ *    write (may propagate to RAM). Those bytes are counted in ram_bytes but do
+ *    not make the access itself a RAM access: a write-back is posted, off the
+ *    critical path of the instruction that caused it.
+ *  - AMO: a load followed by a store of the same bytes.
+ */
+#ifndef EDAN_ANALYSIS_CACHE_H
+#define EDAN_ANALYSIS_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "util/error.h"
+
+#define EDAN_CACHE_MAX_LEVELS 4
+
+typedef struct edan_cache_level_config {
+    uint64_t size;        /* bytes, power of two */
+    uint32_t line;        /* bytes, power of two, >= 4 */
+    uint32_t ways;        /* associativity >= 1; size / (line * ways) sets, a power of two */
+    bool write_back;      /* false: write-through */
+    bool write_allocate;  /* allocate a line on a store miss */
+} edan_cache_level_config;
+
+typedef struct edan_cache_config {
+    int n_levels; /* 0 = no cache: every load and store reaches RAM */
+    edan_cache_level_config level[EDAN_CACHE_MAX_LEVELS];
+} edan_cache_config;
+
+/* The paper's cache: one level, 64-byte lines, 2-way, LRU, write-through, no write-allocate. */
+edan_cache_level_config edan_cache_level_default(uint64_t size);
+
+/*
+ * Parse a cache description: "none", or levels separated by '+', each
+ * "SIZE[,key=value...]" with SIZE like 32K, 32KiB, 1M, 65536 and keys
+ * line=BYTES, ways=N, write=back|through, alloc=yes|no (the defaults are the
+ * paper's: line=64, ways=2, write=through, alloc=no). Example:
+ * "32K,ways=8,write=back,alloc=yes+1M,ways=16,write=back,alloc=yes".
+ * Returns 0, or -1 with a message naming the offending part.
+ */
+int edan_cache_config_parse(const char *text, edan_cache_config *out, edan_error *err);
+/* Canonical text form, parseable by edan_cache_config_parse. */
+void edan_cache_config_format(const edan_cache_config *c, char *buf, size_t cap);
+
+typedef struct edan_cache_level {
+    uint64_t *tags;      /* sets * ways; entry = line address | 1 when valid | 2 when dirty */
+    uint64_t set_mask;
+    uint32_t ways;
+    uint32_t line_shift;
+    bool write_back;
+    bool write_allocate;
+    uint64_t hits, misses, writebacks;
+} edan_cache_level;
+
+typedef struct edan_cache {
+    int n_levels;
+    edan_cache_level level[EDAN_CACHE_MAX_LEVELS];
+    uint64_t ram_read_bytes, ram_write_bytes;
+} edan_cache;
+
+/* What one access did. */
+typedef struct edan_cache_result {
+    bool reads_ram;     /* the data had to come from RAM */
+    bool writes_ram;    /* the store's own data went to RAM */
+    uint32_t ram_bytes; /* all bytes moved between the last level and RAM, write-backs included */
+} edan_cache_result;
+
+int edan_cache_init(edan_cache *c, const edan_cache_config *cfg, edan_error *err);
+void edan_cache_free(edan_cache *c);
+
+#define EDAN_TAG_VALID 1u
+#define EDAN_TAG_DIRTY 2u
+
+/* Look up a line at one level; on a hit move it to MRU and return true. */
+static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_addr, bool make_dirty)
+{
+    uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
+    uint64_t key = (line_addr << 2) | EDAN_TAG_VALID;
+    if ((set[0] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
+        set[0] |= make_dirty ? EDAN_TAG_DIRTY : 0;
+        l->hits++;
+        return true;
+    }
+    for (uint32_t w = 1; w < l->ways; w++) {
+        if ((set[w] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
+            uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
+            memmove(set + 1, set, w * sizeof *set);
+            set[0] = t;
+            l->hits++;
+            return true;
+        }
+    }
+    l->misses++;
+    return false;
+}
+
+/* Insert a line as MRU; returns the evicted entry (0 if none was valid). */
+static inline uint64_t edan_cache_level_fill(edan_cache_level *l, uint64_t line_addr, bool dirty)
+{
+    uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
+    uint64_t victim = set[l->ways - 1];
+    memmove(set + 1, set, (l->ways - 1) * sizeof *set);
+    set[0] = (line_addr << 2) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
+    return victim;
+}
+
+static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len,
+                                  edan_cache_result *r, bool own);
+
+/* A read of the line holding byte_addr starting at level lvl; returns true if it came from RAM. */
+static inline bool edan_cache_read_line(edan_cache *c, int lvl, uint64_t byte_addr, edan_cache_result *r)
+{
+    int miss_to = lvl;
+    for (; miss_to < c->n_levels; miss_to++) {
+        edan_cache_level *l = &c->level[miss_to];
+        if (edan_cache_level_probe(l, byte_addr >> l->line_shift, false))
+            break;
+    }
+    bool from_ram = miss_to == c->n_levels;
+    if (from_ram) {
+        uint32_t line = 1u << c->level[c->n_levels - 1].line_shift;
+        r->ram_bytes += line;
+        c->ram_read_bytes += line;
+    }
+    /* Fill bottom-up so a victim written back lands in a level that already has the new line. */
+    for (int k = miss_to - 1; k >= lvl; k--) {
+        edan_cache_level *l = &c->level[k];
+        uint64_t victim = edan_cache_level_fill(l, byte_addr >> l->line_shift, false);
+        if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
+            l->writebacks++;
+            edan_cache_write_line(c, k + 1, (victim >> 2) << l->line_shift, 1u << l->line_shift, r, false);
+        }
+    }
+    return from_ram;
+}
+
+/*
+ * A write of len bytes at byte_addr arriving at level lvl (own: the store's
+ * own data, as opposed to a write-back of a victim line).
+ */
+static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len,
+                                  edan_cache_result *r, bool own)
+{
+    for (; lvl < c->n_levels; lvl++) {
+        edan_cache_level *l = &c->level[lvl];
+        uint64_t line_addr = byte_addr >> l->line_shift;
+        if (edan_cache_level_probe(l, line_addr, l->write_back)) {
+            if (l->write_back)
+                return;
+            continue; /* write-through: updated here, goes on down */
+        }
+        if (l->write_allocate) {
+            /* Fetch the line from below, then it is present here. */
+            if (edan_cache_read_line(c, lvl + 1, byte_addr, r) && own)
+                r->reads_ram = true;
+            uint64_t victim = edan_cache_level_fill(l, line_addr, l->write_back);
+            if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
+                l->writebacks++;
+                edan_cache_write_line(c, lvl + 1, (victim >> 2) << l->line_shift, 1u << l->line_shift, r,
+                                      false);
+            }
+            if (l->write_back)
+                return;
+        }
+    }
+    /* Reached RAM. */
+    r->ram_bytes += len;
+    c->ram_write_bytes += len;
+    if (own)
+        r->writes_ram = true;
+}
+
+/* One load (is_store false) or store of size bytes at addr. */
+static inline edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr, uint32_t size, bool is_store)
+{
+    edan_cache_result r = {false, false, 0};
+    uint32_t shift = c->level[0].line_shift;
+    uint64_t first = addr >> shift, last = (addr + size - 1) >> shift;
+    for (uint64_t line = first; line <= last; line++) {
+        uint64_t a = line == first ? addr : line << shift;
+        if (is_store) {
+            uint64_t end = line == last ? addr + size : (line + 1) << shift;
+            edan_cache_write_line(c, 0, a, (uint32_t)(end - a), &r, true);
+        } else if (edan_cache_read_line(c, 0, a, &r)) {
+            r.reads_ram = true;
+        }
+    }
+    return r;
+}
+
+#endif

@@ -1,0 +1,479 @@
+#include "analysis/edag.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/shadow.h"
+
+#define DEFAULT_MAX_PHASES (1u << 20)
+#define AUTO_MAX_PHASES 4096u
+
+typedef struct lane_state {
+    uint64_t regF[EDAN_NUM_REGS];
+    uint64_t regMd[EDAN_NUM_REGS];
+    uint64_t regRF[EDAN_NUM_REGS];  /* readers since last write (false deps) */
+    uint64_t regRMd[EDAN_NUM_REGS];
+    edan_cache cache;
+    edan_cost_model cost;
+    bool has_cache;
+    size_t layer_cap;
+    edan_lane_stats st;
+} lane_state;
+
+struct edan_edag {
+    edan_edag_config cfg;
+    int n_lanes;
+    edan_shadow shadow;
+    lane_state *lane;
+    edan_error err;
+    bool finished;
+};
+
+void edan_edag_config_default(edan_edag_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n_lanes = 1;
+    edan_cost_default(&c->lane[0].cost);
+    c->n_tau = 1;
+    c->tau[0] = 0;
+    c->max_phases = 0;
+}
+
+static int series_init(edan_series *s, uint64_t tau, uint32_t max_phases)
+{
+    memset(s, 0, sizeof *s);
+    s->requested_tau = tau;
+    s->tau = tau ? tau : 1;
+    s->max_phases = max_phases ? max_phases : (tau ? DEFAULT_MAX_PHASES : AUTO_MAX_PHASES);
+    if (s->max_phases < 2)
+        s->max_phases = 2;
+    s->cap = 64;
+    s->u_diff = calloc(s->cap + 1, sizeof *s->u_diff);
+    s->started = calloc(s->cap, sizeof *s->started);
+    return s->u_diff && s->started ? 0 : -1;
+}
+
+/* Double tau: U samples at even indices are exactly the samples of the new tau. */
+static void series_coarsen(edan_series *s)
+{
+    int64_t run = 0;
+    size_t half = (s->cap + 1) / 2;
+    /* Turn u_diff into values, keep the even ones, turn back into differences. */
+    int64_t prev = 0;
+    for (size_t i = 0; i < s->cap; i++) {
+        run += s->u_diff[i];
+        if (i % 2 == 0) {
+            size_t j = i / 2;
+            int64_t v = run;
+            s->u_diff[j] = v - prev;
+            prev = v;
+        }
+    }
+    for (size_t j = half; j <= s->cap; j++)
+        s->u_diff[j] = 0;
+    s->u_diff[half] = -prev;
+    for (size_t i = 0; i < s->cap; i++) {
+        uint64_t v = s->started[i];
+        s->started[i] = 0;
+        s->started[i / 2] += v;
+    }
+    s->tau *= 2;
+}
+
+static bool series_reserve(edan_series *s, uint64_t index)
+{
+    while (index >= s->max_phases) {
+        series_coarsen(s);
+        index /= 2;
+    }
+    if (index < s->cap)
+        return true;
+    size_t cap = s->cap;
+    while (cap <= index)
+        cap *= 2;
+    if (cap > s->max_phases)
+        cap = s->max_phases;
+    int64_t *d = realloc(s->u_diff, (cap + 1) * sizeof *d);
+    if (!d)
+        return false;
+    memset(d + s->cap + 1, 0, (cap - s->cap) * sizeof *d);
+    s->u_diff = d;
+    uint64_t *st = realloc(s->started, cap * sizeof *st);
+    if (!st)
+        return false;
+    memset(st + s->cap, 0, (cap - s->cap) * sizeof *st);
+    s->started = st;
+    s->cap = cap;
+    return true;
+}
+
+static bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
+{
+    if (!series_reserve(s, F / s->tau))
+        return false;
+    uint64_t lo = (S + s->tau - 1) / s->tau, hi = F / s->tau;
+    if (lo <= hi) {
+        s->u_diff[lo] += (int64_t)w;
+        s->u_diff[hi + 1] -= (int64_t)w;
+    }
+    s->started[S / s->tau] += w;
+    return true;
+}
+
+static bool series_finish(edan_series *s, uint64_t Tinf)
+{
+    uint64_t n = (Tinf + s->tau - 1) / s->tau;
+    if (n == 0)
+        n = 1;
+    if (!series_reserve(s, n - 1))
+        return false;
+    n = (Tinf + s->tau - 1) / s->tau;
+    if (n == 0)
+        n = 1;
+    s->U = calloc(n, sizeof *s->U);
+    if (!s->U)
+        return false;
+    int64_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        run += s->u_diff[i];
+        s->U[i] = (uint64_t)run;
+    }
+    /* Vertices starting exactly at Tinf (zero-cost tails) belong to the last phase. */
+    for (size_t i = n; i < s->cap; i++) {
+        s->started[n - 1] += s->started[i];
+        s->started[i] = 0;
+    }
+    s->n = n;
+    free(s->u_diff);
+    s->u_diff = NULL;
+    return true;
+}
+
+edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
+{
+    if (cfg->n_lanes < 1 || cfg->n_lanes > EDAN_MAX_LANES) {
+        edan_error_set(err, "between 1 and %d configurations can be analysed in one pass, not %d",
+                       EDAN_MAX_LANES, cfg->n_lanes);
+        return NULL;
+    }
+    if (cfg->n_tau < 0 || cfg->n_tau > EDAN_MAX_TAUS) {
+        edan_error_set(err, "at most %d values of tau", EDAN_MAX_TAUS);
+        return NULL;
+    }
+    edan_edag *e = calloc(1, sizeof *e);
+    if (!e) {
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    e->cfg = *cfg;
+    e->n_lanes = cfg->n_lanes;
+    e->lane = calloc((size_t)cfg->n_lanes, sizeof *e->lane);
+    if (!e->lane || edan_shadow_init(&e->shadow, cfg->n_lanes, cfg->false_deps)) {
+        edan_error_set(err, "out of memory");
+        edan_edag_free(e);
+        return NULL;
+    }
+    for (int k = 0; k < cfg->n_lanes; k++) {
+        lane_state *L = &e->lane[k];
+        L->cost = cfg->lane[k].cost;
+        L->has_cache = cfg->lane[k].cache.n_levels > 0;
+        if (L->has_cache && edan_cache_init(&L->cache, &cfg->lane[k].cache, err)) {
+            edan_edag_free(e);
+            return NULL;
+        }
+        L->layer_cap = 1024;
+        L->st.layer = calloc(L->layer_cap, sizeof *L->st.layer);
+        L->st.n_series = cfg->n_tau;
+        bool ok = L->st.layer != NULL;
+        for (int j = 0; j < cfg->n_tau; j++)
+            ok = ok && series_init(&L->st.series[j], cfg->tau[j], cfg->max_phases) == 0;
+        if (!ok) {
+            edan_error_set(err, "out of memory");
+            edan_edag_free(e);
+            return NULL;
+        }
+    }
+    return e;
+}
+
+void edan_edag_free(edan_edag *e)
+{
+    if (!e)
+        return;
+    if (e->lane) {
+        for (int k = 0; k < e->n_lanes; k++) {
+            lane_state *L = &e->lane[k];
+            edan_cache_free(&L->cache);
+            free(L->st.layer);
+            for (int j = 0; j < L->st.n_series; j++) {
+                free(L->st.series[j].u_diff);
+                free(L->st.series[j].U);
+                free(L->st.series[j].started);
+            }
+        }
+        free(e->lane);
+    }
+    edan_shadow_free(&e->shadow);
+    free(e);
+}
+
+static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* Bytes [off, off+size) of one page for lane k: fold the last writers into *F, *md. */
+static inline void mem_read_deps(const edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t *F,
+                                 uint64_t *md)
+{
+    for (uint32_t b = 0; b < size; b++) {
+        *F = max_u64(*F, sl->F[off + b]);
+        *md = max_u64(*md, sl->md[off + b]);
+    }
+}
+
+static inline void mem_war_waw_deps(const edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t *F,
+                                    uint64_t *md)
+{
+    for (uint32_t b = 0; b < size; b++) {
+        *F = max_u64(*F, max_u64(sl->F[off + b], sl->rF[off + b]));
+        *md = max_u64(*md, max_u64(sl->md[off + b], sl->rmd[off + b]));
+    }
+}
+
+static inline void mem_write(edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t F, uint32_t md,
+                             bool readers)
+{
+    for (uint32_t b = 0; b < size; b++) {
+        sl->F[off + b] = F;
+        sl->md[off + b] = md;
+        if (readers) {
+            sl->rF[off + b] = 0;
+            sl->rmd[off + b] = 0;
+        }
+    }
+}
+
+static inline void mem_note_read(edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t F, uint32_t md)
+{
+    for (uint32_t b = 0; b < size; b++) {
+        sl->rF[off + b] = max_u64(sl->rF[off + b], F);
+        if (md > sl->rmd[off + b])
+            sl->rmd[off + b] = md;
+    }
+}
+
+/*
+ * The pieces of an access within single shadow pages: at most two, since an
+ * access is at most 8 bytes.
+ */
+typedef struct access_span {
+    int n;
+    edan_shadow_page *page[2];
+    uint32_t off[2], len[2];
+} access_span;
+
+static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access_span *sp)
+{
+    uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    sp->page[0] = edan_shadow_page_of(sh, addr);
+    if (!sp->page[0])
+        return false;
+    sp->off[0] = off;
+    if (off + size <= EDAN_SHADOW_PAGE) {
+        sp->n = 1;
+        sp->len[0] = size;
+        return true;
+    }
+    sp->len[0] = EDAN_SHADOW_PAGE - off;
+    sp->page[1] = edan_shadow_page_of(sh, addr + sp->len[0]);
+    if (!sp->page[1])
+        return false;
+    sp->n = 2;
+    sp->off[1] = 0;
+    sp->len[1] = size - sp->len[0];
+    return true;
+}
+
+static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
+{
+    const edan_insn *in = r->insn;
+    const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
+    const bool reads_mem = accessed && (in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_AMO);
+    const bool writes_mem = accessed && (in->mem == EDAN_MEM_STORE || in->mem == EDAN_MEM_AMO);
+    const uint32_t size = in->mem_size;
+    access_span sp = {0};
+    if (accessed && !span_of(&e->shadow, r->addr, size, &sp)) {
+        edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)",
+                       e->shadow.pages);
+        return;
+    }
+    for (int k = 0; k < e->n_lanes; k++) {
+        lane_state *L = &e->lane[k];
+        edan_lane_stats *st = &L->st;
+        uint64_t Fin = 0, mdin = 0;
+        for (int i = 0; i < in->n_src; i++) {
+            Fin = max_u64(Fin, L->regF[in->src[i]]);
+            mdin = max_u64(mdin, L->regMd[in->src[i]]);
+        }
+        if (false_deps && in->n_dst) {
+            Fin = max_u64(Fin, max_u64(L->regF[in->dst], L->regRF[in->dst]));
+            mdin = max_u64(mdin, max_u64(L->regMd[in->dst], L->regRMd[in->dst]));
+        }
+        for (int p = 0; p < sp.n; p++) {
+            edan_shadow_lane *sl = &sp.page[p]->lane[k];
+            if (reads_mem)
+                mem_read_deps(sl, sp.off[p], sp.len[p], &Fin, &mdin);
+            if (false_deps && writes_mem)
+                mem_war_waw_deps(sl, sp.off[p], sp.len[p], &Fin, &mdin);
+        }
+
+        bool to_ram = false;
+        uint64_t w = 0;
+        if (accessed) {
+            bool rd_ram, wr_ram;
+            uint32_t line_bytes = 0;
+            if (L->has_cache) {
+                rd_ram = wr_ram = false;
+                if (reads_mem) {
+                    edan_cache_result cr = edan_cache_access(&L->cache, r->addr, size, false);
+                    rd_ram = cr.reads_ram;
+                    line_bytes += cr.ram_bytes;
+                }
+                if (writes_mem) {
+                    edan_cache_result cr = edan_cache_access(&L->cache, r->addr, size, true);
+                    wr_ram = cr.writes_ram || cr.reads_ram;
+                    line_bytes += cr.ram_bytes;
+                }
+            } else {
+                rd_ram = reads_mem;
+                wr_ram = writes_mem;
+                line_bytes = (rd_ram ? size : 0) + (wr_ram ? size : 0);
+            }
+            to_ram = rd_ram || wr_ram;
+            if (e->cfg.bytes_mode == EDAN_BYTES_LINE)
+                w = line_bytes;
+            else
+                w = (rd_ram ? size : 0) + (wr_ram ? size : 0);
+            st->loads += in->mem == EDAN_MEM_LOAD;
+            st->stores += in->mem == EDAN_MEM_STORE;
+            st->amos += in->mem == EDAN_MEM_AMO;
+            st->ram_loads += rd_ram;
+            st->ram_stores += wr_ram;
+        }
+
+        const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
+        const uint64_t S = Fin, F = Fin + t;
+        const uint64_t md = mdin + to_ram;
+        st->vertices++;
+        st->class_count[in->cls]++;
+        st->T1 += t;
+        if (F > st->Tinf)
+            st->Tinf = F;
+        if (to_ram) {
+            st->W++;
+            if (md >= L->layer_cap) {
+                size_t cap = L->layer_cap * 2;
+                uint64_t *nl = realloc(st->layer, cap * sizeof *nl);
+                if (!nl) {
+                    edan_error_set(&e->err, "out of memory for %zu memory layers", cap);
+                    return;
+                }
+                memset(nl + L->layer_cap, 0, (cap - L->layer_cap) * sizeof *nl);
+                st->layer = nl;
+                L->layer_cap = cap;
+            }
+            st->layer[md]++;
+            if (md > st->D)
+                st->D = md;
+        } else {
+            st->C += t;
+        }
+        if (w) {
+            st->bytes += w;
+            for (int j = 0; j < st->n_series; j++) {
+                if (!series_add(&st->series[j], S, F, w)) {
+                    edan_error_set(&e->err, "out of memory for the data-movement series");
+                    return;
+                }
+            }
+        }
+
+        if (false_deps) {
+            for (int i = 0; i < in->n_src; i++) {
+                uint8_t s = in->src[i];
+                L->regRF[s] = max_u64(L->regRF[s], F);
+                L->regRMd[s] = max_u64(L->regRMd[s], md);
+            }
+        }
+        if (in->n_dst) {
+            L->regF[in->dst] = F;
+            L->regMd[in->dst] = md;
+            if (false_deps) {
+                L->regRF[in->dst] = 0;
+                L->regRMd[in->dst] = 0;
+            }
+        }
+        if (md > UINT32_MAX) {
+            edan_error_set(&e->err, "memory depth exceeds %u: not supported", UINT32_MAX);
+            return;
+        }
+        for (int p = 0; p < sp.n; p++) {
+            edan_shadow_lane *sl = &sp.page[p]->lane[k];
+            if (false_deps && reads_mem && !writes_mem)
+                mem_note_read(sl, sp.off[p], sp.len[p], F, (uint32_t)md);
+            if (writes_mem)
+                mem_write(sl, sp.off[p], sp.len[p], F, (uint32_t)md, false_deps);
+        }
+    }
+}
+
+void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_edag *e = ctx;
+    if (e->err.set)
+        return;
+    if (e->cfg.false_deps) {
+        for (size_t i = 0; i < n && !e->err.set; i++)
+            step(e, &recs[i], true);
+    } else {
+        for (size_t i = 0; i < n && !e->err.set; i++)
+            step(e, &recs[i], false);
+    }
+}
+
+int edan_edag_finish(void *ctx)
+{
+    edan_edag *e = ctx;
+    if (e->err.set)
+        return -1;
+    if (e->finished)
+        return 0;
+    e->finished = true;
+    for (int k = 0; k < e->n_lanes; k++) {
+        lane_state *L = &e->lane[k];
+        for (int c = 0; c < L->cache.n_levels; c++) {
+            L->st.cache_hits[c] = L->cache.level[c].hits;
+            L->st.cache_misses[c] = L->cache.level[c].misses;
+        }
+        L->st.ram_read_bytes = L->cache.ram_read_bytes;
+        L->st.ram_write_bytes = L->cache.ram_write_bytes;
+        for (int j = 0; j < L->st.n_series; j++) {
+            if (!series_finish(&L->st.series[j], L->st.Tinf)) {
+                edan_error_set(&e->err, "out of memory for the data-movement series");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+edan_consumer edan_edag_consumer(edan_edag *e)
+{
+    edan_consumer c = {e, edan_edag_consume, edan_edag_finish};
+    return c;
+}
+
+const edan_error *edan_edag_error(const edan_edag *e) { return &e->err; }
+int edan_edag_n_lanes(const edan_edag *e) { return e->n_lanes; }
+const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k) { return &e->lane[k].st; }
+const edan_edag_config *edan_edag_get_config(const edan_edag *e) { return &e->cfg; }
+uint64_t edan_edag_footprint(const edan_edag *e) { return e->shadow.pages * EDAN_SHADOW_PAGE; }

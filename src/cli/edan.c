@@ -1,0 +1,568 @@
+/*
+ * edan.c - the command line: edan run | record | analyze | convert.
+ *
+ * Exit status: 0 on success, 2 for bad input or options (a clear one-line
+ * message on stderr), 1 when something outside edan failed (QEMU missing or
+ * crashing, out of memory).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/edag.h"
+#include "cli/options.h"
+#include "report/report.h"
+#include "trace/exec.h"
+#include "trace/trace_file.h"
+#include "trace/trace_text.h"
+#include "util/elf_symbols.h"
+
+#define EDAN_VERSION "0.1.0"
+
+static const char *prog_name = "edan";
+
+static void die(int status, const char *fmt, ...) EDAN_PRINTF(2, 3);
+static void die(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(status);
+}
+
+/* Options of the command line that are not analysis options. */
+typedef struct cli {
+    edan_options o;
+    const char *qemu;
+    const char *plugin;
+    const char *trace_out;
+    bool text_trace;
+    bool help;
+    int first_positional; /* index in argv */
+} cli;
+
+static void usage_main(FILE *f)
+{
+    fputs("usage: edan <command> [options] ...\n"
+          "\n"
+          "Trace RISC-V programs under QEMU and compute their execution-DAG (eDAG) metrics:\n"
+          "work, span, memory work W and depth D, memory-cost and runtime bounds, lambda,\n"
+          "Lambda, bandwidth and data movement over time.\n"
+          "\n"
+          "Commands:\n"
+          "  run      trace a program and analyse it in one process, with no trace file\n"
+          "  record   trace a program into a trace file (binary, or the original text format)\n"
+          "  analyze  analyse a trace file (edan binary or EDAN text format)\n"
+          "  convert  convert a trace between the binary and text formats\n"
+          "\n"
+          "'edan <command> --help' explains a command and all its options.\n",
+          f);
+}
+
+static void tracing_help(FILE *f)
+{
+    fputs("Tracing options:\n"
+          "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
+          "                      not yet returned), callees included [whole program]\n"
+          "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
+          "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
+          "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n",
+          f);
+}
+
+static void usage_sub(const char *sub, FILE *f)
+{
+    if (!strcmp(sub, "run")) {
+        fputs("usage: edan run [options] [--] PROGRAM [ARGS...]\n"
+              "Run a statically linked RISC-V program under qemu-riscv64 with edan's plugin and\n"
+              "analyse its eDAG in-process (no trace file). The program's own output is kept.\n\n",
+              f);
+        tracing_help(f);
+        edan_options_help(f);
+    } else if (!strcmp(sub, "record")) {
+        fputs("usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...]\n"
+              "Trace a program into TRACE: the compressed binary format (docs/trace-format.md),\n"
+              "or with --text the original EDAN text format (one instruction per line).\n\n"
+              "  -o, --trace=PATH    trace file to write (required)\n"
+              "  --text              write the text format instead of the binary one\n",
+              f);
+        tracing_help(f);
+    } else if (!strcmp(sub, "analyze")) {
+        fputs("usage: edan analyze [options] TRACE\n"
+              "Analyse a trace: edan's binary format or the original EDAN text format\n"
+              "(detected from the content; '-' reads text from standard input).\n\n",
+              f);
+        edan_options_help(f);
+    } else if (!strcmp(sub, "convert")) {
+        fputs("usage: edan convert [--text|--binary] IN OUT\n"
+              "Convert a trace: to the text format with --text (the default when IN is binary),\n"
+              "to the binary format with --binary (the default when IN is text).\n",
+              f);
+    } else {
+        usage_main(f);
+    }
+}
+
+static int parse_args(int argc, char **argv, int start, cli *c, const char *sub, bool stop_at_positional)
+{
+    int i = start;
+    for (; i < argc; i++) {
+        char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            c->help = true;
+            continue;
+        }
+        if (!strcmp(a, "-o")) {
+            if (i + 1 >= argc)
+                die(2, "%s: -o needs a path", sub);
+            c->trace_out = argv[++i];
+            continue;
+        }
+        if (strncmp(a, "--", 2)) {
+            if (stop_at_positional)
+                break;
+            if (a[0] == '-' && a[1])
+                die(2, "%s: unknown option '%s' (see 'edan %s --help')", sub, a, sub);
+            break;
+        }
+        char key[64];
+        const char *eq = strchr(a + 2, '=');
+        size_t klen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (klen >= sizeof key)
+            die(2, "%s: unknown option '%s'", sub, a);
+        memcpy(key, a + 2, klen);
+        key[klen] = '\0';
+        const char *value = eq ? eq + 1 : NULL;
+        /* command-line-only options */
+        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace")) {
+            if (!value) {
+                if (i + 1 >= argc)
+                    die(2, "%s: --%s needs a value", sub, key);
+                value = argv[++i];
+            }
+            if (!strcmp(key, "qemu"))
+                c->qemu = value;
+            else if (!strcmp(key, "plugin"))
+                c->plugin = value;
+            else
+                c->trace_out = value;
+            continue;
+        }
+        if (!strcmp(key, "text") || !strcmp(key, "binary")) {
+            if (value)
+                die(2, "%s: --%s takes no value", sub, key);
+            c->text_trace = !strcmp(key, "text");
+            continue;
+        }
+        int takes = edan_options_takes_value(key);
+        if (takes < 0)
+            die(2, "%s: unknown option '--%s' (see 'edan %s --help')", sub, key, sub);
+        if (takes && !value) {
+            if (i + 1 >= argc)
+                die(2, "%s: --%s needs a value", sub, key);
+            value = argv[++i];
+        }
+        edan_error err = {0};
+        if (edan_options_set(&c->o, key, value, &err))
+            die(2, "%s: %s", sub, err.msg);
+    }
+    c->first_positional = i;
+    return i;
+}
+
+static char self_dir[PATH_MAX];
+
+static const char *find_plugin(const cli *c)
+{
+    if (c->plugin)
+        return c->plugin;
+    const char *env = getenv("EDAN_PLUGIN");
+    if (env && *env)
+        return env;
+    static char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/libedan_plugin.so", self_dir);
+    return path;
+}
+
+static const char *find_qemu(const cli *c)
+{
+    if (c->qemu)
+        return c->qemu;
+    const char *env = getenv("EDAN_QEMU");
+    return env && *env ? env : "qemu-riscv64";
+}
+
+static void check_program(const cli *c, const char *program)
+{
+    edan_elf elf;
+    edan_error err = {0};
+    if (edan_elf_open(program, &elf, &err))
+        die(2, "%s", err.msg);
+    for (int i = 0; i < c->o.n_filter; i++) {
+        edan_elf_func f;
+        if (!edan_elf_find(&elf, program, c->o.filter[i], &f, 1, &err)) {
+            edan_elf_close(&elf);
+            die(2, "%s", err.msg);
+        }
+    }
+    edan_elf_close(&elf);
+}
+
+static void check_plugin_path(const char *what, const char *path)
+{
+    if (strchr(path, ','))
+        die(2, "%s '%s' contains a comma, which QEMU's -plugin option cannot pass", what, path);
+}
+
+static char tmpdir[PATH_MAX];
+
+static void cleanup_tmp(void)
+{
+    if (!tmpdir[0])
+        return;
+    char p[PATH_MAX + 32];
+    const char *names[] = {"opts", "status", "report"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+    tmpdir[0] = '\0';
+}
+
+static void make_tmpdir(void)
+{
+    if (tmpdir[0])
+        return;
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/edan.XXXXXX", base && *base && !strchr(base, ',') ? base : "/tmp");
+    if (!mkdtemp(tmpdir))
+        die(1, "cannot create a temporary directory: %s", strerror(errno));
+    atexit(cleanup_tmp);
+}
+
+/* Run QEMU with the plugin; returns the program's exit status. */
+static int run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
+{
+    const char *plugin = find_plugin(c);
+    if (access(plugin, R_OK))
+        die(1, "cannot find edan's QEMU plugin at %s (build it, or set --plugin / EDAN_PLUGIN)", plugin);
+    check_plugin_path("plugin path", plugin);
+    check_plugin_path("output path", out);
+    make_tmpdir();
+    char opts[PATH_MAX + 16], status[PATH_MAX + 16];
+    snprintf(opts, sizeof opts, "%s/opts", tmpdir);
+    snprintf(status, sizeof status, "%s/status", tmpdir);
+    FILE *f = fopen(opts, "w");
+    if (!f || edan_options_write(&c->o, f) || fclose(f))
+        die(1, "cannot write %s: %s", opts, strerror(errno));
+    char plugin_arg[8 * PATH_MAX];
+    int progress = c->o.progress < 0 ? isatty(2) : c->o.progress;
+    char binary[PATH_MAX];
+    if (!realpath(prog_argv[0], binary) || strchr(binary, ','))
+        snprintf(binary, sizeof binary, "%s", "");
+    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode,
+             out, opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
+    char **args = calloc((size_t)prog_argc + 6, sizeof *args);
+    if (!args)
+        die(1, "out of memory");
+    int n = 0;
+    args[n++] = (char *)find_qemu(c);
+    args[n++] = "-plugin";
+    args[n++] = plugin_arg;
+    for (int i = 0; i < prog_argc; i++)
+        args[n++] = prog_argv[i];
+    args[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        die(1, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        execvp(args[0], args);
+        fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", prog_name,
+                args[0], strerror(errno));
+        _exit(127);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR)
+            die(1, "waitpid: %s", strerror(errno));
+    }
+    free(args);
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
+        exit(1);
+    FILE *s = fopen(status, "r");
+    char line[2048] = "";
+    if (!s || !fgets(line, sizeof line, s)) {
+        if (s)
+            fclose(s);
+        if (WIFSIGNALED(ws))
+            die(1, "QEMU was killed by signal %d before edan's plugin finished", WTERMSIG(ws));
+        die(1, "QEMU exited with status %d before edan's plugin finished (see its messages above)",
+            WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+    }
+    fclose(s);
+    line[strcspn(line, "\n")] = '\0';
+    if (!strncmp(line, "error: ", 7))
+        die(2, "%s", line + 7);
+    int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    if (code)
+        fprintf(stderr, "%s: warning: the program exited with status %d\n", prog_name, code);
+    return code;
+}
+
+static void copy_file_to(const char *path, FILE *to)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die(1, "cannot read %s: %s", path, strerror(errno));
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            die(1, "cannot write the report: %s", strerror(errno));
+    fclose(f);
+}
+
+static FILE *open_output(const edan_options *o)
+{
+    if (!o->output[0])
+        return stdout;
+    FILE *f = fopen(o->output, "w");
+    if (!f)
+        die(2, "%s: cannot write: %s", o->output, strerror(errno));
+    return f;
+}
+
+static void close_output(FILE *f, const edan_options *o)
+{
+    if (fflush(f) || ferror(f) || (f != stdout && fclose(f)))
+        die(1, "%s: write failed: %s", o->output[0] ? o->output : "standard output", strerror(errno));
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    cli c = {0};
+    edan_options_default(&c.o);
+    int i = parse_args(argc, argv, 2, &c, "run", false);
+    if (c.help) {
+        usage_sub("run", stdout);
+        return 0;
+    }
+    if (i >= argc)
+        die(2, "run: no program given (usage: edan run [options] [--] PROGRAM [ARGS...])");
+    check_program(&c, argv[i]);
+    edan_edag_config cfg;
+    edan_error err = {0};
+    if (edan_options_edag_config(&c.o, &cfg, &err))
+        die(2, "run: %s", err.msg);
+    FILE *out = open_output(&c.o);
+    make_tmpdir();
+    char report[PATH_MAX + 16];
+    snprintf(report, sizeof report, "%s/report", tmpdir);
+    run_qemu(&c, "online", report, argv + i, argc - i);
+    copy_file_to(report, out);
+    close_output(out, &c.o);
+    return 0;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+    cli c = {0};
+    edan_options_default(&c.o);
+    int i = parse_args(argc, argv, 2, &c, "record", false);
+    if (c.help) {
+        usage_sub("record", stdout);
+        return 0;
+    }
+    if (!c.trace_out)
+        die(2, "record: no trace file given (-o TRACE)");
+    if (i >= argc)
+        die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
+    check_program(&c, argv[i]);
+    /* Fail early, before a long run, if the trace cannot be written. */
+    int fd = open(c.trace_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
+    close(fd);
+    run_qemu(&c, c.text_trace ? "text" : "record", c.trace_out, argv + i, argc - i);
+    return 0;
+}
+
+static void analyze_source(const cli *c, const char *path)
+{
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    if (!src)
+        die(2, "%s", err.msg);
+    edan_edag_config cfg;
+    if (edan_options_edag_config(&c->o, &cfg, &err))
+        die(2, "analyze: %s", err.msg);
+    edan_edag *e = edan_edag_new(&cfg, &err);
+    if (!e)
+        die(1, "%s", err.msg);
+    FILE *out = open_output(&c->o);
+    enum { CAP = 8192 };
+    static edan_exec recs[CAP];
+    for (;;) {
+        long n = edan_trace_source_next(src, recs, CAP, &err);
+        if (n < 0)
+            die(2, "%s", err.msg);
+        if (n == 0)
+            break;
+        edan_edag_consume(e, recs, (size_t)n);
+        if (edan_edag_error(e)->set)
+            die(1, "%s", edan_edag_error(e)->msg);
+    }
+    if (edan_edag_finish(e))
+        die(1, "%s", edan_edag_error(e)->msg);
+    const edan_trace_meta *meta = edan_trace_source_meta(src);
+    edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL};
+    if (c->o.json)
+        edan_report_json(out, e, &c->o, &rs);
+    else
+        edan_report_text(out, e, &c->o, &rs);
+    if (c->o.series_csv[0]) {
+        FILE *csv = fopen(c->o.series_csv, "w");
+        if (!csv)
+            die(2, "%s: cannot write: %s", c->o.series_csv, strerror(errno));
+        edan_report_series_csv(csv, e);
+        if (fclose(csv))
+            die(1, "%s: write failed: %s", c->o.series_csv, strerror(errno));
+    }
+    close_output(out, &c->o);
+    edan_edag_free(e);
+    edan_trace_source_close(src);
+}
+
+static int cmd_analyze(int argc, char **argv)
+{
+    cli c = {0};
+    edan_options_default(&c.o);
+    int i = parse_args(argc, argv, 2, &c, "analyze", false);
+    if (c.help) {
+        usage_sub("analyze", stdout);
+        return 0;
+    }
+    if (i >= argc)
+        die(2, "analyze: no trace given (usage: edan analyze [options] TRACE)");
+    if (i + 1 < argc)
+        die(2, "analyze: one trace at a time ('%s' is extra)", argv[i + 1]);
+    analyze_source(&c, argv[i]);
+    return 0;
+}
+
+static int cmd_convert(int argc, char **argv)
+{
+    cli c = {0};
+    edan_options_default(&c.o);
+    int force = -1;
+    int i = 2;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        if (!strcmp(argv[i], "--text"))
+            force = 1;
+        else if (!strcmp(argv[i], "--binary"))
+            force = 0;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage_sub("convert", stdout);
+            return 0;
+        } else
+            die(2, "convert: unknown option '%s'", argv[i]);
+    }
+    if (argc - i != 2)
+        die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
+    const char *in = argv[i], *outp = argv[i + 1];
+    edan_error err = {0};
+    int kind = edan_trace_detect(in, &err);
+    if (kind < 0)
+        die(2, "%s", err.msg);
+    bool to_text = force >= 0 ? force == 1 : kind == 1;
+    edan_trace_source *src = edan_trace_source_open(in, &err);
+    if (!src)
+        die(2, "%s", err.msg);
+    edan_consumer sink;
+    edan_trace_writer *bw = NULL;
+    edan_text_writer *tw = NULL;
+    if (to_text) {
+        tw = edan_text_writer_open(outp, false, &err);
+        if (!tw)
+            die(2, "%s", err.msg);
+        sink = edan_text_writer_consumer(tw);
+    } else {
+        const edan_trace_meta *m = edan_trace_source_meta(src);
+        edan_trace_meta meta = {0};
+        if (m)
+            meta = *m;
+        bw = edan_trace_writer_open(outp, &meta, &err);
+        if (!bw)
+            die(2, "%s", err.msg);
+        sink = edan_trace_writer_consumer(bw);
+    }
+    enum { CAP = 8192 };
+    static edan_exec recs[CAP];
+    for (;;) {
+        long n = edan_trace_source_next(src, recs, CAP, &err);
+        if (n < 0)
+            die(2, "%s", err.msg);
+        if (n == 0)
+            break;
+        sink.consume(sink.ctx, recs, (size_t)n);
+    }
+    if (tw && edan_text_writer_close(tw, &err))
+        die(2, "%s", err.msg);
+    if (bw && edan_trace_writer_close(bw, &err))
+        die(2, "%s", err.msg);
+    edan_trace_source_close(src);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(self_dir, sizeof self_dir, "%s", exe);
+        }
+    }
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        if (argc >= 3 && !strcmp(argv[1], "help")) {
+            usage_sub(argv[2], stdout);
+            return 0;
+        }
+        usage_main(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("edan %s\n", EDAN_VERSION);
+        return 0;
+    }
+    if (!strcmp(argv[1], "run"))
+        return cmd_run(argc, argv);
+    if (!strcmp(argv[1], "record"))
+        return cmd_record(argc, argv);
+    if (!strcmp(argv[1], "analyze") || !strcmp(argv[1], "analyse"))
+        return cmd_analyze(argc, argv);
+    if (!strcmp(argv[1], "convert"))
+        return cmd_convert(argc, argv);
+    die(2, "unknown command '%s' (commands: run, record, analyze, convert; see 'edan --help')", argv[1]);
+}

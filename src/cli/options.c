@@ -1,0 +1,375 @@
+#include "cli/options.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+void edan_options_default(edan_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->n_cache = 1; /* no cache */
+    o->n_alpha = 1;
+    o->alpha[0] = 200;
+    edan_cost_default(&o->cost);
+    edan_metrics_params_default(&o->metrics);
+    o->n_tau = 1;
+    o->tau[0] = 0;
+    o->progress = -1;
+    snprintf(o->trace_format, sizeof o->trace_format, "binary");
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || *end || v != v)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Split a list "a,b,c" (also ':' separated) into up to max unsigned values. */
+static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero,
+                          int *n, edan_error *err)
+{
+    char buf[600];
+    if (!value || strlen(value) >= sizeof buf) {
+        edan_error_set(err, "--%s needs a value", key);
+        return -1;
+    }
+    strcpy(buf, value);
+    int count = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
+        uint64_t v;
+        if (parse_u64(tok, &v) || (!allow_zero && v == 0)) {
+            edan_error_set(err, "--%s: '%s' is not a %s integer", key, tok,
+                           allow_zero ? "non-negative" : "positive");
+            return -1;
+        }
+        if (count == max) {
+            edan_error_set(err, "--%s: at most %d values", key, max);
+            return -1;
+        }
+        out[count++] = v;
+    }
+    if (count == 0) {
+        edan_error_set(err, "--%s needs at least one value", key);
+        return -1;
+    }
+    *n = count;
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    bool value;
+} known[] = {
+    {"cache", true},   {"alpha", true},   {"cost", true},   {"cost-file", true}, {"m", true},
+    {"alpha0", true},  {"C", true},       {"tau", true},    {"clock", true},     {"false-deps", false},
+    {"bytes", true},   {"json", false},   {"series-csv", true}, {"output", true}, {"filter", true},
+    {"exclude-callees", false}, {"progress", false}, {"no-progress", false},
+};
+
+int edan_options_takes_value(const char *key)
+{
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(known[i].name, key))
+            return known[i].value;
+    return -1;
+}
+
+static int set_filter(edan_options *o, const char *value, edan_error *err)
+{
+    char buf[600];
+    if (!value || !*value || strlen(value) >= sizeof buf) {
+        edan_error_set(err, "--filter needs function names, e.g. --filter=kernel or --filter=f,g");
+        return -1;
+    }
+    strcpy(buf, value);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
+        if (o->n_filter == EDAN_MAX_FILTER || strlen(tok) >= sizeof o->filter[0]) {
+            edan_error_set(err, "--filter: at most %d names of at most %zu characters", EDAN_MAX_FILTER,
+                           sizeof o->filter[0] - 1);
+            return -1;
+        }
+        strcpy(o->filter[o->n_filter++], tok);
+    }
+    return 0;
+}
+
+static int apply(edan_options *o, const char *key, const char *value, edan_error *err)
+{
+    int takes = edan_options_takes_value(key);
+    if (takes < 0)
+        return 1;
+    if (takes && !value) {
+        edan_error_set(err, "--%s needs a value", key);
+        return -1;
+    }
+    if (!takes && value) {
+        edan_error_set(err, "--%s takes no value", key);
+        return -1;
+    }
+    if (!strcmp(key, "cache")) {
+        if (!o->cache_given) {
+            o->n_cache = 0;
+            o->cache_given = true;
+        }
+        /* Several configurations: "--cache=none --cache=32K" or "--cache='none;32K;64K'". */
+        char buf[600];
+        if (strlen(value) >= sizeof buf) {
+            edan_error_set(err, "--cache: value too long");
+            return -1;
+        }
+        strcpy(buf, value);
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+            if (o->n_cache == EDAN_MAX_CACHES) {
+                edan_error_set(err, "--cache: at most %d configurations", EDAN_MAX_CACHES);
+                return -1;
+            }
+            edan_error sub = {0};
+            if (edan_cache_config_parse(tok, &o->cache[o->n_cache], &sub)) {
+                edan_error_set(err, "--cache: %s", sub.msg);
+                return -1;
+            }
+            o->n_cache++;
+        }
+        return 0;
+    }
+    if (!strcmp(key, "alpha"))
+        return parse_u64_list(key, value, o->alpha, EDAN_MAX_ALPHAS, true, &o->n_alpha, err);
+    if (!strcmp(key, "m")) {
+        uint64_t tmp[EDAN_MAX_M];
+        int n;
+        if (parse_u64_list(key, value, tmp, EDAN_MAX_M, false, &n, err))
+            return -1;
+        o->metrics.n_m = n;
+        memcpy(o->metrics.m, tmp, sizeof tmp);
+        return 0;
+    }
+    if (!strcmp(key, "tau"))
+        return parse_u64_list(key, value, o->tau, EDAN_MAX_TAUS, true, &o->n_tau, err);
+    if (!strcmp(key, "alpha0") || !strcmp(key, "C") || !strcmp(key, "clock")) {
+        double v;
+        if (parse_double(value, &v) || v < 0 || (!strcmp(key, "clock") && v == 0)) {
+            edan_error_set(err, "--%s: '%s' is not a %s number", key, value,
+                           strcmp(key, "clock") ? "non-negative" : "positive");
+            return -1;
+        }
+        if (!strcmp(key, "alpha0"))
+            o->metrics.alpha0 = v;
+        else if (!strcmp(key, "C")) {
+            o->metrics.C = v;
+            o->metrics.C_given = true;
+        } else
+            o->metrics.clock_ghz = v;
+        return 0;
+    }
+    if (!strcmp(key, "cost")) {
+        /* "fdiv=20,fsqrt=30" */
+        char buf[600];
+        if (strlen(value) >= sizeof buf) {
+            edan_error_set(err, "--cost: value too long");
+            return -1;
+        }
+        strcpy(buf, value);
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            char *eq = strchr(tok, '=');
+            if (!eq) {
+                edan_error_set(err, "--cost: '%s' is not class=cycles, e.g. --cost=fdiv=20,fsqrt=30", tok);
+                return -1;
+            }
+            *eq = '\0';
+            edan_error sub = {0};
+            if (edan_cost_set(&o->cost, tok, eq + 1, &sub)) {
+                edan_error_set(err, "--cost: %s", sub.msg);
+                return -1;
+            }
+            if (!strcmp(tok, "ram") || !strcmp(tok, "alpha")) {
+                o->alpha[0] = o->cost.alpha;
+                o->n_alpha = 1;
+            }
+        }
+        return 0;
+    }
+    if (!strcmp(key, "cost-file")) {
+        edan_cost_model c = o->cost;
+        c.alpha = o->alpha[0];
+        if (edan_cost_load(&c, value, err))
+            return -1;
+        o->cost = c;
+        if (c.alpha != o->alpha[0]) {
+            o->alpha[0] = c.alpha;
+            o->n_alpha = 1;
+        }
+        return 0;
+    }
+    if (!strcmp(key, "false-deps")) {
+        o->false_deps = true;
+        return 0;
+    }
+    if (!strcmp(key, "bytes")) {
+        if (!strcmp(value, "access"))
+            o->bytes_mode = EDAN_BYTES_ACCESS;
+        else if (!strcmp(value, "line"))
+            o->bytes_mode = EDAN_BYTES_LINE;
+        else {
+            edan_error_set(err, "--bytes: '%s' must be 'access' or 'line'", value);
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(key, "json")) {
+        o->json = true;
+        return 0;
+    }
+    if (!strcmp(key, "series-csv") || !strcmp(key, "output")) {
+        char *dst = !strcmp(key, "output") ? o->output : o->series_csv;
+        if (strlen(value) >= sizeof o->output) {
+            edan_error_set(err, "--%s: path too long", key);
+            return -1;
+        }
+        strcpy(dst, value);
+        return 0;
+    }
+    if (!strcmp(key, "filter"))
+        return set_filter(o, value, err);
+    if (!strcmp(key, "exclude-callees")) {
+        o->exclude_callees = true;
+        return 0;
+    }
+    if (!strcmp(key, "progress") || !strcmp(key, "no-progress")) {
+        o->progress = !strcmp(key, "progress");
+        return 0;
+    }
+    return 1;
+}
+
+int edan_options_set(edan_options *o, const char *key, const char *value, edan_error *err)
+{
+    int rc = apply(o, key, value, err);
+    if (rc == 0 && o->n_raw < 64 && strlen(key) < sizeof o->raw_key[0] &&
+        (!value || strlen(value) < sizeof o->raw_value[0])) {
+        strcpy(o->raw_key[o->n_raw], key);
+        strcpy(o->raw_value[o->n_raw], value ? value : "");
+        o->n_raw++;
+    }
+    return rc;
+}
+
+int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_error *err)
+{
+    edan_edag_config_default(cfg);
+    int lanes = o->n_cache * o->n_alpha;
+    if (lanes > EDAN_MAX_LANES) {
+        edan_error_set(err, "%d cache configurations x %d alpha values = %d lanes; at most %d in one pass",
+                       o->n_cache, o->n_alpha, lanes, EDAN_MAX_LANES);
+        return -1;
+    }
+    cfg->n_lanes = 0;
+    for (int c = 0; c < o->n_cache; c++) {
+        for (int a = 0; a < o->n_alpha; a++) {
+            edan_lane_config *l = &cfg->lane[cfg->n_lanes++];
+            l->cache = o->cache[c];
+            l->cost = o->cost;
+            l->cost.alpha = o->alpha[a];
+        }
+    }
+    cfg->false_deps = o->false_deps;
+    cfg->bytes_mode = o->bytes_mode;
+    cfg->n_tau = o->n_tau;
+    memcpy(cfg->tau, o->tau, sizeof cfg->tau);
+    return 0;
+}
+
+int edan_options_write(const edan_options *o, FILE *f)
+{
+    for (int i = 0; i < o->n_raw; i++) {
+        if (edan_options_takes_value(o->raw_key[i]))
+            fprintf(f, "%s=%s\n", o->raw_key[i], o->raw_value[i]);
+        else
+            fprintf(f, "%s\n", o->raw_key[i]);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int edan_options_read(edan_options *o, const char *path, edan_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open options file: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\n")] = '\0';
+        if (!*line)
+            continue;
+        char *eq = strchr(line, '=');
+        if (eq)
+            *eq = '\0';
+        edan_error sub = {0};
+        int rc = edan_options_set(o, line, eq ? eq + 1 : NULL, &sub);
+        if (rc) {
+            edan_error_set(err, "%s:%d: %s", path, lineno, rc > 0 ? "unknown option" : sub.msg);
+            fclose(f);
+            return -1;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+void edan_options_help(FILE *f)
+{
+    fputs("Analysis options (lists are comma separated; defaults in brackets):\n"
+          "  --cache=SPEC        cache model; repeat, or separate with ';', to analyse several\n"
+          "                      configurations in one pass. SPEC is 'none' or levels joined by\n"
+          "                      '+', each SIZE[,line=B][,ways=N][,write=through|back][,alloc=no|yes]\n"
+          "                      e.g. 32K (the paper's: 64-byte lines, 2-way, LRU, write-through,\n"
+          "                      no write-allocate) or 32K,ways=8,write=back,alloc=yes+1M,ways=16\n"
+          "                      [none: every load and store reaches RAM]\n"
+          "  --alpha=LIST        cycles of a memory-access vertex (RAM latency) [200]\n"
+          "  --cost=K=V,...      per-class costs in cycles: int mul div fadd fmul ffma fdiv fsqrt\n"
+          "                      branch hit load store atomic ram [all 1, ram = alpha]\n"
+          "  --cost-file=FILE    the same as 'key value' lines\n"
+          "  --m=LIST            memory issue slots for the bounds, lambda and Lambda [4]\n"
+          "  --alpha0=X          baseline latency of Lambda [1]\n"
+          "  --C=X               cost of non-memory-access work in the bounds and Lambda\n"
+          "                      [total cost of the non-memory-access vertices]\n"
+          "  --tau=LIST          phase length in cycles of the data-movement series\n"
+          "                      [0 = automatic: at most 4096 phases]\n"
+          "  --clock=GHZ         clock for bandwidth in GB/s [1]\n"
+          "  --bytes=access|line what w(v) counts: the bytes of the access that reach RAM, or\n"
+          "                      all line fills and write-backs [access]\n"
+          "  --false-deps        also keep write-after-read and write-after-write dependencies\n"
+          "Output options:\n"
+          "  --json              JSON instead of text (schema: docs/json-schema.md)\n"
+          "  --series-csv=FILE   write the data-movement series as CSV\n"
+          "  --output=FILE       write the report to FILE [standard output]\n"
+          "  --progress, --no-progress  progress on stderr [when stderr is a terminal]\n",
+          f);
+}

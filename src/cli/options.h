@@ -1,0 +1,73 @@
+/*
+ * options.h - analysis, output and tracing options, shared by the command
+ * line and the QEMU plugin (which receives them in a file, one key=value per
+ * line, so that online analysis parses exactly what the command line parsed).
+ */
+#ifndef EDAN_CLI_OPTIONS_H
+#define EDAN_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/edag.h"
+#include "analysis/metrics.h"
+#include "util/error.h"
+
+#define EDAN_MAX_CACHES 16
+#define EDAN_MAX_ALPHAS 8
+#define EDAN_MAX_FILTER 32
+
+typedef struct edan_options {
+    /* analysis */
+    int n_cache;
+    edan_cache_config cache[EDAN_MAX_CACHES];
+    int n_alpha;
+    uint64_t alpha[EDAN_MAX_ALPHAS];
+    edan_cost_model cost;
+    edan_metrics_params metrics;
+    bool false_deps;
+    edan_bytes_mode bytes_mode;
+    int n_tau;
+    uint64_t tau[EDAN_MAX_TAUS];
+    /* output */
+    bool json;
+    char series_csv[512];   /* write data movement series here */
+    char output[512];       /* report destination; empty = stdout */
+    /* tracing */
+    int n_filter;
+    char filter[EDAN_MAX_FILTER][128];
+    bool exclude_callees;
+    char trace_format[16];  /* "binary" or "text" for record */
+    int progress;           /* -1 auto (stderr is a terminal), 0 off, 1 on */
+    /* every option applied, in order, so the plugin can replay them */
+    int n_raw;
+    char raw_key[64][32];
+    char raw_value[64][600];
+    bool cache_given, alpha_given;
+} edan_options;
+
+void edan_options_default(edan_options *o);
+
+/*
+ * Set one option by its long name without dashes ("cache", "m", "alpha",
+ * ...). value is NULL for flags. Returns 0, or -1 with a message.
+ * Returns 1 if the key is not an option of this module (callers then try
+ * their own).
+ */
+int edan_options_set(edan_options *o, const char *key, const char *value, edan_error *err);
+/* Does this key take a value? (-1 if unknown) */
+int edan_options_takes_value(const char *key);
+
+/* Lanes: every cache configuration crossed with every alpha. */
+int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_error *err);
+
+/* Write the analysis options as key=value lines (for the plugin). */
+int edan_options_write(const edan_options *o, FILE *f);
+/* Read such a file. */
+int edan_options_read(edan_options *o, const char *path, edan_error *err);
+
+/* Help text for the analysis and output options. */
+void edan_options_help(FILE *f);
+
+#endif

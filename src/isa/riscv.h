@@ -1,0 +1,155 @@
+/*
+ * riscv.h - the contract between RISC-V decoding and everything downstream.
+ *
+ * An instruction is decoded once (at TCG translation time, or once per
+ * distinct static instruction when reading a trace) into an edan_insn.
+ * The analyzer never looks at encodings again: it only reads the register
+ * lists, the memory kind and size and the class.
+ *
+ * Register numbering (edan_reg): 0..31 are x0..x31, 32..63 are f0..f31.
+ * x0 is never listed as a source or destination: it carries no dependency.
+ * CSRs (including fflags/frm, which FP instructions update implicitly) are
+ * not tracked: the eDAG has edges only through x and f registers and memory.
+ */
+#ifndef EDAN_ISA_RISCV_H
+#define EDAN_ISA_RISCV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EDAN_REG_X(n) ((uint8_t)(n))
+#define EDAN_REG_F(n) ((uint8_t)(32 + (n)))
+#define EDAN_NUM_REGS 64
+#define EDAN_MAX_SRC 3
+
+/* Cost classes: each has one entry in the cost table (cost.h). */
+typedef enum edan_insn_class {
+    EDAN_CLASS_INT = 0,   /* integer ALU, lui/auipc, moves, CSR, fence, ecall, nop */
+    EDAN_CLASS_MUL,       /* integer multiply */
+    EDAN_CLASS_DIV,       /* integer divide and remainder */
+    EDAN_CLASS_FADD,      /* FP add/sub/min/max/compare/convert/move/sign-inject/classify */
+    EDAN_CLASS_FMUL,      /* FP multiply */
+    EDAN_CLASS_FFMA,      /* FP fused multiply-add family */
+    EDAN_CLASS_FDIV,      /* FP divide */
+    EDAN_CLASS_FSQRT,     /* FP square root */
+    EDAN_CLASS_BRANCH,    /* conditional branches, jal, jalr */
+    EDAN_CLASS_LOAD,      /* integer and FP loads, lr */
+    EDAN_CLASS_STORE,     /* integer and FP stores, sc */
+    EDAN_CLASS_ATOMIC,    /* amo* (read-modify-write) */
+    EDAN_CLASS_COUNT
+} edan_insn_class;
+
+/* What an instruction does to memory. */
+typedef enum edan_mem_kind {
+    EDAN_MEM_NONE = 0,
+    EDAN_MEM_LOAD,   /* reads mem_size bytes at the data address (loads, lr) */
+    EDAN_MEM_STORE,  /* writes mem_size bytes (stores, sc: sc writes only if it succeeds) */
+    EDAN_MEM_AMO     /* reads then writes the same mem_size bytes (amo*) */
+} edan_mem_kind;
+
+/* Control-flow role, used by the function filter to track call depth.
+ * Follows the RISC-V return-address-stack hints: a call is jal/jalr whose rd
+ * is x1 or x5; a return is jalr with rd=x0 and rs1 in {x1,x5}. */
+typedef enum edan_flow {
+    EDAN_FLOW_NONE = 0,
+    EDAN_FLOW_CALL,
+    EDAN_FLOW_RETURN,
+    EDAN_FLOW_JUMP,    /* other jal/jalr (includes tail calls) */
+    EDAN_FLOW_BRANCH   /* conditional branch */
+} edan_flow;
+
+/* Operand layout used by the disassembler and the text parser. */
+typedef enum edan_operand_format {
+    EDAN_FMT_NONE = 0,  /* "ecall", "fence.i", "ret", "nop" */
+    EDAN_FMT_R,         /* rd,rs1,rs2 */
+    EDAN_FMT_R4,        /* rd,rs1,rs2,rs3 (fused multiply-add) */
+    EDAN_FMT_R2,        /* rd,rs1 (fsqrt, fcvt, fmv.x.w, fclass, and pseudos mv/not/neg...) */
+    EDAN_FMT_I,         /* rd,rs1,imm */
+    EDAN_FMT_LOAD,      /* rd,imm(rs1) */
+    EDAN_FMT_STORE,     /* rs2,imm(rs1) */
+    EDAN_FMT_B,         /* rs1,rs2,offset */
+    EDAN_FMT_U,         /* rd,imm */
+    EDAN_FMT_J,         /* rd,offset (jal) */
+    EDAN_FMT_JALR,      /* rd,imm(rs1) or rd,rs1,imm as QEMU prints it */
+    EDAN_FMT_AMO,       /* rd,rs2,(rs1) */
+    EDAN_FMT_LR,        /* rd,(rs1) */
+    EDAN_FMT_CSR,       /* rd,csr,rs1 */
+    EDAN_FMT_CSRI,      /* rd,csr,uimm */
+    EDAN_FMT_FENCE      /* fence pred,succ */
+} edan_operand_format;
+
+/*
+ * A decoded static instruction. Plain data, no pointers: it can be copied,
+ * stored in a table indexed by a dense id, and compared with memcmp after
+ * edan_insn_clear().
+ */
+typedef struct edan_insn {
+    uint64_t pc;         /* guest virtual address of the instruction */
+    uint32_t raw;        /* encoding; compressed ones in the low 16 bits */
+    uint16_t op;         /* edan_rv_op: the mnemonic (riscv_ops.h), after decompression */
+    uint8_t size;        /* 2 (compressed) or 4 */
+    uint8_t cls;         /* edan_insn_class */
+    uint8_t mem;         /* edan_mem_kind */
+    uint8_t mem_size;    /* bytes accessed: 1, 2, 4 or 8; 0 when mem == NONE */
+    uint8_t flow;        /* edan_flow */
+    uint8_t n_src;       /* number of valid entries in src[] */
+    uint8_t n_dst;       /* 0 or 1 */
+    uint8_t src[EDAN_MAX_SRC]; /* edan_reg numbers; distinct; never x0 */
+    uint8_t dst;         /* edan_reg number when n_dst == 1; never x0 */
+    /* Raw operand fields for disassembly (edan_reg numbers, x0 included). */
+    uint8_t rd, rs1, rs2, rs3;
+    uint8_t fmt;         /* edan_operand_format */
+    uint8_t rm;          /* FP rounding mode field, or fence pred<<4|succ */
+    uint16_t csr;        /* CSR number for Zicsr instructions */
+    int64_t imm;         /* immediate, sign-extended; branch/jump offsets in bytes */
+} edan_insn;
+
+/* Result of decoding: a non-zero return means "not an RV64GC instruction". */
+typedef enum edan_decode_status {
+    EDAN_DECODE_OK = 0,
+    EDAN_DECODE_ILLEGAL = 1
+} edan_decode_status;
+
+/* Zero every byte (including padding) so decoded instructions compare with memcmp. */
+void edan_insn_clear(edan_insn *insn);
+
+/*
+ * Decode the instruction at `bytes` (little-endian, `avail` bytes readable,
+ * at least 2). Fills *out. Compressed instructions are decoded to their
+ * expanded meaning (op is the base mnemonic, size stays 2).
+ * Illegal encodings: out->op is EDAN_OP_ILLEGAL, class INT, no operands,
+ * and EDAN_DECODE_ILLEGAL is returned; the caller decides whether that is an
+ * error (in a trace it is: QEMU would have raised SIGILL).
+ */
+edan_decode_status edan_rv_decode(const uint8_t *bytes, size_t avail, uint64_t pc, edan_insn *out);
+
+/* Length in bytes of the instruction whose first halfword is `lo16` (2 or 4). */
+static inline unsigned edan_rv_insn_length(uint16_t lo16) { return (lo16 & 3) == 3 ? 4 : 2; }
+
+/*
+ * Disassemble into the text style of the original EDAN tracer (QEMU's RISC-V
+ * disassembler): "mnemonic op1,op2,..." with ABI register names, decimal
+ * immediates and branch offsets, pseudo-instructions where QEMU prints them
+ * (mv, li, ret, j, nop, beqz, ...). Writes at most cap bytes including the
+ * terminating NUL and returns the length (snprintf-style).
+ */
+int edan_rv_disas(const edan_insn *insn, char *buf, size_t cap);
+
+/*
+ * Parse one disassembled instruction in that text style (mnemonic, operands;
+ * whitespace and a trailing "# comment" are tolerated) into *out with the same
+ * src/dst/mem/class/flow as decoding the binary would give. pc is stored as
+ * given; raw is 0 and size is 4 unless the mnemonic is a c.* form.
+ * Returns 0 on success; on failure returns -1 and writes a one-line reason
+ * (e.g. "unknown mnemonic 'foo'", "expected register, got '12'") to err.
+ */
+int edan_rv_parse(const char *text, uint64_t pc, edan_insn *out, char *err, size_t errcap);
+
+/* ABI name of an edan_reg ("zero", "ra", ..., "ft0", ..., "fa0"). */
+const char *edan_rv_reg_name(uint8_t reg);
+
+/* The mnemonic text of an op ("addi", "fmadd.d", ...). */
+const char *edan_rv_op_name(uint16_t op);
+
+#endif

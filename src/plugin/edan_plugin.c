@@ -1,0 +1,446 @@
+/*
+ * edan_plugin.c - edan's TCG plugin for qemu-riscv64 (plugin API v1).
+ *
+ * Usage: qemu-riscv64 -plugin libedan.so,mode=MODE,out=PATH[,opts=FILE]
+ *        [,filter=f:g][,callees=include|exclude][,status=FILE][,progress=on] prog args
+ *   mode=online  analyse in-process and write the report to out (no trace)
+ *   mode=record  write a binary trace (trace_format.h) to out
+ *   mode=text    write a trace in the original EDAN text format to out
+ *
+ * Every instruction is decoded once, when QEMU translates it; at execution
+ * the callbacks only append {static instruction, address} records to a
+ * buffer, which is handed to the consumer (analyzer or writer) when full.
+ * Only vCPU 0 (the main thread) is traced: the eDAG model is sequential;
+ * instructions of other threads are counted and reported.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/edag.h"
+#include "cli/options.h"
+#include "isa/riscv.h"
+#include "plugin/qemu_plugin_api.h"
+#include "report/report.h"
+#include "trace/exec.h"
+#include "trace/trace_file.h"
+#include "trace/trace_text.h"
+#include "util/elf_symbols.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
+
+#define BATCH 8192
+#define SLOT_CHUNK 4096
+
+typedef struct slot {
+    const edan_insn *insn;
+    uint32_t id;
+    uint8_t entry;   /* first instruction of a filtered function */
+    uint8_t in_fn;   /* inside a filtered function's range */
+    uint8_t flow;
+} slot;
+
+enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT };
+
+static struct {
+    enum mode mode;
+    char out[1024], opts[1024], status[1024], binary[1024];
+    int filter_ready;
+    edan_options options;
+    edan_code_table *code;
+    slot **slot_chunks;
+    size_t n_slot_chunks;
+    /* function filter */
+    int filtering;
+    edan_elf_func ranges[256];
+    size_t n_ranges;
+    uint64_t bias;
+    int64_t depth, marker;
+    int active;
+    /* stream */
+    edan_exec buf[BATCH];
+    size_t n;
+    edan_exec *cur;
+    edan_exec sink;
+    uint64_t total;
+    atomic_uint_fast64_t other_vcpu_insns;
+    edan_consumer consumer;
+    edan_edag *edag;
+    edan_trace_writer *writer;
+    edan_text_writer *text;
+    int progress;
+    struct timespec t0, last_progress;
+    edan_error err;
+} P;
+
+static void write_status(const char *msg)
+{
+    if (!P.status[0])
+        return;
+    FILE *f = fopen(P.status, "w");
+    if (!f)
+        return;
+    fprintf(f, "%s\n", msg);
+    fclose(f);
+}
+
+static double seconds_since(const struct timespec *a, const struct timespec *b)
+{
+    return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
+}
+
+static void flush(void)
+{
+    if (P.n && !P.err.set)
+        P.consumer.consume(P.consumer.ctx, P.buf, P.n);
+    P.total += P.n;
+    P.n = 0;
+    if (P.progress) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (seconds_since(&P.last_progress, &now) >= 1.0) {
+            double s = seconds_since(&P.t0, &now);
+            fprintf(stderr, "\redan: %" PRIu64 " instructions, %.1f M/s   ", P.total, (double)P.total / s / 1e6);
+            fflush(stderr);
+            P.last_progress = now;
+        }
+    }
+}
+
+static inline void append(const slot *s)
+{
+    if (P.n == BATCH)
+        flush();
+    edan_exec *r = &P.buf[P.n++];
+    r->insn = s->insn;
+    r->id = s->id;
+    r->addr = 0;
+    r->vcpu = 0;
+    r->flags = s->insn->mem != EDAN_MEM_NONE ? EDAN_EXEC_NO_ACCESS : 0;
+    P.cur = r;
+}
+
+static void on_insn(unsigned int vcpu, void *ud)
+{
+    if (vcpu) {
+        atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
+        return;
+    }
+    append(ud);
+}
+
+static void on_insn_filtered(unsigned int vcpu, void *ud)
+{
+    const slot *s = ud;
+    if (vcpu) {
+        atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
+        return;
+    }
+    if (s->entry && !P.active) {
+        P.active = 1;
+        P.marker = P.depth;
+    }
+    if (P.active && (!P.options.exclude_callees || s->in_fn))
+        append(s);
+    else
+        P.cur = &P.sink;
+    if (s->flow == EDAN_FLOW_CALL) {
+        P.depth++;
+    } else if (s->flow == EDAN_FLOW_RETURN) {
+        P.depth--;
+        if (P.active && P.depth < P.marker)
+            P.active = 0;
+    }
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    (void)ud;
+    if (vcpu)
+        return;
+    P.cur->addr = vaddr;
+    P.cur->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+}
+
+static slot *slot_for(uint32_t id)
+{
+    size_t chunk = id / SLOT_CHUNK;
+    if (chunk >= P.n_slot_chunks) {
+        size_t n = P.n_slot_chunks ? P.n_slot_chunks * 2 : 16;
+        while (n <= chunk)
+            n *= 2;
+        slot **c = realloc(P.slot_chunks, n * sizeof *c);
+        if (!c)
+            return NULL;
+        memset(c + P.n_slot_chunks, 0, (n - P.n_slot_chunks) * sizeof *c);
+        P.slot_chunks = c;
+        P.n_slot_chunks = n;
+    }
+    if (!P.slot_chunks[chunk]) {
+        P.slot_chunks[chunk] = calloc(SLOT_CHUNK, sizeof(slot));
+        if (!P.slot_chunks[chunk])
+            return NULL;
+    }
+    return &P.slot_chunks[chunk][id % SLOT_CHUNK];
+}
+
+static int setup_filter(void);
+static const char *binary_path(void);
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    (void)id;
+    if (P.options.n_filter && !P.filter_ready) {
+        P.filter_ready = 1;
+        if (setup_filter())
+            _exit(2);
+    }
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
+        const uint8_t *data = qemu_plugin_insn_data(qi);
+        size_t size = qemu_plugin_insn_size(qi);
+        uint64_t pc = qemu_plugin_insn_vaddr(qi);
+        uint8_t bytes[4] = {0, 0, 0, 0};
+        memcpy(bytes, data, size < 4 ? size : 4);
+        uint32_t raw = size == 2 ? (uint32_t)(bytes[0] | bytes[1] << 8)
+                                 : (uint32_t)(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | (uint32_t)bytes[3] << 24);
+        int64_t found = edan_code_table_find(P.code, pc, raw);
+        uint32_t sid;
+        if (found >= 0) {
+            sid = (uint32_t)found;
+        } else {
+            edan_insn insn;
+            edan_rv_decode(bytes, size, pc, &insn);
+            sid = edan_code_table_add(P.code, &insn);
+        }
+        slot *s = slot_for(sid);
+        if (!s) {
+            edan_error_set(&P.err, "out of memory in the tracer");
+            continue;
+        }
+        if (!s->insn) {
+            s->insn = edan_code_table_get(P.code, sid);
+            s->id = sid;
+            s->flow = s->insn->flow;
+            for (size_t r = 0; r < P.n_ranges; r++) {
+                uint64_t lo = P.ranges[r].start + P.bias, hi = P.ranges[r].end + P.bias;
+                if (pc == lo)
+                    s->entry = 1;
+                if (pc >= lo && pc < hi)
+                    s->in_fn = 1;
+            }
+        }
+        qemu_plugin_register_vcpu_insn_exec_cb(qi, P.filtering ? on_insn_filtered : on_insn,
+                                               QEMU_PLUGIN_CB_NO_REGS, s);
+        if (s->insn->mem != EDAN_MEM_NONE)
+            qemu_plugin_register_vcpu_mem_cb(qi, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+    }
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *ud)
+{
+    (void)id;
+    (void)ud;
+    flush();
+    if (P.progress)
+        fprintf(stderr, "\redan: %" PRIu64 " instructions traced%20s\n", P.total, "");
+    uint64_t others = atomic_load(&P.other_vcpu_insns);
+    if (others)
+        fprintf(stderr, "edan: warning: %" PRIu64 " instructions of other threads were not traced (the eDAG "
+                        "model is sequential; only the main thread is analysed)\n", others);
+    if (!P.err.set && P.consumer.finish(P.consumer.ctx) && P.edag)
+        edan_error_set(&P.err, "%s", edan_edag_error(P.edag)->msg);
+    if (P.mode == MODE_ONLINE && P.edag && !P.err.set) {
+        FILE *f = fopen(P.out, "w");
+        if (!f) {
+            edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
+        } else {
+            char filter[600] = "";
+            for (int i = 0; i < P.options.n_filter; i++) {
+                strncat(filter, i ? "," : "", sizeof filter - strlen(filter) - 1);
+                strncat(filter, P.options.filter[i], sizeof filter - strlen(filter) - 1);
+            }
+            edan_report_source src = {"online", NULL, binary_path(), filter};
+            if (P.options.json)
+                edan_report_json(f, P.edag, &P.options, &src);
+            else
+                edan_report_text(f, P.edag, &P.options, &src);
+            if (fclose(f))
+                edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
+        }
+        if (!P.err.set && P.options.series_csv[0]) {
+            FILE *c = fopen(P.options.series_csv, "w");
+            if (!c) {
+                edan_error_set(&P.err, "%s: cannot write: %s", P.options.series_csv, strerror(errno));
+            } else {
+                edan_report_series_csv(c, P.edag);
+                if (fclose(c))
+                    edan_error_set(&P.err, "%s: cannot write: %s", P.options.series_csv, strerror(errno));
+            }
+        }
+    }
+    if (P.writer && edan_trace_writer_close(P.writer, &P.err))
+        P.writer = NULL;
+    if (P.text && edan_text_writer_close(P.text, &P.err))
+        P.text = NULL;
+    char msg[1100];
+    if (P.err.set) {
+        snprintf(msg, sizeof msg, "error: %s", P.err.msg);
+        if (!P.status[0])
+            fprintf(stderr, "edan: %s\n", P.err.msg);
+    } else {
+        snprintf(msg, sizeof msg, "ok %" PRIu64, P.total);
+    }
+    write_status(msg);
+    edan_edag_free(P.edag);
+}
+
+static int fail(const char *fmt, const char *a)
+{
+    char msg[1200];
+    snprintf(msg, sizeof msg, fmt, a);
+    fprintf(stderr, "edan plugin: %s\n", msg);
+    char st[1300];
+    snprintf(st, sizeof st, "error: %s", msg);
+    write_status(st);
+    return -1;
+}
+
+static const char *binary_path(void)
+{
+    /* QEMU only knows the program once it has loaded it: not yet at install time. */
+    if (!P.binary[0]) {
+        const char *b = qemu_plugin_path_to_binary();
+        if (b)
+            snprintf(P.binary, sizeof P.binary, "%s", b);
+    }
+    return P.binary[0] ? P.binary : NULL;
+}
+
+static int setup_filter(void)
+{
+    const char *bin = binary_path();
+    edan_elf elf;
+    edan_error err = {0};
+    if (!bin || edan_elf_open(bin, &elf, &err))
+        return fail("%s", bin ? err.msg : "QEMU did not tell the program's path");
+    P.bias = elf.is_pie ? qemu_plugin_entry_code() - elf.entry : 0;
+    for (int i = 0; i < P.options.n_filter; i++) {
+        size_t room = sizeof P.ranges / sizeof P.ranges[0] - P.n_ranges;
+        size_t found = edan_elf_find(&elf, bin, P.options.filter[i], P.ranges + P.n_ranges, room, &err);
+        if (!found) {
+            edan_elf_close(&elf);
+            return fail("%s", err.msg);
+        }
+        for (size_t k = 0; k < found && k < room; k++)
+            P.ranges[P.n_ranges + k].name = NULL; /* names belong to elf, freed below */
+        P.n_ranges += found < room ? found : room;
+    }
+    edan_elf_close(&elf);
+    return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
+{
+    memset(&P, 0, sizeof P);
+    P.cur = &P.sink;
+    edan_options_default(&P.options);
+    P.mode = MODE_ONLINE;
+    const char *filter = NULL;
+    for (int i = 0; i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        if (!eq)
+            return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees progress)", argv[i]);
+        size_t klen = (size_t)(eq - argv[i]);
+        const char *v = eq + 1;
+#define IS(k) (klen == strlen(k) && !strncmp(argv[i], k, klen))
+        if (IS("mode")) {
+            if (!strcmp(v, "online"))
+                P.mode = MODE_ONLINE;
+            else if (!strcmp(v, "record"))
+                P.mode = MODE_RECORD;
+            else if (!strcmp(v, "text"))
+                P.mode = MODE_TEXT;
+            else
+                return fail("mode='%s' must be online, record or text", v);
+        } else if (IS("out") || IS("opts") || IS("status")) {
+            char *dst = IS("out") ? P.out : IS("opts") ? P.opts : P.status;
+            if (strlen(v) >= sizeof P.out)
+                return fail("path too long: %s", v);
+            strcpy(dst, v);
+        } else if (IS("binary")) {
+            snprintf(P.binary, sizeof P.binary, "%s", v);
+        } else if (IS("filter")) {
+            filter = v;
+        } else if (IS("callees")) {
+            if (!strcmp(v, "exclude"))
+                P.options.exclude_callees = true;
+            else if (strcmp(v, "include"))
+                return fail("callees='%s' must be include or exclude", v);
+        } else if (IS("progress")) {
+            P.progress = !strcmp(v, "on") || !strcmp(v, "1");
+        } else {
+            return fail("unknown option '%s' (keys: mode out opts status binary filter callees progress)", argv[i]);
+        }
+#undef IS
+    }
+    if (info->system_emulation)
+        return fail("%s", "edan traces user-mode programs (qemu-riscv64), not system emulation");
+    if (strcmp(info->target_name, "riscv64"))
+        return fail("target '%s' is not supported: edan decodes riscv64", info->target_name);
+    if (!P.out[0])
+        return fail("%s", "out=PATH is required");
+    edan_error err = {0};
+    if (P.opts[0] && edan_options_read(&P.options, P.opts, &err))
+        return fail("%s", err.msg);
+    if (filter) {
+        bool ex = P.options.exclude_callees;
+        if (edan_options_set(&P.options, "filter", filter, &err))
+            return fail("%s", err.msg);
+        P.options.exclude_callees = ex;
+    }
+    P.filtering = P.options.n_filter > 0;
+    P.code = edan_code_table_new();
+    if (!P.code)
+        return fail("%s", "out of memory");
+    char filter_text[600] = "";
+    for (int i = 0; i < P.options.n_filter; i++) {
+        strncat(filter_text, i ? "," : "", sizeof filter_text - strlen(filter_text) - 1);
+        strncat(filter_text, P.options.filter[i], sizeof filter_text - strlen(filter_text) - 1);
+    }
+    if (P.mode == MODE_ONLINE) {
+        edan_edag_config cfg;
+        if (edan_options_edag_config(&P.options, &cfg, &err))
+            return fail("%s", err.msg);
+        P.edag = edan_edag_new(&cfg, &err);
+        if (!P.edag)
+            return fail("%s", err.msg);
+        P.consumer = edan_edag_consumer(P.edag);
+    } else if (P.mode == MODE_RECORD) {
+        edan_trace_meta meta = {0};
+        meta.binary = P.binary[0] ? P.binary : NULL;
+        meta.filter = filter_text;
+        meta.filter_callees = P.options.exclude_callees ? "exclude" : "include";
+        P.writer = edan_trace_writer_open(P.out, &meta, &err);
+        if (!P.writer)
+            return fail("%s", err.msg);
+        P.consumer = edan_trace_writer_consumer(P.writer);
+    } else {
+        P.text = edan_text_writer_open(P.out, false, &err);
+        if (!P.text)
+            return fail("%s", err.msg);
+        P.consumer = edan_text_writer_consumer(P.text);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &P.t0);
+    P.last_progress = P.t0;
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+    qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+    return 0;
+}

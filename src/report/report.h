@@ -1,0 +1,31 @@
+/*
+ * report.h - turn a finished analysis into text, JSON (schema
+ * "edan.analysis/1", docs/json-schema.md) or CSV series.
+ */
+#ifndef EDAN_REPORT_REPORT_H
+#define EDAN_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "analysis/edag.h"
+#include "cli/options.h"
+
+#define EDAN_JSON_SCHEMA "edan.analysis/1"
+/* JSON lists of layers longer than this are left out (layers_included: false). */
+#define EDAN_JSON_MAX_LAYERS 100000
+
+typedef struct edan_report_source {
+    const char *kind;     /* "online", "trace" */
+    const char *path;     /* trace path or program */
+    const char *binary;   /* traced program, if known */
+    const char *filter;   /* function filter, if any */
+} edan_report_source;
+
+void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
+void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
+void edan_report_series_csv(FILE *f, const edan_edag *e);
+
+/* "cache=32K,line=64,... alpha=200" */
+void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap);
+
+#endif

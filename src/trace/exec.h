@@ -1,0 +1,60 @@
+/*
+ * exec.h - the instruction stream: the contract between producers (the QEMU
+ * plugin, the binary trace reader, the text trace reader) and consumers (the
+ * eDAG analyzer, the trace writers, future analyses).
+ *
+ * A producer hands consumers batches of edan_exec records in execution order.
+ * Each record points at a decoded static instruction owned by an
+ * edan_code_table, which lives at least as long as the stream, so consumers
+ * may keep the pointers. Trace order is a topological order of the eDAG.
+ */
+#ifndef EDAN_TRACE_EXEC_H
+#define EDAN_TRACE_EXEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/riscv.h"
+
+/* edan_exec.flags */
+enum {
+    /* The instruction has a memory kind but performed no access (a failed
+     * sc, or an access the tracer did not observe). addr is then 0. */
+    EDAN_EXEC_NO_ACCESS = 1u << 0,
+};
+
+typedef struct edan_exec {
+    const edan_insn *insn; /* static instruction; id = insn - table base is not assumed */
+    uint64_t addr;         /* data address of the access when insn->mem != EDAN_MEM_NONE */
+    uint32_t id;           /* dense static-instruction id in the producer's code table */
+    uint16_t vcpu;         /* guest vCPU that executed it */
+    uint16_t flags;        /* EDAN_EXEC_* */
+} edan_exec;
+
+/*
+ * A consumer of the stream. consume() is called with batches in order;
+ * finish() once at the end (returns 0, or non-zero after reporting an error).
+ */
+typedef struct edan_consumer {
+    void *ctx;
+    void (*consume)(void *ctx, const edan_exec *recs, size_t n);
+    int (*finish)(void *ctx);
+} edan_consumer;
+
+/*
+ * Code table: dense ids -> decoded static instructions. Ids are assigned in
+ * the order instructions are first seen. Entries never move once added
+ * (storage is a list of fixed-size chunks), so edan_exec.insn stays valid.
+ */
+typedef struct edan_code_table edan_code_table;
+
+edan_code_table *edan_code_table_new(void);
+void edan_code_table_free(edan_code_table *t);
+/* Add an instruction and return its id. */
+uint32_t edan_code_table_add(edan_code_table *t, const edan_insn *insn);
+/* Find the id of the instruction at pc with encoding raw; returns -1 if absent. */
+int64_t edan_code_table_find(const edan_code_table *t, uint64_t pc, uint32_t raw);
+const edan_insn *edan_code_table_get(const edan_code_table *t, uint32_t id);
+uint32_t edan_code_table_size(const edan_code_table *t);
+
+#endif

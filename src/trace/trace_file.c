@@ -1,0 +1,1219 @@
+/*
+ * trace_file.c - binary trace writer and reader (format: trace_format.h).
+ */
+#include "trace/trace_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "trace/trace_format.h"
+
+#define HEADER_FIXED_LEN 64
+#define BLOCK_HEADER_LEN 32
+#define TRAILER_LEN 48
+/* Metadata is a handful of short strings; anything larger is corruption. */
+#define MAX_HEADER_LEN (1u << 20)
+/* Raw bytes the writer accumulates before compressing a block. Measured:
+ * larger blocks barely improve the ratio once past ~1 MiB. */
+#define WRITER_BLOCK_TARGET (2u << 20)
+/* Upper bound on the bytes one record can add to a block: a vcpu event
+ * (1 + 3), the id (<= 5), pc (10), raw (5) and the address (10). */
+#define MAX_EVENT_BYTES 64
+/* Producer ids are dense (exec.h); a larger one is a producer bug and would
+ * make the id map absurdly large. */
+#define MAX_PRODUCER_ID (1u << 28)
+#define NO_ID UINT32_MAX
+/* zstd frame magic and the frame header descriptor's checksum bit (RFC 8878);
+ * checked by hand because ZSTD_getFrameHeader is not in the stable API. */
+#define ZSTD_FRAME_MAGIC 0xFD2FB528u
+#define ZSTD_FHD_CHECKSUM 0x04u
+
+_Static_assert(sizeof(struct edan_trace_header_fixed) == HEADER_FIXED_LEN, "header layout");
+_Static_assert(sizeof(struct edan_trace_block_header) == BLOCK_HEADER_LEN, "block layout");
+_Static_assert(sizeof(struct edan_trace_trailer) == TRAILER_LEN, "trailer layout");
+_Static_assert(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES <= EDAN_TRACE_MAX_BLOCK_RAW, "block size");
+
+/* ---- little-endian fields and varints ---------------------------------- */
+
+static void put_u16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint16_t get_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+static inline uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+static inline uint64_t zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+/* Decode the raw field of an instruction definition, as the reader does, so
+ * the writer emits an address exactly when the reader will expect one. */
+static int decode_raw(uint64_t pc, uint32_t raw, edan_insn *out)
+{
+    uint8_t b[4];
+    put_u32(b, raw);
+    unsigned len = edan_rv_insn_length((uint16_t)raw);
+    if (len == 2 && raw > 0xffff)
+        return -1;
+    edan_insn_clear(out);
+    return edan_rv_decode(b, len, pc, out) == EDAN_DECODE_OK ? 0 : -1;
+}
+
+/* ---- writer ------------------------------------------------------------ */
+
+struct edan_trace_writer {
+    char *path;
+    int fd;
+    bool own_fd;
+    bool failed;
+    bool finished;
+    bool header_written;
+    char msg[1024];        /* first failure, reported by close */
+    uint64_t file_off;     /* bytes written so far */
+
+    uint8_t *header;
+    size_t header_len;
+
+    ZSTD_CCtx *cctx;
+    int level;
+    bool level_dirty;
+    size_t block_target;
+    uint8_t *raw;          /* current block's events */
+    size_t raw_len;
+    uint8_t *out;          /* block header + compressed frame */
+    size_t out_cap;
+
+    uint32_t blk_new;
+    uint64_t blk_records;
+    uint64_t n_records;
+    uint64_t n_blocks;
+
+    /* Encoder state, as in trace_format.h. */
+    int64_t prev_id;
+    uint32_t n_defined;
+    uint16_t vcpu;
+    uint32_t *map;         /* producer id -> file id, NO_ID if not yet seen */
+    size_t map_cap;
+    uint64_t *last_addr;   /* per file id */
+    uint8_t *has_mem;      /* per file id: the decoded instruction accesses memory */
+    size_t file_cap;
+};
+
+static void writer_fail(edan_trace_writer *w, const char *what, int errnum)
+{
+    if (w->failed)
+        return;
+    w->failed = true;
+    if (errnum)
+        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what,
+                 w->file_off, strerror(errnum));
+    else
+        snprintf(w->msg, sizeof w->msg, "%s: %s", w->path, what);
+}
+
+static void write_all(edan_trace_writer *w, const uint8_t *p, size_t n)
+{
+    while (n > 0 && !w->failed) {
+        ssize_t k = write(w->fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            writer_fail(w, "write failed", errno);
+            return;
+        }
+        if (k == 0) {
+            writer_fail(w, "write failed", EIO);
+            return;
+        }
+        p += k;
+        n -= (size_t)k;
+        w->file_off += (uint64_t)k;
+    }
+}
+
+static size_t meta_entry(uint8_t *p, const char *key, const char *val)
+{
+    size_t kl = strlen(key), vl = strlen(val);
+    if (p) {
+        put_u16(p, (uint16_t)kl);
+        memcpy(p + 2, key, kl);
+        put_u32(p + 2 + kl, (uint32_t)vl);
+        memcpy(p + 6 + kl, val, vl);
+    }
+    return 6 + kl + vl;
+}
+
+static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_error *err)
+{
+    char now[64] = "";
+    time_t t = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const char *keys[] = {"isa", "binary", "args", "filter", "filter_callees", "created_by",
+                          "created_at"};
+    const char *vals[] = {"riscv64",
+                          meta ? meta->binary : NULL,
+                          meta ? meta->args : NULL,
+                          meta ? meta->filter : NULL,
+                          meta ? meta->filter_callees : NULL,
+                          "edan",
+                          now};
+    size_t n = HEADER_FIXED_LEN;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (vals[i])
+            n += meta_entry(NULL, keys[i], vals[i]);
+    if (n > MAX_HEADER_LEN) {
+        edan_error_set(err, "%s: trace metadata is too large (%zu bytes, limit %u)", w->path, n,
+                       MAX_HEADER_LEN);
+        return -1;
+    }
+    w->header = calloc(1, n);
+    if (!w->header) {
+        edan_error_set(err, "%s: out of memory", w->path);
+        return -1;
+    }
+    uint8_t *h = w->header;
+    memcpy(h, EDAN_TRACE_MAGIC, 8);
+    put_u32(h + 8, EDAN_TRACE_VERSION);
+    put_u32(h + 12, (uint32_t)n);
+    put_u32(h + 16, EDAN_TRACE_ISA_RISCV64);
+    put_u32(h + 20, 0);
+    put_u64(h + 24, 0);
+    size_t off = HEADER_FIXED_LEN;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (vals[i])
+            off += meta_entry(h + off, keys[i], vals[i]);
+    w->header_len = n;
+    return 0;
+}
+
+static void writer_free(edan_trace_writer *w)
+{
+    if (!w)
+        return;
+    ZSTD_freeCCtx(w->cctx);
+    free(w->path);
+    free(w->header);
+    free(w->raw);
+    free(w->out);
+    free(w->map);
+    free(w->last_addr);
+    free(w->has_mem);
+    free(w);
+}
+
+edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_meta *meta,
+                                          edan_error *err)
+{
+    edan_trace_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        edan_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    w->fd = -1;
+    w->path = strdup(path);
+    w->level = EDAN_TRACE_DEFAULT_LEVEL;
+    w->level_dirty = true;
+    w->block_target = WRITER_BLOCK_TARGET;
+    w->prev_id = -1;
+    w->out_cap = BLOCK_HEADER_LEN + ZSTD_compressBound(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES);
+    w->raw = malloc(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES);
+    w->out = malloc(w->out_cap);
+    w->cctx = ZSTD_createCCtx();
+    if (!w->path || !w->raw || !w->out || !w->cctx) {
+        edan_error_set(err, "%s: out of memory", path);
+        writer_free(w);
+        return NULL;
+    }
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1))) {
+        edan_error_set(err, "%s: cannot configure zstd", path);
+        writer_free(w);
+        return NULL;
+    }
+    if (build_header(w, meta, err) != 0) {
+        writer_free(w);
+        return NULL;
+    }
+    if (strcmp(path, "-") == 0) {
+        w->fd = STDOUT_FILENO;
+    } else {
+        w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (w->fd < 0) {
+            edan_error_set(err, "%s: cannot create trace file: %s", path, strerror(errno));
+            writer_free(w);
+            return NULL;
+        }
+        w->own_fd = true;
+    }
+    return w;
+}
+
+void edan_trace_writer_set_level(edan_trace_writer *w, int level)
+{
+    w->level = level;
+    w->level_dirty = true;
+}
+
+void edan_trace_writer_set_block_size(edan_trace_writer *w, size_t bytes)
+{
+    if (bytes < 256)
+        bytes = 256;
+    if (bytes > WRITER_BLOCK_TARGET)
+        bytes = WRITER_BLOCK_TARGET; /* the buffers are sized for this */
+    w->block_target = bytes;
+}
+
+uint64_t edan_trace_writer_count(const edan_trace_writer *w)
+{
+    return w->n_records;
+}
+
+static void flush_block(edan_trace_writer *w)
+{
+    if (w->failed || w->raw_len == 0)
+        return;
+    if (w->level_dirty) {
+        if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level))) {
+            writer_fail(w, "invalid zstd compression level", 0);
+            return;
+        }
+        w->level_dirty = false;
+    }
+    size_t c = ZSTD_compress2(w->cctx, w->out + BLOCK_HEADER_LEN, w->out_cap - BLOCK_HEADER_LEN,
+                              w->raw, w->raw_len);
+    if (ZSTD_isError(c)) {
+        char what[256];
+        snprintf(what, sizeof what, "zstd compression failed: %s", ZSTD_getErrorName(c));
+        writer_fail(w, what, 0);
+        return;
+    }
+    uint8_t *h = w->out;
+    put_u32(h, EDAN_TRACE_BLOCK_MAGIC);
+    put_u32(h + 4, (uint32_t)c);
+    put_u32(h + 8, (uint32_t)w->raw_len);
+    put_u32(h + 12, w->blk_new);
+    put_u64(h + 16, w->blk_records);
+    put_u64(h + 24, w->n_records - w->blk_records);
+    if (!w->header_written) {
+        write_all(w, w->header, w->header_len);
+        w->header_written = true;
+    }
+    write_all(w, w->out, BLOCK_HEADER_LEN + c);
+    w->n_blocks++;
+    w->raw_len = 0;
+    w->blk_new = 0;
+    w->blk_records = 0;
+}
+
+static int grow_u32(uint32_t **a, size_t *cap, size_t need, uint32_t fill)
+{
+    size_t n = *cap ? *cap : 1024;
+    while (n < need)
+        n *= 2;
+    uint32_t *p = realloc(*a, n * sizeof *p);
+    if (!p)
+        return -1;
+    for (size_t i = *cap; i < n; i++)
+        p[i] = fill;
+    *a = p;
+    *cap = n;
+    return 0;
+}
+
+/* Give producer id pid (first seen now) the next file id; its definition is
+ * emitted with this record. */
+static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
+{
+    if (r->id >= MAX_PRODUCER_ID) {
+        char what[128];
+        snprintf(what, sizeof what, "instruction id %" PRIu32 " is too large (ids must be dense)",
+                 r->id);
+        writer_fail(w, what, 0);
+        return NO_ID;
+    }
+    if (w->n_defined >= UINT32_MAX - 1) {
+        writer_fail(w, "too many static instructions", 0);
+        return NO_ID;
+    }
+    if (r->id >= w->map_cap && grow_u32(&w->map, &w->map_cap, (size_t)r->id + 1, NO_ID) != 0) {
+        writer_fail(w, "out of memory", 0);
+        return NO_ID;
+    }
+    uint32_t fid = w->n_defined;
+    if (fid >= w->file_cap) {
+        size_t n = w->file_cap ? w->file_cap * 2 : 1024;
+        uint64_t *la = realloc(w->last_addr, n * sizeof *la);
+        if (la)
+            w->last_addr = la;
+        uint8_t *hm = realloc(w->has_mem, n);
+        if (hm)
+            w->has_mem = hm;
+        if (!la || !hm) {
+            writer_fail(w, "out of memory", 0);
+            return NO_ID;
+        }
+        w->file_cap = n;
+    }
+    edan_insn d;
+    if (!r->insn || decode_raw(r->insn->pc, r->insn->raw, &d) != 0) {
+        char what[256];
+        snprintf(what, sizeof what,
+                 "cannot write the instruction at pc 0x%" PRIx64 ": encoding 0x%" PRIx32
+                 " is not a valid RV64GC instruction (text traces carry no encodings and cannot "
+                 "be converted to the binary format)",
+                 r->insn ? r->insn->pc : 0, r->insn ? r->insn->raw : 0);
+        writer_fail(w, what, 0);
+        return NO_ID;
+    }
+    w->last_addr[fid] = 0;
+    w->has_mem[fid] = d.mem != EDAN_MEM_NONE;
+    w->map[r->id] = fid;
+    return fid;
+}
+
+void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
+{
+    edan_trace_writer *w = writer;
+    if (w->failed)
+        return;
+    if (w->finished) {
+        writer_fail(w, "records written after the trace was finished", 0);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        if (w->raw_len >= w->block_target) {
+            flush_block(w);
+            if (w->failed)
+                return;
+        }
+        uint32_t fid;
+        if (r->id >= w->map_cap || (fid = w->map[r->id]) == NO_ID) {
+            fid = define_insn(w, r);
+            if (fid == NO_ID)
+                return;
+        }
+        uint8_t *p = w->raw + w->raw_len;
+        if (r->vcpu != w->vcpu) {
+            *p++ = (uint8_t)(EDAN_EV_VCPU << 1 | 1);
+            p = put_varint(p, r->vcpu);
+            w->vcpu = r->vcpu;
+        }
+        p = put_varint(p, zigzag((int64_t)fid - w->prev_id - 1) << 1);
+        if (fid == w->n_defined) {
+            p = put_varint(p, r->insn->pc);
+            p = put_varint(p, r->insn->raw);
+            w->n_defined++;
+            w->blk_new++;
+        }
+        if (w->has_mem[fid]) {
+            if (r->flags & EDAN_EXEC_NO_ACCESS) {
+                *p++ = 0;
+            } else {
+                uint64_t zz = zigzag((int64_t)(r->addr - w->last_addr[fid]));
+                if (zz == UINT64_MAX) {
+                    /* a = 2^64: the varint needs a 65th bit. */
+                    for (int k = 0; k < 9; k++)
+                        *p++ = 0x80;
+                    *p++ = 0x02;
+                } else {
+                    p = put_varint(p, zz + 1);
+                }
+                w->last_addr[fid] = r->addr;
+            }
+        }
+        w->prev_id = fid;
+        w->raw_len = (size_t)(p - w->raw);
+        w->blk_records++;
+        w->n_records++;
+    }
+}
+
+int edan_trace_writer_finish(void *writer)
+{
+    edan_trace_writer *w = writer;
+    if (w->finished)
+        return w->failed ? -1 : 0;
+    w->finished = true;
+    flush_block(w);
+    if (!w->failed && !w->header_written) {
+        write_all(w, w->header, w->header_len);
+        w->header_written = true;
+    }
+    if (!w->failed) {
+        uint8_t t[TRAILER_LEN];
+        memcpy(t, EDAN_TRACE_TRAILER_MAGIC, 8);
+        put_u64(t + 8, w->n_records);
+        put_u64(t + 16, w->n_blocks);
+        put_u64(t + 24, w->n_defined);
+        put_u64(t + 32, w->file_off);
+        put_u64(t + 40, fnv1a(t + 8, 32));
+        write_all(w, t, sizeof t);
+    }
+    if (!w->failed) {
+        uint8_t c[8];
+        put_u64(c, w->n_records);
+        ssize_t k = pwrite(w->fd, c, sizeof c, 24);
+        /* A pipe or terminal cannot be patched; the trailer is authoritative. */
+        if (k != (ssize_t)sizeof c && !(k < 0 && (errno == ESPIPE || errno == EINVAL)))
+            writer_fail(w, "cannot patch the header's record count", k < 0 ? errno : EIO);
+    }
+    return w->failed ? -1 : 0;
+}
+
+int edan_trace_writer_close(edan_trace_writer *w, edan_error *err)
+{
+    if (!w)
+        return 0;
+    edan_trace_writer_finish(w);
+    if (w->own_fd && close(w->fd) != 0)
+        writer_fail(w, "close failed", errno);
+    int rc = 0;
+    if (w->failed) {
+        edan_error_set(err, "%s", w->msg);
+        rc = -1;
+    }
+    writer_free(w);
+    return rc;
+}
+
+static void consumer_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_trace_writer_consume(ctx, recs, n);
+}
+
+edan_consumer edan_trace_writer_consumer(edan_trace_writer *w)
+{
+    edan_consumer c = {.ctx = w, .consume = consumer_consume, .finish = edan_trace_writer_finish};
+    return c;
+}
+
+/* ---- reader ------------------------------------------------------------ */
+
+enum { RD_OK, RD_DONE, RD_ERROR };
+
+struct edan_trace_reader {
+    FILE *f;
+    bool own;
+    char *name;
+    uint64_t off;          /* file offset of the next unread byte */
+    int state;
+    char msg[1024];        /* the error, repeated by later calls */
+
+    edan_trace_meta meta;
+    char *meta_str[6];
+    uint64_t header_count;
+
+    ZSTD_DCtx *dctx;
+    uint8_t *comp;
+    size_t comp_cap;
+    uint8_t *raw;
+    size_t raw_cap;
+
+    /* Current block. */
+    bool in_block;
+    uint64_t blk_off;
+    uint32_t blk_raw_len;
+    size_t pos;
+    uint32_t blk_new, blk_new_seen;
+    uint64_t blk_records, blk_records_seen;
+
+    /* Decoder state, as in trace_format.h. */
+    int64_t prev_id;
+    uint32_t n_defined;
+    uint16_t vcpu;
+    uint64_t n_records;
+    uint64_t n_blocks;
+    uint64_t *last_addr;   /* per id */
+    const edan_insn **insn; /* per id, cached from the code table */
+    size_t id_cap;
+    edan_code_table *code;
+};
+
+static void reader_fail(edan_trace_reader *r, const char *fmt, ...) EDAN_PRINTF(2, 3);
+
+
+
+static void reader_fail(edan_trace_reader *r, const char *fmt, ...)
+{
+    if (r->state == RD_ERROR)
+        return;
+    r->state = RD_ERROR;
+    int k = snprintf(r->msg, sizeof r->msg, "%s: ", r->name);
+    if (k < 0 || (size_t)k >= sizeof r->msg)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->msg + k, sizeof r->msg - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+/* Read up to n bytes; returns how many were read (short only at EOF or on a
+ * read error, which is reported). */
+static size_t read_some(edan_trace_reader *r, void *buf, size_t n)
+{
+    size_t got = n ? fread(buf, 1, n, r->f) : 0;
+    if (got < n && ferror(r->f))
+        reader_fail(r, "byte %" PRIu64 ": read error: %s", r->off + got, strerror(errno));
+    r->off += got;
+    return got;
+}
+
+static const char *meta_keys[6] = {"binary", "args", "filter", "filter_callees", "created_by",
+                                   "created_at"};
+
+static int parse_meta(edan_trace_reader *r, const uint8_t *p, uint32_t len)
+{
+    uint32_t i = 0;
+    while (i < len) {
+        uint64_t at = HEADER_FIXED_LEN + (uint64_t)i;
+        if (len - i < 2) {
+            reader_fail(r, "byte %" PRIu64 ": metadata entry key length runs past the header end "
+                        "(header_len %u)", at, len + HEADER_FIXED_LEN);
+            return -1;
+        }
+        uint32_t kl = get_u16(p + i);
+        if (len - i - 2 < kl + 4u) {
+            reader_fail(r, "byte %" PRIu64 ": metadata key of %u bytes runs past the header end "
+                        "(header_len %u)", at, kl, len + HEADER_FIXED_LEN);
+            return -1;
+        }
+        const uint8_t *key = p + i + 2;
+        uint32_t vl = get_u32(p + i + 2 + kl);
+        if (len - i - 6 - kl < vl) {
+            reader_fail(r, "byte %" PRIu64 ": metadata value of %u bytes runs past the header "
+                        "end (header_len %u)", at + 2 + kl, vl, len + HEADER_FIXED_LEN);
+            return -1;
+        }
+        const uint8_t *val = key + kl + 4;
+        if (memchr(val, 0, vl)) {
+            reader_fail(r, "byte %" PRIu64 ": metadata value contains a NUL byte",
+                        at + 6 + kl);
+            return -1;
+        }
+        for (int k = 0; k < 6; k++) {
+            if (strlen(meta_keys[k]) == kl && memcmp(key, meta_keys[k], kl) == 0) {
+                char *s = malloc((size_t)vl + 1);
+                if (!s) {
+                    reader_fail(r, "out of memory");
+                    return -1;
+                }
+                memcpy(s, val, vl);
+                s[vl] = '\0';
+                free(r->meta_str[k]);
+                r->meta_str[k] = s;
+            }
+        }
+        i += 6 + kl + vl;
+    }
+    r->meta.binary = r->meta_str[0];
+    r->meta.args = r->meta_str[1];
+    r->meta.filter = r->meta_str[2];
+    r->meta.filter_callees = r->meta_str[3];
+    r->meta.created_by = r->meta_str[4];
+    r->meta.created_at = r->meta_str[5];
+    return 0;
+}
+
+static int read_header(edan_trace_reader *r)
+{
+    uint8_t h[HEADER_FIXED_LEN];
+    size_t got = read_some(r, h, sizeof h);
+    if (r->state == RD_ERROR)
+        return -1;
+    if (got < 8 || memcmp(h, EDAN_TRACE_MAGIC, 8) != 0) {
+        reader_fail(r, "byte 0: not an edan binary trace (expected magic \"%s\")",
+                    EDAN_TRACE_MAGIC);
+        return -1;
+    }
+    if (got < sizeof h) {
+        reader_fail(r, "byte 0: truncated: the header needs %d bytes but the file ends after %zu",
+                    HEADER_FIXED_LEN, got);
+        return -1;
+    }
+    uint32_t version = get_u32(h + 8), hlen = get_u32(h + 12), isa = get_u32(h + 16),
+             flags = get_u32(h + 20);
+    if (version != EDAN_TRACE_VERSION) {
+        reader_fail(r, "byte 8: unsupported format version %u (expected %u)", version,
+                    EDAN_TRACE_VERSION);
+        return -1;
+    }
+    if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
+        reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen,
+                    HEADER_FIXED_LEN, MAX_HEADER_LEN);
+        return -1;
+    }
+    if (isa != EDAN_TRACE_ISA_RISCV64) {
+        reader_fail(r, "byte 16: unsupported ISA %u (expected %u, riscv64)", isa,
+                    EDAN_TRACE_ISA_RISCV64);
+        return -1;
+    }
+    if (flags != 0) {
+        reader_fail(r, "byte 20: unsupported header flags 0x%x (expected 0)", flags);
+        return -1;
+    }
+    r->header_count = get_u64(h + 24);
+    uint32_t mlen = hlen - HEADER_FIXED_LEN;
+    uint8_t *m = malloc(mlen ? mlen : 1);
+    if (!m) {
+        reader_fail(r, "out of memory");
+        return -1;
+    }
+    got = read_some(r, m, mlen);
+    if (r->state != RD_ERROR && got < mlen)
+        reader_fail(r, "byte %d: truncated: header_len says %u bytes of metadata but the file "
+                    "ends after %zu", HEADER_FIXED_LEN, mlen, got);
+    int rc = r->state == RD_ERROR ? -1 : parse_meta(r, m, mlen);
+    free(m);
+    return rc;
+}
+
+static void reader_free(edan_trace_reader *r)
+{
+    if (!r)
+        return;
+    if (r->own && r->f)
+        fclose(r->f);
+    for (int k = 0; k < 6; k++)
+        free(r->meta_str[k]);
+    ZSTD_freeDCtx(r->dctx);
+    free(r->comp);
+    free(r->raw);
+    free(r->last_addr);
+    free(r->insn);
+    edan_code_table_free(r->code);
+    free(r->name);
+    free(r);
+}
+
+edan_trace_reader *edan_trace_reader_open_file(FILE *f, const char *name, edan_error *err)
+{
+    edan_trace_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        if (f)
+            fclose(f);
+        edan_error_set(err, "%s: out of memory", name);
+        return NULL;
+    }
+    r->f = f;
+    r->own = true;
+    r->prev_id = -1;
+    r->name = strdup(name);
+    r->code = edan_code_table_new();
+    r->dctx = ZSTD_createDCtx();
+    if (!r->name || !r->code || !r->dctx) {
+        edan_error_set(err, "%s: out of memory", name);
+        reader_free(r);
+        return NULL;
+    }
+    if (read_header(r) != 0) {
+        edan_error_set(err, "%s", r->msg);
+        reader_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+edan_trace_reader *edan_trace_reader_open(const char *path, edan_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    edan_trace_reader *r = edan_trace_reader_open_file(f, path, err);
+    if (r && f == stdin)
+        r->own = false;
+    return r;
+}
+
+const edan_trace_meta *edan_trace_reader_meta(const edan_trace_reader *r)
+{
+    return &r->meta;
+}
+
+const edan_code_table *edan_trace_reader_code(const edan_trace_reader *r)
+{
+    return r->code;
+}
+
+uint64_t edan_trace_reader_header_count(const edan_trace_reader *r)
+{
+    return r->header_count;
+}
+
+void edan_trace_reader_close(edan_trace_reader *r)
+{
+    reader_free(r);
+}
+
+static int read_trailer(edan_trace_reader *r, const uint8_t *first, size_t got, uint64_t at)
+{
+    uint8_t t[TRAILER_LEN];
+    memcpy(t, first, got);
+    size_t more = read_some(r, t + got, TRAILER_LEN - got);
+    if (r->state == RD_ERROR)
+        return -1;
+    if (got + more < TRAILER_LEN) {
+        reader_fail(r, "byte %" PRIu64 ": truncated: the trailer needs %d bytes but the file "
+                    "ends after %zu", at, TRAILER_LEN, got + more);
+        return -1;
+    }
+    uint64_t count = get_u64(t + 8), blocks = get_u64(t + 16), statics = get_u64(t + 24),
+             end = get_u64(t + 32), sum = get_u64(t + 40);
+    if (sum != fnv1a(t + 8, 32)) {
+        reader_fail(r, "byte %" PRIu64 ": trailer checksum mismatch (stored 0x%016" PRIx64
+                    ", computed 0x%016" PRIx64 ")", at + 40, sum, fnv1a(t + 8, 32));
+        return -1;
+    }
+    if (end != at) {
+        reader_fail(r, "byte %" PRIu64 ": trailer says the blocks end at byte %" PRIu64
+                    " but it starts at byte %" PRIu64, at + 32, end, at);
+        return -1;
+    }
+    if (count != r->n_records) {
+        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " records but the blocks hold %"
+                    PRIu64, at + 8, count, r->n_records);
+        return -1;
+    }
+    if (blocks != r->n_blocks) {
+        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " blocks but the file has %"
+                    PRIu64, at + 16, blocks, r->n_blocks);
+        return -1;
+    }
+    if (statics != r->n_defined) {
+        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " static instructions but the "
+                    "blocks define %" PRIu32, at + 24, statics, r->n_defined);
+        return -1;
+    }
+    uint8_t extra;
+    if (read_some(r, &extra, 1) != 0) {
+        reader_fail(r, "byte %" PRIu64 ": unexpected data after the trailer", at + TRAILER_LEN);
+        return -1;
+    }
+    return r->state == RD_ERROR ? -1 : 0;
+}
+
+/* Read the next block (or the trailer). Returns 0 with a block loaded, 1 at
+ * a valid trailer, -1 on error. */
+static int load_block(edan_trace_reader *r)
+{
+    uint64_t at = r->off;
+    uint8_t h[BLOCK_HEADER_LEN];
+    size_t got = read_some(r, h, sizeof h);
+    if (r->state == RD_ERROR)
+        return -1;
+    if (got == 0) {
+        reader_fail(r, "truncated at byte %" PRIu64 " (no trailer; the tracer did not finish)",
+                    at);
+        return -1;
+    }
+    if (got >= 8 && memcmp(h, EDAN_TRACE_TRAILER_MAGIC, 8) == 0)
+        return read_trailer(r, h, got, at) == 0 ? 1 : -1;
+    if (got < 4 || get_u32(h) != EDAN_TRACE_BLOCK_MAGIC) {
+        reader_fail(r, "byte %" PRIu64 ": expected a block (magic \"EBLK\") or the trailer "
+                    "(magic \"%s\")%s", at, EDAN_TRACE_TRAILER_MAGIC,
+                    got < 8 ? "; the file ends here: truncated" : "");
+        return -1;
+    }
+    if (got < sizeof h) {
+        reader_fail(r, "byte %" PRIu64 ": truncated: a block header needs %d bytes but the file "
+                    "ends after %zu", at, BLOCK_HEADER_LEN, got);
+        return -1;
+    }
+    uint32_t comp_len = get_u32(h + 4), raw_len = get_u32(h + 8), n_new = get_u32(h + 12);
+    uint64_t n_rec = get_u64(h + 16), first = get_u64(h + 24);
+    if (raw_len > EDAN_TRACE_MAX_BLOCK_RAW) {
+        reader_fail(r, "byte %" PRIu64 ": block raw_len %u exceeds the limit %u", at + 8, raw_len,
+                    EDAN_TRACE_MAX_BLOCK_RAW);
+        return -1;
+    }
+    size_t bound = ZSTD_compressBound(raw_len);
+    if (comp_len < 5 || comp_len > bound) {
+        reader_fail(r, "byte %" PRIu64 ": block comp_len %u is impossible for raw_len %u "
+                    "(expected 5..%zu)", at + 4, comp_len, raw_len, bound);
+        return -1;
+    }
+    if (n_new > raw_len / 3) {
+        reader_fail(r, "byte %" PRIu64 ": block claims %u new instructions in only %u bytes of "
+                    "events", at + 12, n_new, raw_len);
+        return -1;
+    }
+    if (n_rec > raw_len) {
+        reader_fail(r, "byte %" PRIu64 ": block claims %" PRIu64 " records in only %u bytes of "
+                    "events", at + 16, n_rec, raw_len);
+        return -1;
+    }
+    if (first != r->n_records) {
+        reader_fail(r, "byte %" PRIu64 ": block first_record is %" PRIu64 " but %" PRIu64
+                    " records precede it", at + 24, first, r->n_records);
+        return -1;
+    }
+    if (comp_len > r->comp_cap) {
+        uint8_t *c = realloc(r->comp, comp_len);
+        if (!c) {
+            reader_fail(r, "out of memory");
+            return -1;
+        }
+        r->comp = c;
+        r->comp_cap = comp_len;
+    }
+    got = read_some(r, r->comp, comp_len);
+    if (r->state == RD_ERROR)
+        return -1;
+    if (got < comp_len) {
+        reader_fail(r, "byte %" PRIu64 ": truncated: block header says %u compressed bytes but "
+                    "the file ends after %zu", at, comp_len, got);
+        return -1;
+    }
+    uint64_t p_off = at + BLOCK_HEADER_LEN;
+    if (get_u32(r->comp) != ZSTD_FRAME_MAGIC) {
+        reader_fail(r, "byte %" PRIu64 ": block payload is not a zstd frame (bad magic)", p_off);
+        return -1;
+    }
+    if (!(r->comp[4] & ZSTD_FHD_CHECKSUM)) {
+        reader_fail(r, "byte %" PRIu64 ": block's zstd frame has no content checksum", p_off);
+        return -1;
+    }
+    unsigned long long csize = ZSTD_getFrameContentSize(r->comp, comp_len);
+    if (csize != raw_len) {
+        if (csize == ZSTD_CONTENTSIZE_ERROR || csize == ZSTD_CONTENTSIZE_UNKNOWN)
+            reader_fail(r, "byte %" PRIu64 ": block's zstd frame header is invalid or does not "
+                        "state its size (expected %u bytes)", p_off, raw_len);
+        else
+            reader_fail(r, "byte %" PRIu64 ": block's zstd frame holds %llu bytes but the block "
+                        "header says raw_len %u", p_off, csize, raw_len);
+        return -1;
+    }
+    size_t fsize = ZSTD_findFrameCompressedSize(r->comp, comp_len);
+    if (ZSTD_isError(fsize) || fsize != comp_len) {
+        if (ZSTD_isError(fsize))
+            reader_fail(r, "byte %" PRIu64 ": corrupt zstd frame: %s", p_off,
+                        ZSTD_getErrorName(fsize));
+        else
+            reader_fail(r, "byte %" PRIu64 ": block's zstd frame is %zu bytes but the block "
+                        "header says comp_len %u", p_off, fsize, comp_len);
+        return -1;
+    }
+    if (raw_len > r->raw_cap || !r->raw) {
+        size_t cap = raw_len > 64 ? raw_len : 64;
+        uint8_t *b = realloc(r->raw, cap);
+        if (!b) {
+            reader_fail(r, "out of memory");
+            return -1;
+        }
+        r->raw = b;
+        r->raw_cap = cap;
+    }
+    size_t d = ZSTD_decompressDCtx(r->dctx, r->raw, r->raw_cap, r->comp, comp_len);
+    if (ZSTD_isError(d)) {
+        reader_fail(r, "byte %" PRIu64 ": corrupt block: zstd: %s", p_off, ZSTD_getErrorName(d));
+        return -1;
+    }
+    if (d != raw_len) {
+        reader_fail(r, "byte %" PRIu64 ": block decompressed to %zu bytes, expected raw_len %u",
+                    p_off, d, raw_len);
+        return -1;
+    }
+    r->in_block = true;
+    r->blk_off = at;
+    r->blk_raw_len = raw_len;
+    r->pos = 0;
+    r->blk_new = n_new;
+    r->blk_new_seen = 0;
+    r->blk_records = n_rec;
+    r->blk_records_seen = 0;
+    r->n_blocks++;
+    return 0;
+}
+
+#define EV_FAIL(at, ...)                                                                        \
+    do {                                                                                       \
+        char why_[512];                                                                        \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                              \
+        reader_fail(r, "block at byte %" PRIu64 ", offset %zu of its %u decompressed bytes: %s", \
+                    r->blk_off, (size_t)(at), r->blk_raw_len, why_);                           \
+    } while (0)
+
+/* Slow path of varint decoding. Returns the length, 0 if it runs past end,
+ * -1 if longer than 10 bytes, -2 if the value needs more than 64 bits. When
+ * allow_2_64 is set, the value 2^64 is accepted and reported via *big. */
+static int varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out, bool allow_2_64,
+                       bool *big)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 10; i++) {
+        if (p + i >= end)
+            return 0;
+        uint8_t b = p[i];
+        if (i == 9) {
+            if (b & 0x80)
+                return -1;
+            if (b > 1) {
+                if (allow_2_64 && b == 2 && v == 0) {
+                    *big = true;
+                    *out = 0;
+                    return 10;
+                }
+                return -2;
+            }
+        }
+        v |= (uint64_t)(b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            *out = v;
+            return i + 1;
+        }
+    }
+    return -1; /* not reached */
+}
+
+static bool get_varint(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, uint64_t *v,
+                       const char *what)
+{
+    const uint8_t *p = *pp;
+    if (p < end && *p < 0x80) {
+        *v = *p;
+        *pp = p + 1;
+        return true;
+    }
+    bool big = false;
+    int n = varint_slow(p, end, v, false, &big);
+    size_t at = (size_t)(p - r->raw);
+    if (n == 0)
+        EV_FAIL(at, "the %s varint runs past the end of the block", what);
+    else if (n == -1)
+        EV_FAIL(at, "the %s varint is longer than 10 bytes", what);
+    else if (n < 0)
+        EV_FAIL(at, "the %s varint overflows 64 bits", what);
+    if (n <= 0)
+        return false;
+    *pp = p + n;
+    return true;
+}
+
+static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
+{
+    if (raw > UINT32_MAX) {
+        EV_FAIL(at, "instruction encoding 0x%" PRIx64 " at pc 0x%" PRIx64 " exceeds 32 bits", raw,
+                pc);
+        return -1;
+    }
+    edan_insn in;
+    if (decode_raw(pc, (uint32_t)raw, &in) != 0) {
+        EV_FAIL(at, "illegal instruction encoding 0x%" PRIx64 " at pc 0x%" PRIx64, raw, pc);
+        return -1;
+    }
+    in.pc = pc;
+    in.raw = (uint32_t)raw;
+    if (r->n_defined >= UINT32_MAX - 1) {
+        EV_FAIL(at, "too many static instructions");
+        return -1;
+    }
+    if (r->n_defined >= r->id_cap) {
+        size_t n = r->id_cap ? r->id_cap * 2 : 1024;
+        uint64_t *la = realloc(r->last_addr, n * sizeof *la);
+        if (la)
+            r->last_addr = la;
+        const edan_insn **ip = realloc(r->insn, n * sizeof *ip);
+        if (ip)
+            r->insn = ip;
+        if (!la || !ip) {
+            reader_fail(r, "out of memory");
+            return -1;
+        }
+        r->id_cap = n;
+    }
+    uint32_t id = edan_code_table_add(r->code, &in);
+    r->insn[id] = edan_code_table_get(r->code, id);
+    r->last_addr[id] = 0;
+    r->n_defined = id + 1;
+    r->blk_new_seen++;
+    return 0;
+}
+
+/* Decode records of the current block into out[0..cap); returns how many. */
+static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
+{
+    const uint8_t *p = r->raw + r->pos, *end = r->raw + r->blk_raw_len;
+    size_t n = 0;
+    while (n < cap && p < end) {
+        const uint8_t *ev = p;
+        uint64_t v;
+        if (!get_varint(r, &p, end, &v, "event"))
+            break;
+        if (v & 1) {
+            uint64_t kind = v >> 1;
+            if (kind != EDAN_EV_VCPU) {
+                EV_FAIL(ev - r->raw, "reserved control event kind %" PRIu64, kind);
+                break;
+            }
+            uint64_t vcpu;
+            if (!get_varint(r, &p, end, &vcpu, "vcpu"))
+                break;
+            if (vcpu > UINT16_MAX) {
+                EV_FAIL(ev - r->raw, "vcpu %" PRIu64 " out of range (at most %u)", vcpu,
+                        UINT16_MAX);
+                break;
+            }
+            r->vcpu = (uint16_t)vcpu;
+            continue;
+        }
+        int64_t delta = unzigzag(v >> 1);
+        int64_t base = r->prev_id + 1;
+        if (delta < -base || delta > (int64_t)r->n_defined - base) {
+            EV_FAIL(ev - r->raw, "instruction id delta %" PRId64 " after id %" PRId64
+                    " is out of range (%" PRIu32 " ids defined)", delta, r->prev_id,
+                    r->n_defined);
+            break;
+        }
+        uint32_t id = (uint32_t)(base + delta);
+        if (id == r->n_defined) {
+            uint64_t pc, raw;
+            if (!get_varint(r, &p, end, &pc, "pc") || !get_varint(r, &p, end, &raw, "encoding"))
+                break;
+            if (add_insn(r, pc, raw, (size_t)(ev - r->raw)) != 0)
+                break;
+        }
+        const edan_insn *in = r->insn[id];
+        edan_exec *o = &out[n];
+        o->insn = in;
+        o->id = id;
+        o->vcpu = r->vcpu;
+        o->flags = 0;
+        o->addr = 0;
+        if (in->mem != EDAN_MEM_NONE) {
+            uint64_t a;
+            bool big = false;
+            if (p < end && *p < 0x80) {
+                a = *p++;
+            } else {
+                int k = varint_slow(p, end, &a, true, &big);
+                if (k <= 0) {
+                    EV_FAIL(p - r->raw, "the address varint %s", k == 0 ?
+                            "runs past the end of the block" : k == -1 ?
+                            "is longer than 10 bytes" : "overflows 64 bits");
+                    break;
+                }
+                p += k;
+            }
+            if (!big && a == 0) {
+                o->flags = EDAN_EXEC_NO_ACCESS;
+            } else {
+                /* a == 2^64 (big) encodes the one delta, -2^63, whose zigzag is 2^64 - 1. */
+                o->addr = r->last_addr[id] + (uint64_t)unzigzag(big ? UINT64_MAX : a - 1);
+                r->last_addr[id] = o->addr;
+            }
+        }
+        if (r->blk_records_seen == r->blk_records) {
+            EV_FAIL(ev - r->raw, "more records than the block header's %" PRIu64,
+                    r->blk_records);
+            break;
+        }
+        r->blk_records_seen++;
+        r->n_records++;
+        r->prev_id = id;
+        n++;
+    }
+    r->pos = (size_t)(p - r->raw);
+    return n;
+}
+
+long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, edan_error *err)
+{
+    size_t n = 0;
+    while (n < cap && r->state == RD_OK) {
+        if (!r->in_block) {
+            int rc = load_block(r);
+            if (rc == 1)
+                r->state = RD_DONE;
+            continue;
+        }
+        if (r->pos < r->blk_raw_len) {
+            n += decode_events(r, out + n, cap - n);
+            continue;
+        }
+        /* End of the block: the header's counts must match what it held. */
+        if (r->blk_records_seen != r->blk_records) {
+            reader_fail(r, "block at byte %" PRIu64 ": header says %" PRIu64 " records but its "
+                        "events hold %" PRIu64, r->blk_off, r->blk_records, r->blk_records_seen);
+            break;
+        }
+        if (r->blk_new_seen != r->blk_new) {
+            reader_fail(r, "block at byte %" PRIu64 ": header says %" PRIu32 " new instructions "
+                        "but its events define %" PRIu32, r->blk_off, r->blk_new,
+                        r->blk_new_seen);
+            break;
+        }
+        r->in_block = false;
+    }
+    if (n > 0)
+        return (long)n;
+    if (r->state == RD_ERROR) {
+        edan_error_set(err, "%s", r->msg);
+        return -1;
+    }
+    return 0;
+}

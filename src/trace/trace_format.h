@@ -1,0 +1,94 @@
+/*
+ * trace_format.h - the edan binary trace format, version 1. This header IS
+ * the format: the reader and writer implement exactly what is written here.
+ *
+ * All integers are little-endian. A file is:
+ *
+ *   header   fixed part (struct edan_trace_header_fixed, 64 bytes) followed by
+ *            header_len - 64 bytes of key/value metadata: a sequence of
+ *            entries "u16 key_len, key bytes, u32 value_len, value bytes"
+ *            (UTF-8, no NUL). Keys written by edan: "isa" ("riscv64"),
+ *            "binary" (path of the traced program), "args" (its arguments,
+ *            space separated), "filter" (function names, comma separated),
+ *            "filter_callees" ("include"/"exclude"), "created_by", "created_at".
+ *   blocks   zero or more blocks, each:
+ *              struct edan_trace_block_header (32 bytes)
+ *              payload: one zstd frame (with content checksum) of raw_len bytes
+ *                       of events, compressed to comp_len bytes
+ *   trailer  struct edan_trace_trailer (48 bytes), last bytes of the file.
+ *
+ * A file without a valid trailer, or whose blocks do not add up to the
+ * trailer's counts, is truncated; readers report the byte offset where the
+ * valid data ends. record_count in the header is patched at close when the
+ * output is seekable and is 0 otherwise (a pipe); the trailer is authoritative.
+ *
+ * Events (the uncompressed block payload) are a stream of LEB128 varints.
+ * Decoder state carried across events AND blocks (blocks are decoded in
+ * order): prev_id (initially -1, i.e. "next sequential" is id 0), the number
+ * of defined ids n_defined (initially 0), last_addr[id] per static instruction
+ * (initially 0), and the current vcpu (initially 0).
+ *
+ *   v = varint
+ *   if (v & 1) == 0:  an executed instruction.
+ *        id = prev_id + 1 + unzigzag(v >> 1)
+ *        if id == n_defined: a new static instruction follows inline:
+ *             varint pc, varint raw (the encoding; compressed ones in the low
+ *             16 bits). n_defined += 1. The reader decodes it once.
+ *        else id must be < n_defined (otherwise the trace is corrupt).
+ *        if the instruction has a memory kind (decoded from raw):
+ *             varint a: 0 means "no access performed" (EDAN_EXEC_NO_ACCESS);
+ *             otherwise addr = last_addr[id] + unzigzag(a - 1) (mod 2^64),
+ *             and last_addr[id] = addr.
+ *        prev_id = id.
+ *   if (v & 1) == 1:  a control event, kind = v >> 1:
+ *        EDAN_EV_VCPU (0): varint vcpu; later instructions ran on that vCPU.
+ *        other kinds are reserved: a reader rejects them as corrupt.
+ *
+ * Sequential code then costs one byte per instruction before compression
+ * (v == 0) and strided accesses repeat the same delta, which zstd removes.
+ */
+#ifndef EDAN_TRACE_FORMAT_H
+#define EDAN_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+#define EDAN_TRACE_MAGIC "EDANTRC1"  /* 8 bytes, no NUL */
+#define EDAN_TRACE_BLOCK_MAGIC 0x4b4c4245u /* "EBLK" read as u32 LE */
+#define EDAN_TRACE_TRAILER_MAGIC "EDANEND1"
+#define EDAN_TRACE_VERSION 1u
+#define EDAN_TRACE_ISA_RISCV64 1u
+
+/* Raw (uncompressed) payload of one block is at most this large. */
+#define EDAN_TRACE_MAX_BLOCK_RAW (16u << 20)
+
+enum { EDAN_EV_VCPU = 0 };
+
+struct edan_trace_header_fixed {
+    char magic[8];          /* EDAN_TRACE_MAGIC */
+    uint32_t version;       /* EDAN_TRACE_VERSION */
+    uint32_t header_len;    /* total header bytes including this fixed part */
+    uint32_t isa;           /* EDAN_TRACE_ISA_RISCV64 */
+    uint32_t flags;         /* reserved, 0 */
+    uint64_t record_count;  /* executed instructions, or 0 if unknown */
+    uint8_t reserved[32];   /* 0 */
+};
+
+struct edan_trace_block_header {
+    uint32_t magic;         /* EDAN_TRACE_BLOCK_MAGIC */
+    uint32_t comp_len;      /* bytes of the zstd frame that follows */
+    uint32_t raw_len;       /* bytes of events once decompressed (<= EDAN_TRACE_MAX_BLOCK_RAW) */
+    uint32_t n_new_insns;   /* static instructions defined in this block */
+    uint64_t n_records;     /* executed instructions in this block */
+    uint64_t first_record;  /* index of the block's first executed instruction */
+};
+
+struct edan_trace_trailer {
+    char magic[8];          /* EDAN_TRACE_TRAILER_MAGIC */
+    uint64_t record_count;  /* executed instructions in the whole file */
+    uint64_t block_count;
+    uint64_t static_count;  /* distinct static instructions defined */
+    uint64_t blocks_end;    /* file offset where the trailer starts */
+    uint64_t checksum;      /* FNV-1a 64 of the four fields above */
+};
+
+#endif

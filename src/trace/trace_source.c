@@ -1,0 +1,120 @@
+/*
+ * trace_source.c - format detection and one reading interface over binary
+ * and text traces, so the command line need not care which it was given.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/trace_file.h"
+#include "trace/trace_format.h"
+#include "trace/trace_text.h"
+
+int edan_trace_detect(const char *path, edan_error *err)
+{
+    /* stdin cannot be peeked at and rewound portably: it is read as text. */
+    if (strcmp(path, "-") == 0)
+        return EDAN_TRACE_TEXT;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char m[8];
+    size_t got = fread(m, 1, sizeof m, f);
+    int bad = ferror(f);
+    int e = errno;
+    fclose(f);
+    if (bad) {
+        edan_error_set(err, "%s: read error: %s", path, strerror(e));
+        return -1;
+    }
+    /* Matching all but the version digit lets the binary reader explain a
+     * version mismatch instead of the text reader choking on binary data. */
+    if (got >= 7 && memcmp(m, EDAN_TRACE_MAGIC, 7) == 0)
+        return EDAN_TRACE_BINARY;
+    return EDAN_TRACE_TEXT;
+}
+
+struct edan_trace_source {
+    int format;
+    edan_trace_reader *bin;
+    edan_text_reader *text;
+    edan_trace_meta empty;
+};
+
+edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
+{
+    int fmt = edan_trace_detect(path, err);
+    if (fmt < 0)
+        return NULL;
+    edan_trace_source *s = calloc(1, sizeof *s);
+    if (!s) {
+        edan_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    s->format = fmt;
+    if (fmt == EDAN_TRACE_BINARY)
+        s->bin = edan_trace_reader_open(path, err);
+    else
+        s->text = edan_text_reader_open(path, err);
+    if (!s->bin && !s->text) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+int edan_trace_source_format(const edan_trace_source *s)
+{
+    return s->format;
+}
+
+const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s)
+{
+    return s->bin ? edan_trace_reader_meta(s->bin) : &s->empty;
+}
+
+long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err)
+{
+    return s->bin ? edan_trace_reader_next(s->bin, out, cap, err)
+                  : edan_text_reader_next(s->text, out, cap, err);
+}
+
+const edan_code_table *edan_trace_source_code(const edan_trace_source *s)
+{
+    return s->bin ? edan_trace_reader_code(s->bin) : edan_text_reader_code(s->text);
+}
+
+void edan_trace_source_close(edan_trace_source *s)
+{
+    if (!s)
+        return;
+    edan_trace_reader_close(s->bin);
+    edan_text_reader_close(s->text);
+    free(s);
+}
+
+int edan_trace_source_run(edan_trace_source *s, const edan_consumer *c, edan_error *err)
+{
+    enum { BATCH = 4096 };
+    edan_exec *buf = malloc(BATCH * sizeof *buf);
+    if (!buf) {
+        edan_error_set(err, "out of memory");
+        if (c->finish)
+            c->finish(c->ctx);
+        return -1;
+    }
+    long n;
+    while ((n = edan_trace_source_next(s, buf, BATCH, err)) > 0)
+        c->consume(c->ctx, buf, (size_t)n);
+    free(buf);
+    int frc = c->finish ? c->finish(c->ctx) : 0;
+    if (n < 0)
+        return -1;
+    if (frc != 0) {
+        edan_error_set(err, "the trace consumer failed");
+        return -1;
+    }
+    return 0;
+}

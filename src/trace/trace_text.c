@@ -1,0 +1,727 @@
+/*
+ * trace_text.c - reader and writer of the original EDAN text trace format
+ * (see trace_text.h).
+ */
+#include "trace/trace_text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define READ_BUF (1u << 20)
+#define MAX_FIELDS 32
+#define ARENA_CHUNK (64u << 10)
+/* Producer ids are dense (exec.h); see trace_file.c. */
+#define MAX_PRODUCER_ID (1u << 28)
+
+/* ---- reader ------------------------------------------------------------ */
+
+typedef struct text_entry {
+    uint64_t hash;          /* 0 marks an empty slot */
+    uint64_t pc;
+    const char *text;
+    uint32_t len;
+    uint32_t id;
+    const edan_insn *insn;
+} text_entry;
+
+typedef struct arena_chunk {
+    struct arena_chunk *next;
+    size_t used;
+    char data[];
+} arena_chunk;
+
+enum { RD_OK, RD_DONE, RD_ERROR };
+
+struct edan_text_reader {
+    FILE *f;
+    bool own;
+    char *name;
+    char *buf;
+    size_t len, pos;
+    bool eof;
+    uint64_t line;
+    int state;
+    char msg[1024];
+
+    edan_code_table *code;
+    text_entry *tab;        /* open addressing, power-of-two capacity, <= half full */
+    size_t tab_cap, tab_n;
+    arena_chunk *arena;
+};
+
+static void reader_fail(edan_text_reader *r, const char *fmt, ...) EDAN_PRINTF(2, 3);
+
+static void reader_fail(edan_text_reader *r, const char *fmt, ...)
+{
+    if (r->state == RD_ERROR)
+        return;
+    r->state = RD_ERROR;
+    int k = snprintf(r->msg, sizeof r->msg, "%s:%" PRIu64 ": ", r->name, r->line);
+    if (k < 0 || (size_t)k >= sizeof r->msg)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->msg + k, sizeof r->msg - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+static const char *arena_dup(edan_text_reader *r, const char *s, size_t n)
+{
+    if (!r->arena || ARENA_CHUNK - r->arena->used < n + 1) {
+        size_t sz = n + 1 > ARENA_CHUNK ? n + 1 : ARENA_CHUNK;
+        arena_chunk *c = malloc(sizeof *c + sz);
+        if (!c)
+            return NULL;
+        c->next = r->arena;
+        c->used = 0;
+        r->arena = c;
+    }
+    char *d = r->arena->data + r->arena->used;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    r->arena->used += n + 1;
+    return d;
+}
+
+static uint64_t text_hash(const char *s, size_t n, uint64_t pc)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (pc * 0xff51afd7ed558ccdull) ^ n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 29;
+        s += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, s, n);
+    h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 32;
+    return h | 1; /* never 0: 0 marks an empty slot */
+}
+
+static int tab_grow(edan_text_reader *r)
+{
+    size_t cap = r->tab_cap ? r->tab_cap * 2 : 1024;
+    text_entry *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < r->tab_cap; i++) {
+        if (!r->tab[i].hash)
+            continue;
+        size_t j = r->tab[i].hash & (cap - 1);
+        while (t[j].hash)
+            j = (j + 1) & (cap - 1);
+        t[j] = r->tab[i];
+    }
+    free(r->tab);
+    r->tab = t;
+    r->tab_cap = cap;
+    return 0;
+}
+
+static void reader_free(edan_text_reader *r)
+{
+    if (!r)
+        return;
+    if (r->own && r->f)
+        fclose(r->f);
+    while (r->arena) {
+        arena_chunk *n = r->arena->next;
+        free(r->arena);
+        r->arena = n;
+    }
+    free(r->tab);
+    edan_code_table_free(r->code);
+    free(r->buf);
+    free(r->name);
+    free(r);
+}
+
+edan_text_reader *edan_text_reader_open_file(FILE *f, const char *name, edan_error *err)
+{
+    edan_text_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        if (f)
+            fclose(f);
+        edan_error_set(err, "%s: out of memory", name);
+        return NULL;
+    }
+    r->f = f;
+    r->own = true;
+    r->name = strdup(name);
+    r->buf = malloc(READ_BUF + EDAN_TEXT_MAX_LINE + 2);
+    r->code = edan_code_table_new();
+    if (!r->name || !r->buf || !r->code || tab_grow(r) != 0) {
+        edan_error_set(err, "%s: out of memory", name);
+        reader_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+edan_text_reader *edan_text_reader_open(const char *path, edan_error *err)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    edan_text_reader *r = edan_text_reader_open_file(f, strcmp(path, "-") ? path : "<stdin>", err);
+    if (r && f == stdin)
+        r->own = false;
+    return r;
+}
+
+const edan_code_table *edan_text_reader_code(const edan_text_reader *r)
+{
+    return r->code;
+}
+
+void edan_text_reader_close(edan_text_reader *r)
+{
+    reader_free(r);
+}
+
+/* Next line without its newline; 1 with a line, 0 at the end, -1 on error. */
+static int next_line(edan_text_reader *r, char **line, size_t *len)
+{
+    for (;;) {
+        char *start = r->buf + r->pos;
+        size_t avail = r->len - r->pos;
+        char *nl = memchr(start, '\n', avail);
+        if (nl) {
+            r->line++;
+            *line = start;
+            *len = (size_t)(nl - start);
+            r->pos += *len + 1;
+            if (*len > EDAN_TEXT_MAX_LINE) {
+                reader_fail(r, "line is longer than %u bytes", EDAN_TEXT_MAX_LINE);
+                return -1;
+            }
+            return 1;
+        }
+        if (avail > EDAN_TEXT_MAX_LINE) {
+            r->line++;
+            reader_fail(r, "line is longer than %u bytes", EDAN_TEXT_MAX_LINE);
+            return -1;
+        }
+        if (r->eof) {
+            if (avail == 0)
+                return 0;
+            r->line++;
+            *line = start;
+            *len = avail;
+            r->pos = r->len;
+            return 1;
+        }
+        memmove(r->buf, start, avail);
+        r->len = avail;
+        r->pos = 0;
+        size_t got = fread(r->buf + r->len, 1, READ_BUF, r->f);
+        if (got == 0) {
+            if (ferror(r->f)) {
+                reader_fail(r, "read error: %s", strerror(errno));
+                return -1;
+            }
+            r->eof = true;
+        }
+        r->len += got;
+    }
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool is_hex_field(const char *s, size_t n)
+{
+    return n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+/* Parse a 0x-prefixed hex field; -1 if malformed or over 64 bits. */
+static int parse_hex(const char *s, size_t n, uint64_t *out)
+{
+    if (n < 3 || n > 18)
+        return -1;
+    uint64_t v = 0;
+    for (size_t i = 2; i < n; i++) {
+        char c = s[i];
+        unsigned d;
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            d = (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+        v = v << 4 | d;
+    }
+    *out = v;
+    return 0;
+}
+
+static const text_entry *lookup(edan_text_reader *r, const char *text, size_t n, uint64_t pc)
+{
+    uint64_t h = text_hash(text, n, pc);
+    size_t mask = r->tab_cap - 1;
+    size_t i = h & mask;
+    for (;;) {
+        text_entry *e = &r->tab[i];
+        if (!e->hash)
+            break;
+        if (e->hash == h && e->pc == pc && e->len == n && memcmp(e->text, text, n) == 0)
+            return e;
+        i = (i + 1) & mask;
+    }
+    /* First sighting: parse it once. */
+    char copy[EDAN_TEXT_MAX_LINE + 1];
+    memcpy(copy, text, n);
+    copy[n] = '\0';
+    if (memchr(text, '\0', n)) {
+        reader_fail(r, "NUL byte in the disassembly");
+        return NULL;
+    }
+    edan_insn in;
+    char why[256] = "";
+    edan_insn_clear(&in);
+    if (edan_rv_parse(copy, pc, &in, why, sizeof why) != 0) {
+        reader_fail(r, "%s", why[0] ? why : "cannot parse the instruction");
+        return NULL;
+    }
+    in.pc = pc;
+    if ((r->tab_n + 1) * 2 > r->tab_cap) {
+        if (tab_grow(r) != 0) {
+            reader_fail(r, "out of memory");
+            return NULL;
+        }
+        mask = r->tab_cap - 1;
+        i = h & mask;
+        while (r->tab[i].hash)
+            i = (i + 1) & mask;
+    }
+    const char *stored = arena_dup(r, text, n);
+    if (!stored) {
+        reader_fail(r, "out of memory");
+        return NULL;
+    }
+    text_entry *e = &r->tab[i];
+    e->hash = h;
+    e->pc = pc;
+    e->text = stored;
+    e->len = (uint32_t)n;
+    e->id = edan_code_table_add(r->code, &in);
+    e->insn = edan_code_table_get(r->code, e->id);
+    r->tab_n++;
+    return e;
+}
+
+/* Parse one line into *o. Returns 1 with a record, 0 for a skipped line,
+ * -1 on error. */
+static int parse_line(edan_text_reader *r, char *s, size_t n, edan_exec *o)
+{
+    while (n > 0 && is_space(*s))
+        s++, n--;
+    if (n == 0 || *s == '#')
+        return 0;
+    const char *f[MAX_FIELDS];
+    size_t fl[MAX_FIELDS];
+    size_t nf = 0;
+    const char *p = s, *end = s + n;
+    for (;;) {
+        const char *semi = memchr(p, ';', (size_t)(end - p));
+        const char *fe = semi ? semi : end;
+        if (nf == MAX_FIELDS) {
+            reader_fail(r, "more than %d ';'-separated fields", MAX_FIELDS);
+            return -1;
+        }
+        const char *a = p, *b = fe;
+        while (a < b && is_space(*a))
+            a++;
+        while (b > a && is_space(b[-1]))
+            b--;
+        f[nf] = a;
+        fl[nf++] = (size_t)(b - a);
+        if (!semi)
+            break;
+        p = semi + 1;
+    }
+
+    size_t i = 0;
+    uint64_t vcpu = 0, pc = 0;
+    if (fl[0] > 0 && f[0][0] >= '0' && f[0][0] <= '9' && !is_hex_field(f[0], fl[0])) {
+        size_t k = 0;
+        while (k < fl[0] && f[0][k] >= '0' && f[0][k] <= '9' && vcpu <= UINT16_MAX)
+            vcpu = vcpu * 10 + (uint64_t)(f[0][k++] - '0');
+        if (k == fl[0]) {
+            if (vcpu > UINT16_MAX) {
+                reader_fail(r, "vcpu %.*s out of range (at most %u)", (int)fl[0], f[0],
+                            UINT16_MAX);
+                return -1;
+            }
+            i = 1;
+        } else {
+            vcpu = 0;
+        }
+    }
+    if (i < nf && is_hex_field(f[i], fl[i])) {
+        if (parse_hex(f[i], fl[i], &pc) != 0) {
+            reader_fail(r, "bad program counter '%.*s'", (int)fl[i], f[i]);
+            return -1;
+        }
+        i++;
+    }
+    if (i >= nf || fl[i] == 0 || is_hex_field(f[i], fl[i])) {
+        if (i < nf && fl[i] > 0)
+            reader_fail(r, "expected the disassembly, got '%.*s'", (int)fl[i], f[i]);
+        else
+            reader_fail(r, "missing disassembly");
+        return -1;
+    }
+    /* The comment ("bne a3,a5,-6 # 0x104be") is not part of the identity. */
+    const char *dis = f[i];
+    size_t dl = fl[i];
+    const char *hash = memchr(dis, '#', dl);
+    if (hash) {
+        dl = (size_t)(hash - dis);
+        while (dl > 0 && is_space(dis[dl - 1]))
+            dl--;
+        if (dl == 0) {
+            reader_fail(r, "missing disassembly");
+            return -1;
+        }
+    }
+    const text_entry *e = lookup(r, dis, dl, pc);
+    if (!e)
+        return -1;
+
+    uint64_t addr = 0;
+    bool have = false;
+    for (i++; i < nf; i++) {
+        if (fl[i] == 0)
+            continue;
+        uint64_t a;
+        if (!is_hex_field(f[i], fl[i]) || parse_hex(f[i], fl[i], &a) != 0) {
+            reader_fail(r, "expected a 0x data address, got '%.*s'", (int)fl[i], f[i]);
+            return -1;
+        }
+        if (!have) {
+            addr = a;
+            have = true;
+        } else if (a != addr) {
+            reader_fail(r, "'%.*s' lists different data addresses 0x%" PRIx64 " and 0x%" PRIx64,
+                        (int)dl, dis, addr, a);
+            return -1;
+        }
+    }
+    o->insn = e->insn;
+    o->id = e->id;
+    o->vcpu = (uint16_t)vcpu;
+    o->flags = 0;
+    o->addr = 0;
+    /* Addresses listed for an instruction that does not access memory carry
+     * no meaning for the analysis and are ignored. */
+    if (e->insn->mem != EDAN_MEM_NONE) {
+        if (have)
+            o->addr = addr;
+        else
+            o->flags = EDAN_EXEC_NO_ACCESS;
+    }
+    return 1;
+}
+
+long edan_text_reader_next(edan_text_reader *r, edan_exec *out, size_t cap, edan_error *err)
+{
+    size_t n = 0;
+    while (n < cap && r->state == RD_OK) {
+        char *line;
+        size_t len;
+        int rc = next_line(r, &line, &len);
+        if (rc == 0) {
+            r->state = RD_DONE;
+            break;
+        }
+        if (rc < 0)
+            break;
+        rc = parse_line(r, line, len, &out[n]);
+        if (rc > 0)
+            n++;
+    }
+    if (n > 0)
+        return (long)n;
+    if (r->state == RD_ERROR) {
+        edan_error_set(err, "%s", r->msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- writer ------------------------------------------------------------ */
+
+#define WBUF (1u << 20)
+#define MAX_LINE_OUT 512
+
+typedef struct dis_ref {
+    uint32_t off;   /* into strs; UINT32_MAX if not cached yet */
+    uint32_t len;
+} dis_ref;
+
+struct edan_text_writer {
+    char *path;
+    int fd;
+    bool own_fd;
+    bool with_pc;
+    bool failed;
+    bool finished;
+    char msg[1024];
+    uint64_t file_off;
+    char *buf;
+    size_t len;
+    /* Per producer id: the cached "0xpc;disassembly" or "disassembly". */
+    dis_ref *dis;
+    size_t dis_cap;
+    char *strs;
+    size_t strs_len, strs_cap;
+};
+
+static void writer_fail(edan_text_writer *w, const char *what, int errnum)
+{
+    if (w->failed)
+        return;
+    w->failed = true;
+    if (errnum)
+        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what,
+                 w->file_off, strerror(errnum));
+    else
+        snprintf(w->msg, sizeof w->msg, "%s: %s", w->path, what);
+}
+
+static void flush_buf(edan_text_writer *w)
+{
+    const char *p = w->buf;
+    size_t n = w->len;
+    while (n > 0 && !w->failed) {
+        ssize_t k = write(w->fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            writer_fail(w, "write failed", errno);
+            break;
+        }
+        if (k == 0) {
+            writer_fail(w, "write failed", EIO);
+            break;
+        }
+        p += k;
+        n -= (size_t)k;
+        w->file_off += (uint64_t)k;
+    }
+    w->len = 0;
+}
+
+static void text_writer_free(edan_text_writer *w)
+{
+    if (!w)
+        return;
+    free(w->path);
+    free(w->buf);
+    free(w->dis);
+    free(w->strs);
+    free(w);
+}
+
+edan_text_writer *edan_text_writer_open(const char *path, bool with_pc, edan_error *err)
+{
+    edan_text_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        edan_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    w->fd = -1;
+    w->with_pc = with_pc;
+    w->path = strdup(path);
+    w->buf = malloc(WBUF);
+    if (!w->path || !w->buf) {
+        edan_error_set(err, "%s: out of memory", path);
+        text_writer_free(w);
+        return NULL;
+    }
+    if (strcmp(path, "-") == 0) {
+        w->fd = STDOUT_FILENO;
+    } else {
+        w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+        if (w->fd < 0) {
+            edan_error_set(err, "%s: cannot create trace file: %s", path, strerror(errno));
+            text_writer_free(w);
+            return NULL;
+        }
+        w->own_fd = true;
+    }
+    return w;
+}
+
+static char *put_hex(char *p, uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    char tmp[16];
+    int n = 0;
+    do {
+        tmp[n++] = digits[v & 15];
+        v >>= 4;
+    } while (v);
+    *p++ = '0';
+    *p++ = 'x';
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+static char *put_dec(char *p, unsigned v)
+{
+    char tmp[8];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Disassemble producer id's instruction once and keep the text. */
+static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
+{
+    if (r->id >= MAX_PRODUCER_ID || !r->insn) {
+        writer_fail(w, "instruction id too large or missing instruction (ids must be dense)", 0);
+        return NULL;
+    }
+    if (r->id >= w->dis_cap) {
+        size_t n = w->dis_cap ? w->dis_cap : 1024;
+        while (n <= r->id)
+            n *= 2;
+        dis_ref *d = realloc(w->dis, n * sizeof *d);
+        if (!d) {
+            writer_fail(w, "out of memory", 0);
+            return NULL;
+        }
+        for (size_t i = w->dis_cap; i < n; i++)
+            d[i].off = UINT32_MAX;
+        w->dis = d;
+        w->dis_cap = n;
+    }
+    char text[MAX_LINE_OUT / 2];
+    char *p = text;
+    if (w->with_pc) {
+        p = put_hex(p, r->insn->pc);
+        *p++ = ';';
+    }
+    size_t room = sizeof text - (size_t)(p - text);
+    int k = edan_rv_disas(r->insn, p, room);
+    if (k < 0 || (size_t)k >= room) {
+        writer_fail(w, "cannot disassemble an instruction", 0);
+        return NULL;
+    }
+    size_t len = (size_t)(p - text) + (size_t)k;
+    if (w->strs_len + len > w->strs_cap) {
+        size_t cap = w->strs_cap ? w->strs_cap * 2 : 65536;
+        while (cap < w->strs_len + len)
+            cap *= 2;
+        if (cap > UINT32_MAX) {
+            writer_fail(w, "too many distinct instructions", 0);
+            return NULL;
+        }
+        char *s = realloc(w->strs, cap);
+        if (!s) {
+            writer_fail(w, "out of memory", 0);
+            return NULL;
+        }
+        w->strs = s;
+        w->strs_cap = cap;
+    }
+    memcpy(w->strs + w->strs_len, text, len);
+    w->dis[r->id].off = (uint32_t)w->strs_len;
+    w->dis[r->id].len = (uint32_t)len;
+    w->strs_len += len;
+    return &w->dis[r->id];
+}
+
+void edan_text_writer_consume(void *writer, const edan_exec *recs, size_t n)
+{
+    edan_text_writer *w = writer;
+    if (w->failed)
+        return;
+    if (w->finished) {
+        writer_fail(w, "records written after the trace was finished", 0);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        const dis_ref *d;
+        if (r->id < w->dis_cap && w->dis[r->id].off != UINT32_MAX)
+            d = &w->dis[r->id];
+        else if (!(d = cache_dis(w, r)))
+            return;
+        if (WBUF - w->len < MAX_LINE_OUT) {
+            flush_buf(w);
+            if (w->failed)
+                return;
+        }
+        char *p = w->buf + w->len;
+        p = put_dec(p, r->vcpu);
+        *p++ = ';';
+        memcpy(p, w->strs + d->off, d->len);
+        p += d->len;
+        if (r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS)) {
+            *p++ = ';';
+            p = put_hex(p, r->addr);
+        }
+        *p++ = '\n';
+        w->len = (size_t)(p - w->buf);
+    }
+}
+
+int edan_text_writer_finish(void *writer)
+{
+    edan_text_writer *w = writer;
+    if (!w->finished) {
+        w->finished = true;
+        flush_buf(w);
+    }
+    return w->failed ? -1 : 0;
+}
+
+int edan_text_writer_close(edan_text_writer *w, edan_error *err)
+{
+    if (!w)
+        return 0;
+    edan_text_writer_finish(w);
+    if (w->own_fd && close(w->fd) != 0)
+        writer_fail(w, "close failed", errno);
+    int rc = 0;
+    if (w->failed) {
+        edan_error_set(err, "%s", w->msg);
+        rc = -1;
+    }
+    text_writer_free(w);
+    return rc;
+}
+
+static void text_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_text_writer_consume(ctx, recs, n);
+}
+
+edan_consumer edan_text_writer_consumer(edan_text_writer *w)
+{
+    edan_consumer c = {.ctx = w, .consume = text_consume, .finish = edan_text_writer_finish};
+    return c;
+}
