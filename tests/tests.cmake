@@ -1,1 +1,19 @@
-# tests are added below
+# Unit and property tests (run under ASan/UBSan in the sanitizer build).
+add_executable(edag_property_test tests/edag_property_test.c tests/edag_reference.c)
+target_link_libraries(edag_property_test PRIVATE edan_core)
+add_test(NAME edag_streaming_equals_explicit COMMAND edag_property_test 1500)
+add_executable(golden_test tests/golden_test.c tests/edag_reference.c)
+target_link_libraries(golden_test PRIVATE edan_core)
+add_test(NAME golden_paper_examples COMMAND golden_test ${CMAKE_SOURCE_DIR}/tests/golden)
+
+# Real runs: the examples under the real qemu-riscv64 with the real plugin.
+find_program(PYTHON3 python3)
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  foreach(category sum pointer_chase oblivious all_examples record_analyze text_compat bad_input filter)
+    add_test(NAME realrun_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(realrun_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
+else()
+  message(WARNING "riscv64-linux-gnu-gcc, qemu-riscv64 or python3 missing: real-run tests are not registered")
+endif()

@@ -34,6 +34,7 @@ void edan_metrics_compute(const edan_lane_stats *st, uint64_t alpha, const edan_
         for (uint64_t l = 1; l <= st->D; l++)
             layered += (st->layer[l] + m - 1) / m;
         r->mem_layered = (double)layered * a;
+        r->lambda_layered = (double)layered;
         r->run_lower = r->mem_lower + out->C;
         r->run_upper = r->mem_upper + out->C;
         r->run_layered = r->mem_layered + out->C;

@@ -31,7 +31,8 @@ typedef struct edan_m_metrics {
     double mem_upper;    /* ((W - D)/m + D) * alpha */
     double mem_layered;  /* sum over layers of ceil(W_i / m) * alpha: never above mem_upper */
     double run_lower, run_upper, run_layered; /* the above + C */
-    double lambda;       /* (W - D)/m + D */
+    double lambda;       /* (W - D)/m + D, Eq. 3 */
+    double lambda_layered; /* sum over layers of ceil(W_i / m): the slope of the layered bound */
     double Lambda;       /* lambda / (lambda * alpha0 + C) */
 } edan_m_metrics;
 

@@ -793,8 +793,8 @@ int edan_rv_parse(const char *text, uint64_t pc, edan_insn *out, char *err, size
         static const struct {
             const char *sfx;
             unsigned bits;
-        } sfx[3] = {{".aqrl", 3}, {".aq", 2}, {".rl", 1}};
-        for (int i = 0; i < 3 && !pe; i++) {
+        } sfx[4] = {{".aqrl", 3}, {".aq.rl", 3}, {".aq", 2}, {".rl", 1}};
+        for (int i = 0; i < 4 && !pe; i++) {
             size_t n = strlen(sfx[i].sfx);
             if (mlen > n && memcmp(lower + mlen - n, sfx[i].sfx, n) == 0) {
                 pe = lookup(lower, mlen - n);

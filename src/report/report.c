@@ -66,17 +66,19 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
         if (st->D > shown)
             fprintf(f, " ... (%" PRIu64 " layers)", st->D);
         fprintf(f, "\n");
-        fprintf(f, "  %6s %14s %14s %14s %14s %14s %12s\n", "m", "lambda", "Lambda", "M lower", "M upper",
-                "M layered", "T upper");
+        fprintf(f, "  %6s %14s %14s %14s %14s %14s %14s %14s\n", "m", "lambda", "lambda(lay.)", "Lambda",
+                "M lower", "M upper", "M layered", "T upper");
         for (int i = 0; i < mt.n_m; i++) {
             const edan_m_metrics *r = &mt.per_m[i];
-            char lam[32], lo[32], up[32], ly[32], tu[32];
+            char lam[32], laml[32], lo[32], up[32], ly[32], tu[32];
             fmt_num(r->lambda, lam, sizeof lam);
+            fmt_num(r->lambda_layered, laml, sizeof laml);
             fmt_num(r->mem_lower, lo, sizeof lo);
             fmt_num(r->mem_upper, up, sizeof up);
             fmt_num(r->mem_layered, ly, sizeof ly);
             fmt_num(r->run_upper, tu, sizeof tu);
-            fprintf(f, "  %6" PRIu64 " %14s %14.6g %14s %14s %14s %12s\n", r->m, lam, r->Lambda, lo, up, ly, tu);
+            fprintf(f, "  %6" PRIu64 " %14s %14s %14.6g %14s %14s %14s %14s\n", r->m, lam, laml, r->Lambda, lo, up, ly,
+                    tu);
         }
         for (int j = 0; j < st->n_series; j++) {
             const edan_series *s = &st->series[j];
@@ -208,6 +210,8 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
             const edan_m_metrics *r = &mt.per_m[i];
             fprintf(f, "%s{\"m\":%" PRIu64 ",\"lambda\":", i ? "," : "", r->m);
             json_num(f, r->lambda);
+            fputs(",\"lambda_layered\":", f);
+            json_num(f, r->lambda_layered);
             fputs(",\"Lambda\":", f);
             json_num(f, r->Lambda);
             fputs(",\"memory_cost\":{\"lower\":", f);

@@ -129,6 +129,8 @@ struct edan_trace_writer {
     bool failed;
     bool finished;
     bool header_written;
+    bool patchable;        /* the header's record_count can be rewritten in place */
+    int64_t header_off;    /* file offset of the header */
     char msg[1024];        /* first failure, reported by close */
     uint64_t file_off;     /* bytes written so far */
 
@@ -299,6 +301,12 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
     }
     if (strcmp(path, "-") == 0) {
         w->fd = STDOUT_FILENO;
+        /* A pipe cannot be patched, and pwrite on an O_APPEND file would
+         * append instead of patching. */
+        off_t at = lseek(w->fd, 0, SEEK_CUR);
+        int fl = fcntl(w->fd, F_GETFL);
+        w->patchable = at >= 0 && fl >= 0 && !(fl & O_APPEND);
+        w->header_off = at >= 0 ? (int64_t)at : 0;
     } else {
         w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         if (w->fd < 0) {
@@ -307,6 +315,7 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
             return NULL;
         }
         w->own_fd = true;
+        w->patchable = true;
     }
     return w;
 }
@@ -513,11 +522,11 @@ int edan_trace_writer_finish(void *writer)
         put_u64(t + 40, fnv1a(t + 8, 32));
         write_all(w, t, sizeof t);
     }
-    if (!w->failed) {
+    if (!w->failed && w->patchable) {
         uint8_t c[8];
         put_u64(c, w->n_records);
-        ssize_t k = pwrite(w->fd, c, sizeof c, 24);
-        /* A pipe or terminal cannot be patched; the trailer is authoritative. */
+        ssize_t k = pwrite(w->fd, c, sizeof c, (off_t)(w->header_off + 24));
+        /* A terminal or socket cannot be patched; the trailer is authoritative. */
         if (k != (ssize_t)sizeof c && !(k < 0 && (errno == ESPIPE || errno == EINVAL)))
             writer_fail(w, "cannot patch the header's record count", k < 0 ? errno : EIO);
     }
@@ -716,6 +725,12 @@ static int read_header(edan_trace_reader *r)
         return -1;
     }
     r->header_count = get_u64(h + 24);
+    for (int i = 32; i < HEADER_FIXED_LEN; i++) {
+        if (h[i] != 0) {
+            reader_fail(r, "byte %d: reserved header byte is 0x%02x (expected 0)", i, h[i]);
+            return -1;
+        }
+    }
     uint32_t mlen = hlen - HEADER_FIXED_LEN;
     uint8_t *m = malloc(mlen ? mlen : 1);
     if (!m) {
@@ -847,6 +862,11 @@ static int read_trailer(edan_trace_reader *r, const uint8_t *first, size_t got, 
     if (statics != r->n_defined) {
         reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " static instructions but the "
                     "blocks define %" PRIu32, at + 24, statics, r->n_defined);
+        return -1;
+    }
+    if (r->header_count != 0 && r->header_count != count) {
+        reader_fail(r, "byte 24: header record_count %" PRIu64 " disagrees with the trailer's %"
+                    PRIu64, r->header_count, count);
         return -1;
     }
     uint8_t extra;

@@ -1,0 +1,39 @@
+# edan: the two commands of the README, and a few conveniences.
+#   make demo   install missing Debian packages, build everything, analyse a bundled example
+#   make test   install, build normally and with ASan/UBSan, run every test (ctest)
+BUILD ?= build
+SAN_BUILD ?= build-sanitize
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps build sanitize-build demo test test-fast fuzz bench clean format
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+sanitize-build: deps
+	@cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEDAN_SANITIZE=ON >/dev/null
+	@cmake --build $(SAN_BUILD) -j $(JOBS)
+
+demo: build
+	@echo "== edan run --filter=kernel --cache='none;32K' $(BUILD)/examples/spmv 2000"
+	@$(BUILD)/edan run --filter=kernel --cache='none;32K' $(BUILD)/examples/spmv 2000
+
+# Every test, in the normal build and under ASan/UBSan. ctest prints the summary.
+test: build sanitize-build
+	@cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-fast: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(SAN_BUILD)

@@ -1,0 +1,171 @@
+/*
+ * Streaming equals explicit: random traces (random registers, addresses with
+ * overlaps and partial overlaps and page crossings, sizes 1-8, loads, stores,
+ * atomics, failed store-conditionals, zero costs) analysed by the streaming
+ * analyzer, several lanes in one pass and in random batch sizes, must give
+ * exactly what the naive explicit-graph reference computes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "edag_reference.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+static uint64_t rnd_below(uint64_t n) { return rnd() % n; }
+
+static const uint8_t reg_pool[] = {1, 2, 3, 5, 8, 10, 32, 33, 40};
+
+static void random_insn(edan_insn *in)
+{
+    memset(in, 0, sizeof *in);
+    int n_src = (int)rnd_below(4);
+    for (int i = 0; i < n_src; i++) {
+        uint8_t r = reg_pool[rnd_below(sizeof reg_pool)];
+        bool dup = false;
+        for (int j = 0; j < in->n_src; j++)
+            dup |= in->src[j] == r;
+        if (!dup)
+            in->src[in->n_src++] = r;
+    }
+    uint64_t k = rnd_below(10);
+    if (k < 4) {
+        in->mem = EDAN_MEM_NONE;
+        in->cls = (uint8_t)(rnd_below(9)); /* INT .. BRANCH */
+    } else if (k < 7) {
+        in->mem = EDAN_MEM_LOAD;
+        in->cls = EDAN_CLASS_LOAD;
+    } else if (k < 9) {
+        in->mem = EDAN_MEM_STORE;
+        in->cls = EDAN_CLASS_STORE;
+    } else {
+        in->mem = EDAN_MEM_AMO;
+        in->cls = EDAN_CLASS_ATOMIC;
+    }
+    if (in->mem != EDAN_MEM_NONE)
+        in->mem_size = (uint8_t)(1 + rnd_below(8));
+    if (in->mem != EDAN_MEM_STORE && rnd_below(5)) {
+        in->n_dst = 1;
+        in->dst = reg_pool[rnd_below(sizeof reg_pool)];
+    }
+}
+
+static void random_lane(edan_lane_config *l)
+{
+    memset(l, 0, sizeof *l);
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        l->cost.cls[c] = rnd_below(4); /* zero costs included */
+    static const uint64_t alphas[] = {0, 1, 3, 7, 200};
+    l->cost.alpha = alphas[rnd_below(5)];
+    int kind = (int)rnd_below(4);
+    if (kind == 0)
+        return; /* no cache */
+    l->cache.n_levels = kind == 3 ? 2 : 1;
+    for (int i = 0; i < l->cache.n_levels; i++) {
+        edan_cache_level_config *c = &l->cache.level[i];
+        c->line = i == 0 ? 8u << rnd_below(2) : 32;
+        c->ways = 1u << rnd_below(3);
+        c->size = (uint64_t)c->line * c->ways * (1u << rnd_below(3)) * (i ? 4 : 1);
+        c->write_back = rnd_below(2);
+        c->write_allocate = rnd_below(2);
+    }
+}
+
+static const uint64_t bases[] = {0x1000, 0x1040, 0x2ffc, 0x7ffffff8, 0xfffffffffff0ull};
+
+static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, int lane)
+{
+    char ctx[64];
+    snprintf(ctx, sizeof ctx, "trial %d lane %d", trial, lane);
+    unsigned long before = check_failed;
+    CHECK_EQ_U64(st->vertices, ref->vertices, ctx);
+    CHECK_EQ_U64(st->T1, ref->T1, ctx);
+    CHECK_EQ_U64(st->Tinf, ref->Tinf, ctx);
+    CHECK_EQ_U64(st->W, ref->W, ctx);
+    CHECK_EQ_U64(st->D, ref->D, ctx);
+    CHECK_EQ_U64(st->C, ref->C, ctx);
+    CHECK_EQ_U64(st->bytes, ref->bytes, ctx);
+    bool layers_ok = true;
+    for (uint64_t i = 1; i <= ref->D && i <= st->D; i++)
+        layers_ok &= st->layer[i] == ref->layer[i];
+    CHECK(layers_ok, "%s: layers differ", ctx);
+    const edan_series *s = &st->series[0];
+    CHECK_EQ_U64(s->n, ref->n_phases, ctx);
+    bool u_ok = s->n == ref->n_phases, st_ok = u_ok;
+    for (size_t i = 0; u_ok && i < s->n; i++) {
+        u_ok &= s->U[i] == ref->U[i];
+        st_ok &= s->started[i] == ref->started[i];
+    }
+    CHECK(u_ok, "%s: U series differs", ctx);
+    CHECK(st_ok, "%s: started series differs", ctx);
+    return check_failed == before ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    int trials = argc > 1 ? atoi(argv[1]) : 1500;
+    static ref_result ref;
+    int failed_trials = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        edan_insn table[24];
+        for (int i = 0; i < 24; i++)
+            random_insn(&table[i]);
+        size_t n = 1 + rnd_below(160);
+        edan_exec *recs = calloc(n, sizeof *recs);
+        uint64_t base = bases[rnd_below(sizeof bases / sizeof bases[0])];
+        for (size_t i = 0; i < n; i++) {
+            uint32_t id = (uint32_t)rnd_below(24);
+            recs[i].insn = &table[id];
+            recs[i].id = id;
+            if (table[id].mem != EDAN_MEM_NONE) {
+                if (table[id].mem == EDAN_MEM_STORE && rnd_below(12) == 0)
+                    recs[i].flags = EDAN_EXEC_NO_ACCESS;
+                else
+                    recs[i].addr = base + rnd_below(40);
+            }
+        }
+        edan_edag_config cfg;
+        edan_edag_config_default(&cfg);
+        cfg.n_lanes = 1 + (int)rnd_below(3);
+        for (int k = 0; k < cfg.n_lanes; k++)
+            random_lane(&cfg.lane[k]);
+        cfg.false_deps = rnd_below(3) == 0;
+        cfg.bytes_mode = rnd_below(2) ? EDAN_BYTES_LINE : EDAN_BYTES_ACCESS;
+        cfg.n_tau = 1;
+        cfg.tau[0] = 1 + rnd_below(5);
+        edan_error err = {0};
+        edan_edag *e = edan_edag_new(&cfg, &err);
+        CHECK(e != NULL, "edan_edag_new: %s", err.msg);
+        if (!e)
+            return check_summary();
+        /* random batch boundaries: results must not depend on them */
+        for (size_t i = 0; i < n;) {
+            size_t b = 1 + rnd_below(17);
+            if (b > n - i)
+                b = n - i;
+            edan_edag_consume(e, recs + i, b);
+            i += b;
+        }
+        CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
+        for (int k = 0; k < cfg.n_lanes; k++) {
+            int rc = ref_analyze(recs, n, &cfg.lane[k], cfg.false_deps, cfg.bytes_mode, cfg.tau[0], &ref);
+            CHECK(rc == 0, "reference too small");
+            if (compare(edan_edag_lane(e, k), &ref, trial, k))
+                failed_trials++;
+            ref_free(&ref);
+        }
+        edan_edag_free(e);
+        free(recs);
+        if (failed_trials > 5)
+            break;
+    }
+    printf("%d random traces compared\n", trials);
+    return check_summary();
+}

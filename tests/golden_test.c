@@ -1,0 +1,121 @@
+/*
+ * The paper's own examples as golden tests, read through the text-format
+ * reader: Figure 6 (false dependencies), Figure 8 (lambda), and the
+ * summation kernel of Figures 4, 5 and 7 (W = 4, D = 1).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/metrics.h"
+#include "check.h"
+#include "edag_reference.h"
+#include "trace/trace_file.h"
+
+static const char *dir;
+
+typedef struct run {
+    edan_edag *e;
+    edan_exec recs[256];
+    size_t n;
+} run;
+
+/* Analyse a golden text trace with unit costs (alpha given), no cache. */
+static int analyze(const char *name, uint64_t alpha, bool false_deps, run *r)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    CHECK(src != NULL, "open %s: %s", path, err.msg);
+    if (!src)
+        return -1;
+    long n = edan_trace_source_next(src, r->recs, 256, &err);
+    CHECK(n > 0, "read %s: %s", path, err.msg);
+    r->n = n > 0 ? (size_t)n : 0;
+    edan_edag_config cfg;
+    edan_edag_config_default(&cfg);
+    edan_cost_default(&cfg.lane[0].cost);
+    cfg.lane[0].cost.alpha = alpha;
+    cfg.false_deps = false_deps;
+    cfg.tau[0] = 1;
+    r->e = edan_edag_new(&cfg, &err);
+    edan_edag_consume(r->e, r->recs, r->n);
+    CHECK(edan_edag_finish(r->e) == 0, "finish");
+    /* the reference must agree on these too */
+    static ref_result ref;
+    CHECK(ref_analyze(r->recs, r->n, &cfg.lane[0], false_deps, EDAN_BYTES_ACCESS, 1, &ref) == 0, "ref");
+    const edan_lane_stats *st = edan_edag_lane(r->e, 0);
+    CHECK_EQ_U64(st->Tinf, ref.Tinf, name);
+    CHECK_EQ_U64(st->D, ref.D, name);
+    ref_free(&ref);
+    /* keep the source open: records point into its code table */
+    edan_trace_source_close(src);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    dir = argc > 1 ? argv[1] : "tests/golden";
+    run r;
+
+    /* Figure 6: T1 = 10; Tinf = 5 with true dependencies, 6 with false ones kept. */
+    if (!analyze("figure6.txt", 1, false, &r)) {
+        const edan_lane_stats *st = edan_edag_lane(r.e, 0);
+        CHECK_EQ_U64(st->T1, 10, "figure 6, true deps");
+        CHECK_EQ_U64(st->Tinf, 5, "figure 6, true deps");
+        edan_edag_free(r.e);
+    }
+    if (!analyze("figure6.txt", 1, true, &r)) {
+        const edan_lane_stats *st = edan_edag_lane(r.e, 0);
+        CHECK_EQ_U64(st->T1, 10, "figure 6, false deps kept");
+        CHECK_EQ_U64(st->Tinf, 6, "figure 6, false deps kept");
+        edan_edag_free(r.e);
+    }
+
+    /* Figure 8 with m = 3: G1 (chain) lambda 3; G2 (independent) layered lambda 1. */
+    edan_metrics_params p;
+    edan_metrics_params_default(&p);
+    p.n_m = 1;
+    p.m[0] = 3;
+    edan_metrics mt;
+    if (!analyze("figure8a.txt", 200, false, &r)) {
+        const edan_lane_stats *st = edan_edag_lane(r.e, 0);
+        edan_metrics_compute(st, 200, &p, &mt);
+        CHECK_EQ_U64(st->W, 3, "figure 8a");
+        CHECK_EQ_U64(st->D, 3, "figure 8a");
+        CHECK(fabs(mt.per_m[0].lambda - 3) < 1e-12, "figure 8a: lambda = %g, expected 3", mt.per_m[0].lambda);
+        CHECK(fabs(mt.per_m[0].lambda_layered - 3) < 1e-12, "figure 8a: layered lambda = %g, expected 3",
+              mt.per_m[0].lambda_layered);
+        edan_edag_free(r.e);
+    }
+    if (!analyze("figure8b.txt", 200, false, &r)) {
+        const edan_lane_stats *st = edan_edag_lane(r.e, 0);
+        edan_metrics_compute(st, 200, &p, &mt);
+        CHECK_EQ_U64(st->W, 3, "figure 8b");
+        CHECK_EQ_U64(st->D, 1, "figure 8b");
+        CHECK(fabs(mt.per_m[0].lambda_layered - 1) < 1e-12, "figure 8b: layered lambda = %g, expected 1",
+              mt.per_m[0].lambda_layered);
+        /* Eq. 3 itself gives (W - D)/m + D = 5/3 for this graph. */
+        CHECK(fabs(mt.per_m[0].lambda - 5.0 / 3.0) < 1e-12, "figure 8b: lambda = %g, expected 5/3",
+              mt.per_m[0].lambda);
+        /* With m = 1 both graphs cost 3 per unit of alpha. */
+        p.m[0] = 1;
+        edan_metrics_compute(st, 200, &p, &mt);
+        CHECK(fabs(mt.per_m[0].lambda - 3) < 1e-12, "figure 8b, m=1: lambda = %g", mt.per_m[0].lambda);
+        p.m[0] = 3;
+        edan_edag_free(r.e);
+    }
+
+    /* Summation kernel, n = 4, in the original tracer's layout: W = 4, D = 1. */
+    if (!analyze("summation.txt", 200, false, &r)) {
+        const edan_lane_stats *st = edan_edag_lane(r.e, 0);
+        CHECK_EQ_U64(st->vertices, 22, "summation");
+        CHECK_EQ_U64(st->W, 4, "summation");
+        CHECK_EQ_U64(st->D, 1, "summation");
+        CHECK_EQ_U64(st->layer[1], 4, "summation");
+        CHECK_EQ_U64(st->bytes, 16, "summation");
+        edan_edag_free(r.e);
+    }
+    return check_summary();
+}

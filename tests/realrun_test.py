@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Real runs: build/examples programs traced by the real plugin under the real
+qemu-riscv64, analysed online, from binary traces and from text traces.
+
+usage: realrun_test.py BUILD_DIR CATEGORY
+Prints 'N passed, N failed' and exits non-zero on any failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BUILD = os.path.abspath(sys.argv[1])
+CATEGORY = sys.argv[2]
+EDAN = os.path.join(BUILD, "edan")
+EX = os.path.join(BUILD, "examples")
+passed = failed = 0
+
+
+def check(cond, msg):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAILED:", msg, file=sys.stderr)
+
+
+def edan(*args, expect=0):
+    p = subprocess.run([EDAN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if expect is not None and p.returncode != expect:
+        print("command:", " ".join([EDAN, *args]), file=sys.stderr)
+        print(p.stderr, file=sys.stderr)
+    return p
+
+
+def online(prog, n, *opts):
+    p = edan("run", "--json", "--filter=kernel", *opts, os.path.join(EX, prog), str(n))
+    check(p.returncode == 0, f"edan run {prog} {n}: exit {p.returncode}: {p.stderr}")
+    # the program's own output comes first on stdout; the report is the last line
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def metrics(report):
+    """Everything but where the report came from."""
+    r = dict(report)
+    r.pop("source")
+    return r
+
+
+def test_sum():
+    r = online("sum", 4)
+    c = r["configurations"][0]
+    check(c["W"] == 4, f"sum n=4: W = {c['W']}, expected 4")
+    check(c["D"] == 1, f"sum n=4: D = {c['D']}, expected 1")
+    check(c["layers"] == [4], f"sum n=4: layers {c['layers']}")
+    check(c["vertices"] == 22, f"sum n=4: {c['vertices']} vertices, expected 22")
+    # the paper's cache keeps D = 1 and W = 1 line for 4 ints in one line
+    r = online("sum", 4, "--cache=32K")
+    c = r["configurations"][0]
+    check(c["D"] == 1 and c["W"] >= 1 and c["W"] <= 2, f"sum with cache: W={c['W']} D={c['D']}")
+
+
+def test_pointer_chase():
+    for n in (10, 50, 200):
+        c = online("pointer_chase", n)["configurations"][0]
+        check(c["D"] == n, f"pointer chase n={n}: D = {c['D']}, expected {n}")
+        check(c["W"] == n, f"pointer chase n={n}: W = {c['W']}, expected {n}")
+    for n in (10, 50):
+        c = online("linked_list", n)["configurations"][0]
+        check(c["D"] == n, f"linked list n={n}: D = {c['D']}, expected {n}")
+
+
+def test_oblivious():
+    for prog, sizes in (("stream", (16, 64, 256)), ("matmul", (4, 8, 16)), ("sum", (4, 32, 256))):
+        ds, ws = [], []
+        for n in sizes:
+            c = online(prog, n)["configurations"][0]
+            ds.append(c["D"])
+            ws.append(c["W"])
+        check(len(set(ds)) == 1, f"{prog}: D should stay constant as n grows, got {ds}")
+        check(ws[0] < ws[1] < ws[2], f"{prog}: W should grow with n, got {ws}")
+    # trmm spills B[i][j] to memory every step: its depth grows (section 5.1)
+    ds = [online("trmm", n)["configurations"][0]["D"] for n in (4, 8, 16)]
+    check(ds[0] < ds[1] < ds[2], f"trmm: D should grow with n (register spilling), got {ds}")
+
+
+def test_all_examples():
+    progs = sorted(os.listdir(EX))
+    check(len(progs) >= 7, f"expected at least 7 examples, found {progs}")
+    for prog in progs:
+        r = online(prog, 8, "--cache=none;32K", "--m=1,4,8")
+        for c in r["configurations"]:
+            check(c["vertices"] > 0, f"{prog}: no instructions traced")
+            check(c["W"] >= c["D"] >= (1 if c["W"] else 0), f"{prog}: W={c['W']} D={c['D']}")
+            check(sum(c["layers"]) == c["W"], f"{prog}: layers do not sum to W")
+            check(c["T1"] >= c["Tinf"], f"{prog}: T1 < Tinf")
+            for pm in c["per_m"]:
+                mc = pm["memory_cost"]
+                check(mc["lower"] <= mc["layered"] + 1e-9 <= mc["upper"] + 2e-9,
+                      f"{prog}: bounds out of order {mc}")
+
+
+def test_record_analyze():
+    with tempfile.TemporaryDirectory() as d:
+        for prog, n in (("spmv", 40), ("linked_list", 30), ("matmul", 6)):
+            opts = ["--cache=none;32K;1K,ways=4,write=back,alloc=yes", "--m=2,4", "--tau=0,50"]
+            on = online(prog, n, *opts)
+            trace = os.path.join(d, prog + ".edt")
+            p = edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, prog), str(n))
+            check(p.returncode == 0, f"record {prog}: {p.stderr}")
+            p = edan("analyze", "--json", *opts, trace)
+            check(p.returncode == 0, f"analyze {prog}: {p.stderr}")
+            off = json.loads(p.stdout)
+            check(metrics(on) == metrics(off), f"{prog}: online and offline results differ")
+
+
+def test_text_compat():
+    with tempfile.TemporaryDirectory() as d:
+        for prog, n in (("sum", 16), ("spmv", 20), ("stream", 32)):
+            opts = ["--cache=none;4K", "--m=4"]
+            binary = os.path.join(d, prog + ".edt")
+            text = os.path.join(d, prog + ".txt")
+            text2 = os.path.join(d, prog + ".plugin.txt")
+            check(edan("record", "--filter=kernel", "-o", binary, os.path.join(EX, prog), str(n)).returncode == 0,
+                  f"record {prog}")
+            check(edan("convert", binary, text).returncode == 0, f"convert {prog}")
+            check(edan("record", "--text", "--filter=kernel", "-o", text2, os.path.join(EX, prog),
+                       str(n)).returncode == 0, f"record --text {prog}")
+            with open(text) as f:
+                first = f.readline()
+            check(";" in first, f"{prog}: text trace line '{first.strip()}' is not ';' separated")
+            results = []
+            for t in (binary, text, text2):
+                p = edan("analyze", "--json", *opts, t)
+                check(p.returncode == 0, f"analyze {t}: {p.stderr}")
+                results.append(metrics(json.loads(p.stdout))["configurations"])
+            check(results[0] == results[1], f"{prog}: text trace (converted) gives different metrics")
+            check(results[0] == results[2], f"{prog}: text trace (from the plugin) gives different metrics")
+
+
+def expect_error(args, needle, what):
+    p = edan(*args, expect=None)
+    check(p.returncode == 2, f"{what}: exit status {p.returncode}, expected 2 (stderr: {p.stderr.strip()})")
+    check(needle in p.stderr, f"{what}: message '{p.stderr.strip()}' does not mention '{needle}'")
+    check("Traceback" not in p.stderr and "Segmentation" not in p.stderr, f"{what}: crashed")
+
+
+def test_bad_input():
+    with tempfile.TemporaryDirectory() as d:
+        sumbin = os.path.join(EX, "sum")
+        expect_error(["run", os.path.join(d, "missing")], "missing", "missing binary")
+        expect_error(["run", "/bin/sh"], "RISC-V", "non-RISC-V binary")
+        junk = os.path.join(d, "junk")
+        with open(junk, "w") as f:
+            f.write("not an elf\n")
+        expect_error(["run", junk], "not an ELF", "non-ELF file")
+        expect_error(["run", "--filter=kernal", sumbin], "kernel", "unknown function lists similar names")
+        expect_error(["run", "--cache=1000", sumbin], "power of two", "cache size not a power of two")
+        expect_error(["run", "--m=0", sumbin], "--m", "m = 0")
+        expect_error(["run", "--alpha=-5", sumbin], "--alpha", "negative latency")
+        expect_error(["analyze", "--alpha0=-1", junk], "--alpha0", "negative alpha0")
+        expect_error(["run", "--bogus", sumbin], "unknown option", "unknown option")
+        expect_error(["analyze", os.path.join(d, "none.edt")], "none.edt", "missing trace")
+        trace = os.path.join(d, "t.edt")
+        check(edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, "spmv"), "200").returncode == 0,
+              "record spmv")
+        data = open(trace, "rb").read()
+        cut = os.path.join(d, "cut.edt")
+        with open(cut, "wb") as f:
+            f.write(data[: len(data) // 2])
+        expect_error(["analyze", cut], "byte", "truncated trace names a byte offset")
+        bad = bytearray(data)
+        bad[len(bad) // 2] ^= 0x55
+        corrupt = os.path.join(d, "corrupt.edt")
+        with open(corrupt, "wb") as f:
+            f.write(bad)
+        expect_error(["analyze", corrupt], "byte", "corrupted trace names a byte offset")
+        text = os.path.join(d, "bad.txt")
+        with open(text, "w") as f:
+            f.write("addi a0,a0,1\nlw a4,0(a5);0x1000\nfrobnicate a0,a1\n")
+        expect_error(["analyze", text], ":3", "bad text trace names the line")
+        expect_error(["record", "-o", "/nonexistent-dir/x.edt", sumbin], "nonexistent", "unwritable trace path")
+
+
+def test_filter():
+    # main calls kernel: excluding callees must leave out kernel's instructions
+    prog = os.path.join(EX, "sum")
+    inc = json.loads(edan("run", "--json", "--filter=main", prog, "64").stdout.splitlines()[-1])
+    exc = json.loads(edan("run", "--json", "--filter=main", "--exclude-callees", prog, "64").stdout.splitlines()[-1])
+    ker = json.loads(edan("run", "--json", "--filter=kernel", prog, "64").stdout.splitlines()[-1])
+    vi, ve, vk = (x["configurations"][0]["vertices"] for x in (inc, exc, ker))
+    check(vi > ve > 0, f"--exclude-callees should trace fewer instructions: {vi} vs {ve}")
+    check(vi >= ve + vk, f"including callees should include kernel's {vk} instructions: {vi} vs {ve}")
+    whole = json.loads(edan("run", "--json", prog, "64").stdout.splitlines()[-1])
+    check(whole["configurations"][0]["vertices"] > vi, "the whole program has more instructions than main")
+
+
+TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
+if CATEGORY not in TESTS:
+    print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)
+    sys.exit(2)
+TESTS[CATEGORY]()
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
