@@ -14,11 +14,11 @@ deps:
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
 sanitize-build: deps
 	@cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEDAN_SANITIZE=ON >/dev/null
-	@cmake --build $(SAN_BUILD) -j $(JOBS)
+	@cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
 
 demo: build
 	@echo "== edan run --filter=kernel --cache='none;32K' $(BUILD)/examples/spmv 2000"

@@ -38,6 +38,10 @@ static inline bool rm_ok(unsigned rm)
 static uint16_t decode_op_fp(uint32_t w, unsigned rs2, unsigned f3)
 {
     unsigned f7 = w >> 25;
+    /* fmt field: 0 = S, 1 = D; 2 (H) and 3 (Q) are not RV64GC. */
+    if ((f7 & 3) > 1) {
+        return 0;
+    }
     bool d = f7 & 1;
     switch (f7 >> 2) {
     case 0x00: return rm_ok(f3) ? (d ? EDAN_OP_FADD_D : EDAN_OP_FADD_S) : 0;

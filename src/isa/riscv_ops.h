@@ -240,4 +240,7 @@ void edan_rv_finish(edan_insn *insn);
 /* CSR name as QEMU prints it, or NULL when QEMU would print the number. */
 const char *edan_rv_csr_name(uint16_t csr);
 
+/* CSR number for a name of length n (not NUL-terminated), or -1. */
+int edan_rv_csr_by_name(const char *s, size_t n);
+
 #endif

@@ -529,26 +529,7 @@ static int rm_name(tok t)
 
 static int csr_by_name(tok t)
 {
-    /* Names are few and this path is rare (CSR instructions), so a scan is fine. */
-    for (unsigned c = 0; c < 0x1000; c++) {
-        const char *nm = edan_rv_csr_name((uint16_t)c);
-        if (nm && tok_eq(t, nm)) {
-            return (int)c;
-        }
-        /* Skip the big holes quickly: named CSRs live in a few small windows. */
-        if (c == 0x015) {
-            c = 0x0ff;
-        } else if (c == 0x180) {
-            c = 0x2ff;
-        } else if (c == 0x344) {
-            c = 0xbff;
-        } else if (c == 0xc22) {
-            c = 0xc7f;
-        } else if (c == 0xc82) {
-            c = 0xf10;
-        }
-    }
-    return -1;
+    return edan_rv_csr_by_name(t.s, t.n);
 }
 
 static bool fence_set(tok t, unsigned *out)

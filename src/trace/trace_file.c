@@ -275,7 +275,7 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
         return NULL;
     }
     w->fd = -1;
-    w->path = strdup(path);
+    w->path = strdup(strcmp(path, "-") == 0 ? "<stdout>" : path);
     w->level = EDAN_TRACE_DEFAULT_LEVEL;
     w->level_dirty = true;
     w->block_target = WRITER_BLOCK_TARGET;
@@ -799,7 +799,8 @@ edan_trace_reader *edan_trace_reader_open(const char *path, edan_error *err)
         edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    edan_trace_reader *r = edan_trace_reader_open_file(f, path, err);
+    const char *name = strcmp(path, "-") ? path : "<stdin>";
+    edan_trace_reader *r = edan_trace_reader_open_file(f, name, err);
     if (r && f == stdin)
         r->own = false;
     return r;

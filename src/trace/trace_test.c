@@ -453,6 +453,9 @@ static void test_truncation_and_flips(void)
         g[at] ^= (uint8_t)(1u << rnd_below(8));
         read_mem(g, len, "small.edt", &rc, &err);
         flips++;
+        if (rc == 0 && getenv("EDAN_TEST_VERBOSE"))
+            fprintf(stderr, "undetected flip at byte %zu of %zu (header_len %u)\n", at, len,
+                    (unsigned)(b[12] | b[13] << 8));
         if (rc == 0)
             undetected++;
         else if (!strstr(err.msg, "small.edt"))

@@ -547,7 +547,7 @@ edan_text_writer *edan_text_writer_open(const char *path, bool with_pc, edan_err
     }
     w->fd = -1;
     w->with_pc = with_pc;
-    w->path = strdup(path);
+    w->path = strdup(strcmp(path, "-") == 0 ? "<stdout>" : path);
     w->buf = malloc(WBUF);
     if (!w->path || !w->buf) {
         edan_error_set(err, "%s: out of memory", path);
