@@ -100,7 +100,7 @@ typedef struct edan_insn {
     /* Raw operand fields for disassembly (edan_reg numbers, x0 included). */
     uint8_t rd, rs1, rs2, rs3;
     uint8_t fmt;         /* edan_operand_format */
-    uint8_t rm;          /* FP rounding mode field, or fence pred<<4|succ */
+    uint8_t rm;          /* FP rounding mode field, fence pred<<4|succ, or lr/sc/amo aq<<1|rl */
     uint16_t csr;        /* CSR number for Zicsr instructions */
     int64_t imm;         /* immediate, sign-extended; branch/jump offsets in bytes */
 } edan_insn;

@@ -710,6 +710,26 @@ static int apply_form(const char *form, const tok *ops, const parse_entry *pe, u
     return 0;
 }
 
+static uint16_t imm_twin(uint16_t op)
+{
+    switch (op) {
+    case EDAN_OP_ADD: return EDAN_OP_ADDI;
+    case EDAN_OP_ADDW: return EDAN_OP_ADDIW;
+    case EDAN_OP_AND: return EDAN_OP_ANDI;
+    case EDAN_OP_OR: return EDAN_OP_ORI;
+    case EDAN_OP_XOR: return EDAN_OP_XORI;
+    case EDAN_OP_SLT: return EDAN_OP_SLTI;
+    case EDAN_OP_SLTU: return EDAN_OP_SLTIU;
+    case EDAN_OP_SLL: return EDAN_OP_SLLI;
+    case EDAN_OP_SRL: return EDAN_OP_SRLI;
+    case EDAN_OP_SRA: return EDAN_OP_SRAI;
+    case EDAN_OP_SLLW: return EDAN_OP_SLLIW;
+    case EDAN_OP_SRLW: return EDAN_OP_SRLIW;
+    case EDAN_OP_SRAW: return EDAN_OP_SRAIW;
+    default: return 0;
+    }
+}
+
 int edan_rv_parse(const char *text, uint64_t pc, edan_insn *out, char *err, size_t errcap)
 {
     perr e = {err, errcap};
@@ -842,6 +862,17 @@ int edan_rv_parse(const char *text, uint64_t pc, edan_insn *out, char *err, size
         out->rm = (uint8_t)aqrl;
     }
 
+    /* GNU objdump's default (alias) output writes e.g. c.addi16sp as "add sp,sp,-192":
+     * a register-register op with an immediate last operand means its immediate twin. */
+    if (pe->forms[0] == NULL && info->fmt == EDAN_FMT_R && !(info->flags & EDAN_RV_FRD) && nops == 3 &&
+        xreg(ops[2]) < 0) {
+        uint16_t twin = imm_twin(pe->op);
+        if (twin) {
+            out->op = twin;
+            info = &edan_rv_ops[twin];
+        }
+    }
+
     const char *form = NULL;
     if (pe->forms[0] == NULL) {
         form = info->form;
@@ -860,6 +891,18 @@ int edan_rv_parse(const char *text, uint64_t pc, edan_insn *out, char *err, size
         char n[8];
         snprintf(n, sizeof n, "%u", (unsigned)nops);
         return fail(&e, "wrong number of operands for '%.*s' (got %s)", mn.s, mn.n, n);
+    }
+
+    /* Likewise "csrs fflags,16" (GNU alias output) is csrrsi. */
+    char csr_form[8];
+    size_t flen = form_len(form);
+    if (out->op >= EDAN_OP_CSRRW && out->op <= EDAN_OP_CSRRC && flen > 0 && flen < sizeof csr_form &&
+        form[flen - 1] == 's' && xreg(ops[flen - 1]) < 0) {
+        memcpy(csr_form, form, flen - 1);
+        csr_form[flen - 1] = 'z';
+        csr_form[flen] = '\0';
+        form = csr_form;
+        out->op = (uint16_t)(out->op + (EDAN_OP_CSRRWI - EDAN_OP_CSRRW));
     }
 
     if (pe->rd >= 0) {

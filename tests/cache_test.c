@@ -1,0 +1,146 @@
+/*
+ * Golden cases for the cache model, worked out by hand from the rules in
+ * cache.h / docs/model.md, plus the cache and cost option parsers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/cache.h"
+#include "analysis/cost.h"
+#include "check.h"
+
+static edan_cache make(const char *spec)
+{
+    edan_cache_config cfg;
+    edan_error err = {0};
+    int rc = edan_cache_config_parse(spec, &cfg, &err);
+    CHECK(rc == 0, "parse %s: %s", spec, err.msg);
+    edan_cache c;
+    CHECK(edan_cache_init(&c, &cfg, &err) == 0, "init %s", err.msg);
+    return c;
+}
+
+#define LOAD(a) edan_cache_access(&c, (a), 8, false)
+#define STORE(a) edan_cache_access(&c, (a), 8, true)
+
+int main(void)
+{
+    edan_cache_result r;
+
+    /* The paper's policy: write-through, no write-allocate. 256 B, 64 B lines, 2 ways: 2 sets. */
+    edan_cache c = make("256,line=64,ways=2");
+    r = LOAD(0x0);
+    CHECK(r.reads_ram && !r.writes_ram && r.ram_bytes == 64, "cold load misses and fills a line");
+    r = LOAD(0x8);
+    CHECK(!r.reads_ram && r.ram_bytes == 0, "same line hits");
+    r = STORE(0x0);
+    CHECK(r.writes_ram && !r.reads_ram && r.ram_bytes == 8, "write-through store always reaches RAM");
+    r = LOAD(0x0);
+    CHECK(!r.reads_ram, "the store hit kept the line");
+    r = LOAD(0x80); /* set 0, second way */
+    CHECK(r.reads_ram, "0x80 misses");
+    r = LOAD(0x0); /* 0x0 becomes MRU */
+    CHECK(!r.reads_ram, "0x0 still present");
+    r = LOAD(0x100); /* set 0: evicts the LRU line, 0x80 */
+    CHECK(r.reads_ram, "0x100 misses");
+    r = LOAD(0x0);
+    CHECK(!r.reads_ram, "0x0 survived (it was MRU)");
+    r = LOAD(0x80);
+    CHECK(r.reads_ram, "0x80 was evicted (LRU)");
+    r = STORE(0x200);
+    CHECK(r.writes_ram && !r.reads_ram, "store miss without write-allocate goes to RAM");
+    r = LOAD(0x200);
+    CHECK(r.reads_ram, "...and does not allocate");
+    /* set 0 now holds 0x200 and 0x80: loading 0x200 evicted line 0 */
+    r = edan_cache_access(&c, 0x3c, 8, false); /* crosses into line 0x40 (set 1) */
+    CHECK(r.reads_ram && r.ram_bytes == 128, "line-crossing load misses both lines");
+    r = edan_cache_access(&c, 0x3c, 8, false);
+    CHECK(!r.reads_ram && r.ram_bytes == 0, "now both lines hit");
+    CHECK_EQ_U64(c.level[0].misses, 8, "WT misses (the store miss counts)");
+    edan_cache_free(&c);
+
+    /* Write-back, write-allocate. */
+    c = make("256,line=64,ways=2,write=back,alloc=yes");
+    r = STORE(0x0);
+    CHECK(r.reads_ram && !r.writes_ram && r.ram_bytes == 64, "WB store miss fetches the line");
+    r = STORE(0x0);
+    CHECK(!r.reads_ram && !r.writes_ram && r.ram_bytes == 0, "WB store hit stays in cache");
+    r = LOAD(0x80);
+    CHECK(r.reads_ram && r.ram_bytes == 64, "second way");
+    r = LOAD(0x100); /* evicts dirty 0x0 */
+    CHECK(r.reads_ram && !r.writes_ram && r.ram_bytes == 128, "fill + dirty write-back, %u bytes", r.ram_bytes);
+    CHECK_EQ_U64(c.ram_write_bytes, 64, "one write-back");
+    CHECK_EQ_U64(c.level[0].writebacks, 1, "write-backs");
+    edan_cache_free(&c);
+
+    /* Write-back without write-allocate. */
+    c = make("256,line=64,ways=2,write=back,alloc=no");
+    r = STORE(0x0);
+    CHECK(r.writes_ram && !r.reads_ram && r.ram_bytes == 8, "store miss goes around the cache");
+    r = LOAD(0x0);
+    CHECK(r.reads_ram, "not allocated");
+    r = STORE(0x0);
+    CHECK(!r.writes_ram && r.ram_bytes == 0, "store hit is absorbed");
+    edan_cache_free(&c);
+
+    /* Two levels: write-through L1 over a write-back, write-allocate L2. */
+    c = make("128,line=64,ways=1+1K,line=64,ways=2,write=back,alloc=yes");
+    r = STORE(0x0);
+    CHECK(r.reads_ram && !r.writes_ram, "store passes L1, allocates in L2 with a fetch from RAM");
+    r = STORE(0x0);
+    CHECK(!r.reads_ram && !r.writes_ram, "second store is absorbed by L2");
+    r = LOAD(0x0);
+    CHECK(!r.reads_ram, "L1 miss, L2 hit");
+    r = LOAD(0x0);
+    CHECK(!r.reads_ram && c.level[0].hits == 1, "now an L1 hit");
+    edan_cache_free(&c);
+
+    /* Parser errors. */
+    edan_cache_config cfg;
+    edan_error err = {0};
+    CHECK(edan_cache_config_parse("1000", &cfg, &err) == -1 && strstr(err.msg, "power of two"), "%s", err.msg);
+    edan_error_clear(&err);
+    CHECK(edan_cache_config_parse("32K,ways=3", &cfg, &err) == -1, "3 ways of 64 B in 32 KiB");
+    edan_error_clear(&err);
+    CHECK(edan_cache_config_parse("32K,colour=red", &cfg, &err) == -1 && strstr(err.msg, "colour"), "%s",
+          err.msg);
+    edan_error_clear(&err);
+    CHECK(edan_cache_config_parse("64,line=128", &cfg, &err) == -1, "line larger than the cache");
+    edan_error_clear(&err);
+    CHECK(edan_cache_config_parse("32KiB+1M,ways=16,write=back,alloc=yes", &cfg, &err) == 0, "%s", err.msg);
+    char text[256];
+    edan_cache_config_format(&cfg, text, sizeof text);
+    CHECK(!strcmp(text, "32K,line=64,ways=2,write=through,alloc=no+1M,line=64,ways=16,write=back,alloc=yes"),
+          "canonical form: %s", text);
+    edan_cache_config again;
+    CHECK(edan_cache_config_parse(text, &again, &err) == 0 && !memcmp(&again, &cfg, sizeof cfg),
+          "canonical form parses back");
+
+    /* Cost tables. */
+    edan_cost_model cost;
+    edan_cost_default(&cost);
+    CHECK(cost.alpha == 200 && cost.cls[EDAN_CLASS_FDIV] == 1, "defaults");
+    char path[] = "/tmp/edan_cost_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("# a cost table\nfdiv 20\nfsqrt=30\n\nhit 2  # cache hits\nram 300\n", f);
+    fclose(f);
+    CHECK(edan_cost_load(&cost, path, &err) == 0, "%s", err.msg);
+    CHECK(cost.cls[EDAN_CLASS_FDIV] == 20 && cost.cls[EDAN_CLASS_FSQRT] == 30 && cost.cls[EDAN_CLASS_LOAD] == 2 &&
+              cost.cls[EDAN_CLASS_STORE] == 2 && cost.alpha == 300,
+          "cost file values");
+    f = fopen(path, "w");
+    fputs("fdiv 20\nfrobnicate 3\n", f);
+    fclose(f);
+    edan_error_clear(&err);
+    CHECK(edan_cost_load(&cost, path, &err) == -1 && strstr(err.msg, ":2:") && strstr(err.msg, "frobnicate"),
+          "bad key names the line: %s", err.msg);
+    f = fopen(path, "w");
+    fputs("fdiv -4\n", f);
+    fclose(f);
+    edan_error_clear(&err);
+    CHECK(edan_cost_load(&cost, path, &err) == -1 && strstr(err.msg, ":1:"), "negative cost: %s", err.msg);
+    unlink(path);
+    return check_summary();
+}
