@@ -197,6 +197,18 @@ def test_filter():
     check(whole["configurations"][0]["vertices"] > vi, "the whole program has more instructions than main")
 
 
+def test_qemu_disas():
+    """edan's disassembly equals QEMU's own on every instruction QEMU translates (libc included)."""
+    plugin = os.path.join(BUILD, "libqemu_disas_check.so")
+    for prog in ("sum", "spmv", "matmul", "linked_list"):
+        p = subprocess.run(["qemu-riscv64", "-plugin", plugin, os.path.join(EX, prog), "8"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        line = [l for l in p.stdout.splitlines() if l.startswith("edan disas check:")]
+        check(len(line) == 1, f"{prog}: no summary from the disassembly check: {p.stdout[-500:]}")
+        if line:
+            check(" 0 text mismatches, 0 parse mismatches" in line[0], f"{prog}: {line[0]}")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

@@ -9,7 +9,7 @@ add_test(NAME golden_paper_examples COMMAND golden_test ${CMAKE_SOURCE_DIR}/test
 # Real runs: the examples under the real qemu-riscv64 with the real plugin.
 find_program(PYTHON3 python3)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category sum pointer_chase oblivious all_examples record_analyze text_compat bad_input filter)
+  foreach(category sum pointer_chase oblivious all_examples record_analyze text_compat bad_input filter qemu_disas)
     add_test(NAME realrun_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(realrun_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
@@ -20,3 +20,17 @@ endif()
 add_executable(cache_test tests/cache_test.c)
 target_link_libraries(cache_test PRIVATE edan_core)
 add_test(NAME cache_and_cost_model COMMAND cache_test)
+
+# RISC-V decoding: golden cases, encoding sweeps, and a cross-check against GNU objdump.
+add_executable(riscv_test src/isa/riscv_test.c)
+target_link_libraries(riscv_test PRIVATE edan_core)
+if(RISCV_CC)
+  find_program(RISCV_OBJDUMP riscv64-linux-gnu-objdump)
+  add_test(NAME riscv_decode_disas_parse COMMAND riscv_test ${RISCV_CC} ${RISCV_OBJDUMP})
+  set_tests_properties(riscv_decode_disas_parse PROPERTIES TIMEOUT 900)
+endif()
+
+# edan's disassembly against QEMU's own, instruction by instruction, on real binaries.
+add_library(qemu_disas_check SHARED src/isa/qemu_disas_check.c)
+target_compile_definitions(qemu_disas_check PRIVATE EDAN_QEMU_PLUGIN)
+target_link_libraries(qemu_disas_check PRIVATE edan_core_plain)

@@ -722,6 +722,7 @@ static void test_cross(const char *gcc, const char *objdump)
         if (system(cmd) != 0) {
             snprintf(msg, sizeof msg, "cross-compile %s", progs[i].name);
             check(false, msg);
+            unlink(src);
             continue;
         }
         snprintf(cmd, sizeof cmd, "%s -d %s -j .text %s", objdump, progs[i].dflags, bin);
