@@ -58,6 +58,7 @@ static uint64_t splitmix64(void)
 #define GAMMA 1.4
 #define QCOEF 1.5
 #define CFL 0.3
+#define HGCOEF 0.5
 
 __attribute__((noinline, noipa, KERNEL_OPT)) double hydro_step_loop(mesh_t *m, int steps, double dt)
 {
@@ -133,12 +134,16 @@ __attribute__((noinline, noipa, KERNEL_OPT)) double hydro_step_loop(mesh_t *m, i
             double dtc = len / (c + fabs(strain) * len + 1e-20);
             if (dtc < dtmin)
                 dtmin = dtc;
+            /* Corner forces: pressure pushing the corners away from the
+             * centre, plus a viscous hourglass-like damping of each corner's
+             * velocity relative to the element mean. */
             double fscale = (pp + qq) * 0.5 * len;
+            double hscale = HGCOEF * rho * c * len * len;
             for (int k = 0; k < 8; k++) { /* scatter (accumulate) */
                 int n = nd[k];
-                fx[n] += fscale * (px[k] - cx);
-                fy[n] += fscale * (py[k] - cy);
-                fz[n] += fscale * (pz[k] - cz);
+                fx[n] += fscale * (px[k] - cx) - hscale * (vx[k] - ux);
+                fy[n] += fscale * (py[k] - cy) - hscale * (vy[k] - uy);
+                fz[n] += fscale * (pz[k] - cz) - hscale * (vz[k] - uz);
             }
         }
         for (int n = 0; n < nnode; n++) {

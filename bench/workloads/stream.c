@@ -15,9 +15,13 @@ __attribute__((noinline, noipa)) void triad(double *restrict a, const double *re
                                             const double *restrict c, double s, size_t n,
                                             long reps)
 {
-    for (long r = 0; r < reps; r++)
+    for (long r = 0; r < reps; r++) {
         for (size_t i = 0; i < n; i++)
             a[i] = b[i] + s * c[i];
+        /* Compiler barrier (no instruction): without it GCC sees that every
+         * repetition stores the same values and runs the loop only once. */
+        __asm__ volatile("" ::: "memory");
+    }
 }
 
 static long parse_arg(const char *s, const char *what, long min)

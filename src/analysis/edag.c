@@ -40,11 +40,25 @@ void edan_edag_config_default(edan_edag_config *c)
     c->max_phases = 0;
 }
 
+static void series_set_shift(edan_series *s)
+{
+    s->tau_shift = -1;
+    for (int b = 0; b < 64; b++)
+        if (s->tau == 1ull << b)
+            s->tau_shift = b;
+}
+
+static inline uint64_t series_div(const edan_series *s, uint64_t t)
+{
+    return s->tau_shift >= 0 ? t >> s->tau_shift : t / s->tau;
+}
+
 static int series_init(edan_series *s, uint64_t tau, uint32_t max_phases)
 {
     memset(s, 0, sizeof *s);
     s->requested_tau = tau;
     s->tau = tau ? tau : 1;
+    series_set_shift(s);
     s->max_phases = max_phases ? max_phases : (tau ? DEFAULT_MAX_PHASES : AUTO_MAX_PHASES);
     if (s->max_phases < 2)
         s->max_phases = 2;
@@ -79,6 +93,7 @@ static void series_coarsen(edan_series *s)
         s->started[i / 2] += v;
     }
     s->tau *= 2;
+    series_set_shift(s);
 }
 
 static bool series_reserve(edan_series *s, uint64_t index)
@@ -108,16 +123,20 @@ static bool series_reserve(edan_series *s, uint64_t index)
     return true;
 }
 
-static bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
+static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
 {
-    if (!series_reserve(s, F / s->tau))
-        return false;
-    uint64_t lo = (S + s->tau - 1) / s->tau, hi = F / s->tau;
+    uint64_t hi = series_div(s, F);
+    if (hi >= s->cap) {
+        if (!series_reserve(s, hi))
+            return false;
+        hi = series_div(s, F);
+    }
+    uint64_t lo = series_div(s, S + s->tau - 1);
     if (lo <= hi) {
         s->u_diff[lo] += (int64_t)w;
         s->u_diff[hi + 1] -= (int64_t)w;
     }
-    s->started[S / s->tau] += w;
+    s->started[series_div(s, S)] += w;
     return true;
 }
 
@@ -220,45 +239,117 @@ void edan_edag_free(edan_edag *e)
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* Bytes [off, off+size) of one page for lane k: fold the last writers into *F, *md. */
-static inline void mem_read_deps(const edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t *F,
-                                 uint64_t *md)
+/*
+ * Shadow accesses for bytes [off, off+len) of one page and lane k. A page
+ * stores one state per 4-byte unit; split units keep per-byte state (see
+ * shadow.h). len <= 8, so at most three units are touched.
+ */
+static inline uint32_t unit_lo(uint32_t off, uint32_t u) { return off > u * EDAN_SHADOW_UNIT ? off - u * EDAN_SHADOW_UNIT : 0; }
+static inline uint32_t unit_hi(uint32_t end, uint32_t u)
 {
-    for (uint32_t b = 0; b < size; b++) {
-        *F = max_u64(*F, sl->F[off + b]);
-        *md = max_u64(*md, sl->md[off + b]);
-    }
+    return end < (u + 1) * EDAN_SHADOW_UNIT ? end - u * EDAN_SHADOW_UNIT : EDAN_SHADOW_UNIT;
 }
 
-static inline void mem_war_waw_deps(const edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t *F,
-                                    uint64_t *md)
+static inline void mem_read_deps(edan_shadow *sh, int k, const edan_shadow_lane *sl, uint32_t off, uint32_t len,
+                                 uint64_t *F, uint64_t *md, const bool with_readers)
 {
-    for (uint32_t b = 0; b < size; b++) {
-        *F = max_u64(*F, max_u64(sl->F[off + b], sl->rF[off + b]));
-        *md = max_u64(*md, max_u64(sl->md[off + b], sl->rmd[off + b]));
-    }
-}
-
-static inline void mem_write(edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t F, uint32_t md,
-                             bool readers)
-{
-    for (uint32_t b = 0; b < size; b++) {
-        sl->F[off + b] = F;
-        sl->md[off + b] = md;
-        if (readers) {
-            sl->rF[off + b] = 0;
-            sl->rmd[off + b] = 0;
+    const uint32_t end = off + len;
+    for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
+        uint32_t m = sl->md[u];
+        if (!(m & EDAN_SHADOW_SPLIT)) {
+            *F = max_u64(*F, sl->F[u]);
+            *md = max_u64(*md, m);
+            if (with_readers) {
+                *F = max_u64(*F, sl->rF[u]);
+                *md = max_u64(*md, sl->rmd[u]);
+            }
+        } else {
+            const edan_shadow_split *sp = edan_shadow_split_get(sh, k, sl->F[u]);
+            for (uint32_t b = unit_lo(off, u); b < unit_hi(end, u); b++) {
+                *F = max_u64(*F, sp->F[b]);
+                *md = max_u64(*md, sp->md[b]);
+                if (with_readers) {
+                    *F = max_u64(*F, sp->rF[b]);
+                    *md = max_u64(*md, sp->rmd[b]);
+                }
+            }
         }
     }
 }
 
-static inline void mem_note_read(edan_shadow_lane *sl, uint32_t off, uint32_t size, uint64_t F, uint32_t md)
+/* Give unit u per-byte state; false when out of memory. */
+static bool unit_split(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t u)
 {
-    for (uint32_t b = 0; b < size; b++) {
-        sl->rF[off + b] = max_u64(sl->rF[off + b], F);
-        if (md > sl->rmd[off + b])
-            sl->rmd[off + b] = md;
+    if (sl->md[u] & EDAN_SHADOW_SPLIT)
+        return true;
+    uint64_t idx = edan_shadow_split_alloc(sh, k);
+    if (idx == UINT64_MAX)
+        return false;
+    edan_shadow_split *sp = edan_shadow_split_get(sh, k, idx);
+    for (uint32_t b = 0; b < EDAN_SHADOW_UNIT; b++) {
+        sp->F[b] = sl->F[u];
+        sp->md[b] = sl->md[u];
+        sp->rF[b] = sl->rF ? sl->rF[u] : 0;
+        sp->rmd[b] = sl->rmd ? sl->rmd[u] : 0;
     }
+    sl->F[u] = idx;
+    sl->md[u] = EDAN_SHADOW_SPLIT;
+    return true;
+}
+
+static inline bool mem_write(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off, uint32_t len, uint64_t F,
+                             uint32_t md, const bool with_readers)
+{
+    const uint32_t end = off + len;
+    for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
+        uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
+        if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
+            if (sl->md[u] & EDAN_SHADOW_SPLIT)
+                edan_shadow_split_release(sh, k, sl->F[u]);
+            sl->F[u] = F;
+            sl->md[u] = md;
+            if (with_readers) {
+                sl->rF[u] = 0;
+                sl->rmd[u] = 0;
+            }
+            continue;
+        }
+        if (!unit_split(sh, k, sl, u))
+            return false;
+        edan_shadow_split *sp = edan_shadow_split_get(sh, k, sl->F[u]);
+        for (uint32_t b = lo; b < hi; b++) {
+            sp->F[b] = F;
+            sp->md[b] = md;
+            sp->rF[b] = 0;
+            sp->rmd[b] = 0;
+        }
+    }
+    return true;
+}
+
+/* A read in false-dependency mode: later writers of these bytes must wait for it. */
+static inline bool mem_note_read(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off, uint32_t len,
+                                 uint64_t F, uint32_t md)
+{
+    const uint32_t end = off + len;
+    for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
+        uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
+        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(sl->md[u] & EDAN_SHADOW_SPLIT)) {
+            sl->rF[u] = max_u64(sl->rF[u], F);
+            if (md > sl->rmd[u])
+                sl->rmd[u] = md;
+            continue;
+        }
+        if (!unit_split(sh, k, sl, u))
+            return false;
+        edan_shadow_split *sp = edan_shadow_split_get(sh, k, sl->F[u]);
+        for (uint32_t b = lo; b < hi; b++) {
+            sp->rF[b] = max_u64(sp->rF[b], F);
+            if (md > sp->rmd[b])
+                sp->rmd[b] = md;
+        }
+    }
+    return true;
 }
 
 /*
@@ -321,9 +412,9 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
         for (int p = 0; p < sp.n; p++) {
             edan_shadow_lane *sl = &sp.page[p]->lane[k];
             if (reads_mem)
-                mem_read_deps(sl, sp.off[p], sp.len[p], &Fin, &mdin);
+                mem_read_deps(&e->shadow, k, sl, sp.off[p], sp.len[p], &Fin, &mdin, false);
             if (false_deps && writes_mem)
-                mem_war_waw_deps(sl, sp.off[p], sp.len[p], &Fin, &mdin);
+                mem_read_deps(&e->shadow, k, sl, sp.off[p], sp.len[p], &Fin, &mdin, true);
         }
 
         bool to_ram = false;
@@ -412,16 +503,21 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
                 L->regRMd[in->dst] = 0;
             }
         }
-        if (md > UINT32_MAX) {
-            edan_error_set(&e->err, "memory depth exceeds %u: not supported", UINT32_MAX);
+        if (md > EDAN_SHADOW_MAX_MD) {
+            edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
             return;
         }
         for (int p = 0; p < sp.n; p++) {
             edan_shadow_lane *sl = &sp.page[p]->lane[k];
+            bool ok = true;
             if (false_deps && reads_mem && !writes_mem)
-                mem_note_read(sl, sp.off[p], sp.len[p], F, (uint32_t)md);
+                ok = mem_note_read(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md);
             if (writes_mem)
-                mem_write(sl, sp.off[p], sp.len[p], F, (uint32_t)md, false_deps);
+                ok = ok && mem_write(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md, false_deps);
+            if (!ok) {
+                edan_error_set(&e->err, "out of memory for shadow state");
+                return;
+            }
         }
     }
 }

@@ -2,9 +2,18 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define L2_SIZE (1u << EDAN_SHADOW_L2_BITS)
 #define L1_SIZE (1u << EDAN_SHADOW_L1_BITS)
+#define ARENA_BYTES (64u << 20)
+#define SPLIT_CHUNK 4096u
+
+static void *map_zeroed(size_t bytes)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
 {
@@ -12,31 +21,50 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     s->n_lanes = n_lanes;
     s->with_readers = with_readers;
     s->last_page_no = UINT64_MAX;
-    /* 8 MiB of pointers, but calloc'd memory is only backed where touched. */
-    s->l1 = calloc(L1_SIZE, sizeof *s->l1);
-    return s->l1 ? 0 : -1;
-}
-
-static void free_l2(edan_shadow_page **l2)
-{
-    if (!l2)
-        return;
-    for (size_t j = 0; j < L2_SIZE; j++)
-        free(l2[j]);
-    free(l2);
+    size_t per_lane = EDAN_SHADOW_UNITS * (sizeof(uint64_t) + sizeof(uint32_t));
+    if (with_readers)
+        per_lane *= 2;
+    size_t head = sizeof(edan_shadow_page) + (size_t)n_lanes * sizeof(edan_shadow_lane);
+    head = (head + 63) & ~(size_t)63;
+    s->page_bytes = (head + per_lane * (size_t)n_lanes + 63) & ~(size_t)63;
+    /* 8 MiB of pointers, backed only where touched. */
+    s->l1 = map_zeroed(L1_SIZE * sizeof *s->l1);
+    s->pool = calloc((size_t)n_lanes, sizeof *s->pool);
+    return s->l1 && s->pool ? 0 : -1;
 }
 
 void edan_shadow_free(edan_shadow *s)
 {
     if (s->l1) {
         for (size_t i = 0; i < L1_SIZE; i++)
-            free_l2(s->l1[i]);
-        free(s->l1);
+            if (s->l1[i])
+                munmap(s->l1[i], L2_SIZE * sizeof(edan_shadow_page *));
+        munmap(s->l1, L1_SIZE * sizeof *s->l1);
     }
     for (size_t i = 0; i < s->ovf_cap; i++)
-        free_l2(s->ovf[i].l2);
+        if (s->ovf[i].l2)
+            munmap(s->ovf[i].l2, L2_SIZE * sizeof(edan_shadow_page *));
     free(s->ovf);
+    for (size_t i = 0; i < s->n_arenas; i++)
+        munmap(s->arenas[i], ARENA_BYTES);
+    free(s->arenas);
+    if (s->pool) {
+        for (int k = 0; k < s->n_lanes; k++) {
+            for (size_t c = 0; c < s->pool[k].n_chunks; c++)
+                free(s->pool[k].chunks[c]);
+            free(s->pool[k].chunks);
+        }
+        free(s->pool);
+    }
     memset(s, 0, sizeof *s);
+}
+
+uint64_t edan_shadow_bytes(const edan_shadow *s)
+{
+    uint64_t b = s->pages * s->page_bytes;
+    for (int k = 0; k < s->n_lanes && s->pool; k++)
+        b += s->pool[k].n_chunks * (uint64_t)SPLIT_CHUNK * sizeof(edan_shadow_split);
+    return b;
 }
 
 static edan_shadow_page **overflow_l2(edan_shadow *s, uint64_t region)
@@ -63,13 +91,33 @@ static edan_shadow_page **overflow_l2(edan_shadow *s, uint64_t region)
     while (s->ovf[h].key && s->ovf[h].key != key)
         h = (h + 1) & (s->ovf_cap - 1);
     if (!s->ovf[h].key) {
-        s->ovf[h].l2 = calloc(L2_SIZE, sizeof(edan_shadow_page *));
+        s->ovf[h].l2 = map_zeroed(L2_SIZE * sizeof(edan_shadow_page *));
         if (!s->ovf[h].l2)
             return NULL;
         s->ovf[h].key = key;
         s->ovf_used++;
     }
     return s->ovf[h].l2;
+}
+
+static void *arena_take(edan_shadow *s, size_t bytes)
+{
+    if (s->arena_left < bytes) {
+        char **a = realloc(s->arenas, (s->n_arenas + 1) * sizeof *a);
+        if (!a)
+            return NULL;
+        s->arenas = a;
+        char *chunk = map_zeroed(ARENA_BYTES);
+        if (!chunk)
+            return NULL;
+        s->arenas[s->n_arenas++] = chunk;
+        s->arena = chunk;
+        s->arena_left = ARENA_BYTES;
+    }
+    void *p = s->arena;
+    s->arena += bytes;
+    s->arena_left -= bytes;
+    return p;
 }
 
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
@@ -79,7 +127,7 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
     if (region < L1_SIZE) {
         l2 = s->l1[region];
         if (!l2) {
-            l2 = calloc(L2_SIZE, sizeof *l2);
+            l2 = map_zeroed(L2_SIZE * sizeof *l2);
             if (!l2) {
                 s->out_of_memory = true;
                 return NULL;
@@ -96,34 +144,60 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
     size_t idx = page_no & (L2_SIZE - 1);
     if (l2[idx])
         return l2[idx];
-    size_t per_lane = EDAN_SHADOW_PAGE * (sizeof(uint64_t) + sizeof(uint32_t));
-    if (s->with_readers)
-        per_lane *= 2;
-    size_t head = sizeof(edan_shadow_page) + (size_t)s->n_lanes * sizeof(edan_shadow_lane);
-    head = (head + 63) & ~(size_t)63;
-    char *mem = calloc(1, head + per_lane * (size_t)s->n_lanes);
+    char *mem = arena_take(s, s->page_bytes);
     if (!mem) {
         s->out_of_memory = true;
         return NULL;
     }
     edan_shadow_page *p = (edan_shadow_page *)mem;
-    char *cur = mem + head;
+    size_t head = sizeof(edan_shadow_page) + (size_t)s->n_lanes * sizeof(edan_shadow_lane);
+    char *cur = mem + ((head + 63) & ~(size_t)63);
     for (int k = 0; k < s->n_lanes; k++) {
         p->lane[k].F = (uint64_t *)cur;
-        cur += EDAN_SHADOW_PAGE * sizeof(uint64_t);
+        cur += EDAN_SHADOW_UNITS * sizeof(uint64_t);
         if (s->with_readers) {
             p->lane[k].rF = (uint64_t *)cur;
-            cur += EDAN_SHADOW_PAGE * sizeof(uint64_t);
+            cur += EDAN_SHADOW_UNITS * sizeof(uint64_t);
         }
         p->lane[k].md = (uint32_t *)cur;
-        cur += EDAN_SHADOW_PAGE * sizeof(uint32_t);
+        cur += EDAN_SHADOW_UNITS * sizeof(uint32_t);
         if (s->with_readers) {
             p->lane[k].rmd = (uint32_t *)cur;
-            cur += EDAN_SHADOW_PAGE * sizeof(uint32_t);
+            cur += EDAN_SHADOW_UNITS * sizeof(uint32_t);
         }
     }
     p->page_no = page_no;
     l2[idx] = p;
     s->pages++;
     return p;
+}
+
+uint64_t edan_shadow_split_alloc(edan_shadow *s, int lane)
+{
+    edan_shadow_pool *pl = &s->pool[lane];
+    uint64_t index;
+    if (pl->free_head) {
+        index = pl->free_head - 1;
+        pl->free_head = (size_t)edan_shadow_split_get(s, lane, index)->F[0];
+    } else {
+        if (pl->used == pl->n_chunks * SPLIT_CHUNK) {
+            edan_shadow_split **c = realloc(pl->chunks, (pl->n_chunks + 1) * sizeof *c);
+            if (!c)
+                return UINT64_MAX;
+            pl->chunks = c;
+            pl->chunks[pl->n_chunks] = malloc(SPLIT_CHUNK * sizeof(edan_shadow_split));
+            if (!pl->chunks[pl->n_chunks])
+                return UINT64_MAX;
+            pl->n_chunks++;
+        }
+        index = pl->used++;
+    }
+    return index;
+}
+
+void edan_shadow_split_release(edan_shadow *s, int lane, uint64_t index)
+{
+    edan_shadow_pool *pl = &s->pool[lane];
+    edan_shadow_split_get(s, lane, index)->F[0] = pl->free_head;
+    pl->free_head = (size_t)index + 1;
 }

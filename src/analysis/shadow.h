@@ -1,16 +1,24 @@
 /*
- * shadow.h - shadow memory: per guest byte, per lane, the state of the last
- * store to that byte (its finish time F and memory depth md), plus the
- * readers since then when false dependencies are kept.
+ * shadow.h - shadow memory: for every guest byte and every lane, the state
+ * of the last store to it (finish time F and memory depth md) and, when false
+ * dependencies are kept, of the reads since then (rF, rmd).
  *
  * Layout: a two-level table over 4 KiB guest pages. Level 1 is indexed by
- * addr >> 28 (covers 48-bit user addresses; higher addresses go to a small
- * overflow map), level 2 by page within the 256 MiB region. A page is one
- * allocation holding, for every lane, F[4096] then md[4096] (then rF, rmd).
+ * addr >> 28 (48-bit user addresses; anything higher goes to a small
+ * overflow map), level 2 by the page within its 256 MiB region. A page holds,
+ * per lane, one state per 4-byte unit: almost every access is an aligned
+ * 4- or 8-byte access, so one state describes all four bytes of a unit and
+ * the shadow costs 3 bytes per guest byte instead of 12. A store that covers
+ * only part of a unit "splits" it: the unit's md gets EDAN_SHADOW_SPLIT and
+ * its F holds the index of a per-byte record in the lane's split pool. A
+ * store covering the whole unit joins it again. Byte-granular semantics are
+ * therefore exact.
+ *
  * All-zero means "never written": F = 0 and md = 0 are the identities of the
  * max() the analyzer takes, so reading unwritten memory adds no dependency.
- * The last page touched is cached, because consecutive accesses almost
- * always fall in the same page.
+ * Pages come from large mmap'd chunks, which the kernel hands out zeroed.
+ * The last page touched is cached: consecutive accesses almost always fall
+ * in the same page.
  */
 #ifndef EDAN_ANALYSIS_SHADOW_H
 #define EDAN_ANALYSIS_SHADOW_H
@@ -21,45 +29,71 @@
 
 #define EDAN_SHADOW_PAGE_BITS 12
 #define EDAN_SHADOW_PAGE (1u << EDAN_SHADOW_PAGE_BITS)
+#define EDAN_SHADOW_UNIT_BITS 2
+#define EDAN_SHADOW_UNIT (1u << EDAN_SHADOW_UNIT_BITS)
+#define EDAN_SHADOW_UNITS (EDAN_SHADOW_PAGE >> EDAN_SHADOW_UNIT_BITS)
 #define EDAN_SHADOW_L2_BITS 16
 #define EDAN_SHADOW_L1_BITS 20
+#define EDAN_SHADOW_SPLIT 0x80000000u
+/* md values must stay below the split flag. */
+#define EDAN_SHADOW_MAX_MD 0x7fffffffu
 
-typedef struct edan_shadow_page edan_shadow_page;
+/* Per-byte state of a split unit. */
+typedef struct edan_shadow_split {
+    uint64_t F[EDAN_SHADOW_UNIT];
+    uint64_t rF[EDAN_SHADOW_UNIT];
+    uint32_t md[EDAN_SHADOW_UNIT];
+    uint32_t rmd[EDAN_SHADOW_UNIT];
+} edan_shadow_split;
 
-/* Per lane view of a page. */
+/* Per lane view of a page: arrays of EDAN_SHADOW_UNITS entries. */
 typedef struct edan_shadow_lane {
-    uint64_t *F;   /* finish time of the last writer */
-    uint32_t *md;  /* memory depth of the last writer */
-    uint64_t *rF;  /* max finish time of readers since the last write (false deps only) */
+    uint64_t *F;
+    uint32_t *md;
+    uint64_t *rF;  /* NULL unless false dependencies are kept */
     uint32_t *rmd;
 } edan_shadow_lane;
 
-struct edan_shadow_page {
+typedef struct edan_shadow_page {
     uint64_t page_no;
-    edan_shadow_lane lane[]; /* n_lanes entries, arrays follow in the same allocation */
-};
+    edan_shadow_lane lane[]; /* n_lanes entries; the arrays follow in the same allocation */
+} edan_shadow_page;
 
 typedef struct edan_shadow_overflow {
-    uint64_t key;            /* addr >> 28, plus one so 0 means empty */
+    uint64_t key; /* region + 1, so 0 means empty */
     edan_shadow_page **l2;
 } edan_shadow_overflow;
 
+/* A lane's pool of split records, with a free list threaded through F[0]. */
+typedef struct edan_shadow_pool {
+    edan_shadow_split **chunks;
+    size_t n_chunks, used, free_head; /* free_head: index + 1, 0 = empty */
+} edan_shadow_pool;
+
 typedef struct edan_shadow {
-    edan_shadow_page ***l1;  /* [1 << L1_BITS] -> [1 << L2_BITS] -> page */
+    edan_shadow_page ***l1;
     edan_shadow_overflow *ovf;
     size_t ovf_cap, ovf_used;
     int n_lanes;
     bool with_readers;
-    uint64_t last_page_no;   /* addr >> PAGE_BITS of last_page, or UINT64_MAX */
+    size_t page_bytes;
+    uint64_t last_page_no;
     edan_shadow_page *last_page;
-    uint64_t pages;          /* pages allocated: the footprint in 4 KiB units */
+    uint64_t pages;
+    /* page arena */
+    char *arena;
+    size_t arena_left;
+    char **arenas;
+    size_t n_arenas;
+    edan_shadow_pool *pool; /* per lane */
     bool out_of_memory;
 } edan_shadow;
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers);
 void edan_shadow_free(edan_shadow *s);
+/* Bytes held by the shadow (pages and split records). */
+uint64_t edan_shadow_bytes(const edan_shadow *s);
 
-/* Slow path: find or create the page; NULL only when out of memory. */
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no);
 
 static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t addr)
@@ -73,6 +107,14 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
         s->last_page = p;
     }
     return p;
+}
+
+/* Split records: allocation may fail (returns UINT64_MAX). */
+uint64_t edan_shadow_split_alloc(edan_shadow *s, int lane);
+void edan_shadow_split_release(edan_shadow *s, int lane, uint64_t index);
+static inline edan_shadow_split *edan_shadow_split_get(edan_shadow *s, int lane, uint64_t index)
+{
+    return &s->pool[lane].chunks[index >> 12][index & 4095];
 }
 
 #endif
