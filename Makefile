@@ -5,7 +5,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build sanitize-build demo test test-fast fuzz bench clean format
+.PHONY: all deps build sanitize-build demo test test-fast fuzz bench bench-quick clean format
 
 all: build
 
@@ -37,3 +37,10 @@ format:
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
+
+# Speed and memory targets (issue 3): a table of ratios measured in one run; takes several minutes.
+bench: build
+	@python3 bench/bench.py $(BUILD)
+
+bench-quick: build
+	@python3 bench/bench.py $(BUILD) --quick --runs 1

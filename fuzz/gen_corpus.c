@@ -5,6 +5,7 @@
  *
  * Usage: gen_corpus OUTDIR
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,30 @@ static int write_bin(const char *dir, const char *name, size_t n, size_t block, 
     return 0;
 }
 
+/* Copy src to dst, cut to its first keep bytes (0: all) with byte flip_at
+ * (if not SIZE_MAX) inverted: seeds that start the fuzzer on error paths. */
+static int derive(const char *dir, const char *src, const char *dst, long cut, size_t flip_at)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, src);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    uint8_t buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    if (cut < 0 && (size_t)-cut < n)
+        n -= (size_t)-cut;
+    if (flip_at < n)
+        buf[flip_at] ^= 0xff;
+    snprintf(path, sizeof path, "%s/%s", dir, dst);
+    f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    fwrite(buf, 1, n, f);
+    return fclose(f);
+}
+
 static int write_text(const char *dir, const char *name, const char *text)
 {
     char path[4096];
@@ -104,6 +129,9 @@ int main(int argc, char **argv)
     bad |= write_bin(d, "bin_small.edt", 20, 256, 0);
     bad |= write_bin(d, "bin_blocks.edt", 300, 256, 2);
     bad |= write_bin(d, "bin_vcpus.edt", 120, 512, 4);
+    bad |= derive(d, "bin_blocks.edt", "bin_no_trailer.edt", -48, SIZE_MAX);
+    bad |= derive(d, "bin_blocks.edt", "bin_cut_block.edt", -100, SIZE_MAX);
+    bad |= derive(d, "bin_small.edt", "bin_bad_trailer.edt", 0, 431);
     bad |= write_text(d, "text_shapes.txt",
                       "# comment\n"
                       "0;0x104be;lw a4,0(a5);0x4000800210\n"

@@ -11,13 +11,16 @@
  * kernel function hydro_step_loop() (trace it with --filter=hydro_step_loop)
  * then runs STEPS (default 10) explicit time steps. Each step
  *   1. clears the nodal forces;
- *   2. per element: gathers the 8 node coordinates and velocities, computes a
- *      volume (trilinear-hex triple product), relative volume, density, a
- *      velocity-divergence-like strain, artificial viscosity, pressure (ideal
- *      gas), the p dV energy update and the sound speed (sqrt and divisions),
- *      takes the minimum of a Courant time-step constraint, and scatters
- *      (accumulates) corner forces back to the 8 nodes;
- *   3. per node: updates velocity and position;
+ *   2. per element: gathers the 8 node coordinates and velocities, computes
+ *      the volume (triple product of the edge-averaged directions) and its
+ *      derivative with respect to each corner, density, volumetric strain
+ *      rate, characteristic length (volume / largest face, a sqrt), pressure
+ *      (ideal gas), artificial viscosity, the p dV energy update and the sound
+ *      speed (sqrt and divisions), takes the minimum of a Courant time-step
+ *      constraint, and scatters (accumulates) corner forces - (p + q) dV/dx
+ *      plus a viscous hourglass-like damping - back to the 8 nodes;
+ *   3. per node: updates velocity (held at 0 normal to the six walls of the
+ *      box, so the gas stays inside) and position;
  *   4. sets the next time step from the reduction.
  * A checksum of energies and positions is printed; it is deterministic.
  */
@@ -39,6 +42,7 @@ typedef struct {
     double *xd, *yd, *zd;    /* node velocities */
     double *fx, *fy, *fz;    /* node forces */
     double *inv_nmass;       /* 1 / nodal mass */
+    unsigned char *bc;       /* wall flags: bit 0/1/2 = x/y/z velocity held at 0 */
     double *e;               /* element specific internal energy */
     double *vol0, *vprev;    /* element initial and previous volume */
     double *emass;           /* element mass */
@@ -56,19 +60,25 @@ static uint64_t splitmix64(void)
 }
 
 #define GAMMA 1.4
-#define QCOEF 1.5
-#define CFL 0.3
+#define QQUAD 1.0
+#define QLIN 0.1
+#define CFL 0.1
 #define HGCOEF 0.5
+
+/* Sign of each corner (LULESH order) in the three edge-averaged directions. */
+static const double SA[8] = {-1, 1, 1, -1, -1, 1, 1, -1};
+static const double SB[8] = {-1, -1, 1, 1, -1, -1, 1, 1};
+static const double SG[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
 
 __attribute__((noinline, noipa, KERNEL_OPT)) double hydro_step_loop(mesh_t *m, int steps, double dt)
 {
     const int nelem = m->nelem, nnode = m->nnode;
-    const double h0 = m->h0;
     const int *restrict conn = m->conn;
     double *restrict x = m->x, *restrict y = m->y, *restrict z = m->z;
     double *restrict xd = m->xd, *restrict yd = m->yd, *restrict zd = m->zd;
     double *restrict fx = m->fx, *restrict fy = m->fy, *restrict fz = m->fz;
     const double *restrict inv_nmass = m->inv_nmass;
+    const unsigned char *restrict bc = m->bc;
     double *restrict e = m->e, *restrict vprev = m->vprev, *restrict p = m->p, *restrict q = m->q;
     const double *restrict vol0 = m->vol0, *restrict emass = m->emass;
 
@@ -110,47 +120,67 @@ __attribute__((noinline, noipa, KERNEL_OPT)) double hydro_step_loop(mesh_t *m, i
             double gx = 0.25 * (px[4] + px[5] + px[6] + px[7] - px[0] - px[1] - px[2] - px[3]);
             double gy = 0.25 * (py[4] + py[5] + py[6] + py[7] - py[0] - py[1] - py[2] - py[3]);
             double gz = 0.25 * (pz[4] + pz[5] + pz[6] + pz[7] - pz[0] - pz[1] - pz[2] - pz[3]);
-            double vol = ax * (by * gz - bz * gy) - ay * (bx * gz - bz * gx) + az * (bx * gy - by * gx);
-            if (vol < 1e-12 * vol0[el])
-                vol = 1e-12 * vol0[el];
-            double vrel = vol / vol0[el];
+            /* Cross products: V = a . (b x g) and its derivatives. */
+            double bgx = by * gz - bz * gy, bgy = bz * gx - bx * gz, bgz = bx * gy - by * gx;
+            double gax = gy * az - gz * ay, gay = gz * ax - gx * az, gaz = gx * ay - gy * ax;
+            double abx = ay * bz - az * by, aby = az * bx - ax * bz, abz = ax * by - ay * bx;
+            double vol = ax * bgx + ay * bgy + az * bgz;
+            if (vol < 1e-6 * vol0[el])
+                vol = 1e-6 * vol0[el];
             double rho = emass[el] / vol;
-            /* Velocity-divergence-like strain: sum of (u_k - u) . (x_k - c). */
-            double div = 0.0;
-            for (int k = 0; k < 8; k++)
-                div += (vx[k] - ux) * (px[k] - cx) + (vy[k] - uy) * (py[k] - cy) +
-                       (vz[k] - uz) * (pz[k] - cz);
-            double len = h0 * vrel; /* characteristic length (cheap) */
-            double strain = div / (len * len);
-            double qq = strain < 0.0 ? QCOEF * rho * strain * strain * len * len : 0.0;
+            /* dV/dx_k for each corner, and the volume change rate dV/dt. */
+            double dvx[8], dvy[8], dvz[8], dvdt = 0.0;
+            for (int k = 0; k < 8; k++) {
+                dvx[k] = 0.25 * (SA[k] * bgx + SB[k] * gax + SG[k] * abx);
+                dvy[k] = 0.25 * (SA[k] * bgy + SB[k] * gay + SG[k] * aby);
+                dvz[k] = 0.25 * (SA[k] * bgz + SB[k] * gaz + SG[k] * abz);
+                dvdt += dvx[k] * vx[k] + dvy[k] * vy[k] + dvz[k] * vz[k];
+            }
+            double strain = dvdt / vol; /* volumetric strain rate */
+            /* Characteristic length: volume / largest face area. */
+            double ab2 = abx * abx + aby * aby + abz * abz;
+            double bg2 = bgx * bgx + bgy * bgy + bgz * bgz;
+            double ga2 = gax * gax + gay * gay + gaz * gaz;
+            double area2 = ab2 > bg2 ? ab2 : bg2;
+            area2 = area2 > ga2 ? area2 : ga2;
+            double len = vol / sqrt(area2);
             double pp = (GAMMA - 1.0) * rho * e[el];
+            double c2 = GAMMA * pp / rho;
+            double c = sqrt(c2 > 0.0 ? c2 : 0.0);
+            /* Artificial viscosity in compression (quadratic + linear). */
+            double qq = 0.0;
+            if (strain < 0.0) {
+                double du = -strain * len;
+                qq = rho * du * (QQUAD * du + QLIN * c);
+            }
             double ee = e[el] - (pp + qq) * (vol - vprev[el]) / emass[el];
             e[el] = ee > 0.0 ? ee : 0.0;
             vprev[el] = vol;
             p[el] = pp;
             q[el] = qq;
-            double c2 = GAMMA * pp / rho;
-            double c = sqrt(c2 > 0.0 ? c2 : 0.0);
-            double dtc = len / (c + fabs(strain) * len + 1e-20);
+            double dtc = len / (c + fabs(strain) * len + 1e-20); /* Courant */
             if (dtc < dtmin)
                 dtmin = dtc;
-            /* Corner forces: pressure pushing the corners away from the
-             * centre, plus a viscous hourglass-like damping of each corner's
-             * velocity relative to the element mean. */
-            double fscale = (pp + qq) * 0.5 * len;
+            /* Corner forces: (p + q) dV/dx_k, plus a viscous hourglass-like
+             * damping of each corner's velocity relative to the element mean. */
+            double pq = pp + qq;
             double hscale = HGCOEF * rho * c * len * len;
             for (int k = 0; k < 8; k++) { /* scatter (accumulate) */
                 int n = nd[k];
-                fx[n] += fscale * (px[k] - cx) - hscale * (vx[k] - ux);
-                fy[n] += fscale * (py[k] - cy) - hscale * (vy[k] - uy);
-                fz[n] += fscale * (pz[k] - cz) - hscale * (vz[k] - uz);
+                fx[n] += pq * dvx[k] - hscale * (vx[k] - ux);
+                fy[n] += pq * dvy[k] - hscale * (vy[k] - uy);
+                fz[n] += pq * dvz[k] - hscale * (vz[k] - uz);
             }
         }
         for (int n = 0; n < nnode; n++) {
             double im = inv_nmass[n];
-            xd[n] += fx[n] * im * dt;
-            yd[n] += fy[n] * im * dt;
-            zd[n] += fz[n] * im * dt;
+            double vxn = xd[n] + fx[n] * im * dt;
+            double vyn = yd[n] + fy[n] * im * dt;
+            double vzn = zd[n] + fz[n] * im * dt;
+            unsigned b = bc[n];
+            xd[n] = (b & 1) ? 0.0 : vxn;
+            yd[n] = (b & 2) ? 0.0 : vyn;
+            zd[n] = (b & 4) ? 0.0 : vzn;
             x[n] += xd[n] * dt;
             y[n] += yd[n] * dt;
             z[n] += zd[n] * dt;
@@ -220,6 +250,11 @@ int main(int argc, char **argv)
     m.xd = alloc_doubles(nnode), m.yd = alloc_doubles(nnode), m.zd = alloc_doubles(nnode);
     m.fx = alloc_doubles(nnode), m.fy = alloc_doubles(nnode), m.fz = alloc_doubles(nnode);
     m.inv_nmass = alloc_doubles(nnode);
+    m.bc = malloc(nnode);
+    if (!m.bc) {
+        fprintf(stderr, "hydro: out of memory\n");
+        return 1;
+    }
     m.e = alloc_doubles(nelem), m.vol0 = alloc_doubles(nelem), m.vprev = alloc_doubles(nelem);
     m.emass = alloc_doubles(nelem), m.p = alloc_doubles(nelem), m.q = alloc_doubles(nelem);
 
@@ -230,6 +265,8 @@ int main(int argc, char **argv)
                 m.x[n] = i * m.h0;
                 m.y[n] = j * m.h0;
                 m.z[n] = k * m.h0;
+                m.bc[n] = (unsigned char)((i == 0 || i == ne) | (j == 0 || j == ne) << 1 |
+                                          (k == 0 || k == ne) << 2);
             }
     static const int corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
                                      {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};

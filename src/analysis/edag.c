@@ -9,9 +9,16 @@
 #define DEFAULT_MAX_PHASES (1u << 20)
 #define AUTO_MAX_PHASES 4096u
 
+/*
+ * Register state has one extra slot: instructions without a destination
+ * write their result to REG_SINK, which nothing reads, so the hot path needs
+ * no branch. Sources past n_src are x0 (riscv.h), whose state stays 0.
+ */
+#define REG_SINK EDAN_NUM_REGS
+
 typedef struct lane_state {
-    uint64_t regF[EDAN_NUM_REGS];
-    uint64_t regMd[EDAN_NUM_REGS];
+    uint64_t regF[EDAN_NUM_REGS + 1];
+    uint64_t regMd[EDAN_NUM_REGS + 1];
     uint64_t regRF[EDAN_NUM_REGS];  /* readers since last write (false deps) */
     uint64_t regRMd[EDAN_NUM_REGS];
     edan_cache cache;
@@ -384,30 +391,53 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access
     return true;
 }
 
-static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
+static bool grow_layers(edan_edag *e, lane_state *L, uint64_t md)
+{
+    size_t cap = L->layer_cap;
+    while (cap <= md)
+        cap *= 2;
+    uint64_t *nl = realloc(L->st.layer, cap * sizeof *nl);
+    if (!nl) {
+        edan_error_set(&e->err, "out of memory for %zu memory layers", cap);
+        return false;
+    }
+    memset(nl + L->layer_cap, 0, (cap - L->layer_cap) * sizeof *nl);
+    L->st.layer = nl;
+    L->layer_cap = cap;
+    return true;
+}
+
+/*
+ * One vertex. `lanes` and `cache` are compile-time constants in the common
+ * specialisations (one lane, with or without a cache; 0 = read them from e),
+ * so the loop and its branches fold away.
+ */
+static inline __attribute__((always_inline)) bool step(edan_edag *e, const edan_exec *r, const bool false_deps,
+                                                       const int lanes, const int cache)
 {
     const edan_insn *in = r->insn;
     const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
     const bool reads_mem = accessed && (in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_AMO);
     const bool writes_mem = accessed && (in->mem == EDAN_MEM_STORE || in->mem == EDAN_MEM_AMO);
     const uint32_t size = in->mem_size;
-    access_span sp = {0};
+    access_span sp;
+    sp.n = 0;
     if (accessed && !span_of(&e->shadow, r->addr, size, &sp)) {
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)",
                        e->shadow.pages);
-        return;
+        return false;
     }
-    for (int k = 0; k < e->n_lanes; k++) {
+    const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
+    const int n_lanes = lanes ? lanes : e->n_lanes;
+    for (int k = 0; k < n_lanes; k++) {
         lane_state *L = &e->lane[k];
         edan_lane_stats *st = &L->st;
-        uint64_t Fin = 0, mdin = 0;
-        for (int i = 0; i < in->n_src; i++) {
-            Fin = max_u64(Fin, L->regF[in->src[i]]);
-            mdin = max_u64(mdin, L->regMd[in->src[i]]);
-        }
+        const bool has_cache = cache ? cache > 0 : L->has_cache;
+        uint64_t Fin = max_u64(max_u64(L->regF[in->src[0]], L->regF[in->src[1]]), L->regF[in->src[2]]);
+        uint64_t mdin = max_u64(max_u64(L->regMd[in->src[0]], L->regMd[in->src[1]]), L->regMd[in->src[2]]);
         if (false_deps && in->n_dst) {
-            Fin = max_u64(Fin, max_u64(L->regF[in->dst], L->regRF[in->dst]));
-            mdin = max_u64(mdin, max_u64(L->regMd[in->dst], L->regRMd[in->dst]));
+            Fin = max_u64(Fin, max_u64(L->regF[dst], L->regRF[dst]));
+            mdin = max_u64(mdin, max_u64(L->regMd[dst], L->regRMd[dst]));
         }
         for (int p = 0; p < sp.n; p++) {
             edan_shadow_lane *sl = &sp.page[p]->lane[k];
@@ -422,7 +452,7 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
         if (accessed) {
             bool rd_ram, wr_ram;
             uint32_t line_bytes = 0;
-            if (L->has_cache) {
+            if (has_cache) {
                 rd_ram = wr_ram = false;
                 if (reads_mem) {
                     edan_cache_result cr = edan_cache_access(&L->cache, r->addr, size, false);
@@ -444,9 +474,6 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
                 w = line_bytes;
             else
                 w = (rd_ram ? size : 0) + (wr_ram ? size : 0);
-            st->loads += in->mem == EDAN_MEM_LOAD;
-            st->stores += in->mem == EDAN_MEM_STORE;
-            st->amos += in->mem == EDAN_MEM_AMO;
             st->ram_loads += rd_ram;
             st->ram_stores += wr_ram;
         }
@@ -454,27 +481,14 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
         const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
         const uint64_t S = Fin, F = Fin + t;
         const uint64_t md = mdin + to_ram;
-        st->vertices++;
-        st->class_count[in->cls]++;
         st->T1 += t;
-        if (F > st->Tinf)
-            st->Tinf = F;
+        st->Tinf = max_u64(st->Tinf, F);
         if (to_ram) {
+            if (md >= L->layer_cap && !grow_layers(e, L, md))
+                return false;
             st->W++;
-            if (md >= L->layer_cap) {
-                size_t cap = L->layer_cap * 2;
-                uint64_t *nl = realloc(st->layer, cap * sizeof *nl);
-                if (!nl) {
-                    edan_error_set(&e->err, "out of memory for %zu memory layers", cap);
-                    return;
-                }
-                memset(nl + L->layer_cap, 0, (cap - L->layer_cap) * sizeof *nl);
-                st->layer = nl;
-                L->layer_cap = cap;
-            }
             st->layer[md]++;
-            if (md > st->D)
-                st->D = md;
+            st->D = max_u64(st->D, md);
         } else {
             st->C += t;
         }
@@ -483,7 +497,7 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
             for (int j = 0; j < st->n_series; j++) {
                 if (!series_add(&st->series[j], S, F, w)) {
                     edan_error_set(&e->err, "out of memory for the data-movement series");
-                    return;
+                    return false;
                 }
             }
         }
@@ -494,32 +508,33 @@ static inline void step(edan_edag *e, const edan_exec *r, const bool false_deps)
                 L->regRF[s] = max_u64(L->regRF[s], F);
                 L->regRMd[s] = max_u64(L->regRMd[s], md);
             }
-        }
-        if (in->n_dst) {
-            L->regF[in->dst] = F;
-            L->regMd[in->dst] = md;
-            if (false_deps) {
-                L->regRF[in->dst] = 0;
-                L->regRMd[in->dst] = 0;
+            if (in->n_dst) {
+                L->regRF[dst] = 0;
+                L->regRMd[dst] = 0;
             }
         }
-        if (md > EDAN_SHADOW_MAX_MD) {
-            edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-            return;
-        }
-        for (int p = 0; p < sp.n; p++) {
-            edan_shadow_lane *sl = &sp.page[p]->lane[k];
-            bool ok = true;
-            if (false_deps && reads_mem && !writes_mem)
-                ok = mem_note_read(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md);
-            if (writes_mem)
-                ok = ok && mem_write(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md, false_deps);
-            if (!ok) {
-                edan_error_set(&e->err, "out of memory for shadow state");
-                return;
+        L->regF[dst] = F;
+        L->regMd[dst] = md;
+        if (sp.n) {
+            if (md > EDAN_SHADOW_MAX_MD) {
+                edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+                return false;
+            }
+            for (int p = 0; p < sp.n; p++) {
+                edan_shadow_lane *sl = &sp.page[p]->lane[k];
+                bool ok = true;
+                if (false_deps && reads_mem && !writes_mem)
+                    ok = mem_note_read(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md);
+                if (writes_mem)
+                    ok = ok && mem_write(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md, false_deps);
+                if (!ok) {
+                    edan_error_set(&e->err, "out of memory for shadow state");
+                    return false;
+                }
             }
         }
     }
+    return true;
 }
 
 void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
@@ -527,12 +542,34 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
     edan_edag *e = ctx;
     if (e->err.set)
         return;
+    /* Lane-independent counts, once per record rather than once per lane. */
+    uint64_t by_class[EDAN_CLASS_COUNT] = {0}, by_mem[4] = {0};
+    for (size_t i = 0; i < n; i++) {
+        by_class[recs[i].insn->cls]++;
+        by_mem[(recs[i].flags & EDAN_EXEC_NO_ACCESS) ? EDAN_MEM_NONE : recs[i].insn->mem]++;
+    }
+    for (int k = 0; k < e->n_lanes; k++) {
+        edan_lane_stats *st = &e->lane[k].st;
+        st->vertices += n;
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            st->class_count[c] += by_class[c];
+        st->loads += by_mem[EDAN_MEM_LOAD];
+        st->stores += by_mem[EDAN_MEM_STORE];
+        st->amos += by_mem[EDAN_MEM_AMO];
+    }
+    size_t i = 0;
     if (e->cfg.false_deps) {
-        for (size_t i = 0; i < n && !e->err.set; i++)
-            step(e, &recs[i], true);
+        while (i < n && step(e, &recs[i], true, 0, 0))
+            i++;
+    } else if (e->n_lanes == 1 && !e->lane[0].has_cache) {
+        while (i < n && step(e, &recs[i], false, 1, -1))
+            i++;
+    } else if (e->n_lanes == 1) {
+        while (i < n && step(e, &recs[i], false, 1, 1))
+            i++;
     } else {
-        for (size_t i = 0; i < n && !e->err.set; i++)
-            step(e, &recs[i], false);
+        while (i < n && step(e, &recs[i], false, 0, 0))
+            i++;
     }
 }
 

@@ -21,6 +21,8 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     s->n_lanes = n_lanes;
     s->with_readers = with_readers;
     s->last_page_no = UINT64_MAX;
+    for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
+        s->recent_no[i] = UINT64_MAX;
     size_t per_lane = EDAN_SHADOW_UNITS * (sizeof(uint64_t) + sizeof(uint32_t));
     if (with_readers)
         per_lane *= 2;

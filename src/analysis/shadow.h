@@ -35,6 +35,7 @@
 #define EDAN_SHADOW_L2_BITS 16
 #define EDAN_SHADOW_L1_BITS 20
 #define EDAN_SHADOW_SPLIT 0x80000000u
+#define EDAN_SHADOW_RECENT 64
 /* md values must stay below the split flag. */
 #define EDAN_SHADOW_MAX_MD 0x7fffffffu
 
@@ -79,6 +80,9 @@ typedef struct edan_shadow {
     size_t page_bytes;
     uint64_t last_page_no;
     edan_shadow_page *last_page;
+    /* Recently used pages, direct-mapped: kernels stream through a few arrays at once. */
+    uint64_t recent_no[EDAN_SHADOW_RECENT];
+    edan_shadow_page *recent[EDAN_SHADOW_RECENT];
     uint64_t pages;
     /* page arena */
     char *arena;
@@ -101,11 +105,19 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
     uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
     if (page_no == s->last_page_no)
         return s->last_page;
-    edan_shadow_page *p = edan_shadow_page_slow(s, page_no);
-    if (p) {
-        s->last_page_no = page_no;
-        s->last_page = p;
+    unsigned slot = (unsigned)(page_no ^ (page_no >> 6)) & (EDAN_SHADOW_RECENT - 1);
+    edan_shadow_page *p;
+    if (s->recent_no[slot] == page_no) {
+        p = s->recent[slot];
+    } else {
+        p = edan_shadow_page_slow(s, page_no);
+        if (!p)
+            return NULL;
+        s->recent_no[slot] = page_no;
+        s->recent[slot] = p;
     }
+    s->last_page_no = page_no;
+    s->last_page = p;
     return p;
 }
 

@@ -95,8 +95,8 @@ typedef struct edan_insn {
     uint8_t flow;        /* edan_flow */
     uint8_t n_src;       /* number of valid entries in src[] */
     uint8_t n_dst;       /* 0 or 1 */
-    uint8_t src[EDAN_MAX_SRC]; /* edan_reg numbers; distinct; never x0 */
-    uint8_t dst;         /* edan_reg number when n_dst == 1; never x0 */
+    uint8_t src[EDAN_MAX_SRC]; /* edan_reg numbers; distinct; never x0; entries past n_src are 0 */
+    uint8_t dst;         /* edan_reg number when n_dst == 1 (never x0); 0 when n_dst == 0 */
     /* Raw operand fields for disassembly (edan_reg numbers, x0 included). */
     uint8_t rd, rs1, rs2, rs3;
     uint8_t fmt;         /* edan_operand_format */

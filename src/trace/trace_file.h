@@ -30,7 +30,10 @@ typedef struct edan_trace_meta {
 
 typedef struct edan_trace_writer edan_trace_writer;
 
-#define EDAN_TRACE_DEFAULT_LEVEL 3
+/* Measured on 6M-record streams: level 3 saves under 3% over level 1 (e.g.
+ * 0.637 vs 0.640 bytes per instruction with a pointer-chasing load) but
+ * writes 2-3x slower, and the writer runs inside the tracer. */
+#define EDAN_TRACE_DEFAULT_LEVEL 1
 
 /* Create (truncate) path, "-" for stdout. Nothing is written until the first
  * block is full or the writer is closed, so write errors show up at close. */
