@@ -34,3 +34,16 @@ endif()
 add_library(qemu_disas_check SHARED src/isa/qemu_disas_check.c)
 target_compile_definitions(qemu_disas_check PRIVATE EDAN_QEMU_PLUGIN)
 target_link_libraries(qemu_disas_check PRIVATE edan_core_plain)
+
+# Trace formats: round trips, truncation and corruption at many offsets, text shapes, write errors.
+add_executable(trace_test src/trace/trace_test.c)
+target_link_libraries(trace_test PRIVATE edan_core)
+add_test(NAME trace_formats COMMAND trace_test ${CMAKE_BINARY_DIR})
+set_tests_properties(trace_formats PROPERTIES TIMEOUT 900)
+
+# The fuzz corpus replayed by a plain driver (under ASan/UBSan in the sanitizer build);
+# 'make fuzz' runs the libFuzzer target itself.
+add_executable(fuzz_trace_replay fuzz/fuzz_trace_reader.c)
+target_compile_definitions(fuzz_trace_replay PRIVATE EDAN_FUZZ_MAIN)
+target_link_libraries(fuzz_trace_replay PRIVATE edan_core)
+add_test(NAME fuzz_corpus_replay COMMAND fuzz_trace_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus)

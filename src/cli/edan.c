@@ -518,8 +518,11 @@ static int cmd_convert(int argc, char **argv)
     static edan_exec recs[CAP];
     for (;;) {
         long n = edan_trace_source_next(src, recs, CAP, &err);
-        if (n < 0)
+        if (n < 0) {
+            /* Do not leave a complete-looking conversion of a broken input behind. */
+            unlink(outp);
             die(2, "%s", err.msg);
+        }
         if (n == 0)
             break;
         sink.consume(sink.ctx, recs, (size_t)n);
