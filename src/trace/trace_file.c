@@ -1115,12 +1115,92 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
     return 0;
 }
 
+/*
+ * The common case, kept in registers: an executed instruction that is
+ * already defined, with varints of at most 9 bytes, far enough from the end
+ * of the block that no bounds check is needed inside a varint. Anything else
+ * (definitions, control events, long varints, the block's tail, errors)
+ * returns to the general loop below, which checks everything. Returns the
+ * records decoded; *pp advances past them.
+ */
+static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, edan_exec *out,
+                          size_t cap)
+{
+    const uint8_t *p = *pp;
+    const uint64_t room = r->blk_records - r->blk_records_seen;
+    const size_t lim = cap < room ? cap : (size_t)room;
+    const int64_t n_defined = r->n_defined;
+    const edan_insn *const *insn = r->insn;
+    uint64_t *last_addr = r->last_addr;
+    const uint16_t vcpu = r->vcpu;
+    int64_t prev = r->prev_id;
+    size_t n = 0;
+    while (n < lim && end - p >= 20) {
+        const uint8_t *q = p;
+        uint64_t v = *q++;
+        if (v >= 0x80) {
+            v &= 0x7f;
+            int shift = 7;
+            while (*q >= 0x80 && shift < 56) {
+                v |= (uint64_t)(*q++ & 0x7f) << shift;
+                shift += 7;
+            }
+            if (*q >= 0x80)
+                break;
+            v |= (uint64_t)*q++ << shift;
+        }
+        if (v & 1)
+            break;
+        int64_t id = prev + 1 + unzigzag(v >> 1);
+        if (id < 0 || id >= n_defined)
+            break;
+        const edan_insn *in = insn[id];
+        edan_exec *o = &out[n];
+        o->insn = in;
+        o->id = (uint32_t)id;
+        o->vcpu = vcpu;
+        o->flags = 0;
+        o->addr = 0;
+        if (in->mem != EDAN_MEM_NONE) {
+            uint64_t a = *q++;
+            if (a >= 0x80) {
+                a &= 0x7f;
+                int shift = 7;
+                while (*q >= 0x80 && shift < 56) {
+                    a |= (uint64_t)(*q++ & 0x7f) << shift;
+                    shift += 7;
+                }
+                if (*q >= 0x80)
+                    break;
+                a |= (uint64_t)*q++ << shift;
+            }
+            if (a == 0) {
+                o->flags = EDAN_EXEC_NO_ACCESS;
+            } else {
+                o->addr = last_addr[id] + (uint64_t)unzigzag(a - 1);
+                last_addr[id] = o->addr;
+            }
+        }
+        prev = id;
+        p = q;
+        n++;
+    }
+    r->prev_id = prev;
+    r->blk_records_seen += n;
+    r->n_records += n;
+    *pp = p;
+    return n;
+}
+
 /* Decode records of the current block into out[0..cap); returns how many. */
 static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
 {
     const uint8_t *p = r->raw + r->pos, *end = r->raw + r->blk_raw_len;
     size_t n = 0;
     while (n < cap && p < end) {
+        n += decode_fast(r, &p, end, out + n, cap - n);
+        if (n == cap || p >= end)
+            break;
         const uint8_t *ev = p;
         uint64_t v;
         if (!get_varint(r, &p, end, &v, "event"))
