@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analysis/edag.h"
@@ -78,7 +79,9 @@ static void tracing_help(FILE *f)
           "                      not yet returned), callees included [whole program]\n"
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
           "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
-          "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n",
+          "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
+          "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
+          "                      [when stderr is a terminal]\n",
           f);
 }
 
@@ -420,16 +423,32 @@ static void analyze_source(const cli *c, const char *path)
     FILE *out = open_output(&c->o);
     enum { CAP = 8192 };
     static edan_exec recs[CAP];
+    bool progress = c->o.progress < 0 ? isatty(2) : c->o.progress;
+    uint64_t total = 0;
+    struct timespec t0, last, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    last = t0;
     for (;;) {
         long n = edan_trace_source_next(src, recs, CAP, &err);
         if (n < 0)
             die(2, "%s", err.msg);
         if (n == 0)
             break;
+        total += (uint64_t)n;
+        if (progress && (total & ((1u << 20) - 1)) < CAP) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec - last.tv_sec >= 1) {
+                double s = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
+                fprintf(stderr, "\redan: %" PRIu64 " instructions, %.1f M/s   ", total, (double)total / s / 1e6);
+                last = now;
+            }
+        }
         edan_edag_consume(e, recs, (size_t)n);
         if (edan_edag_error(e)->set)
             die(1, "%s", edan_edag_error(e)->msg);
     }
+    if (progress)
+        fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
     if (edan_edag_finish(e))
         die(1, "%s", edan_edag_error(e)->msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
