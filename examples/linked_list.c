@@ -15,8 +15,7 @@ struct node {
     long value;
 };
 
-__attribute__((noinline, noipa))
-long kernel(const struct node *head)
+__attribute__((noinline, noipa)) long kernel(const struct node *head)
 {
     long sum = 0;
     for (const struct node *p = head; p; p = p->next)

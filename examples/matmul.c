@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline, noipa))
-void kernel(int n, const double *restrict A, const double *restrict B,
-            double *restrict C)
+__attribute__((noinline, noipa)) void kernel(int n, const double *restrict A, const double *restrict B,
+                                             double *restrict C)
 {
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) {

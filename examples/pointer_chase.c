@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline, noipa))
-long kernel(const long *next, long start, long steps)
+__attribute__((noinline, noipa)) long kernel(const long *next, long start, long steps)
 {
     long idx = start;
     for (long s = 0; s < steps; ++s)

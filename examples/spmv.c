@@ -12,10 +12,8 @@
 
 #define NNZ_PER_ROW 4
 
-__attribute__((noinline, noipa))
-void kernel(long n, const long *restrict rowptr, const long *restrict col,
-            const double *restrict val, const double *restrict x,
-            double *restrict y)
+__attribute__((noinline, noipa)) void kernel(long n, const long *restrict rowptr, const long *restrict col,
+                                             const double *restrict val, const double *restrict x, double *restrict y)
 {
     for (long i = 0; i < n; ++i) {
         double s = 0.0;

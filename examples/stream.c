@@ -8,9 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline, noipa))
-void kernel(double *restrict a, const double *restrict b,
-            const double *restrict c, double s, long n)
+__attribute__((noinline, noipa)) void kernel(double *restrict a, const double *restrict b, const double *restrict c,
+                                             double s, long n)
 {
     for (long i = 0; i < n; ++i)
         a[i] = b[i] + s * c[i];

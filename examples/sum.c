@@ -8,8 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline, noipa))
-int kernel(int *arr, int n)
+__attribute__((noinline, noipa)) int kernel(int *arr, int n)
 {
     int i, sum = 0;
     // Perform summation

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 
 /* trmm: B := alpha*A*B, A triangular */
-__attribute__((noinline, noipa))
-void kernel(int n, double alpha, double A[n][n], double B[n][n])
+__attribute__((noinline, noipa)) void kernel(int n, double alpha, double A[n][n], double B[n][n])
 {
     int i, j, k;
     for (i = 1; i < n; i++)
@@ -28,8 +27,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s [n]  (1 <= n <= 4096)\n", argv[0]);
         return 1;
     }
-    double (*A)[n] = malloc(sizeof(double[n][n]));
-    double (*B)[n] = malloc(sizeof(double[n][n]));
+    double(*A)[n] = malloc(sizeof(double[n][n]));
+    double(*B)[n] = malloc(sizeof(double[n][n]));
     if (!A || !B) {
         perror("malloc");
         return 1;

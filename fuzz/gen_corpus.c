@@ -44,8 +44,8 @@ static int write_bin(const char *dir, const char *name, size_t n, size_t block, 
     edan_insn code[N_ENC];
     uint64_t pc = 0x10000;
     for (size_t i = 0; i < N_ENC; i++) {
-        uint8_t b[4] = {(uint8_t)encodings[i], (uint8_t)(encodings[i] >> 8),
-                        (uint8_t)(encodings[i] >> 16), (uint8_t)(encodings[i] >> 24)};
+        uint8_t b[4] = {(uint8_t)encodings[i], (uint8_t)(encodings[i] >> 8), (uint8_t)(encodings[i] >> 16),
+                        (uint8_t)(encodings[i] >> 24)};
         unsigned len = edan_rv_insn_length((uint16_t)encodings[i]);
         if (edan_rv_decode(b, len, pc, &code[i]) != EDAN_DECODE_OK) {
             fprintf(stderr, "encoding 0x%x does not decode\n", encodings[i]);
@@ -56,8 +56,7 @@ static int write_bin(const char *dir, const char *name, size_t n, size_t block, 
         pc += len;
     }
     edan_error err = {0};
-    edan_trace_meta meta = {.binary = "./prog", .args = "1 2", .filter = "main",
-                            .filter_callees = "include"};
+    edan_trace_meta meta = {.binary = "./prog", .args = "1 2", .filter = "main", .filter_callees = "include"};
     edan_trace_writer *w = edan_trace_writer_open(path, &meta, &err);
     if (!w) {
         fprintf(stderr, "%s\n", err.msg);

@@ -103,8 +103,7 @@ int main(void)
     edan_error_clear(&err);
     CHECK(edan_cache_config_parse("32K,ways=3", &cfg, &err) == -1, "3 ways of 64 B in 32 KiB");
     edan_error_clear(&err);
-    CHECK(edan_cache_config_parse("32K,colour=red", &cfg, &err) == -1 && strstr(err.msg, "colour"), "%s",
-          err.msg);
+    CHECK(edan_cache_config_parse("32K,colour=red", &cfg, &err) == -1 && strstr(err.msg, "colour"), "%s", err.msg);
     edan_error_clear(&err);
     CHECK(edan_cache_config_parse("64,line=128", &cfg, &err) == -1, "line larger than the cache");
     edan_error_clear(&err);

@@ -11,21 +11,21 @@
 
 static unsigned long check_passed, check_failed;
 
-#define CHECK(cond, ...)                                                                                \
-    do {                                                                                                \
-        if (cond) {                                                                                     \
-            check_passed++;                                                                             \
-        } else {                                                                                        \
-            check_failed++;                                                                             \
-            fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);                          \
-            fprintf(stderr, __VA_ARGS__);                                                               \
-            fputc('\n', stderr);                                                                        \
-        }                                                                                               \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (cond) {                                                                                                    \
+            check_passed++;                                                                                            \
+        } else {                                                                                                       \
+            check_failed++;                                                                                            \
+            fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);                                         \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+        }                                                                                                              \
     } while (0)
 
-#define CHECK_EQ_U64(a, b, ctx)                                                                         \
-    CHECK((uint64_t)(a) == (uint64_t)(b), "%s: %s = %" PRIu64 ", expected %" PRIu64, ctx, #a,           \
-          (uint64_t)(a), (uint64_t)(b))
+#define CHECK_EQ_U64(a, b, ctx)                                                                                        \
+    CHECK((uint64_t)(a) == (uint64_t)(b), "%s: %s = %" PRIu64 ", expected %" PRIu64, ctx, #a, (uint64_t)(a),           \
+          (uint64_t)(b))
 
 static inline int check_summary(void)
 {

@@ -19,7 +19,10 @@ static uint64_t rnd(void)
     rng_state ^= rng_state << 17;
     return rng_state;
 }
-static uint64_t rnd_below(uint64_t n) { return rnd() % n; }
+static uint64_t rnd_below(uint64_t n)
+{
+    return rnd() % n;
+}
 
 static const uint8_t reg_pool[] = {1, 2, 3, 5, 8, 10, 32, 33, 40};
 

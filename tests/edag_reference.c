@@ -138,7 +138,10 @@ static bool reads_reg(const edan_insn *in, uint8_t reg)
     return false;
 }
 
-static bool writes_reg(const edan_insn *in, uint8_t reg) { return in->n_dst && in->dst == reg; }
+static bool writes_reg(const edan_insn *in, uint8_t reg)
+{
+    return in->n_dst && in->dst == reg;
+}
 
 static bool accessed(const edan_exec *r)
 {
@@ -157,8 +160,8 @@ static bool writes_byte(const edan_exec *r, uint64_t b)
     return covers(r, b) && (r->insn->mem == EDAN_MEM_STORE || r->insn->mem == EDAN_MEM_AMO);
 }
 
-int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, bool false_deps,
-                edan_bytes_mode mode, uint64_t tau, ref_result *out)
+int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, bool false_deps, edan_bytes_mode mode,
+                uint64_t tau, ref_result *out)
 {
     memset(out, 0, sizeof *out);
     /* adjacency as a dense matrix: fine for small n */

@@ -21,13 +21,13 @@ typedef struct ref_result {
     uint64_t U[65536], started[65536];
     /* explicit graph, for tests that look at paths */
     size_t n_edges;
-    uint64_t *S, *F;     /* per vertex */
+    uint64_t *S, *F; /* per vertex */
     bool *is_mem;
 } ref_result;
 
 /* tau must be > 0. Returns 0, or -1 if the trace is too large for the fixed arrays. */
-int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, bool false_deps,
-                edan_bytes_mode mode, uint64_t tau, ref_result *out);
+int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, bool false_deps, edan_bytes_mode mode,
+                uint64_t tau, ref_result *out);
 void ref_free(ref_result *r);
 
 #endif

@@ -97,8 +97,7 @@ int main(int argc, char **argv)
         CHECK(fabs(mt.per_m[0].lambda_layered - 1) < 1e-12, "figure 8b: layered lambda = %g, expected 1",
               mt.per_m[0].lambda_layered);
         /* Eq. 3 itself gives (W - D)/m + D = 5/3 for this graph. */
-        CHECK(fabs(mt.per_m[0].lambda - 5.0 / 3.0) < 1e-12, "figure 8b: lambda = %g, expected 5/3",
-              mt.per_m[0].lambda);
+        CHECK(fabs(mt.per_m[0].lambda - 5.0 / 3.0) < 1e-12, "figure 8b: lambda = %g, expected 5/3", mt.per_m[0].lambda);
         /* With m = 1 both graphs cost 3 per unit of alpha. */
         p.m[0] = 1;
         edan_metrics_compute(st, 200, &p, &mt);

@@ -47,3 +47,13 @@ add_executable(fuzz_trace_replay fuzz/fuzz_trace_reader.c)
 target_compile_definitions(fuzz_trace_replay PRIVATE EDAN_FUZZ_MAIN)
 target_link_libraries(fuzz_trace_replay PRIVATE edan_core)
 add_test(NAME fuzz_corpus_replay COMMAND fuzz_trace_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus)
+
+# The tree follows the committed .clang-format.
+find_program(CLANG_FORMAT clang-format)
+if(CLANG_FORMAT)
+  file(GLOB_RECURSE FORMATTED_SOURCES
+       ${CMAKE_SOURCE_DIR}/src/*.c ${CMAKE_SOURCE_DIR}/src/*.h ${CMAKE_SOURCE_DIR}/tests/*.c
+       ${CMAKE_SOURCE_DIR}/tests/*.h ${CMAKE_SOURCE_DIR}/fuzz/*.c ${CMAKE_SOURCE_DIR}/bench/*.c
+       ${CMAKE_SOURCE_DIR}/examples/*.c ${CMAKE_SOURCE_DIR}/bench/workloads/*.c)
+  add_test(NAME clang_format COMMAND ${CLANG_FORMAT} --dry-run -Werror ${FORMATTED_SOURCES})
+endif()

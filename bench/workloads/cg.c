@@ -72,8 +72,7 @@ static int build_problem(int nx, int ny, int nz, csr_t *A, double **b_out)
 }
 
 /* y = A x */
-static inline __attribute__((always_inline)) void spmv(const csr_t *restrict A,
-                                                       const double *restrict x,
+static inline __attribute__((always_inline)) void spmv(const csr_t *restrict A, const double *restrict x,
                                                        double *restrict y)
 {
     const int n = A->nrows;
@@ -89,8 +88,7 @@ static inline __attribute__((always_inline)) void spmv(const csr_t *restrict A,
 }
 
 /* One symmetric Gauss-Seidel sweep for A x = r, starting from x = 0. */
-static inline __attribute__((always_inline)) void symgs(const csr_t *restrict A,
-                                                        const double *restrict r,
+static inline __attribute__((always_inline)) void symgs(const csr_t *restrict A, const double *restrict r,
                                                         double *restrict x)
 {
     const int n = A->nrows;
@@ -118,8 +116,7 @@ static inline __attribute__((always_inline)) void symgs(const csr_t *restrict A,
     }
 }
 
-static inline __attribute__((always_inline)) double dot(int n, const double *restrict x,
-                                                        const double *restrict y)
+static inline __attribute__((always_inline)) double dot(int n, const double *restrict x, const double *restrict y)
 {
     double s = 0.0;
     for (int i = 0; i < n; i++)
@@ -128,8 +125,8 @@ static inline __attribute__((always_inline)) double dot(int n, const double *res
 }
 
 /* w = alpha x + beta y (w may alias x or y) */
-static inline __attribute__((always_inline)) void waxpby(int n, double alpha, const double *x,
-                                                         double beta, const double *y, double *w)
+static inline __attribute__((always_inline)) void waxpby(int n, double alpha, const double *x, double beta,
+                                                         const double *y, double *w)
 {
     for (int i = 0; i < n; i++)
         w[i] = alpha * x[i] + beta * y[i];
@@ -145,9 +142,8 @@ static inline __attribute__((always_inline)) void waxpby(int n, double alpha, co
  */
 #define CG_SET 50
 
-__attribute__((noinline, noipa, KERNEL_OPT)) double cg_solve(const csr_t *A, const double *b,
-                                                             double *x, double *r, double *z,
-                                                             double *p, double *Ap, int iters,
+__attribute__((noinline, noipa, KERNEL_OPT)) double cg_solve(const csr_t *A, const double *b, double *x, double *r,
+                                                             double *z, double *p, double *Ap, int iters,
                                                              double *normr0)
 {
     const int n = A->nrows;
@@ -228,10 +224,10 @@ int main(int argc, char **argv)
     double err = 0.0; /* max |x - 1| (exact solution is all ones) */
     for (int i = 0; i < n; i++)
         err = fmax(err, fabs(x[i] - 1.0));
-    printf("cg: grid %d^3 (%d rows, %d nonzeros), %d iterations (%d set(s) of up to %d)\n", nx, n,
-           A.row_ptr[n], iters, (iters + CG_SET - 1) / CG_SET, CG_SET);
-    printf("cg: initial residual norm %.6e, final residual norm %.6e (ratio %.3e), max error %.3e\n",
-           normr0, normr, normr0 > 0 ? normr / normr0 : 0.0, err);
+    printf("cg: grid %d^3 (%d rows, %d nonzeros), %d iterations (%d set(s) of up to %d)\n", nx, n, A.row_ptr[n], iters,
+           (iters + CG_SET - 1) / CG_SET, CG_SET);
+    printf("cg: initial residual norm %.6e, final residual norm %.6e (ratio %.3e), max error %.3e\n", normr0, normr,
+           normr0 > 0 ? normr / normr0 : 0.0, err);
     int ok = iters == 0 || normr < normr0;
     if (!ok)
         printf("cg: residual did not decrease: FAILED\n");

@@ -36,17 +36,17 @@
 
 typedef struct {
     int nelem, nnode;
-    double h0;               /* initial element edge length */
-    int *conn;               /* 8 node indices per element */
-    double *x, *y, *z;       /* node positions */
-    double *xd, *yd, *zd;    /* node velocities */
-    double *fx, *fy, *fz;    /* node forces */
-    double *inv_nmass;       /* 1 / nodal mass */
-    unsigned char *bc;       /* wall flags: bit 0/1/2 = x/y/z velocity held at 0 */
-    double *e;               /* element specific internal energy */
-    double *vol0, *vprev;    /* element initial and previous volume */
-    double *emass;           /* element mass */
-    double *p, *q;           /* element pressure and artificial viscosity */
+    double h0;            /* initial element edge length */
+    int *conn;            /* 8 node indices per element */
+    double *x, *y, *z;    /* node positions */
+    double *xd, *yd, *zd; /* node velocities */
+    double *fx, *fy, *fz; /* node forces */
+    double *inv_nmass;    /* 1 / nodal mass */
+    unsigned char *bc;    /* wall flags: bit 0/1/2 = x/y/z velocity held at 0 */
+    double *e;            /* element specific internal energy */
+    double *vol0, *vprev; /* element initial and previous volume */
+    double *emass;        /* element mass */
+    double *p, *q;        /* element pressure and artificial viscosity */
 } mesh_t;
 
 static uint64_t rng_state = 0x853C49E6748FEA9BULL;
@@ -197,8 +197,7 @@ static long parse_arg(const char *s, const char *what, long min, long max)
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < min || v > max) {
-        fprintf(stderr, "hydro: bad %s '%s' (integer in [%ld, %ld] expected)\n", what, s, min,
-                max);
+        fprintf(stderr, "hydro: bad %s '%s' (integer in [%ld, %ld] expected)\n", what, s, min, max);
         exit(2);
     }
     return v;
@@ -265,8 +264,7 @@ int main(int argc, char **argv)
                 m.x[n] = i * m.h0;
                 m.y[n] = j * m.h0;
                 m.z[n] = k * m.h0;
-                m.bc[n] = (unsigned char)((i == 0 || i == ne) | (j == 0 || j == ne) << 1 |
-                                          (k == 0 || k == ne) << 2);
+                m.bc[n] = (unsigned char)((i == 0 || i == ne) | (j == 0 || j == ne) << 1 | (k == 0 || k == ne) << 2);
             }
     static const int corner[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
                                      {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
@@ -276,8 +274,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < ne; i++) {
                 int el = (k * ne + j) * ne + i;
                 for (int c = 0; c < 8; c++)
-                    m.conn[8 * el + c] =
-                        perm[((k + corner[c][2]) * nn + (j + corner[c][1])) * nn + i + corner[c][0]];
+                    m.conn[8 * el + c] = perm[((k + corner[c][2]) * nn + (j + corner[c][1])) * nn + i + corner[c][0]];
                 m.vol0[el] = v0;
                 m.vprev[el] = v0;
                 m.emass[el] = v0; /* density 1 */
@@ -301,8 +298,7 @@ int main(int argc, char **argv)
         sx += m.x[n] + 2.0 * m.y[n] + 3.0 * m.z[n];
         sv += fabs(m.xd[n]) + fabs(m.yd[n]) + fabs(m.zd[n]);
     }
-    printf("hydro: NE=%d (%d elements, %d nodes), %d steps, final dt %.6e\n", ne, m.nelem,
-           m.nnode, steps, dt);
+    printf("hydro: NE=%d (%d elements, %d nodes), %d steps, final dt %.6e\n", ne, m.nelem, m.nnode, steps, dt);
     printf("hydro: internal energy %.12e, position sum %.12e, |velocity| sum %.12e\n", se, sx, sv);
     printf("hydro: checksum %.12e\n", se + sx + sv);
     int ok = isfinite(se) && isfinite(sx) && isfinite(sv);

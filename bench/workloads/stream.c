@@ -11,9 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__attribute__((noinline, noipa)) void triad(double *restrict a, const double *restrict b,
-                                            const double *restrict c, double s, size_t n,
-                                            long reps)
+__attribute__((noinline, noipa)) void triad(double *restrict a, const double *restrict b, const double *restrict c,
+                                            double s, size_t n, long reps)
 {
     for (long r = 0; r < reps; r++) {
         for (size_t i = 0; i < n; i++)

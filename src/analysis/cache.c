@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+static bool is_pow2(uint64_t v)
+{
+    return v && !(v & (v - 1));
+}
 
 edan_cache_level_config edan_cache_level_default(uint64_t size)
 {
@@ -71,8 +74,8 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
             q = end;
         const char *eq = memchr(p, '=', (size_t)(q - p));
         if (!eq) {
-            edan_error_set(err, "cache level %d: '%.*s' is not key=value (keys: line, ways, write, alloc)",
-                           index + 1, (int)(q - p), p);
+            edan_error_set(err, "cache level %d: '%.*s' is not key=value (keys: line, ways, write, alloc)", index + 1,
+                           (int)(q - p), p);
             return -1;
         }
         size_t klen = (size_t)(eq - p), vlen = (size_t)(q - eq - 1);
@@ -82,8 +85,8 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
         if (KEY("line") || KEY("ways")) {
             uint64_t n;
             if (parse_size(v, vlen, &n) || n == 0 || n > (1u << 20)) {
-                edan_error_set(err, "cache level %d: %.*s='%.*s' is not a positive number", index + 1,
-                               (int)klen, p, (int)vlen, v);
+                edan_error_set(err, "cache level %d: %.*s='%.*s' is not a positive number", index + 1, (int)klen, p,
+                               (int)vlen, v);
                 return -1;
             }
             if (KEY("line"))
@@ -96,8 +99,8 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
             else if (VAL("through") || VAL("wt"))
                 l->write_back = false;
             else {
-                edan_error_set(err, "cache level %d: write='%.*s' must be 'back' or 'through'", index + 1,
-                               (int)vlen, v);
+                edan_error_set(err, "cache level %d: write='%.*s' must be 'back' or 'through'", index + 1, (int)vlen,
+                               v);
                 return -1;
             }
         } else if (KEY("alloc")) {
@@ -106,13 +109,12 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
             else if (VAL("no") || VAL("0") || VAL("false"))
                 l->write_allocate = false;
             else {
-                edan_error_set(err, "cache level %d: alloc='%.*s' must be 'yes' or 'no'", index + 1,
-                               (int)vlen, v);
+                edan_error_set(err, "cache level %d: alloc='%.*s' must be 'yes' or 'no'", index + 1, (int)vlen, v);
                 return -1;
             }
         } else {
-            edan_error_set(err, "cache level %d: unknown key '%.*s' (keys: line, ways, write, alloc)",
-                           index + 1, (int)klen, p);
+            edan_error_set(err, "cache level %d: unknown key '%.*s' (keys: line, ways, write, alloc)", index + 1,
+                           (int)klen, p);
             return -1;
         }
 #undef KEY
@@ -128,8 +130,8 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
         return -1;
     }
     if ((uint64_t)l->line * l->ways > l->size) {
-        edan_error_set(err, "cache level %d: %u ways of %u-byte lines do not fit in %" PRIu64 " bytes",
-                       index + 1, l->ways, l->line, l->size);
+        edan_error_set(err, "cache level %d: %u ways of %u-byte lines do not fit in %" PRIu64 " bytes", index + 1,
+                       l->ways, l->line, l->size);
         return -1;
     }
     uint64_t sets = l->size / ((uint64_t)l->line * l->ways);
@@ -165,8 +167,8 @@ int edan_cache_config_parse(const char *text, edan_cache_config *out, edan_error
     }
     for (int i = 1; i < out->n_levels; i++) {
         if (out->level[i].line < out->level[i - 1].line) {
-            edan_error_set(err, "cache level %d: line size %u is smaller than level %d's %u", i + 1,
-                           out->level[i].line, i, out->level[i - 1].line);
+            edan_error_set(err, "cache level %d: line size %u is smaller than level %d's %u", i + 1, out->level[i].line,
+                           i, out->level[i - 1].line);
             return -1;
         }
     }
@@ -197,8 +199,8 @@ void edan_cache_config_format(const edan_cache_config *c, char *buf, size_t cap)
         const edan_cache_level_config *l = &c->level[i];
         char sz[32];
         format_size(l->size, sz, sizeof sz);
-        int n = snprintf(buf + used, cap - used, "%s%s,line=%u,ways=%u,write=%s,alloc=%s", i ? "+" : "", sz,
-                         l->line, l->ways, l->write_back ? "back" : "through", l->write_allocate ? "yes" : "no");
+        int n = snprintf(buf + used, cap - used, "%s%s,line=%u,ways=%u,write=%s,alloc=%s", i ? "+" : "", sz, l->line,
+                         l->ways, l->write_back ? "back" : "through", l->write_allocate ? "yes" : "no");
         if (n < 0)
             break;
         used += (size_t)n;

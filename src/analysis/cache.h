@@ -37,11 +37,11 @@
 #define EDAN_CACHE_MAX_LEVELS 4
 
 typedef struct edan_cache_level_config {
-    uint64_t size;        /* bytes, power of two */
-    uint32_t line;        /* bytes, power of two, >= 4 */
-    uint32_t ways;        /* associativity >= 1; size / (line * ways) sets, a power of two */
-    bool write_back;      /* false: write-through */
-    bool write_allocate;  /* allocate a line on a store miss */
+    uint64_t size;       /* bytes, power of two */
+    uint32_t line;       /* bytes, power of two, >= 4 */
+    uint32_t ways;       /* associativity >= 1; size / (line * ways) sets, a power of two */
+    bool write_back;     /* false: write-through */
+    bool write_allocate; /* allocate a line on a store miss */
 } edan_cache_level_config;
 
 typedef struct edan_cache_config {
@@ -65,7 +65,7 @@ int edan_cache_config_parse(const char *text, edan_cache_config *out, edan_error
 void edan_cache_config_format(const edan_cache_config *c, char *buf, size_t cap);
 
 typedef struct edan_cache_level {
-    uint64_t *tags;      /* sets * ways; entry = line address | 1 when valid | 2 when dirty */
+    uint64_t *tags; /* sets * ways; entry = line address | 1 when valid | 2 when dirty */
     uint64_t set_mask;
     uint32_t ways;
     uint32_t line_shift;
@@ -126,8 +126,8 @@ static inline uint64_t edan_cache_level_fill(edan_cache_level *l, uint64_t line_
     return victim;
 }
 
-static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len,
-                                  edan_cache_result *r, bool own);
+static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len, edan_cache_result *r,
+                                  bool own);
 
 /* A read of the line holding byte_addr starting at level lvl; returns true if it came from RAM. */
 static inline bool edan_cache_read_line(edan_cache *c, int lvl, uint64_t byte_addr, edan_cache_result *r)
@@ -160,8 +160,8 @@ static inline bool edan_cache_read_line(edan_cache *c, int lvl, uint64_t byte_ad
  * A write of len bytes at byte_addr arriving at level lvl (own: the store's
  * own data, as opposed to a write-back of a victim line).
  */
-static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len,
-                                  edan_cache_result *r, bool own)
+static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len, edan_cache_result *r,
+                                  bool own)
 {
     for (; lvl < c->n_levels; lvl++) {
         edan_cache_level *l = &c->level[lvl];
@@ -178,8 +178,7 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
             uint64_t victim = edan_cache_level_fill(l, line_addr, l->write_back);
             if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
                 l->writebacks++;
-                edan_cache_write_line(c, lvl + 1, (victim >> 2) << l->line_shift, 1u << l->line_shift, r,
-                                      false);
+                edan_cache_write_line(c, lvl + 1, (victim >> 2) << l->line_shift, 1u << l->line_shift, r, false);
             }
             if (l->write_back)
                 return;

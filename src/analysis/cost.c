@@ -8,10 +8,10 @@
 #include <string.h>
 
 static const char *const class_names[EDAN_CLASS_COUNT] = {
-    [EDAN_CLASS_INT] = "int",       [EDAN_CLASS_MUL] = "mul",       [EDAN_CLASS_DIV] = "div",
-    [EDAN_CLASS_FADD] = "fadd",     [EDAN_CLASS_FMUL] = "fmul",     [EDAN_CLASS_FFMA] = "ffma",
-    [EDAN_CLASS_FDIV] = "fdiv",     [EDAN_CLASS_FSQRT] = "fsqrt",   [EDAN_CLASS_BRANCH] = "branch",
-    [EDAN_CLASS_LOAD] = "load",     [EDAN_CLASS_STORE] = "store",   [EDAN_CLASS_ATOMIC] = "atomic",
+    [EDAN_CLASS_INT] = "int",   [EDAN_CLASS_MUL] = "mul",     [EDAN_CLASS_DIV] = "div",
+    [EDAN_CLASS_FADD] = "fadd", [EDAN_CLASS_FMUL] = "fmul",   [EDAN_CLASS_FFMA] = "ffma",
+    [EDAN_CLASS_FDIV] = "fdiv", [EDAN_CLASS_FSQRT] = "fsqrt", [EDAN_CLASS_BRANCH] = "branch",
+    [EDAN_CLASS_LOAD] = "load", [EDAN_CLASS_STORE] = "store", [EDAN_CLASS_ATOMIC] = "atomic",
 };
 
 const char *edan_class_name(int cls)

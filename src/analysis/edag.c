@@ -19,7 +19,7 @@
 typedef struct lane_state {
     uint64_t regF[EDAN_NUM_REGS + 1];
     uint64_t regMd[EDAN_NUM_REGS + 1];
-    uint64_t regRF[EDAN_NUM_REGS];  /* readers since last write (false deps) */
+    uint64_t regRF[EDAN_NUM_REGS]; /* readers since last write (false deps) */
     uint64_t regRMd[EDAN_NUM_REGS];
     edan_cache cache;
     edan_cost_model cost;
@@ -179,8 +179,8 @@ static bool series_finish(edan_series *s, uint64_t Tinf)
 edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
 {
     if (cfg->n_lanes < 1 || cfg->n_lanes > EDAN_MAX_LANES) {
-        edan_error_set(err, "between 1 and %d configurations can be analysed in one pass, not %d",
-                       EDAN_MAX_LANES, cfg->n_lanes);
+        edan_error_set(err, "between 1 and %d configurations can be analysed in one pass, not %d", EDAN_MAX_LANES,
+                       cfg->n_lanes);
         return NULL;
     }
     if (cfg->n_tau < 0 || cfg->n_tau > EDAN_MAX_TAUS) {
@@ -244,14 +244,20 @@ void edan_edag_free(edan_edag *e)
     free(e);
 }
 
-static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
 
 /*
  * Shadow accesses for bytes [off, off+len) of one page and lane k. A page
  * stores one state per 4-byte unit; split units keep per-byte state (see
  * shadow.h). len <= 8, so at most three units are touched.
  */
-static inline uint32_t unit_lo(uint32_t off, uint32_t u) { return off > u * EDAN_SHADOW_UNIT ? off - u * EDAN_SHADOW_UNIT : 0; }
+static inline uint32_t unit_lo(uint32_t off, uint32_t u)
+{
+    return off > u * EDAN_SHADOW_UNIT ? off - u * EDAN_SHADOW_UNIT : 0;
+}
 static inline uint32_t unit_hi(uint32_t end, uint32_t u)
 {
     return end < (u + 1) * EDAN_SHADOW_UNIT ? end - u * EDAN_SHADOW_UNIT : EDAN_SHADOW_UNIT;
@@ -335,8 +341,8 @@ static inline bool mem_write(edan_shadow *sh, int k, edan_shadow_lane *sl, uint3
 }
 
 /* A read in false-dependency mode: later writers of these bytes must wait for it. */
-static inline bool mem_note_read(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off, uint32_t len,
-                                 uint64_t F, uint32_t md)
+static inline bool mem_note_read(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off, uint32_t len, uint64_t F,
+                                 uint32_t md)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
@@ -423,8 +429,7 @@ static inline __attribute__((always_inline)) bool step(edan_edag *e, const edan_
     access_span sp;
     sp.n = 0;
     if (accessed && !span_of(&e->shadow, r->addr, size, &sp)) {
-        edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)",
-                       e->shadow.pages);
+        edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", e->shadow.pages);
         return false;
     }
     const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
@@ -605,8 +610,23 @@ edan_consumer edan_edag_consumer(edan_edag *e)
     return c;
 }
 
-const edan_error *edan_edag_error(const edan_edag *e) { return &e->err; }
-int edan_edag_n_lanes(const edan_edag *e) { return e->n_lanes; }
-const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k) { return &e->lane[k].st; }
-const edan_edag_config *edan_edag_get_config(const edan_edag *e) { return &e->cfg; }
-uint64_t edan_edag_footprint(const edan_edag *e) { return e->shadow.pages * EDAN_SHADOW_PAGE; }
+const edan_error *edan_edag_error(const edan_edag *e)
+{
+    return &e->err;
+}
+int edan_edag_n_lanes(const edan_edag *e)
+{
+    return e->n_lanes;
+}
+const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k)
+{
+    return &e->lane[k].st;
+}
+const edan_edag_config *edan_edag_get_config(const edan_edag *e)
+{
+    return &e->cfg;
+}
+uint64_t edan_edag_footprint(const edan_edag *e)
+{
+    return e->shadow.pages * EDAN_SHADOW_PAGE;
+}

@@ -81,17 +81,17 @@ typedef struct edan_series {
     /* while streaming */
     size_t cap, max_phases;
     int64_t *u_diff;
-    int tau_shift;          /* log2(tau) when tau is a power of two, else -1: shifts instead of divisions */
+    int tau_shift; /* log2(tau) when tau is a power of two, else -1: shifts instead of divisions */
 } edan_series;
 
 typedef struct edan_lane_stats {
-    uint64_t vertices;            /* executed instructions analysed */
-    uint64_t T1, Tinf;            /* work and span in cycles */
-    uint64_t W, D;                /* memory work and memory depth */
-    uint64_t *layer;              /* layer[i] = W_i for i = 1..D (layer[0] unused) */
-    uint64_t C;                   /* total cost of non-memory-access vertices */
-    uint64_t bytes;               /* sum of w(v) */
-    uint64_t loads, stores, amos; /* instructions that accessed memory, by kind */
+    uint64_t vertices;              /* executed instructions analysed */
+    uint64_t T1, Tinf;              /* work and span in cycles */
+    uint64_t W, D;                  /* memory work and memory depth */
+    uint64_t *layer;                /* layer[i] = W_i for i = 1..D (layer[0] unused) */
+    uint64_t C;                     /* total cost of non-memory-access vertices */
+    uint64_t bytes;                 /* sum of w(v) */
+    uint64_t loads, stores, amos;   /* instructions that accessed memory, by kind */
     uint64_t ram_loads, ram_stores; /* memory-access vertices that read / wrote RAM */
     uint64_t class_count[EDAN_CLASS_COUNT];
     uint64_t cache_hits[EDAN_CACHE_MAX_LEVELS], cache_misses[EDAN_CACHE_MAX_LEVELS];

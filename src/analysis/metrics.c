@@ -11,8 +11,7 @@ void edan_metrics_params_default(edan_metrics_params *p)
     p->clock_ghz = 1;
 }
 
-void edan_metrics_compute(const edan_lane_stats *st, uint64_t alpha, const edan_metrics_params *p,
-                          edan_metrics *out)
+void edan_metrics_compute(const edan_lane_stats *st, uint64_t alpha, const edan_metrics_params *p, edan_metrics *out)
 {
     memset(out, 0, sizeof *out);
     double W = (double)st->W, D = (double)st->D, a = (double)alpha;

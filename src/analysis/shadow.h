@@ -51,7 +51,7 @@ typedef struct edan_shadow_split {
 typedef struct edan_shadow_lane {
     uint64_t *F;
     uint32_t *md;
-    uint64_t *rF;  /* NULL unless false dependencies are kept */
+    uint64_t *rF; /* NULL unless false dependencies are kept */
     uint32_t *rmd;
 } edan_shadow_lane;
 

@@ -280,8 +280,8 @@ static int run_qemu(const cli *c, const char *mode, const char *out, char **prog
     char binary[PATH_MAX];
     if (!realpath(prog_argv[0], binary) || strchr(binary, ','))
         snprintf(binary, sizeof binary, "%s", "");
-    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode,
-             out, opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
+    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode, out,
+             opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
     char **args = calloc((size_t)prog_argc + 6, sizeof *args);
     if (!args)
         die(1, "out of memory");
@@ -298,8 +298,8 @@ static int run_qemu(const cli *c, const char *mode, const char *out, char **prog
         die(1, "fork: %s", strerror(errno));
     if (pid == 0) {
         execvp(args[0], args);
-        fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", prog_name,
-                args[0], strerror(errno));
+        fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", prog_name, args[0],
+                strerror(errno));
         _exit(127);
     }
     int ws;

@@ -46,8 +46,8 @@ static int parse_double(const char *s, double *out)
 }
 
 /* Split a list "a,b,c" (also ':' separated) into up to max unsigned values. */
-static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero,
-                          int *n, edan_error *err)
+static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero, int *n,
+                          edan_error *err)
 {
     char buf[600];
     if (!value || strlen(value) >= sizeof buf) {
@@ -60,8 +60,7 @@ static int parse_u64_list(const char *key, const char *value, uint64_t *out, int
     for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
         uint64_t v;
         if (parse_u64(tok, &v) || (!allow_zero && v == 0)) {
-            edan_error_set(err, "--%s: '%s' is not a %s integer", key, tok,
-                           allow_zero ? "non-negative" : "positive");
+            edan_error_set(err, "--%s: '%s' is not a %s integer", key, tok, allow_zero ? "non-negative" : "positive");
             return -1;
         }
         if (count == max) {
@@ -82,10 +81,11 @@ static const struct {
     const char *name;
     bool value;
 } known[] = {
-    {"cache", true},   {"alpha", true},   {"cost", true},   {"cost-file", true}, {"m", true},
-    {"alpha0", true},  {"C", true},       {"tau", true},    {"clock", true},     {"false-deps", false},
-    {"bytes", true},   {"json", false},   {"series-csv", true}, {"output", true}, {"filter", true},
-    {"exclude-callees", false}, {"progress", false}, {"no-progress", false},
+    {"cache", true},      {"alpha", true},        {"cost", true},   {"cost-file", true},
+    {"m", true},          {"alpha0", true},       {"C", true},      {"tau", true},
+    {"clock", true},      {"false-deps", false},  {"bytes", true},  {"json", false},
+    {"series-csv", true}, {"output", true},       {"filter", true}, {"exclude-callees", false},
+    {"progress", false},  {"no-progress", false},
 };
 
 int edan_options_takes_value(const char *key)
@@ -283,8 +283,8 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
     edan_edag_config_default(cfg);
     int lanes = o->n_cache * o->n_alpha;
     if (lanes > EDAN_MAX_LANES) {
-        edan_error_set(err, "%d cache configurations x %d alpha values = %d lanes; at most %d in one pass",
-                       o->n_cache, o->n_alpha, lanes, EDAN_MAX_LANES);
+        edan_error_set(err, "%d cache configurations x %d alpha values = %d lanes; at most %d in one pass", o->n_cache,
+                       o->n_alpha, lanes, EDAN_MAX_LANES);
         return -1;
     }
     cfg->n_lanes = 0;

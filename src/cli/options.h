@@ -32,14 +32,14 @@ typedef struct edan_options {
     uint64_t tau[EDAN_MAX_TAUS];
     /* output */
     bool json;
-    char series_csv[512];   /* write data movement series here */
-    char output[512];       /* report destination; empty = stdout */
+    char series_csv[512]; /* write data movement series here */
+    char output[512];     /* report destination; empty = stdout */
     /* tracing */
     int n_filter;
     char filter[EDAN_MAX_FILTER][128];
     bool exclude_callees;
-    char trace_format[16];  /* "binary" or "text" for record */
-    int progress;           /* -1 auto (stderr is a terminal), 0 off, 1 on */
+    char trace_format[16]; /* "binary" or "text" for record */
+    int progress;          /* -1 auto (stderr is a terminal), 0 off, 1 on */
     /* every option applied, in order, so the plugin can replay them */
     int n_raw;
     char raw_key[64][32];

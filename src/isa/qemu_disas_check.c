@@ -33,7 +33,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 #define MAX_GROUPS 256
 
 typedef struct group {
-    char key[64];      /* "qemu-mnemonic -> edan-mnemonic" */
+    char key[64]; /* "qemu-mnemonic -> edan-mnemonic" */
     unsigned long count;
     char example[200];
 } group;
@@ -121,8 +121,7 @@ static void record(const char *theirs, const char *mine, uint64_t pc, const char
         group *g = &groups[n_groups++];
         snprintf(g->key, sizeof g->key, "%s", key);
         g->count = 1;
-        snprintf(g->example, sizeof g->example, "%llx: qemu \"%s\" edan \"%s\"", (unsigned long long)pc, theirs,
-                 mine);
+        snprintf(g->example, sizeof g->example, "%llx: qemu \"%s\" edan \"%s\"", (unsigned long long)pc, theirs, mine);
     }
 }
 
@@ -156,9 +155,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             }
         }
         /* The trace reader will parse QEMU's text: it must give the decoded dependencies. */
-        if (edan_rv_parse(theirs, pc, &p, err, sizeof err) != 0 || p.n_src != d.n_src ||
-            p.n_dst != d.n_dst || p.dst != d.dst || p.mem != d.mem || p.mem_size != d.mem_size ||
-            p.cls != d.cls || p.flow != d.flow || memcmp(p.src, d.src, sizeof p.src) != 0) {
+        if (edan_rv_parse(theirs, pc, &p, err, sizeof err) != 0 || p.n_src != d.n_src || p.n_dst != d.n_dst ||
+            p.dst != d.dst || p.mem != d.mem || p.mem_size != d.mem_size || p.cls != d.cls || p.flow != d.flow ||
+            memcmp(p.src, d.src, sizeof p.src) != 0) {
             n_parse_bad++;
             record(theirs, mine, pc, "PARSE ");
         }
@@ -169,8 +168,9 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 {
     (void)id;
     (void)udata;
-    fprintf(stderr, "edan disas check: %lu distinct instructions, %lu text mismatches, %lu parse mismatches, "
-                    "%lu illegal\n",
+    fprintf(stderr,
+            "edan disas check: %lu distinct instructions, %lu text mismatches, %lu parse mismatches, "
+            "%lu illegal\n",
             n_insns, n_mismatch, n_parse_bad, n_illegal);
     for (unsigned i = 0; i < n_groups; i++) {
         fprintf(stderr, "  %6lu  %-32s e.g. %s\n", groups[i].count, groups[i].key, groups[i].example);

@@ -25,27 +25,27 @@
 
 /* Cost classes: each has one entry in the cost table (cost.h). */
 typedef enum edan_insn_class {
-    EDAN_CLASS_INT = 0,   /* integer ALU, lui/auipc, moves, CSR, fence, ecall, nop */
-    EDAN_CLASS_MUL,       /* integer multiply */
-    EDAN_CLASS_DIV,       /* integer divide and remainder */
-    EDAN_CLASS_FADD,      /* FP add/sub/min/max/compare/convert/move/sign-inject/classify */
-    EDAN_CLASS_FMUL,      /* FP multiply */
-    EDAN_CLASS_FFMA,      /* FP fused multiply-add family */
-    EDAN_CLASS_FDIV,      /* FP divide */
-    EDAN_CLASS_FSQRT,     /* FP square root */
-    EDAN_CLASS_BRANCH,    /* conditional branches, jal, jalr */
-    EDAN_CLASS_LOAD,      /* integer and FP loads, lr */
-    EDAN_CLASS_STORE,     /* integer and FP stores, sc */
-    EDAN_CLASS_ATOMIC,    /* amo* (read-modify-write) */
+    EDAN_CLASS_INT = 0, /* integer ALU, lui/auipc, moves, CSR, fence, ecall, nop */
+    EDAN_CLASS_MUL,     /* integer multiply */
+    EDAN_CLASS_DIV,     /* integer divide and remainder */
+    EDAN_CLASS_FADD,    /* FP add/sub/min/max/compare/convert/move/sign-inject/classify */
+    EDAN_CLASS_FMUL,    /* FP multiply */
+    EDAN_CLASS_FFMA,    /* FP fused multiply-add family */
+    EDAN_CLASS_FDIV,    /* FP divide */
+    EDAN_CLASS_FSQRT,   /* FP square root */
+    EDAN_CLASS_BRANCH,  /* conditional branches, jal, jalr */
+    EDAN_CLASS_LOAD,    /* integer and FP loads, lr */
+    EDAN_CLASS_STORE,   /* integer and FP stores, sc */
+    EDAN_CLASS_ATOMIC,  /* amo* (read-modify-write) */
     EDAN_CLASS_COUNT
 } edan_insn_class;
 
 /* What an instruction does to memory. */
 typedef enum edan_mem_kind {
     EDAN_MEM_NONE = 0,
-    EDAN_MEM_LOAD,   /* reads mem_size bytes at the data address (loads, lr) */
-    EDAN_MEM_STORE,  /* writes mem_size bytes (stores, sc: sc writes only if it succeeds) */
-    EDAN_MEM_AMO     /* reads then writes the same mem_size bytes (amo*) */
+    EDAN_MEM_LOAD,  /* reads mem_size bytes at the data address (loads, lr) */
+    EDAN_MEM_STORE, /* writes mem_size bytes (stores, sc: sc writes only if it succeeds) */
+    EDAN_MEM_AMO    /* reads then writes the same mem_size bytes (amo*) */
 } edan_mem_kind;
 
 /* Control-flow role, used by the function filter to track call depth.
@@ -55,28 +55,28 @@ typedef enum edan_flow {
     EDAN_FLOW_NONE = 0,
     EDAN_FLOW_CALL,
     EDAN_FLOW_RETURN,
-    EDAN_FLOW_JUMP,    /* other jal/jalr (includes tail calls) */
-    EDAN_FLOW_BRANCH   /* conditional branch */
+    EDAN_FLOW_JUMP,  /* other jal/jalr (includes tail calls) */
+    EDAN_FLOW_BRANCH /* conditional branch */
 } edan_flow;
 
 /* Operand layout used by the disassembler and the text parser. */
 typedef enum edan_operand_format {
-    EDAN_FMT_NONE = 0,  /* "ecall", "fence.i", "ret", "nop" */
-    EDAN_FMT_R,         /* rd,rs1,rs2 */
-    EDAN_FMT_R4,        /* rd,rs1,rs2,rs3 (fused multiply-add) */
-    EDAN_FMT_R2,        /* rd,rs1 (fsqrt, fcvt, fmv.x.w, fclass, and pseudos mv/not/neg...) */
-    EDAN_FMT_I,         /* rd,rs1,imm */
-    EDAN_FMT_LOAD,      /* rd,imm(rs1) */
-    EDAN_FMT_STORE,     /* rs2,imm(rs1) */
-    EDAN_FMT_B,         /* rs1,rs2,offset */
-    EDAN_FMT_U,         /* rd,imm */
-    EDAN_FMT_J,         /* rd,offset (jal) */
-    EDAN_FMT_JALR,      /* rd,imm(rs1) or rd,rs1,imm as QEMU prints it */
-    EDAN_FMT_AMO,       /* rd,rs2,(rs1) */
-    EDAN_FMT_LR,        /* rd,(rs1) */
-    EDAN_FMT_CSR,       /* rd,csr,rs1 */
-    EDAN_FMT_CSRI,      /* rd,csr,uimm */
-    EDAN_FMT_FENCE      /* fence pred,succ */
+    EDAN_FMT_NONE = 0, /* "ecall", "fence.i", "ret", "nop" */
+    EDAN_FMT_R,        /* rd,rs1,rs2 */
+    EDAN_FMT_R4,       /* rd,rs1,rs2,rs3 (fused multiply-add) */
+    EDAN_FMT_R2,       /* rd,rs1 (fsqrt, fcvt, fmv.x.w, fclass, and pseudos mv/not/neg...) */
+    EDAN_FMT_I,        /* rd,rs1,imm */
+    EDAN_FMT_LOAD,     /* rd,imm(rs1) */
+    EDAN_FMT_STORE,    /* rs2,imm(rs1) */
+    EDAN_FMT_B,        /* rs1,rs2,offset */
+    EDAN_FMT_U,        /* rd,imm */
+    EDAN_FMT_J,        /* rd,offset (jal) */
+    EDAN_FMT_JALR,     /* rd,imm(rs1) or rd,rs1,imm as QEMU prints it */
+    EDAN_FMT_AMO,      /* rd,rs2,(rs1) */
+    EDAN_FMT_LR,       /* rd,(rs1) */
+    EDAN_FMT_CSR,      /* rd,csr,rs1 */
+    EDAN_FMT_CSRI,     /* rd,csr,uimm */
+    EDAN_FMT_FENCE     /* fence pred,succ */
 } edan_operand_format;
 
 /*
@@ -85,31 +85,28 @@ typedef enum edan_operand_format {
  * edan_insn_clear().
  */
 typedef struct edan_insn {
-    uint64_t pc;         /* guest virtual address of the instruction */
-    uint32_t raw;        /* encoding; compressed ones in the low 16 bits */
-    uint16_t op;         /* edan_rv_op: the mnemonic (riscv_ops.h), after decompression */
-    uint8_t size;        /* 2 (compressed) or 4 */
-    uint8_t cls;         /* edan_insn_class */
-    uint8_t mem;         /* edan_mem_kind */
-    uint8_t mem_size;    /* bytes accessed: 1, 2, 4 or 8; 0 when mem == NONE */
-    uint8_t flow;        /* edan_flow */
-    uint8_t n_src;       /* number of valid entries in src[] */
-    uint8_t n_dst;       /* 0 or 1 */
+    uint64_t pc;               /* guest virtual address of the instruction */
+    uint32_t raw;              /* encoding; compressed ones in the low 16 bits */
+    uint16_t op;               /* edan_rv_op: the mnemonic (riscv_ops.h), after decompression */
+    uint8_t size;              /* 2 (compressed) or 4 */
+    uint8_t cls;               /* edan_insn_class */
+    uint8_t mem;               /* edan_mem_kind */
+    uint8_t mem_size;          /* bytes accessed: 1, 2, 4 or 8; 0 when mem == NONE */
+    uint8_t flow;              /* edan_flow */
+    uint8_t n_src;             /* number of valid entries in src[] */
+    uint8_t n_dst;             /* 0 or 1 */
     uint8_t src[EDAN_MAX_SRC]; /* edan_reg numbers; distinct; never x0; entries past n_src are 0 */
-    uint8_t dst;         /* edan_reg number when n_dst == 1 (never x0); 0 when n_dst == 0 */
+    uint8_t dst;               /* edan_reg number when n_dst == 1 (never x0); 0 when n_dst == 0 */
     /* Raw operand fields for disassembly (edan_reg numbers, x0 included). */
     uint8_t rd, rs1, rs2, rs3;
-    uint8_t fmt;         /* edan_operand_format */
-    uint8_t rm;          /* FP rounding mode field, fence pred<<4|succ, or lr/sc/amo aq<<1|rl */
-    uint16_t csr;        /* CSR number for Zicsr instructions */
-    int64_t imm;         /* immediate, sign-extended; branch/jump offsets in bytes */
+    uint8_t fmt;  /* edan_operand_format */
+    uint8_t rm;   /* FP rounding mode field, fence pred<<4|succ, or lr/sc/amo aq<<1|rl */
+    uint16_t csr; /* CSR number for Zicsr instructions */
+    int64_t imm;  /* immediate, sign-extended; branch/jump offsets in bytes */
 } edan_insn;
 
 /* Result of decoding: a non-zero return means "not an RV64GC instruction". */
-typedef enum edan_decode_status {
-    EDAN_DECODE_OK = 0,
-    EDAN_DECODE_ILLEGAL = 1
-} edan_decode_status;
+typedef enum edan_decode_status { EDAN_DECODE_OK = 0, EDAN_DECODE_ILLEGAL = 1 } edan_decode_status;
 
 /* Zero every byte (including padding) so decoded instructions compare with memcmp. */
 void edan_insn_clear(edan_insn *insn);
@@ -125,7 +122,10 @@ void edan_insn_clear(edan_insn *insn);
 edan_decode_status edan_rv_decode(const uint8_t *bytes, size_t avail, uint64_t pc, edan_insn *out);
 
 /* Length in bytes of the instruction whose first halfword is `lo16` (2 or 4). */
-static inline unsigned edan_rv_insn_length(uint16_t lo16) { return (lo16 & 3) == 3 ? 4 : 2; }
+static inline unsigned edan_rv_insn_length(uint16_t lo16)
+{
+    return (lo16 & 3) == 3 ? 4 : 2;
+}
 
 /*
  * Disassemble into the text style of the original EDAN tracer (QEMU's RISC-V

@@ -44,10 +44,14 @@ static uint16_t decode_op_fp(uint32_t w, unsigned rs2, unsigned f3)
     }
     bool d = f7 & 1;
     switch (f7 >> 2) {
-    case 0x00: return rm_ok(f3) ? (d ? EDAN_OP_FADD_D : EDAN_OP_FADD_S) : 0;
-    case 0x01: return rm_ok(f3) ? (d ? EDAN_OP_FSUB_D : EDAN_OP_FSUB_S) : 0;
-    case 0x02: return rm_ok(f3) ? (d ? EDAN_OP_FMUL_D : EDAN_OP_FMUL_S) : 0;
-    case 0x03: return rm_ok(f3) ? (d ? EDAN_OP_FDIV_D : EDAN_OP_FDIV_S) : 0;
+    case 0x00:
+        return rm_ok(f3) ? (d ? EDAN_OP_FADD_D : EDAN_OP_FADD_S) : 0;
+    case 0x01:
+        return rm_ok(f3) ? (d ? EDAN_OP_FSUB_D : EDAN_OP_FSUB_S) : 0;
+    case 0x02:
+        return rm_ok(f3) ? (d ? EDAN_OP_FMUL_D : EDAN_OP_FMUL_S) : 0;
+    case 0x03:
+        return rm_ok(f3) ? (d ? EDAN_OP_FDIV_D : EDAN_OP_FDIV_S) : 0;
     case 0x0b:
         if (rs2 != 0 || !rm_ok(f3)) {
             return 0;
@@ -55,16 +59,23 @@ static uint16_t decode_op_fp(uint32_t w, unsigned rs2, unsigned f3)
         return d ? EDAN_OP_FSQRT_D : EDAN_OP_FSQRT_S;
     case 0x04:
         switch (f3) {
-        case 0: return d ? EDAN_OP_FSGNJ_D : EDAN_OP_FSGNJ_S;
-        case 1: return d ? EDAN_OP_FSGNJN_D : EDAN_OP_FSGNJN_S;
-        case 2: return d ? EDAN_OP_FSGNJX_D : EDAN_OP_FSGNJX_S;
-        default: return 0;
+        case 0:
+            return d ? EDAN_OP_FSGNJ_D : EDAN_OP_FSGNJ_S;
+        case 1:
+            return d ? EDAN_OP_FSGNJN_D : EDAN_OP_FSGNJN_S;
+        case 2:
+            return d ? EDAN_OP_FSGNJX_D : EDAN_OP_FSGNJX_S;
+        default:
+            return 0;
         }
     case 0x05:
         switch (f3) {
-        case 0: return d ? EDAN_OP_FMIN_D : EDAN_OP_FMIN_S;
-        case 1: return d ? EDAN_OP_FMAX_D : EDAN_OP_FMAX_S;
-        default: return 0;
+        case 0:
+            return d ? EDAN_OP_FMIN_D : EDAN_OP_FMIN_S;
+        case 1:
+            return d ? EDAN_OP_FMAX_D : EDAN_OP_FMAX_S;
+        default:
+            return 0;
         }
     case 0x08:
         if (!rm_ok(f3)) {
@@ -79,32 +90,46 @@ static uint16_t decode_op_fp(uint32_t w, unsigned rs2, unsigned f3)
         return 0;
     case 0x14:
         switch (f3) {
-        case 0: return d ? EDAN_OP_FLE_D : EDAN_OP_FLE_S;
-        case 1: return d ? EDAN_OP_FLT_D : EDAN_OP_FLT_S;
-        case 2: return d ? EDAN_OP_FEQ_D : EDAN_OP_FEQ_S;
-        default: return 0;
+        case 0:
+            return d ? EDAN_OP_FLE_D : EDAN_OP_FLE_S;
+        case 1:
+            return d ? EDAN_OP_FLT_D : EDAN_OP_FLT_S;
+        case 2:
+            return d ? EDAN_OP_FEQ_D : EDAN_OP_FEQ_S;
+        default:
+            return 0;
         }
     case 0x18:
         if (!rm_ok(f3)) {
             return 0;
         }
         switch (rs2) {
-        case 0: return d ? EDAN_OP_FCVT_W_D : EDAN_OP_FCVT_W_S;
-        case 1: return d ? EDAN_OP_FCVT_WU_D : EDAN_OP_FCVT_WU_S;
-        case 2: return d ? EDAN_OP_FCVT_L_D : EDAN_OP_FCVT_L_S;
-        case 3: return d ? EDAN_OP_FCVT_LU_D : EDAN_OP_FCVT_LU_S;
-        default: return 0;
+        case 0:
+            return d ? EDAN_OP_FCVT_W_D : EDAN_OP_FCVT_W_S;
+        case 1:
+            return d ? EDAN_OP_FCVT_WU_D : EDAN_OP_FCVT_WU_S;
+        case 2:
+            return d ? EDAN_OP_FCVT_L_D : EDAN_OP_FCVT_L_S;
+        case 3:
+            return d ? EDAN_OP_FCVT_LU_D : EDAN_OP_FCVT_LU_S;
+        default:
+            return 0;
         }
     case 0x1a:
         if (!rm_ok(f3)) {
             return 0;
         }
         switch (rs2) {
-        case 0: return d ? EDAN_OP_FCVT_D_W : EDAN_OP_FCVT_S_W;
-        case 1: return d ? EDAN_OP_FCVT_D_WU : EDAN_OP_FCVT_S_WU;
-        case 2: return d ? EDAN_OP_FCVT_D_L : EDAN_OP_FCVT_S_L;
-        case 3: return d ? EDAN_OP_FCVT_D_LU : EDAN_OP_FCVT_S_LU;
-        default: return 0;
+        case 0:
+            return d ? EDAN_OP_FCVT_D_W : EDAN_OP_FCVT_S_W;
+        case 1:
+            return d ? EDAN_OP_FCVT_D_WU : EDAN_OP_FCVT_S_WU;
+        case 2:
+            return d ? EDAN_OP_FCVT_D_L : EDAN_OP_FCVT_S_L;
+        case 3:
+            return d ? EDAN_OP_FCVT_D_LU : EDAN_OP_FCVT_S_LU;
+        default:
+            return 0;
         }
     case 0x1c:
         if (rs2 != 0) {
@@ -143,17 +168,38 @@ static uint16_t decode_amo(uint32_t w, unsigned rs2)
         }
         op = EDAN_OP_LR_W;
         break;
-    case 0x03: op = EDAN_OP_SC_W; break;
-    case 0x01: op = EDAN_OP_AMOSWAP_W; break;
-    case 0x00: op = EDAN_OP_AMOADD_W; break;
-    case 0x04: op = EDAN_OP_AMOXOR_W; break;
-    case 0x0c: op = EDAN_OP_AMOAND_W; break;
-    case 0x08: op = EDAN_OP_AMOOR_W; break;
-    case 0x10: op = EDAN_OP_AMOMIN_W; break;
-    case 0x14: op = EDAN_OP_AMOMAX_W; break;
-    case 0x18: op = EDAN_OP_AMOMINU_W; break;
-    case 0x1c: op = EDAN_OP_AMOMAXU_W; break;
-    default: return 0;
+    case 0x03:
+        op = EDAN_OP_SC_W;
+        break;
+    case 0x01:
+        op = EDAN_OP_AMOSWAP_W;
+        break;
+    case 0x00:
+        op = EDAN_OP_AMOADD_W;
+        break;
+    case 0x04:
+        op = EDAN_OP_AMOXOR_W;
+        break;
+    case 0x0c:
+        op = EDAN_OP_AMOAND_W;
+        break;
+    case 0x08:
+        op = EDAN_OP_AMOOR_W;
+        break;
+    case 0x10:
+        op = EDAN_OP_AMOMIN_W;
+        break;
+    case 0x14:
+        op = EDAN_OP_AMOMAX_W;
+        break;
+    case 0x18:
+        op = EDAN_OP_AMOMINU_W;
+        break;
+    case 0x1c:
+        op = EDAN_OP_AMOMAXU_W;
+        break;
+    default:
+        return 0;
     }
     return (uint16_t)(op + dd);
 }
@@ -192,14 +238,30 @@ static void decode32(uint32_t w, edan_insn *o)
         break;
     case 0x04: /* OP-IMM */
         switch (f3) {
-        case 0: op = EDAN_OP_ADDI; break;
-        case 1: op = (w >> 26) == 0 ? EDAN_OP_SLLI : 0; break;
-        case 2: op = EDAN_OP_SLTI; break;
-        case 3: op = EDAN_OP_SLTIU; break;
-        case 4: op = EDAN_OP_XORI; break;
-        case 5: op = (w >> 26) == 0 ? EDAN_OP_SRLI : (w >> 26) == 0x10 ? EDAN_OP_SRAI : 0; break;
-        case 6: op = EDAN_OP_ORI; break;
-        default: op = EDAN_OP_ANDI; break;
+        case 0:
+            op = EDAN_OP_ADDI;
+            break;
+        case 1:
+            op = (w >> 26) == 0 ? EDAN_OP_SLLI : 0;
+            break;
+        case 2:
+            op = EDAN_OP_SLTI;
+            break;
+        case 3:
+            op = EDAN_OP_SLTIU;
+            break;
+        case 4:
+            op = EDAN_OP_XORI;
+            break;
+        case 5:
+            op = (w >> 26) == 0 ? EDAN_OP_SRLI : (w >> 26) == 0x10 ? EDAN_OP_SRAI : 0;
+            break;
+        case 6:
+            op = EDAN_OP_ORI;
+            break;
+        default:
+            op = EDAN_OP_ANDI;
+            break;
         }
         set3(o, op, rd, rs1, 0);
         o->imm = (f3 == 1 || f3 == 5) ? (int64_t)bits(w, 25, 20) : imm_i;
@@ -260,21 +322,20 @@ static void decode32(uint32_t w, edan_insn *o)
         } else if (f7 == 0x20) {
             op = f3 == 0 ? EDAN_OP_SUBW : f3 == 5 ? EDAN_OP_SRAW : 0;
         } else if (f7 == 1) {
-            static const uint16_t ops[8] = {EDAN_OP_MULW, 0, 0, 0, EDAN_OP_DIVW, EDAN_OP_DIVUW,
-                                            EDAN_OP_REMW, EDAN_OP_REMUW};
+            static const uint16_t ops[8] = {EDAN_OP_MULW, 0, 0, 0, EDAN_OP_DIVW, EDAN_OP_DIVUW, EDAN_OP_REMW,
+                                            EDAN_OP_REMUW};
             op = ops[f3];
         }
         set3(o, op, rd, rs1, rs2);
         break;
-    case 0x10: /* MADD */
-    case 0x11: /* MSUB */
-    case 0x12: /* NMSUB */
+    case 0x10:   /* MADD */
+    case 0x11:   /* MSUB */
+    case 0x12:   /* NMSUB */
     case 0x13: { /* NMADD */
         unsigned fmt = bits(w, 26, 25);
         if ((fmt == 0 || fmt == 1) && rm_ok(f3)) {
-            static const uint16_t ops[2][4] = {
-                {EDAN_OP_FMADD_S, EDAN_OP_FMSUB_S, EDAN_OP_FNMSUB_S, EDAN_OP_FNMADD_S},
-                {EDAN_OP_FMADD_D, EDAN_OP_FMSUB_D, EDAN_OP_FNMSUB_D, EDAN_OP_FNMADD_D}};
+            static const uint16_t ops[2][4] = {{EDAN_OP_FMADD_S, EDAN_OP_FMSUB_S, EDAN_OP_FNMSUB_S, EDAN_OP_FNMADD_S},
+                                               {EDAN_OP_FMADD_D, EDAN_OP_FMSUB_D, EDAN_OP_FNMSUB_D, EDAN_OP_FNMADD_D}};
             op = ops[fmt][bits(w, 3, 2)];
         }
         set3(o, op, rd, rs1, rs2);
@@ -288,13 +349,12 @@ static void decode32(uint32_t w, edan_insn *o)
         o->rm = (uint8_t)f3;
         break;
     case 0x18: { /* BRANCH */
-        static const uint16_t ops[8] = {EDAN_OP_BEQ, EDAN_OP_BNE, 0, 0,
-                                        EDAN_OP_BLT, EDAN_OP_BGE, EDAN_OP_BLTU, EDAN_OP_BGEU};
+        static const uint16_t ops[8] = {EDAN_OP_BEQ, EDAN_OP_BNE,  0,           0, EDAN_OP_BLT,
+                                        EDAN_OP_BGE, EDAN_OP_BLTU, EDAN_OP_BGEU};
         op = ops[f3];
         set3(o, op, 0, rs1, rs2);
-        o->imm = sext((bits(w, 31, 31) << 12) | (bits(w, 7, 7) << 11) | (bits(w, 30, 25) << 5) |
-                          (bits(w, 11, 8) << 1),
-                      13);
+        o->imm =
+            sext((bits(w, 31, 31) << 12) | (bits(w, 7, 7) << 11) | (bits(w, 30, 25) << 5) | (bits(w, 11, 8) << 1), 13);
         break;
     }
     case 0x19: /* JALR */
@@ -305,16 +365,15 @@ static void decode32(uint32_t w, edan_insn *o)
     case 0x1b: /* JAL */
         op = EDAN_OP_JAL;
         set3(o, op, rd, 0, 0);
-        o->imm = sext((bits(w, 31, 31) << 20) | (bits(w, 19, 12) << 12) | (bits(w, 20, 20) << 11) |
-                          (bits(w, 30, 21) << 1),
-                      21);
+        o->imm = sext(
+            (bits(w, 31, 31) << 20) | (bits(w, 19, 12) << 12) | (bits(w, 20, 20) << 11) | (bits(w, 30, 21) << 1), 21);
         break;
     case 0x1c: /* SYSTEM */
         if (f3 == 0) {
             op = w == 0x00000073u ? EDAN_OP_ECALL : w == 0x00100073u ? EDAN_OP_EBREAK : 0;
             o->op = op;
         } else if (f3 != 4) {
-            static const uint16_t ops[8] = {0, EDAN_OP_CSRRW, EDAN_OP_CSRRS, EDAN_OP_CSRRC,
+            static const uint16_t ops[8] = {0, EDAN_OP_CSRRW,  EDAN_OP_CSRRS,  EDAN_OP_CSRRC,
                                             0, EDAN_OP_CSRRWI, EDAN_OP_CSRRSI, EDAN_OP_CSRRCI};
             op = ops[f3];
             o->csr = (uint16_t)(w >> 20);
@@ -351,8 +410,8 @@ static void decode16(uint32_t h, edan_insn *o)
     switch ((f3 << 2) | (h & 3)) {
     /* Quadrant 0 */
     case (0 << 2) | 0: { /* c.addi4spn */
-        int64_t imm = (int64_t)((bits(h, 12, 11) << 4) | (bits(h, 10, 7) << 6) | (bits(h, 6, 6) << 2) |
-                                (bits(h, 5, 5) << 3));
+        int64_t imm =
+            (int64_t)((bits(h, 12, 11) << 4) | (bits(h, 10, 7) << 6) | (bits(h, 6, 6) << 2) | (bits(h, 5, 5) << 3));
         if (imm != 0) {
             set3(o, EDAN_OP_ADDI, creg(h, 2), 2, 0);
             o->imm = imm;
@@ -443,16 +502,15 @@ static void decode16(uint32_t h, edan_insn *o)
     }
     case (5 << 2) | 1: /* c.j */
         set3(o, EDAN_OP_JAL, 0, 0, 0);
-        o->imm = sext((bits(h, 12, 12) << 11) | (bits(h, 11, 11) << 4) | (bits(h, 10, 9) << 8) |
-                          (bits(h, 8, 8) << 10) | (bits(h, 7, 7) << 6) | (bits(h, 6, 6) << 7) |
-                          (bits(h, 5, 3) << 1) | (bits(h, 2, 2) << 5),
+        o->imm = sext((bits(h, 12, 12) << 11) | (bits(h, 11, 11) << 4) | (bits(h, 10, 9) << 8) | (bits(h, 8, 8) << 10) |
+                          (bits(h, 7, 7) << 6) | (bits(h, 6, 6) << 7) | (bits(h, 5, 3) << 1) | (bits(h, 2, 2) << 5),
                       12);
         break;
     case (6 << 2) | 1: /* c.beqz */
     case (7 << 2) | 1: /* c.bnez */
         set3(o, f3 == 6 ? EDAN_OP_BEQ : EDAN_OP_BNE, 0, creg(h, 7), 0);
-        o->imm = sext((bits(h, 12, 12) << 8) | (bits(h, 11, 10) << 3) | (bits(h, 6, 5) << 6) |
-                          (bits(h, 4, 3) << 1) | (bits(h, 2, 2) << 5),
+        o->imm = sext((bits(h, 12, 12) << 8) | (bits(h, 11, 10) << 3) | (bits(h, 6, 5) << 6) | (bits(h, 4, 3) << 1) |
+                          (bits(h, 2, 2) << 5),
                       9);
         break;
 

@@ -217,8 +217,8 @@ static bool disas_pseudo(out_buf *o, const edan_insn *in)
     case EDAN_OP_CSRRW:
     case EDAN_OP_CSRRWI: {
         bool imm_form = in->op == EDAN_OP_CSRRWI;
-        const char *mn = in->csr == 1 ? (imm_form ? "fsflagsi" : "fsflags")
-                         : in->csr == 2 ? (imm_form ? "fsrmi" : "fsrm")
+        const char *mn = in->csr == 1                ? (imm_form ? "fsflagsi" : "fsflags")
+                         : in->csr == 2              ? (imm_form ? "fsrmi" : "fsrm")
                          : in->csr == 3 && !imm_form ? "fscsr"
                                                      : NULL;
         if (!mn) {
@@ -240,27 +240,58 @@ static bool disas_pseudo(out_buf *o, const edan_insn *in)
         }
         const char *mn = NULL;
         switch (in->csr) {
-        case 0xc00: mn = "rdcycle"; break;
-        case 0xc01: mn = "rdtime"; break;
-        case 0xc02: mn = "rdinstret"; break;
-        case 0xc80: mn = "rdcycleh"; break;
-        case 0xc81: mn = "rdtimeh"; break;
-        case 0xc82: mn = "rdinstreth"; break;
-        case 0x003: mn = "frcsr"; break;
-        case 0x002: mn = "frrm"; break;
-        case 0x001: mn = "frflags"; break;
-        default: return false;
+        case 0xc00:
+            mn = "rdcycle";
+            break;
+        case 0xc01:
+            mn = "rdtime";
+            break;
+        case 0xc02:
+            mn = "rdinstret";
+            break;
+        case 0xc80:
+            mn = "rdcycleh";
+            break;
+        case 0xc81:
+            mn = "rdtimeh";
+            break;
+        case 0xc82:
+            mn = "rdinstreth";
+            break;
+        case 0x003:
+            mn = "frcsr";
+            break;
+        case 0x002:
+            mn = "frrm";
+            break;
+        case 0x001:
+            mn = "frflags";
+            break;
+        default:
+            return false;
         }
         put_mn(o, mn);
         put_reg(o, rd);
         return true;
     }
-    case EDAN_OP_FSGNJ_S: fp_pseudo = "fmv.s"; break;
-    case EDAN_OP_FSGNJN_S: fp_pseudo = "fneg.s"; break;
-    case EDAN_OP_FSGNJX_S: fp_pseudo = "fabs.s"; break;
-    case EDAN_OP_FSGNJ_D: fp_pseudo = "fmv.d"; break;
-    case EDAN_OP_FSGNJN_D: fp_pseudo = "fneg.d"; break;
-    case EDAN_OP_FSGNJX_D: fp_pseudo = "fabs.d"; break;
+    case EDAN_OP_FSGNJ_S:
+        fp_pseudo = "fmv.s";
+        break;
+    case EDAN_OP_FSGNJN_S:
+        fp_pseudo = "fneg.s";
+        break;
+    case EDAN_OP_FSGNJX_S:
+        fp_pseudo = "fabs.s";
+        break;
+    case EDAN_OP_FSGNJ_D:
+        fp_pseudo = "fmv.d";
+        break;
+    case EDAN_OP_FSGNJN_D:
+        fp_pseudo = "fneg.d";
+        break;
+    case EDAN_OP_FSGNJX_D:
+        fp_pseudo = "fabs.d";
+        break;
     default:
         return false;
     }

@@ -8,7 +8,7 @@
 
 const edan_rv_opinfo edan_rv_ops[EDAN_OP_COUNT] = {
     [EDAN_OP_ILLEGAL] = {"illegal", "", 0, EDAN_CLASS_INT, EDAN_MEM_NONE, 0, EDAN_FMT_NONE},
-#define EDAN_RV_OP_ROW(id, nm, cl, mk, sz, fm, shape, frm)                                        \
+#define EDAN_RV_OP_ROW(id, nm, cl, mk, sz, fm, shape, frm)                                                             \
     [EDAN_OP_##id] = {nm, frm, (uint16_t)(shape), EDAN_CLASS_##cl, EDAN_MEM_##mk, sz, EDAN_FMT_##fm},
     EDAN_RV_OP_LIST(EDAN_RV_OP_ROW)
 #undef EDAN_RV_OP_ROW
@@ -105,15 +105,13 @@ const char *edan_rv_op_name(uint16_t op)
 }
 
 static const char rv_xreg_names[32][5] = {
-    "zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
-    "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
-    "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0",  "a1",  "a2", "a3", "a4", "a5",
+    "a6",   "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
 };
 
 static const char rv_freg_names[32][5] = {
-    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0", "fs1", "fa0",
-    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3", "fs4", "fs5",
-    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
+    "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11",
 };
 
 const char *edan_rv_reg_name(uint8_t reg)

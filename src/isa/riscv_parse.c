@@ -17,22 +17,22 @@
 #include <string.h>
 
 enum {
-    P_C = 1,       /* compressed mnemonic: size 2 */
-    P_IMM = 2,     /* imm is fixed by the mnemonic */
-    P_TIE = 4,     /* rs2 = rs1 (fmv/fneg/fabs) */
-    P_LAXF = 8,    /* f operands may use x names (QEMU 7.2 prints "fabs.d a5,a5") */
-    P_FENCE = 16,  /* bare "fence" means iorw,iorw */
-    P_TSO = 32,    /* fence.tso: rw,rw */
-    P_PAUSE = 64,  /* pause: fence w,0 */
+    P_C = 1,      /* compressed mnemonic: size 2 */
+    P_IMM = 2,    /* imm is fixed by the mnemonic */
+    P_TIE = 4,    /* rs2 = rs1 (fmv/fneg/fabs) */
+    P_LAXF = 8,   /* f operands may use x names (QEMU 7.2 prints "fabs.d a5,a5") */
+    P_FENCE = 16, /* bare "fence" means iorw,iorw */
+    P_TSO = 32,   /* fence.tso: rw,rw */
+    P_PAUSE = 64, /* pause: fence w,0 */
 };
 
 typedef struct parse_entry {
     const char *mn;
     uint16_t op;
     uint8_t flags;
-    int8_t rd, rs1, rs2; /* fixed register numbers, -1 when taken from the text */
-    int16_t imm;         /* fixed imm when P_IMM */
-    uint16_t csr;        /* fixed CSR, 0 when none */
+    int8_t rd, rs1, rs2;  /* fixed register numbers, -1 when taken from the text */
+    int16_t imm;          /* fixed imm when P_IMM */
+    uint16_t csr;         /* fixed CSR, 0 when none */
     const char *forms[6]; /* operand forms tried in order by operand count; NULL: the op's own form */
 } parse_entry;
 
@@ -100,16 +100,16 @@ static const parse_entry parse_table[] = {
     {"c.fswsp", EDAN_OP_FSW, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"c.j", EDAN_OP_JAL, P_C, 0, -1, -1, 0, 0x000, {"o", NULL, NULL, NULL, NULL, NULL}},
     {"c.jal", EDAN_OP_JAL, P_C, 1, -1, -1, 0, 0x000, {"o", NULL, NULL, NULL, NULL, NULL}},
-    {"c.jalr", EDAN_OP_JALR, P_C|P_IMM, 1, -1, -1, 0, 0x000, {"s", NULL, NULL, NULL, NULL, NULL}},
-    {"c.jr", EDAN_OP_JALR, P_C|P_IMM, 0, -1, -1, 0, 0x000, {"s", NULL, NULL, NULL, NULL, NULL}},
+    {"c.jalr", EDAN_OP_JALR, P_C | P_IMM, 1, -1, -1, 0, 0x000, {"s", NULL, NULL, NULL, NULL, NULL}},
+    {"c.jr", EDAN_OP_JALR, P_C | P_IMM, 0, -1, -1, 0, 0x000, {"s", NULL, NULL, NULL, NULL, NULL}},
     {"c.ld", EDAN_OP_LD, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"c.ldsp", EDAN_OP_LD, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"c.li", EDAN_OP_ADDI, P_C, -1, 0, -1, 0, 0x000, {"di", NULL, NULL, NULL, NULL, NULL}},
     {"c.lui", EDAN_OP_LUI, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"c.lw", EDAN_OP_LW, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"c.lwsp", EDAN_OP_LW, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
-    {"c.mv", EDAN_OP_ADDI, P_C|P_IMM, -1, -1, -1, 0, 0x000, {"ds", NULL, NULL, NULL, NULL, NULL}},
-    {"c.nop", EDAN_OP_ADDI, P_C|P_IMM, 0, 0, -1, 0, 0x000, {"", NULL, NULL, NULL, NULL, NULL}},
+    {"c.mv", EDAN_OP_ADDI, P_C | P_IMM, -1, -1, -1, 0, 0x000, {"ds", NULL, NULL, NULL, NULL, NULL}},
+    {"c.nop", EDAN_OP_ADDI, P_C | P_IMM, 0, 0, -1, 0, 0x000, {"", NULL, NULL, NULL, NULL, NULL}},
     {"c.or", EDAN_OP_OR, P_C, -1, -1, -1, 0, 0x000, {"bt", NULL, NULL, NULL, NULL, NULL}},
     {"c.sd", EDAN_OP_SD, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"c.sdsp", EDAN_OP_SD, P_C, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
@@ -140,8 +140,8 @@ static const parse_entry parse_table[] = {
     {"divw", EDAN_OP_DIVW, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"ebreak", EDAN_OP_EBREAK, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"ecall", EDAN_OP_ECALL, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
-    {"fabs.d", EDAN_OP_FSGNJX_D, P_TIE|P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
-    {"fabs.s", EDAN_OP_FSGNJX_S, P_TIE|P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
+    {"fabs.d", EDAN_OP_FSGNJX_D, P_TIE | P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
+    {"fabs.s", EDAN_OP_FSGNJX_S, P_TIE | P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
     {"fadd.d", EDAN_OP_FADD_D, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fadd.s", EDAN_OP_FADD_S, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fclass.d", EDAN_OP_FCLASS_D, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
@@ -187,16 +187,16 @@ static const parse_entry parse_table[] = {
     {"fmsub.s", EDAN_OP_FMSUB_S, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fmul.d", EDAN_OP_FMUL_D, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fmul.s", EDAN_OP_FMUL_S, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
-    {"fmv.d", EDAN_OP_FSGNJ_D, P_TIE|P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
+    {"fmv.d", EDAN_OP_FSGNJ_D, P_TIE | P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
     {"fmv.d.x", EDAN_OP_FMV_D_X, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
-    {"fmv.s", EDAN_OP_FSGNJ_S, P_TIE|P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
+    {"fmv.s", EDAN_OP_FSGNJ_S, P_TIE | P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
     {"fmv.s.x", EDAN_OP_FMV_W_X, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fmv.w.x", EDAN_OP_FMV_W_X, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fmv.x.d", EDAN_OP_FMV_X_D, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fmv.x.s", EDAN_OP_FMV_X_W, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fmv.x.w", EDAN_OP_FMV_X_W, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
-    {"fneg.d", EDAN_OP_FSGNJN_D, P_TIE|P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
-    {"fneg.s", EDAN_OP_FSGNJN_S, P_TIE|P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
+    {"fneg.d", EDAN_OP_FSGNJN_D, P_TIE | P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
+    {"fneg.s", EDAN_OP_FSGNJN_S, P_TIE | P_LAXF, -1, -1, -1, 0, 0x000, {"DS", NULL, NULL, NULL, NULL, NULL}},
     {"fnmadd.d", EDAN_OP_FNMADD_D, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fnmadd.s", EDAN_OP_FNMADD_S, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
     {"fnmsub.d", EDAN_OP_FNMSUB_D, 0, -1, -1, -1, 0, 0x000, {NULL, NULL, NULL, NULL, NULL, NULL}},
@@ -541,11 +541,20 @@ static bool fence_set(tok t, unsigned *out)
     }
     for (size_t i = 0; i < t.n; i++) {
         switch (t.s[i]) {
-        case 'i': v |= 8; break;
-        case 'o': v |= 4; break;
-        case 'r': v |= 2; break;
-        case 'w': v |= 1; break;
-        default: return false;
+        case 'i':
+            v |= 8;
+            break;
+        case 'o':
+            v |= 4;
+            break;
+        case 'r':
+            v |= 2;
+            break;
+        case 'w':
+            v |= 1;
+            break;
+        default:
+            return false;
         }
     }
     *out = v;
@@ -579,8 +588,7 @@ static size_t form_len(const char *form)
 }
 
 /* Fill operands from tokens according to form; returns 0 or -1 with message. */
-static int apply_form(const char *form, const tok *ops, const parse_entry *pe, uint64_t pc,
-                      edan_insn *out, perr *e)
+static int apply_form(const char *form, const tok *ops, const parse_entry *pe, uint64_t pc, edan_insn *out, perr *e)
 {
     unsigned fence_n = 0;
     for (size_t i = 0; form[i]; i++) {
@@ -713,20 +721,34 @@ static int apply_form(const char *form, const tok *ops, const parse_entry *pe, u
 static uint16_t imm_twin(uint16_t op)
 {
     switch (op) {
-    case EDAN_OP_ADD: return EDAN_OP_ADDI;
-    case EDAN_OP_ADDW: return EDAN_OP_ADDIW;
-    case EDAN_OP_AND: return EDAN_OP_ANDI;
-    case EDAN_OP_OR: return EDAN_OP_ORI;
-    case EDAN_OP_XOR: return EDAN_OP_XORI;
-    case EDAN_OP_SLT: return EDAN_OP_SLTI;
-    case EDAN_OP_SLTU: return EDAN_OP_SLTIU;
-    case EDAN_OP_SLL: return EDAN_OP_SLLI;
-    case EDAN_OP_SRL: return EDAN_OP_SRLI;
-    case EDAN_OP_SRA: return EDAN_OP_SRAI;
-    case EDAN_OP_SLLW: return EDAN_OP_SLLIW;
-    case EDAN_OP_SRLW: return EDAN_OP_SRLIW;
-    case EDAN_OP_SRAW: return EDAN_OP_SRAIW;
-    default: return 0;
+    case EDAN_OP_ADD:
+        return EDAN_OP_ADDI;
+    case EDAN_OP_ADDW:
+        return EDAN_OP_ADDIW;
+    case EDAN_OP_AND:
+        return EDAN_OP_ANDI;
+    case EDAN_OP_OR:
+        return EDAN_OP_ORI;
+    case EDAN_OP_XOR:
+        return EDAN_OP_XORI;
+    case EDAN_OP_SLT:
+        return EDAN_OP_SLTI;
+    case EDAN_OP_SLTU:
+        return EDAN_OP_SLTIU;
+    case EDAN_OP_SLL:
+        return EDAN_OP_SLLI;
+    case EDAN_OP_SRL:
+        return EDAN_OP_SRLI;
+    case EDAN_OP_SRA:
+        return EDAN_OP_SRAI;
+    case EDAN_OP_SLLW:
+        return EDAN_OP_SLLIW;
+    case EDAN_OP_SRLW:
+        return EDAN_OP_SRLIW;
+    case EDAN_OP_SRAW:
+        return EDAN_OP_SRAIW;
+    default:
+        return 0;
     }
 }
 

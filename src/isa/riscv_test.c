@@ -134,19 +134,33 @@ static const golden goldens[] = {
     {0x415c, EDAN_OP_LW, {XR(10)}, XR(15), EDAN_MEM_LOAD, 4, EDAN_CLASS_LOAD, 0, 4, "lw a5,4(a0)"},
     {0x1575, EDAN_OP_ADDI, {XR(10)}, XR(10), 0, 0, EDAN_CLASS_INT, 0, -3, "addi a0,a0,-3"},
     {0x00c5853b, EDAN_OP_ADDW, {XR(11), XR(12)}, XR(10), 0, 0, EDAN_CLASS_INT, 0, 0, "addw a0,a1,a2"},
-    {0x6ac5f543, EDAN_OP_FMADD_D, {FR(11), FR(12), FR(13)}, FR(10), 0, 0, EDAN_CLASS_FFMA, 0, 0,
+    {0x6ac5f543,
+     EDAN_OP_FMADD_D,
+     {FR(11), FR(12), FR(13)},
+     FR(10),
+     0,
+     0,
+     EDAN_CLASS_FFMA,
+     0,
+     0,
      "fmadd.d dyn,fa0,fa1,fa2,fa3"},
-    {0x04b6252f, EDAN_OP_AMOADD_W, {XR(12), XR(11)}, XR(10), EDAN_MEM_AMO, 4, EDAN_CLASS_ATOMIC, 0, 0,
+    {0x04b6252f,
+     EDAN_OP_AMOADD_W,
+     {XR(12), XR(11)},
+     XR(10),
+     EDAN_MEM_AMO,
+     4,
+     EDAN_CLASS_ATOMIC,
+     0,
+     0,
      "amoadd.w.aq a0,a1,(a2)"},
-    {0x18b6352f, EDAN_OP_SC_D, {XR(12), XR(11)}, XR(10), EDAN_MEM_STORE, 8, EDAN_CLASS_STORE, 0, 0,
-     "sc.d a0,a1,(a2)"},
+    {0x18b6352f, EDAN_OP_SC_D, {XR(12), XR(11)}, XR(10), EDAN_MEM_STORE, 8, EDAN_CLASS_STORE, 0, 0, "sc.d a0,a1,(a2)"},
     {0x000780e7, EDAN_OP_JALR, {XR(15)}, XR(1), 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_CALL, 0, "jalr ra,a5,0"},
     {0x8082, EDAN_OP_JALR, {XR(1)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_RETURN, 0, "ret"},
     {0x00008067, EDAN_OP_JALR, {XR(1)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_RETURN, 0, "ret"},
     {0x9782, EDAN_OP_JALR, {XR(15)}, XR(1), 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_CALL, 0, "jalr ra,a5,0"},
     {0x001000ef, EDAN_OP_JAL, {0}, XR(1), 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_CALL, 2048, "jal ra,2048"},
-    {0xfef68de3, EDAN_OP_BEQ, {XR(13), XR(15)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, -6,
-     "beq a3,a5,-6"},
+    {0xfef68de3, EDAN_OP_BEQ, {XR(13), XR(15)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, -6, "beq a3,a5,-6"},
     {0x60a6, EDAN_OP_LD, {XR(2)}, XR(1), EDAN_MEM_LOAD, 8, EDAN_CLASS_LOAD, 0, 72, "ld ra,72(sp)"},
     {0xf922, EDAN_OP_SD, {XR(2), XR(8)}, -1, EDAN_MEM_STORE, 8, EDAN_CLASS_STORE, 0, 176, "sd s0,176(sp)"},
     {0x757d, EDAN_OP_LUI, {0}, XR(10), 0, 0, EDAN_CLASS_INT, 0, -4096, "lui a0,-4096"},
@@ -168,22 +182,26 @@ static const golden goldens[] = {
     {0x00028067, EDAN_OP_JALR, {XR(5)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_RETURN, 0, "jr t0"},
     {0x010002ef, EDAN_OP_JAL, {0}, XR(5), 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_CALL, 16, "jal t0,16"},
     {0x5a0477d3, EDAN_OP_FSQRT_D, {FR(8)}, FR(15), 0, 0, EDAN_CLASS_FSQRT, 0, 0, "fsqrt.d dyn,fa5,fs0"},
-    {0x18c5f553, EDAN_OP_FDIV_S, {FR(11), FR(12)}, FR(10), 0, 0, EDAN_CLASS_FDIV, 0, 0,
-     "fdiv.s dyn,fa0,fa1,fa2"},
-    {0x12c5f553, EDAN_OP_FMUL_D, {FR(11), FR(12)}, FR(10), 0, 0, EDAN_CLASS_FMUL, 0, 0,
-     "fmul.d dyn,fa0,fa1,fa2"},
+    {0x18c5f553, EDAN_OP_FDIV_S, {FR(11), FR(12)}, FR(10), 0, 0, EDAN_CLASS_FDIV, 0, 0, "fdiv.s dyn,fa0,fa1,fa2"},
+    {0x12c5f553, EDAN_OP_FMUL_D, {FR(11), FR(12)}, FR(10), 0, 0, EDAN_CLASS_FMUL, 0, 0, "fmul.d dyn,fa0,fa1,fa2"},
     {0x0f50000f, EDAN_OP_FENCE, {0}, -1, 0, 0, EDAN_CLASS_INT, 0, 0, "fence iorw,ow"},
     {0x00000073, EDAN_OP_ECALL, {0}, -1, 0, 0, EDAN_CLASS_INT, 0, 0, "ecall"},
     {0x7159, EDAN_OP_ADDI, {XR(2)}, XR(2), 0, 0, EDAN_CLASS_INT, 0, -112, "addi sp,sp,-112"},
     {0xbc22, EDAN_OP_FSD, {XR(2), FR(8)}, -1, EDAN_MEM_STORE, 8, EDAN_CLASS_STORE, 0, 56, "fsd fs0,56(sp)"},
-    {0x0ef7302f, EDAN_OP_AMOSWAP_D, {XR(14), XR(15)}, -1, EDAN_MEM_AMO, 8, EDAN_CLASS_ATOMIC, 0, 0,
+    {0x0ef7302f,
+     EDAN_OP_AMOSWAP_D,
+     {XR(14), XR(15)},
+     -1,
+     EDAN_MEM_AMO,
+     8,
+     EDAN_CLASS_ATOMIC,
+     0,
+     0,
      "amoswap.d.aq.rl zero,a5,(a4)"},
     {0x40b00533, EDAN_OP_SUB, {XR(11)}, XR(10), 0, 0, EDAN_CLASS_INT, 0, 0, "neg a0,a1"},
     {0x3c844783, EDAN_OP_LBU, {XR(8)}, XR(15), EDAN_MEM_LOAD, 1, EDAN_CLASS_LOAD, 0, 968, "lbu a5,968(s0)"},
-    {0x00b54463, EDAN_OP_BLT, {XR(10), XR(11)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, 8,
-     "bgt a1,a0,8"},
-    {0x00b57463, EDAN_OP_BGEU, {XR(10), XR(11)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, 8,
-     "bleu a1,a0,8"},
+    {0x00b54463, EDAN_OP_BLT, {XR(10), XR(11)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, 8, "bgt a1,a0,8"},
+    {0x00b57463, EDAN_OP_BGEU, {XR(10), XR(11)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, 8, "bleu a1,a0,8"},
     {0x00a05463, EDAN_OP_BGE, {XR(10)}, -1, 0, 0, EDAN_CLASS_BRANCH, EDAN_FLOW_BRANCH, 8, "blez a0,8"},
     {0x22f7a7d3, EDAN_OP_FSGNJX_D, {FR(15)}, FR(15), 0, 0, EDAN_CLASS_FADD, 0, 0, "fabs.d a5,a5"},
     {0x0001, EDAN_OP_ADDI, {0}, -1, 0, 0, EDAN_CLASS_INT, 0, 0, "nop"},
@@ -195,8 +213,7 @@ static void test_goldens(void)
     char msg[1024], text[128], err[128];
     for (size_t i = 0; i < sizeof goldens / sizeof goldens[0]; i++) {
         const golden *g = &goldens[i];
-        uint8_t b[4] = {(uint8_t)g->raw, (uint8_t)(g->raw >> 8), (uint8_t)(g->raw >> 16),
-                        (uint8_t)(g->raw >> 24)};
+        uint8_t b[4] = {(uint8_t)g->raw, (uint8_t)(g->raw >> 8), (uint8_t)(g->raw >> 16), (uint8_t)(g->raw >> 24)};
         edan_insn d;
         edan_decode_status st = edan_rv_decode(b, 4, 0x10000, &d);
         edan_insn e;
@@ -219,17 +236,19 @@ static void test_goldens(void)
             diff = "text";
         }
         const char *rt = diff ? NULL : round_trip(&d, text, sizeof text, err, sizeof err);
-        snprintf(msg, sizeof msg, "golden %08x (%s): %s differs (got \"%s\")%s%s", (unsigned)g->raw,
-                 g->text, diff ? diff : rt ? rt : "", text, rt ? " round trip: " : "", rt ? err : "");
+        snprintf(msg, sizeof msg, "golden %08x (%s): %s differs (got \"%s\")%s%s", (unsigned)g->raw, g->text,
+                 diff ? diff
+                 : rt ? rt
+                      : "",
+                 text, rt ? " round trip: " : "", rt ? err : "");
         check(!diff && !rt, msg);
     }
 
     /* Illegal encodings. */
-    static const uint32_t bad[] = {0x0000, 0xffffffff, 0x0000007f, 0x8002 /* c.jr x0 */,
-                                   0x6001 /* c.lui x0,0 */, 0x02c5d053 /* fadd.d rm=5 */};
+    static const uint32_t bad[] = {0x0000,    0xffffffff, 0x0000007f, 0x8002 /* c.jr x0 */, 0x6001 /* c.lui x0,0 */,
+                                   0x02c5d053 /* fadd.d rm=5 */};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        uint8_t b[4] = {(uint8_t)bad[i], (uint8_t)(bad[i] >> 8), (uint8_t)(bad[i] >> 16),
-                        (uint8_t)(bad[i] >> 24)};
+        uint8_t b[4] = {(uint8_t)bad[i], (uint8_t)(bad[i] >> 8), (uint8_t)(bad[i] >> 16), (uint8_t)(bad[i] >> 24)};
         edan_insn d;
         edan_decode_status st = edan_rv_decode(b, 4, 0, &d);
         snprintf(msg, sizeof msg, "illegal %08x decodes as illegal", (unsigned)bad[i]);
@@ -272,8 +291,14 @@ static const pgolden pgoldens[] = {
     {"lw a4,0(a5)", 0, EDAN_OP_LW, {XR(15)}, XR(14), 0, 0, 4},
     {"  \tlw\t a4 , 0( a5 )   # load", 0, EDAN_OP_LW, {XR(15)}, XR(14), 0, 0, 4},
     {"bne a3,a5,-6", 0, EDAN_OP_BNE, {XR(13), XR(15)}, -1, EDAN_FLOW_BRANCH, -6, 4},
-    {"fef69de3          bne                     a3,a5,-6                # 0x295c2", 0, EDAN_OP_BNE,
-     {XR(13), XR(15)}, -1, EDAN_FLOW_BRANCH, -6, 4},
+    {"fef69de3          bne                     a3,a5,-6                # 0x295c2",
+     0,
+     EDAN_OP_BNE,
+     {XR(13), XR(15)},
+     -1,
+     EDAN_FLOW_BRANCH,
+     -6,
+     4},
     {"beq a5,s2,1047c <abort+0x44>", 0x10438, EDAN_OP_BEQ, {XR(15), XR(18)}, -1, EDAN_FLOW_BRANCH, 0x44, 4},
     {"jal ra,1ef04 <foo<int, long>>", 0x1ef00, EDAN_OP_JAL, {0}, XR(1), EDAN_FLOW_CALL, 4, 4},
     {"c.addi\tsp,-16", 0, EDAN_OP_ADDI, {XR(2)}, XR(2), 0, -16, 2},
@@ -316,10 +341,34 @@ static const pgolden pgoldens[] = {
 };
 
 static const char *const pbad[] = {
-    "", "   ", "# only a comment", "foo a0,a1", "add a0,a1", "add a0,a1,fa2", "addi a0,a1,a2", "addi a0,a1,zz",
-    "lw a0,4(a9)", "lw a0,4a5", "lw a0,(", "fadd.d a0,fa1,fa2", "add a0,,a1", "add a0,a1,a2,a3,a4,a5,a6,a7",
-    "csrrw a0,nosuchcsr,a1", "amoadd.w.rl.aq a0,a1,(a2)", "add.aq a0,a1,a2", "c.", ",", "(", "<",
-    "beq a0,a1,", "beq a0,a1,<x>", "lui a0,0x", "csrrwi a0,fflags,32", "x0 a0", "s12", "a0",
+    "",
+    "   ",
+    "# only a comment",
+    "foo a0,a1",
+    "add a0,a1",
+    "add a0,a1,fa2",
+    "addi a0,a1,a2",
+    "addi a0,a1,zz",
+    "lw a0,4(a9)",
+    "lw a0,4a5",
+    "lw a0,(",
+    "fadd.d a0,fa1,fa2",
+    "add a0,,a1",
+    "add a0,a1,a2,a3,a4,a5,a6,a7",
+    "csrrw a0,nosuchcsr,a1",
+    "amoadd.w.rl.aq a0,a1,(a2)",
+    "add.aq a0,a1,a2",
+    "c.",
+    ",",
+    "(",
+    "<",
+    "beq a0,a1,",
+    "beq a0,a1,<x>",
+    "lui a0,0x",
+    "csrrwi a0,fflags,32",
+    "x0 a0",
+    "s12",
+    "a0",
     "addi a0,a0,123456789012345678901234567890",
 };
 
@@ -341,9 +390,9 @@ static void test_parse_goldens(void)
             static const struct {
                 char f;
                 const char *s;
-            } sample[] = {{'d', "a0"}, {'s', "a1"}, {'t', "a2"}, {'D', "fa0"}, {'S', "fa1"},
-                          {'T', "fa2"}, {'R', "fa3"}, {'i', "3"}, {'u', "4096"}, {'o', "8"},
-                          {'L', "8(a1)"}, {'A', "(a1)"}, {'c', "fflags"}, {'z', "1"}, {'f', "rw"}};
+            } sample[] = {{'d', "a0"},    {'s', "a1"},   {'t', "a2"},     {'D', "fa0"},  {'S', "fa1"},
+                          {'T', "fa2"},   {'R', "fa3"},  {'i', "3"},      {'u', "4096"}, {'o', "8"},
+                          {'L', "8(a1)"}, {'A', "(a1)"}, {'c', "fflags"}, {'z', "1"},    {'f', "rw"}};
             for (size_t k = 0; k < sizeof sample / sizeof sample[0]; k++) {
                 if (sample[k].f == form[i]) {
                     len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? "," : "", sample[k].s);
@@ -465,9 +514,14 @@ static void test_sweeps(void)
     sweep_report("3M random 32-bit encodings", legal, bad, first);
 
     /* Parser fuzz: arbitrary bytes and mutated valid lines must never crash. */
-    static const char *const seeds[] = {"lw a4,0(a5)", "beq a5,s2,1047c <abort+0x44>", "fadd.d dyn,fa0,fa1,fa2",
-                                        "amoswap.w.aq a0,a1,(a2)", "csrrw a0,fflags,a1", "c.addi16sp sp,-16",
-                                        "fence iorw,ow", "jalr ra,0(a5)"};
+    static const char *const seeds[] = {"lw a4,0(a5)",
+                                        "beq a5,s2,1047c <abort+0x44>",
+                                        "fadd.d dyn,fa0,fa1,fa2",
+                                        "amoswap.w.aq a0,a1,(a2)",
+                                        "csrrw a0,fflags,a1",
+                                        "c.addi16sp sp,-16",
+                                        "fence iorw,ow",
+                                        "jalr ra,0(a5)"};
     static const char alphabet[] = "abcdefstxz0123456789(),.<>#- \t\xff";
     unsigned long ok = 0;
     for (unsigned long i = 0; i < 300000; i++) {
@@ -608,10 +662,10 @@ static const char *const prog_atomic =
     "}\n";
 
 typedef struct xstats {
-    unsigned long checked;   /* objdump instructions compared */
-    unsigned long mismatch;  /* decode vs objdump-text mismatches */
-    unsigned long rt_bad;    /* round-trip failures */
-    unsigned long skipped;   /* non-instruction lines (.word, (bad)) */
+    unsigned long checked;  /* objdump instructions compared */
+    unsigned long mismatch; /* decode vs objdump-text mismatches */
+    unsigned long rt_bad;   /* round-trip failures */
+    unsigned long skipped;  /* non-instruction lines (.word, (bad)) */
 } xstats;
 
 static bool write_file(const char *path, const char *text)
@@ -672,8 +726,8 @@ static void cross_line(char *line, bool aliases, xstats *st)
     if (diff) {
         if (st->mismatch++ < 25) {
             edan_rv_disas(&d, mine, sizeof mine);
-            printf("  mismatch at %llx [%s]: objdump \"%s\" vs decoded \"%s\": %s\n", (unsigned long long)pc, hex,
-                   text, mine, diff);
+            printf("  mismatch at %llx [%s]: objdump \"%s\" vs decoded \"%s\": %s\n", (unsigned long long)pc, hex, text,
+                   mine, diff);
         }
         return;
     }

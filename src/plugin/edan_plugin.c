@@ -40,8 +40,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 typedef struct slot {
     const edan_insn *insn;
     uint32_t id;
-    uint8_t entry;   /* first instruction of a filtered function */
-    uint8_t in_fn;   /* inside a filtered function's range */
+    uint8_t entry; /* first instruction of a filtered function */
+    uint8_t in_fn; /* inside a filtered function's range */
     uint8_t flow;
 } slot;
 
@@ -237,8 +237,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                     s->in_fn = 1;
             }
         }
-        qemu_plugin_register_vcpu_insn_exec_cb(qi, P.filtering ? on_insn_filtered : on_insn,
-                                               QEMU_PLUGIN_CB_NO_REGS, s);
+        qemu_plugin_register_vcpu_insn_exec_cb(qi, P.filtering ? on_insn_filtered : on_insn, QEMU_PLUGIN_CB_NO_REGS, s);
         if (s->insn->mem != EDAN_MEM_NONE)
             qemu_plugin_register_vcpu_mem_cb(qi, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
     }
@@ -253,8 +252,10 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
         fprintf(stderr, "\redan: %" PRIu64 " instructions traced%20s\n", P.total, "");
     uint64_t others = atomic_load(&P.other_vcpu_insns);
     if (others)
-        fprintf(stderr, "edan: warning: %" PRIu64 " instructions of other threads were not traced (the eDAG "
-                        "model is sequential; only the main thread is analysed)\n", others);
+        fprintf(stderr,
+                "edan: warning: %" PRIu64 " instructions of other threads were not traced (the eDAG "
+                "model is sequential; only the main thread is analysed)\n",
+                others);
     if (!P.err.set && P.consumer.finish(P.consumer.ctx) && P.edag)
         edan_error_set(&P.err, "%s", edan_edag_error(P.edag)->msg);
     if (P.mode == MODE_ONLINE && P.edag && !P.err.set) {
@@ -357,7 +358,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     for (int i = 0; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq)
-            return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees progress)", argv[i]);
+            return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees progress)",
+                        argv[i]);
         size_t klen = (size_t)(eq - argv[i]);
         const char *v = eq + 1;
 #define IS(k) (klen == strlen(k) && !strncmp(argv[i], k, klen))

@@ -66,8 +66,8 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
         if (st->D > shown)
             fprintf(f, " ... (%" PRIu64 " layers)", st->D);
         fprintf(f, "\n");
-        fprintf(f, "  %6s %14s %14s %14s %14s %14s %14s %14s\n", "m", "lambda", "lambda(lay.)", "Lambda",
-                "M lower", "M upper", "M layered", "T upper");
+        fprintf(f, "  %6s %14s %14s %14s %14s %14s %14s %14s\n", "m", "lambda", "lambda(lay.)", "Lambda", "M lower",
+                "M upper", "M layered", "T upper");
         for (int i = 0; i < mt.n_m; i++) {
             const edan_m_metrics *r = &mt.per_m[i];
             char lam[32], laml[32], lo[32], up[32], ly[32], tu[32];
@@ -104,8 +104,8 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
             char label[320], lam[32];
             edan_report_lane_label(e, k, label, sizeof label);
             fmt_num(mt.per_m[0].lambda, lam, sizeof lam);
-            fprintf(f, "  %-4d %-60.60s %12" PRIu64 " %10" PRIu64 " %14s %10.4g %10.4g\n", k + 1, label, st->W,
-                    st->D, lam, mt.per_m[0].Lambda, mt.bw_gbs);
+            fprintf(f, "  %-4d %-60.60s %12" PRIu64 " %10" PRIu64 " %14s %10.4g %10.4g\n", k + 1, label, st->W, st->D,
+                    lam, mt.per_m[0].Lambda, mt.bw_gbs);
         }
     }
 }
@@ -176,9 +176,8 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         fprintf(f, ",\"alpha\":%" PRIu64 ",\"costs\":{", lc->cost.alpha);
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
             fprintf(f, "%s\"%s\":%" PRIu64, c ? "," : "", edan_class_name(c), lc->cost.cls[c]);
-        fprintf(f,
-                "},\"vertices\":%" PRIu64 ",\"T1\":%" PRIu64 ",\"Tinf\":%" PRIu64 ",\"parallelism\":",
-                st->vertices, st->T1, st->Tinf);
+        fprintf(f, "},\"vertices\":%" PRIu64 ",\"T1\":%" PRIu64 ",\"Tinf\":%" PRIu64 ",\"parallelism\":", st->vertices,
+                st->T1, st->Tinf);
         json_num(f, mt.parallelism);
         fprintf(f, ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":", st->W, st->D);
         json_num(f, mt.C);
@@ -254,8 +253,8 @@ void edan_report_series_csv(FILE *f, const edan_edag *e)
         for (int j = 0; j < st->n_series; j++) {
             const edan_series *s = &st->series[j];
             for (size_t i = 0; i < s->n; i++)
-                fprintf(f, "%d,\"%s\",%" PRIu64 ",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k + 1,
-                        cache, lc->cost.alpha, s->tau, i, (uint64_t)i * s->tau, s->U[i], s->started[i]);
+                fprintf(f, "%d,\"%s\",%" PRIu64 ",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k + 1, cache,
+                        lc->cost.alpha, s->tau, i, (uint64_t)i * s->tau, s->U[i], s->started[i]);
         }
     }
 }

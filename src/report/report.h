@@ -15,10 +15,10 @@
 #define EDAN_JSON_MAX_LAYERS 100000
 
 typedef struct edan_report_source {
-    const char *kind;     /* "online", "trace" */
-    const char *path;     /* trace path or program */
-    const char *binary;   /* traced program, if known */
-    const char *filter;   /* function filter, if any */
+    const char *kind;   /* "online", "trace" */
+    const char *path;   /* trace path or program */
+    const char *binary; /* traced program, if known */
+    const char *filter; /* function filter, if any */
 } edan_report_source;
 
 void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);

@@ -129,10 +129,10 @@ struct edan_trace_writer {
     bool failed;
     bool finished;
     bool header_written;
-    bool patchable;        /* the header's record_count can be rewritten in place */
-    int64_t header_off;    /* file offset of the header */
-    char msg[1024];        /* first failure, reported by close */
-    uint64_t file_off;     /* bytes written so far */
+    bool patchable;     /* the header's record_count can be rewritten in place */
+    int64_t header_off; /* file offset of the header */
+    char msg[1024];     /* first failure, reported by close */
+    uint64_t file_off;  /* bytes written so far */
 
     uint8_t *header;
     size_t header_len;
@@ -141,9 +141,9 @@ struct edan_trace_writer {
     int level;
     bool level_dirty;
     size_t block_target;
-    uint8_t *raw;          /* current block's events */
+    uint8_t *raw; /* current block's events */
     size_t raw_len;
-    uint8_t *out;          /* block header + compressed frame */
+    uint8_t *out; /* block header + compressed frame */
     size_t out_cap;
 
     uint32_t blk_new;
@@ -155,10 +155,10 @@ struct edan_trace_writer {
     int64_t prev_id;
     uint32_t n_defined;
     uint16_t vcpu;
-    uint32_t *map;         /* producer id -> file id, NO_ID if not yet seen */
+    uint32_t *map; /* producer id -> file id, NO_ID if not yet seen */
     size_t map_cap;
-    uint64_t *last_addr;   /* per file id */
-    uint8_t *has_mem;      /* per file id: the decoded instruction accesses memory */
+    uint64_t *last_addr; /* per file id */
+    uint8_t *has_mem;    /* per file id: the decoded instruction accesses memory */
     size_t file_cap;
 };
 
@@ -168,8 +168,7 @@ static void writer_fail(edan_trace_writer *w, const char *what, int errnum)
         return;
     w->failed = true;
     if (errnum)
-        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what,
-                 w->file_off, strerror(errnum));
+        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what, w->file_off, strerror(errnum));
     else
         snprintf(w->msg, sizeof w->msg, "%s: %s", w->path, what);
 }
@@ -213,8 +212,7 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
     struct tm tm;
     if (gmtime_r(&t, &tm))
         strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    const char *keys[] = {"isa", "binary", "args", "filter", "filter_callees", "created_by",
-                          "created_at"};
+    const char *keys[] = {"isa", "binary", "args", "filter", "filter_callees", "created_by", "created_at"};
     const char *vals[] = {"riscv64",
                           meta ? meta->binary : NULL,
                           meta ? meta->args : NULL,
@@ -227,8 +225,7 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
         if (vals[i])
             n += meta_entry(NULL, keys[i], vals[i]);
     if (n > MAX_HEADER_LEN) {
-        edan_error_set(err, "%s: trace metadata is too large (%zu bytes, limit %u)", w->path, n,
-                       MAX_HEADER_LEN);
+        edan_error_set(err, "%s: trace metadata is too large (%zu bytes, limit %u)", w->path, n, MAX_HEADER_LEN);
         return -1;
     }
     w->header = calloc(1, n);
@@ -266,8 +263,7 @@ static void writer_free(edan_trace_writer *w)
     free(w);
 }
 
-edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_meta *meta,
-                                          edan_error *err)
+edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_meta *meta, edan_error *err)
 {
     edan_trace_writer *w = calloc(1, sizeof *w);
     if (!w) {
@@ -351,8 +347,7 @@ static void flush_block(edan_trace_writer *w)
         }
         w->level_dirty = false;
     }
-    size_t c = ZSTD_compress2(w->cctx, w->out + BLOCK_HEADER_LEN, w->out_cap - BLOCK_HEADER_LEN,
-                              w->raw, w->raw_len);
+    size_t c = ZSTD_compress2(w->cctx, w->out + BLOCK_HEADER_LEN, w->out_cap - BLOCK_HEADER_LEN, w->raw, w->raw_len);
     if (ZSTD_isError(c)) {
         char what[256];
         snprintf(what, sizeof what, "zstd compression failed: %s", ZSTD_getErrorName(c));
@@ -398,8 +393,7 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
 {
     if (r->id >= MAX_PRODUCER_ID) {
         char what[128];
-        snprintf(what, sizeof what, "instruction id %" PRIu32 " is too large (ids must be dense)",
-                 r->id);
+        snprintf(what, sizeof what, "instruction id %" PRIu32 " is too large (ids must be dense)", r->id);
         writer_fail(w, what, 0);
         return NO_ID;
     }
@@ -568,9 +562,9 @@ struct edan_trace_reader {
     FILE *f;
     bool own;
     char *name;
-    uint64_t off;          /* file offset of the next unread byte */
+    uint64_t off; /* file offset of the next unread byte */
     int state;
-    char msg[1024];        /* the error, repeated by later calls */
+    char msg[1024]; /* the error, repeated by later calls */
 
     edan_trace_meta meta;
     char *meta_str[6];
@@ -596,15 +590,13 @@ struct edan_trace_reader {
     uint16_t vcpu;
     uint64_t n_records;
     uint64_t n_blocks;
-    uint64_t *last_addr;   /* per id */
+    uint64_t *last_addr;    /* per id */
     const edan_insn **insn; /* per id, cached from the code table */
     size_t id_cap;
     edan_code_table *code;
 };
 
 static void reader_fail(edan_trace_reader *r, const char *fmt, ...) EDAN_PRINTF(2, 3);
-
-
 
 static void reader_fail(edan_trace_reader *r, const char *fmt, ...)
 {
@@ -631,8 +623,7 @@ static size_t read_some(edan_trace_reader *r, void *buf, size_t n)
     return got;
 }
 
-static const char *meta_keys[6] = {"binary", "args", "filter", "filter_callees", "created_by",
-                                   "created_at"};
+static const char *meta_keys[6] = {"binary", "args", "filter", "filter_callees", "created_by", "created_at"};
 
 static int parse_meta(edan_trace_reader *r, const uint8_t *p, uint32_t len)
 {
@@ -640,27 +631,32 @@ static int parse_meta(edan_trace_reader *r, const uint8_t *p, uint32_t len)
     while (i < len) {
         uint64_t at = HEADER_FIXED_LEN + (uint64_t)i;
         if (len - i < 2) {
-            reader_fail(r, "byte %" PRIu64 ": metadata entry key length runs past the header end "
-                        "(header_len %u)", at, len + HEADER_FIXED_LEN);
+            reader_fail(r,
+                        "byte %" PRIu64 ": metadata entry key length runs past the header end "
+                        "(header_len %u)",
+                        at, len + HEADER_FIXED_LEN);
             return -1;
         }
         uint32_t kl = get_u16(p + i);
         if (len - i - 2 < kl + 4u) {
-            reader_fail(r, "byte %" PRIu64 ": metadata key of %u bytes runs past the header end "
-                        "(header_len %u)", at, kl, len + HEADER_FIXED_LEN);
+            reader_fail(r,
+                        "byte %" PRIu64 ": metadata key of %u bytes runs past the header end "
+                        "(header_len %u)",
+                        at, kl, len + HEADER_FIXED_LEN);
             return -1;
         }
         const uint8_t *key = p + i + 2;
         uint32_t vl = get_u32(p + i + 2 + kl);
         if (len - i - 6 - kl < vl) {
-            reader_fail(r, "byte %" PRIu64 ": metadata value of %u bytes runs past the header "
-                        "end (header_len %u)", at + 2 + kl, vl, len + HEADER_FIXED_LEN);
+            reader_fail(r,
+                        "byte %" PRIu64 ": metadata value of %u bytes runs past the header "
+                        "end (header_len %u)",
+                        at + 2 + kl, vl, len + HEADER_FIXED_LEN);
             return -1;
         }
         const uint8_t *val = key + kl + 4;
         if (memchr(val, 0, vl)) {
-            reader_fail(r, "byte %" PRIu64 ": metadata value contains a NUL byte",
-                        at + 6 + kl);
+            reader_fail(r, "byte %" PRIu64 ": metadata value contains a NUL byte", at + 6 + kl);
             return -1;
         }
         for (int k = 0; k < 6; k++) {
@@ -694,30 +690,25 @@ static int read_header(edan_trace_reader *r)
     if (r->state == RD_ERROR)
         return -1;
     if (got < 8 || memcmp(h, EDAN_TRACE_MAGIC, 8) != 0) {
-        reader_fail(r, "byte 0: not an edan binary trace (expected magic \"%s\")",
-                    EDAN_TRACE_MAGIC);
+        reader_fail(r, "byte 0: not an edan binary trace (expected magic \"%s\")", EDAN_TRACE_MAGIC);
         return -1;
     }
     if (got < sizeof h) {
-        reader_fail(r, "byte 0: truncated: the header needs %d bytes but the file ends after %zu",
-                    HEADER_FIXED_LEN, got);
+        reader_fail(r, "byte 0: truncated: the header needs %d bytes but the file ends after %zu", HEADER_FIXED_LEN,
+                    got);
         return -1;
     }
-    uint32_t version = get_u32(h + 8), hlen = get_u32(h + 12), isa = get_u32(h + 16),
-             flags = get_u32(h + 20);
+    uint32_t version = get_u32(h + 8), hlen = get_u32(h + 12), isa = get_u32(h + 16), flags = get_u32(h + 20);
     if (version != EDAN_TRACE_VERSION) {
-        reader_fail(r, "byte 8: unsupported format version %u (expected %u)", version,
-                    EDAN_TRACE_VERSION);
+        reader_fail(r, "byte 8: unsupported format version %u (expected %u)", version, EDAN_TRACE_VERSION);
         return -1;
     }
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
-        reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen,
-                    HEADER_FIXED_LEN, MAX_HEADER_LEN);
+        reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN, MAX_HEADER_LEN);
         return -1;
     }
     if (isa != EDAN_TRACE_ISA_RISCV64) {
-        reader_fail(r, "byte 16: unsupported ISA %u (expected %u, riscv64)", isa,
-                    EDAN_TRACE_ISA_RISCV64);
+        reader_fail(r, "byte 16: unsupported ISA %u (expected %u, riscv64)", isa, EDAN_TRACE_ISA_RISCV64);
         return -1;
     }
     if (flags != 0) {
@@ -739,8 +730,10 @@ static int read_header(edan_trace_reader *r)
     }
     got = read_some(r, m, mlen);
     if (r->state != RD_ERROR && got < mlen)
-        reader_fail(r, "byte %d: truncated: header_len says %u bytes of metadata but the file "
-                    "ends after %zu", HEADER_FIXED_LEN, mlen, got);
+        reader_fail(r,
+                    "byte %d: truncated: header_len says %u bytes of metadata but the file "
+                    "ends after %zu",
+                    HEADER_FIXED_LEN, mlen, got);
     int rc = r->state == RD_ERROR ? -1 : parse_meta(r, m, mlen);
     free(m);
     return rc;
@@ -834,40 +827,46 @@ static int read_trailer(edan_trace_reader *r, const uint8_t *first, size_t got, 
     if (r->state == RD_ERROR)
         return -1;
     if (got + more < TRAILER_LEN) {
-        reader_fail(r, "byte %" PRIu64 ": truncated: the trailer needs %d bytes but the file "
-                    "ends after %zu", at, TRAILER_LEN, got + more);
+        reader_fail(r,
+                    "byte %" PRIu64 ": truncated: the trailer needs %d bytes but the file "
+                    "ends after %zu",
+                    at, TRAILER_LEN, got + more);
         return -1;
     }
-    uint64_t count = get_u64(t + 8), blocks = get_u64(t + 16), statics = get_u64(t + 24),
-             end = get_u64(t + 32), sum = get_u64(t + 40);
+    uint64_t count = get_u64(t + 8), blocks = get_u64(t + 16), statics = get_u64(t + 24), end = get_u64(t + 32),
+             sum = get_u64(t + 40);
     if (sum != fnv1a(t + 8, 32)) {
-        reader_fail(r, "byte %" PRIu64 ": trailer checksum mismatch (stored 0x%016" PRIx64
-                    ", computed 0x%016" PRIx64 ")", at + 40, sum, fnv1a(t + 8, 32));
+        reader_fail(r,
+                    "byte %" PRIu64 ": trailer checksum mismatch (stored 0x%016" PRIx64 ", computed 0x%016" PRIx64 ")",
+                    at + 40, sum, fnv1a(t + 8, 32));
         return -1;
     }
     if (end != at) {
-        reader_fail(r, "byte %" PRIu64 ": trailer says the blocks end at byte %" PRIu64
-                    " but it starts at byte %" PRIu64, at + 32, end, at);
+        reader_fail(r,
+                    "byte %" PRIu64 ": trailer says the blocks end at byte %" PRIu64 " but it starts at byte %" PRIu64,
+                    at + 32, end, at);
         return -1;
     }
     if (count != r->n_records) {
-        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " records but the blocks hold %"
-                    PRIu64, at + 8, count, r->n_records);
+        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " records but the blocks hold %" PRIu64, at + 8, count,
+                    r->n_records);
         return -1;
     }
     if (blocks != r->n_blocks) {
-        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " blocks but the file has %"
-                    PRIu64, at + 16, blocks, r->n_blocks);
+        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " blocks but the file has %" PRIu64, at + 16, blocks,
+                    r->n_blocks);
         return -1;
     }
     if (statics != r->n_defined) {
-        reader_fail(r, "byte %" PRIu64 ": trailer says %" PRIu64 " static instructions but the "
-                    "blocks define %" PRIu32, at + 24, statics, r->n_defined);
+        reader_fail(r,
+                    "byte %" PRIu64 ": trailer says %" PRIu64 " static instructions but the "
+                    "blocks define %" PRIu32,
+                    at + 24, statics, r->n_defined);
         return -1;
     }
     if (r->header_count != 0 && r->header_count != count) {
-        reader_fail(r, "byte 24: header record_count %" PRIu64 " disagrees with the trailer's %"
-                    PRIu64, r->header_count, count);
+        reader_fail(r, "byte 24: header record_count %" PRIu64 " disagrees with the trailer's %" PRIu64,
+                    r->header_count, count);
         return -1;
     }
     uint8_t extra;
@@ -888,21 +887,23 @@ static int load_block(edan_trace_reader *r)
     if (r->state == RD_ERROR)
         return -1;
     if (got == 0) {
-        reader_fail(r, "truncated at byte %" PRIu64 " (no trailer; the tracer did not finish)",
-                    at);
+        reader_fail(r, "truncated at byte %" PRIu64 " (no trailer; the tracer did not finish)", at);
         return -1;
     }
     if (got >= 8 && memcmp(h, EDAN_TRACE_TRAILER_MAGIC, 8) == 0)
         return read_trailer(r, h, got, at) == 0 ? 1 : -1;
     if (got < 4 || get_u32(h) != EDAN_TRACE_BLOCK_MAGIC) {
-        reader_fail(r, "byte %" PRIu64 ": expected a block (magic \"EBLK\") or the trailer "
-                    "(magic \"%s\")%s", at, EDAN_TRACE_TRAILER_MAGIC,
-                    got < 8 ? "; the file ends here: truncated" : "");
+        reader_fail(r,
+                    "byte %" PRIu64 ": expected a block (magic \"EBLK\") or the trailer "
+                    "(magic \"%s\")%s",
+                    at, EDAN_TRACE_TRAILER_MAGIC, got < 8 ? "; the file ends here: truncated" : "");
         return -1;
     }
     if (got < sizeof h) {
-        reader_fail(r, "byte %" PRIu64 ": truncated: a block header needs %d bytes but the file "
-                    "ends after %zu", at, BLOCK_HEADER_LEN, got);
+        reader_fail(r,
+                    "byte %" PRIu64 ": truncated: a block header needs %d bytes but the file "
+                    "ends after %zu",
+                    at, BLOCK_HEADER_LEN, got);
         return -1;
     }
     uint32_t comp_len = get_u32(h + 4), raw_len = get_u32(h + 8), n_new = get_u32(h + 12);
@@ -914,23 +915,29 @@ static int load_block(edan_trace_reader *r)
     }
     size_t bound = ZSTD_compressBound(raw_len);
     if (comp_len < 5 || comp_len > bound) {
-        reader_fail(r, "byte %" PRIu64 ": block comp_len %u is impossible for raw_len %u "
-                    "(expected 5..%zu)", at + 4, comp_len, raw_len, bound);
+        reader_fail(r,
+                    "byte %" PRIu64 ": block comp_len %u is impossible for raw_len %u "
+                    "(expected 5..%zu)",
+                    at + 4, comp_len, raw_len, bound);
         return -1;
     }
     if (n_new > raw_len / 3) {
-        reader_fail(r, "byte %" PRIu64 ": block claims %u new instructions in only %u bytes of "
-                    "events", at + 12, n_new, raw_len);
+        reader_fail(r,
+                    "byte %" PRIu64 ": block claims %u new instructions in only %u bytes of "
+                    "events",
+                    at + 12, n_new, raw_len);
         return -1;
     }
     if (n_rec > raw_len) {
-        reader_fail(r, "byte %" PRIu64 ": block claims %" PRIu64 " records in only %u bytes of "
-                    "events", at + 16, n_rec, raw_len);
+        reader_fail(r,
+                    "byte %" PRIu64 ": block claims %" PRIu64 " records in only %u bytes of "
+                    "events",
+                    at + 16, n_rec, raw_len);
         return -1;
     }
     if (first != r->n_records) {
-        reader_fail(r, "byte %" PRIu64 ": block first_record is %" PRIu64 " but %" PRIu64
-                    " records precede it", at + 24, first, r->n_records);
+        reader_fail(r, "byte %" PRIu64 ": block first_record is %" PRIu64 " but %" PRIu64 " records precede it",
+                    at + 24, first, r->n_records);
         return -1;
     }
     if (comp_len > r->comp_cap) {
@@ -946,8 +953,10 @@ static int load_block(edan_trace_reader *r)
     if (r->state == RD_ERROR)
         return -1;
     if (got < comp_len) {
-        reader_fail(r, "byte %" PRIu64 ": truncated: block header says %u compressed bytes but "
-                    "the file ends after %zu", at, comp_len, got);
+        reader_fail(r,
+                    "byte %" PRIu64 ": truncated: block header says %u compressed bytes but "
+                    "the file ends after %zu",
+                    at, comp_len, got);
         return -1;
     }
     uint64_t p_off = at + BLOCK_HEADER_LEN;
@@ -962,21 +971,26 @@ static int load_block(edan_trace_reader *r)
     unsigned long long csize = ZSTD_getFrameContentSize(r->comp, comp_len);
     if (csize != raw_len) {
         if (csize == ZSTD_CONTENTSIZE_ERROR || csize == ZSTD_CONTENTSIZE_UNKNOWN)
-            reader_fail(r, "byte %" PRIu64 ": block's zstd frame header is invalid or does not "
-                        "state its size (expected %u bytes)", p_off, raw_len);
+            reader_fail(r,
+                        "byte %" PRIu64 ": block's zstd frame header is invalid or does not "
+                        "state its size (expected %u bytes)",
+                        p_off, raw_len);
         else
-            reader_fail(r, "byte %" PRIu64 ": block's zstd frame holds %llu bytes but the block "
-                        "header says raw_len %u", p_off, csize, raw_len);
+            reader_fail(r,
+                        "byte %" PRIu64 ": block's zstd frame holds %llu bytes but the block "
+                        "header says raw_len %u",
+                        p_off, csize, raw_len);
         return -1;
     }
     size_t fsize = ZSTD_findFrameCompressedSize(r->comp, comp_len);
     if (ZSTD_isError(fsize) || fsize != comp_len) {
         if (ZSTD_isError(fsize))
-            reader_fail(r, "byte %" PRIu64 ": corrupt zstd frame: %s", p_off,
-                        ZSTD_getErrorName(fsize));
+            reader_fail(r, "byte %" PRIu64 ": corrupt zstd frame: %s", p_off, ZSTD_getErrorName(fsize));
         else
-            reader_fail(r, "byte %" PRIu64 ": block's zstd frame is %zu bytes but the block "
-                        "header says comp_len %u", p_off, fsize, comp_len);
+            reader_fail(r,
+                        "byte %" PRIu64 ": block's zstd frame is %zu bytes but the block "
+                        "header says comp_len %u",
+                        p_off, fsize, comp_len);
         return -1;
     }
     if (raw_len > r->raw_cap || !r->raw) {
@@ -995,8 +1009,7 @@ static int load_block(edan_trace_reader *r)
         return -1;
     }
     if (d != raw_len) {
-        reader_fail(r, "byte %" PRIu64 ": block decompressed to %zu bytes, expected raw_len %u",
-                    p_off, d, raw_len);
+        reader_fail(r, "byte %" PRIu64 ": block decompressed to %zu bytes, expected raw_len %u", p_off, d, raw_len);
         return -1;
     }
     r->in_block = true;
@@ -1011,19 +1024,18 @@ static int load_block(edan_trace_reader *r)
     return 0;
 }
 
-#define EV_FAIL(at, ...)                                                                        \
-    do {                                                                                       \
-        char why_[512];                                                                        \
-        snprintf(why_, sizeof why_, __VA_ARGS__);                                              \
-        reader_fail(r, "block at byte %" PRIu64 ", offset %zu of its %u decompressed bytes: %s", \
-                    r->blk_off, (size_t)(at), r->blk_raw_len, why_);                           \
+#define EV_FAIL(at, ...)                                                                                               \
+    do {                                                                                                               \
+        char why_[512];                                                                                                \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                                                      \
+        reader_fail(r, "block at byte %" PRIu64 ", offset %zu of its %u decompressed bytes: %s", r->blk_off,           \
+                    (size_t)(at), r->blk_raw_len, why_);                                                               \
     } while (0)
 
 /* Slow path of varint decoding. Returns the length, 0 if it runs past end,
  * -1 if longer than 10 bytes, -2 if the value needs more than 64 bits. When
  * allow_2_64 is set, the value 2^64 is accepted and reported via *big. */
-static int varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out, bool allow_2_64,
-                       bool *big)
+static int varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out, bool allow_2_64, bool *big)
 {
     uint64_t v = 0;
     for (int i = 0; i < 10; i++) {
@@ -1051,8 +1063,7 @@ static int varint_slow(const uint8_t *p, const uint8_t *end, uint64_t *out, bool
     return -1; /* not reached */
 }
 
-static bool get_varint(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, uint64_t *v,
-                       const char *what)
+static bool get_varint(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, uint64_t *v, const char *what)
 {
     const uint8_t *p = *pp;
     if (p < end && *p < 0x80) {
@@ -1078,8 +1089,7 @@ static bool get_varint(edan_trace_reader *r, const uint8_t **pp, const uint8_t *
 static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
 {
     if (raw > UINT32_MAX) {
-        EV_FAIL(at, "instruction encoding 0x%" PRIx64 " at pc 0x%" PRIx64 " exceeds 32 bits", raw,
-                pc);
+        EV_FAIL(at, "instruction encoding 0x%" PRIx64 " at pc 0x%" PRIx64 " exceeds 32 bits", raw, pc);
         return -1;
     }
     edan_insn in;
@@ -1123,8 +1133,7 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
  * returns to the general loop below, which checks everything. Returns the
  * records decoded; *pp advances past them.
  */
-static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, edan_exec *out,
-                          size_t cap)
+static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, edan_exec *out, size_t cap)
 {
     const uint8_t *p = *pp;
     const uint64_t room = r->blk_records - r->blk_records_seen;
@@ -1215,8 +1224,7 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
             if (!get_varint(r, &p, end, &vcpu, "vcpu"))
                 break;
             if (vcpu > UINT16_MAX) {
-                EV_FAIL(ev - r->raw, "vcpu %" PRIu64 " out of range (at most %u)", vcpu,
-                        UINT16_MAX);
+                EV_FAIL(ev - r->raw, "vcpu %" PRIu64 " out of range (at most %u)", vcpu, UINT16_MAX);
                 break;
             }
             r->vcpu = (uint16_t)vcpu;
@@ -1225,9 +1233,9 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
         int64_t delta = unzigzag(v >> 1);
         int64_t base = r->prev_id + 1;
         if (delta < -base || delta > (int64_t)r->n_defined - base) {
-            EV_FAIL(ev - r->raw, "instruction id delta %" PRId64 " after id %" PRId64
-                    " is out of range (%" PRIu32 " ids defined)", delta, r->prev_id,
-                    r->n_defined);
+            EV_FAIL(ev - r->raw,
+                    "instruction id delta %" PRId64 " after id %" PRId64 " is out of range (%" PRIu32 " ids defined)",
+                    delta, r->prev_id, r->n_defined);
             break;
         }
         uint32_t id = (uint32_t)(base + delta);
@@ -1253,9 +1261,10 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
             } else {
                 int k = varint_slow(p, end, &a, true, &big);
                 if (k <= 0) {
-                    EV_FAIL(p - r->raw, "the address varint %s", k == 0 ?
-                            "runs past the end of the block" : k == -1 ?
-                            "is longer than 10 bytes" : "overflows 64 bits");
+                    EV_FAIL(p - r->raw, "the address varint %s",
+                            k == 0    ? "runs past the end of the block"
+                            : k == -1 ? "is longer than 10 bytes"
+                                      : "overflows 64 bits");
                     break;
                 }
                 p += k;
@@ -1269,8 +1278,7 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
             }
         }
         if (r->blk_records_seen == r->blk_records) {
-            EV_FAIL(ev - r->raw, "more records than the block header's %" PRIu64,
-                    r->blk_records);
+            EV_FAIL(ev - r->raw, "more records than the block header's %" PRIu64, r->blk_records);
             break;
         }
         r->blk_records_seen++;
@@ -1298,14 +1306,17 @@ long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, ed
         }
         /* End of the block: the header's counts must match what it held. */
         if (r->blk_records_seen != r->blk_records) {
-            reader_fail(r, "block at byte %" PRIu64 ": header says %" PRIu64 " records but its "
-                        "events hold %" PRIu64, r->blk_off, r->blk_records, r->blk_records_seen);
+            reader_fail(r,
+                        "block at byte %" PRIu64 ": header says %" PRIu64 " records but its "
+                        "events hold %" PRIu64,
+                        r->blk_off, r->blk_records, r->blk_records_seen);
             break;
         }
         if (r->blk_new_seen != r->blk_new) {
-            reader_fail(r, "block at byte %" PRIu64 ": header says %" PRIu32 " new instructions "
-                        "but its events define %" PRIu32, r->blk_off, r->blk_new,
-                        r->blk_new_seen);
+            reader_fail(r,
+                        "block at byte %" PRIu64 ": header says %" PRIu32 " new instructions "
+                        "but its events define %" PRIu32,
+                        r->blk_off, r->blk_new, r->blk_new_seen);
             break;
         }
         r->in_block = false;

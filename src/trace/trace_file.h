@@ -16,10 +16,10 @@
 
 /* Metadata stored in the header. Any field may be NULL (absent). */
 typedef struct edan_trace_meta {
-    const char *binary;          /* path of the traced program */
-    const char *args;            /* its arguments, space separated */
-    const char *filter;          /* function names, comma separated */
-    const char *filter_callees;  /* "include" or "exclude" */
+    const char *binary;         /* path of the traced program */
+    const char *args;           /* its arguments, space separated */
+    const char *filter;         /* function names, comma separated */
+    const char *filter_callees; /* "include" or "exclude" */
     /* Filled by readers from the file; ignored by the writer, which writes
      * its own. */
     const char *created_by;
@@ -37,8 +37,7 @@ typedef struct edan_trace_writer edan_trace_writer;
 
 /* Create (truncate) path, "-" for stdout. Nothing is written until the first
  * block is full or the writer is closed, so write errors show up at close. */
-edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_meta *meta,
-                                          edan_error *err);
+edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_meta *meta, edan_error *err);
 /* zstd compression level for blocks compressed from now on (default
  * EDAN_TRACE_DEFAULT_LEVEL). */
 void edan_trace_writer_set_level(edan_trace_writer *w, int level);

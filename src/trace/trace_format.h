@@ -52,7 +52,7 @@
 
 #include <stdint.h>
 
-#define EDAN_TRACE_MAGIC "EDANTRC1"  /* 8 bytes, no NUL */
+#define EDAN_TRACE_MAGIC "EDANTRC1"        /* 8 bytes, no NUL */
 #define EDAN_TRACE_BLOCK_MAGIC 0x4b4c4245u /* "EBLK" read as u32 LE */
 #define EDAN_TRACE_TRAILER_MAGIC "EDANEND1"
 #define EDAN_TRACE_VERSION 1u
@@ -64,31 +64,31 @@
 enum { EDAN_EV_VCPU = 0 };
 
 struct edan_trace_header_fixed {
-    char magic[8];          /* EDAN_TRACE_MAGIC */
-    uint32_t version;       /* EDAN_TRACE_VERSION */
-    uint32_t header_len;    /* total header bytes including this fixed part */
-    uint32_t isa;           /* EDAN_TRACE_ISA_RISCV64 */
-    uint32_t flags;         /* reserved, 0 */
-    uint64_t record_count;  /* executed instructions, or 0 if unknown */
-    uint8_t reserved[32];   /* 0 */
+    char magic[8];         /* EDAN_TRACE_MAGIC */
+    uint32_t version;      /* EDAN_TRACE_VERSION */
+    uint32_t header_len;   /* total header bytes including this fixed part */
+    uint32_t isa;          /* EDAN_TRACE_ISA_RISCV64 */
+    uint32_t flags;        /* reserved, 0 */
+    uint64_t record_count; /* executed instructions, or 0 if unknown */
+    uint8_t reserved[32];  /* 0 */
 };
 
 struct edan_trace_block_header {
-    uint32_t magic;         /* EDAN_TRACE_BLOCK_MAGIC */
-    uint32_t comp_len;      /* bytes of the zstd frame that follows */
-    uint32_t raw_len;       /* bytes of events once decompressed (<= EDAN_TRACE_MAX_BLOCK_RAW) */
-    uint32_t n_new_insns;   /* static instructions defined in this block */
-    uint64_t n_records;     /* executed instructions in this block */
-    uint64_t first_record;  /* index of the block's first executed instruction */
+    uint32_t magic;        /* EDAN_TRACE_BLOCK_MAGIC */
+    uint32_t comp_len;     /* bytes of the zstd frame that follows */
+    uint32_t raw_len;      /* bytes of events once decompressed (<= EDAN_TRACE_MAX_BLOCK_RAW) */
+    uint32_t n_new_insns;  /* static instructions defined in this block */
+    uint64_t n_records;    /* executed instructions in this block */
+    uint64_t first_record; /* index of the block's first executed instruction */
 };
 
 struct edan_trace_trailer {
-    char magic[8];          /* EDAN_TRACE_TRAILER_MAGIC */
-    uint64_t record_count;  /* executed instructions in the whole file */
+    char magic[8];         /* EDAN_TRACE_TRAILER_MAGIC */
+    uint64_t record_count; /* executed instructions in the whole file */
     uint64_t block_count;
-    uint64_t static_count;  /* distinct static instructions defined */
-    uint64_t blocks_end;    /* file offset where the trailer starts */
-    uint64_t checksum;      /* FNV-1a 64 of the four fields above */
+    uint64_t static_count; /* distinct static instructions defined */
+    uint64_t blocks_end;   /* file offset where the trailer starts */
+    uint64_t checksum;     /* FNV-1a 64 of the four fields above */
 };
 
 #endif

@@ -77,8 +77,7 @@ const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s)
 
 long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err)
 {
-    return s->bin ? edan_trace_reader_next(s->bin, out, cap, err)
-                  : edan_text_reader_next(s->text, out, cap, err);
+    return s->bin ? edan_trace_reader_next(s->bin, out, cap, err) : edan_text_reader_next(s->text, out, cap, err);
 }
 
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s)

@@ -22,16 +22,16 @@
 static int n_pass, n_fail;
 static char tmpdir[512] = "/tmp";
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (cond) {                                                          \
-            n_pass++;                                                        \
-        } else {                                                             \
-            n_fail++;                                                        \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);  \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fputc('\n', stderr);                                             \
-        }                                                                    \
+#define CHECK(cond, ...)                                                                                               \
+    do {                                                                                                               \
+        if (cond) {                                                                                                    \
+            n_pass++;                                                                                                  \
+        } else {                                                                                                       \
+            n_fail++;                                                                                                  \
+            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                            \
+            fprintf(stderr, __VA_ARGS__);                                                                              \
+            fputc('\n', stderr);                                                                                       \
+        }                                                                                                              \
     } while (0)
 
 static char *tmp_path(const char *name)
@@ -73,8 +73,7 @@ static uint32_t enc_s(uint32_t opc, uint32_t f3, uint32_t rs1, uint32_t rs2, int
     return (u >> 5) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 31) << 7 | opc;
 }
 
-static uint32_t enc_r(uint32_t opc, uint32_t f7, uint32_t f3, uint32_t rd, uint32_t rs1,
-                      uint32_t rs2)
+static uint32_t enc_r(uint32_t opc, uint32_t f7, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs2)
 {
     return f7 << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc;
 }
@@ -82,8 +81,8 @@ static uint32_t enc_r(uint32_t opc, uint32_t f7, uint32_t f3, uint32_t rd, uint3
 static uint32_t enc_b(uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t off)
 {
     uint32_t u = (uint32_t)off;
-    return ((u >> 12) & 1) << 31 | ((u >> 5) & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 |
-           ((u >> 1) & 0xf) << 8 | ((u >> 11) & 1) << 7 | 0x63;
+    return ((u >> 12) & 1) << 31 | ((u >> 5) & 0x3f) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | ((u >> 1) & 0xf) << 8 |
+           ((u >> 11) & 1) << 7 | 0x63;
 }
 
 static uint32_t enc_amo(uint32_t f5, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs2)
@@ -96,28 +95,50 @@ static uint32_t enc_amo(uint32_t f5, uint32_t f3, uint32_t rd, uint32_t rs1, uin
 static uint32_t pool_enc(unsigned k)
 {
     switch (k % 22) {
-    case 0: return enc_i(0x03, 2, 14, 15, 0);        /* lw a4,0(a5) */
-    case 1: return enc_i(0x03, 3, 10, 2, 8);         /* ld a0,8(sp) */
-    case 2: return enc_i(0x03, 4, 11, 12, -3);       /* lbu a1,-3(a2) */
-    case 3: return enc_s(0x23, 3, 2, 10, 16);        /* sd a0,16(sp) */
-    case 4: return enc_s(0x23, 2, 15, 14, -4);       /* sw a4,-4(a5) */
-    case 5: return enc_s(0x23, 0, 11, 12, 1);        /* sb a2,1(a1) */
-    case 6: return enc_i(0x13, 0, 15, 15, 4);        /* addi a5,a5,4 */
-    case 7: return enc_r(0x33, 0, 0, 10, 11, 12);    /* add a0,a1,a2 */
-    case 8: return enc_b(1, 13, 15, -8);             /* bne a3,a5,-8 */
-    case 9: return enc_amo(0x00, 2, 10, 12, 11);     /* amoadd.w a0,a1,(a2) */
-    case 10: return enc_amo(0x01, 3, 10, 12, 11);    /* amoswap.d a0,a1,(a2) */
-    case 11: return enc_amo(0x02, 2, 10, 12, 0);     /* lr.w a0,(a2) */
-    case 12: return enc_amo(0x03, 2, 13, 12, 11);    /* sc.w a3,a1,(a2) */
-    case 13: return enc_i(0x07, 3, 10, 11, 24);      /* fld fa0,24(a1) */
-    case 14: return enc_s(0x27, 3, 11, 10, 32);      /* fsd fa0,32(a1) */
-    case 15: return 0x41c8;                          /* c.lw a0,4(a1) */
-    case 16: return 0xc588;                          /* c.sw a0,8(a1) */
-    case 17: return 0x0505;                          /* c.addi a0,1 */
-    case 18: return 0x6588;                          /* c.ld a0,8(a1) */
-    case 19: return enc_r(0x33, 1, 0, 10, 11, 12);   /* mul a0,a1,a2 */
-    case 20: return 0x8082;                          /* c.jr ra (ret) */
-    default: return enc_i(0x03, 1, 9, 8, 2);         /* lh s1,2(s0) */
+    case 0:
+        return enc_i(0x03, 2, 14, 15, 0); /* lw a4,0(a5) */
+    case 1:
+        return enc_i(0x03, 3, 10, 2, 8); /* ld a0,8(sp) */
+    case 2:
+        return enc_i(0x03, 4, 11, 12, -3); /* lbu a1,-3(a2) */
+    case 3:
+        return enc_s(0x23, 3, 2, 10, 16); /* sd a0,16(sp) */
+    case 4:
+        return enc_s(0x23, 2, 15, 14, -4); /* sw a4,-4(a5) */
+    case 5:
+        return enc_s(0x23, 0, 11, 12, 1); /* sb a2,1(a1) */
+    case 6:
+        return enc_i(0x13, 0, 15, 15, 4); /* addi a5,a5,4 */
+    case 7:
+        return enc_r(0x33, 0, 0, 10, 11, 12); /* add a0,a1,a2 */
+    case 8:
+        return enc_b(1, 13, 15, -8); /* bne a3,a5,-8 */
+    case 9:
+        return enc_amo(0x00, 2, 10, 12, 11); /* amoadd.w a0,a1,(a2) */
+    case 10:
+        return enc_amo(0x01, 3, 10, 12, 11); /* amoswap.d a0,a1,(a2) */
+    case 11:
+        return enc_amo(0x02, 2, 10, 12, 0); /* lr.w a0,(a2) */
+    case 12:
+        return enc_amo(0x03, 2, 13, 12, 11); /* sc.w a3,a1,(a2) */
+    case 13:
+        return enc_i(0x07, 3, 10, 11, 24); /* fld fa0,24(a1) */
+    case 14:
+        return enc_s(0x27, 3, 11, 10, 32); /* fsd fa0,32(a1) */
+    case 15:
+        return 0x41c8; /* c.lw a0,4(a1) */
+    case 16:
+        return 0xc588; /* c.sw a0,8(a1) */
+    case 17:
+        return 0x0505; /* c.addi a0,1 */
+    case 18:
+        return 0x6588; /* c.ld a0,8(a1) */
+    case 19:
+        return enc_r(0x33, 1, 0, 10, 11, 12); /* mul a0,a1,a2 */
+    case 20:
+        return 0x8082; /* c.jr ra (ret) */
+    default:
+        return enc_i(0x03, 1, 9, 8, 2); /* lh s1,2(s0) */
     }
 }
 
@@ -132,8 +153,7 @@ static synth make_code(unsigned n)
     uint64_t pc = 0x10000;
     for (unsigned i = 0; i < n; i++) {
         uint32_t raw = pool_enc(i);
-        uint8_t b[4] = {(uint8_t)raw, (uint8_t)(raw >> 8), (uint8_t)(raw >> 16),
-                        (uint8_t)(raw >> 24)};
+        uint8_t b[4] = {(uint8_t)raw, (uint8_t)(raw >> 8), (uint8_t)(raw >> 16), (uint8_t)(raw >> 24)};
         edan_insn in;
         edan_insn_clear(&in);
         unsigned len = edan_rv_insn_length((uint16_t)raw);
@@ -199,8 +219,7 @@ static edan_exec *make_stream(const synth *s, size_t n)
     return v;
 }
 
-static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, char *why,
-                        size_t cap)
+static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, char *why, size_t cap)
 {
     if (a->insn->pc != b->insn->pc) {
         snprintf(why, cap, "pc 0x%" PRIx64 " vs 0x%" PRIx64, a->insn->pc, b->insn->pc);
@@ -211,8 +230,7 @@ static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, 
         return false;
     }
     if (a->insn->mem != b->insn->mem || a->insn->mem_size != b->insn->mem_size) {
-        snprintf(why, cap, "mem %u/%u vs %u/%u", a->insn->mem, a->insn->mem_size, b->insn->mem,
-                 b->insn->mem_size);
+        snprintf(why, cap, "mem %u/%u vs %u/%u", a->insn->mem, a->insn->mem_size, b->insn->mem, b->insn->mem_size);
         return false;
     }
     if (a->vcpu != b->vcpu) {
@@ -235,11 +253,9 @@ static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, 
     return true;
 }
 
-static int write_binary(const char *path, const edan_exec *v, size_t n, size_t block,
-                        int level, edan_error *err)
+static int write_binary(const char *path, const edan_exec *v, size_t n, size_t block, int level, edan_error *err)
 {
-    edan_trace_meta meta = {.binary = "/bin/prog", .args = "a b c", .filter = "main,foo",
-                            .filter_callees = "include"};
+    edan_trace_meta meta = {.binary = "/bin/prog", .args = "a b c", .filter = "main,foo", .filter_callees = "include"};
     edan_trace_writer *w = edan_trace_writer_open(path, &meta, err);
     if (!w)
         return -1;
@@ -265,8 +281,7 @@ static int write_binary(const char *path, const edan_exec *v, size_t n, size_t b
 
 /* Read a whole source and compare with v[0..n). Returns the number of
  * mismatches (reporting the first); -1 if reading failed. */
-static long compare_source(edan_trace_source *s, const edan_exec *v, size_t n, bool check_raw,
-                           edan_error *err)
+static long compare_source(edan_trace_source *s, const edan_exec *v, size_t n, bool check_raw, edan_error *err)
 {
     edan_exec buf[777];
     size_t k = 0;
@@ -463,14 +478,12 @@ static void test_truncation_and_flips(void)
     }
     /* Undetected: flips in the free-form metadata text, and flips in zstd
      * bits that do not change the decompressed events (harmless). */
-    printf("bit flips: %d of %d undetected (metadata text or no effect on the events)\n",
-           undetected, flips);
+    printf("bit flips: %d of %d undetected (metadata text or no effect on the events)\n", undetected, flips);
     CHECK(undetected < flips / 10, "too many undetected flips: %d", undetected);
 
     /* Specific corruptions name the offset. */
     memcpy(g, b, len);
-    uint32_t hlen = (uint32_t)b[12] | (uint32_t)b[13] << 8 | (uint32_t)b[14] << 16 |
-                    (uint32_t)b[15] << 24;
+    uint32_t hlen = (uint32_t)b[12] | (uint32_t)b[13] << 8 | (uint32_t)b[14] << 16 | (uint32_t)b[15] << 24;
     g[hlen] ^= 0xff; /* first block's magic */
     read_mem(g, len, "small.edt", &rc, &err);
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
@@ -478,8 +491,7 @@ static void test_truncation_and_flips(void)
     memcpy(g, b, len);
     g[8] = 2; /* version */
     read_mem(g, len, "small.edt", &rc, &err);
-    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 2"), "version: %s",
-          err.msg);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 2"), "version: %s", err.msg);
     memcpy(g, b, len);
     g[hlen + 8 + 3] = 0x7f; /* raw_len far beyond the limit */
     read_mem(g, len, "small.edt", &rc, &err);
@@ -502,8 +514,7 @@ static void test_truncation_and_flips(void)
 
 /* Hand-made event payloads, framed into a valid file, exercise the event
  * checks that the writer never produces. */
-static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32_t n_new,
-                           uint64_t n_rec);
+static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec);
 
 #include <zstd.h>
 
@@ -527,8 +538,7 @@ static uint64_t fnv(const uint8_t *p, size_t n)
     return h;
 }
 
-static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32_t n_new,
-                           uint64_t n_rec)
+static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec)
 {
     memset(out, 0, 64);
     memcpy(out, EDAN_TRACE_MAGIC, 8);
@@ -556,8 +566,8 @@ static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32
     return o + 48;
 }
 
-static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec,
-                               const char *want, size_t want_records)
+static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec, const char *want,
+                               size_t want_records)
 {
     uint8_t file[8192];
     size_t len = frame_events(file, ev, evlen, n_new, n_rec);
@@ -565,12 +575,11 @@ static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, 
     int rc;
     size_t got = read_mem(file, len, "ev.edt", &rc, &err);
     if (!want) {
-        CHECK(rc == 0 && got == want_records, "valid events: rc %d got %zu: %s", rc, got,
-              err.msg);
+        CHECK(rc == 0 && got == want_records, "valid events: rc %d got %zu: %s", rc, got, err.msg);
         return;
     }
-    CHECK(rc < 0 && strstr(err.msg, want) && strstr(err.msg, "ev.edt: block at byte 64"),
-          "want '%s', got '%s'", want, err.msg);
+    CHECK(rc < 0 && strstr(err.msg, want) && strstr(err.msg, "ev.edt: block at byte 64"), "want '%s', got '%s'", want,
+          err.msg);
     CHECK(got == want_records, "records before the error: %zu, expected %zu", got, want_records);
 }
 
@@ -598,8 +607,7 @@ static void test_event_checks(void)
     expect_event_error(illegal, sizeof illegal, 1, 1, "illegal instruction encoding 0x0", 0);
     uint8_t count[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0x00};
     expect_event_error(count, sizeof count, 1, 2, "header says 2 records", 1);
-    uint8_t ovf[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0xff, 0xff, 0xff, 0xff, 0xff,
-                     0xff, 0xff, 0xff, 0xff, 0x7f};
+    uint8_t ovf[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f};
     expect_event_error(ovf, sizeof ovf, 1, 1, "overflows 64 bits", 0);
 }
 
@@ -607,8 +615,8 @@ static void test_write_errors(void)
 {
     edan_error err = {0};
     edan_trace_writer *w = edan_trace_writer_open("/nonexistent-dir/x.edt", NULL, &err);
-    CHECK(!w && strstr(err.msg, "/nonexistent-dir/x.edt") && strstr(err.msg, "No such file"),
-          "unwritable path: %s", err.msg);
+    CHECK(!w && strstr(err.msg, "/nonexistent-dir/x.edt") && strstr(err.msg, "No such file"), "unwritable path: %s",
+          err.msg);
 
     synth s = make_code(30);
     size_t n = 200000;
@@ -619,8 +627,7 @@ static void test_write_errors(void)
     if (w) {
         edan_trace_writer_consume(w, v, n);
         int rc = edan_trace_writer_close(w, &err);
-        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"),
-              "/dev/full: %s", err.msg);
+        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"), "/dev/full: %s", err.msg);
     }
     edan_error_clear(&err);
     edan_text_writer *tw = edan_text_writer_open("/dev/full", true, &err);
@@ -628,12 +635,13 @@ static void test_write_errors(void)
     if (tw) {
         edan_text_writer_consume(tw, v, 1000);
         int rc = edan_text_writer_close(tw, &err);
-        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"),
-              "text /dev/full: %s", err.msg);
+        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"), "text /dev/full: %s",
+              err.msg);
     }
     edan_error_clear(&err);
     CHECK(edan_text_writer_open("/nonexistent-dir/x.txt", false, &err) == NULL &&
-          strstr(err.msg, "/nonexistent-dir/x.txt"), "text unwritable: %s", err.msg);
+              strstr(err.msg, "/nonexistent-dir/x.txt"),
+          "text unwritable: %s", err.msg);
 
     /* Records from a text trace have no encodings: the binary writer says so. */
     edan_insn fake;
@@ -645,13 +653,11 @@ static void test_write_errors(void)
     edan_error_clear(&err);
     w = edan_trace_writer_open(path, NULL, &err);
     edan_trace_writer_consume(w, &rec, 1);
-    CHECK(edan_trace_writer_close(w, &err) != 0 && strstr(err.msg, "pc 0x100"),
-          "no encoding: %s", err.msg);
+    CHECK(edan_trace_writer_close(w, &err) != 0 && strstr(err.msg, "pc 0x100"), "no encoding: %s", err.msg);
     unlink(path);
 
     edan_error_clear(&err);
-    CHECK(edan_trace_detect("/nonexistent-dir/y", &err) == -1 && strstr(err.msg, "y"),
-          "detect missing: %s", err.msg);
+    CHECK(edan_trace_detect("/nonexistent-dir/y", &err) == -1 && strstr(err.msg, "y"), "detect missing: %s", err.msg);
     free(v);
     edan_code_table_free(s.code);
 }
@@ -666,18 +672,17 @@ static void write_file(const char *path, const char *text)
 static void test_text_golden(void)
 {
     const char *path = tmp_path("golden.txt");
-    write_file(path,
-               "# a comment line\n"
-               "0;0x104be;lw a4,0(a5);0x4000800210\n"
-               "lw a4,0(a5);0x40080290\n"
-               "\n"
-               "0;ret \n"
-               "1;bne a3,a5,-6 # 0x104be\n"
-               "3;amoadd.w a0,a1,(a2);0x1000;0x1000\r\n"
-               "2;sd a0,16(sp)\n"
-               "  lw a4,0(a5) ; 0x40080298  \n"
-               "0;0x104c2;sd a0,16(sp);0x7ffc0;\n"
-               "sw a4,-4(a5);0xABCDEF");
+    write_file(path, "# a comment line\n"
+                     "0;0x104be;lw a4,0(a5);0x4000800210\n"
+                     "lw a4,0(a5);0x40080290\n"
+                     "\n"
+                     "0;ret \n"
+                     "1;bne a3,a5,-6 # 0x104be\n"
+                     "3;amoadd.w a0,a1,(a2);0x1000;0x1000\r\n"
+                     "2;sd a0,16(sp)\n"
+                     "  lw a4,0(a5) ; 0x40080298  \n"
+                     "0;0x104c2;sd a0,16(sp);0x7ffc0;\n"
+                     "sw a4,-4(a5);0xABCDEF");
     CHECK(edan_trace_detect(path, NULL) == EDAN_TRACE_TEXT, "detect text");
     edan_error err = {0};
     edan_trace_source *s = edan_trace_source_open(path, &err);
@@ -689,17 +694,16 @@ static void test_text_golden(void)
     CHECK(n == 9, "9 records, got %ld: %s", n, err.msg);
     if (n == 9) {
         CHECK(r[0].vcpu == 0 && r[0].insn->pc == 0x104be && r[0].addr == 0x4000800210 &&
-              r[0].insn->mem == EDAN_MEM_LOAD && r[0].insn->mem_size == 4 && r[0].flags == 0,
+                  r[0].insn->mem == EDAN_MEM_LOAD && r[0].insn->mem_size == 4 && r[0].flags == 0,
               "line with vcpu, pc, address");
-        CHECK(r[1].insn->pc == 0 && r[1].addr == 0x40080290 && r[1].id != r[0].id,
-              "line without vcpu and pc");
-        CHECK(r[2].insn->mem == EDAN_MEM_NONE && r[2].insn->flow == EDAN_FLOW_RETURN,
-              "ret with trailing space");
+        CHECK(r[1].insn->pc == 0 && r[1].addr == 0x40080290 && r[1].id != r[0].id, "line without vcpu and pc");
+        CHECK(r[2].insn->mem == EDAN_MEM_NONE && r[2].insn->flow == EDAN_FLOW_RETURN, "ret with trailing space");
         CHECK(r[3].vcpu == 1 && r[3].insn->flow == EDAN_FLOW_BRANCH, "branch with comment");
-        CHECK(r[4].vcpu == 3 && r[4].insn->mem == EDAN_MEM_AMO && r[4].addr == 0x1000 &&
-              r[4].insn->mem_size == 4, "amo with a repeated address, CRLF");
-        CHECK(r[5].insn->mem == EDAN_MEM_STORE && r[5].insn->mem_size == 8 &&
-              r[5].flags == EDAN_EXEC_NO_ACCESS && r[5].vcpu == 2, "store without an address");
+        CHECK(r[4].vcpu == 3 && r[4].insn->mem == EDAN_MEM_AMO && r[4].addr == 0x1000 && r[4].insn->mem_size == 4,
+              "amo with a repeated address, CRLF");
+        CHECK(r[5].insn->mem == EDAN_MEM_STORE && r[5].insn->mem_size == 8 && r[5].flags == EDAN_EXEC_NO_ACCESS &&
+                  r[5].vcpu == 2,
+              "store without an address");
         CHECK(r[6].id == r[1].id && r[6].addr == 0x40080298, "same text, spaces, same id");
         CHECK(r[7].insn->pc == 0x104c2 && r[7].addr == 0x7ffc0, "trailing ';'");
         CHECK(r[8].addr == 0xabcdef && r[8].insn->mem_size == 4, "no final newline, upper hex");
@@ -731,8 +735,8 @@ static void test_text_golden(void)
         long k;
         while ((k = edan_trace_source_next(s, r, 32, &err)) > 0) {
         }
-        CHECK(k < 0 && strstr(err.msg, path) && strstr(err.msg, bad[i].want),
-              "want '%s', got '%s'", bad[i].want, err.msg);
+        CHECK(k < 0 && strstr(err.msg, path) && strstr(err.msg, bad[i].want), "want '%s', got '%s'", bad[i].want,
+              err.msg);
         edan_trace_source_close(s);
     }
 
@@ -748,8 +752,7 @@ static void test_text_golden(void)
     long k, total = 0;
     while ((k = edan_trace_source_next(s, r, 32, &err)) > 0)
         total += k;
-    CHECK(k < 0 && total == 2 && strstr(err.msg, ":3: line is longer than 4096 bytes"),
-          "long line: %s", err.msg);
+    CHECK(k < 0 && total == 2 && strstr(err.msg, ":3: line is longer than 4096 bytes"), "long line: %s", err.msg);
     edan_trace_source_close(s);
     unlink(path);
 }
@@ -798,8 +801,7 @@ static void test_text_round_trips(void)
                         fprintf(stderr, "record %zu: %s\n", k, why);
                 }
             }
-            CHECK(got == 0 && k == n && bad == 0, "no-pc text: %zu records, %zu bad: %s", k,
-                  bad, err.msg);
+            CHECK(got == 0 && k == n && bad == 0, "no-pc text: %zu records, %zu bad: %s", k, bad, err.msg);
         }
         edan_trace_source_close(src);
     }

@@ -21,7 +21,7 @@
 /* ---- reader ------------------------------------------------------------ */
 
 typedef struct text_entry {
-    uint64_t hash;          /* 0 marks an empty slot */
+    uint64_t hash; /* 0 marks an empty slot */
     uint64_t pc;
     const char *text;
     uint32_t len;
@@ -49,7 +49,7 @@ struct edan_text_reader {
     char msg[1024];
 
     edan_code_table *code;
-    text_entry *tab;        /* open addressing, power-of-two capacity, <= half full */
+    text_entry *tab; /* open addressing, power-of-two capacity, <= half full */
     size_t tab_cap, tab_n;
     arena_chunk *arena;
 };
@@ -363,8 +363,7 @@ static int parse_line(edan_text_reader *r, char *s, size_t n, edan_exec *o)
             vcpu = vcpu * 10 + (uint64_t)(f[0][k++] - '0');
         if (k == fl[0]) {
             if (vcpu > UINT16_MAX) {
-                reader_fail(r, "vcpu %.*s out of range (at most %u)", (int)fl[0], f[0],
-                            UINT16_MAX);
+                reader_fail(r, "vcpu %.*s out of range (at most %u)", (int)fl[0], f[0], UINT16_MAX);
                 return -1;
             }
             i = 1;
@@ -417,8 +416,7 @@ static int parse_line(edan_text_reader *r, char *s, size_t n, edan_exec *o)
             addr = a;
             have = true;
         } else if (a != addr) {
-            reader_fail(r, "'%.*s' lists different data addresses 0x%" PRIx64 " and 0x%" PRIx64,
-                        (int)dl, dis, addr, a);
+            reader_fail(r, "'%.*s' lists different data addresses 0x%" PRIx64 " and 0x%" PRIx64, (int)dl, dis, addr, a);
             return -1;
         }
     }
@@ -470,7 +468,7 @@ long edan_text_reader_next(edan_text_reader *r, edan_exec *out, size_t cap, edan
 #define MAX_LINE_OUT 512
 
 typedef struct dis_ref {
-    uint32_t off;   /* into strs; UINT32_MAX if not cached yet */
+    uint32_t off; /* into strs; UINT32_MAX if not cached yet */
     uint32_t len;
 } dis_ref;
 
@@ -498,8 +496,7 @@ static void writer_fail(edan_text_writer *w, const char *what, int errnum)
         return;
     w->failed = true;
     if (errnum)
-        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what,
-                 w->file_off, strerror(errnum));
+        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what, w->file_off, strerror(errnum));
     else
         snprintf(w->msg, sizeof w->msg, "%s: %s", w->path, what);
 }

@@ -35,13 +35,15 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
     int rc = -1;
     GElf_Ehdr eh;
     if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-        edan_error_set(err, "%s: not an ELF executable (expected a RISC-V program built with "
-                            "riscv64-linux-gnu-gcc -static)", path);
+        edan_error_set(err,
+                       "%s: not an ELF executable (expected a RISC-V program built with "
+                       "riscv64-linux-gnu-gcc -static)",
+                       path);
         goto out;
     }
     if (eh.e_machine != EM_RISCV || eh.e_ident[EI_CLASS] != ELFCLASS64) {
-        edan_error_set(err, "%s: ELF for machine %u, %d-bit; expected 64-bit RISC-V (machine %u)", path,
-                       eh.e_machine, eh.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32, EM_RISCV);
+        edan_error_set(err, "%s: ELF for machine %u, %d-bit; expected 64-bit RISC-V (machine %u)", path, eh.e_machine,
+                       eh.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32, EM_RISCV);
         goto out;
     }
     if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
@@ -174,8 +176,10 @@ size_t edan_elf_find(const edan_elf *e, const char *path, const char *name, edan
     if (listed)
         edan_error_set(err, "%s: no function named '%s'; similar names: %s", path, name, similar);
     else
-        edan_error_set(err, "%s: no function named '%s' (%zu functions in the symbol table; was it inlined, "
-                            "or built without symbols?)", path, name, e->n_funcs);
+        edan_error_set(err,
+                       "%s: no function named '%s' (%zu functions in the symbol table; was it inlined, "
+                       "or built without symbols?)",
+                       path, name, e->n_funcs);
     return 0;
 }
 

@@ -17,8 +17,8 @@ typedef struct edan_elf_func {
 } edan_elf_func;
 
 typedef struct edan_elf {
-    uint64_t entry;      /* e_entry */
-    int is_pie;          /* ET_DYN: runtime address = link address + load bias */
+    uint64_t entry; /* e_entry */
+    int is_pie;     /* ET_DYN: runtime address = link address + load bias */
     size_t n_funcs;
     edan_elf_func *funcs; /* sorted by start */
 } edan_elf;
