@@ -1,5 +1,7 @@
 #include "analysis/cost.h"
 
+#include "util/parse.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -26,23 +28,10 @@ void edan_cost_default(edan_cost_model *c)
     c->alpha = 200;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!*s || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int edan_cost_set(edan_cost_model *c, const char *key, const char *value, edan_error *err)
 {
     uint64_t v;
-    if (parse_u64(value, &v) || v > (1ull << 40)) {
+    if (edan_parse_u64(value, &v) || v > (1ull << 40)) {
         edan_error_set(err, "cost '%s': '%s' is not a non-negative integer number of cycles", key, value);
         return -1;
     }
@@ -67,44 +56,16 @@ int edan_cost_set(edan_cost_model *c, const char *key, const char *value, edan_e
     return -1;
 }
 
-int edan_cost_load(edan_cost_model *c, const char *path, edan_error *err)
+static int cost_line(void *ctx, const char *key, const char *value, edan_error *line_err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open cost table: %s", path, strerror(errno));
+    if (!value) {
+        edan_error_set(line_err, "expected 'key value', e.g. 'fdiv 20'");
         return -1;
     }
-    char line[512];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {
-            edan_error_set(err, "%s:%d: line too long", path, lineno);
-            fclose(f);
-            return -1;
-        }
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
-        for (char *p = line; *p; p++)
-            if (*p == '=' || *p == '\t' || *p == ':')
-                *p = ' ';
-        char key[64], value[64], extra[8];
-        int n = sscanf(line, "%63s %63s %7s", key, value, extra);
-        if (n <= 0)
-            continue;
-        if (n != 2) {
-            edan_error_set(err, "%s:%d: expected 'key value', e.g. 'fdiv 20'", path, lineno);
-            fclose(f);
-            return -1;
-        }
-        edan_error sub = {0};
-        if (edan_cost_set(c, key, value, &sub)) {
-            edan_error_set(err, "%s:%d: %s", path, lineno, sub.msg);
-            fclose(f);
-            return -1;
-        }
-    }
-    fclose(f);
-    return 0;
+    return edan_cost_set(ctx, key, value, line_err);
+}
+
+int edan_cost_load(edan_cost_model *c, const char *path, edan_error *err)
+{
+    return edan_kv_file_read(path, "cost table", cost_line, c, err);
 }

@@ -1,5 +1,7 @@
 #include "cli/options.h"
 
+#include "util/parse.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -19,32 +21,6 @@ void edan_options_default(edan_options *o)
     snprintf(o->trace_format, sizeof o->trace_format, "binary");
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+')
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_double(const char *s, double *out)
-{
-    if (!s || !*s)
-        return -1;
-    errno = 0;
-    char *end;
-    double v = strtod(s, &end);
-    if (errno || *end || v != v)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* Split a list "a,b,c" (also ':' separated) into up to max unsigned values. */
 static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero, int *n,
                           edan_error *err)
@@ -59,7 +35,7 @@ static int parse_u64_list(const char *key, const char *value, uint64_t *out, int
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
         uint64_t v;
-        if (parse_u64(tok, &v) || (!allow_zero && v == 0)) {
+        if (edan_parse_u64(tok, &v) || (!allow_zero && v == 0)) {
             edan_error_set(err, "--%s: '%s' is not a %s integer", key, tok, allow_zero ? "non-negative" : "positive");
             return -1;
         }
@@ -171,7 +147,7 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         return parse_u64_list(key, value, o->tau, EDAN_MAX_TAUS, true, &o->n_tau, err);
     if (!strcmp(key, "alpha0") || !strcmp(key, "C") || !strcmp(key, "clock")) {
         double v;
-        if (parse_double(value, &v) || v < 0 || (!strcmp(key, "clock") && v == 0)) {
+        if (edan_parse_double(value, &v) || v < 0 || (!strcmp(key, "clock") && v == 0)) {
             edan_error_set(err, "--%s: '%s' is not a %s number", key, value,
                            strcmp(key, "clock") ? "non-negative" : "positive");
             return -1;
@@ -314,33 +290,17 @@ int edan_options_write(const edan_options *o, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+static int option_line(void *ctx, const char *key, const char *value, edan_error *line_err)
+{
+    int rc = edan_options_set(ctx, key, value, line_err);
+    if (rc > 0)
+        edan_error_set(line_err, "unknown option '%s'", key);
+    return rc;
+}
+
 int edan_options_read(edan_options *o, const char *path, edan_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open options file: %s", path, strerror(errno));
-        return -1;
-    }
-    char line[1024];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\n")] = '\0';
-        if (!*line)
-            continue;
-        char *eq = strchr(line, '=');
-        if (eq)
-            *eq = '\0';
-        edan_error sub = {0};
-        int rc = edan_options_set(o, line, eq ? eq + 1 : NULL, &sub);
-        if (rc) {
-            edan_error_set(err, "%s:%d: %s", path, lineno, rc > 0 ? "unknown option" : sub.msg);
-            fclose(f);
-            return -1;
-        }
-    }
-    fclose(f);
-    return 0;
+    return edan_kv_file_read(path, "options file", option_line, o, err);
 }
 
 void edan_options_help(FILE *f)

@@ -543,14 +543,9 @@ int edan_trace_writer_close(edan_trace_writer *w, edan_error *err)
     return rc;
 }
 
-static void consumer_consume(void *ctx, const edan_exec *recs, size_t n)
-{
-    edan_trace_writer_consume(ctx, recs, n);
-}
-
 edan_consumer edan_trace_writer_consumer(edan_trace_writer *w)
 {
-    edan_consumer c = {.ctx = w, .consume = consumer_consume, .finish = edan_trace_writer_finish};
+    edan_consumer c = {.ctx = w, .consume = edan_trace_writer_consume, .finish = edan_trace_writer_finish};
     return c;
 }
 

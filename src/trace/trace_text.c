@@ -712,13 +712,8 @@ int edan_text_writer_close(edan_text_writer *w, edan_error *err)
     return rc;
 }
 
-static void text_consume(void *ctx, const edan_exec *recs, size_t n)
-{
-    edan_text_writer_consume(ctx, recs, n);
-}
-
 edan_consumer edan_text_writer_consumer(edan_text_writer *w)
 {
-    edan_consumer c = {.ctx = w, .consume = text_consume, .finish = edan_text_writer_finish};
+    edan_consumer c = {.ctx = w, .consume = edan_text_writer_consume, .finish = edan_text_writer_finish};
     return c;
 }

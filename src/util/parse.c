@@ -1,0 +1,78 @@
+#include "util/parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int edan_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int edan_parse_double(const char *s, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || *end || v != v || v > 1e300 || v < -1e300)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int edan_kv_file_read(const char *path, const char *what, edan_kv_fn fn, void *ctx, edan_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open %s: %s", path, what, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    int lineno = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            edan_error_set(err, "%s:%d: line too long (at most %zu characters)", path, lineno, sizeof line - 2);
+            rc = -1;
+            break;
+        }
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *key = line + strspn(line, " \t\r\n");
+        if (!*key)
+            continue;
+        char *end = key + strcspn(key, " \t=\r\n");
+        char *value = NULL;
+        if (*end) {
+            char sep = *end;
+            *end++ = '\0';
+            value = end + (sep == '=' ? 0 : strspn(end, " \t="));
+            value[strcspn(value, "\r\n")] = '\0';
+            /* trailing blanks are not part of a value */
+            size_t len = strlen(value);
+            while (len && (value[len - 1] == ' ' || value[len - 1] == '\t'))
+                value[--len] = '\0';
+            if (!*value && sep != '=')
+                value = NULL;
+        }
+        edan_error sub = {0};
+        if (fn(ctx, key, value, &sub)) {
+            edan_error_set(err, "%s:%d: %s", path, lineno, sub.msg);
+            rc = -1;
+        }
+    }
+    fclose(f);
+    return rc;
+}

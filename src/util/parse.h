@@ -1,0 +1,26 @@
+/*
+ * parse.h - strict number parsing and key/value files, shared by the option
+ * parser, the cost-table loader and the plugin's option file.
+ */
+#ifndef EDAN_UTIL_PARSE_H
+#define EDAN_UTIL_PARSE_H
+
+#include <stdint.h>
+
+#include "util/error.h"
+
+/* A whole string of decimal digits (no sign, no spaces); 0 or -1. */
+int edan_parse_u64(const char *s, uint64_t *out);
+/* A whole string that is a finite number; 0 or -1. */
+int edan_parse_double(const char *s, double *out);
+
+/*
+ * Read a file of "key value" or "key=value" lines ('#' starts a comment,
+ * blank lines are skipped; a line with only a key passes value NULL). For each
+ * line, fn is called; a non-zero return stops the reading, and the message fn
+ * left in *line_err is reported as "path:line: message". Returns 0 or -1.
+ */
+typedef int (*edan_kv_fn)(void *ctx, const char *key, const char *value, edan_error *line_err);
+int edan_kv_file_read(const char *path, const char *what, edan_kv_fn fn, void *ctx, edan_error *err);
+
+#endif
