@@ -97,7 +97,7 @@ static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, 
     CHECK_EQ_U64(st->bytes, ref->bytes, ctx);
     bool layers_ok = true;
     for (uint64_t i = 1; i <= ref->D && i <= st->D; i++)
-        layers_ok &= st->layer[i] == ref->layer[i];
+        layers_ok &= edan_layers_get(&st->layers, i) == ref->layer[i];
     CHECK(layers_ok, "%s: layers differ", ctx);
     const edan_series *s = &st->series[0];
     CHECK_EQ_U64(s->n, ref->n_phases, ctx);

@@ -112,9 +112,47 @@ int main(int argc, char **argv)
         CHECK_EQ_U64(st->vertices, 22, "summation");
         CHECK_EQ_U64(st->W, 4, "summation");
         CHECK_EQ_U64(st->D, 1, "summation");
-        CHECK_EQ_U64(st->layer[1], 4, "summation");
+        CHECK_EQ_U64(edan_layers_get(&st->layers, 1), 4, "summation");
         CHECK_EQ_U64(st->bytes, 16, "summation");
         edan_edag_free(r.e);
+    }
+    /* Layer storage: a layer of more than 65535 vertices, and more than 65536 layers. */
+    {
+        static edan_insn ld_indep, ld_chain;
+        edan_insn_clear(&ld_indep);
+        ld_indep.mem = EDAN_MEM_LOAD;
+        ld_indep.mem_size = 8;
+        ld_indep.cls = EDAN_CLASS_LOAD;
+        ld_indep.n_src = 1;
+        ld_indep.src[0] = EDAN_REG_X(10);
+        ld_indep.n_dst = 1;
+        ld_indep.dst = EDAN_REG_X(11);
+        ld_chain = ld_indep;
+        ld_chain.dst = EDAN_REG_X(10); /* ld a0,0(a0): a pointer chase */
+        enum { WIDE = 200000, DEEP = 70000 };
+        static edan_exec recs[WIDE + DEEP];
+        for (size_t i = 0; i < WIDE; i++)
+            recs[i] = (edan_exec){.insn = &ld_indep, .addr = 0x100000 + 8 * i};
+        for (size_t i = 0; i < DEEP; i++)
+            recs[WIDE + i] = (edan_exec){.insn = &ld_chain, .addr = 0x900000 + 8 * i};
+        edan_edag_config cfg;
+        edan_edag_config_default(&cfg);
+        edan_error err = {0};
+        edan_edag *e = edan_edag_new(&cfg, &err);
+        edan_edag_consume(e, recs, WIDE + DEEP);
+        CHECK(edan_edag_finish(e) == 0, "finish");
+        const edan_lane_stats *st = edan_edag_lane(e, 0);
+        CHECK_EQ_U64(st->W, WIDE + DEEP, "layers");
+        CHECK_EQ_U64(st->D, DEEP, "layers");
+        CHECK_EQ_U64(edan_layers_get(&st->layers, 1), WIDE + 1, "a layer past 65535");
+        CHECK_EQ_U64(edan_layers_get(&st->layers, 65536), 1, "layer 65536");
+        CHECK_EQ_U64(edan_layers_get(&st->layers, DEEP), 1, "the last layer");
+        CHECK_EQ_U64(edan_layers_get(&st->layers, DEEP + 1), 0, "past the last layer");
+        uint64_t sum = 0;
+        for (uint64_t i = 1; i <= st->D; i++)
+            sum += edan_layers_get(&st->layers, i);
+        CHECK_EQ_U64(sum, st->W, "layers sum to W");
+        edan_edag_free(e);
     }
     return check_summary();
 }

@@ -24,7 +24,6 @@ typedef struct lane_state {
     edan_cache cache;
     edan_cost_model cost;
     bool has_cache;
-    size_t layer_cap;
     edan_lane_stats st;
 } lane_state;
 
@@ -208,10 +207,8 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
             edan_edag_free(e);
             return NULL;
         }
-        L->layer_cap = 1024;
-        L->st.layer = calloc(L->layer_cap, sizeof *L->st.layer);
         L->st.n_series = cfg->n_tau;
-        bool ok = L->st.layer != NULL;
+        bool ok = true;
         for (int j = 0; j < cfg->n_tau; j++)
             ok = ok && series_init(&L->st.series[j], cfg->tau[j], cfg->max_phases) == 0;
         if (!ok) {
@@ -231,7 +228,7 @@ void edan_edag_free(edan_edag *e)
         for (int k = 0; k < e->n_lanes; k++) {
             lane_state *L = &e->lane[k];
             edan_cache_free(&L->cache);
-            free(L->st.layer);
+            edan_layers_free(&L->st.layers);
             for (int j = 0; j < L->st.n_series; j++) {
                 free(L->st.series[j].u_diff);
                 free(L->st.series[j].U);
@@ -397,22 +394,6 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access
     return true;
 }
 
-static bool grow_layers(edan_edag *e, lane_state *L, uint64_t md)
-{
-    size_t cap = L->layer_cap;
-    while (cap <= md)
-        cap *= 2;
-    uint64_t *nl = realloc(L->st.layer, cap * sizeof *nl);
-    if (!nl) {
-        edan_error_set(&e->err, "out of memory for %zu memory layers", cap);
-        return false;
-    }
-    memset(nl + L->layer_cap, 0, (cap - L->layer_cap) * sizeof *nl);
-    L->st.layer = nl;
-    L->layer_cap = cap;
-    return true;
-}
-
 /*
  * One vertex. `lanes` and `cache` are compile-time constants in the common
  * specialisations (one lane, with or without a cache; 0 = read them from e),
@@ -489,10 +470,11 @@ static inline __attribute__((always_inline)) bool step(edan_edag *e, const edan_
         st->T1 += t;
         st->Tinf = max_u64(st->Tinf, F);
         if (to_ram) {
-            if (md >= L->layer_cap && !grow_layers(e, L, md))
+            if (!edan_layers_inc(&st->layers, md)) {
+                edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
                 return false;
+            }
             st->W++;
-            st->layer[md]++;
             st->D = max_u64(st->D, md);
         } else {
             st->C += t;

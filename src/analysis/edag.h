@@ -39,6 +39,7 @@
 
 #include "analysis/cache.h"
 #include "analysis/cost.h"
+#include "analysis/layers.h"
 #include "trace/exec.h"
 #include "util/error.h"
 
@@ -88,7 +89,7 @@ typedef struct edan_lane_stats {
     uint64_t vertices;              /* executed instructions analysed */
     uint64_t T1, Tinf;              /* work and span in cycles */
     uint64_t W, D;                  /* memory work and memory depth */
-    uint64_t *layer;                /* layer[i] = W_i for i = 1..D (layer[0] unused) */
+    edan_layers layers;             /* W_i for i = 1..D: edan_layers_get(&st->layers, i) */
     uint64_t C;                     /* total cost of non-memory-access vertices */
     uint64_t bytes;                 /* sum of w(v) */
     uint64_t loads, stores, amos;   /* instructions that accessed memory, by kind */

@@ -62,7 +62,7 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
         fprintf(f, "  layers W_1..W_D          ");
         uint64_t shown = st->D < 16 ? st->D : 16;
         for (uint64_t i = 1; i <= shown; i++)
-            fprintf(f, " %" PRIu64, st->layer[i]);
+            fprintf(f, " %" PRIu64, edan_layers_get(&st->layers, i));
         if (st->D > shown)
             fprintf(f, " ... (%" PRIu64 " layers)", st->D);
         fprintf(f, "\n");
@@ -200,10 +200,10 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         fputs("]", f);
         bool with_layers = st->D <= EDAN_JSON_MAX_LAYERS;
         fprintf(f, ",\"layers_included\":%s,\"layers\":", with_layers ? "true" : "false");
-        if (with_layers)
-            json_u64_array(f, st->layer + 1, st->D);
-        else
-            fputs("[]", f);
+        fputc('[', f);
+        for (uint64_t i = 1; with_layers && i <= st->D; i++)
+            fprintf(f, "%s%" PRIu64, i > 1 ? "," : "", edan_layers_get(&st->layers, i));
+        fputc(']', f);
         fputs(",\"per_m\":[", f);
         for (int i = 0; i < mt.n_m; i++) {
             const edan_m_metrics *r = &mt.per_m[i];
