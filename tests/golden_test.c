@@ -132,9 +132,9 @@ int main(int argc, char **argv)
         enum { WIDE = 200000, DEEP = 70000 };
         static edan_exec recs[WIDE + DEEP];
         for (size_t i = 0; i < WIDE; i++)
-            recs[i] = (edan_exec){.insn = &ld_indep, .addr = 0x100000 + 8 * i};
+            recs[i] = (edan_exec){.insn = &ld_indep, .id = 0, .addr = 0x100000 + 8 * i};
         for (size_t i = 0; i < DEEP; i++)
-            recs[WIDE + i] = (edan_exec){.insn = &ld_chain, .addr = 0x900000 + 8 * i};
+            recs[WIDE + i] = (edan_exec){.insn = &ld_chain, .id = 1, .addr = 0x900000 + 8 * i};
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
         edan_error err = {0};

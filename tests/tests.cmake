@@ -57,3 +57,7 @@ if(CLANG_FORMAT)
        ${CMAKE_SOURCE_DIR}/examples/*.c ${CMAKE_SOURCE_DIR}/bench/workloads/*.c)
   add_test(NAME clang_format COMMAND ${CLANG_FORMAT} --dry-run -Werror ${FORMATTED_SOURCES})
 endif()
+
+add_executable(async_test tests/async_test.c)
+target_link_libraries(async_test PRIVATE edan_core)
+add_test(NAME async_consumer COMMAND async_test)

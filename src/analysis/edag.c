@@ -34,6 +34,15 @@ struct edan_edag {
     lane_state *lane;
     edan_error err;
     bool finished;
+    /*
+     * Executions per static instruction id (lane-independent). Counting by id
+     * costs one increment per record with no dependence on the instruction's
+     * fields; instruction-class and memory-kind totals are derived at the end.
+     */
+    uint64_t *id_count;
+    const edan_insn **id_insn;
+    size_t id_cap;
+    uint64_t no_access[4]; /* memory instructions that performed no access, by kind */
 };
 
 void edan_edag_config_default(edan_edag_config *c)
@@ -238,6 +247,8 @@ void edan_edag_free(edan_edag *e)
         free(e->lane);
     }
     edan_shadow_free(&e->shadow);
+    free(e->id_count);
+    free(e->id_insn);
     free(e);
 }
 
@@ -260,8 +271,9 @@ static inline uint32_t unit_hi(uint32_t end, uint32_t u)
     return end < (u + 1) * EDAN_SHADOW_UNIT ? end - u * EDAN_SHADOW_UNIT : EDAN_SHADOW_UNIT;
 }
 
-static inline void mem_read_deps(edan_shadow *sh, int k, const edan_shadow_lane *sl, uint32_t off, uint32_t len,
-                                 uint64_t *F, uint64_t *md, const bool with_readers)
+static inline __attribute__((always_inline)) void mem_read_deps(edan_shadow *sh, int k, const edan_shadow_lane *sl,
+                                                                uint32_t off, uint32_t len, uint64_t *F, uint64_t *md,
+                                                                const bool with_readers)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
@@ -307,8 +319,9 @@ static bool unit_split(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t u)
     return true;
 }
 
-static inline bool mem_write(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off, uint32_t len, uint64_t F,
-                             uint32_t md, const bool with_readers)
+static inline __attribute__((always_inline)) bool mem_write(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off,
+                                                            uint32_t len, uint64_t F, uint32_t md,
+                                                            const bool with_readers)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
@@ -524,36 +537,177 @@ static inline __attribute__((always_inline)) bool step(edan_edag *e, const edan_
     return true;
 }
 
+static bool grow_ids(edan_edag *e, uint32_t id)
+{
+    size_t cap = e->id_cap ? e->id_cap : 1024;
+    while (cap <= id)
+        cap *= 2;
+    uint64_t *c = realloc(e->id_count, cap * sizeof *c);
+    if (c)
+        e->id_count = c;
+    const edan_insn **p = realloc(e->id_insn, cap * sizeof *p);
+    if (p)
+        e->id_insn = p;
+    if (!c || !p) {
+        edan_error_set(&e->err, "out of memory for %zu static instructions", cap);
+        return false;
+    }
+    memset(e->id_count + e->id_cap, 0, (cap - e->id_cap) * sizeof *c);
+    memset(e->id_insn + e->id_cap, 0, (cap - e->id_cap) * sizeof *p);
+    e->id_cap = cap;
+    return true;
+}
+
+/*
+ * One lane, true dependencies only: the default analysis. Instructions that
+ * touch no memory (about two thirds of a typical trace) take a short path
+ * with the accumulators in registers; memory instructions go through step().
+ */
+static inline __attribute__((always_inline)) void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n,
+                                                                   const int cache)
+{
+    lane_state *L = &e->lane[0];
+    edan_lane_stats *st = &L->st;
+    uint64_t *regF = L->regF, *regMd = L->regMd;
+    const uint64_t *cost = L->cost.cls;
+    uint64_t T1 = 0, C = 0, Tinf = st->Tinf;
+    for (size_t i = 0; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        const edan_insn *in = r->insn;
+        if (in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS)) {
+            const uint32_t size = in->mem_size;
+            const uint64_t addr = r->addr;
+            const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+            edan_shadow_page *page;
+            if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
+                /* page-crossing access (or no memory): the general path handles and reports it */
+                st->T1 += T1;
+                st->C += C;
+                st->Tinf = Tinf;
+                T1 = C = 0;
+                if (!step(e, r, false, 1, cache))
+                    return;
+                Tinf = st->Tinf;
+                continue;
+            }
+            edan_shadow_lane *sl = &page->lane[0];
+            const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
+            const uint8_t s0 = in->src[0], s1 = in->src[1], s2 = in->src[2];
+            uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
+            uint64_t mdin = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
+            if (rd)
+                mem_read_deps(&e->shadow, 0, sl, off, size, &Fin, &mdin, false);
+            bool rd_ram = rd, wr_ram = wr;
+            uint32_t line_bytes = (rd ? size : 0) + (wr ? size : 0);
+            if (cache > 0) {
+                line_bytes = 0;
+                rd_ram = wr_ram = false;
+                if (rd) {
+                    edan_cache_result cr = edan_cache_access(&L->cache, addr, size, false);
+                    rd_ram = cr.reads_ram;
+                    line_bytes += cr.ram_bytes;
+                }
+                if (wr) {
+                    edan_cache_result cr = edan_cache_access(&L->cache, addr, size, true);
+                    wr_ram = cr.writes_ram || cr.reads_ram;
+                    line_bytes += cr.ram_bytes;
+                }
+            }
+            const bool to_ram = rd_ram || wr_ram;
+            const uint64_t t = to_ram ? L->cost.alpha : cost[in->cls];
+            const uint64_t F = Fin + t, md = mdin + to_ram;
+            T1 += t;
+            Tinf = max_u64(Tinf, F);
+            if (to_ram) {
+                st->ram_loads += rd_ram;
+                st->ram_stores += wr_ram;
+                st->W++;
+                if (!edan_layers_inc(&st->layers, md)) {
+                    edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
+                    return;
+                }
+                st->D = max_u64(st->D, md);
+                if (md > EDAN_SHADOW_MAX_MD) {
+                    edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+                    return;
+                }
+                const uint64_t w = e->cfg.bytes_mode == EDAN_BYTES_LINE
+                                       ? line_bytes
+                                       : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
+                st->bytes += w;
+                for (int j = 0; j < st->n_series; j++) {
+                    if (!series_add(&st->series[j], Fin, F, w)) {
+                        edan_error_set(&e->err, "out of memory for the data-movement series");
+                        return;
+                    }
+                }
+            } else {
+                C += t;
+                if (line_bytes && e->cfg.bytes_mode == EDAN_BYTES_LINE) {
+                    /* a hit whose fill evicted a dirty line: bytes moved, but not a memory access */
+                    st->bytes += line_bytes;
+                    for (int j = 0; j < st->n_series; j++) {
+                        if (!series_add(&st->series[j], Fin, F, line_bytes)) {
+                            edan_error_set(&e->err, "out of memory for the data-movement series");
+                            return;
+                        }
+                    }
+                }
+            }
+            const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
+            regF[dst] = F;
+            regMd[dst] = md;
+            if (wr && !mem_write(&e->shadow, 0, sl, off, size, F, (uint32_t)md, false)) {
+                edan_error_set(&e->err, "out of memory for shadow state");
+                return;
+            }
+            continue;
+        }
+        const uint8_t s0 = in->src[0], s1 = in->src[1], s2 = in->src[2];
+        const uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
+        const uint64_t md = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
+        const uint64_t t = cost[in->cls];
+        const uint64_t F = Fin + t;
+        T1 += t;
+        C += t;
+        Tinf = max_u64(Tinf, F);
+        const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
+        regF[dst] = F;
+        regMd[dst] = md;
+    }
+    st->T1 += T1;
+    st->C += C;
+    st->Tinf = Tinf;
+}
+
 void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_edag *e = ctx;
     if (e->err.set)
         return;
-    /* Lane-independent counts, once per record rather than once per lane. */
-    uint64_t by_class[EDAN_CLASS_COUNT] = {0}, by_mem[4] = {0};
+    uint64_t *restrict count = e->id_count;
+    size_t cap = e->id_cap;
     for (size_t i = 0; i < n; i++) {
-        by_class[recs[i].insn->cls]++;
-        by_mem[(recs[i].flags & EDAN_EXEC_NO_ACCESS) ? EDAN_MEM_NONE : recs[i].insn->mem]++;
-    }
-    for (int k = 0; k < e->n_lanes; k++) {
-        edan_lane_stats *st = &e->lane[k].st;
-        st->vertices += n;
-        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-            st->class_count[c] += by_class[c];
-        st->loads += by_mem[EDAN_MEM_LOAD];
-        st->stores += by_mem[EDAN_MEM_STORE];
-        st->amos += by_mem[EDAN_MEM_AMO];
+        uint32_t id = recs[i].id;
+        if (id >= cap) {
+            if (!grow_ids(e, id))
+                return;
+            count = e->id_count;
+            cap = e->id_cap;
+        }
+        if (!count[id]++)
+            e->id_insn[id] = recs[i].insn;
+        if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
+            e->no_access[recs[i].insn->mem & 3]++;
     }
     size_t i = 0;
     if (e->cfg.false_deps) {
         while (i < n && step(e, &recs[i], true, 0, 0))
             i++;
     } else if (e->n_lanes == 1 && !e->lane[0].has_cache) {
-        while (i < n && step(e, &recs[i], false, 1, -1))
-            i++;
+        consume_one_lane(e, recs, n, -1);
     } else if (e->n_lanes == 1) {
-        while (i < n && step(e, &recs[i], false, 1, 1))
-            i++;
+        consume_one_lane(e, recs, n, 1);
     } else {
         while (i < n && step(e, &recs[i], false, 0, 0))
             i++;
@@ -568,8 +722,21 @@ int edan_edag_finish(void *ctx)
     if (e->finished)
         return 0;
     e->finished = true;
+    uint64_t vertices = 0, by_class[EDAN_CLASS_COUNT] = {0}, by_mem[4] = {0};
+    for (size_t id = 0; id < e->id_cap; id++) {
+        if (!e->id_count[id])
+            continue;
+        vertices += e->id_count[id];
+        by_class[e->id_insn[id]->cls] += e->id_count[id];
+        by_mem[e->id_insn[id]->mem & 3] += e->id_count[id];
+    }
     for (int k = 0; k < e->n_lanes; k++) {
         lane_state *L = &e->lane[k];
+        L->st.vertices = vertices;
+        memcpy(L->st.class_count, by_class, sizeof by_class);
+        L->st.loads = by_mem[EDAN_MEM_LOAD] - e->no_access[EDAN_MEM_LOAD];
+        L->st.stores = by_mem[EDAN_MEM_STORE] - e->no_access[EDAN_MEM_STORE];
+        L->st.amos = by_mem[EDAN_MEM_AMO] - e->no_access[EDAN_MEM_AMO];
         for (int c = 0; c < L->cache.n_levels; c++) {
             L->st.cache_hits[c] = L->cache.level[c].hits;
             L->st.cache_misses[c] = L->cache.level[c].misses;

@@ -27,6 +27,7 @@
 #include "isa/riscv.h"
 #include "plugin/qemu_plugin_api.h"
 #include "report/report.h"
+#include "trace/async.h"
 #include "trace/exec.h"
 #include "trace/trace_file.h"
 #include "trace/trace_text.h"
@@ -34,7 +35,8 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
-#define BATCH 8192
+#define BATCH 16384
+#define ASYNC_BUFFERS 4
 #define SLOT_CHUNK 4096
 
 typedef struct slot {
@@ -62,8 +64,10 @@ static struct {
     uint64_t bias;
     int64_t depth, marker;
     int active;
-    /* stream */
-    edan_exec buf[BATCH];
+    /* stream: records are written straight into the async consumer's buffers */
+    edan_async *async;
+    int threaded;
+    edan_exec *buf, *sync_buf;
     size_t n;
     edan_exec *cur;
     edan_exec sink;
@@ -96,8 +100,14 @@ static double seconds_since(const struct timespec *a, const struct timespec *b)
 
 static void flush(void)
 {
-    if (P.n && !P.err.set)
-        P.consumer.consume(P.consumer.ctx, P.buf, P.n);
+    if (P.n && !P.err.set) {
+        if (P.async) {
+            edan_async_submit(P.async, P.n);
+            P.buf = edan_async_buffer(P.async);
+        } else {
+            P.consumer.consume(P.consumer.ctx, P.buf, P.n);
+        }
+    }
     P.total += P.n;
     P.n = 0;
     if (P.progress) {
@@ -256,8 +266,12 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
                 "edan: warning: %" PRIu64 " instructions of other threads were not traced (the eDAG "
                 "model is sequential; only the main thread is analysed)\n",
                 others);
-    if (!P.err.set && P.consumer.finish(P.consumer.ctx) && P.edag)
+    int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish(P.consumer.ctx);
+    if (finished && P.edag)
         edan_error_set(&P.err, "%s", edan_edag_error(P.edag)->msg);
+    edan_async_free(P.async);
+    P.async = NULL;
+    free(P.sync_buf);
     if (P.mode == MODE_ONLINE && P.edag && !P.err.set) {
         FILE *f = fopen(P.out, "w");
         if (!f) {
@@ -354,12 +368,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     P.cur = &P.sink;
     edan_options_default(&P.options);
     P.mode = MODE_ONLINE;
+    P.threaded = 1;
     const char *filter = NULL;
     for (int i = 0; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq)
-            return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees progress)",
-                        argv[i]);
+            return fail(
+                "option '%s' is not key=value (keys: mode out opts status binary filter callees threads progress)",
+                argv[i]);
         size_t klen = (size_t)(eq - argv[i]);
         const char *v = eq + 1;
 #define IS(k) (klen == strlen(k) && !strncmp(argv[i], k, klen))
@@ -386,10 +402,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                 P.options.exclude_callees = true;
             else if (strcmp(v, "include"))
                 return fail("callees='%s' must be include or exclude", v);
+        } else if (IS("threads")) {
+            if (strcmp(v, "1") && strcmp(v, "2"))
+                return fail("threads='%s' must be 1 or 2", v);
+            P.threaded = !strcmp(v, "2");
         } else if (IS("progress")) {
             P.progress = !strcmp(v, "on") || !strcmp(v, "1");
         } else {
-            return fail("unknown option '%s' (keys: mode out opts status binary filter callees progress)", argv[i]);
+            return fail("unknown option '%s' (keys: mode out opts status binary filter callees threads progress)",
+                        argv[i]);
         }
 #undef IS
     }
@@ -439,6 +460,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         if (!P.text)
             return fail("%s", err.msg);
         P.consumer = edan_text_writer_consumer(P.text);
+    }
+    /* Analysis or compression runs on a second thread, overlapping with emulation. */
+    if (P.threaded) {
+        P.async = edan_async_new(P.consumer, BATCH, ASYNC_BUFFERS);
+        if (!P.async)
+            return fail("%s", "cannot start the analysis thread");
+        P.buf = edan_async_buffer(P.async);
+    } else {
+        P.buf = P.sync_buf = malloc(BATCH * sizeof *P.buf);
+        if (!P.buf)
+            return fail("%s", "out of memory");
     }
     clock_gettime(CLOCK_MONOTONIC, &P.t0);
     P.last_progress = P.t0;

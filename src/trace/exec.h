@@ -26,7 +26,8 @@ enum {
 typedef struct edan_exec {
     const edan_insn *insn; /* static instruction; id = insn - table base is not assumed */
     uint64_t addr;         /* data address of the access when insn->mem != EDAN_MEM_NONE */
-    uint32_t id;           /* dense static-instruction id in the producer's code table */
+    uint32_t id;           /* dense static-instruction id in the producer's code table: records
+                              with the same id point at the same instruction */
     uint16_t vcpu;         /* guest vCPU that executed it */
     uint16_t flags;        /* EDAN_EXEC_* */
 } edan_exec;

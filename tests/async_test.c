@@ -1,0 +1,56 @@
+/*
+ * The threaded consumer hands every record over exactly once and in order,
+ * whatever the batch sizes, and calls finish once at the end.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "trace/async.h"
+
+typedef struct sink {
+    uint64_t records, order_errors, finishes, next;
+} sink;
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    sink *s = ctx;
+    for (size_t i = 0; i < n; i++) {
+        if (recs[i].addr != s->next)
+            s->order_errors++;
+        s->next = recs[i].addr + 1;
+    }
+    s->records += n;
+}
+
+static int finish(void *ctx)
+{
+    ((sink *)ctx)->finishes++;
+    return 7;
+}
+
+int main(void)
+{
+    for (int trial = 0; trial < 20; trial++) {
+        sink s = {0};
+        edan_consumer c = {&s, consume, finish};
+        size_t batch = 1 + (size_t)(rand() % 300);
+        edan_async *a = edan_async_new(c, batch, 2 + trial % 3);
+        CHECK(a != NULL, "edan_async_new");
+        if (!a)
+            break;
+        uint64_t total = 0;
+        for (int round = 0; round < 500; round++) {
+            size_t n = (size_t)rand() % (batch + 1);
+            edan_exec *buf = edan_async_buffer(a);
+            for (size_t i = 0; i < n; i++)
+                buf[i].addr = total++;
+            edan_async_submit(a, n);
+        }
+        CHECK(edan_async_finish(a) == 7, "finish returns the inner consumer's result");
+        edan_async_free(a);
+        CHECK_EQ_U64(s.records, total, "records handed over");
+        CHECK_EQ_U64(s.order_errors, 0, "records in order");
+        CHECK_EQ_U64(s.finishes, 1, "finish once");
+    }
+    return check_summary();
+}
