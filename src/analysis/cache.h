@@ -106,7 +106,9 @@ static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_add
     for (uint32_t w = 1; w < l->ways; w++) {
         if ((set[w] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
             uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
-            memmove(set + 1, set, w * sizeof *set);
+            /* a short shift: an inline loop beats a call to memmove */
+            for (uint32_t j = w; j > 0; j--)
+                set[j] = set[j - 1];
             set[0] = t;
             l->hits++;
             return true;
@@ -121,7 +123,8 @@ static inline uint64_t edan_cache_level_fill(edan_cache_level *l, uint64_t line_
 {
     uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
     uint64_t victim = set[l->ways - 1];
-    memmove(set + 1, set, (l->ways - 1) * sizeof *set);
+    for (uint32_t j = l->ways - 1; j > 0; j--)
+        set[j] = set[j - 1];
     set[0] = (line_addr << 2) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
     return victim;
 }
@@ -130,7 +133,8 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
                                   bool own);
 
 /* A read of the line holding byte_addr starting at level lvl; returns true if it came from RAM. */
-static inline bool edan_cache_read_line(edan_cache *c, int lvl, uint64_t byte_addr, edan_cache_result *r)
+static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cache *c, int lvl, uint64_t byte_addr,
+                                                                       edan_cache_result *r)
 {
     int miss_to = lvl;
     for (; miss_to < c->n_levels; miss_to++) {

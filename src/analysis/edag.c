@@ -17,10 +17,6 @@
 #define REG_SINK EDAN_NUM_REGS
 
 typedef struct lane_state {
-    uint64_t regF[EDAN_NUM_REGS + 1];
-    uint64_t regMd[EDAN_NUM_REGS + 1];
-    uint64_t regRF[EDAN_NUM_REGS]; /* readers since last write (false deps) */
-    uint64_t regRMd[EDAN_NUM_REGS];
     edan_cache cache;
     edan_cost_model cost;
     bool has_cache;
@@ -32,6 +28,9 @@ struct edan_edag {
     int n_lanes;
     edan_shadow shadow;
     lane_state *lane;
+    /* Register state, lane-major: register r of lane k at [r * n_lanes + k]. */
+    uint64_t *regF, *regMd;
+    uint64_t *regRF, *regRMd; /* readers since the last write (false dependencies) */
     edan_error err;
     bool finished;
     /*
@@ -203,7 +202,13 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     e->cfg = *cfg;
     e->n_lanes = cfg->n_lanes;
     e->lane = calloc((size_t)cfg->n_lanes, sizeof *e->lane);
-    if (!e->lane || edan_shadow_init(&e->shadow, cfg->n_lanes, cfg->false_deps)) {
+    size_t regs = (size_t)(EDAN_NUM_REGS + 1) * (size_t)cfg->n_lanes;
+    e->regF = calloc(regs, sizeof *e->regF);
+    e->regMd = calloc(regs, sizeof *e->regMd);
+    e->regRF = calloc(regs, sizeof *e->regRF);
+    e->regRMd = calloc(regs, sizeof *e->regRMd);
+    if (!e->lane || !e->regF || !e->regMd || !e->regRF || !e->regRMd ||
+        edan_shadow_init(&e->shadow, cfg->n_lanes, cfg->false_deps)) {
         edan_error_set(err, "out of memory");
         edan_edag_free(e);
         return NULL;
@@ -247,6 +252,10 @@ void edan_edag_free(edan_edag *e)
         free(e->lane);
     }
     edan_shadow_free(&e->shadow);
+    free(e->regF);
+    free(e->regMd);
+    free(e->regRF);
+    free(e->regRMd);
     free(e->id_count);
     free(e->id_insn);
     free(e);
@@ -257,119 +266,143 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
     return a > b ? a : b;
 }
 
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 /*
- * Shadow accesses for bytes [off, off+len) of one page and lane k. A page
- * stores one state per 4-byte unit; split units keep per-byte state (see
- * shadow.h). len <= 8, so at most three units are touched.
+ * Shadow accesses for bytes [off, off+len) of one page (len <= 8, so at most
+ * three 4-byte units), for all K lanes at once. Per-lane values are arrays
+ * indexed by lane; the page holds unit u of lane k at [u * K + k].
  */
-static inline uint32_t unit_lo(uint32_t off, uint32_t u)
+static ALWAYS_INLINE uint32_t unit_lo(uint32_t off, uint32_t u)
 {
     return off > u * EDAN_SHADOW_UNIT ? off - u * EDAN_SHADOW_UNIT : 0;
 }
-static inline uint32_t unit_hi(uint32_t end, uint32_t u)
+static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 {
     return end < (u + 1) * EDAN_SHADOW_UNIT ? end - u * EDAN_SHADOW_UNIT : EDAN_SHADOW_UNIT;
 }
 
-static inline __attribute__((always_inline)) void mem_read_deps(edan_shadow *sh, int k, const edan_shadow_lane *sl,
-                                                                uint32_t off, uint32_t len, uint64_t *F, uint64_t *md,
-                                                                const bool with_readers)
+/* Fold the last writers (writers) and/or the readers since (readers) of the bytes into Fin/mdin. */
+static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, uint32_t off, uint32_t len,
+                                   uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        uint32_t m = sl->md[u];
-        if (!(m & EDAN_SHADOW_SPLIT)) {
-            *F = max_u64(*F, sl->F[u]);
-            *md = max_u64(*md, m);
-            if (with_readers) {
-                *F = max_u64(*F, sl->rF[u]);
-                *md = max_u64(*md, sl->rmd[u]);
+        const size_t base = (size_t)u * (size_t)K;
+        if (!(pg->md[base] & EDAN_SHADOW_SPLIT)) {
+            for (int k = 0; k < K; k++) {
+                if (writers) {
+                    Fin[k] = max_u64(Fin[k], pg->F[base + k]);
+                    mdin[k] = max_u64(mdin[k], pg->md[base + k]);
+                }
+                if (readers) {
+                    Fin[k] = max_u64(Fin[k], pg->rF[base + k]);
+                    mdin[k] = max_u64(mdin[k], pg->rmd[base + k]);
+                }
             }
         } else {
-            const edan_shadow_split *sp = edan_shadow_split_get(sh, k, sl->F[u]);
-            for (uint32_t b = unit_lo(off, u); b < unit_hi(end, u); b++) {
-                *F = max_u64(*F, sp->F[b]);
-                *md = max_u64(*md, sp->md[b]);
-                if (with_readers) {
-                    *F = max_u64(*F, sp->rF[b]);
-                    *md = max_u64(*md, sp->rmd[b]);
+            const edan_shadow_split *rec = edan_shadow_split_get(sh, pg->F[base]);
+            const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
+            for (int k = 0; k < K; k++) {
+                for (uint32_t b = lo; b < hi; b++) {
+                    if (writers) {
+                        Fin[k] = max_u64(Fin[k], rec[k].F[b]);
+                        mdin[k] = max_u64(mdin[k], rec[k].md[b]);
+                    }
+                    if (readers) {
+                        Fin[k] = max_u64(Fin[k], rec[k].rF[b]);
+                        mdin[k] = max_u64(mdin[k], rec[k].rmd[b]);
+                    }
                 }
             }
         }
     }
 }
 
-/* Give unit u per-byte state; false when out of memory. */
-static bool unit_split(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t u)
+/* Give unit u per-byte state in every lane; false when out of memory. */
+static bool unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t u)
 {
-    if (sl->md[u] & EDAN_SHADOW_SPLIT)
+    const size_t base = (size_t)u * (size_t)K;
+    if (pg->md[base] & EDAN_SHADOW_SPLIT)
         return true;
-    uint64_t idx = edan_shadow_split_alloc(sh, k);
+    uint64_t idx = edan_shadow_split_alloc(sh);
     if (idx == UINT64_MAX)
         return false;
-    edan_shadow_split *sp = edan_shadow_split_get(sh, k, idx);
-    for (uint32_t b = 0; b < EDAN_SHADOW_UNIT; b++) {
-        sp->F[b] = sl->F[u];
-        sp->md[b] = sl->md[u];
-        sp->rF[b] = sl->rF ? sl->rF[u] : 0;
-        sp->rmd[b] = sl->rmd ? sl->rmd[u] : 0;
+    edan_shadow_split *rec = edan_shadow_split_get(sh, idx);
+    for (int k = 0; k < K; k++) {
+        for (uint32_t b = 0; b < EDAN_SHADOW_UNIT; b++) {
+            rec[k].F[b] = pg->F[base + k];
+            rec[k].md[b] = pg->md[base + k];
+            rec[k].rF[b] = pg->rF ? pg->rF[base + k] : 0;
+            rec[k].rmd[b] = pg->rmd ? pg->rmd[base + k] : 0;
+        }
     }
-    sl->F[u] = idx;
-    sl->md[u] = EDAN_SHADOW_SPLIT;
+    pg->F[base] = idx;
+    pg->md[base] = EDAN_SHADOW_SPLIT;
     return true;
 }
 
-static inline __attribute__((always_inline)) bool mem_write(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off,
-                                                            uint32_t len, uint64_t F, uint32_t md,
-                                                            const bool with_readers)
+/* The bytes were written: their last writer is now this vertex, with no readers since. */
+static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, uint32_t off, uint32_t len,
+                                    const uint64_t *F, const uint64_t *md, const bool readers)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
+        const size_t base = (size_t)u * (size_t)K;
+        const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
-            if (sl->md[u] & EDAN_SHADOW_SPLIT)
-                edan_shadow_split_release(sh, k, sl->F[u]);
-            sl->F[u] = F;
-            sl->md[u] = md;
-            if (with_readers) {
-                sl->rF[u] = 0;
-                sl->rmd[u] = 0;
+            if (pg->md[base] & EDAN_SHADOW_SPLIT)
+                edan_shadow_split_release(sh, pg->F[base]);
+            for (int k = 0; k < K; k++) {
+                pg->F[base + k] = F[k];
+                pg->md[base + k] = (uint32_t)md[k];
+                if (readers) {
+                    pg->rF[base + k] = 0;
+                    pg->rmd[base + k] = 0;
+                }
             }
             continue;
         }
-        if (!unit_split(sh, k, sl, u))
+        if (!unit_split(sh, pg, K, u))
             return false;
-        edan_shadow_split *sp = edan_shadow_split_get(sh, k, sl->F[u]);
-        for (uint32_t b = lo; b < hi; b++) {
-            sp->F[b] = F;
-            sp->md[b] = md;
-            sp->rF[b] = 0;
-            sp->rmd[b] = 0;
+        edan_shadow_split *rec = edan_shadow_split_get(sh, pg->F[base]);
+        for (int k = 0; k < K; k++) {
+            for (uint32_t b = lo; b < hi; b++) {
+                rec[k].F[b] = F[k];
+                rec[k].md[b] = (uint32_t)md[k];
+                rec[k].rF[b] = 0;
+                rec[k].rmd[b] = 0;
+            }
         }
     }
     return true;
 }
 
 /* A read in false-dependency mode: later writers of these bytes must wait for it. */
-static inline bool mem_note_read(edan_shadow *sh, int k, edan_shadow_lane *sl, uint32_t off, uint32_t len, uint64_t F,
-                                 uint32_t md)
+static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t off, uint32_t len, const uint64_t *F,
+                          const uint64_t *md)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
-        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(sl->md[u] & EDAN_SHADOW_SPLIT)) {
-            sl->rF[u] = max_u64(sl->rF[u], F);
-            if (md > sl->rmd[u])
-                sl->rmd[u] = md;
+        const size_t base = (size_t)u * (size_t)K;
+        const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
+        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(pg->md[base] & EDAN_SHADOW_SPLIT)) {
+            for (int k = 0; k < K; k++) {
+                pg->rF[base + k] = max_u64(pg->rF[base + k], F[k]);
+                if (md[k] > pg->rmd[base + k])
+                    pg->rmd[base + k] = (uint32_t)md[k];
+            }
             continue;
         }
-        if (!unit_split(sh, k, sl, u))
+        if (!unit_split(sh, pg, K, u))
             return false;
-        edan_shadow_split *sp = edan_shadow_split_get(sh, k, sl->F[u]);
-        for (uint32_t b = lo; b < hi; b++) {
-            sp->rF[b] = max_u64(sp->rF[b], F);
-            if (md > sp->rmd[b])
-                sp->rmd[b] = md;
+        edan_shadow_split *rec = edan_shadow_split_get(sh, pg->F[base]);
+        for (int k = 0; k < K; k++) {
+            for (uint32_t b = lo; b < hi; b++) {
+                rec[k].rF[b] = max_u64(rec[k].rF[b], F[k]);
+                if (md[k] > rec[k].rmd[b])
+                    rec[k].rmd[b] = (uint32_t)md[k];
+            }
         }
     }
     return true;
@@ -407,18 +440,76 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access
     return true;
 }
 
-/*
- * One vertex. `lanes` and `cache` are compile-time constants in the common
- * specialisations (one lane, with or without a cache; 0 = read them from e),
- * so the loop and its branches fold away.
- */
-static inline __attribute__((always_inline)) bool step(edan_edag *e, const edan_exec *r, const bool false_deps,
-                                                       const int lanes, const int cache)
+/* What the cache model of lane L says about one access. */
+static ALWAYS_INLINE void classify(lane_state *L, const bool has_cache, uint64_t addr, uint32_t size, bool rd, bool wr,
+                                   bool *rd_ram, bool *wr_ram, uint32_t *line_bytes)
 {
+    if (!has_cache) {
+        *rd_ram = rd;
+        *wr_ram = wr;
+        *line_bytes = (rd ? size : 0) + (wr ? size : 0);
+        return;
+    }
+    *rd_ram = *wr_ram = false;
+    *line_bytes = 0;
+    if (rd) {
+        edan_cache_result cr = edan_cache_access(&L->cache, addr, size, false);
+        *rd_ram = cr.reads_ram;
+        *line_bytes += cr.ram_bytes;
+    }
+    if (wr) {
+        edan_cache_result cr = edan_cache_access(&L->cache, addr, size, true);
+        *wr_ram = cr.writes_ram || cr.reads_ram;
+        *line_bytes += cr.ram_bytes;
+    }
+}
+
+/* Account one vertex of lane L that moved w bytes; false on out of memory. */
+static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint64_t t, uint64_t S, uint64_t F,
+                                  uint64_t md, uint64_t w)
+{
+    edan_lane_stats *st = &L->st;
+    st->T1 += t;
+    st->Tinf = max_u64(st->Tinf, F);
+    if (to_ram) {
+        st->W++;
+        if (!edan_layers_inc(&st->layers, md)) {
+            edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
+            return false;
+        }
+        st->D = max_u64(st->D, md);
+        if (md > EDAN_SHADOW_MAX_MD) {
+            edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+            return false;
+        }
+    } else {
+        st->C += t;
+    }
+    if (w) {
+        st->bytes += w;
+        for (int j = 0; j < st->n_series; j++) {
+            if (!series_add(&st->series[j], S, F, w)) {
+                edan_error_set(&e->err, "out of memory for the data-movement series");
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * One vertex, all lanes: the general path (sweeps, false dependencies,
+ * page-crossing accesses). Lanes are processed phase by phase over
+ * lane-major state, so each phase is a short loop over adjacent values.
+ */
+static bool step_lanes(edan_edag *e, const edan_exec *r)
+{
+    const int K = e->n_lanes;
+    const bool fd = e->cfg.false_deps;
     const edan_insn *in = r->insn;
     const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
-    const bool reads_mem = accessed && (in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_AMO);
-    const bool writes_mem = accessed && (in->mem == EDAN_MEM_STORE || in->mem == EDAN_MEM_AMO);
+    const bool rd = accessed && in->mem != EDAN_MEM_STORE;
+    const bool wr = accessed && in->mem != EDAN_MEM_LOAD;
     const uint32_t size = in->mem_size;
     access_span sp;
     sp.n = 0;
@@ -426,112 +517,72 @@ static inline __attribute__((always_inline)) bool step(edan_edag *e, const edan_
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", e->shadow.pages);
         return false;
     }
-    const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
-    const int n_lanes = lanes ? lanes : e->n_lanes;
-    for (int k = 0; k < n_lanes; k++) {
+    const size_t dst = (size_t)(in->n_dst ? in->dst : REG_SINK) * (size_t)K;
+    const uint64_t *F0 = e->regF + (size_t)in->src[0] * K, *F1 = e->regF + (size_t)in->src[1] * K,
+                   *F2 = e->regF + (size_t)in->src[2] * K;
+    const uint64_t *M0 = e->regMd + (size_t)in->src[0] * K, *M1 = e->regMd + (size_t)in->src[1] * K,
+                   *M2 = e->regMd + (size_t)in->src[2] * K;
+    uint64_t Fin[EDAN_MAX_LANES], mdin[EDAN_MAX_LANES], F[EDAN_MAX_LANES], md[EDAN_MAX_LANES];
+    for (int k = 0; k < K; k++) {
+        Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
+        mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+    }
+    if (fd && in->n_dst) {
+        for (int k = 0; k < K; k++) {
+            Fin[k] = max_u64(Fin[k], max_u64(e->regF[dst + k], e->regRF[dst + k]));
+            mdin[k] = max_u64(mdin[k], max_u64(e->regMd[dst + k], e->regRMd[dst + k]));
+        }
+    }
+    for (int p = 0; p < sp.n; p++) {
+        if (rd || (fd && wr))
+            mem_deps(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], Fin, mdin, true, false);
+        if (fd && wr)
+            mem_deps(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], Fin, mdin, false, true);
+    }
+    for (int k = 0; k < K; k++) {
         lane_state *L = &e->lane[k];
-        edan_lane_stats *st = &L->st;
-        const bool has_cache = cache ? cache > 0 : L->has_cache;
-        uint64_t Fin = max_u64(max_u64(L->regF[in->src[0]], L->regF[in->src[1]]), L->regF[in->src[2]]);
-        uint64_t mdin = max_u64(max_u64(L->regMd[in->src[0]], L->regMd[in->src[1]]), L->regMd[in->src[2]]);
-        if (false_deps && in->n_dst) {
-            Fin = max_u64(Fin, max_u64(L->regF[dst], L->regRF[dst]));
-            mdin = max_u64(mdin, max_u64(L->regMd[dst], L->regRMd[dst]));
-        }
-        for (int p = 0; p < sp.n; p++) {
-            edan_shadow_lane *sl = &sp.page[p]->lane[k];
-            if (reads_mem)
-                mem_read_deps(&e->shadow, k, sl, sp.off[p], sp.len[p], &Fin, &mdin, false);
-            if (false_deps && writes_mem)
-                mem_read_deps(&e->shadow, k, sl, sp.off[p], sp.len[p], &Fin, &mdin, true);
-        }
-
-        bool to_ram = false;
-        uint64_t w = 0;
+        bool rd_ram = false, wr_ram = false;
+        uint32_t line_bytes = 0;
         if (accessed) {
-            bool rd_ram, wr_ram;
-            uint32_t line_bytes = 0;
-            if (has_cache) {
-                rd_ram = wr_ram = false;
-                if (reads_mem) {
-                    edan_cache_result cr = edan_cache_access(&L->cache, r->addr, size, false);
-                    rd_ram = cr.reads_ram;
-                    line_bytes += cr.ram_bytes;
-                }
-                if (writes_mem) {
-                    edan_cache_result cr = edan_cache_access(&L->cache, r->addr, size, true);
-                    wr_ram = cr.writes_ram || cr.reads_ram;
-                    line_bytes += cr.ram_bytes;
-                }
-            } else {
-                rd_ram = reads_mem;
-                wr_ram = writes_mem;
-                line_bytes = (rd_ram ? size : 0) + (wr_ram ? size : 0);
-            }
-            to_ram = rd_ram || wr_ram;
-            if (e->cfg.bytes_mode == EDAN_BYTES_LINE)
-                w = line_bytes;
-            else
-                w = (rd_ram ? size : 0) + (wr_ram ? size : 0);
-            st->ram_loads += rd_ram;
-            st->ram_stores += wr_ram;
+            classify(L, L->has_cache, r->addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
+            L->st.ram_loads += rd_ram;
+            L->st.ram_stores += wr_ram;
         }
-
+        const bool to_ram = rd_ram || wr_ram;
         const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
-        const uint64_t S = Fin, F = Fin + t;
-        const uint64_t md = mdin + to_ram;
-        st->T1 += t;
-        st->Tinf = max_u64(st->Tinf, F);
-        if (to_ram) {
-            if (!edan_layers_inc(&st->layers, md)) {
-                edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
-                return false;
-            }
-            st->W++;
-            st->D = max_u64(st->D, md);
-        } else {
-            st->C += t;
-        }
-        if (w) {
-            st->bytes += w;
-            for (int j = 0; j < st->n_series; j++) {
-                if (!series_add(&st->series[j], S, F, w)) {
-                    edan_error_set(&e->err, "out of memory for the data-movement series");
-                    return false;
-                }
+        F[k] = Fin[k] + t;
+        md[k] = mdin[k] + to_ram;
+        uint64_t w =
+            e->cfg.bytes_mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
+        if (!account(e, L, to_ram, t, Fin[k], F[k], md[k], w))
+            return false;
+    }
+    if (fd) {
+        for (int i = 0; i < in->n_src; i++) {
+            size_t s = (size_t)in->src[i] * (size_t)K;
+            for (int k = 0; k < K; k++) {
+                e->regRF[s + k] = max_u64(e->regRF[s + k], F[k]);
+                e->regRMd[s + k] = max_u64(e->regRMd[s + k], md[k]);
             }
         }
-
-        if (false_deps) {
-            for (int i = 0; i < in->n_src; i++) {
-                uint8_t s = in->src[i];
-                L->regRF[s] = max_u64(L->regRF[s], F);
-                L->regRMd[s] = max_u64(L->regRMd[s], md);
-            }
-            if (in->n_dst) {
-                L->regRF[dst] = 0;
-                L->regRMd[dst] = 0;
-            }
+        if (in->n_dst) {
+            for (int k = 0; k < K; k++)
+                e->regRF[dst + k] = e->regRMd[dst + k] = 0;
         }
-        L->regF[dst] = F;
-        L->regMd[dst] = md;
-        if (sp.n) {
-            if (md > EDAN_SHADOW_MAX_MD) {
-                edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-                return false;
-            }
-            for (int p = 0; p < sp.n; p++) {
-                edan_shadow_lane *sl = &sp.page[p]->lane[k];
-                bool ok = true;
-                if (false_deps && reads_mem && !writes_mem)
-                    ok = mem_note_read(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md);
-                if (writes_mem)
-                    ok = ok && mem_write(&e->shadow, k, sl, sp.off[p], sp.len[p], F, (uint32_t)md, false_deps);
-                if (!ok) {
-                    edan_error_set(&e->err, "out of memory for shadow state");
-                    return false;
-                }
-            }
+    }
+    for (int k = 0; k < K; k++) {
+        e->regF[dst + k] = F[k];
+        e->regMd[dst + k] = md[k];
+    }
+    for (int p = 0; p < sp.n; p++) {
+        bool ok = true;
+        if (fd && rd && !wr)
+            ok = mem_note_read(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], F, md);
+        if (wr)
+            ok = ok && mem_store(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], F, md, fd);
+        if (!ok) {
+            edan_error_set(&e->err, "out of memory for shadow state");
+            return false;
         }
     }
     return true;
@@ -561,119 +612,95 @@ static bool grow_ids(edan_edag *e, uint32_t id)
 /*
  * One lane, true dependencies only: the default analysis. Instructions that
  * touch no memory (about two thirds of a typical trace) take a short path
- * with the accumulators in registers; memory instructions go through step().
+ * with the accumulators in registers; memory accesses within one page take a
+ * one-lane path; anything else goes through step_lanes().
  */
-static inline __attribute__((always_inline)) void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n,
-                                                                   const int cache)
+static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache)
 {
     lane_state *L = &e->lane[0];
     edan_lane_stats *st = &L->st;
-    uint64_t *regF = L->regF, *regMd = L->regMd;
+    uint64_t *regF = e->regF, *regMd = e->regMd;
     const uint64_t *cost = L->cost.cls;
     uint64_t T1 = 0, C = 0, Tinf = st->Tinf;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
-        if (in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS)) {
-            const uint32_t size = in->mem_size;
-            const uint64_t addr = r->addr;
-            const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-            edan_shadow_page *page;
-            if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
-                /* page-crossing access (or no memory): the general path handles and reports it */
-                st->T1 += T1;
-                st->C += C;
-                st->Tinf = Tinf;
-                T1 = C = 0;
-                if (!step(e, r, false, 1, cache))
-                    return;
-                Tinf = st->Tinf;
-                continue;
-            }
-            edan_shadow_lane *sl = &page->lane[0];
-            const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
-            const uint8_t s0 = in->src[0], s1 = in->src[1], s2 = in->src[2];
-            uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
-            uint64_t mdin = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
-            if (rd)
-                mem_read_deps(&e->shadow, 0, sl, off, size, &Fin, &mdin, false);
-            bool rd_ram = rd, wr_ram = wr;
-            uint32_t line_bytes = (rd ? size : 0) + (wr ? size : 0);
-            if (cache > 0) {
-                line_bytes = 0;
-                rd_ram = wr_ram = false;
-                if (rd) {
-                    edan_cache_result cr = edan_cache_access(&L->cache, addr, size, false);
-                    rd_ram = cr.reads_ram;
-                    line_bytes += cr.ram_bytes;
-                }
-                if (wr) {
-                    edan_cache_result cr = edan_cache_access(&L->cache, addr, size, true);
-                    wr_ram = cr.writes_ram || cr.reads_ram;
-                    line_bytes += cr.ram_bytes;
-                }
-            }
-            const bool to_ram = rd_ram || wr_ram;
-            const uint64_t t = to_ram ? L->cost.alpha : cost[in->cls];
-            const uint64_t F = Fin + t, md = mdin + to_ram;
+        const uint8_t s0 = in->src[0], s1 = in->src[1], s2 = in->src[2];
+        if (in->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS)) {
+            const uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
+            const uint64_t md = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
+            const uint64_t t = cost[in->cls];
+            const uint64_t F = Fin + t;
             T1 += t;
+            C += t;
             Tinf = max_u64(Tinf, F);
-            if (to_ram) {
-                st->ram_loads += rd_ram;
-                st->ram_stores += wr_ram;
-                st->W++;
-                if (!edan_layers_inc(&st->layers, md)) {
-                    edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
-                    return;
-                }
-                st->D = max_u64(st->D, md);
-                if (md > EDAN_SHADOW_MAX_MD) {
-                    edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-                    return;
-                }
-                const uint64_t w = e->cfg.bytes_mode == EDAN_BYTES_LINE
-                                       ? line_bytes
-                                       : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
-                st->bytes += w;
-                for (int j = 0; j < st->n_series; j++) {
-                    if (!series_add(&st->series[j], Fin, F, w)) {
-                        edan_error_set(&e->err, "out of memory for the data-movement series");
-                        return;
-                    }
-                }
-            } else {
-                C += t;
-                if (line_bytes && e->cfg.bytes_mode == EDAN_BYTES_LINE) {
-                    /* a hit whose fill evicted a dirty line: bytes moved, but not a memory access */
-                    st->bytes += line_bytes;
-                    for (int j = 0; j < st->n_series; j++) {
-                        if (!series_add(&st->series[j], Fin, F, line_bytes)) {
-                            edan_error_set(&e->err, "out of memory for the data-movement series");
-                            return;
-                        }
-                    }
-                }
-            }
             const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
             regF[dst] = F;
             regMd[dst] = md;
-            if (wr && !mem_write(&e->shadow, 0, sl, off, size, F, (uint32_t)md, false)) {
-                edan_error_set(&e->err, "out of memory for shadow state");
-                return;
-            }
             continue;
         }
-        const uint8_t s0 = in->src[0], s1 = in->src[1], s2 = in->src[2];
-        const uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
-        const uint64_t md = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
-        const uint64_t t = cost[in->cls];
-        const uint64_t F = Fin + t;
+        const uint32_t size = in->mem_size;
+        const uint64_t addr = r->addr;
+        const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+        edan_shadow_page *page;
+        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
+            /* page-crossing access (or no memory): the general path handles and reports it */
+            st->T1 += T1;
+            st->C += C;
+            st->Tinf = Tinf;
+            T1 = C = 0;
+            if (!step_lanes(e, r))
+                return;
+            Tinf = st->Tinf;
+            continue;
+        }
+        const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
+        uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
+        uint64_t mdin = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
+        if (rd)
+            mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false);
+        bool rd_ram, wr_ram;
+        uint32_t line_bytes;
+        classify(L, has_cache, addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
+        const bool to_ram = rd_ram || wr_ram;
+        const uint64_t t = to_ram ? L->cost.alpha : cost[in->cls];
+        uint64_t F = Fin + t, md = mdin + to_ram;
         T1 += t;
-        C += t;
         Tinf = max_u64(Tinf, F);
+        if (to_ram) {
+            st->ram_loads += rd_ram;
+            st->ram_stores += wr_ram;
+            st->W++;
+            if (!edan_layers_inc(&st->layers, md)) {
+                edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
+                return;
+            }
+            st->D = max_u64(st->D, md);
+            if (md > EDAN_SHADOW_MAX_MD) {
+                edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+                return;
+            }
+        } else {
+            C += t;
+        }
+        const uint64_t w =
+            e->cfg.bytes_mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
+        if (w) {
+            st->bytes += w;
+            for (int j = 0; j < st->n_series; j++) {
+                if (!series_add(&st->series[j], Fin, F, w)) {
+                    edan_error_set(&e->err, "out of memory for the data-movement series");
+                    return;
+                }
+            }
+        }
         const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
         regF[dst] = F;
         regMd[dst] = md;
+        if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false)) {
+            edan_error_set(&e->err, "out of memory for shadow state");
+            return;
+        }
     }
     st->T1 += T1;
     st->C += C;
@@ -700,17 +727,13 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
             e->no_access[recs[i].insn->mem & 3]++;
     }
-    size_t i = 0;
-    if (e->cfg.false_deps) {
-        while (i < n && step(e, &recs[i], true, 0, 0))
-            i++;
-    } else if (e->n_lanes == 1 && !e->lane[0].has_cache) {
-        consume_one_lane(e, recs, n, -1);
-    } else if (e->n_lanes == 1) {
-        consume_one_lane(e, recs, n, 1);
+    if (e->cfg.false_deps || e->n_lanes > 1) {
+        for (size_t i = 0; i < n && step_lanes(e, &recs[i]); i++)
+            ;
+    } else if (e->lane[0].has_cache) {
+        consume_one_lane(e, recs, n, true);
     } else {
-        while (i < n && step(e, &recs[i], false, 0, 0))
-            i++;
+        consume_one_lane(e, recs, n, false);
     }
 }
 

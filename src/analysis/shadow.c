@@ -7,7 +7,7 @@
 #define L2_SIZE (1u << EDAN_SHADOW_L2_BITS)
 #define L1_SIZE (1u << EDAN_SHADOW_L1_BITS)
 #define ARENA_BYTES (64u << 20)
-#define SPLIT_CHUNK 4096u
+#define SPLIT_CHUNK 1024u /* records per pool chunk */
 
 static void *map_zeroed(size_t bytes)
 {
@@ -26,13 +26,11 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     size_t per_lane = EDAN_SHADOW_UNITS * (sizeof(uint64_t) + sizeof(uint32_t));
     if (with_readers)
         per_lane *= 2;
-    size_t head = sizeof(edan_shadow_page) + (size_t)n_lanes * sizeof(edan_shadow_lane);
-    head = (head + 63) & ~(size_t)63;
+    size_t head = (sizeof(edan_shadow_page) + 63) & ~(size_t)63;
     s->page_bytes = (head + per_lane * (size_t)n_lanes + 63) & ~(size_t)63;
     /* 8 MiB of pointers, backed only where touched. */
     s->l1 = map_zeroed(L1_SIZE * sizeof *s->l1);
-    s->pool = calloc((size_t)n_lanes, sizeof *s->pool);
-    return s->l1 && s->pool ? 0 : -1;
+    return s->l1 ? 0 : -1;
 }
 
 void edan_shadow_free(edan_shadow *s)
@@ -50,23 +48,16 @@ void edan_shadow_free(edan_shadow *s)
     for (size_t i = 0; i < s->n_arenas; i++)
         munmap(s->arenas[i], ARENA_BYTES);
     free(s->arenas);
-    if (s->pool) {
-        for (int k = 0; k < s->n_lanes; k++) {
-            for (size_t c = 0; c < s->pool[k].n_chunks; c++)
-                free(s->pool[k].chunks[c]);
-            free(s->pool[k].chunks);
-        }
-        free(s->pool);
-    }
+    for (size_t c = 0; c < s->pool.n_chunks; c++)
+        free(s->pool.chunks[c]);
+    free(s->pool.chunks);
     memset(s, 0, sizeof *s);
 }
 
 uint64_t edan_shadow_bytes(const edan_shadow *s)
 {
-    uint64_t b = s->pages * s->page_bytes;
-    for (int k = 0; k < s->n_lanes && s->pool; k++)
-        b += s->pool[k].n_chunks * (uint64_t)SPLIT_CHUNK * sizeof(edan_shadow_split);
-    return b;
+    return s->pages * s->page_bytes +
+           s->pool.n_chunks * (uint64_t)SPLIT_CHUNK * (uint64_t)s->n_lanes * sizeof(edan_shadow_split);
 }
 
 static edan_shadow_page **overflow_l2(edan_shadow *s, uint64_t region)
@@ -152,42 +143,38 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
         return NULL;
     }
     edan_shadow_page *p = (edan_shadow_page *)mem;
-    size_t head = sizeof(edan_shadow_page) + (size_t)s->n_lanes * sizeof(edan_shadow_lane);
-    char *cur = mem + ((head + 63) & ~(size_t)63);
-    for (int k = 0; k < s->n_lanes; k++) {
-        p->lane[k].F = (uint64_t *)cur;
-        cur += EDAN_SHADOW_UNITS * sizeof(uint64_t);
-        if (s->with_readers) {
-            p->lane[k].rF = (uint64_t *)cur;
-            cur += EDAN_SHADOW_UNITS * sizeof(uint64_t);
-        }
-        p->lane[k].md = (uint32_t *)cur;
-        cur += EDAN_SHADOW_UNITS * sizeof(uint32_t);
-        if (s->with_readers) {
-            p->lane[k].rmd = (uint32_t *)cur;
-            cur += EDAN_SHADOW_UNITS * sizeof(uint32_t);
-        }
+    char *cur = mem + ((sizeof(edan_shadow_page) + 63) & ~(size_t)63);
+    size_t n = (size_t)EDAN_SHADOW_UNITS * (size_t)s->n_lanes;
+    p->F = (uint64_t *)cur;
+    cur += n * sizeof(uint64_t);
+    if (s->with_readers) {
+        p->rF = (uint64_t *)cur;
+        cur += n * sizeof(uint64_t);
     }
+    p->md = (uint32_t *)cur;
+    cur += n * sizeof(uint32_t);
+    if (s->with_readers)
+        p->rmd = (uint32_t *)cur;
     p->page_no = page_no;
     l2[idx] = p;
     s->pages++;
     return p;
 }
 
-uint64_t edan_shadow_split_alloc(edan_shadow *s, int lane)
+uint64_t edan_shadow_split_alloc(edan_shadow *s)
 {
-    edan_shadow_pool *pl = &s->pool[lane];
+    edan_shadow_pool *pl = &s->pool;
     uint64_t index;
     if (pl->free_head) {
         index = pl->free_head - 1;
-        pl->free_head = (size_t)edan_shadow_split_get(s, lane, index)->F[0];
+        pl->free_head = (size_t)edan_shadow_split_get(s, index)->F[0];
     } else {
         if (pl->used == pl->n_chunks * SPLIT_CHUNK) {
             edan_shadow_split **c = realloc(pl->chunks, (pl->n_chunks + 1) * sizeof *c);
             if (!c)
                 return UINT64_MAX;
             pl->chunks = c;
-            pl->chunks[pl->n_chunks] = malloc(SPLIT_CHUNK * sizeof(edan_shadow_split));
+            pl->chunks[pl->n_chunks] = malloc((size_t)SPLIT_CHUNK * (size_t)s->n_lanes * sizeof(edan_shadow_split));
             if (!pl->chunks[pl->n_chunks])
                 return UINT64_MAX;
             pl->n_chunks++;
@@ -197,9 +184,8 @@ uint64_t edan_shadow_split_alloc(edan_shadow *s, int lane)
     return index;
 }
 
-void edan_shadow_split_release(edan_shadow *s, int lane, uint64_t index)
+void edan_shadow_split_release(edan_shadow *s, uint64_t index)
 {
-    edan_shadow_pool *pl = &s->pool[lane];
-    edan_shadow_split_get(s, lane, index)->F[0] = pl->free_head;
-    pl->free_head = (size_t)index + 1;
+    edan_shadow_split_get(s, index)->F[0] = s->pool.free_head;
+    s->pool.free_head = (size_t)index + 1;
 }

@@ -5,20 +5,23 @@
  *
  * Layout: a two-level table over 4 KiB guest pages. Level 1 is indexed by
  * addr >> 28 (48-bit user addresses; anything higher goes to a small
- * overflow map), level 2 by the page within its 256 MiB region. A page holds,
- * per lane, one state per 4-byte unit: almost every access is an aligned
- * 4- or 8-byte access, so one state describes all four bytes of a unit and
- * the shadow costs 3 bytes per guest byte instead of 12. A store that covers
- * only part of a unit "splits" it: the unit's md gets EDAN_SHADOW_SPLIT and
- * its F holds the index of a per-byte record in the lane's split pool. A
- * store covering the whole unit joins it again. Byte-granular semantics are
- * therefore exact.
+ * overflow map), level 2 by the page within its 256 MiB region. A page holds
+ * one state per 4-byte unit and lane, lane-major within a unit (index
+ * u * n_lanes + k), so the lanes of one unit share a cache line and a sweep
+ * over configurations updates them together. Almost every access is an
+ * aligned 4- or 8-byte access, so one state describes all four bytes of a
+ * unit and the shadow costs 3 bytes per guest byte and lane instead of 12.
+ *
+ * A store that covers only part of a unit "splits" it, in every lane at
+ * once (which bytes a store covers does not depend on the lane): lane 0's md
+ * gets EDAN_SHADOW_SPLIT and lane 0's F holds the index of a split record,
+ * n_lanes per-byte states. A store covering the whole unit joins it again.
+ * Byte-granular semantics are therefore exact.
  *
  * All-zero means "never written": F = 0 and md = 0 are the identities of the
  * max() the analyzer takes, so reading unwritten memory adds no dependency.
  * Pages come from large mmap'd chunks, which the kernel hands out zeroed.
- * The last page touched is cached: consecutive accesses almost always fall
- * in the same page.
+ * Recently used pages are cached: kernels stream through a few arrays.
  */
 #ifndef EDAN_ANALYSIS_SHADOW_H
 #define EDAN_ANALYSIS_SHADOW_H
@@ -47,17 +50,13 @@ typedef struct edan_shadow_split {
     uint32_t rmd[EDAN_SHADOW_UNIT];
 } edan_shadow_split;
 
-/* Per lane view of a page: arrays of EDAN_SHADOW_UNITS entries. */
-typedef struct edan_shadow_lane {
+/* A page: arrays of EDAN_SHADOW_UNITS * n_lanes entries, index u * n_lanes + k. */
+typedef struct edan_shadow_page {
+    uint64_t page_no;
     uint64_t *F;
     uint32_t *md;
     uint64_t *rF; /* NULL unless false dependencies are kept */
     uint32_t *rmd;
-} edan_shadow_lane;
-
-typedef struct edan_shadow_page {
-    uint64_t page_no;
-    edan_shadow_lane lane[]; /* n_lanes entries; the arrays follow in the same allocation */
 } edan_shadow_page;
 
 typedef struct edan_shadow_overflow {
@@ -65,7 +64,7 @@ typedef struct edan_shadow_overflow {
     edan_shadow_page **l2;
 } edan_shadow_overflow;
 
-/* A lane's pool of split records, with a free list threaded through F[0]. */
+/* The pool of split records (n_lanes edan_shadow_split each), with a free list threaded through F[0]. */
 typedef struct edan_shadow_pool {
     edan_shadow_split **chunks;
     size_t n_chunks, used, free_head; /* free_head: index + 1, 0 = empty */
@@ -89,7 +88,7 @@ typedef struct edan_shadow {
     size_t arena_left;
     char **arenas;
     size_t n_arenas;
-    edan_shadow_pool *pool; /* per lane */
+    edan_shadow_pool pool;
     bool out_of_memory;
 } edan_shadow;
 
@@ -121,12 +120,12 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
     return p;
 }
 
-/* Split records: allocation may fail (returns UINT64_MAX). */
-uint64_t edan_shadow_split_alloc(edan_shadow *s, int lane);
-void edan_shadow_split_release(edan_shadow *s, int lane, uint64_t index);
-static inline edan_shadow_split *edan_shadow_split_get(edan_shadow *s, int lane, uint64_t index)
+/* Split records (n_lanes per-lane states each): allocation may fail (returns UINT64_MAX). */
+uint64_t edan_shadow_split_alloc(edan_shadow *s);
+void edan_shadow_split_release(edan_shadow *s, uint64_t index);
+static inline edan_shadow_split *edan_shadow_split_get(edan_shadow *s, uint64_t index)
 {
-    return &s->pool[lane].chunks[index >> 12][index & 4095];
+    return &s->pool.chunks[index >> 10][(index & 1023) * (uint64_t)s->n_lanes];
 }
 
 #endif
