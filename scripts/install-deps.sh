@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian 12 packages edan needs, only those that are missing.
 set -eu
-PKGS="build-essential make cmake pkg-config python3 qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
+PKGS="build-essential make cmake pkg-config python3 python3-jsonschema qemu-user gcc-riscv64-linux-gnu libc6-dev-riscv64-cross
       binutils-riscv64-linux-gnu libzstd-dev libelf-dev libdw-dev zstd clang clang-format gnuplot-nox graphviz"
 missing=""
 for p in $PKGS; do

@@ -209,6 +209,37 @@ def test_qemu_disas():
             check(" 0 text mismatches, 0 parse mismatches" in line[0], f"{prog}: {line[0]}")
 
 
+def test_json_csv():
+    """JSON validates against docs/schema/edan.analysis.1.json; CSV series sum to the totals they break down."""
+    import csv
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "docs", "schema", "edan.analysis.1.json")) as f:
+        schema = json.load(f)
+    with tempfile.TemporaryDirectory() as d:
+        for prog, n, opts in (("spmv", 50, ["--cache=none;32K", "--m=1,4", "--tau=0,10"]),
+                              ("pointer_chase", 40, ["--false-deps", "--bytes=line", "--cache=1K,ways=4,write=back,alloc=yes"]),
+                              ("sum", 4, ["--alpha=1,200", "--C=7"])):
+            csvp = os.path.join(d, prog + ".csv")
+            p = edan("run", "--json", "--filter=kernel", "--series-csv=" + csvp, *opts, os.path.join(EX, prog), str(n))
+            check(p.returncode == 0, f"{prog}: {p.stderr}")
+            report = json.loads(p.stdout.strip().splitlines()[-1])
+            try:
+                jsonschema.validate(report, schema)
+                check(True, "")
+            except jsonschema.ValidationError as e:
+                check(False, f"{prog}: JSON does not match the schema: {e.message} at {list(e.absolute_path)}")
+            rows = list(csv.DictReader(open(csvp)))
+            for k, c in enumerate(report["configurations"], 1):
+                check(sum(c["layers"]) == c["W"], f"{prog}: layers sum to W")
+                for s in c["series"]:
+                    check(sum(s["started"]) == c["bytes"], f"{prog}: started sums to bytes")
+                    mine = [r for r in rows if int(r["configuration"]) == k and int(r["tau"]) == s["tau"]]
+                    check(len(mine) == s["phases"], f"{prog}: CSV has {len(mine)} rows for tau {s['tau']}")
+                    check(sum(int(r["started"]) for r in mine) == c["bytes"], f"{prog}: CSV started sums to bytes")
+                    check([int(r["U"]) for r in mine] == s["U"], f"{prog}: CSV U equals JSON U")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)
