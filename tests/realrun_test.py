@@ -240,6 +240,39 @@ def test_json_csv():
                     check([int(r["U"]) for r in mine] == s["U"], f"{prog}: CSV U equals JSON U")
 
 
+def test_plots():
+    """Plots made by the project's own commands are non-empty PNG and SVG images."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "plots")
+        p = edan("run", "--filter=kernel", "--cache=none;32K", "--m=1,4", "--plot-dir=" + out,
+                 os.path.join(EX, "spmv"), "200")
+        check(p.returncode == 0, f"run --plot-dir: {p.stderr}")
+        trace = os.path.join(d, "chase.edt")
+        check(edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, "pointer_chase"), "100").returncode == 0,
+              "record")
+        p = edan("analyze", "--plot-dir=" + out, "--tau=10", trace)
+        check(p.returncode == 0, f"analyze --plot-dir: {p.stderr}")
+        for name in ("spmv-movement", "spmv-latency", "chase-movement", "chase-latency"):
+            png = os.path.join(out, name + ".png")
+            svg = os.path.join(out, name + ".svg")
+            check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+                  and os.path.getsize(png) > 2000, f"{name}.png is not a non-empty PNG")
+            check(os.path.exists(svg) and b"<svg" in open(svg, "rb").read(2000), f"{name}.svg is not an SVG")
+        expect_error(["analyze", "--plot-dir=/proc/nonexistent/x", trace], "plot", "unwritable plot directory")
+        # the eDAG of the summation kernel (n = 4) as DOT and SVG: Figure 7
+        sumtrace = os.path.join(d, "sum.edt")
+        check(edan("record", "--filter=kernel", "-o", sumtrace, os.path.join(EX, "sum"), "4").returncode == 0, "record")
+        dotf, svg = os.path.join(d, "sum.dot"), os.path.join(d, "sum.svg")
+        p = edan("dot", "-o", dotf, "--image=" + svg, sumtrace)
+        check(p.returncode == 0, f"edan dot: {p.stderr}")
+        text = open(dotf).read()
+        check(text.count('fillcolor="#e34a33"') == 4, "4 memory-access vertices in the summation eDAG")
+        red_bold = [l for l in text.splitlines() if "#e34a33" in l and "penwidth=3" in l]
+        check(len(red_bold) == 1, f"one memory-access vertex on the critical path, found {len(red_bold)}")
+        check(os.path.getsize(svg) > 1000 and b"<svg" in open(svg, "rb").read(4000), "rendered SVG")
+        expect_error(["dot", "--max-vertices=10", sumtrace], "--max-vertices", "vertex limit")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

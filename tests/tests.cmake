@@ -11,7 +11,7 @@ add_test(NAME golden_paper_examples COMMAND golden_test ${CMAKE_SOURCE_DIR}/test
 find_program(PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 find_program(PYTHON3 python3)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category sum pointer_chase oblivious all_examples record_analyze text_compat bad_input filter qemu_disas json_csv)
+  foreach(category sum pointer_chase oblivious all_examples record_analyze text_compat bad_input filter qemu_disas json_csv plots)
     add_test(NAME realrun_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(realrun_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
@@ -63,3 +63,16 @@ endif()
 add_executable(async_test tests/async_test.c)
 target_link_libraries(async_test PRIVATE edan_core)
 add_test(NAME async_consumer COMMAND async_test)
+
+# The eDAG picture: golden DOT of the summation kernel, critical paths against the analyzer.
+add_executable(dot_test tests/dot_test.c)
+target_link_libraries(dot_test PRIVATE edan_core)
+add_test(NAME edag_dot COMMAND dot_test ${CMAKE_SOURCE_DIR}/tests/golden)
+
+# Source attribution through DWARF on the examples built with -g.
+add_executable(srcmap_test tests/srcmap_test.c)
+target_link_libraries(srcmap_test PRIVATE edan_core)
+if(RISCV_CC)
+  add_test(NAME dwarf_source_lines COMMAND srcmap_test ${EXAMPLES_DIR} ${CMAKE_SOURCE_DIR}/examples)
+  set_tests_properties(dwarf_source_lines PROPERTIES DEPENDS examples)
+endif()

@@ -21,11 +21,14 @@
 
 #include "analysis/edag.h"
 #include "cli/options.h"
+#include "report/dot.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "trace/exec.h"
 #include "trace/trace_file.h"
 #include "trace/trace_text.h"
 #include "util/elf_symbols.h"
+#include "util/parse.h"
 
 #define EDAN_VERSION "0.1.0"
 
@@ -49,6 +52,8 @@ typedef struct cli {
     const char *qemu;
     const char *plugin;
     const char *trace_out;
+    const char *image;     /* edan dot: render to this SVG or PNG with Graphviz */
+    uint64_t max_vertices; /* edan dot */
     bool text_trace;
     bool help;
     int first_positional; /* index in argv */
@@ -67,6 +72,7 @@ static void usage_main(FILE *f)
           "  record   trace a program into a trace file (binary, or the original text format)\n"
           "  analyze  analyse a trace file (edan binary or EDAN text format)\n"
           "  convert  convert a trace between the binary and text formats\n"
+          "  dot      draw the eDAG of a small traced region (Graphviz DOT, SVG, PNG)\n"
           "\n"
           "'edan <command> --help' explains a command and all its options.\n",
           f);
@@ -108,6 +114,18 @@ static void usage_sub(const char *sub, FILE *f)
               "(detected from the content; '-' reads text from standard input).\n\n",
               f);
         edan_options_help(f);
+    } else if (!strcmp(sub, "dot")) {
+        fputs("usage: edan dot [options] [-o OUT.dot] TRACE\n"
+              "Draw the eDAG of a small traced region as Graphviz DOT, in the style of the EDAN\n"
+              "paper's Figure 7: a vertex per instruction, memory-access vertices red, an edge per\n"
+              "true dependency (false ones dashed with --false-deps), one critical path bold.\n"
+              "Record the region first, e.g. edan record --filter=kernel -o k.edt ./prog 4\n\n"
+              "  -o PATH             the DOT file [standard output]\n"
+              "  --image=FILE.svg|FILE.png  also render it with Graphviz's dot\n"
+              "  --max-vertices=N    refuse larger regions [5000]\n"
+              "  --cache, --alpha, --cost, --cost-file, --false-deps  as for analyze (the first\n"
+              "                      --cache and --alpha values are used)\n",
+              f);
     } else if (!strcmp(sub, "convert")) {
         fputs("usage: edan convert [--text|--binary] IN OUT\n"
               "Convert a trace: to the text format with --text (the default when IN is binary),\n"
@@ -153,7 +171,17 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         key[klen] = '\0';
         const char *value = eq ? eq + 1 : NULL;
         /* command-line-only options */
-        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace")) {
+        if (!strcmp(key, "max-vertices")) {
+            if (!value) {
+                if (i + 1 >= argc)
+                    die(2, "%s: --%s needs a value", sub, key);
+                value = argv[++i];
+            }
+            if (edan_parse_u64(value, &c->max_vertices) || c->max_vertices == 0)
+                die(2, "%s: --max-vertices: '%s' is not a positive integer", sub, value);
+            continue;
+        }
+        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
             if (!value) {
                 if (i + 1 >= argc)
                     die(2, "%s: --%s needs a value", sub, key);
@@ -163,6 +191,8 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 c->qemu = value;
             else if (!strcmp(key, "plugin"))
                 c->plugin = value;
+            else if (!strcmp(key, "image"))
+                c->image = value;
             else
                 c->trace_out = value;
             continue;
@@ -465,6 +495,16 @@ static void analyze_source(const cli *c, const char *path)
         if (fclose(csv))
             die(1, "%s: write failed: %s", c->o.series_csv, strerror(errno));
     }
+    if (c->o.plot_dir[0]) {
+        char name[256];
+        const char *slash = strrchr(path, '/');
+        snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
+        char *dot = strrchr(name, '.');
+        if (dot && dot != name)
+            *dot = '\0';
+        if (edan_plot_analysis(e, &c->o, c->o.plot_dir, name, &err))
+            die(2, "%s", err.msg);
+    }
     close_output(out, &c->o);
     edan_edag_free(e);
     edan_trace_source_close(src);
@@ -554,6 +594,63 @@ static int cmd_convert(int argc, char **argv)
     return 0;
 }
 
+static int cmd_dot(int argc, char **argv)
+{
+    cli c = {0};
+    edan_options_default(&c.o);
+    c.max_vertices = 5000;
+    int i = parse_args(argc, argv, 2, &c, "dot", false);
+    if (c.help) {
+        usage_sub("dot", stdout);
+        return 0;
+    }
+    if (i + 1 != argc)
+        die(2, "dot: usage: edan dot [options] [-o OUT.dot] TRACE");
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(argv[i], &err);
+    if (!src)
+        die(2, "%s", err.msg);
+    edan_lane_config lane;
+    lane.cache = c.o.cache[0];
+    lane.cost = c.o.cost;
+    lane.cost.alpha = c.o.alpha[0];
+    edan_dot *d = edan_dot_new(&lane, c.o.false_deps, (size_t)c.max_vertices, &err);
+    if (!d)
+        die(2, "dot: %s", err.msg);
+    edan_consumer sink = edan_dot_consumer(d);
+    if (edan_trace_source_run(src, &sink, &err))
+        die(2, "%s", edan_dot_error(d)->set ? edan_dot_error(d)->msg : err.msg);
+    const char *dot_path = c.trace_out;
+    char tmp_dot[PATH_MAX + 16] = "";
+    if (!dot_path && c.image) {
+        make_tmpdir();
+        snprintf(tmp_dot, sizeof tmp_dot, "%s/report", tmpdir);
+        dot_path = tmp_dot;
+    }
+    FILE *f = dot_path ? fopen(dot_path, "w") : stdout;
+    if (!f)
+        die(2, "%s: cannot write: %s", dot_path, strerror(errno));
+    const char *slash = strrchr(argv[i], '/');
+    if (edan_dot_write(d, f, slash ? slash + 1 : argv[i]) || (f != stdout && fclose(f)))
+        die(1, "%s: write failed", dot_path ? dot_path : "standard output");
+    if (c.image) {
+        const char *ext = strrchr(c.image, '.');
+        const char *fmt = ext && !strcmp(ext, ".png") ? "-Tpng" : "-Tsvg";
+        pid_t pid = fork();
+        if (pid == 0) {
+            execlp("dot", "dot", fmt, "-o", c.image, dot_path, (char *)NULL);
+            fprintf(stderr, "edan: cannot run Graphviz's dot: %s (install the graphviz package)\n", strerror(errno));
+            _exit(127);
+        }
+        int ws;
+        if (pid < 0 || waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws))
+            die(2, "dot: rendering %s with Graphviz failed", c.image);
+    }
+    edan_dot_free(d);
+    edan_trace_source_close(src);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char exe[PATH_MAX];
@@ -586,5 +683,7 @@ int main(int argc, char **argv)
         return cmd_analyze(argc, argv);
     if (!strcmp(argv[1], "convert"))
         return cmd_convert(argc, argv);
-    die(2, "unknown command '%s' (commands: run, record, analyze, convert; see 'edan --help')", argv[1]);
+    if (!strcmp(argv[1], "dot"))
+        return cmd_dot(argc, argv);
+    die(2, "unknown command '%s' (commands: run, record, analyze, convert, dot; see 'edan --help')", argv[1]);
 }

@@ -57,11 +57,11 @@ static const struct {
     const char *name;
     bool value;
 } known[] = {
-    {"cache", true},      {"alpha", true},        {"cost", true},   {"cost-file", true},
-    {"m", true},          {"alpha0", true},       {"C", true},      {"tau", true},
-    {"clock", true},      {"false-deps", false},  {"bytes", true},  {"json", false},
-    {"series-csv", true}, {"output", true},       {"filter", true}, {"exclude-callees", false},
-    {"progress", false},  {"no-progress", false},
+    {"cache", true},      {"alpha", true},        {"cost", true},     {"cost-file", true},
+    {"m", true},          {"alpha0", true},       {"C", true},        {"tau", true},
+    {"clock", true},      {"false-deps", false},  {"bytes", true},    {"json", false},
+    {"series-csv", true}, {"output", true},       {"filter", true},   {"exclude-callees", false},
+    {"progress", false},  {"no-progress", false}, {"plot-dir", true},
 };
 
 int edan_options_takes_value(const char *key)
@@ -220,8 +220,8 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         o->json = true;
         return 0;
     }
-    if (!strcmp(key, "series-csv") || !strcmp(key, "output")) {
-        char *dst = !strcmp(key, "output") ? o->output : o->series_csv;
+    if (!strcmp(key, "series-csv") || !strcmp(key, "output") || !strcmp(key, "plot-dir")) {
+        char *dst = !strcmp(key, "output") ? o->output : !strcmp(key, "plot-dir") ? o->plot_dir : o->series_csv;
         if (strlen(value) >= sizeof o->output) {
             edan_error_set(err, "--%s: path too long", key);
             return -1;
@@ -329,6 +329,8 @@ void edan_options_help(FILE *f)
           "Output options:\n"
           "  --json              JSON instead of text (schema: docs/json-schema.md)\n"
           "  --series-csv=FILE   write the data-movement series as CSV\n"
+          "  --plot-dir=DIR      plot with gnuplot (PNG and SVG): data movement over time of every\n"
+          "                      configuration, and the runtime bounds against alpha for every m\n"
           "  --output=FILE       write the report to FILE [standard output]\n"
           "  --progress, --no-progress  progress on stderr [when stderr is a terminal]\n",
           f);

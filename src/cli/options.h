@@ -34,6 +34,7 @@ typedef struct edan_options {
     bool json;
     char series_csv[512]; /* write data movement series here */
     char output[512];     /* report destination; empty = stdout */
+    char plot_dir[512];   /* write plots (gnuplot) here; empty = none */
     /* tracing */
     int n_filter;
     char filter[EDAN_MAX_FILTER][128];

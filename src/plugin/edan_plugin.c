@@ -26,6 +26,7 @@
 #include "cli/options.h"
 #include "isa/riscv.h"
 #include "plugin/qemu_plugin_api.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "trace/async.h"
 #include "trace/exec.h"
@@ -289,6 +290,13 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
                 edan_report_text(f, P.edag, &P.options, &src);
             if (fclose(f))
                 edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
+        }
+        if (!P.err.set && P.options.plot_dir[0]) {
+            const char *bin = binary_path();
+            const char *slash = bin ? strrchr(bin, '/') : NULL;
+            char name[1100];
+            snprintf(name, sizeof name, "%s", slash ? slash + 1 : bin ? bin : "program");
+            edan_plot_analysis(P.edag, &P.options, P.options.plot_dir, name, &P.err);
         }
         if (!P.err.set && P.options.series_csv[0]) {
             FILE *c = fopen(P.options.series_csv, "w");

@@ -1,0 +1,169 @@
+#include "report/plot.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "analysis/metrics.h"
+#include "report/report.h"
+
+extern char **environ;
+
+int edan_plot_run_gnuplot(const char *script, edan_error *err)
+{
+    pid_t pid;
+    char *argv[] = {"gnuplot", (char *)script, NULL};
+    int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+    if (rc) {
+        edan_error_set(err, "cannot run gnuplot: %s (install Debian's gnuplot-nox)", strerror(rc));
+        return -1;
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            edan_error_set(err, "waiting for gnuplot: %s", strerror(errno));
+            return -1;
+        }
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        edan_error_set(err, "gnuplot failed on %s (status %d)", script, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *open_in(const char *dir, const char *name, const char *suffix, char *path, size_t cap, edan_error *err)
+{
+    snprintf(path, cap, "%s/%s%s", dir, name, suffix);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+static int close_checked(FILE *f, const char *path, edan_error *err)
+{
+    if (ferror(f) | fclose(f)) {
+        edan_error_set(err, "%s: write failed", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The terminal lines shared by every script: the same figure as PNG and SVG. */
+static void emit_outputs(FILE *gp, const char *dir, const char *name, const char *plot_cmd)
+{
+    fprintf(gp, "set terminal pngcairo size 1000,600 enhanced font 'sans,10'\nset output '%s/%s.png'\n%s\n", dir, name,
+            plot_cmd);
+    fprintf(gp, "set terminal svg size 1000,600 enhanced font 'sans,10'\nset output '%s/%s.svg'\n%s\n", dir, name,
+            plot_cmd);
+}
+
+static int plot_movement(const edan_edag *e, const char *dir, const char *name, edan_error *err)
+{
+    char base[512], dat[1024], gpp[1024];
+    snprintf(base, sizeof base, "%s-movement", name);
+    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
+    if (!f)
+        return -1;
+    int n = edan_edag_n_lanes(e);
+    /* one gnuplot data block per configuration, separated by two blank lines */
+    for (int k = 0; k < n; k++) {
+        const edan_lane_stats *st = edan_edag_lane(e, k);
+        if (!st->n_series)
+            continue;
+        const edan_series *s = &st->series[0];
+        fprintf(f, "# configuration %d, tau %" PRIu64 "\n", k + 1, s->tau);
+        for (size_t i = 0; i < s->n; i++)
+            fprintf(f, "%" PRIu64 " %" PRIu64 "\n", (uint64_t)i * s->tau, s->U[i]);
+        fprintf(f, "\n\n");
+    }
+    if (close_checked(f, dat, err))
+        return -1;
+    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
+    if (!gp)
+        return -1;
+    fprintf(gp, "set title 'Data movement over time'\nset xlabel 'time (cycles)'\nset ylabel 'bytes in flight, U_i'\n"
+                "set grid\nset key below\n");
+    char cmd[8192];
+    size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
+    for (int k = 0; k < n && used < sizeof cmd - 200; k++) {
+        char label[320];
+        edan_report_lane_label(e, k, label, sizeof label);
+        for (char *p = label; *p; p++)
+            if (*p == '\'' || *p == '_')
+                *p = ' ';
+        used += (size_t)snprintf(cmd + used, sizeof cmd - used, "%s '%s' index %d with lines lw 1.5 title '%s'",
+                                 k ? ", \\\n     " : " ", dat, k, label);
+    }
+    emit_outputs(gp, dir, base, cmd);
+    if (close_checked(gp, gpp, err))
+        return -1;
+    return edan_plot_run_gnuplot(gpp, err);
+}
+
+static int plot_latency(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
+{
+    char base[512], dat[1024], gpp[1024];
+    snprintf(base, sizeof base, "%s-latency", name);
+    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
+    if (!f)
+        return -1;
+    /* the first configuration's counts; alpha from 0 to twice the analysed latency */
+    const edan_lane_stats *st = edan_edag_lane(e, 0);
+    uint64_t alpha = edan_edag_get_config(e)->lane[0].cost.alpha;
+    double amax = alpha ? 2.0 * (double)alpha : 400.0;
+    edan_metrics_params p = o->metrics;
+    fprintf(f, "# alpha");
+    for (int i = 0; i < p.n_m; i++)
+        fprintf(f, " lower(m=%" PRIu64 ") upper(m=%" PRIu64 ")", p.m[i], p.m[i]);
+    fprintf(f, "\n");
+    for (int step = 0; step <= 50; step++) {
+        double a = amax * step / 50.0;
+        edan_metrics mt;
+        edan_metrics_compute(st, 1, &p, &mt); /* bounds at alpha = 1 scale linearly */
+        fprintf(f, "%g", a);
+        for (int i = 0; i < p.n_m; i++)
+            fprintf(f, " %.6g %.6g", mt.per_m[i].mem_lower * a + mt.C, mt.per_m[i].mem_upper * a + mt.C);
+        fprintf(f, "\n");
+    }
+    if (close_checked(f, dat, err))
+        return -1;
+    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
+    if (!gp)
+        return -1;
+    fprintf(gp, "set title 'Predicted runtime against memory latency (slope of the upper bound: lambda)'\n"
+                "set xlabel 'memory latency alpha (cycles)'\nset ylabel 'runtime bound T (cycles)'\nset grid\n"
+                "set key outside right top\n");
+    char cmd[8192];
+    size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
+    for (int i = 0; i < p.n_m && used < sizeof cmd - 300; i++) {
+        used += (size_t)snprintf(cmd + used, sizeof cmd - used,
+                                 "%s '%s' using 1:%d with lines lw 2 lc %d title 'upper, m=%" PRIu64
+                                 "', '%s' using 1:%d with lines dt 2 lc %d title 'lower, m=%" PRIu64 "'",
+                                 i ? ", \\\n     " : " ", dat, 3 + 2 * i, i + 1, p.m[i], dat, 2 + 2 * i, i + 1, p.m[i]);
+    }
+    emit_outputs(gp, dir, base, cmd);
+    if (close_checked(gp, gpp, err))
+        return -1;
+    return edan_plot_run_gnuplot(gpp, err);
+}
+
+int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
+{
+    if (mkdir(dir, 0755) && errno != EEXIST) {
+        edan_error_set(err, "%s: cannot create the plot directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (strchr(dir, '\'') || strchr(name, '\'')) {
+        edan_error_set(err, "plot paths may not contain a quote (gnuplot strings)");
+        return -1;
+    }
+    if (plot_movement(e, dir, name, err))
+        return -1;
+    return plot_latency(e, o, dir, name, err);
+}

@@ -1,0 +1,27 @@
+/*
+ * plot.h - plots with gnuplot (Debian's gnuplot-nox), as PNG and SVG.
+ *
+ * Each plot writes its data (.dat), the gnuplot script (.gp) that draws it,
+ * and the images, so a user can restyle a figure by editing the script.
+ */
+#ifndef EDAN_REPORT_PLOT_H
+#define EDAN_REPORT_PLOT_H
+
+#include "analysis/edag.h"
+#include "cli/options.h"
+#include "util/error.h"
+
+/*
+ * Into dir: <name>-movement.{dat,gp,png,svg}, data movement over time (U_i of
+ * the first --tau) of every configuration in one plot, like the paper's
+ * Figures 15 and 16; and <name>-latency.{dat,gp,png,svg}, the predicted
+ * runtime bounds against the memory latency alpha for every --m (the upper
+ * bound's slope is lambda). Returns 0, or -1 with err set (gnuplot missing or
+ * failing, unwritable directory).
+ */
+int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err);
+
+/* Run gnuplot on a script; 0, or -1 with err naming the script. */
+int edan_plot_run_gnuplot(const char *script, edan_error *err);
+
+#endif

@@ -1,0 +1,335 @@
+#include "util/srcmap.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/elf_symbols.h"
+
+/* One address range of a compilation unit. */
+typedef struct edan_srcmap_range {
+    uint64_t lo, hi; /* [lo, hi) */
+    uint64_t max_hi; /* max hi over this and all earlier ranges: lets lookups stop scanning back */
+    size_t cu;       /* index into cus */
+} edan_srcmap_range;
+
+enum { EDAN_SRCMAP_EMPTY = 0, EDAN_SRCMAP_HIT, EDAN_SRCMAP_MISS };
+
+/* A cached lookup result. Misses are cached too: a pc without DWARF repeats as often as one with. */
+typedef struct edan_srcmap_slot {
+    uint64_t pc;
+    const char *function, *file;
+    unsigned line;
+    uint8_t state;
+} edan_srcmap_slot;
+
+struct edan_srcmap {
+    int fd;
+    Elf *elf;
+    Dwarf *dw;
+    edan_elf syms; /* fallback names for code without DWARF (the static C library) */
+    Dwarf_Die *cus;
+    size_t n_cus;
+    edan_srcmap_range *ranges; /* sorted by lo */
+    size_t n_ranges;
+    edan_srcmap_slot *slots; /* open addressing, linear probing; capacity is a power of two */
+    size_t cap, used;
+};
+
+static int edan_srcmap_cmp_range(const void *a, const void *b)
+{
+    const edan_srcmap_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Append to a growable array; false on overflow or out of memory. */
+static bool edan_srcmap_grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return true;
+    size_t nc = *cap ? *cap * 2 : 16;
+    if (nc > SIZE_MAX / elem)
+        return false;
+    void *p = realloc(*arr, nc * elem);
+    if (!p)
+        return false;
+    *arr = p;
+    *cap = nc;
+    return true;
+}
+
+/*
+ * Index every unit's address ranges ourselves instead of relying on
+ * dwarf_addrdie: that needs .debug_aranges, which not every toolchain emits,
+ * while DW_AT_ranges / low_pc+high_pc are always present for units with code.
+ */
+static bool edan_srcmap_index(edan_srcmap *m, const char *path, bool *has_lines, edan_error *err)
+{
+    size_t cu_cap = 0, range_cap = 0;
+    Dwarf_CU *cu = NULL;
+    Dwarf_Die cudie;
+    int rc;
+    *has_lines = false;
+    while ((rc = dwarf_get_units(m->dw, cu, &cu, NULL, NULL, &cudie, NULL)) == 0) {
+        if (dwarf_tag(&cudie) != DW_TAG_compile_unit && dwarf_tag(&cudie) != DW_TAG_partial_unit &&
+            dwarf_tag(&cudie) != DW_TAG_skeleton_unit)
+            continue; /* type units carry no code */
+        Dwarf_Lines *lines;
+        size_t nlines = 0;
+        if (dwarf_getsrclines(&cudie, &lines, &nlines) == 0 && nlines > 0)
+            *has_lines = true;
+        if (!edan_srcmap_grow((void **)&m->cus, &cu_cap, m->n_cus, sizeof *m->cus))
+            goto oom;
+        size_t idx = m->n_cus++;
+        m->cus[idx] = cudie;
+        Dwarf_Addr base, lo, hi;
+        ptrdiff_t off = 0;
+        while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+            if (hi <= lo)
+                continue;
+            if (!edan_srcmap_grow((void **)&m->ranges, &range_cap, m->n_ranges, sizeof *m->ranges))
+                goto oom;
+            m->ranges[m->n_ranges++] = (edan_srcmap_range){.lo = lo, .hi = hi, .cu = idx};
+        }
+        /* A unit whose ranges are unreadable just gets no attribution: lookups must not fail for one bad unit. */
+    }
+    if (rc < 0) {
+        edan_error_set(err, "%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
+        return false;
+    }
+    if (m->n_ranges)
+        qsort(m->ranges, m->n_ranges, sizeof *m->ranges, edan_srcmap_cmp_range);
+    uint64_t max_hi = 0;
+    for (size_t i = 0; i < m->n_ranges; i++) {
+        if (m->ranges[i].hi > max_hi)
+            max_hi = m->ranges[i].hi;
+        m->ranges[i].max_hi = max_hi;
+    }
+    return true;
+oom:
+    edan_error_set(err, "%s: out of memory indexing DWARF", path);
+    return false;
+}
+
+/* Whether the ELF has a .debug_info section (possibly compressed as .zdebug_info). */
+static bool edan_srcmap_has_debug(Elf *elf)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return false;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+            continue;
+        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+            return true;
+    }
+    return false;
+}
+
+edan_srcmap *edan_srcmap_open(const char *path, edan_error *err)
+{
+    if (!path) {
+        edan_error_set(err, "source map: no program path given");
+        return NULL;
+    }
+    edan_srcmap *m = calloc(1, sizeof *m);
+    if (!m) {
+        edan_error_set(err, "%s: out of memory", path);
+        return NULL;
+    }
+    m->fd = -1;
+    /* edan_elf_open checks that this is a 64-bit RISC-V executable, with the same messages as the tracer. */
+    if (edan_elf_open(path, &m->syms, err) != 0)
+        goto fail;
+    m->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (m->fd < 0) {
+        edan_error_set(err, "%s: cannot open program: %s", path, strerror(errno));
+        goto fail;
+    }
+    m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
+    if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
+        edan_error_set(err, "%s: not an ELF file: %s", path, elf_errmsg(-1));
+        goto fail;
+    }
+    /* libdw does not export its error codes, so tell "no debug info" apart from "broken debug info" ourselves. */
+    if (!edan_srcmap_has_debug(m->elf)) {
+        edan_error_set(err, "%s: no DWARF debug info; rebuild the program with -g to get source file:line", path);
+        goto fail;
+    }
+    m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+    if (!m->dw) {
+        edan_error_set(err, "%s: cannot read DWARF debug info (%s); rebuild the program with -g", path,
+                       dwarf_errmsg(-1));
+        goto fail;
+    }
+    bool has_lines;
+    if (!edan_srcmap_index(m, path, &has_lines, err))
+        goto fail;
+    if (!has_lines) {
+        edan_error_set(err, "%s: DWARF has no line table (.debug_line); rebuild the program with -g", path);
+        goto fail;
+    }
+    m->cap = 1024;
+    m->slots = calloc(m->cap, sizeof *m->slots);
+    if (!m->slots) {
+        edan_error_set(err, "%s: out of memory", path);
+        goto fail;
+    }
+    return m;
+fail:
+    edan_srcmap_close(m);
+    return NULL;
+}
+
+void edan_srcmap_close(edan_srcmap *m)
+{
+    if (!m)
+        return;
+    free(m->slots);
+    free(m->ranges);
+    free(m->cus);
+    if (m->dw)
+        dwarf_end(m->dw);
+    if (m->elf)
+        elf_end(m->elf);
+    if (m->fd >= 0)
+        close(m->fd);
+    edan_elf_close(&m->syms);
+    free(m);
+}
+
+/* The unit containing pc, or NULL. */
+static Dwarf_Die *edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
+{
+    size_t lo = 0, hi = m->n_ranges;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->ranges[mid].lo <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* Ranges may overlap (e.g. a partial unit); scan back only while an earlier range can still reach pc. */
+    for (size_t i = lo; i > 0 && m->ranges[i - 1].max_hi > pc; i--)
+        if (pc < m->ranges[i - 1].hi)
+            return &m->cus[m->ranges[i - 1].cu];
+    return NULL;
+}
+
+/* Name of the innermost subprogram or inlined subroutine containing pc, or NULL. */
+static const char *edan_srcmap_dwarf_function(Dwarf_Die *cudie, uint64_t pc)
+{
+    Dwarf_Die *scopes = NULL;
+    int n = dwarf_getscopes(cudie, pc, &scopes);
+    const char *name = NULL;
+    for (int i = 0; i < n && !name; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+            continue;
+        /* Inlined and out-of-line instances keep their name in the abstract origin: integrate follows it. */
+        Dwarf_Attribute attr;
+        name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+        if (!name)
+            name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
+    }
+    free(scopes);
+    return name;
+}
+
+static void edan_srcmap_resolve(edan_srcmap *m, uint64_t pc, edan_srcmap_slot *s)
+{
+    s->function = NULL;
+    s->file = NULL;
+    s->line = 0;
+    Dwarf_Die *cudie = edan_srcmap_cu_at(m, pc);
+    if (cudie) {
+        Dwarf_Line *l = dwarf_getsrc_die(cudie, pc);
+        if (l) {
+            int lineno = 0;
+            s->file = dwarf_linesrc(l, NULL, NULL);
+            if (dwarf_lineno(l, &lineno) == 0 && lineno > 0)
+                s->line = (unsigned)lineno;
+        }
+        s->function = edan_srcmap_dwarf_function(cudie, pc);
+    }
+    if (!s->function) {
+        const edan_elf_func *f = edan_elf_func_at(&m->syms, pc);
+        if (f)
+            s->function = f->name;
+    }
+    s->state = s->function || s->file ? EDAN_SRCMAP_HIT : EDAN_SRCMAP_MISS;
+}
+
+static size_t edan_srcmap_hash(uint64_t pc)
+{
+    /* Instruction addresses are dense and 2-byte aligned: mix so they spread over all buckets. */
+    pc ^= pc >> 33;
+    pc *= 0xff51afd7ed558ccdull;
+    pc ^= pc >> 33;
+    return (size_t)pc;
+}
+
+static edan_srcmap_slot *edan_srcmap_probe(edan_srcmap_slot *slots, size_t cap, uint64_t pc)
+{
+    size_t i = edan_srcmap_hash(pc) & (cap - 1);
+    while (slots[i].state != EDAN_SRCMAP_EMPTY && slots[i].pc != pc)
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+/* Double the table; on failure keep the old one (lookups still work, just uncached once it is full). */
+static bool edan_srcmap_rehash(edan_srcmap *m)
+{
+    if (m->cap > SIZE_MAX / 2 / sizeof *m->slots)
+        return false;
+    size_t nc = m->cap * 2;
+    edan_srcmap_slot *ns = calloc(nc, sizeof *ns);
+    if (!ns)
+        return false;
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].state != EDAN_SRCMAP_EMPTY)
+            *edan_srcmap_probe(ns, nc, m->slots[i].pc) = m->slots[i];
+    free(m->slots);
+    m->slots = ns;
+    m->cap = nc;
+    return true;
+}
+
+bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out)
+{
+    edan_srcloc dummy;
+    if (!out)
+        out = &dummy;
+    *out = (edan_srcloc){0};
+    if (!m)
+        return false;
+    edan_srcmap_slot *s = edan_srcmap_probe(m->slots, m->cap, pc);
+    if (s->state == EDAN_SRCMAP_EMPTY) {
+        /* Keep the load factor at most 1/2 so probe chains stay short. */
+        if ((m->used + 1) * 2 > m->cap && edan_srcmap_rehash(m))
+            s = edan_srcmap_probe(m->slots, m->cap, pc);
+        if ((m->used + 1) * 2 > m->cap) {
+            /* Could not grow: answer without caching rather than fill the table (probing needs an empty slot). */
+            edan_srcmap_slot tmp = {.pc = pc};
+            edan_srcmap_resolve(m, pc, &tmp);
+            *out = (edan_srcloc){tmp.function, tmp.file, tmp.line};
+            return tmp.state == EDAN_SRCMAP_HIT;
+        }
+        s->pc = pc;
+        edan_srcmap_resolve(m, pc, s);
+        m->used++;
+    }
+    if (s->state != EDAN_SRCMAP_HIT)
+        return false;
+    *out = (edan_srcloc){s->function, s->file, s->line};
+    return true;
+}

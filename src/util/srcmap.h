@@ -1,0 +1,44 @@
+/*
+ * srcmap.h - source attribution: guest program counter -> function and
+ * source file:line, from the DWARF of the traced RISC-V ELF (elfutils libdw).
+ *
+ * Reports attribute every distinct static instruction of a trace (up to
+ * ~1e5), so lookups are cached per pc: the DWARF is walked once per pc.
+ * Addresses are link-time addresses (the programs are static, non-PIE).
+ */
+#ifndef EDAN_UTIL_SRCMAP_H
+#define EDAN_UTIL_SRCMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/error.h"
+
+typedef struct edan_srcmap edan_srcmap;
+
+/*
+ * Open the RISC-V ELF at path. It must carry DWARF line information:
+ * otherwise this fails with a message saying to rebuild with -g. Returns NULL
+ * and fills err on any failure.
+ */
+edan_srcmap *edan_srcmap_open(const char *path, edan_error *err);
+
+typedef struct edan_srcloc {
+    const char *function; /* innermost function name (inlined code: the inlined one), or NULL */
+    const char *file;     /* source file path as recorded in DWARF, or NULL */
+    unsigned line;        /* 0 if unknown */
+} edan_srcloc;
+
+/*
+ * Look up a link-time pc. Returns true if anything (function or file) was
+ * found; on false *out is all NULL/0. The function name comes from the DWARF
+ * subprogram (or inlined subroutine) containing pc, else from the ELF symbol
+ * table (code without debug info, e.g. the static C library). Strings stay
+ * valid until edan_srcmap_close. Not thread-safe (the cache is updated).
+ */
+bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out);
+
+/* Release everything; NULL is a no-op. */
+void edan_srcmap_close(edan_srcmap *m);
+
+#endif
