@@ -273,6 +273,43 @@ def test_plots():
         expect_error(["dot", "--max-vertices=10", sumtrace], "--max-vertices", "vertex limit")
 
 
+def test_critical_path():
+    """Critical path length = Tinf and memory chain = D on real runs, online and offline; the chain of a
+    pointer chase is attributed to the source line of its load."""
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    schema = json.load(open(os.path.join(here, "..", "docs", "schema", "edan.analysis.1.json")))
+    with tempfile.TemporaryDirectory() as d:
+        for prog, n in (("pointer_chase", 60), ("spmv", 30), ("trmm", 6), ("linked_list", 20)):
+            for cache in ("none", "32K"):
+                r = online(prog, n, "--critical-path", "--cache=" + cache)
+                c = r["configurations"][0]
+                check(r["critical_path"]["Tinf"] == c["Tinf"], f"{prog}: critical path {r['critical_path']['Tinf']} != Tinf")
+                check(r["memory_chain"]["D"] == c["D"] == r["memory_chain"]["memory_accesses"],
+                      f"{prog}: memory chain has {r['memory_chain']['memory_accesses']} accesses, D = {c['D']}")
+                try:
+                    jsonschema.validate(r, schema)
+                    check(True, "")
+                except jsonschema.ValidationError as e:
+                    check(False, f"{prog}: schema: {e.message}")
+            trace = os.path.join(d, prog + ".edt")
+            check(edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, prog), str(n)).returncode == 0, "record")
+            p = edan("analyze", "--json", "--critical-path", trace)
+            off = json.loads(p.stdout)
+            check(off["critical_path"] == r_nocache_cp(prog, n), f"{prog}: offline critical path differs from online")
+        src = open(os.path.join(here, "..", "examples", "pointer_chase.c")).read().splitlines()
+        load_lines = [i + 1 for i, l in enumerate(src) if "idx = next[idx]" in l and not l.strip().startswith("*")]
+        r = online("pointer_chase", 60, "--critical-path")
+        top = r["memory_chain"]["lines"][0]
+        check(top["file"] and top["file"].endswith("pointer_chase.c") and top["line"] in load_lines
+              and top["function"] == "kernel" and top["memory_accesses"] == 60,
+              f"pointer chase chain attributed to {top}, expected kernel at one of lines {load_lines}")
+
+
+def r_nocache_cp(prog, n):
+    return online(prog, n, "--critical-path")["critical_path"]
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

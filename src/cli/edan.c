@@ -450,6 +450,9 @@ static void analyze_source(const cli *c, const char *path)
     edan_edag *e = edan_edag_new(&cfg, &err);
     if (!e)
         die(1, "%s", err.msg);
+    edan_critpath *cp = NULL;
+    if (c->o.critical_path && !(cp = edan_critpath_new(&cfg.lane[0], &err)))
+        die(1, "%s", err.msg);
     FILE *out = open_output(&c->o);
     enum { CAP = 8192 };
     static edan_exec recs[CAP];
@@ -474,6 +477,8 @@ static void analyze_source(const cli *c, const char *path)
             }
         }
         edan_edag_consume(e, recs, (size_t)n);
+        if (cp)
+            edan_critpath_consume(cp, recs, (size_t)n);
         if (edan_edag_error(e)->set)
             die(1, "%s", edan_edag_error(e)->msg);
     }
@@ -481,8 +486,10 @@ static void analyze_source(const cli *c, const char *path)
         fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
     if (edan_edag_finish(e))
         die(1, "%s", edan_edag_error(e)->msg);
+    if (cp && edan_critpath_finish(cp))
+        die(1, "%s", edan_critpath_error(cp)->msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
-    edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL};
+    edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL, cp};
     if (c->o.json)
         edan_report_json(out, e, &c->o, &rs);
     else
@@ -506,6 +513,7 @@ static void analyze_source(const cli *c, const char *path)
             die(2, "%s", err.msg);
     }
     close_output(out, &c->o);
+    edan_critpath_free(cp);
     edan_edag_free(e);
     edan_trace_source_close(src);
 }

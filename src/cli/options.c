@@ -61,7 +61,7 @@ static const struct {
     {"m", true},          {"alpha0", true},       {"C", true},        {"tau", true},
     {"clock", true},      {"false-deps", false},  {"bytes", true},    {"json", false},
     {"series-csv", true}, {"output", true},       {"filter", true},   {"exclude-callees", false},
-    {"progress", false},  {"no-progress", false}, {"plot-dir", true},
+    {"progress", false},  {"no-progress", false}, {"plot-dir", true}, {"critical-path", false},
 };
 
 int edan_options_takes_value(const char *key)
@@ -216,6 +216,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         }
         return 0;
     }
+    if (!strcmp(key, "critical-path")) {
+        o->critical_path = true;
+        return 0;
+    }
     if (!strcmp(key, "json")) {
         o->json = true;
         return 0;
@@ -326,6 +330,10 @@ void edan_options_help(FILE *f)
           "  --bytes=access|line what w(v) counts: the bytes of the access that reach RAM, or\n"
           "                      all line fills and write-backs [access]\n"
           "  --false-deps        also keep write-after-read and write-after-write dependencies\n"
+          "  --critical-path     find one critical path (length Tinf) and one chain of D dependent\n"
+          "                      memory accesses, and list the source lines (DWARF, -g) that make\n"
+          "                      them up (first configuration; spills a few bytes per instruction\n"
+          "                      to a temporary file)\n"
           "Output options:\n"
           "  --json              JSON instead of text (schema: docs/json-schema.md)\n"
           "  --series-csv=FILE   write the data-movement series as CSV\n"

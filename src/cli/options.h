@@ -32,6 +32,7 @@ typedef struct edan_options {
     uint64_t tau[EDAN_MAX_TAUS];
     /* output */
     bool json;
+    bool critical_path;   /* find and attribute a critical path and the memory chain */
     char series_csv[512]; /* write data movement series here */
     char output[512];     /* report destination; empty = stdout */
     char plot_dir[512];   /* write plots (gnuplot) here; empty = none */

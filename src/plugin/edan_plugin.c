@@ -76,6 +76,7 @@ static struct {
     atomic_uint_fast64_t other_vcpu_insns;
     edan_consumer consumer;
     edan_edag *edag;
+    edan_critpath *critpath;
     edan_trace_writer *writer;
     edan_text_writer *text;
     int progress;
@@ -92,6 +93,23 @@ static void write_status(const char *msg)
         return;
     fprintf(f, "%s\n", msg);
     fclose(f);
+}
+
+/* Online, the analyzer and the critical-path finder both read the stream. */
+static void tee_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    (void)ctx;
+    edan_edag_consume(P.edag, recs, n);
+    edan_critpath_consume(P.critpath, recs, n);
+}
+
+static int tee_finish(void *ctx)
+{
+    (void)ctx;
+    int a = edan_edag_finish(P.edag), b = edan_critpath_finish(P.critpath);
+    if (b && !a)
+        edan_error_set(&P.err, "%s", edan_critpath_error(P.critpath)->msg);
+    return a || b;
 }
 
 static double seconds_since(const struct timespec *a, const struct timespec *b)
@@ -283,7 +301,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
                 strncat(filter, i ? "," : "", sizeof filter - strlen(filter) - 1);
                 strncat(filter, P.options.filter[i], sizeof filter - strlen(filter) - 1);
             }
-            edan_report_source src = {"online", NULL, binary_path(), filter};
+            edan_report_source src = {"online", NULL, binary_path(), filter, P.critpath};
             if (P.options.json)
                 edan_report_json(f, P.edag, &P.options, &src);
             else
@@ -322,6 +340,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
         snprintf(msg, sizeof msg, "ok %" PRIu64, P.total);
     }
     write_status(msg);
+    edan_critpath_free(P.critpath);
     edan_edag_free(P.edag);
 }
 
@@ -454,6 +473,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         if (!P.edag)
             return fail("%s", err.msg);
         P.consumer = edan_edag_consumer(P.edag);
+        if (P.options.critical_path) {
+            P.critpath = edan_critpath_new(&cfg.lane[0], &err);
+            if (!P.critpath)
+                return fail("%s", err.msg);
+            P.consumer = (edan_consumer){NULL, tee_consume, tee_finish};
+        }
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};
         meta.binary = P.binary[0] ? P.binary : NULL;

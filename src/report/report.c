@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "report/critpath_report.h"
 
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
 {
@@ -108,6 +109,8 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
                     lam, mt.per_m[0].Lambda, mt.bw_gbs);
         }
     }
+    if (src->critpath)
+        edan_report_critpath_text(f, src->critpath, src->binary, 10);
 }
 
 static void json_str(FILE *f, const char *s)
@@ -239,7 +242,12 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         }
         fputs("]}", f);
     }
-    fputs("]}\n", f);
+    fputs("]", f);
+    if (src->critpath) {
+        fputc(',', f);
+        edan_report_critpath_json(f, src->critpath, src->binary, 20);
+    }
+    fputs("}\n", f);
 }
 
 void edan_report_series_csv(FILE *f, const edan_edag *e)

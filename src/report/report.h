@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "analysis/critpath.h"
 #include "analysis/edag.h"
 #include "cli/options.h"
 
@@ -15,10 +16,11 @@
 #define EDAN_JSON_MAX_LAYERS 100000
 
 typedef struct edan_report_source {
-    const char *kind;   /* "online", "trace" */
-    const char *path;   /* trace path or program */
-    const char *binary; /* traced program, if known */
-    const char *filter; /* function filter, if any */
+    const char *kind;              /* "online", "trace" */
+    const char *path;              /* trace path or program */
+    const char *binary;            /* traced program, if known */
+    const char *filter;            /* function filter, if any */
+    const edan_critpath *critpath; /* when --critical-path */
 } edan_report_source;
 
 void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);

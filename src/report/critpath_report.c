@@ -1,0 +1,202 @@
+#include "report/critpath_report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/srcmap.h"
+
+typedef struct line_stat {
+    uint64_t pc; /* the first pc seen for the line */
+    const char *function, *file;
+    unsigned line;
+    uint64_t vertices, cycles, mems;
+} line_stat;
+
+static int by_pc(const void *a, const void *b)
+{
+    const line_stat *x = a, *y = b;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static int str_cmp(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const line_stat *x = a, *y = b;
+    int c = str_cmp(x->file, y->file);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    c = str_cmp(x->function, y->function);
+    if (c)
+        return c;
+    /* without source information every pc is its own line */
+    return x->file ? 0 : by_pc(a, b);
+}
+
+static int by_cycles(const void *a, const void *b)
+{
+    const line_stat *x = a, *y = b;
+    if (x->cycles != y->cycles)
+        return x->cycles > y->cycles ? -1 : 1;
+    return by_pc(a, b);
+}
+
+static int by_mems(const void *a, const void *b)
+{
+    const line_stat *x = a, *y = b;
+    if (x->mems != y->mems)
+        return x->mems > y->mems ? -1 : 1;
+    return by_cycles(a, b);
+}
+
+/* Group a path by source line; returns the number of lines (sorted for the report). */
+static size_t group(const edan_path_vertex *p, size_t n, edan_srcmap *map, bool for_chain, line_stat **out)
+{
+    line_stat *s = calloc(n ? n : 1, sizeof *s);
+    if (!s)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        s[i].pc = p[i].insn ? p[i].insn->pc : 0;
+        s[i].vertices = 1;
+        s[i].cycles = p[i].cost;
+        s[i].mems = p[i].mem;
+    }
+    qsort(s, n, sizeof *s, by_pc);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && s[m - 1].pc == s[i].pc) {
+            s[m - 1].vertices += s[i].vertices;
+            s[m - 1].cycles += s[i].cycles;
+            s[m - 1].mems += s[i].mems;
+        } else {
+            s[m++] = s[i];
+        }
+    }
+    for (size_t i = 0; i < m; i++) {
+        edan_srcloc loc = {0};
+        if (map && edan_srcmap_lookup(map, s[i].pc, &loc)) {
+            s[i].function = loc.function;
+            s[i].file = loc.file;
+            s[i].line = loc.line;
+        }
+    }
+    qsort(s, m, sizeof *s, by_place);
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (k && s[k - 1].file && by_place(&s[k - 1], &s[i]) == 0) {
+            s[k - 1].vertices += s[i].vertices;
+            s[k - 1].cycles += s[i].cycles;
+            s[k - 1].mems += s[i].mems;
+        } else {
+            s[k++] = s[i];
+        }
+    }
+    qsort(s, k, sizeof *s, for_chain ? by_mems : by_cycles);
+    *out = s;
+    return k;
+}
+
+static void place(FILE *f, const line_stat *s)
+{
+    if (s->file)
+        fprintf(f, "%s:%u (%s)", s->file, s->line, s->function ? s->function : "?");
+    else
+        fprintf(f, "0x%" PRIx64 " (%s)", s->pc, s->function ? s->function : "no source information");
+}
+
+void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *binary, int top)
+{
+    edan_error err = {0};
+    edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
+    const edan_path_vertex *p;
+    uint64_t tinf, depth;
+    size_t n = edan_critpath_span(cp, &p, &tinf);
+    line_stat *s;
+    size_t k = group(p, n, map, false, &s);
+    uint64_t mems = 0;
+    for (size_t i = 0; i < n; i++)
+        mems += p[i].mem;
+    fprintf(f, "\ncritical path: %zu instructions, %" PRIu64 " cycles (Tinf), %" PRIu64 " memory accesses\n", n, tinf,
+            mems);
+    if (!map && binary && *binary)
+        fprintf(f, "  (no source lines: %s)\n", err.msg);
+    fprintf(f, "  %12s %8s %8s  %s\n", "cycles", "insns", "mem", "source line");
+    for (size_t i = 0; i < k && (int)i < top; i++) {
+        fprintf(f, "  %12" PRIu64 " %8" PRIu64 " %8" PRIu64 "  ", s[i].cycles, s[i].vertices, s[i].mems);
+        place(f, &s[i]);
+        fputc('\n', f);
+    }
+    free(s);
+    n = edan_critpath_chain(cp, &p, &depth);
+    k = group(p, n, map, true, &s);
+    fprintf(f, "memory chain: %" PRIu64 " dependent memory accesses (D) through %zu instructions\n", depth, n);
+    fprintf(f, "  %8s %8s  %s\n", "mem", "insns", "source line");
+    for (size_t i = 0; i < k && (int)i < top; i++) {
+        fprintf(f, "  %8" PRIu64 " %8" PRIu64 "  ", s[i].mems, s[i].vertices);
+        place(f, &s[i]);
+        fputc('\n', f);
+    }
+    free(s);
+    edan_srcmap_close(map);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_path(FILE *f, const char *key, const edan_path_vertex *p, size_t n, uint64_t total, bool chain,
+                      edan_srcmap *map, int top)
+{
+    line_stat *s;
+    size_t k = group(p, n, map, chain, &s);
+    uint64_t mems = 0;
+    for (size_t i = 0; i < n; i++)
+        mems += p[i].mem;
+    fprintf(f, "\"%s\":{\"%s\":%" PRIu64 ",\"instructions\":%zu,\"memory_accesses\":%" PRIu64 ",\"lines\":[", key,
+            chain ? "D" : "Tinf", total, n, mems);
+    for (size_t i = 0; i < k && (int)i < top; i++) {
+        fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", s[i].pc);
+        json_str(f, s[i].function);
+        fputs(",\"file\":", f);
+        json_str(f, s[i].file);
+        fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64 "}",
+                s[i].line, s[i].vertices, s[i].cycles, s[i].mems);
+    }
+    fputs("]}", f);
+    free(s);
+}
+
+void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const char *binary, int top)
+{
+    edan_error err = {0};
+    edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
+    const edan_path_vertex *p;
+    uint64_t tinf, depth;
+    size_t n = edan_critpath_span(cp, &p, &tinf);
+    json_path(f, "critical_path", p, n, tinf, false, map, top);
+    fputc(',', f);
+    n = edan_critpath_chain(cp, &p, &depth);
+    json_path(f, "memory_chain", p, n, depth, true, map, top);
+    edan_srcmap_close(map);
+}
