@@ -310,6 +310,36 @@ def r_nocache_cp(prog, n):
     return online(prog, n, "--critical-path")["critical_path"]
 
 
+def test_rank_table():
+    """edan rank orders programs by lambda and Lambda exactly as their individual analyses say; --table
+    gives the paper's Table 1/2 form with reductions against no cache."""
+    with tempfile.TemporaryDirectory() as d:
+        traces, expect = [], {}
+        for prog in ("pointer_chase", "stream", "spmv", "matmul"):
+            t = os.path.join(d, prog + ".edt")
+            check(edan("record", "--filter=kernel", "-o", t, os.path.join(EX, prog), "32").returncode == 0, "record")
+            traces.append(t)
+            c = json.loads(edan("analyze", "--json", "--cache=32K", "--m=4", t).stdout)["configurations"][0]
+            expect[prog + ".edt"] = (c["per_m"][0]["lambda"], c["per_m"][0]["Lambda"])
+        p = edan("rank", "--cache=32K", "--m=4", "--plot-dir=" + os.path.join(d, "plots"), *traces)
+        check(p.returncode == 0, f"rank: {p.stderr}")
+        blocks = p.stdout.split("\n\n")[1:]
+        check(len(blocks) == 2, f"two rankings expected: {p.stdout}")
+        for b, col in zip(blocks, (0, 1)):
+            rows = [l.split() for l in b.strip().splitlines()[1:]]
+            names = [r[1] for r in rows]
+            check(sorted(names) == sorted(expect), f"rank lists every program: {names}")
+            want = sorted(expect, key=lambda k: (-expect[k][col], k))
+            check(names == want, f"ranking {col}: {names}, expected {want}")
+        for name in ("rank-lambda.png", "rank-Lambda.png"):
+            f = os.path.join(d, "plots", name)
+            check(os.path.exists(f) and os.path.getsize(f) > 2000, f"{name} missing")
+        p = edan("run", "--filter=kernel", "--table", "--cache=none;32K", os.path.join(EX, "spmv"), "500")
+        lines = p.stdout.strip().splitlines()
+        check(p.returncode == 0 and any(l.startswith("No cache") for l in lines), f"table: {p.stdout}")
+        check(any("%)" in l and l.startswith("32K") for l in lines), f"table shows reductions: {p.stdout}")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

@@ -73,6 +73,7 @@ static void usage_main(FILE *f)
           "  analyze  analyse a trace file (edan binary or EDAN text format)\n"
           "  convert  convert a trace between the binary and text formats\n"
           "  dot      draw the eDAG of a small traced region (Graphviz DOT, SVG, PNG)\n"
+          "  rank     rank several programs or traces by lambda and Lambda (section 4 of the paper)\n"
           "\n"
           "'edan <command> --help' explains a command and all its options.\n",
           f);
@@ -126,6 +127,15 @@ static void usage_sub(const char *sub, FILE *f)
               "  --cache, --alpha, --cost, --cost-file, --false-deps  as for analyze (the first\n"
               "                      --cache and --alpha values are used)\n",
               f);
+    } else if (!strcmp(sub, "rank")) {
+        fputs("usage: edan rank [options] TRACE|PROGRAM...\n"
+              "Rank programs by their memory latency sensitivity, lambda and Lambda, all analysed with\n"
+              "the same settings (the paper's section 4 method). A PROGRAM (RISC-V ELF) is traced with\n"
+              "no arguments; record a trace first to give it arguments. --plot-dir draws both rankings.\n"
+              "The first --cache, --alpha and --m values are used.\n\n",
+              f);
+        tracing_help(f);
+        edan_options_help(f);
     } else if (!strcmp(sub, "convert")) {
         fputs("usage: edan convert [--text|--binary] IN OUT\n"
               "Convert a trace: to the text format with --text (the default when IN is binary),\n"
@@ -492,6 +502,8 @@ static void analyze_source(const cli *c, const char *path)
     edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL, cp};
     if (c->o.json)
         edan_report_json(out, e, &c->o, &rs);
+    else if (c->o.table)
+        edan_report_table(out, e, &c->o);
     else
         edan_report_text(out, e, &c->o, &rs);
     if (c->o.series_csv[0]) {
@@ -602,6 +614,143 @@ static int cmd_convert(int argc, char **argv)
     return 0;
 }
 
+/* Analyse one trace with c's options and return the finished analysis (no report). */
+static edan_edag *analyze_quiet(const cli *c, const char *path)
+{
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    if (!src)
+        die(2, "%s", err.msg);
+    edan_edag_config cfg;
+    if (edan_options_edag_config(&c->o, &cfg, &err))
+        die(2, "rank: %s", err.msg);
+    edan_edag *e = edan_edag_new(&cfg, &err);
+    if (!e)
+        die(1, "%s", err.msg);
+    edan_consumer k = edan_edag_consumer(e);
+    if (edan_trace_source_run(src, &k, &err))
+        die(2, "%s", edan_edag_error(e)->set ? edan_edag_error(e)->msg : err.msg);
+    edan_trace_source_close(src);
+    return e;
+}
+
+typedef struct ranked {
+    const char *name;
+    double lambda, Lambda, W, D;
+} ranked;
+
+static int by_lambda(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->lambda < y->lambda ? 1 : x->lambda > y->lambda ? -1 : strcmp(x->name, y->name);
+}
+
+static int by_Lambda(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->Lambda < y->Lambda ? 1 : x->Lambda > y->Lambda ? -1 : strcmp(x->name, y->name);
+}
+
+static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
+{
+    char dat[PATH_MAX + 32], gp[PATH_MAX + 32];
+    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, big ? "Lambda" : "lambda");
+    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, big ? "Lambda" : "lambda");
+    FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
+    if (!f || !g) {
+        edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
+        if (f)
+            fclose(f);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        fprintf(f, "\"%s\" %.17g\n", r[i].name, big ? r[i].Lambda : r[i].lambda);
+    fclose(f);
+    const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
+    for (int t = 0; t < 2; t++)
+        fprintf(g,
+                "set terminal %s size 1000,600 enhanced font 'sans,10'\nset output '%s/rank-%s.%s'\n"
+                "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
+                "set xtics rotate by -30\nset ylabel '%s'\n%s"
+                "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle\n",
+                t ? "svg" : "pngcairo", dir, big ? "Lambda" : "lambda", t ? "svg" : "png", what, what,
+                big ? "" : "set logscale y\n", dat);
+    fclose(g);
+    edan_plot_run_gnuplot(gp, err);
+}
+
+static int cmd_rank(int argc, char **argv)
+{
+    cli c = {0};
+    edan_options_default(&c.o);
+    int i = parse_args(argc, argv, 2, &c, "rank", false);
+    if (c.help) {
+        usage_sub("rank", stdout);
+        return 0;
+    }
+    int n = argc - i;
+    if (n < 1)
+        die(2, "rank: usage: edan rank [options] TRACE|PROGRAM...");
+    ranked *r = calloc((size_t)n, sizeof *r);
+    if (!r)
+        die(1, "out of memory");
+    for (int k = 0; k < n; k++) {
+        const char *item = argv[i + k];
+        edan_error err = {0};
+        edan_elf elf;
+        const char *trace = item;
+        char tmp_trace[PATH_MAX + 32];
+        if (edan_elf_open(item, &elf, &err) == 0) {
+            edan_elf_close(&elf);
+            /* a program: trace it first, with no arguments */
+            check_program(&c, item);
+            make_tmpdir();
+            snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", tmpdir);
+            run_qemu(&c, "record", tmp_trace, argv + i + k, 1);
+            trace = tmp_trace;
+        }
+        edan_edag *e = analyze_quiet(&c, trace);
+        const edan_lane_stats *st = edan_edag_lane(e, 0);
+        edan_metrics mt;
+        edan_metrics_compute(st, edan_edag_get_config(e)->lane[0].cost.alpha, &c.o.metrics, &mt);
+        const char *slash = strrchr(item, '/');
+        r[k].name = slash ? slash + 1 : item;
+        r[k].lambda = mt.per_m[0].lambda;
+        r[k].Lambda = mt.per_m[0].Lambda;
+        r[k].W = (double)st->W;
+        r[k].D = (double)st->D;
+        edan_edag_free(e);
+        if (trace != item)
+            unlink(trace);
+    }
+    char cache[256];
+    edan_cache_config_format(&c.o.cache[0], cache, sizeof cache);
+    FILE *out = open_output(&c.o);
+    fprintf(out,
+            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
+            ", alpha0 %g)\n",
+            n, cache, c.o.alpha[0], c.o.metrics.m[0], c.o.metrics.alpha0);
+    for (int pass = 0; pass < 2; pass++) {
+        qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
+        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", pass ? "Lambda" : "lambda",
+                pass ? "lambda" : "Lambda", "W", "D");
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
+                    pass ? r[k].Lambda : r[k].lambda, pass ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
+        if (c.o.plot_dir[0]) {
+            edan_error err = {0};
+            if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
+                die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
+            rank_plot(r, n, c.o.plot_dir, pass == 1, &err);
+            if (err.set)
+                die(2, "%s", err.msg);
+        }
+    }
+    close_output(out, &c.o);
+    free(r);
+    return 0;
+}
+
 static int cmd_dot(int argc, char **argv)
 {
     cli c = {0};
@@ -693,5 +842,7 @@ int main(int argc, char **argv)
         return cmd_convert(argc, argv);
     if (!strcmp(argv[1], "dot"))
         return cmd_dot(argc, argv);
-    die(2, "unknown command '%s' (commands: run, record, analyze, convert, dot; see 'edan --help')", argv[1]);
+    if (!strcmp(argv[1], "rank"))
+        return cmd_rank(argc, argv);
+    die(2, "unknown command '%s' (commands: run, record, analyze, convert, dot, rank; see 'edan --help')", argv[1]);
 }

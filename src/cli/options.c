@@ -62,6 +62,7 @@ static const struct {
     {"clock", true},      {"false-deps", false},  {"bytes", true},    {"json", false},
     {"series-csv", true}, {"output", true},       {"filter", true},   {"exclude-callees", false},
     {"progress", false},  {"no-progress", false}, {"plot-dir", true}, {"critical-path", false},
+    {"table", false},
 };
 
 int edan_options_takes_value(const char *key)
@@ -216,6 +217,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         }
         return 0;
     }
+    if (!strcmp(key, "table")) {
+        o->table = true;
+        return 0;
+    }
     if (!strcmp(key, "critical-path")) {
         o->critical_path = true;
         return 0;
@@ -336,6 +341,9 @@ void edan_options_help(FILE *f)
           "                      to a temporary file)\n"
           "Output options:\n"
           "  --json              JSON instead of text (schema: docs/json-schema.md)\n"
+          "  --table             the case-study table of the EDAN paper's Tables 1 and 2: a row per\n"
+          "                      configuration, columns W, D, lambda, Lambda, B with the reduction\n"
+          "                      against the configuration without a cache (add --cache=none)\n"
           "  --series-csv=FILE   write the data-movement series as CSV\n"
           "  --plot-dir=DIR      plot with gnuplot (PNG and SVG): data movement over time of every\n"
           "                      configuration, and the runtime bounds against alpha for every m\n"

@@ -304,6 +304,8 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
             edan_report_source src = {"online", NULL, binary_path(), filter, P.critpath};
             if (P.options.json)
                 edan_report_json(f, P.edag, &P.options, &src);
+            else if (P.options.table)
+                edan_report_table(f, P.edag, &P.options);
             else
                 edan_report_text(f, P.edag, &P.options, &src);
             if (fclose(f))

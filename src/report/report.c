@@ -266,3 +266,56 @@ void edan_report_series_csv(FILE *f, const edan_edag *e)
         }
     }
 }
+
+static void pct(char *buf, size_t cap, double base, double v)
+{
+    if (base > 0)
+        snprintf(buf, cap, " (%.1f%%)", 100.0 * (base - v) / base);
+    else
+        buf[0] = '\0';
+}
+
+void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
+{
+    int base = -1;
+    for (int k = 0; k < edan_edag_n_lanes(e) && base < 0; k++)
+        if (edan_edag_get_config(e)->lane[k].cache.n_levels == 0)
+            base = k;
+    edan_metrics bm = {0};
+    const edan_lane_stats *bs = NULL;
+    if (base >= 0) {
+        bs = edan_edag_lane(e, base);
+        edan_metrics_compute(bs, edan_edag_get_config(e)->lane[base].cost.alpha, &o->metrics, &bm);
+    }
+    fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
+            o->metrics.clock_ghz, base < 0 ? " (no configuration without a cache: no reductions)" : "");
+    fprintf(f, "%-44s %22s %18s %22s %18s %16s\n", "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
+    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
+        const edan_lane_stats *st = edan_edag_lane(e, k);
+        const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
+        edan_metrics mt;
+        edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
+        char cache[256], label[300];
+        edan_cache_config_format(&lc->cache, cache, sizeof cache);
+        if (lc->cache.n_levels == 0)
+            snprintf(label, sizeof label, "No cache");
+        else
+            snprintf(label, sizeof label, "%s", cache);
+        if (edan_edag_n_lanes(e) > 1 && lc->cost.alpha != edan_edag_get_config(e)->lane[0].cost.alpha)
+            snprintf(label + strlen(label), sizeof label - strlen(label), " a=%" PRIu64, lc->cost.alpha);
+        char w[64], d[64], l[64], L[64], b[64], pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
+        if (bs && k != base) {
+            pct(pw, sizeof pw, (double)bs->W, (double)st->W);
+            pct(pd, sizeof pd, (double)bs->D, (double)st->D);
+            pct(pl, sizeof pl, bm.per_m[0].lambda, mt.per_m[0].lambda);
+            pct(pL, sizeof pL, bm.per_m[0].Lambda, mt.per_m[0].Lambda);
+            pct(pb, sizeof pb, bm.bw_gbs, mt.bw_gbs);
+        }
+        snprintf(w, sizeof w, "%" PRIu64 "%s", st->W, pw);
+        snprintf(d, sizeof d, "%" PRIu64 "%s", st->D, pd);
+        snprintf(l, sizeof l, "%.0f%s", mt.per_m[0].lambda, pl);
+        snprintf(L, sizeof L, "%.4f%s", mt.per_m[0].Lambda, pL);
+        snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
+        fprintf(f, "%-44.44s %22s %18s %22s %18s %16s\n", label, w, d, l, L, b);
+    }
+}

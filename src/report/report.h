@@ -26,6 +26,9 @@ typedef struct edan_report_source {
 void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
 void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
 void edan_report_series_csv(FILE *f, const edan_edag *e);
+/* Rows: configurations; columns W, D, lambda, Lambda, B (GB/s) with the percentage reduction against the
+ * first configuration without a cache, as in the paper's Tables 1 and 2 (m = the first --m). */
+void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o);
 
 /* "cache=32K,line=64,... alpha=200" */
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap);
