@@ -32,7 +32,7 @@ typedef struct edan_options {
     uint64_t tau[EDAN_MAX_TAUS];
     /* output */
     bool json;
-    bool table;             /* the case-study table of the paper's Tables 1 and 2 */
+    bool table;           /* the case-study table of the paper's Tables 1 and 2 */
     bool critical_path;   /* find and attribute a critical path and the memory chain */
     char series_csv[512]; /* write data movement series here */
     char output[512];     /* report destination; empty = stdout */
