@@ -14,6 +14,7 @@
 
 #include "analysis/edag.h"
 #include "check.h"
+#include "random_trace.h"
 #include "report/dot.h"
 #include "trace/trace_file.h"
 
@@ -265,75 +266,6 @@ static void test_figure6(void)
 /* ---- (2) random traces ------------------------------------------------------ */
 
 /* The generator of tests/edag_property_test.c. */
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-static uint64_t rnd_below(uint64_t n)
-{
-    return rnd() % n;
-}
-
-static const uint8_t reg_pool[] = {1, 2, 3, 5, 8, 10, 32, 33, 40};
-
-static void random_insn(edan_insn *in)
-{
-    memset(in, 0, sizeof *in);
-    int n_src = (int)rnd_below(4);
-    for (int i = 0; i < n_src; i++) {
-        uint8_t r = reg_pool[rnd_below(sizeof reg_pool)];
-        bool dup = false;
-        for (int j = 0; j < in->n_src; j++)
-            dup |= in->src[j] == r;
-        if (!dup)
-            in->src[in->n_src++] = r;
-    }
-    uint64_t k = rnd_below(10);
-    if (k < 4) {
-        in->mem = EDAN_MEM_NONE;
-        in->cls = (uint8_t)(rnd_below(9)); /* INT .. BRANCH */
-    } else if (k < 7) {
-        in->mem = EDAN_MEM_LOAD;
-        in->cls = EDAN_CLASS_LOAD;
-    } else if (k < 9) {
-        in->mem = EDAN_MEM_STORE;
-        in->cls = EDAN_CLASS_STORE;
-    } else {
-        in->mem = EDAN_MEM_AMO;
-        in->cls = EDAN_CLASS_ATOMIC;
-    }
-    if (in->mem != EDAN_MEM_NONE)
-        in->mem_size = (uint8_t)(1 + rnd_below(8));
-    if (in->mem != EDAN_MEM_STORE && rnd_below(5)) {
-        in->n_dst = 1;
-        in->dst = reg_pool[rnd_below(sizeof reg_pool)];
-    }
-}
-
-static void random_lane(edan_lane_config *l)
-{
-    memset(l, 0, sizeof *l);
-    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-        l->cost.cls[c] = rnd_below(4); /* zero costs included */
-    static const uint64_t alphas[] = {0, 1, 3, 7, 200};
-    l->cost.alpha = alphas[rnd_below(5)];
-    int kind = (int)rnd_below(4);
-    if (kind == 0)
-        return; /* no cache */
-    l->cache.n_levels = kind == 3 ? 2 : 1;
-    for (int i = 0; i < l->cache.n_levels; i++) {
-        edan_cache_level_config *c = &l->cache.level[i];
-        c->line = i == 0 ? 8u << rnd_below(2) : 32;
-        c->ways = 1u << rnd_below(3);
-        c->size = (uint64_t)c->line * c->ways * (1u << rnd_below(3)) * (i ? 4 : 1);
-        c->write_back = rnd_below(2);
-        c->write_allocate = rnd_below(2);
-    }
-}
 
 static bool accessed(const edan_exec *r)
 {
@@ -413,25 +345,25 @@ static void test_random(int trials)
         snprintf(ctx, sizeof ctx, "random trace %d", trial);
         edan_insn table[24];
         for (int i = 0; i < 24; i++)
-            random_insn(&table[i]);
-        size_t n = trial % 50 == 0 ? 0 : 1 + rnd_below(MAXN); /* a few empty streams */
+            rt_random_insn(&table[i]);
+        size_t n = trial % 50 == 0 ? 0 : 1 + rt_below(MAXN); /* a few empty streams */
         edan_exec recs[MAXN];
         memset(recs, 0, sizeof recs);
-        uint64_t base = bases[rnd_below(sizeof bases / sizeof bases[0])];
+        uint64_t base = bases[rt_below(sizeof bases / sizeof bases[0])];
         for (size_t i = 0; i < n; i++) {
-            uint32_t id = (uint32_t)rnd_below(24);
+            uint32_t id = (uint32_t)rt_below(24);
             recs[i].insn = &table[id];
             recs[i].id = id;
             if (table[id].mem != EDAN_MEM_NONE) {
-                if (table[id].mem == EDAN_MEM_STORE && rnd_below(12) == 0)
+                if (table[id].mem == EDAN_MEM_STORE && rt_below(12) == 0)
                     recs[i].flags = EDAN_EXEC_NO_ACCESS;
                 else
-                    recs[i].addr = base + rnd_below(40);
+                    recs[i].addr = base + rt_below(40);
             }
         }
         edan_lane_config lane;
-        random_lane(&lane);
-        bool fd = rnd_below(2);
+        rt_random_lane(&lane);
+        bool fd = rt_below(2);
         edan_error err = {0};
         edan_dot *d = edan_dot_new(&lane, fd, MAXN, &err);
         CHECK(d != NULL, "%s: edan_dot_new: %s", ctx, err.msg);
@@ -439,7 +371,7 @@ static void test_random(int trials)
             return;
         /* random batch boundaries must not matter */
         for (size_t i = 0; i < n;) {
-            size_t b = 1 + rnd_below(17);
+            size_t b = 1 + rt_below(17);
             if (b > n - i)
                 b = n - i;
             edan_dot_consume(d, recs + i, b);
@@ -639,6 +571,7 @@ static void test_graphviz(void)
 
 int main(int argc, char **argv)
 {
+    rt_seed(0x2545F4914F6CDD1Dull);
     dir = argc > 1 ? argv[1] : "tests/golden";
     test_summation_golden();
     test_figure6();

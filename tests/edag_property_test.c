@@ -10,76 +10,7 @@
 
 #include "check.h"
 #include "edag_reference.h"
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-static uint64_t rnd_below(uint64_t n)
-{
-    return rnd() % n;
-}
-
-static const uint8_t reg_pool[] = {1, 2, 3, 5, 8, 10, 32, 33, 40};
-
-static void random_insn(edan_insn *in)
-{
-    memset(in, 0, sizeof *in);
-    int n_src = (int)rnd_below(4);
-    for (int i = 0; i < n_src; i++) {
-        uint8_t r = reg_pool[rnd_below(sizeof reg_pool)];
-        bool dup = false;
-        for (int j = 0; j < in->n_src; j++)
-            dup |= in->src[j] == r;
-        if (!dup)
-            in->src[in->n_src++] = r;
-    }
-    uint64_t k = rnd_below(10);
-    if (k < 4) {
-        in->mem = EDAN_MEM_NONE;
-        in->cls = (uint8_t)(rnd_below(9)); /* INT .. BRANCH */
-    } else if (k < 7) {
-        in->mem = EDAN_MEM_LOAD;
-        in->cls = EDAN_CLASS_LOAD;
-    } else if (k < 9) {
-        in->mem = EDAN_MEM_STORE;
-        in->cls = EDAN_CLASS_STORE;
-    } else {
-        in->mem = EDAN_MEM_AMO;
-        in->cls = EDAN_CLASS_ATOMIC;
-    }
-    if (in->mem != EDAN_MEM_NONE)
-        in->mem_size = (uint8_t)(1 + rnd_below(8));
-    if (in->mem != EDAN_MEM_STORE && rnd_below(5)) {
-        in->n_dst = 1;
-        in->dst = reg_pool[rnd_below(sizeof reg_pool)];
-    }
-}
-
-static void random_lane(edan_lane_config *l)
-{
-    memset(l, 0, sizeof *l);
-    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-        l->cost.cls[c] = rnd_below(4); /* zero costs included */
-    static const uint64_t alphas[] = {0, 1, 3, 7, 200};
-    l->cost.alpha = alphas[rnd_below(5)];
-    int kind = (int)rnd_below(4);
-    if (kind == 0)
-        return; /* no cache */
-    l->cache.n_levels = kind == 3 ? 2 : 1;
-    for (int i = 0; i < l->cache.n_levels; i++) {
-        edan_cache_level_config *c = &l->cache.level[i];
-        c->line = i == 0 ? 8u << rnd_below(2) : 32;
-        c->ways = 1u << rnd_below(3);
-        c->size = (uint64_t)c->line * c->ways * (1u << rnd_below(3)) * (i ? 4 : 1);
-        c->write_back = rnd_below(2);
-        c->write_allocate = rnd_below(2);
-    }
-}
+#include "random_trace.h"
 
 static const uint64_t bases[] = {0x1000, 0x1040, 0x2ffc, 0x7ffffff8, 0xfffffffffff0ull};
 
@@ -118,25 +49,26 @@ static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, 
 
 int main(int argc, char **argv)
 {
+    rt_seed(0x9E3779B97F4A7C15ull);
     int trials = argc > 1 ? atoi(argv[1]) : 1500;
     static ref_result ref;
     int failed_trials = 0;
     for (int trial = 0; trial < trials; trial++) {
         edan_insn table[24];
         for (int i = 0; i < 24; i++)
-            random_insn(&table[i]);
-        size_t n = 1 + rnd_below(160);
+            rt_random_insn(&table[i]);
+        size_t n = 1 + rt_below(160);
         edan_exec *recs = calloc(n, sizeof *recs);
-        uint64_t base = bases[rnd_below(sizeof bases / sizeof bases[0])];
+        uint64_t base = bases[rt_below(sizeof bases / sizeof bases[0])];
         for (size_t i = 0; i < n; i++) {
-            uint32_t id = (uint32_t)rnd_below(24);
+            uint32_t id = (uint32_t)rt_below(24);
             recs[i].insn = &table[id];
             recs[i].id = id;
             if (table[id].mem != EDAN_MEM_NONE) {
-                if (table[id].mem == EDAN_MEM_STORE && rnd_below(12) == 0)
+                if (table[id].mem == EDAN_MEM_STORE && rt_below(12) == 0)
                     recs[i].flags = EDAN_EXEC_NO_ACCESS;
                 else
-                    recs[i].addr = base + rnd_below(40);
+                    recs[i].addr = base + rt_below(40);
             }
         }
         expect_loads = expect_stores = expect_amos = 0;
@@ -150,13 +82,13 @@ int main(int argc, char **argv)
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
         /* half the trials take the one-lane fast paths */
-        cfg.n_lanes = trial % 2 ? 1 : 1 + (int)rnd_below(3);
+        cfg.n_lanes = trial % 2 ? 1 : 1 + (int)rt_below(3);
         for (int k = 0; k < cfg.n_lanes; k++)
-            random_lane(&cfg.lane[k]);
-        cfg.false_deps = rnd_below(3) == 0;
-        cfg.bytes_mode = rnd_below(2) ? EDAN_BYTES_LINE : EDAN_BYTES_ACCESS;
+            rt_random_lane(&cfg.lane[k]);
+        cfg.false_deps = rt_below(3) == 0;
+        cfg.bytes_mode = rt_below(2) ? EDAN_BYTES_LINE : EDAN_BYTES_ACCESS;
         cfg.n_tau = 1;
-        cfg.tau[0] = 1 + rnd_below(5);
+        cfg.tau[0] = 1 + rt_below(5);
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
         CHECK(e != NULL, "edan_edag_new: %s", err.msg);
@@ -164,7 +96,7 @@ int main(int argc, char **argv)
             return check_summary();
         /* random batch boundaries: results must not depend on them */
         for (size_t i = 0; i < n;) {
-            size_t b = 1 + rnd_below(17);
+            size_t b = 1 + rt_below(17);
             if (b > n - i)
                 b = n - i;
             edan_edag_consume(e, recs + i, b);

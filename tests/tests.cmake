@@ -1,5 +1,5 @@
 # Unit and property tests (run under ASan/UBSan in the sanitizer build).
-add_executable(edag_property_test tests/edag_property_test.c tests/edag_reference.c)
+add_executable(edag_property_test tests/edag_property_test.c tests/edag_reference.c tests/random_trace.c)
 target_link_libraries(edag_property_test PRIVATE edan_core)
 add_test(NAME edag_streaming_equals_explicit COMMAND edag_property_test 1500)
 add_executable(golden_test tests/golden_test.c tests/edag_reference.c)
@@ -65,7 +65,7 @@ target_link_libraries(async_test PRIVATE edan_core)
 add_test(NAME async_consumer COMMAND async_test)
 
 # The eDAG picture: golden DOT of the summation kernel, critical paths against the analyzer.
-add_executable(dot_test tests/dot_test.c)
+add_executable(dot_test tests/dot_test.c tests/random_trace.c)
 target_link_libraries(dot_test PRIVATE edan_core)
 add_test(NAME edag_dot COMMAND dot_test ${CMAKE_SOURCE_DIR}/tests/golden)
 

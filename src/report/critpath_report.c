@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "util/srcmap.h"
 
 typedef struct line_stat {
@@ -146,25 +147,6 @@ void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *bin
     edan_srcmap_close(map);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 static void json_path(FILE *f, const char *key, const edan_path_vertex *p, size_t n, uint64_t total, bool chain,
                       edan_srcmap *map, int top)
 {
@@ -177,9 +159,9 @@ static void json_path(FILE *f, const char *key, const edan_path_vertex *p, size_
             chain ? "D" : "Tinf", total, n, mems);
     for (size_t i = 0; i < k && (int)i < top; i++) {
         fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", s[i].pc);
-        json_str(f, s[i].function);
+        edan_report_json_str(f, s[i].function);
         fputs(",\"file\":", f);
-        json_str(f, s[i].file);
+        edan_report_json_str(f, s[i].file);
         fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64 "}",
                 s[i].line, s[i].vertices, s[i].cycles, s[i].mems);
     }

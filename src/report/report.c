@@ -113,10 +113,14 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
         edan_report_critpath_text(f, src->critpath, src->binary, 10);
 }
 
-static void json_str(FILE *f, const char *s)
+void edan_report_json_str(FILE *f, const char *s)
 {
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
     fputc('"', f);
-    for (; s && *s; s++) {
+    for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
             fprintf(f, "\\%c", ch);
@@ -149,13 +153,13 @@ static void json_u64_array(FILE *f, const uint64_t *a, size_t n)
 void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src)
 {
     fprintf(f, "{\"schema\":\"%s\",\"source\":{\"kind\":", EDAN_JSON_SCHEMA);
-    json_str(f, src->kind);
+    edan_report_json_str(f, src->kind);
     fputs(",\"path\":", f);
-    json_str(f, src->path ? src->path : "");
+    edan_report_json_str(f, src->path ? src->path : "");
     fputs(",\"binary\":", f);
-    json_str(f, src->binary ? src->binary : "");
+    edan_report_json_str(f, src->binary ? src->binary : "");
     fputs(",\"filter\":", f);
-    json_str(f, src->filter ? src->filter : "");
+    edan_report_json_str(f, src->filter ? src->filter : "");
     fputs("},\"model\":{\"m\":", f);
     json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
     fputs(",\"alpha0\":", f);
@@ -175,7 +179,7 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         char cache[256];
         edan_cache_config_format(&lc->cache, cache, sizeof cache);
         fprintf(f, "%s{\"cache\":", k ? "," : "");
-        json_str(f, cache);
+        edan_report_json_str(f, cache);
         fprintf(f, ",\"alpha\":%" PRIu64 ",\"costs\":{", lc->cost.alpha);
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
             fprintf(f, "%s\"%s\":%" PRIu64, c ? "," : "", edan_class_name(c), lc->cost.cls[c]);

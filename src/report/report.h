@@ -26,6 +26,8 @@ typedef struct edan_report_source {
 void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
 void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
 void edan_report_series_csv(FILE *f, const edan_edag *e);
+/* A JSON string (escaped), or null for NULL. */
+void edan_report_json_str(FILE *f, const char *s);
 /* Rows: configurations; columns W, D, lambda, Lambda, B (GB/s) with the percentage reduction against the
  * first configuration without a cache, as in the paper's Tables 1 and 2 (m = the first --m). */
 void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o);
