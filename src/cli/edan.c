@@ -399,15 +399,22 @@ static void close_output(FILE *f, const edan_options *o)
         die(1, "%s: write failed: %s", o->output[0] ? o->output : "standard output", strerror(errno));
 }
 
+/* The start every command shares: defaults, options, --help. False when help was shown. */
+static bool begin_command(int argc, char **argv, const char *sub, cli *c, int *first)
+{
+    edan_options_default(&c->o);
+    *first = parse_args(argc, argv, 2, c, sub, false);
+    if (c->help)
+        usage_sub(sub, stdout);
+    return !c->help;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     cli c = {0};
-    edan_options_default(&c.o);
-    int i = parse_args(argc, argv, 2, &c, "run", false);
-    if (c.help) {
-        usage_sub("run", stdout);
+    int i;
+    if (!begin_command(argc, argv, "run", &c, &i))
         return 0;
-    }
     if (i >= argc)
         die(2, "run: no program given (usage: edan run [options] [--] PROGRAM [ARGS...])");
     check_program(&c, argv[i]);
@@ -428,12 +435,9 @@ static int cmd_run(int argc, char **argv)
 static int cmd_record(int argc, char **argv)
 {
     cli c = {0};
-    edan_options_default(&c.o);
-    int i = parse_args(argc, argv, 2, &c, "record", false);
-    if (c.help) {
-        usage_sub("record", stdout);
+    int i;
+    if (!begin_command(argc, argv, "record", &c, &i))
         return 0;
-    }
     if (!c.trace_out)
         die(2, "record: no trace file given (-o TRACE)");
     if (i >= argc)
@@ -533,12 +537,9 @@ static void analyze_source(const cli *c, const char *path)
 static int cmd_analyze(int argc, char **argv)
 {
     cli c = {0};
-    edan_options_default(&c.o);
-    int i = parse_args(argc, argv, 2, &c, "analyze", false);
-    if (c.help) {
-        usage_sub("analyze", stdout);
+    int i;
+    if (!begin_command(argc, argv, "analyze", &c, &i))
         return 0;
-    }
     if (i >= argc)
         die(2, "analyze: no trace given (usage: edan analyze [options] TRACE)");
     if (i + 1 < argc)
@@ -682,12 +683,9 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
 static int cmd_rank(int argc, char **argv)
 {
     cli c = {0};
-    edan_options_default(&c.o);
-    int i = parse_args(argc, argv, 2, &c, "rank", false);
-    if (c.help) {
-        usage_sub("rank", stdout);
+    int i;
+    if (!begin_command(argc, argv, "rank", &c, &i))
         return 0;
-    }
     int n = argc - i;
     if (n < 1)
         die(2, "rank: usage: edan rank [options] TRACE|PROGRAM...");
@@ -754,13 +752,10 @@ static int cmd_rank(int argc, char **argv)
 static int cmd_dot(int argc, char **argv)
 {
     cli c = {0};
-    edan_options_default(&c.o);
     c.max_vertices = 5000;
-    int i = parse_args(argc, argv, 2, &c, "dot", false);
-    if (c.help) {
-        usage_sub("dot", stdout);
+    int i;
+    if (!begin_command(argc, argv, "dot", &c, &i))
         return 0;
-    }
     if (i + 1 != argc)
         die(2, "dot: usage: edan dot [options] [-o OUT.dot] TRACE");
     edan_error err = {0};
