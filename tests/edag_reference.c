@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const bool *ref_member = NULL;
+
 /* ---- naive cache: per set a list of lines with last-use timestamps ---- */
 
 typedef struct nline {
@@ -256,9 +258,13 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
         uint64_t t = out->is_mem[v] ? lane->cost.alpha : lane->cost.cls[recs[v].insn->cls];
         out->S[v] = S;
         out->F[v] = S + t;
-        out->T1 += t;
         if (out->F[v] > out->Tinf)
             out->Tinf = out->F[v];
+        if (ref_member && !ref_member[v]) {
+            w[v] = 0;
+            continue;
+        }
+        out->T1 += t;
         if (out->is_mem[v])
             out->W++;
         else
@@ -272,8 +278,11 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
      * inside. layer(v) = 1 with no such u, else 1 + max layer(u).
      */
     bool *reach = calloc(n + 1, sizeof *reach);
+    bool *counted = calloc(n + 1, sizeof *counted);
+    for (size_t v = 0; v < n; v++)
+        counted[v] = out->is_mem[v] && (!ref_member || ref_member[v]);
     for (size_t v = 0; v < n; v++) {
-        if (!out->is_mem[v])
+        if (!counted[v])
             continue;
         /* walk backwards from v through non-mem vertices */
         memset(reach, 0, (n + 1) * sizeof *reach);
@@ -285,7 +294,7 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
             for (size_t u = 0; u < x; u++) {
                 if (!edge[u * n + x] || reach[u])
                     continue;
-                if (out->is_mem[u]) {
+                if (counted[u]) {
                     if (layer[u] > best)
                         best = layer[u];
                 } else {
@@ -316,6 +325,7 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
         out->started[i < N ? i : N - 1] += w[v];
     }
     free(reach);
+    free(counted);
     free(edge);
     free(w);
     free(layer);
@@ -324,6 +334,7 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
     return 0;
 too_big:
     free(reach);
+    free(counted);
     free(edge);
     free(w);
     free(layer);

@@ -25,6 +25,9 @@ typedef struct ref_result {
     bool *is_mem;
 } ref_result;
 
+/* When set, only vertices v with ref_member[v] are counted (a scoped lane); NULL = all. */
+extern const bool *ref_member;
+
 /* tau must be > 0. Returns 0, or -1 if the trace is too large for the fixed arrays. */
 int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, bool false_deps, edan_bytes_mode mode,
                 uint64_t tau, ref_result *out);

@@ -340,6 +340,37 @@ def test_rank_table():
         check(any("%)" in l and l.startswith("32K") for l in lines), f"table shows reductions: {p.stdout}")
 
 
+def test_per_function():
+    """Per-function W, D, lambda: a leaf kernel's inclusive numbers equal its exclusive ones and a --filter run;
+    the caller's inclusive numbers contain the kernel's; the JSON validates."""
+    import jsonschema
+    here = os.path.dirname(os.path.abspath(__file__))
+    schema = json.load(open(os.path.join(here, "..", "docs", "schema", "edan.analysis.1.json")))
+    for prog, n in (("pointer_chase", 80), ("spmv", 40)):
+        p = edan("run", "--json", "--functions=kernel,main", os.path.join(EX, prog), str(n))
+        check(p.returncode == 0, f"{prog}: {p.stderr}")
+        r = json.loads(p.stdout.strip().splitlines()[-1])
+        try:
+            jsonschema.validate(r, schema)
+            check(True, "")
+        except jsonschema.ValidationError as e:
+            check(False, f"{prog}: schema: {e.message}")
+        fns = {f["name"]: f for f in r["functions"]}
+        k, m = fns["kernel"], fns["main"]
+        check(k["inclusive"] == k["exclusive"], f"{prog}: a leaf kernel's inclusive numbers equal its exclusive ones")
+        filt = online(prog, n)["configurations"][0]
+        check((k["exclusive"]["instructions"], k["exclusive"]["W"], k["exclusive"]["D"]) ==
+              (filt["vertices"], filt["W"], filt["D"]), f"{prog}: kernel {k['exclusive']} vs --filter=kernel {filt['W']}")
+        check(m["inclusive"]["instructions"] >= m["exclusive"]["instructions"] + k["exclusive"]["instructions"],
+              f"{prog}: main's inclusive count contains kernel's")
+        check(m["inclusive"]["W"] >= m["exclusive"]["W"] + k["exclusive"]["W"], f"{prog}: inclusive W")
+        check(m["inclusive"]["D"] >= k["exclusive"]["D"], f"{prog}: inclusive D")
+    c = online("pointer_chase", 80)["configurations"][0]
+    check(c["D"] == 80, "pointer chase")
+    p = edan("run", "--per-function", os.path.join(EX, "sum"), "100")
+    check(p.returncode == 0 and "per function" in p.stdout and "kernel" in p.stdout, f"--per-function: {p.stdout[-500:]}")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

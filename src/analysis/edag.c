@@ -42,6 +42,13 @@ struct edan_edag {
     const edan_insn **id_insn;
     size_t id_cap;
     uint64_t no_access[4]; /* memory instructions that performed no access, by kind */
+    /* scoped lanes (per-function breakdown) */
+    bool scoped;
+    uint32_t all_mask, exclusive_mask, inclusive_mask, active_mask;
+    uint32_t *id_member; /* per static id: exclusive lanes whose ranges hold its pc */
+    uint32_t *id_entry;  /* per static id: inclusive lanes whose function starts at its pc */
+    int64_t depth, marker[EDAN_MAX_LANES];
+    uint64_t members[EDAN_MAX_LANES];
 };
 
 void edan_edag_config_default(edan_edag_config *c)
@@ -214,6 +221,16 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         return NULL;
     }
     for (int k = 0; k < cfg->n_lanes; k++) {
+        int scope = cfg->lane[k].scope;
+        e->scoped |= scope != EDAN_SCOPE_ALL;
+        if (scope == EDAN_SCOPE_ALL)
+            e->all_mask |= 1u << k;
+        else if (scope == EDAN_SCOPE_EXCLUSIVE)
+            e->exclusive_mask |= 1u << k;
+        else
+            e->inclusive_mask |= 1u << k;
+    }
+    for (int k = 0; k < cfg->n_lanes; k++) {
         lane_state *L = &e->lane[k];
         L->cost = cfg->lane[k].cost;
         L->has_cache = cfg->lane[k].cache.n_levels > 0;
@@ -258,6 +275,8 @@ void edan_edag_free(edan_edag *e)
     free(e->regRMd);
     free(e->id_count);
     free(e->id_insn);
+    free(e->id_member);
+    free(e->id_entry);
     free(e);
 }
 
@@ -466,11 +485,13 @@ static ALWAYS_INLINE void classify(lane_state *L, const bool has_cache, uint64_t
 
 /* Account one vertex of lane L that moved w bytes; false on out of memory. */
 static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint64_t t, uint64_t S, uint64_t F,
-                                  uint64_t md, uint64_t w)
+                                  uint64_t md, uint64_t w, bool member)
 {
     edan_lane_stats *st = &L->st;
-    st->T1 += t;
     st->Tinf = max_u64(st->Tinf, F);
+    if (!member)
+        return true;
+    st->T1 += t;
     if (to_ram) {
         st->W++;
         if (!edan_layers_inc(&st->layers, md)) {
@@ -507,6 +528,26 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     const int K = e->n_lanes;
     const bool fd = e->cfg.false_deps;
     const edan_insn *in = r->insn;
+    uint32_t member = UINT32_MAX;
+    if (e->scoped) {
+        /* inclusive lanes: a function is active from its entry until the call depth drops below it */
+        uint32_t entering = e->id_entry[r->id] & ~e->active_mask;
+        for (int k = 0; k < K; k++)
+            if (entering >> k & 1)
+                e->marker[k] = e->depth;
+        e->active_mask |= entering;
+        member = e->all_mask | (e->id_member[r->id] & e->exclusive_mask) | e->active_mask;
+        if (in->flow == EDAN_FLOW_CALL) {
+            e->depth++;
+        } else if (in->flow == EDAN_FLOW_RETURN) {
+            e->depth--;
+            for (int k = 0; k < K; k++)
+                if ((e->active_mask >> k & 1) && e->depth < e->marker[k])
+                    e->active_mask &= ~(1u << k);
+        }
+        for (int k = 0; k < K; k++)
+            e->members[k] += member >> k & 1;
+    }
     const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
     const bool rd = accessed && in->mem != EDAN_MEM_STORE;
     const bool wr = accessed && in->mem != EDAN_MEM_LOAD;
@@ -545,16 +586,19 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         uint32_t line_bytes = 0;
         if (accessed) {
             classify(L, L->has_cache, r->addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
-            L->st.ram_loads += rd_ram;
-            L->st.ram_stores += wr_ram;
+            if (member >> k & 1) {
+                L->st.ram_loads += rd_ram;
+                L->st.ram_stores += wr_ram;
+            }
         }
         const bool to_ram = rd_ram || wr_ram;
+        const bool is_member = member >> k & 1;
         const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
         F[k] = Fin[k] + t;
-        md[k] = mdin[k] + to_ram;
+        md[k] = mdin[k] + (to_ram && is_member);
         uint64_t w =
             e->cfg.bytes_mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
-        if (!account(e, L, to_ram, t, Fin[k], F[k], md[k], w))
+        if (!account(e, L, to_ram && is_member, t, Fin[k], F[k], md[k], w, is_member))
             return false;
     }
     if (fd) {
@@ -588,6 +632,23 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     return true;
 }
 
+/* Which scoped lanes a static instruction belongs to (exclusive) or starts (inclusive). */
+static void scope_id(edan_edag *e, uint32_t id, uint64_t pc)
+{
+    uint32_t m = 0, entry = 0;
+    for (int k = 0; k < e->n_lanes; k++) {
+        const edan_lane_config *l = &e->cfg.lane[k];
+        for (int j = 0; j < l->n_ranges; j++) {
+            if (l->scope == EDAN_SCOPE_EXCLUSIVE && pc >= l->range_lo[j] && pc < l->range_hi[j])
+                m |= 1u << k;
+            if (l->scope == EDAN_SCOPE_INCLUSIVE && pc == l->range_lo[j])
+                entry |= 1u << k;
+        }
+    }
+    e->id_member[id] = m;
+    e->id_entry[id] = entry;
+}
+
 static bool grow_ids(edan_edag *e, uint32_t id)
 {
     size_t cap = e->id_cap ? e->id_cap : 1024;
@@ -602,6 +663,19 @@ static bool grow_ids(edan_edag *e, uint32_t id)
     if (!c || !p) {
         edan_error_set(&e->err, "out of memory for %zu static instructions", cap);
         return false;
+    }
+    if (e->scoped) {
+        uint32_t *m = realloc(e->id_member, cap * sizeof *m);
+        if (m)
+            e->id_member = m;
+        uint32_t *en = m ? realloc(e->id_entry, cap * sizeof *en) : NULL;
+        if (!m || !en) {
+            edan_error_set(&e->err, "out of memory for %zu static instructions", cap);
+            return false;
+        }
+        e->id_entry = en;
+        memset(e->id_member + e->id_cap, 0, (cap - e->id_cap) * sizeof *m);
+        memset(e->id_entry + e->id_cap, 0, (cap - e->id_cap) * sizeof *en);
     }
     memset(e->id_count + e->id_cap, 0, (cap - e->id_cap) * sizeof *c);
     memset(e->id_insn + e->id_cap, 0, (cap - e->id_cap) * sizeof *p);
@@ -722,12 +796,15 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
             count = e->id_count;
             cap = e->id_cap;
         }
-        if (!count[id]++)
+        if (!count[id]++) {
             e->id_insn[id] = recs[i].insn;
+            if (e->scoped)
+                scope_id(e, id, recs[i].insn->pc);
+        }
         if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
             e->no_access[recs[i].insn->mem & 3]++;
     }
-    if (e->cfg.false_deps || e->n_lanes > 1) {
+    if (e->cfg.false_deps || e->n_lanes > 1 || e->scoped) {
         for (size_t i = 0; i < n && step_lanes(e, &recs[i]); i++)
             ;
     } else if (e->lane[0].has_cache) {
@@ -755,7 +832,7 @@ int edan_edag_finish(void *ctx)
     }
     for (int k = 0; k < e->n_lanes; k++) {
         lane_state *L = &e->lane[k];
-        L->st.vertices = vertices;
+        L->st.vertices = e->cfg.lane[k].scope == EDAN_SCOPE_ALL ? vertices : e->members[k];
         memcpy(L->st.class_count, by_class, sizeof by_class);
         L->st.loads = by_mem[EDAN_MEM_LOAD] - e->no_access[EDAN_MEM_LOAD];
         L->st.stores = by_mem[EDAN_MEM_STORE] - e->no_access[EDAN_MEM_STORE];
@@ -801,4 +878,11 @@ const edan_edag_config *edan_edag_get_config(const edan_edag *e)
 uint64_t edan_edag_footprint(const edan_edag *e)
 {
     return e->shadow.pages * EDAN_SHADOW_PAGE;
+}
+
+size_t edan_edag_static_counts(const edan_edag *e, const uint64_t **count, const edan_insn *const **insn)
+{
+    *count = e->id_count;
+    *insn = e->id_insn;
+    return e->id_cap;
 }

@@ -48,9 +48,24 @@
 
 typedef enum edan_bytes_mode { EDAN_BYTES_ACCESS = 0, EDAN_BYTES_LINE = 1 } edan_bytes_mode;
 
+/*
+ * Which vertices a lane counts. All by default. For a per-function breakdown
+ * a lane can count only the vertices of one function: EXCLUSIVE, those whose
+ * pc lies in one of its ranges; INCLUSIVE, those executed while it is active
+ * (entered at a range's first address and not yet returned, callees
+ * included). Dependencies and times stay those of the whole eDAG; W, D, the
+ * layers, C, T1 and the bytes count members only, so D is the largest number
+ * of the function's memory-access vertices on one path.
+ */
+enum { EDAN_SCOPE_ALL = 0, EDAN_SCOPE_EXCLUSIVE, EDAN_SCOPE_INCLUSIVE };
+#define EDAN_MAX_SCOPE_RANGES 8
+
 typedef struct edan_lane_config {
     edan_cache_config cache;
     edan_cost_model cost;
+    int scope;
+    int n_ranges;
+    uint64_t range_lo[EDAN_MAX_SCOPE_RANGES], range_hi[EDAN_MAX_SCOPE_RANGES]; /* [lo, hi) */
 } edan_lane_config;
 
 typedef struct edan_edag_config {
@@ -86,7 +101,7 @@ typedef struct edan_series {
 } edan_series;
 
 typedef struct edan_lane_stats {
-    uint64_t vertices;              /* executed instructions analysed */
+    uint64_t vertices;              /* executed instructions analysed (members only for a scoped lane) */
     uint64_t T1, Tinf;              /* work and span in cycles */
     uint64_t W, D;                  /* memory work and memory depth */
     edan_layers layers;             /* W_i for i = 1..D: edan_layers_get(&st->layers, i) */
@@ -115,6 +130,9 @@ const edan_error *edan_edag_error(const edan_edag *e);
 int edan_edag_n_lanes(const edan_edag *e);
 const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k);
 const edan_edag_config *edan_edag_get_config(const edan_edag *e);
+/* Executions per static instruction id seen so far: count[id], insn[id] (NULL if never seen); returns the id capacity.
+ */
+size_t edan_edag_static_counts(const edan_edag *e, const uint64_t **count, const edan_insn *const **insn);
 /* Bytes of guest memory touched by loads and stores (4 KiB pages). */
 uint64_t edan_edag_footprint(const edan_edag *e);
 

@@ -409,6 +409,8 @@ static bool begin_command(int argc, char **argv, const char *sub, cli *c, int *f
     return !c->help;
 }
 
+static void analyze_source(const cli *c, const char *path);
+
 static int cmd_run(int argc, char **argv)
 {
     cli c = {0};
@@ -422,6 +424,16 @@ static int cmd_run(int argc, char **argv)
     edan_error err = {0};
     if (edan_options_edag_config(&c.o, &cfg, &err))
         die(2, "run: %s", err.msg);
+    if (c.o.per_function) {
+        /* the breakdown needs a second pass: record a trace, then analyse it */
+        make_tmpdir();
+        char trace[PATH_MAX + 16];
+        snprintf(trace, sizeof trace, "%s/run.edt", tmpdir);
+        run_qemu(&c, "record", trace, argv + i, argc - i);
+        analyze_source(&c, trace);
+        unlink(trace);
+        return 0;
+    }
     FILE *out = open_output(&c.o);
     make_tmpdir();
     char report[PATH_MAX + 16];
@@ -450,6 +462,103 @@ static int cmd_record(int argc, char **argv)
     close(fd);
     run_qemu(&c, c.text_trace ? "text" : "record", c.trace_out, argv + i, argc - i);
     return 0;
+}
+
+typedef struct fn_total {
+    const char *name;
+    uint64_t count;
+} fn_total;
+
+static int by_count(const void *a, const void *b)
+{
+    const fn_total *x = a, *y = b;
+    return x->count < y->count ? 1 : x->count > y->count ? -1 : strcmp(x->name, y->name);
+}
+
+/*
+ * The per-function breakdown: a second pass over the trace with two lanes per
+ * function (exclusive and inclusive of callees), for the functions named by
+ * --functions or the ones that executed the most instructions in `main_e`.
+ */
+static edan_edag *per_function_pass(const cli *c, const char *trace, const char *binary, const edan_edag *main_e,
+                                    char names[16][128], int *n_names)
+{
+    edan_error err = {0};
+    edan_elf elf;
+    if (!binary || !*binary)
+        die(2, "--per-function: %s does not name its program, whose symbols are needed", trace);
+    if (edan_elf_open(binary, &elf, &err))
+        die(2, "--per-function: %s", err.msg);
+    if (elf.is_pie)
+        die(2, "--per-function: %s is position independent; build it with -static (non-PIE)", binary);
+    int n = 0;
+    if (c->o.n_functions) {
+        for (int i = 0; i < c->o.n_functions; i++)
+            snprintf(names[n++], 128, "%s", c->o.functions[i]);
+    } else {
+        /* exclusive instruction counts by function name */
+        const uint64_t *count;
+        const edan_insn *const *insn;
+        size_t cap = edan_edag_static_counts(main_e, &count, &insn);
+        fn_total *t = calloc(elf.n_funcs + 1, sizeof *t);
+        if (!t)
+            die(1, "out of memory");
+        size_t nt = 0;
+        for (size_t id = 0; id < cap; id++) {
+            if (!count[id] || !insn[id])
+                continue;
+            const edan_elf_func *fn = edan_elf_func_at(&elf, insn[id]->pc);
+            if (!fn)
+                continue;
+            size_t j = 0;
+            while (j < nt && strcmp(t[j].name, fn->name))
+                j++;
+            if (j == nt)
+                t[nt++].name = fn->name;
+            t[j].count += count[id];
+        }
+        qsort(t, nt, sizeof *t, by_count);
+        for (size_t j = 0; j < nt && n < c->o.per_function && n < 16; j++)
+            snprintf(names[n++], 128, "%s", t[j].name);
+        free(t);
+    }
+    if (!n)
+        die(2, "--per-function: no function of %s executed in %s", binary, trace);
+    edan_edag_config cfg;
+    edan_edag_config_default(&cfg);
+    cfg.n_lanes = 2 * n;
+    cfg.n_tau = 0;
+    for (int i = 0; i < n; i++) {
+        edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
+        size_t found = edan_elf_find(&elf, binary, names[i], ranges, EDAN_MAX_SCOPE_RANGES, &err);
+        if (!found)
+            die(2, "--functions: %s", err.msg);
+        for (int incl = 0; incl < 2; incl++) {
+            edan_lane_config *l = &cfg.lane[2 * i + incl];
+            l->cache = c->o.cache[0];
+            l->cost = c->o.cost;
+            l->cost.alpha = c->o.alpha[0];
+            l->scope = incl ? EDAN_SCOPE_INCLUSIVE : EDAN_SCOPE_EXCLUSIVE;
+            l->n_ranges = (int)(found < EDAN_MAX_SCOPE_RANGES ? found : EDAN_MAX_SCOPE_RANGES);
+            for (int j = 0; j < l->n_ranges; j++) {
+                l->range_lo[j] = ranges[j].start;
+                l->range_hi[j] = ranges[j].end;
+            }
+        }
+    }
+    edan_elf_close(&elf);
+    edan_edag *e = edan_edag_new(&cfg, &err);
+    if (!e)
+        die(1, "%s", err.msg);
+    edan_trace_source *src = edan_trace_source_open(trace, &err);
+    if (!src)
+        die(2, "%s", err.msg);
+    edan_consumer k = edan_edag_consumer(e);
+    if (edan_trace_source_run(src, &k, &err))
+        die(2, "%s", edan_edag_error(e)->set ? edan_edag_error(e)->msg : err.msg);
+    edan_trace_source_close(src);
+    *n_names = n;
+    return e;
 }
 
 static void analyze_source(const cli *c, const char *path)
@@ -503,7 +612,14 @@ static void analyze_source(const cli *c, const char *path)
     if (cp && edan_critpath_finish(cp))
         die(1, "%s", edan_critpath_error(cp)->msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
-    edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL, cp};
+    edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL, cp, NULL, NULL, 0};
+    static char fn_names[16][128];
+    edan_edag *fe = NULL;
+    if (c->o.per_function) {
+        fe = per_function_pass(c, path, rs.binary, e, fn_names, &rs.n_functions);
+        rs.functions = fe;
+        rs.function_names = fn_names;
+    }
     if (c->o.json)
         edan_report_json(out, e, &c->o, &rs);
     else if (c->o.table)
@@ -530,6 +646,7 @@ static void analyze_source(const cli *c, const char *path)
     }
     close_output(out, &c->o);
     edan_critpath_free(cp);
+    edan_edag_free(fe);
     edan_edag_free(e);
     edan_trace_source_close(src);
 }

@@ -57,11 +57,28 @@ static const struct {
     const char *name;
     bool value;
 } known[] = {
-    {"cache", true},      {"alpha", true},        {"cost", true},     {"cost-file", true},
-    {"m", true},          {"alpha0", true},       {"C", true},        {"tau", true},
-    {"clock", true},      {"false-deps", false},  {"bytes", true},    {"json", false},
-    {"series-csv", true}, {"output", true},       {"filter", true},   {"exclude-callees", false},
-    {"progress", false},  {"no-progress", false}, {"plot-dir", true}, {"critical-path", false},
+    {"cache", true},
+    {"alpha", true},
+    {"cost", true},
+    {"cost-file", true},
+    {"m", true},
+    {"alpha0", true},
+    {"C", true},
+    {"tau", true},
+    {"clock", true},
+    {"false-deps", false},
+    {"bytes", true},
+    {"json", false},
+    {"series-csv", true},
+    {"output", true},
+    {"filter", true},
+    {"exclude-callees", false},
+    {"progress", false},
+    {"no-progress", false},
+    {"plot-dir", true},
+    {"critical-path", false},
+    {"per-function", false},
+    {"functions", true},
     {"table", false},
 };
 
@@ -221,6 +238,30 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         o->table = true;
         return 0;
     }
+    if (!strcmp(key, "per-function")) {
+        if (!o->per_function)
+            o->per_function = 8;
+        return 0;
+    }
+    if (!strcmp(key, "functions")) {
+        char buf[600];
+        if (strlen(value) >= sizeof buf) {
+            edan_error_set(err, "--functions: value too long");
+            return -1;
+        }
+        strcpy(buf, value);
+        char *save = NULL;
+        o->n_functions = 0;
+        for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
+            if (o->n_functions == 16 || strlen(tok) >= sizeof o->functions[0]) {
+                edan_error_set(err, "--functions: at most 16 names");
+                return -1;
+            }
+            strcpy(o->functions[o->n_functions++], tok);
+        }
+        o->per_function = o->n_functions;
+        return 0;
+    }
     if (!strcmp(key, "critical-path")) {
         o->critical_path = true;
         return 0;
@@ -335,6 +376,10 @@ void edan_options_help(FILE *f)
           "  --bytes=access|line what w(v) counts: the bytes of the access that reach RAM, or\n"
           "                      all line fills and write-backs [access]\n"
           "  --false-deps        also keep write-after-read and write-after-write dependencies\n"
+          "  --per-function      W, D, lambda, Lambda and instructions of the 8 functions that execute\n"
+          "                      the most instructions, exclusive and inclusive of their callees\n"
+          "                      (a second pass over the trace; edan run records one for it)\n"
+          "  --functions=F,G     the same for these functions\n"
           "  --critical-path     find one critical path (length Tinf) and one chain of D dependent\n"
           "                      memory accesses, and list the source lines (DWARF, -g) that make\n"
           "                      them up (first configuration; spills a few bytes per instruction\n"

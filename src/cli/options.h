@@ -32,11 +32,14 @@ typedef struct edan_options {
     uint64_t tau[EDAN_MAX_TAUS];
     /* output */
     bool json;
-    bool table;           /* the case-study table of the paper's Tables 1 and 2 */
-    bool critical_path;   /* find and attribute a critical path and the memory chain */
-    char series_csv[512]; /* write data movement series here */
-    char output[512];     /* report destination; empty = stdout */
-    char plot_dir[512];   /* write plots (gnuplot) here; empty = none */
+    bool table;       /* the case-study table of the paper's Tables 1 and 2 */
+    int per_function; /* per-function breakdown of the top N functions (0 = off) */
+    int n_functions;
+    char functions[16][128]; /* --functions: the functions to break down instead of the top N */
+    bool critical_path;      /* find and attribute a critical path and the memory chain */
+    char series_csv[512];    /* write data movement series here */
+    char output[512];        /* report destination; empty = stdout */
+    char plot_dir[512];      /* write plots (gnuplot) here; empty = none */
     /* tracing */
     int n_filter;
     char filter[EDAN_MAX_FILTER][128];

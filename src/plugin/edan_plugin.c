@@ -301,7 +301,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
                 strncat(filter, i ? "," : "", sizeof filter - strlen(filter) - 1);
                 strncat(filter, P.options.filter[i], sizeof filter - strlen(filter) - 1);
             }
-            edan_report_source src = {"online", NULL, binary_path(), filter, P.critpath};
+            edan_report_source src = {"online", NULL, binary_path(), filter, P.critpath, NULL, NULL, 0};
             if (P.options.json)
                 edan_report_json(f, P.edag, &P.options, &src);
             else if (P.options.table)

@@ -7,6 +7,9 @@
 #include "analysis/metrics.h"
 #include "report/critpath_report.h"
 
+void edan_report_functions_text(FILE *f, const edan_report_source *src, const edan_options *o);
+void edan_report_functions_json(FILE *f, const edan_report_source *src, const edan_options *o);
+
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
 {
     const edan_lane_config *l = &edan_edag_get_config(e)->lane[k];
@@ -111,6 +114,8 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
     }
     if (src->critpath)
         edan_report_critpath_text(f, src->critpath, src->binary, 10);
+    if (src->functions)
+        edan_report_functions_text(f, src, o);
 }
 
 void edan_report_json_str(FILE *f, const char *s)
@@ -251,6 +256,10 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         fputc(',', f);
         edan_report_critpath_json(f, src->critpath, src->binary, 20);
     }
+    if (src->functions) {
+        fputc(',', f);
+        edan_report_functions_json(f, src, o);
+    }
     fputs("}\n", f);
 }
 
@@ -322,4 +331,57 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
         snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
         fprintf(f, "%-44.44s %22s %18s %22s %18s %16s\n", label, w, d, l, L, b);
     }
+}
+
+static void function_numbers(const edan_edag *e, int lane, const edan_options *o, double *lambda, double *Lambda)
+{
+    edan_metrics mt;
+    edan_metrics_compute(edan_edag_lane(e, lane), edan_edag_get_config(e)->lane[lane].cost.alpha, &o->metrics, &mt);
+    *lambda = mt.per_m[0].lambda;
+    *Lambda = mt.per_m[0].Lambda;
+}
+
+void edan_report_functions_text(FILE *f, const edan_report_source *src, const edan_options *o)
+{
+    fprintf(f,
+            "\nper function (m = %" PRIu64
+            "; exclusive: the function's own instructions, inclusive: with its callees)\n",
+            o->metrics.m[0]);
+    fprintf(f, "  %-24s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
+            "Lambda", "insns", "W", "D", "lambda", "Lambda");
+    for (int i = 0; i < src->n_functions; i++) {
+        fprintf(f, "  %-24.24s", src->function_names[i]);
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats *st = edan_edag_lane(src->functions, 2 * i + incl);
+            double l, L;
+            function_numbers(src->functions, 2 * i + incl, o, &l, &L);
+            fprintf(f, "%s %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12.6g %9.4g", incl ? " |" : "", st->vertices,
+                    st->W, st->D, l, L);
+        }
+        fputc('\n', f);
+    }
+}
+
+void edan_report_functions_json(FILE *f, const edan_report_source *src, const edan_options *o)
+{
+    fputs("\"functions\":[", f);
+    for (int i = 0; i < src->n_functions; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        edan_report_json_str(f, src->function_names[i]);
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats *st = edan_edag_lane(src->functions, 2 * i + incl);
+            double l, L;
+            function_numbers(src->functions, 2 * i + incl, o, &l, &L);
+            fprintf(f,
+                    ",\"%s\":{\"instructions\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":%" PRIu64
+                    ",\"lambda\":",
+                    incl ? "inclusive" : "exclusive", st->vertices, st->W, st->D, st->C);
+            json_num(f, l);
+            fputs(",\"Lambda\":", f);
+            json_num(f, L);
+            fputc('}', f);
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
 }

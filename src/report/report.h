@@ -21,6 +21,10 @@ typedef struct edan_report_source {
     const char *binary;            /* traced program, if known */
     const char *filter;            /* function filter, if any */
     const edan_critpath *critpath; /* when --critical-path */
+    /* when --per-function: lanes 2i (exclusive) and 2i+1 (inclusive) of `functions` are function i */
+    const edan_edag *functions;
+    const char (*function_names)[128];
+    int n_functions;
 } edan_report_source;
 
 void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src);
