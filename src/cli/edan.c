@@ -561,18 +561,27 @@ static edan_edag *per_function_pass(const cli *c, const char *trace, const char 
     return e;
 }
 
-static void analyze_source(const cli *c, const char *path)
+/* Open a trace and an analyzer configured by c's options (exits on error). */
+static edan_trace_source *open_for_analysis(const cli *c, const char *path, edan_edag_config *cfg, edan_edag **e)
 {
     edan_error err = {0};
     edan_trace_source *src = edan_trace_source_open(path, &err);
     if (!src)
         die(2, "%s", err.msg);
-    edan_edag_config cfg;
-    if (edan_options_edag_config(&c->o, &cfg, &err))
-        die(2, "analyze: %s", err.msg);
-    edan_edag *e = edan_edag_new(&cfg, &err);
-    if (!e)
+    if (edan_options_edag_config(&c->o, cfg, &err))
+        die(2, "%s", err.msg);
+    *e = edan_edag_new(cfg, &err);
+    if (!*e)
         die(1, "%s", err.msg);
+    return src;
+}
+
+static void analyze_source(const cli *c, const char *path)
+{
+    edan_error err = {0};
+    edan_edag_config cfg;
+    edan_edag *e;
+    edan_trace_source *src = open_for_analysis(c, path, &cfg, &e);
     edan_critpath *cp = NULL;
     if (c->o.critical_path && !(cp = edan_critpath_new(&cfg.lane[0], &err)))
         die(1, "%s", err.msg);
@@ -736,15 +745,9 @@ static int cmd_convert(int argc, char **argv)
 static edan_edag *analyze_quiet(const cli *c, const char *path)
 {
     edan_error err = {0};
-    edan_trace_source *src = edan_trace_source_open(path, &err);
-    if (!src)
-        die(2, "%s", err.msg);
     edan_edag_config cfg;
-    if (edan_options_edag_config(&c->o, &cfg, &err))
-        die(2, "rank: %s", err.msg);
-    edan_edag *e = edan_edag_new(&cfg, &err);
-    if (!e)
-        die(1, "%s", err.msg);
+    edan_edag *e;
+    edan_trace_source *src = open_for_analysis(c, path, &cfg, &e);
     edan_consumer k = edan_edag_consumer(e);
     if (edan_trace_source_run(src, &k, &err))
         die(2, "%s", edan_edag_error(e)->set ? edan_edag_error(e)->msg : err.msg);
