@@ -3,6 +3,8 @@
  */
 #include "trace/trace_file.h"
 
+#include "trace/outfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -123,16 +125,11 @@ static int decode_raw(uint64_t pc, uint32_t raw, edan_insn *out)
 /* ---- writer ------------------------------------------------------------ */
 
 struct edan_trace_writer {
-    char *path;
-    int fd;
-    bool own_fd;
-    bool failed;
+    edan_outfile file;
     bool finished;
     bool header_written;
     bool patchable;     /* the header's record_count can be rewritten in place */
     int64_t header_off; /* file offset of the header */
-    char msg[1024];     /* first failure, reported by close */
-    uint64_t file_off;  /* bytes written so far */
 
     uint8_t *header;
     size_t header_len;
@@ -161,37 +158,6 @@ struct edan_trace_writer {
     uint8_t *has_mem;    /* per file id: the decoded instruction accesses memory */
     size_t file_cap;
 };
-
-static void writer_fail(edan_trace_writer *w, const char *what, int errnum)
-{
-    if (w->failed)
-        return;
-    w->failed = true;
-    if (errnum)
-        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what, w->file_off, strerror(errnum));
-    else
-        snprintf(w->msg, sizeof w->msg, "%s: %s", w->path, what);
-}
-
-static void write_all(edan_trace_writer *w, const uint8_t *p, size_t n)
-{
-    while (n > 0 && !w->failed) {
-        ssize_t k = write(w->fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            writer_fail(w, "write failed", errno);
-            return;
-        }
-        if (k == 0) {
-            writer_fail(w, "write failed", EIO);
-            return;
-        }
-        p += k;
-        n -= (size_t)k;
-        w->file_off += (uint64_t)k;
-    }
-}
 
 static size_t meta_entry(uint8_t *p, const char *key, const char *val)
 {
@@ -225,12 +191,12 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
         if (vals[i])
             n += meta_entry(NULL, keys[i], vals[i]);
     if (n > MAX_HEADER_LEN) {
-        edan_error_set(err, "%s: trace metadata is too large (%zu bytes, limit %u)", w->path, n, MAX_HEADER_LEN);
+        edan_error_set(err, "%s: trace metadata is too large (%zu bytes, limit %u)", w->file.path, n, MAX_HEADER_LEN);
         return -1;
     }
     w->header = calloc(1, n);
     if (!w->header) {
-        edan_error_set(err, "%s: out of memory", w->path);
+        edan_error_set(err, "%s: out of memory", w->file.path);
         return -1;
     }
     uint8_t *h = w->header;
@@ -253,7 +219,8 @@ static void writer_free(edan_trace_writer *w)
     if (!w)
         return;
     ZSTD_freeCCtx(w->cctx);
-    free(w->path);
+    if (w->file.path) /* opened but never closed: an error path */
+        edan_outfile_close(&w->file, NULL);
     free(w->header);
     free(w->raw);
     free(w->out);
@@ -270,8 +237,6 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
         edan_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    w->fd = -1;
-    w->path = strdup(strcmp(path, "-") == 0 ? "<stdout>" : path);
     w->level = EDAN_TRACE_DEFAULT_LEVEL;
     w->level_dirty = true;
     w->block_target = WRITER_BLOCK_TARGET;
@@ -280,7 +245,7 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
     w->raw = malloc(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES);
     w->out = malloc(w->out_cap);
     w->cctx = ZSTD_createCCtx();
-    if (!w->path || !w->raw || !w->out || !w->cctx) {
+    if (!w->raw || !w->out || !w->cctx) {
         edan_error_set(err, "%s: out of memory", path);
         writer_free(w);
         return NULL;
@@ -295,22 +260,18 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
         writer_free(w);
         return NULL;
     }
+    if (edan_outfile_open(&w->file, path, "trace file", err)) {
+        writer_free(w);
+        return NULL;
+    }
     if (strcmp(path, "-") == 0) {
-        w->fd = STDOUT_FILENO;
         /* A pipe cannot be patched, and pwrite on an O_APPEND file would
          * append instead of patching. */
-        off_t at = lseek(w->fd, 0, SEEK_CUR);
-        int fl = fcntl(w->fd, F_GETFL);
+        off_t at = lseek(w->file.fd, 0, SEEK_CUR);
+        int fl = fcntl(w->file.fd, F_GETFL);
         w->patchable = at >= 0 && fl >= 0 && !(fl & O_APPEND);
         w->header_off = at >= 0 ? (int64_t)at : 0;
     } else {
-        w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (w->fd < 0) {
-            edan_error_set(err, "%s: cannot create trace file: %s", path, strerror(errno));
-            writer_free(w);
-            return NULL;
-        }
-        w->own_fd = true;
         w->patchable = true;
     }
     return w;
@@ -338,11 +299,11 @@ uint64_t edan_trace_writer_count(const edan_trace_writer *w)
 
 static void flush_block(edan_trace_writer *w)
 {
-    if (w->failed || w->raw_len == 0)
+    if (w->file.failed || w->raw_len == 0)
         return;
     if (w->level_dirty) {
         if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, w->level))) {
-            writer_fail(w, "invalid zstd compression level", 0);
+            edan_outfile_fail(&w->file, "invalid zstd compression level", 0);
             return;
         }
         w->level_dirty = false;
@@ -351,7 +312,7 @@ static void flush_block(edan_trace_writer *w)
     if (ZSTD_isError(c)) {
         char what[256];
         snprintf(what, sizeof what, "zstd compression failed: %s", ZSTD_getErrorName(c));
-        writer_fail(w, what, 0);
+        edan_outfile_fail(&w->file, what, 0);
         return;
     }
     uint8_t *h = w->out;
@@ -362,10 +323,10 @@ static void flush_block(edan_trace_writer *w)
     put_u64(h + 16, w->blk_records);
     put_u64(h + 24, w->n_records - w->blk_records);
     if (!w->header_written) {
-        write_all(w, w->header, w->header_len);
+        edan_outfile_write(&w->file, w->header, w->header_len);
         w->header_written = true;
     }
-    write_all(w, w->out, BLOCK_HEADER_LEN + c);
+    edan_outfile_write(&w->file, w->out, BLOCK_HEADER_LEN + c);
     w->n_blocks++;
     w->raw_len = 0;
     w->blk_new = 0;
@@ -394,15 +355,15 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
     if (r->id >= MAX_PRODUCER_ID) {
         char what[128];
         snprintf(what, sizeof what, "instruction id %" PRIu32 " is too large (ids must be dense)", r->id);
-        writer_fail(w, what, 0);
+        edan_outfile_fail(&w->file, what, 0);
         return NO_ID;
     }
     if (w->n_defined >= UINT32_MAX - 1) {
-        writer_fail(w, "too many static instructions", 0);
+        edan_outfile_fail(&w->file, "too many static instructions", 0);
         return NO_ID;
     }
     if (r->id >= w->map_cap && grow_u32(&w->map, &w->map_cap, (size_t)r->id + 1, NO_ID) != 0) {
-        writer_fail(w, "out of memory", 0);
+        edan_outfile_fail(&w->file, "out of memory", 0);
         return NO_ID;
     }
     uint32_t fid = w->n_defined;
@@ -415,7 +376,7 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
         if (hm)
             w->has_mem = hm;
         if (!la || !hm) {
-            writer_fail(w, "out of memory", 0);
+            edan_outfile_fail(&w->file, "out of memory", 0);
             return NO_ID;
         }
         w->file_cap = n;
@@ -428,7 +389,7 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
                  " is not a valid RV64GC instruction (text traces carry no encodings and cannot "
                  "be converted to the binary format)",
                  r->insn ? r->insn->pc : 0, r->insn ? r->insn->raw : 0);
-        writer_fail(w, what, 0);
+        edan_outfile_fail(&w->file, what, 0);
         return NO_ID;
     }
     w->last_addr[fid] = 0;
@@ -440,17 +401,17 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
 void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
 {
     edan_trace_writer *w = writer;
-    if (w->failed)
+    if (w->file.failed)
         return;
     if (w->finished) {
-        writer_fail(w, "records written after the trace was finished", 0);
+        edan_outfile_fail(&w->file, "records written after the trace was finished", 0);
         return;
     }
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         if (w->raw_len >= w->block_target) {
             flush_block(w);
-            if (w->failed)
+            if (w->file.failed)
                 return;
         }
         uint32_t fid;
@@ -499,32 +460,32 @@ int edan_trace_writer_finish(void *writer)
 {
     edan_trace_writer *w = writer;
     if (w->finished)
-        return w->failed ? -1 : 0;
+        return w->file.failed ? -1 : 0;
     w->finished = true;
     flush_block(w);
-    if (!w->failed && !w->header_written) {
-        write_all(w, w->header, w->header_len);
+    if (!w->file.failed && !w->header_written) {
+        edan_outfile_write(&w->file, w->header, w->header_len);
         w->header_written = true;
     }
-    if (!w->failed) {
+    if (!w->file.failed) {
         uint8_t t[TRAILER_LEN];
         memcpy(t, EDAN_TRACE_TRAILER_MAGIC, 8);
         put_u64(t + 8, w->n_records);
         put_u64(t + 16, w->n_blocks);
         put_u64(t + 24, w->n_defined);
-        put_u64(t + 32, w->file_off);
+        put_u64(t + 32, w->file.off);
         put_u64(t + 40, fnv1a(t + 8, 32));
-        write_all(w, t, sizeof t);
+        edan_outfile_write(&w->file, t, sizeof t);
     }
-    if (!w->failed && w->patchable) {
+    if (!w->file.failed && w->patchable) {
         uint8_t c[8];
         put_u64(c, w->n_records);
-        ssize_t k = pwrite(w->fd, c, sizeof c, (off_t)(w->header_off + 24));
+        ssize_t k = pwrite(w->file.fd, c, sizeof c, (off_t)(w->header_off + 24));
         /* A terminal or socket cannot be patched; the trailer is authoritative. */
         if (k != (ssize_t)sizeof c && !(k < 0 && (errno == ESPIPE || errno == EINVAL)))
-            writer_fail(w, "cannot patch the header's record count", k < 0 ? errno : EIO);
+            edan_outfile_fail(&w->file, "cannot patch the header's record count", k < 0 ? errno : EIO);
     }
-    return w->failed ? -1 : 0;
+    return w->file.failed ? -1 : 0;
 }
 
 int edan_trace_writer_close(edan_trace_writer *w, edan_error *err)
@@ -532,13 +493,7 @@ int edan_trace_writer_close(edan_trace_writer *w, edan_error *err)
     if (!w)
         return 0;
     edan_trace_writer_finish(w);
-    if (w->own_fd && close(w->fd) != 0)
-        writer_fail(w, "close failed", errno);
-    int rc = 0;
-    if (w->failed) {
-        edan_error_set(err, "%s", w->msg);
-        rc = -1;
-    }
+    int rc = edan_outfile_close(&w->file, err);
     writer_free(w);
     return rc;
 }

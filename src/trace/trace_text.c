@@ -4,6 +4,8 @@
  */
 #include "trace/trace_text.h"
 
+#include "trace/outfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -473,14 +475,9 @@ typedef struct dis_ref {
 } dis_ref;
 
 struct edan_text_writer {
-    char *path;
-    int fd;
-    bool own_fd;
+    edan_outfile out;
     bool with_pc;
-    bool failed;
     bool finished;
-    char msg[1024];
-    uint64_t file_off;
     char *buf;
     size_t len;
     /* Per producer id: the cached "0xpc;disassembly" or "disassembly". */
@@ -490,37 +487,9 @@ struct edan_text_writer {
     size_t strs_len, strs_cap;
 };
 
-static void writer_fail(edan_text_writer *w, const char *what, int errnum)
-{
-    if (w->failed)
-        return;
-    w->failed = true;
-    if (errnum)
-        snprintf(w->msg, sizeof w->msg, "%s: %s at byte %" PRIu64 ": %s", w->path, what, w->file_off, strerror(errnum));
-    else
-        snprintf(w->msg, sizeof w->msg, "%s: %s", w->path, what);
-}
-
 static void flush_buf(edan_text_writer *w)
 {
-    const char *p = w->buf;
-    size_t n = w->len;
-    while (n > 0 && !w->failed) {
-        ssize_t k = write(w->fd, p, n);
-        if (k < 0) {
-            if (errno == EINTR)
-                continue;
-            writer_fail(w, "write failed", errno);
-            break;
-        }
-        if (k == 0) {
-            writer_fail(w, "write failed", EIO);
-            break;
-        }
-        p += k;
-        n -= (size_t)k;
-        w->file_off += (uint64_t)k;
-    }
+    edan_outfile_write(&w->out, w->buf, w->len);
     w->len = 0;
 }
 
@@ -528,7 +497,8 @@ static void text_writer_free(edan_text_writer *w)
 {
     if (!w)
         return;
-    free(w->path);
+    if (w->out.path) /* opened but never closed: an error path */
+        edan_outfile_close(&w->out, NULL);
     free(w->buf);
     free(w->dis);
     free(w->strs);
@@ -542,25 +512,16 @@ edan_text_writer *edan_text_writer_open(const char *path, bool with_pc, edan_err
         edan_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    w->fd = -1;
     w->with_pc = with_pc;
-    w->path = strdup(strcmp(path, "-") == 0 ? "<stdout>" : path);
     w->buf = malloc(WBUF);
-    if (!w->path || !w->buf) {
+    if (!w->buf) {
         edan_error_set(err, "%s: out of memory", path);
         text_writer_free(w);
         return NULL;
     }
-    if (strcmp(path, "-") == 0) {
-        w->fd = STDOUT_FILENO;
-    } else {
-        w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (w->fd < 0) {
-            edan_error_set(err, "%s: cannot create trace file: %s", path, strerror(errno));
-            text_writer_free(w);
-            return NULL;
-        }
-        w->own_fd = true;
+    if (edan_outfile_open(&w->out, path, "trace file", err)) {
+        text_writer_free(w);
+        return NULL;
     }
     return w;
 }
@@ -598,7 +559,7 @@ static char *put_dec(char *p, unsigned v)
 static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
 {
     if (r->id >= MAX_PRODUCER_ID || !r->insn) {
-        writer_fail(w, "instruction id too large or missing instruction (ids must be dense)", 0);
+        edan_outfile_fail(&w->out, "instruction id too large or missing instruction (ids must be dense)", 0);
         return NULL;
     }
     if (r->id >= w->dis_cap) {
@@ -607,7 +568,7 @@ static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
             n *= 2;
         dis_ref *d = realloc(w->dis, n * sizeof *d);
         if (!d) {
-            writer_fail(w, "out of memory", 0);
+            edan_outfile_fail(&w->out, "out of memory", 0);
             return NULL;
         }
         for (size_t i = w->dis_cap; i < n; i++)
@@ -624,7 +585,7 @@ static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
     size_t room = sizeof text - (size_t)(p - text);
     int k = edan_rv_disas(r->insn, p, room);
     if (k < 0 || (size_t)k >= room) {
-        writer_fail(w, "cannot disassemble an instruction", 0);
+        edan_outfile_fail(&w->out, "cannot disassemble an instruction", 0);
         return NULL;
     }
     size_t len = (size_t)(p - text) + (size_t)k;
@@ -633,12 +594,12 @@ static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
         while (cap < w->strs_len + len)
             cap *= 2;
         if (cap > UINT32_MAX) {
-            writer_fail(w, "too many distinct instructions", 0);
+            edan_outfile_fail(&w->out, "too many distinct instructions", 0);
             return NULL;
         }
         char *s = realloc(w->strs, cap);
         if (!s) {
-            writer_fail(w, "out of memory", 0);
+            edan_outfile_fail(&w->out, "out of memory", 0);
             return NULL;
         }
         w->strs = s;
@@ -654,10 +615,10 @@ static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
 void edan_text_writer_consume(void *writer, const edan_exec *recs, size_t n)
 {
     edan_text_writer *w = writer;
-    if (w->failed)
+    if (w->out.failed)
         return;
     if (w->finished) {
-        writer_fail(w, "records written after the trace was finished", 0);
+        edan_outfile_fail(&w->out, "records written after the trace was finished", 0);
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -669,7 +630,7 @@ void edan_text_writer_consume(void *writer, const edan_exec *recs, size_t n)
             return;
         if (WBUF - w->len < MAX_LINE_OUT) {
             flush_buf(w);
-            if (w->failed)
+            if (w->out.failed)
                 return;
         }
         char *p = w->buf + w->len;
@@ -693,7 +654,7 @@ int edan_text_writer_finish(void *writer)
         w->finished = true;
         flush_buf(w);
     }
-    return w->failed ? -1 : 0;
+    return w->out.failed ? -1 : 0;
 }
 
 int edan_text_writer_close(edan_text_writer *w, edan_error *err)
@@ -701,13 +662,7 @@ int edan_text_writer_close(edan_text_writer *w, edan_error *err)
     if (!w)
         return 0;
     edan_text_writer_finish(w);
-    if (w->own_fd && close(w->fd) != 0)
-        writer_fail(w, "close failed", errno);
-    int rc = 0;
-    if (w->failed) {
-        edan_error_set(err, "%s", w->msg);
-        rc = -1;
-    }
+    int rc = edan_outfile_close(&w->out, err);
     text_writer_free(w);
     return rc;
 }
