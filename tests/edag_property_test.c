@@ -83,8 +83,12 @@ int main(int argc, char **argv)
         edan_edag_config_default(&cfg);
         /* half the trials take the one-lane fast paths */
         cfg.n_lanes = trial % 2 ? 1 : 1 + (int)rt_below(3);
-        for (int k = 0; k < cfg.n_lanes; k++)
+        for (int k = 0; k < cfg.n_lanes; k++) {
             rt_random_lane(&cfg.lane[k]);
+            /* lanes with the same cache and another alpha share one cache simulation */
+            if (k && rt_below(3) == 0)
+                cfg.lane[k].cache = cfg.lane[0].cache;
+        }
         /* some lanes count only the vertices of one "function": a range of the table's pcs */
         for (int i = 0; i < 24; i++)
             table[i].pc = 0x10000 + 4 * (uint64_t)i;

@@ -20,6 +20,7 @@ typedef struct lane_state {
     edan_cache cache;
     edan_cost_model cost;
     bool has_cache;
+    int cache_owner; /* the first lane with the same cache: its simulation serves this lane too */
     edan_lane_stats st;
 } lane_state;
 
@@ -232,6 +233,14 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     }
     for (int k = 0; k < cfg->n_lanes; k++) {
         lane_state *L = &e->lane[k];
+        L->cache_owner = k;
+        char mine[256], other[256];
+        edan_cache_config_format(&cfg->lane[k].cache, mine, sizeof mine);
+        for (int j = 0; j < k && L->cache_owner == k; j++) {
+            edan_cache_config_format(&cfg->lane[j].cache, other, sizeof other);
+            if (!strcmp(mine, other))
+                L->cache_owner = j;
+        }
         L->cost = cfg->lane[k].cost;
         L->has_cache = cfg->lane[k].cache.n_levels > 0;
         if (L->has_cache && edan_cache_init(&L->cache, &cfg->lane[k].cache, err)) {
@@ -580,12 +589,21 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         if (fd && wr)
             mem_deps(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], Fin, mdin, false, true);
     }
+    bool rd_of[EDAN_MAX_LANES], wr_of[EDAN_MAX_LANES];
+    uint32_t lb_of[EDAN_MAX_LANES];
     for (int k = 0; k < K; k++) {
         lane_state *L = &e->lane[k];
         bool rd_ram = false, wr_ram = false;
         uint32_t line_bytes = 0;
         if (accessed) {
-            classify(L, L->has_cache, r->addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
+            const int o = L->cache_owner;
+            if (o == k)
+                classify(L, L->has_cache, r->addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
+            else
+                rd_ram = rd_of[o], wr_ram = wr_of[o], line_bytes = lb_of[o];
+            rd_of[k] = rd_ram;
+            wr_of[k] = wr_ram;
+            lb_of[k] = line_bytes;
             if (member >> k & 1) {
                 L->st.ram_loads += rd_ram;
                 L->st.ram_stores += wr_ram;
@@ -837,12 +855,13 @@ int edan_edag_finish(void *ctx)
         L->st.loads = by_mem[EDAN_MEM_LOAD] - e->no_access[EDAN_MEM_LOAD];
         L->st.stores = by_mem[EDAN_MEM_STORE] - e->no_access[EDAN_MEM_STORE];
         L->st.amos = by_mem[EDAN_MEM_AMO] - e->no_access[EDAN_MEM_AMO];
-        for (int c = 0; c < L->cache.n_levels; c++) {
-            L->st.cache_hits[c] = L->cache.level[c].hits;
-            L->st.cache_misses[c] = L->cache.level[c].misses;
+        const edan_cache *sim = &e->lane[L->cache_owner].cache; /* lanes with the same cache share one */
+        for (int c = 0; c < sim->n_levels; c++) {
+            L->st.cache_hits[c] = sim->level[c].hits;
+            L->st.cache_misses[c] = sim->level[c].misses;
         }
-        L->st.ram_read_bytes = L->cache.ram_read_bytes;
-        L->st.ram_write_bytes = L->cache.ram_write_bytes;
+        L->st.ram_read_bytes = sim->ram_read_bytes;
+        L->st.ram_write_bytes = sim->ram_write_bytes;
         for (int j = 0; j < L->st.n_series; j++) {
             if (!series_finish(&L->st.series[j], L->st.Tinf)) {
                 edan_error_set(&e->err, "out of memory for the data-movement series");
