@@ -538,6 +538,23 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     const bool fd = e->cfg.false_deps;
     const edan_insn *in = r->insn;
     uint32_t member = UINT32_MAX;
+    if (!e->scoped && !fd && (in->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS))) {
+        /* the common case of a sweep: no memory, every lane counts, true dependencies only */
+        const size_t d = (size_t)(in->n_dst ? in->dst : REG_SINK) * (size_t)K;
+        const size_t a = (size_t)in->src[0] * K, b = (size_t)in->src[1] * K, c = (size_t)in->src[2] * K;
+        for (int k = 0; k < K; k++) {
+            lane_state *L = &e->lane[k];
+            const uint64_t t = L->cost.cls[in->cls];
+            const uint64_t F = max_u64(max_u64(e->regF[a + k], e->regF[b + k]), e->regF[c + k]) + t;
+            const uint64_t md = max_u64(max_u64(e->regMd[a + k], e->regMd[b + k]), e->regMd[c + k]);
+            L->st.T1 += t;
+            L->st.C += t;
+            L->st.Tinf = max_u64(L->st.Tinf, F);
+            e->regF[d + k] = F;
+            e->regMd[d + k] = md;
+        }
+        return true;
+    }
     if (e->scoped) {
         /* inclusive lanes: a function is active from its entry until the call depth drops below it */
         uint32_t entering = e->id_entry[r->id] & ~e->active_mask;
