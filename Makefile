@@ -5,7 +5,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build sanitize-build demo test test-fast fuzz bench bench-quick clean format
+.PHONY: all deps build sanitize-build demo test test-fast fuzz bench bench-quick bench-instructions clean format
 
 all: build
 
@@ -54,3 +54,7 @@ fuzz: deps
 	    src/isa/riscv_decode.c src/isa/riscv_disas.c src/isa/riscv_ops.c src/isa/riscv_parse.c \
 	    src/util/error.c -lzstd -o $(BUILD)/fuzz_trace_reader
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -dict=fuzz/trace.dict $(BUILD)/fuzz-work fuzz/corpus
+
+# Instructions per traced instruction (callgrind; deterministic on a noisy machine).
+bench-instructions: build
+	@sh bench/instructions.sh $(BUILD)

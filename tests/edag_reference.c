@@ -165,6 +165,7 @@ static bool writes_byte(const edan_exec *r, uint64_t b)
 int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, bool false_deps, edan_bytes_mode mode,
                 uint64_t tau, ref_result *out)
 {
+    int rc = -1; /* until every metric is computed */
     memset(out, 0, sizeof *out);
     /* adjacency as a dense matrix: fine for small n */
     bool *edge = calloc(n * n + 1, sizeof *edge);
@@ -324,14 +325,7 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
         size_t i = (size_t)(out->S[v] / tau);
         out->started[i < N ? i : N - 1] += w[v];
     }
-    free(reach);
-    free(counted);
-    free(edge);
-    free(w);
-    free(layer);
-    for (int k = 0; k < c.n; k++)
-        free(c.lv[k].lines);
-    return 0;
+    rc = 0;
 too_big:
     free(reach);
     free(counted);
@@ -340,7 +334,7 @@ too_big:
     free(layer);
     for (int k = 0; k < c.n; k++)
         free(c.lv[k].lines);
-    return -1;
+    return rc;
 }
 
 void ref_free(ref_result *r)

@@ -42,6 +42,19 @@ def online(prog, n, *opts):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
+def validate_schema(report, what):
+    """The report matches docs/schema/edan.analysis.1.json (Debian's python3-jsonschema)."""
+    import jsonschema
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "schema", "edan.analysis.1.json")
+    with open(path) as f:
+        schema = json.load(f)
+    try:
+        jsonschema.validate(report, schema)
+        check(True, "")
+    except jsonschema.ValidationError as e:
+        check(False, f"{what}: JSON does not match the schema: {e.message} at {list(e.absolute_path)}")
+
+
 def metrics(report):
     """Everything but where the report came from."""
     r = dict(report)
@@ -212,10 +225,6 @@ def test_qemu_disas():
 def test_json_csv():
     """JSON validates against docs/schema/edan.analysis.1.json; CSV series sum to the totals they break down."""
     import csv
-    import jsonschema
-    here = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(here, "..", "docs", "schema", "edan.analysis.1.json")) as f:
-        schema = json.load(f)
     with tempfile.TemporaryDirectory() as d:
         for prog, n, opts in (("spmv", 50, ["--cache=none;32K", "--m=1,4", "--tau=0,10"]),
                               ("pointer_chase", 40, ["--false-deps", "--bytes=line", "--cache=1K,ways=4,write=back,alloc=yes"]),
@@ -224,11 +233,7 @@ def test_json_csv():
             p = edan("run", "--json", "--filter=kernel", "--series-csv=" + csvp, *opts, os.path.join(EX, prog), str(n))
             check(p.returncode == 0, f"{prog}: {p.stderr}")
             report = json.loads(p.stdout.strip().splitlines()[-1])
-            try:
-                jsonschema.validate(report, schema)
-                check(True, "")
-            except jsonschema.ValidationError as e:
-                check(False, f"{prog}: JSON does not match the schema: {e.message} at {list(e.absolute_path)}")
+            validate_schema(report, prog)
             rows = list(csv.DictReader(open(csvp)))
             for k, c in enumerate(report["configurations"], 1):
                 check(sum(c["layers"]) == c["W"], f"{prog}: layers sum to W")
@@ -276,9 +281,7 @@ def test_plots():
 def test_critical_path():
     """Critical path length = Tinf and memory chain = D on real runs, online and offline; the chain of a
     pointer chase is attributed to the source line of its load."""
-    import jsonschema
     here = os.path.dirname(os.path.abspath(__file__))
-    schema = json.load(open(os.path.join(here, "..", "docs", "schema", "edan.analysis.1.json")))
     with tempfile.TemporaryDirectory() as d:
         for prog, n in (("pointer_chase", 60), ("spmv", 30), ("trmm", 6), ("linked_list", 20)):
             for cache in ("none", "32K"):
@@ -287,11 +290,7 @@ def test_critical_path():
                 check(r["critical_path"]["Tinf"] == c["Tinf"], f"{prog}: critical path {r['critical_path']['Tinf']} != Tinf")
                 check(r["memory_chain"]["D"] == c["D"] == r["memory_chain"]["memory_accesses"],
                       f"{prog}: memory chain has {r['memory_chain']['memory_accesses']} accesses, D = {c['D']}")
-                try:
-                    jsonschema.validate(r, schema)
-                    check(True, "")
-                except jsonschema.ValidationError as e:
-                    check(False, f"{prog}: schema: {e.message}")
+                validate_schema(r, prog)
             trace = os.path.join(d, prog + ".edt")
             check(edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, prog), str(n)).returncode == 0, "record")
             p = edan("analyze", "--json", "--critical-path", trace)
@@ -343,18 +342,11 @@ def test_rank_table():
 def test_per_function():
     """Per-function W, D, lambda: a leaf kernel's inclusive numbers equal its exclusive ones and a --filter run;
     the caller's inclusive numbers contain the kernel's; the JSON validates."""
-    import jsonschema
-    here = os.path.dirname(os.path.abspath(__file__))
-    schema = json.load(open(os.path.join(here, "..", "docs", "schema", "edan.analysis.1.json")))
     for prog, n in (("pointer_chase", 80), ("spmv", 40)):
         p = edan("run", "--json", "--functions=kernel,main", os.path.join(EX, prog), str(n))
         check(p.returncode == 0, f"{prog}: {p.stderr}")
         r = json.loads(p.stdout.strip().splitlines()[-1])
-        try:
-            jsonschema.validate(r, schema)
-            check(True, "")
-        except jsonschema.ValidationError as e:
-            check(False, f"{prog}: schema: {e.message}")
+        validate_schema(r, prog)
         fns = {f["name"]: f for f in r["functions"]}
         k, m = fns["kernel"], fns["main"]
         check(k["inclusive"] == k["exclusive"], f"{prog}: a leaf kernel's inclusive numbers equal its exclusive ones")

@@ -213,4 +213,37 @@ static inline edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr, 
     return r;
 }
 
+/*
+ * What one instruction's access does under a cache model (or none: every
+ * byte read or written reaches RAM): whether its read came from RAM, whether
+ * its write reached RAM (or needed a fill from RAM), and every byte moved
+ * between the last level and RAM. An AMO is a read, then a write. This is the
+ * single definition of a memory-access vertex that every analysis uses.
+ */
+typedef struct edan_access_class {
+    bool rd_ram, wr_ram;
+    uint32_t line_bytes;
+} edan_access_class;
+
+static inline __attribute__((always_inline)) edan_access_class
+edan_cache_classify(edan_cache *c, bool has_cache, uint64_t addr, uint32_t size, bool rd, bool wr)
+{
+    edan_access_class a = {rd, wr, (rd ? size : 0) + (wr ? size : 0)};
+    if (!has_cache)
+        return a;
+    a.rd_ram = a.wr_ram = false;
+    a.line_bytes = 0;
+    if (rd) {
+        edan_cache_result cr = edan_cache_access(c, addr, size, false);
+        a.rd_ram = cr.reads_ram;
+        a.line_bytes += cr.ram_bytes;
+    }
+    if (wr) {
+        edan_cache_result cr = edan_cache_access(c, addr, size, true);
+        a.wr_ram = cr.writes_ram || cr.reads_ram;
+        a.line_bytes += cr.ram_bytes;
+    }
+    return a;
+}
+
 #endif

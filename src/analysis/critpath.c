@@ -156,6 +156,16 @@ static void put_varint(edan_critpath *c, uint64_t v)
     } while (v);
 }
 
+/* The page holding a guest byte and the byte's index in it; NULL when out of memory (err set). */
+static cp_page *byte_at(edan_critpath *c, uint64_t addr, uint32_t *o)
+{
+    cp_page *pg = page_of(c, addr);
+    if (!pg)
+        edan_error_set(&c->err, "out of memory");
+    *o = (uint32_t)(addr & (PAGE - 1));
+    return pg;
+}
+
 /* Candidate predecessor: pick the latest finish (F) and the deepest (md); ties keep the first. */
 typedef struct pick {
     uint64_t F, fw, md, mw;
@@ -200,25 +210,16 @@ static bool step(edan_critpath *c, const edan_exec *r)
     const bool rd = accessed && in->mem != EDAN_MEM_STORE, wr = accessed && in->mem != EDAN_MEM_LOAD;
     if (rd) {
         for (uint32_t b = 0; b < in->mem_size; b++) {
-            cp_page *pg = page_of(c, r->addr + b);
-            if (!pg) {
-                edan_error_set(&c->err, "out of memory");
+            uint32_t o;
+            cp_page *pg = byte_at(c, r->addr + b, &o);
+            if (!pg)
                 return false;
-            }
-            uint32_t o = (uint32_t)((r->addr + b) & (PAGE - 1));
             consider(&p, pg->F[o], pg->md[o], pg->writer[o]);
         }
     }
-    bool to_ram = rd || wr;
-    if (accessed && c->lane.cache.n_levels) {
-        to_ram = false;
-        if (rd)
-            to_ram |= edan_cache_access(&c->cache, r->addr, in->mem_size, false).reads_ram;
-        if (wr) {
-            edan_cache_result cr = edan_cache_access(&c->cache, r->addr, in->mem_size, true);
-            to_ram |= cr.writes_ram || cr.reads_ram;
-        }
-    }
+    const edan_access_class ac =
+        edan_cache_classify(&c->cache, c->lane.cache.n_levels > 0, r->addr, in->mem_size, rd, wr);
+    const bool to_ram = ac.rd_ram || ac.wr_ram;
     const uint64_t t = to_ram ? c->lane.cost.alpha : c->lane.cost.cls[in->cls];
     const uint64_t F = (p.fw ? p.F : 0) + t;
     const uint64_t md = (p.mw ? p.md : 0) + to_ram;
@@ -241,12 +242,10 @@ static bool step(edan_critpath *c, const edan_exec *r)
     }
     if (wr) {
         for (uint32_t b = 0; b < in->mem_size; b++) {
-            cp_page *pg = page_of(c, r->addr + b);
-            if (!pg) {
-                edan_error_set(&c->err, "out of memory");
+            uint32_t o;
+            cp_page *pg = byte_at(c, r->addr + b, &o);
+            if (!pg)
                 return false;
-            }
-            uint32_t o = (uint32_t)((r->addr + b) & (PAGE - 1));
             pg->F[o] = F;
             pg->md[o] = (uint32_t)md;
             pg->writer[o] = v + 1;

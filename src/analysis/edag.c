@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/shadow.h"
+#include "trace/activity.h"
 
 #define DEFAULT_MAX_PHASES (1u << 20)
 #define AUTO_MAX_PHASES 4096u
@@ -45,10 +46,10 @@ struct edan_edag {
     uint64_t no_access[4]; /* memory instructions that performed no access, by kind */
     /* scoped lanes (per-function breakdown) */
     bool scoped;
-    uint32_t all_mask, exclusive_mask, inclusive_mask, active_mask;
-    uint32_t *id_member; /* per static id: exclusive lanes whose ranges hold its pc */
-    uint32_t *id_entry;  /* per static id: inclusive lanes whose function starts at its pc */
-    int64_t depth, marker[EDAN_MAX_LANES];
+    uint32_t all_mask, exclusive_mask, inclusive_mask;
+    uint32_t *id_member;                    /* per static id: exclusive lanes whose ranges hold its pc */
+    uint32_t *id_entry;                     /* per static id: inclusive lanes whose function starts at its pc */
+    edan_activity activity[EDAN_MAX_LANES]; /* inclusive lanes */
     uint64_t members[EDAN_MAX_LANES];
 };
 
@@ -468,30 +469,6 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access
     return true;
 }
 
-/* What the cache model of lane L says about one access. */
-static ALWAYS_INLINE void classify(lane_state *L, const bool has_cache, uint64_t addr, uint32_t size, bool rd, bool wr,
-                                   bool *rd_ram, bool *wr_ram, uint32_t *line_bytes)
-{
-    if (!has_cache) {
-        *rd_ram = rd;
-        *wr_ram = wr;
-        *line_bytes = (rd ? size : 0) + (wr ? size : 0);
-        return;
-    }
-    *rd_ram = *wr_ram = false;
-    *line_bytes = 0;
-    if (rd) {
-        edan_cache_result cr = edan_cache_access(&L->cache, addr, size, false);
-        *rd_ram = cr.reads_ram;
-        *line_bytes += cr.ram_bytes;
-    }
-    if (wr) {
-        edan_cache_result cr = edan_cache_access(&L->cache, addr, size, true);
-        *wr_ram = cr.writes_ram || cr.reads_ram;
-        *line_bytes += cr.ram_bytes;
-    }
-}
-
 /* Account one vertex of lane L that moved w bytes; false on out of memory. */
 static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint64_t t, uint64_t S, uint64_t F,
                                   uint64_t md, uint64_t w, bool member)
@@ -556,21 +533,11 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         return true;
     }
     if (e->scoped) {
-        /* inclusive lanes: a function is active from its entry until the call depth drops below it */
-        uint32_t entering = e->id_entry[r->id] & ~e->active_mask;
+        member = e->all_mask | (e->id_member[r->id] & e->exclusive_mask);
         for (int k = 0; k < K; k++)
-            if (entering >> k & 1)
-                e->marker[k] = e->depth;
-        e->active_mask |= entering;
-        member = e->all_mask | (e->id_member[r->id] & e->exclusive_mask) | e->active_mask;
-        if (in->flow == EDAN_FLOW_CALL) {
-            e->depth++;
-        } else if (in->flow == EDAN_FLOW_RETURN) {
-            e->depth--;
-            for (int k = 0; k < K; k++)
-                if ((e->active_mask >> k & 1) && e->depth < e->marker[k])
-                    e->active_mask &= ~(1u << k);
-        }
+            if ((e->inclusive_mask >> k & 1) &&
+                edan_activity_step(&e->activity[k], e->id_entry[r->id] >> k & 1, in->flow))
+                member |= 1u << k;
         for (int k = 0; k < K; k++)
             e->members[k] += member >> k & 1;
     }
@@ -614,9 +581,10 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         uint32_t line_bytes = 0;
         if (accessed) {
             const int o = L->cache_owner;
-            if (o == k)
-                classify(L, L->has_cache, r->addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
-            else
+            if (o == k) {
+                const edan_access_class ac = edan_cache_classify(&L->cache, L->has_cache, r->addr, size, rd, wr);
+                rd_ram = ac.rd_ram, wr_ram = ac.wr_ram, line_bytes = ac.line_bytes;
+            } else
                 rd_ram = rd_of[o], wr_ram = wr_of[o], line_bytes = lb_of[o];
             rd_of[k] = rd_ram;
             wr_of[k] = wr_ram;
@@ -768,9 +736,9 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         uint64_t mdin = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
         if (rd)
             mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false);
-        bool rd_ram, wr_ram;
-        uint32_t line_bytes;
-        classify(L, has_cache, addr, size, rd, wr, &rd_ram, &wr_ram, &line_bytes);
+        const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
+        const bool rd_ram = ac.rd_ram, wr_ram = ac.wr_ram;
+        const uint32_t line_bytes = ac.line_bytes;
         const bool to_ram = rd_ram || wr_ram;
         const uint64_t t = to_ram ? L->cost.alpha : cost[in->cls];
         uint64_t F = Fin + t, md = mdin + to_ram;

@@ -54,12 +54,6 @@ void edan_shadow_free(edan_shadow *s)
     memset(s, 0, sizeof *s);
 }
 
-uint64_t edan_shadow_bytes(const edan_shadow *s)
-{
-    return s->pages * s->page_bytes +
-           s->pool.n_chunks * (uint64_t)SPLIT_CHUNK * (uint64_t)s->n_lanes * sizeof(edan_shadow_split);
-}
-
 static edan_shadow_page **overflow_l2(edan_shadow *s, uint64_t region)
 {
     uint64_t key = region + 1;

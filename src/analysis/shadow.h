@@ -94,8 +94,6 @@ typedef struct edan_shadow {
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers);
 void edan_shadow_free(edan_shadow *s);
-/* Bytes held by the shadow (pages and split records). */
-uint64_t edan_shadow_bytes(const edan_shadow *s);
 
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no);
 

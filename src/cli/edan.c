@@ -56,7 +56,6 @@ typedef struct cli {
     uint64_t max_vertices; /* edan dot */
     bool text_trace;
     bool help;
-    int first_positional; /* index in argv */
 } cli;
 
 static void usage_main(FILE *f)
@@ -225,7 +224,6 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         if (edan_options_set(&c->o, key, value, &err))
             die(2, "%s: %s", sub, err.msg);
     }
-    c->first_positional = i;
     return i;
 }
 

@@ -28,6 +28,7 @@
 #include "plugin/qemu_plugin_api.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "trace/activity.h"
 #include "trace/async.h"
 #include "trace/exec.h"
 #include "trace/trace_file.h"
@@ -63,8 +64,7 @@ static struct {
     edan_elf_func ranges[256];
     size_t n_ranges;
     uint64_t bias;
-    int64_t depth, marker;
-    int active;
+    edan_activity activity;
     /* stream: records are written straight into the async consumer's buffers */
     edan_async *async;
     int threaded;
@@ -170,21 +170,10 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
         atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
         return;
     }
-    if (s->entry && !P.active) {
-        P.active = 1;
-        P.marker = P.depth;
-    }
-    if (P.active && (!P.options.exclude_callees || s->in_fn))
+    if (edan_activity_step(&P.activity, s->entry, s->flow) && (!P.options.exclude_callees || s->in_fn))
         append(s);
     else
         P.cur = &P.sink;
-    if (s->flow == EDAN_FLOW_CALL) {
-        P.depth++;
-    } else if (s->flow == EDAN_FLOW_RETURN) {
-        P.depth--;
-        if (P.active && P.depth < P.marker)
-            P.active = 0;
-    }
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)

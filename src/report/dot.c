@@ -307,17 +307,9 @@ static bool add_vertex(edan_dot *d, const edan_exec *r)
     if (d->n_cands > 1)
         qsort(d->cands, d->n_cands, sizeof *d->cands, cand_cmp);
 
-    /* Classification, exactly as the analyzer's classify(). */
-    bool rd_ram = rd, wr_ram = wr;
-    if (accessed && d->has_cache) {
-        rd_ram = wr_ram = false;
-        if (rd)
-            rd_ram = edan_cache_access(&d->cache, r->addr, size, false).reads_ram;
-        if (wr) {
-            edan_cache_result cr = edan_cache_access(&d->cache, r->addr, size, true);
-            wr_ram = cr.writes_ram || cr.reads_ram;
-        }
-    }
+    /* Classification: the one the analyzer uses. */
+    const edan_access_class ac = edan_cache_classify(&d->cache, accessed && d->has_cache, r->addr, size, rd, wr);
+    const bool rd_ram = ac.rd_ram, wr_ram = ac.wr_ram;
     dot_vertex *x = &d->v[v];
     memset(x, 0, sizeof *x);
     x->insn = *in;

@@ -292,11 +292,6 @@ void edan_trace_writer_set_block_size(edan_trace_writer *w, size_t bytes)
     w->block_target = bytes;
 }
 
-uint64_t edan_trace_writer_count(const edan_trace_writer *w)
-{
-    return w->n_records;
-}
-
 static void flush_block(edan_trace_writer *w)
 {
     if (w->file.failed || w->raw_len == 0)

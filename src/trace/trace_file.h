@@ -53,8 +53,6 @@ int edan_trace_writer_finish(void *writer);
 int edan_trace_writer_close(edan_trace_writer *w, edan_error *err);
 /* A consumer feeding this writer (finish = edan_trace_writer_finish). */
 edan_consumer edan_trace_writer_consumer(edan_trace_writer *w);
-/* Records written so far. */
-uint64_t edan_trace_writer_count(const edan_trace_writer *w);
 
 /* ---- reader ------------------------------------------------------------ */
 

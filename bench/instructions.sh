@@ -1,0 +1,20 @@
+#!/bin/sh
+# Instructions the analyzer and the trace reader execute per traced instruction,
+# counted by callgrind: deterministic, so unlike wall time it is not disturbed
+# by a busy machine. usage: bench/instructions.sh [BUILD_DIR]
+set -eu
+B=$(cd "${1:-build}" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+"$B/edan" record --filter=cg_solve -o "$T/cg.edt" "$B/bench/cg" 6 10 > /dev/null
+N=$("$B/edan" analyze "$T/cg.edt" | awk '/vertices/ {print $3}')
+SWEEP='32K;64K;128K;256K;32K,ways=8;64K,ways=8;32K,write=back,alloc=yes;1M,ways=16,write=back,alloc=yes'
+for cfg in none 32K "$SWEEP"; do
+    valgrind --tool=callgrind --callgrind-out-file="$T/cg.out" "$B/edan" analyze --cache="$cfg" "$T/cg.edt" \
+        > /dev/null 2>&1
+    callgrind_annotate "$T/cg.out" 2>/dev/null | awk -v n="$N" -v cfg="$cfg" '
+        /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
+        /trace_file.c:decode_events/ && !seen++ { gsub(",", "", $1); reader = $1 }
+        END { printf "cache %-12.12s %6.1f instructions per traced instruction (%.1f in the trace reader)\n",
+              cfg, total / n, reader / n }'
+done
