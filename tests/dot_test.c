@@ -335,7 +335,6 @@ static void naive_edges(const edan_exec *recs, size_t n, bool fd, unsigned char 
 
 static void test_random(int trials)
 {
-    static const uint64_t bases[] = {0x1000, 0x1040, 0x2ffc, 0x7ffffff8, 0xfffffffffff0ull};
     enum { MAXN = 160 };
     static unsigned char want[MAXN * MAXN];
     int failed = 0;
@@ -344,23 +343,9 @@ static void test_random(int trials)
         char ctx[64];
         snprintf(ctx, sizeof ctx, "random trace %d", trial);
         edan_insn table[24];
-        for (int i = 0; i < 24; i++)
-            rt_random_insn(&table[i]);
         size_t n = trial % 50 == 0 ? 0 : 1 + rt_below(MAXN); /* a few empty streams */
         edan_exec recs[MAXN];
-        memset(recs, 0, sizeof recs);
-        uint64_t base = bases[rt_below(sizeof bases / sizeof bases[0])];
-        for (size_t i = 0; i < n; i++) {
-            uint32_t id = (uint32_t)rt_below(24);
-            recs[i].insn = &table[id];
-            recs[i].id = id;
-            if (table[id].mem != EDAN_MEM_NONE) {
-                if (table[id].mem == EDAN_MEM_STORE && rt_below(12) == 0)
-                    recs[i].flags = EDAN_EXEC_NO_ACCESS;
-                else
-                    recs[i].addr = base + rt_below(40);
-            }
-        }
+        rt_random_records(table, recs, n);
         edan_lane_config lane;
         rt_random_lane(&lane);
         bool fd = rt_below(2);

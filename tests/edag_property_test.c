@@ -12,8 +12,6 @@
 #include "edag_reference.h"
 #include "random_trace.h"
 
-static const uint64_t bases[] = {0x1000, 0x1040, 0x2ffc, 0x7ffffff8, 0xfffffffffff0ull};
-
 static uint64_t expect_loads, expect_stores, expect_amos;
 
 static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, int lane)
@@ -55,22 +53,9 @@ int main(int argc, char **argv)
     int failed_trials = 0;
     for (int trial = 0; trial < trials; trial++) {
         edan_insn table[24];
-        for (int i = 0; i < 24; i++)
-            rt_random_insn(&table[i]);
         size_t n = 1 + rt_below(160);
         edan_exec *recs = calloc(n, sizeof *recs);
-        uint64_t base = bases[rt_below(sizeof bases / sizeof bases[0])];
-        for (size_t i = 0; i < n; i++) {
-            uint32_t id = (uint32_t)rt_below(24);
-            recs[i].insn = &table[id];
-            recs[i].id = id;
-            if (table[id].mem != EDAN_MEM_NONE) {
-                if (table[id].mem == EDAN_MEM_STORE && rt_below(12) == 0)
-                    recs[i].flags = EDAN_EXEC_NO_ACCESS;
-                else
-                    recs[i].addr = base + rt_below(40);
-            }
-        }
+        rt_random_records(table, recs, n);
         expect_loads = expect_stores = expect_amos = 0;
         for (size_t i = 0; i < n; i++) {
             if (recs[i].flags & EDAN_EXEC_NO_ACCESS)

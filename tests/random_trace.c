@@ -78,3 +78,23 @@ void rt_random_lane(edan_lane_config *l)
         c->write_allocate = rt_below(2);
     }
 }
+
+void rt_random_records(edan_insn table[24], edan_exec *recs, size_t n)
+{
+    static const uint64_t bases[] = {0x1000, 0x1040, 0x2ffc, 0x7ffffff8, 0xfffffffffff0ull};
+    for (int i = 0; i < 24; i++)
+        rt_random_insn(&table[i]);
+    uint64_t base = bases[rt_below(sizeof bases / sizeof bases[0])];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t id = (uint32_t)rt_below(24);
+        memset(&recs[i], 0, sizeof recs[i]);
+        recs[i].insn = &table[id];
+        recs[i].id = id;
+        if (table[id].mem != EDAN_MEM_NONE) {
+            if (table[id].mem == EDAN_MEM_STORE && rt_below(12) == 0)
+                recs[i].flags = EDAN_EXEC_NO_ACCESS;
+            else
+                recs[i].addr = base + rt_below(40);
+        }
+    }
+}
