@@ -17,6 +17,25 @@
  */
 #define REG_SINK EDAN_NUM_REGS
 
+/*
+ * What the hot loop needs of a static instruction, packed in 8 bytes and
+ * indexed by id: a dense table stays in L1, where the edan_insn records
+ * (40 bytes each, allocated apart) would not. mem is the edan_mem_kind,
+ * whose bit 0 means "reads memory" and bit 1 "writes memory".
+ */
+typedef struct hot_op {
+    uint8_t src[EDAN_MAX_SRC];
+    uint8_t dst; /* REG_SINK when the instruction writes no register */
+    uint8_t mem;
+    uint8_t size;
+    uint8_t cls;
+    uint8_t unused;
+} hot_op;
+_Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
+_Static_assert((EDAN_MEM_LOAD & 1) && !(EDAN_MEM_LOAD & 2) && (EDAN_MEM_STORE & 2) && !(EDAN_MEM_STORE & 1) &&
+                   EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE),
+               "edan_mem_kind bits: 1 reads, 2 writes");
+
 typedef struct lane_state {
     edan_cache cache;
     edan_cost_model cost;
@@ -42,6 +61,7 @@ struct edan_edag {
      */
     uint64_t *id_count;
     const edan_insn **id_insn;
+    hot_op *ops;
     size_t id_cap;
     uint64_t no_access[4]; /* memory instructions that performed no access, by kind */
     /* scoped lanes (per-function breakdown) */
@@ -146,6 +166,11 @@ static bool series_reserve(edan_series *s, uint64_t index)
     return true;
 }
 
+/*
+ * lo = ceil(S / tau) and hi = floor(F / tau) satisfy lo <= hi + 1, and when a
+ * vertex falls between two samples (lo == hi + 1) the two difference updates
+ * cancel: no branch is needed for that case.
+ */
 static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
 {
     uint64_t hi = series_div(s, F);
@@ -154,12 +179,11 @@ static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w
             return false;
         hi = series_div(s, F);
     }
-    uint64_t lo = series_div(s, S + s->tau - 1);
-    if (lo <= hi) {
-        s->u_diff[lo] += (int64_t)w;
-        s->u_diff[hi + 1] -= (int64_t)w;
-    }
-    s->started[series_div(s, S)] += w;
+    const uint64_t first = series_div(s, S);
+    const uint64_t lo = first + (first * s->tau != S);
+    s->u_diff[lo] += (int64_t)w;
+    s->u_diff[hi + 1] -= (int64_t)w;
+    s->started[first] += w;
     return true;
 }
 
@@ -285,6 +309,7 @@ void edan_edag_free(edan_edag *e)
     free(e->regRMd);
     free(e->id_count);
     free(e->id_insn);
+    free(e->ops);
     free(e->id_member);
     free(e->id_entry);
     free(e);
@@ -663,7 +688,10 @@ static bool grow_ids(edan_edag *e, uint32_t id)
     const edan_insn **p = realloc(e->id_insn, cap * sizeof *p);
     if (p)
         e->id_insn = p;
-    if (!c || !p) {
+    hot_op *o = realloc(e->ops, cap * sizeof *o);
+    if (o)
+        e->ops = o;
+    if (!c || !p || !o) {
         edan_error_set(&e->err, "out of memory for %zu static instructions", cap);
         return false;
     }
@@ -682,7 +710,25 @@ static bool grow_ids(edan_edag *e, uint32_t id)
     }
     memset(e->id_count + e->id_cap, 0, (cap - e->id_cap) * sizeof *c);
     memset(e->id_insn + e->id_cap, 0, (cap - e->id_cap) * sizeof *p);
+    memset(e->ops + e->id_cap, 0, (cap - e->id_cap) * sizeof *o);
     e->id_cap = cap;
+    return true;
+}
+
+/* The first execution of static instruction id: make room for it and record what the hot loop needs. */
+static bool new_id(edan_edag *e, uint32_t id, const edan_insn *in)
+{
+    if (id >= e->id_cap && !grow_ids(e, id))
+        return false;
+    e->id_insn[id] = in;
+    hot_op *o = &e->ops[id];
+    memcpy(o->src, in->src, sizeof o->src);
+    o->dst = in->n_dst ? in->dst : REG_SINK;
+    o->mem = in->mem;
+    o->size = in->mem_size;
+    o->cls = in->cls;
+    if (e->scoped)
+        scope_id(e, id, in->pc);
     return true;
 }
 
@@ -690,7 +736,8 @@ static bool grow_ids(edan_edag *e, uint32_t id)
  * One lane, true dependencies only: the default analysis. Instructions that
  * touch no memory (about two thirds of a typical trace) take a short path
  * with the accumulators in registers; memory accesses within one page take a
- * one-lane path; anything else goes through step_lanes().
+ * one-lane path; anything else goes through step_lanes(). Executions are
+ * counted per id in the same loop.
  */
 static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache)
 {
@@ -698,25 +745,42 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     edan_lane_stats *st = &L->st;
     uint64_t *regF = e->regF, *regMd = e->regMd;
     const uint64_t *cost = L->cost.cls;
+    const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
+    uint64_t *count = e->id_count;
+    const hot_op *ops = e->ops;
+    size_t cap = e->id_cap;
     uint64_t T1 = 0, C = 0, Tinf = st->Tinf;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
-        const edan_insn *in = r->insn;
-        const uint8_t s0 = in->src[0], s1 = in->src[1], s2 = in->src[2];
-        if (in->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS)) {
-            const uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
-            const uint64_t md = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
-            const uint64_t t = cost[in->cls];
+        const uint32_t id = r->id;
+        if (__builtin_expect(id >= cap || !count[id], 0)) {
+            if (!new_id(e, id, r->insn))
+                break;
+            count = e->id_count;
+            ops = e->ops;
+            cap = e->id_cap;
+        }
+        count[id]++;
+        const hot_op op = ops[id];
+        if (op.mem != EDAN_MEM_NONE) {
+            if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1))
+                goto memory_access;
+            e->no_access[op.mem]++;
+        }
+        {
+            const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+            const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+            const uint64_t t = cost[op.cls];
             const uint64_t F = Fin + t;
             T1 += t;
             C += t;
             Tinf = max_u64(Tinf, F);
-            const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
-            regF[dst] = F;
-            regMd[dst] = md;
+            regF[op.dst] = F;
+            regMd[op.dst] = md;
             continue;
         }
-        const uint32_t size = in->mem_size;
+    memory_access:;
+        const uint32_t size = op.size;
         const uint64_t addr = r->addr;
         const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
         edan_shadow_page *page;
@@ -731,16 +795,15 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
             Tinf = st->Tinf;
             continue;
         }
-        const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
-        uint64_t Fin = max_u64(max_u64(regF[s0], regF[s1]), regF[s2]);
-        uint64_t mdin = max_u64(max_u64(regMd[s0], regMd[s1]), regMd[s2]);
+        const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
+        uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+        uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
         if (rd)
             mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false);
         const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
         const bool rd_ram = ac.rd_ram, wr_ram = ac.wr_ram;
-        const uint32_t line_bytes = ac.line_bytes;
         const bool to_ram = rd_ram || wr_ram;
-        const uint64_t t = to_ram ? L->cost.alpha : cost[in->cls];
+        const uint64_t t = to_ram ? L->cost.alpha : cost[op.cls];
         uint64_t F = Fin + t, md = mdin + to_ram;
         T1 += t;
         Tinf = max_u64(Tinf, F);
@@ -757,12 +820,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
                 edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
                 return;
             }
-        } else {
-            C += t;
-        }
-        const uint64_t w =
-            e->cfg.bytes_mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
-        if (w) {
+            const uint64_t w = line_mode ? ac.line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
             st->bytes += w;
             for (int j = 0; j < st->n_series; j++) {
                 if (!series_add(&st->series[j], Fin, F, w)) {
@@ -770,10 +828,21 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
                     return;
                 }
             }
+        } else {
+            C += t;
+            if (line_mode && ac.line_bytes) {
+                /* a hit that still moves lines (a dirty victim's write-back) */
+                st->bytes += ac.line_bytes;
+                for (int j = 0; j < st->n_series; j++) {
+                    if (!series_add(&st->series[j], Fin, F, ac.line_bytes)) {
+                        edan_error_set(&e->err, "out of memory for the data-movement series");
+                        return;
+                    }
+                }
+            }
         }
-        const uint8_t dst = in->n_dst ? in->dst : REG_SINK;
-        regF[dst] = F;
-        regMd[dst] = md;
+        regF[op.dst] = F;
+        regMd[op.dst] = md;
         if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false)) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return;
@@ -789,32 +858,25 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
     edan_edag *e = ctx;
     if (e->err.set)
         return;
-    uint64_t *restrict count = e->id_count;
-    size_t cap = e->id_cap;
+    if (!e->cfg.false_deps && e->n_lanes == 1 && !e->scoped) {
+        if (e->lane[0].has_cache)
+            consume_one_lane(e, recs, n, true);
+        else
+            consume_one_lane(e, recs, n, false);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
-        uint32_t id = recs[i].id;
-        if (id >= cap) {
-            if (!grow_ids(e, id))
+        const uint32_t id = recs[i].id;
+        if (id >= e->id_cap || !e->id_count[id]) {
+            if (!new_id(e, id, recs[i].insn))
                 return;
-            count = e->id_count;
-            cap = e->id_cap;
         }
-        if (!count[id]++) {
-            e->id_insn[id] = recs[i].insn;
-            if (e->scoped)
-                scope_id(e, id, recs[i].insn->pc);
-        }
+        e->id_count[id]++;
         if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
             e->no_access[recs[i].insn->mem & 3]++;
     }
-    if (e->cfg.false_deps || e->n_lanes > 1 || e->scoped) {
-        for (size_t i = 0; i < n && step_lanes(e, &recs[i]); i++)
-            ;
-    } else if (e->lane[0].has_cache) {
-        consume_one_lane(e, recs, n, true);
-    } else {
-        consume_one_lane(e, recs, n, false);
-    }
+    for (size_t i = 0; i < n && step_lanes(e, &recs[i]); i++)
+        ;
 }
 
 int edan_edag_finish(void *ctx)
