@@ -96,7 +96,7 @@ void edan_trace_source_close(edan_trace_source *s)
 
 int edan_trace_source_run(edan_trace_source *s, const edan_consumer *c, edan_error *err)
 {
-    enum { BATCH = 4096 };
+    enum { BATCH = 1024 };
     edan_exec *buf = malloc(BATCH * sizeof *buf);
     if (!buf) {
         edan_error_set(err, "out of memory");
