@@ -195,8 +195,9 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
         r->writes_ram = true;
 }
 
-/* One load (is_store false) or store of size bytes at addr. */
-static inline edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr, uint32_t size, bool is_store)
+/* Any access: the general path of edan_cache_access(). */
+static __attribute__((noinline, unused)) edan_cache_result edan_cache_access_general(edan_cache *c, uint64_t addr,
+                                                                                     uint32_t size, bool is_store)
 {
     edan_cache_result r = {false, false, 0};
     uint32_t shift = c->level[0].line_shift;
@@ -211,6 +212,31 @@ static inline edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr, 
         }
     }
     return r;
+}
+
+/*
+ * One load (is_store false) or store of size bytes at addr. The common case
+ * is inlined: the access stays in one line, which is the most recently used
+ * of its set in the first level (a stream of accesses walking through a
+ * line). A load, or a store to a write-back level, then ends there, exactly
+ * as the general path would end it.
+ */
+static inline __attribute__((always_inline)) edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr,
+                                                                                 uint32_t size, bool is_store)
+{
+    edan_cache_level *l0 = &c->level[0];
+    const uint32_t shift = l0->line_shift;
+    const uint64_t line = addr >> shift;
+    if (line == (addr + size - 1) >> shift && (!is_store || l0->write_back)) {
+        uint64_t *set = l0->tags + (line & l0->set_mask) * l0->ways;
+        if ((set[0] & ~(uint64_t)EDAN_TAG_DIRTY) == ((line << 2) | EDAN_TAG_VALID)) {
+            set[0] |= is_store ? EDAN_TAG_DIRTY : 0;
+            l0->hits++;
+            const edan_cache_result hit = {false, false, 0};
+            return hit;
+        }
+    }
+    return edan_cache_access_general(c, addr, size, is_store);
 }
 
 /*

@@ -52,6 +52,7 @@ struct edan_edag {
     /* Register state, lane-major: register r of lane k at [r * n_lanes + k]. */
     uint64_t *regF, *regMd;
     uint64_t *regRF, *regRMd; /* readers since the last write (false dependencies) */
+    uint64_t *cost_by_class;  /* class-major: cost of class c in lane k at [c * n_lanes + k] */
     edan_error err;
     bool finished;
     /*
@@ -240,7 +241,8 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     e->regMd = calloc(regs, sizeof *e->regMd);
     e->regRF = calloc(regs, sizeof *e->regRF);
     e->regRMd = calloc(regs, sizeof *e->regRMd);
-    if (!e->lane || !e->regF || !e->regMd || !e->regRF || !e->regRMd ||
+    e->cost_by_class = calloc((size_t)EDAN_CLASS_COUNT * (size_t)cfg->n_lanes, sizeof *e->cost_by_class);
+    if (!e->lane || !e->regF || !e->regMd || !e->regRF || !e->regRMd || !e->cost_by_class ||
         edan_shadow_init(&e->shadow, cfg->n_lanes, cfg->false_deps)) {
         edan_error_set(err, "out of memory");
         edan_edag_free(e);
@@ -267,6 +269,8 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
                 L->cache_owner = j;
         }
         L->cost = cfg->lane[k].cost;
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            e->cost_by_class[c * cfg->n_lanes + k] = L->cost.cls[c];
         L->has_cache = cfg->lane[k].cache.n_levels > 0;
         if (L->has_cache && edan_cache_init(&L->cache, &cfg->lane[k].cache, err)) {
             edan_edag_free(e);
@@ -307,6 +311,7 @@ void edan_edag_free(edan_edag *e)
     free(e->regMd);
     free(e->regRF);
     free(e->regRMd);
+    free(e->cost_by_class);
     free(e->id_count);
     free(e->id_insn);
     free(e->ops);
@@ -853,6 +858,142 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     st->Tinf = Tinf;
 }
 
+/*
+ * Several lanes, true dependencies only, every vertex counted: a sweep over
+ * cache and cost configurations. The same paths as consume_one_lane(), each
+ * step a short loop over the lanes' adjacent values; the per-lane sums stay
+ * in local arrays for the whole batch.
+ */
+static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
+{
+    const int K = e->n_lanes;
+    uint64_t *regF = e->regF, *regMd = e->regMd;
+    const uint64_t *cost = e->cost_by_class;
+    const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
+    uint64_t *count = e->id_count;
+    const hot_op *ops = e->ops;
+    size_t cap = e->id_cap;
+    uint64_t T1[EDAN_MAX_LANES] = {0}, C[EDAN_MAX_LANES] = {0}, Tinf[EDAN_MAX_LANES];
+    for (int k = 0; k < K; k++)
+        Tinf[k] = e->lane[k].st.Tinf;
+    for (size_t i = 0; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        const uint32_t id = r->id;
+        if (__builtin_expect(id >= cap || !count[id], 0)) {
+            if (!new_id(e, id, r->insn))
+                break;
+            count = e->id_count;
+            ops = e->ops;
+            cap = e->id_cap;
+        }
+        count[id]++;
+        const hot_op op = ops[id];
+        const uint64_t *F0 = regF + (size_t)op.src[0] * K, *F1 = regF + (size_t)op.src[1] * K,
+                       *F2 = regF + (size_t)op.src[2] * K;
+        const uint64_t *M0 = regMd + (size_t)op.src[0] * K, *M1 = regMd + (size_t)op.src[1] * K,
+                       *M2 = regMd + (size_t)op.src[2] * K;
+        uint64_t *Fd = regF + (size_t)op.dst * K, *Md = regMd + (size_t)op.dst * K;
+        const uint64_t *t_of = cost + (size_t)op.cls * K;
+        if (op.mem != EDAN_MEM_NONE) {
+            if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1))
+                goto memory_access;
+            e->no_access[op.mem]++;
+        }
+        for (int k = 0; k < K; k++) {
+            const uint64_t t = t_of[k];
+            const uint64_t F = max_u64(max_u64(F0[k], F1[k]), F2[k]) + t;
+            const uint64_t md = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+            T1[k] += t;
+            C[k] += t;
+            Tinf[k] = max_u64(Tinf[k], F);
+            Fd[k] = F;
+            Md[k] = md;
+        }
+        continue;
+    memory_access:;
+        const uint32_t size = op.size;
+        const uint64_t addr = r->addr;
+        const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+        edan_shadow_page *page;
+        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
+            /* page-crossing access (or no memory): the general path handles and reports it */
+            for (int k = 0; k < K; k++) {
+                e->lane[k].st.T1 += T1[k];
+                e->lane[k].st.C += C[k];
+                e->lane[k].st.Tinf = Tinf[k];
+                T1[k] = C[k] = 0;
+            }
+            if (!step_lanes(e, r))
+                return;
+            for (int k = 0; k < K; k++)
+                Tinf[k] = e->lane[k].st.Tinf;
+            continue;
+        }
+        const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
+        uint64_t Fin[EDAN_MAX_LANES], mdin[EDAN_MAX_LANES], F[EDAN_MAX_LANES], md[EDAN_MAX_LANES];
+        for (int k = 0; k < K; k++) {
+            Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
+            mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+        }
+        if (rd)
+            mem_deps(&e->shadow, page, K, off, size, Fin, mdin, true, false);
+        edan_access_class ac_of[EDAN_MAX_LANES];
+        for (int k = 0; k < K; k++) {
+            lane_state *L = &e->lane[k];
+            const int o = L->cache_owner;
+            const edan_access_class ac =
+                o == k ? edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr) : ac_of[o];
+            ac_of[k] = ac;
+            const bool to_ram = ac.rd_ram || ac.wr_ram;
+            const uint64_t t = to_ram ? L->cost.alpha : t_of[k];
+            F[k] = Fin[k] + t;
+            md[k] = mdin[k] + to_ram;
+            T1[k] += t;
+            Tinf[k] = max_u64(Tinf[k], F[k]);
+            edan_lane_stats *st = &L->st;
+            uint64_t w;
+            if (to_ram) {
+                st->ram_loads += ac.rd_ram;
+                st->ram_stores += ac.wr_ram;
+                st->W++;
+                if (!edan_layers_inc(&st->layers, md[k])) {
+                    edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md[k]);
+                    return;
+                }
+                st->D = max_u64(st->D, md[k]);
+                if (md[k] > EDAN_SHADOW_MAX_MD) {
+                    edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+                    return;
+                }
+                w = line_mode ? ac.line_bytes : (uint64_t)(ac.rd_ram ? size : 0) + (ac.wr_ram ? size : 0);
+            } else {
+                C[k] += t;
+                w = line_mode ? ac.line_bytes : 0;
+            }
+            if (w) {
+                st->bytes += w;
+                for (int j = 0; j < st->n_series; j++) {
+                    if (!series_add(&st->series[j], Fin[k], F[k], w)) {
+                        edan_error_set(&e->err, "out of memory for the data-movement series");
+                        return;
+                    }
+                }
+            }
+            Fd[k] = F[k];
+            Md[k] = md[k];
+        }
+        if (wr && !mem_store(&e->shadow, page, K, off, size, F, md, false)) {
+            edan_error_set(&e->err, "out of memory for shadow state");
+            return;
+        }
+    }
+    for (int k = 0; k < K; k++) {
+        e->lane[k].st.T1 += T1[k];
+        e->lane[k].st.C += C[k];
+        e->lane[k].st.Tinf = Tinf[k];
+    }
+}
+
 void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_edag *e = ctx;
@@ -863,6 +1004,10 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
             consume_one_lane(e, recs, n, true);
         else
             consume_one_lane(e, recs, n, false);
+        return;
+    }
+    if (!e->cfg.false_deps && !e->scoped) {
+        consume_lanes(e, recs, n);
         return;
     }
     for (size_t i = 0; i < n; i++) {
