@@ -738,23 +738,97 @@ static bool new_id(edan_edag *e, uint32_t id, const edan_insn *in)
 }
 
 /*
- * One lane, true dependencies only: the default analysis. Instructions that
- * touch no memory (about two thirds of a typical trace) take a short path
- * with the accumulators in registers; memory accesses within one page take a
- * one-lane path; anything else goes through step_lanes(). Executions are
- * counted per id in the same loop.
+ * One memory access of the one-lane analysis. Kept out of the loop of
+ * consume_one_lane() so that loop, which mostly sees instructions without
+ * memory, keeps its state in registers. T1, C and Tinf go straight to the
+ * lane's totals (sums and maxima commute with the loop's local ones).
  */
-static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache)
+static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, const hot_op op, const bool has_cache)
 {
     lane_state *L = &e->lane[0];
     edan_lane_stats *st = &L->st;
     uint64_t *regF = e->regF, *regMd = e->regMd;
-    const uint64_t *cost = L->cost.cls;
-    const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
+    const uint32_t size = op.size;
+    const uint64_t addr = r->addr;
+    const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    edan_shadow_page *page;
+    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr)))
+        return step_lanes(e, r); /* page-crossing access (or no memory): the general path handles and reports it */
+    const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
+    uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+    uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+    if (rd)
+        mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false);
+    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
+    const bool to_ram = ac.rd_ram || ac.wr_ram;
+    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls];
+    uint64_t F = Fin + t, md = mdin + to_ram;
+    st->T1 += t;
+    st->Tinf = max_u64(st->Tinf, F);
+    uint64_t w;
+    if (to_ram) {
+        st->ram_loads += ac.rd_ram;
+        st->ram_stores += ac.wr_ram;
+        st->W++;
+        if (!edan_layers_inc(&st->layers, md)) {
+            edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
+            return false;
+        }
+        st->D = max_u64(st->D, md);
+        if (md > EDAN_SHADOW_MAX_MD) {
+            edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+            return false;
+        }
+        w = e->cfg.bytes_mode == EDAN_BYTES_LINE ? ac.line_bytes
+                                                 : (uint64_t)(ac.rd_ram ? size : 0) + (ac.wr_ram ? size : 0);
+    } else {
+        st->C += t;
+        /* in line mode a hit can still move lines (a dirty victim's write-back further down) */
+        w = e->cfg.bytes_mode == EDAN_BYTES_LINE ? ac.line_bytes : 0;
+    }
+    if (w) {
+        st->bytes += w;
+        for (int j = 0; j < st->n_series; j++) {
+            if (!series_add(&st->series[j], Fin, F, w)) {
+                edan_error_set(&e->err, "out of memory for the data-movement series");
+                return false;
+            }
+        }
+    }
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false)) {
+        edan_error_set(&e->err, "out of memory for shadow state");
+        return false;
+    }
+    return true;
+}
+
+static __attribute__((noinline)) bool one_lane_access_cached(edan_edag *e, const edan_exec *r, const hot_op op)
+{
+    return one_lane_access(e, r, op, true);
+}
+
+static __attribute__((noinline)) bool one_lane_access_uncached(edan_edag *e, const edan_exec *r, const hot_op op)
+{
+    return one_lane_access(e, r, op, false);
+}
+
+/*
+ * One lane, true dependencies only: the default analysis. Instructions that
+ * touch no memory (about two thirds of a typical trace) take a short path
+ * with the accumulators in registers; memory accesses go to
+ * one_lane_access(). Executions are counted per id in the same loop.
+ */
+static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache)
+{
+    edan_lane_stats *st = &e->lane[0].st;
+    uint64_t *regF = e->regF, *regMd = e->regMd;
+    const uint64_t *cost = e->lane[0].cost.cls;
     uint64_t *count = e->id_count;
     const hot_op *ops = e->ops;
     size_t cap = e->id_cap;
-    uint64_t T1 = 0, C = 0, Tinf = st->Tinf;
+    uint64_t T1 = 0, C = 0, Tinf = 0;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         const uint32_t id = r->id;
@@ -768,94 +842,26 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         count[id]++;
         const hot_op op = ops[id];
         if (op.mem != EDAN_MEM_NONE) {
-            if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1))
-                goto memory_access;
+            if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
+                if (!(has_cache ? one_lane_access_cached(e, r, op) : one_lane_access_uncached(e, r, op)))
+                    break;
+                continue;
+            }
             e->no_access[op.mem]++;
         }
-        {
-            const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
-            const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
-            const uint64_t t = cost[op.cls];
-            const uint64_t F = Fin + t;
-            T1 += t;
-            C += t;
-            Tinf = max_u64(Tinf, F);
-            regF[op.dst] = F;
-            regMd[op.dst] = md;
-            continue;
-        }
-    memory_access:;
-        const uint32_t size = op.size;
-        const uint64_t addr = r->addr;
-        const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-        edan_shadow_page *page;
-        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
-            /* page-crossing access (or no memory): the general path handles and reports it */
-            st->T1 += T1;
-            st->C += C;
-            st->Tinf = Tinf;
-            T1 = C = 0;
-            if (!step_lanes(e, r))
-                return;
-            Tinf = st->Tinf;
-            continue;
-        }
-        const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
-        uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
-        uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
-        if (rd)
-            mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false);
-        const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
-        const bool rd_ram = ac.rd_ram, wr_ram = ac.wr_ram;
-        const bool to_ram = rd_ram || wr_ram;
-        const uint64_t t = to_ram ? L->cost.alpha : cost[op.cls];
-        uint64_t F = Fin + t, md = mdin + to_ram;
+        const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+        const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+        const uint64_t t = cost[op.cls];
+        const uint64_t F = Fin + t;
         T1 += t;
+        C += t;
         Tinf = max_u64(Tinf, F);
-        if (to_ram) {
-            st->ram_loads += rd_ram;
-            st->ram_stores += wr_ram;
-            st->W++;
-            if (!edan_layers_inc(&st->layers, md)) {
-                edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
-                return;
-            }
-            st->D = max_u64(st->D, md);
-            if (md > EDAN_SHADOW_MAX_MD) {
-                edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-                return;
-            }
-            const uint64_t w = line_mode ? ac.line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
-            st->bytes += w;
-            for (int j = 0; j < st->n_series; j++) {
-                if (!series_add(&st->series[j], Fin, F, w)) {
-                    edan_error_set(&e->err, "out of memory for the data-movement series");
-                    return;
-                }
-            }
-        } else {
-            C += t;
-            if (line_mode && ac.line_bytes) {
-                /* a hit that still moves lines (a dirty victim's write-back) */
-                st->bytes += ac.line_bytes;
-                for (int j = 0; j < st->n_series; j++) {
-                    if (!series_add(&st->series[j], Fin, F, ac.line_bytes)) {
-                        edan_error_set(&e->err, "out of memory for the data-movement series");
-                        return;
-                    }
-                }
-            }
-        }
         regF[op.dst] = F;
         regMd[op.dst] = md;
-        if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false)) {
-            edan_error_set(&e->err, "out of memory for shadow state");
-            return;
-        }
     }
     st->T1 += T1;
     st->C += C;
-    st->Tinf = Tinf;
+    st->Tinf = max_u64(st->Tinf, Tinf);
 }
 
 /*
