@@ -129,6 +129,41 @@ def test_record_analyze():
             check(metrics(on) == metrics(off), f"{prog}: online and offline results differ")
 
 
+def test_sweep_grouping():
+    """A configuration's results do not depend on the others analysed in the same pass, nor on their order."""
+    caches = ["none", "32K", "1K,ways=4,write=back,alloc=yes", "2K,line=32+16K,ways=8,write=back,alloc=yes"]
+    alphas = ["100", "200"]
+    with tempfile.TemporaryDirectory() as d:
+        for prog, n in (("spmv", 40), ("linked_list", 30), ("trmm", 6)):
+            trace = os.path.join(d, prog + ".edt")
+            p = edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, prog), str(n))
+            check(p.returncode == 0, f"record {prog}: {p.stderr}")
+
+            def run(cache_list, alpha_list, *extra):
+                p = edan("analyze", "--json", "--cache=" + ";".join(cache_list), "--alpha=" + ",".join(alpha_list),
+                         "--tau=0,64", *extra, trace)
+                check(p.returncode == 0, f"analyze {prog}: {p.stderr}")
+                out = {}
+                for c in json.loads(p.stdout)["configurations"]:
+                    c = dict(c)
+                    # Lambda is relative to the no-cache configuration, when the list has one
+                    for m in c["per_m"]:
+                        m.pop("Lambda", None)
+                    out[(c["cache"], c["alpha"])] = c
+                return out
+
+            together = run(caches + ["32K"], alphas)  # the repeated cache shares one simulation
+            reverse = run(list(reversed(caches)), list(reversed(alphas)))
+            alone = {}
+            for cache in caches:
+                for alpha in alphas:
+                    alone.update(run([cache], [alpha]))
+            check(len(alone) == len(caches) * len(alphas), f"{prog}: {len(alone)} configurations analysed alone")
+            for key, result in alone.items():
+                check(together.get(key) == result, f"{prog} {key}: alone and in a sweep differ")
+                check(reverse.get(key) == result, f"{prog} {key}: a sweep in another order differs")
+
+
 def test_text_compat():
     with tempfile.TemporaryDirectory() as d:
         for prog, n in (("sum", 16), ("spmv", 20), ("stream", 32)):
