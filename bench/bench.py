@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """edan's benchmark (make bench): speed and memory of online tracing, trace
 writing and offline analysis on the bundled workloads, as ratios measured in
-one run on this machine. Prints a Markdown table (the figures in
-docs/benchmarks.md come from it).
+one run on this machine, the commands of each ratio interleaved. Prints a
+Markdown table (the figures in docs/benchmarks.md come from it).
 
 usage: bench.py BUILD_DIR [--quick] [--no-billion] [--runs N]
 """
@@ -61,24 +61,43 @@ def median_run(cmd, runs=RUNS, stdout=subprocess.DEVNULL):
     return statistics.median(r[0] for r in res), max(r[1] for r in res), res[-1][2]
 
 
+def interleaved(cmds, runs=RUNS):
+    """Runs every command once per round, for several rounds, and returns each
+    one's median wall time, peak RSS and last output. On a shared machine the
+    load drifts over minutes: interleaving exposes every command of a ratio to
+    the same drift."""
+    res = {name: [] for name in cmds}
+    for _ in range(runs):
+        for name, (cmd, stdout) in cmds.items():
+            res[name].append(run_rss(cmd, stdout))
+    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2]) for name, rs in res.items()}
+
+
 def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, kernel, args, big in WORKLOADS:
             prog = os.path.join(BENCH, name)
             print(f"bench: {name} {' '.join(args)}", file=sys.stderr)
-            plain, _, _ = median_run([QEMU, prog, *args])
-            floor, _, _ = median_run([QEMU, "-plugin", EMPTY, prog, *args])
-            online, online_rss, out = median_run(
-                [EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *args], stdout=subprocess.PIPE)
+            on = interleaved({
+                "plain": ([QEMU, prog, *args], subprocess.DEVNULL),
+                "floor": ([QEMU, "-plugin", EMPTY, prog, *args], subprocess.DEVNULL),
+                "online": ([EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *args], subprocess.PIPE),
+            })
+            plain, floor = on["plain"][0], on["floor"][0]
+            online, online_rss, out = on["online"]
             report = json.loads(out.strip().splitlines()[-1])
             n = report["configurations"][0]["vertices"]
             trace = os.path.join(tmp, name + ".edt")
             rec, _, _ = median_run([EDAN, "record", "--filter=" + kernel, "-o", trace, prog, *args], runs=1)
             size = os.path.getsize(trace)
-            off_nc, off_rss, _ = median_run([EDAN, "analyze", "--cache=none", trace])
-            off_c, _, _ = median_run([EDAN, "analyze", "--cache=32K", trace])
-            sweep, _, _ = median_run([EDAN, "analyze", "--cache=" + SWEEP, trace])
+            off = interleaved({
+                "none": ([EDAN, "analyze", "--cache=none", trace], subprocess.DEVNULL),
+                "cache": ([EDAN, "analyze", "--cache=32K", trace], subprocess.DEVNULL),
+                "sweep": ([EDAN, "analyze", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
+            })
+            off_nc, off_rss, _ = off["none"]
+            off_c, sweep = off["cache"][0], off["sweep"][0]
             row = dict(workload=f"{name} {' '.join(args)}", insns=n, plain=plain, floor=floor, online=online,
                        online_rss=online_rss, record=rec, bytes_per_insn=size / n, offline_nocache=n / off_nc,
                        offline_cache=n / off_c, offline_rss=off_rss, sweep_ratio=sweep / off_c,
