@@ -1,0 +1,128 @@
+/*
+ * stage_speed: how fast each stage of offline analysis runs on its own.
+ *
+ *   stage_speed TRACE [CACHE]
+ *
+ * "reader" decodes the binary trace (decompression included) into records
+ * and drops them; "analyzer" runs the eDAG analysis over records already in
+ * memory (all of them: about 24 bytes per traced instruction), fed in the
+ * batches `edan analyze` uses. Each is run three times and the median rate
+ * printed, so `edan analyze`'s rate can be split into its two parts.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "analysis/edag.h"
+#include "trace/trace_file.h"
+
+enum { BATCH = 1024, RUNS = 3 };
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static double median3(double a, double b, double c)
+{
+    if (a > b) {
+        double t = a;
+        a = b;
+        b = t;
+    }
+    return c < a ? a : c > b ? b : c;
+}
+
+/* Reads the whole trace; keeps the records when *all is not NULL. Returns the count, or -1. */
+static long read_trace(const char *path, edan_exec **all, edan_trace_reader **keep)
+{
+    edan_error err = {0};
+    edan_trace_reader *r = edan_trace_reader_open(path, &err);
+    if (!r) {
+        fprintf(stderr, "stage_speed: %s\n", err.msg);
+        return -1;
+    }
+    size_t cap = all ? 1u << 20 : BATCH, total = 0;
+    edan_exec *buf = malloc(cap * sizeof *buf);
+    long n = 0;
+    while (buf) {
+        if (all && total + BATCH > cap) {
+            edan_exec *more = realloc(buf, 2 * cap * sizeof *buf);
+            if (!more)
+                break;
+            buf = more;
+            cap *= 2;
+        }
+        n = edan_trace_reader_next(r, buf + (all ? total : 0), BATCH, &err);
+        if (n <= 0)
+            break;
+        total += (size_t)n;
+    }
+    if (!buf || n < 0) {
+        fprintf(stderr, "stage_speed: %s\n", buf ? err.msg : "out of memory");
+        free(buf);
+        edan_trace_reader_close(r);
+        return -1;
+    }
+    if (all) {
+        *all = buf;
+        *keep = r; /* the records point into its code table */
+    } else {
+        free(buf);
+        edan_trace_reader_close(r);
+    }
+    return (long)total;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: stage_speed TRACE [CACHE]\n");
+        return 2;
+    }
+    edan_edag_config cfg;
+    edan_edag_config_default(&cfg);
+    edan_error err = {0};
+    if (argc == 3 && edan_cache_config_parse(argv[2], &cfg.lane[0].cache, &err)) {
+        fprintf(stderr, "stage_speed: %s\n", err.msg);
+        return 2;
+    }
+    double t[RUNS];
+    long n = 0;
+    for (int i = 0; i < RUNS; i++) {
+        double t0 = now();
+        n = read_trace(argv[1], NULL, NULL);
+        if (n < 0)
+            return 2;
+        t[i] = now() - t0;
+    }
+    printf("reader    %ld records, %.1f M/s\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6);
+    edan_exec *all = NULL;
+    edan_trace_reader *keep = NULL;
+    n = read_trace(argv[1], &all, &keep);
+    if (n < 0)
+        return 2;
+    for (int i = 0; i < RUNS; i++) {
+        edan_edag *e = edan_edag_new(&cfg, &err);
+        if (!e) {
+            fprintf(stderr, "stage_speed: %s\n", err.msg);
+            return 2;
+        }
+        double t0 = now();
+        for (long j = 0; j < n; j += BATCH)
+            edan_edag_consume(e, all + j, (size_t)(n - j < BATCH ? n - j : BATCH));
+        if (edan_edag_finish(e)) {
+            fprintf(stderr, "stage_speed: %s\n", edan_edag_error(e)->msg);
+            return 2;
+        }
+        t[i] = now() - t0;
+        edan_edag_free(e);
+    }
+    printf("analyzer  %ld records, %.1f M/s (cache %s)\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6,
+           argc == 3 ? argv[2] : "none");
+    free(all);
+    edan_trace_reader_close(keep);
+    return 0;
+}
