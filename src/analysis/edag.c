@@ -499,6 +499,13 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access
     return true;
 }
 
+/* w(v) of an access classified as ac (edag.h): access bytes, or in line mode every byte moved. */
+static ALWAYS_INLINE uint64_t access_bytes(const edan_edag *e, edan_access_class ac, uint32_t size)
+{
+    return e->cfg.bytes_mode == EDAN_BYTES_LINE ? ac.line_bytes
+                                                : (uint64_t)(ac.rd_ram ? size : 0) + (ac.wr_ram ? size : 0);
+}
+
 /* Account one vertex of lane L that moved w bytes; false on out of memory. */
 static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint64_t t, uint64_t S, uint64_t F,
                                   uint64_t md, uint64_t w, bool member)
@@ -738,6 +745,26 @@ static bool new_id(edan_edag *e, uint32_t id, const edan_insn *in)
 }
 
 /*
+ * Count one execution of r's static instruction, making room for a new one.
+ * The loops keep the tables and their capacity in locals (registers), which
+ * this refreshes when they grow. False when out of memory.
+ */
+static ALWAYS_INLINE bool count_execution(edan_edag *e, const edan_exec *r, uint64_t **count, const hot_op **ops,
+                                          size_t *cap)
+{
+    const uint32_t id = r->id;
+    if (__builtin_expect(id >= *cap || !(*count)[id], 0)) {
+        if (!new_id(e, id, r->insn))
+            return false;
+        *count = e->id_count;
+        *ops = e->ops;
+        *cap = e->id_cap;
+    }
+    (*count)[id]++;
+    return true;
+}
+
+/*
  * One memory access of the one-lane analysis. Kept out of the loop of
  * consume_one_lane() so that loop, which mostly sees instructions without
  * memory, keeps its state in registers. T1, C and Tinf go straight to the
@@ -763,38 +790,10 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     const bool to_ram = ac.rd_ram || ac.wr_ram;
     const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls];
     uint64_t F = Fin + t, md = mdin + to_ram;
-    st->T1 += t;
-    st->Tinf = max_u64(st->Tinf, F);
-    uint64_t w;
-    if (to_ram) {
-        st->ram_loads += ac.rd_ram;
-        st->ram_stores += ac.wr_ram;
-        st->W++;
-        if (!edan_layers_inc(&st->layers, md)) {
-            edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
-            return false;
-        }
-        st->D = max_u64(st->D, md);
-        if (md > EDAN_SHADOW_MAX_MD) {
-            edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-            return false;
-        }
-        w = e->cfg.bytes_mode == EDAN_BYTES_LINE ? ac.line_bytes
-                                                 : (uint64_t)(ac.rd_ram ? size : 0) + (ac.wr_ram ? size : 0);
-    } else {
-        st->C += t;
-        /* in line mode a hit can still move lines (a dirty victim's write-back further down) */
-        w = e->cfg.bytes_mode == EDAN_BYTES_LINE ? ac.line_bytes : 0;
-    }
-    if (w) {
-        st->bytes += w;
-        for (int j = 0; j < st->n_series; j++) {
-            if (!series_add(&st->series[j], Fin, F, w)) {
-                edan_error_set(&e->err, "out of memory for the data-movement series");
-                return false;
-            }
-        }
-    }
+    st->ram_loads += ac.rd_ram;
+    st->ram_stores += ac.wr_ram;
+    if (!account(e, L, to_ram, t, Fin, F, md, access_bytes(e, ac, size), true))
+        return false;
     regF[op.dst] = F;
     regMd[op.dst] = md;
     if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false)) {
@@ -831,16 +830,9 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     uint64_t T1 = 0, C = 0, Tinf = 0;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
-        const uint32_t id = r->id;
-        if (__builtin_expect(id >= cap || !count[id], 0)) {
-            if (!new_id(e, id, r->insn))
-                break;
-            count = e->id_count;
-            ops = e->ops;
-            cap = e->id_cap;
-        }
-        count[id]++;
-        const hot_op op = ops[id];
+        if (!count_execution(e, r, &count, &ops, &cap))
+            break;
+        const hot_op op = ops[r->id];
         if (op.mem != EDAN_MEM_NONE) {
             if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
                 if (!(has_cache ? one_lane_access_cached(e, r, op) : one_lane_access_uncached(e, r, op)))
@@ -875,25 +867,15 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
     const int K = e->n_lanes;
     uint64_t *regF = e->regF, *regMd = e->regMd;
     const uint64_t *cost = e->cost_by_class;
-    const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
     uint64_t *count = e->id_count;
     const hot_op *ops = e->ops;
     size_t cap = e->id_cap;
-    uint64_t T1[EDAN_MAX_LANES] = {0}, C[EDAN_MAX_LANES] = {0}, Tinf[EDAN_MAX_LANES];
-    for (int k = 0; k < K; k++)
-        Tinf[k] = e->lane[k].st.Tinf;
+    uint64_t T1[EDAN_MAX_LANES] = {0}, C[EDAN_MAX_LANES] = {0}, Tinf[EDAN_MAX_LANES] = {0};
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
-        const uint32_t id = r->id;
-        if (__builtin_expect(id >= cap || !count[id], 0)) {
-            if (!new_id(e, id, r->insn))
-                break;
-            count = e->id_count;
-            ops = e->ops;
-            cap = e->id_cap;
-        }
-        count[id]++;
-        const hot_op op = ops[id];
+        if (!count_execution(e, r, &count, &ops, &cap))
+            break;
+        const hot_op op = ops[r->id];
         const uint64_t *F0 = regF + (size_t)op.src[0] * K, *F1 = regF + (size_t)op.src[1] * K,
                        *F2 = regF + (size_t)op.src[2] * K;
         const uint64_t *M0 = regMd + (size_t)op.src[0] * K, *M1 = regMd + (size_t)op.src[1] * K,
@@ -926,13 +908,11 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
             for (int k = 0; k < K; k++) {
                 e->lane[k].st.T1 += T1[k];
                 e->lane[k].st.C += C[k];
-                e->lane[k].st.Tinf = Tinf[k];
+                e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
                 T1[k] = C[k] = 0;
             }
             if (!step_lanes(e, r))
                 return;
-            for (int k = 0; k < K; k++)
-                Tinf[k] = e->lane[k].st.Tinf;
             continue;
         }
         const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
@@ -954,37 +934,10 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
             const uint64_t t = to_ram ? L->cost.alpha : t_of[k];
             F[k] = Fin[k] + t;
             md[k] = mdin[k] + to_ram;
-            T1[k] += t;
-            Tinf[k] = max_u64(Tinf[k], F[k]);
-            edan_lane_stats *st = &L->st;
-            uint64_t w;
-            if (to_ram) {
-                st->ram_loads += ac.rd_ram;
-                st->ram_stores += ac.wr_ram;
-                st->W++;
-                if (!edan_layers_inc(&st->layers, md[k])) {
-                    edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md[k]);
-                    return;
-                }
-                st->D = max_u64(st->D, md[k]);
-                if (md[k] > EDAN_SHADOW_MAX_MD) {
-                    edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-                    return;
-                }
-                w = line_mode ? ac.line_bytes : (uint64_t)(ac.rd_ram ? size : 0) + (ac.wr_ram ? size : 0);
-            } else {
-                C[k] += t;
-                w = line_mode ? ac.line_bytes : 0;
-            }
-            if (w) {
-                st->bytes += w;
-                for (int j = 0; j < st->n_series; j++) {
-                    if (!series_add(&st->series[j], Fin[k], F[k], w)) {
-                        edan_error_set(&e->err, "out of memory for the data-movement series");
-                        return;
-                    }
-                }
-            }
+            L->st.ram_loads += ac.rd_ram;
+            L->st.ram_stores += ac.wr_ram;
+            if (!account(e, L, to_ram, t, Fin[k], F[k], md[k], access_bytes(e, ac, size), true))
+                return;
             Fd[k] = F[k];
             Md[k] = md[k];
         }
@@ -996,7 +949,7 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
     for (int k = 0; k < K; k++) {
         e->lane[k].st.T1 += T1[k];
         e->lane[k].st.C += C[k];
-        e->lane[k].st.Tinf = Tinf[k];
+        e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
     }
 }
 
