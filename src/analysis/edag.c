@@ -552,23 +552,6 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     const bool fd = e->cfg.false_deps;
     const edan_insn *in = r->insn;
     uint32_t member = UINT32_MAX;
-    if (!e->scoped && !fd && (in->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS))) {
-        /* the common case of a sweep: no memory, every lane counts, true dependencies only */
-        const size_t d = (size_t)(in->n_dst ? in->dst : REG_SINK) * (size_t)K;
-        const size_t a = (size_t)in->src[0] * K, b = (size_t)in->src[1] * K, c = (size_t)in->src[2] * K;
-        for (int k = 0; k < K; k++) {
-            lane_state *L = &e->lane[k];
-            const uint64_t t = L->cost.cls[in->cls];
-            const uint64_t F = max_u64(max_u64(e->regF[a + k], e->regF[b + k]), e->regF[c + k]) + t;
-            const uint64_t md = max_u64(max_u64(e->regMd[a + k], e->regMd[b + k]), e->regMd[c + k]);
-            L->st.T1 += t;
-            L->st.C += t;
-            L->st.Tinf = max_u64(L->st.Tinf, F);
-            e->regF[d + k] = F;
-            e->regMd[d + k] = md;
-        }
-        return true;
-    }
     if (e->scoped) {
         member = e->all_mask | (e->id_member[r->id] & e->exclusive_mask);
         for (int k = 0; k < K; k++)
@@ -610,34 +593,25 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         if (fd && wr)
             mem_deps(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], Fin, mdin, false, true);
     }
-    bool rd_of[EDAN_MAX_LANES], wr_of[EDAN_MAX_LANES];
-    uint32_t lb_of[EDAN_MAX_LANES];
+    edan_access_class ac_of[EDAN_MAX_LANES];
     for (int k = 0; k < K; k++) {
         lane_state *L = &e->lane[k];
-        bool rd_ram = false, wr_ram = false;
-        uint32_t line_bytes = 0;
+        const bool is_member = member >> k & 1;
+        edan_access_class ac = {false, false, 0};
         if (accessed) {
             const int o = L->cache_owner;
-            if (o == k) {
-                const edan_access_class ac = edan_cache_classify(&L->cache, L->has_cache, r->addr, size, rd, wr);
-                rd_ram = ac.rd_ram, wr_ram = ac.wr_ram, line_bytes = ac.line_bytes;
-            } else
-                rd_ram = rd_of[o], wr_ram = wr_of[o], line_bytes = lb_of[o];
-            rd_of[k] = rd_ram;
-            wr_of[k] = wr_ram;
-            lb_of[k] = line_bytes;
-            if (member >> k & 1) {
-                L->st.ram_loads += rd_ram;
-                L->st.ram_stores += wr_ram;
+            ac = o == k ? edan_cache_classify(&L->cache, L->has_cache, r->addr, size, rd, wr) : ac_of[o];
+            ac_of[k] = ac;
+            if (is_member) {
+                L->st.ram_loads += ac.rd_ram;
+                L->st.ram_stores += ac.wr_ram;
             }
         }
-        const bool to_ram = rd_ram || wr_ram;
-        const bool is_member = member >> k & 1;
+        const bool to_ram = ac.rd_ram || ac.wr_ram;
         const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
         F[k] = Fin[k] + t;
         md[k] = mdin[k] + (to_ram && is_member);
-        uint64_t w =
-            e->cfg.bytes_mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd_ram ? size : 0) + (wr_ram ? size : 0);
+        const uint64_t w = access_bytes(e, ac, size);
         if (!account(e, L, to_ram && is_member, t, Fin[k], F[k], md[k], w, is_member))
             return false;
     }
@@ -827,7 +801,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     uint64_t *count = e->id_count;
     const hot_op *ops = e->ops;
     size_t cap = e->id_cap;
-    uint64_t T1 = 0, C = 0, Tinf = 0;
+    uint64_t C = 0, Tinf = 0; /* of the instructions without memory access, whose T1 and C shares are equal */
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         if (!count_execution(e, r, &count, &ops, &cap))
@@ -845,13 +819,12 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
         const uint64_t t = cost[op.cls];
         const uint64_t F = Fin + t;
-        T1 += t;
         C += t;
         Tinf = max_u64(Tinf, F);
         regF[op.dst] = F;
         regMd[op.dst] = md;
     }
-    st->T1 += T1;
+    st->T1 += C;
     st->C += C;
     st->Tinf = max_u64(st->Tinf, Tinf);
 }
@@ -870,7 +843,8 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
     uint64_t *count = e->id_count;
     const hot_op *ops = e->ops;
     size_t cap = e->id_cap;
-    uint64_t T1[EDAN_MAX_LANES] = {0}, C[EDAN_MAX_LANES] = {0}, Tinf[EDAN_MAX_LANES] = {0};
+    /* of the instructions without memory access, whose T1 and C shares are equal */
+    uint64_t C[EDAN_MAX_LANES] = {0}, Tinf[EDAN_MAX_LANES] = {0};
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         if (!count_execution(e, r, &count, &ops, &cap))
@@ -891,7 +865,6 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
             const uint64_t t = t_of[k];
             const uint64_t F = max_u64(max_u64(F0[k], F1[k]), F2[k]) + t;
             const uint64_t md = max_u64(max_u64(M0[k], M1[k]), M2[k]);
-            T1[k] += t;
             C[k] += t;
             Tinf[k] = max_u64(Tinf[k], F);
             Fd[k] = F;
@@ -906,10 +879,10 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
         if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
             /* page-crossing access (or no memory): the general path handles and reports it */
             for (int k = 0; k < K; k++) {
-                e->lane[k].st.T1 += T1[k];
+                e->lane[k].st.T1 += C[k];
                 e->lane[k].st.C += C[k];
                 e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
-                T1[k] = C[k] = 0;
+                C[k] = 0;
             }
             if (!step_lanes(e, r))
                 return;
@@ -947,7 +920,7 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
         }
     }
     for (int k = 0; k < K; k++) {
-        e->lane[k].st.T1 += T1[k];
+        e->lane[k].st.T1 += C[k];
         e->lane[k].st.C += C[k];
         e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
     }

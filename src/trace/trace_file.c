@@ -537,7 +537,6 @@ struct edan_trace_reader {
     uint64_t n_blocks;
     uint64_t *last_addr;    /* per id */
     const edan_insn **insn; /* per id, cached from the code table */
-    uint8_t *accesses;      /* per id: 1 when the instruction has a memory kind (a dense copy for the hot loop) */
     size_t id_cap;
     edan_code_table *code;
 };
@@ -698,7 +697,6 @@ static void reader_free(edan_trace_reader *r)
     free(r->raw);
     free(r->last_addr);
     free(r->insn);
-    free(r->accesses);
     edan_code_table_free(r->code);
     free(r->name);
     free(r);
@@ -1058,10 +1056,7 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
         const edan_insn **ip = realloc(r->insn, n * sizeof *ip);
         if (ip)
             r->insn = ip;
-        uint8_t *ac = realloc(r->accesses, n);
-        if (ac)
-            r->accesses = ac;
-        if (!la || !ip || !ac) {
+        if (!la || !ip) {
             reader_fail(r, "out of memory");
             return -1;
         }
@@ -1070,7 +1065,6 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
     uint32_t id = edan_code_table_add(r->code, &in);
     r->insn[id] = edan_code_table_get(r->code, id);
     r->last_addr[id] = 0;
-    r->accesses[id] = in.mem != EDAN_MEM_NONE;
     r->n_defined = id + 1;
     r->blk_new_seen++;
     return 0;
@@ -1092,7 +1086,6 @@ static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_
     const int64_t n_defined = r->n_defined;
     const edan_insn *const *insn = r->insn;
     uint64_t *last_addr = r->last_addr;
-    const uint8_t *accesses = r->accesses;
     const uint16_t vcpu = r->vcpu;
     int64_t prev = r->prev_id;
     size_t n = 0;
@@ -1115,13 +1108,14 @@ static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_
         int64_t id = prev + 1 + unzigzag(v >> 1);
         if (id < 0 || id >= n_defined)
             break;
+        const edan_insn *in = insn[id];
         edan_exec *o = &out[n];
-        o->insn = insn[id];
+        o->insn = in;
         o->id = (uint32_t)id;
         o->vcpu = vcpu;
         o->flags = 0;
         o->addr = 0;
-        if (accesses[id]) {
+        if (in->mem != EDAN_MEM_NONE) {
             uint64_t a = *q++;
             if (a >= 0x80) {
                 a &= 0x7f;
