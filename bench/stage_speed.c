@@ -1,16 +1,20 @@
 /*
  * stage_speed: how fast each stage of offline analysis runs on its own.
  *
- *   stage_speed TRACE [CACHE]
+ *   stage_speed TRACE [CACHE[;CACHE...]]
  *
  * "reader" decodes the binary trace (decompression included) into records
  * and drops them; "analyzer" runs the eDAG analysis over records already in
  * memory (all of them: about 24 bytes per traced instruction), fed in the
  * batches `edan analyze` uses. Each is run three times and the median rate
- * printed, so `edan analyze`'s rate can be split into its two parts.
+ * printed, so `edan analyze`'s rate can be split into its two parts. CACHE
+ * takes edan's --cache syntax, a list included (one lane per cache, as in a
+ * sweep). STAGE_SPEED_ANALYZER_ONLY=1 skips the reader, for A/B runs of the
+ * analyzer alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "analysis/edag.h"
@@ -79,26 +83,44 @@ static long read_trace(const char *path, edan_exec **all, edan_trace_reader **ke
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: stage_speed TRACE [CACHE]\n");
+        fprintf(stderr, "usage: stage_speed TRACE [CACHE[;CACHE...]]\n");
         return 2;
     }
     edan_edag_config cfg;
     edan_edag_config_default(&cfg);
     edan_error err = {0};
-    if (argc == 3 && edan_cache_config_parse(argv[2], &cfg.lane[0].cache, &err)) {
-        fprintf(stderr, "stage_speed: %s\n", err.msg);
-        return 2;
+    if (argc == 3) {
+        /* CACHE may be a sweep, "A;B;...", as in edan's --cache: one lane each */
+        char list[1024];
+        snprintf(list, sizeof list, "%s", argv[2]);
+        int k = 0;
+        for (char *save = NULL, *one = strtok_r(list, ";", &save); one; one = strtok_r(NULL, ";", &save)) {
+            if (k == EDAN_MAX_LANES) {
+                fprintf(stderr, "stage_speed: at most %d caches\n", EDAN_MAX_LANES);
+                return 2;
+            }
+            if (edan_cache_config_parse(one, &cfg.lane[k].cache, &err)) {
+                fprintf(stderr, "stage_speed: %s\n", err.msg);
+                return 2;
+            }
+            edan_cost_default(&cfg.lane[k].cost);
+            k++;
+        }
+        cfg.n_lanes = k ? k : 1;
     }
     double t[RUNS];
     long n = 0;
-    for (int i = 0; i < RUNS; i++) {
+    /* STAGE_SPEED_ANALYZER_ONLY=1 skips the reader's measurement (A/B runs of the analyzer) */
+    const char *only = getenv("STAGE_SPEED_ANALYZER_ONLY");
+    for (int i = 0; i < RUNS && !(only && *only == '1'); i++) {
         double t0 = now();
         n = read_trace(argv[1], NULL, NULL);
         if (n < 0)
             return 2;
         t[i] = now() - t0;
+        if (i == RUNS - 1)
+            printf("reader    %ld records, %.1f M/s\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6);
     }
-    printf("reader    %ld records, %.1f M/s\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6);
     edan_exec *all = NULL;
     edan_trace_reader *keep = NULL;
     n = read_trace(argv[1], &all, &keep);

@@ -22,12 +22,15 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     s->with_readers = with_readers;
     s->last_page_no = UINT64_MAX;
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
-        s->recent_no[i] = UINT64_MAX;
+        s->recent[i].no = UINT64_MAX;
     size_t per_lane = EDAN_SHADOW_UNITS * (sizeof(uint64_t) + sizeof(uint32_t));
     if (with_readers)
         per_lane *= 2;
     size_t head = (sizeof(edan_shadow_page) + 63) & ~(size_t)63;
     s->page_bytes = (head + per_lane * (size_t)n_lanes + 63) & ~(size_t)63;
+    size_t n = (size_t)EDAN_SHADOW_UNITS * (size_t)n_lanes;
+    s->F_offset = head;
+    s->md_offset = head + n * sizeof(uint64_t) * (with_readers ? 2 : 1);
     /* 8 MiB of pointers, backed only where touched. */
     s->l1 = map_zeroed(L1_SIZE * sizeof *s->l1);
     return s->l1 ? 0 : -1;
@@ -109,6 +112,7 @@ static void *arena_take(edan_shadow *s, size_t bytes)
 
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
 {
+    s->recent_misses++;
     uint64_t region = page_no >> EDAN_SHADOW_L2_BITS;
     edan_shadow_page **l2;
     if (region < L1_SIZE) {
@@ -137,18 +141,13 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
         return NULL;
     }
     edan_shadow_page *p = (edan_shadow_page *)mem;
-    char *cur = mem + ((sizeof(edan_shadow_page) + 63) & ~(size_t)63);
     size_t n = (size_t)EDAN_SHADOW_UNITS * (size_t)s->n_lanes;
-    p->F = (uint64_t *)cur;
-    cur += n * sizeof(uint64_t);
+    p->F = (uint64_t *)(mem + s->F_offset);
+    p->md = (uint32_t *)(mem + s->md_offset);
     if (s->with_readers) {
-        p->rF = (uint64_t *)cur;
-        cur += n * sizeof(uint64_t);
+        p->rF = p->F + n;
+        p->rmd = p->md + n;
     }
-    p->md = (uint32_t *)cur;
-    cur += n * sizeof(uint32_t);
-    if (s->with_readers)
-        p->rmd = (uint32_t *)cur;
     p->page_no = page_no;
     l2[idx] = p;
     s->pages++;
