@@ -53,7 +53,7 @@ def run_rss(cmd, stdout=subprocess.DEVNULL):
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit(f"bench: {' '.join(cmd)} failed ({code}): {err}")
-    return wall, ru.ru_maxrss / 1024, out
+    return wall, ru.ru_maxrss / 1024, out, ru.ru_utime + ru.ru_stime
 
 
 def median_run(cmd, runs=RUNS, stdout=subprocess.DEVNULL):
@@ -70,7 +70,8 @@ def interleaved(cmds, runs=RUNS):
     for _ in range(runs):
         for name, (cmd, stdout) in cmds.items():
             res[name].append(run_rss(cmd, stdout))
-    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2]) for name, rs in res.items()}
+    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2],
+                   statistics.median(r[3] for r in rs)) for name, rs in res.items()}
 
 
 def main():
@@ -85,7 +86,7 @@ def main():
                 "online": ([EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *args], subprocess.PIPE),
             })
             plain, floor = on["plain"][0], on["floor"][0]
-            online, online_rss, out = on["online"]
+            online, online_rss, out, _ = on["online"]
             report = json.loads(out.strip().splitlines()[-1])
             n = report["configurations"][0]["vertices"]
             trace = os.path.join(tmp, name + ".edt")
@@ -95,12 +96,14 @@ def main():
                 "none": ([EDAN, "analyze", "--cache=none", trace], subprocess.DEVNULL),
                 "cache": ([EDAN, "analyze", "--cache=32K", trace], subprocess.DEVNULL),
                 "sweep": ([EDAN, "analyze", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
+                "sweep1": ([EDAN, "analyze", "--threads=1", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
             })
-            off_nc, off_rss, _ = off["none"]
+            off_nc, off_rss, _, _ = off["none"]
             off_c, sweep = off["cache"][0], off["sweep"][0]
             row = dict(workload=f"{name} {' '.join(args)}", insns=n, plain=plain, floor=floor, online=online,
                        online_rss=online_rss, record=rec, bytes_per_insn=size / n, offline_nocache=n / off_nc,
                        offline_cache=n / off_c, offline_rss=off_rss, sweep_ratio=sweep / off_c,
+                       sweep_cpu_ratio=off["sweep"][3] / off["cache"][3], sweep1_ratio=off["sweep1"][0] / off_c,
                        record_rate=n / max(rec - plain, 1e-9))
             if big and BILLION:
                 print(f"bench: {name} {' '.join(big)} (1e9)", file=sys.stderr)
@@ -123,13 +126,14 @@ def main():
             paper = dict(insns=pn, online=pon, rss=prss)
     print("| workload | traced insns | qemu s | empty-plugin s | edan online s | / qemu | / floor "
           "| offline M/s no cache | offline M/s cache | trace B/insn | record M/s | peak RSS MiB (online, offline) "
-          "| 8-config sweep / 1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| 8-config sweep / 1 | its CPU time / 1 | sweep on one thread / 1 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['workload']} | {r['insns']:,} | {r['plain']:.2f} | {r['floor']:.2f} | {r['online']:.2f} "
               f"| {r['online'] / r['plain']:.2f} | {r['online'] / r['floor']:.2f} | {r['offline_nocache'] / 1e6:.1f} "
               f"| {r['offline_cache'] / 1e6:.1f} | {r['bytes_per_insn']:.4f} | {r['insns'] / r['record'] / 1e6:.1f} "
-              f"| {r['online_rss']:.0f}, {r['offline_rss']:.0f} | {r['sweep_ratio']:.2f} |")
+              f"| {r['online_rss']:.0f}, {r['offline_rss']:.0f} | {r['sweep_ratio']:.2f} "
+              f"| {r['sweep_cpu_ratio']:.2f} | {r['sweep1_ratio']:.2f} |")
     if any("big" in r for r in rows):
         print()
         print("| 1e9 run | traced insns | qemu s | edan online s | / qemu | peak RSS MiB |")

@@ -88,6 +88,7 @@ int main(int argc, char **argv)
     }
     edan_edag_config cfg;
     edan_edag_config_default(&cfg);
+    cfg.threads = 1; /* stage rates on one core: a sweep's lanes are not split among threads */
     edan_error err = {0};
     if (argc == 3) {
         /* CACHE may be a sweep, "A;B;...", as in edan's --cache: one lane each */

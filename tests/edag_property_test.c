@@ -91,6 +91,8 @@ int main(int argc, char **argv)
         cfg.bytes_mode = rt_below(2) ? EDAN_BYTES_LINE : EDAN_BYTES_ACCESS;
         cfg.n_tau = 1;
         cfg.tau[0] = 1 + rt_below(5);
+        /* lanes split among up to four threads: results must not depend on it */
+        cfg.threads = 1 + (int)rt_below(4);
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
         CHECK(e != NULL, "edan_edag_new: %s", err.msg);

@@ -130,7 +130,8 @@ def test_record_analyze():
 
 
 def test_sweep_grouping():
-    """A configuration's results do not depend on the others analysed in the same pass, nor on their order."""
+    """A configuration's results do not depend on the others analysed in the same pass, on their order, nor on
+    how many threads share them."""
     caches = ["none", "32K", "1K,ways=4,write=back,alloc=yes", "2K,line=32+16K,ways=8,write=back,alloc=yes"]
     alphas = ["100", "200"]
     with tempfile.TemporaryDirectory() as d:
@@ -152,7 +153,11 @@ def test_sweep_grouping():
                     out[(c["cache"], c["alpha"])] = c
                 return out
 
-            together = run(caches + ["32K"], alphas)  # the repeated cache shares one simulation
+            together = run(caches + ["32K"], alphas, "--threads=1")  # the repeated cache shares one simulation
+            for threads in ("0", "2", "3", "5"):
+                # configurations split among threads (the two 32K ones stay together)
+                check(run(caches + ["32K"], alphas, "--threads=" + threads) == together,
+                      f"{prog}: --threads={threads} changes the results")
             reverse = run(list(reversed(caches)), list(reversed(alphas)))
             alone = {}
             for cache in caches:

@@ -1,13 +1,21 @@
 #include "analysis/edag.h"
 
 #include <inttypes.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/shadow.h"
 #include "trace/activity.h"
+#include "trace/async.h"
 
 #define DEFAULT_MAX_PHASES (1u << 20)
+#define EDAN_MAX_GROUPS 16
+/* A group thread's stream: buffers of 8192 records (192 KiB), four in flight. */
+#define FEED_BATCH 8192
+#define FEED_BUFFERS 4
 #define AUTO_MAX_PHASES 4096u
 
 /*
@@ -74,6 +82,20 @@ struct edan_edag {
     uint32_t *id_entry;                     /* per static id: inclusive lanes whose function starts at its pc */
     edan_activity activity[EDAN_MAX_LANES]; /* inclusive lanes */
     uint64_t members[EDAN_MAX_LANES];
+    /*
+     * Lane groups on threads (edan_edag_config.threads). With n_groups > 1
+     * this edan_edag holds no analysis state of its own: group[g] analyses
+     * some of the lanes, group 0 on the caller's thread and every other on
+     * the thread of feed[g], which gets a copy of the stream in buffers of
+     * FEED_BATCH records (fed[g] of the current one filled). Lane k is lane
+     * lane_slot[k] of group lane_group[k].
+     */
+    int n_groups;
+    edan_edag *group[EDAN_MAX_GROUPS];
+    edan_async *feed[EDAN_MAX_GROUPS];
+    size_t fed[EDAN_MAX_GROUPS];
+    int8_t lane_group[EDAN_MAX_LANES], lane_slot[EDAN_MAX_LANES];
+    atomic_bool failed; /* a group on its own thread: err is set (and may be read) */
 };
 
 void edan_edag_config_default(edan_edag_config *c)
@@ -219,6 +241,42 @@ static bool series_finish(edan_series *s, uint64_t Tinf)
     return true;
 }
 
+/* The first lane with the same cache configuration as lane k: one simulation serves both. */
+static int cache_owner(const edan_edag_config *cfg, int k)
+{
+    char mine[256], other[256];
+    edan_cache_config_format(&cfg->lane[k].cache, mine, sizeof mine);
+    for (int j = 0; j < k; j++) {
+        edan_cache_config_format(&cfg->lane[j].cache, other, sizeof other);
+        if (!strcmp(mine, other))
+            return j;
+    }
+    return k;
+}
+
+/* Cores this process may run on (its affinity mask: taskset and containers narrow it). */
+static int available_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* How many lane groups: at most one per thread, per distinct cache and EDAN_MAX_GROUPS. */
+static int group_count(const edan_edag_config *cfg)
+{
+    int threads = cfg->threads ? cfg->threads : available_cores();
+    int caches = 0;
+    for (int k = 0; k < cfg->n_lanes; k++)
+        caches += cache_owner(cfg, k) == k;
+    int g = threads < caches ? threads : caches;
+    return g < EDAN_MAX_GROUPS ? g : EDAN_MAX_GROUPS;
+}
+
+static edan_edag *new_grouped(const edan_edag_config *cfg, int n_groups, edan_error *err);
+
 edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
 {
     if (cfg->n_lanes < 1 || cfg->n_lanes > EDAN_MAX_LANES) {
@@ -230,6 +288,13 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         edan_error_set(err, "at most %d values of tau", EDAN_MAX_TAUS);
         return NULL;
     }
+    if (cfg->threads < 0) {
+        edan_error_set(err, "the number of threads must be 0 (one per core) or more, not %d", cfg->threads);
+        return NULL;
+    }
+    const int n_groups = group_count(cfg);
+    if (n_groups > 1)
+        return new_grouped(cfg, n_groups, err);
     edan_edag *e = calloc(1, sizeof *e);
     if (!e) {
         edan_error_set(err, "out of memory");
@@ -262,14 +327,7 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     }
     for (int k = 0; k < cfg->n_lanes; k++) {
         lane_state *L = &e->lane[k];
-        L->cache_owner = k;
-        char mine[256], other[256];
-        edan_cache_config_format(&cfg->lane[k].cache, mine, sizeof mine);
-        for (int j = 0; j < k && L->cache_owner == k; j++) {
-            edan_cache_config_format(&cfg->lane[j].cache, other, sizeof other);
-            if (!strcmp(mine, other))
-                L->cache_owner = j;
-        }
+        L->cache_owner = cache_owner(cfg, k);
         L->cost = cfg->lane[k].cost;
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
             e->cost_by_class[c * cfg->n_lanes + k] = L->cost.cls[c];
@@ -291,10 +349,16 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     return e;
 }
 
+static void free_grouped(edan_edag *e);
+
 void edan_edag_free(edan_edag *e)
 {
     if (!e)
         return;
+    if (e->n_groups) {
+        free_grouped(e);
+        return;
+    }
     if (e->lane) {
         for (int k = 0; k < e->n_lanes; k++) {
             lane_state *L = &e->lane[k];
@@ -966,9 +1030,15 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
     }
 }
 
+static void consume_grouped(edan_edag *e, const edan_exec *recs, size_t n);
+
 void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_edag *e = ctx;
+    if (e->n_groups) {
+        consume_grouped(e, recs, n);
+        return;
+    }
     if (e->err.set)
         return;
     e->pf_next = recs;
@@ -1001,9 +1071,13 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         ;
 }
 
+static int finish_grouped(edan_edag *e);
+
 int edan_edag_finish(void *ctx)
 {
     edan_edag *e = ctx;
+    if (e->n_groups)
+        return finish_grouped(e);
     if (e->err.set)
         return -1;
     if (e->finished)
@@ -1049,6 +1123,15 @@ edan_consumer edan_edag_consumer(edan_edag *e)
 
 const edan_error *edan_edag_error(const edan_edag *e)
 {
+    for (int g = 0; g < e->n_groups; g++) {
+        const edan_edag *sub = e->group[g];
+        /*
+         * While a group's thread runs it publishes an error through failed
+         * (release, then acquire here); once finished the threads are joined.
+         */
+        if (g == 0 || e->finished ? sub->err.set : atomic_load_explicit(&sub->failed, memory_order_acquire))
+            return &sub->err;
+    }
     return &e->err;
 }
 int edan_edag_n_lanes(const edan_edag *e)
@@ -1057,20 +1140,163 @@ int edan_edag_n_lanes(const edan_edag *e)
 }
 const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k)
 {
+    if (e->n_groups)
+        return edan_edag_lane(e->group[e->lane_group[k]], e->lane_slot[k]);
     return &e->lane[k].st;
 }
 const edan_edag_config *edan_edag_get_config(const edan_edag *e)
 {
     return &e->cfg;
 }
+/* Every group sees the whole stream: group 0's shadow pages and execution counts are everyone's. */
 uint64_t edan_edag_footprint(const edan_edag *e)
 {
+    if (e->n_groups)
+        return edan_edag_footprint(e->group[0]);
     return e->shadow.pages * EDAN_SHADOW_PAGE;
 }
 
 size_t edan_edag_static_counts(const edan_edag *e, const uint64_t **count, const edan_insn *const **insn)
 {
+    if (e->n_groups)
+        return edan_edag_static_counts(e->group[0], count, insn);
     *count = e->id_count;
     *insn = e->id_insn;
     return e->id_cap;
+}
+
+/*
+ * Lane groups on threads. Lanes share nothing but the stream (and a cache
+ * simulation when their caches are the same), so a sweep splits into groups
+ * that run in parallel, each an edan_edag of its own fed the same records.
+ */
+
+/* The consumer a group thread runs: its group's, publishing an error once it is set. */
+static void group_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_edag *sub = ctx;
+    edan_edag_consume(sub, recs, n);
+    if (sub->err.set)
+        atomic_store_explicit(&sub->failed, true, memory_order_release);
+}
+
+static edan_edag *new_grouped(const edan_edag_config *cfg, int n_groups, edan_error *err)
+{
+    edan_edag *e = calloc(1, sizeof *e);
+    edan_edag_config *sub = malloc(sizeof *sub);
+    if (!e || !sub) {
+        free(e);
+        free(sub);
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    e->cfg = *cfg;
+    e->n_lanes = cfg->n_lanes;
+    /*
+     * Each cache (with all its lanes), in lane order, goes to the group with
+     * the fewest lanes so far. Group 0's thread also produces the stream (it
+     * reads and decodes the trace, or copies it for the others), which
+     * counts as half a lane: loads are in half lanes.
+     */
+    int load[EDAN_MAX_GROUPS] = {1};
+    for (int k = 0; k < cfg->n_lanes; k++) {
+        const int owner = cache_owner(cfg, k);
+        if (owner != k) {
+            e->lane_group[k] = e->lane_group[owner];
+            load[e->lane_group[k]] += 2;
+            continue;
+        }
+        int best = 0;
+        for (int g = 1; g < n_groups; g++)
+            if (load[g] < load[best])
+                best = g;
+        e->lane_group[k] = (int8_t)best;
+        load[best] += 2;
+    }
+    bool ok = true;
+    for (int g = 0; g < n_groups && ok; g++) {
+        *sub = *cfg;
+        sub->threads = 1;
+        sub->n_lanes = 0;
+        for (int k = 0; k < cfg->n_lanes; k++) {
+            if (e->lane_group[k] != g)
+                continue;
+            e->lane_slot[k] = (int8_t)sub->n_lanes;
+            sub->lane[sub->n_lanes++] = cfg->lane[k];
+        }
+        ok = (e->group[g] = edan_edag_new(sub, err)) != NULL;
+        e->n_groups = g + 1;
+        if (ok && g > 0) {
+            edan_consumer c = {e->group[g], group_consume, edan_edag_finish};
+            if (!(e->feed[g] = edan_async_new(c, FEED_BATCH, FEED_BUFFERS))) {
+                edan_error_set(err, "cannot start an analysis thread (out of memory or threads)");
+                ok = false;
+            }
+        }
+    }
+    free(sub);
+    if (!ok) {
+        edan_edag_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+static void consume_grouped(edan_edag *e, const edan_exec *recs, size_t n)
+{
+    if (e->finished)
+        return;
+    for (int g = 1; g < e->n_groups; g++) {
+        edan_async *a = e->feed[g];
+        for (size_t i = 0; i < n;) {
+            size_t take = FEED_BATCH - e->fed[g];
+            if (take > n - i)
+                take = n - i;
+            memcpy(edan_async_buffer(a) + e->fed[g], recs + i, take * sizeof *recs);
+            e->fed[g] += take;
+            i += take;
+            if (e->fed[g] == FEED_BATCH) {
+                edan_async_submit(a, FEED_BATCH);
+                e->fed[g] = 0;
+            }
+        }
+    }
+    edan_edag_consume(e->group[0], recs, n);
+}
+
+/* Hand over what is left, wait for every thread to finish its group, and stop the threads. */
+static int stop_groups(edan_edag *e)
+{
+    int rc = 0;
+    for (int g = 1; g < e->n_groups; g++) {
+        if (!e->feed[g])
+            continue;
+        if (e->fed[g])
+            edan_async_submit(e->feed[g], e->fed[g]);
+        e->fed[g] = 0;
+        if (edan_async_finish(e->feed[g]))
+            rc = -1;
+        edan_async_free(e->feed[g]);
+        e->feed[g] = NULL;
+    }
+    return rc;
+}
+
+static int finish_grouped(edan_edag *e)
+{
+    if (e->finished)
+        return edan_edag_error(e)->set ? -1 : 0;
+    e->finished = true;
+    int rc = stop_groups(e);
+    if (edan_edag_finish(e->group[0]))
+        rc = -1;
+    return rc;
+}
+
+static void free_grouped(edan_edag *e)
+{
+    stop_groups(e);
+    for (int g = 0; g < e->n_groups; g++)
+        edan_edag_free(e->group[g]);
+    free(e);
 }

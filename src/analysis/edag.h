@@ -28,7 +28,8 @@
  *    per-byte "last writer" state gives exactly the metrics of the eDAG.
  *
  * Lanes: one pass evaluates several (cache, cost) configurations at once.
- * Each lane has its own cache, registers and shadow state.
+ * Each lane has its own cache, registers and shadow state; groups of lanes
+ * can run on threads of their own (edan_edag_config.threads).
  */
 #ifndef EDAN_ANALYSIS_EDAG_H
 #define EDAN_ANALYSIS_EDAG_H
@@ -76,6 +77,14 @@ typedef struct edan_edag_config {
     int n_tau;
     uint64_t tau[EDAN_MAX_TAUS]; /* phase length in cycles; 0 = automatic */
     uint32_t max_phases;         /* a series never has more phases: tau doubles instead (0 = default) */
+    /*
+     * Threads that share the lanes: lanes are independent, so a sweep splits
+     * them into groups (lanes with the same cache stay together, sharing its
+     * simulation), each analysed by its own thread from a copy of the stream;
+     * the caller's thread takes the first group. Results are the same for any
+     * value. 0: one thread per core the process may run on; 1: no threads.
+     */
+    int threads;
 } edan_edag_config;
 
 void edan_edag_config_default(edan_edag_config *c);

@@ -67,6 +67,7 @@ static const struct {
     {"tau", true},
     {"clock", true},
     {"false-deps", false},
+    {"threads", true},
     {"bytes", true},
     {"json", false},
     {"series-csv", true},
@@ -219,6 +220,15 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         }
         return 0;
     }
+    if (!strcmp(key, "threads")) {
+        uint64_t v;
+        if (edan_parse_u64(value, &v) || v > 1024) {
+            edan_error_set(err, "--threads: '%s' is not a number of threads (0 for one per core)", value);
+            return -1;
+        }
+        o->threads = (int)v;
+        return 0;
+    }
     if (!strcmp(key, "false-deps")) {
         o->false_deps = true;
         return 0;
@@ -323,6 +333,7 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
         }
     }
     cfg->false_deps = o->false_deps;
+    cfg->threads = o->threads;
     cfg->bytes_mode = o->bytes_mode;
     cfg->n_tau = o->n_tau;
     memcpy(cfg->tau, o->tau, sizeof cfg->tau);
@@ -376,6 +387,9 @@ void edan_options_help(FILE *f)
           "  --bytes=access|line what w(v) counts: the bytes of the access that reach RAM, or\n"
           "                      all line fills and write-backs [access]\n"
           "  --false-deps        also keep write-after-read and write-after-write dependencies\n"
+          "  --threads=N         threads that share the configurations of a sweep (configurations\n"
+          "                      with the same cache stay on one thread); 0 is one per core the\n"
+          "                      process may use, 1 analyses on the calling thread alone [0]\n"
           "  --per-function      W, D, lambda, Lambda and instructions of the 8 functions that execute\n"
           "                      the most instructions, exclusive and inclusive of their callees\n"
           "                      (a second pass over the trace; edan run records one for it)\n"

@@ -30,6 +30,7 @@ typedef struct edan_options {
     edan_bytes_mode bytes_mode;
     int n_tau;
     uint64_t tau[EDAN_MAX_TAUS];
+    int threads; /* threads sharing a sweep's lanes: 0 = one per core */
     /* output */
     bool json;
     bool table;       /* the case-study table of the paper's Tables 1 and 2 */
