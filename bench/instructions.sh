@@ -1,7 +1,8 @@
 #!/bin/sh
 # Instructions the analyzer and the trace reader execute per traced instruction,
 # counted by callgrind: deterministic, so unlike wall time it is not disturbed
-# by a busy machine. usage: bench/instructions.sh [BUILD_DIR]
+# by a busy machine. One thread (--threads=1): the count is the work of a pass,
+# however a sweep's lanes are split among threads. usage: bench/instructions.sh [BUILD_DIR]
 set -eu
 B=$(cd "${1:-build}" && pwd)
 T=$(mktemp -d)
@@ -10,7 +11,7 @@ trap 'rm -rf "$T"' EXIT
 N=$("$B/edan" analyze "$T/cg.edt" | awk '/vertices/ {print $3}')
 SWEEP='32K;64K;128K;256K;32K,ways=8;64K,ways=8;32K,write=back,alloc=yes;1M,ways=16,write=back,alloc=yes'
 for cfg in none 32K "$SWEEP"; do
-    valgrind --tool=callgrind --callgrind-out-file="$T/cg.out" "$B/edan" analyze --cache="$cfg" "$T/cg.edt" \
+    valgrind --tool=callgrind --callgrind-out-file="$T/cg.out" "$B/edan" analyze --threads=1 --cache="$cfg" "$T/cg.edt" \
         > /dev/null 2>&1
     callgrind_annotate "$T/cg.out" 2>/dev/null | awk -v n="$N" -v cfg="$cfg" '
         /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
