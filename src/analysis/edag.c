@@ -12,11 +12,11 @@
 #include "trace/async.h"
 
 #define DEFAULT_MAX_PHASES (1u << 20)
+#define AUTO_MAX_PHASES 4096u
 #define EDAN_MAX_GROUPS 16
 /* A group thread's stream: buffers of 8192 records (192 KiB), four in flight. */
 #define FEED_BATCH 8192
 #define FEED_BUFFERS 4
-#define AUTO_MAX_PHASES 4096u
 
 /*
  * Register state has one extra slot: instructions without a destination
