@@ -14,10 +14,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "analysis/edag.h"
+#include "cli/options.h"
 #include "trace/trace_file.h"
 
 enum { BATCH = 1024, RUNS = 3 };
@@ -86,29 +86,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: stage_speed TRACE [CACHE[;CACHE...]]\n");
         return 2;
     }
+    /* CACHE takes edan's --cache syntax, a sweep list included: the command line's own parser */
+    edan_options o;
+    edan_options_default(&o);
     edan_edag_config cfg;
-    edan_edag_config_default(&cfg);
-    cfg.threads = 1; /* stage rates on one core: a sweep's lanes are not split among threads */
     edan_error err = {0};
-    if (argc == 3) {
-        /* CACHE may be a sweep, "A;B;...", as in edan's --cache: one lane each */
-        char list[1024];
-        snprintf(list, sizeof list, "%s", argv[2]);
-        int k = 0;
-        for (char *save = NULL, *one = strtok_r(list, ";", &save); one; one = strtok_r(NULL, ";", &save)) {
-            if (k == EDAN_MAX_LANES) {
-                fprintf(stderr, "stage_speed: at most %d caches\n", EDAN_MAX_LANES);
-                return 2;
-            }
-            if (edan_cache_config_parse(one, &cfg.lane[k].cache, &err)) {
-                fprintf(stderr, "stage_speed: %s\n", err.msg);
-                return 2;
-            }
-            edan_cost_default(&cfg.lane[k].cost);
-            k++;
-        }
-        cfg.n_lanes = k ? k : 1;
+    if ((argc == 3 && edan_options_set(&o, "cache", argv[2], &err)) || edan_options_edag_config(&o, &cfg, &err)) {
+        fprintf(stderr, "stage_speed: %s\n", err.msg);
+        return 2;
     }
+    cfg.threads = 1; /* stage rates on one core: a sweep's lanes are not split among threads */
     double t[RUNS];
     long n = 0;
     /* STAGE_SPEED_ANALYZER_ONLY=1 skips the reader's measurement (A/B runs of the analyzer) */

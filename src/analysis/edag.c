@@ -1041,19 +1041,17 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
     }
     if (e->err.set)
         return;
-    e->pf_next = recs;
-    e->pf_end = recs + n;
-    const uint64_t misses = e->shadow.recent_misses;
-    if (!e->cfg.false_deps && e->n_lanes == 1 && !e->scoped) {
-        if (e->lane[0].has_cache)
+    if (!e->cfg.false_deps && !e->scoped) {
+        /* the fast paths, which prefetch when the previous batch's page lookups missed often */
+        e->pf_next = recs;
+        e->pf_end = recs + n;
+        const uint64_t misses = e->shadow.recent_misses;
+        if (e->n_lanes > 1)
+            consume_lanes(e, recs, n);
+        else if (e->lane[0].has_cache)
             consume_one_lane(e, recs, n, true);
         else
             consume_one_lane(e, recs, n, false);
-        e->prefetch = (e->shadow.recent_misses - misses) * PREFETCH_WHEN > n;
-        return;
-    }
-    if (!e->cfg.false_deps && !e->scoped) {
-        consume_lanes(e, recs, n);
         e->prefetch = (e->shadow.recent_misses - misses) * PREFETCH_WHEN > n;
         return;
     }

@@ -148,8 +148,7 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
  * effect is a prefetch free of side effects and deletes calls to it before
  * it would inline them (the build then has no prefetch instruction at all).
  */
-#define EDAN_SHADOW_PREFETCH static inline __attribute__((always_inline)) void
-EDAN_SHADOW_PREFETCH edan_shadow_prefetch_state(const edan_shadow *s, uint64_t addr)
+static inline __attribute__((always_inline)) void edan_shadow_prefetch_state(const edan_shadow *s, uint64_t addr)
 {
     uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
     uint64_t region = page_no >> EDAN_SHADOW_L2_BITS;
