@@ -93,6 +93,8 @@ int main(int argc, char **argv)
         cfg.tau[0] = 1 + rt_below(5);
         /* lanes split among up to four threads: results must not depend on it */
         cfg.threads = 1 + (int)rt_below(4);
+        /* the sweep loop's portable and AVX2 builds (where the CPU has it) */
+        cfg.portable = rt_below(2);
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
         CHECK(e != NULL, "edan_edag_new: %s", err.msg);

@@ -215,14 +215,15 @@ static __attribute__((noinline, unused)) edan_cache_result edan_cache_access_gen
 }
 
 /*
- * One load (is_store false) or store of size bytes at addr. The common case
- * is inlined: the access stays in one line, which is the most recently used
- * of its set in the first level (a stream of accesses walking through a
- * line). A load, or a store to a write-back level, then ends there, exactly
- * as the general path would end it.
+ * The common case of an access, inlined: it stays in one line, which is the
+ * most recently used of its set in the first level (a stream of accesses
+ * walking through a line), and it is a load, or a store to a write-back
+ * level. Then it ends there, exactly as the general path would end it: this
+ * does the access and returns true. Otherwise it changes nothing and returns
+ * false.
  */
-static inline __attribute__((always_inline)) edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr,
-                                                                                 uint32_t size, bool is_store)
+static inline __attribute__((always_inline)) bool edan_cache_try_mru(edan_cache *c, uint64_t addr, uint32_t size,
+                                                                     bool is_store)
 {
     edan_cache_level *l0 = &c->level[0];
     const uint32_t shift = l0->line_shift;
@@ -232,9 +233,19 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         if ((set[0] & ~(uint64_t)EDAN_TAG_DIRTY) == ((line << 2) | EDAN_TAG_VALID)) {
             set[0] |= is_store ? EDAN_TAG_DIRTY : 0;
             l0->hits++;
-            const edan_cache_result hit = {false, false, 0};
-            return hit;
+            return true;
         }
+    }
+    return false;
+}
+
+/* One load (is_store false) or store of size bytes at addr. */
+static inline __attribute__((always_inline)) edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr,
+                                                                                 uint32_t size, bool is_store)
+{
+    if (edan_cache_try_mru(c, addr, size, is_store)) {
+        const edan_cache_result hit = {false, false, 0};
+        return hit;
     }
     return edan_cache_access_general(c, addr, size, is_store);
 }

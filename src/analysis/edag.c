@@ -19,6 +19,34 @@
 #define FEED_BUFFERS 4
 
 /*
+ * A sweep's lanes are handled in blocks of four 64-bit values: one AVX2
+ * vector. Times and depths stay below 2^63, so the signed comparison vectors
+ * have is their maximum.
+ */
+#define LANE_BLOCK 4
+typedef int64_t lane_vec __attribute__((vector_size(8 * LANE_BLOCK), aligned(8)));
+#define VLOAD(p) (*(const lane_vec *)(const void *)(p))
+#define VSTORE(p, v) (*(lane_vec *)(void *)(p) = (v))
+/* of two variables */
+#define VMAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
+/* the shadow's memory depths, 32 bits each */
+typedef uint32_t depth_vec __attribute__((vector_size(4 * LANE_BLOCK), aligned(4)));
+#define VLOAD_DEPTHS(p) __builtin_convertvector(*(const depth_vec *)(const void *)(p), lane_vec)
+#define VSTORE_DEPTHS(p, v) (*(depth_vec *)(void *)(p) = __builtin_convertvector((v), depth_vec))
+
+static bool cpu_has_avx2(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __builtin_cpu_supports("avx2");
+#else
+    return false;
+#endif
+}
+
+/* consume_lanes() measures whether looking at the caches' MRU lines first pays once in this many batches */
+#define MRU_PROBE 16
+
+/*
  * Register state has one extra slot: instructions without a destination
  * write their result to REG_SINK, which nothing reads, so the hot path needs
  * no branch. Sources past n_src are x0 (riscv.h), whose state stays 0.
@@ -57,10 +85,21 @@ struct edan_edag {
     int n_lanes;
     edan_shadow shadow;
     lane_state *lane;
-    /* Register state, lane-major: register r of lane k at [r * n_lanes + k]. */
+    /*
+     * Register state, lane-major: register r of lane k at [r * stride + k].
+     * With several lanes the stride is n_lanes rounded up to whole lane
+     * blocks (LANE_BLOCK), so consume_lanes() handles a register's lanes
+     * in vectors; the padding lanes compute values nothing reads.
+     */
+    size_t stride;
     uint64_t *regF, *regMd;
     uint64_t *regRF, *regRMd; /* readers since the last write (false dependencies) */
-    uint64_t *cost_by_class;  /* class-major: cost of class c in lane k at [c * n_lanes + k] */
+    uint64_t *cost_by_class;  /* class-major: cost of class c in lane k at [c * stride + k] */
+    bool lanes_avx2;          /* consume_lanes() runs its AVX2 build */
+    /* lanes that run a cache simulation for themselves and others with the same cache; those without a cache */
+    uint32_t simulating, uncached;
+    bool mru_first;   /* consume_lanes() looks whether an access hits every cache's MRU line first */
+    uint64_t batches; /* of consume_lanes(): it looks first at least every MRU_PROBE batches */
     edan_error err;
     bool finished;
     /*
@@ -302,15 +341,18 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     }
     e->cfg = *cfg;
     e->n_lanes = cfg->n_lanes;
-    e->lane = calloc((size_t)cfg->n_lanes, sizeof *e->lane);
-    size_t regs = (size_t)(EDAN_NUM_REGS + 1) * (size_t)cfg->n_lanes;
+    const size_t lanes = (unsigned)e->n_lanes; /* 1 to EDAN_MAX_LANES, checked above */
+    e->lane = calloc(lanes, sizeof *e->lane);
+    e->stride = lanes == 1 ? 1 : (lanes + LANE_BLOCK - 1) / LANE_BLOCK * LANE_BLOCK;
+    e->lanes_avx2 = !cfg->portable && cpu_has_avx2();
+    size_t regs = (size_t)(EDAN_NUM_REGS + 1) * e->stride;
     e->regF = calloc(regs, sizeof *e->regF);
     e->regMd = calloc(regs, sizeof *e->regMd);
     e->regRF = calloc(regs, sizeof *e->regRF);
     e->regRMd = calloc(regs, sizeof *e->regRMd);
-    e->cost_by_class = calloc((size_t)EDAN_CLASS_COUNT * (size_t)cfg->n_lanes, sizeof *e->cost_by_class);
+    e->cost_by_class = calloc((size_t)EDAN_CLASS_COUNT * e->stride, sizeof *e->cost_by_class);
     if (!e->lane || !e->regF || !e->regMd || !e->regRF || !e->regRMd || !e->cost_by_class ||
-        edan_shadow_init(&e->shadow, cfg->n_lanes, cfg->false_deps)) {
+        edan_shadow_init(&e->shadow, (int)e->stride, cfg->false_deps)) {
         edan_error_set(err, "out of memory");
         edan_edag_free(e);
         return NULL;
@@ -330,8 +372,10 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         L->cache_owner = cache_owner(cfg, k);
         L->cost = cfg->lane[k].cost;
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-            e->cost_by_class[c * cfg->n_lanes + k] = L->cost.cls[c];
+            e->cost_by_class[c * e->stride + k] = L->cost.cls[c];
         L->has_cache = cfg->lane[k].cache.n_levels > 0;
+        if (L->cache_owner == k)
+            *(L->has_cache ? &e->simulating : &e->uncached) |= 1u << k;
         if (L->has_cache && edan_cache_init(&L->cache, &cfg->lane[k].cache, err)) {
             edan_edag_free(e);
             return NULL;
@@ -396,7 +440,9 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
 /*
  * Shadow accesses for bytes [off, off+len) of one page (len <= 8, so at most
  * three 4-byte units), for all K lanes at once. Per-lane values are arrays
- * indexed by lane; the page holds unit u of lane k at [u * K + k].
+ * indexed by lane; the page holds unit u of lane k at [u * K + k]. K is the
+ * register state's stride (padding lanes included): with whole lane blocks
+ * a unit's lanes are handled in vectors.
  */
 static ALWAYS_INLINE uint32_t unit_lo(uint32_t off, uint32_t u)
 {
@@ -415,6 +461,15 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const size_t base = (size_t)u * (size_t)K;
         if (!(pg->md[base] & EDAN_SHADOW_SPLIT)) {
+            if (K % LANE_BLOCK == 0 && writers && !readers) {
+                for (int b = 0; b < K; b += LANE_BLOCK) {
+                    const lane_vec f = VLOAD(Fin + b), sf = VLOAD(pg->F + base + b);
+                    const lane_vec m = VLOAD(mdin + b), sm = VLOAD_DEPTHS(pg->md + base + b);
+                    VSTORE(Fin + b, VMAX(f, sf));
+                    VSTORE(mdin + b, VMAX(m, sm));
+                }
+                continue;
+            }
             for (int k = 0; k < K; k++) {
                 if (writers) {
                     Fin[k] = max_u64(Fin[k], pg->F[base + k]);
@@ -478,6 +533,13 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
             if (pg->md[base] & EDAN_SHADOW_SPLIT)
                 edan_shadow_split_release(sh, pg->F[base]);
+            if (K % LANE_BLOCK == 0 && !readers) {
+                for (int b = 0; b < K; b += LANE_BLOCK) {
+                    VSTORE(pg->F + base + b, VLOAD(F + b));
+                    VSTORE_DEPTHS(pg->md + base + b, VLOAD(md + b));
+                }
+                continue;
+            }
             for (int k = 0; k < K; k++) {
                 pg->F[base + k] = F[k];
                 pg->md[base + k] = (uint32_t)md[k];
@@ -637,12 +699,14 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", e->shadow.pages);
         return false;
     }
-    const size_t dst = (size_t)(in->n_dst ? in->dst : REG_SINK) * (size_t)K;
-    const uint64_t *F0 = e->regF + (size_t)in->src[0] * K, *F1 = e->regF + (size_t)in->src[1] * K,
-                   *F2 = e->regF + (size_t)in->src[2] * K;
-    const uint64_t *M0 = e->regMd + (size_t)in->src[0] * K, *M1 = e->regMd + (size_t)in->src[1] * K,
-                   *M2 = e->regMd + (size_t)in->src[2] * K;
+    const size_t S = e->stride;
+    const size_t dst = (size_t)(in->n_dst ? in->dst : REG_SINK) * S;
+    const uint64_t *F0 = e->regF + in->src[0] * S, *F1 = e->regF + in->src[1] * S, *F2 = e->regF + in->src[2] * S;
+    const uint64_t *M0 = e->regMd + in->src[0] * S, *M1 = e->regMd + in->src[1] * S, *M2 = e->regMd + in->src[2] * S;
     uint64_t Fin[EDAN_MAX_LANES], mdin[EDAN_MAX_LANES], F[EDAN_MAX_LANES], md[EDAN_MAX_LANES];
+    /* the shadow functions also handle the padding lanes (edan_edag.stride) */
+    for (size_t k = (size_t)K; k < S; k++)
+        Fin[k] = mdin[k] = F[k] = md[k] = 0;
     for (int k = 0; k < K; k++) {
         Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
         mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
@@ -655,9 +719,9 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     }
     for (int p = 0; p < sp.n; p++) {
         if (rd || (fd && wr))
-            mem_deps(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], Fin, mdin, true, false);
+            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, true, false);
         if (fd && wr)
-            mem_deps(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], Fin, mdin, false, true);
+            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, false, true);
     }
     edan_access_class ac_of[EDAN_MAX_LANES];
     for (int k = 0; k < K; k++) {
@@ -683,7 +747,7 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     }
     if (fd) {
         for (int i = 0; i < in->n_src; i++) {
-            size_t s = (size_t)in->src[i] * (size_t)K;
+            size_t s = (size_t)in->src[i] * S;
             for (int k = 0; k < K; k++) {
                 e->regRF[s + k] = max_u64(e->regRF[s + k], F[k]);
                 e->regRMd[s + k] = max_u64(e->regRMd[s + k], md[k]);
@@ -701,9 +765,9 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     for (int p = 0; p < sp.n; p++) {
         bool ok = true;
         if (fd && rd && !wr)
-            ok = mem_note_read(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], F, md);
+            ok = mem_note_read(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md);
         if (wr)
-            ok = ok && mem_store(&e->shadow, sp.page[p], K, sp.off[p], sp.len[p], F, md, fd);
+            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md, fd);
         if (!ok) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return false;
@@ -935,43 +999,64 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
 /*
  * Several lanes, true dependencies only, every vertex counted: a sweep over
  * cache and cost configurations. The same paths as consume_one_lane(), each
- * step a short loop over the lanes' adjacent values; the per-lane sums stay
- * in local arrays for the whole batch.
+ * step over all lanes at once in vectors of LANE_BLOCK lanes (the register
+ * state and the per-lane sums of the batch, padded to whole blocks). What
+ * is lane by lane: the shadow state, the cache simulations (one per
+ * distinct cache) and the rare vertices that reach RAM or move bytes.
  */
-static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
+static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs, size_t n)
 {
     const int K = e->n_lanes;
+    const size_t S = e->stride;
     uint64_t *regF = e->regF, *regMd = e->regMd;
     const uint64_t *cost = e->cost_by_class;
     uint64_t *count = e->id_count;
     const hot_op *ops = e->ops;
     size_t cap = e->id_cap;
-    /* of the instructions without memory access, whose T1 and C shares are equal */
-    uint64_t C[EDAN_MAX_LANES] = {0}, Tinf[EDAN_MAX_LANES] = {0};
+    /*
+     * Per lane, for this batch: the cost of vertices that stayed in the
+     * cache or touched no memory (T1 and C), of those that reached RAM (T1
+     * only), and T∞. Then a memory access's per-lane values; entries from K
+     * to S are padding and stay 0 where nothing else sets them.
+     */
+    uint64_t C[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t R[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t Tinf[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t Fin[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t mdin[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t t_of[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0}; /* the access's cost */
+    uint64_t ram[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};  /* 1: the access reached RAM */
+    uint64_t F[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t md[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t w[EDAN_MAX_LANES] = {0};
+    edan_access_class ac_of[EDAN_MAX_LANES];
+    const bool mru_first = e->mru_first || e->batches % MRU_PROBE == 0;
+    size_t accesses = 0, all_hit = 0; /* loads and stores looked at first, those that hit in every cache */
+    e->batches++;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         if (!count_execution(e, r, &count, &ops, &cap))
             break;
         const hot_op op = ops[r->id];
-        const uint64_t *F0 = regF + (size_t)op.src[0] * K, *F1 = regF + (size_t)op.src[1] * K,
-                       *F2 = regF + (size_t)op.src[2] * K;
-        const uint64_t *M0 = regMd + (size_t)op.src[0] * K, *M1 = regMd + (size_t)op.src[1] * K,
-                       *M2 = regMd + (size_t)op.src[2] * K;
-        uint64_t *Fd = regF + (size_t)op.dst * K, *Md = regMd + (size_t)op.dst * K;
-        const uint64_t *t_of = cost + (size_t)op.cls * K;
+        const uint64_t *F0 = regF + op.src[0] * S, *F1 = regF + op.src[1] * S, *F2 = regF + op.src[2] * S;
+        const uint64_t *M0 = regMd + op.src[0] * S, *M1 = regMd + op.src[1] * S, *M2 = regMd + op.src[2] * S;
+        uint64_t *Fd = regF + op.dst * S, *Md = regMd + op.dst * S;
+        const uint64_t *cls_cost = cost + op.cls * S;
         if (op.mem != EDAN_MEM_NONE) {
             if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1))
                 goto memory_access;
             e->no_access[op.mem]++;
         }
-        for (int k = 0; k < K; k++) {
-            const uint64_t t = t_of[k];
-            const uint64_t F = max_u64(max_u64(F0[k], F1[k]), F2[k]) + t;
-            const uint64_t md = max_u64(max_u64(M0[k], M1[k]), M2[k]);
-            C[k] += t;
-            Tinf[k] = max_u64(Tinf[k], F);
-            Fd[k] = F;
-            Md[k] = md;
+        for (size_t b = 0; b < S; b += LANE_BLOCK) {
+            const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
+            const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
+            const lane_vec t = VLOAD(cls_cost + b), tinf = VLOAD(Tinf + b);
+            const lane_vec f01 = VMAX(f0, f1), m01 = VMAX(m0, m1);
+            const lane_vec f = VMAX(f01, f2) + t;
+            VSTORE(Fd + b, f);
+            VSTORE(Md + b, VMAX(m01, m2));
+            VSTORE(C + b, VLOAD(C + b) + t);
+            VSTORE(Tinf + b, VMAX(tinf, f));
         }
         continue;
     memory_access:;
@@ -983,52 +1068,143 @@ static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
         if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
             /* page-crossing access (or no memory): the general path handles and reports it */
             for (int k = 0; k < K; k++) {
-                e->lane[k].st.T1 += C[k];
+                e->lane[k].st.T1 += C[k] + R[k];
                 e->lane[k].st.C += C[k];
                 e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
-                C[k] = 0;
+                C[k] = R[k] = 0;
             }
             if (!step_lanes(e, r))
                 return;
             continue;
         }
         const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
-        uint64_t Fin[EDAN_MAX_LANES], mdin[EDAN_MAX_LANES], F[EDAN_MAX_LANES], md[EDAN_MAX_LANES];
-        for (int k = 0; k < K; k++) {
-            Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
-            mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+        for (size_t b = 0; b < S; b += LANE_BLOCK) {
+            const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
+            const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
+            const lane_vec f01 = VMAX(f0, f1), m01 = VMAX(m0, m1);
+            VSTORE(Fin + b, VMAX(f01, f2));
+            VSTORE(mdin + b, VMAX(m01, m2));
         }
         if (rd)
-            mem_deps(&e->shadow, page, K, off, size, Fin, mdin, true, false);
-        edan_access_class ac_of[EDAN_MAX_LANES];
+            mem_deps(&e->shadow, page, (int)S, off, size, Fin, mdin, true, false);
+        /*
+         * Most accesses of most programs hit the most recently used line of
+         * their set in every cache: then no lane reaches RAM and the cost is
+         * the class's. The others (AMOs too, and every access without a
+         * cache) are classified lane by lane; their caches have not been
+         * touched yet. Where few accesses hit so (three streams through a
+         * 2-way cache alternate in each set), this first look is skipped.
+         */
+        uint32_t missed = e->uncached | e->simulating;
+        if (mru_first && rd != wr) {
+            accesses++;
+            missed = e->uncached;
+            for (uint32_t m = e->simulating; m; m &= m - 1) {
+                const int k = __builtin_ctz(m);
+                if (!edan_cache_try_mru(&e->lane[k].cache, addr, size, wr))
+                    missed |= 1u << k;
+            }
+            all_hit += !missed;
+        }
+        if (!missed) {
+            for (size_t b = 0; b < S; b += LANE_BLOCK) {
+                const lane_vec t = VLOAD(cls_cost + b), tinf = VLOAD(Tinf + b);
+                const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b);
+                VSTORE(F + b, f);
+                VSTORE(md + b, m);
+                VSTORE(Fd + b, f);
+                VSTORE(Md + b, m);
+                VSTORE(C + b, VLOAD(C + b) + t);
+                VSTORE(Tinf + b, VMAX(tinf, f));
+            }
+            goto shadow_store;
+        }
+        uint32_t rare = 0; /* lanes where the access reached RAM or moved bytes */
         for (int k = 0; k < K; k++) {
             lane_state *L = &e->lane[k];
             const int o = L->cache_owner;
-            const edan_access_class ac =
-                o == k ? edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr) : ac_of[o];
+            static const edan_access_class hit = {false, false, 0};
+            const edan_access_class ac = o != k ? ac_of[o]
+                                         : missed >> k & 1
+                                             ? edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr)
+                                             : hit;
             ac_of[k] = ac;
             const bool to_ram = ac.rd_ram || ac.wr_ram;
-            const uint64_t t = to_ram ? L->cost.alpha : t_of[k];
-            F[k] = Fin[k] + t;
-            md[k] = mdin[k] + to_ram;
+            ram[k] = to_ram;
+            t_of[k] = to_ram ? L->cost.alpha : cls_cost[k];
+            w[k] = access_bytes(e, ac, size);
             L->st.ram_loads += ac.rd_ram;
             L->st.ram_stores += ac.wr_ram;
-            if (!account(e, L, to_ram, t, Fin[k], F[k], md[k], access_bytes(e, ac, size), true))
-                return;
-            Fd[k] = F[k];
-            Md[k] = md[k];
+            rare |= (uint32_t)(to_ram || w[k]) << k;
         }
-        if (wr && !mem_store(&e->shadow, page, K, off, size, F, md, false)) {
+        for (size_t b = 0; b < S; b += LANE_BLOCK) {
+            const lane_vec t = VLOAD(t_of + b), to_ram = VLOAD(ram + b), tinf = VLOAD(Tinf + b);
+            const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b) + to_ram;
+            VSTORE(F + b, f);
+            VSTORE(md + b, m);
+            VSTORE(Fd + b, f);
+            VSTORE(Md + b, m);
+            VSTORE(C + b, VLOAD(C + b) + (t & (to_ram - 1)));
+            VSTORE(R + b, VLOAD(R + b) + (t & -to_ram));
+            VSTORE(Tinf + b, VMAX(tinf, f));
+        }
+        for (; rare; rare &= rare - 1) {
+            const int k = __builtin_ctz(rare);
+            edan_lane_stats *st = &e->lane[k].st;
+            if (ram[k]) {
+                st->W++;
+                if (!edan_layers_inc(&st->layers, md[k])) {
+                    edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md[k]);
+                    return;
+                }
+                st->D = max_u64(st->D, md[k]);
+                if (md[k] > EDAN_SHADOW_MAX_MD) {
+                    edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+                    return;
+                }
+            }
+            if (w[k]) {
+                st->bytes += w[k];
+                for (int j = 0; j < st->n_series; j++) {
+                    if (!series_add(&st->series[j], Fin[k], F[k], w[k])) {
+                        edan_error_set(&e->err, "out of memory for the data-movement series");
+                        return;
+                    }
+                }
+            }
+        }
+    shadow_store:
+        if (wr && !mem_store(&e->shadow, page, (int)S, off, size, F, md, false)) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return;
         }
     }
     for (int k = 0; k < K; k++) {
-        e->lane[k].st.T1 += C[k];
+        e->lane[k].st.T1 += C[k] + R[k];
         e->lane[k].st.C += C[k];
         e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
     }
+    if (mru_first)
+        e->mru_first = all_hit * 2 > accesses;
 }
+
+/* Built twice: for any CPU of the target and, on x86-64, for those with AVX2. */
+static void consume_lanes_portable(edan_edag *e, const edan_exec *recs, size_t n)
+{
+    consume_lanes_body(e, recs, n);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx2"))) static void consume_lanes_avx2(edan_edag *e, const edan_exec *recs, size_t n)
+{
+    consume_lanes_body(e, recs, n);
+}
+#else
+static void consume_lanes_avx2(edan_edag *e, const edan_exec *recs, size_t n)
+{
+    consume_lanes_body(e, recs, n);
+}
+#endif
 
 static void consume_grouped(edan_edag *e, const edan_exec *recs, size_t n);
 
@@ -1046,8 +1222,10 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         e->pf_next = recs;
         e->pf_end = recs + n;
         const uint64_t misses = e->shadow.recent_misses;
-        if (e->n_lanes > 1)
-            consume_lanes(e, recs, n);
+        if (e->n_lanes > 1 && e->lanes_avx2)
+            consume_lanes_avx2(e, recs, n);
+        else if (e->n_lanes > 1)
+            consume_lanes_portable(e, recs, n);
         else if (e->lane[0].has_cache)
             consume_one_lane(e, recs, n, true);
         else

@@ -85,6 +85,11 @@ typedef struct edan_edag_config {
      * value. 0: one thread per core the process may run on; 1: no threads.
      */
     int threads;
+    /*
+     * Tests only: the sweep loop's portable build even where the AVX2 one
+     * would run (both must give the same results).
+     */
+    bool portable;
 } edan_edag_config;
 
 void edan_edag_config_default(edan_edag_config *c);
