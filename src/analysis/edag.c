@@ -441,8 +441,8 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
  * Shadow accesses for bytes [off, off+len) of one page (len <= 8, so at most
  * three 4-byte units), for all K lanes at once. Per-lane values are arrays
  * indexed by lane; the page holds unit u of lane k at [u * K + k]. K is the
- * register state's stride (padding lanes included): with whole lane blocks
- * a unit's lanes are handled in vectors.
+ * register state's stride (padding lanes included), with simd a multiple
+ * of LANE_BLOCK: then a unit's lanes are handled in vectors.
  */
 static ALWAYS_INLINE uint32_t unit_lo(uint32_t off, uint32_t u)
 {
@@ -455,13 +455,14 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 
 /* Fold the last writers (writers) and/or the readers since (readers) of the bytes into Fin/mdin. */
 static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, uint32_t off, uint32_t len,
-                                   uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers)
+                                   uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers,
+                                   const bool simd)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const size_t base = (size_t)u * (size_t)K;
         if (!(pg->md[base] & EDAN_SHADOW_SPLIT)) {
-            if (K % LANE_BLOCK == 0 && writers && !readers) {
+            if (simd && writers && !readers) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
                     const lane_vec f = VLOAD(Fin + b), sf = VLOAD(pg->F + base + b);
                     const lane_vec m = VLOAD(mdin + b), sm = VLOAD_DEPTHS(pg->md + base + b);
@@ -524,7 +525,7 @@ static bool unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t u)
 
 /* The bytes were written: their last writer is now this vertex, with no readers since. */
 static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, uint32_t off, uint32_t len,
-                                    const uint64_t *F, const uint64_t *md, const bool readers)
+                                    const uint64_t *F, const uint64_t *md, const bool readers, const bool simd)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
@@ -533,7 +534,7 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
             if (pg->md[base] & EDAN_SHADOW_SPLIT)
                 edan_shadow_split_release(sh, pg->F[base]);
-            if (K % LANE_BLOCK == 0 && !readers) {
+            if (simd && !readers) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
                     VSTORE(pg->F + base + b, VLOAD(F + b));
                     VSTORE_DEPTHS(pg->md + base + b, VLOAD(md + b));
@@ -719,9 +720,9 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     }
     for (int p = 0; p < sp.n; p++) {
         if (rd || (fd && wr))
-            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, true, false);
+            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
         if (fd && wr)
-            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, false, true);
+            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, false, true, false);
     }
     edan_access_class ac_of[EDAN_MAX_LANES];
     for (int k = 0; k < K; k++) {
@@ -767,7 +768,7 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         if (fd && rd && !wr)
             ok = mem_note_read(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md);
         if (wr)
-            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md, fd);
+            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md, fd, false);
         if (!ok) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return false;
@@ -926,7 +927,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
     uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
     if (rd)
-        mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false);
+        mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false, false);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
     const bool to_ram = ac.rd_ram || ac.wr_ram;
     const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls];
@@ -937,7 +938,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
         return false;
     regF[op.dst] = F;
     regMd[op.dst] = md;
-    if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false)) {
+    if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false, false)) {
         edan_error_set(&e->err, "out of memory for shadow state");
         return false;
     }
@@ -999,12 +1000,13 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
 /*
  * Several lanes, true dependencies only, every vertex counted: a sweep over
  * cache and cost configurations. The same paths as consume_one_lane(), each
- * step over all lanes at once in vectors of LANE_BLOCK lanes (the register
- * state and the per-lane sums of the batch, padded to whole blocks). What
- * is lane by lane: the shadow state, the cache simulations (one per
- * distinct cache) and the rare vertices that reach RAM or move bytes.
+ * step over all lanes at once: with simd in vectors of LANE_BLOCK lanes (the
+ * register state, the per-lane sums of the batch and the shadow of whole
+ * units, padded to whole blocks), else in plain loops. What is lane by lane:
+ * the cache simulations (one per distinct cache) and the rare vertices that
+ * reach RAM or move bytes.
  */
-static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs, size_t n)
+static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs, size_t n, const bool simd)
 {
     const int K = e->n_lanes;
     const size_t S = e->stride;
@@ -1047,7 +1049,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 goto memory_access;
             e->no_access[op.mem]++;
         }
-        for (size_t b = 0; b < S; b += LANE_BLOCK) {
+        for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
             const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
             const lane_vec t = VLOAD(cls_cost + b), tinf = VLOAD(Tinf + b);
@@ -1057,6 +1059,14 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             VSTORE(Md + b, VMAX(m01, m2));
             VSTORE(C + b, VLOAD(C + b) + t);
             VSTORE(Tinf + b, VMAX(tinf, f));
+        }
+        for (int k = 0; !simd && k < K; k++) {
+            const uint64_t t = cls_cost[k];
+            const uint64_t f = max_u64(max_u64(F0[k], F1[k]), F2[k]) + t;
+            Md[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+            Fd[k] = f;
+            C[k] += t;
+            Tinf[k] = max_u64(Tinf[k], f);
         }
         continue;
     memory_access:;
@@ -1078,15 +1088,19 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             continue;
         }
         const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
-        for (size_t b = 0; b < S; b += LANE_BLOCK) {
+        for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
             const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
             const lane_vec f01 = VMAX(f0, f1), m01 = VMAX(m0, m1);
             VSTORE(Fin + b, VMAX(f01, f2));
             VSTORE(mdin + b, VMAX(m01, m2));
         }
+        for (int k = 0; !simd && k < K; k++) {
+            Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
+            mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+        }
         if (rd)
-            mem_deps(&e->shadow, page, (int)S, off, size, Fin, mdin, true, false);
+            mem_deps(&e->shadow, page, (int)S, off, size, Fin, mdin, true, false, simd);
         /*
          * Most accesses of most programs hit the most recently used line of
          * their set in every cache: then no lane reaches RAM and the cost is
@@ -1107,7 +1121,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             all_hit += !missed;
         }
         if (!missed) {
-            for (size_t b = 0; b < S; b += LANE_BLOCK) {
+            for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
                 const lane_vec t = VLOAD(cls_cost + b), tinf = VLOAD(Tinf + b);
                 const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b);
                 VSTORE(F + b, f);
@@ -1116,6 +1130,13 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 VSTORE(Md + b, m);
                 VSTORE(C + b, VLOAD(C + b) + t);
                 VSTORE(Tinf + b, VMAX(tinf, f));
+            }
+            for (int k = 0; !simd && k < K; k++) {
+                const uint64_t t = cls_cost[k];
+                Fd[k] = F[k] = Fin[k] + t;
+                Md[k] = md[k] = mdin[k];
+                C[k] += t;
+                Tinf[k] = max_u64(Tinf[k], F[k]);
             }
             goto shadow_store;
         }
@@ -1137,7 +1158,14 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             L->st.ram_stores += ac.wr_ram;
             rare |= (uint32_t)(to_ram || w[k]) << k;
         }
-        for (size_t b = 0; b < S; b += LANE_BLOCK) {
+        for (int k = 0; !simd && k < K; k++) {
+            const uint64_t t = t_of[k];
+            Fd[k] = F[k] = Fin[k] + t;
+            Md[k] = md[k] = mdin[k] + ram[k];
+            *(ram[k] ? &R[k] : &C[k]) += t;
+            Tinf[k] = max_u64(Tinf[k], F[k]);
+        }
+        for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec t = VLOAD(t_of + b), to_ram = VLOAD(ram + b), tinf = VLOAD(Tinf + b);
             const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b) + to_ram;
             VSTORE(F + b, f);
@@ -1174,7 +1202,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             }
         }
     shadow_store:
-        if (wr && !mem_store(&e->shadow, page, (int)S, off, size, F, md, false)) {
+        if (wr && !mem_store(&e->shadow, page, (int)S, off, size, F, md, false, simd)) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return;
         }
@@ -1188,21 +1216,26 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         e->mru_first = all_hit * 2 > accesses;
 }
 
-/* Built twice: for any CPU of the target and, on x86-64, for those with AVX2. */
+/*
+ * Built twice: with vectors for x86-64 CPUs that have AVX2, with plain loops
+ * for any other. Without AVX2, GCC turns the comparisons of 256-bit vectors
+ * into element-by-element code that ran a sweep at half the plain loops'
+ * speed (SSE4.2's 64-bit compare did not help: it was not used).
+ */
 static void consume_lanes_portable(edan_edag *e, const edan_exec *recs, size_t n)
 {
-    consume_lanes_body(e, recs, n);
+    consume_lanes_body(e, recs, n, false);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx2"))) static void consume_lanes_avx2(edan_edag *e, const edan_exec *recs, size_t n)
 {
-    consume_lanes_body(e, recs, n);
+    consume_lanes_body(e, recs, n, true);
 }
 #else
 static void consume_lanes_avx2(edan_edag *e, const edan_exec *recs, size_t n)
 {
-    consume_lanes_body(e, recs, n);
+    consume_lanes_body(e, recs, n, false);
 }
 #endif
 
