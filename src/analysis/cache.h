@@ -247,6 +247,15 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         const edan_cache_result hit = {false, false, 0};
         return hit;
     }
+    edan_cache_level *l0 = &c->level[0];
+    if (is_store && c->n_levels == 1 && !l0->write_back && !l0->write_allocate &&
+        (addr >> l0->line_shift) == (addr + size - 1) >> l0->line_shift) {
+        /* a store through the only level, which it updates if present: the general path's ending, inline */
+        edan_cache_level_probe(l0, addr >> l0->line_shift, false);
+        c->ram_write_bytes += size;
+        const edan_cache_result through = {false, true, size};
+        return through;
+    }
     return edan_cache_access_general(c, addr, size, is_store);
 }
 
