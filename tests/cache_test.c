@@ -36,6 +36,7 @@ int main(void)
     CHECK(!r.reads_ram && r.ram_bytes == 0, "same line hits");
     r = STORE(0x0);
     CHECK(r.writes_ram && !r.reads_ram && r.ram_bytes == 8, "write-through store always reaches RAM");
+    CHECK_EQ_U64(c.ram_write_bytes, 8, "the store's bytes are written to RAM");
     r = LOAD(0x0);
     CHECK(!r.reads_ram, "the store hit kept the line");
     r = LOAD(0x80); /* set 0, second way */
@@ -50,6 +51,9 @@ int main(void)
     CHECK(r.reads_ram, "0x80 was evicted (LRU)");
     r = STORE(0x200);
     CHECK(r.writes_ram && !r.reads_ram, "store miss without write-allocate goes to RAM");
+    CHECK_EQ_U64(c.ram_write_bytes, 16, "both stores' bytes are written to RAM");
+    CHECK_EQ_U64(c.level[0].hits, 5, "hits so far: 0x8, the store to 0x0 and three loads of 0x0");
+    CHECK_EQ_U64(c.level[0].misses, 5, "misses so far: 0x0, 0x80 twice, 0x100 and the store to 0x200");
     r = LOAD(0x200);
     CHECK(r.reads_ram, "...and does not allocate");
     /* set 0 now holds 0x200 and 0x80: loading 0x200 evicted line 0 */
