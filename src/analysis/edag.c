@@ -34,15 +34,6 @@ typedef uint32_t depth_vec __attribute__((vector_size(4 * LANE_BLOCK), aligned(4
 #define VLOAD_DEPTHS(p) __builtin_convertvector(*(const depth_vec *)(const void *)(p), lane_vec)
 #define VSTORE_DEPTHS(p, v) (*(depth_vec *)(void *)(p) = __builtin_convertvector((v), depth_vec))
 
-static bool cpu_has_avx2(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    return __builtin_cpu_supports("avx2");
-#else
-    return false;
-#endif
-}
-
 /* consume_lanes() measures whether looking at the caches' MRU lines first pays once in this many batches */
 #define MRU_PROBE 16
 
@@ -344,7 +335,9 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     const size_t lanes = (unsigned)e->n_lanes; /* 1 to EDAN_MAX_LANES, checked above */
     e->lane = calloc(lanes, sizeof *e->lane);
     e->stride = lanes == 1 ? 1 : (lanes + LANE_BLOCK - 1) / LANE_BLOCK * LANE_BLOCK;
-    e->lanes_avx2 = !cfg->portable && cpu_has_avx2();
+#if defined(__x86_64__) || defined(__i386__)
+    e->lanes_avx2 = !cfg->portable && __builtin_cpu_supports("avx2");
+#endif
     size_t regs = (size_t)(EDAN_NUM_REGS + 1) * e->stride;
     e->regF = calloc(regs, sizeof *e->regF);
     e->regMd = calloc(regs, sizeof *e->regMd);
@@ -1032,6 +1025,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     uint64_t md[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
     uint64_t w[EDAN_MAX_LANES] = {0};
     edan_access_class ac_of[EDAN_MAX_LANES];
+    static const uint64_t no_lane[EDAN_MAX_LANES] __attribute__((aligned(32)));
     const bool mru_first = e->mru_first || e->batches % MRU_PROBE == 0;
     size_t accesses = 0, all_hit = 0; /* loads and stores looked at first, those that hit in every cache */
     e->batches++;
@@ -1120,35 +1114,17 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             }
             all_hit += !missed;
         }
-        if (!missed) {
-            for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
-                const lane_vec t = VLOAD(cls_cost + b), tinf = VLOAD(Tinf + b);
-                const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b);
-                VSTORE(F + b, f);
-                VSTORE(md + b, m);
-                VSTORE(Fd + b, f);
-                VSTORE(Md + b, m);
-                VSTORE(C + b, VLOAD(C + b) + t);
-                VSTORE(Tinf + b, VMAX(tinf, f));
-            }
-            for (int k = 0; !simd && k < K; k++) {
-                const uint64_t t = cls_cost[k];
-                Fd[k] = F[k] = Fin[k] + t;
-                Md[k] = md[k] = mdin[k];
-                C[k] += t;
-                Tinf[k] = max_u64(Tinf[k], F[k]);
-            }
-            goto shadow_store;
-        }
+        /* every lane's cost, and whether it reached RAM (0 or 1): when all hit, the class's and none */
+        const uint64_t *access_cost = missed ? t_of : cls_cost, *reached = missed ? ram : no_lane;
         uint32_t rare = 0; /* lanes where the access reached RAM or moved bytes */
-        for (int k = 0; k < K; k++) {
+        for (int k = 0; missed && k < K; k++) {
             lane_state *L = &e->lane[k];
             const int o = L->cache_owner;
-            static const edan_access_class hit = {false, false, 0};
-            const edan_access_class ac = o != k ? ac_of[o]
-                                         : missed >> k & 1
-                                             ? edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr)
-                                             : hit;
+            edan_access_class ac = {false, false, 0}; /* a hit in the MRU line, simulated above */
+            if (o != k)
+                ac = ac_of[o];
+            else if (missed >> k & 1)
+                ac = edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr);
             ac_of[k] = ac;
             const bool to_ram = ac.rd_ram || ac.wr_ram;
             ram[k] = to_ram;
@@ -1159,14 +1135,14 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             rare |= (uint32_t)(to_ram || w[k]) << k;
         }
         for (int k = 0; !simd && k < K; k++) {
-            const uint64_t t = t_of[k];
+            const uint64_t t = access_cost[k];
             Fd[k] = F[k] = Fin[k] + t;
-            Md[k] = md[k] = mdin[k] + ram[k];
-            *(ram[k] ? &R[k] : &C[k]) += t;
+            Md[k] = md[k] = mdin[k] + reached[k];
+            *(reached[k] ? &R[k] : &C[k]) += t;
             Tinf[k] = max_u64(Tinf[k], F[k]);
         }
         for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
-            const lane_vec t = VLOAD(t_of + b), to_ram = VLOAD(ram + b), tinf = VLOAD(Tinf + b);
+            const lane_vec t = VLOAD(access_cost + b), to_ram = VLOAD(reached + b), tinf = VLOAD(Tinf + b);
             const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b) + to_ram;
             VSTORE(F + b, f);
             VSTORE(md + b, m);
@@ -1201,7 +1177,6 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 }
             }
         }
-    shadow_store:
         if (wr && !mem_store(&e->shadow, page, (int)S, off, size, F, md, false, simd)) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return;
@@ -1232,12 +1207,18 @@ __attribute__((target("avx2"))) static void consume_lanes_avx2(edan_edag *e, con
 {
     consume_lanes_body(e, recs, n, true);
 }
-#else
-static void consume_lanes_avx2(edan_edag *e, const edan_exec *recs, size_t n)
-{
-    consume_lanes_body(e, recs, n, false);
-}
 #endif
+
+static void consume_lanes(edan_edag *e, const edan_exec *recs, size_t n)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    if (e->lanes_avx2) {
+        consume_lanes_avx2(e, recs, n);
+        return;
+    }
+#endif
+    consume_lanes_portable(e, recs, n);
+}
 
 static void consume_grouped(edan_edag *e, const edan_exec *recs, size_t n);
 
@@ -1255,10 +1236,8 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         e->pf_next = recs;
         e->pf_end = recs + n;
         const uint64_t misses = e->shadow.recent_misses;
-        if (e->n_lanes > 1 && e->lanes_avx2)
-            consume_lanes_avx2(e, recs, n);
-        else if (e->n_lanes > 1)
-            consume_lanes_portable(e, recs, n);
+        if (e->n_lanes > 1)
+            consume_lanes(e, recs, n);
         else if (e->lane[0].has_cache)
             consume_one_lane(e, recs, n, true);
         else
