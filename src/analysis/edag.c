@@ -144,6 +144,7 @@ static void series_set_shift(edan_series *s)
     for (int b = 0; b < 64; b++)
         if (s->tau == 1ull << b)
             s->tau_shift = b;
+    s->tau_mask = s->tau - 1;
 }
 
 static inline uint64_t series_div(const edan_series *s, uint64_t t)
@@ -226,7 +227,7 @@ static bool series_reserve(edan_series *s, uint64_t index)
  * vertex falls between two samples (lo == hi + 1) the two difference updates
  * cancel: no branch is needed for that case.
  */
-static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
+static __attribute__((noinline)) bool series_add_general(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
 {
     uint64_t hi = series_div(s, F);
     if (hi >= s->cap) {
@@ -238,6 +239,19 @@ static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w
     const uint64_t lo = first + (first * s->tau != S);
     s->u_diff[lo] += (int64_t)w;
     s->u_diff[hi + 1] -= (int64_t)w;
+    s->started[first] += w;
+    return true;
+}
+
+/* The common case inline: tau a power of two (always so when automatic) and room for F's phase. */
+static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w)
+{
+    const int sh = s->tau_shift;
+    if (__builtin_expect(sh < 0 || (F >> sh) >= s->cap, 0))
+        return series_add_general(s, S, F, w);
+    const uint64_t first = S >> sh;
+    s->u_diff[first + ((S & s->tau_mask) != 0)] += (int64_t)w;
+    s->u_diff[(F >> sh) + 1] -= (int64_t)w;
     s->started[first] += w;
     return true;
 }
@@ -904,8 +918,9 @@ static ALWAYS_INLINE void prefetch_from(edan_edag *e, const edan_exec *r)
  * memory, keeps its state in registers. T1, C and Tinf go straight to the
  * lane's totals (sums and maxima commute with the loop's local ones).
  */
-static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, const hot_op op, const bool has_cache)
+static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
 {
+    const hot_op op = *opp;
     lane_state *L = &e->lane[0];
     edan_lane_stats *st = &L->st;
     uint64_t *regF = e->regF, *regMd = e->regMd;
@@ -922,28 +937,29 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     if (rd)
         mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false, false);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
-    const bool to_ram = ac.rd_ram || ac.wr_ram;
+    /* without a cache every access reaches RAM, and w(v) is its bytes in either bytes mode */
+    const bool to_ram = !has_cache || ac.rd_ram || ac.wr_ram;
     const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls];
     uint64_t F = Fin + t, md = mdin + to_ram;
     st->ram_loads += ac.rd_ram;
     st->ram_stores += ac.wr_ram;
-    if (!account(e, L, to_ram, t, Fin, F, md, access_bytes(e, ac, size), true))
-        return false;
+    /* the state first, so the page and offset are dead while the totals are updated */
     regF[op.dst] = F;
     regMd[op.dst] = md;
     if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false, false)) {
         edan_error_set(&e->err, "out of memory for shadow state");
         return false;
     }
-    return true;
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, size) : ac.line_bytes, true);
 }
 
-static __attribute__((noinline)) bool one_lane_access_cached(edan_edag *e, const edan_exec *r, const hot_op op)
+/* noipa: scalar replacement would pass the hot_op's fields on the stack */
+static __attribute__((noipa)) bool one_lane_access_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
 {
     return one_lane_access(e, r, op, true);
 }
 
-static __attribute__((noinline)) bool one_lane_access_uncached(edan_edag *e, const edan_exec *r, const hot_op op)
+static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
 {
     return one_lane_access(e, r, op, false);
 }
@@ -970,7 +986,8 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         const hot_op op = ops[r->id];
         if (op.mem != EDAN_MEM_NONE) {
             if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
-                if (!(has_cache ? one_lane_access_cached(e, r, op) : one_lane_access_uncached(e, r, op)))
+                if (!(has_cache ? one_lane_access_cached(e, r, &ops[r->id])
+                                : one_lane_access_uncached(e, r, &ops[r->id])))
                     break;
                 continue;
             }

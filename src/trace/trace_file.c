@@ -1072,73 +1072,83 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
 
 /*
  * The common case, kept in registers: an executed instruction that is
- * already defined, with varints of at most 9 bytes, far enough from the end
- * of the block that no bounds check is needed inside a varint. Anything else
+ * already defined, with varints of at most 9 bytes. Anything else
  * (definitions, control events, long varints, the block's tail, errors)
  * returns to the general loop below, which checks everything. Returns the
  * records decoded; *pp advances past them.
+ *
+ * A record here takes at most FAST_RECORD_MAX bytes (two 9-byte varints),
+ * so while FAST_TAIL bytes remain, the next (room - FAST_TAIL) /
+ * FAST_RECORD_MAX + 1 records can be read with no bounds check at all: the
+ * inner loop tests only its record count.
  */
+#define FAST_RECORD_MAX 18
+#define FAST_TAIL 20
+
+/* A varint of at most 9 bytes at *pq whose first byte b has the high bit set; false if longer. */
+static inline bool fast_varint_tail(const uint8_t **pq, uint64_t b, uint64_t *out)
+{
+    const uint8_t *q = *pq;
+    uint64_t v = b & 0x7f;
+    int shift = 7;
+    while (*q >= 0x80 && shift < 56) {
+        v |= (uint64_t)(*q++ & 0x7f) << shift;
+        shift += 7;
+    }
+    if (*q >= 0x80)
+        return false;
+    *out = v | (uint64_t)*q++ << shift;
+    *pq = q;
+    return true;
+}
+
 static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, edan_exec *out, size_t cap)
 {
     const uint8_t *p = *pp;
     const uint64_t room = r->blk_records - r->blk_records_seen;
     const size_t lim = cap < room ? cap : (size_t)room;
-    const int64_t n_defined = r->n_defined;
+    const uint64_t n_defined = (uint64_t)r->n_defined;
     const edan_insn *const *insn = r->insn;
     uint64_t *last_addr = r->last_addr;
     const uint16_t vcpu = r->vcpu;
     int64_t prev = r->prev_id;
-    size_t n = 0;
-    while (n < lim && end - p >= 20) {
-        const uint8_t *q = p;
-        uint64_t v = *q++;
-        if (v >= 0x80) {
-            v &= 0x7f;
-            int shift = 7;
-            while (*q >= 0x80 && shift < 56) {
-                v |= (uint64_t)(*q++ & 0x7f) << shift;
-                shift += 7;
-            }
-            if (*q >= 0x80)
-                break;
-            v |= (uint64_t)*q++ << shift;
-        }
-        if (v & 1)
-            break;
-        int64_t id = prev + 1 + unzigzag(v >> 1);
-        if (id < 0 || id >= n_defined)
-            break;
-        const edan_insn *in = insn[id];
-        edan_exec *o = &out[n];
-        o->insn = in;
-        o->id = (uint32_t)id;
-        o->vcpu = vcpu;
-        o->flags = 0;
-        o->addr = 0;
-        if (in->mem != EDAN_MEM_NONE) {
-            uint64_t a = *q++;
-            if (a >= 0x80) {
-                a &= 0x7f;
-                int shift = 7;
-                while (*q >= 0x80 && shift < 56) {
-                    a |= (uint64_t)(*q++ & 0x7f) << shift;
-                    shift += 7;
+    edan_exec *o = out;
+    edan_exec *const o_lim = out + lim;
+    while (o < o_lim && end - p >= FAST_TAIL) {
+        size_t k = (size_t)(end - p - FAST_TAIL) / FAST_RECORD_MAX + 1;
+        edan_exec *const o_stop = (size_t)(o_lim - o) < k ? o_lim : o + k;
+        for (; o < o_stop; o++) {
+            const uint8_t *q = p;
+            uint64_t v = *q++;
+            if (v >= 0x80 && !fast_varint_tail(&q, v, &v))
+                goto out;
+            if (v & 1)
+                goto out;
+            const uint64_t x = v >> 1;
+            const int64_t id = prev + 1 + (int64_t)((x >> 1) ^ -(x & 1));
+            if ((uint64_t)id >= n_defined)
+                goto out;
+            const edan_insn *in = insn[id];
+            uint64_t addr = 0;
+            uint16_t flags = 0;
+            if (in->mem != EDAN_MEM_NONE) {
+                uint64_t a = *q++;
+                if (a >= 0x80 && !fast_varint_tail(&q, a, &a))
+                    goto out;
+                if (__builtin_expect(a != 0, 1)) {
+                    addr = last_addr[id] + (uint64_t)unzigzag(a - 1);
+                    last_addr[id] = addr;
+                } else {
+                    flags = EDAN_EXEC_NO_ACCESS;
                 }
-                if (*q >= 0x80)
-                    break;
-                a |= (uint64_t)*q++ << shift;
             }
-            if (a == 0) {
-                o->flags = EDAN_EXEC_NO_ACCESS;
-            } else {
-                o->addr = last_addr[id] + (uint64_t)unzigzag(a - 1);
-                last_addr[id] = o->addr;
-            }
+            *o = (edan_exec){.insn = in, .addr = addr, .id = (uint32_t)id, .vcpu = vcpu, .flags = flags};
+            prev = id;
+            p = q;
         }
-        prev = id;
-        p = q;
-        n++;
     }
+out:;
+    const size_t n = (size_t)(o - out);
     r->prev_id = prev;
     r->blk_records_seen += n;
     r->n_records += n;
