@@ -43,22 +43,38 @@ typedef uint32_t depth_vec __attribute__((vector_size(4 * LANE_BLOCK), aligned(4
  * no branch. Sources past n_src are x0 (riscv.h), whose state stays 0.
  */
 #define REG_SINK EDAN_NUM_REGS
+/*
+ * With one lane, regMd is regF + ONE_LANE_MD (one allocation): the loops
+ * address both from one base register, with a constant displacement.
+ */
+#define ONE_LANE_MD (EDAN_NUM_REGS + 1)
 
 /*
  * What the hot loop needs of a static instruction, packed in 8 bytes and
  * indexed by id: a dense table stays in L1, where the edan_insn records
- * (40 bytes each, allocated apart) would not. mem is the edan_mem_kind,
- * whose bit 0 means "reads memory" and bit 1 "writes memory".
+ * (40 bytes each, allocated apart) would not. kind is the edan_mem_kind,
+ * whose bit 0 means "reads memory" and bit 1 "writes memory", plus
+ * HOT_SEEN: a zeroed entry is an id not seen yet, so one test of kind
+ * (against HOT_PLAIN) sends both memory accesses and new ids off the path
+ * of the common instruction.
  */
 typedef struct hot_op {
     uint8_t src[EDAN_MAX_SRC];
     uint8_t dst; /* REG_SINK when the instruction writes no register */
-    uint8_t mem;
+    uint8_t kind;
     uint8_t size;
     uint8_t cls;
     uint8_t unused;
 } hot_op;
 _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
+#define HOT_SEEN 4u
+#define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
+
+/* A static instruction's entry: its hot_op and executions, side by side so the loops keep one table pointer. */
+typedef struct hot_id {
+    hot_op op;
+    uint64_t count;
+} hot_id;
 _Static_assert((EDAN_MEM_LOAD & 1) && !(EDAN_MEM_LOAD & 2) && (EDAN_MEM_STORE & 2) && !(EDAN_MEM_STORE & 1) &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE),
                "edan_mem_kind bits: 1 reads, 2 writes");
@@ -83,7 +99,7 @@ struct edan_edag {
      * in vectors; the padding lanes compute values nothing reads.
      */
     size_t stride;
-    uint64_t *regF, *regMd;
+    uint64_t *regF, *regMd;   /* one block, regMd after regF */
     uint64_t *regRF, *regRMd; /* readers since the last write (false dependencies) */
     uint64_t *cost_by_class;  /* class-major: cost of class c in lane k at [c * stride + k] */
     bool lanes_avx2;          /* consume_lanes() runs its AVX2 build */
@@ -98,9 +114,8 @@ struct edan_edag {
      * costs one increment per record with no dependence on the instruction's
      * fields; instruction-class and memory-kind totals are derived at the end.
      */
-    uint64_t *id_count;
+    hot_id *ids;
     const edan_insn **id_insn;
-    hot_op *ops;
     size_t id_cap;
     uint64_t no_access[4];             /* memory instructions that performed no access, by kind */
     bool prefetch;                     /* prefetch_from() is on for this batch */
@@ -353,8 +368,8 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     e->lanes_avx2 = !cfg->portable && __builtin_cpu_supports("avx2");
 #endif
     size_t regs = (size_t)(EDAN_NUM_REGS + 1) * e->stride;
-    e->regF = calloc(regs, sizeof *e->regF);
-    e->regMd = calloc(regs, sizeof *e->regMd);
+    e->regF = calloc(2 * regs, sizeof *e->regF);
+    e->regMd = e->regF ? e->regF + regs : NULL; /* one block: see ONE_LANE_MD */
     e->regRF = calloc(regs, sizeof *e->regRF);
     e->regRMd = calloc(regs, sizeof *e->regRMd);
     e->cost_by_class = calloc((size_t)EDAN_CLASS_COUNT * e->stride, sizeof *e->cost_by_class);
@@ -425,13 +440,11 @@ void edan_edag_free(edan_edag *e)
     }
     edan_shadow_free(&e->shadow);
     free(e->regF);
-    free(e->regMd);
     free(e->regRF);
     free(e->regRMd);
     free(e->cost_by_class);
-    free(e->id_count);
+    free(e->ids);
     free(e->id_insn);
-    free(e->ops);
     free(e->id_member);
     free(e->id_entry);
     free(e);
@@ -806,16 +819,13 @@ static bool grow_ids(edan_edag *e, uint32_t id)
     size_t cap = e->id_cap ? e->id_cap : 1024;
     while (cap <= id)
         cap *= 2;
-    uint64_t *c = realloc(e->id_count, cap * sizeof *c);
-    if (c)
-        e->id_count = c;
+    hot_id *h = realloc(e->ids, cap * sizeof *h);
+    if (h)
+        e->ids = h;
     const edan_insn **p = realloc(e->id_insn, cap * sizeof *p);
     if (p)
         e->id_insn = p;
-    hot_op *o = realloc(e->ops, cap * sizeof *o);
-    if (o)
-        e->ops = o;
-    if (!c || !p || !o) {
+    if (!h || !p) {
         edan_error_set(&e->err, "out of memory for %zu static instructions", cap);
         return false;
     }
@@ -832,48 +842,53 @@ static bool grow_ids(edan_edag *e, uint32_t id)
         memset(e->id_member + e->id_cap, 0, (cap - e->id_cap) * sizeof *m);
         memset(e->id_entry + e->id_cap, 0, (cap - e->id_cap) * sizeof *en);
     }
-    memset(e->id_count + e->id_cap, 0, (cap - e->id_cap) * sizeof *c);
+    memset(e->ids + e->id_cap, 0, (cap - e->id_cap) * sizeof *h);
     memset(e->id_insn + e->id_cap, 0, (cap - e->id_cap) * sizeof *p);
-    memset(e->ops + e->id_cap, 0, (cap - e->id_cap) * sizeof *o);
     e->id_cap = cap;
     return true;
 }
 
-/* The first execution of static instruction id: make room for it and record what the hot loop needs. */
-static bool new_id(edan_edag *e, uint32_t id, const edan_insn *in)
+/* The first execution of static instruction id (with room for it): record what the hot loop needs. */
+static void new_id(edan_edag *e, uint32_t id, const edan_insn *in)
 {
-    if (id >= e->id_cap && !grow_ids(e, id))
-        return false;
     e->id_insn[id] = in;
-    hot_op *o = &e->ops[id];
+    hot_op *o = &e->ids[id].op;
     memcpy(o->src, in->src, sizeof o->src);
     o->dst = in->n_dst ? in->dst : REG_SINK;
-    o->mem = in->mem;
+    o->kind = (uint8_t)(in->mem | HOT_SEEN);
     o->size = in->mem_size;
     o->cls = in->cls;
     if (e->scoped)
         scope_id(e, id, in->pc);
-    return true;
 }
 
 /*
- * Count one execution of r's static instruction, making room for a new one.
- * The loops keep the tables and their capacity in locals (registers), which
- * this refreshes when they grow. False when out of memory.
+ * Count one execution of r's static instruction and return its entry (NULL
+ * when out of memory). The loops keep the table and its capacity in locals
+ * (registers), which this refreshes when it grows. An id not seen before
+ * has a zeroed entry (kind 0): the loops call new_id() for it once they
+ * find its kind is not HOT_PLAIN.
  */
-static ALWAYS_INLINE bool count_execution(edan_edag *e, const edan_exec *r, uint64_t **count, const hot_op **ops,
-                                          size_t *cap)
+static ALWAYS_INLINE hot_id *count_execution(edan_edag *e, const edan_exec *r, hot_id **ids, size_t *cap)
 {
     const uint32_t id = r->id;
-    if (__builtin_expect(id >= *cap || !(*count)[id], 0)) {
-        if (!new_id(e, id, r->insn))
-            return false;
-        *count = e->id_count;
-        *ops = e->ops;
+    if (__builtin_expect(id >= *cap, 0)) {
+        if (!grow_ids(e, id))
+            return NULL;
+        *ids = e->ids;
         *cap = e->id_cap;
     }
-    (*count)[id]++;
-    return true;
+    hot_id *h = &(*ids)[id];
+    h->count++;
+    return h;
+}
+
+/* The hot_op of an entry count_execution() returned, recorded first if its id is new. */
+static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
+{
+    if (__builtin_expect(!h->op.kind, 0))
+        new_id(e, r->id, r->insn);
+    return h->op;
 }
 
 /*
@@ -904,10 +919,10 @@ static ALWAYS_INLINE void prefetch_from(edan_edag *e, const edan_exec *r)
     if (end > e->pf_end)
         end = e->pf_end;
     const edan_exec *q = e->pf_next > r ? e->pf_next : r + 1;
-    const hot_op *ops = e->ops;
+    const hot_id *ids = e->ids;
     const size_t cap = e->id_cap;
     for (; q < end; q++)
-        if (q->id < cap && ops[q->id].mem != EDAN_MEM_NONE)
+        if (q->id < cap && (ids[q->id].op.kind & 3))
             edan_shadow_prefetch_state(&e->shadow, q->addr);
     e->pf_next = q;
 }
@@ -923,7 +938,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     const hot_op op = *opp;
     lane_state *L = &e->lane[0];
     edan_lane_stats *st = &L->st;
-    uint64_t *regF = e->regF, *regMd = e->regMd;
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
     prefetch_from(e, r);
     const uint32_t size = op.size;
     const uint64_t addr = r->addr;
@@ -931,7 +946,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     edan_shadow_page *page;
     if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr)))
         return step_lanes(e, r); /* page-crossing access (or no memory): the general path handles and reports it */
-    const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
+    const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
     uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
     uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
     if (rd)
@@ -973,25 +988,27 @@ static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const 
 static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache)
 {
     edan_lane_stats *st = &e->lane[0].st;
-    uint64_t *regF = e->regF, *regMd = e->regMd;
-    const uint64_t *cost = e->lane[0].cost.cls;
-    uint64_t *count = e->id_count;
-    const hot_op *ops = e->ops;
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    uint64_t cost[EDAN_CLASS_COUNT]; /* a copy on the stack, addressed without a register of its own */
+    memcpy(cost, e->lane[0].cost.cls, sizeof cost);
+    hot_id *ids = e->ids;
     size_t cap = e->id_cap;
     uint64_t C = 0, Tinf = 0; /* of the instructions without memory access, whose T1 and C shares are equal */
-    for (size_t i = 0; i < n; i++) {
-        const edan_exec *r = &recs[i];
-        if (!count_execution(e, r, &count, &ops, &cap))
+    for (const edan_exec *r = recs, *end = recs + n; r < end; r++) {
+        hot_id *h = count_execution(e, r, &ids, &cap);
+        if (!h)
             break;
-        const hot_op op = ops[r->id];
-        if (op.mem != EDAN_MEM_NONE) {
-            if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
-                if (!(has_cache ? one_lane_access_cached(e, r, &ops[r->id])
-                                : one_lane_access_uncached(e, r, &ops[r->id])))
-                    break;
-                continue;
+        hot_op op = h->op;
+        if (op.kind != HOT_PLAIN) {
+            op = seen_op(e, r, h);
+            if (op.kind != HOT_PLAIN) {
+                if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
+                    if (!(has_cache ? one_lane_access_cached(e, r, &h->op) : one_lane_access_uncached(e, r, &h->op)))
+                        break;
+                    continue;
+                }
+                e->no_access[op.kind & 3]++;
             }
-            e->no_access[op.mem]++;
         }
         const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
         const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
@@ -1022,8 +1039,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     const size_t S = e->stride;
     uint64_t *regF = e->regF, *regMd = e->regMd;
     const uint64_t *cost = e->cost_by_class;
-    uint64_t *count = e->id_count;
-    const hot_op *ops = e->ops;
+    hot_id *ids = e->ids;
     size_t cap = e->id_cap;
     /*
      * Per lane, for this batch: the cost of vertices that stayed in the
@@ -1048,17 +1064,18 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     e->batches++;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
-        if (!count_execution(e, r, &count, &ops, &cap))
+        hot_id *h = count_execution(e, r, &ids, &cap);
+        if (!h)
             break;
-        const hot_op op = ops[r->id];
+        const hot_op op = seen_op(e, r, h);
         const uint64_t *F0 = regF + op.src[0] * S, *F1 = regF + op.src[1] * S, *F2 = regF + op.src[2] * S;
         const uint64_t *M0 = regMd + op.src[0] * S, *M1 = regMd + op.src[1] * S, *M2 = regMd + op.src[2] * S;
         uint64_t *Fd = regF + op.dst * S, *Md = regMd + op.dst * S;
         const uint64_t *cls_cost = cost + op.cls * S;
-        if (op.mem != EDAN_MEM_NONE) {
+        if (op.kind != HOT_PLAIN) {
             if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1))
                 goto memory_access;
-            e->no_access[op.mem]++;
+            e->no_access[op.kind & 3]++;
         }
         for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
@@ -1098,7 +1115,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 return;
             continue;
         }
-        const bool rd = op.mem & EDAN_MEM_LOAD, wr = op.mem & EDAN_MEM_STORE;
+        const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
         for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
             const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
@@ -1262,13 +1279,13 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         e->prefetch = (e->shadow.recent_misses - misses) * PREFETCH_WHEN > n;
         return;
     }
+    hot_id *ids = e->ids;
+    size_t cap = e->id_cap;
     for (size_t i = 0; i < n; i++) {
-        const uint32_t id = recs[i].id;
-        if (id >= e->id_cap || !e->id_count[id]) {
-            if (!new_id(e, id, recs[i].insn))
-                return;
-        }
-        e->id_count[id]++;
+        hot_id *h = count_execution(e, &recs[i], &ids, &cap);
+        if (!h)
+            return;
+        seen_op(e, &recs[i], h);
         if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
             e->no_access[recs[i].insn->mem & 3]++;
     }
@@ -1290,11 +1307,12 @@ int edan_edag_finish(void *ctx)
     e->finished = true;
     uint64_t vertices = 0, by_class[EDAN_CLASS_COUNT] = {0}, by_mem[4] = {0};
     for (size_t id = 0; id < e->id_cap; id++) {
-        if (!e->id_count[id])
+        const uint64_t count = e->ids[id].count;
+        if (!count)
             continue;
-        vertices += e->id_count[id];
-        by_class[e->id_insn[id]->cls] += e->id_count[id];
-        by_mem[e->id_insn[id]->mem & 3] += e->id_count[id];
+        vertices += count;
+        by_class[e->id_insn[id]->cls] += count;
+        by_mem[e->id_insn[id]->mem & 3] += count;
     }
     for (int k = 0; k < e->n_lanes; k++) {
         lane_state *L = &e->lane[k];
@@ -1361,13 +1379,17 @@ uint64_t edan_edag_footprint(const edan_edag *e)
     return e->shadow.pages * EDAN_SHADOW_PAGE;
 }
 
-size_t edan_edag_static_counts(const edan_edag *e, const uint64_t **count, const edan_insn *const **insn)
+size_t edan_edag_static_ids(const edan_edag *e)
+{
+    return e->n_groups ? edan_edag_static_ids(e->group[0]) : e->id_cap;
+}
+
+uint64_t edan_edag_static_count(const edan_edag *e, size_t id, const edan_insn **insn)
 {
     if (e->n_groups)
-        return edan_edag_static_counts(e->group[0], count, insn);
-    *count = e->id_count;
-    *insn = e->id_insn;
-    return e->id_cap;
+        return edan_edag_static_count(e->group[0], id, insn);
+    *insn = e->id_insn[id];
+    return e->ids[id].count;
 }
 
 /*

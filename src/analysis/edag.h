@@ -145,9 +145,9 @@ const edan_error *edan_edag_error(const edan_edag *e);
 int edan_edag_n_lanes(const edan_edag *e);
 const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k);
 const edan_edag_config *edan_edag_get_config(const edan_edag *e);
-/* Executions per static instruction id seen so far: count[id], insn[id] (NULL if never seen); returns the id capacity.
- */
-size_t edan_edag_static_counts(const edan_edag *e, const uint64_t **count, const edan_insn *const **insn);
+/* Static instruction ids are below edan_edag_static_ids(); executions of id so far, and *insn (NULL if never seen). */
+size_t edan_edag_static_ids(const edan_edag *e);
+uint64_t edan_edag_static_count(const edan_edag *e, size_t id, const edan_insn **insn);
 /* Bytes of guest memory touched by loads and stores (4 KiB pages). */
 uint64_t edan_edag_footprint(const edan_edag *e);
 

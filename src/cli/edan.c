@@ -495,17 +495,17 @@ static edan_edag *per_function_pass(const cli *c, const char *trace, const char 
             snprintf(names[n++], 128, "%s", c->o.functions[i]);
     } else {
         /* exclusive instruction counts by function name */
-        const uint64_t *count;
-        const edan_insn *const *insn;
-        size_t cap = edan_edag_static_counts(main_e, &count, &insn);
+        const size_t cap = edan_edag_static_ids(main_e);
         fn_total *t = calloc(elf.n_funcs + 1, sizeof *t);
         if (!t)
             die(1, "out of memory");
         size_t nt = 0;
         for (size_t id = 0; id < cap; id++) {
-            if (!count[id] || !insn[id])
+            const edan_insn *insn;
+            const uint64_t count = edan_edag_static_count(main_e, id, &insn);
+            if (!count || !insn)
                 continue;
-            const edan_elf_func *fn = edan_elf_func_at(&elf, insn[id]->pc);
+            const edan_elf_func *fn = edan_elf_func_at(&elf, insn->pc);
             if (!fn)
                 continue;
             size_t j = 0;
@@ -513,7 +513,7 @@ static edan_edag *per_function_pass(const cli *c, const char *trace, const char 
                 j++;
             if (j == nt)
                 t[nt++].name = fn->name;
-            t[j].count += count[id];
+            t[j].count += count;
         }
         qsort(t, nt, sizeof *t, by_count);
         for (size_t j = 0; j < nt && n < c->o.per_function && n < 16; j++)
