@@ -101,7 +101,8 @@ struct edan_edag {
     size_t stride;
     uint64_t *regF, *regMd;   /* one block, regMd after regF */
     uint64_t *regRF, *regRMd; /* readers since the last write (false dependencies) */
-    uint64_t *cost_by_class;  /* class-major: cost of class c in lane k at [c * stride + k] */
+    uint64_t *cost_by_class;  /* class-major: cost of class c in lane k at [c * stride + k]; row
+                                 EDAN_CLASS_COUNT is the cost of reaching RAM (alpha) */
     bool lanes_avx2;          /* consume_lanes() runs its AVX2 build */
     /* lanes that run a cache simulation for themselves and others with the same cache; those without a cache */
     uint32_t simulating, uncached;
@@ -372,7 +373,7 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     e->regMd = e->regF ? e->regF + regs : NULL; /* one block: see ONE_LANE_MD */
     e->regRF = calloc(regs, sizeof *e->regRF);
     e->regRMd = calloc(regs, sizeof *e->regRMd);
-    e->cost_by_class = calloc((size_t)EDAN_CLASS_COUNT * e->stride, sizeof *e->cost_by_class);
+    e->cost_by_class = calloc((size_t)(EDAN_CLASS_COUNT + 1) * e->stride, sizeof *e->cost_by_class);
     if (!e->lane || !e->regF || !e->regMd || !e->regRF || !e->regRMd || !e->cost_by_class ||
         edan_shadow_init(&e->shadow, (int)e->stride, cfg->false_deps)) {
         edan_error_set(err, "out of memory");
@@ -395,6 +396,7 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         L->cost = cfg->lane[k].cost;
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
             e->cost_by_class[c * e->stride + k] = L->cost.cls[c];
+        e->cost_by_class[EDAN_CLASS_COUNT * e->stride + k] = L->cost.alpha;
         L->has_cache = cfg->lane[k].cache.n_levels > 0;
         if (L->cache_owner == k)
             *(L->has_cache ? &e->simulating : &e->uncached) |= 1u << k;
@@ -1056,7 +1058,17 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     uint64_t ram[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};  /* 1: the access reached RAM */
     uint64_t F[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
     uint64_t md[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
-    uint64_t w[EDAN_MAX_LANES] = {0};
+    uint64_t w[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    /* an access's bytes of lines moved, per lane (line mode) */
+    uint64_t line_bytes[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    /* the batch's sums and maxima of the lane statistics, added to them at its end */
+    uint64_t W[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t D[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t bytes[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t ram_loads[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t ram_stores[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    const uint64_t *alpha = cost + (size_t)EDAN_CLASS_COUNT * S;
+    const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
     edan_access_class ac_of[EDAN_MAX_LANES];
     static const uint64_t no_lane[EDAN_MAX_LANES] __attribute__((aligned(32)));
     const bool mru_first = e->mru_first || e->batches % MRU_PROBE == 0;
@@ -1151,22 +1163,51 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         /* every lane's cost, and whether it reached RAM (0 or 1): when all hit, the class's and none */
         const uint64_t *access_cost = missed ? t_of : cls_cost, *reached = missed ? ram : no_lane;
         uint32_t rare = 0; /* lanes where the access reached RAM or moved bytes */
-        for (int k = 0; missed && k < K; k++) {
-            lane_state *L = &e->lane[k];
-            const int o = L->cache_owner;
-            edan_access_class ac = {false, false, 0}; /* a hit in the MRU line, simulated above */
-            if (o != k)
-                ac = ac_of[o];
-            else if (missed >> k & 1)
-                ac = edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr);
-            ac_of[k] = ac;
-            const bool to_ram = ac.rd_ram || ac.wr_ram;
-            ram[k] = to_ram;
-            t_of[k] = to_ram ? L->cost.alpha : cls_cost[k];
-            w[k] = access_bytes(e, ac, size);
-            L->st.ram_loads += ac.rd_ram;
-            L->st.ram_stores += ac.wr_ram;
-            rare |= (uint32_t)(to_ram || w[k]) << k;
+        if (missed) {
+            /*
+             * Lane by lane only the cache simulations, whose outcomes go to
+             * bit masks (kept in registers: vector loads of values just
+             * stored one lane at a time would wait for the stores); then
+             * every lane's cost, bytes and counts at once.
+             */
+            uint32_t rd_mask = 0, wr_mask = 0;
+            for (int k = 0; k < K; k++) {
+                lane_state *L = &e->lane[k];
+                const int o = L->cache_owner;
+                edan_access_class ac = {false, false, 0}; /* a hit in the MRU line, simulated above */
+                if (o != k)
+                    ac = ac_of[o];
+                else if (missed >> k & 1)
+                    ac = edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr);
+                ac_of[k] = ac;
+                rd_mask |= (uint32_t)ac.rd_ram << k;
+                wr_mask |= (uint32_t)ac.wr_ram << k;
+                if (line_mode) {
+                    line_bytes[k] = ac.line_bytes;
+                    rare |= (uint32_t)(ac.line_bytes != 0) << k;
+                }
+            }
+            rare |= rd_mask | wr_mask;
+            for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
+                const lane_vec bit = {1, 2, 4, 8};
+                const lane_vec r_ram = (((lane_vec){0} + (int64_t)(rd_mask >> b)) & bit) != 0; /* 0 or -1 */
+                const lane_vec w_ram = (((lane_vec){0} + (int64_t)(wr_mask >> b)) & bit) != 0;
+                const lane_vec to_ram = r_ram | w_ram;
+                const lane_vec sz = (lane_vec){0} + (int64_t)size;
+                VSTORE(ram + b, -to_ram);
+                VSTORE(t_of + b, (VLOAD(alpha + b) & to_ram) | (VLOAD(cls_cost + b) & ~to_ram));
+                VSTORE(w + b, line_mode ? VLOAD(line_bytes + b) : (sz & r_ram) + (sz & w_ram));
+                VSTORE(ram_loads + b, VLOAD(ram_loads + b) - r_ram);
+                VSTORE(ram_stores + b, VLOAD(ram_stores + b) - w_ram);
+            }
+            for (int k = 0; !simd && k < K; k++) {
+                const uint64_t r_ram = rd_mask >> k & 1, w_ram = wr_mask >> k & 1, to_ram = r_ram | w_ram;
+                ram[k] = to_ram;
+                t_of[k] = to_ram ? alpha[k] : cls_cost[k];
+                w[k] = line_mode ? line_bytes[k] : (r_ram + w_ram) * size;
+                ram_loads[k] += r_ram;
+                ram_stores[k] += w_ram;
+            }
         }
         for (int k = 0; !simd && k < K; k++) {
             const uint64_t t = access_cost[k];
@@ -1186,23 +1227,33 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             VSTORE(R + b, VLOAD(R + b) + (t & -to_ram));
             VSTORE(Tinf + b, VMAX(tinf, f));
         }
+        if (rare) {
+            for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
+                const lane_vec to_ram = VLOAD(ram + b);
+                VSTORE(W + b, VLOAD(W + b) + to_ram);
+                VSTORE(D + b, VMAX(VLOAD(D + b), VLOAD(md + b) & -to_ram));
+                VSTORE(bytes + b, VLOAD(bytes + b) + VLOAD(w + b));
+            }
+            for (int k = 0; !simd && k < K; k++) {
+                W[k] += ram[k];
+                D[k] = max_u64(D[k], ram[k] ? md[k] : 0);
+                bytes[k] += w[k];
+            }
+        }
         for (; rare; rare &= rare - 1) {
             const int k = __builtin_ctz(rare);
             edan_lane_stats *st = &e->lane[k].st;
             if (ram[k]) {
-                st->W++;
                 if (!edan_layers_inc(&st->layers, md[k])) {
                     edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md[k]);
                     return;
                 }
-                st->D = max_u64(st->D, md[k]);
                 if (md[k] > EDAN_SHADOW_MAX_MD) {
                     edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
                     return;
                 }
             }
             if (w[k]) {
-                st->bytes += w[k];
                 for (int j = 0; j < st->n_series; j++) {
                     if (!series_add(&st->series[j], Fin[k], F[k], w[k])) {
                         edan_error_set(&e->err, "out of memory for the data-movement series");
@@ -1217,9 +1268,15 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         }
     }
     for (int k = 0; k < K; k++) {
-        e->lane[k].st.T1 += C[k] + R[k];
-        e->lane[k].st.C += C[k];
-        e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
+        edan_lane_stats *st = &e->lane[k].st;
+        st->T1 += C[k] + R[k];
+        st->C += C[k];
+        st->Tinf = max_u64(st->Tinf, Tinf[k]);
+        st->W += W[k];
+        st->D = max_u64(st->D, D[k]);
+        st->bytes += bytes[k];
+        st->ram_loads += ram_loads[k];
+        st->ram_stores += ram_stores[k];
     }
     if (mru_first)
         e->mru_first = all_hit * 2 > accesses;
