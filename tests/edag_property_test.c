@@ -67,7 +67,7 @@ int main(int argc, char **argv)
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
         /* half the trials take the one-lane fast paths */
-        cfg.n_lanes = trial % 2 ? 1 : 1 + (int)rt_below(3);
+        cfg.n_lanes = trial % 2 ? 1 : 1 + (int)rt_below(9); /* up to three blocks of the sweep's vectors */
         for (int k = 0; k < cfg.n_lanes; k++) {
             rt_random_lane(&cfg.lane[k]);
             /* lanes with the same cache and another alpha share one cache simulation */
