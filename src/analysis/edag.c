@@ -1035,10 +1035,11 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
  * the cache simulations (one per distinct cache) and the rare vertices that
  * reach RAM or move bytes.
  */
-static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs, size_t n, const bool simd)
+static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs, size_t n, const bool simd,
+                                             const size_t fixed_stride)
 {
     const int K = e->n_lanes;
-    const size_t S = e->stride;
+    const size_t S = fixed_stride ? fixed_stride : e->stride;
     uint64_t *regF = e->regF, *regMd = e->regMd;
     const uint64_t *cost = e->cost_by_class;
     hot_id *ids = e->ids;
@@ -1290,13 +1291,24 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
  */
 static void consume_lanes_portable(edan_edag *e, const edan_exec *recs, size_t n)
 {
-    consume_lanes_body(e, recs, n, false);
+    consume_lanes_body(e, recs, n, false, 0);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
+/*
+ * The AVX2 build, also for the strides of up to four and of five to eight
+ * lanes as constants (a sweep of eight split between two threads, or on
+ * one): register addresses are then shifts, and the loops over a
+ * register's blocks unroll.
+ */
 __attribute__((target("avx2"))) static void consume_lanes_avx2(edan_edag *e, const edan_exec *recs, size_t n)
 {
-    consume_lanes_body(e, recs, n, true);
+    if (e->stride == LANE_BLOCK)
+        consume_lanes_body(e, recs, n, true, LANE_BLOCK);
+    else if (e->stride == 2 * LANE_BLOCK)
+        consume_lanes_body(e, recs, n, true, 2 * LANE_BLOCK);
+    else
+        consume_lanes_body(e, recs, n, true, 0);
 }
 #endif
 
