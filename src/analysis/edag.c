@@ -69,15 +69,15 @@ typedef struct hot_op {
 _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_SEEN 4u
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
+_Static_assert((EDAN_MEM_LOAD & 1) && !(EDAN_MEM_LOAD & 2) && (EDAN_MEM_STORE & 2) && !(EDAN_MEM_STORE & 1) &&
+                   EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
+               "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
 
 /* A static instruction's entry: its hot_op and executions, side by side so the loops keep one table pointer. */
 typedef struct hot_id {
     hot_op op;
     uint64_t count;
 } hot_id;
-_Static_assert((EDAN_MEM_LOAD & 1) && !(EDAN_MEM_LOAD & 2) && (EDAN_MEM_STORE & 2) && !(EDAN_MEM_STORE & 1) &&
-                   EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE),
-               "edan_mem_kind bits: 1 reads, 2 writes");
 
 typedef struct lane_state {
     edan_cache cache;
@@ -1190,6 +1190,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             }
             rare |= rd_mask | wr_mask;
             for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
+                _Static_assert(LANE_BLOCK == 4, "a block's lane bits");
                 const lane_vec bit = {1, 2, 4, 8};
                 const lane_vec r_ram = (((lane_vec){0} + (int64_t)(rd_mask >> b)) & bit) != 0; /* 0 or -1 */
                 const lane_vec w_ram = (((lane_vec){0} + (int64_t)(wr_mask >> b)) & bit) != 0;
