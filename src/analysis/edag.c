@@ -160,7 +160,6 @@ static void series_set_shift(edan_series *s)
     for (int b = 0; b < 64; b++)
         if (s->tau == 1ull << b)
             s->tau_shift = b;
-    s->tau_mask = s->tau - 1;
 }
 
 static inline uint64_t series_div(const edan_series *s, uint64_t t)
@@ -266,7 +265,7 @@ static inline bool series_add(edan_series *s, uint64_t S, uint64_t F, uint64_t w
     if (__builtin_expect(sh < 0 || (F >> sh) >= s->cap, 0))
         return series_add_general(s, S, F, w);
     const uint64_t first = S >> sh;
-    s->u_diff[first + ((S & s->tau_mask) != 0)] += (int64_t)w;
+    s->u_diff[first + ((S & (s->tau - 1)) != 0)] += (int64_t)w;
     s->u_diff[(F >> sh) + 1] -= (int64_t)w;
     s->started[first] += w;
     return true;
@@ -657,6 +656,32 @@ static ALWAYS_INLINE uint64_t access_bytes(const edan_edag *e, edan_access_class
                                                 : (uint64_t)(ac.rd_ram ? size : 0) + (ac.wr_ram ? size : 0);
 }
 
+/* A vertex that reached RAM at memory depth md: its memory layer; false (the error set) on failure. */
+static ALWAYS_INLINE bool count_layer(edan_edag *e, edan_lane_stats *st, uint64_t md)
+{
+    if (!edan_layers_inc(&st->layers, md)) {
+        edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
+        return false;
+    }
+    if (md > EDAN_SHADOW_MAX_MD) {
+        edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+        return false;
+    }
+    return true;
+}
+
+/* A vertex over [S, F] that moved w bytes: its share of every data-movement series; false when out of memory. */
+static ALWAYS_INLINE bool add_to_series(edan_edag *e, edan_lane_stats *st, uint64_t S, uint64_t F, uint64_t w)
+{
+    for (int j = 0; j < st->n_series; j++) {
+        if (!series_add(&st->series[j], S, F, w)) {
+            edan_error_set(&e->err, "out of memory for the data-movement series");
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Account one vertex of lane L that moved w bytes; false on out of memory. */
 static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint64_t t, uint64_t S, uint64_t F,
                                   uint64_t md, uint64_t w, bool member)
@@ -668,26 +693,15 @@ static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint
     st->T1 += t;
     if (to_ram) {
         st->W++;
-        if (!edan_layers_inc(&st->layers, md)) {
-            edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md);
-            return false;
-        }
         st->D = max_u64(st->D, md);
-        if (md > EDAN_SHADOW_MAX_MD) {
-            edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+        if (!count_layer(e, st, md))
             return false;
-        }
     } else {
         st->C += t;
     }
     if (w) {
         st->bytes += w;
-        for (int j = 0; j < st->n_series; j++) {
-            if (!series_add(&st->series[j], S, F, w)) {
-                edan_error_set(&e->err, "out of memory for the data-movement series");
-                return false;
-            }
-        }
+        return add_to_series(e, st, S, F, w);
     }
     return true;
 }
@@ -1117,13 +1131,10 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
         edan_shadow_page *page;
         if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
-            /* page-crossing access (or no memory): the general path handles and reports it */
-            for (int k = 0; k < K; k++) {
-                e->lane[k].st.T1 += C[k] + R[k];
-                e->lane[k].st.C += C[k];
-                e->lane[k].st.Tinf = max_u64(e->lane[k].st.Tinf, Tinf[k]);
-                C[k] = R[k] = 0;
-            }
+            /*
+             * page-crossing access (or no memory): the general path handles and reports it, adding to the
+             * lanes' totals directly (sums and maxima, which commute with the batch's, added at its end)
+             */
             if (!step_lanes(e, r))
                 return;
             continue;
@@ -1206,7 +1217,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 const uint64_t r_ram = rd_mask >> k & 1, w_ram = wr_mask >> k & 1, to_ram = r_ram | w_ram;
                 ram[k] = to_ram;
                 t_of[k] = to_ram ? alpha[k] : cls_cost[k];
-                w[k] = line_mode ? line_bytes[k] : (r_ram + w_ram) * size;
+                w[k] = access_bytes(e, ac_of[k], size);
                 ram_loads[k] += r_ram;
                 ram_stores[k] += w_ram;
             }
@@ -1242,27 +1253,12 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 bytes[k] += w[k];
             }
         }
+        /* lane by lane only what is scattered: the memory layers and the series */
         for (; rare; rare &= rare - 1) {
             const int k = __builtin_ctz(rare);
             edan_lane_stats *st = &e->lane[k].st;
-            if (ram[k]) {
-                if (!edan_layers_inc(&st->layers, md[k])) {
-                    edan_error_set(&e->err, "out of memory for %" PRIu64 " memory layers", md[k]);
-                    return;
-                }
-                if (md[k] > EDAN_SHADOW_MAX_MD) {
-                    edan_error_set(&e->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-                    return;
-                }
-            }
-            if (w[k]) {
-                for (int j = 0; j < st->n_series; j++) {
-                    if (!series_add(&st->series[j], Fin[k], F[k], w[k])) {
-                        edan_error_set(&e->err, "out of memory for the data-movement series");
-                        return;
-                    }
-                }
-            }
+            if ((ram[k] && !count_layer(e, st, md[k])) || (w[k] && !add_to_series(e, st, Fin[k], F[k], w[k])))
+                return;
         }
         if (wr && !mem_store(&e->shadow, page, (int)S, off, size, F, md, false, simd)) {
             edan_error_set(&e->err, "out of memory for shadow state");

@@ -111,8 +111,7 @@ typedef struct edan_series {
     /* while streaming */
     size_t cap, max_phases;
     int64_t *u_diff;
-    int tau_shift;     /* log2(tau) when tau is a power of two, else -1: shifts instead of divisions */
-    uint64_t tau_mask; /* tau - 1 when tau is a power of two */
+    int tau_shift; /* log2(tau) when tau is a power of two, else -1: shifts instead of divisions */
 } edan_series;
 
 typedef struct edan_lane_stats {
