@@ -9,18 +9,10 @@ Each run is `EDAN analyze ANALYZE_ARGS TRACE` (for example
 `--threads=1 --cache='32K;64K'`).
 """
 import os
-import statistics
 import subprocess
 import sys
 
-
-def cpu_seconds(cmd):
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read().decode()
-    _, status, ru = os.wait4(p.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"ab_cpu: {' '.join(cmd)} failed: {err}")
-    return ru.ru_utime + ru.ru_stime
+from benchlib import interleaved
 
 
 def main():
@@ -30,15 +22,12 @@ def main():
     builds = sys.argv[2].split(",")
     traces = sys.argv[3].split(",")
     args = sys.argv[4:]
-    times = {}
-    for _ in range(rounds):
-        for t in traces:
-            for b in builds:
-                times.setdefault((b, t), []).append(cpu_seconds([b, "analyze", *args, t]))
+    res = interleaved({(b, t): ([b, "analyze", *args, t], subprocess.DEVNULL) for t in traces for b in builds},
+                      rounds)
     print("| build | " + " | ".join(os.path.basename(t) for t in traces) + " |")
     print("|---|" + "---:|" * len(traces))
     for b in builds:
-        print(f"| {b} | " + " | ".join(f"{statistics.median(times[(b, t)]):.3f}" for t in traces) + " |")
+        print(f"| {b} | " + " | ".join(f"{res[(b, t)][3]:.3f}" for t in traces) + " |")
 
 
 if __name__ == "__main__":

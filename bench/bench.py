@@ -12,7 +12,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from benchlib import SWEEP, interleaved, run_rss
 
 BUILD = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
@@ -39,39 +40,11 @@ if QUICK:
         ("chase", "chase", ["65536", "200000"], None),
         ("stream", "triad", ["10000", "5"], None),
     ]
-SWEEP = "32K;64K;128K;256K;32K,ways=8;64K,ways=8;32K,write=back,alloc=yes;1M,ways=16,write=back,alloc=yes"
-
-
-def run_rss(cmd, stdout=subprocess.DEVNULL):
-    """Like run() but always collects the child's own rusage."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
-    out = p.stdout.read().decode() if stdout == subprocess.PIPE else None
-    err = p.stderr.read().decode()
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        sys.exit(f"bench: {' '.join(cmd)} failed ({code}): {err}")
-    return wall, ru.ru_maxrss / 1024, out, ru.ru_utime + ru.ru_stime
 
 
 def median_run(cmd, runs=RUNS, stdout=subprocess.DEVNULL):
     res = [run_rss(cmd, stdout) for _ in range(runs)]
     return statistics.median(r[0] for r in res), max(r[1] for r in res), res[-1][2]
-
-
-def interleaved(cmds, runs=RUNS):
-    """Runs every command once per round, for several rounds, and returns each
-    one's median wall time, peak RSS and last output. On a shared machine the
-    load drifts over minutes: interleaving exposes every command of a ratio to
-    the same drift."""
-    res = {name: [] for name in cmds}
-    for _ in range(runs):
-        for name, (cmd, stdout) in cmds.items():
-            res[name].append(run_rss(cmd, stdout))
-    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2],
-                   statistics.median(r[3] for r in rs)) for name, rs in res.items()}
 
 
 def main():
@@ -84,7 +57,7 @@ def main():
                 "plain": ([QEMU, prog, *args], subprocess.DEVNULL),
                 "floor": ([QEMU, "-plugin", EMPTY, prog, *args], subprocess.DEVNULL),
                 "online": ([EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *args], subprocess.PIPE),
-            })
+            }, RUNS)
             plain, floor = on["plain"][0], on["floor"][0]
             online, online_rss, out, _ = on["online"]
             report = json.loads(out.strip().splitlines()[-1])
@@ -97,7 +70,7 @@ def main():
                 "cache": ([EDAN, "analyze", "--cache=32K", trace], subprocess.DEVNULL),
                 "sweep": ([EDAN, "analyze", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
                 "sweep1": ([EDAN, "analyze", "--threads=1", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
-            })
+            }, RUNS)
             off_nc, off_rss, _, _ = off["none"]
             off_c, sweep = off["cache"][0], off["sweep"][0]
             row = dict(workload=f"{name} {' '.join(args)}", insns=n, plain=plain, floor=floor, online=online,

@@ -9,7 +9,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 "$B/edan" record --filter=cg_solve -o "$T/cg.edt" "$B/bench/cg" 6 10 > /dev/null
 N=$("$B/edan" analyze "$T/cg.edt" | awk '/vertices/ {print $3}')
-SWEEP='32K;64K;128K;256K;32K,ways=8;64K,ways=8;32K,write=back,alloc=yes;1M,ways=16,write=back,alloc=yes'
+SWEEP=$(cd "$(dirname "$0")" && python3 -c "from benchlib import SWEEP; print(SWEEP)")
 for cfg in none 32K "$SWEEP"; do
     valgrind --tool=callgrind --callgrind-out-file="$T/cg.out" "$B/edan" analyze --threads=1 --cache="$cfg" "$T/cg.edt" \
         > /dev/null 2>&1

@@ -1,0 +1,37 @@
+"""What edan's benchmark scripts share: the eight-configuration sweep, and
+running commands interleaved round by round with their wall time, peak RSS
+and CPU time (bench.py, ab_cpu.py, sweep_ratio.py)."""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+SWEEP = "32K;64K;128K;256K;32K,ways=8;64K,ways=8;32K,write=back,alloc=yes;1M,ways=16,write=back,alloc=yes"
+
+
+def run_rss(cmd, stdout=subprocess.DEVNULL):
+    """Runs cmd; returns its wall time, peak RSS in MiB, output (with stdout=PIPE) and user + system time.
+    Exits with the command's error output if it fails."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE)
+    out = p.stdout.read().decode() if stdout == subprocess.PIPE else None
+    err = p.stderr.read().decode()
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.monotonic() - t0
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {' '.join(cmd)} failed ({code}): {err}")
+    return wall, ru.ru_maxrss / 1024, out, ru.ru_utime + ru.ru_stime
+
+
+def interleaved(cmds, runs):
+    """Runs every command of cmds (name: (argv, stdout)) once per round, for runs rounds, and returns each
+    one's median wall time, peak RSS, last output and median CPU time. On a shared machine the load drifts
+    over minutes: interleaving exposes every command of a ratio to the same drift."""
+    res = {name: [] for name in cmds}
+    for _ in range(runs):
+        for name, (cmd, stdout) in cmds.items():
+            res[name].append(run_rss(cmd, stdout))
+    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2],
+                   statistics.median(r[3] for r in rs)) for name, rs in res.items()}
