@@ -461,9 +461,12 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
 /*
  * Shadow accesses for bytes [off, off+len) of one page (len <= 8, so at most
  * three 4-byte units), for all K lanes at once. Per-lane values are arrays
- * indexed by lane; the page holds unit u of lane k at [u * K + k]. K is the
- * register state's stride (padding lanes included), with simd a multiple
- * of LANE_BLOCK: then a unit's lanes are handled in vectors.
+ * indexed by lane; a unit's record holds F[K], then with readers rF[K], then
+ * md[K] and with readers rmd[K] (shadow.h). K is the register state's stride
+ * (padding lanes included), with simd a multiple of LANE_BLOCK: then a
+ * unit's lanes are handled in vectors. R says whether the shadow keeps
+ * readers (false dependencies): a constant in the hot loops, so a unit's
+ * address is a shift or a constant multiply.
  */
 static ALWAYS_INLINE uint32_t unit_lo(uint32_t off, uint32_t u)
 {
@@ -475,18 +478,20 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 }
 
 /* Fold the last writers (writers) and/or the readers since (readers) of the bytes into Fin/mdin. */
-static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, uint32_t off, uint32_t len,
-                                   uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers,
+static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, const bool R, uint32_t off,
+                                   uint32_t len, uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers,
                                    const bool simd)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        const size_t base = (size_t)u * (size_t)K;
-        if (!(pg->md[base] & EDAN_SHADOW_SPLIT)) {
+        char *unit = edan_shadow_unit(pg, K, R, u);
+        const uint64_t *uF = edan_shadow_unit_F(unit);
+        const uint32_t *umd = edan_shadow_unit_md(unit, K, R);
+        if (!(umd[0] & EDAN_SHADOW_SPLIT)) {
             if (simd && writers && !readers) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
-                    const lane_vec f = VLOAD(Fin + b), sf = VLOAD(pg->F + base + b);
-                    const lane_vec m = VLOAD(mdin + b), sm = VLOAD_DEPTHS(pg->md + base + b);
+                    const lane_vec f = VLOAD(Fin + b), sf = VLOAD(uF + b);
+                    const lane_vec m = VLOAD(mdin + b), sm = VLOAD_DEPTHS(umd + b);
                     VSTORE(Fin + b, VMAX(f, sf));
                     VSTORE(mdin + b, VMAX(m, sm));
                 }
@@ -494,16 +499,16 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
             }
             for (int k = 0; k < K; k++) {
                 if (writers) {
-                    Fin[k] = max_u64(Fin[k], pg->F[base + k]);
-                    mdin[k] = max_u64(mdin[k], pg->md[base + k]);
+                    Fin[k] = max_u64(Fin[k], uF[k]);
+                    mdin[k] = max_u64(mdin[k], umd[k]);
                 }
                 if (readers) {
-                    Fin[k] = max_u64(Fin[k], pg->rF[base + k]);
-                    mdin[k] = max_u64(mdin[k], pg->rmd[base + k]);
+                    Fin[k] = max_u64(Fin[k], edan_shadow_unit_rF(unit, K)[k]);
+                    mdin[k] = max_u64(mdin[k], edan_shadow_unit_rmd(unit, K)[k]);
                 }
             }
         } else {
-            const edan_shadow_split *rec = edan_shadow_split_get(sh, pg->F[base]);
+            const edan_shadow_split *rec = edan_shadow_split_get(sh, uF[0]);
             const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
             for (int k = 0; k < K; k++) {
                 for (uint32_t b = lo; b < hi; b++) {
@@ -522,10 +527,12 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
 }
 
 /* Give unit u per-byte state in every lane; false when out of memory. */
-static bool unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t u)
+static bool unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, uint32_t u)
 {
-    const size_t base = (size_t)u * (size_t)K;
-    if (pg->md[base] & EDAN_SHADOW_SPLIT)
+    char *unit = edan_shadow_unit(pg, K, R, u);
+    uint64_t *uF = edan_shadow_unit_F(unit);
+    uint32_t *umd = edan_shadow_unit_md(unit, K, R);
+    if (umd[0] & EDAN_SHADOW_SPLIT)
         return true;
     uint64_t idx = edan_shadow_split_alloc(sh);
     if (idx == UINT64_MAX)
@@ -533,48 +540,50 @@ static bool unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t u)
     edan_shadow_split *rec = edan_shadow_split_get(sh, idx);
     for (int k = 0; k < K; k++) {
         for (uint32_t b = 0; b < EDAN_SHADOW_UNIT; b++) {
-            rec[k].F[b] = pg->F[base + k];
-            rec[k].md[b] = pg->md[base + k];
-            rec[k].rF[b] = pg->rF ? pg->rF[base + k] : 0;
-            rec[k].rmd[b] = pg->rmd ? pg->rmd[base + k] : 0;
+            rec[k].F[b] = uF[k];
+            rec[k].md[b] = umd[k];
+            rec[k].rF[b] = R ? edan_shadow_unit_rF(unit, K)[k] : 0;
+            rec[k].rmd[b] = R ? edan_shadow_unit_rmd(unit, K)[k] : 0;
         }
     }
-    pg->F[base] = idx;
-    pg->md[base] = EDAN_SHADOW_SPLIT;
+    uF[0] = idx;
+    umd[0] = EDAN_SHADOW_SPLIT;
     return true;
 }
 
-/* The bytes were written: their last writer is now this vertex, with no readers since. */
-static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, uint32_t off, uint32_t len,
-                                    const uint64_t *F, const uint64_t *md, const bool readers, const bool simd)
+/* The bytes were written: their last writer is now this vertex, with no readers since (R: the shadow keeps them). */
+static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, const bool R, uint32_t off,
+                                    uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        const size_t base = (size_t)u * (size_t)K;
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
+        char *unit = edan_shadow_unit(pg, K, R, u);
+        uint64_t *uF = edan_shadow_unit_F(unit);
+        uint32_t *umd = edan_shadow_unit_md(unit, K, R);
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
-            if (pg->md[base] & EDAN_SHADOW_SPLIT)
-                edan_shadow_split_release(sh, pg->F[base]);
-            if (simd && !readers) {
+            if (umd[0] & EDAN_SHADOW_SPLIT)
+                edan_shadow_split_release(sh, uF[0]);
+            if (simd && !R) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
-                    VSTORE(pg->F + base + b, VLOAD(F + b));
-                    VSTORE_DEPTHS(pg->md + base + b, VLOAD(md + b));
+                    VSTORE(uF + b, VLOAD(F + b));
+                    VSTORE_DEPTHS(umd + b, VLOAD(md + b));
                 }
                 continue;
             }
             for (int k = 0; k < K; k++) {
-                pg->F[base + k] = F[k];
-                pg->md[base + k] = (uint32_t)md[k];
-                if (readers) {
-                    pg->rF[base + k] = 0;
-                    pg->rmd[base + k] = 0;
+                uF[k] = F[k];
+                umd[k] = (uint32_t)md[k];
+                if (R) {
+                    edan_shadow_unit_rF(unit, K)[k] = 0;
+                    edan_shadow_unit_rmd(unit, K)[k] = 0;
                 }
             }
             continue;
         }
-        if (!unit_split(sh, pg, K, u))
+        if (!unit_split(sh, pg, K, R, u))
             return false;
-        edan_shadow_split *rec = edan_shadow_split_get(sh, pg->F[base]);
+        edan_shadow_split *rec = edan_shadow_split_get(sh, uF[0]);
         for (int k = 0; k < K; k++) {
             for (uint32_t b = lo; b < hi; b++) {
                 rec[k].F[b] = F[k];
@@ -587,25 +596,27 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
     return true;
 }
 
-/* A read in false-dependency mode: later writers of these bytes must wait for it. */
+/* A read in false-dependency mode (the shadow keeps readers): later writers of these bytes must wait for it. */
 static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t off, uint32_t len, const uint64_t *F,
                           const uint64_t *md)
 {
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        const size_t base = (size_t)u * (size_t)K;
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
-        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(pg->md[base] & EDAN_SHADOW_SPLIT)) {
+        char *unit = edan_shadow_unit(pg, K, true, u);
+        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(edan_shadow_unit_md(unit, K, true)[0] & EDAN_SHADOW_SPLIT)) {
+            uint64_t *urF = edan_shadow_unit_rF(unit, K);
+            uint32_t *urmd = edan_shadow_unit_rmd(unit, K);
             for (int k = 0; k < K; k++) {
-                pg->rF[base + k] = max_u64(pg->rF[base + k], F[k]);
-                if (md[k] > pg->rmd[base + k])
-                    pg->rmd[base + k] = (uint32_t)md[k];
+                urF[k] = max_u64(urF[k], F[k]);
+                if (md[k] > urmd[k])
+                    urmd[k] = (uint32_t)md[k];
             }
             continue;
         }
-        if (!unit_split(sh, pg, K, u))
+        if (!unit_split(sh, pg, K, true, u))
             return false;
-        edan_shadow_split *rec = edan_shadow_split_get(sh, pg->F[base]);
+        edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_unit_F(unit)[0]);
         for (int k = 0; k < K; k++) {
             for (uint32_t b = lo; b < hi; b++) {
                 rec[k].rF[b] = max_u64(rec[k].rF[b], F[k]);
@@ -756,9 +767,9 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     }
     for (int p = 0; p < sp.n; p++) {
         if (rd || (fd && wr))
-            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
+            mem_deps(&e->shadow, sp.page[p], (int)S, fd, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
         if (fd && wr)
-            mem_deps(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], Fin, mdin, false, true, false);
+            mem_deps(&e->shadow, sp.page[p], (int)S, fd, sp.off[p], sp.len[p], Fin, mdin, false, true, false);
     }
     edan_access_class ac_of[EDAN_MAX_LANES];
     for (int k = 0; k < K; k++) {
@@ -804,7 +815,7 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
         if (fd && rd && !wr)
             ok = mem_note_read(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md);
         if (wr)
-            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md, fd, false);
+            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, fd, sp.off[p], sp.len[p], F, md, false);
         if (!ok) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return false;
@@ -966,7 +977,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
     uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
     if (rd)
-        mem_deps(&e->shadow, page, 1, off, size, &Fin, &mdin, true, false, false);
+        mem_deps(&e->shadow, page, 1, false, off, size, &Fin, &mdin, true, false, false);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
     /* without a cache every access reaches RAM, and w(v) is its bytes in either bytes mode */
     const bool to_ram = !has_cache || ac.rd_ram || ac.wr_ram;
@@ -977,7 +988,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     /* the state first, so the page and offset are dead while the totals are updated */
     regF[op.dst] = F;
     regMd[op.dst] = md;
-    if (wr && !mem_store(&e->shadow, page, 1, off, size, &F, &md, false, false)) {
+    if (wr && !mem_store(&e->shadow, page, 1, false, off, size, &F, &md, false)) {
         edan_error_set(&e->err, "out of memory for shadow state");
         return false;
     }
@@ -1152,7 +1163,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
         }
         if (rd)
-            mem_deps(&e->shadow, page, (int)S, off, size, Fin, mdin, true, false, simd);
+            mem_deps(&e->shadow, page, (int)S, false, off, size, Fin, mdin, true, false, simd);
         /*
          * Most accesses of most programs hit the most recently used line of
          * their set in every cache: then no lane reaches RAM and the cost is
@@ -1260,7 +1271,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             if ((ram[k] && !count_layer(e, st, md[k])) || (w[k] && !add_to_series(e, st, Fin[k], F[k], w[k])))
                 return;
         }
-        if (wr && !mem_store(&e->shadow, page, (int)S, off, size, F, md, false, simd)) {
+        if (wr && !mem_store(&e->shadow, page, (int)S, false, off, size, F, md, simd)) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return;
         }

@@ -23,14 +23,9 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     s->last_page_no = UINT64_MAX;
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
         s->recent[i].no = UINT64_MAX;
-    size_t per_lane = EDAN_SHADOW_UNITS * (sizeof(uint64_t) + sizeof(uint32_t));
-    if (with_readers)
-        per_lane *= 2;
-    size_t head = (sizeof(edan_shadow_page) + 63) & ~(size_t)63;
-    s->page_bytes = (head + per_lane * (size_t)n_lanes + 63) & ~(size_t)63;
-    size_t n = (size_t)EDAN_SHADOW_UNITS * (size_t)n_lanes;
-    s->F_offset = head;
-    s->md_offset = head + n * sizeof(uint64_t) * (with_readers ? 2 : 1);
+    s->unit_bytes = edan_shadow_unit_bytes(n_lanes, with_readers);
+    /* whole lines, so pages stay line-aligned in their arena and a one-lane record never spans two */
+    s->page_bytes = (EDAN_SHADOW_UNITS * s->unit_bytes + 63) & ~(size_t)63;
     /* 8 MiB of pointers, backed only where touched. */
     s->l1 = map_zeroed(L1_SIZE * sizeof *s->l1);
     return s->l1 ? 0 : -1;
@@ -141,14 +136,6 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
         return NULL;
     }
     edan_shadow_page *p = (edan_shadow_page *)mem;
-    size_t n = (size_t)EDAN_SHADOW_UNITS * (size_t)s->n_lanes;
-    p->F = (uint64_t *)(mem + s->F_offset);
-    p->md = (uint32_t *)(mem + s->md_offset);
-    if (s->with_readers) {
-        p->rF = p->F + n;
-        p->rmd = p->md + n;
-    }
-    p->page_no = page_no;
     l2[idx] = p;
     s->pages++;
     return p;

@@ -5,12 +5,17 @@
  *
  * Layout: a two-level table over 4 KiB guest pages. Level 1 is indexed by
  * addr >> 28 (48-bit user addresses; anything higher goes to a small
- * overflow map), level 2 by the page within its 256 MiB region. A page holds
- * one state per 4-byte unit and lane, lane-major within a unit (index
- * u * n_lanes + k), so the lanes of one unit share a cache line and a sweep
- * over configurations updates them together. Almost every access is an
- * aligned 4- or 8-byte access, so one state describes all four bytes of a
- * unit and the shadow costs 3 bytes per guest byte and lane instead of 12.
+ * overflow map), level 2 by the page within its 256 MiB region. A page is
+ * an array of 4-byte units; a unit's record holds its state in every lane:
+ * F[n_lanes], then (with readers) rF[n_lanes], then md[n_lanes] and (with
+ * readers) rmd[n_lanes], padded to 8 bytes (edan_shadow_unit_bytes()). So
+ * the lanes of one unit share a cache line and a sweep over configurations
+ * updates them together, and one lane's F and md share a line: an access
+ * to memory the host cache does not hold misses once, not once per array
+ * (the irregular accesses of hydro and the pointer chase wait on these
+ * misses). Almost every access is an aligned 4- or 8-byte access, so one
+ * state describes all four bytes of a unit and one lane costs 4 bytes per
+ * guest byte instead of 12.
  *
  * A store that covers only part of a unit "splits" it, in every lane at
  * once (which bytes a store covers does not depend on the lane): lane 0's md
@@ -51,14 +56,37 @@ typedef struct edan_shadow_split {
     uint32_t rmd[EDAN_SHADOW_UNIT];
 } edan_shadow_split;
 
-/* A page: arrays of EDAN_SHADOW_UNITS * n_lanes entries, index u * n_lanes + k. */
-typedef struct edan_shadow_page {
-    uint64_t page_no;
-    uint64_t *F;
-    uint32_t *md;
-    uint64_t *rF; /* NULL unless false dependencies are kept */
-    uint32_t *rmd;
-} edan_shadow_page;
+/* A page: EDAN_SHADOW_UNITS unit records and nothing else (no header to load before the state). */
+typedef struct edan_shadow_page edan_shadow_page;
+
+/* Bytes of one unit's record, with n_lanes lanes and with or without readers' state. */
+static inline size_t edan_shadow_unit_bytes(int n_lanes, bool with_readers)
+{
+    size_t k = (size_t)n_lanes;
+    return with_readers ? 24 * k : 8 * k + ((4 * k + 7) & ~(size_t)7);
+}
+
+/* The record of unit u; its F[k] at byte 0, the rest at the offsets below. */
+static inline char *edan_shadow_unit(const edan_shadow_page *pg, int n_lanes, bool with_readers, uint32_t u)
+{
+    return (char *)pg + (size_t)u * edan_shadow_unit_bytes(n_lanes, with_readers);
+}
+static inline uint64_t *edan_shadow_unit_F(char *unit)
+{
+    return (uint64_t *)unit;
+}
+static inline uint64_t *edan_shadow_unit_rF(char *unit, int n_lanes)
+{
+    return (uint64_t *)unit + n_lanes;
+}
+static inline uint32_t *edan_shadow_unit_md(char *unit, int n_lanes, bool with_readers)
+{
+    return (uint32_t *)(unit + (with_readers ? 16 : 8) * (size_t)n_lanes);
+}
+static inline uint32_t *edan_shadow_unit_rmd(char *unit, int n_lanes)
+{
+    return (uint32_t *)(unit + 20 * (size_t)n_lanes);
+}
 
 typedef struct edan_shadow_overflow {
     uint64_t key; /* region + 1, so 0 means empty */
@@ -78,7 +106,7 @@ typedef struct edan_shadow {
     int n_lanes;
     bool with_readers;
     size_t page_bytes;
-    size_t F_offset, md_offset; /* of a page's F and md arrays from its start: the same for every page */
+    size_t unit_bytes; /* edan_shadow_unit_bytes(n_lanes, with_readers) */
     uint64_t last_page_no;
     edan_shadow_page *last_page;
     /*
@@ -140,8 +168,8 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
  * one it works on, and the shadow of irregular accesses (gathers, pointer
  * chases) misses in every cache level. edan_shadow_prefetch_state() finds
  * the page through the two-level table (plain loads: the level-1 entry and
- * the level-2 slot) and prefetches the page header and the unit's F and md
- * entries. It allocates nothing and changes no state; a page not yet made
+ * the level-2 slot) and prefetches the unit's record (its first and last
+ * byte: with several lanes it may span two lines). It allocates nothing and changes no state; a page not yet made
  * is simply not prefetched.
  *
  * always_inline is needed, not a hint: GCC 12 deems a function whose only
@@ -157,11 +185,9 @@ static inline __attribute__((always_inline)) void edan_shadow_prefetch_state(con
     const char *pg = (const char *)s->l1[region][page_no & ((1u << EDAN_SHADOW_L2_BITS) - 1)];
     if (!pg)
         return;
-    const size_t u = (size_t)((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS) * (size_t)s->n_lanes;
-    /* the header too: the analyzer reads the arrays' addresses from it */
-    __builtin_prefetch(pg);
-    __builtin_prefetch(pg + s->F_offset + u * sizeof(uint64_t), 1);
-    __builtin_prefetch(pg + s->md_offset + u * sizeof(uint32_t), 1);
+    const char *unit = pg + ((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS) * s->unit_bytes;
+    __builtin_prefetch(unit, 1);
+    __builtin_prefetch(unit + s->unit_bytes - 1, 1);
 }
 
 /* Split records (n_lanes per-lane states each): allocation may fail (returns UINT64_MAX). */
