@@ -477,11 +477,35 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
     return end < (u + 1) * EDAN_SHADOW_UNIT ? end - u * EDAN_SHADOW_UNIT : EDAN_SHADOW_UNIT;
 }
 
+/*
+ * The one-lane shortcut: an access of 4 or 8 bytes at a multiple of 4 (almost
+ * every access) covers one or two whole units. Their records, with no loop:
+ * the second is the first again for 4 bytes, which is never past the page.
+ */
+static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, uint32_t off, uint32_t len, char *unit[2])
+{
+    _Static_assert(EDAN_SHADOW_UNIT == 4, "4- and 8-byte accesses cover one or two units");
+    if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8))
+        return false;
+    unit[0] = edan_shadow_unit(pg, 1, false, off >> EDAN_SHADOW_UNIT_BITS);
+    unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(1, false) : 0);
+    return true;
+}
+
 /* Fold the last writers (writers) and/or the readers since (readers) of the bytes into Fin/mdin. */
 static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, const bool R, uint32_t off,
                                    uint32_t len, uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers,
                                    const bool simd)
 {
+    char *whole[2];
+    if (K == 1 && !R && writers && !readers && whole_units(pg, off, len, whole)) {
+        const uint32_t md0 = *edan_shadow_unit_md(whole[0], 1, false), md1 = *edan_shadow_unit_md(whole[1], 1, false);
+        if (!((md0 | md1) & EDAN_SHADOW_SPLIT)) {
+            *Fin = max_u64(*Fin, max_u64(*edan_shadow_unit_F(whole[0]), *edan_shadow_unit_F(whole[1])));
+            *mdin = max_u64(*mdin, md0 > md1 ? md0 : md1);
+            return;
+        }
+    }
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         char *unit = edan_shadow_unit(pg, K, R, u);
@@ -555,6 +579,15 @@ static bool unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, uin
 static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, const bool R, uint32_t off,
                                     uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
 {
+    char *whole[2];
+    if (K == 1 && !R && whole_units(pg, off, len, whole)) {
+        uint32_t *md0 = edan_shadow_unit_md(whole[0], 1, false), *md1 = edan_shadow_unit_md(whole[1], 1, false);
+        if (!((*md0 | *md1) & EDAN_SHADOW_SPLIT)) {
+            *edan_shadow_unit_F(whole[0]) = *edan_shadow_unit_F(whole[1]) = *F;
+            *md0 = *md1 = (uint32_t)*md;
+            return true;
+        }
+    }
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
