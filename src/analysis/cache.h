@@ -106,7 +106,11 @@ static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_add
     for (uint32_t w = 1; w < l->ways; w++) {
         if ((set[w] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
             uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
-            /* a short shift: an inline loop beats a call to memmove */
+            /*
+             * GCC makes this loop a call to memmove; a rotation through a
+             * register, which it keeps inline, ran hydro's eight-cache sweep
+             * 12% slower (docs/benchmarks.md).
+             */
             for (uint32_t j = w; j > 0; j--)
                 set[j] = set[j - 1];
             set[0] = t;
@@ -239,6 +243,43 @@ static inline __attribute__((always_inline)) bool edan_cache_try_mru(edan_cache 
     return false;
 }
 
+/*
+ * One level and an access within one line (every configuration of a
+ * typical sweep, and almost every access): the general path's steps for
+ * that case, inline and without its loops over lines and levels. Below the
+ * level is RAM, so a fill reads a line from RAM, a dirty victim is written
+ * back to it, and a store that passes through writes its own bytes there.
+ */
+static inline __attribute__((always_inline)) edan_cache_result edan_cache_access_one_level(edan_cache *c, uint64_t addr,
+                                                                                           uint32_t size, bool is_store)
+{
+    edan_cache_level *l = &c->level[0];
+    const uint64_t line = addr >> l->line_shift;
+    const uint32_t line_bytes = 1u << l->line_shift;
+    edan_cache_result r = {false, false, 0};
+    if (edan_cache_level_probe(l, line, is_store && l->write_back)) {
+        if (!is_store || l->write_back)
+            return r;
+    } else if (!is_store || l->write_allocate) {
+        r.reads_ram = true;
+        r.ram_bytes = line_bytes;
+        c->ram_read_bytes += line_bytes;
+        const uint64_t victim = edan_cache_level_fill(l, line, is_store && l->write_back);
+        if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
+            l->writebacks++;
+            r.ram_bytes += line_bytes;
+            c->ram_write_bytes += line_bytes;
+        }
+        if (!is_store || l->write_back)
+            return r;
+    }
+    /* a store through the level (write-through, or a miss without write-allocate) */
+    r.writes_ram = true;
+    r.ram_bytes += size;
+    c->ram_write_bytes += size;
+    return r;
+}
+
 /* One load (is_store false) or store of size bytes at addr. */
 static inline __attribute__((always_inline)) edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr,
                                                                                  uint32_t size, bool is_store)
@@ -247,15 +288,9 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         const edan_cache_result hit = {false, false, 0};
         return hit;
     }
-    edan_cache_level *l0 = &c->level[0];
-    if (is_store && c->n_levels == 1 && !l0->write_back && !l0->write_allocate &&
-        (addr >> l0->line_shift) == (addr + size - 1) >> l0->line_shift) {
-        /* a store through the only level, which it updates if present: the general path's ending, inline */
-        edan_cache_level_probe(l0, addr >> l0->line_shift, false);
-        c->ram_write_bytes += size;
-        const edan_cache_result through = {false, true, size};
-        return through;
-    }
+    const uint32_t shift = c->level[0].line_shift;
+    if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift)
+        return edan_cache_access_one_level(c, addr, size, is_store);
     return edan_cache_access_general(c, addr, size, is_store);
 }
 
