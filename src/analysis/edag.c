@@ -478,17 +478,18 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 }
 
 /*
- * The one-lane shortcut: an access of 4 or 8 bytes at a multiple of 4 (almost
- * every access) covers one or two whole units. Their records, with no loop:
- * the second is the first again for 4 bytes, which is never past the page.
+ * The shortcut of the fast paths (one lane, or a sweep's lanes in vectors):
+ * an access of 4 or 8 bytes at a multiple of 4 (almost every access) covers
+ * one or two whole units. Their records, with no loop: the second is the
+ * first again for 4 bytes, which is never past the page.
  */
-static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, uint32_t off, uint32_t len, char *unit[2])
+static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, int K, uint32_t off, uint32_t len, char *unit[2])
 {
     _Static_assert(EDAN_SHADOW_UNIT == 4, "4- and 8-byte accesses cover one or two units");
     if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8))
         return false;
-    unit[0] = edan_shadow_unit(pg, 1, false, off >> EDAN_SHADOW_UNIT_BITS);
-    unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(1, false) : 0);
+    unit[0] = edan_shadow_unit(pg, K, false, off >> EDAN_SHADOW_UNIT_BITS);
+    unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(K, false) : 0);
     return true;
 }
 
@@ -498,11 +499,21 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
                                    const bool simd)
 {
     char *whole[2];
-    if (K == 1 && !R && writers && !readers && whole_units(pg, off, len, whole)) {
-        const uint32_t md0 = *edan_shadow_unit_md(whole[0], 1, false), md1 = *edan_shadow_unit_md(whole[1], 1, false);
-        if (!((md0 | md1) & EDAN_SHADOW_SPLIT)) {
-            *Fin = max_u64(*Fin, max_u64(*edan_shadow_unit_F(whole[0]), *edan_shadow_unit_F(whole[1])));
-            *mdin = max_u64(*mdin, md0 > md1 ? md0 : md1);
+    if ((K == 1 || simd) && !R && writers && !readers && whole_units(pg, K, off, len, whole)) {
+        const uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
+        const uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false), *md1 = edan_shadow_unit_md(whole[1], K, false);
+        if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
+            if (K == 1) {
+                *Fin = max_u64(*Fin, max_u64(*F0, *F1));
+                *mdin = max_u64(*mdin, md0[0] > md1[0] ? md0[0] : md1[0]);
+                return;
+            }
+            for (int b = 0; b < K; b += LANE_BLOCK) {
+                const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), m0 = VLOAD_DEPTHS(md0 + b),
+                               m1 = VLOAD_DEPTHS(md1 + b), f = VLOAD(Fin + b), m = VLOAD(mdin + b);
+                VSTORE(Fin + b, VMAX(f, VMAX(f0, f1)));
+                VSTORE(mdin + b, VMAX(m, VMAX(m0, m1)));
+            }
             return;
         }
     }
@@ -580,11 +591,22 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
                                     uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
 {
     char *whole[2];
-    if (K == 1 && !R && whole_units(pg, off, len, whole)) {
-        uint32_t *md0 = edan_shadow_unit_md(whole[0], 1, false), *md1 = edan_shadow_unit_md(whole[1], 1, false);
-        if (!((*md0 | *md1) & EDAN_SHADOW_SPLIT)) {
-            *edan_shadow_unit_F(whole[0]) = *edan_shadow_unit_F(whole[1]) = *F;
-            *md0 = *md1 = (uint32_t)*md;
+    if ((K == 1 || simd) && !R && whole_units(pg, K, off, len, whole)) {
+        uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
+        uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false), *md1 = edan_shadow_unit_md(whole[1], K, false);
+        if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
+            if (K == 1) {
+                *F0 = *F1 = *F;
+                *md0 = *md1 = (uint32_t)*md;
+                return true;
+            }
+            for (int b = 0; b < K; b += LANE_BLOCK) {
+                const lane_vec f = VLOAD(F + b), m = VLOAD(md + b);
+                VSTORE(F0 + b, f);
+                VSTORE(F1 + b, f);
+                VSTORE_DEPTHS(md0 + b, m);
+                VSTORE_DEPTHS(md1 + b, m);
+            }
             return true;
         }
     }
