@@ -106,6 +106,7 @@ struct edan_edag {
     bool lanes_avx2;          /* consume_lanes() runs its AVX2 build */
     /* lanes that run a cache simulation for themselves and others with the same cache; those without a cache */
     uint32_t simulating, uncached;
+    uint32_t shared;  /* lanes whose cache another lane simulates (their cache_owner) */
     bool mru_first;   /* consume_lanes() looks whether an access hits every cache's MRU line first */
     uint64_t batches; /* of consume_lanes(): it looks first at least every MRU_PROBE batches */
     edan_error err;
@@ -399,6 +400,8 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         L->has_cache = cfg->lane[k].cache.n_levels > 0;
         if (L->cache_owner == k)
             *(L->has_cache ? &e->simulating : &e->uncached) |= 1u << k;
+        else
+            e->shared |= 1u << k;
         if (L->has_cache && edan_cache_init(&L->cache, &cfg->lane[k].cache, err)) {
             edan_edag_free(e);
             return NULL;
@@ -1150,7 +1153,6 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     uint64_t ram_stores[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
     const uint64_t *alpha = cost + (size_t)EDAN_CLASS_COUNT * S;
     const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
-    edan_access_class ac_of[EDAN_MAX_LANES];
     static const uint64_t no_lane[EDAN_MAX_LANES] __attribute__((aligned(32)));
     const bool mru_first = e->mru_first || e->batches % MRU_PROBE == 0;
     size_t accesses = 0, all_hit = 0; /* loads and stores looked at first, those that hit in every cache */
@@ -1249,20 +1251,27 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
              * every lane's cost, bytes and counts at once.
              */
             uint32_t rd_mask = 0, wr_mask = 0;
-            for (int k = 0; k < K; k++) {
+            if (line_mode)
+                memset(line_bytes, 0, S * sizeof *line_bytes); /* lanes that hit their MRU line moved nothing */
+            for (uint32_t m = missed; m; m &= m - 1) {
+                const int k = __builtin_ctz(m);
                 lane_state *L = &e->lane[k];
-                const int o = L->cache_owner;
-                edan_access_class ac = {false, false, 0}; /* a hit in the MRU line, simulated above */
-                if (o != k)
-                    ac = ac_of[o];
-                else if (missed >> k & 1)
-                    ac = edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr);
-                ac_of[k] = ac;
+                const edan_access_class ac = edan_cache_classify(&L->cache, L->has_cache, addr, size, rd, wr);
                 rd_mask |= (uint32_t)ac.rd_ram << k;
                 wr_mask |= (uint32_t)ac.wr_ram << k;
                 if (line_mode) {
                     line_bytes[k] = ac.line_bytes;
                     rare |= (uint32_t)(ac.line_bytes != 0) << k;
+                }
+            }
+            /* lanes with another lane's cache take its outcome (it comes first: cache_owner()) */
+            for (uint32_t m = e->shared; m; m &= m - 1) {
+                const int k = __builtin_ctz(m), o = e->lane[k].cache_owner;
+                rd_mask |= (rd_mask >> o & 1) << k;
+                wr_mask |= (wr_mask >> o & 1) << k;
+                if (line_mode) {
+                    line_bytes[k] = line_bytes[o];
+                    rare |= (rare >> o & 1) << k;
                 }
             }
             rare |= rd_mask | wr_mask;
@@ -1283,7 +1292,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 const uint64_t r_ram = rd_mask >> k & 1, w_ram = wr_mask >> k & 1, to_ram = r_ram | w_ram;
                 ram[k] = to_ram;
                 t_of[k] = to_ram ? alpha[k] : cls_cost[k];
-                w[k] = access_bytes(e, ac_of[k], size);
+                w[k] = line_mode ? line_bytes[k] : (r_ram ? size : 0) + (w_ram ? size : 0);
                 ram_loads[k] += r_ram;
                 ram_stores[k] += w_ram;
             }
