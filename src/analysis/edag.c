@@ -481,10 +481,9 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 }
 
 /*
- * The shortcut of the fast paths (one lane, or a sweep's lanes in vectors):
- * an access of 4 or 8 bytes at a multiple of 4 (almost every access) covers
- * one or two whole units. Their records, with no loop: the second is the
- * first again for 4 bytes, which is never past the page.
+ * The shortcut for a shadow without readers' state: an access of 4 or 8 bytes at a multiple of 4 (almost every access)
+ * covers one or two whole units. Their records, with no loop: the second is the first again for 4 bytes, which is never
+ * past the page.
  */
 static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, int K, uint32_t off, uint32_t len, char *unit[2])
 {
@@ -502,20 +501,20 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
                                    const bool simd)
 {
     char *whole[2];
-    if ((K == 1 || simd) && !R && writers && !readers && whole_units(pg, K, off, len, whole)) {
+    if (!R && writers && !readers && whole_units(pg, K, off, len, whole)) {
         const uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
         const uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false), *md1 = edan_shadow_unit_md(whole[1], K, false);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
-            if (K == 1) {
-                *Fin = max_u64(*Fin, max_u64(*F0, *F1));
-                *mdin = max_u64(*mdin, md0[0] > md1[0] ? md0[0] : md1[0]);
-                return;
-            }
-            for (int b = 0; b < K; b += LANE_BLOCK) {
+            for (int b = 0; simd && b < K; b += LANE_BLOCK) {
                 const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), m0 = VLOAD_DEPTHS(md0 + b),
                                m1 = VLOAD_DEPTHS(md1 + b), f = VLOAD(Fin + b), m = VLOAD(mdin + b);
                 VSTORE(Fin + b, VMAX(f, VMAX(f0, f1)));
                 VSTORE(mdin + b, VMAX(m, VMAX(m0, m1)));
+            }
+            for (int k = 0; !simd && k < K; k++) {
+                const uint64_t f = max_u64(F0[k], F1[k]), m = max_u64(md0[k], md1[k]);
+                Fin[k] = max_u64(Fin[k], f);
+                mdin[k] = max_u64(mdin[k], m);
             }
             return;
         }
@@ -594,21 +593,22 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
                                     uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
 {
     char *whole[2];
-    if ((K == 1 || simd) && !R && whole_units(pg, K, off, len, whole)) {
+    if (!R && whole_units(pg, K, off, len, whole)) {
         uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
         uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false), *md1 = edan_shadow_unit_md(whole[1], K, false);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
-            if (K == 1) {
-                *F0 = *F1 = *F;
-                *md0 = *md1 = (uint32_t)*md;
-                return true;
-            }
-            for (int b = 0; b < K; b += LANE_BLOCK) {
+            for (int b = 0; simd && b < K; b += LANE_BLOCK) {
                 const lane_vec f = VLOAD(F + b), m = VLOAD(md + b);
                 VSTORE(F0 + b, f);
                 VSTORE(F1 + b, f);
                 VSTORE_DEPTHS(md0 + b, m);
                 VSTORE_DEPTHS(md1 + b, m);
+            }
+            for (int k = 0; !simd && k < K; k++) {
+                const uint64_t f = F[k];
+                const uint32_t m = (uint32_t)md[k];
+                F0[k] = F1[k] = f;
+                md0[k] = md1[k] = m;
             }
             return true;
         }
@@ -1292,7 +1292,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 const uint64_t r_ram = rd_mask >> k & 1, w_ram = wr_mask >> k & 1, to_ram = r_ram | w_ram;
                 ram[k] = to_ram;
                 t_of[k] = to_ram ? alpha[k] : cls_cost[k];
-                w[k] = line_mode ? line_bytes[k] : (r_ram ? size : 0) + (w_ram ? size : 0);
+                w[k] = access_bytes(e, (edan_access_class){r_ram, w_ram, (uint32_t)line_bytes[k]}, size);
                 ram_loads[k] += r_ram;
                 ram_stores[k] += w_ram;
             }

@@ -24,8 +24,8 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
         s->recent[i].no = UINT64_MAX;
     s->unit_bytes = edan_shadow_unit_bytes(n_lanes, with_readers);
-    /* whole lines, so pages stay line-aligned in their arena and a one-lane record never spans two */
-    s->page_bytes = (EDAN_SHADOW_UNITS * s->unit_bytes + 63) & ~(size_t)63;
+    /* a multiple of 64 (1024 records of a multiple of 8 bytes): pages stay line-aligned in their arena */
+    s->page_bytes = EDAN_SHADOW_UNITS * s->unit_bytes;
     /* 8 MiB of pointers, backed only where touched. */
     s->l1 = map_zeroed(L1_SIZE * sizeof *s->l1);
     return s->l1 ? 0 : -1;

@@ -168,8 +168,8 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
  * one it works on, and the shadow of irregular accesses (gathers, pointer
  * chases) misses in every cache level. edan_shadow_prefetch_state() finds
  * the page through the two-level table (plain loads: the level-1 entry and
- * the level-2 slot) and prefetches the unit's record (its first and last
- * byte: with several lanes it may span two lines). It allocates nothing and changes no state; a page not yet made
+ * the level-2 slot) and prefetches the unit's record (with several lanes
+ * its last byte too: the record may span two lines). It allocates nothing and changes no state; a page not yet made
  * is simply not prefetched.
  *
  * always_inline is needed, not a hint: GCC 12 deems a function whose only
@@ -187,7 +187,8 @@ static inline __attribute__((always_inline)) void edan_shadow_prefetch_state(con
         return;
     const char *unit = pg + ((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS) * s->unit_bytes;
     __builtin_prefetch(unit, 1);
-    __builtin_prefetch(unit + s->unit_bytes - 1, 1);
+    if (s->unit_bytes > 16) /* a one-lane record (16 bytes, 16-aligned) never spans two lines */
+        __builtin_prefetch(unit + s->unit_bytes - 1, 1);
 }
 
 /* Split records (n_lanes per-lane states each): allocation may fail (returns UINT64_MAX). */
