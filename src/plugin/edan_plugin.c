@@ -38,7 +38,7 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
 #define BATCH 16384
-#define ASYNC_BUFFERS 4
+#define ASYNC_BUFFERS 16
 #define SLOT_CHUNK 4096
 
 typedef struct slot {

@@ -9,6 +9,7 @@
 #ifndef EDAN_TRACE_TRACE_FILE_H
 #define EDAN_TRACE_TRACE_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "trace/exec.h"
@@ -44,6 +45,10 @@ void edan_trace_writer_set_level(edan_trace_writer *w, int level);
 /* Raw bytes of events per block (default and maximum 2 MiB, minimum 256).
  * Small blocks are for tests. */
 void edan_trace_writer_set_block_size(edan_trace_writer *w, size_t bytes);
+/* Compress and write blocks on a thread of the writer's own, overlapping
+ * the encoding of the next block (the default), or in the caller's thread.
+ * The file is the same byte for byte. Only before the first record. */
+void edan_trace_writer_set_background(edan_trace_writer *w, bool on);
 /* edan_consumer.consume-compatible. Errors are remembered and reported by close. */
 void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n);
 /* edan_consumer.finish-compatible: flushes the last block and writes the

@@ -253,12 +253,16 @@ static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, 
     return true;
 }
 
+/* write_binary() compresses blocks on the writer's thread (the default) */
+static bool write_in_background = true;
+
 static int write_binary(const char *path, const edan_exec *v, size_t n, size_t block, int level, edan_error *err)
 {
     edan_trace_meta meta = {.binary = "/bin/prog", .args = "a b c", .filter = "main,foo", .filter_callees = "include"};
     edan_trace_writer *w = edan_trace_writer_open(path, &meta, err);
     if (!w)
         return -1;
+    edan_trace_writer_set_background(w, write_in_background);
     if (block)
         edan_trace_writer_set_block_size(w, block);
     if (level)
@@ -376,6 +380,36 @@ static void test_round_trip(void)
     free(w);
     free(v);
     unlink(path);
+    edan_code_table_free(s.code);
+}
+
+static uint8_t *slurp(const char *path, size_t *n);
+
+/* Compressing on the writer's thread or in the caller's gives the same file (past the header's creation time). */
+static void test_background_same_bytes(void)
+{
+    synth s = make_code(200);
+    size_t n = 400000;
+    edan_exec *v = make_stream(&s, n);
+    const char *names[2] = {"bg1.edt", "bg0.edt"};
+    uint8_t *bytes[2] = {NULL, NULL};
+    size_t len[2] = {0, 0};
+    edan_error err = {0};
+    for (int k = 0; k < 2; k++) {
+        const char *path = tmp_path(names[k]);
+        write_in_background = k == 0;
+        CHECK(write_binary(path, v, n, 4096, 0, &err) == 0, "write %s: %s", names[k], err.msg);
+        bytes[k] = slurp(path, &len[k]);
+        unlink(path);
+    }
+    write_in_background = true;
+    size_t header = bytes[0] && len[0] >= 16 ? (size_t)(bytes[0][12] | bytes[0][13] << 8 | bytes[0][14] << 16) : 0;
+    CHECK(bytes[0] && bytes[1] && len[0] == len[1] && len[0] > header + 100 * 4096 / 8 &&
+              memcmp(bytes[0] + header, bytes[1] + header, len[0] - header) == 0,
+          "the same blocks and trailer with and without the compressor's thread (%zu, %zu bytes)", len[0], len[1]);
+    free(bytes[0]);
+    free(bytes[1]);
+    free(v);
     edan_code_table_free(s.code);
 }
 
@@ -629,6 +663,17 @@ static void test_write_errors(void)
         int rc = edan_trace_writer_close(w, &err);
         CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"), "/dev/full: %s", err.msg);
     }
+    /* small blocks: the compressor fails first, the encoder sees it at the next block and stops */
+    edan_error_clear(&err);
+    w = edan_trace_writer_open("/dev/full", NULL, &err);
+    if (w) {
+        edan_trace_writer_set_block_size(w, 1024);
+        for (size_t i = 0; i < n; i += 1000)
+            edan_trace_writer_consume(w, v + i, 1000);
+        int rc = edan_trace_writer_close(w, &err);
+        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"),
+              "/dev/full, small blocks: %s", err.msg);
+    }
     edan_error_clear(&err);
     edan_text_writer *tw = edan_text_writer_open("/dev/full", true, &err);
     CHECK(tw != NULL, "text open /dev/full: %s", err.msg);
@@ -834,6 +879,7 @@ int main(int argc, char **argv)
         snprintf(tmpdir, sizeof tmpdir, "%s", getenv("TMPDIR"));
     test_code_table();
     test_round_trip();
+    test_background_same_bytes();
     test_truncation_and_flips();
     test_event_checks();
     test_write_errors();
