@@ -29,6 +29,12 @@ static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, 
     CHECK_EQ_U64(st->loads, expect_loads, ctx);
     CHECK_EQ_U64(st->stores, expect_stores, ctx);
     CHECK_EQ_U64(st->amos, expect_amos, ctx);
+    CHECK_EQ_U64(st->ram_loads, ref->ram_loads, ctx);
+    CHECK_EQ_U64(st->ram_stores, ref->ram_stores, ctx);
+    for (int l = 0; l < EDAN_CACHE_MAX_LEVELS; l++) {
+        CHECK_EQ_U64(st->cache_hits[l], ref->hits[l], ctx);
+        CHECK_EQ_U64(st->cache_misses[l], ref->misses[l], ctx);
+    }
     bool layers_ok = true;
     for (uint64_t i = 1; i <= ref->D && i <= st->D; i++)
         layers_ok &= edan_layers_get(&st->layers, i) == ref->layer[i];

@@ -23,6 +23,7 @@ typedef struct ncache {
     int n;
     nlevel lv[EDAN_CACHE_MAX_LEVELS];
     uint64_t clock;
+    uint64_t hits[EDAN_CACHE_MAX_LEVELS], misses[EDAN_CACHE_MAX_LEVELS];
 } ncache;
 
 typedef struct nres {
@@ -75,6 +76,8 @@ static bool nread(ncache *c, int k, uint64_t addr, nres *r)
         return true;
     }
     nline *hit = nfind(c, k, addr);
+    c->hits[k] += hit != NULL;
+    c->misses[k] += hit == NULL;
     if (hit) {
         hit->used = ++c->clock;
         return false;
@@ -94,6 +97,8 @@ static void nwrite(ncache *c, int k, uint64_t addr, uint64_t len, nres *r, bool 
     }
     nlevel *l = &c->lv[k];
     nline *hit = nfind(c, k, addr);
+    c->hits[k] += hit != NULL;
+    c->misses[k] += hit == NULL;
     if (hit) {
         hit->used = ++c->clock;
         if (l->cfg.write_back) {
@@ -245,6 +250,10 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
             }
         }
         out->is_mem[v] = rd || wr;
+        if (!ref_member || ref_member[v]) {
+            out->ram_loads += rd;
+            out->ram_stores += wr;
+        }
         w[v] = mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd ? in->mem_size : 0) + (wr ? in->mem_size : 0);
     }
     for (size_t u = 0; u < n; u++)
@@ -273,6 +282,10 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
         out->bytes += w[v];
     }
     out->vertices = n;
+    for (int k = 0; k < c.n; k++) {
+        out->hits[k] = c.hits[k];
+        out->misses[k] = c.misses[k];
+    }
     /*
      * Layers, from the paper's recursive definition: mem vertex v is "directly
      * reachable" from mem vertex u if a path u -> v has no other mem vertex

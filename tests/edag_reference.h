@@ -16,7 +16,9 @@
 
 typedef struct ref_result {
     uint64_t vertices, T1, Tinf, W, D, C, bytes;
-    uint64_t layer[4096]; /* layer[i], i = 1..D */
+    uint64_t ram_loads, ram_stores; /* counted vertices whose read / write reached RAM */
+    uint64_t hits[EDAN_CACHE_MAX_LEVELS], misses[EDAN_CACHE_MAX_LEVELS]; /* lookups of every access, per level */
+    uint64_t layer[4096];                                                /* layer[i], i = 1..D */
     size_t n_phases;
     uint64_t U[65536], started[65536];
     /* explicit graph, for tests that look at paths */

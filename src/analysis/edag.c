@@ -1065,6 +1065,72 @@ static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const 
 }
 
 /*
+ * The commonest access, in a function of its own with little of
+ * one_lane_access()'s generality: a load of 4 or 8 bytes at a multiple of
+ * 4, in a page among the recently used, of whole shadow units, and under a
+ * cache, whose line is the most recently used of its set in the first
+ * level. It then does what one_lane_access() would: under a cache the load
+ * ends there, reaching no RAM, moving no bytes and leaving only T1, C and
+ * Tinf to update; without one it reaches RAM. Anything else goes to
+ * one_lane_access() before this has changed any state (finding the page
+ * sets the last page, as one_lane_access() would). Not called while
+ * prefetching, which one_lane_access() does for every access. (Stores too,
+ * with a write-back cache or none, took more instructions on every trace of
+ * docs/benchmarks.md than they saved.)
+ */
+static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+{
+    const hot_op op = *opp;
+    const uint64_t addr = r->addr;
+    edan_shadow *sh = &e->shadow;
+    const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    const edan_shadow_page *page;
+    char *unit[2];
+    if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || off + op.size > EDAN_SHADOW_PAGE ||
+        !(page = edan_shadow_recent_page(sh, addr)) || !whole_units(page, 1, off, op.size, unit))
+        return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
+    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
+    lane_state *L = &e->lane[0];
+    edan_cache_level *l0 = &L->cache.level[0];
+    if (has_cache) {
+        const uint64_t line = addr >> l0->line_shift;
+        const uint64_t *set = l0->tags + (line & l0->set_mask) * l0->ways;
+        if (((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT) || line != (addr + op.size - 1) >> l0->line_shift ||
+            (set[0] & ~(uint64_t)EDAN_TAG_DIRTY) != ((line << 2) | EDAN_TAG_VALID))
+            return one_lane_access_cached(e, r, opp);
+        l0->hits++;
+    } else if ((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT) {
+        return one_lane_access_uncached(e, r, opp);
+    }
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint64_t Fin = max_u64(max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]),
+                                 max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
+    const uint64_t mdin =
+        max_u64(max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]), max_u64(md0[0], md1[0]));
+    const uint64_t t = has_cache ? L->cost.cls[op.cls] : L->cost.alpha, F = Fin + t, md = mdin + !has_cache;
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    if (has_cache) {
+        L->st.Tinf = max_u64(L->st.Tinf, F);
+        L->st.T1 += t;
+        L->st.C += t;
+        return true;
+    }
+    L->st.ram_loads++;
+    return account(e, L, true, t, Fin, F, md, op.size, true);
+}
+
+static __attribute__((noipa)) bool one_lane_load_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
+{
+    return one_lane_load(e, r, op, true);
+}
+
+static __attribute__((noipa)) bool one_lane_load_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
+{
+    return one_lane_load(e, r, op, false);
+}
+
+/*
  * One lane, true dependencies only: the default analysis. Instructions that
  * touch no memory (about two thirds of a typical trace) take a short path
  * with the accumulators in registers; memory accesses go to
@@ -1078,7 +1144,8 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     memcpy(cost, e->lane[0].cost.cls, sizeof cost);
     hot_id *ids = e->ids;
     size_t cap = e->id_cap;
-    uint64_t C = 0, Tinf = 0; /* of the instructions without memory access, whose T1 and C shares are equal */
+    uint64_t C = 0, Tinf = 0;          /* of the instructions without memory access, whose T1 and C shares are equal */
+    const bool prefetch = e->prefetch; /* for the whole batch */
     for (const edan_exec *r = recs, *end = recs + n; r < end; r++) {
         hot_id *h = count_execution(e, r, &ids, &cap);
         if (!h)
@@ -1088,7 +1155,8 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
             op = seen_op(e, r, h);
             if (op.kind != HOT_PLAIN) {
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
-                    if (!(has_cache ? one_lane_access_cached(e, r, &h->op) : one_lane_access_uncached(e, r, &h->op)))
+                    if (!(prefetch ? (has_cache ? one_lane_access_cached : one_lane_access_uncached)(e, r, &h->op)
+                                   : (has_cache ? one_lane_load_cached : one_lane_load_uncached)(e, r, &h->op)))
                         break;
                     continue;
                 }

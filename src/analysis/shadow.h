@@ -142,22 +142,32 @@ static inline unsigned edan_shadow_recent_slot(uint64_t page_no)
     return (unsigned)((page_no * 0x9E3779B97F4A7C15ull) >> (64 - EDAN_SHADOW_RECENT_BITS));
 }
 
-static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t addr)
+/* The page of addr when it is among the recently used (as edan_shadow_page_of() would find it), else NULL. */
+static inline edan_shadow_page *edan_shadow_recent_page(edan_shadow *s, uint64_t addr)
 {
     uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
     if (page_no == s->last_page_no)
         return s->last_page;
     unsigned slot = edan_shadow_recent_slot(page_no);
-    edan_shadow_page *p;
-    if (s->recent[slot].no == page_no) {
-        p = s->recent[slot].page;
-    } else {
-        p = edan_shadow_page_slow(s, page_no);
-        if (!p)
-            return NULL;
-        s->recent[slot].no = page_no;
-        s->recent[slot].page = p;
-    }
+    if (s->recent[slot].no != page_no)
+        return NULL;
+    s->last_page_no = page_no;
+    s->last_page = s->recent[slot].page;
+    return s->last_page;
+}
+
+static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t addr)
+{
+    edan_shadow_page *p = edan_shadow_recent_page(s, addr);
+    if (p)
+        return p;
+    uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
+    p = edan_shadow_page_slow(s, page_no);
+    if (!p)
+        return NULL;
+    unsigned slot = edan_shadow_recent_slot(page_no);
+    s->recent[slot].no = page_no;
+    s->recent[slot].page = p;
     s->last_page_no = page_no;
     s->last_page = p;
     return p;
