@@ -1075,8 +1075,8 @@ static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const 
  * one_lane_access() before this has changed any state (finding the page
  * sets the last page, as one_lane_access() would). Not called while
  * prefetching, which one_lane_access() does for every access. (Stores too,
- * with a write-back cache or none, took more instructions on every trace of
- * docs/benchmarks.md than they saved.)
+ * with a write-back cache or none, cost more instructions than they saved
+ * but on stream without a cache: docs/benchmarks.md.)
  */
 static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
 {
