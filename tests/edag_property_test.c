@@ -31,6 +31,7 @@ static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, 
     CHECK_EQ_U64(st->amos, expect_amos, ctx);
     CHECK_EQ_U64(st->ram_loads, ref->ram_loads, ctx);
     CHECK_EQ_U64(st->ram_stores, ref->ram_stores, ctx);
+    CHECK_EQ_U64(st->ram_read_bytes + st->ram_write_bytes, ref->ram_bytes, ctx);
     for (int l = 0; l < EDAN_CACHE_MAX_LEVELS; l++) {
         CHECK_EQ_U64(st->cache_hits[l], ref->hits[l], ctx);
         CHECK_EQ_U64(st->cache_misses[l], ref->misses[l], ctx);
@@ -62,6 +63,13 @@ int main(int argc, char **argv)
         size_t n = 1 + rt_below(160);
         edan_exec *recs = calloc(n, sizeof *recs);
         rt_random_records(table, recs, n);
+        /* a quarter of the trials (one-lane ones) has only 4- and 8-byte accesses at multiples of 4: the short paths */
+        if (trial % 4 == 1) {
+            for (int i = 0; i < 24; i++)
+                table[i].mem_size = rt_below(2) ? 4 : 8;
+            for (size_t i = 0; i < n; i++)
+                recs[i].addr &= ~(uint64_t)3;
+        }
         expect_loads = expect_stores = expect_amos = 0;
         for (size_t i = 0; i < n; i++) {
             if (recs[i].flags & EDAN_EXEC_NO_ACCESS)

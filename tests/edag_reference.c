@@ -250,6 +250,8 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
             }
         }
         out->is_mem[v] = rd || wr;
+        if (c.n)
+            out->ram_bytes += line_bytes;
         if (!ref_member || ref_member[v]) {
             out->ram_loads += rd;
             out->ram_stores += wr;

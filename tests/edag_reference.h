@@ -17,6 +17,7 @@
 typedef struct ref_result {
     uint64_t vertices, T1, Tinf, W, D, C, bytes;
     uint64_t ram_loads, ram_stores; /* counted vertices whose read / write reached RAM */
+    uint64_t ram_bytes;             /* bytes between the cache and RAM, every access (0 without a cache) */
     uint64_t hits[EDAN_CACHE_MAX_LEVELS], misses[EDAN_CACHE_MAX_LEVELS]; /* lookups of every access, per level */
     uint64_t layer[4096];                                                /* layer[i], i = 1..D */
     size_t n_phases;

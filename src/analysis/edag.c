@@ -1065,6 +1065,58 @@ static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const 
 }
 
 /*
+ * A store of 4 or 8 bytes at a multiple of 4, in a page among the recently
+ * used, of whole shadow units, with no cache or a one-level write-through
+ * cache without write-allocate (the paper's): it reaches RAM, as
+ * one_lane_access() would find, after the cache has looked its line up.
+ * Anything else goes to one_lane_access() before any state changes.
+ */
+static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+{
+    const hot_op op = *opp;
+    const uint64_t addr = r->addr;
+    const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    lane_state *L = &e->lane[0];
+    edan_cache *c = &L->cache;
+    edan_cache_level *l0 = &c->level[0];
+    const edan_shadow_page *page;
+    char *unit[2];
+    if (off + op.size > EDAN_SHADOW_PAGE ||
+        (has_cache && (c->n_levels != 1 || l0->write_back || l0->write_allocate ||
+                       addr >> l0->line_shift != (addr + op.size - 1) >> l0->line_shift)) ||
+        !(page = edan_shadow_recent_page(&e->shadow, addr)) || !whole_units(page, 1, off, op.size, unit))
+        return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
+    uint64_t *F0 = edan_shadow_unit_F(unit[0]), *F1 = edan_shadow_unit_F(unit[1]);
+    uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
+    if ((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)
+        return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
+    if (has_cache) {
+        edan_cache_level_probe(l0, addr >> l0->line_shift, false);
+        c->ram_write_bytes += op.size;
+    }
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+    const uint64_t t = L->cost.alpha, F = Fin + t,
+                   md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]) + 1;
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    F0[0] = F1[0] = F;
+    md0[0] = md1[0] = (uint32_t)md;
+    L->st.ram_stores++;
+    return account(e, L, true, t, Fin, F, md, op.size, true);
+}
+
+static __attribute__((noipa)) bool one_lane_store_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
+{
+    return one_lane_store(e, r, op, true);
+}
+
+static __attribute__((noipa)) bool one_lane_store_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
+{
+    return one_lane_store(e, r, op, false);
+}
+
+/*
  * The commonest access, in a function of its own with little of
  * one_lane_access()'s generality: a load of 4 or 8 bytes at a multiple of
  * 4, in a page among the recently used, of whole shadow units, and under a
@@ -1086,6 +1138,8 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
     const edan_shadow_page *page;
     char *unit[2];
+    if (op.kind == (HOT_SEEN | EDAN_MEM_STORE))
+        return has_cache ? one_lane_store_cached(e, r, opp) : one_lane_store_uncached(e, r, opp);
     if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || off + op.size > EDAN_SHADOW_PAGE ||
         !(page = edan_shadow_recent_page(sh, addr)) || !whole_units(page, 1, off, op.size, unit))
         return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
