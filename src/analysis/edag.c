@@ -1064,99 +1064,52 @@ static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const 
     return one_lane_access(e, r, op, false);
 }
 
+/* The general path, which the short ones below hand anything else to before changing any state. */
+static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache)
+{
+    return has_cache ? one_lane_access_cached(e, r, op) : one_lane_access_uncached(e, r, op);
+}
+
 /*
- * A store of 4 or 8 bytes at a multiple of 4, in a page among the recently
- * used, of whole shadow units, with no cache or a one-level write-through
- * cache without write-allocate (the paper's): it reaches RAM, as
- * one_lane_access() would find, after the cache has looked its line up.
- * Anything else goes to one_lane_access() before any state changes.
+ * The records of the commonest access's one or two shadow units: 4 or 8
+ * bytes at a multiple of 4, in a page among the recently used, and no unit
+ * split into bytes; false for anything else. Finding the page makes it the
+ * last page, as edan_shadow_page_of() would.
  */
-static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, char *unit[2])
 {
-    const hot_op op = *opp;
-    const uint64_t addr = r->addr;
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-    lane_state *L = &e->lane[0];
-    edan_cache *c = &L->cache;
-    edan_cache_level *l0 = &c->level[0];
     const edan_shadow_page *page;
-    char *unit[2];
-    if (off + op.size > EDAN_SHADOW_PAGE ||
-        (has_cache && (c->n_levels != 1 || l0->write_back || l0->write_allocate ||
-                       addr >> l0->line_shift != (addr + op.size - 1) >> l0->line_shift)) ||
-        !(page = edan_shadow_recent_page(&e->shadow, addr)) || !whole_units(page, 1, off, op.size, unit))
-        return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
-    uint64_t *F0 = edan_shadow_unit_F(unit[0]), *F1 = edan_shadow_unit_F(unit[1]);
-    uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
-    if ((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)
-        return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
-    if (has_cache) {
-        edan_cache_level_probe(l0, addr >> l0->line_shift, false);
-        c->ram_write_bytes += op.size;
-    }
-    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
-    const uint64_t t = L->cost.alpha, F = Fin + t,
-                   md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]) + 1;
-    regF[op.dst] = F;
-    regMd[op.dst] = md;
-    F0[0] = F1[0] = F;
-    md0[0] = md1[0] = (uint32_t)md;
-    L->st.ram_stores++;
-    return account(e, L, true, t, Fin, F, md, op.size, true);
-}
-
-static __attribute__((noipa)) bool one_lane_store_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_store(e, r, op, true);
-}
-
-static __attribute__((noipa)) bool one_lane_store_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_store(e, r, op, false);
+    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
+        !whole_units(page, 1, off, size, unit))
+        return false;
+    return !((edan_shadow_unit_md(unit[0], 1, false)[0] | edan_shadow_unit_md(unit[1], 1, false)[0]) &
+             EDAN_SHADOW_SPLIT);
 }
 
 /*
- * The commonest access, in a function of its own with little of
- * one_lane_access()'s generality: a load of 4 or 8 bytes at a multiple of
- * 4, in a page among the recently used, of whole shadow units, and under a
- * cache, whose line is the most recently used of its set in the first
- * level. It then does what one_lane_access() would: under a cache the load
- * ends there, reaching no RAM, moving no bytes and leaving only T1, C and
- * Tinf to update; without one it reaches RAM. Anything else goes to
- * one_lane_access() before this has changed any state (finding the page
- * sets the last page, as one_lane_access() would). Not called while
- * prefetching, which one_lane_access() does for every access. (Stores too,
- * with a write-back cache or none, cost more instructions than they saved
- * but on stream without a cache: docs/benchmarks.md.)
+ * Short paths for the commonest accesses of the one-lane analysis, in
+ * functions of their own with little of one_lane_access()'s generality (it
+ * saves six registers and unpacks the hot op onto the stack), doing exactly
+ * what it would. Not called while prefetching, which one_lane_access() does
+ * for every access.
+ *
+ * A load of whole units (recent_whole_units()), and under a cache to the
+ * most recently used line of its set in the first level: there it ends,
+ * reaching no RAM, moving no bytes and leaving only T1, C and Tinf to
+ * update. Without a cache it reaches RAM.
  */
 static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
 {
     const hot_op op = *opp;
     const uint64_t addr = r->addr;
-    edan_shadow *sh = &e->shadow;
-    const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-    const edan_shadow_page *page;
-    char *unit[2];
-    if (op.kind == (HOT_SEEN | EDAN_MEM_STORE))
-        return has_cache ? one_lane_store_cached(e, r, opp) : one_lane_store_uncached(e, r, opp);
-    if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || off + op.size > EDAN_SHADOW_PAGE ||
-        !(page = edan_shadow_recent_page(sh, addr)) || !whole_units(page, 1, off, op.size, unit))
-        return has_cache ? one_lane_access_cached(e, r, opp) : one_lane_access_uncached(e, r, opp);
-    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
     lane_state *L = &e->lane[0];
-    edan_cache_level *l0 = &L->cache.level[0];
-    if (has_cache) {
-        const uint64_t line = addr >> l0->line_shift;
-        const uint64_t *set = l0->tags + (line & l0->set_mask) * l0->ways;
-        if (((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT) || line != (addr + op.size - 1) >> l0->line_shift ||
-            (set[0] & ~(uint64_t)EDAN_TAG_DIRTY) != ((line << 2) | EDAN_TAG_VALID))
-            return one_lane_access_cached(e, r, opp);
-        l0->hits++;
-    } else if ((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT) {
-        return one_lane_access_uncached(e, r, opp);
-    }
+    char *unit[2];
+    if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || !recent_whole_units(&e->shadow, addr, op.size, unit) ||
+        (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false)))
+        return one_lane_general(e, r, opp, has_cache);
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
     const uint64_t Fin = max_u64(max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]),
                                  max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
     const uint64_t mdin =
@@ -1174,6 +1127,33 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     return account(e, L, true, t, Fin, F, md, op.size, true);
 }
 
+/*
+ * A store of whole units (recent_whole_units()): it reads no memory, so
+ * only the cache's classification and the units' new writer remain.
+ * (Stores in one_lane_load() cost more instructions than they saved.)
+ */
+static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+{
+    const hot_op op = *opp;
+    const uint64_t addr = r->addr;
+    lane_state *L = &e->lane[0];
+    char *unit[2];
+    if (!recent_whole_units(&e->shadow, addr, op.size, unit))
+        return one_lane_general(e, r, opp, has_cache);
+    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
+    const bool to_ram = !has_cache || ac.wr_ram;
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t,
+                   md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]) + to_ram;
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    edan_shadow_unit_F(unit[0])[0] = edan_shadow_unit_F(unit[1])[0] = F;
+    edan_shadow_unit_md(unit[0], 1, false)[0] = edan_shadow_unit_md(unit[1], 1, false)[0] = (uint32_t)md;
+    L->st.ram_stores += ac.wr_ram;
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
+}
+
 static __attribute__((noipa)) bool one_lane_load_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
 {
     return one_lane_load(e, r, op, true);
@@ -1182,6 +1162,16 @@ static __attribute__((noipa)) bool one_lane_load_cached(edan_edag *e, const edan
 static __attribute__((noipa)) bool one_lane_load_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
 {
     return one_lane_load(e, r, op, false);
+}
+
+static __attribute__((noipa)) bool one_lane_store_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
+{
+    return one_lane_store(e, r, op, true);
+}
+
+static __attribute__((noipa)) bool one_lane_store_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
+{
+    return one_lane_store(e, r, op, false);
 }
 
 /*
@@ -1209,8 +1199,12 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
             op = seen_op(e, r, h);
             if (op.kind != HOT_PLAIN) {
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
-                    if (!(prefetch ? (has_cache ? one_lane_access_cached : one_lane_access_uncached)(e, r, &h->op)
-                                   : (has_cache ? one_lane_load_cached : one_lane_load_uncached)(e, r, &h->op)))
+                    bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =
+                        prefetch ? (has_cache ? one_lane_access_cached : one_lane_access_uncached)
+                        : op.kind == (HOT_SEEN | EDAN_MEM_STORE)
+                            ? (has_cache ? one_lane_store_cached : one_lane_store_uncached)
+                            : (has_cache ? one_lane_load_cached : one_lane_load_uncached);
+                    if (!access(e, r, &h->op))
                         break;
                     continue;
                 }

@@ -179,8 +179,8 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
  * chases) misses in every cache level. edan_shadow_prefetch_state() finds
  * the page through the two-level table (plain loads: the level-1 entry and
  * the level-2 slot) and prefetches the unit's record (with several lanes
- * its last byte too: the record may span two lines). It allocates nothing and changes no state; a page not yet made
- * is simply not prefetched.
+ * its last byte too: the record may span two lines). It allocates nothing
+ * and changes no state; a page not yet made is simply not prefetched.
  *
  * always_inline is needed, not a hint: GCC 12 deems a function whose only
  * effect is a prefetch free of side effects and deletes calls to it before
