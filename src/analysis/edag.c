@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "analysis/shadow.h"
 #include "trace/activity.h"
@@ -34,8 +37,8 @@ typedef uint32_t depth_vec __attribute__((vector_size(4 * LANE_BLOCK), aligned(4
 #define VLOAD_DEPTHS(p) __builtin_convertvector(*(const depth_vec *)(const void *)(p), lane_vec)
 #define VSTORE_DEPTHS(p, v) (*(depth_vec *)(void *)(p) = __builtin_convertvector((v), depth_vec))
 
-/* consume_lanes() measures whether looking at the caches' MRU lines first pays once in this many batches */
-#define MRU_PROBE 16
+/* consume_lanes() tries its look at the caches' MRU lines (edan_edag.look_on) once in this many batches */
+#define LOOK_PROBE 16
 
 /*
  * Register state has one extra slot: instructions without a destination
@@ -79,6 +82,20 @@ typedef struct hot_id {
     uint64_t count;
 } hot_id;
 
+/*
+ * Level 0 of every lane's cache, as consume_lanes() looks at it first: one
+ * array per field, indexed by lane, so a block of lanes is a vector and the
+ * look is one gather. A lane with no simulation of its own (no cache,
+ * another lane's, a padding lane) looks at a word no line matches.
+ */
+typedef struct mru_look {
+    uint64_t tags[EDAN_MAX_LANES]; /* the address of the tags */
+    uint64_t set_mask[EDAN_MAX_LANES];
+    uint64_t ways[EDAN_MAX_LANES];
+    uint64_t line_shift[EDAN_MAX_LANES];
+} mru_look;
+static const uint64_t never_line = 0;
+
 typedef struct lane_state {
     edan_cache cache;
     edan_cost_model cost;
@@ -106,9 +123,27 @@ struct edan_edag {
     bool lanes_avx2;          /* consume_lanes() runs its AVX2 build */
     /* lanes that run a cache simulation for themselves and others with the same cache; those without a cache */
     uint32_t simulating, uncached;
-    uint32_t shared;  /* lanes whose cache another lane simulates (their cache_owner) */
-    bool mru_first;   /* consume_lanes() looks whether an access hits every cache's MRU line first */
-    uint64_t batches; /* of consume_lanes(): it looks first at least every MRU_PROBE batches */
+    uint32_t shared; /* lanes whose cache another lane simulates (their cache_owner) */
+    /*
+     * consume_lanes() looks first, in every lane at once, whether an access
+     * within one line (of the smallest, look_shift) finds it the most
+     * recently used of its set at level 0 (look, one entry per lane up to the
+     * stride). A load that does ends there; so does a store at a write-back
+     * level 0 (look_write_back), and at one write-through level
+     * (look_through) it only goes on to RAM.
+     */
+    mru_look look;
+    uint32_t look_shift;
+    uint32_t look_write_back, look_through;
+    /*
+     * Where the look settles few lanes (random accesses; three streams through
+     * a 2-way cache that stores never allocate in) it costs more than it
+     * saves: it is off while it settles under two thirds of the lanes it looks
+     * at, measured on every batch it runs and tried once in LOOK_PROBE
+     * batches.
+     */
+    bool look_on;
+    uint64_t batches;
     edan_error err;
     bool finished;
     /*
@@ -415,6 +450,23 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
             edan_edag_free(e);
             return NULL;
         }
+    }
+    e->look_shift = 63;
+    for (int k = 0; k < EDAN_MAX_LANES; k++)
+        e->look.tags[k] = (uintptr_t)&never_line;
+    for (uint32_t m = e->simulating; m; m &= m - 1) {
+        const int k = __builtin_ctz(m);
+        const edan_cache_level *l0 = &e->lane[k].cache.level[0];
+        e->look.tags[k] = (uintptr_t)l0->tags;
+        e->look.set_mask[k] = l0->set_mask;
+        e->look.ways[k] = l0->ways;
+        e->look.line_shift[k] = l0->line_shift;
+        if (l0->line_shift < e->look_shift)
+            e->look_shift = l0->line_shift;
+        if (l0->write_back)
+            e->look_write_back |= 1u << k;
+        else if (e->lane[k].cache.n_levels == 1)
+            e->look_through |= 1u << k;
     }
     return e;
 }
@@ -1225,6 +1277,51 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     st->Tinf = max_u64(st->Tinf, Tinf);
 }
 
+/* The tags at level 0 of lane k's cache that hold addr's line if it is the most recently used of its set. */
+static ALWAYS_INLINE uint64_t *look_slot(const mru_look *lk, size_t k, uint64_t addr)
+{
+    const uint64_t line = addr >> lk->line_shift[k];
+    return (uint64_t *)(uintptr_t)lk->tags[k] + (line & lk->set_mask[k]) * lk->ways[k];
+}
+
+/* 1 when they do (their dirty bit aside) */
+static ALWAYS_INLINE uint32_t look_lane(const mru_look *lk, size_t k, uint64_t addr)
+{
+    const uint64_t line = addr >> lk->line_shift[k];
+    return (*look_slot(lk, k, addr) & ~(uint64_t)EDAN_TAG_DIRTY) == ((line << 2) | EDAN_TAG_VALID);
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/*
+ * look_lane() for lanes b to b + 3, a bit each: one gather. Plain inline,
+ * not always_inline: the portable build has the call too, in code it never
+ * runs, and may not inline an AVX2 function.
+ */
+static inline __attribute__((target("avx2"))) uint32_t look_block_avx2(const mru_look *lk, size_t b, uint64_t addr)
+{
+    _Static_assert(LANE_BLOCK == 4, "one 256-bit gather per block");
+    const __m256i a = _mm256_set1_epi64x((long long)addr);
+    const __m256i line = _mm256_srlv_epi64(a, _mm256_loadu_si256((const __m256i *)(lk->line_shift + b)));
+    const __m256i set = _mm256_and_si256(line, _mm256_loadu_si256((const __m256i *)(lk->set_mask + b)));
+    /* sets and ways each fit in 32 bits */
+    const __m256i way0 = _mm256_mul_epu32(set, _mm256_loadu_si256((const __m256i *)(lk->ways + b)));
+    const __m256i slot =
+        _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(lk->tags + b)), _mm256_slli_epi64(way0, 3));
+    const __m256i tag = _mm256_i64gather_epi64((const long long *)0, slot, 1);
+    const __m256i key = _mm256_or_si256(_mm256_slli_epi64(line, 2), _mm256_set1_epi64x(EDAN_TAG_VALID));
+    const __m256i eq = _mm256_cmpeq_epi64(_mm256_andnot_si256(_mm256_set1_epi64x(EDAN_TAG_DIRTY), tag), key);
+    return (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(eq));
+}
+#else
+static inline uint32_t look_block_avx2(const mru_look *lk, size_t b, uint64_t addr)
+{
+    uint32_t hit = 0;
+    for (size_t k = 0; k < LANE_BLOCK; k++)
+        hit |= look_lane(lk, b + k, addr) << k;
+    return hit;
+}
+#endif
+
 /*
  * Several lanes, true dependencies only, every vertex counted: a sweep over
  * cache and cost configurations. The same paths as consume_one_lane(), each
@@ -1267,11 +1364,14 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     uint64_t bytes[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
     uint64_t ram_loads[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
     uint64_t ram_stores[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    /* level 0's hits that the look found, and the bytes of the stores it sent through to RAM */
+    uint64_t look_hits[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
+    uint64_t through_bytes[EDAN_MAX_LANES] __attribute__((aligned(32))) = {0};
     const uint64_t *alpha = cost + (size_t)EDAN_CLASS_COUNT * S;
     const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
     static const uint64_t no_lane[EDAN_MAX_LANES] __attribute__((aligned(32)));
-    const bool mru_first = e->mru_first || e->batches % MRU_PROBE == 0;
-    size_t accesses = 0, all_hit = 0; /* loads and stores looked at first, those that hit in every cache */
+    const bool look = e->look_on || e->batches % LOOK_PROBE == 0;
+    uint64_t looks = 0, settled = 0; /* accesses looked at, lanes they settled */
     e->batches++;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
@@ -1339,36 +1439,56 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             mem_deps(&e->shadow, page, (int)S, false, off, size, Fin, mdin, true, false, simd);
         /*
          * Most accesses of most programs hit the most recently used line of
-         * their set in every cache: then no lane reaches RAM and the cost is
-         * the class's. The others (AMOs too, and every access without a
-         * cache) are classified lane by lane; their caches have not been
-         * touched yet. Where few accesses hit so (three streams through a
-         * 2-way cache alternate in each set), this first look is skipped.
+         * their set at level 0, in most caches: the look below settles those
+         * lanes (the class's cost, no RAM; a store through one write-through
+         * level reaches RAM and does nothing else). The other lanes, AMOs and
+         * lanes without a cache are classified one by one.
          */
-        uint32_t missed = e->uncached | e->simulating;
-        if (mru_first && rd != wr) {
-            accesses++;
-            missed = e->uncached;
-            for (uint32_t m = e->simulating; m; m &= m - 1) {
-                const int k = __builtin_ctz(m);
-                if (!edan_cache_try_mru(&e->lane[k].cache, addr, size, wr))
-                    missed |= 1u << k;
+        uint32_t missed = e->uncached | e->simulating, through = 0;
+        if (look && rd != wr && !((addr ^ (addr + size - 1)) >> e->look_shift)) {
+            uint32_t hit = 0;
+            for (size_t b = 0; simd && b < S; b += LANE_BLOCK)
+                hit |= look_block_avx2(&e->look, b, addr) << b;
+            for (size_t k = 0; !simd && k < S; k++)
+                hit |= look_lane(&e->look, k, addr) << k;
+            if (wr) {
+                hit &= e->look_write_back | e->look_through;
+                for (uint32_t m = hit & e->look_write_back; m; m &= m - 1)
+                    *look_slot(&e->look, (size_t)__builtin_ctz(m), addr) |= EDAN_TAG_DIRTY;
+                through = hit & e->look_through;
             }
-            all_hit += !missed;
+            missed &= ~hit;
+            looks++;
+            settled += (uint32_t)__builtin_popcount(hit);
+            for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
+                const lane_vec bit = {1, 2, 4, 8};
+                const lane_vec h = (((lane_vec){0} + (int64_t)(hit >> b)) & bit) != 0; /* 0 or -1 */
+                const lane_vec t = (((lane_vec){0} + (int64_t)(through >> b)) & bit) != 0;
+                VSTORE(look_hits + b, VLOAD(look_hits + b) - h);
+                VSTORE(through_bytes + b, VLOAD(through_bytes + b) + (t & (int64_t)size));
+            }
+            for (int k = 0; !simd && k < K; k++) {
+                look_hits[k] += hit >> k & 1;
+                through_bytes[k] += (through >> k & 1) * size;
+            }
         }
         /* every lane's cost, and whether it reached RAM (0 or 1): when all hit, the class's and none */
-        const uint64_t *access_cost = missed ? t_of : cls_cost, *reached = missed ? ram : no_lane;
+        const uint64_t *access_cost = missed | through ? t_of : cls_cost, *reached = missed | through ? ram : no_lane;
         uint32_t rare = 0; /* lanes where the access reached RAM or moved bytes */
-        if (missed) {
+        if (missed | through) {
             /*
              * Lane by lane only the cache simulations, whose outcomes go to
              * bit masks (kept in registers: vector loads of values just
              * stored one lane at a time would wait for the stores); then
              * every lane's cost, bytes and counts at once.
              */
-            uint32_t rd_mask = 0, wr_mask = 0;
-            if (line_mode)
+            uint32_t rd_mask = 0, wr_mask = through;
+            if (line_mode) {
                 memset(line_bytes, 0, S * sizeof *line_bytes); /* lanes that hit their MRU line moved nothing */
+                for (uint32_t m = through; m; m &= m - 1)
+                    line_bytes[__builtin_ctz(m)] = size;
+                rare |= through;
+            }
             for (uint32_t m = missed; m; m &= m - 1) {
                 const int k = __builtin_ctz(m);
                 lane_state *L = &e->lane[k];
@@ -1467,8 +1587,13 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         st->ram_loads += ram_loads[k];
         st->ram_stores += ram_stores[k];
     }
-    if (mru_first)
-        e->mru_first = all_hit * 2 > accesses;
+    if (look)
+        e->look_on = settled * 3 >= looks * 2 * (uint32_t)__builtin_popcount(e->simulating);
+    for (uint32_t m = e->simulating; m; m &= m - 1) {
+        const int k = __builtin_ctz(m);
+        e->lane[k].cache.level[0].hits += look_hits[k];
+        e->lane[k].cache.ram_write_bytes += through_bytes[k];
+    }
 }
 
 /*
