@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/shadow.h"
 #include "check.h"
 #include "edag_reference.h"
 #include "random_trace.h"
@@ -50,6 +51,26 @@ static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, 
     CHECK(u_ok, "%s: U series differs", ctx);
     CHECK(st_ok, "%s: started series differs", ctx);
     return check_failed == before ? 0 : -1;
+}
+
+/* The footprint's definition: the distinct 4 KiB pages that accesses touched, read or written. */
+static uint64_t touched_pages(const edan_exec *recs, size_t n)
+{
+    static uint64_t page[2 * 256];
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++) {
+        const edan_insn *in = recs[i].insn;
+        if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS))
+            continue;
+        for (uint64_t p = recs[i].addr >> 12; p <= (recs[i].addr + in->mem_size - 1) >> 12; p++) {
+            size_t j = 0;
+            while (j < np && page[j] != p)
+                j++;
+            if (j == np && np < sizeof page / sizeof page[0])
+                page[np++] = p;
+        }
+    }
+    return np;
 }
 
 int main(int argc, char **argv)
@@ -123,6 +144,7 @@ int main(int argc, char **argv)
             i += b;
         }
         CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
+        CHECK_EQ_U64(edan_edag_footprint(e), touched_pages(recs, n) * EDAN_SHADOW_PAGE, "footprint");
         for (int k = 0; k < cfg.n_lanes; k++) {
             static bool member[200];
             const edan_lane_config *lc = &cfg.lane[k];

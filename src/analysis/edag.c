@@ -748,10 +748,10 @@ typedef struct access_span {
     uint32_t off[2], len[2];
 } access_span;
 
-static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access_span *sp)
+static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, bool for_write, access_span *sp)
 {
     uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-    sp->page[0] = edan_shadow_page_of(sh, addr);
+    sp->page[0] = edan_shadow_page_for(sh, addr, for_write);
     if (!sp->page[0])
         return false;
     sp->off[0] = off;
@@ -761,7 +761,7 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, access
         return true;
     }
     sp->len[0] = EDAN_SHADOW_PAGE - off;
-    sp->page[1] = edan_shadow_page_of(sh, addr + sp->len[0]);
+    sp->page[1] = edan_shadow_page_for(sh, addr + sp->len[0], for_write);
     if (!sp->page[1])
         return false;
     sp->n = 2;
@@ -853,7 +853,8 @@ static bool step_lanes(edan_edag *e, const edan_exec *r)
     const uint32_t size = in->mem_size;
     access_span sp;
     sp.n = 0;
-    if (accessed && !span_of(&e->shadow, r->addr, size, &sp)) {
+    /* with false dependencies a read is written down too */
+    if (accessed && !span_of(&e->shadow, r->addr, size, wr || fd, &sp)) {
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", e->shadow.pages);
         return false;
     }
@@ -1080,10 +1081,10 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     const uint32_t size = op.size;
     const uint64_t addr = r->addr;
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-    edan_shadow_page *page;
-    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr)))
-        return step_lanes(e, r); /* page-crossing access (or no memory): the general path handles and reports it */
     const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
+    edan_shadow_page *page;
+    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_for(&e->shadow, addr, wr)))
+        return step_lanes(e, r); /* page-crossing access (or no memory): the general path handles and reports it */
     uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
     uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
     if (rd)
@@ -1124,16 +1125,18 @@ static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, con
 
 /*
  * The records of the commonest access's one or two shadow units: 4 or 8
- * bytes at a multiple of 4, in a page among the recently used, and no unit
- * split into bytes; false for anything else. Finding the page makes it the
- * last page, as edan_shadow_page_of() would.
+ * bytes at a multiple of 4, in a page among the recently used (for_write:
+ * one written before, not the zero page), and no unit split into bytes;
+ * false for anything else. Finding the page makes it the last page, as
+ * edan_shadow_page_for() would.
  */
-static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, char *unit[2])
+static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, const bool for_write,
+                                             char *unit[2])
 {
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
     const edan_shadow_page *page;
     if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
-        !whole_units(page, 1, off, size, unit))
+        (for_write && page == sh->zero_page) || !whole_units(page, 1, off, size, unit))
         return false;
     return !((edan_shadow_unit_md(unit[0], 1, false)[0] | edan_shadow_unit_md(unit[1], 1, false)[0]) &
              EDAN_SHADOW_SPLIT);
@@ -1157,7 +1160,7 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || !recent_whole_units(&e->shadow, addr, op.size, unit) ||
+    if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || !recent_whole_units(&e->shadow, addr, op.size, false, unit) ||
         (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false)))
         return one_lane_general(e, r, opp, has_cache);
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
@@ -1190,7 +1193,7 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (!recent_whole_units(&e->shadow, addr, op.size, unit))
+    if (!recent_whole_units(&e->shadow, addr, op.size, true, unit))
         return one_lane_general(e, r, opp, has_cache);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
@@ -1414,7 +1417,8 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         const uint64_t addr = r->addr;
         const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
         edan_shadow_page *page;
-        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_of(&e->shadow, addr))) {
+        if (off + size > EDAN_SHADOW_PAGE ||
+            !(page = edan_shadow_page_for(&e->shadow, addr, (op.kind & EDAN_MEM_STORE) != 0))) {
             /*
              * page-crossing access (or no memory): the general path handles and reports it, adding to the
              * lanes' totals directly (sums and maxima, which commute with the batch's, added at its end)

@@ -28,7 +28,9 @@ int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
     s->page_bytes = EDAN_SHADOW_UNITS * s->unit_bytes;
     /* 8 MiB of pointers, backed only where touched. */
     s->l1 = map_zeroed(L1_SIZE * sizeof *s->l1);
-    return s->l1 ? 0 : -1;
+    void *zero = mmap(NULL, s->page_bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    s->zero_page = zero == MAP_FAILED ? NULL : zero;
+    return s->l1 && s->zero_page ? 0 : -1;
 }
 
 void edan_shadow_free(edan_shadow *s)
@@ -39,6 +41,8 @@ void edan_shadow_free(edan_shadow *s)
                 munmap(s->l1[i], L2_SIZE * sizeof(edan_shadow_page *));
         munmap(s->l1, L1_SIZE * sizeof *s->l1);
     }
+    if (s->zero_page)
+        munmap(s->zero_page, s->page_bytes);
     for (size_t i = 0; i < s->ovf_cap; i++)
         if (s->ovf[i].l2)
             munmap(s->ovf[i].l2, L2_SIZE * sizeof(edan_shadow_page *));
@@ -105,7 +109,7 @@ static void *arena_take(edan_shadow *s, size_t bytes)
     return p;
 }
 
-edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
+edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool for_write)
 {
     s->recent_misses++;
     uint64_t region = page_no >> EDAN_SHADOW_L2_BITS;
@@ -127,18 +131,24 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no)
             return NULL;
         }
     }
+    /* a page only read so far is zero_page in its slot: it counts as touched (the footprint) */
     size_t idx = page_no & (L2_SIZE - 1);
-    if (l2[idx])
-        return l2[idx];
+    edan_shadow_page *cur = l2[idx];
+    if (cur && (cur != s->zero_page || !for_write))
+        return cur;
+    if (!for_write) {
+        l2[idx] = s->zero_page;
+        s->pages++;
+        return s->zero_page;
+    }
     char *mem = arena_take(s, s->page_bytes);
     if (!mem) {
         s->out_of_memory = true;
         return NULL;
     }
-    edan_shadow_page *p = (edan_shadow_page *)mem;
-    l2[idx] = p;
-    s->pages++;
-    return p;
+    l2[idx] = (edan_shadow_page *)mem;
+    s->pages += !cur;
+    return l2[idx];
 }
 
 uint64_t edan_shadow_split_alloc(edan_shadow *s)

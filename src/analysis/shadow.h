@@ -27,6 +27,14 @@
  * max() the analyzer takes, so reading unwritten memory adds no dependency.
  * Pages come from large mmap'd chunks, which the kernel hands out zeroed.
  * Recently used pages are cached: kernels stream through a few arrays.
+ *
+ * A page is made only when first written. Until then reads find zero_page,
+ * one read-only page of zeros for all of them: data set up before the traced
+ * region (a pointer chase's list, a solver's matrix) is read through a
+ * handful of host pages that stay in the TLB and the cache, not through one
+ * zero-filled mapping per page, each a TLB miss. So the read and write
+ * lookups differ: edan_shadow_read_page() may return zero_page,
+ * edan_shadow_page_of() never does.
  */
 #ifndef EDAN_ANALYSIS_SHADOW_H
 #define EDAN_ANALYSIS_SHADOW_H
@@ -130,19 +138,24 @@ typedef struct edan_shadow {
     size_t n_arenas;
     edan_shadow_pool pool;
     bool out_of_memory;
+    edan_shadow_page *zero_page; /* mapped read-only */
 } edan_shadow;
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers);
 void edan_shadow_free(edan_shadow *s);
 
-edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no);
+/* The page of page_no, made if absent (for_write) or else zero_page if absent; NULL when out of memory. */
+edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool for_write);
 
 static inline unsigned edan_shadow_recent_slot(uint64_t page_no)
 {
     return (unsigned)((page_no * 0x9E3779B97F4A7C15ull) >> (64 - EDAN_SHADOW_RECENT_BITS));
 }
 
-/* The page of addr when it is among the recently used (as edan_shadow_page_of() would find it), else NULL. */
+/*
+ * The page of addr when it is among the recently used (as
+ * edan_shadow_read_page() would find it, so maybe zero_page), else NULL.
+ */
 static inline edan_shadow_page *edan_shadow_recent_page(edan_shadow *s, uint64_t addr)
 {
     uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
@@ -156,13 +169,14 @@ static inline edan_shadow_page *edan_shadow_recent_page(edan_shadow *s, uint64_t
     return s->last_page;
 }
 
-static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t addr)
+/* The page of addr to read from (maybe zero_page) or, for_write, to write to; NULL when out of memory. */
+static inline edan_shadow_page *edan_shadow_page_for(edan_shadow *s, uint64_t addr, const bool for_write)
 {
     edan_shadow_page *p = edan_shadow_recent_page(s, addr);
-    if (p)
+    if (p && (!for_write || p != s->zero_page))
         return p;
     uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
-    p = edan_shadow_page_slow(s, page_no);
+    p = edan_shadow_page_slow(s, page_no, for_write);
     if (!p)
         return NULL;
     unsigned slot = edan_shadow_recent_slot(page_no);
@@ -171,6 +185,16 @@ static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t add
     s->last_page_no = page_no;
     s->last_page = p;
     return p;
+}
+
+static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t addr)
+{
+    return edan_shadow_page_for(s, addr, true);
+}
+
+static inline edan_shadow_page *edan_shadow_read_page(edan_shadow *s, uint64_t addr)
+{
+    return edan_shadow_page_for(s, addr, false);
 }
 
 /*
