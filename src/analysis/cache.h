@@ -107,12 +107,17 @@ static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_add
         if ((set[w] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
             uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
             /*
-             * GCC makes this loop a call to memmove; a rotation through a
+             * GCC makes the loop a call to memmove; a rotation through a
              * register, which it keeps inline, ran hydro's eight-cache sweep
-             * 12% slower (docs/benchmarks.md).
+             * 12% slower (docs/benchmarks.md). The second way, every hit
+             * past the first in a 2-way cache, is one move.
              */
-            for (uint32_t j = w; j > 0; j--)
-                set[j] = set[j - 1];
+            if (w == 1) {
+                set[1] = set[0];
+            } else {
+                for (uint32_t j = w; j > 0; j--)
+                    set[j] = set[j - 1];
+            }
             set[0] = t;
             l->hits++;
             return true;
