@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 #include "analysis/shadow.h"
 #include "trace/activity.h"
@@ -84,17 +81,19 @@ typedef struct hot_id {
 
 /*
  * Level 0 of every lane's cache, as consume_lanes() looks at it first: one
- * array per field, indexed by lane, so a block of lanes is a vector and the
- * look is one gather. A lane with no simulation of its own (no cache,
- * another lane's, a padding lane) looks at a word no line matches.
+ * array per field, indexed by lane, so the look is a few instructions per
+ * lane with no branch and no indirection (an AVX2 gather of four lanes'
+ * tags ran slower on this machine than the scalar loads, docs/benchmarks.md).
+ * A lane with no simulation of its own (no cache, another lane's, a padding
+ * lane) looks at a word no line matches.
  */
 typedef struct mru_look {
-    uint64_t tags[EDAN_MAX_LANES]; /* the address of the tags */
+    uint64_t *tags[EDAN_MAX_LANES];
     uint64_t set_mask[EDAN_MAX_LANES];
     uint64_t ways[EDAN_MAX_LANES];
     uint64_t line_shift[EDAN_MAX_LANES];
 } mru_look;
-static const uint64_t never_line = 0;
+static uint64_t never_line; /* only ever read: no line matches it, so no look marks it dirty */
 
 typedef struct lane_state {
     edan_cache cache;
@@ -453,11 +452,11 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
     }
     e->look_shift = 63;
     for (int k = 0; k < EDAN_MAX_LANES; k++)
-        e->look.tags[k] = (uintptr_t)&never_line;
+        e->look.tags[k] = &never_line;
     for (uint32_t m = e->simulating; m; m &= m - 1) {
         const int k = __builtin_ctz(m);
         const edan_cache_level *l0 = &e->lane[k].cache.level[0];
-        e->look.tags[k] = (uintptr_t)l0->tags;
+        e->look.tags[k] = l0->tags;
         e->look.set_mask[k] = l0->set_mask;
         e->look.ways[k] = l0->ways;
         e->look.line_shift[k] = l0->line_shift;
@@ -1284,7 +1283,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
 static ALWAYS_INLINE uint64_t *look_slot(const mru_look *lk, size_t k, uint64_t addr)
 {
     const uint64_t line = addr >> lk->line_shift[k];
-    return (uint64_t *)(uintptr_t)lk->tags[k] + (line & lk->set_mask[k]) * lk->ways[k];
+    return lk->tags[k] + (line & lk->set_mask[k]) * lk->ways[k];
 }
 
 /* 1 when they do (their dirty bit aside) */
@@ -1293,37 +1292,6 @@ static ALWAYS_INLINE uint32_t look_lane(const mru_look *lk, size_t k, uint64_t a
     const uint64_t line = addr >> lk->line_shift[k];
     return (*look_slot(lk, k, addr) & ~(uint64_t)EDAN_TAG_DIRTY) == ((line << 2) | EDAN_TAG_VALID);
 }
-
-#if defined(__x86_64__) || defined(__i386__)
-/*
- * look_lane() for lanes b to b + 3, a bit each: one gather. Plain inline,
- * not always_inline: the portable build has the call too, in code it never
- * runs, and may not inline an AVX2 function.
- */
-static inline __attribute__((target("avx2"))) uint32_t look_block_avx2(const mru_look *lk, size_t b, uint64_t addr)
-{
-    _Static_assert(LANE_BLOCK == 4, "one 256-bit gather per block");
-    const __m256i a = _mm256_set1_epi64x((long long)addr);
-    const __m256i line = _mm256_srlv_epi64(a, _mm256_loadu_si256((const __m256i *)(lk->line_shift + b)));
-    const __m256i set = _mm256_and_si256(line, _mm256_loadu_si256((const __m256i *)(lk->set_mask + b)));
-    /* sets and ways each fit in 32 bits */
-    const __m256i way0 = _mm256_mul_epu32(set, _mm256_loadu_si256((const __m256i *)(lk->ways + b)));
-    const __m256i slot =
-        _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(lk->tags + b)), _mm256_slli_epi64(way0, 3));
-    const __m256i tag = _mm256_i64gather_epi64((const long long *)0, slot, 1);
-    const __m256i key = _mm256_or_si256(_mm256_slli_epi64(line, 2), _mm256_set1_epi64x(EDAN_TAG_VALID));
-    const __m256i eq = _mm256_cmpeq_epi64(_mm256_andnot_si256(_mm256_set1_epi64x(EDAN_TAG_DIRTY), tag), key);
-    return (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(eq));
-}
-#else
-static inline uint32_t look_block_avx2(const mru_look *lk, size_t b, uint64_t addr)
-{
-    uint32_t hit = 0;
-    for (size_t k = 0; k < LANE_BLOCK; k++)
-        hit |= look_lane(lk, b + k, addr) << k;
-    return hit;
-}
-#endif
 
 /*
  * Several lanes, true dependencies only, every vertex counted: a sweep over
@@ -1451,9 +1419,8 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         uint32_t missed = e->uncached | e->simulating, through = 0;
         if (look && rd != wr && !((addr ^ (addr + size - 1)) >> e->look_shift)) {
             uint32_t hit = 0;
-            for (size_t b = 0; simd && b < S; b += LANE_BLOCK)
-                hit |= look_block_avx2(&e->look, b, addr) << b;
-            for (size_t k = 0; !simd && k < S; k++)
+#pragma GCC unroll 8
+            for (size_t k = 0; k < S; k++)
                 hit |= look_lane(&e->look, k, addr) << k;
             if (wr) {
                 hit &= e->look_write_back | e->look_through;
