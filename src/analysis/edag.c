@@ -1341,7 +1341,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
     const uint64_t *alpha = cost + (size_t)EDAN_CLASS_COUNT * S;
     const bool line_mode = e->cfg.bytes_mode == EDAN_BYTES_LINE;
     static const uint64_t no_lane[EDAN_MAX_LANES] __attribute__((aligned(32)));
-    const bool look = e->look_on || e->batches % LOOK_PROBE == 0;
+    const bool look = e->simulating && (e->look_on || e->batches % LOOK_PROBE == 0);
     uint64_t looks = 0, settled = 0; /* accesses looked at, lanes they settled */
     e->batches++;
     for (size_t i = 0; i < n; i++) {
