@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A/B comparison of edan builds by CPU time, for changes too small to see
 in wall time on a shared machine: the builds run alternately, round by
-round, on each trace, and the median user + system time of each is printed.
+round, on each trace, and the least and the median user + system time of
+each are printed (least / median).
 
 usage: ab_cpu.py ROUNDS EDAN_A[,EDAN_B...] TRACE[,TRACE...] [ANALYZE_ARGS...]
 
@@ -24,10 +25,10 @@ def main():
     args = sys.argv[4:]
     res = interleaved({(b, t): ([b, "analyze", *args, t], subprocess.DEVNULL) for t in traces for b in builds},
                       rounds)
-    print("| build | " + " | ".join(os.path.basename(t) for t in traces) + " |")
+    print("| build | " + " | ".join(os.path.basename(t) + " CPU s, least / median" for t in traces) + " |")
     print("|---|" + "---:|" * len(traces))
     for b in builds:
-        print(f"| {b} | " + " | ".join(f"{res[(b, t)][3]:.3f}" for t in traces) + " |")
+        print(f"| {b} | " + " | ".join(f"{res[(b, t)][4]:.2f} / {res[(b, t)][3]:.2f}" for t in traces) + " |")
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def main():
                 "online": ([EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *args], subprocess.PIPE),
             }, RUNS)
             plain, floor = on["plain"][0], on["floor"][0]
-            online, online_rss, out, _ = on["online"]
+            online, online_rss, out = on["online"][:3]
             report = json.loads(out.strip().splitlines()[-1])
             n = report["configurations"][0]["vertices"]
             trace = os.path.join(tmp, name + ".edt")
@@ -71,7 +71,7 @@ def main():
                 "sweep": ([EDAN, "analyze", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
                 "sweep1": ([EDAN, "analyze", "--threads=1", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
             }, RUNS)
-            off_nc, off_rss, _, _ = off["none"]
+            off_nc, off_rss = off["none"][:2]
             off_c, sweep = off["cache"][0], off["sweep"][0]
             row = dict(workload=f"{name} {' '.join(args)}", insns=n, plain=plain, floor=floor, online=online,
                        online_rss=online_rss, record=rec, bytes_per_insn=size / n, offline_nocache=n / off_nc,

@@ -93,18 +93,23 @@ void edan_cache_free(edan_cache *c);
 #define EDAN_TAG_VALID 1u
 #define EDAN_TAG_DIRTY 2u
 
+/* Whether a tags entry holds the line at line_addr (dirty or not). */
+static inline bool edan_cache_tag_holds(uint64_t tag, uint64_t line_addr)
+{
+    return (tag & ~(uint64_t)EDAN_TAG_DIRTY) == ((line_addr << 2) | EDAN_TAG_VALID);
+}
+
 /* Look up a line at one level; on a hit move it to MRU and return true. */
 static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_addr, bool make_dirty)
 {
     uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
-    uint64_t key = (line_addr << 2) | EDAN_TAG_VALID;
-    if ((set[0] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
+    if (edan_cache_tag_holds(set[0], line_addr)) {
         set[0] |= make_dirty ? EDAN_TAG_DIRTY : 0;
         l->hits++;
         return true;
     }
     for (uint32_t w = 1; w < l->ways; w++) {
-        if ((set[w] & ~(uint64_t)EDAN_TAG_DIRTY) == key) {
+        if (edan_cache_tag_holds(set[w], line_addr)) {
             uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
             /*
              * GCC makes the loop a call to memmove; a rotation through a
@@ -239,7 +244,7 @@ static inline __attribute__((always_inline)) bool edan_cache_try_mru(edan_cache 
     const uint64_t line = addr >> shift;
     if (line == (addr + size - 1) >> shift && (!is_store || l0->write_back)) {
         uint64_t *set = l0->tags + (line & l0->set_mask) * l0->ways;
-        if ((set[0] & ~(uint64_t)EDAN_TAG_DIRTY) == ((line << 2) | EDAN_TAG_VALID)) {
+        if (edan_cache_tag_holds(set[0], line)) {
             set[0] |= is_store ? EDAN_TAG_DIRTY : 0;
             l0->hits++;
             return true;

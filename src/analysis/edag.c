@@ -1286,11 +1286,10 @@ static ALWAYS_INLINE uint64_t *look_slot(const mru_look *lk, size_t k, uint64_t 
     return lk->tags[k] + (line & lk->set_mask[k]) * lk->ways[k];
 }
 
-/* 1 when they do (their dirty bit aside) */
+/* 1 when they do */
 static ALWAYS_INLINE uint32_t look_lane(const mru_look *lk, size_t k, uint64_t addr)
 {
-    const uint64_t line = addr >> lk->line_shift[k];
-    return (*look_slot(lk, k, addr) & ~(uint64_t)EDAN_TAG_DIRTY) == ((line << 2) | EDAN_TAG_VALID);
+    return edan_cache_tag_holds(*look_slot(lk, k, addr), addr >> lk->line_shift[k]);
 }
 
 /*

@@ -33,8 +33,8 @@
  * region (a pointer chase's list, a solver's matrix) is read through a
  * handful of host pages that stay in the TLB and the cache, not through one
  * zero-filled mapping per page, each a TLB miss. So the read and write
- * lookups differ: edan_shadow_read_page() may return zero_page,
- * edan_shadow_page_of() never does.
+ * lookups differ: edan_shadow_page_for() returns zero_page for a read of
+ * such a page, never for a write.
  */
 #ifndef EDAN_ANALYSIS_SHADOW_H
 #define EDAN_ANALYSIS_SHADOW_H
@@ -154,7 +154,7 @@ static inline unsigned edan_shadow_recent_slot(uint64_t page_no)
 
 /*
  * The page of addr when it is among the recently used (as
- * edan_shadow_read_page() would find it, so maybe zero_page), else NULL.
+ * edan_shadow_page_for() would find it for a read, so maybe zero_page), else NULL.
  */
 static inline edan_shadow_page *edan_shadow_recent_page(edan_shadow *s, uint64_t addr)
 {
@@ -185,16 +185,6 @@ static inline edan_shadow_page *edan_shadow_page_for(edan_shadow *s, uint64_t ad
     s->last_page_no = page_no;
     s->last_page = p;
     return p;
-}
-
-static inline edan_shadow_page *edan_shadow_page_of(edan_shadow *s, uint64_t addr)
-{
-    return edan_shadow_page_for(s, addr, true);
-}
-
-static inline edan_shadow_page *edan_shadow_read_page(edan_shadow *s, uint64_t addr)
-{
-    return edan_shadow_page_for(s, addr, false);
 }
 
 /*

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,7 +384,26 @@ static void test_round_trip(void)
     edan_code_table_free(s.code);
 }
 
-static uint8_t *slurp(const char *path, size_t *n);
+/* The header_len field of a binary trace's fixed header (little-endian). */
+static uint32_t header_len_of(const uint8_t *b)
+{
+    const uint8_t *p = b + offsetof(struct edan_trace_header_fixed, header_len);
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)len + 1);
+    *n = fread(b, 1, (size_t)len, f);
+    fclose(f);
+    return b;
+}
 
 /* Compressing on the writer's thread or in the caller's gives the same file (past the header's creation time). */
 static void test_background_same_bytes(void)
@@ -403,7 +423,7 @@ static void test_background_same_bytes(void)
         unlink(path);
     }
     write_in_background = true;
-    size_t header = bytes[0] && len[0] >= 16 ? (size_t)(bytes[0][12] | bytes[0][13] << 8 | bytes[0][14] << 16) : 0;
+    size_t header = bytes[0] && len[0] >= sizeof(struct edan_trace_header_fixed) ? header_len_of(bytes[0]) : 0;
     CHECK(bytes[0] && bytes[1] && len[0] == len[1] && len[0] > header + 100 * 4096 / 8 &&
               memcmp(bytes[0] + header, bytes[1] + header, len[0] - header) == 0,
           "the same blocks and trailer with and without the compressor's thread (%zu, %zu bytes)", len[0], len[1]);
@@ -411,20 +431,6 @@ static void test_background_same_bytes(void)
     free(bytes[1]);
     free(v);
     edan_code_table_free(s.code);
-}
-
-static uint8_t *slurp(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len + 1);
-    *n = fread(b, 1, (size_t)len, f);
-    fclose(f);
-    return b;
 }
 
 /* Read a memory image as a binary trace to the end. Returns records read;
@@ -504,7 +510,7 @@ static void test_truncation_and_flips(void)
         flips++;
         if (rc == 0 && getenv("EDAN_TEST_VERBOSE"))
             fprintf(stderr, "undetected flip at byte %zu of %zu (header_len %u)\n", at, len,
-                    (unsigned)(b[12] | b[13] << 8));
+                    (unsigned)header_len_of(b));
         if (rc == 0)
             undetected++;
         else if (!strstr(err.msg, "small.edt"))
@@ -517,7 +523,7 @@ static void test_truncation_and_flips(void)
 
     /* Specific corruptions name the offset. */
     memcpy(g, b, len);
-    uint32_t hlen = (uint32_t)b[12] | (uint32_t)b[13] << 8 | (uint32_t)b[14] << 16 | (uint32_t)b[15] << 24;
+    uint32_t hlen = header_len_of(b);
     g[hlen] ^= 0xff; /* first block's magic */
     read_mem(g, len, "small.edt", &rc, &err);
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
