@@ -152,7 +152,48 @@ int main(int argc, char **argv)
         for (uint64_t i = 1; i <= st->D; i++)
             sum += edan_layers_get(&st->layers, i);
         CHECK_EQ_U64(sum, st->W, "layers sum to W");
+        static const uint64_t ms[] = {1, 2, 3, 4, 7, 65535, 65536, 65537, 200001, 1ull << 40, UINT64_MAX};
+        for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++) {
+            uint64_t naive = 0;
+            for (uint64_t i = 1; i <= st->D; i++)
+                naive += edan_layers_get(&st->layers, i) / ms[j] + (edan_layers_get(&st->layers, i) % ms[j] != 0);
+            CHECK_EQ_U64(edan_layers_ceil_sum(&st->layers, st->D, ms[j]), naive, "sum of ceil(W_i / m)");
+        }
         edan_edag_free(e);
+    }
+    /*
+     * The sum of ceil(W_i / m) against division, layer by layer: counts of
+     * every size up to past 65535 (some wrapping, some in the carry map),
+     * empty layers and chunks, sums over part of the layers, and a count in
+     * layer 0, which no sum includes.
+     */
+    {
+        edan_layers l = {0};
+        enum { LAYERS = 3 << EDAN_LAYER_CHUNK_BITS };
+        static uint64_t count[LAYERS + 1];
+        bool inc_ok = true;
+        for (uint64_t i = 0; i <= LAYERS; i++) {
+            if ((i >> EDAN_LAYER_CHUNK_BITS) == 1)
+                continue; /* the second chunk stays empty */
+            /* layer 0 is outside every sum */
+            count[i] = i == 0 ? 5 : i % 97 == 0 ? 65536 + i % 3000 : i < 1000 ? i : (i * 7919) % 1300;
+            for (uint64_t k = 0; k < count[i]; k++)
+                inc_ok &= edan_layers_inc(&l, i);
+        }
+        CHECK(inc_ok, "layer counts");
+        static const uint64_t ms[] = {1, 2, 3, 5, 8, 10, 13, 64, 100, 999, 1000, 4096, 65535, 65536, 65537, 1ull << 33};
+        static const uint64_t upto[] = {0, 1, 999, 65535, 65536, 140000, LAYERS};
+        for (size_t j = 0; j < sizeof ms / sizeof ms[0]; j++) {
+            for (size_t u = 0; u < sizeof upto / sizeof upto[0]; u++) {
+                uint64_t naive = 0;
+                for (uint64_t i = 1; i <= upto[u]; i++)
+                    naive += (count[i] + ms[j] - 1) / ms[j];
+                CHECK(edan_layers_ceil_sum(&l, upto[u], ms[j]) == naive,
+                      "sum of ceil(W_i / %" PRIu64 ") over %" PRIu64 " layers: %" PRIu64 ", expected %" PRIu64, ms[j],
+                      upto[u], edan_layers_ceil_sum(&l, upto[u], ms[j]), naive);
+            }
+        }
+        edan_layers_free(&l);
     }
     return check_summary();
 }

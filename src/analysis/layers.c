@@ -37,6 +37,78 @@ uint64_t edan_layers_get(const edan_layers *l, uint64_t i)
     return v;
 }
 
+static uint64_t ceil_div(uint64_t a, uint64_t m)
+{
+    return a / m + (a % m != 0);
+}
+
+/*
+ * ceil(v / m) of a 16-bit count v. For 2 <= m <= CHUNK it is floor(n / m)
+ * with n = v + m - 1 below 2^17, and for every such n and m, floor(n / m) =
+ * (n * r) >> 40 with r = ceil(2^40 / m) (exact because 40 >= 17 + 16 bits;
+ * checked for all n and m when this was written): a multiply and a shift,
+ * where a 64-bit division takes tens of cycles, and with n held in 32 bits
+ * GCC vectorises the loop over a whole chunk. For m > CHUNK every count
+ * rounds up to 0 or 1, and for m = 1 it is the count.
+ */
+typedef struct ceil_by {
+    uint32_t m_1; /* m - 1 */
+    uint64_t r;   /* ceil(2^40 / m), or 0 for m > CHUNK */
+} ceil_by;
+
+static inline uint64_t ceil_small(uint16_t v, ceil_by d)
+{
+    return ((uint64_t)(uint32_t)(v + d.m_1) * d.r) >> 40;
+}
+
+/* The first n counts of a chunk (all of it, n = CHUNK, in a loop of known length, which GCC vectorises). */
+static uint64_t chunk_ceil_sum(const uint16_t *w, size_t n, uint64_t m)
+{
+    uint64_t sum = 0;
+    if (m == 1) {
+        for (size_t i = 0; i < n; i++)
+            sum += w[i];
+        return sum;
+    }
+    if (m > CHUNK) {
+        for (size_t i = 0; i < n; i++)
+            sum += w[i] != 0;
+        return sum;
+    }
+    const ceil_by d = {(uint32_t)(m - 1), ((1ull << 40) + m - 1) / m};
+    if (n == CHUNK) {
+        for (size_t i = 0; i < CHUNK; i++)
+            sum += ceil_small(w[i], d);
+        return sum;
+    }
+    for (size_t i = 0; i < n; i++)
+        sum += ceil_small(w[i], d);
+    return sum;
+}
+
+uint64_t edan_layers_ceil_sum(const edan_layers *l, uint64_t D, uint64_t m)
+{
+    uint64_t sum = 0;
+    const uint64_t last = D >> EDAN_LAYER_CHUNK_BITS;
+    for (size_t c = 0; c < l->n_chunks && c <= last; c++) {
+        const uint16_t *w = l->chunk[c];
+        if (w)
+            sum += chunk_ceil_sum(w, c == last ? (size_t)(D & (CHUNK - 1)) + 1 : CHUNK, m);
+    }
+    /* layer 0 (never counted by the analysis, but the sum starts at layer 1) */
+    if (l->n_chunks && l->chunk[0])
+        sum -= ceil_div(l->chunk[0][0], m);
+    /* the layers whose counts wrapped: their low 16 bits were summed above */
+    for (size_t h = 0; h < l->carry_cap; h++) {
+        const uint64_t i = l->carry_key[h] - 1;
+        if (!l->carry_key[h] || i < 1 || i > D)
+            continue;
+        const uint64_t low = l->chunk[i >> EDAN_LAYER_CHUNK_BITS][i & (CHUNK - 1)];
+        sum += ceil_div(low + l->carry_val[h], m) - ceil_div(low, m);
+    }
+    return sum;
+}
+
 bool edan_layers_new_chunk(edan_layers *l, uint64_t i)
 {
     size_t c = (size_t)(i >> EDAN_LAYER_CHUNK_BITS);

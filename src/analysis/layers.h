@@ -30,6 +30,13 @@ uint64_t edan_layers_get(const edan_layers *l, uint64_t i);
 /* Slow paths of edan_layers_inc; false when out of memory. */
 bool edan_layers_new_chunk(edan_layers *l, uint64_t i);
 bool edan_layers_carry(edan_layers *l, uint64_t i);
+/*
+ * The sum over layers 1..D of ceil(W_i / m), m >= 1: the layered memory
+ * cost's slope (metrics.h). One pass over the 16-bit counts with no
+ * division per layer: a chase has a layer per step, and a report computes
+ * this for every configuration and value of m.
+ */
+uint64_t edan_layers_ceil_sum(const edan_layers *l, uint64_t D, uint64_t m);
 
 static inline bool edan_layers_inc(edan_layers *l, uint64_t i)
 {

@@ -29,9 +29,7 @@ void edan_metrics_compute(const edan_lane_stats *st, uint64_t alpha, const edan_
         r->mem_lower = (D > wm ? D : wm) * a;
         r->lambda = st->W ? (W - D) / (double)m + D : 0;
         r->mem_upper = r->lambda * a;
-        uint64_t layered = 0;
-        for (uint64_t l = 1; l <= st->D; l++)
-            layered += (edan_layers_get(&st->layers, l) + m - 1) / m;
+        const uint64_t layered = edan_layers_ceil_sum(&st->layers, st->D, m);
         r->mem_layered = (double)layered * a;
         r->lambda_layered = (double)layered;
         r->run_lower = r->mem_lower + out->C;
