@@ -32,7 +32,7 @@ int main(void)
 {
     for (int trial = 0; trial < 20; trial++) {
         sink s = {0};
-        edan_consumer c = {&s, consume, finish};
+        edan_consumer c = {&s, consume, finish, NULL};
         size_t batch = 1 + (size_t)(rand() % 300);
         edan_async *a = edan_async_new(c, batch, 2 + trial % 3);
         CHECK(a != NULL, "edan_async_new");

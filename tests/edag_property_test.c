@@ -73,6 +73,73 @@ static uint64_t touched_pages(const edan_exec *recs, size_t n)
     return np;
 }
 
+/*
+ * Consume recs in batches of random sizes (1 to 16). With into_consumer the
+ * producer writes each batch where the analyzer's consumer asks
+ * (edan_consumer.buffer: a sweep on threads offers its second group's feed)
+ * and no more than it has room for there, as the trace readers' drivers do.
+ */
+static void feed(edan_edag *e, const edan_exec *recs, size_t n, bool into_consumer)
+{
+    const edan_consumer k = edan_edag_consumer(e);
+    for (size_t i = 0; i < n;) {
+        size_t b = 1 + rt_below(16);
+        if (b > n - i)
+            b = n - i;
+        const edan_exec *batch = recs + i;
+        edan_exec *to = into_consumer ? edan_consumer_buffer(&k, NULL, &b) : NULL;
+        if (to) {
+            memcpy(to, recs + i, b * sizeof *recs);
+            batch = to;
+        }
+        edan_edag_consume(e, batch, b);
+        i += b;
+    }
+}
+
+/*
+ * A long trace (several of the sweep's feed buffers) through lanes on two
+ * threads, written where the consumer asks, against the same lanes on one.
+ */
+static void long_trace_on_threads(void)
+{
+    enum { N = 70000 };
+    static edan_exec recs[N];
+    static edan_insn table[24];
+    rt_random_records(table, recs, N);
+    edan_edag_config cfg;
+    edan_edag_config_default(&cfg);
+    cfg.n_lanes = 4;
+    for (int k = 0; k < cfg.n_lanes; k++)
+        rt_random_lane(&cfg.lane[k]);
+    /* two distinct caches at least: two groups */
+    cfg.lane[0].cache.n_levels = 0;
+    cfg.lane[1].cache.n_levels = 1;
+    cfg.lane[1].cache.level[0] = edan_cache_level_default(1024);
+    edan_edag *e[2];
+    for (int t = 0; t < 2; t++) {
+        cfg.threads = 1 + t;
+        edan_error err = {0};
+        e[t] = edan_edag_new(&cfg, &err);
+        CHECK(e[t] != NULL, "edan_edag_new: %s", err.msg);
+        if (!e[t])
+            return;
+        feed(e[t], recs, N, true);
+        CHECK(edan_edag_finish(e[t]) == 0, "finish: %s", edan_edag_error(e[t])->msg);
+    }
+    for (int k = 0; k < 4; k++) {
+        const edan_lane_stats *a = edan_edag_lane(e[0], k), *b = edan_edag_lane(e[1], k);
+        CHECK(a->vertices == N && b->vertices == N, "lane %d: %" PRIu64 " and %" PRIu64 " vertices of %d", k,
+              a->vertices, b->vertices, N);
+        CHECK(a->T1 == b->T1 && a->Tinf == b->Tinf && a->W == b->W && a->D == b->D && a->C == b->C &&
+                  a->bytes == b->bytes && a->ram_loads == b->ram_loads && a->ram_stores == b->ram_stores,
+              "lane %d: one thread and two differ (T1 %" PRIu64 "/%" PRIu64 ", Tinf %" PRIu64 "/%" PRIu64 ")", k, a->T1,
+              b->T1, a->Tinf, b->Tinf);
+    }
+    edan_edag_free(e[0]);
+    edan_edag_free(e[1]);
+}
+
 int main(int argc, char **argv)
 {
     rt_seed(0x9E3779B97F4A7C15ull);
@@ -136,13 +203,7 @@ int main(int argc, char **argv)
         if (!e)
             return check_summary();
         /* random batch boundaries: results must not depend on them */
-        for (size_t i = 0; i < n;) {
-            size_t b = 1 + rt_below(17);
-            if (b > n - i)
-                b = n - i;
-            edan_edag_consume(e, recs + i, b);
-            i += b;
-        }
+        feed(e, recs, n, rt_below(2));
         CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
         CHECK_EQ_U64(edan_edag_footprint(e), touched_pages(recs, n) * EDAN_SHADOW_PAGE, "footprint");
         for (int k = 0; k < cfg.n_lanes; k++) {
@@ -170,6 +231,7 @@ int main(int argc, char **argv)
         if (failed_trials > 5)
             break;
     }
+    long_trace_on_threads();
     printf("%d random traces compared\n", trials);
     return check_summary();
 }

@@ -413,7 +413,7 @@ int edan_critpath_finish(void *ctx)
 
 edan_consumer edan_critpath_consumer(edan_critpath *c)
 {
-    edan_consumer k = {c, edan_critpath_consume, edan_critpath_finish};
+    edan_consumer k = {c, edan_critpath_consume, edan_critpath_finish, NULL};
     return k;
 }
 

@@ -168,8 +168,10 @@ struct edan_edag {
      * this edan_edag holds no analysis state of its own: group[g] analyses
      * some of the lanes, group 0 on the caller's thread and every other on
      * the thread of feed[g], which gets a copy of the stream in buffers of
-     * FEED_BATCH records (fed[g] of the current one filled). Lane k is lane
-     * lane_slot[k] of group lane_group[k].
+     * FEED_BATCH records (fed[g] of the current one filled; a producer that
+     * asks edag_buffer() where to write fills group 1's directly, and group 0
+     * reads the batch there). Lane k is lane lane_slot[k] of group
+     * lane_group[k].
      */
     int n_groups;
     edan_edag *group[EDAN_MAX_GROUPS];
@@ -1690,9 +1692,20 @@ int edan_edag_finish(void *ctx)
     return 0;
 }
 
+/* edan_consumer.buffer: with lane groups on threads, the producer writes into group 1's feed, and consume_grouped()
+ * need not copy the batch there. */
+static edan_exec *edag_buffer(void *ctx, size_t *cap)
+{
+    edan_edag *e = ctx;
+    if (e->n_groups < 2 || e->finished)
+        return NULL;
+    *cap = FEED_BATCH - e->fed[1];
+    return edan_async_buffer(e->feed[1]) + e->fed[1];
+}
+
 edan_consumer edan_edag_consumer(edan_edag *e)
 {
-    edan_consumer c = {e, edan_edag_consume, edan_edag_finish};
+    edan_consumer c = {e, edan_edag_consume, edan_edag_finish, edag_buffer};
     return c;
 }
 
@@ -1806,7 +1819,7 @@ static edan_edag *new_grouped(const edan_edag_config *cfg, int n_groups, edan_er
         ok = (e->group[g] = edan_edag_new(sub, err)) != NULL;
         e->n_groups = g + 1;
         if (ok && g > 0) {
-            edan_consumer c = {e->group[g], group_consume, edan_edag_finish};
+            edan_consumer c = {e->group[g], group_consume, edan_edag_finish, NULL};
             if (!(e->feed[g] = edan_async_new(c, FEED_BATCH, FEED_BUFFERS))) {
                 edan_error_set(err, "cannot start an analysis thread (out of memory or threads)");
                 ok = false;
@@ -1831,7 +1844,9 @@ static void consume_grouped(edan_edag *e, const edan_exec *recs, size_t n)
             size_t take = FEED_BATCH - e->fed[g];
             if (take > n - i)
                 take = n - i;
-            memcpy(edan_async_buffer(a) + e->fed[g], recs + i, take * sizeof *recs);
+            edan_exec *to = edan_async_buffer(a) + e->fed[g];
+            if (to != recs + i) /* else the producer wrote it there (edag_buffer()) */
+                memcpy(to, recs + i, take * sizeof *recs);
             e->fed[g] += take;
             i += take;
             if (e->fed[g] == FEED_BATCH) {

@@ -591,8 +591,12 @@ static void analyze_source(const cli *c, const char *path)
     struct timespec t0, last, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     last = t0;
+    const edan_consumer k = edan_edag_consumer(e);
     for (;;) {
-        long n = edan_trace_source_next(src, recs, CAP, &err);
+        size_t cap = CAP;
+        /* a sweep on threads takes the batch where it would have copied it */
+        edan_exec *batch = edan_consumer_buffer(&k, recs, &cap);
+        long n = edan_trace_source_next(src, batch, cap, &err);
         if (n < 0)
             die(2, "%s", err.msg);
         if (n == 0)
@@ -606,9 +610,9 @@ static void analyze_source(const cli *c, const char *path)
                 last = now;
             }
         }
-        edan_edag_consume(e, recs, (size_t)n);
+        edan_edag_consume(e, batch, (size_t)n);
         if (cp)
-            edan_critpath_consume(cp, recs, (size_t)n);
+            edan_critpath_consume(cp, batch, (size_t)n);
         if (edan_edag_error(e)->set)
             die(1, "%s", edan_edag_error(e)->msg);
     }

@@ -468,7 +468,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             P.critpath = edan_critpath_new(&cfg.lane[0], &err);
             if (!P.critpath)
                 return fail("%s", err.msg);
-            P.consumer = (edan_consumer){NULL, tee_consume, tee_finish};
+            P.consumer = (edan_consumer){NULL, tee_consume, tee_finish, NULL};
         }
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};

@@ -429,7 +429,7 @@ int edan_dot_finish(void *ctx)
 
 edan_consumer edan_dot_consumer(edan_dot *d)
 {
-    return (edan_consumer){d, edan_dot_consume, edan_dot_finish};
+    return (edan_consumer){d, edan_dot_consume, edan_dot_finish, NULL};
 }
 
 size_t edan_dot_critical_path(const edan_dot *d, const size_t **path, uint64_t *length)

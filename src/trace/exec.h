@@ -40,7 +40,27 @@ typedef struct edan_consumer {
     void *ctx;
     void (*consume)(void *ctx, const edan_exec *recs, size_t n);
     int (*finish)(void *ctx);
+    /*
+     * Optional (NULL: the producer uses its own buffer): where the producer
+     * may write its next batch, room for *cap >= 1 records, for a consumer
+     * that would otherwise copy each batch (the analyzer's lane groups on
+     * threads). The producer then passes that batch to consume() before it
+     * asks again. Returning NULL also means the producer's own buffer.
+     */
+    edan_exec *(*buffer)(void *ctx, size_t *cap);
 } edan_consumer;
+
+/* Where a producer with its own buffer own[*cap] writes its next batch for c; *cap becomes the room there. */
+static inline edan_exec *edan_consumer_buffer(const edan_consumer *c, edan_exec *own, size_t *cap)
+{
+    size_t room = *cap;
+    edan_exec *into = c->buffer ? c->buffer(c->ctx, &room) : NULL;
+    if (!into)
+        return own;
+    if (room < *cap)
+        *cap = room;
+    return into;
+}
 
 /*
  * Code table: dense ids -> decoded static instructions. Ids are assigned in

@@ -105,8 +105,13 @@ int edan_trace_source_run(edan_trace_source *s, const edan_consumer *c, edan_err
         return -1;
     }
     long n;
-    while ((n = edan_trace_source_next(s, buf, BATCH, err)) > 0)
-        c->consume(c->ctx, buf, (size_t)n);
+    for (;;) {
+        size_t cap = BATCH;
+        edan_exec *into = edan_consumer_buffer(c, buf, &cap);
+        if ((n = edan_trace_source_next(s, into, cap, err)) <= 0)
+            break;
+        c->consume(c->ctx, into, (size_t)n);
+    }
     free(buf);
     int frc = c->finish ? c->finish(c->ctx) : 0;
     if (n < 0)
