@@ -43,7 +43,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t m)
 }
 
 /*
- * ceil(v / m) of a 16-bit count v. For 2 <= m <= CHUNK it is floor(n / m)
+ * ceil(v / m) of a 16-bit count v, for 2 <= m <= CHUNK: it is floor(n / m)
  * with n = v + m - 1 below 2^17, and for every such n and m, floor(n / m) =
  * (n * r) >> 40 with r = ceil(2^40 / m) (exact because 40 >= 17 + 16 bits;
  * checked for all n and m when this was written): a multiply and a shift,
@@ -53,7 +53,7 @@ static uint64_t ceil_div(uint64_t a, uint64_t m)
  */
 typedef struct ceil_by {
     uint32_t m_1; /* m - 1 */
-    uint64_t r;   /* ceil(2^40 / m), or 0 for m > CHUNK */
+    uint64_t r;   /* ceil(2^40 / m) */
 } ceil_by;
 
 static inline uint64_t ceil_small(uint16_t v, ceil_by d)
