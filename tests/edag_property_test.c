@@ -53,7 +53,7 @@ static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, 
     return check_failed == before ? 0 : -1;
 }
 
-/* The footprint's definition: the distinct 4 KiB pages that accesses touched, read or written. */
+/* The footprint's definition: the distinct shadow pages that accesses touched, read or written. */
 static uint64_t touched_pages(const edan_exec *recs, size_t n)
 {
     static uint64_t page[2 * 256];
@@ -62,7 +62,8 @@ static uint64_t touched_pages(const edan_exec *recs, size_t n)
         const edan_insn *in = recs[i].insn;
         if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS))
             continue;
-        for (uint64_t p = recs[i].addr >> 12; p <= (recs[i].addr + in->mem_size - 1) >> 12; p++) {
+        for (uint64_t p = recs[i].addr >> EDAN_SHADOW_PAGE_BITS;
+             p <= (recs[i].addr + in->mem_size - 1) >> EDAN_SHADOW_PAGE_BITS; p++) {
             size_t j = 0;
             while (j < np && page[j] != p)
                 j++;
@@ -74,7 +75,7 @@ static uint64_t touched_pages(const edan_exec *recs, size_t n)
 }
 
 /*
- * Consume recs in batches of random sizes (1 to 16). With into_consumer the
+ * Consume recs in batches of random sizes (1 to 17). With into_consumer the
  * producer writes each batch where the analyzer's consumer asks
  * (edan_consumer.buffer: a sweep on threads offers its second group's feed)
  * and no more than it has room for there, as the trace readers' drivers do.
@@ -83,7 +84,7 @@ static void feed(edan_edag *e, const edan_exec *recs, size_t n, bool into_consum
 {
     const edan_consumer k = edan_edag_consumer(e);
     for (size_t i = 0; i < n;) {
-        size_t b = 1 + rt_below(16);
+        size_t b = 1 + rt_below(17);
         if (b > n - i)
             b = n - i;
         const edan_exec *batch = recs + i;

@@ -1385,9 +1385,9 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         const uint32_t size = op.size;
         const uint64_t addr = r->addr;
         const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+        const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
         edan_shadow_page *page;
-        if (off + size > EDAN_SHADOW_PAGE ||
-            !(page = edan_shadow_page_for(&e->shadow, addr, (op.kind & EDAN_MEM_STORE) != 0))) {
+        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_for(&e->shadow, addr, wr))) {
             /*
              * page-crossing access (or no memory): the general path handles and reports it, adding to the
              * lanes' totals directly (sums and maxima, which commute with the batch's, added at its end)
@@ -1396,7 +1396,6 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 return;
             continue;
         }
-        const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
         for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
             const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);

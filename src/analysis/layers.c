@@ -43,13 +43,15 @@ static uint64_t ceil_div(uint64_t a, uint64_t m)
 }
 
 /*
- * ceil(v / m) of a 16-bit count v, for 2 <= m <= CHUNK: it is floor(n / m)
- * with n = v + m - 1 below 2^17, and for every such n and m, floor(n / m) =
- * (n * r) >> 40 with r = ceil(2^40 / m) (exact because 40 >= 17 + 16 bits;
- * checked for all n and m when this was written): a multiply and a shift,
- * where a 64-bit division takes tens of cycles, and with n held in 32 bits
- * GCC vectorises the loop over a whole chunk. For m > CHUNK every count
- * rounds up to 0 or 1, and for m = 1 it is the count.
+ * ceil(v / m) of a 16-bit count v, for 2 <= m <= CHUNK: floor(n / m) with
+ * n = v + m - 1 < 2^17, which is (n * r) >> 40 with r = ceil(2^40 / m): a
+ * multiply and a shift, where a 64-bit division takes tens of cycles, and
+ * with n held in 32 bits GCC vectorises the loop over a whole chunk. Exact:
+ * r = (2^40 + e) / m with 0 <= e < m, so n * r / 2^40 = n / m + n * e /
+ * (m * 2^40), and n * e < 2^17 * 2^16 < 2^40 keeps the excess under 1 / m,
+ * the least distance from a non-integer n / m up to the next integer.
+ * (chunk_ceil_sum() takes m = 1, the count itself, and m > CHUNK, where
+ * every count rounds up to 0 or 1, apart.)
  */
 typedef struct ceil_by {
     uint32_t m_1; /* m - 1 */

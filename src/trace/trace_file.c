@@ -141,9 +141,10 @@ typedef struct pending_block {
  * the tracer a 2 MiB block took a few milliseconds to compress, during which
  * QEMU filled the few batch buffers between it and the writer and then
  * waited (hydro's recording, docs/benchmarks.md: 2.76 -> 2.44 s with the
- * compressor's thread alone). While busy is set, the compressor owns those fields and zraw; the
- * encoder touches them only after wait_idle(), which also copies
- * file.failed into failed, the encoder's view of the first failure.
+ * compressor's thread alone). While busy is set, the compressor owns those
+ * fields and zraw; the encoder touches them only after wait_idle(), which
+ * also copies file.failed into failed, the encoder's view of the first
+ * failure.
  */
 struct edan_trace_writer {
     edan_outfile file;
