@@ -127,18 +127,20 @@ struct edan_edag {
      * consume_lanes() looks first, in every lane at once, whether an access
      * within one line (of the smallest, look_shift) finds it the most
      * recently used of its set at level 0 (look, one entry per lane up to the
-     * stride). A load that does ends there; so does a store at a write-back
-     * level 0 (look_write_back), and at one write-through level
-     * (look_through) it only goes on to RAM.
+     * stride), then, in the lanes that missed it, in the next way
+     * (look_two: lanes with two ways or more). A load that does ends there;
+     * so does a store at a write-back level 0 (look_write_back), and at one
+     * write-through level (look_through) it only goes on to RAM. So does any
+     * store at one write-through level without write-allocate
+     * (look_through_noalloc), which only moves a line it finds to the front.
      */
     mru_look look;
     uint32_t look_shift;
-    uint32_t look_write_back, look_through;
+    uint32_t look_write_back, look_through, look_two, look_through_noalloc;
     /*
-     * Where the look settles few lanes (random accesses; three streams through
-     * a 2-way cache that stores never allocate in) it costs more than it
-     * saves: it is off while it settles under two thirds of the lanes it looks
-     * at, measured on every batch it runs and tried once in LOOK_PROBE
+     * Where the look settles few lanes (random accesses) it costs more than
+     * it saves: it is off while it settles under two thirds of the lanes it
+     * looks at, measured on every batch it runs and tried once in LOOK_PROBE
      * batches.
      */
     bool look_on;
@@ -462,12 +464,16 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         e->look.set_mask[k] = l0->set_mask;
         e->look.ways[k] = l0->ways;
         e->look.line_shift[k] = l0->line_shift;
+        if (l0->ways >= 2)
+            e->look_two |= 1u << k;
         if (l0->line_shift < e->look_shift)
             e->look_shift = l0->line_shift;
         if (l0->write_back)
             e->look_write_back |= 1u << k;
         else if (e->lane[k].cache.n_levels == 1)
             e->look_through |= 1u << k;
+        if (!l0->write_back && !l0->write_allocate && e->lane[k].cache.n_levels == 1)
+            e->look_through_noalloc |= 1u << k;
     }
     return e;
 }
@@ -1426,11 +1432,40 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 hit &= e->look_write_back | e->look_through;
                 for (uint32_t m = hit & e->look_write_back; m; m &= m - 1)
                     *look_slot(&e->look, (size_t)__builtin_ctz(m), addr) |= EDAN_TAG_DIRTY;
-                through = hit & e->look_through;
             }
-            missed &= ~hit;
+            /*
+             * The lanes that missed their MRU way but hold the line in the
+             * next one (two streams alternating in a set): the probe's move
+             * of way 1 to the front, as edan_cache_level_probe() does it.
+             */
+            const uint32_t second = wr ? e->look_write_back | (e->look_through & ~e->look_through_noalloc) : ~0u;
+            for (uint32_t m = e->look_two & ~hit & second; m; m &= m - 1) {
+                const size_t k = (size_t)__builtin_ctz(m);
+                uint64_t *slot = look_slot(&e->look, k, addr);
+                if (edan_cache_tag_holds(slot[1], addr >> e->look.line_shift[k])) {
+                    const uint64_t t = slot[1] | (wr && (e->look_write_back >> k & 1) ? EDAN_TAG_DIRTY : 0);
+                    slot[1] = slot[0];
+                    slot[0] = t;
+                    hit |= 1u << k;
+                }
+            }
+            /*
+             * A store that misses level 0's MRU way at a write-through level
+             * without write-allocate also only goes on to RAM: its probe
+             * moves a line it finds to the front, and fills nothing.
+             */
+            uint32_t probed = 0;
+            if (wr) {
+                probed = e->look_through_noalloc & ~hit;
+                for (uint32_t m = probed; m; m &= m - 1) {
+                    edan_cache_level *l0 = &e->lane[__builtin_ctz(m)].cache.level[0];
+                    edan_cache_level_probe(l0, addr >> l0->line_shift, false);
+                }
+                through = (hit & e->look_through) | probed;
+            }
+            missed &= ~(hit | probed);
             looks++;
-            settled += (uint32_t)__builtin_popcount(hit);
+            settled += (uint32_t)__builtin_popcount(hit | probed);
             for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
                 const lane_vec bit = {1, 2, 4, 8};
                 const lane_vec h = (((lane_vec){0} + (int64_t)(hit >> b)) & bit) != 0; /* 0 or -1 */
