@@ -250,6 +250,43 @@ def test_filter():
     check(whole["configurations"][0]["vertices"] > vi, "the whole program has more instructions than main")
 
 
+def test_blocks():
+    """The plugin appends most blocks' records at once (tb_plan): the same events, byte for byte, as one callback
+    per instruction (blocks=off), with and without a filter, with callees included and excluded."""
+    plugin = os.path.join(BUILD, "libedan_plugin.so")
+
+    def events(path):
+        with open(path, "rb") as f:
+            data = f.read()
+        return data[int.from_bytes(data[12:16], "little"):]
+
+    with tempfile.TemporaryDirectory() as d:
+        # a function entered and one left by falling through: blocks whose filter state changes inside them
+        fall = os.path.join(d, "fallthrough")
+        p = subprocess.run(["riscv64-linux-gnu-gcc", "-nostdlib", "-static", "-o", fall,
+                            os.path.join(os.path.dirname(os.path.abspath(__file__)), "fallthrough.S")],
+                           stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0, f"building fallthrough.S: {p.stderr}")
+        runs = [(fall, extra) for extra in ("", ",filter=kernel", ",filter=kernel,callees=exclude")]
+        for prog in sorted(os.listdir(EX)):
+            for extra in ("", ",filter=kernel", ",filter=main", ",filter=main,callees=exclude"):
+                runs.append((os.path.join(EX, prog), extra))
+        for path, extra in runs:
+            prog = os.path.basename(path)
+            traces = []
+            for blocks in ("on", "off"):
+                out = os.path.join(d, f"{prog}-{blocks}.edt")
+                p = subprocess.run(["qemu-riscv64", "-plugin", f"{plugin},mode=record,out={out}{extra},blocks={blocks}", path,
+                                    "12"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                check(p.returncode == 0, f"{prog}{extra} blocks={blocks}: {p.stderr}")
+                traces.append(events(out))
+            check(len(traces[0]) > 100 and traces[0] == traces[1],
+                  f"{prog}{extra}: blocks=on and blocks=off traces differ ({len(traces[0])}, {len(traces[1])} bytes)")
+        p = subprocess.run(["qemu-riscv64", "-plugin", f"{plugin},mode=record,out={d}/x.edt,blocks=maybe",
+                            os.path.join(EX, "sum"), "4"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        check(p.returncode != 0 and "blocks='maybe' must be on or off" in p.stderr, f"blocks=maybe: {p.stderr}")
+
+
 def test_qemu_disas():
     """edan's disassembly equals QEMU's own on every instruction QEMU translates (libc included)."""
     plugin = os.path.join(BUILD, "libqemu_disas_check.so")

@@ -2,14 +2,19 @@
  * edan_plugin.c - edan's TCG plugin for qemu-riscv64 (plugin API v1).
  *
  * Usage: qemu-riscv64 -plugin libedan.so,mode=MODE,out=PATH[,opts=FILE]
- *        [,filter=f:g][,callees=include|exclude][,status=FILE][,progress=on] prog args
+ *        [,filter=f:g][,callees=include|exclude][,status=FILE][,progress=on][,blocks=off] prog args
  *   mode=online  analyse in-process and write the report to out (no trace)
  *   mode=record  write a binary trace (trace_format.h) to out
  *   mode=text    write a trace in the original EDAN text format to out
+ *   blocks=off   one callback per instruction in every block (the same
+ *                records, slower: a check of the blocks' plans, tb_plan)
  *
  * Every instruction is decoded once, when QEMU translates it; at execution
  * the callbacks only append {static instruction, address} records to a
  * buffer, which is handed to the consumer (analyzer or writer) when full.
+ * Most translation blocks append all their records at once, when they start
+ * (tb_plan): one callback per block instead of one per instruction, and the
+ * memory callbacks fill in the addresses.
  * Only vCPU 0 (the main thread) is traced: the eDAG model is sequential;
  * instructions of other threads are counted and reported.
  */
@@ -49,6 +54,28 @@ typedef struct slot {
     uint8_t flow;
 } slot;
 
+/*
+ * A translation block whose records are appended when it starts (on_tb):
+ * its records as they are before any access (recs; memory instructions
+ * marked EDAN_EXEC_NO_ACCESS until their memory callback gives the
+ * address). That is exactly what one callback per instruction would append,
+ * and in the same order, provided the block runs to its end (a guest fault
+ * in the middle leaves the records of the instructions after it) and the
+ * filter's state is the same for all its instructions: only its first can
+ * be a function's entry, only its last a call or a return (which end a
+ * block anyway), and its instructions lie all in or all out of the filtered
+ * functions. Other blocks take one callback per instruction. Plans live as
+ * long as QEMU may run their blocks, like the slots: until the process ends.
+ */
+typedef struct tb_plan {
+    uint32_t n;
+    uint8_t entry, flow, in_fn; /* of the first, of the last, of all */
+    edan_exec recs[];
+} tb_plan;
+
+/* at most this many instructions in a block that on_tb() appends (QEMU's own limit is 512) */
+#define TB_PLAN_MAX 512
+
 enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT };
 
 static struct {
@@ -61,6 +88,7 @@ static struct {
     size_t n_slot_chunks;
     /* function filter */
     int filtering;
+    int per_insn; /* blocks=off */
     edan_elf_func ranges[256];
     size_t n_ranges;
     uint64_t bias;
@@ -72,6 +100,8 @@ static struct {
     size_t n;
     edan_exec *cur;
     edan_exec sink;
+    edan_exec *tb;                  /* the records of the block on_tb() appended last (or tb_sink) */
+    edan_exec tb_sink[TB_PLAN_MAX]; /* where the memory callbacks of a block outside the filter write */
     uint64_t total;
     atomic_uint_fast64_t other_vcpu_insns;
     edan_consumer consumer;
@@ -176,6 +206,49 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
         P.cur = &P.sink;
 }
 
+static void append_tb(const tb_plan *t)
+{
+    if (P.n + t->n > BATCH)
+        flush();
+    P.tb = memcpy(&P.buf[P.n], t->recs, t->n * sizeof *t->recs);
+    P.n += t->n;
+}
+
+static void on_tb(unsigned int vcpu, void *ud)
+{
+    const tb_plan *t = ud;
+    if (vcpu) {
+        atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n, memory_order_relaxed);
+        return;
+    }
+    append_tb(t);
+}
+
+/* the block's instructions one by one: the entry at the first, the call or return at the last */
+static void on_tb_filtered(unsigned int vcpu, void *ud)
+{
+    const tb_plan *t = ud;
+    if (vcpu) {
+        atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n, memory_order_relaxed);
+        return;
+    }
+    if (edan_activity_step(&P.activity, t->entry, t->flow) && (!P.options.exclude_callees || t->in_fn))
+        append_tb(t);
+    else
+        P.tb = P.tb_sink;
+}
+
+/* the memory access of the block's instruction number ud */
+static void on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    if (vcpu)
+        return;
+    edan_exec *r = &P.tb[(uintptr_t)ud];
+    r->addr = vaddr;
+    r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+}
+
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     (void)info;
@@ -211,6 +284,64 @@ static slot *slot_for(uint32_t id)
 static int setup_filter(void);
 static const char *binary_path(void);
 
+/* The slot of a translated instruction, decoded and added to the code table the first time; NULL when out of memory. */
+static slot *insn_slot(struct qemu_plugin_insn *qi)
+{
+    const uint8_t *data = qemu_plugin_insn_data(qi);
+    size_t size = qemu_plugin_insn_size(qi);
+    uint64_t pc = qemu_plugin_insn_vaddr(qi);
+    uint8_t bytes[4] = {0, 0, 0, 0};
+    memcpy(bytes, data, size < 4 ? size : 4);
+    uint32_t raw = size == 2 ? (uint32_t)(bytes[0] | bytes[1] << 8)
+                             : (uint32_t)(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | (uint32_t)bytes[3] << 24);
+    int64_t found = edan_code_table_find(P.code, pc, raw);
+    uint32_t sid;
+    if (found >= 0) {
+        sid = (uint32_t)found;
+    } else {
+        edan_insn insn;
+        edan_rv_decode(bytes, size, pc, &insn);
+        sid = edan_code_table_add(P.code, &insn);
+    }
+    slot *s = slot_for(sid);
+    if (s && !s->insn) {
+        s->insn = edan_code_table_get(P.code, sid);
+        s->id = sid;
+        s->flow = s->insn->flow;
+        for (size_t r = 0; r < P.n_ranges; r++) {
+            uint64_t lo = P.ranges[r].start + P.bias, hi = P.ranges[r].end + P.bias;
+            if (pc == lo)
+                s->entry = 1;
+            if (pc >= lo && pc < hi)
+                s->in_fn = 1;
+        }
+    }
+    return s;
+}
+
+/* A plan for the block of these n slots (tb_plan), or NULL when it takes a callback per instruction. */
+static tb_plan *plan_block(slot *const *slots, size_t n)
+{
+    for (size_t i = 0; P.filtering && i < n; i++) {
+        const bool calls_or_returns = slots[i]->flow == EDAN_FLOW_CALL || slots[i]->flow == EDAN_FLOW_RETURN;
+        if ((i > 0 && slots[i]->entry) || (i + 1 < n && calls_or_returns) ||
+            (P.options.exclude_callees && slots[i]->in_fn != slots[0]->in_fn))
+            return NULL;
+    }
+    tb_plan *t = n ? malloc(sizeof *t + n * sizeof t->recs[0]) : NULL;
+    if (!t)
+        return NULL; /* out of memory: the callbacks per instruction need none */
+    t->n = (uint32_t)n;
+    t->entry = slots[0]->entry;
+    t->flow = slots[n - 1]->flow;
+    t->in_fn = slots[0]->in_fn;
+    for (size_t i = 0; i < n; i++) {
+        const bool mem = slots[i]->insn->mem != EDAN_MEM_NONE;
+        t->recs[i] = (edan_exec){.insn = slots[i]->insn, .id = slots[i]->id, .flags = mem ? EDAN_EXEC_NO_ACCESS : 0};
+    }
+    return t;
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
@@ -219,44 +350,34 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         if (setup_filter())
             _exit(2);
     }
-    size_t n = qemu_plugin_tb_n_insns(tb);
+    const size_t n = qemu_plugin_tb_n_insns(tb);
+    slot *slots[TB_PLAN_MAX];
+    for (size_t i = 0; i < n && n <= TB_PLAN_MAX; i++) {
+        slots[i] = insn_slot(qemu_plugin_tb_get_insn(tb, i));
+        if (!slots[i]) {
+            edan_error_set(&P.err, "out of memory in the tracer");
+            return;
+        }
+    }
+    tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn ? plan_block(slots, n) : NULL;
+    if (t)
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, P.filtering ? on_tb_filtered : on_tb, QEMU_PLUGIN_CB_NO_REGS, t);
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
-        const uint8_t *data = qemu_plugin_insn_data(qi);
-        size_t size = qemu_plugin_insn_size(qi);
-        uint64_t pc = qemu_plugin_insn_vaddr(qi);
-        uint8_t bytes[4] = {0, 0, 0, 0};
-        memcpy(bytes, data, size < 4 ? size : 4);
-        uint32_t raw = size == 2 ? (uint32_t)(bytes[0] | bytes[1] << 8)
-                                 : (uint32_t)(bytes[0] | bytes[1] << 8 | bytes[2] << 16 | (uint32_t)bytes[3] << 24);
-        int64_t found = edan_code_table_find(P.code, pc, raw);
-        uint32_t sid;
-        if (found >= 0) {
-            sid = (uint32_t)found;
-        } else {
-            edan_insn insn;
-            edan_rv_decode(bytes, size, pc, &insn);
-            sid = edan_code_table_add(P.code, &insn);
-        }
-        slot *s = slot_for(sid);
+        slot *s = n <= TB_PLAN_MAX ? slots[i] : insn_slot(qi);
         if (!s) {
             edan_error_set(&P.err, "out of memory in the tracer");
+            return;
+        }
+        const bool mem = s->insn->mem != EDAN_MEM_NONE;
+        if (t) {
+            if (mem)
+                qemu_plugin_register_vcpu_mem_cb(qi, on_mem_tb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                                 (void *)(uintptr_t)i);
             continue;
         }
-        if (!s->insn) {
-            s->insn = edan_code_table_get(P.code, sid);
-            s->id = sid;
-            s->flow = s->insn->flow;
-            for (size_t r = 0; r < P.n_ranges; r++) {
-                uint64_t lo = P.ranges[r].start + P.bias, hi = P.ranges[r].end + P.bias;
-                if (pc == lo)
-                    s->entry = 1;
-                if (pc >= lo && pc < hi)
-                    s->in_fn = 1;
-            }
-        }
         qemu_plugin_register_vcpu_insn_exec_cb(qi, P.filtering ? on_insn_filtered : on_insn, QEMU_PLUGIN_CB_NO_REGS, s);
-        if (s->insn->mem != EDAN_MEM_NONE)
+        if (mem)
             qemu_plugin_register_vcpu_mem_cb(qi, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
     }
 }
@@ -391,9 +512,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     for (int i = 0; i < argc; i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq)
-            return fail(
-                "option '%s' is not key=value (keys: mode out opts status binary filter callees threads progress)",
-                argv[i]);
+            return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees threads "
+                        "progress blocks)",
+                        argv[i]);
         size_t klen = (size_t)(eq - argv[i]);
         const char *v = eq + 1;
 #define IS(k) (klen == strlen(k) && !strncmp(argv[i], k, klen))
@@ -426,9 +547,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             P.threaded = !strcmp(v, "2");
         } else if (IS("progress")) {
             P.progress = !strcmp(v, "on") || !strcmp(v, "1");
+        } else if (IS("blocks")) {
+            if (strcmp(v, "on") && strcmp(v, "off"))
+                return fail("blocks='%s' must be on or off", v);
+            P.per_insn = !strcmp(v, "off");
         } else {
-            return fail("unknown option '%s' (keys: mode out opts status binary filter callees threads progress)",
-                        argv[i]);
+            return fail(
+                "unknown option '%s' (keys: mode out opts status binary filter callees threads progress blocks)",
+                argv[i]);
         }
 #undef IS
     }
