@@ -69,6 +69,8 @@ typedef struct hot_op {
 _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_SEEN 4u
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
+/* a load with at most one source register (its address), a store with at most two (address, data) */
+#define HOT_FEW_SRC 8u
 _Static_assert((EDAN_MEM_LOAD & 1) && !(EDAN_MEM_LOAD & 2) && (EDAN_MEM_STORE & 2) && !(EDAN_MEM_STORE & 1) &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
                "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
@@ -1001,6 +1003,8 @@ static void new_id(edan_edag *e, uint32_t id, const edan_insn *in)
     memcpy(o->src, in->src, sizeof o->src);
     o->dst = in->n_dst ? in->dst : REG_SINK;
     o->kind = (uint8_t)(in->mem | HOT_SEEN);
+    if ((in->mem == EDAN_MEM_LOAD && in->n_src <= 1) || (in->mem == EDAN_MEM_STORE && in->n_src <= 2))
+        o->kind |= HOT_FEW_SRC;
     o->size = in->mem_size;
     o->cls = in->cls;
     if (e->scoped)
@@ -1167,15 +1171,15 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (op.kind != (HOT_SEEN | EDAN_MEM_LOAD) || !recent_whole_units(&e->shadow, addr, op.size, false, unit) ||
+    if (op.kind != (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_LOAD) ||
+        !recent_whole_units(&e->shadow, addr, op.size, false, unit) ||
         (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false)))
         return one_lane_general(e, r, opp, has_cache);
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
     const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
-    const uint64_t Fin = max_u64(max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]),
-                                 max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
-    const uint64_t mdin =
-        max_u64(max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]), max_u64(md0[0], md1[0]));
+    const uint64_t Fin =
+        max_u64(regF[op.src[0]], max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
+    const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
     const uint64_t t = has_cache ? L->cost.cls[op.cls] : L->cost.alpha, F = Fin + t, md = mdin + !has_cache;
     regF[op.dst] = F;
     regMd[op.dst] = md;
@@ -1205,9 +1209,9 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+    const uint64_t Fin = max_u64(regF[op.src[0]], regF[op.src[1]]);
     const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t,
-                   md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]) + to_ram;
+                   md = max_u64(regMd[op.src[0]], regMd[op.src[1]]) + to_ram;
     regF[op.dst] = F;
     regMd[op.dst] = md;
     edan_shadow_unit_F(unit[0])[0] = edan_shadow_unit_F(unit[1])[0] = F;
@@ -1263,7 +1267,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
                     bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =
                         prefetch ? (has_cache ? one_lane_access_cached : one_lane_access_uncached)
-                        : op.kind == (HOT_SEEN | EDAN_MEM_STORE)
+                        : op.kind == (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_STORE)
                             ? (has_cache ? one_lane_store_cached : one_lane_store_uncached)
                             : (has_cache ? one_lane_load_cached : one_lane_load_uncached);
                     if (!access(e, r, &h->op))
