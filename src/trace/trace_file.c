@@ -1217,7 +1217,8 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
  * already defined, with varints of at most 9 bytes. Anything else
  * (definitions, control events, long varints, the block's tail, errors)
  * returns to the general loop below, which checks everything. Returns the
- * records decoded; *pp advances past them.
+ * records decoded; *pp advances past them. The next instruction in
+ * sequence (a zero byte), most records, skips the varint and its zigzag.
  *
  * A record here takes at most FAST_RECORD_MAX bytes (two 9-byte varints),
  * so while FAST_TAIL bytes remain, the next (room - FAST_TAIL) /
@@ -1262,12 +1263,15 @@ static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_
         for (; o < o_stop; o++) {
             const uint8_t *q = p;
             uint64_t v = *q++;
-            if (v >= 0x80 && !fast_varint_tail(&q, v, &v))
-                goto out;
-            if (v & 1)
-                goto out;
-            const uint64_t x = v >> 1;
-            const int64_t id = prev + 1 + (int64_t)((x >> 1) ^ -(x & 1));
+            int64_t id = prev + 1;
+            if (v) {
+                if (v >= 0x80 && !fast_varint_tail(&q, v, &v))
+                    goto out;
+                if (v & 1)
+                    goto out;
+                const uint64_t x = v >> 1;
+                id += (int64_t)((x >> 1) ^ -(x & 1));
+            }
             if ((uint64_t)id >= n_defined)
                 goto out;
             const edan_insn *in = insn[id];
