@@ -129,16 +129,18 @@ struct edan_edag {
      * consume_lanes() looks first, in every lane at once, whether an access
      * within one line (of the smallest, look_shift) finds it the most
      * recently used of its set at level 0 (look, one entry per lane up to the
-     * stride), then, in the lanes that missed it, in the next way
-     * (look_two: lanes with two ways or more). A load that does ends there;
-     * so does a store at a write-back level 0 (look_write_back), and at one
-     * write-through level (look_through) it only goes on to RAM. So does any
-     * store at one write-through level without write-allocate
-     * (look_through_noalloc), which only moves a line it finds to the front.
+     * stride), then, in the lanes that missed it, in the next way (those
+     * of look_second_load or, for a store, look_second_store: two ways or
+     * more). A load that does ends there; so does a store at a write-back
+     * level 0 (look_write_back), and at one write-through level
+     * (look_through) it only goes on to RAM. So does any store at one
+     * write-through level without write-allocate (look_through_noalloc),
+     * which only moves a line it finds to the front (its probe, which looks
+     * at every way, replaces the look at the second).
      */
     mru_look look;
     uint32_t look_shift;
-    uint32_t look_write_back, look_through, look_two, look_through_noalloc;
+    uint32_t look_write_back, look_through, look_through_noalloc, look_second_load, look_second_store;
     /*
      * Where the look settles few lanes (random accesses) it costs more than
      * it saves: it is off while it settles under two thirds of the lanes it
@@ -466,8 +468,6 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         e->look.set_mask[k] = l0->set_mask;
         e->look.ways[k] = l0->ways;
         e->look.line_shift[k] = l0->line_shift;
-        if (l0->ways >= 2)
-            e->look_two |= 1u << k;
         if (l0->line_shift < e->look_shift)
             e->look_shift = l0->line_shift;
         if (l0->write_back)
@@ -476,7 +476,10 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
             e->look_through |= 1u << k;
         if (!l0->write_back && !l0->write_allocate && e->lane[k].cache.n_levels == 1)
             e->look_through_noalloc |= 1u << k;
+        if (l0->ways >= 2)
+            e->look_second_load |= 1u << k;
     }
+    e->look_second_store = e->look_second_load & (e->look_write_back | (e->look_through & ~e->look_through_noalloc));
     return e;
 }
 
@@ -1442,8 +1445,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
              * next one (two streams alternating in a set): the probe's move
              * of way 1 to the front, as edan_cache_level_probe() does it.
              */
-            const uint32_t second = wr ? e->look_write_back | (e->look_through & ~e->look_through_noalloc) : ~0u;
-            for (uint32_t m = e->look_two & ~hit & second; m; m &= m - 1) {
+            for (uint32_t m = (wr ? e->look_second_store : e->look_second_load) & ~hit; m; m &= m - 1) {
                 const size_t k = (size_t)__builtin_ctz(m);
                 uint64_t *slot = look_slot(&e->look, k, addr);
                 if (edan_cache_tag_holds(slot[1], addr >> e->look.line_shift[k])) {

@@ -43,15 +43,15 @@ static uint64_t ceil_div(uint64_t a, uint64_t m)
 }
 
 /*
- * ceil(v / m) of a 16-bit count v, for 2 <= m <= CHUNK: floor(n / m) with
+ * ceil(v / m) of a 16-bit count v, for 1 <= m <= CHUNK: floor(n / m) with
  * n = v + m - 1 < 2^17, which is (n * r) >> 40 with r = ceil(2^40 / m): a
  * multiply and a shift, where a 64-bit division takes tens of cycles, and
  * with n held in 32 bits GCC vectorises the loop over a whole chunk. Exact:
  * r = (2^40 + e) / m with 0 <= e < m, so n * r / 2^40 = n / m + n * e /
  * (m * 2^40), and n * e < 2^17 * 2^16 < 2^40 keeps the excess under 1 / m,
  * the least distance from a non-integer n / m up to the next integer.
- * (chunk_ceil_sum() takes m = 1, the count itself, and m > CHUNK, where
- * every count rounds up to 0 or 1, apart.)
+ * (m = 1 has e = 0. chunk_ceil_sum() takes m > CHUNK, where every count
+ * rounds up to 0 or 1, apart.)
  */
 typedef struct ceil_by {
     uint32_t m_1; /* m - 1 */
@@ -67,11 +67,6 @@ static inline uint64_t ceil_small(uint16_t v, ceil_by d)
 static uint64_t chunk_ceil_sum(const uint16_t *w, size_t n, uint64_t m)
 {
     uint64_t sum = 0;
-    if (m == 1) {
-        for (size_t i = 0; i < n; i++)
-            sum += w[i];
-        return sum;
-    }
     if (m > CHUNK) {
         for (size_t i = 0; i < n; i++)
             sum += w[i] != 0;
