@@ -1051,10 +1051,11 @@ static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
  * a miss to memory to complete while the records before it are analyzed.
  * Where the shadow is cache-resident, the look-ahead only costs (about a
  * fifth of cg's rate, measured), so it runs only for a batch after one
- * whose page lookups missed the recent-page table often (PREFETCH_WHEN).
+ * whose page lookups missed the recent-page table often for pages written
+ * before (PREFETCH_WHEN; shadow.h: recent_misses).
  */
 #define PREFETCH_AHEAD 16
-/* prefetch when more than one lookup in this many records missed the recent pages */
+/* prefetch when more than one lookup in this many records missed the recent written pages */
 #define PREFETCH_WHEN 64
 
 /*

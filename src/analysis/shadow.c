@@ -112,7 +112,6 @@ static void *arena_take(edan_shadow *s, size_t bytes)
 
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool for_write)
 {
-    s->recent_misses++;
     uint64_t region = page_no >> EDAN_SHADOW_L2_BITS;
     edan_shadow_page **l2;
     if (region < L1_SIZE) {
@@ -135,8 +134,10 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool f
     /* a page only read so far is zero_page in its slot: it counts as touched (the footprint) */
     size_t idx = page_no & (L2_SIZE - 1);
     edan_shadow_page *cur = l2[idx];
-    if (cur && (cur != s->zero_page || !for_write))
+    if (cur && (cur != s->zero_page || !for_write)) {
+        s->recent_misses += cur != s->zero_page;
         return cur;
+    }
     if (!for_write) {
         l2[idx] = s->zero_page;
         s->pages++;
@@ -158,6 +159,7 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool f
     for (size_t at = 0; at < s->page_bytes; at += HOST_PAGE_MIN)
         mem[at] = 0;
     l2[idx] = (edan_shadow_page *)mem;
+    s->recent_misses++;
     s->pages += !cur;
     return l2[idx];
 }

@@ -130,7 +130,14 @@ typedef struct edan_shadow {
         edan_shadow_page *page;
     } recent[EDAN_SHADOW_RECENT];
     uint64_t pages;
-    uint64_t recent_misses; /* lookups that went past the recently used pages */
+    /*
+     * Lookups that went past the recently used pages to a written page: the
+     * analyzer prefetches shadow state when they are frequent. Misses that
+     * find zero_page do not count (prefetching it gains nothing: it is one
+     * page, always cached), so a pointer chase over data written before the
+     * traced region does not pay for the look-ahead.
+     */
+    uint64_t recent_misses;
     /* page arena */
     char *arena;
     size_t arena_left;

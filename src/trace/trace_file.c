@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include <zstd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "trace/trace_format.h"
 
@@ -29,8 +32,12 @@
  * larger blocks barely improve the ratio once past ~1 MiB. */
 #define WRITER_BLOCK_TARGET (2u << 20)
 /* Upper bound on the bytes one record can add to a block: a vcpu event
- * (1 + 3), the id (<= 5), pc (10), raw (5) and the address (10). */
+ * (1 + 3), the id (<= 5), pc (10), raw (5) and the address (10). A block
+ * ends once its events and addresses reach the target, so both fit in a
+ * buffer of the target plus this (and the events_len field before them). */
 #define MAX_EVENT_BYTES 64
+/* The u32 that starts a block's payload: the length of its events (trace_format.h). */
+#define EVENTS_LEN_BYTES 4
 /* Producer ids are dense (exec.h); a larger one is a producer bug and would
  * make the id map absurdly large. */
 #define MAX_PRODUCER_ID (1u << 28)
@@ -44,6 +51,7 @@ _Static_assert(sizeof(struct edan_trace_header_fixed) == HEADER_FIXED_LEN, "head
 _Static_assert(sizeof(struct edan_trace_block_header) == BLOCK_HEADER_LEN, "block layout");
 _Static_assert(sizeof(struct edan_trace_trailer) == TRAILER_LEN, "trailer layout");
 _Static_assert(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES <= EDAN_TRACE_MAX_BLOCK_RAW, "block size");
+_Static_assert(MAX_EVENT_BYTES >= EVENTS_LEN_BYTES + 34, "one record and the events_len field fit past the target");
 
 /* ---- little-endian fields and varints ---------------------------------- */
 
@@ -161,8 +169,10 @@ struct edan_trace_writer {
     int level;
     bool level_dirty;
     size_t block_target;
-    uint8_t *raw; /* current block's events */
+    uint8_t *raw; /* current block: its events_len field, then its events */
     size_t raw_len;
+    uint8_t *addrs; /* current block's address stream, appended to raw when the block ends */
+    size_t addrs_len;
     uint8_t *out; /* block header + compressed frame */
     size_t out_cap;
 
@@ -270,6 +280,7 @@ static void writer_free(edan_trace_writer *w)
         edan_outfile_close(&w->file, NULL);
     free(w->header);
     free(w->raw);
+    free(w->addrs);
     free(w->zraw);
     free(w->out);
     free(w->map);
@@ -292,9 +303,11 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
     w->background = true;
     w->out_cap = BLOCK_HEADER_LEN + ZSTD_compressBound(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES);
     w->raw = malloc(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES);
+    w->raw_len = EVENTS_LEN_BYTES;
+    w->addrs = malloc(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES);
     w->out = malloc(w->out_cap);
     w->cctx = ZSTD_createCCtx();
-    if (!w->raw || !w->out || !w->cctx) {
+    if (!w->raw || !w->addrs || !w->out || !w->cctx) {
         edan_error_set(err, "%s: out of memory", path);
         writer_free(w);
         return NULL;
@@ -443,9 +456,12 @@ static void start_compressor(edan_trace_writer *w)
 /* End the current block: compress it in place, or hand it to the compressor and take its free buffer. */
 static void flush_block(edan_trace_writer *w)
 {
-    if (w->failed || w->raw_len == 0)
+    if (w->failed || w->blk_records == 0)
         return;
-    pending_block b = {w->raw, w->raw_len, w->blk_new, w->blk_records, w->n_records - w->blk_records};
+    /* the payload: events_len, the events, the addresses (trace_format.h); the sizes keep it within the buffer */
+    put_u32(w->raw, (uint32_t)(w->raw_len - EVENTS_LEN_BYTES));
+    memcpy(w->raw + w->raw_len, w->addrs, w->addrs_len);
+    pending_block b = {w->raw, w->raw_len + w->addrs_len, w->blk_new, w->blk_records, w->n_records - w->blk_records};
     if (w->background)
         start_compressor(w);
     if (w->started) {
@@ -463,7 +479,8 @@ static void flush_block(edan_trace_writer *w)
         compress_block(w, &b);
         w->failed = w->file.failed;
     }
-    w->raw_len = 0;
+    w->raw_len = EVENTS_LEN_BYTES;
+    w->addrs_len = 0;
     w->blk_new = 0;
     w->blk_records = 0;
 }
@@ -544,7 +561,7 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
     }
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
-        if (w->raw_len >= w->block_target) {
+        if (w->raw_len + w->addrs_len >= w->block_target) {
             flush_block(w);
             if (w->failed)
                 return;
@@ -568,24 +585,26 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
             w->n_defined++;
             w->blk_new++;
         }
+        w->raw_len = (size_t)(p - w->raw);
         if (w->has_mem[fid]) {
+            uint8_t *a = w->addrs + w->addrs_len;
             if (r->flags & EDAN_EXEC_NO_ACCESS) {
-                *p++ = 0;
+                *a++ = 0;
             } else {
                 uint64_t zz = zigzag((int64_t)(r->addr - w->last_addr[fid]));
                 if (zz == UINT64_MAX) {
                     /* a = 2^64: the varint needs a 65th bit. */
                     for (int k = 0; k < 9; k++)
-                        *p++ = 0x80;
-                    *p++ = 0x02;
+                        *a++ = 0x80;
+                    *a++ = 0x02;
                 } else {
-                    p = put_varint(p, zz + 1);
+                    a = put_varint(a, zz + 1);
                 }
                 w->last_addr[fid] = r->addr;
             }
+            w->addrs_len = (size_t)(a - w->addrs);
         }
         w->prev_id = fid;
-        w->raw_len = (size_t)(p - w->raw);
         w->blk_records++;
         w->n_records++;
     }
@@ -667,7 +686,10 @@ struct edan_trace_reader {
     bool in_block;
     uint64_t blk_off;
     uint32_t blk_raw_len;
-    size_t pos;
+    bool split;      /* version 2: a block's addresses follow its events (trace_format.h) */
+    uint32_t ev_end; /* where the block's events end: the addresses start here (split) */
+    size_t pos;      /* the next event */
+    size_t apos;     /* the next address (split) */
     uint32_t blk_new, blk_new_seen;
     uint64_t blk_records, blk_records_seen;
 
@@ -679,6 +701,16 @@ struct edan_trace_reader {
     uint64_t n_blocks;
     uint64_t *last_addr;    /* per id */
     const edan_insn **insn; /* per id, cached from the code table */
+    /*
+     * Per id: insn[id] with bit 0 set when the instruction accesses memory
+     * (an address follows). The decoder's one question about an
+     * instruction, answered without reading it: the decoded instructions
+     * (48 bytes each) of a large kernel's loop do not fit the first-level
+     * cache, and reading their kind missed it for most records (hydro: 8.5M
+     * misses in 12.3M records, cachegrind). One array, not two: the decoder's
+     * loop has no register to spare for a second base.
+     */
+    uintptr_t *insn_tagged;
     size_t id_cap;
     edan_code_table *code;
 };
@@ -786,10 +818,12 @@ static int read_header(edan_trace_reader *r)
         return -1;
     }
     uint32_t version = get_u32(h + 8), hlen = get_u32(h + 12), isa = get_u32(h + 16), flags = get_u32(h + 20);
-    if (version != EDAN_TRACE_VERSION) {
-        reader_fail(r, "byte 8: unsupported format version %u (expected %u)", version, EDAN_TRACE_VERSION);
+    if (version < EDAN_TRACE_VERSION_OLDEST || version > EDAN_TRACE_VERSION) {
+        reader_fail(r, "byte 8: unsupported format version %u (expected %u to %u)", version, EDAN_TRACE_VERSION_OLDEST,
+                    EDAN_TRACE_VERSION);
         return -1;
     }
+    r->split = version >= 2;
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
         reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN, MAX_HEADER_LEN);
         return -1;
@@ -838,6 +872,7 @@ static void reader_free(edan_trace_reader *r)
     free(r->comp);
     free(r->raw);
     free(r->last_addr);
+    free(r->insn_tagged);
     free(r->insn);
     edan_code_table_free(r->code);
     free(r->name);
@@ -1099,10 +1134,24 @@ static int load_block(edan_trace_reader *r)
         reader_fail(r, "byte %" PRIu64 ": block decompressed to %zu bytes, expected raw_len %u", p_off, d, raw_len);
         return -1;
     }
+    r->pos = 0;
+    r->ev_end = raw_len;
+    if (r->split) {
+        uint32_t ev_len = raw_len >= EVENTS_LEN_BYTES ? get_u32(r->raw) : 0;
+        if (raw_len < EVENTS_LEN_BYTES || ev_len > raw_len - EVENTS_LEN_BYTES) {
+            reader_fail(r,
+                        "block at byte %" PRIu64 ": its events_len %u does not fit its %u decompressed bytes "
+                        "(expected at most %u)",
+                        at, ev_len, raw_len, raw_len >= EVENTS_LEN_BYTES ? raw_len - EVENTS_LEN_BYTES : 0);
+            return -1;
+        }
+        r->pos = EVENTS_LEN_BYTES;
+        r->ev_end = EVENTS_LEN_BYTES + ev_len;
+        r->apos = r->ev_end;
+    }
     r->in_block = true;
     r->blk_off = at;
     r->blk_raw_len = raw_len;
-    r->pos = 0;
     r->blk_new = n_new;
     r->blk_new_seen = 0;
     r->blk_records = n_rec;
@@ -1198,7 +1247,10 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
         const edan_insn **ip = realloc(r->insn, n * sizeof *ip);
         if (ip)
             r->insn = ip;
-        if (!la || !ip) {
+        uintptr_t *it = realloc(r->insn_tagged, n * sizeof *it);
+        if (it)
+            r->insn_tagged = it;
+        if (!la || !ip || !it) {
             reader_fail(r, "out of memory");
             return -1;
         }
@@ -1207,6 +1259,8 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
     uint32_t id = edan_code_table_add(r->code, &in);
     r->insn[id] = edan_code_table_get(r->code, id);
     r->last_addr[id] = 0;
+    _Static_assert(_Alignof(edan_insn) > 1, "bit 0 of an instruction's address is free");
+    r->insn_tagged[id] = (uintptr_t)r->insn[id] | (in.mem != EDAN_MEM_NONE);
     r->n_defined = id + 1;
     r->blk_new_seen++;
     return 0;
@@ -1217,51 +1271,132 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
  * already defined, with varints of at most 9 bytes. Anything else
  * (definitions, control events, long varints, the block's tail, errors)
  * returns to the general loop below, which checks everything. Returns the
- * records decoded; *pp advances past them. The next instruction in
- * sequence (a zero byte), most records, skips the varint and its zigzag.
+ * records decoded; *pp (and *pa, the address stream's cursor, when split)
+ * advance past them. The next instruction in sequence (a zero byte), most
+ * records, skips the varint and its zigzag.
  *
- * A record here takes at most FAST_RECORD_MAX bytes (two 9-byte varints),
- * so while FAST_TAIL bytes remain, the next (room - FAST_TAIL) /
- * FAST_RECORD_MAX + 1 records can be read with no bounds check at all: the
- * inner loop tests only its record count.
+ * A record here takes at most FAST_RECORD_MAX bytes of each stream (two
+ * 9-byte varints), so while FAST_TAIL bytes remain in each, the next
+ * (room - FAST_TAIL) / FAST_RECORD_MAX + 1 records can be read with no
+ * bounds check at all: the inner loop tests only its record count.
  */
 #define FAST_RECORD_MAX 18
 #define FAST_TAIL 20
 
-/* A varint of at most 9 bytes at *pq whose first byte b has the high bit set; false if longer. */
+/* The 7-bit groups of the bytes of x (high bits clear), packed into 56 bits. */
+static inline uint64_t varint_pack(uint64_t x)
+{
+    x = (x & 0x007f007f007f007full) | (x & 0x7f007f007f007f00ull) >> 1;
+    x = (x & 0x00003fff00003fffull) | (x & 0x3fff00003fff0000ull) >> 2;
+    return (x & 0x000000000fffffffull) | (x & 0x0fffffff00000000ull) >> 4;
+}
+
+/*
+ * A varint of at most 9 bytes whose first byte b (high bit set) is at
+ * *pq - 1; false if longer. Its bytes are read as one word, without a branch
+ * per byte: the irregular addresses of a pointer chase have varints of
+ * every length in turn, which a loop per byte mispredicts. 8 bytes from
+ * *pq - 1 must be readable (9 if they are all continuation bytes).
+ */
 static inline bool fast_varint_tail(const uint8_t **pq, uint64_t b, uint64_t *out)
 {
-    const uint8_t *q = *pq;
-    uint64_t v = b & 0x7f;
-    int shift = 7;
-    while (*q >= 0x80 && shift < 56) {
-        v |= (uint64_t)(*q++ & 0x7f) << shift;
-        shift += 7;
+    const uint8_t *const start = *pq - 1;
+    const uint64_t x = get_u64(start);
+    (void)b;
+    const uint64_t stop = ~x & 0x8080808080808080ull; /* the high bit of the bytes that end a varint */
+    if (__builtin_expect(!stop, 0)) {
+        if (start[8] >= 0x80)
+            return false;
+        *out = varint_pack(x & 0x7f7f7f7f7f7f7f7full) | (uint64_t)start[8] << 56;
+        *pq = start + 9;
+        return true;
     }
-    if (*q >= 0x80)
-        return false;
-    *out = v | (uint64_t)*q++ << shift;
-    *pq = q;
+    const unsigned bits = (unsigned)__builtin_ctzll(stop) + 1; /* through the last byte: 8, 16, ..., 64 */
+    *out = varint_pack(x & ((2ull << (bits - 1)) - 1) & 0x7f7f7f7f7f7f7f7full);
+    *pq = start + bits / 8;
     return true;
 }
 
-static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end, edan_exec *out, size_t cap)
+/*
+ * The zero bytes at p, up to 16: the next instructions in sequence. 16
+ * bytes at p must be readable. With the addresses apart (version 2), a run
+ * of them is read without looking at each byte.
+ */
+static inline unsigned zero_run(const uint8_t *p)
 {
-    const uint8_t *p = *pp;
+#ifdef __SSE2__
+    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    const unsigned zero = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+    return (unsigned)__builtin_ctz(~zero); /* bits 16 and up of ~zero are set */
+#else
+    unsigned z = 0;
+    while (z < 16 && !p[z])
+        z++;
+    return z;
+#endif
+}
+
+static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reader *r, const uint8_t **pp,
+                                                                const uint8_t *end, const uint8_t **pa,
+                                                                const uint8_t *aend, edan_exec *out, size_t cap,
+                                                                const bool split)
+{
+    const uint8_t *p = *pp, *a = split ? *pa : NULL;
     const uint64_t room = r->blk_records - r->blk_records_seen;
     const size_t lim = cap < room ? cap : (size_t)room;
     const uint64_t n_defined = (uint64_t)r->n_defined;
-    const edan_insn *const *insn = r->insn;
+    const uintptr_t *insn_tagged = r->insn_tagged;
     uint64_t *last_addr = r->last_addr;
     const uint16_t vcpu = r->vcpu;
     int64_t prev = r->prev_id;
     edan_exec *o = out;
     edan_exec *const o_lim = out + lim;
-    while (o < o_lim && end - p >= FAST_TAIL) {
+    while (o < o_lim && end - p >= FAST_TAIL && (!split || aend - a >= FAST_TAIL)) {
         size_t k = (size_t)(end - p - FAST_TAIL) / FAST_RECORD_MAX + 1;
+        if (split) {
+            const size_t ka = (size_t)(aend - a - FAST_TAIL) / FAST_RECORD_MAX + 1;
+            k = ka < k ? ka : k;
+        }
         edan_exec *const o_stop = (size_t)(o_lim - o) < k ? o_lim : o + k;
         for (; o < o_stop; o++) {
-            const uint8_t *q = p;
+            if (split) {
+                /* a run of next-in-sequence instructions, ids below n_defined, records within o_stop */
+                size_t z = zero_run(p);
+                if (z > (size_t)(o_stop - o))
+                    z = (size_t)(o_stop - o);
+                if ((uint64_t)prev + z >= n_defined)
+                    z = (size_t)(n_defined - 1 - (uint64_t)prev); /* prev + 1 <= n_defined always */
+                if (z) {
+                    for (const uint8_t *const z_end = p + z; p < z_end; p++, o++) {
+                        const int64_t id = prev + 1;
+                        const uintptr_t tagged = insn_tagged[id];
+                        uint64_t addr = 0;
+                        uint16_t flags = 0;
+                        if (tagged & 1) {
+                            const uint8_t *qa = a;
+                            uint64_t av = *qa++;
+                            if (av >= 0x80 && !fast_varint_tail(&qa, av, &av))
+                                goto out;
+                            if (__builtin_expect(av != 0, 1)) {
+                                addr = last_addr[id] + (uint64_t)unzigzag(av - 1);
+                                last_addr[id] = addr;
+                            } else {
+                                flags = EDAN_EXEC_NO_ACCESS;
+                            }
+                            a = qa;
+                        }
+                        *o = (edan_exec){.insn = (const edan_insn *)(tagged & ~(uintptr_t)1),
+                                         .addr = addr,
+                                         .id = (uint32_t)id,
+                                         .vcpu = vcpu,
+                                         .flags = flags};
+                        prev = id;
+                    }
+                    if (o == o_stop)
+                        break;
+                }
+            }
+            const uint8_t *q = p, *qa = a;
             uint64_t v = *q++;
             int64_t id = prev + 1;
             if (v) {
@@ -1274,15 +1409,17 @@ static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_
             }
             if ((uint64_t)id >= n_defined)
                 goto out;
-            const edan_insn *in = insn[id];
+            const uintptr_t tagged = insn_tagged[id];
+            const edan_insn *in = (const edan_insn *)(tagged & ~(uintptr_t)1);
             uint64_t addr = 0;
             uint16_t flags = 0;
-            if (in->mem != EDAN_MEM_NONE) {
-                uint64_t a = *q++;
-                if (a >= 0x80 && !fast_varint_tail(&q, a, &a))
+            if (tagged & 1) {
+                const uint8_t **qq = split ? &qa : &q;
+                uint64_t av = *(*qq)++;
+                if (av >= 0x80 && !fast_varint_tail(qq, av, &av))
                     goto out;
-                if (__builtin_expect(a != 0, 1)) {
-                    addr = last_addr[id] + (uint64_t)unzigzag(a - 1);
+                if (__builtin_expect(av != 0, 1)) {
+                    addr = last_addr[id] + (uint64_t)unzigzag(av - 1);
                     last_addr[id] = addr;
                 } else {
                     flags = EDAN_EXEC_NO_ACCESS;
@@ -1291,6 +1428,7 @@ static size_t decode_fast(edan_trace_reader *r, const uint8_t **pp, const uint8_
             *o = (edan_exec){.insn = in, .addr = addr, .id = (uint32_t)id, .vcpu = vcpu, .flags = flags};
             prev = id;
             p = q;
+            a = qa;
         }
     }
 out:;
@@ -1299,16 +1437,38 @@ out:;
     r->blk_records_seen += n;
     r->n_records += n;
     *pp = p;
+    if (split)
+        *pa = a;
     return n;
 }
 
-/* Decode records of the current block into out[0..cap); returns how many. */
+/* noinline: one copy of the loop per layout, each with its registers */
+static __attribute__((noinline)) size_t decode_fast_split(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end,
+                                                          const uint8_t **pa, const uint8_t *aend, edan_exec *out,
+                                                          size_t cap)
+{
+    return decode_fast(r, pp, end, pa, aend, out, cap, true);
+}
+
+static __attribute__((noinline)) size_t decode_fast_inline(edan_trace_reader *r, const uint8_t **pp, const uint8_t *end,
+                                                           edan_exec *out, size_t cap)
+{
+    return decode_fast(r, pp, end, NULL, NULL, out, cap, false);
+}
+
+/*
+ * Decode records of the current block into out[0..cap); returns how many.
+ * Events come from [pos, ev_end); addresses from [apos, blk_raw_len) when
+ * split (version 2), else inline after their event (version 1).
+ */
 static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
 {
-    const uint8_t *p = r->raw + r->pos, *end = r->raw + r->blk_raw_len;
+    const uint8_t *p = r->raw + r->pos, *end = r->raw + r->ev_end;
+    const uint8_t *a = r->raw + (r->split ? r->apos : r->pos), *const aend = r->raw + r->blk_raw_len;
     size_t n = 0;
     while (n < cap && p < end) {
-        n += decode_fast(r, &p, end, out + n, cap - n);
+        n += r->split ? decode_fast_split(r, &p, end, &a, aend, out + n, cap - n)
+                      : decode_fast_inline(r, &p, end, out + n, cap - n);
         if (n == cap || p >= end)
             break;
         const uint8_t *ev = p;
@@ -1354,27 +1514,29 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
         o->vcpu = r->vcpu;
         o->flags = 0;
         o->addr = 0;
-        if (in->mem != EDAN_MEM_NONE) {
-            uint64_t a;
+        if (r->insn_tagged[id] & 1) {
+            const uint8_t **ap = r->split ? &a : &p, *const a_end = r->split ? aend : end;
+            uint64_t av;
             bool big = false;
-            if (p < end && *p < 0x80) {
-                a = *p++;
+            if (*ap < a_end && **ap < 0x80) {
+                av = *(*ap)++;
             } else {
-                int k = varint_slow(p, end, &a, true, &big);
+                int k = varint_slow(*ap, a_end, &av, true, &big);
                 if (k <= 0) {
-                    EV_FAIL(p - r->raw, "the address varint %s",
-                            k == 0    ? "runs past the end of the block"
+                    EV_FAIL(*ap - r->raw, "the address varint %s",
+                            k == 0    ? (r->split ? "runs past the end of the block's addresses"
+                                                  : "runs past the end of the block")
                             : k == -1 ? "is longer than 10 bytes"
                                       : "overflows 64 bits");
                     break;
                 }
-                p += k;
+                *ap += k;
             }
-            if (!big && a == 0) {
+            if (!big && av == 0) {
                 o->flags = EDAN_EXEC_NO_ACCESS;
             } else {
-                /* a == 2^64 (big) encodes the one delta, -2^63, whose zigzag is 2^64 - 1. */
-                o->addr = r->last_addr[id] + (uint64_t)unzigzag(big ? UINT64_MAX : a - 1);
+                /* av == 2^64 (big) encodes the one delta, -2^63, whose zigzag is 2^64 - 1. */
+                o->addr = r->last_addr[id] + (uint64_t)unzigzag(big ? UINT64_MAX : av - 1);
                 r->last_addr[id] = o->addr;
             }
         }
@@ -1388,6 +1550,8 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
         n++;
     }
     r->pos = (size_t)(p - r->raw);
+    if (r->split)
+        r->apos = (size_t)(a - r->raw);
     return n;
 }
 
@@ -1401,7 +1565,7 @@ long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, ed
                 r->state = RD_DONE;
             continue;
         }
-        if (r->pos < r->blk_raw_len) {
+        if (r->pos < r->ev_end) {
             n += decode_events(r, out + n, cap - n);
             continue;
         }
@@ -1418,6 +1582,13 @@ long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, ed
                         "block at byte %" PRIu64 ": header says %" PRIu32 " new instructions "
                         "but its events define %" PRIu32,
                         r->blk_off, r->blk_new, r->blk_new_seen);
+            break;
+        }
+        if (r->split && r->apos != r->blk_raw_len) {
+            reader_fail(r,
+                        "block at byte %" PRIu64 ": %zu bytes of addresses (from offset %zu of its %u "
+                        "decompressed bytes) belong to no memory access",
+                        r->blk_off, r->blk_raw_len - r->apos, r->apos, r->blk_raw_len);
             break;
         }
         r->in_block = false;

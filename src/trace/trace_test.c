@@ -172,9 +172,10 @@ static synth make_code(unsigned n)
     return s;
 }
 
-/* A random stream: mostly sequential runs with strided addresses, random
- * jumps, random and extreme addresses, NO_ACCESS, vcpu switches. */
-static edan_exec *make_stream(const synth *s, size_t n)
+/* A random stream: sequential runs (seq percent of the records continue one)
+ * with strided addresses, random jumps, random and extreme addresses,
+ * NO_ACCESS, vcpu switches. */
+static edan_exec *make_stream(const synth *s, size_t n, unsigned seq)
 {
     edan_exec *v = calloc(n, sizeof *v);
     uint64_t *stride = calloc(s->n, sizeof *stride), *cur = calloc(s->n, sizeof *cur);
@@ -186,9 +187,9 @@ static edan_exec *make_stream(const synth *s, size_t n)
     uint16_t vcpu = 0;
     for (size_t k = 0; k < n; k++) {
         uint64_t c = rnd_below(100);
-        if (c < 70)
+        if (c < seq)
             id = (id + 1) % s->n;
-        else if (c < 95)
+        else if (c < seq + (100 - seq) * 5 / 6)
             id = (uint32_t)rnd_below(s->n);
         if (rnd_below(500) == 0)
             vcpu = rnd_below(10) == 0 ? 65535 : (uint16_t)rnd_below(4);
@@ -334,7 +335,7 @@ static void test_round_trip(void)
 {
     synth s = make_code(300);
     size_t n = 1500000;
-    edan_exec *v = make_stream(&s, n);
+    edan_exec *v = make_stream(&s, n, 70);
     const char *path = tmp_path("rt.edt");
     edan_error err = {0};
     int rc = write_binary(path, v, n, 256 * 1024, 0, &err);
@@ -378,6 +379,15 @@ static void test_round_trip(void)
     CHECK(src && edan_trace_source_next(src, &one, 1, &err) == 0, "empty trace: %s", err.msg);
     edan_trace_source_close(src);
 
+    /* Long runs of the next instruction in sequence, which the reader takes 16 at a time. */
+    edan_exec *runs = make_stream(&s, n / 3, 97);
+    rc = write_binary(path, runs, n / 3, 0, 0, &err);
+    CHECK(rc == 0, "write long runs: %s", err.msg);
+    src = edan_trace_source_open(path, &err);
+    CHECK(src && compare_source(src, runs, n / 3, true, &err) == 0, "long runs: %s", err.msg);
+    edan_trace_source_close(src);
+
+    free(runs);
     free(w);
     free(v);
     unlink(path);
@@ -410,7 +420,7 @@ static void test_background_same_bytes(void)
 {
     synth s = make_code(200);
     size_t n = 400000;
-    edan_exec *v = make_stream(&s, n);
+    edan_exec *v = make_stream(&s, n, 70);
     const char *names[2] = {"bg1.edt", "bg0.edt"};
     uint8_t *bytes[2] = {NULL, NULL};
     size_t len[2] = {0, 0};
@@ -462,7 +472,7 @@ static void test_truncation_and_flips(void)
 {
     synth s = make_code(40);
     size_t n = 3000;
-    edan_exec *v = make_stream(&s, n);
+    edan_exec *v = make_stream(&s, n, 70);
     const char *path = tmp_path("small.edt");
     edan_error err = {0};
     CHECK(write_binary(path, v, n, 2048, 0, &err) == 0, "write small: %s", err.msg);
@@ -529,9 +539,12 @@ static void test_truncation_and_flips(void)
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
     CHECK(rc < 0 && strstr(err.msg, want), "block magic: %s", err.msg);
     memcpy(g, b, len);
-    g[8] = 2; /* version */
+    g[8] = 3; /* version */
     read_mem(g, len, "small.edt", &rc, &err);
-    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 2"), "version: %s", err.msg);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 3 (expected 1 to 2)"), "version: %s", err.msg);
+    g[8] = 0;
+    read_mem(g, len, "small.edt", &rc, &err);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 0"), "version 0: %s", err.msg);
     memcpy(g, b, len);
     g[hlen + 8 + 3] = 0x7f; /* raw_len far beyond the limit */
     read_mem(g, len, "small.edt", &rc, &err);
@@ -554,7 +567,8 @@ static void test_truncation_and_flips(void)
 
 /* Hand-made event payloads, framed into a valid file, exercise the event
  * checks that the writer never produces. */
-static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec);
+static size_t frame_events(uint8_t *out, size_t cap, uint32_t version, const uint8_t *ev, size_t evlen, uint32_t n_new,
+                           uint64_t n_rec);
 
 #include <zstd.h>
 
@@ -578,17 +592,23 @@ static uint64_t fnv(const uint8_t *p, size_t n)
     return h;
 }
 
-static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec)
+/* A file of one block whose payload is ev (version 2: events_len, the events, the addresses); its length. */
+static size_t frame_events(uint8_t *out, size_t cap, uint32_t version, const uint8_t *ev, size_t evlen, uint32_t n_new,
+                           uint64_t n_rec)
 {
     memset(out, 0, 64);
     memcpy(out, EDAN_TRACE_MAGIC, 8);
-    put32(out + 8, 1);
+    put32(out + 8, version);
     put32(out + 12, 64);
     put32(out + 16, 1);
     size_t o = 64;
     ZSTD_CCtx *c = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    size_t z = ZSTD_compress2(c, out + o + 32, 4096, ev, evlen);
+    size_t z = ZSTD_compress2(c, out + o + 32, cap - o - 32 - 48, ev, evlen);
+    if (ZSTD_isError(z)) {
+        fprintf(stderr, "frame_events: %s\n", ZSTD_getErrorName(z));
+        exit(2);
+    }
     ZSTD_freeCCtx(c);
     put32(out + o, EDAN_TRACE_BLOCK_MAGIC);
     put32(out + o + 4, (uint32_t)z);
@@ -606,11 +626,11 @@ static size_t frame_events(uint8_t *out, const uint8_t *ev, size_t evlen, uint32
     return o + 48;
 }
 
-static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec, const char *want,
-                               size_t want_records)
+static void expect_payload_error(uint32_t version, const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec,
+                                 const char *want, size_t want_records)
 {
     uint8_t file[8192];
-    size_t len = frame_events(file, ev, evlen, n_new, n_rec);
+    size_t len = frame_events(file, sizeof file, version, ev, evlen, n_new, n_rec);
     edan_error err = {0};
     int rc;
     size_t got = read_mem(file, len, "ev.edt", &rc, &err);
@@ -621,6 +641,24 @@ static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, 
     CHECK(rc < 0 && strstr(err.msg, want) && strstr(err.msg, "ev.edt: block at byte 64"), "want '%s', got '%s'", want,
           err.msg);
     CHECK(got == want_records, "records before the error: %zu, expected %zu", got, want_records);
+}
+
+/* Version 1 events: each address inline after its instruction's event. */
+static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec, const char *want,
+                               size_t want_records)
+{
+    expect_payload_error(1, ev, evlen, n_new, n_rec, want, want_records);
+}
+
+/* Version 2: the events, then the addresses. */
+static void expect_split_error(const uint8_t *ev, size_t evlen, const uint8_t *addrs, size_t alen, uint32_t n_new,
+                               uint64_t n_rec, const char *want, size_t want_records)
+{
+    uint8_t payload[4096];
+    put32(payload, (uint32_t)evlen);
+    memcpy(payload + 4, ev, evlen);
+    memcpy(payload + 4 + evlen, addrs, alen);
+    expect_payload_error(2, payload, 4 + evlen + alen, n_new, n_rec, want, want_records);
 }
 
 static void test_event_checks(void)
@@ -649,6 +687,112 @@ static void test_event_checks(void)
     expect_event_error(count, sizeof count, 1, 2, "header says 2 records", 1);
     uint8_t ovf[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f};
     expect_event_error(ovf, sizeof ovf, 1, 1, "overflows 64 bits", 0);
+
+    /* Version 2: the same lw twice, its addresses apart. */
+    const uint8_t lw_twice[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0x02}, two_addrs[] = {0x11, 0x11};
+    expect_split_error(lw_twice, sizeof lw_twice, two_addrs, 2, 1, 2, NULL, 2);
+    expect_split_error(lw_twice, sizeof lw_twice, two_addrs, 1, 1, 2,
+                       "the address varint runs past the end of the block's addresses", 1);
+    const uint8_t three_addrs[] = {0x11, 0x11, 0x00};
+    expect_split_error(lw_twice, sizeof lw_twice, three_addrs, 3, 1, 2,
+                       "1 bytes of addresses (from offset 13 of its 14 decompressed bytes) belong to no memory access",
+                       2);
+    const uint8_t long_addr[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
+    expect_split_error(lw_twice, 6, long_addr, sizeof long_addr, 1, 1, "the address varint is longer than 10 bytes", 0);
+    uint8_t short_payload[] = {0x05, 0x00, 0x00, 0x00, 0x00};
+    expect_payload_error(2, short_payload, sizeof short_payload, 0, 0,
+                         "its events_len 5 does not fit its 5 decompressed bytes (expected at most 1)", 0);
+    expect_payload_error(2, short_payload, 3, 0, 0,
+                         "its events_len 0 does not fit its 3 decompressed bytes (expected at most 0)", 0);
+}
+
+/* A version 1 file of one block holding v[0..n) (the format's previous layout, still read). */
+static size_t write_version1(uint8_t *out, size_t cap, const edan_exec *v, size_t n)
+{
+    size_t evcap = n * 40 + 64;
+    uint8_t *ev = malloc(evcap), *p = ev;
+    uint32_t *fid_of = calloc(1u << 20, sizeof *fid_of); /* producer id + 1 -> file id + 1 */
+    uint64_t *last = calloc(1u << 20, sizeof *last);
+    uint32_t n_defined = 0;
+    int64_t prev = -1;
+    uint16_t vcpu = 0;
+    for (size_t k = 0; k < n; k++) {
+        const edan_exec *r = &v[k];
+        if (r->vcpu != vcpu) {
+            *p++ = 1; /* EDAN_EV_VCPU << 1 | 1 */
+            for (uint64_t x = r->vcpu;; x >>= 7) {
+                *p++ = (uint8_t)(x >= 0x80 ? (x & 0x7f) | 0x80 : x);
+                if (x < 0x80)
+                    break;
+            }
+            vcpu = r->vcpu;
+        }
+        uint32_t fid = fid_of[r->id] ? fid_of[r->id] - 1 : n_defined;
+        int64_t d = (int64_t)fid - prev - 1;
+        uint64_t values[4] = {((uint64_t)d << 1 ^ (uint64_t)(d >> 63)) << 1, r->insn->pc, r->insn->raw, 0};
+        int n_values = 1;
+        if (!fid_of[r->id]) {
+            fid_of[r->id] = ++n_defined;
+            n_values = 3;
+        }
+        if (r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS)) {
+            int64_t delta = (int64_t)(r->addr - last[fid]);
+            uint64_t zz = (uint64_t)delta << 1 ^ (uint64_t)(delta >> 63);
+            last[fid] = r->addr;
+            if (zz == UINT64_MAX) { /* a = 2^64 */
+                for (int i = 0; i < n_values; i++)
+                    for (uint64_t x = values[i];; x >>= 7) {
+                        *p++ = (uint8_t)(x >= 0x80 ? (x & 0x7f) | 0x80 : x);
+                        if (x < 0x80)
+                            break;
+                    }
+                for (int i = 0; i < 9; i++)
+                    *p++ = 0x80;
+                *p++ = 0x02;
+                prev = fid;
+                continue;
+            }
+            values[n_values++] = zz + 1;
+        } else if (r->insn->mem != EDAN_MEM_NONE) {
+            values[n_values++] = 0;
+        }
+        for (int i = 0; i < n_values; i++)
+            for (uint64_t x = values[i];; x >>= 7) {
+                *p++ = (uint8_t)(x >= 0x80 ? (x & 0x7f) | 0x80 : x);
+                if (x < 0x80)
+                    break;
+            }
+        prev = fid;
+    }
+    size_t len = frame_events(out, cap, 1, ev, (size_t)(p - ev), n_defined, n);
+    free(ev);
+    free(fid_of);
+    free(last);
+    return len;
+}
+
+/* Version 1 files still read: every record as written, through the same decoder's other layout. */
+static void test_version1_round_trip(void)
+{
+    synth s = make_code(300);
+    size_t n = 200000;
+    edan_exec *v = make_stream(&s, n, 70);
+    size_t cap = n * 40 + (1u << 16);
+    uint8_t *file = malloc(cap);
+    size_t len = write_version1(file, cap, v, n);
+    const char *path = tmp_path("v1.edt");
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(file, 1, len, f) == len, "write %s", path);
+    if (f)
+        fclose(f);
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    CHECK(src && compare_source(src, v, n, true, &err) == 0, "version 1 round trip: %s", err.msg);
+    edan_trace_source_close(src);
+    unlink(path);
+    free(file);
+    free(v);
+    edan_code_table_free(s.code);
 }
 
 static void test_write_errors(void)
@@ -660,7 +804,7 @@ static void test_write_errors(void)
 
     synth s = make_code(30);
     size_t n = 200000;
-    edan_exec *v = make_stream(&s, n);
+    edan_exec *v = make_stream(&s, n, 70);
     edan_error_clear(&err);
     w = edan_trace_writer_open("/dev/full", NULL, &err);
     CHECK(w != NULL, "open /dev/full: %s", err.msg);
@@ -814,7 +958,7 @@ static void test_text_round_trips(void)
 {
     synth s = make_code(220);
     size_t n = 100000;
-    edan_exec *v = make_stream(&s, n);
+    edan_exec *v = make_stream(&s, n, 70);
     const char *bin = tmp_path("tr.edt"), *txt = tmp_path("tr.txt");
     edan_error err = {0};
     CHECK(write_binary(bin, v, n, 4096, 0, &err) == 0, "write: %s", err.msg);
@@ -888,6 +1032,7 @@ int main(int argc, char **argv)
     test_background_same_bytes();
     test_truncation_and_flips();
     test_event_checks();
+    test_version1_round_trip();
     test_write_errors();
     test_text_golden();
     test_text_round_trips();
