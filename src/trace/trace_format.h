@@ -58,8 +58,8 @@
  * events of a loop repeat exactly however its addresses vary, and an
  * irregular access's delta no longer breaks the events' long matches into
  * short ones around it. Decompression took 0.8 instead of 1.8 ns per
- * record for hydro and 1.6 instead of 3.9 for the pointer chase, whose
- * blocks also shrank by 18% and 35% (docs/benchmarks.md).
+ * record for hydro and 1.6 instead of 3.9 for the pointer chase, and their
+ * blocks shrank by 35% and 18% (docs/benchmarks.md).
  */
 #ifndef EDAN_TRACE_FORMAT_H
 #define EDAN_TRACE_FORMAT_H
