@@ -7,7 +7,9 @@ each are printed (least / median).
 usage: ab_cpu.py ROUNDS EDAN_A[,EDAN_B...] TRACE[,TRACE...] [ANALYZE_ARGS...]
 
 Each run is `EDAN analyze ANALYZE_ARGS TRACE` (for example
-`--threads=1 --cache='32K;64K'`).
+`--threads=1 --cache='32K;64K'`). A build given as EDAN=DIR reads each
+trace's namesake in DIR instead: builds that write different trace formats,
+each on the traces it recorded.
 """
 import os
 import subprocess
@@ -23,8 +25,11 @@ def main():
     builds = sys.argv[2].split(",")
     traces = sys.argv[3].split(",")
     args = sys.argv[4:]
-    res = interleaved({(b, t): ([b, "analyze", *args, t], subprocess.DEVNULL) for t in traces for b in builds},
-                      rounds)
+    def trace_for(b, t):
+        return os.path.join(b.split("=", 1)[1], os.path.basename(t)) if "=" in b else t
+
+    res = interleaved({(b, t): ([b.split("=", 1)[0], "analyze", *args, trace_for(b, t)], subprocess.DEVNULL)
+                       for t in traces for b in builds}, rounds)
     print("| build | " + " | ".join(os.path.basename(t) + " CPU s, least / median" for t in traces) + " |")
     print("|---|" + "---:|" * len(traces))
     for b in builds:

@@ -51,7 +51,7 @@ _Static_assert(sizeof(struct edan_trace_header_fixed) == HEADER_FIXED_LEN, "head
 _Static_assert(sizeof(struct edan_trace_block_header) == BLOCK_HEADER_LEN, "block layout");
 _Static_assert(sizeof(struct edan_trace_trailer) == TRAILER_LEN, "trailer layout");
 _Static_assert(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES <= EDAN_TRACE_MAX_BLOCK_RAW, "block size");
-_Static_assert(MAX_EVENT_BYTES >= EVENTS_LEN_BYTES + 34, "one record and the events_len field fit past the target");
+_Static_assert(MAX_EVENT_BYTES >= 4 + 5 + 10 + 5 + 10, "one record's bytes, in both streams, fit past the target");
 
 /* ---- little-endian fields and varints ---------------------------------- */
 
@@ -1292,17 +1292,17 @@ static inline uint64_t varint_pack(uint64_t x)
 }
 
 /*
- * A varint of at most 9 bytes whose first byte b (high bit set) is at
- * *pq - 1; false if longer. Its bytes are read as one word, without a branch
- * per byte: the irregular addresses of a pointer chase have varints of
- * every length in turn, which a loop per byte mispredicts. 8 bytes from
- * *pq - 1 must be readable (9 if they are all continuation bytes).
+ * A varint of at most 9 bytes whose first byte (high bit set) is at *pq - 1,
+ * already read by the caller; false if longer. Its bytes are read as one
+ * word, without a branch per byte: the irregular addresses of a pointer
+ * chase have varints of every length in turn, which a loop per byte
+ * mispredicts. 8 bytes from *pq - 1 must be readable (9 if they are all
+ * continuation bytes).
  */
-static inline bool fast_varint_tail(const uint8_t **pq, uint64_t b, uint64_t *out)
+static inline bool fast_varint_tail(const uint8_t **pq, uint64_t *out)
 {
     const uint8_t *const start = *pq - 1;
     const uint64_t x = get_u64(start);
-    (void)b;
     const uint64_t stop = ~x & 0x8080808080808080ull; /* the high bit of the bytes that end a varint */
     if (__builtin_expect(!stop, 0)) {
         if (start[8] >= 0x80)
@@ -1314,6 +1314,28 @@ static inline bool fast_varint_tail(const uint8_t **pq, uint64_t b, uint64_t *ou
     const unsigned bits = (unsigned)__builtin_ctzll(stop) + 1; /* through the last byte: 8, 16, ..., 64 */
     *out = varint_pack(x & ((2ull << (bits - 1)) - 1) & 0x7f7f7f7f7f7f7f7full);
     *pq = start + bits / 8;
+    return true;
+}
+
+/*
+ * The address of a record of an instruction with one, from the varint at
+ * *pa (which advances past it), with last its previous address (updated);
+ * false, with nothing consumed, for a varint longer than 9 bytes.
+ */
+static inline __attribute__((always_inline)) bool fast_address(const uint8_t **pa, uint64_t *last, uint64_t *addr,
+                                                               uint16_t *flags)
+{
+    const uint8_t *q = *pa;
+    uint64_t av = *q++;
+    if (av >= 0x80 && !fast_varint_tail(&q, &av))
+        return false;
+    if (__builtin_expect(av != 0, 1)) {
+        *addr = *last + (uint64_t)unzigzag(av - 1);
+        *last = *addr;
+    } else {
+        *flags = EDAN_EXEC_NO_ACCESS;
+    }
+    *pa = q;
     return true;
 }
 
@@ -1372,19 +1394,8 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
                         const uintptr_t tagged = insn_tagged[id];
                         uint64_t addr = 0;
                         uint16_t flags = 0;
-                        if (tagged & 1) {
-                            const uint8_t *qa = a;
-                            uint64_t av = *qa++;
-                            if (av >= 0x80 && !fast_varint_tail(&qa, av, &av))
-                                goto out;
-                            if (__builtin_expect(av != 0, 1)) {
-                                addr = last_addr[id] + (uint64_t)unzigzag(av - 1);
-                                last_addr[id] = addr;
-                            } else {
-                                flags = EDAN_EXEC_NO_ACCESS;
-                            }
-                            a = qa;
-                        }
+                        if ((tagged & 1) && !fast_address(&a, &last_addr[id], &addr, &flags))
+                            goto out;
                         *o = (edan_exec){.insn = (const edan_insn *)(tagged & ~(uintptr_t)1),
                                          .addr = addr,
                                          .id = (uint32_t)id,
@@ -1400,7 +1411,7 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
             uint64_t v = *q++;
             int64_t id = prev + 1;
             if (v) {
-                if (v >= 0x80 && !fast_varint_tail(&q, v, &v))
+                if (v >= 0x80 && !fast_varint_tail(&q, &v))
                     goto out;
                 if (v & 1)
                     goto out;
@@ -1413,18 +1424,8 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
             const edan_insn *in = (const edan_insn *)(tagged & ~(uintptr_t)1);
             uint64_t addr = 0;
             uint16_t flags = 0;
-            if (tagged & 1) {
-                const uint8_t **qq = split ? &qa : &q;
-                uint64_t av = *(*qq)++;
-                if (av >= 0x80 && !fast_varint_tail(qq, av, &av))
-                    goto out;
-                if (__builtin_expect(av != 0, 1)) {
-                    addr = last_addr[id] + (uint64_t)unzigzag(av - 1);
-                    last_addr[id] = addr;
-                } else {
-                    flags = EDAN_EXEC_NO_ACCESS;
-                }
-            }
+            if ((tagged & 1) && !fast_address(split ? &qa : &q, &last_addr[id], &addr, &flags))
+                goto out;
             *o = (edan_exec){.insn = in, .addr = addr, .id = (uint32_t)id, .vcpu = vcpu, .flags = flags};
             prev = id;
             p = q;

@@ -706,12 +706,24 @@ static void test_event_checks(void)
                          "its events_len 0 does not fit its 3 decompressed bytes (expected at most 0)", 0);
 }
 
+static uint8_t *put_leb128(uint8_t *p, uint64_t x)
+{
+    for (; x >= 0x80; x >>= 7)
+        *p++ = (uint8_t)(x | 0x80);
+    *p++ = (uint8_t)x;
+    return p;
+}
+
+static uint64_t zigzag(int64_t d)
+{
+    return (uint64_t)d << 1 ^ (uint64_t)(d >> 63);
+}
+
 /* A version 1 file of one block holding v[0..n) (the format's previous layout, still read). */
 static size_t write_version1(uint8_t *out, size_t cap, const edan_exec *v, size_t n)
 {
-    size_t evcap = n * 40 + 64;
-    uint8_t *ev = malloc(evcap), *p = ev;
-    uint32_t *fid_of = calloc(1u << 20, sizeof *fid_of); /* producer id + 1 -> file id + 1 */
+    uint8_t *ev = malloc(n * 40 + 64), *p = ev;
+    uint32_t *fid_of = calloc(1u << 20, sizeof *fid_of); /* producer id -> file id + 1 */
     uint64_t *last = calloc(1u << 20, sizeof *last);
     uint32_t n_defined = 0;
     int64_t prev = -1;
@@ -720,48 +732,30 @@ static size_t write_version1(uint8_t *out, size_t cap, const edan_exec *v, size_
         const edan_exec *r = &v[k];
         if (r->vcpu != vcpu) {
             *p++ = 1; /* EDAN_EV_VCPU << 1 | 1 */
-            for (uint64_t x = r->vcpu;; x >>= 7) {
-                *p++ = (uint8_t)(x >= 0x80 ? (x & 0x7f) | 0x80 : x);
-                if (x < 0x80)
-                    break;
-            }
+            p = put_leb128(p, r->vcpu);
             vcpu = r->vcpu;
         }
-        uint32_t fid = fid_of[r->id] ? fid_of[r->id] - 1 : n_defined;
-        int64_t d = (int64_t)fid - prev - 1;
-        uint64_t values[4] = {((uint64_t)d << 1 ^ (uint64_t)(d >> 63)) << 1, r->insn->pc, r->insn->raw, 0};
-        int n_values = 1;
-        if (!fid_of[r->id]) {
+        const bool is_new = !fid_of[r->id];
+        const uint32_t fid = is_new ? n_defined : fid_of[r->id] - 1;
+        p = put_leb128(p, zigzag((int64_t)fid - prev - 1) << 1);
+        if (is_new) {
             fid_of[r->id] = ++n_defined;
-            n_values = 3;
+            p = put_leb128(put_leb128(p, r->insn->pc), r->insn->raw);
         }
-        if (r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS)) {
-            int64_t delta = (int64_t)(r->addr - last[fid]);
-            uint64_t zz = (uint64_t)delta << 1 ^ (uint64_t)(delta >> 63);
-            last[fid] = r->addr;
-            if (zz == UINT64_MAX) { /* a = 2^64 */
-                for (int i = 0; i < n_values; i++)
-                    for (uint64_t x = values[i];; x >>= 7) {
-                        *p++ = (uint8_t)(x >= 0x80 ? (x & 0x7f) | 0x80 : x);
-                        if (x < 0x80)
-                            break;
-                    }
-                for (int i = 0; i < 9; i++)
-                    *p++ = 0x80;
-                *p++ = 0x02;
-                prev = fid;
-                continue;
+        if (r->insn->mem != EDAN_MEM_NONE) {
+            const uint64_t zz = zigzag((int64_t)(r->addr - last[fid]));
+            if (r->flags & EDAN_EXEC_NO_ACCESS) {
+                *p++ = 0;
+            } else if (zz == UINT64_MAX) { /* a = 2^64 */
+                memset(p, 0x80, 9);
+                p[9] = 0x02;
+                p += 10;
+            } else {
+                p = put_leb128(p, zz + 1);
             }
-            values[n_values++] = zz + 1;
-        } else if (r->insn->mem != EDAN_MEM_NONE) {
-            values[n_values++] = 0;
+            if (!(r->flags & EDAN_EXEC_NO_ACCESS))
+                last[fid] = r->addr;
         }
-        for (int i = 0; i < n_values; i++)
-            for (uint64_t x = values[i];; x >>= 7) {
-                *p++ = (uint8_t)(x >= 0x80 ? (x & 0x7f) | 0x80 : x);
-                if (x < 0x80)
-                    break;
-            }
         prev = fid;
     }
     size_t len = frame_events(out, cap, 1, ev, (size_t)(p - ev), n_defined, n);
