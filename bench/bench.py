@@ -21,6 +21,7 @@ BILLION = "--no-billion" not in sys.argv and not QUICK
 RUNS = 3
 if "--runs" in sys.argv:
     RUNS = int(sys.argv[sys.argv.index("--runs") + 1])
+BIG_RUNS = RUNS
 EDAN = os.path.join(BUILD, "edan")
 EMPTY = os.path.join(BUILD, "libedan_bench_empty_plugin.so")
 BENCH = os.path.join(BUILD, "bench")
@@ -47,23 +48,31 @@ def median_run(cmd, runs=RUNS, stdout=subprocess.DEVNULL):
     return statistics.median(r[0] for r in res), max(r[1] for r in res), res[-1][2]
 
 
+def run_pair(plain_cmd, online_cmd):
+    """One round of a 1e9 ratio: plain QEMU, then edan run; their wall times, the report and edan's peak RSS."""
+    plain = run_rss(plain_cmd)[0]
+    online, rss, out, _ = run_rss(online_cmd, subprocess.PIPE)
+    return plain, online, out, rss
+
+
 def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, kernel, args, big in WORKLOADS:
             prog = os.path.join(BENCH, name)
             print(f"bench: {name} {' '.join(args)}", file=sys.stderr)
+            trace = os.path.join(tmp, name + ".edt")
             on = interleaved({
                 "plain": ([QEMU, prog, *args], subprocess.DEVNULL),
                 "floor": ([QEMU, "-plugin", EMPTY, prog, *args], subprocess.DEVNULL),
                 "online": ([EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *args], subprocess.PIPE),
+                "record": ([EDAN, "record", "--filter=" + kernel, "-o", trace, prog, *args], subprocess.DEVNULL),
             }, RUNS)
             plain, floor = on["plain"][0], on["floor"][0]
             online, online_rss, out = on["online"][:3]
+            rec = on["record"][0]
             report = json.loads(out.strip().splitlines()[-1])
             n = report["configurations"][0]["vertices"]
-            trace = os.path.join(tmp, name + ".edt")
-            rec, _, _ = median_run([EDAN, "record", "--filter=" + kernel, "-o", trace, prog, *args], runs=1)
             size = os.path.getsize(trace)
             off = interleaved({
                 "none": ([EDAN, "analyze", "--cache=none", trace], subprocess.DEVNULL),
@@ -80,13 +89,16 @@ def main():
                        record_rate=n / max(rec - plain, 1e-9))
             if big and BILLION:
                 print(f"bench: {name} {' '.join(big)} (1e9)", file=sys.stderr)
-                bplain, _, _ = median_run([QEMU, prog, *big], runs=1)
-                bon, brss, bout = median_run(
-                    [EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *big], runs=1,
-                    stdout=subprocess.PIPE)
-                bn = json.loads(bout.strip().splitlines()[-1])["configurations"][0]["vertices"]
-                row.update(big=f"{name} {' '.join(big)}", big_insns=bn, big_plain=bplain, big_online=bon,
-                           big_rss=brss)
+                # plain and online alternated, BIG_RUNS rounds: the ratio is the median of the rounds' ratios
+                bigs = [run_pair([QEMU, prog, *big],
+                                 [EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *big])
+                        for _ in range(BIG_RUNS)]
+                bn = json.loads(bigs[-1][2].strip().splitlines()[-1])["configurations"][0]["vertices"]
+                row.update(big=f"{name} {' '.join(big)}", big_insns=bn,
+                           big_plain=statistics.median(b[0] for b in bigs),
+                           big_online=statistics.median(b[1] for b in bigs),
+                           big_ratio=statistics.median(b[1] / b[0] for b in bigs),
+                           big_ratios=[round(b[1] / b[0], 2) for b in bigs], big_rss=max(b[3] for b in bigs))
             rows.append(row)
             print(json.dumps(row), file=sys.stderr)
         paper = None
@@ -98,23 +110,24 @@ def main():
             pn = json.loads(pout.strip().splitlines()[-1])["configurations"][0]["vertices"]
             paper = dict(insns=pn, online=pon, rss=prss)
     print("| workload | traced insns | qemu s | empty-plugin s | edan online s | / qemu | / floor "
-          "| offline M/s no cache | offline M/s cache | trace B/insn | record M/s | peak RSS MiB (online, offline) "
+          "| offline M/s no cache | offline M/s cache | trace B/insn | record M/s | writer M/s | peak RSS MiB (online, offline) "
           "| 8-config sweep / 1 | its CPU time / 1 | sweep on one thread / 1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['workload']} | {r['insns']:,} | {r['plain']:.2f} | {r['floor']:.2f} | {r['online']:.2f} "
               f"| {r['online'] / r['plain']:.2f} | {r['online'] / r['floor']:.2f} | {r['offline_nocache'] / 1e6:.1f} "
               f"| {r['offline_cache'] / 1e6:.1f} | {r['bytes_per_insn']:.4f} | {r['insns'] / r['record'] / 1e6:.1f} "
+              f"| {r['record_rate'] / 1e6:.1f} "
               f"| {r['online_rss']:.0f}, {r['offline_rss']:.0f} | {r['sweep_ratio']:.2f} "
               f"| {r['sweep_cpu_ratio']:.2f} | {r['sweep1_ratio']:.2f} |")
     if any("big" in r for r in rows):
         print()
-        print("| 1e9 run | traced insns | qemu s | edan online s | / qemu | peak RSS MiB |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print("| 1e9 run | traced insns | qemu s | edan online s | / qemu (median of rounds) | each round | peak RSS MiB |")
+        print("|---|---:|---:|---:|---:|---|---:|")
         for r in rows:
             if "big" in r:
                 print(f"| {r['big']} | {r['big_insns']:,} | {r['big_plain']:.1f} | {r['big_online']:.1f} "
-                      f"| {r['big_online'] / r['big_plain']:.2f} | {r['big_rss']:.0f} |")
+                      f"| {r['big_ratio']:.2f} | {' '.join(f'{x:.2f}' for x in r['big_ratios'])} | {r['big_rss']:.0f} |")
     if paper:
         print()
         print(f"Paper scale: cg 17 50 (HPCG-like CG, {paper['insns']:,} traced instructions), online with a 32 KiB "

@@ -51,7 +51,7 @@
 #define EDAN_SHADOW_L2_BITS 16
 #define EDAN_SHADOW_L1_BITS 20
 #define EDAN_SHADOW_SPLIT 0x80000000u
-#define EDAN_SHADOW_RECENT_BITS 10
+#define EDAN_SHADOW_RECENT_BITS 12
 #define EDAN_SHADOW_RECENT (1 << EDAN_SHADOW_RECENT_BITS)
 /* md values must stay below the split flag. */
 #define EDAN_SHADOW_MAX_MD 0x7fffffffu
@@ -119,11 +119,13 @@ typedef struct edan_shadow {
     edan_shadow_page *last_page;
     /*
      * Recently used pages, direct-mapped with a multiplicative hash, number
-     * and pointer side by side so a lookup reads one line. 1024 entries
-     * (16 KiB) hold the working set of pages of the bundled benchmarks but
-     * the pointer chase (4 MiB of pages with 4 KiB ones), where a smaller
-     * table (or a xor hash, which mapped stream's three arrays onto the same
-     * slots) missed on up to a quarter of the lookups.
+     * and pointer side by side so a lookup reads one line. 4096 entries
+     * (64 KiB, 16 MiB of guest memory) hold the working set of pages of the
+     * bundled benchmarks, the pointer chase's 8 MiB list included: with 1024
+     * entries half of the chase's lookups missed and took the general path
+     * (136 -> 120 instructions per record, docs/benchmarks.md), and a
+     * smaller table (or a xor hash, which mapped stream's three arrays onto
+     * the same slots) missed on up to a quarter of the lookups of the others.
      */
     struct {
         uint64_t no;
