@@ -52,7 +52,7 @@ fuzz: deps
 	@clang -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined \
 	    fuzz/fuzz_trace_reader.c src/trace/code_table.c src/trace/trace_file.c src/trace/trace_text.c src/trace/outfile.c \
 	    src/isa/riscv_decode.c src/isa/riscv_disas.c src/isa/riscv_ops.c src/isa/riscv_parse.c \
-	    src/util/error.c -lzstd -o $(BUILD)/fuzz_trace_reader
+	    src/util/error.c src/util/thread.c -lzstd -o $(BUILD)/fuzz_trace_reader
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -dict=fuzz/trace.dict $(BUILD)/fuzz-work fuzz/corpus
 
 # Instructions per traced instruction (callgrind; deterministic on a noisy machine).

@@ -5,7 +5,7 @@
  *
  *   clang -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined \
  *       fuzz/fuzz_trace_reader.c src/trace/{code_table,trace_file,trace_text}.c \
- *       src/isa/riscv_{decode,disas,ops,parse}.c src/util/error.c -lzstd
+ *       src/isa/riscv_{decode,disas,ops,parse}.c src/util/{error,thread}.c -lzstd
  *   ./a.out -max_total_time=600 fuzz/corpus_work fuzz/corpus
  *
  * Built with -DEDAN_FUZZ_MAIN (and without -fsanitize=fuzzer) it is a plain

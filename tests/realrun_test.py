@@ -235,6 +235,43 @@ def test_bad_input():
             f.write("addi a0,a0,1\nlw a4,0(a5);0x1000\nfrobnicate a0,a1\n")
         expect_error(["analyze", text], ":3", "bad text trace names the line")
         expect_error(["record", "-o", "/nonexistent-dir/x.edt", sumbin], "nonexistent", "unwritable trace path")
+        expect_error(["record", "--filter=kernel", "-o", "/dev/full", os.path.join(EX, "spmv"), "200"],
+                     "No space left", "trace to a full device")
+        for fmt in ([], ["--text"]):
+            disk_full_partway(d, fmt, len(data))
+
+
+def disk_full_partway(d, fmt, full_size):
+    """A write that fails after part of the trace is out (the file-size limit standing in for a disk that fills
+    up): a clear error naming the file and the byte, exit status 2, and a binary trace that reads as truncated
+    or, in the text format, which has no trailer, no trace left at all. The limit's signal is ignored, so that
+    write() returns EFBIG; that signal once reached QEMU's handler on one of edan's threads (util/thread.h),
+    which crashed the emulator."""
+    import resource
+    import signal
+    part = os.path.join(d, "part" + ("".join(fmt) or "binary"))
+    limit = max(4096, full_size // 3) if not fmt else 8192
+
+    def limit_file_size():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    what = f"record {' '.join(fmt) or '(binary)'} past a file-size limit of {limit} bytes"
+    p = subprocess.run([EDAN, "record", *fmt, "--filter=kernel", "-o", part, os.path.join(EX, "spmv"), "2000"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=limit_file_size)
+    check(p.returncode == 2, f"{what}: exit status {p.returncode}, expected 2 (stderr: {p.stderr.strip()})")
+    check(part in p.stderr and "write failed at byte" in p.stderr and "File too large" in p.stderr,
+          f"{what}: message '{p.stderr.strip()}' does not name the file, the byte and the cause")
+    check("signal" not in p.stderr, f"{what}: QEMU crashed: {p.stderr.strip()}")
+    if fmt:
+        # the text format has no trailer: its writer removes what it could not finish
+        check(not os.path.exists(part) and "removed" in p.stderr,
+              f"{what}: the incomplete text trace is still there (stderr: {p.stderr.strip()})")
+        return
+    check(os.path.getsize(part) <= limit, f"{what}: the file is larger than the limit")
+    q = edan("analyze", part, expect=None)
+    check(q.returncode == 2 and "truncated" in q.stderr,
+          f"{what}: the partial trace does not read as truncated (exit {q.returncode}: {q.stderr.strip()})")
 
 
 def test_filter():

@@ -1,4 +1,5 @@
 #include "trace/async.h"
+#include "util/thread.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -58,7 +59,7 @@ edan_async *edan_async_new(edan_consumer inner, size_t batch, int n_buffers)
         ok = (a->buf[i] = malloc(batch * sizeof(edan_exec))) != NULL;
     if (ok && pthread_mutex_init(&a->lock, NULL) == 0) {
         if (pthread_cond_init(&a->changed, NULL) == 0) {
-            if (pthread_create(&a->thread, NULL, worker, a) == 0)
+            if (edan_thread_start(&a->thread, worker, a) == 0)
                 return a;
             pthread_cond_destroy(&a->changed);
         }

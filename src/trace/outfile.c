@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_error *err)
@@ -66,8 +67,15 @@ void edan_outfile_write(edan_outfile *o, const void *data, size_t n)
 
 int edan_outfile_close(edan_outfile *o, edan_error *err)
 {
+    /* only a regular file: never unlink a device (/dev/full) or a pipe the user named */
+    struct stat st;
+    const bool remove_it = o->own_fd && o->remove_on_failure && fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (o->own_fd && close(o->fd) != 0)
         edan_outfile_fail(o, "close failed", errno);
+    if (o->failed && remove_it && unlink(o->path) == 0) {
+        size_t len = strlen(o->msg);
+        snprintf(o->msg + len, sizeof o->msg - len, " (the incomplete trace was removed)");
+    }
     o->own_fd = false;
     o->fd = -1;
     int rc = 0;

@@ -3,7 +3,9 @@
  * descriptor, the byte offset, and the first failure, which is remembered
  * (every later write is skipped) and reported once, at close, naming the path,
  * the byte offset and the reason. A writer that failed leaves no trailer, so
- * its file is recognisably truncated.
+ * its file is recognisably truncated; a format without a trailer (the text
+ * format) asks for its file to be removed instead, so that a cut-off trace
+ * is never taken for a whole one.
  */
 #ifndef EDAN_TRACE_OUTFILE_H
 #define EDAN_TRACE_OUTFILE_H
@@ -19,8 +21,9 @@ typedef struct edan_outfile {
     int fd;
     bool own_fd;
     bool failed;
-    uint64_t off;   /* bytes written so far */
-    char msg[1024]; /* the first failure */
+    bool remove_on_failure; /* a regular file we created is removed at close if a write failed */
+    uint64_t off;           /* bytes written so far */
+    char msg[1024];         /* the first failure */
 } edan_outfile;
 
 /* Create (truncate) path, or use standard output for "-". 0, or -1 with err set. */

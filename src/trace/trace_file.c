@@ -4,6 +4,7 @@
 #include "trace/trace_file.h"
 
 #include "trace/outfile.h"
+#include "util/thread.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -445,7 +446,7 @@ static void start_compressor(edan_trace_writer *w)
         pthread_mutex_destroy(&w->lock);
         return;
     }
-    if (pthread_create(&w->thread, NULL, compressor, w) != 0) {
+    if (edan_thread_start(&w->thread, compressor, w) != 0) {
         pthread_cond_destroy(&w->changed);
         pthread_mutex_destroy(&w->lock);
         return;

@@ -523,6 +523,7 @@ edan_text_writer *edan_text_writer_open(const char *path, bool with_pc, edan_err
         text_writer_free(w);
         return NULL;
     }
+    w->out.remove_on_failure = true; /* no trailer would tell a cut-off text trace from a whole one */
     return w;
 }
 
