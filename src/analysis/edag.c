@@ -1164,10 +1164,54 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
  * what it would. Not called while prefetching, which one_lane_access() does
  * for every access.
  *
- * A load of whole units (recent_whole_units()), and under a cache to the
- * most recently used line of its set in the first level: there it ends,
- * reaching no RAM, moving no bytes and leaving only T1, C and Tinf to
- * update. Without a cache it reaches RAM.
+ * A load of whole units (recent_whole_units()) whose units are unit[]: it
+ * reads them and its address register, and reaches RAM without a cache or
+ * when the cache says so (ac).
+ */
+static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, char *const unit[2], const bool has_cache,
+                                              const bool mru, const edan_access_class ac)
+{
+    lane_state *L = &e->lane[0];
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
+    const uint64_t Fin =
+        max_u64(regF[op.src[0]], max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
+    const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
+    const bool to_ram = !has_cache || (!mru && ac.rd_ram);
+    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t, md = mdin + to_ram;
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    if (mru) {
+        /* no RAM, no bytes moved: only T1, C and Tinf */
+        L->st.Tinf = max_u64(L->st.Tinf, F);
+        L->st.T1 += t;
+        L->st.C += t;
+        return true;
+    }
+    L->st.ram_loads += ac.rd_ram;
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
+}
+
+/*
+ * A load of whole units that missed the most recently used line of its set
+ * in the first level of the cache (a gather, a pointer chase: every load of
+ * the chase misses): classified here rather than by the general path, apart
+ * from the hits so that their path keeps its registers.
+ */
+static __attribute__((noipa)) bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp,
+                                                        char *unit0, char *unit1)
+{
+    const hot_op op = *opp;
+    char *const unit[2] = {unit0, unit1};
+    const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op.size, true, false);
+    return one_lane_load_units(e, op, unit, true, false, ac);
+}
+
+/*
+ * A load of whole units: under a cache, to the most recently used line of
+ * its set in the first level, it ends there, reaching no RAM, moving no
+ * bytes and leaving only T1, C and Tinf to update (a miss goes to
+ * one_lane_load_missed()); without a cache it reaches RAM.
  */
 static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
 {
@@ -1176,25 +1220,12 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     lane_state *L = &e->lane[0];
     char *unit[2];
     if (op.kind != (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_LOAD) ||
-        !recent_whole_units(&e->shadow, addr, op.size, false, unit) ||
-        (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false)))
+        !recent_whole_units(&e->shadow, addr, op.size, false, unit))
         return one_lane_general(e, r, opp, has_cache);
-    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
-    const uint64_t Fin =
-        max_u64(regF[op.src[0]], max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
-    const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
-    const uint64_t t = has_cache ? L->cost.cls[op.cls] : L->cost.alpha, F = Fin + t, md = mdin + !has_cache;
-    regF[op.dst] = F;
-    regMd[op.dst] = md;
-    if (has_cache) {
-        L->st.Tinf = max_u64(L->st.Tinf, F);
-        L->st.T1 += t;
-        L->st.C += t;
-        return true;
-    }
-    L->st.ram_loads++;
-    return account(e, L, true, t, Fin, F, md, op.size, true);
+    if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
+        return one_lane_load_missed(e, r, opp, unit[0], unit[1]);
+    const edan_access_class none = {true, false, op.size}; /* without a cache: the read's bytes from RAM */
+    return one_lane_load_units(e, op, unit, has_cache, has_cache, none);
 }
 
 /*
