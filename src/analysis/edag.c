@@ -1165,8 +1165,9 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
  * for every access.
  *
  * A load of whole units (recent_whole_units()) whose units are unit[]: it
- * reads them and its address register, and reaches RAM without a cache or
- * when the cache says so (ac).
+ * reads them and its address register. Under a cache it found the most
+ * recently used line of its set in the first level (mru: ac is not read) or
+ * the cache classified it (ac); without a cache it reaches RAM (ac says so).
  */
 static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, char *const unit[2], const bool has_cache,
                                               const bool mru, const edan_access_class ac)
@@ -1224,8 +1225,9 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
         return one_lane_general(e, r, opp, has_cache);
     if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
         return one_lane_load_missed(e, r, opp, unit[0], unit[1]);
-    const edan_access_class none = {true, false, op.size}; /* without a cache: the read's bytes from RAM */
-    return one_lane_load_units(e, op, unit, has_cache, has_cache, none);
+    /* without a cache the read's bytes come from RAM; under one this is an MRU hit, which reads no class */
+    const edan_access_class from_ram = {true, false, op.size};
+    return one_lane_load_units(e, op, unit, has_cache, has_cache, from_ram);
 }
 
 /*
