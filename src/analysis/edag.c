@@ -1165,9 +1165,10 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
  * for every access.
  *
  * A load of whole units (recent_whole_units()) whose units are unit[]: it
- * reads them and its address register. Under a cache it found the most
- * recently used line of its set in the first level (mru: ac is not read) or
- * the cache classified it (ac); without a cache it reaches RAM (ac says so).
+ * reads them and its address register, and the cache (or its absence)
+ * classified it as ac. mru: it found the most recently used line of its set
+ * in the first level, which moves no bytes (a hit elsewhere may write back
+ * a dirty victim).
  */
 static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, char *const unit[2], const bool has_cache,
                                               const bool mru, const edan_access_class ac)
@@ -1178,7 +1179,7 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
     const uint64_t Fin =
         max_u64(regF[op.src[0]], max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
     const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
-    const bool to_ram = !has_cache || (!mru && ac.rd_ram);
+    const bool to_ram = ac.rd_ram;
     const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t, md = mdin + to_ram;
     regF[op.dst] = F;
     regMd[op.dst] = md;
@@ -1225,9 +1226,9 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
         return one_lane_general(e, r, opp, has_cache);
     if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
         return one_lane_load_missed(e, r, opp, unit[0], unit[1]);
-    /* without a cache the read's bytes come from RAM; under one this is an MRU hit, which reads no class */
-    const edan_access_class from_ram = {true, false, op.size};
-    return one_lane_load_units(e, op, unit, has_cache, has_cache, from_ram);
+    const edan_access_class mru_hit = {false, false, 0};
+    return one_lane_load_units(e, op, unit, has_cache, has_cache,
+                               has_cache ? mru_hit : edan_cache_classify(&L->cache, false, addr, op.size, true, false));
 }
 
 /*
