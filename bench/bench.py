@@ -21,7 +21,6 @@ BILLION = "--no-billion" not in sys.argv and not QUICK
 RUNS = 3
 if "--runs" in sys.argv:
     RUNS = int(sys.argv[sys.argv.index("--runs") + 1])
-BIG_RUNS = RUNS
 EDAN = os.path.join(BUILD, "edan")
 EMPTY = os.path.join(BUILD, "libedan_bench_empty_plugin.so")
 BENCH = os.path.join(BUILD, "bench")
@@ -46,13 +45,6 @@ if QUICK:
 def median_run(cmd, runs=RUNS, stdout=subprocess.DEVNULL):
     res = [run_rss(cmd, stdout) for _ in range(runs)]
     return statistics.median(r[0] for r in res), max(r[1] for r in res), res[-1][2]
-
-
-def run_pair(plain_cmd, online_cmd):
-    """One round of a 1e9 ratio: plain QEMU, then edan run; their wall times, the report and edan's peak RSS."""
-    plain = run_rss(plain_cmd)[0]
-    online, rss, out, _ = run_rss(online_cmd, subprocess.PIPE)
-    return plain, online, out, rss
 
 
 def main():
@@ -89,16 +81,17 @@ def main():
                        record_rate=n / max(rec - plain, 1e-9))
             if big and BILLION:
                 print(f"bench: {name} {' '.join(big)} (1e9)", file=sys.stderr)
-                # plain and online alternated, BIG_RUNS rounds: the ratio is the median of the rounds' ratios
-                bigs = [run_pair([QEMU, prog, *big],
-                                 [EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *big])
-                        for _ in range(BIG_RUNS)]
-                bn = json.loads(bigs[-1][2].strip().splitlines()[-1])["configurations"][0]["vertices"]
-                row.update(big=f"{name} {' '.join(big)}", big_insns=bn,
-                           big_plain=statistics.median(b[0] for b in bigs),
-                           big_online=statistics.median(b[1] for b in bigs),
-                           big_ratio=statistics.median(b[1] / b[0] for b in bigs),
-                           big_ratios=[round(b[1] / b[0], 2) for b in bigs], big_rss=max(b[3] for b in bigs))
+                # the ratio is the median of the rounds' ratios: a round's two runs see the same load
+                bigs = interleaved({
+                    "plain": ([QEMU, prog, *big], subprocess.DEVNULL),
+                    "online": ([EDAN, "run", "--json", "--filter=" + kernel, "--cache=32K", prog, *big],
+                               subprocess.PIPE),
+                }, RUNS)
+                ratios = [o / p for p, o in zip(bigs["plain"][5], bigs["online"][5])]
+                bn = json.loads(bigs["online"][2].strip().splitlines()[-1])["configurations"][0]["vertices"]
+                row.update(big=f"{name} {' '.join(big)}", big_insns=bn, big_plain=bigs["plain"][0],
+                           big_online=bigs["online"][0], big_ratio=statistics.median(ratios),
+                           big_ratios=[round(x, 2) for x in ratios], big_rss=bigs["online"][1])
             rows.append(row)
             print(json.dumps(row), file=sys.stderr)
         paper = None
