@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "analysis/edag.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "trace/trace_file.h"
 
 enum { BATCH = 1024, RUNS = 3 };

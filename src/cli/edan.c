@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/edag.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "report/dot.h"
 #include "report/plot.h"
 #include "report/report.h"

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "analysis/edag.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "isa/riscv.h"
 #include "plugin/qemu_plugin_api.h"
 #include "report/plot.h"

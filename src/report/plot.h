@@ -8,7 +8,7 @@
 #define EDAN_REPORT_PLOT_H
 
 #include "analysis/edag.h"
-#include "cli/options.h"
+#include "config/options.h"
 #include "util/error.h"
 
 /*

@@ -9,7 +9,7 @@
 
 #include "analysis/critpath.h"
 #include "analysis/edag.h"
-#include "cli/options.h"
+#include "config/options.h"
 
 #define EDAN_JSON_SCHEMA "edan.analysis/1"
 /* JSON lists of layers longer than this are left out (layers_included: false). */

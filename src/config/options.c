@@ -1,4 +1,4 @@
-#include "cli/options.h"
+#include "config/options.h"
 
 #include "util/parse.h"
 

@@ -3,8 +3,8 @@
  * line and the QEMU plugin (which receives them in a file, one key=value per
  * line, so that online analysis parses exactly what the command line parsed).
  */
-#ifndef EDAN_CLI_OPTIONS_H
-#define EDAN_CLI_OPTIONS_H
+#ifndef EDAN_CONFIG_OPTIONS_H
+#define EDAN_CONFIG_OPTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
