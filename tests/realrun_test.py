@@ -477,6 +477,43 @@ def test_per_function():
     check(p.returncode == 0 and "per function" in p.stdout and "kernel" in p.stdout, f"--per-function: {p.stdout[-500:]}")
 
 
+def test_tools():
+    """Several analysis tools in one online pass: each tool's section equals the one it gives alone, the eDAG's
+    numbers are those of a plain run, the footprint of the summation kernel is its array, and a --per-function
+    breakdown of named functions needs no trace."""
+    sum_prog = os.path.join(EX, "sum")
+    plain = online("sum", 100)
+    every = online("sum", 100, "--footprint", "--critical-path", "--functions=kernel,main")
+    validate_schema(every, "sum with every tool")
+    check(every["configurations"] == plain["configurations"], "the eDAG tool's numbers beside every other tool")
+    alone = {"footprint": online("sum", 100, "--footprint")["footprint"],
+             "critical_path": online("sum", 100, "--critical-path")["critical_path"],
+             "functions": online("sum", 100, "--functions=kernel,main")["functions"]}
+    for key, section in alone.items():
+        check(every[key] == section, f"the {key} section beside every other tool equals the one it gives alone")
+    fp = every["footprint"]
+    # kernel loads 100 ints: 400 bytes, 7 lines if the array starts on a line, 8 if it does not
+    check(fp["bytes"] == 400 and fp["lines"] in (7, 8), f"footprint of sum 100: {fp['bytes']} bytes, {fp['lines']} lines")
+    check([f["name"] for f in fp["functions"]] == ["kernel"] and fp["functions"][0]["bytes"] == 400,
+          f"footprint per function: {fp['functions']}")
+    k = {f["name"]: f for f in every["functions"]}["kernel"]["exclusive"]
+    c = plain["configurations"][0]
+    check((k["instructions"], k["W"], k["D"]) == (c["vertices"], c["W"], c["D"]), f"kernel in one pass: {k}")
+    check(every["source"]["kind"] == "online", "--functions runs online, in the same pass")
+    p = edan("run", "--footprint=yes", sum_prog, "4", expect=2)
+    check(p.returncode == 2 and "--footprint takes no value" in p.stderr, f"a tool's flag with a value: {p.stderr}")
+    p = edan("run", "--help")
+    check(p.returncode == 0 and "--footprint" in p.stdout and "--critical-path" in p.stdout, "tools' options in --help")
+    with tempfile.TemporaryDirectory() as d:
+        t = os.path.join(d, "sum.edt")
+        check(edan("record", "--filter=kernel", "-o", t, sum_prog, "100").returncode == 0, "record sum")
+        p = edan("analyze", "--json", "--footprint", t)
+        r = json.loads(p.stdout)
+        check(r["footprint"] == fp, "the footprint of a recorded trace equals the online one")
+        p = edan("analyze", "--per-function", "-", expect=2)
+        check(p.returncode == 2 and "--functions" in p.stderr, f"--per-function on a pipe: {p.stderr}")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

@@ -11,7 +11,7 @@ add_test(NAME golden_paper_examples COMMAND golden_test ${CMAKE_SOURCE_DIR}/test
 find_program(PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
 find_program(PYTHON3 python3)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category sum pointer_chase oblivious all_examples record_analyze sweep_grouping text_compat bad_input filter qemu_disas json_csv plots critical_path rank_table per_function blocks)
+  foreach(category sum pointer_chase oblivious all_examples record_analyze sweep_grouping text_compat bad_input filter qemu_disas json_csv plots critical_path rank_table per_function blocks tools)
     add_test(NAME realrun_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(realrun_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
@@ -80,3 +80,8 @@ endif()
 add_executable(critpath_test tests/critpath_test.c tests/edag_reference.c)
 target_link_libraries(critpath_test PRIVATE edan_core)
 add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 1000)
+
+# Analysis tools of one session: the footprint tool against a naive reference.
+add_executable(footprint_test tests/footprint_test.c tests/random_trace.c)
+target_link_libraries(footprint_test PRIVATE edan_core)
+add_test(NAME tool_footprint COMMAND footprint_test 500)

@@ -24,6 +24,9 @@
 #include "report/dot.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "tool/edag_tool.h"
+#include "tool/functions_tool.h"
+#include "tool/session.h"
 #include "trace/exec.h"
 #include "trace/trace_file.h"
 #include "trace/trace_text.h"
@@ -99,7 +102,7 @@ static void usage_sub(const char *sub, FILE *f)
               "analyse its eDAG in-process (no trace file). The program's own output is kept.\n\n",
               f);
         tracing_help(f);
-        edan_options_help(f);
+        edan_session_options_help(f);
     } else if (!strcmp(sub, "record")) {
         fputs("usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...]\n"
               "Trace a program into TRACE: the compressed binary format (docs/trace-format.md),\n"
@@ -113,7 +116,7 @@ static void usage_sub(const char *sub, FILE *f)
               "Analyse a trace: edan's binary format or the original EDAN text format\n"
               "(detected from the content; '-' reads text from standard input).\n\n",
               f);
-        edan_options_help(f);
+        edan_session_options_help(f);
     } else if (!strcmp(sub, "dot")) {
         fputs("usage: edan dot [options] [-o OUT.dot] TRACE\n"
               "Draw the eDAG of a small traced region as Graphviz DOT, in the style of the EDAN\n"
@@ -134,7 +137,7 @@ static void usage_sub(const char *sub, FILE *f)
               "The first --cache, --alpha and --m values are used.\n\n",
               f);
         tracing_help(f);
-        edan_options_help(f);
+        edan_session_options_help(f);
     } else if (!strcmp(sub, "convert")) {
         fputs("usage: edan convert [--text|--binary] IN OUT\n"
               "Convert a trace: to the text format with --text (the default when IN is binary),\n"
@@ -212,7 +215,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             c->text_trace = !strcmp(key, "text");
             continue;
         }
-        int takes = edan_options_takes_value(key);
+        int takes = edan_session_option_takes_value(key);
         if (takes < 0)
             die(2, "%s: unknown option '--%s' (see 'edan %s --help')", sub, key, sub);
         if (takes && !value) {
@@ -221,7 +224,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             value = argv[++i];
         }
         edan_error err = {0};
-        if (edan_options_set(&c->o, key, value, &err))
+        if (edan_session_option_set(&c->o, key, value, &err))
             die(2, "%s: %s", sub, err.msg);
     }
     return i;
@@ -407,7 +410,7 @@ static bool begin_command(int argc, char **argv, const char *sub, cli *c, int *f
     return !c->help;
 }
 
-static void analyze_source(const cli *c, const char *path);
+static void analyze_source(const cli *c, const char *path, const char *kind, const char *shown);
 
 static int cmd_run(int argc, char **argv)
 {
@@ -422,13 +425,13 @@ static int cmd_run(int argc, char **argv)
     edan_error err = {0};
     if (edan_options_edag_config(&c.o, &cfg, &err))
         die(2, "run: %s", err.msg);
-    if (c.o.per_function) {
-        /* the breakdown needs a second pass: record a trace, then analyse it */
+    if (edan_functions_to_choose(&c.o)) {
+        /* the functions that execute the most are known only at the end: record, choose, analyse */
         make_tmpdir();
         char trace[PATH_MAX + 16];
         snprintf(trace, sizeof trace, "%s/run.edt", tmpdir);
         run_qemu(&c, "record", trace, argv + i, argc - i);
-        analyze_source(&c, trace);
+        analyze_source(&c, trace, "online", NULL);
         unlink(trace);
         return 0;
     }
@@ -462,136 +465,77 @@ static int cmd_record(int argc, char **argv)
     return 0;
 }
 
-typedef struct fn_total {
-    const char *name;
-    uint64_t count;
-} fn_total;
-
-static int by_count(const void *a, const void *b)
-{
-    const fn_total *x = a, *y = b;
-    return x->count < y->count ? 1 : x->count > y->count ? -1 : strcmp(x->name, y->name);
-}
-
 /*
- * The per-function breakdown: a second pass over the trace with two lanes per
- * function (exclusive and inclusive of callees), for the functions named by
- * --functions or the ones that executed the most instructions in `main_e`.
+ * --per-function leaves the functions to the profile of the run: a first read
+ * of the trace counts executions per static instruction, and the top ones
+ * become --functions for the analysis pass.
  */
-static edan_edag *per_function_pass(const cli *c, const char *trace, const char *binary, const edan_edag *main_e,
-                                    char names[16][128], int *n_names)
+static void choose_functions(edan_options *o, const char *path)
 {
-    edan_error err = {0};
-    edan_elf elf;
-    if (!binary || !*binary)
-        die(2, "--per-function: %s does not name its program, whose symbols are needed", trace);
-    if (edan_elf_open(binary, &elf, &err))
-        die(2, "--per-function: %s", err.msg);
-    if (elf.is_pie)
-        die(2, "--per-function: %s is position independent; build it with -static (non-PIE)", binary);
-    int n = 0;
-    if (c->o.n_functions) {
-        for (int i = 0; i < c->o.n_functions; i++)
-            snprintf(names[n++], 128, "%s", c->o.functions[i]);
-    } else {
-        /* exclusive instruction counts by function name */
-        const size_t cap = edan_edag_static_ids(main_e);
-        fn_total *t = calloc(elf.n_funcs + 1, sizeof *t);
-        if (!t)
-            die(1, "out of memory");
-        size_t nt = 0;
-        for (size_t id = 0; id < cap; id++) {
-            const edan_insn *insn;
-            const uint64_t count = edan_edag_static_count(main_e, id, &insn);
-            if (!count || !insn)
-                continue;
-            const edan_elf_func *fn = edan_elf_func_at(&elf, insn->pc);
-            if (!fn)
-                continue;
-            size_t j = 0;
-            while (j < nt && strcmp(t[j].name, fn->name))
-                j++;
-            if (j == nt)
-                t[nt++].name = fn->name;
-            t[j].count += count;
-        }
-        qsort(t, nt, sizeof *t, by_count);
-        for (size_t j = 0; j < nt && n < c->o.per_function && n < 16; j++)
-            snprintf(names[n++], 128, "%s", t[j].name);
-        free(t);
-    }
-    if (!n)
-        die(2, "--per-function: no function of %s executed in %s", binary, trace);
-    edan_edag_config cfg;
-    edan_edag_config_default(&cfg);
-    cfg.n_lanes = 2 * n;
-    cfg.n_tau = 0;
-    for (int i = 0; i < n; i++) {
-        edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
-        size_t found = edan_elf_find(&elf, binary, names[i], ranges, EDAN_MAX_SCOPE_RANGES, &err);
-        if (!found)
-            die(2, "--functions: %s", err.msg);
-        for (int incl = 0; incl < 2; incl++) {
-            edan_lane_config *l = &cfg.lane[2 * i + incl];
-            l->cache = c->o.cache[0];
-            l->cost = c->o.cost;
-            l->cost.alpha = c->o.alpha[0];
-            l->scope = incl ? EDAN_SCOPE_INCLUSIVE : EDAN_SCOPE_EXCLUSIVE;
-            l->n_ranges = (int)(found < EDAN_MAX_SCOPE_RANGES ? found : EDAN_MAX_SCOPE_RANGES);
-            for (int j = 0; j < l->n_ranges; j++) {
-                l->range_lo[j] = ranges[j].start;
-                l->range_hi[j] = ranges[j].end;
-            }
-        }
-    }
-    edan_elf_close(&elf);
-    edan_edag *e = edan_edag_new(&cfg, &err);
-    if (!e)
-        die(1, "%s", err.msg);
-    edan_trace_source *src = edan_trace_source_open(trace, &err);
-    if (!src)
-        die(2, "%s", err.msg);
-    edan_consumer k = edan_edag_consumer(e);
-    if (edan_trace_source_run(src, &k, &err))
-        die(2, "%s", edan_edag_error(e)->set ? edan_edag_error(e)->msg : err.msg);
-    edan_trace_source_close(src);
-    *n_names = n;
-    return e;
-}
-
-/* Open a trace and an analyzer configured by c's options (exits on error). */
-static edan_trace_source *open_for_analysis(const cli *c, const char *path, edan_edag_config *cfg, edan_edag **e)
-{
+    const int top = edan_functions_to_choose(o);
+    if (!top)
+        return;
+    struct stat st;
+    if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
+        die(2,
+            "--per-function: %s is not a file that can be read twice (a first read counts the instructions of each "
+            "function); name the functions with --functions",
+            path);
     edan_error err = {0};
     edan_trace_source *src = edan_trace_source_open(path, &err);
     if (!src)
         die(2, "%s", err.msg);
-    if (edan_options_edag_config(&c->o, cfg, &err))
-        die(2, "%s", err.msg);
-    *e = edan_edag_new(cfg, &err);
-    if (!*e)
-        die(1, "%s", err.msg);
-    return src;
-}
-
-static void analyze_source(const cli *c, const char *path)
-{
-    edan_error err = {0};
-    edan_edag_config cfg;
-    edan_edag *e;
-    edan_trace_source *src = open_for_analysis(c, path, &cfg, &e);
-    edan_critpath *cp = NULL;
-    if (c->o.critical_path && !(cp = edan_critpath_new(&cfg.lane[0], &err)))
-        die(1, "%s", err.msg);
-    FILE *out = open_output(&c->o);
+    edan_profile prof = {0};
     enum { CAP = 8192 };
     static edan_exec recs[CAP];
-    bool progress = c->o.progress < 0 ? isatty(2) : c->o.progress;
+    long n;
+    while ((n = edan_trace_source_next(src, recs, CAP, &err)) > 0)
+        if (edan_profile_add(&prof, recs, (size_t)n))
+            die(1, "out of memory");
+    if (n < 0)
+        die(2, "%s", err.msg);
+    const edan_trace_meta *meta = edan_trace_source_meta(src);
+    if (edan_functions_choose(o, meta ? meta->binary : NULL, path, &prof, top, &err))
+        die(2, "%s", err.msg);
+    edan_profile_free(&prof);
+    edan_trace_source_close(src);
+}
+
+/*
+ * Analyse a trace with c's options in one session (only: the tools, NULL
+ * for every wanted one). kind and shown name the source in the report.
+ * Exits on error; returns the finished session, and the trace in *source,
+ * which owns the static instructions the tools' results point at: close it
+ * after the session.
+ */
+static edan_session *analyze_trace(const cli *c, const char *path, const char *kind, const char *shown,
+                                   const char *const *only, edan_trace_source **source)
+{
+    edan_options o = c->o;
+    if (!only)
+        choose_functions(&o, path);
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    if (!src)
+        die(2, "%s", err.msg);
+    const edan_trace_meta *meta = edan_trace_source_meta(src);
+    static char binary[PATH_MAX], filter[600];
+    snprintf(binary, sizeof binary, "%s", meta && meta->binary ? meta->binary : "");
+    snprintf(filter, sizeof filter, "%s", meta && meta->filter ? meta->filter : "");
+    static char shown_path[PATH_MAX];
+    snprintf(shown_path, sizeof shown_path, "%s", shown ? shown : "");
+    const edan_report_source rs = {kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter};
+    edan_session *s = edan_session_new(&o, only, &rs, &err);
+    if (!s)
+        die(2, "%s", err.msg);
+    const edan_consumer k = edan_session_consumer(s);
+    enum { CAP = 8192 };
+    static edan_exec recs[CAP];
+    bool progress = o.progress < 0 ? isatty(2) : o.progress;
     uint64_t total = 0;
     struct timespec t0, last, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     last = t0;
-    const edan_consumer k = edan_edag_consumer(e);
     for (;;) {
         size_t cap = CAP;
         /* a sweep on threads takes the batch where it would have copied it */
@@ -605,60 +549,34 @@ static void analyze_source(const cli *c, const char *path)
         if (progress && (total & ((1u << 20) - 1)) < CAP) {
             clock_gettime(CLOCK_MONOTONIC, &now);
             if (now.tv_sec - last.tv_sec >= 1) {
-                double s = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
-                fprintf(stderr, "\redan: %" PRIu64 " instructions, %.1f M/s   ", total, (double)total / s / 1e6);
+                double secs = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
+                fprintf(stderr, "\redan: %" PRIu64 " instructions, %.1f M/s   ", total, (double)total / secs / 1e6);
                 last = now;
             }
         }
-        edan_edag_consume(e, batch, (size_t)n);
-        if (cp)
-            edan_critpath_consume(cp, batch, (size_t)n);
-        if (edan_edag_error(e)->set)
-            die(1, "%s", edan_edag_error(e)->msg);
+        k.consume(k.ctx, batch, (size_t)n);
     }
     if (progress)
         fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
-    if (edan_edag_finish(e))
-        die(1, "%s", edan_edag_error(e)->msg);
-    if (cp && edan_critpath_finish(cp))
-        die(1, "%s", edan_critpath_error(cp)->msg);
-    const edan_trace_meta *meta = edan_trace_source_meta(src);
-    edan_report_source rs = {"trace", path, meta ? meta->binary : NULL, meta ? meta->filter : NULL, cp, NULL, NULL, 0};
-    static char fn_names[16][128];
-    edan_edag *fe = NULL;
-    if (c->o.per_function) {
-        fe = per_function_pass(c, path, rs.binary, e, fn_names, &rs.n_functions);
-        rs.functions = fe;
-        rs.function_names = fn_names;
-    }
-    if (c->o.json)
-        edan_report_json(out, e, &c->o, &rs);
-    else if (c->o.table)
-        edan_report_table(out, e, &c->o);
-    else
-        edan_report_text(out, e, &c->o, &rs);
-    if (c->o.series_csv[0]) {
-        FILE *csv = fopen(c->o.series_csv, "w");
-        if (!csv)
-            die(2, "%s: cannot write: %s", c->o.series_csv, strerror(errno));
-        edan_report_series_csv(csv, e);
-        if (fclose(csv))
-            die(1, "%s: write failed: %s", c->o.series_csv, strerror(errno));
-    }
-    if (c->o.plot_dir[0]) {
-        char name[256];
-        const char *slash = strrchr(path, '/');
-        snprintf(name, sizeof name, "%s", slash ? slash + 1 : path);
-        char *dot = strrchr(name, '.');
-        if (dot && dot != name)
-            *dot = '\0';
-        if (edan_plot_analysis(e, &c->o, c->o.plot_dir, name, &err))
-            die(2, "%s", err.msg);
-    }
+    if (edan_session_finish(s, &err))
+        die(1, "%s", err.msg);
+    *source = src;
+    return s;
+}
+
+/* Analyse a trace and write the report and the tools' files. */
+static void analyze_source(const cli *c, const char *path, const char *kind, const char *shown)
+{
+    FILE *out = open_output(&c->o);
+    edan_trace_source *src;
+    edan_session *s = analyze_trace(c, path, kind, shown, NULL, &src);
+    edan_error err = {0};
+    if (edan_session_report(s, out, &err))
+        die(1, "%s: write failed: %s", c->o.output[0] ? c->o.output : "standard output", strerror(errno));
+    if (edan_session_outputs(s, &err))
+        die(2, "%s", err.msg);
     close_output(out, &c->o);
-    edan_critpath_free(cp);
-    edan_edag_free(fe);
-    edan_edag_free(e);
+    edan_session_free(s);
     edan_trace_source_close(src);
 }
 
@@ -672,7 +590,7 @@ static int cmd_analyze(int argc, char **argv)
         die(2, "analyze: no trace given (usage: edan analyze [options] TRACE)");
     if (i + 1 < argc)
         die(2, "analyze: one trace at a time ('%s' is extra)", argv[i + 1]);
-    analyze_source(&c, argv[i]);
+    analyze_source(&c, argv[i], "trace", argv[i]);
     return 0;
 }
 
@@ -741,20 +659,6 @@ static int cmd_convert(int argc, char **argv)
         die(2, "%s", err.msg);
     edan_trace_source_close(src);
     return 0;
-}
-
-/* Analyse one trace with c's options and return the finished analysis (no report). */
-static edan_edag *analyze_quiet(const cli *c, const char *path)
-{
-    edan_error err = {0};
-    edan_edag_config cfg;
-    edan_edag *e;
-    edan_trace_source *src = open_for_analysis(c, path, &cfg, &e);
-    edan_consumer k = edan_edag_consumer(e);
-    if (edan_trace_source_run(src, &k, &err))
-        die(2, "%s", edan_edag_error(e)->set ? edan_edag_error(e)->msg : err.msg);
-    edan_trace_source_close(src);
-    return e;
 }
 
 typedef struct ranked {
@@ -829,7 +733,10 @@ static int cmd_rank(int argc, char **argv)
             run_qemu(&c, "record", tmp_trace, argv + i + k, 1);
             trace = tmp_trace;
         }
-        edan_edag *e = analyze_quiet(&c, trace);
+        static const char *const only[] = {"edag", NULL};
+        edan_trace_source *src;
+        edan_session *sess = analyze_trace(&c, trace, "trace", trace, only, &src);
+        const edan_edag *e = edan_edag_tool_analysis(sess);
         const edan_lane_stats *st = edan_edag_lane(e, 0);
         edan_metrics mt;
         edan_metrics_compute(st, edan_edag_get_config(e)->lane[0].cost.alpha, &c.o.metrics, &mt);
@@ -839,7 +746,8 @@ static int cmd_rank(int argc, char **argv)
         r[k].Lambda = mt.per_m[0].Lambda;
         r[k].W = (double)st->W;
         r[k].D = (double)st->D;
-        edan_edag_free(e);
+        edan_session_free(sess);
+        edan_trace_source_close(src);
         if (trace != item)
             unlink(trace);
     }

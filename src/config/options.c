@@ -77,9 +77,6 @@ static const struct {
     {"progress", false},
     {"no-progress", false},
     {"plot-dir", true},
-    {"critical-path", false},
-    {"per-function", false},
-    {"functions", true},
     {"table", false},
 };
 
@@ -248,34 +245,6 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         o->table = true;
         return 0;
     }
-    if (!strcmp(key, "per-function")) {
-        if (!o->per_function)
-            o->per_function = 8;
-        return 0;
-    }
-    if (!strcmp(key, "functions")) {
-        char buf[600];
-        if (strlen(value) >= sizeof buf) {
-            edan_error_set(err, "--functions: value too long");
-            return -1;
-        }
-        strcpy(buf, value);
-        char *save = NULL;
-        o->n_functions = 0;
-        for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
-            if (o->n_functions == 16 || strlen(tok) >= sizeof o->functions[0]) {
-                edan_error_set(err, "--functions: at most 16 names");
-                return -1;
-            }
-            strcpy(o->functions[o->n_functions++], tok);
-        }
-        o->per_function = o->n_functions;
-        return 0;
-    }
-    if (!strcmp(key, "critical-path")) {
-        o->critical_path = true;
-        return 0;
-    }
     if (!strcmp(key, "json")) {
         o->json = true;
         return 0;
@@ -302,16 +271,40 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
     return 1;
 }
 
+int edan_options_add_raw(edan_options *o, const char *key, const char *value, edan_error *err)
+{
+    const int max = (int)(sizeof o->raw_key / sizeof o->raw_key[0]);
+    if (o->n_raw == max || strlen(key) >= sizeof o->raw_key[0] || (value && strlen(value) >= sizeof o->raw_value[0])) {
+        edan_error_set(err, "--%s: too many options, or a value longer than %zu characters", key,
+                       sizeof o->raw_value[0] - 1);
+        return -1;
+    }
+    strcpy(o->raw_key[o->n_raw], key);
+    strcpy(o->raw_value[o->n_raw], value ? value : "");
+    o->raw_flag[o->n_raw] = !value;
+    o->n_raw++;
+    return 0;
+}
+
 int edan_options_set(edan_options *o, const char *key, const char *value, edan_error *err)
 {
     int rc = apply(o, key, value, err);
-    if (rc == 0 && o->n_raw < 64 && strlen(key) < sizeof o->raw_key[0] &&
-        (!value || strlen(value) < sizeof o->raw_value[0])) {
-        strcpy(o->raw_key[o->n_raw], key);
-        strcpy(o->raw_value[o->n_raw], value ? value : "");
-        o->n_raw++;
-    }
+    if (rc == 0 && edan_options_add_raw(o, key, value, err))
+        return -1;
     return rc;
+}
+
+int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *ctx, const char *value), void *ctx)
+{
+    int n = 0;
+    for (int i = 0; i < o->n_raw; i++) {
+        if (strcmp(o->raw_key[i], key))
+            continue;
+        n++;
+        if (fn)
+            fn(ctx, o->raw_flag[i] ? NULL : o->raw_value[i]);
+    }
+    return n;
 }
 
 int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_error *err)
@@ -343,7 +336,7 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
 int edan_options_write(const edan_options *o, FILE *f)
 {
     for (int i = 0; i < o->n_raw; i++) {
-        if (edan_options_takes_value(o->raw_key[i]))
+        if (!o->raw_flag[i])
             fprintf(f, "%s=%s\n", o->raw_key[i], o->raw_value[i]);
         else
             fprintf(f, "%s\n", o->raw_key[i]);
@@ -351,17 +344,24 @@ int edan_options_write(const edan_options *o, FILE *f)
     return ferror(f) ? -1 : 0;
 }
 
+typedef struct option_reader {
+    edan_options *o;
+    edan_option_setter set;
+} option_reader;
+
 static int option_line(void *ctx, const char *key, const char *value, edan_error *line_err)
 {
-    int rc = edan_options_set(ctx, key, value, line_err);
+    const option_reader *r = ctx;
+    int rc = r->set(r->o, key, value, line_err);
     if (rc > 0)
         edan_error_set(line_err, "unknown option '%s'", key);
     return rc;
 }
 
-int edan_options_read(edan_options *o, const char *path, edan_error *err)
+int edan_options_read(edan_options *o, const char *path, edan_option_setter set, edan_error *err)
 {
-    return edan_kv_file_read(path, "options file", option_line, o, err);
+    option_reader r = {o, set ? set : edan_options_set};
+    return edan_kv_file_read(path, "options file", option_line, &r, err);
 }
 
 void edan_options_help(FILE *f)
@@ -390,14 +390,6 @@ void edan_options_help(FILE *f)
           "  --threads=N         threads that share the configurations of a sweep (configurations\n"
           "                      with the same cache stay on one thread); 0 is one per core the\n"
           "                      process may use, 1 analyses on the calling thread alone [0]\n"
-          "  --per-function      W, D, lambda, Lambda and instructions of the 8 functions that execute\n"
-          "                      the most instructions, exclusive and inclusive of their callees\n"
-          "                      (a second pass over the trace; edan run records one for it)\n"
-          "  --functions=F,G     the same for these functions\n"
-          "  --critical-path     find one critical path (length Tinf) and one chain of D dependent\n"
-          "                      memory accesses, and list the source lines (DWARF, -g) that make\n"
-          "                      them up (first configuration; spills a few bytes per instruction\n"
-          "                      to a temporary file)\n"
           "Output options:\n"
           "  --json              JSON instead of text (schema: docs/json-schema.md)\n"
           "  --table             the case-study table of the EDAN paper's Tables 1 and 2: a row per\n"

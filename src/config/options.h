@@ -33,24 +33,25 @@ typedef struct edan_options {
     int threads; /* threads sharing a sweep's lanes: 0 = one per core */
     /* output */
     bool json;
-    bool table;       /* the case-study table of the paper's Tables 1 and 2 */
-    int per_function; /* per-function breakdown of the top N functions (0 = off) */
-    int n_functions;
-    char functions[16][128]; /* --functions: the functions to break down instead of the top N */
-    bool critical_path;      /* find and attribute a critical path and the memory chain */
-    char series_csv[512];    /* write data movement series here */
-    char output[512];        /* report destination; empty = stdout */
-    char plot_dir[512];      /* write plots (gnuplot) here; empty = none */
+    bool table;           /* the case-study table of the paper's Tables 1 and 2 */
+    char series_csv[512]; /* write data movement series here */
+    char output[512];     /* report destination; empty = stdout */
+    char plot_dir[512];   /* write plots (gnuplot) here; empty = none */
     /* tracing */
     int n_filter;
     char filter[EDAN_MAX_FILTER][128];
     bool exclude_callees;
     char trace_format[16]; /* "binary" or "text" for record */
     int progress;          /* -1 auto (stderr is a terminal), 0 off, 1 on */
-    /* every option applied, in order, so the plugin can replay them */
+    /*
+     * Every option applied, in order, so the plugin can replay them; the
+     * options of the analysis tools (tool/tool.h) live only here, and each
+     * tool reads its own (edan_options_each).
+     */
     int n_raw;
     char raw_key[64][32];
     char raw_value[64][600];
+    bool raw_flag[64]; /* given without a value */
     bool cache_given, alpha_given;
 } edan_options;
 
@@ -65,16 +66,31 @@ void edan_options_default(edan_options *o);
 int edan_options_set(edan_options *o, const char *key, const char *value, edan_error *err);
 /* Does this key take a value? (-1 if unknown) */
 int edan_options_takes_value(const char *key);
+/*
+ * Record an option that another module (an analysis tool) defines and has
+ * checked: it is kept in the raw list only. value is NULL for a flag.
+ * Returns 0, or -1 when the list is full or the value too long.
+ */
+int edan_options_add_raw(edan_options *o, const char *key, const char *value, edan_error *err);
+/*
+ * Call fn for every option named key, in the order given (value NULL for a
+ * flag); the number of calls.
+ */
+int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *ctx, const char *value), void *ctx);
 
 /* Lanes: every cache configuration crossed with every alpha. */
 int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_error *err);
 
 /* Write the analysis options as key=value lines (for the plugin). */
 int edan_options_write(const edan_options *o, FILE *f);
-/* Read such a file. */
-int edan_options_read(edan_options *o, const char *path, edan_error *err);
+/*
+ * Read such a file, setting each line's option with set (which returns 0,
+ * -1 with a message, or 1 for an unknown key, as edan_options_set does).
+ */
+typedef int (*edan_option_setter)(edan_options *o, const char *key, const char *value, edan_error *err);
+int edan_options_read(edan_options *o, const char *path, edan_option_setter set, edan_error *err);
 
-/* Help text for the analysis and output options. */
+/* Help text for the analysis and output options (the tools' own options: tool/session.h). */
 void edan_options_help(FILE *f);
 
 #endif

@@ -27,12 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/edag.h"
 #include "config/options.h"
 #include "isa/riscv.h"
 #include "plugin/qemu_plugin_api.h"
-#include "report/plot.h"
-#include "report/report.h"
+#include "tool/session.h"
 #include "trace/activity.h"
 #include "trace/async.h"
 #include "trace/exec.h"
@@ -105,8 +103,7 @@ static struct {
     uint64_t total;
     atomic_uint_fast64_t other_vcpu_insns;
     edan_consumer consumer;
-    edan_edag *edag;
-    edan_critpath *critpath;
+    edan_session *session; /* online */
     edan_trace_writer *writer;
     edan_text_writer *text;
     int progress;
@@ -123,23 +120,6 @@ static void write_status(const char *msg)
         return;
     fprintf(f, "%s\n", msg);
     fclose(f);
-}
-
-/* Online, the analyzer and the critical-path finder both read the stream. */
-static void tee_consume(void *ctx, const edan_exec *recs, size_t n)
-{
-    (void)ctx;
-    edan_edag_consume(P.edag, recs, n);
-    edan_critpath_consume(P.critpath, recs, n);
-}
-
-static int tee_finish(void *ctx)
-{
-    (void)ctx;
-    int a = edan_edag_finish(P.edag), b = edan_critpath_finish(P.critpath);
-    if (b && !a)
-        edan_error_set(&P.err, "%s", edan_critpath_error(P.critpath)->msg);
-    return a || b;
 }
 
 static double seconds_since(const struct timespec *a, const struct timespec *b)
@@ -396,48 +376,26 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
                 "model is sequential; only the main thread is analysed)\n",
                 others);
     int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish(P.consumer.ctx);
-    if (finished && P.edag)
-        edan_error_set(&P.err, "%s", edan_edag_error(P.edag)->msg);
+    if (finished && P.session)
+        edan_session_finish(P.session, &P.err);
     edan_async_free(P.async);
     P.async = NULL;
     free(P.sync_buf);
-    if (P.mode == MODE_ONLINE && P.edag && !P.err.set) {
+    if (P.mode == MODE_ONLINE && P.session && !P.err.set) {
         FILE *f = fopen(P.out, "w");
         if (!f) {
             edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
         } else {
-            char filter[600] = "";
-            for (int i = 0; i < P.options.n_filter; i++) {
-                strncat(filter, i ? "," : "", sizeof filter - strlen(filter) - 1);
-                strncat(filter, P.options.filter[i], sizeof filter - strlen(filter) - 1);
-            }
-            edan_report_source src = {"online", NULL, binary_path(), filter, P.critpath, NULL, NULL, 0};
-            if (P.options.json)
-                edan_report_json(f, P.edag, &P.options, &src);
-            else if (P.options.table)
-                edan_report_table(f, P.edag, &P.options);
-            else
-                edan_report_text(f, P.edag, &P.options, &src);
-            if (fclose(f))
+            edan_report_source src = *edan_session_source(P.session);
+            src.binary = binary_path();
+            edan_session_set_source(P.session, &src);
+            edan_error ignored = {0};
+            int rc = edan_session_report(P.session, f, &ignored);
+            if (fclose(f) || rc)
                 edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
         }
-        if (!P.err.set && P.options.plot_dir[0]) {
-            const char *bin = binary_path();
-            const char *slash = bin ? strrchr(bin, '/') : NULL;
-            char name[1100];
-            snprintf(name, sizeof name, "%s", slash ? slash + 1 : bin ? bin : "program");
-            edan_plot_analysis(P.edag, &P.options, P.options.plot_dir, name, &P.err);
-        }
-        if (!P.err.set && P.options.series_csv[0]) {
-            FILE *c = fopen(P.options.series_csv, "w");
-            if (!c) {
-                edan_error_set(&P.err, "%s: cannot write: %s", P.options.series_csv, strerror(errno));
-            } else {
-                edan_report_series_csv(c, P.edag);
-                if (fclose(c))
-                    edan_error_set(&P.err, "%s: cannot write: %s", P.options.series_csv, strerror(errno));
-            }
-        }
+        if (!P.err.set)
+            edan_session_outputs(P.session, &P.err);
     }
     if (P.writer && edan_trace_writer_close(P.writer, &P.err))
         P.writer = NULL;
@@ -452,8 +410,8 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
         snprintf(msg, sizeof msg, "ok %" PRIu64, P.total);
     }
     write_status(msg);
-    edan_critpath_free(P.critpath);
-    edan_edag_free(P.edag);
+    edan_session_free(P.session);
+    P.session = NULL;
 }
 
 static int fail(const char *fmt, const char *a)
@@ -565,7 +523,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     if (!P.out[0])
         return fail("%s", "out=PATH is required");
     edan_error err = {0};
-    if (P.opts[0] && edan_options_read(&P.options, P.opts, &err))
+    if (P.opts[0] && edan_options_read(&P.options, P.opts, edan_session_option_set, &err))
         return fail("%s", err.msg);
     if (filter) {
         bool ex = P.options.exclude_callees;
@@ -583,19 +541,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         strncat(filter_text, P.options.filter[i], sizeof filter_text - strlen(filter_text) - 1);
     }
     if (P.mode == MODE_ONLINE) {
-        edan_edag_config cfg;
-        if (edan_options_edag_config(&P.options, &cfg, &err))
+        /* the report's header: the source and the filter; strings that live as long as the plugin */
+        static char online_filter[600];
+        snprintf(online_filter, sizeof online_filter, "%s", filter_text);
+        const edan_report_source src = {"online", NULL, binary_path(), online_filter};
+        P.session = edan_session_new(&P.options, NULL, &src, &err);
+        if (!P.session)
             return fail("%s", err.msg);
-        P.edag = edan_edag_new(&cfg, &err);
-        if (!P.edag)
-            return fail("%s", err.msg);
-        P.consumer = edan_edag_consumer(P.edag);
-        if (P.options.critical_path) {
-            P.critpath = edan_critpath_new(&cfg.lane[0], &err);
-            if (!P.critpath)
-                return fail("%s", err.msg);
-            P.consumer = (edan_consumer){NULL, tee_consume, tee_finish, NULL};
-        }
+        P.consumer = edan_session_consumer(P.session);
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};
         meta.binary = P.binary[0] ? P.binary : NULL;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/json.h"
 #include "util/srcmap.h"
 
 typedef struct line_stat {
@@ -159,9 +159,9 @@ static void json_path(FILE *f, const char *key, const edan_path_vertex *p, size_
             chain ? "D" : "Tinf", total, n, mems);
     for (size_t i = 0; i < k && (int)i < top; i++) {
         fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", s[i].pc);
-        edan_report_json_str(f, s[i].function);
+        edan_json_str(f, s[i].function);
         fputs(",\"file\":", f);
-        edan_report_json_str(f, s[i].file);
+        edan_json_str(f, s[i].file);
         fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64 "}",
                 s[i].line, s[i].vertices, s[i].cycles, s[i].mems);
     }

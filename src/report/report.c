@@ -5,10 +5,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
-#include "report/critpath_report.h"
-
-void edan_report_functions_text(FILE *f, const edan_report_source *src, const edan_options *o);
-void edan_report_functions_json(FILE *f, const edan_report_source *src, const edan_options *o);
+#include "report/json.h"
 
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
 {
@@ -26,7 +23,7 @@ static void fmt_num(double v, char *buf, size_t cap)
         snprintf(buf, cap, "%.6g", v);
 }
 
-void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src)
+void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src)
 {
     fprintf(f, "edan: eDAG analysis (%s%s%s)\n", src->kind, src->path ? " " : "", src->path ? src->path : "");
     if (src->binary && *src->binary)
@@ -36,6 +33,10 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
     fprintf(f, "  model       %s dependencies, w(v) = %s bytes, clock %g GHz, alpha0 %g\n",
             o->false_deps ? "true+false" : "true (RAW)", o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
             o->metrics.clock_ghz, o->metrics.alpha0);
+}
+
+void edan_report_edag_text(FILE *f, const edan_edag *e, const edan_options *o)
+{
     /* the summary's figures, from the same computation (the layered bound is a pass over all D layers) */
     double sum_lambda[EDAN_MAX_LANES], sum_Lambda[EDAN_MAX_LANES], sum_bw[EDAN_MAX_LANES];
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
@@ -115,68 +116,32 @@ void edan_report_text(FILE *f, const edan_edag *e, const edan_options *o, const 
                     lam, sum_Lambda[k], sum_bw[k]);
         }
     }
-    if (src->critpath)
-        edan_report_critpath_text(f, src->critpath, src->binary, 10);
-    if (src->functions)
-        edan_report_functions_text(f, src, o);
 }
 
-void edan_report_json_str(FILE *f, const char *s)
-{
-    if (!s) {
-        fputs("null", f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 9e15)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.17g", v);
-}
-
-static void json_u64_array(FILE *f, const uint64_t *a, size_t n)
-{
-    fputc('[', f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s%" PRIu64, i ? "," : "", a[i]);
-    fputc(']', f);
-}
-
-void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const edan_report_source *src)
+void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src)
 {
     fprintf(f, "{\"schema\":\"%s\",\"source\":{\"kind\":", EDAN_JSON_SCHEMA);
-    edan_report_json_str(f, src->kind);
+    edan_json_str(f, src->kind);
     fputs(",\"path\":", f);
-    edan_report_json_str(f, src->path ? src->path : "");
+    edan_json_str(f, src->path ? src->path : "");
     fputs(",\"binary\":", f);
-    edan_report_json_str(f, src->binary ? src->binary : "");
+    edan_json_str(f, src->binary ? src->binary : "");
     fputs(",\"filter\":", f);
-    edan_report_json_str(f, src->filter ? src->filter : "");
+    edan_json_str(f, src->filter ? src->filter : "");
     fputs("},\"model\":{\"m\":", f);
-    json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
+    edan_json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
     fputs(",\"alpha0\":", f);
-    json_num(f, o->metrics.alpha0);
+    edan_json_num(f, o->metrics.alpha0);
     fputs(",\"clock_ghz\":", f);
-    json_num(f, o->metrics.clock_ghz);
+    edan_json_num(f, o->metrics.clock_ghz);
     fprintf(f, ",\"false_deps\":%s,\"bytes\":\"%s\",\"C_given\":%s", o->false_deps ? "true" : "false",
             o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access", o->metrics.C_given ? "true" : "false");
-    fputs("},\"footprint_bytes\":", f);
+    fputc('}', f);
+}
+
+void edan_report_edag_json(FILE *f, const edan_edag *e, const edan_options *o)
+{
+    fputs(",\"footprint_bytes\":", f);
     fprintf(f, "%" PRIu64, edan_edag_footprint(e));
     fputs(",\"configurations\":[", f);
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
@@ -187,19 +152,19 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         char cache[256];
         edan_cache_config_format(&lc->cache, cache, sizeof cache);
         fprintf(f, "%s{\"cache\":", k ? "," : "");
-        edan_report_json_str(f, cache);
+        edan_json_str(f, cache);
         fprintf(f, ",\"alpha\":%" PRIu64 ",\"costs\":{", lc->cost.alpha);
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
             fprintf(f, "%s\"%s\":%" PRIu64, c ? "," : "", edan_class_name(c), lc->cost.cls[c]);
         fprintf(f, "},\"vertices\":%" PRIu64 ",\"T1\":%" PRIu64 ",\"Tinf\":%" PRIu64 ",\"parallelism\":", st->vertices,
                 st->T1, st->Tinf);
-        json_num(f, mt.parallelism);
+        edan_json_num(f, mt.parallelism);
         fprintf(f, ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":", st->W, st->D);
-        json_num(f, mt.C);
+        edan_json_num(f, mt.C);
         fprintf(f, ",\"bytes\":%" PRIu64 ",\"bandwidth_bytes_per_cycle\":", st->bytes);
-        json_num(f, mt.bw_bytes_per_cycle);
+        edan_json_num(f, mt.bw_bytes_per_cycle);
         fputs(",\"bandwidth_gbs\":", f);
-        json_num(f, mt.bw_gbs);
+        edan_json_num(f, mt.bw_gbs);
         fprintf(f,
                 ",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"atomics\":%" PRIu64 ",\"ram_loads\":%" PRIu64
                 ",\"ram_stores\":%" PRIu64 ",\"ram_read_bytes\":%" PRIu64 ",\"ram_write_bytes\":%" PRIu64,
@@ -223,23 +188,23 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
         for (int i = 0; i < mt.n_m; i++) {
             const edan_m_metrics *r = &mt.per_m[i];
             fprintf(f, "%s{\"m\":%" PRIu64 ",\"lambda\":", i ? "," : "", r->m);
-            json_num(f, r->lambda);
+            edan_json_num(f, r->lambda);
             fputs(",\"lambda_layered\":", f);
-            json_num(f, r->lambda_layered);
+            edan_json_num(f, r->lambda_layered);
             fputs(",\"Lambda\":", f);
-            json_num(f, r->Lambda);
+            edan_json_num(f, r->Lambda);
             fputs(",\"memory_cost\":{\"lower\":", f);
-            json_num(f, r->mem_lower);
+            edan_json_num(f, r->mem_lower);
             fputs(",\"upper\":", f);
-            json_num(f, r->mem_upper);
+            edan_json_num(f, r->mem_upper);
             fputs(",\"layered\":", f);
-            json_num(f, r->mem_layered);
+            edan_json_num(f, r->mem_layered);
             fputs("},\"runtime\":{\"lower\":", f);
-            json_num(f, r->run_lower);
+            edan_json_num(f, r->run_lower);
             fputs(",\"upper\":", f);
-            json_num(f, r->run_upper);
+            edan_json_num(f, r->run_upper);
             fputs(",\"layered\":", f);
-            json_num(f, r->run_layered);
+            edan_json_num(f, r->run_layered);
             fputs("}}", f);
         }
         fputs("],\"series\":[", f);
@@ -247,23 +212,14 @@ void edan_report_json(FILE *f, const edan_edag *e, const edan_options *o, const 
             const edan_series *s = &st->series[j];
             fprintf(f, "%s{\"requested_tau\":%" PRIu64 ",\"tau\":%" PRIu64 ",\"phases\":%zu,\"U\":", j ? "," : "",
                     s->requested_tau, s->tau, s->n);
-            json_u64_array(f, s->U, s->n);
+            edan_json_u64_array(f, s->U, s->n);
             fputs(",\"started\":", f);
-            json_u64_array(f, s->started, s->n);
+            edan_json_u64_array(f, s->started, s->n);
             fputs("}", f);
         }
         fputs("]}", f);
     }
     fputs("]", f);
-    if (src->critpath) {
-        fputc(',', f);
-        edan_report_critpath_json(f, src->critpath, src->binary, 20);
-    }
-    if (src->functions) {
-        fputc(',', f);
-        edan_report_functions_json(f, src, o);
-    }
-    fputs("}\n", f);
 }
 
 void edan_report_series_csv(FILE *f, const edan_edag *e)
@@ -334,57 +290,4 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
         snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
         fprintf(f, "%-44.44s %22s %18s %22s %18s %16s\n", label, w, d, l, L, b);
     }
-}
-
-static void function_numbers(const edan_edag *e, int lane, const edan_options *o, double *lambda, double *Lambda)
-{
-    edan_metrics mt;
-    edan_metrics_compute(edan_edag_lane(e, lane), edan_edag_get_config(e)->lane[lane].cost.alpha, &o->metrics, &mt);
-    *lambda = mt.per_m[0].lambda;
-    *Lambda = mt.per_m[0].Lambda;
-}
-
-void edan_report_functions_text(FILE *f, const edan_report_source *src, const edan_options *o)
-{
-    fprintf(f,
-            "\nper function (m = %" PRIu64
-            "; exclusive: the function's own instructions, inclusive: with its callees)\n",
-            o->metrics.m[0]);
-    fprintf(f, "  %-24s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
-            "Lambda", "insns", "W", "D", "lambda", "Lambda");
-    for (int i = 0; i < src->n_functions; i++) {
-        fprintf(f, "  %-24.24s", src->function_names[i]);
-        for (int incl = 0; incl < 2; incl++) {
-            const edan_lane_stats *st = edan_edag_lane(src->functions, 2 * i + incl);
-            double l, L;
-            function_numbers(src->functions, 2 * i + incl, o, &l, &L);
-            fprintf(f, "%s %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12.6g %9.4g", incl ? " |" : "", st->vertices,
-                    st->W, st->D, l, L);
-        }
-        fputc('\n', f);
-    }
-}
-
-void edan_report_functions_json(FILE *f, const edan_report_source *src, const edan_options *o)
-{
-    fputs("\"functions\":[", f);
-    for (int i = 0; i < src->n_functions; i++) {
-        fprintf(f, "%s{\"name\":", i ? "," : "");
-        edan_report_json_str(f, src->function_names[i]);
-        for (int incl = 0; incl < 2; incl++) {
-            const edan_lane_stats *st = edan_edag_lane(src->functions, 2 * i + incl);
-            double l, L;
-            function_numbers(src->functions, 2 * i + incl, o, &l, &L);
-            fprintf(f,
-                    ",\"%s\":{\"instructions\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":%" PRIu64
-                    ",\"lambda\":",
-                    incl ? "inclusive" : "exclusive", st->vertices, st->W, st->D, st->C);
-            json_num(f, l);
-            fputs(",\"Lambda\":", f);
-            json_num(f, L);
-            fputc('}', f);
-        }
-        fputc('}', f);
-    }
-    fputc(']', f);
 }

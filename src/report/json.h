@@ -1,0 +1,19 @@
+/*
+ * json.h - the JSON writing every report section shares: strings escaped,
+ * numbers as integers when they are whole, non-finite values as null.
+ */
+#ifndef EDAN_REPORT_JSON_H
+#define EDAN_REPORT_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A JSON string (escaped), or null for NULL. */
+void edan_json_str(FILE *f, const char *s);
+/* A number: whole values below 9e15 without a fraction, others with 17 digits, NaN and infinities as null. */
+void edan_json_num(FILE *f, double v);
+/* [a0,a1,...] */
+void edan_json_u64_array(FILE *f, const uint64_t *a, size_t n);
+
+#endif

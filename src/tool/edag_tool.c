@@ -1,0 +1,102 @@
+#include "tool/edag_tool.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "report/plot.h"
+#include "report/report.h"
+#include "tool/session.h"
+
+static bool wanted(const edan_options *o)
+{
+    (void)o;
+    return true; /* every report has the eDAG's metrics */
+}
+
+static void *create(edan_session *s, edan_error *err)
+{
+    edan_edag_config cfg;
+    if (edan_options_edag_config(edan_session_options(s), &cfg, err))
+        return NULL;
+    return edan_edag_new(&cfg, err);
+}
+
+static edan_consumer consumer(void *t)
+{
+    return edan_edag_consumer(t);
+}
+
+static const edan_error *error(const void *t)
+{
+    return edan_edag_error(t);
+}
+
+static void report(void *t, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    const edan_options *o = edan_session_options(s);
+    if (fmt == EDAN_FORMAT_JSON)
+        edan_report_edag_json(f, t, o);
+    else if (fmt == EDAN_FORMAT_TABLE)
+        edan_report_table(f, t, o);
+    else
+        edan_report_edag_text(f, t, o);
+}
+
+/* The name plots are given: the trace's or the program's file name, without its extension. */
+static void plot_name(const edan_report_source *src, char *name, size_t cap)
+{
+    const char *from = src->path && *src->path ? src->path : src->binary && *src->binary ? src->binary : "program";
+    const char *slash = strrchr(from, '/');
+    snprintf(name, cap, "%s", slash ? slash + 1 : from);
+    if (src->path && *src->path) {
+        char *dot = strrchr(name, '.');
+        if (dot && dot != name)
+            *dot = '\0';
+    }
+}
+
+static int outputs(void *t, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    if (o->series_csv[0]) {
+        FILE *csv = fopen(o->series_csv, "w");
+        if (!csv) {
+            edan_error_set(err, "%s: cannot write: %s", o->series_csv, strerror(errno));
+            return -1;
+        }
+        edan_report_series_csv(csv, t);
+        if (fclose(csv)) {
+            edan_error_set(err, "%s: write failed: %s", o->series_csv, strerror(errno));
+            return -1;
+        }
+    }
+    if (o->plot_dir[0]) {
+        char name[1100];
+        plot_name(edan_session_source(s), name, sizeof name);
+        if (edan_plot_analysis(t, o, o->plot_dir, name, err))
+            return -1;
+    }
+    return 0;
+}
+
+static void destroy(void *t)
+{
+    edan_edag_free(t);
+}
+
+const edan_tool_def edan_edag_tool = {
+    .name = "edag",
+    .summary = "eDAG metrics: work, span, W, D, layers, bounds, lambda, Lambda, data movement",
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = report,
+    .outputs = outputs,
+    .destroy = destroy,
+};
+
+const edan_edag *edan_edag_tool_analysis(const edan_session *s)
+{
+    return edan_session_tool(s, "edag");
+}

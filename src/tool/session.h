@@ -1,0 +1,60 @@
+/*
+ * session.h - an analysis session: the tools a command asks for, fed one
+ * instruction stream, and one report made of their sections.
+ *
+ *   s = edan_session_new(&options, NULL, &src, &err);   every wanted tool
+ *   producer(edan_session_consumer(s));                 plugin or trace reader
+ *   edan_session_finish(s, &err);
+ *   edan_session_report(s, out, &err);                  text, JSON or table
+ *   edan_session_outputs(s, &err);                      plots, CSV
+ *   edan_session_free(s);
+ *
+ * The session's consumer hands each batch to every tool in registry order;
+ * a tool marked threaded gets a copy on a thread of its own. With a single
+ * tool the session is that tool's consumer, zero-copy batches included.
+ */
+#ifndef EDAN_TOOL_SESSION_H
+#define EDAN_TOOL_SESSION_H
+
+#include <stdio.h>
+
+#include "config/options.h"
+#include "report/report.h"
+#include "tool/tool.h"
+#include "trace/exec.h"
+#include "util/error.h"
+
+/*
+ * A session with the tools named in only (a NULL-terminated list), or with
+ * every tool whose wanted() says yes when only is NULL. o and src are
+ * copied (src's strings must outlive the session). NULL with err set.
+ */
+edan_session *edan_session_new(const edan_options *o, const char *const *only, const edan_report_source *src,
+                               edan_error *err);
+edan_consumer edan_session_consumer(edan_session *s);
+/* After the stream: every tool's finish; 0, or -1 with the first error. */
+int edan_session_finish(edan_session *s, edan_error *err);
+/* The report: text, JSON (--json) or the table (--table). 0, or -1 when writing failed. */
+int edan_session_report(edan_session *s, FILE *f, edan_error *err);
+/* Every tool's files besides the report. */
+int edan_session_outputs(edan_session *s, edan_error *err);
+void edan_session_free(edan_session *s);
+
+/* Name the source again, for what became known during the stream (the plugin learns the program's path late). */
+void edan_session_set_source(edan_session *s, const edan_report_source *src);
+const edan_options *edan_session_options(const edan_session *s);
+const edan_report_source *edan_session_source(const edan_session *s);
+/* A tool instance of this session by name (NULL if it has none). */
+void *edan_session_tool(const edan_session *s, const char *name);
+
+/*
+ * Options: the configuration's (config/options.h), then every tool's. The
+ * same contract as edan_options_set: 0, -1 with a message, 1 if unknown.
+ */
+int edan_session_option_set(edan_options *o, const char *key, const char *value, edan_error *err);
+/* Does this option take a value? -1 if no module defines it. */
+int edan_session_option_takes_value(const char *key);
+/* Help text: the configuration's options and every tool's. */
+void edan_session_options_help(FILE *f);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * tool.h - an analysis tool: one analysis of the instruction stream, with a
+ * name, its own options, a consumer of the stream and its own sections of
+ * the report. The registry (registry.c) lists every tool; an analysis
+ * session (session.h) creates the tools a command asks for, feeds one
+ * stream to all of them and writes one report by asking each for its
+ * section. A new analysis is one file defining an edan_tool_def, one line
+ * in the registry and its test.
+ *
+ * Lifetime of a tool instance: create() -> consumer().consume() for every
+ * batch, in trace order -> consumer().finish() once -> report hooks, any
+ * number of times -> destroy(). The records of a batch stay valid only
+ * during consume(); the static instructions they point at live as long as
+ * the session.
+ */
+#ifndef EDAN_TOOL_TOOL_H
+#define EDAN_TOOL_TOOL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "config/options.h"
+#include "report/report.h"
+#include "trace/exec.h"
+#include "util/error.h"
+
+typedef struct edan_session edan_session;
+
+/*
+ * One option of a tool, given as --name or --name=VALUE on the command line
+ * and as a key=value line to the plugin. check() validates a value when the
+ * option is given (NULL: any value); the tool reads its options at create()
+ * with edan_options_each().
+ */
+typedef struct edan_tool_option {
+    const char *name;
+    bool takes_value;
+    const char *help; /* the help text's lines for it, each ending in '\n' */
+    int (*check)(const char *value, edan_error *err);
+} edan_tool_option;
+
+/* How the report is written (the --json and --table options). */
+typedef enum edan_report_format { EDAN_FORMAT_TEXT, EDAN_FORMAT_JSON, EDAN_FORMAT_TABLE } edan_report_format;
+
+typedef struct edan_tool_def {
+    const char *name;
+    const char *summary;
+    const edan_tool_option *options; /* ends with a {NULL} entry; NULL for none */
+    /* Whether a command with these options asks for the tool. */
+    bool (*wanted)(const edan_options *o);
+    /* A new instance (NULL with err set). The session's options, source and other tools are readable. */
+    void *(*create)(edan_session *s, edan_error *err);
+    /* Its consumer of the stream; finish() returns non-zero after setting the error that error() gives. */
+    edan_consumer (*consumer)(void *tool);
+    const edan_error *(*error)(const void *tool);
+    /*
+     * Its section of the report. Text: lines of its own; JSON: members of
+     * the report's top-level object, each written as ,"key":value; table:
+     * only a tool that has a table writes one. NULL: nothing.
+     */
+    void (*report)(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+    /* Files besides the report (plots, CSV series): 0, or -1 with err set. NULL: none. */
+    int (*outputs)(void *tool, const edan_session *s, edan_error *err);
+    void (*destroy)(void *tool);
+    /* Its consumer is worth a thread of its own (the session copies each batch to it). */
+    bool threaded;
+} edan_tool_def;
+
+/* The registry: every tool, in the order of their report sections. */
+extern const edan_tool_def *const edan_tools[];
+extern const int edan_n_tools;
+
+/* A tool by name, or NULL. */
+const edan_tool_def *edan_tool_find(const char *name);
+
+#endif
