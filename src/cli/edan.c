@@ -1,5 +1,7 @@
 /*
- * edan.c - the command line: edan run | record | analyze | convert.
+ * edan.c - the command line: edan run | record | analyze | convert, and the
+ * options, help and analysis of a trace every command shares (rank.c and
+ * cmd_dot.c hold edan rank and edan dot, qemu.c the QEMU runs).
  *
  * Exit status: 0 on success, 2 for bad input or options (a clear one-line
  * message on stderr), 1 when something outside edan failed (QEMU missing or
@@ -19,47 +21,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/edag.h"
-#include "config/options.h"
-#include "report/dot.h"
-#include "report/plot.h"
-#include "report/report.h"
-#include "tool/edag_tool.h"
+#include "cli/cli.h"
 #include "tool/functions_tool.h"
-#include "tool/session.h"
 #include "trace/exec.h"
-#include "trace/trace_file.h"
 #include "trace/trace_text.h"
-#include "util/elf_symbols.h"
-#include "util/parse.h"
 
 #define EDAN_VERSION "0.1.0"
 
-static const char *prog_name = "edan";
+const char *cli_prog_name = "edan";
 
-static void die(int status, const char *fmt, ...) EDAN_PRINTF(2, 3);
-static void die(int status, const char *fmt, ...)
+void cli_die(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog_name);
+    fprintf(stderr, "%s: ", cli_prog_name);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     exit(status);
 }
-
-/* Options of the command line that are not analysis options. */
-typedef struct cli {
-    edan_options o;
-    const char *qemu;
-    const char *plugin;
-    const char *trace_out;
-    const char *image;     /* edan dot: render to this SVG or PNG with Graphviz */
-    uint64_t max_vertices; /* edan dot */
-    bool text_trace;
-    bool help;
-} cli;
 
 static void usage_main(FILE *f)
 {
@@ -163,7 +143,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         }
         if (!strcmp(a, "-o")) {
             if (i + 1 >= argc)
-                die(2, "%s: -o needs a path", sub);
+                cli_die(2, "%s: -o needs a path", sub);
             c->trace_out = argv[++i];
             continue;
         }
@@ -171,32 +151,22 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             if (stop_at_positional)
                 break;
             if (a[0] == '-' && a[1])
-                die(2, "%s: unknown option '%s' (see 'edan %s --help')", sub, a, sub);
+                cli_die(2, "%s: unknown option '%s' (see 'edan %s --help')", sub, a, sub);
             break;
         }
         char key[64];
         const char *eq = strchr(a + 2, '=');
         size_t klen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
         if (klen >= sizeof key)
-            die(2, "%s: unknown option '%s'", sub, a);
+            cli_die(2, "%s: unknown option '%s'", sub, a);
         memcpy(key, a + 2, klen);
         key[klen] = '\0';
         const char *value = eq ? eq + 1 : NULL;
         /* command-line-only options */
-        if (!strcmp(key, "max-vertices")) {
-            if (!value) {
-                if (i + 1 >= argc)
-                    die(2, "%s: --%s needs a value", sub, key);
-                value = argv[++i];
-            }
-            if (edan_parse_u64(value, &c->max_vertices) || c->max_vertices == 0)
-                die(2, "%s: --max-vertices: '%s' is not a positive integer", sub, value);
-            continue;
-        }
         if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
             if (!value) {
                 if (i + 1 >= argc)
-                    die(2, "%s: --%s needs a value", sub, key);
+                    cli_die(2, "%s: --%s needs a value", sub, key);
                 value = argv[++i];
             }
             if (!strcmp(key, "qemu"))
@@ -211,197 +181,43 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         }
         if (!strcmp(key, "text") || !strcmp(key, "binary")) {
             if (value)
-                die(2, "%s: --%s takes no value", sub, key);
+                cli_die(2, "%s: --%s takes no value", sub, key);
             c->text_trace = !strcmp(key, "text");
             continue;
         }
         int takes = edan_session_option_takes_value(key);
         if (takes < 0)
-            die(2, "%s: unknown option '--%s' (see 'edan %s --help')", sub, key, sub);
+            cli_die(2, "%s: unknown option '--%s' (see 'edan %s --help')", sub, key, sub);
         if (takes && !value) {
             if (i + 1 >= argc)
-                die(2, "%s: --%s needs a value", sub, key);
+                cli_die(2, "%s: --%s needs a value", sub, key);
             value = argv[++i];
         }
         edan_error err = {0};
         if (edan_session_option_set(&c->o, key, value, &err))
-            die(2, "%s: %s", sub, err.msg);
+            cli_die(2, "%s: %s", sub, err.msg);
     }
     return i;
 }
 
-static char self_dir[PATH_MAX];
-
-static const char *find_plugin(const cli *c)
-{
-    if (c->plugin)
-        return c->plugin;
-    const char *env = getenv("EDAN_PLUGIN");
-    if (env && *env)
-        return env;
-    static char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/libedan_plugin.so", self_dir);
-    return path;
-}
-
-static const char *find_qemu(const cli *c)
-{
-    if (c->qemu)
-        return c->qemu;
-    const char *env = getenv("EDAN_QEMU");
-    return env && *env ? env : "qemu-riscv64";
-}
-
-static void check_program(const cli *c, const char *program)
-{
-    edan_elf elf;
-    edan_error err = {0};
-    if (edan_elf_open(program, &elf, &err))
-        die(2, "%s", err.msg);
-    for (int i = 0; i < c->o.n_filter; i++) {
-        edan_elf_func f;
-        if (!edan_elf_find(&elf, program, c->o.filter[i], &f, 1, &err)) {
-            edan_elf_close(&elf);
-            die(2, "%s", err.msg);
-        }
-    }
-    edan_elf_close(&elf);
-}
-
-static void check_plugin_path(const char *what, const char *path)
-{
-    if (strchr(path, ','))
-        die(2, "%s '%s' contains a comma, which QEMU's -plugin option cannot pass", what, path);
-}
-
-static char tmpdir[PATH_MAX];
-
-static void cleanup_tmp(void)
-{
-    if (!tmpdir[0])
-        return;
-    char p[PATH_MAX + 32];
-    const char *names[] = {"opts", "status", "report"};
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
-        unlink(p);
-    }
-    rmdir(tmpdir);
-    tmpdir[0] = '\0';
-}
-
-static void make_tmpdir(void)
-{
-    if (tmpdir[0])
-        return;
-    const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/edan.XXXXXX", base && *base && !strchr(base, ',') ? base : "/tmp");
-    if (!mkdtemp(tmpdir))
-        die(1, "cannot create a temporary directory: %s", strerror(errno));
-    atexit(cleanup_tmp);
-}
-
-/* Run QEMU with the plugin; returns the program's exit status. */
-static int run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
-{
-    const char *plugin = find_plugin(c);
-    if (access(plugin, R_OK))
-        die(1, "cannot find edan's QEMU plugin at %s (build it, or set --plugin / EDAN_PLUGIN)", plugin);
-    check_plugin_path("plugin path", plugin);
-    check_plugin_path("output path", out);
-    make_tmpdir();
-    char opts[PATH_MAX + 16], status[PATH_MAX + 16];
-    snprintf(opts, sizeof opts, "%s/opts", tmpdir);
-    snprintf(status, sizeof status, "%s/status", tmpdir);
-    FILE *f = fopen(opts, "w");
-    if (!f || edan_options_write(&c->o, f) || fclose(f))
-        die(1, "cannot write %s: %s", opts, strerror(errno));
-    char plugin_arg[8 * PATH_MAX];
-    int progress = c->o.progress < 0 ? isatty(2) : c->o.progress;
-    char binary[PATH_MAX];
-    if (!realpath(prog_argv[0], binary) || strchr(binary, ','))
-        snprintf(binary, sizeof binary, "%s", "");
-    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode, out,
-             opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
-    char **args = calloc((size_t)prog_argc + 6, sizeof *args);
-    if (!args)
-        die(1, "out of memory");
-    int n = 0;
-    args[n++] = (char *)find_qemu(c);
-    args[n++] = "-plugin";
-    args[n++] = plugin_arg;
-    for (int i = 0; i < prog_argc; i++)
-        args[n++] = prog_argv[i];
-    args[n] = NULL;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        die(1, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        execvp(args[0], args);
-        fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", prog_name, args[0],
-                strerror(errno));
-        _exit(127);
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0) {
-        if (errno != EINTR)
-            die(1, "waitpid: %s", strerror(errno));
-    }
-    free(args);
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
-        exit(1);
-    FILE *s = fopen(status, "r");
-    char line[2048] = "";
-    if (!s || !fgets(line, sizeof line, s)) {
-        if (s)
-            fclose(s);
-        if (WIFSIGNALED(ws))
-            die(1, "QEMU was killed by signal %d before edan's plugin finished", WTERMSIG(ws));
-        die(1, "QEMU exited with status %d before edan's plugin finished (see its messages above)",
-            WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
-    }
-    fclose(s);
-    line[strcspn(line, "\n")] = '\0';
-    if (!strncmp(line, "error: ", 7))
-        die(2, "%s", line + 7);
-    int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    if (code)
-        fprintf(stderr, "%s: warning: the program exited with status %d\n", prog_name, code);
-    return code;
-}
-
-static void copy_file_to(const char *path, FILE *to)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        die(1, "cannot read %s: %s", path, strerror(errno));
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        if (fwrite(buf, 1, n, to) != n)
-            die(1, "cannot write the report: %s", strerror(errno));
-    fclose(f);
-}
-
-static FILE *open_output(const edan_options *o)
+FILE *cli_open_output(const edan_options *o)
 {
     if (!o->output[0])
         return stdout;
     FILE *f = fopen(o->output, "w");
     if (!f)
-        die(2, "%s: cannot write: %s", o->output, strerror(errno));
+        cli_die(2, "%s: cannot write: %s", o->output, strerror(errno));
     return f;
 }
 
-static void close_output(FILE *f, const edan_options *o)
+void cli_close_output(FILE *f, const edan_options *o)
 {
     if (fflush(f) || ferror(f) || (f != stdout && fclose(f)))
-        die(1, "%s: write failed: %s", o->output[0] ? o->output : "standard output", strerror(errno));
+        cli_die(1, "%s: write failed: %s", o->output[0] ? o->output : "standard output", strerror(errno));
 }
 
 /* The start every command shares: defaults, options, --help. False when help was shown. */
-static bool begin_command(int argc, char **argv, const char *sub, cli *c, int *first)
+bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *first)
 {
     edan_options_default(&c->o);
     *first = parse_args(argc, argv, 2, c, sub, false);
@@ -416,32 +232,30 @@ static int cmd_run(int argc, char **argv)
 {
     cli c = {0};
     int i;
-    if (!begin_command(argc, argv, "run", &c, &i))
+    if (!cli_begin_command(argc, argv, "run", &c, &i))
         return 0;
     if (i >= argc)
-        die(2, "run: no program given (usage: edan run [options] [--] PROGRAM [ARGS...])");
-    check_program(&c, argv[i]);
+        cli_die(2, "run: no program given (usage: edan run [options] [--] PROGRAM [ARGS...])");
+    cli_check_program(&c, argv[i]);
     edan_edag_config cfg;
     edan_error err = {0};
     if (edan_options_edag_config(&c.o, &cfg, &err))
-        die(2, "run: %s", err.msg);
+        cli_die(2, "run: %s", err.msg);
     if (edan_functions_to_choose(&c.o)) {
         /* the functions that execute the most are known only at the end: record, choose, analyse */
-        make_tmpdir();
         char trace[PATH_MAX + 16];
-        snprintf(trace, sizeof trace, "%s/run.edt", tmpdir);
-        run_qemu(&c, "record", trace, argv + i, argc - i);
+        snprintf(trace, sizeof trace, "%s/run.edt", cli_tmpdir());
+        cli_run_qemu(&c, "record", trace, argv + i, argc - i);
         analyze_source(&c, trace, "online", NULL);
         unlink(trace);
         return 0;
     }
-    FILE *out = open_output(&c.o);
-    make_tmpdir();
+    FILE *out = cli_open_output(&c.o);
     char report[PATH_MAX + 16];
-    snprintf(report, sizeof report, "%s/report", tmpdir);
-    run_qemu(&c, "online", report, argv + i, argc - i);
-    copy_file_to(report, out);
-    close_output(out, &c.o);
+    snprintf(report, sizeof report, "%s/report", cli_tmpdir());
+    cli_run_qemu(&c, "online", report, argv + i, argc - i);
+    cli_copy_file_to(report, out);
+    cli_close_output(out, &c.o);
     return 0;
 }
 
@@ -449,19 +263,19 @@ static int cmd_record(int argc, char **argv)
 {
     cli c = {0};
     int i;
-    if (!begin_command(argc, argv, "record", &c, &i))
+    if (!cli_begin_command(argc, argv, "record", &c, &i))
         return 0;
     if (!c.trace_out)
-        die(2, "record: no trace file given (-o TRACE)");
+        cli_die(2, "record: no trace file given (-o TRACE)");
     if (i >= argc)
-        die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
-    check_program(&c, argv[i]);
+        cli_die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
+    cli_check_program(&c, argv[i]);
     /* Fail early, before a long run, if the trace cannot be written. */
     int fd = open(c.trace_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
-        die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
+        cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
     close(fd);
-    run_qemu(&c, c.text_trace ? "text" : "record", c.trace_out, argv + i, argc - i);
+    cli_run_qemu(&c, c.text_trace ? "text" : "record", c.trace_out, argv + i, argc - i);
     return 0;
 }
 
@@ -477,26 +291,26 @@ static void choose_functions(edan_options *o, const char *path)
         return;
     struct stat st;
     if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode))
-        die(2,
-            "--per-function: %s is not a file that can be read twice (a first read counts the instructions of each "
-            "function); name the functions with --functions",
-            path);
+        cli_die(2,
+                "--per-function: %s is not a file that can be read twice (a first read counts the instructions of each "
+                "function); name the functions with --functions",
+                path);
     edan_error err = {0};
     edan_trace_source *src = edan_trace_source_open(path, &err);
     if (!src)
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     edan_profile prof = {0};
     enum { CAP = 8192 };
     static edan_exec recs[CAP];
     long n;
     while ((n = edan_trace_source_next(src, recs, CAP, &err)) > 0)
         if (edan_profile_add(&prof, recs, (size_t)n))
-            die(1, "out of memory");
+            cli_die(1, "out of memory");
     if (n < 0)
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
     if (edan_functions_choose(o, meta ? meta->binary : NULL, path, &prof, top, &err))
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     edan_profile_free(&prof);
     edan_trace_source_close(src);
 }
@@ -508,8 +322,8 @@ static void choose_functions(edan_options *o, const char *path)
  * which owns the static instructions the tools' results point at: close it
  * after the session.
  */
-static edan_session *analyze_trace(const cli *c, const char *path, const char *kind, const char *shown,
-                                   const char *const *only, edan_trace_source **source)
+edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind, const char *shown,
+                                const char *const *only, edan_trace_source **source)
 {
     edan_options o = c->o;
     if (!only)
@@ -517,7 +331,7 @@ static edan_session *analyze_trace(const cli *c, const char *path, const char *k
     edan_error err = {0};
     edan_trace_source *src = edan_trace_source_open(path, &err);
     if (!src)
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
     static char binary[PATH_MAX], filter[600];
     snprintf(binary, sizeof binary, "%s", meta && meta->binary ? meta->binary : "");
@@ -527,7 +341,7 @@ static edan_session *analyze_trace(const cli *c, const char *path, const char *k
     const edan_report_source rs = {kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter};
     edan_session *s = edan_session_new(&o, only, &rs, &err);
     if (!s)
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     const edan_consumer k = edan_session_consumer(s);
     enum { CAP = 8192 };
     static edan_exec recs[CAP];
@@ -542,7 +356,7 @@ static edan_session *analyze_trace(const cli *c, const char *path, const char *k
         edan_exec *batch = edan_consumer_buffer(&k, recs, &cap);
         long n = edan_trace_source_next(src, batch, cap, &err);
         if (n < 0)
-            die(2, "%s", err.msg);
+            cli_die(2, "%s", err.msg);
         if (n == 0)
             break;
         total += (uint64_t)n;
@@ -559,7 +373,7 @@ static edan_session *analyze_trace(const cli *c, const char *path, const char *k
     if (progress)
         fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
     if (edan_session_finish(s, &err))
-        die(1, "%s", err.msg);
+        cli_die(1, "%s", err.msg);
     *source = src;
     return s;
 }
@@ -567,15 +381,15 @@ static edan_session *analyze_trace(const cli *c, const char *path, const char *k
 /* Analyse a trace and write the report and the tools' files. */
 static void analyze_source(const cli *c, const char *path, const char *kind, const char *shown)
 {
-    FILE *out = open_output(&c->o);
+    FILE *out = cli_open_output(&c->o);
     edan_trace_source *src;
-    edan_session *s = analyze_trace(c, path, kind, shown, NULL, &src);
+    edan_session *s = cli_analyze_trace(c, path, kind, shown, NULL, &src);
     edan_error err = {0};
     if (edan_session_report(s, out, &err))
-        die(1, "%s: write failed: %s", c->o.output[0] ? c->o.output : "standard output", strerror(errno));
+        cli_die(1, "%s: write failed: %s", c->o.output[0] ? c->o.output : "standard output", strerror(errno));
     if (edan_session_outputs(s, &err))
-        die(2, "%s", err.msg);
-    close_output(out, &c->o);
+        cli_die(2, "%s", err.msg);
+    cli_close_output(out, &c->o);
     edan_session_free(s);
     edan_trace_source_close(src);
 }
@@ -584,12 +398,12 @@ static int cmd_analyze(int argc, char **argv)
 {
     cli c = {0};
     int i;
-    if (!begin_command(argc, argv, "analyze", &c, &i))
+    if (!cli_begin_command(argc, argv, "analyze", &c, &i))
         return 0;
     if (i >= argc)
-        die(2, "analyze: no trace given (usage: edan analyze [options] TRACE)");
+        cli_die(2, "analyze: no trace given (usage: edan analyze [options] TRACE)");
     if (i + 1 < argc)
-        die(2, "analyze: one trace at a time ('%s' is extra)", argv[i + 1]);
+        cli_die(2, "analyze: one trace at a time ('%s' is extra)", argv[i + 1]);
     analyze_source(&c, argv[i], "trace", argv[i]);
     return 0;
 }
@@ -609,26 +423,26 @@ static int cmd_convert(int argc, char **argv)
             usage_sub("convert", stdout);
             return 0;
         } else
-            die(2, "convert: unknown option '%s'", argv[i]);
+            cli_die(2, "convert: unknown option '%s'", argv[i]);
     }
     if (argc - i != 2)
-        die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
+        cli_die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
     const char *in = argv[i], *outp = argv[i + 1];
     edan_error err = {0};
     int kind = edan_trace_detect(in, &err);
     if (kind < 0)
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     bool to_text = force >= 0 ? force == 1 : kind == 1;
     edan_trace_source *src = edan_trace_source_open(in, &err);
     if (!src)
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     edan_consumer sink;
     edan_trace_writer *bw = NULL;
     edan_text_writer *tw = NULL;
     if (to_text) {
         tw = edan_text_writer_open(outp, false, &err);
         if (!tw)
-            die(2, "%s", err.msg);
+            cli_die(2, "%s", err.msg);
         sink = edan_text_writer_consumer(tw);
     } else {
         const edan_trace_meta *m = edan_trace_source_meta(src);
@@ -637,7 +451,7 @@ static int cmd_convert(int argc, char **argv)
             meta = *m;
         bw = edan_trace_writer_open(outp, &meta, &err);
         if (!bw)
-            die(2, "%s", err.msg);
+            cli_die(2, "%s", err.msg);
         sink = edan_trace_writer_consumer(bw);
     }
     enum { CAP = 8192 };
@@ -647,188 +461,16 @@ static int cmd_convert(int argc, char **argv)
         if (n < 0) {
             /* Do not leave a complete-looking conversion of a broken input behind. */
             unlink(outp);
-            die(2, "%s", err.msg);
+            cli_die(2, "%s", err.msg);
         }
         if (n == 0)
             break;
         sink.consume(sink.ctx, recs, (size_t)n);
     }
     if (tw && edan_text_writer_close(tw, &err))
-        die(2, "%s", err.msg);
+        cli_die(2, "%s", err.msg);
     if (bw && edan_trace_writer_close(bw, &err))
-        die(2, "%s", err.msg);
-    edan_trace_source_close(src);
-    return 0;
-}
-
-typedef struct ranked {
-    const char *name;
-    double lambda, Lambda, W, D;
-} ranked;
-
-static int by_lambda(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    return x->lambda < y->lambda ? 1 : x->lambda > y->lambda ? -1 : strcmp(x->name, y->name);
-}
-
-static int by_Lambda(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    return x->Lambda < y->Lambda ? 1 : x->Lambda > y->Lambda ? -1 : strcmp(x->name, y->name);
-}
-
-static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
-{
-    char dat[PATH_MAX + 32], gp[PATH_MAX + 32];
-    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, big ? "Lambda" : "lambda");
-    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, big ? "Lambda" : "lambda");
-    FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
-    if (!f || !g) {
-        edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
-        if (f)
-            fclose(f);
-        return;
-    }
-    for (int i = 0; i < n; i++)
-        fprintf(f, "\"%s\" %.17g\n", r[i].name, big ? r[i].Lambda : r[i].lambda);
-    fclose(f);
-    const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
-    for (int t = 0; t < 2; t++)
-        fprintf(g,
-                "set terminal %s size 1000,600 enhanced font 'sans,10'\nset output '%s/rank-%s.%s'\n"
-                "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
-                "set xtics rotate by -30\nset ylabel '%s'\n%s"
-                "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle\n",
-                t ? "svg" : "pngcairo", dir, big ? "Lambda" : "lambda", t ? "svg" : "png", what, what,
-                big ? "" : "set logscale y\n", dat);
-    fclose(g);
-    edan_plot_run_gnuplot(gp, err);
-}
-
-static int cmd_rank(int argc, char **argv)
-{
-    cli c = {0};
-    int i;
-    if (!begin_command(argc, argv, "rank", &c, &i))
-        return 0;
-    int n = argc - i;
-    if (n < 1)
-        die(2, "rank: usage: edan rank [options] TRACE|PROGRAM...");
-    ranked *r = calloc((size_t)n, sizeof *r);
-    if (!r)
-        die(1, "out of memory");
-    for (int k = 0; k < n; k++) {
-        const char *item = argv[i + k];
-        edan_error err = {0};
-        edan_elf elf;
-        const char *trace = item;
-        char tmp_trace[PATH_MAX + 32];
-        if (edan_elf_open(item, &elf, &err) == 0) {
-            edan_elf_close(&elf);
-            /* a program: trace it first, with no arguments */
-            check_program(&c, item);
-            make_tmpdir();
-            snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", tmpdir);
-            run_qemu(&c, "record", tmp_trace, argv + i + k, 1);
-            trace = tmp_trace;
-        }
-        static const char *const only[] = {"edag", NULL};
-        edan_trace_source *src;
-        edan_session *sess = analyze_trace(&c, trace, "trace", trace, only, &src);
-        const edan_edag *e = edan_edag_tool_analysis(sess);
-        const edan_lane_stats *st = edan_edag_lane(e, 0);
-        edan_metrics mt;
-        edan_metrics_compute(st, edan_edag_get_config(e)->lane[0].cost.alpha, &c.o.metrics, &mt);
-        const char *slash = strrchr(item, '/');
-        r[k].name = slash ? slash + 1 : item;
-        r[k].lambda = mt.per_m[0].lambda;
-        r[k].Lambda = mt.per_m[0].Lambda;
-        r[k].W = (double)st->W;
-        r[k].D = (double)st->D;
-        edan_session_free(sess);
-        edan_trace_source_close(src);
-        if (trace != item)
-            unlink(trace);
-    }
-    char cache[256];
-    edan_cache_config_format(&c.o.cache[0], cache, sizeof cache);
-    FILE *out = open_output(&c.o);
-    fprintf(out,
-            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
-            ", alpha0 %g)\n",
-            n, cache, c.o.alpha[0], c.o.metrics.m[0], c.o.metrics.alpha0);
-    for (int pass = 0; pass < 2; pass++) {
-        qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
-        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", pass ? "Lambda" : "lambda",
-                pass ? "lambda" : "Lambda", "W", "D");
-        for (int k = 0; k < n; k++)
-            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
-                    pass ? r[k].Lambda : r[k].lambda, pass ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
-        if (c.o.plot_dir[0]) {
-            edan_error err = {0};
-            if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
-                die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
-            rank_plot(r, n, c.o.plot_dir, pass == 1, &err);
-            if (err.set)
-                die(2, "%s", err.msg);
-        }
-    }
-    close_output(out, &c.o);
-    free(r);
-    return 0;
-}
-
-static int cmd_dot(int argc, char **argv)
-{
-    cli c = {0};
-    c.max_vertices = 5000;
-    int i;
-    if (!begin_command(argc, argv, "dot", &c, &i))
-        return 0;
-    if (i + 1 != argc)
-        die(2, "dot: usage: edan dot [options] [-o OUT.dot] TRACE");
-    edan_error err = {0};
-    edan_trace_source *src = edan_trace_source_open(argv[i], &err);
-    if (!src)
-        die(2, "%s", err.msg);
-    edan_lane_config lane;
-    lane.cache = c.o.cache[0];
-    lane.cost = c.o.cost;
-    lane.cost.alpha = c.o.alpha[0];
-    edan_dot *d = edan_dot_new(&lane, c.o.false_deps, (size_t)c.max_vertices, &err);
-    if (!d)
-        die(2, "dot: %s", err.msg);
-    edan_consumer sink = edan_dot_consumer(d);
-    if (edan_trace_source_run(src, &sink, &err))
-        die(2, "%s", edan_dot_error(d)->set ? edan_dot_error(d)->msg : err.msg);
-    const char *dot_path = c.trace_out;
-    char tmp_dot[PATH_MAX + 16] = "";
-    if (!dot_path && c.image) {
-        make_tmpdir();
-        snprintf(tmp_dot, sizeof tmp_dot, "%s/report", tmpdir);
-        dot_path = tmp_dot;
-    }
-    FILE *f = dot_path ? fopen(dot_path, "w") : stdout;
-    if (!f)
-        die(2, "%s: cannot write: %s", dot_path, strerror(errno));
-    const char *slash = strrchr(argv[i], '/');
-    if (edan_dot_write(d, f, slash ? slash + 1 : argv[i]) || (f != stdout && fclose(f)))
-        die(1, "%s: write failed", dot_path ? dot_path : "standard output");
-    if (c.image) {
-        const char *ext = strrchr(c.image, '.');
-        const char *fmt = ext && !strcmp(ext, ".png") ? "-Tpng" : "-Tsvg";
-        pid_t pid = fork();
-        if (pid == 0) {
-            execlp("dot", "dot", fmt, "-o", c.image, dot_path, (char *)NULL);
-            fprintf(stderr, "edan: cannot run Graphviz's dot: %s (install the graphviz package)\n", strerror(errno));
-            _exit(127);
-        }
-        int ws;
-        if (pid < 0 || waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws))
-            die(2, "dot: rendering %s with Graphviz failed", c.image);
-    }
-    edan_dot_free(d);
+        cli_die(2, "%s", err.msg);
     edan_trace_source_close(src);
     return 0;
 }
@@ -842,7 +484,7 @@ int main(int argc, char **argv)
         char *slash = strrchr(exe, '/');
         if (slash) {
             *slash = '\0';
-            snprintf(self_dir, sizeof self_dir, "%s", exe);
+            cli_set_self_dir(exe);
         }
     }
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
@@ -866,8 +508,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "convert"))
         return cmd_convert(argc, argv);
     if (!strcmp(argv[1], "dot"))
-        return cmd_dot(argc, argv);
+        return cli_cmd_dot(argc, argv);
     if (!strcmp(argv[1], "rank"))
-        return cmd_rank(argc, argv);
-    die(2, "unknown command '%s' (commands: run, record, analyze, convert, dot, rank; see 'edan --help')", argv[1]);
+        return cli_cmd_rank(argc, argv);
+    cli_die(2, "unknown command '%s' (commands: run, record, analyze, convert, dot, rank; see 'edan --help')", argv[1]);
 }

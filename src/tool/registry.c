@@ -6,13 +6,14 @@
 
 #include "tool/tool.h"
 
-extern const edan_tool_def edan_edag_tool, edan_critpath_tool, edan_functions_tool, edan_footprint_tool;
+extern const edan_tool_def edan_edag_tool, edan_critpath_tool, edan_functions_tool, edan_footprint_tool, edan_dot_tool;
 
 const edan_tool_def *const edan_tools[] = {
     &edan_edag_tool,      /* eDAG metrics of every configuration */
     &edan_critpath_tool,  /* --critical-path */
     &edan_functions_tool, /* --per-function, --functions */
     &edan_footprint_tool, /* --footprint */
+    &edan_dot_tool,       /* --dot, edan dot */
 };
 
 const int edan_n_tools = (int)(sizeof edan_tools / sizeof edan_tools[0]);

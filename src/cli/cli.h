@@ -1,0 +1,61 @@
+/*
+ * cli.h - what the command line's files share: the parsed command line, the
+ * exit-with-a-message helper, QEMU runs (qemu.c) and analysis of a trace
+ * in one session (edan.c). Exit status: 0 on success, 2 for bad input or
+ * options, 1 when something outside edan failed.
+ */
+#ifndef EDAN_CLI_CLI_H
+#define EDAN_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config/options.h"
+#include "tool/session.h"
+#include "trace/trace_file.h"
+#include "util/error.h"
+
+/* Options of the command line that are not analysis options. */
+typedef struct cli {
+    edan_options o;
+    const char *qemu;
+    const char *plugin;
+    const char *trace_out;
+    const char *image; /* edan dot: render to this SVG or PNG with Graphviz */
+    bool text_trace;
+    bool help;
+} cli;
+
+extern const char *cli_prog_name;
+
+void cli_die(int status, const char *fmt, ...) EDAN_PRINTF(2, 3) __attribute__((noreturn));
+/* The start every command shares: defaults, options, --help. False when help was shown. */
+bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *first);
+
+/* qemu.c: edan's directory (where the plugin is looked for), set by main. */
+void cli_set_self_dir(const char *dir);
+/* The program exists, is a RISC-V ELF and has the filter's functions (exits otherwise). */
+void cli_check_program(const cli *c, const char *program);
+/* A private temporary directory, removed at exit. */
+const char *cli_tmpdir(void);
+/* Run QEMU with the plugin in mode (online, record, text) writing out; the program's exit status. */
+int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc);
+void cli_copy_file_to(const char *path, FILE *to);
+
+FILE *cli_open_output(const edan_options *o);
+void cli_close_output(FILE *f, const edan_options *o);
+/*
+ * Analyse a trace with c's options in one session (only: the tools, NULL
+ * for every wanted one). kind and shown name the source in the report.
+ * Exits on error; returns the finished session, and the trace in *source,
+ * which owns the static instructions the tools' results point at: close it
+ * after the session.
+ */
+edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind, const char *shown,
+                                const char *const *only, edan_trace_source **source);
+
+int cli_cmd_rank(int argc, char **argv);
+int cli_cmd_dot(int argc, char **argv);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * qemu.c - running the traced program under qemu-riscv64 with edan's plugin.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "util/elf_symbols.h"
+
+static char self_dir[PATH_MAX];
+
+void cli_set_self_dir(const char *dir)
+{
+    snprintf(self_dir, sizeof self_dir, "%s", dir);
+}
+
+static const char *find_plugin(const cli *c)
+{
+    if (c->plugin)
+        return c->plugin;
+    const char *env = getenv("EDAN_PLUGIN");
+    if (env && *env)
+        return env;
+    static char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/libedan_plugin.so", self_dir);
+    return path;
+}
+
+static const char *find_qemu(const cli *c)
+{
+    if (c->qemu)
+        return c->qemu;
+    const char *env = getenv("EDAN_QEMU");
+    return env && *env ? env : "qemu-riscv64";
+}
+
+void cli_check_program(const cli *c, const char *program)
+{
+    edan_elf elf;
+    edan_error err = {0};
+    if (edan_elf_open(program, &elf, &err))
+        cli_die(2, "%s", err.msg);
+    for (int i = 0; i < c->o.n_filter; i++) {
+        edan_elf_func f;
+        if (!edan_elf_find(&elf, program, c->o.filter[i], &f, 1, &err)) {
+            edan_elf_close(&elf);
+            cli_die(2, "%s", err.msg);
+        }
+    }
+    edan_elf_close(&elf);
+}
+
+static void check_plugin_path(const char *what, const char *path)
+{
+    if (strchr(path, ','))
+        cli_die(2, "%s '%s' contains a comma, which QEMU's -plugin option cannot pass", what, path);
+}
+
+static char tmpdir[PATH_MAX];
+
+static void cleanup_tmp(void)
+{
+    if (!tmpdir[0])
+        return;
+    char p[PATH_MAX + 32];
+    const char *names[] = {"opts", "status", "report"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+    tmpdir[0] = '\0';
+}
+
+const char *cli_tmpdir(void)
+{
+    if (tmpdir[0])
+        return tmpdir;
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/edan.XXXXXX", base && *base && !strchr(base, ',') ? base : "/tmp");
+    if (!mkdtemp(tmpdir))
+        cli_die(1, "cannot create a temporary directory: %s", strerror(errno));
+    atexit(cleanup_tmp);
+    return tmpdir;
+}
+
+/* Run QEMU with the plugin; returns the program's exit status. */
+int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
+{
+    const char *plugin = find_plugin(c);
+    if (access(plugin, R_OK))
+        cli_die(1, "cannot find edan's QEMU plugin at %s (build it, or set --plugin / EDAN_PLUGIN)", plugin);
+    check_plugin_path("plugin path", plugin);
+    check_plugin_path("output path", out);
+    char opts[PATH_MAX + 16], status[PATH_MAX + 16];
+    snprintf(opts, sizeof opts, "%s/opts", tmpdir);
+    snprintf(status, sizeof status, "%s/status", tmpdir);
+    FILE *f = fopen(opts, "w");
+    if (!f || edan_options_write(&c->o, f) || fclose(f))
+        cli_die(1, "cannot write %s: %s", opts, strerror(errno));
+    char plugin_arg[8 * PATH_MAX];
+    int progress = c->o.progress < 0 ? isatty(2) : c->o.progress;
+    char binary[PATH_MAX];
+    if (!realpath(prog_argv[0], binary) || strchr(binary, ','))
+        snprintf(binary, sizeof binary, "%s", "");
+    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode, out,
+             opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
+    char **args = calloc((size_t)prog_argc + 6, sizeof *args);
+    if (!args)
+        cli_die(1, "out of memory");
+    int n = 0;
+    args[n++] = (char *)find_qemu(c);
+    args[n++] = "-plugin";
+    args[n++] = plugin_arg;
+    for (int i = 0; i < prog_argc; i++)
+        args[n++] = prog_argv[i];
+    args[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        cli_die(1, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        execvp(args[0], args);
+        fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", cli_prog_name,
+                args[0], strerror(errno));
+        _exit(127);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR)
+            cli_die(1, "waitpid: %s", strerror(errno));
+    }
+    free(args);
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
+        exit(1);
+    FILE *s = fopen(status, "r");
+    char line[2048] = "";
+    if (!s || !fgets(line, sizeof line, s)) {
+        if (s)
+            fclose(s);
+        if (WIFSIGNALED(ws))
+            cli_die(1, "QEMU was killed by signal %d before edan's plugin finished", WTERMSIG(ws));
+        cli_die(1, "QEMU exited with status %d before edan's plugin finished (see its messages above)",
+                WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+    }
+    fclose(s);
+    line[strcspn(line, "\n")] = '\0';
+    if (!strncmp(line, "error: ", 7))
+        cli_die(2, "%s", line + 7);
+    int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    if (code)
+        fprintf(stderr, "%s: warning: the program exited with status %d\n", cli_prog_name, code);
+    return code;
+}
+
+void cli_copy_file_to(const char *path, FILE *to)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        cli_die(1, "cannot read %s: %s", path, strerror(errno));
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            cli_die(1, "cannot write the report: %s", strerror(errno));
+    fclose(f);
+}

@@ -1,0 +1,133 @@
+/*
+ * rank.c - edan rank: several programs or traces ranked by lambda and Lambda.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/metrics.h"
+#include "cli/cli.h"
+#include "report/plot.h"
+#include "tool/edag_tool.h"
+#include "util/elf_symbols.h"
+
+typedef struct ranked {
+    const char *name;
+    double lambda, Lambda, W, D;
+} ranked;
+
+static int by_lambda(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->lambda < y->lambda ? 1 : x->lambda > y->lambda ? -1 : strcmp(x->name, y->name);
+}
+
+static int by_Lambda(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->Lambda < y->Lambda ? 1 : x->Lambda > y->Lambda ? -1 : strcmp(x->name, y->name);
+}
+
+static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
+{
+    char dat[PATH_MAX + 32], gp[PATH_MAX + 32];
+    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, big ? "Lambda" : "lambda");
+    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, big ? "Lambda" : "lambda");
+    FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
+    if (!f || !g) {
+        edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
+        if (f)
+            fclose(f);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        fprintf(f, "\"%s\" %.17g\n", r[i].name, big ? r[i].Lambda : r[i].lambda);
+    fclose(f);
+    const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
+    for (int t = 0; t < 2; t++)
+        fprintf(g,
+                "set terminal %s size 1000,600 enhanced font 'sans,10'\nset output '%s/rank-%s.%s'\n"
+                "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
+                "set xtics rotate by -30\nset ylabel '%s'\n%s"
+                "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle\n",
+                t ? "svg" : "pngcairo", dir, big ? "Lambda" : "lambda", t ? "svg" : "png", what, what,
+                big ? "" : "set logscale y\n", dat);
+    fclose(g);
+    edan_plot_run_gnuplot(gp, err);
+}
+
+int cli_cmd_rank(int argc, char **argv)
+{
+    cli c = {0};
+    int i;
+    if (!cli_begin_command(argc, argv, "rank", &c, &i))
+        return 0;
+    int n = argc - i;
+    if (n < 1)
+        cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM...");
+    ranked *r = calloc((size_t)n, sizeof *r);
+    if (!r)
+        cli_die(1, "out of memory");
+    for (int k = 0; k < n; k++) {
+        const char *item = argv[i + k];
+        edan_error err = {0};
+        edan_elf elf;
+        const char *trace = item;
+        char tmp_trace[PATH_MAX + 32];
+        if (edan_elf_open(item, &elf, &err) == 0) {
+            edan_elf_close(&elf);
+            /* a program: trace it first, with no arguments */
+            cli_check_program(&c, item);
+            snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", cli_tmpdir());
+            cli_run_qemu(&c, "record", tmp_trace, argv + i + k, 1);
+            trace = tmp_trace;
+        }
+        static const char *const only[] = {"edag", NULL};
+        edan_trace_source *src;
+        edan_session *sess = cli_analyze_trace(&c, trace, "trace", trace, only, &src);
+        const edan_edag *e = edan_edag_tool_analysis(sess);
+        const edan_lane_stats *st = edan_edag_lane(e, 0);
+        edan_metrics mt;
+        edan_metrics_compute(st, edan_edag_get_config(e)->lane[0].cost.alpha, &c.o.metrics, &mt);
+        const char *slash = strrchr(item, '/');
+        r[k].name = slash ? slash + 1 : item;
+        r[k].lambda = mt.per_m[0].lambda;
+        r[k].Lambda = mt.per_m[0].Lambda;
+        r[k].W = (double)st->W;
+        r[k].D = (double)st->D;
+        edan_session_free(sess);
+        edan_trace_source_close(src);
+        if (trace != item)
+            unlink(trace);
+    }
+    char cache[256];
+    edan_cache_config_format(&c.o.cache[0], cache, sizeof cache);
+    FILE *out = cli_open_output(&c.o);
+    fprintf(out,
+            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
+            ", alpha0 %g)\n",
+            n, cache, c.o.alpha[0], c.o.metrics.m[0], c.o.metrics.alpha0);
+    for (int pass = 0; pass < 2; pass++) {
+        qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
+        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", pass ? "Lambda" : "lambda",
+                pass ? "lambda" : "Lambda", "W", "D");
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
+                    pass ? r[k].Lambda : r[k].lambda, pass ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
+        if (c.o.plot_dir[0]) {
+            edan_error err = {0};
+            if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
+                cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
+            rank_plot(r, n, c.o.plot_dir, pass == 1, &err);
+            if (err.set)
+                cli_die(2, "%s", err.msg);
+        }
+    }
+    cli_close_output(out, &c.o);
+    free(r);
+    return 0;
+}
