@@ -85,3 +85,8 @@ add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 1000)
 add_executable(footprint_test tests/footprint_test.c tests/random_trace.c)
 target_link_libraries(footprint_test PRIVATE edan_core)
 add_test(NAME tool_footprint COMMAND footprint_test 500)
+
+# The per-function fast path against the analyzer's scoped lanes.
+add_executable(scopes_test tests/scopes_test.c tests/random_trace.c)
+target_link_libraries(scopes_test PRIVATE edan_core)
+add_test(NAME per_function_scopes COMMAND scopes_test 1000)

@@ -6,6 +6,7 @@
 
 #include "analysis/edag.h"
 #include "analysis/metrics.h"
+#include "analysis/scopes.h"
 #include "report/json.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
@@ -13,7 +14,9 @@
 #define NAME_CAP 128
 
 typedef struct functions_tool {
-    edan_edag *e; /* lanes 2i (exclusive) and 2i+1 (inclusive) are function i */
+    /* scope (lane) 2i is function i exclusive of its callees, 2i+1 inclusive */
+    edan_scopes *fast; /* the fast path, or (false dependencies) */
+    edan_edag *e;      /* the analyzer's scoped lanes */
     int n;
     char names[EDAN_MAX_FUNCTIONS][NAME_CAP];
 } functions_tool;
@@ -245,29 +248,51 @@ static void *create(edan_session *s, edan_error *err)
         }
     }
     edan_elf_close(&elf);
-    t->e = edan_edag_new(&cfg, err);
-    if (!t->e) {
+    if (edan_scopes_supported(&cfg))
+        t->fast = edan_scopes_new(&cfg, err);
+    else
+        t->e = edan_edag_new(&cfg, err);
+    if (!t->fast && !t->e) {
         free(t);
         return NULL;
     }
     return t;
 }
 
-static edan_consumer consumer(void *t)
+static edan_consumer consumer(void *tool)
 {
-    return edan_edag_consumer(((functions_tool *)t)->e);
+    const functions_tool *t = tool;
+    return t->fast ? edan_scopes_consumer(t->fast) : edan_edag_consumer(t->e);
 }
 
-static const edan_error *error(const void *t)
+static const edan_error *error(const void *tool)
 {
-    return edan_edag_error(((const functions_tool *)t)->e);
+    const functions_tool *t = tool;
+    return t->fast ? edan_scopes_error(t->fast) : edan_edag_error(t->e);
 }
 
-static void numbers(const functions_tool *t, int lane, const edan_options *o, double *lambda, double *Lambda)
+/* Scope k's numbers as a lane's (the metrics read vertices, W, D and C; no layers, no times). */
+static edan_lane_stats lane_of(const functions_tool *t, int k)
 {
+    if (!t->fast)
+        return *edan_edag_lane(t->e, k);
+    const edan_scope_stats *sc = edan_scopes_get(t->fast, k);
+    edan_lane_stats st;
+    memset(&st, 0, sizeof st);
+    st.vertices = sc->vertices;
+    st.W = sc->W;
+    st.D = sc->D;
+    st.C = sc->C;
+    return st;
+}
+
+static void numbers(const edan_lane_stats *st, const edan_options *o, double *lambda, double *Lambda)
+{
+    edan_edag_config cfg;
+    edan_error ignored = {0};
+    edan_options_edag_config(o, &cfg, &ignored); /* checked when the tool was created */
     edan_metrics mt;
-    edan_metrics_compute(edan_edag_lane(t->e, lane), edan_edag_get_config(t->e)->lane[lane].cost.alpha, &o->metrics,
-                         &mt);
+    edan_metrics_compute(st, cfg.lane[0].cost.alpha, &o->metrics, &mt);
     *lambda = mt.per_m[0].lambda;
     *Lambda = mt.per_m[0].Lambda;
 }
@@ -283,9 +308,9 @@ static void report_text(const functions_tool *t, const edan_options *o, FILE *f)
     for (int i = 0; i < t->n; i++) {
         fprintf(f, "  %-24.24s", t->names[i]);
         for (int incl = 0; incl < 2; incl++) {
-            const edan_lane_stats *st = edan_edag_lane(t->e, 2 * i + incl);
+            const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
             double l, L;
-            numbers(t, 2 * i + incl, o, &l, &L);
+            numbers(st, o, &l, &L);
             fprintf(f, "%s %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12.6g %9.4g", incl ? " |" : "", st->vertices,
                     st->W, st->D, l, L);
         }
@@ -300,9 +325,9 @@ static void report_json(const functions_tool *t, const edan_options *o, FILE *f)
         fprintf(f, "%s{\"name\":", i ? "," : "");
         edan_json_str(f, t->names[i]);
         for (int incl = 0; incl < 2; incl++) {
-            const edan_lane_stats *st = edan_edag_lane(t->e, 2 * i + incl);
+            const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
             double l, L;
-            numbers(t, 2 * i + incl, o, &l, &L);
+            numbers(st, o, &l, &L);
             fprintf(f,
                     ",\"%s\":{\"instructions\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":%" PRIu64
                     ",\"lambda\":",
@@ -328,8 +353,10 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
 static void destroy(void *tool)
 {
     functions_tool *t = tool;
-    if (t)
+    if (t) {
+        edan_scopes_free(t->fast);
         edan_edag_free(t->e);
+    }
     free(t);
 }
 
@@ -354,4 +381,5 @@ const edan_tool_def edan_functions_tool = {
     .error = error,
     .report = report,
     .destroy = destroy,
+    .threaded = true,
 };

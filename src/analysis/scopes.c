@@ -1,0 +1,483 @@
+#include "analysis/scopes.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cache.h"
+#include "analysis/cost.h"
+#include "analysis/shadow.h"
+#include "trace/activity.h"
+
+#define PAGE_BITS 12
+#define PAGE_SIZE (1u << PAGE_BITS)
+
+/* What the loop needs of a static instruction, decided at its first execution. */
+typedef struct scope_id {
+    uint32_t exclusive; /* exclusive scopes it belongs to */
+    uint32_t entry;     /* inclusive scopes it enters (the first address of one of their ranges) */
+    bool activity;      /* an entry, call or return: the inclusive scopes' activity may change */
+    bool seen;
+} scope_id;
+
+/* A guest page: the arena index of every byte's last writer's vector (0: depth 0 in every scope). */
+typedef struct scope_page {
+    uint64_t key; /* page number + 1; 0 = an empty slot */
+    uint32_t *idx;
+} scope_page;
+
+struct edan_scopes {
+    int K, KP;            /* scopes, and the vector length: 8, 16 or 32 */
+    edan_edag_config cfg; /* scope k is lane k: its ranges, and lane 0's cache and costs */
+    edan_cache cache;
+    bool has_cache;
+    uint32_t exclusive_mask, inclusive_mask;
+    edan_activity activity[EDAN_MAX_SCOPES];
+    uint32_t active; /* inclusive scopes active now */
+    /* static instructions by id */
+    scope_id *ids;
+    size_t id_cap;
+    /* vectors: registers (x0 stays 0: never a destination), and the arena the guest bytes refer to */
+    uint32_t *reg;
+    uint32_t *arena;
+    size_t arena_cap, arena_used; /* in vectors; vector 0 is all zeros */
+    /* guest pages: open addressing, at most half full */
+    scope_page *pages;
+    size_t page_cap, n_pages;
+    scope_page *last; /* the page looked up last */
+    edan_scope_stats st[EDAN_MAX_SCOPES];
+    edan_error err;
+};
+
+/*
+ * Depth vectors are handled four scopes at a time (GCC's vector extension:
+ * SSE2 on x86-64). Depths stay below 2^31 (EDAN_SHADOW_MAX_MD), so a signed
+ * comparison orders them.
+ */
+typedef int32_t v4 __attribute__((vector_size(16)));
+
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE v4 load4(const uint32_t *p)
+{
+    v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static ALWAYS_INLINE void vmax(uint32_t *restrict a, const uint32_t *restrict b, int KP)
+{
+    for (int k = 0; k < KP; k += 4) {
+        const v4 x = load4(a + k), y = load4(b + k), gt = x > y;
+        const v4 m = (x & gt) | (y & ~gt);
+        memcpy(a + k, &m, sizeof m);
+    }
+}
+
+static ALWAYS_INLINE void vcopy(uint32_t *restrict a, const uint32_t *restrict b, int KP)
+{
+    for (int k = 0; k < KP; k += 4) {
+        const v4 y = load4(b + k);
+        memcpy(a + k, &y, sizeof y);
+    }
+}
+
+static ALWAYS_INLINE bool vequal(const uint32_t *a, const uint32_t *b, int KP)
+{
+    v4 diff = {0, 0, 0, 0};
+    for (int k = 0; k < KP; k += 4)
+        diff |= load4(a + k) ^ load4(b + k);
+    return !(diff[0] | diff[1] | diff[2] | diff[3]);
+}
+
+static ALWAYS_INLINE bool all_zero(const uint32_t *a, int KP)
+{
+    v4 acc = {0, 0, 0, 0};
+    for (int k = 0; k < KP; k += 4)
+        acc |= load4(a + k);
+    return !(acc[0] | acc[1] | acc[2] | acc[3]);
+}
+
+/* ===================================================================== */
+/* Configuration                                                          */
+/* ===================================================================== */
+
+bool edan_scopes_supported(const edan_edag_config *cfg)
+{
+    if (cfg->n_lanes < 1 || cfg->n_lanes > EDAN_MAX_SCOPES || cfg->false_deps)
+        return false;
+    for (int k = 0; k < cfg->n_lanes; k++) {
+        const edan_lane_config *l = &cfg->lane[k];
+        if (l->scope == EDAN_SCOPE_ALL || memcmp(&l->cache, &cfg->lane[0].cache, sizeof l->cache) ||
+            memcmp(&l->cost, &cfg->lane[0].cost, sizeof l->cost))
+            return false;
+    }
+    return true;
+}
+
+static bool grow_arena(edan_scopes *s, size_t cap)
+{
+    uint32_t *a = realloc(s->arena, cap * (size_t)s->KP * sizeof *a);
+    if (!a)
+        return false;
+    s->arena = a;
+    s->arena_cap = cap;
+    return true;
+}
+
+edan_scopes *edan_scopes_new(const edan_edag_config *cfg, edan_error *err)
+{
+    if (!edan_scopes_supported(cfg)) {
+        edan_error_set(err,
+                       "the per-function fast path takes 1 to %d scoped lanes with one cache and cost "
+                       "model and no false dependencies",
+                       EDAN_MAX_SCOPES);
+        return NULL;
+    }
+    edan_scopes *s = calloc(1, sizeof *s);
+    if (!s) {
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    s->K = cfg->n_lanes;
+    s->KP = s->K <= 8 ? 8 : s->K <= 16 ? 16 : 32; /* the vector lengths step() is compiled for */
+    s->cfg = *cfg;
+    for (int k = 0; k < s->K; k++) {
+        if (cfg->lane[k].scope == EDAN_SCOPE_EXCLUSIVE)
+            s->exclusive_mask |= 1u << k;
+        else
+            s->inclusive_mask |= 1u << k;
+    }
+    s->reg = calloc((size_t)EDAN_NUM_REGS * (size_t)s->KP, sizeof *s->reg);
+    s->page_cap = 1024;
+    s->pages = calloc(s->page_cap, sizeof *s->pages);
+    if (!s->reg || !s->pages || !grow_arena(s, 4096) || edan_cache_init(&s->cache, &cfg->lane[0].cache, err)) {
+        if (!err->set)
+            edan_error_set(err, "out of memory");
+        edan_scopes_free(s);
+        return NULL;
+    }
+    memset(s->arena, 0, (size_t)s->KP * sizeof *s->arena);
+    s->arena_used = 1;
+    s->has_cache = cfg->lane[0].cache.n_levels > 0;
+    return s;
+}
+
+/* Scope membership of a static instruction at pc, from the configuration's ranges. */
+static scope_id classify_id(const edan_edag_config *cfg, const edan_insn *in)
+{
+    scope_id d = {0, 0, false, true};
+    for (int k = 0; k < cfg->n_lanes; k++) {
+        const edan_lane_config *l = &cfg->lane[k];
+        for (int j = 0; j < l->n_ranges; j++) {
+            if (l->scope == EDAN_SCOPE_EXCLUSIVE && in->pc >= l->range_lo[j] && in->pc < l->range_hi[j])
+                d.exclusive |= 1u << k;
+            if (l->scope == EDAN_SCOPE_INCLUSIVE && in->pc == l->range_lo[j])
+                d.entry |= 1u << k;
+        }
+    }
+    d.activity = d.entry || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN;
+    return d;
+}
+
+/* ===================================================================== */
+/* Guest pages and the arena                                              */
+/* ===================================================================== */
+
+static uint64_t page_hash(uint64_t key)
+{
+    key *= 0x9e3779b97f4a7c15ull;
+    return key ^ (key >> 31);
+}
+
+static bool grow_pages(edan_scopes *s)
+{
+    const size_t cap = 2 * s->page_cap;
+    scope_page *p = calloc(cap, sizeof *p);
+    if (!p)
+        return false;
+    for (size_t i = 0; i < s->page_cap; i++) {
+        if (!s->pages[i].key)
+            continue;
+        size_t j = page_hash(s->pages[i].key) & (cap - 1);
+        while (p[j].key)
+            j = (j + 1) & (cap - 1);
+        p[j] = s->pages[i];
+    }
+    free(s->pages);
+    s->pages = p;
+    s->page_cap = cap;
+    s->last = NULL;
+    return true;
+}
+
+/* The byte indices of the page holding addr; NULL for a page never written (when !create) or out of memory. */
+static uint32_t *page_of(edan_scopes *s, uint64_t addr, bool create)
+{
+    const uint64_t key = (addr >> PAGE_BITS) + 1;
+    if (s->last && s->last->key == key)
+        return s->last->idx;
+    size_t j = page_hash(key) & (s->page_cap - 1);
+    while (s->pages[j].key && s->pages[j].key != key)
+        j = (j + 1) & (s->page_cap - 1);
+    if (s->pages[j].key) {
+        s->last = &s->pages[j];
+        return s->last->idx;
+    }
+    if (!create)
+        return NULL;
+    if (2 * (s->n_pages + 1) > s->page_cap) {
+        if (!grow_pages(s))
+            return NULL;
+        return page_of(s, addr, create);
+    }
+    uint32_t *idx = calloc(PAGE_SIZE, sizeof *idx);
+    if (!idx)
+        return NULL;
+    s->pages[j] = (scope_page){key, idx};
+    s->n_pages++;
+    s->last = &s->pages[j];
+    return idx;
+}
+
+/*
+ * The arena is full: keep the vectors some byte still refers to, moved to
+ * the front in order, and rewrite the bytes' indices; grow it when more
+ * than half of it is live. false when out of memory.
+ */
+static bool compact(edan_scopes *s)
+{
+    uint32_t *to = calloc(s->arena_cap, sizeof *to); /* new index of each live vector, 0 = dead */
+    if (!to)
+        return false;
+    for (size_t i = 0; i < s->page_cap; i++)
+        for (uint32_t b = 0; s->pages[i].key && b < PAGE_SIZE; b++)
+            to[s->pages[i].idx[b]] = 1;
+    to[0] = 0; /* the zero vector stays at 0 */
+    size_t live = 1;
+    for (size_t v = 1; v < s->arena_used; v++) {
+        if (!to[v])
+            continue;
+        memmove(s->arena + live * (size_t)s->KP, s->arena + v * (size_t)s->KP, (size_t)s->KP * sizeof *s->arena);
+        to[v] = (uint32_t)live++;
+    }
+    for (size_t i = 0; i < s->page_cap; i++)
+        for (uint32_t b = 0; s->pages[i].key && b < PAGE_SIZE; b++)
+            s->pages[i].idx[b] = to[s->pages[i].idx[b]];
+    free(to);
+    s->arena_used = live;
+    /* room for at least as many new vectors as live ones, and a compaction's scan amortised over them */
+    size_t want = 2 * live;
+    const size_t bytes = s->n_pages * PAGE_SIZE / 8;
+    if (want < bytes)
+        want = bytes;
+    if (want > s->arena_cap && (want > UINT32_MAX || !grow_arena(s, want)))
+        return live < s->arena_cap;
+    return true;
+}
+
+/* A vector for the arena: its index, the last one stored when equal to it; 0 on failure (the error set). */
+static ALWAYS_INLINE uint32_t store_vector(edan_scopes *s, const uint32_t *v, const size_t KP)
+{
+    if (s->arena_used > 1 && vequal(s->arena + (s->arena_used - 1) * KP, v, (int)KP))
+        return (uint32_t)(s->arena_used - 1);
+    if (s->arena_used == s->arena_cap && !compact(s)) {
+        edan_error_set(&s->err, "out of memory for the per-function depths");
+        return 0;
+    }
+    vcopy(s->arena + s->arena_used * KP, v, (int)KP);
+    return (uint32_t)s->arena_used++;
+}
+
+/* ===================================================================== */
+/* The stream                                                             */
+/* ===================================================================== */
+
+static bool grow_ids(edan_scopes *s, uint32_t id)
+{
+    size_t cap = s->id_cap ? s->id_cap : 1024;
+    while (cap <= id)
+        cap *= 2;
+    scope_id *d = realloc(s->ids, cap * sizeof *d);
+    if (!d) {
+        edan_error_set(&s->err, "out of memory for %zu static instructions", cap);
+        return false;
+    }
+    memset(d + s->id_cap, 0, (cap - s->id_cap) * sizeof *d);
+    s->ids = d;
+    s->id_cap = cap;
+    return true;
+}
+
+/* The arena indices of the bytes [addr, addr + size), in idx[0..size), for reading (0: never written). */
+static inline void read_indices(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t *idx)
+{
+    const uint32_t off = (uint32_t)(addr & (PAGE_SIZE - 1));
+    if (off + size <= PAGE_SIZE) {
+        const uint32_t *page = page_of(s, addr, false);
+        for (uint32_t b = 0; b < size; b++)
+            idx[b] = page ? page[off + b] : 0;
+        return;
+    }
+    for (uint32_t b = 0; b < size; b++) { /* across pages (or the top of the address space) */
+        const uint32_t *page = page_of(s, addr + b, false);
+        idx[b] = page ? page[(addr + b) & (PAGE_SIZE - 1)] : 0;
+    }
+}
+
+/* Set the bytes [addr, addr + size) to index v; false when out of memory. */
+static inline bool write_indices(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t v)
+{
+    const uint32_t off = (uint32_t)(addr & (PAGE_SIZE - 1));
+    if (off + size <= PAGE_SIZE) {
+        uint32_t *page = page_of(s, addr, v != 0);
+        if (!page)
+            return v == 0;
+        for (uint32_t b = 0; b < size; b++)
+            page[off + b] = v;
+        return true;
+    }
+    for (uint32_t b = 0; b < size; b++) {
+        uint32_t *page = page_of(s, addr + b, v != 0);
+        if (page)
+            page[(addr + b) & (PAGE_SIZE - 1)] = v;
+        else if (v)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * One vertex; false when the analysis must stop (the error set). KP is
+ * s->KP, a constant where step() is inlined, so the vector loops unroll
+ * (as a loop of variable count GCC would make them calls of memcpy).
+ */
+static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
+{
+    const edan_insn *in = r->insn;
+    if (r->id >= s->id_cap && !grow_ids(s, r->id))
+        return false;
+    scope_id *d = &s->ids[r->id];
+    if (!d->seen)
+        *d = classify_id(&s->cfg, in);
+    /* membership: exclusive by pc, inclusive by activity (trace/activity.h, as the analyzer's lanes) */
+    uint32_t member = d->exclusive;
+    if (d->activity) {
+        for (uint32_t m = s->inclusive_mask; m; m &= m - 1) {
+            const int k = __builtin_ctz(m);
+            if (edan_activity_step(&s->activity[k], d->entry >> k & 1, in->flow))
+                member |= 1u << k;
+            s->active = s->activity[k].active ? s->active | 1u << k : s->active & ~(1u << k);
+        }
+    } else {
+        member |= s->active;
+    }
+    uint32_t md[EDAN_MAX_SCOPES];
+    vcopy(md, s->reg + (size_t)in->src[0] * (size_t)KP, KP);
+    if (in->n_src > 1) {
+        vmax(md, s->reg + (size_t)in->src[1] * (size_t)KP, KP);
+        if (in->n_src > 2)
+            vmax(md, s->reg + (size_t)in->src[2] * (size_t)KP, KP);
+    }
+    const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
+    const bool rd = accessed && in->mem != EDAN_MEM_STORE, wr = accessed && in->mem != EDAN_MEM_LOAD;
+    const uint32_t size = in->mem_size;
+    if (rd) {
+        uint32_t idx[256];
+        read_indices(s, r->addr, size, idx);
+        for (uint32_t b = 0, last = 0; b < size; b++) {
+            if (idx[b] != last) {
+                vmax(md, s->arena + (size_t)idx[b] * (size_t)KP, KP);
+                last = idx[b];
+            }
+        }
+    }
+    bool to_ram = false;
+    if (accessed) {
+        const edan_access_class ac = edan_cache_classify(&s->cache, s->has_cache, r->addr, size, rd, wr);
+        to_ram = ac.rd_ram || ac.wr_ram;
+    }
+    if (member) {
+        const uint64_t t = s->cfg.lane[0].cost.cls[in->cls];
+        for (uint32_t m = member; m; m &= m - 1) {
+            const int k = __builtin_ctz(m);
+            edan_scope_stats *st = &s->st[k];
+            st->vertices++;
+            if (to_ram) {
+                if (md[k] >= EDAN_SHADOW_MAX_MD) {
+                    edan_error_set(&s->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
+                    return false;
+                }
+                md[k]++;
+                st->W++;
+                if (md[k] > st->D)
+                    st->D = md[k];
+            } else {
+                st->C += t;
+            }
+        }
+    }
+    if (in->n_dst)
+        vcopy(s->reg + (size_t)in->dst * (size_t)KP, md, KP);
+    if (wr) {
+        uint32_t v = 0;
+        if (!all_zero(md, KP) && !(v = store_vector(s, md, (size_t)KP)))
+            return false;
+        if (!write_indices(s, r->addr, size, v)) {
+            edan_error_set(&s->err, "out of memory for the per-function depths");
+            return false;
+        }
+    }
+    return true;
+}
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_scopes *s = ctx;
+    if (s->err.set)
+        return;
+    size_t i = 0;
+    if (s->KP == 8)
+        while (i < n && step(s, &recs[i], 8))
+            i++;
+    else if (s->KP == 16)
+        while (i < n && step(s, &recs[i], 16))
+            i++;
+    else
+        while (i < n && step(s, &recs[i], 32))
+            i++;
+}
+
+static int finish(void *ctx)
+{
+    return ((edan_scopes *)ctx)->err.set ? -1 : 0;
+}
+
+edan_consumer edan_scopes_consumer(edan_scopes *s)
+{
+    return (edan_consumer){s, consume, finish, NULL};
+}
+
+const edan_error *edan_scopes_error(const edan_scopes *s)
+{
+    return &s->err;
+}
+
+const edan_scope_stats *edan_scopes_get(const edan_scopes *s, int k)
+{
+    return &s->st[k];
+}
+
+void edan_scopes_free(edan_scopes *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; s->pages && i < s->page_cap; i++)
+        free(s->pages[i].idx);
+    free(s->pages);
+    free(s->arena);
+    free(s->reg);
+    free(s->ids);
+    edan_cache_free(&s->cache);
+    free(s);
+}
