@@ -141,8 +141,7 @@ static int fan_finish(void *ctx)
 
 edan_consumer edan_session_consumer(edan_session *s)
 {
-    if (s->n == 1 && !s->run[0].async)
-        return s->run[0].k;
+    /* always the session's own, even for one tool: finishing twice (producer, then caller) is then harmless */
     return (edan_consumer){s, fan_consume, fan_finish, s->zero_copy >= 0 ? fan_buffer : NULL};
 }
 

@@ -10,8 +10,10 @@
  *   edan_session_free(s);
  *
  * The session's consumer hands each batch to every tool in registry order;
- * a tool marked threaded gets a copy on a thread of its own. With a single
- * tool the session is that tool's consumer, zero-copy batches included.
+ * a tool marked threaded gets a copy on a thread of its own; the first tool
+ * whose consumer offers a buffer gets the batch last, so the producer may
+ * write into that buffer (zero copy). Its finish() and
+ * edan_session_finish() finish every tool once, whichever comes first.
  */
 #ifndef EDAN_TOOL_SESSION_H
 #define EDAN_TOOL_SESSION_H
