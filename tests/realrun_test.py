@@ -27,8 +27,8 @@ def check(cond, msg):
         print("FAILED:", msg, file=sys.stderr)
 
 
-def edan(*args, expect=0):
-    p = subprocess.run([EDAN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def edan(*args, expect=0, cwd=None):
+    p = subprocess.run([EDAN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     if expect is not None and p.returncode != expect:
         print("command:", " ".join([EDAN, *args]), file=sys.stderr)
         print(p.stderr, file=sys.stderr)
@@ -512,6 +512,31 @@ def test_tools():
         check(r["footprint"] == fp, "the footprint of a recorded trace equals the online one")
         p = edan("analyze", "--per-function", "-", expect=2)
         check(p.returncode == 2 and "--functions" in p.stderr, f"--per-function on a pipe: {p.stderr}")
+
+
+def test_hostile_plots():
+    """File names that would be gnuplot commands if pasted into a script run nothing (issue 20, item 1): the
+    plot directory, a trace's name and a program's name reach gnuplot as arguments, and the plots are drawn."""
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "t.edt")
+        check(edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, "sum"), "8").returncode == 0, "record")
+        evil_trace = os.path.join(d, 't\nsystem "touch X"\nx.edt')
+        os.link(trace, evil_trace)
+        evil_prog = os.path.join(d, "p\nsystem 'touch X'\n")
+        os.link(os.path.join(EX, "sum"), evil_prog)
+        cases = [
+            ["rank", "--plot-dir=p'; system 'touch X'; x='", trace],
+            ["rank", "--plot-dir=q\nsystem 'touch X'\n", trace],
+            ["analyze", "--plot-dir=p2'; system 'touch X'; x='", trace],
+            ["analyze", "--plot-dir=plots", evil_trace],
+            ["run", "--filter=kernel", "--plot-dir=plots2", evil_prog, "8"],
+        ]
+        for args in cases:
+            p = edan(*args, cwd=d)
+            check(p.returncode == 0, f"{args}: exit {p.returncode}: {p.stderr.strip()}")
+            check(not os.path.exists(os.path.join(d, "X")), f"{args}: a file name ran a gnuplot command")
+        pngs = [f for _, _, fs in os.walk(d) for f in fs if f.endswith(".png")]
+        check(len(pngs) == 2 + 2 + 2 + 2 + 2, f"every plot drawn: {sorted(pngs)}")
 
 
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}

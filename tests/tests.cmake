@@ -16,6 +16,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(realrun_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+  # Hostile inputs (issue 20): ctest -L hostile
+  foreach(category hostile_plots)
+    add_test(NAME ${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
+  endforeach()
 else()
   message(WARNING "riscv64-linux-gnu-gcc, qemu-riscv64 or python3 missing: real-run tests are not registered")
 endif()

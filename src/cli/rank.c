@@ -32,11 +32,23 @@ static int by_Lambda(const void *a, const void *b)
     return x->Lambda < y->Lambda ? 1 : x->Lambda > y->Lambda ? -1 : strcmp(x->name, y->name);
 }
 
+/* A program's name as a gnuplot data string: quotes, backslashes and control characters become '_'. */
+static void data_string(FILE *f, const char *name)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        fputc(*p == '"' || *p == '\\' || *p < 0x20 || *p == 0x7f ? '_' : *p, f);
+    fputc('"', f);
+}
+
 static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
 {
-    char dat[PATH_MAX + 32], gp[PATH_MAX + 32];
-    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, big ? "Lambda" : "lambda");
-    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, big ? "Lambda" : "lambda");
+    const char *key = big ? "Lambda" : "lambda";
+    char dat[PATH_MAX + 32], gp[PATH_MAX + 32], png[PATH_MAX + 32], svg[PATH_MAX + 32];
+    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, key);
+    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, key);
+    snprintf(png, sizeof png, "%s/rank-%s.png", dir, key);
+    snprintf(svg, sizeof svg, "%s/rank-%s.svg", dir, key);
     FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
     if (!f || !g) {
         edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
@@ -44,20 +56,24 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
             fclose(f);
         return;
     }
-    for (int i = 0; i < n; i++)
-        fprintf(f, "\"%s\" %.17g\n", r[i].name, big ? r[i].Lambda : r[i].lambda);
-    fclose(f);
+    for (int i = 0; i < n; i++) {
+        data_string(f, r[i].name);
+        fprintf(f, " %.17g\n", big ? r[i].Lambda : r[i].lambda);
+    }
+    const bool data_ok = !ferror(f) & !fclose(f);
     const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
-    for (int t = 0; t < 2; t++)
-        fprintf(g,
-                "set terminal %s size 1000,600 enhanced font 'sans,10'\nset output '%s/rank-%s.%s'\n"
-                "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
-                "set xtics rotate by -30\nset ylabel '%s'\n%s"
-                "plot '%s' using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle\n",
-                t ? "svg" : "pngcairo", dir, big ? "Lambda" : "lambda", t ? "svg" : "png", what, what,
-                big ? "" : "set logscale y\n", dat);
-    fclose(g);
-    edan_plot_run_gnuplot(gp, err);
+    edan_plot_script_header(g, what);
+    fprintf(g,
+            "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
+            "set xtics rotate by -30\nset ylabel '%s'\n%s",
+            what, what, big ? "" : "set logscale y\n");
+    edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
+    if (!data_ok || ferror(g) | fclose(g)) {
+        edan_error_set(err, "%s: write failed", data_ok ? gp : dat);
+        return;
+    }
+    const char *const args[3] = {dat, png, svg};
+    edan_plot_run_gnuplot(gp, args, err);
 }
 
 int cli_cmd_rank(int argc, char **argv)

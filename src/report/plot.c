@@ -13,10 +13,11 @@
 
 extern char **environ;
 
-int edan_plot_run_gnuplot(const char *script, edan_error *err)
+int edan_plot_run_gnuplot(const char *script, const char *const args[3], edan_error *err)
 {
     pid_t pid;
-    char *argv[] = {"gnuplot", (char *)script, NULL};
+    /* the paths reach gnuplot as arguments (ARG1..ARG3 in the script), never as script text */
+    char *argv[] = {"gnuplot", "-c", (char *)script, (char *)args[0], (char *)args[1], (char *)args[2], NULL};
     int rc = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
     if (rc) {
         edan_error_set(err, "cannot run gnuplot: %s (install Debian's gnuplot-nox)", strerror(rc));
@@ -36,6 +37,32 @@ int edan_plot_run_gnuplot(const char *script, edan_error *err)
     return 0;
 }
 
+void edan_plot_script_header(FILE *gp, const char *what)
+{
+    fprintf(gp,
+            "# %s, drawn by edan: gnuplot -c THIS.gp DATA.dat OUT.png OUT.svg\n"
+            "# (the paths are arguments, ARG1..ARG3: edan never writes them into the script)\n",
+            what);
+}
+
+void edan_plot_script_outputs(FILE *gp, const char *plot_cmd)
+{
+    fprintf(gp, "set terminal pngcairo size 1000,600 enhanced font 'sans,10'\nset output ARG2\n%s\n", plot_cmd);
+    fprintf(gp, "set terminal svg size 1000,600 enhanced font 'sans,10'\nset output ARG3\n%s\n", plot_cmd);
+}
+
+/* Run gnuplot on dir/base.gp with dir/base.dat, writing dir/base.png and dir/base.svg. */
+static int run_base(const char *dir, const char *base, edan_error *err)
+{
+    char gp[1100], dat[1100], png[1100], svg[1100];
+    snprintf(gp, sizeof gp, "%s/%s.gp", dir, base);
+    snprintf(dat, sizeof dat, "%s/%s.dat", dir, base);
+    snprintf(png, sizeof png, "%s/%s.png", dir, base);
+    snprintf(svg, sizeof svg, "%s/%s.svg", dir, base);
+    const char *const args[3] = {dat, png, svg};
+    return edan_plot_run_gnuplot(gp, args, err);
+}
+
 static FILE *open_in(const char *dir, const char *name, const char *suffix, char *path, size_t cap, edan_error *err)
 {
     snprintf(path, cap, "%s/%s%s", dir, name, suffix);
@@ -52,15 +79,6 @@ static int close_checked(FILE *f, const char *path, edan_error *err)
         return -1;
     }
     return 0;
-}
-
-/* The terminal lines shared by every script: the same figure as PNG and SVG. */
-static void emit_outputs(FILE *gp, const char *dir, const char *name, const char *plot_cmd)
-{
-    fprintf(gp, "set terminal pngcairo size 1000,600 enhanced font 'sans,10'\nset output '%s/%s.png'\n%s\n", dir, name,
-            plot_cmd);
-    fprintf(gp, "set terminal svg size 1000,600 enhanced font 'sans,10'\nset output '%s/%s.svg'\n%s\n", dir, name,
-            plot_cmd);
 }
 
 static int plot_movement(const edan_edag *e, const char *dir, const char *name, edan_error *err)
@@ -87,6 +105,7 @@ static int plot_movement(const edan_edag *e, const char *dir, const char *name, 
     FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
     if (!gp)
         return -1;
+    edan_plot_script_header(gp, "data movement over time");
     fprintf(gp, "set title 'Data movement over time'\nset xlabel 'time (cycles)'\nset ylabel 'bytes in flight, U_i'\n"
                 "set grid\nset key below\n");
     char cmd[8192];
@@ -97,13 +116,13 @@ static int plot_movement(const edan_edag *e, const char *dir, const char *name, 
         for (char *p = label; *p; p++)
             if (*p == '\'' || *p == '_')
                 *p = ' ';
-        used += (size_t)snprintf(cmd + used, sizeof cmd - used, "%s '%s' index %d with lines lw 1.5 title '%s'",
-                                 k ? ", \\\n     " : " ", dat, k, label);
+        used += (size_t)snprintf(cmd + used, sizeof cmd - used, "%s ARG1 index %d with lines lw 1.5 title '%s'",
+                                 k ? ", \\\n     " : " ", k, label);
     }
-    emit_outputs(gp, dir, base, cmd);
+    edan_plot_script_outputs(gp, cmd);
     if (close_checked(gp, gpp, err))
         return -1;
-    return edan_plot_run_gnuplot(gpp, err);
+    return run_base(dir, base, err);
 }
 
 static int plot_latency(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
@@ -136,6 +155,7 @@ static int plot_latency(const edan_edag *e, const edan_options *o, const char *d
     FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
     if (!gp)
         return -1;
+    edan_plot_script_header(gp, "runtime bounds against memory latency");
     fprintf(gp, "set title 'Predicted runtime against memory latency (slope of the upper bound: lambda)'\n"
                 "set xlabel 'memory latency alpha (cycles)'\nset ylabel 'runtime bound T (cycles)'\nset grid\n"
                 "set key outside right top\n");
@@ -143,24 +163,20 @@ static int plot_latency(const edan_edag *e, const edan_options *o, const char *d
     size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
     for (int i = 0; i < p.n_m && used < sizeof cmd - 300; i++) {
         used += (size_t)snprintf(cmd + used, sizeof cmd - used,
-                                 "%s '%s' using 1:%d with lines lw 2 lc %d title 'upper, m=%" PRIu64
-                                 "', '%s' using 1:%d with lines dt 2 lc %d title 'lower, m=%" PRIu64 "'",
-                                 i ? ", \\\n     " : " ", dat, 3 + 2 * i, i + 1, p.m[i], dat, 2 + 2 * i, i + 1, p.m[i]);
+                                 "%s ARG1 using 1:%d with lines lw 2 lc %d title 'upper, m=%" PRIu64
+                                 "', ARG1 using 1:%d with lines dt 2 lc %d title 'lower, m=%" PRIu64 "'",
+                                 i ? ", \\\n     " : " ", 3 + 2 * i, i + 1, p.m[i], 2 + 2 * i, i + 1, p.m[i]);
     }
-    emit_outputs(gp, dir, base, cmd);
+    edan_plot_script_outputs(gp, cmd);
     if (close_checked(gp, gpp, err))
         return -1;
-    return edan_plot_run_gnuplot(gpp, err);
+    return run_base(dir, base, err);
 }
 
 int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
 {
     if (mkdir(dir, 0755) && errno != EEXIST) {
         edan_error_set(err, "%s: cannot create the plot directory: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (strchr(dir, '\'') || strchr(name, '\'')) {
-        edan_error_set(err, "plot paths may not contain a quote (gnuplot strings)");
         return -1;
     }
     if (plot_movement(e, dir, name, err))

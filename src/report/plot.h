@@ -7,6 +7,8 @@
 #ifndef EDAN_REPORT_PLOT_H
 #define EDAN_REPORT_PLOT_H
 
+#include <stdio.h>
+
 #include "analysis/edag.h"
 #include "config/options.h"
 #include "util/error.h"
@@ -21,7 +23,16 @@
  */
 int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err);
 
-/* Run gnuplot on a script; 0, or -1 with err naming the script. */
-int edan_plot_run_gnuplot(const char *script, edan_error *err);
+/*
+ * Run gnuplot on a script with its data file and the PNG and SVG to write
+ * as arguments (args: data, png, svg; ARG1..ARG3 in the script): paths are
+ * never script text, so no file name can inject a gnuplot command. 0, or
+ * -1 with err naming the script.
+ */
+int edan_plot_run_gnuplot(const char *script, const char *const args[3], edan_error *err);
+/* A script's first lines: what it draws and how to run it. */
+void edan_plot_script_header(FILE *gp, const char *what);
+/* Its last lines: plot_cmd drawn into ARG2 (PNG) and ARG3 (SVG). */
+void edan_plot_script_outputs(FILE *gp, const char *plot_cmd);
 
 #endif
