@@ -539,6 +539,23 @@ def test_hostile_plots():
         check(len(pngs) == 2 + 2 + 2 + 2 + 2, f"every plot drawn: {sorted(pngs)}")
 
 
+def test_hostile_options():
+    """Numeric options out of their bounds are refused with exit 2 before anything runs (issue 20, item 2): alpha
+    values that overflowed a buffer, aborted or silently gave a wrong T1."""
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "t.edt")
+        check(edan("record", "--filter=kernel", "-o", trace, os.path.join(EX, "sum"), "4").returncode == 0, "record")
+        for opt in ("--alpha=18446744073709551615", "--alpha=9223372036854775807", "--alpha=288230376151711744",
+                    "--alpha=1099511627777", "--cost=ram=1099511627777", "--m=0", "--m=4294967297",
+                    "--tau=4611686018427387905"):
+            key = opt.split("=")[0]
+            for cmd in (["analyze", opt, trace], ["run", opt, os.path.join(EX, "sum"), "4"]):
+                expect_error(cmd, key.lstrip("-") if key != "--cost" else "cost", f"{' '.join(cmd[:2])}")
+        r = json.loads(edan("analyze", "--json", "--alpha=1099511627776", trace).stdout)
+        c = r["configurations"][0]
+        check(c["T1"] == 4 * 2 ** 40 + c["C"], f"the largest alpha: T1 {c['T1']} = 4 * 2^40 + C")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

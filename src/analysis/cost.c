@@ -31,8 +31,8 @@ void edan_cost_default(edan_cost_model *c)
 int edan_cost_set(edan_cost_model *c, const char *key, const char *value, edan_error *err)
 {
     uint64_t v;
-    if (edan_parse_u64(value, &v) || v > (1ull << 40)) {
-        edan_error_set(err, "cost '%s': '%s' is not a non-negative integer number of cycles", key, value);
+    if (edan_parse_u64(value, &v) || v > EDAN_COST_MAX) {
+        edan_error_set(err, "cost '%s': '%s' is not a number of cycles from 0 to 2^40", key, value);
         return -1;
     }
     if (!strcmp(key, "ram") || !strcmp(key, "alpha")) {

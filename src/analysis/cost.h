@@ -14,6 +14,13 @@
 #include "isa/riscv.h"
 #include "util/error.h"
 
+/*
+ * The largest cost of one vertex, alpha included (2^40 cycles, 18 minutes
+ * at 1 GHz): every option and file that sets a cost is checked against it,
+ * so a sum of costs over 2^23 vertices on one path cannot overflow.
+ */
+#define EDAN_COST_MAX (1ull << 40)
+
 typedef struct edan_cost_model {
     uint64_t cls[EDAN_CLASS_COUNT]; /* per edan_insn_class; LOAD/STORE/ATOMIC entries are the cache-hit cost */
     uint64_t alpha;                 /* cost of a memory-access vertex (RAM access latency) */

@@ -22,8 +22,12 @@ void edan_options_default(edan_options *o)
 }
 
 /* Split a list "a,b,c" (also ':' separated) into up to max unsigned values. */
-static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero, int *n,
-                          edan_error *err)
+/* Bounds of the list options: m memory issue slots, and a phase length of the series in cycles. */
+#define EDAN_MAX_ISSUE_SLOTS (1ull << 32)
+#define EDAN_MAX_TAU (1ull << 62)
+
+static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero, uint64_t largest,
+                          int *n, edan_error *err)
 {
     char buf[600];
     if (!value || strlen(value) >= sizeof buf) {
@@ -35,8 +39,9 @@ static int parse_u64_list(const char *key, const char *value, uint64_t *out, int
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
         uint64_t v;
-        if (edan_parse_u64(tok, &v) || (!allow_zero && v == 0)) {
-            edan_error_set(err, "--%s: '%s' is not a %s integer", key, tok, allow_zero ? "non-negative" : "positive");
+        if (edan_parse_u64(tok, &v) || (!allow_zero && v == 0) || v > largest) {
+            edan_error_set(err, "--%s: '%s' is not an integer from %d to %" PRIu64, key, tok, allow_zero ? 0 : 1,
+                           largest);
             return -1;
         }
         if (count == max) {
@@ -149,18 +154,18 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         return 0;
     }
     if (!strcmp(key, "alpha"))
-        return parse_u64_list(key, value, o->alpha, EDAN_MAX_ALPHAS, true, &o->n_alpha, err);
+        return parse_u64_list(key, value, o->alpha, EDAN_MAX_ALPHAS, true, EDAN_COST_MAX, &o->n_alpha, err);
     if (!strcmp(key, "m")) {
         uint64_t tmp[EDAN_MAX_M];
         int n;
-        if (parse_u64_list(key, value, tmp, EDAN_MAX_M, false, &n, err))
+        if (parse_u64_list(key, value, tmp, EDAN_MAX_M, false, EDAN_MAX_ISSUE_SLOTS, &n, err))
             return -1;
         o->metrics.n_m = n;
         memcpy(o->metrics.m, tmp, sizeof tmp);
         return 0;
     }
     if (!strcmp(key, "tau"))
-        return parse_u64_list(key, value, o->tau, EDAN_MAX_TAUS, true, &o->n_tau, err);
+        return parse_u64_list(key, value, o->tau, EDAN_MAX_TAUS, true, EDAN_MAX_TAU, &o->n_tau, err);
     if (!strcmp(key, "alpha0") || !strcmp(key, "C") || !strcmp(key, "clock")) {
         double v;
         if (edan_parse_double(value, &v) || v < 0 || (!strcmp(key, "clock") && v == 0)) {
