@@ -556,6 +556,37 @@ def test_hostile_options():
         check(c["T1"] == 4 * 2 ** 40 + c["C"], f"the largest alpha: T1 {c['T1']} = 4 * 2^40 + C")
 
 
+def test_hostile_files():
+    """No command destroys its input (issue 20, item 3) and a file-size limit gives a message, not a silent
+    death (item 9): an output option naming an input, through another spelling or a symbolic link, exits 2 and
+    leaves the input as it was; a report cut by the limit is not left behind."""
+    import hashlib
+    digest = lambda p: hashlib.sha256(open(p, "rb").read()).hexdigest()
+    with tempfile.TemporaryDirectory() as d:
+        t, txt, prog = os.path.join(d, "t.edt"), os.path.join(d, "t.txt"), os.path.join(d, "prog")
+        check(edan("record", "--filter=kernel", "-o", t, os.path.join(EX, "sum"), "4").returncode == 0, "record")
+        check(edan("convert", t, txt).returncode == 0, "convert")
+        subprocess.run(["cp", os.path.join(EX, "sum"), prog], check=True)
+        os.symlink(t, os.path.join(d, "link.edt"))
+        before = {p: digest(p) for p in (t, txt, prog)}
+        cases = [["convert", t, t], ["convert", txt, os.path.join(d, ".", "t.txt")], ["convert", t, "link.edt"],
+                 ["analyze", "--output=" + t, t], ["analyze", "--output=link.edt", t], ["analyze", "--series-csv=t.edt", t],
+                 ["analyze", "--dot=t.txt", txt], ["dot", "-o", t, t], ["record", "-o", prog, prog, "4"],
+                 ["run", "--output=prog", prog, "4"], ["rank", "--output=t.edt", t]]
+        for args in cases:
+            p = edan(*args, expect=None, cwd=d)
+            check(p.returncode == 2 and "destroyed" in p.stderr, f"{args}: exit {p.returncode}: {p.stderr.strip()}")
+        check({p: digest(p) for p in before} == before, "every input as it was")
+        limited = lambda *args: subprocess.run(["sh", "-c", 'ulimit -f 0; exec "$@"', "sh", EDAN, *args], cwd=d,
+                                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        p = limited("analyze", "--output=cut.txt", t)
+        check(p.returncode == 1 and "cut.txt" in p.stderr and "File too large" in p.stderr,
+              f"report past the file-size limit: {p.returncode} {p.stderr.strip()}")
+        check(sorted(os.listdir(d)) == ["link.edt", "prog", "t.edt", "t.txt"], f"nothing left behind: {os.listdir(d)}")
+        p = limited("convert", t, "cut.txt")
+        check(p.returncode == 2 and "cut.txt" in p.stderr, f"convert past the limit: {p.returncode} {p.stderr.strip()}")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

@@ -43,8 +43,11 @@ const char *cli_tmpdir(void);
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc);
 void cli_copy_file_to(const char *path, FILE *to);
 
+/* The report's stream: standard output, or --output written under a temporary name and renamed when closed. */
 FILE *cli_open_output(const edan_options *o);
 void cli_close_output(FILE *f, const edan_options *o);
+/* Exit with status 2 when an output option (--output, --series-csv, --dot, -o) names the file input. */
+void cli_refuse_overwrite(const cli *c, const char *input);
 /*
  * Analyse a trace with c's options in one session (only: the tools, NULL
  * for every wanted one). kind and shown name the source in the report.

@@ -18,6 +18,7 @@ int cli_cmd_dot(int argc, char **argv)
         return 0;
     if (i + 1 != argc)
         cli_die(2, "dot: usage: edan dot [options] [-o OUT.dot] TRACE");
+    cli_refuse_overwrite(&c, argv[i]);
     /* the DOT goes to -o, to a temporary file for the image alone, or to standard output */
     char tmp_dot[PATH_MAX + 16] = "";
     const char *dot_path = c.trace_out;

@@ -25,6 +25,7 @@
 #include "tool/functions_tool.h"
 #include "trace/exec.h"
 #include "trace/trace_text.h"
+#include "util/files.h"
 
 #define EDAN_VERSION "0.1.0"
 
@@ -200,20 +201,52 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
     return i;
 }
 
+/* The report being written with --output: replaced only when complete (util/files.h). */
+static edan_replace report_out;
+
+static void abort_report(void)
+{
+    edan_replace_abort(&report_out);
+}
+
 FILE *cli_open_output(const edan_options *o)
 {
     if (!o->output[0])
         return stdout;
-    FILE *f = fopen(o->output, "w");
-    if (!f)
-        cli_die(2, "%s: cannot write: %s", o->output, strerror(errno));
-    return f;
+    edan_error err = {0};
+    if (edan_replace_open(&report_out, o->output, &err))
+        cli_die(2, "%s", err.msg);
+    atexit(abort_report);
+    return report_out.f;
 }
 
 void cli_close_output(FILE *f, const edan_options *o)
 {
-    if (fflush(f) || ferror(f) || (f != stdout && fclose(f)))
-        cli_die(1, "%s: write failed: %s", o->output[0] ? o->output : "standard output", strerror(errno));
+    edan_error err = {0};
+    if (f == stdout) {
+        if (fflush(f) || ferror(f))
+            cli_die(1, "standard output: write failed: %s", strerror(errno));
+        return;
+    }
+    if (edan_replace_commit(&report_out, &err))
+        cli_die(1, "%s", err.msg);
+    (void)o;
+}
+
+static void last_value(void *ctx, const char *value)
+{
+    *(const char **)ctx = value;
+}
+
+void cli_refuse_overwrite(const cli *c, const char *input)
+{
+    const char *dot = NULL;
+    edan_options_each(&c->o, "dot", last_value, &dot);
+    const char *outputs[][2] = {
+        {"--output", c->o.output}, {"--series-csv", c->o.series_csv}, {"--dot", dot}, {"-o", c->trace_out}};
+    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
+        if (outputs[i][1] && outputs[i][1][0] && edan_same_file(outputs[i][1], input))
+            cli_die(2, "%s %s names an input, %s: it would be destroyed", outputs[i][0], outputs[i][1], input);
 }
 
 /* The start every command shares: defaults, options, --help. False when help was shown. */
@@ -237,6 +270,7 @@ static int cmd_run(int argc, char **argv)
     if (i >= argc)
         cli_die(2, "run: no program given (usage: edan run [options] [--] PROGRAM [ARGS...])");
     cli_check_program(&c, argv[i]);
+    cli_refuse_overwrite(&c, argv[i]);
     edan_edag_config cfg;
     edan_error err = {0};
     if (edan_options_edag_config(&c.o, &cfg, &err))
@@ -270,6 +304,7 @@ static int cmd_record(int argc, char **argv)
     if (i >= argc)
         cli_die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
     cli_check_program(&c, argv[i]);
+    cli_refuse_overwrite(&c, argv[i]);
     /* Fail early, before a long run, if the trace cannot be written. */
     int fd = open(c.trace_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0)
@@ -404,6 +439,7 @@ static int cmd_analyze(int argc, char **argv)
         cli_die(2, "analyze: no trace given (usage: edan analyze [options] TRACE)");
     if (i + 1 < argc)
         cli_die(2, "analyze: one trace at a time ('%s' is extra)", argv[i + 1]);
+    cli_refuse_overwrite(&c, argv[i]);
     analyze_source(&c, argv[i], "trace", argv[i]);
     return 0;
 }
@@ -428,6 +464,8 @@ static int cmd_convert(int argc, char **argv)
     if (argc - i != 2)
         cli_die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
     const char *in = argv[i], *outp = argv[i + 1];
+    if (edan_same_file(in, outp))
+        cli_die(2, "convert: %s and %s are the same file: it would be destroyed", in, outp);
     edan_error err = {0};
     int kind = edan_trace_detect(in, &err);
     if (kind < 0)
@@ -477,6 +515,8 @@ static int cmd_convert(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* past the file-size limit a write fails (EFBIG) and is reported, instead of killing edan silently */
+    signal(SIGXFSZ, SIG_IGN);
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {

@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -124,6 +125,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     if (pid < 0)
         cli_die(1, "fork: %s", strerror(errno));
     if (pid == 0) {
+        signal(SIGXFSZ, SIG_DFL); /* QEMU and the program keep the default edan's main() changed */
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", cli_prog_name,
                 args[0], strerror(errno));

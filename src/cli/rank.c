@@ -90,6 +90,7 @@ int cli_cmd_rank(int argc, char **argv)
         cli_die(1, "out of memory");
     for (int k = 0; k < n; k++) {
         const char *item = argv[i + k];
+        cli_refuse_overwrite(&c, item);
         edan_error err = {0};
         edan_elf elf;
         const char *trace = item;

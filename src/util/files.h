@@ -1,0 +1,34 @@
+/*
+ * files.h - outputs that never destroy an input: whether two paths name the
+ * same file, and a file written under a temporary name in its directory
+ * and renamed over its final name only when complete.
+ */
+#ifndef EDAN_UTIL_FILES_H
+#define EDAN_UTIL_FILES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+/* Both paths exist and name the same file (device and inode: links and other spellings included). */
+bool edan_same_file(const char *a, const char *b);
+
+/*
+ * A file being replaced: written at tmp (path.XXXXXX beside it), renamed to
+ * path by edan_replace_commit(); edan_replace_abort() removes tmp. Until the
+ * commit, an existing file at path is untouched.
+ */
+typedef struct edan_replace {
+    char path[4096];
+    char tmp[4110];
+    FILE *f;
+} edan_replace;
+
+/* 0 and r->f open for writing, or -1 with err naming path. */
+int edan_replace_open(edan_replace *r, const char *path, edan_error *err);
+/* Flush, close and rename: 0, or -1 with err (tmp removed). */
+int edan_replace_commit(edan_replace *r, edan_error *err);
+void edan_replace_abort(edan_replace *r);
+
+#endif
