@@ -551,6 +551,13 @@ def test_hostile_options():
             key = opt.split("=")[0]
             for cmd in (["analyze", opt, trace], ["run", opt, os.path.join(EX, "sum"), "4"]):
                 expect_error(cmd, key.lstrip("-") if key != "--cost" else "cost", f"{' '.join(cmd[:2])}")
+        # values reach the plugin as they were given (issue 20, item 8): a newline cannot add an option, '#'
+        # cannot cut a path, trailing blanks stay
+        for name in ("s\nfalse-deps", "a#b.csv", "c.csv  ", "%41\x01.csv"):
+            p = edan("run", "--json", "--filter=kernel", "--series-csv=" + name, os.path.join(EX, "sum"), "4", cwd=d)
+            r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
+            check(p.returncode == 0 and r["model"]["false_deps"] is False, f"--series-csv={name!r}: {p.stderr}")
+            check(os.path.exists(os.path.join(d, name)), f"--series-csv={name!r}: written under its own name")
         r = json.loads(edan("analyze", "--json", "--alpha=1099511627776", trace).stdout)
         c = r["configurations"][0]
         check(c["T1"] == 4 * 2 ** 40 + c["C"], f"the largest alpha: T1 {c['T1']} = 4 * 2^40 + C")

@@ -338,35 +338,100 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
     return 0;
 }
 
+/*
+ * The options file between edan and its plugin: a line per option, "key"
+ * or "key=value", the value percent-encoded (every byte outside a safe set
+ * as %XX), so a value holding a newline, '#', '%' or blanks reads back as
+ * it was written and can never become a second option.
+ */
+static bool safe_byte(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_-.,;:/+=@", c);
+}
+
 int edan_options_write(const edan_options *o, FILE *f)
 {
     for (int i = 0; i < o->n_raw; i++) {
-        if (!o->raw_flag[i])
-            fprintf(f, "%s=%s\n", o->raw_key[i], o->raw_value[i]);
-        else
-            fprintf(f, "%s\n", o->raw_key[i]);
+        fputs(o->raw_key[i], f);
+        if (!o->raw_flag[i]) {
+            fputc('=', f);
+            for (const unsigned char *p = (const unsigned char *)o->raw_value[i]; *p; p++)
+                if (safe_byte(*p))
+                    fputc(*p, f);
+                else
+                    fprintf(f, "%%%02X", *p);
+        }
+        fputc('\n', f);
     }
     return ferror(f) ? -1 : 0;
 }
 
-typedef struct option_reader {
-    edan_options *o;
-    edan_option_setter set;
-} option_reader;
-
-static int option_line(void *ctx, const char *key, const char *value, edan_error *line_err)
+static int hex_digit(char c)
 {
-    const option_reader *r = ctx;
-    int rc = r->set(r->o, key, value, line_err);
-    if (rc > 0)
-        edan_error_set(line_err, "unknown option '%s'", key);
-    return rc;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                  : -1;
+}
+
+/* Decode a percent-encoded value in place; false when malformed. */
+static bool percent_decode(char *v)
+{
+    char *out = v;
+    for (const char *p = v; *p; p++) {
+        if (*p != '%') {
+            if (!safe_byte((unsigned char)*p))
+                return false;
+            *out++ = *p;
+            continue;
+        }
+        const int hi = hex_digit(p[1]), lo = hi < 0 ? -1 : hex_digit(p[2]);
+        if (lo < 0 || (hi == 0 && lo == 0))
+            return false;
+        *out++ = (char)(hi << 4 | lo);
+        p += 2;
+    }
+    *out = '\0';
+    return true;
 }
 
 int edan_options_read(edan_options *o, const char *path, edan_option_setter set, edan_error *err)
 {
-    option_reader r = {o, set ? set : edan_options_set};
-    return edan_kv_file_read(path, "options file", option_line, &r, err);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open the options file: %s", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = 0;
+    while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        char *eq = strchr(line, '=');
+        char *value = NULL;
+        if (eq) {
+            *eq = '\0';
+            value = eq + 1;
+        }
+        edan_error sub = {0};
+        if (!*line || (value && !percent_decode(value))) {
+            edan_error_set(err, "%s:%d: not an option line", path, lineno);
+            rc = -1;
+        } else if ((rc = (set ? set : edan_options_set)(o, line, value, &sub)) != 0) {
+            edan_error_set(err, "%s:%d: %s", path, lineno, rc > 0 ? "unknown option" : sub.msg);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        edan_error_set(err, "%s: cannot read the options file", path);
+        rc = -1;
+    }
+    free(line);
+    fclose(f);
+    return rc;
 }
 
 void edan_options_help(FILE *f)

@@ -81,11 +81,12 @@ int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *c
 /* Lanes: every cache configuration crossed with every alpha. */
 int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_error *err);
 
-/* Write the analysis options as key=value lines (for the plugin). */
+/* Write the options as lines "key" or "key=value", values percent-encoded (for the plugin). */
 int edan_options_write(const edan_options *o, FILE *f);
 /*
  * Read such a file, setting each line's option with set (which returns 0,
- * -1 with a message, or 1 for an unknown key, as edan_options_set does).
+ * -1 with a message, or 1 for an unknown key, as edan_options_set does;
+ * NULL: edan_options_set). 0, or -1 with err naming the file and line.
  */
 typedef int (*edan_option_setter)(edan_options *o, const char *key, const char *value, edan_error *err);
 int edan_options_read(edan_options *o, const char *path, edan_option_setter set, edan_error *err);
