@@ -594,6 +594,45 @@ def test_hostile_files():
         check(p.returncode == 2 and "cut.txt" in p.stderr, f"convert past the limit: {p.returncode} {p.stderr.strip()}")
 
 
+def test_hostile_processes():
+    """No hang and no orphan (issue 20, item 4): a program that forks is traced to its end with a warning, and
+    SIGTERM, SIGINT or SIGKILL to edan stops QEMU, with edan's temporary directory removed."""
+    import signal
+    import time
+    p = subprocess.run([EDAN, "run", "--json", "--filter=kernel", os.path.join(EX, "fork"), "100"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=60)
+    check(p.returncode == 0 and "forked 1 time" in p.stderr, f"a forking program: {p.returncode} {p.stderr}")
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    check(r["configurations"][0]["W"] == 100, f"the parent's kernel traced: W = {r['configurations'][0]['W']}")
+    long_run = os.path.join(BUILD, "bench", "cg")
+    if not os.path.exists(long_run):
+        check(False, "the cg workload is built")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
+            trace = os.path.join(d, "t.edt")
+            proc = subprocess.Popen([EDAN, "record", "-o", trace, long_run, "24", "100000"], env={**os.environ,
+                                    "TMPDIR": d}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            time.sleep(1.5)
+            proc.send_signal(sig)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                check(False, f"edan did not stop on signal {sig}")
+            deadline = time.time() + 10
+            while time.time() < deadline and subprocess.run(["pgrep", "-f", d], stdout=subprocess.DEVNULL).returncode == 0:
+                time.sleep(0.1)
+            left = subprocess.run(["pgrep", "-af", d], stdout=subprocess.PIPE, text=True).stdout
+            check(not left, f"signal {sig}: QEMU left running: {left}")
+            subprocess.run(["pkill", "-9", "-f", d])
+            if sig != signal.SIGKILL:
+                check(proc.returncode == 128 + sig, f"signal {sig}: exit {proc.returncode}")
+                check([f for f in os.listdir(d) if f.startswith("edan.")] == [], f"temporary directory left: {os.listdir(d)}")
+            for f in os.listdir(d):
+                subprocess.run(["rm", "-rf", os.path.join(d, f)])
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

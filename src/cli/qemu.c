@@ -1,11 +1,14 @@
 /*
  * qemu.c - running the traced program under qemu-riscv64 with edan's plugin.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -62,17 +65,25 @@ static void check_plugin_path(const char *what, const char *path)
 }
 
 static char tmpdir[PATH_MAX];
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
 
 static void cleanup_tmp(void)
 {
     if (!tmpdir[0])
         return;
-    char p[PATH_MAX + 32];
-    const char *names[] = {"opts", "status", "report"};
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
-        unlink(p);
+    /* everything edan put there: the plugin's options, status and report, a recorded trace */
+    DIR *d = opendir(tmpdir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            unlinkat(dirfd(d), e->d_name, 0);
     }
+    if (d)
+        closedir(d);
     rmdir(tmpdir);
     tmpdir[0] = '\0';
 }
@@ -121,11 +132,29 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         args[n++] = prog_argv[i];
     args[n] = NULL;
     fflush(NULL);
+    /*
+     * QEMU never outlives edan: SIGINT, SIGTERM or SIGHUP to edan stops it
+     * (and the exit that follows removes the temporary directory), and the
+     * kernel kills it if edan dies any other way (PR_SET_PDEATHSIG).
+     */
+    struct sigaction sa, old[3];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal; /* no SA_RESTART: waitpid() returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    const int stops[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++)
+        sigaction(stops[i], &sa, &old[i]);
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         cli_die(1, "fork: %s", strerror(errno));
     if (pid == 0) {
+        for (int i = 0; i < 3; i++)
+            sigaction(stops[i], &old[i], NULL);
         signal(SIGXFSZ, SIG_DFL); /* QEMU and the program keep the default edan's main() changed */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) /* edan died before the line above */
+            _exit(127);
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", cli_prog_name,
                 args[0], strerror(errno));
@@ -135,7 +164,16 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     while (waitpid(pid, &ws, 0) < 0) {
         if (errno != EINTR)
             cli_die(1, "waitpid: %s", strerror(errno));
+        if (stop_signal) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+                ;
+            fprintf(stderr, "%s: stopped by signal %d; QEMU was stopped too\n", cli_prog_name, (int)stop_signal);
+            exit(128 + stop_signal);
+        }
     }
+    for (int i = 0; i < 3; i++)
+        sigaction(stops[i], &old[i], NULL);
     free(args);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
         exit(1);

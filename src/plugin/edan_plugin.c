@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,8 @@ static struct {
     edan_exec tb_sink[TB_PLAN_MAX]; /* where the memory callbacks of a block outside the filter write */
     uint64_t total;
     atomic_uint_fast64_t other_vcpu_insns;
+    uint64_t forks; /* guest fork()s of the traced process */
+    int child;      /* this is a forked child: nothing is traced */
     edan_consumer consumer;
     edan_session *session; /* online */
     edan_trace_writer *writer;
@@ -127,8 +130,36 @@ static double seconds_since(const struct timespec *a, const struct timespec *b)
     return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) * 1e-9;
 }
 
+/*
+ * A guest fork() forks QEMU: the child has this plugin's state but none of
+ * its threads (the analysis or compression thread), so it must neither
+ * hand records on nor finish anything: it drops its records into a buffer
+ * of its own and leaves at exit without a word. Only the first process is
+ * traced; the parent counts its forks and says so.
+ */
+static edan_exec child_buf[BATCH];
+
+static void forked_parent(void)
+{
+    P.forks++;
+}
+
+static void forked_child(void)
+{
+    P.child = 1;
+    P.async = NULL;
+    P.buf = child_buf;
+    P.n = 0;
+    P.progress = 0;
+    P.status[0] = '\0';
+}
+
 static void flush(void)
 {
+    if (P.child) {
+        P.n = 0;
+        return;
+    }
     if (P.n && !P.err.set) {
         if (P.async) {
             edan_async_submit(P.async, P.n);
@@ -366,7 +397,14 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
 {
     (void)id;
     (void)ud;
+    if (P.child)
+        return;
     flush();
+    if (P.forks)
+        fprintf(stderr,
+                "edan: warning: the program forked %" PRIu64 " time%s; only its first process was traced (the "
+                "eDAG model is sequential)\n",
+                P.forks, P.forks == 1 ? "" : "s");
     if (P.progress)
         fprintf(stderr, "\redan: %" PRIu64 " instructions traced%20s\n", P.total, "");
     uint64_t others = atomic_load(&P.other_vcpu_insns);
@@ -579,5 +617,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     P.last_progress = P.t0;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+    pthread_atfork(NULL, forked_parent, forked_child);
     return 0;
 }
