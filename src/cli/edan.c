@@ -581,7 +581,7 @@ static void analyze_source(const cli *c, const char *path)
     edan_edag *e;
     edan_trace_source *src = open_for_analysis(c, path, &cfg, &e);
     edan_critpath *cp = NULL;
-    if (c->o.critical_path && !(cp = edan_critpath_new(&cfg.lane[0], &err)))
+    if (c->o.critical_path && !(cp = edan_critpath_new(&cfg.lane[0], c->o.false_deps, &err)))
         die(1, "%s", err.msg);
     FILE *out = open_output(&c->o);
     enum { CAP = 8192 };

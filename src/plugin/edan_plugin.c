@@ -591,7 +591,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             return fail("%s", err.msg);
         P.consumer = edan_edag_consumer(P.edag);
         if (P.options.critical_path) {
-            P.critpath = edan_critpath_new(&cfg.lane[0], &err);
+            P.critpath = edan_critpath_new(&cfg.lane[0], P.options.false_deps, &err);
             if (!P.critpath)
                 return fail("%s", err.msg);
             P.consumer = (edan_consumer){NULL, tee_consume, tee_finish, NULL};
