@@ -33,12 +33,15 @@
  * Every ready() must be followed by exactly one commit() before the next.
  *
  * State: per register and per guest byte the last writer (index, F, md)
- * and, with false_deps, the latest-finishing and the deepest reader since;
- * bytes live in the analyzer's paged shadow (shadow.h), so memory follows
- * the memory the program touches, not the trace length. With
- * EDAN_DEPS_ALL_PREDS the tracker also lists every predecessor of each vertex
- * (for the eDAG picture): it then keeps every reader since the last write,
- * which grows with the trace, so that is only for small regions.
+ * and, with false_deps, the latest-finishing and the deepest reader since.
+ * Bytes live in the analyzer's paged shadow (shadow.h), one state per
+ * aligned 4-byte unit until an access covers part of it (then per byte), so
+ * memory follows the memory the program touches, not the trace length:
+ * 6 bytes per 4 KiB page's guest byte once the page is written (14 with
+ * false_deps, where reads make pages too), plus 64 per split byte. With
+ * EDAN_DEPS_ALL_PREDS the tracker also lists every predecessor of each
+ * vertex (for the eDAG picture): it then keeps every reader since the last
+ * write, which grows with the trace, so that is only for small regions.
  */
 #ifndef EDAN_ANALYSIS_DEPS_H
 #define EDAN_ANALYSIS_DEPS_H
