@@ -1,8 +1,10 @@
 /*
- * Critical path and memory chain on random traces: the path's costs add up
- * to Tinf, each vertex starts when the previous one finishes (per the naive
- * reference), the chain holds exactly D memory-access vertices, and both
- * agree with the streaming analyzer.
+ * Critical path and memory chain on random traces, in all four combinations
+ * of false dependencies (off, on) and cache (none, a small random one): the
+ * path's costs add up to Tinf, each vertex is a predecessor of the next in
+ * the naive reference's graph and starts when it finishes, the chain holds
+ * exactly D memory-access vertices, each a predecessor of the next with the
+ * reference's md, and Tinf and D agree with the streaming analyzer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +28,7 @@ int main(int argc, char **argv)
 {
     int trials = argc > 1 ? atoi(argv[1]) : 600;
     static ref_result ref;
+    int combos[4] = {0, 0, 0, 0};
     for (int trial = 0; trial < trials; trial++) {
         edan_insn table[16];
         for (int i = 0; i < 16; i++) {
@@ -59,19 +62,23 @@ int main(int argc, char **argv)
             recs[i].id = id;
             recs[i].addr = 0x4000 + rnd(40);
         }
+        /* the combination: false dependencies, a cache */
+        const bool fd = trial & 1, cache = trial & 2;
+        combos[trial & 3]++;
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
+        cfg.false_deps = fd;
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
             cfg.lane[0].cost.cls[c] = rnd(3);
         cfg.lane[0].cost.alpha = 1 + rnd(10);
-        if (rnd(2)) {
+        if (cache) {
             cfg.lane[0].cache.n_levels = 1;
             cfg.lane[0].cache.level[0] = (edan_cache_level_config){64, 16, 2, rnd(2) != 0, rnd(2) != 0};
         }
         cfg.tau[0] = 1;
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
-        edan_critpath *cp = edan_critpath_new(&cfg.lane[0], &err);
+        edan_critpath *cp = edan_critpath_new(&cfg.lane[0], fd, &err);
         CHECK(e && cp, "new: %s", err.msg);
         for (size_t i = 0; i < n; i += 7) {
             size_t b = n - i < 7 ? n - i : 7;
@@ -80,7 +87,7 @@ int main(int argc, char **argv)
         }
         CHECK(edan_edag_finish(e) == 0 && edan_critpath_finish(cp) == 0, "finish");
         const edan_lane_stats *st = edan_edag_lane(e, 0);
-        CHECK(ref_analyze(recs, n, &cfg.lane[0], false, EDAN_BYTES_ACCESS, 1, &ref) == 0, "reference");
+        CHECK(ref_analyze(recs, n, &cfg.lane[0], fd, EDAN_BYTES_ACCESS, 1, &ref) == 0, "reference");
         const edan_path_vertex *path;
         uint64_t tinf, depth, sum = 0;
         size_t np = edan_critpath_span(cp, &path, &tinf);
@@ -89,21 +96,34 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < np; i++) {
             sum += path[i].cost;
             if (i)
-                chained &= ref.S[path[i].index] == ref.F[path[i - 1].index] && path[i].index > path[i - 1].index;
+                chained &= path[i].index > path[i - 1].index && ref.edge[path[i - 1].index * n + path[i].index] &&
+                           ref.S[path[i].index] == ref.F[path[i - 1].index];
             chained &= path[i].mem == ref.is_mem[path[i].index];
         }
+        CHECK_EQ_U64(st->Tinf, ref.Tinf, "Tinf of the reference");
         CHECK_EQ_U64(sum, st->Tinf, "the path's costs add up to Tinf");
         CHECK(chained, "trial %d: consecutive path vertices must start when the previous one finishes", trial);
         size_t nc = edan_critpath_chain(cp, &path, &depth);
         uint64_t mems = 0;
-        for (size_t i = 0; i < nc; i++)
+        bool deep = nc == 0 || (path[0].mem && ref.md[path[0].index] == 1);
+        for (size_t i = 0; i < nc; i++) {
             mems += path[i].mem;
+            deep &= path[i].mem == ref.is_mem[path[i].index];
+            if (i)
+                deep &= path[i].index > path[i - 1].index && ref.edge[path[i - 1].index * n + path[i].index] &&
+                        ref.md[path[i].index] == ref.md[path[i - 1].index] + path[i].mem;
+        }
+        CHECK(deep, "trial %d: the chain must go from predecessor to successor, md growing by its accesses", trial);
         CHECK_EQ_U64(depth, st->D, "D");
+        CHECK_EQ_U64(st->D, ref.D, "D of the reference");
         CHECK_EQ_U64(mems, st->D, "the memory chain holds D memory-access vertices");
         ref_free(&ref);
         edan_critpath_free(cp);
         edan_edag_free(e);
         free(recs);
     }
+    printf("%d random traces: %d without false dependencies or cache, %d with false dependencies, %d with a cache, "
+           "%d with both\n",
+           trials, combos[0], combos[1], combos[2], combos[3]);
     return check_summary();
 }

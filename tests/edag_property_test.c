@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/deps.h"
 #include "analysis/shadow.h"
 #include "check.h"
 #include "edag_reference.h"
@@ -141,6 +142,110 @@ static void long_trace_on_threads(void)
     edan_edag_free(e[1]);
 }
 
+/*
+ * The dependency tracker (deps.h) against the naive reference vertex by
+ * vertex and against the streaming analyzer in total, in the four
+ * combinations of false dependencies and cache (trial & 3). A third of the
+ * trials delay vertices (commit at ready + a random delay, as a timing model
+ * would): ready must then be the latest delayed finish over the reference's
+ * predecessors. Returns the number of trials per combination in combos.
+ */
+static void deps_against_reference(int trials, int combos[4])
+{
+    enum { MAXN = 160 };
+    static ref_result ref;
+    static uint64_t Fd[MAXN];
+    int failed = 0;
+    for (int trial = 0; trial < trials && failed < 5; trial++) {
+        unsigned long before = check_failed;
+        char ctx[64];
+        snprintf(ctx, sizeof ctx, "deps trial %d", trial);
+        const bool fd = trial & 1, cache = trial & 2, delayed = trial % 3 == 2, all_preds = rt_below(2);
+        combos[trial & 3]++;
+        edan_insn table[24];
+        edan_exec recs[MAXN];
+        size_t n = 1 + rt_below(MAXN);
+        rt_random_records(table, recs, n);
+        /* a fifth of the trials has only aligned 4- and 8-byte accesses: units that are never split */
+        if (trial % 5 == 1) {
+            for (int i = 0; i < 24; i++)
+                table[i].mem_size = table[i].mem_size ? (rt_below(2) ? 4 : 8) : 0;
+            for (size_t i = 0; i < n; i++)
+                recs[i].addr &= ~(uint64_t)3;
+        }
+        edan_edag_config cfg;
+        edan_edag_config_default(&cfg);
+        cfg.false_deps = fd;
+        do
+            rt_random_lane(&cfg.lane[0]);
+        while (cache != (cfg.lane[0].cache.n_levels > 0));
+        edan_error err = {0};
+        edan_deps *t = edan_deps_new(&cfg.lane[0], fd, all_preds ? EDAN_DEPS_ALL_PREDS : 0, &err);
+        edan_edag *e = edan_edag_new(&cfg, &err);
+        CHECK(t && e, "%s: new: %s", ctx, err.msg);
+        CHECK(ref_analyze(recs, n, &cfg.lane[0], fd, EDAN_BYTES_ACCESS, 1, &ref) == 0, "%s: reference", ctx);
+        if (!t || !e || !ref.edge)
+            return;
+        edan_edag_consume(e, recs, n);
+        CHECK(edan_edag_finish(e) == 0, "%s: finish", ctx);
+        bool ok = true;
+        for (size_t v = 0; v < n && ok; v++) {
+            edan_deps_info info;
+            const uint64_t ready = edan_deps_ready(t, &recs[v], &info);
+            /* the reference's predecessors: the latest (delayed) finish, the deepest, the earliest of each */
+            uint64_t want = 0, crit = 0, deep = 0, n_preds = 0;
+            bool preds_ok = true;
+            for (size_t u = 0; u < v; u++) {
+                const uint8_t edge = ref.edge[u * n + v];
+                if (!edge)
+                    continue;
+                if (!crit || Fd[u] > want) {
+                    want = Fd[u];
+                    crit = u + 1;
+                }
+                if (!deep || ref.md[u] > ref.md[deep - 1])
+                    deep = u + 1;
+                if (all_preds)
+                    preds_ok &= n_preds < info.n_preds && info.preds[n_preds].v == u &&
+                                info.preds[n_preds].false_dep == (edge == 2);
+                n_preds++;
+            }
+            ok &= ready == want && info.ready == want && info.v == v && info.crit == crit && info.deep == deep;
+            ok &= info.md == ref.md[v] && info.mem == ref.is_mem[v];
+            ok &= info.cost == (ref.is_mem[v] ? cfg.lane[0].cost.alpha : cfg.lane[0].cost.cls[recs[v].insn->cls]);
+            ok &= !all_preds || (preds_ok && info.n_preds == n_preds);
+            /* undelayed, the times are the reference's */
+            ok &= delayed || (ready == ref.S[v] && ready + info.cost == ref.F[v]);
+            const uint64_t start = ready + (delayed ? rt_below(5) : 0);
+            Fd[v] = start + info.cost;
+            ok &= edan_deps_commit(t, start, info.cost) == 0;
+            CHECK(ok,
+                  "%s: vertex %zu: ready %" PRIu64 " (want %" PRIu64 "), crit %" PRIu64 " (%" PRIu64 "), deep %" PRIu64
+                  " (%" PRIu64 "), md %" PRIu64 " (%" PRIu64 ")",
+                  ctx, v, ready, want, info.crit, crit, info.deep, deep, info.md, ref.md[v]);
+        }
+        const edan_deps_totals *tot = edan_deps_totals_get(t);
+        const edan_lane_stats *st = edan_edag_lane(e, 0);
+        CHECK_EQ_U64(tot->vertices, st->vertices, ctx);
+        CHECK_EQ_U64(tot->T1, st->T1, ctx);
+        CHECK_EQ_U64(tot->W, st->W, ctx);
+        CHECK_EQ_U64(tot->D, st->D, ctx);
+        if (!delayed)
+            CHECK_EQ_U64(tot->Tinf, st->Tinf, ctx);
+        CHECK(tot->D == 0 || (ref.is_mem[tot->depth_v] && ref.md[tot->depth_v] == tot->D), "%s: depth_v", ctx);
+        /* a second ready() without a commit is refused, and so is a start before ready */
+        edan_deps_info info;
+        if (!delayed && edan_deps_ready(t, &recs[0], &info) != EDAN_DEPS_FAILED)
+            CHECK(edan_deps_ready(t, &recs[0], &info) == EDAN_DEPS_FAILED && edan_deps_error(t)->set, "%s: ready twice",
+                  ctx);
+        ref_free(&ref);
+        edan_deps_free(t);
+        edan_edag_free(e);
+        if (check_failed != before)
+            failed++;
+    }
+}
+
 int main(int argc, char **argv)
 {
     rt_seed(0x9E3779B97F4A7C15ull);
@@ -234,5 +339,10 @@ int main(int argc, char **argv)
     }
     long_trace_on_threads();
     printf("%d random traces compared\n", trials);
+    int combos[4] = {0, 0, 0, 0};
+    deps_against_reference(trials, combos);
+    printf("dependency tracker: %d random traces, %d without false dependencies or cache, %d with false "
+           "dependencies, %d with a cache, %d with both\n",
+           trials, combos[0], combos[1], combos[2], combos[3]);
     return check_summary();
 }

@@ -173,7 +173,7 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
     int rc = -1; /* until every metric is computed */
     memset(out, 0, sizeof *out);
     /* adjacency as a dense matrix: fine for small n */
-    bool *edge = calloc(n * n + 1, sizeof *edge);
+    uint8_t *edge = calloc(n * n + 1, sizeof *edge);
     out->S = calloc(n + 1, sizeof *out->S);
     out->F = calloc(n + 1, sizeof *out->F);
     out->is_mem = calloc(n + 1, sizeof *out->is_mem);
@@ -193,7 +193,7 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
         for (int s = 0; s < in->n_src; s++)
             for (size_t u = v; u-- > 0;)
                 if (writes_reg(recs[u].insn, in->src[s])) {
-                    edge[u * n + v] = true;
+                    edge[u * n + v] |= 1;
                     break;
                 }
         /* true memory dependencies, byte by byte */
@@ -201,16 +201,16 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
             for (uint64_t b = rv->addr; b < rv->addr + in->mem_size; b++)
                 for (size_t u = v; u-- > 0;)
                     if (writes_byte(&recs[u], b)) {
-                        edge[u * n + v] = true;
+                        edge[u * n + v] |= 1;
                         break;
                     }
         if (false_deps) {
             if (in->n_dst) {
                 for (size_t u = v; u-- > 0;) {
                     if (reads_reg(recs[u].insn, in->dst))
-                        edge[u * n + v] = true; /* WAR */
+                        edge[u * n + v] |= 2; /* WAR */
                     if (writes_reg(recs[u].insn, in->dst)) {
-                        edge[u * n + v] = true; /* WAW */
+                        edge[u * n + v] |= 2; /* WAW */
                         break;
                     }
                 }
@@ -219,9 +219,9 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
                 for (uint64_t b = rv->addr; b < rv->addr + in->mem_size; b++)
                     for (size_t u = v; u-- > 0;) {
                         if (reads_byte(&recs[u], b))
-                            edge[u * n + v] = true;
+                            edge[u * n + v] |= 2;
                         if (writes_byte(&recs[u], b)) {
-                            edge[u * n + v] = true;
+                            edge[u * n + v] |= 2;
                             break;
                         }
                     }
@@ -258,9 +258,21 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
         }
         w[v] = mode == EDAN_BYTES_LINE ? line_bytes : (uint64_t)(rd ? in->mem_size : 0) + (wr ? in->mem_size : 0);
     }
+    /* an edge that is also a true dependency is a true one */
     for (size_t u = 0; u < n; u++)
-        for (size_t v = 0; v < n; v++)
-            out->n_edges += edge[u * n + v];
+        for (size_t v = 0; v < n; v++) {
+            if (edge[u * n + v] & 1)
+                edge[u * n + v] = 1;
+            out->n_edges += edge[u * n + v] != 0;
+        }
+    out->edge = edge;
+    out->md = calloc(n + 1, sizeof *out->md);
+    for (size_t v = 0; v < n; v++) {
+        for (size_t u = 0; u < v; u++)
+            if (edge[u * n + v] && out->md[u] > out->md[v])
+                out->md[v] = out->md[u];
+        out->md[v] += out->is_mem[v];
+    }
     /* times */
     for (size_t v = 0; v < n; v++) {
         uint64_t S = 0;
@@ -344,7 +356,6 @@ int ref_analyze(const edan_exec *recs, size_t n, const edan_lane_config *lane, b
 too_big:
     free(reach);
     free(counted);
-    free(edge);
     free(w);
     free(layer);
     for (int k = 0; k < c.n; k++)
@@ -357,6 +368,9 @@ void ref_free(ref_result *r)
     free(r->S);
     free(r->F);
     free(r->is_mem);
-    r->S = r->F = NULL;
+    free(r->md);
+    free(r->edge);
+    r->S = r->F = r->md = NULL;
     r->is_mem = NULL;
+    r->edge = NULL;
 }

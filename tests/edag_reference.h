@@ -26,6 +26,8 @@ typedef struct ref_result {
     size_t n_edges;
     uint64_t *S, *F; /* per vertex */
     bool *is_mem;
+    uint64_t *md;  /* per vertex: max md over predecessors + is_mem (every vertex counted) */
+    uint8_t *edge; /* edge[u * n + v]: 1 a true dependency u -> v, 2 only a false one, 0 none */
 } ref_result;
 
 /* When set, only vertices v with ref_member[v] are counted (a scoped lane); NULL = all. */

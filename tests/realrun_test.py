@@ -410,6 +410,19 @@ def test_critical_path():
             p = edan("analyze", "--json", "--critical-path", trace)
             off = json.loads(p.stdout)
             check(off["critical_path"] == r_nocache_cp(prog, n), f"{prog}: offline critical path differs from online")
+        # issue 19: with --false-deps the path and the chain are those of the eDAG with false edges (the
+        # critical-path consumer once ignored them: a path of 205 cycles next to a span of 806); the path's
+        # length is the sum of its lines' cycles, all of them listed when they hold all its instructions
+        for opts in (("--false-deps",), (), ("--cache=32K",), ("--false-deps", "--cache=32K")):
+            r = online("sum", 4, "--critical-path", *opts)
+            c, cp, mc = r["configurations"][0], r["critical_path"], r["memory_chain"]
+            what = f"sum 4 {' '.join(opts)}"
+            check(sum(l["instructions"] for l in cp["lines"]) == cp["instructions"], f"{what}: every line listed")
+            length = sum(l["cycles"] for l in cp["lines"])
+            check(length == cp["Tinf"] == c["Tinf"], f"{what}: critical path of {length} cycles, span {c['Tinf']}")
+            check(mc["memory_accesses"] == mc["D"] == c["D"] == sum(l["memory_accesses"] for l in mc["lines"]),
+                  f"{what}: memory chain of {mc['memory_accesses']} accesses, D = {c['D']}")
+            validate_schema(r, what)
         src = open(os.path.join(here, "..", "examples", "pointer_chase.c")).read().splitlines()
         load_lines = [i + 1 for i, l in enumerate(src) if "idx = next[idx]" in l and not l.strip().startswith("*")]
         r = online("pointer_chase", 60, "--critical-path")

@@ -85,7 +85,7 @@ endif()
 
 add_executable(critpath_test tests/critpath_test.c tests/edag_reference.c)
 target_link_libraries(critpath_test PRIVATE edan_core)
-add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 1000)
+add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 2000)
 
 # Analysis tools of one session: the footprint tool against a naive reference.
 add_executable(footprint_test tests/footprint_test.c tests/random_trace.c)

@@ -3,16 +3,20 @@
  * memory-access vertices (D of them), at any trace size.
  *
  * A second consumer of the stream, used only when asked for (--critical-path):
- * while it streams it keeps, besides finish times and memory depths, the
- * last writer of every register and guest byte, so it knows for every vertex
- * the predecessor that finishes last (its critical predecessor) and the one
- * with the deepest memory depth. Those are spilled to a temporary file, a
- * few bytes per vertex, in blocks; at the end the file is walked backwards
- * from the last vertex of each path. Memory is proportional to the memory
- * the program touched, disk to the trace length.
+ * it runs the dependency tracker (deps.h) over the stream, which gives for
+ * every vertex the predecessor that finishes last (its critical predecessor)
+ * and the one with the deepest memory depth. Those are spilled to a
+ * temporary file, a few bytes per vertex, in blocks; at the end the file is
+ * walked backwards from the first vertex that finishes at Tinf and from the
+ * first memory-access vertex of depth D. Each step of a walk goes to a
+ * predecessor that finishes exactly when its successor starts (or has
+ * exactly its depth, less one at a memory-access vertex), so the path's
+ * costs add up to Tinf and the chain holds D memory-access vertices, with or
+ * without false dependencies. Memory is proportional to the memory the
+ * program touched, disk to the trace length.
  *
- * Semantics (true dependencies, the cache and cost model of one lane) are
- * those of the streaming analyzer, docs/model.md.
+ * Semantics (dependencies, the cache and cost model of one lane) are those
+ * of the streaming analyzer, docs/model.md.
  */
 #ifndef EDAN_ANALYSIS_CRITPATH_H
 #define EDAN_ANALYSIS_CRITPATH_H
@@ -34,7 +38,8 @@ typedef struct edan_path_vertex {
     bool mem;              /* a memory-access vertex */
 } edan_path_vertex;
 
-edan_critpath *edan_critpath_new(const edan_lane_config *lane, edan_error *err);
+/* lane: the cache and cost model (copied); false_deps as in edan_edag_config. */
+edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, edan_error *err);
 void edan_critpath_consume(void *ctx, const edan_exec *recs, size_t n);
 /* Walks the spill backwards; 0, or -1 (see edan_critpath_error). */
 int edan_critpath_finish(void *ctx);

@@ -18,13 +18,22 @@ static void *map_zeroed(size_t bytes)
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
 {
-    memset(s, 0, sizeof *s);
+    if (edan_shadow_init_records(s, edan_shadow_unit_bytes(n_lanes, with_readers)))
+        return -1;
     s->n_lanes = n_lanes;
     s->with_readers = with_readers;
+    return 0;
+}
+
+int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes)
+{
+    memset(s, 0, sizeof *s);
+    if (!unit_bytes || unit_bytes % 8)
+        return -1;
     s->last_page_no = UINT64_MAX;
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
         s->recent[i].no = UINT64_MAX;
-    s->unit_bytes = edan_shadow_unit_bytes(n_lanes, with_readers);
+    s->unit_bytes = unit_bytes;
     /* a multiple of 64 (1024 records of a multiple of 8 bytes): pages stay line-aligned in their arena */
     s->page_bytes = EDAN_SHADOW_UNITS * s->unit_bytes;
     /* 8 MiB of pointers, backed only where touched. */

@@ -151,6 +151,14 @@ typedef struct edan_shadow {
 } edan_shadow;
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers);
+/*
+ * The same paged table for a client with records of its own layout (deps.h):
+ * every unit's record is unit_bytes (a positive multiple of 8), all-zero
+ * until written, read through zero_page until its page is first written.
+ * The unit accessors above and the split records are the analyzer's and do
+ * not apply (n_lanes is 0); edan_shadow_page_for() and the page count do.
+ */
+int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes);
 void edan_shadow_free(edan_shadow *s);
 
 /* The page of page_no, made if absent (for_write) or else zero_page if absent; NULL when out of memory. */

@@ -56,29 +56,74 @@ static int by_mems(const void *a, const void *b)
     return by_cycles(a, b);
 }
 
-/* Group a path by source line; returns the number of lines (sorted for the report). */
-static size_t group(const edan_path_vertex *p, size_t n, edan_srcmap *map, bool for_chain, line_stat **out)
+static size_t pc_hash(uint64_t pc, size_t cap)
 {
-    line_stat *s = calloc(n ? n : 1, sizeof *s);
-    if (!s)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        s[i].pc = p[i].insn ? p[i].insn->pc : 0;
-        s[i].vertices = 1;
-        s[i].cycles = p[i].cost;
-        s[i].mems = p[i].mem;
-    }
-    qsort(s, n, sizeof *s, by_pc);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (m && s[m - 1].pc == s[i].pc) {
-            s[m - 1].vertices += s[i].vertices;
-            s[m - 1].cycles += s[i].cycles;
-            s[m - 1].mems += s[i].mems;
-        } else {
-            s[m++] = s[i];
+    return (size_t)((pc * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+}
+
+/*
+ * A path's vertices summed per pc, in order of first appearance, into *out
+ * (malloc'd); returns the number of distinct pcs, or SIZE_MAX when out of
+ * memory. A hash table on pc: a path of millions of vertices (false
+ * dependencies chain most of a program) has a few hundred distinct pcs, and
+ * sorting the vertices themselves took most of a report's time and memory.
+ */
+static size_t sum_by_pc(const edan_path_vertex *p, size_t n, line_stat **out)
+{
+    size_t cap = 256, m = 0;
+    line_stat *s = malloc(cap / 2 * sizeof *s); /* the table is at most half full: cap / 2 pcs */
+    size_t *slot = calloc(cap, sizeof *slot);   /* index + 1 into s, 0 = empty */
+    bool ok = s && slot;
+    for (size_t i = 0; ok && i < n; i++) {
+        const uint64_t pc = p[i].insn ? p[i].insn->pc : 0;
+        size_t h = pc_hash(pc, cap);
+        while (slot[h] && s[slot[h] - 1].pc != pc)
+            h = (h + 1) & (cap - 1);
+        size_t idx = slot[h] - 1;
+        if (!slot[h]) {
+            idx = m;
+            s[m] = (line_stat){.pc = pc};
+            slot[h] = ++m;
+        }
+        s[idx].vertices++;
+        s[idx].cycles += p[i].cost;
+        s[idx].mems += p[i].mem;
+        if (m == cap / 2) {
+            line_stat *ns = realloc(s, cap * sizeof *s);
+            free(slot);
+            slot = NULL;
+            ok = ns != NULL;
+            s = ns ? ns : s;
+            cap *= 2;
+            if (ok)
+                slot = calloc(cap, sizeof *slot);
+            ok = slot != NULL;
+            for (size_t j = 0; ok && j < m; j++) {
+                size_t g = pc_hash(s[j].pc, cap);
+                while (slot[g])
+                    g = (g + 1) & (cap - 1);
+                slot[g] = j + 1;
+            }
         }
     }
+    free(slot);
+    if (!ok) {
+        free(s);
+        return SIZE_MAX;
+    }
+    *out = s;
+    return m;
+}
+
+/* Group a path by source line; returns the number of lines (sorted for the report), 0 when out of memory. */
+static size_t group(const edan_path_vertex *p, size_t n, edan_srcmap *map, bool for_chain, line_stat **out)
+{
+    line_stat *s;
+    size_t m = sum_by_pc(p, n, &s);
+    *out = NULL;
+    if (m == SIZE_MAX)
+        return 0;
+    qsort(s, m, sizeof *s, by_pc);
     for (size_t i = 0; i < m; i++) {
         edan_srcloc loc = {0};
         if (map && edan_srcmap_lookup(map, s[i].pc, &loc)) {

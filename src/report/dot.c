@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cache.h"
+#include "analysis/deps.h"
 
 #define NONE SIZE_MAX
 
@@ -20,46 +20,17 @@ typedef struct dot_vertex {
     bool on_path;
 } dot_vertex;
 
-/* A reader list node: readers since the last write of a register or byte (false dependencies only). */
-typedef struct reader_node {
-    size_t v, next;
-} reader_node;
-
-/* Last writer and readers of one byte of memory. */
-typedef struct byte_slot {
-    uint64_t addr;
-    size_t writer;  /* NONE: never written in the region */
-    size_t readers; /* head of a reader list, NONE when empty */
-    bool used;
-} byte_slot;
-
-/* A candidate predecessor of the vertex being added. */
-typedef struct cand {
-    size_t from;
-    bool false_dep;
-} cand;
-
 struct edan_dot {
-    edan_lane_config lane;
-    bool false_deps, has_cache, finished;
+    bool false_deps, finished;
     size_t max_vertices;
     uint64_t seen; /* instructions in the stream, also past max_vertices */
     edan_error err;
-    edan_cache cache;
+    edan_deps *deps; /* every predecessor of every vertex, its times and depth */
 
     dot_vertex *v;
     size_t n, cap;
     edan_dot_edge *e;
     size_t n_e, cap_e;
-
-    size_t reg_writer[EDAN_NUM_REGS], reg_readers[EDAN_NUM_REGS];
-    reader_node *nodes;
-    size_t n_nodes, cap_nodes;
-    byte_slot *bytes; /* open addressing, linear probing; capacity a power of two */
-    size_t n_bytes, cap_bytes;
-
-    cand *cands;
-    size_t n_cands, cap_cands;
 
     size_t *path;
     size_t path_len;
@@ -85,155 +56,24 @@ static bool grow(void **p, size_t *cap, size_t need, size_t sz)
     return true;
 }
 
-static size_t byte_hash(uint64_t addr, size_t cap)
-{
-    return (size_t)((addr * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
-}
-
-/* The slot of addr, or NULL if the byte was never touched. */
-static byte_slot *byte_find(edan_dot *d, uint64_t addr)
-{
-    if (!d->cap_bytes)
-        return NULL;
-    for (size_t i = byte_hash(addr, d->cap_bytes);; i = (i + 1) & (d->cap_bytes - 1)) {
-        byte_slot *s = &d->bytes[i];
-        if (!s->used)
-            return NULL;
-        if (s->addr == addr)
-            return s;
-    }
-}
-
-/* The slot of addr, created if needed; NULL when out of memory. */
-static byte_slot *byte_get(edan_dot *d, uint64_t addr)
-{
-    /* keep the load at most 1/2 so probes stay short */
-    if (2 * (d->n_bytes + 1) > d->cap_bytes) {
-        size_t cap = d->cap_bytes ? 2 * d->cap_bytes : 1024;
-        if (cap > SIZE_MAX / sizeof(byte_slot))
-            return NULL;
-        byte_slot *nb = calloc(cap, sizeof *nb);
-        if (!nb)
-            return NULL;
-        for (size_t j = 0; j < d->cap_bytes; j++) {
-            if (!d->bytes[j].used)
-                continue;
-            size_t i = byte_hash(d->bytes[j].addr, cap);
-            while (nb[i].used)
-                i = (i + 1) & (cap - 1);
-            nb[i] = d->bytes[j];
-        }
-        free(d->bytes);
-        d->bytes = nb;
-        d->cap_bytes = cap;
-    }
-    size_t i = byte_hash(addr, d->cap_bytes);
-    while (d->bytes[i].used) {
-        if (d->bytes[i].addr == addr)
-            return &d->bytes[i];
-        i = (i + 1) & (d->cap_bytes - 1);
-    }
-    byte_slot *s = &d->bytes[i];
-    s->used = true;
-    s->addr = addr;
-    s->writer = NONE;
-    s->readers = NONE;
-    d->n_bytes++;
-    return s;
-}
-
-/* Prepend reader v to the list at *head. */
-static bool add_reader(edan_dot *d, size_t *head, size_t v)
-{
-    if (!grow((void **)&d->nodes, &d->cap_nodes, d->n_nodes + 1, sizeof *d->nodes))
-        return false;
-    d->nodes[d->n_nodes] = (reader_node){v, *head};
-    *head = d->n_nodes++;
-    return true;
-}
-
-static bool add_cand(edan_dot *d, size_t from, bool false_dep)
-{
-    if (!grow((void **)&d->cands, &d->cap_cands, d->n_cands + 1, sizeof *d->cands))
-        return false;
-    d->cands[d->n_cands++] = (cand){from, false_dep};
-    return true;
-}
-
-static bool add_readers_as_cands(edan_dot *d, size_t head)
-{
-    for (size_t i = head; i != NONE; i = d->nodes[i].next)
-        if (!add_cand(d, d->nodes[i].v, true))
-            return false;
-    return true;
-}
-
-static int cand_cmp(const void *a, const void *b)
-{
-    const cand *x = a, *y = b;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    /* true dependencies first, so the merged edge keeps "true" */
-    return (int)x->false_dep - (int)y->false_dep;
-}
-
-/* Registers the model tracks: x0 never carries a dependency, and a malformed instruction must not index out of range.
- */
-static bool tracked_reg(uint8_t r)
-{
-    return r != 0 && r < EDAN_NUM_REGS;
-}
-
-static bool is_pow2(uint64_t x)
-{
-    return x && !(x & (x - 1));
-}
-
-/* edan_cache_init trusts its configuration (the parser checks it); a caller's hand-made one must not crash us. */
-static bool cache_config_ok(const edan_cache_config *c, edan_error *err)
-{
-    if (c->n_levels < 0 || c->n_levels > EDAN_CACHE_MAX_LEVELS) {
-        edan_error_set(err, "edan dot: %d cache levels (at most %d)", c->n_levels, EDAN_CACHE_MAX_LEVELS);
-        return false;
-    }
-    for (int i = 0; i < c->n_levels; i++) {
-        const edan_cache_level_config *l = &c->level[i];
-        uint64_t way_bytes = (uint64_t)l->line * l->ways;
-        if (!is_pow2(l->size) || !is_pow2(l->line) || l->line < 4 || l->line > (1u << 30) || l->ways == 0 ||
-            way_bytes > l->size || !is_pow2(l->size / way_bytes) || l->size / way_bytes * way_bytes != l->size) {
-            edan_error_set(err,
-                           "edan dot: cache level %d (%" PRIu64 " bytes, %u-byte lines, %u ways) is not a "
-                           "power-of-two set-associative cache",
-                           i + 1, l->size, l->line, l->ways);
-            return false;
-        }
-    }
-    return true;
-}
-
 edan_dot *edan_dot_new(const edan_lane_config *lane, bool false_deps, size_t max_vertices, edan_error *err)
 {
-    if (!lane) {
-        edan_error_set(err, "edan dot: no cache and cost model given");
-        return NULL;
-    }
-    if (!cache_config_ok(&lane->cache, err))
-        return NULL;
     edan_dot *d = calloc(1, sizeof *d);
     if (!d) {
         edan_error_set(err, "out of memory");
         return NULL;
     }
-    d->lane = *lane;
     d->false_deps = false_deps;
     d->max_vertices = max_vertices;
-    d->has_cache = lane->cache.n_levels > 0;
-    if (d->has_cache && edan_cache_init(&d->cache, &lane->cache, err)) {
+    d->deps = edan_deps_new(lane, false_deps, EDAN_DEPS_ALL_PREDS, err);
+    if (!d->deps) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        edan_error_clear(err); /* the first error wins: this one says where it came from */
+        edan_error_set(err, "edan dot: %.1000s", msg);
         free(d);
         return NULL;
     }
-    for (int r = 0; r < EDAN_NUM_REGS; r++)
-        d->reg_writer[r] = d->reg_readers[r] = NONE;
     return d;
 }
 
@@ -241,13 +81,9 @@ void edan_dot_free(edan_dot *d)
 {
     if (!d)
         return;
-    if (d->has_cache)
-        edan_cache_free(&d->cache);
+    edan_deps_free(d->deps);
     free(d->v);
     free(d->e);
-    free(d->nodes);
-    free(d->bytes);
-    free(d->cands);
     free(d->path);
     free(d);
 }
@@ -257,109 +93,28 @@ const edan_error *edan_dot_error(const edan_dot *d)
     return &d->err;
 }
 
-/* Add one vertex: its edges, its classification and its times. False when out of memory. */
+/* Add one vertex: its edges (one per predecessor, ascending), classification and times. False on failure. */
 static bool add_vertex(edan_dot *d, const edan_exec *r)
 {
-    const edan_insn *in = r->insn;
     const size_t v = d->n;
     if (!grow((void **)&d->v, &d->cap, v + 1, sizeof *d->v))
         return false;
-    /* mem_size 0 would make the cache walk every line of the address space */
-    const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
-    const bool rd = accessed && in->mem != EDAN_MEM_STORE;
-    const bool wr = accessed && in->mem != EDAN_MEM_LOAD;
-    const uint32_t size = in->mem_size;
-    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
-    const bool has_dst = in->n_dst && tracked_reg(in->dst);
-
-    /* Predecessors: true dependencies, then false ones. */
-    d->n_cands = 0;
-    for (int i = 0; i < n_src; i++)
-        if (tracked_reg(in->src[i]) && d->reg_writer[in->src[i]] != NONE)
-            if (!add_cand(d, d->reg_writer[in->src[i]], false))
-                return false;
-    if (rd) {
-        for (uint32_t b = 0; b < size; b++) {
-            const byte_slot *s = byte_find(d, r->addr + b);
-            if (s && s->writer != NONE && !add_cand(d, s->writer, false))
-                return false;
-        }
-    }
-    if (d->false_deps) {
-        if (has_dst) {
-            if (d->reg_writer[in->dst] != NONE && !add_cand(d, d->reg_writer[in->dst], true))
-                return false;
-            if (!add_readers_as_cands(d, d->reg_readers[in->dst]))
-                return false;
-        }
-        if (wr) {
-            for (uint32_t b = 0; b < size; b++) {
-                const byte_slot *s = byte_find(d, r->addr + b);
-                if (!s)
-                    continue;
-                if (s->writer != NONE && !add_cand(d, s->writer, true))
-                    return false;
-                if (!add_readers_as_cands(d, s->readers))
-                    return false;
-            }
-        }
-    }
-    if (d->n_cands > 1)
-        qsort(d->cands, d->n_cands, sizeof *d->cands, cand_cmp);
-
-    /* Classification: the one the analyzer uses. */
-    const edan_access_class ac = edan_cache_classify(&d->cache, accessed && d->has_cache, r->addr, size, rd, wr);
-    const bool rd_ram = ac.rd_ram, wr_ram = ac.wr_ram;
+    edan_deps_info info;
+    if (edan_deps_step(d->deps, r, &info))
+        return false;
+    if (!grow((void **)&d->e, &d->cap_e, d->n_e + info.n_preds, sizeof *d->e))
+        return false;
+    for (size_t i = 0; i < info.n_preds; i++)
+        d->e[d->n_e++] = (edan_dot_edge){(size_t)info.preds[i].v, v, info.preds[i].false_dep};
     dot_vertex *x = &d->v[v];
     memset(x, 0, sizeof *x);
-    x->insn = *in;
-    x->is_mem = rd_ram || wr_ram;
-    x->cost = x->is_mem ? d->lane.cost.alpha : d->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
-    x->best_pred = NONE;
-
-    /* Edges, one per distinct predecessor (sorted, so the earliest comes first). */
-    uint64_t md = 0;
-    for (size_t i = 0; i < d->n_cands; i++) {
-        const cand *c = &d->cands[i];
-        if (i > 0 && c->from == d->cands[i - 1].from)
-            continue; /* the first of a run is the true one if there is any */
-        if (!grow((void **)&d->e, &d->cap_e, d->n_e + 1, sizeof *d->e))
-            return false;
-        d->e[d->n_e++] = (edan_dot_edge){c->from, v, c->false_dep};
-        const dot_vertex *u = &d->v[c->from];
-        /* strictly later finish: ties keep the earliest predecessor */
-        if (x->best_pred == NONE || u->F > x->S) {
-            x->best_pred = c->from;
-            x->S = u->F;
-        }
-        if (u->md > md)
-            md = u->md;
-    }
-    x->F = x->S + x->cost;
-    x->md = md + x->is_mem;
-
-    /* Update the last-writer state: readers first, so an instruction that reads and writes a register is its writer. */
-    if (d->false_deps)
-        for (int i = 0; i < n_src; i++)
-            if (tracked_reg(in->src[i]) && !add_reader(d, &d->reg_readers[in->src[i]], v))
-                return false;
-    if (has_dst) {
-        d->reg_writer[in->dst] = v;
-        d->reg_readers[in->dst] = NONE;
-    }
-    if ((d->false_deps && rd) || wr) {
-        for (uint32_t b = 0; b < size; b++) {
-            byte_slot *s = byte_get(d, r->addr + b);
-            if (!s)
-                return false;
-            if (wr) {
-                s->writer = v;
-                s->readers = NONE;
-            } else if (!add_reader(d, &s->readers, v)) {
-                return false;
-            }
-        }
-    }
+    x->insn = *r->insn;
+    x->is_mem = info.mem;
+    x->cost = info.cost;
+    x->S = info.ready;
+    x->F = info.ready + info.cost;
+    x->md = info.md;
+    x->best_pred = info.crit ? (size_t)(info.crit - 1) : NONE;
     d->n++;
     return true;
 }
@@ -372,8 +127,12 @@ void edan_dot_consume(void *ctx, const edan_exec *recs, size_t n)
         /* Past the limit only count, so the error can say how large the region was. */
         if (d->err.set || d->n >= d->max_vertices || !recs[i].insn)
             continue;
-        if (!add_vertex(d, &recs[i]))
-            edan_error_set(&d->err, "out of memory for the eDAG picture (%zu vertices, %zu edges)", d->n, d->n_e);
+        if (!add_vertex(d, &recs[i])) {
+            if (edan_deps_error(d->deps)->set)
+                d->err = *edan_deps_error(d->deps);
+            else
+                edan_error_set(&d->err, "out of memory for the eDAG picture (%zu vertices, %zu edges)", d->n, d->n_e);
+        }
     }
 }
 

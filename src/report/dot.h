@@ -7,10 +7,11 @@
  * collecting after max_vertices and finish() then fails with advice.
  *
  * Semantics are exactly those of docs/model.md and the analyzer for one lane:
- * true RAW edges through x1-x31/f0-f31 and memory bytes (with false_deps also
- * WAR and WAW), memory-access vertices decided by the lane's cache model with
- * edan_cache_access exactly as the analyzer calls it, t(v) = alpha for
- * memory-access vertices and cost.cls[class] otherwise.
+ * the vertices, edges, costs and times are those of the dependency tracker
+ * (deps.h) with every predecessor listed: true RAW edges through x1-x31/f0-f31
+ * and memory bytes (with false_deps also WAR and WAW), memory-access vertices
+ * decided by the lane's cache model, t(v) = alpha for memory-access vertices
+ * and cost.cls[class] otherwise.
  *
  * The picture: one box per vertex labelled "<index>: <disassembly>",
  * memory-access vertices filled red, an edge per dependency (dashed when it

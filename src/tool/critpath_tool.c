@@ -18,7 +18,7 @@ static void *create(edan_session *s, edan_error *err)
     edan_edag_config cfg;
     if (edan_options_edag_config(edan_session_options(s), &cfg, err))
         return NULL;
-    return edan_critpath_new(&cfg.lane[0], err);
+    return edan_critpath_new(&cfg.lane[0], cfg.false_deps, err);
 }
 
 static edan_consumer consumer(void *t)

@@ -1,0 +1,539 @@
+#include "analysis/deps.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/shadow.h"
+
+/*
+ * The last write of a register, a byte or a whole shadow unit. All-zero
+ * means never written: F = 0 and md = 0 are the identities of the max()
+ * taken over predecessors and by = 0 names no vertex, so zero_page
+ * (shadow.h) reads as "no writer".
+ */
+typedef struct deps_write {
+    uint64_t F;     /* its finish time */
+    uint64_t by;    /* its index + 1; 0 = never written */
+    uint32_t md;    /* its memory depth */
+    uint32_t split; /* in a unit's record: 0, or the index + 1 of the split record that holds its bytes */
+} deps_write;
+
+/*
+ * The reads of a register, byte or unit since its last write (false_deps
+ * only), all-zero when there were none: the latest finish and the earliest
+ * reader that has it, the largest md and the earliest reader that has it.
+ */
+typedef struct deps_reads {
+    uint64_t F, F_by;
+    uint64_t md_by;
+    uint32_t md;
+    uint32_t pad;
+} deps_reads;
+
+_Static_assert(sizeof(deps_write) == 24 && sizeof(deps_reads) == 32, "shadow records are multiples of 8 bytes");
+
+/*
+ * Memory state, as the analyzer keeps it (shadow.h): almost every access is
+ * an aligned 4- or 8-byte one, so a unit of EDAN_SHADOW_UNIT bytes has one
+ * state for all its bytes (its record in the shadow: a deps_write and, with
+ * false_deps, a deps_reads) until an access covers only part of it. That
+ * splits it: its bytes' states move to a split record of the tracker's
+ * pool, and stay there until a write covers the whole unit again. Byte
+ * granularity is therefore exact. With EDAN_DEPS_ALL_PREDS every unit a
+ * vertex writes or reads is split, so each byte has its own reader list.
+ */
+typedef struct deps_split {
+    deps_write w[EDAN_SHADOW_UNIT]; /* split fields 0 */
+    deps_reads r[EDAN_SHADOW_UNIT];
+    uint64_t list[EDAN_SHADOW_UNIT]; /* reader lists (EDAN_DEPS_ALL_PREDS); list[0] links free records */
+} deps_split;
+
+#define SPLIT_CHUNK_BITS 10
+#define SPLIT_CHUNK (1u << SPLIT_CHUNK_BITS)
+
+typedef struct reader_node {
+    uint64_t v, next; /* next: node index + 1, 0 = end */
+} reader_node;
+
+/* The best predecessors seen so far (by: index + 1, 0 = none); ties keep the earliest vertex. */
+typedef struct pick {
+    uint64_t F, crit, md, deep;
+} pick;
+
+struct edan_deps {
+    edan_lane_config lane;
+    bool false_deps, all_preds, has_cache;
+    edan_cache cache;
+    edan_shadow shadow;
+    edan_error err;
+    deps_write reg_w[EDAN_NUM_REGS];
+    deps_reads reg_r[EDAN_NUM_REGS];
+    uint64_t reg_list[EDAN_NUM_REGS]; /* reader lists (EDAN_DEPS_ALL_PREDS) */
+    /* split records: chunks of SPLIT_CHUNK, so they never move; a free list through list[0] */
+    deps_split **chunks;
+    size_t n_chunks, split_used;
+    uint64_t split_free; /* index + 1, 0 = empty */
+    reader_node *nodes;
+    size_t n_nodes, cap_nodes;
+    edan_deps_pred *cands;
+    size_t n_cands, cap_cands;
+    /* the vertex between ready() and commit() */
+    bool pending;
+    edan_exec rec;
+    bool rd, wr;
+    edan_deps_info info;
+    edan_deps_totals tot;
+};
+
+static bool is_pow2(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+/* edan_cache_init trusts its configuration (the option parser checks it); a caller's hand-made one must not crash. */
+static bool cache_config_ok(const edan_cache_config *c, edan_error *err)
+{
+    if (c->n_levels < 0 || c->n_levels > EDAN_CACHE_MAX_LEVELS) {
+        edan_error_set(err, "%d cache levels (at most %d)", c->n_levels, EDAN_CACHE_MAX_LEVELS);
+        return false;
+    }
+    for (int i = 0; i < c->n_levels; i++) {
+        const edan_cache_level_config *l = &c->level[i];
+        uint64_t way_bytes = (uint64_t)l->line * l->ways;
+        if (!is_pow2(l->size) || !is_pow2(l->line) || l->line < 4 || l->line > (1u << 30) || l->ways == 0 ||
+            way_bytes > l->size || !is_pow2(l->size / way_bytes) || l->size / way_bytes * way_bytes != l->size) {
+            edan_error_set(err,
+                           "cache level %d (%" PRIu64 " bytes, %u-byte lines, %u ways) is not a "
+                           "power-of-two set-associative cache",
+                           i + 1, l->size, l->line, l->ways);
+            return false;
+        }
+    }
+    return true;
+}
+
+edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned flags, edan_error *err)
+{
+    if (!lane) {
+        edan_error_set(err, "no cache and cost model given");
+        return NULL;
+    }
+    if (!cache_config_ok(&lane->cache, err))
+        return NULL;
+    edan_deps *t = calloc(1, sizeof *t);
+    if (!t) {
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    t->lane = *lane;
+    t->false_deps = false_deps;
+    t->all_preds = flags & EDAN_DEPS_ALL_PREDS;
+    if (edan_shadow_init_records(&t->shadow, sizeof(deps_write) + (false_deps ? sizeof(deps_reads) : 0))) {
+        edan_error_set(err, "out of memory for the dependency tracker's shadow");
+        edan_deps_free(t);
+        return NULL;
+    }
+    t->has_cache = lane->cache.n_levels > 0;
+    if (t->has_cache && edan_cache_init(&t->cache, &lane->cache, err)) {
+        t->has_cache = false;
+        edan_deps_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void edan_deps_free(edan_deps *t)
+{
+    if (!t)
+        return;
+    if (t->has_cache)
+        edan_cache_free(&t->cache);
+    edan_shadow_free(&t->shadow);
+    for (size_t i = 0; i < t->n_chunks; i++)
+        free(t->chunks[i]);
+    free(t->chunks);
+    free(t->nodes);
+    free(t->cands);
+    free(t);
+}
+
+const edan_deps_totals *edan_deps_totals_get(const edan_deps *t)
+{
+    return &t->tot;
+}
+
+const edan_error *edan_deps_error(const edan_deps *t)
+{
+    return &t->err;
+}
+
+/* Registers the model tracks: x0 never carries a dependency, and a malformed instruction must not index out of range.
+ */
+static bool tracked_reg(uint8_t r)
+{
+    return r != 0 && r < EDAN_NUM_REGS;
+}
+
+/* ---- memory: units and split records ---- */
+
+/* The shadow record of the unit holding addr (for_write: made if absent); NULL when out of memory (err set). */
+static char *unit_at(edan_deps *t, uint64_t addr, bool for_write)
+{
+    edan_shadow_page *pg = edan_shadow_page_for(&t->shadow, addr, for_write);
+    if (!pg) {
+        edan_error_set(&t->err, "out of memory for the dependency tracker's shadow (%" PRIu64 " pages)",
+                       t->shadow.pages);
+        return NULL;
+    }
+    return (char *)pg + ((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS) * t->shadow.unit_bytes;
+}
+
+static deps_write *unit_write(char *unit)
+{
+    return (deps_write *)unit;
+}
+
+/* Only with false_deps: the record has no reads state otherwise. */
+static deps_reads *unit_reads(char *unit)
+{
+    return (deps_reads *)(unit + sizeof(deps_write));
+}
+
+static deps_split *split_get(const edan_deps *t, uint64_t index)
+{
+    return &t->chunks[index >> SPLIT_CHUNK_BITS][index & (SPLIT_CHUNK - 1)];
+}
+
+/* The split record of a unit, made from its uniform state if it has none; NULL when out of memory (err set). */
+static deps_split *split_of(edan_deps *t, char *unit)
+{
+    deps_write *uw = unit_write(unit);
+    if (uw->split)
+        return split_get(t, uw->split - 1);
+    uint64_t index;
+    if (t->split_free) {
+        index = t->split_free - 1;
+        t->split_free = split_get(t, index)->list[0];
+    } else {
+        if (t->split_used == t->n_chunks * SPLIT_CHUNK) {
+            deps_split **c = realloc(t->chunks, (t->n_chunks + 1) * sizeof *c);
+            if (c)
+                t->chunks = c;
+            if (!c || t->split_used >= UINT32_MAX - SPLIT_CHUNK ||
+                !(t->chunks[t->n_chunks] = malloc(SPLIT_CHUNK * sizeof(deps_split)))) {
+                edan_error_set(&t->err, "out of memory for split shadow units (%zu)", t->split_used);
+                return NULL;
+            }
+            t->n_chunks++;
+        }
+        index = t->split_used++;
+    }
+    deps_split *s = split_get(t, index);
+    for (unsigned b = 0; b < EDAN_SHADOW_UNIT; b++) {
+        s->w[b] = *uw;
+        if (t->false_deps)
+            s->r[b] = *unit_reads(unit);
+        else
+            memset(&s->r[b], 0, sizeof s->r[b]);
+        s->list[b] = 0;
+    }
+    *uw = (deps_write){0, 0, 0, (uint32_t)(index + 1)};
+    if (t->false_deps)
+        memset(unit_reads(unit), 0, sizeof(deps_reads));
+    return s;
+}
+
+/* A write covered the whole unit: its bytes share one state again. */
+static void unsplit(edan_deps *t, char *unit)
+{
+    deps_write *uw = unit_write(unit);
+    if (!uw->split)
+        return;
+    split_get(t, uw->split - 1)->list[0] = t->split_free;
+    t->split_free = uw->split;
+    uw->split = 0;
+}
+
+/*
+ * The pieces of an access [addr, addr + size), one per unit it touches: the
+ * piece from byte `at` of the access on is bytes [*lo, *hi) of the unit at
+ * the address returned. Addresses wrap like the guest's (a malformed record
+ * must not crash). Loop: for (at = 0; at < size; at += hi - lo).
+ */
+static uint64_t piece(uint64_t addr, uint32_t at, uint32_t size, uint32_t *lo, uint32_t *hi)
+{
+    const uint64_t a = addr + at;
+    *lo = (uint32_t)(a & (EDAN_SHADOW_UNIT - 1));
+    *hi = size - at < EDAN_SHADOW_UNIT - *lo ? *lo + (size - at) : EDAN_SHADOW_UNIT;
+    return a - *lo;
+}
+
+/* ---- predecessors ---- */
+
+static void consider_F(pick *p, uint64_t F, uint64_t by)
+{
+    if (by && (!p->crit || F > p->F || (F == p->F && by < p->crit))) {
+        p->F = F;
+        p->crit = by;
+    }
+}
+
+static void consider_md(pick *p, uint64_t md, uint64_t by)
+{
+    if (by && (!p->deep || md > p->md || (md == p->md && by < p->deep))) {
+        p->md = md;
+        p->deep = by;
+    }
+}
+
+static bool add_cand(edan_deps *t, uint64_t by, bool false_dep)
+{
+    if (!t->all_preds || !by)
+        return true;
+    if (t->n_cands == t->cap_cands) {
+        size_t cap = t->cap_cands ? 2 * t->cap_cands : 64;
+        edan_deps_pred *n = realloc(t->cands, cap * sizeof *n);
+        if (!n) {
+            edan_error_set(&t->err, "out of memory for the predecessors of vertex %" PRIu64, t->tot.vertices);
+            return false;
+        }
+        t->cands = n;
+        t->cap_cands = cap;
+    }
+    t->cands[t->n_cands++] = (edan_deps_pred){by - 1, false_dep};
+    return true;
+}
+
+/* The last writer as a predecessor (a true one, or with false_dep a WAW one). */
+static bool from_write(edan_deps *t, pick *p, const deps_write *w, bool false_dep)
+{
+    consider_F(p, w->F, w->by);
+    consider_md(p, w->md, w->by);
+    return add_cand(t, w->by, false_dep);
+}
+
+/* The readers since the last write as predecessors (WAR); list: the reader list, 0 without ALL_PREDS. */
+static bool from_reads(edan_deps *t, pick *p, const deps_reads *r, uint64_t list)
+{
+    consider_F(p, r->F, r->F_by);
+    consider_md(p, r->md, r->md_by);
+    for (uint64_t i = list; i; i = t->nodes[i - 1].next)
+        if (!add_cand(t, t->nodes[i - 1].v + 1, true))
+            return false;
+    return true;
+}
+
+/* Bytes [lo, hi) of a unit as predecessors: raw, their writers (RAW); war_waw, their writers and readers. */
+static bool unit_deps(edan_deps *t, pick *p, char *unit, uint32_t lo, uint32_t hi, bool raw, bool war_waw)
+{
+    const deps_write *uw = unit_write(unit);
+    if (!uw->split)
+        return (!raw || from_write(t, p, uw, false)) &&
+               (!war_waw || (from_write(t, p, uw, true) && from_reads(t, p, unit_reads(unit), 0)));
+    const deps_split *s = split_get(t, uw->split - 1);
+    bool ok = true;
+    for (uint32_t b = lo; ok && b < hi; b++)
+        ok = (!raw || from_write(t, p, &s->w[b], false)) &&
+             (!war_waw || (from_write(t, p, &s->w[b], true) && from_reads(t, p, &s->r[b], s->list[b])));
+    return ok;
+}
+
+static int pred_cmp(const void *a, const void *b)
+{
+    const edan_deps_pred *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    /* true dependencies first, so the merged predecessor keeps "true" */
+    return (int)x->false_dep - (int)y->false_dep;
+}
+
+/* Sort the candidates and keep one per vertex: info->preds. */
+static void merge_preds(edan_deps *t, edan_deps_info *info)
+{
+    if (t->n_cands > 1)
+        qsort(t->cands, t->n_cands, sizeof *t->cands, pred_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < t->n_cands; i++)
+        if (!m || t->cands[m - 1].v != t->cands[i].v)
+            t->cands[m++] = t->cands[i];
+    t->n_cands = m;
+    info->preds = t->cands;
+    info->n_preds = m;
+}
+
+uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
+{
+    if (t->pending)
+        edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
+    if (t->err.set)
+        return EDAN_DEPS_FAILED;
+    const edan_insn *in = rec->insn;
+    const bool fd = t->false_deps;
+    /* mem_size 0 would make the cache walk every line of the address space */
+    const bool accessed = in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
+    const bool rd = accessed && in->mem != EDAN_MEM_STORE, wr = accessed && in->mem != EDAN_MEM_LOAD;
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    pick p = {0, 0, 0, 0};
+    t->n_cands = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < n_src; i++)
+        if (tracked_reg(in->src[i]))
+            ok = from_write(t, &p, &t->reg_w[in->src[i]], false);
+    if (ok && fd && in->n_dst && tracked_reg(in->dst))
+        ok = from_write(t, &p, &t->reg_w[in->dst], true) && from_reads(t, &p, &t->reg_r[in->dst], t->reg_list[in->dst]);
+    for (uint32_t at = 0, lo, hi; ok && (rd || (fd && wr)) && at < in->mem_size; at += hi - lo) {
+        char *unit = unit_at(t, piece(rec->addr, at, in->mem_size, &lo, &hi), false);
+        ok = unit && unit_deps(t, &p, unit, lo, hi, rd, fd && wr);
+    }
+    if (!ok)
+        return EDAN_DEPS_FAILED;
+    memset(info, 0, sizeof *info);
+    /* the single definition of a memory-access vertex (cache.h), as the analyzer calls it */
+    info->access = edan_cache_classify(&t->cache, t->has_cache && accessed, rec->addr, in->mem_size, rd, wr);
+    info->v = t->tot.vertices;
+    info->mem = info->access.rd_ram || info->access.wr_ram;
+    info->cost = info->mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    info->ready = p.F;
+    info->md = p.md + info->mem;
+    info->crit = p.crit;
+    info->deep = p.deep;
+    if (info->md > UINT32_MAX) {
+        edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
+        return EDAN_DEPS_FAILED;
+    }
+    if (t->all_preds)
+        merge_preds(t, info);
+    t->pending = true;
+    t->rec = *rec;
+    t->rd = rd;
+    t->wr = wr;
+    t->info = *info;
+    return info->ready;
+}
+
+/* ---- commit ---- */
+
+/* Vertex v (finish F, depth md) read the state *r (reader list *list with ALL_PREDS): later writers wait for it. */
+static bool note_read(edan_deps *t, deps_reads *r, uint64_t *list, uint64_t v, uint64_t F, uint32_t md)
+{
+    /* readers come in stream order: strict comparisons keep the earliest on ties */
+    if (!r->F_by || F > r->F) {
+        r->F = F;
+        r->F_by = v + 1;
+    }
+    if (!r->md_by || md > r->md) {
+        r->md = md;
+        r->md_by = v + 1;
+    }
+    if (!t->all_preds)
+        return true;
+    if (t->n_nodes == t->cap_nodes) {
+        size_t cap = t->cap_nodes ? 2 * t->cap_nodes : 1024;
+        reader_node *n = realloc(t->nodes, cap * sizeof *n);
+        if (!n) {
+            edan_error_set(&t->err, "out of memory for the reader lists (%zu readers)", t->n_nodes);
+            return false;
+        }
+        t->nodes = n;
+        t->cap_nodes = cap;
+    }
+    t->nodes[t->n_nodes++] = (reader_node){v, *list};
+    *list = t->n_nodes;
+    return true;
+}
+
+/* Bytes [lo, hi) of a unit were read by v (false_deps). */
+static bool unit_note_read(edan_deps *t, char *unit, uint32_t lo, uint32_t hi, uint64_t v, uint64_t F, uint32_t md)
+{
+    if (!unit_write(unit)->split && lo == 0 && hi == EDAN_SHADOW_UNIT && !t->all_preds)
+        return note_read(t, unit_reads(unit), NULL, v, F, md);
+    deps_split *s = split_of(t, unit);
+    bool ok = s != NULL;
+    for (uint32_t b = lo; ok && b < hi; b++)
+        ok = note_read(t, &s->r[b], &s->list[b], v, F, md);
+    return ok;
+}
+
+/* Bytes [lo, hi) of a unit were written: w is their last writer, with no readers since. */
+static bool unit_store(edan_deps *t, char *unit, uint32_t lo, uint32_t hi, const deps_write *w)
+{
+    if (lo == 0 && hi == EDAN_SHADOW_UNIT && !t->all_preds) {
+        unsplit(t, unit);
+        *unit_write(unit) = *w;
+        if (t->false_deps)
+            memset(unit_reads(unit), 0, sizeof(deps_reads));
+        return true;
+    }
+    deps_split *s = split_of(t, unit);
+    if (!s)
+        return false;
+    for (uint32_t b = lo; b < hi; b++) {
+        s->w[b] = *w;
+        memset(&s->r[b], 0, sizeof s->r[b]);
+        s->list[b] = 0;
+    }
+    return true;
+}
+
+int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost)
+{
+    if (!t->pending)
+        edan_error_set(&t->err, "dependency tracker: commit() without ready()");
+    else if (start < t->info.ready)
+        edan_error_set(&t->err, "dependency tracker: vertex %" PRIu64 " starts at %" PRIu64 ", before %" PRIu64,
+                       t->info.v, start, t->info.ready);
+    else if (start + cost < start)
+        edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", t->info.v);
+    if (t->err.set)
+        return -1;
+    t->pending = false;
+    const edan_insn *in = t->rec.insn;
+    const uint64_t addr = t->rec.addr, v = t->info.v, F = start + cost;
+    const uint32_t md = (uint32_t)t->info.md;
+    const deps_write w = {F, v + 1, md, 0};
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    /* reads first: an instruction that reads and writes a register (or an AMO its bytes) is then their writer */
+    bool ok = true;
+    if (t->false_deps) {
+        for (int i = 0; ok && i < n_src; i++)
+            if (tracked_reg(in->src[i]))
+                ok = note_read(t, &t->reg_r[in->src[i]], &t->reg_list[in->src[i]], v, F, md);
+        for (uint32_t at = 0, lo, hi; ok && t->rd && !t->wr && at < in->mem_size; at += hi - lo) {
+            char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
+            ok = unit && unit_note_read(t, unit, lo, hi, v, F, md);
+        }
+    }
+    if (in->n_dst && tracked_reg(in->dst)) {
+        t->reg_w[in->dst] = w;
+        memset(&t->reg_r[in->dst], 0, sizeof t->reg_r[in->dst]);
+        t->reg_list[in->dst] = 0;
+    }
+    for (uint32_t at = 0, lo, hi; ok && t->wr && at < in->mem_size; at += hi - lo) {
+        char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
+        ok = unit && unit_store(t, unit, lo, hi, &w);
+    }
+    if (!ok)
+        return -1;
+    edan_deps_totals *tot = &t->tot;
+    if (F > tot->Tinf || v == 0) {
+        tot->Tinf = F;
+        tot->tinf_v = v;
+    }
+    if (t->info.mem) {
+        tot->W++;
+        if (md > tot->D) {
+            tot->D = md;
+            tot->depth_v = v;
+        }
+    }
+    tot->T1 += cost;
+    tot->vertices++;
+    return 0;
+}
+
+int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
+{
+    uint64_t ready = edan_deps_ready(t, rec, info);
+    return ready == EDAN_DEPS_FAILED ? -1 : edan_deps_commit(t, ready, info->cost);
+}

@@ -1,0 +1,117 @@
+/*
+ * deps.h - the dependency tracker: for one lane (a cache and a cost model)
+ * and the false_deps choice, the predecessors, times and memory depth of
+ * every vertex of the stream, one vertex at a time. The single definition of
+ * the eDAG's edges that the critical path (critpath.h), the eDAG picture
+ * (dot.h) and timing models build on; the fast multi-lane analyzer (edag.h)
+ * computes the same numbers and the tests hold the two to each other and to
+ * the naive reference.
+ *
+ * Semantics (docs/model.md, edag.h):
+ *  - predecessors of v: the last writer of each x/f register v reads (x0
+ *    never) and of each byte v's load or AMO reads (true, read-after-write);
+ *    with false_deps also the last writer of v's destination register and of
+ *    each byte v's store or AMO writes (write-after-write) and every reader
+ *    of them since that write (write-after-read). A failed sc, or any record
+ *    flagged EDAN_EXEC_NO_ACCESS, touches no memory.
+ *  - a memory-access vertex is a load or store that reaches RAM under the
+ *    lane's cache (edan_cache_classify(), the analyzer's own call); t(v) is
+ *    alpha for one, else the cost of its class (cost.h).
+ *  - ready(v) = max F(u) over predecessors (0 for an input). A vertex starts
+ *    at S(v) >= ready(v) chosen by the caller (S = ready is the eDAG's
+ *    model; a timing model with a finite window or few MSHRs delays it) and
+ *    finishes at F(v) = S(v) + cost. md(v) = max md(u) over predecessors,
+ *    plus 1 for a memory-access vertex.
+ *  - the critical predecessor is one that finishes at ready(v), the deep one
+ *    one with the largest md; ties go to the earliest vertex, so the choice
+ *    does not depend on the order registers and bytes are looked at.
+ *
+ * A vertex is processed in two steps: edan_deps_ready() finds its
+ * predecessors, classifies its access (advancing the cache) and returns the
+ * earliest start; edan_deps_commit() then fixes its start and cost and
+ * records it as the last writer (or a reader) of its registers and bytes.
+ * Every ready() must be followed by exactly one commit() before the next.
+ *
+ * State: per register and per guest byte the last writer (index, F, md)
+ * and, with false_deps, the latest-finishing and the deepest reader since.
+ * Bytes live in the analyzer's paged shadow (shadow.h), one state per
+ * aligned 4-byte unit until an access covers part of it (then per byte), so
+ * memory follows the memory the program touches, not the trace length:
+ * 6 bytes per 4 KiB page's guest byte once the page is written (14 with
+ * false_deps, where reads make pages too), plus 64 per split byte. With
+ * EDAN_DEPS_ALL_PREDS the tracker also lists every predecessor of each
+ * vertex (for the eDAG picture): it then keeps every reader since the last
+ * write, which grows with the trace, so that is only for small regions.
+ */
+#ifndef EDAN_ANALYSIS_DEPS_H
+#define EDAN_ANALYSIS_DEPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/cache.h"
+#include "analysis/edag.h"
+#include "trace/exec.h"
+#include "util/error.h"
+
+/* edan_deps_new flags */
+enum {
+    EDAN_DEPS_ALL_PREDS = 1u << 0, /* fill edan_deps_info.preds */
+};
+
+/* edan_deps_ready's result on failure (out of memory, a missing commit): see edan_deps_error. */
+#define EDAN_DEPS_FAILED UINT64_MAX
+
+typedef struct edan_deps edan_deps;
+
+/* One predecessor of a vertex. */
+typedef struct edan_deps_pred {
+    uint64_t v;     /* its index in the stream */
+    bool false_dep; /* only a WAR/WAW dependency (never without false_deps) */
+} edan_deps_pred;
+
+/* What edan_deps_ready() found out about one vertex. */
+typedef struct edan_deps_info {
+    uint64_t v;               /* its index in the stream: 0, 1, 2, ... */
+    uint64_t ready;           /* max F(u) over its predecessors, 0 for an input */
+    uint64_t cost;            /* t(v) under the lane's cost model */
+    uint64_t md;              /* md(v) */
+    bool mem;                 /* a memory-access vertex */
+    edan_access_class access; /* what its access did under the cache model */
+    uint64_t crit;            /* 1 + index of the critical predecessor, 0 for an input */
+    uint64_t deep;            /* 1 + index of the deepest predecessor, 0 for an input */
+    /* EDAN_DEPS_ALL_PREDS: every predecessor once, in ascending order; valid until the next ready() */
+    const edan_deps_pred *preds;
+    size_t n_preds;
+} edan_deps_info;
+
+/* The committed stream so far. */
+typedef struct edan_deps_totals {
+    uint64_t vertices;
+    uint64_t T1;      /* sum of the committed costs */
+    uint64_t Tinf;    /* max F */
+    uint64_t W, D;    /* memory-access vertices, max md */
+    uint64_t tinf_v;  /* the first vertex that finishes at Tinf (when vertices > 0) */
+    uint64_t depth_v; /* the first memory-access vertex with md = D (when D > 0) */
+} edan_deps_totals;
+
+/*
+ * lane: the cache and cost model (copied; its scope is ignored: a tracker
+ * sees every vertex); flags: EDAN_DEPS_*. A cache configuration that is not
+ * a power-of-two set-associative one is refused. NULL with err set on failure.
+ */
+edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned flags, edan_error *err);
+void edan_deps_free(edan_deps *t);
+
+/* The next vertex, rec (rec->insn not NULL): fills *info, returns info->ready, or EDAN_DEPS_FAILED. */
+uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
+/* Starts the pending vertex at start >= its ready time with the given cost (info.cost in the eDAG); 0 or -1. */
+int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost);
+/* ready() and commit() at the ready time with t(v): the eDAG's own schedule. 0 or -1. */
+int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
+
+const edan_deps_totals *edan_deps_totals_get(const edan_deps *t);
+const edan_error *edan_deps_error(const edan_deps *t);
+
+#endif
