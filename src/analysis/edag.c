@@ -12,7 +12,8 @@
 
 /* ---- configuration, making and freeing --------------------------------- */
 
-static uint64_t never_line; /* only ever read: no line matches it, so no look marks it dirty */
+/* a set of one entry 0, which holds no line (cache.h): only ever read, since no look hits it to mark it dirty */
+static uint64_t never_line;
 
 void edan_edag_config_default(edan_edag_config *c)
 {

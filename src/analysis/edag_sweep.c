@@ -12,17 +12,22 @@
 
 /* ---- the look at level 0's most recently used lines -------------------- */
 
-/* The tags at level 0 of lane k's cache that hold addr's line if it is the most recently used of its set. */
-static ALWAYS_INLINE uint64_t *look_slot(const mru_look *lk, size_t k, uint64_t addr)
+/*
+ * The look reads and changes level 0's sets only through cache.h's tag and
+ * LRU functions (edan_cache_set() and after), which the model itself uses:
+ * what it does to a set is what edan_cache_level_probe() would do.
+ */
+
+/* The set at level 0 of lane k's cache that holds addr's line, if any. */
+static ALWAYS_INLINE uint64_t *look_set(const mru_look *lk, size_t k, uint64_t addr)
 {
-    const uint64_t line = addr >> lk->line_shift[k];
-    return lk->tags[k] + (line & lk->set_mask[k]) * lk->ways[k];
+    return edan_cache_set(lk->tags[k], lk->set_mask[k], lk->ways[k], addr >> lk->line_shift[k]);
 }
 
-/* 1 when they do */
+/* 1 when the line is the most recently used of its set */
 static ALWAYS_INLINE uint32_t look_lane(const mru_look *lk, size_t k, uint64_t addr)
 {
-    return edan_cache_tag_holds(*look_slot(lk, k, addr), addr >> lk->line_shift[k]);
+    return edan_cache_mru_holds(look_set(lk, k, addr), addr >> lk->line_shift[k]);
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -158,22 +163,18 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             if (wr) {
                 hit &= e->look_write_back | e->look_through;
                 for (uint32_t m = hit & e->look_write_back; m; m &= m - 1)
-                    *look_slot(&e->look, (size_t)__builtin_ctz(m), addr) |= EDAN_TAG_DIRTY;
+                    edan_cache_mru_make_dirty(look_set(&e->look, (size_t)__builtin_ctz(m), addr));
             }
             /*
              * The lanes that missed their MRU way but hold the line in the
-             * next one (two streams alternating in a set): the probe's move
-             * of way 1 to the front, as edan_cache_level_probe() does it.
+             * next one (two streams alternating in a set): the probe's step
+             * for way 1, edan_cache_probe_way(), which moves it to the front.
              */
             for (uint32_t m = (wr ? e->look_second_store : e->look_second_load) & ~hit; m; m &= m - 1) {
                 const size_t k = (size_t)__builtin_ctz(m);
-                uint64_t *slot = look_slot(&e->look, k, addr);
-                if (edan_cache_tag_holds(slot[1], addr >> e->look.line_shift[k])) {
-                    const uint64_t t = slot[1] | (wr && (e->look_write_back >> k & 1) ? EDAN_TAG_DIRTY : 0);
-                    slot[1] = slot[0];
-                    slot[0] = t;
+                if (edan_cache_probe_way(look_set(&e->look, k, addr), 1, addr >> e->look.line_shift[k],
+                                         wr && (e->look_write_back >> k & 1)))
                     hit |= 1u << k;
-                }
             }
             /*
              * A store that misses level 0's MRU way at a write-through level
