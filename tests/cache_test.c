@@ -100,6 +100,27 @@ int main(void)
     CHECK(!r.reads_ram && c.level[0].hits == 1, "now an L1 hit");
     edan_cache_free(&c);
 
+    /*
+     * The tag format and LRU order, as the analyzer's look at level 0 uses
+     * them (edag_sweep.c): a 4-way set, filled with lines 1 to 4.
+     */
+    uint64_t set[4] = {0, 0, 0, 0};
+    CHECK(!edan_cache_mru_holds(set, 0) && !edan_cache_tag_dirty(set[0]), "an entry of 0 holds no line, not even 0");
+    for (uint64_t line = 1; line <= 4; line++)
+        CHECK_EQ_U64(edan_cache_set_insert(set, 4, line, line == 1), 0, "no victim while the set fills");
+    CHECK(edan_cache_mru_holds(set, 4) && edan_cache_tag_holds(set[3], 1), "MRU first, the oldest last");
+    CHECK(edan_cache_tag_dirty(set[3]) && !edan_cache_tag_dirty(set[0]), "line 1 was filled dirty");
+    CHECK(!edan_cache_probe_way(set, 1, 4, false) && edan_cache_probe_way(set, 2, 2, true), "way 2 holds line 2");
+    CHECK(edan_cache_tag_holds(set[0], 2) && edan_cache_tag_holds(set[1], 4) && edan_cache_tag_holds(set[2], 3) &&
+              edan_cache_tag_dirty(set[0]),
+          "a hit in way 2 moves it to the front, the ways before it one down, and a store makes it dirty");
+    CHECK(edan_cache_mru_hit(set, 2, false) && !edan_cache_mru_hit(set, 4, true) && !edan_cache_tag_dirty(set[1]),
+          "only the MRU entry hits the MRU check");
+    const uint64_t victim = edan_cache_set_insert(set, 4, 5, false);
+    CHECK(edan_cache_tag_dirty(victim) && edan_cache_tag_line(victim) == 1, "the LRU line is the victim: %" PRIx64,
+          victim);
+    CHECK(edan_cache_set(set, 1, 2, 3) == set + 2, "set 1 of 2-way sets starts at entry 2");
+
     /* Parser errors. */
     edan_cache_config cfg;
     edan_error err = {0};

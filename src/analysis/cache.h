@@ -65,7 +65,7 @@ int edan_cache_config_parse(const char *text, edan_cache_config *out, edan_error
 void edan_cache_config_format(const edan_cache_config *c, char *buf, size_t cap);
 
 typedef struct edan_cache_level {
-    uint64_t *tags; /* sets * ways; entry = line address | 1 when valid | 2 when dirty */
+    uint64_t *tags; /* sets * ways entries: their format and order are the functions below (edan_cache_tag()...) */
     uint64_t set_mask;
     uint32_t ways;
     uint32_t line_shift;
@@ -90,40 +90,139 @@ typedef struct edan_cache_result {
 int edan_cache_init(edan_cache *c, const edan_cache_config *cfg, edan_error *err);
 void edan_cache_free(edan_cache *c);
 
+/* ---- tag format and LRU order ------------------------------------------- */
+
+/*
+ * Defined here and nowhere else: the model below and the analyzer's look at
+ * level 0 (edag_sweep.c) both go through these functions, so the encoding
+ * of an entry and the order of a set can change in one place.
+ *
+ * An entry of a level's tags is (line address << 2) | EDAN_TAG_VALID, plus
+ * EDAN_TAG_DIRTY when the line is dirty; 0 holds no line, so a word of 0
+ * can stand for a set that never hits. A set is `ways` entries in LRU
+ * order: entry 0 the most recently used, the last the next victim.
+ *
+ * These and the model's steps below are always_inline: they are the
+ * analyzer's hot path, and left to GCC's heuristics this layer of small
+ * functions changed what it inlined where (0.1% more instructions on a
+ * one-lane 32K run of bench/instructions.sh).
+ */
 #define EDAN_TAG_VALID 1u
 #define EDAN_TAG_DIRTY 2u
 
+/* The entry of a line just filled. */
+static inline __attribute__((always_inline)) uint64_t edan_cache_tag(uint64_t line_addr, bool dirty)
+{
+    return (line_addr << 2) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
+}
+
 /* Whether a tags entry holds the line at line_addr (dirty or not). */
-static inline bool edan_cache_tag_holds(uint64_t tag, uint64_t line_addr)
+static inline __attribute__((always_inline)) bool edan_cache_tag_holds(uint64_t tag, uint64_t line_addr)
 {
     return (tag & ~(uint64_t)EDAN_TAG_DIRTY) == ((line_addr << 2) | EDAN_TAG_VALID);
 }
 
-/* Look up a line at one level; on a hit move it to MRU and return true. */
-static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_addr, bool make_dirty)
+/* Whether evicting the entry writes its line back: it is valid and dirty. */
+static inline __attribute__((always_inline)) bool edan_cache_tag_dirty(uint64_t tag)
 {
-    uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
-    if (edan_cache_tag_holds(set[0], line_addr)) {
-        set[0] |= make_dirty ? EDAN_TAG_DIRTY : 0;
+    return (tag & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY);
+}
+
+/* The line address a valid entry holds. */
+static inline __attribute__((always_inline)) uint64_t edan_cache_tag_line(uint64_t tag)
+{
+    return tag >> 2;
+}
+
+/* The set of line_addr in tags of (set_mask + 1) sets of `ways` entries (a level's, or a copy of its geometry). */
+static inline __attribute__((always_inline)) uint64_t *edan_cache_set(uint64_t *tags, uint64_t set_mask, uint64_t ways,
+                                                                      uint64_t line_addr)
+{
+    return tags + (line_addr & set_mask) * ways;
+}
+
+/* The set of line_addr at level l. */
+static inline __attribute__((always_inline)) uint64_t *edan_cache_level_set(const edan_cache_level *l,
+                                                                            uint64_t line_addr)
+{
+    return edan_cache_set(l->tags, l->set_mask, l->ways, line_addr);
+}
+
+/* Whether the set's most recently used entry holds line_addr: a hit that leaves the LRU order as it is. */
+static inline __attribute__((always_inline)) bool edan_cache_mru_holds(const uint64_t *set, uint64_t line_addr)
+{
+    return edan_cache_tag_holds(set[0], line_addr);
+}
+
+/* A store's hit on the most recently used entry (edan_cache_mru_holds()) at a write-back level: the line is dirty. */
+static inline __attribute__((always_inline)) void edan_cache_mru_make_dirty(uint64_t *set)
+{
+    set[0] |= EDAN_TAG_DIRTY;
+}
+
+/* The MRU hit of edan_cache_mru_holds(), marking the line dirty with make_dirty. */
+static inline __attribute__((always_inline)) bool edan_cache_mru_hit(uint64_t *set, uint64_t line_addr, bool make_dirty)
+{
+    if (!edan_cache_mru_holds(set, line_addr))
+        return false;
+    set[0] |= make_dirty ? EDAN_TAG_DIRTY : 0;
+    return true;
+}
+
+/*
+ * Whether entry w >= 1 of the set holds line_addr: if so it is a hit, and
+ * the line becomes the most recently used (dirty with make_dirty), the
+ * entries before it moving one down.
+ */
+static inline __attribute__((always_inline)) bool edan_cache_probe_way(uint64_t *set, uint32_t w, uint64_t line_addr,
+                                                                       bool make_dirty)
+{
+    if (!edan_cache_tag_holds(set[w], line_addr))
+        return false;
+    uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
+    /*
+     * GCC makes the loop a call to memmove; a rotation through a
+     * register, which it keeps inline, ran hydro's eight-cache sweep
+     * 12% slower (docs/benchmarks.md). The second way, every hit
+     * past the first in a 2-way cache, is one move.
+     */
+    if (w == 1) {
+        set[1] = set[0];
+    } else {
+        for (uint32_t j = w; j > 0; j--)
+            set[j] = set[j - 1];
+    }
+    set[0] = t;
+    return true;
+}
+
+/* A line filled into the set as its most recently used entry; returns the evicted entry (the LRU one, maybe 0). */
+static inline __attribute__((always_inline)) uint64_t edan_cache_set_insert(uint64_t *set, uint32_t ways,
+                                                                            uint64_t line_addr, bool dirty)
+{
+    uint64_t victim = set[ways - 1];
+    /* a loop of moves cost the chase's eight-cache sweep 3% more instructions than memmove */
+    if (ways == 2)
+        set[1] = set[0];
+    else if (ways > 2)
+        memmove(set + 1, set, (ways - 1) * sizeof *set);
+    set[0] = edan_cache_tag(line_addr, dirty);
+    return victim;
+}
+
+/* ---- the model ------------------------------------------------------------ */
+
+/* Look up a line at one level; on a hit move it to MRU and return true. */
+static inline __attribute__((always_inline)) bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_addr,
+                                                                         bool make_dirty)
+{
+    uint64_t *set = edan_cache_level_set(l, line_addr);
+    if (edan_cache_mru_hit(set, line_addr, make_dirty)) {
         l->hits++;
         return true;
     }
     for (uint32_t w = 1; w < l->ways; w++) {
-        if (edan_cache_tag_holds(set[w], line_addr)) {
-            uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
-            /*
-             * GCC makes the loop a call to memmove; a rotation through a
-             * register, which it keeps inline, ran hydro's eight-cache sweep
-             * 12% slower (docs/benchmarks.md). The second way, every hit
-             * past the first in a 2-way cache, is one move.
-             */
-            if (w == 1) {
-                set[1] = set[0];
-            } else {
-                for (uint32_t j = w; j > 0; j--)
-                    set[j] = set[j - 1];
-            }
-            set[0] = t;
+        if (edan_cache_probe_way(set, w, line_addr, make_dirty)) {
             l->hits++;
             return true;
         }
@@ -133,17 +232,10 @@ static inline bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_add
 }
 
 /* Insert a line as MRU; returns the evicted entry (0 if none was valid). */
-static inline uint64_t edan_cache_level_fill(edan_cache_level *l, uint64_t line_addr, bool dirty)
+static inline __attribute__((always_inline)) uint64_t edan_cache_level_fill(edan_cache_level *l, uint64_t line_addr,
+                                                                            bool dirty)
 {
-    uint64_t *set = l->tags + ((line_addr & l->set_mask) * l->ways);
-    uint64_t victim = set[l->ways - 1];
-    /* a loop of moves cost the chase's eight-cache sweep 3% more instructions than memmove */
-    if (l->ways == 2)
-        set[1] = set[0];
-    else if (l->ways > 2)
-        memmove(set + 1, set, (l->ways - 1) * sizeof *set);
-    set[0] = (line_addr << 2) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
-    return victim;
+    return edan_cache_set_insert(edan_cache_level_set(l, line_addr), l->ways, line_addr, dirty);
 }
 
 static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len, edan_cache_result *r,
@@ -169,9 +261,10 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
     for (int k = miss_to - 1; k >= lvl; k--) {
         edan_cache_level *l = &c->level[k];
         uint64_t victim = edan_cache_level_fill(l, byte_addr >> l->line_shift, false);
-        if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
+        if (edan_cache_tag_dirty(victim)) {
             l->writebacks++;
-            edan_cache_write_line(c, k + 1, (victim >> 2) << l->line_shift, 1u << l->line_shift, r, false);
+            edan_cache_write_line(c, k + 1, edan_cache_tag_line(victim) << l->line_shift, 1u << l->line_shift, r,
+                                  false);
         }
     }
     return from_ram;
@@ -197,9 +290,10 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
             if (edan_cache_read_line(c, lvl + 1, byte_addr, r) && own)
                 r->reads_ram = true;
             uint64_t victim = edan_cache_level_fill(l, line_addr, l->write_back);
-            if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
+            if (edan_cache_tag_dirty(victim)) {
                 l->writebacks++;
-                edan_cache_write_line(c, lvl + 1, (victim >> 2) << l->line_shift, 1u << l->line_shift, r, false);
+                edan_cache_write_line(c, lvl + 1, edan_cache_tag_line(victim) << l->line_shift, 1u << l->line_shift, r,
+                                      false);
             }
             if (l->write_back)
                 return;
@@ -246,9 +340,7 @@ static inline __attribute__((always_inline)) bool edan_cache_try_mru(edan_cache 
     const uint32_t shift = l0->line_shift;
     const uint64_t line = addr >> shift;
     if (line == (addr + size - 1) >> shift && (!is_store || l0->write_back)) {
-        uint64_t *set = l0->tags + (line & l0->set_mask) * l0->ways;
-        if (edan_cache_tag_holds(set[0], line)) {
-            set[0] |= is_store ? EDAN_TAG_DIRTY : 0;
+        if (edan_cache_mru_hit(edan_cache_level_set(l0, line), line, is_store)) {
             l0->hits++;
             return true;
         }
@@ -278,7 +370,7 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         r.ram_bytes = line_bytes;
         c->ram_read_bytes += line_bytes;
         const uint64_t victim = edan_cache_level_fill(l, line, is_store && l->write_back);
-        if ((victim & (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) == (EDAN_TAG_VALID | EDAN_TAG_DIRTY)) {
+        if (edan_cache_tag_dirty(victim)) {
             l->writebacks++;
             r.ram_bytes += line_bytes;
             c->ram_write_bytes += line_bytes;
