@@ -646,6 +646,57 @@ def test_hostile_processes():
                 subprocess.run(["rm", "-rf", os.path.join(d, f)])
 
 
+def test_hostile_inputs():
+    """Empty and failed runs never pass as results (issue 20, item 6, and the issue's list of smaller cases):
+    exit 2 with one line naming the file, and valid JSON whatever bytes a file name holds."""
+    sumbin = os.path.join(EX, "sum")
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "t.edt")
+        check(edan("record", "--filter=kernel", "-o", trace, sumbin, "4").returncode == 0, "record")
+        empty = os.path.join(d, "empty.edt")
+        open(empty, "w").close()
+        expect_error(["analyze", empty], "empty.edt", "an empty file")
+        expect_error(["analyze", "/dev/null"], "/dev/null", "a character device")
+        expect_error(["analyze", d], "directory", "a directory")
+        expect_error(["convert", empty, os.path.join(d, "x.txt")], "empty", "convert of an empty file")
+        src = os.path.join(d, "d.c")
+        with open(src, "w") as f:
+            f.write("int main(void) { return 0; }\n")
+        dyn = os.path.join(d, "dyn")
+        if subprocess.run(["riscv64-linux-gnu-gcc", "-o", dyn, src]).returncode == 0:
+            expect_error(["run", dyn], "dynamically linked", "a dynamically linked program")
+        # QEMU under a low address-space limit cannot start the program (the limit on QEMU alone: edan's own
+        # sanitizer build could not run under it)
+        low = os.path.join(d, "low-qemu")
+        with open(low, "w") as f:
+            f.write('#!/bin/sh\nulimit -v 200000\nexec qemu-riscv64 "$@"\n')
+        os.chmod(low, 0o755)
+        for cmd in (["record", "--qemu=" + low, "-o", os.path.join(d, "r.edt"), sumbin, "4"],
+                    ["run", "--qemu=" + low, sumbin, "4"]):
+            p = subprocess.run([EDAN, *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            check(p.returncode == 2 and "did not run" in p.stderr, f"{cmd[0]} under a low ulimit -v: {p.returncode} "
+                  f"{p.stderr.strip()}")
+        check(not os.path.exists(os.path.join(d, "r.edt")), "no empty trace left by a run that did not start")
+        p = edan("analyze", os.path.join(d, "x\x1b[31mred\nline"), expect=None)
+        check(p.returncode == 2 and "\x1b" not in p.stderr and p.stderr.count("\n") == 1,
+              f"a file name's escapes stay out of the terminal: {p.stderr!r}")
+        odd = os.path.join(d.encode(), b"b\xff\xc0\xc3\xa9.edt")
+        os.link(trace, odd)
+        p = subprocess.run([EDAN.encode(), b"analyze", b"--json", odd], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            path = json.loads(p.stdout.decode("utf-8"))["source"]["path"]
+            check(path.endswith("b\ufffd\ufffd\u00e9.edt"), f"invalid UTF-8 replaced: {path!r}")
+        except (UnicodeDecodeError, ValueError) as e:
+            check(False, f"a file name that is not UTF-8 made the JSON invalid: {e}")
+        for opt in ("--cache=", "--output=", "--alpha=", "--functions="):
+            expect_error(["analyze", opt, trace], opt.split("=")[0].lstrip("-"), f"{opt}")
+        expect_error(["analyze", "--cost-file=" + d, trace], "directory", "--cost-file naming a directory")
+        expect_error(["record", "-o", "-", sumbin, "4"], "-o -", "record to standard output")
+        check(not os.path.exists("-"), "no file named '-'")
+        p = edan("analyze", "--output=-", trace)
+        check(p.returncode == 0 and p.stdout.startswith("edan: eDAG analysis"), "--output=- is standard output")
+
+
 TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
 if CATEGORY not in TESTS:
     print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)

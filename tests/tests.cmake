@@ -17,7 +17,7 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(realrun_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
   # Hostile inputs (issue 20): ctest -L hostile
-  foreach(category hostile_plots hostile_options hostile_files hostile_processes)
+  foreach(category hostile_plots hostile_options hostile_files hostile_processes hostile_inputs)
     add_test(NAME ${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)

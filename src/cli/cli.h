@@ -46,6 +46,8 @@ void cli_copy_file_to(const char *path, FILE *to);
 /* The report's stream: standard output, or --output written under a temporary name and renamed when closed. */
 FILE *cli_open_output(const edan_options *o);
 void cli_close_output(FILE *f, const edan_options *o);
+/* Exit with status 2 for a trace path that names a directory, a device or an empty file. */
+void cli_check_trace_file(const char *path);
 /* Exit with status 2 when an output option (--output, --series-csv, --dot, -o) names the file input. */
 void cli_refuse_overwrite(const cli *c, const char *input);
 /*

@@ -19,9 +19,10 @@ int cli_cmd_dot(int argc, char **argv)
     if (i + 1 != argc)
         cli_die(2, "dot: usage: edan dot [options] [-o OUT.dot] TRACE");
     cli_refuse_overwrite(&c, argv[i]);
+    cli_check_trace_file(argv[i]);
     /* the DOT goes to -o, to a temporary file for the image alone, or to standard output */
     char tmp_dot[PATH_MAX + 16] = "";
-    const char *dot_path = c.trace_out;
+    const char *dot_path = c.trace_out && strcmp(c.trace_out, "-") ? c.trace_out : NULL;
     if (!dot_path && c.image) {
         snprintf(tmp_dot, sizeof tmp_dot, "%s/report", cli_tmpdir());
         dot_path = tmp_dot;

@@ -33,12 +33,16 @@ const char *cli_prog_name = "edan";
 
 void cli_die(int status, const char *fmt, ...)
 {
+    /* one line, whatever a file name holds: control characters (terminal escapes, newlines) are shown as '?' */
+    char msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", cli_prog_name);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(stderr, "%s: %s\n", cli_prog_name, msg);
     exit(status);
 }
 
@@ -211,7 +215,7 @@ static void abort_report(void)
 
 FILE *cli_open_output(const edan_options *o)
 {
-    if (!o->output[0])
+    if (!o->output[0] || !strcmp(o->output, "-"))
         return stdout;
     edan_error err = {0};
     if (edan_replace_open(&report_out, o->output, &err))
@@ -236,6 +240,19 @@ void cli_close_output(FILE *f, const edan_options *o)
 static void last_value(void *ctx, const char *value)
 {
     *(const char **)ctx = value;
+}
+
+void cli_check_trace_file(const char *path)
+{
+    struct stat st;
+    if (!strcmp(path, "-") || stat(path, &st))
+        return; /* standard input, or the reader says why it cannot open it */
+    if (S_ISDIR(st.st_mode))
+        cli_die(2, "%s: a directory, not a trace", path);
+    if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+        cli_die(2, "%s: not a regular file or a pipe, so not a trace", path);
+    if (S_ISREG(st.st_mode) && st.st_size == 0)
+        cli_die(2, "%s: an empty file: there is no trace to read", path);
 }
 
 void cli_refuse_overwrite(const cli *c, const char *input)
@@ -301,6 +318,8 @@ static int cmd_record(int argc, char **argv)
         return 0;
     if (!c.trace_out)
         cli_die(2, "record: no trace file given (-o TRACE)");
+    if (!strcmp(c.trace_out, "-"))
+        cli_die(2, "record: -o - would mix the trace with the program's own output; name a file");
     if (i >= argc)
         cli_die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
     cli_check_program(&c, argv[i]);
@@ -440,6 +459,7 @@ static int cmd_analyze(int argc, char **argv)
     if (i + 1 < argc)
         cli_die(2, "analyze: one trace at a time ('%s' is extra)", argv[i + 1]);
     cli_refuse_overwrite(&c, argv[i]);
+    cli_check_trace_file(argv[i]);
     analyze_source(&c, argv[i], "trace", argv[i]);
     return 0;
 }
@@ -464,6 +484,7 @@ static int cmd_convert(int argc, char **argv)
     if (argc - i != 2)
         cli_die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
     const char *in = argv[i], *outp = argv[i + 1];
+    cli_check_trace_file(in);
     if (edan_same_file(in, outp))
         cli_die(2, "convert: %s and %s are the same file: it would be destroyed", in, outp);
     edan_error err = {0};

@@ -48,6 +48,13 @@ void cli_check_program(const cli *c, const char *program)
     edan_error err = {0};
     if (edan_elf_open(program, &elf, &err))
         cli_die(2, "%s", err.msg);
+    if (elf.is_dynamic) {
+        edan_elf_close(&elf);
+        cli_die(2,
+                "%s: dynamically linked (it needs a program interpreter and shared libraries); build it with "
+                "riscv64-linux-gnu-gcc -static",
+                program);
+    }
     for (int i = 0; i < c->o.n_filter; i++) {
         edan_elf_func f;
         if (!edan_elf_find(&elf, program, c->o.filter[i], &f, 1, &err)) {
@@ -192,6 +199,16 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     if (!strncmp(line, "error: ", 7))
         cli_die(2, "%s", line + 7);
     int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    unsigned long long traced = 0;
+    if (code && sscanf(line, "ok %llu", &traced) == 1 && traced == 0 && !c->o.n_filter) {
+        /* nothing ran: QEMU could not start the program (a limit, a missing loader); no empty result */
+        if (strcmp(mode, "online"))
+            unlink(out);
+        cli_die(2,
+                "%s: the program did not run under QEMU (exit status %d, no instruction traced; see the "
+                "messages above)",
+                prog_argv[0], code);
+    }
     if (code)
         fprintf(stderr, "%s: warning: the program exited with status %d\n", cli_prog_name, code);
     return code;

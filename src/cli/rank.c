@@ -102,6 +102,8 @@ int cli_cmd_rank(int argc, char **argv)
             snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", cli_tmpdir());
             cli_run_qemu(&c, "record", tmp_trace, argv + i + k, 1);
             trace = tmp_trace;
+        } else {
+            cli_check_trace_file(item);
         }
         static const char *const only[] = {"edag", NULL};
         edan_trace_source *src;

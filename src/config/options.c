@@ -118,8 +118,8 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
     int takes = edan_options_takes_value(key);
     if (takes < 0)
         return 1;
-    if (takes && !value) {
-        edan_error_set(err, "--%s needs a value", key);
+    if (takes && (!value || !*value)) {
+        edan_error_set(err, "--%s needs a value (it is empty)", key);
         return -1;
     }
     if (!takes && value) {

@@ -3,6 +3,22 @@
 #include <inttypes.h>
 #include <math.h>
 
+/* The length of the well-formed UTF-8 sequence at s (1 to 4), or 0 (RFC 3629: no overlongs, no surrogates). */
+static int utf8_len(const unsigned char *s)
+{
+    const unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    int n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
 void edan_json_str(FILE *f, const char *s)
 {
     if (!s) {
@@ -10,14 +26,18 @@ void edan_json_str(FILE *f, const char *s)
         return;
     }
     fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const unsigned char ch = *p;
+        const int n = utf8_len(p);
         if (ch == '"' || ch == '\\')
             fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
+        else if (ch < 0x20 || ch == 0x7f)
             fprintf(f, "\\u%04x", ch);
+        else if (n == 0)
+            fputs("\\ufffd", f); /* a byte that is not UTF-8 (a file name can hold any): the replacement character */
         else
-            fputc(ch, f);
+            fwrite(p, 1, (size_t)n, f);
+        p += n ? n : 1;
     }
     fputc('"', f);
 }

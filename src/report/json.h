@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A JSON string (escaped), or null for NULL. */
+/* A JSON string (escaped; bytes that are not UTF-8 become U+FFFD, so the report stays valid JSON), or null for NULL. */
 void edan_json_str(FILE *f, const char *s);
 /* A number: whole values below 9e15 without a fraction, others with 17 digits, NaN and infinities as null. */
 void edan_json_num(FILE *f, double v);

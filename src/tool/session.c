@@ -56,8 +56,8 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
     const edan_tool_option *op = tool_option(key);
     if (!op)
         return 1;
-    if (op->takes_value && !value) {
-        edan_error_set(err, "--%s needs a value", key);
+    if (op->takes_value && (!value || !*value)) {
+        edan_error_set(err, "--%s needs a value (it is empty)", key);
         return -1;
     }
     if (!op->takes_value && value) {

@@ -52,6 +52,14 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
     }
     out->entry = eh.e_entry;
     out->is_pie = eh.e_type == ET_DYN;
+    size_t n_phdr = 0;
+    if (!elf_getphdrnum(elf, &n_phdr)) {
+        for (size_t i = 0; i < n_phdr; i++) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+                out->is_dynamic = 1;
+        }
+    }
     size_t cap = 0;
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {

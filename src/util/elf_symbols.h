@@ -19,6 +19,7 @@ typedef struct edan_elf_func {
 typedef struct edan_elf {
     uint64_t entry; /* e_entry */
     int is_pie;     /* ET_DYN: runtime address = link address + load bias */
+    int is_dynamic; /* has a program interpreter (PT_INTERP): linked against shared libraries */
     size_t n_funcs;
     edan_elf_func *funcs; /* sorted by start */
 } edan_elf;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int edan_parse_u64(const char *s, uint64_t *out)
 {
@@ -36,6 +37,12 @@ int edan_kv_file_read(const char *path, const char *what, edan_kv_fn fn, void *c
     FILE *f = fopen(path, "r");
     if (!f) {
         edan_error_set(err, "%s: cannot open %s: %s", path, what, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
+        edan_error_set(err, "%s: not a %s but a directory", path, what);
+        fclose(f);
         return -1;
     }
     char line[1024];
