@@ -659,6 +659,10 @@ def test_hostile_inputs():
         expect_error(["analyze", "/dev/null"], "/dev/null", "a character device")
         expect_error(["analyze", d], "directory", "a directory")
         expect_error(["convert", empty, os.path.join(d, "x.txt")], "empty", "convert of an empty file")
+        txt, back = os.path.join(d, "t.txt"), os.path.join(d, "back.edt")
+        check(edan("convert", trace, txt).returncode == 0, "binary to text")
+        expect_error(["convert", txt, back], "text trace", "text to binary, which the format cannot hold (item 11)")
+        check(not os.path.exists(back), "no output of a refused conversion")
         src = os.path.join(d, "d.c")
         with open(src, "w") as f:
             f.write("int main(void) { return 0; }\n")

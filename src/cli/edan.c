@@ -125,8 +125,10 @@ static void usage_sub(const char *sub, FILE *f)
         edan_session_options_help(f);
     } else if (!strcmp(sub, "convert")) {
         fputs("usage: edan convert [--text|--binary] IN OUT\n"
-              "Convert a trace: to the text format with --text (the default when IN is binary),\n"
-              "to the binary format with --binary (the default when IN is text).\n",
+              "Convert a binary trace to the original EDAN text format (--text, the default), or\n"
+              "rewrite it in the current binary format (--binary). A text trace cannot become a\n"
+              "binary one: the binary format stores instruction encodings, which text lacks;\n"
+              "edan analyzes text traces as they are.\n",
               f);
     } else {
         usage_main(f);
@@ -492,6 +494,11 @@ static int cmd_convert(int argc, char **argv)
     if (kind < 0)
         cli_die(2, "%s", err.msg);
     bool to_text = force >= 0 ? force == 1 : kind == 1;
+    if (kind != 1 && !to_text)
+        cli_die(2,
+                "convert: %s is a text trace; the binary format stores each instruction's encoding, which the text "
+                "format does not carry, so a text trace converts only to text (analyse it as it is)",
+                in);
     edan_trace_source *src = edan_trace_source_open(in, &err);
     if (!src)
         cli_die(2, "%s", err.msg);
