@@ -603,6 +603,25 @@ def test_hostile_files():
         check(p.returncode == 1 and "cut.txt" in p.stderr and "File too large" in p.stderr,
               f"report past the file-size limit: {p.returncode} {p.stderr.strip()}")
         check(sorted(os.listdir(d)) == ["link.edt", "prog", "t.edt", "t.txt"], f"nothing left behind: {os.listdir(d)}")
+        # the plugin's files live in edan's own temporary directory, for every mode (record once used "/opts")
+        spy = os.path.join(d, "spy-qemu")
+        with open(spy, "w") as f:
+            f.write('#!/bin/sh\necho "$2" > "$SPY_OUT"\nexec qemu-riscv64 "$@"\n')
+        os.chmod(spy, 0o755)
+        tmp = os.path.join(d, "tmp")
+        os.mkdir(tmp)
+        for mode in (["record", "-o", os.path.join(d, "s.edt")], ["run"]):
+            out = os.path.join(d, "spy.txt")
+            subprocess.run([EDAN, mode[0], "--qemu=" + spy, *mode[1:], os.path.join(EX, "sum"), "4"],
+                           env={**os.environ, "TMPDIR": tmp, "SPY_OUT": out}, stdout=subprocess.DEVNULL)
+            args = dict(kv.split("=", 1) for kv in open(out).read().strip().split(",")[1:])
+            check(args["opts"].startswith(tmp + "/edan.") and args["status"].startswith(tmp + "/edan."),
+                  f"{mode[0]}: the plugin's files outside edan's temporary directory: {args}")
+            check(os.listdir(tmp) == [], f"{mode[0]}: temporary directory left: {os.listdir(tmp)}")
+            os.unlink(out)
+        os.rmdir(tmp)
+        for f in ("s.edt", "spy-qemu"):
+            os.unlink(os.path.join(d, f))
         p = limited("convert", t, "cut.txt")
         check(p.returncode == 2 and "cut.txt" in p.stderr, f"convert past the limit: {p.returncode} {p.stderr.strip()}")
 

@@ -116,8 +116,8 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     check_plugin_path("plugin path", plugin);
     check_plugin_path("output path", out);
     char opts[PATH_MAX + 16], status[PATH_MAX + 16];
-    snprintf(opts, sizeof opts, "%s/opts", tmpdir);
-    snprintf(status, sizeof status, "%s/status", tmpdir);
+    snprintf(opts, sizeof opts, "%s/opts", cli_tmpdir());
+    snprintf(status, sizeof status, "%s/status", cli_tmpdir());
     FILE *f = fopen(opts, "w");
     if (!f || edan_options_write(&c->o, f) || fclose(f))
         cli_die(1, "cannot write %s: %s", opts, strerror(errno));
