@@ -30,7 +30,7 @@ target_link_libraries(cache_test PRIVATE edan_core)
 add_test(NAME cache_and_cost_model COMMAND cache_test)
 
 # RISC-V decoding: golden cases, encoding sweeps, and a cross-check against GNU objdump.
-add_executable(riscv_test src/isa/riscv_test.c)
+add_executable(riscv_test tests/riscv_test.c)
 target_link_libraries(riscv_test PRIVATE edan_core)
 if(RISCV_CC)
   find_program(RISCV_OBJDUMP riscv64-linux-gnu-objdump)
@@ -39,12 +39,12 @@ if(RISCV_CC)
 endif()
 
 # edan's disassembly against QEMU's own, instruction by instruction, on real binaries.
-add_library(qemu_disas_check SHARED src/isa/qemu_disas_check.c)
+add_library(qemu_disas_check SHARED tests/qemu_disas_check.c)
 target_compile_definitions(qemu_disas_check PRIVATE EDAN_QEMU_PLUGIN)
 target_link_libraries(qemu_disas_check PRIVATE edan_core_plain)
 
 # Trace formats: round trips, truncation and corruption at many offsets, text shapes, write errors.
-add_executable(trace_test src/trace/trace_test.c)
+add_executable(trace_test tests/trace_test.c)
 target_link_libraries(trace_test PRIVATE edan_core)
 add_test(NAME trace_formats COMMAND trace_test ${CMAKE_BINARY_DIR})
 set_tests_properties(trace_formats PROPERTIES TIMEOUT 900)
@@ -96,3 +96,9 @@ add_test(NAME tool_footprint COMMAND footprint_test 500)
 add_executable(scopes_test tests/scopes_test.c tests/random_trace.c)
 target_link_libraries(scopes_test PRIVATE edan_core)
 add_test(NAME per_function_scopes COMMAND scopes_test 1000)
+
+# The layers of src/: no upward include, no modules that include each other (and the checker on trees it makes).
+if(PYTHON3)
+  add_test(NAME layers COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py ${CMAKE_SOURCE_DIR}/src)
+  add_test(NAME layers_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py --self-test)
+endif()
