@@ -30,7 +30,7 @@ target_link_libraries(cache_test PRIVATE edan_core)
 add_test(NAME cache_and_cost_model COMMAND cache_test)
 
 # RISC-V decoding: golden cases, encoding sweeps, and a cross-check against GNU objdump.
-add_executable(riscv_test tests/riscv_test.c)
+add_executable(riscv_test tests/riscv_test.c tests/riscv_cross_test.c)
 target_link_libraries(riscv_test PRIVATE edan_core)
 if(RISCV_CC)
   find_program(RISCV_OBJDUMP riscv64-linux-gnu-objdump)
