@@ -50,9 +50,8 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-work
 	@clang -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined \
-	    fuzz/fuzz_trace_reader.c src/trace/code_table.c src/trace/trace_file.c src/trace/trace_text.c src/trace/outfile.c \
-	    src/isa/riscv_decode.c src/isa/riscv_disas.c src/isa/riscv_ops.c src/isa/riscv_parse.c \
-	    src/util/error.c src/util/thread.c -lzstd -o $(BUILD)/fuzz_trace_reader
+	    fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/trace/*.c) \
+	    -lzstd -lelf -ldw -lm -lpthread -o $(BUILD)/fuzz_trace_reader
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -dict=fuzz/trace.dict $(BUILD)/fuzz-work fuzz/corpus
 
 # Instructions per traced instruction (callgrind; deterministic on a noisy machine).

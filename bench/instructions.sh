@@ -23,7 +23,7 @@ for trace in "$@"; do
             "$trace" > /dev/null 2>&1
         callgrind_annotate "$T/cg.out" 2>/dev/null | awk -v n="$N" -v cfg="$cfg" '
             /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
-            /trace_file.c:decode_(events|fast)/ && !/=>/ { gsub(",", "", $1); reader += $1 }
+            /trace_decode.c:decode_(events|fast)/ && !/=>/ { gsub(",", "", $1); reader += $1 }
             END { printf "cache %-12.12s %6.1f instructions per traced instruction (%.1f in the trace reader)\n",
                   cfg, total / n, reader / n }'
     done

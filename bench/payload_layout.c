@@ -18,23 +18,9 @@
 #include <zstd.h>
 
 #include "trace/trace_file.h"
+#include "util/varint.h"
 
 #define BLOCK (2u << 20)
-
-static uint8_t *put_varint(uint8_t *p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
-static uint64_t zigzag(int64_t v)
-{
-    return (uint64_t)v << 1 ^ (uint64_t)(v >> 63);
-}
 
 static double now(void)
 {
@@ -120,18 +106,19 @@ int main(int argc, char **argv)
                 last = l;
                 last_cap *= 2;
             }
-            const uint64_t v = zigzag((int64_t)r->id - prev - 1) << 1;
+            const uint64_t v = edan_zigzag((int64_t)r->id - prev - 1) << 1;
             prev = r->id;
-            n_inline = (size_t)(put_varint(inline_ev + n_inline, v) - inline_ev);
-            n_events = (size_t)(put_varint(events + n_events, v) - events);
+            n_inline = (size_t)(edan_varint_put(inline_ev + n_inline, v) - inline_ev);
+            n_events = (size_t)(edan_varint_put(events + n_events, v) - events);
             if (r->insn->mem != EDAN_MEM_NONE) {
                 uint64_t a = 0;
                 if (!(r->flags & EDAN_EXEC_NO_ACCESS)) {
-                    a = zigzag((int64_t)(r->addr - last[r->id])) + 1; /* 2^64 - 1 + 1 wraps: rare, and only a size */
+                    a = edan_zigzag((int64_t)(r->addr - last[r->id])) +
+                        1; /* 2^64 - 1 + 1 wraps: rare, and only a size */
                     last[r->id] = r->addr;
                 }
-                n_inline = (size_t)(put_varint(inline_ev + n_inline, a) - inline_ev);
-                n_addrs = (size_t)(put_varint(addrs + n_addrs, a) - addrs);
+                n_inline = (size_t)(edan_varint_put(inline_ev + n_inline, a) - inline_ev);
+                n_addrs = (size_t)(edan_varint_put(addrs + n_addrs, a) - addrs);
             }
             records++;
             if (n_inline >= BLOCK) {

@@ -44,7 +44,7 @@ target_compile_definitions(qemu_disas_check PRIVATE EDAN_QEMU_PLUGIN)
 target_link_libraries(qemu_disas_check PRIVATE edan_core_plain)
 
 # Trace formats: round trips, truncation and corruption at many offsets, text shapes, write errors.
-add_executable(trace_test tests/trace_test.c)
+add_executable(trace_test tests/trace_test.c tests/trace_format_test.c)
 target_link_libraries(trace_test PRIVATE edan_core)
 add_test(NAME trace_formats COMMAND trace_test ${CMAKE_BINARY_DIR})
 set_tests_properties(trace_formats PROPERTIES TIMEOUT 900)
@@ -102,3 +102,8 @@ if(PYTHON3)
   add_test(NAME layers COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py ${CMAKE_SOURCE_DIR}/src)
   add_test(NAME layers_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py --self-test)
 endif()
+
+# The one varint and little-endian coder.
+add_executable(varint_test tests/varint_test.c)
+target_link_libraries(varint_test PRIVATE edan_core)
+add_test(NAME util_varint COMMAND varint_test)

@@ -19,23 +19,12 @@
 #include "trace/trace_file.h"
 #include "trace/trace_format.h"
 #include "trace/trace_text.h"
+#include "trace_test.h"
 
-static int n_pass, n_fail;
-static char tmpdir[512] = "/tmp";
+int n_pass, n_fail;
+char tmpdir[512] = "/tmp";
 
-#define CHECK(cond, ...)                                                                                               \
-    do {                                                                                                               \
-        if (cond) {                                                                                                    \
-            n_pass++;                                                                                                  \
-        } else {                                                                                                       \
-            n_fail++;                                                                                                  \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                            \
-            fprintf(stderr, __VA_ARGS__);                                                                              \
-            fputc('\n', stderr);                                                                                       \
-        }                                                                                                              \
-    } while (0)
-
-static char *tmp_path(const char *name)
+char *tmp_path(const char *name)
 {
     static char buf[8][768];
     static int k;
@@ -48,7 +37,7 @@ static char *tmp_path(const char *name)
 
 static uint64_t rng_state = 0x123456789abcdefull;
 
-static uint64_t rnd(void)
+uint64_t rnd(void)
 {
     uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -56,7 +45,7 @@ static uint64_t rnd(void)
     return z ^ (z >> 31);
 }
 
-static uint64_t rnd_below(uint64_t n)
+uint64_t rnd_below(uint64_t n)
 {
     return rnd() % n;
 }
@@ -143,12 +132,7 @@ static uint32_t pool_enc(unsigned k)
     }
 }
 
-typedef struct synth {
-    edan_code_table *code;
-    uint32_t n;
-} synth;
-
-static synth make_code(unsigned n)
+synth make_code(unsigned n)
 {
     synth s = {edan_code_table_new(), 0};
     uint64_t pc = 0x10000;
@@ -175,7 +159,7 @@ static synth make_code(unsigned n)
 /* A random stream: sequential runs (seq percent of the records continue one)
  * with strided addresses, random jumps, random and extreme addresses,
  * NO_ACCESS, vcpu switches. */
-static edan_exec *make_stream(const synth *s, size_t n, unsigned seq)
+edan_exec *make_stream(const synth *s, size_t n, unsigned seq)
 {
     edan_exec *v = calloc(n, sizeof *v);
     uint64_t *stride = calloc(s->n, sizeof *stride), *cur = calloc(s->n, sizeof *cur);
@@ -221,7 +205,7 @@ static edan_exec *make_stream(const synth *s, size_t n, unsigned seq)
     return v;
 }
 
-static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, char *why, size_t cap)
+bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, char *why, size_t cap)
 {
     if (a->insn->pc != b->insn->pc) {
         snprintf(why, cap, "pc 0x%" PRIx64 " vs 0x%" PRIx64, a->insn->pc, b->insn->pc);
@@ -258,7 +242,7 @@ static bool same_record(const edan_exec *a, const edan_exec *b, bool check_raw, 
 /* write_binary() compresses blocks on the writer's thread (the default) */
 static bool write_in_background = true;
 
-static int write_binary(const char *path, const edan_exec *v, size_t n, size_t block, int level, edan_error *err)
+int write_binary(const char *path, const edan_exec *v, size_t n, size_t block, int level, edan_error *err)
 {
     edan_trace_meta meta = {.binary = "/bin/prog", .args = "a b c", .filter = "main,foo", .filter_callees = "include"};
     edan_trace_writer *w = edan_trace_writer_open(path, &meta, err);
@@ -287,7 +271,7 @@ static int write_binary(const char *path, const edan_exec *v, size_t n, size_t b
 
 /* Read a whole source and compare with v[0..n). Returns the number of
  * mismatches (reporting the first); -1 if reading failed. */
-static long compare_source(edan_trace_source *s, const edan_exec *v, size_t n, bool check_raw, edan_error *err)
+long compare_source(edan_trace_source *s, const edan_exec *v, size_t n, bool check_raw, edan_error *err)
 {
     edan_exec buf[777];
     size_t k = 0;
@@ -395,13 +379,13 @@ static void test_round_trip(void)
 }
 
 /* The header_len field of a binary trace's fixed header (little-endian). */
-static uint32_t header_len_of(const uint8_t *b)
+uint32_t header_len_of(const uint8_t *b)
 {
     const uint8_t *p = b + offsetof(struct edan_trace_header_fixed, header_len);
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static uint8_t *slurp(const char *path, size_t *n)
+uint8_t *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -445,7 +429,7 @@ static void test_background_same_bytes(void)
 
 /* Read a memory image as a binary trace to the end. Returns records read;
  * *rc = 0 clean end, -1 error (message in err). */
-static size_t read_mem(const uint8_t *b, size_t n, const char *name, int *rc, edan_error *err)
+size_t read_mem(const uint8_t *b, size_t n, const char *name, int *rc, edan_error *err)
 {
     edan_error_clear(err);
     FILE *f = fmemopen((void *)b, n ? n : 1, "rb");
@@ -562,292 +546,6 @@ static void test_truncation_and_flips(void)
     free(b);
     free(v);
     unlink(path);
-    edan_code_table_free(s.code);
-}
-
-/* Hand-made event payloads, framed into a valid file, exercise the event
- * checks that the writer never produces. */
-static size_t frame_events(uint8_t *out, size_t cap, uint32_t version, const uint8_t *ev, size_t evlen, uint32_t n_new,
-                           uint64_t n_rec);
-
-#include <zstd.h>
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
-
-/* A file of one block whose payload is ev (version 2: events_len, the events, the addresses); its length. */
-static size_t frame_events(uint8_t *out, size_t cap, uint32_t version, const uint8_t *ev, size_t evlen, uint32_t n_new,
-                           uint64_t n_rec)
-{
-    memset(out, 0, 64);
-    memcpy(out, EDAN_TRACE_MAGIC, 8);
-    put32(out + 8, version);
-    put32(out + 12, 64);
-    put32(out + 16, 1);
-    size_t o = 64;
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    size_t z = ZSTD_compress2(c, out + o + 32, cap - o - 32 - 48, ev, evlen);
-    if (ZSTD_isError(z)) {
-        fprintf(stderr, "frame_events: %s\n", ZSTD_getErrorName(z));
-        exit(2);
-    }
-    ZSTD_freeCCtx(c);
-    put32(out + o, EDAN_TRACE_BLOCK_MAGIC);
-    put32(out + o + 4, (uint32_t)z);
-    put32(out + o + 8, (uint32_t)evlen);
-    put32(out + o + 12, n_new);
-    put64(out + o + 16, n_rec);
-    put64(out + o + 24, 0);
-    o += 32 + z;
-    memcpy(out + o, EDAN_TRACE_TRAILER_MAGIC, 8);
-    put64(out + o + 8, n_rec);
-    put64(out + o + 16, 1);
-    put64(out + o + 24, n_new);
-    put64(out + o + 32, o);
-    put64(out + o + 40, fnv(out + o + 8, 32));
-    return o + 48;
-}
-
-static void expect_payload_error(uint32_t version, const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec,
-                                 const char *want, size_t want_records)
-{
-    uint8_t file[8192];
-    size_t len = frame_events(file, sizeof file, version, ev, evlen, n_new, n_rec);
-    edan_error err = {0};
-    int rc;
-    size_t got = read_mem(file, len, "ev.edt", &rc, &err);
-    if (!want) {
-        CHECK(rc == 0 && got == want_records, "valid events: rc %d got %zu: %s", rc, got, err.msg);
-        return;
-    }
-    CHECK(rc < 0 && strstr(err.msg, want) && strstr(err.msg, "ev.edt: block at byte 64"), "want '%s', got '%s'", want,
-          err.msg);
-    CHECK(got == want_records, "records before the error: %zu, expected %zu", got, want_records);
-}
-
-/* Version 1 events: each address inline after its instruction's event. */
-static void expect_event_error(const uint8_t *ev, size_t evlen, uint32_t n_new, uint64_t n_rec, const char *want,
-                               size_t want_records)
-{
-    expect_payload_error(1, ev, evlen, n_new, n_rec, want, want_records);
-}
-
-/* Version 2: the events, then the addresses. */
-static void expect_split_error(const uint8_t *ev, size_t evlen, const uint8_t *addrs, size_t alen, uint32_t n_new,
-                               uint64_t n_rec, const char *want, size_t want_records)
-{
-    uint8_t payload[4096];
-    put32(payload, (uint32_t)evlen);
-    memcpy(payload + 4, ev, evlen);
-    memcpy(payload + 4 + evlen, addrs, alen);
-    expect_payload_error(2, payload, 4 + evlen + alen, n_new, n_rec, want, want_records);
-}
-
-static void test_event_checks(void)
-{
-    /* lw a4,0(a5) at pc 0x1000: v=0 (id 0 new), pc varint, raw varint, addr. */
-    uint8_t lw[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0x00};
-    uint8_t ok[32];
-    memcpy(ok, lw, sizeof lw);
-    ok[6] = 0x11; /* addr delta +8 */
-    ok[7] = 0x02; /* id 0 again: v = zigzag(-1) << 1 = 2 */
-    ok[8] = 0x11;
-    expect_event_error(ok, 9, 1, 2, NULL, 2);
-    uint8_t bad_id[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0x00, 0x04};
-    expect_event_error(bad_id, sizeof bad_id, 1, 2, "out of range", 1);
-    uint8_t reserved[] = {0x03, 0x00};
-    expect_event_error(reserved, sizeof reserved, 0, 0, "reserved control event kind 1", 0);
-    uint8_t vcpu_big[] = {0x01, 0x80, 0x80, 0x04};
-    expect_event_error(vcpu_big, sizeof vcpu_big, 0, 0, "vcpu 65536 out of range", 0);
-    uint8_t long_varint[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
-    expect_event_error(long_varint, sizeof long_varint, 0, 1, "longer than 10 bytes", 0);
-    uint8_t past_end[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e};
-    expect_event_error(past_end, sizeof past_end, 1, 1, "runs past the end of the block", 0);
-    uint8_t illegal[] = {0x00, 0x80, 0x20, 0x00};
-    expect_event_error(illegal, sizeof illegal, 1, 1, "illegal instruction encoding 0x0", 0);
-    uint8_t count[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0x00};
-    expect_event_error(count, sizeof count, 1, 2, "header says 2 records", 1);
-    uint8_t ovf[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f};
-    expect_event_error(ovf, sizeof ovf, 1, 1, "overflows 64 bits", 0);
-
-    /* Version 2: the same lw twice, its addresses apart. */
-    const uint8_t lw_twice[] = {0x00, 0x80, 0x20, 0x83, 0xce, 0x1e, 0x02}, two_addrs[] = {0x11, 0x11};
-    expect_split_error(lw_twice, sizeof lw_twice, two_addrs, 2, 1, 2, NULL, 2);
-    expect_split_error(lw_twice, sizeof lw_twice, two_addrs, 1, 1, 2,
-                       "the address varint runs past the end of the block's addresses", 1);
-    const uint8_t three_addrs[] = {0x11, 0x11, 0x00};
-    expect_split_error(lw_twice, sizeof lw_twice, three_addrs, 3, 1, 2,
-                       "1 bytes of addresses (from offset 13 of its 14 decompressed bytes) belong to no memory access",
-                       2);
-    const uint8_t long_addr[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00};
-    expect_split_error(lw_twice, 6, long_addr, sizeof long_addr, 1, 1, "the address varint is longer than 10 bytes", 0);
-    uint8_t short_payload[] = {0x05, 0x00, 0x00, 0x00, 0x00};
-    expect_payload_error(2, short_payload, sizeof short_payload, 0, 0,
-                         "its events_len 5 does not fit its 5 decompressed bytes (expected at most 1)", 0);
-    expect_payload_error(2, short_payload, 3, 0, 0,
-                         "its events_len 0 does not fit its 3 decompressed bytes (expected at most 0)", 0);
-}
-
-static uint8_t *put_leb128(uint8_t *p, uint64_t x)
-{
-    for (; x >= 0x80; x >>= 7)
-        *p++ = (uint8_t)(x | 0x80);
-    *p++ = (uint8_t)x;
-    return p;
-}
-
-static uint64_t zigzag(int64_t d)
-{
-    return (uint64_t)d << 1 ^ (uint64_t)(d >> 63);
-}
-
-/* A version 1 file of one block holding v[0..n) (the format's previous layout, still read). */
-static size_t write_version1(uint8_t *out, size_t cap, const edan_exec *v, size_t n)
-{
-    uint8_t *ev = malloc(n * 40 + 64), *p = ev;
-    uint32_t *fid_of = calloc(1u << 20, sizeof *fid_of); /* producer id -> file id + 1 */
-    uint64_t *last = calloc(1u << 20, sizeof *last);
-    uint32_t n_defined = 0;
-    int64_t prev = -1;
-    uint16_t vcpu = 0;
-    for (size_t k = 0; k < n; k++) {
-        const edan_exec *r = &v[k];
-        if (r->vcpu != vcpu) {
-            *p++ = 1; /* EDAN_EV_VCPU << 1 | 1 */
-            p = put_leb128(p, r->vcpu);
-            vcpu = r->vcpu;
-        }
-        const bool is_new = !fid_of[r->id];
-        const uint32_t fid = is_new ? n_defined : fid_of[r->id] - 1;
-        p = put_leb128(p, zigzag((int64_t)fid - prev - 1) << 1);
-        if (is_new) {
-            fid_of[r->id] = ++n_defined;
-            p = put_leb128(put_leb128(p, r->insn->pc), r->insn->raw);
-        }
-        if (r->insn->mem != EDAN_MEM_NONE) {
-            const uint64_t zz = zigzag((int64_t)(r->addr - last[fid]));
-            if (r->flags & EDAN_EXEC_NO_ACCESS) {
-                *p++ = 0;
-            } else if (zz == UINT64_MAX) { /* a = 2^64 */
-                memset(p, 0x80, 9);
-                p[9] = 0x02;
-                p += 10;
-            } else {
-                p = put_leb128(p, zz + 1);
-            }
-            if (!(r->flags & EDAN_EXEC_NO_ACCESS))
-                last[fid] = r->addr;
-        }
-        prev = fid;
-    }
-    size_t len = frame_events(out, cap, 1, ev, (size_t)(p - ev), n_defined, n);
-    free(ev);
-    free(fid_of);
-    free(last);
-    return len;
-}
-
-/* Version 1 files still read: every record as written, through the same decoder's other layout. */
-static void test_version1_round_trip(void)
-{
-    synth s = make_code(300);
-    size_t n = 200000;
-    edan_exec *v = make_stream(&s, n, 70);
-    size_t cap = n * 40 + (1u << 16);
-    uint8_t *file = malloc(cap);
-    size_t len = write_version1(file, cap, v, n);
-    const char *path = tmp_path("v1.edt");
-    FILE *f = fopen(path, "wb");
-    CHECK(f && fwrite(file, 1, len, f) == len, "write %s", path);
-    if (f)
-        fclose(f);
-    edan_error err = {0};
-    edan_trace_source *src = edan_trace_source_open(path, &err);
-    CHECK(src && compare_source(src, v, n, true, &err) == 0, "version 1 round trip: %s", err.msg);
-    edan_trace_source_close(src);
-    unlink(path);
-    free(file);
-    free(v);
-    edan_code_table_free(s.code);
-}
-
-static void test_write_errors(void)
-{
-    edan_error err = {0};
-    edan_trace_writer *w = edan_trace_writer_open("/nonexistent-dir/x.edt", NULL, &err);
-    CHECK(!w && strstr(err.msg, "/nonexistent-dir/x.edt") && strstr(err.msg, "No such file"), "unwritable path: %s",
-          err.msg);
-
-    synth s = make_code(30);
-    size_t n = 200000;
-    edan_exec *v = make_stream(&s, n, 70);
-    edan_error_clear(&err);
-    w = edan_trace_writer_open("/dev/full", NULL, &err);
-    CHECK(w != NULL, "open /dev/full: %s", err.msg);
-    if (w) {
-        edan_trace_writer_consume(w, v, n);
-        int rc = edan_trace_writer_close(w, &err);
-        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"), "/dev/full: %s", err.msg);
-    }
-    /* small blocks: the compressor fails first, the encoder sees it at the next block and stops */
-    edan_error_clear(&err);
-    w = edan_trace_writer_open("/dev/full", NULL, &err);
-    if (w) {
-        edan_trace_writer_set_block_size(w, 1024);
-        for (size_t i = 0; i < n; i += 1000)
-            edan_trace_writer_consume(w, v + i, 1000);
-        int rc = edan_trace_writer_close(w, &err);
-        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"),
-              "/dev/full, small blocks: %s", err.msg);
-    }
-    edan_error_clear(&err);
-    edan_text_writer *tw = edan_text_writer_open("/dev/full", true, &err);
-    CHECK(tw != NULL, "text open /dev/full: %s", err.msg);
-    if (tw) {
-        edan_text_writer_consume(tw, v, 1000);
-        int rc = edan_text_writer_close(tw, &err);
-        CHECK(rc != 0 && strstr(err.msg, "/dev/full") && strstr(err.msg, "No space left"), "text /dev/full: %s",
-              err.msg);
-    }
-    edan_error_clear(&err);
-    CHECK(edan_text_writer_open("/nonexistent-dir/x.txt", false, &err) == NULL &&
-              strstr(err.msg, "/nonexistent-dir/x.txt"),
-          "text unwritable: %s", err.msg);
-
-    /* Records from a text trace have no encodings: the binary writer says so. */
-    edan_insn fake;
-    edan_insn_clear(&fake);
-    fake.pc = 0x100;
-    fake.mem = EDAN_MEM_LOAD;
-    edan_exec rec = {.insn = &fake, .id = 0};
-    const char *path = tmp_path("noenc.edt");
-    edan_error_clear(&err);
-    w = edan_trace_writer_open(path, NULL, &err);
-    edan_trace_writer_consume(w, &rec, 1);
-    CHECK(edan_trace_writer_close(w, &err) != 0 && strstr(err.msg, "pc 0x100"), "no encoding: %s", err.msg);
-    unlink(path);
-
-    edan_error_clear(&err);
-    CHECK(edan_trace_detect("/nonexistent-dir/y", &err) == -1 && strstr(err.msg, "y"), "detect missing: %s", err.msg);
-    free(v);
     edan_code_table_free(s.code);
 }
 

@@ -1,5 +1,7 @@
 #include "analysis/critpath.h"
 
+#include "util/varint.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -86,11 +88,7 @@ static bool flush_buf(edan_critpath *c)
 
 static void put_varint(edan_critpath *c, uint64_t v)
 {
-    do {
-        uint8_t b = v & 0x7f;
-        v >>= 7;
-        c->buf[c->buf_len++] = b | (v ? 0x80 : 0);
-    } while (v);
+    c->buf_len = (size_t)(edan_varint_put(c->buf + c->buf_len, v) - c->buf);
 }
 
 static bool step(edan_critpath *c, const edan_exec *r)
@@ -157,16 +155,11 @@ typedef struct block {
 
 static bool get_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
 {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64 && *p < end; shift += 7) {
-        uint8_t b = *(*p)++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *out = v;
-            return true;
-        }
-    }
-    return false;
+    const int n = edan_varint_get(*p, end, out);
+    if (n <= 0)
+        return false;
+    *p += n;
+    return true;
 }
 
 static bool load_block(edan_critpath *c, block *bl, size_t b)

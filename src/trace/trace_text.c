@@ -17,7 +17,7 @@
 #define READ_BUF (1u << 20)
 #define MAX_FIELDS 32
 #define ARENA_CHUNK (64u << 10)
-/* Producer ids are dense (exec.h); see trace_file.c. */
+/* Producer ids are dense (exec.h); see trace_internal.h. */
 #define MAX_PRODUCER_ID (1u << 28)
 
 /* ---- reader ------------------------------------------------------------ */
