@@ -97,6 +97,12 @@ add_executable(scopes_test tests/scopes_test.c tests/random_trace.c)
 target_link_libraries(scopes_test PRIVATE edan_core)
 add_test(NAME per_function_scopes COMMAND scopes_test 1000)
 
+# The text and JSON reports of the paper's examples, byte for byte (tests/golden/update.sh rewrites them).
+if(PYTHON3)
+  add_test(NAME golden_reports COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/golden_report_test.py ${CMAKE_BINARY_DIR}
+                                       ${CMAKE_SOURCE_DIR})
+endif()
+
 # The layers of src/: no upward include, no modules that include each other (and the checker on trees it makes).
 if(PYTHON3)
   add_test(NAME layers COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py ${CMAKE_SOURCE_DIR}/src)
