@@ -40,7 +40,7 @@ clean:
 
 # Speed and memory targets (issue 3): a table of ratios measured in one run; takes several minutes.
 bench: build
-	@python3 bench/bench.py $(BUILD)
+	@python3 bench/bench.py $(BUILD) --update-docs
 
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1

@@ -2,12 +2,16 @@
 """edan's benchmark (make bench): speed and memory of online tracing, trace
 writing and offline analysis on the bundled workloads, as ratios measured in
 one run on this machine, the commands of each ratio interleaved. Prints a
-Markdown table (the figures in docs/benchmarks.md come from it).
+Markdown table with the machine, the commit and the command, also written to
+BUILD_DIR/bench-table.md; --update-docs puts it in docs/benchmarks.md between
+its bench-table markers.
 
-usage: bench.py BUILD_DIR [--quick] [--no-billion] [--runs N]
+usage: bench.py BUILD_DIR [--quick] [--no-billion] [--runs N] [--update-docs]
 """
+import datetime
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -45,6 +49,115 @@ if QUICK:
 def median_run(cmd, runs=RUNS, stdout=subprocess.DEVNULL):
     res = [run_rss(cmd, stdout) for _ in range(runs)]
     return statistics.median(r[0] for r in res), max(r[1] for r in res), res[-1][2]
+
+
+# per-function breakdown against a plain run (issue 19: at most 2x): workload, args
+PER_FUNCTION = [("cg", ["16", "29"]), ("hydro", ["24", "8"])]
+if QUICK:
+    PER_FUNCTION = [("cg", ["8", "5"])]
+
+
+def machine():
+    """The CPU model, cores and memory, as the table's header says them."""
+    model = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        mem = next(int(l.split()[1]) for l in open("/proc/meminfo") if l.startswith("MemTotal"))
+    except (OSError, StopIteration):
+        mem = 0
+    return f"{model}, {os.cpu_count()} cores, {mem / 2**20:.0f} GiB, {platform.system()} {platform.release()}"
+
+
+def commit():
+    here = os.path.dirname(os.path.abspath(__file__))
+    def git(*args):
+        return subprocess.run(["git", "-C", here, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def per_function_rows():
+    """Wall time of edan run --per-function and --functions (its top 8, named) against a plain edan run."""
+    rows = []
+    for name, args in PER_FUNCTION:
+        prog = os.path.join(BENCH, name)
+        print(f"bench: {name} {' '.join(args)} per function", file=sys.stderr)
+        _, _, out, _ = run_rss([EDAN, "run", "--json", "--per-function", prog, *args], subprocess.PIPE)
+        top = ",".join(f["name"] for f in json.loads(out.strip().splitlines()[-1])["functions"])
+        r = interleaved({
+            "plain": ([EDAN, "run", prog, *args], subprocess.DEVNULL),
+            "per-function": ([EDAN, "run", "--per-function", prog, *args], subprocess.DEVNULL),
+            "functions": ([EDAN, "run", "--functions=" + top, prog, *args], subprocess.DEVNULL),
+        }, RUNS)
+        rows.append(dict(workload=f"{name} {' '.join(args)}", plain=r["plain"][0], per_function=r["per-function"][0],
+                         functions=r["functions"][0], rss=(r["plain"][1], r["per-function"][1], r["functions"][1])))
+    return rows
+
+
+def table_lines(rows, pf_rows, paper, header):
+    """The Markdown block: header lines, then the tables."""
+    out = list(header) + [""]
+    out.append("| workload | traced insns | qemu s | empty-plugin s | edan online s | / qemu | / floor "
+               "| offline M/s no cache | offline M/s cache | trace B/insn | record M/s | writer M/s "
+               "| peak RSS MiB (online, offline) | 8-config sweep / 1 | its CPU time / 1 | sweep on one thread / 1 |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        out.append(f"| {r['workload']} | {r['insns']:,} | {r['plain']:.2f} | {r['floor']:.2f} | {r['online']:.2f} "
+                   f"| {r['online'] / r['plain']:.2f} | {r['online'] / r['floor']:.2f} "
+                   f"| {r['offline_nocache'] / 1e6:.1f} | {r['offline_cache'] / 1e6:.1f} | {r['bytes_per_insn']:.4f} "
+                   f"| {r['insns'] / r['record'] / 1e6:.1f} | {r['record_rate'] / 1e6:.1f} "
+                   f"| {r['online_rss']:.0f}, {r['offline_rss']:.0f} | {r['sweep_ratio']:.2f} "
+                   f"| {r['sweep_cpu_ratio']:.2f} | {r['sweep1_ratio']:.2f} |")
+    if any("big" in r for r in rows):
+        out += ["", "| 1e9 run | traced insns | qemu s | edan online s | / qemu (median of rounds) | each round "
+                "| peak RSS MiB |", "|---|---:|---:|---:|---:|---|---:|"]
+        for r in rows:
+            if "big" in r:
+                out.append(f"| {r['big']} | {r['big_insns']:,} | {r['big_plain']:.1f} | {r['big_online']:.1f} "
+                           f"| {r['big_ratio']:.2f} | {' '.join(f'{x:.2f}' for x in r['big_ratios'])} "
+                           f"| {r['big_rss']:.0f} |")
+    if pf_rows:
+        out += ["", "| per function (whole program) | edan run s | --per-function s | / run | --functions=TOP8 s "
+                "| / run | peak RSS MiB (run, per-function, functions) |", "|---|---:|---:|---:|---:|---:|---|"]
+        for r in pf_rows:
+            out.append(f"| {r['workload']} | {r['plain']:.2f} | {r['per_function']:.2f} "
+                       f"| {r['per_function'] / r['plain']:.2f} | {r['functions']:.2f} "
+                       f"| {r['functions'] / r['plain']:.2f} | {', '.join(f'{x:.0f}' for x in r['rss'])} |")
+    if paper:
+        out += ["", f"Paper scale: cg 17 50 (HPCG-like CG, {paper['insns']:,} traced instructions), online with a "
+                f"32 KiB cache: {paper['online']:.2f} s, peak RSS {paper['rss']:.0f} MiB."]
+    return out
+
+
+def update_docs(lines):
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks.md")
+    text = open(path).read()
+    begin, end = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
+    a, b = text.index(begin) + len(begin), text.index(end)
+    with open(path, "w") as f:
+        f.write(text[:a] + "\n" + "\n".join(lines) + "\n" + text[b:])
+
+
+def self_test():
+    """The table's formatting on made-up numbers (no benchmark run)."""
+    row = dict(workload="w 1", insns=1000, plain=1.0, floor=1.5, online=2.0, online_rss=10, record=1.2,
+               bytes_per_insn=0.5, offline_nocache=2e8, offline_cache=1e8, offline_rss=5, sweep_ratio=2.5,
+               sweep_cpu_ratio=3.0, sweep1_ratio=2.9, record_rate=5e8, big="w 2", big_insns=10**9, big_plain=2.0,
+               big_online=6.0, big_ratio=3.0, big_ratios=[2.9, 3.0, 3.1], big_rss=20)
+    pf = dict(workload="w 1", plain=1.0, per_function=3.0, functions=2.0, rss=(10, 20, 15))
+    lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"])
+    text = "\n".join(lines)
+    ok = ("| w 1 | 1,000 | 1.00 | 1.50 | 2.00 | 2.00 | 1.33 | 200.0 | 100.0 | 0.5000 | 0.0 | 500.0 | 10, 5 |" in text
+          and "| w 2 | 1,000,000,000 | 2.0 | 6.0 | 3.00 | 2.90 3.00 3.10 | 20 |" in text
+          and "| w 1 | 1.00 | 3.00 | 3.00 | 2.00 | 2.00 | 10, 20, 15 |" in text and lines[0] == "header")
+    print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
+    if not ok:
+        print(text, file=sys.stderr)
+    return 0 if ok else 1
 
 
 def main():
@@ -102,29 +215,17 @@ def main():
                 [EDAN, "run", "--json", "--filter=cg_solve", "--cache=32K", prog, "17", "50"], stdout=subprocess.PIPE)
             pn = json.loads(pout.strip().splitlines()[-1])["configurations"][0]["vertices"]
             paper = dict(insns=pn, online=pon, rss=prss)
-    print("| workload | traced insns | qemu s | empty-plugin s | edan online s | / qemu | / floor "
-          "| offline M/s no cache | offline M/s cache | trace B/insn | record M/s | writer M/s | peak RSS MiB (online, offline) "
-          "| 8-config sweep / 1 | its CPU time / 1 | sweep on one thread / 1 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        print(f"| {r['workload']} | {r['insns']:,} | {r['plain']:.2f} | {r['floor']:.2f} | {r['online']:.2f} "
-              f"| {r['online'] / r['plain']:.2f} | {r['online'] / r['floor']:.2f} | {r['offline_nocache'] / 1e6:.1f} "
-              f"| {r['offline_cache'] / 1e6:.1f} | {r['bytes_per_insn']:.4f} | {r['insns'] / r['record'] / 1e6:.1f} "
-              f"| {r['record_rate'] / 1e6:.1f} "
-              f"| {r['online_rss']:.0f}, {r['offline_rss']:.0f} | {r['sweep_ratio']:.2f} "
-              f"| {r['sweep_cpu_ratio']:.2f} | {r['sweep1_ratio']:.2f} |")
-    if any("big" in r for r in rows):
-        print()
-        print("| 1e9 run | traced insns | qemu s | edan online s | / qemu (median of rounds) | each round | peak RSS MiB |")
-        print("|---|---:|---:|---:|---:|---|---:|")
-        for r in rows:
-            if "big" in r:
-                print(f"| {r['big']} | {r['big_insns']:,} | {r['big_plain']:.1f} | {r['big_online']:.1f} "
-                      f"| {r['big_ratio']:.2f} | {' '.join(f'{x:.2f}' for x in r['big_ratios'])} | {r['big_rss']:.0f} |")
-    if paper:
-        print()
-        print(f"Paper scale: cg 17 50 (HPCG-like CG, {paper['insns']:,} traced instructions), online with a 32 KiB "
-              f"cache: {paper['online']:.2f} s, peak RSS {paper['rss']:.0f} MiB.")
+    pf_rows = per_function_rows()
+    header = [f"Machine: {machine()}. Commit `{commit()}`, {datetime.date.today().isoformat()}, "
+              f"`python3 bench/bench.py {' '.join(sys.argv[1:]).replace(BUILD, 'build')}` ({RUNS} rounds, medians)."]
+    lines = table_lines(rows, pf_rows, paper, header)
+    print("\n".join(lines))
+    with open(os.path.join(BUILD, "bench-table.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if "--update-docs" in sys.argv:
+        update_docs(lines)
 
 
+if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
+    sys.exit(self_test())
 main()

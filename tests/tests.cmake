@@ -113,3 +113,8 @@ endif()
 add_executable(varint_test tests/varint_test.c)
 target_link_libraries(varint_test PRIVATE edan_core)
 add_test(NAME util_varint COMMAND varint_test)
+
+# The benchmark's table, formatted from made-up numbers (the benchmark itself is make bench).
+if(PYTHON3)
+  add_test(NAME bench_table_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/bench/bench.py --self-test)
+endif()
