@@ -161,6 +161,9 @@ def self_test():
 
 
 def main():
+    # the machine and commit as they are when the measurement starts
+    header = [f"Machine: {machine()}. Commit `{commit()}`, {datetime.date.today().isoformat()}, "
+              f"`python3 bench/bench.py {' '.join(sys.argv[1:]).replace(BUILD, 'build')}` ({RUNS} rounds, medians)."]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, kernel, args, big in WORKLOADS:
@@ -216,8 +219,6 @@ def main():
             pn = json.loads(pout.strip().splitlines()[-1])["configurations"][0]["vertices"]
             paper = dict(insns=pn, online=pon, rss=prss)
     pf_rows = per_function_rows()
-    header = [f"Machine: {machine()}. Commit `{commit()}`, {datetime.date.today().isoformat()}, "
-              f"`python3 bench/bench.py {' '.join(sys.argv[1:]).replace(BUILD, 'build')}` ({RUNS} rounds, medians)."]
     lines = table_lines(rows, pf_rows, paper, header)
     print("\n".join(lines))
     with open(os.path.join(BUILD, "bench-table.md"), "w") as f:
