@@ -239,11 +239,6 @@ void cli_close_output(FILE *f, const edan_options *o)
     (void)o;
 }
 
-static void last_value(void *ctx, const char *value)
-{
-    *(const char **)ctx = value;
-}
-
 void cli_check_trace_file(const char *path)
 {
     struct stat st;
@@ -259,8 +254,7 @@ void cli_check_trace_file(const char *path)
 
 void cli_refuse_overwrite(const cli *c, const char *input)
 {
-    const char *dot = NULL;
-    edan_options_each(&c->o, "dot", last_value, &dot);
+    const char *dot = edan_options_last(&c->o, "dot");
     const char *outputs[][2] = {
         {"--output", c->o.output}, {"--series-csv", c->o.series_csv}, {"--dot", dot}, {"-o", c->trace_out}};
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)

@@ -299,6 +299,14 @@ int edan_options_set(edan_options *o, const char *key, const char *value, edan_e
     return rc;
 }
 
+const char *edan_options_last(const edan_options *o, const char *key)
+{
+    for (int i = o->n_raw - 1; i >= 0; i--)
+        if (!strcmp(o->raw_key[i], key))
+            return o->raw_value[i];
+    return NULL;
+}
+
 int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *ctx, const char *value), void *ctx)
 {
     int n = 0;

@@ -77,6 +77,8 @@ int edan_options_add_raw(edan_options *o, const char *key, const char *value, ed
  * flag); the number of calls.
  */
 int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *ctx, const char *value), void *ctx);
+/* The value the option named key was given last ("" for a flag), or NULL when it was not given. */
+const char *edan_options_last(const edan_options *o, const char *key);
 
 /* Lanes: every cache configuration crossed with every alpha. */
 int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_error *err);

@@ -29,21 +29,9 @@ static int check_max(const char *value, edan_error *err)
     return 0;
 }
 
-static void last_value(void *ctx, const char *value)
-{
-    *(const char **)ctx = value;
-}
-
-static const char *option(const edan_options *o, const char *key)
-{
-    const char *v = NULL;
-    edan_options_each(o, key, last_value, &v);
-    return v;
-}
-
 static bool wanted(const edan_options *o)
 {
-    return option(o, "dot") != NULL;
+    return edan_options_last(o, "dot") != NULL;
 }
 
 static void *create(edan_session *s, edan_error *err)
@@ -53,7 +41,7 @@ static void *create(edan_session *s, edan_error *err)
     if (edan_options_edag_config(o, &cfg, err))
         return NULL;
     uint64_t max = DEFAULT_MAX_VERTICES;
-    const char *m = option(o, "max-vertices");
+    const char *m = edan_options_last(o, "max-vertices");
     if (m)
         edan_parse_u64(m, &max); /* checked when it was given */
     dot_tool *t = calloc(1, sizeof *t);
@@ -99,7 +87,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
         edan_error_set(err, "%s", t->err.msg);
         return -1;
     }
-    const char *path = option(edan_session_options(s), "dot");
+    const char *path = edan_options_last(edan_session_options(s), "dot");
     const edan_report_source *src = edan_session_source(s);
     const char *from = src->path && *src->path ? src->path : src->binary && *src->binary ? src->binary : "program";
     const char *slash = strrchr(from, '/');
