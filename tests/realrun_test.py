@@ -678,6 +678,32 @@ def test_hostile_inputs():
         expect_error(["analyze", "/dev/null"], "/dev/null", "a character device")
         expect_error(["analyze", d], "directory", "a directory")
         expect_error(["convert", empty, os.path.join(d, "x.txt")], "empty", "convert of an empty file")
+        # a trace through a pipe, a FIFO or standard input is read once, from its start (item 5)
+        big, big_txt = os.path.join(d, "big.edt"), os.path.join(d, "big.txt")
+        check(edan("record", "-o", big, os.path.join(EX, "spmv"), "200").returncode == 0, "record spmv")
+        check(edan("convert", big, big_txt).returncode == 0, "convert spmv")
+        want = json.loads(edan("analyze", "--json", big).stdout)["configurations"]
+        for src in (big, big_txt):
+            for how in ("pipe", "fifo", "stdin"):
+                if how == "stdin":
+                    p = subprocess.run([EDAN, "analyze", "--json", "-"], stdin=open(src, "rb"), stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True)
+                else:
+                    path = os.path.join(d, "fifo")
+                    if how == "fifo":
+                        os.mkfifo(path)
+                        feeder = subprocess.Popen(["sh", "-c", 'cat "$1" > "$2"', "sh", src, path])
+                    else:
+                        feeder = subprocess.Popen(["cat", src], stdout=subprocess.PIPE)
+                        path = f"/dev/fd/{feeder.stdout.fileno()}"
+                    p = subprocess.run([EDAN, "analyze", "--json", path], stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, text=True, pass_fds=(() if how == "fifo" else
+                                                                                  (feeder.stdout.fileno(),)))
+                    feeder.wait()
+                    if how == "fifo":
+                        os.unlink(path)
+                got = json.loads(p.stdout)["configurations"] if p.returncode == 0 else p.stderr
+                check(got == want, f"{os.path.basename(src)} through a {how}: {str(got)[:200]}")
         txt, back = os.path.join(d, "t.txt"), os.path.join(d, "back.edt")
         check(edan("convert", trace, txt).returncode == 0, "binary to text")
         expect_error(["convert", txt, back], "text trace", "text to binary, which the format cannot hold (item 11)")

@@ -484,18 +484,17 @@ static int cmd_convert(int argc, char **argv)
     if (edan_same_file(in, outp))
         cli_die(2, "convert: %s and %s are the same file: it would be destroyed", in, outp);
     edan_error err = {0};
-    int kind = edan_trace_detect(in, &err);
-    if (kind < 0)
+    /* opened once: a pipe is read from its start (the source tells the format it found) */
+    edan_trace_source *src = edan_trace_source_open(in, &err);
+    if (!src)
         cli_die(2, "%s", err.msg);
-    bool to_text = force >= 0 ? force == 1 : kind == 1;
-    if (kind != 1 && !to_text)
+    const int kind = edan_trace_source_format(src);
+    bool to_text = force >= 0 ? force == 1 : kind == EDAN_TRACE_BINARY;
+    if (kind != EDAN_TRACE_BINARY && !to_text)
         cli_die(2,
                 "convert: %s is a text trace; the binary format stores each instruction's encoding, which the text "
                 "format does not carry, so a text trace converts only to text (analyse it as it is)",
                 in);
-    edan_trace_source *src = edan_trace_source_open(in, &err);
-    if (!src)
-        cli_die(2, "%s", err.msg);
     edan_consumer sink;
     edan_trace_writer *bw = NULL;
     edan_text_writer *tw = NULL;

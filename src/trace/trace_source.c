@@ -3,8 +3,11 @@
  * and text traces, so the command line need not care which it was given.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "trace/trace_file.h"
 #include "trace/trace_format.h"
@@ -12,7 +15,7 @@
 
 int edan_trace_detect(const char *path, edan_error *err)
 {
-    /* stdin cannot be peeked at and rewound portably: it is read as text. */
+    /* a stream cannot be peeked at without consuming it: edan_trace_source_format() tells its format */
     if (strcmp(path, "-") == 0)
         return EDAN_TRACE_TEXT;
     FILE *f = fopen(path, "rb");
@@ -43,21 +46,81 @@ struct edan_trace_source {
     edan_trace_meta empty;
 };
 
+/*
+ * A stream read once: the bytes detection looked at (pre) are handed out
+ * again before the rest, so a pipe, a FIFO or standard input is read from
+ * its start, exactly once (fopencookie: glibc).
+ */
+typedef struct peeked {
+    FILE *f;
+    bool own;
+    unsigned char pre[8];
+    size_t n, pos;
+} peeked;
+
+static ssize_t peeked_read(void *cookie, char *buf, size_t size)
+{
+    peeked *p = cookie;
+    if (p->pos < p->n) {
+        size_t k = p->n - p->pos < size ? p->n - p->pos : size;
+        memcpy(buf, p->pre + p->pos, k);
+        p->pos += k;
+        return (ssize_t)k;
+    }
+    size_t got = fread(buf, 1, size, p->f);
+    return got == 0 && ferror(p->f) ? -1 : (ssize_t)got;
+}
+
+static int peeked_close(void *cookie)
+{
+    peeked *p = cookie;
+    int rc = p->own ? fclose(p->f) : 0;
+    free(p);
+    return rc;
+}
+
 edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
 {
-    int fmt = edan_trace_detect(path, err);
-    if (fmt < 0)
-        return NULL;
+    const bool is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    peeked *p = calloc(1, sizeof *p);
     edan_trace_source *s = calloc(1, sizeof *s);
-    if (!s) {
-        edan_error_set(err, "%s: out of memory", path);
+    if (!p || !s) {
+        free(p);
+        free(s);
+        edan_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    s->format = fmt;
-    if (fmt == EDAN_TRACE_BINARY)
-        s->bin = edan_trace_reader_open(path, err);
+    p->f = is_stdin ? stdin : fopen(path, "rb");
+    p->own = !is_stdin;
+    if (!p->f) {
+        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+        free(p);
+        free(s);
+        return NULL;
+    }
+    p->n = fread(p->pre, 1, sizeof p->pre, p->f);
+    if (ferror(p->f)) {
+        edan_error_set(err, "%s: read error: %s", name, strerror(errno));
+        peeked_close(p);
+        free(s);
+        return NULL;
+    }
+    /* Matching all but the version digit lets the binary reader explain a
+     * version mismatch instead of the text reader choking on binary data. */
+    s->format = p->n >= 7 && memcmp(p->pre, EDAN_TRACE_MAGIC, 7) == 0 ? EDAN_TRACE_BINARY : EDAN_TRACE_TEXT;
+    FILE *f = fopencookie(p, "rb", (cookie_io_functions_t){peeked_read, NULL, NULL, peeked_close});
+    if (!f) {
+        edan_error_set(err, "%s: out of memory", name);
+        peeked_close(p);
+        free(s);
+        return NULL;
+    }
+    /* the readers own f from here, and close it (and so p) on failure too */
+    if (s->format == EDAN_TRACE_BINARY)
+        s->bin = edan_trace_reader_open_file(f, name, err);
     else
-        s->text = edan_text_reader_open(path, err);
+        s->text = edan_text_reader_open_file(f, name, err);
     if (!s->bin && !s->text) {
         free(s);
         return NULL;
