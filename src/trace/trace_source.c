@@ -44,6 +44,7 @@ struct edan_trace_source {
     edan_trace_reader *bin;
     edan_text_reader *text;
     edan_trace_meta empty;
+    void *peek; /* the stream's state, owned by the reader's FILE (kept here so leak checkers see it in use) */
 };
 
 /*
@@ -109,6 +110,7 @@ edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
     /* Matching all but the version digit lets the binary reader explain a
      * version mismatch instead of the text reader choking on binary data. */
     s->format = p->n >= 7 && memcmp(p->pre, EDAN_TRACE_MAGIC, 7) == 0 ? EDAN_TRACE_BINARY : EDAN_TRACE_TEXT;
+    s->peek = p;
     FILE *f = fopencookie(p, "rb", (cookie_io_functions_t){peeked_read, NULL, NULL, peeked_close});
     if (!f) {
         edan_error_set(err, "%s: out of memory", name);
