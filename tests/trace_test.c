@@ -569,7 +569,7 @@ static void test_text_golden(void)
                      "2;sd a0,16(sp)\n"
                      "  lw a4,0(a5) ; 0x40080298  \n"
                      "0;0x104c2;sd a0,16(sp);0x7ffc0;\n"
-                     "sw a4,-4(a5);0xABCDEF");
+                     "sw a4,-4(a5);0xABCDEF\n");
     CHECK(edan_trace_detect(path, NULL) == EDAN_TRACE_TEXT, "detect text");
     edan_error err = {0};
     edan_trace_source *s = edan_trace_source_open(path, &err);
@@ -593,7 +593,7 @@ static void test_text_golden(void)
               "store without an address");
         CHECK(r[6].id == r[1].id && r[6].addr == 0x40080298, "same text, spaces, same id");
         CHECK(r[7].insn->pc == 0x104c2 && r[7].addr == 0x7ffc0, "trailing ';'");
-        CHECK(r[8].addr == 0xabcdef && r[8].insn->mem_size == 4, "no final newline, upper hex");
+        CHECK(r[8].addr == 0xabcdef && r[8].insn->mem_size == 4, "upper hex");
     }
     CHECK(edan_trace_source_next(s, r, 32, &err) == 0, "clean end");
     CHECK(edan_code_table_size(edan_trace_source_code(s)) == 8, "distinct static: %u",
@@ -608,6 +608,8 @@ static void test_text_golden(void)
         {"0;amoadd.w a0,a1,(a2);0x10;0x18\n", ":1: 'amoadd.w a0,a1,(a2)' lists different "
                                               "data addresses 0x10 and 0x18"},
         {"0;lw a4,0(a5);zz\n", ":1: expected a 0x data address, got 'zz'"},
+        /* a trace cut in the middle of its last line (kill -9, Ctrl-C): an error, not a changed last record */
+        {"0;lw a4,0(a5);0x10\n0;lw a4,0(a5);0x1", ":2: the last line has no newline"},
         {"0;lw a4,0(a5);0x\n", ":1: expected a 0x data address, got '0x'"},
         {"0;lw a4,0(a5);0x12345678123456789\n", ":1: expected a 0x data address"},
         {"0;0x100;0x200\n", ":1: expected the disassembly, got '0x200'"},

@@ -191,6 +191,8 @@ void edan_text_reader_close(edan_text_reader *r)
     reader_free(r);
 }
 
+static bool is_space(char c);
+
 /* Next line without its newline; 1 with a line, 0 at the end, -1 on error. */
 static int next_line(edan_text_reader *r, char **line, size_t *len)
 {
@@ -215,13 +217,16 @@ static int next_line(edan_text_reader *r, char **line, size_t *len)
             return -1;
         }
         if (r->eof) {
-            if (avail == 0)
+            size_t blank = 0;
+            while (blank < avail && is_space(start[blank]))
+                blank++;
+            if (blank == avail)
                 return 0;
+            /* every line the writer (and EDAN's tracer) writes ends with a newline: a last line without one
+             * was cut off mid-write, and parsing what is left would change the last record */
             r->line++;
-            *line = start;
-            *len = avail;
-            r->pos = r->len;
-            return 1;
+            reader_fail(r, "the last line has no newline: the trace was cut off in the middle of a line");
+            return -1;
         }
         memmove(r->buf, start, avail);
         r->len = avail;
