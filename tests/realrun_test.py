@@ -704,6 +704,24 @@ def test_hostile_inputs():
                         os.unlink(path)
                 got = json.loads(p.stdout)["configurations"] if p.returncode == 0 else p.stderr
                 check(got == want, f"{os.path.basename(src)} through a {how}: {str(got)[:200]}")
+        # a rebuilt program is noticed, a FIFO in its place does not hang (item 10)
+        prog2, st = os.path.join(d, "prog2"), os.path.join(d, "st.edt")
+        subprocess.run(["cp", sumbin, prog2], check=True)
+        check(edan("record", "--filter=kernel", "-o", st, prog2, "4").returncode == 0, "record a copy")
+        check(edan("analyze", "--critical-path", st).returncode == 0, "the program as traced")
+        subprocess.run(["cp", os.path.join(EX, "spmv"), prog2], check=True)
+        for opt in ("--critical-path", "--per-function", "--functions=kernel", "--footprint"):
+            expect_error(["analyze", opt, st], "has changed since it was traced", f"a rebuilt program with {opt}")
+        check(edan("analyze", st).returncode == 0, "no tool reads the program: the trace alone is analysed")
+        os.unlink(prog2)
+        os.mkfifo(prog2)
+        try:
+            p = subprocess.run([EDAN, "analyze", "--critical-path", st], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, timeout=30)
+            check(p.returncode == 2 and "not a regular file" in p.stderr, f"a FIFO as the program: {p.stderr}")
+        except subprocess.TimeoutExpired:
+            check(False, "a FIFO as the program hung the command")
+        os.unlink(prog2)
         txt, back = os.path.join(d, "t.txt"), os.path.join(d, "back.edt")
         check(edan("convert", trace, txt).returncode == 0, "binary to text")
         expect_error(["convert", txt, back], "text trace", "text to binary, which the format cannot hold (item 11)")

@@ -334,6 +334,33 @@ static int cmd_record(int argc, char **argv)
  * of the trace counts executions per static instruction, and the top ones
  * become --functions for the analysis pass.
  */
+/*
+ * A tool that reads the program's symbols or lines needs the program that
+ * was traced: a trace that records its digest is checked against the file
+ * its path names now (a rebuilt program would attribute silently wrong).
+ */
+static void check_traced_program(const edan_options *o, const char *path)
+{
+    if (!edan_session_reads_program(o))
+        return;
+    edan_error err = {0};
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    if (!src)
+        return; /* the analysis says why */
+    const edan_trace_meta *m = edan_trace_source_meta(src);
+    char now[EDAN_DIGEST_LEN];
+    if (m && m->binary && *m->binary && m->binary_hash) {
+        if (edan_file_digest(m->binary, now, &err))
+            cli_die(2, "%s: the traced program: %s", path, err.msg);
+        if (strcmp(now, m->binary_hash))
+            cli_die(2,
+                    "%s: the traced program %s has changed since it was traced (%s, was %s): its symbols and lines "
+                    "would not be those of the trace; record it again",
+                    path, m->binary, now, m->binary_hash);
+    }
+    edan_trace_source_close(src);
+}
+
 static void choose_functions(edan_options *o, const char *path)
 {
     const int top = edan_functions_to_choose(o);
@@ -376,8 +403,12 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
                                 const char *const *only, edan_trace_source **source)
 {
     edan_options o = c->o;
-    if (!only)
+    if (!only) {
+        struct stat st;
+        if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode)) /* a stream can be opened only once */
+            check_traced_program(&o, path);
         choose_functions(&o, path);
+    }
     edan_error err = {0};
     edan_trace_source *src = edan_trace_source_open(path, &err);
     if (!src)

@@ -38,6 +38,7 @@
 #include "trace/trace_file.h"
 #include "trace/trace_text.h"
 #include "util/elf_symbols.h"
+#include "util/files.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
@@ -592,6 +593,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         meta.binary = P.binary[0] ? P.binary : NULL;
         meta.filter = filter_text;
         meta.filter_callees = P.options.exclude_callees ? "exclude" : "include";
+        /* the program's digest: an analysis that reads its symbols later notices a rebuilt program */
+        static char digest[EDAN_DIGEST_LEN];
+        edan_error ignored = {0};
+        if (P.binary[0] && !edan_file_digest(P.binary, digest, &ignored))
+            meta.binary_hash = digest;
         P.writer = edan_trace_writer_open(P.out, &meta, &err);
         if (!P.writer)
             return fail("%s", err.msg);

@@ -67,5 +67,6 @@ const edan_tool_def edan_critpath_tool = {
     .error = error,
     .report = report,
     .destroy = destroy,
+    .reads_program = true,
     .threaded = true,
 };

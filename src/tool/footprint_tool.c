@@ -295,4 +295,5 @@ const edan_tool_def edan_footprint_tool = {
     .error = error,
     .report = report,
     .destroy = destroy,
+    .reads_program = true,
 };

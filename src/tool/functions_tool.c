@@ -381,5 +381,6 @@ const edan_tool_def edan_functions_tool = {
     .error = error,
     .report = report,
     .destroy = destroy,
+    .reads_program = true,
     .threaded = true,
 };

@@ -275,6 +275,14 @@ const edan_report_source *edan_session_source(const edan_session *s)
     return &s->src;
 }
 
+bool edan_session_reads_program(const edan_options *o)
+{
+    for (int t = 0; t < edan_n_tools; t++)
+        if (edan_tools[t]->reads_program && edan_tools[t]->wanted(o))
+            return true;
+    return false;
+}
+
 void *edan_session_tool(const edan_session *s, const char *name)
 {
     for (int i = 0; i < s->n; i++)

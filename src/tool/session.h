@@ -46,6 +46,8 @@ void edan_session_free(edan_session *s);
 void edan_session_set_source(edan_session *s, const edan_report_source *src);
 const edan_options *edan_session_options(const edan_session *s);
 const edan_report_source *edan_session_source(const edan_session *s);
+/* Whether a tool these options ask for reads the traced program's symbols or lines. */
+bool edan_session_reads_program(const edan_options *o);
 /* A tool instance of this session by name (NULL if it has none). */
 void *edan_session_tool(const edan_session *s, const char *name);
 

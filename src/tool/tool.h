@@ -64,6 +64,8 @@ typedef struct edan_tool_def {
     void (*destroy)(void *tool);
     /* Its consumer is worth a thread of its own (the session copies each batch to it). */
     bool threaded;
+    /* It reads the traced program's symbols or lines: they must be those of the program traced. */
+    bool reads_program;
 } edan_tool_def;
 
 /* The registry: every tool, in the order of their report sections. */

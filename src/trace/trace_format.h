@@ -11,7 +11,9 @@
  *            (UTF-8, no NUL). Keys written by edan: "isa" ("riscv64"),
  *            "binary" (path of the traced program), "args" (its arguments,
  *            space separated), "filter" (function names, comma separated),
- *            "filter_callees" ("include"/"exclude"), "created_by", "created_at".
+ *            "filter_callees" ("include"/"exclude"), "created_by", "created_at",
+ *            "binary_hash" ("fnv1a64:" and 16 hex digits of the program's
+ *            bytes when traced). Readers ignore keys they do not know.
  *   blocks   zero or more blocks, each:
  *              struct edan_trace_block_header (32 bytes)
  *              payload: one zstd frame (with content checksum) of raw_len bytes,

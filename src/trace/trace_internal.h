@@ -84,7 +84,7 @@ struct edan_trace_reader {
     char msg[1024]; /* the error, repeated by later calls */
 
     edan_trace_meta meta;
-    char *meta_str[6];
+    char *meta_str[7];
     uint64_t header_count;
 
     ZSTD_DCtx *dctx;

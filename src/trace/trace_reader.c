@@ -40,7 +40,8 @@ static size_t read_some(edan_trace_reader *r, void *buf, size_t n)
     return got;
 }
 
-static const char *meta_keys[6] = {"binary", "args", "filter", "filter_callees", "created_by", "created_at"};
+static const char *meta_keys[7] = {"binary",     "args",       "filter",     "filter_callees",
+                                   "created_by", "created_at", "binary_hash"};
 
 static int parse_meta(edan_trace_reader *r, const uint8_t *p, uint32_t len)
 {
@@ -76,7 +77,7 @@ static int parse_meta(edan_trace_reader *r, const uint8_t *p, uint32_t len)
             edan_trace_reader_fail(r, "byte %" PRIu64 ": metadata value contains a NUL byte", at + 6 + kl);
             return -1;
         }
-        for (int k = 0; k < 6; k++) {
+        for (int k = 0; k < 7; k++) {
             if (strlen(meta_keys[k]) == kl && memcmp(key, meta_keys[k], kl) == 0) {
                 char *s = malloc((size_t)vl + 1);
                 if (!s) {
@@ -97,6 +98,7 @@ static int parse_meta(edan_trace_reader *r, const uint8_t *p, uint32_t len)
     r->meta.filter_callees = r->meta_str[3];
     r->meta.created_by = r->meta_str[4];
     r->meta.created_at = r->meta_str[5];
+    r->meta.binary_hash = r->meta_str[6];
     return 0;
 }
 
@@ -166,7 +168,7 @@ static void reader_free(edan_trace_reader *r)
         return;
     if (r->own && r->f)
         fclose(r->f);
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < 7; k++)
         free(r->meta_str[k]);
     ZSTD_freeDCtx(r->dctx);
     free(r->comp);

@@ -107,14 +107,16 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
     struct tm tm;
     if (gmtime_r(&t, &tm))
         strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    const char *keys[] = {"isa", "binary", "args", "filter", "filter_callees", "created_by", "created_at"};
+    const char *keys[] = {"isa",        "binary",     "args",       "filter", "filter_callees",
+                          "created_by", "created_at", "binary_hash"};
     const char *vals[] = {"riscv64",
                           meta ? meta->binary : NULL,
                           meta ? meta->args : NULL,
                           meta ? meta->filter : NULL,
                           meta ? meta->filter_callees : NULL,
                           "edan",
-                          now};
+                          now,
+                          meta ? meta->binary_hash : NULL};
     size_t n = HEADER_FIXED_LEN;
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (vals[i])

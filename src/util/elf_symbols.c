@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef EM_RISCV
@@ -26,9 +27,16 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
         edan_error_set(err, "libelf is unusable: %s", elf_errmsg(-1));
         return -1;
     }
-    int fd = open(path, O_RDONLY);
+    /* non-blocking and a regular file only: a FIFO named as the program must not hang the command */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         edan_error_set(err, "%s: cannot open program: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        edan_error_set(err, "%s: not a regular file, so not a program", path);
+        close(fd);
         return -1;
     }
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);

@@ -1,6 +1,9 @@
 #include "util/files.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +13,32 @@ bool edan_same_file(const char *a, const char *b)
 {
     struct stat x, y;
     return a && b && !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+int edan_file_digest(const char *path, char out[EDAN_DIGEST_LEN], edan_error *err)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        edan_error_set(err, "%s: %s", path, fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    uint64_t h = 0xcbf29ce484222325ull;
+    unsigned char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++)
+            h = (h ^ buf[i]) * 0x100000001b3ull;
+    const int e = errno;
+    close(fd);
+    if (n < 0) {
+        edan_error_set(err, "%s: read error: %s", path, strerror(e));
+        return -1;
+    }
+    snprintf(out, EDAN_DIGEST_LEN, "fnv1a64:%016" PRIx64, h);
+    return 0;
 }
 
 int edan_replace_open(edan_replace *r, const char *path, edan_error *err)

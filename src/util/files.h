@@ -15,6 +15,15 @@
 bool edan_same_file(const char *a, const char *b);
 
 /*
+ * The digest of a program's bytes, "fnv1a64:" and 16 hex digits, in out
+ * (room for EDAN_DIGEST_LEN): a trace records it, so a rebuilt program is
+ * noticed. The path must name a regular file (a FIFO would block). 0, or
+ * -1 with err naming the path.
+ */
+#define EDAN_DIGEST_LEN 32
+int edan_file_digest(const char *path, char out[EDAN_DIGEST_LEN], edan_error *err);
+
+/*
  * A file being replaced: written at tmp (path.XXXXXX beside it), renamed to
  * path by edan_replace_commit(); edan_replace_abort() removes tmp. Until the
  * commit, an existing file at path is untouched.
