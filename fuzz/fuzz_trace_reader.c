@@ -3,14 +3,8 @@
  * both the binary and the text trace reader. Neither may crash, read out of
  * bounds or leak, whatever the bytes.
  *
- *   clang -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined \
- *       fuzz/fuzz_trace_reader.c src/trace/{code_table,trace_file,trace_text}.c \
- *       src/isa/riscv_{decode,disas,ops,parse}.c src/util/{error,thread}.c -lzstd
- *   ./a.out -max_total_time=600 fuzz/corpus_work fuzz/corpus
- *
- * Built with -DEDAN_FUZZ_MAIN (and without -fsanitize=fuzzer) it is a plain
- * program replaying the files or directories given on the command line, so
- * the seed corpus runs as an ordinary test under ASan/UBSan.
+ * make fuzz builds it with libFuzzer; linked with fuzz/replay_main.c it is a
+ * plain program replaying the seed corpus, an ordinary test under ASan/UBSan.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -71,63 +65,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     return 0;
 }
-
-#ifdef EDAN_FUZZ_MAIN
-#include <dirent.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-
-static int run_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        return -1;
-    }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *b = malloc(cap);
-    size_t k;
-    while (b && (k = fread(b + len, 1, cap - len, f)) > 0) {
-        len += k;
-        if (len == cap) {
-            uint8_t *nb = realloc(b, cap *= 2);
-            if (!nb)
-                free(b);
-            b = nb;
-        }
-    }
-    fclose(f);
-    if (!b)
-        return -1;
-    LLVMFuzzerTestOneInput(b, len);
-    free(b);
-    return 0;
-}
-
-int main(int argc, char **argv)
-{
-    int files = 0, bad = 0;
-    for (int i = 1; i < argc; i++) {
-        struct stat st;
-        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            DIR *d = opendir(argv[i]);
-            struct dirent *e;
-            while (d && (e = readdir(d))) {
-                if (e->d_name[0] == '.')
-                    continue;
-                char p[4096];
-                snprintf(p, sizeof p, "%s/%s", argv[i], e->d_name);
-                bad += run_file(p) != 0;
-                files++;
-            }
-            if (d)
-                closedir(d);
-        } else {
-            bad += run_file(argv[i]) != 0;
-            files++;
-        }
-    }
-    printf("replayed %d inputs, %d unreadable\n", files, bad);
-    return bad ? 1 : 0;
-}
-#endif

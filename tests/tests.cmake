@@ -51,10 +51,12 @@ set_tests_properties(trace_formats PROPERTIES TIMEOUT 900)
 
 # The fuzz corpus replayed by a plain driver (under ASan/UBSan in the sanitizer build);
 # 'make fuzz' runs the libFuzzer target itself.
-add_executable(fuzz_trace_replay fuzz/fuzz_trace_reader.c)
-target_compile_definitions(fuzz_trace_replay PRIVATE EDAN_FUZZ_MAIN)
+add_executable(fuzz_trace_replay fuzz/fuzz_trace_reader.c fuzz/replay_main.c)
 target_link_libraries(fuzz_trace_replay PRIVATE edan_core)
 add_test(NAME fuzz_corpus_replay COMMAND fuzz_trace_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus)
+add_executable(fuzz_options_replay fuzz/fuzz_options.c fuzz/replay_main.c)
+target_link_libraries(fuzz_options_replay PRIVATE edan_core)
+add_test(NAME fuzz_options_replay COMMAND fuzz_options_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_options)
 
 # The tree follows the committed .clang-format.
 find_program(CLANG_FORMAT clang-format)
