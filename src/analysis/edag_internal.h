@@ -96,7 +96,7 @@ _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
 /* a load with at most one source register (its address), a store with at most two (address, data) */
 #define HOT_FEW_SRC 8u
-_Static_assert((EDAN_MEM_LOAD & 1) && !(EDAN_MEM_LOAD & 2) && (EDAN_MEM_STORE & 2) && !(EDAN_MEM_STORE & 1) &&
+_Static_assert((EDAN_MEM_LOAD & 3) == 1 && (EDAN_MEM_STORE & 3) == 2 &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
                "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
 
