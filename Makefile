@@ -48,7 +48,8 @@ bench-quick: build
 # Coverage-guided fuzzing (libFuzzer, clang): the trace readers and the options, each for FUZZ_SECONDS
 # (600 by default), the two at once. Any ASan or UBSan report stops a target and fails make fuzz.
 FUZZ_SECONDS ?= 600
-FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    -Wno-unknown-attributes
 FUZZ_LIBS = -lzstd -lelf -ldw -lm -lpthread
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options
