@@ -622,6 +622,28 @@ def test_hostile_files():
         os.rmdir(tmp)
         for f in ("s.edt", "spy-qemu"):
             os.unlink(os.path.join(d, f))
+        # a trace is written beside its name and renamed when whole: a run that fails leaves the old file, a
+        # symbolic link is replaced rather than followed, and no temporary file stays behind
+        dead = os.path.join(d, "dead-qemu")
+        with open(dead, "w") as f:
+            f.write("#!/bin/sh\nexit 1\n")
+        os.chmod(dead, 0o755)
+        old_digest = digest(t)
+        p = edan("record", "--qemu=" + dead, "-o", t, os.path.join(EX, "sum"), "4", expect=None)
+        check(p.returncode != 0 and digest(t) == old_digest, f"a failed record left the old trace: {p.returncode}")
+        target = os.path.join(d, "target.txt")
+        with open(target, "w") as f:
+            f.write("keep\n")
+        os.symlink(target, os.path.join(d, "lnk.edt"))
+        check(edan("record", "-o", os.path.join(d, "lnk.edt"), os.path.join(EX, "sum"), "4").returncode == 0, "record")
+        check(open(target).read() == "keep\n" and not os.path.islink(os.path.join(d, "lnk.edt")),
+              "recording to a symbolic link replaces the link, not its target")
+        check(edan("convert", os.path.join(d, "lnk.edt"), txt).returncode == 0, "convert over an existing file")
+        import re
+        left = [f for f in os.listdir(d) if re.fullmatch(r".*\.(edt|txt)\.[A-Za-z0-9]{6}", f)]
+        check(left == [], f"no temporary file left: {left}")
+        for f in ("dead-qemu", "target.txt", "lnk.edt"):
+            os.unlink(os.path.join(d, f))
         p = limited("convert", t, "cut.txt")
         check(p.returncode == 2 and "cut.txt" in p.stderr, f"convert past the limit: {p.returncode} {p.stderr.strip()}")
 

@@ -320,11 +320,26 @@ static int cmd_record(int argc, char **argv)
         cli_die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
     cli_check_program(&c, argv[i]);
     cli_refuse_overwrite(&c, argv[i]);
-    /* Fail early, before a long run, if the trace cannot be written. */
-    int fd = open(c.trace_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
-    close(fd);
+    /*
+     * Fail early, before a long run, if the trace cannot be written: where
+     * the writer will put it (beside its name, then renamed; a device as it
+     * is), without touching a file of that name.
+     */
+    struct stat st;
+    if (!stat(c.trace_out, &st) && !S_ISREG(st.st_mode)) {
+        int fd = open(c.trace_out, O_WRONLY | O_CLOEXEC);
+        if (fd < 0)
+            cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
+        close(fd);
+    } else {
+        char probe[PATH_MAX + 16];
+        snprintf(probe, sizeof probe, "%s.XXXXXX", c.trace_out);
+        int fd = mkstemp(probe);
+        if (fd < 0)
+            cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
+        close(fd);
+        unlink(probe);
+    }
     cli_run_qemu(&c, c.text_trace ? "text" : "record", c.trace_out, argv + i, argc - i);
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,6 +111,9 @@ const char *cli_tmpdir(void)
 /* Run QEMU with the plugin; returns the program's exit status. */
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
 {
+    /* the file at out before the run: a failed run removes only what it wrote itself */
+    struct stat before;
+    const bool existed = stat(out, &before) == 0;
     const char *plugin = find_plugin(c);
     if (access(plugin, R_OK))
         cli_die(1, "cannot find edan's QEMU plugin at %s (build it, or set --plugin / EDAN_PLUGIN)", plugin);
@@ -202,7 +206,9 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     unsigned long long traced = 0;
     if (code && sscanf(line, "ok %llu", &traced) == 1 && traced == 0 && !c->o.n_filter) {
         /* nothing ran: QEMU could not start the program (a limit, a missing loader); no empty result */
-        if (strcmp(mode, "online"))
+        struct stat now;
+        if (strcmp(mode, "online") && !stat(out, &now) && S_ISREG(now.st_mode) &&
+            (!existed || now.st_ino != before.st_ino || now.st_dev != before.st_dev))
             unlink(out);
         cli_die(2,
                 "%s: the program did not run under QEMU (exit status %d, no instruction traced; see the "

@@ -22,9 +22,23 @@ int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_
         o->fd = STDOUT_FILENO;
         return 0;
     }
-    o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    /* a device or a pipe the user named is written as it is; a file is written beside itself and renamed */
+    struct stat st;
+    const bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+    if (!special && asprintf(&o->tmp, "%s.XXXXXX", path) < 0)
+        o->tmp = NULL;
+    if (special)
+        o->fd = open(path, O_WRONLY | O_CLOEXEC);
+    else if (o->tmp && (o->fd = mkstemp(o->tmp)) >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(o->fd, 0666 & ~mask); /* what a new file would get (mkstemp makes it 0600) */
+    }
     if (o->fd < 0) {
-        edan_error_set(err, "%s: cannot create %s: %s", path, what, strerror(errno));
+        edan_error_set(err, "%s: cannot create %s: %s", path, what,
+                       o->tmp || special ? strerror(errno) : "out of memory");
+        free(o->tmp);
+        o->tmp = NULL;
         free(o->path);
         o->path = NULL;
         return -1;
@@ -72,7 +86,26 @@ int edan_outfile_close(edan_outfile *o, edan_error *err)
     const bool remove_it = o->own_fd && o->remove_on_failure && fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
     if (o->own_fd && close(o->fd) != 0)
         edan_outfile_fail(o, "close failed", errno);
-    if (o->failed && remove_it && unlink(o->path) == 0) {
+    if (o->tmp) {
+        /*
+         * The file was written beside its name: until now a file of that
+         * name was untouched. A failed write is removed where the format
+         * cannot show the cut (text); a binary trace without its trailer
+         * reads as truncated, so it takes the name.
+         */
+        if (o->failed && remove_it) {
+            unlink(o->tmp);
+        } else if (rename(o->tmp, o->path) != 0) {
+            const int e = errno;
+            unlink(o->tmp);
+            edan_outfile_fail(o, "cannot be put in place", e);
+        }
+        free(o->tmp);
+        o->tmp = NULL;
+    } else if (o->failed && remove_it) {
+        unlink(o->path);
+    }
+    if (o->failed && remove_it) {
         size_t len = strlen(o->msg);
         snprintf(o->msg + len, sizeof o->msg - len, " (the incomplete trace was removed)");
     }

@@ -18,6 +18,7 @@
 
 typedef struct edan_outfile {
     char *path; /* for messages; "<stdout>" for "-" */
+    char *tmp;  /* a regular file is written here, beside path, and renamed to path at close */
     int fd;
     bool own_fd;
     bool failed;
@@ -26,7 +27,13 @@ typedef struct edan_outfile {
     char msg[1024];         /* the first failure */
 } edan_outfile;
 
-/* Create (truncate) path, or use standard output for "-". 0, or -1 with err set. */
+/*
+ * Create a file for path: written under a temporary name beside it
+ * (path.XXXXXX) and renamed to path at close, so an existing file of that
+ * name is untouched until then and a symbolic link is replaced, not
+ * followed; a device or a pipe is written directly; "-" is standard
+ * output. 0, or -1 with err set.
+ */
 int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_error *err);
 /* Remember a failure (errnum 0: no system error); the first one wins. */
 void edan_outfile_fail(edan_outfile *o, const char *what, int errnum);
