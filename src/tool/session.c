@@ -5,6 +5,9 @@
 
 #include "trace/async.h"
 
+/* Tools one session runs at most (the registry's size, with room to grow). */
+#define EDAN_SESSION_MAX_TOOLS 16
+
 /* A threaded tool's copy of the stream: batches of this many records, this many in flight. */
 #define TOOL_BATCH 8192
 #define TOOL_BUFFERS 4
@@ -20,7 +23,7 @@ struct edan_session {
     edan_options o;
     edan_report_source src;
     int n;
-    tool_run run[16];
+    tool_run run[EDAN_SESSION_MAX_TOOLS];
     int zero_copy; /* the tool whose buffer() the producer writes into, or -1 */
     bool finished;
     edan_error err;
@@ -189,6 +192,11 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         const edan_tool_def *d = edan_tools[t];
         if (only ? !named(only, d->name) : !d->wanted(o))
             continue;
+        if (s->n == EDAN_SESSION_MAX_TOOLS) {
+            edan_error_set(err, "more than %d analysis tools in one session", EDAN_SESSION_MAX_TOOLS);
+            edan_session_free(s);
+            return NULL;
+        }
         tool_run *r = &s->run[s->n];
         r->def = d;
         /* visible to the tools created after it (create() may look up earlier tools) */
