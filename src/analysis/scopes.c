@@ -8,6 +8,7 @@
 #include "analysis/cost.h"
 #include "analysis/shadow.h"
 #include "trace/activity.h"
+#include "util/grow.h"
 
 #define PAGE_BITS 12
 #define PAGE_SIZE (1u << PAGE_BITS)
@@ -295,15 +296,12 @@ static ALWAYS_INLINE uint32_t store_vector(edan_scopes *s, const uint32_t *v, co
 
 static bool grow_ids(edan_scopes *s, uint32_t id)
 {
-    size_t cap = s->id_cap ? s->id_cap : 1024;
-    while (cap <= id)
-        cap *= 2;
-    scope_id *d = realloc(s->ids, cap * sizeof *d);
+    const size_t cap = edan_grow_cap(s->id_cap, id);
+    scope_id *d = edan_grow_zeroed(s->ids, s->id_cap, cap, sizeof *d);
     if (!d) {
         edan_error_set(&s->err, "out of memory for %zu static instructions", cap);
         return false;
     }
-    memset(d + s->id_cap, 0, (cap - s->id_cap) * sizeof *d);
     s->ids = d;
     s->id_cap = cap;
     return true;

@@ -88,16 +88,15 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
         return -1;
     }
     const char *path = edan_options_last(edan_session_options(s), "dot");
-    const edan_report_source *src = edan_session_source(s);
-    const char *from = src->path && *src->path ? src->path : src->binary && *src->binary ? src->binary : "program";
-    const char *slash = strrchr(from, '/');
+    char title[1100];
+    edan_session_source_name(s, false, title, sizeof title);
     const bool to_stdout = !strcmp(path, "-");
     FILE *f = to_stdout ? stdout : fopen(path, "w");
     if (!f) {
         edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
-    int rc = edan_dot_write(t->d, f, slash ? slash + 1 : from);
+    int rc = edan_dot_write(t->d, f, title);
     if (to_stdout ? fflush(f) : fclose(f))
         rc = -1;
     if (rc)

@@ -42,19 +42,6 @@ static void report(void *t, const edan_session *s, edan_report_format fmt, FILE 
         edan_report_edag_text(f, t, o);
 }
 
-/* The name plots are given: the trace's or the program's file name, without its extension. */
-static void plot_name(const edan_report_source *src, char *name, size_t cap)
-{
-    const char *from = src->path && *src->path ? src->path : src->binary && *src->binary ? src->binary : "program";
-    const char *slash = strrchr(from, '/');
-    snprintf(name, cap, "%s", slash ? slash + 1 : from);
-    if (src->path && *src->path) {
-        char *dot = strrchr(name, '.');
-        if (dot && dot != name)
-            *dot = '\0';
-    }
-}
-
 static int outputs(void *t, const edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
@@ -72,7 +59,7 @@ static int outputs(void *t, const edan_session *s, edan_error *err)
     }
     if (o->plot_dir[0]) {
         char name[1100];
-        plot_name(edan_session_source(s), name, sizeof name);
+        edan_session_source_name(s, true, name, sizeof name);
         if (edan_plot_analysis(t, o, o->plot_dir, name, err))
             return -1;
     }

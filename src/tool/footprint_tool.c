@@ -18,6 +18,7 @@
 #include "tool/session.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
+#include "util/grow.h"
 
 #define LINE 64u
 #define ALL UINT32_MAX      /* the whole run's entries */
@@ -99,13 +100,10 @@ static uint32_t function_of(footprint_tool *t, const edan_exec *r)
     if (!t->have_elf)
         return UNKNOWN;
     if (r->id >= t->id_cap) {
-        size_t cap = t->id_cap ? t->id_cap : 1024;
-        while (cap <= r->id)
-            cap *= 2;
-        uint32_t *m = realloc(t->id_fn, cap * sizeof *m);
+        const size_t cap = edan_grow_cap(t->id_cap, r->id);
+        uint32_t *m = edan_grow_zeroed(t->id_fn, t->id_cap, cap, sizeof *m);
         if (!m)
             return ALL; /* the caller reports out of memory */
-        memset(m + t->id_cap, 0, (cap - t->id_cap) * sizeof *m);
         t->id_fn = m;
         t->id_cap = cap;
     }

@@ -10,6 +10,7 @@
 #include "report/json.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
+#include "util/grow.h"
 
 #define NAME_CAP 128
 
@@ -81,19 +82,14 @@ int edan_profile_add(edan_profile *p, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n; i++) {
         const uint32_t id = recs[i].id;
         if (id >= p->n) {
-            size_t cap = p->n ? p->n : 1024;
-            while (cap <= id)
-                cap *= 2;
-            uint64_t *c = realloc(p->counts, cap * sizeof *c);
+            const size_t cap = edan_grow_cap(p->n, id);
+            uint64_t *c = edan_grow_zeroed(p->counts, p->n, cap, sizeof *c);
             if (c)
                 p->counts = c;
-            const edan_insn **in = realloc(p->insn, cap * sizeof *in);
-            if (in)
-                p->insn = in;
-            if (!c || !in)
-                return -1;
-            memset(p->counts + p->n, 0, (cap - p->n) * sizeof *c);
-            memset(p->insn + p->n, 0, (cap - p->n) * sizeof *in);
+            const edan_insn **in = c ? edan_grow_zeroed(p->insn, p->n, cap, sizeof *in) : NULL;
+            if (!in)
+                return -1; /* counts may have grown: p->n stays the size both arrays have */
+            p->insn = in;
             p->n = cap;
         }
         p->counts[id]++;

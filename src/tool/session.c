@@ -268,6 +268,18 @@ void edan_session_free(edan_session *s)
     free(s);
 }
 
+void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap)
+{
+    const edan_report_source *src = &s->src;
+    const bool trace = src->path && *src->path;
+    const char *from = trace ? src->path : src->binary && *src->binary ? src->binary : "program";
+    const char *slash = strrchr(from, '/');
+    snprintf(buf, cap, "%s", slash ? slash + 1 : from);
+    char *dot = trace && strip_ext ? strrchr(buf, '.') : NULL;
+    if (dot && dot != buf)
+        *dot = '\0';
+}
+
 void edan_session_set_source(edan_session *s, const edan_report_source *src)
 {
     s->src = *src;

@@ -42,6 +42,12 @@ int edan_session_report(edan_session *s, FILE *f, edan_error *err);
 int edan_session_outputs(edan_session *s, edan_error *err);
 void edan_session_free(edan_session *s);
 
+/*
+ * The file name of what was analysed, for plots and titles: the trace's
+ * (without its extension when strip_ext), else the program's, else
+ * "program".
+ */
+void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap);
 /* Name the source again, for what became known during the stream (the plugin learns the program's path late). */
 void edan_session_set_source(edan_session *s, const edan_report_source *src);
 const edan_options *edan_session_options(const edan_session *s);
