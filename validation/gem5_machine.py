@@ -1,0 +1,323 @@
+# gem5 (v22.1) configuration built from an edan machine description (machines/*.ini), so that the
+# simulator and edan's timing model read one description of the machine.
+#
+#   gem5.opt -q --outdir=DIR validation/gem5_machine.py --machine machines/gem5-validation.ini \
+#       [--latency NS] [--cpu o3|timing] -- BINARY [ARGS...]
+#   python3 validation/gem5_machine.py --machine FILE --check    (no gem5: check the file, print the plan)
+#
+# Syscall emulation of one static RISC-V binary on: [machine] clock_ghz; a RiscvO3CPU whose widths,
+# reorder buffer and load/store queues come from [core]; L1i, L1d, L2 (and [l3] if present) classic
+# caches from their sections; a SimpleMemory with latency --latency (default [memory] latency_ns) and
+# bandwidth [memory] bandwidth_gbs x 10^9 bytes/s. With machines/gem5-validation.ini this is the system
+# of ../shared/validation/gem5_latency.py (the EDAN paper's validation machine); the one documented
+# difference is the bandwidth unit (gem5 reads "16GB/s" as 16 GiB/s, the machine file means 10^9 B/s).
+#
+# Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
+# [latency] cycles against the functional-unit pool's latencies, frontend_cycles against the O3 stage
+# delays, write/alloc against the classic cache (write-back, write-allocate). A file that asks for
+# anything else is refused with exit status 2. The branch predictor keys describe gem5's default
+# predictor (TournamentBP) for edan's model and are reported, not set.
+# After m5.simulate() the script prints "EXIT <cause> code=<status> ticks=<tick>".
+import argparse
+import configparser
+import re
+import sys
+
+# Targets per MSHR are not part of the machine description; these are the reference script's values.
+TGTS_PER_MSHR = {"l1i": 20, "l1d": 20, "l2": 12, "l3": 12}
+
+# Every key the machine format has, per section (an unknown key is an error, as in edan's parser).
+SECTIONS = {
+    "machine": {"name", "description", "clock_ghz"},
+    "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
+             "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
+             "predictor_entries"},
+    "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
+    "l1i": {"size", "line", "ways", "hit_latency", "mshrs"},
+    "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
+    "l2": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
+    "l3": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
+    "memory": {"latency_ns", "bandwidth_gbs"},
+}
+OPTIONAL_SECTIONS = {"l3"}
+
+# [latency] class -> gem5 OpClass whose functional-unit latency it must equal (RISC-V branches
+# decode as IntAlu in gem5).
+LATENCY_OPCLASS = {"int": "IntAlu", "mul": "IntMult", "div": "IntDiv", "fadd": "FloatAdd",
+                   "fmul": "FloatMult", "ffma": "FloatMultAcc", "fdiv": "FloatDiv",
+                   "fsqrt": "FloatSqrt", "branch": "IntAlu"}
+
+# gem5 v22.1 DefaultFUPool latencies (src/cpu/o3/FuncUnitConfig.py), used by --check without gem5.
+GEM5_DEFAULT_OPLAT = {"IntAlu": 1, "IntMult": 3, "IntDiv": 20, "FloatAdd": 2, "FloatMult": 4,
+                      "FloatMultAcc": 5, "FloatDiv": 12, "FloatSqrt": 24}
+
+# O3 stage delays from fetch to execute: fetchToDecode + decodeToRename + renameToIEW + issueToExecute.
+FRONTEND_DELAYS = ("fetchToDecodeDelay", "decodeToRenameDelay", "renameToIEWDelay",
+                   "issueToExecuteDelay")
+GEM5_DEFAULT_DELAYS = {"fetchToDecodeDelay": 1, "decodeToRenameDelay": 1, "renameToIEWDelay": 2,
+                       "issueToExecuteDelay": 1}
+
+
+class MachineError(Exception):
+    pass
+
+
+def parse_size(text, where):
+    m = re.fullmatch(r"(\d+)\s*([KMG]?)(i?B)?", text.strip(), re.IGNORECASE)
+    if not m:
+        raise MachineError("%s: '%s' is not a size (a number with an optional K, M or G)" % (where, text))
+    return int(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2).upper()]
+
+
+def parse_int(text, where, minimum=1):
+    try:
+        v = int(text, 10)
+    except ValueError:
+        raise MachineError("%s: '%s' is not an integer" % (where, text)) from None
+    if v < minimum:
+        raise MachineError("%s: %d is below %d" % (where, v, minimum))
+    return v
+
+
+def parse_float(text, where):
+    try:
+        v = float(text)
+    except ValueError:
+        raise MachineError("%s: '%s' is not a number" % (where, text)) from None
+    if not v > 0 or v != v or v == float("inf"):
+        raise MachineError("%s: %s must be a positive finite number" % (where, text))
+    return v
+
+
+def read_machine(path):
+    """The machine file as {section: {key: value}}, with every key checked and typed."""
+    cp = configparser.ConfigParser(inline_comment_prefixes=("#", ";"), interpolation=None,
+                                   empty_lines_in_values=False)
+    cp.optionxform = str
+    try:
+        with open(path, encoding="utf-8") as f:
+            cp.read_file(f)
+    except OSError as e:
+        raise MachineError("%s: %s" % (path, e.strerror)) from None
+    except configparser.Error as e:
+        raise MachineError("%s: %s" % (path, str(e).replace("\n", " "))) from None
+    out = {}
+    for sec in cp.sections():
+        if sec not in SECTIONS:
+            raise MachineError("%s: unknown section [%s]" % (path, sec))
+        keys = set(cp[sec].keys())
+        unknown = sorted(keys - SECTIONS[sec])
+        missing = sorted(SECTIONS[sec] - keys)
+        if unknown:
+            raise MachineError("%s: [%s] has unknown key(s) %s" % (path, sec, ", ".join(unknown)))
+        if missing:
+            raise MachineError("%s: [%s] lacks %s" % (path, sec, ", ".join(missing)))
+        raw = {k: cp[sec][k].strip() for k in keys}
+        for k, v in raw.items():
+            if v == "":
+                raise MachineError("%s: [%s] %s has no value" % (path, sec, k))
+        where = lambda k: "%s: [%s] %s" % (path, sec, k)  # noqa: E731
+        d = {}
+        for k, v in raw.items():
+            if sec == "machine":
+                d[k] = parse_float(v, where(k)) if k == "clock_ghz" else v
+            elif sec == "memory":
+                d[k] = parse_float(v, where(k))
+            elif k == "size":
+                d[k] = parse_size(v, where(k))
+            elif k in ("write", "alloc"):
+                allowed = ("back", "through") if k == "write" else ("yes", "no")
+                if v not in allowed:
+                    raise MachineError("%s: '%s' is not %s" % (where(k), v, " or ".join(allowed)))
+                d[k] = v
+            else:
+                d[k] = parse_int(v, where(k), 0 if k in ("mispredict_penalty", "frontend_cycles") else 1)
+        out[sec] = d
+    for sec in SECTIONS:
+        if sec not in out and sec not in OPTIONAL_SECTIONS:
+            raise MachineError("%s: section [%s] is missing" % (path, sec))
+    return out
+
+
+def plan(machine, path, latency_ns=None, oplat=None, delays=None):
+    """gem5 parameters for the machine: a dict of plain values; refuses what gem5 cannot express.
+    oplat maps gem5 OpClass names to the FU pool's latencies, delays the O3 stage delays."""
+    oplat = oplat or GEM5_DEFAULT_OPLAT
+    delays = delays or GEM5_DEFAULT_DELAYS
+    problems, notes = [], []
+    core, mem = machine["core"], machine["memory"]
+    levels = [lv for lv in ("l1i", "l1d", "l2", "l3") if lv in machine]
+    lines = {machine[lv]["line"] for lv in levels}
+    if len(lines) != 1:
+        problems.append("gem5 has one cache line size for the system; the file gives %s"
+                        % ", ".join("[%s] line = %d" % (lv, machine[lv]["line"]) for lv in levels))
+    for lv in levels:
+        c = machine[lv]
+        if c.get("write", "back") != "back":
+            problems.append("[%s] write = %s: gem5's classic cache is write-back only" % (lv, c["write"]))
+        if c.get("alloc", "yes") != "yes":
+            problems.append("[%s] alloc = %s: gem5's classic cache allocates on writes" % (lv, c["alloc"]))
+        if c["size"] % (c["ways"] * c["line"]):
+            problems.append("[%s] size %d is not a multiple of ways x line" % (lv, c["size"]))
+    for cls, opclass in LATENCY_OPCLASS.items():
+        want, have = machine["latency"][cls], oplat.get(opclass)
+        if have != want:
+            problems.append("[latency] %s = %d, but gem5's functional-unit pool gives %s %s cycles "
+                            "(this script keeps gem5's pool)" % (cls, want, opclass, have))
+    front = sum(delays[d] for d in FRONTEND_DELAYS)
+    if core["frontend_cycles"] != front:
+        problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
+                        "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
+    notes.append("[core] mispredict_penalty = %d and predictor_entries = %d describe gem5's default "
+                 "branch predictor (TournamentBP) for edan's model; gem5 keeps its own"
+                 % (core["mispredict_penalty"], core["predictor_entries"]))
+    if problems:
+        raise MachineError("%s: gem5 cannot build this machine as described:\n  %s"
+                           % (path, "\n  ".join(problems)))
+    lat = mem["latency_ns"] if latency_ns is None else latency_ns
+    p = {
+        "clock": "%gGHz" % machine["machine"]["clock_ghz"],
+        "cache_line_size": lines.pop(),
+        "cpu": {"fetchWidth": core["fetch_width"], "decodeWidth": core["dispatch_width"],
+                "renameWidth": core["dispatch_width"], "dispatchWidth": core["dispatch_width"],
+                "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
+                "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
+                "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"]},
+        "caches": {lv: {"size": "%dB" % machine[lv]["size"], "assoc": machine[lv]["ways"],
+                        "tag_latency": machine[lv]["hit_latency"],
+                        "data_latency": machine[lv]["hit_latency"],
+                        "response_latency": machine[lv]["hit_latency"],
+                        "mshrs": machine[lv]["mshrs"], "tgts_per_mshr": TGTS_PER_MSHR[lv]}
+                   for lv in levels},
+        "memory": {"latency": "%gns" % lat,
+                   "bandwidth": "%.3fB/s" % (mem["bandwidth_gbs"] * 1e9)},
+        "notes": notes,
+    }
+    return p
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        description="gem5 system from an edan machine file (see the header of this script)")
+    ap.add_argument("--machine", required=True, help="machine description (INI)")
+    ap.add_argument("--latency", type=float, default=None,
+                    help="memory latency in ns [the file's [memory] latency_ns]")
+    ap.add_argument("--cpu", choices=["o3", "timing"], default="o3")
+    ap.add_argument("--check", action="store_true",
+                    help="check the file and print the gem5 parameters, without gem5")
+    ap.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = ap.parse_args(argv)
+    a.cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    if a.latency is not None and not a.latency > 0:
+        ap.error("--latency must be positive")
+    return a
+
+
+def fail(msg):
+    sys.stderr.write("gem5_machine.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def gem5_fu_latencies(cpu):
+    """{OpClass: latency} of the CPU's functional-unit pool (the first unit that serves a class)."""
+    out = {}
+    for fu in cpu.fuPool.FUList:
+        for od in fu.opList:
+            out.setdefault(str(od.opClass), int(od.opLat))
+    return out
+
+
+def build(p, a):
+    import m5
+    from m5.objects import (AddrRange, Cache, L2XBar, Process, Root, RiscvO3CPU,
+                            RiscvTimingSimpleCPU, SEWorkload, SimpleMemory, SrcClockDomain,
+                            System, SystemXBar, VoltageDomain)
+
+    def cache(lv):
+        c = Cache()
+        for k, v in p["caches"][lv].items():
+            setattr(c, k, v)
+        return c
+
+    system = System()
+    system.clk_domain = SrcClockDomain(clock=p["clock"], voltage_domain=VoltageDomain())
+    system.cache_line_size = p["cache_line_size"]
+    system.mem_mode = "timing"
+    system.mem_ranges = [AddrRange("4GB")]
+    if a.cpu == "o3":
+        system.cpu = RiscvO3CPU()
+        for k, v in p["cpu"].items():
+            setattr(system.cpu, k, v)
+    else:
+        system.cpu = RiscvTimingSimpleCPU()
+    system.membus = SystemXBar()
+    system.cpu.icache = cache("l1i")
+    system.cpu.dcache = cache("l1d")
+    system.cpu.icache.cpu_side = system.cpu.icache_port
+    system.cpu.dcache.cpu_side = system.cpu.dcache_port
+    system.l2bus = L2XBar()
+    system.cpu.icache.mem_side = system.l2bus.cpu_side_ports
+    system.cpu.dcache.mem_side = system.l2bus.cpu_side_ports
+    system.l2cache = cache("l2")
+    system.l2cache.cpu_side = system.l2bus.mem_side_ports
+    if "l3" in p["caches"]:
+        system.l3bus = L2XBar()
+        system.l3cache = cache("l3")
+        system.l2cache.mem_side = system.l3bus.cpu_side_ports
+        system.l3cache.cpu_side = system.l3bus.mem_side_ports
+        system.l3cache.mem_side = system.membus.cpu_side_ports
+    else:
+        system.l2cache.mem_side = system.membus.cpu_side_ports
+    system.cpu.createInterruptController()
+    system.mem_ctrl = SimpleMemory(range=system.mem_ranges[0], latency=p["memory"]["latency"],
+                                   bandwidth=p["memory"]["bandwidth"])
+    system.mem_ctrl.port = system.membus.mem_side_ports
+    system.system_port = system.membus.cpu_side_ports
+    system.workload = SEWorkload.init_compatible(a.cmd[0])
+    process = Process()
+    process.cmd = a.cmd
+    system.cpu.workload = process
+    system.cpu.createThreads()
+    return m5, Root(full_system=False, system=system)
+
+
+def main(argv):
+    a = parse_args(argv)
+    try:
+        machine = read_machine(a.machine)
+    except MachineError as e:
+        fail(str(e))
+    try:
+        import m5  # noqa: F401  (present only inside gem5)
+        in_gem5 = True
+    except ImportError:
+        in_gem5 = False
+    oplat = delays = None
+    if in_gem5 and a.cpu == "o3":
+        from m5.objects import RiscvO3CPU
+        probe = RiscvO3CPU()
+        oplat = gem5_fu_latencies(probe)
+        delays = {d: int(getattr(probe, d)) for d in FRONTEND_DELAYS}
+    try:
+        p = plan(machine, a.machine, a.latency, oplat, delays)
+    except MachineError as e:
+        fail(str(e))
+    if a.check or not in_gem5:
+        if not a.check:
+            fail("not running inside gem5: run it as gem5.opt %s ..., or with --check" % sys.argv[0])
+        import json
+        print(json.dumps({k: v for k, v in p.items()}, indent=1))
+        return 0
+    if not a.cmd:
+        fail("no program: give -- BINARY [ARGS...]")
+    for n in p["notes"]:
+        sys.stderr.write("gem5_machine.py: note: %s\n" % n)
+    m5, root = build(p, a)
+    m5.instantiate()
+    ev = m5.simulate()
+    print("EXIT %s code=%d ticks=%d" % (ev.getCause(), ev.getCode(), m5.curTick()))
+    return 0
+
+
+if __name__ == "__m5_main__" or __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
