@@ -11,55 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-BUILD = os.path.abspath(sys.argv[1])
-CATEGORY = sys.argv[2]
-EDAN = os.path.join(BUILD, "edan")
-EX = os.path.join(BUILD, "examples")
-passed = failed = 0
-
-
-def check(cond, msg):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAILED:", msg, file=sys.stderr)
-
-
-def edan(*args, expect=0, cwd=None):
-    p = subprocess.run([EDAN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
-    if expect is not None and p.returncode != expect:
-        print("command:", " ".join([EDAN, *args]), file=sys.stderr)
-        print(p.stderr, file=sys.stderr)
-    return p
-
-
-def online(prog, n, *opts):
-    p = edan("run", "--json", "--filter=kernel", *opts, os.path.join(EX, prog), str(n))
-    check(p.returncode == 0, f"edan run {prog} {n}: exit {p.returncode}: {p.stderr}")
-    # the program's own output comes first on stdout; the report is the last line
-    return json.loads(p.stdout.strip().splitlines()[-1])
-
-
-def validate_schema(report, what):
-    """The report matches docs/schema/edan.analysis.1.json (Debian's python3-jsonschema)."""
-    import jsonschema
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "schema", "edan.analysis.1.json")
-    with open(path) as f:
-        schema = json.load(f)
-    try:
-        jsonschema.validate(report, schema)
-        check(True, "")
-    except jsonschema.ValidationError as e:
-        check(False, f"{what}: JSON does not match the schema: {e.message} at {list(e.absolute_path)}")
-
-
-def metrics(report):
-    """Everything but where the report came from."""
-    r = dict(report)
-    r.pop("source")
-    return r
+from realrun_lib import BUILD, EDAN, EX, check, edan, metrics, online, run_category, validate_schema  # noqa: E402
 
 
 def test_sum():
@@ -786,10 +738,4 @@ def test_hostile_inputs():
         check(p.returncode == 0 and p.stdout.startswith("edan: eDAG analysis"), "--output=- is standard output")
 
 
-TESTS = {name[5:]: fn for name, fn in globals().items() if name.startswith("test_")}
-if CATEGORY not in TESTS:
-    print(f"unknown category {CATEGORY}; one of {sorted(TESTS)}", file=sys.stderr)
-    sys.exit(2)
-TESTS[CATEGORY]()
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

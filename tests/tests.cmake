@@ -120,3 +120,15 @@ add_test(NAME util_varint COMMAND varint_test)
 if(PYTHON3)
   add_test(NAME bench_table_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/bench/bench.py --self-test)
 endif()
+
+# The timing model: exact answers on hand-built streams, its limits against the eDAG, batch sizes.
+add_executable(timing_test tests/timing_test.c tests/random_trace.c)
+target_link_libraries(timing_test PRIVATE edan_core)
+add_test(NAME timing_model COMMAND timing_test)
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  foreach(category machine_files prediction)
+    add_test(NAME prediction_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
+endif()

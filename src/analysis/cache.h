@@ -85,6 +85,8 @@ typedef struct edan_cache_result {
     bool reads_ram;     /* the data had to come from RAM */
     bool writes_ram;    /* the store's own data went to RAM */
     uint32_t ram_bytes; /* all bytes moved between the last level and RAM, write-backs included */
+    uint32_t level;     /* where the data read came from (a load's, or a write-allocate fill's): 0 the first
+                           level, k level k, n_levels RAM; 0 when nothing was read */
 } edan_cache_result;
 
 int edan_cache_init(edan_cache *c, const edan_cache_config *cfg, edan_error *err);
@@ -252,6 +254,8 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
             break;
     }
     bool from_ram = miss_to == c->n_levels;
+    if ((uint32_t)miss_to > r->level)
+        r->level = (uint32_t)miss_to;
     if (from_ram) {
         uint32_t line = 1u << c->level[c->n_levels - 1].line_shift;
         r->ram_bytes += line;
@@ -310,7 +314,7 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
 static __attribute__((noinline, unused)) edan_cache_result edan_cache_access_general(edan_cache *c, uint64_t addr,
                                                                                      uint32_t size, bool is_store)
 {
-    edan_cache_result r = {false, false, 0};
+    edan_cache_result r = {false, false, 0, 0};
     uint32_t shift = c->level[0].line_shift;
     uint64_t first = addr >> shift, last = (addr + size - 1) >> shift;
     for (uint64_t line = first; line <= last; line++) {
@@ -361,12 +365,13 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
     edan_cache_level *l = &c->level[0];
     const uint64_t line = addr >> l->line_shift;
     const uint32_t line_bytes = 1u << l->line_shift;
-    edan_cache_result r = {false, false, 0};
+    edan_cache_result r = {false, false, 0, 0};
     if (edan_cache_level_probe(l, line, is_store && l->write_back)) {
         if (!is_store || l->write_back)
             return r;
     } else if (!is_store || l->write_allocate) {
         r.reads_ram = true;
+        r.level = 1;
         r.ram_bytes = line_bytes;
         c->ram_read_bytes += line_bytes;
         const uint64_t victim = edan_cache_level_fill(l, line, is_store && l->write_back);
@@ -390,7 +395,7 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
                                                                                  uint32_t size, bool is_store)
 {
     if (edan_cache_try_mru(c, addr, size, is_store)) {
-        const edan_cache_result hit = {false, false, 0};
+        const edan_cache_result hit = {false, false, 0, 0};
         return hit;
     }
     const uint32_t shift = c->level[0].line_shift;

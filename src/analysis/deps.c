@@ -63,7 +63,7 @@ typedef struct pick {
 
 struct edan_deps {
     edan_lane_config lane;
-    bool false_deps, all_preds, has_cache;
+    bool false_deps, all_preds, list_preds, has_cache; /* list_preds: ALL_PREDS or TRUE_PREDS */
     edan_cache cache;
     edan_shadow shadow;
     edan_error err;
@@ -121,6 +121,10 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
     }
     if (!cache_config_ok(&lane->cache, err))
         return NULL;
+    if ((flags & EDAN_DEPS_TRUE_PREDS) && false_deps) {
+        edan_error_set(err, "the dependency tracker lists only true predecessors without false dependencies");
+        return NULL;
+    }
     edan_deps *t = calloc(1, sizeof *t);
     if (!t) {
         edan_error_set(err, "out of memory");
@@ -129,6 +133,7 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
     t->lane = *lane;
     t->false_deps = false_deps;
     t->all_preds = flags & EDAN_DEPS_ALL_PREDS;
+    t->list_preds = flags & (EDAN_DEPS_ALL_PREDS | EDAN_DEPS_TRUE_PREDS);
     if (edan_shadow_init_records(&t->shadow, sizeof(deps_write) + (false_deps ? sizeof(deps_reads) : 0))) {
         edan_error_set(err, "out of memory for the dependency tracker's shadow");
         edan_deps_free(t);
@@ -289,7 +294,7 @@ static void consider_md(pick *p, uint64_t md, uint64_t by)
 
 static bool add_cand(edan_deps *t, uint64_t by, bool false_dep)
 {
-    if (!t->all_preds || !by)
+    if (!t->list_preds || !by)
         return true;
     if (t->n_cands == t->cap_cands) {
         size_t cap = t->cap_cands ? 2 * t->cap_cands : 64;
@@ -351,8 +356,18 @@ static int pred_cmp(const void *a, const void *b)
 /* Sort the candidates and keep one per vertex: info->preds. */
 static void merge_preds(edan_deps *t, edan_deps_info *info)
 {
-    if (t->n_cands > 1)
+    if (t->n_cands > 16) {
         qsort(t->cands, t->n_cands, sizeof *t->cands, pred_cmp);
+    } else {
+        /* the usual few candidates (registers and the bytes of one access): an insertion sort, no call per pair */
+        for (size_t i = 1; i < t->n_cands; i++) {
+            edan_deps_pred x = t->cands[i];
+            size_t j = i;
+            for (; j > 0 && pred_cmp(&t->cands[j - 1], &x) > 0; j--)
+                t->cands[j] = t->cands[j - 1];
+            t->cands[j] = x;
+        }
+    }
     size_t m = 0;
     for (size_t i = 0; i < t->n_cands; i++)
         if (!m || t->cands[m - 1].v != t->cands[i].v)
@@ -402,7 +417,7 @@ uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *inf
         edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
         return EDAN_DEPS_FAILED;
     }
-    if (t->all_preds)
+    if (t->list_preds)
         merge_preds(t, info);
     t->pending = true;
     t->rec = *rec;

@@ -57,7 +57,9 @@
 
 /* edan_deps_new flags */
 enum {
-    EDAN_DEPS_ALL_PREDS = 1u << 0, /* fill edan_deps_info.preds */
+    EDAN_DEPS_ALL_PREDS = 1u << 0,  /* fill edan_deps_info.preds */
+    EDAN_DEPS_TRUE_PREDS = 1u << 1, /* fill edan_deps_info.preds with the true (RAW) predecessors only: no
+                                       reader lists, so no memory that grows with the trace (without false_deps) */
 };
 
 /* edan_deps_ready's result on failure (out of memory, a missing commit): see edan_deps_error. */
@@ -81,7 +83,7 @@ typedef struct edan_deps_info {
     edan_access_class access; /* what its access did under the cache model */
     uint64_t crit;            /* 1 + index of the critical predecessor, 0 for an input */
     uint64_t deep;            /* 1 + index of the deepest predecessor, 0 for an input */
-    /* EDAN_DEPS_ALL_PREDS: every predecessor once, in ascending order; valid until the next ready() */
+    /* EDAN_DEPS_ALL_PREDS or _TRUE_PREDS: every predecessor once, ascending; valid until the next ready() */
     const edan_deps_pred *preds;
     size_t n_preds;
 } edan_deps_info;
@@ -99,7 +101,8 @@ typedef struct edan_deps_totals {
 /*
  * lane: the cache and cost model (copied; its scope is ignored: a tracker
  * sees every vertex); flags: EDAN_DEPS_*. A cache configuration that is not
- * a power-of-two set-associative one is refused. NULL with err set on failure.
+ * a power-of-two set-associative one is refused, and so is EDAN_DEPS_TRUE_PREDS
+ * with false_deps. NULL with err set on failure.
  */
 edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned flags, edan_error *err);
 void edan_deps_free(edan_deps *t);

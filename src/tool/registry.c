@@ -6,13 +6,15 @@
 
 #include "tool/tool.h"
 
-extern const edan_tool_def edan_edag_tool, edan_critpath_tool, edan_functions_tool, edan_footprint_tool, edan_dot_tool;
+extern const edan_tool_def edan_edag_tool, edan_critpath_tool, edan_functions_tool, edan_footprint_tool, edan_dot_tool,
+    edan_timing_tool;
 
 const edan_tool_def *const edan_tools[] = {
     &edan_edag_tool,      /* eDAG metrics of every configuration */
     &edan_critpath_tool,  /* --critical-path */
     &edan_functions_tool, /* --per-function, --functions */
     &edan_footprint_tool, /* --footprint */
+    &edan_timing_tool,    /* --machine, --mem-latency */
     &edan_dot_tool,       /* --dot, edan dot */
 };
 

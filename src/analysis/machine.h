@@ -1,0 +1,48 @@
+/*
+ * machine.h - a described machine: the clock, an out-of-order core, its
+ * caches and its memory, as the timing model (timing.h) schedules the eDAG
+ * on it. Plain data: config/machine_file.h reads it from an INI file
+ * (the .ini files of machines/, docs/machines.md), and validation/gem5_machine.py builds
+ * the same machine in gem5 from the same file, so the model and the
+ * simulator never disagree on the machine.
+ */
+#ifndef EDAN_ANALYSIS_MACHINE_H
+#define EDAN_ANALYSIS_MACHINE_H
+
+#include <stdint.h>
+
+#include "analysis/cache.h"
+#include "isa/riscv.h"
+
+/* Data cache levels below the core: l1d, l2 and an optional l3. */
+#define EDAN_MACHINE_MAX_DATA_LEVELS 3
+
+typedef struct edan_machine_cache {
+    edan_cache_level_config geo; /* size, line, ways, write policy */
+    uint32_t hit_latency;        /* cycles to look up this level (and return data on a hit) */
+    uint32_t mshrs;              /* misses of this level outstanding at once */
+} edan_machine_cache;
+
+typedef struct edan_machine {
+    char name[64];
+    double clock_ghz;
+    /* core */
+    uint32_t fetch_width, dispatch_width, issue_width, commit_width;
+    uint32_t rob_entries, lq_entries, sq_entries;
+    uint32_t frontend_cycles;    /* fetch to dispatch */
+    uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
+    uint32_t predictor_entries;  /* 2-bit counters of the bimodal direction predictor, a power of two */
+    /* cycles from issue to result per instruction class; the load, store and atomic entries are unused
+     * (their latency is the cache hierarchy's) */
+    uint32_t latency[EDAN_CLASS_COUNT];
+    edan_machine_cache l1i;
+    int n_data_levels; /* 2 or 3 */
+    edan_machine_cache data[EDAN_MACHINE_MAX_DATA_LEVELS];
+    double mem_latency_ns;    /* the default memory latency */
+    double mem_bandwidth_gbs; /* 10^9 bytes per second */
+} edan_machine;
+
+/* The data hierarchy as the cache model's configuration (l1d, l2[, l3]). */
+edan_cache_config edan_machine_data_caches(const edan_machine *m);
+
+#endif

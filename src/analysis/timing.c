@@ -1,0 +1,610 @@
+#include "analysis/timing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cache.h"
+#include "analysis/cost.h"
+#include "analysis/deps.h"
+
+/*
+ * Times are ticks of 1/TPC cycle, so that a memory bandwidth of a fraction
+ * of a line per cycle (16 GB/s at 1 GHz is 4 cycles a 64-byte line, at
+ * 3 GHz 12) queues transfers without rounding to whole cycles.
+ */
+#define TPC 16u
+#define MAXK EDAN_TIMING_MAX_LATENCIES
+#define NLEV EDAN_MACHINE_MAX_DATA_LEVELS
+/* Lines in flight are looked up in a direct-mapped table of this many entries (far more than MSHRs). */
+#define INFLIGHT_BITS 12
+/*
+ * Memory bandwidth is a calendar: time cut into buckets of BW_LINES line
+ * transfers, each bucket holding that many bytes, in a ring of BW_BUCKETS.
+ * A transfer takes room in the first bucket from its arrival on that has
+ * some, so requests that arrive out of time order (loads start out of
+ * order) use the idle time before a later one, as a real channel does; a
+ * queue in program order would not. Within a bucket transfers are not
+ * ordered, so a transfer can finish up to one bucket early; over a stream
+ * the rate is the bandwidth.
+ */
+#define BW_LINES 8
+#define BW_BUCKETS 4096
+
+typedef uint64_t tick;
+typedef tick lanes[MAXK]; /* one time per memory latency */
+
+static inline tick max_t(tick a, tick b)
+{
+    return a > b ? a : b;
+}
+
+/* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
+typedef struct slots {
+    lanes at;
+    uint32_t taken[MAXK];
+} slots;
+
+struct edan_timing {
+    edan_machine m;
+    int K;
+    double lat_ns[MAXK];
+    tick memlat[MAXK];
+    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], hit[NLEV], l1i_hit;
+    double ticks_per_byte; /* memory bandwidth */
+    tick line_xfer;        /* one line's transfer */
+    int nlev;
+    edan_deps *deps;
+    edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
+    bool dc_ok, ic_ok;
+    uint32_t line_shift;
+    uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
+    uint8_t *bp;    /* 2-bit counters */
+    uint32_t bp_mask;
+    /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
+    uint64_t prev_fallthrough, prev_pc;
+    /* the last R >= rob_entries + 1 vertices: finish and commit times */
+    uint32_t rmask;
+    lanes *F, *C;
+    lanes *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
+    uint32_t lq_at, sq_at;
+    uint64_t v, n_loads, n_stores;
+    slots fetch, disp, commit;
+    lanes last_commit, drain, stall;
+    tick bw_ticks;      /* one bucket of the bandwidth calendar */
+    double bw_cap;      /* bytes a bucket holds */
+    uint64_t *bw_no;    /* [bucket][lane]: the bucket's number + 1 (0: empty) */
+    double *bw_used;    /* [bucket][lane]: bytes taken in it */
+    lanes *mshr[NLEV]; /* per level: mshrs entries, the time each is free */
+    uint64_t *if_line; /* line + 1 of each in-flight table entry, 0 = empty */
+    lanes *if_fill;
+    edan_timing_counts n;
+    edan_error err;
+};
+
+/* ===================================================================== */
+/* Set-up                                                                 */
+/* ===================================================================== */
+
+static tick cycles(uint64_t c)
+{
+    return (tick)c * TPC;
+}
+
+/* The file reader checks all of this; a machine made by hand must not crash the model either. */
+static bool machine_ok(const edan_machine *m, edan_error *err)
+{
+    bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
+              m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
+              m->lq_entries && m->sq_entries && m->predictor_entries &&
+              !(m->predictor_entries & (m->predictor_entries - 1)) && m->l1i.geo.line == m->data[0].geo.line;
+    for (int l = 0; ok && l < m->n_data_levels; l++)
+        ok = m->data[l].mshrs > 0 && m->data[l].geo.line == m->data[0].geo.line;
+    if (!ok)
+        edan_error_set(err, "machine %s: not a machine the timing model can schedule on", m->name);
+    return ok;
+}
+
+edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n, edan_error *err)
+{
+    if (!machine_ok(m, err))
+        return NULL;
+    if (n < 1 || n > MAXK) {
+        edan_error_set(err, "the timing model takes 1 to %d memory latencies, not %d", MAXK, n);
+        return NULL;
+    }
+    edan_timing *t = calloc(1, sizeof *t);
+    if (!t) {
+        edan_error_set(err, "out of memory for the timing model");
+        return NULL;
+    }
+    t->m = *m;
+    t->K = n;
+    t->nlev = m->n_data_levels;
+    t->cyc = cycles(1);
+    t->frontend = cycles(m->frontend_cycles);
+    t->penalty = cycles(m->mispredict_penalty);
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        t->lat[c] = cycles(m->latency[c]);
+    /* a load or store that performed no access (a failed sc) takes a cycle */
+    t->lat[EDAN_CLASS_LOAD] = t->lat[EDAN_CLASS_STORE] = t->lat[EDAN_CLASS_ATOMIC] = t->cyc;
+    for (int l = 0; l < t->nlev; l++)
+        t->hit[l] = cycles(m->data[l].hit_latency);
+    t->l1i_hit = cycles(m->l1i.hit_latency);
+    for (int k = 0; k < n; k++) {
+        t->lat_ns[k] = lat_ns[k];
+        double ticks = lat_ns[k] * m->clock_ghz * TPC;
+        if (!(lat_ns[k] >= 0) || ticks > 1e15) {
+            edan_error_set(err, "memory latency %g ns is out of range", lat_ns[k]);
+            edan_timing_free(t);
+            return NULL;
+        }
+        t->memlat[k] = (tick)llround(ticks);
+    }
+    /* bytes per cycle = GB/s / GHz */
+    t->ticks_per_byte = TPC * m->clock_ghz / m->mem_bandwidth_gbs;
+    t->line_shift = (uint32_t)__builtin_ctz(m->data[0].geo.line);
+    t->line_xfer = (tick)llround(t->ticks_per_byte * m->data[0].geo.line);
+    t->bw_ticks = t->line_xfer ? BW_LINES * t->line_xfer : (tick)1 << 20;
+    t->bw_cap = (double)t->bw_ticks / t->ticks_per_byte;
+
+    uint32_t r = 2;
+    while (r < m->rob_entries + 1)
+        r *= 2;
+    t->rmask = r - 1;
+    edan_lane_config lane;
+    memset(&lane, 0, sizeof lane);
+    edan_cost_default(&lane.cost);
+    edan_cache_config dcc = edan_machine_data_caches(m);
+    edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
+    t->F = calloc(r, sizeof *t->F);
+    t->C = calloc(r, sizeof *t->C);
+    t->lq = calloc(m->lq_entries, sizeof *t->lq);
+    t->sq = calloc(m->sq_entries, sizeof *t->sq);
+    t->bp = malloc(m->predictor_entries);
+    t->if_line = calloc(1u << INFLIGHT_BITS, sizeof *t->if_line);
+    t->if_fill = calloc(1u << INFLIGHT_BITS, sizeof *t->if_fill);
+    t->bw_no = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_no);
+    t->bw_used = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_used);
+    bool ok = t->F && t->C && t->lq && t->sq && t->bp && t->if_line && t->if_fill && t->bw_no && t->bw_used;
+    for (int l = 0; ok && l < t->nlev; l++)
+        ok = (t->mshr[l] = calloc(m->data[l].mshrs, sizeof(lanes))) != NULL;
+    if (!ok) {
+        edan_error_set(err, "out of memory for the timing model");
+        edan_timing_free(t);
+        return NULL;
+    }
+    memset(t->bp, 1, m->predictor_entries); /* weakly not taken */
+    t->bp_mask = m->predictor_entries - 1;
+    if (edan_cache_init(&t->dc, &dcc, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->dc_ok = true;
+    if (edan_cache_init(&t->ic, &icc, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->ic_ok = true;
+    if (!(t->deps = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS, err))) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void edan_timing_free(edan_timing *t)
+{
+    if (!t)
+        return;
+    edan_deps_free(t->deps);
+    if (t->dc_ok)
+        edan_cache_free(&t->dc);
+    if (t->ic_ok)
+        edan_cache_free(&t->ic);
+    for (int l = 0; l < NLEV; l++)
+        free(t->mshr[l]);
+    free(t->F);
+    free(t->C);
+    free(t->lq);
+    free(t->sq);
+    free(t->bp);
+    free(t->if_line);
+    free(t->if_fill);
+    free(t->bw_no);
+    free(t->bw_used);
+    free(t);
+}
+
+edan_cache_config edan_machine_data_caches(const edan_machine *m)
+{
+    edan_cache_config c;
+    memset(&c, 0, sizeof c);
+    c.n_levels = m->n_data_levels;
+    for (int i = 0; i < m->n_data_levels; i++)
+        c.level[i] = m->data[i].geo;
+    return c;
+}
+
+/* ===================================================================== */
+/* The memory hierarchy's times                                           */
+/* ===================================================================== */
+
+/* A transfer of `bytes` to or from memory that can start at x (lane k): when it is done. */
+static tick transfer(edan_timing *t, int k, tick x, uint32_t bytes)
+{
+    const tick alone = x + (tick)llround(t->ticks_per_byte * bytes);
+    if (!bytes)
+        return x;
+    double rem = bytes;
+    tick done = x;
+    for (uint64_t b = x / t->bw_ticks;; b++) {
+        const size_t s = (size_t)(b % BW_BUCKETS) * (size_t)t->K + (size_t)k;
+        if (t->bw_no[s] != b + 1) {
+            t->bw_no[s] = b + 1;
+            t->bw_used[s] = 0;
+        }
+        double take = t->bw_cap - t->bw_used[s];
+        if (take > rem)
+            take = rem;
+        if (take > 0) {
+            t->bw_used[s] += take;
+            rem -= take;
+            done = b * t->bw_ticks + (tick)llround(t->bw_used[s] * t->ticks_per_byte);
+        }
+        if (rem <= 0)
+            break;
+    }
+    return max_t(done, alone);
+}
+
+/*
+ * A read that missed levels first .. L-1 and finds its line at level L
+ * (nlev: memory). t0[k]: when the request has been looked up at level
+ * `first` (so with L == first the data is there at t0). Each level missed
+ * holds one of its MSHRs from the earliest it can have one until the fill;
+ * memory moves the bytes at its bandwidth (transfer(); bytes: what this
+ * access moves, write-backs included), then the data comes back after the
+ * memory latency. fill[k]: when the data is back.
+ */
+static void read_times(edan_timing *t, int first, int L, uint32_t bytes, const tick *t0, tick *fill)
+{
+    for (int k = 0; k < t->K; k++) {
+        tick x = t0[k];
+        uint32_t taken[NLEV];
+        for (int l = first; l < L; l++) {
+            lanes *ms = t->mshr[l];
+            uint32_t best = 0;
+            for (uint32_t i = 1; i < t->m.data[l].mshrs; i++)
+                if (ms[i][k] < ms[best][k])
+                    best = i;
+            x = max_t(x, ms[best][k]);
+            taken[l] = best;
+            if (l + 1 < t->nlev)
+                x += t->hit[l + 1];
+        }
+        if (L == t->nlev)
+            x = transfer(t, k, x, bytes) + t->memlat[k];
+        for (int l = first; l < L; l++)
+            t->mshr[l][taken[l]][k] = x;
+        fill[k] = x;
+    }
+}
+
+/* The in-flight entry of a line: a load of it waits for its fill. */
+static uint32_t inflight_slot(uint64_t line)
+{
+    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> (64 - INFLIGHT_BITS));
+}
+
+static void inflight_note(edan_timing *t, uint64_t line, const tick *fill)
+{
+    uint32_t s = inflight_slot(line);
+    t->if_line[s] = line + 1;
+    memcpy(t->if_fill[s], fill, (size_t)t->K * sizeof(tick));
+}
+
+/* A first-level hit at t0: the data, or the fill of the line if it is still on its way. */
+static void hit_times(edan_timing *t, uint64_t line, const tick *t0, tick *done)
+{
+    uint32_t s = inflight_slot(line);
+    bool in_flight = t->if_line[s] == line + 1;
+    for (int k = 0; k < t->K; k++)
+        done[k] = in_flight ? max_t(t0[k], t->if_fill[s][k]) : t0[k];
+}
+
+/* ===================================================================== */
+/* One vertex                                                             */
+/* ===================================================================== */
+
+/* The in-order stage s takes one instruction no earlier than at[k]; returns when it does. */
+static inline tick slot_take(slots *s, int k, tick at, uint32_t width, tick cyc)
+{
+    if (at > s->at[k]) {
+        s->at[k] = at;
+        s->taken[k] = 1;
+    } else if (s->taken[k] == width) {
+        s->at[k] += cyc;
+        s->taken[k] = 1;
+    } else {
+        s->taken[k]++;
+    }
+    return s->at[k];
+}
+
+/* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
+static bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t *bytes)
+{
+    uint64_t line = in->pc >> t->line_shift;
+    if (!in->pc) { /* a text trace's instruction: no address to fetch from */
+        t->n.unaddressed++;
+        return false;
+    }
+    if (t->iline == line + 1)
+        return false;
+    t->iline = line + 1;
+    if (edan_cache_level_probe(&t->ic.level[0], line, false))
+        return false;
+    edan_cache_level_fill(&t->ic.level[0], line, false);
+    edan_cache_result r = {false, false, 0, 0};
+    edan_cache_read_line(&t->dc, 1, in->pc, &r);
+    *level = (int)r.level;
+    *bytes = r.ram_bytes;
+    t->n.l1i_misses++;
+    if (*level == t->nlev)
+        t->n.ram_lines++;
+    t->n.ram_bytes += r.ram_bytes;
+    return true;
+}
+
+/* A mispredicted conditional branch just before rec (the bimodal predictor, trained on the outcome). */
+static bool mispredicted(edan_timing *t, const edan_insn *in)
+{
+    if (!t->prev_fallthrough)
+        return false;
+    bool taken = in->pc != t->prev_fallthrough;
+    uint8_t *c = &t->bp[(t->prev_pc >> 1) & t->bp_mask];
+    bool wrong = (*c >= 2) != taken;
+    if (taken && *c < 3)
+        (*c)++;
+    else if (!taken && *c > 0)
+        (*c)--;
+    t->n.branches++;
+    t->n.mispredicts += wrong;
+    return wrong;
+}
+
+static void count_access(edan_timing *t, const edan_cache_result *r)
+{
+    for (int l = 0; l < t->nlev; l++) {
+        if ((int)r->level > l)
+            t->n.level_misses[l]++;
+        else if ((int)r->level == l) {
+            t->n.level_hits[l]++;
+            break;
+        }
+    }
+    if ((int)r->level == t->nlev)
+        t->n.ram_lines++;
+    t->n.ram_bytes += r->ram_bytes;
+}
+
+static int step(edan_timing *t, const edan_exec *rec)
+{
+    edan_deps_info info;
+    if (edan_deps_step(t->deps, rec, &info)) {
+        edan_error_set(&t->err, "%s", edan_deps_error(t->deps)->msg);
+        return -1;
+    }
+    const edan_insn *in = rec->insn;
+    const int K = t->K;
+    const uint64_t v = t->v;
+    const bool accessed = in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
+    const bool is_load = accessed && in->mem != EDAN_MEM_STORE;
+    const bool is_store = accessed && in->mem == EDAN_MEM_STORE;
+    lanes a, b;
+
+    /* ---- fetch ---- */
+    const bool redirect = mispredicted(t, in);
+    int ilevel = 0;
+    uint32_t ibytes = 0;
+    const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
+    const lanes *prevF = &t->F[(v - 1) & t->rmask];
+    for (int k = 0; k < K; k++) {
+        tick f = t->fetch.at[k];
+        if (redirect)
+            f = max_t(f, (*prevF)[k] + t->penalty);
+        /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
+        f = max_t(f, t->disp.at[k] > t->frontend ? t->disp.at[k] - t->frontend : 0);
+        a[k] = slot_take(&t->fetch, k, f, t->m.fetch_width, t->cyc);
+    }
+    if (imiss) {
+        for (int k = 0; k < K; k++)
+            b[k] = a[k] + t->l1i_hit + t->hit[1];
+        read_times(t, 1, ilevel, ibytes, b, a);
+        for (int k = 0; k < K; k++) {
+            t->fetch.at[k] = a[k];
+            t->fetch.taken[k] = 1;
+        }
+    }
+
+    /* ---- dispatch: a[k] becomes the dispatch time ---- */
+    const tick *rob = v >= t->m.rob_entries ? t->C[(v - t->m.rob_entries) & t->rmask] : NULL;
+    const tick *lq = is_load && t->n_loads >= t->m.lq_entries ? t->lq[t->lq_at] : NULL;
+    const tick *sq = is_store && t->n_stores >= t->m.sq_entries ? t->sq[t->sq_at] : NULL;
+    for (int k = 0; k < K; k++) {
+        tick d = a[k] + t->frontend;
+        if (rob)
+            d = max_t(d, rob[k]);
+        if (lq)
+            d = max_t(d, lq[k]);
+        if (sq)
+            d = max_t(d, sq[k]);
+        a[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
+    }
+
+    /* ---- start: a[k] becomes S(v) ---- */
+    for (size_t i = 0; i < info.n_preds; i++) {
+        uint64_t p = info.preds[i].v;
+        if (v - p > t->rmask)
+            continue; /* committed before v dispatched */
+        const tick *fp = t->F[p & t->rmask];
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], fp[k]);
+    }
+
+    /* ---- execute: b[k] becomes F(v) ---- */
+    edan_cache_result r = {false, false, 0, 0};
+    bool from_ram = false;
+    if (is_load) {
+        r = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
+        if (in->mem == EDAN_MEM_AMO) {
+            edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+            r.ram_bytes += w.ram_bytes;
+        }
+        count_access(t, &r);
+        t->n.loads++;
+        uint64_t line = rec->addr >> t->line_shift;
+        for (int k = 0; k < K; k++)
+            b[k] = a[k] + t->hit[0];
+        if (r.level == 0) {
+            hit_times(t, line, b, b);
+        } else {
+            read_times(t, 0, (int)r.level, r.ram_bytes, b, b);
+            inflight_note(t, line, b);
+        }
+        from_ram = (int)r.level == t->nlev;
+    } else if (is_store) {
+        r = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+        count_access(t, &r);
+        t->n.stores++;
+        for (int k = 0; k < K; k++)
+            b[k] = a[k] + t->cyc; /* address and data into the store queue; the write comes after commit */
+    } else {
+        const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+        for (int k = 0; k < K; k++)
+            b[k] = a[k] + lat;
+    }
+
+    /* ---- commit ---- */
+    tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
+    for (int k = 0; k < K; k++) {
+        tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
+        if (from_ram)
+            t->stall[k] += c - t->last_commit[k];
+        t->last_commit[k] = c;
+        Cv[k] = c;
+        Fv[k] = b[k];
+    }
+    if (is_load) {
+        memcpy(t->lq[t->lq_at], Cv, (size_t)K * sizeof(tick));
+        t->lq_at = t->lq_at + 1 == t->m.lq_entries ? 0 : t->lq_at + 1;
+        t->n_loads++;
+    }
+    if (is_store) {
+        /* the write, in order after commit; its queue entry is free when it is done */
+        for (int k = 0; k < K; k++) {
+            t->drain[k] = max_t(Cv[k], t->drain[k]);
+            a[k] = t->drain[k] + t->hit[0];
+        }
+        uint64_t line = rec->addr >> t->line_shift;
+        if (r.level == 0) {
+            hit_times(t, line, a, a);
+        } else {
+            read_times(t, 0, (int)r.level, r.ram_bytes, a, a);
+            inflight_note(t, line, a);
+        }
+        memcpy(t->sq[t->sq_at], a, (size_t)K * sizeof(tick));
+        t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
+        t->n_stores++;
+    }
+
+    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    t->prev_pc = in->pc;
+    t->n.instructions++;
+    t->v++;
+    return 0;
+}
+
+/* ===================================================================== */
+/* The consumer and the results                                           */
+/* ===================================================================== */
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_timing *t = ctx;
+    for (size_t i = 0; i < n && !t->err.set; i++)
+        if (step(t, &recs[i]))
+            return;
+}
+
+static int finish(void *ctx)
+{
+    edan_timing *t = ctx;
+    return t->err.set ? -1 : 0;
+}
+
+edan_consumer edan_timing_consumer(edan_timing *t)
+{
+    edan_consumer c = {t, consume, finish, NULL};
+    return c;
+}
+
+const edan_error *edan_timing_error(const edan_timing *t)
+{
+    return &t->err;
+}
+
+int edan_timing_lanes(const edan_timing *t)
+{
+    return t->K;
+}
+
+const edan_timing_counts *edan_timing_counts_get(const edan_timing *t)
+{
+    return &t->n;
+}
+
+const edan_machine *edan_timing_machine(const edan_timing *t)
+{
+    return &t->m;
+}
+
+edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
+{
+    edan_timing_lane l;
+    l.mem_latency_ns = t->lat_ns[i];
+    l.cycles = (double)t->last_commit[i] / TPC;
+    l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
+    l.mem_stall_cycles = (double)t->stall[i] / TPC;
+    return l;
+}
+
+double edan_timing_slope(const edan_timing *t)
+{
+    double sx = 0, sy = 0;
+    for (int k = 0; k < t->K; k++) {
+        sx += t->lat_ns[k];
+        sy += edan_timing_lane_get(t, k).seconds * 1e9;
+    }
+    double mx = sx / t->K, my = sy / t->K, sxx = 0, sxy = 0;
+    for (int k = 0; k < t->K; k++) {
+        double dx = t->lat_ns[k] - mx;
+        sxx += dx * dx;
+        sxy += dx * (edan_timing_lane_get(t, k).seconds * 1e9 - my);
+    }
+    return sxx > 0 ? sxy / sxx : 0;
+}
+
+double edan_timing_slowdown(const edan_timing *t)
+{
+    int lo = 0, hi = 0;
+    for (int k = 1; k < t->K; k++) {
+        if (t->lat_ns[k] < t->lat_ns[lo])
+            lo = k;
+        if (t->lat_ns[k] > t->lat_ns[hi])
+            hi = k;
+    }
+    double base = edan_timing_lane_get(t, lo).seconds;
+    return base > 0 ? edan_timing_lane_get(t, hi).seconds / base : 1;
+}

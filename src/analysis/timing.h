@@ -1,0 +1,90 @@
+/*
+ * timing.h - the timing model: the eDAG scheduled on a described machine
+ * (machine.h) in one streaming pass, for any number of memory latencies at
+ * once. docs/model.md states the model and each simplification.
+ *
+ * Per vertex v, in trace order, and for each memory latency (a lane):
+ *  - fetch: in order, fetch_width a cycle; a fetch that leaves the current
+ *    L1i line looks it up in the L1i (a miss goes to L2 and on to memory and
+ *    stalls fetch); a conditional branch that the bimodal predictor got
+ *    wrong redirects fetch to F(branch) + mispredict_penalty. Fetch runs at
+ *    most frontend_cycles ahead of dispatch.
+ *  - dispatch(v) >= fetch(v) + frontend_cycles, dispatch_width a cycle, in
+ *    order, when the reorder buffer has room (the vertex rob_entries back has
+ *    committed), a load when the load queue has room, a store when the store
+ *    queue has (the store sq_entries back has written its data).
+ *  - start S(v) = max(dispatch(v), ready(v)), ready(v) the latest finish of
+ *    its true predecessors: the eDAG's edges, from the one dependency
+ *    tracker (deps.h). F(v) = S(v) + its class's latency; a load's latency is
+ *    the hierarchy's: the level's hit latencies down to where the line is,
+ *    a miss holding an MSHR of each level it misses (it waits for one), the
+ *    memory latency plus the line's transfer, with memory transfers queued
+ *    at the memory bandwidth. A load of a line still in flight waits for it.
+ *  - commit(v) = max(F(v), commit(v-1)), commit_width a cycle. A store
+ *    writes after it commits, in order, through the same hierarchy, and
+ *    frees its store queue entry when written.
+ * An instruction without an address (the text trace format has none) is
+ * not fetched and its branch not predicted.
+ * The cache contents follow trace order (one simulation shared by every
+ * lane); only times differ between lanes. The predicted time of the region
+ * is the last commit.
+ *
+ * A predecessor more than rob_entries back has committed before v
+ * dispatches, so it cannot delay v: the model keeps finish times for the
+ * last rob_entries vertices only, and the tracker's own schedule is unused.
+ */
+#ifndef EDAN_ANALYSIS_TIMING_H
+#define EDAN_ANALYSIS_TIMING_H
+
+#include <stdint.h>
+
+#include "analysis/machine.h"
+#include "trace/exec.h"
+#include "util/error.h"
+
+/* Memory latencies evaluated in one pass. */
+#define EDAN_TIMING_MAX_LATENCIES 32
+
+typedef struct edan_timing edan_timing;
+
+/* The prediction at one memory latency. */
+typedef struct edan_timing_lane {
+    double mem_latency_ns;
+    double cycles;           /* the region's predicted run time, in core cycles */
+    double seconds;          /* cycles / clock */
+    double mem_stall_cycles; /* cycles commit waited on a vertex whose data came from memory */
+} edan_timing_lane;
+
+/* What the pass counted (the same for every lane). */
+typedef struct edan_timing_counts {
+    uint64_t instructions, loads, stores;
+    uint64_t l1i_misses;
+    uint64_t level_hits[EDAN_MACHINE_MAX_DATA_LEVELS], level_misses[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint64_t ram_lines;    /* lines read from memory (data and instructions) */
+    uint64_t ram_bytes;    /* bytes moved to and from memory, write-backs included */
+    uint64_t branches;     /* conditional branches */
+    uint64_t mispredicts;  /* of those */
+    uint64_t unaddressed;  /* instructions without an address (text traces): not fetched, branches not predicted */
+} edan_timing_counts;
+
+/* m is copied; lat_ns: n (1 .. EDAN_TIMING_MAX_LATENCIES) memory latencies in ns. NULL with err set. */
+edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n, edan_error *err);
+void edan_timing_free(edan_timing *t);
+edan_consumer edan_timing_consumer(edan_timing *t);
+const edan_error *edan_timing_error(const edan_timing *t);
+
+int edan_timing_lanes(const edan_timing *t);
+/* The prediction at the i-th latency (after the stream). */
+edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i);
+const edan_timing_counts *edan_timing_counts_get(const edan_timing *t);
+const edan_machine *edan_timing_machine(const edan_timing *t);
+
+/*
+ * Least-squares slope of seconds against latency over the lanes (ns of run
+ * time per ns of memory latency; 0 with fewer than two distinct latencies),
+ * and the relative slowdown: time at the highest latency / at the lowest.
+ */
+double edan_timing_slope(const edan_timing *t);
+double edan_timing_slowdown(const edan_timing *t);
+
+#endif

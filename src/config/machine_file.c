@@ -1,0 +1,437 @@
+#include "config/machine_file.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util/parse.h"
+
+/* ===================================================================== */
+/* The keys                                                               */
+/* ===================================================================== */
+
+typedef enum key_type {
+    K_NAME,     /* a short printable string */
+    K_TEXT,     /* a printable string, read and checked, not kept */
+    K_GHZ,      /* a positive number */
+    K_U32,      /* an integer in [lo, hi] */
+    K_LATENCY,  /* cycles of one instruction class: [0, 10^6] */
+    K_NS,       /* a number of nanoseconds in (0, 10^7] */
+    K_GBS,      /* a number of GB/s in (0, 10^6] */
+    K_C_SIZE,   /* cache keys: the level's geometry and timing */
+    K_C_LINE,
+    K_C_WAYS,
+    K_C_WRITE,
+    K_C_ALLOC,
+    K_C_HIT,
+    K_C_MSHRS,
+} key_type;
+
+typedef struct key_def {
+    const char *section, *key;
+    key_type type;
+    size_t offset; /* into edan_machine (K_U32, K_GHZ, K_NS, K_GBS, K_NAME), or the class (K_LATENCY) */
+    uint64_t lo, hi;
+} key_def;
+
+#define M(field) offsetof(edan_machine, field)
+static const key_def plain_keys[] = {
+    {"machine", "name", K_NAME, M(name), 0, 0},
+    {"machine", "description", K_TEXT, 0, 0, 0},
+    {"machine", "clock_ghz", K_GHZ, M(clock_ghz), 0, 0},
+    {"core", "fetch_width", K_U32, M(fetch_width), 1, 64},
+    {"core", "dispatch_width", K_U32, M(dispatch_width), 1, 64},
+    {"core", "issue_width", K_U32, M(issue_width), 1, 64},
+    {"core", "commit_width", K_U32, M(commit_width), 1, 64},
+    {"core", "rob_entries", K_U32, M(rob_entries), 1, 1u << 16},
+    {"core", "lq_entries", K_U32, M(lq_entries), 1, 1u << 16},
+    {"core", "sq_entries", K_U32, M(sq_entries), 1, 1u << 16},
+    {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
+    {"core", "mispredict_penalty", K_U32, M(mispredict_penalty), 0, 1000},
+    {"core", "predictor_entries", K_U32, M(predictor_entries), 1, 1u << 24},
+    {"latency", "int", K_LATENCY, EDAN_CLASS_INT, 0, 0},
+    {"latency", "mul", K_LATENCY, EDAN_CLASS_MUL, 0, 0},
+    {"latency", "div", K_LATENCY, EDAN_CLASS_DIV, 0, 0},
+    {"latency", "fadd", K_LATENCY, EDAN_CLASS_FADD, 0, 0},
+    {"latency", "fmul", K_LATENCY, EDAN_CLASS_FMUL, 0, 0},
+    {"latency", "ffma", K_LATENCY, EDAN_CLASS_FFMA, 0, 0},
+    {"latency", "fdiv", K_LATENCY, EDAN_CLASS_FDIV, 0, 0},
+    {"latency", "fsqrt", K_LATENCY, EDAN_CLASS_FSQRT, 0, 0},
+    {"latency", "branch", K_LATENCY, EDAN_CLASS_BRANCH, 0, 0},
+    {"memory", "latency_ns", K_NS, M(mem_latency_ns), 0, 0},
+    {"memory", "bandwidth_gbs", K_GBS, M(mem_bandwidth_gbs), 0, 0},
+};
+#undef M
+#define N_PLAIN (sizeof plain_keys / sizeof plain_keys[0])
+
+/* Every cache section has these keys; the instruction cache has no write policy. */
+static const key_def cache_keys[] = {
+    {NULL, "size", K_C_SIZE, 0, 0, 0},       {NULL, "line", K_C_LINE, 0, 4, 1u << 20},
+    {NULL, "ways", K_C_WAYS, 0, 1, 1u << 10}, {NULL, "write", K_C_WRITE, 0, 0, 0},
+    {NULL, "alloc", K_C_ALLOC, 0, 0, 0},      {NULL, "hit_latency", K_C_HIT, 0, 0, 1000},
+    {NULL, "mshrs", K_C_MSHRS, 0, 1, 1024},
+};
+#define N_CACHE_KEYS (sizeof cache_keys / sizeof cache_keys[0])
+#define GEOMETRY_KEYS 5 /* size, line, ways, write, alloc: cache_keys[0..4] */
+
+/* The cache sections: index 0 is l1i, then the data levels. */
+static const char *const cache_sections[] = {"l1i", "l1d", "l2", "l3"};
+#define N_CACHES 4
+
+typedef struct cache_state {
+    bool present;
+    unsigned seen; /* bit i: cache_keys[i] given */
+    char size[32];
+    uint64_t line, ways;
+    bool write_back, alloc;
+    edan_machine_cache *out;
+} cache_state;
+
+typedef struct parse_state {
+    edan_machine *m;
+    bool seen[N_PLAIN];
+    cache_state cache[N_CACHES];
+    edan_error msg; /* what is wrong with the line ini_parse reports */
+} parse_state;
+
+/* ===================================================================== */
+/* Values                                                                 */
+/* ===================================================================== */
+
+static bool printable(const char *v)
+{
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+static int set_plain(parse_state *st, const key_def *k, const char *v)
+{
+    edan_machine *m = st->m;
+    uint64_t u;
+    double d;
+    switch (k->type) {
+    case K_NAME:
+        if (!*v || strlen(v) >= sizeof m->name || !printable(v)) {
+            edan_error_set(&st->msg, "%s: 1 to %zu printable characters", k->key, sizeof m->name - 1);
+            return -1;
+        }
+        strcpy(m->name, v);
+        return 0;
+    case K_TEXT:
+        if (!printable(v)) {
+            edan_error_set(&st->msg, "%s: control characters", k->key);
+            return -1;
+        }
+        return 0;
+    case K_U32:
+        if (edan_parse_u64(v, &u) || u < k->lo || u > k->hi) {
+            edan_error_set(&st->msg, "%s = '%s': an integer from %llu to %llu", k->key, v, (unsigned long long)k->lo,
+                           (unsigned long long)k->hi);
+            return -1;
+        }
+        *(uint32_t *)((char *)m + k->offset) = (uint32_t)u;
+        return 0;
+    case K_LATENCY:
+        if (edan_parse_u64(v, &u) || u > 1000000) {
+            edan_error_set(&st->msg, "%s = '%s': cycles, an integer from 0 to 1000000", k->key, v);
+            return -1;
+        }
+        m->latency[k->offset] = (uint32_t)u;
+        return 0;
+    case K_GHZ:
+    case K_NS:
+    case K_GBS: {
+        const double hi = k->type == K_GHZ ? 1000.0 : k->type == K_NS ? 1e7 : 1e6;
+        const char *unit = k->type == K_GHZ ? "GHz" : k->type == K_NS ? "ns" : "GB/s";
+        if (edan_parse_double(v, &d) || !(d > 0) || d > hi) {
+            edan_error_set(&st->msg, "%s = '%s': a number of %s above 0 and at most %g", k->key, v, unit, hi);
+            return -1;
+        }
+        *(double *)((char *)m + k->offset) = d;
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* The geometry keys of a cache section are all given: check them as the cache model does. */
+static int check_geometry(parse_state *st, const char *section, cache_state *c)
+{
+    char text[128];
+    snprintf(text, sizeof text, "%s,line=%llu,ways=%llu,write=%s,alloc=%s", c->size, (unsigned long long)c->line,
+             (unsigned long long)c->ways, c->write_back ? "back" : "through", c->alloc ? "yes" : "no");
+    edan_cache_config cfg;
+    edan_error e = {0};
+    if (edan_cache_config_parse(text, &cfg, &e) || cfg.n_levels != 1) {
+        /* "cache level 1: ..." from the cache model's own check */
+        const char *why = strncmp(e.msg, "cache level 1: ", 15) ? e.msg : e.msg + 15;
+        edan_error_set(&st->msg, "[%s]: %s", section, why);
+        return -1;
+    }
+    c->out->geo = cfg.level[0];
+    return 0;
+}
+
+static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
+{
+    cache_state *c = &st->cache[ci];
+    const char *section = cache_sections[ci];
+    uint64_t u;
+    switch (k->type) {
+    case K_C_SIZE:
+        if (strlen(v) >= sizeof c->size || !*v) {
+            edan_error_set(&st->msg, "size = '%s': a size like 32K, 1M or 65536", v);
+            return -1;
+        }
+        strcpy(c->size, v);
+        break;
+    case K_C_LINE:
+    case K_C_WAYS:
+    case K_C_HIT:
+    case K_C_MSHRS:
+        if (edan_parse_u64(v, &u) || u < k->lo || u > k->hi) {
+            edan_error_set(&st->msg, "%s = '%s': an integer from %llu to %llu", k->key, v, (unsigned long long)k->lo,
+                           (unsigned long long)k->hi);
+            return -1;
+        }
+        if (k->type == K_C_LINE)
+            c->line = u;
+        else if (k->type == K_C_WAYS)
+            c->ways = u;
+        else if (k->type == K_C_HIT)
+            c->out->hit_latency = (uint32_t)u;
+        else
+            c->out->mshrs = (uint32_t)u;
+        break;
+    case K_C_WRITE:
+        if (strcmp(v, "back") && strcmp(v, "through")) {
+            edan_error_set(&st->msg, "write = '%s': back or through", v);
+            return -1;
+        }
+        c->write_back = !strcmp(v, "back");
+        break;
+    case K_C_ALLOC:
+        if (strcmp(v, "yes") && strcmp(v, "no")) {
+            edan_error_set(&st->msg, "alloc = '%s': yes or no", v);
+            return -1;
+        }
+        c->alloc = !strcmp(v, "yes");
+        break;
+    default:
+        return -1;
+    }
+    c->seen |= 1u << (k - cache_keys);
+    /* the instruction cache is read only: its geometry is complete without a write policy */
+    const unsigned geometry = ci == 0 ? 0x7u : (1u << GEOMETRY_KEYS) - 1;
+    if ((c->seen & geometry) == geometry && k - cache_keys < GEOMETRY_KEYS)
+        return check_geometry(st, section, c);
+    return 0;
+}
+
+/* libinih's handler: 1 to go on, 0 for an error at this line (st->msg says what). */
+static int on_key(void *user, const char *section, const char *key, const char *value)
+{
+    parse_state *st = user;
+    if (st->msg.set) /* only the first error is reported; ini_parse returns its line */
+        return 0;
+    for (size_t i = 0; i < N_PLAIN; i++) {
+        const key_def *k = &plain_keys[i];
+        if (strcmp(k->section, section) || strcmp(k->key, key))
+            continue;
+        if (st->seen[i]) {
+            edan_error_set(&st->msg, "[%s] %s given twice", section, key);
+            return 0;
+        }
+        st->seen[i] = true;
+        return set_plain(st, k, value) ? 0 : 1;
+    }
+    for (int ci = 0; ci < N_CACHES; ci++) {
+        if (strcmp(cache_sections[ci], section))
+            continue;
+        for (size_t i = 0; i < N_CACHE_KEYS; i++) {
+            const key_def *k = &cache_keys[i];
+            if (strcmp(k->key, key) || (ci == 0 && (k->type == K_C_WRITE || k->type == K_C_ALLOC)))
+                continue;
+            if (st->cache[ci].seen & (1u << i)) {
+                edan_error_set(&st->msg, "[%s] %s given twice", section, key);
+                return 0;
+            }
+            st->cache[ci].present = true;
+            return set_cache(st, ci, k, value) ? 0 : 1;
+        }
+        edan_error_set(&st->msg, "[%s]: unknown key '%s' (keys: size, line, ways,%s hit_latency, mshrs)", section, key,
+                       ci == 0 ? "" : " write, alloc,");
+        return 0;
+    }
+    bool known_section = false;
+    for (size_t i = 0; i < N_PLAIN; i++)
+        known_section |= !strcmp(plain_keys[i].section, section);
+    if (known_section)
+        edan_error_set(&st->msg, "[%s]: unknown key '%s'", section, key);
+    else if (!*section)
+        edan_error_set(&st->msg, "'%s' before any [section]", key);
+    else
+        edan_error_set(&st->msg, "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory)",
+                       section);
+    return 0;
+}
+
+/* ===================================================================== */
+/* The file                                                               */
+/* ===================================================================== */
+
+/*
+ * A blank or comment line, "[section]" or "key = value" (comments after it
+ * allowed). libinih would go on past a bad line and report the first one
+ * while the message was another's: bad shapes are found before it reads.
+ */
+static bool line_shape_ok(const char *s, size_t len)
+{
+    while (len && (*s == ' ' || *s == '\t' || *s == '\r')) {
+        s++;
+        len--;
+    }
+    size_t end = 0;
+    while (end < len && s[end] != '#' && s[end] != ';')
+        end++;
+    while (end && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\r'))
+        end--;
+    if (end == 0)
+        return true;
+    if (s[0] == '[')
+        return end >= 3 && s[end - 1] == ']' && !memchr(s + 1, ']', end - 2);
+    const char *eq = memchr(s, '=', end);
+    return eq && eq != s;
+}
+
+/* The whole file as a string: bounded, no NUL bytes, lines short enough for the parser. */
+static char *read_text(const char *path, edan_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        edan_error_set(err, "%s: cannot open the machine file: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+        edan_error_set(err, "%s: not a regular file (a machine file is an INI text)", path);
+        fclose(f);
+        return NULL;
+    }
+    char *text = malloc(EDAN_MACHINE_FILE_MAX + 1);
+    size_t n = text ? fread(text, 1, EDAN_MACHINE_FILE_MAX + 1, f) : 0;
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!text || read_error || n > EDAN_MACHINE_FILE_MAX) {
+        edan_error_set(err, "%s: %s", path,
+                       !text        ? "out of memory"
+                       : read_error ? "cannot read the machine file"
+                                    : "larger than 64 KiB: not a machine file");
+        free(text);
+        return NULL;
+    }
+    text[n] = '\0';
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && text[i] == '\0') {
+            edan_error_set(err, "%s:%d: a NUL byte: not a text file", path, line);
+            free(text);
+            return NULL;
+        }
+        if (i == n || text[i] == '\n') {
+            if (!line_shape_ok(text + line_start, i - line_start)) {
+                edan_error_set(err, "%s:%d: not a [section] or key = value line", path, line);
+                free(text);
+                return NULL;
+            }
+            /* libinih reads lines of at most INI_MAX_LINE (200) bytes and would split a longer one */
+            if (i - line_start >= 199) {
+                edan_error_set(err, "%s:%d: a line longer than 198 characters", path, line);
+                free(text);
+                return NULL;
+            }
+            line++;
+            line_start = i + 1;
+        }
+    }
+    return text;
+}
+
+/* The first required key the file does not give, or NULL. */
+static const char *missing_key(const parse_state *st, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < N_PLAIN; i++)
+        if (!st->seen[i]) {
+            snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
+            return buf;
+        }
+    for (int ci = 0; ci < N_CACHES; ci++) {
+        const cache_state *c = &st->cache[ci];
+        if (!c->present && ci == 3) /* an l3 is optional */
+            continue;
+        for (size_t i = 0; i < N_CACHE_KEYS; i++) {
+            if (ci == 0 && (cache_keys[i].type == K_C_WRITE || cache_keys[i].type == K_C_ALLOC))
+                continue;
+            if (!(c->seen & (1u << i))) {
+                snprintf(buf, cap, "[%s] %s", cache_sections[ci], cache_keys[i].key);
+                return buf;
+            }
+        }
+    }
+    return NULL;
+}
+
+int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
+{
+    char *text = read_text(path, err);
+    if (!text)
+        return -1;
+    parse_state st;
+    memset(&st, 0, sizeof st);
+    memset(m, 0, sizeof *m);
+    st.m = m;
+    st.cache[0].out = &m->l1i;
+    for (int i = 1; i < N_CACHES; i++)
+        st.cache[i].out = &m->data[i - 1];
+    /* Debian's libinih reads these at run time: '#' starts a comment after a value too, and no continuation lines */
+    ini_inline_comment_prefixes = ";#";
+    ini_allow_multiline = false;
+    int line = ini_parse_string(text, on_key, &st);
+    free(text);
+    if (line != 0) {
+        if (line < 0)
+            edan_error_set(err, "%s: out of memory reading the machine file", path);
+        else
+            edan_error_set(err, "%s:%d: %s", path, line,
+                           st.msg.set ? st.msg.msg : "not a [section] or key = value line");
+        return -1;
+    }
+    char buf[64];
+    const char *missing = missing_key(&st, buf, sizeof buf);
+    if (missing) {
+        edan_error_set(err, "%s: %s is missing (every key is required: docs/machines.md)", path, missing);
+        return -1;
+    }
+    m->n_data_levels = st.cache[3].present ? 3 : 2;
+    /* one line size for every cache, as gem5 has (system.cache_line_size) */
+    for (int i = 0; i < m->n_data_levels; i++) {
+        if (m->data[i].geo.line != m->l1i.geo.line) {
+            edan_error_set(err, "%s: [%s] line = %u differs from [l1i] line = %u (one line size for every cache)",
+                           path, cache_sections[i + 1], m->data[i].geo.line, m->l1i.geo.line);
+            return -1;
+        }
+    }
+    if (m->predictor_entries & (m->predictor_entries - 1)) {
+        edan_error_set(err, "%s: [core] predictor_entries = %u is not a power of two", path, m->predictor_entries);
+        return -1;
+    }
+    return 0;
+}

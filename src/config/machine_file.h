@@ -1,0 +1,20 @@
+/*
+ * machine_file.h - read a machine description (analysis/machine.h) from an
+ * INI file (libinih): the format of the files in machines/, documented in
+ * docs/machines.md. Every key of every section is required, an unknown
+ * section or key is an error, and so is a value of the wrong type or out of
+ * range; the message names the file and the line.
+ */
+#ifndef EDAN_CONFIG_MACHINE_FILE_H
+#define EDAN_CONFIG_MACHINE_FILE_H
+
+#include "analysis/machine.h"
+#include "util/error.h"
+
+/* The largest machine file read (a description is a few dozen lines). */
+#define EDAN_MACHINE_FILE_MAX (64 * 1024)
+
+/* Read path into *m: 0, or -1 with err set to "PATH:LINE: what is wrong" (or "PATH: ..."). */
+int edan_machine_load(const char *path, edan_machine *m, edan_error *err);
+
+#endif

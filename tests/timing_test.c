@@ -1,0 +1,384 @@
+/*
+ * The timing model (analysis/timing.h) on hand-built instruction streams
+ * with exact answers, and at its limits against the dependency tracker:
+ *  - a chain of n dependent misses takes n latencies;
+ *  - n independent misses with k MSHRs take ceil(n/k) latencies;
+ *  - a reorder buffer of R entries overlaps only the misses that fit in it;
+ *  - a streaming loop is bound by bytes / bandwidth;
+ *  - an L1i miss delays dispatch;
+ *  - unlimited window, MSHRs and widths give the eDAG's span (deps.h), and
+ *    width 1 with a window of 1 the serial sum of latencies, on random
+ *    streams;
+ *  - results do not depend on batch sizes.
+ * A test machine has zero hit latencies and a bandwidth so high that a
+ * transfer takes no time, unless a case says otherwise, so a miss costs the
+ * memory latency exactly. Its first fetch misses the L1i: every stream
+ * starts one memory latency late (D0 below).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cost.h"
+#include "analysis/deps.h"
+#include "analysis/timing.h"
+#include "check.h"
+#include "random_trace.h"
+
+#define LINE 128u
+#define MAXN 4096
+
+static edan_machine base_machine(void)
+{
+    edan_machine m;
+    memset(&m, 0, sizeof m);
+    strcpy(m.name, "test");
+    m.clock_ghz = 1.0;
+    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1u << 20;
+    m.rob_entries = m.lq_entries = m.sq_entries = MAXN;
+    m.predictor_entries = 16;
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        m.latency[c] = 1;
+    edan_cache_level_config wb = {1u << 15, LINE, 2, true, true};
+    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024};
+    m.n_data_levels = 2;
+    m.data[0] = (edan_machine_cache){wb, 0, 1024};
+    wb.size = 1u << 18;
+    wb.ways = 8;
+    m.data[1] = (edan_machine_cache){wb, 0, 1024};
+    m.mem_latency_ns = 100;
+    m.mem_bandwidth_gbs = 1e6;
+    return m;
+}
+
+/* The model over recs in batches of `batch`; cycles[i] at lat[i]. 0 or -1. */
+static int predict(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl, size_t batch,
+                   double *cycles, edan_timing_counts *counts)
+{
+    edan_error err = {0};
+    edan_timing *t = edan_timing_new(m, lat, nl, &err);
+    CHECK(t != NULL, "timing_new: %s", err.msg);
+    if (!t)
+        return -1;
+    edan_consumer c = edan_timing_consumer(t);
+    for (size_t i = 0; i < n; i += batch)
+        c.consume(c.ctx, recs + i, n - i < batch ? n - i : batch);
+    int rc = c.finish(c.ctx);
+    CHECK(rc == 0, "finish: %s", edan_timing_error(t)->msg);
+    for (int k = 0; k < nl; k++)
+        cycles[k] = edan_timing_lane_get(t, k).cycles;
+    if (counts)
+        *counts = *edan_timing_counts_get(t);
+    edan_timing_free(t);
+    return rc;
+}
+
+static edan_insn load(uint8_t dst, uint8_t src, uint64_t pc)
+{
+    edan_insn in;
+    memset(&in, 0, sizeof in);
+    in.pc = pc;
+    in.size = 4;
+    in.cls = EDAN_CLASS_LOAD;
+    in.mem = EDAN_MEM_LOAD;
+    in.mem_size = 8;
+    in.n_src = 1;
+    in.src[0] = src;
+    in.n_dst = 1;
+    in.dst = dst;
+    return in;
+}
+
+static edan_insn add(uint8_t dst, uint8_t src, uint64_t pc)
+{
+    edan_insn in = load(dst, src, pc);
+    in.cls = EDAN_CLASS_INT;
+    in.mem = EDAN_MEM_NONE;
+    in.mem_size = 0;
+    return in;
+}
+
+static edan_exec rec(const edan_insn *in, uint64_t addr)
+{
+    edan_exec r;
+    memset(&r, 0, sizeof r);
+    r.insn = in;
+    r.addr = addr;
+    return r;
+}
+
+/* A distinct line for the i-th access: every access misses every level. */
+static uint64_t fresh(size_t i)
+{
+    return 0x10000000ull + i * LINE;
+}
+
+static const double LAT[2] = {100, 200};
+
+/* cycles at 200 ns minus cycles at 100 ns, in units of 100 cycles: how many latencies the stream exposes */
+static double exposed(const edan_machine *m, const edan_exec *recs, size_t n)
+{
+    double c[2];
+    if (predict(m, recs, n, LAT, 2, 64, c, NULL))
+        return -1;
+    return (c[1] - c[0]) / 100.0;
+}
+
+static void test_chain(void)
+{
+    static edan_exec r[MAXN];
+    edan_insn ld = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1000);
+    for (size_t n = 1; n <= 256; n *= 4) {
+        for (size_t i = 0; i < n; i++)
+            r[i] = rec(&ld, fresh(i));
+        edan_machine m = base_machine();
+        double c[2];
+        predict(&m, r, n, LAT, 2, 64, c, NULL);
+        /* the first fetch's miss, then n misses one after the other */
+        CHECK(c[0] == (double)(n + 1) * 100 && c[1] == (double)(n + 1) * 200,
+              "a chain of %zu misses: %g and %g cycles, expected %zu and %zu", n, c[0], c[1], (n + 1) * 100,
+              (n + 1) * 200);
+        /* a dispatch width of 1 and a small window change nothing: each waits for the one before */
+        m.dispatch_width = m.fetch_width = m.commit_width = 1;
+        m.rob_entries = 4;
+        CHECK(exposed(&m, r, n) == (double)(n + 1), "a chain of %zu misses on a narrow core: %g latencies", n,
+              exposed(&m, r, n));
+    }
+}
+
+static void test_mshrs(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn ld[8];
+    for (int j = 0; j < 8; j++)
+        ld[j] = load(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+    const size_t n = 64;
+    for (size_t i = 0; i < n; i++)
+        r[i] = rec(&ld[i % 8], fresh(i));
+    for (uint32_t k = 1; k <= 64; k *= 2) {
+        edan_machine m = base_machine();
+        m.data[0].mshrs = k;
+        double e = exposed(&m, r, n);
+        double want = (double)((n + k - 1) / k + 1);
+        CHECK(e == want, "%zu independent misses with %u L1 MSHRs: %g latencies exposed, expected %g", n, k, e, want);
+        /* the L2's MSHRs bind the same way */
+        m.data[0].mshrs = 1024;
+        m.data[1].mshrs = k;
+        e = exposed(&m, r, n);
+        CHECK(e == want, "%zu independent misses with %u L2 MSHRs: %g latencies, expected %g", n, k, e, want);
+    }
+}
+
+static void test_rob(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn body[4];
+    body[0] = load(EDAN_REG_X(10), EDAN_REG_X(3), 0x1000);
+    for (int j = 1; j < 4; j++)
+        body[j] = add(EDAN_REG_X(20 + j), EDAN_REG_X(4), 0x1000 + 4 * (uint64_t)j);
+    const size_t misses = 64;
+    for (size_t i = 0; i < 4 * misses; i++)
+        r[i] = rec(&body[i % 4], fresh(i / 4));
+    for (uint32_t rob = 4; rob <= 64; rob *= 2) {
+        edan_machine m = base_machine();
+        m.rob_entries = rob;
+        /* a miss every 4 instructions: rob / 4 of them fit in the window at once */
+        double want = (double)(misses / (rob / 4) + 1);
+        double e = exposed(&m, r, 4 * misses);
+        CHECK(e == want, "ROB %u, a miss every 4 instructions: %g latencies exposed, expected %g", rob, e, want);
+    }
+    /* the load queue binds like a window of loads */
+    edan_machine m = base_machine();
+    m.lq_entries = 2;
+    double e = exposed(&m, r, 4 * misses);
+    CHECK(e == (double)(misses / 2 + 1), "2 load queue entries: %g latencies exposed, expected %zu", e,
+          misses / 2 + 1);
+}
+
+static void test_bandwidth(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn ld[8];
+    for (int j = 0; j < 8; j++)
+        ld[j] = load(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+    const size_t n = 1000;
+    for (size_t i = 0; i < n; i++)
+        r[i] = rec(&ld[i % 8], fresh(i));
+    edan_machine m = base_machine();
+    m.mem_bandwidth_gbs = 6.4; /* 6.4 bytes a cycle: a 128-byte line every 20 cycles */
+    double c[1], lat = 100;
+    predict(&m, r, n, &lat, 1, 64, c, NULL);
+    /*
+     * the fetch's miss (100 + 20), then one line every 20 cycles, the last
+     * back 100 after it is through; the bandwidth's calendar may finish a
+     * transfer up to one bucket (8 lines) early
+     */
+    double want = 2 * lat + 20.0 * (double)n + 20;
+    CHECK(c[0] <= want && c[0] >= want - 8 * 20, "%zu lines at 6.4 GB/s: %g cycles, expected %g", n, c[0], want);
+    double rate = (double)(n - 8) * LINE / ((c[0] - 2 * lat) * 1e-9) / 1e9;
+    CHECK(rate <= 6.4 + 1e-9, "the stream moved %g GB/s, more than the bandwidth", rate);
+}
+
+static void test_l1i(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn code[MAXN];
+    const size_t lines = 16, per_line = LINE / 4;
+    for (size_t i = 0; i < lines * per_line; i++) {
+        code[i] = add(EDAN_REG_X(10 + i % 8), EDAN_REG_X(3), 0x100000 + 4 * i);
+        r[i] = rec(&code[i], 0);
+    }
+    edan_machine m = base_machine();
+    double e = exposed(&m, r, lines * per_line);
+    CHECK(e == (double)lines, "%zu lines of straight-line code: %g latencies of fetch misses, expected %zu", lines, e,
+          lines);
+    /* the same code again: it hits, and costs no more latencies */
+    for (size_t i = 0; i < lines * per_line; i++)
+        r[lines * per_line + i] = r[i];
+    e = exposed(&m, r, 2 * lines * per_line);
+    CHECK(e == (double)lines, "the code run twice: %g latencies, expected %zu", e, lines);
+}
+
+/*
+ * A random stream whose loads and atomics each touch a line of their own
+ * and whose stores are plain instructions, so every access misses and the
+ * eDAG (no cache, alpha = the memory latency) and the model agree on what
+ * a vertex costs; one code line.
+ */
+static void random_stream(edan_insn table[24], edan_exec *recs, size_t n)
+{
+    rt_random_records(table, recs, n);
+    for (int i = 0; i < 24; i++) {
+        table[i].pc = 0x1000;
+        table[i].flow = EDAN_FLOW_NONE;
+        if (table[i].mem == EDAN_MEM_STORE) {
+            table[i].mem = EDAN_MEM_NONE;
+            table[i].mem_size = 0;
+            table[i].cls = EDAN_CLASS_INT;
+        }
+        if (table[i].mem != EDAN_MEM_NONE)
+            table[i].mem_size = 8;
+    }
+    for (size_t i = 0; i < n; i++) {
+        recs[i].flags = 0;
+        recs[i].addr = recs[i].insn->mem != EDAN_MEM_NONE ? fresh(i) : 0;
+    }
+}
+
+/* The eDAG's span and work with cost c per class and alpha for a memory access. */
+static void edag_of(const edan_exec *recs, size_t n, const edan_machine *m, uint64_t alpha, uint64_t *tinf,
+                    uint64_t *t1)
+{
+    edan_lane_config lane;
+    memset(&lane, 0, sizeof lane);
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        lane.cost.cls[c] = m->latency[c];
+    lane.cost.alpha = alpha;
+    edan_error err = {0};
+    edan_deps *d = edan_deps_new(&lane, false, 0, &err);
+    edan_deps_info info;
+    for (size_t i = 0; i < n; i++)
+        edan_deps_step(d, &recs[i], &info);
+    *tinf = edan_deps_totals_get(d)->Tinf;
+    *t1 = edan_deps_totals_get(d)->T1;
+    edan_deps_free(d);
+}
+
+static void test_limits(void)
+{
+    static edan_exec recs[1000];
+    static edan_insn table[24];
+    int bad_span = 0, bad_serial = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        rt_seed(1000 + (uint64_t)trial);
+        size_t n = 1 + rt_below(999);
+        random_stream(table, recs, n);
+        edan_machine m = base_machine();
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            m.latency[c] = 1 + (uint32_t)rt_below(6);
+        m.data[0].hit_latency = (uint32_t)rt_below(4);
+        m.data[1].hit_latency = (uint32_t)rt_below(10);
+        m.l1i.hit_latency = (uint32_t)rt_below(3);
+        const double lat = (double)rt_below(400);
+        const uint64_t miss = m.data[0].hit_latency + m.data[1].hit_latency + (uint64_t)lat;
+        const double d0 = m.l1i.hit_latency + m.data[1].hit_latency + lat; /* the first fetch's miss */
+        uint64_t tinf, t1;
+        edag_of(recs, n, &m, miss, &tinf, &t1);
+        double c;
+        predict(&m, recs, n, &lat, 1, 1 + rt_below(100), &c, NULL);
+        bad_span += c != d0 + (double)tinf;
+        if (c != d0 + (double)tinf && bad_span < 4)
+            fprintf(stderr, "trial %d: unlimited machine %g cycles, eDAG span %" PRIu64 " + %g\n", trial, c, tinf, d0);
+        m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1;
+        m.rob_entries = 1;
+        predict(&m, recs, n, &lat, 1, 1 + rt_below(100), &c, NULL);
+        bad_serial += c != d0 + (double)t1;
+        if (c != d0 + (double)t1 && bad_serial < 4)
+            fprintf(stderr, "trial %d: window 1 %g cycles, serial sum %" PRIu64 " + %g\n", trial, c, t1, d0);
+    }
+    CHECK(bad_span == 0, "%d of 200 random streams: an unlimited machine's time is not the eDAG's span", bad_span);
+    CHECK(bad_serial == 0, "%d of 200 random streams: width 1, window 1 is not the serial sum", bad_serial);
+}
+
+/* Random streams as they come (reuse, stores, partial overlaps, failed sc), a small realistic machine. */
+static void test_batches(void)
+{
+    static edan_exec recs[3000];
+    static edan_insn table[24];
+    const double lat[3] = {50, 120, 300};
+    int bad = 0;
+    for (int trial = 0; trial < 50; trial++) {
+        rt_seed(77 + (uint64_t)trial);
+        size_t n = 1 + rt_below(3000);
+        rt_random_records(table, recs, n);
+        for (int i = 0; i < 24; i++) {
+            table[i].pc = 0x1000 + 4 * (uint64_t)i;
+            table[i].size = 4;
+            if (rt_below(4) == 0)
+                table[i].flow = EDAN_FLOW_BRANCH;
+        }
+        edan_machine m = base_machine();
+        m.fetch_width = m.dispatch_width = m.commit_width = 4;
+        m.rob_entries = 32;
+        m.lq_entries = m.sq_entries = 8;
+        m.data[0].geo.size = 1024;
+        m.data[0].mshrs = 4;
+        m.data[0].hit_latency = 2;
+        m.data[1].hit_latency = 10;
+        m.mem_bandwidth_gbs = 8;
+        m.mispredict_penalty = 7;
+        double a[3], b[3];
+        edan_timing_counts ca, cb;
+        predict(&m, recs, n, lat, 3, n, a, &ca);
+        predict(&m, recs, n, lat, 3, 1 + rt_below(17), b, &cb);
+        bad += memcmp(a, b, sizeof a) != 0 || memcmp(&ca, &cb, sizeof ca) != 0;
+        /* more latency never makes the region faster */
+        bad += !(a[0] <= a[1] && a[1] <= a[2]);
+    }
+    CHECK(bad == 0, "%d differences between batch sizes, or a time that fell with more latency", bad);
+}
+
+static void test_bad_machine(void)
+{
+    edan_machine m = base_machine();
+    m.n_data_levels = 1;
+    edan_error err = {0};
+    double lat = 100;
+    CHECK(edan_timing_new(&m, &lat, 1, &err) == NULL && err.set, "a machine without an L2 is refused");
+    m = base_machine();
+    edan_error_clear(&err);
+    CHECK(edan_timing_new(&m, &lat, 0, &err) == NULL && err.set, "no latency is refused");
+}
+
+int main(void)
+{
+    test_chain();
+    test_mshrs();
+    test_rob();
+    test_bandwidth();
+    test_l1i();
+    test_limits();
+    test_batches();
+    test_bad_machine();
+    return check_summary();
+}
