@@ -96,6 +96,18 @@ def test_prediction():
         s = online("stream", 20000, "--machine=" + GEM5, lats)["prediction"]
         floor = s["counts"]["memory_bytes"] / 16e9
         check(all(x >= floor * 0.99 for x in s["seconds"]), f"stream {s['seconds']} against {floor} s of transfer")
+    # per function and per line: the attributed times add up to the region's
+    r = online("spmv", 300, "--machine=" + GEM5, lats)
+    validate_schema(r, "spmv prediction with functions")
+    p = r["prediction"]
+    for k in range(6):
+        total = sum(f["cycles"][k] for f in p["functions"])
+        check(abs(total - p["cycles"][k]) < 1e-6 * p["cycles"][k], f"functions add up at lane {k}: {total}")
+    check(p["functions"][0]["name"] == "kernel", f"spmv's time is its kernel's: {p['functions'][0]}")
+    check(0 < len(p["lines"]) <= 20 and all(ln["file"].endswith("spmv.c") for ln in p["lines"][:3]),
+          f"spmv's lines: {p['lines'][:3]}")
+    slopes = [ln["slope_ns_per_ns"] for ln in p["lines"]]
+    check(slopes == sorted(slopes, reverse=True), "lines by slope")
     # the text report
     p = edan("run", "--filter=kernel", "--machine=" + GEM5, lats, os.path.join(EX, "pointer_chase"), "100")
     check("prediction on machine gem5-validation" in p.stdout and "slope" in p.stdout, "the text report")

@@ -320,6 +320,30 @@ static void test_limits(void)
     CHECK(bad_serial == 0, "%d of 200 random streams: width 1, window 1 is not the serial sum", bad_serial);
 }
 
+/* The time attributed to each static instruction adds up to the region's time, at every lane: the count of lanes where not. */
+static int attribution_sum(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl)
+{
+    edan_error err = {0};
+    edan_timing *t = edan_timing_new(m, lat, nl, &err);
+    edan_consumer c = edan_timing_consumer(t);
+    c.consume(c.ctx, recs, n);
+    c.finish(c.ctx);
+    int wrong = 0;
+    for (int k = 0; k < nl; k++) {
+        double sum = 0, stall = 0;
+        uint64_t count = 0;
+        for (uint32_t id = 0; id < edan_timing_ids(t); id++) {
+            sum += edan_timing_id_cycles(t, id, k);
+            stall += edan_timing_id_stall(t, id, k);
+            count += edan_timing_id_count(t, id);
+        }
+        edan_timing_lane l = edan_timing_lane_get(t, k);
+        wrong += sum != l.cycles || stall != l.mem_stall_cycles || count != n;
+    }
+    edan_timing_free(t);
+    return wrong;
+}
+
 /* Random streams as they come (reuse, stores, partial overlaps, failed sc), a small realistic machine. */
 static void test_batches(void)
 {
@@ -350,6 +374,7 @@ static void test_batches(void)
         double a[3], b[3];
         edan_timing_counts ca, cb;
         predict(&m, recs, n, lat, 3, n, a, &ca);
+        bad += attribution_sum(&m, recs, n, lat, 3) != 0;
         predict(&m, recs, n, lat, 3, 1 + rt_below(17), b, &cb);
         bad += memcmp(a, b, sizeof a) != 0 || memcmp(&ca, &cb, sizeof ca) != 0;
         /* more latency never makes the region faster */

@@ -7,6 +7,7 @@
 #include "analysis/cache.h"
 #include "analysis/cost.h"
 #include "analysis/deps.h"
+#include "util/grow.h"
 
 /*
  * Times are ticks of 1/TPC cycle, so that a memory bandwidth of a fraction
@@ -78,6 +79,10 @@ struct edan_timing {
     lanes *mshr[NLEV]; /* per level: mshrs entries, the time each is free */
     uint64_t *if_line; /* line + 1 of each in-flight table entry, 0 = empty */
     lanes *if_fill;
+    /* attribution per static instruction id: id_time / id_stall [id * K + k] */
+    size_t id_cap;
+    tick *id_time, *id_stall;
+    uint64_t *id_count, *id_pc;
     edan_timing_counts n;
     edan_error err;
 };
@@ -213,6 +218,10 @@ void edan_timing_free(edan_timing *t)
     free(t->if_fill);
     free(t->bw_no);
     free(t->bw_used);
+    free(t->id_time);
+    free(t->id_stall);
+    free(t->id_count);
+    free(t->id_pc);
     free(t);
 }
 
@@ -389,6 +398,31 @@ static void count_access(edan_timing *t, const edan_cache_result *r)
     t->n.ram_bytes += r->ram_bytes;
 }
 
+/* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
+static int id_room(edan_timing *t, uint32_t id)
+{
+    if (id < t->id_cap)
+        return 0;
+    const size_t cap = edan_grow_cap(t->id_cap, id), K = (size_t)t->K;
+    tick *a = edan_grow_zeroed(t->id_time, t->id_cap * K, cap * K, sizeof *a);
+    if (a)
+        t->id_time = a;
+    tick *b = a ? edan_grow_zeroed(t->id_stall, t->id_cap * K, cap * K, sizeof *b) : NULL;
+    if (b)
+        t->id_stall = b;
+    uint64_t *c = b ? edan_grow_zeroed(t->id_count, t->id_cap, cap, sizeof *c) : NULL;
+    if (c)
+        t->id_count = c;
+    uint64_t *d = c ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
+    if (!d) {
+        edan_error_set(&t->err, "out of memory for the timing model's attribution (%zu instructions)", cap);
+        return -1;
+    }
+    t->id_pc = d;
+    t->id_cap = cap;
+    return 0;
+}
+
 static int step(edan_timing *t, const edan_exec *rec)
 {
     edan_deps_info info;
@@ -487,11 +521,19 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
 
     /* ---- commit ---- */
+    if (id_room(t, rec->id))
+        return -1;
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
     tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
+    tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {
         tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
-        if (from_ram)
+        own[k] += c - t->last_commit[k];
+        if (from_ram) {
             t->stall[k] += c - t->last_commit[k];
+            own_stall[k] += c - t->last_commit[k];
+        }
         t->last_commit[k] = c;
         Cv[k] = c;
         Fv[k] = b[k];
@@ -580,20 +622,54 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
     return l;
 }
 
-double edan_timing_slope(const edan_timing *t)
+uint32_t edan_timing_ids(const edan_timing *t)
 {
+    return (uint32_t)t->id_cap;
+}
+
+uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
+{
+    return id < t->id_cap ? t->id_count[id] : 0;
+}
+
+uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
+{
+    return id < t->id_cap ? t->id_pc[id] : 0;
+}
+
+double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
+{
+    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
+}
+
+double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
+{
+    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
+}
+
+double edan_timing_slope_of(const edan_timing *t, const double *cycles)
+{
+    const double ns_per_cycle = 1.0 / t->m.clock_ghz;
     double sx = 0, sy = 0;
     for (int k = 0; k < t->K; k++) {
         sx += t->lat_ns[k];
-        sy += edan_timing_lane_get(t, k).seconds * 1e9;
+        sy += cycles[k] * ns_per_cycle;
     }
     double mx = sx / t->K, my = sy / t->K, sxx = 0, sxy = 0;
     for (int k = 0; k < t->K; k++) {
         double dx = t->lat_ns[k] - mx;
         sxx += dx * dx;
-        sxy += dx * (edan_timing_lane_get(t, k).seconds * 1e9 - my);
+        sxy += dx * (cycles[k] * ns_per_cycle - my);
     }
     return sxx > 0 ? sxy / sxx : 0;
+}
+
+double edan_timing_slope(const edan_timing *t)
+{
+    double c[MAXK];
+    for (int k = 0; k < t->K; k++)
+        c[k] = edan_timing_lane_get(t, k).cycles;
+    return edan_timing_slope_of(t, c);
 }
 
 double edan_timing_slowdown(const edan_timing *t)

@@ -80,6 +80,22 @@ const edan_timing_counts *edan_timing_counts_get(const edan_timing *t);
 const edan_machine *edan_timing_machine(const edan_timing *t);
 
 /*
+ * Attribution: the time from the commit of the vertex before to the commit
+ * of v is v's (what the region waited for to retire it), summed per static
+ * instruction (the stream's id). Over every id it sums to the lane's cycles.
+ * ids: one past the largest id seen. An id never executed has count 0.
+ */
+uint32_t edan_timing_ids(const edan_timing *t);
+uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id);
+uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id);
+/* Cycles attributed to the id at lane k, and those of them that waited on data from memory. */
+double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k);
+double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k);
+
+/* The least-squares slope of cycles[k] (one value per lane, as ns of run time) against the lanes' latencies. */
+double edan_timing_slope_of(const edan_timing *t, const double *cycles);
+
+/*
  * Least-squares slope of seconds against latency over the lanes (ns of run
  * time per ns of memory latency; 0 with fewer than two distinct latencies),
  * and the relative slowdown: time at the highest latency / at the lowest.

@@ -14,11 +14,33 @@
 #include "report/json.h"
 #include "tool/session.h"
 #include "tool/tool.h"
+#include "util/elf_symbols.h"
 #include "util/parse.h"
+#include "util/srcmap.h"
+
+#define MAXK EDAN_TIMING_MAX_LATENCIES
+#define TEXT_ROWS 10
+#define JSON_LINES 20
+
+/* The time of a function, or of a source line, at each latency. */
+typedef struct attr_row {
+    const char *name;     /* the function, or a line's file (NULL: unknown) */
+    unsigned line;        /* 0 for a function */
+    const char *function; /* a line's function */
+    uint64_t instructions;
+    double cycles[MAXK], stall[MAXK];
+    double slope;
+} attr_row;
 
 typedef struct timing_tool {
     edan_timing *model;
     char path[512];
+    bool attributed; /* the rows below were made (after the stream) */
+    edan_elf elf;
+    bool have_elf;
+    edan_srcmap *src;
+    attr_row *funcs, *lines;
+    size_t n_funcs, n_lines;
 } timing_tool;
 
 /* ===================================================================== */
@@ -80,6 +102,11 @@ static void destroy(void *tool)
     if (!t)
         return;
     edan_timing_free(t->model);
+    if (t->have_elf)
+        edan_elf_close(&t->elf);
+    edan_srcmap_close(t->src);
+    free(t->funcs);
+    free(t->lines);
     free(t);
 }
 
@@ -120,8 +147,193 @@ static const edan_error *error(const void *tool)
 }
 
 /* ===================================================================== */
+/* Attribution to functions and source lines                              */
+/* ===================================================================== */
+
+static void row_add(attr_row *r, const edan_timing *m, uint32_t id)
+{
+    r->instructions += edan_timing_id_count(m, id);
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        r->cycles[k] += edan_timing_id_cycles(m, id, k);
+        r->stall[k] += edan_timing_id_stall(m, id, k);
+    }
+}
+
+/* Most time at the highest latency first (the last lane is not always the highest: compare all lanes' sum). */
+static int by_time(const void *a, const void *b)
+{
+    const attr_row *x = a, *y = b;
+    double sx = 0, sy = 0;
+    for (int k = 0; k < MAXK; k++) {
+        sx += x->cycles[k];
+        sy += y->cycles[k];
+    }
+    return sx < sy ? 1 : sx > sy ? -1 : 0;
+}
+
+static int by_slope(const void *a, const void *b)
+{
+    const attr_row *x = a, *y = b;
+    return x->slope < y->slope ? 1 : x->slope > y->slope ? -1 : by_time(a, b);
+}
+
+typedef struct line_key {
+    const char *file, *function;
+    unsigned line;
+    uint32_t id;
+} line_key;
+
+static int line_cmp(const void *a, const void *b)
+{
+    const line_key *x = a, *y = b;
+    int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+    return c ? c : x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Group the model's per-instruction times by function (ELF symbols) and by source line (DWARF), once. */
+static void attribute(timing_tool *t, const edan_session *s)
+{
+    if (t->attributed)
+        return;
+    t->attributed = true;
+    const edan_timing *m = t->model;
+    const char *binary = edan_session_source(s)->binary;
+    edan_error ignored = {0};
+    if (!binary || !*binary || edan_elf_open(binary, &t->elf, &ignored))
+        return;
+    t->have_elf = !t->elf.is_pie;
+    if (!t->have_elf)
+        return;
+    const uint32_t ids = edan_timing_ids(m);
+    /* functions: one accumulator per symbol, plus one for code outside every symbol */
+    attr_row *acc = calloc(t->elf.n_funcs + 1, sizeof *acc);
+    line_key *keys = calloc(ids ? ids : 1, sizeof *keys);
+    t->src = edan_srcmap_open(binary, &ignored);
+    if (!acc || !keys) {
+        free(acc);
+        free(keys);
+        return;
+    }
+    size_t n_keys = 0;
+    for (uint32_t id = 0; id < ids; id++) {
+        if (!edan_timing_id_count(m, id))
+            continue;
+        const uint64_t pc = edan_timing_id_pc(m, id);
+        const edan_elf_func *f = edan_elf_func_at(&t->elf, pc);
+        attr_row *r = &acc[f ? (size_t)(f - t->elf.funcs) : t->elf.n_funcs];
+        r->name = f ? f->name : NULL;
+        row_add(r, m, id);
+        edan_srcloc loc = {NULL, NULL, 0};
+        if (t->src)
+            edan_srcmap_lookup(t->src, pc, &loc);
+        /* a line's function is the innermost one, inlined or not: the code the line belongs to */
+        keys[n_keys++] = (line_key){loc.file, loc.function ? loc.function : f ? f->name : NULL, loc.line, id};
+    }
+    for (size_t i = 0; i <= t->elf.n_funcs; i++)
+        if (acc[i].instructions)
+            acc[t->n_funcs++] = acc[i];
+    t->funcs = acc;
+    qsort(keys, n_keys, sizeof *keys, line_cmp);
+    t->lines = calloc(n_keys ? n_keys : 1, sizeof *t->lines);
+    for (size_t i = 0; t->lines && i < n_keys; i++) {
+        if (!i || line_cmp(&keys[i], &keys[i - 1])) {
+            attr_row *r = &t->lines[t->n_lines++];
+            r->name = keys[i].file;
+            r->line = keys[i].line;
+            r->function = keys[i].function;
+        }
+        row_add(&t->lines[t->n_lines - 1], m, keys[i].id);
+    }
+    free(keys);
+    for (size_t i = 0; i < t->n_funcs; i++)
+        t->funcs[i].slope = edan_timing_slope_of(m, t->funcs[i].cycles);
+    for (size_t i = 0; i < t->n_lines; i++)
+        t->lines[i].slope = edan_timing_slope_of(m, t->lines[i].cycles);
+    qsort(t->funcs, t->n_funcs, sizeof *t->funcs, by_time);
+    qsort(t->lines, t->n_lines, sizeof *t->lines, by_slope);
+}
+
+/* ===================================================================== */
 /* Report                                                                 */
 /* ===================================================================== */
+
+/* The lanes of the lowest and the highest latency. */
+static void lane_range(const edan_timing *m, int *lo, int *hi)
+{
+    *lo = *hi = 0;
+    for (int k = 1; k < edan_timing_lanes(m); k++) {
+        if (edan_timing_lane_get(m, k).mem_latency_ns < edan_timing_lane_get(m, *lo).mem_latency_ns)
+            *lo = k;
+        if (edan_timing_lane_get(m, k).mem_latency_ns > edan_timing_lane_get(m, *hi).mem_latency_ns)
+            *hi = k;
+    }
+}
+
+static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_t n, bool lines)
+{
+    const edan_timing *m = t->model;
+    int lo, hi;
+    lane_range(m, &lo, &hi);
+    const double total = edan_timing_lane_get(m, hi).cycles;
+    char at_lo[32], at_hi[32];
+    snprintf(at_lo, sizeof at_lo, "cycles@%gns", edan_timing_lane_get(m, lo).mem_latency_ns);
+    snprintf(at_hi, sizeof at_hi, "cycles@%gns", edan_timing_lane_get(m, hi).mem_latency_ns);
+    fprintf(f, "  %-40s %12s %14s %14s %10s %7s\n", lines ? "source line (by slope)" : "function (by time)",
+            "instructions", at_lo, at_hi, "slope", "share");
+    for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+        const attr_row *r = &rows[i];
+        char name[256];
+        if (lines) {
+            const char *base = r->name ? strrchr(r->name, '/') : NULL;
+            snprintf(name, sizeof name, "%s:%u (%s)", base ? base + 1 : r->name ? r->name : "?", r->line,
+                     r->function ? r->function : "?");
+        }
+        else
+            snprintf(name, sizeof name, "%s", r->name ? r->name : "(no symbol)");
+        fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", name, r->instructions, r->cycles[lo],
+                r->cycles[hi], r->slope, total > 0 ? 100.0 * r->cycles[hi] / total : 0.0);
+    }
+    if (n > TEXT_ROWS)
+        fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, lines ? "the top 20" : "all");
+}
+
+static void rows_json(const timing_tool *t, FILE *f, const char *key, const attr_row *rows, size_t n, bool lines)
+{
+    const edan_timing *m = t->model;
+    fprintf(f, ",\"%s\":", key);
+    if (!t->have_elf) {
+        fputs("null", f);
+        return;
+    }
+    fputc('[', f);
+    for (size_t i = 0; i < n && (!lines || i < JSON_LINES); i++) {
+        const attr_row *r = &rows[i];
+        fputs(i ? ",{" : "{", f);
+        if (lines) {
+            fputs("\"file\":", f);
+            edan_json_str(f, r->name);
+            fprintf(f, ",\"line\":%u,\"function\":", r->line);
+            edan_json_str(f, r->function);
+        } else {
+            fputs("\"name\":", f);
+            edan_json_str(f, r->name);
+        }
+        fprintf(f, ",\"instructions\":%" PRIu64 ",\"cycles\":[", r->instructions);
+        for (int k = 0; k < edan_timing_lanes(m); k++) {
+            fputs(k ? "," : "", f);
+            edan_json_num(f, r->cycles[k]);
+        }
+        fputs("],\"mem_stall_cycles\":[", f);
+        for (int k = 0; k < edan_timing_lanes(m); k++) {
+            fputs(k ? "," : "", f);
+            edan_json_num(f, r->stall[k]);
+        }
+        fputs("],\"slope_ns_per_ns\":", f);
+        edan_json_num(f, r->slope);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
 
 static void report_text(const timing_tool *t, FILE *f)
 {
@@ -148,6 +360,10 @@ static void report_text(const timing_tool *t, FILE *f)
                 c->level_misses[l]);
     fprintf(f, "  memory lines read         %" PRIu64 " (%" PRIu64 " bytes moved)\n", c->ram_lines, c->ram_bytes);
     fprintf(f, "  branches / mispredicted   %" PRIu64 " / %" PRIu64 "\n", c->branches, c->mispredicts);
+    if (t->have_elf) {
+        rows_text(t, f, t->funcs, t->n_funcs, false);
+        rows_text(t, f, t->lines, t->n_lines, true);
+    }
     if (c->unaddressed)
         fprintf(f, "  note: %" PRIu64 " instructions have no address (a text trace): instruction fetch and branch\n"
                    "        prediction are not modelled for them\n",
@@ -198,14 +414,17 @@ static void report_json(const timing_tool *t, FILE *f)
                 c->level_misses[l]);
     fprintf(f,
             "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
-            ",\"mispredicts\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}}",
+            ",\"mispredicts\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
             c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->unaddressed);
+    rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
+    rows_json(t, f, "lines", t->lines, t->n_lines, true);
+    fputc('}', f);
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    (void)s;
-    const timing_tool *t = tool;
+    timing_tool *t = tool;
+    attribute(t, s);
     if (fmt == EDAN_FORMAT_JSON)
         report_json(t, f);
     else
@@ -236,4 +455,5 @@ const edan_tool_def edan_timing_tool = {
     .report = report,
     .destroy = destroy,
     .threaded = true,
+    .reads_program = true,
 };
