@@ -108,6 +108,14 @@ def test_prediction():
           f"spmv's lines: {p['lines'][:3]}")
     slopes = [ln["slope_ns_per_ns"] for ln in p["lines"]]
     check(slopes == sorted(slopes, reverse=True), "lines by slope")
+    # the plot: predicted time against latency, the eDAG's bound beside it
+    with tempfile.TemporaryDirectory() as d:
+        edan("run", "--filter=kernel", "--machine=" + GEM5, lats, "--plot-dir=" + d, os.path.join(EX, "spmv"), "300")
+        for ext in ("dat", "gp", "png", "svg"):
+            check(os.path.getsize(os.path.join(d, "spmv-prediction." + ext)) > 0, f"spmv-prediction.{ext} written")
+        with open(os.path.join(d, "spmv-prediction.dat")) as f:
+            rows = [ln.split() for ln in f if not ln.startswith("#")]
+        check(len(rows) == 6 and all(len(r) == 3 for r in rows), f"a row a latency, model and bound: {rows}")
     # the text report
     p = edan("run", "--filter=kernel", "--machine=" + GEM5, lats, os.path.join(EX, "pointer_chase"), "100")
     check("prediction on machine gem5-validation" in p.stdout and "slope" in p.stdout, "the text report")

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -173,12 +174,69 @@ static int plot_latency(const edan_edag *e, const edan_options *o, const char *d
     return run_base(dir, base, err);
 }
 
-int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
+static int make_dir(const char *dir, edan_error *err)
 {
     if (mkdir(dir, 0755) && errno != EEXIST) {
         edan_error_set(err, "%s: cannot create the plot directory: %s", dir, strerror(errno));
         return -1;
     }
+    return 0;
+}
+
+static int lane_by_latency(const void *a, const void *b)
+{
+    const edan_timing_lane *x = a, *y = b;
+    return x->mem_latency_ns < y->mem_latency_ns ? -1 : x->mem_latency_ns > y->mem_latency_ns;
+}
+
+int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_options *o, const char *dir,
+                         const char *name, edan_error *err)
+{
+    char base[512], dat[1024], gpp[1024];
+    if (make_dir(dir, err))
+        return -1;
+    snprintf(base, sizeof base, "%s-prediction", name);
+    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
+    if (!f)
+        return -1;
+    const int n = edan_timing_lanes(m);
+    edan_timing_lane lanes[EDAN_TIMING_MAX_LATENCIES];
+    for (int k = 0; k < n; k++)
+        lanes[k] = edan_timing_lane_get(m, k);
+    qsort(lanes, (size_t)n, sizeof lanes[0], lane_by_latency);
+    const double ghz = edan_timing_machine(m)->clock_ghz;
+    edan_metrics mt;
+    if (e) /* bounds at alpha = 1 scale linearly */
+        edan_metrics_compute(edan_edag_lane(e, 0), 1, &o->metrics, &mt);
+    fprintf(f, "# memory latency (ns), predicted time (us)%s\n", e ? ", eDAG runtime upper bound (us)" : "");
+    for (int k = 0; k < n; k++) {
+        fprintf(f, "%g %.9g", lanes[k].mem_latency_ns, lanes[k].seconds * 1e6);
+        if (e) /* alpha in cycles of the machine's clock */
+            fprintf(f, " %.9g", (mt.per_m[0].mem_upper * lanes[k].mem_latency_ns * ghz + mt.C) / ghz * 1e-3);
+        fputc('\n', f);
+    }
+    if (close_checked(f, dat, err))
+        return -1;
+    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
+    if (!gp)
+        return -1;
+    edan_plot_script_header(gp, "predicted run time against memory latency");
+    fprintf(gp, "set title 'Predicted run time against memory latency'\nset xlabel 'memory latency (ns)'\n"
+                "set ylabel 'run time (us)'\nset grid\nset key outside right top\n");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "plot ARG1 using 1:2 with linespoints lw 2 pt 7 title 'timing model'%s",
+             e ? ", \\\n     ARG1 using 1:3 with lines dt 2 lw 2 title 'eDAG upper bound (slope lambda)'" : "");
+    edan_plot_script_outputs(gp, cmd);
+    if (close_checked(gp, gpp, err))
+        return -1;
+    return run_base(dir, base, err);
+}
+
+int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
+{
+    if (make_dir(dir, err))
+        return -1;
     if (plot_movement(e, dir, name, err))
         return -1;
     return plot_latency(e, o, dir, name, err);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "analysis/edag.h"
+#include "analysis/timing.h"
 #include "config/options.h"
 #include "util/error.h"
 
@@ -22,6 +23,15 @@
  * failing, unwritable directory).
  */
 int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err);
+
+/*
+ * Into dir: <name>-prediction.{dat,gp,png,svg}: the timing model's run time
+ * against memory latency, with the eDAG's runtime upper bound (first
+ * configuration and m, alpha = the latency in cycles; its slope is lambda)
+ * beside it when e is not NULL. 0, or -1 with err set.
+ */
+int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_options *o, const char *dir,
+                         const char *name, edan_error *err);
 
 /*
  * Run gnuplot on a script with its data file and the PNG and SVG to write

@@ -12,6 +12,8 @@
 #include "analysis/timing.h"
 #include "config/machine_file.h"
 #include "report/json.h"
+#include "report/plot.h"
+#include "tool/edag_tool.h"
 #include "tool/session.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
@@ -431,6 +433,18 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
         report_text(t, f); /* the table form is the same rows */
 }
 
+/* --plot-dir: run time against memory latency, the eDAG's bound beside it. */
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const timing_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (!o->plot_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, err);
+}
+
 static const edan_tool_option options[] = {
     {"machine", true,
      "  --machine=FILE      predict the region's run time on the machine FILE describes\n"
@@ -453,6 +467,7 @@ const edan_tool_def edan_timing_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,
