@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# Compares a memory-latency sweep (validation/sweep.py's results file) with edan's predictions and
+# prints markdown tables: per program, the measured slope (least-squares ns of kernel time per ns of
+# memory latency) and relative slowdown (time at the highest over time at the lowest latency), the
+# timing model's predicted slope and slowdown with the slope error and the time error at the lowest
+# latency, and the paper's lambda and Lambda; then Spearman's rho and the mean |rank difference| of
+# the model, lambda and Lambda, by slope and by slowdown, over all programs and per group.
+#
+#   python3 validation/compare.py [--results FILE] [--update-doc FILE --command TEXT] [--group REGEX]
+#     --results FILE     sweep.py's results [build/validation/results.json]
+#     --update-doc FILE  write the tables into FILE between the lines
+#                        <!-- validation:begin --> and <!-- validation:end --> (else print them)
+#     --command TEXT     the command recorded above the tables [python3 validation/compare.py ...]
+#     --commit REV       the commit recorded with them [git rev-parse --short HEAD]
+#     --group REGEX      a program's group is the regex's first group on its name, e.g. the size of
+#                        "mini.gemm" with the default ^([^.]+)\. ; programs without one form no group
+# Python 3 standard library only. Errors: a message and exit status 2.
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BEGIN, END = "<!-- validation:begin -->", "<!-- validation:end -->"
+
+
+def die(msg):
+    sys.stderr.write("compare.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def lsq_slope(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+
+
+def ranks(vals):
+    """Average ranks (1 = smallest), ties sharing the mean of their positions."""
+    order = sorted(range(len(vals)), key=lambda i: vals[i])
+    r = [0.0] * len(vals)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and vals[order[j + 1]] == vals[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    """Spearman's rho (Pearson on average ranks) and the mean |rank difference|; None below 3 points."""
+    if len(a) < 3:
+        return None, None
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = math.sqrt(sum((x - ma) ** 2 for x in ra))
+    vb = math.sqrt(sum((y - mb) ** 2 for y in rb))
+    rho = cov / (va * vb) if va > 0 and vb > 0 else None
+    return rho, sum(abs(x - y) for x, y in zip(ra, rb)) / n
+
+
+def fmt(v, digits=3):
+    if v is None:
+        return "–"
+    if isinstance(v, str):
+        return v
+    if v == 0:
+        return "0"
+    if abs(v) >= 10 ** digits or abs(v) < 10 ** -2:
+        return "%.*g" % (digits, v)
+    return "%.*g" % (max(digits, len(str(int(abs(v))))), v)
+
+
+def pct(v):
+    return "–" if v is None else "%+.1f" % v
+
+
+def analyse(sweep):
+    lats_all = [float(x) for x in sweep["latencies"]]
+    rows = []
+    for p in sweep["programs"]:
+        r = {"name": p["name"], "kernel": p["kernel"], "source": p.get("time_source"),
+             "notes": list(p.get("notes") or [])}
+        pts = sorted((float(l), v["seconds"]) for l, v in p["gem5"].items() if v.get("seconds") is not None)
+        r["n_lat"] = len(pts)
+        if len(pts) >= 2:
+            xs, ys = [x for x, _ in pts], [y for _, y in pts]
+            r["lo"], r["hi"] = xs[0], xs[-1]
+            r["t_lo"], r["t_hi"] = ys[0], ys[-1]
+            r["slope"] = lsq_slope(xs, [y * 1e9 for y in ys])  # ns of time per ns of latency
+            r["slowdown"] = ys[-1] / ys[0] if ys[0] > 0 else None
+            if len(pts) < len(lats_all):
+                r["notes"].append("gem5 at %d of %d latencies" % (len(pts), len(lats_all)))
+        else:
+            r["slope"] = r["slowdown"] = None
+            r["notes"].append("gem5: %d latenc%s measured" % (len(pts), "y" if len(pts) == 1 else "ies"))
+        lam = p.get("lambda")
+        r["lambda"] = lam["lambda"] if lam else None
+        r["Lambda"] = lam["Lambda"] if lam else None
+        r["W"], r["D"] = (lam["W"], lam["D"]) if lam else (None, None)
+        m = p.get("model")
+        r["m_slope"] = r["m_slowdown"] = r["slope_err"] = r["time_err"] = None
+        if m and "missing" not in m and r["slope"] is not None:
+            by = {float(l): v["seconds"] for l, v in m["by_latency"].items()}
+            common = [x for x, _ in pts if x in by]
+            if len(common) >= 2:
+                r["m_slope"] = lsq_slope(common, [by[x] * 1e9 for x in common])
+                r["m_slowdown"] = by[common[-1]] / by[common[0]] if by[common[0]] > 0 else None
+            else:
+                r["m_slope"], r["m_slowdown"] = m.get("slope_ns_per_ns"), m.get("slowdown")
+                r["notes"].append("model: not at the measured latencies; its own slope and slowdown")
+            if r["m_slope"] is not None and r["slope"]:
+                r["slope_err"] = (r["m_slope"] - r["slope"]) / abs(r["slope"]) * 100
+            if r["lo"] in by and r["t_lo"]:
+                r["time_err"] = (by[r["lo"]] - r["t_lo"]) / r["t_lo"] * 100
+        elif m and "missing" in m:
+            r["notes"].append("model: " + m["missing"])
+        rows.append(r)
+    return rows
+
+
+def ranking_table(rows, title):
+    out = ["| %s | n | ρ by slope | mean \\|Δrank\\| | ρ by slowdown | mean \\|Δrank\\| |" % title,
+           "|---|---:|---:|---:|---:|---:|"]
+    for label, by_slope, by_slow in (("model", "m_slope", "m_slowdown"), ("λ", "lambda", "lambda"),
+                                     ("Λ", "Lambda", "Lambda")):
+        cells = []
+        ns = set()
+        for meas, pred in (("slope", by_slope), ("slowdown", by_slow)):
+            pts = [(r[meas], r[pred]) for r in rows if r[meas] is not None and r[pred] is not None]
+            rho, mad = spearman([a for a, _ in pts], [b for _, b in pts])
+            ns.add(len(pts))
+            cells += ["%.2f" % rho if rho is not None else "–", "%.2f" % mad if mad is not None else "–"]
+        out.append("| %s | %s | %s |" % (label, "/".join(str(n) for n in sorted(ns)), " | ".join(cells)))
+    return out
+
+
+def tables(sweep, group_re):
+    rows = analyse(sweep)
+    lats = ", ".join(fmt(float(x)) for x in sweep["latencies"])
+    out = ["Machine `%s`; memory latencies %s ns; λ and Λ with `--cache=%s --m=%d`."
+           % (os.path.basename(sweep["machine"]), lats, sweep["cache"], sweep["m"]), ""]
+    srcs = sorted({r["source"] for r in rows if r["source"]})
+    if "simseconds" in srcs:
+        out += ["Programs whose time source is `simseconds` are timed by gem5's simulated seconds of the "
+                "whole program (set-up included), not of the kernel that edan traces.", ""]
+    out += ["| program | kernel | time | t(lo) µs | t(hi) µs | slope ns/ns | slowdown | model slope | "
+            "slope err % | model slowdown | time err @lo % | λ | λ / slope | Λ | W | D |",
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        ratio = r["lambda"] / r["slope"] if r["lambda"] is not None and r["slope"] else None
+        out.append("| %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["name"], r["kernel"], r["source"] or "–",
+            fmt(r.get("t_lo") and r["t_lo"] * 1e6), fmt(r.get("t_hi") and r["t_hi"] * 1e6),
+            fmt(r["slope"]), fmt(r["slowdown"], 4), fmt(r["m_slope"]), pct(r["slope_err"]),
+            fmt(r["m_slowdown"], 4), pct(r["time_err"]), fmt(r["lambda"]), fmt(ratio), fmt(r["Lambda"]),
+            fmt(r["W"]), fmt(r["D"])))
+    out.append("")
+    out += ranking_table(rows, "all programs")
+    groups = {}
+    if group_re:
+        for r in rows:
+            m = re.search(group_re, r["name"])
+            if m and m.groups():
+                groups.setdefault(m.group(1), []).append(r)
+    for g in sorted(groups):
+        if len(groups[g]) < len(rows):
+            out.append("")
+            out += ranking_table(groups[g], "group `%s`" % g)
+    se = [abs(r["slope_err"]) for r in rows if r["slope_err"] is not None]
+    te = [abs(r["time_err"]) for r in rows if r["time_err"] is not None]
+    out.append("")
+    if se or te:
+        out.append("Model magnitude: median |slope error| %s %% over %d programs; median |time error at "
+                   "the lowest latency| %s %% over %d programs."
+                   % (fmt(statistics.median(se)) if se else "–", len(se),
+                      fmt(statistics.median(te)) if te else "–", len(te)))
+    elif not sweep.get("model_supported"):
+        out.append("Model columns: pending (this edan has no `--machine`/`--mem-latency`).")
+    else:
+        out.append("Model columns: pending (edan's JSON has no `prediction` object for these programs).")
+    notes = [(r["name"], n) for r in rows for n in r["notes"]
+             if not n.startswith("model: edan has no")]
+    if notes or sweep.get("failures"):
+        out += ["", "Notes:", ""]
+        out += ["- %s: %s" % nn for nn in notes]
+        out += ["- failed: %s" % f.replace("\n", " ") for f in sweep.get("failures") or []]
+    return out
+
+
+def update_doc(path, body):
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        die("%s: needs one line %s and, after it, one line %s" % (path, BEGIN, END))
+    a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+    new = text[:a] + "\n" + "\n".join(body) + "\n" + text[b:]
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(new)
+    os.replace(tmp, path)
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description="gem5 sweep against edan's predictions (see the header)")
+    ap.add_argument("--results", default=os.path.join(ROOT, "build", "validation", "results.json"))
+    ap.add_argument("--update-doc")
+    ap.add_argument("--command", default=None)
+    ap.add_argument("--commit", default=None)
+    ap.add_argument("--group", default=r"^([^.]+)\.")
+    a = ap.parse_args(argv)
+    try:
+        with open(a.results, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        die("%s: %s (run validation/sweep.py first)" % (a.results, e.strerror))
+    except ValueError as e:
+        die("%s: not JSON: %s" % (a.results, e))
+    sweep = data.get("sweep") if isinstance(data, dict) else None
+    if not sweep or not sweep.get("programs"):
+        die("%s: no sweep recorded (run validation/sweep.py first)" % a.results)
+    try:
+        re.compile(a.group)
+    except re.error as e:
+        die("--group: %s" % e)
+    body = tables(sweep, a.group)
+    if a.update_doc:
+        commit = a.commit
+        if commit is None:
+            commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    text=True).stdout.strip() or "unknown"
+        cmd = a.command or "python3 validation/compare.py " + " ".join(argv)
+        head = ["", "Generated by `%s` at commit `%s`." % (cmd, commit), ""]
+        update_doc(a.update_doc, head + body + [""])
+    else:
+        print("\n".join(body))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+# Memory-latency sweep: runs every program of a list in gem5 at each memory latency, and edan on the
+# same traced region (the paper's lambda and Lambda, and the timing model's prediction when edan has
+# one), and keeps every result in a JSON file so that a rerun only runs what is missing.
+#
+#   python3 validation/sweep.py [options] LIST
+#     --gem5 PATH         gem5.opt [$GEM5 or /opt/gem5src/build/RISCV/gem5.opt]
+#     --edan PATH         edan [build/edan]
+#     --machine FILE      machine description [machines/gem5-validation.ini]
+#     --latencies LIST    memory latencies in ns, comma or space separated [50,100,150,200,250,300]
+#     -j N                gem5 and edan runs at a time [1]
+#     --results FILE      results and cache [build/validation/results.json]
+#     --time SOURCE       auto | output | simseconds: the kernel time a program prints (a line that is
+#                         just a number of seconds, PolyBench-style), or gem5's simSeconds (the whole
+#                         program); auto takes the program's when it prints one [auto]
+#     --m N               memory issue slots of lambda and Lambda [4]
+#     --cache SPEC        edan's cache for lambda and Lambda [the machine's L1d as an edan --cache]
+#     --no-gem5, --no-edan   leave that side out (its cached results are still reported)
+#     --timeout S         give up a gem5 run after S seconds [none]
+#     --force             run again what is cached
+#
+# LIST: one program a line, tab-separated: NAME, BINARY, ARGS..., KERNEL, and optionally a last field
+# time=output or time=simseconds for that program. ARGS are any number of fields (none for no
+# arguments), each split like a shell command line. '#' starts a comment line; relative paths are
+# relative to the current directory. KERNEL is the function edan traces (--filter=KERNEL); gem5
+# simulates the whole program, and its time is the one the program prints around the kernel
+# (or simSeconds, which then includes the program's set-up: say so when comparing).
+#
+# gem5 results are keyed by the binary's and the machine file's contents, the arguments and the
+# latency; edan results by the binary, the arguments, the kernel and edan's own binary and plugin, so
+# rebuilding edan reruns edan and nothing else. Errors: a message and exit status 2.
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SCHEMA = "edan.validation/1"
+FLOAT_LINE = re.compile(r"^\s*([0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?)\s*$")
+EXIT_LINE = re.compile(r"^EXIT (.*) code=(-?\d+) ticks=(\d+)$")
+
+
+class Failure(Exception):
+    pass
+
+
+def die(msg):
+    sys.stderr.write("sweep.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def digest(path, _cache={}):
+    st = os.stat(path)
+    k = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    if k not in _cache:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        _cache[k] = h.hexdigest()[:16]
+    return _cache[k]
+
+
+def parse_latencies(text):
+    out = []
+    for t in re.split(r"[,\s]+", text.strip()):
+        if not t:
+            continue
+        try:
+            v = float(t)
+        except ValueError:
+            die("--latencies: '%s' is not a number" % t)
+        if not v > 0:
+            die("--latencies: %s must be positive" % t)
+        out.append(int(v) if v == int(v) else v)
+    if len(out) < 2:
+        die("--latencies: give at least two latencies")
+    return sorted(set(out))
+
+
+def read_list(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    progs, names = [], set()
+    for no, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        f = line.split("\t")
+        where = "%s:%d" % (path, no)
+        time_src = None
+        if len(f) >= 4 and f[-1].startswith("time="):
+            time_src = f.pop()[5:]
+            if time_src not in ("output", "simseconds"):
+                die("%s: time=%s: use time=output or time=simseconds" % (where, time_src))
+        if len(f) < 3:
+            die("%s: expected NAME<TAB>BINARY<TAB>ARGS...<TAB>KERNEL, got %d field(s)" % (where, len(f)))
+        name, binary, kernel = f[0].strip(), f[1].strip(), f[-1].strip()
+        try:
+            args = [a for field in f[2:-1] for a in shlex.split(field)]
+        except ValueError as e:
+            die("%s: arguments: %s" % (where, e))
+        if not name or not re.fullmatch(r"[A-Za-z0-9_.+-]+", name):
+            die("%s: name '%s' must be letters, digits and _ . + -" % (where, name))
+        if name in names:
+            die("%s: name '%s' is listed twice" % (where, name))
+        if not kernel or not re.fullmatch(r"[A-Za-z_.$][A-Za-z0-9_.$]*", kernel):
+            die("%s: kernel '%s' is not a function name" % (where, kernel))
+        if not os.path.isfile(binary):
+            die("%s: binary %s does not exist" % (where, binary))
+        names.add(name)
+        progs.append({"name": name, "binary": os.path.abspath(binary), "args": args,
+                      "kernel": kernel, "time": time_src})
+    if not progs:
+        die("%s: no programs" % path)
+    return progs
+
+
+def machine_l1d_cache(machine):
+    """The machine's L1d as an edan --cache specification."""
+    sys.path.insert(0, HERE)
+    import gem5_machine  # the one reader of machine files on the Python side
+    try:
+        m = gem5_machine.read_machine(machine)
+    except gem5_machine.MachineError as e:
+        die(str(e))
+    d = m["l1d"]
+    size = d["size"]
+    text = "%dK" % (size >> 10) if size % 1024 == 0 else str(size)
+    return "%s,line=%d,ways=%d,write=%s,alloc=%s" % (text, d["line"], d["ways"], d["write"], d["alloc"]), m
+
+
+class Results:
+    """The JSON results file: {"schema", "gem5": {key: record}, "edan": {...}, "model": {...},
+    "sweep": the table of the last sweep}. Written whole (to a temporary file, then renamed)."""
+
+    def __init__(self, path):
+        self.path = path
+        self.lock = threading.Lock()
+        self.data = {"schema": SCHEMA, "gem5": {}, "edan": {}, "model": {}, "sweep": None}
+        if os.path.exists(path):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    d = json.load(f)
+            except (OSError, ValueError) as e:
+                die("%s: cannot read the results file: %s" % (path, e))
+            if d.get("schema") != SCHEMA:
+                die("%s: not a results file of schema %s" % (path, SCHEMA))
+            self.data.update(d)
+
+    def get(self, kind, key):
+        with self.lock:
+            return self.data[kind].get(key)
+
+    def put(self, kind, key, rec):
+        with self.lock:
+            self.data[kind][key] = rec
+            self.save_locked()
+
+    def set_sweep(self, sweep):
+        with self.lock:
+            self.data["sweep"] = sweep
+            self.save_locked()
+
+    def save_locked(self):
+        d = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(d, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".results.", dir=d)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(self.data, f, indent=1, sort_keys=True)
+            f.write("\n")
+        os.replace(tmp, self.path)
+
+
+def key_of(*parts):
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def parse_stats(path):
+    out = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                p = line.split()
+                if len(p) >= 2 and p[0] in ("simSeconds", "simTicks", "simInsts", "hostSeconds",
+                                            "system.cpu.numCycles") and p[0] not in out:
+                    try:
+                        out[p[0]] = float(p[1])
+                    except ValueError:
+                        pass
+    except OSError:
+        pass
+    return out
+
+
+def run_gem5(opts, prog, lat):
+    """One gem5 run: {'output_seconds', 'simSeconds', ...} or Failure."""
+    work = tempfile.mkdtemp(prefix="gem5-%s-%s-" % (prog["name"], lat), dir=opts.workdir)
+    cmd = [opts.gem5, "-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"),
+           "--machine", opts.machine, "--latency", str(lat), "--", prog["binary"]] + prog["args"]
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           errors="replace", timeout=opts.timeout)
+    except subprocess.TimeoutExpired:
+        shutil.rmtree(work, ignore_errors=True)
+        raise Failure("gem5 ran longer than %g s" % opts.timeout)
+    wall = time.time() - t0
+    stats = parse_stats(os.path.join(work, "stats.txt"))
+    shutil.rmtree(work, ignore_errors=True)
+    tail = "\n".join((p.stderr or p.stdout).strip().splitlines()[-5:])
+    if p.returncode != 0:
+        raise Failure("gem5 exited with status %d: %s" % (p.returncode, tail))
+    lines = p.stdout.splitlines()
+    ex = [m for m in map(EXIT_LINE.match, lines) if m]
+    if not ex:
+        raise Failure("gem5 printed no EXIT line: %s" % tail)
+    if int(ex[-1].group(2)) != 0:
+        raise Failure("the program exited with status %s in gem5 (%s)" % (ex[-1].group(2), ex[-1].group(1)))
+    floats = [float(m.group(1)) for m in map(FLOAT_LINE.match, lines) if m]
+    if "simSeconds" not in stats:
+        raise Failure("no simSeconds in gem5's stats.txt")
+    return {"output_seconds": floats[-1] if floats else None, "simSeconds": stats["simSeconds"],
+            "simInsts": stats.get("simInsts"), "cycles": stats.get("system.cpu.numCycles"),
+            "wall_seconds": round(wall, 2), "command": " ".join(map(shlex.quote, cmd[1:]))}
+
+
+def run_edan_json(opts, argv):
+    """edan with argv plus --output=FILE before the program; the report as JSON, and the wall time."""
+    fd, out = tempfile.mkstemp(prefix="edan-", suffix=".json", dir=opts.workdir)
+    os.close(fd)
+    i = argv.index("--")
+    full = argv[:i] + ["--output=" + out] + argv[i:]
+    try:
+        t0 = time.time()
+        p = subprocess.run([opts.edan] + full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+        wall = time.time() - t0
+        if p.returncode != 0:
+            raise Failure("edan exited with status %d: %s" % (p.returncode, p.stderr.strip()[-400:]))
+        try:
+            with open(out, encoding="utf-8") as f:
+                return json.load(f), wall
+        except ValueError as e:
+            raise Failure("edan's JSON does not parse: %s" % e)
+    finally:
+        os.unlink(out)
+
+
+def run_edan_lambda(opts, prog):
+    argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--cache=" + opts.cache,
+            "--m=%d" % opts.m, "--", prog["binary"]] + prog["args"]
+    rep, wall = run_edan_json(opts, argv)
+    try:
+        c = rep["configurations"][0]
+        pm = c["per_m"][0]
+        rec = {"lambda": pm["lambda"], "Lambda": pm["Lambda"], "m": pm["m"], "W": c["W"], "D": c["D"],
+               "vertices": c["vertices"], "T1": c["T1"], "Tinf": c["Tinf"], "cache": c["cache"]}
+    except (KeyError, IndexError, TypeError) as e:
+        raise Failure("edan's JSON lacks configurations[0].per_m[0] (%s)" % e)
+    if not rec["vertices"]:
+        raise Failure("edan traced no instruction: is %s the kernel's symbol?" % prog["kernel"])
+    rec["wall_seconds"] = round(wall, 2)
+    rec["command"] = "edan " + " ".join(map(shlex.quote, argv))
+    return rec
+
+
+def run_edan_model(opts, prog):
+    lats = ",".join(str(x) for x in opts.latencies)
+    argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--machine=" + opts.machine,
+            "--mem-latency=" + lats, "--", prog["binary"]] + prog["args"]
+    rep, wall = run_edan_json(opts, argv)
+    pred = rep.get("prediction")
+    cmd = "edan " + " ".join(map(shlex.quote, argv))
+    if not isinstance(pred, dict):
+        return {"missing": "edan's JSON has no \"prediction\" object", "command": cmd}
+    try:
+        lat, cyc, sec = pred["mem_latency_ns"], pred["cycles"], pred["seconds"]
+        if not (len(lat) == len(cyc) == len(sec)):
+            raise ValueError("arrays of different lengths")
+        by_lat = {str(float(l)): {"cycles": c, "seconds": s} for l, c, s in zip(lat, cyc, sec)}
+        rec = {"by_latency": by_lat, "slope_ns_per_ns": pred.get("slope_ns_per_ns"),
+               "slowdown": pred.get("slowdown")}
+    except (KeyError, TypeError, ValueError) as e:
+        raise Failure("edan's \"prediction\" is not as documented (%s)" % e)
+    rec["wall_seconds"] = round(wall, 2)
+    rec["command"] = cmd
+    return rec
+
+
+def main(argv):
+    import argparse
+    ap = argparse.ArgumentParser(description="memory-latency sweep in gem5 and edan (see the header)")
+    ap.add_argument("list")
+    ap.add_argument("--gem5", default=os.environ.get("GEM5") or "/opt/gem5src/build/RISCV/gem5.opt")
+    ap.add_argument("--edan", default=os.path.join(ROOT, "build", "edan"))
+    ap.add_argument("--machine", default=os.path.join(ROOT, "machines", "gem5-validation.ini"))
+    ap.add_argument("--latencies", default="50,100,150,200,250,300")
+    ap.add_argument("-j", type=int, default=1, dest="jobs")
+    ap.add_argument("--results", default=os.path.join(ROOT, "build", "validation", "results.json"))
+    ap.add_argument("--time", choices=["auto", "output", "simseconds"], default="auto")
+    ap.add_argument("--m", type=int, default=4)
+    ap.add_argument("--cache", default=None)
+    ap.add_argument("--no-gem5", action="store_true")
+    ap.add_argument("--no-edan", action="store_true")
+    ap.add_argument("--timeout", type=float, default=None)
+    ap.add_argument("--force", action="store_true")
+    opts = ap.parse_args(argv)
+    if opts.jobs < 1:
+        die("-j must be at least 1")
+    if opts.m < 1:
+        die("--m must be at least 1")
+    opts.latencies = parse_latencies(opts.latencies)
+    opts.machine = os.path.abspath(opts.machine)
+    l1d, _ = machine_l1d_cache(opts.machine)
+    opts.cache = opts.cache or l1d
+    progs = read_list(opts.list)
+    if not opts.no_gem5 and not (os.path.isfile(opts.gem5) and os.access(opts.gem5, os.X_OK)):
+        die("gem5 not found at %s: set GEM5 or --gem5 (build it with ../shared/validation/build-gem5.sh), "
+            "or give --no-gem5" % opts.gem5)
+    model_supported = False
+    if not opts.no_edan:
+        if not os.access(opts.edan, os.X_OK):
+            die("edan not found at %s (make build)" % opts.edan)
+        h = subprocess.run([opts.edan, "run", "--help"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, errors="replace").stdout
+        model_supported = "--machine" in h and "--mem-latency" in h
+        plugin = os.path.join(os.path.dirname(os.path.abspath(opts.edan)), "libedan_plugin.so")
+        edan_id = digest(opts.edan) + (digest(plugin) if os.path.exists(plugin) else "")
+    results = Results(opts.results)
+    opts.workdir = os.path.join(os.path.dirname(os.path.abspath(opts.results)), "work")
+    os.makedirs(opts.workdir, exist_ok=True)
+    mdig = digest(opts.machine)
+
+    gem5_keys, lambda_keys, model_keys, jobs = {}, {}, {}, []
+    for p in progs:
+        bd = digest(p["binary"])
+        for lat in opts.latencies:
+            k = key_of("gem5", bd, p["args"], mdig, float(lat))
+            gem5_keys[(p["name"], lat)] = k
+            if not opts.no_gem5 and (opts.force or results.get("gem5", k) is None):
+                jobs.append(("gem5", k, p, lat))
+        if not opts.no_edan:
+            k = key_of("lambda", bd, p["args"], p["kernel"], opts.cache, opts.m, edan_id)
+            lambda_keys[p["name"]] = k
+            if opts.force or results.get("edan", k) is None:
+                jobs.append(("edan", k, p, None))
+            if model_supported:
+                k = key_of("model", bd, p["args"], p["kernel"], mdig, opts.latencies, edan_id)
+                model_keys[p["name"]] = k
+                if opts.force or results.get("model", k) is None:
+                    jobs.append(("model", k, p, None))
+    # edan first: it takes seconds where gem5 takes minutes, and shows a wrong kernel name early.
+    jobs.sort(key=lambda j: j[0] == "gem5")
+    failures = {}
+    done = [0]
+
+    def work(job):
+        kind, k, p, lat = job
+        t0 = time.time()
+        try:
+            if kind == "gem5":
+                rec = run_gem5(opts, p, lat)
+            elif kind == "edan":
+                rec = run_edan_lambda(opts, p)
+            else:
+                rec = run_edan_model(opts, p)
+            results.put(kind, k, rec)
+            msg = "ok"
+            if kind == "gem5":
+                msg = "simSeconds %.9g, printed %s" % (rec["simSeconds"], rec["output_seconds"])
+            elif kind == "edan":
+                msg = "lambda %.6g Lambda %.6g" % (rec["lambda"], rec["Lambda"])
+            elif "missing" in rec:
+                msg = rec["missing"]
+        except (Failure, OSError) as e:
+            failures[(kind, p["name"], lat)] = str(e)
+            msg = "FAILED: %s" % e
+        with results.lock:
+            done[0] += 1
+            sys.stderr.write("[%d/%d] %s %s%s: %s (%.1f s)\n" % (
+                done[0], len(jobs), kind, p["name"], " @%sns" % lat if lat is not None else "",
+                msg, time.time() - t0))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
+        list(ex.map(work, jobs))
+
+    # The table of this sweep, from the cache.
+    rows = []
+    for p in progs:
+        row = {"name": p["name"], "binary": p["binary"], "args": p["args"], "kernel": p["kernel"],
+               "gem5": {}, "time_source": None, "lambda": None, "model": None, "notes": []}
+        want = p["time"] or opts.time
+        srcs = set()
+        for lat in opts.latencies:
+            r = results.get("gem5", gem5_keys[(p["name"], lat)])
+            if r is None:
+                continue
+            if want == "output" or (want == "auto" and r["output_seconds"] is not None):
+                if r["output_seconds"] is None:
+                    row["notes"].append("@%sns: the program printed no time" % lat)
+                    continue
+                t, src = r["output_seconds"], "output"
+            else:
+                t, src = r["simSeconds"], "simseconds"
+            srcs.add(src)
+            row["gem5"][str(float(lat))] = {"seconds": t, "simSeconds": r["simSeconds"],
+                                            "simInsts": r["simInsts"], "wall_seconds": r["wall_seconds"]}
+        if len(srcs) > 1:
+            row["notes"].append("mixed time sources %s" % sorted(srcs))
+        row["time_source"] = "+".join(sorted(srcs)) or None
+        if p["name"] in lambda_keys:
+            row["lambda"] = results.get("edan", lambda_keys[p["name"]])
+        if p["name"] in model_keys:
+            row["model"] = results.get("model", model_keys[p["name"]])
+        elif not opts.no_edan:
+            row["notes"].append("model: edan has no --machine/--mem-latency yet")
+        rows.append(row)
+    results.set_sweep({"list": os.path.abspath(opts.list), "machine": opts.machine,
+                       "latencies": opts.latencies, "cache": opts.cache, "m": opts.m,
+                       "gem5": None if opts.no_gem5 else opts.gem5,
+                       "edan": None if opts.no_edan else os.path.abspath(opts.edan),
+                       "model_supported": model_supported, "time": opts.time,
+                       "programs": rows, "failures": ["%s %s%s: %s" % (k[0], k[1], "" if k[2] is None
+                                                      else " @%sns" % k[2], v)
+                                                      for k, v in sorted(failures.items(), key=str)]})
+    if failures:
+        sys.stderr.write("sweep.py: %d run(s) failed; results so far are in %s\n"
+                         % (len(failures), opts.results))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
