@@ -70,3 +70,23 @@ fuzz: deps
 # Instructions per traced instruction (callgrind; deterministic on a noisy machine).
 bench-instructions: build
 	@sh bench/instructions.sh $(BUILD)
+
+# Accuracy against gem5 (issue 21): a memory-latency sweep of VALIDATION_LIST in gem5 and edan, the
+# tables written into docs/accuracy.md. Reruns run only what changed (results in VALIDATION_RESULTS).
+GEM5 ?= /opt/gem5src/build/RISCV/gem5.opt
+VALIDATION_LIST ?= validation/programs.tsv
+VALIDATION_JOBS ?= 1
+VALIDATION_LATENCIES ?= 50,100,150,200,250,300
+VALIDATION_RESULTS ?= $(BUILD)/validation/results.json
+.PHONY: validate
+validate: build
+	@if [ ! -x "$(GEM5)" ]; then \
+	    echo "make validate: no gem5 at $(GEM5). Build gem5 v22.1 from source with"; \
+	    echo "  sh ../shared/validation/build-gem5.sh SRC   (notes: ../shared/validation/README.md)"; \
+	    echo "or point GEM5 at an existing build/RISCV/gem5.opt."; exit 2; fi
+	@python3 validation/sweep.py --gem5 "$(GEM5)" --edan $(BUILD)/edan -j $(VALIDATION_JOBS) \
+	    --latencies "$(VALIDATION_LATENCIES)" --results "$(VALIDATION_RESULTS)" "$(VALIDATION_LIST)"; \
+	status=$$?; [ $$status -le 1 ] || exit $$status; \
+	python3 validation/compare.py --results "$(VALIDATION_RESULTS)" --update-doc docs/accuracy.md \
+	    --command "make validate VALIDATION_LIST=$(VALIDATION_LIST) VALIDATION_LATENCIES=$(VALIDATION_LATENCIES)" \
+	    && echo "make validate: tables written into docs/accuracy.md" && exit $$status
