@@ -10,13 +10,18 @@
  * printed, so `edan analyze`'s rate can be split into its two parts. CACHE
  * takes edan's --cache syntax, a list included (one lane per cache, as in a
  * sweep). STAGE_SPEED_ANALYZER_ONLY=1 skips the reader, for A/B runs of the
- * analyzer alone.
+ * analyzer alone. STAGE_SPEED_MACHINE=FILE adds "timing": the timing model
+ * alone on that machine at the memory latencies of STAGE_SPEED_LATENCIES
+ * (ns, comma-separated; the machine's by default).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "analysis/edag.h"
+#include "analysis/timing.h"
+#include "config/machine_file.h"
 #include "config/options.h"
 #include "trace/trace_file.h"
 
@@ -132,6 +137,42 @@ int main(int argc, char **argv)
     }
     printf("analyzer  %ld records, %.1f M/s (cache %s)\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6,
            argc == 3 ? argv[2] : "none");
+    const char *machine = getenv("STAGE_SPEED_MACHINE");
+    if (machine && *machine) {
+        edan_machine m;
+        double lat[EDAN_TIMING_MAX_LATENCIES];
+        int nl = 0;
+        if (edan_machine_load(machine, &m, &err)) {
+            fprintf(stderr, "stage_speed: %s\n", err.msg);
+            return 2;
+        }
+        const char *list = getenv("STAGE_SPEED_LATENCIES");
+        for (const char *p = list && *list ? list : NULL; p && nl < EDAN_TIMING_MAX_LATENCIES; p = strchr(p, ',')) {
+            p += *p == ',';
+            lat[nl++] = strtod(p, NULL);
+        }
+        if (!nl)
+            lat[nl++] = m.mem_latency_ns;
+        for (int i = 0; i < RUNS; i++) {
+            edan_timing *tm = edan_timing_new(&m, lat, nl, &err);
+            if (!tm) {
+                fprintf(stderr, "stage_speed: %s\n", err.msg);
+                return 2;
+            }
+            edan_consumer c = edan_timing_consumer(tm);
+            double t0 = now();
+            for (long j = 0; j < n; j += BATCH)
+                c.consume(c.ctx, all + j, (size_t)(n - j < BATCH ? n - j : BATCH));
+            if (c.finish(c.ctx)) {
+                fprintf(stderr, "stage_speed: %s\n", edan_timing_error(tm)->msg);
+                return 2;
+            }
+            t[i] = now() - t0;
+            edan_timing_free(tm);
+        }
+        printf("timing    %ld records, %.1f M/s (%s, %d latencies)\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6,
+               m.name, nl);
+    }
     free(all);
     edan_trace_reader_close(keep);
     return 0;

@@ -276,7 +276,7 @@ static uint64_t piece(uint64_t addr, uint32_t at, uint32_t size, uint32_t *lo, u
 
 /* ---- predecessors ---- */
 
-static void consider_F(pick *p, uint64_t F, uint64_t by)
+static inline void consider_F(pick *p, uint64_t F, uint64_t by)
 {
     if (by && (!p->crit || F > p->F || (F == p->F && by < p->crit))) {
         p->F = F;
@@ -284,7 +284,7 @@ static void consider_F(pick *p, uint64_t F, uint64_t by)
     }
 }
 
-static void consider_md(pick *p, uint64_t md, uint64_t by)
+static inline void consider_md(pick *p, uint64_t md, uint64_t by)
 {
     if (by && (!p->deep || md > p->md || (md == p->md && by < p->deep))) {
         p->md = md;
@@ -292,26 +292,33 @@ static void consider_md(pick *p, uint64_t md, uint64_t by)
     }
 }
 
-static bool add_cand(edan_deps *t, uint64_t by, bool false_dep)
+/* The slow part of add_cand(): more room. */
+static __attribute__((noinline)) bool grow_cands(edan_deps *t)
+{
+    size_t cap = t->cap_cands ? 2 * t->cap_cands : 64;
+    edan_deps_pred *n = realloc(t->cands, cap * sizeof *n);
+    if (!n) {
+        edan_error_set(&t->err, "out of memory for the predecessors of vertex %" PRIu64, t->tot.vertices);
+        return false;
+    }
+    t->cands = n;
+    t->cap_cands = cap;
+    return true;
+}
+
+static inline __attribute__((always_inline)) bool add_cand(edan_deps *t, uint64_t by, bool false_dep)
 {
     if (!t->list_preds || !by)
         return true;
-    if (t->n_cands == t->cap_cands) {
-        size_t cap = t->cap_cands ? 2 * t->cap_cands : 64;
-        edan_deps_pred *n = realloc(t->cands, cap * sizeof *n);
-        if (!n) {
-            edan_error_set(&t->err, "out of memory for the predecessors of vertex %" PRIu64, t->tot.vertices);
-            return false;
-        }
-        t->cands = n;
-        t->cap_cands = cap;
-    }
+    if (t->n_cands == t->cap_cands && !grow_cands(t))
+        return false;
     t->cands[t->n_cands++] = (edan_deps_pred){by - 1, false_dep};
     return true;
 }
 
 /* The last writer as a predecessor (a true one, or with false_dep a WAW one). */
-static bool from_write(edan_deps *t, pick *p, const deps_write *w, bool false_dep)
+static inline __attribute__((always_inline)) bool from_write(edan_deps *t, pick *p, const deps_write *w,
+                                                             bool false_dep)
 {
     consider_F(p, w->F, w->by);
     consider_md(p, w->md, w->by);
@@ -403,20 +410,25 @@ uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *inf
     }
     if (!ok)
         return EDAN_DEPS_FAILED;
-    memset(info, 0, sizeof *info);
-    /* the single definition of a memory-access vertex (cache.h), as the analyzer calls it */
-    info->access = edan_cache_classify(&t->cache, t->has_cache && accessed, rec->addr, in->mem_size, rd, wr);
-    info->v = t->tot.vertices;
-    info->mem = info->access.rd_ram || info->access.wr_ram;
-    info->cost = info->mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
-    info->ready = p.F;
-    info->md = p.md + info->mem;
-    info->crit = p.crit;
-    info->deep = p.deep;
-    if (info->md > UINT32_MAX) {
+    /* built in one value and stored whole: fields written one by one and read back as a block stall on store forwarding */
+    const edan_access_class access =
+        edan_cache_classify(&t->cache, t->has_cache && accessed, rec->addr, in->mem_size, rd, wr); /* cache.h */
+    const bool mem = access.rd_ram || access.wr_ram;
+    const edan_deps_info x = {
+        .v = t->tot.vertices,
+        .ready = p.F,
+        .cost = mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0],
+        .md = p.md + mem,
+        .mem = mem,
+        .access = access,
+        .crit = p.crit,
+        .deep = p.deep,
+    };
+    if (x.md > UINT32_MAX) {
         edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
         return EDAN_DEPS_FAILED;
     }
+    *info = x;
     if (t->list_preds)
         merge_preds(t, info);
     t->pending = true;
