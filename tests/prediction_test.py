@@ -36,7 +36,7 @@ def test_machine_files():
         (lambda t: t.replace("int = 1", "int = 1\nint = 2"), "given twice", None),
         (lambda t: t.replace("write = back", "write = sometimes", 1), "back or through", None),
         (lambda t: t.replace("[core]", "core"), "not a [section] or key = value line", 13),
-        (lambda t: t + "[l3]\nsize = " + "1" * 300 + "\n", "longer than", 65),
+        (lambda t: t + "[l3]\nsize = " + "1" * 300 + "\n", "longer than", 66),
         (lambda t: t.replace("size = 64K", "size = 64K\0"), "NUL", None),
     ]
     with tempfile.TemporaryDirectory() as d:

@@ -36,6 +36,7 @@ static edan_machine base_machine(void)
     m.clock_ghz = 1.0;
     m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1u << 20;
     m.rob_entries = m.lq_entries = m.sq_entries = MAXN;
+    m.predictor = EDAN_PRED_BIMODAL;
     m.predictor_entries = 16;
     for (int c = 0; c < EDAN_CLASS_COUNT; c++)
         m.latency[c] = 1;
@@ -371,6 +372,7 @@ static void test_batches(void)
         m.data[1].hit_latency = 10;
         m.mem_bandwidth_gbs = 8;
         m.mispredict_penalty = 7;
+        m.predictor = trial % 2 ? EDAN_PRED_TOURNAMENT : EDAN_PRED_BIMODAL;
         double a[3], b[3];
         edan_timing_counts ca, cb;
         predict(&m, recs, n, lat, 3, n, a, &ca);
@@ -381,6 +383,30 @@ static void test_batches(void)
         bad += !(a[0] <= a[1] && a[1] <= a[2]);
     }
     CHECK(bad == 0, "%d differences between batch sizes, or a time that fell with more latency", bad);
+}
+
+/* A loop of 8 iterations run 1000 times: bimodal misses every exit, the tournament predictor learns it. */
+static void test_predictors(void)
+{
+    edan_predictor p;
+    edan_error err = {0};
+    for (int kind = 0; kind < 2; kind++) {
+        CHECK(edan_predictor_init(&p, (edan_predictor_kind)kind, 8192, &err) == 0, "%s", err.msg);
+        int wrong_late = 0;
+        for (int rep = 0; rep < 1000; rep++)
+            for (int i = 0; i < 8; i++) {
+                bool wrong = edan_predictor_branch(&p, 0x1000, i < 7);
+                wrong_late += rep >= 100 && wrong;
+                if (i == 7)
+                    edan_predictor_jump(&p); /* the outer loop's jump back */
+            }
+        if (kind == EDAN_PRED_BIMODAL)
+            CHECK(wrong_late == 900, "bimodal: %d mispredictions in the last 900 loops, expected one a loop", wrong_late);
+        else
+            CHECK(wrong_late == 0, "tournament: %d mispredictions in the last 900 loops, expected none", wrong_late);
+        edan_predictor_free(&p);
+    }
+    CHECK(edan_predictor_init(&p, EDAN_PRED_BIMODAL, 12, &err) == -1, "12 entries refused");
 }
 
 static void test_bad_machine(void)
@@ -404,6 +430,7 @@ int main(void)
     test_l1i();
     test_limits();
     test_batches();
+    test_predictors();
     test_bad_machine();
     return check_summary();
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/cache.h"
+#include "analysis/predictor.h"
 #include "isa/riscv.h"
 
 /* Data cache levels below the core: l1d, l2 and an optional l3. */
@@ -31,7 +32,8 @@ typedef struct edan_machine {
     uint32_t rob_entries, lq_entries, sq_entries;
     uint32_t frontend_cycles;    /* fetch to dispatch */
     uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
-    uint32_t predictor_entries;  /* 2-bit counters of the bimodal direction predictor, a power of two */
+    edan_predictor_kind predictor;
+    uint32_t predictor_entries; /* its size (predictor.h), a power of two */
     /* cycles from issue to result per instruction class; the load, store and atomic entries are unused
      * (their latency is the cache hierarchy's) */
     uint32_t latency[EDAN_CLASS_COUNT];

@@ -7,6 +7,7 @@
 #include "analysis/cache.h"
 #include "analysis/cost.h"
 #include "analysis/deps.h"
+#include "analysis/predictor.h"
 #include "util/grow.h"
 
 /*
@@ -60,8 +61,7 @@ struct edan_timing {
     bool dc_ok, ic_ok;
     uint32_t line_shift;
     uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
-    uint8_t *bp;    /* 2-bit counters */
-    uint32_t bp_mask;
+    edan_predictor bp;
     /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t prev_fallthrough, prev_pc;
     /* the last R >= rob_entries + 1 vertices: finish and commit times */
@@ -101,8 +101,7 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
 {
     bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
               m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
-              m->lq_entries && m->sq_entries && m->predictor_entries &&
-              !(m->predictor_entries & (m->predictor_entries - 1)) && m->l1i.geo.line == m->data[0].geo.line;
+              m->lq_entries && m->sq_entries && m->l1i.geo.line == m->data[0].geo.line;
     for (int l = 0; ok && l < m->n_data_levels; l++)
         ok = m->data[l].mshrs > 0 && m->data[l].geo.line == m->data[0].geo.line;
     if (!ok)
@@ -166,12 +165,11 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->C = calloc(r, sizeof *t->C);
     t->lq = calloc(m->lq_entries, sizeof *t->lq);
     t->sq = calloc(m->sq_entries, sizeof *t->sq);
-    t->bp = malloc(m->predictor_entries);
     t->if_line = calloc(1u << INFLIGHT_BITS, sizeof *t->if_line);
     t->if_fill = calloc(1u << INFLIGHT_BITS, sizeof *t->if_fill);
     t->bw_no = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_no);
     t->bw_used = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_used);
-    bool ok = t->F && t->C && t->lq && t->sq && t->bp && t->if_line && t->if_fill && t->bw_no && t->bw_used;
+    bool ok = t->F && t->C && t->lq && t->sq && t->if_line && t->if_fill && t->bw_no && t->bw_used;
     for (int l = 0; ok && l < t->nlev; l++)
         ok = (t->mshr[l] = calloc(m->data[l].mshrs, sizeof(lanes))) != NULL;
     if (!ok) {
@@ -179,8 +177,10 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         edan_timing_free(t);
         return NULL;
     }
-    memset(t->bp, 1, m->predictor_entries); /* weakly not taken */
-    t->bp_mask = m->predictor_entries - 1;
+    if (edan_predictor_init(&t->bp, m->predictor, m->predictor_entries, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
     if (edan_cache_init(&t->dc, &dcc, err)) {
         edan_timing_free(t);
         return NULL;
@@ -213,7 +213,7 @@ void edan_timing_free(edan_timing *t)
     free(t->C);
     free(t->lq);
     free(t->sq);
-    free(t->bp);
+    edan_predictor_free(&t->bp);
     free(t->if_line);
     free(t->if_fill);
     free(t->bw_no);
@@ -366,18 +366,12 @@ static bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t
     return true;
 }
 
-/* A mispredicted conditional branch just before rec (the bimodal predictor, trained on the outcome). */
+/* A mispredicted conditional branch just before rec (the predictor learns the outcome rec shows). */
 static bool mispredicted(edan_timing *t, const edan_insn *in)
 {
     if (!t->prev_fallthrough)
         return false;
-    bool taken = in->pc != t->prev_fallthrough;
-    uint8_t *c = &t->bp[(t->prev_pc >> 1) & t->bp_mask];
-    bool wrong = (*c >= 2) != taken;
-    if (taken && *c < 3)
-        (*c)++;
-    else if (!taken && *c > 0)
-        (*c)--;
+    bool wrong = edan_predictor_branch(&t->bp, t->prev_pc, in->pc != t->prev_fallthrough);
     t->n.branches++;
     t->n.mispredicts += wrong;
     return wrong;
@@ -562,6 +556,8 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
 
     t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
+        edan_predictor_jump(&t->bp);
     t->prev_pc = in->pc;
     t->n.instructions++;
     t->v++;

@@ -16,6 +16,7 @@
 
 typedef enum key_type {
     K_NAME,     /* a short printable string */
+    K_PRED,     /* bimodal or tournament */
     K_TEXT,     /* a printable string, read and checked, not kept */
     K_GHZ,      /* a positive number */
     K_U32,      /* an integer in [lo, hi] */
@@ -52,7 +53,8 @@ static const key_def plain_keys[] = {
     {"core", "sq_entries", K_U32, M(sq_entries), 1, 1u << 16},
     {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
     {"core", "mispredict_penalty", K_U32, M(mispredict_penalty), 0, 1000},
-    {"core", "predictor_entries", K_U32, M(predictor_entries), 1, 1u << 24},
+    {"core", "predictor", K_PRED, M(predictor), 0, 0},
+    {"core", "predictor_entries", K_U32, M(predictor_entries), 4, 1u << 24},
     {"latency", "int", K_LATENCY, EDAN_CLASS_INT, 0, 0},
     {"latency", "mul", K_LATENCY, EDAN_CLASS_MUL, 0, 0},
     {"latency", "div", K_LATENCY, EDAN_CLASS_DIV, 0, 0},
@@ -122,6 +124,13 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
             return -1;
         }
         strcpy(m->name, v);
+        return 0;
+    case K_PRED:
+        if (strcmp(v, "bimodal") && strcmp(v, "tournament")) {
+            edan_error_set(&st->msg, "predictor = '%s': bimodal or tournament", v);
+            return -1;
+        }
+        m->predictor = strcmp(v, "bimodal") ? EDAN_PRED_TOURNAMENT : EDAN_PRED_BIMODAL;
         return 0;
     case K_TEXT:
         if (!printable(v)) {
