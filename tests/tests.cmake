@@ -57,6 +57,9 @@ add_test(NAME fuzz_corpus_replay COMMAND fuzz_trace_replay ${CMAKE_SOURCE_DIR}/f
 add_executable(fuzz_options_replay fuzz/fuzz_options.c fuzz/replay_main.c)
 target_link_libraries(fuzz_options_replay PRIVATE edan_core)
 add_test(NAME fuzz_options_replay COMMAND fuzz_options_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_options)
+add_executable(fuzz_machine_replay fuzz/fuzz_machine.c fuzz/replay_main.c)
+target_link_libraries(fuzz_machine_replay PRIVATE edan_core)
+add_test(NAME fuzz_machine_replay COMMAND fuzz_machine_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_machine)
 
 # The tree follows the committed .clang-format.
 find_program(CLANG_FORMAT clang-format)

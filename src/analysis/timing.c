@@ -138,7 +138,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     for (int k = 0; k < n; k++) {
         t->lat_ns[k] = lat_ns[k];
         double ticks = lat_ns[k] * m->clock_ghz * TPC;
-        if (!(lat_ns[k] >= 0) || ticks > 1e15) {
+        if (!(lat_ns[k] >= 0) || lat_ns[k] > 1e6 || ticks > 1e12) {
             edan_error_set(err, "memory latency %g ns is out of range", lat_ns[k]);
             edan_timing_free(t);
             return NULL;
@@ -568,12 +568,22 @@ static int step(edan_timing *t, const edan_exec *rec)
 /* The consumer and the results                                           */
 /* ===================================================================== */
 
+/*
+ * Times past 2^62 ticks: an error, never a wrapped time. A machine within the
+ * file's bounds adds at most about 2^31 ticks a vertex, so checking once a
+ * batch (of fewer than 2^31 records) leaves room.
+ */
+#define TICK_LIMIT (1ull << 62)
+
 static void consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_timing *t = ctx;
     for (size_t i = 0; i < n && !t->err.set; i++)
         if (step(t, &recs[i]))
             return;
+    for (int k = 0; k < t->K; k++)
+        if (t->last_commit[k] > TICK_LIMIT || t->drain[k] > TICK_LIMIT)
+            edan_error_set(&t->err, "the predicted time at %g ns exceeds 2^58 cycles: not supported", t->lat_ns[k]);
 }
 
 static int finish(void *ctx)

@@ -156,10 +156,11 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
     case K_GHZ:
     case K_NS:
     case K_GBS: {
-        const double hi = k->type == K_GHZ ? 1000.0 : k->type == K_NS ? 1e7 : 1e6;
+        /* bounds that keep every schedule's times far from overflow (timing.h) */
+        const double lo = k->type == K_GBS ? 0.01 : 0, hi = k->type == K_GHZ ? 100.0 : k->type == K_NS ? 1e6 : 1e6;
         const char *unit = k->type == K_GHZ ? "GHz" : k->type == K_NS ? "ns" : "GB/s";
-        if (edan_parse_double(v, &d) || !(d > 0) || d > hi) {
-            edan_error_set(&st->msg, "%s = '%s': a number of %s above 0 and at most %g", k->key, v, unit, hi);
+        if (edan_parse_double(v, &d) || !(d > lo) || d > hi) {
+            edan_error_set(&st->msg, "%s = '%s': a number of %s above %g and at most %g", k->key, v, unit, lo, hi);
             return -1;
         }
         *(double *)((char *)m + k->offset) = d;

@@ -62,8 +62,8 @@ static int parse_latencies(const char *value, double *out, int *n, edan_error *e
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         double d;
-        if (*n == EDAN_TIMING_MAX_LATENCIES || edan_parse_double(tok, &d) || !(d >= 0) || d > 1e7) {
-            edan_error_set(err, "--mem-latency: '%s' is not a list of 1 to %d latencies in ns from 0 to 10^7",
+        if (*n == EDAN_TIMING_MAX_LATENCIES || edan_parse_double(tok, &d) || !(d >= 0) || d > 1e6) {
+            edan_error_set(err, "--mem-latency: '%s' is not a list of 1 to %d latencies in ns from 0 to 10^6",
                            value, EDAN_TIMING_MAX_LATENCIES);
             return -1;
         }
