@@ -59,3 +59,14 @@ void edan_json_u64_array(FILE *f, const uint64_t *a, size_t n)
         fprintf(f, "%s%" PRIu64, i ? "," : "", a[i]);
     fputc(']', f);
 }
+
+void edan_json_num_array(FILE *f, const double *a, size_t n)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', f);
+        edan_json_num(f, a[i]);
+    }
+    fputc(']', f);
+}

@@ -15,5 +15,7 @@ void edan_json_str(FILE *f, const char *s);
 void edan_json_num(FILE *f, double v);
 /* [a0,a1,...] */
 void edan_json_u64_array(FILE *f, const uint64_t *a, size_t n);
+/* [a0,a1,...] as edan_json_num writes each. */
+void edan_json_num_array(FILE *f, const double *a, size_t n);
 
 #endif

@@ -320,17 +320,11 @@ static void rows_json(const timing_tool *t, FILE *f, const char *key, const attr
             fputs("\"name\":", f);
             edan_json_str(f, r->name);
         }
-        fprintf(f, ",\"instructions\":%" PRIu64 ",\"cycles\":[", r->instructions);
-        for (int k = 0; k < edan_timing_lanes(m); k++) {
-            fputs(k ? "," : "", f);
-            edan_json_num(f, r->cycles[k]);
-        }
-        fputs("],\"mem_stall_cycles\":[", f);
-        for (int k = 0; k < edan_timing_lanes(m); k++) {
-            fputs(k ? "," : "", f);
-            edan_json_num(f, r->stall[k]);
-        }
-        fputs("],\"slope_ns_per_ns\":", f);
+        fprintf(f, ",\"instructions\":%" PRIu64 ",\"cycles\":", r->instructions);
+        edan_json_num_array(f, r->cycles, (size_t)edan_timing_lanes(m));
+        fputs(",\"mem_stall_cycles\":", f);
+        edan_json_num_array(f, r->stall, (size_t)edan_timing_lanes(m));
+        fputs(",\"slope_ns_per_ns\":", f);
         edan_json_num(f, r->slope);
         fputc('}', f);
     }
@@ -372,19 +366,19 @@ static void report_text(const timing_tool *t, FILE *f)
                 c->unaddressed);
 }
 
-static void json_array(FILE *f, const char *key, const edan_timing *m, int what)
+/* The lanes' values of one kind: 0 latency, 1 cycles, 2 seconds, 3 the share of time stalled on memory. */
+static void json_lanes(FILE *f, const char *key, const edan_timing *m, int what)
 {
-    fprintf(f, ",\"%s\":[", key);
+    double v[EDAN_TIMING_MAX_LATENCIES];
     for (int k = 0; k < edan_timing_lanes(m); k++) {
         edan_timing_lane l = edan_timing_lane_get(m, k);
-        double v = what == 0   ? l.mem_latency_ns
-                   : what == 1 ? l.cycles
-                   : what == 2 ? l.seconds
-                               : (l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
-        fputs(k ? "," : "", f);
-        edan_json_num(f, v);
+        v[k] = what == 0   ? l.mem_latency_ns
+               : what == 1 ? l.cycles
+               : what == 2 ? l.seconds
+                           : (l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
     }
-    fputc(']', f);
+    fprintf(f, ",\"%s\":", key);
+    edan_json_num_array(f, v, (size_t)edan_timing_lanes(m));
 }
 
 static void report_json(const timing_tool *t, FILE *f)
@@ -399,10 +393,10 @@ static void report_json(const timing_tool *t, FILE *f)
     fputs(",\"clock_ghz\":", f);
     edan_json_num(f, mc->clock_ghz);
     fputc('}', f);
-    json_array(f, "mem_latency_ns", m, 0);
-    json_array(f, "cycles", m, 1);
-    json_array(f, "seconds", m, 2);
-    json_array(f, "mem_stall_share", m, 3);
+    json_lanes(f, "mem_latency_ns", m, 0);
+    json_lanes(f, "cycles", m, 1);
+    json_lanes(f, "seconds", m, 2);
+    json_lanes(f, "mem_stall_share", m, 3);
     fputs(",\"slope_ns_per_ns\":", f);
     edan_json_num(f, edan_timing_slope(m));
     fputs(",\"slowdown\":", f);
