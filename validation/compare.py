@@ -105,6 +105,10 @@ def analyse(sweep):
             r["slope"] = r["slowdown"] = None
             r["notes"].append("gem5: %d latenc%s measured" % (len(pts), "y" if len(pts) == 1 else "ies"))
         lam = p.get("lambda")
+        kin = {v.get("kernel_insts") for v in p["gem5"].values()} - {None}
+        if lam and kin and any(abs(k - lam["vertices"]) > 0.01 * lam["vertices"] for k in kin):
+            r["notes"].append("gem5 committed %s instructions in the kernel, edan traced %d"
+                              % ("/".join(str(k) for k in sorted(kin)), lam["vertices"]))
         r["lambda"] = lam["lambda"] if lam else None
         r["Lambda"] = lam["Lambda"] if lam else None
         r["W"], r["D"] = (lam["W"], lam["D"]) if lam else (None, None)
@@ -151,6 +155,9 @@ def tables(sweep, group_re):
     out = ["Machine `%s`; memory latencies %s ns; λ and Λ with `--cache=%s --m=%d`."
            % (os.path.basename(sweep["machine"]), lats, sweep["cache"], sweep["m"]), ""]
     srcs = sorted({r["source"] for r in rows if r["source"]})
+    if "trace" in srcs:
+        out += ["Programs whose time source is `trace` are timed from gem5's commit trace: from the first "
+                "to the last committed instruction of the kernel's symbol, plus one cycle.", ""]
     if "simseconds" in srcs:
         out += ["Programs whose time source is `simseconds` are timed by gem5's simulated seconds of the "
                 "whole program (set-up included), not of the kernel that edan traces.", ""]

@@ -15,8 +15,9 @@
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
 # [latency] cycles against the functional-unit pool's latencies, frontend_cycles against the O3 stage
 # delays, write/alloc against the classic cache (write-back, write-allocate). A file that asks for
-# anything else is refused with exit status 2. The branch predictor keys describe gem5's default
-# predictor (TournamentBP) for edan's model and are reported, not set.
+# anything else is refused with exit status 2. [core] predictor: tournament is gem5's TournamentBP
+# (global and choice tables of predictor_entries, local ones a quarter), bimodal its LocalBP (2-bit
+# counters by pc); mispredict_penalty has no gem5 parameter and is reported, not set.
 # After m5.simulate() the script prints "EXIT <cause> code=<status> ticks=<tick>".
 import argparse
 import configparser
@@ -31,7 +32,7 @@ SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
-             "predictor_entries"},
+             "predictor", "predictor_entries"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
     "l1i": {"size", "line", "ways", "hit_latency", "mshrs"},
     "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
@@ -125,6 +126,10 @@ def read_machine(path):
                 d[k] = parse_float(v, where(k))
             elif k == "size":
                 d[k] = parse_size(v, where(k))
+            elif k == "predictor":
+                if v not in ("bimodal", "tournament"):
+                    raise MachineError("%s: '%s' is not bimodal or tournament" % (where(k), v))
+                d[k] = v
             elif k in ("write", "alloc"):
                 allowed = ("back", "through") if k == "write" else ("yes", "no")
                 if v not in allowed:
@@ -168,9 +173,16 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None):
     if core["frontend_cycles"] != front:
         problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
                         "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
-    notes.append("[core] mispredict_penalty = %d and predictor_entries = %d describe gem5's default "
-                 "branch predictor (TournamentBP) for edan's model; gem5 keeps its own"
-                 % (core["mispredict_penalty"], core["predictor_entries"]))
+    n = core["predictor_entries"]
+    if n & (n - 1) or n < 4:
+        problems.append("[core] predictor_entries = %d is not a power of two of at least 4" % n)
+    if core["predictor"] == "tournament":
+        predictor = {"type": "TournamentBP", "localPredictorSize": n // 4, "localHistoryTableSize": n // 4,
+                     "globalPredictorSize": n, "choicePredictorSize": n}
+    else:
+        predictor = {"type": "LocalBP", "localPredictorSize": n}
+    notes.append("[core] mispredict_penalty = %d describes gem5's pipeline for edan's model; gem5 has no "
+                 "such parameter" % core["mispredict_penalty"])
     if problems:
         raise MachineError("%s: gem5 cannot build this machine as described:\n  %s"
                            % (path, "\n  ".join(problems)))
@@ -183,6 +195,7 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None):
                 "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
                 "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
                 "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"]},
+        "predictor": predictor,
         "caches": {lv: {"size": "%dB" % machine[lv]["size"], "assoc": machine[lv]["ways"],
                         "tag_latency": machine[lv]["hit_latency"],
                         "data_latency": machine[lv]["hit_latency"],
@@ -229,9 +242,9 @@ def gem5_fu_latencies(cpu):
 
 def build(p, a):
     import m5
-    from m5.objects import (AddrRange, Cache, L2XBar, Process, Root, RiscvO3CPU,
+    from m5.objects import (AddrRange, Cache, L2XBar, LocalBP, Process, Root, RiscvO3CPU,
                             RiscvTimingSimpleCPU, SEWorkload, SimpleMemory, SrcClockDomain,
-                            System, SystemXBar, VoltageDomain)
+                            System, SystemXBar, TournamentBP, VoltageDomain)
 
     def cache(lv):
         c = Cache()
@@ -248,6 +261,9 @@ def build(p, a):
         system.cpu = RiscvO3CPU()
         for k, v in p["cpu"].items():
             setattr(system.cpu, k, v)
+        bp = dict(p["predictor"])
+        cls = {"TournamentBP": TournamentBP, "LocalBP": LocalBP}[bp.pop("type")]
+        system.cpu.branchPred = cls(**bp)
     else:
         system.cpu = RiscvTimingSimpleCPU()
     system.membus = SystemXBar()

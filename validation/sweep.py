@@ -10,17 +10,21 @@
 #     --latencies LIST    memory latencies in ns, comma or space separated [50,100,150,200,250,300]
 #     -j N                gem5 and edan runs at a time [1]
 #     --results FILE      results and cache [build/validation/results.json]
-#     --time SOURCE       auto | output | simseconds: the kernel time a program prints (a line that is
-#                         just a number of seconds, PolyBench-style), or gem5's simSeconds (the whole
-#                         program); auto takes the program's when it prints one [auto]
+#     --time SOURCE       auto | output | trace | simseconds: the kernel time the program prints (a
+#                         line that is just a number of seconds, PolyBench-style); the kernel's time
+#                         in gem5's commit trace (from the first to the last committed instruction of
+#                         KERNEL's symbol, riscv64-linux-gnu-nm; slower, for programs that print no
+#                         time); or gem5's simSeconds (the whole program, set-up included); auto takes
+#                         the program's own when it prints one, else simSeconds [auto]
 #     --m N               memory issue slots of lambda and Lambda [4]
 #     --cache SPEC        edan's cache for lambda and Lambda [the machine's L1d as an edan --cache]
 #     --no-gem5, --no-edan   leave that side out (its cached results are still reported)
 #     --timeout S         give up a gem5 run after S seconds [none]
 #     --force             run again what is cached
 #
-# LIST: one program a line, tab-separated: NAME, BINARY, ARGS..., KERNEL, and optionally a last field
-# time=output or time=simseconds for that program. ARGS are any number of fields (none for no
+# LIST: one program a line, tab-separated: NAME, BINARY, ARGS..., KERNEL, and optionally last fields
+# time=output, time=trace or time=simseconds for that program, and exit=N, its exit status when it
+# is not 0 (a run that ends otherwise fails). ARGS are any number of fields (none for no
 # arguments), each split like a shell command line. '#' starts a comment line; relative paths are
 # relative to the current directory. KERNEL is the function edan traces (--filter=KERNEL); gem5
 # simulates the whole program, and its time is the one the program prints around the kernel
@@ -99,11 +103,17 @@ def read_list(path):
             continue
         f = line.split("\t")
         where = "%s:%d" % (path, no)
-        time_src = None
-        if len(f) >= 4 and f[-1].startswith("time="):
-            time_src = f.pop()[5:]
-            if time_src not in ("output", "simseconds"):
-                die("%s: time=%s: use time=output or time=simseconds" % (where, time_src))
+        time_src, status = None, 0
+        while len(f) >= 4 and re.fullmatch(r"(time|exit)=.*", f[-1]):
+            k, v = f.pop().split("=", 1)
+            if k == "time":
+                time_src = v
+                if time_src not in ("output", "trace", "simseconds"):
+                    die("%s: time=%s: use time=output, time=trace or time=simseconds" % (where, v))
+            elif not re.fullmatch(r"\d{1,3}", v) or int(v) > 255:
+                die("%s: exit=%s: give the program's exit status, 0 to 255" % (where, v))
+            else:
+                status = int(v)
         if len(f) < 3:
             die("%s: expected NAME<TAB>BINARY<TAB>ARGS...<TAB>KERNEL, got %d field(s)" % (where, len(f)))
         name, binary, kernel = f[0].strip(), f[1].strip(), f[-1].strip()
@@ -121,7 +131,7 @@ def read_list(path):
             die("%s: binary %s does not exist" % (where, binary))
         names.add(name)
         progs.append({"name": name, "binary": os.path.abspath(binary), "args": args,
-                      "kernel": kernel, "time": time_src})
+                      "kernel": kernel, "time": time_src, "exit": status})
     if not progs:
         die("%s: no programs" % path)
     return progs
@@ -204,10 +214,54 @@ def parse_stats(path):
     return out
 
 
-def run_gem5(opts, prog, lat):
-    """One gem5 run: {'output_seconds', 'simSeconds', ...} or Failure."""
+def kernel_range(binary, kernel):
+    """[start, end) of KERNEL's symbol in BINARY (nm -S), or Failure."""
+    nm = os.environ.get("NM") or "riscv64-linux-gnu-nm"
+    try:
+        out = subprocess.run([nm, "-S", "--defined-only", binary], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, errors="replace")
+    except OSError as e:
+        raise Failure("%s: %s (set NM to a RISC-V nm)" % (nm, e.strerror))
+    found = []
+    for line in out.stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[3] == kernel and f[2] in "tTwW":
+            found.append((int(f[0], 16), int(f[0], 16) + int(f[1], 16)))
+    if len(set(found)) != 1:
+        raise Failure("%s: %s symbol(s) named %s with a size" % (binary, len(set(found)) or "no", kernel))
+    return found[0]
+
+
+def trace_kernel_time(path, lo, hi):
+    """Ticks of the first and last committed instruction in [lo, hi), and how many committed there."""
+    import gzip
+    first = last = None
+    n = 0
+    with gzip.open(path, "rt", errors="replace") as f:
+        for line in f:
+            i = line.find(" 0x")
+            if i < 0:
+                continue
+            j = line.find(" ", i + 3)
+            try:
+                pc = int(line[i + 1:j], 16)
+            except ValueError:
+                continue
+            if lo <= pc < hi:
+                tick = int(line[:line.index(":")])
+                if first is None:
+                    first = tick
+                last = tick
+                n += 1
+    return first, last, n
+
+
+def run_gem5(opts, prog, lat, traced=False):
+    """One gem5 run: {'output_seconds', 'simSeconds', ...} or Failure. traced: with the commit trace,
+    the kernel's time and instructions in it too."""
     work = tempfile.mkdtemp(prefix="gem5-%s-%s-" % (prog["name"], lat), dir=opts.workdir)
-    cmd = [opts.gem5, "-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"),
+    trace = ["--debug-flags=ExecEnable,ExecUser", "--debug-file=commit.trace.gz"] if traced else []
+    cmd = [opts.gem5] + trace + ["-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"),
            "--machine", opts.machine, "--latency", str(lat), "--", prog["binary"]] + prog["args"]
     t0 = time.time()
     try:
@@ -218,6 +272,14 @@ def run_gem5(opts, prog, lat):
         raise Failure("gem5 ran longer than %g s" % opts.timeout)
     wall = time.time() - t0
     stats = parse_stats(os.path.join(work, "stats.txt"))
+    kt = None
+    if traced and p.returncode == 0:
+        lo, hi = kernel_range(prog["binary"], prog["kernel"])
+        try:
+            kt = trace_kernel_time(os.path.join(work, "commit.trace.gz"), lo, hi)
+        except (OSError, EOFError, ValueError) as e:
+            shutil.rmtree(work, ignore_errors=True)
+            raise Failure("gem5's commit trace: %s" % e)
     shutil.rmtree(work, ignore_errors=True)
     tail = "\n".join((p.stderr or p.stdout).strip().splitlines()[-5:])
     if p.returncode != 0:
@@ -226,14 +288,23 @@ def run_gem5(opts, prog, lat):
     ex = [m for m in map(EXIT_LINE.match, lines) if m]
     if not ex:
         raise Failure("gem5 printed no EXIT line: %s" % tail)
-    if int(ex[-1].group(2)) != 0:
-        raise Failure("the program exited with status %s in gem5 (%s)" % (ex[-1].group(2), ex[-1].group(1)))
+    if int(ex[-1].group(2)) != prog["exit"]:
+        raise Failure("the program exited with status %s in gem5 (%s), not %d"
+                      % (ex[-1].group(2), ex[-1].group(1), prog["exit"]))
     floats = [float(m.group(1)) for m in map(FLOAT_LINE.match, lines) if m]
     if "simSeconds" not in stats:
         raise Failure("no simSeconds in gem5's stats.txt")
-    return {"output_seconds": floats[-1] if floats else None, "simSeconds": stats["simSeconds"],
+    rec = {"output_seconds": floats[-1] if floats else None, "simSeconds": stats["simSeconds"],
             "simInsts": stats.get("simInsts"), "cycles": stats.get("system.cpu.numCycles"),
             "wall_seconds": round(wall, 2), "command": " ".join(map(shlex.quote, cmd[1:]))}
+    if traced:
+        if kt[0] is None:
+            raise Failure("no instruction of %s committed in gem5" % prog["kernel"])
+        # ticks are picoseconds; the region ends one cycle after its last commit
+        period = stats["simSeconds"] / stats["system.cpu.numCycles"] if stats.get("system.cpu.numCycles") else 0
+        rec["trace_seconds"] = (kt[1] - kt[0]) * 1e-12 + period
+        rec["trace_insts"] = kt[2]
+    return rec
 
 
 def run_edan_json(opts, argv):
@@ -309,7 +380,7 @@ def main(argv):
     ap.add_argument("--latencies", default="50,100,150,200,250,300")
     ap.add_argument("-j", type=int, default=1, dest="jobs")
     ap.add_argument("--results", default=os.path.join(ROOT, "build", "validation", "results.json"))
-    ap.add_argument("--time", choices=["auto", "output", "simseconds"], default="auto")
+    ap.add_argument("--time", choices=["auto", "output", "trace", "simseconds"], default="auto")
     ap.add_argument("--m", type=int, default=4)
     ap.add_argument("--cache", default=None)
     ap.add_argument("--no-gem5", action="store_true")
@@ -346,8 +417,14 @@ def main(argv):
     gem5_keys, lambda_keys, model_keys, jobs = {}, {}, {}, []
     for p in progs:
         bd = digest(p["binary"])
+        traced = (p["time"] or opts.time) == "trace"
+        if traced and not opts.no_gem5:
+            try:
+                kernel_range(p["binary"], p["kernel"])
+            except Failure as e:
+                die("%s: time=trace: %s" % (p["name"], e))
         for lat in opts.latencies:
-            k = key_of("gem5", bd, p["args"], mdig, float(lat))
+            k = key_of("gem5", bd, p["args"], mdig, float(lat), p["kernel"] if traced else None)
             gem5_keys[(p["name"], lat)] = k
             if not opts.no_gem5 and (opts.force or results.get("gem5", k) is None):
                 jobs.append(("gem5", k, p, lat))
@@ -371,7 +448,7 @@ def main(argv):
         t0 = time.time()
         try:
             if kind == "gem5":
-                rec = run_gem5(opts, p, lat)
+                rec = run_gem5(opts, p, lat, (p["time"] or opts.time) == "trace")
             elif kind == "edan":
                 rec = run_edan_lambda(opts, p)
             else:
@@ -380,6 +457,8 @@ def main(argv):
             msg = "ok"
             if kind == "gem5":
                 msg = "simSeconds %.9g, printed %s" % (rec["simSeconds"], rec["output_seconds"])
+                if "trace_seconds" in rec:
+                    msg += ", kernel %.9g s (%d instructions)" % (rec["trace_seconds"], rec["trace_insts"])
             elif kind == "edan":
                 msg = "lambda %.6g Lambda %.6g" % (rec["lambda"], rec["Lambda"])
             elif "missing" in rec:
@@ -407,7 +486,9 @@ def main(argv):
             r = results.get("gem5", gem5_keys[(p["name"], lat)])
             if r is None:
                 continue
-            if want == "output" or (want == "auto" and r["output_seconds"] is not None):
+            if want == "trace":
+                t, src = r["trace_seconds"], "trace"
+            elif want == "output" or (want == "auto" and r["output_seconds"] is not None):
                 if r["output_seconds"] is None:
                     row["notes"].append("@%sns: the program printed no time" % lat)
                     continue
@@ -416,7 +497,8 @@ def main(argv):
                 t, src = r["simSeconds"], "simseconds"
             srcs.add(src)
             row["gem5"][str(float(lat))] = {"seconds": t, "simSeconds": r["simSeconds"],
-                                            "simInsts": r["simInsts"], "wall_seconds": r["wall_seconds"]}
+                                            "simInsts": r["simInsts"], "wall_seconds": r["wall_seconds"],
+                                            "kernel_insts": r.get("trace_insts")}
         if len(srcs) > 1:
             row["notes"].append("mixed time sources %s" % sorted(srcs))
         row["time_source"] = "+".join(sorted(srcs)) or None
