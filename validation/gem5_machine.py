@@ -308,14 +308,8 @@ def main(argv):
         in_gem5 = True
     except ImportError:
         in_gem5 = False
-    oplat = delays = None
-    if in_gem5 and a.cpu == "o3":
-        from m5.objects import RiscvO3CPU
-        probe = RiscvO3CPU()
-        oplat = gem5_fu_latencies(probe)
-        delays = {d: int(getattr(probe, d)) for d in FRONTEND_DELAYS}
     try:
-        p = plan(machine, a.machine, a.latency, oplat, delays)
+        p = plan(machine, a.machine, a.latency)
     except MachineError as e:
         fail(str(e))
     if a.check or not in_gem5:
@@ -329,6 +323,14 @@ def main(argv):
     for n in p["notes"]:
         sys.stderr.write("gem5_machine.py: note: %s\n" % n)
     m5, root = build(p, a)
+    if a.cpu == "o3":
+        # the same checks against the CPU gem5 built, not the tables of gem5 v22.1 above
+        cpu = root.system.cpu
+        try:
+            plan(machine, a.machine, a.latency, gem5_fu_latencies(cpu),
+                 {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS})
+        except MachineError as e:
+            fail(str(e))
     m5.instantiate()
     ev = m5.simulate()
     print("EXIT %s code=%d ticks=%d" % (ev.getCause(), ev.getCode(), m5.curTick()))
