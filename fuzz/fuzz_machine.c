@@ -50,9 +50,8 @@ static void schedule(const edan_machine *m)
     edan_consumer c = edan_timing_consumer(t);
     for (size_t i = 0; i < 512; i += 100)
         c.consume(c.ctx, recs + i, 512 - i < 100 ? 512 - i : 100);
-    if (!c.finish(c.ctx) &&
-        !(edan_timing_lane_get(t, 0).cycles <= edan_timing_lane_get(t, 1).cycles &&
-          edan_timing_lane_get(t, 1).cycles <= edan_timing_lane_get(t, 2).cycles))
+    if (!c.finish(c.ctx) && !(edan_timing_lane_get(t, 0).cycles <= edan_timing_lane_get(t, 1).cycles &&
+                              edan_timing_lane_get(t, 1).cycles <= edan_timing_lane_get(t, 2).cycles))
         abort();
     edan_timing_free(t);
 }

@@ -192,8 +192,7 @@ static void test_rob(void)
     edan_machine m = base_machine();
     m.lq_entries = 2;
     double e = exposed(&m, r, 4 * misses);
-    CHECK(e == (double)(misses / 2 + 1), "2 load queue entries: %g latencies exposed, expected %zu", e,
-          misses / 2 + 1);
+    CHECK(e == (double)(misses / 2 + 1), "2 load queue entries: %g latencies exposed, expected %zu", e, misses / 2 + 1);
 }
 
 static void test_bandwidth(void)
@@ -321,7 +320,8 @@ static void test_limits(void)
     CHECK(bad_serial == 0, "%d of 200 random streams: width 1, window 1 is not the serial sum", bad_serial);
 }
 
-/* The time attributed to each static instruction adds up to the region's time, at every lane: the count of lanes where not. */
+/* The time attributed to each static instruction adds up to the region's time, at every lane: the count of lanes where
+ * not. */
 static int attribution_sum(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl)
 {
     edan_error err = {0};
@@ -401,7 +401,8 @@ static void test_predictors(void)
                     edan_predictor_jump(&p); /* the outer loop's jump back */
             }
         if (kind == EDAN_PRED_BIMODAL)
-            CHECK(wrong_late == 900, "bimodal: %d mispredictions in the last 900 loops, expected one a loop", wrong_late);
+            CHECK(wrong_late == 900, "bimodal: %d mispredictions in the last 900 loops, expected one a loop",
+                  wrong_late);
         else
             CHECK(wrong_late == 0, "tournament: %d mispredictions in the last 900 loops, expected none", wrong_late);
         edan_predictor_free(&p);

@@ -317,8 +317,7 @@ static inline __attribute__((always_inline)) bool add_cand(edan_deps *t, uint64_
 }
 
 /* The last writer as a predecessor (a true one, or with false_dep a WAW one). */
-static inline __attribute__((always_inline)) bool from_write(edan_deps *t, pick *p, const deps_write *w,
-                                                             bool false_dep)
+static inline __attribute__((always_inline)) bool from_write(edan_deps *t, pick *p, const deps_write *w, bool false_dep)
 {
     consider_F(p, w->F, w->by);
     consider_md(p, w->md, w->by);
@@ -410,7 +409,8 @@ uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *inf
     }
     if (!ok)
         return EDAN_DEPS_FAILED;
-    /* built in one value and stored whole: fields written one by one and read back as a block stall on store forwarding */
+    /* built in one value and stored whole: fields written one by one and read back as a block stall on store forwarding
+     */
     const edan_access_class access =
         edan_cache_classify(&t->cache, t->has_cache && accessed, rec->addr, in->mem_size, rd, wr); /* cache.h */
     const bool mem = access.rd_ram || access.wr_ram;

@@ -72,10 +72,10 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
-    tick bw_ticks;      /* one bucket of the bandwidth calendar */
-    double bw_cap;      /* bytes a bucket holds */
-    uint64_t *bw_no;    /* [bucket][lane]: the bucket's number + 1 (0: empty) */
-    double *bw_used;    /* [bucket][lane]: bytes taken in it */
+    tick bw_ticks;     /* one bucket of the bandwidth calendar */
+    double bw_cap;     /* bytes a bucket holds */
+    uint64_t *bw_no;   /* [bucket][lane]: the bucket's number + 1 (0: empty) */
+    double *bw_used;   /* [bucket][lane]: bytes taken in it */
     lanes *mshr[NLEV]; /* per level: mshrs entries, the time each is free */
     uint64_t *if_line; /* line + 1 of each in-flight table entry, 0 = empty */
     lanes *if_fill;

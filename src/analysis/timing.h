@@ -60,11 +60,11 @@ typedef struct edan_timing_counts {
     uint64_t instructions, loads, stores;
     uint64_t l1i_misses;
     uint64_t level_hits[EDAN_MACHINE_MAX_DATA_LEVELS], level_misses[EDAN_MACHINE_MAX_DATA_LEVELS];
-    uint64_t ram_lines;    /* lines read from memory (data and instructions) */
-    uint64_t ram_bytes;    /* bytes moved to and from memory, write-backs included */
-    uint64_t branches;     /* conditional branches */
-    uint64_t mispredicts;  /* of those */
-    uint64_t unaddressed;  /* instructions without an address (text traces): not fetched, branches not predicted */
+    uint64_t ram_lines;   /* lines read from memory (data and instructions) */
+    uint64_t ram_bytes;   /* bytes moved to and from memory, write-backs included */
+    uint64_t branches;    /* conditional branches */
+    uint64_t mispredicts; /* of those */
+    uint64_t unaddressed; /* instructions without an address (text traces): not fetched, branches not predicted */
 } edan_timing_counts;
 
 /* m is copied; lat_ns: n (1 .. EDAN_TIMING_MAX_LATENCIES) memory latencies in ns. NULL with err set. */

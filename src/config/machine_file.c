@@ -15,15 +15,15 @@
 /* ===================================================================== */
 
 typedef enum key_type {
-    K_NAME,     /* a short printable string */
-    K_PRED,     /* bimodal or tournament */
-    K_TEXT,     /* a printable string, read and checked, not kept */
-    K_GHZ,      /* a positive number */
-    K_U32,      /* an integer in [lo, hi] */
-    K_LATENCY,  /* cycles of one instruction class: [0, 10^6] */
-    K_NS,       /* a number of nanoseconds in (0, 10^7] */
-    K_GBS,      /* a number of GB/s in (0, 10^6] */
-    K_C_SIZE,   /* cache keys: the level's geometry and timing */
+    K_NAME,    /* a short printable string */
+    K_PRED,    /* bimodal or tournament */
+    K_TEXT,    /* a printable string, read and checked, not kept */
+    K_GHZ,     /* a positive number */
+    K_U32,     /* an integer in [lo, hi] */
+    K_LATENCY, /* cycles of one instruction class: [0, 10^6] */
+    K_NS,      /* a number of nanoseconds in (0, 10^7] */
+    K_GBS,     /* a number of GB/s in (0, 10^6] */
+    K_C_SIZE,  /* cache keys: the level's geometry and timing */
     K_C_LINE,
     K_C_WAYS,
     K_C_WRITE,
@@ -72,7 +72,7 @@ static const key_def plain_keys[] = {
 
 /* Every cache section has these keys; the instruction cache has no write policy. */
 static const key_def cache_keys[] = {
-    {NULL, "size", K_C_SIZE, 0, 0, 0},       {NULL, "line", K_C_LINE, 0, 4, 1u << 20},
+    {NULL, "size", K_C_SIZE, 0, 0, 0},        {NULL, "line", K_C_LINE, 0, 4, 1u << 20},
     {NULL, "ways", K_C_WAYS, 0, 1, 1u << 10}, {NULL, "write", K_C_WRITE, 0, 0, 0},
     {NULL, "alloc", K_C_ALLOC, 0, 0, 0},      {NULL, "hit_latency", K_C_HIT, 0, 0, 1000},
     {NULL, "mshrs", K_C_MSHRS, 0, 1, 1024},
@@ -434,8 +434,8 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
     /* one line size for every cache, as gem5 has (system.cache_line_size) */
     for (int i = 0; i < m->n_data_levels; i++) {
         if (m->data[i].geo.line != m->l1i.geo.line) {
-            edan_error_set(err, "%s: [%s] line = %u differs from [l1i] line = %u (one line size for every cache)",
-                           path, cache_sections[i + 1], m->data[i].geo.line, m->l1i.geo.line);
+            edan_error_set(err, "%s: [%s] line = %u differs from [l1i] line = %u (one line size for every cache)", path,
+                           cache_sections[i + 1], m->data[i].geo.line, m->l1i.geo.line);
             return -1;
         }
     }

@@ -224,8 +224,7 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
     fprintf(gp, "set title 'Predicted run time against memory latency'\nset xlabel 'memory latency (ns)'\n"
                 "set ylabel 'run time (us)'\nset grid\nset key outside right top\n");
     char cmd[512];
-    snprintf(cmd, sizeof cmd,
-             "plot ARG1 using 1:2 with linespoints lw 2 pt 7 title 'timing model'%s",
+    snprintf(cmd, sizeof cmd, "plot ARG1 using 1:2 with linespoints lw 2 pt 7 title 'timing model'%s",
              e ? ", \\\n     ARG1 using 1:3 with lines dt 2 lw 2 title 'eDAG upper bound (slope lambda)'" : "");
     edan_plot_script_outputs(gp, cmd);
     if (close_checked(gp, gpp, err))

@@ -63,8 +63,8 @@ static int parse_latencies(const char *value, double *out, int *n, edan_error *e
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         double d;
         if (*n == EDAN_TIMING_MAX_LATENCIES || edan_parse_double(tok, &d) || !(d >= 0) || d > 1e6) {
-            edan_error_set(err, "--mem-latency: '%s' is not a list of 1 to %d latencies in ns from 0 to 10^6",
-                           value, EDAN_TIMING_MAX_LATENCIES);
+            edan_error_set(err, "--mem-latency: '%s' is not a list of 1 to %d latencies in ns from 0 to 10^6", value,
+                           EDAN_TIMING_MAX_LATENCIES);
             return -1;
         }
         out[(*n)++] = d;
@@ -287,10 +287,12 @@ static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_
         char name[256];
         if (lines) {
             const char *base = r->name ? strrchr(r->name, '/') : NULL;
-            snprintf(name, sizeof name, "%s:%u (%s)", base ? base + 1 : r->name ? r->name : "?", r->line,
-                     r->function ? r->function : "?");
-        }
-        else
+            snprintf(name, sizeof name, "%s:%u (%s)",
+                     base      ? base + 1
+                     : r->name ? r->name
+                               : "?",
+                     r->line, r->function ? r->function : "?");
+        } else
             snprintf(name, sizeof name, "%s", r->name ? r->name : "(no symbol)");
         fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", name, r->instructions, r->cycles[lo],
                 r->cycles[hi], r->slope, total > 0 ? 100.0 * r->cycles[hi] / total : 0.0);
@@ -361,8 +363,9 @@ static void report_text(const timing_tool *t, FILE *f)
         rows_text(t, f, t->lines, t->n_lines, true);
     }
     if (c->unaddressed)
-        fprintf(f, "  note: %" PRIu64 " instructions have no address (a text trace): instruction fetch and branch\n"
-                   "        prediction are not modelled for them\n",
+        fprintf(f,
+                "  note: %" PRIu64 " instructions have no address (a text trace): instruction fetch and branch\n"
+                "        prediction are not modelled for them\n",
                 c->unaddressed);
 }
 
