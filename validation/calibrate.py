@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+# The latency of one dependent load, from the L1, the L2 and memory, in gem5 and in edan's timing model
+# on the same machine file: the pointer chase of validation/calibrate/chase.c (one 64-byte node a line,
+# a random cycle) at a size that fits each level, walked twice (STEPS and 2 x STEPS) so that the
+# difference cancels what the walk's start costs; memory at two latencies, whose difference is the
+# slope. Prints one table: cycles a step in gem5, in the model, and their difference.
+#
+#   python3 validation/calibrate.py [--gem5 PATH] [--edan PATH] [--machine FILE] [--steps N]
+#
+# It checks the machine description (hit latencies, the memory path's fixed cycles), not a program: a
+# difference here is one every program sees, and belongs in the machine file or the model, never in a
+# per-program correction. Needs riscv64-linux-gnu-gcc, gem5 (../shared/validation/build-gem5.sh).
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+FLOAT = re.compile(r"^\s*([0-9]+\.[0-9]+)\s*$")
+
+
+def die(msg):
+    sys.stderr.write("calibrate.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def gem5_seconds(gem5, machine, binary, args, latency, outdir):
+    cmd = [gem5, "-q", "--outdir=" + outdir, os.path.join(HERE, "gem5_machine.py"), "--machine", machine,
+           "--latency", str(latency), "--", binary] + [str(a) for a in args]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    times = [float(m.group(1)) for m in map(FLOAT.match, p.stdout.splitlines()) if m]
+    if p.returncode != 0 or not times:
+        die("gem5 failed: %s\n%s" % (" ".join(cmd), p.stderr[-2000:]))
+    return times[-1]
+
+
+def edan_cycles(edan, machine, binary, args, latencies):
+    cmd = [edan, "run", "--json", "--filter=chase", "--machine=" + machine,
+           "--mem-latency=" + ",".join(str(x) for x in latencies), binary] + [str(a) for a in args]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        die("edan failed: %s\n%s" % (" ".join(cmd), p.stderr))
+    return json.loads(p.stdout.strip().splitlines()[-1])["prediction"]["cycles"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description="per-level load latency, gem5 against the timing model")
+    ap.add_argument("--gem5", default=os.environ.get("GEM5", "/opt/gem5src/build/RISCV/gem5.opt"))
+    ap.add_argument("--edan", default=os.path.join(ROOT, "build", "edan"))
+    ap.add_argument("--machine", default=os.path.join(ROOT, "machines", "gem5-validation.ini"))
+    ap.add_argument("--steps", type=int, default=20000)
+    a = ap.parse_args()
+    for tool in (a.gem5, a.edan):
+        if not os.access(tool, os.X_OK):
+            die("%s is missing (gem5: sh ../shared/validation/build-gem5.sh SRC; edan: make build)" % tool)
+    # nodes of one line: 64 fit the L1 (4 KiB), 2048 the L2 but not the L1 (128 KiB), 65536 neither (4 MiB)
+    sizes = [("L1", 64, [50]), ("L2", 2048, [50]), ("memory", 65536, [50, 300])]
+    with tempfile.TemporaryDirectory() as d:
+        binary = os.path.join(d, "chase")
+        subprocess.run(["riscv64-linux-gnu-gcc", "-O2", "-g", "-static", "-o", binary,
+                        os.path.join(HERE, "calibrate", "chase.c")], check=True)
+        print("| level | latency ns | gem5 cycles a step | model cycles a step | model - gem5 |")
+        print("|---|---|---|---|---|")
+        for name, nodes, lats in sizes:
+            ghz = 1.0
+            with open(a.machine) as f:
+                for line in f:
+                    m = re.match(r"\s*clock_ghz\s*=\s*([0-9.]+)", line)
+                    if m:
+                        ghz = float(m.group(1))
+            steps = (a.steps, 2 * a.steps)
+            model = [edan_cycles(a.edan, a.machine, binary, [nodes, s], lats) for s in steps]
+            for i, lat in enumerate(lats):
+                g = [gem5_seconds(a.gem5, a.machine, binary, [nodes, s], lat, os.path.join(d, "m5")) for s in steps]
+                g_step = (g[1] - g[0]) * ghz * 1e9 / a.steps
+                m_step = (model[1][i] - model[0][i]) / a.steps
+                print("| %s | %g | %.2f | %.2f | %+.2f |" % (name, lat, g_step, m_step, m_step - g_step))
+                sys.stdout.flush()
+
+
+main()
