@@ -36,6 +36,7 @@ static edan_machine base_machine(void)
     m.clock_ghz = 1.0;
     m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1u << 20;
     m.rob_entries = m.lq_entries = m.sq_entries = MAXN;
+    m.int_div_units = m.fp_div_units = 1024;
     m.predictor = EDAN_PRED_BIMODAL;
     m.predictor_entries = 16;
     for (int c = 0; c < EDAN_CLASS_COUNT; c++)
@@ -410,6 +411,34 @@ static void test_predictors(void)
     CHECK(edan_predictor_init(&p, EDAN_PRED_BIMODAL, 12, &err) == -1, "12 entries refused");
 }
 
+/* n independent divisions on u dividers of latency L take ceil(n/u) L; pipelined multiplies do not queue. */
+static void test_dividers(void)
+{
+    static edan_exec r[64];
+    static edan_insn op[8];
+    for (int cls = EDAN_CLASS_MUL; cls <= EDAN_CLASS_FSQRT; cls++) {
+        if (cls != EDAN_CLASS_MUL && cls != EDAN_CLASS_DIV && cls != EDAN_CLASS_FDIV && cls != EDAN_CLASS_FSQRT)
+            continue;
+        for (int j = 0; j < 8; j++) {
+            op[j] = add(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+            op[j].cls = (uint8_t)cls;
+        }
+        for (int i = 0; i < 64; i++)
+            r[i] = rec(&op[i % 8], 0);
+        for (uint32_t u = 1; u <= 4; u *= 2) {
+            edan_machine m = base_machine();
+            m.latency[cls] = 20;
+            m.int_div_units = m.fp_div_units = u;
+            double c[1], lat = 0;
+            predict(&m, r, 64, &lat, 1, 64, c, NULL);
+            /* lat 0: the fetch's miss costs nothing; each op starts at 0 or when a unit frees */
+            double want = cls == EDAN_CLASS_MUL ? 20 : 20.0 * (64 / u);
+            CHECK(c[0] == want, "64 independent ops of class %d on %u units: %g cycles, expected %g", cls, u, c[0],
+                  want);
+        }
+    }
+}
+
 static void test_bad_machine(void)
 {
     edan_machine m = base_machine();
@@ -432,6 +461,7 @@ int main(void)
     test_limits();
     test_batches();
     test_predictors();
+    test_dividers();
     test_bad_machine();
     return check_summary();
 }

@@ -30,7 +30,10 @@ typedef struct edan_machine {
     /* core */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;
     uint32_t rob_entries, lq_entries, sq_entries;
-    uint32_t frontend_cycles;    /* fetch to dispatch */
+    uint32_t frontend_cycles; /* fetch to dispatch */
+    /* units of the classes that are not pipelined (a unit is busy for the whole latency): integer
+     * division; floating-point division and square root */
+    uint32_t int_div_units, fp_div_units;
     uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
     edan_predictor_kind predictor;
     uint32_t predictor_entries; /* its size (predictor.h), a power of two */

@@ -72,12 +72,13 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
-    tick bw_ticks;     /* one bucket of the bandwidth calendar */
-    double bw_cap;     /* bytes a bucket holds */
-    uint64_t *bw_no;   /* [bucket][lane]: the bucket's number + 1 (0: empty) */
-    double *bw_used;   /* [bucket][lane]: bytes taken in it */
-    lanes *mshr[NLEV]; /* per level: mshrs entries, the time each is free */
-    uint64_t *if_line; /* line + 1 of each in-flight table entry, 0 = empty */
+    tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
+    tick bw_ticks;      /* one bucket of the bandwidth calendar */
+    double bw_cap;      /* bytes a bucket holds */
+    uint64_t *bw_no;    /* [bucket][lane]: the bucket's number + 1 (0: empty) */
+    double *bw_used;    /* [bucket][lane]: bytes taken in it */
+    lanes *mshr[NLEV];  /* per level: mshrs entries, the time each is free */
+    uint64_t *if_line;  /* line + 1 of each in-flight table entry, 0 = empty */
     lanes *if_fill;
     /* attribution per static instruction id: id_time / id_stall [id * K + k] */
     size_t id_cap;
@@ -101,7 +102,8 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
 {
     bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
               m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
-              m->lq_entries && m->sq_entries && m->l1i.geo.line == m->data[0].geo.line;
+              m->lq_entries && m->sq_entries && m->int_div_units && m->fp_div_units &&
+              m->l1i.geo.line == m->data[0].geo.line;
     for (int l = 0; ok && l < m->n_data_levels; l++)
         ok = m->data[l].mshrs > 0 && m->data[l].geo.line == m->data[0].geo.line;
     if (!ok)
@@ -170,6 +172,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->bw_no = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_no);
     t->bw_used = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_used);
     bool ok = t->F && t->C && t->lq && t->sq && t->if_line && t->if_fill && t->bw_no && t->bw_used;
+    ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
+         (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
     for (int l = 0; ok && l < t->nlev; l++)
         ok = (t->mshr[l] = calloc(m->data[l].mshrs, sizeof(lanes))) != NULL;
     if (!ok) {
@@ -209,6 +213,8 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->ic);
     for (int l = 0; l < NLEV; l++)
         free(t->mshr[l]);
+    free(t->div_units[0]);
+    free(t->div_units[1]);
     free(t->F);
     free(t->C);
     free(t->lq);
@@ -508,6 +514,19 @@ static int step(edan_timing *t, const edan_exec *rec)
         t->n.stores++;
         for (int k = 0; k < K; k++)
             b[k] = a[k] + t->cyc; /* address and data into the store queue; the write comes after commit */
+    } else if (in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT) {
+        /* not pipelined: it waits for a free divider and holds it for its whole latency */
+        const int fp = in->cls != EDAN_CLASS_DIV;
+        const uint32_t n = fp ? t->m.fp_div_units : t->m.int_div_units;
+        const tick lat = t->lat[in->cls];
+        for (int k = 0; k < K; k++) {
+            tick *u = t->div_units[fp] + (size_t)k * n, *best = u;
+            for (uint32_t i = 1; i < n; i++)
+                if (u[i] < *best)
+                    best = &u[i];
+            a[k] = max_t(a[k], *best);
+            b[k] = *best = a[k] + lat;
+        }
     } else {
         const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
         for (int k = 0; k < K; k++)

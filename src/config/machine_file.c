@@ -52,6 +52,8 @@ static const key_def plain_keys[] = {
     {"core", "lq_entries", K_U32, M(lq_entries), 1, 1u << 16},
     {"core", "sq_entries", K_U32, M(sq_entries), 1, 1u << 16},
     {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
+    {"core", "int_div_units", K_U32, M(int_div_units), 1, 64},
+    {"core", "fp_div_units", K_U32, M(fp_div_units), 1, 64},
     {"core", "mispredict_penalty", K_U32, M(mispredict_penalty), 0, 1000},
     {"core", "predictor", K_PRED, M(predictor), 0, 0},
     {"core", "predictor_entries", K_U32, M(predictor_entries), 4, 1u << 24},
