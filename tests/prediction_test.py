@@ -121,6 +121,13 @@ def test_prediction():
         with open(os.path.join(d, "spmv-prediction.dat")) as f:
             rows = [ln.split() for ln in f if not ln.startswith("#")]
         check(len(rows) == 6 and all(len(r) == 3 for r in rows), f"a row a latency, model and bound: {rows}")
+    # --cache=machine: the eDAG's cache is the machine's data hierarchy
+    r = online("spmv", 300, "--machine=" + GEM5, "--cache=machine;32K")
+    labels = [c["cache"] for c in r["configurations"]]
+    check(labels[0] == "64K,line=64,ways=2,write=back,alloc=yes+256K,line=64,ways=8,write=back,alloc=yes" and
+          labels[1].startswith("32K"), f"--cache=machine: {labels}")
+    p = edan("run", "--filter=kernel", "--cache=machine", os.path.join(EX, "spmv"), "30", expect=None)
+    check(p.returncode == 2 and "--cache=machine needs --machine" in p.stderr, f"--cache=machine alone: {p.stderr}")
     # the text report
     p = edan("run", "--filter=kernel", "--machine=" + GEM5, lats, os.path.join(EX, "pointer_chase"), "100")
     check("prediction on machine gem5-validation" in p.stdout and "slope" in p.stdout, "the text report")

@@ -1,5 +1,7 @@
 #include "config/options.h"
 
+#include "config/machine_file.h"
+
 #include "util/parse.h"
 
 #include <errno.h>
@@ -145,7 +147,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
                 return -1;
             }
             edan_error sub = {0};
-            if (edan_cache_config_parse(tok, &o->cache[o->n_cache], &sub)) {
+            o->cache_of_machine[o->n_cache] = !strcmp(tok, "machine");
+            if (o->cache_of_machine[o->n_cache]) {
+                memset(&o->cache[o->n_cache], 0, sizeof o->cache[o->n_cache]); /* made from the file later */
+            } else if (edan_cache_config_parse(tok, &o->cache[o->n_cache], &sub)) {
                 edan_error_set(err, "--cache: %s", sub.msg);
                 return -1;
             }
@@ -331,9 +336,22 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
     }
     cfg->n_lanes = 0;
     for (int c = 0; c < o->n_cache; c++) {
+        edan_cache_config cache = o->cache[c];
+        if (o->cache_of_machine[c]) {
+            /* the one description of the machine: its data caches (l1d, l2 and l3) */
+            const char *path = edan_options_last(o, "machine");
+            edan_machine m;
+            if (!path) {
+                edan_error_set(err, "--cache=machine needs --machine=FILE");
+                return -1;
+            }
+            if (edan_machine_load(path, &m, err))
+                return -1;
+            cache = edan_machine_data_caches(&m);
+        }
         for (int a = 0; a < o->n_alpha; a++) {
             edan_lane_config *l = &cfg->lane[cfg->n_lanes++];
-            l->cache = o->cache[c];
+            l->cache = cache;
             l->cost = o->cost;
             l->cost.alpha = o->alpha[a];
         }
@@ -450,6 +468,7 @@ void edan_options_help(FILE *f)
           "                      '+', each SIZE[,line=B][,ways=N][,write=through|back][,alloc=no|yes]\n"
           "                      e.g. 32K (the paper's: 64-byte lines, 2-way, LRU, write-through,\n"
           "                      no write-allocate) or 32K,ways=8,write=back,alloc=yes+1M,ways=16\n"
+          "                      or 'machine': the data caches of the --machine file\n"
           "                      [none: every load and store reaches RAM]\n"
           "  --alpha=LIST        cycles of a memory-access vertex (RAM latency) [200]\n"
           "  --cost=K=V,...      per-class costs in cycles: int mul div fadd fmul ffma fdiv fsqrt\n"

@@ -22,6 +22,7 @@ typedef struct edan_options {
     /* analysis */
     int n_cache;
     edan_cache_config cache[EDAN_MAX_CACHES];
+    bool cache_of_machine[EDAN_MAX_CACHES]; /* --cache=machine: the data caches of --machine's file */
     int n_alpha;
     uint64_t alpha[EDAN_MAX_ALPHAS];
     edan_cost_model cost;
