@@ -13,7 +13,7 @@
 # difference is the bandwidth unit (gem5 reads "16GB/s" as 16 GiB/s, the machine file means 10^9 B/s).
 #
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
-# [latency] cycles against the functional-unit pool's latencies, frontend_cycles against the O3 stage
+# [latency] cycles and the divider units against the functional-unit pool, frontend_cycles against the O3 stage
 # delays, write/alloc against the classic cache (write-back, write-allocate). A file that asks for
 # anything else is refused with exit status 2. [core] predictor: tournament is gem5's TournamentBP
 # (global and choice tables of predictor_entries, local ones a quarter), bimodal its LocalBP (2-bit
@@ -32,7 +32,7 @@ SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
-             "predictor", "predictor_entries"},
+             "predictor", "predictor_entries", "int_div_units", "fp_div_units"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
     "l1i": {"size", "line", "ways", "hit_latency", "mshrs"},
     "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
@@ -51,6 +51,11 @@ LATENCY_OPCLASS = {"int": "IntAlu", "mul": "IntMult", "div": "IntDiv", "fadd": "
 # gem5 v22.1 DefaultFUPool latencies (src/cpu/o3/FuncUnitConfig.py), used by --check without gem5.
 GEM5_DEFAULT_OPLAT = {"IntAlu": 1, "IntMult": 3, "IntDiv": 20, "FloatAdd": 2, "FloatMult": 4,
                       "FloatMultAcc": 5, "FloatDiv": 12, "FloatSqrt": 24}
+
+# gem5 v22.1 DefaultFUPool: functional units that serve the dividers' classes (IntMultDiv x2,
+# FP_MultDiv x2); [core] int_div_units and fp_div_units must equal them.
+GEM5_DEFAULT_UNITS = {"IntDiv": 2, "FloatDiv": 2, "FloatSqrt": 2}
+DIV_UNITS = {"int_div_units": ("IntDiv",), "fp_div_units": ("FloatDiv", "FloatSqrt")}
 
 # O3 stage delays from fetch to execute: fetchToDecode + decodeToRename + renameToIEW + issueToExecute.
 FRONTEND_DELAYS = ("fetchToDecodeDelay", "decodeToRenameDelay", "renameToIEWDelay",
@@ -144,11 +149,13 @@ def read_machine(path):
     return out
 
 
-def plan(machine, path, latency_ns=None, oplat=None, delays=None):
+def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     """gem5 parameters for the machine: a dict of plain values; refuses what gem5 cannot express.
-    oplat maps gem5 OpClass names to the FU pool's latencies, delays the O3 stage delays."""
+    oplat maps gem5 OpClass names to the FU pool's latencies, units to its unit counts, delays
+    holds the O3 stage delays."""
     oplat = oplat or GEM5_DEFAULT_OPLAT
     delays = delays or GEM5_DEFAULT_DELAYS
+    units = units or GEM5_DEFAULT_UNITS
     problems, notes = [], []
     core, mem = machine["core"], machine["memory"]
     levels = [lv for lv in ("l1i", "l1d", "l2", "l3") if lv in machine]
@@ -169,6 +176,11 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None):
         if have != want:
             problems.append("[latency] %s = %d, but gem5's functional-unit pool gives %s %s cycles "
                             "(this script keeps gem5's pool)" % (cls, want, opclass, have))
+    for key, classes in DIV_UNITS.items():
+        for opclass in classes:
+            if units.get(opclass) != core[key]:
+                problems.append("[core] %s = %d, but gem5's functional-unit pool has %s unit(s) for %s "
+                                "(this script keeps gem5's pool)" % (key, core[key], units.get(opclass), opclass))
     front = sum(delays[d] for d in FRONTEND_DELAYS)
     if core["frontend_cycles"] != front:
         problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
@@ -237,6 +249,15 @@ def gem5_fu_latencies(cpu):
     for fu in cpu.fuPool.FUList:
         for od in fu.opList:
             out.setdefault(str(od.opClass), int(od.opLat))
+    return out
+
+
+def gem5_fu_units(cpu):
+    """{OpClass: number of functional units that serve it} of the CPU's pool."""
+    out = {}
+    for fu in cpu.fuPool.FUList:
+        for od in fu.opList:
+            out[str(od.opClass)] = out.get(str(od.opClass), 0) + int(fu.count)
     return out
 
 
@@ -328,7 +349,7 @@ def main(argv):
         cpu = root.system.cpu
         try:
             plan(machine, a.machine, a.latency, gem5_fu_latencies(cpu),
-                 {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS})
+                 {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS}, gem5_fu_units(cpu))
         except MachineError as e:
             fail(str(e))
     m5.instantiate()

@@ -232,27 +232,26 @@ def kernel_range(binary, kernel):
     return found[0]
 
 
-def trace_kernel_time(path, lo, hi):
-    """Ticks of the first and last committed instruction in [lo, hi), and how many committed there."""
-    import gzip
+def trace_kernel_time(f, lo, hi):
+    """Ticks of the first and last committed instruction in [lo, hi), and how many committed there,
+    from gem5's Exec trace lines ("TICK: system.cpu: 0xPC ...") read from f."""
     first = last = None
     n = 0
-    with gzip.open(path, "rt", errors="replace") as f:
-        for line in f:
-            i = line.find(" 0x")
-            if i < 0:
-                continue
-            j = line.find(" ", i + 3)
-            try:
-                pc = int(line[i + 1:j], 16)
-            except ValueError:
-                continue
-            if lo <= pc < hi:
-                tick = int(line[:line.index(":")])
-                if first is None:
-                    first = tick
-                last = tick
-                n += 1
+    for line in f:
+        i = line.find(" 0x")
+        if i < 0:
+            continue
+        j = line.find(" ", i + 3)
+        try:
+            pc = int(line[i + 1:j], 16)
+        except ValueError:
+            continue
+        if lo <= pc < hi:
+            tick = int(line[:line.index(":")])
+            if first is None:
+                first = tick
+            last = tick
+            n += 1
     return first, last, n
 
 
@@ -260,7 +259,23 @@ def run_gem5(opts, prog, lat, traced=False):
     """One gem5 run: {'output_seconds', 'simSeconds', ...} or Failure. traced: with the commit trace,
     the kernel's time and instructions in it too."""
     work = tempfile.mkdtemp(prefix="gem5-%s-%s-" % (prog["name"], lat), dir=opts.workdir)
-    trace = ["--debug-flags=ExecEnable,ExecUser", "--debug-file=commit.trace.gz"] if traced else []
+    trace, reader, kt = [], None, []
+    if traced:
+        # The commit trace goes through a FIFO (gem5 flushes every line) to a thread that keeps
+        # only the kernel's first and last commit: nothing the size of the trace is stored.
+        lo, hi = kernel_range(prog["binary"], prog["kernel"])
+        fifo = os.path.join(work, "commit.trace")
+        os.mkfifo(fifo)
+        trace = ["--debug-flags=ExecEnable,ExecUser", "--debug-file=" + fifo]
+
+        def read_trace():
+            try:
+                with open(fifo, encoding="utf-8", errors="replace") as f:
+                    kt.append(trace_kernel_time(f, lo, hi))
+            except (OSError, ValueError) as e:
+                kt.append(e)
+        reader = threading.Thread(target=read_trace, daemon=True)
+        reader.start()
     cmd = [opts.gem5] + trace + ["-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"),
            "--machine", opts.machine, "--latency", str(lat), "--", prog["binary"]] + prog["args"]
     t0 = time.time()
@@ -268,19 +283,23 @@ def run_gem5(opts, prog, lat, traced=False):
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            errors="replace", timeout=opts.timeout)
     except subprocess.TimeoutExpired:
-        shutil.rmtree(work, ignore_errors=True)
-        raise Failure("gem5 ran longer than %g s" % opts.timeout)
+        p = None
+    finally:
+        if reader is not None:
+            if reader.is_alive() and not kt:
+                try:  # gem5 never opened the FIFO: let the reader see an empty trace
+                    os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+                except OSError:
+                    pass
+            reader.join(60)
     wall = time.time() - t0
     stats = parse_stats(os.path.join(work, "stats.txt"))
-    kt = None
-    if traced and p.returncode == 0:
-        lo, hi = kernel_range(prog["binary"], prog["kernel"])
-        try:
-            kt = trace_kernel_time(os.path.join(work, "commit.trace.gz"), lo, hi)
-        except (OSError, EOFError, ValueError) as e:
-            shutil.rmtree(work, ignore_errors=True)
-            raise Failure("gem5's commit trace: %s" % e)
     shutil.rmtree(work, ignore_errors=True)
+    if p is None:
+        raise Failure("gem5 ran longer than %g s" % opts.timeout)
+    if traced and (not kt or isinstance(kt[0], Exception)):
+        raise Failure("gem5's commit trace: %s" % (kt[0] if kt else "not read"))
+    kt = kt[0] if traced else None
     tail = "\n".join((p.stderr or p.stdout).strip().splitlines()[-5:])
     if p.returncode != 0:
         raise Failure("gem5 exited with status %d: %s" % (p.returncode, tail))
