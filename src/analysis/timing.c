@@ -280,7 +280,9 @@ static tick transfer(edan_timing *t, int k, tick x, uint32_t bytes)
  * holds one of its MSHRs from the earliest it can have one until the fill;
  * memory moves the bytes at its bandwidth (transfer(); bytes: what this
  * access moves, write-backs included), then the data comes back after the
- * memory latency. fill[k]: when the data is back.
+ * memory latency, through each level missed, which takes its hit latency
+ * again to respond (gem5: response_latency). fill[k]: when the data is
+ * back at level `first`.
  */
 static void read_times(edan_timing *t, int first, int L, uint32_t bytes, const tick *t0, tick *fill)
 {
@@ -300,6 +302,9 @@ static void read_times(edan_timing *t, int first, int L, uint32_t bytes, const t
         }
         if (L == t->nlev)
             x = transfer(t, k, x, bytes) + t->memlat[k];
+        /* the data passes back up through every level that missed, each taking its latency again */
+        for (int l = first; l < L; l++)
+            x += t->hit[l];
         for (int l = first; l < L; l++)
             t->mshr[l][taken[l]][k] = x;
         fill[k] = x;
@@ -457,6 +462,7 @@ static int step(edan_timing *t, const edan_exec *rec)
             b[k] = a[k] + t->l1i_hit + t->hit[1];
         read_times(t, 1, ilevel, ibytes, b, a);
         for (int k = 0; k < K; k++) {
+            a[k] += t->l1i_hit; /* the L1i's response */
             t->fetch.at[k] = a[k];
             t->fetch.taken[k] = 1;
         }
@@ -507,6 +513,8 @@ static int step(edan_timing *t, const edan_exec *rec)
             read_times(t, 0, (int)r.level, r.ram_bytes, b, b);
             inflight_note(t, line, b);
         }
+        for (int k = 0; k < K; k++)
+            b[k] += t->cyc; /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
     } else if (is_store) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
