@@ -107,8 +107,8 @@ def analyse(sweep):
         lam = p.get("lambda")
         kin = {v.get("kernel_insts") for v in p["gem5"].values()} - {None}
         if lam and kin and any(abs(k - lam["vertices"]) > 0.01 * lam["vertices"] for k in kin):
-            r["notes"].append("gem5 committed %s instructions in the kernel, edan traced %d"
-                              % ("/".join(str(k) for k in sorted(kin)), lam["vertices"]))
+            r["notes"].append("gem5 committed %s instructions in the kernel's own code, edan traced %d "
+                              "(callees included)" % ("/".join(str(k) for k in sorted(kin)), lam["vertices"]))
         r["lambda"] = lam["lambda"] if lam else None
         r["Lambda"] = lam["Lambda"] if lam else None
         r["W"], r["D"] = (lam["W"], lam["D"]) if lam else (None, None)
