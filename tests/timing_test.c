@@ -440,6 +440,44 @@ static void test_dividers(void)
     }
 }
 
+/*
+ * Store sets: a load next to an older store (same 16-byte block, other bytes) trains its pc into the
+ * store's set; from then on each load waits for the set's last store. Here a division feeds a store,
+ * the next load feeds the next division: with store sets the loop is one chain of divisions, without
+ * them the divisions overlap.
+ */
+static void test_store_sets(void)
+{
+    static edan_exec r[3 * 64];
+    static edan_insn div, st, ld;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = load(0, EDAN_REG_X(10), 0x1004);
+    st.cls = EDAN_CLASS_STORE;
+    st.mem = EDAN_MEM_STORE;
+    st.n_src = 2;
+    st.src[1] = EDAN_REG_X(2);
+    st.n_dst = 0;
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x1008);
+    for (int i = 0; i < 64; i++) {
+        r[3 * i] = rec(&div, 0);
+        r[3 * i + 1] = rec(&st, 0x8000 + 8 * (uint64_t)i);
+        r[3 * i + 2] = rec(&ld, 0x8000 + 8 * (uint64_t)(i + 1));
+    }
+    for (uint32_t bytes = 0; bytes <= 16; bytes += 16) {
+        edan_machine m = base_machine();
+        m.latency[EDAN_CLASS_DIV] = 20;
+        m.store_set_bytes = bytes;
+        m.mem_latency_ns = 0;
+        double c[1], lat = 0;
+        predict(&m, r, 3 * 64, &lat, 1, 64, c, NULL);
+        if (bytes)
+            CHECK(c[0] >= 64 * 20, "with store sets the loop is a chain of 64 divisions: %g cycles", c[0]);
+        else
+            CHECK(c[0] < 200, "without store sets the divisions overlap: %g cycles", c[0]);
+    }
+}
+
 static void test_bad_machine(void)
 {
     edan_machine m = base_machine();
@@ -463,6 +501,7 @@ int main(void)
     test_batches();
     test_predictors();
     test_dividers();
+    test_store_sets();
     test_bad_machine();
     return check_summary();
 }

@@ -32,7 +32,7 @@ SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
-             "predictor", "predictor_entries", "int_div_units", "fp_div_units"},
+             "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
     "l1i": {"size", "line", "ways", "hit_latency", "mshrs"},
     "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
@@ -141,7 +141,8 @@ def read_machine(path):
                     raise MachineError("%s: '%s' is not %s" % (where(k), v, " or ".join(allowed)))
                 d[k] = v
             else:
-                d[k] = parse_int(v, where(k), 0 if k in ("mispredict_penalty", "frontend_cycles") else 1)
+                d[k] = parse_int(v, where(k),
+                                 0 if k in ("mispredict_penalty", "frontend_cycles", "store_set_bytes") else 1)
         out[sec] = d
     for sec in SECTIONS:
         if sec not in out and sec not in OPTIONAL_SECTIONS:
@@ -198,6 +199,11 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     if problems:
         raise MachineError("%s: gem5 cannot build this machine as described:\n  %s"
                            % (path, "\n  ".join(problems)))
+    # store sets check load/store order in blocks of 2^LSQDepCheckShift bytes; gem5 cannot turn them off
+    ssb = core["store_set_bytes"]
+    if ssb < 1 or ssb & (ssb - 1):
+        raise MachineError("%s: [core] store_set_bytes = %d: gem5's store sets need a power of two >= 1"
+                           % (path, ssb))
     lat = mem["latency_ns"] if latency_ns is None else latency_ns
     p = {
         "clock": "%gGHz" % machine["machine"]["clock_ghz"],
@@ -206,7 +212,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                 "renameWidth": core["dispatch_width"], "dispatchWidth": core["dispatch_width"],
                 "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
                 "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
-                "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"]},
+                "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"],
+                "LSQDepCheckShift": ssb.bit_length() - 1},
         "predictor": predictor,
         "caches": {lv: {"size": "%dB" % machine[lv]["size"], "assoc": machine[lv]["ways"],
                         "tag_latency": machine[lv]["hit_latency"],

@@ -34,6 +34,9 @@ typedef struct edan_machine {
     /* units of the classes that are not pipelined (a unit is busy for the whole latency): integer
      * division; floating-point division and square root */
     uint32_t int_div_units, fp_div_units;
+    /* memory-dependence prediction: a load waits for the last older store to the same aligned block of
+     * this many bytes (a power of two; 0: loads never wait for stores they do not read) */
+    uint32_t store_set_bytes;
     uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
     edan_predictor_kind predictor;
     uint32_t predictor_entries; /* its size (predictor.h), a power of two */

@@ -31,6 +31,9 @@
  * the rate is the bandwidth.
  */
 #define BW_LINES 8
+/* Store sets: gem5's SSIT and LFST sizes, and its period of forgetting (store_set_clear_period). */
+#define SS_ENTRIES 1024u
+#define SS_CLEAR_PERIOD 250000u
 #define BW_BUCKETS 4096
 
 typedef uint64_t tick;
@@ -80,6 +83,16 @@ struct edan_timing {
     lanes *mshr[NLEV];  /* per level: mshrs entries, the time each is free */
     uint64_t *if_line;  /* line + 1 of each in-flight table entry, 0 = empty */
     lanes *if_fill;
+    /*
+     * memory-dependence prediction (store sets, as gem5's): per block (direct
+     * mapped) the block + 1 and its last store's index and pc, to train; per
+     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST)
+     */
+    uint64_t *ss_block, *ss_store, *ss_store_pc;
+    uint32_t *ssit;
+    uint64_t *lfst;
+    uint32_t ss_shift, ss_next;
+    uint64_t ss_mem_ops;
     /* attribution per static instruction id: id_time / id_stall [id * K + k] */
     size_t id_cap;
     tick *id_time, *id_stall;
@@ -169,9 +182,16 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->sq = calloc(m->sq_entries, sizeof *t->sq);
     t->if_line = calloc(1u << INFLIGHT_BITS, sizeof *t->if_line);
     t->if_fill = calloc(1u << INFLIGHT_BITS, sizeof *t->if_fill);
+    t->ss_block = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_block);
+    t->ss_store = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_store);
+    t->ss_store_pc = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_store_pc);
+    t->ssit = calloc(SS_ENTRIES, sizeof *t->ssit);
+    t->lfst = calloc(SS_ENTRIES, sizeof *t->lfst);
+    t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     t->bw_no = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_no);
     t->bw_used = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_used);
-    bool ok = t->F && t->C && t->lq && t->sq && t->if_line && t->if_fill && t->bw_no && t->bw_used;
+    bool ok = t->F && t->C && t->lq && t->sq && t->if_line && t->if_fill && t->ss_block && t->ss_store &&
+              t->ss_store_pc && t->ssit && t->lfst && t->bw_no && t->bw_used;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
     for (int l = 0; ok && l < t->nlev; l++)
@@ -222,6 +242,11 @@ void edan_timing_free(edan_timing *t)
     edan_predictor_free(&t->bp);
     free(t->if_line);
     free(t->if_fill);
+    free(t->ss_block);
+    free(t->ss_store);
+    free(t->ss_store_pc);
+    free(t->ssit);
+    free(t->lfst);
     free(t->bw_no);
     free(t->bw_used);
     free(t->id_time);
@@ -388,6 +413,54 @@ static bool mispredicted(edan_timing *t, const edan_insn *in)
     return wrong;
 }
 
+static uint32_t *ssit_of(edan_timing *t, uint64_t pc)
+{
+    return &t->ssit[(pc >> 1) & (SS_ENTRIES - 1)];
+}
+
+/*
+ * Memory-dependence prediction, as gem5's store sets: a load that ran
+ * while an older store to the same store_set_bytes block was in the window
+ * (gem5 detects it as an order violation) puts its pc and the store's in
+ * one set; from then on the load waits until the set's last store, older
+ * than it, has executed, whatever its address. The tables are forgotten
+ * every SS_CLEAR_PERIOD loads and stores. Trained in trace order, the same
+ * for every lane. a[k]: the start times, delayed.
+ */
+static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
+{
+    const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
+    const uint32_t slot = inflight_slot(block);
+    if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
+        memset(t->ssit, 0, SS_ENTRIES * sizeof *t->ssit);
+        memset(t->lfst, 0, SS_ENTRIES * sizeof *t->lfst);
+    }
+    uint32_t *set = ssit_of(t, pc);
+    if (is_load) {
+        if (t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask) {
+            uint32_t *sset = ssit_of(t, t->ss_store_pc[slot]);
+            if (!*set && !*sset)
+                *set = *sset = 1 + t->ss_next++ % SS_ENTRIES;
+            else if (!*set || !*sset)
+                *set = *sset = *set ? *set : *sset;
+            else
+                *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
+        }
+        const uint64_t last = *set ? t->lfst[*set - 1] : 0;
+        if (last && v - (last - 1) <= t->rmask) {
+            const tick *fs = t->F[(last - 1) & t->rmask];
+            for (int k = 0; k < t->K; k++)
+                a[k] = max_t(a[k], fs[k]);
+        }
+    } else {
+        t->ss_block[slot] = block + 1;
+        t->ss_store[slot] = v;
+        t->ss_store_pc[slot] = pc;
+        if (*set)
+            t->lfst[*set - 1] = v + 1;
+    }
+}
+
 static void count_access(edan_timing *t, const edan_cache_result *r)
 {
     for (int l = 0; l < t->nlev; l++) {
@@ -484,6 +557,8 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
 
     /* ---- start: a[k] becomes S(v) ---- */
+    if (t->m.store_set_bytes && accessed)
+        store_sets(t, rec, is_load, a);
     for (size_t i = 0; i < info.n_preds; i++) {
         uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)

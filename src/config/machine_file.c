@@ -54,6 +54,7 @@ static const key_def plain_keys[] = {
     {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
     {"core", "int_div_units", K_U32, M(int_div_units), 1, 64},
     {"core", "fp_div_units", K_U32, M(fp_div_units), 1, 64},
+    {"core", "store_set_bytes", K_U32, M(store_set_bytes), 0, 4096},
     {"core", "mispredict_penalty", K_U32, M(mispredict_penalty), 0, 1000},
     {"core", "predictor", K_PRED, M(predictor), 0, 0},
     {"core", "predictor_entries", K_U32, M(predictor_entries), 4, 1u << 24},
@@ -440,6 +441,10 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
                            cache_sections[i + 1], m->data[i].geo.line, m->l1i.geo.line);
             return -1;
         }
+    }
+    if (m->store_set_bytes & (m->store_set_bytes - 1)) {
+        edan_error_set(err, "%s: [core] store_set_bytes = %u is not 0 or a power of two", path, m->store_set_bytes);
+        return -1;
     }
     if (m->predictor_entries & (m->predictor_entries - 1)) {
         edan_error_set(err, "%s: [core] predictor_entries = %u is not a power of two", path, m->predictor_entries);
