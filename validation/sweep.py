@@ -190,6 +190,7 @@ class Results:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(self.data, f, indent=1, sort_keys=True)
             f.write("\n")
+        os.chmod(tmp, 0o644)
         os.replace(tmp, self.path)
 
 
