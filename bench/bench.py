@@ -98,7 +98,14 @@ def per_function_rows():
     return rows
 
 
-def table_lines(rows, pf_rows, paper, header):
+def reuse_rows():
+    """The reuse tracker alone (bench/reuse_speed.c): rows of stream, mode, lines, accesses, M/s, bytes/line."""
+    out = subprocess.run([os.path.join(BUILD, "edan_reuse_speed"), "1048576", "20000000"], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return [line.split("\t") for line in out.strip().splitlines()[1:]]
+
+
+def table_lines(rows, pf_rows, paper, header, reuse=None):
     """The Markdown block: header lines, then the tables."""
     out = list(header) + [""]
     out.append("| workload | traced insns | qemu s | empty-plugin s | edan online s | / qemu | / floor "
@@ -127,6 +134,11 @@ def table_lines(rows, pf_rows, paper, header):
             out.append(f"| {r['workload']} | {r['plain']:.2f} | {r['per_function']:.2f} "
                        f"| {r['per_function'] / r['plain']:.2f} | {r['functions']:.2f} "
                        f"| {r['functions'] / r['plain']:.2f} | {', '.join(f'{x:.0f}' for x in r['rss'])} |")
+    if reuse:
+        out += ["", "| reuse tracker alone (issue 22) | mode | distinct lines | accesses | M accesses/s (median of 3) "
+                "| bytes per line |", "|---|---|---:|---:|---:|---:|"]
+        for stream, mode, lines, accesses, rate, per_line in reuse:
+            out.append(f"| {stream} | {mode} | {int(lines):,} | {int(accesses):,} | {rate} | {per_line} |")
     if paper:
         out += ["", f"Paper scale: cg 17 50 (HPCG-like CG, {paper['insns']:,} traced instructions), online with a "
                 f"32 KiB cache: {paper['online']:.2f} s, peak RSS {paper['rss']:.0f} MiB."]
@@ -149,11 +161,13 @@ def self_test():
                sweep_cpu_ratio=3.0, sweep1_ratio=2.9, record_rate=5e8, big="w 2", big_insns=10**9, big_plain=2.0,
                big_online=6.0, big_ratio=3.0, big_ratios=[2.9, 3.0, 3.1], big_rss=20)
     pf = dict(workload="w 1", plain=1.0, per_function=3.0, functions=2.0, rss=(10, 20, 15))
-    lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"])
+    lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"],
+                        [["random", "stack distance", "1000", "2000", "12.5", "56.0"]])
     text = "\n".join(lines)
     ok = ("| w 1 | 1,000 | 1.00 | 1.50 | 2.00 | 2.00 | 1.33 | 200.0 | 100.0 | 0.5000 | 0.0 | 500.0 | 10, 5 |" in text
           and "| w 2 | 1,000,000,000 | 2.0 | 6.0 | 3.00 | 2.90 3.00 3.10 | 20 |" in text
-          and "| w 1 | 1.00 | 3.00 | 3.00 | 2.00 | 2.00 | 10, 20, 15 |" in text and lines[0] == "header")
+          and "| w 1 | 1.00 | 3.00 | 3.00 | 2.00 | 2.00 | 10, 20, 15 |" in text and lines[0] == "header"
+          and "| random | stack distance | 1,000 | 2,000 | 12.5 | 56.0 |" in text)
     print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
     if not ok:
         print(text, file=sys.stderr)
@@ -219,7 +233,8 @@ def main():
             pn = json.loads(pout.strip().splitlines()[-1])["configurations"][0]["vertices"]
             paper = dict(insns=pn, online=pon, rss=prss)
     pf_rows = per_function_rows()
-    lines = table_lines(rows, pf_rows, paper, header)
+    print("bench: the reuse tracker alone", file=sys.stderr)
+    lines = table_lines(rows, pf_rows, paper, header, reuse_rows())
     print("\n".join(lines))
     with open(os.path.join(BUILD, "bench-table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")

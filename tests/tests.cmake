@@ -135,3 +135,19 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
 endif()
+
+# Locality (issue 22): stack distance and reuse time against a brute-force LRU list and the cache model.
+add_executable(reuse_test tests/reuse_test.c tests/random_trace.c)
+target_link_libraries(reuse_test PRIVATE edan_core)
+add_test(NAME reuse_stack_distance COMMAND reuse_test 200)
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  foreach(category reuse classes locality_options)
+    add_test(NAME locality_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/locality_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(locality_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
+endif()
+# Load classes on hand-built streams whose classes are known by construction.
+add_executable(classes_test tests/classes_test.c)
+target_link_libraries(classes_test PRIVATE edan_core)
+add_test(NAME tool_load_classes COMMAND classes_test)

@@ -1,4 +1,5 @@
 #include "analysis/cache.h"
+#include "util/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,50 +19,13 @@ edan_cache_level_config edan_cache_level_default(uint64_t size)
     return l;
 }
 
-/* "32K", "32KiB", "32kB", "1M", "65536" -> bytes. */
-static int parse_size(const char *s, size_t len, uint64_t *out)
-{
-    char buf[64];
-    if (len == 0 || len >= sizeof buf)
-        return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(buf, &end, 10);
-    if (end == buf || errno)
-        return -1;
-    uint64_t mul = 1;
-    if (*end) {
-        char unit = (char)toupper((unsigned char)*end++);
-        if (unit == 'K')
-            mul = 1ull << 10;
-        else if (unit == 'M')
-            mul = 1ull << 20;
-        else if (unit == 'G')
-            mul = 1ull << 30;
-        else if (unit == 'B' && !*end)
-            mul = 1;
-        else
-            return -1;
-        if (!strcmp(end, "i") || !strcmp(end, "iB") || !strcmp(end, "B") || !strcmp(end, "b"))
-            end += strlen(end);
-        if (*end)
-            return -1;
-    }
-    if (v > UINT64_MAX / mul)
-        return -1;
-    *out = v * mul;
-    return 0;
-}
-
 static int parse_level(const char *s, size_t len, edan_cache_level_config *l, int index, edan_error *err)
 {
     const char *end = s + len;
     const char *comma = memchr(s, ',', len);
     const char *size_end = comma ? comma : end;
     uint64_t size;
-    if (parse_size(s, (size_t)(size_end - s), &size)) {
+    if (edan_parse_size(s, (size_t)(size_end - s), &size)) {
         edan_error_set(err, "cache level %d: size '%.*s' is not a size like 32K, 1M or 65536", index + 1,
                        (int)(size_end - s), s);
         return -1;
@@ -84,7 +48,7 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
 #define VAL(name) (vlen == strlen(name) && !memcmp(v, name, vlen))
         if (KEY("line") || KEY("ways")) {
             uint64_t n;
-            if (parse_size(v, vlen, &n) || n == 0 || n > (1u << 20)) {
+            if (edan_parse_size(v, vlen, &n) || n == 0 || n > (1u << 20)) {
                 edan_error_set(err, "cache level %d: %.*s='%.*s' is not a positive number", index + 1, (int)klen, p,
                                (int)vlen, v);
                 return -1;

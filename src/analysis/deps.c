@@ -564,3 +564,8 @@ int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
     uint64_t ready = edan_deps_ready(t, rec, info);
     return ready == EDAN_DEPS_FAILED ? -1 : edan_deps_commit(t, ready, info->cost);
 }
+
+uint64_t edan_deps_reg_finish(const edan_deps *t, uint8_t r)
+{
+    return tracked_reg(r) ? t->reg_w[r].F : 0;
+}

@@ -114,6 +114,15 @@ int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost);
 /* ready() and commit() at the ready time with t(v): the eDAG's own schedule. 0 or -1. */
 int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
 
+/*
+ * The finish time of the last writer of register r (0: never written, or
+ * x0). Between ready() and commit() it is what the pending vertex reads
+ * through r: an analysis that defines its own times through commit() (the
+ * load classes' "when was this value loaded") asks which of its sources
+ * carries which time.
+ */
+uint64_t edan_deps_reg_finish(const edan_deps *t, uint8_t r);
+
 const edan_deps_totals *edan_deps_totals_get(const edan_deps *t);
 const edan_error *edan_deps_error(const edan_deps *t);
 

@@ -240,3 +240,43 @@ int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *di
         return -1;
     return plot_latency(e, o, dir, name, err);
 }
+
+int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err)
+{
+    char base[512], dat[1024], gpp[1024];
+    if (make_dir(dir, err))
+        return -1;
+    snprintf(base, sizeof base, "%s-%s", name, p->suffix);
+    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
+    if (!f)
+        return -1;
+    fprintf(f, "# %s", p->xlabel);
+    for (int s = 0; s < p->n_series; s++)
+        fprintf(f, ", %s", p->series[s]);
+    fputc('\n', f);
+    for (size_t i = 0; i < p->n; i++) {
+        fprintf(f, "%.9g", p->x[i]);
+        for (int s = 0; s < p->n_series; s++)
+            fprintf(f, " %.9g", p->y[s][i]);
+        fputc('\n', f);
+    }
+    if (close_checked(f, dat, err))
+        return -1;
+    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
+    if (!gp)
+        return -1;
+    edan_plot_script_header(gp, p->title);
+    /* titles and labels are the tool's constants, never file names: no quoting is needed */
+    fprintf(gp, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\nset grid\nset key outside right top\n%s%s", p->title,
+            p->xlabel, p->ylabel, p->logx ? "set logscale x 2\n" : "", p->logy ? "set logscale y\n" : "");
+    char cmd[2048];
+    size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
+    for (int s = 0; s < p->n_series && used < sizeof cmd - 200; s++)
+        used += (size_t)snprintf(cmd + used, sizeof cmd - used,
+                                 "%s ARG1 using 1:%d with linespoints lw 2 pt 7 ps 0.6 title '%s'",
+                                 s ? ", \\\n     " : " ", 2 + s, p->series[s]);
+    edan_plot_script_outputs(gp, cmd);
+    if (close_checked(gp, gpp, err))
+        return -1;
+    return run_base(dir, base, err);
+}

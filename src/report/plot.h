@@ -7,6 +7,8 @@
 #ifndef EDAN_REPORT_PLOT_H
 #define EDAN_REPORT_PLOT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "analysis/edag.h"
@@ -33,6 +35,21 @@ int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *di
 int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_options *o, const char *dir,
                          const char *name, edan_error *err);
 
+/*
+ * A plot of up to four series y_i(x) over the same x, as lines with points:
+ * into dir, <name>-<suffix>.{dat,gp,png,svg}. Log scales where asked (then
+ * points at x or y <= 0 are left out by gnuplot). 0, or -1 with err set.
+ */
+#define EDAN_PLOT_MAX_SERIES 4
+typedef struct edan_plot_xy_spec {
+    const char *suffix, *title, *xlabel, *ylabel;
+    bool logx, logy;
+    int n_series;
+    const char *series[EDAN_PLOT_MAX_SERIES];
+    size_t n;
+    const double *x, *y[EDAN_PLOT_MAX_SERIES];
+} edan_plot_xy_spec;
+int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err);
 /*
  * Run gnuplot on a script with its data file and the PNG and SVG to write
  * as arguments (args: data, png, svg; ARG1..ARG3 in the script): paths are

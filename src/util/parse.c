@@ -1,5 +1,6 @@
 #include "util/parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,43 @@ int edan_parse_double(const char *s, double *out)
     if (errno || *end || v != v || v > 1e300 || v < -1e300)
         return -1;
     *out = v;
+    return 0;
+}
+
+/* "32K", "32KiB", "32kB", "1M", "65536" -> bytes. */
+int edan_parse_size(const char *s, size_t len, uint64_t *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (end == buf || errno)
+        return -1;
+    uint64_t mul = 1;
+    if (*end) {
+        char unit = (char)toupper((unsigned char)*end++);
+        if (unit == 'K')
+            mul = 1ull << 10;
+        else if (unit == 'M')
+            mul = 1ull << 20;
+        else if (unit == 'G')
+            mul = 1ull << 30;
+        else if (unit == 'B' && !*end)
+            mul = 1;
+        else
+            return -1;
+        if (!strcmp(end, "i") || !strcmp(end, "iB") || !strcmp(end, "B") || !strcmp(end, "b"))
+            end += strlen(end);
+        if (*end)
+            return -1;
+    }
+    if (v > UINT64_MAX / mul)
+        return -1;
+    *out = v * mul;
     return 0;
 }
 

@@ -5,12 +5,15 @@
 #ifndef EDAN_UTIL_PARSE_H
 #define EDAN_UTIL_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/error.h"
 
 /* A whole string of decimal digits (no sign, no spaces); 0 or -1. */
 int edan_parse_u64(const char *s, uint64_t *out);
+/* A size of len characters: "32K", "32KiB", "32kB", "1M", "2G", "65536" -> bytes (binary units); 0 or -1. */
+int edan_parse_size(const char *s, size_t len, uint64_t *out);
 /* A whole string that is a finite number; 0 or -1. */
 int edan_parse_double(const char *s, double *out);
 
