@@ -2,11 +2,14 @@
 """The locality tools on real runs (the examples under the real qemu-riscv64 and plugin): the reuse
 tool (--reuse) against edan's own cache model configured fully associative, its histograms, curve and
 windows against each other and against other tools; the load-classes tool (--classes) on the examples
-whose classes are known; bad options.
+whose classes are known; the zoom tree and the reuse histogram on a synthetic text trace against naive
+implementations of their definitions; bad options.
 
-usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, locality_options)
+usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, locality_options)
 """
+import json
 import os
+import random
 import tempfile
 
 from realrun_lib import EX, check, edan, online, run_category, validate_schema
@@ -110,7 +113,6 @@ def test_classes():
     check(a["irregular"]["blocks"] > 0 and a["strided"]["blocks"] > 0, "spmv: both footprints")
     # scalars: the whole program's loads from the stack and constant globals are constant
     whole = edan("run", "--json", "--classes", os.path.join(EX, "sum"), "100")
-    import json
     w = json.loads(whole.stdout.strip().splitlines()[-1])["load_classes"]
     check(w["all"]["constant"]["static"] > 0 and w["all"]["constant"]["accesses"] > 0,
           "whole program: constant loads (frame and global scalars)")
@@ -124,10 +126,147 @@ def test_locality_options():
                         ("--reuse-block=2G", "power of two"), ("--reuse-stream=stores", "data, loads or all"),
                         ("--reuse-sizes=", "empty"), ("--reuse-sizes=1K,x", "cache sizes"),
                         ("--reuse-sizes=1K,2K,4K,8K,16K", "cache sizes"), ("--classes=yes", "takes no value"),
-                        ("--reuse=1", "takes no value")):
+                        ("--reuse=1", "takes no value"), ("--zoom-pages=1", "from 2"),
+                        ("--zoom-threshold=100", "percentage"), ("--zoom-stop=32", "from 64 bytes"),
+                        ("--heap-end=0xq", "not an address"), ("--heap-end=", "empty")):
         p = edan("run", "--reuse", opt, prog, "10", expect=None)
         check(p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1,
               f"{opt}: exit {p.returncode}, {p.stderr!r}")
 
 
-run_category({"reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options})
+def synthetic_trace(path, seed):
+    """A text trace of loads: two hot arrays far apart, a cold sweep, scattered noise and a stack; returns the
+    addresses in order."""
+    rnd = random.Random(seed)
+    addrs = []
+    for _ in range(6):
+        addrs += [0x100000 + 8 * i for i in range(2048)]                     # a 16 KiB array swept
+        addrs += [0x9000000 + 8 * rnd.randrange(1024) for _ in range(500)]   # 8 KiB gathered from
+        addrs += [rnd.randrange(1 << 28) & ~7 for _ in range(20)]             # noise
+        addrs += [0x4000800000 - 8 * rnd.randrange(64) for _ in range(30)]   # a stack
+    addrs += [0x2000000 + 64 * i for i in range(3000)]                        # a cold sweep
+    with open(path, "w") as f:
+        for i, a in enumerate(addrs):
+            pc = 0x10000 + 4 * (i % 7)
+            f.write(f"0;{pc:#x};ld a0,0(a1);{a:#x}\n")
+    return addrs
+
+
+def naive_distances(blocks):
+    """Stack distance of each access (None when cold), by an LRU list."""
+    stack, out = [], []
+    for b in blocks:
+        if b in stack:
+            i = stack.index(b)
+            out.append(i)
+            stack.pop(i)
+        else:
+            out.append(None)
+        stack.insert(0, b)
+    return out
+
+
+def naive_zoom(blocks, dists, pages, threshold, stop, heap_end):
+    """The zoom tree by its definition (docs/locality.md), from every access."""
+    acc, reuse, dsum = {}, {}, {}
+    for b, d in zip(blocks, dists):
+        acc[b] = acc.get(b, 0) + 1
+        if d is not None:
+            reuse[b] = reuse.get(b, 0) + 1
+            dsum[b] = dsum.get(b, 0) + d
+    regions = []
+
+    def region(lo, hi, rid, parent, level):
+        bs = [b for b in acc if lo <= b * 64 < hi]
+        r = dict(id=rid, parent=parent, level=level, lo=lo, hi=hi, blocks=len(bs), accesses=sum(acc[b] for b in bs),
+                 reuses=sum(reuse.get(b, 0) for b in bs))
+        r["distance_mean"] = sum(dsum.get(b, 0) for b in bs) / r["reuses"] if r["reuses"] else 0
+        regions.append(r)
+        return r
+
+    def zoom(r):
+        width = r["hi"] - r["lo"]
+        if width <= stop or r["level"] >= 64 or not r["accesses"]:
+            return
+        pw = -(-width // pages)
+        pw = -(-pw // 64) * 64
+        np_ = -(-width // pw)
+        count = [0] * np_
+        for b in acc:
+            if r["lo"] <= b * 64 < r["hi"]:
+                count[(b * 64 - r["lo"]) // pw] += acc[b]
+        floor = 1
+        if all(count):
+            floor = -(-r["accesses"] // np_)
+        i, children = 0, 0
+        while i < np_:
+            if count[i] < floor:
+                i += 1
+                continue
+            j = i
+            while j < np_ and count[j] >= floor:
+                j += 1
+            s = sum(count[i:j])
+            if s > threshold * r["accesses"] and not (i == 0 and j == np_):
+                rid = chr(ord("A") + children) if r["level"] == 0 else f"{r['id']}.{children}"
+                c = region(r["lo"] + i * pw, min(r["lo"] + j * pw, r["hi"]), rid, r["id"], r["level"] + 1)
+                children += 1
+                zoom(c)
+            i = j
+
+    lo, hi = min(acc) * 64, (max(acc) + 1) * 64
+    split = heap_end // 64 * 64 if heap_end is not None else hi
+    if split > lo:
+        zoom(region(lo, min(split, hi), "R", None, 0))
+    if heap_end is not None and split < hi:
+        region(max(split, lo), hi, "S", None, 0)
+    return regions
+
+
+def test_zoom():
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "synthetic.txt")
+        addrs = synthetic_trace(trace, 7)
+        blocks = [a // 64 for a in addrs]
+        dists = naive_distances(blocks)
+        # the reuse tool against the naive distances
+        p = edan("analyze", "--json", "--reuse", "--zoom", "--zoom-stop=4K", "--heap-end=0x4000000000", trace)
+        check(p.returncode == 0, f"analyze --zoom: {p.stderr}")
+        r = json.loads(p.stdout)
+        validate_schema(r, "--zoom")
+        u = r["reuse"]
+        hist = [0] * len(u["distance_histogram"])
+        for x in dists:
+            if x is not None:
+                hist[0 if x == 0 else min(x.bit_length(), len(hist) - 1)] += 1
+        check(u["distance_histogram"] == hist and u["cold"] == dists.count(None),
+              "reuse on a text trace: the histogram equals the naive LRU list's")
+        for heap_end, opts in ((0x4000000000, ["--zoom-stop=4K", "--heap-end=0x4000000000"]),
+                               (None, ["--zoom-pages=64", "--zoom-threshold=20"])):
+            p = edan("analyze", "--json", "--zoom", *opts, trace)
+            z = json.loads(p.stdout)["zoom"]
+            pages = 64 if heap_end is None else 512
+            threshold = 0.2 if heap_end is None else 0.1
+            stop = 4096 if heap_end is not None else 16384
+            want = naive_zoom(blocks, dists, pages, threshold, stop, heap_end)
+            got = z["regions"]
+            check(len(got) == len(want) and len(got) >= 3, f"zoom {opts}: {len(got)} regions, expected {len(want)}")
+            for g, w in zip(got, want):
+                same = all(g[k] == w[k] for k in ("id", "parent", "level", "lo", "hi", "blocks", "accesses", "reuses"))
+                same = same and abs(g["distance_mean"] - w["distance_mean"]) <= 1e-9 * max(1, w["distance_mean"])
+                check(same, f"zoom {opts}: region {g} != {w}")
+            check(z["accesses"] == len(addrs), "zoom: every access counted")
+            leaves = [g for g in got if g["leaf"]]
+            check(leaves and all(g["functions"] == [] or g["functions"][0]["accesses"] > 0 for g in leaves),
+                  "zoom: leaves")
+        # the swept and the gathered arrays are found as regions of their own
+        p = edan("analyze", "--json", "--zoom", "--zoom-stop=4K", "--heap-end=0x4000000000", trace)
+        z = json.loads(p.stdout)["zoom"]
+        leaves = [(g["lo"], g["hi"]) for g in z["regions"] if g["leaf"]]
+        check(any(lo <= 0x100000 and 0x100000 + 16384 <= hi + 64 for lo, hi in leaves), f"the swept array: {leaves}")
+        check(any(lo <= 0x9000000 < hi for lo, hi in leaves), f"the gathered array: {leaves}")
+        check(any(g["id"] == "S" for g in z["regions"]), "the stack apart")
+
+
+run_category({"reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+              "zoom": test_zoom})
