@@ -69,10 +69,21 @@ def test_reuse():
     near = sum(base["distance_histogram"][:3])
     check(near >= 0.8 * (base["accesses"] - base["cold"]) and near >= 0.8 * 7 / 8 * base["accesses"],
           f"stream: reuses within a line at distance < 4: {near} of {base['accesses']}")
+    # SHARDS: at rate 1 the sample is everything and equals the exact curve; at 1/100 it is close
+    check(base["shards"] is None, "no SHARDS without --reuse-sample")
+    one = online("spmv", 3000, "--reuse", "--reuse-sample=1")["reuse"]
+    check(one["shards"]["miss_ratio"] == one["miss_ratio_curve"]["miss_ratio"] and one["shards"]["max_abs_error"] == 0
+          and one["shards"]["sampled_accesses"] == one["accesses"], f"SHARDS at rate 1: {one['shards']}")
+    hundredth = online("spmv", 20000, "--reuse", "--reuse-sample=0.01")["reuse"]
+    sh = hundredth["shards"]
+    check(abs(sh["rate"] - 0.01) < 1e-6 and 0.003 * hundredth["accesses"] < sh["sampled_accesses"] < 0.03 * hundredth["accesses"],
+          f"SHARDS at 1/100: {sh['sampled_accesses']} of {hundredth['accesses']} accesses sampled")
+    check(sh["mean_abs_error"] < 0.05 and sh["max_abs_error"] < 0.1, f"SHARDS at 1/100: error {sh}")
     # text report and plots
     with tempfile.TemporaryDirectory() as d:
-        p = edan("run", "--reuse", "--filter=kernel", "--plot-dir=" + d, os.path.join(EX, "spmv"), "200")
-        check(p.returncode == 0 and "reuse (exact LRU stack distance" in p.stdout and "miss ratio" in p.stdout,
+        p = edan("run", "--reuse", "--reuse-sample=0.5", "--filter=kernel", "--plot-dir=" + d, os.path.join(EX, "spmv"), "200")
+        check(p.returncode == 0 and "reuse (exact LRU stack distance" in p.stdout and "miss ratio" in p.stdout
+              and "SHARDS estimate" in p.stdout,
               f"text report: {p.stderr}")
         for kind in ("reuse-histogram", "mrc", "footprint-windows"):
             for ext in ("dat", "gp", "png", "svg"):
@@ -126,7 +137,8 @@ def test_locality_options():
                         ("--reuse-block=2G", "power of two"), ("--reuse-stream=stores", "data, loads or all"),
                         ("--reuse-sizes=", "empty"), ("--reuse-sizes=1K,x", "cache sizes"),
                         ("--reuse-sizes=1K,2K,4K,8K,16K", "cache sizes"), ("--classes=yes", "takes no value"),
-                        ("--reuse=1", "takes no value"), ("--zoom-pages=1", "from 2"),
+                        ("--reuse=1", "takes no value"), ("--reuse-sample=0", "sampling rate"),
+                        ("--reuse-sample=1.5", "sampling rate"), ("--reuse-sample=nan", "sampling rate"), ("--zoom-pages=1", "from 2"),
                         ("--zoom-threshold=100", "percentage"), ("--zoom-stop=32", "from 64 bytes"),
                         ("--heap-end=0xq", "not an address"), ("--heap-end=", "empty")):
         p = edan("run", "--reuse", opt, prog, "10", expect=None)

@@ -1,0 +1,77 @@
+/*
+ * reuse_tool.h - the reuse tool's state, shared by its two files:
+ * reuse_tool.c (options, the stream, the tool) and reuse_view.c (the
+ * histograms, curve, windows and rows it reports). Private to the tool.
+ */
+#ifndef EDAN_TOOL_REUSE_TOOL_H
+#define EDAN_TOOL_REUSE_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/reuse.h"
+#include "tool/tool.h"
+
+#define BINS 40    /* distance and reuse-time bins: 0, then [2^(k-1), 2^k) for k >= 1; the last open-ended */
+#define SIZES 4    /* --reuse-sizes at most */
+#define WINDOWS 48 /* execution-interval windows 2^0 .. 2^47 accesses */
+#define TEXT_ROWS 10
+#define JSON_ROWS 100
+
+enum { STREAM_DATA, STREAM_LOADS, STREAM_ALL };
+extern const char *const edan_reuse_stream_name[];
+
+/* What one static instruction (or a function, summed) did. */
+typedef struct reuse_row {
+    uint64_t accesses, cold;
+    uint64_t hist[BINS]; /* stack distances */
+} reuse_row;
+
+typedef struct reuse_tool {
+    edan_reuse *tracker;
+    int stream;
+    unsigned block_shift;
+    uint64_t sizes[SIZES]; /* cache sizes in bytes for the per-row miss counts */
+    int n_sizes;
+    /* the whole run */
+    uint64_t accesses, cold, fetches;
+    uint64_t *dist; /* dist[d]: accesses at stack distance d, d < dist_cap */
+    size_t dist_cap;
+    uint64_t rtime[BINS]; /* reuse times (bin 0 unused: a reuse time is >= 1) */
+    uint64_t first_in_window[WINDOWS];
+    /* per static memory instruction: row index + 1 by id (0: none yet) */
+    uint32_t *id_row;
+    size_t id_cap;
+    reuse_row *rows;
+    uint64_t *row_pc;
+    size_t n_rows, rows_cap;
+    /* --reuse-sample: SHARDS beside the exact tracker */
+    edan_reuse *sampled;
+    double s_rate;        /* the sampling rate R, as the hash threshold realises it */
+    uint64_t s_threshold; /* R * 2^24 */
+    uint64_t s_accesses, s_cold;
+    uint64_t *s_dist; /* s_dist[d]: sampled accesses at sampled distance d */
+    size_t s_dist_cap;
+    edan_error err;
+} reuse_tool;
+
+static inline unsigned reuse_bin_of(uint64_t v)
+{
+    if (v == 0)
+        return 0;
+    const unsigned b = 64u - (unsigned)__builtin_clzll(v);
+    return b < BINS ? b : BINS - 1;
+}
+
+/* Lower bound of bin k. */
+static inline uint64_t reuse_bin_lo(unsigned k)
+{
+    return k == 0 ? 0 : 1ull << (k - 1);
+}
+
+/* The tool's report and its plots (reuse_view.c). */
+void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err);
+
+#endif

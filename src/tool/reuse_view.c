@@ -1,0 +1,487 @@
+/*
+ * reuse_view.c - what the reuse tool reports (reuse_tool.c collects it):
+ * the histograms, the miss-ratio curve, the footprint over windows, rows
+ * per function and per static access, as text, JSON and plots.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json.h"
+#include "report/plot.h"
+#include "tool/reuse_tool.h"
+#include "tool/session.h"
+#include "util/elf_symbols.h"
+#include "util/srcmap.h"
+
+/* ===================================================================== */
+/* Views                                                                  */
+/* ===================================================================== */
+
+/* Misses of a fully associative LRU cache of c blocks (c a power of two) among a row's accesses. */
+static uint64_t row_misses(const reuse_row *r, uint64_t c)
+{
+    uint64_t m = r->cold;
+    for (unsigned k = reuse_bin_of(c) + 1; k < BINS;
+         k++) /* bin k >= 1 holds [2^(k-1), 2^k): all >= c from reuse_bin_of(c)+1 */
+        m += r->hist[k];
+    return m;
+}
+
+/* The size's capacity in blocks (at least one), rounded down to a power of two. */
+static uint64_t size_blocks(const reuse_tool *t, uint64_t bytes)
+{
+    uint64_t c = bytes >> t->block_shift;
+    if (c == 0)
+        return 1;
+    return 1ull << (63 - __builtin_clzll(c));
+}
+
+typedef struct view_row {
+    const char *name; /* function, or an access's function */
+    const char *file; /* an access's source file (NULL: unknown) */
+    unsigned line;
+    uint64_t pc; /* an access's instruction (0 for a function) */
+    reuse_row v;
+    uint64_t key; /* misses at the first size: the order */
+} view_row;
+
+static int by_key(const void *a, const void *b)
+{
+    const view_row *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? 1 : -1;
+    if (x->v.accesses != y->v.accesses)
+        return x->v.accesses < y->v.accesses ? 1 : -1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+typedef struct views {
+    view_row *funcs, *accesses;
+    size_t n_funcs, n_accesses;
+    bool have_symbols;
+} views;
+
+static void row_sum(reuse_row *into, const reuse_row *r)
+{
+    into->accesses += r->accesses;
+    into->cold += r->cold;
+    for (int k = 0; k < BINS; k++)
+        into->hist[k] += r->hist[k];
+}
+
+/* Rows per function (ELF symbols) and per static instruction (with its source line from DWARF). */
+static void make_views(const reuse_tool *t, const edan_session *s, views *v)
+{
+    memset(v, 0, sizeof *v);
+    const char *binary = edan_session_source(s)->binary;
+    edan_elf elf;
+    edan_error ignored = {0};
+    const bool have_elf = binary && *binary && !edan_elf_open(binary, &elf, &ignored);
+    v->have_symbols = have_elf && !elf.is_pie;
+    const uint64_t c0 = size_blocks(t, t->sizes[0]);
+    v->accesses = calloc(t->n_rows + 1, sizeof *v->accesses);
+    v->funcs = calloc((v->have_symbols ? elf.n_funcs : 0) + 1, sizeof *v->funcs);
+    edan_srcmap *src = v->have_symbols ? edan_srcmap_open(binary, &ignored) : NULL;
+    if (v->accesses && v->funcs) {
+        for (size_t i = 0; i < t->n_rows; i++) {
+            view_row *a = &v->accesses[v->n_accesses++];
+            a->pc = t->row_pc[i];
+            a->v = t->rows[i];
+            a->key = row_misses(&t->rows[i], c0);
+            if (!v->have_symbols)
+                continue;
+            const edan_elf_func *f = edan_elf_func_at(&elf, a->pc);
+            view_row *fr = &v->funcs[f ? (size_t)(f - elf.funcs) : elf.n_funcs];
+            fr->name = a->name = f ? f->name : "(outside known functions)";
+            row_sum(&fr->v, &a->v);
+            edan_srcloc loc = {NULL, NULL, 0};
+            if (src && edan_srcmap_lookup(src, a->pc, &loc)) {
+                a->file = loc.file;
+                a->line = loc.line;
+            }
+        }
+        qsort(v->accesses, v->n_accesses, sizeof *v->accesses, by_key);
+        const size_t nf = v->have_symbols ? elf.n_funcs + 1 : 0;
+        for (size_t i = 0; i < nf; i++)
+            if (v->funcs[i].v.accesses) {
+                v->funcs[i].key = row_misses(&v->funcs[i].v, c0);
+                v->funcs[v->n_funcs++] = v->funcs[i];
+            }
+        qsort(v->funcs, v->n_funcs, sizeof *v->funcs, by_key);
+    }
+    /* names and files must outlive the ELF and the source map: copy what is kept */
+    for (size_t i = 0; i < v->n_funcs; i++)
+        v->funcs[i].name = v->funcs[i].name ? strdup(v->funcs[i].name) : NULL;
+    for (size_t i = 0; i < v->n_accesses; i++) {
+        v->accesses[i].name = v->accesses[i].name ? strdup(v->accesses[i].name) : NULL;
+        v->accesses[i].file = v->accesses[i].file ? strdup(v->accesses[i].file) : NULL;
+    }
+    edan_srcmap_close(src);
+    if (have_elf)
+        edan_elf_close(&elf);
+}
+
+static void free_views(views *v)
+{
+    for (size_t i = 0; i < v->n_funcs; i++)
+        free((char *)v->funcs[i].name);
+    for (size_t i = 0; i < v->n_accesses; i++) {
+        free((char *)v->accesses[i].name);
+        free((char *)v->accesses[i].file);
+    }
+    free(v->funcs);
+    free(v->accesses);
+}
+
+/* The miss-ratio curve at sizes 2^j blocks, j = 0.. until the cache holds every block: n points. */
+static size_t mrc(const reuse_tool *t, double *bytes, double *ratio, size_t cap)
+{
+    uint64_t beyond = 0; /* accesses at distance >= the size, summed from the top */
+    for (size_t d = 0; d < t->dist_cap; d++)
+        beyond += t->dist[d];
+    size_t n = 0;
+    uint64_t c = 1, d = 0;
+    const uint64_t blocks = edan_reuse_blocks(t->tracker);
+    while (n < cap && t->accesses) {
+        for (; d < c && d < t->dist_cap; d++)
+            beyond -= t->dist[d];
+        bytes[n] = (double)c * (double)(1ull << t->block_shift);
+        ratio[n] = (double)(t->cold + beyond) / (double)t->accesses;
+        n++;
+        if (c >= blocks)
+            break;
+        c *= 2;
+    }
+    return n;
+}
+
+/*
+ * SHARDS's estimate of the same curve at the sizes bytes[0..n): a sampled distance d_s stands for
+ * d_s / R, so a cache of C blocks misses the sampled accesses at d_s >= C * R and the cold ones; the
+ * sum is divided by the accesses the sample should have had (R times all: SHARDS_adj's correction).
+ * Returns the mean absolute error against exact[] over the sizes of at least 1 / R blocks (smaller ones
+ * are below the sample's resolution) and sets *max_err, their largest.
+ */
+static double shards_mrc(const reuse_tool *t, const double *bytes, const double *exact, size_t n, double *ratio,
+                         double *max_err)
+{
+    const double expected = (double)t->accesses * t->s_rate;
+    double sum = 0;
+    size_t m = 0;
+    *max_err = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double c = bytes[i] / (double)(1ull << t->block_shift) * t->s_rate;
+        uint64_t far = t->s_cold;
+        for (size_t d = 0; d < t->s_dist_cap; d++)
+            if ((double)d >= c)
+                far += t->s_dist[d];
+        ratio[i] = expected > 0 ? (double)far / expected : 0;
+        if (ratio[i] > 1)
+            ratio[i] = 1;
+        if (c < 1) /* a cache of fewer than 1 / R blocks: below what the sample resolves */
+            continue;
+        const double e = ratio[i] > exact[i] ? ratio[i] - exact[i] : exact[i] - ratio[i];
+        sum += e;
+        m++;
+        if (e > *max_err)
+            *max_err = e;
+    }
+    return m ? sum / (double)m : 0;
+}
+
+/* Mean distinct blocks per window of 2^k accesses, k = 0 .. the first window that holds the whole stream. */
+static size_t windows(const reuse_tool *t, double *w, double *f, size_t cap)
+{
+    size_t n = 0;
+    for (int k = 0; k < WINDOWS && n < cap && t->accesses; k++) {
+        const uint64_t size = 1ull << k, count = (t->accesses + size - 1) / size;
+        w[n] = (double)size;
+        f[n] = (double)t->first_in_window[k] / (double)count;
+        n++;
+        if (size >= t->accesses)
+            break;
+    }
+    return n;
+}
+
+static void hist_text(const reuse_tool *t, FILE *f)
+{
+    unsigned top = 0;
+    uint64_t dbin[BINS] = {0};
+    for (size_t d = 0; d < t->dist_cap; d++)
+        dbin[reuse_bin_of(d)] += t->dist[d];
+    for (unsigned k = 0; k < BINS; k++) {
+        if (dbin[k] || t->rtime[k])
+            top = k;
+    }
+    fprintf(f, "  %-22s %14s %7s   %14s %7s\n", "distance / reuse time", "by distance", "cum %", "by reuse time",
+            "cum %");
+    uint64_t cd = 0, ct = 0;
+    for (unsigned k = 0; k <= top && t->accesses; k++) {
+        char range[48];
+        const uint64_t lo = reuse_bin_lo(k), hi = k == BINS - 1 ? 0 : (k ? 2 * lo - 1 : 0);
+        if (k == BINS - 1)
+            snprintf(range, sizeof range, "%" PRIu64 "+", lo);
+        else if (lo == hi)
+            snprintf(range, sizeof range, "%" PRIu64, lo);
+        else
+            snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, lo, hi);
+        cd += dbin[k];
+        ct += t->rtime[k];
+        fprintf(f, "  %-22s %14" PRIu64 " %6.1f%%   %14" PRIu64 " %6.1f%%\n", range, dbin[k],
+                100.0 * (double)cd / (double)t->accesses, t->rtime[k], 100.0 * (double)ct / (double)t->accesses);
+    }
+    fprintf(f, "  %-22s %14" PRIu64 " %6.1f%%   %14" PRIu64 " %6.1f%%\n", "cold", t->cold, t->accesses ? 100.0 : 0.0,
+            t->cold, t->accesses ? 100.0 : 0.0);
+}
+
+static void size_label(uint64_t bytes, char *buf, size_t cap)
+{
+    if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
+        snprintf(buf, cap, "%" PRIu64 "G", bytes >> 30);
+    else if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+        snprintf(buf, cap, "%" PRIu64 "M", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, cap, "%" PRIu64 "K", bytes >> 10);
+    else
+        snprintf(buf, cap, "%" PRIu64, bytes);
+}
+
+static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, bool accesses)
+{
+    fprintf(f, "  %-44s %12s %10s", accesses ? "access (pc, function, line)" : "function", "accesses", "cold");
+    for (int i = 0; i < t->n_sizes; i++) {
+        char l[32];
+        size_label(t->sizes[i], l, sizeof l);
+        fprintf(f, " %9s %s", "miss@", l);
+    }
+    fputc('\n', f);
+    for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+        const view_row *r = &rows[i];
+        char name[160];
+        if (accesses) {
+            const char *base = r->file ? strrchr(r->file, '/') : NULL;
+            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?",
+                     base      ? base + 1
+                     : r->file ? r->file
+                               : "?",
+                     r->line);
+        } else {
+            snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
+        }
+        fprintf(f, "  %-44.44s %12" PRIu64 " %10" PRIu64, name, r->v.accesses, r->v.cold);
+        for (int k = 0; k < t->n_sizes; k++) {
+            const uint64_t m = row_misses(&r->v, size_blocks(t, t->sizes[k]));
+            fprintf(f, " %12.1f%%", r->v.accesses ? 100.0 * (double)m / (double)r->v.accesses : 0.0);
+        }
+        fputc('\n', f);
+    }
+    if (n > TEXT_ROWS)
+        fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, accesses ? "the top 100" : "all");
+}
+
+static void report_text(const reuse_tool *t, const views *v, FILE *f)
+{
+    const uint64_t bsize = 1ull << t->block_shift, blocks = edan_reuse_blocks(t->tracker);
+    fprintf(f, "\nreuse (exact LRU stack distance and reuse time; %" PRIu64 "-byte blocks; %s)\n", bsize,
+            t->stream == STREAM_DATA    ? "loads and stores"
+            : t->stream == STREAM_LOADS ? "loads"
+                                        : "loads, stores and instruction fetches");
+    fprintf(f, "  accesses %" PRIu64 "%s, distinct blocks %" PRIu64 " (%" PRIu64 " bytes), cold %" PRIu64 "\n",
+            t->accesses, t->stream == STREAM_ALL ? " (fetches included)" : "", blocks, blocks * bsize, t->cold);
+    hist_text(t, f);
+    double x[64], y[64];
+    size_t n = mrc(t, x, y, 64);
+    fputs("  fully associative LRU miss ratio by cache size:", f);
+    for (size_t i = 0; i < n; i++) {
+        char l[32];
+        size_label((uint64_t)x[i], l, sizeof l);
+        fprintf(f, "%s%s %.4f", i % 6 ? ", " : "\n    ", l, y[i]);
+    }
+    fputc('\n', f);
+    if (t->sampled) {
+        double s[64], max_err;
+        const double mae = shards_mrc(t, x, y, n, s, &max_err);
+        fprintf(f, "  SHARDS estimate, blocks sampled at rate %.4g (%" PRIu64 " of %" PRIu64 " accesses):", t->s_rate,
+                t->s_accesses, t->accesses);
+        for (size_t i = 0; i < n; i++) {
+            char l[32];
+            size_label((uint64_t)x[i], l, sizeof l);
+            fprintf(f, "%s%s %.4f", i % 6 ? ", " : "\n    ", l, s[i]);
+        }
+        fprintf(f, "\n    mean |error| %.4f, max |error| %.4f against the exact curve (sizes of 1/R blocks and more)\n",
+                mae, max_err);
+    }
+    n = windows(t, x, y, 64);
+    fputs("  footprint over windows of W accesses (mean distinct blocks F, growth F/W):", f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%sW=%.0f F=%.4g (%.3g)", i % 4 ? ", " : "\n    ", x[i], y[i], y[i] / x[i]);
+    fputc('\n', f);
+    if (v->have_symbols && v->n_funcs)
+        rows_text(t, f, v->funcs, v->n_funcs, false);
+    if (v->n_accesses)
+        rows_text(t, f, v->accesses, v->n_accesses, true);
+}
+
+static void json_row(const reuse_tool *t, FILE *f, const view_row *r, bool access)
+{
+    fputs("{", f);
+    if (access) {
+        fprintf(f, "\"pc\":%" PRIu64 ",\"function\":", r->pc);
+        edan_json_str(f, r->name);
+        fputs(",\"file\":", f);
+        edan_json_str(f, r->file);
+        fprintf(f, ",\"line\":%u", r->line);
+    } else {
+        fputs("\"name\":", f);
+        edan_json_str(f, r->name);
+    }
+    fprintf(f, ",\"accesses\":%" PRIu64 ",\"cold\":%" PRIu64 ",\"misses\":[", r->v.accesses, r->v.cold);
+    for (int k = 0; k < t->n_sizes; k++)
+        fprintf(f, "%s%" PRIu64, k ? "," : "", row_misses(&r->v, size_blocks(t, t->sizes[k])));
+    fputs("],\"distance_histogram\":", f);
+    edan_json_u64_array(f, r->v.hist, BINS);
+    fputc('}', f);
+}
+
+static void report_json(const reuse_tool *t, const views *v, FILE *f)
+{
+    fprintf(f,
+            ",\"reuse\":{\"block_bytes\":%" PRIu64 ",\"stream\":\"%s\",\"accesses\":%" PRIu64 ",\"fetches\":%" PRIu64
+            ",\"blocks\":%" PRIu64 ",\"cold\":%" PRIu64,
+            (uint64_t)1 << t->block_shift, edan_reuse_stream_name[t->stream], t->accesses, t->fetches,
+            edan_reuse_blocks(t->tracker), t->cold);
+    uint64_t dbin[BINS] = {0}, lo[BINS];
+    for (size_t d = 0; d < t->dist_cap; d++)
+        dbin[reuse_bin_of(d)] += t->dist[d];
+    for (unsigned k = 0; k < BINS; k++)
+        lo[k] = reuse_bin_lo(k);
+    fputs(",\"bin_lo\":", f);
+    edan_json_u64_array(f, lo, BINS);
+    fputs(",\"distance_histogram\":", f);
+    edan_json_u64_array(f, dbin, BINS);
+    fputs(",\"reuse_time_histogram\":", f);
+    edan_json_u64_array(f, t->rtime, BINS);
+    double x[64], y[64];
+    size_t n = mrc(t, x, y, 64);
+    fputs(",\"miss_ratio_curve\":{\"bytes\":", f);
+    edan_json_num_array(f, x, n);
+    fputs(",\"miss_ratio\":", f);
+    edan_json_num_array(f, y, n);
+    fputs("},\"shards\":", f);
+    if (!t->sampled) {
+        fputs("null", f);
+    } else {
+        double sr[64], max_err;
+        const double mae = shards_mrc(t, x, y, n, sr, &max_err);
+        fputs("{\"rate\":", f);
+        edan_json_num(f, t->s_rate);
+        fprintf(f, ",\"sampled_accesses\":%" PRIu64 ",\"sampled_blocks\":%" PRIu64 ",\"miss_ratio\":", t->s_accesses,
+                edan_reuse_blocks(t->sampled));
+        edan_json_num_array(f, sr, n);
+        fputs(",\"mean_abs_error\":", f);
+        edan_json_num(f, mae);
+        fputs(",\"max_abs_error\":", f);
+        edan_json_num(f, max_err);
+        fputc('}', f);
+    }
+    n = windows(t, x, y, 64);
+    fputs(",\"footprint_windows\":{\"window\":", f);
+    edan_json_num_array(f, x, n);
+    fputs(",\"blocks\":", f);
+    edan_json_num_array(f, y, n);
+    fputs("},\"sizes\":", f);
+    edan_json_u64_array(f, t->sizes, (size_t)t->n_sizes);
+    fputs(",\"functions\":", f);
+    if (!v->have_symbols) {
+        fputs("null", f);
+    } else {
+        fputc('[', f);
+        for (size_t i = 0; i < v->n_funcs; i++) {
+            fputs(i ? "," : "", f);
+            json_row(t, f, &v->funcs[i], false);
+        }
+        fputc(']', f);
+    }
+    fputs(",\"accesses_by_instruction\":[", f);
+    for (size_t i = 0; i < v->n_accesses && i < JSON_ROWS; i++) {
+        fputs(i ? "," : "", f);
+        json_row(t, f, &v->accesses[i], true);
+    }
+    fputs("]}", f);
+}
+
+void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    const reuse_tool *t = tool;
+    if (fmt == EDAN_FORMAT_TABLE)
+        return;
+    views v;
+    make_views(t, s, &v);
+    if (fmt == EDAN_FORMAT_JSON)
+        report_json(t, &v, f);
+    else
+        report_text(t, &v, f);
+    free_views(&v);
+}
+
+/* --plot-dir: the histograms, the miss-ratio curve and the footprint over windows. */
+int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const reuse_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (!o->plot_dir[0] || !t->accesses)
+        return 0;
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    double x[BINS], d[BINS] = {0}, r[BINS];
+    for (size_t i = 0; i < t->dist_cap; i++)
+        d[reuse_bin_of(i)] += (double)t->dist[i];
+    for (unsigned k = 0; k < BINS; k++) {
+        x[k] = (double)reuse_bin_lo(k);
+        r[k] = (double)t->rtime[k];
+    }
+    edan_plot_xy_spec h = {"reuse-histogram",
+                           "Stack distance and reuse time (log2 bins; bin 0 at x=0.5)",
+                           "lower end of the bin (blocks, accesses)",
+                           "accesses",
+                           true,
+                           true,
+                           2,
+                           {"stack distance (distinct blocks)", "reuse time (accesses)"},
+                           BINS,
+                           x,
+                           {d, r}};
+    x[0] = 0.5; /* distance 0 on a log scale */
+    double mx[64], my[64], ms[64], wx[64], wy[64], max_err;
+    const size_t nm = mrc(t, mx, my, 64);
+    if (t->sampled)
+        shards_mrc(t, mx, my, nm, ms, &max_err);
+    edan_plot_xy_spec m = {"mrc",
+                           "Miss ratio of a fully associative LRU cache",
+                           "cache size (bytes)",
+                           "miss ratio",
+                           true,
+                           false,
+                           t->sampled ? 2 : 1,
+                           {"exact (stack distances)", "SHARDS estimate"},
+                           nm,
+                           mx,
+                           {my, ms}};
+    edan_plot_xy_spec w = {"footprint-windows",
+                           "Footprint over windows of W consecutive accesses",
+                           "window W (accesses)",
+                           "mean distinct blocks F(W)",
+                           true,
+                           true,
+                           1,
+                           {"F(W)"},
+                           windows(t, wx, wy, 64),
+                           wx,
+                           {wy}};
+    return edan_plot_xy(o->plot_dir, name, &h, err) || edan_plot_xy(o->plot_dir, name, &m, err) ||
+                   edan_plot_xy(o->plot_dir, name, &w, err)
+               ? -1
+               : 0;
+}
