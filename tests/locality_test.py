@@ -5,7 +5,7 @@ windows against each other and against other tools; the load-classes tool (--cla
 whose classes are known; the zoom tree and the reuse histogram on a synthetic text trace against naive
 implementations of their definitions; bad options.
 
-usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, locality_options)
+usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, locality_options)
 """
 import json
 import os
@@ -140,7 +140,8 @@ def test_locality_options():
                         ("--reuse=1", "takes no value"), ("--reuse-sample=0", "sampling rate"),
                         ("--reuse-sample=1.5", "sampling rate"), ("--reuse-sample=nan", "sampling rate"), ("--zoom-pages=1", "from 2"),
                         ("--zoom-threshold=100", "percentage"), ("--zoom-stop=32", "from 64 bytes"),
-                        ("--heap-end=0xq", "not an address"), ("--heap-end=", "empty")):
+                        ("--heap-end=0xq", "not an address"), ("--heap-end=", "empty"),
+                        ("--sample-period=0", "number of loads"), ("--sample-window=x", "number of loads")):
         p = edan("run", "--reuse", opt, prog, "10", expect=None)
         check(p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1,
               f"{opt}: exit {p.returncode}, {p.stderr!r}")
@@ -280,5 +281,45 @@ def test_zoom():
         check(any(g["id"] == "S" for g in z["regions"]), "the stack apart")
 
 
-run_category({"reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+def test_sampled():
+    """MemGaze's sampled estimates against a naive computation of the same definitions."""
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "synthetic.txt")
+        addrs = synthetic_trace(trace, 11)
+        for window, period in ((64, 640), (100, 1000), (512, 512), (7, 21000)):
+            p = edan("analyze", "--json", f"--sample-period={period}", f"--sample-window={window}", trace)
+            check(p.returncode == 0, f"sampled {window}/{period}: {p.stderr}")
+            r = json.loads(p.stdout)
+            validate_schema(r, "--sample-period")
+            sm = r["sampled"]
+            blocks = [a // 64 for a in addrs]  # every access is an aligned 8-byte load: one block
+            sampled = [i % period < window for i in range(len(blocks))]
+            a_s = sum(sampled)
+            f = len(set(blocks))
+            f_s = len({b for b, s in zip(blocks, sampled) if s})
+            wins = {}
+            for i, b in enumerate(blocks):
+                wins.setdefault(i // window, set()).add(b)
+            win_all = sum(len(x) for x in wins.values()) / len(wins)
+            swins = [x for k, x in wins.items() if (k * window) % period < window]
+            win_s = sum(len(x) for x in swins) / len(swins)
+            rho = len(blocks) / a_s
+            a = sm["all"]
+            want = dict(loads=len(blocks), sampled_loads=a_s, blocks=f, sampled_blocks=f_s)
+            check(all(a[k] == v for k, v in want.items()), f"sampled {window}/{period}: {a} vs {want}")
+            check(abs(sm["rho"] - rho) < 1e-9 * rho and abs(a["blocks_estimate"] - rho * f_s) < 1e-6 * rho * f_s
+                  and abs(a["loads_estimate"] - len(blocks)) < 1e-6 * len(blocks),
+                  f"sampled {window}/{period}: rho {sm['rho']} vs {rho}, F^ {a['blocks_estimate']} vs {rho * f_s}")
+            check(abs(a["window_blocks"] - win_all) < 1e-9 * win_all and abs(a["window_blocks_estimate"] - win_s) < 1e-9 * win_s,
+                  f"sampled {window}/{period}: per-window footprint {a['window_blocks']}/{a['window_blocks_estimate']}"
+                  f" vs {win_all}/{win_s}")
+            check(sm["samples"] == -(-len(blocks) // period), "samples")
+        p = edan("analyze", "--sample-period=1000", "--sample-window=300", trace, expect=None)
+        check(p.returncode == 2 and "must divide" in p.stderr, f"a window that does not divide the period: {p.stderr}")
+    r = online("spmv", 3000, "--sample-period=1000", "--sample-window=100")["sampled"]
+    check(sum(f["counts"]["loads"] for f in r["functions"]) == r["all"]["loads"], "sampled: functions sum to all")
+    check(r["functions"][0]["name"] == "kernel" and r["functions"][0]["counts"]["sampled_loads"] > 0, "sampled: kernel")
+
+
+run_category({"sampled": test_sampled, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
               "zoom": test_zoom})

@@ -1,0 +1,462 @@
+/*
+ * sampled_tool.c - MemGaze's sampled estimates beside the exact values of
+ * the same run (--sample-period=P, --sample-window=W).
+ *
+ * MemGaze records w loads of every w + z (a sample, from Intel PT) and
+ * scales what the samples show up to the whole run (PNNL-33259, Eq. 1-4).
+ * edan sees every load, so it can compute both on one stream: the loads
+ * are cut into periods of P = w + z loads, the first W of each period form
+ * a sample, and from the samples alone, as MemGaze would:
+ *   rho  = |sigma| P / A(sigma)       sample ratio (Eq. 1, non-selective:
+ *                                     edan records every load, kappa = 1)
+ *   A^   = rho A(sigma)               accesses
+ *   F^   = rho F(sigma)               footprint, inter-window (Eq. 3)
+ *   dF^  = F(sigma) / A(sigma)        footprint growth (Eq. 4)
+ * where F(sigma) is the distinct 64-byte blocks the samples touched; per
+ * function these are MemGaze's code windows (a function's accesses in all
+ * samples). The exact values come from every load: A, F (distinct blocks
+ * of the whole run), and the mean footprint of windows of W loads over all
+ * windows (the intra-window quantity the samples estimate directly).
+ *
+ * State: one hash table of (block, function) with the last window it was
+ * touched in, so every per-window distinct count is one comparison per
+ * access. Memory is proportional to the distinct (block, function) pairs.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/json.h"
+#include "tool/session.h"
+#include "tool/tool.h"
+#include "util/elf_symbols.h"
+#include "util/grow.h"
+#include "util/parse.h"
+
+#define BLOCK_SHIFT 6
+#define ALL_FN UINT32_MAX
+#define UNKNOWN_FN 0xfffffffeu
+#define TEXT_ROWS 10
+
+typedef struct sm_slot {
+    uint64_t key; /* block + 1 (0: empty) */
+    uint32_t fn;
+    uint32_t sampled;  /* 1 once a sample touched it */
+    uint64_t last_win; /* window index + 1 of its latest access */
+} sm_slot;
+
+/* Counts of one function (or of the whole run). */
+typedef struct sm_counts {
+    uint64_t A, A_s;         /* loads; sampled loads */
+    uint64_t F, F_s;         /* distinct blocks; distinct blocks in samples */
+    uint64_t win_F, win_F_s; /* sums over windows (all; sampled) of the distinct blocks in each */
+    uint64_t wins, wins_s;   /* windows (all; sampled) in which it loaded */
+    uint64_t last_w;         /* window index + 1 of its latest load (for wins) */
+} sm_counts;
+
+typedef struct sampled_tool {
+    uint64_t period, window;
+    uint64_t loads; /* loads so far: load i is in window i / W, sampled when i % P < W */
+    sm_slot *slots;
+    size_t cap, used;
+    sm_counts all;
+    sm_counts *fns;  /* per function, and [n_funcs] for code outside every function */
+    uint32_t *id_fn; /* function index + 1 by static id */
+    size_t id_cap;
+    edan_elf elf;
+    bool have_elf;
+    edan_error err;
+} sampled_tool;
+
+/* ===================================================================== */
+/* Options                                                                */
+/* ===================================================================== */
+
+static int parse_count(const char *v, const char *what, uint64_t *out, edan_error *err)
+{
+    if (!v || edan_parse_u64(v, out) || *out == 0 || *out > (1ull << 40)) {
+        edan_error_set(err, "--%s: '%s' is not a number of loads from 1 to 2^40", what, v ? v : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_period(const char *v, edan_error *err)
+{
+    uint64_t n;
+    return parse_count(v, "sample-period", &n, err);
+}
+
+static int check_window(const char *v, edan_error *err)
+{
+    uint64_t n;
+    return parse_count(v, "sample-window", &n, err);
+}
+
+static bool wanted(const edan_options *o)
+{
+    return edan_options_last(o, "sample-period") != NULL;
+}
+
+/* ===================================================================== */
+/* The stream                                                             */
+/* ===================================================================== */
+
+static uint64_t mix(uint64_t key, uint32_t fn)
+{
+    uint64_t h = (key ^ ((uint64_t)fn << 40)) * 0x9e3779b97f4a7c15ull;
+    return h ^ (h >> 29);
+}
+
+static bool grow(sampled_tool *t)
+{
+    const size_t cap = t->cap ? 2 * t->cap : 4096;
+    sm_slot *s = calloc(cap, sizeof *s);
+    if (!s)
+        return false;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->slots[i].key)
+            continue;
+        size_t j = mix(t->slots[i].key, t->slots[i].fn) & (cap - 1);
+        while (s[j].key)
+            j = (j + 1) & (cap - 1);
+        s[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = s;
+    t->cap = cap;
+    return true;
+}
+
+/* A load of block b by function fn (ALL_FN: the whole run) in window w (index + 1), sampled or not. */
+static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *c, uint64_t w, bool sampled)
+{
+    if (2 * (t->used + 1) > t->cap && !grow(t))
+        return false;
+    const uint64_t key = b + 1;
+    size_t j = mix(key, fn) & (t->cap - 1);
+    while (t->slots[j].key && (t->slots[j].key != key || t->slots[j].fn != fn))
+        j = (j + 1) & (t->cap - 1);
+    sm_slot *e = &t->slots[j];
+    if (!e->key) {
+        *e = (sm_slot){key, fn, 0, 0};
+        t->used++;
+        c->F++;
+    }
+    if (e->last_win != w) { /* first in this window */
+        e->last_win = w;
+        c->win_F++;
+        if (sampled)
+            c->win_F_s++;
+    }
+    if (sampled && !e->sampled) {
+        e->sampled = 1;
+        c->F_s++;
+    }
+    return true;
+}
+
+static void count_load(sm_counts *c, uint64_t w, bool sampled)
+{
+    c->A++;
+    if (sampled)
+        c->A_s++;
+    if (c->last_w != w) {
+        c->last_w = w;
+        c->wins++;
+        if (sampled)
+            c->wins_s++;
+    }
+}
+
+static uint32_t function_of(sampled_tool *t, const edan_exec *r)
+{
+    if (!t->have_elf)
+        return ALL_FN;
+    if (r->id >= t->id_cap) {
+        const size_t cap = edan_grow_cap(t->id_cap, r->id);
+        uint32_t *m = edan_grow_zeroed(t->id_fn, t->id_cap, cap, sizeof *m);
+        if (!m)
+            return UINT32_MAX - 2;
+        t->id_fn = m;
+        t->id_cap = cap;
+    }
+    if (!t->id_fn[r->id]) {
+        const edan_elf_func *f = edan_elf_func_at(&t->elf, r->insn->pc);
+        t->id_fn[r->id] = (f ? (uint32_t)(f - t->elf.funcs) : (uint32_t)t->elf.n_funcs) + 1;
+    }
+    return t->id_fn[r->id] - 1;
+}
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    sampled_tool *t = ctx;
+    for (size_t i = 0; i < n && !t->err.set; i++) {
+        const edan_exec *r = &recs[i];
+        const edan_insn *in = r->insn;
+        if (in->mem != EDAN_MEM_LOAD || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
+            continue;
+        const uint64_t w = t->loads / t->window + 1;
+        const bool sampled = t->loads % t->period < t->window;
+        t->loads++;
+        const uint32_t fn = function_of(t, r);
+        bool ok = fn != UINT32_MAX - 2;
+        sm_counts *fc = ok && fn != ALL_FN ? &t->fns[fn] : NULL;
+        count_load(&t->all, w, sampled);
+        if (fc)
+            count_load(fc, w, sampled);
+        const uint64_t last = (r->addr + in->mem_size - 1) >> BLOCK_SHIFT;
+        for (uint64_t b = r->addr >> BLOCK_SHIFT; ok; b++) {
+            ok = touch(t, b, ALL_FN, &t->all, w, sampled) && (!fc || touch(t, b, fn, fc, w, sampled));
+            if (b == last)
+                break;
+        }
+        if (!ok)
+            edan_error_set(&t->err, "out of memory for the sampled estimates");
+    }
+}
+
+static int finish(void *ctx)
+{
+    return ((sampled_tool *)ctx)->err.set ? -1 : 0;
+}
+
+/* ===================================================================== */
+/* Estimates                                                              */
+/* ===================================================================== */
+
+typedef struct sm_view {
+    double rho;                   /* the run's sample ratio */
+    double A_hat, F_hat, dF_hat;  /* MemGaze's estimates */
+    double win_F_hat, win_F;      /* mean distinct blocks per window: the samples', every window's */
+    double F_err, A_err, win_err; /* relative errors of F^, A^ and the per-window footprint */
+} sm_view;
+
+static double rel(double est, double exact)
+{
+    return exact > 0 ? (est - exact) / exact : (est > 0 ? INFINITY : 0);
+}
+
+static sm_view view(const sampled_tool *t, const sm_counts *c)
+{
+    sm_view v;
+    memset(&v, 0, sizeof v);
+    const uint64_t samples = t->loads ? (t->loads + t->period - 1) / t->period : 0;
+    v.rho = t->all.A_s ? (double)samples * (double)t->period / (double)t->all.A_s : 0;
+    /* the last period may be cut: rho counts only the loads that ran */
+    if (t->all.A_s)
+        v.rho = (double)t->loads / (double)t->all.A_s;
+    v.A_hat = v.rho * (double)c->A_s;
+    v.F_hat = v.rho * (double)c->F_s;
+    v.dF_hat = c->A_s ? (double)c->F_s / (double)c->A_s : 0;
+    v.win_F_hat = c->wins_s ? (double)c->win_F_s / (double)c->wins_s : 0;
+    v.win_F = c->wins ? (double)c->win_F / (double)c->wins : 0;
+    v.F_err = rel(v.F_hat, (double)c->F);
+    v.A_err = rel(v.A_hat, (double)c->A);
+    v.win_err = rel(v.win_F_hat, v.win_F);
+    return v;
+}
+
+/* ===================================================================== */
+/* Report                                                                 */
+/* ===================================================================== */
+
+typedef struct sm_row {
+    uint32_t fn;
+    const sm_counts *c;
+} sm_row;
+
+static int by_loads(const void *a, const void *b)
+{
+    const sm_row *x = a, *y = b;
+    if (x->c->A != y->c->A)
+        return x->c->A < y->c->A ? 1 : -1;
+    return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* Functions with loads, most loads first (NULL without symbols). */
+static sm_row *rows_of(const sampled_tool *t, size_t *n)
+{
+    *n = 0;
+    if (!t->have_elf)
+        return NULL;
+    sm_row *r = malloc((t->elf.n_funcs + 1) * sizeof *r);
+    for (size_t f = 0; r && f <= t->elf.n_funcs; f++)
+        if (t->fns[f].A)
+            r[(*n)++] = (sm_row){(uint32_t)f, &t->fns[f]};
+    if (r)
+        qsort(r, *n, sizeof *r, by_loads);
+    return r;
+}
+
+static const char *fn_name(const sampled_tool *t, uint32_t fn)
+{
+    return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : "(outside known functions)";
+}
+
+static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
+{
+    const sm_view v = view(t, c);
+    fprintf(f,
+            "{\"loads\":%" PRIu64 ",\"sampled_loads\":%" PRIu64 ",\"blocks\":%" PRIu64 ",\"sampled_blocks\":%" PRIu64
+            ",\"loads_estimate\":",
+            c->A, c->A_s, c->F, c->F_s);
+    edan_json_num(f, v.A_hat);
+    fputs(",\"blocks_estimate\":", f);
+    edan_json_num(f, v.F_hat);
+    fputs(",\"growth_estimate\":", f);
+    edan_json_num(f, v.dF_hat);
+    fputs(",\"growth\":", f);
+    edan_json_num(f, c->A ? (double)c->F / (double)c->A : 0);
+    fputs(",\"window_blocks\":", f);
+    edan_json_num(f, v.win_F);
+    fputs(",\"window_blocks_estimate\":", f);
+    edan_json_num(f, v.win_F_hat);
+    fputs(",\"loads_error\":", f);
+    edan_json_num(f, v.A_err);
+    fputs(",\"blocks_error\":", f);
+    edan_json_num(f, v.F_err);
+    fputs(",\"window_blocks_error\":", f);
+    edan_json_num(f, v.win_err);
+    fputc('}', f);
+}
+
+static void text_row(const sampled_tool *t, FILE *f, const char *name, const sm_counts *c)
+{
+    const sm_view v = view(t, c);
+    fprintf(f, "  %-28.28s %12" PRIu64 " %+7.1f%% %10" PRIu64 " %12.0f %+8.1f%% %10.1f %10.1f %+7.1f%%\n", name, c->A,
+            100 * v.A_err, c->F, v.F_hat, 100 * v.F_err, v.win_F, v.win_F_hat, 100 * v.win_err);
+}
+
+static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    (void)s;
+    const sampled_tool *t = tool;
+    const uint64_t samples = t->loads ? (t->loads + t->period - 1) / t->period : 0;
+    const sm_view all = view(t, &t->all);
+    size_t n;
+    sm_row *rows = rows_of(t, &n);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        fprintf(f,
+                "\nsampled estimates (MemGaze's Eq. 1-4 from %" PRIu64 " loads of every %" PRIu64 "; %" PRIu64
+                " samples, rho %.4g) against exact\n",
+                t->window, t->period, samples, all.rho);
+        fprintf(f, "  %-28s %12s %8s %10s %12s %9s %10s %10s %8s\n", "", "loads A", "A^ err", "F blocks", "F^ = rho F",
+                "F^ err", "F/window", "sampled", "err");
+        text_row(t, f, "all", &t->all);
+        for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++)
+            text_row(t, f, fn_name(t, rows[i].fn), rows[i].c);
+        if (n > TEXT_ROWS)
+            fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
+    } else if (fmt == EDAN_FORMAT_JSON) {
+        fprintf(f,
+                ",\"sampled\":{\"block_bytes\":%u,\"window\":%" PRIu64 ",\"period\":%" PRIu64 ",\"samples\":%" PRIu64
+                ",\"rho\":",
+                1u << BLOCK_SHIFT, t->window, t->period, samples);
+        edan_json_num(f, all.rho);
+        fputs(",\"all\":", f);
+        json_counts(t, f, &t->all);
+        fputs(",\"functions\":", f);
+        if (!t->have_elf) {
+            fputs("null", f);
+        } else {
+            fputc('[', f);
+            for (size_t i = 0; rows && i < n; i++) {
+                fputs(i ? ",{\"name\":" : "{\"name\":", f);
+                edan_json_str(f, fn_name(t, rows[i].fn));
+                fputs(",\"counts\":", f);
+                json_counts(t, f, rows[i].c);
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
+        fputc('}', f);
+    }
+    free(rows);
+}
+
+/* ===================================================================== */
+/* The tool                                                               */
+/* ===================================================================== */
+
+static void destroy(void *tool)
+{
+    sampled_tool *t = tool;
+    if (!t)
+        return;
+    if (t->have_elf)
+        edan_elf_close(&t->elf);
+    free(t->slots);
+    free(t->fns);
+    free(t->id_fn);
+    free(t);
+}
+
+static void *create(edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    sampled_tool *t = calloc(1, sizeof *t);
+    if (!t || !grow(t)) {
+        free(t);
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    const char *w = edan_options_last(o, "sample-window");
+    if (parse_count(edan_options_last(o, "sample-period"), "sample-period", &t->period, err) ||
+        parse_count(w ? w : "8192", "sample-window", &t->window, err)) {
+        destroy(t);
+        return NULL;
+    }
+    if (t->window > t->period || t->period % t->window) {
+        edan_error_set(err, "--sample-window=%" PRIu64 " must divide --sample-period=%" PRIu64, t->window, t->period);
+        destroy(t);
+        return NULL;
+    }
+    const char *binary = edan_session_source(s)->binary;
+    edan_error ignored = {0};
+    t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
+    if (t->have_elf && t->elf.is_pie) {
+        edan_elf_close(&t->elf);
+        t->have_elf = false;
+    }
+    if (t->have_elf && !(t->fns = calloc(t->elf.n_funcs + 1, sizeof *t->fns))) {
+        edan_error_set(err, "out of memory");
+        destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+static edan_consumer consumer(void *t)
+{
+    return (edan_consumer){t, consume, finish, NULL};
+}
+
+static const edan_error *error(const void *t)
+{
+    return &((const sampled_tool *)t)->err;
+}
+
+static const edan_tool_option options[] = {
+    {"sample-period", true,
+     "  --sample-period=P   MemGaze's sampled estimates (Eq. 1-4) from W loads of every P,\n"
+     "                      beside the exact values of the same run, per function\n",
+     check_period},
+    {"sample-window", true, "  --sample-window=W   loads in a sample; must divide P [8192]\n", check_window},
+    {NULL, false, NULL, NULL},
+};
+
+const edan_tool_def edan_sampled_tool = {
+    .name = "sampled",
+    .summary = "MemGaze's sampled estimates against the exact values of the same run",
+    .options = options,
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = report,
+    .destroy = destroy,
+    .threaded = true,
+    .reads_program = true,
+};
