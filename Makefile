@@ -50,7 +50,7 @@ bench-quick: build
 FUZZ_SECONDS ?= 600
 FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -Wno-unknown-attributes
-FUZZ_LIBS = -lzstd -lelf -ldw -linih -lm -lpthread
+FUZZ_LIBS = -lzstd -lelf -ldw -linih -liberty -lm -lpthread
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options $(BUILD)/fuzz-work-machine
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/trace/*.c) \

@@ -141,6 +141,11 @@ add_executable(reuse_test tests/reuse_test.c tests/random_trace.c)
 target_link_libraries(reuse_test PRIVATE edan_core)
 add_test(NAME reuse_stack_distance COMMAND reuse_test 200)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  foreach(category reproducible program_output cxx_names cache_presets rank annotate)
+    add_test(NAME cli_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
   foreach(category reuse classes zoom sampled locality_options)
     add_test(NAME locality_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/locality_test.py ${CMAKE_BINARY_DIR} ${category})

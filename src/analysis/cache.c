@@ -109,11 +109,23 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
     return 0;
 }
 
+/* Named hierarchies (EDAN_CACHE_PRESETS in cache.h). */
+static const struct {
+    const char *name, *spec;
+} presets[] = {
+    {"paper", "32K,line=64,ways=2,write=through,alloc=no"},
+    {"server", "32K,line=64,ways=8,write=back,alloc=yes+1M,line=64,ways=16,write=back,alloc=yes+"
+               "32M,line=64,ways=16,write=back,alloc=yes"},
+};
+
 int edan_cache_config_parse(const char *text, edan_cache_config *out, edan_error *err)
 {
     memset(out, 0, sizeof *out);
     if (!strcmp(text, "none") || !strcmp(text, "0"))
         return 0;
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++)
+        if (!strcmp(text, presets[i].name))
+            return edan_cache_config_parse(presets[i].spec, out, err);
     const char *p = text;
     for (;;) {
         const char *plus = strchr(p, '+');

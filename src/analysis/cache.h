@@ -53,7 +53,11 @@ typedef struct edan_cache_config {
 edan_cache_level_config edan_cache_level_default(uint64_t size);
 
 /*
- * Parse a cache description: "none", or levels separated by '+', each
+ * Parse a cache description: "none"; a preset, "paper" (the paper's 32 KiB
+ * cache: 64-byte lines, 2-way, write-through, no write-allocate) or
+ * "server" (a server core's write-back hierarchy: 32 KiB 8-way, 1 MiB
+ * 16-way, 32 MiB 16-way, write-back and write-allocate at every level); or
+ * levels separated by '+', each
  * "SIZE[,key=value...]" with SIZE like 32K, 32KiB, 1M, 65536 and keys
  * line=BYTES, ways=N, write=back|through, alloc=yes|no (the defaults are the
  * paper's: line=64, ways=2, write=through, alloc=no). Example:

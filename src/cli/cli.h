@@ -25,6 +25,12 @@ typedef struct cli {
     const char *image; /* edan dot: render to this SVG or PNG with Graphviz */
     bool text_trace;
     bool help;
+    /* the traced program's surroundings (qemu.c) */
+    const char *program_output; /* --program-output: "stdout", "stderr" or a file; NULL: the default */
+    bool pass_env;              /* --pass-env: the caller's environment instead of a fixed one */
+    const char *env[64];        /* --env=KEY=VALUE, in order */
+    int n_env;
+    const char *list_file; /* edan rank --list=FILE */
 } cli;
 
 extern const char *cli_prog_name;
@@ -62,5 +68,6 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
 
 int cli_cmd_rank(int argc, char **argv);
 int cli_cmd_dot(int argc, char **argv);
+int cli_cmd_annotate(int argc, char **argv);
 
 #endif

@@ -61,6 +61,7 @@ static void usage_main(FILE *f)
           "  convert  convert a trace between the binary and text formats\n"
           "  dot      draw the eDAG of a small traced region (Graphviz DOT, SVG, PNG)\n"
           "  rank     rank several programs or traces by lambda and Lambda (section 4 of the paper)\n"
+          "  annotate source files with per-line counts in the margin (like cg_annotate)\n"
           "\n"
           "'edan <command> --help' explains a command and all its options.\n",
           f);
@@ -75,7 +76,16 @@ static void tracing_help(FILE *f)
           "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
           "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
           "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
-          "                      [when stderr is a terminal]\n",
+          "                      [when stderr is a terminal]\n"
+          "  --env=NAME=VALUE    put NAME in the program's environment (repeatable). The program\n"
+          "                      runs with only these, argv[0] its file name and a fixed-length\n"
+          "                      path, so its stack is at the same place from any shell and\n"
+          "                      directory and the numbers are the same\n"
+          "  --pass-env          give the program the caller's environment instead (numbers may\n"
+          "                      then change with the environment's size)\n"
+          "  --program-output=stdout|stderr|FILE  where the program's standard output goes\n"
+          "                      [stderr when the report is JSON or a table on standard output,\n"
+          "                      so that it stays parseable; stdout otherwise]\n",
           f);
 }
 
@@ -84,7 +94,8 @@ static void usage_sub(const char *sub, FILE *f)
     if (!strcmp(sub, "run")) {
         fputs("usage: edan run [options] [--] PROGRAM [ARGS...]\n"
               "Run a statically linked RISC-V program under qemu-riscv64 with edan's plugin and\n"
-              "analyse its eDAG in-process (no trace file). The program's own output is kept.\n\n",
+              "analyse its eDAG in-process (no trace file). The program's own output is kept\n"
+              "(on stderr when the report is JSON or a table on stdout: see --program-output).\n\n",
               f);
         tracing_help(f);
         edan_session_options_help(f);
@@ -115,11 +126,27 @@ static void usage_sub(const char *sub, FILE *f)
               "                      --cache and --alpha values are used)\n",
               f);
     } else if (!strcmp(sub, "rank")) {
-        fputs("usage: edan rank [options] TRACE|PROGRAM...\n"
+        fputs("usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]\n"
               "Rank programs by their memory latency sensitivity, lambda and Lambda, all analysed with\n"
               "the same settings (the paper's section 4 method). A PROGRAM (RISC-V ELF) is traced with\n"
-              "no arguments; record a trace first to give it arguments. --plot-dir draws both rankings.\n"
-              "The first --cache, --alpha and --m values are used.\n\n",
+              "no arguments, PROGRAM:FUNCTION only while FUNCTION runs (instead of --filter), so each\n"
+              "program's kernel can have its own name. --plot-dir draws both rankings. The first\n"
+              "--cache, --alpha and --m values are used.\n\n"
+              "  --list=FILE         more programs, a line each: PROGRAM[:FUNCTION] [ARGS...] (split\n"
+              "                      at blanks, no quoting; '#' starts a comment)\n",
+              f);
+        tracing_help(f);
+        edan_session_options_help(f);
+    } else if (!strcmp(sub, "annotate")) {
+        fputs("usage: edan annotate [options] TRACE\n"
+              "       edan annotate [options] [--] PROGRAM [ARGS...]\n"
+              "Source files with per-line counts in the margin, in the manner of Valgrind's\n"
+              "cg_annotate: Ir (instructions), Mem (memory-access vertices under the first --cache),\n"
+              "Span (cycles on one critical path; they sum to T_inf) and Chain (accesses on the\n"
+              "longest memory chain; they sum to D). A PROGRAM is traced first (a temporary trace;\n"
+              "its own output goes to stderr unless --program-output says otherwise).\n"
+              "Files of up to 400 lines are shown whole, longer ones around their annotated lines.\n"
+              "--json gives the same per line, for editors. (--annotate adds the text to a run's report.)\n\n",
               f);
         tracing_help(f);
         edan_session_options_help(f);
@@ -184,6 +211,47 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 c->image = value;
             else
                 c->trace_out = value;
+            continue;
+        }
+        if (!strcmp(key, "list")) {
+            if (strcmp(sub, "rank"))
+                cli_die(2, "%s: --list is an option of edan rank", sub);
+            if (!value) {
+                if (i + 1 >= argc)
+                    cli_die(2, "%s: --list needs a file", sub);
+                value = argv[++i];
+            }
+            c->list_file = value;
+            continue;
+        }
+        if (!strcmp(key, "program-output") || !strcmp(key, "env")) {
+            if (!value) {
+                if (i + 1 >= argc)
+                    cli_die(2, "%s: --%s needs a value", sub, key);
+                value = argv[++i];
+            }
+            if (!strcmp(key, "program-output")) {
+                if (!*value)
+                    cli_die(2, "%s: --program-output needs stdout, stderr or a file", sub);
+                c->program_output = value;
+            } else {
+                const char *eq2 = strchr(value, '=');
+                if (!eq2 || eq2 == value ||
+                    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                  "0123456789_") != (size_t)(eq2 - value))
+                    cli_die(2, "%s: --env=%s is not NAME=VALUE", sub, value);
+                if (strchr(value, ','))
+                    cli_die(2, "%s: --env=%s: QEMU cannot pass a value with a comma", sub, value);
+                if (c->n_env == (int)(sizeof c->env / sizeof c->env[0]))
+                    cli_die(2, "%s: more than %d --env options", sub, (int)(sizeof c->env / sizeof c->env[0]));
+                c->env[c->n_env++] = value;
+            }
+            continue;
+        }
+        if (!strcmp(key, "pass-env")) {
+            if (value)
+                cli_die(2, "%s: --pass-env takes no value", sub);
+            c->pass_env = true;
             continue;
         }
         if (!strcmp(key, "text") || !strcmp(key, "binary")) {
@@ -612,6 +680,8 @@ int main(int argc, char **argv)
         return cmd_record(argc, argv);
     if (!strcmp(argv[1], "analyze") || !strcmp(argv[1], "analyse"))
         return cmd_analyze(argc, argv);
+    if (!strcmp(argv[1], "annotate"))
+        return cli_cmd_annotate(argc, argv);
     if (!strcmp(argv[1], "convert"))
         return cmd_convert(argc, argv);
     if (!strcmp(argv[1], "dot"))

@@ -108,6 +108,79 @@ const char *cli_tmpdir(void)
     return tmpdir;
 }
 
+/*
+ * The path QEMU runs the program by: a symbolic link in the temporary
+ * directory whose whole path has a fixed length (the loader copies it onto
+ * the guest's stack), so the stack is at the same place whatever the
+ * program's real path, the working directory or $TMPDIR.
+ */
+#define STABLE_PATH_LEN 200
+
+static const char *stable_path(const char *program)
+{
+    static char link_path[STABLE_PATH_LEN + 1];
+    char target[PATH_MAX];
+    if (!realpath(program, target))
+        return program;
+    const char *dir = cli_tmpdir();
+    const size_t dlen = strlen(dir);
+    if (dlen + 2 > STABLE_PATH_LEN)
+        return program; /* a very long $TMPDIR: the real path, reproducible only for equal paths */
+    memset(link_path, 0, sizeof link_path);
+    memcpy(link_path, dir, dlen);
+    link_path[dlen] = '/';
+    memset(link_path + dlen + 1, 'p', STABLE_PATH_LEN - dlen - 1);
+    unlink(link_path);
+    if (symlink(target, link_path))
+        return program;
+    return link_path;
+}
+
+/*
+ * The program's environment, as QEMU options: QEMU itself keeps edan's
+ * environment (a wrapper, QEMU_* settings), the guest gets only the --env
+ * variables: -U for every variable of edan's (QEMU builds the guest's from
+ * its own), -E for each --env. With --pass-env, edan's and the --env ones.
+ * Adds to args from n; returns the new n.
+ */
+static int program_env_args(const cli *c, char **args, int n)
+{
+    extern char **environ;
+    static char names[4096][256];
+    int k = 0;
+    for (char **e = environ; !c->pass_env && e && *e && k < 4096; e++) {
+        const char *eq = strchr(*e, '=');
+        const size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        if (!len || len >= sizeof names[0] || memchr(*e, ',', len))
+            continue;
+        memcpy(names[k], *e, len);
+        names[k][len] = '\0';
+        args[n++] = "-U";
+        args[n++] = names[k++];
+    }
+    for (int i = 0; i < c->n_env; i++) {
+        args[n++] = "-E";
+        args[n++] = (char *)c->env[i];
+    }
+    return n;
+}
+
+/* Where the program's standard output goes: -1 (edan's), or a descriptor to put in its place. */
+static int program_stdout(const cli *c, const char *mode)
+{
+    const char *po = c->program_output;
+    if (!po) /* a machine-readable report on stdout must not be mixed with the program's output */
+        po = !strcmp(mode, "online") && (c->o.json || c->o.table) && !c->o.output[0] ? "stderr" : "stdout";
+    if (!strcmp(po, "stdout"))
+        return -1;
+    if (!strcmp(po, "stderr"))
+        return 2;
+    const int fd = open(po, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        cli_die(2, "--program-output=%s: cannot write: %s", po, strerror(errno));
+    return fd;
+}
+
 /* Run QEMU with the plugin; returns the program's exit status. */
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
 {
@@ -132,16 +205,27 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         snprintf(binary, sizeof binary, "%s", "");
     snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode, out,
              opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
-    char **args = calloc((size_t)prog_argc + 6, sizeof *args);
+    extern char **environ;
+    size_t n_environ = 0;
+    for (char **e = environ; e && *e; e++)
+        n_environ++;
+    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 8, sizeof *args);
     if (!args)
         cli_die(1, "out of memory");
+    /* argv[0] is the program's file name however it was given; the file is run by a path of fixed length */
+    const char *base = strrchr(prog_argv[0], '/');
     int n = 0;
     args[n++] = (char *)find_qemu(c);
     args[n++] = "-plugin";
     args[n++] = plugin_arg;
-    for (int i = 0; i < prog_argc; i++)
+    args[n++] = "-0";
+    args[n++] = (char *)(base ? base + 1 : prog_argv[0]);
+    n = program_env_args(c, args, n);
+    args[n++] = (char *)stable_path(prog_argv[0]);
+    for (int i = 1; i < prog_argc; i++)
         args[n++] = prog_argv[i];
     args[n] = NULL;
+    const int out_fd = program_stdout(c, mode);
     fflush(NULL);
     /*
      * QEMU never outlives edan: SIGINT, SIGTERM or SIGHUP to edan stops it
@@ -166,6 +250,8 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) /* edan died before the line above */
             _exit(127);
+        if (out_fd >= 0 && dup2(out_fd, 1) < 0)
+            _exit(127);
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", cli_prog_name,
                 args[0], strerror(errno));
@@ -186,6 +272,8 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     for (int i = 0; i < 3; i++)
         sigaction(stops[i], &old[i], NULL);
     free(args);
+    if (out_fd > 2)
+        close(out_fd);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
         exit(1);
     FILE *s = fopen(status, "r");

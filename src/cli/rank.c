@@ -76,20 +76,158 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
     edan_plot_run_gnuplot(gp, args, err);
 }
 
+/* ===================================================================== */
+/* What to rank                                                           */
+/* ===================================================================== */
+
+/* A trace, or a program with its arguments and the function to trace (NULL: the command's --filter). */
+typedef struct rank_item {
+    char *path, *function, *shown;
+    char **argv; /* argv[0] = path; argc entries then NULL */
+    int argc;
+} rank_item;
+
+typedef struct rank_list {
+    rank_item *items;
+    int n, cap;
+} rank_list;
+
+static rank_item *new_item(rank_list *l)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 16;
+        rank_item *m = realloc(l->items, (size_t)l->cap * sizeof *m);
+        if (!m)
+            cli_die(1, "out of memory");
+        l->items = m;
+    }
+    rank_item *it = &l->items[l->n++];
+    memset(it, 0, sizeof *it);
+    return it;
+}
+
+static char *dup_or_die(const char *s, size_t n)
+{
+    char *d = strndup(s, n);
+    if (!d)
+        cli_die(1, "out of memory");
+    return d;
+}
+
+/*
+ * PROGRAM:FUNCTION (a program whose given function is traced) or a plain
+ * PROGRAM or TRACE. The ':' splits only where the part before it is a
+ * file and the whole is not: a path with a colon still works.
+ */
+static void parse_item(rank_item *it, const char *text)
+{
+    struct stat st;
+    const char *colon = strchr(text, ':');
+    while (colon && (stat(text, &st) == 0 || colon[1] == ':')) /* the whole exists, or "::" of a C++ name */
+        colon = strchr(colon + (colon[1] == ':' ? 2 : 1), ':');
+    if (colon && stat(text, &st) != 0) {
+        it->path = dup_or_die(text, (size_t)(colon - text));
+        it->function = dup_or_die(colon + 1, strlen(colon + 1));
+        if (!*it->function || stat(it->path, &st) != 0)
+            cli_die(2, "rank: '%s' is not PROGRAM:FUNCTION with an existing PROGRAM", text);
+    } else {
+        it->path = dup_or_die(text, strlen(text));
+    }
+    const char *slash = strrchr(it->path, '/');
+    const char *base = slash ? slash + 1 : it->path;
+    size_t n = strlen(base) + (it->function ? strlen(it->function) + 1 : 0) + 1;
+    it->shown = malloc(n);
+    if (!it->shown)
+        cli_die(1, "out of memory");
+    snprintf(it->shown, n, "%s%s%s", base, it->function ? ":" : "", it->function ? it->function : "");
+}
+
+/* --list=FILE: a line per program, "PROGRAM[:FUNCTION] [ARGS...]" split at blanks; '#' starts a comment. */
+static void read_list(rank_list *l, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        cli_die(2, "%s: cannot open the list: %s", path, strerror(errno));
+    char line[4096];
+    int lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f))
+            cli_die(2, "%s:%d: line longer than %zu characters", path, lineno, sizeof line - 2);
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *words[256];
+        int n = 0;
+        char *save = NULL;
+        for (char *w = strtok_r(line, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+            if (n == 255)
+                cli_die(2, "%s:%d: more than 254 arguments", path, lineno);
+            words[n++] = w;
+        }
+        if (!n)
+            continue;
+        rank_item *it = new_item(l);
+        struct stat st;
+        if (strchr(words[0], ':') || stat(words[0], &st) == 0) {
+            parse_item(it, words[0]);
+        } else {
+            cli_die(2, "%s:%d: '%s': no such program or trace", path, lineno, words[0]);
+        }
+        it->argc = n;
+        it->argv = calloc((size_t)n + 1, sizeof *it->argv);
+        if (!it->argv)
+            cli_die(1, "out of memory");
+        it->argv[0] = it->path;
+        for (int k = 1; k < n; k++)
+            it->argv[k] = dup_or_die(words[k], strlen(words[k]));
+    }
+    if (ferror(f))
+        cli_die(2, "%s: cannot read the list: %s", path, strerror(errno));
+    fclose(f);
+}
+
+static void free_items(rank_list *l)
+{
+    for (int k = 0; k < l->n; k++) {
+        rank_item *it = &l->items[k];
+        for (int a = 1; a < it->argc; a++)
+            free(it->argv[a]);
+        free(it->argv);
+        free(it->path);
+        free(it->function);
+        free(it->shown);
+    }
+    free(l->items);
+}
+
 int cli_cmd_rank(int argc, char **argv)
 {
     cli c = {0};
     int i;
     if (!cli_begin_command(argc, argv, "rank", &c, &i))
         return 0;
-    int n = argc - i;
+    rank_list list = {0};
+    for (int k = i; k < argc; k++) {
+        rank_item *it = new_item(&list);
+        parse_item(it, argv[k]);
+        it->argc = 1;
+        it->argv = calloc(2, sizeof *it->argv);
+        if (!it->argv)
+            cli_die(1, "out of memory");
+        it->argv[0] = it->path;
+    }
+    if (c.list_file)
+        read_list(&list, c.list_file);
+    const int n = list.n;
     if (n < 1)
-        cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM...");
+        cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]");
     ranked *r = calloc((size_t)n, sizeof *r);
     if (!r)
         cli_die(1, "out of memory");
     for (int k = 0; k < n; k++) {
-        const char *item = argv[i + k];
+        const rank_item *it = &list.items[k];
+        const char *item = it->path;
         cli_refuse_overwrite(&c, item);
         edan_error err = {0};
         edan_elf elf;
@@ -97,12 +235,21 @@ int cli_cmd_rank(int argc, char **argv)
         char tmp_trace[PATH_MAX + 32];
         if (edan_elf_open(item, &elf, &err) == 0) {
             edan_elf_close(&elf);
-            /* a program: trace it first, with no arguments */
-            cli_check_program(&c, item);
+            /* a program: trace it first, with its arguments and its function when given */
+            cli one = c;
+            if (it->function) {
+                one.o.n_filter = 0;
+                edan_error ferr = {0};
+                if (edan_options_set(&one.o, "filter", it->function, &ferr))
+                    cli_die(2, "rank: %s: %s", it->shown, ferr.msg);
+            }
+            cli_check_program(&one, item);
             snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", cli_tmpdir());
-            cli_run_qemu(&c, "record", tmp_trace, argv + i + k, 1);
+            cli_run_qemu(&one, "record", tmp_trace, it->argv, it->argc);
             trace = tmp_trace;
         } else {
+            if (it->function)
+                cli_die(2, "rank: %s: a function is given, but %s is not a RISC-V program", it->shown, item);
             cli_check_trace_file(item);
         }
         static const char *const only[] = {"edag", NULL};
@@ -112,8 +259,7 @@ int cli_cmd_rank(int argc, char **argv)
         const edan_lane_stats *st = edan_edag_lane(e, 0);
         edan_metrics mt;
         edan_metrics_compute(st, edan_edag_get_config(e)->lane[0].cost.alpha, &c.o.metrics, &mt);
-        const char *slash = strrchr(item, '/');
-        r[k].name = slash ? slash + 1 : item;
+        r[k].name = it->shown;
         r[k].lambda = mt.per_m[0].lambda;
         r[k].Lambda = mt.per_m[0].Lambda;
         r[k].W = (double)st->W;
@@ -148,5 +294,6 @@ int cli_cmd_rank(int argc, char **argv)
     }
     cli_close_output(out, &c.o);
     free(r);
+    free_items(&list);
     return 0;
 }

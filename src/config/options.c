@@ -97,20 +97,19 @@ int edan_options_takes_value(const char *key)
 
 static int set_filter(edan_options *o, const char *value, edan_error *err)
 {
-    char buf[600];
-    if (!value || !*value || strlen(value) >= sizeof buf) {
+    if (!value || !*value || !edan_names_next(value, &(size_t){0})) {
         edan_error_set(err, "--filter needs function names, e.g. --filter=kernel or --filter=f,g");
         return -1;
     }
-    strcpy(buf, value);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
-        if (o->n_filter == EDAN_MAX_FILTER || strlen(tok) >= sizeof o->filter[0]) {
+    size_t len;
+    for (const char *tok = edan_names_next(value, &len); tok; tok = edan_names_next(tok + len, &len)) {
+        if (o->n_filter == EDAN_MAX_FILTER || len >= sizeof o->filter[0]) {
             edan_error_set(err, "--filter: at most %d names of at most %zu characters", EDAN_MAX_FILTER,
                            sizeof o->filter[0] - 1);
             return -1;
         }
-        strcpy(o->filter[o->n_filter++], tok);
+        memcpy(o->filter[o->n_filter], tok, len);
+        o->filter[o->n_filter++][len] = '\0';
     }
     return 0;
 }
@@ -469,6 +468,12 @@ void edan_options_help(FILE *f)
           "                      e.g. 32K (the paper's: 64-byte lines, 2-way, LRU, write-through,\n"
           "                      no write-allocate) or 32K,ways=8,write=back,alloc=yes+1M,ways=16\n"
           "                      or 'machine': the data caches of the --machine file\n"
+          "                      Presets: 'paper' = 32K (as above); 'server' = a write-back,\n"
+          "                      write-allocate hierarchy 32K,ways=8 + 1M,ways=16 + 32M,ways=16.\n"
+          "                      Every level joined by '+' takes the paper's defaults unless\n"
+          "                      told otherwise: write-through without allocation, so an added\n"
+          "                      L2 sees every store and keeps no stored line; give write=back,\n"
+          "                      alloc=yes per level (or 'server') for a real core's hierarchy\n"
           "                      [none: every load and store reaches RAM]\n"
           "  --alpha=LIST        cycles of a memory-access vertex (RAM latency) [200]\n"
           "  --cost=K=V,...      per-class costs in cycles: int mul div fadd fmul ffma fdiv fsqrt\n"

@@ -40,7 +40,7 @@ typedef struct edan_options {
     char plot_dir[512];   /* write plots (gnuplot) here; empty = none */
     /* tracing */
     int n_filter;
-    char filter[EDAN_MAX_FILTER][128];
+    char filter[EDAN_MAX_FILTER][512]; /* a C++ signature can be long */
     bool exclude_callees;
     char trace_format[16]; /* "binary" or "text" for record */
     int progress;          /* -1 auto (stderr is a terminal), 0 off, 1 on */

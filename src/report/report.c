@@ -247,6 +247,17 @@ static void pct(char *buf, size_t cap, double base, double v)
         buf[0] = '\0';
 }
 
+/* A configuration's label in the table: its cache (or "No cache"), and its alpha where the lanes differ. */
+static void table_label(const edan_edag *e, int k, char *label, size_t cap)
+{
+    const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
+    char cache[256];
+    edan_cache_config_format(&lc->cache, cache, sizeof cache);
+    snprintf(label, cap, "%s", lc->cache.n_levels == 0 ? "No cache" : cache);
+    if (edan_edag_n_lanes(e) > 1 && lc->cost.alpha != edan_edag_get_config(e)->lane[0].cost.alpha)
+        snprintf(label + strlen(label), cap - strlen(label), " a=%" PRIu64, lc->cost.alpha);
+}
+
 void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
 {
     int base = -1;
@@ -261,20 +272,22 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
     }
     fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
             o->metrics.clock_ghz, base < 0 ? " (no configuration without a cache: no reductions)" : "");
-    fprintf(f, "%-44s %22s %18s %22s %18s %16s\n", "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
+    /* the Cache column holds the longest label whole (at least the paper's 44 characters) */
+    int width = 44;
+    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
+        char label[300];
+        table_label(e, k, label, sizeof label);
+        if ((int)strlen(label) > width)
+            width = (int)strlen(label);
+    }
+    fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
         const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
         edan_metrics mt;
         edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        char cache[256], label[300];
-        edan_cache_config_format(&lc->cache, cache, sizeof cache);
-        if (lc->cache.n_levels == 0)
-            snprintf(label, sizeof label, "No cache");
-        else
-            snprintf(label, sizeof label, "%s", cache);
-        if (edan_edag_n_lanes(e) > 1 && lc->cost.alpha != edan_edag_get_config(e)->lane[0].cost.alpha)
-            snprintf(label + strlen(label), sizeof label - strlen(label), " a=%" PRIu64, lc->cost.alpha);
+        char label[300];
+        table_label(e, k, label, sizeof label);
         char w[64], d[64], l[64], L[64], b[64], pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
         if (bs && k != base) {
             pct(pw, sizeof pw, (double)bs->W, (double)st->W);
@@ -288,6 +301,6 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
         snprintf(l, sizeof l, "%.0f%s", mt.per_m[0].lambda, pl);
         snprintf(L, sizeof L, "%.4f%s", mt.per_m[0].Lambda, pL);
         snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
-        fprintf(f, "%-44.44s %22s %18s %22s %18s %16s\n", label, w, d, l, L, b);
+        fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, label, w, d, l, L, b);
     }
 }

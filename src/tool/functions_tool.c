@@ -11,8 +11,9 @@
 #include "tool/session.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
+#include "util/parse.h"
 
-#define NAME_CAP 128
+#define NAME_CAP 512
 
 typedef struct functions_tool {
     /* scope (lane) 2i is function i exclusive of its callees, 2i+1 inclusive */
@@ -38,16 +39,16 @@ static void split_names(void *ctx, const char *value)
     name_list *l = ctx;
     l->n = 0;
     l->ok = true;
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s", value ? value : "");
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
-        if (l->n == EDAN_MAX_FUNCTIONS || strlen(tok) >= NAME_CAP) {
+    size_t len;
+    for (const char *tok = edan_names_next(value, &len); tok; tok = edan_names_next(tok + len, &len)) {
+        if (l->n == EDAN_MAX_FUNCTIONS || len >= NAME_CAP) {
             l->ok = false;
             return;
         }
-        if (l->names)
-            strcpy(l->names[l->n], tok);
+        if (l->names) {
+            memcpy(l->names[l->n], tok, len);
+            l->names[l->n][len] = '\0';
+        }
         l->n++;
     }
 }
@@ -299,10 +300,10 @@ static void report_text(const functions_tool *t, const edan_options *o, FILE *f)
             "\nper function (m = %" PRIu64
             "; exclusive: the function's own instructions, inclusive: with its callees)\n",
             o->metrics.m[0]);
-    fprintf(f, "  %-24s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
+    fprintf(f, "  %-40s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
             "Lambda", "insns", "W", "D", "lambda", "Lambda");
     for (int i = 0; i < t->n; i++) {
-        fprintf(f, "  %-24.24s", t->names[i]);
+        fprintf(f, "  %-40.40s", t->names[i]);
         for (int incl = 0; incl < 2; incl++) {
             const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
             double l, L;

@@ -1,5 +1,7 @@
 #include "util/elf_symbols.h"
 
+#include <libiberty/demangle.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -18,6 +20,39 @@ static int cmp_func(const void *a, const void *b)
 {
     const edan_elf_func *x = a, *y = b;
     return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* ===================================================================== */
+/* Names                                                                  */
+/* ===================================================================== */
+
+static void free_names(edan_elf_func *f)
+{
+    if (f->plain != f->name)
+        free(f->plain);
+    if (f->symbol != f->name)
+        free(f->symbol);
+    free(f->name);
+    f->name = f->plain = f->symbol = NULL;
+}
+
+/* name, plain and symbol from the symbol (NULL members when out of memory; a C name is shared by all three). */
+static void set_names(edan_elf_func *f, const char *symbol)
+{
+    char *sig = NULL, *plain = NULL;
+    if (symbol[0] == '_' && symbol[1] == 'Z') { /* the Itanium C++ ABI's mangled names */
+        sig = cplus_demangle(symbol, DMGL_PARAMS | DMGL_ANSI);
+        plain = sig ? cplus_demangle(symbol, DMGL_ANSI) : NULL;
+    }
+    if (!sig || !plain) {
+        free(sig);
+        free(plain);
+        f->name = f->plain = f->symbol = strdup(symbol);
+        return;
+    }
+    f->name = sig;
+    f->plain = plain;
+    f->symbol = strdup(symbol);
 }
 
 int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
@@ -95,10 +130,11 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
                 out->funcs = nf;
             }
             edan_elf_func *f = &out->funcs[out->n_funcs++];
-            f->name = strdup(name);
+            set_names(f, name);
             f->start = sym.st_value;
             f->end = sym.st_value + (sym.st_size ? sym.st_size : 2);
-            if (!f->name) {
+            if (!f->name || !f->plain || !f->symbol) {
+                free_names(f);
                 edan_error_set(err, "out of memory reading %s", path);
                 out->n_funcs--;
                 goto out;
@@ -120,7 +156,7 @@ out:
 void edan_elf_close(edan_elf *e)
 {
     for (size_t i = 0; i < e->n_funcs; i++)
-        free(e->funcs[i].name);
+        free_names(&e->funcs[i]);
     free(e->funcs);
     memset(e, 0, sizeof *e);
 }
@@ -150,44 +186,128 @@ static size_t edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+/* a equals b, spaces ignored ("f(int, double)" is "f(int,double)"). */
+static bool same_ignoring_spaces(const char *a, const char *b)
+{
+    for (;;) {
+        while (*a == ' ')
+            a++;
+        while (*b == ' ')
+            b++;
+        if (*a != *b)
+            return false;
+        if (!*a)
+            return true;
+        a++;
+        b++;
+    }
+}
+
+/* The last part of a plain name: "f" of "ns::C::f", "g<int>" of "ns::g<int>" (":: " inside <> skipped). */
+static const char *last_part(const char *plain)
+{
+    const char *last = plain;
+    int depth = 0;
+    for (const char *p = plain; *p; p++) {
+        if (*p == '<' || *p == '(')
+            depth++;
+        else if ((*p == '>' || *p == ')') && depth > 0)
+            depth--;
+        else if (!depth && p[0] == ':' && p[1] == ':')
+            last = p + 2;
+    }
+    return last;
+}
+
+/* a equals b once b's template arguments are left out: "ns::total" names "ns::total<double>". */
+static bool same_without_templates(const char *a, const char *b)
+{
+    int depth = 0;
+    for (; *b; b++) {
+        if (*b == '<' && !(b[1] == '<' || (b > a && b[-1] == '<')))
+            depth++;
+        else if (*b == '>' && depth > 0)
+            depth--;
+        else if (!depth && *a++ != *b)
+            return false;
+    }
+    return !*a;
+}
+
+static bool matches(const edan_elf_func *f, const char *name, int how)
+{
+    switch (how) {
+    case 0:
+        return !strcmp(f->symbol, name);
+    case 1:
+        return same_ignoring_spaces(f->name, name);
+    case 2:
+        return !strcmp(f->plain, name);
+    case 3:
+        return !strstr(name, "::") && !strcmp(last_part(f->plain), name);
+    case 4:
+        return same_without_templates(name, f->plain);
+    default:
+        return !strstr(name, "::") && same_without_templates(name, last_part(f->plain));
+    }
+}
+
 size_t edan_elf_find(const edan_elf *e, const char *path, const char *name, edan_elf_func *out, size_t cap,
                      edan_error *err)
 {
-    size_t found = 0;
-    for (size_t i = 0; i < e->n_funcs; i++) {
-        if (!strcmp(e->funcs[i].name, name)) {
+    for (int how = 0; how < 6; how++) {
+        size_t found = 0;
+        for (size_t i = 0; i < e->n_funcs; i++) {
+            if (!matches(&e->funcs[i], name, how))
+                continue;
             if (found < cap)
                 out[found] = e->funcs[i];
             found++;
         }
+        if (found)
+            return found;
     }
-    if (found)
-        return found;
-    char similar[600] = "";
-    size_t used = 0, listed = 0;
-    for (int pass = 0; pass < 2 && listed < 8; pass++) {
-        for (size_t i = 0; i < e->n_funcs && listed < 8; i++) {
-            const char *f = e->funcs[i].name;
-            size_t d = edit_distance(name, f);
-            bool close = pass == 0 ? d <= 2 : (d <= 4 || strstr(f, name) || strstr(name, f));
-            if (pass == 1 && (d <= 2))
-                close = false; /* already listed in pass 0 */
-            if (!close || strlen(f) < 2)
-                continue;
-            bool dup = false;
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(e->funcs[j].name, f)) {
-                    dup = true;
-                    break;
-                }
-            if (dup)
-                continue;
-            int n = snprintf(similar + used, sizeof similar - used, "%s%s", listed ? ", " : "", f);
-            if (n < 0 || (size_t)n >= sizeof similar - used)
-                break;
-            used += (size_t)n;
-            listed++;
+    /* suggestions: the demangled plain names nearest to name, each once, closest first */
+    enum { N = 8 };
+    size_t best[N], dist[N], listed = 0;
+    for (size_t i = 0; i < e->n_funcs; i++) {
+        const char *f = e->funcs[i].plain;
+        if (strlen(f) < 2)
+            continue;
+        size_t d = edit_distance(name, f);
+        const size_t dl = edit_distance(name, last_part(f));
+        if (dl < d)
+            d = dl;
+        const size_t limit = strlen(name) / 3 > 2 ? strlen(name) / 3 : 2;
+        if (strstr(f, name) && d > limit)
+            d = limit; /* "CG" in "CG_ref" */
+        if (d > limit)
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < listed && !dup; k++)
+            dup = !strcmp(e->funcs[best[k]].plain, f);
+        if (dup)
+            continue;
+        size_t at = listed < N ? listed++ : N;
+        while (at > 0 && dist[at - 1] > d) {
+            if (at < N) {
+                best[at] = best[at - 1];
+                dist[at] = dist[at - 1];
+            }
+            at--;
         }
+        if (at < N) {
+            best[at] = i;
+            dist[at] = d;
+        }
+    }
+    char similar[1200] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < listed; k++) {
+        int n = snprintf(similar + used, sizeof similar - used, "%s%s", k ? ", " : "", e->funcs[best[k]].name);
+        if (n < 0 || (size_t)n >= sizeof similar - used)
+            break;
+        used += (size_t)n;
     }
     if (listed)
         edan_error_set(err, "%s: no function named '%s'; similar names: %s", path, name, similar);

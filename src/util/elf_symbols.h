@@ -11,8 +11,15 @@
 
 #include "util/error.h"
 
+/*
+ * Names: C++ symbols are demangled (libiberty's demangler) once, when the
+ * file is read. `name` is what reports print: the demangled signature
+ * ("ns::f(int)"), or the symbol itself for C. `plain` is the demangled name
+ * without parameters or return type ("ns::f", "ns::g<int>"), `symbol` the
+ * symbol as in the file ("_ZN2ns1fEi").
+ */
 typedef struct edan_elf_func {
-    char *name;
+    char *name, *plain, *symbol;
     uint64_t start, end; /* link-time addresses, [start, end) */
 } edan_elf_func;
 
@@ -29,9 +36,15 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err);
 void edan_elf_close(edan_elf *e);
 
 /*
- * All functions named `name` (a static function may exist several times).
+ * The functions a user means by `name`, tried in this order, the first that
+ * names any: the symbol ("_ZN2ns1fEi"); the demangled signature, spaces
+ * ignored ("ns::f(int)"); the plain name ("ns::f", "CG", "ns::g<int>"),
+ * which names every overload; without "::" in name, the last part of the
+ * plain name ("f" for "ns::f"); then the same without template arguments
+ * ("ns::total", "total" for "ns::total<double>"). A static function may
+ * exist several times.
  * Returns the number found (>0) and fills up to cap ranges; on none, sets an
- * error that lists similar names and returns 0.
+ * error that lists the most similar demangled names and returns 0.
  */
 size_t edan_elf_find(const edan_elf *e, const char *path, const char *name, edan_elf_func *out, size_t cap,
                      edan_error *err);

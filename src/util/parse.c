@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,39 @@ int edan_parse_u64(const char *s, uint64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+static bool name_separator(const char *p, int depth)
+{
+    if (depth > 0)
+        return false;
+    if (*p == ',')
+        return true;
+    return *p == ':' && p[1] != ':' && !(p[-1] == ':');
+}
+
+const char *edan_names_next(const char *p, size_t *len)
+{
+    if (!p)
+        return NULL;
+    const char *start = p;
+    /* skip separators (a lone ':' at the very start is one too) */
+    while (*p == ',' || (*p == ':' && p[1] != ':' && (p == start || p[-1] != ':')))
+        p++;
+    if (!*p)
+        return NULL;
+    const char *begin = p;
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '<' || *p == '[')
+            depth++;
+        else if ((*p == ')' || *p == '>' || *p == ']') && depth > 0)
+            depth--;
+        else if (p > begin && name_separator(p, depth))
+            break;
+    }
+    *len = (size_t)(p - begin);
+    return begin;
 }
 
 int edan_parse_double(const char *s, double *out)

@@ -14,6 +14,13 @@
 int edan_parse_u64(const char *s, uint64_t *out);
 /* A size of len characters: "32K", "32KiB", "32kB", "1M", "2G", "65536" -> bytes (binary units); 0 or -1. */
 int edan_parse_size(const char *s, size_t len, uint64_t *out);
+/*
+ * The next name of a list of function names at p: names are separated by
+ * ',' (or a lone ':') outside parentheses, angle and square brackets, so
+ * C++ signatures ("f(int, double)", "ns::g<int, 2>") stay whole. Returns
+ * the name's start and its length in *len, or NULL after the last.
+ */
+const char *edan_names_next(const char *p, size_t *len);
 /* A whole string that is a finite number; 0 or -1. */
 int edan_parse_double(const char *s, double *out);
 

@@ -225,8 +225,23 @@ static Dwarf_Die *edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
     return NULL;
 }
 
+/*
+ * A C++ function's name as every report prints it: the ELF symbol table's demangled signature
+ * (elf_symbols.h) of the symbol named linkage, or NULL. Tried first at pc, then over all symbols.
+ */
+static const char *edan_srcmap_demangled(const edan_srcmap *m, const char *linkage, uint64_t pc)
+{
+    const edan_elf_func *f = edan_elf_func_at(&m->syms, pc);
+    if (f && !strcmp(f->symbol, linkage))
+        return f->name;
+    for (size_t i = 0; i < m->syms.n_funcs; i++)
+        if (!strcmp(m->syms.funcs[i].symbol, linkage))
+            return m->syms.funcs[i].name;
+    return NULL;
+}
+
 /* Name of the innermost subprogram or inlined subroutine containing pc, or NULL. */
-static const char *edan_srcmap_dwarf_function(Dwarf_Die *cudie, uint64_t pc)
+static const char *edan_srcmap_dwarf_function(const edan_srcmap *m, Dwarf_Die *cudie, uint64_t pc)
 {
     Dwarf_Die *scopes = NULL;
     int n = dwarf_getscopes(cudie, pc, &scopes);
@@ -237,9 +252,13 @@ static const char *edan_srcmap_dwarf_function(Dwarf_Die *cudie, uint64_t pc)
             continue;
         /* Inlined and out-of-line instances keep their name in the abstract origin: integrate follows it. */
         Dwarf_Attribute attr;
-        name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+        const char *linkage = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
+        if (linkage) /* C++: the demangled signature, as the symbol table gives it to every report */
+            name = edan_srcmap_demangled(m, linkage, pc);
         if (!name)
-            name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
+            name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
+        if (!name)
+            name = linkage;
     }
     free(scopes);
     return name;
@@ -259,7 +278,7 @@ static void edan_srcmap_resolve(edan_srcmap *m, uint64_t pc, edan_srcmap_slot *s
             if (dwarf_lineno(l, &lineno) == 0 && lineno > 0)
                 s->line = (unsigned)lineno;
         }
-        s->function = edan_srcmap_dwarf_function(cudie, pc);
+        s->function = edan_srcmap_dwarf_function(m, cudie, pc);
     }
     if (!s->function) {
         const edan_elf_func *f = edan_elf_func_at(&m->syms, pc);

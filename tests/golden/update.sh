@@ -4,3 +4,5 @@
 set -eu
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 python3 "$SRC/tests/golden_report_test.py" "${1:-$SRC/build}" "$SRC" --update
+# and edan annotate's golden listing (tests/golden/annotate)
+EDAN_UPDATE_GOLDEN=1 python3 "$SRC/tests/cli_test.py" "${1:-$SRC/build}" annotate

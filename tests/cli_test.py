@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""The traced program's surroundings on real runs: the same numbers from any environment, directory,
+program path and $TMPDIR; --env and --pass-env; the program's standard output kept out of a
+machine-readable report (--program-output); C++ functions named as users write them, demangled in
+every report.
+
+usage: cli_test.py BUILD_DIR CATEGORY   (categories: reproducible, program_output, cxx_names, cache_presets, rank, annotate)
+"""
+import json
+import os
+import subprocess
+import tempfile
+
+from realrun_lib import EDAN, EX, check, metrics, run_category
+
+
+def report(*args, env_extra=None, cwd=None, drop=(), cache=("--cache=32K",)):
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(env_extra or {})
+    p = subprocess.run([EDAN, "run", "--json", *cache, *args], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    check(p.returncode == 0, f"edan run {args}: {p.stderr}")
+    return json.loads(p.stdout) if p.returncode == 0 else {}
+
+
+def test_reproducible():
+    spmv = os.path.join(EX, "spmv")
+    base = metrics(report(spmv, "50"))
+    big = {"EDAN_TEST_BIG": "x" * 3000}
+    with tempfile.TemporaryDirectory() as d:
+        same = [
+            ("a 3000-byte variable in the caller's environment", metrics(report(spmv, "50", env_extra=big))),
+            ("another working directory", metrics(report(spmv, "50", cwd=d))),
+            ("a relative program path", metrics(report(os.path.relpath(spmv, d), "50", cwd=d))),
+            ("another $TMPDIR", metrics(report(spmv, "50", env_extra={"TMPDIR": d}))),
+            ("no $HOME and no $PATH entries beyond /usr/bin:/bin",
+             metrics(report(spmv, "50", drop=("HOME",), env_extra={"PATH": "/usr/bin:/bin"}))),
+        ]
+    for what, m in same:
+        check(m == base, f"whole-program spmv 50: {what} changes the report")
+    # the caller's environment, when asked for, reaches the program (and moves its stack)
+    passed = metrics(report("--pass-env", spmv, "50", env_extra=big))
+    passed_small = metrics(report("--pass-env", spmv, "50"))
+    check(passed != passed_small, "--pass-env: the caller's environment reaches the program")
+    with_env = metrics(report("--env=EDAN_TEST_BIG=" + "y" * 3000, spmv, "50"))
+    check(with_env != base, "--env: the variable reaches the program")
+    check(with_env == metrics(report("--env=EDAN_TEST_BIG=" + "y" * 3000, spmv, "50", env_extra=big)),
+          "--env: and nothing else of the caller's")
+    for bad, needle in (("--env=NOEQUALS", "NAME=VALUE"), ("--env==x", "NAME=VALUE"), ("--env=A B=1", "NAME=VALUE"),
+                        ("--pass-env=1", "takes no value")):
+        p = subprocess.run([EDAN, "run", bad, spmv, "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 2 and needle in p.stderr, f"{bad}: exit {p.returncode}, {p.stderr!r}")
+
+
+def test_program_output():
+    spmv = os.path.join(EX, "spmv")
+    p = subprocess.run([EDAN, "run", "--json", "--filter=kernel", spmv, "100"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    try:
+        json.loads(p.stdout)
+        ok = True
+    except ValueError:
+        ok = False
+    check(p.returncode == 0 and ok, f"--json on stdout is the whole of stdout: {p.stdout[:200]!r}")
+    check("spmv" in p.stderr or "checksum" in p.stderr, f"the program's output on stderr: {p.stderr[:200]!r}")
+    t = subprocess.run([EDAN, "run", "--table", "--filter=kernel", spmv, "100"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    check(t.returncode == 0 and "checksum" not in t.stdout, "--table: the program's output is not in the table")
+    text = subprocess.run([EDAN, "run", "--filter=kernel", spmv, "100"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    prog_line = [line for line in text.stdout.splitlines() if "checksum" in line]
+    check(text.returncode == 0 and prog_line, "a text report keeps the program's output on stdout")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "prog.out")
+        f = subprocess.run([EDAN, "run", "--json", "--program-output=" + out, "--filter=kernel", spmv, "100"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(f.returncode == 0 and open(out).read().strip() == prog_line[0].strip() and json.loads(f.stdout),
+              f"--program-output=FILE: {open(out).read()!r}")
+        s = subprocess.run([EDAN, "run", "--json", "--program-output=stdout", "--filter=kernel", spmv, "100"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(s.returncode == 0 and s.stdout.startswith(prog_line[0]), "--program-output=stdout: as asked")
+        bad = subprocess.run([EDAN, "run", "--program-output=" + os.path.join(d, "no", "such"), spmv, "5"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(bad.returncode == 2 and "--program-output" in bad.stderr, f"an unwritable file: {bad.stderr!r}")
+
+
+def w_of(*args):
+    p = subprocess.run([EDAN, "run", "--json", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, f"edan run {args}: {p.stderr}")
+    return json.loads(p.stdout)["configurations"][0]["W"] if p.returncode == 0 else None
+
+
+def test_cxx_names():
+    prog = os.path.join(EX, "cxx_stencil")
+    args = [prog, "300", "3"]
+    # the outer overload holds the inner one: every way of naming smooth traces the same region
+    outer = w_of("--filter=grid::smooth(grid::Field&, int)", *args)
+    for name in ("smooth", "grid::smooth", "grid::smooth(grid::Field&,int)", "_ZN4grid6smoothERNS_5FieldEi",
+                 "grid::smooth(grid::Field&),smooth"):
+        check(w_of("--filter=" + name, *args) == outer and outer, f"--filter={name} traces grid::smooth")
+    inner = w_of("--filter=_ZN4grid6smoothERNS_5FieldE", *args)
+    check(inner == w_of("--filter=grid::smooth(grid::Field&)", *args) and 0 < inner <= outer, "the inner overload")
+    # a template by its plain name: every instance
+    both = w_of("--filter=total", *args)
+    check(both == w_of("--filter=grid::total<int>", *args) + w_of("--filter=grid::total<double>", *args)
+          and both == w_of("--filter=grid::total", *args), f"--filter=total: both instances ({both})")
+    # a misspelling: the suggestion is the demangled function, not unrelated short names
+    p = subprocess.run([EDAN, "run", "--filter=smoth", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    check(p.returncode == 2 and "similar names: grid::smooth(grid::Field&)" in p.stderr and "stat" not in p.stderr,
+          f"a misspelt name: {p.stderr.strip()}")
+    # reports: demangled names everywhere
+    p = subprocess.run([EDAN, "run", "--json", "--functions=grid::smooth(grid::Field&, int),total", "--footprint",
+                        "--critical-path", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, f"--functions with a signature: {p.stderr}")
+    r = json.loads(p.stdout)
+    names = [f["name"] for f in r["functions"]]
+    check(names == ["grid::smooth(grid::Field&, int)", "total"], f"--functions: two names, commas in a signature kept: {names}")
+    fp = [f["name"] for f in r["footprint"]["functions"]]
+    check("grid::smooth(grid::Field&)" in fp and not any(n.startswith("_Z") for n in fp), f"footprint names: {fp}")
+    text = json.dumps(r)
+    check("_ZN" not in text, "no mangled name in the report")
+    t = subprocess.run([EDAN, "run", "--per-function", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    check(t.returncode == 0 and "grid::smooth(grid::Field&)" in t.stdout and "_ZN" not in t.stdout,
+          "--per-function: demangled names")
+
+
+def test_cache_presets():
+    spmv = os.path.join(EX, "spmv")
+    paper = report("--filter=kernel", spmv, "200", cache=("--cache=paper",))
+    k32 = report("--filter=kernel", spmv, "200", cache=("--cache=32K",))
+    k64 = report("--filter=kernel", spmv, "200", cache=("--cache=64K",))
+    check(metrics(paper) == metrics(k32) and metrics(paper) != metrics(k64), "--cache=paper is the paper's 32K cache")
+    server = report("--filter=kernel", spmv, "200", cache=("--cache=server",))["configurations"][0]
+    check(server["cache"].count("write=back,alloc=yes") == 3 and len(server["cache_levels"]) == 3,
+          f"--cache=server: three write-back levels: {server['cache']}")
+    # --table keeps every configuration's whole label, alpha included
+    long = "64K,ways=4,write=back,alloc=yes+1M,ways=16,write=back,alloc=yes"
+    p = subprocess.run([EDAN, "run", "--table", f"--cache=none;{long}", "--alpha=100,300", "--filter=kernel", spmv,
+                        "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0 and "64K,line=64,ways=4,write=back,alloc=yes+1M,line=64,ways=16,write=back,alloc=yes a=300"
+          in p.stdout, f"--table: whole labels: {p.stdout}")
+    h = subprocess.run([EDAN, "run", "--help"], stdout=subprocess.PIPE, text=True).stdout
+    check("'server'" in h and "write-through without allocation" in h, "--help: presets and what '+' means")
+
+
+def test_rank():
+    spmv, cxx, chase = (os.path.join(EX, p) for p in ("spmv", "cxx_stencil", "pointer_chase"))
+    # three programs, three kernel names, one command
+    p = subprocess.run([EDAN, "rank", "--cache=32K", spmv + ":kernel", cxx + ":grid::smooth", chase + ":kernel"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0 and "ranking of 3 programs" in p.stdout and "cxx_stencil:grid::smooth" in p.stdout,
+          f"rank over three kernels: {p.stdout} {p.stderr}")
+    # each ranked as a run with --filter would give
+    lines = {l.split()[1]: float(l.split()[2]) for l in p.stdout.split("\n\n")[1].splitlines()[1:] if l.strip()}
+    for prog, fn, shown in ((spmv, "kernel", "spmv:kernel"), (cxx, "grid::smooth", "cxx_stencil:grid::smooth")):
+        r = subprocess.run([EDAN, "run", "--json", "--cache=32K", "--filter=" + fn, prog], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        lam = json.loads(r.stdout)["configurations"][0]["per_m"][0]["lambda"]
+        check(abs(lines.get(shown, -1) - lam) <= 1e-6 * max(1, lam), f"{shown}: lambda {lines.get(shown)} vs {lam}")
+    # a list with arguments and comments
+    with tempfile.TemporaryDirectory() as d:
+        lst = os.path.join(d, "programs.txt")
+        with open(lst, "w") as f:
+            f.write(f"# kernels of three programs\n{spmv}:kernel 100\n\n{cxx}:smooth 500 2   # two steps\n"
+                    f"{chase}:kernel 300\n")
+        p = subprocess.run([EDAN, "rank", "--list=" + lst], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0 and "ranking of 3 programs" in p.stdout, f"rank --list: {p.stderr}")
+        r = subprocess.run([EDAN, "run", "--json", "--filter=kernel", spmv, "100"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        lam = json.loads(r.stdout)["configurations"][0]["per_m"][0]["lambda"]
+        lines = {l.split()[1]: float(l.split()[2]) for l in p.stdout.split("\n\n")[1].splitlines()[1:] if l.strip()}
+        check(abs(lines.get("spmv:kernel", -1) - lam) <= 1e-6 * max(1, lam), "rank --list: the arguments are given")
+        with open(lst, "a") as f:
+            f.write("/no/such/program 1\n")
+        p = subprocess.run([EDAN, "rank", "--list=" + lst], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 2 and f"{lst}:6:" in p.stderr, f"a bad line: {p.stderr}")
+    p = subprocess.run([EDAN, "rank", spmv + ":nosuch"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 2 and "no function named 'nosuch'" in p.stderr, f"a missing function: {p.stderr}")
+    p = subprocess.run([EDAN, "run", "--list=x", spmv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 2 and "edan rank" in p.stderr, "--list is rank's")
+
+
+GOLDEN_ANNOTATE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden", "annotate", "spmv.txt")
+
+
+def annotate_text(*args):
+    p = subprocess.run([EDAN, "annotate", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 0, f"edan annotate {args}: {p.stderr}")
+    # the source's directory differs between checkouts
+    src = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+    return p.stdout.replace(src, "<EXAMPLES>")
+
+
+def test_annotate():
+    spmv = os.path.join(EX, "spmv")
+    args = ["--cache=32K", "--filter=kernel", spmv, "200"]
+    text = annotate_text(*args)
+    if os.environ.get("EDAN_UPDATE_GOLDEN"):
+        os.makedirs(os.path.dirname(GOLDEN_ANNOTATE), exist_ok=True)
+        with open(GOLDEN_ANNOTATE, "w") as f:
+            f.write(text)
+    with open(GOLDEN_ANNOTATE) as f:
+        golden = f.read()
+    check(text == golden, "edan annotate spmv: differs from tests/golden/annotate/spmv.txt "
+          "(EDAN_UPDATE_GOLDEN=1 rewrites it)")
+    # the columns sum to the eDAG's numbers: instructions, W, T_inf, D
+    p = subprocess.run([EDAN, "annotate", "--json", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    a = json.loads(p.stdout)["annotate"]
+    r = subprocess.run([EDAN, "run", "--json", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    c = json.loads(r.stdout)["configurations"][0]
+    sums = {k: sum(l[k] for l in a["lines"]) for k in ("instructions", "mem", "span_cycles", "chain_accesses")}
+    check(sums == {"instructions": c["vertices"], "mem": c["W"], "span_cycles": c["Tinf"], "chain_accesses": c["D"]}
+          and a["totals"] == sums and a["critical_path"], f"annotate: the columns sum to the eDAG's {sums} vs {c}")
+    kernel_lines = [l for l in a["lines"] if l["file"] and l["file"].endswith("spmv.c")]
+    check(kernel_lines and all(l["function"] == "kernel" for l in kernel_lines), "annotate: the kernel's lines")
+    # a recorded trace gives the same annotation
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "spmv.edt")
+        subprocess.run([EDAN, "record", "--filter=kernel", "-o", trace, spmv, "200"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
+        check(annotate_text("--cache=32K", trace) == text, "annotate: from a trace as from the program")
+    p = subprocess.run([EDAN, "annotate", "/no/such/file"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(p.returncode == 2, f"annotate: a missing input: {p.stderr}")
+
+
+run_category({"annotate": test_annotate, "rank": test_rank, "cache_presets": test_cache_presets, "reproducible": test_reproducible, "program_output": test_program_output, "cxx_names": test_cxx_names})
