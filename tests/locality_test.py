@@ -5,7 +5,7 @@ windows against each other and against other tools; the load-classes tool (--cla
 whose classes are known; the zoom tree and the reuse histogram on a synthetic text trace against naive
 implementations of their definitions; bad options.
 
-usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, locality_options)
+usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, csv, locality_options)
 """
 import json
 import os
@@ -321,5 +321,45 @@ def test_sampled():
     check(r["functions"][0]["name"] == "kernel" and r["functions"][0]["counts"]["sampled_loads"] > 0, "sampled: kernel")
 
 
-run_category({"sampled": test_sampled, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+def test_csv():
+    """--csv-dir: every table, parseable, equal to the JSON report's numbers."""
+    import csv
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "tables")
+        p = edan("run", "--json", "--reuse", "--reuse-sample=0.5", "--classes", "--zoom", "--sample-period=1000",
+                 "--sample-window=100", "--csv-dir=" + out, "--filter=kernel", os.path.join(EX, "spmv"), "300")
+        check(p.returncode == 0, f"--csv-dir: {p.stderr}")
+        r = json.loads(p.stdout.strip().splitlines()[-1])
+        tables = {}
+        for name in sorted(os.listdir(out)):
+            with open(os.path.join(out, name), newline="") as f:
+                tables[name] = list(csv.DictReader(f))
+        want = {f"spmv-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions",
+                                         "load-classes", "classes-functions", "zoom-regions", "sampled")}
+        check(set(tables) == want, f"--csv-dir: the tables {sorted(tables)}")
+        u = r["reuse"]
+        mrc = tables.get("spmv-mrc.csv", [])
+        check([float(x["miss_ratio"]) for x in mrc] == [round(x, 10) or x for x in u["miss_ratio_curve"]["miss_ratio"]]
+              or all(abs(float(a["miss_ratio"]) - b) < 1e-9 for a, b in zip(mrc, u["miss_ratio_curve"]["miss_ratio"])),
+              "mrc.csv = the JSON curve")
+        check(all(abs(float(a["shards_miss_ratio"]) - b) < 1e-9 for a, b in zip(mrc, u["shards"]["miss_ratio"])),
+              "mrc.csv: the SHARDS column")
+        hist = tables.get("spmv-reuse-histogram.csv", [])
+        check([int(x["distance_accesses"]) for x in hist] == u["distance_histogram"], "reuse-histogram.csv")
+        loads = tables.get("spmv-load-classes.csv", [])
+        js = {l["pc"]: l for l in r["load_classes"]["loads"]}
+        check(loads and all(js[int(x["pc"])]["class"] == x["class"] and js[int(x["pc"])]["accesses"] == int(x["accesses"])
+                            for x in loads), "load-classes.csv = the JSON rows")
+        zr = tables.get("spmv-zoom-regions.csv", [])
+        check([(x["id"], int(x["accesses"])) for x in zr] == [(g["id"], g["accesses"]) for g in r["zoom"]["regions"]],
+              "zoom-regions.csv = the JSON regions")
+        sm = tables.get("spmv-sampled.csv", [])
+        check(sm and sm[0]["function"] == "(all)" and int(sm[0]["loads"]) == r["sampled"]["all"]["loads"],
+              "sampled.csv")
+        check(not [n for n in os.listdir(out) if ".tmp" in n], "no temporary files left")
+    p = edan("run", "--reuse", "--csv-dir=/proc/no/such", "--filter=kernel", os.path.join(EX, "sum"), "5", expect=None)
+    check(p.returncode == 2 and "/proc/no/such" in p.stderr, f"an unwritable --csv-dir: {p.returncode} {p.stderr}")
+
+
+run_category({"csv": test_csv, "sampled": test_sampled, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
               "zoom": test_zoom})

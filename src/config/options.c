@@ -84,6 +84,7 @@ static const struct {
     {"progress", false},
     {"no-progress", false},
     {"plot-dir", true},
+    {"csv-dir", true},
     {"table", false},
 };
 
@@ -258,8 +259,11 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         o->json = true;
         return 0;
     }
-    if (!strcmp(key, "series-csv") || !strcmp(key, "output") || !strcmp(key, "plot-dir")) {
-        char *dst = !strcmp(key, "output") ? o->output : !strcmp(key, "plot-dir") ? o->plot_dir : o->series_csv;
+    if (!strcmp(key, "series-csv") || !strcmp(key, "output") || !strcmp(key, "plot-dir") || !strcmp(key, "csv-dir")) {
+        char *dst = !strcmp(key, "output")     ? o->output
+                    : !strcmp(key, "plot-dir") ? o->plot_dir
+                    : !strcmp(key, "csv-dir")  ? o->csv_dir
+                                               : o->series_csv;
         if (strlen(value) >= sizeof o->output) {
             edan_error_set(err, "--%s: path too long", key);
             return -1;
@@ -500,6 +504,8 @@ void edan_options_help(FILE *f)
           "  --series-csv=FILE   write the data-movement series as CSV\n"
           "  --plot-dir=DIR      plot with gnuplot (PNG and SVG): data movement over time of every\n"
           "                      configuration, and the runtime bounds against alpha for every m\n"
+          "  --csv-dir=DIR       write the locality tools' tables (--reuse, --classes, --zoom,\n"
+          "                      --sample-period) as CSV files <name>-<table>.csv in DIR\n"
           "  --output=FILE       write the report to FILE [standard output]\n"
           "  --progress, --no-progress  progress on stderr [when stderr is a terminal]\n",
           f);

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "analysis/deps.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "tool/session.h"
 #include "tool/tool.h"
@@ -609,6 +610,69 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
         report_text(t, s, f);
 }
 
+/* --csv-dir: a row per static load, and per function. */
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const classes_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    edan_csv c;
+    size_t n;
+    const lc_insn **loads = load_rows(t, &n);
+    edan_error ignored = {0};
+    edan_srcmap *src = t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+    int rc = edan_csv_open(&c, o->csv_dir, name, "load-classes",
+                           "pc,function,file,line,class,stride,accesses,constant,strided,irregular,dependent", err);
+    for (size_t i = 0; !rc && loads && i < n; i++) {
+        const lc_insn *l = loads[i];
+        edan_srcloc loc = {NULL, NULL, 0};
+        if (src)
+            edan_srcmap_lookup(src, l->pc, &loc);
+        edan_csv_u64(&c, l->pc);
+        edan_csv_str(&c, t->have_elf ? fn_name(t, l->fn) : NULL);
+        edan_csv_str(&c, loc.file);
+        edan_csv_u64(&c, loc.line);
+        edan_csv_str(&c, class_name[insn_class(l)]);
+        edan_csv_num(&c, (double)l->stride);
+        edan_csv_u64(&c, insn_accesses(l));
+        for (int k = 0; k < C_STORE; k++)
+            edan_csv_u64(&c, l->n[k]);
+        edan_csv_u64(&c, l->dependent);
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    edan_srcmap_close(src);
+    free(loads);
+    fn_row *rows = rc ? NULL : function_rows(t, &n);
+    if (!rc && rows) {
+        rc = edan_csv_open(&c, o->csv_dir, name, "classes-functions",
+                           "function,loads,constant_accesses,strided_accesses,irregular_accesses,blocks,"
+                           "constant_blocks,strided_blocks,irregular_blocks,stores,store_blocks",
+                           err);
+        for (size_t i = 0; !rc && i < n; i++) {
+            const lc_totals *z = &rows[i].z;
+            edan_csv_str(&c, fn_name(t, rows[i].fn));
+            edan_csv_u64(&c, z->load_accesses);
+            for (int k = 0; k < C_STORE; k++)
+                edan_csv_u64(&c, z->accesses[k]);
+            edan_csv_u64(&c, z->load_blocks);
+            for (int k = 0; k < C_STORE; k++)
+                edan_csv_u64(&c, z->blocks[k]);
+            edan_csv_u64(&c, z->accesses[C_STORE]);
+            edan_csv_u64(&c, z->blocks[C_STORE]);
+            edan_csv_end_row(&c);
+        }
+        if (!rc)
+            rc = edan_csv_close(&c, err);
+    }
+    free(rows);
+    return rc;
+}
+
 static const edan_tool_option options[] = {
     {"classes", false,
      "  --classes           MemGaze's load classes (constant, strided, irregular) of every\n"
@@ -627,6 +691,7 @@ const edan_tool_def edan_classes_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "tool/reuse_tool.h"
@@ -426,15 +427,81 @@ void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt
     free_views(&v);
 }
 
+/* --csv-dir: the histograms, the curve, the windows and the function rows. */
+static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir, const char *name, edan_error *err)
+{
+    edan_csv c;
+    uint64_t dbin[BINS] = {0};
+    for (size_t d = 0; d < t->dist_cap; d++)
+        dbin[reuse_bin_of(d)] += t->dist[d];
+    if (edan_csv_open(&c, dir, name, "reuse-histogram", "bin_lo,distance_accesses,reuse_time_accesses", err))
+        return -1;
+    for (unsigned k = 0; k < BINS; k++) {
+        edan_csv_u64(&c, reuse_bin_lo(k));
+        edan_csv_u64(&c, dbin[k]);
+        edan_csv_u64(&c, t->rtime[k]);
+        edan_csv_end_row(&c);
+    }
+    if (edan_csv_close(&c, err))
+        return -1;
+    double x[64], y[64], sh[64], max_err;
+    size_t n = mrc(t, x, y, 64);
+    if (t->sampled)
+        shards_mrc(t, x, y, n, sh, &max_err);
+    if (edan_csv_open(&c, dir, name, "mrc", t->sampled ? "bytes,miss_ratio,shards_miss_ratio" : "bytes,miss_ratio",
+                      err))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        edan_csv_num(&c, x[i]);
+        edan_csv_num(&c, y[i]);
+        if (t->sampled)
+            edan_csv_num(&c, sh[i]);
+        edan_csv_end_row(&c);
+    }
+    if (edan_csv_close(&c, err))
+        return -1;
+    n = windows(t, x, y, 64);
+    if (edan_csv_open(&c, dir, name, "footprint-windows", "window,blocks,growth", err))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        edan_csv_num(&c, x[i]);
+        edan_csv_num(&c, y[i]);
+        edan_csv_num(&c, y[i] / x[i]);
+        edan_csv_end_row(&c);
+    }
+    if (edan_csv_close(&c, err))
+        return -1;
+    views v;
+    make_views(t, s, &v);
+    char header[256] = "function,accesses,cold";
+    for (int k = 0; k < t->n_sizes; k++)
+        snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
+    int rc = edan_csv_open(&c, dir, name, "reuse-functions", header, err);
+    for (size_t i = 0; !rc && i < v.n_funcs; i++) {
+        edan_csv_str(&c, v.funcs[i].name);
+        edan_csv_u64(&c, v.funcs[i].v.accesses);
+        edan_csv_u64(&c, v.funcs[i].v.cold);
+        for (int k = 0; k < t->n_sizes; k++)
+            edan_csv_u64(&c, row_misses(&v.funcs[i].v, size_blocks(t, t->sizes[k])));
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    free_views(&v);
+    return rc;
+}
+
 /* --plot-dir: the histograms, the miss-ratio curve and the footprint over windows. */
 int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
 {
     const reuse_tool *t = tool;
     const edan_options *o = edan_session_options(s);
-    if (!o->plot_dir[0] || !t->accesses)
-        return 0;
     char name[1100];
     edan_session_source_name(s, true, name, sizeof name);
+    if (o->csv_dir[0] && reuse_csv(t, s, o->csv_dir, name, err))
+        return -1;
+    if (!o->plot_dir[0] || !t->accesses)
+        return 0;
     double x[BINS], d[BINS] = {0}, r[BINS];
     for (size_t i = 0; i < t->dist_cap; i++)
         d[reuse_bin_of(i)] += (double)t->dist[i];

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/csv.h"
 #include "report/json.h"
 #include "tool/session.h"
 #include "tool/tool.h"
@@ -438,6 +439,41 @@ static const edan_error *error(const void *t)
     return &((const sampled_tool *)t)->err;
 }
 
+/* --csv-dir: the whole run and a row per function. */
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const sampled_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    edan_csv c;
+    if (edan_csv_open(&c, o->csv_dir, name, "sampled",
+                      "function,loads,sampled_loads,loads_estimate,blocks,sampled_blocks,blocks_estimate,"
+                      "window_blocks,window_blocks_estimate",
+                      err))
+        return -1;
+    size_t n;
+    sm_row *rows = rows_of(t, &n);
+    for (size_t i = 0; i <= n; i++) {
+        const sm_counts *cnt = i == 0 ? &t->all : rows[i - 1].c;
+        const sm_view v = view(t, cnt);
+        edan_csv_str(&c, i == 0 ? "(all)" : fn_name(t, rows[i - 1].fn));
+        edan_csv_u64(&c, cnt->A);
+        edan_csv_u64(&c, cnt->A_s);
+        edan_csv_num(&c, v.A_hat);
+        edan_csv_u64(&c, cnt->F);
+        edan_csv_u64(&c, cnt->F_s);
+        edan_csv_num(&c, v.F_hat);
+        edan_csv_num(&c, v.win_F);
+        edan_csv_num(&c, v.win_F_hat);
+        edan_csv_end_row(&c);
+    }
+    free(rows);
+    return edan_csv_close(&c, err);
+}
+
 static const edan_tool_option options[] = {
     {"sample-period", true,
      "  --sample-period=P   MemGaze's sampled estimates (Eq. 1-4) from W loads of every P,\n"
@@ -456,6 +492,7 @@ const edan_tool_def edan_sampled_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "analysis/reuse.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "tool/session.h"
 #include "tool/tool.h"
@@ -598,6 +599,38 @@ static const edan_error *error(const void *t)
     return &((const zoom_tool *)t)->err;
 }
 
+/* --csv-dir: a row per region. */
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    zoom_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    build(t);
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    edan_csv c;
+    if (edan_csv_open(&c, o->csv_dir, name, "zoom-regions",
+                      "id,parent,level,lo,hi,blocks,accesses,share,reuses,distance_mean,leaf", err))
+        return -1;
+    for (int i = 0; i < t->n_regions; i++) {
+        const zoom_region *r = &t->regions[i];
+        edan_csv_str(&c, r->id);
+        edan_csv_str(&c, r->parent < 0 ? NULL : t->regions[r->parent].id);
+        edan_csv_u64(&c, (uint64_t)r->level);
+        edan_csv_u64(&c, r->lo);
+        edan_csv_u64(&c, r->hi);
+        edan_csv_u64(&c, r->blocks);
+        edan_csv_u64(&c, r->accesses);
+        edan_csv_num(&c, t->accesses ? (double)r->accesses / (double)t->accesses : 0);
+        edan_csv_u64(&c, r->reuses);
+        edan_csv_num(&c, r->reuses ? r->dist_sum / (double)r->reuses : 0);
+        edan_csv_str(&c, r->n_children ? "no" : "yes");
+        edan_csv_end_row(&c);
+    }
+    return edan_csv_close(&c, err);
+}
+
 static const edan_tool_option options[] = {
     {"zoom", false,
      "  --zoom              hot memory regions, zooming from the whole address range to\n"
@@ -624,6 +657,7 @@ const edan_tool_def edan_zoom_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,

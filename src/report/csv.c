@@ -1,0 +1,91 @@
+/*
+ * csv.c - tables as CSV files (csv.h).
+ */
+#include "report/csv.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A separator before every field of a row but its first. */
+static void sep(edan_csv *c)
+{
+    if (c->fields++)
+        fputc(',', c->f);
+}
+
+int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *table, const char *header,
+                  edan_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (mkdir(dir, 0755) && errno != EEXIST) {
+        edan_error_set(err, "%s: cannot create the CSV directory: %s", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(c->path, sizeof c->path, "%s/%s-%s.csv", dir, name, table);
+    snprintf(c->tmp, sizeof c->tmp, "%s.tmp%ld", c->path, (long)getpid());
+    c->f = fopen(c->tmp, "w");
+    if (!c->f) {
+        edan_error_set(err, "%s: cannot write: %s", c->path, strerror(errno));
+        return -1;
+    }
+    fprintf(c->f, "%s\n", header);
+    return 0;
+}
+
+void edan_csv_str(edan_csv *c, const char *s)
+{
+    sep(c);
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, c->f);
+        return;
+    }
+    fputc('"', c->f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', c->f);
+        fputc(*s, c->f);
+    }
+    fputc('"', c->f);
+}
+
+void edan_csv_u64(edan_csv *c, uint64_t v)
+{
+    sep(c);
+    fprintf(c->f, "%" PRIu64, v);
+}
+
+void edan_csv_num(edan_csv *c, double v)
+{
+    sep(c);
+    if (isfinite(v))
+        fprintf(c->f, "%.10g", v);
+}
+
+void edan_csv_end_row(edan_csv *c)
+{
+    fputc('\n', c->f);
+    c->fields = 0;
+}
+
+int edan_csv_close(edan_csv *c, edan_error *err)
+{
+    const bool bad = ferror(c->f) != 0;
+    if (fclose(c->f) || bad) {
+        unlink(c->tmp);
+        edan_error_set(err, "%s: write failed", c->path);
+        return -1;
+    }
+    if (rename(c->tmp, c->path)) {
+        unlink(c->tmp);
+        edan_error_set(err, "%s: cannot write: %s", c->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * csv.h - tables as CSV files (--csv-dir): RFC 4180 quoting, one header
+ * row, written under a temporary name and renamed when complete, so a
+ * failed run leaves no half-written table under the final name.
+ */
+#ifndef EDAN_REPORT_CSV_H
+#define EDAN_REPORT_CSV_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+typedef struct edan_csv {
+    FILE *f;
+    int fields; /* fields written in the current row */
+    char path[1200], tmp[1220];
+} edan_csv;
+
+/*
+ * Into dir (made if missing): <name>-<table>.csv with the header row
+ * (comma-separated column names). 0, or -1 with err naming the file.
+ */
+int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *table, const char *header,
+                  edan_error *err);
+/* A field: text (quoted when it holds a comma, a quote or a line break; NULL is empty), or a number. */
+void edan_csv_str(edan_csv *c, const char *s);
+void edan_csv_u64(edan_csv *c, uint64_t v);
+void edan_csv_num(edan_csv *c, double v);
+/* The end of a row. */
+void edan_csv_end_row(edan_csv *c);
+/* Close and rename into place: 0, or -1 with err (a write failed: nothing is left). */
+int edan_csv_close(edan_csv *c, edan_error *err);
+
+#endif
