@@ -279,6 +279,14 @@ def test_zoom():
         check(any(lo <= 0x100000 and 0x100000 + 16384 <= hi + 64 for lo, hi in leaves), f"the swept array: {leaves}")
         check(any(lo <= 0x9000000 < hi for lo, hi in leaves), f"the gathered array: {leaves}")
         check(any(g["id"] == "S" for g in z["regions"]), "the stack apart")
+        # the region map: a bar per leaf
+        plots = os.path.join(d, "plots")
+        p = edan("analyze", "--zoom", "--zoom-stop=4K", "--heap-end=0x4000000000", "--plot-dir=" + plots, trace)
+        check(p.returncode == 0, f"--zoom --plot-dir: {p.stderr}")
+        with open(os.path.join(plots, "synthetic-zoom.dat")) as f:
+            bars = f.read().splitlines()
+        check(len(bars) == len(leaves) and all(os.path.getsize(os.path.join(plots, "synthetic-zoom." + e)) > 0
+                                               for e in ("png", "svg", "gp")), f"the region map: {bars}")
 
 
 def test_sampled():

@@ -280,3 +280,36 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
         return -1;
     return run_base(dir, base, err);
 }
+
+int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ylabel,
+                   size_t n, const char *const *labels, const double *values, edan_error *err)
+{
+    char base[512], dat[1024], gpp[1024];
+    if (make_dir(dir, err))
+        return -1;
+    snprintf(base, sizeof base, "%s-%s", name, suffix);
+    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        fputc('"', f);
+        for (const unsigned char *p = (const unsigned char *)labels[i]; *p; p++)
+            fputc(*p == '"' || *p == '\\' || *p < 0x20 || *p == 0x7f ? '_' : *p, f);
+        fprintf(f, "\" %.9g\n", values[i]);
+    }
+    if (close_checked(f, dat, err))
+        return -1;
+    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
+    if (!gp)
+        return -1;
+    edan_plot_script_header(gp, title);
+    /* title and label are the tool's constants, never file names */
+    fprintf(gp,
+            "set title '%s'\nset ylabel '%s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
+            "set xtics rotate by -35 font ',8'\nset yrange [0:*]\n",
+            title, ylabel);
+    edan_plot_script_outputs(gp, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#3182bd' notitle");
+    if (close_checked(gp, gpp, err))
+        return -1;
+    return run_base(dir, base, err);
+}

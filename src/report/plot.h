@@ -51,6 +51,13 @@ typedef struct edan_plot_xy_spec {
 } edan_plot_xy_spec;
 int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err);
 /*
+ * A bar chart: into dir, <name>-<suffix>.{dat,gp,png,svg}, a bar per label
+ * (value[i] high, in order; labels are data, quoted and stripped of
+ * quotes, backslashes and control characters). 0, or -1 with err set.
+ */
+int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ylabel,
+                   size_t n, const char *const *labels, const double *values, edan_error *err);
+/*
  * Run gnuplot on a script with its data file and the PNG and SVG to write
  * as arguments (args: data, png, svg; ARG1..ARG3 in the script): paths are
  * never script text, so no file name can inject a gnuplot command. 0, or

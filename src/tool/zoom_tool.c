@@ -29,6 +29,7 @@
 #include "analysis/reuse.h"
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/plot.h"
 #include "tool/session.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
@@ -599,16 +600,48 @@ static const edan_error *error(const void *t)
     return &((const zoom_tool *)t)->err;
 }
 
-/* --csv-dir: a row per region. */
+/* --plot-dir: the region map, a bar per leaf region in address order, its share of the accesses. */
+static int region_map(const zoom_tool *t, const char *dir, const char *name, edan_error *err)
+{
+    const char **labels = calloc((size_t)t->n_regions + 1, sizeof *labels);
+    char(*text)[96] = calloc((size_t)t->n_regions + 1, sizeof *text);
+    double *share = calloc((size_t)t->n_regions + 1, sizeof *share);
+    size_t n = 0;
+    for (int i = 0; labels && text && share && i < t->n_regions; i++) {
+        const zoom_region *r = &t->regions[i];
+        if (r->n_children)
+            continue;
+        snprintf(text[n], sizeof text[n], "%s %#" PRIx64 "+%" PRIu64 "K", r->id, r->lo, (r->hi - r->lo + 1023) / 1024);
+        labels[n] = text[n];
+        share[n] = t->accesses ? 100.0 * (double)r->accesses / (double)t->accesses : 0;
+        n++;
+    }
+    int rc = labels && text && share ? 0 : -1;
+    if (rc)
+        edan_error_set(err, "out of memory");
+    else if (n)
+        rc = edan_plot_bars(dir, name, "zoom", "Hot memory regions (leaves of the zoom tree, in address order)",
+                            "share of accesses (%)", n, labels, share, err);
+    free(labels);
+    free(text);
+    free(share);
+    return rc;
+}
+
+/* --csv-dir: a row per region; --plot-dir: the region map. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     zoom_tool *t = tool;
     const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0])
+    if (!o->csv_dir[0] && !o->plot_dir[0])
         return 0;
     build(t);
     char name[1100];
     edan_session_source_name(s, true, name, sizeof name);
+    if (o->plot_dir[0] && region_map(t, o->plot_dir, name, err))
+        return -1;
+    if (!o->csv_dir[0])
+        return 0;
     edan_csv c;
     if (edan_csv_open(&c, o->csv_dir, name, "zoom-regions",
                       "id,parent,level,lo,hi,blocks,accesses,share,reuses,distance_mean,leaf", err))
