@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 # lowest first; the last entry's folders are tops, and neither may include the other
-LAYERS = [["util"], ["isa"], ["trace"], ["analysis"], ["config"], ["report"], ["tool"], ["cli", "plugin"]]
+LAYERS = [["util"], ["isa", "memgaze"], ["trace"], ["analysis"], ["config"], ["report"], ["tool"], ["cli", "plugin"]]
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/([^"]+)\.h"')
 
