@@ -69,5 +69,6 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
 int cli_cmd_rank(int argc, char **argv);
 int cli_cmd_dot(int argc, char **argv);
 int cli_cmd_annotate(int argc, char **argv);
+int cli_cmd_locality(int argc, char **argv);
 
 #endif

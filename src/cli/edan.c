@@ -62,6 +62,7 @@ static void usage_main(FILE *f)
           "  dot      draw the eDAG of a small traced region (Graphviz DOT, SVG, PNG)\n"
           "  rank     rank several programs or traces by lambda and Lambda (section 4 of the paper)\n"
           "  annotate source files with per-line counts in the margin (like cg_annotate)\n"
+          "  locality footprints and load classes; MemGaze's footprint table from MemGaze's traces\n"
           "\n"
           "'edan <command> --help' explains a command and all its options.\n",
           f);
@@ -688,5 +689,10 @@ int main(int argc, char **argv)
         return cli_cmd_dot(argc, argv);
     if (!strcmp(argv[1], "rank"))
         return cli_cmd_rank(argc, argv);
-    cli_die(2, "unknown command '%s' (commands: run, record, analyze, convert, dot, rank; see 'edan --help')", argv[1]);
+    if (!strcmp(argv[1], "locality"))
+        return cli_cmd_locality(argc, argv);
+    cli_die(2,
+            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality; see 'edan "
+            "--help')",
+            argv[1]);
 }

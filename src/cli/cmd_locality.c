@@ -1,0 +1,235 @@
+/*
+ * cmd_locality.c - edan locality: where a program's accesses go, how much
+ * memory each part of a run touches, which loads are regular.
+ *
+ * One mode per invocation, chosen by its option:
+ *
+ *   --memgaze-table   MemGaze's footprint table of its execution-interval
+ *                     tree, computed from a trace MemGaze collected (its
+ *                     ".trace" and ".binanlys" files), in MemGaze's own text
+ *                     format and definitions (src/memgaze/, docs/locality.md)
+ *
+ * edan's own locality analyses of its own stream are further modes: each
+ * gets a line in mode_of() and a function beside locality_memgaze().
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "memgaze/mg_classes.h"
+#include "memgaze/mg_funcs.h"
+#include "memgaze/mg_struct.h"
+#include "memgaze/mg_table.h"
+#include "util/files.h"
+#include "util/parse.h"
+
+static void usage_locality(FILE *f)
+{
+    fputs("usage: edan locality --memgaze-table --load-classes=C.binanlys --period=P [--output=OUT] C.trace\n"
+          "Locality of a run's accesses.\n"
+          "\n"
+          "  --memgaze-table       MemGaze's footprint table of its execution-interval tree, from a\n"
+          "                        load trace MemGaze collected (pnnl/memgaze, Intel PT on x86), in\n"
+          "                        MemGaze's own text format and with its own definitions, quirks\n"
+          "                        included (docs/locality.md): byte for byte what its analyzer\n"
+          "                        (memgaze-analyze -m 1, commit 5545a59) writes with -o\n"
+          "  --load-classes=FILE   MemGaze's load classes (.binanlys) of the traced binary [required]\n"
+          "  --period=P            the sampling period: loads between the starts of two samples\n"
+          "                        (memgaze-analyze -p) [required]\n"
+          "  -o, --output=FILE     write the table to FILE [standard output]\n"
+          "  --hpcstruct=FILE      also MemGaze's per-function footprints ('code windows'), with the\n"
+          "                        function ranges of this HPCToolkit structure file (.hpcstruct):\n"
+          "  --functions-output=FILE  where they go: the lines of memgaze-analyze's printout that\n"
+          "                        name a function's 'StartIP:', five per function\n"
+          "\n"
+          "The trace is read twice (it must be a file): 'IP ADDR CPU TIME SAMPLE' a line, with or\n"
+          "without MemGaze's 'DSO:' / 'TRACE:' header and DSO column.\n",
+          f);
+}
+
+/* ---- --memgaze-table ---------------------------------------------------------------- */
+
+typedef struct memgaze_args {
+    const char *classes;
+    const char *period;
+    const char *output;
+    const char *trace;
+    const char *hpcstruct;
+    const char *functions_output;
+} memgaze_args;
+
+/* "--name=value" or "--name value": the value, advancing *i past it; NULL when a is not --name. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n))
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n])
+        return NULL;
+    if (*i + 1 >= argc)
+        cli_die(2, "locality: %s needs a value", name);
+    return argv[++*i];
+}
+
+static memgaze_args parse_memgaze(int argc, char **argv)
+{
+    memgaze_args a = {0};
+    bool positional_only = false;
+    for (int i = 2; i < argc; i++) {
+        const char *s = argv[i], *v;
+        if (positional_only || s[0] != '-' || !s[1]) {
+            if (a.trace)
+                cli_die(2, "locality: one trace at a time ('%s' is extra)", s);
+            a.trace = s;
+        } else if (!strcmp(s, "--")) {
+            positional_only = true;
+        } else if (!strcmp(s, "--memgaze-table")) {
+            continue;
+        } else if ((v = option_value(argc, argv, &i, "--load-classes"))) {
+            a.classes = v;
+        } else if ((v = option_value(argc, argv, &i, "--period"))) {
+            a.period = v;
+        } else if ((v = option_value(argc, argv, &i, "--output")) || (v = option_value(argc, argv, &i, "-o"))) {
+            a.output = v;
+        } else if ((v = option_value(argc, argv, &i, "--hpcstruct"))) {
+            a.hpcstruct = v;
+        } else if ((v = option_value(argc, argv, &i, "--functions-output"))) {
+            a.functions_output = v;
+        } else {
+            cli_die(2, "locality: unknown option '%s' with --memgaze-table (see 'edan locality --help')", s);
+        }
+    }
+    if (!a.trace)
+        cli_die(2, "locality: no trace given (usage: edan locality --memgaze-table --load-classes=C.binanlys "
+                   "--period=P C.trace)");
+    if (!a.classes)
+        cli_die(2, "locality: --memgaze-table needs --load-classes=FILE (MemGaze's .binanlys of the binary)");
+    if (!a.period)
+        cli_die(2, "locality: --memgaze-table needs --period=P (the sampling period, loads)");
+    if (!a.hpcstruct != !a.functions_output)
+        cli_die(2, "locality: --hpcstruct=FILE and --functions-output=FILE go together (the per-function footprints "
+                   "and where they are written)");
+    return a;
+}
+
+/* The files being written: replaced only when complete (util/files.h). */
+static edan_replace table_out, functions_out;
+
+static void abort_outputs(void)
+{
+    edan_replace_abort(&table_out);
+    edan_replace_abort(&functions_out);
+}
+
+/* Open path for writing, or standard output for NULL and "-". */
+static FILE *open_output(edan_replace *r, const char *path)
+{
+    if (!path || !strcmp(path, "-"))
+        return stdout;
+    edan_error err = {0};
+    if (edan_replace_open(r, path, &err))
+        cli_die(2, "%s", err.msg);
+    return r->f;
+}
+
+static void close_output(edan_replace *r, FILE *f)
+{
+    edan_error err = {0};
+    if (f == stdout) {
+        if (fflush(stdout) || ferror(stdout))
+            cli_die(1, "standard output: write failed: %s", strerror(errno));
+    } else if (edan_replace_commit(r, &err)) {
+        cli_die(1, "%s", err.msg);
+    }
+}
+
+static int locality_memgaze(int argc, char **argv)
+{
+    memgaze_args a = parse_memgaze(argc, argv);
+    uint64_t period;
+    if (edan_parse_u64(a.period, &period) || period == 0 || period > EDAN_MG_MAX_PERIOD)
+        cli_die(2, "locality: --period=%s: expected a number of loads from 1 to 2^53", a.period);
+    cli_check_trace_file(a.trace);
+    const char *inputs[] = {a.trace, a.classes, a.hpcstruct};
+    const char *outputs[][2] = {{"--output", a.output}, {"--functions-output", a.functions_output}};
+    for (size_t o = 0; o < 2; o++)
+        for (size_t i = 0; i < 3; i++)
+            if (outputs[o][1] && inputs[i] && strcmp(outputs[o][1], "-") && edan_same_file(outputs[o][1], inputs[i]))
+                cli_die(2, "%s %s names an input, %s: it would be destroyed", outputs[o][0], outputs[o][1], inputs[i]);
+    if (a.output && a.functions_output && strcmp(a.output, "-") &&
+        (!strcmp(a.output, a.functions_output) || edan_same_file(a.output, a.functions_output)))
+        cli_die(2, "--output and --functions-output name the same file, %s", a.output);
+    edan_error err = {0};
+    edan_mg_classes *classes = edan_mg_classes_load(a.classes, &err);
+    if (!classes)
+        cli_die(2, "%s", err.msg);
+    edan_mg_struct *st = NULL;
+    edan_mg_funcs *funcs = NULL;
+    if (a.hpcstruct) {
+        st = edan_mg_struct_load(a.hpcstruct, &err);
+        if (!st || !(funcs = edan_mg_funcs_new(st, period, &err)))
+            cli_die(2, "%s", err.msg);
+    }
+    edan_mg_table *t = edan_mg_table_new(classes, period, &err);
+    if (!t)
+        cli_die(2, "%s", err.msg);
+    edan_mg_table_set_funcs(t, funcs);
+    if (edan_mg_table_run(t, a.trace, &err))
+        cli_die(2, "%s", err.msg);
+    atexit(abort_outputs);
+    FILE *out = open_output(&table_out, a.output);
+    if (edan_mg_table_write(t, out))
+        cli_die(1, "%s: write failed: %s", out == stdout ? "standard output" : a.output, strerror(errno));
+    if (funcs) {
+        FILE *fo = open_output(&functions_out, a.functions_output);
+        if (edan_mg_funcs_write(funcs, fo))
+            cli_die(1, "%s: write failed: %s", fo == stdout ? "standard output" : a.functions_output, strerror(errno));
+        close_output(&functions_out, fo);
+    }
+    close_output(&table_out, out);
+    edan_mg_table_free(t);
+    edan_mg_funcs_free(funcs);
+    edan_mg_struct_free(st);
+    edan_mg_classes_free(classes);
+    return 0;
+}
+
+/* ---- modes ---------------------------------------------------------------------------- */
+
+enum { MODE_NONE, MODE_MEMGAZE_TABLE };
+
+static int mode_of(int argc, char **argv, bool *help)
+{
+    int mode = MODE_NONE;
+    for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            *help = true;
+        else if (!strcmp(argv[i], "--memgaze-table"))
+            mode = MODE_MEMGAZE_TABLE;
+    }
+    return mode;
+}
+
+int cli_cmd_locality(int argc, char **argv)
+{
+    bool help = false;
+    int mode = mode_of(argc, argv, &help);
+    if (help) {
+        usage_locality(stdout);
+        return 0;
+    }
+    switch (mode) {
+    case MODE_MEMGAZE_TABLE:
+        return locality_memgaze(argc, argv);
+    default:
+        cli_die(2, "locality: no mode given: --memgaze-table is the one there is so far (see 'edan locality "
+                   "--help')");
+    }
+}
