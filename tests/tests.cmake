@@ -156,3 +156,14 @@ endif()
 add_executable(classes_test tests/classes_test.c)
 target_link_libraries(classes_test PRIVATE edan_core)
 add_test(NAME tool_load_classes COMMAND classes_test)
+
+# MemGaze's formats and footprint table (src/memgaze/): parsers on bad input, the streaming table against
+# MemGaze's own algorithm on random traces, and the five .gold tables of MemGaze's check cases byte for byte
+# (from $EDAN_MEMGAZE_CHECK or ../shared/memgaze-check; the test fails when they are missing).
+add_executable(memgaze_test tests/memgaze_test.c tests/mg_reference.c)
+target_link_libraries(memgaze_test PRIVATE edan_core)
+add_test(NAME memgaze_formats_and_table COMMAND memgaze_test 300)
+if(PYTHON3)
+  add_test(NAME memgaze_gold_tables COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/memgaze_check_test.py
+                                            ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+endif()

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""MemGaze's own check cases: edan's footprint tables byte for byte equal to MemGaze's .gold files.
+
+usage: memgaze_check_test.py BUILD_DIR SOURCE_DIR
+
+The cases (pnnl/memgaze, mem-anlys/check/ at commit 5545a59: five sampled load traces with MemGaze's inputs and
+its outputs) are read from $EDAN_MEMGAZE_CHECK, or from ../shared/memgaze-check beside the source tree. Each case
+C-...-pN/ holds C-...-pN.trace, .binanlys, .hpcstruct, .gold and .gold-oe; N is the sampling period. For each,
+    edan locality --memgaze-table --load-classes=C.binanlys --period=N --output=OUT C.trace
+must write exactly C.gold, and with --hpcstruct=C.hpcstruct --functions-output=F, F must hold exactly the
+per-function lines of MemGaze's printout C.gold-oe (those naming a 'StartIP:'), the table staying the same.
+Without the folder the test fails: it cannot be skipped by accident.
+
+Also the command line of the mode: bad arguments and bad files exit with status 2 and a message naming them, and
+--output is not touched when the table cannot be made. Prints 'N passed, N failed'; exits 1 on a failure.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# the five cases of MemGaze's check/Makefile
+CASES = [
+    "ubench-O3-n500k-buf8k-p100000",
+    "minivite-v1-O3-n300k-buf8k-p10000000-part1",
+    "minivite-v1-O3-n300k-buf8k-p10000000-part2",
+    "minivite-v3-O3-n300k-buf8k-p10000000-part1",
+    "minivite-v3-O3-n300k-buf8k-p10000000-part2",
+]
+
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAILED: {what}")
+
+
+def first_difference(got, want):
+    a, b = got.splitlines(), want.splitlines()
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else "<none>"
+        y = b[i] if i < len(b) else "<none>"
+        if x != y:
+            return f"line {i + 1}:\n  edan:    {x!r}\n  MemGaze: {y!r}"
+    return "same lines, different bytes (line ends?)"
+
+
+def gold_tables(edan, folder, tmp):
+    for case in CASES:
+        d = os.path.join(folder, case)
+        period = re.search(r"-p(\d+)", case).group(1)
+        out = os.path.join(tmp, case + ".out")
+        cmd = [edan, "locality", "--memgaze-table", f"--load-classes={d}/{case}.binanlys", f"--period={period}",
+               f"--output={out}", f"{d}/{case}.trace"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            check(False, f"{case}: edan exited with {r.returncode}: {r.stderr.strip()}")
+            continue
+        with open(out, "rb") as f:
+            got = f.read()
+        with open(f"{d}/{case}.gold", "rb") as f:
+            want = f.read()
+        check(got == want, f"{case}: the table differs from MemGaze's .gold: "
+                           f"{first_difference(got.decode(errors='replace'), want.decode(errors='replace'))}")
+        if got == want:
+            print(f"{case}: byte-identical to MemGaze's .gold ({len(want)} bytes)")
+        # the per-function footprints beside the same table
+        funcs = os.path.join(tmp, case + ".funcs")
+        r = subprocess.run(cmd + [f"--hpcstruct={d}/{case}.hpcstruct", f"--functions-output={funcs}"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            check(False, f"{case} with --hpcstruct: edan exited with {r.returncode}: {r.stderr.strip()}")
+            continue
+        with open(out, "rb") as f:
+            check(f.read() == want, f"{case}: the table changed with --hpcstruct")
+        with open(funcs, "rb") as f:
+            got = f.read()
+        with open(f"{d}/{case}.gold-oe", "rb") as f:
+            want = b"".join(line for line in f if b" StartIP: " in line)
+        check(got == want and want, f"{case}: the per-function lines differ from MemGaze's .gold-oe: "
+                                    f"{first_difference(got.decode(errors='replace'), want.decode(errors='replace'))}")
+        if got == want:
+            lines = want.count(b"\n")
+            print(f"{case}: per-function footprints byte-identical to the {lines} lines of .gold-oe")
+
+
+def command_line(edan, folder, tmp):
+    case = CASES[0]
+    d = os.path.join(folder, case)
+    trace, classes = f"{d}/{case}.trace", f"{d}/{case}.binanlys"
+
+    def run(args, stdin=None):
+        return subprocess.run([edan, "locality"] + args, capture_output=True, text=True, input=stdin)
+
+    def refused(args, needle, what):
+        r = run(args)
+        check(r.returncode == 2 and needle in r.stderr and r.stderr.count("\n") == 1,
+              f"{what}: expected status 2 and one line naming '{needle}', got {r.returncode}: {r.stderr!r}")
+
+    mg = ["--memgaze-table", f"--load-classes={classes}"]
+    refused(mg + ["--period=100000", "/nonexistent/t.trace"], "/nonexistent/t.trace", "a missing trace")
+    refused(["--memgaze-table", "--load-classes=/nonexistent/c.binanlys", "--period=1", trace],
+            "/nonexistent/c.binanlys", "missing load classes")
+    for p in ["0", "-1", "abc", "9007199254740993", "99999999999999999999999"]:
+        refused(mg + [f"--period={p}", trace], "--period", f"period {p}")
+    refused(mg + [trace], "--period", "no period")
+    refused(["--memgaze-table", "--period=1", trace], "--load-classes", "no load classes")
+    refused(mg + ["--period=1"], "no trace", "no trace")
+    refused(mg + ["--period=1", trace, trace], "one trace", "two traces")
+    refused(mg + ["--period=1", "--frobnicate", trace], "--frobnicate", "an unknown option")
+    refused(mg + ["--period=1", "-"], "-", "standard input")
+    refused(mg + ["--period=1", tmp], tmp, "a directory")
+    refused(mg + ["--period=1", f"--output={trace}", trace], "would be destroyed", "output over the trace")
+    refused(["--period=1", trace], "no mode", "no mode")
+    hpc = f"{d}/{case}.hpcstruct"
+    refused(mg + ["--period=1", f"--hpcstruct={hpc}", trace], "go together", "--hpcstruct without an output")
+    refused(mg + ["--period=1", f"--functions-output={tmp}/f", trace], "go together", "an output without --hpcstruct")
+    refused(mg + ["--period=1", f"--hpcstruct={trace}", f"--functions-output={tmp}/f", trace], "no procedure",
+            "a trace as the structure file")
+    refused(mg + ["--period=1", f"--hpcstruct={hpc}", f"--functions-output={hpc}", trace], "would be destroyed",
+            "functions output over the structure file")
+    refused(mg + ["--period=1", f"--hpcstruct={hpc}", f"--functions-output={tmp}/same", f"--output={tmp}/same", trace],
+            "the same file", "both outputs to one file")
+
+    # a trace cut in the middle of a line: refused with its last line, and --output left as it was
+    cut = os.path.join(tmp, "cut.trace")
+    with open(trace, "rb") as f, open(cut, "wb") as g:
+        g.write(f.read()[:100000])
+    out = os.path.join(tmp, "kept.out")
+    with open(out, "w") as f:
+        f.write("keep me\n")
+    r = run(mg + ["--period=100000", f"--output={out}", cut])
+    with open(out) as f:
+        kept = f.read()
+    check(r.returncode == 2 and re.search(r"cut\.trace:\d+: .*no newline", r.stderr) and kept == "keep me\n",
+          f"a cut trace: status {r.returncode}, {r.stderr!r}, output now {kept!r}")
+    # bad load classes name their line
+    bad = os.path.join(tmp, "bad.binanlys")
+    with open(classes) as f, open(bad, "w") as g:
+        lines = f.readlines()
+        lines[3] = "0x3005f9 7 0x0 0x4 0x1\n"
+        g.writelines(lines)
+    refused(["--memgaze-table", f"--load-classes={bad}", "--period=1", trace], "bad.binanlys:4:", "a bad class")
+    r = run(["--help"])
+    check(r.returncode == 0 and "--memgaze-table" in r.stdout, "--help")
+    # standard output is the default
+    r = run(mg + ["--period=100000", trace])
+    with open(f"{d}/{case}.gold") as f:
+        check(r.returncode == 0 and r.stdout == f.read(), "the table on standard output")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    build, source = sys.argv[1], sys.argv[2]
+    edan = os.path.join(build, "edan")
+    folder = os.environ.get("EDAN_MEMGAZE_CHECK") or os.path.join(source, "..", "shared", "memgaze-check")
+    folder = os.path.abspath(folder)
+    missing = [c for c in CASES if not os.path.isdir(os.path.join(folder, c))]
+    if missing:
+        print(f"FAILED: MemGaze's check cases are not in {folder} (missing: {', '.join(missing)}).\n"
+              "Set EDAN_MEMGAZE_CHECK to the folder holding them (pnnl/memgaze mem-anlys/check/ at commit 5545a59).")
+        sys.exit(1)
+    tmp = tempfile.mkdtemp(prefix="edan_memgaze_")
+    try:
+        gold_tables(edan, folder, tmp)
+        command_line(edan, folder, tmp)
+    finally:
+        shutil.rmtree(tmp)
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
