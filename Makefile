@@ -5,7 +5,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build sanitize-build demo test test-fast fuzz bench bench-quick bench-instructions clean format
+.PHONY: all deps build sanitize-build demo test test-fast fuzz fuzz-memgaze bench bench-quick bench-instructions clean format
 
 all: build
 
@@ -70,6 +70,14 @@ fuzz: deps
 	grep -h "stat::number_of_executed_units" $(BUILD)/fuzz-trace.log $(BUILD)/fuzz-options.log $(BUILD)/fuzz-machine.log; \
 	if [ $$trace -ne 0 ] || [ $$options -ne 0 ] || [ $$machine -ne 0 ]; then \
 	    echo "make fuzz: a target failed (see $(BUILD)/fuzz-*.log)"; exit 1; fi
+
+# MemGaze's trace and load-class readers and its footprint table (src/memgaze/), for FUZZ_SECONDS.
+fuzz-memgaze: deps
+	@mkdir -p $(BUILD)/fuzz-work-memgaze
+	@clang $(FUZZ_FLAGS) fuzz/fuzz_memgaze.c tests/mg_reference.c $(wildcard src/util/*.c src/memgaze/*.c) \
+	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_memgaze
+	@$(BUILD)/fuzz_memgaze -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    $(BUILD)/fuzz-work-memgaze fuzz/corpus_memgaze
 
 # Instructions per traced instruction (callgrind; deterministic on a noisy machine).
 bench-instructions: build
