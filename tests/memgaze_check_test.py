@@ -17,6 +17,7 @@ Also the command line of the mode: bad arguments and bad files exit with status 
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -148,6 +149,21 @@ def command_line(edan, folder, tmp):
         lines[3] = "0x3005f9 7 0x0 0x4 0x1\n"
         g.writelines(lines)
     refused(["--memgaze-table", f"--load-classes={bad}", "--period=1", trace], "bad.binanlys:4:", "a bad class")
+    # an output that is a FIFO (or a device such as /dev/null) is written into, not replaced by a file
+    fifo = os.path.join(tmp, "table.fifo")
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
+    r = subprocess.run([edan, "locality"] + mg + ["--period=100000", f"--output={fifo}", trace],
+                       capture_output=True, text=True, timeout=120)
+    try:
+        piped, _ = reader.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        reader.kill()
+        piped, _ = reader.communicate()
+    with open(f"{d}/{case}.gold", "rb") as f:
+        check(r.returncode == 0 and stat.S_ISFIFO(os.stat(fifo).st_mode) and piped == f.read(),
+              f"--output to a FIFO: status {r.returncode} {r.stderr!r}, still a FIFO: "
+              f"{stat.S_ISFIFO(os.stat(fifo).st_mode)}, {len(piped)} bytes through it")
     r = run(["--help"])
     check(r.returncode == 0 and "--memgaze-table" in r.stdout, "--help")
     # standard output is the default

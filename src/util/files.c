@@ -49,6 +49,16 @@ int edan_replace_open(edan_replace *r, const char *path, edan_error *err)
         return -1;
     }
     strcpy(r->path, path);
+    /* a device or a FIFO (/dev/null, a pipe) is written in place: a file renamed over it would replace it */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        r->f = S_ISDIR(st.st_mode) ? NULL : fopen(path, "w");
+        if (!r->f) {
+            edan_error_set(err, "%s: cannot write: %s", path, S_ISDIR(st.st_mode) ? "a directory" : strerror(errno));
+            return -1;
+        }
+        return 0; /* no tmp: commit only closes it */
+    }
     snprintf(r->tmp, sizeof r->tmp, "%s.XXXXXX", path);
     int fd = mkstemp(r->tmp);
     if (fd < 0) {
@@ -79,7 +89,7 @@ int edan_replace_commit(edan_replace *r, edan_error *err)
         errnum = errno;
     }
     r->f = NULL;
-    if (!failed && rename(r->tmp, r->path)) {
+    if (!failed && r->tmp[0] && rename(r->tmp, r->path)) {
         failed = 1;
         errnum = errno;
     }

@@ -26,7 +26,8 @@ int edan_file_digest(const char *path, char out[EDAN_DIGEST_LEN], edan_error *er
 /*
  * A file being replaced: written at tmp (path.XXXXXX beside it), renamed to
  * path by edan_replace_commit(); edan_replace_abort() removes tmp. Until the
- * commit, an existing file at path is untouched.
+ * commit, an existing file at path is untouched. A path that names a device
+ * or a FIFO (/dev/null, a pipe) is written in place, never replaced.
  */
 typedef struct edan_replace {
     char path[4096];
