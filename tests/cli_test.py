@@ -8,6 +8,7 @@ usage: cli_test.py BUILD_DIR CATEGORY   (categories: reproducible, program_outpu
 """
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -36,6 +37,14 @@ def test_reproducible():
             ("no $HOME and no $PATH entries beyond /usr/bin:/bin",
              metrics(report(spmv, "50", drop=("HOME",), env_extra={"PATH": "/usr/bin:/bin"}))),
         ]
+        # the program's own path: the C library keeps its directory (/proc/self/exe) on the heap
+        far = os.path.join(d, "a-directory-with-a-long-name-that-would-move-the-heap-" + "x" * 40)
+        os.mkdir(far)
+        shutil.copy(spmv, far)
+        same.append(("a copy of the program under a long path", metrics(report(os.path.join(far, "spmv"), "50"))))
+        kernel = metrics(report("--filter=kernel", spmv, "200"))
+        check(kernel == metrics(report("--filter=kernel", os.path.join(far, "spmv"), "200")),
+              "spmv 200's kernel: the same from a long path")
     for what, m in same:
         check(m == base, f"whole-program spmv 50: {what} changes the report")
     # the caller's environment, when asked for, reaches the program (and moves its stack)

@@ -73,6 +73,7 @@ static void check_plugin_path(const char *what, const char *path)
 }
 
 static char tmpdir[PATH_MAX];
+#define TMPDIR_LEN 150 /* the temporary directory's path length, when $TMPDIR is short enough */
 static volatile sig_atomic_t stop_signal;
 
 static void on_stop_signal(int sig)
@@ -101,7 +102,13 @@ const char *cli_tmpdir(void)
     if (tmpdir[0])
         return tmpdir;
     const char *base = getenv("TMPDIR");
-    snprintf(tmpdir, sizeof tmpdir, "%s/edan.XXXXXX", base && *base && !strchr(base, ',') ? base : "/tmp");
+    base = base && *base && !strchr(base, ',') ? base : "/tmp";
+    /* a fixed length (padded with '_'), whatever $TMPDIR is: the program runs from here (stable_path) */
+    const size_t len = strlen(base) + strlen("/edan.XXXXXX");
+    const int pad = len < TMPDIR_LEN ? (int)(TMPDIR_LEN - len) : 0;
+    snprintf(tmpdir, sizeof tmpdir, "%s/edan.%.*sXXXXXX", base, pad,
+             "________________________________________________________________________________"
+             "________________________________________________________________________________");
     if (!mkdtemp(tmpdir))
         cli_die(1, "cannot create a temporary directory: %s", strerror(errno));
     atexit(cleanup_tmp);
@@ -109,16 +116,43 @@ const char *cli_tmpdir(void)
 }
 
 /*
- * The path QEMU runs the program by: a symbolic link in the temporary
- * directory whose whole path has a fixed length (the loader copies it onto
- * the guest's stack), so the stack is at the same place whatever the
- * program's real path, the working directory or $TMPDIR.
+ * The path QEMU runs the program by: the program itself (a hard link, or a
+ * copy) in the temporary directory, under a path of fixed length in a
+ * directory of fixed length. The guest sees both: the loader copies the
+ * path onto the stack, and the C library reads /proc/self/exe (which QEMU
+ * resolves to the real file, so a symbolic link would not do) and keeps
+ * its directory on the heap. With the real path, a longer path moved the
+ * stack and the heap and changed which accesses conflict in a cache.
  */
 #define STABLE_PATH_LEN 200
 
+static bool copy_file(const char *from, const char *to)
+{
+    const int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return false;
+    const int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
+    bool ok = out >= 0;
+    char buf[1 << 16];
+    for (ssize_t n; ok && (n = read(in, buf, sizeof buf)) != 0;) {
+        ok = n > 0;
+        for (ssize_t done = 0; ok && done < n;) {
+            const ssize_t w = write(out, buf + done, (size_t)(n - done));
+            ok = w > 0;
+            done += ok ? w : 0;
+        }
+    }
+    close(in);
+    if (out >= 0 && close(out))
+        ok = false;
+    if (!ok)
+        unlink(to);
+    return ok;
+}
+
 static const char *stable_path(const char *program)
 {
-    static char link_path[STABLE_PATH_LEN + 1];
+    static char path[STABLE_PATH_LEN + 1];
     char target[PATH_MAX];
     if (!realpath(program, target))
         return program;
@@ -126,14 +160,14 @@ static const char *stable_path(const char *program)
     const size_t dlen = strlen(dir);
     if (dlen + 2 > STABLE_PATH_LEN)
         return program; /* a very long $TMPDIR: the real path, reproducible only for equal paths */
-    memset(link_path, 0, sizeof link_path);
-    memcpy(link_path, dir, dlen);
-    link_path[dlen] = '/';
-    memset(link_path + dlen + 1, 'p', STABLE_PATH_LEN - dlen - 1);
-    unlink(link_path);
-    if (symlink(target, link_path))
-        return program;
-    return link_path;
+    memset(path, 0, sizeof path);
+    memcpy(path, dir, dlen);
+    path[dlen] = '/';
+    memset(path + dlen + 1, 'p', STABLE_PATH_LEN - dlen - 1);
+    unlink(path);
+    if (link(target, path) == 0 || copy_file(target, path))
+        return path;
+    return program;
 }
 
 /*
