@@ -156,3 +156,8 @@ endif()
 add_executable(classes_test tests/classes_test.c)
 target_link_libraries(classes_test PRIVATE edan_core)
 add_test(NAME tool_load_classes COMMAND classes_test)
+
+# The loop finder (issue 23) against a naive reference on hand-built streams.
+add_executable(loops_test tests/loops_test.c tests/random_trace.c)
+target_link_libraries(loops_test PRIVATE edan_core)
+add_test(NAME loops_from_back_edges COMMAND loops_test 300)
