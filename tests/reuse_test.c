@@ -78,6 +78,24 @@ static uint64_t stream_block(int k, size_t i, size_t universe, const uint64_t *p
     }
 }
 
+/* edan_reuse_final against the LRU list: a block's final distance is its index there. */
+typedef struct final_check {
+    const naive *v;
+    size_t visited, wrong;
+} final_check;
+
+static void final_visit(void *ctx, uint64_t b, uint64_t f, uint32_t user)
+{
+    final_check *c = ctx;
+    size_t i = 0, k = 0;
+    while (i < c->v->n && c->v->stack[i] != b)
+        i++;
+    while (k < c->v->n && c->v->last_block[k] != b)
+        k++;
+    c->visited++;
+    c->wrong += i == c->v->n || f != i || k == c->v->n || user != (uint32_t)(c->v->last_time[k] + 1);
+}
+
 static void one_stream(int kind, uint64_t seed)
 {
     rt_seed(seed);
@@ -118,6 +136,12 @@ static void one_stream(int kind, uint64_t seed)
     }
     CHECK(!bad, "%s", ctx);
     CHECK_EQ_U64(edan_reuse_blocks(full), v.n, ctx);
+    /* after the stream: each block's final distance is its place in the LRU list, its word its last access + 1 */
+    final_check fc = {&v, 0, 0};
+    if (!bad && v.n)
+        edan_reuse_final(full, final_visit, &fc);
+    CHECK(bad || (fc.visited == v.n && fc.wrong == 0), "%s: final distances: %zu of %zu blocks, %zu wrong", ctx,
+          fc.visited, v.n, fc.wrong);
     CHECK_EQ_U64(edan_reuse_accesses(times), n, ctx);
     edan_reuse_free(full);
     edan_reuse_free(times);

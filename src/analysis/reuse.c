@@ -331,6 +331,19 @@ uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, u
     return rt;
 }
 
+void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uint64_t f, uint32_t user), void *ctx)
+{
+    if (!r->distances)
+        return;
+    for (size_t i = 0; i <= r->cap; i++) {
+        const reuse_slot *e = &r->slots[i];
+        if (!e->key)
+            continue;
+        /* as for an access: every set bit after the block's position is another block accessed since */
+        fn(ctx, i == r->cap ? UINT64_MAX : e->key - 1, r->blocks - prefix(r, (size_t)e->pos + 1), e->user);
+    }
+}
+
 void edan_reuse_prefetch(const edan_reuse *r, uint64_t b)
 {
     __builtin_prefetch(&r->slots[slot_of(b, r->cap - 1)], 1);
