@@ -296,8 +296,8 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
     const edan_opmix *x = &t->total.mix;
     fprintf(f, "\nprojection on machine %s (%s): ExaSAT's T = max(weighted flops / peak, DRAM bytes / bandwidth)\n",
             mc->name, t->machine_path);
-    fprintf(f, "  peak                      %g Gflop/s x %u cores; bandwidth %g GB/s x %u cores\n", mc->peak_gflops,
-            mc->cores, mc->mem_bandwidth_gbs, mc->cores);
+    fprintf(f, "  peak                      %g Gflop/s x %u core%s; bandwidth %g GB/s x %u core%s\n", mc->peak_gflops,
+            mc->cores, mc->cores == 1 ? "" : "s", mc->mem_bandwidth_gbs, mc->cores, mc->cores == 1 ? "" : "s");
     fprintf(f, "  weights                   div %g, sqrt %g, transcendental %g\n", mc->div_weight, mc->sqrt_weight,
             mc->transcendental_weight);
     if (t->n_models)
