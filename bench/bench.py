@@ -57,6 +57,16 @@ if QUICK:
     PER_FUNCTION = [("cg", ["8", "5"])]
 
 
+# the projection's sweep (issue 23): 10 cache sizes x 5 bandwidths x 4 peaks x 5 division weights = 1000
+# configurations from one pass over the trace, with the CSV of ExaSAT's Table 1 for each
+PROJECTION = ["--projection", "--machine=" + os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                                          "machines", "gem5-validation.ini"),
+              "--projection-cache=32K..16M", "--projection-bandwidth=4..64", "--projection-peak=2..16",
+              "--projection-div=20,30,39,48,60"]
+PROJECTION_CONFIGS = 1000
+PROJECTED = ("cg", "hydro")
+
+
 def machine():
     """The CPU model, cores and memory, as the table's header says them."""
     model = "unknown CPU"
@@ -162,6 +172,13 @@ def table_lines(rows, pf_rows, paper, header, reuse=None, sampled=None):
         for w, fn, n, loads, wf, wfs, we, f, fs, fe in sampled:
             out.append(f"| {w} | {fn} | {n} | {loads:,} | {wf:.1f} | {wfs:.1f} | {100 * we:+.1f} % | {f:,} "
                        f"| {fs:,.0f} | {100 * fe:+.0f} % |")
+    if any("proj" in r for r in rows):
+        out += ["", f"| projection sweep (issue 23) | traced insns | analyze s | --projection, {PROJECTION_CONFIGS} "
+                "configurations s | / analyze | CSV rows | peak RSS MiB |", "|---|---:|---:|---:|---:|---:|---:|"]
+        for r in rows:
+            if "proj" in r:
+                out.append(f"| {r['workload']} | {r['insns']:,} | {r['proj_base']:.2f} | {r['proj']:.2f} "
+                           f"| {r['proj'] / r['proj_base']:.2f} | {r['proj_rows']:,} | {r['proj_rss']:.0f} |")
     if paper:
         out += ["", f"Paper scale: cg 17 50 (HPCG-like CG, {paper['insns']:,} traced instructions), online with a "
                 f"32 KiB cache: {paper['online']:.2f} s, peak RSS {paper['rss']:.0f} MiB."]
@@ -182,7 +199,8 @@ def self_test():
     row = dict(workload="w 1", insns=1000, plain=1.0, floor=1.5, online=2.0, online_rss=10, record=1.2,
                bytes_per_insn=0.5, offline_nocache=2e8, offline_cache=1e8, offline_rss=5, sweep_ratio=2.5,
                sweep_cpu_ratio=3.0, sweep1_ratio=2.9, record_rate=5e8, big="w 2", big_insns=10**9, big_plain=2.0,
-               big_online=6.0, big_ratio=3.0, big_ratios=[2.9, 3.0, 3.1], big_rss=20)
+               big_online=6.0, big_ratio=3.0, big_ratios=[2.9, 3.0, 3.1], big_rss=20, proj_base=2.0, proj=5.0,
+               proj_rows=12000, proj_rss=30)
     pf = dict(workload="w 1", plain=1.0, per_function=3.0, functions=2.0, rss=(10, 20, 15))
     lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"],
                         [["random", "stack distance", "1000", "2000", "12.5", "56.0"]],
@@ -192,7 +210,8 @@ def self_test():
           and "| w 2 | 1,000,000,000 | 2.0 | 6.0 | 3.00 | 2.90 3.00 3.10 | 20 |" in text
           and "| w 1 | 1.00 | 3.00 | 3.00 | 2.00 | 2.00 | 10, 20, 15 |" in text and lines[0] == "header"
           and "| random | stack distance | 1,000 | 2,000 | 12.5 | 56.0 |" in text
-          and "| w 1 | k | 3 | 1,000 | 10.0 | 10.5 | +5.0 % | 100 | 1,000 | +900 % |" in text)
+          and "| w 1 | k | 3 | 1,000 | 10.0 | 10.5 | +5.0 % | 100 | 1,000 | +900 % |" in text
+          and "| w 1 | 1,000 | 2.00 | 5.00 | 2.50 | 12,000 | 30 |" in text)
     print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
     if not ok:
         print(text, file=sys.stderr)
@@ -227,6 +246,14 @@ def main():
                 "sweep": ([EDAN, "analyze", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
                 "sweep1": ([EDAN, "analyze", "--threads=1", "--cache=" + SWEEP, trace], subprocess.DEVNULL),
             }, RUNS)
+            if name in PROJECTED:
+                csv_path = os.path.join(tmp, name + ".csv")
+                proj = interleaved({
+                    "base": ([EDAN, "analyze", trace], subprocess.DEVNULL),
+                    "proj": ([EDAN, "analyze", *PROJECTION, "--projection-csv=" + csv_path, trace], subprocess.DEVNULL),
+                }, RUNS)
+                with open(csv_path) as f:
+                    proj_rows = sum(1 for _ in f) - 1
             off_nc, off_rss = off["none"][:2]
             off_c, sweep = off["cache"][0], off["sweep"][0]
             row = dict(workload=f"{name} {' '.join(args)}", insns=n, plain=plain, floor=floor, online=online,
@@ -234,6 +261,9 @@ def main():
                        offline_cache=n / off_c, offline_rss=off_rss, sweep_ratio=sweep / off_c,
                        sweep_cpu_ratio=off["sweep"][3] / off["cache"][3], sweep1_ratio=off["sweep1"][0] / off_c,
                        record_rate=n / max(rec - plain, 1e-9))
+            if name in PROJECTED:
+                row.update(proj_base=proj["base"][0], proj=proj["proj"][0], proj_rows=proj_rows,
+                           proj_rss=proj["proj"][1])
             if big and BILLION:
                 print(f"bench: {name} {' '.join(big)} (1e9)", file=sys.stderr)
                 # the ratio is the median of the rounds' ratios: a round's two runs see the same load

@@ -3,7 +3,8 @@
  * against a brute-force LRU list, on random, strided, pointer-chasing and
  * phase-changing block streams, with windows small enough that compactions
  * and hash-table growth happen many times; and the miss-ratio curve against
- * edan's own cache model configured fully associative.
+ * edan's own cache model configured fully associative. The caller's word
+ * of each block (edan_reuse_access_user) keeps what was stored there.
  *
  * Usage: reuse_test [streams]
  */
@@ -77,6 +78,24 @@ static uint64_t stream_block(int k, size_t i, size_t universe, const uint64_t *p
     }
 }
 
+/* edan_reuse_final against the LRU list: a block's final distance is its index there. */
+typedef struct final_check {
+    const naive *v;
+    size_t visited, wrong;
+} final_check;
+
+static void final_visit(void *ctx, uint64_t b, uint64_t f, uint32_t user)
+{
+    final_check *c = ctx;
+    size_t i = 0, k = 0;
+    while (i < c->v->n && c->v->stack[i] != b)
+        i++;
+    while (k < c->v->n && c->v->last_block[k] != b)
+        k++;
+    c->visited++;
+    c->wrong += i == c->v->n || f != i || k == c->v->n || user != (uint32_t)(c->v->last_time[k] + 1);
+}
+
 static void one_stream(int kind, uint64_t seed)
 {
     rt_seed(seed);
@@ -100,9 +119,15 @@ static void one_stream(int kind, uint64_t seed)
         const uint64_t b = stream_block(kind, i, universe, perm);
         uint64_t nd, nt, d = 12345, d2 = 12345, prev = 0, prev2 = 0;
         naive_access(&v, b, &nd, &nt);
-        const uint64_t t = edan_reuse_access(full, b, &d, &prev);
+        /* the caller's word of the block: what the previous access to it left there (its index + 1), 0 when cold */
+        uint32_t *user = NULL;
+        const uint64_t t = edan_reuse_access_user(full, b, &d, &prev, &user);
+        const uint32_t want_user = nt == EDAN_REUSE_COLD ? 0 : (uint32_t)(i - nt + 1);
+        const bool user_ok = user && *user == want_user;
+        if (user)
+            *user = (uint32_t)(i + 1);
         const uint64_t t2 = edan_reuse_access(times, b, &d2, &prev2);
-        if (d != nd || t != nt || t2 != nt || d2 != 12345 || (nt != EDAN_REUSE_COLD && prev != i - nt)) {
+        if (d != nd || t != nt || t2 != nt || d2 != 12345 || (nt != EDAN_REUSE_COLD && prev != i - nt) || !user_ok) {
             bad++;
             CHECK(0, "%s, access %zu (block %llu): distance %llu, time %llu / %llu; expected %llu, %llu", ctx, i,
                   (unsigned long long)b, (unsigned long long)d, (unsigned long long)t, (unsigned long long)t2,
@@ -111,6 +136,12 @@ static void one_stream(int kind, uint64_t seed)
     }
     CHECK(!bad, "%s", ctx);
     CHECK_EQ_U64(edan_reuse_blocks(full), v.n, ctx);
+    /* after the stream: each block's final distance is its place in the LRU list, its word its last access + 1 */
+    final_check fc = {&v, 0, 0};
+    if (!bad && v.n)
+        edan_reuse_final(full, final_visit, &fc);
+    CHECK(bad || (fc.visited == v.n && fc.wrong == 0), "%s: final distances: %zu of %zu blocks, %zu wrong", ctx,
+          fc.visited, v.n, fc.wrong);
     CHECK_EQ_U64(edan_reuse_accesses(times), n, ctx);
     edan_reuse_free(full);
     edan_reuse_free(times);

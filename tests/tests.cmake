@@ -170,3 +170,23 @@ if(PYTHON3)
   add_test(NAME memgaze_gold_tables COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/memgaze_check_test.py
                                             ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
 endif()
+
+# The loop finder (issue 23) against a naive reference on hand-built streams.
+add_executable(loops_test tests/loops_test.c tests/random_trace.c)
+target_link_libraries(loops_test PRIVATE edan_core)
+add_test(NAME loops_from_back_edges COMMAND loops_test 300)
+
+# The projection's arithmetic (issue 23): ExaSAT's Table 1 recomputed, the traffic of every fully
+# associative size against naive LRU lists and the cache model, FP kinds and libm names.
+add_executable(projection_test tests/projection_test.c tests/random_trace.c)
+target_link_libraries(projection_test PRIVATE edan_core)
+add_test(NAME projection_arithmetic COMMAND projection_test 200)
+
+# The projection (issue 23) on real runs under qemu-riscv64 and on a synthetic trace.
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  foreach(category flops traffic synthetic sweep options)
+    add_test(NAME projection_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/projection_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(projection_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
+endif()

@@ -39,6 +39,8 @@ SECTIONS = {
     "l2": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
     "l3": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
     "memory": {"latency_ns", "bandwidth_gbs"},
+    # ExaSAT's machine model for edan's --projection; gem5 has nothing to build from it
+    "projection": {"peak_gflops", "cores", "div_weight", "sqrt_weight", "transcendental_weight"},
 }
 OPTIONAL_SECTIONS = {"l3"}
 
@@ -127,7 +129,7 @@ def read_machine(path):
         for k, v in raw.items():
             if sec == "machine":
                 d[k] = parse_float(v, where(k)) if k == "clock_ghz" else v
-            elif sec == "memory":
+            elif sec == "memory" or (sec == "projection" and k != "cores"):
                 d[k] = parse_float(v, where(k))
             elif k == "size":
                 d[k] = parse_size(v, where(k))

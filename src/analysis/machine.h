@@ -48,6 +48,12 @@ typedef struct edan_machine {
     edan_machine_cache data[EDAN_MACHINE_MAX_DATA_LEVELS];
     double mem_latency_ns;    /* the default memory latency */
     double mem_bandwidth_gbs; /* 10^9 bytes per second */
+    /* the projection's parameters ([projection], ExaSAT's machine description; docs/projection.md) */
+    double peak_gflops;           /* one core's peak, 10^9 flop/s */
+    uint32_t cores;               /* cores sharing the work: peak and bandwidth scale with them */
+    double div_weight;            /* a division weighs this many additions */
+    double sqrt_weight;           /* a square root */
+    double transcendental_weight; /* a call of exp, log, sin, ... */
 } edan_machine;
 
 /* The data hierarchy as the cache model's configuration (l1d, l2[, l3]). */

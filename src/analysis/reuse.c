@@ -13,12 +13,17 @@
 #define MIN_WINDOW (1u << 16)
 #define MIN_SLOTS 4096u
 
-/* One block: key = block + 1 (0: an empty slot), except the reserved slot for block UINT64_MAX. */
+/*
+ * One block: key = block + 1 (0: an empty slot), except the reserved slot
+ * for block UINT64_MAX (slots[cap]), whose key is 1 once that block was
+ * accessed. Without a field of its own for that, the slot has room for the
+ * caller's word (edan_reuse_access_user) and stays 24 bytes.
+ */
 typedef struct reuse_slot {
     uint64_t key;
     uint64_t last; /* index of its latest access */
     uint32_t pos;  /* position of its latest access in the window (with distances) */
-    uint32_t used; /* the reserved slot's occupancy */
+    uint32_t user; /* the caller's word for the block: 0 at its first access */
 } reuse_slot;
 
 struct edan_reuse {
@@ -35,12 +40,13 @@ struct edan_reuse {
     uint32_t *fw;     /* Fenwick tree over the completed groups (1-based, ngroups entries) */
     size_t wcap, wpos, ngroups;
     size_t min_window;
-    uint64_t (*access)(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev);
+    /* the access, compiled for the CPU; *slot receives the block's slot (NULL when out of memory) */
+    uint64_t (*access)(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot);
 };
 
-static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev);
+static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot);
 #if defined(__x86_64__) && defined(__GNUC__)
-static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev);
+static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot);
 #endif
 
 /* ===================================================================== */
@@ -94,7 +100,7 @@ static bool grow_slots(edan_reuse *r)
                 j = (j + 1) & (cap - 1);
         }
         s[j] = *e;
-        if (r->distances && (i < r->cap || e->used))
+        if (r->distances && (i < r->cap || e->key))
             r->owner[e->pos] = (uint32_t)j;
     }
     free(r->slots);
@@ -235,8 +241,9 @@ void edan_reuse_free(edan_reuse *r)
 }
 
 static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r, uint64_t b, uint64_t *distance,
-                                                                  uint64_t *prev)
+                                                                  uint64_t *prev, reuse_slot **slot)
 {
+    *slot = NULL;
     if (2 * (r->used + 1) > r->cap && !grow_slots(r))
         return EDAN_REUSE_NOMEM;
     size_t j;
@@ -251,7 +258,7 @@ static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r,
             j = (j + 1) & (r->cap - 1);
         e = &r->slots[j];
     }
-    const bool seen = b == UINT64_MAX ? e->used != 0 : e->key != 0;
+    const bool seen = e->key != 0; /* the reserved slot's key is 1 once used */
     uint64_t rt = EDAN_REUSE_COLD;
     if (r->distances) {
         /* room first (a compaction moves the block's position): on failure nothing has changed */
@@ -281,12 +288,14 @@ static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r,
         *prev = e->last;
     } else {
         if (b == UINT64_MAX)
-            e->used = 1;
+            e->key = 1;
         else
             e->key = b + 1, r->used++;
+        e->user = 0;
         r->blocks++;
     }
     e->last = r->now++;
+    *slot = e;
     return rt;
 }
 
@@ -297,20 +306,42 @@ static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r,
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("popcnt"))) static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance,
-                                                                uint64_t *prev)
+                                                                uint64_t *prev, reuse_slot **slot)
 {
-    return access_body(r, b, distance, prev);
+    return access_body(r, b, distance, prev, slot);
 }
 #endif
 
-static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev)
+static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot)
 {
-    return access_body(r, b, distance, prev);
+    return access_body(r, b, distance, prev, slot);
 }
 
 uint64_t edan_reuse_access(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev)
 {
-    return r->access(r, b, distance, prev);
+    reuse_slot *slot;
+    return r->access(r, b, distance, prev, &slot);
+}
+
+uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, uint32_t **user)
+{
+    reuse_slot *slot;
+    const uint64_t rt = r->access(r, b, distance, prev, &slot);
+    *user = slot ? &slot->user : NULL;
+    return rt;
+}
+
+void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uint64_t f, uint32_t user), void *ctx)
+{
+    if (!r->distances)
+        return;
+    for (size_t i = 0; i <= r->cap; i++) {
+        const reuse_slot *e = &r->slots[i];
+        if (!e->key)
+            continue;
+        /* as for an access: every set bit after the block's position is another block accessed since */
+        fn(ctx, i == r->cap ? UINT64_MAX : e->key - 1, r->blocks - prefix(r, (size_t)e->pos + 1), e->user);
+    }
 }
 
 void edan_reuse_prefetch(const edan_reuse *r, uint64_t b)

@@ -54,6 +54,24 @@ void edan_reuse_free(edan_reuse *r);
 uint64_t edan_reuse_access(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev);
 
 /*
+ * The same access, and *user points at a 32-bit word the caller keeps for
+ * block b: 0 at the block's first access, then whatever the caller stored
+ * there, for as long as the tracker lives (so per-block state needs no
+ * second table). The pointer is valid until the next access. *user is NULL
+ * when out of memory (EDAN_REUSE_NOMEM).
+ */
+uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, uint32_t **user);
+
+/*
+ * After the stream, with distances: fn(ctx, b, f, user) for every block b,
+ * in no particular order, f the number of distinct other blocks accessed
+ * after its last access (what its stack distance would be if it were
+ * accessed now: a fully associative LRU cache of C blocks still holds it
+ * when f < C), user its caller's word.
+ */
+void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uint64_t f, uint32_t user), void *ctx);
+
+/*
  * A hint that block b will be accessed soon (a few accesses ahead): its
  * slot is prefetched, so a stream over a large footprint overlaps the
  * table's cache misses. Changes nothing else.

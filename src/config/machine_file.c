@@ -23,6 +23,8 @@ typedef enum key_type {
     K_LATENCY, /* cycles of one instruction class: [0, 10^6] */
     K_NS,      /* a number of nanoseconds in (0, 10^7] */
     K_GBS,     /* a number of GB/s in (0, 10^6] */
+    K_GFLOPS,  /* a number of Gflop/s in (0, 10^9] */
+    K_WEIGHT,  /* a weight of weighted flops: [1, 10^6] */
     K_C_SIZE,  /* cache keys: the level's geometry and timing */
     K_C_LINE,
     K_C_WAYS,
@@ -35,7 +37,8 @@ typedef enum key_type {
 typedef struct key_def {
     const char *section, *key;
     key_type type;
-    size_t offset; /* into edan_machine (K_U32, K_GHZ, K_NS, K_GBS, K_NAME), or the class (K_LATENCY) */
+    size_t offset; /* into edan_machine (K_U32, K_GHZ, K_NS, K_GBS, K_GFLOPS, K_WEIGHT, K_NAME), or the class
+                      (K_LATENCY) */
     uint64_t lo, hi;
 } key_def;
 
@@ -69,6 +72,11 @@ static const key_def plain_keys[] = {
     {"latency", "branch", K_LATENCY, EDAN_CLASS_BRANCH, 0, 0},
     {"memory", "latency_ns", K_NS, M(mem_latency_ns), 0, 0},
     {"memory", "bandwidth_gbs", K_GBS, M(mem_bandwidth_gbs), 0, 0},
+    {"projection", "peak_gflops", K_GFLOPS, M(peak_gflops), 0, 0},
+    {"projection", "cores", K_U32, M(cores), 1, 1u << 20},
+    {"projection", "div_weight", K_WEIGHT, M(div_weight), 0, 0},
+    {"projection", "sqrt_weight", K_WEIGHT, M(sqrt_weight), 0, 0},
+    {"projection", "transcendental_weight", K_WEIGHT, M(transcendental_weight), 0, 0},
 };
 #undef M
 #define N_PLAIN (sizeof plain_keys / sizeof plain_keys[0])
@@ -164,6 +172,20 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
         const char *unit = k->type == K_GHZ ? "GHz" : k->type == K_NS ? "ns" : "GB/s";
         if (edan_parse_double(v, &d) || !(d > lo) || d > hi) {
             edan_error_set(&st->msg, "%s = '%s': a number of %s above %g and at most %g", k->key, v, unit, lo, hi);
+            return -1;
+        }
+        *(double *)((char *)m + k->offset) = d;
+        return 0;
+    }
+    case K_GFLOPS:
+    case K_WEIGHT: {
+        const bool weight = k->type == K_WEIGHT;
+        const double lo = weight ? 1 : 0, hi = weight ? 1e6 : 1e9;
+        if (edan_parse_double(v, &d) || !(weight ? d >= lo : d > lo) || d > hi) {
+            if (weight)
+                edan_error_set(&st->msg, "%s = '%s': a weight in additions, from %g to %g", k->key, v, lo, hi);
+            else
+                edan_error_set(&st->msg, "%s = '%s': a number of Gflop/s above %g and at most %g", k->key, v, lo, hi);
             return -1;
         }
         *(double *)((char *)m + k->offset) = d;
@@ -291,7 +313,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
     else if (!*section)
         edan_error_set(&st->msg, "'%s' before any [section]", key);
     else
-        edan_error_set(&st->msg, "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory)",
+        edan_error_set(&st->msg,
+                       "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory, projection)",
                        section);
     return 0;
 }

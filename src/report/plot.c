@@ -1,5 +1,6 @@
 #include "report/plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <spawn.h>
@@ -309,6 +310,49 @@ int edan_plot_bars(const char *dir, const char *name, const char *suffix, const 
             "set xtics rotate by -35 font ',8'\nset yrange [0:*]\n",
             title, ylabel);
     edan_plot_script_outputs(gp, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#3182bd' notitle");
+    if (close_checked(gp, gpp, err))
+        return -1;
+    return run_base(dir, base, err);
+}
+
+int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofline_spec *p, edan_error *err)
+{
+    char base[512], dat[1024], gpp[1024];
+    if (make_dir(dir, err))
+        return -1;
+    snprintf(base, sizeof base, "%s-%s", name, p->suffix);
+    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
+    if (!f)
+        return -1;
+    fputs("# intensity (flops per byte), flop/s, label\n", f);
+    double lo = p->peak / p->bandwidth, hi = lo; /* the ridge point, and the points' span around it */
+    for (size_t i = 0; i < p->n; i++) {
+        if (!(p->x[i] > 0) || !(p->y[i] > 0))
+            continue;
+        char label[64];
+        size_t k = 0;
+        for (const char *c = p->label[i]; *c && k < sizeof label - 1; c++)
+            label[k++] = (isalnum((unsigned char)*c) || strchr("._:#+-", *c)) ? *c : '_';
+        label[k] = '\0';
+        fprintf(f, "%.9g %.9g %s\n", p->x[i], p->y[i], k ? label : "_");
+        lo = p->x[i] < lo ? p->x[i] : lo;
+        hi = p->x[i] > hi ? p->x[i] : hi;
+    }
+    if (close_checked(f, dat, err))
+        return -1;
+    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
+    if (!gp)
+        return -1;
+    edan_plot_script_header(gp, p->title);
+    /* numbers only in the script: the labels stay in the data file */
+    fprintf(gp,
+            "set title '%s'\nset xlabel 'arithmetic intensity (weighted flops per DRAM byte)'\n"
+            "set ylabel 'flop/s'\nset grid\nset key outside right top\nset logscale xy\nset samples 400\n"
+            "set xrange [%.9g:%.9g]\npeak = %.9g\nbw = %.9g\nroof(x) = x * bw < peak ? x * bw : peak\n",
+            p->title, lo / 4, hi * 4, p->peak, p->bandwidth);
+    edan_plot_script_outputs(gp, "plot roof(x) with lines lw 2 title 'min(peak, intensity x bandwidth)', \\\n"
+                                 "     ARG1 using 1:2 with points pt 7 ps 1 title 'loops', \\\n"
+                                 "     ARG1 using 1:2:3 with labels offset 1,0.6 font ',8' notitle");
     if (close_checked(gp, gpp, err))
         return -1;
     return run_base(dir, base, err);

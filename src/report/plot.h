@@ -57,6 +57,24 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
  */
 int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ylabel,
                    size_t n, const char *const *labels, const double *values, edan_error *err);
+
+/*
+ * A roofline (Williams et al.): the attainable flop rate min(peak, I x
+ * bandwidth) against the arithmetic intensity I (flops per byte), log-log,
+ * and a labelled point (x[i], y[i]) per item (labels: letters, digits and
+ * ._:#+-, anything else becomes '_'): into dir,
+ * <name>-<suffix>.{dat,gp,png,svg}. Points at x or y <= 0 are left out. 0,
+ * or -1 with err set.
+ */
+typedef struct edan_plot_roofline_spec {
+    const char *suffix, *title;
+    double peak, bandwidth; /* flop/s, bytes/s */
+    size_t n;
+    const double *x, *y;
+    const char *const *label;
+} edan_plot_roofline_spec;
+int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofline_spec *p, edan_error *err);
+
 /*
  * Run gnuplot on a script with its data file and the PNG and SVG to write
  * as arguments (args: data, png, svg; ARG1..ARG3 in the script): paths are

@@ -15,6 +15,7 @@
 #include "report/plot.h"
 #include "tool/edag_tool.h"
 #include "tool/session.h"
+#include "tool/timing_tool.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/parse.h"
@@ -91,7 +92,9 @@ static int check_machine(const char *value, edan_error *err)
 
 static bool wanted(const edan_options *o)
 {
-    return edan_options_last(o, "machine") != NULL;
+    /* with --projection the machine is the projection's; the timing model runs when --mem-latency asks for it */
+    return edan_options_last(o, "machine") != NULL &&
+           (edan_options_last(o, "mem-latency") != NULL || edan_options_each(o, "projection", NULL, NULL) == 0);
 }
 
 /* ===================================================================== */
@@ -141,6 +144,12 @@ static void *create(edan_session *s, edan_error *err)
 static edan_consumer consumer(void *tool)
 {
     return edan_timing_consumer(((timing_tool *)tool)->model);
+}
+
+const edan_timing *edan_timing_tool_model(const edan_session *s)
+{
+    const timing_tool *t = edan_session_tool(s, "prediction");
+    return t ? t->model : NULL;
 }
 
 static const edan_error *error(const void *tool)

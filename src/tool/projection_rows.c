@@ -1,0 +1,150 @@
+/*
+ * projection_rows.c - the projection's rows after the stream: every static
+ * instruction's counts added to the whole region, to its function (by its
+ * pc, from the program's symbols) and to its innermost loop (or to the code
+ * outside every loop), so the loop rows and the outside row partition the
+ * region, as the function rows do. Then a row's traffic and its bound.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool/projection_tool.h"
+
+/* ===================================================================== */
+/* Rows                                                                   */
+/* ===================================================================== */
+
+/* Add static id's counts to row r. */
+static void row_add(const proj_tool *t, proj_row *r, const proj_id *s)
+{
+    const proj_mem *m = s->mem ? &t->mem[s->mem - 1] : NULL;
+    const bool has_mem = s->insn->mem != EDAN_MEM_NONE;
+    edan_opmix_add(&r->mix, s->insn, s->executions, has_mem ? (m ? m->accesses : 0) : s->executions);
+    if (s->call) {
+        const proj_call *c = &t->calls[s->call - 1];
+        r->mix.transcendentals += c->transcendentals;
+        r->mix.sqrt_calls += c->sqrt_calls;
+        r->mix.in_calls += c->in_calls;
+        r->mix.in_calls_flops += c->in_calls_flops;
+    }
+    if (!m)
+        return;
+    edan_lru_merge(&r->lru, &m->lru);
+    if (!t->n_models)
+        return; /* no --cache: no model bytes (and no array to point into) */
+    const uint64_t *bytes = t->model_bytes + (size_t)(s->mem - 1) * 2 * (size_t)t->n_models;
+    for (int c = 0; c < t->n_models; c++) {
+        r->model_read[c] += bytes[c];
+        r->model_write[c] += bytes[t->n_models + c];
+    }
+}
+
+bool proj_rows_make(proj_tool *t)
+{
+    if (t->rows_made)
+        return true;
+    if (edan_loops_index(t->loops))
+        return false;
+    const size_t n_loops = edan_loops_count(t->loops), n_funcs = t->have_elf ? t->elf.n_funcs : 0;
+    proj_row *loops = calloc(n_loops ? n_loops : 1, sizeof *loops);
+    proj_row *funcs = calloc(n_funcs + 1, sizeof *funcs); /* the last: code outside every known function */
+    if (!loops || !funcs) {
+        free(loops);
+        free(funcs);
+        return false;
+    }
+    memset(&t->total, 0, sizeof t->total);
+    memset(&t->outside, 0, sizeof t->outside);
+    t->total.loop = t->outside.loop = -1;
+    for (size_t k = 0; k < n_loops; k++)
+        loops[k].loop = (int32_t)k;
+    for (size_t f = 0; f <= n_funcs; f++) {
+        funcs[f].loop = -1;
+        funcs[f].name = f < n_funcs ? t->elf.funcs[f].name : NULL;
+    }
+    for (size_t id = 0; id < t->ids_cap; id++) {
+        const proj_id *s = &t->ids[id];
+        if (!s->seen)
+            continue;
+        const uint64_t pc = s->insn->pc;
+        const int32_t loop = edan_loops_innermost(t->loops, pc);
+        proj_row *lr = loop >= 0 ? &loops[loop] : &t->outside;
+        const edan_elf_func *f = t->have_elf ? edan_elf_func_at(&t->elf, pc) : NULL;
+        row_add(t, &t->total, s);
+        row_add(t, lr, s);
+        row_add(t, &funcs[f ? (size_t)(f - t->elf.funcs) : n_funcs], s);
+        if (loop >= 0 && edan_loops_get(t->loops, (uint32_t)loop)->head == pc)
+            lr->iterations += s->executions; /* every iteration starts at the head */
+    }
+    /* loops that ran: a loop inside a libm function ran only inside calls, charged to their call sites */
+    size_t kept = 0;
+    for (size_t k = 0; k < n_loops; k++)
+        if (loops[k].mix.instructions || loops[k].lru.accesses)
+            loops[kept++] = loops[k];
+    /* functions that executed, most instructions first */
+    size_t n = 0;
+    for (size_t f = 0; f <= n_funcs; f++)
+        if (funcs[f].mix.instructions || funcs[f].lru.accesses)
+            funcs[n++] = funcs[f];
+    for (size_t i = 1; i < n; i++) { /* insertion sort: stable, and rows are few */
+        proj_row r = funcs[i];
+        size_t j = i;
+        while (j > 0 && funcs[j - 1].mix.instructions < r.mix.instructions) {
+            funcs[j] = funcs[j - 1];
+            j--;
+        }
+        funcs[j] = r;
+    }
+    t->loop_rows = loops;
+    t->n_loops = kept;
+    t->funcs = funcs;
+    t->n_funcs = n;
+    t->rows_made = true;
+    return true;
+}
+
+/* ===================================================================== */
+/* Bounds                                                                 */
+/* ===================================================================== */
+
+edan_proj_machine proj_machine(const proj_tool *t)
+{
+    const edan_machine *m = &t->machine;
+    edan_proj_machine p;
+    p.peak_flops = m->peak_gflops * 1e9 * m->cores;
+    p.bandwidth = m->mem_bandwidth_gbs * 1e9 * m->cores;
+    p.weights = (edan_flop_weights){m->div_weight, m->sqrt_weight, m->transcendental_weight};
+    return p;
+}
+
+void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write)
+{
+    if (t->n_models > 0) {
+        *read = (double)r->model_read[0];
+        *write = (double)r->model_write[0];
+        return;
+    }
+    const double line = (double)(1u << t->line_shift);
+    *read = (double)edan_lru_reads(&r->lru, k) * line;
+    *write = (double)edan_lru_writebacks(&r->lru, k) * line;
+}
+
+edan_proj proj_row_bound(const proj_tool *t, const proj_row *r, unsigned k, const edan_proj_machine *m)
+{
+    double rd, wr;
+    proj_row_dram(t, r, k, &rd, &wr);
+    return edan_proj_evaluate(&r->mix, rd + wr, m);
+}
+
+double proj_sum_of_parts(const proj_tool *t, unsigned k, const edan_proj_machine *m)
+{
+    double sum = proj_row_bound(t, &t->outside, k, m).time;
+    for (size_t i = 0; i < t->n_loops; i++)
+        sum += proj_row_bound(t, &t->loop_rows[i], k, m).time;
+    return sum;
+}
+
+edan_loop_place proj_loop_place(proj_tool *t, int32_t loop)
+{
+    return edan_loops_place(t->loops, (uint32_t)loop, t->have_elf ? &t->elf : NULL, t->src);
+}

@@ -1,0 +1,488 @@
+/*
+ * projection_tool.c - the projection tool (--projection with --machine):
+ * ExaSAT's machine-model projection from the dynamic trace. Per static
+ * instruction it counts executions and, for memory instructions, the LRU
+ * stack distances and write-backs of their accesses to the machine's
+ * lines (every fully associative cache size at once, analysis/projection.h)
+ * and the traffic of each --cache configuration under the cache model;
+ * calls into libm's transcendentals are recognised by the callee's symbol,
+ * and what they execute is charged to the call site, apart. After the
+ * stream, projection_rows.c adds the instructions up per loop
+ * (analysis/loops.h), per function and in all; the report gives ExaSAT's
+ * bounds on the machine, the sweep its Table 1 for many machines.
+ *
+ * The hot path: a table lookup per record, one stack-distance access per
+ * block an access touches, the cache models; memory grows only with new
+ * static instructions and distinct blocks.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/opmix.h"
+#include "config/machine_file.h"
+#include "isa/riscv_ops.h"
+#include "tool/projection_tool.h"
+#include "tool/session.h"
+#include "util/grow.h"
+#include "util/parse.h"
+
+/* ===================================================================== */
+/* Options                                                                */
+/* ===================================================================== */
+
+static int check_dim(int d, const char *v, edan_error *err)
+{
+    proj_dim *tmp = malloc(sizeof *tmp);
+    if (!tmp) {
+        edan_error_set(err, "out of memory");
+        return -1;
+    }
+    const int rc = proj_dim_parse(d, v, tmp, err);
+    free(tmp);
+    return rc;
+}
+
+static int check_cache(const char *v, edan_error *err)
+{
+    return check_dim(0, v, err);
+}
+static int check_bandwidth(const char *v, edan_error *err)
+{
+    return check_dim(1, v, err);
+}
+static int check_peak(const char *v, edan_error *err)
+{
+    return check_dim(2, v, err);
+}
+static int check_cores(const char *v, edan_error *err)
+{
+    return check_dim(3, v, err);
+}
+static int check_div(const char *v, edan_error *err)
+{
+    return check_dim(4, v, err);
+}
+static int check_sqrt(const char *v, edan_error *err)
+{
+    return check_dim(5, v, err);
+}
+static int check_transcendental(const char *v, edan_error *err)
+{
+    return check_dim(6, v, err);
+}
+
+static bool wanted(const edan_options *o)
+{
+    return edan_options_each(o, "projection", NULL, NULL) > 0;
+}
+
+/* ===================================================================== */
+/* Static instructions                                                    */
+/* ===================================================================== */
+
+/* The libm kind of the function that starts at pc (any of its aliases), or 0. */
+static uint8_t libm_entry(const proj_tool *t, uint64_t pc)
+{
+    if (!t->have_elf)
+        return EDAN_LIBM_NONE;
+    const edan_elf_func *f = edan_elf_func_at(&t->elf, pc);
+    if (!f || f->start != pc)
+        return EDAN_LIBM_NONE;
+    /* aliases share the start: sorted by start, they are neighbours */
+    size_t i = (size_t)(f - t->elf.funcs);
+    while (i > 0 && t->elf.funcs[i - 1].start == pc)
+        i--;
+    for (; i < t->elf.n_funcs && t->elf.funcs[i].start == pc; i++) {
+        const int k = edan_opmix_libm_kind(t->elf.funcs[i].symbol); /* the symbol as linked, not demangled */
+        if (k)
+            return (uint8_t)k;
+    }
+    return EDAN_LIBM_NONE;
+}
+
+/* The entry of static id (decided at its first sight); NULL when out of memory. */
+static proj_id *id_of(proj_tool *t, const edan_exec *r)
+{
+    if (r->id >= t->ids_cap) {
+        if (r->id >= EDAN_LRU_OWNERS) {
+            edan_error_set(&t->err, "more than %u static instructions: beyond what the projection serves",
+                           EDAN_LRU_OWNERS);
+            return NULL;
+        }
+        const size_t cap = edan_grow_cap(t->ids_cap, r->id);
+        proj_id *m = edan_grow_zeroed(t->ids, t->ids_cap, cap, sizeof *m);
+        if (!m)
+            return NULL;
+        t->ids = m;
+        t->ids_cap = cap;
+    }
+    proj_id *s = &t->ids[r->id];
+    if (!s->seen) {
+        s->seen = 1;
+        s->insn = r->insn;
+        s->fp_kind = (uint8_t)edan_opmix_fp_kind(r->insn);
+        s->libm = libm_entry(t, r->insn->pc);
+        if (r->insn->flow == EDAN_FLOW_CALL && r->insn->op == EDAN_OP_JAL)
+            s->libm_call = libm_entry(t, r->insn->pc + (uint64_t)r->insn->imm);
+    }
+    return s;
+}
+
+/* The memory statistics of id, made when missing; NULL when out of memory. */
+static proj_mem *mem_of(proj_tool *t, uint32_t id)
+{
+    proj_id *s = &t->ids[id];
+    if (!s->mem) {
+        if (t->n_mem == t->mem_cap) {
+            const size_t cap = t->mem_cap ? 2 * t->mem_cap : 256;
+            proj_mem *m = edan_grow_zeroed(t->mem, t->mem_cap, cap, sizeof *m);
+            if (!m)
+                return NULL;
+            t->mem = m;
+            const size_t per = 2 * (size_t)t->n_models;
+            uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
+            if (per && !b)
+                return NULL;
+            t->model_bytes = b;
+            t->mem_cap = cap;
+        }
+        s->mem = (uint32_t)++t->n_mem;
+    }
+    return &t->mem[s->mem - 1];
+}
+
+/* The call-site statistics of id, made when missing; NULL when out of memory. */
+static proj_call *call_of(proj_tool *t, uint32_t id)
+{
+    proj_id *s = &t->ids[id];
+    if (!s->call) {
+        if (t->n_calls == t->calls_cap) {
+            const size_t cap = t->calls_cap ? 2 * t->calls_cap : 64;
+            proj_call *m = edan_grow_zeroed(t->calls, t->calls_cap, cap, sizeof *m);
+            if (!m)
+                return NULL;
+            t->calls = m;
+            t->calls_cap = cap;
+        }
+        s->call = (uint32_t)++t->n_calls;
+    }
+    return &t->calls[s->call - 1];
+}
+
+/* ===================================================================== */
+/* The stream                                                             */
+/* ===================================================================== */
+
+/* One access of r, charged to id charge (own: r's own instruction). False when out of memory. */
+static bool access(proj_tool *t, const edan_exec *r, uint32_t charge, bool own)
+{
+    proj_mem *m = mem_of(t, charge);
+    if (!m)
+        return false;
+    const edan_insn *in = r->insn;
+    m->accesses += own;
+    const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
+    const unsigned sh = t->line_shift;
+    const uint64_t last = (r->addr + in->mem_size - 1) >> sh;
+    for (uint64_t b = r->addr >> sh;; b++) {
+        uint64_t d = EDAN_REUSE_COLD, prev;
+        uint32_t *word;
+        if (edan_reuse_access_user(t->tracker, b, &d, &prev, &word) == EDAN_REUSE_NOMEM)
+            return false;
+        m->lru.accesses++;
+        if (d == EDAN_REUSE_COLD)
+            m->lru.cold++;
+        else
+            m->lru.reuse[edan_lru_bin(d)]++;
+        const edan_lru_wb wb = edan_lru_step(word, d, wr, charge);
+        if (wb.lo < wb.hi) /* the owner made a store: its statistics exist */
+            edan_lru_charge(&t->mem[t->ids[wb.owner].mem - 1].lru, wb.lo, wb.hi);
+        if (b == last)
+            break;
+    }
+    if (!t->n_models)
+        return true; /* no --cache: the LRU curve is the traffic */
+    uint64_t *bytes = t->model_bytes + (size_t)(t->ids[charge].mem - 1) * 2 * (size_t)t->n_models;
+    for (int c = 0; c < t->n_models; c++) {
+        if (!t->model_has_cache[c]) { /* no cache: every byte read or written is memory traffic */
+            bytes[c] += rd ? in->mem_size : 0;
+            bytes[t->n_models + c] += wr ? in->mem_size : 0;
+            continue;
+        }
+        edan_cache *cc = &t->model[c];
+        const uint64_t r0 = cc->ram_read_bytes, w0 = cc->ram_write_bytes;
+        edan_cache_classify(cc, true, r->addr, in->mem_size, rd, wr);
+        bytes[c] += cc->ram_read_bytes - r0;
+        bytes[t->n_models + c] += cc->ram_write_bytes - w0;
+    }
+    return true;
+}
+
+/*
+ * A call of a libm function of kind k from the previous record; entered:
+ * its instructions follow (else the callee is not traced: --exclude-callees).
+ * False when out of memory.
+ */
+static bool libm_call(proj_tool *t, uint8_t k, bool entered)
+{
+    proj_call *c = call_of(t, t->prev_id);
+    if (!c)
+        return false;
+    if (k == EDAN_LIBM_SQRT)
+        c->sqrt_calls++;
+    else
+        c->transcendentals++;
+    t->inside = entered;
+    t->call_site = t->prev_id;
+    t->call_depth = 0;
+    return true;
+}
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    proj_tool *t = ctx;
+    if (t->err.set)
+        return;
+    if (edan_loops_observe(t->loops, recs, n)) {
+        edan_error_set(&t->err, "out of memory finding loops");
+        return;
+    }
+    const unsigned sh = t->line_shift;
+    for (size_t i = 0; i < n; i++) {
+        if (i + 8 < n && recs[i + 8].insn->mem != EDAN_MEM_NONE) /* overlap the tracker's table misses */
+            edan_reuse_prefetch(t->tracker, recs[i + 8].addr >> sh);
+        const edan_exec *r = &recs[i];
+        proj_id *s = id_of(t, r);
+        bool ok = s != NULL;
+        if (ok && !t->inside && s->libm && t->have_prev)
+            ok = libm_call(t, s->libm, true);
+        else if (ok && !t->inside && t->prev_call)
+            ok = libm_call(t, t->prev_call, false);
+        uint32_t charge = r->id;
+        const bool in_call = ok && t->inside;
+        if (in_call) {
+            /* inside a libm call: charged to the call site, apart from the operation counts */
+            charge = t->call_site;
+            proj_call *c = &t->calls[t->ids[charge].call - 1];
+            c->in_calls++;
+            c->in_calls_flops += edan_opmix_kind_flops(s->fp_kind);
+            if (r->insn->flow == EDAN_FLOW_CALL)
+                t->call_depth++;
+            else if (r->insn->flow == EDAN_FLOW_RETURN && t->call_depth)
+                t->call_depth--;
+            else if (r->insn->flow == EDAN_FLOW_RETURN)
+                t->inside = false; /* the libm function's own return */
+        } else if (ok) {
+            s->executions++;
+        }
+        t->prev_id = r->id;
+        t->have_prev = true;
+        t->prev_call = ok && !in_call ? s->libm_call : 0;
+        if (ok && r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && r->insn->mem_size)
+            ok = access(t, r, charge, !in_call);
+        if (!ok) {
+            if (!t->err.set)
+                edan_error_set(&t->err, "out of memory for the projection (%" PRIu64 " distinct blocks)",
+                               edan_reuse_blocks(t->tracker));
+            return;
+        }
+    }
+}
+
+/* A block after the stream: its eviction after its last access, or its dirty end, charged to its last store. */
+static void final_block(void *ctx, uint64_t b, uint64_t f, uint32_t word)
+{
+    (void)b;
+    proj_tool *t = ctx;
+    unsigned dirty_from;
+    const edan_lru_wb wb = edan_lru_finish(word, f, &dirty_from);
+    if (!(word & EDAN_LRU_DIRTY))
+        return;
+    edan_lru_traffic *owner = &t->mem[t->ids[wb.owner].mem - 1].lru;
+    if (wb.lo < wb.hi)
+        edan_lru_charge(owner, wb.lo, wb.hi);
+    owner->end_diff[dirty_from]++;
+    owner->end_diff[EDAN_LRU_SIZES]--;
+}
+
+static int finish(void *ctx)
+{
+    proj_tool *t = ctx;
+    if (!t->err.set)
+        edan_reuse_final(t->tracker, final_block, t);
+    return t->err.set ? -1 : 0;
+}
+
+/* ===================================================================== */
+/* The tool                                                               */
+/* ===================================================================== */
+
+static void destroy(void *tool)
+{
+    proj_tool *t = tool;
+    if (!t)
+        return;
+    edan_reuse_free(t->tracker);
+    edan_loops_free(t->loops);
+    for (int c = 0; c < t->n_models; c++)
+        if (t->model_has_cache[c])
+            edan_cache_free(&t->model[c]);
+    if (t->have_elf)
+        edan_elf_close(&t->elf);
+    edan_srcmap_close(t->src);
+    free(t->ids);
+    free(t->mem);
+    free(t->model_bytes);
+    free(t->calls);
+    free(t->funcs);
+    free(t->loop_rows);
+    free(t);
+}
+
+/* --cache's configurations, when given: their traffic is the projection's. */
+static int models_init(proj_tool *t, const edan_options *o, edan_error *err)
+{
+    if (!o->cache_given)
+        return 0;
+    edan_edag_config cfg;
+    if (edan_options_edag_config(o, &cfg, err)) /* the one place --cache=machine is resolved */
+        return -1;
+    const int per_cache = o->n_alpha > 0 ? o->n_alpha : 1;
+    for (int c = 0; c < o->n_cache && c < PROJ_MAX_MODELS; c++) {
+        const edan_cache_config *cc = &cfg.lane[c * per_cache].cache;
+        edan_cache_config_format(cc, t->model_label[c], sizeof t->model_label[c]);
+        t->model_has_cache[c] = cc->n_levels > 0;
+        if (t->model_has_cache[c] && edan_cache_init(&t->model[c], cc, err))
+            return -1;
+        t->n_models = c + 1;
+    }
+    return 0;
+}
+
+static unsigned log2_of(uint64_t v)
+{
+    return v ? 63u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+static void *create(edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    const char *path = edan_options_last(o, "machine");
+    if (!path) {
+        edan_error_set(err, "--projection needs --machine=FILE: the machine to project onto (machines/*.ini)");
+        return NULL;
+    }
+    proj_tool *t = calloc(1, sizeof *t);
+    if (!t) {
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (edan_machine_load(path, &t->machine, err)) {
+        destroy(t);
+        return NULL;
+    }
+    snprintf(t->machine_path, sizeof t->machine_path, "%s", path);
+    const edan_machine *m = &t->machine;
+    const edan_machine_cache *llc = &m->data[m->n_data_levels - 1];
+    t->line_shift = log2_of(llc->geo.line);
+    t->machine_k = log2_of(llc->geo.size) - t->line_shift;
+    const char *binary = edan_session_source(s)->binary;
+    edan_error ignored = {0};
+    t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
+    if (t->have_elf && t->elf.is_pie) {
+        edan_elf_close(&t->elf);
+        t->have_elf = false;
+    }
+    /* the sweep: every dimension the machine's value unless a list is given */
+    const double own[PROJ_SWEEP_DIMS] = {
+        (double)llc->geo.size, m->mem_bandwidth_gbs, m->peak_gflops,           (double)m->cores,
+        m->div_weight,         m->sqrt_weight,       m->transcendental_weight,
+    };
+    for (int d = 0; d < PROJ_SWEEP_DIMS; d++) {
+        const char *v = edan_options_last(o, proj_dim_option[d]);
+        t->dim[d].n = 1;
+        t->dim[d].v[0] = own[d];
+        if (v && proj_dim_parse(d, v, &t->dim[d], err)) {
+            destroy(t);
+            return NULL;
+        }
+    }
+    double configs = 1;
+    for (int d = 0; d < PROJ_SWEEP_DIMS; d++)
+        configs *= t->dim[d].n;
+    if (configs > PROJ_SWEEP_MAX) {
+        edan_error_set(err, "the projection's sweep has %.0f configurations; at most %d", configs, PROJ_SWEEP_MAX);
+        destroy(t);
+        return NULL;
+    }
+    for (int i = 0; i < t->dim[0].n; i++)
+        if (t->dim[0].v[i] < (double)llc->geo.line) {
+            edan_error_set(err, "--projection-cache: %.0f bytes is less than the machine's %u-byte line",
+                           t->dim[0].v[i], llc->geo.line);
+            destroy(t);
+            return NULL;
+        }
+    const char *csv = edan_options_last(o, "projection-csv");
+    snprintf(t->csv_path, sizeof t->csv_path, "%s", csv ? csv : "");
+    t->tracker = edan_reuse_new(true);
+    t->loops = edan_loops_new(t->have_elf ? &t->elf : NULL);
+    if (!t->tracker || !t->loops) {
+        edan_error_set(err, "out of memory");
+        destroy(t);
+        return NULL;
+    }
+    if (models_init(t, o, err)) {
+        destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+static edan_consumer consumer(void *t)
+{
+    return (edan_consumer){t, consume, finish, NULL};
+}
+
+static const edan_error *error(const void *t)
+{
+    return &((const proj_tool *)t)->err;
+}
+
+static const edan_tool_option options[] = {
+    {"projection", false,
+     "  --projection        ExaSAT's projection onto --machine: operation mix, weighted flops,\n"
+     "                      DRAM traffic, bytes per flop and T = max(compute, memory) per\n"
+     "                      function and loop (docs/projection.md)\n",
+     NULL},
+    {"projection-csv", true, "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n",
+     NULL},
+    {"projection-cache", true,
+     "  --projection-cache=LIST cache sizes to sweep (powers of two; A..B doubles) [the\n"
+     "                      machine's last level]\n",
+     check_cache},
+    {"projection-bandwidth", true, "  --projection-bandwidth=LIST memory GB/s per core to sweep [the machine's]\n",
+     check_bandwidth},
+    {"projection-peak", true, "  --projection-peak=LIST peak Gflop/s per core to sweep [the machine's]\n", check_peak},
+    {"projection-cores", true, "  --projection-cores=LIST cores to sweep [the machine's]\n", check_cores},
+    {"projection-div", true, "  --projection-div=LIST division weights to sweep [the machine's]\n", check_div},
+    {"projection-sqrt", true, "  --projection-sqrt=LIST square-root weights to sweep [the machine's]\n", check_sqrt},
+    {"projection-transcendental", true,
+     "  --projection-transcendental=LIST transcendental weights to sweep [the machine's]\n", check_transcendental},
+    {NULL, false, NULL, NULL},
+};
+
+const edan_tool_def edan_projection_tool = {
+    .name = "projection",
+    .summary = "ExaSAT's machine-model projection: operation mix, traffic, bounds, sweeps",
+    .options = options,
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = edan_projection_report,
+    .outputs = edan_projection_outputs,
+    .destroy = destroy,
+    .threaded = true,
+    .reads_program = true,
+};

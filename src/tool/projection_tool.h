@@ -1,0 +1,140 @@
+/*
+ * projection_tool.h - the projection tool's state, shared by its files:
+ * projection_tool.c (options, the stream, the tool), projection_rows.c
+ * (rows per function and loop after the stream), projection_view.c (the
+ * text, JSON and table reports) and projection_sweep.c (the sweep's CSV and
+ * plots). Private to the tool; docs/projection.md says what it computes.
+ */
+#ifndef EDAN_TOOL_PROJECTION_TOOL_H
+#define EDAN_TOOL_PROJECTION_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/cache.h"
+#include "analysis/loops.h"
+#include "analysis/machine.h"
+#include "analysis/projection.h"
+#include "analysis/reuse.h"
+#include "config/options.h"
+#include "tool/tool.h"
+#include "util/elf_symbols.h"
+#include "util/srcmap.h"
+
+#define PROJ_MAX_MODELS EDAN_MAX_CACHES /* --cache configurations whose traffic is counted */
+#define PROJ_SWEEP_DIMS 7               /* cache, bandwidth, peak, cores, div, sqrt, transcendental weights */
+#define PROJ_SWEEP_VALUES 4096          /* values in one dimension of the sweep */
+#define PROJ_SWEEP_MAX 1000000          /* configurations in one sweep */
+
+/* What each static instruction id has done (per id, grown as ids appear). */
+typedef struct proj_id {
+    const edan_insn *insn; /* the instruction (it lives as long as the session) */
+    uint64_t executions;   /* outside libm calls */
+    uint32_t mem;          /* its memory statistics: index + 1 into the pool (0: none) */
+    uint32_t call;         /* as a call site of libm: index + 1 into the call sites (0: none) */
+    uint8_t seen;
+    uint8_t libm;      /* the entry of a libm function: EDAN_LIBM_TRANSCENDENTAL or EDAN_LIBM_SQRT (opmix.h) */
+    uint8_t libm_call; /* a direct call (jal) of such a function: its kind */
+    uint8_t fp_kind;   /* opmix.h */
+} proj_id;
+
+/* The memory traffic charged to one static instruction: its own accesses, or a call site's callee's. */
+typedef struct proj_mem {
+    uint64_t accesses; /* its own executions that performed their access */
+    edan_lru_traffic lru;
+} proj_mem;
+
+/* A call site of libm functions: what the calls were and what they executed. */
+typedef struct proj_call {
+    uint64_t transcendentals, sqrt_calls, in_calls, in_calls_flops;
+} proj_call;
+
+/* A row of the report: the region, a function, a loop, or the code outside every loop. */
+typedef struct proj_row {
+    edan_opmix mix;
+    edan_lru_traffic lru;
+    uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
+    uint64_t iterations; /* a loop's: executions of its head */
+    int32_t loop;        /* a loop's id, -1 otherwise */
+    const char *name;    /* a function's name (NULL: outside every known function) */
+} proj_row;
+
+/* The values of one sweep dimension. */
+typedef struct proj_dim {
+    int n;
+    double v[PROJ_SWEEP_VALUES];
+} proj_dim;
+
+typedef struct proj_tool {
+    /* the machine */
+    edan_machine machine;
+    char machine_path[512];
+    unsigned line_shift; /* log2 of the block: the machine's line */
+    unsigned machine_k;  /* its last data cache level holds 2^k blocks */
+    /* the stream */
+    edan_reuse *tracker;
+    edan_loops *loops;
+    proj_id *ids;
+    size_t ids_cap;
+    proj_mem *mem;
+    size_t n_mem, mem_cap;
+    uint64_t *model_bytes; /* per memory pool entry: n_models reads, then n_models writes */
+    proj_call *calls;
+    size_t n_calls, calls_cap;
+    bool inside;         /* executing inside a recognised libm call */
+    uint32_t call_site;  /* its call site's id */
+    uint64_t call_depth; /* calls made inside it, not yet returned */
+    uint32_t prev_id;    /* the previous record's id */
+    bool have_prev;
+    uint8_t prev_call; /* the previous record was a direct libm call (outside one): its kind */
+    /* --cache: the cache model of each configuration, the traffic of the projection when given */
+    int n_models;
+    edan_cache model[PROJ_MAX_MODELS];
+    bool model_has_cache[PROJ_MAX_MODELS];
+    char model_label[PROJ_MAX_MODELS][160];
+    /* the program */
+    edan_elf elf;
+    bool have_elf;
+    edan_srcmap *src;
+    /* after the stream */
+    bool rows_made;
+    proj_row total, outside;
+    proj_row *funcs, *loop_rows;
+    size_t n_funcs, n_loops;
+    /* the sweep */
+    proj_dim dim[PROJ_SWEEP_DIMS];
+    char csv_path[512];
+    edan_error err;
+} proj_tool;
+
+/* ---- projection_rows.c ---------------------------------------------------- */
+
+/* Make the rows (once, after the stream); false when out of memory. */
+bool proj_rows_make(proj_tool *t);
+/* The machine's projection parameters (cores x one core's peak and bandwidth). */
+edan_proj_machine proj_machine(const proj_tool *t);
+/* DRAM bytes of a row read and written: the first --cache's model when given, else the LRU cache of 2^k blocks. */
+void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write);
+/* A row's bound on the machine (k as above). */
+edan_proj proj_row_bound(const proj_tool *t, const proj_row *r, unsigned k, const edan_proj_machine *m);
+/* ExaSAT's time of the region: the loops' and the outside code's bounds, summed. */
+double proj_sum_of_parts(const proj_tool *t, unsigned k, const edan_proj_machine *m);
+/* Where a loop is. */
+edan_loop_place proj_loop_place(proj_tool *t, int32_t loop);
+
+/* ---- projection_view.c ---------------------------------------------------- */
+
+void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+
+/* ---- projection_sweep.c --------------------------------------------------- */
+
+/* The sweep's dimensions, in order: their options. */
+enum { DIM_CACHE, DIM_BANDWIDTH, DIM_PEAK, DIM_CORES, DIM_DIV, DIM_SQRT, DIM_TRANSCENDENTAL };
+extern const char *const proj_dim_option[PROJ_SWEEP_DIMS];
+/* Parse dimension d's list ("1,2,4", "4K..64M": doubling); 0, or -1 with err naming the option. */
+int proj_dim_parse(int d, const char *v, proj_dim *out, edan_error *err);
+/* The sweep's CSV and the plots (--projection-csv, --plot-dir). */
+int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err);
+
+#endif
