@@ -5,7 +5,7 @@ windows against each other and against other tools; the load-classes tool (--cla
 whose classes are known; the zoom tree and the reuse histogram on a synthetic text trace against naive
 implementations of their definitions; bad options.
 
-usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, csv, locality_options)
+usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, csv, command, locality_options)
 """
 import json
 import os
@@ -369,5 +369,29 @@ def test_csv():
     check(p.returncode == 2 and "/proc/no/such" in p.stderr, f"an unwritable --csv-dir: {p.returncode} {p.stderr}")
 
 
-run_category({"csv": test_csv, "sampled": test_sampled, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+def test_command():
+    """edan locality: the locality tools on one stream, the same numbers as edan run gives them."""
+    spmv = os.path.join(EX, "spmv")
+    p = edan("locality", "--json", "--filter=kernel", spmv, "300")
+    check(p.returncode == 0, f"edan locality: {p.stderr}")
+    loc = json.loads(p.stdout)
+    check(loc["schema"] == "edan.locality/1" and all(k in loc for k in ("footprint", "reuse", "load_classes", "zoom"))
+          and "sampled" not in loc, f"edan locality: the four analyses: {sorted(loc)}")
+    run = online("spmv", 300, "--reuse", "--classes", "--zoom", "--footprint")
+    for k in ("footprint", "reuse", "load_classes", "zoom"):
+        check(loc[k] == run[k], f"edan locality: {k} as edan run gives it")
+    p = edan("locality", "--reuse", "--filter=kernel", spmv, "300")
+    check(p.returncode == 0 and "reuse (exact LRU" in p.stdout and "load classes" not in p.stdout
+          and "spmv n=300" not in p.stdout, "edan locality --reuse: that one, the program's output apart")
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "spmv.edt")
+        edan("record", "--filter=kernel", "-o", trace, spmv, "300")
+        p = edan("locality", "--json", trace)
+        t = json.loads(p.stdout)
+        check(all(t[k] == loc[k] for k in ("reuse", "load_classes", "zoom")), "edan locality of a trace = of the program")
+    p = edan("locality", "--help")
+    check(p.returncode == 0 and "--memgaze-table" in p.stdout and "PROGRAM" in p.stdout, "edan locality --help")
+
+
+run_category({"command": test_command, "csv": test_csv, "sampled": test_sampled, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
               "zoom": test_zoom})

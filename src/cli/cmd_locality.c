@@ -13,25 +13,36 @@
  * gets a line in mode_of() and a function beside locality_memgaze().
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "memgaze/mg_classes.h"
 #include "memgaze/mg_funcs.h"
 #include "memgaze/mg_struct.h"
 #include "memgaze/mg_table.h"
+#include "report/json.h"
+#include "util/elf_symbols.h"
 #include "util/files.h"
 #include "util/parse.h"
 
 static void usage_locality(FILE *f)
 {
-    fputs("usage: edan locality --memgaze-table --load-classes=C.binanlys --period=P [--output=OUT] C.trace\n"
+    fputs("usage: edan locality [options] PROGRAM [ARGS...] | TRACE\n"
+          "       edan locality --memgaze-table --load-classes=C.binanlys --period=P [--output=OUT] C.trace\n"
           "Locality of a run's accesses.\n"
           "\n"
+          "The first form: edan's own analyses of a program (traced first) or a trace, in one pass\n"
+          "(docs/locality.md): without any of their options, --footprint, --reuse, --classes and\n"
+          "--zoom; with some of them (or --sample-period), those. Every analysis option of\n"
+          "'edan analyze --help' applies (--reuse-block, --zoom-stop, --csv-dir, --plot-dir, --json...).\n"
+          "\n"
+          "The second form:\n"
           "  --memgaze-table       MemGaze's footprint table of its execution-interval tree, from a\n"
           "                        load trace MemGaze collected (pnnl/memgaze, Intel PT on x86), in\n"
           "                        MemGaze's own text format and with its own definitions, quirks\n"
@@ -201,13 +212,85 @@ static int locality_memgaze(int argc, char **argv)
     return 0;
 }
 
+/* ---- edan's own analyses of a program or trace ------------------------------------------- */
+
+/*
+ * edan locality [options] PROGRAM [ARGS...] | TRACE: the locality tools
+ * of the analysis session (docs/locality.md) on one stream. Without any
+ * of their options, footprint, reuse, load classes and the zoom tree;
+ * with some (--reuse, --classes, --zoom, --footprint, --sample-period),
+ * those. A program is traced first into a temporary trace.
+ */
+static int locality_edan(int argc, char **argv)
+{
+    cli c = {0};
+    int i;
+    if (!cli_begin_command(argc, argv, "locality", &c, &i))
+        return 0;
+    if (i >= argc)
+        cli_die(2, "locality: usage: edan locality [options] PROGRAM [ARGS...] | TRACE (see 'edan locality --help')");
+    static const char *const names[] = {"footprint", "reuse", "load-classes", "zoom", "sampled"};
+    const char *only[6];
+    int n = 0;
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const edan_tool_def *def = edan_tool_find(names[k]);
+        if (def && def->wanted(&c.o))
+            only[n++] = names[k];
+    }
+    if (n == 0) /* none asked for: the usual four */
+        for (size_t k = 0; k < 4; k++)
+            only[n++] = names[k];
+    only[n] = NULL;
+    const char *input = argv[i];
+    cli_refuse_overwrite(&c, input);
+    const char *trace = input;
+    char tmp_trace[PATH_MAX + 32] = "";
+    edan_elf elf;
+    edan_error err = {0};
+    if (edan_elf_open(input, &elf, &err) == 0) {
+        edan_elf_close(&elf);
+        cli_check_program(&c, input);
+        if (!c.program_output) /* the report alone on standard output */
+            c.program_output = "stderr";
+        snprintf(tmp_trace, sizeof tmp_trace, "%s/locality.edt", cli_tmpdir());
+        cli_run_qemu(&c, "record", tmp_trace, argv + i, argc - i);
+        trace = tmp_trace;
+    } else {
+        if (i + 1 != argc)
+            cli_die(2, "locality: %s is not a RISC-V program, so it takes no arguments (a trace?)", input);
+        cli_check_trace_file(input);
+    }
+    edan_trace_source *src;
+    edan_session *s = cli_analyze_trace(&c, trace, "trace", input, only, &src);
+    FILE *out = cli_open_output(&c.o);
+    if (c.o.json) {
+        fputs("{\"schema\":\"edan.locality/1\",\"source\":", out);
+        edan_json_str(out, input);
+    } else {
+        fprintf(out, "edan locality of %s\n", input);
+    }
+    for (int k = 0; k < n; k++)
+        edan_tool_find(only[k])->report(edan_session_tool(s, only[k]), s,
+                                        c.o.json ? EDAN_FORMAT_JSON : EDAN_FORMAT_TEXT, out);
+    if (c.o.json)
+        fputs("}\n", out);
+    cli_close_output(out, &c.o);
+    if (edan_session_outputs(s, &err))
+        cli_die(2, "%s", err.msg);
+    edan_session_free(s);
+    edan_trace_source_close(src);
+    if (tmp_trace[0])
+        unlink(tmp_trace);
+    return 0;
+}
+
 /* ---- modes ---------------------------------------------------------------------------- */
 
-enum { MODE_NONE, MODE_MEMGAZE_TABLE };
+enum { MODE_EDAN, MODE_MEMGAZE_TABLE };
 
 static int mode_of(int argc, char **argv, bool *help)
 {
-    int mode = MODE_NONE;
+    int mode = MODE_EDAN;
     for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
             *help = true;
@@ -225,11 +308,5 @@ int cli_cmd_locality(int argc, char **argv)
         usage_locality(stdout);
         return 0;
     }
-    switch (mode) {
-    case MODE_MEMGAZE_TABLE:
-        return locality_memgaze(argc, argv);
-    default:
-        cli_die(2, "locality: no mode given: --memgaze-table is the one there is so far (see 'edan locality "
-                   "--help')");
-    }
+    return mode == MODE_MEMGAZE_TABLE ? locality_memgaze(argc, argv) : locality_edan(argc, argv);
 }
