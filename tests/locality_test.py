@@ -55,6 +55,14 @@ def test_reuse():
         check(all(x <= y + 1e-9 for x, y in zip(w["blocks"], w["blocks"][1:])), f"{what}: F(W) does not fall")
         check(r["reuse"]["functions"][0]["name"] == "kernel", f"{what}: the kernel's row")
         check(sum(f["accesses"] for f in u["functions"]) == a, f"{what}: functions sum to the whole")
+    # rows per innermost loop: matmul's three nested loops, the innermost doing nearly all accesses
+    mm = online("matmul", 24, "--reuse")["reuse"]
+    loops = mm["loops"]
+    check(loops and max(l["depth"] for l in loops) == 3 and sum(l["accesses"] for l in loops) <= mm["accesses"],
+          f"matmul: loop rows {[(l['line'], l['depth'], l['accesses']) for l in loops]}")
+    inner = max(loops, key=lambda l: l["depth"])
+    check(inner["accesses"] == 2 * 24 ** 3 and inner["iterations"] > 0 and inner["function"] == "kernel",
+          f"matmul: the innermost loop holds the 2 n^3 loads: {inner['accesses']}")
     # the whole stream of a streaming kernel at 4 KiB blocks and of loads only
     base = online("stream", 3000, "--reuse")["reuse"]
     big = online("stream", 3000, "--reuse", "--reuse-block=4096")["reuse"]
@@ -342,7 +350,7 @@ def test_csv():
         for name in sorted(os.listdir(out)):
             with open(os.path.join(out, name), newline="") as f:
                 tables[name] = list(csv.DictReader(f))
-        want = {f"spmv-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions",
+        want = {f"spmv-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions", "reuse-loops",
                                          "load-classes", "classes-functions", "zoom-regions", "sampled")}
         check(set(tables) == want, f"--csv-dir: the tables {sorted(tables)}")
         u = r["reuse"]

@@ -264,11 +264,16 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
             return;
         }
     }
+    if (t->loops && edan_loops_observe(t->loops, recs, n))
+        edan_error_set(&t->err, "out of memory for the loops");
 }
 
 static int finish(void *ctx)
 {
-    return ((reuse_tool *)ctx)->err.set ? -1 : 0;
+    reuse_tool *t = ctx;
+    if (!t->err.set && t->loops && edan_loops_index(t->loops))
+        edan_error_set(&t->err, "out of memory for the loops");
+    return t->err.set ? -1 : 0;
 }
 
 /* ===================================================================== */
@@ -282,6 +287,9 @@ static void destroy(void *tool)
         return;
     edan_reuse_free(t->tracker);
     edan_reuse_free(t->sampled);
+    edan_loops_free(t->loops);
+    if (t->have_elf)
+        edan_elf_close(&t->elf);
     free(t->s_dist);
     free(t->dist);
     free(t->id_row);
@@ -323,7 +331,10 @@ static void *create(edan_session *s, edan_error *err)
             return NULL;
         }
     }
-    if (!(t->tracker = edan_reuse_new(true))) {
+    const char *binary = edan_session_source(s)->binary;
+    edan_error ignored = {0};
+    t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
+    if (!(t->tracker = edan_reuse_new(true)) || !(t->loops = edan_loops_new(t->have_elf ? &t->elf : NULL))) {
         edan_error_set(err, "out of memory");
         destroy(t);
         return NULL;

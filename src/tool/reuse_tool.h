@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/loops.h"
 #include "analysis/reuse.h"
 #include "tool/tool.h"
 
@@ -53,6 +54,10 @@ typedef struct reuse_tool {
     uint64_t s_accesses, s_cold;
     uint64_t *s_dist; /* s_dist[d]: sampled accesses at sampled distance d */
     size_t s_dist_cap;
+    /* loops, for rows per innermost loop (analysis/loops.h) */
+    edan_elf elf;
+    bool have_elf;
+    edan_loops *loops;
     edan_error err;
 } reuse_tool;
 

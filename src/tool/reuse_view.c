@@ -42,9 +42,11 @@ typedef struct view_row {
     const char *name; /* function, or an access's function */
     const char *file; /* an access's source file (NULL: unknown) */
     unsigned line;
-    uint64_t pc; /* an access's instruction (0 for a function) */
+    uint64_t pc; /* an access's instruction, a loop's head (0 for a function) */
     reuse_row v;
-    uint64_t key; /* misses at the first size: the order */
+    uint64_t key;                  /* misses at the first size: the order */
+    uint64_t loop_end, iterations; /* a loop's last address and its back edges taken */
+    uint32_t depth;                /* a loop's nesting depth (1: outermost) */
 } view_row;
 
 static int by_key(const void *a, const void *b)
@@ -58,8 +60,8 @@ static int by_key(const void *a, const void *b)
 }
 
 typedef struct views {
-    view_row *funcs, *accesses;
-    size_t n_funcs, n_accesses;
+    view_row *funcs, *accesses, *loops;
+    size_t n_funcs, n_accesses, n_loops;
     bool have_symbols;
 } views;
 
@@ -72,6 +74,37 @@ static void row_sum(reuse_row *into, const reuse_row *r)
 }
 
 /* Rows per function (ELF symbols) and per static instruction (with its source line from DWARF). */
+/* Rows per innermost loop, from the access rows (before they are sorted away from the tool's order). */
+static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src)
+{
+    const uint32_t n = t->loops ? edan_loops_count(t->loops) : 0;
+    if (!n || !(v->loops = calloc(n, sizeof *v->loops)))
+        return;
+    const uint64_t c0 = size_blocks(t, t->sizes[0]);
+    for (size_t i = 0; i < t->n_rows; i++) {
+        const int32_t id = edan_loops_innermost(t->loops, t->row_pc[i]);
+        if (id >= 0)
+            row_sum(&v->loops[id].v, &t->rows[i]);
+    }
+    for (uint32_t id = 0; id < n; id++) {
+        view_row *r = &v->loops[id];
+        if (!r->v.accesses)
+            continue;
+        const edan_loop *l = edan_loops_get(t->loops, id);
+        const edan_loop_place p = edan_loops_place(t->loops, id, t->have_elf ? &t->elf : NULL, src);
+        r->name = p.function;
+        r->file = p.file;
+        r->line = p.line;
+        r->pc = l->head;
+        r->loop_end = l->end;
+        r->depth = l->depth;
+        r->iterations = l->back_edges;
+        r->key = row_misses(&r->v, c0);
+        v->loops[v->n_loops++] = *r;
+    }
+    qsort(v->loops, v->n_loops, sizeof *v->loops, by_key);
+}
+
 static void make_views(const reuse_tool *t, const edan_session *s, views *v)
 {
     memset(v, 0, sizeof *v);
@@ -111,12 +144,17 @@ static void make_views(const reuse_tool *t, const edan_session *s, views *v)
             }
         qsort(v->funcs, v->n_funcs, sizeof *v->funcs, by_key);
     }
+    make_loop_rows(t, v, src);
     /* names and files must outlive the ELF and the source map: copy what is kept */
     for (size_t i = 0; i < v->n_funcs; i++)
         v->funcs[i].name = v->funcs[i].name ? strdup(v->funcs[i].name) : NULL;
     for (size_t i = 0; i < v->n_accesses; i++) {
         v->accesses[i].name = v->accesses[i].name ? strdup(v->accesses[i].name) : NULL;
         v->accesses[i].file = v->accesses[i].file ? strdup(v->accesses[i].file) : NULL;
+    }
+    for (size_t i = 0; i < v->n_loops; i++) {
+        v->loops[i].name = v->loops[i].name ? strdup(v->loops[i].name) : NULL;
+        v->loops[i].file = v->loops[i].file ? strdup(v->loops[i].file) : NULL;
     }
     edan_srcmap_close(src);
     if (have_elf)
@@ -131,8 +169,13 @@ static void free_views(views *v)
         free((char *)v->accesses[i].name);
         free((char *)v->accesses[i].file);
     }
+    for (size_t i = 0; i < v->n_loops; i++) {
+        free((char *)v->loops[i].name);
+        free((char *)v->loops[i].file);
+    }
     free(v->funcs);
     free(v->accesses);
+    free(v->loops);
 }
 
 /* The miss-ratio curve at sizes 2^j blocks, j = 0.. until the cache holds every block: n points. */
@@ -249,9 +292,16 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, bytes);
 }
 
-static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, bool accesses)
+enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP };
+
+static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, int kind)
 {
-    fprintf(f, "  %-44s %12s %10s", accesses ? "access (pc, function, line)" : "function", "accesses", "cold");
+    const bool accesses = kind == ROW_ACCESS;
+    fprintf(f, "  %-44s %12s %10s",
+            kind == ROW_ACCESS ? "access (pc, function, line)"
+            : kind == ROW_LOOP ? "loop (head's line, function, depth)"
+                               : "function",
+            "accesses", "cold");
     for (int i = 0; i < t->n_sizes; i++) {
         char l[32];
         size_label(t->sizes[i], l, sizeof l);
@@ -261,13 +311,12 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
     for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
         const view_row *r = &rows[i];
         char name[160];
-        if (accesses) {
-            const char *base = r->file ? strrchr(r->file, '/') : NULL;
-            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?",
-                     base      ? base + 1
-                     : r->file ? r->file
-                               : "?",
-                     r->line);
+        const char *base = r->file ? strrchr(r->file, '/') : NULL;
+        const char *file = base ? base + 1 : r->file ? r->file : "?";
+        if (kind == ROW_ACCESS) {
+            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?", file, r->line);
+        } else if (kind == ROW_LOOP) {
+            snprintf(name, sizeof name, "%s:%u %s (%u)", file, r->line, r->name ? r->name : "?", r->depth);
         } else {
             snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
         }
@@ -320,15 +369,25 @@ static void report_text(const reuse_tool *t, const views *v, FILE *f)
         fprintf(f, "%sW=%.0f F=%.4g (%.3g)", i % 4 ? ", " : "\n    ", x[i], y[i], y[i] / x[i]);
     fputc('\n', f);
     if (v->have_symbols && v->n_funcs)
-        rows_text(t, f, v->funcs, v->n_funcs, false);
+        rows_text(t, f, v->funcs, v->n_funcs, ROW_FUNCTION);
+    if (v->n_loops)
+        rows_text(t, f, v->loops, v->n_loops, ROW_LOOP);
     if (v->n_accesses)
-        rows_text(t, f, v->accesses, v->n_accesses, true);
+        rows_text(t, f, v->accesses, v->n_accesses, ROW_ACCESS);
 }
 
-static void json_row(const reuse_tool *t, FILE *f, const view_row *r, bool access)
+static void json_row(const reuse_tool *t, FILE *f, const view_row *r, int kind)
 {
     fputs("{", f);
-    if (access) {
+    if (kind == ROW_LOOP) {
+        fprintf(f,
+                "\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":", r->pc,
+                r->loop_end, r->depth, r->iterations);
+        edan_json_str(f, r->name);
+        fputs(",\"file\":", f);
+        edan_json_str(f, r->file);
+        fprintf(f, ",\"line\":%u", r->line);
+    } else if (kind == ROW_ACCESS) {
         fprintf(f, "\"pc\":%" PRIu64 ",\"function\":", r->pc);
         edan_json_str(f, r->name);
         fputs(",\"file\":", f);
@@ -401,14 +460,20 @@ static void report_json(const reuse_tool *t, const views *v, FILE *f)
         fputc('[', f);
         for (size_t i = 0; i < v->n_funcs; i++) {
             fputs(i ? "," : "", f);
-            json_row(t, f, &v->funcs[i], false);
+            json_row(t, f, &v->funcs[i], ROW_FUNCTION);
         }
         fputc(']', f);
     }
+    fputs(",\"loops\":[", f);
+    for (size_t i = 0; i < v->n_loops && i < JSON_ROWS; i++) {
+        fputs(i ? "," : "", f);
+        json_row(t, f, &v->loops[i], ROW_LOOP);
+    }
+    fputs("]", f);
     fputs(",\"accesses_by_instruction\":[", f);
     for (size_t i = 0; i < v->n_accesses && i < JSON_ROWS; i++) {
         fputs(i ? "," : "", f);
-        json_row(t, f, &v->accesses[i], true);
+        json_row(t, f, &v->accesses[i], ROW_ACCESS);
     }
     fputs("]}", f);
 }
@@ -483,6 +548,29 @@ static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir
         edan_csv_u64(&c, v.funcs[i].v.cold);
         for (int k = 0; k < t->n_sizes; k++)
             edan_csv_u64(&c, row_misses(&v.funcs[i].v, size_blocks(t, t->sizes[k])));
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    memcpy(header, "head,end,depth,iterations,function,file,line,accesses,cold", 58);
+    header[58] = '\0';
+    for (int k = 0; k < t->n_sizes; k++)
+        snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
+    if (!rc)
+        rc = edan_csv_open(&c, dir, name, "reuse-loops", header, err);
+    for (size_t i = 0; !rc && i < v.n_loops; i++) {
+        const view_row *r = &v.loops[i];
+        edan_csv_u64(&c, r->pc);
+        edan_csv_u64(&c, r->loop_end);
+        edan_csv_u64(&c, r->depth);
+        edan_csv_u64(&c, r->iterations);
+        edan_csv_str(&c, r->name);
+        edan_csv_str(&c, r->file);
+        edan_csv_u64(&c, r->line);
+        edan_csv_u64(&c, r->v.accesses);
+        edan_csv_u64(&c, r->v.cold);
+        for (int k = 0; k < t->n_sizes; k++)
+            edan_csv_u64(&c, row_misses(&r->v, size_blocks(t, t->sizes[k])));
         edan_csv_end_row(&c);
     }
     if (!rc)
