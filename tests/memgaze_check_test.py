@@ -119,7 +119,7 @@ def command_line(edan, folder, tmp):
     refused(mg + ["--period=1", "-"], "-", "standard input")
     refused(mg + ["--period=1", tmp], tmp, "a directory")
     refused(mg + ["--period=1", f"--output={trace}", trace], "would be destroyed", "output over the trace")
-    refused(["--period=1", trace], "no mode", "no mode")
+    refused(["--period=1", trace], "an option of --memgaze-table", "a table option without --memgaze-table")
     hpc = f"{d}/{case}.hpcstruct"
     refused(mg + ["--period=1", f"--hpcstruct={hpc}", trace], "go together", "--hpcstruct without an output")
     refused(mg + ["--period=1", f"--functions-output={tmp}/f", trace], "go together", "an output without --hpcstruct")

@@ -223,6 +223,16 @@ static int locality_memgaze(int argc, char **argv)
  */
 static int locality_edan(int argc, char **argv)
 {
+    static const char *const table_only[] = {"--load-classes", "--period", "--hpcstruct", "--functions-output"};
+    for (int k = 2; k < argc && strcmp(argv[k], "--"); k++)
+        for (size_t o = 0; o < sizeof table_only / sizeof table_only[0]; o++) {
+            const size_t n = strlen(table_only[o]);
+            if (!strncmp(argv[k], table_only[o], n) && (!argv[k][n] || argv[k][n] == '='))
+                cli_die(2,
+                        "locality: %s is an option of --memgaze-table (MemGaze's table of a MemGaze trace); add "
+                        "--memgaze-table, or leave it out for edan's own analyses",
+                        table_only[o]);
+        }
     cli c = {0};
     int i;
     if (!cli_begin_command(argc, argv, "locality", &c, &i))
