@@ -190,3 +190,8 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(projection_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
 endif()
+
+# The (key, tag) -> value table of the locality tools against a naive list.
+add_executable(keymap_test tests/keymap_test.c)
+target_link_libraries(keymap_test PRIVATE edan_core)
+add_test(NAME util_keymap COMMAND keymap_test)

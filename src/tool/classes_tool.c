@@ -41,6 +41,7 @@
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
+#include "util/keymap.h"
 #include "util/srcmap.h"
 
 #define BLOCK_SHIFT 6
@@ -68,12 +69,6 @@ typedef struct lc_insn {
     bool pending, store, frame, addr_const;
 } lc_insn;
 
-typedef struct lc_slot {
-    uint64_t key; /* block + 1 (0: empty) */
-    uint32_t fn;
-    uint32_t mask; /* classes that touched it (bit per class) */
-} lc_slot;
-
 typedef struct lc_totals {
     uint64_t accesses[N_CLASSES], blocks[N_CLASSES], statics[N_CLASSES];
     uint64_t load_accesses, load_blocks;
@@ -86,8 +81,7 @@ typedef struct classes_tool {
     size_t id_cap;
     lc_insn *insns;
     size_t n_insns, insns_cap;
-    lc_slot *slots;
-    size_t cap, used;
+    edan_keymap map; /* (block, function) -> mask of the classes that touched it (bit per class) */
     edan_elf elf;
     bool have_elf;
     edan_error err;
@@ -97,45 +91,12 @@ typedef struct classes_tool {
 /* Footprint sets: (block, function) -> classes                           */
 /* ===================================================================== */
 
-static uint64_t mix(uint64_t key, uint32_t fn)
-{
-    uint64_t h = (key ^ ((uint64_t)fn << 40)) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
-
-static bool grow(classes_tool *t)
-{
-    const size_t cap = t->cap ? 2 * t->cap : 4096;
-    lc_slot *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i].key)
-            continue;
-        size_t j = mix(t->slots[i].key, t->slots[i].fn) & (cap - 1);
-        while (s[j].key)
-            j = (j + 1) & (cap - 1);
-        s[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = s;
-    t->cap = cap;
-    return true;
-}
-
 static bool mark(classes_tool *t, uint64_t block, uint32_t fn, int cls)
 {
-    if (2 * (t->used + 1) > t->cap && !grow(t))
+    uint32_t *mask = edan_keymap_get(&t->map, block, fn, NULL);
+    if (!mask)
         return false;
-    const uint64_t key = block + 1;
-    size_t j = mix(key, fn) & (t->cap - 1);
-    while (t->slots[j].key && (t->slots[j].key != key || t->slots[j].fn != fn))
-        j = (j + 1) & (t->cap - 1);
-    if (!t->slots[j].key) {
-        t->slots[j] = (lc_slot){key, fn, 0};
-        t->used++;
-    }
-    t->slots[j].mask |= 1u << cls;
+    *mask |= 1u << cls;
     return true;
 }
 
@@ -313,14 +274,14 @@ static void destroy(void *tool)
         edan_elf_close(&t->elf);
     free(t->id_insn);
     free(t->insns);
-    free(t->slots);
+    edan_keymap_free(&t->map);
     free(t);
 }
 
 static void *create(edan_session *s, edan_error *err)
 {
     classes_tool *t = calloc(1, sizeof *t);
-    if (!t || !grow(t)) {
+    if (!t || edan_keymap_init(&t->map, sizeof(uint32_t))) {
         free(t);
         edan_error_set(err, "out of memory");
         return NULL;
@@ -390,13 +351,14 @@ static lc_totals totals(const classes_tool *t, uint32_t fn)
             z.accesses[c] += s->n[c];
     }
     z.load_accesses = z.accesses[C_CONST] + z.accesses[C_STRIDED] + z.accesses[C_IRREG];
-    for (size_t i = 0; i < t->cap; i++) {
-        const lc_slot *e = &t->slots[i];
-        if (!e->key || e->fn != fn)
+    for (size_t i = 0; i < edan_keymap_capacity(&t->map); i++) {
+        uint32_t efn;
+        const uint32_t *mask = edan_keymap_at(&t->map, i, NULL, &efn);
+        if (!mask || efn != fn)
             continue;
         for (int c = 0; c < N_CLASSES; c++)
-            z.blocks[c] += (e->mask >> c) & 1;
-        z.load_blocks += (e->mask & 7) != 0;
+            z.blocks[c] += (*mask >> c) & 1;
+        z.load_blocks += (*mask & 7) != 0;
     }
     return z;
 }
@@ -434,14 +396,15 @@ static fn_row *function_rows(const classes_tool *t, size_t *n)
             z->accesses[c] += s->n[c];
         z->load_accesses += s->n[C_CONST] + s->n[C_STRIDED] + s->n[C_IRREG];
     }
-    for (size_t i = 0; i < t->cap; i++) {
-        const lc_slot *e = &t->slots[i];
-        if (!e->key || e->fn == ALL_FN)
+    for (size_t i = 0; i < edan_keymap_capacity(&t->map); i++) {
+        uint32_t fn;
+        const uint32_t *mask = edan_keymap_at(&t->map, i, NULL, &fn);
+        if (!mask || fn == ALL_FN)
             continue;
-        lc_totals *z = &rows[e->fn == UNKNOWN_FN ? t->elf.n_funcs : e->fn].z;
+        lc_totals *z = &rows[fn == UNKNOWN_FN ? t->elf.n_funcs : fn].z;
         for (int c = 0; c < N_CLASSES; c++)
-            z->blocks[c] += (e->mask >> c) & 1;
-        z->load_blocks += (e->mask & 7) != 0;
+            z->blocks[c] += (*mask >> c) & 1;
+        z->load_blocks += (*mask & 7) != 0;
     }
     for (size_t f = 0; f <= t->elf.n_funcs; f++)
         if (rows[f].z.load_accesses || rows[f].z.accesses[C_STORE])

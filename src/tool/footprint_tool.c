@@ -4,7 +4,7 @@
  * function (the function whose code made the access, from the program's
  * symbols). Accesses that performed none (a failed sc) touch nothing.
  *
- * State: one hash table of (line, function) -> mask of the line's bytes
+ * State: one hash table (util/keymap.h) of (line, function) -> mask of the line's bytes
  * touched, with function -1 for the whole run; distinct bytes are the
  * masks' population counts, distinct lines the entries. Memory is
  * proportional to the lines touched. Per access: one lookup for the whole
@@ -19,79 +19,34 @@
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
+#include "util/keymap.h"
 
 #define LINE 64u
 #define ALL UINT32_MAX      /* the whole run's entries */
 #define UNKNOWN 0xfffffffeu /* an access from code outside every known function */
 #define TEXT_ROWS 16
 
-typedef struct fp_entry {
-    uint64_t line; /* line address + 1 (0: an empty slot) */
-    uint32_t fn;
-    uint64_t mask;
-} fp_entry;
-
 typedef struct fp_total {
     uint64_t bytes, lines;
 } fp_total;
 
 typedef struct footprint_tool {
-    fp_entry *slots;
-    size_t cap, used; /* cap a power of two; used <= cap / 2 */
-    uint32_t *id_fn;  /* function index of static instruction id, +1 (0: not seen yet) */
+    edan_keymap map; /* (line, function) -> mask of the line's bytes touched */
+    uint32_t *id_fn; /* function index of static instruction id, +1 (0: not seen yet) */
     size_t id_cap;
     edan_elf elf;
     bool have_elf;
     edan_error err;
 } footprint_tool;
 
-static uint64_t mix(uint64_t line, uint32_t fn)
-{
-    uint64_t h = (line ^ ((uint64_t)fn << 40)) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
-
-static bool grow(footprint_tool *t)
-{
-    size_t cap = t->cap ? 2 * t->cap : 4096;
-    fp_entry *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < t->cap; i++) {
-        const fp_entry *e = &t->slots[i];
-        if (!e->line)
-            continue;
-        size_t j = mix(e->line, e->fn) & (cap - 1);
-        while (s[j].line)
-            j = (j + 1) & (cap - 1);
-        s[j] = *e;
-    }
-    free(t->slots);
-    t->slots = s;
-    t->cap = cap;
-    return true;
-}
-
 /* Mark the bytes `mask` of line (address / LINE) touched by function fn. */
 static bool touch(footprint_tool *t, uint64_t line, uint32_t fn, uint64_t mask)
 {
-    if (2 * (t->used + 1) > t->cap && !grow(t))
+    uint64_t *m = edan_keymap_get(&t->map, line, fn, NULL);
+    if (!m)
         return false;
-    const uint64_t key = line + 1;
-    size_t j = mix(key, fn) & (t->cap - 1);
-    for (;;) {
-        fp_entry *e = &t->slots[j];
-        if (!e->line) {
-            *e = (fp_entry){key, fn, mask};
-            t->used++;
-            return true;
-        }
-        if (e->line == key && e->fn == fn) {
-            e->mask |= mask;
-            return true;
-        }
-        j = (j + 1) & (t->cap - 1);
-    }
+    *m |= mask;
+    return true;
 }
 
 /* The function index of the instruction of r (UNKNOWN without symbols or outside every function). */
@@ -158,7 +113,7 @@ static bool wanted(const edan_options *o)
 static void *create(edan_session *s, edan_error *err)
 {
     footprint_tool *t = calloc(1, sizeof *t);
-    if (!t || !grow(t)) {
+    if (!t || edan_keymap_init(&t->map, sizeof(uint64_t))) {
         free(t);
         edan_error_set(err, "out of memory");
         return NULL;
@@ -201,13 +156,14 @@ static fp_total totals(const footprint_tool *t, fp_row **rows, size_t *n_rows)
     fp_row *r = calloc(n_fn + 1, sizeof *r);
     for (size_t i = 0; r && i <= n_fn; i++)
         r[i].fn = i < n_fn ? (uint32_t)i : UNKNOWN;
-    for (size_t i = 0; i < t->cap; i++) {
-        const fp_entry *e = &t->slots[i];
-        if (!e->line)
+    for (size_t i = 0; i < edan_keymap_capacity(&t->map); i++) {
+        uint32_t fn;
+        const uint64_t *mask = edan_keymap_at(&t->map, i, NULL, &fn);
+        if (!mask)
             continue;
-        fp_total *v = e->fn == ALL ? &all : !r ? NULL : e->fn == UNKNOWN ? &r[n_fn].v : &r[e->fn].v;
+        fp_total *v = fn == ALL ? &all : !r ? NULL : fn == UNKNOWN ? &r[n_fn].v : &r[fn].v;
         if (v) {
-            v->bytes += (uint64_t)__builtin_popcountll(e->mask);
+            v->bytes += (uint64_t)__builtin_popcountll(*mask);
             v->lines++;
         }
     }
@@ -270,7 +226,7 @@ static void destroy(void *tool)
         return;
     if (t->have_elf)
         edan_elf_close(&t->elf);
-    free(t->slots);
+    edan_keymap_free(&t->map);
     free(t->id_fn);
     free(t);
 }

@@ -18,7 +18,7 @@
  * of the whole run), and the mean footprint of windows of W loads over all
  * windows (the intra-window quantity the samples estimate directly).
  *
- * State: one hash table of (block, function) with the last window it was
+ * State: one hash table (util/keymap.h) of (block, function) with the last window it was
  * touched in, so every per-window distinct count is one comparison per
  * access. Memory is proportional to the distinct (block, function) pairs.
  */
@@ -33,6 +33,7 @@
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
+#include "util/keymap.h"
 #include "util/parse.h"
 
 #define BLOCK_SHIFT 6
@@ -40,12 +41,11 @@
 #define UNKNOWN_FN 0xfffffffeu
 #define TEXT_ROWS 10
 
-typedef struct sm_slot {
-    uint64_t key; /* block + 1 (0: empty) */
-    uint32_t fn;
-    uint32_t sampled;  /* 1 once a sample touched it */
+/* What the table keeps per (block, function). */
+typedef struct sm_block {
     uint64_t last_win; /* window index + 1 of its latest access */
-} sm_slot;
+    uint32_t sampled;  /* 1 once a sample touched it */
+} sm_block;
 
 /* Counts of one function (or of the whole run). */
 typedef struct sm_counts {
@@ -58,9 +58,8 @@ typedef struct sm_counts {
 
 typedef struct sampled_tool {
     uint64_t period, window;
-    uint64_t loads; /* loads so far: load i is in window i / W, sampled when i % P < W */
-    sm_slot *slots;
-    size_t cap, used;
+    uint64_t loads;  /* loads so far: load i is in window i / W, sampled when i % P < W */
+    edan_keymap map; /* (block, function) -> sm_block */
     sm_counts all;
     sm_counts *fns;  /* per function, and [n_funcs] for code outside every function */
     uint32_t *id_fn; /* function index + 1 by static id */
@@ -104,47 +103,15 @@ static bool wanted(const edan_options *o)
 /* The stream                                                             */
 /* ===================================================================== */
 
-static uint64_t mix(uint64_t key, uint32_t fn)
-{
-    uint64_t h = (key ^ ((uint64_t)fn << 40)) * 0x9e3779b97f4a7c15ull;
-    return h ^ (h >> 29);
-}
-
-static bool grow(sampled_tool *t)
-{
-    const size_t cap = t->cap ? 2 * t->cap : 4096;
-    sm_slot *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i].key)
-            continue;
-        size_t j = mix(t->slots[i].key, t->slots[i].fn) & (cap - 1);
-        while (s[j].key)
-            j = (j + 1) & (cap - 1);
-        s[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = s;
-    t->cap = cap;
-    return true;
-}
-
 /* A load of block b by function fn (ALL_FN: the whole run) in window w (index + 1), sampled or not. */
 static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *c, uint64_t w, bool sampled)
 {
-    if (2 * (t->used + 1) > t->cap && !grow(t))
+    bool created;
+    sm_block *e = edan_keymap_get(&t->map, b, fn, &created);
+    if (!e)
         return false;
-    const uint64_t key = b + 1;
-    size_t j = mix(key, fn) & (t->cap - 1);
-    while (t->slots[j].key && (t->slots[j].key != key || t->slots[j].fn != fn))
-        j = (j + 1) & (t->cap - 1);
-    sm_slot *e = &t->slots[j];
-    if (!e->key) {
-        *e = (sm_slot){key, fn, 0, 0};
-        t->used++;
+    if (created)
         c->F++;
-    }
     if (e->last_win != w) { /* first in this window */
         e->last_win = w;
         c->win_F++;
@@ -388,7 +355,7 @@ static void destroy(void *tool)
         return;
     if (t->have_elf)
         edan_elf_close(&t->elf);
-    free(t->slots);
+    edan_keymap_free(&t->map);
     free(t->fns);
     free(t->id_fn);
     free(t);
@@ -398,7 +365,7 @@ static void *create(edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
     sampled_tool *t = calloc(1, sizeof *t);
-    if (!t || !grow(t)) {
+    if (!t || edan_keymap_init(&t->map, sizeof(sm_block))) {
         free(t);
         edan_error_set(err, "out of memory");
         return NULL;

@@ -33,6 +33,7 @@
 #include "tool/session.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
+#include "util/keymap.h"
 #include "util/parse.h"
 #include "util/srcmap.h"
 
@@ -41,7 +42,7 @@
 #define TOP 3 /* functions and lines listed per region */
 
 typedef struct zb {
-    uint64_t block; /* block + 1 (0: empty slot) */
+    uint64_t block; /* block + 1 */
     uint64_t accesses, reuses;
     double dist_sum;
     uint32_t id[2]; /* the two heavy hitters among the static instructions (index + 1) */
@@ -58,8 +59,7 @@ typedef struct zoom_region {
 
 typedef struct zoom_tool {
     edan_reuse *tracker;
-    zb *slots;
-    size_t cap, used;
+    edan_keymap map; /* block -> zb */
     uint64_t *id_pc; /* pc by static id + 1 index */
     size_t id_cap;
     uint32_t pages;
@@ -142,44 +142,13 @@ static bool wanted(const edan_options *o)
 /* The stream                                                             */
 /* ===================================================================== */
 
-static uint64_t mix(uint64_t k)
-{
-    k *= 0x9e3779b97f4a7c15ull;
-    return k ^ (k >> 29);
-}
-
-static bool grow(zoom_tool *t)
-{
-    const size_t cap = t->cap ? 2 * t->cap : 4096;
-    zb *s = calloc(cap, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->slots[i].block)
-            continue;
-        size_t j = mix(t->slots[i].block) & (cap - 1);
-        while (s[j].block)
-            j = (j + 1) & (cap - 1);
-        s[j] = t->slots[i];
-    }
-    free(t->slots);
-    t->slots = s;
-    t->cap = cap;
-    return true;
-}
-
 static zb *block_of(zoom_tool *t, uint64_t b)
 {
-    if (2 * (t->used + 1) > t->cap && !grow(t))
-        return NULL;
-    size_t j = mix(b + 1) & (t->cap - 1);
-    while (t->slots[j].block && t->slots[j].block != b + 1)
-        j = (j + 1) & (t->cap - 1);
-    if (!t->slots[j].block) {
-        t->slots[j].block = b + 1;
-        t->used++;
-    }
-    return &t->slots[j];
+    bool created;
+    zb *e = edan_keymap_get(&t->map, b, 0, &created);
+    if (e && created)
+        e->block = b + 1;
+    return e;
 }
 
 /* One more access by static instruction id + 1 = k: Misra-Gries with two counters. */
@@ -365,13 +334,15 @@ static void build(zoom_tool *t)
     if (t->built)
         return;
     t->built = true;
-    t->sorted = malloc((t->used + 1) * sizeof *t->sorted);
+    t->sorted = malloc((edan_keymap_size(&t->map) + 1) * sizeof *t->sorted);
     t->regions = malloc(MAX_REGIONS * sizeof *t->regions);
     if (!t->sorted || !t->regions)
         return;
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->slots[i].block)
-            t->sorted[t->n_sorted++] = t->slots[i];
+    for (size_t i = 0; i < edan_keymap_capacity(&t->map); i++) {
+        const zb *e = edan_keymap_at(&t->map, i, NULL, NULL);
+        if (e)
+            t->sorted[t->n_sorted++] = *e;
+    }
     qsort(t->sorted, t->n_sorted, sizeof *t->sorted, by_block);
     if (!t->n_sorted)
         return;
@@ -559,7 +530,7 @@ static void destroy(void *tool)
     if (!t)
         return;
     edan_reuse_free(t->tracker);
-    free(t->slots);
+    edan_keymap_free(&t->map);
     free(t->id_pc);
     free(t->sorted);
     free(t->regions);
@@ -570,7 +541,7 @@ static void *create(edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
     zoom_tool *t = calloc(1, sizeof *t);
-    if (!t || !grow(t) || !(t->tracker = edan_reuse_new(true))) {
+    if (!t || edan_keymap_init(&t->map, sizeof(zb)) || !(t->tracker = edan_reuse_new(true))) {
         destroy(t);
         edan_error_set(err, "out of memory");
         return NULL;
