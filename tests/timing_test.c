@@ -478,6 +478,110 @@ static void test_store_sets(void)
     }
 }
 
+static edan_insn store(uint8_t data, uint8_t addr, uint64_t pc, uint8_t size)
+{
+    edan_insn in = load(0, addr, pc);
+    in.size = size;
+    in.cls = EDAN_CLASS_STORE;
+    in.mem = EDAN_MEM_STORE;
+    in.n_src = 2;
+    in.src[1] = data;
+    in.n_dst = 0;
+    return in;
+}
+
+/* A machine for the store-set cases: misses cost nothing, a division 20 cycles, 16-byte store sets. */
+static double store_set_cycles(const edan_exec *r, size_t n)
+{
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    m.mem_latency_ns = 0;
+    double c[1], lat = 0;
+    predict(&m, r, n, &lat, 1, 64, c, NULL);
+    return c[0];
+}
+
+/*
+ * gem5 indexes its store-set table by pc / 4, so a compressed load in the
+ * same 4-byte word as a store of a set belongs to the set. Per iteration a
+ * division feeds a 2-byte store at 0x1004, and a load from an unrelated
+ * address feeds the next division; a trainer load next to the store (same
+ * 16-byte block) puts the store into a set in iteration 0. A load at 0x1006
+ * shares the store's entry: from iteration 1 on it waits for the store, and
+ * iteration i >= 1 is the chain division (20), store (1), load (1, its
+ * value written back in 1): the last load finishes at 23 + 22 (N - 2). A
+ * load at 0x1008 has an entry of its own and never waits: the divisions
+ * overlap, done at 21 from iteration 1 on, and only the stores, ordered in
+ * their set (see the next case), follow one another a cycle apart: the
+ * last is done at 21 + (N - 1).
+ */
+static void test_store_set_index(void)
+{
+    enum { N = 64 };
+    static edan_exec r[4 * N];
+    static edan_insn div, st, ld[2], trainer;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
+    for (int alias = 1; alias >= 0; alias--) {
+        ld[alias] = load(EDAN_REG_X(11), EDAN_REG_X(3), alias ? 0x1006 : 0x1008);
+        ld[alias].size = 2;
+        size_t n = 0;
+        for (int i = 0; i < N; i++) {
+            r[n++] = rec(&div, 0);
+            r[n++] = rec(&st, 0x8000 + 16 * (uint64_t)i);
+            r[n++] = rec(&ld[alias], 0x100000 + 8 * (uint64_t)i);
+            if (i == 0)
+                r[n++] = rec(&trainer, 0x8000 + 8);
+        }
+        double c = store_set_cycles(r, n), want = alias ? 23 + 22 * (N - 2) : 21 + (N - 1);
+        CHECK(c == want, "a load %s the store's 4-byte word: %g cycles, expected %g", alias ? "in" : "outside", c,
+              want);
+    }
+}
+
+/*
+ * gem5's store sets order the stores of a set as well: a store waits for
+ * the set's last store before it. Per iteration i a division feeds store A
+ * (at 32i), store B writes a constant to 32i + 16, and a load reads B's
+ * bytes and feeds the next division. The load trains its pc with A in
+ * iteration 0 (it reads the other half of A's 16-byte block) and with B in
+ * iteration 1 (it reads B's bytes): A, B and the load are one set from then
+ * on. In iteration 1 the load waits for A (its set's last store), and ends
+ * at 23; from iteration 2 B waits for A and the loop is the chain division
+ * (20), A (1), B (1), the load (1, its value written back in 1): iteration
+ * i ends at 23 i. Without the order B would not wait for the division, nor
+ * the load for B, and the divisions would overlap.
+ */
+static void test_store_set_stores(void)
+{
+    enum { N = 64 };
+    static edan_exec r[5 * N];
+    static edan_insn div, sa, sb, ld;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    sa = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 4);
+    sb = store(0, EDAN_REG_X(2), 0x1008, 4);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x100c);
+    /* the lines are cached first, so that no access waits for another's fill */
+    static edan_insn warm;
+    warm = load(EDAN_REG_X(20), EDAN_REG_X(3), 0x2000);
+    size_t n = 0;
+    for (uint64_t at = 0x8000; at < 0x8000 + 32 * N; at += LINE)
+        r[n++] = rec(&warm, at);
+    for (int i = 0; i < N; i++) {
+        const uint64_t a = 0x8000 + 32 * (uint64_t)i, b = a + 16;
+        r[n++] = rec(&div, 0);
+        r[n++] = rec(&sa, a);
+        r[n++] = rec(&sb, b);
+        r[n++] = rec(&ld, i == 0 ? a + 8 : b);
+    }
+    double c = store_set_cycles(r, n), want = 23 * (N - 1);
+    CHECK(c == want, "stores of one set in order: %g cycles, expected %g", c, want);
+}
+
 static void test_bad_machine(void)
 {
     edan_machine m = base_machine();
@@ -502,6 +606,8 @@ int main(void)
     test_predictors();
     test_dividers();
     test_store_sets();
+    test_store_set_index();
+    test_store_set_stores();
     test_bad_machine();
     return check_summary();
 }

@@ -91,7 +91,7 @@ struct edan_timing {
     uint64_t *ss_block, *ss_store, *ss_store_pc;
     uint32_t *ssit;
     uint64_t *lfst;
-    uint32_t ss_shift, ss_next;
+    uint32_t ss_shift;
     uint64_t ss_mem_ops;
     /* attribution per static instruction id: id_time / id_stall [id * K + k] */
     size_t id_cap;
@@ -403,9 +403,15 @@ static bool mispredicted(edan_timing *t, const edan_insn *in)
     return wrong;
 }
 
+/*
+ * The SSIT entry of an instruction: indexed by pc / 4, as gem5's
+ * (StoreSet::calcIndex, offsetBits 2), so with compressed (2-byte)
+ * instructions the two in one 4-byte word share an entry: a load right
+ * after a store in a set is predicted to depend on that set's stores.
+ */
 static uint32_t *ssit_of(edan_timing *t, uint64_t pc)
 {
-    return &t->ssit[(pc >> 1) & (SS_ENTRIES - 1)];
+    return &t->ssit[(pc >> 2) & (SS_ENTRIES - 1)];
 }
 
 /*
@@ -413,9 +419,11 @@ static uint32_t *ssit_of(edan_timing *t, uint64_t pc)
  * while an older store to the same store_set_bytes block was in the window
  * (gem5 detects it as an order violation) puts its pc and the store's in
  * one set; from then on the load waits until the set's last store, older
- * than it, has executed, whatever its address. The tables are forgotten
- * every SS_CLEAR_PERIOD loads and stores. Trained in trace order, the same
- * for every lane. a[k]: the start times, delayed.
+ * than it, has executed, whatever its address, and so does a store of the
+ * set (gem5's MemDepUnit asks the predictor for every load and store), so
+ * a set's stores execute in order. The tables are forgotten every
+ * SS_CLEAR_PERIOD loads and stores. Trained in trace order, the same for
+ * every lane. a[k]: the start times, delayed.
  */
 static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
@@ -429,20 +437,21 @@ static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick 
     if (is_load) {
         if (t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask) {
             uint32_t *sset = ssit_of(t, t->ss_store_pc[slot]);
-            if (!*set && !*sset)
-                *set = *sset = 1 + t->ss_next++ % SS_ENTRIES;
+            if (!*set && !*sset) /* a new set, numbered from the load's pc as gem5's calcSSID */
+                *set = *sset = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
             else if (!*set || !*sset)
                 *set = *sset = *set ? *set : *sset;
             else
                 *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
         }
-        const uint64_t last = *set ? t->lfst[*set - 1] : 0;
-        if (last && v - (last - 1) <= t->rmask) {
-            const tick *fs = t->F[(last - 1) & t->rmask];
-            for (int k = 0; k < t->K; k++)
-                a[k] = max_t(a[k], fs[k]);
-        }
-    } else {
+    }
+    const uint64_t last = *set ? t->lfst[*set - 1] : 0;
+    if (last && v - (last - 1) <= t->rmask) {
+        const tick *fs = t->F[(last - 1) & t->rmask];
+        for (int k = 0; k < t->K; k++)
+            a[k] = max_t(a[k], fs[k]);
+    }
+    if (!is_load) {
         t->ss_block[slot] = block + 1;
         t->ss_store[slot] = v;
         t->ss_store_pc[slot] = pc;
