@@ -7,37 +7,21 @@
 #include "analysis/cache.h"
 #include "analysis/cost.h"
 #include "analysis/deps.h"
+#include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "util/grow.h"
 
-/*
- * Times are ticks of 1/TPC cycle, so that a memory bandwidth of a fraction
- * of a line per cycle (16 GB/s at 1 GHz is 4 cycles a 64-byte line, at
- * 3 GHz 12) queues transfers without rounding to whole cycles.
- */
-#define TPC 16u
+#define TPC EDAN_TICKS_PER_CYCLE
 #define MAXK EDAN_TIMING_MAX_LATENCIES
 #define NLEV EDAN_MACHINE_MAX_DATA_LEVELS
-/* Lines in flight are looked up in a direct-mapped table of this many entries (far more than MSHRs). */
-#define INFLIGHT_BITS 12
-/*
- * Memory bandwidth is a calendar: time cut into buckets of BW_LINES line
- * transfers, each bucket holding that many bytes, in a ring of BW_BUCKETS.
- * A transfer takes room in the first bucket from its arrival on that has
- * some, so requests that arrive out of time order (loads start out of
- * order) use the idle time before a later one, as a real channel does; a
- * queue in program order would not. Within a bucket transfers are not
- * ordered, so a transfer can finish up to one bucket early; over a stream
- * the rate is the bandwidth.
- */
-#define BW_LINES 8
 /* Store sets: gem5's SSIT and LFST sizes, and its period of forgetting (store_set_clear_period). */
 #define SS_ENTRIES 1024u
 #define SS_CLEAR_PERIOD 250000u
-#define BW_BUCKETS 4096
+#define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
 
-typedef uint64_t tick;
-typedef tick lanes[MAXK]; /* one time per memory latency */
+typedef edan_tick tick;
+typedef edan_lanes lanes;
+_Static_assert(MAXK <= EDAN_MEMTIME_LANES, "the hierarchy's times hold every lane");
 
 static inline tick max_t(tick a, tick b)
 {
@@ -54,10 +38,7 @@ struct edan_timing {
     edan_machine m;
     int K;
     double lat_ns[MAXK];
-    tick memlat[MAXK];
-    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], hit[NLEV], l1i_hit;
-    double ticks_per_byte; /* memory bandwidth */
-    tick line_xfer;        /* one line's transfer */
+    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
     int nlev;
     edan_deps *deps;
     edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
@@ -76,13 +57,8 @@ struct edan_timing {
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
     tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
-    tick bw_ticks;      /* one bucket of the bandwidth calendar */
-    double bw_cap;      /* bytes a bucket holds */
-    uint64_t *bw_no;    /* [bucket][lane]: the bucket's number + 1 (0: empty) */
-    double *bw_used;    /* [bucket][lane]: bytes taken in it */
-    lanes *mshr[NLEV];  /* per level: mshrs entries, the time each is free */
-    uint64_t *if_line;  /* line + 1 of each in-flight table entry, 0 = empty */
-    lanes *if_fill;
+    edan_memtime mem;   /* the hierarchy's times */
+    bool mem_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped) the block + 1 and its last store's index and pc, to train; per
@@ -147,9 +123,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         t->lat[c] = cycles(m->latency[c]);
     /* a load or store that performed no access (a failed sc) takes a cycle */
     t->lat[EDAN_CLASS_LOAD] = t->lat[EDAN_CLASS_STORE] = t->lat[EDAN_CLASS_ATOMIC] = t->cyc;
-    for (int l = 0; l < t->nlev; l++)
-        t->hit[l] = cycles(m->data[l].hit_latency);
     t->l1i_hit = cycles(m->l1i.hit_latency);
+    tick memlat[MAXK];
     for (int k = 0; k < n; k++) {
         t->lat_ns[k] = lat_ns[k];
         double ticks = lat_ns[k] * m->clock_ghz * TPC;
@@ -158,14 +133,9 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
             edan_timing_free(t);
             return NULL;
         }
-        t->memlat[k] = (tick)llround(ticks);
+        memlat[k] = (tick)llround(ticks);
     }
-    /* bytes per cycle = GB/s / GHz */
-    t->ticks_per_byte = TPC * m->clock_ghz / m->mem_bandwidth_gbs;
     t->line_shift = (uint32_t)__builtin_ctz(m->data[0].geo.line);
-    t->line_xfer = (tick)llround(t->ticks_per_byte * m->data[0].geo.line);
-    t->bw_ticks = t->line_xfer ? BW_LINES * t->line_xfer : (tick)1 << 20;
-    t->bw_cap = (double)t->bw_ticks / t->ticks_per_byte;
 
     uint32_t r = 2;
     while (r < m->rob_entries + 1)
@@ -180,27 +150,25 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->C = calloc(r, sizeof *t->C);
     t->lq = calloc(m->lq_entries, sizeof *t->lq);
     t->sq = calloc(m->sq_entries, sizeof *t->sq);
-    t->if_line = calloc(1u << INFLIGHT_BITS, sizeof *t->if_line);
-    t->if_fill = calloc(1u << INFLIGHT_BITS, sizeof *t->if_fill);
-    t->ss_block = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_block);
-    t->ss_store = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_store);
-    t->ss_store_pc = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_store_pc);
+    t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
+    t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
+    t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
     t->ssit = calloc(SS_ENTRIES, sizeof *t->ssit);
     t->lfst = calloc(SS_ENTRIES, sizeof *t->lfst);
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
-    t->bw_no = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_no);
-    t->bw_used = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_used);
-    bool ok = t->F && t->C && t->lq && t->sq && t->if_line && t->if_fill && t->ss_block && t->ss_store &&
-              t->ss_store_pc && t->ssit && t->lfst && t->bw_no && t->bw_used;
+    bool ok = t->F && t->C && t->lq && t->sq && t->ss_block && t->ss_store && t->ss_store_pc && t->ssit && t->lfst;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
-    for (int l = 0; ok && l < t->nlev; l++)
-        ok = (t->mshr[l] = calloc(m->data[l].mshrs, sizeof(lanes))) != NULL;
     if (!ok) {
         edan_error_set(err, "out of memory for the timing model");
         edan_timing_free(t);
         return NULL;
     }
+    if (edan_memtime_init(&t->mem, m, memlat, n, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->mem_ok = true;
     if (edan_predictor_init(&t->bp, m->predictor, m->predictor_entries, err)) {
         edan_timing_free(t);
         return NULL;
@@ -231,8 +199,8 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->dc);
     if (t->ic_ok)
         edan_cache_free(&t->ic);
-    for (int l = 0; l < NLEV; l++)
-        free(t->mshr[l]);
+    if (t->mem_ok)
+        edan_memtime_free(&t->mem);
     free(t->div_units[0]);
     free(t->div_units[1]);
     free(t->F);
@@ -240,112 +208,16 @@ void edan_timing_free(edan_timing *t)
     free(t->lq);
     free(t->sq);
     edan_predictor_free(&t->bp);
-    free(t->if_line);
-    free(t->if_fill);
     free(t->ss_block);
     free(t->ss_store);
     free(t->ss_store_pc);
     free(t->ssit);
     free(t->lfst);
-    free(t->bw_no);
-    free(t->bw_used);
     free(t->id_time);
     free(t->id_stall);
     free(t->id_count);
     free(t->id_pc);
     free(t);
-}
-
-/* ===================================================================== */
-/* The memory hierarchy's times                                           */
-/* ===================================================================== */
-
-/* A transfer of `bytes` to or from memory that can start at x (lane k): when it is done. */
-static tick transfer(edan_timing *t, int k, tick x, uint32_t bytes)
-{
-    const tick alone = x + (tick)llround(t->ticks_per_byte * bytes);
-    if (!bytes)
-        return x;
-    double rem = bytes;
-    tick done = x;
-    for (uint64_t b = x / t->bw_ticks;; b++) {
-        const size_t s = (size_t)(b % BW_BUCKETS) * (size_t)t->K + (size_t)k;
-        if (t->bw_no[s] != b + 1) {
-            t->bw_no[s] = b + 1;
-            t->bw_used[s] = 0;
-        }
-        double take = t->bw_cap - t->bw_used[s];
-        if (take > rem)
-            take = rem;
-        if (take > 0) {
-            t->bw_used[s] += take;
-            rem -= take;
-            done = b * t->bw_ticks + (tick)llround(t->bw_used[s] * t->ticks_per_byte);
-        }
-        if (rem <= 0)
-            break;
-    }
-    return max_t(done, alone);
-}
-
-/*
- * A read that missed levels first .. L-1 and finds its line at level L
- * (nlev: memory). t0[k]: when the request has been looked up at level
- * `first` (so with L == first the data is there at t0). Each level missed
- * holds one of its MSHRs from the earliest it can have one until the fill;
- * memory moves the bytes at its bandwidth (transfer(); bytes: what this
- * access moves, write-backs included), then the data comes back after the
- * memory latency, through each level missed, which takes its hit latency
- * again to respond (gem5: response_latency). fill[k]: when the data is
- * back at level `first`.
- */
-static void read_times(edan_timing *t, int first, int L, uint32_t bytes, const tick *t0, tick *fill)
-{
-    for (int k = 0; k < t->K; k++) {
-        tick x = t0[k];
-        uint32_t taken[NLEV];
-        for (int l = first; l < L; l++) {
-            lanes *ms = t->mshr[l];
-            uint32_t best = 0;
-            for (uint32_t i = 1; i < t->m.data[l].mshrs; i++)
-                if (ms[i][k] < ms[best][k])
-                    best = i;
-            x = max_t(x, ms[best][k]);
-            taken[l] = best;
-            if (l + 1 < t->nlev)
-                x += t->hit[l + 1];
-        }
-        if (L == t->nlev)
-            x = transfer(t, k, x, bytes) + t->memlat[k];
-        /* the data passes back up through every level that missed, each taking its latency again */
-        for (int l = first; l < L; l++)
-            x += t->hit[l];
-        for (int l = first; l < L; l++)
-            t->mshr[l][taken[l]][k] = x;
-        fill[k] = x;
-    }
-}
-
-/* The in-flight entry of a line: a load of it waits for its fill. */
-static uint32_t inflight_slot(uint64_t line)
-{
-    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> (64 - INFLIGHT_BITS));
-}
-
-static void inflight_note(edan_timing *t, uint64_t line, const tick *fill)
-{
-    uint32_t s = inflight_slot(line);
-    t->if_line[s] = line + 1;
-    memcpy(t->if_fill[s], fill, (size_t)t->K * sizeof(tick));
-}
-
-/* A first-level hit at t0: the data, or the fill of the line if it is still on its way. */
-static void hit_times(edan_timing *t, uint64_t line, const tick *t0, tick *done)
-{
-    uint32_t s = inflight_slot(line);
-    bool in_flight = t->if_line[s] == line + 1;
-    for (int k = 0; k < t->K; k++)
-        done[k] = in_flight ? max_t(t0[k], t->if_fill[s][k]) : t0[k];
 }
 
 /* ===================================================================== */
@@ -428,7 +300,7 @@ static uint32_t *ssit_of(edan_timing *t, uint64_t pc)
 static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
-    const uint32_t slot = inflight_slot(block);
+    const uint32_t slot = edan_memtime_slot(block);
     if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
         memset(t->ssit, 0, SS_ENTRIES * sizeof *t->ssit);
         memset(t->lfst, 0, SS_ENTRIES * sizeof *t->lfst);
@@ -531,8 +403,8 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
     if (imiss) {
         for (int k = 0; k < K; k++)
-            b[k] = a[k] + t->l1i_hit + t->hit[1];
-        read_times(t, 1, ilevel, ibytes, b, a);
+            b[k] = a[k] + t->l1i_hit + t->mem.hit[1];
+        edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
         for (int k = 0; k < K; k++) {
             a[k] += t->l1i_hit; /* the L1i's response */
             t->fetch.at[k] = a[k];
@@ -578,15 +450,7 @@ static int step(edan_timing *t, const edan_exec *rec)
         }
         count_access(t, &r);
         t->n.loads++;
-        uint64_t line = rec->addr >> t->line_shift;
-        for (int k = 0; k < K; k++)
-            b[k] = a[k] + t->hit[0];
-        if (r.level == 0) {
-            hit_times(t, line, b, b);
-        } else {
-            read_times(t, 0, (int)r.level, r.ram_bytes, b, b);
-            inflight_note(t, line, b);
-        }
+        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, b);
         for (int k = 0; k < K; k++)
             b[k] += t->cyc; /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
@@ -640,17 +504,9 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
     if (is_store) {
         /* the write, in order after commit; its queue entry is free when it is done */
-        for (int k = 0; k < K; k++) {
+        for (int k = 0; k < K; k++)
             t->drain[k] = max_t(Cv[k], t->drain[k]);
-            a[k] = t->drain[k] + t->hit[0];
-        }
-        uint64_t line = rec->addr >> t->line_shift;
-        if (r.level == 0) {
-            hit_times(t, line, a, a);
-        } else {
-            read_times(t, 0, (int)r.level, r.ram_bytes, a, a);
-            inflight_note(t, line, a);
-        }
+        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, a);
         memcpy(t->sq[t->sq_at], a, (size_t)K * sizeof(tick));
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
