@@ -35,6 +35,8 @@ def test_machine_files():
         (lambda t: t.replace("rob_entries = 192", "rob_entries = many"), "rob_entries = 'many'", line_of("rob_entries")),
         (lambda t: t.replace("clock_ghz = 1.0", "clock_ghz = -1"), "clock_ghz", line_of("clock_ghz")),
         (lambda t: t.replace("mshrs = 16", "mshrs ="), "mshrs = ''", None),
+        (lambda t: t.replace("mshr_targets = 20 ", "mshr_targets = 0 ", 2), "mshr_targets = '0'", line_of("mshr_targets")),
+        (lambda t: t.replace("mshr_targets = 12", "#"), "[l2] mshr_targets is missing", None),
         (lambda t: t.replace("latency_ns = 50 ", "#"), "[memory] latency_ns is missing", None),
         (lambda t: t.replace("[l2]", "[l9]"), "unknown section [l9]", None),
         (lambda t: t.replace("ways = 8", "ways = 3"), "[l2]", None),

@@ -42,12 +42,12 @@ static edan_machine base_machine(void)
     for (int c = 0; c < EDAN_CLASS_COUNT; c++)
         m.latency[c] = 1;
     edan_cache_level_config wb = {1u << 15, LINE, 2, true, true};
-    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024};
+    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024, 1024};
     m.n_data_levels = 2;
-    m.data[0] = (edan_machine_cache){wb, 0, 1024};
+    m.data[0] = (edan_machine_cache){wb, 0, 1024, 1024};
     wb.size = 1u << 18;
     wb.ways = 8;
-    m.data[1] = (edan_machine_cache){wb, 0, 1024};
+    m.data[1] = (edan_machine_cache){wb, 0, 1024, 1024};
     m.mem_latency_ns = 100;
     m.mem_bandwidth_gbs = 1e6;
     return m;
@@ -168,6 +168,35 @@ static void test_mshrs(void)
         m.data[1].mshrs = k;
         e = exposed(&m, r, n);
         CHECK(e == want, "%zu independent misses with %u L2 MSHRs: %g latencies, expected %g", n, k, e, want);
+    }
+}
+
+/*
+ * An MSHR holds mshr_targets accesses (the miss and those that merge into
+ * it); the access that fills the last target blocks the L1d until that
+ * MSHR's fill, as gem5's cache does. n lines, each read by 4 independent
+ * loads in a row, every MSHR free: with 5 or more targets the n misses
+ * overlap (one latency, and the first fetch's); with at most 4 the last
+ * access to each line (the second one with 1 target: the miss alone never
+ * blocks) blocks the L1d, the next line's miss goes out when the line is
+ * back, and each line costs a latency of its own.
+ */
+static void test_mshr_targets(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn ld[4];
+    for (int j = 0; j < 4; j++)
+        ld[j] = load(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+    const size_t n = 32;
+    for (size_t i = 0; i < 4 * n; i++)
+        r[i] = rec(&ld[i % 4], fresh(i / 4) + 8 * (i % 4));
+    const uint32_t targets[] = {1, 2, 4, 5, 8};
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+        edan_machine m = base_machine();
+        m.data[0].mshr_targets = targets[i];
+        double e = exposed(&m, r, 4 * n), want = targets[i] <= 4 ? (double)n + 1 : 2;
+        CHECK(e == want, "%zu lines of 4 loads, %u targets an MSHR: %g latencies exposed, expected %g", n, targets[i],
+              e, want);
     }
 }
 
@@ -598,6 +627,7 @@ int main(void)
 {
     test_chain();
     test_mshrs();
+    test_mshr_targets();
     test_rob();
     test_bandwidth();
     test_l1i();

@@ -24,9 +24,6 @@ import configparser
 import re
 import sys
 
-# Targets per MSHR are not part of the machine description; these are the reference script's values.
-TGTS_PER_MSHR = {"l1i": 20, "l1d": 20, "l2": 12, "l3": 12}
-
 # Every key the machine format has, per section (an unknown key is an error, as in edan's parser).
 SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
@@ -34,10 +31,10 @@ SECTIONS = {
              "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
-    "l1i": {"size", "line", "ways", "hit_latency", "mshrs"},
-    "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
-    "l2": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
-    "l3": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
+    "l1i": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets"},
+    "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
+    "l2": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
+    "l3": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "memory": {"latency_ns", "bandwidth_gbs"},
     # ExaSAT's machine model for edan's --projection; gem5 has nothing to build from it
     "projection": {"peak_gflops", "cores", "div_weight", "sqrt_weight", "transcendental_weight"},
@@ -221,7 +218,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                         "tag_latency": machine[lv]["hit_latency"],
                         "data_latency": machine[lv]["hit_latency"],
                         "response_latency": machine[lv]["hit_latency"],
-                        "mshrs": machine[lv]["mshrs"], "tgts_per_mshr": TGTS_PER_MSHR[lv]}
+                        "mshrs": machine[lv]["mshrs"],
+                        "tgts_per_mshr": machine[lv]["mshr_targets"]}
                    for lv in levels},
         "memory": {"latency": "%gns" % lat,
                    "bandwidth": "%.3fB/s" % (mem["bandwidth_gbs"] * 1e9)},

@@ -22,6 +22,9 @@ typedef struct edan_machine_cache {
     edan_cache_level_config geo; /* size, line, ways, write policy */
     uint32_t hit_latency;        /* cycles to look up this level (and return data on a hit) */
     uint32_t mshrs;              /* misses of this level outstanding at once */
+    /* accesses one MSHR holds (the miss and those that merge into it); the one that fills the last
+     * target blocks the level until that MSHR's fill (gem5's tgts_per_mshr) */
+    uint32_t mshr_targets;
 } edan_machine_cache;
 
 typedef struct edan_machine {

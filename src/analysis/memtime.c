@@ -34,6 +34,7 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
         mt->hit[l] = (tick)m->data[l].hit_latency * EDAN_TICKS_PER_CYCLE;
         mt->mshrs[l] = m->data[l].mshrs;
     }
+    mt->targets = m->data[0].mshr_targets;
     memcpy(mt->memlat, memlat, (size_t)K * sizeof *memlat);
     /* bytes per cycle = GB/s / GHz */
     mt->ticks_per_byte = EDAN_TICKS_PER_CYCLE * m->clock_ghz / m->mem_bandwidth_gbs;
@@ -44,7 +45,8 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     mt->bw_used = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_used);
     mt->if_line = calloc(INFLIGHT, sizeof *mt->if_line);
     mt->if_fill = calloc(INFLIGHT, sizeof *mt->if_fill);
-    bool ok = mt->bw_no && mt->bw_used && mt->if_line && mt->if_fill;
+    mt->if_targets = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_targets);
+    bool ok = mt->bw_no && mt->bw_used && mt->if_line && mt->if_fill && mt->if_targets;
     for (int l = 0; ok && l < mt->nlev; l++)
         ok = (mt->mshr[l] = calloc(mt->mshrs[l], sizeof(edan_lanes))) != NULL;
     if (!ok) {
@@ -63,6 +65,7 @@ void edan_memtime_free(edan_memtime *mt)
     free(mt->bw_used);
     free(mt->if_line);
     free(mt->if_fill);
+    free(mt->if_targets);
     memset(mt, 0, sizeof *mt);
 }
 
@@ -132,10 +135,62 @@ void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const
 }
 
 /*
- * The L1d's side of an access. A miss (level > 0) notes its line in
- * flight; an access that finds its line still on its way (missed by an
- * earlier access, the fill not back when it looks) waits for the fill,
- * taking no MSHR.
+ * The intervals in which the L1d is blocked, per lane: disjoint and not
+ * touching (block() merges), so a request at t waits at most for the end of
+ * the one interval it is in. A request is blocked until the first moment
+ * the L1d is not: when misses block one after the other (a request delayed
+ * to the end of one block starts the next), their intervals merge into one.
+ */
+static tick unblocked(const edan_memtime *mt, int k, tick t)
+{
+    if (t >= mt->blk_end[k])
+        return t;
+    for (uint32_t i = 0; i < mt->blk_n[k]; i++)
+        if (mt->blk_from[k][i] <= t && t < mt->blk_to[k][i])
+            return mt->blk_to[k][i];
+    return t;
+}
+
+/* The L1d is blocked in [from, to) (lane k). With every entry taken, the interval that ends first is forgotten. */
+static void block(edan_memtime *mt, int k, tick from, tick to)
+{
+    tick *f = mt->blk_from[k], *e = mt->blk_to[k];
+    uint32_t n = mt->blk_n[k];
+    for (uint32_t i = 0; i < n; i++) {
+        if (f[i] <= to && from <= e[i]) {
+            from = f[i] < from ? f[i] : from;
+            to = max_t(to, e[i]);
+            n--;
+            f[i] = f[n];
+            e[i] = e[n];
+            i--; /* the entry moved into i is looked at next (unsigned: from 0 this wraps, and i++ gives 0) */
+        }
+    }
+    uint32_t at = n;
+    if (n == EDAN_MEMTIME_BLOCKS) {
+        at = 0;
+        for (uint32_t i = 1; i < n; i++)
+            if (e[i] < e[at])
+                at = i;
+    } else {
+        n++;
+    }
+    f[at] = from;
+    e[at] = to;
+    mt->blk_n[k] = n;
+    mt->blk_end[k] = max_t(mt->blk_end[k], to);
+}
+
+/*
+ * The L1d's side of an access. A miss (level > 0) allocates the line's
+ * in-flight entry, its MSHR holding one target. An access that finds its
+ * line still on its way (missed by an earlier access, the fill not back
+ * when it looks) waits for the fill, taking no MSHR: it is one more target
+ * of the line's MSHR. As gem5's cache does (tgts_per_mshr), the access that
+ * brings an MSHR to `targets` blocks the L1d from its request until that
+ * MSHR's fill: a request in a blocked interval waits for its end, whatever
+ * its line. The target counts are per lane: which accesses come before a
+ * fill depends on the latency.
  */
 void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t bytes, const edan_tick *req,
                          edan_tick *done)
@@ -144,13 +199,20 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
     const bool known = mt->if_line[s] == line + 1;
     if (level > 0)
         mt->if_line[s] = line + 1;
+    uint16_t *targets = mt->if_targets + (size_t)s * (size_t)mt->K;
     for (int k = 0; k < mt->K; k++) {
-        const tick t0 = req[k] + mt->hit[0];
-        if (level > 0)
+        const tick r = unblocked(mt, k, req[k]), t0 = r + mt->hit[0];
+        if (level > 0) {
             done[k] = mt->if_fill[s][k] = read_lane(mt, k, 0, level, bytes, t0);
-        else if (known && t0 < mt->if_fill[s][k])
+            targets[k] = 1;
+        } else if (known && t0 < mt->if_fill[s][k]) {
             done[k] = mt->if_fill[s][k];
-        else
+            if (targets[k] < UINT16_MAX)
+                targets[k]++;
+            if (targets[k] >= mt->targets)
+                block(mt, k, r, done[k]);
+        } else {
             done[k] = t0;
+        }
     }
 }

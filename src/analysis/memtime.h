@@ -2,8 +2,8 @@
  * memtime.h - the timing model's memory hierarchy (timing.h): when the data
  * of an access is back, for every memory latency (lane) at once. The cache
  * model (cache.h) says where a line is, in trace order; this says when:
- * each level's hit latency, its MSHRs, the memory's latency and its
- * bandwidth. docs/model.md states the rules.
+ * each level's hit latency, its MSHRs, the targets an MSHR holds, the
+ * memory's latency and its bandwidth. docs/model.md states the rules.
  *
  * Times are ticks of 1/EDAN_TICKS_PER_CYCLE cycle, so that a memory
  * bandwidth of a fraction of a line per cycle (16 GB/s at 1 GHz is 4 cycles
@@ -23,6 +23,8 @@
 #define EDAN_MEMTIME_LANES 32
 /* Lines in flight are looked up in a direct-mapped table of 2^this entries (far more than MSHRs). */
 #define EDAN_MEMTIME_INFLIGHT_BITS 12
+/* Intervals in which the L1d is blocked, kept per lane: the most recent ones. */
+#define EDAN_MEMTIME_BLOCKS 8
 
 typedef uint64_t edan_tick;
 typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency */
@@ -32,6 +34,7 @@ typedef struct edan_memtime {
     edan_tick hit[EDAN_MACHINE_MAX_DATA_LEVELS];
     edan_tick memlat[EDAN_MEMTIME_LANES];
     uint32_t mshrs[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint32_t targets;                               /* an L1d MSHR's */
     double ticks_per_byte;                          /* memory bandwidth */
     edan_tick bw_ticks;                             /* one bucket of the bandwidth calendar */
     double bw_cap;                                  /* bytes a bucket holds */
@@ -40,6 +43,12 @@ typedef struct edan_memtime {
     edan_lanes *mshr[EDAN_MACHINE_MAX_DATA_LEVELS]; /* per level: mshrs entries, the time each is free */
     uint64_t *if_line;                              /* line + 1 of each in-flight table entry, 0 = empty */
     edan_lanes *if_fill;                            /* when its fill is back at the core */
+    uint16_t *if_targets;                           /* [entry * K + lane]: accesses its MSHR holds */
+    /* per lane, the L1d is blocked in [from[i], to[i]) for i < blk_n: disjoint intervals, not touching */
+    edan_tick blk_from[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
+    edan_tick blk_to[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
+    edan_tick blk_end[EDAN_MEMTIME_LANES]; /* the latest `to`: a request from then on is never blocked */
+    uint32_t blk_n[EDAN_MEMTIME_LANES];
 } edan_memtime;
 
 /* memlat: K memory latencies in ticks (the timing model checked the machine). 0, or -1 with err set. */

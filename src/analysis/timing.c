@@ -94,7 +94,7 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
               m->lq_entries && m->sq_entries && m->int_div_units && m->fp_div_units &&
               m->l1i.geo.line == m->data[0].geo.line;
     for (int l = 0; ok && l < m->n_data_levels; l++)
-        ok = m->data[l].mshrs > 0 && m->data[l].geo.line == m->data[0].geo.line;
+        ok = m->data[l].mshrs > 0 && m->data[l].mshr_targets > 0 && m->data[l].geo.line == m->data[0].geo.line;
     if (!ok)
         edan_error_set(err, "machine %s: not a machine the timing model can schedule on", m->name);
     return ok;

@@ -19,7 +19,9 @@
  *    the hierarchy's: the level's hit latencies down to where the line is,
  *    a miss holding an MSHR of each level it misses (it waits for one), the
  *    memory latency plus the line's transfer, with memory transfers queued
- *    at the memory bandwidth. A load of a line still in flight waits for it.
+ *    at the memory bandwidth. A load of a line still in flight waits for it,
+ *    one more target of its MSHR; the access that fills an L1d MSHR's last
+ *    target blocks the L1d until that fill (memtime.h).
  *  - commit(v) = max(F(v), commit(v-1)), commit_width a cycle. A store
  *    writes after it commits, in order, through the same hierarchy, and
  *    frees its store queue entry when written.
