@@ -37,6 +37,7 @@ def test_machine_files():
         (lambda t: t.replace("mshrs = 16", "mshrs ="), "mshrs = ''", None),
         (lambda t: t.replace("mshr_targets = 20 ", "mshr_targets = 0 ", 2), "mshr_targets = '0'", line_of("mshr_targets")),
         (lambda t: t.replace("mshr_targets = 12", "#"), "[l2] mshr_targets is missing", None),
+        (lambda t: t.replace("fetch_block_bytes = 64", "fetch_block_bytes = 48"), "fetch_block_bytes = 48", None),
         (lambda t: t.replace("latency_ns = 50 ", "#"), "[memory] latency_ns is missing", None),
         (lambda t: t.replace("[l2]", "[l9]"), "unknown section [l9]", None),
         (lambda t: t.replace("ways = 8", "ways = 3"), "[l2]", None),

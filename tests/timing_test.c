@@ -269,6 +269,65 @@ static void test_l1i(void)
     CHECK(e == (double)lines, "the code run twice: %g latencies, expected %zu", e, lines);
 }
 
+/* cycles of a loop of `body` instructions at 0x1000, 4 bytes each, the last a jump back, run n times */
+static double loop_cycles(const edan_machine *m, size_t body, size_t n)
+{
+    static edan_exec r[MAXN];
+    static edan_insn code[64];
+    for (size_t j = 0; j < body; j++) {
+        code[j] = add(EDAN_REG_X(10 + j % 8), EDAN_REG_X(3), 0x1000 + 4 * j);
+        code[j].flow = j + 1 == body ? EDAN_FLOW_JUMP : EDAN_FLOW_NONE;
+    }
+    for (size_t i = 0; i < body * n; i++)
+        r[i] = rec(&code[i % body], 0);
+    double c[1], lat = 100;
+    predict(m, r, body * n, &lat, 1, 64, c, NULL);
+    return c[0];
+}
+
+/*
+ * Fetch ends its cycle at its fetch_taken_limit-th taken branch or jump. 64
+ * turns of a 3-instruction loop, 8 fetched a cycle: with no limit the 192
+ * instructions take 24 fetch cycles, with a limit of 1 one turn a cycle
+ * (64), with 2 two turns a cycle (32); everything else is the same.
+ */
+static void test_fetch_taken(void)
+{
+    edan_machine m = base_machine();
+    m.fetch_width = 8;
+    const double free = loop_cycles(&m, 3, 64);
+    m.fetch_taken_limit = 1;
+    double c = loop_cycles(&m, 3, 64);
+    CHECK(c - free == 64 - 24, "one taken jump a fetch cycle: %g cycles more, expected 40", c - free);
+    m.fetch_taken_limit = 2;
+    c = loop_cycles(&m, 3, 64);
+    CHECK(c - free == 32 - 24, "two taken jumps a fetch cycle: %g cycles more, expected 8", c - free);
+}
+
+/*
+ * Fetch reads fetch_block_bytes of the L1i at a time, the next block when
+ * it gets to it: the L1i's hit latency (3) after its last fetch from the
+ * block before. A 32-instruction loop (128 bytes), 8 fetched a cycle, no
+ * limit on taken jumps: in one block a turn takes 4 fetch cycles; in two
+ * 64-byte blocks 8 (2 from each, and a wait of 2 before each); 16 turns
+ * end 8 (16 - 1) + 5 cycles after the first fetch instead of 4 16 - 1. A
+ * 128-byte block holds the loop and the jump back stays in it: no wait.
+ */
+static void test_fetch_blocks(void)
+{
+    edan_machine m = base_machine();
+    m.fetch_width = 8;
+    m.l1i.hit_latency = 3;
+    const double free = loop_cycles(&m, 32, 16);
+    m.fetch_block_bytes = 64;
+    double c = loop_cycles(&m, 32, 16);
+    CHECK(c - free == (8 * 15 + 5) - (4 * 16 - 1), "a loop over two fetch blocks: %g cycles more, expected 62",
+          c - free);
+    m.fetch_block_bytes = 128;
+    c = loop_cycles(&m, 32, 16);
+    CHECK(c == free, "a loop within one fetch block: %g cycles, expected %g", c, free);
+}
+
 /*
  * A random stream whose loads and atomics each touch a line of their own
  * and whose stores are plain instructions, so every access misses and the
@@ -631,6 +690,8 @@ int main(void)
     test_rob();
     test_bandwidth();
     test_l1i();
+    test_fetch_taken();
+    test_fetch_blocks();
     test_limits();
     test_batches();
     test_predictors();

@@ -14,7 +14,9 @@
 #
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
 # [latency] cycles and the divider units against the functional-unit pool, frontend_cycles against the O3 stage
-# delays, write/alloc against the classic cache (write-back, write-allocate). A file that asks for
+# delays, fetch_taken_limit against O3's fetch (it ends a cycle at a predicted-taken branch: 1),
+# write/alloc against the classic cache (write-back, write-allocate); fetch_block_bytes sets the
+# fetch buffer (fetchBufferSize), mshr_targets each cache's tgts_per_mshr. A file that asks for
 # anything else is refused with exit status 2. [core] predictor: tournament is gem5's TournamentBP
 # (global and choice tables of predictor_entries, local ones a quarter), bimodal its LocalBP (2-bit
 # counters by pc); mispredict_penalty has no gem5 parameter and is reported, not set.
@@ -28,7 +30,8 @@ import sys
 SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
-             "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
+             "lq_entries", "sq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
+             "mispredict_penalty",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
     "l1i": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets"},
@@ -141,7 +144,8 @@ def read_machine(path):
                 d[k] = v
             else:
                 d[k] = parse_int(v, where(k),
-                                 0 if k in ("mispredict_penalty", "frontend_cycles", "store_set_bytes") else 1)
+                                 0 if k in ("mispredict_penalty", "frontend_cycles", "store_set_bytes",
+                                            "fetch_taken_limit", "fetch_block_bytes") else 1)
         out[sec] = d
     for sec in SECTIONS:
         if sec not in out and sec not in OPTIONAL_SECTIONS:
@@ -185,6 +189,13 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     if core["frontend_cycles"] != front:
         problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
                         "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
+    if core["fetch_taken_limit"] != 1:
+        problems.append("[core] fetch_taken_limit = %d, but gem5's O3 fetch always ends its cycle at a "
+                        "predicted-taken branch (1)" % core["fetch_taken_limit"])
+    fb, line = core["fetch_block_bytes"], min(lines) if lines else 0
+    if fb < 1 or fb & (fb - 1) or (line and line % fb):
+        problems.append("[core] fetch_block_bytes = %d: gem5's fetchBufferSize must be a power of two that "
+                        "divides the line size (%d)" % (fb, line))
     n = core["predictor_entries"]
     if n & (n - 1) or n < 4:
         problems.append("[core] predictor_entries = %d is not a power of two of at least 4" % n)
@@ -212,6 +223,7 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                 "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
                 "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
                 "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"],
+                "fetchBufferSize": core["fetch_block_bytes"],
                 "LSQDepCheckShift": ssb.bit_length() - 1},
         "predictor": predictor,
         "caches": {lv: {"size": "%dB" % machine[lv]["size"], "assoc": machine[lv]["ways"],

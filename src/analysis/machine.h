@@ -34,6 +34,11 @@ typedef struct edan_machine {
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;
     uint32_t rob_entries, lq_entries, sq_entries;
     uint32_t frontend_cycles; /* fetch to dispatch */
+    /* taken branches and jumps fetch goes past in one cycle: its cycle ends at that many (0: no limit) */
+    uint32_t fetch_taken_limit;
+    /* fetch reads the L1i in aligned blocks of this many bytes, the next one only when it needs it, so
+     * moving to another block waits the L1i's hit latency (0: fetch reads ahead, no wait) */
+    uint32_t fetch_block_bytes;
     /* units of the classes that are not pipelined (a unit is busy for the whole latency): integer
      * division; floating-point division and square root */
     uint32_t int_div_units, fp_div_units;

@@ -45,6 +45,10 @@ struct edan_timing {
     bool dc_ok, ic_ok;
     uint32_t line_shift;
     uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
+    /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
+    uint64_t fblock, prev_next;
+    lanes ftaken_at; /* the fetch cycle whose taken branches ftaken_n counts */
+    uint32_t ftaken_n[MAXK];
     edan_predictor bp;
     /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t prev_fallthrough, prev_pc;
@@ -393,8 +397,26 @@ static int step(edan_timing *t, const edan_exec *rec)
     uint32_t ibytes = 0;
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
     const lanes *prevF = &t->F[(v - 1) & t->rmask];
+    /* the record before went elsewhere than its next instruction: a taken branch or a jump */
+    const bool after_taken = in->pc && t->prev_next && in->pc != t->prev_next;
+    const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
+    const bool new_block = block && t->fblock && block != t->fblock;
+    if (block)
+        t->fblock = block;
     for (int k = 0; k < K; k++) {
         tick f = t->fetch.at[k];
+        /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
+        if (after_taken && t->m.fetch_taken_limit) {
+            if (t->ftaken_at[k] != t->fetch.at[k]) {
+                t->ftaken_at[k] = t->fetch.at[k];
+                t->ftaken_n[k] = 0;
+            }
+            if (++t->ftaken_n[k] >= t->m.fetch_taken_limit)
+                f += t->cyc;
+        }
+        /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
+        if (new_block)
+            f = max_t(f, t->fetch.at[k] + t->l1i_hit);
         if (redirect)
             f = max_t(f, (*prevF)[k] + t->penalty);
         /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
@@ -516,6 +538,7 @@ static int step(edan_timing *t, const edan_exec *rec)
     if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
         edan_predictor_jump(&t->bp);
     t->prev_pc = in->pc;
+    t->prev_next = in->pc ? in->pc + in->size : 0;
     t->n.instructions++;
     t->v++;
     return 0;

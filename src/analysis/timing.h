@@ -4,9 +4,12 @@
  * once. docs/model.md states the model and each simplification.
  *
  * Per vertex v, in trace order, and for each memory latency (a lane):
- *  - fetch: in order, fetch_width a cycle; a fetch that leaves the current
- *    L1i line looks it up in the L1i (a miss goes to L2 and on to memory and
- *    stalls fetch); a conditional branch that the predictor (predictor.h) got
+ *  - fetch: in order, fetch_width a cycle, a cycle ending at its
+ *    fetch_taken_limit-th taken branch; the first instruction of another
+ *    fetch_block_bytes block waits the L1i's hit latency after the last
+ *    fetch (fetch reads the block when it gets there); a fetch that leaves
+ *    the current L1i line looks it up in the L1i (a miss goes to L2 and on
+ *    to memory and stalls fetch); a conditional branch that the predictor (predictor.h) got
  *    wrong redirects fetch to F(branch) + mispredict_penalty. Fetch runs at
  *    most frontend_cycles ahead of dispatch.
  *  - dispatch(v) >= fetch(v) + frontend_cycles, dispatch_width a cycle, in

@@ -56,6 +56,8 @@ static const key_def plain_keys[] = {
     {"core", "lq_entries", K_U32, M(lq_entries), 1, 1u << 16},
     {"core", "sq_entries", K_U32, M(sq_entries), 1, 1u << 16},
     {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
+    {"core", "fetch_taken_limit", K_U32, M(fetch_taken_limit), 0, 64},
+    {"core", "fetch_block_bytes", K_U32, M(fetch_block_bytes), 0, 4096},
     {"core", "int_div_units", K_U32, M(int_div_units), 1, 64},
     {"core", "fp_div_units", K_U32, M(fp_div_units), 1, 64},
     {"core", "store_set_bytes", K_U32, M(store_set_bytes), 0, 4096},
@@ -471,6 +473,11 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
     }
     if (m->store_set_bytes & (m->store_set_bytes - 1)) {
         edan_error_set(err, "%s: [core] store_set_bytes = %u is not 0 or a power of two", path, m->store_set_bytes);
+        return -1;
+    }
+    if (m->fetch_block_bytes & (m->fetch_block_bytes - 1) || (m->fetch_block_bytes && m->fetch_block_bytes < 2)) {
+        edan_error_set(err, "%s: [core] fetch_block_bytes = %u is not 0 or a power of two of at least 2", path,
+                       m->fetch_block_bytes);
         return -1;
     }
     if (m->predictor_entries & (m->predictor_entries - 1)) {
