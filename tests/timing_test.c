@@ -598,11 +598,14 @@ static double store_set_cycles(const edan_exec *r, size_t n)
  * 16-byte block) puts the store into a set in iteration 0. A load at 0x1006
  * shares the store's entry: from iteration 1 on it waits for the store, and
  * iteration i >= 1 is the chain division (20), store (1), load (1, its
- * value written back in 1): the last load finishes at 23 + 22 (N - 2). A
+ * value written back in 1), 22 cycles. A
  * load at 0x1008 has an entry of its own and never waits: the divisions
- * overlap, done at 21 from iteration 1 on, and only the stores, ordered in
- * their set (see the next case), follow one another a cycle apart: the
- * last is done at 21 + (N - 1).
+ * overlap, and only the stores, ordered in their set (see the next case),
+ * follow one another a cycle apart. The trainer reads the block before the
+ * store has executed (it waits for the division, until 20): a violation,
+ * and fetch starts again at 20 (penalty 0): iteration 1's division ends at
+ * 40, its store at 41, and the loads at 0x1006 end at 42 + 22 (N - 2);
+ * with the load at 0x1008 the last store ends at 41 + (N - 2).
  */
 static void test_store_set_index(void)
 {
@@ -624,7 +627,7 @@ static void test_store_set_index(void)
             if (i == 0)
                 r[n++] = rec(&trainer, 0x8000 + 8);
         }
-        double c = store_set_cycles(r, n), want = alias ? 23 + 22 * (N - 2) : 21 + (N - 1);
+        double c = store_set_cycles(r, n), want = alias ? 42 + 22 * (N - 2) : 41 + (N - 2);
         CHECK(c == want, "a load %s the store's 4-byte word: %g cycles, expected %g", alias ? "in" : "outside", c,
               want);
     }
@@ -632,41 +635,48 @@ static void test_store_set_index(void)
 
 /*
  * gem5's store sets order the stores of a set as well: a store waits for
- * the set's last store before it. Per iteration i a division feeds store A
- * (at 32i), store B writes a constant to 32i + 16, and a load reads B's
- * bytes and feeds the next division. The load trains its pc with A in
- * iteration 0 (it reads the other half of A's 16-byte block) and with B in
- * iteration 1 (it reads B's bytes): A, B and the load are one set from then
- * on. In iteration 1 the load waits for A (its set's last store), and ends
- * at 23; from iteration 2 B waits for A and the loop is the chain division
- * (20), A (1), B (1), the load (1, its value written back in 1): iteration
- * i ends at 23 i. Without the order B would not wait for the division, nor
- * the load for B, and the divisions would overlap.
+ * the set's last store before it. Per iteration i a division feeds store P
+ * (2 bytes at 0x1004, to 32i), store Q (2 bytes at 0x1006, the same SSIT
+ * entry, so the same set) writes a constant to 32i + 16, and a load reads
+ * Q's bytes and feeds the next division. A trainer load in iteration 0
+ * reads the other half of P's 16-byte block before P has executed (P waits
+ * for the division): a violation, which puts P (and so Q) in a set, and
+ * fetch starts again when P executes (20; penalty 0). From iteration 1 Q
+ * waits for P, and the loop is the chain division (20), P (1), Q (1), the
+ * load (1, its value written back in 1). In iteration 1 the load also
+ * violates (it does not know Q's address before Q executes, at 41, and it
+ * is in no set yet): it is fetched again then, reads Q's data (42) and
+ * ends at 43; it is in Q's set from then on, and iteration i ends at
+ * 43 + 23 (i - 1).
+ * Without the order Q would not wait for the division, nor the load for
+ * Q, and the divisions would overlap.
  */
 static void test_store_set_stores(void)
 {
     enum { N = 64 };
     static edan_exec r[5 * N];
-    static edan_insn div, sa, sb, ld;
+    static edan_insn div, sp, sq, ld, trainer, warm;
     div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
     div.cls = EDAN_CLASS_DIV;
-    sa = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 4);
-    sb = store(0, EDAN_REG_X(2), 0x1008, 4);
-    ld = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x100c);
+    sp = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    sq = store(0, EDAN_REG_X(2), 0x1006, 2);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x1008);
+    trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
     /* the lines are cached first, so that no access waits for another's fill */
-    static edan_insn warm;
-    warm = load(EDAN_REG_X(20), EDAN_REG_X(3), 0x2000);
+    warm = load(EDAN_REG_X(20), EDAN_REG_X(3), 0x3000);
     size_t n = 0;
     for (uint64_t at = 0x8000; at < 0x8000 + 32 * N; at += LINE)
         r[n++] = rec(&warm, at);
     for (int i = 0; i < N; i++) {
         const uint64_t a = 0x8000 + 32 * (uint64_t)i, b = a + 16;
         r[n++] = rec(&div, 0);
-        r[n++] = rec(&sa, a);
-        r[n++] = rec(&sb, b);
-        r[n++] = rec(&ld, i == 0 ? a + 8 : b);
+        r[n++] = rec(&sp, a);
+        r[n++] = rec(&sq, b);
+        r[n++] = rec(&ld, b);
+        if (i == 0)
+            r[n++] = rec(&trainer, a + 8);
     }
-    double c = store_set_cycles(r, n), want = 23 * (N - 1);
+    double c = store_set_cycles(r, n), want = 43 + 23 * (N - 2);
     CHECK(c == want, "stores of one set in order: %g cycles, expected %g", c, want);
 }
 

@@ -60,13 +60,16 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
+    lanes refetch;      /* a memory-order violation squashed the window: fetch starts again no earlier */
+    uint8_t *stores;    /* per window entry: 1 if that vertex is a store (a load's memory predecessor) */
     tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
     edan_memtime mem;   /* the hierarchy's times */
     bool mem_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped) the block + 1 and its last store's index and pc, to train; per
-     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST)
+     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
+     * SSIT and LFST per lane: [entry * K + k]
      */
     uint64_t *ss_block, *ss_store, *ss_store_pc;
     uint32_t *ssit;
@@ -151,16 +154,18 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     edan_cache_config dcc = edan_machine_data_caches(m);
     edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
     t->F = calloc(r, sizeof *t->F);
+    t->stores = calloc(r, 1);
     t->C = calloc(r, sizeof *t->C);
     t->lq = calloc(m->lq_entries, sizeof *t->lq);
     t->sq = calloc(m->sq_entries, sizeof *t->sq);
     t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
     t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
     t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
-    t->ssit = calloc(SS_ENTRIES, sizeof *t->ssit);
-    t->lfst = calloc(SS_ENTRIES, sizeof *t->lfst);
+    t->ssit = calloc((size_t)SS_ENTRIES * (size_t)n, sizeof *t->ssit);
+    t->lfst = calloc((size_t)SS_ENTRIES * (size_t)n, sizeof *t->lfst);
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
-    bool ok = t->F && t->C && t->lq && t->sq && t->ss_block && t->ss_store && t->ss_store_pc && t->ssit && t->lfst;
+    bool ok = t->F && t->stores && t->C && t->lq && t->sq && t->ss_block && t->ss_store && t->ss_store_pc && t->ssit &&
+              t->lfst;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
     if (!ok) {
@@ -208,6 +213,7 @@ void edan_timing_free(edan_timing *t)
     free(t->div_units[0]);
     free(t->div_units[1]);
     free(t->F);
+    free(t->stores);
     free(t->C);
     free(t->lq);
     free(t->sq);
@@ -285,54 +291,65 @@ static bool mispredicted(edan_timing *t, const edan_insn *in)
  * instructions the two in one 4-byte word share an entry: a load right
  * after a store in a set is predicted to depend on that set's stores.
  */
-static uint32_t *ssit_of(edan_timing *t, uint64_t pc)
+static uint32_t ssit_index(uint64_t pc)
 {
-    return &t->ssit[(pc >> 2) & (SS_ENTRIES - 1)];
+    return (uint32_t)((pc >> 2) & (SS_ENTRIES - 1));
 }
 
 /*
- * Memory-dependence prediction, as gem5's store sets: a load that ran
- * while an older store to the same store_set_bytes block was in the window
- * (gem5 detects it as an order violation) puts its pc and the store's in
- * one set; from then on the load waits until the set's last store, older
- * than it, has executed, whatever its address, and so does a store of the
- * set (gem5's MemDepUnit asks the predictor for every load and store), so
- * a set's stores execute in order. The tables are forgotten every
- * SS_CLEAR_PERIOD loads and stores. Trained in trace order, the same for
- * every lane. a[k]: the start times, delayed.
+ * Memory-dependence prediction, as gem5's store sets. A load that issues
+ * before an older store to the same store_set_bytes block has executed
+ * (gem5 finds the order violation when the store executes; a load does
+ * not know the store's address before, even one whose bytes it reads:
+ * a[k] holds only its register operands here) is fetched again after the
+ * store, as after a mispredicted branch, and puts its pc and the store's in one set; from
+ * then on the load waits until the set's last store, older than it, has
+ * executed, whatever its address, and so does a store of the set (gem5's
+ * MemDepUnit asks the predictor for every load and store), so a set's
+ * stores execute in order. Whether a load violates depends on the times,
+ * so each lane has its own tables; all are
+ * forgotten every SS_CLEAR_PERIOD loads and stores. a[k]: the start times
+ * (after the eDAG's predecessors), delayed.
  */
 static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
-    const uint32_t slot = edan_memtime_slot(block);
+    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K;
     if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
-        memset(t->ssit, 0, SS_ENTRIES * sizeof *t->ssit);
-        memset(t->lfst, 0, SS_ENTRIES * sizeof *t->lfst);
+        memset(t->ssit, 0, (size_t)SS_ENTRIES * K * sizeof *t->ssit);
+        memset(t->lfst, 0, (size_t)SS_ENTRIES * K * sizeof *t->lfst);
     }
-    uint32_t *set = ssit_of(t, pc);
-    if (is_load) {
-        if (t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask) {
-            uint32_t *sset = ssit_of(t, t->ss_store_pc[slot]);
-            if (!*set && !*sset) /* a new set, numbered from the load's pc as gem5's calcSSID */
-                *set = *sset = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
-            else if (!*set || !*sset)
-                *set = *sset = *set ? *set : *sset;
-            else
-                *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
-        }
-    }
-    const uint64_t last = *set ? t->lfst[*set - 1] : 0;
-    if (last && v - (last - 1) <= t->rmask) {
-        const tick *fs = t->F[(last - 1) & t->rmask];
-        for (int k = 0; k < t->K; k++)
-            a[k] = max_t(a[k], fs[k]);
+    uint32_t *set = t->ssit + (size_t)ssit_index(pc) * K;
+    /* the last older store to the block, still in the window: the one a load can violate */
+    const bool near = is_load && t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask;
+    const uint64_t st = near ? t->ss_store[slot] : 0;
+    uint32_t *sset = near ? t->ssit + (size_t)ssit_index(t->ss_store_pc[slot]) * K : NULL;
+    for (uint32_t k = 0; k < K; k++) {
+        const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
+        if (last && v - (last - 1) <= t->rmask)
+            a[k] = max_t(a[k], t->F[(last - 1) & t->rmask][k]);
+        if (!near)
+            continue;
+        const tick st_start = t->F[st & t->rmask][k] - t->cyc; /* a store finishes a cycle after it starts */
+        if (a[k] >= st_start)
+            continue;
+        /* the store finds the violation when it executes: the load and all after it are fetched again */
+        t->refetch[k] = max_t(t->refetch[k], st_start + t->penalty);
+        a[k] = max_t(a[k], st_start + t->penalty + t->frontend);
+        if (!set[k] && !sset[k]) /* a new set, numbered from the load's pc as gem5's calcSSID */
+            set[k] = sset[k] = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
+        else if (!set[k] || !sset[k])
+            set[k] = sset[k] = set[k] ? set[k] : sset[k];
+        else
+            set[k] = sset[k] = set[k] < sset[k] ? set[k] : sset[k]; /* gem5 merges into the smaller set */
     }
     if (!is_load) {
         t->ss_block[slot] = block + 1;
         t->ss_store[slot] = v;
         t->ss_store_pc[slot] = pc;
-        if (*set)
-            t->lfst[*set - 1] = v + 1;
+        for (uint32_t k = 0; k < K; k++)
+            if (set[k])
+                t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
     }
 }
 
@@ -419,6 +436,7 @@ static int step(edan_timing *t, const edan_exec *rec)
             f = max_t(f, t->fetch.at[k] + t->l1i_hit);
         if (redirect)
             f = max_t(f, (*prevF)[k] + t->penalty);
+        f = max_t(f, t->refetch[k]);
         /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
         f = max_t(f, t->disp.at[k] > t->frontend ? t->disp.at[k] - t->frontend : 0);
         a[k] = slot_take(&t->fetch, k, f, t->m.fetch_width, t->cyc);
@@ -450,16 +468,22 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
 
     /* ---- start: a[k] becomes S(v) ---- */
-    if (t->m.store_set_bytes && accessed)
-        store_sets(t, rec, is_load, a);
+    /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
+    const bool split = t->m.store_set_bytes && is_load;
+    memset(b, 0, (size_t)K * sizeof(tick));
     for (size_t i = 0; i < info.n_preds; i++) {
         uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)
             continue; /* committed before v dispatched */
         const tick *fp = t->F[p & t->rmask];
+        tick *to = split && t->stores[p & t->rmask] ? b : a;
         for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], fp[k]);
+            to[k] = max_t(to[k], fp[k]);
     }
+    if (t->m.store_set_bytes && accessed)
+        store_sets(t, rec, is_load, a);
+    for (int k = 0; k < K; k++)
+        a[k] = max_t(a[k], b[k]);
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -507,6 +531,7 @@ static int step(edan_timing *t, const edan_exec *rec)
     t->id_count[rec->id]++;
     t->id_pc[rec->id] = in->pc;
     tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
+    t->stores[v & t->rmask] = is_store;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {
         tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
