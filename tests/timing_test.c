@@ -680,6 +680,42 @@ static void test_store_set_stores(void)
     CHECK(c == want, "stores of one set in order: %g cycles, expected %g", c, want);
 }
 
+/*
+ * Store-to-load forwarding: a load whose bytes come from one store still
+ * in the store queue takes them from there. A store to a line no cache
+ * has is followed by a load of its bytes and a division that uses the
+ * load. When an older division (100 cycles) holds the store's commit, the
+ * load runs long before the store goes to the L1d: forwarded, it never
+ * waits for the store's write-allocate miss, and only the first fetch's
+ * latency is exposed. When the load's address comes from that division
+ * instead, the store has gone to the L1d by then (it commits at once) and
+ * the load waits for the line like any access: two latencies.
+ */
+static void test_forwarding(void)
+{
+    static edan_exec r[4];
+    static edan_insn slow, st, ld[2], use;
+    slow = add(EDAN_REG_X(10), EDAN_REG_X(10), 0x1000);
+    slow.cls = EDAN_CLASS_DIV;
+    st = store(0, EDAN_REG_X(2), 0x1004, 4);
+    st.mem_size = 8;
+    ld[0] = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x1008);
+    ld[1] = load(EDAN_REG_X(11), EDAN_REG_X(10), 0x1008);
+    use = add(EDAN_REG_X(12), EDAN_REG_X(11), 0x100c);
+    use.cls = EDAN_CLASS_DIV;
+    for (int late = 0; late < 2; late++) {
+        r[0] = rec(&slow, 0);
+        r[1] = rec(&st, fresh(1));
+        r[2] = rec(&ld[late], fresh(1));
+        r[3] = rec(&use, 0);
+        edan_machine m = base_machine();
+        m.latency[EDAN_CLASS_DIV] = 100;
+        double e = exposed(&m, r, 4), want = late ? 2 : 1;
+        CHECK(e == want, "a load of a store's bytes %s: %g latencies exposed, expected %g",
+              late ? "after the store went to the L1d" : "forwarded", e, want);
+    }
+}
+
 static void test_bad_machine(void)
 {
     edan_machine m = base_machine();
@@ -709,6 +745,7 @@ int main(void)
     test_store_sets();
     test_store_set_index();
     test_store_set_stores();
+    test_forwarding();
     test_bad_machine();
     return check_summary();
 }

@@ -193,7 +193,7 @@ static void block(edan_memtime *mt, int k, tick from, tick to)
  * fill depends on the latency.
  */
 void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t bytes, const edan_tick *req,
-                         edan_tick *done)
+                         uint32_t forwarded, edan_tick *done)
 {
     const uint32_t s = edan_memtime_slot(line);
     const bool known = mt->if_line[s] == line + 1;
@@ -201,6 +201,13 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
         mt->if_line[s] = line + 1;
     uint16_t *targets = mt->if_targets + (size_t)s * (size_t)mt->K;
     for (int k = 0; k < mt->K; k++) {
+        if (forwarded >> k & 1) {
+            /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
+            if (level > 0)
+                mt->if_fill[s][k] = read_lane(mt, k, 0, level, bytes, req[k] + mt->hit[0]);
+            done[k] = req[k] + mt->hit[0];
+            continue;
+        }
         const tick r = unblocked(mt, k, req[k]), t0 = r + mt->hit[0];
         if (level > 0) {
             done[k] = mt->if_fill[s][k] = read_lane(mt, k, 0, level, bytes, t0);

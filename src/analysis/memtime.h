@@ -67,9 +67,11 @@ void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const
  * A load, or a store's write, reaches the L1d at req[k]; the cache model
  * found its line at `level` (0: the L1d) and it moves `bytes` to and from
  * memory. done[k]: when its data is back (a load's) or written (a store's).
+ * In the lanes of the bit mask `forwarded` a load takes its data from the
+ * store queue: done[k] is an L1 hit's time, whatever the L1d's state.
  */
 void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t bytes, const edan_tick *req,
-                         edan_tick *done);
+                         uint32_t forwarded, edan_tick *done);
 
 /* The entry of a key (a line, a block) in a direct-mapped table of 2^EDAN_MEMTIME_INFLIGHT_BITS entries. */
 static inline uint32_t edan_memtime_slot(uint64_t key)

@@ -60,8 +60,11 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
-    lanes refetch;      /* a memory-order violation squashed the window: fetch starts again no earlier */
-    uint8_t *stores;    /* per window entry: 1 if that vertex is a store (a load's memory predecessor) */
+    lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
+    /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
+    uint8_t *stores;
+    uint64_t *st_addr;
+    lanes *st_write;
     tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
     edan_memtime mem;   /* the hierarchy's times */
     bool mem_ok;
@@ -155,6 +158,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
     t->F = calloc(r, sizeof *t->F);
     t->stores = calloc(r, 1);
+    t->st_addr = calloc(r, sizeof *t->st_addr);
+    t->st_write = calloc(r, sizeof *t->st_write);
     t->C = calloc(r, sizeof *t->C);
     t->lq = calloc(m->lq_entries, sizeof *t->lq);
     t->sq = calloc(m->sq_entries, sizeof *t->sq);
@@ -164,8 +169,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->ssit = calloc((size_t)SS_ENTRIES * (size_t)n, sizeof *t->ssit);
     t->lfst = calloc((size_t)SS_ENTRIES * (size_t)n, sizeof *t->lfst);
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
-    bool ok = t->F && t->stores && t->C && t->lq && t->sq && t->ss_block && t->ss_store && t->ss_store_pc && t->ssit &&
-              t->lfst;
+    bool ok = t->F && t->stores && t->st_addr && t->st_write && t->C && t->lq && t->sq && t->ss_block && t->ss_store &&
+              t->ss_store_pc && t->ssit && t->lfst;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
     if (!ok) {
@@ -214,6 +219,8 @@ void edan_timing_free(edan_timing *t)
     free(t->div_units[1]);
     free(t->F);
     free(t->stores);
+    free(t->st_addr);
+    free(t->st_write);
     free(t->C);
     free(t->lq);
     free(t->sq);
@@ -471,12 +478,16 @@ static int step(edan_timing *t, const edan_exec *rec)
     /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
     const bool split = t->m.store_set_bytes && is_load;
     memset(b, 0, (size_t)K * sizeof(tick));
+    uint64_t src = 0; /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
     for (size_t i = 0; i < info.n_preds; i++) {
         uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)
             continue; /* committed before v dispatched */
         const tick *fp = t->F[p & t->rmask];
-        tick *to = split && t->stores[p & t->rmask] ? b : a;
+        const bool from_store = is_load && t->stores[p & t->rmask];
+        if (from_store)
+            src = src ? UINT64_MAX : p + 1;
+        tick *to = split && from_store ? b : a;
         for (int k = 0; k < K; k++)
             to[k] = max_t(to[k], fp[k]);
     }
@@ -496,7 +507,22 @@ static int step(edan_timing *t, const edan_exec *rec)
         }
         count_access(t, &r);
         t->n.loads++;
-        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, b);
+        /*
+         * Store-to-load forwarding: a load whose bytes all come from one
+         * store still waiting in the store queue (not yet sent to the L1d,
+         * which it is after it commits) takes them from there, in an L1
+         * hit's time: it does not wait for a line that the store's
+         * write-allocate miss will bring. Once the store is sent, the load
+         * reads the L1d, and waits for that line as any access does.
+         */
+        uint32_t forwarded = 0;
+        const uint32_t sw = src && src != UINT64_MAX ? (uint32_t)((src - 1) & t->rmask) : 0;
+        if (src && src != UINT64_MAX && in->mem != EDAN_MEM_AMO && t->st_addr[sw] <= rec->addr &&
+            rec->addr + in->mem_size <= t->st_addr[sw] + t->stores[sw])
+            for (int k = 0; k < K; k++)
+                if (a[k] < t->st_write[sw][k])
+                    forwarded |= 1u << k;
+        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
         for (int k = 0; k < K; k++)
             b[k] += t->cyc; /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
@@ -531,7 +557,8 @@ static int step(edan_timing *t, const edan_exec *rec)
     t->id_count[rec->id]++;
     t->id_pc[rec->id] = in->pc;
     tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
-    t->stores[v & t->rmask] = is_store;
+    t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
+    t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {
         tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
@@ -553,7 +580,8 @@ static int step(edan_timing *t, const edan_exec *rec)
         /* the write, in order after commit; its queue entry is free when it is done */
         for (int k = 0; k < K; k++)
             t->drain[k] = max_t(Cv[k], t->drain[k]);
-        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, a);
+        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
+        memcpy(t->st_write[v & t->rmask], t->drain, (size_t)K * sizeof(tick));
         memcpy(t->sq[t->sq_at], a, (size_t)K * sizeof(tick));
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
