@@ -35,7 +35,7 @@ static edan_machine base_machine(void)
     strcpy(m.name, "test");
     m.clock_ghz = 1.0;
     m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1u << 20;
-    m.rob_entries = m.lq_entries = m.sq_entries = MAXN;
+    m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = MAXN;
     m.int_div_units = m.fp_div_units = 1024;
     m.predictor = EDAN_PRED_BIMODAL;
     m.predictor_entries = 16;
@@ -223,6 +223,49 @@ static void test_rob(void)
     m.lq_entries = 2;
     double e = exposed(&m, r, 4 * misses);
     CHECK(e == (double)(misses / 2 + 1), "2 load queue entries: %g latencies exposed, expected %zu", e, misses / 2 + 1);
+}
+
+/*
+ * The issue queue: an instruction holds an entry from dispatch until it
+ * issues, a load until its data is back. (a) A division (300 cycles) and
+ * 16 additions that wait for it fill a 16-entry queue: a later independent
+ * miss dispatches when the division is done, and its latency adds to the
+ * division's (two latencies exposed with the first fetch's, against one
+ * with a queue of 17). (b) 64 independent misses and a queue of 16: a
+ * batch of 16 holds the queue until its data is back, so the misses go out
+ * in 4 batches, one latency each.
+ */
+static void test_issue_queue(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn div, adds[16], ld[8];
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    size_t n = 0;
+    r[n++] = rec(&div, 0);
+    for (int j = 0; j < 16; j++) {
+        adds[j] = add(EDAN_REG_X(12 + j % 8), EDAN_REG_X(10), 0x1004 + 4 * (uint64_t)j);
+        r[n++] = rec(&adds[j], 0);
+    }
+    static edan_insn miss;
+    miss = load(EDAN_REG_X(20), EDAN_REG_X(3), 0x1044);
+    r[n++] = rec(&miss, fresh(0));
+    for (uint32_t q = 16; q <= 17; q++) {
+        edan_machine m = base_machine();
+        m.latency[EDAN_CLASS_DIV] = 300;
+        m.iq_entries = q;
+        double e = exposed(&m, r, n), want = q == 16 ? 2 : 1;
+        CHECK(e == want, "a miss behind 16 waiting instructions, issue queue %u: %g latencies, expected %g", q, e,
+              want);
+    }
+    for (int j = 0; j < 8; j++)
+        ld[j] = load(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+    for (size_t i = 0; i < 64; i++)
+        r[i] = rec(&ld[i % 8], fresh(i));
+    edan_machine m = base_machine();
+    m.iq_entries = 16;
+    double e = exposed(&m, r, 64);
+    CHECK(e == 5, "64 misses, issue queue 16: %g latencies exposed, expected 5", e);
 }
 
 static void test_bandwidth(void)
@@ -734,6 +777,7 @@ int main(void)
     test_mshrs();
     test_mshr_targets();
     test_rob();
+    test_issue_queue();
     test_bandwidth();
     test_l1i();
     test_fetch_taken();

@@ -30,7 +30,7 @@ import sys
 SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
-             "lq_entries", "sq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
+             "lq_entries", "sq_entries", "iq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
              "mispredict_penalty",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
@@ -223,6 +223,7 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                 "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
                 "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
                 "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"],
+                "numIQEntries": core["iq_entries"],
                 "fetchBufferSize": core["fetch_block_bytes"],
                 "LSQDepCheckShift": ssb.bit_length() - 1},
         "predictor": predictor,

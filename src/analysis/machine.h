@@ -33,6 +33,9 @@ typedef struct edan_machine {
     /* core */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;
     uint32_t rob_entries, lq_entries, sq_entries;
+    /* issue queue: an instruction holds an entry from dispatch until it issues, a load or store until it
+     * completes (its data back; a store's address and data in the store queue), as in gem5's O3 */
+    uint32_t iq_entries;
     uint32_t frontend_cycles; /* fetch to dispatch */
     /* taken branches and jumps fetch goes past in one cycle: its cycle ends at that many (0: no limit) */
     uint32_t fetch_taken_limit;

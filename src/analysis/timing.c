@@ -61,6 +61,13 @@ struct edan_timing {
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
     lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
+    /*
+     * the issue queue, per lane: a min-heap of the iq_entries latest times
+     * an instruction left it ([k * iq_entries + i]); an instruction
+     * dispatches no earlier than the smallest of them once it is full
+     */
+    tick *iq;
+    uint32_t iq_n[MAXK];
     /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
     uint8_t *stores;
     uint64_t *st_addr;
@@ -101,7 +108,7 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
 {
     bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
               m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
-              m->lq_entries && m->sq_entries && m->int_div_units && m->fp_div_units &&
+              m->lq_entries && m->sq_entries && m->iq_entries && m->int_div_units && m->fp_div_units &&
               m->l1i.geo.line == m->data[0].geo.line;
     for (int l = 0; ok && l < m->n_data_levels; l++)
         ok = m->data[l].mshrs > 0 && m->data[l].mshr_targets > 0 && m->data[l].geo.line == m->data[0].geo.line;
@@ -171,7 +178,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     bool ok = t->F && t->stores && t->st_addr && t->st_write && t->C && t->lq && t->sq && t->ss_block && t->ss_store &&
               t->ss_store_pc && t->ssit && t->lfst;
-    ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
+    ok = ok && (t->iq = calloc((size_t)m->iq_entries * (size_t)n, sizeof(tick))) &&
+         (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
     if (!ok) {
         edan_error_set(err, "out of memory for the timing model");
@@ -215,6 +223,7 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->ic);
     if (t->mem_ok)
         edan_memtime_free(&t->mem);
+    free(t->iq);
     free(t->div_units[0]);
     free(t->div_units[1]);
     free(t->F);
@@ -375,6 +384,39 @@ static void count_access(edan_timing *t, const edan_cache_result *r)
     t->n.ram_bytes += r->ram_bytes;
 }
 
+/*
+ * v leaves the issue queue at `out` (lane k): it joins the heap of the
+ * iq_entries latest leaving times if it is later than the earliest of them.
+ * Dispatch needs #{earlier u still in the queue} < iq_entries, that is a
+ * time no earlier than the iq_entries-th latest leaving time: the heap's top.
+ */
+static void iq_leave(edan_timing *t, int k, tick out)
+{
+    const uint32_t cap = t->m.iq_entries;
+    tick *h = t->iq + (size_t)k * cap;
+    uint32_t i;
+    if (t->iq_n[k] < cap) {
+        for (i = t->iq_n[k]++; i > 0 && h[(i - 1) / 2] > out; i = (i - 1) / 2)
+            h[i] = h[(i - 1) / 2];
+        h[i] = out;
+        return;
+    }
+    if (out <= h[0])
+        return;
+    for (i = 0;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= cap)
+            break;
+        if (c + 1 < cap && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= out)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = out;
+}
+
 /* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
 static int id_room(edan_timing *t, uint32_t id)
 {
@@ -471,6 +513,8 @@ static int step(edan_timing *t, const edan_exec *rec)
             d = max_t(d, lq[k]);
         if (sq)
             d = max_t(d, sq[k]);
+        if (t->iq_n[k] == t->m.iq_entries)
+            d = max_t(d, t->iq[(size_t)k * t->m.iq_entries]);
         a[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
     }
 
@@ -558,6 +602,9 @@ static int step(edan_timing *t, const edan_exec *rec)
     t->id_pc[rec->id] = in->pc;
     tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
+    /* a load or store leaves the issue queue when it completes, anything else when it issues */
+    for (int k = 0; k < K; k++)
+        iq_leave(t, k, accessed ? b[k] : a[k]);
     t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {

@@ -55,6 +55,7 @@ static const key_def plain_keys[] = {
     {"core", "rob_entries", K_U32, M(rob_entries), 1, 1u << 16},
     {"core", "lq_entries", K_U32, M(lq_entries), 1, 1u << 16},
     {"core", "sq_entries", K_U32, M(sq_entries), 1, 1u << 16},
+    {"core", "iq_entries", K_U32, M(iq_entries), 1, 1u << 16},
     {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
     {"core", "fetch_taken_limit", K_U32, M(fetch_taken_limit), 0, 64},
     {"core", "fetch_block_bytes", K_U32, M(fetch_block_bytes), 0, 4096},
