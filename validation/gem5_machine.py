@@ -2,7 +2,7 @@
 # simulator and edan's timing model read one description of the machine.
 #
 #   gem5.opt -q --outdir=DIR validation/gem5_machine.py --machine machines/gem5-validation.ini \
-#       [--latency NS] [--cpu o3|timing] -- BINARY [ARGS...]
+#       [--latency NS] [--cpu o3|timing] [--stats-window T0,T1] -- BINARY [ARGS...]
 #   python3 validation/gem5_machine.py --machine FILE --check    (no gem5: check the file, print the plan)
 #
 # Syscall emulation of one static RISC-V binary on: [machine] clock_ghz; a RiscvO3CPU whose widths,
@@ -248,11 +248,22 @@ def parse_args(argv):
     ap.add_argument("--latency", type=float, default=None,
                     help="memory latency in ns [the file's [memory] latency_ns]")
     ap.add_argument("--cpu", choices=["o3", "timing"], default="o3")
+    ap.add_argument("--stats-window", default=None, metavar="T0,T1",
+                    help="reset gem5's statistics at tick T0 and dump them at T1 (a region's own counts: "
+                         "take the ticks from a run with --debug-flags=SyscallBase, e.g. PolyBench's two "
+                         "clock_gettime calls); the first block of stats.txt is the window")
     ap.add_argument("--check", action="store_true",
                     help="check the file and print the gem5 parameters, without gem5")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
     a.cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    if a.stats_window is not None:
+        try:
+            a.stats_window = tuple(int(x, 10) for x in a.stats_window.split(","))
+        except ValueError:
+            ap.error("--stats-window takes two ticks, T0,T1")
+        if len(a.stats_window) != 2 or not 0 <= a.stats_window[0] < a.stats_window[1]:
+            ap.error("--stats-window takes two ticks, T0,T1 with T0 < T1")
     if a.latency is not None and not a.latency > 0:
         ap.error("--latency must be positive")
     return a
@@ -373,7 +384,17 @@ def main(argv):
         except MachineError as e:
             fail(str(e))
     m5.instantiate()
-    ev = m5.simulate()
+    if a.stats_window:
+        t0, t1 = a.stats_window
+        ev = m5.simulate(t0)
+        if m5.curTick() == t0:
+            m5.stats.reset()
+            ev = m5.simulate(t1 - t0)
+            if m5.curTick() == t1:
+                m5.stats.dump()
+                ev = m5.simulate()
+    else:
+        ev = m5.simulate()
     print("EXIT %s code=%d ticks=%d" % (ev.getCause(), ev.getCode(), m5.curTick()))
     return 0
 
