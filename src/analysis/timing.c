@@ -7,6 +7,7 @@
 #include "analysis/cache.h"
 #include "analysis/cost.h"
 #include "analysis/deps.h"
+#include "analysis/issueq.h"
 #include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "util/grow.h"
@@ -18,8 +19,6 @@
 #define SS_ENTRIES 1024u
 #define SS_CLEAR_PERIOD 250000u
 #define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
-/* The issue queue counts the cycles its instructions leave in, in a ring of this many cycles from now on. */
-#define IQ_RING 256u
 
 typedef edan_tick tick;
 typedef edan_lanes lanes;
@@ -62,16 +61,9 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
-    lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
-    /*
-     * the issue queue, per lane: a min-heap of the times its instructions
-     * leave it ([k * iq_entries + i]), iq_n[k] of them (iq_room())
-     */
-    uint16_t *iq_ring;        /* [k * IQ_RING + c % IQ_RING]: how many leave in cycle c */
-    uint64_t iq_cur[MAXK];    /* the first cycle the ring counts (those before have left) */
-    uint32_t iq_ring_n[MAXK]; /* how many the ring counts */
-    uint64_t *iq_far;         /* [k * iq_entries + i]: a min-heap of later leaving cycles */
-    uint32_t iq_far_n[MAXK];
+    lanes refetch;  /* a memory-order violation squashed the window: fetch starts again no earlier */
+    edan_issueq iq; /* the issue queue (issueq.h) */
+    bool iq_ok;
     /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
     uint8_t *stores;
     uint64_t *st_addr;
@@ -182,9 +174,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     bool ok = t->F && t->stores && t->st_addr && t->st_write && t->C && t->lq && t->sq && t->ss_block && t->ss_store &&
               t->ss_store_pc && t->ssit && t->lfst;
-    ok = ok && (t->iq_ring = calloc((size_t)IQ_RING * (size_t)n, sizeof *t->iq_ring)) &&
-         (t->iq_far = calloc((size_t)m->iq_entries * (size_t)n, sizeof *t->iq_far)) &&
-         (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
+    ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
     if (!ok) {
         edan_error_set(err, "out of memory for the timing model");
@@ -196,6 +186,11 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         return NULL;
     }
     t->mem_ok = true;
+    if (edan_issueq_init(&t->iq, m->iq_entries, n, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->iq_ok = true;
     if (edan_predictor_init(&t->bp, m->predictor, m->predictor_entries, err)) {
         edan_timing_free(t);
         return NULL;
@@ -228,8 +223,8 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->ic);
     if (t->mem_ok)
         edan_memtime_free(&t->mem);
-    free(t->iq_ring);
-    free(t->iq_far);
+    if (t->iq_ok)
+        edan_issueq_free(&t->iq);
     free(t->div_units[0]);
     free(t->div_units[1]);
     free(t->F);
@@ -390,97 +385,6 @@ static void count_access(edan_timing *t, const edan_cache_result *r)
     t->n.ram_bytes += r->ram_bytes;
 }
 
-/*
- * The issue queue, per lane. An instruction's entry is free from the
- * cycle in which it leaves, its time rounded up to a whole cycle. Dispatch
- * times only grow, so an entry free for one dispatch is free for all later
- * ones: the queue is the count of the cycles its entries become free in,
- * from the current one on, in a ring of IQ_RING cycles, and a min-heap
- * (iq_far) for the cycles beyond it (a load that misses). Each instruction
- * enters and leaves once; passing a cycle costs one step.
- */
-static void far_pop(uint64_t *h, uint32_t *n)
-{
-    const uint64_t last = h[--*n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && h[c + 1] < h[c])
-            c++;
-        if (h[c] >= last)
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = last;
-}
-
-/* Lane k's queue at cycle `now`: every entry free by then is dropped. */
-static void iq_drop(edan_timing *t, int k, uint64_t now)
-{
-    uint16_t *ring = t->iq_ring + (size_t)k * IQ_RING;
-    if (now + 1 - t->iq_cur[k] >= IQ_RING) {
-        memset(ring, 0, IQ_RING * sizeof *ring);
-        t->iq_ring_n[k] = 0;
-    } else {
-        for (uint64_t c = t->iq_cur[k]; c <= now && t->iq_ring_n[k]; c++) {
-            t->iq_ring_n[k] -= ring[c % IQ_RING];
-            ring[c % IQ_RING] = 0;
-        }
-    }
-    if (now + 1 > t->iq_cur[k])
-        t->iq_cur[k] = now + 1;
-    uint64_t *far = t->iq_far + (size_t)k * t->m.iq_entries;
-    while (t->iq_far_n[k] && far[0] <= now)
-        far_pop(far, &t->iq_far_n[k]);
-}
-
-/* Dispatch at d (lane k): no earlier than the queue has an entry free. */
-static tick iq_room(edan_timing *t, int k, tick d)
-{
-    /* entries not dropped yet only make the count larger: below the size, there is room */
-    if (t->iq_ring_n[k] + t->iq_far_n[k] < t->m.iq_entries)
-        return d;
-    iq_drop(t, k, d / TPC);
-    if (t->iq_ring_n[k] + t->iq_far_n[k] < t->m.iq_entries)
-        return d;
-    /* full: the first cycle an entry is free in */
-    uint64_t c = t->iq_cur[k];
-    const uint16_t *ring = t->iq_ring + (size_t)k * IQ_RING;
-    if (t->iq_ring_n[k])
-        while (!ring[c % IQ_RING])
-            c++;
-    else
-        c = UINT64_MAX;
-    const uint64_t *far = t->iq_far + (size_t)k * t->m.iq_entries;
-    if (t->iq_far_n[k] && far[0] < c)
-        c = far[0];
-    iq_drop(t, k, c);
-    return max_t(d, c * TPC);
-}
-
-/* An instruction dispatched at d leaves the queue at out (lane k); iq_room made room for it. */
-static void iq_enter(edan_timing *t, int k, tick d, tick out)
-{
-    const uint64_t c = (out + TPC - 1) / TPC; /* the cycle its entry is free in */
-    if (out <= d || c <= d / TPC)
-        return; /* never waits in the queue, or free for the next dispatch */
-    if (c - t->iq_cur[k] >= IQ_RING)
-        iq_drop(t, k, d / TPC); /* the ring starts at the current cycle */
-    if (c - t->iq_cur[k] < IQ_RING) {
-        t->iq_ring[(size_t)k * IQ_RING + c % IQ_RING]++;
-        t->iq_ring_n[k]++;
-        return;
-    }
-    uint64_t *h = t->iq_far + (size_t)k * t->m.iq_entries;
-    uint32_t i = t->iq_far_n[k]++;
-    for (; i > 0 && h[(i - 1) / 2] > c; i = (i - 1) / 2)
-        h[i] = h[(i - 1) / 2];
-    h[i] = c;
-}
-
 /* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
 static int id_room(edan_timing *t, uint32_t id)
 {
@@ -577,7 +481,7 @@ static int step(edan_timing *t, const edan_exec *rec)
             d = max_t(d, lq[k]);
         if (sq)
             d = max_t(d, sq[k]);
-        d = iq_room(t, k, d);
+        d = edan_issueq_room(&t->iq, k, d);
         a[k] = dsp[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
     }
 
@@ -667,7 +571,7 @@ static int step(edan_timing *t, const edan_exec *rec)
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
     /* a load or store leaves the issue queue when it completes, anything else when it issues */
     for (int k = 0; k < K; k++)
-        iq_enter(t, k, dsp[k], accessed ? b[k] : a[k]);
+        edan_issueq_enter(&t->iq, k, dsp[k], accessed ? b[k] : a[k]);
     t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {
