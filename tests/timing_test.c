@@ -35,19 +35,19 @@ static edan_machine base_machine(void)
     strcpy(m.name, "test");
     m.clock_ghz = 1.0;
     m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1u << 20;
-    m.rob_entries = m.lq_entries = m.sq_entries = MAXN;
+    m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = MAXN;
     m.int_div_units = m.fp_div_units = 1024;
     m.predictor = EDAN_PRED_BIMODAL;
     m.predictor_entries = 16;
     for (int c = 0; c < EDAN_CLASS_COUNT; c++)
         m.latency[c] = 1;
     edan_cache_level_config wb = {1u << 15, LINE, 2, true, true};
-    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024};
+    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024, 1024};
     m.n_data_levels = 2;
-    m.data[0] = (edan_machine_cache){wb, 0, 1024};
+    m.data[0] = (edan_machine_cache){wb, 0, 1024, 1024};
     wb.size = 1u << 18;
     wb.ways = 8;
-    m.data[1] = (edan_machine_cache){wb, 0, 1024};
+    m.data[1] = (edan_machine_cache){wb, 0, 1024, 1024};
     m.mem_latency_ns = 100;
     m.mem_bandwidth_gbs = 1e6;
     return m;
@@ -171,6 +171,35 @@ static void test_mshrs(void)
     }
 }
 
+/*
+ * An MSHR holds mshr_targets accesses (the miss and those that merge into
+ * it); the access that fills the last target blocks the L1d until that
+ * MSHR's fill, as gem5's cache does. n lines, each read by 4 independent
+ * loads in a row, every MSHR free: with 5 or more targets the n misses
+ * overlap (one latency, and the first fetch's); with at most 4 the last
+ * access to each line (the second one with 1 target: the miss alone never
+ * blocks) blocks the L1d, the next line's miss goes out when the line is
+ * back, and each line costs a latency of its own.
+ */
+static void test_mshr_targets(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn ld[4];
+    for (int j = 0; j < 4; j++)
+        ld[j] = load(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+    const size_t n = 32;
+    for (size_t i = 0; i < 4 * n; i++)
+        r[i] = rec(&ld[i % 4], fresh(i / 4) + 8 * (i % 4));
+    const uint32_t targets[] = {1, 2, 4, 5, 8};
+    for (size_t i = 0; i < sizeof targets / sizeof *targets; i++) {
+        edan_machine m = base_machine();
+        m.data[0].mshr_targets = targets[i];
+        double e = exposed(&m, r, 4 * n), want = targets[i] <= 4 ? (double)n + 1 : 2;
+        CHECK(e == want, "%zu lines of 4 loads, %u targets an MSHR: %g latencies exposed, expected %g", n, targets[i],
+              e, want);
+    }
+}
+
 static void test_rob(void)
 {
     static edan_exec r[MAXN];
@@ -194,6 +223,49 @@ static void test_rob(void)
     m.lq_entries = 2;
     double e = exposed(&m, r, 4 * misses);
     CHECK(e == (double)(misses / 2 + 1), "2 load queue entries: %g latencies exposed, expected %zu", e, misses / 2 + 1);
+}
+
+/*
+ * The issue queue: an instruction holds an entry from dispatch until it
+ * issues, a load until its data is back. (a) A division (300 cycles) and
+ * 16 additions that wait for it fill a 16-entry queue: a later independent
+ * miss dispatches when the division is done, and its latency adds to the
+ * division's (two latencies exposed with the first fetch's, against one
+ * with a queue of 17). (b) 64 independent misses and a queue of 16: a
+ * batch of 16 holds the queue until its data is back, so the misses go out
+ * in 4 batches, one latency each.
+ */
+static void test_issue_queue(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn div, adds[16], ld[8];
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    size_t n = 0;
+    r[n++] = rec(&div, 0);
+    for (int j = 0; j < 16; j++) {
+        adds[j] = add(EDAN_REG_X(12 + j % 8), EDAN_REG_X(10), 0x1004 + 4 * (uint64_t)j);
+        r[n++] = rec(&adds[j], 0);
+    }
+    static edan_insn miss;
+    miss = load(EDAN_REG_X(20), EDAN_REG_X(3), 0x1044);
+    r[n++] = rec(&miss, fresh(0));
+    for (uint32_t q = 16; q <= 17; q++) {
+        edan_machine m = base_machine();
+        m.latency[EDAN_CLASS_DIV] = 300;
+        m.iq_entries = q;
+        double e = exposed(&m, r, n), want = q == 16 ? 2 : 1;
+        CHECK(e == want, "a miss behind 16 waiting instructions, issue queue %u: %g latencies, expected %g", q, e,
+              want);
+    }
+    for (int j = 0; j < 8; j++)
+        ld[j] = load(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+    for (size_t i = 0; i < 64; i++)
+        r[i] = rec(&ld[i % 8], fresh(i));
+    edan_machine m = base_machine();
+    m.iq_entries = 16;
+    double e = exposed(&m, r, 64);
+    CHECK(e == 5, "64 misses, issue queue 16: %g latencies exposed, expected 5", e);
 }
 
 static void test_bandwidth(void)
@@ -238,6 +310,65 @@ static void test_l1i(void)
         r[lines * per_line + i] = r[i];
     e = exposed(&m, r, 2 * lines * per_line);
     CHECK(e == (double)lines, "the code run twice: %g latencies, expected %zu", e, lines);
+}
+
+/* cycles of a loop of `body` instructions at 0x1000, 4 bytes each, the last a jump back, run n times */
+static double loop_cycles(const edan_machine *m, size_t body, size_t n)
+{
+    static edan_exec r[MAXN];
+    static edan_insn code[64];
+    for (size_t j = 0; j < body; j++) {
+        code[j] = add(EDAN_REG_X(10 + j % 8), EDAN_REG_X(3), 0x1000 + 4 * j);
+        code[j].flow = j + 1 == body ? EDAN_FLOW_JUMP : EDAN_FLOW_NONE;
+    }
+    for (size_t i = 0; i < body * n; i++)
+        r[i] = rec(&code[i % body], 0);
+    double c[1], lat = 100;
+    predict(m, r, body * n, &lat, 1, 64, c, NULL);
+    return c[0];
+}
+
+/*
+ * Fetch ends its cycle at its fetch_taken_limit-th taken branch or jump. 64
+ * turns of a 3-instruction loop, 8 fetched a cycle: with no limit the 192
+ * instructions take 24 fetch cycles, with a limit of 1 one turn a cycle
+ * (64), with 2 two turns a cycle (32); everything else is the same.
+ */
+static void test_fetch_taken(void)
+{
+    edan_machine m = base_machine();
+    m.fetch_width = 8;
+    const double free = loop_cycles(&m, 3, 64);
+    m.fetch_taken_limit = 1;
+    double c = loop_cycles(&m, 3, 64);
+    CHECK(c - free == 64 - 24, "one taken jump a fetch cycle: %g cycles more, expected 40", c - free);
+    m.fetch_taken_limit = 2;
+    c = loop_cycles(&m, 3, 64);
+    CHECK(c - free == 32 - 24, "two taken jumps a fetch cycle: %g cycles more, expected 8", c - free);
+}
+
+/*
+ * Fetch reads fetch_block_bytes of the L1i at a time, the next block when
+ * it gets to it: the L1i's hit latency (3) after its last fetch from the
+ * block before. A 32-instruction loop (128 bytes), 8 fetched a cycle, no
+ * limit on taken jumps: in one block a turn takes 4 fetch cycles; in two
+ * 64-byte blocks 8 (2 from each, and a wait of 2 before each); 16 turns
+ * end 8 (16 - 1) + 5 cycles after the first fetch instead of 4 16 - 1. A
+ * 128-byte block holds the loop and the jump back stays in it: no wait.
+ */
+static void test_fetch_blocks(void)
+{
+    edan_machine m = base_machine();
+    m.fetch_width = 8;
+    m.l1i.hit_latency = 3;
+    const double free = loop_cycles(&m, 32, 16);
+    m.fetch_block_bytes = 64;
+    double c = loop_cycles(&m, 32, 16);
+    CHECK(c - free == (8 * 15 + 5) - (4 * 16 - 1), "a loop over two fetch blocks: %g cycles more, expected 62",
+          c - free);
+    m.fetch_block_bytes = 128;
+    c = loop_cycles(&m, 32, 16);
+    CHECK(c == free, "a loop within one fetch block: %g cycles, expected %g", c, free);
 }
 
 /*
@@ -478,6 +609,156 @@ static void test_store_sets(void)
     }
 }
 
+static edan_insn store(uint8_t data, uint8_t addr, uint64_t pc, uint8_t size)
+{
+    edan_insn in = load(0, addr, pc);
+    in.size = size;
+    in.cls = EDAN_CLASS_STORE;
+    in.mem = EDAN_MEM_STORE;
+    in.n_src = 2;
+    in.src[1] = data;
+    in.n_dst = 0;
+    return in;
+}
+
+/* A machine for the store-set cases: misses cost nothing, a division 20 cycles, 16-byte store sets. */
+static double store_set_cycles(const edan_exec *r, size_t n)
+{
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    m.mem_latency_ns = 0;
+    double c[1], lat = 0;
+    predict(&m, r, n, &lat, 1, 64, c, NULL);
+    return c[0];
+}
+
+/*
+ * gem5 indexes its store-set table by pc / 4, so a compressed load in the
+ * same 4-byte word as a store of a set belongs to the set. Per iteration a
+ * division feeds a 2-byte store at 0x1004, and a load from an unrelated
+ * address feeds the next division; a trainer load next to the store (same
+ * 16-byte block) puts the store into a set in iteration 0. A load at 0x1006
+ * shares the store's entry: from iteration 1 on it waits for the store, and
+ * iteration i >= 1 is the chain division (20), store (1), load (1, its
+ * value written back in 1), 22 cycles. A
+ * load at 0x1008 has an entry of its own and never waits: the divisions
+ * overlap, and only the stores, ordered in their set (see the next case),
+ * follow one another a cycle apart. The trainer reads the block before the
+ * store has executed (it waits for the division, until 20): a violation,
+ * and fetch starts again at 20 (penalty 0): iteration 1's division ends at
+ * 40, its store at 41, and the loads at 0x1006 end at 42 + 22 (N - 2);
+ * with the load at 0x1008 the last store ends at 41 + (N - 2).
+ */
+static void test_store_set_index(void)
+{
+    enum { N = 64 };
+    static edan_exec r[4 * N];
+    static edan_insn div, st, ld[2], trainer;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
+    for (int alias = 1; alias >= 0; alias--) {
+        ld[alias] = load(EDAN_REG_X(11), EDAN_REG_X(3), alias ? 0x1006 : 0x1008);
+        ld[alias].size = 2;
+        size_t n = 0;
+        for (int i = 0; i < N; i++) {
+            r[n++] = rec(&div, 0);
+            r[n++] = rec(&st, 0x8000 + 16 * (uint64_t)i);
+            r[n++] = rec(&ld[alias], 0x100000 + 8 * (uint64_t)i);
+            if (i == 0)
+                r[n++] = rec(&trainer, 0x8000 + 8);
+        }
+        double c = store_set_cycles(r, n), want = alias ? 42 + 22 * (N - 2) : 41 + (N - 2);
+        CHECK(c == want, "a load %s the store's 4-byte word: %g cycles, expected %g", alias ? "in" : "outside", c,
+              want);
+    }
+}
+
+/*
+ * gem5's store sets order the stores of a set as well: a store waits for
+ * the set's last store before it. Per iteration i a division feeds store P
+ * (2 bytes at 0x1004, to 32i), store Q (2 bytes at 0x1006, the same SSIT
+ * entry, so the same set) writes a constant to 32i + 16, and a load reads
+ * Q's bytes and feeds the next division. A trainer load in iteration 0
+ * reads the other half of P's 16-byte block before P has executed (P waits
+ * for the division): a violation, which puts P (and so Q) in a set, and
+ * fetch starts again when P executes (20; penalty 0). From iteration 1 Q
+ * waits for P, and the loop is the chain division (20), P (1), Q (1), the
+ * load (1, its value written back in 1). In iteration 1 the load also
+ * violates (it does not know Q's address before Q executes, at 41, and it
+ * is in no set yet): it is fetched again then, reads Q's data (42) and
+ * ends at 43; it is in Q's set from then on, and iteration i ends at
+ * 43 + 23 (i - 1).
+ * Without the order Q would not wait for the division, nor the load for
+ * Q, and the divisions would overlap.
+ */
+static void test_store_set_stores(void)
+{
+    enum { N = 64 };
+    static edan_exec r[5 * N];
+    static edan_insn div, sp, sq, ld, trainer, warm;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    sp = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    sq = store(0, EDAN_REG_X(2), 0x1006, 2);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x1008);
+    trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
+    /* the lines are cached first, so that no access waits for another's fill */
+    warm = load(EDAN_REG_X(20), EDAN_REG_X(3), 0x3000);
+    size_t n = 0;
+    for (uint64_t at = 0x8000; at < 0x8000 + 32 * N; at += LINE)
+        r[n++] = rec(&warm, at);
+    for (int i = 0; i < N; i++) {
+        const uint64_t a = 0x8000 + 32 * (uint64_t)i, b = a + 16;
+        r[n++] = rec(&div, 0);
+        r[n++] = rec(&sp, a);
+        r[n++] = rec(&sq, b);
+        r[n++] = rec(&ld, b);
+        if (i == 0)
+            r[n++] = rec(&trainer, a + 8);
+    }
+    double c = store_set_cycles(r, n), want = 43 + 23 * (N - 2);
+    CHECK(c == want, "stores of one set in order: %g cycles, expected %g", c, want);
+}
+
+/*
+ * Store-to-load forwarding: a load whose bytes come from one store still
+ * in the store queue takes them from there. A store to a line no cache
+ * has is followed by a load of its bytes and a division that uses the
+ * load. When an older division (100 cycles) holds the store's commit, the
+ * load runs long before the store goes to the L1d: forwarded, it never
+ * waits for the store's write-allocate miss, and only the first fetch's
+ * latency is exposed. When the load's address comes from that division
+ * instead, the store has gone to the L1d by then (it commits at once) and
+ * the load waits for the line like any access: two latencies.
+ */
+static void test_forwarding(void)
+{
+    static edan_exec r[4];
+    static edan_insn slow, st, ld[2], use;
+    slow = add(EDAN_REG_X(10), EDAN_REG_X(10), 0x1000);
+    slow.cls = EDAN_CLASS_DIV;
+    st = store(0, EDAN_REG_X(2), 0x1004, 4);
+    st.mem_size = 8;
+    ld[0] = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x1008);
+    ld[1] = load(EDAN_REG_X(11), EDAN_REG_X(10), 0x1008);
+    use = add(EDAN_REG_X(12), EDAN_REG_X(11), 0x100c);
+    use.cls = EDAN_CLASS_DIV;
+    for (int late = 0; late < 2; late++) {
+        r[0] = rec(&slow, 0);
+        r[1] = rec(&st, fresh(1));
+        r[2] = rec(&ld[late], fresh(1));
+        r[3] = rec(&use, 0);
+        edan_machine m = base_machine();
+        m.latency[EDAN_CLASS_DIV] = 100;
+        double e = exposed(&m, r, 4), want = late ? 2 : 1;
+        CHECK(e == want, "a load of a store's bytes %s: %g latencies exposed, expected %g",
+              late ? "after the store went to the L1d" : "forwarded", e, want);
+    }
+}
+
 static void test_bad_machine(void)
 {
     edan_machine m = base_machine();
@@ -494,14 +775,21 @@ int main(void)
 {
     test_chain();
     test_mshrs();
+    test_mshr_targets();
     test_rob();
+    test_issue_queue();
     test_bandwidth();
     test_l1i();
+    test_fetch_taken();
+    test_fetch_blocks();
     test_limits();
     test_batches();
     test_predictors();
     test_dividers();
     test_store_sets();
+    test_store_set_index();
+    test_store_set_stores();
+    test_forwarding();
     test_bad_machine();
     return check_summary();
 }

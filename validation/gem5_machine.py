@@ -2,7 +2,7 @@
 # simulator and edan's timing model read one description of the machine.
 #
 #   gem5.opt -q --outdir=DIR validation/gem5_machine.py --machine machines/gem5-validation.ini \
-#       [--latency NS] [--cpu o3|timing] -- BINARY [ARGS...]
+#       [--latency NS] [--cpu o3|timing] [--stats-window T0,T1] -- BINARY [ARGS...]
 #   python3 validation/gem5_machine.py --machine FILE --check    (no gem5: check the file, print the plan)
 #
 # Syscall emulation of one static RISC-V binary on: [machine] clock_ghz; a RiscvO3CPU whose widths,
@@ -14,7 +14,9 @@
 #
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
 # [latency] cycles and the divider units against the functional-unit pool, frontend_cycles against the O3 stage
-# delays, write/alloc against the classic cache (write-back, write-allocate). A file that asks for
+# delays, fetch_taken_limit against O3's fetch (it ends a cycle at a predicted-taken branch: 1),
+# write/alloc against the classic cache (write-back, write-allocate); fetch_block_bytes sets the
+# fetch buffer (fetchBufferSize), mshr_targets each cache's tgts_per_mshr. A file that asks for
 # anything else is refused with exit status 2. [core] predictor: tournament is gem5's TournamentBP
 # (global and choice tables of predictor_entries, local ones a quarter), bimodal its LocalBP (2-bit
 # counters by pc); mispredict_penalty has no gem5 parameter and is reported, not set.
@@ -24,20 +26,18 @@ import configparser
 import re
 import sys
 
-# Targets per MSHR are not part of the machine description; these are the reference script's values.
-TGTS_PER_MSHR = {"l1i": 20, "l1d": 20, "l2": 12, "l3": 12}
-
 # Every key the machine format has, per section (an unknown key is an error, as in edan's parser).
 SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
-             "lq_entries", "sq_entries", "frontend_cycles", "mispredict_penalty",
+             "lq_entries", "sq_entries", "iq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
+             "mispredict_penalty",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
-    "l1i": {"size", "line", "ways", "hit_latency", "mshrs"},
-    "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
-    "l2": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
-    "l3": {"size", "line", "ways", "hit_latency", "mshrs", "write", "alloc"},
+    "l1i": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets"},
+    "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
+    "l2": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
+    "l3": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "memory": {"latency_ns", "bandwidth_gbs"},
     # ExaSAT's machine model for edan's --projection; gem5 has nothing to build from it
     "projection": {"peak_gflops", "cores", "div_weight", "sqrt_weight", "transcendental_weight"},
@@ -144,7 +144,8 @@ def read_machine(path):
                 d[k] = v
             else:
                 d[k] = parse_int(v, where(k),
-                                 0 if k in ("mispredict_penalty", "frontend_cycles", "store_set_bytes") else 1)
+                                 0 if k in ("mispredict_penalty", "frontend_cycles", "store_set_bytes",
+                                            "fetch_taken_limit", "fetch_block_bytes") else 1)
         out[sec] = d
     for sec in SECTIONS:
         if sec not in out and sec not in OPTIONAL_SECTIONS:
@@ -188,6 +189,13 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     if core["frontend_cycles"] != front:
         problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
                         "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
+    if core["fetch_taken_limit"] != 1:
+        problems.append("[core] fetch_taken_limit = %d, but gem5's O3 fetch always ends its cycle at a "
+                        "predicted-taken branch (1)" % core["fetch_taken_limit"])
+    fb, line = core["fetch_block_bytes"], min(lines) if lines else 0
+    if fb < 1 or fb & (fb - 1) or (line and line % fb):
+        problems.append("[core] fetch_block_bytes = %d: gem5's fetchBufferSize must be a power of two that "
+                        "divides the line size (%d)" % (fb, line))
     n = core["predictor_entries"]
     if n & (n - 1) or n < 4:
         problems.append("[core] predictor_entries = %d is not a power of two of at least 4" % n)
@@ -215,13 +223,16 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                 "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
                 "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
                 "LQEntries": core["lq_entries"], "SQEntries": core["sq_entries"],
+                "numIQEntries": core["iq_entries"],
+                "fetchBufferSize": core["fetch_block_bytes"],
                 "LSQDepCheckShift": ssb.bit_length() - 1},
         "predictor": predictor,
         "caches": {lv: {"size": "%dB" % machine[lv]["size"], "assoc": machine[lv]["ways"],
                         "tag_latency": machine[lv]["hit_latency"],
                         "data_latency": machine[lv]["hit_latency"],
                         "response_latency": machine[lv]["hit_latency"],
-                        "mshrs": machine[lv]["mshrs"], "tgts_per_mshr": TGTS_PER_MSHR[lv]}
+                        "mshrs": machine[lv]["mshrs"],
+                        "tgts_per_mshr": machine[lv]["mshr_targets"]}
                    for lv in levels},
         "memory": {"latency": "%gns" % lat,
                    "bandwidth": "%.3fB/s" % (mem["bandwidth_gbs"] * 1e9)},
@@ -237,11 +248,22 @@ def parse_args(argv):
     ap.add_argument("--latency", type=float, default=None,
                     help="memory latency in ns [the file's [memory] latency_ns]")
     ap.add_argument("--cpu", choices=["o3", "timing"], default="o3")
+    ap.add_argument("--stats-window", default=None, metavar="T0,T1",
+                    help="reset gem5's statistics at tick T0 and dump them at T1 (a region's own counts: "
+                         "take the ticks from a run with --debug-flags=SyscallBase, e.g. PolyBench's two "
+                         "clock_gettime calls); the first block of stats.txt is the window")
     ap.add_argument("--check", action="store_true",
                     help="check the file and print the gem5 parameters, without gem5")
     ap.add_argument("cmd", nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
     a.cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    if a.stats_window is not None:
+        try:
+            a.stats_window = tuple(int(x, 10) for x in a.stats_window.split(","))
+        except ValueError:
+            ap.error("--stats-window takes two ticks, T0,T1")
+        if len(a.stats_window) != 2 or not 0 <= a.stats_window[0] < a.stats_window[1]:
+            ap.error("--stats-window takes two ticks, T0,T1 with T0 < T1")
     if a.latency is not None and not a.latency > 0:
         ap.error("--latency must be positive")
     return a
@@ -362,7 +384,17 @@ def main(argv):
         except MachineError as e:
             fail(str(e))
     m5.instantiate()
-    ev = m5.simulate()
+    if a.stats_window:
+        t0, t1 = a.stats_window
+        ev = m5.simulate(t0)
+        if m5.curTick() == t0:
+            m5.stats.reset()
+            ev = m5.simulate(t1 - t0)
+            if m5.curTick() == t1:
+                m5.stats.dump()
+                ev = m5.simulate()
+    else:
+        ev = m5.simulate()
     print("EXIT %s code=%d ticks=%d" % (ev.getCause(), ev.getCode(), m5.curTick()))
     return 0
 

@@ -22,6 +22,9 @@ typedef struct edan_machine_cache {
     edan_cache_level_config geo; /* size, line, ways, write policy */
     uint32_t hit_latency;        /* cycles to look up this level (and return data on a hit) */
     uint32_t mshrs;              /* misses of this level outstanding at once */
+    /* accesses one MSHR holds (the miss and those that merge into it); the one that fills the last
+     * target blocks the level until that MSHR's fill (gem5's tgts_per_mshr) */
+    uint32_t mshr_targets;
 } edan_machine_cache;
 
 typedef struct edan_machine {
@@ -30,7 +33,15 @@ typedef struct edan_machine {
     /* core */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;
     uint32_t rob_entries, lq_entries, sq_entries;
+    /* issue queue: an instruction holds an entry from dispatch until it issues, a load or store until it
+     * completes (its data back; a store's address and data in the store queue), as in gem5's O3 */
+    uint32_t iq_entries;
     uint32_t frontend_cycles; /* fetch to dispatch */
+    /* taken branches and jumps fetch goes past in one cycle: its cycle ends at that many (0: no limit) */
+    uint32_t fetch_taken_limit;
+    /* fetch reads the L1i in aligned blocks of this many bytes, the next one only when it needs it, so
+     * moving to another block waits the L1i's hit latency (0: fetch reads ahead, no wait) */
+    uint32_t fetch_block_bytes;
     /* units of the classes that are not pipelined (a unit is busy for the whole latency): integer
      * division; floating-point division and square root */
     uint32_t int_div_units, fp_div_units;

@@ -7,37 +7,22 @@
 #include "analysis/cache.h"
 #include "analysis/cost.h"
 #include "analysis/deps.h"
+#include "analysis/issueq.h"
+#include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "util/grow.h"
 
-/*
- * Times are ticks of 1/TPC cycle, so that a memory bandwidth of a fraction
- * of a line per cycle (16 GB/s at 1 GHz is 4 cycles a 64-byte line, at
- * 3 GHz 12) queues transfers without rounding to whole cycles.
- */
-#define TPC 16u
+#define TPC EDAN_TICKS_PER_CYCLE
 #define MAXK EDAN_TIMING_MAX_LATENCIES
 #define NLEV EDAN_MACHINE_MAX_DATA_LEVELS
-/* Lines in flight are looked up in a direct-mapped table of this many entries (far more than MSHRs). */
-#define INFLIGHT_BITS 12
-/*
- * Memory bandwidth is a calendar: time cut into buckets of BW_LINES line
- * transfers, each bucket holding that many bytes, in a ring of BW_BUCKETS.
- * A transfer takes room in the first bucket from its arrival on that has
- * some, so requests that arrive out of time order (loads start out of
- * order) use the idle time before a later one, as a real channel does; a
- * queue in program order would not. Within a bucket transfers are not
- * ordered, so a transfer can finish up to one bucket early; over a stream
- * the rate is the bandwidth.
- */
-#define BW_LINES 8
 /* Store sets: gem5's SSIT and LFST sizes, and its period of forgetting (store_set_clear_period). */
 #define SS_ENTRIES 1024u
 #define SS_CLEAR_PERIOD 250000u
-#define BW_BUCKETS 4096
+#define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
 
-typedef uint64_t tick;
-typedef tick lanes[MAXK]; /* one time per memory latency */
+typedef edan_tick tick;
+typedef edan_lanes lanes;
+_Static_assert(MAXK <= EDAN_MEMTIME_LANES, "the hierarchy's times hold every lane");
 
 static inline tick max_t(tick a, tick b)
 {
@@ -54,16 +39,17 @@ struct edan_timing {
     edan_machine m;
     int K;
     double lat_ns[MAXK];
-    tick memlat[MAXK];
-    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], hit[NLEV], l1i_hit;
-    double ticks_per_byte; /* memory bandwidth */
-    tick line_xfer;        /* one line's transfer */
+    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
     int nlev;
     edan_deps *deps;
     edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
     bool dc_ok, ic_ok;
     uint32_t line_shift;
     uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
+    /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
+    uint64_t fblock, prev_next;
+    lanes ftaken_at; /* the fetch cycle whose taken branches ftaken_n counts */
+    uint32_t ftaken_n[MAXK];
     edan_predictor bp;
     /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t prev_fallthrough, prev_pc;
@@ -75,23 +61,26 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
+    lanes refetch;  /* a memory-order violation squashed the window: fetch starts again no earlier */
+    edan_issueq iq; /* the issue queue (issueq.h) */
+    bool iq_ok;
+    /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
+    uint8_t *stores;
+    uint64_t *st_addr;
+    lanes *st_write;
     tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
-    tick bw_ticks;      /* one bucket of the bandwidth calendar */
-    double bw_cap;      /* bytes a bucket holds */
-    uint64_t *bw_no;    /* [bucket][lane]: the bucket's number + 1 (0: empty) */
-    double *bw_used;    /* [bucket][lane]: bytes taken in it */
-    lanes *mshr[NLEV];  /* per level: mshrs entries, the time each is free */
-    uint64_t *if_line;  /* line + 1 of each in-flight table entry, 0 = empty */
-    lanes *if_fill;
+    edan_memtime mem;   /* the hierarchy's times */
+    bool mem_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped) the block + 1 and its last store's index and pc, to train; per
-     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST)
+     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
+     * SSIT and LFST per lane: [entry * K + k]
      */
     uint64_t *ss_block, *ss_store, *ss_store_pc;
     uint32_t *ssit;
     uint64_t *lfst;
-    uint32_t ss_shift, ss_next;
+    uint32_t ss_shift;
     uint64_t ss_mem_ops;
     /* attribution per static instruction id: id_time / id_stall [id * K + k] */
     size_t id_cap;
@@ -115,10 +104,10 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
 {
     bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
               m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
-              m->lq_entries && m->sq_entries && m->int_div_units && m->fp_div_units &&
+              m->lq_entries && m->sq_entries && m->iq_entries && m->int_div_units && m->fp_div_units &&
               m->l1i.geo.line == m->data[0].geo.line;
     for (int l = 0; ok && l < m->n_data_levels; l++)
-        ok = m->data[l].mshrs > 0 && m->data[l].geo.line == m->data[0].geo.line;
+        ok = m->data[l].mshrs > 0 && m->data[l].mshr_targets > 0 && m->data[l].geo.line == m->data[0].geo.line;
     if (!ok)
         edan_error_set(err, "machine %s: not a machine the timing model can schedule on", m->name);
     return ok;
@@ -147,9 +136,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         t->lat[c] = cycles(m->latency[c]);
     /* a load or store that performed no access (a failed sc) takes a cycle */
     t->lat[EDAN_CLASS_LOAD] = t->lat[EDAN_CLASS_STORE] = t->lat[EDAN_CLASS_ATOMIC] = t->cyc;
-    for (int l = 0; l < t->nlev; l++)
-        t->hit[l] = cycles(m->data[l].hit_latency);
     t->l1i_hit = cycles(m->l1i.hit_latency);
+    tick memlat[MAXK];
     for (int k = 0; k < n; k++) {
         t->lat_ns[k] = lat_ns[k];
         double ticks = lat_ns[k] * m->clock_ghz * TPC;
@@ -158,14 +146,9 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
             edan_timing_free(t);
             return NULL;
         }
-        t->memlat[k] = (tick)llround(ticks);
+        memlat[k] = (tick)llround(ticks);
     }
-    /* bytes per cycle = GB/s / GHz */
-    t->ticks_per_byte = TPC * m->clock_ghz / m->mem_bandwidth_gbs;
     t->line_shift = (uint32_t)__builtin_ctz(m->data[0].geo.line);
-    t->line_xfer = (tick)llround(t->ticks_per_byte * m->data[0].geo.line);
-    t->bw_ticks = t->line_xfer ? BW_LINES * t->line_xfer : (tick)1 << 20;
-    t->bw_cap = (double)t->bw_ticks / t->ticks_per_byte;
 
     uint32_t r = 2;
     while (r < m->rob_entries + 1)
@@ -177,30 +160,37 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     edan_cache_config dcc = edan_machine_data_caches(m);
     edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
     t->F = calloc(r, sizeof *t->F);
+    t->stores = calloc(r, 1);
+    t->st_addr = calloc(r, sizeof *t->st_addr);
+    t->st_write = calloc(r, sizeof *t->st_write);
     t->C = calloc(r, sizeof *t->C);
     t->lq = calloc(m->lq_entries, sizeof *t->lq);
     t->sq = calloc(m->sq_entries, sizeof *t->sq);
-    t->if_line = calloc(1u << INFLIGHT_BITS, sizeof *t->if_line);
-    t->if_fill = calloc(1u << INFLIGHT_BITS, sizeof *t->if_fill);
-    t->ss_block = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_block);
-    t->ss_store = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_store);
-    t->ss_store_pc = calloc(1u << INFLIGHT_BITS, sizeof *t->ss_store_pc);
-    t->ssit = calloc(SS_ENTRIES, sizeof *t->ssit);
-    t->lfst = calloc(SS_ENTRIES, sizeof *t->lfst);
+    t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
+    t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
+    t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
+    t->ssit = calloc((size_t)SS_ENTRIES * (size_t)n, sizeof *t->ssit);
+    t->lfst = calloc((size_t)SS_ENTRIES * (size_t)n, sizeof *t->lfst);
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
-    t->bw_no = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_no);
-    t->bw_used = calloc((size_t)BW_BUCKETS * (size_t)n, sizeof *t->bw_used);
-    bool ok = t->F && t->C && t->lq && t->sq && t->if_line && t->if_fill && t->ss_block && t->ss_store &&
-              t->ss_store_pc && t->ssit && t->lfst && t->bw_no && t->bw_used;
+    bool ok = t->F && t->stores && t->st_addr && t->st_write && t->C && t->lq && t->sq && t->ss_block && t->ss_store &&
+              t->ss_store_pc && t->ssit && t->lfst;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * (size_t)n, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * (size_t)n, sizeof(tick)));
-    for (int l = 0; ok && l < t->nlev; l++)
-        ok = (t->mshr[l] = calloc(m->data[l].mshrs, sizeof(lanes))) != NULL;
     if (!ok) {
         edan_error_set(err, "out of memory for the timing model");
         edan_timing_free(t);
         return NULL;
     }
+    if (edan_memtime_init(&t->mem, m, memlat, n, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->mem_ok = true;
+    if (edan_issueq_init(&t->iq, m->iq_entries, n, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->iq_ok = true;
     if (edan_predictor_init(&t->bp, m->predictor, m->predictor_entries, err)) {
         edan_timing_free(t);
         return NULL;
@@ -231,121 +221,30 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->dc);
     if (t->ic_ok)
         edan_cache_free(&t->ic);
-    for (int l = 0; l < NLEV; l++)
-        free(t->mshr[l]);
+    if (t->mem_ok)
+        edan_memtime_free(&t->mem);
+    if (t->iq_ok)
+        edan_issueq_free(&t->iq);
     free(t->div_units[0]);
     free(t->div_units[1]);
     free(t->F);
+    free(t->stores);
+    free(t->st_addr);
+    free(t->st_write);
     free(t->C);
     free(t->lq);
     free(t->sq);
     edan_predictor_free(&t->bp);
-    free(t->if_line);
-    free(t->if_fill);
     free(t->ss_block);
     free(t->ss_store);
     free(t->ss_store_pc);
     free(t->ssit);
     free(t->lfst);
-    free(t->bw_no);
-    free(t->bw_used);
     free(t->id_time);
     free(t->id_stall);
     free(t->id_count);
     free(t->id_pc);
     free(t);
-}
-
-/* ===================================================================== */
-/* The memory hierarchy's times                                           */
-/* ===================================================================== */
-
-/* A transfer of `bytes` to or from memory that can start at x (lane k): when it is done. */
-static tick transfer(edan_timing *t, int k, tick x, uint32_t bytes)
-{
-    const tick alone = x + (tick)llround(t->ticks_per_byte * bytes);
-    if (!bytes)
-        return x;
-    double rem = bytes;
-    tick done = x;
-    for (uint64_t b = x / t->bw_ticks;; b++) {
-        const size_t s = (size_t)(b % BW_BUCKETS) * (size_t)t->K + (size_t)k;
-        if (t->bw_no[s] != b + 1) {
-            t->bw_no[s] = b + 1;
-            t->bw_used[s] = 0;
-        }
-        double take = t->bw_cap - t->bw_used[s];
-        if (take > rem)
-            take = rem;
-        if (take > 0) {
-            t->bw_used[s] += take;
-            rem -= take;
-            done = b * t->bw_ticks + (tick)llround(t->bw_used[s] * t->ticks_per_byte);
-        }
-        if (rem <= 0)
-            break;
-    }
-    return max_t(done, alone);
-}
-
-/*
- * A read that missed levels first .. L-1 and finds its line at level L
- * (nlev: memory). t0[k]: when the request has been looked up at level
- * `first` (so with L == first the data is there at t0). Each level missed
- * holds one of its MSHRs from the earliest it can have one until the fill;
- * memory moves the bytes at its bandwidth (transfer(); bytes: what this
- * access moves, write-backs included), then the data comes back after the
- * memory latency, through each level missed, which takes its hit latency
- * again to respond (gem5: response_latency). fill[k]: when the data is
- * back at level `first`.
- */
-static void read_times(edan_timing *t, int first, int L, uint32_t bytes, const tick *t0, tick *fill)
-{
-    for (int k = 0; k < t->K; k++) {
-        tick x = t0[k];
-        uint32_t taken[NLEV];
-        for (int l = first; l < L; l++) {
-            lanes *ms = t->mshr[l];
-            uint32_t best = 0;
-            for (uint32_t i = 1; i < t->m.data[l].mshrs; i++)
-                if (ms[i][k] < ms[best][k])
-                    best = i;
-            x = max_t(x, ms[best][k]);
-            taken[l] = best;
-            if (l + 1 < t->nlev)
-                x += t->hit[l + 1];
-        }
-        if (L == t->nlev)
-            x = transfer(t, k, x, bytes) + t->memlat[k];
-        /* the data passes back up through every level that missed, each taking its latency again */
-        for (int l = first; l < L; l++)
-            x += t->hit[l];
-        for (int l = first; l < L; l++)
-            t->mshr[l][taken[l]][k] = x;
-        fill[k] = x;
-    }
-}
-
-/* The in-flight entry of a line: a load of it waits for its fill. */
-static uint32_t inflight_slot(uint64_t line)
-{
-    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> (64 - INFLIGHT_BITS));
-}
-
-static void inflight_note(edan_timing *t, uint64_t line, const tick *fill)
-{
-    uint32_t s = inflight_slot(line);
-    t->if_line[s] = line + 1;
-    memcpy(t->if_fill[s], fill, (size_t)t->K * sizeof(tick));
-}
-
-/* A first-level hit at t0: the data, or the fill of the line if it is still on its way. */
-static void hit_times(edan_timing *t, uint64_t line, const tick *t0, tick *done)
-{
-    uint32_t s = inflight_slot(line);
-    bool in_flight = t->if_line[s] == line + 1;
-    for (int k = 0; k < t->K; k++)
-        done[k] = in_flight ? max_t(t0[k], t->if_fill[s][k]) : t0[k];
 }
 
 /* ===================================================================== */
@@ -403,51 +302,71 @@ static bool mispredicted(edan_timing *t, const edan_insn *in)
     return wrong;
 }
 
-static uint32_t *ssit_of(edan_timing *t, uint64_t pc)
+/*
+ * The SSIT entry of an instruction: indexed by pc / 4, as gem5's
+ * (StoreSet::calcIndex, offsetBits 2), so with compressed (2-byte)
+ * instructions the two in one 4-byte word share an entry: a load right
+ * after a store in a set is predicted to depend on that set's stores.
+ */
+static uint32_t ssit_index(uint64_t pc)
 {
-    return &t->ssit[(pc >> 1) & (SS_ENTRIES - 1)];
+    return (uint32_t)((pc >> 2) & (SS_ENTRIES - 1));
 }
 
 /*
- * Memory-dependence prediction, as gem5's store sets: a load that ran
- * while an older store to the same store_set_bytes block was in the window
- * (gem5 detects it as an order violation) puts its pc and the store's in
- * one set; from then on the load waits until the set's last store, older
- * than it, has executed, whatever its address. The tables are forgotten
- * every SS_CLEAR_PERIOD loads and stores. Trained in trace order, the same
- * for every lane. a[k]: the start times, delayed.
+ * Memory-dependence prediction, as gem5's store sets. A load that issues
+ * before an older store to the same store_set_bytes block has executed
+ * (gem5 finds the order violation when the store executes; a load does
+ * not know the store's address before, even one whose bytes it reads:
+ * a[k] holds only its register operands here) is fetched again after the
+ * store, as after a mispredicted branch, and puts its pc and the store's in one set; from
+ * then on the load waits until the set's last store, older than it, has
+ * executed, whatever its address, and so does a store of the set (gem5's
+ * MemDepUnit asks the predictor for every load and store), so a set's
+ * stores execute in order. Whether a load violates depends on the times,
+ * so each lane has its own tables; all are
+ * forgotten every SS_CLEAR_PERIOD loads and stores. a[k]: the start times
+ * (after the eDAG's predecessors), delayed.
  */
 static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
-    const uint32_t slot = inflight_slot(block);
+    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K;
     if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
-        memset(t->ssit, 0, SS_ENTRIES * sizeof *t->ssit);
-        memset(t->lfst, 0, SS_ENTRIES * sizeof *t->lfst);
+        memset(t->ssit, 0, (size_t)SS_ENTRIES * K * sizeof *t->ssit);
+        memset(t->lfst, 0, (size_t)SS_ENTRIES * K * sizeof *t->lfst);
     }
-    uint32_t *set = ssit_of(t, pc);
-    if (is_load) {
-        if (t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask) {
-            uint32_t *sset = ssit_of(t, t->ss_store_pc[slot]);
-            if (!*set && !*sset)
-                *set = *sset = 1 + t->ss_next++ % SS_ENTRIES;
-            else if (!*set || !*sset)
-                *set = *sset = *set ? *set : *sset;
-            else
-                *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
-        }
-        const uint64_t last = *set ? t->lfst[*set - 1] : 0;
-        if (last && v - (last - 1) <= t->rmask) {
-            const tick *fs = t->F[(last - 1) & t->rmask];
-            for (int k = 0; k < t->K; k++)
-                a[k] = max_t(a[k], fs[k]);
-        }
-    } else {
+    uint32_t *set = t->ssit + (size_t)ssit_index(pc) * K;
+    /* the last older store to the block, still in the window: the one a load can violate */
+    const bool near = is_load && t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask;
+    const uint64_t st = near ? t->ss_store[slot] : 0;
+    uint32_t *sset = near ? t->ssit + (size_t)ssit_index(t->ss_store_pc[slot]) * K : NULL;
+    for (uint32_t k = 0; k < K; k++) {
+        const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
+        if (last && v - (last - 1) <= t->rmask)
+            a[k] = max_t(a[k], t->F[(last - 1) & t->rmask][k]);
+        if (!near)
+            continue;
+        const tick st_start = t->F[st & t->rmask][k] - t->cyc; /* a store finishes a cycle after it starts */
+        if (a[k] >= st_start)
+            continue;
+        /* the store finds the violation when it executes: the load and all after it are fetched again */
+        t->refetch[k] = max_t(t->refetch[k], st_start + t->penalty);
+        a[k] = max_t(a[k], st_start + t->penalty + t->frontend);
+        if (!set[k] && !sset[k]) /* a new set, numbered from the load's pc as gem5's calcSSID */
+            set[k] = sset[k] = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
+        else if (!set[k] || !sset[k])
+            set[k] = sset[k] = set[k] ? set[k] : sset[k];
+        else
+            set[k] = sset[k] = set[k] < sset[k] ? set[k] : sset[k]; /* gem5 merges into the smaller set */
+    }
+    if (!is_load) {
         t->ss_block[slot] = block + 1;
         t->ss_store[slot] = v;
         t->ss_store_pc[slot] = pc;
-        if (*set)
-            t->lfst[*set - 1] = v + 1;
+        for (uint32_t k = 0; k < K; k++)
+            if (set[k])
+                t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
     }
 }
 
@@ -504,7 +423,7 @@ static int step(edan_timing *t, const edan_exec *rec)
     const bool accessed = in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
     const bool is_load = accessed && in->mem != EDAN_MEM_STORE;
     const bool is_store = accessed && in->mem == EDAN_MEM_STORE;
-    lanes a, b;
+    lanes a, b, dsp; /* dsp: the dispatch times */
 
     /* ---- fetch ---- */
     const bool redirect = mispredicted(t, in);
@@ -512,18 +431,37 @@ static int step(edan_timing *t, const edan_exec *rec)
     uint32_t ibytes = 0;
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
     const lanes *prevF = &t->F[(v - 1) & t->rmask];
+    /* the record before went elsewhere than its next instruction: a taken branch or a jump */
+    const bool after_taken = in->pc && t->prev_next && in->pc != t->prev_next;
+    const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
+    const bool new_block = block && t->fblock && block != t->fblock;
+    if (block)
+        t->fblock = block;
     for (int k = 0; k < K; k++) {
         tick f = t->fetch.at[k];
+        /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
+        if (after_taken && t->m.fetch_taken_limit) {
+            if (t->ftaken_at[k] != t->fetch.at[k]) {
+                t->ftaken_at[k] = t->fetch.at[k];
+                t->ftaken_n[k] = 0;
+            }
+            if (++t->ftaken_n[k] >= t->m.fetch_taken_limit)
+                f += t->cyc;
+        }
+        /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
+        if (new_block)
+            f = max_t(f, t->fetch.at[k] + t->l1i_hit);
         if (redirect)
             f = max_t(f, (*prevF)[k] + t->penalty);
+        f = max_t(f, t->refetch[k]);
         /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
         f = max_t(f, t->disp.at[k] > t->frontend ? t->disp.at[k] - t->frontend : 0);
         a[k] = slot_take(&t->fetch, k, f, t->m.fetch_width, t->cyc);
     }
     if (imiss) {
         for (int k = 0; k < K; k++)
-            b[k] = a[k] + t->l1i_hit + t->hit[1];
-        read_times(t, 1, ilevel, ibytes, b, a);
+            b[k] = a[k] + t->l1i_hit + t->mem.hit[1];
+        edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
         for (int k = 0; k < K; k++) {
             a[k] += t->l1i_hit; /* the L1i's response */
             t->fetch.at[k] = a[k];
@@ -543,20 +481,31 @@ static int step(edan_timing *t, const edan_exec *rec)
             d = max_t(d, lq[k]);
         if (sq)
             d = max_t(d, sq[k]);
-        a[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
+        d = edan_issueq_room(&t->iq, k, d);
+        a[k] = dsp[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
     }
 
     /* ---- start: a[k] becomes S(v) ---- */
-    if (t->m.store_set_bytes && accessed)
-        store_sets(t, rec, is_load, a);
+    /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
+    const bool split = t->m.store_set_bytes && is_load;
+    memset(b, 0, (size_t)K * sizeof(tick));
+    uint64_t src = 0; /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
     for (size_t i = 0; i < info.n_preds; i++) {
         uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)
             continue; /* committed before v dispatched */
         const tick *fp = t->F[p & t->rmask];
+        const bool from_store = is_load && t->stores[p & t->rmask];
+        if (from_store)
+            src = src ? UINT64_MAX : p + 1;
+        tick *to = split && from_store ? b : a;
         for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], fp[k]);
+            to[k] = max_t(to[k], fp[k]);
     }
+    if (t->m.store_set_bytes && accessed)
+        store_sets(t, rec, is_load, a);
+    for (int k = 0; k < K; k++)
+        a[k] = max_t(a[k], b[k]);
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -569,15 +518,22 @@ static int step(edan_timing *t, const edan_exec *rec)
         }
         count_access(t, &r);
         t->n.loads++;
-        uint64_t line = rec->addr >> t->line_shift;
-        for (int k = 0; k < K; k++)
-            b[k] = a[k] + t->hit[0];
-        if (r.level == 0) {
-            hit_times(t, line, b, b);
-        } else {
-            read_times(t, 0, (int)r.level, r.ram_bytes, b, b);
-            inflight_note(t, line, b);
-        }
+        /*
+         * Store-to-load forwarding: a load whose bytes all come from one
+         * store still waiting in the store queue (not yet sent to the L1d,
+         * which it is after it commits) takes them from there, in an L1
+         * hit's time: it does not wait for a line that the store's
+         * write-allocate miss will bring. Once the store is sent, the load
+         * reads the L1d, and waits for that line as any access does.
+         */
+        uint32_t forwarded = 0;
+        const uint32_t sw = src && src != UINT64_MAX ? (uint32_t)((src - 1) & t->rmask) : 0;
+        if (src && src != UINT64_MAX && in->mem != EDAN_MEM_AMO && t->st_addr[sw] <= rec->addr &&
+            rec->addr + in->mem_size <= t->st_addr[sw] + t->stores[sw])
+            for (int k = 0; k < K; k++)
+                if (a[k] < t->st_write[sw][k])
+                    forwarded |= 1u << k;
+        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
         for (int k = 0; k < K; k++)
             b[k] += t->cyc; /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
@@ -612,6 +568,11 @@ static int step(edan_timing *t, const edan_exec *rec)
     t->id_count[rec->id]++;
     t->id_pc[rec->id] = in->pc;
     tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
+    t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
+    /* a load or store leaves the issue queue when it completes, anything else when it issues */
+    for (int k = 0; k < K; k++)
+        edan_issueq_enter(&t->iq, k, dsp[k], accessed ? b[k] : a[k]);
+    t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {
         tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
@@ -631,17 +592,10 @@ static int step(edan_timing *t, const edan_exec *rec)
     }
     if (is_store) {
         /* the write, in order after commit; its queue entry is free when it is done */
-        for (int k = 0; k < K; k++) {
+        for (int k = 0; k < K; k++)
             t->drain[k] = max_t(Cv[k], t->drain[k]);
-            a[k] = t->drain[k] + t->hit[0];
-        }
-        uint64_t line = rec->addr >> t->line_shift;
-        if (r.level == 0) {
-            hit_times(t, line, a, a);
-        } else {
-            read_times(t, 0, (int)r.level, r.ram_bytes, a, a);
-            inflight_note(t, line, a);
-        }
+        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
+        memcpy(t->st_write[v & t->rmask], t->drain, (size_t)K * sizeof(tick));
         memcpy(t->sq[t->sq_at], a, (size_t)K * sizeof(tick));
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
@@ -651,6 +605,7 @@ static int step(edan_timing *t, const edan_exec *rec)
     if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
         edan_predictor_jump(&t->bp);
     t->prev_pc = in->pc;
+    t->prev_next = in->pc ? in->pc + in->size : 0;
     t->n.instructions++;
     t->v++;
     return 0;

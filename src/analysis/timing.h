@@ -4,9 +4,12 @@
  * once. docs/model.md states the model and each simplification.
  *
  * Per vertex v, in trace order, and for each memory latency (a lane):
- *  - fetch: in order, fetch_width a cycle; a fetch that leaves the current
- *    L1i line looks it up in the L1i (a miss goes to L2 and on to memory and
- *    stalls fetch); a conditional branch that the predictor (predictor.h) got
+ *  - fetch: in order, fetch_width a cycle, a cycle ending at its
+ *    fetch_taken_limit-th taken branch; the first instruction of another
+ *    fetch_block_bytes block waits the L1i's hit latency after the last
+ *    fetch (fetch reads the block when it gets there); a fetch that leaves
+ *    the current L1i line looks it up in the L1i (a miss goes to L2 and on
+ *    to memory and stalls fetch); a conditional branch that the predictor (predictor.h) got
  *    wrong redirects fetch to F(branch) + mispredict_penalty. Fetch runs at
  *    most frontend_cycles ahead of dispatch.
  *  - dispatch(v) >= fetch(v) + frontend_cycles, dispatch_width a cycle, in
@@ -19,7 +22,9 @@
  *    the hierarchy's: the level's hit latencies down to where the line is,
  *    a miss holding an MSHR of each level it misses (it waits for one), the
  *    memory latency plus the line's transfer, with memory transfers queued
- *    at the memory bandwidth. A load of a line still in flight waits for it.
+ *    at the memory bandwidth. A load of a line still in flight waits for it,
+ *    one more target of its MSHR; the access that fills an L1d MSHR's last
+ *    target blocks the L1d until that fill (memtime.h).
  *  - commit(v) = max(F(v), commit(v-1)), commit_width a cycle. A store
  *    writes after it commits, in order, through the same hierarchy, and
  *    frees its store queue entry when written.

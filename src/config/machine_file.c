@@ -32,6 +32,7 @@ typedef enum key_type {
     K_C_ALLOC,
     K_C_HIT,
     K_C_MSHRS,
+    K_C_TARGETS,
 } key_type;
 
 typedef struct key_def {
@@ -54,7 +55,10 @@ static const key_def plain_keys[] = {
     {"core", "rob_entries", K_U32, M(rob_entries), 1, 1u << 16},
     {"core", "lq_entries", K_U32, M(lq_entries), 1, 1u << 16},
     {"core", "sq_entries", K_U32, M(sq_entries), 1, 1u << 16},
+    {"core", "iq_entries", K_U32, M(iq_entries), 1, 1u << 16},
     {"core", "frontend_cycles", K_U32, M(frontend_cycles), 0, 1000},
+    {"core", "fetch_taken_limit", K_U32, M(fetch_taken_limit), 0, 64},
+    {"core", "fetch_block_bytes", K_U32, M(fetch_block_bytes), 0, 4096},
     {"core", "int_div_units", K_U32, M(int_div_units), 1, 64},
     {"core", "fp_div_units", K_U32, M(fp_div_units), 1, 64},
     {"core", "store_set_bytes", K_U32, M(store_set_bytes), 0, 4096},
@@ -86,7 +90,7 @@ static const key_def cache_keys[] = {
     {NULL, "size", K_C_SIZE, 0, 0, 0},        {NULL, "line", K_C_LINE, 0, 4, 1u << 20},
     {NULL, "ways", K_C_WAYS, 0, 1, 1u << 10}, {NULL, "write", K_C_WRITE, 0, 0, 0},
     {NULL, "alloc", K_C_ALLOC, 0, 0, 0},      {NULL, "hit_latency", K_C_HIT, 0, 0, 1000},
-    {NULL, "mshrs", K_C_MSHRS, 0, 1, 1024},
+    {NULL, "mshrs", K_C_MSHRS, 0, 1, 1024},   {NULL, "mshr_targets", K_C_TARGETS, 0, 1, 1024},
 };
 #define N_CACHE_KEYS (sizeof cache_keys / sizeof cache_keys[0])
 #define GEOMETRY_KEYS 5 /* size, line, ways, write, alloc: cache_keys[0..4] */
@@ -231,6 +235,7 @@ static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
     case K_C_WAYS:
     case K_C_HIT:
     case K_C_MSHRS:
+    case K_C_TARGETS:
         if (edan_parse_u64(v, &u) || u < k->lo || u > k->hi) {
             edan_error_set(&st->msg, "%s = '%s': an integer from %llu to %llu", k->key, v, (unsigned long long)k->lo,
                            (unsigned long long)k->hi);
@@ -242,8 +247,10 @@ static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
             c->ways = u;
         else if (k->type == K_C_HIT)
             c->out->hit_latency = (uint32_t)u;
-        else
+        else if (k->type == K_C_MSHRS)
             c->out->mshrs = (uint32_t)u;
+        else
+            c->out->mshr_targets = (uint32_t)u;
         break;
     case K_C_WRITE:
         if (strcmp(v, "back") && strcmp(v, "through")) {
@@ -301,8 +308,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
             st->cache[ci].present = true;
             return set_cache(st, ci, k, value) ? 0 : 1;
         }
-        edan_error_set(&st->msg, "[%s]: unknown key '%s' (keys: size, line, ways,%s hit_latency, mshrs)", section, key,
-                       ci == 0 ? "" : " write, alloc,");
+        edan_error_set(&st->msg, "[%s]: unknown key '%s' (keys: size, line, ways,%s hit_latency, mshrs, mshr_targets)",
+                       section, key, ci == 0 ? "" : " write, alloc,");
         return 0;
     }
     bool known_section = false;
@@ -467,6 +474,11 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
     }
     if (m->store_set_bytes & (m->store_set_bytes - 1)) {
         edan_error_set(err, "%s: [core] store_set_bytes = %u is not 0 or a power of two", path, m->store_set_bytes);
+        return -1;
+    }
+    if (m->fetch_block_bytes & (m->fetch_block_bytes - 1) || (m->fetch_block_bytes && m->fetch_block_bytes < 2)) {
+        edan_error_set(err, "%s: [core] fetch_block_bytes = %u is not 0 or a power of two of at least 2", path,
+                       m->fetch_block_bytes);
         return -1;
     }
     if (m->predictor_entries & (m->predictor_entries - 1)) {
