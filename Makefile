@@ -41,9 +41,11 @@ clean:
 # Speed and memory targets (issue 3): a table of ratios measured in one run; takes several minutes.
 bench: build
 	@python3 bench/bench.py $(BUILD) --update-docs
+	@python3 bench/bench_memory.py $(BUILD) --update-docs
 
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1
+	@python3 bench/bench_memory.py $(BUILD) --quick
 
 # Coverage-guided fuzzing (libFuzzer, clang): the trace readers, the options and the machine files, each
 # for FUZZ_SECONDS (600 by default), the three at once. Any ASan or UBSan report stops a target and fails make fuzz.

@@ -12,7 +12,7 @@
 #include "analysis/edag_internal.h"
 
 /* Give unit u per-byte state in every lane; false when out of memory. */
-bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, uint32_t u);
+bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u);
 
 /*
  * Shadow accesses for bytes [off, off+len) of one page (len <= 8, so at most
@@ -22,7 +22,8 @@ bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, 
  * (padding lanes included), with simd a multiple of LANE_BLOCK: then a
  * unit's lanes are handled in vectors. R says whether the shadow keeps
  * readers (false dependencies): a constant in the hot loops, so a unit's
- * address is a shift or a constant multiply.
+ * address is a shift or a constant multiply. N says whether the records are
+ * narrow (shadow.h: one lane, no readers), also a constant there.
  */
 static ALWAYS_INLINE uint32_t unit_lo(uint32_t off, uint32_t u)
 {
@@ -38,26 +39,34 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
  * covers one or two whole units. Their records, with no loop: the second is the first again for 4 bytes, which is never
  * past the page.
  */
-static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, int K, uint32_t off, uint32_t len, char *unit[2])
+static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, int K, bool N, uint32_t off, uint32_t len,
+                                      char *unit[2])
 {
     _Static_assert(EDAN_SHADOW_UNIT == 4, "4- and 8-byte accesses cover one or two units");
     if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8))
         return false;
-    unit[0] = edan_shadow_unit(pg, K, false, off >> EDAN_SHADOW_UNIT_BITS);
-    unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(K, false) : 0);
+    unit[0] = edan_shadow_unit(pg, K, false, N, off >> EDAN_SHADOW_UNIT_BITS);
+    unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(K, false, N) : 0);
     return true;
 }
 
 /* Fold the last writers (writers) and/or the readers since (readers) of the bytes into Fin/mdin. */
-static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, const bool R, uint32_t off,
-                                   uint32_t len, uint64_t *Fin, uint64_t *mdin, const bool writers, const bool readers,
-                                   const bool simd)
+static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, const int K, const bool R, const bool N,
+                                   uint32_t off, uint32_t len, uint64_t *Fin, uint64_t *mdin, const bool writers,
+                                   const bool readers, const bool simd)
 {
     char *whole[2];
-    if (!R && writers && !readers && whole_units(pg, K, off, len, whole)) {
+    if (!R && writers && !readers && whole_units(pg, K, N, off, len, whole)) {
         const uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
-        const uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false), *md1 = edan_shadow_unit_md(whole[1], K, false);
+        const uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false, N),
+                       *md1 = edan_shadow_unit_md(whole[1], K, false, N);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
+            if (N) {
+                *Fin =
+                    max_u64(*Fin, max_u64(edan_shadow_F_get(whole[0], 0, true), edan_shadow_F_get(whole[1], 0, true)));
+                *mdin = max_u64(*mdin, max_u64(md0[0], md1[0]));
+                return;
+            }
             for (int b = 0; simd && b < K; b += LANE_BLOCK) {
                 const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), m0 = VLOAD_DEPTHS(md0 + b),
                                m1 = VLOAD_DEPTHS(md1 + b), f = VLOAD(Fin + b), m = VLOAD(mdin + b);
@@ -74,10 +83,15 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
     }
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        char *unit = edan_shadow_unit(pg, K, R, u);
+        char *unit = edan_shadow_unit(pg, K, R, N, u);
         const uint64_t *uF = edan_shadow_unit_F(unit);
-        const uint32_t *umd = edan_shadow_unit_md(unit, K, R);
+        const uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
         if (!(umd[0] & EDAN_SHADOW_SPLIT)) {
+            if (N) {
+                *Fin = max_u64(*Fin, edan_shadow_F_get(unit, 0, true));
+                *mdin = max_u64(*mdin, umd[0]);
+                continue;
+            }
             if (simd && writers && !readers) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
                     const lane_vec f = VLOAD(Fin + b), sf = VLOAD(uF + b);
@@ -98,7 +112,7 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
                 }
             }
         } else {
-            const edan_shadow_split *rec = edan_shadow_split_get(sh, uF[0]);
+            const edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
             const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
             for (int k = 0; k < K; k++) {
                 for (uint32_t b = lo; b < hi; b++) {
@@ -117,14 +131,20 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
 }
 
 /* The bytes were written: their last writer is now this vertex, with no readers since (R: the shadow keeps them). */
-static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, const bool R, uint32_t off,
-                                    uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
+static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const int K, const bool R, const bool N,
+                                    uint32_t off, uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
 {
     char *whole[2];
-    if (!R && whole_units(pg, K, off, len, whole)) {
+    if (!R && whole_units(pg, K, N, off, len, whole)) {
         uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
-        uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false), *md1 = edan_shadow_unit_md(whole[1], K, false);
+        uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false, N), *md1 = edan_shadow_unit_md(whole[1], K, false, N);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
+            if (N) {
+                edan_shadow_F_set(whole[0], 0, true, F[0]);
+                edan_shadow_F_set(whole[1], 0, true, F[0]);
+                md0[0] = md1[0] = (uint32_t)md[0];
+                return true;
+            }
             for (int b = 0; simd && b < K; b += LANE_BLOCK) {
                 const lane_vec f = VLOAD(F + b), m = VLOAD(md + b);
                 VSTORE(F0 + b, f);
@@ -144,12 +164,17 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
-        char *unit = edan_shadow_unit(pg, K, R, u);
+        char *unit = edan_shadow_unit(pg, K, R, N, u);
         uint64_t *uF = edan_shadow_unit_F(unit);
-        uint32_t *umd = edan_shadow_unit_md(unit, K, R);
+        uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
             if (umd[0] & EDAN_SHADOW_SPLIT)
-                edan_shadow_split_release(sh, uF[0]);
+                edan_shadow_split_release(sh, edan_shadow_F_get(unit, 0, N));
+            if (N) {
+                edan_shadow_F_set(unit, 0, true, F[0]);
+                umd[0] = (uint32_t)md[0];
+                continue;
+            }
             if (simd && !R) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
                     VSTORE(uF + b, VLOAD(F + b));
@@ -167,9 +192,9 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
             }
             continue;
         }
-        if (!edan_edag_unit_split(sh, pg, K, R, u))
+        if (!edan_edag_unit_split(sh, pg, K, R, N, u))
             return false;
-        edan_shadow_split *rec = edan_shadow_split_get(sh, uF[0]);
+        edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
         for (int k = 0; k < K; k++) {
             for (uint32_t b = lo; b < hi; b++) {
                 rec[k].F[b] = F[k];

@@ -4,6 +4,7 @@
  * entry as before, and its short paths for the commonest accesses are here
  * with it.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "analysis/edag_fold.h"
@@ -16,7 +17,8 @@
  * memory, keeps its state in registers. T1, C and Tinf go straight to the
  * lane's totals (sums and maxima commute with the loop's local ones).
  */
-static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+                                          const bool N)
 {
     const hot_op op = *opp;
     lane_state *L = &e->lane[0];
@@ -34,7 +36,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
     uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
     if (rd)
-        mem_deps(&e->shadow, page, 1, false, off, size, &Fin, &mdin, true, false, false);
+        mem_deps(&e->shadow, page, 1, false, N, off, size, &Fin, &mdin, true, false, false);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
     /* without a cache every access reaches RAM, and w(v) is its bytes in either bytes mode */
     const bool to_ram = !has_cache || ac.rd_ram || ac.wr_ram;
@@ -45,28 +47,42 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     /* the state first, so the page and offset are dead while the totals are updated */
     regF[op.dst] = F;
     regMd[op.dst] = md;
-    if (wr && !mem_store(&e->shadow, page, 1, false, off, size, &F, &md, false)) {
+    if (wr && !mem_store(&e->shadow, page, 1, false, N, off, size, &F, &md, false)) {
         edan_error_set(&e->err, "out of memory for shadow state");
         return false;
     }
     return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, size) : ac.line_bytes, true);
 }
 
-/* noipa: scalar replacement would pass the hot_op's fields on the stack */
-static __attribute__((noipa)) bool one_lane_access_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_access(e, r, op, true);
-}
+/*
+ * Each path in four functions of its own, one per (cache or not, narrow or
+ * wide shadow records): noipa, since scalar replacement would pass the
+ * hot_op's fields on the stack. ONE_LANE_VARIANTS(name, call) defines
+ * name_cached_narrow() ... name_uncached_wide(), each returning call with
+ * has_cache and N set; ONE_LANE_PICK(name, has_cache, N) names one.
+ */
+#define ONE_LANE_VARIANT(name, suffix, C, W, call)                                                                     \
+    static __attribute__((noipa)) bool name##suffix(edan_edag *e, const edan_exec *r, const hot_op *op)                \
+    {                                                                                                                  \
+        const bool has_cache = C, N = W;                                                                               \
+        return call;                                                                                                   \
+    }
+#define ONE_LANE_VARIANTS(name, call)                                                                                  \
+    ONE_LANE_VARIANT(name, _cached_narrow, true, true, call)                                                           \
+    ONE_LANE_VARIANT(name, _cached_wide, true, false, call)                                                            \
+    ONE_LANE_VARIANT(name, _uncached_narrow, false, true, call)                                                        \
+    ONE_LANE_VARIANT(name, _uncached_wide, false, false, call)
+#define ONE_LANE_PICK(name, has_cache, N)                                                                              \
+    ((has_cache) ? ((N) ? name##_cached_narrow : name##_cached_wide)                                                   \
+                 : ((N) ? name##_uncached_narrow : name##_uncached_wide))
 
-static __attribute__((noipa)) bool one_lane_access_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_access(e, r, op, false);
-}
+ONE_LANE_VARIANTS(one_lane_access, one_lane_access(e, r, op, has_cache, N))
 
 /* The general path, which the short ones below hand anything else to before changing any state. */
-static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache)
+static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache,
+                                           const bool N)
 {
-    return has_cache ? one_lane_access_cached(e, r, op) : one_lane_access_uncached(e, r, op);
+    return ONE_LANE_PICK(one_lane_access, has_cache, N)(e, r, op);
 }
 
 /* ---- short paths for the commonest accesses ---------------------------- */
@@ -79,14 +95,14 @@ static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, con
  * edan_shadow_page_for() would.
  */
 static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, const bool for_write,
-                                             char *unit[2])
+                                             const bool N, char *unit[2])
 {
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
     const edan_shadow_page *page;
     if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
-        (for_write && page == sh->zero_page) || !whole_units(page, 1, off, size, unit))
+        (for_write && page == sh->zero_page) || !whole_units(page, 1, N, off, size, unit))
         return false;
-    return !((edan_shadow_unit_md(unit[0], 1, false)[0] | edan_shadow_unit_md(unit[1], 1, false)[0]) &
+    return !((edan_shadow_unit_md(unit[0], 1, false, N)[0] | edan_shadow_unit_md(unit[1], 1, false, N)[0]) &
              EDAN_SHADOW_SPLIT);
 }
 
@@ -104,13 +120,13 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
  * a dirty victim).
  */
 static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, char *const unit[2], const bool has_cache,
-                                              const bool mru, const edan_access_class ac)
+                                              const bool N, const bool mru, const edan_access_class ac)
 {
     lane_state *L = &e->lane[0];
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false), *md1 = edan_shadow_unit_md(unit[1], 1, false);
+    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false, N), *md1 = edan_shadow_unit_md(unit[1], 1, false, N);
     const uint64_t Fin =
-        max_u64(regF[op.src[0]], max_u64(edan_shadow_unit_F(unit[0])[0], edan_shadow_unit_F(unit[1])[0]));
+        max_u64(regF[op.src[0]], max_u64(edan_shadow_F_get(unit[0], 0, N), edan_shadow_F_get(unit[1], 0, N)));
     const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
     const bool to_ram = ac.rd_ram;
     const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t, md = mdin + to_ram;
@@ -133,13 +149,23 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
  * the chase misses): classified here rather than by the general path, apart
  * from the hits so that their path keeps its registers.
  */
-static __attribute__((noipa)) bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp,
-                                                        char *unit0, char *unit1)
+static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp, char *unit0,
+                                               char *unit1, const bool N)
 {
     const hot_op op = *opp;
     char *const unit[2] = {unit0, unit1};
     const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op.size, true, false);
-    return one_lane_load_units(e, op, unit, true, false, ac);
+    return one_lane_load_units(e, op, unit, true, N, false, ac);
+}
+static __attribute__((noipa)) bool one_lane_load_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *opp,
+                                                               char *unit0, char *unit1)
+{
+    return one_lane_load_missed(e, r, opp, unit0, unit1, true);
+}
+static __attribute__((noipa)) bool one_lane_load_missed_wide(edan_edag *e, const edan_exec *r, const hot_op *opp,
+                                                             char *unit0, char *unit1)
+{
+    return one_lane_load_missed(e, r, opp, unit0, unit1, false);
 }
 
 /*
@@ -148,19 +174,20 @@ static __attribute__((noipa)) bool one_lane_load_missed(edan_edag *e, const edan
  * bytes and leaving only T1, C and Tinf to update (a miss goes to
  * one_lane_load_missed()); without a cache it reaches RAM.
  */
-static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+                                        const bool N)
 {
     const hot_op op = *opp;
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
     if (op.kind != (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_LOAD) ||
-        !recent_whole_units(&e->shadow, addr, op.size, false, unit))
-        return one_lane_general(e, r, opp, has_cache);
+        !recent_whole_units(&e->shadow, addr, op.size, false, N, unit))
+        return one_lane_general(e, r, opp, has_cache, N);
     if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
-        return one_lane_load_missed(e, r, opp, unit[0], unit[1]);
+        return (N ? one_lane_load_missed_narrow : one_lane_load_missed_wide)(e, r, opp, unit[0], unit[1]);
     const edan_access_class mru_hit = {false, false, 0};
-    return one_lane_load_units(e, op, unit, has_cache, has_cache,
+    return one_lane_load_units(e, op, unit, has_cache, N, has_cache,
                                has_cache ? mru_hit : edan_cache_classify(&L->cache, false, addr, op.size, true, false));
 }
 
@@ -169,14 +196,15 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
  * only the cache's classification and the units' new writer remain.
  * (Stores in one_lane_load() cost more instructions than they saved.)
  */
-static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache)
+static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+                                         const bool N)
 {
     const hot_op op = *opp;
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (!recent_whole_units(&e->shadow, addr, op.size, true, unit))
-        return one_lane_general(e, r, opp, has_cache);
+    if (!recent_whole_units(&e->shadow, addr, op.size, true, N, unit))
+        return one_lane_general(e, r, opp, has_cache, N);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
@@ -185,31 +213,15 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
                    md = max_u64(regMd[op.src[0]], regMd[op.src[1]]) + to_ram;
     regF[op.dst] = F;
     regMd[op.dst] = md;
-    edan_shadow_unit_F(unit[0])[0] = edan_shadow_unit_F(unit[1])[0] = F;
-    edan_shadow_unit_md(unit[0], 1, false)[0] = edan_shadow_unit_md(unit[1], 1, false)[0] = (uint32_t)md;
+    edan_shadow_F_set(unit[0], 0, N, F);
+    edan_shadow_F_set(unit[1], 0, N, F);
+    edan_shadow_unit_md(unit[0], 1, false, N)[0] = edan_shadow_unit_md(unit[1], 1, false, N)[0] = (uint32_t)md;
     L->st.ram_stores += ac.wr_ram;
     return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
 }
 
-static __attribute__((noipa)) bool one_lane_load_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_load(e, r, op, true);
-}
-
-static __attribute__((noipa)) bool one_lane_load_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_load(e, r, op, false);
-}
-
-static __attribute__((noipa)) bool one_lane_store_cached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_store(e, r, op, true);
-}
-
-static __attribute__((noipa)) bool one_lane_store_uncached(edan_edag *e, const edan_exec *r, const hot_op *op)
-{
-    return one_lane_store(e, r, op, false);
-}
+ONE_LANE_VARIANTS(one_lane_load, one_lane_load(e, r, op, has_cache, N))
+ONE_LANE_VARIANTS(one_lane_store, one_lane_store(e, r, op, has_cache, N))
 
 /* ---- the loop, and the entry of every batch ---------------------------- */
 
@@ -219,7 +231,8 @@ static __attribute__((noipa)) bool one_lane_store_uncached(edan_edag *e, const e
  * with the accumulators in registers; memory accesses go to
  * one_lane_access(). Executions are counted per id in the same loop.
  */
-static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache)
+static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache,
+                                           const bool N)
 {
     edan_lane_stats *st = &e->lane[0].st;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
@@ -239,10 +252,10 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
             if (op.kind != HOT_PLAIN) {
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
                     bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =
-                        prefetch ? (has_cache ? one_lane_access_cached : one_lane_access_uncached)
+                        prefetch ? ONE_LANE_PICK(one_lane_access, has_cache, N)
                         : op.kind == (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_STORE)
-                            ? (has_cache ? one_lane_store_cached : one_lane_store_uncached)
-                            : (has_cache ? one_lane_load_cached : one_lane_load_uncached);
+                            ? ONE_LANE_PICK(one_lane_store, has_cache, N)
+                            : ONE_LANE_PICK(one_lane_load, has_cache, N);
                     if (!access(e, r, &h->op))
                         break;
                     continue;
@@ -264,6 +277,30 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     st->Tinf = max_u64(st->Tinf, Tinf);
 }
 
+/*
+ * Narrow shadow records hold F below 2^32 (shadow.h). Every F so far is at
+ * most the lane's Tinf (account() and the loops fold every vertex's F into
+ * it, members or not), and a vertex finishes at most its latest
+ * predecessor's F plus the largest cost, so no F of the next n vertices
+ * exceeds Tinf + n * max_cost: widen before the batch when that could pass
+ * the limit. False (the error set) when out of memory.
+ */
+static bool widen_in_time(edan_edag *e, size_t n)
+{
+    const edan_cost_model *c = &e->lane[0].cost;
+    uint64_t max_cost = c->alpha, bound;
+    for (int k = 0; k < EDAN_CLASS_COUNT; k++)
+        max_cost = max_u64(max_cost, c->cls[k]);
+    if (!__builtin_mul_overflow((uint64_t)n, max_cost, &bound) &&
+        !__builtin_add_overflow(bound, e->lane[0].st.Tinf, &bound) && bound <= EDAN_SHADOW_NARROW_MAX_F)
+        return true;
+    if (edan_shadow_widen(&e->shadow)) {
+        edan_error_set(&e->err, "out of memory for shadow state (widening %" PRIu64 " pages)", e->shadow.pages);
+        return false;
+    }
+    return true;
+}
+
 void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_edag *e = ctx;
@@ -271,7 +308,7 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         edan_edag_consume_grouped(e, recs, n);
         return;
     }
-    if (e->err.set)
+    if (e->err.set || (e->shadow.narrow && !widen_in_time(e, n)))
         return;
     if (!e->cfg.false_deps && !e->scoped) {
         /* the fast paths, which prefetch when the previous batch's page lookups missed often */
@@ -281,9 +318,9 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         if (e->n_lanes > 1)
             edan_edag_consume_lanes(e, recs, n);
         else if (e->lane[0].has_cache)
-            consume_one_lane(e, recs, n, true);
+            e->shadow.narrow ? consume_one_lane(e, recs, n, true, true) : consume_one_lane(e, recs, n, true, false);
         else
-            consume_one_lane(e, recs, n, false);
+            e->shadow.narrow ? consume_one_lane(e, recs, n, false, true) : consume_one_lane(e, recs, n, false, false);
         e->prefetch = (e->shadow.recent_misses - misses) * PREFETCH_WHEN > n;
         return;
     }

@@ -11,11 +11,10 @@
 /* Give unit u per-byte state in every lane; false when out of memory. */
 /* ---- the shadow state of the general path ------------------------------ */
 
-bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, uint32_t u)
+bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u)
 {
-    char *unit = edan_shadow_unit(pg, K, R, u);
-    uint64_t *uF = edan_shadow_unit_F(unit);
-    uint32_t *umd = edan_shadow_unit_md(unit, K, R);
+    char *unit = edan_shadow_unit(pg, K, R, N, u);
+    uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
     if (umd[0] & EDAN_SHADOW_SPLIT)
         return true;
     uint64_t idx = edan_shadow_split_alloc(sh);
@@ -24,13 +23,13 @@ bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, 
     edan_shadow_split *rec = edan_shadow_split_get(sh, idx);
     for (int k = 0; k < K; k++) {
         for (uint32_t b = 0; b < EDAN_SHADOW_UNIT; b++) {
-            rec[k].F[b] = uF[k];
+            rec[k].F[b] = edan_shadow_F_get(unit, k, N);
             rec[k].md[b] = umd[k];
             rec[k].rF[b] = R ? edan_shadow_unit_rF(unit, K)[k] : 0;
             rec[k].rmd[b] = R ? edan_shadow_unit_rmd(unit, K)[k] : 0;
         }
     }
-    uF[0] = idx;
+    edan_shadow_F_set(unit, 0, N, idx);
     umd[0] = EDAN_SHADOW_SPLIT;
     return true;
 }
@@ -42,8 +41,8 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
-        char *unit = edan_shadow_unit(pg, K, true, u);
-        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(edan_shadow_unit_md(unit, K, true)[0] & EDAN_SHADOW_SPLIT)) {
+        char *unit = edan_shadow_unit(pg, K, true, false, u);
+        if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(edan_shadow_unit_md(unit, K, true, false)[0] & EDAN_SHADOW_SPLIT)) {
             uint64_t *urF = edan_shadow_unit_rF(unit, K);
             uint32_t *urmd = edan_shadow_unit_rmd(unit, K);
             for (int k = 0; k < K; k++) {
@@ -53,7 +52,7 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
             }
             continue;
         }
-        if (!edan_edag_unit_split(sh, pg, K, true, u))
+        if (!edan_edag_unit_split(sh, pg, K, true, false, u))
             return false;
         edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_unit_F(unit)[0]);
         for (int k = 0; k < K; k++) {
@@ -150,11 +149,13 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
             mdin[k] = max_u64(mdin[k], max_u64(e->regMd[dst + k], e->regRMd[dst + k]));
         }
     }
+    /* narrow records (one lane without readers) until widened: a test per access, on this general path only */
+    const bool N = e->shadow.narrow;
     for (int p = 0; p < sp.n; p++) {
         if (rd || (fd && wr))
-            mem_deps(&e->shadow, sp.page[p], (int)S, fd, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
+            mem_deps(&e->shadow, sp.page[p], (int)S, fd, N, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
         if (fd && wr)
-            mem_deps(&e->shadow, sp.page[p], (int)S, fd, sp.off[p], sp.len[p], Fin, mdin, false, true, false);
+            mem_deps(&e->shadow, sp.page[p], (int)S, fd, N, sp.off[p], sp.len[p], Fin, mdin, false, true, false);
     }
     edan_access_class ac_of[EDAN_MAX_LANES];
     for (int k = 0; k < K; k++) {
@@ -200,7 +201,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         if (fd && rd && !wr)
             ok = mem_note_read(&e->shadow, sp.page[p], (int)S, sp.off[p], sp.len[p], F, md);
         if (wr)
-            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, fd, sp.off[p], sp.len[p], F, md, false);
+            ok = ok && mem_store(&e->shadow, sp.page[p], (int)S, fd, N, sp.off[p], sp.len[p], F, md, false);
         if (!ok) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return false;

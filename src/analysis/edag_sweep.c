@@ -146,7 +146,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
         }
         if (rd)
-            mem_deps(&e->shadow, page, (int)S, false, off, size, Fin, mdin, true, false, simd);
+            mem_deps(&e->shadow, page, (int)S, false, false, off, size, Fin, mdin, true, false, simd);
         /*
          * Most accesses of most programs hit the most recently used line of
          * their set at level 0, in most caches: the look below settles those
@@ -304,7 +304,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             if ((ram[k] && !count_layer(e, st, md[k])) || (w[k] && !add_to_series(e, st, Fin[k], F[k], w[k])))
                 return;
         }
-        if (wr && !mem_store(&e->shadow, page, (int)S, false, off, size, F, md, simd)) {
+        if (wr && !mem_store(&e->shadow, page, (int)S, false, false, off, size, F, md, simd)) {
             edan_error_set(&e->err, "out of memory for shadow state");
             return;
         }

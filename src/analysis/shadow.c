@@ -18,10 +18,12 @@ static void *map_zeroed(size_t bytes)
 
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers)
 {
-    if (edan_shadow_init_records(s, edan_shadow_unit_bytes(n_lanes, with_readers)))
+    const bool narrow = n_lanes == 1 && !with_readers;
+    if (edan_shadow_init_records(s, edan_shadow_unit_bytes(n_lanes, with_readers, narrow)))
         return -1;
     s->n_lanes = n_lanes;
     s->with_readers = with_readers;
+    s->narrow = narrow;
     return 0;
 }
 
@@ -64,6 +66,96 @@ void edan_shadow_free(edan_shadow *s)
         free(s->pool.chunks[c]);
     free(s->pool.chunks);
     memset(s, 0, sizeof *s);
+}
+
+static void *arena_take(edan_shadow *s, size_t bytes);
+
+/* ---- widening ----------------------------------------------------------- */
+
+/* The wide copy of a narrow page: F zero-extended (a split record's index too), md and the split flag kept. */
+static void widen_page(char *to, const char *from)
+{
+    const size_t wide = edan_shadow_unit_bytes(1, false, false);
+    for (uint32_t u = 0; u < EDAN_SHADOW_UNITS; u++) {
+        const char *n = from + (size_t)u * 8;
+        char *w = to + (size_t)u * wide;
+        edan_shadow_F_set(w, 0, false, edan_shadow_F_get(n, 0, true));
+        *edan_shadow_unit_md(w, 1, false, false) = *edan_shadow_unit_md((char *)n, 1, false, true);
+    }
+}
+
+/* Every level-2 table: the directly indexed ones, then the overflow map's. */
+static edan_shadow_page **next_l2(const edan_shadow *s, size_t *at)
+{
+    for (; *at < L1_SIZE; ++*at)
+        if (s->l1[*at])
+            return s->l1[(*at)++];
+    for (; *at - L1_SIZE < s->ovf_cap; ++*at)
+        if (s->ovf[*at - L1_SIZE].l2)
+            return s->ovf[(*at)++ - L1_SIZE].l2;
+    return NULL;
+}
+
+int edan_shadow_widen(edan_shadow *s)
+{
+    if (!s->narrow)
+        return 0;
+    /* the wide pages go to arenas of their own, made in a second shadow that only lends them */
+    edan_shadow w;
+    if (edan_shadow_init_records(&w, edan_shadow_unit_bytes(1, false, false)))
+        return -1;
+    bool ok = true;
+    edan_shadow_page **l2;
+    for (size_t at = 0; ok && (l2 = next_l2(s, &at));)
+        for (size_t i = 0; ok && i < L2_SIZE; i++)
+            if (l2[i] && l2[i] != s->zero_page) {
+                char *mem = arena_take(&w, w.page_bytes);
+                ok = mem != NULL;
+                if (ok)
+                    widen_page(mem, (const char *)l2[i]);
+            }
+    if (!ok) {
+        edan_shadow_free(&w);
+        return -1;
+    }
+    /* a second walk, in the same order, swaps the pointers: nothing can fail now */
+    size_t next_arena = 0;
+    char *arena = NULL;
+    size_t arena_left = 0;
+    for (size_t at = 0; (l2 = next_l2(s, &at));)
+        for (size_t i = 0; i < L2_SIZE; i++) {
+            if (!l2[i])
+                continue;
+            if (l2[i] == s->zero_page) {
+                l2[i] = w.zero_page;
+                continue;
+            }
+            if (arena_left < w.page_bytes) {
+                arena = w.arenas[next_arena++];
+                arena_left = ARENA_BYTES;
+            }
+            l2[i] = (edan_shadow_page *)arena;
+            arena += w.page_bytes;
+            arena_left -= w.page_bytes;
+        }
+    for (size_t i = 0; i < s->n_arenas; i++)
+        munmap(s->arenas[i], ARENA_BYTES);
+    free(s->arenas);
+    munmap(s->zero_page, s->page_bytes);
+    s->arenas = w.arenas;
+    s->n_arenas = w.n_arenas;
+    s->arena = w.arena;
+    s->arena_left = w.arena_left;
+    s->zero_page = w.zero_page;
+    s->unit_bytes = w.unit_bytes;
+    s->page_bytes = w.page_bytes;
+    s->narrow = false;
+    s->last_page_no = UINT64_MAX;
+    s->last_page = NULL;
+    for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
+        s->recent[i].no = UINT64_MAX;
+    munmap(w.l1, L1_SIZE * sizeof *w.l1);
+    return 0;
 }
 
 static edan_shadow_page **overflow_l2(edan_shadow *s, uint64_t region)
@@ -192,6 +284,10 @@ uint64_t edan_shadow_split_alloc(edan_shadow *s)
             pl->n_chunks++;
         }
         index = pl->used++;
+    }
+    if (s->narrow && index > EDAN_SHADOW_NARROW_MAX_F) { /* the index lives in F */
+        edan_shadow_split_release(s, index);
+        return UINT64_MAX;
     }
     return index;
 }

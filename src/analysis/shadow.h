@@ -17,6 +17,15 @@
  * state describes all four bytes of a unit and one lane costs 4 bytes per
  * guest byte instead of 12.
  *
+ * One lane without readers starts narrow: a unit's record is then 8 bytes,
+ * F in 32 bits and md (with the split flag) in 32, so the shadow costs 2
+ * bytes per guest byte, not 4. It stays narrow while every F fits in 32
+ * bits; the owner calls edan_shadow_widen() before it could store a larger
+ * one (edag.c does at the start of a batch, from a bound on the batch's F),
+ * which rewrites every page in the wide layout above: F in 64 bits, md in
+ * 32, padded to 16 bytes. The accessors below take the layout (narrow) as
+ * a parameter, a constant in the hot loops.
+ *
  * A store that covers only part of a unit "splits" it, in every lane at
  * once (which bytes a store covers does not depend on the lane): lane 0's md
  * gets EDAN_SHADOW_SPLIT and lane 0's F holds the index of a split record,
@@ -67,29 +76,49 @@ typedef struct edan_shadow_split {
 /* A page: EDAN_SHADOW_UNITS unit records and nothing else (no header to load before the state). */
 typedef struct edan_shadow_page edan_shadow_page;
 
-/* Bytes of one unit's record, with n_lanes lanes and with or without readers' state. */
-static inline size_t edan_shadow_unit_bytes(int n_lanes, bool with_readers)
+/* The largest F a narrow record holds. */
+#define EDAN_SHADOW_NARROW_MAX_F UINT32_MAX
+
+/*
+ * Bytes of one unit's record, with n_lanes lanes and with or without
+ * readers' state; narrow (one lane, no readers): 8.
+ */
+static inline size_t edan_shadow_unit_bytes(int n_lanes, bool with_readers, bool narrow)
 {
     size_t k = (size_t)n_lanes;
-    return with_readers ? 24 * k : 8 * k + ((4 * k + 7) & ~(size_t)7);
+    return narrow ? 8 : with_readers ? 24 * k : 8 * k + ((4 * k + 7) & ~(size_t)7);
 }
 
 /* The record of unit u; its F[k] at byte 0, the rest at the offsets below. */
-static inline char *edan_shadow_unit(const edan_shadow_page *pg, int n_lanes, bool with_readers, uint32_t u)
+static inline char *edan_shadow_unit(const edan_shadow_page *pg, int n_lanes, bool with_readers, bool narrow,
+                                     uint32_t u)
 {
-    return (char *)pg + (size_t)u * edan_shadow_unit_bytes(n_lanes, with_readers);
+    return (char *)pg + (size_t)u * edan_shadow_unit_bytes(n_lanes, with_readers, narrow);
 }
+/* F[0..n_lanes) of a wide record, for loops over lanes. */
 static inline uint64_t *edan_shadow_unit_F(char *unit)
 {
     return (uint64_t *)unit;
+}
+/* F[k] of a record of either layout, and its update. */
+static inline uint64_t edan_shadow_F_get(const char *unit, int k, bool narrow)
+{
+    return narrow ? *(const uint32_t *)unit : ((const uint64_t *)unit)[k];
+}
+static inline void edan_shadow_F_set(char *unit, int k, bool narrow, uint64_t F)
+{
+    if (narrow)
+        *(uint32_t *)unit = (uint32_t)F;
+    else
+        ((uint64_t *)unit)[k] = F;
 }
 static inline uint64_t *edan_shadow_unit_rF(char *unit, int n_lanes)
 {
     return (uint64_t *)unit + n_lanes;
 }
-static inline uint32_t *edan_shadow_unit_md(char *unit, int n_lanes, bool with_readers)
+static inline uint32_t *edan_shadow_unit_md(char *unit, int n_lanes, bool with_readers, bool narrow)
 {
-    return (uint32_t *)(unit + (with_readers ? 16 : 8) * (size_t)n_lanes);
+    return (uint32_t *)(unit + (narrow ? 4 : (with_readers ? 16 : 8) * (size_t)n_lanes));
 }
 static inline uint32_t *edan_shadow_unit_rmd(char *unit, int n_lanes)
 {
@@ -113,8 +142,9 @@ typedef struct edan_shadow {
     size_t ovf_cap, ovf_used;
     int n_lanes;
     bool with_readers;
+    bool narrow; /* the 8-byte layout of one lane (above) */
     size_t page_bytes;
-    size_t unit_bytes; /* edan_shadow_unit_bytes(n_lanes, with_readers) */
+    size_t unit_bytes; /* edan_shadow_unit_bytes(n_lanes, with_readers, narrow) */
     uint64_t last_page_no;
     edan_shadow_page *last_page;
     /*
@@ -150,7 +180,14 @@ typedef struct edan_shadow {
     edan_shadow_page *zero_page; /* mapped read-only */
 } edan_shadow;
 
+/* Narrow when n_lanes is 1 without readers: its owner then widens it in time (above). */
 int edan_shadow_init(edan_shadow *s, int n_lanes, bool with_readers);
+/*
+ * Rewrites every page in the wide layout (nothing to do if already wide):
+ * page pointers taken before are stale after. Returns 0, or -1 when out of
+ * memory (the shadow is then unchanged).
+ */
+int edan_shadow_widen(edan_shadow *s);
 /*
  * The same paged table for a client with records of its own layout (deps.h):
  * every unit's record is unit_bytes (a positive multiple of 8), all-zero
@@ -232,7 +269,10 @@ static inline __attribute__((always_inline)) void edan_shadow_prefetch_state(con
         __builtin_prefetch(unit + s->unit_bytes - 1, 1);
 }
 
-/* Split records (n_lanes per-lane states each): allocation may fail (returns UINT64_MAX). */
+/*
+ * Split records (n_lanes per-lane states each): allocation may fail (returns
+ * UINT64_MAX), also when a narrow record could not hold the index.
+ */
 uint64_t edan_shadow_split_alloc(edan_shadow *s);
 void edan_shadow_split_release(edan_shadow *s, uint64_t index);
 static inline edan_shadow_split *edan_shadow_split_get(edan_shadow *s, uint64_t index)
