@@ -246,17 +246,49 @@ static void deps_against_reference(int trials, int combos[4])
     }
 }
 
+/* The most distinct 4-byte units that stores (AMOs included) of recs write in one 4 KiB page. */
+static size_t units_written_max(const edan_exec *recs, size_t n)
+{
+    static uint8_t seen[2][EDAN_SHADOW_UNITS];
+    memset(seen, 0, sizeof seen);
+    size_t count[2] = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (recs[i].insn->mem == EDAN_MEM_NONE || recs[i].insn->mem == EDAN_MEM_LOAD ||
+            (recs[i].flags & EDAN_EXEC_NO_ACCESS))
+            continue;
+        for (uint64_t a = recs[i].addr; a < recs[i].addr + recs[i].insn->mem_size; a++) {
+            const uint64_t page = (a >> EDAN_SHADOW_PAGE_BITS) & 1, u = (a & (EDAN_SHADOW_PAGE - 1)) >> 2;
+            count[page] += !seen[page][u];
+            seen[page][u] = 1;
+        }
+    }
+    return count[0] > count[1] ? count[0] : count[1];
+}
+
 int main(int argc, char **argv)
 {
     rt_seed(0x9E3779B97F4A7C15ull);
     int trials = argc > 1 ? atoi(argv[1]) : 1500;
     static ref_result ref;
-    int failed_trials = 0, widened = 0;
+    int failed_trials = 0, widened = 0, promoted = 0;
     for (int trial = 0; trial < trials; trial++) {
         edan_insn table[24];
-        size_t n = 1 + rt_below(160);
+        /*
+         * A sixteenth of the trials (one-lane ones) is long and spreads its
+         * accesses over 4 KiB across a page boundary: a narrow shadow's pages
+         * start sparse and grow, and with more than EDAN_SHADOW_SPARSE_MAX
+         * units written become full pages (shadow.h).
+         */
+        const bool spread = trial % 16 == 5;
+        size_t n = spread ? 400 + rt_below(800) : 1 + rt_below(160);
         edan_exec *recs = calloc(n, sizeof *recs);
         rt_random_records(table, recs, n);
+        if (spread) {
+            for (size_t i = 0; i < n; i++)
+                if (recs[i].addr)
+                    recs[i].addr = 0x20000 + 1024 + rt_below(4096);
+            promoted += units_written_max(recs, n) > EDAN_SHADOW_SPARSE_MAX;
+        }
         /* a quarter of the trials (one-lane ones) has only 4- and 8-byte accesses at multiples of 4: the short paths */
         if (trial % 4 == 1) {
             for (int i = 0; i < 24; i++)
@@ -318,6 +350,9 @@ int main(int argc, char **argv)
         cfg.threads = 1 + (int)rt_below(4);
         /* the sweep loop's portable and AVX2 builds (where the CPU has it) */
         cfg.portable = rt_below(2);
+        /* spread trials make sparse pages full after a few lookups too (hot pages), from the middle of the trace */
+        if (spread && rt_below(2))
+            cfg.shadow_sparse_hot = 1 + (uint32_t)rt_below(400);
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
         CHECK(e != NULL, "edan_edag_new: %s", err.msg);
@@ -328,7 +363,7 @@ int main(int argc, char **argv)
         CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
         CHECK_EQ_U64(edan_edag_footprint(e), touched_pages(recs, n) * EDAN_SHADOW_PAGE, "footprint");
         for (int k = 0; k < cfg.n_lanes; k++) {
-            static bool member[200];
+            static bool member[1200];
             const edan_lane_config *lc = &cfg.lane[k];
             uint64_t members = 0;
             for (size_t i = 0; i < n; i++) {
@@ -357,6 +392,8 @@ int main(int argc, char **argv)
     printf("%d random traces compared, %d of them one-lane ones whose F passed 2^32 (narrow shadow widened)\n", trials,
            widened);
     CHECK(trials < 200 || widened >= trials / 100, "too few traces widened the narrow shadow: %d", widened);
+    printf("%d traces wrote more units of one page than a sparse page holds\n", promoted);
+    CHECK(trials < 200 || promoted >= trials / 100, "too few traces made a sparse page full: %d", promoted);
     int combos[4] = {0, 0, 0, 0};
     deps_against_reference(trials, combos);
     printf("dependency tracker: %d random traces, %d without false dependencies or cache, %d with false "

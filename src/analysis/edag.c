@@ -68,6 +68,8 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         edan_edag_free(e);
         return NULL;
     }
+    if (cfg->shadow_sparse_hot)
+        e->shadow.sparse_hot = cfg->shadow_sparse_hot;
     for (int k = 0; k < cfg->n_lanes; k++) {
         int scope = cfg->lane[k].scope;
         e->scoped |= scope != EDAN_SCOPE_ALL;

@@ -90,6 +90,8 @@ typedef struct edan_edag_config {
      * would run (both must give the same results).
      */
     bool portable;
+    /* Tests only: lookups after which a sparse shadow page is made full (0: shadow.h's EDAN_SHADOW_SPARSE_HOT). */
+    uint32_t shadow_sparse_hot;
 } edan_edag_config;
 
 void edan_edag_config_default(edan_edag_config *c);

@@ -37,13 +37,13 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 /*
  * The shortcut for a shadow without readers' state: an access of 4 or 8 bytes at a multiple of 4 (almost every access)
  * covers one or two whole units. Their records, with no loop: the second is the first again for 4 bytes, which is never
- * past the page.
+ * past the page. Full pages only (a sparse one has no unit at a fixed place).
  */
 static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, int K, bool N, uint32_t off, uint32_t len,
                                       char *unit[2])
 {
     _Static_assert(EDAN_SHADOW_UNIT == 4, "4- and 8-byte accesses cover one or two units");
-    if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8))
+    if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8) || (N && edan_shadow_is_sparse(pg)))
         return false;
     unit[0] = edan_shadow_unit(pg, K, false, N, off >> EDAN_SHADOW_UNIT_BITS);
     unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(K, false, N) : 0);
@@ -83,7 +83,7 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
     }
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        char *unit = edan_shadow_unit(pg, K, R, N, u);
+        char *unit = edan_shadow_unit_find((edan_shadow_page *)pg, K, R, N, u, false, (char *)sh->zero_page);
         const uint64_t *uF = edan_shadow_unit_F(unit);
         const uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
         if (!(umd[0] & EDAN_SHADOW_SPLIT)) {
@@ -164,7 +164,7 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
-        char *unit = edan_shadow_unit(pg, K, R, N, u);
+        char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
         uint64_t *uF = edan_shadow_unit_F(unit);
         uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {

@@ -13,7 +13,7 @@
 
 bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u)
 {
-    char *unit = edan_shadow_unit(pg, K, R, N, u);
+    char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
     uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
     if (umd[0] & EDAN_SHADOW_SPLIT)
         return true;

@@ -36,6 +36,7 @@ int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes)
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
         s->recent[i].no = UINT64_MAX;
     s->unit_bytes = unit_bytes;
+    s->sparse_hot = EDAN_SHADOW_SPARSE_HOT;
     /* a multiple of 64 (1024 records of a multiple of 8 bytes): pages stay line-aligned in their arena */
     s->page_bytes = EDAN_SHADOW_UNITS * s->unit_bytes;
     /* 8 MiB of pointers, backed only where touched. */
@@ -45,8 +46,24 @@ int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes)
     return s->l1 && s->zero_page ? 0 : -1;
 }
 
+static edan_shadow_page **next_l2(const edan_shadow *s, size_t *at);
+
+/* Every sparse page freed (their slots keep dangling pointers: the tables go next). */
+static void free_sparse(edan_shadow *s)
+{
+    edan_shadow_page **l2;
+    for (size_t at = 0; s->sparse_pages && (l2 = next_l2(s, &at));)
+        for (size_t i = 0; i < L2_SIZE; i++)
+            if (l2[i] && edan_shadow_is_sparse(l2[i])) {
+                free(edan_shadow_sparse_of(l2[i]));
+                s->sparse_pages--;
+            }
+}
+
 void edan_shadow_free(edan_shadow *s)
 {
+    if (s->l1)
+        free_sparse(s);
     if (s->l1) {
         for (size_t i = 0; i < L1_SIZE; i++)
             if (s->l1[i])
@@ -72,16 +89,28 @@ static void *arena_take(edan_shadow *s, size_t bytes);
 
 /* ---- widening ----------------------------------------------------------- */
 
-/* The wide copy of a narrow page: F zero-extended (a split record's index too), md and the split flag kept. */
-static void widen_page(char *to, const char *from)
+/* Unit u's narrow record n in wide record w: F zero-extended (a split record's index too), md and the split flag kept.
+ */
+static void widen_unit(char *w, const char *n)
+{
+    edan_shadow_F_set(w, 0, false, edan_shadow_F_get(n, 0, true));
+    *edan_shadow_unit_md(w, 1, false, false) = *edan_shadow_unit_md((char *)n, 1, false, true);
+}
+
+/* The wide copy (to: zeroed) of a narrow page, full or sparse. */
+static void widen_page(char *to, const edan_shadow_page *from)
 {
     const size_t wide = edan_shadow_unit_bytes(1, false, false);
-    for (uint32_t u = 0; u < EDAN_SHADOW_UNITS; u++) {
-        const char *n = from + (size_t)u * 8;
-        char *w = to + (size_t)u * wide;
-        edan_shadow_F_set(w, 0, false, edan_shadow_F_get(n, 0, true));
-        *edan_shadow_unit_md(w, 1, false, false) = *edan_shadow_unit_md((char *)n, 1, false, true);
+    if (edan_shadow_is_sparse(from)) {
+        edan_shadow_sparse *sp = edan_shadow_sparse_of(from);
+        const uint16_t *key = edan_shadow_sparse_keys(sp);
+        for (uint32_t i = 0; i <= sp->mask; i++)
+            if (key[i])
+                widen_unit(to + (size_t)(key[i] - 1) * wide, (const char *)&edan_shadow_sparse_recs(sp)[i]);
+        return;
     }
+    for (uint32_t u = 0; u < EDAN_SHADOW_UNITS; u++)
+        widen_unit(to + (size_t)u * wide, (const char *)from + (size_t)u * 8);
 }
 
 /* Every level-2 table: the directly indexed ones, then the overflow map's. */
@@ -112,7 +141,7 @@ int edan_shadow_widen(edan_shadow *s)
                 char *mem = arena_take(&w, w.page_bytes);
                 ok = mem != NULL;
                 if (ok)
-                    widen_page(mem, (const char *)l2[i]);
+                    widen_page(mem, l2[i]);
             }
     if (!ok) {
         edan_shadow_free(&w);
@@ -133,6 +162,10 @@ int edan_shadow_widen(edan_shadow *s)
             if (arena_left < w.page_bytes) {
                 arena = w.arenas[next_arena++];
                 arena_left = ARENA_BYTES;
+            }
+            if (edan_shadow_is_sparse(l2[i])) {
+                free(edan_shadow_sparse_of(l2[i]));
+                s->sparse_pages--;
             }
             l2[i] = (edan_shadow_page *)arena;
             arena += w.page_bytes;
@@ -211,6 +244,43 @@ static void *arena_take(edan_shadow *s, size_t bytes)
     return p;
 }
 
+/*
+ * A sparse page with room for three more units: new (from NULL) or from
+ * sp, with twice the slots (sp is freed). NULL when it would hold more than
+ * EDAN_SHADOW_SPARSE_MAX units (the page is to be made full) or when out of
+ * memory (out_of_memory set).
+ */
+static edan_shadow_page *sparse_grow(edan_shadow *s, edan_shadow_sparse *sp)
+{
+    uint32_t slots = sp ? (sp->mask + 1) * 2 : EDAN_SHADOW_SPARSE_MIN;
+    if (sp && (sp->count + 3) * 4 > EDAN_SHADOW_SPARSE_MAX * 4)
+        return NULL;
+    while ((uint64_t)((sp ? sp->count : 0) + 3) * 4 > (uint64_t)slots * 3)
+        slots *= 2;
+    edan_shadow_sparse *n = malloc(sizeof *n + (size_t)slots * (sizeof(uint64_t) + sizeof(uint16_t)));
+    if (!n) {
+        s->out_of_memory = true;
+        return NULL;
+    }
+    n->count = 0;
+    n->mask = slots - 1;
+    n->lookups = sp ? sp->lookups : 0;
+    n->pad = 0;
+    memset(edan_shadow_sparse_keys(n), 0, slots * sizeof(uint16_t));
+    if (sp) {
+        const uint16_t *key = edan_shadow_sparse_keys(sp);
+        for (uint32_t i = 0; i <= sp->mask; i++)
+            if (key[i])
+                memcpy(edan_shadow_unit_find((edan_shadow_page *)((uintptr_t)n | 1), 1, false, true, key[i] - 1u, true,
+                                             NULL),
+                       &edan_shadow_sparse_recs(sp)[i], 8);
+        free(sp);
+    } else {
+        s->sparse_pages++;
+    }
+    return (edan_shadow_page *)((uintptr_t)n | 1);
+}
+
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool for_write)
 {
     uint64_t region = page_no >> EDAN_SHADOW_L2_BITS;
@@ -235,14 +305,30 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool f
     /* a page only read so far is zero_page in its slot: it counts as touched (the footprint) */
     size_t idx = page_no & (L2_SIZE - 1);
     edan_shadow_page *cur = l2[idx];
-    if (cur && (cur != s->zero_page || !for_write)) {
+    const bool sparse = cur && edan_shadow_is_sparse(cur);
+    if (cur && (sparse ? edan_shadow_sparse_take(edan_shadow_sparse_of(cur), s->sparse_hot, for_write)
+                       : !for_write || cur != s->zero_page)) {
         s->recent_misses += cur != s->zero_page;
         return cur;
     }
-    if (!for_write) {
+    if (!cur && !for_write) {
         l2[idx] = s->zero_page;
         s->pages++;
         return s->zero_page;
+    }
+    if (s->narrow && !(sparse && edan_shadow_sparse_of(cur)->lookups >= s->sparse_hot)) {
+        /* a new sparse page, or a bigger one; NULL: it is to be made full */
+        edan_shadow_page *grown = sparse_grow(s, sparse ? edan_shadow_sparse_of(cur) : NULL);
+        if (grown) {
+            l2[idx] = grown;
+            s->recent_misses++;
+            s->pages += !cur;
+            return grown;
+        }
+        if (!sparse || s->out_of_memory) {
+            s->out_of_memory = true;
+            return NULL;
+        }
     }
     char *mem = arena_take(s, s->page_bytes);
     if (!mem) {
@@ -259,6 +345,16 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool f
      */
     for (size_t at = 0; at < s->page_bytes; at += HOST_PAGE_MIN)
         mem[at] = 0;
+    if (sparse) {
+        /* a sparse page made full: its records go to their units' places */
+        edan_shadow_sparse *sp = edan_shadow_sparse_of(cur);
+        const uint16_t *key = edan_shadow_sparse_keys(sp);
+        for (uint32_t i = 0; i <= sp->mask; i++)
+            if (key[i])
+                memcpy(mem + (size_t)(key[i] - 1) * 8, &edan_shadow_sparse_recs(sp)[i], 8);
+        free(sp);
+        s->sparse_pages--;
+    }
     l2[idx] = (edan_shadow_page *)mem;
     s->recent_misses++;
     s->pages += !cur;

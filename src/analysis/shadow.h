@@ -26,6 +26,20 @@
  * 32, padded to 16 bytes. The accessors below take the layout (narrow) as
  * a parameter, a constant in the hot loops.
  *
+ * A narrow shadow makes a page sparse when first written: an open-addressed
+ * table of the records of the units written so far (edan_shadow_sparse),
+ * grown by doubling and made a full page (8 KiB) when it would hold more
+ * than EDAN_SHADOW_SPARSE_MAX units. A program that writes a few words per
+ * page (strided, scattered: a hash table, a graph, a sparse matrix's
+ * scatter) then costs about 10 bytes per 4-byte unit it wrote, not 8 KiB
+ * per page. A sparse page's pointer is tagged (its low bit set) in the page
+ * table and the recently used pages; the short paths of the analyzer take
+ * only full pages and hand sparse ones to the general path, which finds a
+ * unit's record with edan_shadow_unit_find(). A lookup for writing leaves
+ * room for three new units (the most one access writes), so records found
+ * for one access stay where they are until it is done. Widening makes every
+ * page full (wide records are never sparse).
+ *
  * A store that covers only part of a unit "splits" it, in every lane at
  * once (which bytes a store covers does not depend on the lane): lane 0's md
  * gets EDAN_SHADOW_SPLIT and lane 0's F holds the index of a split record,
@@ -76,6 +90,60 @@ typedef struct edan_shadow_split {
 /* A page: EDAN_SHADOW_UNITS unit records and nothing else (no header to load before the state). */
 typedef struct edan_shadow_page edan_shadow_page;
 
+/*
+ * A sparse page (above): mask + 1 slots (a power of two), each a narrow
+ * record (uint64_t rec[mask + 1] after the header) and its unit + 1
+ * (uint16_t key[mask + 1] after the records; 0: empty). At most 3/4 full.
+ */
+typedef struct edan_shadow_sparse {
+    uint32_t count, mask;
+    uint32_t lookups; /* by edan_shadow_page_for(): a hot page is made full */
+    uint32_t pad;     /* the records stay 8-byte aligned */
+} edan_shadow_sparse;
+#define EDAN_SHADOW_SPARSE_MIN 4   /* slots of a new sparse page */
+#define EDAN_SHADOW_SPARSE_MAX 192 /* units a sparse page holds at most (256 slots, 2.5 KiB); then it is full */
+/*
+ * Lookups after which a sparse page is made full: its accesses then take
+ * the analyzer's short paths (a hot stack frame or a small global array
+ * writes few units but is accessed all the time). A full page costs 8 KiB,
+ * so pages made full this way cost at most 0.5 bytes per access.
+ */
+#define EDAN_SHADOW_SPARSE_HOT 16384
+
+static inline bool edan_shadow_is_sparse(const edan_shadow_page *pg)
+{
+    return (uintptr_t)pg & 1;
+}
+static inline edan_shadow_sparse *edan_shadow_sparse_of(const edan_shadow_page *pg)
+{
+    return (edan_shadow_sparse *)((uintptr_t)pg & ~(uintptr_t)1);
+}
+static inline uint64_t *edan_shadow_sparse_recs(edan_shadow_sparse *sp)
+{
+    return (uint64_t *)(sp + 1);
+}
+static inline uint16_t *edan_shadow_sparse_keys(edan_shadow_sparse *sp)
+{
+    return (uint16_t *)(edan_shadow_sparse_recs(sp) + sp->mask + 1);
+}
+/*
+ * Whether a lookup may take sp as it is: not yet hot (fewer than hot
+ * lookups, counting this one) and, for_write, room for three units.
+ */
+static inline bool edan_shadow_sparse_take(edan_shadow_sparse *sp, uint32_t hot, bool for_write)
+{
+    return ++sp->lookups < hot && (!for_write || (sp->count + 3) * 4 <= (sp->mask + 1) * 3);
+}
+/* Whether n more units fit without growing. */
+static inline bool edan_shadow_sparse_room(const edan_shadow_sparse *sp, uint32_t n)
+{
+    return (sp->count + n) * 4 <= (sp->mask + 1) * 3;
+}
+static inline uint32_t edan_shadow_sparse_slot(uint32_t u, uint32_t mask)
+{
+    return (u * 0x9E3779B1u >> 16) & mask;
+}
+
 /* The largest F a narrow record holds. */
 #define EDAN_SHADOW_NARROW_MAX_F UINT32_MAX
 
@@ -125,6 +193,31 @@ static inline uint32_t *edan_shadow_unit_rmd(char *unit, int n_lanes)
     return (uint32_t *)(unit + 20 * (size_t)n_lanes);
 }
 
+/*
+ * The record of unit u of page pg in any layout: on a sparse page, its
+ * slot's record, made (zero: never written) if absent and insert, else
+ * zero_rec when absent (all zero, never written to).
+ */
+static inline char *edan_shadow_unit_find(edan_shadow_page *pg, int n_lanes, bool with_readers, bool narrow, uint32_t u,
+                                          bool insert, char *zero_rec)
+{
+    if (!narrow || !edan_shadow_is_sparse(pg))
+        return edan_shadow_unit(pg, n_lanes, with_readers, narrow, u);
+    edan_shadow_sparse *sp = edan_shadow_sparse_of(pg);
+    uint16_t *key = edan_shadow_sparse_keys(sp);
+    uint32_t i = edan_shadow_sparse_slot(u, sp->mask);
+    while (key[i] && key[i] != u + 1)
+        i = (i + 1) & sp->mask;
+    if (!key[i]) {
+        if (!insert)
+            return zero_rec;
+        key[i] = (uint16_t)(u + 1); /* a lookup for writing left room (edan_shadow_page_for()) */
+        edan_shadow_sparse_recs(sp)[i] = 0;
+        sp->count++;
+    }
+    return (char *)&edan_shadow_sparse_recs(sp)[i];
+}
+
 typedef struct edan_shadow_overflow {
     uint64_t key; /* region + 1, so 0 means empty */
     edan_shadow_page **l2;
@@ -142,7 +235,8 @@ typedef struct edan_shadow {
     size_t ovf_cap, ovf_used;
     int n_lanes;
     bool with_readers;
-    bool narrow; /* the 8-byte layout of one lane (above) */
+    bool narrow;         /* the 8-byte layout of one lane (above) */
+    uint32_t sparse_hot; /* EDAN_SHADOW_SPARSE_HOT; tests make it smaller */
     size_t page_bytes;
     size_t unit_bytes; /* edan_shadow_unit_bytes(n_lanes, with_readers, narrow) */
     uint64_t last_page_no;
@@ -162,6 +256,7 @@ typedef struct edan_shadow {
         edan_shadow_page *page;
     } recent[EDAN_SHADOW_RECENT];
     uint64_t pages;
+    uint64_t sparse_pages; /* of pages */
     /*
      * Lookups that went past the recently used pages to a written page: the
      * analyzer prefetches shadow state when they are frequent. Misses that
@@ -198,7 +293,11 @@ int edan_shadow_widen(edan_shadow *s);
 int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes);
 void edan_shadow_free(edan_shadow *s);
 
-/* The page of page_no, made if absent (for_write) or else zero_page if absent; NULL when out of memory. */
+/*
+ * The page of page_no, made if absent (for_write: sparse if narrow, grown
+ * or made full when it has no room for three more units) or else zero_page
+ * if absent; NULL when out of memory.
+ */
 edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool for_write);
 
 static inline unsigned edan_shadow_recent_slot(uint64_t page_no)
@@ -223,11 +322,16 @@ static inline edan_shadow_page *edan_shadow_recent_page(edan_shadow *s, uint64_t
     return s->last_page;
 }
 
-/* The page of addr to read from (maybe zero_page) or, for_write, to write to; NULL when out of memory. */
+/*
+ * The page of addr to read from (maybe zero_page, maybe sparse) or,
+ * for_write, to write to (a sparse one with room for three more units); a
+ * sparse page that becomes hot is made full first. NULL when out of memory.
+ */
 static inline edan_shadow_page *edan_shadow_page_for(edan_shadow *s, uint64_t addr, const bool for_write)
 {
     edan_shadow_page *p = edan_shadow_recent_page(s, addr);
-    if (p && (!for_write || p != s->zero_page))
+    if (p && (edan_shadow_is_sparse(p) ? edan_shadow_sparse_take(edan_shadow_sparse_of(p), s->sparse_hot, for_write)
+                                       : !for_write || p != s->zero_page))
         return p;
     uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
     p = edan_shadow_page_slow(s, page_no, for_write);
@@ -261,7 +365,7 @@ static inline __attribute__((always_inline)) void edan_shadow_prefetch_state(con
     if (region >= (1u << EDAN_SHADOW_L1_BITS) || !s->l1[region])
         return;
     const char *pg = (const char *)s->l1[region][page_no & ((1u << EDAN_SHADOW_L2_BITS) - 1)];
-    if (!pg)
+    if (!pg || edan_shadow_is_sparse((const edan_shadow_page *)pg))
         return;
     const char *unit = pg + ((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS) * s->unit_bytes;
     __builtin_prefetch(unit, 1);
