@@ -3,7 +3,10 @@
 workload traced whole (no --filter: start-up, set-up and kernel) by `edan run`
 against the same program under plain qemu-riscv64, both pinned to one core
 with taskset, then both free to use the machine's cores (the analysis thread
-then has a core of its own): the second core's effect, reported apart. Runs
+then has a core of its own): the second core's effect, reported apart.
+What limits the one-core ratio: the same program under QEMU with an empty
+plugin (the instrumentation's floor) and under edan record (tracing and
+compressing, no analysis), both on one core, as ratios to plain QEMU. Runs
 are interleaved round by round and the ratio is the median of the rounds'
 ratios. Then a run of 10^10 traced instructions (cg 16 3000, its kernel),
 online, with its time and peak RSS: bounded memory at that length.
@@ -18,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 from benchlib import interleaved, run_rss
 
@@ -39,14 +43,19 @@ def vertices(out):
     return json.loads(out.strip().splitlines()[-1])["configurations"][0]["vertices"]
 
 
-def rows():
+def rows(tmp):
     out = []
     for name, args in WORKLOADS:
         prog = os.path.join(BUILD, "bench", name)
         print(f"bench_online: {name} {' '.join(args)}", file=sys.stderr)
         run = [os.path.join(BUILD, "edan"), "run", "--json", "--cache=32K", prog, *args]
+        empty = os.path.join(BUILD, "libedan_bench_empty_plugin.so")
+        trace = os.path.join(tmp, name + ".edt")
         r = interleaved({
             "plain1": (ONE_CORE + [QEMU, prog, *args], subprocess.DEVNULL),
+            "floor1": (ONE_CORE + [QEMU, "-plugin", empty, prog, *args], subprocess.DEVNULL),
+            "record1": (ONE_CORE + [os.path.join(BUILD, "edan"), "record", "-o", trace, prog, *args],
+                        subprocess.DEVNULL),
             "online1": (ONE_CORE + run, subprocess.PIPE),
             "plain": ([QEMU, prog, *args], subprocess.DEVNULL),
             "online": (run, subprocess.PIPE),
@@ -55,6 +64,7 @@ def rows():
         two = [o / p for p, o in zip(r["plain"][5], r["online"][5])]
         out.append(dict(workload=f"{name} {' '.join(args)}", insns=vertices(r["online1"][2]),
                         plain1=r["plain1"][0], online1=r["online1"][0], ratio1=statistics.median(one),
+                        floor1=r["floor1"][0] / r["plain1"][0], record1=r["record1"][0] / r["plain1"][0],
                         plain=r["plain"][0], online=r["online"][0], ratio=statistics.median(two),
                         rss1=r["online1"][1]))
     return out
@@ -81,11 +91,13 @@ def commit():
 
 def table_lines(rs, big, header):
     out = list(header) + ["",
-                          "| whole program | traced insns | qemu s, one core | edan run s, one core | / qemu, one core "
+                          "| whole program | traced insns | qemu s, one core | empty plugin / qemu | edan record / qemu "
+                          "| edan run s, one core | / qemu, one core "
                           "| qemu s | edan run s | / qemu, all cores | peak RSS MiB, one core |",
-                          "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rs:
-        out.append(f"| {r['workload']} | {r['insns']:,} | {r['plain1']:.2f} | {r['online1']:.2f} | {r['ratio1']:.2f} "
+        out.append(f"| {r['workload']} | {r['insns']:,} | {r['plain1']:.2f} | {r['floor1']:.2f} | {r['record1']:.2f} "
+                   f"| {r['online1']:.2f} | {r['ratio1']:.2f} "
                    f"| {r['plain']:.2f} | {r['online']:.2f} | {r['ratio']:.2f} | {r['rss1']:.0f} |")
     if big:
         out += ["", "| 1e10 run (kernel, online, all cores) | traced insns | qemu s | edan run s | / qemu "
@@ -107,7 +119,8 @@ def update_docs(lines):
 def main():
     if not BUILD:
         sys.exit(__doc__)
-    rs = rows()
+    with tempfile.TemporaryDirectory() as tmp:
+        rs = rows(tmp)
     big = big_row() if TEN_BILLION else None
     cmd = "python3 bench/bench_online.py " + " ".join(a if a != sys.argv[1] else os.path.relpath(BUILD)
                                                       for a in sys.argv[1:])
