@@ -152,6 +152,14 @@ def test_cache_presets():
           in p.stdout, f"--table: whole labels: {p.stdout}")
     h = subprocess.run([EDAN, "run", "--help"], stdout=subprocess.PIPE, text=True).stdout
     check("'server'" in h and "write-through without allocation" in h, "--help: presets and what '+' means")
+    # 'edan help CMD' is 'edan CMD --help' for every command; an unknown one is an error
+    for cmd in ("run", "record", "analyze", "convert", "dot", "rank", "annotate", "locality"):
+        a = subprocess.run([EDAN, "help", cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        b = subprocess.run([EDAN, cmd, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        check(a.returncode == 0 and a.stdout == b.stdout and a.stdout.startswith(f"usage: edan {cmd}"),
+              f"edan help {cmd}: {a.stdout[:60]!r}")
+    a = subprocess.run([EDAN, "help", "bogus"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    check(a.returncode == 2 and "bogus" in a.stderr, f"edan help bogus: {a.returncode} {a.stderr}")
 
 
 def test_rank():

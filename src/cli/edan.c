@@ -665,8 +665,12 @@ int main(int argc, char **argv)
     }
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         if (argc >= 3 && !strcmp(argv[1], "help")) {
-            usage_sub(argv[2], stdout);
-            return 0;
+            /* 'edan help CMD' is 'edan CMD --help', for every command (and an unknown one is an error) */
+            char *as_help[] = {argv[0], argv[2], "--help", NULL};
+            if (strcmp(argv[2], "help") && strncmp(argv[2], "-", 1))
+                return main(3, as_help);
+            cli_die(2, "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality)",
+                    argv[2]);
         }
         usage_main(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
