@@ -240,6 +240,22 @@ def test_annotate():
         check(annotate_text("--cache=32K", trace) == text, "annotate: from a trace as from the program")
     p = subprocess.run([EDAN, "annotate", "/no/such/file"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     check(p.returncode == 2, f"annotate: a missing input: {p.stderr}")
+    # with --machine, the timing model's memory stall cycles per line, at its highest latency: they sum to its total
+    machine = ["--machine=" + os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines", "gem5-validation.ini"),
+               "--mem-latency=300,50"]
+    p = subprocess.run([EDAN, "annotate", "--json", *machine, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    a = json.loads(p.stdout)["annotate"]
+    r = subprocess.run([EDAN, "run", "--json", *machine, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    pred = json.loads(r.stdout)["prediction"]
+    total = sum(f["mem_stall_cycles"][0] for f in pred["functions"])
+    lines = sum(l["mem_stall_cycles"] for l in a["lines"])
+    check(a["stall_latency_ns"] == 300 and total > 0 and abs(lines - total) < 1e-6 * total
+          and abs(a["totals"]["mem_stall_cycles"] - total) < 1e-6 * total,
+          f"annotate --machine: stall per line sums to the model's {total} at 300 ns: {lines}")
+    text = annotate_text(*machine, *args)
+    check(" Stall" in text and "at 300 ns" in text, "annotate --machine: the Stall column")
 
 
 run_category({"annotate": test_annotate, "rank": test_rank, "cache_presets": test_cache_presets, "reproducible": test_reproducible, "program_output": test_program_output, "cxx_names": test_cxx_names})

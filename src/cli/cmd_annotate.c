@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "tool/tool.h"
 #include "util/elf_symbols.h"
 
 int cli_cmd_annotate(int argc, char **argv)
@@ -41,7 +42,11 @@ int cli_cmd_annotate(int argc, char **argv)
             cli_die(2, "annotate: %s is not a RISC-V program, so it takes no arguments (a trace?)", input);
         cli_check_trace_file(input);
     }
-    static const char *const only[] = {"critical-path", "annotate", NULL};
+    /* the timing model too when --machine asks for it (its memory stall cycles per line); only[] runs every tool named
+     */
+    const edan_tool_def *timing = edan_tool_find("prediction");
+    const char *const only[] = {"critical-path", "annotate", timing && timing->wanted(&c.o) ? "prediction" : NULL,
+                                NULL};
     edan_trace_source *src;
     edan_session *s = cli_analyze_trace(&c, trace, "trace", input, only, &src);
     const edan_tool_def *def = edan_tool_find("annotate");

@@ -8,7 +8,12 @@
  *   Span   cycles of the line's instructions on one critical path (they
  *          sum to T_inf), when the critical-path tool runs beside it;
  *   Chain  memory-access vertices of the line on the longest chain of
- *          them (they sum to D), likewise.
+ *          them (they sum to D), likewise;
+ *   Stall  cycles the timing model's commit waited on data from memory
+ *          at the line's instructions, at its highest latency, when the
+ *          model runs beside it (--machine): a share of the predicted run
+ *          time (timing.h's attribution), so they sum to the region's
+ *          memory stall cycles.
  * Lines are found through DWARF (util/srcmap.h); instructions without
  * source information are summed per function under "(no source)".
  *
@@ -24,6 +29,7 @@
 #include "analysis/critpath.h"
 #include "report/json.h"
 #include "tool/session.h"
+#include "tool/timing_tool.h"
 #include "tool/tool.h"
 #include "util/grow.h"
 #include "util/srcmap.h"
@@ -89,6 +95,7 @@ typedef struct an_line {
     const char *file, *function; /* file NULL: no source (then per function) */
     unsigned line;
     uint64_t insns, mem, span, chain;
+    double stall;
 } an_line;
 
 static int str_cmp(const char *a, const char *b)
@@ -112,6 +119,8 @@ typedef struct an_view {
     size_t n;
     uint64_t insns, mem, span, chain;
     bool have_path;
+    bool have_stall;
+    double stall, stall_ns; /* the total, and the latency it is at */
     edan_srcmap *src;
 } an_view;
 
@@ -181,6 +190,25 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
         v->span = tinf;
         v->chain = depth;
     }
+    const edan_timing *m = edan_timing_tool_model(s);
+    if (m && edan_timing_lanes(m) > 0) {
+        int k = 0; /* the highest latency */
+        for (int j = 1; j < edan_timing_lanes(m); j++)
+            if (edan_timing_lane_get(m, j).mem_latency_ns > edan_timing_lane_get(m, k).mem_latency_ns)
+                k = j;
+        v->have_stall = true;
+        v->stall_ns = edan_timing_lane_get(m, k).mem_latency_ns;
+        for (uint32_t id = 0; id < edan_timing_ids(m); id++) {
+            if (!edan_timing_id_count(m, id))
+                continue;
+            an_line *l = line_of(v, &cap, v->src, edan_timing_id_pc(m, id));
+            if (!l)
+                return;
+            const double st = edan_timing_id_stall(m, id, k);
+            l->stall += st;
+            v->stall += st;
+        }
+    }
     qsort(v->lines, v->n, sizeof *v->lines, by_place);
 }
 
@@ -204,6 +232,7 @@ static void margin(FILE *f, const an_view *v, const an_line *l)
     count(f, l ? l->mem : 0, true);
     count(f, l ? l->span : 0, v->have_path);
     count(f, l ? l->chain : 0, v->have_path);
+    count(f, l ? (uint64_t)(l->stall + 0.5) : 0, v->have_stall);
     fputs("  ", f);
 }
 
@@ -286,14 +315,21 @@ static int by_insns(const void *a, const void *b)
 static void report_text(const an_view *v, FILE *f)
 {
     fputs("\nannotated source (per line: Ir instructions, Mem memory-access vertices", f);
-    fputs(v->have_path ? ", Span cycles on one critical path, Chain accesses on the longest memory chain)\n" : ")\n",
-          f);
+    if (v->have_path)
+        fputs(", Span cycles on one critical path, Chain accesses on the longest memory chain", f);
+    if (v->have_stall)
+        fprintf(f, ", Stall cycles the timing model waited on memory at %g ns", v->stall_ns);
+    fputs(")\n", f);
     fprintf(f, "  totals: Ir %" PRIu64 ", Mem %" PRIu64, v->insns, v->mem);
     if (v->have_path)
         fprintf(f, " (= W), Span %" PRIu64 " (= T_inf), Chain %" PRIu64 " (= D)", v->span, v->chain);
+    if (v->have_stall)
+        fprintf(f, ", Stall %.0f", v->stall);
     fprintf(f, "\n %12s %12s", "Ir", "Mem");
     if (v->have_path)
         fprintf(f, " %12s %12s", "Span", "Chain");
+    if (v->have_stall)
+        fprintf(f, " %12s", "Stall");
     fputc('\n', f);
     size_t a = 0;
     while (a < v->n && !v->lines[a].file)
@@ -330,8 +366,19 @@ static void report_json(const an_view *v, FILE *f)
 {
     fprintf(f,
             ",\"annotate\":{\"critical_path\":%s,\"totals\":{\"instructions\":%" PRIu64 ",\"mem\":%" PRIu64
-            ",\"span_cycles\":%" PRIu64 ",\"chain_accesses\":%" PRIu64 "},\"lines\":[",
+            ",\"span_cycles\":%" PRIu64 ",\"chain_accesses\":%" PRIu64,
             v->have_path ? "true" : "false", v->insns, v->mem, v->span, v->chain);
+    if (v->have_stall) {
+        fputs(",\"mem_stall_cycles\":", f);
+        edan_json_num(f, v->stall);
+    }
+    fputs("},", f);
+    if (v->have_stall) {
+        fputs("\"stall_latency_ns\":", f);
+        edan_json_num(f, v->stall_ns);
+        fputc(',', f);
+    }
+    fputs("\"lines\":[", f);
     for (size_t i = 0; i < v->n; i++) {
         const an_line *l = &v->lines[i];
         fputs(i ? ",{\"file\":" : "{\"file\":", f);
@@ -340,8 +387,13 @@ static void report_json(const an_view *v, FILE *f)
         edan_json_str(f, l->function);
         fprintf(f,
                 ",\"instructions\":%" PRIu64 ",\"mem\":%" PRIu64 ",\"span_cycles\":%" PRIu64
-                ",\"chain_accesses\":%" PRIu64 "}",
+                ",\"chain_accesses\":%" PRIu64,
                 l->insns, l->mem, l->span, l->chain);
+        if (v->have_stall) {
+            fputs(",\"mem_stall_cycles\":", f);
+            edan_json_num(f, l->stall);
+        }
+        fputc('}', f);
     }
     fputs("]}", f);
 }
@@ -418,7 +470,8 @@ static const edan_tool_option options[] = {
      "  --annotate          source files with per-line counts in the margin: instructions,\n"
      "                      memory-access vertices (first --cache), and with --critical-path\n"
      "                      the cycles on the critical path and the accesses on the memory\n"
-     "                      chain (see also edan annotate)\n",
+     "                      chain, with --machine the timing model's memory stall cycles\n"
+     "                      (see also edan annotate)\n",
      NULL},
     {NULL, false, NULL, NULL},
 };
