@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import SWEEP, interleaved, run_rss
+from benchlib import SWEEP, interleaved, run_rss, commit, publish
 
 BUILD = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
@@ -80,14 +80,6 @@ def machine():
         mem = 0
     return f"{model}, {os.cpu_count()} cores, {mem / 2**20:.0f} GiB, {platform.system()} {platform.release()}"
 
-
-def commit():
-    here = os.path.dirname(os.path.abspath(__file__))
-    def git(*args):
-        return subprocess.run(["git", "-C", here, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              text=True).stdout.strip()
-    head = git("rev-parse", "--short", "HEAD") or "unknown"
-    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def per_function_rows():
@@ -184,14 +176,6 @@ def table_lines(rows, pf_rows, paper, header, reuse=None, sampled=None):
                 f"32 KiB cache: {paper['online']:.2f} s, peak RSS {paper['rss']:.0f} MiB."]
     return out
 
-
-def update_docs(lines):
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks.md")
-    text = open(path).read()
-    begin, end = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
-    a, b = text.index(begin) + len(begin), text.index(end)
-    with open(path, "w") as f:
-        f.write(text[:a] + "\n" + "\n".join(lines) + "\n" + text[b:])
 
 
 def self_test():
@@ -291,11 +275,7 @@ def main():
     print("bench: the reuse tracker alone", file=sys.stderr)
     print("bench: sampled estimates", file=sys.stderr)
     lines = table_lines(rows, pf_rows, paper, header, reuse_rows(), sampled_rows())
-    print("\n".join(lines))
-    with open(os.path.join(BUILD, "bench-table.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    if "--update-docs" in sys.argv:
-        update_docs(lines)
+    publish(lines, BUILD, "bench-table", "bench-table")
 
 
 if len(sys.argv) > 1 and sys.argv[1] == "--self-test":

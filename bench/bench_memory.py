@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import run_rss
+from benchlib import run_rss, commit, publish
 
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else None
 QUICK = "--quick" in sys.argv
@@ -57,14 +57,6 @@ def measure(tmp, args, kernel):
     return touched, insns, rss
 
 
-def commit():
-    here = os.path.dirname(os.path.abspath(__file__))
-    head = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
-    return head + ("-dirty" if dirty else "")
-
 
 def table_lines(rows, base_rss, header):
     out = list(header) + ["",
@@ -81,14 +73,6 @@ def table_lines(rows, base_rss, header):
     return out
 
 
-def update_docs(lines):
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks.md")
-    text = open(path).read()
-    begin, end = "<!-- bench-memory:begin -->", "<!-- bench-memory:end -->"
-    a, b = text.index(begin) + len(begin), text.index(end)
-    with open(path, "w") as f:
-        f.write(text[:a] + "\n" + "\n".join(lines) + "\n" + text[b:])
-
 
 def main():
     if not BUILD:
@@ -104,11 +88,7 @@ def main():
     header = [f"Commit `{commit()}`, {datetime.date.today()}, `{cmd}`: offline analysis (`edan analyze`, "
               "default options) of a trace of each footprint."]
     lines = table_lines(rows, base_rss, header)
-    print("\n".join(lines))
-    with open(os.path.join(BUILD, "bench-memory.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    if "--update-docs" in sys.argv:
-        update_docs(lines)
+    publish(lines, BUILD, "bench-memory", "bench-memory")
 
 
 main()

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import interleaved, run_rss
+from benchlib import interleaved, run_rss, commit, publish
 
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 QUICK = "--quick" in sys.argv
@@ -80,14 +80,6 @@ def big_row():
     return dict(workload=f"{name} {' '.join(args)}", insns=vertices(out), plain=plain, online=online, rss=rss)
 
 
-def commit():
-    here = os.path.dirname(os.path.abspath(__file__))
-    head = subprocess.run(["git", "-C", here, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
-    return head + ("-dirty" if dirty else "")
-
 
 def table_lines(rs, big, header):
     out = list(header) + ["",
@@ -107,14 +99,6 @@ def table_lines(rs, big, header):
     return out
 
 
-def update_docs(lines):
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks.md")
-    text = open(path).read()
-    begin, end = "<!-- bench-online:begin -->", "<!-- bench-online:end -->"
-    a, b = text.index(begin) + len(begin), text.index(end)
-    with open(path, "w") as f:
-        f.write(text[:a] + "\n" + "\n".join(lines) + "\n" + text[b:])
-
 
 def main():
     if not BUILD:
@@ -127,11 +111,7 @@ def main():
     header = [f"Commit `{commit()}`, {datetime.date.today()}, `{cmd}` ({RUNS} rounds, medians; "
               f"`edan run --cache=32K`; one core: `taskset -c 0` on both)."]
     lines = table_lines(rs, big, header)
-    print("\n".join(lines))
-    with open(os.path.join(BUILD, "bench-online.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    if "--update-docs" in sys.argv:
-        update_docs(lines)
+    publish(lines, BUILD, "bench-online", "bench-online")
 
 
 main()

@@ -37,3 +37,33 @@ def interleaved(cmds, runs):
     return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2],
                    statistics.median(r[3] for r in rs), min(r[3] for r in rs), [r[0] for r in rs])
             for name, rs in res.items()}
+
+
+def commit():
+    """The short hash of the repository's HEAD, with -dirty when tracked files changed."""
+    here = os.path.dirname(os.path.abspath(__file__))
+
+    def git(*args):
+        return subprocess.run(["git", "-C", here, *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def update_docs(lines, marker):
+    """Puts lines in docs/benchmarks.md between its <!-- MARKER:begin --> and <!-- MARKER:end --> lines."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks.md")
+    text = open(path).read()
+    begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
+    a, b = text.index(begin) + len(begin), text.index(end)
+    with open(path, "w") as f:
+        f.write(text[:a] + "\n" + "\n".join(lines) + "\n" + text[b:])
+
+
+def publish(lines, build, name, marker):
+    """Prints a table's lines, writes them to BUILD/NAME.md and, with --update-docs, between MARKER's lines."""
+    print("\n".join(lines))
+    with open(os.path.join(build, name + ".md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if "--update-docs" in sys.argv:
+        update_docs(lines, marker)
