@@ -46,24 +46,74 @@ int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes)
     return s->l1 && s->zero_page ? 0 : -1;
 }
 
-static edan_shadow_page **next_l2(const edan_shadow *s, size_t *at);
+/* ---- the sparse pages' slabs -------------------------------------------- */
 
-/* Every sparse page freed (their slots keep dangling pointers: the tables go next). */
-static void free_sparse(edan_shadow *s)
+#define SLAB_BYTES (1u << 20)
+
+/* Bytes of a sparse page of slots slots (a multiple of 8: the next one's records stay aligned). */
+static size_t sparse_bytes(uint32_t slots)
 {
-    edan_shadow_page **l2;
-    for (size_t at = 0; s->sparse_pages && (l2 = next_l2(s, &at));)
-        for (size_t i = 0; i < L2_SIZE; i++)
-            if (l2[i] && edan_shadow_is_sparse(l2[i])) {
-                free(edan_shadow_sparse_of(l2[i]));
-                s->sparse_pages--;
-            }
+    return (sizeof(edan_shadow_sparse) + (size_t)slots * (sizeof(uint64_t) + sizeof(uint16_t)) + 7) & ~(size_t)7;
+}
+
+/* The free list of sparse pages of slots slots (4 to 256, a power of two). */
+static void **slab_list(edan_shadow *s, uint32_t slots)
+{
+    return &s->slab_free[__builtin_ctz(slots) - 2];
+}
+
+/* A sparse page's memory (its contents undefined), NULL when out of memory. */
+static edan_shadow_sparse *slab_take(edan_shadow *s, uint32_t slots)
+{
+    void **list = slab_list(s, slots);
+    if (*list) {
+        void *p = *list;
+        memcpy(list, p, sizeof *list); /* a free page holds the next free one's address */
+        return p;
+    }
+    const size_t bytes = sparse_bytes(slots);
+    if (s->slab_left < bytes) {
+        char **a = realloc(s->slabs, (s->n_slabs + 1) * sizeof *a);
+        if (!a)
+            return NULL;
+        s->slabs = a;
+        char *slab = map_zeroed(SLAB_BYTES);
+        if (!slab)
+            return NULL;
+        s->slabs[s->n_slabs++] = slab;
+        s->slab_bump = slab;
+        s->slab_left = SLAB_BYTES;
+    }
+    void *p = s->slab_bump;
+    s->slab_bump += bytes - 16;
+    s->slab_left -= bytes;
+    return p;
+}
+
+static void slab_give(edan_shadow *s, edan_shadow_sparse *sp)
+{
+    void **list = slab_list(s, sp->mask + 1);
+    memcpy(sp, list, sizeof *list);
+    *list = sp;
+}
+
+/* Every slab unmapped: no sparse page is left. */
+static void slabs_free(edan_shadow *s)
+{
+    for (size_t i = 0; i < s->n_slabs; i++)
+        munmap(s->slabs[i], SLAB_BYTES);
+    free(s->slabs);
+    s->slabs = NULL;
+    s->n_slabs = 0;
+    s->slab_bump = NULL;
+    s->slab_left = 0;
+    memset(s->slab_free, 0, sizeof s->slab_free);
+    s->sparse_pages = 0;
 }
 
 void edan_shadow_free(edan_shadow *s)
 {
-    if (s->l1)
-        free_sparse(s);
+    slabs_free(s);
     if (s->l1) {
         for (size_t i = 0; i < L1_SIZE; i++)
             if (s->l1[i])
@@ -163,10 +213,7 @@ int edan_shadow_widen(edan_shadow *s)
                 arena = w.arenas[next_arena++];
                 arena_left = ARENA_BYTES;
             }
-            if (edan_shadow_is_sparse(l2[i])) {
-                free(edan_shadow_sparse_of(l2[i]));
-                s->sparse_pages--;
-            }
+
             l2[i] = (edan_shadow_page *)arena;
             arena += w.page_bytes;
             arena_left -= w.page_bytes;
@@ -175,6 +222,7 @@ int edan_shadow_widen(edan_shadow *s)
         munmap(s->arenas[i], ARENA_BYTES);
     free(s->arenas);
     munmap(s->zero_page, s->page_bytes);
+    slabs_free(s); /* every sparse page was made a full wide one */
     s->arenas = w.arenas;
     s->n_arenas = w.n_arenas;
     s->arena = w.arena;
@@ -257,7 +305,7 @@ static edan_shadow_page *sparse_grow(edan_shadow *s, edan_shadow_sparse *sp)
         return NULL;
     while ((uint64_t)((sp ? sp->count : 0) + 3) * 4 > (uint64_t)slots * 3)
         slots *= 2;
-    edan_shadow_sparse *n = malloc(sizeof *n + (size_t)slots * (sizeof(uint64_t) + sizeof(uint16_t)));
+    edan_shadow_sparse *n = slab_take(s, slots);
     if (!n) {
         s->out_of_memory = true;
         return NULL;
@@ -274,7 +322,7 @@ static edan_shadow_page *sparse_grow(edan_shadow *s, edan_shadow_sparse *sp)
                 memcpy(edan_shadow_unit_find((edan_shadow_page *)((uintptr_t)n | 1), 1, false, true, key[i] - 1u, true,
                                              NULL),
                        &edan_shadow_sparse_recs(sp)[i], 8);
-        free(sp);
+        slab_give(s, sp);
     } else {
         s->sparse_pages++;
     }
@@ -352,7 +400,7 @@ edan_shadow_page *edan_shadow_page_slow(edan_shadow *s, uint64_t page_no, bool f
         for (uint32_t i = 0; i <= sp->mask; i++)
             if (key[i])
                 memcpy(mem + (size_t)(key[i] - 1) * 8, &edan_shadow_sparse_recs(sp)[i], 8);
-        free(sp);
+        slab_give(s, sp);
         s->sparse_pages--;
     }
     l2[idx] = (edan_shadow_page *)mem;

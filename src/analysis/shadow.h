@@ -265,6 +265,16 @@ typedef struct edan_shadow {
      * traced region does not pay for the look-ahead.
      */
     uint64_t recent_misses;
+    /*
+     * Sparse pages come from slabs of their own (shadow.c), a free list per
+     * size (4 to 256 slots), so they cost no allocator header and freeing
+     * the shadow needs no walk over its pages.
+     */
+    void *slab_free[7];
+    char *slab_bump;
+    size_t slab_left;
+    char **slabs;
+    size_t n_slabs;
     /* page arena */
     char *arena;
     size_t arena_left;
