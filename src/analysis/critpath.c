@@ -96,6 +96,7 @@ struct edan_critpath {
     uint32_t prev_id;
     uint64_t written, last_off; /* last_off: offset + 1 of the last block written, 0 = none */
     uint64_t n_blocks;
+    bool finished;
     edan_deps_link links[LINKS]; /* one slice's */
     /* results */
     edan_path_sum span, chain;
@@ -169,20 +170,20 @@ static bool write_all(edan_critpath *c, const void *p, size_t len)
     return true;
 }
 
-/* The block in wbuf (whdr.n vertices) goes to the file. */
-static bool flush_block(edan_critpath *c)
+/* The block in wbuf, n vertices, goes to the file. */
+static bool flush_block(edan_critpath *c, uint32_t n)
 {
-    if (!c->whdr.n)
+    if (!n)
         return true;
     const uint64_t off = c->written;
     c->whdr.prev = c->last_off;
     c->whdr.data_len = (uint32_t)c->wlen;
+    c->whdr.n = n;
     if (!write_all(c, &c->whdr, sizeof c->whdr) || !write_all(c, c->wbuf, c->wlen))
         return false;
     c->last_off = off + 1;
     c->n_blocks++;
     c->wlen = 0;
-    c->whdr.n = 0;
     return true;
 }
 
@@ -202,31 +203,42 @@ static __attribute__((noinline)) bool grow_ids(edan_critpath *c, uint32_t id)
     return true;
 }
 
-/* Vertex v (record r, links l) into the block being built. */
-static inline bool put_vertex(edan_critpath *c, uint64_t v, const edan_exec *r, const edan_deps_link *l)
+/*
+ * Vertices v, v + 1, ... (records r[0..n), their links l[0..n)) into the
+ * block being built. The write position and the previous id stay in locals:
+ * every byte stored through the buffer may alias the struct's fields, and
+ * reloading them after each store took a third of the spill's time.
+ */
+static bool encode(edan_critpath *c, uint64_t v, const edan_exec *r, const edan_deps_link *l, size_t n)
 {
-    const uint32_t in_block = (uint32_t)(v & (BLOCK - 1));
-    if (in_block == 0 && !flush_block(c))
-        return false;
-    if ((in_block & (CHUNK - 1)) == 0) {
-        c->whdr.chunk_off[in_block >> CHUNK_BITS] = (uint32_t)c->wlen;
-        c->prev_id = UINT32_MAX; /* a chunk decodes alone */
-    }
-    /* crit and deep are both 0 (an input) or both not: every predecessor is a candidate for both */
-    const uint64_t dc = l->crit ? v - (l->crit - 1) : 0, dd = l->deep ? v - (l->deep - 1) : 0;
-    const bool seq = r->id == c->prev_id + 1, same = dd == dc;
     uint8_t *p = c->wbuf + c->wlen;
-    *p++ = (uint8_t)((l->mem ? TAG_MEM : 0) | (seq ? TAG_SEQ : 0) | (same ? TAG_SAME : 0) |
-                     (dc < TAG_DC_ESC ? dc : TAG_DC_ESC) << TAG_DC_SHIFT);
-    if (dc >= TAG_DC_ESC)
-        p = edan_varint_put(p, dc - TAG_DC_ESC);
-    if (!same)
-        p = edan_varint_put(p, dd);
-    if (!seq) /* a loop's back edge: a short jump back */
-        p = edan_varint_put(p, edan_zigzag((int64_t)r->id - (int64_t)(uint32_t)(c->prev_id + 1)));
+    uint32_t prev = c->prev_id;
+    for (size_t i = 0; i < n; i++, v++) {
+        const uint32_t in_block = (uint32_t)(v & (BLOCK - 1));
+        if (__builtin_expect((in_block & (CHUNK - 1)) == 0, 0)) {
+            c->wlen = (size_t)(p - c->wbuf);
+            if (in_block == 0 && v && !flush_block(c, BLOCK))
+                return false;
+            c->whdr.chunk_off[in_block >> CHUNK_BITS] = (uint32_t)c->wlen;
+            p = c->wbuf + c->wlen;
+            prev = UINT32_MAX; /* a chunk decodes alone */
+        }
+        /* crit and deep are both 0 (an input) or both not: every predecessor is a candidate for both */
+        const uint64_t dc = l[i].crit ? v + 1 - l[i].crit : 0, dd = l[i].deep ? v + 1 - l[i].deep : 0;
+        const uint32_t id = r[i].id;
+        const bool seq = id == prev + 1, same = dd == dc;
+        *p++ = (uint8_t)((l[i].mem ? TAG_MEM : 0) | (seq ? TAG_SEQ : 0) | (same ? TAG_SAME : 0) |
+                         (dc < TAG_DC_ESC ? dc : TAG_DC_ESC) << TAG_DC_SHIFT);
+        if (dc >= TAG_DC_ESC)
+            p = edan_varint_put(p, dc - TAG_DC_ESC);
+        if (!same)
+            p = edan_varint_put(p, dd);
+        if (!seq) /* a loop's back edge: a short jump back */
+            p = edan_varint_put(p, edan_zigzag((int64_t)id - (int64_t)(uint32_t)(prev + 1)));
+        prev = id;
+    }
     c->wlen = (size_t)(p - c->wbuf);
-    c->whdr.n++;
-    c->prev_id = r->id;
+    c->prev_id = prev;
     return true;
 }
 
@@ -244,9 +256,8 @@ void edan_critpath_consume(void *ctx, const edan_exec *recs, size_t n)
         }
         const uint64_t v0 = edan_deps_totals_get(c->deps)->vertices;
         const size_t done = edan_deps_steps(c->deps, r, m, c->links);
-        for (size_t i = 0; i < done; i++)
-            if (!put_vertex(c, v0 + i, &r[i], &c->links[i]))
-                return;
+        if (!encode(c, v0, r, c->links, done))
+            return;
         if (done < m) {
             c->err = *edan_deps_error(c->deps);
             return;
@@ -508,9 +519,14 @@ static bool compact(edan_critpath *c, const sums *s, uint64_t length, edan_path_
 int edan_critpath_finish(void *ctx)
 {
     edan_critpath *c = ctx;
-    if (c->err.set || !flush_block(c))
-        return -1;
     const edan_deps_totals *tot = edan_deps_totals_get(c->deps);
+    if (c->err.set)
+        return -1;
+    if (c->finished) /* again: the results stand */
+        return 0;
+    c->finished = true;
+    if (!flush_block(c, (uint32_t)(tot->vertices - (c->n_blocks << BLOCK_BITS))))
+        return -1;
     c->span.length = tot->Tinf;
     c->chain.length = tot->D;
     if (!tot->vertices)
@@ -540,8 +556,12 @@ int edan_critpath_visit(edan_critpath *c, bool chain, void (*fn)(void *ctx, cons
     if (c->err.set)
         return -1;
     const edan_deps_totals *tot = edan_deps_totals_get(c->deps);
-    if (!tot->vertices || (chain && !tot->D) || c->whdr.n)
-        return c->whdr.n ? -1 : 0; /* whdr.n: not finished */
+    if (!c->finished) {
+        edan_error_set(&c->err, "the critical path is walked only after finish");
+        return -1;
+    }
+    if (!tot->vertices || (chain && !tot->D))
+        return 0;
     walker w = {chain ? tot->depth_v : tot->tinf_v, true, chain, NULL, fn, ctx};
     return run_walks(c, &w, 1) ? 0 : -1;
 }

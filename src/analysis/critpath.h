@@ -18,18 +18,21 @@
  * The spill (critpath.c states the format): per vertex a tag byte (the
  * memory-access flag, whether its static instruction follows the previous
  * vertex's, whether the deep predecessor is the critical one, and a critical
- * distance below 31), then only what the tag does not say, as varints. 1.1
- * to 1.3 bytes per vertex on the bundled workloads, against 4.4 with three
- * varints each; docs/benchmarks.md has the figures. Vertices go in blocks of
- * 2^16, each with a header that links to the previous block and holds the
- * offsets of its chunks of 256 vertices: the walk decodes only the chunks
- * its paths pass through, and nothing in memory grows with the trace.
+ * distance below 31), then only what the tag does not say, as varints: 1.5
+ * bytes per vertex on the CG workload, against 4.4 with three varints each
+ * (docs/benchmarks.md). zstd -1 would shrink it six times more but costs
+ * half as much CPU again as the whole tracker, on the thread that bounds a
+ * run's time. Vertices go in blocks of 2^16, each with a header that links
+ * to the previous block and holds the offsets of its chunks of 256
+ * vertices: the walk decodes only the chunks its paths pass through, and
+ * nothing in memory grows with the trace.
  *
  * Memory: the tracker's (proportional to the memory the program touched),
  * a table over static instruction ids, and two blocks' buffers; the paths
  * are kept as sums per static instruction, not vertex by vertex (a path of
  * millions of vertices took 32 bytes per vertex). Disk: the spill, about
- * 1.2 bytes per vertex. edan_critpath_visit() walks a path again vertex by
+ * 1.5 bytes per vertex (1.5 GB for 1e9 instructions), in the temporary
+ * directory (tmpfile()). edan_critpath_visit() walks a path again vertex by
  * vertex (the tests hold it to the naive reference).
  *
  * Semantics (dependencies, the cache and cost model of one lane) are those
