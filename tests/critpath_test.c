@@ -62,7 +62,8 @@ static void path_forward(path *p, bool chain)
     size_t first = 0;
     while (chain && first < p->n && !p->v[first].mem)
         first++;
-    memmove(p->v, p->v + first, (p->n - first) * sizeof *p->v);
+    if (first) /* not memmove(NULL, NULL, 0) for an empty path */
+        memmove(p->v, p->v + first, (p->n - first) * sizeof *p->v);
     p->n -= first;
 }
 

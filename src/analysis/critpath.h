@@ -18,7 +18,7 @@
  * The spill (critpath.c states the format): per vertex a tag byte (the
  * memory-access flag, whether its static instruction follows the previous
  * vertex's, whether the deep predecessor is the critical one, and a critical
- * distance below 31), then only what the tag does not say, as varints: 1.5
+ * distance below 31), then only what the tag does not say, as varints: 1.6
  * bytes per vertex on the CG workload, against 4.4 with three varints each
  * (docs/benchmarks.md). zstd -1 would shrink it six times more but costs
  * half as much CPU again as the whole tracker, on the thread that bounds a
@@ -31,7 +31,7 @@
  * a table over static instruction ids, and two blocks' buffers; the paths
  * are kept as sums per static instruction, not vertex by vertex (a path of
  * millions of vertices took 32 bytes per vertex). Disk: the spill, about
- * 1.5 bytes per vertex (1.5 GB for 1e9 instructions), in the temporary
+ * 1.6 bytes per vertex (1.6 GB for 1e9 instructions), in the temporary
  * directory (tmpfile()). edan_critpath_visit() walks a path again vertex by
  * vertex (the tests hold it to the naive reference).
  *
