@@ -4,12 +4,21 @@
  * path's costs add up to Tinf, each vertex is a predecessor of the next in
  * the naive reference's graph and starts when it finishes, the chain holds
  * exactly D memory-access vertices, each a predecessor of the next with the
- * reference's md, and Tinf and D agree with the streaming analyzer.
+ * reference's md, and Tinf and D agree with the streaming analyzer. The sums
+ * per static instruction (what the reports use) agree with the vertices the
+ * walks visit.
+ *
+ * The spill's encoding: long random traces (several blocks of 2^16 vertices,
+ * thousands of static instructions, dependencies from far back) walked by
+ * edan_critpath against the same walks over every vertex's critical and deep
+ * predecessor kept in memory, straight from the dependency tracker: the same
+ * vertices, instructions, costs and sums.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/critpath.h"
+#include "analysis/deps.h"
 #include "check.h"
 #include "edag_reference.h"
 
@@ -23,6 +32,230 @@ static uint64_t rnd(uint64_t n)
 }
 
 static const uint8_t pool[] = {1, 2, 3, 5, 8, 32, 33};
+
+/* A walk's vertices as edan_critpath_visit() gives them (last first), turned around by path_forward(). */
+typedef struct path {
+    edan_path_vertex *v;
+    size_t n, cap;
+} path;
+
+static void collect(void *ctx, const edan_path_vertex *v)
+{
+    path *p = ctx;
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 256;
+        p->v = realloc(p->v, p->cap * sizeof *p->v);
+        if (!p->v)
+            abort();
+    }
+    p->v[p->n++] = *v;
+}
+
+/* First vertex first; a chain also loses the vertices before its first memory access. */
+static void path_forward(path *p, bool chain)
+{
+    for (size_t i = 0; i < p->n / 2; i++) {
+        edan_path_vertex t = p->v[i];
+        p->v[i] = p->v[p->n - 1 - i];
+        p->v[p->n - 1 - i] = t;
+    }
+    size_t first = 0;
+    while (chain && first < p->n && !p->v[first].mem)
+        first++;
+    if (first) /* not memmove(NULL, NULL, 0) for an empty path */
+        memmove(p->v, p->v + first, (p->n - first) * sizeof *p->v);
+    p->n -= first;
+}
+
+static path visit_path(edan_critpath *cp, bool chain)
+{
+    path p = {NULL, 0, 0};
+    CHECK(edan_critpath_visit(cp, chain, collect, &p) == 0, "visit: %s", edan_critpath_error(cp)->msg);
+    path_forward(&p, chain);
+    return p;
+}
+
+/* The sums per static instruction (table[0..n_ids)) against the vertices of the path. */
+static void check_sums(const edan_path_sum *s, const path *p, const edan_insn *table, size_t n_ids, uint64_t length,
+                       const char *what)
+{
+    edan_path_insn *want = calloc(n_ids, sizeof *want);
+    uint64_t mems = 0;
+    bool known = true;
+    for (size_t i = 0; i < p->n; i++) {
+        const size_t id = (size_t)(p->v[i].insn - table);
+        known &= p->v[i].insn >= table && id < n_ids;
+        if (!known)
+            break;
+        want[id].vertices++;
+        want[id].cycles += p->v[i].cost;
+        want[id].mems += p->v[i].mem;
+        mems += p->v[i].mem;
+    }
+    CHECK(known, "%s: a vertex of an unknown instruction", what);
+    CHECK_EQ_U64(s->length, length, what);
+    CHECK_EQ_U64(s->vertices, p->n, what);
+    CHECK_EQ_U64(s->mems, mems, what);
+    size_t k = 0;
+    bool same = true;
+    for (size_t id = 0; known && id < n_ids; id++) {
+        if (!want[id].vertices)
+            continue;
+        same &= k < s->n_insns && s->insns[k].insn == &table[id] && s->insns[k].vertices == want[id].vertices &&
+                s->insns[k].cycles == want[id].cycles && s->insns[k].mems == want[id].mems;
+        k++;
+    }
+    CHECK(same && k == s->n_insns, "%s: the sums per instruction differ from the path's vertices", what);
+    free(want);
+}
+
+/* ---- the spill's encoding on long traces ---- */
+
+#define LONG_IDS 3000
+
+/* A register: mostly a few hot ones, now and then one of many that stay unwritten long (far predecessors). */
+static uint8_t long_reg(void)
+{
+    return (uint8_t)(rnd(5) ? 1 + rnd(6) : 7 + rnd(34));
+}
+
+static void long_insn(edan_insn *in, uint64_t pc)
+{
+    memset(in, 0, sizeof *in);
+    in->pc = pc;
+    for (int k = (int)rnd(4); k > 0; k--) {
+        uint8_t r = long_reg();
+        bool dup = false;
+        for (int j = 0; j < in->n_src; j++)
+            dup |= in->src[j] == r;
+        if (!dup)
+            in->src[in->n_src++] = r;
+    }
+    int kind = (int)rnd(8);
+    in->mem = kind < 4 ? EDAN_MEM_NONE : kind < 6 ? EDAN_MEM_LOAD : kind < 7 ? EDAN_MEM_STORE : EDAN_MEM_AMO;
+    in->cls = in->mem == EDAN_MEM_NONE    ? (uint8_t)rnd(9)
+              : in->mem == EDAN_MEM_LOAD  ? EDAN_CLASS_LOAD
+              : in->mem == EDAN_MEM_STORE ? EDAN_CLASS_STORE
+                                          : EDAN_CLASS_ATOMIC;
+    in->mem_size = in->mem ? (uint8_t)(1u << rnd(4)) : 0;
+    if (in->mem != EDAN_MEM_STORE && rnd(5)) {
+        in->n_dst = 1;
+        in->dst = long_reg();
+    }
+}
+
+/* The walk over predecessors kept in memory (pred: index + 1, 0 = none) from vertex `from`, last first. */
+static path naive_walk(const uint64_t *pred, const edan_exec *recs, const bool *mem, const edan_lane_config *lane,
+                       uint64_t from)
+{
+    path p = {NULL, 0, 0};
+    for (uint64_t v = from;;) {
+        const edan_insn *in = recs[v].insn;
+        const edan_path_vertex pv = {v, in, mem[v] ? lane->cost.alpha : lane->cost.cls[in->cls], mem[v]};
+        collect(&p, &pv);
+        if (!pred[v])
+            break;
+        v = pred[v] - 1;
+    }
+    return p;
+}
+
+static bool same_vertices(const path *a, const path *b)
+{
+    bool same = a->n == b->n;
+    for (size_t i = 0; same && i < a->n; i++)
+        same = a->v[i].index == b->v[i].index && a->v[i].insn == b->v[i].insn && a->v[i].cost == b->v[i].cost &&
+               a->v[i].mem == b->v[i].mem;
+    return same;
+}
+
+static void long_traces(int trials)
+{
+    static edan_insn table[LONG_IDS];
+    uint64_t total = 0, spilled = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        for (uint32_t i = 0; i < LONG_IDS; i++)
+            long_insn(&table[i], 0x10000 + 4 * (uint64_t)i);
+        /* whole blocks, one vertex past them, and any length */
+        const size_t n = trial == 0 ? 2 << 16 : trial == 1 ? (3 << 16) + 1 : 70000 + rnd(200000);
+        const uint64_t span = trial % 3 == 0 ? 64 : trial % 3 == 1 ? 4096 : 1 << 20;
+        edan_exec *recs = calloc(n, sizeof *recs);
+        uint64_t *crit = malloc(n * sizeof *crit), *deep = malloc(n * sizeof *deep);
+        bool *mem = malloc(n * sizeof *mem);
+        CHECK(recs && crit && deep && mem, "out of memory");
+        if (!recs || !crit || !deep || !mem)
+            return;
+        /* basic blocks: runs of consecutive ids, then a jump */
+        uint32_t id = (uint32_t)rnd(LONG_IDS);
+        for (size_t i = 0; i < n; i++) {
+            id = rnd(8) && id + 1 < LONG_IDS ? id + 1 : (uint32_t)rnd(LONG_IDS);
+            recs[i].insn = &table[id];
+            recs[i].id = id;
+            recs[i].addr = 0x400000 + (rnd(span) & ~(uint64_t)(rnd(4) ? table[id].mem_size - 1 : 0));
+        }
+        const bool fd = trial & 1, cache = trial & 2;
+        edan_lane_config lane;
+        edan_edag_config cfg;
+        edan_edag_config_default(&cfg);
+        lane = cfg.lane[0];
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            lane.cost.cls[c] = rnd(4);
+        lane.cost.alpha = 1 + rnd(300);
+        if (cache) {
+            lane.cache.n_levels = 1;
+            lane.cache.level[0] = (edan_cache_level_config){1024, 64, 2, rnd(2) != 0, rnd(2) != 0};
+        }
+        edan_error err = {0};
+        edan_critpath *cp = edan_critpath_new(&lane, fd, &err);
+        edan_deps *ref = edan_deps_new(&lane, fd, 0, &err);
+        CHECK(cp && ref, "new: %s", err.msg);
+        for (size_t i = 0; i < n;) {
+            size_t b = 1 + rnd(5000);
+            b = b < n - i ? b : n - i;
+            edan_critpath_consume(cp, recs + i, b);
+            i += b;
+        }
+        CHECK(edan_critpath_finish(cp) == 0, "finish: %s", edan_critpath_error(cp)->msg);
+        for (size_t i = 0; i < n; i++) {
+            edan_deps_info info;
+            CHECK(edan_deps_step(ref, &recs[i], &info) == 0, "reference step");
+            crit[i] = info.crit;
+            deep[i] = info.deep;
+            mem[i] = info.mem;
+        }
+        const edan_deps_totals *tot = edan_deps_totals_get(ref);
+        path want = naive_walk(crit, recs, mem, &lane, tot->tinf_v), got = {NULL, 0, 0};
+        CHECK(edan_critpath_visit(cp, false, collect, &got) == 0, "visit");
+        CHECK(same_vertices(&got, &want), "trial %d (%zu vertices): the critical path differs from the reference's",
+              trial, n);
+        path_forward(&want, false);
+        check_sums(edan_critpath_span(cp), &want, table, LONG_IDS, tot->Tinf, "long trace: critical path sums");
+        free(want.v);
+        free(got.v);
+        if (tot->D) {
+            want = naive_walk(deep, recs, mem, &lane, tot->depth_v);
+            got = (path){NULL, 0, 0};
+            CHECK(edan_critpath_visit(cp, true, collect, &got) == 0, "visit");
+            CHECK(same_vertices(&got, &want), "trial %d: the memory chain differs from the reference's", trial);
+            path_forward(&want, true);
+            check_sums(edan_critpath_chain(cp), &want, table, LONG_IDS, tot->D, "long trace: memory chain sums");
+            free(want.v);
+            free(got.v);
+        } else {
+            CHECK(edan_critpath_chain(cp)->vertices == 0, "no chain without memory accesses");
+        }
+        total += n;
+        spilled += edan_critpath_spill_bytes(cp);
+        edan_deps_free(ref);
+        edan_critpath_free(cp);
+        free(recs);
+        free(crit);
+        free(deep);
+        free(mem);
+    }
+    printf("%d long random traces, %" PRIu64 " vertices: %.2f spill bytes per vertex\n", trials, total,
+           total ? (double)spilled / (double)total : 0.0);
+}
 
 int main(int argc, char **argv)
 {
@@ -88,10 +321,13 @@ int main(int argc, char **argv)
         CHECK(edan_edag_finish(e) == 0 && edan_critpath_finish(cp) == 0, "finish");
         const edan_lane_stats *st = edan_edag_lane(e, 0);
         CHECK(ref_analyze(recs, n, &cfg.lane[0], fd, EDAN_BYTES_ACCESS, 1, &ref) == 0, "reference");
-        const edan_path_vertex *path;
-        uint64_t tinf, depth, sum = 0;
-        size_t np = edan_critpath_span(cp, &path, &tinf);
+        path sp = visit_path(cp, false), ch = visit_path(cp, true);
+        const edan_path_vertex *path = sp.v;
+        uint64_t tinf = edan_critpath_span(cp)->length, depth, sum = 0;
+        size_t np = sp.n;
         CHECK_EQ_U64(tinf, st->Tinf, "Tinf");
+        check_sums(edan_critpath_span(cp), &sp, table, 16, st->Tinf, "critical path sums");
+        check_sums(edan_critpath_chain(cp), &ch, table, 16, st->D, "memory chain sums");
         bool chained = np > 0 && ref.S[path[0].index] == 0;
         for (size_t i = 0; i < np; i++) {
             sum += path[i].cost;
@@ -103,7 +339,9 @@ int main(int argc, char **argv)
         CHECK_EQ_U64(st->Tinf, ref.Tinf, "Tinf of the reference");
         CHECK_EQ_U64(sum, st->Tinf, "the path's costs add up to Tinf");
         CHECK(chained, "trial %d: consecutive path vertices must start when the previous one finishes", trial);
-        size_t nc = edan_critpath_chain(cp, &path, &depth);
+        path = ch.v;
+        depth = edan_critpath_chain(cp)->length;
+        size_t nc = ch.n;
         uint64_t mems = 0;
         bool deep = nc == 0 || (path[0].mem && ref.md[path[0].index] == 1);
         for (size_t i = 0; i < nc; i++) {
@@ -118,6 +356,8 @@ int main(int argc, char **argv)
         CHECK_EQ_U64(st->D, ref.D, "D of the reference");
         CHECK_EQ_U64(mems, st->D, "the memory chain holds D memory-access vertices");
         ref_free(&ref);
+        free(sp.v);
+        free(ch.v);
         edan_critpath_free(cp);
         edan_edag_free(e);
         free(recs);
@@ -125,5 +365,6 @@ int main(int argc, char **argv)
     printf("%d random traces: %d without false dependencies or cache, %d with false dependencies, %d with a cache, "
            "%d with both\n",
            trials, combos[0], combos[1], combos[2], combos[3]);
+    long_traces(argc > 2 ? atoi(argv[2]) : 6);
     return check_summary();
 }

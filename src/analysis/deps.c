@@ -4,87 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/deps_internal.h"
 #include "analysis/shadow.h"
-
-/*
- * The last write of a register, a byte or a whole shadow unit. All-zero
- * means never written: F = 0 and md = 0 are the identities of the max()
- * taken over predecessors and by = 0 names no vertex, so zero_page
- * (shadow.h) reads as "no writer".
- */
-typedef struct deps_write {
-    uint64_t F;     /* its finish time */
-    uint64_t by;    /* its index + 1; 0 = never written */
-    uint32_t md;    /* its memory depth */
-    uint32_t split; /* in a unit's record: 0, or the index + 1 of the split record that holds its bytes */
-} deps_write;
-
-/*
- * The reads of a register, byte or unit since its last write (false_deps
- * only), all-zero when there were none: the latest finish and the earliest
- * reader that has it, the largest md and the earliest reader that has it.
- */
-typedef struct deps_reads {
-    uint64_t F, F_by;
-    uint64_t md_by;
-    uint32_t md;
-    uint32_t pad;
-} deps_reads;
-
-_Static_assert(sizeof(deps_write) == 24 && sizeof(deps_reads) == 32, "shadow records are multiples of 8 bytes");
-
-/*
- * Memory state, as the analyzer keeps it (shadow.h): almost every access is
- * an aligned 4- or 8-byte one, so a unit of EDAN_SHADOW_UNIT bytes has one
- * state for all its bytes (its record in the shadow: a deps_write and, with
- * false_deps, a deps_reads) until an access covers only part of it. That
- * splits it: its bytes' states move to a split record of the tracker's
- * pool, and stay there until a write covers the whole unit again. Byte
- * granularity is therefore exact. With EDAN_DEPS_ALL_PREDS every unit a
- * vertex writes or reads is split, so each byte has its own reader list.
- */
-typedef struct deps_split {
-    deps_write w[EDAN_SHADOW_UNIT]; /* split fields 0 */
-    deps_reads r[EDAN_SHADOW_UNIT];
-    uint64_t list[EDAN_SHADOW_UNIT]; /* reader lists (EDAN_DEPS_ALL_PREDS); list[0] links free records */
-} deps_split;
-
-#define SPLIT_CHUNK_BITS 10
-#define SPLIT_CHUNK (1u << SPLIT_CHUNK_BITS)
-
-typedef struct reader_node {
-    uint64_t v, next; /* next: node index + 1, 0 = end */
-} reader_node;
-
-/* The best predecessors seen so far (by: index + 1, 0 = none); ties keep the earliest vertex. */
-typedef struct pick {
-    uint64_t F, crit, md, deep;
-} pick;
-
-struct edan_deps {
-    edan_lane_config lane;
-    bool false_deps, all_preds, list_preds, has_cache; /* list_preds: ALL_PREDS or TRUE_PREDS */
-    edan_cache cache;
-    edan_shadow shadow;
-    edan_error err;
-    deps_write reg_w[EDAN_NUM_REGS];
-    deps_reads reg_r[EDAN_NUM_REGS];
-    uint64_t reg_list[EDAN_NUM_REGS]; /* reader lists (EDAN_DEPS_ALL_PREDS) */
-    /* split records: chunks of SPLIT_CHUNK, so they never move; a free list through list[0] */
-    deps_split **chunks;
-    size_t n_chunks, split_used;
-    uint64_t split_free; /* index + 1, 0 = empty */
-    reader_node *nodes;
-    size_t n_nodes, cap_nodes;
-    edan_deps_pred *cands;
-    size_t n_cands, cap_cands;
-    /* the vertex between ready() and commit() */
-    bool pending;
-    edan_exec rec;
-    bool rd, wr;
-    edan_deps_info info;
-    edan_deps_totals tot;
-};
 
 static bool is_pow2(uint64_t x)
 {
@@ -160,6 +81,7 @@ void edan_deps_free(edan_deps *t)
     free(t->chunks);
     free(t->nodes);
     free(t->cands);
+    free(t->ops);
     free(t);
 }
 
@@ -173,41 +95,12 @@ const edan_error *edan_deps_error(const edan_deps *t)
     return &t->err;
 }
 
-/* Registers the model tracks: x0 never carries a dependency, and a malformed instruction must not index out of range.
- */
-static bool tracked_reg(uint8_t r)
-{
-    return r != 0 && r < EDAN_NUM_REGS;
-}
-
 /* ---- memory: units and split records ---- */
-
-/* The shadow record of the unit holding addr (for_write: made if absent); NULL when out of memory (err set). */
-static char *unit_at(edan_deps *t, uint64_t addr, bool for_write)
-{
-    edan_shadow_page *pg = edan_shadow_page_for(&t->shadow, addr, for_write);
-    if (!pg) {
-        edan_error_set(&t->err, "out of memory for the dependency tracker's shadow (%" PRIu64 " pages)",
-                       t->shadow.pages);
-        return NULL;
-    }
-    return (char *)pg + ((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS) * t->shadow.unit_bytes;
-}
-
-static deps_write *unit_write(char *unit)
-{
-    return (deps_write *)unit;
-}
 
 /* Only with false_deps: the record has no reads state otherwise. */
 static deps_reads *unit_reads(char *unit)
 {
     return (deps_reads *)(unit + sizeof(deps_write));
-}
-
-static deps_split *split_get(const edan_deps *t, uint64_t index)
-{
-    return &t->chunks[index >> SPLIT_CHUNK_BITS][index & (SPLIT_CHUNK - 1)];
 }
 
 /* The split record of a unit, made from its uniform state if it has none; NULL when out of memory (err set). */
@@ -249,17 +142,6 @@ static deps_split *split_of(edan_deps *t, char *unit)
     return s;
 }
 
-/* A write covered the whole unit: its bytes share one state again. */
-static void unsplit(edan_deps *t, char *unit)
-{
-    deps_write *uw = unit_write(unit);
-    if (!uw->split)
-        return;
-    split_get(t, uw->split - 1)->list[0] = t->split_free;
-    t->split_free = uw->split;
-    uw->split = 0;
-}
-
 /*
  * The pieces of an access [addr, addr + size), one per unit it touches: the
  * piece from byte `at` of the access on is bytes [*lo, *hi) of the unit at
@@ -275,22 +157,6 @@ static uint64_t piece(uint64_t addr, uint32_t at, uint32_t size, uint32_t *lo, u
 }
 
 /* ---- predecessors ---- */
-
-static inline void consider_F(pick *p, uint64_t F, uint64_t by)
-{
-    if (by && (!p->crit || F > p->F || (F == p->F && by < p->crit))) {
-        p->F = F;
-        p->crit = by;
-    }
-}
-
-static inline void consider_md(pick *p, uint64_t md, uint64_t by)
-{
-    if (by && (!p->deep || md > p->md || (md == p->md && by < p->deep))) {
-        p->md = md;
-        p->deep = by;
-    }
-}
 
 /* The slow part of add_cand(): more room. */
 static __attribute__((noinline)) bool grow_cands(edan_deps *t)
@@ -383,12 +249,14 @@ static void merge_preds(edan_deps *t, edan_deps_info *info)
     info->n_preds = m;
 }
 
-uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
+/*
+ * The work of ready(): *x (every field but preds) for the vertex rec, and whether its access reads and writes
+ * memory. always_inline: edan_deps_step() runs it and commit_core() back to back on locals, where the
+ * pending copies (t->rec, t->info) written field by field and read back whole stalled on store forwarding.
+ */
+static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const edan_exec *rec, edan_deps_info *x,
+                                                             bool *rd_out, bool *wr_out)
 {
-    if (t->pending)
-        edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
-    if (t->err.set)
-        return EDAN_DEPS_FAILED;
     const edan_insn *in = rec->insn;
     const bool fd = t->false_deps;
     /* mem_size 0 would make the cache walk every line of the address space */
@@ -408,35 +276,49 @@ uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *inf
         ok = unit && unit_deps(t, &p, unit, lo, hi, rd, fd && wr);
     }
     if (!ok)
-        return EDAN_DEPS_FAILED;
-    /* built in one value and stored whole: fields written one by one and read back as a block stall on store forwarding
-     */
+        return false;
     const edan_access_class access =
         edan_cache_classify(&t->cache, t->has_cache && accessed, rec->addr, in->mem_size, rd, wr); /* cache.h */
     const bool mem = access.rd_ram || access.wr_ram;
-    const edan_deps_info x = {
-        .v = t->tot.vertices,
-        .ready = p.F,
-        .cost = mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0],
-        .md = p.md + mem,
-        .mem = mem,
-        .access = access,
-        .crit = p.crit,
-        .deep = p.deep,
-    };
-    if (x.md > UINT32_MAX) {
+    x->v = t->tot.vertices;
+    x->ready = p.F;
+    x->cost = mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    x->md = p.md + mem;
+    x->mem = mem;
+    x->access = access;
+    x->crit = p.crit;
+    x->deep = p.deep;
+    x->preds = NULL;
+    x->n_preds = 0;
+    if (x->md > UINT32_MAX) {
         edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
-        return EDAN_DEPS_FAILED;
+        return false;
     }
+    *rd_out = rd;
+    *wr_out = wr;
+    return true;
+}
+
+uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
+{
+    if (t->pending)
+        edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
+    if (t->err.set)
+        return EDAN_DEPS_FAILED;
+    edan_deps_info x;
+    bool rd, wr;
+    if (!ready_core(t, rec, &x, &rd, &wr))
+        return EDAN_DEPS_FAILED;
+    /* both copies from x, never one from the other: the second would read the first's fields back whole */
     *info = x;
+    t->info = x;
     if (t->list_preds)
-        merge_preds(t, info);
+        merge_preds(t, info); /* commit() reads neither preds nor n_preds */
     t->pending = true;
     t->rec = *rec;
     t->rd = rd;
     t->wr = wr;
-    t->info = *info;
-    return info->ready;
+    return x.ready;
 }
 
 /* ---- commit ---- */
@@ -487,7 +369,7 @@ static bool unit_store(edan_deps *t, char *unit, uint32_t lo, uint32_t hi, const
 {
     if (lo == 0 && hi == EDAN_SHADOW_UNIT && !t->all_preds) {
         unsplit(t, unit);
-        *unit_write(unit) = *w;
+        put_write(unit_write(unit), w->F, w->by, w->md);
         if (t->false_deps)
             memset(unit_reads(unit), 0, sizeof(deps_reads));
         return true;
@@ -503,6 +385,57 @@ static bool unit_store(edan_deps *t, char *unit, uint32_t lo, uint32_t hi, const
     return true;
 }
 
+/* The work of commit() for the vertex rec whose ready() gave *x, rd and wr; start and cost are checked. */
+static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const edan_exec *rec,
+                                                             const edan_deps_info *x, bool rd, bool wr, uint64_t start,
+                                                             uint64_t cost)
+{
+    const edan_insn *in = rec->insn;
+    const uint64_t addr = rec->addr, v = x->v, F = start + cost;
+    const uint32_t md = (uint32_t)x->md;
+    const deps_write w = {F, v + 1, md, 0};
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    /* reads first: an instruction that reads and writes a register (or an AMO its bytes) is then their writer */
+    bool ok = true;
+    if (t->false_deps) {
+        for (int i = 0; ok && i < n_src; i++)
+            if (tracked_reg(in->src[i]))
+                ok = note_read(t, &t->reg_r[in->src[i]], &t->reg_list[in->src[i]], v, F, md);
+        for (uint32_t at = 0, lo, hi; ok && rd && !wr && at < in->mem_size; at += hi - lo) {
+            char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
+            ok = unit && unit_note_read(t, unit, lo, hi, v, F, md);
+        }
+    }
+    if (in->n_dst && tracked_reg(in->dst)) {
+        put_write(&t->reg_w[in->dst], F, v + 1, md);
+        if (t->false_deps) /* the readers' state: only false_deps sets it */
+            memset(&t->reg_r[in->dst], 0, sizeof t->reg_r[in->dst]);
+        if (t->all_preds) /* the reader lists: only ALL_PREDS makes them */
+            t->reg_list[in->dst] = 0;
+    }
+    for (uint32_t at = 0, lo, hi; ok && wr && at < in->mem_size; at += hi - lo) {
+        char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
+        ok = unit && unit_store(t, unit, lo, hi, &w);
+    }
+    if (!ok)
+        return -1;
+    edan_deps_totals *tot = &t->tot;
+    if (F > tot->Tinf || v == 0) {
+        tot->Tinf = F;
+        tot->tinf_v = v;
+    }
+    if (x->mem) {
+        tot->W++;
+        if (md > tot->D) {
+            tot->D = md;
+            tot->depth_v = v;
+        }
+    }
+    tot->T1 += cost;
+    tot->vertices++;
+    return 0;
+}
+
 int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost)
 {
     if (!t->pending)
@@ -515,54 +448,26 @@ int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost)
     if (t->err.set)
         return -1;
     t->pending = false;
-    const edan_insn *in = t->rec.insn;
-    const uint64_t addr = t->rec.addr, v = t->info.v, F = start + cost;
-    const uint32_t md = (uint32_t)t->info.md;
-    const deps_write w = {F, v + 1, md, 0};
-    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
-    /* reads first: an instruction that reads and writes a register (or an AMO its bytes) is then their writer */
-    bool ok = true;
-    if (t->false_deps) {
-        for (int i = 0; ok && i < n_src; i++)
-            if (tracked_reg(in->src[i]))
-                ok = note_read(t, &t->reg_r[in->src[i]], &t->reg_list[in->src[i]], v, F, md);
-        for (uint32_t at = 0, lo, hi; ok && t->rd && !t->wr && at < in->mem_size; at += hi - lo) {
-            char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
-            ok = unit && unit_note_read(t, unit, lo, hi, v, F, md);
-        }
-    }
-    if (in->n_dst && tracked_reg(in->dst)) {
-        t->reg_w[in->dst] = w;
-        memset(&t->reg_r[in->dst], 0, sizeof t->reg_r[in->dst]);
-        t->reg_list[in->dst] = 0;
-    }
-    for (uint32_t at = 0, lo, hi; ok && t->wr && at < in->mem_size; at += hi - lo) {
-        char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
-        ok = unit && unit_store(t, unit, lo, hi, &w);
-    }
-    if (!ok)
-        return -1;
-    edan_deps_totals *tot = &t->tot;
-    if (F > tot->Tinf || v == 0) {
-        tot->Tinf = F;
-        tot->tinf_v = v;
-    }
-    if (t->info.mem) {
-        tot->W++;
-        if (md > tot->D) {
-            tot->D = md;
-            tot->depth_v = v;
-        }
-    }
-    tot->T1 += cost;
-    tot->vertices++;
-    return 0;
+    return commit_core(t, &t->rec, &t->info, t->rd, t->wr, start, cost);
 }
 
 int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
 {
-    uint64_t ready = edan_deps_ready(t, rec, info);
-    return ready == EDAN_DEPS_FAILED ? -1 : edan_deps_commit(t, ready, info->cost);
+    if (t->pending)
+        edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
+    if (t->err.set)
+        return -1;
+    /* ready() and commit() fused, on *info itself: no pending copies and no struct copy (ready_core()) */
+    bool rd, wr;
+    if (!ready_core(t, rec, info, &rd, &wr))
+        return -1;
+    if (info->ready + info->cost < info->ready) {
+        edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", info->v);
+        return -1;
+    }
+    if (t->list_preds)
+        merge_preds(t, info);
+    return commit_core(t, rec, info, rd, wr, info->ready, info->cost);
 }
 
 uint64_t edan_deps_reg_finish(const edan_deps *t, uint8_t r)

@@ -114,6 +114,21 @@ int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost);
 /* ready() and commit() at the ready time with t(v): the eDAG's own schedule. 0 or -1. */
 int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
 
+/* What a walk back along a path needs of a vertex. */
+typedef struct edan_deps_link {
+    uint64_t crit; /* 1 + index of the critical predecessor, 0 for an input */
+    uint64_t deep; /* 1 + index of the deepest predecessor, 0 for an input */
+    bool mem;      /* a memory-access vertex */
+} edan_deps_link;
+
+/*
+ * edan_deps_step() of recs[0..n) in turn, keeping only their links (out[i]
+ * for recs[i]): the form for a consumer that walks paths back
+ * (critpath.h), with a short path for instructions without memory access.
+ * Returns n, or how many were done before a failure (edan_deps_error).
+ */
+size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out);
+
 /*
  * The finish time of the last writer of register r (0: never written, or
  * x0). Between ready() and commit() it is what the pending vertex reads

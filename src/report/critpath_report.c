@@ -62,13 +62,12 @@ static size_t pc_hash(uint64_t pc, size_t cap)
 }
 
 /*
- * A path's vertices summed per pc, in order of first appearance, into *out
- * (malloc'd); returns the number of distinct pcs, or SIZE_MAX when out of
- * memory. A hash table on pc: a path of millions of vertices (false
- * dependencies chain most of a program) has a few hundred distinct pcs, and
- * sorting the vertices themselves took most of a report's time and memory.
+ * A path's static instructions summed per pc, in order of first appearance,
+ * into *out (malloc'd); returns the number of distinct pcs, or SIZE_MAX when
+ * out of memory. A hash table on pc: several static instructions (the same
+ * code translated again) may share a pc.
  */
-static size_t sum_by_pc(const edan_path_vertex *p, size_t n, line_stat **out)
+static size_t sum_by_pc(const edan_path_insn *p, size_t n, line_stat **out)
 {
     size_t cap = 256, m = 0;
     line_stat *s = malloc(cap / 2 * sizeof *s); /* the table is at most half full: cap / 2 pcs */
@@ -85,9 +84,9 @@ static size_t sum_by_pc(const edan_path_vertex *p, size_t n, line_stat **out)
             s[m] = (line_stat){.pc = pc};
             slot[h] = ++m;
         }
-        s[idx].vertices++;
-        s[idx].cycles += p[i].cost;
-        s[idx].mems += p[i].mem;
+        s[idx].vertices += p[i].vertices;
+        s[idx].cycles += p[i].cycles;
+        s[idx].mems += p[i].mems;
         if (m == cap / 2) {
             line_stat *ns = realloc(s, cap * sizeof *s);
             free(slot);
@@ -116,10 +115,10 @@ static size_t sum_by_pc(const edan_path_vertex *p, size_t n, line_stat **out)
 }
 
 /* Group a path by source line; returns the number of lines (sorted for the report), 0 when out of memory. */
-static size_t group(const edan_path_vertex *p, size_t n, edan_srcmap *map, bool for_chain, line_stat **out)
+static size_t group(const edan_path_sum *p, edan_srcmap *map, bool for_chain, line_stat **out)
 {
     line_stat *s;
-    size_t m = sum_by_pc(p, n, &s);
+    size_t m = sum_by_pc(p->insns, p->n_insns, &s);
     *out = NULL;
     if (m == SIZE_MAX)
         return 0;
@@ -160,16 +159,11 @@ void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *bin
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
-    const edan_path_vertex *p;
-    uint64_t tinf, depth;
-    size_t n = edan_critpath_span(cp, &p, &tinf);
+    const edan_path_sum *p = edan_critpath_span(cp);
     line_stat *s;
-    size_t k = group(p, n, map, false, &s);
-    uint64_t mems = 0;
-    for (size_t i = 0; i < n; i++)
-        mems += p[i].mem;
-    fprintf(f, "\ncritical path: %zu instructions, %" PRIu64 " cycles (Tinf), %" PRIu64 " memory accesses\n", n, tinf,
-            mems);
+    size_t k = group(p, map, false, &s);
+    fprintf(f, "\ncritical path: %" PRIu64 " instructions, %" PRIu64 " cycles (Tinf), %" PRIu64 " memory accesses\n",
+            p->vertices, p->length, p->mems);
     if (!map && binary && *binary)
         fprintf(f, "  (no source lines: %s)\n", err.msg);
     fprintf(f, "  %12s %8s %8s  %s\n", "cycles", "insns", "mem", "source line");
@@ -179,9 +173,10 @@ void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *bin
         fputc('\n', f);
     }
     free(s);
-    n = edan_critpath_chain(cp, &p, &depth);
-    k = group(p, n, map, true, &s);
-    fprintf(f, "memory chain: %" PRIu64 " dependent memory accesses (D) through %zu instructions\n", depth, n);
+    p = edan_critpath_chain(cp);
+    k = group(p, map, true, &s);
+    fprintf(f, "memory chain: %" PRIu64 " dependent memory accesses (D) through %" PRIu64 " instructions\n", p->length,
+            p->vertices);
     fprintf(f, "  %8s %8s  %s\n", "mem", "insns", "source line");
     for (size_t i = 0; i < k && (int)i < top; i++) {
         fprintf(f, "  %8" PRIu64 " %8" PRIu64 "  ", s[i].mems, s[i].vertices);
@@ -192,16 +187,12 @@ void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *bin
     edan_srcmap_close(map);
 }
 
-static void json_path(FILE *f, const char *key, const edan_path_vertex *p, size_t n, uint64_t total, bool chain,
-                      edan_srcmap *map, int top)
+static void json_path(FILE *f, const char *key, const edan_path_sum *p, bool chain, edan_srcmap *map, int top)
 {
     line_stat *s;
-    size_t k = group(p, n, map, chain, &s);
-    uint64_t mems = 0;
-    for (size_t i = 0; i < n; i++)
-        mems += p[i].mem;
-    fprintf(f, "\"%s\":{\"%s\":%" PRIu64 ",\"instructions\":%zu,\"memory_accesses\":%" PRIu64 ",\"lines\":[", key,
-            chain ? "D" : "Tinf", total, n, mems);
+    size_t k = group(p, map, chain, &s);
+    fprintf(f, "\"%s\":{\"%s\":%" PRIu64 ",\"instructions\":%" PRIu64 ",\"memory_accesses\":%" PRIu64 ",\"lines\":[",
+            key, chain ? "D" : "Tinf", p->length, p->vertices, p->mems);
     for (size_t i = 0; i < k && (int)i < top; i++) {
         fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", s[i].pc);
         edan_json_str(f, s[i].function);
@@ -218,12 +209,8 @@ void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const char *bin
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
-    const edan_path_vertex *p;
-    uint64_t tinf, depth;
-    size_t n = edan_critpath_span(cp, &p, &tinf);
-    json_path(f, "critical_path", p, n, tinf, false, map, top);
+    json_path(f, "critical_path", edan_critpath_span(cp), false, map, top);
     fputc(',', f);
-    n = edan_critpath_chain(cp, &p, &depth);
-    json_path(f, "memory_chain", p, n, depth, true, map, top);
+    json_path(f, "memory_chain", edan_critpath_chain(cp), true, map, top);
     edan_srcmap_close(map);
 }

@@ -173,22 +173,21 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
     const edan_critpath *cp = edan_session_tool(s, "critical-path");
     if (cp) {
         v->have_path = true;
-        const edan_path_vertex *p;
-        uint64_t tinf, depth;
-        const size_t np = edan_critpath_span(cp, &p, &tinf);
-        for (size_t i = 0; i < np; i++) {
-            an_line *l = line_of(v, &cap, v->src, p[i].insn ? p[i].insn->pc : 0);
+        const edan_path_sum *p = edan_critpath_span(cp);
+        for (size_t i = 0; i < p->n_insns; i++) {
+            an_line *l = line_of(v, &cap, v->src, p->insns[i].insn ? p->insns[i].insn->pc : 0);
             if (l)
-                l->span += p[i].cost;
+                l->span += p->insns[i].cycles;
         }
-        const size_t nc = edan_critpath_chain(cp, &p, &depth);
-        for (size_t i = 0; i < nc; i++) {
-            an_line *l = p[i].mem ? line_of(v, &cap, v->src, p[i].insn ? p[i].insn->pc : 0) : NULL;
+        v->span = p->length;
+        p = edan_critpath_chain(cp);
+        for (size_t i = 0; i < p->n_insns; i++) {
+            an_line *l =
+                p->insns[i].mems ? line_of(v, &cap, v->src, p->insns[i].insn ? p->insns[i].insn->pc : 0) : NULL;
             if (l)
-                l->chain++;
+                l->chain += p->insns[i].mems;
         }
-        v->span = tinf;
-        v->chain = depth;
+        v->chain = p->length;
     }
     const edan_timing *m = edan_timing_tool_model(s);
     if (m && edan_timing_lanes(m) > 0) {

@@ -51,8 +51,8 @@ static const edan_tool_option options[] = {
     {"critical-path", false,
      "  --critical-path     find one critical path (length Tinf) and one chain of D dependent\n"
      "                      memory accesses, and list the source lines (DWARF, -g) that make\n"
-     "                      them up (first configuration; spills a few bytes per instruction\n"
-     "                      to a temporary file)\n",
+     "                      them up (first configuration; spills about 1.6 bytes per\n"
+     "                      instruction to a temporary file)\n",
      NULL},
     {NULL, false, NULL, NULL},
 };

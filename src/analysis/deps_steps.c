@@ -1,0 +1,195 @@
+/*
+ * deps_steps.c - edan_deps_steps(): the dependency tracker over a batch,
+ * keeping only what a walk back along a path needs (critpath.h), with short
+ * paths for the usual vertices. Same choices and totals as ready() and
+ * commit() in deps.c; the critical-path test holds the two to each other on
+ * long random traces.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/deps_internal.h"
+
+/* The decoded form of rec's instruction; NULL when out of memory (err set). */
+static __attribute__((noinline)) deps_op *decode_op(edan_deps *t, const edan_exec *rec)
+{
+    if (rec->id >= t->n_ops) {
+        size_t cap = t->n_ops ? t->n_ops : 1024;
+        while (cap <= rec->id)
+            cap *= 2;
+        deps_op *n = realloc(t->ops, cap * sizeof *n);
+        if (!n) {
+            edan_error_set(&t->err, "out of memory for the dependency tracker's instructions");
+            return NULL;
+        }
+        memset(n + t->n_ops, 0, (cap - t->n_ops) * sizeof *n);
+        t->ops = n;
+        t->n_ops = cap;
+    }
+    const edan_insn *in = rec->insn;
+    deps_op *op = &t->ops[rec->id];
+    memset(op, 0, sizeof *op);
+    op->insn = in;
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    for (int i = 0; i < n_src; i++)
+        op->src[i] = tracked_reg(in->src[i]) ? in->src[i] : 0;
+    op->dst = in->n_dst && tracked_reg(in->dst) ? in->dst : SINK_REG;
+    return op;
+}
+
+/* (F, by) is a better critical predecessor than (bF, bby): consider_F()'s rule, both 0 = none. */
+static inline bool better(uint64_t F, uint64_t by, uint64_t bF, uint64_t bby)
+{
+    return by && (!bby || F > bF || (F == bF && by < bby));
+}
+
+/* The best of the last writers of op's (up to three) source registers: ready()'s choice from registers. */
+static inline __attribute__((always_inline)) void pick_regs(const edan_deps *t, const deps_op *op, pick *p)
+{
+    const deps_write *a = &t->reg_w[op->src[0]], *b = &t->reg_w[op->src[1]], *c = &t->reg_w[op->src[2]];
+    *p = (pick){a->F, a->by, a->md, a->by};
+    if (better(b->F, b->by, p->F, p->crit)) {
+        p->F = b->F;
+        p->crit = b->by;
+    }
+    if (better(c->F, c->by, p->F, p->crit)) {
+        p->F = c->F;
+        p->crit = c->by;
+    }
+    if (better(b->md, b->by, p->md, p->deep)) {
+        p->md = b->md;
+        p->deep = b->by;
+    }
+    if (better(c->md, c->by, p->md, p->deep)) {
+        p->md = c->md;
+        p->deep = c->by;
+    }
+}
+
+/*
+ * A load or store of whole shadow units (4 or 8 aligned bytes, nearly every
+ * access) on the short path of edan_deps_steps(): ready() and commit() for
+ * it without their general loops. Returns 1 done, 0 not this path's case
+ * (nothing changed: a unit it loads from is split), -1 failed (err set).
+ */
+static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const edan_exec *r, const deps_op *op,
+                                                             edan_deps_link *out)
+{
+    const edan_insn *in = r->insn;
+    const uint64_t a = r->addr;
+    const unsigned units = in->mem_size >> EDAN_SHADOW_UNIT_BITS;
+    const bool rd = in->mem == EDAN_MEM_LOAD;
+    pick p;
+    pick_regs(t, op, &p);
+    if (rd) {
+        for (unsigned k = 0; k < units; k++) {
+            char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), false);
+            if (!u)
+                return -1;
+            const deps_write *w = unit_write(u);
+            if (w->split)
+                return 0;
+            consider_F(&p, w->F, w->by);
+            consider_md(&p, w->md, w->by);
+        }
+    }
+    const edan_access_class access = edan_cache_classify(&t->cache, t->has_cache, a, in->mem_size, rd, !rd);
+    const bool mem = access.rd_ram || access.wr_ram;
+    const uint64_t v = t->tot.vertices, md = p.md + mem;
+    const uint64_t cost = mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    if (md > UINT32_MAX) {
+        edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
+        return -1;
+    }
+    if (p.F + cost < p.F) {
+        edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
+        return -1;
+    }
+    const uint64_t F = p.F + cost;
+    put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)md);
+    for (unsigned k = 0; !rd && k < units; k++) {
+        char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), true);
+        if (!u)
+            return -1;
+        unsplit(t, u);
+        put_write(unit_write(u), F, v + 1, (uint32_t)md);
+    }
+    edan_deps_totals *tot = &t->tot;
+    if (F > tot->Tinf || v == 0) {
+        tot->Tinf = F;
+        tot->tinf_v = v;
+    }
+    if (mem) {
+        tot->W++;
+        if (md > tot->D) {
+            tot->D = md;
+            tot->depth_v = v;
+        }
+    }
+    tot->T1 += cost;
+    tot->vertices++;
+    *out = (edan_deps_link){p.crit, p.deep, mem};
+    return 1;
+}
+
+size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out)
+{
+    if (t->pending)
+        edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
+    if (t->err.set)
+        return 0;
+    /*
+     * When the tracker keeps no reads and lists no predecessors, two short
+     * paths: instructions without memory access (about two thirds of a
+     * trace: up to three registers in, one out) and loads and stores of
+     * whole aligned units (whole_units()). Both make ready()'s choice of
+     * predecessors (the earliest on ties, whatever the order looked at) and
+     * commit()'s totals; every other vertex takes edan_deps_step().
+     */
+    const bool short_ok = !t->false_deps && !t->list_preds;
+    const uint64_t *cls_cost = t->lane.cost.cls;
+    edan_deps_totals *tot = &t->tot;
+    for (size_t i = 0; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        const edan_insn *in = r->insn;
+        if (short_ok) {
+            const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : decode_op(t, r);
+            if (!op)
+                return i;
+            if (in->mem == EDAN_MEM_NONE) {
+                pick p;
+                pick_regs(t, op, &p);
+                const uint64_t v = tot->vertices, cost = cls_cost[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+                if (p.F + cost < p.F) {
+                    edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
+                    return i;
+                }
+                const uint64_t F = p.F + cost;
+                put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)p.md);
+                if (F > tot->Tinf || v == 0) {
+                    tot->Tinf = F;
+                    tot->tinf_v = v;
+                }
+                tot->T1 += cost;
+                tot->vertices++;
+                out[i] = (edan_deps_link){p.crit, p.deep, false};
+                continue;
+            }
+            const uint64_t size = in->mem_size;
+            if ((in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_STORE) && !(r->flags & EDAN_EXEC_NO_ACCESS) &&
+                size >= EDAN_SHADOW_UNIT && size <= 2 * EDAN_SHADOW_UNIT && size % EDAN_SHADOW_UNIT == 0 &&
+                (r->addr & (size - 1)) == 0) {
+                const int done = whole_units(t, r, op, &out[i]);
+                if (done < 0)
+                    return i;
+                if (done)
+                    continue;
+            }
+        }
+        edan_deps_info info;
+        if (edan_deps_step(t, r, &info))
+            return i;
+        out[i] = (edan_deps_link){info.crit, info.deep, info.mem};
+    }
+    return n;
+}
