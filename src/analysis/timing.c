@@ -1,4 +1,4 @@
-#include "analysis/timing.h"
+#include "analysis/timing_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,84 +11,6 @@
 #include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "util/grow.h"
-
-#define TPC EDAN_TICKS_PER_CYCLE
-#define MAXK EDAN_TIMING_MAX_LATENCIES
-#define NLEV EDAN_MACHINE_MAX_DATA_LEVELS
-/* Store sets: gem5's SSIT and LFST sizes, and its period of forgetting (store_set_clear_period). */
-#define SS_ENTRIES 1024u
-#define SS_CLEAR_PERIOD 250000u
-#define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
-
-typedef edan_tick tick;
-typedef edan_lanes lanes;
-_Static_assert(MAXK <= EDAN_MEMTIME_LANES, "the hierarchy's times hold every lane");
-
-static inline tick max_t(tick a, tick b)
-{
-    return a > b ? a : b;
-}
-
-/* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
-typedef struct slots {
-    lanes at;
-    uint32_t taken[MAXK];
-} slots;
-
-struct edan_timing {
-    edan_machine m;
-    int K;
-    double lat_ns[MAXK];
-    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
-    int nlev;
-    edan_deps *deps;
-    edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
-    bool dc_ok, ic_ok;
-    uint32_t line_shift;
-    uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
-    /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
-    uint64_t fblock, prev_next;
-    lanes ftaken_at; /* the fetch cycle whose taken branches ftaken_n counts */
-    uint32_t ftaken_n[MAXK];
-    edan_predictor bp;
-    /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
-    uint64_t prev_fallthrough, prev_pc;
-    /* the last R >= rob_entries + 1 vertices: finish and commit times */
-    uint32_t rmask;
-    lanes *F, *C;
-    lanes *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
-    uint32_t lq_at, sq_at;
-    uint64_t v, n_loads, n_stores;
-    slots fetch, disp, commit;
-    lanes last_commit, drain, stall;
-    lanes refetch;  /* a memory-order violation squashed the window: fetch starts again no earlier */
-    edan_issueq iq; /* the issue queue (issueq.h) */
-    bool iq_ok;
-    /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
-    uint8_t *stores;
-    uint64_t *st_addr;
-    lanes *st_write;
-    tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
-    edan_memtime mem;   /* the hierarchy's times */
-    bool mem_ok;
-    /*
-     * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's index and pc, to train; per
-     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
-     * SSIT and LFST per lane: [entry * K + k]
-     */
-    uint64_t *ss_block, *ss_store, *ss_store_pc;
-    uint32_t *ssit;
-    uint64_t *lfst;
-    uint32_t ss_shift;
-    uint64_t ss_mem_ops;
-    /* attribution per static instruction id: id_time / id_stall [id * K + k] */
-    size_t id_cap;
-    tick *id_time, *id_stall;
-    uint64_t *id_count, *id_pc;
-    edan_timing_counts n;
-    edan_error err;
-};
 
 /* ===================================================================== */
 /* Set-up                                                                 */
@@ -251,19 +173,22 @@ void edan_timing_free(edan_timing *t)
 /* One vertex                                                             */
 /* ===================================================================== */
 
-/* The in-order stage s takes one instruction no earlier than at[k]; returns when it does. */
+/*
+ * The in-order stage s takes one instruction no earlier than at (lane k);
+ * returns when it does: at, if later than the stage's cycle; else the
+ * stage's cycle, or the next one when this one has taken `width`. Without
+ * branches (selects): which case holds varies from lane to lane and
+ * instruction to instruction, so a branch would be mispredicted often.
+ */
 static inline tick slot_take(slots *s, int k, tick at, uint32_t width, tick cyc)
 {
-    if (at > s->at[k]) {
-        s->at[k] = at;
-        s->taken[k] = 1;
-    } else if (s->taken[k] == width) {
-        s->at[k] += cyc;
-        s->taken[k] = 1;
-    } else {
-        s->taken[k]++;
-    }
-    return s->at[k];
+    const tick cur = s->at[k];
+    const uint32_t n = s->taken[k];
+    const bool later = at > cur, full = n == width;
+    const tick when = later ? at : cur + (full ? cyc : 0);
+    s->taken[k] = later || full ? 1 : n + 1;
+    s->at[k] = when;
+    return when;
 }
 
 /* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
@@ -410,6 +335,111 @@ static int id_room(edan_timing *t, uint32_t id)
     return 0;
 }
 
+/* The end of a vertex's step, the same in every lane: what the next record's fetch needs to know. */
+static int step_end(edan_timing *t, const edan_insn *in)
+{
+    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
+        edan_predictor_jump(&t->bp);
+    t->prev_pc = in->pc;
+    t->prev_next = in->pc ? in->pc + in->size : 0;
+    t->n.instructions++;
+    t->v++;
+    return 0;
+}
+
+/* Up to this many predecessors in the window, a vertex without a memory access takes step_simple(). */
+#define SIMPLE_PREDS 4
+
+/*
+ * The step of a vertex that accesses no memory and whose fetch did not miss
+ * the L1i (most of them), every stage in one loop over the lanes: the rules
+ * of step()'s general path, less those that only a memory access or an L1i
+ * miss brings (load and store queues, store sets, the hierarchy, the memory
+ * stall). The lanes share no state, so one lane's whole step after another's
+ * gives what step() gives stage by stage (timing_lanes_test holds the two to
+ * the same results). Conditions the same in every lane are tested in the
+ * loop, where their branches always go the same way.
+ */
+static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_info *info, bool redirect,
+                       bool after_taken, bool new_block)
+{
+    const edan_insn *in = rec->insn;
+    const int K = t->K;
+    const uint64_t v = t->v;
+    const uint32_t rmask = t->rmask;
+    const tick *pf[SIMPLE_PREDS];
+    size_t np = 0;
+    for (size_t i = 0; i < info->n_preds; i++)
+        if (v - info->preds[i].v <= rmask) /* else committed before v dispatched */
+            pf[np++] = t->F[info->preds[i].v & rmask];
+    if (id_room(t, rec->id))
+        return -1;
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
+    const bool div = in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT;
+    const int fpdiv = in->cls != EDAN_CLASS_DIV;
+    const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
+    const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    const bool taken_rule = after_taken && t->m.fetch_taken_limit;
+    const uint32_t limit = t->m.fetch_taken_limit, fw = t->m.fetch_width, dw = t->m.dispatch_width,
+                   cw = t->m.commit_width;
+    const tick cyc = t->cyc, frontend = t->frontend, penalty = t->penalty, l1i_hit = t->l1i_hit;
+    const tick *prevF = t->F[(v - 1) & rmask];
+    const tick *rob = v >= t->m.rob_entries ? t->C[(v - t->m.rob_entries) & rmask] : NULL;
+    tick *Fv = t->F[v & rmask], *Cv = t->C[v & rmask];
+    tick *own = t->id_time + (size_t)rec->id * (size_t)K;
+    t->stores[v & rmask] = 0;
+    t->st_addr[v & rmask] = rec->addr;
+    for (int k = 0; k < K; k++) {
+        /* fetch, as step()'s */
+        const tick fat = t->fetch.at[k];
+        tick f = fat;
+        if (taken_rule) {
+            const uint32_t nt = (t->ftaken_at[k] == fat ? t->ftaken_n[k] : 0) + 1;
+            t->ftaken_at[k] = fat;
+            t->ftaken_n[k] = nt;
+            f += nt >= limit ? cyc : 0;
+        }
+        if (new_block)
+            f = max_t(f, fat + l1i_hit);
+        if (redirect)
+            f = max_t(f, prevF[k] + penalty);
+        f = max_t(f, t->refetch[k]);
+        f = max_t(f, t->disp.at[k] > frontend ? t->disp.at[k] - frontend : 0);
+        f = slot_take(&t->fetch, k, f, fw, cyc);
+        /* dispatch */
+        tick d = f + frontend;
+        if (rob)
+            d = max_t(d, rob[k]);
+        d = slot_take(&t->disp, k, edan_issueq_room(&t->iq, k, d), dw, cyc);
+        /* start and finish */
+        tick a = d;
+        for (size_t i = 0; i < np; i++)
+            a = max_t(a, pf[i][k]);
+        tick fin;
+        if (div) {
+            tick *u = t->div_units[fpdiv] + (size_t)k * units, *best = u;
+            for (uint32_t i = 1; i < units; i++)
+                if (u[i] < *best)
+                    best = &u[i];
+            a = max_t(a, *best);
+            fin = *best = a + lat;
+        } else {
+            fin = a + lat;
+        }
+        edan_issueq_enter(&t->iq, k, d, a); /* it leaves the issue queue when it starts */
+        /* commit */
+        const tick last = t->last_commit[k];
+        const tick c = slot_take(&t->commit, k, max_t(fin, last), cw, cyc);
+        own[k] += c - last;
+        t->last_commit[k] = c;
+        Cv[k] = c;
+        Fv[k] = fin;
+    }
+    return step_end(t, in);
+}
+
 static int step(edan_timing *t, const edan_exec *rec)
 {
     edan_deps_info info;
@@ -437,23 +467,36 @@ static int step(edan_timing *t, const edan_exec *rec)
     const bool new_block = block && t->fblock && block != t->fblock;
     if (block)
         t->fblock = block;
-    for (int k = 0; k < K; k++) {
-        tick f = t->fetch.at[k];
+    if (!accessed && !imiss && info.n_preds <= SIMPLE_PREDS)
+        return step_simple(t, rec, &info, redirect, after_taken, new_block);
+    /*
+     * Each condition that is the same in every lane is tested once, outside
+     * its loop over the lanes (the loops then have no branches): a[k] is the
+     * earliest fetch, raised by each rule that applies.
+     */
+    const tick *fat = t->fetch.at;
+    if (after_taken && t->m.fetch_taken_limit) {
         /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
-        if (after_taken && t->m.fetch_taken_limit) {
-            if (t->ftaken_at[k] != t->fetch.at[k]) {
-                t->ftaken_at[k] = t->fetch.at[k];
-                t->ftaken_n[k] = 0;
-            }
-            if (++t->ftaken_n[k] >= t->m.fetch_taken_limit)
-                f += t->cyc;
+        for (int k = 0; k < K; k++) {
+            const bool same = t->ftaken_at[k] == fat[k];
+            const uint32_t nt = (same ? t->ftaken_n[k] : 0) + 1;
+            t->ftaken_at[k] = fat[k];
+            t->ftaken_n[k] = nt;
+            a[k] = fat[k] + (nt >= t->m.fetch_taken_limit ? t->cyc : 0);
         }
-        /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
-        if (new_block)
-            f = max_t(f, t->fetch.at[k] + t->l1i_hit);
-        if (redirect)
-            f = max_t(f, (*prevF)[k] + t->penalty);
-        f = max_t(f, t->refetch[k]);
+    } else {
+        for (int k = 0; k < K; k++)
+            a[k] = fat[k];
+    }
+    /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
+    if (new_block)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], fat[k] + t->l1i_hit);
+    if (redirect)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], (*prevF)[k] + t->penalty);
+    for (int k = 0; k < K; k++) {
+        tick f = max_t(a[k], t->refetch[k]);
         /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
         f = max_t(f, t->disp.at[k] > t->frontend ? t->disp.at[k] - t->frontend : 0);
         a[k] = slot_take(&t->fetch, k, f, t->m.fetch_width, t->cyc);
@@ -473,23 +516,27 @@ static int step(edan_timing *t, const edan_exec *rec)
     const tick *rob = v >= t->m.rob_entries ? t->C[(v - t->m.rob_entries) & t->rmask] : NULL;
     const tick *lq = is_load && t->n_loads >= t->m.lq_entries ? t->lq[t->lq_at] : NULL;
     const tick *sq = is_store && t->n_stores >= t->m.sq_entries ? t->sq[t->sq_at] : NULL;
+    for (int k = 0; k < K; k++)
+        a[k] += t->frontend;
+    if (rob)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], rob[k]);
+    if (lq)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], lq[k]);
+    if (sq)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], sq[k]);
     for (int k = 0; k < K; k++) {
-        tick d = a[k] + t->frontend;
-        if (rob)
-            d = max_t(d, rob[k]);
-        if (lq)
-            d = max_t(d, lq[k]);
-        if (sq)
-            d = max_t(d, sq[k]);
-        d = edan_issueq_room(&t->iq, k, d);
+        const tick d = edan_issueq_room(&t->iq, k, a[k]);
         a[k] = dsp[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
     }
 
     /* ---- start: a[k] becomes S(v) ---- */
     /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
     const bool split = t->m.store_set_bytes && is_load;
-    memset(b, 0, (size_t)K * sizeof(tick));
-    uint64_t src = 0; /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
+    bool any_b = false; /* b[k] holds something: the lanes' b are 0 otherwise */
+    uint64_t src = 0;   /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
     for (size_t i = 0; i < info.n_preds; i++) {
         uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)
@@ -498,14 +545,24 @@ static int step(edan_timing *t, const edan_exec *rec)
         const bool from_store = is_load && t->stores[p & t->rmask];
         if (from_store)
             src = src ? UINT64_MAX : p + 1;
-        tick *to = split && from_store ? b : a;
-        for (int k = 0; k < K; k++)
-            to[k] = max_t(to[k], fp[k]);
+        if (split && from_store) {
+            if (!any_b)
+                for (int k = 0; k < K; k++)
+                    b[k] = fp[k];
+            else
+                for (int k = 0; k < K; k++)
+                    b[k] = max_t(b[k], fp[k]);
+            any_b = true;
+        } else {
+            for (int k = 0; k < K; k++)
+                a[k] = max_t(a[k], fp[k]);
+        }
     }
     if (t->m.store_set_bytes && accessed)
         store_sets(t, rec, is_load, a);
-    for (int k = 0; k < K; k++)
-        a[k] = max_t(a[k], b[k]);
+    if (any_b)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], b[k]);
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -570,23 +627,27 @@ static int step(edan_timing *t, const edan_exec *rec)
     tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
     /* a load or store leaves the issue queue when it completes, anything else when it issues */
+    const tick *out = accessed ? b : a;
     for (int k = 0; k < K; k++)
-        edan_issueq_enter(&t->iq, k, dsp[k], accessed ? b[k] : a[k]);
+        edan_issueq_enter(&t->iq, k, dsp[k], out[k]);
     t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
     for (int k = 0; k < K; k++) {
-        tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
+        const tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
         own[k] += c - t->last_commit[k];
-        if (from_ram) {
-            t->stall[k] += c - t->last_commit[k];
-            own_stall[k] += c - t->last_commit[k];
-        }
+        a[k] = c - t->last_commit[k]; /* the step, for the stall below */
         t->last_commit[k] = c;
         Cv[k] = c;
         Fv[k] = b[k];
     }
+    if (from_ram)
+        for (int k = 0; k < K; k++) {
+            t->stall[k] += a[k];
+            own_stall[k] += a[k];
+        }
     if (is_load) {
-        memcpy(t->lq[t->lq_at], Cv, (size_t)K * sizeof(tick));
+        for (int k = 0; k < K; k++)
+            t->lq[t->lq_at][k] = Cv[k];
         t->lq_at = t->lq_at + 1 == t->m.lq_entries ? 0 : t->lq_at + 1;
         t->n_loads++;
     }
@@ -595,20 +656,14 @@ static int step(edan_timing *t, const edan_exec *rec)
         for (int k = 0; k < K; k++)
             t->drain[k] = max_t(Cv[k], t->drain[k]);
         edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
-        memcpy(t->st_write[v & t->rmask], t->drain, (size_t)K * sizeof(tick));
-        memcpy(t->sq[t->sq_at], a, (size_t)K * sizeof(tick));
+        for (int k = 0; k < K; k++) {
+            t->st_write[v & t->rmask][k] = t->drain[k];
+            t->sq[t->sq_at][k] = a[k];
+        }
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
     }
-
-    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
-    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
-        edan_predictor_jump(&t->bp);
-    t->prev_pc = in->pc;
-    t->prev_next = in->pc ? in->pc + in->size : 0;
-    t->n.instructions++;
-    t->v++;
-    return 0;
+    return step_end(t, in);
 }
 
 /* ===================================================================== */
@@ -643,97 +698,4 @@ edan_consumer edan_timing_consumer(edan_timing *t)
 {
     edan_consumer c = {t, consume, finish, NULL};
     return c;
-}
-
-const edan_error *edan_timing_error(const edan_timing *t)
-{
-    return &t->err;
-}
-
-int edan_timing_lanes(const edan_timing *t)
-{
-    return t->K;
-}
-
-const edan_timing_counts *edan_timing_counts_get(const edan_timing *t)
-{
-    return &t->n;
-}
-
-const edan_machine *edan_timing_machine(const edan_timing *t)
-{
-    return &t->m;
-}
-
-edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
-{
-    edan_timing_lane l;
-    l.mem_latency_ns = t->lat_ns[i];
-    l.cycles = (double)t->last_commit[i] / TPC;
-    l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
-    l.mem_stall_cycles = (double)t->stall[i] / TPC;
-    return l;
-}
-
-uint32_t edan_timing_ids(const edan_timing *t)
-{
-    return (uint32_t)t->id_cap;
-}
-
-uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
-{
-    return id < t->id_cap ? t->id_count[id] : 0;
-}
-
-uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
-{
-    return id < t->id_cap ? t->id_pc[id] : 0;
-}
-
-double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
-{
-    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
-}
-
-double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
-{
-    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
-}
-
-double edan_timing_slope_of(const edan_timing *t, const double *cycles)
-{
-    const double ns_per_cycle = 1.0 / t->m.clock_ghz;
-    double sx = 0, sy = 0;
-    for (int k = 0; k < t->K; k++) {
-        sx += t->lat_ns[k];
-        sy += cycles[k] * ns_per_cycle;
-    }
-    double mx = sx / t->K, my = sy / t->K, sxx = 0, sxy = 0;
-    for (int k = 0; k < t->K; k++) {
-        double dx = t->lat_ns[k] - mx;
-        sxx += dx * dx;
-        sxy += dx * (cycles[k] * ns_per_cycle - my);
-    }
-    return sxx > 0 ? sxy / sxx : 0;
-}
-
-double edan_timing_slope(const edan_timing *t)
-{
-    double c[MAXK];
-    for (int k = 0; k < t->K; k++)
-        c[k] = edan_timing_lane_get(t, k).cycles;
-    return edan_timing_slope_of(t, c);
-}
-
-double edan_timing_slowdown(const edan_timing *t)
-{
-    int lo = 0, hi = 0;
-    for (int k = 1; k < t->K; k++) {
-        if (t->lat_ns[k] < t->lat_ns[lo])
-            lo = k;
-        if (t->lat_ns[k] > t->lat_ns[hi])
-            hi = k;
-    }
-    double base = edan_timing_lane_get(t, lo).seconds;
-    return base > 0 ? edan_timing_lane_get(t, hi).seconds / base : 1;
 }
