@@ -81,13 +81,14 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     edan_cost_default(&lane.cost);
     edan_cache_config dcc = edan_machine_data_caches(m);
     edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
-    t->F = calloc(r, sizeof *t->F);
+    const size_t K = (size_t)n;
+    t->F = calloc(r * K, sizeof *t->F);
     t->stores = calloc(r, 1);
     t->st_addr = calloc(r, sizeof *t->st_addr);
-    t->st_write = calloc(r, sizeof *t->st_write);
-    t->C = calloc(r, sizeof *t->C);
-    t->lq = calloc(m->lq_entries, sizeof *t->lq);
-    t->sq = calloc(m->sq_entries, sizeof *t->sq);
+    t->st_write = calloc(r * K, sizeof *t->st_write);
+    t->C = calloc(r * K, sizeof *t->C);
+    t->lq = calloc(m->lq_entries * K, sizeof *t->lq);
+    t->sq = calloc(m->sq_entries * K, sizeof *t->sq);
     t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
     t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
     t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
@@ -269,10 +270,10 @@ static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick 
     for (uint32_t k = 0; k < K; k++) {
         const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
         if (last && v - (last - 1) <= t->rmask)
-            a[k] = max_t(a[k], t->F[(last - 1) & t->rmask][k]);
+            a[k] = max_t(a[k], ROW(t->F, (last - 1) & t->rmask)[k]);
         if (!near)
             continue;
-        const tick st_start = t->F[st & t->rmask][k] - t->cyc; /* a store finishes a cycle after it starts */
+        const tick st_start = ROW(t->F, st & t->rmask)[k] - t->cyc; /* a store finishes a cycle after it starts */
         if (a[k] >= st_start)
             continue;
         /* the store finds the violation when it executes: the load and all after it are fetched again */
@@ -335,6 +336,56 @@ static int id_room(edan_timing *t, uint32_t id)
     return 0;
 }
 
+/*
+ * What fetch and dispatch need to know about a vertex, the same in every
+ * lane, and the machine's constants they use: passed by value to the inline
+ * lane_fetch() and lane_dispatch(), so that the compiler keeps them in
+ * registers across the issue queue's out-of-line slow paths, which could
+ * otherwise change any field of the model as far as it knows.
+ */
+typedef struct front {
+    bool taken_rule, new_block, redirect;
+    const tick *prevF;         /* F of the vertex before */
+    const tick *rob, *lq, *sq; /* the entry v must wait for in each queue, or NULL */
+    tick cyc, frontend, penalty, l1i_hit;
+    uint32_t taken_limit, fetch_width, dispatch_width, commit_width;
+} front;
+
+/* Lane k's fetch of the vertex (before the wait for an L1i miss): when fetch takes it. */
+static inline tick lane_fetch(edan_timing *t, int k, const front c)
+{
+    const tick fat = t->fetch.at[k];
+    tick f = fat;
+    if (c.taken_rule) { /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
+        const uint32_t nt = (t->ftaken_at[k] == fat ? t->ftaken_n[k] : 0) + 1;
+        t->ftaken_at[k] = fat;
+        t->ftaken_n[k] = nt;
+        f += nt >= c.taken_limit ? c.cyc : 0;
+    }
+    /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
+    if (c.new_block)
+        f = max_t(f, fat + c.l1i_hit);
+    if (c.redirect)
+        f = max_t(f, c.prevF[k] + c.penalty);
+    f = max_t(f, t->refetch[k]);
+    /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
+    f = max_t(f, t->disp.at[k] > c.frontend ? t->disp.at[k] - c.frontend : 0);
+    return slot_take(&t->fetch, k, f, c.fetch_width, c.cyc);
+}
+
+/* Lane k's dispatch of the vertex fetched at f: when there is room in the window, the queues and the issue queue. */
+static inline tick lane_dispatch(edan_timing *t, int k, tick f, const front c)
+{
+    tick d = f + c.frontend;
+    if (c.rob)
+        d = max_t(d, c.rob[k]);
+    if (c.lq)
+        d = max_t(d, c.lq[k]);
+    if (c.sq)
+        d = max_t(d, c.sq[k]);
+    return slot_take(&t->disp, k, edan_issueq_room(&t->iq, k, d), c.dispatch_width, c.cyc);
+}
+
 /* The end of a vertex's step, the same in every lane: what the next record's fetch needs to know. */
 static int step_end(edan_timing *t, const edan_insn *in)
 {
@@ -348,8 +399,11 @@ static int step_end(edan_timing *t, const edan_insn *in)
     return 0;
 }
 
-/* Up to this many predecessors in the window, a vertex without a memory access takes step_simple(). */
-#define SIMPLE_PREDS 4
+/* A vertex without a memory access has at most this many predecessors: its source registers' writers. */
+#define SIMPLE_PREDS EDAN_MAX_SRC
+/* The general path takes the latest of a vertex's predecessors this many at a time. */
+#define PRED_CHUNK 16
+_Static_assert(SIMPLE_PREDS == 3, "step_simple() takes the latest of three predecessors");
 
 /*
  * The step of a vertex that accesses no memory and whose fetch did not miss
@@ -361,18 +415,18 @@ static int step_end(edan_timing *t, const edan_insn *in)
  * the same results). Conditions the same in every lane are tested in the
  * loop, where their branches always go the same way.
  */
-static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_info *info, bool redirect,
-                       bool after_taken, bool new_block)
+static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_info *info, const front c)
 {
     const edan_insn *in = rec->insn;
     const int K = t->K;
     const uint64_t v = t->v;
     const uint32_t rmask = t->rmask;
-    const tick *pf[SIMPLE_PREDS];
-    size_t np = 0;
-    for (size_t i = 0; i < info->n_preds; i++)
-        if (v - info->preds[i].v <= rmask) /* else committed before v dispatched */
-            pf[np++] = t->F[info->preds[i].v & rmask];
+    /* the predecessors in the window (the others committed before v dispatched), padded with zero times */
+    static const tick zero[MAXK];
+    const tick *pf[SIMPLE_PREDS] = {zero, zero, zero};
+    for (size_t i = 0, np = 0; i < info->n_preds; i++)
+        if (v - info->preds[i].v <= rmask)
+            pf[np++] = ROW(t->F, info->preds[i].v & rmask);
     if (id_room(t, rec->id))
         return -1;
     t->id_count[rec->id]++;
@@ -381,42 +435,14 @@ static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_inf
     const int fpdiv = in->cls != EDAN_CLASS_DIV;
     const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
     const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
-    const bool taken_rule = after_taken && t->m.fetch_taken_limit;
-    const uint32_t limit = t->m.fetch_taken_limit, fw = t->m.fetch_width, dw = t->m.dispatch_width,
-                   cw = t->m.commit_width;
-    const tick cyc = t->cyc, frontend = t->frontend, penalty = t->penalty, l1i_hit = t->l1i_hit;
-    const tick *prevF = t->F[(v - 1) & rmask];
-    const tick *rob = v >= t->m.rob_entries ? t->C[(v - t->m.rob_entries) & rmask] : NULL;
-    tick *Fv = t->F[v & rmask], *Cv = t->C[v & rmask];
+    tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, v & rmask);
     tick *own = t->id_time + (size_t)rec->id * (size_t)K;
     t->stores[v & rmask] = 0;
     t->st_addr[v & rmask] = rec->addr;
     for (int k = 0; k < K; k++) {
-        /* fetch, as step()'s */
-        const tick fat = t->fetch.at[k];
-        tick f = fat;
-        if (taken_rule) {
-            const uint32_t nt = (t->ftaken_at[k] == fat ? t->ftaken_n[k] : 0) + 1;
-            t->ftaken_at[k] = fat;
-            t->ftaken_n[k] = nt;
-            f += nt >= limit ? cyc : 0;
-        }
-        if (new_block)
-            f = max_t(f, fat + l1i_hit);
-        if (redirect)
-            f = max_t(f, prevF[k] + penalty);
-        f = max_t(f, t->refetch[k]);
-        f = max_t(f, t->disp.at[k] > frontend ? t->disp.at[k] - frontend : 0);
-        f = slot_take(&t->fetch, k, f, fw, cyc);
-        /* dispatch */
-        tick d = f + frontend;
-        if (rob)
-            d = max_t(d, rob[k]);
-        d = slot_take(&t->disp, k, edan_issueq_room(&t->iq, k, d), dw, cyc);
+        const tick d = lane_dispatch(t, k, lane_fetch(t, k, c), c);
         /* start and finish */
-        tick a = d;
-        for (size_t i = 0; i < np; i++)
-            a = max_t(a, pf[i][k]);
+        tick a = max_t(max_t(d, pf[0][k]), max_t(pf[1][k], pf[2][k]));
         tick fin;
         if (div) {
             tick *u = t->div_units[fpdiv] + (size_t)k * units, *best = u;
@@ -431,10 +457,10 @@ static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_inf
         edan_issueq_enter(&t->iq, k, d, a); /* it leaves the issue queue when it starts */
         /* commit */
         const tick last = t->last_commit[k];
-        const tick c = slot_take(&t->commit, k, max_t(fin, last), cw, cyc);
-        own[k] += c - last;
-        t->last_commit[k] = c;
-        Cv[k] = c;
+        const tick cm = slot_take(&t->commit, k, max_t(fin, last), c.commit_width, c.cyc);
+        own[k] += cm - last;
+        t->last_commit[k] = cm;
+        Cv[k] = cm;
         Fv[k] = fin;
     }
     return step_end(t, in);
@@ -460,76 +486,51 @@ static int step(edan_timing *t, const edan_exec *rec)
     int ilevel = 0;
     uint32_t ibytes = 0;
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
-    const lanes *prevF = &t->F[(v - 1) & t->rmask];
     /* the record before went elsewhere than its next instruction: a taken branch or a jump */
     const bool after_taken = in->pc && t->prev_next && in->pc != t->prev_next;
     const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
     const bool new_block = block && t->fblock && block != t->fblock;
     if (block)
         t->fblock = block;
+    const front c = {
+        .taken_rule = after_taken && t->m.fetch_taken_limit,
+        .new_block = new_block,
+        .redirect = redirect,
+        .prevF = ROW(t->F, (v - 1) & t->rmask),
+        .rob = v >= t->m.rob_entries ? ROW(t->C, (v - t->m.rob_entries) & t->rmask) : NULL,
+        .lq = is_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL,
+        .sq = is_store && t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL,
+        .cyc = t->cyc,
+        .frontend = t->frontend,
+        .penalty = t->penalty,
+        .l1i_hit = t->l1i_hit,
+        .taken_limit = t->m.fetch_taken_limit,
+        .fetch_width = t->m.fetch_width,
+        .dispatch_width = t->m.dispatch_width,
+        .commit_width = t->m.commit_width,
+    };
     if (!accessed && !imiss && info.n_preds <= SIMPLE_PREDS)
-        return step_simple(t, rec, &info, redirect, after_taken, new_block);
+        return step_simple(t, rec, &info, c);
     /*
-     * Each condition that is the same in every lane is tested once, outside
-     * its loop over the lanes (the loops then have no branches): a[k] is the
-     * earliest fetch, raised by each rule that applies.
+     * The stages of each lane one after the other where nothing in between
+     * is shared (the lanes share no state): fetch and dispatch in one loop,
+     * unless an L1i miss, looked up for every lane at once, comes between.
      */
-    const tick *fat = t->fetch.at;
-    if (after_taken && t->m.fetch_taken_limit) {
-        /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
-        for (int k = 0; k < K; k++) {
-            const bool same = t->ftaken_at[k] == fat[k];
-            const uint32_t nt = (same ? t->ftaken_n[k] : 0) + 1;
-            t->ftaken_at[k] = fat[k];
-            t->ftaken_n[k] = nt;
-            a[k] = fat[k] + (nt >= t->m.fetch_taken_limit ? t->cyc : 0);
-        }
+    if (!imiss) {
+        for (int k = 0; k < K; k++)
+            a[k] = dsp[k] = lane_dispatch(t, k, lane_fetch(t, k, c), c);
     } else {
-        for (int k = 0; k < K; k++)
-            a[k] = fat[k];
-    }
-    /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
-    if (new_block)
-        for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], fat[k] + t->l1i_hit);
-    if (redirect)
-        for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], (*prevF)[k] + t->penalty);
-    for (int k = 0; k < K; k++) {
-        tick f = max_t(a[k], t->refetch[k]);
-        /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
-        f = max_t(f, t->disp.at[k] > t->frontend ? t->disp.at[k] - t->frontend : 0);
-        a[k] = slot_take(&t->fetch, k, f, t->m.fetch_width, t->cyc);
-    }
-    if (imiss) {
-        for (int k = 0; k < K; k++)
+        for (int k = 0; k < K; k++) {
+            a[k] = lane_fetch(t, k, c);
             b[k] = a[k] + t->l1i_hit + t->mem.hit[1];
+        }
         edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
         for (int k = 0; k < K; k++) {
             a[k] += t->l1i_hit; /* the L1i's response */
             t->fetch.at[k] = a[k];
             t->fetch.taken[k] = 1;
+            a[k] = dsp[k] = lane_dispatch(t, k, a[k], c);
         }
-    }
-
-    /* ---- dispatch: a[k] becomes the dispatch time ---- */
-    const tick *rob = v >= t->m.rob_entries ? t->C[(v - t->m.rob_entries) & t->rmask] : NULL;
-    const tick *lq = is_load && t->n_loads >= t->m.lq_entries ? t->lq[t->lq_at] : NULL;
-    const tick *sq = is_store && t->n_stores >= t->m.sq_entries ? t->sq[t->sq_at] : NULL;
-    for (int k = 0; k < K; k++)
-        a[k] += t->frontend;
-    if (rob)
-        for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], rob[k]);
-    if (lq)
-        for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], lq[k]);
-    if (sq)
-        for (int k = 0; k < K; k++)
-            a[k] = max_t(a[k], sq[k]);
-    for (int k = 0; k < K; k++) {
-        const tick d = edan_issueq_room(&t->iq, k, a[k]);
-        a[k] = dsp[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
     }
 
     /* ---- start: a[k] becomes S(v) ---- */
@@ -537,26 +538,35 @@ static int step(edan_timing *t, const edan_exec *rec)
     const bool split = t->m.store_set_bytes && is_load;
     bool any_b = false; /* b[k] holds something: the lanes' b are 0 otherwise */
     uint64_t src = 0;   /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
-    for (size_t i = 0; i < info.n_preds; i++) {
-        uint64_t p = info.preds[i].v;
+    /* the predecessors' finish rows, to a (registers, and bytes when not split) or b; in chunks of PRED_CHUNK */
+    const tick *pa[PRED_CHUNK], *pb[PRED_CHUNK];
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i <= info.n_preds; i++) {
+        if (i == info.n_preds || na == PRED_CHUNK || nb == PRED_CHUNK) {
+            for (int k = 0; k < K; k++) {
+                tick x = a[k], y = any_b ? b[k] : 0;
+                for (size_t j = 0; j < na; j++)
+                    x = max_t(x, pa[j][k]);
+                for (size_t j = 0; j < nb; j++)
+                    y = max_t(y, pb[j][k]);
+                a[k] = x;
+                b[k] = y;
+            }
+            any_b |= nb > 0;
+            na = nb = 0;
+            if (i == info.n_preds)
+                break;
+        }
+        const uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)
             continue; /* committed before v dispatched */
-        const tick *fp = t->F[p & t->rmask];
         const bool from_store = is_load && t->stores[p & t->rmask];
         if (from_store)
             src = src ? UINT64_MAX : p + 1;
-        if (split && from_store) {
-            if (!any_b)
-                for (int k = 0; k < K; k++)
-                    b[k] = fp[k];
-            else
-                for (int k = 0; k < K; k++)
-                    b[k] = max_t(b[k], fp[k]);
-            any_b = true;
-        } else {
-            for (int k = 0; k < K; k++)
-                a[k] = max_t(a[k], fp[k]);
-        }
+        if (split && from_store)
+            pb[nb++] = ROW(t->F, p & t->rmask);
+        else
+            pa[na++] = ROW(t->F, p & t->rmask);
     }
     if (t->m.store_set_bytes && accessed)
         store_sets(t, rec, is_load, a);
@@ -588,7 +598,7 @@ static int step(edan_timing *t, const edan_exec *rec)
         if (src && src != UINT64_MAX && in->mem != EDAN_MEM_AMO && t->st_addr[sw] <= rec->addr &&
             rec->addr + in->mem_size <= t->st_addr[sw] + t->stores[sw])
             for (int k = 0; k < K; k++)
-                if (a[k] < t->st_write[sw][k])
+                if (a[k] < ROW(t->st_write, sw)[k])
                     forwarded |= 1u << k;
         edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
         for (int k = 0; k < K; k++)
@@ -624,41 +634,39 @@ static int step(edan_timing *t, const edan_exec *rec)
         return -1;
     t->id_count[rec->id]++;
     t->id_pc[rec->id] = in->pc;
-    tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
+    tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, v & t->rmask);
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
-    /* a load or store leaves the issue queue when it completes, anything else when it issues */
-    const tick *out = accessed ? b : a;
-    for (int k = 0; k < K; k++)
-        edan_issueq_enter(&t->iq, k, dsp[k], out[k]);
     t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
+    lanes sink;                                          /* written, never read: lqrow when v is no load */
+    tick *lqrow = is_load ? ROW(t->lq, t->lq_at) : sink; /* the load queue holds a load's commit */
     for (int k = 0; k < K; k++) {
-        const tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
-        own[k] += c - t->last_commit[k];
-        a[k] = c - t->last_commit[k]; /* the step, for the stall below */
-        t->last_commit[k] = c;
-        Cv[k] = c;
-        Fv[k] = b[k];
-    }
-    if (from_ram)
-        for (int k = 0; k < K; k++) {
-            t->stall[k] += a[k];
-            own_stall[k] += a[k];
+        /* a load or store leaves the issue queue when it completes, anything else when it issues */
+        edan_issueq_enter(&t->iq, k, dsp[k], accessed ? b[k] : a[k]);
+        const tick last = t->last_commit[k];
+        const tick cm = slot_take(&t->commit, k, max_t(b[k], last), c.commit_width, c.cyc);
+        own[k] += cm - last;
+        if (from_ram) {
+            t->stall[k] += cm - last;
+            own_stall[k] += cm - last;
         }
+        t->last_commit[k] = cm;
+        Cv[k] = cm;
+        Fv[k] = b[k];
+        lqrow[k] = cm;
+        if (is_store) /* its write, in order after commit */
+            t->drain[k] = max_t(cm, t->drain[k]);
+    }
     if (is_load) {
-        for (int k = 0; k < K; k++)
-            t->lq[t->lq_at][k] = Cv[k];
         t->lq_at = t->lq_at + 1 == t->m.lq_entries ? 0 : t->lq_at + 1;
         t->n_loads++;
     }
     if (is_store) {
-        /* the write, in order after commit; its queue entry is free when it is done */
-        for (int k = 0; k < K; k++)
-            t->drain[k] = max_t(Cv[k], t->drain[k]);
+        /* the write, in order after commit (drain); its queue entry is free when it is done */
         edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
         for (int k = 0; k < K; k++) {
-            t->st_write[v & t->rmask][k] = t->drain[k];
-            t->sq[t->sq_at][k] = a[k];
+            ROW(t->st_write, v & t->rmask)[k] = t->drain[k];
+            ROW(t->sq, t->sq_at)[k] = a[k];
         }
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;

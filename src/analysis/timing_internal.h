@@ -31,6 +31,9 @@ static inline tick max_t(tick a, tick b)
 }
 
 /* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
+/* Row i of a table of rows of K lane times (edan_timing's F, C, lq, sq, st_write). */
+#define ROW(table, i) ((table) + (size_t)(i) * (size_t)K)
+
 typedef struct slots {
     lanes at;
     uint32_t taken[MAXK];
@@ -54,10 +57,14 @@ struct edan_timing {
     edan_predictor bp;
     /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t prev_fallthrough, prev_pc;
-    /* the last R >= rob_entries + 1 vertices: finish and commit times */
+    /*
+     * the last R >= rob_entries + 1 vertices: finish and commit times. These
+     * and lq, sq, st_write are rows of K times, [i * K + k] (ROW()): packed,
+     * so that with few lanes the window takes few cache lines.
+     */
     uint32_t rmask;
-    lanes *F, *C;
-    lanes *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
+    tick *F, *C;
+    tick *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
     uint32_t lq_at, sq_at;
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
@@ -68,7 +75,7 @@ struct edan_timing {
     /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
     uint8_t *stores;
     uint64_t *st_addr;
-    lanes *st_write;
+    tick *st_write;
     tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
     edan_memtime mem;   /* the hierarchy's times */
     bool mem_ok;
