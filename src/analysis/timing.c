@@ -177,9 +177,9 @@ void edan_timing_free(edan_timing *t)
 /*
  * The in-order stage s takes one instruction no earlier than at (lane k);
  * returns when it does: at, if later than the stage's cycle; else the
- * stage's cycle, or the next one when this one has taken `width`. Without
- * branches (selects): which case holds varies from lane to lane and
- * instruction to instruction, so a branch would be mispredicted often.
+ * stage's cycle, or the next one when this one has taken `width`. Written
+ * as selects, which the compiler may turn into conditional moves or
+ * branches (a version with explicit masks was slower: docs/changelog.md).
  */
 static inline tick slot_take(slots *s, int k, tick at, uint32_t width, tick cyc)
 {
