@@ -164,8 +164,9 @@ static void test_lanes(void)
             nl = EDAN_TIMING_MAX_LATENCIES;
         double lat[EDAN_TIMING_MAX_LATENCIES];
         for (int k = 0; k < nl; k++)
+            /* now and then a latency given before (an earlier index: lat[k] itself is not set yet) */
             lat[k] =
-                rt_below(8) == 0 ? lat[rt_below((uint64_t)k + 1)] : (double)rt_below(600) + 0.5 * (double)rt_below(2);
+                k && rt_below(8) == 0 ? lat[rt_below((uint64_t)k)] : (double)rt_below(600) + 0.5 * (double)rt_below(2);
         if (run(&m, recs, n, lat, nl, 1 + rt_below(700), many))
             return;
         for (int k = 0; k < nl; k++) {

@@ -339,9 +339,10 @@ static int id_room(edan_timing *t, uint32_t id)
 /*
  * What fetch and dispatch need to know about a vertex, the same in every
  * lane, and the machine's constants they use: passed by value to the inline
- * lane_fetch() and lane_dispatch(), so that the compiler keeps them in
- * registers across the issue queue's out-of-line slow paths, which could
- * otherwise change any field of the model as far as it knows.
+ * lane_fetch() and lane_dispatch(), a copy that the issue queue's
+ * out-of-line slow paths cannot change, so the compiler need not read them
+ * from the model again after each call (it keeps them in registers or in
+ * its own stack frame).
  */
 typedef struct front {
     bool taken_rule, new_block, redirect;
