@@ -92,6 +92,16 @@ def test_prediction():
                 got = json.loads(edan("analyze", "--json", "--machine=" + GEM5, lats, *extra, t).stdout)
                 got["prediction"]["machine"]["file"] = want["machine"]["file"]
                 check(got["prediction"] == want, f"{prog}: offline {extra} equals online")
+            # the lanes are independent: each latency alone gives what it gives in the six-latency pass
+            for k, ns in enumerate(want["mem_latency_ns"]):
+                alone = json.loads(edan("analyze", "--json", "--machine=" + GEM5, f"--mem-latency={ns}",
+                                        t).stdout)["prediction"]
+                check(alone["cycles"] == [want["cycles"][k]] and alone["counts"] == want["counts"] and
+                      alone["mem_stall_share"] == [want["mem_stall_share"][k]] and
+                      [f["cycles"] for f in alone["functions"]] == [[f["cycles"][k]] for f in want["functions"]] and
+                      [f["mem_stall_cycles"] for f in alone["functions"]] ==
+                      [[f["mem_stall_cycles"][k]] for f in want["functions"]],
+                      f"{prog}: {ns} ns alone {alone['cycles']} as in one pass with six {want['cycles'][k]}")
             txt = os.path.join(d, prog + ".txt")
             edan("convert", t, txt)
             # the original text format has no instruction addresses: no fetch, no branch prediction

@@ -128,6 +128,10 @@ endif()
 add_executable(timing_test tests/timing_test.c tests/random_trace.c)
 target_link_libraries(timing_test PRIVATE edan_core)
 add_test(NAME timing_model COMMAND timing_test)
+# Its lanes: N latencies in one pass against N passes of one latency each, on random streams.
+add_executable(timing_lanes_test tests/timing_lanes_test.c tests/random_trace.c)
+target_link_libraries(timing_lanes_test PRIVATE edan_core)
+add_test(NAME timing_lanes COMMAND timing_lanes_test)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   foreach(category machine_files prediction)
     add_test(NAME prediction_${category}

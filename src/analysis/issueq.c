@@ -66,10 +66,9 @@ static void drop(edan_issueq *q, int k, uint64_t now)
         far_pop(far, &q->far_n[k]);
 }
 
-edan_tick edan_issueq_room(edan_issueq *q, int k, edan_tick d)
+/* edan_issueq_room with every entry taken: drop what is free by d, else wait for the first entry to free. */
+edan_tick edan_issueq_wait(edan_issueq *q, int k, edan_tick d)
 {
-    if (q->ring_n[k] + q->far_n[k] < q->entries)
-        return d;
     drop(q, k, d / TPC);
     if (q->ring_n[k] + q->far_n[k] < q->entries)
         return d;
@@ -86,13 +85,10 @@ edan_tick edan_issueq_room(edan_issueq *q, int k, edan_tick d)
     return d > c * TPC ? d : c * TPC;
 }
 
-void edan_issueq_enter(edan_issueq *q, int k, edan_tick d, edan_tick out)
+/* edan_issueq_enter of an entry free in cycle c, at or beyond the ring's end. */
+void edan_issueq_enter_far(edan_issueq *q, int k, edan_tick d, uint64_t c)
 {
-    const uint64_t c = (out + TPC - 1) / TPC; /* the cycle its entry is free in */
-    if (out <= d || c <= d / TPC)
-        return; /* never waits in the queue, or free for the next dispatch */
-    if (c - q->cur[k] >= RING)
-        drop(q, k, d / TPC); /* the ring starts at the current cycle */
+    drop(q, k, d / TPC); /* the ring starts at the current cycle */
     if (c - q->cur[k] < RING) {
         q->ring[(size_t)k * RING + c % RING]++;
         q->ring_n[k]++;

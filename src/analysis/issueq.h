@@ -37,9 +37,38 @@ typedef struct edan_issueq {
 /* entries >= 1; K lanes (at most EDAN_MEMTIME_LANES). 0, or -1 with err set. */
 int edan_issueq_init(edan_issueq *q, uint32_t entries, int K, edan_error *err);
 void edan_issueq_free(edan_issueq *q);
-/* A dispatch at d (lane k): when it can happen, no earlier than d, with an entry free. */
-edan_tick edan_issueq_room(edan_issueq *q, int k, edan_tick d);
-/* The instruction dispatched at d (after edan_issueq_room) leaves the queue at out (lane k). */
-void edan_issueq_enter(edan_issueq *q, int k, edan_tick d, edan_tick out);
+/* The slow paths of the two calls below, out of line: the queue is full; an entry beyond the ring. */
+edan_tick edan_issueq_wait(edan_issueq *q, int k, edan_tick d);
+void edan_issueq_enter_far(edan_issueq *q, int k, edan_tick d, uint64_t c);
+
+/*
+ * A dispatch at d (lane k): when it can happen, no earlier than d, with an
+ * entry free. Inline: the timing model asks once per instruction and lane,
+ * and the queue is seldom full (then nothing needs dropping).
+ */
+static inline edan_tick edan_issueq_room(edan_issueq *q, int k, edan_tick d)
+{
+    if (q->ring_n[k] + q->far_n[k] < q->entries)
+        return d;
+    return edan_issueq_wait(q, k, d);
+}
+
+/*
+ * The instruction dispatched at d (after edan_issueq_room) leaves the queue
+ * at out (lane k). Inline for the common cases: it never waits in the
+ * queue, or it is free within the ring's cycles.
+ */
+static inline void edan_issueq_enter(edan_issueq *q, int k, edan_tick d, edan_tick out)
+{
+    const uint64_t c = (out + EDAN_TICKS_PER_CYCLE - 1) / EDAN_TICKS_PER_CYCLE; /* the cycle its entry is free in */
+    if (out <= d || c <= d / EDAN_TICKS_PER_CYCLE)
+        return; /* never waits in the queue, or free for the next dispatch */
+    if (c - q->cur[k] < EDAN_ISSUEQ_RING) {
+        q->ring[(size_t)k * EDAN_ISSUEQ_RING + c % EDAN_ISSUEQ_RING]++;
+        q->ring_n[k]++;
+        return;
+    }
+    edan_issueq_enter_far(q, k, d, c);
+}
 
 #endif

@@ -44,11 +44,11 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     mt->bw_no = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_no);
     mt->bw_used = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_used);
     mt->if_line = calloc(INFLIGHT, sizeof *mt->if_line);
-    mt->if_fill = calloc(INFLIGHT, sizeof *mt->if_fill);
+    mt->if_fill = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_fill);
     mt->if_targets = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_targets);
     bool ok = mt->bw_no && mt->bw_used && mt->if_line && mt->if_fill && mt->if_targets;
     for (int l = 0; ok && l < mt->nlev; l++)
-        ok = (mt->mshr[l] = calloc(mt->mshrs[l], sizeof(edan_lanes))) != NULL;
+        ok = (mt->mshr[l] = calloc((size_t)mt->mshrs[l] * (size_t)K, sizeof(edan_tick))) != NULL;
     if (!ok) {
         edan_error_set(err, "out of memory for the timing model");
         edan_memtime_free(mt);
@@ -108,12 +108,12 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
 {
     uint32_t taken[EDAN_MACHINE_MAX_DATA_LEVELS];
     for (int l = first; l < L; l++) {
-        edan_lanes *ms = mt->mshr[l];
-        uint32_t best = 0;
+        const tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l];
+        uint32_t best = 0; /* the earliest free; of equals, the first */
         for (uint32_t i = 1; i < mt->mshrs[l]; i++)
-            if (ms[i][k] < ms[best][k])
+            if (ms[i] < ms[best])
                 best = i;
-        x = max_t(x, ms[best][k]);
+        x = max_t(x, ms[best]);
         taken[l] = best;
         if (l + 1 < mt->nlev)
             x += mt->hit[l + 1];
@@ -124,7 +124,7 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
     for (int l = first; l < L; l++)
         x += mt->hit[l];
     for (int l = first; l < L; l++)
-        mt->mshr[l][taken[l]][k] = x;
+        mt->mshr[l][(size_t)k * mt->mshrs[l] + taken[l]] = x;
     return x;
 }
 
@@ -200,20 +200,21 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
     if (level > 0)
         mt->if_line[s] = line + 1;
     uint16_t *targets = mt->if_targets + (size_t)s * (size_t)mt->K;
+    tick *fill = mt->if_fill + (size_t)s * (size_t)mt->K;
     for (int k = 0; k < mt->K; k++) {
         if (forwarded >> k & 1) {
             /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
             if (level > 0)
-                mt->if_fill[s][k] = read_lane(mt, k, 0, level, bytes, req[k] + mt->hit[0]);
+                fill[k] = read_lane(mt, k, 0, level, bytes, req[k] + mt->hit[0]);
             done[k] = req[k] + mt->hit[0];
             continue;
         }
         const tick r = unblocked(mt, k, req[k]), t0 = r + mt->hit[0];
         if (level > 0) {
-            done[k] = mt->if_fill[s][k] = read_lane(mt, k, 0, level, bytes, t0);
+            done[k] = fill[k] = read_lane(mt, k, 0, level, bytes, t0);
             targets[k] = 1;
-        } else if (known && t0 < mt->if_fill[s][k]) {
-            done[k] = mt->if_fill[s][k];
+        } else if (known && t0 < fill[k]) {
+            done[k] = fill[k];
             if (targets[k] < UINT16_MAX)
                 targets[k]++;
             if (targets[k] >= mt->targets)

@@ -34,16 +34,17 @@ typedef struct edan_memtime {
     edan_tick hit[EDAN_MACHINE_MAX_DATA_LEVELS];
     edan_tick memlat[EDAN_MEMTIME_LANES];
     uint32_t mshrs[EDAN_MACHINE_MAX_DATA_LEVELS];
-    uint32_t targets;                               /* an L1d MSHR's */
-    double ticks_per_byte;                          /* memory bandwidth */
-    edan_tick bw_ticks;                             /* one bucket of the bandwidth calendar */
-    double bw_cap;                                  /* bytes a bucket holds */
-    uint64_t *bw_no;                                /* [bucket][lane]: the bucket's number + 1 (0: empty) */
-    double *bw_used;                                /* [bucket][lane]: bytes taken in it */
-    edan_lanes *mshr[EDAN_MACHINE_MAX_DATA_LEVELS]; /* per level: mshrs entries, the time each is free */
-    uint64_t *if_line;                              /* line + 1 of each in-flight table entry, 0 = empty */
-    edan_lanes *if_fill;                            /* when its fill is back at the core */
-    uint16_t *if_targets;                           /* [entry * K + lane]: accesses its MSHR holds */
+    uint32_t targets;      /* an L1d MSHR's */
+    double ticks_per_byte; /* memory bandwidth */
+    edan_tick bw_ticks;    /* one bucket of the bandwidth calendar */
+    double bw_cap;         /* bytes a bucket holds */
+    uint64_t *bw_no;       /* [bucket][lane]: the bucket's number + 1 (0: empty) */
+    double *bw_used;       /* [bucket][lane]: bytes taken in it */
+    /* per level, lane-major [k * mshrs + i]: when each MSHR is free (a lane's search reads one run) */
+    edan_tick *mshr[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint64_t *if_line;    /* line + 1 of each in-flight table entry, 0 = empty */
+    edan_tick *if_fill;   /* [entry * K + lane]: when its fill is back at the core */
+    uint16_t *if_targets; /* [entry * K + lane]: accesses its MSHR holds */
     /* per lane, the L1d is blocked in [from[i], to[i]) for i < blk_n: disjoint intervals, not touching */
     edan_tick blk_from[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
     edan_tick blk_to[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];

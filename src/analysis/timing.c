@@ -1,4 +1,4 @@
-#include "analysis/timing.h"
+#include "analysis/timing_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,84 +11,6 @@
 #include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "util/grow.h"
-
-#define TPC EDAN_TICKS_PER_CYCLE
-#define MAXK EDAN_TIMING_MAX_LATENCIES
-#define NLEV EDAN_MACHINE_MAX_DATA_LEVELS
-/* Store sets: gem5's SSIT and LFST sizes, and its period of forgetting (store_set_clear_period). */
-#define SS_ENTRIES 1024u
-#define SS_CLEAR_PERIOD 250000u
-#define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
-
-typedef edan_tick tick;
-typedef edan_lanes lanes;
-_Static_assert(MAXK <= EDAN_MEMTIME_LANES, "the hierarchy's times hold every lane");
-
-static inline tick max_t(tick a, tick b)
-{
-    return a > b ? a : b;
-}
-
-/* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
-typedef struct slots {
-    lanes at;
-    uint32_t taken[MAXK];
-} slots;
-
-struct edan_timing {
-    edan_machine m;
-    int K;
-    double lat_ns[MAXK];
-    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
-    int nlev;
-    edan_deps *deps;
-    edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
-    bool dc_ok, ic_ok;
-    uint32_t line_shift;
-    uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
-    /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
-    uint64_t fblock, prev_next;
-    lanes ftaken_at; /* the fetch cycle whose taken branches ftaken_n counts */
-    uint32_t ftaken_n[MAXK];
-    edan_predictor bp;
-    /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
-    uint64_t prev_fallthrough, prev_pc;
-    /* the last R >= rob_entries + 1 vertices: finish and commit times */
-    uint32_t rmask;
-    lanes *F, *C;
-    lanes *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
-    uint32_t lq_at, sq_at;
-    uint64_t v, n_loads, n_stores;
-    slots fetch, disp, commit;
-    lanes last_commit, drain, stall;
-    lanes refetch;  /* a memory-order violation squashed the window: fetch starts again no earlier */
-    edan_issueq iq; /* the issue queue (issueq.h) */
-    bool iq_ok;
-    /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
-    uint8_t *stores;
-    uint64_t *st_addr;
-    lanes *st_write;
-    tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
-    edan_memtime mem;   /* the hierarchy's times */
-    bool mem_ok;
-    /*
-     * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's index and pc, to train; per
-     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
-     * SSIT and LFST per lane: [entry * K + k]
-     */
-    uint64_t *ss_block, *ss_store, *ss_store_pc;
-    uint32_t *ssit;
-    uint64_t *lfst;
-    uint32_t ss_shift;
-    uint64_t ss_mem_ops;
-    /* attribution per static instruction id: id_time / id_stall [id * K + k] */
-    size_t id_cap;
-    tick *id_time, *id_stall;
-    uint64_t *id_count, *id_pc;
-    edan_timing_counts n;
-    edan_error err;
-};
 
 /* ===================================================================== */
 /* Set-up                                                                 */
@@ -159,13 +81,14 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     edan_cost_default(&lane.cost);
     edan_cache_config dcc = edan_machine_data_caches(m);
     edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
-    t->F = calloc(r, sizeof *t->F);
+    const size_t K = (size_t)n;
+    t->F = calloc(r * K, sizeof *t->F);
     t->stores = calloc(r, 1);
     t->st_addr = calloc(r, sizeof *t->st_addr);
-    t->st_write = calloc(r, sizeof *t->st_write);
-    t->C = calloc(r, sizeof *t->C);
-    t->lq = calloc(m->lq_entries, sizeof *t->lq);
-    t->sq = calloc(m->sq_entries, sizeof *t->sq);
+    t->st_write = calloc(r * K, sizeof *t->st_write);
+    t->C = calloc(r * K, sizeof *t->C);
+    t->lq = calloc(m->lq_entries * K, sizeof *t->lq);
+    t->sq = calloc(m->sq_entries * K, sizeof *t->sq);
     t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
     t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
     t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
@@ -251,19 +174,22 @@ void edan_timing_free(edan_timing *t)
 /* One vertex                                                             */
 /* ===================================================================== */
 
-/* The in-order stage s takes one instruction no earlier than at[k]; returns when it does. */
+/*
+ * The in-order stage s takes one instruction no earlier than at (lane k);
+ * returns when it does: at, if later than the stage's cycle; else the
+ * stage's cycle, or the next one when this one has taken `width`. Written
+ * as selects, which the compiler may turn into conditional moves or
+ * branches (a version with explicit masks was slower: docs/changelog.md).
+ */
 static inline tick slot_take(slots *s, int k, tick at, uint32_t width, tick cyc)
 {
-    if (at > s->at[k]) {
-        s->at[k] = at;
-        s->taken[k] = 1;
-    } else if (s->taken[k] == width) {
-        s->at[k] += cyc;
-        s->taken[k] = 1;
-    } else {
-        s->taken[k]++;
-    }
-    return s->at[k];
+    const tick cur = s->at[k];
+    const uint32_t n = s->taken[k];
+    const bool later = at > cur, full = n == width;
+    const tick when = later ? at : cur + (full ? cyc : 0);
+    s->taken[k] = later || full ? 1 : n + 1;
+    s->at[k] = when;
+    return when;
 }
 
 /* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
@@ -344,10 +270,10 @@ static void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick 
     for (uint32_t k = 0; k < K; k++) {
         const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
         if (last && v - (last - 1) <= t->rmask)
-            a[k] = max_t(a[k], t->F[(last - 1) & t->rmask][k]);
+            a[k] = max_t(a[k], ROW(t->F, (last - 1) & t->rmask)[k]);
         if (!near)
             continue;
-        const tick st_start = t->F[st & t->rmask][k] - t->cyc; /* a store finishes a cycle after it starts */
+        const tick st_start = ROW(t->F, st & t->rmask)[k] - t->cyc; /* a store finishes a cycle after it starts */
         if (a[k] >= st_start)
             continue;
         /* the store finds the violation when it executes: the load and all after it are fetched again */
@@ -410,6 +336,137 @@ static int id_room(edan_timing *t, uint32_t id)
     return 0;
 }
 
+/*
+ * What fetch and dispatch need to know about a vertex, the same in every
+ * lane, and the machine's constants they use: passed by value to the inline
+ * lane_fetch() and lane_dispatch(), a copy that the issue queue's
+ * out-of-line slow paths cannot change, so the compiler need not read them
+ * from the model again after each call (it keeps them in registers or in
+ * its own stack frame).
+ */
+typedef struct front {
+    bool taken_rule, new_block, redirect;
+    const tick *prevF;         /* F of the vertex before */
+    const tick *rob, *lq, *sq; /* the entry v must wait for in each queue, or NULL */
+    tick cyc, frontend, penalty, l1i_hit;
+    uint32_t taken_limit, fetch_width, dispatch_width, commit_width;
+} front;
+
+/* Lane k's fetch of the vertex (before the wait for an L1i miss): when fetch takes it. */
+static inline tick lane_fetch(edan_timing *t, int k, const front c)
+{
+    const tick fat = t->fetch.at[k];
+    tick f = fat;
+    if (c.taken_rule) { /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
+        const uint32_t nt = (t->ftaken_at[k] == fat ? t->ftaken_n[k] : 0) + 1;
+        t->ftaken_at[k] = fat;
+        t->ftaken_n[k] = nt;
+        f += nt >= c.taken_limit ? c.cyc : 0;
+    }
+    /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
+    if (c.new_block)
+        f = max_t(f, fat + c.l1i_hit);
+    if (c.redirect)
+        f = max_t(f, c.prevF[k] + c.penalty);
+    f = max_t(f, t->refetch[k]);
+    /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
+    f = max_t(f, t->disp.at[k] > c.frontend ? t->disp.at[k] - c.frontend : 0);
+    return slot_take(&t->fetch, k, f, c.fetch_width, c.cyc);
+}
+
+/* Lane k's dispatch of the vertex fetched at f: when there is room in the window, the queues and the issue queue. */
+static inline tick lane_dispatch(edan_timing *t, int k, tick f, const front c)
+{
+    tick d = f + c.frontend;
+    if (c.rob)
+        d = max_t(d, c.rob[k]);
+    if (c.lq)
+        d = max_t(d, c.lq[k]);
+    if (c.sq)
+        d = max_t(d, c.sq[k]);
+    return slot_take(&t->disp, k, edan_issueq_room(&t->iq, k, d), c.dispatch_width, c.cyc);
+}
+
+/* The end of a vertex's step, the same in every lane: what the next record's fetch needs to know. */
+static int step_end(edan_timing *t, const edan_insn *in)
+{
+    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
+        edan_predictor_jump(&t->bp);
+    t->prev_pc = in->pc;
+    t->prev_next = in->pc ? in->pc + in->size : 0;
+    t->n.instructions++;
+    t->v++;
+    return 0;
+}
+
+/* A vertex without a memory access has at most this many predecessors: its source registers' writers. */
+#define SIMPLE_PREDS EDAN_MAX_SRC
+/* The general path takes the latest of a vertex's predecessors this many at a time. */
+#define PRED_CHUNK 16
+_Static_assert(SIMPLE_PREDS == 3, "step_simple() takes the latest of three predecessors");
+
+/*
+ * The step of a vertex that accesses no memory and whose fetch did not miss
+ * the L1i (most of them), every stage in one loop over the lanes: the rules
+ * of step()'s general path, less those that only a memory access or an L1i
+ * miss brings (load and store queues, store sets, the hierarchy, the memory
+ * stall). The lanes share no state, so one lane's whole step after another's
+ * gives what step() gives stage by stage (timing_lanes_test holds the two to
+ * the same results). Conditions the same in every lane are tested in the
+ * loop, where their branches always go the same way.
+ */
+static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_info *info, const front c)
+{
+    const edan_insn *in = rec->insn;
+    const int K = t->K;
+    const uint64_t v = t->v;
+    const uint32_t rmask = t->rmask;
+    /* the predecessors in the window (the others committed before v dispatched), padded with zero times */
+    static const tick zero[MAXK];
+    const tick *pf[SIMPLE_PREDS] = {zero, zero, zero};
+    for (size_t i = 0, np = 0; i < info->n_preds; i++)
+        if (v - info->preds[i].v <= rmask)
+            pf[np++] = ROW(t->F, info->preds[i].v & rmask);
+    if (id_room(t, rec->id))
+        return -1;
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
+    const bool div = in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT;
+    const int fpdiv = in->cls != EDAN_CLASS_DIV;
+    const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
+    const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, v & rmask);
+    tick *own = t->id_time + (size_t)rec->id * (size_t)K;
+    t->stores[v & rmask] = 0;
+    t->st_addr[v & rmask] = rec->addr;
+    for (int k = 0; k < K; k++) {
+        const tick d = lane_dispatch(t, k, lane_fetch(t, k, c), c);
+        /* start and finish */
+        tick a = max_t(max_t(d, pf[0][k]), max_t(pf[1][k], pf[2][k]));
+        tick fin;
+        if (div) {
+            tick *u = t->div_units[fpdiv] + (size_t)k * units, *best = u;
+            for (uint32_t i = 1; i < units; i++)
+                if (u[i] < *best)
+                    best = &u[i];
+            a = max_t(a, *best);
+            fin = *best = a + lat;
+        } else {
+            fin = a + lat;
+        }
+        edan_issueq_enter(&t->iq, k, d, a); /* it leaves the issue queue when it starts */
+        /* commit */
+        const tick last = t->last_commit[k];
+        const tick cm = slot_take(&t->commit, k, max_t(fin, last), c.commit_width, c.cyc);
+        own[k] += cm - last;
+        t->last_commit[k] = cm;
+        Cv[k] = cm;
+        Fv[k] = fin;
+    }
+    return step_end(t, in);
+}
+
 static int step(edan_timing *t, const edan_exec *rec)
 {
     edan_deps_info info;
@@ -430,82 +487,93 @@ static int step(edan_timing *t, const edan_exec *rec)
     int ilevel = 0;
     uint32_t ibytes = 0;
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
-    const lanes *prevF = &t->F[(v - 1) & t->rmask];
     /* the record before went elsewhere than its next instruction: a taken branch or a jump */
     const bool after_taken = in->pc && t->prev_next && in->pc != t->prev_next;
     const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
     const bool new_block = block && t->fblock && block != t->fblock;
     if (block)
         t->fblock = block;
-    for (int k = 0; k < K; k++) {
-        tick f = t->fetch.at[k];
-        /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
-        if (after_taken && t->m.fetch_taken_limit) {
-            if (t->ftaken_at[k] != t->fetch.at[k]) {
-                t->ftaken_at[k] = t->fetch.at[k];
-                t->ftaken_n[k] = 0;
-            }
-            if (++t->ftaken_n[k] >= t->m.fetch_taken_limit)
-                f += t->cyc;
-        }
-        /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
-        if (new_block)
-            f = max_t(f, t->fetch.at[k] + t->l1i_hit);
-        if (redirect)
-            f = max_t(f, (*prevF)[k] + t->penalty);
-        f = max_t(f, t->refetch[k]);
-        /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
-        f = max_t(f, t->disp.at[k] > t->frontend ? t->disp.at[k] - t->frontend : 0);
-        a[k] = slot_take(&t->fetch, k, f, t->m.fetch_width, t->cyc);
-    }
-    if (imiss) {
+    const front c = {
+        .taken_rule = after_taken && t->m.fetch_taken_limit,
+        .new_block = new_block,
+        .redirect = redirect,
+        .prevF = ROW(t->F, (v - 1) & t->rmask),
+        .rob = v >= t->m.rob_entries ? ROW(t->C, (v - t->m.rob_entries) & t->rmask) : NULL,
+        .lq = is_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL,
+        .sq = is_store && t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL,
+        .cyc = t->cyc,
+        .frontend = t->frontend,
+        .penalty = t->penalty,
+        .l1i_hit = t->l1i_hit,
+        .taken_limit = t->m.fetch_taken_limit,
+        .fetch_width = t->m.fetch_width,
+        .dispatch_width = t->m.dispatch_width,
+        .commit_width = t->m.commit_width,
+    };
+    if (!accessed && !imiss && info.n_preds <= SIMPLE_PREDS)
+        return step_simple(t, rec, &info, c);
+    /*
+     * The stages of each lane one after the other where nothing in between
+     * is shared (the lanes share no state): fetch and dispatch in one loop,
+     * unless an L1i miss, looked up for every lane at once, comes between.
+     */
+    if (!imiss) {
         for (int k = 0; k < K; k++)
+            a[k] = dsp[k] = lane_dispatch(t, k, lane_fetch(t, k, c), c);
+    } else {
+        for (int k = 0; k < K; k++) {
+            a[k] = lane_fetch(t, k, c);
             b[k] = a[k] + t->l1i_hit + t->mem.hit[1];
+        }
         edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
         for (int k = 0; k < K; k++) {
             a[k] += t->l1i_hit; /* the L1i's response */
             t->fetch.at[k] = a[k];
             t->fetch.taken[k] = 1;
+            a[k] = dsp[k] = lane_dispatch(t, k, a[k], c);
         }
-    }
-
-    /* ---- dispatch: a[k] becomes the dispatch time ---- */
-    const tick *rob = v >= t->m.rob_entries ? t->C[(v - t->m.rob_entries) & t->rmask] : NULL;
-    const tick *lq = is_load && t->n_loads >= t->m.lq_entries ? t->lq[t->lq_at] : NULL;
-    const tick *sq = is_store && t->n_stores >= t->m.sq_entries ? t->sq[t->sq_at] : NULL;
-    for (int k = 0; k < K; k++) {
-        tick d = a[k] + t->frontend;
-        if (rob)
-            d = max_t(d, rob[k]);
-        if (lq)
-            d = max_t(d, lq[k]);
-        if (sq)
-            d = max_t(d, sq[k]);
-        d = edan_issueq_room(&t->iq, k, d);
-        a[k] = dsp[k] = slot_take(&t->disp, k, d, t->m.dispatch_width, t->cyc);
     }
 
     /* ---- start: a[k] becomes S(v) ---- */
     /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
     const bool split = t->m.store_set_bytes && is_load;
-    memset(b, 0, (size_t)K * sizeof(tick));
-    uint64_t src = 0; /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
-    for (size_t i = 0; i < info.n_preds; i++) {
-        uint64_t p = info.preds[i].v;
+    bool any_b = false; /* b[k] holds something: the lanes' b are 0 otherwise */
+    uint64_t src = 0;   /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
+    /* the predecessors' finish rows, to a (registers, and bytes when not split) or b; in chunks of PRED_CHUNK */
+    const tick *pa[PRED_CHUNK], *pb[PRED_CHUNK];
+    size_t na = 0, nb = 0;
+    for (size_t i = 0; i <= info.n_preds; i++) {
+        if (i == info.n_preds || na == PRED_CHUNK || nb == PRED_CHUNK) {
+            for (int k = 0; k < K; k++) {
+                tick x = a[k], y = any_b ? b[k] : 0;
+                for (size_t j = 0; j < na; j++)
+                    x = max_t(x, pa[j][k]);
+                for (size_t j = 0; j < nb; j++)
+                    y = max_t(y, pb[j][k]);
+                a[k] = x;
+                b[k] = y;
+            }
+            any_b |= nb > 0;
+            na = nb = 0;
+            if (i == info.n_preds)
+                break;
+        }
+        const uint64_t p = info.preds[i].v;
         if (v - p > t->rmask)
             continue; /* committed before v dispatched */
-        const tick *fp = t->F[p & t->rmask];
         const bool from_store = is_load && t->stores[p & t->rmask];
         if (from_store)
             src = src ? UINT64_MAX : p + 1;
-        tick *to = split && from_store ? b : a;
-        for (int k = 0; k < K; k++)
-            to[k] = max_t(to[k], fp[k]);
+        if (split && from_store)
+            pb[nb++] = ROW(t->F, p & t->rmask);
+        else
+            pa[na++] = ROW(t->F, p & t->rmask);
     }
     if (t->m.store_set_bytes && accessed)
         store_sets(t, rec, is_load, a);
-    for (int k = 0; k < K; k++)
-        a[k] = max_t(a[k], b[k]);
+    if (any_b)
+        for (int k = 0; k < K; k++)
+            a[k] = max_t(a[k], b[k]);
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -531,7 +599,7 @@ static int step(edan_timing *t, const edan_exec *rec)
         if (src && src != UINT64_MAX && in->mem != EDAN_MEM_AMO && t->st_addr[sw] <= rec->addr &&
             rec->addr + in->mem_size <= t->st_addr[sw] + t->stores[sw])
             for (int k = 0; k < K; k++)
-                if (a[k] < t->st_write[sw][k])
+                if (a[k] < ROW(t->st_write, sw)[k])
                     forwarded |= 1u << k;
         edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
         for (int k = 0; k < K; k++)
@@ -567,48 +635,44 @@ static int step(edan_timing *t, const edan_exec *rec)
         return -1;
     t->id_count[rec->id]++;
     t->id_pc[rec->id] = in->pc;
-    tick *Fv = t->F[v & t->rmask], *Cv = t->C[v & t->rmask];
+    tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, v & t->rmask);
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
-    /* a load or store leaves the issue queue when it completes, anything else when it issues */
-    for (int k = 0; k < K; k++)
-        edan_issueq_enter(&t->iq, k, dsp[k], accessed ? b[k] : a[k]);
     t->st_addr[v & t->rmask] = rec->addr;
     tick *own = t->id_time + (size_t)rec->id * (size_t)K, *own_stall = t->id_stall + (size_t)rec->id * (size_t)K;
+    lanes sink;                                          /* written, never read: lqrow when v is no load */
+    tick *lqrow = is_load ? ROW(t->lq, t->lq_at) : sink; /* the load queue holds a load's commit */
     for (int k = 0; k < K; k++) {
-        tick c = slot_take(&t->commit, k, max_t(b[k], t->last_commit[k]), t->m.commit_width, t->cyc);
-        own[k] += c - t->last_commit[k];
+        /* a load or store leaves the issue queue when it completes, anything else when it issues */
+        edan_issueq_enter(&t->iq, k, dsp[k], accessed ? b[k] : a[k]);
+        const tick last = t->last_commit[k];
+        const tick cm = slot_take(&t->commit, k, max_t(b[k], last), c.commit_width, c.cyc);
+        own[k] += cm - last;
         if (from_ram) {
-            t->stall[k] += c - t->last_commit[k];
-            own_stall[k] += c - t->last_commit[k];
+            t->stall[k] += cm - last;
+            own_stall[k] += cm - last;
         }
-        t->last_commit[k] = c;
-        Cv[k] = c;
+        t->last_commit[k] = cm;
+        Cv[k] = cm;
         Fv[k] = b[k];
+        lqrow[k] = cm;
+        if (is_store) /* its write, in order after commit */
+            t->drain[k] = max_t(cm, t->drain[k]);
     }
     if (is_load) {
-        memcpy(t->lq[t->lq_at], Cv, (size_t)K * sizeof(tick));
         t->lq_at = t->lq_at + 1 == t->m.lq_entries ? 0 : t->lq_at + 1;
         t->n_loads++;
     }
     if (is_store) {
-        /* the write, in order after commit; its queue entry is free when it is done */
-        for (int k = 0; k < K; k++)
-            t->drain[k] = max_t(Cv[k], t->drain[k]);
+        /* the write, in order after commit (drain); its queue entry is free when it is done */
         edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
-        memcpy(t->st_write[v & t->rmask], t->drain, (size_t)K * sizeof(tick));
-        memcpy(t->sq[t->sq_at], a, (size_t)K * sizeof(tick));
+        for (int k = 0; k < K; k++) {
+            ROW(t->st_write, v & t->rmask)[k] = t->drain[k];
+            ROW(t->sq, t->sq_at)[k] = a[k];
+        }
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
     }
-
-    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
-    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
-        edan_predictor_jump(&t->bp);
-    t->prev_pc = in->pc;
-    t->prev_next = in->pc ? in->pc + in->size : 0;
-    t->n.instructions++;
-    t->v++;
-    return 0;
+    return step_end(t, in);
 }
 
 /* ===================================================================== */
@@ -643,97 +707,4 @@ edan_consumer edan_timing_consumer(edan_timing *t)
 {
     edan_consumer c = {t, consume, finish, NULL};
     return c;
-}
-
-const edan_error *edan_timing_error(const edan_timing *t)
-{
-    return &t->err;
-}
-
-int edan_timing_lanes(const edan_timing *t)
-{
-    return t->K;
-}
-
-const edan_timing_counts *edan_timing_counts_get(const edan_timing *t)
-{
-    return &t->n;
-}
-
-const edan_machine *edan_timing_machine(const edan_timing *t)
-{
-    return &t->m;
-}
-
-edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
-{
-    edan_timing_lane l;
-    l.mem_latency_ns = t->lat_ns[i];
-    l.cycles = (double)t->last_commit[i] / TPC;
-    l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
-    l.mem_stall_cycles = (double)t->stall[i] / TPC;
-    return l;
-}
-
-uint32_t edan_timing_ids(const edan_timing *t)
-{
-    return (uint32_t)t->id_cap;
-}
-
-uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
-{
-    return id < t->id_cap ? t->id_count[id] : 0;
-}
-
-uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
-{
-    return id < t->id_cap ? t->id_pc[id] : 0;
-}
-
-double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
-{
-    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
-}
-
-double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
-{
-    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
-}
-
-double edan_timing_slope_of(const edan_timing *t, const double *cycles)
-{
-    const double ns_per_cycle = 1.0 / t->m.clock_ghz;
-    double sx = 0, sy = 0;
-    for (int k = 0; k < t->K; k++) {
-        sx += t->lat_ns[k];
-        sy += cycles[k] * ns_per_cycle;
-    }
-    double mx = sx / t->K, my = sy / t->K, sxx = 0, sxy = 0;
-    for (int k = 0; k < t->K; k++) {
-        double dx = t->lat_ns[k] - mx;
-        sxx += dx * dx;
-        sxy += dx * (cycles[k] * ns_per_cycle - my);
-    }
-    return sxx > 0 ? sxy / sxx : 0;
-}
-
-double edan_timing_slope(const edan_timing *t)
-{
-    double c[MAXK];
-    for (int k = 0; k < t->K; k++)
-        c[k] = edan_timing_lane_get(t, k).cycles;
-    return edan_timing_slope_of(t, c);
-}
-
-double edan_timing_slowdown(const edan_timing *t)
-{
-    int lo = 0, hi = 0;
-    for (int k = 1; k < t->K; k++) {
-        if (t->lat_ns[k] < t->lat_ns[lo])
-            lo = k;
-        if (t->lat_ns[k] > t->lat_ns[hi])
-            hi = k;
-    }
-    double base = edan_timing_lane_get(t, lo).seconds;
-    return base > 0 ? edan_timing_lane_get(t, hi).seconds / base : 1;
 }

@@ -1,0 +1,95 @@
+/* timing_results.c - the timing model's results (timing.h), after the stream. */
+#include "analysis/timing_internal.h"
+
+const edan_error *edan_timing_error(const edan_timing *t)
+{
+    return &t->err;
+}
+
+int edan_timing_lanes(const edan_timing *t)
+{
+    return t->K;
+}
+
+const edan_timing_counts *edan_timing_counts_get(const edan_timing *t)
+{
+    return &t->n;
+}
+
+const edan_machine *edan_timing_machine(const edan_timing *t)
+{
+    return &t->m;
+}
+
+edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
+{
+    edan_timing_lane l;
+    l.mem_latency_ns = t->lat_ns[i];
+    l.cycles = (double)t->last_commit[i] / TPC;
+    l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
+    l.mem_stall_cycles = (double)t->stall[i] / TPC;
+    return l;
+}
+
+uint32_t edan_timing_ids(const edan_timing *t)
+{
+    return (uint32_t)t->id_cap;
+}
+
+uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
+{
+    return id < t->id_cap ? t->id_count[id] : 0;
+}
+
+uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
+{
+    return id < t->id_cap ? t->id_pc[id] : 0;
+}
+
+double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
+{
+    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
+}
+
+double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
+{
+    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
+}
+
+double edan_timing_slope_of(const edan_timing *t, const double *cycles)
+{
+    const double ns_per_cycle = 1.0 / t->m.clock_ghz;
+    double sx = 0, sy = 0;
+    for (int k = 0; k < t->K; k++) {
+        sx += t->lat_ns[k];
+        sy += cycles[k] * ns_per_cycle;
+    }
+    double mx = sx / t->K, my = sy / t->K, sxx = 0, sxy = 0;
+    for (int k = 0; k < t->K; k++) {
+        double dx = t->lat_ns[k] - mx;
+        sxx += dx * dx;
+        sxy += dx * (cycles[k] * ns_per_cycle - my);
+    }
+    return sxx > 0 ? sxy / sxx : 0;
+}
+
+double edan_timing_slope(const edan_timing *t)
+{
+    double c[MAXK];
+    for (int k = 0; k < t->K; k++)
+        c[k] = edan_timing_lane_get(t, k).cycles;
+    return edan_timing_slope_of(t, c);
+}
+
+double edan_timing_slowdown(const edan_timing *t)
+{
+    int lo = 0, hi = 0;
+    for (int k = 1; k < t->K; k++) {
+        if (t->lat_ns[k] < t->lat_ns[lo])
+            lo = k;
+        if (t->lat_ns[k] > t->lat_ns[hi])
+            hi = k;
+    }
+    double base = edan_timing_lane_get(t, lo).seconds;
+    return base > 0 ? edan_timing_lane_get(t, hi).seconds / base : 1;
+}
