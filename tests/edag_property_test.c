@@ -277,17 +277,21 @@ int main(int argc, char **argv)
          * A sixteenth of the trials (one-lane ones) is long and spreads its
          * accesses over 4 KiB across a page boundary: a narrow shadow's pages
          * start sparse and grow, and with more than EDAN_SHADOW_SPARSE_MAX
-         * units written become full pages (shadow.h).
+         * units written become full pages (shadow.h); or over 64 pages, many
+         * small sparse pages side by side in their slab.
          */
         const bool spread = trial % 16 == 5;
         size_t n = spread ? 400 + rt_below(800) : 1 + rt_below(160);
         edan_exec *recs = calloc(n, sizeof *recs);
         rt_random_records(table, recs, n);
+        const bool pages = spread && trial % 32 == 21; /* half of them: 64 pages, a few units in each */
         if (spread) {
             for (size_t i = 0; i < n; i++)
                 if (recs[i].addr)
-                    recs[i].addr = 0x20000 + 1024 + rt_below(4096);
-            promoted += units_written_max(recs, n) > EDAN_SHADOW_SPARSE_MAX;
+                    recs[i].addr =
+                        pages ? 0x40000 + 4096 * rt_below(64) + rt_below(48) : 0x20000 + 1024 + rt_below(4096);
+            if (!pages)
+                promoted += units_written_max(recs, n) > EDAN_SHADOW_SPARSE_MAX;
         }
         /* a quarter of the trials (one-lane ones) has only 4- and 8-byte accesses at multiples of 4: the short paths */
         if (trial % 4 == 1) {

@@ -85,7 +85,7 @@ static edan_shadow_sparse *slab_take(edan_shadow *s, uint32_t slots)
         s->slab_left = SLAB_BYTES;
     }
     void *p = s->slab_bump;
-    s->slab_bump += bytes - 16;
+    s->slab_bump += bytes;
     s->slab_left -= bytes;
     return p;
 }
