@@ -419,20 +419,7 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
     }
     if (!ok)
         return -1;
-    edan_deps_totals *tot = &t->tot;
-    if (F > tot->Tinf || v == 0) {
-        tot->Tinf = F;
-        tot->tinf_v = v;
-    }
-    if (x->mem) {
-        tot->W++;
-        if (md > tot->D) {
-            tot->D = md;
-            tot->depth_v = v;
-        }
-    }
-    tot->T1 += cost;
-    tot->vertices++;
+    deps_count(&t->tot, v, F, md, x->mem, cost);
     return 0;
 }
 

@@ -178,4 +178,22 @@ static inline void put_write(deps_write *d, uint64_t F, uint64_t by, uint32_t md
     d->split = 0;
 }
 
+/* Vertex v (finish F, memory depth md, a memory-access vertex or not, cost t(v)) into the totals. */
+static inline void deps_count(edan_deps_totals *tot, uint64_t v, uint64_t F, uint64_t md, bool mem, uint64_t cost)
+{
+    if (F > tot->Tinf || v == 0) {
+        tot->Tinf = F;
+        tot->tinf_v = v;
+    }
+    if (mem) {
+        tot->W++;
+        if (md > tot->D) {
+            tot->D = md;
+            tot->depth_v = v;
+        }
+    }
+    tot->T1 += cost;
+    tot->vertices++;
+}
+
 #endif

@@ -114,20 +114,7 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
         unsplit(t, u);
         put_write(unit_write(u), F, v + 1, (uint32_t)md);
     }
-    edan_deps_totals *tot = &t->tot;
-    if (F > tot->Tinf || v == 0) {
-        tot->Tinf = F;
-        tot->tinf_v = v;
-    }
-    if (mem) {
-        tot->W++;
-        if (md > tot->D) {
-            tot->D = md;
-            tot->depth_v = v;
-        }
-    }
-    tot->T1 += cost;
-    tot->vertices++;
+    deps_count(&t->tot, v, F, md, mem, cost);
     *out = (edan_deps_link){p.crit, p.deep, mem};
     return 1;
 }
