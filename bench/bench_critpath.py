@@ -62,13 +62,13 @@ def descendants(root):
                     parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 pass
-    out, todo = {root}, [root]
-    while todo:
-        p = todo.pop()
+    out, pending = {root}, [root]
+    while pending:
+        p = pending.pop()
         for c, pp in parent.items():
             if pp == p and c not in out:
                 out.add(c)
-                todo.append(c)
+                pending.append(c)
     return out
 
 
