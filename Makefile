@@ -43,11 +43,13 @@ bench: build
 	@python3 bench/bench.py $(BUILD) --update-docs
 	@python3 bench/bench_memory.py $(BUILD) --update-docs
 	@python3 bench/bench_online.py $(BUILD) --update-docs
+	@python3 bench/bench_sampled.py $(BUILD) --update-docs
 
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1
 	@python3 bench/bench_memory.py $(BUILD) --quick
 	@python3 bench/bench_online.py $(BUILD) --quick
+	@python3 bench/bench_sampled.py $(BUILD) --quick
 
 # Coverage-guided fuzzing (libFuzzer, clang): the trace readers, the options and the machine files, each
 # for FUZZ_SECONDS (600 by default), the three at once. Any ASan or UBSan report stops a target and fails make fuzz.

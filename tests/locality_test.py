@@ -5,7 +5,8 @@ windows against each other and against other tools; the load-classes tool (--cla
 whose classes are known; the zoom tree and the reuse histogram on a synthetic text trace against naive
 implementations of their definitions; bad options.
 
-usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, csv, command, locality_options)
+usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, sampled_only, csv, command,
+                                              locality_options)
 """
 import json
 import os
@@ -337,6 +338,69 @@ def test_sampled():
     check(r["functions"][0]["name"] == "kernel" and r["functions"][0]["counts"]["sampled_loads"] > 0, "sampled: kernel")
 
 
+SAMPLED_KEYS = ("sampled_loads", "sampled_blocks", "loads_estimate", "blocks_estimate", "growth_estimate",
+                "window_blocks_estimate")
+
+
+def test_sampled_only():
+    """edan run --sample-only: the plugin traces the samples alone (it counts the loads between them and
+    retranslates at each sample's edges), and every estimate equals the one from the whole stream of
+    the same run, to the bit; the exact values it cannot know are null; other commands and tools refuse it."""
+    cases = [("spmv", 3000, ["--filter=kernel"], (100, 1000)), ("spmv", 3000, [], (8192, 819200)),
+             ("spmv", 3000, [], (1, 7)), ("spmv", 20000, [], (512, 65536)), ("pointer_chase", 20000, [], (64, 6400)),
+             ("stream", 20000, [], (1000, 1000)), ("trsv", 200, [], (50, 5000)),
+             ("spmv", 3000, ["--filter=kernel", "--exclude-callees"], (10, 1000))]
+    for prog, n, extra, (window, period) in cases:
+        what = f"{prog} {n} {' '.join(extra)} {window}/{period}"
+        opts = ["run", "--json", f"--sample-period={period}", f"--sample-window={window}", *extra]
+        full = edan(*opts, os.path.join(EX, prog), str(n))
+        only = edan(*opts, "--sample-only", os.path.join(EX, prog), str(n))
+        check(full.returncode == 0 and only.returncode == 0, f"{what}: {full.stderr} {only.stderr}")
+        check("warning" not in only.stderr, f"{what}: a sample started late: {only.stderr}")
+        rf = json.loads(full.stdout.strip().splitlines()[-1])
+        ro = json.loads(only.stdout.strip().splitlines()[-1])
+        validate_schema(ro, "--sample-only")
+        check(ro["source"]["kind"] == "sampled" and "configurations" not in ro and set(ro) - {"schema", "source", "model"}
+              == {"sampled"}, f"{what}: the report holds the sampled section alone: {sorted(ro)}")
+        f, o = rf["sampled"], ro["sampled"]
+        check(o["sample_only"] and not f["sample_only"], f"{what}: sample_only")
+        check(all(f[k] == o[k] for k in ("samples", "rho", "window", "period")) and f["all"]["loads"] == o["all"]["loads"],
+              f"{what}: samples, rho, loads: {f['samples']} {f['rho']} {f['all']['loads']} vs "
+              f"{o['samples']} {o['rho']} {o['all']['loads']}")
+        check(all(f["all"][k] == o["all"][k] for k in SAMPLED_KEYS), f"{what}: the run's estimates: {f['all']} vs {o['all']}")
+        check(o["all"]["blocks"] is None and o["all"]["window_blocks"] is None and o["all"]["blocks_error"] is None,
+              f"{what}: exact values unknown: {o['all']}")
+        fs = {r["name"]: r["counts"] for r in f["functions"] if r["counts"]["sampled_loads"]}
+        os_ = {r["name"]: r["counts"] for r in o["functions"]}
+        check(set(fs) == set(os_) and all(fs[k][c] == os_[k][c] for k in fs for c in SAMPLED_KEYS),
+              f"{what}: per function: {len(fs)} vs {len(os_)} functions")
+        check(all(c["loads"] is None for c in os_.values()), f"{what}: functions' exact loads unknown")
+    # the CSV leaves what is unknown empty
+    with tempfile.TemporaryDirectory() as d:
+        p = edan("run", "--sample-period=1000", "--sample-window=100", "--sample-only", "--csv-dir=" + d,
+                 os.path.join(EX, "spmv"), "300")
+        check(p.returncode == 0, p.stderr)
+        import csv
+        with open(os.path.join(d, "spmv-sampled.csv")) as fh:
+            rows = list(csv.DictReader(fh))
+        check(rows[0]["function"] == "(all)" and int(rows[0]["loads"]) > 0 and all(r["loads"] == "" and r["blocks"] == ""
+              for r in rows[1:]) and int(rows[1]["sampled_loads"]) > 0, f"sampled.csv with --sample-only: {rows[:2]}")
+    prog = os.path.join(EX, "spmv")
+    for args, msg in ((["analyze", "--sample-period=100", "--sample-window=10", "--sample-only", prog], "only edan run"),
+                      (["record", "--sample-period=100", "--sample-window=10", "--sample-only", "-o", "/nonexistent/t.edt", prog, "30"],
+                       "only edan run"),
+                      (["locality", "--sample-period=100", "--sample-window=10", "--sample-only", prog, "30"], "only edan run"),
+                      (["run", "--sample-only", prog, "30"], "needs --sample-period"),
+                      (["run", "--sample-only", "--sample-period=100", "--sample-window=100", "--reuse", prog, "30"],
+                       "the reuse tool"),
+                      (["run", "--sample-only", "--sample-period=100", "--sample-window=100", "--critical-path", prog, "30"],
+                       "needs every instruction"),
+                      (["run", "--sample-only", "--sample-period=100", prog, "30"], "must divide")):
+        p = edan(*args, expect=None)
+        check(p.returncode == 2 and msg in p.stderr and "qemu" not in p.stderr.lower(),
+              f"{' '.join(args)}: exit {p.returncode}: {p.stderr}")
+
+
 def test_csv():
     """--csv-dir: every table, parseable, equal to the JSON report's numbers."""
     import csv
@@ -401,5 +465,5 @@ def test_command():
     check(p.returncode == 0 and "--memgaze-table" in p.stdout and "PROGRAM" in p.stdout, "edan locality --help")
 
 
-run_category({"command": test_command, "csv": test_csv, "sampled": test_sampled, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+run_category({"command": test_command, "csv": test_csv, "sampled": test_sampled, "sampled_only": test_sampled_only, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
               "zoom": test_zoom})

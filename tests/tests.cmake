@@ -150,7 +150,7 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
-  foreach(category reuse classes zoom sampled csv command locality_options)
+  foreach(category reuse classes zoom sampled sampled_only csv command locality_options)
     add_test(NAME locality_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/locality_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(locality_${category} PROPERTIES DEPENDS examples TIMEOUT 600)

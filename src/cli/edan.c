@@ -23,6 +23,7 @@
 
 #include "cli/cli.h"
 #include "tool/functions_tool.h"
+#include "tool/sampled_tool.h"
 #include "trace/exec.h"
 #include "trace/trace_text.h"
 #include "util/files.h"
@@ -338,6 +339,9 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
     *first = parse_args(argc, argv, 2, c, sub, false);
     if (c->help)
         usage_sub(sub, stdout);
+    edan_error err = {0};
+    if (!c->help && edan_sampled_tool_check(&c->o, sub, &err))
+        cli_die(2, "%s", err.msg);
     return !c->help;
 }
 

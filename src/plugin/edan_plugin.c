@@ -17,6 +17,8 @@
  * memory callbacks fill in the addresses.
  * Only vCPU 0 (the main thread) is traced: the eDAG model is sequential;
  * instructions of other threads are counted and reported.
+ * With --sample-only (mode=online) only MemGaze's samples are traced
+ * (section "Sampling" below).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,92 +30,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config/options.h"
 #include "isa/riscv.h"
-#include "plugin/qemu_plugin_api.h"
-#include "tool/session.h"
-#include "trace/activity.h"
-#include "trace/async.h"
-#include "trace/exec.h"
-#include "trace/trace_file.h"
-#include "trace/trace_text.h"
-#include "util/elf_symbols.h"
 #include "util/files.h"
+
+#include "plugin/plugin_internal.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
-#define BATCH 16384
-#define ASYNC_BUFFERS 16
-#define SLOT_CHUNK 4096
-
-typedef struct slot {
-    const edan_insn *insn;
-    uint32_t id;
-    uint8_t entry; /* first instruction of a filtered function */
-    uint8_t in_fn; /* inside a filtered function's range */
-    uint8_t flow;
-} slot;
-
-/*
- * A translation block whose records are appended when it starts (on_tb):
- * its records as they are before any access (recs; memory instructions
- * marked EDAN_EXEC_NO_ACCESS until their memory callback gives the
- * address). That is exactly what one callback per instruction would append,
- * and in the same order, provided the block runs to its end (a guest fault
- * in the middle leaves the records of the instructions after it) and the
- * filter's state is the same for all its instructions: only its first can
- * be a function's entry, only its last a call or a return (which end a
- * block anyway), and its instructions lie all in or all out of the filtered
- * functions. Other blocks take one callback per instruction. Plans live as
- * long as QEMU may run their blocks, like the slots: until the process ends.
- */
-typedef struct tb_plan {
-    uint32_t n;
-    uint8_t entry, flow, in_fn; /* of the first, of the last, of all */
-    edan_exec recs[];
-} tb_plan;
-
-/* at most this many instructions in a block that on_tb() appends (QEMU's own limit is 512) */
-#define TB_PLAN_MAX 512
-
-enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT };
-
-static struct {
-    enum mode mode;
-    char out[1024], opts[1024], status[1024], binary[1024];
-    int filter_ready;
-    edan_options options;
-    edan_code_table *code;
-    slot **slot_chunks;
-    size_t n_slot_chunks;
-    /* function filter */
-    int filtering;
-    int per_insn; /* blocks=off */
-    edan_elf_func ranges[256];
-    size_t n_ranges;
-    uint64_t bias;
-    edan_activity activity;
-    /* stream: records are written straight into the async consumer's buffers */
-    edan_async *async;
-    int threaded;
-    edan_exec *buf, *sync_buf;
-    size_t n;
-    edan_exec *cur;
-    edan_exec sink;
-    edan_exec *tb;                  /* the records of the block on_tb() appended last (or tb_sink) */
-    edan_exec tb_sink[TB_PLAN_MAX]; /* where the memory callbacks of a block outside the filter write */
-    uint64_t total;
-    atomic_uint_fast64_t other_vcpu_insns;
-    uint64_t forks; /* guest fork()s of the traced process */
-    int child;      /* this is a forked child: nothing is traced */
-    edan_consumer consumer;
-    edan_session *session; /* online */
-    edan_trace_writer *writer;
-    edan_text_writer *text;
-    int progress;
-    struct timespec t0, last_progress;
-    edan_error err;
-} P;
+edan_plugin_state edan_plug;
 
 static void write_status(const char *msg)
 {
@@ -155,7 +79,7 @@ static void forked_child(void)
     P.status[0] = '\0';
 }
 
-static void flush(void)
+void edan_plugin_flush(void)
 {
     if (P.child) {
         P.n = 0;
@@ -183,26 +107,13 @@ static void flush(void)
     }
 }
 
-static inline void append(const slot *s)
-{
-    if (P.n == BATCH)
-        flush();
-    edan_exec *r = &P.buf[P.n++];
-    r->insn = s->insn;
-    r->id = s->id;
-    r->addr = 0;
-    r->vcpu = 0;
-    r->flags = s->insn->mem != EDAN_MEM_NONE ? EDAN_EXEC_NO_ACCESS : 0;
-    P.cur = r;
-}
-
 static void on_insn(unsigned int vcpu, void *ud)
 {
     if (vcpu) {
         atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
         return;
     }
-    append(ud);
+    edan_plugin_append(ud);
 }
 
 static void on_insn_filtered(unsigned int vcpu, void *ud)
@@ -213,7 +124,7 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
         return;
     }
     if (edan_activity_step(&P.activity, s->entry, s->flow) && (!P.options.exclude_callees || s->in_fn))
-        append(s);
+        edan_plugin_append(s);
     else
         P.cur = &P.sink;
 }
@@ -221,7 +132,7 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
 static void append_tb(const tb_plan *t)
 {
     if (P.n + t->n > BATCH)
-        flush();
+        edan_plugin_flush();
     P.tb = memcpy(&P.buf[P.n], t->recs, t->n * sizeof *t->recs);
     P.n += t->n;
 }
@@ -261,7 +172,7 @@ static void on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va
     r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
 }
 
-static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     (void)info;
     (void)ud;
@@ -320,6 +231,7 @@ static slot *insn_slot(struct qemu_plugin_insn *qi)
         s->insn = edan_code_table_get(P.code, sid);
         s->id = sid;
         s->flow = s->insn->flow;
+        s->load = s->insn->mem == EDAN_MEM_LOAD && s->insn->mem_size;
         for (size_t r = 0; r < P.n_ranges; r++) {
             uint64_t lo = P.ranges[r].start + P.bias, hi = P.ranges[r].end + P.bias;
             if (pc == lo)
@@ -331,15 +243,23 @@ static slot *insn_slot(struct qemu_plugin_insn *qi)
     return s;
 }
 
-/* A plan for the block of these n slots (tb_plan), or NULL when it takes a callback per instruction. */
-static tb_plan *plan_block(slot *const *slots, size_t n)
+/* Whether the filter's state is the same for all n instructions of a block (tb_plan). */
+bool edan_plugin_one_filter_state(slot *const *slots, size_t n)
 {
     for (size_t i = 0; P.filtering && i < n; i++) {
         const bool calls_or_returns = slots[i]->flow == EDAN_FLOW_CALL || slots[i]->flow == EDAN_FLOW_RETURN;
         if ((i > 0 && slots[i]->entry) || (i + 1 < n && calls_or_returns) ||
             (P.options.exclude_callees && slots[i]->in_fn != slots[0]->in_fn))
-            return NULL;
+            return false;
     }
+    return true;
+}
+
+/* A plan for the block of these n slots (tb_plan), or NULL when it takes a callback per instruction. */
+static tb_plan *plan_block(slot *const *slots, size_t n)
+{
+    if (!edan_plugin_one_filter_state(slots, n))
+        return NULL;
     tb_plan *t = n ? malloc(sizeof *t + n * sizeof t->recs[0]) : NULL;
     if (!t)
         return NULL; /* out of memory: the callbacks per instruction need none */
@@ -354,7 +274,7 @@ static tb_plan *plan_block(slot *const *slots, size_t n)
     return t;
 }
 
-static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
     if (P.options.n_filter && !P.filter_ready) {
@@ -371,7 +291,9 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             return;
         }
     }
-    tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn ? plan_block(slots, n) : NULL;
+    if (P.sampling && !P.recording && n <= TB_PLAN_MAX && edan_sample_count_block(tb, slots, n))
+        return;
+    tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn && !P.sampling ? plan_block(slots, n) : NULL;
     if (t)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, P.filtering ? on_tb_filtered : on_tb, QEMU_PLUGIN_CB_NO_REGS, t);
     for (size_t i = 0; i < n; i++) {
@@ -388,19 +310,24 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                  (void *)(uintptr_t)i);
             continue;
         }
-        qemu_plugin_register_vcpu_insn_exec_cb(qi, P.filtering ? on_insn_filtered : on_insn, QEMU_PLUGIN_CB_NO_REGS, s);
-        if (mem)
-            qemu_plugin_register_vcpu_mem_cb(qi, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+        qemu_plugin_vcpu_udata_cb_t cb = P.filtering ? on_insn_filtered : on_insn;
+        if (P.sampling && !P.filtering && !s->load)
+            continue; /* sampling counts and records loads alone (plugin_sample.c) */
+        if (P.sampling)
+            cb = P.recording ? edan_sample_on_insn_record : edan_sample_on_insn_count;
+        qemu_plugin_register_vcpu_insn_exec_cb(qi, cb, QEMU_PLUGIN_CB_NO_REGS, s);
+        if (mem && (!P.sampling || (P.recording && s->load)))
+            qemu_plugin_register_vcpu_mem_cb(qi, edan_plugin_on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
     }
 }
 
-static void on_exit_cb(qemu_plugin_id_t id, void *ud)
+void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
 {
     (void)id;
     (void)ud;
     if (P.child)
         return;
-    flush();
+    edan_plugin_flush();
     if (P.forks)
         fprintf(stderr,
                 "edan: warning: the program forked %" PRIu64 " time%s; only its first process was traced (the "
@@ -411,15 +338,16 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
     uint64_t others = atomic_load(&P.other_vcpu_insns);
     if (others)
         fprintf(stderr,
-                "edan: warning: %" PRIu64 " instructions of other threads were not traced (the eDAG "
+                "edan: warning: %" PRIu64 " %s of other threads were not traced (the eDAG "
                 "model is sequential; only the main thread is analysed)\n",
-                others);
+                others, P.sampling ? "loads" : "instructions");
     int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish(P.consumer.ctx);
     if (finished && P.session)
         edan_session_finish(P.session, &P.err);
     edan_async_free(P.async);
     P.async = NULL;
     free(P.sync_buf);
+    edan_sample_finish();
     if (P.mode == MODE_ONLINE && P.session && !P.err.set) {
         FILE *f = fopen(P.out, "w");
         if (!f) {
@@ -501,6 +429,7 @@ static int setup_filter(void)
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
     memset(&P, 0, sizeof P);
+    P.id = id;
     P.cur = &P.sink;
     edan_options_default(&P.options);
     P.mode = MODE_ONLINE;
@@ -583,11 +512,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         /* the report's header: the source and the filter; strings that live as long as the plugin */
         static char online_filter[600];
         snprintf(online_filter, sizeof online_filter, "%s", filter_text);
-        const edan_report_source src = {"online", NULL, binary_path(), online_filter};
-        P.session = edan_session_new(&P.options, NULL, &src, &err);
+        /* --sample-only: the samples alone, for the sampled tool alone */
+        const bool sampled = edan_options_last(&P.options, "sample-only") != NULL;
+        static const char *const only_sampled[] = {"sampled", NULL};
+        const edan_report_source src = {sampled ? "sampled" : "online", NULL, binary_path(), online_filter};
+        P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)
             return fail("%s", err.msg);
+        if (sampled && edan_sample_setup())
+            return fail("%s", P.err.msg);
         P.consumer = edan_session_consumer(P.session);
+    } else if (edan_options_last(&P.options, "sample-only")) {
+        return fail("%s", "--sample-only traces the samples for an analysis while the program runs (edan run), "
+                          "not into a trace");
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};
         meta.binary = P.binary[0] ? P.binary : NULL;
@@ -621,8 +558,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     }
     clock_gettime(CLOCK_MONOTONIC, &P.t0);
     P.last_progress = P.t0;
-    qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
-    qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+    qemu_plugin_register_vcpu_tb_trans_cb(id, edan_plugin_on_translate);
+    qemu_plugin_register_atexit_cb(id, edan_plugin_on_exit, NULL);
     pthread_atfork(NULL, forked_parent, forked_child);
     return 0;
 }

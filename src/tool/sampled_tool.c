@@ -18,6 +18,13 @@
  * of the whole run), and the mean footprint of windows of W loads over all
  * windows (the intra-window quantity the samples estimate directly).
  *
+ * With --sample-only (edan run) the plugin traces only the samples
+ * (plugin/edan_plugin.c counts the loads between them): the stream is the
+ * samples one after another, each W loads from its first load to its last,
+ * the run's load count comes at the end (edan_sampled_tool_set_loads), and
+ * the exact values, which need every load, are not reported. The estimates
+ * are those of the same run's whole stream, to the bit.
+ *
  * State: one hash table (util/keymap.h) of (block, function) with the last window it was
  * touched in, so every per-window distinct count is one comparison per
  * access. Memory is proportional to the distinct (block, function) pairs.
@@ -29,6 +36,7 @@
 
 #include "report/csv.h"
 #include "report/json.h"
+#include "tool/sampled_tool.h"
 #include "tool/session.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
@@ -58,8 +66,10 @@ typedef struct sm_counts {
 
 typedef struct sampled_tool {
     uint64_t period, window;
-    uint64_t loads;  /* loads so far: load i is in window i / W, sampled when i % P < W */
-    edan_keymap map; /* (block, function) -> sm_block */
+    uint64_t loads;    /* loads so far: load i is in window i / W, sampled when i % P < W */
+    bool presampled;   /* --sample-only: the stream is the samples alone */
+    uint64_t received; /* loads received with --sample-only (window received / W) */
+    edan_keymap map;   /* (block, function) -> sm_block */
     sm_counts all;
     sm_counts *fns;  /* per function, and [n_funcs] for code outside every function */
     uint32_t *id_fn; /* function index + 1 by static id */
@@ -97,6 +107,20 @@ static int check_window(const char *v, edan_error *err)
 static bool wanted(const edan_options *o)
 {
     return edan_options_last(o, "sample-period") != NULL;
+}
+
+/* The period and window: 0, or -1 with err set. */
+static int parse_params(const edan_options *o, uint64_t *period, uint64_t *window, edan_error *err)
+{
+    const char *w = edan_options_last(o, "sample-window");
+    if (parse_count(edan_options_last(o, "sample-period"), "sample-period", period, err) ||
+        parse_count(w ? w : "8192", "sample-window", window, err))
+        return -1;
+    if (*window > *period || *period % *window) {
+        edan_error_set(err, "--sample-window=%" PRIu64 " must divide --sample-period=%" PRIu64, *window, *period);
+        return -1;
+    }
+    return 0;
 }
 
 /* ===================================================================== */
@@ -165,9 +189,10 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         const edan_insn *in = r->insn;
         if (in->mem != EDAN_MEM_LOAD || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
             continue;
-        const uint64_t w = t->loads / t->window + 1;
-        const bool sampled = t->loads % t->period < t->window;
-        t->loads++;
+        /* the windows' numbers differ between the two streams, but only their equality counts */
+        const uint64_t idx = t->presampled ? t->received++ : t->loads++;
+        const uint64_t w = idx / t->window + 1;
+        const bool sampled = t->presampled || idx % t->period < t->window;
         const uint32_t fn = function_of(t, r);
         bool ok = fn != UINT32_MAX - 2;
         sm_counts *fc = ok && fn != ALL_FN ? &t->fns[fn] : NULL;
@@ -223,6 +248,8 @@ static sm_view view(const sampled_tool *t, const sm_counts *c)
     v.F_err = rel(v.F_hat, (double)c->F);
     v.A_err = rel(v.A_hat, (double)c->A);
     v.win_err = rel(v.win_F_hat, v.win_F);
+    if (t->presampled) /* only the samples were seen: nothing exact but the run's loads */
+        v.win_F = v.F_err = v.A_err = v.win_err = NAN;
     return v;
 }
 
@@ -263,20 +290,33 @@ static const char *fn_name(const sampled_tool *t, uint32_t fn)
     return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : "(outside known functions)";
 }
 
+/* The exact loads and blocks of c: NAN when only the samples were seen (the run's loads are known even then). */
+static double exact_loads(const sampled_tool *t, const sm_counts *c)
+{
+    return !t->presampled ? (double)c->A : c == &t->all ? (double)t->loads : NAN;
+}
+
+static double exact_blocks(const sampled_tool *t, const sm_counts *c)
+{
+    return t->presampled ? NAN : (double)c->F;
+}
+
 static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
 {
     const sm_view v = view(t, c);
-    fprintf(f,
-            "{\"loads\":%" PRIu64 ",\"sampled_loads\":%" PRIu64 ",\"blocks\":%" PRIu64 ",\"sampled_blocks\":%" PRIu64
-            ",\"loads_estimate\":",
-            c->A, c->A_s, c->F, c->F_s);
+    const double A = exact_loads(t, c), F = exact_blocks(t, c);
+    fputs("{\"loads\":", f);
+    edan_json_num(f, A);
+    fprintf(f, ",\"sampled_loads\":%" PRIu64 ",\"blocks\":", c->A_s);
+    edan_json_num(f, F);
+    fprintf(f, ",\"sampled_blocks\":%" PRIu64 ",\"loads_estimate\":", c->F_s);
     edan_json_num(f, v.A_hat);
     fputs(",\"blocks_estimate\":", f);
     edan_json_num(f, v.F_hat);
     fputs(",\"growth_estimate\":", f);
     edan_json_num(f, v.dF_hat);
     fputs(",\"growth\":", f);
-    edan_json_num(f, c->A ? (double)c->F / (double)c->A : 0);
+    edan_json_num(f, A > 0 ? F / A : t->presampled ? NAN : 0);
     fputs(",\"window_blocks\":", f);
     edan_json_num(f, v.win_F);
     fputs(",\"window_blocks_estimate\":", f);
@@ -290,11 +330,24 @@ static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
     fputc('}', f);
 }
 
+/* v in a text column (fmt: its printf format for one double), or "-" when unknown. */
+static const char *cell(char *buf, size_t cap, const char *fmt, double v)
+{
+    if (isnan(v))
+        return "-";
+    snprintf(buf, cap, fmt, v);
+    return buf;
+}
+
 static void text_row(const sampled_tool *t, FILE *f, const char *name, const sm_counts *c)
 {
     const sm_view v = view(t, c);
-    fprintf(f, "  %-28.28s %12" PRIu64 " %+7.1f%% %10" PRIu64 " %12.0f %+8.1f%% %10.1f %10.1f %+7.1f%%\n", name, c->A,
-            100 * v.A_err, c->F, v.F_hat, 100 * v.F_err, v.win_F, v.win_F_hat, 100 * v.win_err);
+    char b[6][40];
+    fprintf(f, "  %-28.28s %12s %8s %10s %12.0f %9s %10s %10.1f %8s\n", name,
+            cell(b[0], sizeof b[0], "%.0f", exact_loads(t, c)), cell(b[1], sizeof b[1], "%+.1f%%", 100 * v.A_err),
+            cell(b[2], sizeof b[2], "%.0f", exact_blocks(t, c)), v.F_hat,
+            cell(b[3], sizeof b[3], "%+.1f%%", 100 * v.F_err), cell(b[4], sizeof b[4], "%.1f", v.win_F), v.win_F_hat,
+            cell(b[5], sizeof b[5], "%+.1f%%", 100 * v.win_err));
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
@@ -308,8 +361,10 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     if (fmt == EDAN_FORMAT_TEXT) {
         fprintf(f,
                 "\nsampled estimates (MemGaze's Eq. 1-4 from %" PRIu64 " loads of every %" PRIu64 "; %" PRIu64
-                " samples, rho %.4g) against exact\n",
-                t->window, t->period, samples, all.rho);
+                " samples, rho %.4g) %s\n",
+                t->window, t->period, samples, all.rho,
+                t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
+                              : "against exact");
         fprintf(f, "  %-28s %12s %8s %10s %12s %9s %10s %10s %8s\n", "", "loads A", "A^ err", "F blocks", "F^ = rho F",
                 "F^ err", "F/window", "sampled", "err");
         text_row(t, f, "all", &t->all);
@@ -319,9 +374,9 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
             fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
     } else if (fmt == EDAN_FORMAT_JSON) {
         fprintf(f,
-                ",\"sampled\":{\"block_bytes\":%u,\"window\":%" PRIu64 ",\"period\":%" PRIu64 ",\"samples\":%" PRIu64
-                ",\"rho\":",
-                1u << BLOCK_SHIFT, t->window, t->period, samples);
+                ",\"sampled\":{\"sample_only\":%s,\"block_bytes\":%u,\"window\":%" PRIu64 ",\"period\":%" PRIu64
+                ",\"samples\":%" PRIu64 ",\"rho\":",
+                t->presampled ? "true" : "false", 1u << BLOCK_SHIFT, t->window, t->period, samples);
         edan_json_num(f, all.rho);
         fputs(",\"all\":", f);
         json_counts(t, f, &t->all);
@@ -370,14 +425,15 @@ static void *create(edan_session *s, edan_error *err)
         edan_error_set(err, "out of memory");
         return NULL;
     }
-    const char *w = edan_options_last(o, "sample-window");
-    if (parse_count(edan_options_last(o, "sample-period"), "sample-period", &t->period, err) ||
-        parse_count(w ? w : "8192", "sample-window", &t->window, err)) {
+    if (parse_params(o, &t->period, &t->window, err)) {
         destroy(t);
         return NULL;
     }
-    if (t->window > t->period || t->period % t->window) {
-        edan_error_set(err, "--sample-window=%" PRIu64 " must divide --sample-period=%" PRIu64, t->window, t->period);
+    t->presampled = edan_options_last(o, "sample-only") != NULL;
+    const char *kind = edan_session_source(s)->kind;
+    if (t->presampled && (!kind || strcmp(kind, "sampled"))) {
+        edan_error_set(err, "--sample-only: the samples are taken while the program runs, so only edan run traces "
+                            "them (leave it out to estimate from every load of the stream)");
         destroy(t);
         return NULL;
     }
@@ -427,13 +483,14 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
         const sm_counts *cnt = i == 0 ? &t->all : rows[i - 1].c;
         const sm_view v = view(t, cnt);
         edan_csv_str(&c, i == 0 ? "(all)" : fn_name(t, rows[i - 1].fn));
-        edan_csv_u64(&c, cnt->A);
+        const double A = exact_loads(t, cnt), F = exact_blocks(t, cnt);
+        isnan(A) ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, (uint64_t)A);
         edan_csv_u64(&c, cnt->A_s);
         edan_csv_num(&c, v.A_hat);
-        edan_csv_u64(&c, cnt->F);
+        isnan(F) ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, (uint64_t)F);
         edan_csv_u64(&c, cnt->F_s);
         edan_csv_num(&c, v.F_hat);
-        edan_csv_num(&c, v.win_F);
+        isnan(v.win_F) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_F);
         edan_csv_num(&c, v.win_F_hat);
         edan_csv_end_row(&c);
     }
@@ -447,6 +504,10 @@ static const edan_tool_option options[] = {
      "                      beside the exact values of the same run, per function\n",
      check_period},
     {"sample-window", true, "  --sample-window=W   loads in a sample; must divide P [8192]\n", check_window},
+    {"sample-only", false,
+     "  --sample-only       (edan run) trace only the samples, as MemGaze does: the loads between\n"
+     "                      them are counted, not traced; estimates only, at a fraction of the cost\n",
+     NULL},
     {NULL, false, NULL, NULL},
 };
 
@@ -464,3 +525,46 @@ const edan_tool_def edan_sampled_tool = {
     .threaded = true,
     .reads_program = true,
 };
+
+void edan_sampled_tool_params(const void *tool, uint64_t *period, uint64_t *window)
+{
+    const sampled_tool *t = tool;
+    *period = t->period;
+    *window = t->window;
+}
+
+void edan_sampled_tool_set_loads(void *tool, uint64_t loads)
+{
+    ((sampled_tool *)tool)->loads = loads;
+}
+
+int edan_sampled_tool_check(const edan_options *o, const char *command, edan_error *err)
+{
+    uint64_t period, window;
+    if (wanted(o) && parse_params(o, &period, &window, err))
+        return -1;
+    if (!edan_options_last(o, "sample-only"))
+        return 0;
+    if (strcmp(command, "run")) {
+        edan_error_set(err,
+                       "%s: --sample-only: the samples are taken while the program runs, so only edan run traces "
+                       "them (leave it out to estimate from every load)",
+                       command);
+        return -1;
+    }
+    if (!wanted(o)) {
+        edan_error_set(err, "--sample-only needs --sample-period=P (and --sample-window=W: W loads of every P)");
+        return -1;
+    }
+    for (int i = 0; i < edan_n_tools; i++) {
+        const edan_tool_def *d = edan_tools[i];
+        if (d != &edan_sampled_tool && strcmp(d->name, "edag") && d->wanted(o)) {
+            edan_error_set(err,
+                           "--sample-only traces only the samples, but the %s tool (%s) needs every instruction; "
+                           "run it without --sample-only",
+                           d->name, d->summary);
+            return -1;
+        }
+    }
+    return 0;
+}

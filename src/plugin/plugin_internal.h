@@ -1,0 +1,145 @@
+/*
+ * plugin_internal.h - the state the plugin's files share (edan_plugin.c,
+ * plugin_sample.c). Not a contract between stages: only the plugin's own
+ * files include it, last, since it defines P, the name the plugin's code
+ * gives its one state.
+ */
+#ifndef EDAN_PLUGIN_PLUGIN_INTERNAL_H
+#define EDAN_PLUGIN_PLUGIN_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "config/options.h"
+#include "plugin/qemu_plugin_api.h"
+#include "tool/session.h"
+#include "trace/activity.h"
+#include "trace/async.h"
+#include "trace/exec.h"
+#include "trace/trace_file.h"
+#include "trace/trace_text.h"
+#include "util/elf_symbols.h"
+
+#define BATCH 16384
+#define ASYNC_BUFFERS 16
+#define SLOT_CHUNK 4096
+
+typedef struct slot {
+    const edan_insn *insn;
+    uint32_t id;
+    uint8_t entry; /* first instruction of a filtered function */
+    uint8_t in_fn; /* inside a filtered function's range */
+    uint8_t flow;
+    uint8_t load; /* a load with bytes: what samples count (tool/sampled_tool.c) */
+} slot;
+
+/*
+ * A translation block whose records are appended when it starts (on_tb):
+ * its records as they are before any access (recs; memory instructions
+ * marked EDAN_EXEC_NO_ACCESS until their memory callback gives the
+ * address). That is exactly what one callback per instruction would append,
+ * and in the same order, provided the block runs to its end (a guest fault
+ * in the middle leaves the records of the instructions after it) and the
+ * filter's state is the same for all its instructions: only its first can
+ * be a function's entry, only its last a call or a return (which end a
+ * block anyway), and its instructions lie all in or all out of the filtered
+ * functions. Other blocks take one callback per instruction. Plans live as
+ * long as QEMU may run their blocks, like the slots: until the process ends.
+ */
+typedef struct tb_plan {
+    uint32_t n;
+    uint8_t entry, flow, in_fn; /* of the first, of the last, of all */
+    edan_exec recs[];
+} tb_plan;
+
+/* at most this many instructions in a block that on_tb() appends (QEMU's own limit is 512) */
+#define TB_PLAN_MAX 512
+
+enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT };
+
+typedef struct edan_plugin_state {
+    enum mode mode;
+    char out[1024], opts[1024], status[1024], binary[1024];
+    int filter_ready;
+    edan_options options;
+    edan_code_table *code;
+    slot **slot_chunks;
+    size_t n_slot_chunks;
+    /* function filter */
+    int filtering;
+    int per_insn; /* blocks=off */
+    edan_elf_func ranges[256];
+    size_t n_ranges;
+    uint64_t bias;
+    edan_activity activity;
+    /* stream: records are written straight into the async consumer's buffers */
+    edan_async *async;
+    int threaded;
+    edan_exec *buf, *sync_buf;
+    size_t n;
+    edan_exec *cur;
+    edan_exec sink;
+    edan_exec *tb;                  /* the records of the block on_tb() appended last (or tb_sink) */
+    edan_exec tb_sink[TB_PLAN_MAX]; /* where the memory callbacks of a block outside the filter write */
+    uint64_t total;
+    atomic_uint_fast64_t other_vcpu_insns;
+    uint64_t forks; /* guest fork()s of the traced process */
+    int child;      /* this is a forked child: nothing is traced */
+    edan_consumer consumer;
+    edan_session *session; /* online */
+    edan_trace_writer *writer;
+    edan_text_writer *text;
+    int progress;
+    struct timespec t0, last_progress;
+    edan_error err;
+    /* --sample-only (section "Sampling") */
+    qemu_plugin_id_t id;
+    int sampling;
+    int recording, next_recording; /* blocks are translated to record (else to count); after the reset */
+    int switching;                 /* a reset is pending */
+    int in_sample;
+    uint64_t period, window, loads, sample_start, sample_end, resets, late;
+} edan_plugin_state;
+
+extern edan_plugin_state edan_plug;
+#define P edan_plug
+
+/* Hand the buffer's records to the consumer (analyzer or writer). */
+void edan_plugin_flush(void);
+
+/* Append the record of slot s (its address, if any, comes from the memory callback, through P.cur). */
+static inline void edan_plugin_append(const slot *s)
+{
+    if (P.n == BATCH)
+        edan_plugin_flush();
+    edan_exec *r = &P.buf[P.n++];
+    r->insn = s->insn;
+    r->id = s->id;
+    r->addr = 0;
+    r->vcpu = 0;
+    r->flags = s->insn->mem != EDAN_MEM_NONE ? EDAN_EXEC_NO_ACCESS : 0;
+    P.cur = r;
+}
+
+/* Whether the filter's state is the same for all n instructions of a block (tb_plan). */
+bool edan_plugin_one_filter_state(slot *const *slots, size_t n);
+/* The callbacks QEMU calls: translation, exit, and an access of an instruction with its own callback. */
+void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud);
+void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+
+/* ---- sampling (--sample-only, plugin_sample.c) ---- */
+
+/* Set up from the session's sampled tool; 0, or -1 with P.err set. */
+int edan_sample_setup(void);
+/* Translate a block to count its loads with one callback; false when it needs one per instruction. */
+bool edan_sample_count_block(struct qemu_plugin_tb *tb, slot *const *slots, size_t n);
+/* The callback per instruction: counting, or recording the samples. */
+void edan_sample_on_insn_count(unsigned int vcpu, void *ud);
+void edan_sample_on_insn_record(unsigned int vcpu, void *ud);
+/* At exit, before the report: the run's loads to the tool, a warning for late samples. */
+void edan_sample_finish(void);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * sampled_tool.h - what the plugin tells the sampled tool when it traces
+ * only the samples (--sample-only, sampled_tool.c): the tool cuts the loads
+ * into samples, the plugin counts the loads between them.
+ */
+#ifndef EDAN_TOOL_SAMPLED_TOOL_H
+#define EDAN_TOOL_SAMPLED_TOOL_H
+
+#include <stdint.h>
+
+#include "config/options.h"
+#include "util/error.h"
+
+/* The sampled tool's period P and window W, in loads (a sample is the first W loads of every P). */
+void edan_sampled_tool_params(const void *tool, uint64_t *period, uint64_t *window);
+/* The loads of the whole run, counted by the plugin; before the report. */
+void edan_sampled_tool_set_loads(void *tool, uint64_t loads);
+/*
+ * Whether a command may take these sampling options, before it runs
+ * anything: a window that divides the period; --sample-only only for edan
+ * run, with --sample-period, and no tool that needs every instruction.
+ * 0, or -1 with err set.
+ */
+int edan_sampled_tool_check(const edan_options *o, const char *command, edan_error *err);
+
+#endif
