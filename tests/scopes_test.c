@@ -128,6 +128,25 @@ int main(int argc, char **argv)
         }
         failed += compare(&cfg, big, N, -1);
         /*
+         * The same with loads and stores of 1, 2, 4 and 8 bytes at any aligned address: words whose bytes
+         * have different writers (split), made whole again, and compacted while split.
+         */
+        static edan_insn sized[8];
+        for (int k = 0; k < 8; k++) {
+            const uint8_t size = (uint8_t)(1u << (k >> 1));
+            sized[k] = k & 1 ? chain[1] : chain[0];
+            sized[k].mem_size = size;
+            sized[k].pc = 0x10000 + 4 * (uint64_t)(k & 1);
+        }
+        for (size_t i = 0; i < N; i++) {
+            const int k = (int)(2 * rt_below(4) + (i & 1));
+            big[i].id = (uint32_t)(k & 1);
+            big[i].insn = &sized[k];
+            big[i].addr = 0x200000 + 4096 * rt_below(3) +
+                          sized[k].mem_size * rt_below(i & 1 ? 3072u / sized[k].mem_size : 4096u / sized[k].mem_size);
+        }
+        failed += compare(&cfg, big, N, -3);
+        /*
          * Bytes never written keep depth 0 across compactions: a chain of 5000 through one word (the arena
          * fills and is compacted on the way), then a fresh chain of 2001 that starts by reading a byte of
          * the same page never written. D is 5000; 7000 and more if that byte took another vector's depth.

@@ -12,6 +12,14 @@
 
 #define PAGE_BITS 12
 #define PAGE_SIZE (1u << PAGE_BITS)
+#define WORD_BITS 3
+#define WORD_SIZE (1u << WORD_BITS)
+#define PAGE_WORDS (PAGE_SIZE / WORD_SIZE)
+/* A word's entry: the arena index of its bytes' vector, or SPLIT | a split block's number. */
+#define SPLIT 0x80000000u
+#define MAX_VECTORS SPLIT /* arena indices stay below the flag */
+#define NO_BLOCK UINT32_MAX
+#define RECENT 64 /* pages remembered in front of the hash table */
 
 /* What the loop needs of a static instruction, decided at its first execution. */
 typedef struct scope_id {
@@ -21,10 +29,17 @@ typedef struct scope_id {
     bool seen;
 } scope_id;
 
-/* A guest page: the arena index of every byte's last writer's vector (0: depth 0 in every scope). */
+/*
+ * A guest page: per 8-byte word, the arena index of its bytes' last
+ * writers' vector (0: depth 0 in every scope) when they share one (a whole
+ * word written at once: the common case); else a split block of 8 indices,
+ * one per byte. A word four times smaller than a byte's index keeps the
+ * pages small (2 KiB per guest page): their cache misses were the
+ * per-function breakdown's largest cost.
+ */
 typedef struct scope_page {
-    uint64_t key; /* page number + 1; 0 = an empty slot */
-    uint32_t *idx;
+    uint64_t key;  /* page number + 1; 0 = an empty slot */
+    uint32_t *idx; /* PAGE_WORDS entries */
 } scope_page;
 
 struct edan_scopes {
@@ -42,10 +57,18 @@ struct edan_scopes {
     uint32_t *reg;
     uint32_t *arena;
     size_t arena_cap, arena_used; /* in vectors; vector 0 is all zeros */
+    /* split blocks: WORD_SIZE byte indices each; the free ones chained through their first entry */
+    uint32_t *split;
+    size_t split_cap, split_used; /* in blocks */
+    uint32_t split_free;          /* the first free block, or NO_BLOCK */
     /* guest pages: open addressing, at most half full */
     scope_page *pages;
     size_t page_cap, n_pages;
-    scope_page *last; /* the page looked up last */
+    /* pages looked up lately, direct-mapped by page number (a page's idx never moves) */
+    struct {
+        uint64_t key;
+        uint32_t *idx;
+    } recent[RECENT];
     edan_scope_stats st[EDAN_MAX_SCOPES];
     edan_error err;
 };
@@ -160,6 +183,7 @@ edan_scopes *edan_scopes_new(const edan_edag_config *cfg, edan_error *err)
     }
     memset(s->arena, 0, (size_t)s->KP * sizeof *s->arena);
     s->arena_used = 1;
+    s->split_free = NO_BLOCK;
     s->has_cache = cfg->lane[0].cache.n_levels > 0;
     return s;
 }
@@ -208,37 +232,43 @@ static bool grow_pages(edan_scopes *s)
     free(s->pages);
     s->pages = p;
     s->page_cap = cap;
-    s->last = NULL;
     return true;
 }
 
-/* The byte indices of the page holding addr; NULL for a page never written (when !create) or out of memory. */
-static uint32_t *page_of(edan_scopes *s, uint64_t addr, bool create)
+/* The word entries of the page holding addr, from the hash table; NULL as page_of(). */
+static uint32_t *page_lookup(edan_scopes *s, uint64_t addr, bool create)
 {
     const uint64_t key = (addr >> PAGE_BITS) + 1;
-    if (s->last && s->last->key == key)
-        return s->last->idx;
     size_t j = page_hash(key) & (s->page_cap - 1);
     while (s->pages[j].key && s->pages[j].key != key)
         j = (j + 1) & (s->page_cap - 1);
     if (s->pages[j].key) {
-        s->last = &s->pages[j];
-        return s->last->idx;
+        s->recent[key % RECENT].key = key;
+        return s->recent[key % RECENT].idx = s->pages[j].idx;
     }
     if (!create)
         return NULL;
     if (2 * (s->n_pages + 1) > s->page_cap) {
         if (!grow_pages(s))
             return NULL;
-        return page_of(s, addr, create);
+        return page_lookup(s, addr, create);
     }
-    uint32_t *idx = calloc(PAGE_SIZE, sizeof *idx);
+    uint32_t *idx = calloc(PAGE_WORDS, sizeof *idx);
     if (!idx)
         return NULL;
     s->pages[j] = (scope_page){key, idx};
     s->n_pages++;
-    s->last = &s->pages[j];
-    return idx;
+    s->recent[key % RECENT].key = key;
+    return s->recent[key % RECENT].idx = idx;
+}
+
+/* The word entries of the page holding addr; NULL for a page never written (when !create) or out of memory. */
+static ALWAYS_INLINE uint32_t *page_of(edan_scopes *s, uint64_t addr, bool create)
+{
+    const uint64_t key = (addr >> PAGE_BITS) + 1;
+    if (s->recent[key % RECENT].key == key)
+        return s->recent[key % RECENT].idx;
+    return page_lookup(s, addr, create);
 }
 
 /*
@@ -251,9 +281,16 @@ static bool compact(edan_scopes *s)
     uint32_t *to = calloc(s->arena_cap, sizeof *to); /* new index of each live vector, 0 = dead */
     if (!to)
         return false;
-    for (size_t i = 0; i < s->page_cap; i++)
-        for (uint32_t b = 0; s->pages[i].key && b < PAGE_SIZE; b++)
-            to[s->pages[i].idx[b]] = 1;
+    for (size_t i = 0; i < s->page_cap; i++) {
+        for (uint32_t w = 0; s->pages[i].key && w < PAGE_WORDS; w++) {
+            const uint32_t e = s->pages[i].idx[w];
+            if (!(e & SPLIT))
+                to[e] = 1;
+            else
+                for (uint32_t b = 0; b < WORD_SIZE; b++)
+                    to[s->split[(size_t)(e & ~SPLIT) * WORD_SIZE + b]] = 1;
+        }
+    }
     to[0] = 0; /* the zero vector stays at 0 */
     size_t live = 1;
     for (size_t v = 1; v < s->arena_used; v++) {
@@ -262,17 +299,26 @@ static bool compact(edan_scopes *s)
         memmove(s->arena + live * (size_t)s->KP, s->arena + v * (size_t)s->KP, (size_t)s->KP * sizeof *s->arena);
         to[v] = (uint32_t)live++;
     }
-    for (size_t i = 0; i < s->page_cap; i++)
-        for (uint32_t b = 0; s->pages[i].key && b < PAGE_SIZE; b++)
-            s->pages[i].idx[b] = to[s->pages[i].idx[b]];
+    for (size_t i = 0; i < s->page_cap; i++) {
+        for (uint32_t w = 0; s->pages[i].key && w < PAGE_WORDS; w++) {
+            uint32_t *e = &s->pages[i].idx[w];
+            if (!(*e & SPLIT))
+                *e = to[*e];
+            else
+                for (uint32_t b = 0; b < WORD_SIZE; b++) {
+                    uint32_t *x = &s->split[(size_t)(*e & ~SPLIT) * WORD_SIZE + b];
+                    *x = to[*x];
+                }
+        }
+    }
     free(to);
     s->arena_used = live;
     /* room for at least as many new vectors as live ones, and a compaction's scan amortised over them */
     size_t want = 2 * live;
-    const size_t bytes = s->n_pages * PAGE_SIZE / 8;
-    if (want < bytes)
-        want = bytes;
-    if (want > s->arena_cap && (want > UINT32_MAX || !grow_arena(s, want)))
+    const size_t words = s->n_pages * PAGE_WORDS;
+    if (want < words)
+        want = words;
+    if (want > s->arena_cap && (want > MAX_VECTORS || !grow_arena(s, want)))
         return live < s->arena_cap;
     return true;
 }
@@ -307,40 +353,103 @@ static bool grow_ids(edan_scopes *s, uint32_t id)
     return true;
 }
 
-/* The arena indices of the bytes [addr, addr + size), in idx[0..size), for reading (0: never written). */
-static inline void read_indices(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t *idx)
+/* A split block for a word whose bytes all had index e; NO_BLOCK when out of memory. */
+static uint32_t split_word(edan_scopes *s, uint32_t e)
 {
-    const uint32_t off = (uint32_t)(addr & (PAGE_SIZE - 1));
-    if (off + size <= PAGE_SIZE) {
-        const uint32_t *page = page_of(s, addr, false);
-        for (uint32_t b = 0; b < size; b++)
-            idx[b] = page ? page[off + b] : 0;
-        return;
+    uint32_t blk = s->split_free;
+    if (blk != NO_BLOCK) {
+        s->split_free = s->split[(size_t)blk * WORD_SIZE];
+    } else {
+        if (s->split_used == s->split_cap) {
+            const size_t cap = s->split_cap ? 2 * s->split_cap : 1024;
+            uint32_t *p = cap < SPLIT ? realloc(s->split, cap * WORD_SIZE * sizeof *p) : NULL;
+            if (!p)
+                return NO_BLOCK;
+            s->split = p;
+            s->split_cap = cap;
+        }
+        blk = (uint32_t)s->split_used++;
     }
-    for (uint32_t b = 0; b < size; b++) { /* across pages (or the top of the address space) */
-        const uint32_t *page = page_of(s, addr + b, false);
-        idx[b] = page ? page[(addr + b) & (PAGE_SIZE - 1)] : 0;
+    for (uint32_t b = 0; b < WORD_SIZE; b++)
+        s->split[(size_t)blk * WORD_SIZE + b] = e;
+    return blk;
+}
+
+static void free_split(edan_scopes *s, uint32_t blk)
+{
+    s->split[(size_t)blk * WORD_SIZE] = s->split_free;
+    s->split_free = blk;
+}
+
+/*
+ * md = max(md, the vectors of the bytes [addr, addr + size)), a word at a
+ * time (the bytes of an unsplit word share one vector).
+ */
+static ALWAYS_INLINE void read_max(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t *md, const int KP)
+{
+    uint32_t last = 0;
+    for (uint64_t a = addr; size;) {
+        const uint32_t off = (uint32_t)(a & (PAGE_SIZE - 1)), b0 = off & (WORD_SIZE - 1);
+        const uint32_t n = WORD_SIZE - b0 < size ? WORD_SIZE - b0 : size;
+        const uint32_t *page = page_of(s, a, false);
+        const uint32_t e = page ? page[off >> WORD_BITS] : 0;
+        if (!(e & SPLIT)) {
+            if (e != last)
+                vmax(md, s->arena + (size_t)e * (size_t)KP, KP);
+            last = e;
+        } else {
+            const uint32_t *blk = s->split + (size_t)(e & ~SPLIT) * WORD_SIZE;
+            for (uint32_t b = b0; b < b0 + n; b++) {
+                if (blk[b] != last)
+                    vmax(md, s->arena + (size_t)blk[b] * (size_t)KP, KP);
+                last = blk[b];
+            }
+        }
+        a += n; /* wraps at the top of the address space, as the access does */
+        size -= n;
     }
 }
 
 /* Set the bytes [addr, addr + size) to index v; false when out of memory. */
 static inline bool write_indices(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t v)
 {
-    const uint32_t off = (uint32_t)(addr & (PAGE_SIZE - 1));
-    if (off + size <= PAGE_SIZE) {
-        uint32_t *page = page_of(s, addr, v != 0);
-        if (!page)
-            return v == 0;
-        for (uint32_t b = 0; b < size; b++)
-            page[off + b] = v;
-        return true;
-    }
-    for (uint32_t b = 0; b < size; b++) {
-        uint32_t *page = page_of(s, addr + b, v != 0);
-        if (page)
-            page[(addr + b) & (PAGE_SIZE - 1)] = v;
-        else if (v)
-            return false;
+    for (uint64_t a = addr; size;) {
+        const uint32_t off = (uint32_t)(a & (PAGE_SIZE - 1)), b0 = off & (WORD_SIZE - 1);
+        const uint32_t n = WORD_SIZE - b0 < size ? WORD_SIZE - b0 : size;
+        a += n;
+        size -= n;
+        uint32_t *page = page_of(s, a - n, v != 0);
+        if (!page) {
+            if (v)
+                return false;
+            continue; /* never written: its bytes are 0 already */
+        }
+        uint32_t *e = &page[off >> WORD_BITS];
+        if (n == WORD_SIZE) { /* the whole word */
+            if (*e & SPLIT)
+                free_split(s, *e & ~SPLIT);
+            *e = v;
+            continue;
+        }
+        if (!(*e & SPLIT)) {
+            if (*e == v)
+                continue;
+            const uint32_t blk = split_word(s, *e);
+            if (blk == NO_BLOCK)
+                return false;
+            *e = SPLIT | blk;
+        }
+        uint32_t *bytes = s->split + (size_t)(*e & ~SPLIT) * WORD_SIZE;
+        for (uint32_t b = b0; b < b0 + n; b++)
+            bytes[b] = v;
+        bool same = true;
+        for (uint32_t b = 1; b < WORD_SIZE; b++)
+            same &= bytes[b] == bytes[0];
+        if (same) { /* one writer again: unsplit (freeing the block reuses its first entry) */
+            const uint32_t one = bytes[0];
+            free_split(s, *e & ~SPLIT);
+            *e = one;
+        }
     }
     return true;
 }
@@ -380,16 +489,8 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
     const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
     const bool rd = accessed && in->mem != EDAN_MEM_STORE, wr = accessed && in->mem != EDAN_MEM_LOAD;
     const uint32_t size = in->mem_size;
-    if (rd) {
-        uint32_t idx[256];
-        read_indices(s, r->addr, size, idx);
-        for (uint32_t b = 0, last = 0; b < size; b++) {
-            if (idx[b] != last) {
-                vmax(md, s->arena + (size_t)idx[b] * (size_t)KP, KP);
-                last = idx[b];
-            }
-        }
-    }
+    if (rd)
+        read_max(s, r->addr, size, md, KP);
     bool to_ram = false;
     if (accessed) {
         const edan_access_class ac = edan_cache_classify(&s->cache, s->has_cache, r->addr, size, rd, wr);
@@ -474,6 +575,7 @@ void edan_scopes_free(edan_scopes *s)
         free(s->pages[i].idx);
     free(s->pages);
     free(s->arena);
+    free(s->split);
     free(s->reg);
     free(s->ids);
     edan_cache_free(&s->cache);
