@@ -440,6 +440,24 @@ def test_per_function():
     check(c["D"] == 80, "pointer chase")
     p = edan("run", "--per-function", os.path.join(EX, "sum"), "100")
     check(p.returncode == 0 and "per function" in p.stdout and "kernel" in p.stdout, f"--per-function: {p.stdout[-500:]}")
+    # edan run --per-function counts in a profile run (no trace) what edan analyze --per-function counts in the
+    # trace: the same functions, the same numbers; the program's own output appears once
+    with tempfile.TemporaryDirectory() as d:
+        for prog, n, extra in (("spmv", 300, []), ("sum", 100, ["--filter=main"]),
+                               ("spmv", 300, ["--filter=main", "--exclude-callees"])):
+            trace = os.path.join(d, prog + ".edt")
+            check(edan("record", *extra, "-o", trace, os.path.join(EX, prog), str(n)).returncode == 0, "record")
+            a = edan("analyze", "--json", "--per-function", trace)
+            o = edan("run", "--json", "--per-function", *extra, os.path.join(EX, prog), str(n))
+            check(a.returncode == 0 and o.returncode == 0, f"{prog} {extra}: {a.stderr} {o.stderr}")
+            fa = json.loads(a.stdout)["functions"]
+            fo = json.loads(o.stdout.strip().splitlines()[-1])["functions"]
+            check(fa == fo and len(fo) >= (1 if extra else 2), f"{prog} {extra}: --per-function online {[f['name'] for f in fo]} vs "
+                                            f"from the trace {[f['name'] for f in fa]}")
+        p = edan("run", "--per-function", os.path.join(EX, "sum"), "100")
+        plain = edan("run", os.path.join(EX, "sum"), "100")
+        first = plain.stdout.splitlines()[0]
+        check(p.stdout.count(first) == 1 and p.stdout.startswith(first), f"the program's output once: {p.stdout[:300]}")
 
 
 def test_tools():

@@ -362,13 +362,24 @@ static int cmd_run(int argc, char **argv)
     if (edan_options_edag_config(&c.o, &cfg, &err))
         cli_die(2, "run: %s", err.msg);
     if (edan_functions_to_choose(&c.o)) {
-        /* the functions that execute the most are known only at the end: record, choose, analyse */
-        char trace[PATH_MAX + 16];
-        snprintf(trace, sizeof trace, "%s/run.edt", cli_tmpdir());
-        cli_run_qemu(&c, "record", trace, argv + i, argc - i);
-        analyze_source(&c, trace, "online", NULL);
-        unlink(trace);
-        return 0;
+        /*
+         * The functions that execute the most are known only at the end: a first run under the plugin's
+         * profile mode counts them (no trace; the program's output discarded), then they are analysed
+         * online by name, as --functions.
+         */
+        char prof[PATH_MAX + 16], list[EDAN_MAX_FUNCTIONS * 520];
+        snprintf(prof, sizeof prof, "%s/profile", cli_tmpdir());
+        cli c1 = c;
+        c1.program_output = "/dev/null";
+        cli_run_qemu(&c1, "profile", prof, argv + i, argc - i);
+        FILE *f = fopen(prof, "r");
+        if (!f || !fgets(list, sizeof list, f))
+            cli_die(1, "cannot read the profile %s", prof);
+        fclose(f);
+        unlink(prof);
+        list[strcspn(list, "\n")] = '\0';
+        if (edan_session_option_set(&c.o, "functions", list, &err))
+            cli_die(2, "--per-function: %s", err.msg);
     }
     FILE *out = cli_open_output(&c.o);
     char report[PATH_MAX + 16];

@@ -6,6 +6,8 @@
  *   mode=online  analyse in-process and write the report to out (no trace)
  *   mode=record  write a binary trace (trace_format.h) to out
  *   mode=text    write a trace in the original EDAN text format to out
+ *   mode=profile choose the functions --per-function breaks down and write
+ *                their list to out (plugin_profile.c; no trace)
  *   blocks=off   one callback per instruction in every block (the same
  *                records, slower: a check of the blocks' plans, tb_plan)
  *
@@ -31,6 +33,7 @@
 #include <unistd.h>
 
 #include "isa/riscv.h"
+#include "tool/functions_tool.h"
 #include "util/files.h"
 
 #include "plugin/plugin_internal.h"
@@ -293,6 +296,8 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
     if (P.sampling && !P.recording && n <= TB_PLAN_MAX && edan_sample_count_block(tb, slots, n))
         return;
+    if (P.mode == MODE_PROFILE && n <= TB_PLAN_MAX && edan_profile_count_block(tb, slots, n))
+        return;
     tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn && !P.sampling ? plan_block(slots, n) : NULL;
     if (t)
         qemu_plugin_register_vcpu_tb_exec_cb(tb, P.filtering ? on_tb_filtered : on_tb, QEMU_PLUGIN_CB_NO_REGS, t);
@@ -311,6 +316,14 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             continue;
         }
         qemu_plugin_vcpu_udata_cb_t cb = P.filtering ? on_insn_filtered : on_insn;
+        if (P.mode == MODE_PROFILE) {
+            if (!edan_profile_room(s->id)) {
+                edan_error_set(&P.err, "out of memory in the tracer");
+                return;
+            }
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, edan_profile_on_insn, QEMU_PLUGIN_CB_NO_REGS, s);
+            continue;
+        }
         if (P.sampling && !P.filtering && !s->load)
             continue; /* sampling counts and records loads alone (plugin_sample.c) */
         if (P.sampling)
@@ -341,13 +354,15 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
                 "edan: warning: %" PRIu64 " %s of other threads were not traced (the eDAG "
                 "model is sequential; only the main thread is analysed)\n",
                 others, P.sampling ? "loads" : "instructions");
-    int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish(P.consumer.ctx);
+    int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish ? P.consumer.finish(P.consumer.ctx) : 0;
     if (finished && P.session)
         edan_session_finish(P.session, &P.err);
     edan_async_free(P.async);
     P.async = NULL;
     free(P.sync_buf);
     edan_sample_finish();
+    if (P.mode == MODE_PROFILE && !P.err.set)
+        edan_profile_finish(binary_path());
     if (P.mode == MODE_ONLINE && P.session && !P.err.set) {
         FILE *f = fopen(P.out, "w");
         if (!f) {
@@ -451,8 +466,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                 P.mode = MODE_RECORD;
             else if (!strcmp(v, "text"))
                 P.mode = MODE_TEXT;
+            else if (!strcmp(v, "profile"))
+                P.mode = MODE_PROFILE;
             else
-                return fail("mode='%s' must be online, record or text", v);
+                return fail("mode='%s' must be online, record, text or profile", v);
         } else if (IS("out") || IS("opts") || IS("status")) {
             char *dst = IS("out") ? P.out : IS("opts") ? P.opts : P.status;
             if (strlen(v) >= sizeof P.out)
@@ -525,6 +542,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     } else if (edan_options_last(&P.options, "sample-only")) {
         return fail("%s", "--sample-only traces the samples for an analysis while the program runs (edan run), "
                           "not into a trace");
+    } else if (P.mode == MODE_PROFILE) {
+        if (!edan_functions_to_choose(&P.options))
+            return fail("%s", "mode=profile chooses the functions of --per-function, which the options do not ask for");
+        P.consumer = (edan_consumer){NULL, NULL, NULL, NULL}; /* nothing is recorded */
+        P.threaded = 0;
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};
         meta.binary = P.binary[0] ? P.binary : NULL;

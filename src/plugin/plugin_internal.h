@@ -57,7 +57,7 @@ typedef struct tb_plan {
 /* at most this many instructions in a block that on_tb() appends (QEMU's own limit is 512) */
 #define TB_PLAN_MAX 512
 
-enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT };
+enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT, MODE_PROFILE };
 
 typedef struct edan_plugin_state {
     enum mode mode;
@@ -141,5 +141,15 @@ void edan_sample_on_insn_count(unsigned int vcpu, void *ud);
 void edan_sample_on_insn_record(unsigned int vcpu, void *ud);
 /* At exit, before the report: the run's loads to the tool, a warning for late samples. */
 void edan_sample_finish(void);
+
+/* ---- profile (mode=profile, plugin_profile.c) ---- */
+
+/* Translate a block to count its executions with one callback; false when it needs one per instruction. */
+bool edan_profile_count_block(struct qemu_plugin_tb *tb, slot *const *slots, size_t n);
+/* Room to count static instruction id per instruction (at translation); false when out of memory. */
+bool edan_profile_room(uint32_t id);
+void edan_profile_on_insn(unsigned int vcpu, void *ud);
+/* At exit: choose the functions of binary and write their list to P.out; 0, or -1 with P.err set. */
+int edan_profile_finish(const char *binary);
 
 #endif

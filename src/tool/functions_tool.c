@@ -361,7 +361,8 @@ static const edan_tool_option options[] = {
     {"per-function", false,
      "  --per-function      W, D, lambda, Lambda and instructions of the 8 functions that execute\n"
      "                      the most instructions, exclusive and inclusive of their callees\n"
-     "                      (a first read of the trace counts them; edan run records one)\n",
+     "                      (a first read of the trace counts them; edan run first runs the\n"
+     "                      program under a counting plugin, its standard output discarded)\n",
      NULL},
     {"functions", true, "  --functions=F,G     the same for these functions, in the same pass as the analysis\n",
      check_functions},

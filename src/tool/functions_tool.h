@@ -6,9 +6,10 @@
  *
  * --functions names the functions. --per-function asks for the N that
  * execute the most instructions, which only a profile of the whole run can
- * tell: the command first counts executions per static instruction over the
- * trace (a read of it, no analysis) and names them with
- * edan_functions_choose().
+ * tell: edan analyze first counts executions per static instruction over the
+ * trace (a read of it, no analysis), edan run over a first run of the
+ * program under the plugin's profile mode (plugin/plugin_profile.c), and
+ * both name them with edan_functions_choose().
  */
 #ifndef EDAN_TOOL_FUNCTIONS_TOOL_H
 #define EDAN_TOOL_FUNCTIONS_TOOL_H
