@@ -33,6 +33,7 @@ typedef struct slot {
     uint8_t in_fn; /* inside a filtered function's range */
     uint8_t flow;
     uint8_t load; /* a load with bytes: what samples count (tool/sampled_tool.c) */
+    uint32_t fn1; /* sampling: 1 + the function the sampled tool attributes it to; 0 not yet known */
 } slot;
 
 /*
@@ -101,6 +102,9 @@ typedef struct edan_plugin_state {
     int switching;                 /* a reset is pending */
     int in_sample;
     uint64_t period, window, loads, sample_start, sample_end, resets, late;
+    void *sampled_tool;
+    uint32_t n_fns;     /* the tool's functions (0: no symbols) */
+    uint64_t *fn_loads; /* the loads of each */
 } edan_plugin_state;
 
 extern edan_plugin_state edan_plug;

@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool/sampled_tool.h"
@@ -55,12 +56,22 @@ static inline bool sample_active(bool entry, uint8_t flow, bool in_fn)
     return !P.filtering || (edan_activity_step(&P.activity, entry, flow) && (!P.options.exclude_callees || in_fn));
 }
 
-/* A counting block's user data: instructions, loads, and the filter state of its first and last. */
+/* A counting block's user data: instructions, loads, the filter state of its first and last, their function. */
 #define CB_INSNS(u) ((u)&0x3ffu)
 #define CB_LOADS(u) (((u) >> 10) & 0x3ffu)
 #define CB_ENTRY(u) (((u) >> 20) & 1u)
 #define CB_IN_FN(u) (((u) >> 21) & 1u)
 #define CB_FLOW(u) ((uint8_t)((u) >> 24))
+#define CB_FN(u) ((uint32_t)((u) >> 32))
+_Static_assert(sizeof(uintptr_t) == 8, "a counting block's user data holds 64 bits");
+
+/* The function a load of s counts for (known from its first execution or translation on). */
+static inline uint32_t slot_fn(const slot *s)
+{
+    if (!s->fn1)
+        ((slot *)s)->fn1 = 1 + (P.n_fns ? edan_sampled_tool_function(P.sampled_tool, s->insn->pc) : 0);
+    return s->fn1 - 1;
+}
 
 static void on_tb_count(unsigned int vcpu, void *ud)
 {
@@ -72,6 +83,7 @@ static void on_tb_count(unsigned int vcpu, void *ud)
     if (!sample_active(CB_ENTRY(u), CB_FLOW(u), CB_IN_FN(u)))
         return;
     P.loads += CB_LOADS(u);
+    P.fn_loads[CB_FN(u)] += CB_LOADS(u);
     if (P.loads + SAMPLE_MARGIN >= P.sample_start)
         sample_switch(1);
 }
@@ -82,12 +94,16 @@ bool edan_sample_count_block(struct qemu_plugin_tb *tb, slot *const *slots, size
     if (!n || !edan_plugin_one_filter_state(slots, n))
         return false;
     uintptr_t loads = 0;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         loads += slots[i]->load;
+        if (slot_fn(slots[i]) != slot_fn(slots[0]))
+            return false; /* a block across functions: count per load */
+    }
     if (!loads && !P.filtering)
         return true; /* nothing to count: no callback at all */
     const uintptr_t u = (uintptr_t)n | loads << 10 | (uintptr_t)slots[0]->entry << 20 |
-                        (uintptr_t)slots[0]->in_fn << 21 | (uintptr_t)slots[n - 1]->flow << 24;
+                        (uintptr_t)slots[0]->in_fn << 21 | (uintptr_t)slots[n - 1]->flow << 24 |
+                        (uintptr_t)slot_fn(slots[0]) << 32;
     qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_count, QEMU_PLUGIN_CB_NO_REGS, (void *)u);
     return true;
 }
@@ -102,6 +118,7 @@ void edan_sample_on_insn_count(unsigned int vcpu, void *ud)
     if (!sample_active(s->entry, s->flow, s->in_fn))
         return;
     P.loads += s->load;
+    P.fn_loads[slot_fn(s)] += s->load;
     if (P.loads + SAMPLE_MARGIN >= P.sample_start)
         sample_switch(1);
 }
@@ -122,6 +139,7 @@ void edan_sample_on_insn_record(unsigned int vcpu, void *ud)
     if (!sample_active(s->entry, s->flow, s->in_fn) || !s->load)
         return;
     const uint64_t i = P.loads++;
+    P.fn_loads[slot_fn(s)]++;
     if (!P.in_sample && i >= P.sample_start) {
         P.late += i > P.sample_start;
         P.in_sample = 1;
@@ -147,6 +165,13 @@ int edan_sample_setup(void)
         return -1;
     }
     edan_sampled_tool_params(tool, &P.period, &P.window);
+    P.sampled_tool = tool;
+    P.n_fns = edan_sampled_tool_n_functions(tool);
+    P.fn_loads = calloc(P.n_fns ? P.n_fns : 1, sizeof *P.fn_loads);
+    if (!P.fn_loads) {
+        edan_error_set(&P.err, "out of memory");
+        return -1;
+    }
     P.sampling = 1;
     P.recording = 1; /* the first sample starts at the first load */
     P.sample_start = 0;
@@ -157,7 +182,7 @@ void edan_sample_finish(void)
 {
     if (!P.sampling || !P.session)
         return;
-    edan_sampled_tool_set_loads(edan_session_tool(P.session, "sampled"), P.loads);
+    edan_sampled_tool_set_loads(P.sampled_tool, P.loads, P.n_fns ? P.fn_loads : NULL);
     if (P.late)
         fprintf(stderr,
                 "edan: warning: %" PRIu64 " of the samples started after their first load (QEMU switched the "

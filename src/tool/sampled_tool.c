@@ -66,10 +66,11 @@ typedef struct sm_counts {
 
 typedef struct sampled_tool {
     uint64_t period, window;
-    uint64_t loads;    /* loads so far: load i is in window i / W, sampled when i % P < W */
-    bool presampled;   /* --sample-only: the stream is the samples alone */
-    uint64_t received; /* loads received with --sample-only (window received / W) */
-    edan_keymap map;   /* (block, function) -> sm_block */
+    uint64_t loads;     /* loads so far: load i is in window i / W, sampled when i % P < W */
+    bool presampled;    /* --sample-only: the stream is the samples alone */
+    uint64_t *fn_exact; /* with it, each function's loads, counted by the plugin (NULL: unknown) */
+    uint64_t received;  /* loads received with --sample-only (window received / W) */
+    edan_keymap map;    /* (block, function) -> sm_block */
     sm_counts all;
     sm_counts *fns;  /* per function, and [n_funcs] for code outside every function */
     uint32_t *id_fn; /* function index + 1 by static id */
@@ -231,6 +232,19 @@ static double rel(double est, double exact)
     return exact > 0 ? (est - exact) / exact : (est > 0 ? INFINITY : 0);
 }
 
+/* The exact loads and blocks of c: NAN when only the samples were seen (the run's loads are known even then). */
+static double exact_loads(const sampled_tool *t, const sm_counts *c)
+{
+    if (!t->presampled)
+        return (double)c->A;
+    return c == &t->all ? (double)t->loads : t->fn_exact ? (double)t->fn_exact[c - t->fns] : NAN;
+}
+
+static double exact_blocks(const sampled_tool *t, const sm_counts *c)
+{
+    return t->presampled ? NAN : (double)c->F;
+}
+
 static sm_view view(const sampled_tool *t, const sm_counts *c)
 {
     sm_view v;
@@ -248,8 +262,10 @@ static sm_view view(const sampled_tool *t, const sm_counts *c)
     v.F_err = rel(v.F_hat, (double)c->F);
     v.A_err = rel(v.A_hat, (double)c->A);
     v.win_err = rel(v.win_F_hat, v.win_F);
-    if (t->presampled) /* only the samples were seen: nothing exact but the run's loads */
-        v.win_F = v.F_err = v.A_err = v.win_err = NAN;
+    if (t->presampled) { /* only the samples were seen: nothing exact but the loads */
+        v.win_F = v.F_err = v.win_err = NAN;
+        v.A_err = rel(v.A_hat, exact_loads(t, c));
+    }
     return v;
 }
 
@@ -260,26 +276,29 @@ static sm_view view(const sampled_tool *t, const sm_counts *c)
 typedef struct sm_row {
     uint32_t fn;
     const sm_counts *c;
+    uint64_t loads; /* its order: its loads, exact where known */
 } sm_row;
 
 static int by_loads(const void *a, const void *b)
 {
     const sm_row *x = a, *y = b;
-    if (x->c->A != y->c->A)
-        return x->c->A < y->c->A ? 1 : -1;
+    if (x->loads != y->loads)
+        return x->loads < y->loads ? 1 : -1;
     return x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
-/* Functions with loads, most loads first (NULL without symbols). */
+/* Functions with loads, most loads first (NULL without symbols); with --sample-only those the plugin counted. */
 static sm_row *rows_of(const sampled_tool *t, size_t *n)
 {
     *n = 0;
     if (!t->have_elf)
         return NULL;
     sm_row *r = malloc((t->elf.n_funcs + 1) * sizeof *r);
-    for (size_t f = 0; r && f <= t->elf.n_funcs; f++)
-        if (t->fns[f].A)
-            r[(*n)++] = (sm_row){(uint32_t)f, &t->fns[f]};
+    for (size_t f = 0; r && f <= t->elf.n_funcs; f++) {
+        const uint64_t loads = t->presampled && t->fn_exact ? t->fn_exact[f] : t->fns[f].A;
+        if (loads)
+            r[(*n)++] = (sm_row){(uint32_t)f, &t->fns[f], loads};
+    }
     if (r)
         qsort(r, *n, sizeof *r, by_loads);
     return r;
@@ -288,17 +307,6 @@ static sm_row *rows_of(const sampled_tool *t, size_t *n)
 static const char *fn_name(const sampled_tool *t, uint32_t fn)
 {
     return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : "(outside known functions)";
-}
-
-/* The exact loads and blocks of c: NAN when only the samples were seen (the run's loads are known even then). */
-static double exact_loads(const sampled_tool *t, const sm_counts *c)
-{
-    return !t->presampled ? (double)c->A : c == &t->all ? (double)t->loads : NAN;
-}
-
-static double exact_blocks(const sampled_tool *t, const sm_counts *c)
-{
-    return t->presampled ? NAN : (double)c->F;
 }
 
 static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
@@ -412,6 +420,7 @@ static void destroy(void *tool)
         edan_elf_close(&t->elf);
     edan_keymap_free(&t->map);
     free(t->fns);
+    free(t->fn_exact);
     free(t->id_fn);
     free(t);
 }
@@ -533,9 +542,28 @@ void edan_sampled_tool_params(const void *tool, uint64_t *period, uint64_t *wind
     *window = t->window;
 }
 
-void edan_sampled_tool_set_loads(void *tool, uint64_t loads)
+uint32_t edan_sampled_tool_n_functions(const void *tool)
 {
-    ((sampled_tool *)tool)->loads = loads;
+    const sampled_tool *t = tool;
+    return t->have_elf ? (uint32_t)t->elf.n_funcs + 1 : 0;
+}
+
+uint32_t edan_sampled_tool_function(const void *tool, uint64_t pc)
+{
+    const sampled_tool *t = tool;
+    const edan_elf_func *f = edan_elf_func_at(&t->elf, pc);
+    return f ? (uint32_t)(f - t->elf.funcs) : (uint32_t)t->elf.n_funcs;
+}
+
+void edan_sampled_tool_set_loads(void *tool, uint64_t loads, const uint64_t *function_loads)
+{
+    sampled_tool *t = tool;
+    t->loads = loads;
+    const uint32_t n = edan_sampled_tool_n_functions(t);
+    free(t->fn_exact);
+    t->fn_exact = function_loads && n ? malloc(n * sizeof *t->fn_exact) : NULL;
+    if (t->fn_exact)
+        memcpy(t->fn_exact, function_loads, n * sizeof *t->fn_exact);
 }
 
 int edan_sampled_tool_check(const edan_options *o, const char *command, edan_error *err)
