@@ -181,6 +181,19 @@ def test_traffic():
     p = projection("spmv", 300, "--cache=machine")
     check(p["traffic"]["source"] == "cache" and p["traffic"]["cache"].startswith("64K,line=64,ways=2,write=back")
           and "+256K" in p["traffic"]["cache"], f"--cache=machine: {p['traffic']}")
+    # an array written once and never evicted: its write traffic is the final flush, under both traffic sources
+    n = 3000  # stream's a[]: 24000 bytes, far below the 256 KiB of the machine's L2
+    for opts in ((), ("--cache=machine",), ("--cache=" + assoc(262144),)):
+        p = projection("stream", n, *opts)
+        lines_a = (8 * n + 63) // 64
+        check(lines_a <= p["dram_write_bytes"] // 64 <= lines_a + 1
+              and p["dirty_at_end_bytes"] == p["dram_write_bytes"] and p["store_bytes"] == 8 * n,
+              f"stream {n} {opts}: writes {p['dram_write_bytes']}, of them flushed {p['dirty_at_end_bytes']}; "
+              f"a[] is {lines_a} lines")
+        parts = sum(l["dirty_at_end_bytes"] for l in p["loops"]) + p["outside_loops"]["dirty_at_end_bytes"]
+        check(parts == p["dirty_at_end_bytes"], f"stream {opts}: the flush partitioned among the loops")
+        if opts:
+            check(p["caches"][0]["dirty_at_end_bytes"] == p["dirty_at_end_bytes"], f"stream {opts}: caches[0]")
 
 
 # ===================================================================== #
@@ -258,7 +271,7 @@ def naive_reference(recs, lines_cached):
     def row(key):
         return rows.setdefault(key, {"instructions": 0, "add": 0, "mul": 0, "fma": 0, "div": 0, "sqrt": 0,
                                      "loads": 0, "stores": 0, "stack_stores": 0, "reads": 0, "writebacks": 0,
-                                     "iterations": 0})
+                                     "flushed": 0, "iterations": 0})
     lru = []  # [line, dirty, owner row], most recent first
     for pc, text, addr in recs:
         key = innermost(pc)
@@ -290,6 +303,9 @@ def naive_reference(recs, lines_cached):
             if store:
                 hit[1], hit[2] = True, key
             lru.insert(0, hit)
+    for line, dirty, owner in lru:  # the final flush: lines still dirty are written, charged to their last store
+        if dirty:
+            row(owner)["flushed"] += 1
     return loops, rows
 
 
@@ -323,7 +339,8 @@ def test_synthetic():
                     continue
                 mine = {"instructions": have["instructions"], "loads": have["loads"], "stores": have["stores"],
                         "stack_stores": have["stack"]["stores"], "reads": have["dram_read_bytes"] // 64,
-                        "writebacks": have["dram_write_bytes"] // 64, **{k: have["fp"][k] for k in FLOPS}}
+                        "writebacks": (have["dram_write_bytes"] - have["dirty_at_end_bytes"]) // 64,
+                        "flushed": have["dirty_at_end_bytes"] // 64, **{k: have["fp"][k] for k in FLOPS}}
                 if key is not None:
                     mine["iterations"] = have["iterations"]
                 else:
@@ -340,7 +357,7 @@ def test_synthetic():
                         continue
                     key = None if line["procedure"] == "(outside loops)" else \
                         next(l["head"] for l in pr["loops"] if l["id"] == int(line["loop"]))
-                    want = (ref[key]["reads"] + ref[key]["writebacks"]) * 64
+                    want = (ref[key]["reads"] + ref[key]["writebacks"] + ref[key]["flushed"]) * 64
                     check(math.isclose(float(line["traffic_gb"]) * 1e9, want, rel_tol=1e-5, abs_tol=1e-3),
                           f"{what}: {cache} B, the row of {key and hex(key)}: {line['traffic_gb']} GB, "
                           f"the reference {want} bytes")

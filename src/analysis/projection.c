@@ -5,6 +5,7 @@
 #include "analysis/projection.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 edan_proj edan_proj_bound(double flops, double weighted_flops, double dram_bytes, double peak_flops, double bandwidth)
 {
@@ -52,6 +53,11 @@ uint64_t edan_lru_dirty_at_end(const edan_lru_traffic *t, unsigned k)
     return n > 0 ? (uint64_t)n : 0;
 }
 
+uint64_t edan_lru_writes(const edan_lru_traffic *t, unsigned k)
+{
+    return edan_lru_writebacks(t, k) + edan_lru_dirty_at_end(t, k);
+}
+
 unsigned edan_lru_working_set(const edan_lru_traffic *t)
 {
     unsigned k = 0;
@@ -71,4 +77,51 @@ void edan_lru_merge(edan_lru_traffic *to, const edan_lru_traffic *from)
         to->wb_diff[b] += from->wb_diff[b];
         to->end_diff[b] += from->end_diff[b];
     }
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const edan_proj_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int edan_proj_cache_dirty(const edan_cache *c, edan_proj_range **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t count = 0;
+    for (int l = 0; l < c->n_levels; l++) {
+        const edan_cache_level *lv = &c->level[l];
+        const size_t entries = (size_t)(lv->set_mask + 1) * lv->ways;
+        for (size_t i = 0; i < entries; i++)
+            count += edan_cache_tag_dirty(lv->tags[i]);
+    }
+    if (!count)
+        return 0;
+    edan_proj_range *r = malloc(count * sizeof *r);
+    if (!r)
+        return -1;
+    size_t k = 0;
+    for (int l = 0; l < c->n_levels; l++) {
+        const edan_cache_level *lv = &c->level[l];
+        const size_t entries = (size_t)(lv->set_mask + 1) * lv->ways;
+        for (size_t i = 0; i < entries; i++)
+            if (edan_cache_tag_dirty(lv->tags[i])) {
+                const uint64_t lo = edan_cache_tag_line(lv->tags[i]) << lv->line_shift;
+                r[k++] = (edan_proj_range){lo, lo + (1ull << lv->line_shift)};
+            }
+    }
+    qsort(r, count, sizeof *r, cmp_range);
+    size_t m = 0; /* merge overlapping and adjacent ranges */
+    for (size_t i = 0; i < count; i++) {
+        if (m && r[i].lo <= r[m - 1].hi) {
+            if (r[i].hi > r[m - 1].hi)
+                r[m - 1].hi = r[i].hi;
+        } else {
+            r[m++] = r[i];
+        }
+    }
+    *out = r;
+    *n = m;
+    return 0;
 }

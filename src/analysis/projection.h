@@ -24,9 +24,11 @@
  * store, and who made that store. After the stream, a block's final
  * distance (analysis/reuse.h, edan_reuse_final) says at which sizes it was
  * evicted after its last access (edan_lru_finish): those write-backs
- * happened too. Blocks still dirty in the cache at the end are counted
- * apart, not as traffic: edan's cache model does not flush either, so the
- * traffic equals its traffic of a fully associative cache of that size.
+ * happened too. Blocks still dirty in the cache at the end are written to
+ * memory then (the program's writes happen: a run that writes an array
+ * once shows its write traffic), counted as traffic and also apart
+ * (edan_lru_dirty_at_end). The cache model does not flush at the end, so
+ * its traffic is completed with edan_proj_cache_dirty's ranges.
  */
 #ifndef EDAN_ANALYSIS_PROJECTION_H
 #define EDAN_ANALYSIS_PROJECTION_H
@@ -34,6 +36,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+
+#include "analysis/cache.h"
 #include "analysis/opmix.h"
 
 /* ===================================================================== */
@@ -86,8 +91,10 @@ static inline unsigned edan_lru_bin(uint64_t d)
 uint64_t edan_lru_reads(const edan_lru_traffic *t, unsigned k);
 /* Blocks it writes back (charged here). */
 uint64_t edan_lru_writebacks(const edan_lru_traffic *t, unsigned k);
-/* Blocks it holds dirty at the end of the stream (charged here). */
+/* Blocks it holds dirty at the end of the stream (charged here): written to memory then. */
 uint64_t edan_lru_dirty_at_end(const edan_lru_traffic *t, unsigned k);
+/* Blocks it writes to memory: its write-backs and the final flush of the blocks dirty at the end. */
+uint64_t edan_lru_writes(const edan_lru_traffic *t, unsigned k);
 /* The smallest k at which every reuse hits: a working set of 2^k blocks (0 without reuses). */
 unsigned edan_lru_working_set(const edan_lru_traffic *t);
 void edan_lru_merge(edan_lru_traffic *to, const edan_lru_traffic *from);
@@ -156,5 +163,23 @@ static inline void edan_lru_charge(edan_lru_traffic *t, unsigned lo, unsigned hi
     t->wb_diff[lo]++;
     t->wb_diff[hi]--;
 }
+
+/* ===================================================================== */
+/* The final flush of a cache model                                       */
+/* ===================================================================== */
+
+/* A range of bytes [lo, hi). */
+typedef struct edan_proj_range {
+    uint64_t lo, hi;
+} edan_proj_range;
+
+/*
+ * The bytes the cache model holds dirty at the end, at any write-back level:
+ * flushing the hierarchy writes each to memory once (a line dirty at two
+ * levels is one write of the newest data). Sorted, disjoint ranges in a
+ * new array *out (the caller frees it; NULL when none), their number in *n.
+ * -1 when out of memory. The model is read, not changed.
+ */
+int edan_proj_cache_dirty(const edan_cache *c, edan_proj_range **out, size_t *n);
 
 #endif

@@ -32,10 +32,11 @@ static void row_add(const proj_tool *t, proj_row *r, const proj_id *s)
     edan_lru_merge(&r->lru, &m->lru);
     if (!t->n_models)
         return; /* no --cache: no model bytes (and no array to point into) */
-    const uint64_t *bytes = t->model_bytes + (size_t)(s->mem - 1) * 2 * (size_t)t->n_models;
+    const uint64_t *bytes = t->model_bytes + (size_t)(s->mem - 1) * 3 * (size_t)t->n_models;
     for (int c = 0; c < t->n_models; c++) {
         r->model_read[c] += bytes[c];
-        r->model_write[c] += bytes[t->n_models + c];
+        r->model_write[c] += bytes[t->n_models + c] + bytes[2 * t->n_models + c];
+        r->model_flush[c] += bytes[2 * t->n_models + c];
     }
 }
 
@@ -117,22 +118,27 @@ edan_proj_machine proj_machine(const proj_tool *t)
     return p;
 }
 
-void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write)
+void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write, double *flushed)
 {
+    double fl;
     if (t->n_models > 0) {
         *read = (double)r->model_read[0];
         *write = (double)r->model_write[0];
-        return;
+        fl = (double)r->model_flush[0];
+    } else {
+        const double line = (double)(1u << t->line_shift);
+        *read = (double)edan_lru_reads(&r->lru, k) * line;
+        *write = (double)edan_lru_writes(&r->lru, k) * line;
+        fl = (double)edan_lru_dirty_at_end(&r->lru, k) * line;
     }
-    const double line = (double)(1u << t->line_shift);
-    *read = (double)edan_lru_reads(&r->lru, k) * line;
-    *write = (double)edan_lru_writebacks(&r->lru, k) * line;
+    if (flushed)
+        *flushed = fl;
 }
 
 edan_proj proj_row_bound(const proj_tool *t, const proj_row *r, unsigned k, const edan_proj_machine *m)
 {
     double rd, wr;
-    proj_row_dram(t, r, k, &rd, &wr);
+    proj_row_dram(t, r, k, &rd, &wr, NULL);
     return edan_proj_evaluate(&r->mix, rd + wr, m);
 }
 

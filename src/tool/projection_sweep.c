@@ -123,7 +123,7 @@ static double bytes_at(const proj_tool *t, const proj_row *r, double cache)
 {
     const unsigned k = (unsigned)log2(cache) - t->line_shift;
     const double line = (double)(1u << t->line_shift);
-    return (double)(edan_lru_reads(&r->lru, k) + edan_lru_writebacks(&r->lru, k)) * line;
+    return (double)(edan_lru_reads(&r->lru, k) + edan_lru_writes(&r->lru, k)) * line;
 }
 
 static bool sweep_rows(const proj_tool *t, const proj_dim *caches, sweep_row **out, size_t *n_out)

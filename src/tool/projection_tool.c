@@ -140,7 +140,7 @@ static proj_mem *mem_of(proj_tool *t, uint32_t id)
             if (!m)
                 return NULL;
             t->mem = m;
-            const size_t per = 2 * (size_t)t->n_models;
+            const size_t per = 3 * (size_t)t->n_models;
             uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
             if (per && !b)
                 return NULL;
@@ -203,7 +203,7 @@ static bool access(proj_tool *t, const edan_exec *r, uint32_t charge, bool own)
     }
     if (!t->n_models)
         return true; /* no --cache: the LRU curve is the traffic */
-    uint64_t *bytes = t->model_bytes + (size_t)(t->ids[charge].mem - 1) * 2 * (size_t)t->n_models;
+    uint64_t *bytes = t->model_bytes + (size_t)(t->ids[charge].mem - 1) * 3 * (size_t)t->n_models;
     for (int c = 0; c < t->n_models; c++) {
         if (!t->model_has_cache[c]) { /* no cache: every byte read or written is memory traffic */
             bytes[c] += rd ? in->mem_size : 0;
@@ -290,28 +290,95 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     }
 }
 
-/* A block after the stream: its eviction after its last access, or its dirty end, charged to its last store. */
+/* Charge the bytes of block [lo, hi) that model c holds dirty to memory pool entry m (its last store's). */
+static void flush_block(proj_tool *t, int c, uint64_t lo, uint64_t hi, uint32_t m)
+{
+    proj_flush *r = t->flush[c];
+    size_t a = 0, b = t->n_flush[c]; /* the first range ending after lo */
+    while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        if (r[mid].hi <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    uint64_t *flushed = t->model_bytes + (size_t)m * 3 * (size_t)t->n_models + 2 * (size_t)t->n_models + c;
+    for (; a < t->n_flush[c] && r[a].lo < hi; a++) {
+        const uint64_t x = (r[a].hi < hi ? r[a].hi : hi) - (r[a].lo > lo ? r[a].lo : lo);
+        *flushed += x;
+        r[a].charged += x;
+        if (!r[a].owner)
+            r[a].owner = m + 1;
+    }
+}
+
+/*
+ * A block after the stream: its eviction after its last access, or its dirty
+ * end, charged to its last store; and the bytes of it each cache model holds
+ * dirty, flushed, charged alike.
+ */
 static void final_block(void *ctx, uint64_t b, uint64_t f, uint32_t word)
 {
-    (void)b;
     proj_tool *t = ctx;
     unsigned dirty_from;
     const edan_lru_wb wb = edan_lru_finish(word, f, &dirty_from);
     if (!(word & EDAN_LRU_DIRTY))
         return;
-    edan_lru_traffic *owner = &t->mem[t->ids[wb.owner].mem - 1].lru;
+    const uint32_t m = t->ids[wb.owner].mem - 1;
+    edan_lru_traffic *owner = &t->mem[m].lru;
     if (wb.lo < wb.hi)
         edan_lru_charge(owner, wb.lo, wb.hi);
     owner->end_diff[dirty_from]++;
     owner->end_diff[EDAN_LRU_SIZES]--;
+    for (int c = 0; c < t->n_models; c++)
+        if (t->n_flush[c])
+            flush_block(t, c, b << t->line_shift, (b + 1) << t->line_shift, m);
+}
+
+/* The bytes each cache model holds dirty at the end, to be charged to the stores that made them dirty. */
+static bool flush_ranges(proj_tool *t)
+{
+    for (int c = 0; c < t->n_models; c++) {
+        if (!t->model_has_cache[c])
+            continue; /* no cache: every store went to memory */
+        edan_proj_range *r;
+        size_t n;
+        if (edan_proj_cache_dirty(&t->model[c], &r, &n))
+            return false;
+        t->flush[c] = n ? calloc(n, sizeof *t->flush[c]) : NULL;
+        if (n && !t->flush[c]) {
+            free(r);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++)
+            t->flush[c][i] = (proj_flush){r[i].lo, r[i].hi, 0, 0};
+        t->n_flush[c] = n;
+        free(r);
+    }
+    return true;
 }
 
 static int finish(void *ctx)
 {
     proj_tool *t = ctx;
-    if (!t->err.set)
-        edan_reuse_final(t->tracker, final_block, t);
-    return t->err.set ? -1 : 0;
+    if (!t->err.set && !flush_ranges(t))
+        edan_error_set(&t->err, "out of memory for the projection's final flush");
+    if (t->err.set)
+        return -1;
+    edan_reuse_final(t->tracker, final_block, t);
+    /*
+     * A model's line wider than the machine's can be dirty in parts no store
+     * touched: the whole line is written, charged to a store into it (every
+     * dirty line has one: a line becomes dirty only by a store).
+     */
+    for (int c = 0; c < t->n_models; c++)
+        for (size_t i = 0; i < t->n_flush[c]; i++) {
+            const proj_flush *r = &t->flush[c][i];
+            if (r->owner && r->charged < r->hi - r->lo)
+                t->model_bytes[(size_t)(r->owner - 1) * 3 * (size_t)t->n_models + 2 * (size_t)t->n_models + c] +=
+                    r->hi - r->lo - r->charged;
+        }
+    return 0;
 }
 
 /* ===================================================================== */
@@ -325,9 +392,11 @@ static void destroy(void *tool)
         return;
     edan_reuse_free(t->tracker);
     edan_loops_free(t->loops);
-    for (int c = 0; c < t->n_models; c++)
+    for (int c = 0; c < t->n_models; c++) {
         if (t->model_has_cache[c])
             edan_cache_free(&t->model[c]);
+        free(t->flush[c]);
+    }
     if (t->have_elf)
         edan_elf_close(&t->elf);
     edan_srcmap_close(t->src);

@@ -55,10 +55,18 @@ typedef struct proj_row {
     edan_opmix mix;
     edan_lru_traffic lru;
     uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
-    uint64_t iterations; /* a loop's: executions of its head */
-    int32_t loop;        /* a loop's id, -1 otherwise */
-    const char *name;    /* a function's name (NULL: outside every known function) */
+    uint64_t model_flush[PROJ_MAX_MODELS]; /* of model_write: the final flush of the lines dirty at the end */
+    uint64_t iterations;                   /* a loop's: executions of its head */
+    int32_t loop;                          /* a loop's id, -1 otherwise */
+    const char *name;                      /* a function's name (NULL: outside every known function) */
 } proj_row;
+
+/* A range of bytes a cache model holds dirty at the end, charged to the stores that made them dirty. */
+typedef struct proj_flush {
+    uint64_t lo, hi;  /* [lo, hi) */
+    uint64_t charged; /* bytes charged so far */
+    uint32_t owner;   /* a memory pool entry that stored into it, + 1 (0: none found yet) */
+} proj_flush;
 
 /* The values of one sweep dimension. */
 typedef struct proj_dim {
@@ -79,7 +87,7 @@ typedef struct proj_tool {
     size_t ids_cap;
     proj_mem *mem;
     size_t n_mem, mem_cap;
-    uint64_t *model_bytes; /* per memory pool entry: n_models reads, then n_models writes */
+    uint64_t *model_bytes; /* per memory pool entry: n_models reads, n_models writes, n_models of those flushed */
     proj_call *calls;
     size_t n_calls, calls_cap;
     bool inside;         /* executing inside a recognised libm call */
@@ -93,6 +101,8 @@ typedef struct proj_tool {
     edan_cache model[PROJ_MAX_MODELS];
     bool model_has_cache[PROJ_MAX_MODELS];
     char model_label[PROJ_MAX_MODELS][160];
+    proj_flush *flush[PROJ_MAX_MODELS]; /* after the stream: the bytes each holds dirty */
+    size_t n_flush[PROJ_MAX_MODELS];
     /* the program */
     edan_elf elf;
     bool have_elf;
@@ -114,8 +124,12 @@ typedef struct proj_tool {
 bool proj_rows_make(proj_tool *t);
 /* The machine's projection parameters (cores x one core's peak and bandwidth). */
 edan_proj_machine proj_machine(const proj_tool *t);
-/* DRAM bytes of a row read and written: the first --cache's model when given, else the LRU cache of 2^k blocks. */
-void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write);
+/*
+ * DRAM bytes of a row read and written (the final flush of dirty lines
+ * included): the first --cache's model when given, else the LRU cache of
+ * 2^k blocks; *flushed, when not NULL, the part of *write that is the flush.
+ */
+void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write, double *flushed);
 /* A row's bound on the machine (k as above). */
 edan_proj proj_row_bound(const proj_tool *t, const proj_row *r, unsigned k, const edan_proj_machine *m);
 /* ExaSAT's time of the region: the loops' and the outside code's bounds, summed. */

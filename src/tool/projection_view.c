@@ -65,13 +65,14 @@ static void row_json(const proj_tool *t, FILE *f, const proj_row *r, const edan_
             ",\"stack\":{\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"load_bytes\":%" PRIu64
             ",\"store_bytes\":%" PRIu64 "}",
             x->stack_loads, x->stack_stores, x->stack_load_bytes, x->stack_store_bytes);
-    double rd, wr;
-    proj_row_dram(t, r, t->machine_k, &rd, &wr);
+    double rd, wr, fl;
+    proj_row_dram(t, r, t->machine_k, &rd, &wr, &fl);
     const edan_proj p = edan_proj_evaluate(x, rd + wr, m);
     json_num(f, "flops", p.flops);
     json_num(f, "weighted_flops", p.weighted_flops);
     json_num(f, "dram_read_bytes", rd);
     json_num(f, "dram_write_bytes", wr);
+    json_num(f, "dirty_at_end_bytes", fl);
     json_num(f, "dram_bytes", p.dram_bytes);
     json_num(f, "bytes_per_flop", p.bytes_per_flop);
     fprintf(f, ",\"block_accesses\":%" PRIu64, r->lru.accesses);
@@ -139,8 +140,8 @@ static unsigned holds_all(const proj_tool *t)
 
 /*
  * The traffic of every fully associative cache size, up to the one that
- * holds every line (reads stop falling at the working set, write-backs only
- * there: a dirty line is evicted while the cache is smaller than the lines).
+ * holds every line (reads stop falling at the working set, the writes
+ * there: beyond it every dirty line is written once, by the final flush).
  */
 static void curve_json(const proj_tool *t, FILE *f)
 {
@@ -154,7 +155,7 @@ static void curve_json(const proj_tool *t, FILE *f)
         fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift));
     fputs("],\"write_bytes\":[", f);
     for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writebacks(&t->total.lru, k) * (1u << t->line_shift));
+        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift));
     fputs("],\"dirty_at_end_bytes\":[", f);
     for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
         fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift));
@@ -200,6 +201,7 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
         edan_json_str(f, t->model_label[c]);
         json_num(f, "dram_read_bytes", rd);
         json_num(f, "dram_write_bytes", wr);
+        json_num(f, "dirty_at_end_bytes", (double)t->total.model_flush[c]);
         json_num(f, "dram_bytes", rd + wr);
         json_num(f, "time_memory_s", p.time_memory);
         json_num(f, "time_s", p.time);
@@ -320,11 +322,13 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
     fprintf(f, "  stack traffic             %" PRIu64 " loads, %" PRIu64 " stores (%" PRIu64 " bytes)\n",
             x->stack_loads, x->stack_stores, x->stack_load_bytes + x->stack_store_bytes);
     const edan_proj p = proj_row_bound(t, &t->total, t->machine_k, &m);
-    double rd, wr;
-    proj_row_dram(t, &t->total, t->machine_k, &rd, &wr);
+    double rd, wr, fl;
+    proj_row_dram(t, &t->total, t->machine_k, &rd, &wr, &fl);
     fprintf(f, "  flops / weighted          %.0f / %.0f\n", p.flops, p.weighted_flops);
-    fprintf(f, "  DRAM bytes                %.0f (%.0f read, %.0f written); %.4g bytes per weighted flop\n",
-            p.dram_bytes, rd, wr, p.bytes_per_flop);
+    fprintf(f,
+            "  DRAM bytes                %.0f (%.0f read, %.0f written, %.0f of them the final flush of dirty lines); "
+            "%.4g bytes per weighted flop\n",
+            p.dram_bytes, rd, wr, fl, p.bytes_per_flop);
     fprintf(f, "  time compute / memory     %.4g s / %.4g s\n", p.time_compute, p.time_memory);
     fprintf(f, "  time                      %.4g s (%s bound); ExaSAT's sum over loops %.4g s\n", p.time,
             p.memory_bound ? "memory" : "compute", proj_sum_of_parts(t, t->machine_k, &m));
