@@ -12,6 +12,10 @@
              the sweep's sizes) against a naive reference that keeps the whole stream
   sweep      the CSV of a sweep (ExaSAT's Table 1 per configuration) recomputed from the JSON's counts;
              the plots; the --table form
+  regions    per memory region (each data object of the program, its other static data, the stack, the
+             heap): loads, stores, bytes, read/write ratio, lines, working set and DRAM traffic against a
+             naive reference from the trace's text and the program's symbol table (readelf), on
+             pseudo-random access orders of examples/regions; what its source says it accesses; the CSV
   options    bad machine files ([projection] keys), bad sweep lists, --projection without --machine,
              the timing model only with --mem-latency
 
@@ -425,6 +429,180 @@ def test_sweep():
 
 
 # ===================================================================== #
+# Memory regions                                                         #
+# ===================================================================== #
+
+READELF = "riscv64-linux-gnu-readelf"
+SIZES = {"lb": 1, "lbu": 1, "sb": 1, "lh": 2, "lhu": 2, "sh": 2, "lw": 4, "lwu": 4, "sw": 4, "flw": 4, "fsw": 4,
+         "ld": 8, "sd": 8, "fld": 8, "fsd": 8}
+STORES = ("sb", "sh", "sw", "sd", "fsw", "fsd")
+
+
+def program_regions(binary):
+    """The regions of docs/projection.md from readelf: objects (of aliases the largest, then a name without '_',
+    then the first by name; one inside an earlier one dropped) and the loaded segments."""
+    import subprocess
+    syms = subprocess.run([READELF, "-sW", binary], capture_output=True, text=True, check=True).stdout
+    objs = []
+    for line in syms.splitlines():
+        f = line.split()
+        if len(f) == 8 and f[3] == "OBJECT" and f[6] != "UND":
+            start, size = int(f[1], 16), int(f[2], 0)
+            if start and size:
+                objs.append((start, size, f[7]))
+    by_start = {}
+    for start, size, name in objs:
+        by_start.setdefault(start, []).append((size, name))
+    kept = []
+    for start in sorted(by_start):
+        size, name = min(by_start[start], key=lambda x: (-x[0], x[1].startswith("_"), x[1]))
+        if kept and start < kept[-1][1]:
+            continue
+        kept.append((start, start + size, name))
+    heads = subprocess.run([READELF, "-lW", binary], capture_output=True, text=True, check=True).stdout
+    segs = [(int(f[2], 16), int(f[2], 16) + int(f[5], 16)) for f in (l.split() for l in heads.splitlines())
+            if f and f[0] == "LOAD" and int(f[5], 16)]
+    return kept, segs
+
+
+def naive_regions(lines, objs, segs, cache_lines):
+    """Per region, straight from the definitions over the whole stream: accesses, first touches, the largest
+    stack distance of a reuse, LRU reads, write-backs and the final flush charged to the region of the store
+    that made the line dirty."""
+    import bisect
+    starts = [o[0] for o in objs]
+    stack = None
+
+    def region(a):
+        if stack and stack[0] <= a < stack[1]:
+            return "(stack)"
+        i = bisect.bisect_right(starts, a) - 1
+        if i >= 0 and a < objs[i][1]:
+            return objs[i][2]
+        return "(static data)" if any(lo <= a < hi for lo, hi in segs) else "(heap)"
+    rows = {}
+
+    def row(name):
+        return rows.setdefault(name, {"loads": 0, "stores": 0, "load_bytes": 0, "store_bytes": 0, "lines": 0,
+                                      "block_accesses": 0, "max_bin": 0, "reads": 0, "writes": 0, "flushed": 0})
+    recency = []  # every block, most recent first: stack distances
+    lru = []  # [block, dirty, owner region], most recent first: the cache
+    for text in lines:
+        f = text.split(";")
+        if len(f) < 3:
+            continue
+        dis, addr = f[1], int(f[2], 16)
+        mn = dis.split()[0]
+        size, store = SIZES[mn], mn in STORES
+        if "(sp)" in dis:
+            lo, hi = addr & ~4095, ((addr + size - 1) | 4095) + 1
+            stack = (lo, hi) if stack is None else (min(stack[0], lo), max(stack[1], hi))
+        x = row(region(addr))
+        x["stores" if store else "loads"] += 1
+        x["store_bytes" if store else "load_bytes"] += size
+        for b in range(addr >> 6, ((addr + size - 1) >> 6) + 1):
+            y = x if b == addr >> 6 else row(region(b << 6))
+            y["block_accesses"] += 1
+            if b in recency:
+                d = recency.index(b)
+                recency.remove(b)
+                y["max_bin"] = max(y["max_bin"], d.bit_length())
+            else:
+                y["lines"] += 1
+            recency.insert(0, b)
+            hit = next((e for e in lru if e[0] == b), None)
+            if hit:
+                lru.remove(hit)
+            else:
+                y["reads"] += 1
+                hit = [b, False, None]
+                if len(lru) == cache_lines:
+                    victim = lru.pop()
+                    if victim[1]:
+                        rows[victim[2]]["writes"] += 1
+            if store:
+                hit[1], hit[2] = True, region(b << 6) if b != addr >> 6 else region(addr)
+            lru.insert(0, hit)
+    for b, dirty, owner in lru:
+        if dirty:
+            rows[owner]["writes"] += 1
+            rows[owner]["flushed"] += 1
+    return rows
+
+
+def test_regions():
+    binary = os.path.join(EX, "regions")
+    objs, segs = program_regions(binary)
+    with tempfile.TemporaryDirectory() as d:
+        machine = small_machine(d)  # 32 lines of 64 bytes
+        for n in (40, 333, 1200):
+            what = f"regions {n}"
+            trace, text, table = (os.path.join(d, f"r{n}.{e}") for e in ("edt", "txt", "csv"))
+            p = edan("record", "--filter=kernel", "-o", trace, binary, str(n))
+            check(p.returncode == 0, f"record {what}: {p.stderr}")
+            edan("convert", "--text", trace, text)
+            p = edan("analyze", "--json", "--projection", "--machine=" + machine, "--projection-regions-csv=" + table,
+                     trace)
+            check(p.returncode == 0, f"analyze {what}: {p.stderr}")
+            r = json.loads(p.stdout)
+            validate_schema(r, what)
+            pr = r["projection"]
+            with open(text) as f:
+                ref = naive_regions(f.read().splitlines(), objs, segs, 32)
+            got = {g["name"]: g for g in pr["regions"]}
+            check(sorted(got) == sorted(ref), f"{what}: regions {sorted(got)}, the reference {sorted(ref)}")
+            for name, want in ref.items():
+                g = got.get(name)
+                if not g:
+                    continue
+                mine = {k: g[k] for k in ("loads", "stores", "load_bytes", "store_bytes", "lines", "block_accesses")}
+                mine.update(reads=g["dram_read_bytes"] // 64, writes=g["dram_write_bytes"] // 64,
+                            flushed=g["dirty_at_end_bytes"] // 64, max_bin=round(math.log2(g["working_set_bytes"] // 64)))
+                check(mine == want, f"{what}: region {name}: {mine}, the reference {want}")
+                ratio = want["load_bytes"] / want["store_bytes"] if want["store_bytes"] else None
+                check(g["read_write_ratio"] == ratio and g["dram_bytes"] == g["dram_read_bytes"] + g["dram_write_bytes"],
+                      f"{what}: region {name}: ratio {g['read_write_ratio']}, the reference {ratio}")
+                obj = next((o for o in objs if o[2] == name), None)
+                check((g["kind"] == "object" and (g["start"], g["end"]) == obj[:2]) if obj else g["start"] is None,
+                      f"{what}: region {name}: {g['kind']} [{g['start']}, {g['end']})")
+            # the regions partition the accesses and the traffic
+            for key, total in (("loads", pr["loads"]), ("stores", pr["stores"]), ("dram_bytes", pr["dram_bytes"]),
+                               ("dirty_at_end_bytes", pr["dirty_at_end_bytes"])):
+                check(sum(g[key] for g in pr["regions"]) == total, f"{what}: the regions' {key} sum to the region's")
+            check([g["dram_bytes"] for g in pr["regions"]] == sorted((g["dram_bytes"] for g in pr["regions"]),
+                                                                      reverse=True), f"{what}: most DRAM bytes first")
+            # what the source says: x (heap), coef and hist read n times, hist and out written n times
+            src = {"(heap)": (n, 0), "coef": (n, 0), "hist": (n, n), "out": (0, n)}
+            for name, (loads, stores) in src.items():
+                g = got.get(name, {})
+                check((g.get("loads"), g.get("stores")) == (loads, stores),
+                      f"{what}: {name}: {g.get('loads')} loads, {g.get('stores')} stores; the source {loads}, {stores}")
+            check(got["(stack)"]["loads"] >= n and got["(stack)"]["stores"] >= n, f"{what}: buf[] is on the stack")
+            # the CSV says what the JSON says
+            with open(table) as f:
+                rows = list(csv.DictReader(f))
+            check([x["region"] for x in rows] == [g["name"] for g in pr["regions"]], f"{what}: the CSV's regions")
+            for x, g in zip(rows, pr["regions"]):
+                for key in ("loads", "stores", "load_bytes", "store_bytes", "lines", "working_set_bytes",
+                            "dram_read_bytes", "dram_write_bytes", "dirty_at_end_bytes", "dram_bytes"):
+                    check(int(x[key]) == g[key], f"{what}: CSV {x['region']} {key}: {x[key]} vs {g[key]}")
+        # under the cache model (--cache=machine) the regions partition its traffic, flush included
+        p = projection("regions", 500, "--cache=machine")
+        for key in ("dram_read_bytes", "dram_write_bytes", "dirty_at_end_bytes"):
+            check(sum(g[key] for g in p["regions"]) == p[key] == p["caches"][0][key] if key != "dram_read_bytes"
+                  else sum(g[key] for g in p["regions"]) == p[key], f"--cache=machine: the regions' {key}")
+        check(p["dirty_at_end_bytes"] > 0, "--cache=machine: out[] is flushed at the end")
+        # text report; without a program (a text trace) the regions are the stack and the rest
+        p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, binary, "100")
+        check(p.returncode == 0 and "region (by DRAM bytes)" in p.stdout and "\n  out " in p.stdout,
+              f"the text report's regions: {p.stdout[-600:]}")
+        text = os.path.join(d, "r40.txt")
+        p = edan("analyze", "--json", "--projection", "--machine=" + GEM5, text)
+        names = sorted(g["name"] for g in json.loads(p.stdout)["projection"]["regions"])
+        check(names == ["(not stack)", "(stack)"], f"a text trace's regions: {names}")
+
+
+# ===================================================================== #
 # Options                                                                #
 # ===================================================================== #
 
@@ -478,4 +656,4 @@ def test_options():
 
 
 run_category({"flops": test_flops, "traffic": test_traffic, "synthetic": test_synthetic, "sweep": test_sweep,
-              "options": test_options})
+              "regions": test_regions, "options": test_options})

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 edan_proj edan_proj_bound(double flops, double weighted_flops, double dram_bytes, double peak_flops, double bandwidth)
 {
@@ -124,4 +125,69 @@ int edan_proj_cache_dirty(const edan_cache *c, edan_proj_range **out, size_t *n)
     *out = r;
     *n = m;
     return 0;
+}
+
+/* Of objects at one address, the one that names the region: the largest, then a name without '_', then the first. */
+static bool better_object(const edan_elf_func *a, const edan_elf_func *b)
+{
+    if (a->end - a->start != b->end - b->start)
+        return a->end - a->start > b->end - b->start;
+    if ((a->name[0] == '_') != (b->name[0] == '_'))
+        return b->name[0] == '_';
+    return strcmp(a->name, b->name) < 0;
+}
+
+int edan_proj_regions_init(edan_proj_regions *m, const edan_elf_data *d)
+{
+    memset(m, 0, sizeof *m);
+    const size_t n_obj = d ? d->n_objects : 0;
+    m->r = calloc(3 + n_obj, sizeof *m->r);
+    if (!m->r)
+        return -1;
+    m->r[EDAN_REGION_STACK] = (edan_proj_region){"(stack)", 0, 0, EDAN_REGION_STACK};
+    m->r[EDAN_REGION_HEAP] = (edan_proj_region){d ? "(heap)" : "(not stack)", 0, 0, EDAN_REGION_HEAP};
+    m->r[EDAN_REGION_STATIC] = (edan_proj_region){"(static data)", 0, 0, EDAN_REGION_STATIC};
+    m->n = 3;
+    if (!d)
+        return 0;
+    m->n_seg = d->n_segments;
+    memcpy(m->seg, d->segments, sizeof m->seg);
+    for (size_t i = 0; i < n_obj;) {
+        const edan_elf_func *best = &d->objects[i];
+        size_t j = i + 1;
+        for (; j < n_obj && d->objects[j].start == best->start; j++)
+            if (better_object(&d->objects[j], best))
+                best = &d->objects[j];
+        i = j;
+        if (m->n > 3 && best->start < m->r[m->n - 1].end)
+            continue; /* inside the previous object */
+        m->r[m->n++] = (edan_proj_region){best->name, best->start, best->end, EDAN_REGION_OBJECT};
+    }
+    return 0;
+}
+
+void edan_proj_regions_free(edan_proj_regions *m)
+{
+    free(m->r);
+    memset(m, 0, sizeof *m);
+}
+
+uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr)
+{
+    if (addr >= m->stack_lo && addr < m->stack_hi)
+        return EDAN_REGION_STACK;
+    size_t a = 3, b = m->n; /* the first object starting after addr */
+    while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        if (m->r[mid].start <= addr)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    if (a > 3 && addr < m->r[a - 1].end)
+        return (uint32_t)(a - 1);
+    for (size_t i = 0; i < m->n_seg; i++)
+        if (addr >= m->seg[i].start && addr < m->seg[i].end)
+            return EDAN_REGION_STATIC;
+    return EDAN_REGION_HEAP;
 }

@@ -40,6 +40,7 @@
 
 #include "analysis/cache.h"
 #include "analysis/opmix.h"
+#include "util/elf_symbols.h"
 
 /* ===================================================================== */
 /* The bound                                                              */
@@ -181,5 +182,61 @@ typedef struct edan_proj_range {
  * -1 when out of memory. The model is read, not changed.
  */
 int edan_proj_cache_dirty(const edan_cache *c, edan_proj_range **out, size_t *n);
+
+/* ===================================================================== */
+/* Memory regions                                                         */
+/* ===================================================================== */
+
+/*
+ * The region of memory an address is in: each data object of the program
+ * (an ELF OBJECT symbol with a size; of aliases at one address the largest,
+ * then a name not starting with '_', then the first by name; an object
+ * inside an earlier one is that one's), the rest of its loaded segments
+ * (static data), the stack, and the heap (everything else: brk and mmap
+ * memory alike). The trace carries no register values, so neither the stack
+ * pointer nor malloc's results are known: the stack is the pages between the
+ * lowest and the highest sp-relative access so far (a frame's locals
+ * reached through a pointer lie between them), and the heap is one region.
+ */
+enum { EDAN_REGION_STACK, EDAN_REGION_HEAP, EDAN_REGION_STATIC, EDAN_REGION_OBJECT };
+
+#define EDAN_REGION_PAGE 4096u
+
+typedef struct edan_proj_region {
+    const char *name;    /* an object's name (the program's data owns it), or "(stack)", "(heap)", ... */
+    uint64_t start, end; /* an object's [start, end); 0, 0 for the others */
+    int kind;            /* EDAN_REGION_* */
+} edan_proj_region;
+
+typedef struct edan_proj_regions {
+    edan_proj_region *r; /* [0] the stack, [1] the heap, [2] static data, then the objects by address */
+    size_t n;
+    edan_elf_segment seg[EDAN_ELF_MAX_SEGMENTS];
+    size_t n_seg;
+    uint64_t stack_lo, stack_hi; /* [lo, hi): the pages of the sp-relative accesses so far (empty: lo == hi) */
+} edan_proj_regions;
+
+/* The regions of a program's data (d NULL: no program, so no objects and no static data); -1 when out of memory. */
+int edan_proj_regions_init(edan_proj_regions *m, const edan_elf_data *d);
+void edan_proj_regions_free(edan_proj_regions *m);
+
+/* An sp-relative access of size bytes at addr: the stack covers its pages from now on. */
+static inline void edan_proj_regions_sp(edan_proj_regions *m, uint64_t addr, uint32_t size)
+{
+    const uint64_t lo = addr & ~(uint64_t)(EDAN_REGION_PAGE - 1);
+    const uint64_t hi = ((addr + (size ? size : 1) - 1) | (EDAN_REGION_PAGE - 1)) + 1;
+    if (m->stack_lo == m->stack_hi) {
+        m->stack_lo = lo;
+        m->stack_hi = hi;
+        return;
+    }
+    if (lo < m->stack_lo)
+        m->stack_lo = lo;
+    if (hi > m->stack_hi)
+        m->stack_hi = hi;
+}
+
+/* The index of the region holding addr. */
+uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr);
 
 #endif

@@ -122,6 +122,7 @@ static proj_id *id_of(proj_tool *t, const edan_exec *r)
         s->seen = 1;
         s->insn = r->insn;
         s->fp_kind = (uint8_t)edan_opmix_fp_kind(r->insn);
+        s->stack = edan_opmix_stack(r->insn);
         s->libm = libm_entry(t, r->insn->pc);
         if (r->insn->flow == EDAN_FLOW_CALL && r->insn->op == EDAN_OP_JAL)
             s->libm_call = libm_entry(t, r->insn->pc + (uint64_t)r->insn->imm);
@@ -129,27 +130,76 @@ static proj_id *id_of(proj_tool *t, const edan_exec *r)
     return s;
 }
 
-/* The memory statistics of id, made when missing; NULL when out of memory. */
-static proj_mem *mem_of(proj_tool *t, uint32_t id)
+static size_t pair_hash(uint32_t id, uint32_t region)
 {
-    proj_id *s = &t->ids[id];
-    if (!s->mem) {
-        if (t->n_mem == t->mem_cap) {
-            const size_t cap = t->mem_cap ? 2 * t->mem_cap : 256;
-            proj_mem *m = edan_grow_zeroed(t->mem, t->mem_cap, cap, sizeof *m);
-            if (!m)
-                return NULL;
-            t->mem = m;
-            const size_t per = 3 * (size_t)t->n_models;
-            uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
-            if (per && !b)
-                return NULL;
-            t->model_bytes = b;
-            t->mem_cap = cap;
-        }
-        s->mem = (uint32_t)++t->n_mem;
+    return (size_t)((id * 0x9E3779B1u) ^ (region * 0x85EBCA77u));
+}
+
+/* Make the pair table hold twice the pairs; false when out of memory. */
+static bool pairs_grow(proj_tool *t)
+{
+    const size_t cap = t->pair_cap ? 2 * t->pair_cap : 1024;
+    uint32_t *tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        return false;
+    for (size_t i = 0; i < t->n_mem; i++) {
+        size_t h = pair_hash(t->mem[i].id, t->mem[i].region) & (cap - 1);
+        while (tab[h])
+            h = (h + 1) & (cap - 1);
+        tab[h] = (uint32_t)i + 1;
     }
-    return &t->mem[s->mem - 1];
+    free(t->pair_tab);
+    t->pair_tab = tab;
+    t->pair_cap = cap;
+    return true;
+}
+
+/* The memory statistics of (id, region), found or made: an index into t->mem, or UINT32_MAX (out of memory). */
+static __attribute__((noinline)) uint32_t pair_find(proj_tool *t, uint32_t id, uint32_t region)
+{
+    if (2 * (t->n_mem + 1) > t->pair_cap && !pairs_grow(t))
+        return UINT32_MAX;
+    size_t h = pair_hash(id, region) & (t->pair_cap - 1);
+    for (; t->pair_tab[h]; h = (h + 1) & (t->pair_cap - 1)) {
+        const uint32_t e = t->pair_tab[h] - 1;
+        if (t->mem[e].id == id && t->mem[e].region == region) {
+            t->ids[id].mem = e + 1;
+            return e;
+        }
+    }
+    if (t->n_mem + 1 >= EDAN_LRU_OWNERS) {
+        edan_error_set(&t->err, "more than %u instructions and regions: beyond what the projection serves",
+                       EDAN_LRU_OWNERS);
+        return UINT32_MAX;
+    }
+    if (t->n_mem == t->mem_cap) {
+        const size_t cap = t->mem_cap ? 2 * t->mem_cap : 256;
+        proj_mem *m = edan_grow_zeroed(t->mem, t->mem_cap, cap, sizeof *m);
+        if (!m)
+            return UINT32_MAX;
+        t->mem = m;
+        const size_t per = 3 * (size_t)t->n_models;
+        uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
+        if (per && !b)
+            return UINT32_MAX;
+        t->model_bytes = b;
+        t->mem_cap = cap;
+    }
+    const uint32_t e = (uint32_t)t->n_mem++;
+    t->mem[e].id = id;
+    t->mem[e].region = region;
+    t->pair_tab[h] = e + 1;
+    t->ids[id].mem = e + 1;
+    return e;
+}
+
+/* The pair of (id, region): the one id used last, most often. */
+static inline uint32_t pair_of(proj_tool *t, uint32_t id, uint32_t region)
+{
+    const uint32_t e = t->ids[id].mem;
+    if (e && t->mem[e - 1].region == region)
+        return e - 1;
+    return pair_find(t, id, region);
 }
 
 /* The call-site statistics of id, made when missing; NULL when out of memory. */
@@ -177,33 +227,44 @@ static proj_call *call_of(proj_tool *t, uint32_t id)
 /* One access of r, charged to id charge (own: r's own instruction). False when out of memory. */
 static bool access(proj_tool *t, const edan_exec *r, uint32_t charge, bool own)
 {
-    proj_mem *m = mem_of(t, charge);
-    if (!m)
-        return false;
     const edan_insn *in = r->insn;
-    m->accesses += own;
+    if (t->ids[r->id].stack)
+        edan_proj_regions_sp(&t->regions, r->addr, in->mem_size);
+    const uint32_t p0 = pair_of(t, charge, edan_proj_region_of(&t->regions, r->addr));
+    if (p0 == UINT32_MAX)
+        return false;
+    t->ids[charge].accesses += own;
     const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
+    proj_mem *m0 = &t->mem[p0];
+    m0->loads += rd;
+    m0->stores += wr;
+    m0->load_bytes += rd ? in->mem_size : 0;
+    m0->store_bytes += wr ? in->mem_size : 0;
     const unsigned sh = t->line_shift;
-    const uint64_t last = (r->addr + in->mem_size - 1) >> sh;
-    for (uint64_t b = r->addr >> sh;; b++) {
+    const uint64_t first = r->addr >> sh, last = (r->addr + in->mem_size - 1) >> sh;
+    for (uint64_t b = first;; b++) {
+        const uint32_t p = b == first ? p0 : pair_of(t, charge, edan_proj_region_of(&t->regions, b << sh));
+        if (p == UINT32_MAX)
+            return false;
         uint64_t d = EDAN_REUSE_COLD, prev;
         uint32_t *word;
         if (edan_reuse_access_user(t->tracker, b, &d, &prev, &word) == EDAN_REUSE_NOMEM)
             return false;
-        m->lru.accesses++;
+        edan_lru_traffic *lru = &t->mem[p].lru;
+        lru->accesses++;
         if (d == EDAN_REUSE_COLD)
-            m->lru.cold++;
+            lru->cold++;
         else
-            m->lru.reuse[edan_lru_bin(d)]++;
-        const edan_lru_wb wb = edan_lru_step(word, d, wr, charge);
-        if (wb.lo < wb.hi) /* the owner made a store: its statistics exist */
-            edan_lru_charge(&t->mem[t->ids[wb.owner].mem - 1].lru, wb.lo, wb.hi);
+            lru->reuse[edan_lru_bin(d)]++;
+        const edan_lru_wb wb = edan_lru_step(word, d, wr, p);
+        if (wb.lo < wb.hi) /* charged to the pair of the store that made the line dirty */
+            edan_lru_charge(&t->mem[wb.owner].lru, wb.lo, wb.hi);
         if (b == last)
             break;
     }
     if (!t->n_models)
         return true; /* no --cache: the LRU curve is the traffic */
-    uint64_t *bytes = t->model_bytes + (size_t)(t->ids[charge].mem - 1) * 3 * (size_t)t->n_models;
+    uint64_t *bytes = t->model_bytes + (size_t)p0 * 3 * (size_t)t->n_models;
     for (int c = 0; c < t->n_models; c++) {
         if (!t->model_has_cache[c]) { /* no cache: every byte read or written is memory traffic */
             bytes[c] += rd ? in->mem_size : 0;
@@ -324,7 +385,7 @@ static void final_block(void *ctx, uint64_t b, uint64_t f, uint32_t word)
     const edan_lru_wb wb = edan_lru_finish(word, f, &dirty_from);
     if (!(word & EDAN_LRU_DIRTY))
         return;
-    const uint32_t m = t->ids[wb.owner].mem - 1;
+    const uint32_t m = wb.owner; /* the pair of its last store */
     edan_lru_traffic *owner = &t->mem[m].lru;
     if (wb.lo < wb.hi)
         edan_lru_charge(owner, wb.lo, wb.hi);
@@ -392,6 +453,11 @@ static void destroy(void *tool)
         return;
     edan_reuse_free(t->tracker);
     edan_loops_free(t->loops);
+    edan_proj_regions_free(&t->regions);
+    if (t->have_data)
+        edan_elf_data_close(&t->data);
+    free(t->pair_tab);
+    free(t->region_rows);
     for (int c = 0; c < t->n_models; c++) {
         if (t->model_has_cache[c])
             edan_cache_free(&t->model[c]);
@@ -463,6 +529,12 @@ static void *create(edan_session *s, edan_error *err)
         edan_elf_close(&t->elf);
         t->have_elf = false;
     }
+    t->have_data = t->have_elf && !edan_elf_data_open(binary, &t->data, &ignored);
+    if (edan_proj_regions_init(&t->regions, t->have_data ? &t->data : NULL)) {
+        edan_error_set(err, "out of memory");
+        destroy(t);
+        return NULL;
+    }
     /* the sweep: every dimension the machine's value unless a list is given */
     const double own[PROJ_SWEEP_DIMS] = {
         (double)llc->geo.size, m->mem_bandwidth_gbs, m->peak_gflops,           (double)m->cores,
@@ -494,6 +566,8 @@ static void *create(edan_session *s, edan_error *err)
         }
     const char *csv = edan_options_last(o, "projection-csv");
     snprintf(t->csv_path, sizeof t->csv_path, "%s", csv ? csv : "");
+    csv = edan_options_last(o, "projection-regions-csv");
+    snprintf(t->regions_csv, sizeof t->regions_csv, "%s", csv ? csv : "");
     t->tracker = edan_reuse_new(true);
     t->loops = edan_loops_new(t->have_elf ? &t->elf : NULL);
     if (!t->tracker || !t->loops) {
@@ -525,6 +599,10 @@ static const edan_tool_option options[] = {
      "                      function and loop (docs/projection.md)\n",
      NULL},
     {"projection-csv", true, "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n",
+     NULL},
+    {"projection-regions-csv", true,
+     "  --projection-regions-csv=FILE each memory region (data object, static data, stack,\n"
+     "                      heap): accesses, bytes, read/write ratio, lines, working set, DRAM bytes\n",
      NULL},
     {"projection-cache", true,
      "  --projection-cache=LIST cache sizes to sweep (powers of two; A..B doubles) [the\n"

@@ -31,17 +31,25 @@
 typedef struct proj_id {
     const edan_insn *insn; /* the instruction (it lives as long as the session) */
     uint64_t executions;   /* outside libm calls */
-    uint32_t mem;          /* its memory statistics: index + 1 into the pool (0: none) */
+    uint64_t accesses;     /* of those, the ones that performed their access */
+    uint32_t mem;          /* its memory statistics in the region it touched last: index + 1 into the pool (0: none) */
     uint32_t call;         /* as a call site of libm: index + 1 into the call sites (0: none) */
     uint8_t seen;
     uint8_t libm;      /* the entry of a libm function: EDAN_LIBM_TRANSCENDENTAL or EDAN_LIBM_SQRT (opmix.h) */
     uint8_t libm_call; /* a direct call (jal) of such a function: its kind */
     uint8_t fp_kind;   /* opmix.h */
+    uint8_t stack;     /* sp-relative */
 } proj_id;
 
-/* The memory traffic charged to one static instruction: its own accesses, or a call site's callee's. */
+/*
+ * The memory traffic charged to one static instruction in one memory region:
+ * its own accesses, or a call site's callee's. An access belongs to the
+ * region of its address, each block it touches to the region of the block's
+ * first byte it touches; the pool's index is the owner of a dirty line.
+ */
 typedef struct proj_mem {
-    uint64_t accesses; /* its own executions that performed their access */
+    uint32_t id, region;
+    uint64_t loads, stores, load_bytes, store_bytes; /* accesses (an atomic is both) */
     edan_lru_traffic lru;
 } proj_mem;
 
@@ -58,6 +66,7 @@ typedef struct proj_row {
     uint64_t model_flush[PROJ_MAX_MODELS]; /* of model_write: the final flush of the lines dirty at the end */
     uint64_t iterations;                   /* a loop's: executions of its head */
     int32_t loop;                          /* a loop's id, -1 otherwise */
+    uint32_t region;                       /* a region's row: its index in the regions */
     const char *name;                      /* a function's name (NULL: outside every known function) */
 } proj_row;
 
@@ -85,8 +94,10 @@ typedef struct proj_tool {
     edan_loops *loops;
     proj_id *ids;
     size_t ids_cap;
-    proj_mem *mem;
+    proj_mem *mem; /* per (static id, region) */
     size_t n_mem, mem_cap;
+    uint32_t *pair_tab; /* (id, region) -> index + 1 into mem, open addressing */
+    size_t pair_cap;
     uint64_t *model_bytes; /* per memory pool entry: n_models reads, n_models writes, n_models of those flushed */
     proj_call *calls;
     size_t n_calls, calls_cap;
@@ -106,12 +117,16 @@ typedef struct proj_tool {
     /* the program */
     edan_elf elf;
     bool have_elf;
+    edan_elf_data data; /* its objects and segments, when the program is known */
+    bool have_data;
+    edan_proj_regions regions;
     edan_srcmap *src;
     /* after the stream */
     bool rows_made;
     proj_row total, outside;
-    proj_row *funcs, *loop_rows;
-    size_t n_funcs, n_loops;
+    proj_row *funcs, *loop_rows, *region_rows;
+    size_t n_funcs, n_loops, n_region_rows;
+    char regions_csv[512];
     /* the sweep */
     proj_dim dim[PROJ_SWEEP_DIMS];
     char csv_path[512];
@@ -140,6 +155,13 @@ edan_loop_place proj_loop_place(proj_tool *t, int32_t loop);
 /* ---- projection_view.c ---------------------------------------------------- */
 
 void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+
+/* ---- projection_regions.c ------------------------------------------------- */
+
+/* The regions' rows of the report: text, JSON members (after the region's), the CSV (--projection-regions-csv). */
+void proj_regions_text(const proj_tool *t, FILE *f);
+void proj_regions_json(const proj_tool *t, FILE *f);
+int proj_regions_csv(const proj_tool *t, edan_error *err);
 
 /* ---- projection_sweep.c --------------------------------------------------- */
 

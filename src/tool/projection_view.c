@@ -238,7 +238,9 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
     }
     fputs("],\"outside_loops\":{\"name\":\"(outside loops)\"", f);
     row_json(t, f, &t->outside, &m);
-    fputs("}}", f);
+    fputc('}', f);
+    proj_regions_json(t, f);
+    fputc('}', f);
 }
 
 /* ===================================================================== */
@@ -352,6 +354,7 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
             text_row(t, f, order[i], &m);
         free(order);
     }
+    proj_regions_text(t, f);
 }
 
 /* ===================================================================== */
