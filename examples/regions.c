@@ -4,9 +4,11 @@
  *
  * Per step i (r a xorshift value): one load of the heap array x[r % n], one of the read-only global
  * table coef[r % 256], a load and a store of the global histogram hist[(r >> 8) % 64], a store to
- * the local array buf[i % 32] (on the stack), a load of buf[(r >> 16) % 32], and a store of the
- * global out[i] (written once). So x, coef, hist and out are each one region of the projection's
- * (--projection, docs/projection.md), with n loads, n loads, n loads and n stores, n stores.
+ * the local array buf[i % 32] (on the stack), a load of buf[(r >> 16) % 32], a store of the global
+ * out[i] (written once), and one load through a pointer taken from the local array from[] (on the
+ * stack), into x, coef, hist or out: one instruction, four regions. So x, coef, hist and out are
+ * each one region of the projection's (--projection, docs/projection.md), with 4n loads among
+ * them, n stores to hist and n to out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +33,9 @@ __attribute__((noinline, noipa)) void sink(double *buf)
 __attribute__((noinline, noipa)) double kernel(const double *restrict x, long n)
 {
     double buf[32];
+    const double *from[4] = {x, coef, (const double *)hist, out};
     sink(buf);
+    sink((double *)from);
     unsigned long r = 88172645463325252UL ^ (unsigned long)n;
     double s = 0.0;
     for (long i = 0; i < n; ++i) {
@@ -43,6 +47,7 @@ __attribute__((noinline, noipa)) double kernel(const double *restrict x, long n)
         buf[i & 31] = v;
         s += buf[(r >> 16) & 31];
         out[i] = v;
+        s += from[(r >> 24) & 3][(r >> 26) & 7];
     }
     sink(buf);
     return s;

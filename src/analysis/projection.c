@@ -172,8 +172,9 @@ void edan_proj_regions_free(edan_proj_regions *m)
     memset(m, 0, sizeof *m);
 }
 
-uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr)
+uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr, uint64_t *lo, uint64_t *hi)
 {
+    *lo = *hi = 0;
     if (addr >= m->stack_lo && addr < m->stack_hi)
         return EDAN_REGION_STACK;
     size_t a = 3, b = m->n; /* the first object starting after addr */
@@ -184,10 +185,28 @@ uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr)
         else
             b = mid;
     }
-    if (a > 3 && addr < m->r[a - 1].end)
+    if (a > 3 && addr < m->r[a - 1].end) {
+        *lo = m->r[a - 1].start;
+        *hi = m->r[a - 1].end;
         return (uint32_t)(a - 1);
-    for (size_t i = 0; i < m->n_seg; i++)
-        if (addr >= m->seg[i].start && addr < m->seg[i].end)
-            return EDAN_REGION_STATIC;
-    return EDAN_REGION_HEAP;
+    }
+    /* between two objects: static data or heap up to the nearest object or segment boundary */
+    uint64_t l = a > 3 ? m->r[a - 1].end : 0, h = a < m->n ? m->r[a].start : UINT64_MAX;
+    uint32_t region = EDAN_REGION_HEAP;
+    for (size_t i = 0; i < m->n_seg; i++) {
+        const uint64_t s = m->seg[i].start, e = m->seg[i].end;
+        if (addr >= s && addr < e)
+            region = EDAN_REGION_STATIC;
+        if (s <= addr && s > l)
+            l = s;
+        if (e <= addr && e > l)
+            l = e;
+        if (s > addr && s < h)
+            h = s;
+        if (e > addr && e < h)
+            h = e;
+    }
+    *lo = l;
+    *hi = h;
+    return region;
 }

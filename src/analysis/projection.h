@@ -236,7 +236,11 @@ static inline void edan_proj_regions_sp(edan_proj_regions *m, uint64_t addr, uin
         m->stack_hi = hi;
 }
 
-/* The index of the region holding addr. */
-uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr);
+/*
+ * The index of the region holding addr; [*lo, *hi) an interval around addr
+ * whose addresses outside the stack are in that region too, for the caller
+ * to skip the search next time (empty for the stack: check it first).
+ */
+uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr, uint64_t *lo, uint64_t *hi);
 
 #endif

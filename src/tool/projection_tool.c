@@ -224,13 +224,31 @@ static proj_call *call_of(proj_tool *t, uint32_t id)
 /* The stream                                                             */
 /* ===================================================================== */
 
+/* The region of address a accessed by static instruction s: the stack, the one s touched last, or a search. */
+static inline uint32_t region_at(proj_tool *t, proj_id *s, uint64_t a)
+{
+    if (a >= t->regions.stack_lo && a < t->regions.stack_hi)
+        return EDAN_REGION_STACK;
+    if (a >= s->region_lo && a < s->region_hi)
+        return s->region;
+    uint64_t lo, hi;
+    const uint32_t g = edan_proj_region_of(&t->regions, a, &lo, &hi);
+    if (g != EDAN_REGION_STACK) {
+        s->region = g;
+        s->region_lo = lo;
+        s->region_hi = hi;
+    }
+    return g;
+}
+
 /* One access of r, charged to id charge (own: r's own instruction). False when out of memory. */
 static bool access(proj_tool *t, const edan_exec *r, uint32_t charge, bool own)
 {
     const edan_insn *in = r->insn;
-    if (t->ids[r->id].stack)
+    proj_id *s = &t->ids[r->id];
+    if (s->stack)
         edan_proj_regions_sp(&t->regions, r->addr, in->mem_size);
-    const uint32_t p0 = pair_of(t, charge, edan_proj_region_of(&t->regions, r->addr));
+    const uint32_t p0 = pair_of(t, charge, region_at(t, s, r->addr));
     if (p0 == UINT32_MAX)
         return false;
     t->ids[charge].accesses += own;
@@ -243,7 +261,7 @@ static bool access(proj_tool *t, const edan_exec *r, uint32_t charge, bool own)
     const unsigned sh = t->line_shift;
     const uint64_t first = r->addr >> sh, last = (r->addr + in->mem_size - 1) >> sh;
     for (uint64_t b = first;; b++) {
-        const uint32_t p = b == first ? p0 : pair_of(t, charge, edan_proj_region_of(&t->regions, b << sh));
+        const uint32_t p = b == first ? p0 : pair_of(t, charge, region_at(t, s, b << sh));
         if (p == UINT32_MAX)
             return false;
         uint64_t d = EDAN_REUSE_COLD, prev;

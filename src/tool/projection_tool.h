@@ -33,7 +33,9 @@ typedef struct proj_id {
     uint64_t executions;   /* outside libm calls */
     uint64_t accesses;     /* of those, the ones that performed their access */
     uint32_t mem;          /* its memory statistics in the region it touched last: index + 1 into the pool (0: none) */
-    uint32_t call;         /* as a call site of libm: index + 1 into the call sites (0: none) */
+    uint32_t region;       /* the region of its last access outside the stack, */
+    uint64_t region_lo, region_hi; /* and the addresses known to be in it */
+    uint32_t call;                 /* as a call site of libm: index + 1 into the call sites (0: none) */
     uint8_t seen;
     uint8_t libm;      /* the entry of a libm function: EDAN_LIBM_TRANSCENDENTAL or EDAN_LIBM_SQRT (opmix.h) */
     uint8_t libm_call; /* a direct call (jal) of such a function: its kind */
