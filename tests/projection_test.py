@@ -653,6 +653,38 @@ def test_options():
           "the timing model's prediction beside the bounds")
     check(len(r["projection"]["lambda"]) == 1 and r["projection"]["lambda"][0]["W"] == r["configurations"][0]["W"],
           "lambda beside the bounds")
+    test_model_time()
+
+
+def test_model_time():
+    """The timing model's time per loop and function: its attribution per static instruction, summed."""
+    r = online("pointer_chase", 50, "--projection", "--machine=" + GEM5)
+    check(r["projection"]["model_time"] is None and r["projection"]["loops"][0]["model_time"] is None,
+          "no model time without --mem-latency")
+    for prog, n in (("matmul", 10), ("logistic", 60), ("spmv", 200)):
+        r = online(prog, n, "--projection", "--machine=" + GEM5, "--mem-latency=50,100,300")
+        validate_schema(r, f"{prog} --mem-latency")
+        p, pred = r["projection"], r["prediction"]
+        what = f"{prog} {n}"
+        for k, sec in enumerate(pred["seconds"]):
+            parts = sum(l["model_time"]["seconds"][k] for l in p["loops"]) + p["outside_loops"]["model_time"]["seconds"][k]
+            funcs = sum(f["model_time"]["seconds"][k] for f in p["functions"])
+            check(math.isclose(p["model_time"]["seconds"][k], sec, rel_tol=1e-9)
+                  and math.isclose(parts, sec, rel_tol=1e-9) and math.isclose(funcs, sec, rel_tol=1e-9),
+                  f"{what}: lane {k}: the region {p['model_time']['seconds'][k]}, loops {parts}, functions {funcs}; "
+                  f"the timing model {sec}")
+        # the timing tool's own per-function rows: the same cycles, what ran in libm calls moved to the caller
+        mine = {f["name"]: f["model_time"]["cycles"] for f in p["functions"]}
+        theirs = {f["name"]: f["cycles"] for f in pred["functions"]}
+        libm = [name for name in theirs if name not in mine]
+        for name, cycles in mine.items():
+            want = [c + (sum(theirs[m][k] for m in libm) if name == "kernel" else 0) for k, c in enumerate(theirs[name])]
+            check(all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(cycles, want)),
+                  f"{what}: {name}: {cycles}, the timing tool's {theirs[name]} (+ libm's {libm})")
+        check((prog == "logistic") == bool(libm), f"{what}: libm functions {libm}")
+    p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, "--mem-latency=80",
+             os.path.join(EX, "trsv"), "30")
+    check(p.returncode == 0 and "model s" in p.stdout, "the text report's model column")
 
 
 run_category({"flops": test_flops, "traffic": test_traffic, "synthetic": test_synthetic, "sweep": test_sweep,

@@ -76,6 +76,44 @@ static void sort_regions(const proj_tool *t, proj_row *rows, size_t n)
     free(key);
 }
 
+/* Add the share of id's timed cycles that `executions` of its executions make to row r. */
+static void row_add_time(const proj_tool *t, proj_row *r, uint32_t id, uint64_t executions)
+{
+    const uint64_t count = edan_timing_id_count(t->timing, id);
+    if (!count || !executions)
+        return;
+    const double share = executions == count ? 1.0 : (double)executions / (double)count;
+    for (int k = 0; k < edan_timing_lanes(t->timing); k++)
+        r->cycles[k] += edan_timing_id_cycles(t->timing, id, k) * share;
+}
+
+/*
+ * The timing model's cycles of each row (analysis/timing.h's attribution
+ * per static instruction, as its own per-function rows): an instruction's
+ * to its rows, and what ran inside libm calls to the call site's rows, split
+ * by executions when one instruction ran in calls from several sites.
+ */
+static void rows_time(proj_tool *t, proj_row **loop_of, proj_row **func_of)
+{
+    const uint32_t ids = edan_timing_ids(t->timing);
+    for (uint32_t id = 0; id < ids && id < t->ids_cap; id++) {
+        const proj_id *s = &t->ids[id];
+        if (!s->seen)
+            continue;
+        row_add_time(t, &t->total, id, s->executions);
+        row_add_time(t, loop_of[id], id, s->executions);
+        row_add_time(t, func_of[id], id, s->executions);
+    }
+    for (size_t i = 0; i < t->n_incall; i++) {
+        const proj_incall *c = &t->incall[i];
+        if (c->id >= ids)
+            continue;
+        row_add_time(t, &t->total, c->id, c->executions);
+        row_add_time(t, loop_of[c->site], c->id, c->executions);
+        row_add_time(t, func_of[c->site], c->id, c->executions);
+    }
+}
+
 bool proj_rows_make(proj_tool *t)
 {
     if (t->rows_made)
@@ -139,6 +177,8 @@ bool proj_rows_make(proj_tool *t)
         g->mix.load_bytes += m->load_bytes;
         g->mix.store_bytes += m->store_bytes;
     }
+    if (t->timing)
+        rows_time(t, loop_of, func_of);
     free(loop_of);
     free(func_of);
     /* loops that ran: a loop inside a libm function ran only inside calls, charged to their call sites */

@@ -19,6 +19,7 @@
 #include "report/plot.h"
 #include "tool/projection_tool.h"
 #include "tool/session.h"
+#include "tool/timing_tool.h"
 #include "util/parse.h"
 
 const char *const proj_dim_option[PROJ_SWEEP_DIMS] = {
@@ -378,6 +379,8 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
 {
     proj_tool *t = tool;
     const edan_options *o = edan_session_options(s);
+    if (!t->rows_made)
+        t->timing = edan_timing_tool_model(s);
     if (!t->rows_made && !proj_rows_make(t)) {
         edan_error_set(err, "out of memory for the projection's rows");
         return -1;

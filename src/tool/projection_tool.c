@@ -130,67 +130,119 @@ static proj_id *id_of(proj_tool *t, const edan_exec *r)
     return s;
 }
 
-static size_t pair_hash(uint32_t id, uint32_t region)
+/* ---- maps of key pairs ---------------------------------------------- */
+
+static size_t map_hash(uint32_t a, uint32_t b)
 {
-    return (size_t)((id * 0x9E3779B1u) ^ (region * 0x85EBCA77u));
+    return (size_t)((a * 0x9E3779B1u) ^ (b * 0x85EBCA77u));
 }
 
-/* Make the pair table hold twice the pairs; false when out of memory. */
-static bool pairs_grow(proj_tool *t)
+/* The value of (a, b), 0 when absent. */
+static uint32_t map_get(const proj_map *m, uint32_t a, uint32_t b)
 {
-    const size_t cap = t->pair_cap ? 2 * t->pair_cap : 1024;
-    uint32_t *tab = calloc(cap, sizeof *tab);
-    if (!tab)
-        return false;
-    for (size_t i = 0; i < t->n_mem; i++) {
-        size_t h = pair_hash(t->mem[i].id, t->mem[i].region) & (cap - 1);
-        while (tab[h])
-            h = (h + 1) & (cap - 1);
-        tab[h] = (uint32_t)i + 1;
+    if (!m->cap)
+        return 0;
+    for (size_t h = map_hash(a, b) & (m->cap - 1);; h = (h + 1) & (m->cap - 1)) {
+        const proj_map_entry *e = &m->e[h];
+        if (!e->v || (e->a == a && e->b == b))
+            return e->v;
     }
-    free(t->pair_tab);
-    t->pair_tab = tab;
-    t->pair_cap = cap;
+}
+
+/* Set (a, b), absent, to v (nonzero); false when out of memory. */
+static bool map_put(proj_map *m, uint32_t a, uint32_t b, uint32_t v)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        const size_t cap = m->cap ? 2 * m->cap : 1024;
+        proj_map_entry *e = calloc(cap, sizeof *e);
+        if (!e)
+            return false;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->e[i].v)
+                continue;
+            size_t h = map_hash(m->e[i].a, m->e[i].b) & (cap - 1);
+            while (e[h].v)
+                h = (h + 1) & (cap - 1);
+            e[h] = m->e[i];
+        }
+        free(m->e);
+        m->e = e;
+        m->cap = cap;
+    }
+    size_t h = map_hash(a, b) & (m->cap - 1);
+    while (m->e[h].v)
+        h = (h + 1) & (m->cap - 1);
+    m->e[h] = (proj_map_entry){a, b, v};
+    m->n++;
     return true;
 }
 
 /* The memory statistics of (id, region), found or made: an index into t->mem, or UINT32_MAX (out of memory). */
 static __attribute__((noinline)) uint32_t pair_find(proj_tool *t, uint32_t id, uint32_t region)
 {
-    if (2 * (t->n_mem + 1) > t->pair_cap && !pairs_grow(t))
-        return UINT32_MAX;
-    size_t h = pair_hash(id, region) & (t->pair_cap - 1);
-    for (; t->pair_tab[h]; h = (h + 1) & (t->pair_cap - 1)) {
-        const uint32_t e = t->pair_tab[h] - 1;
-        if (t->mem[e].id == id && t->mem[e].region == region) {
-            t->ids[id].mem = e + 1;
-            return e;
+    uint32_t v = map_get(&t->pairs, id, region);
+    if (!v) {
+        if (t->n_mem + 1 >= EDAN_LRU_OWNERS) {
+            edan_error_set(&t->err, "more than %u instructions and regions: beyond what the projection serves",
+                           EDAN_LRU_OWNERS);
+            return UINT32_MAX;
         }
-    }
-    if (t->n_mem + 1 >= EDAN_LRU_OWNERS) {
-        edan_error_set(&t->err, "more than %u instructions and regions: beyond what the projection serves",
-                       EDAN_LRU_OWNERS);
-        return UINT32_MAX;
-    }
-    if (t->n_mem == t->mem_cap) {
-        const size_t cap = t->mem_cap ? 2 * t->mem_cap : 256;
-        proj_mem *m = edan_grow_zeroed(t->mem, t->mem_cap, cap, sizeof *m);
-        if (!m)
+        if (t->n_mem == t->mem_cap) {
+            const size_t cap = t->mem_cap ? 2 * t->mem_cap : 256;
+            proj_mem *m = edan_grow_zeroed(t->mem, t->mem_cap, cap, sizeof *m);
+            if (!m)
+                return UINT32_MAX;
+            t->mem = m;
+            const size_t per = 3 * (size_t)t->n_models;
+            uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
+            if (per && !b)
+                return UINT32_MAX;
+            t->model_bytes = b;
+            t->mem_cap = cap;
+        }
+        v = (uint32_t)t->n_mem + 1;
+        if (!map_put(&t->pairs, id, region, v))
             return UINT32_MAX;
-        t->mem = m;
-        const size_t per = 3 * (size_t)t->n_models;
-        uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
-        if (per && !b)
-            return UINT32_MAX;
-        t->model_bytes = b;
-        t->mem_cap = cap;
+        t->mem[v - 1].id = id;
+        t->mem[v - 1].region = region;
+        t->n_mem++;
     }
-    const uint32_t e = (uint32_t)t->n_mem++;
-    t->mem[e].id = id;
-    t->mem[e].region = region;
-    t->pair_tab[h] = e + 1;
-    t->ids[id].mem = e + 1;
-    return e;
+    t->ids[id].mem = v;
+    return v - 1;
+}
+
+/* One more execution of id inside a libm call from call site site (found or made); false when out of memory. */
+static __attribute__((noinline)) bool incall_find(proj_tool *t, uint32_t id, uint32_t site)
+{
+    uint32_t v = map_get(&t->incalls, id, site);
+    if (!v) {
+        if (t->n_incall == t->incall_cap) {
+            const size_t cap = t->incall_cap ? 2 * t->incall_cap : 256;
+            proj_incall *m = edan_grow_zeroed(t->incall, t->incall_cap, cap, sizeof *m);
+            if (!m)
+                return false;
+            t->incall = m;
+            t->incall_cap = cap;
+        }
+        v = (uint32_t)t->n_incall + 1;
+        if (!map_put(&t->incalls, id, site, v))
+            return false;
+        t->incall[v - 1] = (proj_incall){id, site, 0};
+        t->n_incall++;
+    }
+    t->ids[id].incall = v;
+    t->incall[v - 1].executions++;
+    return true;
+}
+
+static inline bool incall_count(proj_tool *t, uint32_t id, uint32_t site)
+{
+    const uint32_t v = t->ids[id].incall;
+    if (v && t->incall[v - 1].site == site) {
+        t->incall[v - 1].executions++;
+        return true;
+    }
+    return incall_find(t, id, site);
 }
 
 /* The pair of (id, region): the one id used last, most often. */
@@ -343,6 +395,7 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         if (in_call) {
             /* inside a libm call: charged to the call site, apart from the operation counts */
             charge = t->call_site;
+            ok = incall_count(t, r->id, charge);
             proj_call *c = &t->calls[t->ids[charge].call - 1];
             c->in_calls++;
             c->in_calls_flops += edan_opmix_kind_flops(s->fp_kind);
@@ -474,7 +527,9 @@ static void destroy(void *tool)
     edan_proj_regions_free(&t->regions);
     if (t->have_data)
         edan_elf_data_close(&t->data);
-    free(t->pair_tab);
+    free(t->pairs.e);
+    free(t->incalls.e);
+    free(t->incall);
     free(t->region_rows);
     for (int c = 0; c < t->n_models; c++) {
         if (t->model_has_cache[c])

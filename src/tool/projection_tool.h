@@ -17,6 +17,7 @@
 #include "analysis/machine.h"
 #include "analysis/projection.h"
 #include "analysis/reuse.h"
+#include "analysis/timing.h"
 #include "config/options.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
@@ -36,6 +37,7 @@ typedef struct proj_id {
     uint32_t region;       /* the region of its last access outside the stack, */
     uint64_t region_lo, region_hi; /* and the addresses known to be in it */
     uint32_t call;                 /* as a call site of libm: index + 1 into the call sites (0: none) */
+    uint32_t incall; /* its executions inside libm calls from the site it was last called from: index + 1 */
     uint8_t seen;
     uint8_t libm;      /* the entry of a libm function: EDAN_LIBM_TRANSCENDENTAL or EDAN_LIBM_SQRT (opmix.h) */
     uint8_t libm_call; /* a direct call (jal) of such a function: its kind */
@@ -55,6 +57,21 @@ typedef struct proj_mem {
     edan_lru_traffic lru;
 } proj_mem;
 
+/* A map of pairs of 32-bit keys to nonzero 32-bit values, open addressing. */
+typedef struct proj_map_entry {
+    uint32_t a, b, v; /* v = 0: empty */
+} proj_map_entry;
+typedef struct proj_map {
+    proj_map_entry *e;
+    size_t n, cap;
+} proj_map;
+
+/* A static instruction executed inside libm calls made from one call site: how often. */
+typedef struct proj_incall {
+    uint32_t id, site;
+    uint64_t executions;
+} proj_incall;
+
 /* A call site of libm functions: what the calls were and what they executed. */
 typedef struct proj_call {
     uint64_t transcendentals, sqrt_calls, in_calls, in_calls_flops;
@@ -65,11 +82,12 @@ typedef struct proj_row {
     edan_opmix mix;
     edan_lru_traffic lru;
     uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
-    uint64_t model_flush[PROJ_MAX_MODELS]; /* of model_write: the final flush of the lines dirty at the end */
-    uint64_t iterations;                   /* a loop's: executions of its head */
-    int32_t loop;                          /* a loop's id, -1 otherwise */
-    uint32_t region;                       /* a region's row: its index in the regions */
-    const char *name;                      /* a function's name (NULL: outside every known function) */
+    uint64_t model_flush[PROJ_MAX_MODELS];    /* of model_write: the final flush of the lines dirty at the end */
+    uint64_t iterations;                      /* a loop's: executions of its head */
+    int32_t loop;                             /* a loop's id, -1 otherwise */
+    uint32_t region;                          /* a region's row: its index in the regions */
+    double cycles[EDAN_TIMING_MAX_LATENCIES]; /* with the timing model: the cycles of its instructions per latency */
+    const char *name;                         /* a function's name (NULL: outside every known function) */
 } proj_row;
 
 /* A range of bytes a cache model holds dirty at the end, charged to the stores that made them dirty. */
@@ -98,9 +116,12 @@ typedef struct proj_tool {
     size_t ids_cap;
     proj_mem *mem; /* per (static id, region) */
     size_t n_mem, mem_cap;
-    uint32_t *pair_tab; /* (id, region) -> index + 1 into mem, open addressing */
-    size_t pair_cap;
-    uint64_t *model_bytes; /* per memory pool entry: n_models reads, n_models writes, n_models of those flushed */
+    proj_map pairs;      /* (id, region) -> index + 1 into mem */
+    proj_incall *incall; /* executions inside libm calls, per (id, call site) */
+    size_t n_incall, incall_cap;
+    proj_map incalls;          /* (id, call site) -> index + 1 into incall */
+    const edan_timing *timing; /* the timing model's, when it runs (--mem-latency): the rows' predictions */
+    uint64_t *model_bytes;     /* per memory pool entry: n_models reads, n_models writes, n_models of those flushed */
     proj_call *calls;
     size_t n_calls, calls_cap;
     bool inside;         /* executing inside a recognised libm call */

@@ -25,6 +25,8 @@ static const char *const fp_names[EDAN_FP_KINDS] = {"", "add", "mul", "fma", "di
 /* Rows, symbols and lines, once the stream is over. */
 static void prepare(proj_tool *t, const edan_session *s)
 {
+    if (!t->rows_made)
+        t->timing = edan_timing_tool_model(s);
     if (!t->src && t->have_elf) {
         edan_error ignored = {0};
         t->src = edan_srcmap_open(edan_session_source(s)->binary, &ignored);
@@ -84,6 +86,20 @@ static void row_json(const proj_tool *t, FILE *f, const proj_row *r, const edan_
     json_num(f, "time_memory_s", p.time_memory);
     json_num(f, "time_s", p.time);
     fprintf(f, ",\"bound\":\"%s\"", p.memory_bound ? "memory" : "compute");
+    fputs(",\"model_time\":", f);
+    if (!t->timing) {
+        fputs("null", f);
+        return;
+    }
+    const int n = edan_timing_lanes(t->timing);
+    double sec[EDAN_TIMING_MAX_LATENCIES];
+    for (int k = 0; k < n; k++)
+        sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
+    fputs("{\"cycles\":", f);
+    edan_json_num_array(f, r->cycles, (size_t)n);
+    fputs(",\"seconds\":", f);
+    edan_json_num_array(f, sec, (size_t)n);
+    fputc('}', f);
 }
 
 /* lambda of each eDAG configuration at the first m, beside the bandwidth bound. */
@@ -268,9 +284,12 @@ static void text_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_m
     char name[96];
     row_name(t, r, name, sizeof name);
     const edan_proj p = proj_row_bound(t, r, t->machine_k, m);
-    fprintf(f, "  %-34.34s %12" PRIu64 " %12.0f %12.0f %13.0f %7.3g %10.3g %10.3g %10.3g %s\n", name,
+    fprintf(f, "  %-34.34s %12" PRIu64 " %12.0f %12.0f %13.0f %7.3g %10.3g %10.3g %10.3g %-*s", name,
             r->mix.instructions, p.flops, p.weighted_flops, p.dram_bytes, p.bytes_per_flop, p.time_compute,
-            p.time_memory, p.time, p.memory_bound ? "memory" : "compute");
+            p.time_memory, p.time, t->timing ? 7 : 0, p.memory_bound ? "memory" : "compute");
+    if (t->timing) /* the timing model's time at its first latency */
+        fprintf(f, " %10.3g", r->cycles[0] / (t->machine.clock_ghz * 1e9));
+    fputc('\n', f);
 }
 
 /* Rows sorted by projected time (largest first): a sorted array of pointers (NULL when out of memory). */
@@ -338,8 +357,11 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
     for (int k = 0; tm && k < edan_timing_lanes(tm); k++)
         fprintf(f, "  timing model              %.4g s at %g ns\n", edan_timing_lane_get(tm, k).seconds,
                 edan_timing_lane_get(tm, k).mem_latency_ns);
-    fprintf(f, "  %-34s %12s %12s %12s %13s %7s %10s %10s %10s %s\n", "loop (by time)", "instructions", "flops",
-            "weighted", "DRAM bytes", "B/F", "T_c s", "T_d s", "T s", "bound");
+    fprintf(f, "  %-34s %12s %12s %12s %13s %7s %10s %10s %10s %-*s", "loop (by time)", "instructions", "flops",
+            "weighted", "DRAM bytes", "B/F", "T_c s", "T_d s", "T s", t->timing ? 7 : 0, "bound");
+    if (t->timing)
+        fprintf(f, " %10s", "model s");
+    fputc('\n', f);
     const proj_row **order = by_time(t, t->loop_rows, t->n_loops, &m);
     for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS; i++)
         text_row(t, f, order[i], &m);
