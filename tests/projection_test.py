@@ -351,9 +351,28 @@ def test_synthetic():
                     want = dict(want, iterations=0)
                     mine["iterations"] = 0
                 check(mine == want, f"{what}: the row of {key and hex(key)}: {mine}, the reference {want}")
-            # the sweep's traffic at other sizes, per loop, against the reference at those sizes
+            # the traffic below each level of the machine (L1d 16 lines, L2 32), the region's and per row
+            for level, lines in zip(pr["levels"], (16, 32)):
+                _, ref = naive_reference(recs, lines)
+                want = [sum(x[k] for x in ref.values()) * 64 for k in ("reads", "writebacks", "flushed")]
+                check([level["read_bytes"], level["write_bytes"] - level["dirty_at_end_bytes"],
+                       level["dirty_at_end_bytes"]] == want and level["cache_bytes"] == 64 * lines,
+                      f"{what}: below {level['name']}: {level}, the reference {want}")
+            _, ref_l1 = naive_reference(recs, 16)
             with open(csv_path) as f:
                 table = list(csv.DictReader(f))
+            for line in table:
+                if line["procedure"] == "Total/Max":
+                    want = sum(x["reads"] + x["writebacks"] + x["flushed"] for x in ref_l1.values()) * 64
+                else:
+                    key = None if line["procedure"] == "(outside loops)" else \
+                        next(l["head"] for l in pr["loops"] if l["id"] == int(line["loop"]))
+                    want = (ref_l1[key]["reads"] + ref_l1[key]["writebacks"] + ref_l1[key]["flushed"]) * 64
+                check(math.isclose(float(line["traffic_l1d_gb"]) * 1e9, want, rel_tol=1e-5, abs_tol=1e-3)
+                      and line["traffic_l2_gb"] == line["traffic_gb"] and line["traffic_l3_gb"] == "",
+                      f"{what}: the CSV's traffic below the L1d of {line['procedure']} {line['loop']}: "
+                      f"{line['traffic_l1d_gb']} GB, the reference {want} bytes")
+            # the sweep's traffic at other sizes, per loop, against the reference at those sizes
             for cache in (64, 512, 2048, 8192):
                 _, ref = naive_reference(recs, cache // 64)
                 for line in table:

@@ -178,6 +178,24 @@ static void curve_json(const proj_tool *t, FILE *f)
     fputs("]}", f);
 }
 
+/* The traffic below each data level of the machine: a fully associative LRU cache of its size (the machine's lines). */
+static void levels_json(const proj_tool *t, FILE *f)
+{
+    static const char *const names[EDAN_MACHINE_MAX_DATA_LEVELS] = {"l1d", "l2", "l3"};
+    const double line = (double)(1u << t->line_shift);
+    fputs(",\"levels\":[", f);
+    for (int l = 0; l < t->machine.n_data_levels; l++) {
+        const uint64_t size = t->machine.data[l].geo.size;
+        const unsigned k = size >> t->line_shift ? 63u - (unsigned)__builtin_clzll(size >> t->line_shift) : 0;
+        fprintf(f, "%s{\"name\":\"%s\",\"cache_bytes\":%" PRIu64, l ? "," : "", names[l], size);
+        json_num(f, "read_bytes", (double)edan_lru_reads(&t->total.lru, k) * line);
+        json_num(f, "write_bytes", (double)edan_lru_writes(&t->total.lru, k) * line);
+        json_num(f, "dirty_at_end_bytes", (double)edan_lru_dirty_at_end(&t->total.lru, k) * line);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
 static void report_json(proj_tool *t, const edan_session *s, FILE *f)
 {
     const edan_machine *mc = &t->machine;
@@ -209,6 +227,7 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
     lambda_json(f, s);
     prediction_json(f, s);
     curve_json(t, f);
+    levels_json(t, f);
     fputs(",\"caches\":[", f);
     for (int c = 0; c < t->n_models; c++) {
         const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
