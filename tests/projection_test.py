@@ -664,6 +664,10 @@ def test_options():
         check(p.returncode == 2 and needle in p.stderr, f"{opt}: exit {p.returncode}: {p.stderr.strip()}")
     p = edan("run", "--projection", "--filter=kernel", chase, "5", expect=None)
     check(p.returncode == 2 and "--projection needs --machine" in p.stderr, f"no machine: {p.stderr.strip()}")
+    for opt in ("--projection-regions-csv", "--projection-csv"):
+        p = edan("run", "--projection", "--machine=" + GEM5, opt + "=/nonexistent/x.csv", "--filter=kernel", chase, "5",
+                 expect=None)
+        check(p.returncode == 2 and "/nonexistent/x.csv: cannot write" in p.stderr, f"{opt}: {p.stderr.strip()}")
     # the timing model runs beside the projection only when --mem-latency asks for it
     r = online("pointer_chase", 50, "--projection", "--machine=" + GEM5)
     check("prediction" not in r and r["projection"]["prediction"] is None, "no timing model without --mem-latency")
