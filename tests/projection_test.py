@@ -705,6 +705,18 @@ def test_model_time():
             check(all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(cycles, want)),
                   f"{what}: {name}: {cycles}, the timing tool's {theirs[name]} (+ libm's {libm})")
         check((prog == "logistic") == bool(libm), f"{what}: libm functions {libm}")
+    # exp called from first (n calls) and second (2n): every call runs the same instructions, so each of
+    # exp's instructions goes a third to first's row and two thirds to second's
+    r = online("libm_sites", 40, "--projection", "--machine=" + GEM5, "--mem-latency=50,200")
+    mine = {f["name"]: f["model_time"]["cycles"] for f in r["projection"]["functions"]}
+    theirs = {f["name"]: f["cycles"] for f in r["prediction"]["functions"]}
+    libm = [name for name in theirs if name not in mine]
+    for k in range(2):
+        e = sum(theirs[m][k] for m in libm)
+        want = {"kernel": theirs["kernel"][k], "first": theirs["first"][k] + e / 3,
+                "second": theirs["second"][k] + 2 * e / 3}
+        check(libm and e > 0 and all(math.isclose(mine[f][k], w, rel_tol=1e-9) for f, w in want.items()),
+              f"libm_sites, lane {k}: {mine}, the prediction's {theirs}; exp's split 1:2 expected")
     p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, "--mem-latency=80",
              os.path.join(EX, "trsv"), "30")
     check(p.returncode == 0 and "model s" in p.stdout, "the text report's model column")
