@@ -224,6 +224,21 @@ static void lru_stream(uint64_t seed)
             reads += nc[k].reads[o];
             wbs += nc[k].wb[o];
         }
+        /* the model's final flush: the lines the naive list holds dirty */
+        uint64_t dirty = 0, flush = 0;
+        for (unsigned i = 0; i < nc[k].n; i++)
+            dirty += nc[k].e[i].dirty;
+        edan_proj_range *ranges;
+        size_t n_ranges;
+        CHECK(!edan_proj_cache_dirty(&model[k], &ranges, &n_ranges), "dirty ranges");
+        for (size_t i = 0; i < n_ranges; i++) {
+            flush += ranges[i].hi - ranges[i].lo;
+            CHECK(ranges[i].lo % 64 == 0 && (!i || ranges[i].lo > ranges[i - 1].hi), "%s: ranges sorted, disjoint",
+                  what);
+        }
+        free(ranges);
+        CHECK(flush == 64 * dirty, "%s, %u blocks: the model's flush %llu bytes, the naive list's dirty lines %llu",
+              what, 1u << k, (unsigned long long)flush, (unsigned long long)dirty);
         CHECK(model[k].ram_read_bytes == 64 * reads && model[k].ram_write_bytes == 64 * wbs,
               "%s, %u blocks: the cache model reads %llu and writes %llu bytes, the curve %llu and %llu", what, 1u << k,
               (unsigned long long)model[k].ram_read_bytes, (unsigned long long)model[k].ram_write_bytes,
@@ -232,6 +247,36 @@ static void lru_stream(uint64_t seed)
     }
     edan_reuse_free(r);
     free(nc);
+}
+
+/* The flush of a hierarchy writes a line dirty at two levels once. */
+static void hierarchy_flush(void)
+{
+    edan_cache c;
+    edan_cache_config cfg = {.n_levels = 2};
+    cfg.level[0] = (edan_cache_level_config){128, 64, 2, true, true}; /* 2 lines */
+    cfg.level[1] = (edan_cache_level_config){256, 64, 4, true, true}; /* 4 lines */
+    edan_error err = {0};
+    CHECK(!edan_cache_init(&c, &cfg, &err), "cache: %s", err.msg);
+    edan_cache_access(&c, 0x1000, 8, true);  /* line A dirty in L1 */
+    edan_cache_access(&c, 0x2000, 8, false); /* B, C: A leaves L1, written back to L2 (dirty there) */
+    edan_cache_access(&c, 0x3000, 8, false);
+    edan_cache_access(&c, 0x1008, 8, true);  /* A dirty in L1 again, still dirty in L2 */
+    edan_cache_access(&c, 0x4010, 16, true); /* D dirty in L1 */
+    edan_proj_range *r;
+    size_t n;
+    CHECK(!edan_proj_cache_dirty(&c, &r, &n), "dirty ranges");
+    CHECK(n == 2 && r[0].lo == 0x1000 && r[0].hi == 0x1040 && r[1].lo == 0x4000 && r[1].hi == 0x4040,
+          "the hierarchy's flush: %zu ranges, A and D once each", n);
+    CHECK(c.ram_write_bytes == 0, "nothing written to memory before the flush");
+    free(r);
+    edan_cache_free(&c);
+    edan_cache dry;
+    cfg.n_levels = 1;
+    CHECK(!edan_cache_init(&dry, &cfg, &err), "cache: %s", err.msg);
+    edan_cache_access(&dry, 0x1000, 8, false);
+    CHECK(!edan_proj_cache_dirty(&dry, &r, &n) && n == 0 && r == NULL, "no store, no flush");
+    edan_cache_free(&dry);
 }
 
 /* ===================================================================== */
@@ -299,6 +344,7 @@ int main(int argc, char **argv)
     const int streams = argc > 1 ? atoi(argv[1]) : 200;
     exasat_table1();
     kinds();
+    hierarchy_flush();
     for (int s = 0; s < streams; s++)
         lru_stream(500 + (uint64_t)s);
     return check_summary();

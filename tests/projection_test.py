@@ -12,6 +12,10 @@
              the sweep's sizes) against a naive reference that keeps the whole stream
   sweep      the CSV of a sweep (ExaSAT's Table 1 per configuration) recomputed from the JSON's counts;
              the plots; the --table form
+  regions    per memory region (each data object of the program, its other static data, the stack, the
+             heap): loads, stores, bytes, read/write ratio, lines, working set and DRAM traffic against a
+             naive reference from the trace's text and the program's symbol table (readelf), on
+             pseudo-random access orders of examples/regions; what its source says it accesses; the CSV
   options    bad machine files ([projection] keys), bad sweep lists, --projection without --machine,
              the timing model only with --mem-latency
 
@@ -181,6 +185,19 @@ def test_traffic():
     p = projection("spmv", 300, "--cache=machine")
     check(p["traffic"]["source"] == "cache" and p["traffic"]["cache"].startswith("64K,line=64,ways=2,write=back")
           and "+256K" in p["traffic"]["cache"], f"--cache=machine: {p['traffic']}")
+    # an array written once and never evicted: its write traffic is the final flush, under both traffic sources
+    n = 3000  # stream's a[]: 24000 bytes, far below the 256 KiB of the machine's L2
+    for opts in ((), ("--cache=machine",), ("--cache=" + assoc(262144),)):
+        p = projection("stream", n, *opts)
+        lines_a = (8 * n + 63) // 64
+        check(lines_a <= p["dram_write_bytes"] // 64 <= lines_a + 1
+              and p["dirty_at_end_bytes"] == p["dram_write_bytes"] and p["store_bytes"] == 8 * n,
+              f"stream {n} {opts}: writes {p['dram_write_bytes']}, of them flushed {p['dirty_at_end_bytes']}; "
+              f"a[] is {lines_a} lines")
+        parts = sum(l["dirty_at_end_bytes"] for l in p["loops"]) + p["outside_loops"]["dirty_at_end_bytes"]
+        check(parts == p["dirty_at_end_bytes"], f"stream {opts}: the flush partitioned among the loops")
+        if opts:
+            check(p["caches"][0]["dirty_at_end_bytes"] == p["dirty_at_end_bytes"], f"stream {opts}: caches[0]")
 
 
 # ===================================================================== #
@@ -258,7 +275,7 @@ def naive_reference(recs, lines_cached):
     def row(key):
         return rows.setdefault(key, {"instructions": 0, "add": 0, "mul": 0, "fma": 0, "div": 0, "sqrt": 0,
                                      "loads": 0, "stores": 0, "stack_stores": 0, "reads": 0, "writebacks": 0,
-                                     "iterations": 0})
+                                     "flushed": 0, "iterations": 0})
     lru = []  # [line, dirty, owner row], most recent first
     for pc, text, addr in recs:
         key = innermost(pc)
@@ -290,6 +307,9 @@ def naive_reference(recs, lines_cached):
             if store:
                 hit[1], hit[2] = True, key
             lru.insert(0, hit)
+    for line, dirty, owner in lru:  # the final flush: lines still dirty are written, charged to their last store
+        if dirty:
+            row(owner)["flushed"] += 1
     return loops, rows
 
 
@@ -323,16 +343,36 @@ def test_synthetic():
                     continue
                 mine = {"instructions": have["instructions"], "loads": have["loads"], "stores": have["stores"],
                         "stack_stores": have["stack"]["stores"], "reads": have["dram_read_bytes"] // 64,
-                        "writebacks": have["dram_write_bytes"] // 64, **{k: have["fp"][k] for k in FLOPS}}
+                        "writebacks": (have["dram_write_bytes"] - have["dirty_at_end_bytes"]) // 64,
+                        "flushed": have["dirty_at_end_bytes"] // 64, **{k: have["fp"][k] for k in FLOPS}}
                 if key is not None:
                     mine["iterations"] = have["iterations"]
                 else:
                     want = dict(want, iterations=0)
                     mine["iterations"] = 0
                 check(mine == want, f"{what}: the row of {key and hex(key)}: {mine}, the reference {want}")
-            # the sweep's traffic at other sizes, per loop, against the reference at those sizes
+            # the traffic below each level of the machine (L1d 16 lines, L2 32), the region's and per row
+            for level, lines in zip(pr["levels"], (16, 32)):
+                _, ref = naive_reference(recs, lines)
+                want = [sum(x[k] for x in ref.values()) * 64 for k in ("reads", "writebacks", "flushed")]
+                check([level["read_bytes"], level["write_bytes"] - level["dirty_at_end_bytes"],
+                       level["dirty_at_end_bytes"]] == want and level["cache_bytes"] == 64 * lines,
+                      f"{what}: below {level['name']}: {level}, the reference {want}")
+            _, ref_l1 = naive_reference(recs, 16)
             with open(csv_path) as f:
                 table = list(csv.DictReader(f))
+            for line in table:
+                if line["procedure"] == "Total/Max":
+                    want = sum(x["reads"] + x["writebacks"] + x["flushed"] for x in ref_l1.values()) * 64
+                else:
+                    key = None if line["procedure"] == "(outside loops)" else \
+                        next(l["head"] for l in pr["loops"] if l["id"] == int(line["loop"]))
+                    want = (ref_l1[key]["reads"] + ref_l1[key]["writebacks"] + ref_l1[key]["flushed"]) * 64
+                check(math.isclose(float(line["traffic_l1d_gb"]) * 1e9, want, rel_tol=1e-5, abs_tol=1e-3)
+                      and line["traffic_l2_gb"] == line["traffic_gb"] and line["traffic_l3_gb"] == "",
+                      f"{what}: the CSV's traffic below the L1d of {line['procedure']} {line['loop']}: "
+                      f"{line['traffic_l1d_gb']} GB, the reference {want} bytes")
+            # the sweep's traffic at other sizes, per loop, against the reference at those sizes
             for cache in (64, 512, 2048, 8192):
                 _, ref = naive_reference(recs, cache // 64)
                 for line in table:
@@ -340,7 +380,7 @@ def test_synthetic():
                         continue
                     key = None if line["procedure"] == "(outside loops)" else \
                         next(l["head"] for l in pr["loops"] if l["id"] == int(line["loop"]))
-                    want = (ref[key]["reads"] + ref[key]["writebacks"]) * 64
+                    want = (ref[key]["reads"] + ref[key]["writebacks"] + ref[key]["flushed"]) * 64
                     check(math.isclose(float(line["traffic_gb"]) * 1e9, want, rel_tol=1e-5, abs_tol=1e-3),
                           f"{what}: {cache} B, the row of {key and hex(key)}: {line['traffic_gb']} GB, "
                           f"the reference {want} bytes")
@@ -408,6 +448,180 @@ def test_sweep():
 
 
 # ===================================================================== #
+# Memory regions                                                         #
+# ===================================================================== #
+
+READELF = "riscv64-linux-gnu-readelf"
+SIZES = {"lb": 1, "lbu": 1, "sb": 1, "lh": 2, "lhu": 2, "sh": 2, "lw": 4, "lwu": 4, "sw": 4, "flw": 4, "fsw": 4,
+         "ld": 8, "sd": 8, "fld": 8, "fsd": 8}
+STORES = ("sb", "sh", "sw", "sd", "fsw", "fsd")
+
+
+def program_regions(binary):
+    """The regions of docs/projection.md from readelf: objects (of aliases the largest, then a name without '_',
+    then the first by name; one inside an earlier one dropped) and the loaded segments."""
+    import subprocess
+    syms = subprocess.run([READELF, "-sW", binary], capture_output=True, text=True, check=True).stdout
+    objs = []
+    for line in syms.splitlines():
+        f = line.split()
+        if len(f) == 8 and f[3] == "OBJECT" and f[6] != "UND":
+            start, size = int(f[1], 16), int(f[2], 0)
+            if start and size:
+                objs.append((start, size, f[7]))
+    by_start = {}
+    for start, size, name in objs:
+        by_start.setdefault(start, []).append((size, name))
+    kept = []
+    for start in sorted(by_start):
+        size, name = min(by_start[start], key=lambda x: (-x[0], x[1].startswith("_"), x[1]))
+        if kept and start < kept[-1][1]:
+            continue
+        kept.append((start, start + size, name))
+    heads = subprocess.run([READELF, "-lW", binary], capture_output=True, text=True, check=True).stdout
+    segs = [(int(f[2], 16), int(f[2], 16) + int(f[5], 16)) for f in (l.split() for l in heads.splitlines())
+            if f and f[0] == "LOAD" and int(f[5], 16)]
+    return kept, segs
+
+
+def naive_regions(lines, objs, segs, cache_lines):
+    """Per region, straight from the definitions over the whole stream: accesses, first touches, the largest
+    stack distance of a reuse, LRU reads, write-backs and the final flush charged to the region of the store
+    that made the line dirty."""
+    import bisect
+    starts = [o[0] for o in objs]
+    stack = None
+
+    def region(a):
+        if stack and stack[0] <= a < stack[1]:
+            return "(stack)"
+        i = bisect.bisect_right(starts, a) - 1
+        if i >= 0 and a < objs[i][1]:
+            return objs[i][2]
+        return "(static data)" if any(lo <= a < hi for lo, hi in segs) else "(heap)"
+    rows = {}
+
+    def row(name):
+        return rows.setdefault(name, {"loads": 0, "stores": 0, "load_bytes": 0, "store_bytes": 0, "lines": 0,
+                                      "block_accesses": 0, "max_bin": 0, "reads": 0, "writes": 0, "flushed": 0})
+    recency = []  # every block, most recent first: stack distances
+    lru = []  # [block, dirty, owner region], most recent first: the cache
+    for text in lines:
+        f = text.split(";")
+        if len(f) < 3:
+            continue
+        dis, addr = f[1], int(f[2], 16)
+        mn = dis.split()[0]
+        size, store = SIZES[mn], mn in STORES
+        if "(sp)" in dis:
+            lo, hi = addr & ~4095, ((addr + size - 1) | 4095) + 1
+            stack = (lo, hi) if stack is None else (min(stack[0], lo), max(stack[1], hi))
+        x = row(region(addr))
+        x["stores" if store else "loads"] += 1
+        x["store_bytes" if store else "load_bytes"] += size
+        for b in range(addr >> 6, ((addr + size - 1) >> 6) + 1):
+            y = x if b == addr >> 6 else row(region(b << 6))
+            y["block_accesses"] += 1
+            if b in recency:
+                d = recency.index(b)
+                recency.remove(b)
+                y["max_bin"] = max(y["max_bin"], d.bit_length())
+            else:
+                y["lines"] += 1
+            recency.insert(0, b)
+            hit = next((e for e in lru if e[0] == b), None)
+            if hit:
+                lru.remove(hit)
+            else:
+                y["reads"] += 1
+                hit = [b, False, None]
+                if len(lru) == cache_lines:
+                    victim = lru.pop()
+                    if victim[1]:
+                        rows[victim[2]]["writes"] += 1
+            if store:
+                hit[1], hit[2] = True, region(b << 6) if b != addr >> 6 else region(addr)
+            lru.insert(0, hit)
+    for b, dirty, owner in lru:
+        if dirty:
+            rows[owner]["writes"] += 1
+            rows[owner]["flushed"] += 1
+    return rows
+
+
+def test_regions():
+    binary = os.path.join(EX, "regions")
+    objs, segs = program_regions(binary)
+    with tempfile.TemporaryDirectory() as d:
+        machine = small_machine(d)  # 32 lines of 64 bytes
+        for n in (40, 333, 1200):
+            what = f"regions {n}"
+            trace, text, table = (os.path.join(d, f"r{n}.{e}") for e in ("edt", "txt", "csv"))
+            p = edan("record", "--filter=kernel", "-o", trace, binary, str(n))
+            check(p.returncode == 0, f"record {what}: {p.stderr}")
+            edan("convert", "--text", trace, text)
+            p = edan("analyze", "--json", "--projection", "--machine=" + machine, "--projection-regions-csv=" + table,
+                     trace)
+            check(p.returncode == 0, f"analyze {what}: {p.stderr}")
+            r = json.loads(p.stdout)
+            validate_schema(r, what)
+            pr = r["projection"]
+            with open(text) as f:
+                ref = naive_regions(f.read().splitlines(), objs, segs, 32)
+            got = {g["name"]: g for g in pr["regions"]}
+            check(sorted(got) == sorted(ref), f"{what}: regions {sorted(got)}, the reference {sorted(ref)}")
+            for name, want in ref.items():
+                g = got.get(name)
+                if not g:
+                    continue
+                mine = {k: g[k] for k in ("loads", "stores", "load_bytes", "store_bytes", "lines", "block_accesses")}
+                mine.update(reads=g["dram_read_bytes"] // 64, writes=g["dram_write_bytes"] // 64,
+                            flushed=g["dirty_at_end_bytes"] // 64, max_bin=round(math.log2(g["working_set_bytes"] // 64)))
+                check(mine == want, f"{what}: region {name}: {mine}, the reference {want}")
+                ratio = want["load_bytes"] / want["store_bytes"] if want["store_bytes"] else None
+                check(g["read_write_ratio"] == ratio and g["dram_bytes"] == g["dram_read_bytes"] + g["dram_write_bytes"],
+                      f"{what}: region {name}: ratio {g['read_write_ratio']}, the reference {ratio}")
+                obj = next((o for o in objs if o[2] == name), None)
+                check((g["kind"] == "object" and (g["start"], g["end"]) == obj[:2]) if obj else g["start"] is None,
+                      f"{what}: region {name}: {g['kind']} [{g['start']}, {g['end']})")
+            # the regions partition the accesses and the traffic
+            for key, total in (("loads", pr["loads"]), ("stores", pr["stores"]), ("dram_bytes", pr["dram_bytes"]),
+                               ("dirty_at_end_bytes", pr["dirty_at_end_bytes"])):
+                check(sum(g[key] for g in pr["regions"]) == total, f"{what}: the regions' {key} sum to the region's")
+            check([g["dram_bytes"] for g in pr["regions"]] == sorted((g["dram_bytes"] for g in pr["regions"]),
+                                                                      reverse=True), f"{what}: most DRAM bytes first")
+            # what the source says: x (heap), coef, hist and out read 4n times in all, hist and out written n times
+            src = ("(heap)", "coef", "hist", "out")
+            loads = sum(got.get(name, {}).get("loads", 0) for name in src)
+            stores = [got.get(name, {}).get("stores") for name in src]
+            check(loads == 4 * n and stores == [0, 0, n, n] and min(got[name]["loads"] for name in src) > 0,
+                  f"{what}: x, coef, hist, out: {loads} loads, stores {stores}; the source {4 * n}, [0, 0, {n}, {n}]")
+            check(got["(stack)"]["loads"] >= n and got["(stack)"]["stores"] >= n, f"{what}: buf[] is on the stack")
+            # the CSV says what the JSON says
+            with open(table) as f:
+                rows = list(csv.DictReader(f))
+            check([x["region"] for x in rows] == [g["name"] for g in pr["regions"]], f"{what}: the CSV's regions")
+            for x, g in zip(rows, pr["regions"]):
+                for key in ("loads", "stores", "load_bytes", "store_bytes", "lines", "working_set_bytes",
+                            "dram_read_bytes", "dram_write_bytes", "dirty_at_end_bytes", "dram_bytes"):
+                    check(int(x[key]) == g[key], f"{what}: CSV {x['region']} {key}: {x[key]} vs {g[key]}")
+        # under the cache model (--cache=machine) the regions partition its traffic, flush included
+        p = projection("regions", 500, "--cache=machine")
+        for key in ("dram_read_bytes", "dram_write_bytes", "dirty_at_end_bytes"):
+            check(sum(g[key] for g in p["regions"]) == p[key] == p["caches"][0][key] if key != "dram_read_bytes"
+                  else sum(g[key] for g in p["regions"]) == p[key], f"--cache=machine: the regions' {key}")
+        check(p["dirty_at_end_bytes"] > 0, "--cache=machine: out[] is flushed at the end")
+        # text report; without a program (a text trace) the regions are the stack and the rest
+        p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, binary, "100")
+        check(p.returncode == 0 and "region (by DRAM bytes)" in p.stdout and "\n  out " in p.stdout,
+              f"the text report's regions: {p.stdout[-600:]}")
+        text = os.path.join(d, "r40.txt")
+        p = edan("analyze", "--json", "--projection", "--machine=" + GEM5, text)
+        names = sorted(g["name"] for g in json.loads(p.stdout)["projection"]["regions"])
+        check(names == ["(not stack)", "(stack)"], f"a text trace's regions: {names}")
+
+
+# ===================================================================== #
 # Options                                                                #
 # ===================================================================== #
 
@@ -450,6 +664,10 @@ def test_options():
         check(p.returncode == 2 and needle in p.stderr, f"{opt}: exit {p.returncode}: {p.stderr.strip()}")
     p = edan("run", "--projection", "--filter=kernel", chase, "5", expect=None)
     check(p.returncode == 2 and "--projection needs --machine" in p.stderr, f"no machine: {p.stderr.strip()}")
+    for opt in ("--projection-regions-csv", "--projection-csv"):
+        p = edan("run", "--projection", "--machine=" + GEM5, opt + "=/nonexistent/x.csv", "--filter=kernel", chase, "5",
+                 expect=None)
+        check(p.returncode == 2 and "/nonexistent/x.csv: cannot write" in p.stderr, f"{opt}: {p.stderr.strip()}")
     # the timing model runs beside the projection only when --mem-latency asks for it
     r = online("pointer_chase", 50, "--projection", "--machine=" + GEM5)
     check("prediction" not in r and r["projection"]["prediction"] is None, "no timing model without --mem-latency")
@@ -458,7 +676,51 @@ def test_options():
           "the timing model's prediction beside the bounds")
     check(len(r["projection"]["lambda"]) == 1 and r["projection"]["lambda"][0]["W"] == r["configurations"][0]["W"],
           "lambda beside the bounds")
+    test_model_time()
+
+
+def test_model_time():
+    """The timing model's time per loop and function: its attribution per static instruction, summed."""
+    r = online("pointer_chase", 50, "--projection", "--machine=" + GEM5)
+    check(r["projection"]["model_time"] is None and r["projection"]["loops"][0]["model_time"] is None,
+          "no model time without --mem-latency")
+    for prog, n in (("matmul", 10), ("logistic", 60), ("spmv", 200)):
+        r = online(prog, n, "--projection", "--machine=" + GEM5, "--mem-latency=50,100,300")
+        validate_schema(r, f"{prog} --mem-latency")
+        p, pred = r["projection"], r["prediction"]
+        what = f"{prog} {n}"
+        for k, sec in enumerate(pred["seconds"]):
+            parts = sum(l["model_time"]["seconds"][k] for l in p["loops"]) + p["outside_loops"]["model_time"]["seconds"][k]
+            funcs = sum(f["model_time"]["seconds"][k] for f in p["functions"])
+            check(math.isclose(p["model_time"]["seconds"][k], sec, rel_tol=1e-9)
+                  and math.isclose(parts, sec, rel_tol=1e-9) and math.isclose(funcs, sec, rel_tol=1e-9),
+                  f"{what}: lane {k}: the region {p['model_time']['seconds'][k]}, loops {parts}, functions {funcs}; "
+                  f"the timing model {sec}")
+        # the timing tool's own per-function rows: the same cycles, what ran in libm calls moved to the caller
+        mine = {f["name"]: f["model_time"]["cycles"] for f in p["functions"]}
+        theirs = {f["name"]: f["cycles"] for f in pred["functions"]}
+        libm = [name for name in theirs if name not in mine]
+        for name, cycles in mine.items():
+            want = [c + (sum(theirs[m][k] for m in libm) if name == "kernel" else 0) for k, c in enumerate(theirs[name])]
+            check(all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(cycles, want)),
+                  f"{what}: {name}: {cycles}, the timing tool's {theirs[name]} (+ libm's {libm})")
+        check((prog == "logistic") == bool(libm), f"{what}: libm functions {libm}")
+    # exp called from first (n calls) and second (2n): every call runs the same instructions, so each of
+    # exp's instructions goes a third to first's row and two thirds to second's
+    r = online("libm_sites", 40, "--projection", "--machine=" + GEM5, "--mem-latency=50,200")
+    mine = {f["name"]: f["model_time"]["cycles"] for f in r["projection"]["functions"]}
+    theirs = {f["name"]: f["cycles"] for f in r["prediction"]["functions"]}
+    libm = [name for name in theirs if name not in mine]
+    for k in range(2):
+        e = sum(theirs[m][k] for m in libm)
+        want = {"kernel": theirs["kernel"][k], "first": theirs["first"][k] + e / 3,
+                "second": theirs["second"][k] + 2 * e / 3}
+        check(libm and e > 0 and all(math.isclose(mine[f][k], w, rel_tol=1e-9) for f, w in want.items()),
+              f"libm_sites, lane {k}: {mine}, the prediction's {theirs}; exp's split 1:2 expected")
+    p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, "--mem-latency=80",
+             os.path.join(EX, "trsv"), "30")
+    check(p.returncode == 0 and "model s" in p.stdout, "the text report's model column")
 
 
 run_category({"flops": test_flops, "traffic": test_traffic, "synthetic": test_synthetic, "sweep": test_sweep,
-              "options": test_options})
+              "regions": test_regions, "options": test_options})

@@ -186,9 +186,9 @@ add_executable(projection_test tests/projection_test.c tests/random_trace.c)
 target_link_libraries(projection_test PRIVATE edan_core)
 add_test(NAME projection_arithmetic COMMAND projection_test 200)
 
-# The projection (issue 23) on real runs under qemu-riscv64 and on a synthetic trace.
+# The projection (issue 23) on real runs under qemu-riscv64, on a synthetic trace and per memory region.
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category flops traffic synthetic sweep options)
+  foreach(category flops traffic synthetic sweep regions options)
     add_test(NAME projection_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/projection_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(projection_${category} PROPERTIES DEPENDS examples TIMEOUT 600)

@@ -24,9 +24,11 @@
  * store, and who made that store. After the stream, a block's final
  * distance (analysis/reuse.h, edan_reuse_final) says at which sizes it was
  * evicted after its last access (edan_lru_finish): those write-backs
- * happened too. Blocks still dirty in the cache at the end are counted
- * apart, not as traffic: edan's cache model does not flush either, so the
- * traffic equals its traffic of a fully associative cache of that size.
+ * happened too. Blocks still dirty in the cache at the end are written to
+ * memory then (the program's writes happen: a run that writes an array
+ * once shows its write traffic), counted as traffic and also apart
+ * (edan_lru_dirty_at_end). The cache model does not flush at the end, so
+ * its traffic is completed with edan_proj_cache_dirty's ranges.
  */
 #ifndef EDAN_ANALYSIS_PROJECTION_H
 #define EDAN_ANALYSIS_PROJECTION_H
@@ -34,7 +36,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+
+#include "analysis/cache.h"
 #include "analysis/opmix.h"
+#include "util/elf_symbols.h"
 
 /* ===================================================================== */
 /* The bound                                                              */
@@ -86,8 +92,10 @@ static inline unsigned edan_lru_bin(uint64_t d)
 uint64_t edan_lru_reads(const edan_lru_traffic *t, unsigned k);
 /* Blocks it writes back (charged here). */
 uint64_t edan_lru_writebacks(const edan_lru_traffic *t, unsigned k);
-/* Blocks it holds dirty at the end of the stream (charged here). */
+/* Blocks it holds dirty at the end of the stream (charged here): written to memory then. */
 uint64_t edan_lru_dirty_at_end(const edan_lru_traffic *t, unsigned k);
+/* Blocks it writes to memory: its write-backs and the final flush of the blocks dirty at the end. */
+uint64_t edan_lru_writes(const edan_lru_traffic *t, unsigned k);
 /* The smallest k at which every reuse hits: a working set of 2^k blocks (0 without reuses). */
 unsigned edan_lru_working_set(const edan_lru_traffic *t);
 void edan_lru_merge(edan_lru_traffic *to, const edan_lru_traffic *from);
@@ -156,5 +164,83 @@ static inline void edan_lru_charge(edan_lru_traffic *t, unsigned lo, unsigned hi
     t->wb_diff[lo]++;
     t->wb_diff[hi]--;
 }
+
+/* ===================================================================== */
+/* The final flush of a cache model                                       */
+/* ===================================================================== */
+
+/* A range of bytes [lo, hi). */
+typedef struct edan_proj_range {
+    uint64_t lo, hi;
+} edan_proj_range;
+
+/*
+ * The bytes the cache model holds dirty at the end, at any write-back level:
+ * flushing the hierarchy writes each to memory once (a line dirty at two
+ * levels is one write of the newest data). Sorted, disjoint ranges in a
+ * new array *out (the caller frees it; NULL when none), their number in *n.
+ * -1 when out of memory. The model is read, not changed.
+ */
+int edan_proj_cache_dirty(const edan_cache *c, edan_proj_range **out, size_t *n);
+
+/* ===================================================================== */
+/* Memory regions                                                         */
+/* ===================================================================== */
+
+/*
+ * The region of memory an address is in: each data object of the program
+ * (an ELF OBJECT symbol with a size; of aliases at one address the largest,
+ * then a name not starting with '_', then the first by name; an object
+ * inside an earlier one is that one's), the rest of its loaded segments
+ * (static data), the stack, and the heap (everything else: brk and mmap
+ * memory alike). The trace carries no register values, so neither the stack
+ * pointer nor malloc's results are known: the stack is the pages between the
+ * lowest and the highest sp-relative access so far (a frame's locals
+ * reached through a pointer lie between them), and the heap is one region.
+ */
+enum { EDAN_REGION_STACK, EDAN_REGION_HEAP, EDAN_REGION_STATIC, EDAN_REGION_OBJECT };
+
+#define EDAN_REGION_PAGE 4096u
+
+typedef struct edan_proj_region {
+    const char *name;    /* an object's name (the program's data owns it), or "(stack)", "(heap)", ... */
+    uint64_t start, end; /* an object's [start, end); 0, 0 for the others */
+    int kind;            /* EDAN_REGION_* */
+} edan_proj_region;
+
+typedef struct edan_proj_regions {
+    edan_proj_region *r; /* [0] the stack, [1] the heap, [2] static data, then the objects by address */
+    size_t n;
+    edan_elf_segment seg[EDAN_ELF_MAX_SEGMENTS];
+    size_t n_seg;
+    uint64_t stack_lo, stack_hi; /* [lo, hi): the pages of the sp-relative accesses so far (empty: lo == hi) */
+} edan_proj_regions;
+
+/* The regions of a program's data (d NULL: no program, so no objects and no static data); -1 when out of memory. */
+int edan_proj_regions_init(edan_proj_regions *m, const edan_elf_data *d);
+void edan_proj_regions_free(edan_proj_regions *m);
+
+/* An sp-relative access of size bytes at addr: the stack covers its pages from now on. */
+static inline void edan_proj_regions_sp(edan_proj_regions *m, uint64_t addr, uint32_t size)
+{
+    const uint64_t lo = addr & ~(uint64_t)(EDAN_REGION_PAGE - 1);
+    const uint64_t hi = ((addr + (size ? size : 1) - 1) | (EDAN_REGION_PAGE - 1)) + 1;
+    if (m->stack_lo == m->stack_hi) {
+        m->stack_lo = lo;
+        m->stack_hi = hi;
+        return;
+    }
+    if (lo < m->stack_lo)
+        m->stack_lo = lo;
+    if (hi > m->stack_hi)
+        m->stack_hi = hi;
+}
+
+/*
+ * The index of the region holding addr; [*lo, *hi) an interval around addr
+ * whose addresses outside the stack are in that region too, for the caller
+ * to skip the search next time (empty for the stack: check it first).
+ */
+uint32_t edan_proj_region_of(const edan_proj_regions *m, uint64_t addr, uint64_t *lo, uint64_t *hi);
 
 #endif

@@ -19,6 +19,7 @@
 #include "report/plot.h"
 #include "tool/projection_tool.h"
 #include "tool/session.h"
+#include "tool/timing_tool.h"
 #include "util/parse.h"
 
 const char *const proj_dim_option[PROJ_SWEEP_DIMS] = {
@@ -116,14 +117,15 @@ typedef struct sweep_row {
     const proj_row *row;
     double plain, div, sqrt, tr; /* weighted flops = plain + div x w_div + sqrt x w_sqrt + tr x w_tr */
     double flops;
-    double *bytes; /* per value of the cache dimension */
+    double *bytes;                              /* per value of the cache dimension */
+    double upper[EDAN_MACHINE_MAX_DATA_LEVELS]; /* at each level above the last, its size */
 } sweep_row;
 
 static double bytes_at(const proj_tool *t, const proj_row *r, double cache)
 {
     const unsigned k = (unsigned)log2(cache) - t->line_shift;
     const double line = (double)(1u << t->line_shift);
-    return (double)(edan_lru_reads(&r->lru, k) + edan_lru_writebacks(&r->lru, k)) * line;
+    return (double)(edan_lru_reads(&r->lru, k) + edan_lru_writes(&r->lru, k)) * line;
 }
 
 static bool sweep_rows(const proj_tool *t, const proj_dim *caches, sweep_row **out, size_t *n_out)
@@ -148,6 +150,8 @@ static bool sweep_rows(const proj_tool *t, const proj_dim *caches, sweep_row **o
         s[i].bytes = bytes + i * (size_t)caches->n;
         for (int c = 0; c < caches->n; c++)
             s[i].bytes[c] = bytes_at(t, r, caches->v[c]);
+        for (int l = 0; l + 1 < t->machine.n_data_levels; l++)
+            s[i].upper[l] = bytes_at(t, r, (double)t->machine.data[l].geo.size);
     }
     *out = s;
     *n_out = n;
@@ -176,6 +180,26 @@ static edan_proj sweep_bound(const sweep_row *s, const double *v, int c)
                            v[DIM_BANDWIDTH] * 1e9 * v[DIM_CORES]);
 }
 
+/*
+ * The traffic below each data level of the machine, GB: the levels above
+ * the last at their own sizes (upper), the last at the configuration's cache
+ * (last); empty for a level the machine lacks. Each level is a fully
+ * associative LRU cache of its size on the whole stream (the LRU stacks'
+ * inclusion: what a level misses, every smaller one misses too).
+ */
+static void levels_csv(FILE *f, const proj_tool *t, const double *upper, double last)
+{
+    for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++) {
+        if (l + 1 < t->machine.n_data_levels)
+            fprintf(f, ",%.6g", upper[l] / 1e9);
+        else if (l + 1 == t->machine.n_data_levels)
+            fprintf(f, ",%.6g", last / 1e9);
+        else
+            fputc(',', f);
+    }
+    fputc('\n', f);
+}
+
 static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err)
 {
     FILE *f = fopen(t->csv_path, "w");
@@ -186,14 +210,14 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
     fputs("configuration,cache_bytes,bandwidth_gbs_per_core,peak_gflops_per_core,cores,div_weight,sqrt_weight,"
           "transcendental_weight,procedure,line,loop,iterations,add_per_iteration,mul_per_iteration,"
           "div_per_iteration,exp_per_iteration,working_set_kb,traffic_gb,weighted_gflop,bytes_per_flop,"
-          "time_compute_ms,time_memory_ms,time_ms,bound\n",
+          "time_compute_ms,time_memory_ms,time_ms,bound,traffic_l1d_gb,traffic_l2_gb,traffic_l3_gb\n",
           f);
     int idx[PROJ_SWEEP_DIMS] = {0};
     const double line = (double)(1u << t->line_shift);
     for (long config = 1;; config++) {
         double v[PROJ_SWEEP_DIMS];
         config_values(t, idx, v);
-        double sum_t = 0, sum_b = 0, sum_w = 0, ws_max = 0;
+        double sum_t = 0, sum_b = 0, sum_w = 0, ws_max = 0, sum_up[EDAN_MACHINE_MAX_DATA_LEVELS] = {0};
         for (size_t i = 0; i < n; i++) {
             const proj_row *r = s[i].row;
             const edan_proj p = sweep_bound(&s[i], v, idx[DIM_CACHE]);
@@ -217,15 +241,19 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
             } else {
                 fputs("(outside loops),,,,,,,,", f);
             }
-            fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", ws / 1024, p.dram_bytes / 1e9, p.weighted_flops / 1e9,
+            fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s", ws / 1024, p.dram_bytes / 1e9, p.weighted_flops / 1e9,
                     p.bytes_per_flop, p.time_compute * 1e3, p.time_memory * 1e3, p.time * 1e3,
                     p.memory_bound ? "memory" : "compute");
+            for (int l = 0; l + 1 < t->machine.n_data_levels; l++)
+                sum_up[l] += s[i].upper[l];
+            levels_csv(f, t, s[i].upper, p.dram_bytes);
         }
         /* ExaSAT's Total/Max row: sums, the largest working set, and the sum of the parts' times */
-        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,,,%.6g,\n", config,
+        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,,,%.6g,", config,
                 v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK], v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT],
                 v[DIM_TRANSCENDENTAL], ws_max / 1024, sum_b / 1e9, sum_w / 1e9, sum_w > 0 ? sum_b / sum_w : NAN,
                 sum_t * 1e3);
+        levels_csv(f, t, sum_up, sum_b);
         int d = PROJ_SWEEP_DIMS - 1; /* the next configuration: the last dimension turns fastest */
         while (d >= 0 && ++idx[d] == t->dim[d].n)
             idx[d--] = 0;
@@ -290,7 +318,7 @@ static int plot_times(proj_tool *t, const char *dir, const char *name, bool over
         edan_error_set(err, "out of memory");
         return -1;
     }
-    sweep_row total = {&t->total, 0, 0, 0, 0, 0, NULL};
+    sweep_row total = {&t->total, 0, 0, 0, 0, 0, NULL, {0}};
     double *tb = calloc((size_t)cd->n, sizeof *tb);
     for (int c = 0; tb && c < cd->n; c++)
         tb[c] = bytes_at(t, &t->total, cd->v[c]);
@@ -378,10 +406,14 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
 {
     proj_tool *t = tool;
     const edan_options *o = edan_session_options(s);
+    if (!t->rows_made)
+        t->timing = edan_timing_tool_model(s);
     if (!t->rows_made && !proj_rows_make(t)) {
         edan_error_set(err, "out of memory for the projection's rows");
         return -1;
     }
+    if (t->regions_csv[0] && proj_regions_csv(t, err))
+        return -1;
     if (t->csv_path[0]) {
         sweep_row *rows;
         size_t n;

@@ -122,6 +122,7 @@ static proj_id *id_of(proj_tool *t, const edan_exec *r)
         s->seen = 1;
         s->insn = r->insn;
         s->fp_kind = (uint8_t)edan_opmix_fp_kind(r->insn);
+        s->stack = edan_opmix_stack(r->insn);
         s->libm = libm_entry(t, r->insn->pc);
         if (r->insn->flow == EDAN_FLOW_CALL && r->insn->op == EDAN_OP_JAL)
             s->libm_call = libm_entry(t, r->insn->pc + (uint64_t)r->insn->imm);
@@ -129,27 +130,128 @@ static proj_id *id_of(proj_tool *t, const edan_exec *r)
     return s;
 }
 
-/* The memory statistics of id, made when missing; NULL when out of memory. */
-static proj_mem *mem_of(proj_tool *t, uint32_t id)
+/* ---- maps of key pairs ---------------------------------------------- */
+
+static size_t map_hash(uint32_t a, uint32_t b)
 {
-    proj_id *s = &t->ids[id];
-    if (!s->mem) {
+    return (size_t)((a * 0x9E3779B1u) ^ (b * 0x85EBCA77u));
+}
+
+/* The value of (a, b), 0 when absent. */
+static uint32_t map_get(const proj_map *m, uint32_t a, uint32_t b)
+{
+    if (!m->cap)
+        return 0;
+    for (size_t h = map_hash(a, b) & (m->cap - 1);; h = (h + 1) & (m->cap - 1)) {
+        const proj_map_entry *e = &m->e[h];
+        if (!e->v || (e->a == a && e->b == b))
+            return e->v;
+    }
+}
+
+/* Set (a, b), absent, to v (nonzero); false when out of memory. */
+static bool map_put(proj_map *m, uint32_t a, uint32_t b, uint32_t v)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        const size_t cap = m->cap ? 2 * m->cap : 1024;
+        proj_map_entry *e = calloc(cap, sizeof *e);
+        if (!e)
+            return false;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->e[i].v)
+                continue;
+            size_t h = map_hash(m->e[i].a, m->e[i].b) & (cap - 1);
+            while (e[h].v)
+                h = (h + 1) & (cap - 1);
+            e[h] = m->e[i];
+        }
+        free(m->e);
+        m->e = e;
+        m->cap = cap;
+    }
+    size_t h = map_hash(a, b) & (m->cap - 1);
+    while (m->e[h].v)
+        h = (h + 1) & (m->cap - 1);
+    m->e[h] = (proj_map_entry){a, b, v};
+    m->n++;
+    return true;
+}
+
+/* The memory statistics of (id, region), found or made: an index into t->mem, or UINT32_MAX (out of memory). */
+static __attribute__((noinline)) uint32_t pair_find(proj_tool *t, uint32_t id, uint32_t region)
+{
+    uint32_t v = map_get(&t->pairs, id, region);
+    if (!v) {
+        if (t->n_mem + 1 >= EDAN_LRU_OWNERS) {
+            edan_error_set(&t->err, "more than %u instructions and regions: beyond what the projection serves",
+                           EDAN_LRU_OWNERS);
+            return UINT32_MAX;
+        }
         if (t->n_mem == t->mem_cap) {
             const size_t cap = t->mem_cap ? 2 * t->mem_cap : 256;
             proj_mem *m = edan_grow_zeroed(t->mem, t->mem_cap, cap, sizeof *m);
             if (!m)
-                return NULL;
+                return UINT32_MAX;
             t->mem = m;
-            const size_t per = 2 * (size_t)t->n_models;
+            const size_t per = 3 * (size_t)t->n_models;
             uint64_t *b = per ? edan_grow_zeroed(t->model_bytes, t->mem_cap * per, cap * per, sizeof *b) : NULL;
             if (per && !b)
-                return NULL;
+                return UINT32_MAX;
             t->model_bytes = b;
             t->mem_cap = cap;
         }
-        s->mem = (uint32_t)++t->n_mem;
+        v = (uint32_t)t->n_mem + 1;
+        if (!map_put(&t->pairs, id, region, v))
+            return UINT32_MAX;
+        t->mem[v - 1].id = id;
+        t->mem[v - 1].region = region;
+        t->n_mem++;
     }
-    return &t->mem[s->mem - 1];
+    t->ids[id].mem = v;
+    return v - 1;
+}
+
+/* One more execution of id inside a libm call from call site site (found or made); false when out of memory. */
+static __attribute__((noinline)) bool incall_find(proj_tool *t, uint32_t id, uint32_t site)
+{
+    uint32_t v = map_get(&t->incalls, id, site);
+    if (!v) {
+        if (t->n_incall == t->incall_cap) {
+            const size_t cap = t->incall_cap ? 2 * t->incall_cap : 256;
+            proj_incall *m = edan_grow_zeroed(t->incall, t->incall_cap, cap, sizeof *m);
+            if (!m)
+                return false;
+            t->incall = m;
+            t->incall_cap = cap;
+        }
+        v = (uint32_t)t->n_incall + 1;
+        if (!map_put(&t->incalls, id, site, v))
+            return false;
+        t->incall[v - 1] = (proj_incall){id, site, 0};
+        t->n_incall++;
+    }
+    t->ids[id].incall = v;
+    t->incall[v - 1].executions++;
+    return true;
+}
+
+static inline bool incall_count(proj_tool *t, uint32_t id, uint32_t site)
+{
+    const uint32_t v = t->ids[id].incall;
+    if (v && t->incall[v - 1].site == site) {
+        t->incall[v - 1].executions++;
+        return true;
+    }
+    return incall_find(t, id, site);
+}
+
+/* The pair of (id, region): the one id used last, most often. */
+static inline uint32_t pair_of(proj_tool *t, uint32_t id, uint32_t region)
+{
+    const uint32_t e = t->ids[id].mem;
+    if (e && t->mem[e - 1].region == region)
+        return e - 1;
+    return pair_find(t, id, region);
 }
 
 /* The call-site statistics of id, made when missing; NULL when out of memory. */
@@ -174,36 +276,65 @@ static proj_call *call_of(proj_tool *t, uint32_t id)
 /* The stream                                                             */
 /* ===================================================================== */
 
+/* The region of address a accessed by static instruction s: the stack, the one s touched last, or a search. */
+static inline uint32_t region_at(proj_tool *t, proj_id *s, uint64_t a)
+{
+    if (a >= t->regions.stack_lo && a < t->regions.stack_hi)
+        return EDAN_REGION_STACK;
+    if (a >= s->region_lo && a < s->region_hi)
+        return s->region;
+    uint64_t lo, hi;
+    const uint32_t g = edan_proj_region_of(&t->regions, a, &lo, &hi);
+    if (g != EDAN_REGION_STACK) {
+        s->region = g;
+        s->region_lo = lo;
+        s->region_hi = hi;
+    }
+    return g;
+}
+
 /* One access of r, charged to id charge (own: r's own instruction). False when out of memory. */
 static bool access(proj_tool *t, const edan_exec *r, uint32_t charge, bool own)
 {
-    proj_mem *m = mem_of(t, charge);
-    if (!m)
-        return false;
     const edan_insn *in = r->insn;
-    m->accesses += own;
+    proj_id *s = &t->ids[r->id];
+    if (s->stack)
+        edan_proj_regions_sp(&t->regions, r->addr, in->mem_size);
+    const uint32_t p0 = pair_of(t, charge, region_at(t, s, r->addr));
+    if (p0 == UINT32_MAX)
+        return false;
+    t->ids[charge].accesses += own;
     const bool rd = in->mem != EDAN_MEM_STORE, wr = in->mem != EDAN_MEM_LOAD;
+    proj_mem *m0 = &t->mem[p0];
+    m0->loads += rd;
+    m0->stores += wr;
+    m0->load_bytes += rd ? in->mem_size : 0;
+    m0->store_bytes += wr ? in->mem_size : 0;
     const unsigned sh = t->line_shift;
-    const uint64_t last = (r->addr + in->mem_size - 1) >> sh;
-    for (uint64_t b = r->addr >> sh;; b++) {
+    const uint64_t first = r->addr >> sh, last = (r->addr + in->mem_size - 1) >> sh;
+    for (uint64_t b = first;; b++) {
+        const uint32_t p = b == first ? p0 : pair_of(t, charge, region_at(t, s, b << sh));
+        if (p == UINT32_MAX)
+            return false;
         uint64_t d = EDAN_REUSE_COLD, prev;
         uint32_t *word;
         if (edan_reuse_access_user(t->tracker, b, &d, &prev, &word) == EDAN_REUSE_NOMEM)
             return false;
-        m->lru.accesses++;
+        edan_lru_traffic *lru = &t->mem[p].lru;
+        lru->accesses++;
         if (d == EDAN_REUSE_COLD)
-            m->lru.cold++;
+            lru->cold++;
         else
-            m->lru.reuse[edan_lru_bin(d)]++;
-        const edan_lru_wb wb = edan_lru_step(word, d, wr, charge);
-        if (wb.lo < wb.hi) /* the owner made a store: its statistics exist */
-            edan_lru_charge(&t->mem[t->ids[wb.owner].mem - 1].lru, wb.lo, wb.hi);
+            lru->reuse[edan_lru_bin(d)]++;
+        const edan_lru_wb wb = edan_lru_step(word, d, wr, p);
+        if (wb.lo < wb.hi) /* charged to the pair of the store that made the line dirty */
+            edan_lru_charge(&t->mem[wb.owner].lru, wb.lo, wb.hi);
         if (b == last)
             break;
     }
     if (!t->n_models)
         return true; /* no --cache: the LRU curve is the traffic */
-    uint64_t *bytes = t->model_bytes + (size_t)(t->ids[charge].mem - 1) * 2 * (size_t)t->n_models;
+    uint64_t *bytes = t->model_bytes + (size_t)p0 * 3 * (size_t)t->n_models;
     for (int c = 0; c < t->n_models; c++) {
         if (!t->model_has_cache[c]) { /* no cache: every byte read or written is memory traffic */
             bytes[c] += rd ? in->mem_size : 0;
@@ -264,6 +395,7 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         if (in_call) {
             /* inside a libm call: charged to the call site, apart from the operation counts */
             charge = t->call_site;
+            ok = incall_count(t, r->id, charge);
             proj_call *c = &t->calls[t->ids[charge].call - 1];
             c->in_calls++;
             c->in_calls_flops += edan_opmix_kind_flops(s->fp_kind);
@@ -290,28 +422,95 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     }
 }
 
-/* A block after the stream: its eviction after its last access, or its dirty end, charged to its last store. */
+/* Charge the bytes of block [lo, hi) that model c holds dirty to memory pool entry m (its last store's). */
+static void flush_block(proj_tool *t, int c, uint64_t lo, uint64_t hi, uint32_t m)
+{
+    proj_flush *r = t->flush[c];
+    size_t a = 0, b = t->n_flush[c]; /* the first range ending after lo */
+    while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        if (r[mid].hi <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    uint64_t *flushed = t->model_bytes + (size_t)m * 3 * (size_t)t->n_models + 2 * (size_t)t->n_models + c;
+    for (; a < t->n_flush[c] && r[a].lo < hi; a++) {
+        const uint64_t x = (r[a].hi < hi ? r[a].hi : hi) - (r[a].lo > lo ? r[a].lo : lo);
+        *flushed += x;
+        r[a].charged += x;
+        if (!r[a].owner)
+            r[a].owner = m + 1;
+    }
+}
+
+/*
+ * A block after the stream: its eviction after its last access, or its dirty
+ * end, charged to its last store; and the bytes of it each cache model holds
+ * dirty, flushed, charged alike.
+ */
 static void final_block(void *ctx, uint64_t b, uint64_t f, uint32_t word)
 {
-    (void)b;
     proj_tool *t = ctx;
     unsigned dirty_from;
     const edan_lru_wb wb = edan_lru_finish(word, f, &dirty_from);
     if (!(word & EDAN_LRU_DIRTY))
         return;
-    edan_lru_traffic *owner = &t->mem[t->ids[wb.owner].mem - 1].lru;
+    const uint32_t m = wb.owner; /* the pair of its last store */
+    edan_lru_traffic *owner = &t->mem[m].lru;
     if (wb.lo < wb.hi)
         edan_lru_charge(owner, wb.lo, wb.hi);
     owner->end_diff[dirty_from]++;
     owner->end_diff[EDAN_LRU_SIZES]--;
+    for (int c = 0; c < t->n_models; c++)
+        if (t->n_flush[c])
+            flush_block(t, c, b << t->line_shift, (b + 1) << t->line_shift, m);
+}
+
+/* The bytes each cache model holds dirty at the end, to be charged to the stores that made them dirty. */
+static bool flush_ranges(proj_tool *t)
+{
+    for (int c = 0; c < t->n_models; c++) {
+        if (!t->model_has_cache[c])
+            continue; /* no cache: every store went to memory */
+        edan_proj_range *r;
+        size_t n;
+        if (edan_proj_cache_dirty(&t->model[c], &r, &n))
+            return false;
+        t->flush[c] = n ? calloc(n, sizeof *t->flush[c]) : NULL;
+        if (n && !t->flush[c]) {
+            free(r);
+            return false;
+        }
+        for (size_t i = 0; i < n; i++)
+            t->flush[c][i] = (proj_flush){r[i].lo, r[i].hi, 0, 0};
+        t->n_flush[c] = n;
+        free(r);
+    }
+    return true;
 }
 
 static int finish(void *ctx)
 {
     proj_tool *t = ctx;
-    if (!t->err.set)
-        edan_reuse_final(t->tracker, final_block, t);
-    return t->err.set ? -1 : 0;
+    if (!t->err.set && !flush_ranges(t))
+        edan_error_set(&t->err, "out of memory for the projection's final flush");
+    if (t->err.set)
+        return -1;
+    edan_reuse_final(t->tracker, final_block, t);
+    /*
+     * A model's line wider than the machine's can be dirty in parts no store
+     * touched: the whole line is written, charged to a store into it (every
+     * dirty line has one: a line becomes dirty only by a store).
+     */
+    for (int c = 0; c < t->n_models; c++)
+        for (size_t i = 0; i < t->n_flush[c]; i++) {
+            const proj_flush *r = &t->flush[c][i];
+            if (r->owner && r->charged < r->hi - r->lo)
+                t->model_bytes[(size_t)(r->owner - 1) * 3 * (size_t)t->n_models + 2 * (size_t)t->n_models + c] +=
+                    r->hi - r->lo - r->charged;
+        }
+    return 0;
 }
 
 /* ===================================================================== */
@@ -325,9 +524,18 @@ static void destroy(void *tool)
         return;
     edan_reuse_free(t->tracker);
     edan_loops_free(t->loops);
-    for (int c = 0; c < t->n_models; c++)
+    edan_proj_regions_free(&t->regions);
+    if (t->have_data)
+        edan_elf_data_close(&t->data);
+    free(t->pairs.e);
+    free(t->incalls.e);
+    free(t->incall);
+    free(t->region_rows);
+    for (int c = 0; c < t->n_models; c++) {
         if (t->model_has_cache[c])
             edan_cache_free(&t->model[c]);
+        free(t->flush[c]);
+    }
     if (t->have_elf)
         edan_elf_close(&t->elf);
     edan_srcmap_close(t->src);
@@ -394,6 +602,12 @@ static void *create(edan_session *s, edan_error *err)
         edan_elf_close(&t->elf);
         t->have_elf = false;
     }
+    t->have_data = t->have_elf && !edan_elf_data_open(binary, &t->data, &ignored);
+    if (edan_proj_regions_init(&t->regions, t->have_data ? &t->data : NULL)) {
+        edan_error_set(err, "out of memory");
+        destroy(t);
+        return NULL;
+    }
     /* the sweep: every dimension the machine's value unless a list is given */
     const double own[PROJ_SWEEP_DIMS] = {
         (double)llc->geo.size, m->mem_bandwidth_gbs, m->peak_gflops,           (double)m->cores,
@@ -425,6 +639,8 @@ static void *create(edan_session *s, edan_error *err)
         }
     const char *csv = edan_options_last(o, "projection-csv");
     snprintf(t->csv_path, sizeof t->csv_path, "%s", csv ? csv : "");
+    csv = edan_options_last(o, "projection-regions-csv");
+    snprintf(t->regions_csv, sizeof t->regions_csv, "%s", csv ? csv : "");
     t->tracker = edan_reuse_new(true);
     t->loops = edan_loops_new(t->have_elf ? &t->elf : NULL);
     if (!t->tracker || !t->loops) {
@@ -456,6 +672,10 @@ static const edan_tool_option options[] = {
      "                      function and loop (docs/projection.md)\n",
      NULL},
     {"projection-csv", true, "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n",
+     NULL},
+    {"projection-regions-csv", true,
+     "  --projection-regions-csv=FILE each memory region (data object, static data, stack,\n"
+     "                      heap): accesses, bytes, read/write ratio, lines, working set, DRAM bytes\n",
      NULL},
     {"projection-cache", true,
      "  --projection-cache=LIST cache sizes to sweep (powers of two; A..B doubles) [the\n"

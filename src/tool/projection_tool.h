@@ -17,6 +17,7 @@
 #include "analysis/machine.h"
 #include "analysis/projection.h"
 #include "analysis/reuse.h"
+#include "analysis/timing.h"
 #include "config/options.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
@@ -31,19 +32,45 @@
 typedef struct proj_id {
     const edan_insn *insn; /* the instruction (it lives as long as the session) */
     uint64_t executions;   /* outside libm calls */
-    uint32_t mem;          /* its memory statistics: index + 1 into the pool (0: none) */
-    uint32_t call;         /* as a call site of libm: index + 1 into the call sites (0: none) */
+    uint64_t accesses;     /* of those, the ones that performed their access */
+    uint32_t mem;          /* its memory statistics in the region it touched last: index + 1 into the pool (0: none) */
+    uint32_t region;       /* the region of its last access outside the stack, */
+    uint64_t region_lo, region_hi; /* and the addresses known to be in it */
+    uint32_t call;                 /* as a call site of libm: index + 1 into the call sites (0: none) */
+    uint32_t incall; /* its executions inside libm calls from the site it was last called from: index + 1 */
     uint8_t seen;
     uint8_t libm;      /* the entry of a libm function: EDAN_LIBM_TRANSCENDENTAL or EDAN_LIBM_SQRT (opmix.h) */
     uint8_t libm_call; /* a direct call (jal) of such a function: its kind */
     uint8_t fp_kind;   /* opmix.h */
+    uint8_t stack;     /* sp-relative */
 } proj_id;
 
-/* The memory traffic charged to one static instruction: its own accesses, or a call site's callee's. */
+/*
+ * The memory traffic charged to one static instruction in one memory region:
+ * its own accesses, or a call site's callee's. An access belongs to the
+ * region of its address, each block it touches to the region of the block's
+ * first byte it touches; the pool's index is the owner of a dirty line.
+ */
 typedef struct proj_mem {
-    uint64_t accesses; /* its own executions that performed their access */
+    uint32_t id, region;
+    uint64_t loads, stores, load_bytes, store_bytes; /* accesses (an atomic is both) */
     edan_lru_traffic lru;
 } proj_mem;
+
+/* A map of pairs of 32-bit keys to nonzero 32-bit values, open addressing. */
+typedef struct proj_map_entry {
+    uint32_t a, b, v; /* v = 0: empty */
+} proj_map_entry;
+typedef struct proj_map {
+    proj_map_entry *e;
+    size_t n, cap;
+} proj_map;
+
+/* A static instruction executed inside libm calls made from one call site: how often. */
+typedef struct proj_incall {
+    uint32_t id, site;
+    uint64_t executions;
+} proj_incall;
 
 /* A call site of libm functions: what the calls were and what they executed. */
 typedef struct proj_call {
@@ -55,10 +82,20 @@ typedef struct proj_row {
     edan_opmix mix;
     edan_lru_traffic lru;
     uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
-    uint64_t iterations; /* a loop's: executions of its head */
-    int32_t loop;        /* a loop's id, -1 otherwise */
-    const char *name;    /* a function's name (NULL: outside every known function) */
+    uint64_t model_flush[PROJ_MAX_MODELS];    /* of model_write: the final flush of the lines dirty at the end */
+    uint64_t iterations;                      /* a loop's: executions of its head */
+    int32_t loop;                             /* a loop's id, -1 otherwise */
+    uint32_t region;                          /* a region's row: its index in the regions */
+    double cycles[EDAN_TIMING_MAX_LATENCIES]; /* with the timing model: the cycles of its instructions per latency */
+    const char *name;                         /* a function's name (NULL: outside every known function) */
 } proj_row;
+
+/* A range of bytes a cache model holds dirty at the end, charged to the stores that made them dirty. */
+typedef struct proj_flush {
+    uint64_t lo, hi;  /* [lo, hi) */
+    uint64_t charged; /* bytes charged so far */
+    uint32_t owner;   /* a memory pool entry that stored into it, + 1 (0: none found yet) */
+} proj_flush;
 
 /* The values of one sweep dimension. */
 typedef struct proj_dim {
@@ -77,9 +114,14 @@ typedef struct proj_tool {
     edan_loops *loops;
     proj_id *ids;
     size_t ids_cap;
-    proj_mem *mem;
+    proj_mem *mem; /* per (static id, region) */
     size_t n_mem, mem_cap;
-    uint64_t *model_bytes; /* per memory pool entry: n_models reads, then n_models writes */
+    proj_map pairs;      /* (id, region) -> index + 1 into mem */
+    proj_incall *incall; /* executions inside libm calls, per (id, call site) */
+    size_t n_incall, incall_cap;
+    proj_map incalls;          /* (id, call site) -> index + 1 into incall */
+    const edan_timing *timing; /* the timing model's, when it runs (--mem-latency): the rows' predictions */
+    uint64_t *model_bytes;     /* per memory pool entry: n_models reads, n_models writes, n_models of those flushed */
     proj_call *calls;
     size_t n_calls, calls_cap;
     bool inside;         /* executing inside a recognised libm call */
@@ -93,15 +135,21 @@ typedef struct proj_tool {
     edan_cache model[PROJ_MAX_MODELS];
     bool model_has_cache[PROJ_MAX_MODELS];
     char model_label[PROJ_MAX_MODELS][160];
+    proj_flush *flush[PROJ_MAX_MODELS]; /* after the stream: the bytes each holds dirty */
+    size_t n_flush[PROJ_MAX_MODELS];
     /* the program */
     edan_elf elf;
     bool have_elf;
+    edan_elf_data data; /* its objects and segments, when the program is known */
+    bool have_data;
+    edan_proj_regions regions;
     edan_srcmap *src;
     /* after the stream */
     bool rows_made;
     proj_row total, outside;
-    proj_row *funcs, *loop_rows;
-    size_t n_funcs, n_loops;
+    proj_row *funcs, *loop_rows, *region_rows;
+    size_t n_funcs, n_loops, n_region_rows;
+    char regions_csv[512];
     /* the sweep */
     proj_dim dim[PROJ_SWEEP_DIMS];
     char csv_path[512];
@@ -114,8 +162,12 @@ typedef struct proj_tool {
 bool proj_rows_make(proj_tool *t);
 /* The machine's projection parameters (cores x one core's peak and bandwidth). */
 edan_proj_machine proj_machine(const proj_tool *t);
-/* DRAM bytes of a row read and written: the first --cache's model when given, else the LRU cache of 2^k blocks. */
-void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write);
+/*
+ * DRAM bytes of a row read and written (the final flush of dirty lines
+ * included): the first --cache's model when given, else the LRU cache of
+ * 2^k blocks; *flushed, when not NULL, the part of *write that is the flush.
+ */
+void proj_row_dram(const proj_tool *t, const proj_row *r, unsigned k, double *read, double *write, double *flushed);
 /* A row's bound on the machine (k as above). */
 edan_proj proj_row_bound(const proj_tool *t, const proj_row *r, unsigned k, const edan_proj_machine *m);
 /* ExaSAT's time of the region: the loops' and the outside code's bounds, summed. */
@@ -126,6 +178,13 @@ edan_loop_place proj_loop_place(proj_tool *t, int32_t loop);
 /* ---- projection_view.c ---------------------------------------------------- */
 
 void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+
+/* ---- projection_regions.c ------------------------------------------------- */
+
+/* The regions' rows of the report: text, JSON members (after the region's), the CSV (--projection-regions-csv). */
+void proj_regions_text(const proj_tool *t, FILE *f);
+void proj_regions_json(const proj_tool *t, FILE *f);
+int proj_regions_csv(const proj_tool *t, edan_error *err);
 
 /* ---- projection_sweep.c --------------------------------------------------- */
 

@@ -25,6 +25,8 @@ static const char *const fp_names[EDAN_FP_KINDS] = {"", "add", "mul", "fma", "di
 /* Rows, symbols and lines, once the stream is over. */
 static void prepare(proj_tool *t, const edan_session *s)
 {
+    if (!t->rows_made)
+        t->timing = edan_timing_tool_model(s);
     if (!t->src && t->have_elf) {
         edan_error ignored = {0};
         t->src = edan_srcmap_open(edan_session_source(s)->binary, &ignored);
@@ -65,13 +67,14 @@ static void row_json(const proj_tool *t, FILE *f, const proj_row *r, const edan_
             ",\"stack\":{\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"load_bytes\":%" PRIu64
             ",\"store_bytes\":%" PRIu64 "}",
             x->stack_loads, x->stack_stores, x->stack_load_bytes, x->stack_store_bytes);
-    double rd, wr;
-    proj_row_dram(t, r, t->machine_k, &rd, &wr);
+    double rd, wr, fl;
+    proj_row_dram(t, r, t->machine_k, &rd, &wr, &fl);
     const edan_proj p = edan_proj_evaluate(x, rd + wr, m);
     json_num(f, "flops", p.flops);
     json_num(f, "weighted_flops", p.weighted_flops);
     json_num(f, "dram_read_bytes", rd);
     json_num(f, "dram_write_bytes", wr);
+    json_num(f, "dirty_at_end_bytes", fl);
     json_num(f, "dram_bytes", p.dram_bytes);
     json_num(f, "bytes_per_flop", p.bytes_per_flop);
     fprintf(f, ",\"block_accesses\":%" PRIu64, r->lru.accesses);
@@ -83,6 +86,20 @@ static void row_json(const proj_tool *t, FILE *f, const proj_row *r, const edan_
     json_num(f, "time_memory_s", p.time_memory);
     json_num(f, "time_s", p.time);
     fprintf(f, ",\"bound\":\"%s\"", p.memory_bound ? "memory" : "compute");
+    fputs(",\"model_time\":", f);
+    if (!t->timing) {
+        fputs("null", f);
+        return;
+    }
+    const int n = edan_timing_lanes(t->timing);
+    double sec[EDAN_TIMING_MAX_LATENCIES];
+    for (int k = 0; k < n; k++)
+        sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
+    fputs("{\"cycles\":", f);
+    edan_json_num_array(f, r->cycles, (size_t)n);
+    fputs(",\"seconds\":", f);
+    edan_json_num_array(f, sec, (size_t)n);
+    fputc('}', f);
 }
 
 /* lambda of each eDAG configuration at the first m, beside the bandwidth bound. */
@@ -139,8 +156,8 @@ static unsigned holds_all(const proj_tool *t)
 
 /*
  * The traffic of every fully associative cache size, up to the one that
- * holds every line (reads stop falling at the working set, write-backs only
- * there: a dirty line is evicted while the cache is smaller than the lines).
+ * holds every line (reads stop falling at the working set, the writes
+ * there: beyond it every dirty line is written once, by the final flush).
  */
 static void curve_json(const proj_tool *t, FILE *f)
 {
@@ -154,11 +171,29 @@ static void curve_json(const proj_tool *t, FILE *f)
         fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift));
     fputs("],\"write_bytes\":[", f);
     for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writebacks(&t->total.lru, k) * (1u << t->line_shift));
+        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift));
     fputs("],\"dirty_at_end_bytes\":[", f);
     for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
         fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift));
     fputs("]}", f);
+}
+
+/* The traffic below each data level of the machine: a fully associative LRU cache of its size (the machine's lines). */
+static void levels_json(const proj_tool *t, FILE *f)
+{
+    static const char *const names[EDAN_MACHINE_MAX_DATA_LEVELS] = {"l1d", "l2", "l3"};
+    const double line = (double)(1u << t->line_shift);
+    fputs(",\"levels\":[", f);
+    for (int l = 0; l < t->machine.n_data_levels; l++) {
+        const uint64_t size = t->machine.data[l].geo.size;
+        const unsigned k = size >> t->line_shift ? 63u - (unsigned)__builtin_clzll(size >> t->line_shift) : 0;
+        fprintf(f, "%s{\"name\":\"%s\",\"cache_bytes\":%" PRIu64, l ? "," : "", names[l], size);
+        json_num(f, "read_bytes", (double)edan_lru_reads(&t->total.lru, k) * line);
+        json_num(f, "write_bytes", (double)edan_lru_writes(&t->total.lru, k) * line);
+        json_num(f, "dirty_at_end_bytes", (double)edan_lru_dirty_at_end(&t->total.lru, k) * line);
+        fputc('}', f);
+    }
+    fputc(']', f);
 }
 
 static void report_json(proj_tool *t, const edan_session *s, FILE *f)
@@ -192,6 +227,7 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
     lambda_json(f, s);
     prediction_json(f, s);
     curve_json(t, f);
+    levels_json(t, f);
     fputs(",\"caches\":[", f);
     for (int c = 0; c < t->n_models; c++) {
         const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
@@ -200,6 +236,7 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
         edan_json_str(f, t->model_label[c]);
         json_num(f, "dram_read_bytes", rd);
         json_num(f, "dram_write_bytes", wr);
+        json_num(f, "dirty_at_end_bytes", (double)t->total.model_flush[c]);
         json_num(f, "dram_bytes", rd + wr);
         json_num(f, "time_memory_s", p.time_memory);
         json_num(f, "time_s", p.time);
@@ -236,7 +273,9 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
     }
     fputs("],\"outside_loops\":{\"name\":\"(outside loops)\"", f);
     row_json(t, f, &t->outside, &m);
-    fputs("}}", f);
+    fputc('}', f);
+    proj_regions_json(t, f);
+    fputc('}', f);
 }
 
 /* ===================================================================== */
@@ -264,9 +303,12 @@ static void text_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_m
     char name[96];
     row_name(t, r, name, sizeof name);
     const edan_proj p = proj_row_bound(t, r, t->machine_k, m);
-    fprintf(f, "  %-34.34s %12" PRIu64 " %12.0f %12.0f %13.0f %7.3g %10.3g %10.3g %10.3g %s\n", name,
+    fprintf(f, "  %-34.34s %12" PRIu64 " %12.0f %12.0f %13.0f %7.3g %10.3g %10.3g %10.3g %-*s", name,
             r->mix.instructions, p.flops, p.weighted_flops, p.dram_bytes, p.bytes_per_flop, p.time_compute,
-            p.time_memory, p.time, p.memory_bound ? "memory" : "compute");
+            p.time_memory, p.time, t->timing ? 7 : 0, p.memory_bound ? "memory" : "compute");
+    if (t->timing) /* the timing model's time at its first latency */
+        fprintf(f, " %10.3g", r->cycles[0] / (t->machine.clock_ghz * 1e9));
+    fputc('\n', f);
 }
 
 /* Rows sorted by projected time (largest first): a sorted array of pointers (NULL when out of memory). */
@@ -320,11 +362,13 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
     fprintf(f, "  stack traffic             %" PRIu64 " loads, %" PRIu64 " stores (%" PRIu64 " bytes)\n",
             x->stack_loads, x->stack_stores, x->stack_load_bytes + x->stack_store_bytes);
     const edan_proj p = proj_row_bound(t, &t->total, t->machine_k, &m);
-    double rd, wr;
-    proj_row_dram(t, &t->total, t->machine_k, &rd, &wr);
+    double rd, wr, fl;
+    proj_row_dram(t, &t->total, t->machine_k, &rd, &wr, &fl);
     fprintf(f, "  flops / weighted          %.0f / %.0f\n", p.flops, p.weighted_flops);
-    fprintf(f, "  DRAM bytes                %.0f (%.0f read, %.0f written); %.4g bytes per weighted flop\n",
-            p.dram_bytes, rd, wr, p.bytes_per_flop);
+    fprintf(f,
+            "  DRAM bytes                %.0f (%.0f read, %.0f written, %.0f of them the final flush of dirty lines); "
+            "%.4g bytes per weighted flop\n",
+            p.dram_bytes, rd, wr, fl, p.bytes_per_flop);
     fprintf(f, "  time compute / memory     %.4g s / %.4g s\n", p.time_compute, p.time_memory);
     fprintf(f, "  time                      %.4g s (%s bound); ExaSAT's sum over loops %.4g s\n", p.time,
             p.memory_bound ? "memory" : "compute", proj_sum_of_parts(t, t->machine_k, &m));
@@ -332,8 +376,11 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
     for (int k = 0; tm && k < edan_timing_lanes(tm); k++)
         fprintf(f, "  timing model              %.4g s at %g ns\n", edan_timing_lane_get(tm, k).seconds,
                 edan_timing_lane_get(tm, k).mem_latency_ns);
-    fprintf(f, "  %-34s %12s %12s %12s %13s %7s %10s %10s %10s %s\n", "loop (by time)", "instructions", "flops",
-            "weighted", "DRAM bytes", "B/F", "T_c s", "T_d s", "T s", "bound");
+    fprintf(f, "  %-34s %12s %12s %12s %13s %7s %10s %10s %10s %-*s", "loop (by time)", "instructions", "flops",
+            "weighted", "DRAM bytes", "B/F", "T_c s", "T_d s", "T s", t->timing ? 7 : 0, "bound");
+    if (t->timing)
+        fprintf(f, " %10s", "model s");
+    fputc('\n', f);
     const proj_row **order = by_time(t, t->loop_rows, t->n_loops, &m);
     for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS; i++)
         text_row(t, f, order[i], &m);
@@ -348,6 +395,7 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
             text_row(t, f, order[i], &m);
         free(order);
     }
+    proj_regions_text(t, f);
 }
 
 /* ===================================================================== */

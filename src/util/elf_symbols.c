@@ -55,9 +55,38 @@ static void set_names(edan_elf_func *f, const char *symbol)
     f->symbol = strdup(symbol);
 }
 
-int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
+/* Append a named symbol [start, start + size) to *list; -1 when out of memory. */
+static int add_symbol(edan_elf_func **list, size_t *n, size_t *cap, const char *name, uint64_t start, uint64_t size)
 {
+    if (*n == *cap) {
+        const size_t room = *cap ? *cap * 2 : 256;
+        edan_elf_func *nf = realloc(*list, room * sizeof *nf);
+        if (!nf)
+            return -1;
+        *list = nf;
+        *cap = room;
+    }
+    edan_elf_func *f = &(*list)[*n];
+    set_names(f, name);
+    f->start = start;
+    f->end = start + (size ? size : 2);
+    if (!f->name || !f->plain || !f->symbol) {
+        free_names(f);
+        return -1;
+    }
+    (*n)++;
+    return 0;
+}
+
+/* Open and check the program; its functions into out, its objects and segments into data (either may be NULL). */
+static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_error *err)
+{
+    edan_elf ignored;
+    if (!out)
+        out = &ignored;
     memset(out, 0, sizeof *out);
+    if (data)
+        memset(data, 0, sizeof *data);
     if (elf_version(EV_CURRENT) == EV_NONE) {
         edan_error_set(err, "libelf is unusable: %s", elf_errmsg(-1));
         return -1;
@@ -101,56 +130,73 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
             GElf_Phdr ph;
             if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_INTERP)
                 out->is_dynamic = 1;
+            if (data && gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_memsz &&
+                data->n_segments < EDAN_ELF_MAX_SEGMENTS)
+                data->segments[data->n_segments++] = (edan_elf_segment){
+                    ph.p_vaddr, ph.p_vaddr + ph.p_memsz, (ph.p_flags & PF_W) != 0, (ph.p_flags & PF_X) != 0};
         }
     }
-    size_t cap = 0;
+    size_t cap = 0, ocap = 0;
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
             continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        if (!data)
+        Elf_Data *symbols = elf_getdata(scn, NULL);
+        if (!symbols)
             continue;
         size_t n = sh.sh_size / sh.sh_entsize;
         for (size_t i = 0; i < n; i++) {
             GElf_Sym sym;
-            if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_value == 0)
+            if (!gelf_getsym(symbols, (int)i, &sym) || sym.st_value == 0)
+                continue;
+            const int type = GELF_ST_TYPE(sym.st_info);
+            const int func = out != &ignored && type == STT_FUNC;
+            const int object = data && type == STT_OBJECT && sym.st_size > 0 && sym.st_shndx != SHN_UNDEF;
+            if (!func && !object)
                 continue;
             const char *name = elf_strptr(elf, sh.sh_link, sym.st_name);
             if (!name || !*name)
                 continue;
-            if (out->n_funcs == cap) {
-                cap = cap ? cap * 2 : 256;
-                edan_elf_func *nf = realloc(out->funcs, cap * sizeof *nf);
-                if (!nf) {
-                    edan_error_set(err, "out of memory reading %s", path);
-                    goto out;
-                }
-                out->funcs = nf;
-            }
-            edan_elf_func *f = &out->funcs[out->n_funcs++];
-            set_names(f, name);
-            f->start = sym.st_value;
-            f->end = sym.st_value + (sym.st_size ? sym.st_size : 2);
-            if (!f->name || !f->plain || !f->symbol) {
-                free_names(f);
+            if (func ? add_symbol(&out->funcs, &out->n_funcs, &cap, name, sym.st_value, sym.st_size)
+                     : add_symbol(&data->objects, &data->n_objects, &ocap, name, sym.st_value, sym.st_size)) {
                 edan_error_set(err, "out of memory reading %s", path);
-                out->n_funcs--;
                 goto out;
             }
         }
     }
     if (out->n_funcs)
         qsort(out->funcs, out->n_funcs, sizeof *out->funcs, cmp_func);
+    if (data && data->n_objects)
+        qsort(data->objects, data->n_objects, sizeof *data->objects, cmp_func);
     rc = 0;
 out:
     if (elf)
         elf_end(elf);
     close(fd);
-    if (rc)
+    if (rc || out == &ignored)
         edan_elf_close(out);
+    if (rc && data)
+        edan_elf_data_close(data);
     return rc;
+}
+
+int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
+{
+    return read_elf(path, out, NULL, err);
+}
+
+int edan_elf_data_open(const char *path, edan_elf_data *out, edan_error *err)
+{
+    return read_elf(path, NULL, out, err);
+}
+
+void edan_elf_data_close(edan_elf_data *d)
+{
+    for (size_t i = 0; i < d->n_objects; i++)
+        free_names(&d->objects[i]);
+    free(d->objects);
+    memset(d, 0, sizeof *d);
 }
 
 void edan_elf_close(edan_elf *e)

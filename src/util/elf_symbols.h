@@ -1,7 +1,8 @@
 /*
  * elf_symbols.h - function symbols of the traced RISC-V ELF binary (libelf),
  * used to validate the program before tracing and to resolve the function
- * filter to address ranges.
+ * filter to address ranges; its data objects and loaded segments
+ * (edan_elf_data), for analyses that name the memory an access touches.
  */
 #ifndef EDAN_UTIL_ELF_SYMBOLS_H
 #define EDAN_UTIL_ELF_SYMBOLS_H
@@ -34,6 +35,27 @@ typedef struct edan_elf {
 /* Open and check: an ELF file, 64-bit, little-endian, RISC-V, executable. */
 int edan_elf_open(const char *path, edan_elf *out, edan_error *err);
 void edan_elf_close(edan_elf *e);
+
+#define EDAN_ELF_MAX_SEGMENTS 16
+
+/* A loaded segment (PT_LOAD): [start, end) in memory, end = start + p_memsz (.bss included). */
+typedef struct edan_elf_segment {
+    uint64_t start, end;
+    int writable, executable;
+} edan_elf_segment;
+
+/* The program's data: its objects and loaded segments (link-time addresses). */
+typedef struct edan_elf_data {
+    size_t n_objects;
+    edan_elf_func *objects; /* STT_OBJECT symbols with a size, named as functions are, sorted by start; aliases
+                               (one address, several names) repeat */
+    size_t n_segments;      /* the first EDAN_ELF_MAX_SEGMENTS PT_LOAD segments, in file order */
+    edan_elf_segment segments[EDAN_ELF_MAX_SEGMENTS];
+} edan_elf_data;
+
+/* Open and check as edan_elf_open, reading the data objects and segments. */
+int edan_elf_data_open(const char *path, edan_elf_data *out, edan_error *err);
+void edan_elf_data_close(edan_elf_data *d);
 
 /*
  * The functions a user means by `name`, tried in this order, the first that
