@@ -139,6 +139,11 @@ def test_classes():
     check(p.returncode == 0 and "load classes" in p.stdout and "irregular" in p.stdout, "text report")
     check("loop (head's line, function, depth)" in p.stdout and "footprint over windows of W load accesses" in p.stdout,
           "text report: the loop rows and the windows by class")
+    with tempfile.TemporaryDirectory() as d:
+        p = edan("run", "--classes", "--filter=kernel", "--plot-dir=" + d, os.path.join(EX, "spmv"), "100")
+        for ext in ("dat", "gp", "png", "svg"):
+            path = os.path.join(d, f"spmv-classes-windows.{ext}")
+            check(p.returncode == 0 and os.path.exists(path) and os.path.getsize(path) > 0, f"plot {path}")
     test_loops_and_windows()
 
 

@@ -10,6 +10,7 @@
 
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/plot.h"
 #include "tool/classes_tool.h"
 #include "tool/session.h"
 #include "util/srcmap.h"
@@ -478,12 +479,9 @@ static int windows_csv(const classes_tool *t, const char *dir, const char *name,
 }
 
 /* --csv-dir: a row per static load, per function, per loop, and per window size. */
-int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err)
+static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
 {
-    const classes_tool *t = tool;
     const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0])
-        return 0;
     char name[1100];
     edan_session_source_name(s, true, name, sizeof name);
     edan_csv c;
@@ -541,4 +539,37 @@ int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err)
     if (!rc)
         rc = windows_csv(t, o->csv_dir, name, err);
     return rc;
+}
+
+/* --plot-dir: the loads' footprint over windows, of all loads and by class. */
+static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
+{
+    lc_windows x;
+    windows_of(t, &x);
+    if (!x.n)
+        return 0;
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    const edan_plot_xy_spec w = {"classes-windows",
+                                 "Footprint over windows of W load accesses, by load class",
+                                 "window W (load accesses)",
+                                 "mean distinct blocks F(W)",
+                                 true,
+                                 true,
+                                 4,
+                                 {"all loads", "constant", "strided", "irregular"},
+                                 x.n,
+                                 x.w,
+                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]}};
+    return edan_plot_xy(edan_session_options(s)->plot_dir, name, &w, err);
+}
+
+/* --csv-dir: the tables; --plot-dir: the windows. */
+int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const classes_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (o->csv_dir[0] && csv_outputs(t, s, err))
+        return -1;
+    return o->plot_dir[0] ? plot_outputs(t, s, err) : 0;
 }
