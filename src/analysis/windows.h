@@ -85,7 +85,7 @@ size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size,
 /* Split by set, with sets settled late                                   */
 /* ===================================================================== */
 
-#define EDAN_SPLIT_SETS 4     /* sets at most */
+#define EDAN_SPLIT_SETS 3     /* sets at most */
 #define EDAN_SPLIT_LATER (-1) /* the set of an access not known yet */
 
 typedef struct edan_split_windows {
