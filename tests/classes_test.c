@@ -5,11 +5,20 @@
  * code), a CSR row loop, scalars; exact counts of each class's accesses,
  * static loads, dependent accesses and footprints, read from the session's
  * JSON report. Batch sizes change nothing.
+ *
+ * Per innermost loop, on random programs with nested loops
+ * (tests/random_loops.h): each loop's accesses by class are the sums of its
+ * static loads' (from the per-load rows), its loads' and stores' accesses
+ * and distinct blocks equal a naive count over the records whose
+ * instruction is in the loop (analysis/loops.h run over the stream first).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/loops.h"
 #include "check.h"
+#include "random_loops.h"
+#include "random_trace.h"
 #include "tool/session.h"
 
 enum { A0 = 10, A1, A2, A3, A4, A5, A6, SP = 2, S0 = 8, GP = 3 };
@@ -65,8 +74,8 @@ static uint64_t rnd(void)
     return rng >> 11;
 }
 
-/* The session's JSON report of the stream, fed in batches of `batch`. */
-static char *report(const stream *s, size_t batch)
+/* The session's JSON report of records recs[0..n), fed in batches of `batch`. */
+static char *report_recs(const edan_exec *recs, size_t n, size_t batch)
 {
     edan_options o;
     edan_options_default(&o);
@@ -80,8 +89,8 @@ static char *report(const stream *s, size_t batch)
     if (!ses)
         return strdup("");
     edan_consumer k = edan_session_consumer(ses);
-    for (size_t i = 0; i < s->n; i += batch)
-        k.consume(k.ctx, s->rec + i, s->n - i < batch ? s->n - i : batch);
+    for (size_t i = 0; i < n; i += batch)
+        k.consume(k.ctx, recs + i, n - i < batch ? n - i : batch);
     CHECK(edan_session_finish(ses, &err) == 0, "finish: %s", err.msg);
     char *buf;
     size_t len;
@@ -90,6 +99,11 @@ static char *report(const stream *s, size_t batch)
     fclose(f);
     edan_session_free(ses);
     return buf;
+}
+
+static char *report(const stream *s, size_t batch)
+{
+    return report_recs(s->rec, s->n, batch);
 }
 
 /* The number after "key": in the object that follows `within` in json (-1 if absent). */
@@ -138,6 +152,127 @@ static void expect_load(const char *what, const stream *s, uint64_t pc, const ch
               batch, dep, dep_lo, dep_hi);
         free(j);
     }
+}
+
+/* ===================================================================== */
+/* Per innermost loop, on random programs                                 */
+/* ===================================================================== */
+
+typedef struct loop_want {
+    uint64_t head;
+    uint64_t cls[3]; /* accesses by class, summed from the per-load rows */
+    uint64_t loads, stores, load_blocks, store_blocks;
+} loop_want;
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct values among v[0..n) (sorted in place). */
+static uint64_t distinct(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_u64);
+    uint64_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        d += !i || v[i] != v[i - 1];
+    return d;
+}
+
+static void test_loops(int programs)
+{
+    static rl_program prog;
+    static edan_exec recs[4000];
+    static loop_want want[RL_MAX_CODE];
+    static uint64_t lb[8000], sb[8000];
+    static const char *const cls[] = {"constant", "strided", "irregular"};
+    int checked_sums = 0;
+    for (int t = 0; t < programs; t++) {
+        rt_seed((uint64_t)t + 300);
+        const size_t n = rl_random_run(&prog, recs, 4000);
+        edan_loops *l = edan_loops_new(NULL);
+        edan_loops_observe(l, recs, n);
+        edan_loops_index(l);
+        const uint32_t n_loops = edan_loops_count(l);
+        char *j = report_recs(recs, n, 1 + (size_t)t % 50);
+        /* the per-load rows: every static load when there are at most 100 */
+        const char *loads = strstr(j, "\"loads\":[");
+        int n_load_rows = 0, n_static_loads = 0;
+        bool seen[RL_MAX_CODE] = {false};
+        for (size_t i = 0; i < n; i++) {
+            const edan_insn *in = recs[i].insn;
+            if (in->mem != EDAN_MEM_NONE && in->mem != EDAN_MEM_STORE && in->mem_size && !seen[recs[i].id]) {
+                seen[recs[i].id] = true;
+                n_static_loads++;
+            }
+        }
+        memset(want, 0, sizeof want);
+        for (const char *p = loads; p && (p = strstr(p, "{\"pc\":")); p++) {
+            const uint64_t pc = (uint64_t)atoll(p + 6);
+            const int32_t id = edan_loops_innermost(l, pc);
+            n_load_rows++;
+            for (int c = 0; c < 3 && id >= 0; c++)
+                want[id].cls[c] += (uint64_t)num(p, "{", cls[c]);
+        }
+        const bool all_rows = n_load_rows == n_static_loads;
+        checked_sums += all_rows;
+        for (uint32_t id = 0; id < n_loops; id++) {
+            want[id].head = edan_loops_get(l, id)->head;
+            size_t nl = 0, ns = 0;
+            for (size_t i = 0; i < n; i++) {
+                const edan_insn *in = recs[i].insn;
+                if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size ||
+                    edan_loops_innermost(l, in->pc) != (int32_t)id)
+                    continue;
+                const bool store = in->mem == EDAN_MEM_STORE;
+                for (uint64_t b = recs[i].addr >> 6; b <= (recs[i].addr + in->mem_size - 1) >> 6; b++) {
+                    if (store)
+                        sb[ns++] = b;
+                    else
+                        lb[nl++] = b;
+                }
+                if (store)
+                    want[id].stores++;
+                else
+                    want[id].loads++;
+            }
+            want[id].load_blocks = distinct(lb, nl);
+            want[id].store_blocks = distinct(sb, ns);
+        }
+        /* the loop rows */
+        const char *p = strstr(j, "\"loops\":[");
+        uint32_t rows = 0, with_accesses = 0;
+        for (uint32_t id = 0; id < n_loops; id++)
+            with_accesses += want[id].loads + want[id].stores > 0;
+        const char *end = p ? strstr(p, "\"loads\":[") : NULL;
+        while (p && (p = strstr(p, "{\"head\":")) && (!end || p < end)) {
+            const uint64_t head = (uint64_t)atoll(p + 8);
+            uint32_t id = 0;
+            while (id < n_loops && want[id].head != head)
+                id++;
+            CHECK(id < n_loops, "program %d: no loop at %llx", t, (unsigned long long)head);
+            if (id < n_loops) {
+                const loop_want *w = &want[id];
+                const char *c = strstr(p, "\"classes\":");
+                CHECK_EQ_U64(num(c, "{", "load_accesses"), w->loads, "a loop's load accesses");
+                CHECK_EQ_U64(num(c, "{", "load_blocks"), w->load_blocks, "a loop's load blocks");
+                CHECK_EQ_U64(num(c, "\"store\":{", "accesses"), w->stores, "a loop's stores");
+                CHECK_EQ_U64(num(c, "\"store\":{", "blocks"), w->store_blocks, "a loop's store blocks");
+                for (int k = 0; k < 3 && all_rows; k++) {
+                    char within[32];
+                    snprintf(within, sizeof within, "\"%s\":{", cls[k]);
+                    CHECK_EQ_U64(num(c, within, "accesses"), w->cls[k], "a loop's accesses of a class");
+                }
+            }
+            rows++;
+            p++;
+        }
+        CHECK_EQ_U64(rows, with_accesses, "loop rows");
+        free(j);
+        edan_loops_free(l);
+    }
+    CHECK(checked_sums > programs / 2, "only %d of %d programs had every load in the rows", checked_sums, programs);
 }
 
 int main(void)
@@ -259,5 +394,6 @@ int main(void)
         CHECK(num(j, "\"load_classes\":", "load_blocks") == 2, "scalars: two blocks (the globals share one)");
         free(j);
     }
+    test_loops(200);
     return check_summary();
 }

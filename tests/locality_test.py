@@ -138,6 +138,65 @@ def test_classes():
           "whole program: constant loads (frame and global scalars)")
     p = edan("run", "--classes", "--filter=kernel", os.path.join(EX, "spmv"), "100")
     check(p.returncode == 0 and "load classes" in p.stdout and "irregular" in p.stdout, "text report")
+    check("loop (head's line, function, depth)" in p.stdout and "footprint over windows of W load accesses" in p.stdout,
+          "text report: the loop rows and the windows by class")
+    with tempfile.TemporaryDirectory() as d:
+        p = edan("run", "--classes", "--filter=kernel", "--plot-dir=" + d, os.path.join(EX, "spmv"), "100")
+        for ext in ("dat", "gp", "png", "svg"):
+            path = os.path.join(d, f"spmv-classes-windows.{ext}")
+            check(p.returncode == 0 and os.path.exists(path) and os.path.getsize(path) > 0, f"plot {path}")
+    test_loops_and_windows()
+
+
+def test_loops_and_windows():
+    """Per innermost loop, three tools agree on the loops and their accesses; the footprint over windows by class
+    agrees with the reuse tool's windows of the loads and with the classes' footprints of the whole run."""
+    for prog, n in (("spmv", 300), ("matmul", 24), ("stream", 2000), ("pointer_chase", 2000)):
+        what = f"{prog} {n}"
+        r = online(prog, n, "--footprint", "--classes", "--reuse")
+        validate_schema(r, f"{what} --footprint --classes --reuse")
+        fl = {l["head"]: l for l in r["footprint"]["loops"]}
+        cl = {l["head"]: l for l in r["load_classes"]["loops"]}
+        rl = {l["head"]: l for l in r["reuse"]["loops"]}
+        place = ("end", "depth", "iterations", "function", "file", "line")
+        check(fl and set(fl) == set(cl) and set(rl) <= set(fl),
+              f"{what}: the same loops ({len(fl)} footprint, {len(cl)} classes, {len(rl)} reuse)")
+        check(all(fl[h][k] == cl[h][k] for h in set(fl) & set(cl) for k in place)
+              and all(fl[h][k] == rl[h][k] for h in set(fl) & set(rl) for k in place), f"{what}: the loops' places")
+        for h, l in fl.items():
+            c = cl.get(h, {}).get("classes", {})
+            check(l["accesses"] == c.get("load_accesses", -1) + c.get("store", {}).get("accesses", -1),
+                  f"{what}: loop {h:#x}: footprint's accesses = classes' loads and stores")
+            check(l["lines"] >= max(c.get("load_blocks", 0), c.get("store", {}).get("blocks", 0)),
+                  f"{what}: loop {h:#x}: lines >= its loads' blocks and its stores'")
+            check(abs(l["growth"] - l["lines"] / l["accesses"]) < 1e-12, f"{what}: loop {h:#x}: growth = lines / A")
+            if h in rl:
+                check(rl[h]["accesses"] >= l["accesses"], f"{what}: loop {h:#x}: reuse's block accesses >= accesses")
+        f = r["footprint"]
+        check(sum(l["accesses"] for l in fl.values()) <= f["accesses"], f"{what}: loops' accesses within the run's")
+        # the kernel's innermost loop
+        inner = max((l for l in cl.values() if l["function"] == "kernel"), key=lambda l: (l["depth"], l["classes"]["load_accesses"]))
+        c = inner["classes"]
+        if prog == "stream":
+            check(c["strided"]["accesses"] == c["load_accesses"], f"{what}: the kernel's loop is strided: {c}")
+        if prog in ("spmv", "pointer_chase"):
+            check(c["irregular"]["accesses"] > 0, f"{what}: the kernel's loop has irregular accesses: {c}")
+        if prog == "matmul":
+            check(fl[inner["head"]]["accesses"] == 2 * 24 ** 3, f"matmul: the innermost loop's 2 n^3 loads")
+        # windows: the loads' F(W) of --classes = --reuse-stream=loads's (the kernel has no atomics); the widest
+        # window holds each class's footprint of the run
+        k = edan("run", "--json", "--classes", "--reuse", "--reuse-stream=loads", "--filter=kernel",
+                 os.path.join(EX, prog), str(n))
+        kr = json.loads(k.stdout.strip().splitlines()[-1])
+        w, u = kr["load_classes"]["footprint_windows"], kr["reuse"]["footprint_windows"]
+        check(w["window"] == u["window"] and w["blocks"] == u["blocks"] and w["accesses"] == kr["reuse"]["accesses"],
+              f"{what}: --classes' F(W) of loads = --reuse-stream=loads's")
+        a = kr["load_classes"]["all"]
+        check(all(w[c][-1] == a[c]["blocks"] for c in ("constant", "strided", "irregular"))
+              and w["blocks"][-1] == a["load_blocks"], f"{what}: the widest window holds the classes' footprints")
+        check(all(max(w[c][i] for c in ("constant", "strided", "irregular")) <= w["blocks"][i] + 1e-9
+                  and w["blocks"][i] <= sum(w[c][i] for c in ("constant", "strided", "irregular")) + 1e-9
+                  for i in range(len(w["window"]))), f"{what}: F_c(W) <= F(W) <= sum of F_c(W)")
 
 
 def test_locality_options():
@@ -410,7 +469,7 @@ def test_csv():
     import csv
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "tables")
-        p = edan("run", "--json", "--reuse", "--reuse-sample=0.5", "--classes", "--zoom", "--sample-period=1000",
+        p = edan("run", "--json", "--reuse", "--reuse-sample=0.5", "--classes", "--zoom", "--footprint", "--sample-period=1000",
                  "--sample-window=100", "--csv-dir=" + out, "--filter=kernel", os.path.join(EX, "spmv"), "300")
         check(p.returncode == 0, f"--csv-dir: {p.stderr}")
         r = json.loads(p.stdout.strip().splitlines()[-1])
@@ -419,7 +478,8 @@ def test_csv():
             with open(os.path.join(out, name), newline="") as f:
                 tables[name] = list(csv.DictReader(f))
         want = {f"spmv-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions", "reuse-loops",
-                                         "load-classes", "classes-functions", "zoom-regions", "sampled")}
+                                         "load-classes", "classes-functions", "classes-loops", "classes-windows",
+                                         "footprint-functions", "footprint-loops", "zoom-regions", "sampled")}
         check(set(tables) == want, f"--csv-dir: the tables {sorted(tables)}")
         u = r["reuse"]
         mrc = tables.get("spmv-mrc.csv", [])
@@ -434,6 +494,26 @@ def test_csv():
         js = {l["pc"]: l for l in r["load_classes"]["loads"]}
         check(loads and all(js[int(x["pc"])]["class"] == x["class"] and js[int(x["pc"])]["accesses"] == int(x["accesses"])
                             for x in loads), "load-classes.csv = the JSON rows")
+        cw = tables.get("spmv-classes-windows.csv", [])
+        jw = r["load_classes"]["footprint_windows"]
+        check(cw and [float(x["window"]) for x in cw] == jw["window"]
+              and all(abs(float(x[c + "_blocks"]) - jw[c][i]) <= 1e-9 * max(1, jw[c][i])
+                      for i, x in enumerate(cw) for c in ("constant", "strided", "irregular"))
+              and all(abs(float(x["blocks"]) - jw["blocks"][i]) <= 1e-9 * max(1, jw["blocks"][i]) for i, x in enumerate(cw)),
+              "classes-windows.csv = the JSON windows")
+        cl = tables.get("spmv-classes-loops.csv", [])
+        check(cl and [(int(x["head"]), int(x["loads"]), int(x["irregular_accesses"]), int(x["blocks"])) for x in cl]
+              == [(l["head"], l["classes"]["load_accesses"], l["classes"]["irregular"]["accesses"],
+                   l["classes"]["load_blocks"]) for l in r["load_classes"]["loops"]], "classes-loops.csv = the JSON rows")
+        fl = tables.get("spmv-footprint-loops.csv", [])
+        check(fl and [(int(x["head"]), int(x["bytes"]), int(x["lines"]), int(x["accesses"])) for x in fl]
+              == [(l["head"], l["bytes"], l["lines"], l["accesses"]) for l in r["footprint"]["loops"]],
+              "footprint-loops.csv = the JSON rows")
+        ff = tables.get("spmv-footprint-functions.csv", [])
+        check(ff and ff[0]["function"] == "(all)" and int(ff[0]["lines"]) == r["footprint"]["lines"]
+              and [(x["function"], int(x["bytes"]), int(x["accesses"])) for x in ff[1:]]
+              == [(x["name"], x["bytes"], x["accesses"]) for x in r["footprint"]["functions"]],
+              "footprint-functions.csv = the JSON rows")
         zr = tables.get("spmv-zoom-regions.csv", [])
         check([(x["id"], int(x["accesses"])) for x in zr] == [(g["id"], g["accesses"]) for g in r["zoom"]["regions"]],
               "zoom-regions.csv = the JSON regions")

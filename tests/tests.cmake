@@ -93,7 +93,7 @@ target_link_libraries(critpath_test PRIVATE edan_core)
 add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 2000)
 
 # Analysis tools of one session: the footprint tool against a naive reference.
-add_executable(footprint_test tests/footprint_test.c tests/random_trace.c)
+add_executable(footprint_test tests/footprint_test.c tests/random_trace.c tests/random_loops.c)
 target_link_libraries(footprint_test PRIVATE edan_core)
 add_test(NAME tool_footprint COMMAND footprint_test 500)
 
@@ -156,8 +156,14 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(locality_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
 endif()
+# The footprint over windows of 2^k accesses, split by set with sets settled late, against a naive count; the
+# load-classes tool's windows against the reuse tool's.
+add_executable(windows_test tests/windows_test.c tests/random_trace.c tests/random_loops.c)
+target_link_libraries(windows_test PRIVATE edan_core)
+add_test(NAME footprint_windows_by_class COMMAND windows_test 300)
+
 # Load classes on hand-built streams whose classes are known by construction.
-add_executable(classes_test tests/classes_test.c)
+add_executable(classes_test tests/classes_test.c tests/random_trace.c tests/random_loops.c)
 target_link_libraries(classes_test PRIVATE edan_core)
 add_test(NAME tool_load_classes COMMAND classes_test)
 

@@ -200,15 +200,10 @@ static inline bool access_block(reuse_tool *t, uint64_t b, reuse_row *row)
     t->accesses++;
     if (rt == EDAN_REUSE_COLD) {
         t->cold++;
-        for (int k = 0; k < WINDOWS; k++)
-            t->first_in_window[k]++;
+        edan_windows_access(&t->win, EDAN_WINDOW_NONE, now);
     } else {
         t->rtime[reuse_bin_of(rt)]++;
-        /* the first access to b in its window of 2^k accesses: the previous one is in an earlier window */
-        const uint64_t diff = prev ^ now;
-        const int top = diff ? 64 - __builtin_clzll(diff) : 0; /* windows of 2^k, k < top, split them */
-        for (int k = 0; k < top && k < WINDOWS; k++)
-            t->first_in_window[k]++;
+        edan_windows_access(&t->win, prev, now);
         if (d >= t->dist_cap) {
             size_t cap = t->dist_cap ? t->dist_cap : 4096;
             while (cap <= d)

@@ -12,11 +12,11 @@
 
 #include "analysis/loops.h"
 #include "analysis/reuse.h"
+#include "analysis/windows.h"
 #include "tool/tool.h"
 
-#define BINS 40    /* distance and reuse-time bins: 0, then [2^(k-1), 2^k) for k >= 1; the last open-ended */
-#define SIZES 4    /* --reuse-sizes at most */
-#define WINDOWS 48 /* execution-interval windows 2^0 .. 2^47 accesses */
+#define BINS 40 /* distance and reuse-time bins: 0, then [2^(k-1), 2^k) for k >= 1; the last open-ended */
+#define SIZES 4 /* --reuse-sizes at most */
 #define TEXT_ROWS 10
 #define JSON_ROWS 100
 
@@ -40,7 +40,7 @@ typedef struct reuse_tool {
     uint64_t *dist; /* dist[d]: accesses at stack distance d, d < dist_cap */
     size_t dist_cap;
     uint64_t rtime[BINS]; /* reuse times (bin 0 unused: a reuse time is >= 1) */
-    uint64_t first_in_window[WINDOWS];
+    edan_windows win;     /* the footprint over windows of 2^k accesses (analysis/windows.h) */
     /* per static memory instruction: row index + 1 by id (0: none yet) */
     uint32_t *id_row;
     size_t id_cap;

@@ -237,16 +237,7 @@ static double shards_mrc(const reuse_tool *t, const double *bytes, const double 
 /* Mean distinct blocks per window of 2^k accesses, k = 0 .. the first window that holds the whole stream. */
 static size_t windows(const reuse_tool *t, double *w, double *f, size_t cap)
 {
-    size_t n = 0;
-    for (int k = 0; k < WINDOWS && n < cap && t->accesses; k++) {
-        const uint64_t size = 1ull << k, count = (t->accesses + size - 1) / size;
-        w[n] = (double)size;
-        f[n] = (double)t->first_in_window[k] / (double)count;
-        n++;
-        if (size >= t->accesses)
-            break;
-    }
-    return n;
+    return edan_windows_mean(&t->win, t->accesses, w, f, cap);
 }
 
 static void hist_text(const reuse_tool *t, FILE *f)

@@ -1,0 +1,170 @@
+/*
+ * windows.c - the footprint over the execution-interval tree (windows.h).
+ *
+ * The split by set keeps, per block, the index + 1 of its latest access and
+ * of its latest access of each set (0: none). An access whose set comes
+ * later is a watcher on its block's chain: it keeps its set's accesses just
+ * before it (pred, copied when it is made) and just after it (succ, the first
+ * one counted after it), for every set, until it is settled; then it is
+ * inserted into its set's sequence between the two. Settled accesses update
+ * the pred and succ of the other watchers of the block as well, so two
+ * late accesses to one block come out as if both had been counted in order.
+ * A block's open[s] counts the watchers still without a succ in set s: an
+ * access of set s walks the chain only then, so a block with a watcher that
+ * is never settled is not walked on every access.
+ */
+#include "analysis/windows.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void edan_windows_insert(edan_windows *w, uint64_t pred, uint64_t at, uint64_t succ)
+{
+    const unsigned a = edan_windows_split(pred, at);
+    const unsigned b = succ == EDAN_WINDOW_NONE ? 0 : edan_windows_split(at, succ);
+    const unsigned c = succ == EDAN_WINDOW_NONE ? 0 : edan_windows_split(pred, succ);
+    w->top[a]++;
+    w->top[b]++;
+    w->top[c]--;
+}
+
+uint64_t edan_windows_count(const edan_windows *w, unsigned k)
+{
+    uint64_t n = 0;
+    for (unsigned t = k + 1; t <= EDAN_WINDOW_LEVELS; t++)
+        n += w->top[t];
+    return n;
+}
+
+size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size, double *blocks, size_t cap)
+{
+    size_t n = 0;
+    for (unsigned k = 0; k < EDAN_WINDOW_LEVELS && n < cap && accesses; k++) {
+        const uint64_t s = 1ull << k, count = (accesses + s - 1) / s;
+        size[n] = (double)s;
+        blocks[n] = (double)edan_windows_count(w, k) / (double)count;
+        n++;
+        if (s >= accesses)
+            break;
+    }
+    return n;
+}
+
+/* ===================================================================== */
+/* Split by set                                                           */
+/* ===================================================================== */
+
+typedef struct split_block {
+    uint64_t last_all;              /* index + 1 of the block's latest access */
+    uint64_t last[EDAN_SPLIT_SETS]; /* index + 1 of its latest counted access of each set */
+    uint32_t open[EDAN_SPLIT_SETS]; /* live watchers without a succ in each set */
+    uint32_t chain;                 /* the first watcher + 1 (0: none) */
+} split_block;
+
+typedef struct edan_split_watch {
+    uint64_t block, at;
+    uint64_t pred[EDAN_SPLIT_SETS], succ[EDAN_SPLIT_SETS]; /* index + 1 (0: none) */
+    uint32_t next;                                         /* the next watcher of the block + 1 */
+    bool live;
+} split_watch;
+
+int edan_split_windows_init(edan_split_windows *w, unsigned n_sets)
+{
+    memset(w, 0, sizeof *w);
+    w->n_sets = n_sets < EDAN_SPLIT_SETS ? n_sets : EDAN_SPLIT_SETS;
+    return edan_keymap_init(&w->blocks, sizeof(split_block));
+}
+
+void edan_split_windows_free(edan_split_windows *w)
+{
+    edan_keymap_free(&w->blocks);
+    free(w->watch);
+    memset(w, 0, sizeof *w);
+}
+
+static inline uint64_t prev_of(uint64_t last)
+{
+    return last ? last - 1 : EDAN_WINDOW_NONE;
+}
+
+int edan_split_windows_access(edan_split_windows *w, uint64_t b, int set, uint32_t *ticket)
+{
+    split_block *e = edan_keymap_get(&w->blocks, b, 0, NULL);
+    if (!e)
+        return -1;
+    if (set == EDAN_SPLIT_LATER && w->n_watch == w->watch_cap) {
+        const uint32_t cap = w->watch_cap ? 2 * w->watch_cap : 64;
+        split_watch *m = cap > w->watch_cap ? realloc(w->watch, (size_t)cap * sizeof *m) : NULL;
+        if (!m)
+            return -1;
+        w->watch = m;
+        w->watch_cap = cap;
+    }
+    const uint64_t i = w->accesses++;
+    edan_windows_access(&w->all, prev_of(e->last_all), i);
+    e->last_all = i + 1;
+    if (set == EDAN_SPLIT_LATER) {
+        split_watch *x = &w->watch[w->n_watch];
+        memset(x, 0, sizeof *x);
+        x->block = b;
+        x->at = i;
+        x->live = true;
+        x->next = e->chain;
+        for (unsigned s = 0; s < w->n_sets; s++) {
+            x->pred[s] = e->last[s];
+            e->open[s]++;
+        }
+        *ticket = w->n_watch++;
+        e->chain = w->n_watch;
+        return 0;
+    }
+    if (e->open[set]) { /* the first access of this set after each open watcher: their succ */
+        for (uint32_t *link = &e->chain; *link;) {
+            split_watch *x = &w->watch[*link - 1];
+            if (!x->live) {
+                *link = x->next;
+                continue;
+            }
+            if (!x->succ[set])
+                x->succ[set] = i + 1;
+            link = &x->next;
+        }
+        e->open[set] = 0;
+    }
+    edan_windows_access(&w->set[set], prev_of(e->last[set]), i);
+    e->last[set] = i + 1;
+    return 0;
+}
+
+int edan_split_windows_settle(edan_split_windows *w, uint32_t ticket, int set)
+{
+    split_watch *x = &w->watch[ticket];
+    split_block *e = edan_keymap_get(&w->blocks, x->block, 0, NULL);
+    if (!e)
+        return -1;
+    const uint64_t at = x->at;
+    edan_windows_insert(&w->set[set], prev_of(x->pred[set]), at, prev_of(x->succ[set]));
+    if (e->last[set] < at + 1)
+        e->last[set] = at + 1;
+    x->live = false;
+    for (unsigned s = 0; s < w->n_sets; s++)
+        if (!x->succ[s])
+            e->open[s]--;
+    /* it is now an access of `set` between the other watchers' pred and succ, or beyond them */
+    for (uint32_t *link = &e->chain; *link;) {
+        split_watch *y = &w->watch[*link - 1];
+        if (!y->live) {
+            *link = y->next;
+            continue;
+        }
+        if (y->at > at && y->pred[set] < at + 1)
+            y->pred[set] = at + 1;
+        if (y->at < at && (!y->succ[set] || y->succ[set] > at + 1)) {
+            if (!y->succ[set])
+                e->open[set]--;
+            y->succ[set] = at + 1;
+        }
+        link = &y->next;
+    }
+    return 0;
+}

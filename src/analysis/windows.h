@@ -1,0 +1,115 @@
+/*
+ * windows.h - the footprint over MemGaze's execution-interval tree, exact:
+ * the one definition the reuse tool (all accesses) and the load-classes tool
+ * (split by class) both count with.
+ *
+ * Definition: a stream of accesses to blocks, numbered from 0, is cut into
+ * consecutive windows of W = 2^k accesses (k < EDAN_WINDOW_LEVELS; the last
+ * window may be shorter). F(W) is the mean over the windows of the number of
+ * distinct blocks a window touches; F(W) / W its growth. Split into sets
+ * (classes), F_s(W) is the mean over ALL windows of the stream of the
+ * distinct blocks its accesses of set s touch: the windows are those of the
+ * whole stream, whichever set an access is in.
+ *
+ * How: an access is the first of its block in its window of 2^k when the
+ * previous access to that block (of the same set) lies in an earlier window:
+ * the two indices differ above bit k-1, so it counts at every level below the
+ * highest differing bit. So every level counts from the same pass, at no
+ * memory beyond the previous access per block, and an access costs one
+ * increment: of the number of accesses whose highest differing bit is t; a
+ * level's count is the sum over t above it.
+ *
+ *   edan_windows w = {0};
+ *   for each access i to block b:  edan_windows_access(&w, prev(b), i);  prev(b) = i;
+ *   n = edan_windows_mean(&w, accesses, size, blocks, cap);
+ *
+ * edan_split_windows adds the split by set for a stream whose accesses learn
+ * their set late (the load-classes tool knows a load's first access's class
+ * only at its second access): such an access is counted in the whole
+ * stream's F at once, and in its set's when it is settled, by inserting it
+ * between its set's accesses before and after it.
+ */
+#ifndef EDAN_ANALYSIS_WINDOWS_H
+#define EDAN_ANALYSIS_WINDOWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/keymap.h"
+
+#define EDAN_WINDOW_LEVELS 48 /* windows 2^0 .. 2^47 accesses */
+#define EDAN_WINDOW_NONE UINT64_MAX
+
+/* top[t]: the accesses first in their windows of 2^k for exactly the levels k < t (modulo 2^64: corrections
+ * may subtract). */
+typedef struct edan_windows {
+    uint64_t top[EDAN_WINDOW_LEVELS + 1];
+} edan_windows;
+
+/* The levels k < the result at which accesses a and b lie in different windows. */
+static inline unsigned edan_windows_split(uint64_t a, uint64_t b)
+{
+    if (a == EDAN_WINDOW_NONE || b == EDAN_WINDOW_NONE)
+        return EDAN_WINDOW_LEVELS;
+    const uint64_t diff = a ^ b;
+    const unsigned top = diff ? 64u - (unsigned)__builtin_clzll(diff) : 0;
+    return top < EDAN_WINDOW_LEVELS ? top : EDAN_WINDOW_LEVELS;
+}
+
+/* Access `now` to a block whose previous access was `prev` (EDAN_WINDOW_NONE: its first). */
+static inline void edan_windows_access(edan_windows *w, uint64_t prev, uint64_t now)
+{
+    w->top[edan_windows_split(prev, now)]++;
+}
+
+/* Level k's sum over the windows of 2^k of their distinct blocks. */
+uint64_t edan_windows_count(const edan_windows *w, unsigned k);
+
+/*
+ * Access `at` counted late: pred and succ are the block's accesses just before
+ * and after it (EDAN_WINDOW_NONE: none), succ already counted from pred. Now at
+ * counts from pred and succ from at: the count grows at the levels where at is
+ * in a window of its own, apart from both.
+ */
+void edan_windows_insert(edan_windows *w, uint64_t pred, uint64_t at, uint64_t succ);
+
+/*
+ * F(W) for W = 2^k, k = 0 .. the first window that holds all `accesses`:
+ * size[i] = W, blocks[i] = the mean distinct blocks per window. Returns the
+ * number of levels written (at most cap; 0 for an empty stream).
+ */
+size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size, double *blocks, size_t cap);
+
+/* ===================================================================== */
+/* Split by set, with sets settled late                                   */
+/* ===================================================================== */
+
+#define EDAN_SPLIT_SETS 3     /* sets at most */
+#define EDAN_SPLIT_LATER (-1) /* the set of an access not known yet */
+
+typedef struct edan_split_windows {
+    unsigned n_sets;
+    uint64_t accesses;                 /* the stream's so far */
+    edan_windows all;                  /* every access */
+    edan_windows set[EDAN_SPLIT_SETS]; /* per set, over the same windows */
+    edan_keymap blocks;                /* block -> its latest accesses and its watchers */
+    struct edan_split_watch *watch;    /* accesses waiting for their set */
+    uint32_t n_watch, watch_cap;
+} edan_split_windows;
+
+/* 0, or -1 when out of memory. */
+int edan_split_windows_init(edan_split_windows *w, unsigned n_sets);
+void edan_split_windows_free(edan_split_windows *w);
+
+/*
+ * The next access of the stream, to block b, of set `set` (0 .. n_sets-1), or
+ * EDAN_SPLIT_LATER: then *ticket receives its ticket for
+ * edan_split_windows_settle(). 0, or -1 when out of memory.
+ */
+int edan_split_windows_access(edan_split_windows *w, uint64_t b, int set, uint32_t *ticket);
+
+/* The set of the access of `ticket` (each ticket settles once). 0, or -1 when out of memory. */
+int edan_split_windows_settle(edan_split_windows *w, uint32_t ticket, int set);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * classes_tool.h - the load-classes tool's state, shared by its two files:
+ * classes_tool.c (the stream, the tool) and classes_view.c (the rows and
+ * tables it reports). Private to the tool.
+ */
+#ifndef EDAN_TOOL_CLASSES_TOOL_H
+#define EDAN_TOOL_CLASSES_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/deps.h"
+#include "analysis/loops.h"
+#include "analysis/windows.h"
+#include "tool/tool.h"
+#include "util/elf_symbols.h"
+#include "util/keymap.h"
+
+#define LC_BLOCK_SHIFT 6
+#define LC_ALL UINT32_MAX /* the whole run's row */
+#define LC_NO_BLOCK UINT64_MAX
+#define LC_UNKNOWN_FN 0xfffffffeu /* code outside every known function */
+
+enum { C_CONST, C_STRIDED, C_IRREG, C_STORE, N_CLASSES };
+extern const char *const edan_lc_class_name[];
+
+/* One static memory instruction. */
+typedef struct lc_insn {
+    uint64_t pc;
+    uint64_t last; /* index + 1 of its latest access (0: none yet) */
+    uint64_t last_addr;
+    int64_t last_step; /* 0 with fewer than two accesses */
+    int64_t stride;    /* the latest repeated step */
+    uint64_t n[N_CLASSES];
+    uint64_t dependent;        /* accesses whose address depended on a recent load */
+    uint64_t pend_lo, pend_hi; /* the first access's blocks, until its class is known */
+    uint64_t block;            /* its current block (LC_NO_BLOCK: none) and the classes that touched it, */
+    uint32_t block_mask;       /* not yet in the block map */
+    uint32_t ticket;           /* the first access's first ticket in the windows (one per block) */
+    uint32_t fn;               /* function index (LC_UNKNOWN_FN without symbols or outside every function) */
+    bool pending, store, frame, addr_const, windows_pending;
+} lc_insn;
+
+typedef struct lc_totals {
+    uint64_t accesses[N_CLASSES], blocks[N_CLASSES], statics[N_CLASSES];
+    uint64_t load_accesses, load_blocks;
+} lc_totals;
+
+typedef struct classes_tool {
+    edan_deps *deps;
+    uint64_t v;        /* records so far */
+    uint32_t *id_insn; /* insn index + 1 by static id */
+    size_t id_cap;
+    lc_insn *insns;
+    size_t n_insns, insns_cap;
+    /* (block, instruction index) -> mask of the classes that touched it (bit per class) */
+    edan_keymap map;
+    edan_split_windows win; /* the loads' footprint over windows, by class (analysis/windows.h) */
+    edan_elf elf;
+    bool elf_open; /* the symbols were read (the loops' tail-call test, as the reuse tool's) */
+    bool have_elf; /* and they are at the traced addresses (not a PIE): functions and lines */
+    edan_loops *loops;
+    edan_error err;
+} classes_tool;
+
+/* The tool's report and its CSV tables (classes_view.c). */
+void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err);
+
+#endif

@@ -1,0 +1,575 @@
+/*
+ * classes_view.c - what the load-classes tool reports (classes_tool.c
+ * collects it): the classes in all, per function, per innermost loop and
+ * per static load, and the footprint by class over windows, as text, JSON
+ * and CSV.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/csv.h"
+#include "report/json.h"
+#include "report/plot.h"
+#include "tool/classes_tool.h"
+#include "tool/session.h"
+#include "util/srcmap.h"
+
+#define TEXT_ROWS 10
+#define JSON_ROWS 100
+
+#define class_name edan_lc_class_name
+
+/* A static load's class: the class of most of its accesses (ties: the less regular). */
+static int insn_class(const lc_insn *s)
+{
+    if (s->store)
+        return C_STORE;
+    int best = C_IRREG;
+    for (int c = C_STRIDED; c >= C_CONST; c--)
+        if (s->n[c] > s->n[best])
+            best = c;
+    return best;
+}
+
+static uint64_t insn_accesses(const lc_insn *s)
+{
+    uint64_t a = 0;
+    for (int c = 0; c < N_CLASSES; c++)
+        a += s->n[c];
+    return a;
+}
+
+/* A row of a group of static instructions: a function (index, or LC_UNKNOWN_FN) or an innermost loop (id). */
+typedef struct lc_row {
+    uint32_t key;
+    lc_totals z;
+} lc_row;
+
+static int by_load_blocks(const void *a, const void *b)
+{
+    const lc_row *x = a, *y = b;
+    if (x->z.load_blocks != y->z.load_blocks)
+        return x->z.load_blocks < y->z.load_blocks ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+enum { BY_RUN, BY_FUNCTION, BY_LOOP };
+
+/* The row of instruction index i among n rows (functions: the last is LC_UNKNOWN_FN's), or -1. */
+static int64_t group_of(const classes_tool *t, uint32_t i, int by, size_t n)
+{
+    if (by == BY_LOOP)
+        return edan_loops_innermost(t->loops, t->insns[i].pc);
+    if (by == BY_RUN)
+        return 0;
+    return t->insns[i].fn == LC_UNKNOWN_FN ? (int64_t)n - 1 : (int64_t)t->insns[i].fn;
+}
+
+/*
+ * Rows of the whole run, per function (NULL without symbols) or per innermost loop, the groups with
+ * accesses, most load footprint first: counts summed over their instructions, blocks the union of
+ * their instructions' (folded into (block, group) entries of a second table). NULL when out of memory.
+ */
+static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
+{
+    *n_rows = 0;
+    if (by == BY_FUNCTION && !t->have_elf)
+        return NULL;
+    const bool loops = by == BY_LOOP;
+    const size_t n = loops ? edan_loops_count(t->loops) : by == BY_RUN ? 1 : t->elf.n_funcs + 1;
+    lc_row *rows = calloc(n + 1, sizeof *rows);
+    edan_keymap fold;
+    if (!rows || edan_keymap_init(&fold, sizeof(uint32_t))) {
+        free(rows);
+        return NULL;
+    }
+    for (size_t g = 0; g < n; g++)
+        rows[g].key = by == BY_RUN ? LC_ALL : loops || g + 1 < n ? (uint32_t)g : LC_UNKNOWN_FN;
+    for (size_t i = 0; i < t->n_insns; i++) {
+        const lc_insn *s = &t->insns[i];
+        const int64_t g = group_of(t, (uint32_t)i, by, n);
+        if (g < 0)
+            continue;
+        lc_totals *z = &rows[g].z;
+        z->statics[insn_class(s)]++;
+        for (int c = 0; c < N_CLASSES; c++)
+            z->accesses[c] += s->n[c];
+        z->load_accesses += s->n[C_CONST] + s->n[C_STRIDED] + s->n[C_IRREG];
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&t->map); i++) {
+        uint64_t block;
+        uint32_t index;
+        const uint32_t *mask = edan_keymap_at(&t->map, i, &block, &index);
+        if (!mask)
+            continue;
+        const int64_t g = group_of(t, index, by, n);
+        uint32_t *m = g < 0 ? NULL : edan_keymap_get(&fold, block, (uint32_t)g, NULL);
+        if (m)
+            *m |= *mask;
+        ok = g < 0 || m;
+    }
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
+        uint32_t g;
+        const uint32_t *mask = edan_keymap_at(&fold, i, NULL, &g);
+        if (!mask)
+            continue;
+        lc_totals *z = &rows[g].z;
+        for (int c = 0; c < N_CLASSES; c++)
+            z->blocks[c] += (*mask >> c) & 1;
+        z->load_blocks += (*mask & 7) != 0;
+    }
+    edan_keymap_free(&fold);
+    if (!ok) {
+        free(rows);
+        return NULL;
+    }
+    for (size_t g = 0; g < n; g++)
+        if (rows[g].z.load_accesses || rows[g].z.accesses[C_STORE])
+            rows[(*n_rows)++] = rows[g];
+    qsort(rows, *n_rows, sizeof *rows, by_load_blocks);
+    return rows;
+}
+
+/* The whole run's totals (zeros when out of memory). */
+static lc_totals totals(const classes_tool *t)
+{
+    size_t n;
+    lc_row *r = group_rows(t, BY_RUN, &n);
+    lc_totals z;
+    memset(&z, 0, sizeof z);
+    if (r && n)
+        z = r[0].z;
+    free(r);
+    return z;
+}
+
+static const char *fn_name(const classes_tool *t, uint32_t fn)
+{
+    return fn == LC_UNKNOWN_FN || fn == LC_ALL ? "(outside known functions)" : t->elf.funcs[fn].name;
+}
+
+static edan_srcmap *open_src(const classes_tool *t, const edan_session *s)
+{
+    edan_error ignored = {0};
+    return t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+}
+
+/* A loop's place: its head's function, file and line. */
+static edan_loop_place loop_place(const classes_tool *t, uint32_t id, edan_srcmap *src)
+{
+    return edan_loops_place(t->loops, id, t->elf_open ? &t->elf : NULL, src);
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+/* The loads' footprint over windows: W, and per window F (all loads), F_const, F_str, F_irr; n levels. */
+typedef struct lc_windows {
+    size_t n;
+    double w[64], f[N_CLASSES][64]; /* f[C_STORE] holds all loads' */
+} lc_windows;
+
+static void windows_of(const classes_tool *t, lc_windows *x)
+{
+    x->n = edan_windows_mean(&t->win.all, t->win.accesses, x->w, x->f[C_STORE], 64);
+    for (int c = 0; c < C_STORE; c++)
+        edan_windows_mean(&t->win.set[c], t->win.accesses, x->w, x->f[c], 64);
+}
+
+static void windows_text(const classes_tool *t, FILE *f)
+{
+    lc_windows x;
+    windows_of(t, &x);
+    if (!x.n)
+        return;
+    fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, and "
+               "growth F/W)\n");
+    fprintf(f, "  %14s %12s %12s %12s %12s %9s %9s %9s %9s\n", "W", "F", "F_const", "F_str", "F_irr", "dF", "dF_const",
+            "dF_str", "dF_irr");
+    for (size_t i = 0; i < x.n; i++) {
+        fprintf(f, "  %14.0f %12.4g %12.4g %12.4g %12.4g", x.w[i], x.f[C_STORE][i], x.f[C_CONST][i], x.f[C_STRIDED][i],
+                x.f[C_IRREG][i]);
+        fprintf(f, " %9.4f %9.4f %9.4f %9.4f\n", x.f[C_STORE][i] / x.w[i], x.f[C_CONST][i] / x.w[i],
+                x.f[C_STRIDED][i] / x.w[i], x.f[C_IRREG][i] / x.w[i]);
+    }
+}
+
+static void loops_text(const classes_tool *t, edan_srcmap *src, FILE *f)
+{
+    size_t n;
+    lc_row *rows = group_rows(t, BY_LOOP, &n);
+    if (rows && n) {
+        fprintf(f, "  %-40s %12s %8s %8s %8s %10s %10s %10s %9s\n", "loop (head's line, function, depth)", "loads",
+                "A_const%", "A_str%", "A_irr%", "F", "F_str", "F_irr", "dF");
+        for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+            const lc_totals *y = &rows[i].z;
+            const edan_loop_place p = loop_place(t, rows[i].key, src);
+            const char *base = p.file ? strrchr(p.file, '/') : NULL;
+            char name[160];
+            snprintf(name, sizeof name, "%s:%u %s (%u)",
+                     base     ? base + 1
+                     : p.file ? p.file
+                              : "?",
+                     p.line, p.function ? p.function : "?", edan_loops_get(t->loops, rows[i].key)->depth);
+            fprintf(
+                f, "  %-40.40s %12" PRIu64 " %7.1f%% %7.1f%% %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f\n",
+                name, y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
+                100.0 * ratio(y->accesses[C_STRIDED], y->load_accesses),
+                100.0 * ratio(y->accesses[C_IRREG], y->load_accesses), y->load_blocks, y->blocks[C_STRIDED],
+                y->blocks[C_IRREG], ratio(y->load_blocks, y->load_accesses));
+        }
+        if (n > TEXT_ROWS)
+            fprintf(f, "  (%zu more loops; --json lists all)\n", n - TEXT_ROWS);
+    }
+    free(rows);
+}
+
+static int by_accesses(const void *a, const void *b)
+{
+    const lc_insn *x = *(const lc_insn *const *)a, *y = *(const lc_insn *const *)b;
+    const uint64_t ax = insn_accesses(x), ay = insn_accesses(y);
+    if (ax != ay)
+        return ax < ay ? 1 : -1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The static loads (not stores), most accesses first. */
+static const lc_insn **load_rows(const classes_tool *t, size_t *n)
+{
+    const lc_insn **rows = malloc((t->n_insns + 1) * sizeof *rows);
+    *n = 0;
+    for (size_t i = 0; rows && i < t->n_insns; i++)
+        if (!t->insns[i].store)
+            rows[(*n)++] = &t->insns[i];
+    if (rows)
+        qsort(rows, *n, sizeof *rows, by_accesses);
+    return rows;
+}
+
+static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
+{
+    const lc_totals z = totals(t);
+    fprintf(f, "\nload classes (each access from the eDAG and its load's address sequence; 64-byte blocks)\n");
+    fprintf(f, "  %-10s %12s %14s %7s %12s %12s %8s\n", "class", "static", "accesses", "%", "footprint", "dF (F/A)",
+            "dF %");
+    uint64_t fsum = z.blocks[C_CONST] + z.blocks[C_STRIDED] + z.blocks[C_IRREG];
+    for (int c = 0; c < N_CLASSES; c++) {
+        const uint64_t base = c == C_STORE ? z.accesses[C_STORE] : z.load_accesses;
+        fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %6.1f%% %12" PRIu64 " %12.4f %7.1f%%\n", class_name[c],
+                z.statics[c], z.accesses[c], c == C_STORE ? 0.0 : 100.0 * ratio(z.accesses[c], base), z.blocks[c],
+                ratio(z.blocks[c], base), c == C_STORE ? 0.0 : 100.0 * ratio(z.blocks[c], fsum));
+    }
+    fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %7s %12" PRIu64 " %12.4f\n", "all loads",
+            z.statics[C_CONST] + z.statics[C_STRIDED] + z.statics[C_IRREG], z.load_accesses, "", z.load_blocks,
+            ratio(z.load_blocks, z.load_accesses));
+    size_t n;
+    lc_row *rows = group_rows(t, BY_FUNCTION, &n);
+    if (rows && n) {
+        fprintf(f, "  %-32s %12s %8s %10s %10s %10s %9s %9s\n", "function", "loads", "A_const%", "F", "F_str", "F_irr",
+                "dF_str", "dF_irr");
+        for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+            const lc_totals *y = &rows[i].z;
+            fprintf(f, "  %-32.32s %12" PRIu64 " %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f %9.4f\n",
+                    fn_name(t, rows[i].key), y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
+                    y->load_blocks, y->blocks[C_STRIDED], y->blocks[C_IRREG],
+                    ratio(y->blocks[C_STRIDED], y->load_accesses), ratio(y->blocks[C_IRREG], y->load_accesses));
+        }
+        if (n > TEXT_ROWS)
+            fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
+    }
+    free(rows);
+    edan_srcmap *src = open_src(t, s);
+    const lc_insn **loads = load_rows(t, &n);
+    if (loads && n) {
+        fprintf(f, "  %-44s %-9s %7s %12s %7s %7s %7s\n", "load (pc, function, line)", "class", "stride", "accesses",
+                "const%", "str%", "irr%");
+        for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+            const lc_insn *l = loads[i];
+            edan_srcloc loc = {NULL, NULL, 0};
+            if (src)
+                edan_srcmap_lookup(src, l->pc, &loc);
+            const char *base = loc.file ? strrchr(loc.file, '/') : NULL;
+            char name[160];
+            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", l->pc, t->have_elf ? fn_name(t, l->fn) : "?",
+                     base       ? base + 1
+                     : loc.file ? loc.file
+                                : "?",
+                     loc.line);
+            const uint64_t a = insn_accesses(l);
+            fprintf(f, "  %-44.44s %-9s %7" PRId64 " %12" PRIu64 " %6.1f%% %6.1f%% %6.1f%%\n", name,
+                    class_name[insn_class(l)], insn_class(l) == C_STRIDED ? l->stride : 0, a,
+                    100.0 * ratio(l->n[C_CONST], a), 100.0 * ratio(l->n[C_STRIDED], a),
+                    100.0 * ratio(l->n[C_IRREG], a));
+        }
+        if (n > TEXT_ROWS)
+            fprintf(f, "  (%zu more loads; --json lists the top %d)\n", n - TEXT_ROWS, JSON_ROWS);
+    }
+    loops_text(t, src, f);
+    windows_text(t, f);
+    edan_srcmap_close(src);
+    free(loads);
+}
+
+static void json_totals(FILE *f, const lc_totals *z)
+{
+    fputs("{", f);
+    for (int c = 0; c < N_CLASSES; c++)
+        fprintf(f, "%s\"%s\":{\"static\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"blocks\":%" PRIu64 "}", c ? "," : "",
+                class_name[c], z->statics[c], z->accesses[c], z->blocks[c]);
+    fprintf(f, ",\"load_accesses\":%" PRIu64 ",\"load_blocks\":%" PRIu64 "}", z->load_accesses, z->load_blocks);
+}
+
+static void json_loops(const classes_tool *t, edan_srcmap *src, FILE *f)
+{
+    size_t n;
+    lc_row *rows = group_rows(t, BY_LOOP, &n);
+    fputs(",\"loops\":[", f);
+    for (size_t i = 0; rows && i < n; i++) {
+        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
+        const edan_loop_place p = loop_place(t, rows[i].key, src);
+        fprintf(f, "%s{\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":",
+                i ? "," : "", l->head, l->end, l->depth, l->back_edges);
+        edan_json_str(f, p.function);
+        fputs(",\"file\":", f);
+        edan_json_str(f, p.file);
+        fprintf(f, ",\"line\":%u,\"classes\":", p.line);
+        json_totals(f, &rows[i].z);
+        fputc('}', f);
+    }
+    fputc(']', f);
+    free(rows);
+}
+
+static void json_windows(const classes_tool *t, FILE *f)
+{
+    lc_windows x;
+    windows_of(t, &x);
+    fprintf(f, ",\"footprint_windows\":{\"accesses\":%" PRIu64 ",\"window\":", t->win.accesses);
+    edan_json_num_array(f, x.w, x.n);
+    fputs(",\"blocks\":", f);
+    edan_json_num_array(f, x.f[C_STORE], x.n);
+    for (int c = 0; c < C_STORE; c++) {
+        fprintf(f, ",\"%s\":", class_name[c]);
+        edan_json_num_array(f, x.f[c], x.n);
+    }
+    fputc('}', f);
+}
+
+static void report_json(const classes_tool *t, const edan_session *s, FILE *f)
+{
+    const lc_totals z = totals(t);
+    fprintf(f, ",\"load_classes\":{\"block_bytes\":%u,\"all\":", 1u << LC_BLOCK_SHIFT);
+    json_totals(f, &z);
+    fputs(",\"functions\":", f);
+    size_t n;
+    lc_row *rows = group_rows(t, BY_FUNCTION, &n);
+    if (!t->have_elf) {
+        fputs("null", f);
+    } else {
+        fputc('[', f);
+        for (size_t i = 0; rows && i < n; i++) {
+            fputs(i ? ",{\"name\":" : "{\"name\":", f);
+            edan_json_str(f, fn_name(t, rows[i].key));
+            fputs(",\"classes\":", f);
+            json_totals(f, &rows[i].z);
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
+    free(rows);
+    edan_srcmap *src = open_src(t, s);
+    json_loops(t, src, f);
+    const lc_insn **loads = load_rows(t, &n);
+    fputs(",\"loads\":[", f);
+    for (size_t i = 0; loads && i < n && i < JSON_ROWS; i++) {
+        const lc_insn *l = loads[i];
+        edan_srcloc loc = {NULL, NULL, 0};
+        if (src)
+            edan_srcmap_lookup(src, l->pc, &loc);
+        fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", l->pc);
+        edan_json_str(f, t->have_elf ? fn_name(t, l->fn) : NULL);
+        fputs(",\"file\":", f);
+        edan_json_str(f, loc.file);
+        fprintf(f,
+                ",\"line\":%u,\"class\":\"%s\",\"stride\":%" PRId64 ",\"accesses\":%" PRIu64 ",\"constant\":%" PRIu64
+                ",\"strided\":%" PRIu64 ",\"irregular\":%" PRIu64 ",\"dependent\":%" PRIu64 "}",
+                loc.line, class_name[insn_class(l)], l->stride, insn_accesses(l), l->n[C_CONST], l->n[C_STRIDED],
+                l->n[C_IRREG], l->dependent);
+    }
+    fputc(']', f);
+    json_windows(t, f);
+    fputc('}', f);
+    edan_srcmap_close(src);
+    free(loads);
+}
+
+void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    const classes_tool *t = tool;
+    if (fmt == EDAN_FORMAT_JSON)
+        report_json(t, s, f);
+    else if (fmt == EDAN_FORMAT_TEXT)
+        report_text(t, s, f);
+}
+
+/* classes-loops: a row per innermost loop. */
+static int loops_csv(const classes_tool *t, const char *dir, const char *name, edan_srcmap *src, edan_error *err)
+{
+    size_t n;
+    lc_row *rows = group_rows(t, BY_LOOP, &n);
+    edan_csv c;
+    int rc = edan_csv_open(&c, dir, name, "classes-loops",
+                           "head,end,depth,iterations,function,file,line,loads,constant_accesses,strided_accesses,"
+                           "irregular_accesses,blocks,constant_blocks,strided_blocks,irregular_blocks,stores,"
+                           "store_blocks",
+                           err);
+    for (size_t i = 0; !rc && rows && i < n; i++) {
+        const lc_totals *z = &rows[i].z;
+        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
+        const edan_loop_place p = loop_place(t, rows[i].key, src);
+        edan_csv_u64(&c, l->head);
+        edan_csv_u64(&c, l->end);
+        edan_csv_u64(&c, l->depth);
+        edan_csv_u64(&c, l->back_edges);
+        edan_csv_str(&c, p.function);
+        edan_csv_str(&c, p.file);
+        edan_csv_u64(&c, p.line);
+        edan_csv_u64(&c, z->load_accesses);
+        for (int k = 0; k < C_STORE; k++)
+            edan_csv_u64(&c, z->accesses[k]);
+        edan_csv_u64(&c, z->load_blocks);
+        for (int k = 0; k < C_STORE; k++)
+            edan_csv_u64(&c, z->blocks[k]);
+        edan_csv_u64(&c, z->accesses[C_STORE]);
+        edan_csv_u64(&c, z->blocks[C_STORE]);
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    free(rows);
+    return rc;
+}
+
+/* classes-windows: a row per window size. */
+static int windows_csv(const classes_tool *t, const char *dir, const char *name, edan_error *err)
+{
+    lc_windows x;
+    windows_of(t, &x);
+    edan_csv c;
+    if (edan_csv_open(&c, dir, name, "classes-windows",
+                      "window,blocks,constant_blocks,strided_blocks,irregular_blocks,growth,constant_growth,"
+                      "strided_growth,irregular_growth",
+                      err))
+        return -1;
+    for (size_t i = 0; i < x.n; i++) {
+        edan_csv_num(&c, x.w[i]);
+        edan_csv_num(&c, x.f[C_STORE][i]);
+        for (int k = 0; k < C_STORE; k++)
+            edan_csv_num(&c, x.f[k][i]);
+        edan_csv_num(&c, x.f[C_STORE][i] / x.w[i]);
+        for (int k = 0; k < C_STORE; k++)
+            edan_csv_num(&c, x.f[k][i] / x.w[i]);
+        edan_csv_end_row(&c);
+    }
+    return edan_csv_close(&c, err);
+}
+
+/* --csv-dir: a row per static load, per function, per loop, and per window size. */
+static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    edan_csv c;
+    size_t n;
+    const lc_insn **loads = load_rows(t, &n);
+    edan_srcmap *src = open_src(t, s);
+    int rc = edan_csv_open(&c, o->csv_dir, name, "load-classes",
+                           "pc,function,file,line,class,stride,accesses,constant,strided,irregular,dependent", err);
+    for (size_t i = 0; !rc && loads && i < n; i++) {
+        const lc_insn *l = loads[i];
+        edan_srcloc loc = {NULL, NULL, 0};
+        if (src)
+            edan_srcmap_lookup(src, l->pc, &loc);
+        edan_csv_u64(&c, l->pc);
+        edan_csv_str(&c, t->have_elf ? fn_name(t, l->fn) : NULL);
+        edan_csv_str(&c, loc.file);
+        edan_csv_u64(&c, loc.line);
+        edan_csv_str(&c, class_name[insn_class(l)]);
+        edan_csv_num(&c, (double)l->stride);
+        edan_csv_u64(&c, insn_accesses(l));
+        for (int k = 0; k < C_STORE; k++)
+            edan_csv_u64(&c, l->n[k]);
+        edan_csv_u64(&c, l->dependent);
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    free(loads);
+    lc_row *rows = rc ? NULL : group_rows(t, BY_FUNCTION, &n);
+    if (!rc && rows) {
+        rc = edan_csv_open(&c, o->csv_dir, name, "classes-functions",
+                           "function,loads,constant_accesses,strided_accesses,irregular_accesses,blocks,"
+                           "constant_blocks,strided_blocks,irregular_blocks,stores,store_blocks",
+                           err);
+        for (size_t i = 0; !rc && i < n; i++) {
+            const lc_totals *z = &rows[i].z;
+            edan_csv_str(&c, fn_name(t, rows[i].key));
+            edan_csv_u64(&c, z->load_accesses);
+            for (int k = 0; k < C_STORE; k++)
+                edan_csv_u64(&c, z->accesses[k]);
+            edan_csv_u64(&c, z->load_blocks);
+            for (int k = 0; k < C_STORE; k++)
+                edan_csv_u64(&c, z->blocks[k]);
+            edan_csv_u64(&c, z->accesses[C_STORE]);
+            edan_csv_u64(&c, z->blocks[C_STORE]);
+            edan_csv_end_row(&c);
+        }
+        if (!rc)
+            rc = edan_csv_close(&c, err);
+    }
+    free(rows);
+    if (!rc)
+        rc = loops_csv(t, o->csv_dir, name, src, err);
+    edan_srcmap_close(src);
+    if (!rc)
+        rc = windows_csv(t, o->csv_dir, name, err);
+    return rc;
+}
+
+/* --plot-dir: the loads' footprint over windows, of all loads and by class. */
+static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
+{
+    lc_windows x;
+    windows_of(t, &x);
+    if (!x.n)
+        return 0;
+    char name[1100];
+    edan_session_source_name(s, true, name, sizeof name);
+    const edan_plot_xy_spec w = {"classes-windows",
+                                 "Footprint over windows of W load accesses, by load class",
+                                 "window W (load accesses)",
+                                 "mean distinct blocks F(W)",
+                                 true,
+                                 true,
+                                 4,
+                                 {"all loads", "constant", "strided", "irregular"},
+                                 x.n,
+                                 x.w,
+                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]}};
+    return edan_plot_xy(edan_session_options(s)->plot_dir, name, &w, err);
+}
+
+/* --csv-dir: the tables; --plot-dir: the windows. */
+int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const classes_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (o->csv_dir[0] && csv_outputs(t, s, err))
+        return -1;
+    return o->plot_dir[0] ? plot_outputs(t, s, err) : 0;
+}

@@ -1,0 +1,236 @@
+/*
+ * windows_test.c - the footprint over windows of 2^k accesses
+ * (analysis/windows.h), split by set with sets settled late, against a
+ * naive count: on random streams over a few blocks where a share of the
+ * accesses learn their set later (settled at random later times, in any
+ * order, several at once on one block, some only at the end), the count of
+ * every level, of the whole stream and of every set, equals the number of
+ * distinct (window, block) pairs of the accesses with their final sets.
+ *
+ * Then the load-classes tool's footprint over windows (--classes), on
+ * random traces and on random programs with loops: its loads' F(W) equals
+ * the reuse tool's with --reuse-stream=loads (one definition, counted by
+ * two tools; atomics turned into loads so that both count the same
+ * accesses), and at the window that holds the whole run each class's F
+ * equals the class's footprint of the whole run.
+ *
+ * Usage: windows_test [streams]
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/windows.h"
+#include "check.h"
+#include "random_loops.h"
+#include "random_trace.h"
+#include "tool/session.h"
+
+#define SETS 3
+#define MAXN 4000
+#define MAXB 48
+
+/* ===================================================================== */
+/* The split by set against a naive count                                 */
+/* ===================================================================== */
+
+/* Distinct (window of 2^k, block) pairs of the accesses of set s (s < 0: all of them). */
+static uint64_t naive_level(const uint64_t *block, const int *set, size_t n, unsigned k, int s)
+{
+    static uint64_t last[MAXB]; /* window + 1 where the block was last counted */
+    memset(last, 0, sizeof last);
+    uint64_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s >= 0 && set[i] != s)
+            continue;
+        const uint64_t w = (k < 64 ? (uint64_t)i >> k : 0) + 1;
+        if (last[block[i]] != w) {
+            last[block[i]] = w;
+            count++;
+        }
+    }
+    return count;
+}
+
+static void test_split(int streams)
+{
+    static uint64_t block[MAXN];
+    static int set[MAXN];
+    static uint32_t pending[MAXN], ticket_of[MAXN];
+    for (int t = 0; t < streams; t++) {
+        rt_seed((uint64_t)t + 7);
+        const size_t n = 1 + rt_below(t % 10 == 0 ? MAXN : 300);
+        const uint64_t n_blocks = 1 + rt_below(t % 3 ? 6 : MAXB);
+        const uint64_t later = rt_below(4); /* a share 0, 1/4, 2/4, 3/4 of accesses settle late */
+        edan_split_windows w;
+        CHECK(edan_split_windows_init(&w, SETS) == 0, "init");
+        size_t n_pending = 0;
+        for (size_t i = 0; i < n; i++) {
+            block[i] = rt_below(n_blocks);
+            set[i] = (int)rt_below(SETS);
+            if (rt_below(4) < later) {
+                uint32_t ticket;
+                CHECK(edan_split_windows_access(&w, block[i] + 1000, EDAN_SPLIT_LATER, &ticket) == 0, "access");
+                ticket_of[n_pending] = ticket;
+                pending[n_pending++] = (uint32_t)i;
+            } else {
+                CHECK(edan_split_windows_access(&w, block[i] + 1000, set[i], NULL) == 0, "access");
+            }
+            /* settle some waiting ones, in any order */
+            while (n_pending && rt_below(3) == 0) {
+                const size_t j = rt_below(n_pending);
+                CHECK(edan_split_windows_settle(&w, ticket_of[j], set[pending[j]]) == 0, "settle");
+                pending[j] = pending[n_pending - 1];
+                ticket_of[j] = ticket_of[--n_pending];
+            }
+        }
+        while (n_pending) {
+            const size_t j = rt_below(n_pending);
+            CHECK(edan_split_windows_settle(&w, ticket_of[j], set[pending[j]]) == 0, "settle");
+            pending[j] = pending[n_pending - 1];
+            ticket_of[j] = ticket_of[--n_pending];
+        }
+        CHECK_EQ_U64(w.accesses, n, "accesses");
+        for (unsigned k = 0; k < EDAN_WINDOW_LEVELS; k++) {
+            char ctx[96];
+            snprintf(ctx, sizeof ctx, "stream %d (%zu accesses), level %u, all", t, n, k);
+            CHECK_EQ_U64(edan_windows_count(&w.all, k), naive_level(block, set, n, k, -1), ctx);
+            for (int s = 0; s < SETS; s++) {
+                snprintf(ctx, sizeof ctx, "stream %d (%zu accesses), level %u, set %d", t, n, k, s);
+                CHECK_EQ_U64(edan_windows_count(&w.set[s], k), naive_level(block, set, n, k, s), ctx);
+            }
+        }
+        /* the means: F(W) = count / windows, up to the window that holds the stream */
+        double size[64], blocks[64];
+        const size_t levels = edan_windows_mean(&w.all, w.accesses, size, blocks, 64);
+        CHECK(levels >= 1 && size[levels - 1] >= (double)n && (levels == 1 || size[levels - 2] < (double)n),
+              "stream %d: %zu levels for %zu accesses", t, levels, n);
+        for (size_t i = 0; i < levels; i++) {
+            const double windows = (double)((n + (1ull << i) - 1) >> i);
+            CHECK(blocks[i] == (double)naive_level(block, set, n, (unsigned)i, -1) / windows, "stream %d: F(%.0f)", t,
+                  size[i]);
+        }
+        edan_split_windows_free(&w);
+    }
+}
+
+/* ===================================================================== */
+/* Through the tools                                                      */
+/* ===================================================================== */
+
+static char *report(const edan_exec *recs, size_t n)
+{
+    edan_options o;
+    edan_options_default(&o);
+    edan_error err = {0};
+    CHECK(edan_session_option_set(&o, "json", NULL, &err) == 0, "json");
+    CHECK(edan_session_option_set(&o, "classes", NULL, &err) == 0, "classes: %s", err.msg);
+    CHECK(edan_session_option_set(&o, "reuse", NULL, &err) == 0, "reuse: %s", err.msg);
+    CHECK(edan_session_option_set(&o, "reuse-stream", "loads", &err) == 0, "reuse-stream: %s", err.msg);
+    static const char *const only[] = {"reuse", "load-classes", NULL};
+    const edan_report_source src = {"trace", "random", NULL, ""};
+    edan_session *s = edan_session_new(&o, only, &src, &err);
+    CHECK(s != NULL, "session: %s", err.msg);
+    if (!s)
+        return NULL;
+    edan_consumer k = edan_session_consumer(s);
+    for (size_t i = 0; i < n; i += 13)
+        k.consume(k.ctx, recs + i, n - i < 13 ? n - i : 13);
+    CHECK(edan_session_finish(s, &err) == 0, "finish: %s", err.msg);
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    CHECK(edan_session_report(s, f, &err) == 0, "report: %s", err.msg);
+    fclose(f);
+    edan_session_free(s);
+    return buf;
+}
+
+/* The JSON array after `key` within the object that starts at `within` (a copy; NULL if absent). */
+static char *array(const char *json, const char *within, const char *key)
+{
+    const char *p = strstr(json, within);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":[", key);
+    p = p ? strstr(p, pat) : NULL;
+    if (!p)
+        return NULL;
+    p += strlen(pat) - 1;
+    return strndup(p, strcspn(p, "]") + 1);
+}
+
+/* The last number of a JSON array. */
+static double last_of(const char *a)
+{
+    const char *p = a ? strrchr(a, ',') : NULL;
+    return a ? atof(p ? p + 1 : a + 1) : -1;
+}
+
+/* The number after "key": in the object that follows `within`. */
+static long long num(const char *json, const char *within, const char *key)
+{
+    const char *p = strstr(json, within);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    p = p ? strstr(p, pat) : NULL;
+    return p ? atoll(p + strlen(pat)) : -1;
+}
+
+static void check_tools(const edan_exec *recs, size_t n, const char *what, int t)
+{
+    char *j = report(recs, n);
+    if (!j)
+        return;
+    const char *lc = strstr(j, "\"load_classes\":");
+    const char *fw = lc ? strstr(lc, "\"footprint_windows\":") : NULL;
+    char *reuse_blocks = array(j, "\"reuse\":", "blocks"), *reuse_window = array(j, "\"reuse\":", "window");
+    char *lc_blocks = fw ? array(fw, "{", "blocks") : NULL, *lc_window = fw ? array(fw, "{", "window") : NULL;
+    CHECK(reuse_blocks && lc_blocks && !strcmp(reuse_blocks, lc_blocks) && reuse_window && lc_window &&
+              !strcmp(reuse_window, lc_window),
+          "%s %d: the loads' F(W) of --classes %s differs from --reuse-stream=loads's %s", what, t, lc_blocks,
+          reuse_blocks);
+    CHECK(fw && num(fw, "{", "accesses") == num(j, "\"reuse\":", "accesses"), "%s %d: accesses", what, t);
+    /* the largest window holds the run: F_c is the class's footprint */
+    static const char *const cls[] = {"constant", "strided", "irregular"};
+    for (int c = 0; c < 3 && fw; c++) {
+        char *a = array(fw, "{", cls[c]);
+        char within[64];
+        snprintf(within, sizeof within, "\"%s\":{", cls[c]);
+        const long long whole = num(strstr(lc, "\"all\":"), within, "blocks");
+        CHECK(a && last_of(a) == (double)whole, "%s %d: F_%s at the largest window %g, of the run %lld", what, t,
+              cls[c], last_of(a), whole);
+        free(a);
+    }
+    CHECK(last_of(lc_blocks) == (double)num(lc, "\"all\":", "load_blocks"), "%s %d: F at the largest window", what, t);
+    free(reuse_blocks);
+    free(reuse_window);
+    free(lc_blocks);
+    free(lc_window);
+    free(j);
+}
+
+int main(int argc, char **argv)
+{
+    const int streams = argc > 1 ? atoi(argv[1]) : 300;
+    test_split(streams);
+    static edan_insn table[24];
+    static edan_exec recs[MAXN];
+    for (int t = 0; t < streams / 3; t++) {
+        rt_seed((uint64_t)t + 5000);
+        const size_t n = 1 + rt_below(MAXN);
+        rt_random_records(table, recs, n);
+        for (int i = 0; i < 24; i++)
+            if (table[i].mem == EDAN_MEM_AMO)
+                table[i].mem = EDAN_MEM_LOAD;
+        check_tools(recs, n, "trace", t);
+    }
+    static rl_program prog;
+    for (int t = 0; t < streams / 3; t++) {
+        rt_seed((uint64_t)t + 9000);
+        const size_t n = rl_random_run(&prog, recs, MAXN);
+        for (int i = 0; i < prog.n; i++)
+            if (prog.code[i].mem == EDAN_MEM_AMO)
+                prog.code[i].mem = EDAN_MEM_LOAD;
+        check_tools(recs, n, "program", t);
+    }
+    return check_summary();
+}
