@@ -680,7 +680,21 @@ def test_options():
 
 
 def test_model_time():
-    """The timing model's time per loop and function: its attribution per static instruction, summed."""
+    """The timing model's time per loop and function: its attribution per static instruction, summed. And
+    lambda per function: the per-function breakdown's, for the functions it names, null for the others."""
+    for extra in (["--functions=kernel,main"], ["--per-function"]):
+        p = edan("run", "--json", "--projection", "--machine=" + GEM5, *extra, os.path.join(EX, "spmv"), "200")
+        check(p.returncode == 0, p.stderr)
+        r = json.loads(p.stdout.strip().splitlines()[-1])
+        validate_schema(r, f"--projection {extra}")
+        mine = {f["name"]: f["lambda"] for f in r["projection"]["functions"]}
+        theirs = {f["name"]: {"exclusive": f["exclusive"]["lambda"], "inclusive": f["inclusive"]["lambda"]}
+                  for f in r["functions"]}
+        check(all(mine.get(n) == l for n, l in theirs.items()) and "kernel" in theirs
+              and all(l is None for n, l in mine.items() if n not in theirs),
+              f"lambda per function {extra}: {mine} against the breakdown's {theirs}")
+    r = online("spmv", 200, "--projection", "--machine=" + GEM5)
+    check(all(f["lambda"] is None for f in r["projection"]["functions"]), "no lambda per function without a breakdown")
     r = online("pointer_chase", 50, "--projection", "--machine=" + GEM5)
     check(r["projection"]["model_time"] is None and r["projection"]["loops"][0]["model_time"] is None,
           "no model time without --mem-latency")

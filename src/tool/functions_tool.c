@@ -294,6 +294,22 @@ static void numbers(const edan_lane_stats *st, const edan_options *o, double *la
     *Lambda = mt.per_m[0].Lambda;
 }
 
+bool edan_functions_tool_lambda(const edan_session *s, const char *name, double lambda[2])
+{
+    const functions_tool *t = edan_session_tool(s, edan_functions_tool.name);
+    for (int i = 0; t && name && i < t->n; i++) {
+        if (strcmp(t->names[i], name))
+            continue;
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats st = lane_of(t, 2 * i + incl);
+            double Lambda;
+            numbers(&st, edan_session_options(s), &lambda[incl], &Lambda);
+        }
+        return true;
+    }
+    return false;
+}
+
 static void report_text(const functions_tool *t, const edan_options *o, FILE *f)
 {
     fprintf(f,

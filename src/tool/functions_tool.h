@@ -44,4 +44,12 @@ void edan_profile_free(edan_profile *p);
 int edan_functions_choose(edan_options *o, const char *binary, const char *trace, const edan_profile *p, int top,
                           edan_error *err);
 
+/*
+ * After the stream: lambda of the function the breakdown names exactly
+ * name (as --functions gave it, or --per-function chose it), exclusive
+ * ([0]) and inclusive ([1]) of its callees, at the first --m. False when
+ * the session has no breakdown or it names no such function.
+ */
+bool edan_functions_tool_lambda(const edan_session *s, const char *name, double lambda[2]);
+
 #endif

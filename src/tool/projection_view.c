@@ -14,6 +14,7 @@
 #include "report/json.h"
 #include "report/report.h"
 #include "tool/edag_tool.h"
+#include "tool/functions_tool.h"
 #include "tool/projection_tool.h"
 #include "tool/session.h"
 #include "tool/timing_tool.h"
@@ -251,6 +252,17 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
             fputs(i ? ",{\"name\":" : "{\"name\":", f);
             edan_json_str(f, t->funcs[i].name ? t->funcs[i].name : "(outside known functions)");
             row_json(t, f, &t->funcs[i], &m);
+            /* the latency view beside the bounds: lambda from the per-function breakdown, when it names it */
+            double lambda[2];
+            if (edan_functions_tool_lambda(s, t->funcs[i].name, lambda)) {
+                fputs(",\"lambda\":{\"exclusive\":", f);
+                edan_json_num(f, lambda[0]);
+                fputs(",\"inclusive\":", f);
+                edan_json_num(f, lambda[1]);
+                fputc('}', f);
+            } else {
+                fputs(",\"lambda\":null", f);
+            }
             fputc('}', f);
         }
         fputc(']', f);
