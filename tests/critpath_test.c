@@ -257,6 +257,77 @@ static void long_traces(int trials)
            total ? (double)spilled / (double)total : 0.0);
 }
 
+/*
+ * edan_deps_steps_preds() (the timing model's form: true predecessors over a
+ * batch, with short paths) against edan_deps_step()'s lists of the same
+ * tracker kind on long random traces, in random batch sizes and with
+ * buffers from just big enough to roomy, and with the same totals.
+ */
+static void preds_batches(int trials)
+{
+    static edan_insn table[LONG_IDS];
+    enum { CAP = 4096 };
+    static uint64_t preds[CAP];
+    static uint32_t off[CAP + 1];
+    for (int trial = 0; trial < trials; trial++) {
+        for (uint32_t i = 0; i < LONG_IDS; i++)
+            long_insn(&table[i], 0x10000 + 4 * (uint64_t)i);
+        const size_t n = 20000 + rnd(100000);
+        const uint64_t span = trial % 3 == 0 ? 64 : trial % 3 == 1 ? 4096 : 1 << 20;
+        edan_exec *recs = calloc(n, sizeof *recs);
+        CHECK(recs != NULL, "out of memory");
+        if (!recs)
+            return;
+        uint32_t id = (uint32_t)rnd(LONG_IDS);
+        for (size_t i = 0; i < n; i++) {
+            id = rnd(8) && id + 1 < LONG_IDS ? id + 1 : (uint32_t)rnd(LONG_IDS);
+            recs[i].insn = &table[id];
+            recs[i].id = id;
+            recs[i].addr = 0x400000 + (rnd(span) & ~(uint64_t)(rnd(4) ? table[id].mem_size - 1 : 0));
+            recs[i].flags = rnd(50) ? 0 : EDAN_EXEC_NO_ACCESS;
+        }
+        edan_edag_config cfg;
+        edan_edag_config_default(&cfg);
+        edan_lane_config lane = cfg.lane[0];
+        lane.cost.alpha = 1 + rnd(300);
+        if (trial & 1) {
+            lane.cache.n_levels = 1;
+            lane.cache.level[0] = (edan_cache_level_config){1024, 64, 2, rnd(2) != 0, rnd(2) != 0};
+        }
+        edan_error err = {0};
+        edan_deps *batch = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS, &err);
+        edan_deps *ref = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS, &err);
+        CHECK(batch && ref, "new: %s", err.msg);
+        size_t bad = 0;
+        for (size_t i = 0; batch && ref && i < n;) {
+            const size_t r = 1 + rnd(3000), want = r < n - i ? r : n - i;
+            const size_t cap = rnd(2) ? 3 + 255 : CAP; /* from one list's bound up */
+            const size_t done = edan_deps_steps_preds(batch, recs + i, want, preds, cap, off);
+            CHECK(done > 0 || want == 0, "trial %d: no progress at %zu: %s", trial, i, edan_deps_error(batch)->msg);
+            if (!done)
+                break;
+            for (size_t j = 0; j < done; j++) {
+                edan_deps_info info;
+                edan_deps_step(ref, &recs[i + j], &info);
+                bool same = info.n_preds == off[j + 1] - off[j];
+                for (size_t k = 0; same && k < info.n_preds; k++)
+                    same = info.preds[k].v == preds[off[j] + k];
+                bad += !same;
+            }
+            i += done;
+        }
+        CHECK(bad == 0, "trial %d: %zu of %zu vertices have other predecessors in batches", trial, bad, n);
+        if (batch && ref) {
+            const edan_deps_totals *a = edan_deps_totals_get(batch), *b = edan_deps_totals_get(ref);
+            CHECK(a->vertices == b->vertices && a->T1 == b->T1 && a->Tinf == b->Tinf && a->W == b->W && a->D == b->D,
+                  "trial %d: totals differ", trial);
+        }
+        edan_deps_free(batch);
+        edan_deps_free(ref);
+        free(recs);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int trials = argc > 1 ? atoi(argv[1]) : 600;
@@ -366,5 +437,6 @@ int main(int argc, char **argv)
            "%d with both\n",
            trials, combos[0], combos[1], combos[2], combos[3]);
     long_traces(argc > 2 ? atoi(argv[2]) : 6);
+    preds_batches(argc > 2 ? atoi(argv[2]) : 6);
     return check_summary();
 }

@@ -130,6 +130,16 @@ typedef struct edan_deps_link {
 size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out);
 
 /*
+ * edan_deps_step() of recs[0..n) in turn, keeping only each vertex's true
+ * predecessors (a tracker made with EDAN_DEPS_TRUE_PREDS): those of recs[i]
+ * are preds[off[i] .. off[i + 1]), ascending, each once (the order and set
+ * of edan_deps_info.preds). preds has room for cap, off for n + 1. It stops
+ * before a vertex whose list might not fit (up to EDAN_MAX_SRC + its access
+ * size). Returns how many were done (a failure: edan_deps_error).
+ */
+size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint64_t *preds, size_t cap, uint32_t *off);
+
+/*
  * The finish time of the last writer of register r (0: never written, or
  * x0). Between ready() and commit() it is what the pending vertex reads
  * through r: an analysis that defines its own times through commit() (the

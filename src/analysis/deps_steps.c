@@ -66,14 +66,39 @@ static inline __attribute__((always_inline)) void pick_regs(const edan_deps *t, 
     }
 }
 
+/* Vertex by - 1 into a list of predecessors kept ascending, each once (by: index + 1, 0 = none). */
+static inline void pred_add(uint64_t *list, uint32_t *n, uint64_t by)
+{
+    if (!by)
+        return;
+    const uint64_t v = by - 1;
+    uint32_t i = *n;
+    while (i > 0 && list[i - 1] > v)
+        i--;
+    if (i > 0 && list[i - 1] == v)
+        return;
+    for (uint32_t j = *n; j > i; j--)
+        list[j] = list[j - 1];
+    list[i] = v;
+    (*n)++;
+}
+
+/* The writers of op's source registers into a list of predecessors. */
+static inline void pred_regs(const edan_deps *t, const deps_op *op, uint64_t *list, uint32_t *n)
+{
+    for (int i = 0; i < EDAN_MAX_SRC; i++)
+        pred_add(list, n, t->reg_w[op->src[i]].by);
+}
+
 /*
  * A load or store of whole shadow units (4 or 8 aligned bytes, nearly every
  * access) on the short path of edan_deps_steps(): ready() and commit() for
- * it without their general loops. Returns 1 done, 0 not this path's case
- * (nothing changed: a unit it loads from is split), -1 failed (err set).
+ * it without their general loops; with preds, its true predecessors listed
+ * there (*n_preds of them). Returns 1 done, 0 not this path's case (nothing
+ * changed: a unit it loads from is split), -1 failed (err set).
  */
 static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const edan_exec *r, const deps_op *op,
-                                                             edan_deps_link *out)
+                                                             edan_deps_link *out, uint64_t *preds, uint32_t *n_preds)
 {
     const edan_insn *in = r->insn;
     const uint64_t a = r->addr;
@@ -88,11 +113,15 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
                 return -1;
             const deps_write *w = unit_write(u);
             if (w->split)
-                return 0;
+                return 0; /* the list so far is dropped by the caller */
             consider_F(&p, w->F, w->by);
             consider_md(&p, w->md, w->by);
+            if (preds)
+                pred_add(preds, n_preds, w->by);
         }
     }
+    if (preds)
+        pred_regs(t, op, preds, n_preds);
     const edan_access_class access = edan_cache_classify(&t->cache, t->has_cache, a, in->mem_size, rd, !rd);
     const bool mem = access.rd_ram || access.wr_ram;
     const uint64_t v = t->tot.vertices, md = p.md + mem;
@@ -115,30 +144,44 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
         put_write(unit_write(u), F, v + 1, (uint32_t)md);
     }
     deps_count(&t->tot, v, F, md, mem, cost);
-    *out = (edan_deps_link){p.crit, p.deep, mem};
+    if (out)
+        *out = (edan_deps_link){p.crit, p.deep, mem};
     return 1;
 }
 
-size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out)
+/*
+ * The loop of edan_deps_steps() and edan_deps_steps_preds(): links into out
+ * (when not NULL), or predecessors into preds (when not NULL; room for cap,
+ * lists by off). Inlined into each, so each has only its own work.
+ */
+static inline __attribute__((always_inline)) size_t
+steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out, uint64_t *preds, size_t cap, uint32_t *off)
 {
     if (t->pending)
         edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
     if (t->err.set)
         return 0;
     /*
-     * When the tracker keeps no reads and lists no predecessors, two short
-     * paths: instructions without memory access (about two thirds of a
-     * trace: up to three registers in, one out) and loads and stores of
-     * whole aligned units (whole_units()). Both make ready()'s choice of
-     * predecessors (the earliest on ties, whatever the order looked at) and
-     * commit()'s totals; every other vertex takes edan_deps_step().
+     * When the tracker keeps no reads and lists no predecessors but the
+     * true ones it is asked for here, two short paths: instructions without
+     * memory access (about two thirds of a trace: up to three registers in,
+     * one out) and loads and stores of whole aligned units (whole_units()).
+     * Both make ready()'s choice of predecessors (the earliest on ties,
+     * whatever the order looked at) and commit()'s totals; every other
+     * vertex takes edan_deps_step().
      */
-    const bool short_ok = !t->false_deps && !t->list_preds;
+    const bool short_ok = !t->false_deps && (preds ? !t->all_preds : !t->list_preds);
     const uint64_t *cls_cost = t->lane.cost.cls;
     edan_deps_totals *tot = &t->tot;
+    uint32_t used = 0;
+    if (preds)
+        off[0] = 0;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
+        uint32_t np = 0;
+        if (preds && cap - used < (size_t)EDAN_MAX_SRC + in->mem_size)
+            return i; /* no room for its list */
         if (short_ok) {
             const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : decode_op(t, r);
             if (!op)
@@ -151,6 +194,8 @@ size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_
                     edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
                     return i;
                 }
+                if (preds)
+                    pred_regs(t, op, preds + used, &np);
                 const uint64_t F = p.F + cost;
                 put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)p.md);
                 if (F > tot->Tinf || v == 0) {
@@ -159,24 +204,52 @@ size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_
                 }
                 tot->T1 += cost;
                 tot->vertices++;
-                out[i] = (edan_deps_link){p.crit, p.deep, false};
+                if (out)
+                    out[i] = (edan_deps_link){p.crit, p.deep, false};
+                if (preds)
+                    off[i + 1] = used += np;
                 continue;
             }
             const uint64_t size = in->mem_size;
             if ((in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_STORE) && !(r->flags & EDAN_EXEC_NO_ACCESS) &&
                 size >= EDAN_SHADOW_UNIT && size <= 2 * EDAN_SHADOW_UNIT && size % EDAN_SHADOW_UNIT == 0 &&
                 (r->addr & (size - 1)) == 0) {
-                const int done = whole_units(t, r, op, &out[i]);
+                const int done = whole_units(t, r, op, out ? &out[i] : NULL, preds ? preds + used : NULL, &np);
                 if (done < 0)
                     return i;
-                if (done)
+                if (done) {
+                    if (preds)
+                        off[i + 1] = used += np;
                     continue;
+                }
+                np = 0;
             }
         }
         edan_deps_info info;
         if (edan_deps_step(t, r, &info))
             return i;
-        out[i] = (edan_deps_link){info.crit, info.deep, info.mem};
+        if (out)
+            out[i] = (edan_deps_link){info.crit, info.deep, info.mem};
+        if (preds) {
+            for (size_t k = 0; k < info.n_preds; k++)
+                if (!info.preds[k].false_dep)
+                    preds[used + np++] = info.preds[k].v;
+            off[i + 1] = used += np;
+        }
     }
     return n;
+}
+
+size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out)
+{
+    return steps(t, recs, n, out, NULL, 0, NULL);
+}
+
+size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint64_t *preds, size_t cap, uint32_t *off)
+{
+    if (!t->list_preds || t->all_preds) {
+        edan_error_set(&t->err, "edan_deps_steps_preds() needs a tracker made with EDAN_DEPS_TRUE_PREDS");
+        return 0;
+    }
+    return steps(t, recs, n, NULL, preds, cap, off);
 }

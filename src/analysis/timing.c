@@ -416,7 +416,7 @@ _Static_assert(SIMPLE_PREDS == 3, "step_simple() takes the latest of three prede
  * the same results). Conditions the same in every lane are tested in the
  * loop, where their branches always go the same way.
  */
-static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_info *info, const front c)
+static int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds, const front c)
 {
     const edan_insn *in = rec->insn;
     const int K = t->K;
@@ -425,9 +425,9 @@ static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_inf
     /* the predecessors in the window (the others committed before v dispatched), padded with zero times */
     static const tick zero[MAXK];
     const tick *pf[SIMPLE_PREDS] = {zero, zero, zero};
-    for (size_t i = 0, np = 0; i < info->n_preds; i++)
-        if (v - info->preds[i].v <= rmask)
-            pf[np++] = ROW(t->F, info->preds[i].v & rmask);
+    for (size_t i = 0, np = 0; i < n_preds; i++)
+        if (v - preds[i] <= rmask)
+            pf[np++] = ROW(t->F, preds[i] & rmask);
     if (id_room(t, rec->id))
         return -1;
     t->id_count[rec->id]++;
@@ -467,13 +467,9 @@ static int step_simple(edan_timing *t, const edan_exec *rec, const edan_deps_inf
     return step_end(t, in);
 }
 
-static int step(edan_timing *t, const edan_exec *rec)
+/* One vertex, whose true predecessors the tracker has listed (ascending). */
+static int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
 {
-    edan_deps_info info;
-    if (edan_deps_step(t->deps, rec, &info)) {
-        edan_error_set(&t->err, "%s", edan_deps_error(t->deps)->msg);
-        return -1;
-    }
     const edan_insn *in = rec->insn;
     const int K = t->K;
     const uint64_t v = t->v;
@@ -510,8 +506,8 @@ static int step(edan_timing *t, const edan_exec *rec)
         .dispatch_width = t->m.dispatch_width,
         .commit_width = t->m.commit_width,
     };
-    if (!accessed && !imiss && info.n_preds <= SIMPLE_PREDS)
-        return step_simple(t, rec, &info, c);
+    if (!accessed && !imiss && n_preds <= SIMPLE_PREDS)
+        return step_simple(t, rec, preds, n_preds, c);
     /*
      * The stages of each lane one after the other where nothing in between
      * is shared (the lanes share no state): fetch and dispatch in one loop,
@@ -542,8 +538,8 @@ static int step(edan_timing *t, const edan_exec *rec)
     /* the predecessors' finish rows, to a (registers, and bytes when not split) or b; in chunks of PRED_CHUNK */
     const tick *pa[PRED_CHUNK], *pb[PRED_CHUNK];
     size_t na = 0, nb = 0;
-    for (size_t i = 0; i <= info.n_preds; i++) {
-        if (i == info.n_preds || na == PRED_CHUNK || nb == PRED_CHUNK) {
+    for (size_t i = 0; i <= n_preds; i++) {
+        if (i == n_preds || na == PRED_CHUNK || nb == PRED_CHUNK) {
             for (int k = 0; k < K; k++) {
                 tick x = a[k], y = any_b ? b[k] : 0;
                 for (size_t j = 0; j < na; j++)
@@ -555,10 +551,10 @@ static int step(edan_timing *t, const edan_exec *rec)
             }
             any_b |= nb > 0;
             na = nb = 0;
-            if (i == info.n_preds)
+            if (i == n_preds)
                 break;
         }
-        const uint64_t p = info.preds[i].v;
+        const uint64_t p = preds[i];
         if (v - p > t->rmask)
             continue; /* committed before v dispatched */
         const bool from_store = is_load && t->stores[p & t->rmask];
@@ -689,9 +685,24 @@ static int step(edan_timing *t, const edan_exec *rec)
 static void consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_timing *t = ctx;
-    for (size_t i = 0; i < n && !t->err.set; i++)
-        if (step(t, &recs[i]))
+    for (size_t i = 0; i < n && !t->err.set;) {
+        /* the tracker over a part of the batch (its short paths), then the model over that part */
+        const size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        const size_t done =
+            edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
+        for (size_t j = 0; j < done; j++)
+            if (step(t, &recs[i + j], t->preds + t->off[j], t->off[j + 1] - t->off[j]))
+                return;
+        if (done < want && edan_deps_error(t->deps)->set) {
+            edan_error_set(&t->err, "%s", edan_deps_error(t->deps)->msg);
             return;
+        }
+        if (!done) { /* cannot be: a record's list always fits an empty buffer */
+            edan_error_set(&t->err, "dependency tracker: no room for a predecessor list");
+            return;
+        }
+        i += done;
+    }
     for (int k = 0; k < t->K; k++)
         if (t->last_commit[k] > TICK_LIMIT || t->drain[k] > TICK_LIMIT)
             edan_error_set(&t->err, "the predicted time at %g ns exceeds 2^58 cycles: not supported", t->lat_ns[k]);

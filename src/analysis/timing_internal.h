@@ -39,6 +39,9 @@ typedef struct slots {
     uint32_t taken[MAXK];
 } slots;
 
+/* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
+#define PRED_BATCH 1024
+
 struct edan_timing {
     edan_machine m;
     int K;
@@ -46,6 +49,9 @@ struct edan_timing {
     tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
     int nlev;
     edan_deps *deps;
+    /* a batch's true predecessors from the tracker: those of its record i are preds[off[i] .. off[i + 1]) */
+    uint64_t preds[PRED_BATCH * 4];
+    uint32_t off[PRED_BATCH + 1];
     edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
     bool dc_ok, ic_ok;
     uint32_t line_shift;
