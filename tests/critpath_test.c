@@ -169,6 +169,18 @@ static bool same_vertices(const path *a, const path *b)
     return same;
 }
 
+/* A long trace over table: basic blocks (runs of consecutive ids, then a jump), addresses in [0x400000, + span). */
+static void fill_long_trace(edan_exec *recs, size_t n, const edan_insn *table, uint64_t span)
+{
+    uint32_t id = (uint32_t)rnd(LONG_IDS);
+    for (size_t i = 0; i < n; i++) {
+        id = rnd(8) && id + 1 < LONG_IDS ? id + 1 : (uint32_t)rnd(LONG_IDS);
+        recs[i].insn = &table[id];
+        recs[i].id = id;
+        recs[i].addr = 0x400000 + (rnd(span) & ~(uint64_t)(rnd(4) ? table[id].mem_size - 1 : 0));
+    }
+}
+
 static void long_traces(int trials)
 {
     static edan_insn table[LONG_IDS];
@@ -185,14 +197,7 @@ static void long_traces(int trials)
         CHECK(recs && crit && deep && mem, "out of memory");
         if (!recs || !crit || !deep || !mem)
             return;
-        /* basic blocks: runs of consecutive ids, then a jump */
-        uint32_t id = (uint32_t)rnd(LONG_IDS);
-        for (size_t i = 0; i < n; i++) {
-            id = rnd(8) && id + 1 < LONG_IDS ? id + 1 : (uint32_t)rnd(LONG_IDS);
-            recs[i].insn = &table[id];
-            recs[i].id = id;
-            recs[i].addr = 0x400000 + (rnd(span) & ~(uint64_t)(rnd(4) ? table[id].mem_size - 1 : 0));
-        }
+        fill_long_trace(recs, n, table, span);
         const bool fd = trial & 1, cache = trial & 2;
         edan_lane_config lane;
         edan_edag_config cfg;
@@ -278,14 +283,9 @@ static void preds_batches(int trials)
         CHECK(recs != NULL, "out of memory");
         if (!recs)
             return;
-        uint32_t id = (uint32_t)rnd(LONG_IDS);
-        for (size_t i = 0; i < n; i++) {
-            id = rnd(8) && id + 1 < LONG_IDS ? id + 1 : (uint32_t)rnd(LONG_IDS);
-            recs[i].insn = &table[id];
-            recs[i].id = id;
-            recs[i].addr = 0x400000 + (rnd(span) & ~(uint64_t)(rnd(4) ? table[id].mem_size - 1 : 0));
+        fill_long_trace(recs, n, table, span);
+        for (size_t i = 0; i < n; i++)
             recs[i].flags = rnd(50) ? 0 : EDAN_EXEC_NO_ACCESS;
-        }
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
         edan_lane_config lane = cfg.lane[0];

@@ -416,6 +416,20 @@ void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, F
         report_text(t, s, f);
 }
 
+/* A row's counts, the columns loads .. store_blocks of the classes-loops and classes-functions tables, and its end. */
+static void csv_totals(edan_csv *c, const lc_totals *z)
+{
+    edan_csv_u64(c, z->load_accesses);
+    for (int k = 0; k < C_STORE; k++)
+        edan_csv_u64(c, z->accesses[k]);
+    edan_csv_u64(c, z->load_blocks);
+    for (int k = 0; k < C_STORE; k++)
+        edan_csv_u64(c, z->blocks[k]);
+    edan_csv_u64(c, z->accesses[C_STORE]);
+    edan_csv_u64(c, z->blocks[C_STORE]);
+    edan_csv_end_row(c);
+}
+
 /* classes-loops: a row per innermost loop. */
 static int loops_csv(const classes_tool *t, const char *dir, const char *name, edan_srcmap *src, edan_error *err)
 {
@@ -438,15 +452,7 @@ static int loops_csv(const classes_tool *t, const char *dir, const char *name, e
         edan_csv_str(&c, p.function);
         edan_csv_str(&c, p.file);
         edan_csv_u64(&c, p.line);
-        edan_csv_u64(&c, z->load_accesses);
-        for (int k = 0; k < C_STORE; k++)
-            edan_csv_u64(&c, z->accesses[k]);
-        edan_csv_u64(&c, z->load_blocks);
-        for (int k = 0; k < C_STORE; k++)
-            edan_csv_u64(&c, z->blocks[k]);
-        edan_csv_u64(&c, z->accesses[C_STORE]);
-        edan_csv_u64(&c, z->blocks[C_STORE]);
-        edan_csv_end_row(&c);
+        csv_totals(&c, z);
     }
     if (!rc)
         rc = edan_csv_close(&c, err);
@@ -519,15 +525,7 @@ static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error 
         for (size_t i = 0; !rc && i < n; i++) {
             const lc_totals *z = &rows[i].z;
             edan_csv_str(&c, fn_name(t, rows[i].key));
-            edan_csv_u64(&c, z->load_accesses);
-            for (int k = 0; k < C_STORE; k++)
-                edan_csv_u64(&c, z->accesses[k]);
-            edan_csv_u64(&c, z->load_blocks);
-            for (int k = 0; k < C_STORE; k++)
-                edan_csv_u64(&c, z->blocks[k]);
-            edan_csv_u64(&c, z->accesses[C_STORE]);
-            edan_csv_u64(&c, z->blocks[C_STORE]);
-            edan_csv_end_row(&c);
+            csv_totals(&c, z);
         }
         if (!rc)
             rc = edan_csv_close(&c, err);
