@@ -70,6 +70,16 @@ add_test(NAME fuzz_options_replay COMMAND fuzz_options_replay ${CMAKE_SOURCE_DIR
 add_executable(fuzz_machine_replay fuzz/fuzz_machine.c fuzz/replay_main.c)
 target_link_libraries(fuzz_machine_replay PRIVATE edan_core)
 add_test(NAME fuzz_machine_replay COMMAND fuzz_machine_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_machine)
+# The machine-readable outputs (JSON, CSV) for hostile names, options and traces, checked by strict validators
+# (fuzz/strict_check.c), which their own test shows to refuse what is invalid.
+add_executable(fuzz_outputs_replay fuzz/fuzz_outputs.c fuzz/strict_check.c fuzz/replay_main.c)
+target_link_libraries(fuzz_outputs_replay PRIVATE edan_core)
+add_test(NAME fuzz_outputs_replay COMMAND fuzz_outputs_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_outputs
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(fuzz_outputs_replay PROPERTIES LABELS hostile)
+add_executable(strict_check_test fuzz/strict_check_test.c fuzz/strict_check.c)
+add_test(NAME fuzz_strict_check COMMAND strict_check_test)
+set_tests_properties(fuzz_strict_check PROPERTIES LABELS hostile)
 
 # The tree follows the committed .clang-format.
 find_program(CLANG_FORMAT clang-format)
