@@ -51,14 +51,15 @@ bench-quick: build
 	@python3 bench/bench_online.py $(BUILD) --quick
 	@python3 bench/bench_sampled.py $(BUILD) --quick
 
-# Coverage-guided fuzzing (libFuzzer, clang): the trace readers, the options and the machine files, each
-# for FUZZ_SECONDS (600 by default), the three at once. Any ASan or UBSan report stops a target and fails make fuzz.
+# Coverage-guided fuzzing (libFuzzer, clang): the trace readers, the options, the machine files and the
+# machine-readable outputs (JSON and CSV checked by strict validators), each for FUZZ_SECONDS (600 by default),
+# the four at once. Any ASan or UBSan report, or an invalid output, stops a target and fails make fuzz.
 FUZZ_SECONDS ?= 600
 FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -Wno-unknown-attributes
 FUZZ_LIBS = -lzstd -lelf -ldw -linih -liberty -lm -lpthread
 fuzz: deps
-	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options $(BUILD)/fuzz-work-machine
+	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options $(BUILD)/fuzz-work-machine $(BUILD)/fuzz-work-outputs
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/trace/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_trace_reader
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_options.c \
@@ -66,15 +67,21 @@ fuzz: deps
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_options
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_machine.c $(wildcard src/util/*.c src/isa/*.c src/trace/*.c src/analysis/*.c src/config/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_machine
+	@clang $(FUZZ_FLAGS) -fsanitize-coverage-ignorelist=fuzz/outputs_coverage_ignore.txt fuzz/fuzz_outputs.c fuzz/strict_check.c \
+	    $(wildcard src/util/*.c src/isa/*.c src/trace/*.c src/analysis/*.c src/config/*.c src/report/*.c src/tool/*.c) \
+	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_outputs
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -dict=fuzz/trace.dict \
 	    $(BUILD)/fuzz-work fuzz/corpus > $(BUILD)/fuzz-trace.log 2>&1 & trace=$$!; \
 	$(BUILD)/fuzz_machine -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    $(BUILD)/fuzz-work-machine fuzz/corpus_machine > $(BUILD)/fuzz-machine.log 2>&1 & machine=$$!; \
+	$(BUILD)/fuzz_outputs -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=60 -dict=fuzz/outputs.dict \
+	    $(BUILD)/fuzz-work-outputs fuzz/corpus_outputs > $(BUILD)/fuzz-outputs.log 2>&1 & outputs=$$!; \
 	$(BUILD)/fuzz_options -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 	    $(BUILD)/fuzz-work-options fuzz/corpus_options > $(BUILD)/fuzz-options.log 2>&1; options=$$?; \
-	wait $$trace; trace=$$?; wait $$machine; machine=$$?; \
-	grep -h "stat::number_of_executed_units" $(BUILD)/fuzz-trace.log $(BUILD)/fuzz-options.log $(BUILD)/fuzz-machine.log; \
-	if [ $$trace -ne 0 ] || [ $$options -ne 0 ] || [ $$machine -ne 0 ]; then \
+	wait $$trace; trace=$$?; wait $$machine; machine=$$?; wait $$outputs; outputs=$$?; \
+	grep -h "stat::number_of_executed_units" $(BUILD)/fuzz-trace.log $(BUILD)/fuzz-options.log $(BUILD)/fuzz-machine.log \
+	    $(BUILD)/fuzz-outputs.log; \
+	if [ $$trace -ne 0 ] || [ $$options -ne 0 ] || [ $$machine -ne 0 ] || [ $$outputs -ne 0 ]; then \
 	    echo "make fuzz: a target failed (see $(BUILD)/fuzz-*.log)"; exit 1; fi
 
 # MemGaze's trace and load-class readers and its footprint table (src/memgaze/), for FUZZ_SECONDS.

@@ -62,6 +62,8 @@ def text_counts(prog, n, *opts):
          "loads": 0, "stores": 0, "stack_loads": 0, "stack_stores": 0, "instructions": 0}
     depth = 0
     for line in lines:
+        if line.startswith("#"):  # edan's header and end line
+            continue
         dis = line.split(";")[1]
         mn = dis.split()[0]
         kind = next((k for p, k in FP_KIND if mn.startswith(p)), None)

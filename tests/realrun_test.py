@@ -134,8 +134,10 @@ def test_text_compat():
             check(edan("record", "--text", "--filter=kernel", "-o", text2, os.path.join(EX, prog),
                        str(n)).returncode == 0, f"record --text {prog}")
             with open(text) as f:
-                first = f.readline()
-            check(";" in first, f"{prog}: text trace line '{first.strip()}' is not ';' separated")
+                lines = f.read().splitlines()
+            check(lines[0] == "# edan text trace 1" and lines[-1].startswith("# edan end: "),
+                  f"{prog}: edan's header and end line: {lines[0]!r} ... {lines[-1]!r}")
+            check(";" in lines[1], f"{prog}: text trace line '{lines[1]}' is not ';' separated")
             results = []
             for t in (binary, text, text2):
                 p = edan("analyze", "--json", *opts, t)

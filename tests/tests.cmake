@@ -22,6 +22,11 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
   endforeach()
+  foreach(category cuts killed)
+    add_test(NAME hostile_text_${category}_real
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_text_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(hostile_text_${category}_real PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
+  endforeach()
 else()
   message(WARNING "riscv64-linux-gnu-gcc, qemu-riscv64 or python3 missing: real-run tests are not registered")
 endif()
@@ -48,6 +53,11 @@ add_executable(trace_test tests/trace_test.c tests/trace_format_test.c)
 target_link_libraries(trace_test PRIVATE edan_core)
 add_test(NAME trace_formats COMMAND trace_test ${CMAKE_BINARY_DIR})
 set_tests_properties(trace_formats PROPERTIES TIMEOUT 900)
+# A text trace cut short never reads as complete (issue 20): every cut of a trace edan wrote.
+add_executable(hostile_text_test tests/hostile_text_test.c)
+target_link_libraries(hostile_text_test PRIVATE edan_core)
+add_test(NAME hostile_text_cuts COMMAND hostile_text_test ${CMAKE_SOURCE_DIR}/tests/golden)
+set_tests_properties(hostile_text_cuts PROPERTIES LABELS hostile)
 
 # The fuzz corpus replayed by a plain driver (under ASan/UBSan in the sanitizer build);
 # 'make fuzz' runs the libFuzzer target itself.
@@ -60,6 +70,16 @@ add_test(NAME fuzz_options_replay COMMAND fuzz_options_replay ${CMAKE_SOURCE_DIR
 add_executable(fuzz_machine_replay fuzz/fuzz_machine.c fuzz/replay_main.c)
 target_link_libraries(fuzz_machine_replay PRIVATE edan_core)
 add_test(NAME fuzz_machine_replay COMMAND fuzz_machine_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_machine)
+# The machine-readable outputs (JSON, CSV) for hostile names, options and traces, checked by strict validators
+# (fuzz/strict_check.c), which their own test shows to refuse what is invalid.
+add_executable(fuzz_outputs_replay fuzz/fuzz_outputs.c fuzz/strict_check.c fuzz/replay_main.c)
+target_link_libraries(fuzz_outputs_replay PRIVATE edan_core)
+add_test(NAME fuzz_outputs_replay COMMAND fuzz_outputs_replay ${CMAKE_SOURCE_DIR}/fuzz/corpus_outputs
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(fuzz_outputs_replay PROPERTIES LABELS hostile)
+add_executable(strict_check_test fuzz/strict_check_test.c fuzz/strict_check.c)
+add_test(NAME fuzz_strict_check COMMAND strict_check_test)
+set_tests_properties(fuzz_strict_check PROPERTIES LABELS hostile)
 
 # The tree follows the committed .clang-format.
 find_program(CLANG_FORMAT clang-format)

@@ -32,19 +32,35 @@
 
 const char *cli_prog_name = "edan";
 
+/* One line, whatever a file name holds: control characters (terminal escapes, newlines) are shown as '?'. */
+static void print_line(const char *kind, char *msg)
+{
+    for (char *p = msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(stderr, "%s: %s%s\n", cli_prog_name, kind, msg);
+}
+
 void cli_die(int status, const char *fmt, ...)
 {
-    /* one line, whatever a file name holds: control characters (terminal escapes, newlines) are shown as '?' */
     char msg[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (char *p = msg; *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    fprintf(stderr, "%s: %s\n", cli_prog_name, msg);
+    print_line("", msg);
     exit(status);
+}
+
+/* The trace's warning, if it has one (a text trace whose completeness could not be checked). */
+static void warn_source(const edan_trace_source *src)
+{
+    const char *w = edan_trace_source_warning(src);
+    char msg[4096];
+    if (w) {
+        snprintf(msg, sizeof msg, "%s", w);
+        print_line("warning: ", msg);
+    }
 }
 
 static void usage_main(FILE *f)
@@ -552,6 +568,7 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     }
     if (progress)
         fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
+    warn_source(src);
     if (edan_session_finish(s, &err))
         cli_die(1, "%s", err.msg);
     *source = src;
@@ -649,13 +666,17 @@ static int cmd_convert(int argc, char **argv)
         long n = edan_trace_source_next(src, recs, CAP, &err);
         if (n < 0) {
             /* Do not leave a complete-looking conversion of a broken input behind. */
-            unlink(outp);
+            if (tw)
+                edan_text_writer_abandon(tw); /* its temporary file: a file already named outp stays */
+            else
+                unlink(outp);
             cli_die(2, "%s", err.msg);
         }
         if (n == 0)
             break;
         sink.consume(sink.ctx, recs, (size_t)n);
     }
+    warn_source(src);
     if (tw && edan_text_writer_close(tw, &err))
         cli_die(2, "%s", err.msg);
     if (bw && edan_trace_writer_close(bw, &err))

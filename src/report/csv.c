@@ -3,6 +3,8 @@
  */
 #include "report/csv.h"
 
+#include "report/json.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -42,17 +44,24 @@ void edan_csv_str(edan_csv *c, const char *s)
     sep(c);
     if (!s)
         return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, c->f);
-        return;
-    }
-    fputc('"', c->f);
-    for (; *s; s++) {
-        if (*s == '"')
+    const bool quote = strpbrk(s, ",\"\r\n") != NULL;
+    if (quote)
+        fputc('"', c->f);
+    /* UTF-8 as the JSON report is: a byte that is not (a name can hold any) becomes U+FFFD */
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const int n = edan_utf8_len(p);
+        if (!n) {
+            fputs("\xef\xbf\xbd", c->f);
+            p++;
+            continue;
+        }
+        if (*p == '"')
             fputc('"', c->f);
-        fputc(*s, c->f);
+        fwrite(p, 1, (size_t)n, c->f);
+        p += n;
     }
-    fputc('"', c->f);
+    if (quote)
+        fputc('"', c->f);
 }
 
 void edan_csv_u64(edan_csv *c, uint64_t v)

@@ -23,7 +23,8 @@ typedef struct edan_csv {
  */
 int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *table, const char *header,
                   edan_error *err);
-/* A field: text (quoted when it holds a comma, a quote or a line break; NULL is empty), or a number. */
+/* A field: text (quoted when it holds a comma, a quote or a line break; a byte that is not UTF-8 becomes U+FFFD,
+ * as in the JSON report; NULL is empty), or a number. */
 void edan_csv_str(edan_csv *c, const char *s);
 void edan_csv_u64(edan_csv *c, uint64_t v);
 void edan_csv_num(edan_csv *c, double v);

@@ -3,8 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 
-/* The length of the well-formed UTF-8 sequence at s (1 to 4), or 0 (RFC 3629: no overlongs, no surrogates). */
-static int utf8_len(const unsigned char *s)
+int edan_utf8_len(const unsigned char *s)
 {
     const unsigned char c = s[0];
     if (c < 0x80)
@@ -28,7 +27,7 @@ void edan_json_str(FILE *f, const char *s)
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         const unsigned char ch = *p;
-        const int n = utf8_len(p);
+        const int n = edan_utf8_len(p);
         if (ch == '"' || ch == '\\')
             fprintf(f, "\\%c", ch);
         else if (ch < 0x20 || ch == 0x7f)

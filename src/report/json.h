@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The length of the well-formed UTF-8 sequence at s (1 to 4), or 0 (RFC 3629: no overlongs, no surrogates); the
+ * JSON and the CSV writers replace a byte that starts none with U+FFFD. */
+int edan_utf8_len(const unsigned char *s);
 /* A JSON string (escaped; bytes that are not UTF-8 become U+FFFD, so the report stays valid JSON), or null for NULL. */
 void edan_json_str(FILE *f, const char *s);
 /* A number: whole values below 9e15 without a fraction, others with 17 digits, NaN and infinities as null. */

@@ -97,6 +97,9 @@ int edan_trace_source_format(const edan_trace_source *s);
 const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s);
 long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err);
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s);
+/* Once next() returned 0: NULL, or a warning for the user (a text trace
+ * whose completeness could not be checked: edan_text_reader_warning). */
+const char *edan_trace_source_warning(const edan_trace_source *s);
 void edan_trace_source_close(edan_trace_source *s);
 /* Feed the whole source to c in batches, then call c->finish. Returns 0, or
  * -1 with err set when reading fails (c->finish is still called) or finish

@@ -150,6 +150,11 @@ const edan_code_table *edan_trace_source_code(const edan_trace_source *s)
     return s->bin ? edan_trace_reader_code(s->bin) : edan_text_reader_code(s->text);
 }
 
+const char *edan_trace_source_warning(const edan_trace_source *s)
+{
+    return s->text ? edan_text_reader_warning(s->text) : NULL;
+}
+
 void edan_trace_source_close(edan_trace_source *s)
 {
     if (!s)

@@ -50,6 +50,11 @@ struct edan_text_reader {
     int state;
     char msg[1024];
 
+    uint64_t records;  /* records parsed so far */
+    bool edan_written; /* edan's header was read: the end line is required */
+    uint64_t end_line; /* the line of the end line, 0 before it */
+    char warning[1024];
+
     edan_code_table *code;
     text_entry *tab; /* open addressing, power-of-two capacity, <= half full */
     size_t tab_cap, tab_n;
@@ -331,14 +336,72 @@ static const text_entry *lookup(edan_text_reader *r, const char *text, size_t n,
     return e;
 }
 
+static bool starts_with(const char *s, size_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+    return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+/*
+ * A comment line (s starts with '#', n > 0, leading blanks gone): edan's
+ * header and end line are checked, any other comment is skipped. 0, or -1
+ * on error.
+ */
+static int comment_line(edan_text_reader *r, const char *s, size_t n)
+{
+    while (n > 0 && is_space(s[n - 1]))
+        n--;
+    if (starts_with(s, n, EDAN_TEXT_HEADER_PREFIX)) {
+        if (n != strlen(EDAN_TEXT_HEADER) || memcmp(s, EDAN_TEXT_HEADER, n) != 0) {
+            reader_fail(r, "'%.*s' is not a header this edan reads ('%s')", (int)n, s, EDAN_TEXT_HEADER);
+            return -1;
+        }
+        if (r->records || r->edan_written || r->end_line) {
+            reader_fail(r, "edan's header line after the start of the trace (two traces joined?)");
+            return -1;
+        }
+        r->edan_written = true;
+        return 0;
+    }
+    if (!starts_with(s, n, EDAN_TEXT_END_PREFIX))
+        return 0;
+    const char *p = s + strlen(EDAN_TEXT_END_PREFIX), *end = s + n;
+    uint64_t count = 0;
+    const char *digits = p;
+    while (p < end && *p >= '0' && *p <= '9' && count <= (UINT64_MAX - 9) / 10)
+        count = count * 10 + (uint64_t)(*p++ - '0');
+    const char *tail = EDAN_TEXT_END_SUFFIX;
+    if (p == digits || (size_t)(end - p) != strlen(tail) || memcmp(p, tail, strlen(tail)) != 0) {
+        reader_fail(r, "malformed end line '%.*s' (expected '" EDAN_TEXT_END_PREFIX "N" EDAN_TEXT_END_SUFFIX "')",
+                    (int)n, s);
+        return -1;
+    }
+    if (r->end_line) {
+        reader_fail(r, "a second end line (the first is line %" PRIu64 "; two traces joined?)", r->end_line);
+        return -1;
+    }
+    if (count != r->records) {
+        reader_fail(r, "the end line counts %" PRIu64 " instructions, but the trace has %" PRIu64, count, r->records);
+        return -1;
+    }
+    r->end_line = r->line;
+    return 0;
+}
+
 /* Parse one line into *o. Returns 1 with a record, 0 for a skipped line,
  * -1 on error. */
 static int parse_line(edan_text_reader *r, char *s, size_t n, edan_exec *o)
 {
     while (n > 0 && is_space(*s))
         s++, n--;
-    if (n == 0 || *s == '#')
+    if (n == 0)
         return 0;
+    if (*s == '#')
+        return comment_line(r, s, n);
+    if (r->end_line) {
+        reader_fail(r, "an instruction after the end line (line %" PRIu64 "; two traces joined?)", r->end_line);
+        return -1;
+    }
     const char *f[MAX_FIELDS];
     size_t fl[MAX_FIELDS];
     size_t nf = 0;
@@ -440,7 +503,36 @@ static int parse_line(edan_text_reader *r, char *s, size_t n, edan_exec *o)
         else
             o->flags = EDAN_EXEC_NO_ACCESS;
     }
+    r->records++;
     return 1;
+}
+
+/* At the end of the input: a trace edan wrote must have its end line; one
+ * without edan's header (the original tool's) cannot be checked. 0, or -1 on
+ * error. */
+static int check_end(edan_text_reader *r)
+{
+    if (r->end_line)
+        return 0;
+    if (r->edan_written) {
+        reader_fail(
+            r,
+            "the trace ends here without the end line edan writes when it closes a trace ('" EDAN_TEXT_END_PREFIX
+            "N" EDAN_TEXT_END_SUFFIX "'): it was cut off after %" PRIu64
+            " instructions (an interrupted record or a truncated copy)",
+            r->records);
+        return -1;
+    }
+    snprintf(r->warning, sizeof r->warning,
+             "%s: a text trace without edan's header line ('%s'), as the original EDAN tool writes them: whether it is "
+             "complete cannot be checked",
+             r->name, EDAN_TEXT_HEADER);
+    return 0;
+}
+
+const char *edan_text_reader_warning(const edan_text_reader *r)
+{
+    return r->warning[0] ? r->warning : NULL;
 }
 
 long edan_text_reader_next(edan_text_reader *r, edan_exec *out, size_t cap, edan_error *err)
@@ -451,7 +543,8 @@ long edan_text_reader_next(edan_text_reader *r, edan_exec *out, size_t cap, edan
         size_t len;
         int rc = next_line(r, &line, &len);
         if (rc == 0) {
-            r->state = RD_DONE;
+            if (check_end(r) == 0)
+                r->state = RD_DONE;
             break;
         }
         if (rc < 0)
@@ -485,6 +578,7 @@ struct edan_text_writer {
     bool finished;
     char *buf;
     size_t len;
+    uint64_t records; /* written, for the end line */
     /* Per producer id: the cached "0xpc;disassembly" or "disassembly". */
     dis_ref *dis;
     size_t dis_cap;
@@ -528,7 +622,9 @@ edan_text_writer *edan_text_writer_open(const char *path, bool with_pc, edan_err
         text_writer_free(w);
         return NULL;
     }
-    w->out.remove_on_failure = true; /* no trailer would tell a cut-off text trace from a whole one */
+    /* as it always was: a text trace whose writing failed is removed (it would read as cut off) */
+    w->out.remove_on_failure = true;
+    w->len = (size_t)snprintf(w->buf, WBUF, "%s\n", EDAN_TEXT_HEADER);
     return w;
 }
 
@@ -650,6 +746,7 @@ void edan_text_writer_consume(void *writer, const edan_exec *recs, size_t n)
         }
         *p++ = '\n';
         w->len = (size_t)(p - w->buf);
+        w->records++;
     }
 }
 
@@ -658,6 +755,12 @@ int edan_text_writer_finish(void *writer)
     edan_text_writer *w = writer;
     if (!w->finished) {
         w->finished = true;
+        /* the end line, only here: a writer that never finishes (a killed process) leaves a trace without it */
+        if (WBUF - w->len < MAX_LINE_OUT)
+            flush_buf(w);
+        int k = snprintf(w->buf + w->len, WBUF - w->len, EDAN_TEXT_END_PREFIX "%" PRIu64 EDAN_TEXT_END_SUFFIX "\n",
+                         w->records);
+        w->len += (size_t)k;
         flush_buf(w);
     }
     return w->out.failed ? -1 : 0;
@@ -671,6 +774,15 @@ int edan_text_writer_close(edan_text_writer *w, edan_error *err)
     int rc = edan_outfile_close(&w->out, err);
     text_writer_free(w);
     return rc;
+}
+
+void edan_text_writer_abandon(edan_text_writer *w)
+{
+    if (!w)
+        return;
+    edan_outfile_fail(&w->out, "abandoned", 0);
+    edan_outfile_close(&w->out, NULL);
+    text_writer_free(w);
 }
 
 edan_consumer edan_text_writer_consumer(edan_text_writer *w)
