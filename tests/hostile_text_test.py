@@ -63,6 +63,19 @@ def test_cuts():
         check(sorted(os.listdir(d)) == ["converted.txt", "cut.txt", "out.txt", "plugin.txt", "t.edt"] and
               open(out).read() == "keep\n", f"convert of a cut trace leaves nothing, and no file replaced: "
               f"{sorted(os.listdir(d))}")
+        # the same for a binary trace cut in its middle, converted to binary: the writer's temporary file goes
+        with tempfile.TemporaryDirectory() as d2:
+            big, half, out2 = (os.path.join(d2, n) for n in ("big.edt", "half.edt", "out.edt"))
+            check(edan("record", "-o", big, os.path.join(EX, "spmv"), "3000").returncode == 0, "record spmv")
+            data = open(big, "rb").read()
+            with open(half, "wb") as f:
+                f.write(data[:len(data) // 2])
+            with open(out2, "w") as f:
+                f.write("keep\n")
+            p = edan("convert", "--binary", half, out2, expect=2)
+            check(p.returncode == 2 and "truncated" in p.stderr and sorted(os.listdir(d2)) == ["big.edt", "half.edt",
+                  "out.edt"] and open(out2).read() == "keep\n",
+                  f"binary convert of a cut trace: {p.stderr.strip()}, {sorted(os.listdir(d2))}")
         # the original tool's format: no edan lines, read whole, with a warning naming the file
         orig = os.path.join(d, "orig.txt")
         with open(orig, "w") as f:

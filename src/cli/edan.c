@@ -666,10 +666,9 @@ static int cmd_convert(int argc, char **argv)
         long n = edan_trace_source_next(src, recs, CAP, &err);
         if (n < 0) {
             /* Do not leave a complete-looking conversion of a broken input behind. */
-            if (tw)
-                edan_text_writer_abandon(tw); /* its temporary file: a file already named outp stays */
-            else
-                unlink(outp);
+            /* their temporary files: a file already named outp stays */
+            edan_text_writer_abandon(tw);
+            edan_trace_writer_abandon(bw);
             cli_die(2, "%s", err.msg);
         }
         if (n == 0)

@@ -57,6 +57,8 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n);
 int edan_trace_writer_finish(void *writer);
 /* Finish if not done, release everything; 0 on success, -1 with err set. */
 int edan_trace_writer_close(edan_trace_writer *w, edan_error *err);
+/* Give up a trace being written (its input broke off): nothing takes its name, a file already there stays. */
+void edan_trace_writer_abandon(edan_trace_writer *w);
 /* A consumer feeding this writer (finish = edan_trace_writer_finish). */
 edan_consumer edan_trace_writer_consumer(edan_trace_writer *w);
 

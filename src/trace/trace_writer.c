@@ -543,6 +543,18 @@ int edan_trace_writer_close(edan_trace_writer *w, edan_error *err)
     return rc;
 }
 
+void edan_trace_writer_abandon(edan_trace_writer *w)
+{
+    if (!w)
+        return;
+    stop_compressor(w);
+    w->finished = true;
+    w->file.remove_on_failure = true; /* its temporary file goes; a file already of that name stays */
+    edan_outfile_fail(&w->file, "abandoned", 0);
+    edan_outfile_close(&w->file, NULL);
+    writer_free(w);
+}
+
 edan_consumer edan_trace_writer_consumer(edan_trace_writer *w)
 {
     edan_consumer c = {.ctx = w, .consume = edan_trace_writer_consume, .finish = edan_trace_writer_finish};
