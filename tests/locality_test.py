@@ -438,6 +438,9 @@ def test_sampled_only():
                                                                for c in SAMPLED_KEYS + ("loads", "loads_error")),
               f"{what}: per function: {[(n, c['loads']) for n, c in fs[:4]]} vs {[(n, c['loads']) for n, c in os_[:4]]}")
         check(all(c["blocks"] is None and c["window_blocks"] is None for _, c in os_), f"{what}: functions' blocks")
+    p = edan("run", "--sample-period=1000", "--sample-window=100", "--sample-only", os.path.join(EX, "spmv"), "300")
+    check(p.returncode == 0 and "edan: MemGaze's samples alone (online)" in p.stdout and "eDAG" not in p.stdout
+          and "  model " not in p.stdout and "sampled estimates" in p.stdout, f"the text report: {p.stdout[:400]}")
     # the CSV leaves what is unknown empty
     with tempfile.TemporaryDirectory() as d:
         p = edan("run", "--sample-period=1000", "--sample-window=100", "--sample-only", "--csv-dir=" + d,

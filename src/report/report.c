@@ -25,11 +25,18 @@ static void fmt_num(double v, char *buf, size_t cap)
 
 void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src)
 {
-    fprintf(f, "edan: eDAG analysis (%s%s%s)\n", src->kind, src->path ? " " : "", src->path ? src->path : "");
+    /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
+    const bool samples = !strcmp(src->kind, "sampled");
+    if (samples)
+        fprintf(f, "edan: MemGaze's samples alone (online)\n");
+    else
+        fprintf(f, "edan: eDAG analysis (%s%s%s)\n", src->kind, src->path ? " " : "", src->path ? src->path : "");
     if (src->binary && *src->binary)
         fprintf(f, "  program     %s\n", src->binary);
     if (src->filter && *src->filter)
         fprintf(f, "  functions   %s\n", src->filter);
+    if (samples)
+        return;
     fprintf(f, "  model       %s dependencies, w(v) = %s bytes, clock %g GHz, alpha0 %g\n",
             o->false_deps ? "true+false" : "true (RAW)", o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
             o->metrics.clock_ghz, o->metrics.alpha0);
