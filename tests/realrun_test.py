@@ -456,6 +456,26 @@ def test_per_function():
             fo = json.loads(o.stdout.strip().splitlines()[-1])["functions"]
             check(fa == fo and len(fo) >= (1 if extra else 2), f"{prog} {extra}: --per-function online {[f['name'] for f in fo]} vs "
                                             f"from the trace {[f['name'] for f in fa]}")
+        # both runs read the same standard input: from a pipe (copied first) and from a file
+        prog = os.path.join(d, "stdin_sum")
+        p = subprocess.run(["riscv64-linux-gnu-gcc", "-std=c17", "-O2", "-static", "-o", prog,
+                            os.path.join(os.path.dirname(os.path.abspath(__file__)), "stdin_sum.c")],
+                           stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0, f"building stdin_sum.c: {p.stderr}")
+        numbers = " ".join(str(i) for i in range(1, 3001)) + "\n"
+        with open(os.path.join(d, "numbers.txt"), "w") as f:
+            f.write(numbers)
+        for how in ("pipe", "file"):
+            stdin = open(os.path.join(d, "numbers.txt")) if how == "file" else None
+            p = subprocess.run([EDAN, "run", "--json", "--per-function", prog], input=None if stdin else numbers,
+                               stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            got = json.loads(p.stdout.strip().splitlines()[-1])["functions"] if p.returncode == 0 else []
+            # the same functions named, in one run with the input: the same numbers
+            q = subprocess.run([EDAN, "run", "--json", "--functions=" + ",".join(f["name"] for f in got), prog],
+                               input=numbers, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            want = json.loads(q.stdout.strip().splitlines()[-1])["functions"] if q.returncode == 0 else None
+            check(p.returncode == 0 and p.stderr.count("stdin_sum n=3000 checksum=4501500") == 1 and got == want,
+                  f"--per-function, standard input from a {how}: {p.stderr[-300:]}")
         p = edan("run", "--per-function", os.path.join(EX, "sum"), "100")
         plain = edan("run", os.path.join(EX, "sum"), "100")
         first = plain.stdout.splitlines()[0]

@@ -48,6 +48,15 @@ const char *cli_tmpdir(void);
 /* Run QEMU with the plugin in mode (online, record, text) writing out; the program's exit status. */
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc);
 void cli_copy_file_to(const char *path, FILE *to);
+/*
+ * Standard input for a program run twice (edan run --per-function): call
+ * cli_stdin_first() before the first run and cli_stdin_second() before the
+ * second, and both read the same input. A file is read again from where it
+ * was; a pipe is first copied into the temporary directory; a terminal is
+ * left to the second run (the first reads /dev/null).
+ */
+void cli_stdin_first(void);
+void cli_stdin_second(void);
 
 /* The report's stream: standard output, or --output written under a temporary name and renamed when closed. */
 FILE *cli_open_output(const edan_options *o);

@@ -387,7 +387,9 @@ static int cmd_run(int argc, char **argv)
         snprintf(prof, sizeof prof, "%s/profile", cli_tmpdir());
         cli c1 = c;
         c1.program_output = "/dev/null";
+        cli_stdin_first();
         cli_run_qemu(&c1, "profile", prof, argv + i, argc - i);
+        cli_stdin_second();
         FILE *f = fopen(prof, "r");
         if (!f || !fgets(list, sizeof list, f))
             cli_die(1, "cannot read the profile %s", prof);

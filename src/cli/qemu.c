@@ -150,6 +150,44 @@ static bool copy_file(const char *from, const char *to)
     return ok;
 }
 
+static int stdin_saved = -1; /* a terminal, while the first run reads /dev/null */
+static off_t stdin_at = -1;  /* where a file was read from */
+
+void cli_stdin_first(void)
+{
+    if (fcntl(0, F_GETFD) < 0)
+        return; /* no standard input: both runs have none */
+    if (isatty(0)) {
+        const int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        stdin_saved = fcntl(0, F_DUPFD_CLOEXEC, 3);
+        if (null < 0 || stdin_saved < 0 || dup2(null, 0) < 0)
+            cli_die(1, "cannot redirect standard input: %s", strerror(errno));
+        close(null);
+        return;
+    }
+    if ((stdin_at = lseek(0, 0, SEEK_CUR)) >= 0)
+        return;
+    char copy[PATH_MAX + 16];
+    snprintf(copy, sizeof copy, "%s/stdin", cli_tmpdir());
+    const int in = copy_file("/proc/self/fd/0", copy) ? open(copy, O_RDONLY | O_CLOEXEC) : -1;
+    if (in < 0 || dup2(in, 0) < 0)
+        cli_die(1, "cannot keep standard input for the second run in %s: %s", copy, strerror(errno));
+    close(in);
+    stdin_at = 0;
+}
+
+void cli_stdin_second(void)
+{
+    if (stdin_saved >= 0) {
+        if (dup2(stdin_saved, 0) < 0)
+            cli_die(1, "cannot restore standard input: %s", strerror(errno));
+        close(stdin_saved);
+        stdin_saved = -1;
+    } else if (stdin_at >= 0 && lseek(0, stdin_at, SEEK_SET) < 0) {
+        cli_die(1, "cannot read standard input again: %s", strerror(errno));
+    }
+}
+
 static const char *stable_path(const char *program)
 {
     static char path[STABLE_PATH_LEN + 1];
