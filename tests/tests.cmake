@@ -121,6 +121,9 @@ add_test(NAME tool_footprint COMMAND footprint_test 500)
 add_executable(scopes_test tests/scopes_test.c tests/random_trace.c)
 target_link_libraries(scopes_test PRIVATE edan_core)
 add_test(NAME per_function_scopes COMMAND scopes_test 1000)
+# the same without the AVX2 build of the depth vectors' loop (the baseline x86-64 one)
+add_test(NAME per_function_scopes_baseline COMMAND scopes_test 1000)
+set_tests_properties(per_function_scopes_baseline PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
 
 # The text and JSON reports of the paper's examples, byte for byte (tests/golden/update.sh rewrites them).
 if(PYTHON3)
