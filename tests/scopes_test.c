@@ -140,7 +140,7 @@ int main(int argc, char **argv)
         }
         for (size_t i = 0; i < N; i++) {
             const int k = (int)(2 * rt_below(4) + (i & 1));
-            big[i].id = (uint32_t)(k & 1);
+            big[i].id = (uint32_t)k; /* one id per static instruction (trace/exec.h) */
             big[i].insn = &sized[k];
             big[i].addr = 0x200000 + 4096 * rt_below(3) +
                           sized[k].mem_size * rt_below(i & 1 ? 3072u / sized[k].mem_size : 4096u / sized[k].mem_size);
@@ -165,6 +165,7 @@ int main(int argc, char **argv)
         failed += compare(&cfg, big, m, -2);
         edan_scopes *s = edan_scopes_new(&cfg, &(edan_error){0});
         edan_scopes_consumer(s).consume(s, big, m);
+        CHECK(edan_scopes_consumer(s).finish(s) == 0, "finish");
         CHECK_EQ_U64(edan_scopes_get(s, 2)->D, 5000, "the stores of a chain through one word beside a fresh one");
         edan_scopes_free(s);
         free(big);

@@ -21,11 +21,23 @@
 #define NO_BLOCK UINT32_MAX
 #define RECENT 64 /* pages remembered in front of the hash table */
 
-/* What the loop needs of a static instruction, decided at its first execution. */
+#define SCRATCH EDAN_NUM_REGS /* the register row written by an instruction without a destination */
+#define ACC_RD 1u             /* scope_id.mem: the instruction reads memory */
+#define ACC_WR 2u             /* and writes it */
+
+/*
+ * What the loop needs of a static instruction, decided at its first
+ * execution, in one place: the loop reads this and not the edan_insn.
+ */
 typedef struct scope_id {
-    uint32_t exclusive; /* exclusive scopes it belongs to */
-    uint32_t entry;     /* inclusive scopes it enters (the first address of one of their ranges) */
-    bool activity;      /* an entry, call or return: the inclusive scopes' activity may change */
+    uint32_t exclusive;        /* exclusive scopes it belongs to */
+    uint32_t entry;            /* inclusive scopes it enters (the first address of one of their ranges) */
+    uint64_t cost;             /* lane 0's cost of it when it does not reach RAM */
+    uint8_t src[EDAN_MAX_SRC]; /* as edan_insn: x0 (depth 0 everywhere) past n_src */
+    uint8_t dst;               /* SCRATCH when it writes no register */
+    uint8_t n_src, mem, size;  /* ACC_* */
+    uint8_t flow;              /* edan_flow */
+    bool activity;             /* an entry, call or return: the inclusive scopes' activity may change */
     bool seen;
 } scope_id;
 
@@ -69,7 +81,21 @@ struct edan_scopes {
         uint64_t key;
         uint32_t *idx;
     } recent[RECENT];
-    edan_scope_stats st[EDAN_MAX_SCOPES];
+    edan_scope_stats st[EDAN_MAX_SCOPES]; /* complete after finish() */
+    /*
+     * The counts of the vertices whose membership is cur_member, not yet
+     * added to each member's st: membership changes only when the program
+     * enters or leaves a function, so a vertex adds to one set of counts
+     * instead of one per scope. inc is cur_member as a vector (1 in each
+     * member's lane); dmax holds every depth reached, lane by lane: a
+     * depth grows only at a member's memory-access vertex, so the largest
+     * depth anywhere in lane k is scope k's D. overflow collects the
+     * depths after each increase: a lane with its top bit set passed
+     * EDAN_SHADOW_MAX_MD.
+     */
+    uint32_t cur_member;
+    edan_scope_stats cur;
+    uint32_t inc[EDAN_MAX_SCOPES], dmax[EDAN_MAX_SCOPES], overflow[EDAN_MAX_SCOPES];
     bool avx2; /* consume() runs its AVX2 build (not with EDAN_NO_AVX2 set: the tests run both) */
     edan_error err;
 };
@@ -119,6 +145,28 @@ static ALWAYS_INLINE bool vequal(const uint32_t *a, const uint32_t *b, int KP)
         diff |= x ^ y;
     }
     return !(diff[0] | diff[1] | diff[2] | diff[3] | diff[4] | diff[5] | diff[6] | diff[7]);
+}
+
+static ALWAYS_INLINE void vadd(uint32_t *restrict a, const uint32_t *restrict b, int KP)
+{
+    for (int k = 0; k < KP; k += VL) {
+        v4 x, y;
+        LOAD(x, a + k);
+        LOAD(y, b + k);
+        x += y;
+        memcpy(a + k, &x, sizeof x);
+    }
+}
+
+static ALWAYS_INLINE void vor(uint32_t *restrict a, const uint32_t *restrict b, int KP)
+{
+    for (int k = 0; k < KP; k += VL) {
+        v4 x, y;
+        LOAD(x, a + k);
+        LOAD(y, b + k);
+        x |= y;
+        memcpy(a + k, &x, sizeof x);
+    }
 }
 
 static ALWAYS_INLINE bool all_zero(const uint32_t *a, int KP)
@@ -182,7 +230,7 @@ edan_scopes *edan_scopes_new(const edan_edag_config *cfg, edan_error *err)
         else
             s->inclusive_mask |= 1u << k;
     }
-    s->reg = calloc((size_t)EDAN_NUM_REGS * (size_t)s->KP, sizeof *s->reg);
+    s->reg = calloc((size_t)(EDAN_NUM_REGS + 1) * (size_t)s->KP, sizeof *s->reg); /* + SCRATCH */
     s->page_cap = 1024;
     s->pages = calloc(s->page_cap, sizeof *s->pages);
     if (!s->reg || !s->pages || !grow_arena(s, 4096) || edan_cache_init(&s->cache, &cfg->lane[0].cache, err)) {
@@ -201,10 +249,20 @@ edan_scopes *edan_scopes_new(const edan_edag_config *cfg, edan_error *err)
     return s;
 }
 
-/* Scope membership of a static instruction at pc, from the configuration's ranges. */
+/* Scope membership of a static instruction at pc, from the configuration's ranges, and what the loop needs of it. */
 static scope_id classify_id(const edan_edag_config *cfg, const edan_insn *in)
 {
-    scope_id d = {0, 0, false, true};
+    scope_id d = {.cost = cfg->lane[0].cost.cls[in->cls],
+                  .dst = in->n_dst ? in->dst : SCRATCH,
+                  .n_src = in->n_src,
+                  .mem = (uint8_t)(in->mem == EDAN_MEM_NONE    ? 0
+                                   : in->mem == EDAN_MEM_LOAD  ? ACC_RD
+                                   : in->mem == EDAN_MEM_STORE ? ACC_WR
+                                                               : ACC_RD | ACC_WR),
+                  .size = in->mem_size,
+                  .flow = in->flow,
+                  .seen = true};
+    memcpy(d.src, in->src, sizeof d.src);
     for (int k = 0; k < cfg->n_lanes; k++) {
         const edan_lane_config *l = &cfg->lane[k];
         for (int j = 0; j < l->n_ranges; j++) {
@@ -400,6 +458,15 @@ static void free_split(edan_scopes *s, uint32_t blk)
  */
 static ALWAYS_INLINE void read_max(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t *md, const int KP)
 {
+    if ((addr & (WORD_SIZE - 1)) + size <= WORD_SIZE) { /* within one word, the common case */
+        const uint32_t *page = page_of(s, addr, false);
+        const uint32_t e = page ? page[(addr & (PAGE_SIZE - 1)) >> WORD_BITS] : 0;
+        if (!(e & SPLIT)) {
+            if (e)
+                vmax(md, s->arena + (size_t)e * (size_t)KP, KP);
+            return;
+        }
+    }
     uint32_t last = 0;
     for (uint64_t a = addr; size;) {
         const uint32_t off = (uint32_t)(a & (PAGE_SIZE - 1)), b0 = off & (WORD_SIZE - 1);
@@ -424,7 +491,7 @@ static ALWAYS_INLINE void read_max(edan_scopes *s, uint64_t addr, uint32_t size,
 }
 
 /* Set the bytes [addr, addr + size) to index v; false when out of memory. */
-static inline bool write_indices(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t v)
+static bool write_indices_slow(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t v)
 {
     for (uint64_t a = addr; size;) {
         const uint32_t off = (uint32_t)(a & (PAGE_SIZE - 1)), b0 = off & (WORD_SIZE - 1);
@@ -467,6 +534,41 @@ static inline bool write_indices(edan_scopes *s, uint64_t addr, uint32_t size, u
     return true;
 }
 
+/* write_indices_slow() with its common case inline: a whole aligned word. */
+static ALWAYS_INLINE bool write_indices(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t v)
+{
+    if (size != WORD_SIZE || (addr & (WORD_SIZE - 1)))
+        return write_indices_slow(s, addr, size, v);
+    uint32_t *page = page_of(s, addr, v != 0);
+    if (!page)
+        return !v; /* never written: its bytes are 0 already */
+    uint32_t *e = &page[(addr & (PAGE_SIZE - 1)) >> WORD_BITS];
+    if (*e & SPLIT)
+        free_split(s, *e & ~SPLIT);
+    *e = v;
+    return true;
+}
+
+/* Add the counts of cur_member's vertices to each member's. */
+static void flush_member(edan_scopes *s)
+{
+    for (uint32_t m = s->cur_member; m; m &= m - 1) {
+        edan_scope_stats *st = &s->st[__builtin_ctz(m)];
+        st->vertices += s->cur.vertices;
+        st->W += s->cur.W;
+        st->C += s->cur.C;
+    }
+    s->cur = (edan_scope_stats){0};
+}
+
+static void switch_member(edan_scopes *s, uint32_t member)
+{
+    flush_member(s);
+    s->cur_member = member;
+    for (int k = 0; k < s->KP; k++)
+        s->inc[k] = member >> k & 1;
+}
+
 /*
  * One vertex; false when the analysis must stop (the error set). KP is
  * s->KP, a constant where step() is inlined, so the vector loops unroll
@@ -474,18 +576,17 @@ static inline bool write_indices(edan_scopes *s, uint64_t addr, uint32_t size, u
  */
 static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
 {
-    const edan_insn *in = r->insn;
     if (r->id >= s->id_cap && !grow_ids(s, r->id))
         return false;
     scope_id *d = &s->ids[r->id];
     if (!d->seen)
-        *d = classify_id(&s->cfg, in);
+        *d = classify_id(&s->cfg, r->insn);
     /* membership: exclusive by pc, inclusive by activity (trace/activity.h, as the analyzer's lanes) */
     uint32_t member = d->exclusive;
     if (d->activity) {
         for (uint32_t m = s->inclusive_mask; m; m &= m - 1) {
             const int k = __builtin_ctz(m);
-            if (edan_activity_step(&s->activity[k], d->entry >> k & 1, in->flow))
+            if (edan_activity_step(&s->activity[k], d->entry >> k & 1, d->flow))
                 member |= 1u << k;
             s->active = s->activity[k].active ? s->active | 1u << k : s->active & ~(1u << k);
         }
@@ -493,49 +594,38 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
         member |= s->active;
     }
     uint32_t md[EDAN_MAX_SCOPES];
-    vcopy(md, s->reg + (size_t)in->src[0] * (size_t)KP, KP);
-    if (in->n_src > 1) {
-        vmax(md, s->reg + (size_t)in->src[1] * (size_t)KP, KP);
-        if (in->n_src > 2)
-            vmax(md, s->reg + (size_t)in->src[2] * (size_t)KP, KP);
-    }
-    const bool accessed = in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS);
-    const bool rd = accessed && in->mem != EDAN_MEM_STORE, wr = accessed && in->mem != EDAN_MEM_LOAD;
-    const uint32_t size = in->mem_size;
-    if (rd)
-        read_max(s, r->addr, size, md, KP);
+    vcopy(md, s->reg + (size_t)d->src[0] * (size_t)KP, KP);
+    vmax(md, s->reg + (size_t)d->src[1] * (size_t)KP, KP); /* x0's zeros when there is no second source */
+    if (d->n_src > 2)
+        vmax(md, s->reg + (size_t)d->src[2] * (size_t)KP, KP);
+    const unsigned acc = r->flags & EDAN_EXEC_NO_ACCESS ? 0 : d->mem;
+    if (acc & ACC_RD)
+        read_max(s, r->addr, d->size, md, KP);
     bool to_ram = false;
-    if (accessed) {
-        const edan_access_class ac = edan_cache_classify(&s->cache, s->has_cache, r->addr, size, rd, wr);
+    if (acc) {
+        const edan_access_class ac =
+            edan_cache_classify(&s->cache, s->has_cache, r->addr, d->size, acc & ACC_RD, acc & ACC_WR);
         to_ram = ac.rd_ram || ac.wr_ram;
     }
     if (member) {
-        const uint64_t t = s->cfg.lane[0].cost.cls[in->cls];
-        for (uint32_t m = member; m; m &= m - 1) {
-            const int k = __builtin_ctz(m);
-            edan_scope_stats *st = &s->st[k];
-            st->vertices++;
-            if (to_ram) {
-                if (md[k] >= EDAN_SHADOW_MAX_MD) {
-                    edan_error_set(&s->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
-                    return false;
-                }
-                md[k]++;
-                st->W++;
-                if (md[k] > st->D)
-                    st->D = md[k];
-            } else {
-                st->C += t;
-            }
+        if (member != s->cur_member)
+            switch_member(s, member);
+        s->cur.vertices++;
+        if (to_ram) {
+            s->cur.W++;
+            vadd(md, s->inc, KP);
+            vmax(s->dmax, md, KP);
+            vor(s->overflow, md, KP);
+        } else {
+            s->cur.C += d->cost;
         }
     }
-    if (in->n_dst)
-        vcopy(s->reg + (size_t)in->dst * (size_t)KP, md, KP);
-    if (wr) {
+    vcopy(s->reg + (size_t)d->dst * (size_t)KP, md, KP);
+    if (acc & ACC_WR) {
         uint32_t v = 0;
         if (!all_zero(md, KP) && !(v = store_vector(s, md, (size_t)KP)))
             return false;
-        if (!write_indices(s, r->addr, size, v)) {
+        if (!write_indices(s, r->addr, d->size, v)) {
             edan_error_set(&s->err, "out of memory for the per-function depths");
             return false;
         }
@@ -575,17 +665,23 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     if (s->err.set)
         return;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (s->avx2) {
+    if (s->avx2)
         consume_avx2(s, recs, n);
-        return;
-    }
+    else
 #endif
-    consume_plain(s, recs, n);
+        consume_plain(s, recs, n);
+    for (int k = 0; k < s->KP; k++)
+        if (s->overflow[k] > EDAN_SHADOW_MAX_MD && !s->err.set)
+            edan_error_set(&s->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
 }
 
 static int finish(void *ctx)
 {
-    return ((edan_scopes *)ctx)->err.set ? -1 : 0;
+    edan_scopes *s = ctx;
+    flush_member(s);
+    for (int k = 0; k < s->K; k++)
+        s->st[k].D = s->dmax[k];
+    return s->err.set ? -1 : 0;
 }
 
 edan_consumer edan_scopes_consumer(edan_scopes *s)

@@ -8,9 +8,15 @@
 /* Tools one session runs at most (the registry's size, with room to grow). */
 #define EDAN_SESSION_MAX_TOOLS 16
 
-/* A threaded tool's copy of the stream: batches of this many records, this many in flight. */
-#define TOOL_BATCH 8192
-#define TOOL_BUFFERS 4
+/*
+ * A threaded tool reads each batch where the producer put it (lent, not
+ * copied: a copy cost as much as the eDAG analysis of the batch), while
+ * the session's own thread runs the other tools on it; the batch is handed
+ * back only when every thread is done with it. The worker's own buffers
+ * are never filled: the smallest it takes.
+ */
+#define TOOL_BATCH 1
+#define TOOL_BUFFERS 2
 
 typedef struct tool_run {
     const edan_tool_def *def;
@@ -85,33 +91,21 @@ void edan_session_options_help(FILE *f)
 /* The stream: every tool gets every batch                                */
 /* ===================================================================== */
 
-static void copy_to_thread(edan_async *a, const edan_exec *recs, size_t n)
-{
-    const size_t cap = edan_async_batch(a);
-    while (n) {
-        size_t k = n < cap ? n : cap;
-        memcpy(edan_async_buffer(a), recs, k * sizeof *recs);
-        edan_async_submit(a, k);
-        recs += k;
-        n -= k;
-    }
-}
-
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
-    /* the tool whose buffer this batch may be goes last: it hands the buffer on */
-    for (int i = 0; i < s->n; i++) {
-        if (i == s->zero_copy)
-            continue;
-        tool_run *r = &s->run[i];
-        if (r->async)
-            copy_to_thread(r->async, recs, n);
-        else
-            r->k.consume(r->k.ctx, recs, n);
-    }
+    for (int i = 0; i < s->n; i++)
+        if (s->run[i].async)
+            edan_async_lend(s->run[i].async, recs, n);
+    /* the tool whose buffer this batch may be goes last: it hands the buffer on (its threads only read it) */
+    for (int i = 0; i < s->n; i++)
+        if (!s->run[i].async && i != s->zero_copy)
+            s->run[i].k.consume(s->run[i].k.ctx, recs, n);
     if (s->zero_copy >= 0)
         s->run[s->zero_copy].k.consume(s->run[s->zero_copy].k.ctx, recs, n);
+    for (int i = 0; i < s->n; i++)
+        if (s->run[i].async)
+            edan_async_wait(s->run[i].async);
 }
 
 static edan_exec *fan_buffer(void *ctx, size_t *cap)

@@ -10,6 +10,7 @@ struct edan_async {
     size_t batch;
     int n;
     edan_exec **buf;
+    const edan_exec **recs; /* what the worker reads from each slot: its buffer, or records lent */
     size_t *count;
     bool *full;
     int produce; /* buffer the producer fills */
@@ -31,7 +32,7 @@ static void *worker(void *arg)
             break; /* stopped and drained */
         int i = a->consume;
         pthread_mutex_unlock(&a->lock);
-        a->inner.consume(a->inner.ctx, a->buf[i], a->count[i]);
+        a->inner.consume(a->inner.ctx, a->recs[i], a->count[i]);
         pthread_mutex_lock(&a->lock);
         a->full[i] = false;
         a->consume = (i + 1) % a->n;
@@ -52,9 +53,10 @@ edan_async *edan_async_new(edan_consumer inner, size_t batch, int n_buffers)
     a->batch = batch;
     a->n = n_buffers;
     a->buf = calloc((size_t)n_buffers, sizeof *a->buf);
+    a->recs = calloc((size_t)n_buffers, sizeof *a->recs);
     a->count = calloc((size_t)n_buffers, sizeof *a->count);
     a->full = calloc((size_t)n_buffers, sizeof *a->full);
-    bool ok = a->buf && a->count && a->full;
+    bool ok = a->buf && a->recs && a->count && a->full;
     for (int i = 0; ok && i < n_buffers; i++)
         ok = (a->buf[i] = malloc(batch * sizeof(edan_exec))) != NULL;
     if (ok && pthread_mutex_init(&a->lock, NULL) == 0) {
@@ -68,6 +70,7 @@ edan_async *edan_async_new(edan_consumer inner, size_t batch, int n_buffers)
     for (int i = 0; a->buf && i < n_buffers; i++)
         free(a->buf[i]);
     free(a->buf);
+    free(a->recs);
     free(a->count);
     free(a->full);
     free(a);
@@ -83,15 +86,36 @@ size_t edan_async_batch(const edan_async *a)
     return a->batch;
 }
 
-void edan_async_submit(edan_async *a, size_t n)
+/* Hand slot produce over with recs; return when the next one is free (edan_async_buffer() may be filled). */
+static void hand_over(edan_async *a, const edan_exec *recs, size_t n)
 {
     pthread_mutex_lock(&a->lock);
+    a->recs[a->produce] = recs;
     a->count[a->produce] = n;
     a->full[a->produce] = true;
     a->produce = (a->produce + 1) % a->n;
     pthread_cond_broadcast(&a->changed);
     while (a->full[a->produce])
         pthread_cond_wait(&a->changed, &a->lock);
+    pthread_mutex_unlock(&a->lock);
+}
+
+void edan_async_submit(edan_async *a, size_t n)
+{
+    hand_over(a, a->buf[a->produce], n);
+}
+
+void edan_async_lend(edan_async *a, const edan_exec *recs, size_t n)
+{
+    hand_over(a, recs, n);
+}
+
+void edan_async_wait(edan_async *a)
+{
+    pthread_mutex_lock(&a->lock);
+    for (int i = 0; i < a->n; i++)
+        while (a->full[i])
+            pthread_cond_wait(&a->changed, &a->lock);
     pthread_mutex_unlock(&a->lock);
 }
 
@@ -114,6 +138,7 @@ void edan_async_free(edan_async *a)
     for (int i = 0; i < a->n; i++)
         free(a->buf[i]);
     free(a->buf);
+    free(a->recs);
     free(a->count);
     free(a->full);
     free(a);

@@ -26,6 +26,15 @@ edan_exec *edan_async_buffer(edan_async *a);
 size_t edan_async_batch(const edan_async *a);
 /* Hand over the current buffer holding n records; blocks only while every buffer is in use. */
 void edan_async_submit(edan_async *a, size_t n);
+/*
+ * Lend the worker records instead of copying them (several consumers of one
+ * batch on threads of their own): it reads recs itself, after every batch
+ * handed over before. The caller must keep them unchanged until
+ * edan_async_wait() returns; blocks only while every slot is in use.
+ */
+void edan_async_lend(edan_async *a, const edan_exec *recs, size_t n);
+/* Wait until the worker has consumed every batch handed over or lent. */
+void edan_async_wait(edan_async *a);
 /* Wait for the worker to drain everything, stop it, and return inner.finish(). */
 int edan_async_finish(edan_async *a);
 void edan_async_free(edan_async *a);
