@@ -480,6 +480,17 @@ def test_per_function():
         plain = edan("run", os.path.join(EX, "sum"), "100")
         first = plain.stdout.splitlines()[0]
         check(p.stdout.count(first) == 1 and p.stdout.startswith(first), f"the program's output once: {p.stdout[:300]}")
+        # the profile counts the main thread's instructions only, as the analysis does: a second thread
+        # that runs 50 times longer than the main one's kernel is not chosen
+        prog = os.path.join(d, "two_threads")
+        p = subprocess.run(["riscv64-linux-gnu-gcc", "-std=c17", "-O2", "-static", "-pthread", "-o", prog,
+                            os.path.join(os.path.dirname(os.path.abspath(__file__)), "two_threads.c")],
+                           stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0, f"building two_threads.c: {p.stderr}")
+        p = edan("run", "--json", "--per-function", prog, "20000")
+        names = [f["name"] for f in json.loads(p.stdout.strip().splitlines()[-1])["functions"]] if p.returncode == 0 else []
+        check(p.returncode == 0 and "spin" not in names and names[:2] in (["main", "kernel"], ["kernel", "main"]),
+              f"--per-function of a program with a second thread: {names} {p.stderr[-300:]}")
 
 
 def test_tools():
