@@ -170,6 +170,70 @@ int main(int argc, char **argv)
         edan_scopes_free(s);
         free(big);
     }
+    /*
+     * A vector stored again after a compaction must not reuse the index it had before it. Each step of the
+     * chain through Z (a load, then a store: 2 memory vertices) appends a new vector; at steps 4086..4093
+     * x6..x13 take x5 (depth 2i - 1), and Z gets [2i]; the arena (4096 vectors) is compacted at step 4096
+     * and those vectors die; at steps 4097..4104 x6..x13 are stored to S0..S7: each vector again, which
+     * must be appended anew (its old index, remembered by its hash, holds another vector from step
+     * 4096 + 4086 on). Then a chain of 6000 steps from each S: D = 2 * 4093 + 1 + 12000.
+     */
+    {
+        enum { CAPS = 8, Z = 0x400000, S = 0x400100, T = 0x400200 };
+        static edan_insn in[3 + 2 * CAPS];
+        memset(in, 0, sizeof in);
+        in[0] = (edan_insn){
+            .pc = 0x10000, .mem = EDAN_MEM_LOAD, .cls = EDAN_CLASS_LOAD, .mem_size = 8, .n_dst = 1, .dst = 5};
+        in[1] = (edan_insn){
+            .pc = 0x10004, .mem = EDAN_MEM_STORE, .cls = EDAN_CLASS_STORE, .mem_size = 8, .n_src = 1, .src = {5}};
+        in[2] = in[0];
+        in[2].pc = 0x10008;
+        for (int k = 0; k < CAPS; k++) {
+            in[3 + k] = (edan_insn){
+                .pc = 0x1000c, .cls = EDAN_CLASS_INT, .n_src = 1, .src = {5}, .n_dst = 1, .dst = (uint8_t)(6 + k)};
+            in[3 + CAPS + k] = (edan_insn){.pc = 0x10010,
+                                           .mem = EDAN_MEM_STORE,
+                                           .cls = EDAN_CLASS_STORE,
+                                           .mem_size = 8,
+                                           .n_src = 1,
+                                           .src = {(uint8_t)(6 + k)}};
+        }
+        size_t m = 0;
+        edan_exec *recs = calloc(130000, sizeof *recs);
+#define REC(k, a) (recs[m++] = (edan_exec){.insn = &in[k], .addr = (a), .id = (k)})
+        for (int i = 1; i <= 8400; i++) {
+            REC(0, Z);
+            REC(1, Z);
+            if (i >= 4086 && i < 4086 + CAPS)
+                REC(3 + i - 4086, 0);
+            if (i >= 4097 && i < 4097 + CAPS)
+                REC(3 + CAPS + i - 4097, S + 8 * (uint64_t)(i - 4097));
+        }
+        for (int k = 0; k < CAPS; k++) {
+            REC(2, S + 8 * (uint64_t)k);
+            for (int i = 0; i < 6000; i++) {
+                REC(1, T);
+                REC(0, T);
+            }
+        }
+#undef REC
+        edan_edag_config one;
+        edan_edag_config_default(&one);
+        one.n_lanes = 1;
+        one.n_tau = 0;
+        edan_cost_default(&one.lane[0].cost);
+        one.lane[0].scope = EDAN_SCOPE_EXCLUSIVE;
+        one.lane[0].n_ranges = 1;
+        one.lane[0].range_lo[0] = 0x10000;
+        one.lane[0].range_hi[0] = 0x10014;
+        failed += compare(&one, recs, m, -4);
+        edan_scopes *sc = edan_scopes_new(&one, &(edan_error){0});
+        edan_scopes_consumer(sc).consume(sc, recs, m);
+        CHECK(edan_scopes_consumer(sc).finish(sc) == 0, "finish");
+        CHECK_EQ_U64(edan_scopes_get(sc, 0)->D, 2 * 4093 + 1 + 12000, "vectors stored again after a compaction");
+        edan_scopes_free(sc);
+        free(recs);
+    }
     edan_edag_config cfg;
     random_scopes(&cfg, 2);
     cfg.false_deps = true;

@@ -19,7 +19,8 @@
 #define SPLIT 0x80000000u
 #define MAX_VECTORS SPLIT /* arena indices stay below the flag */
 #define NO_BLOCK UINT32_MAX
-#define RECENT 64 /* pages remembered in front of the hash table */
+#define RECENT 64  /* pages remembered in front of the hash table */
+#define KNOWN 1024 /* depth vectors remembered, so that a store of one already in the arena reuses it */
 
 #define SCRATCH EDAN_NUM_REGS /* the register row written by an instruction without a destination */
 #define ACC_RD 1u             /* scope_id.mem: the instruction reads memory */
@@ -69,6 +70,8 @@ struct edan_scopes {
     uint32_t *reg;
     uint32_t *arena;
     size_t arena_cap, arena_used; /* in vectors; vector 0 is all zeros */
+    uint32_t known[KNOWN];        /* vectors stored lately, by their hash: arena indices (0 = none) */
+    uint32_t last;                /* the vector stored last (0: none, the zero vector) */
     /* split blocks: WORD_SIZE byte indices each; the free ones chained through their first entry */
     uint32_t *split;
     size_t split_cap, split_used; /* in blocks */
@@ -178,6 +181,23 @@ static ALWAYS_INLINE bool all_zero(const uint32_t *a, int KP)
         acc |= x;
     }
     return !(acc[0] | acc[1] | acc[2] | acc[3] | acc[4] | acc[5] | acc[6] | acc[7]);
+}
+
+/* A vector's hash: its 64-bit halves times odd constants, summed (independent multiplies), then mixed. */
+static ALWAYS_INLINE uint64_t vhash(const uint32_t *v, const int KP)
+{
+    static const uint64_t mul[EDAN_MAX_SCOPES / 2] = {
+        0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
+        0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull, 0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull,
+        0x2545f4914f6cdd1dull, 0x9fb21c651e98df25ull, 0x8cb92ba72f3d8dd7ull, 0xe7037ed1a0b428dbull,
+        0xa0761d6478bd642full, 0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull, 0x1d8e4e27c47d124full};
+    uint64_t h = 0;
+    for (int k = 0; k < KP / 2; k++) {
+        uint64_t w;
+        memcpy(&w, v + 2 * k, sizeof w);
+        h += w * mul[k];
+    }
+    return (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull >> 40;
 }
 
 /* ===================================================================== */
@@ -382,6 +402,9 @@ static bool compact(edan_scopes *s)
                 }
         }
     }
+    for (int i = 0; i < KNOWN; i++)
+        s->known[i] = to[s->known[i]]; /* 0 for a vector no byte refers to any more */
+    s->last = to[s->last];
     free(to);
     s->arena_used = live;
     /* room for at least as many new vectors as live ones, and a compaction's scan amortised over them */
@@ -397,14 +420,17 @@ static bool compact(edan_scopes *s)
 /* A vector for the arena: its index, the last one stored when equal to it; 0 on failure (the error set). */
 static ALWAYS_INLINE uint32_t store_vector(edan_scopes *s, const uint32_t *v, const size_t KP)
 {
-    if (s->arena_used > 1 && vequal(s->arena + (s->arena_used - 1) * KP, v, (int)KP))
-        return (uint32_t)(s->arena_used - 1);
+    if (vequal(s->arena + (size_t)s->last * KP, v, (int)KP))
+        return s->last;
+    uint32_t *known = &s->known[vhash(v, (int)KP) & (KNOWN - 1)];
+    if (*known && vequal(s->arena + (size_t)*known * KP, v, (int)KP))
+        return s->last = *known;
     if (s->arena_used == s->arena_cap && !compact(s)) {
         edan_error_set(&s->err, "out of memory for the per-function depths");
         return 0;
     }
     vcopy(s->arena + s->arena_used * KP, v, (int)KP);
-    return (uint32_t)s->arena_used++;
+    return s->last = *known = (uint32_t)s->arena_used++;
 }
 
 /* ===================================================================== */
