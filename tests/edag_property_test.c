@@ -246,23 +246,141 @@ static void deps_against_reference(int trials, int combos[4])
     }
 }
 
-/* The most distinct 4-byte units that stores (AMOs included) of recs write in one 4 KiB page. */
-static size_t units_written_max(const edan_exec *recs, size_t n)
+/* Makes table[i] an access of kind mem (EDAN_MEM_NONE: none) and size bytes, its registers kept. */
+static void set_access(edan_insn *in, edan_mem_kind mem, uint8_t size)
 {
-    static uint8_t seen[2][EDAN_SHADOW_UNITS];
-    memset(seen, 0, sizeof seen);
-    size_t count[2] = {0, 0};
-    for (size_t i = 0; i < n; i++) {
-        if (recs[i].insn->mem == EDAN_MEM_NONE || recs[i].insn->mem == EDAN_MEM_LOAD ||
-            (recs[i].flags & EDAN_EXEC_NO_ACCESS))
-            continue;
-        for (uint64_t a = recs[i].addr; a < recs[i].addr + recs[i].insn->mem_size; a++) {
-            const uint64_t page = (a >> EDAN_SHADOW_PAGE_BITS) & 1, u = (a & (EDAN_SHADOW_PAGE - 1)) >> 2;
-            count[page] += !seen[page][u];
-            seen[page][u] = 1;
-        }
+    in->mem = mem;
+    in->mem_size = mem == EDAN_MEM_NONE ? 0 : size;
+    in->cls = mem == EDAN_MEM_LOAD    ? EDAN_CLASS_LOAD
+              : mem == EDAN_MEM_STORE ? EDAN_CLASS_STORE
+              : mem == EDAN_MEM_AMO   ? EDAN_CLASS_ATOMIC
+                                      : (uint8_t)rt_below(EDAN_CLASS_LOAD);
+    if (mem == EDAN_MEM_STORE) {
+        in->n_dst = 0;
+    } else if (!in->n_dst) {
+        in->n_dst = 1;
+        in->dst = 8;
     }
-    return count[0] > count[1] ? count[0] : count[1];
+}
+
+/*
+ * A one-lane trace over 8-byte words, for the narrow shadow's layouts
+ * (shadow.h). Its first part (first of n records) has only whole-word
+ * accesses: stores sweeping through one page (more than
+ * EDAN_SHADOW_SPARSE_MAX words: a sparse page of words made a full page of
+ * words), stores of one word each to up to 40 other pages (inline pages)
+ * and now and then another word of one of them (made sparse), loads of
+ * words stored. The rest has accesses of 8, 4, 2 and 1 bytes into those
+ * words, the first few stores among them whole words still (a word's
+ * units and bytes written separately, 8-byte stores over
+ * them: pages of words made pages of units, sparse words split into units
+ * and joined again), unaligned ones now and then, and accesses across the
+ * end of a page.
+ */
+static void word_records(edan_insn table[24], edan_exec *recs, size_t n, size_t first)
+{
+    static const struct {
+        edan_mem_kind mem;
+        uint8_t size;
+    } kinds[24] = {{EDAN_MEM_STORE, 8}, {EDAN_MEM_STORE, 8}, {EDAN_MEM_STORE, 8}, {EDAN_MEM_STORE, 8},
+                   {EDAN_MEM_STORE, 8}, {EDAN_MEM_LOAD, 8},  {EDAN_MEM_LOAD, 8},  {EDAN_MEM_LOAD, 8},
+                   {EDAN_MEM_AMO, 8},   {EDAN_MEM_NONE, 0},  {EDAN_MEM_NONE, 0},  {EDAN_MEM_NONE, 0},
+                   {EDAN_MEM_STORE, 4}, {EDAN_MEM_STORE, 4}, {EDAN_MEM_STORE, 2}, {EDAN_MEM_STORE, 1},
+                   {EDAN_MEM_LOAD, 4},  {EDAN_MEM_LOAD, 2},  {EDAN_MEM_LOAD, 1},  {EDAN_MEM_AMO, 4},
+                   {EDAN_MEM_LOAD, 8},  {EDAN_MEM_STORE, 8}, {EDAN_MEM_NONE, 0},  {EDAN_MEM_NONE, 0}};
+    const uint64_t base = 0x300000;
+    const uint32_t lone = 8 + (uint32_t)rt_below(33); /* pages 1..lone: a word each, mostly */
+    uint32_t word[41], swept = 0;
+    for (uint32_t k = 0; k <= lone; k++)
+        word[k] = (uint32_t)rt_below(EDAN_SHADOW_WORDS);
+    for (int i = 0; i < 24; i++) {
+        rt_random_insn(&table[i]);
+        set_access(&table[i], kinds[i].mem, kinds[i].size);
+    }
+    for (size_t i = 0; i < n; i++) {
+        /* the first part: whole words only (table entries 0 to 11), two thirds of them stores */
+        uint32_t id = (uint32_t)(i >= first ? rt_below(24) : rt_below(3) ? rt_below(5) : 5 + rt_below(7));
+        /* then a few loads of parts of words before the first store of one: a page of words read as it is */
+        if (i >= first && i < first + n / 16 && table[id].mem != EDAN_MEM_LOAD && table[id].mem_size < 8)
+            id = table[id].mem_size == 4 ? 16 : table[id].mem_size == 2 ? 17 : 18;
+        const edan_insn *in = &table[id];
+        memset(&recs[i], 0, sizeof recs[i]);
+        recs[i].insn = in;
+        recs[i].id = id;
+        if (in->mem == EDAN_MEM_NONE)
+            continue;
+        if (in->mem == EDAN_MEM_STORE && rt_below(20) == 0)
+            recs[i].flags = EDAN_EXEC_NO_ACCESS;
+        const bool wr = in->mem != EDAN_MEM_LOAD;
+        const uint32_t r = (uint32_t)rt_below(16);
+        uint64_t page = 0, off;
+        if (r < (i < first ? 12u : 8u)) { /* the swept page: a store sweeps on, a load reads a word swept */
+            off = 8 * (wr ? swept++ % EDAN_SHADOW_WORDS : (uint32_t)rt_below(swept ? swept : 1));
+        } else {
+            page = 1 + rt_below(lone);
+            off = 8 * (r < 14 ? word[page] : (uint32_t)rt_below(EDAN_SHADOW_WORDS));
+        }
+        if (i >= first) {
+            const uint32_t size = in->mem_size, q = (uint32_t)rt_below(16);
+            if (q == 0)
+                off = EDAN_SHADOW_PAGE - 1 - rt_below(size < 8 ? size : 7); /* across the page's end */
+            else if (q < 3)
+                off += rt_below(8); /* unaligned */
+            else
+                off += size * rt_below(8 / size); /* a part of the word */
+        }
+        recs[i].addr = base + page * EDAN_SHADOW_PAGE + off;
+    }
+}
+
+/*
+ * For a one-lane trace: inline pages that keep the fewest bits of md for
+ * which the analyzer ends them before its memory depth D is half of what
+ * it reaches (the same analysis counts it). Without a cache every access
+ * reaches RAM: md grows.
+ */
+static void end_inline_late(edan_edag_config *cfg, const edan_exec *recs, size_t n)
+{
+    cfg->lane[0].cache.n_levels = 0;
+    edan_error err = {0};
+    edan_edag *e = edan_edag_new(cfg, &err);
+    CHECK(e != NULL, "edan_edag_new: %s", err.msg);
+    if (!e)
+        return;
+    edan_edag_consume(e, recs, n);
+    CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
+    const uint64_t D = edan_edag_lane(e, 0)->D;
+    edan_edag_free(e);
+    cfg->shadow_inline_md_bits = 1;
+    while ((2ull << cfg->shadow_inline_md_bits) - 1 <= D / 2)
+        cfg->shadow_inline_md_bits++;
+}
+
+/*
+ * Costs for a one-lane trace that take F past 2^32 about four fifths along
+ * its longest path: every cost c, so F = c * (vertices on the path), which
+ * the same analysis with every cost 1 counts. Long phases keep the
+ * reference's series small.
+ */
+static void widen_late(edan_edag_config *cfg, const edan_exec *recs, size_t n)
+{
+    edan_lane_config *lane = &cfg->lane[0];
+    for (int k = 0; k < EDAN_CLASS_COUNT; k++)
+        lane->cost.cls[k] = 1;
+    lane->cost.alpha = 1;
+    edan_error err = {0};
+    edan_edag *e = edan_edag_new(cfg, &err);
+    CHECK(e != NULL, "edan_edag_new: %s", err.msg);
+    if (!e)
+        return;
+    edan_edag_consume(e, recs, n);
+    CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
+    const uint64_t c = (5ull << 30) / (edan_edag_lane(e, 0)->Tinf + 1) + 1;
+    edan_edag_free(e);
+    for (int k = 0; k < EDAN_CLASS_COUNT; k++)
+        lane->cost.cls[k] = c;
+    lane->cost.alpha = c;
+    cfg->tau[0] = 1ull << 28;
 }
 
 int main(int argc, char **argv)
@@ -270,28 +388,40 @@ int main(int argc, char **argv)
     rt_seed(0x9E3779B97F4A7C15ull);
     int trials = argc > 1 ? atoi(argv[1]) : 1500;
     static ref_result ref;
-    int failed_trials = 0, widened = 0, promoted = 0;
+    int failed_trials = 0, widened = 0, promoted = 0, word_trials = 0;
+    edan_shadow made = {0}; /* the layouts of the word trials' shadows: made.made summed */
     for (int trial = 0; trial < trials; trial++) {
         edan_insn table[24];
         /*
+         * An eighth of the trials (one-lane ones) is a trace over words
+         * (word_records()), for the narrow shadow's layouts; a quarter of
+         * those widens the shadow mid-run (costs that take F past 2^32
+         * four fifths along the trace's longest path), a quarter makes pages
+         * hot after few lookups, a quarter ends inline pages mid-run (they
+         * keep only a few bits of md: the analyzer must end them in time).
+         */
+        const bool words = trial % 8 == 7;
+        const int word_variant = trial / 8 % 4;
+        /*
          * A sixteenth of the trials (one-lane ones) is long and spreads its
          * accesses over 4 KiB across a page boundary: a narrow shadow's pages
-         * start sparse and grow, and with more than EDAN_SHADOW_SPARSE_MAX
-         * units written become full pages (shadow.h); or over 64 pages, many
-         * small sparse pages side by side in their slab.
+         * start sparse (or inline) and grow, and with more than
+         * EDAN_SHADOW_SPARSE_MAX entries become full pages (shadow.h); or
+         * over 64 pages, many small sparse pages side by side in their slab.
          */
         const bool spread = trial % 16 == 5;
-        size_t n = spread ? 400 + rt_below(800) : 1 + rt_below(160);
+        size_t n = spread ? 400 + rt_below(800) : words ? 700 + rt_below(500) : 1 + rt_below(160);
         edan_exec *recs = calloc(n, sizeof *recs);
-        rt_random_records(table, recs, n);
+        if (words)
+            word_records(table, recs, n, n / 2 + rt_below(n / 4));
+        else
+            rt_random_records(table, recs, n);
         const bool pages = spread && trial % 32 == 21; /* half of them: 64 pages, a few units in each */
         if (spread) {
             for (size_t i = 0; i < n; i++)
                 if (recs[i].addr)
                     recs[i].addr =
                         pages ? 0x40000 + 4096 * rt_below(64) + rt_below(48) : 0x20000 + 1024 + rt_below(4096);
-            if (!pages)
-                promoted += units_written_max(recs, n) > EDAN_SHADOW_SPARSE_MAX;
         }
         /* a quarter of the trials (one-lane ones) has only 4- and 8-byte accesses at multiples of 4: the short paths */
         if (trial % 4 == 1) {
@@ -331,7 +461,7 @@ int main(int argc, char **argv)
                 cfg.lane[k].range_hi[j] = cfg.lane[k].range_lo[j] + 4 * (1 + rt_below(10));
             }
         }
-        cfg.false_deps = rt_below(3) == 0;
+        cfg.false_deps = !words && rt_below(3) == 0;
         cfg.bytes_mode = rt_below(2) ? EDAN_BYTES_LINE : EDAN_BYTES_ACCESS;
         cfg.n_tau = 1;
         cfg.tau[0] = 1 + rt_below(5);
@@ -354,9 +484,13 @@ int main(int argc, char **argv)
         cfg.threads = 1 + (int)rt_below(4);
         /* the sweep loop's portable and AVX2 builds (where the CPU has it) */
         cfg.portable = rt_below(2);
+        if (words && word_variant == 1)
+            widen_late(&cfg, recs, n);
         /* spread trials make sparse pages full after a few lookups too (hot pages), from the middle of the trace */
-        if (spread && rt_below(2))
+        if ((spread && rt_below(2)) || (words && word_variant == 2))
             cfg.shadow_sparse_hot = 1 + (uint32_t)rt_below(400);
+        if (words && word_variant == 3)
+            end_inline_late(&cfg, recs, n);
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
         CHECK(e != NULL, "edan_edag_new: %s", err.msg);
@@ -366,6 +500,17 @@ int main(int argc, char **argv)
         feed(e, recs, n, rt_below(2));
         CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
         CHECK_EQ_U64(edan_edag_footprint(e), touched_pages(recs, n) * EDAN_SHADOW_PAGE, "footprint");
+        /* a narrow shadow's sparse pages of the spread and word trials get more entries than they hold: made full */
+        if (((spread && !pages) || words) && !cfg.false_deps && !cfg.shadow_sparse_hot)
+            promoted += edan_edag_shadow(e)->made.words_made + edan_edag_shadow(e)->made.units_made > 0;
+        if (words) {
+            const edan_shadow *sh = edan_edag_shadow(e);
+            uint64_t *to = &made.made.inline_made;
+            const uint64_t *from = &sh->made.inline_made;
+            for (size_t i = 0; i < sizeof made.made / sizeof *to; i++)
+                to[i] += from[i] != 0; /* trials that made such a page */
+            word_trials++;
+        }
         for (int k = 0; k < cfg.n_lanes; k++) {
             static bool member[1200];
             const edan_lane_config *lc = &cfg.lane[k];
@@ -396,8 +541,22 @@ int main(int argc, char **argv)
     printf("%d random traces compared, %d of them one-lane ones whose F passed 2^32 (narrow shadow widened)\n", trials,
            widened);
     CHECK(trials < 200 || widened >= trials / 100, "too few traces widened the narrow shadow: %d", widened);
-    printf("%d traces wrote more units of one page than a sparse page holds\n", promoted);
+    printf("%d traces wrote more to one page than a sparse page holds\n", promoted);
     CHECK(trials < 200 || promoted >= trials / 100, "too few traces made a sparse page full: %d", promoted);
+    /* every layout of the narrow shadow, and every change of layout, in some of the word trials */
+    const edan_shadow_made_counts *m = &made.made;
+    printf("%d one-lane traces over words; of them, made an inline page %" PRIu64 ", a sparse one %" PRIu64
+           ", made a sparse page full of words %" PRIu64 " and of units %" PRIu64 ", an inline page sparse %" PRIu64
+           ", a page of words one of units %" PRIu64 ", ended inline pages %" PRIu64 ", widened inline pages %" PRIu64
+           ", sparse ones %" PRIu64 ", pages of words %" PRIu64 " and of units %" PRIu64 "\n",
+           word_trials, m->inline_made, m->sparse_made, m->words_made, m->units_made, m->inline_spilled, m->words_split,
+           m->inline_ended, m->widened[EDAN_SHADOW_TAG_INLINE], m->widened[EDAN_SHADOW_TAG_SPARSE],
+           m->widened[EDAN_SHADOW_TAG_WORDS], m->widened[0]);
+    const uint64_t *count = &m->inline_made;
+    bool every = true;
+    for (size_t i = 0; i < sizeof *m / sizeof *count; i++)
+        every &= count[i] * 100 >= (uint64_t)word_trials;
+    CHECK(trials < 200 || every, "some layout of the narrow shadow too rare in the word trials");
     int combos[4] = {0, 0, 0, 0};
     deps_against_reference(trials, combos);
     printf("dependency tracker: %d random traces, %d without false dependencies or cache, %d with false "

@@ -2,7 +2,7 @@
  * footprint.c - memory-footprint benchmark workload for edan: how much
  * analysis memory a program needs for the bytes it touches (issue 25).
  *
- *   footprint dense BYTES             write, then read, every 8-byte word of BYTES
+ *   footprint dense BYTES [ROUNDS]    write, then read, every 8-byte word of BYTES (ROUNDS times)
  *   footprint strided SPAN STRIDE     the same for one 8-byte word every STRIDE bytes of SPAN
  *   footprint scattered SPAN COUNT    COUNT distinct 8-byte words spread over SPAN, in a
  *                                     scrambled order (a bijection, so none is touched twice)
@@ -14,8 +14,8 @@
  * span of gigabytes costs the host only the pages touched. Everything is
  * done in the kernel function touch() (or recurse()): trace it with
  * --filter=touch (or --filter=recurse). The program prints the bytes the
- * kernel touched (each byte counted once), the figure the analysis memory is
- * compared with, as "touched N".
+ * kernel touched (each byte counted once, however many rounds), the figure
+ * the analysis memory is compared with, as "touched N".
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <errno.h>
@@ -73,7 +73,8 @@ static void recurse_entry(void)
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: footprint dense BYTES | strided SPAN STRIDE | scattered SPAN COUNT | recurse DEPTH\n");
+        fprintf(stderr,
+                "usage: footprint dense BYTES [ROUNDS] | strided SPAN STRIDE | scattered SPAN COUNT | recurse DEPTH\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -103,10 +104,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "footprint: %s takes two arguments\n", mode);
         return 2;
     }
-    uint64_t span, count, step = 1, mul = 1, mask;
+    uint64_t span, count, step = 1, mul = 1, mask, rounds = 1;
     if (!strcmp(mode, "dense")) {
         span = parse_arg(argv[2], "BYTES", 8);
         count = span / 8;
+        if (argc == 4)
+            rounds = parse_arg(argv[3], "ROUNDS", 1);
     } else if (!strcmp(mode, "strided")) {
         span = parse_arg(argv[2], "SPAN", 8);
         uint64_t stride = parse_arg(argv[3], "STRIDE", 8);
@@ -147,7 +150,9 @@ int main(int argc, char **argv)
         perror("footprint: mmap");
         return 1;
     }
-    uint64_t sum = touch(mem, count, step, mul, mask);
+    uint64_t sum = 0;
+    for (uint64_t r = 0; r < rounds; r++)
+        sum += touch(mem, count, step, mul, mask);
     printf("sum %llu touched %llu\n", (unsigned long long)sum, (unsigned long long)count * 8);
-    return sum == count * (count - 1) / 2 ? 0 : 1;
+    return sum == rounds * (count * (count - 1) / 2) ? 0 : 1;
 }

@@ -69,7 +69,9 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
         return NULL;
     }
     if (cfg->shadow_sparse_hot)
-        e->shadow.sparse_hot = cfg->shadow_sparse_hot;
+        e->shadow.sparse_hot = e->shadow.inline_hot = e->shadow.inline_left = cfg->shadow_sparse_hot;
+    if (cfg->shadow_inline_md_bits)
+        e->shadow.inline_max_md = (1u << cfg->shadow_inline_md_bits) - 1;
     for (int k = 0; k < cfg->n_lanes; k++) {
         int scope = cfg->lane[k].scope;
         e->scoped |= scope != EDAN_SCOPE_ALL;
@@ -248,4 +250,8 @@ uint64_t edan_edag_footprint(const edan_edag *e)
     if (e->n_groups)
         return edan_edag_footprint(e->group[0]);
     return e->shadow.pages * EDAN_SHADOW_PAGE;
+}
+const struct edan_shadow *edan_edag_shadow(const edan_edag *e)
+{
+    return e->n_groups ? edan_edag_shadow(e->group[0]) : &e->shadow;
 }

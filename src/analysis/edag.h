@@ -90,8 +90,14 @@ typedef struct edan_edag_config {
      * would run (both must give the same results).
      */
     bool portable;
-    /* Tests only: lookups after which a sparse shadow page is made full (0: shadow.h's EDAN_SHADOW_SPARSE_HOT). */
+    /*
+     * Tests only: lookups after which a sparse shadow page is made full, and
+     * of inline pages between two made sparse (0: shadow.h's
+     * EDAN_SHADOW_SPARSE_HOT and EDAN_SHADOW_INLINE_HOT).
+     */
     uint32_t shadow_sparse_hot;
+    /* Tests only: bits of md an inline shadow page keeps, 1 to 21 (0: 21, shadow.h's EDAN_SHADOW_INLINE_MAX_MD). */
+    uint32_t shadow_inline_md_bits;
 } edan_edag_config;
 
 void edan_edag_config_default(edan_edag_config *c);
@@ -151,5 +157,8 @@ size_t edan_edag_static_ids(const edan_edag *e);
 uint64_t edan_edag_static_count(const edan_edag *e, size_t id, const edan_insn **insn);
 /* Bytes of guest memory touched by loads and stores (4 KiB pages). */
 uint64_t edan_edag_footprint(const edan_edag *e);
+/* Tests only: the analyzer's shadow memory (shadow.h; a sweep's first group's), to see which layouts a trace went
+ * through. */
+const struct edan_shadow *edan_edag_shadow(const edan_edag *e);
 
 #endif

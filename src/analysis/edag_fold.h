@@ -37,16 +37,32 @@ static ALWAYS_INLINE uint32_t unit_hi(uint32_t end, uint32_t u)
 /*
  * The shortcut for a shadow without readers' state: an access of 4 or 8 bytes at a multiple of 4 (almost every access)
  * covers one or two whole units. Their records, with no loop: the second is the first again for 4 bytes, which is never
- * past the page. Full pages only (a sparse one has no unit at a fixed place).
+ * past the page. Full pages only (a sparse or inline one has no unit at a fixed place); on a narrow page of words (its
+ * handle tagged EDAN_SHADOW_TAG_WORDS) a unit's record is its word's, and for_write only a whole word is taken (the
+ * page's lookup made it a page of units for any other store).
  */
 static ALWAYS_INLINE bool whole_units(const edan_shadow_page *pg, int K, bool N, uint32_t off, uint32_t len,
-                                      char *unit[2])
+                                      bool for_write, char *unit[2])
 {
     _Static_assert(EDAN_SHADOW_UNIT == 4, "4- and 8-byte accesses cover one or two units");
-    if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8) || (N && edan_shadow_is_sparse(pg)))
+    if ((off & (EDAN_SHADOW_UNIT - 1)) || (len != 4 && len != 8))
         return false;
-    unit[0] = edan_shadow_unit(pg, K, false, N, off >> EDAN_SHADOW_UNIT_BITS);
-    unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(K, false, N) : 0);
+    if (!N) {
+        unit[0] = edan_shadow_unit(pg, K, false, N, off >> EDAN_SHADOW_UNIT_BITS);
+        unit[1] = unit[0] + (len == 8 ? edan_shadow_unit_bytes(K, false, N) : 0);
+        return true;
+    }
+    const unsigned tag = edan_shadow_tag(pg);
+    if (__builtin_expect(tag == 0, 1)) {
+        unit[0] = edan_shadow_unit(pg, 1, false, true, off >> EDAN_SHADOW_UNIT_BITS);
+        unit[1] = unit[0] + (len == 8 ? 8 : 0);
+        return true;
+    }
+    if (tag != EDAN_SHADOW_TAG_WORDS || (for_write && !edan_shadow_whole_word(off, len)))
+        return false;
+    char *base = (char *)pg - EDAN_SHADOW_TAG_WORDS;
+    unit[0] = base + (off & ~7u);
+    unit[1] = base + ((off + len - 1) & ~7u);
     return true;
 }
 
@@ -56,7 +72,7 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
                                    const bool readers, const bool simd)
 {
     char *whole[2];
-    if (!R && writers && !readers && whole_units(pg, K, N, off, len, whole)) {
+    if (!R && writers && !readers && whole_units(pg, K, N, off, len, false, whole)) {
         const uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
         const uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false, N),
                        *md1 = edan_shadow_unit_md(whole[1], K, false, N);
@@ -82,8 +98,9 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
         }
     }
     const uint32_t end = off + len;
+    uint64_t scratch; /* an inline page's state, or none */
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
-        char *unit = edan_shadow_unit_find((edan_shadow_page *)pg, K, R, N, u, false, (char *)sh->zero_page);
+        char *unit = edan_shadow_unit_find(pg, K, R, N, u, false, &scratch);
         const uint64_t *uF = edan_shadow_unit_F(unit);
         const uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
         if (!(umd[0] & EDAN_SHADOW_SPLIT)) {
@@ -135,7 +152,7 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
                                     uint32_t off, uint32_t len, const uint64_t *F, const uint64_t *md, const bool simd)
 {
     char *whole[2];
-    if (!R && whole_units(pg, K, N, off, len, whole)) {
+    if (!R && whole_units(pg, K, N, off, len, true, whole)) {
         uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
         uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false, N), *md1 = edan_shadow_unit_md(whole[1], K, false, N);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
@@ -160,6 +177,11 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
             }
             return true;
         }
+    }
+    if (N && !edan_shadow_is_fixed(pg) && edan_shadow_whole_word(off, len)) {
+        /* a whole word of a sparse or inline page: one entry (the page's lookup made room for it) */
+        edan_shadow_word_store(sh, pg, off >> 3, F[0], md[0]);
+        return true;
     }
     const uint32_t end = off + len;
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {

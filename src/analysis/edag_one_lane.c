@@ -30,7 +30,7 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
     const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
     edan_shadow_page *page;
-    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_for(&e->shadow, addr, wr)))
+    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_access(&e->shadow, addr, size, wr)))
         return edan_edag_step_lanes(
             e, r); /* page-crossing access (or no memory): the general path handles and reports it */
     uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
@@ -92,7 +92,7 @@ static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, con
  * bytes at a multiple of 4, in a page among the recently used (for_write:
  * one written before, not the zero page), and no unit split into bytes;
  * false for anything else. Finding the page makes it the last page, as
- * edan_shadow_page_for() would.
+ * edan_shadow_page_access() would.
  */
 static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, const bool for_write,
                                              const bool N, char *unit[2])
@@ -100,7 +100,7 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
     const edan_shadow_page *page;
     if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
-        (for_write && page == sh->zero_page) || !whole_units(page, 1, N, off, size, unit))
+        (for_write && page == sh->zero_page) || !whole_units(page, 1, N, off, size, for_write, unit))
         return false;
     return !((edan_shadow_unit_md(unit[0], 1, false, N)[0] | edan_shadow_unit_md(unit[1], 1, false, N)[0]) &
              EDAN_SHADOW_SPLIT);
@@ -278,21 +278,31 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
 }
 
 /*
- * Narrow shadow records hold F below 2^32 (shadow.h). Every F so far is at
- * most the lane's Tinf (account() and the loops fold every vertex's F into
- * it, members or not), and a vertex finishes at most its latest
- * predecessor's F plus the largest cost, so no F of the next n vertices
- * exceeds Tinf + n * max_cost: widen before the batch when that could pass
- * the limit. False (the error set) when out of memory.
+ * Narrow shadow records hold F below 2^32, inline pages md below
+ * inline_max_md (shadow.h). Every F so far is at most the lane's Tinf
+ * (account() and the loops fold every vertex's F into it, members or not),
+ * and a vertex finishes at most its latest predecessor's F plus the largest
+ * cost, so no F of the next n vertices exceeds Tinf + n * max_cost: widen
+ * before the batch when that could pass the limit. Likewise every md so far
+ * is at most the lane's D (md grows only at a member reaching RAM, whose md
+ * account() folds into D), and each vertex adds at most 1: end inline pages
+ * before a batch when D + n could pass their limit. False (the error set)
+ * when out of memory.
  */
-static bool widen_in_time(edan_edag *e, size_t n)
+static bool narrow_in_time(edan_edag *e, size_t n)
 {
     const edan_cost_model *c = &e->lane[0].cost;
+    const edan_lane_stats *st = &e->lane[0].st;
+    if (e->shadow.inline_on && (st->D > e->shadow.inline_max_md || n > e->shadow.inline_max_md - st->D) &&
+        edan_shadow_inline_end(&e->shadow)) {
+        edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages)", e->shadow.pages);
+        return false;
+    }
     uint64_t max_cost = c->alpha, bound;
     for (int k = 0; k < EDAN_CLASS_COUNT; k++)
         max_cost = max_u64(max_cost, c->cls[k]);
-    if (!__builtin_mul_overflow((uint64_t)n, max_cost, &bound) &&
-        !__builtin_add_overflow(bound, e->lane[0].st.Tinf, &bound) && bound <= EDAN_SHADOW_NARROW_MAX_F)
+    if (!__builtin_mul_overflow((uint64_t)n, max_cost, &bound) && !__builtin_add_overflow(bound, st->Tinf, &bound) &&
+        bound <= EDAN_SHADOW_NARROW_MAX_F)
         return true;
     if (edan_shadow_widen(&e->shadow)) {
         edan_error_set(&e->err, "out of memory for shadow state (widening %" PRIu64 " pages)", e->shadow.pages);
@@ -308,7 +318,7 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         edan_edag_consume_grouped(e, recs, n);
         return;
     }
-    if (e->err.set || (e->shadow.narrow && !widen_in_time(e, n)))
+    if (e->err.set || (e->shadow.narrow && !narrow_in_time(e, n)))
         return;
     if (!e->cfg.false_deps && !e->scoped) {
         /* the fast paths, which prefetch when the previous batch's page lookups missed often */

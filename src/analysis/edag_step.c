@@ -79,17 +79,16 @@ typedef struct access_span {
 static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, bool for_write, access_span *sp)
 {
     uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
-    sp->page[0] = edan_shadow_page_for(sh, addr, for_write);
+    sp->off[0] = off;
+    sp->len[0] = off + size <= EDAN_SHADOW_PAGE ? size : EDAN_SHADOW_PAGE - off;
+    sp->page[0] = edan_shadow_page_access(sh, addr, sp->len[0], for_write);
     if (!sp->page[0])
         return false;
-    sp->off[0] = off;
     if (off + size <= EDAN_SHADOW_PAGE) {
         sp->n = 1;
-        sp->len[0] = size;
         return true;
     }
-    sp->len[0] = EDAN_SHADOW_PAGE - off;
-    sp->page[1] = edan_shadow_page_for(sh, addr + sp->len[0], for_write);
+    sp->page[1] = edan_shadow_page_access(sh, addr + sp->len[0], size - sp->len[0], for_write);
     if (!sp->page[1])
         return false;
     sp->n = 2;

@@ -125,7 +125,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
         const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
         edan_shadow_page *page;
-        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_for(&e->shadow, addr, wr))) {
+        if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_access(&e->shadow, addr, size, wr))) {
             /*
              * page-crossing access (or no memory): the general path handles and reports it, adding to the
              * lanes' totals directly (sums and maxima, which commute with the batch's, added at its end)
