@@ -118,73 +118,96 @@ typedef int32_t v4 __attribute__((vector_size(32)));
 /* v = the vector at p (a statement, not a function: a function returning a 32-byte vector would change the ABI) */
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(v))
 
-static ALWAYS_INLINE void vmax(uint32_t *restrict a, const uint32_t *restrict b, int KP)
+/*
+ * A depth vector in the host's vector registers while a vertex is handled
+ * (KP / VL of its v4 are used); memory holds vectors as arrays of uint32_t.
+ */
+typedef struct vec {
+    v4 v[EDAN_MAX_SCOPES / VL];
+} vec;
+typedef uint64_t v4q __attribute__((vector_size(32)));
+
+static ALWAYS_INLINE void vec_load(vec *x, const uint32_t *p, int KP)
 {
-    for (int k = 0; k < KP; k += VL) {
-        v4 x, y;
-        LOAD(x, a + k);
-        LOAD(y, b + k);
-        const v4 gt = x > y, m = (x & gt) | (y & ~gt);
-        memcpy(a + k, &m, sizeof m);
-    }
+    for (int k = 0; k < KP / VL; k++)
+        LOAD(x->v[k], p + k * VL);
 }
 
-static ALWAYS_INLINE void vcopy(uint32_t *restrict a, const uint32_t *restrict b, int KP)
+static ALWAYS_INLINE void vec_store(uint32_t *p, const vec *x, int KP)
 {
-    for (int k = 0; k < KP; k += VL) {
+    for (int k = 0; k < KP / VL; k++)
+        memcpy(p + k * VL, &x->v[k], sizeof x->v[k]);
+}
+
+/* x = max(x, the vector at p), lane by lane */
+static ALWAYS_INLINE void vec_max_mem(vec *x, const uint32_t *p, int KP)
+{
+    for (int k = 0; k < KP / VL; k++) {
         v4 y;
-        LOAD(y, b + k);
-        memcpy(a + k, &y, sizeof y);
+        LOAD(y, p + k * VL);
+        const v4 gt = x->v[k] > y;
+        x->v[k] = (x->v[k] & gt) | (y & ~gt);
     }
 }
 
-static ALWAYS_INLINE bool vequal(const uint32_t *a, const uint32_t *b, int KP)
+/* the vector at p = max(it, x) */
+static ALWAYS_INLINE void mem_max_vec(uint32_t *p, const vec *x, int KP)
+{
+    vec y;
+    vec_load(&y, p, KP);
+    for (int k = 0; k < KP / VL; k++) {
+        const v4 gt = x->v[k] > y.v[k];
+        y.v[k] = (x->v[k] & gt) | (y.v[k] & ~gt);
+    }
+    vec_store(p, &y, KP);
+}
+
+/* the vector at p |= x */
+static ALWAYS_INLINE void mem_or_vec(uint32_t *p, const vec *x, int KP)
+{
+    vec y;
+    vec_load(&y, p, KP);
+    for (int k = 0; k < KP / VL; k++)
+        y.v[k] |= x->v[k];
+    vec_store(p, &y, KP);
+}
+
+static ALWAYS_INLINE void vec_add_mem(vec *x, const uint32_t *p, int KP)
+{
+    for (int k = 0; k < KP / VL; k++) {
+        v4 y;
+        LOAD(y, p + k * VL);
+        x->v[k] += y;
+    }
+}
+
+static ALWAYS_INLINE bool v4_zero(v4 a)
+{
+    const v4q q = (v4q)a;
+    return !(q[0] | q[1] | q[2] | q[3]);
+}
+
+static ALWAYS_INLINE bool vec_zero(const vec *x, int KP)
+{
+    v4 acc = x->v[0];
+    for (int k = 1; k < KP / VL; k++)
+        acc |= x->v[k];
+    return v4_zero(acc);
+}
+
+static ALWAYS_INLINE bool vec_equal_mem(const vec *x, const uint32_t *p, int KP)
 {
     v4 diff = {0};
-    for (int k = 0; k < KP; k += VL) {
-        v4 x, y;
-        LOAD(x, a + k);
-        LOAD(y, b + k);
-        diff |= x ^ y;
+    for (int k = 0; k < KP / VL; k++) {
+        v4 y;
+        LOAD(y, p + k * VL);
+        diff |= x->v[k] ^ y;
     }
-    return !(diff[0] | diff[1] | diff[2] | diff[3] | diff[4] | diff[5] | diff[6] | diff[7]);
-}
-
-static ALWAYS_INLINE void vadd(uint32_t *restrict a, const uint32_t *restrict b, int KP)
-{
-    for (int k = 0; k < KP; k += VL) {
-        v4 x, y;
-        LOAD(x, a + k);
-        LOAD(y, b + k);
-        x += y;
-        memcpy(a + k, &x, sizeof x);
-    }
-}
-
-static ALWAYS_INLINE void vor(uint32_t *restrict a, const uint32_t *restrict b, int KP)
-{
-    for (int k = 0; k < KP; k += VL) {
-        v4 x, y;
-        LOAD(x, a + k);
-        LOAD(y, b + k);
-        x |= y;
-        memcpy(a + k, &x, sizeof x);
-    }
-}
-
-static ALWAYS_INLINE bool all_zero(const uint32_t *a, int KP)
-{
-    v4 acc = {0};
-    for (int k = 0; k < KP; k += VL) {
-        v4 x;
-        LOAD(x, a + k);
-        acc |= x;
-    }
-    return !(acc[0] | acc[1] | acc[2] | acc[3] | acc[4] | acc[5] | acc[6] | acc[7]);
+    return v4_zero(diff);
 }
 
 /* A vector's hash: its 64-bit halves times odd constants, summed (independent multiplies), then mixed. */
-static ALWAYS_INLINE uint64_t vhash(const uint32_t *v, const int KP)
+static ALWAYS_INLINE uint64_t vec_hash(const vec *x, const int KP)
 {
     static const uint64_t mul[EDAN_MAX_SCOPES / 2] = {
         0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull, 0xd6e8feb86659fd93ull,
@@ -192,10 +215,9 @@ static ALWAYS_INLINE uint64_t vhash(const uint32_t *v, const int KP)
         0x2545f4914f6cdd1dull, 0x9fb21c651e98df25ull, 0x8cb92ba72f3d8dd7ull, 0xe7037ed1a0b428dbull,
         0xa0761d6478bd642full, 0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull, 0x1d8e4e27c47d124full};
     uint64_t h = 0;
-    for (int k = 0; k < KP / 2; k++) {
-        uint64_t w;
-        memcpy(&w, v + 2 * k, sizeof w);
-        h += w * mul[k];
+    for (int k = 0; k < KP / VL; k++) {
+        const v4q q = (v4q)x->v[k];
+        h += q[0] * mul[4 * k] + q[1] * mul[4 * k + 1] + q[2] * mul[4 * k + 2] + q[3] * mul[4 * k + 3];
     }
     return (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull >> 40;
 }
@@ -418,18 +440,18 @@ static bool compact(edan_scopes *s)
 }
 
 /* A vector for the arena: its index, the last one stored when equal to it; 0 on failure (the error set). */
-static ALWAYS_INLINE uint32_t store_vector(edan_scopes *s, const uint32_t *v, const size_t KP)
+static ALWAYS_INLINE uint32_t store_vector(edan_scopes *s, const vec *v, const int KP)
 {
-    if (vequal(s->arena + (size_t)s->last * KP, v, (int)KP))
+    if (vec_equal_mem(v, s->arena + (size_t)s->last * (size_t)KP, KP))
         return s->last;
-    uint32_t *known = &s->known[vhash(v, (int)KP) & (KNOWN - 1)];
-    if (*known && vequal(s->arena + (size_t)*known * KP, v, (int)KP))
+    uint32_t *known = &s->known[vec_hash(v, KP) & (KNOWN - 1)];
+    if (*known && vec_equal_mem(v, s->arena + (size_t)*known * (size_t)KP, KP))
         return s->last = *known;
     if (s->arena_used == s->arena_cap && !compact(s)) {
         edan_error_set(&s->err, "out of memory for the per-function depths");
         return 0;
     }
-    vcopy(s->arena + s->arena_used * KP, v, (int)KP);
+    vec_store(s->arena + s->arena_used * (size_t)KP, v, KP);
     return s->last = *known = (uint32_t)s->arena_used++;
 }
 
@@ -482,14 +504,14 @@ static void free_split(edan_scopes *s, uint32_t blk)
  * md = max(md, the vectors of the bytes [addr, addr + size)), a word at a
  * time (the bytes of an unsplit word share one vector).
  */
-static ALWAYS_INLINE void read_max(edan_scopes *s, uint64_t addr, uint32_t size, uint32_t *md, const int KP)
+static ALWAYS_INLINE void read_max(edan_scopes *s, uint64_t addr, uint32_t size, vec *md, const int KP)
 {
     if ((addr & (WORD_SIZE - 1)) + size <= WORD_SIZE) { /* within one word, the common case */
         const uint32_t *page = page_of(s, addr, false);
         const uint32_t e = page ? page[(addr & (PAGE_SIZE - 1)) >> WORD_BITS] : 0;
         if (!(e & SPLIT)) {
             if (e)
-                vmax(md, s->arena + (size_t)e * (size_t)KP, KP);
+                vec_max_mem(md, s->arena + (size_t)e * (size_t)KP, KP);
             return;
         }
     }
@@ -501,13 +523,13 @@ static ALWAYS_INLINE void read_max(edan_scopes *s, uint64_t addr, uint32_t size,
         const uint32_t e = page ? page[off >> WORD_BITS] : 0;
         if (!(e & SPLIT)) {
             if (e != last)
-                vmax(md, s->arena + (size_t)e * (size_t)KP, KP);
+                vec_max_mem(md, s->arena + (size_t)e * (size_t)KP, KP);
             last = e;
         } else {
             const uint32_t *blk = s->split + (size_t)(e & ~SPLIT) * WORD_SIZE;
             for (uint32_t b = b0; b < b0 + n; b++) {
                 if (blk[b] != last)
-                    vmax(md, s->arena + (size_t)blk[b] * (size_t)KP, KP);
+                    vec_max_mem(md, s->arena + (size_t)blk[b] * (size_t)KP, KP);
                 last = blk[b];
             }
         }
@@ -619,14 +641,14 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
     } else {
         member |= s->active;
     }
-    uint32_t md[EDAN_MAX_SCOPES];
-    vcopy(md, s->reg + (size_t)d->src[0] * (size_t)KP, KP);
-    vmax(md, s->reg + (size_t)d->src[1] * (size_t)KP, KP); /* x0's zeros when there is no second source */
+    vec md;
+    vec_load(&md, s->reg + (size_t)d->src[0] * (size_t)KP, KP);
+    vec_max_mem(&md, s->reg + (size_t)d->src[1] * (size_t)KP, KP); /* x0's zeros when there is no second source */
     if (d->n_src > 2)
-        vmax(md, s->reg + (size_t)d->src[2] * (size_t)KP, KP);
+        vec_max_mem(&md, s->reg + (size_t)d->src[2] * (size_t)KP, KP);
     const unsigned acc = r->flags & EDAN_EXEC_NO_ACCESS ? 0 : d->mem;
     if (acc & ACC_RD)
-        read_max(s, r->addr, d->size, md, KP);
+        read_max(s, r->addr, d->size, &md, KP);
     bool to_ram = false;
     if (acc) {
         const edan_access_class ac =
@@ -639,17 +661,17 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
         s->cur.vertices++;
         if (to_ram) {
             s->cur.W++;
-            vadd(md, s->inc, KP);
-            vmax(s->dmax, md, KP);
-            vor(s->overflow, md, KP);
+            vec_add_mem(&md, s->inc, KP);
+            mem_max_vec(s->dmax, &md, KP);
+            mem_or_vec(s->overflow, &md, KP);
         } else {
             s->cur.C += d->cost;
         }
     }
-    vcopy(s->reg + (size_t)d->dst * (size_t)KP, md, KP);
+    vec_store(s->reg + (size_t)d->dst * (size_t)KP, &md, KP);
     if (acc & ACC_WR) {
         uint32_t v = 0;
-        if (!all_zero(md, KP) && !(v = store_vector(s, md, (size_t)KP)))
+        if (!vec_zero(&md, KP) && !(v = store_vector(s, &md, KP)))
             return false;
         if (!write_indices(s, r->addr, d->size, v)) {
             edan_error_set(&s->err, "out of memory for the per-function depths");
