@@ -118,8 +118,8 @@ def sampled_rows():
         for f in sm["functions"] or []:
             c = f["counts"]
             rows.append([f"{name} {' '.join(args)}", f["name"], sm["samples"], c["loads"], c["window_blocks"],
-                         c["window_blocks_estimate"], c["window_blocks_error"], c["blocks"], c["blocks_estimate"],
-                         c["blocks_error"]])
+                         c["window_blocks_estimate"], c["window_blocks_ci95"], c["sampled_windows"],
+                         c["window_blocks_error"], c["blocks"], c["blocks_estimate"], c["blocks_error"]])
     return rows
 
 
@@ -159,11 +159,12 @@ def table_lines(rows, pf_rows, paper, header, reuse=None, sampled=None):
             out.append(f"| {stream} | {mode} | {int(lines):,} | {int(accesses):,} | {rate} | {per_line} |")
     if sampled:
         out += ["", "| 1 % samples (issue 22) | function | samples | loads | F per window of 8192 loads | "
-                "from the samples | error | F of the run | MemGaze's rho F | error |",
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        for w, fn, n, loads, wf, wfs, we, f, fs, fe in sampled:
-            out.append(f"| {w} | {fn} | {n} | {loads:,} | {wf:.1f} | {wfs:.1f} | {100 * we:+.1f} % | {f:,} "
-                       f"| {fs:,.0f} | {100 * fe:+.0f} % |")
+                "from the samples | ± 95 % | sampled windows | error | F of the run | MemGaze's rho F | error |",
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for w, fn, n, loads, wf, wfs, ci, nw, we, f, fs, fe in sampled:
+            ci_text = "–" if ci is None else f"{ci:.1f}"
+            out.append(f"| {w} | {fn} | {n} | {loads:,} | {wf:.1f} | {wfs:.1f} | {ci_text} | {nw} | {100 * we:+.1f} % "
+                       f"| {f:,} | {fs:,.0f} | {100 * fe:+.0f} % |")
     if any("proj" in r for r in rows):
         out += ["", f"| projection sweep (issue 23) | traced insns | analyze s | --projection, {PROJECTION_CONFIGS} "
                 "configurations s | / analyze | CSV rows | peak RSS MiB |", "|---|---:|---:|---:|---:|---:|---:|"]
@@ -188,13 +189,15 @@ def self_test():
     pf = dict(workload="w 1", plain=1.0, per_function=3.0, functions=2.0, rss=(10, 20, 15))
     lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"],
                         [["random", "stack distance", "1000", "2000", "12.5", "56.0"]],
-                        [["w 1", "k", 3, 1000, 10.0, 10.5, 0.05, 100, 1000.0, 9.0]])
+                        [["w 1", "k", 3, 1000, 10.0, 10.5, 1.25, 3, 0.05, 100, 1000.0, 9.0],
+                         ["w 1", "m", 3, 10, 4.0, 5.0, None, 1, 0.25, 7, 70.0, 9.0]])
     text = "\n".join(lines)
     ok = ("| w 1 | 1,000 | 1.00 | 1.50 | 2.00 | 2.00 | 1.33 | 200.0 | 100.0 | 0.5000 | 0.0 | 500.0 | 10, 5 |" in text
           and "| w 2 | 1,000,000,000 | 2.0 | 6.0 | 3.00 | 2.90 3.00 3.10 | 20 |" in text
           and "| w 1 | 1.00 | 3.00 | 3.00 | 2.00 | 2.00 | 10, 20, 15 |" in text and lines[0] == "header"
           and "| random | stack distance | 1,000 | 2,000 | 12.5 | 56.0 |" in text
-          and "| w 1 | k | 3 | 1,000 | 10.0 | 10.5 | +5.0 % | 100 | 1,000 | +900 % |" in text
+          and "| w 1 | k | 3 | 1,000 | 10.0 | 10.5 | 1.2 | 3 | +5.0 % | 100 | 1,000 | +900 % |" in text
+          and "| w 1 | m | 3 | 10 | 4.0 | 5.0 | – | 1 | +25.0 % | 7 | 70 | +900 % |" in text
           and "| w 1 | 1,000 | 2.00 | 5.00 | 2.50 | 12,000 | 30 |" in text)
     print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
     if not ok:

@@ -42,11 +42,19 @@ def report(out):
     return json.loads(out.strip().splitlines()[-1])["sampled"]
 
 
+def interval(c):
+    """The estimate's 95 % half-width in percent of it, and its sampled windows: '± 6.5 %, n 35'."""
+    ci, est = c["window_blocks_ci95"], c["window_blocks_estimate"]
+    half = "± –" if ci is None or not est else f"± {100 * ci / est:.1f} %"
+    return f"{half}, n {c['sampled_windows']}"
+
+
 def errors(full):
-    """|F/window error| of the whole run and of each function with >= 1 % of the loads, and F^'s error."""
+    """|F/window error| of the whole run and of each function with >= 1 % of the loads (with its 95 % half-width and
+    sampled windows), and F^'s error."""
     a = full["all"]
     big = [(f["name"], f["counts"]) for f in full["functions"] or [] if f["counts"]["loads"] >= 0.01 * a["loads"]]
-    funcs = ", ".join(f"{name} {100 * abs(c['window_blocks_error']):.1f} %" for name, c in big)
+    funcs = ", ".join(f"{name} {100 * abs(c['window_blocks_error']):.1f} % ({interval(c)})" for name, c in big)
     return abs(a["window_blocks_error"]), funcs, a["blocks_error"]
 
 
@@ -64,7 +72,7 @@ def rows():
         }, RUNS)
         ratio = {k: statistics.median(o / p for p, o in zip(r["plain"][5], r[k][5])) for k in ("small", "large", "full")}
         small, full = report(r["small"][2]), report(r["full"][2])
-        keys = ("sampled_loads", "sampled_blocks", "blocks_estimate", "window_blocks_estimate")
+        keys = ("sampled_loads", "sampled_blocks", "blocks_estimate", "window_blocks_estimate", "window_blocks_ci95")
         if any(small["all"][k] != full["all"][k] for k in keys) or small["rho"] != full["rho"]:
             sys.exit(f"bench_sampled: {name}: --sample-only's estimates differ from the whole stream's: "
                      f"{small['all']} vs {full['all']}")
@@ -84,7 +92,8 @@ def main():
     lines = [f"Commit `{commit()}`, {datetime.date.today()}, `{cmd}` ({RUNS} rounds, medians; one core: "
              f"`taskset -c 0` on all).", "",
              f"| whole program | loads | samples of {SMALL[0]} | qemu s | `--sample-only` s | / qemu "
-             f"| / qemu, samples of {LARGE[0]} | every load traced / qemu | F/window error | functions' (≥ 1 % of loads) "
+             f"| / qemu, samples of {LARGE[0]} | every load traced / qemu | F/window error "
+             "| functions' (≥ 1 % of loads; the estimate's 95 % half-width, its sampled windows n) "
              "| F^ = ρF(σ) error |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rs:
