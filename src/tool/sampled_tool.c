@@ -220,6 +220,12 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n && !t->err.set; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
+        if (i + 8 < n && recs[i + 8].insn->mem == EDAN_MEM_LOAD) { /* a hint: the entries of load i + 8 */
+            const edan_exec *q = &recs[i + 8];
+            edan_keymap_prefetch(&t->map, q->addr >> BLOCK_SHIFT, ALL_FN);
+            if (t->have_elf && q->id < t->id_cap && t->id_fn[q->id])
+                edan_keymap_prefetch(&t->map, q->addr >> BLOCK_SHIFT, t->id_fn[q->id] - 1);
+        }
         if (in->mem != EDAN_MEM_LOAD || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
             continue;
         /* the windows' numbers differ between the two streams, but only their equality counts */
