@@ -35,9 +35,12 @@
  * the exact values, which need every load, are not reported. The estimates
  * are those of the same run's whole stream, to the bit.
  *
- * State: one hash table (util/keymap.h) of (block, function) with the last window it was
- * touched in, so every per-window distinct count is one comparison per
- * access. Memory is proportional to the distinct (block, function) pairs.
+ * State: one hash table (util/keymap.h) with, per block, the last window
+ * it was touched in, and the same for the first function that loaded from
+ * it; a block that other functions load from has an entry per (block,
+ * function) for them. So every per-window distinct count is one comparison
+ * per access, and a load costs one lookup unless its block is shared.
+ * Memory is proportional to the distinct (block, function) pairs.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -59,10 +62,17 @@
 #define UNKNOWN_FN 0xfffffffeu
 #define TEXT_ROWS 10
 
-/* What the table keeps per (block, function). */
+/* The state of a block for one row (the whole run or a function). */
+typedef struct sm_seen {
+    uint64_t last_win; /* window index + 1 of its latest load */
+    uint32_t sampled;  /* 1 once a sample loaded from it */
+} sm_seen;
+
+/* What the table keeps per block (tag ALL_FN) and per (block, function) for a function other than its first. */
 typedef struct sm_block {
-    uint64_t last_win; /* window index + 1 of its latest access */
-    uint32_t sampled;  /* 1 once a sample touched it */
+    sm_seen seen;  /* the whole run's (ALL_FN), or the function's */
+    sm_seen first; /* ALL_FN: the first function's, fn1 - 1 */
+    uint32_t fn1;  /* ALL_FN: 1 + the first function that loaded from the block; 0 none yet */
 } sm_block;
 
 /* Counts of one function (or of the whole run). */
@@ -143,14 +153,10 @@ static int parse_params(const edan_options *o, uint64_t *period, uint64_t *windo
 /* The stream                                                             */
 /* ===================================================================== */
 
-/* A load of block b by function fn (ALL_FN: the whole run) in window w (index + 1), sampled or not. */
-static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *c, uint64_t w, bool sampled)
+/* A load of a block whose state for row c is *e, in window w (index + 1), sampled or not; new: its first. */
+static void seen(sm_seen *e, bool new, sm_counts *c, uint64_t w, bool sampled)
 {
-    bool created;
-    sm_block *e = edan_keymap_get(&t->map, b, fn, &created);
-    if (!e)
-        return false;
-    if (created)
+    if (new)
         c->F++;
     if (e->last_win != w) { /* first in this window */
         e->last_win = w;
@@ -160,6 +166,28 @@ static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *c, uint64
         e->sampled = 1;
         c->F_s++;
     }
+}
+
+/* A load of block b, in all and by function fn (fc its counts, NULL: no function), in window w. */
+static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *fc, uint64_t w, bool sampled)
+{
+    bool created;
+    sm_block *e = edan_keymap_get(&t->map, b, ALL_FN, &created);
+    if (!e)
+        return false;
+    seen(&e->seen, created, &t->all, w, sampled);
+    if (!fc)
+        return true;
+    if (!e->fn1 || e->fn1 == fn + 1) { /* the block's first function: its state is here */
+        const bool first = !e->fn1;
+        e->fn1 = fn + 1;
+        seen(&e->first, first, fc, w, sampled);
+        return true;
+    }
+    sm_block *f = edan_keymap_get(&t->map, b, fn, &created);
+    if (!f)
+        return false;
+    seen(&f->seen, created, fc, w, sampled);
     return true;
 }
 
@@ -220,12 +248,8 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n && !t->err.set; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
-        if (i + 8 < n && recs[i + 8].insn->mem == EDAN_MEM_LOAD) { /* a hint: the entries of load i + 8 */
-            const edan_exec *q = &recs[i + 8];
-            edan_keymap_prefetch(&t->map, q->addr >> BLOCK_SHIFT, ALL_FN);
-            if (t->have_elf && q->id < t->id_cap && t->id_fn[q->id])
-                edan_keymap_prefetch(&t->map, q->addr >> BLOCK_SHIFT, t->id_fn[q->id] - 1);
-        }
+        if (i + 8 < n && recs[i + 8].insn->mem == EDAN_MEM_LOAD) /* a hint: the block entry of load i + 8 */
+            edan_keymap_prefetch(&t->map, recs[i + 8].addr >> BLOCK_SHIFT, ALL_FN);
         if (in->mem != EDAN_MEM_LOAD || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
             continue;
         /* the windows' numbers differ between the two streams, but only their equality counts */
@@ -240,7 +264,7 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
             count_load(fc, w, sampled);
         const uint64_t last = (r->addr + in->mem_size - 1) >> BLOCK_SHIFT;
         for (uint64_t b = r->addr >> BLOCK_SHIFT; ok; b++) {
-            ok = touch(t, b, ALL_FN, &t->all, w, sampled) && (!fc || touch(t, b, fn, fc, w, sampled));
+            ok = touch(t, b, fn, fc, w, sampled);
             if (b == last)
                 break;
         }
