@@ -145,6 +145,7 @@ add_test(NAME util_varint COMMAND varint_test)
 # The benchmark's table, formatted from made-up numbers (the benchmark itself is make bench).
 if(PYTHON3)
   add_test(NAME bench_table_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/bench/bench.py --self-test)
+  add_test(NAME bench_locality_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/bench/bench_locality.py --self-test)
 endif()
 
 # The timing model: exact answers on hand-built streams, its limits against the eDAG, batch sizes.
