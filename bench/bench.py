@@ -100,30 +100,7 @@ def per_function_rows():
     return rows
 
 
-def reuse_rows():
-    """The reuse tracker alone (bench/reuse_speed.c): rows of stream, mode, lines, accesses, M/s, bytes/line."""
-    out = subprocess.run([os.path.join(BUILD, "edan_reuse_speed"), "1048576", "20000000"], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
-    return [line.split("\t") for line in out.strip().splitlines()[1:]]
-
-
-def sampled_rows():
-    """MemGaze's estimates from 1 % samples (8192 loads of every 819200) against exact, per workload's kernel."""
-    rows = []
-    for name, kernel, args, _ in WORKLOADS:
-        out = subprocess.run([EDAN, "run", "--json", "--filter=" + kernel, "--sample-period=819200",
-                              "--sample-window=8192", os.path.join(BENCH, name), *args], check=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
-        sm = json.loads(out.strip().splitlines()[-1])["sampled"]
-        for f in sm["functions"] or []:
-            c = f["counts"]
-            rows.append([f"{name} {' '.join(args)}", f["name"], sm["samples"], c["loads"], c["window_blocks"],
-                         c["window_blocks_estimate"], c["window_blocks_error"], c["blocks"], c["blocks_estimate"],
-                         c["blocks_error"]])
-    return rows
-
-
-def table_lines(rows, pf_rows, paper, header, reuse=None, sampled=None):
+def table_lines(rows, pf_rows, paper, header):
     """The Markdown block: header lines, then the tables."""
     out = list(header) + [""]
     out.append("| workload | traced insns | qemu s | empty-plugin s | edan online s | / qemu | / floor "
@@ -152,18 +129,6 @@ def table_lines(rows, pf_rows, paper, header, reuse=None, sampled=None):
             out.append(f"| {r['workload']} | {r['plain']:.2f} | {r['per_function']:.2f} "
                        f"| {r['per_function'] / r['plain']:.2f} | {r['functions']:.2f} "
                        f"| {r['functions'] / r['plain']:.2f} | {', '.join(f'{x:.0f}' for x in r['rss'])} |")
-    if reuse:
-        out += ["", "| reuse tracker alone (issue 22) | mode | distinct lines | accesses | M accesses/s (median of 3) "
-                "| bytes per line |", "|---|---|---:|---:|---:|---:|"]
-        for stream, mode, lines, accesses, rate, per_line in reuse:
-            out.append(f"| {stream} | {mode} | {int(lines):,} | {int(accesses):,} | {rate} | {per_line} |")
-    if sampled:
-        out += ["", "| 1 % samples (issue 22) | function | samples | loads | F per window of 8192 loads | "
-                "from the samples | error | F of the run | MemGaze's rho F | error |",
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-        for w, fn, n, loads, wf, wfs, we, f, fs, fe in sampled:
-            out.append(f"| {w} | {fn} | {n} | {loads:,} | {wf:.1f} | {wfs:.1f} | {100 * we:+.1f} % | {f:,} "
-                       f"| {fs:,.0f} | {100 * fe:+.0f} % |")
     if any("proj" in r for r in rows):
         out += ["", f"| projection sweep (issue 23) | traced insns | analyze s | --projection, {PROJECTION_CONFIGS} "
                 "configurations s | / analyze | CSV rows | peak RSS MiB |", "|---|---:|---:|---:|---:|---:|---:|"]
@@ -186,15 +151,11 @@ def self_test():
                big_online=6.0, big_ratio=3.0, big_ratios=[2.9, 3.0, 3.1], big_rss=20, proj_base=2.0, proj=5.0,
                proj_rows=12000, proj_rss=30)
     pf = dict(workload="w 1", plain=1.0, per_function=3.0, functions=2.0, rss=(10, 20, 15))
-    lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"],
-                        [["random", "stack distance", "1000", "2000", "12.5", "56.0"]],
-                        [["w 1", "k", 3, 1000, 10.0, 10.5, 0.05, 100, 1000.0, 9.0]])
+    lines = table_lines([row], [pf], dict(insns=2 * 10**8, online=1.0, rss=25), ["header"])
     text = "\n".join(lines)
     ok = ("| w 1 | 1,000 | 1.00 | 1.50 | 2.00 | 2.00 | 1.33 | 200.0 | 100.0 | 0.5000 | 0.0 | 500.0 | 10, 5 |" in text
           and "| w 2 | 1,000,000,000 | 2.0 | 6.0 | 3.00 | 2.90 3.00 3.10 | 20 |" in text
           and "| w 1 | 1.00 | 3.00 | 3.00 | 2.00 | 2.00 | 10, 20, 15 |" in text and lines[0] == "header"
-          and "| random | stack distance | 1,000 | 2,000 | 12.5 | 56.0 |" in text
-          and "| w 1 | k | 3 | 1,000 | 10.0 | 10.5 | +5.0 % | 100 | 1,000 | +900 % |" in text
           and "| w 1 | 1,000 | 2.00 | 5.00 | 2.50 | 12,000 | 30 |" in text)
     print("1 passed, 0 failed" if ok else "0 passed, 1 failed")
     if not ok:
@@ -272,9 +233,7 @@ def main():
             pn = json.loads(pout.strip().splitlines()[-1])["configurations"][0]["vertices"]
             paper = dict(insns=pn, online=pon, rss=prss)
     pf_rows = per_function_rows()
-    print("bench: the reuse tracker alone", file=sys.stderr)
-    print("bench: sampled estimates", file=sys.stderr)
-    lines = table_lines(rows, pf_rows, paper, header, reuse_rows(), sampled_rows())
+    lines = table_lines(rows, pf_rows, paper, header)
     publish(lines, BUILD, "bench-table", "bench-table")
 
 

@@ -27,15 +27,16 @@ def run_rss(cmd, stdout=subprocess.DEVNULL):
 
 def interleaved(cmds, runs):
     """Runs every command of cmds (name: (argv, stdout)) once per round, for runs rounds, and returns each
-    one's median wall time, peak RSS, last output, median CPU time, least CPU time and the wall time of
-    every round. On a shared machine the load drifts over minutes: interleaving exposes every command of
+    one's median wall time, peak RSS, last output, median CPU time, least CPU time, the wall time of
+    every round and the CPU time of every round. On a shared machine the load drifts over minutes: interleaving exposes every command of
     a ratio to the same drift, and the least time is the one a neighbour's load disturbed least."""
     res = {name: [] for name in cmds}
     for _ in range(runs):
         for name, (cmd, stdout) in cmds.items():
             res[name].append(run_rss(cmd, stdout))
     return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[-1][2],
-                   statistics.median(r[3] for r in rs), min(r[3] for r in rs), [r[0] for r in rs])
+                   statistics.median(r[3] for r in rs), min(r[3] for r in rs), [r[0] for r in rs],
+                   [r[3] for r in rs])
             for name, rs in res.items()}
 
 

@@ -375,10 +375,11 @@ def test_sampled():
             f_s = len({b for b, s in zip(blocks, sampled) if s})
             wins = {}
             for i, b in enumerate(blocks):
-                wins.setdefault(i // window, set()).add(b)
-            win_all = sum(len(x) for x in wins.values()) / len(wins)
+                wins.setdefault(i // window, []).append(b)
+            # the footprint per window weighted by the window's loads (every window is full but the last)
+            win_all = sum(len(set(x)) * len(x) for x in wins.values()) / len(blocks)
             swins = [x for k, x in wins.items() if (k * window) % period < window]
-            win_s = sum(len(x) for x in swins) / len(swins)
+            win_s = sum(len(set(x)) * len(x) for x in swins) / sum(len(x) for x in swins)
             rho = len(blocks) / a_s
             a = sm["all"]
             want = dict(loads=len(blocks), sampled_loads=a_s, blocks=f, sampled_blocks=f_s)
@@ -390,6 +391,7 @@ def test_sampled():
                   f"sampled {window}/{period}: per-window footprint {a['window_blocks']}/{a['window_blocks_estimate']}"
                   f" vs {win_all}/{win_s}")
             check(sm["samples"] == -(-len(blocks) // period), "samples")
+            check(a["windows"] == len(wins) and a["sampled_windows"] == len(swins), f"windows: {a}")
         p = edan("analyze", "--sample-period=1000", "--sample-window=300", trace, expect=None)
         check(p.returncode == 2 and "must divide" in p.stderr, f"a window that does not divide the period: {p.stderr}")
     r = online("spmv", 3000, "--sample-period=1000", "--sample-window=100")["sampled"]
@@ -398,7 +400,7 @@ def test_sampled():
 
 
 SAMPLED_KEYS = ("sampled_loads", "sampled_blocks", "loads_estimate", "blocks_estimate", "growth_estimate",
-                "window_blocks_estimate")
+                "window_blocks_estimate", "window_blocks_stderr", "window_blocks_ci95", "sampled_windows")
 
 
 def test_sampled_only():
@@ -428,7 +430,8 @@ def test_sampled_only():
               f"{what}: samples, rho, loads: {f['samples']} {f['rho']} {f['all']['loads']} vs "
               f"{o['samples']} {o['rho']} {o['all']['loads']}")
         check(all(f["all"][k] == o["all"][k] for k in SAMPLED_KEYS), f"{what}: the run's estimates: {f['all']} vs {o['all']}")
-        check(o["all"]["blocks"] is None and o["all"]["window_blocks"] is None and o["all"]["blocks_error"] is None,
+        check(o["all"]["blocks"] is None and o["all"]["window_blocks"] is None and o["all"]["blocks_error"] is None
+              and o["all"]["windows"] is None and f["all"]["windows"] >= f["all"]["sampled_windows"],
               f"{what}: exact values unknown: {o['all']}")
         # per function: the plugin counts each function's loads, so the rows, their order and loads are those of
         # the whole stream too; the blocks are unknown

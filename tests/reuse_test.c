@@ -96,10 +96,12 @@ static void final_visit(void *ctx, uint64_t b, uint64_t f, uint32_t user)
     c->wrong += i == c->v->n || f != i || k == c->v->n || user != (uint32_t)(c->v->last_time[k] + 1);
 }
 
-static void one_stream(int kind, uint64_t seed)
+/* A stream of kind over a universe of blocks; big: 5000 to 13000 blocks, so the tables grow several times. */
+static void one_stream(int kind, uint64_t seed, bool big)
 {
     rt_seed(seed);
-    const size_t n = 2000 + rt_below(30000), universe = 8 + rt_below(kind == PHASES ? 3000 : 1500);
+    const size_t n = big ? 30000 + rt_below(20000) : 2000 + rt_below(30000);
+    const size_t universe = big ? 5000 + rt_below(8000) : 8 + rt_below(kind == PHASES ? 3000 : 1500);
     const size_t window = rt_below(2) ? 512 : 4096;
     uint64_t *perm = malloc(universe * sizeof *perm);
     for (size_t i = 0; i < universe; i++)
@@ -113,7 +115,7 @@ static void one_stream(int kind, uint64_t seed)
     naive v = {calloc(n, 8), calloc(n, 8), calloc(n, 8), 0, n, 0};
     edan_reuse *full = edan_reuse_new_window(true, window), *times = edan_reuse_new(false);
     char ctx[96];
-    snprintf(ctx, sizeof ctx, "%s stream seed %llu", kind_name[kind], (unsigned long long)seed);
+    snprintf(ctx, sizeof ctx, "%s%s stream seed %llu", big ? "big " : "", kind_name[kind], (unsigned long long)seed);
     size_t bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         const uint64_t b = stream_block(kind, i, universe, perm);
@@ -127,7 +129,8 @@ static void one_stream(int kind, uint64_t seed)
         if (user)
             *user = (uint32_t)(i + 1);
         const uint64_t t2 = edan_reuse_access(times, b, &d2, &prev2);
-        if (d != nd || t != nt || t2 != nt || d2 != 12345 || (nt != EDAN_REUSE_COLD && prev != i - nt) || !user_ok) {
+        if (d != nd || t != nt || t2 != nt || d2 != 12345 || (nt != EDAN_REUSE_COLD && prev != i - nt) ||
+            (nt != EDAN_REUSE_COLD && prev2 != i - nt) || !user_ok) {
             bad++;
             CHECK(0, "%s, access %zu (block %llu): distance %llu, time %llu / %llu; expected %llu, %llu", ctx, i,
                   (unsigned long long)b, (unsigned long long)d, (unsigned long long)t, (unsigned long long)t2,
@@ -194,7 +197,16 @@ int main(int argc, char **argv)
 {
     const int streams = argc > 1 ? atoi(argv[1]) : 100;
     for (int s = 0; s < streams; s++)
-        one_stream(s % N_KINDS, 7000 + (uint64_t)s);
+        one_stream(s % N_KINDS, 7000 + (uint64_t)s, false);
+    for (int s = 0; s < 2 * N_KINDS; s++)
+        one_stream(s % N_KINDS, 9100 + (uint64_t)s, true);
+    /* the reuse-time tracker keeps no caller's word */
+    edan_reuse *times = edan_reuse_new(false);
+    uint32_t *word = (uint32_t *)&streams;
+    uint64_t d, prev;
+    CHECK(edan_reuse_access_user(times, 5, &d, &prev, &word) == EDAN_REUSE_NOMEM && word == NULL,
+          "edan_reuse_access_user without distances");
+    edan_reuse_free(times);
     mrc_against_cache(42);
     mrc_against_cache(43);
     return check_summary();

@@ -145,6 +145,7 @@ add_test(NAME util_varint COMMAND varint_test)
 # The benchmark's table, formatted from made-up numbers (the benchmark itself is make bench).
 if(PYTHON3)
   add_test(NAME bench_table_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/bench/bench.py --self-test)
+  add_test(NAME bench_locality_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/bench/bench_locality.py --self-test)
 endif()
 
 # The timing model: exact answers on hand-built streams, its limits against the eDAG, batch sizes.
@@ -167,6 +168,13 @@ endif()
 add_executable(reuse_test tests/reuse_test.c tests/random_trace.c)
 target_link_libraries(reuse_test PRIVATE edan_core)
 add_test(NAME reuse_stack_distance COMMAND reuse_test 200)
+# MemGaze's sampled estimates, whole run and per function of a real program's symbols, against a naive reference.
+add_executable(sampled_test tests/sampled_test.c tests/random_trace.c)
+target_link_libraries(sampled_test PRIVATE edan_core m)
+if(RISCV_CC)
+  add_test(NAME sampled_estimates COMMAND sampled_test ${EXAMPLES_DIR}/spmv 300)
+  set_tests_properties(sampled_estimates PROPERTIES DEPENDS examples)
+endif()
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   foreach(category reproducible program_output cxx_names cache_presets rank annotate)
     add_test(NAME cli_${category}

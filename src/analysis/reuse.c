@@ -6,7 +6,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "util/bigmem.h"
 
 #define GROUP_BITS 512u /* positions per counted group: 8 words of the bitmap */
 #define GROUP_WORDS (GROUP_BITS / 64u)
@@ -14,24 +15,28 @@
 #define MIN_SLOTS 4096u
 
 /*
- * One block: key = block + 1 (0: an empty slot), except the reserved slot
- * for block UINT64_MAX (slots[cap]), whose key is 1 once that block was
- * accessed. Without a field of its own for that, the slot has room for the
- * caller's word (edan_reuse_access_user) and stays 24 bytes.
+ * One block, in a slot of slot_bytes: its key = block + 1 (0: an empty
+ * slot), except the reserved slot for block UINT64_MAX (the slot after the
+ * last), whose key is 1 once that block was accessed; then the index of its
+ * latest access. With distances (24 bytes) also the position of its latest
+ * access in the window and the caller's word (edan_reuse_access_user);
+ * without (16 bytes, four to a cache line) only the key and the index.
  */
-typedef struct reuse_slot {
-    uint64_t key;
-    uint64_t last; /* index of its latest access */
-    uint32_t pos;  /* position of its latest access in the window (with distances) */
-    uint32_t user; /* the caller's word for the block: 0 at its first access */
-} reuse_slot;
+#define SLOT_KEY 0
+#define SLOT_LAST 8
+#define SLOT_POS 16
+#define SLOT_USER 20
+#define SLOT_BYTES_DISTANCES 24u
+#define SLOT_BYTES_TIMES 16u
 
 struct edan_reuse {
     bool distances;
-    reuse_slot *slots; /* cap + 1 entries: slots[cap] is block UINT64_MAX's */
-    size_t cap, used;  /* cap a power of two; used <= cap / 2 */
-    uint64_t now;      /* accesses so far */
-    uint64_t blocks;   /* distinct blocks */
+    unsigned char *slots; /* cap + 1 slots of slot_bytes: the last one is block UINT64_MAX's */
+    size_t slot_bytes;
+    unsigned group;   /* log2 of the blocks that share consecutive slots (slot_of) */
+    size_t cap, used; /* cap a power of two; used <= cap / 2 */
+    uint64_t now;     /* accesses so far */
+    uint64_t blocks;  /* distinct blocks */
 
     /* The window (with distances): positions [0, wpos) used of wcap. */
     uint64_t *bits;   /* a bit per position: set where a block's latest access is */
@@ -40,70 +45,109 @@ struct edan_reuse {
     uint32_t *fw;     /* Fenwick tree over the completed groups (1-based, ngroups entries) */
     size_t wcap, wpos, ngroups;
     size_t min_window;
-    /* the access, compiled for the CPU; *slot receives the block's slot (NULL when out of memory) */
-    uint64_t (*access)(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot);
+    /* the access, compiled for the CPU and the mode; *slot receives the block's slot (NULL when out of memory) */
+    uint64_t (*access)(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
 };
 
-static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot);
+static inline unsigned char *slot_at(const edan_reuse *r, size_t j)
+{
+    return r->slots + j * r->slot_bytes;
+}
+
+static inline uint64_t *slot_u64(unsigned char *e, size_t off)
+{
+    return (uint64_t *)(void *)(e + off);
+}
+
+static inline uint32_t *slot_u32(unsigned char *e, size_t off)
+{
+    return (uint32_t *)(void *)(e + off);
+}
+
+static uint64_t access_times(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
+static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
 #if defined(__x86_64__) && defined(__GNUC__)
-static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot);
+static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
 #endif
 
 /* ===================================================================== */
 /* Hash table                                                             */
 /* ===================================================================== */
 
-/* Eight consecutive blocks share eight consecutive slots, so a streaming access touches few cache lines. */
-static inline size_t slot_of(uint64_t b, size_t mask)
+/*
+ * 2^group consecutive blocks share 2^group consecutive slots, so a
+ * streaming access touches few cache lines: eight with distances (three
+ * lines), two without (half a line). A larger group makes longer probes
+ * where whole groups collide, past the two lines a hint prefetches, which
+ * a random stream pays for: with 16-byte slots at a quarter full, groups
+ * of eight leave 12.5 % of the probes of a random stream beyond those two
+ * lines, of two 0.7 %, of one 0.1 % (but a sweep then touches a line per
+ * access, not half of one).
+ */
+#define GROUP_DISTANCES 3
+#define GROUP_TIMES 1
+static inline size_t slot_of(uint64_t b, size_t mask, unsigned group)
 {
-    uint64_t h = (b >> 3) * 0x9e3779b97f4a7c15ull;
+    uint64_t h = (b >> group) * 0x9e3779b97f4a7c15ull;
     h ^= h >> 31;
-    return (size_t)((h << 3) | (b & 7)) & mask;
+    return (size_t)((h << group) | (b & ((1u << group) - 1))) & mask;
+}
+
+/* The table of cap slots: cap + 1 slots and a line that a prefetch past the last may reach. */
+static size_t table_bytes(const edan_reuse *r, size_t cap)
+{
+    return (cap + 1) * r->slot_bytes + 64;
+}
+
+#define MOVE_AHEAD 16 /* old slots whose new homes are prefetched before the first of them is placed */
+
+/* Old slot e into the new table s of cap slots, from its home slot; its window position follows it. */
+static void place(edan_reuse *r, unsigned char *s, size_t cap, const unsigned char *e, size_t home)
+{
+    size_t j = home;
+    while (*slot_u64(s + j * r->slot_bytes, SLOT_KEY))
+        j = (j + 1) & (cap - 1);
+    memcpy(s + j * r->slot_bytes, e, r->slot_bytes);
+    if (r->distances)
+        r->owner[*slot_u32((unsigned char *)e, SLOT_POS)] = (uint32_t)j;
 }
 
 /*
- * Zeroed memory for a large table, in transparent huge pages where the
- * kernel offers them: the table is read at random, and with 4 KiB pages
- * nearly every access of a large footprint would also miss the TLB.
+ * Twice the slots. The old slots are moved MOVE_AHEAD at a time, their new
+ * homes (and window owners) prefetched first: each lands at random in a
+ * table larger than the caches, so one at a time would wait for memory.
  */
-static void *table_alloc(size_t bytes)
-{
-    if (bytes < (4u << 20))
-        return calloc(1, bytes);
-    void *p = NULL;
-    const size_t huge = 2u << 20;
-    if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge))
-        return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
-#endif
-    memset(p, 0, bytes);
-    return p;
-}
-
 static bool grow_slots(edan_reuse *r)
 {
     const size_t cap = r->cap ? 2 * r->cap : MIN_SLOTS;
-    reuse_slot *s = table_alloc((cap + 1) * sizeof *s);
+    unsigned char *s = edan_big_zalloc(table_bytes(r, cap));
     if (!s)
         return false;
-    for (size_t i = 0; i <= r->cap && r->slots; i++) {
-        const reuse_slot *e = &r->slots[i];
-        size_t j;
-        if (i == r->cap) {
-            j = cap; /* the reserved slot moves to the new end */
-        } else {
-            if (!e->key)
-                continue;
-            j = slot_of(e->key - 1, cap - 1);
-            while (s[j].key)
-                j = (j + 1) & (cap - 1);
+    size_t idx[MOVE_AHEAD], home[MOVE_AHEAD], k = 0;
+    for (size_t i = 0; r->slots && i <= r->cap; i++) {
+        unsigned char *e = slot_at(r, i);
+        const uint64_t key = *slot_u64(e, SLOT_KEY);
+        if (i < r->cap && key) {
+            idx[k] = i;
+            home[k] = slot_of(key - 1, cap - 1, r->group);
+            __builtin_prefetch(s + home[k] * r->slot_bytes, 1);
+            if (r->distances)
+                __builtin_prefetch(&r->owner[*slot_u32(e, SLOT_POS)], 1);
+            k++;
         }
-        s[j] = *e;
-        if (r->distances && (i < r->cap || e->key))
-            r->owner[e->pos] = (uint32_t)j;
+        if (k == MOVE_AHEAD || i == r->cap) {
+            for (size_t m = 0; m < k; m++)
+                place(r, s, cap, slot_at(r, idx[m]), home[m]);
+            k = 0;
+        }
+        if (i == r->cap) { /* the reserved slot moves to the new end */
+            memcpy(s + cap * r->slot_bytes, e, r->slot_bytes);
+            if (r->distances && key)
+                r->owner[*slot_u32(e, SLOT_POS)] = (uint32_t)cap;
+        }
     }
-    free(r->slots);
+    if (r->slots)
+        edan_big_free(r->slots, table_bytes(r, r->cap));
     r->slots = s;
     r->cap = cap;
     return true;
@@ -155,7 +199,7 @@ static bool compact(edan_reuse *r, size_t wcap)
             const size_t x = w * 64 + (size_t)__builtin_ctzll(m);
             const uint32_t s = r->owner[x];
             owner[k] = s;
-            r->slots[s].pos = (uint32_t)k;
+            *slot_u32(slot_at(r, s), SLOT_POS) = (uint32_t)k;
             bits[k / 64] |= 1ull << (k % 64);
             gcount[k / GROUP_BITS]++;
             k++;
@@ -216,9 +260,11 @@ edan_reuse *edan_reuse_new_window(bool distances, size_t min_window)
         return NULL;
     r->distances = distances;
     r->min_window = w;
-    r->access = access_plain;
+    r->slot_bytes = distances ? SLOT_BYTES_DISTANCES : SLOT_BYTES_TIMES;
+    r->group = distances ? GROUP_DISTANCES : GROUP_TIMES;
+    r->access = distances ? access_plain : access_times;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("popcnt"))
+    if (distances && __builtin_cpu_supports("popcnt"))
         r->access = access_popcnt;
 #endif
     if ((distances && !compact(r, w)) || !grow_slots(r)) {
@@ -232,7 +278,7 @@ void edan_reuse_free(edan_reuse *r)
 {
     if (!r)
         return;
-    free(r->slots);
+    edan_big_free(r->slots, table_bytes(r, r->cap));
     free(r->bits);
     free(r->owner);
     free(r->gcount);
@@ -240,33 +286,32 @@ void edan_reuse_free(edan_reuse *r)
     free(r);
 }
 
-static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r, uint64_t b, uint64_t *distance,
-                                                                  uint64_t *prev, reuse_slot **slot)
+/* The access; distances is a constant in each copy, so the reuse-time copy carries none of the window. */
+static inline __attribute__((always_inline)) uint64_t
+access_body(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot, const bool distances)
 {
     *slot = NULL;
     if (2 * (r->used + 1) > r->cap && !grow_slots(r))
         return EDAN_REUSE_NOMEM;
     size_t j;
-    reuse_slot *e;
     if (b == UINT64_MAX) {
         j = r->cap;
-        e = &r->slots[j];
     } else {
         const uint64_t key = b + 1;
-        j = slot_of(b, r->cap - 1);
-        while (r->slots[j].key && r->slots[j].key != key)
+        j = slot_of(b, r->cap - 1, r->group);
+        for (uint64_t k; (k = *slot_u64(slot_at(r, j), SLOT_KEY)) && k != key;)
             j = (j + 1) & (r->cap - 1);
-        e = &r->slots[j];
     }
-    const bool seen = e->key != 0; /* the reserved slot's key is 1 once used */
+    unsigned char *e = slot_at(r, j);
+    const bool seen = *slot_u64(e, SLOT_KEY) != 0; /* the reserved slot's key is 1 once used */
     uint64_t rt = EDAN_REUSE_COLD;
-    if (r->distances) {
+    if (distances) {
         /* room first (a compaction moves the block's position): on failure nothing has changed */
         if (!window_room(r))
             return EDAN_REUSE_NOMEM;
         if (seen) {
             /* every set bit after the block's position is another block's later access */
-            const size_t p = e->pos;
+            const size_t p = *slot_u32(e, SLOT_POS);
             *distance = r->blocks - prefix(r, p + 1);
             r->bits[p / 64] &= ~(1ull << (p % 64));
             r->gcount[p / GROUP_BITS]--;
@@ -279,24 +324,29 @@ static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r,
         r->bits[q / 64] |= 1ull << (q % 64);
         r->gcount[q / GROUP_BITS]++;
         r->owner[q] = (uint32_t)j;
-        e->pos = (uint32_t)q;
+        *slot_u32(e, SLOT_POS) = (uint32_t)q;
         if (r->wpos % GROUP_BITS == 0) /* its group is complete: into the Fenwick tree */
             fw_add(r, q / GROUP_BITS, r->gcount[q / GROUP_BITS]);
     }
+    uint64_t *last = slot_u64(e, SLOT_LAST);
     if (seen) {
-        rt = r->now - e->last;
-        *prev = e->last;
+        rt = r->now - *last;
+        *prev = *last;
     } else {
-        if (b == UINT64_MAX)
-            e->key = 1;
-        else
-            e->key = b + 1, r->used++;
-        e->user = 0;
+        *slot_u64(e, SLOT_KEY) = b == UINT64_MAX ? 1 : b + 1;
+        r->used += b != UINT64_MAX;
+        if (distances)
+            *slot_u32(e, SLOT_USER) = 0;
         r->blocks++;
     }
-    e->last = r->now++;
+    *last = r->now++;
     *slot = e;
     return rt;
+}
+
+static uint64_t access_times(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot)
+{
+    return access_body(r, b, distance, prev, slot, false);
 }
 
 /*
@@ -306,28 +356,30 @@ static inline __attribute__((always_inline)) uint64_t access_body(edan_reuse *r,
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("popcnt"))) static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance,
-                                                                uint64_t *prev, reuse_slot **slot)
+                                                                uint64_t *prev, unsigned char **slot)
 {
-    return access_body(r, b, distance, prev, slot);
+    return access_body(r, b, distance, prev, slot, true);
 }
 #endif
 
-static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, reuse_slot **slot)
+static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot)
 {
-    return access_body(r, b, distance, prev, slot);
+    return access_body(r, b, distance, prev, slot, true);
 }
 
 uint64_t edan_reuse_access(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev)
 {
-    reuse_slot *slot;
+    unsigned char *slot;
+    if (!r->distances) /* the reuse-time copy inline: no call through the pointer */
+        return access_body(r, b, distance, prev, &slot, false);
     return r->access(r, b, distance, prev, &slot);
 }
 
 uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, uint32_t **user)
 {
-    reuse_slot *slot;
-    const uint64_t rt = r->access(r, b, distance, prev, &slot);
-    *user = slot ? &slot->user : NULL;
+    unsigned char *slot;
+    const uint64_t rt = r->distances ? r->access(r, b, distance, prev, &slot) : EDAN_REUSE_NOMEM;
+    *user = r->distances && slot ? slot_u32(slot, SLOT_USER) : NULL;
     return rt;
 }
 
@@ -336,17 +388,22 @@ void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uin
     if (!r->distances)
         return;
     for (size_t i = 0; i <= r->cap; i++) {
-        const reuse_slot *e = &r->slots[i];
-        if (!e->key)
+        unsigned char *e = slot_at(r, i);
+        const uint64_t key = *slot_u64(e, SLOT_KEY);
+        if (!key)
             continue;
         /* as for an access: every set bit after the block's position is another block accessed since */
-        fn(ctx, i == r->cap ? UINT64_MAX : e->key - 1, r->blocks - prefix(r, (size_t)e->pos + 1), e->user);
+        fn(ctx, i == r->cap ? UINT64_MAX : key - 1, r->blocks - prefix(r, (size_t)*slot_u32(e, SLOT_POS) + 1),
+           *slot_u32(e, SLOT_USER));
     }
 }
 
+/* The block's home slot's cache line, and the next one, where a probe or a slot across two lines goes on. */
 void edan_reuse_prefetch(const edan_reuse *r, uint64_t b)
 {
-    __builtin_prefetch(&r->slots[slot_of(b, r->cap - 1)], 1);
+    const unsigned char *e = slot_at(r, slot_of(b, r->cap - 1, r->group));
+    __builtin_prefetch(e, 1);
+    __builtin_prefetch(e + 64, 1);
 }
 
 uint64_t edan_reuse_accesses(const edan_reuse *r)
@@ -361,7 +418,7 @@ uint64_t edan_reuse_blocks(const edan_reuse *r)
 
 uint64_t edan_reuse_bytes(const edan_reuse *r)
 {
-    uint64_t n = (uint64_t)(r->cap + 1) * sizeof(reuse_slot);
+    uint64_t n = (uint64_t)(r->cap + 1) * r->slot_bytes;
     if (r->distances)
         n += r->wcap / 8 + r->wcap * sizeof(uint32_t) + r->ngroups * (sizeof(uint16_t) + sizeof(uint32_t));
     return n;

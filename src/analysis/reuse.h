@@ -24,7 +24,9 @@
  * thousand counters, which stay in the cache); the window is compacted to
  * the live positions when it fills, so it holds O(distinct blocks)
  * positions and the cost per access is O(log(distinct blocks)) with small
- * constants. Memory is proportional to the distinct blocks.
+ * constants. Memory is proportional to the distinct blocks: a hash table
+ * from block to its latest access (24-byte slots with distances, 16 without,
+ * at most half full) and, with distances, the window.
  */
 #ifndef EDAN_ANALYSIS_REUSE_H
 #define EDAN_ANALYSIS_REUSE_H
@@ -37,7 +39,8 @@
 
 typedef struct edan_reuse edan_reuse;
 
-/* A tracker; distances: also stack distances (reuse times alone are cheaper). NULL when out of memory. */
+/* A tracker; distances: also stack distances (reuse times alone are cheaper, and smaller). NULL when out of
+ * memory. */
 edan_reuse *edan_reuse_new(bool distances);
 /* The same with a smallest window of min_window positions (rounded up to a power of two >= 512): tests use a
  * small one so that compactions happen often. */
@@ -58,7 +61,9 @@ uint64_t edan_reuse_access(edan_reuse *r, uint64_t b, uint64_t *distance, uint64
  * block b: 0 at the block's first access, then whatever the caller stored
  * there, for as long as the tracker lives (so per-block state needs no
  * second table). The pointer is valid until the next access. *user is NULL
- * when out of memory (EDAN_REUSE_NOMEM).
+ * when out of memory (EDAN_REUSE_NOMEM), and for a tracker without
+ * distances, which has no room for the word (EDAN_REUSE_NOMEM too; nothing
+ * is recorded).
  */
 uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, uint32_t **user);
 
@@ -72,9 +77,10 @@ uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, u
 void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uint64_t f, uint32_t user), void *ctx);
 
 /*
- * A hint that block b will be accessed soon (a few accesses ahead): its
- * slot is prefetched, so a stream over a large footprint overlaps the
- * table's cache misses. Changes nothing else.
+ * A hint that block b will be accessed soon (a few accesses ahead): the
+ * cache line of its home slot and the next one (where a probe goes on) are
+ * prefetched, so a stream over a large footprint overlaps the table's cache
+ * misses. Changes nothing else.
  */
 void edan_reuse_prefetch(const edan_reuse *r, uint64_t b);
 

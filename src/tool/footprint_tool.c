@@ -133,6 +133,11 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         return;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
+        if (i + 8 < n) { /* a hint: the entry access i + 8 will store when its instruction moves on */
+            const edan_exec *q = &recs[i + 8];
+            if (q->insn->mem != EDAN_MEM_NONE && q->id < t->id_cap && t->id_insn[q->id])
+                edan_keymap_prefetch(&t->map, q->addr / LINE, t->id_insn[q->id] - 1);
+        }
         if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS) || !r->insn->mem_size)
             continue;
         const uint32_t index = insn_of(t, r);

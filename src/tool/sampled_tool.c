@@ -15,8 +15,18 @@
  * where F(sigma) is the distinct 64-byte blocks the samples touched; per
  * function these are MemGaze's code windows (a function's accesses in all
  * samples). The exact values come from every load: A, F (distinct blocks
- * of the whole run), and the mean footprint of windows of W loads over all
- * windows (the intra-window quantity the samples estimate directly).
+ * of the whole run), and the footprint per window of W loads (the
+ * intra-window quantity the samples estimate directly): over the windows
+ * in which the row's code loaded, the mean of its distinct blocks there,
+ * weighted by its loads there,
+ *   F_W = sum_w A_w F_w / sum_w A_w,
+ * and from the sampled windows alone its estimate, with the estimate's
+ * standard error from the spread of the sampled windows (a ratio
+ * estimator over n sampled windows:
+ *   SE^2 = n / (n - 1) sum_w A_w^2 (F_w - F_W^)^2 / (sum_w A_w)^2).
+ * Weighting by loads keeps a window where a function made a handful of
+ * loads (the first window of the run, always sampled, holds the start of
+ * main) from counting as much as one it filled.
  *
  * With --sample-only (edan run) the plugin traces only the samples
  * (plugin/edan_plugin.c counts the loads between them): the stream is the
@@ -25,9 +35,12 @@
  * the exact values, which need every load, are not reported. The estimates
  * are those of the same run's whole stream, to the bit.
  *
- * State: one hash table (util/keymap.h) of (block, function) with the last window it was
- * touched in, so every per-window distinct count is one comparison per
- * access. Memory is proportional to the distinct (block, function) pairs.
+ * State: one hash table (util/keymap.h) with, per block, the last window
+ * it was touched in, and the same for the first function that loaded from
+ * it; a block that other functions load from has an entry per (block,
+ * function) for them. So every per-window distinct count is one comparison
+ * per access, and a load costs one lookup unless its block is shared.
+ * Memory is proportional to the distinct (block, function) pairs.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -49,19 +62,31 @@
 #define UNKNOWN_FN 0xfffffffeu
 #define TEXT_ROWS 10
 
-/* What the table keeps per (block, function). */
+/* The state of a block for one row (the whole run or a function). */
+typedef struct sm_seen {
+    uint64_t last_win; /* window index + 1 of its latest load */
+    uint32_t sampled;  /* 1 once a sample loaded from it */
+} sm_seen;
+
+/* What the table keeps per block (tag ALL_FN) and per (block, function) for a function other than its first. */
 typedef struct sm_block {
-    uint64_t last_win; /* window index + 1 of its latest access */
-    uint32_t sampled;  /* 1 once a sample touched it */
+    sm_seen seen;  /* the whole run's (ALL_FN), or the function's */
+    sm_seen first; /* ALL_FN: the first function's, fn1 - 1 */
+    uint32_t fn1;  /* ALL_FN: 1 + the first function that loaded from the block; 0 none yet */
 } sm_block;
 
 /* Counts of one function (or of the whole run). */
 typedef struct sm_counts {
-    uint64_t A, A_s;         /* loads; sampled loads */
-    uint64_t F, F_s;         /* distinct blocks; distinct blocks in samples */
-    uint64_t win_F, win_F_s; /* sums over windows (all; sampled) of the distinct blocks in each */
-    uint64_t wins, wins_s;   /* windows (all; sampled) in which it loaded */
-    uint64_t last_w;         /* window index + 1 of its latest load (for wins) */
+    uint64_t A, A_s;       /* loads; sampled loads */
+    uint64_t F, F_s;       /* distinct blocks; distinct blocks in samples */
+    uint64_t wins, wins_s; /* windows (all; sampled) in which it loaded */
+    uint64_t last_w;       /* window index + 1 of its latest load: the window cur_* count */
+    uint64_t cur_A, cur_F; /* its loads and distinct blocks in window last_w */
+    bool cur_s;            /* window last_w is sampled */
+    /* over its windows before last_w, all and sampled: sum of A_w F_w; over the sampled ones the sums of
+     * A_w^2, A_w^2 F_w and A_w^2 F_w^2 (the standard error). Doubles: both streams add the same terms in the
+     * same order, so --sample-only's estimates stay equal to the bit. */
+    double AF, AF_s, A2_s, A2F_s, A2F2_s;
 } sm_counts;
 
 typedef struct sampled_tool {
@@ -128,26 +153,58 @@ static int parse_params(const edan_options *o, uint64_t *period, uint64_t *windo
 /* The stream                                                             */
 /* ===================================================================== */
 
-/* A load of block b by function fn (ALL_FN: the whole run) in window w (index + 1), sampled or not. */
-static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *c, uint64_t w, bool sampled)
+/* A load of a block whose state for row c is *e, in window w (index + 1), sampled or not; new: its first. */
+static void seen(sm_seen *e, bool new, sm_counts *c, uint64_t w, bool sampled)
 {
-    bool created;
-    sm_block *e = edan_keymap_get(&t->map, b, fn, &created);
-    if (!e)
-        return false;
-    if (created)
+    if (new)
         c->F++;
     if (e->last_win != w) { /* first in this window */
         e->last_win = w;
-        c->win_F++;
-        if (sampled)
-            c->win_F_s++;
+        c->cur_F++;
     }
     if (sampled && !e->sampled) {
         e->sampled = 1;
         c->F_s++;
     }
+}
+
+/* A load of block b, in all and by function fn (fc its counts, NULL: no function), in window w. */
+static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *fc, uint64_t w, bool sampled)
+{
+    bool created;
+    sm_block *e = edan_keymap_get(&t->map, b, ALL_FN, &created);
+    if (!e)
+        return false;
+    seen(&e->seen, created, &t->all, w, sampled);
+    if (!fc)
+        return true;
+    if (!e->fn1 || e->fn1 == fn + 1) { /* the block's first function: its state is here */
+        const bool first = !e->fn1;
+        e->fn1 = fn + 1;
+        seen(&e->first, first, fc, w, sampled);
+        return true;
+    }
+    sm_block *f = edan_keymap_get(&t->map, b, fn, &created);
+    if (!f)
+        return false;
+    seen(&f->seen, created, fc, w, sampled);
     return true;
+}
+
+/* Window last_w is over: its loads and blocks into the sums. */
+static void close_window(sm_counts *c)
+{
+    if (!c->cur_A)
+        return;
+    const double a = (double)c->cur_A, f = (double)c->cur_F;
+    c->AF += a * f;
+    if (c->cur_s) {
+        c->AF_s += a * f;
+        c->A2_s += a * a;
+        c->A2F_s += a * a * f;
+        c->A2F2_s += a * a * f * f;
+    }
+    c->cur_A = c->cur_F = 0;
 }
 
 static void count_load(sm_counts *c, uint64_t w, bool sampled)
@@ -156,11 +213,14 @@ static void count_load(sm_counts *c, uint64_t w, bool sampled)
     if (sampled)
         c->A_s++;
     if (c->last_w != w) {
+        close_window(c);
         c->last_w = w;
+        c->cur_s = sampled;
         c->wins++;
         if (sampled)
             c->wins_s++;
     }
+    c->cur_A++;
 }
 
 static uint32_t function_of(sampled_tool *t, const edan_exec *r)
@@ -188,6 +248,8 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n && !t->err.set; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
+        if (i + 8 < n && recs[i + 8].insn->mem == EDAN_MEM_LOAD) /* a hint: the block entry of load i + 8 */
+            edan_keymap_prefetch(&t->map, recs[i + 8].addr >> BLOCK_SHIFT, ALL_FN);
         if (in->mem != EDAN_MEM_LOAD || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
             continue;
         /* the windows' numbers differ between the two streams, but only their equality counts */
@@ -202,7 +264,7 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
             count_load(fc, w, sampled);
         const uint64_t last = (r->addr + in->mem_size - 1) >> BLOCK_SHIFT;
         for (uint64_t b = r->addr >> BLOCK_SHIFT; ok; b++) {
-            ok = touch(t, b, ALL_FN, &t->all, w, sampled) && (!fc || touch(t, b, fn, fc, w, sampled));
+            ok = touch(t, b, fn, fc, w, sampled);
             if (b == last)
                 break;
         }
@@ -223,9 +285,19 @@ static int finish(void *ctx)
 typedef struct sm_view {
     double rho;                   /* the run's sample ratio */
     double A_hat, F_hat, dF_hat;  /* MemGaze's estimates */
-    double win_F_hat, win_F;      /* mean distinct blocks per window: the samples', every window's */
+    double win_F_hat, win_F;      /* footprint per window, weighted by loads: the samples', every window's */
+    double win_se, win_ci;        /* win_F_hat's standard error and 95 % half-width (NAN below two sampled windows) */
     double F_err, A_err, win_err; /* relative errors of F^, A^ and the per-window footprint */
 } sm_view;
+
+/* Student's t: the 0.975 quantile at dof degrees of freedom (dof >= 1; above 30 within 0.003 of it). */
+static double t975(uint64_t dof)
+{
+    static const double t[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                 2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                 2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    return dof <= 30 ? t[dof - 1] : 1.96 + 2.4 / (double)dof;
+}
 
 static double rel(double est, double exact)
 {
@@ -245,8 +317,11 @@ static double exact_blocks(const sampled_tool *t, const sm_counts *c)
     return t->presampled ? NAN : (double)c->F;
 }
 
-static sm_view view(const sampled_tool *t, const sm_counts *c)
+static sm_view view(const sampled_tool *t, const sm_counts *counts)
 {
+    sm_counts closed = *counts; /* with its last window in the sums (counts, not c, for its place in fns) */
+    close_window(&closed);
+    const sm_counts *c = &closed;
     sm_view v;
     memset(&v, 0, sizeof v);
     const uint64_t samples = t->loads ? (t->loads + t->period - 1) / t->period : 0;
@@ -257,14 +332,21 @@ static sm_view view(const sampled_tool *t, const sm_counts *c)
     v.A_hat = v.rho * (double)c->A_s;
     v.F_hat = v.rho * (double)c->F_s;
     v.dF_hat = c->A_s ? (double)c->F_s / (double)c->A_s : 0;
-    v.win_F_hat = c->wins_s ? (double)c->win_F_s / (double)c->wins_s : 0;
-    v.win_F = c->wins ? (double)c->win_F / (double)c->wins : 0;
+    v.win_F_hat = c->A_s ? c->AF_s / (double)c->A_s : 0;
+    v.win_F = c->A ? c->AF / (double)c->A : 0;
+    v.win_se = v.win_ci = NAN;
+    if (c->wins_s >= 2) {
+        const double n = (double)c->wins_s, y = v.win_F_hat, a = (double)c->A_s;
+        const double ss = c->A2F2_s - 2 * y * c->A2F_s + y * y * c->A2_s; /* sum of A_w^2 (F_w - y)^2 */
+        v.win_se = sqrt(fmax(0, ss) * n / (n - 1)) / a;
+        v.win_ci = t975(c->wins_s - 1) * v.win_se;
+    }
     v.F_err = rel(v.F_hat, (double)c->F);
     v.A_err = rel(v.A_hat, (double)c->A);
     v.win_err = rel(v.win_F_hat, v.win_F);
     if (t->presampled) { /* only the samples were seen: nothing exact but the loads */
         v.win_F = v.F_err = v.win_err = NAN;
-        v.A_err = rel(v.A_hat, exact_loads(t, c));
+        v.A_err = rel(v.A_hat, exact_loads(t, counts));
     }
     return v;
 }
@@ -329,6 +411,13 @@ static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
     edan_json_num(f, v.win_F);
     fputs(",\"window_blocks_estimate\":", f);
     edan_json_num(f, v.win_F_hat);
+    fputs(",\"window_blocks_stderr\":", f);
+    edan_json_num(f, v.win_se);
+    fputs(",\"window_blocks_ci95\":", f);
+    edan_json_num(f, v.win_ci);
+    fputs(",\"windows\":", f);
+    edan_json_num(f, t->presampled ? NAN : (double)c->wins);
+    fprintf(f, ",\"sampled_windows\":%" PRIu64, c->wins_s);
     fputs(",\"loads_error\":", f);
     edan_json_num(f, v.A_err);
     fputs(",\"blocks_error\":", f);
@@ -350,12 +439,12 @@ static const char *cell(char *buf, size_t cap, const char *fmt, double v)
 static void text_row(const sampled_tool *t, FILE *f, const char *name, const sm_counts *c)
 {
     const sm_view v = view(t, c);
-    char b[6][40];
-    fprintf(f, "  %-28.28s %12s %8s %10s %12.0f %9s %10s %10.1f %8s\n", name,
+    char b[7][40];
+    fprintf(f, "  %-28.28s %12s %8s %10s %12.0f %9s %10s %10.1f %8s %5" PRIu64 " %8s\n", name,
             cell(b[0], sizeof b[0], "%.0f", exact_loads(t, c)), cell(b[1], sizeof b[1], "%+.1f%%", 100 * v.A_err),
             cell(b[2], sizeof b[2], "%.0f", exact_blocks(t, c)), v.F_hat,
             cell(b[3], sizeof b[3], "%+.1f%%", 100 * v.F_err), cell(b[4], sizeof b[4], "%.1f", v.win_F), v.win_F_hat,
-            cell(b[5], sizeof b[5], "%+.1f%%", 100 * v.win_err));
+            cell(b[6], sizeof b[6], "%.1f", v.win_ci), c->wins_s, cell(b[5], sizeof b[5], "%+.1f%%", 100 * v.win_err));
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
@@ -373,8 +462,8 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
                 t->window, t->period, samples, all.rho,
                 t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
                               : "against exact");
-        fprintf(f, "  %-28s %12s %8s %10s %12s %9s %10s %10s %8s\n", "", "loads A", "A^ err", "F blocks", "F^ = rho F",
-                "F^ err", "F/window", "sampled", "err");
+        fprintf(f, "  %-28s %12s %8s %10s %12s %9s %10s %10s %8s %5s %8s\n", "", "loads A", "A^ err", "F blocks",
+                "F^ = rho F", "F^ err", "F/window", "sampled", "+-95%", "n", "err");
         text_row(t, f, "all", &t->all);
         for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++)
             text_row(t, f, fn_name(t, rows[i].fn), rows[i].c);
@@ -481,10 +570,11 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     char name[1100];
     edan_session_source_name(s, true, name, sizeof name);
     edan_csv c;
-    if (edan_csv_open(&c, o->csv_dir, name, "sampled",
-                      "function,loads,sampled_loads,loads_estimate,blocks,sampled_blocks,blocks_estimate,"
-                      "window_blocks,window_blocks_estimate",
-                      err))
+    if (edan_csv_open(
+            &c, o->csv_dir, name, "sampled",
+            "function,loads,sampled_loads,loads_estimate,blocks,sampled_blocks,blocks_estimate,"
+            "window_blocks,window_blocks_estimate,window_blocks_stderr,window_blocks_ci95,windows,sampled_windows",
+            err))
         return -1;
     size_t n;
     sm_row *rows = rows_of(t, &n);
@@ -501,6 +591,10 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
         edan_csv_num(&c, v.F_hat);
         isnan(v.win_F) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_F);
         edan_csv_num(&c, v.win_F_hat);
+        isnan(v.win_se) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_se);
+        isnan(v.win_ci) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_ci);
+        t->presampled ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, cnt->wins);
+        edan_csv_u64(&c, cnt->wins_s);
         edan_csv_end_row(&c);
     }
     free(rows);

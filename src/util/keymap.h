@@ -8,6 +8,7 @@
  *   my_value *v = edan_keymap_get(&m, block, fn, &created);   zero-filled when created
  *   for (size_t i = 0; i < edan_keymap_capacity(&m); i++)
  *       if ((v = edan_keymap_at(&m, i, &key, &tag))) ...
+ *   edan_keymap_prefetch(&m, next_block, fn);              a hint, a few lookups ahead
  *   edan_keymap_free(&m);
  *
  * Linear probing, at most half full, so a lookup reads about one slot; a
@@ -47,6 +48,13 @@ static inline size_t edan_keymap_capacity(const edan_keymap *m)
 {
     return m->cap;
 }
+
+/*
+ * A hint that (key, tag) will be looked up soon (a few lookups ahead): the
+ * cache lines of its home slot are prefetched, so lookups over a large
+ * table overlap their misses. Changes nothing else.
+ */
+void edan_keymap_prefetch(const edan_keymap *m, uint64_t key, uint32_t tag);
 
 /* Slot i's value (and its key and tag), or NULL when the slot is empty. */
 void *edan_keymap_at(const edan_keymap *m, size_t i, uint64_t *key, uint32_t *tag);
