@@ -14,8 +14,8 @@
  * ordered, so a transfer can finish up to one bucket early; over a stream
  * the rate is the bandwidth.
  */
-#define BW_LINES 8
-#define BW_BUCKETS 4096
+#define BW_LINES EDAN_MEMTIME_BW_LINES
+#define BW_BUCKETS EDAN_MEMTIME_BW_BUCKETS
 #define INFLIGHT (1u << EDAN_MEMTIME_INFLIGHT_BITS)
 
 typedef edan_tick tick;
@@ -41,12 +41,11 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     const tick line_xfer = (tick)llround(mt->ticks_per_byte * m->data[0].geo.line);
     mt->bw_ticks = line_xfer ? BW_LINES * line_xfer : (tick)1 << 20;
     mt->bw_cap = (double)mt->bw_ticks / mt->ticks_per_byte;
-    mt->bw_no = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_no);
-    mt->bw_used = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_used);
+    mt->bw = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw);
     mt->if_line = calloc(INFLIGHT, sizeof *mt->if_line);
     mt->if_fill = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_fill);
     mt->if_targets = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_targets);
-    bool ok = mt->bw_no && mt->bw_used && mt->if_line && mt->if_fill && mt->if_targets;
+    bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets;
     for (int l = 0; ok && l < mt->nlev; l++)
         ok = (mt->mshr[l] = calloc((size_t)mt->mshrs[l] * (size_t)K, sizeof(edan_tick))) != NULL;
     if (!ok) {
@@ -61,8 +60,7 @@ void edan_memtime_free(edan_memtime *mt)
 {
     for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++)
         free(mt->mshr[l]);
-    free(mt->bw_no);
-    free(mt->bw_used);
+    free(mt->bw);
     free(mt->if_line);
     free(mt->if_fill);
     free(mt->if_targets);
@@ -77,19 +75,20 @@ static tick transfer(edan_memtime *mt, int k, tick x, uint32_t bytes)
         return x;
     double rem = bytes;
     tick done = x;
+    edan_memtime_bucket *bw = mt->bw + (size_t)k * BW_BUCKETS;
     for (uint64_t b = x / mt->bw_ticks;; b++) {
-        const size_t s = (size_t)(b % BW_BUCKETS) * (size_t)mt->K + (size_t)k;
-        if (mt->bw_no[s] != b + 1) {
-            mt->bw_no[s] = b + 1;
-            mt->bw_used[s] = 0;
+        edan_memtime_bucket *u = &bw[b % BW_BUCKETS];
+        if (u->no != b + 1) {
+            u->no = b + 1;
+            u->used = 0;
         }
-        double take = mt->bw_cap - mt->bw_used[s];
+        double take = mt->bw_cap - u->used;
         if (take > rem)
             take = rem;
         if (take > 0) {
-            mt->bw_used[s] += take;
+            u->used += take;
             rem -= take;
-            done = b * mt->bw_ticks + (tick)llround(mt->bw_used[s] * mt->ticks_per_byte);
+            done = b * mt->bw_ticks + (tick)llround(u->used * mt->ticks_per_byte);
         }
         if (rem <= 0)
             break;

@@ -23,10 +23,22 @@
 #define EDAN_MEMTIME_LANES 32
 /* Lines in flight are looked up in a direct-mapped table of 2^this entries (far more than MSHRs). */
 #define EDAN_MEMTIME_INFLIGHT_BITS 12
+/*
+ * Memory bandwidth is a calendar of buckets of EDAN_MEMTIME_BW_LINES line
+ * transfers each, in a ring of EDAN_MEMTIME_BW_BUCKETS per lane (memtime.c).
+ */
+#define EDAN_MEMTIME_BW_LINES 8
+#define EDAN_MEMTIME_BW_BUCKETS 4096
 /* Intervals in which the L1d is blocked, kept per lane: the most recent ones. */
 #define EDAN_MEMTIME_BLOCKS 8
 
 typedef uint64_t edan_tick;
+
+/* A bucket of the bandwidth calendar: its number + 1 (0: empty), and the bytes taken in it. */
+typedef struct edan_memtime_bucket {
+    uint64_t no;
+    double used;
+} edan_memtime_bucket;
 typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency */
 
 typedef struct edan_memtime {
@@ -34,12 +46,11 @@ typedef struct edan_memtime {
     edan_tick hit[EDAN_MACHINE_MAX_DATA_LEVELS];
     edan_tick memlat[EDAN_MEMTIME_LANES];
     uint32_t mshrs[EDAN_MACHINE_MAX_DATA_LEVELS];
-    uint32_t targets;      /* an L1d MSHR's */
-    double ticks_per_byte; /* memory bandwidth */
-    edan_tick bw_ticks;    /* one bucket of the bandwidth calendar */
-    double bw_cap;         /* bytes a bucket holds */
-    uint64_t *bw_no;       /* [bucket][lane]: the bucket's number + 1 (0: empty) */
-    double *bw_used;       /* [bucket][lane]: bytes taken in it */
+    uint32_t targets;        /* an L1d MSHR's */
+    double ticks_per_byte;   /* memory bandwidth */
+    edan_tick bw_ticks;      /* one bucket of the bandwidth calendar */
+    double bw_cap;           /* bytes a bucket holds */
+    edan_memtime_bucket *bw; /* [lane][bucket % EDAN_MEMTIME_BW_BUCKETS] */
     /* per level, lane-major [k * mshrs + i]: when each MSHR is free (a lane's search reads one run) */
     edan_tick *mshr[EDAN_MACHINE_MAX_DATA_LEVELS];
     uint64_t *if_line;    /* line + 1 of each in-flight table entry, 0 = empty */
@@ -60,7 +71,8 @@ void edan_memtime_free(edan_memtime *mt);
  * A read that missed levels first .. L-1 and finds its line at level L
  * (nlev: memory), looked up at level `first` at t0[k]: fill[k], when the
  * data is back at level `first`. bytes: what it moves to and from memory
- * (its line and any dirty line it evicts). For the L1i's misses (first 1).
+ * (its line and any dirty line it evicts). For the L1i's misses (first 1);
+ * first = L = nlev is the memory's transfer and latency alone.
  */
 void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const edan_tick *t0, edan_tick *fill);
 
