@@ -98,12 +98,12 @@ struct edan_timing {
      * A row goes when every lane's entry is free (its c at most the lane's
      * cycle); the list is counted only when iq_held, a bound on what a lane
      * holds, reaches the size. A count also finds the first cycle an entry
-     * it counted frees in (iq_first) and how many free then (iq_first_n).
+     * it counted frees in (iq_first).
      */
     tick *iq_list;
     uint64_t iq_cap, iq_span;
     uint32_t iq_n[MAXK];
-    lanes iq_held, iq_first, iq_first_n;
+    lanes iq_held, iq_first;
     lanes real; /* all ones in the K real lanes, 0 in the padded ones */
     /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
     uint8_t *stores;

@@ -273,28 +273,49 @@ STEP_INLINE lv lane_fetch(edan_timing *t, int j, const front *c)
  * Lanes j ..'s list counted in the lanes' cycles m (in mp): the rows held in
  * none of them go, the others stay in order. Each lane's iq_held becomes its
  * count, and iq_first the first cycle an entry of them frees in (TICK_NONE:
- * none), iq_first_n how many free then. Out of line, in the width's
- * instruction set.
+ * none). Two rows a step, each with its own sums, for short chains of
+ * dependent instructions. Out of line, in the width's instruction set.
  */
 static __attribute__((noinline)) TIMING_TARGET void iq_count(edan_timing *t, int j, const tick *mp)
 {
     tick *list = t->iq_list + (size_t)j * t->iq_cap;
-    const lv m = lv_ld(mp);
-    lv held = lv_splat(0), first = lv_splat(TICK_NONE), first_n = lv_splat(0);
-    uint32_t kept = 0;
-    for (uint32_t i = 0; i < t->iq_n[j]; i++) {
-        const lv c = lv_ld(list + (size_t)i * TIMING_LW), held_c = lv_gt(c, m);
-        const lv less = held_c & lv_gt(first, c);
-        held -= held_c; /* held_c is -1 where c is held */
-        first = lv_sel(less, c, first);
-        first_n = (first_n & ~less) - (held_c & lv_eq(c, first));
-        lv_st(list + (size_t)kept * TIMING_LW, c);
-        kept += lv_any(held_c);
+    const uint32_t n = t->iq_n[j];
+    const lv m = lv_ld(mp), none = lv_splat(TICK_NONE);
+    lv held0 = lv_splat(0), held1 = held0, first0 = none, first1 = none;
+    uint32_t kept = 0, i = 0;
+    for (; i + 2 <= n; i += 2) {
+        const lv c0 = lv_ld(list + (size_t)i * TIMING_LW), h0 = lv_gt(c0, m);
+        const lv c1 = lv_ld(list + (size_t)(i + 1) * TIMING_LW), h1 = lv_gt(c1, m);
+        held0 -= h0; /* a mask is -1 where it holds */
+        held1 -= h1;
+        first0 = lv_min(first0, lv_sel(h0, c0, none));
+        first1 = lv_min(first1, lv_sel(h1, c1, none));
+        lv_st(list + (size_t)kept * TIMING_LW, c0);
+        kept += lv_any(h0);
+        lv_st(list + (size_t)kept * TIMING_LW, c1);
+        kept += lv_any(h1);
+    }
+    if (i < n) {
+        const lv c0 = lv_ld(list + (size_t)i * TIMING_LW), h0 = lv_gt(c0, m);
+        held0 -= h0;
+        first0 = lv_min(first0, lv_sel(h0, c0, none));
+        lv_st(list + (size_t)kept * TIMING_LW, c0);
+        kept += lv_any(h0);
     }
     t->iq_n[j] = kept;
-    lv_st(t->iq_held + j, held);
-    lv_st(t->iq_first + j, first);
-    lv_st(t->iq_first_n + j, first_n);
+    lv_st(t->iq_held + j, held0 + held1);
+    lv_st(t->iq_first + j, lv_min(first0, first1));
+}
+
+/* How many entries of lanes j ..'s list free in cycle first (in fp), where `full` (a mask) is set. */
+static __attribute__((noinline)) TIMING_TARGET void iq_count_first(edan_timing *t, int j, const tick *fp, tick *full_n)
+{
+    const tick *list = t->iq_list + (size_t)j * t->iq_cap;
+    const lv first = lv_ld(fp);
+    lv n = lv_splat(0);
+    for (uint32_t i = 0; i < t->iq_n[j]; i++)
+        n -= lv_eq(lv_ld(list + (size_t)i * TIMING_LW), first);
+    lv_st(full_n, n & lv_ld(full_n));
 }
 
 /*
@@ -313,7 +334,12 @@ STEP_INLINE lv iq_room(edan_timing *t, int j, lv d)
     lv_st(m, d / TPC);
     iq_count(t, j, m);
     const lv held = lv_ld(t->iq_held + j), full = lv_ge(held, size);
-    lv_st(t->iq_held + j, held - (lv_ld(t->iq_first_n + j) & full));
+    if (!lv_any(full))
+        return d;
+    tick first_n[TIMING_LW];
+    lv_st(first_n, full);
+    iq_count_first(t, j, t->iq_first + j, first_n);
+    lv_st(t->iq_held + j, held - lv_ld(first_n));
     return lv_sel(full, lv_max(d, lv_ld(t->iq_first + j) * TPC), d);
 }
 

@@ -15,6 +15,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "analysis/timing_internal.h"
 
@@ -76,6 +79,39 @@ VEC_INLINE lv lv_max(lv a, lv b)
     lv r = {(int64_t)a[0] > (int64_t)b[0] ? a[0] : b[0]};
     return r;
 }
+
+VEC_INLINE lv lv_min(lv a, lv b)
+{
+    lv r = {(int64_t)a[0] < (int64_t)b[0] ? a[0] : b[0]};
+    return r;
+}
+
+/* Whether any lane of a mask is set. */
+VEC_INLINE bool lv_any(lv m)
+{
+    return m[0] != 0;
+}
+#elif TIMING_LW == 4 && defined(__x86_64__)
+/* Four lanes in an AVX2 register: a byte blend, and a test of all bits, one instruction each. */
+VEC_INLINE lv lv_sel(lv m, lv a, lv b)
+{
+    return (lv)_mm256_blendv_epi8((__m256i)b, (__m256i)a, (__m256i)m);
+}
+
+VEC_INLINE lv lv_max(lv a, lv b)
+{
+    return lv_sel(lv_gt(a, b), a, b);
+}
+
+VEC_INLINE lv lv_min(lv a, lv b)
+{
+    return lv_sel(lv_gt(a, b), b, a);
+}
+
+VEC_INLINE bool lv_any(lv m)
+{
+    return !_mm256_testz_si256((__m256i)m, (__m256i)m);
+}
 #else
 /* a where the mask m is set, else b. */
 VEC_INLINE lv lv_sel(lv m, lv a, lv b)
@@ -87,9 +123,12 @@ VEC_INLINE lv lv_max(lv a, lv b)
 {
     return lv_sel(lv_gt(a, b), a, b);
 }
-#endif
 
-/* Whether any lane of a mask is set. */
+VEC_INLINE lv lv_min(lv a, lv b)
+{
+    return lv_sel(lv_gt(a, b), b, a);
+}
+
 VEC_INLINE bool lv_any(lv m)
 {
     uint64_t any = 0;
@@ -97,5 +136,6 @@ VEC_INLINE bool lv_any(lv m)
         any |= m[i];
     return any != 0;
 }
+#endif
 
 #endif
