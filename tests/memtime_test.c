@@ -72,7 +72,7 @@ static void test_calendar(void)
         const edan_tick memlat[LANES] = {0, 0, 0};
         edan_memtime mt;
         edan_error err = {0};
-        CHECK(edan_memtime_init(&mt, &m, memlat, LANES, &err) == 0, "init: %s", err.msg);
+        CHECK(edan_memtime_init(&mt, &m, memlat, LANES, LANES, &err) == 0, "init: %s", err.msg);
         memset(&ref, 0, sizeof ref);
         ref.tpb = mt.ticks_per_byte;
         ref.cap = mt.bw_cap;

@@ -43,6 +43,7 @@ typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency
 
 typedef struct edan_memtime {
     int K, nlev;
+    size_t stride; /* lanes of a row of the in-flight table (>= K) */
     edan_tick hit[EDAN_MACHINE_MAX_DATA_LEVELS];
     edan_tick memlat[EDAN_MEMTIME_LANES];
     uint32_t mshrs[EDAN_MACHINE_MAX_DATA_LEVELS];
@@ -54,8 +55,8 @@ typedef struct edan_memtime {
     /* per level, lane-major [k * mshrs + i]: when each MSHR is free (a lane's search reads one run) */
     edan_tick *mshr[EDAN_MACHINE_MAX_DATA_LEVELS];
     uint64_t *if_line;    /* line + 1 of each in-flight table entry, 0 = empty */
-    edan_tick *if_fill;   /* [entry * K + lane]: when its fill is back at the core */
-    uint16_t *if_targets; /* [entry * K + lane]: accesses its MSHR holds */
+    edan_tick *if_fill;   /* [entry * stride + lane]: when its fill is back at the core */
+    uint16_t *if_targets; /* [entry * stride + lane]: accesses its MSHR holds */
     /* per lane, the L1d is blocked in [from[i], to[i]) for i < blk_n: disjoint intervals, not touching */
     edan_tick blk_from[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
     edan_tick blk_to[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
@@ -63,8 +64,14 @@ typedef struct edan_memtime {
     uint32_t blk_n[EDAN_MEMTIME_LANES];
 } edan_memtime;
 
-/* memlat: K memory latencies in ticks (the timing model checked the machine). 0, or -1 with err set. */
-int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *memlat, int K, edan_error *err);
+/*
+ * memlat: K memory latencies in ticks (the timing model checked the
+ * machine); stride >= K: the lanes of a row of the in-flight table (a
+ * vector's worth more, for a caller that reads rows as vectors). 0, or -1
+ * with err set.
+ */
+int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *memlat, int K, size_t stride,
+                      edan_error *err);
 void edan_memtime_free(edan_memtime *mt);
 
 /*
@@ -85,6 +92,16 @@ void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const
  */
 void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t bytes, const edan_tick *req,
                          uint32_t forwarded, edan_tick *done);
+
+/*
+ * Lane k of edan_memtime_access() of an L1d hit (level 0): when its data is
+ * back (or written). That is req + hit[0] when the lane's load is forwarded,
+ * and when its request is not in a blocked interval (req >= blk_end[k]) and
+ * the line is not on its way at req + hit[0] (its entry if_line does not
+ * hold it, or its if_fill is no later): the timing model finds those lanes
+ * with vectors and asks this for the others.
+ */
+edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded);
 
 /* The entry of a key (a line, a block) in a direct-mapped table of 2^EDAN_MEMTIME_INFLIGHT_BITS entries. */
 static inline uint32_t edan_memtime_slot(uint64_t key)

@@ -116,7 +116,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         edan_timing_free(t);
         return NULL;
     }
-    if (edan_memtime_init(&t->mem, m, memlat, n, err)) {
+    if (edan_memtime_init(&t->mem, m, memlat, n, (size_t)t->Kp, err)) {
         edan_timing_free(t);
         return NULL;
     }

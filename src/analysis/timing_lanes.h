@@ -401,6 +401,43 @@ STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat)
     return fin;
 }
 
+/*
+ * edan_memtime_access() for every lane (done[k] for a padded lane: req[k]).
+ * An L1d hit that no lane forwards is done at req + hit[0] in most lanes:
+ * those edan_memtime_hit_lane() names are found with vectors, and only the
+ * others (a blocked L1d, the line on its way) ask the hierarchy.
+ */
+STEP_INLINE void mem_access(edan_timing *t, uint64_t line, int level, uint32_t bytes, const tick *req,
+                            uint32_t forwarded, tick *done)
+{
+    const int Kp = t->Kp;
+    edan_memtime *mt = &t->mem;
+    if (level > 0 || forwarded) {
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(done + j, lv_ld(req + j));
+        edan_memtime_access(mt, line, level, bytes, req, forwarded, done);
+        return;
+    }
+    const uint32_t s = edan_memtime_slot(line);
+    const bool known = mt->if_line[s] == line + 1;
+    const tick *fill = mt->if_fill + (size_t)s * mt->stride;
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        const lv r = lv_ld(req + j), t0 = r + mt->hit[0];
+        lv slow = lv_gt(lv_ld(mt->blk_end + j), r); /* r in a blocked interval, maybe */
+        if (known)
+            slow |= lv_gt(lv_ld(fill + j), t0); /* the line on its way */
+        slow &= lv_ld(t->real + j);
+        lv_st(done + j, t0);
+        if (lv_any(slow)) {
+            tick m[TIMING_LW];
+            lv_st(m, slow);
+            for (int i = 0; i < TIMING_LW; i++)
+                if (m[i])
+                    done[j + i] = edan_memtime_hit_lane(mt, line, j + i, req[j + i], false);
+        }
+    }
+}
+
 /* A vertex without a memory access has at most this many predecessors: its source registers' writers. */
 #define SIMPLE_PREDS EDAN_MAX_SRC
 /* The general path takes the latest of a vertex's predecessors this many at a time. */
@@ -595,9 +632,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             for (int k = 0; k < K; k++)
                 if (a[k] < ROW(t->st_write, sw)[k])
                     forwarded |= 1u << k;
-        for (int j = 0; j < Kp; j += TIMING_LW)
-            lv_st(b + j, lv_ld(a + j)); /* a padded lane's */
-        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
+        mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(b + j) + t->cyc); /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
@@ -655,9 +690,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     }
     if (is_store) {
         /* the write, in order after commit (drain); its queue entry is free when it is done */
-        for (int j = 0; j < Kp; j += TIMING_LW)
-            lv_st(a + j, lv_ld(t->drain + j)); /* a padded lane's */
-        edan_memtime_access(&t->mem, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
+        mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
         for (int j = 0; j < Kp; j += TIMING_LW) {
             lv_st(ROW(t->st_write, v & t->rmask) + j, lv_ld(t->drain + j));
             lv_st(ROW(t->sq, t->sq_at) + j, lv_ld(a + j));
