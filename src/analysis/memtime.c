@@ -92,8 +92,11 @@ static tick transfer(edan_memtime *mt, int k, tick x, uint32_t bytes)
             rem -= take;
             done = b * mt->bw_ticks + (tick)llround(u->used * mt->ticks_per_byte);
         }
-        if (rem <= 0)
+        if (rem <= 0) {
+            /* the lane's next transfer starts about here: the next line of buckets, into the cache early */
+            __builtin_prefetch(&bw[(b + 64 / sizeof *bw) % BW_BUCKETS]);
             break;
+        }
     }
     return max_t(done, alone);
 }
