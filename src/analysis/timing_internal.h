@@ -120,6 +120,7 @@ struct edan_timing {
      */
     uint64_t *ss_block, *ss_store, *ss_store_pc;
     uint32_t *ssit;
+    uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;

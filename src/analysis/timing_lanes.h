@@ -105,14 +105,22 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
     const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)t->Kp;
     if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
         memset(t->ssit, 0, (size_t)SS_ENTRIES * K * sizeof *t->ssit);
+        memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
         memset(t->lfst, 0, (size_t)SS_ENTRIES * K * sizeof *t->lfst);
     }
-    uint32_t *set = t->ssit + (size_t)ssit_index(pc) * K;
+    const uint32_t at = ssit_index(pc);
+    uint32_t *set = t->ssit + (size_t)at * K;
     /* the last older store to the block, still in the window: the one a load can violate */
     const bool near = is_load && t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask;
     const uint64_t st = near ? t->ss_store[slot] : 0;
-    uint32_t *sset = near ? t->ssit + (size_t)ssit_index(t->ss_store_pc[slot]) * K : NULL;
-    for (uint32_t k = 0; k < K; k++) {
+    const uint32_t sat = near ? ssit_index(t->ss_store_pc[slot]) : 0;
+    uint32_t *sset = near ? t->ssit + (size_t)sat * K : NULL;
+    /* without a store to violate, only the lanes where pc is in a set (ssit_lanes) have anything to do */
+    for (uint32_t lanes = near ? ~0u : t->ssit_lanes[at]; lanes;) {
+        const uint32_t k = (uint32_t)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        if (k >= K)
+            break;
         const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
         if (last && v - (last - 1) <= t->rmask)
             a[k] = max_t(a[k], ROW(t->F, (last - 1) & t->rmask)[k]);
@@ -130,14 +138,17 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
             set[k] = sset[k] = set[k] ? set[k] : sset[k];
         else
             set[k] = sset[k] = set[k] < sset[k] ? set[k] : sset[k]; /* gem5 merges into the smaller set */
+        t->ssit_lanes[at] |= 1u << k;
+        t->ssit_lanes[sat] |= 1u << k;
     }
     if (!is_load) {
         t->ss_block[slot] = block + 1;
         t->ss_store[slot] = v;
         t->ss_store_pc[slot] = pc;
-        for (uint32_t k = 0; k < K; k++)
-            if (set[k])
-                t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
+        for (uint32_t lanes = t->ssit_lanes[at]; lanes; lanes &= lanes - 1) {
+            const uint32_t k = (uint32_t)__builtin_ctz(lanes);
+            t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
+        }
     }
 }
 
