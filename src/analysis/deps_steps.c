@@ -83,6 +83,28 @@ static inline void pred_add(uint64_t *list, uint32_t *n, uint64_t by)
     (*n)++;
 }
 
+/*
+ * The writers of op's (up to three) source registers as a list of
+ * predecessors of its own: pred_regs() into an empty list, without its
+ * loops (sorted with min and max, the same kept once).
+ */
+static inline void pred_regs_only(const edan_deps *t, const deps_op *op, uint64_t *list, uint32_t *n)
+{
+    const uint64_t a = t->reg_w[op->src[0]].by, b = t->reg_w[op->src[1]].by, c = t->reg_w[op->src[2]].by;
+    const uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    const uint64_t x = lo < c ? lo : c, y = lo < c ? c : lo; /* x the least */
+    const uint64_t m = y < hi ? y : hi, z = y < hi ? hi : y; /* x <= m <= z */
+    uint32_t k = 0;
+    list[k] = x - 1; /* by is index + 1; 0 is none */
+    k += x != 0;
+    list[k] = m - 1;
+    k += m != 0 && m != x;
+    list[k] = z - 1;
+    k += z != 0 && z != m;
+    *n = k;
+}
+_Static_assert(EDAN_MAX_SRC == 3, "pred_regs_only() takes three source registers");
+
 /* The writers of op's source registers into a list of predecessors. */
 static inline void pred_regs(const edan_deps *t, const deps_op *op, uint64_t *list, uint32_t *n)
 {
@@ -213,7 +235,7 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
             if (!op)
                 return i;
             if (in->mem == EDAN_MEM_NONE && lean) {
-                pred_regs(t, op, preds + used, &np);
+                pred_regs_only(t, op, preds + used, &np);
                 t->reg_w[op->dst].by = ++tot->vertices; /* its index + 1 */
                 off[i + 1] = used += np;
                 continue;
@@ -227,7 +249,7 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
                     return i;
                 }
                 if (preds)
-                    pred_regs(t, op, preds + used, &np);
+                    pred_regs_only(t, op, preds + used, &np);
                 const uint64_t F = p.F + cost;
                 put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)p.md);
                 if (F > tot->Tinf || v == 0) {
