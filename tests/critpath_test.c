@@ -266,14 +266,16 @@ static void long_traces(int trials)
  * edan_deps_steps_preds() (the timing model's form: true predecessors over a
  * batch, with short paths) against edan_deps_step()'s lists of the same
  * tracker kind on long random traces, in random batch sizes and with
- * buffers from just big enough to roomy, and with the same totals.
+ * buffers from just big enough to roomy, and with the same totals; and a
+ * tracker that keeps only the lists (EDAN_DEPS_ONLY_PREDS, the timing
+ * model's) against the same lists.
  */
 static void preds_batches(int trials)
 {
     static edan_insn table[LONG_IDS];
     enum { CAP = 4096 };
-    static uint64_t preds[CAP];
-    static uint32_t off[CAP + 1];
+    static uint64_t preds[CAP], lean_preds[CAP];
+    static uint32_t off[CAP + 1], lean_off[CAP + 1];
     for (int trial = 0; trial < trials; trial++) {
         for (uint32_t i = 0; i < LONG_IDS; i++)
             long_insn(&table[i], 0x10000 + 4 * (uint64_t)i);
@@ -297,26 +299,37 @@ static void preds_batches(int trials)
         edan_error err = {0};
         edan_deps *batch = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS, &err);
         edan_deps *ref = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS, &err);
-        CHECK(batch && ref, "new: %s", err.msg);
-        size_t bad = 0;
-        for (size_t i = 0; batch && ref && i < n;) {
+        edan_deps *lean = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS | EDAN_DEPS_ONLY_PREDS, &err);
+        CHECK(batch && ref && lean, "new: %s", err.msg);
+        size_t bad = 0, lean_bad = 0;
+        for (size_t i = 0; batch && ref && lean && i < n;) {
             const size_t r = 1 + rnd(3000), want = r < n - i ? r : n - i;
             const size_t cap = rnd(2) ? 3 + 255 : CAP; /* from one list's bound up */
             const size_t done = edan_deps_steps_preds(batch, recs + i, want, preds, cap, off);
+            const size_t lean_done = edan_deps_steps_preds(lean, recs + i, want, lean_preds, cap, lean_off);
             CHECK(done > 0 || want == 0, "trial %d: no progress at %zu: %s", trial, i, edan_deps_error(batch)->msg);
-            if (!done)
+            CHECK(lean_done == done, "trial %d: %zu records done at %zu, %zu keeping only lists: %s", trial, done, i,
+                  lean_done, edan_deps_error(lean)->msg);
+            if (!done || lean_done != done)
                 break;
             for (size_t j = 0; j < done; j++) {
                 edan_deps_info info;
                 edan_deps_step(ref, &recs[i + j], &info);
-                bool same = info.n_preds == off[j + 1] - off[j];
+                bool same = info.n_preds == off[j + 1] - off[j],
+                     lean_same = info.n_preds == lean_off[j + 1] - lean_off[j];
                 for (size_t k = 0; same && k < info.n_preds; k++)
                     same = info.preds[k].v == preds[off[j] + k];
+                for (size_t k = 0; lean_same && k < info.n_preds; k++)
+                    lean_same = info.preds[k].v == lean_preds[lean_off[j] + k];
                 bad += !same;
+                lean_bad += !lean_same;
             }
             i += done;
         }
         CHECK(bad == 0, "trial %d: %zu of %zu vertices have other predecessors in batches", trial, bad, n);
+        CHECK(lean_bad == 0, "trial %d: %zu of %zu vertices have other predecessors keeping only lists", trial,
+              lean_bad, n);
+        CHECK(!lean || edan_deps_totals_get(lean)->vertices == n, "trial %d: vertices keeping only lists", trial);
         if (batch && ref) {
             const edan_deps_totals *a = edan_deps_totals_get(batch), *b = edan_deps_totals_get(ref);
             CHECK(a->vertices == b->vertices && a->T1 == b->T1 && a->Tinf == b->Tinf && a->W == b->W && a->D == b->D,
@@ -324,6 +337,7 @@ static void preds_batches(int trials)
         }
         edan_deps_free(batch);
         edan_deps_free(ref);
+        edan_deps_free(lean);
         free(recs);
     }
 }

@@ -152,10 +152,19 @@ endif()
 add_executable(timing_test tests/timing_test.c tests/random_trace.c)
 target_link_libraries(timing_test PRIVATE edan_core)
 add_test(NAME timing_model COMMAND timing_test)
-# Its lanes: N latencies in one pass against N passes of one latency each, on random streams.
+# Its memory bandwidth calendar against a naive one.
+add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
+target_link_libraries(memtime_test PRIVATE edan_core)
+add_test(NAME timing_bandwidth_calendar COMMAND memtime_test)
+# Its lanes: N latencies in one pass against N passes of one latency each, on random streams. Where the
+# CPU has AVX2 the one pass takes four lanes at a time and each single pass one (two builds of the step);
+# with EDAN_NO_AVX2 both take one at a time, the build every other CPU runs.
 add_executable(timing_lanes_test tests/timing_lanes_test.c tests/random_trace.c)
 target_link_libraries(timing_lanes_test PRIVATE edan_core)
 add_test(NAME timing_lanes COMMAND timing_lanes_test)
+add_test(NAME timing_lanes_one_at_a_time COMMAND timing_lanes_test)
+add_test(NAME timing_model_one_at_a_time COMMAND timing_test)
+set_tests_properties(timing_lanes_one_at_a_time timing_model_one_at_a_time PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   foreach(category machine_files prediction)
     add_test(NAME prediction_${category}

@@ -46,6 +46,10 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
         edan_error_set(err, "the dependency tracker lists only true predecessors without false dependencies");
         return NULL;
     }
+    if ((flags & EDAN_DEPS_ONLY_PREDS) && !(flags & EDAN_DEPS_TRUE_PREDS)) {
+        edan_error_set(err, "the dependency tracker keeps only lists of true predecessors");
+        return NULL;
+    }
     edan_deps *t = calloc(1, sizeof *t);
     if (!t) {
         edan_error_set(err, "out of memory");
@@ -55,6 +59,7 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
     t->false_deps = false_deps;
     t->all_preds = flags & EDAN_DEPS_ALL_PREDS;
     t->list_preds = flags & (EDAN_DEPS_ALL_PREDS | EDAN_DEPS_TRUE_PREDS);
+    t->only_preds = flags & EDAN_DEPS_ONLY_PREDS;
     if (edan_shadow_init_records(&t->shadow, sizeof(deps_write) + (false_deps ? sizeof(deps_reads) : 0))) {
         edan_error_set(err, "out of memory for the dependency tracker's shadow");
         edan_deps_free(t);

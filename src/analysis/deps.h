@@ -60,6 +60,10 @@ enum {
     EDAN_DEPS_ALL_PREDS = 1u << 0,  /* fill edan_deps_info.preds */
     EDAN_DEPS_TRUE_PREDS = 1u << 1, /* fill edan_deps_info.preds with the true (RAW) predecessors only: no
                                        reader lists, so no memory that grows with the trace (without false_deps) */
+    EDAN_DEPS_ONLY_PREDS = 1u << 2, /* with TRUE_PREDS, for edan_deps_steps_preds() alone: only the lists are
+                                       kept (a timing model's use); its short paths leave times, depths and the
+                                       totals but vertices out, so edan_deps_info's and the totals' are not the
+                                       eDAG's */
 };
 
 /* edan_deps_ready's result on failure (out of memory, a missing commit): see edan_deps_error. */
@@ -135,7 +139,8 @@ size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_
  * are preds[off[i] .. off[i + 1]), ascending, each once (the order and set
  * of edan_deps_info.preds). preds has room for cap, off for n + 1. It stops
  * before a vertex whose list might not fit (up to EDAN_MAX_SRC + its access
- * size). Returns how many were done (a failure: edan_deps_error).
+ * size). Returns how many were done (a failure: edan_deps_error). With
+ * EDAN_DEPS_ONLY_PREDS its short paths find the lists and nothing else.
  */
 size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint64_t *preds, size_t cap, uint32_t *off);
 

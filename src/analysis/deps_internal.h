@@ -84,6 +84,7 @@ typedef struct pick {
 struct edan_deps {
     edan_lane_config lane;
     bool false_deps, all_preds, list_preds, has_cache; /* list_preds: ALL_PREDS or TRUE_PREDS */
+    bool only_preds;                                   /* EDAN_DEPS_ONLY_PREDS */
     edan_cache cache;
     edan_shadow shadow;
     edan_error err;

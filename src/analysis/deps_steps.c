@@ -83,6 +83,28 @@ static inline void pred_add(uint64_t *list, uint32_t *n, uint64_t by)
     (*n)++;
 }
 
+/*
+ * The writers of op's (up to three) source registers as a list of
+ * predecessors of its own: pred_regs() into an empty list, without its
+ * loops (sorted with min and max, the same kept once).
+ */
+static inline void pred_regs_only(const edan_deps *t, const deps_op *op, uint64_t *list, uint32_t *n)
+{
+    const uint64_t a = t->reg_w[op->src[0]].by, b = t->reg_w[op->src[1]].by, c = t->reg_w[op->src[2]].by;
+    const uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+    const uint64_t x = lo < c ? lo : c, y = lo < c ? c : lo; /* x the least */
+    const uint64_t m = y < hi ? y : hi, z = y < hi ? hi : y; /* x <= m <= z */
+    uint32_t k = 0;
+    list[k] = x - 1; /* by is index + 1; 0 is none */
+    k += x != 0;
+    list[k] = m - 1;
+    k += m != 0 && m != x;
+    list[k] = z - 1;
+    k += z != 0 && z != m;
+    *n = k;
+}
+_Static_assert(EDAN_MAX_SRC == 3, "pred_regs_only() takes three source registers");
+
 /* The writers of op's source registers into a list of predecessors. */
 static inline void pred_regs(const edan_deps *t, const deps_op *op, uint64_t *list, uint32_t *n)
 {
@@ -95,15 +117,39 @@ static inline void pred_regs(const edan_deps *t, const deps_op *op, uint64_t *li
  * access) on the short path of edan_deps_steps(): ready() and commit() for
  * it without their general loops; with preds, its true predecessors listed
  * there (*n_preds of them). Returns 1 done, 0 not this path's case (nothing
- * changed: a unit it loads from is split), -1 failed (err set).
+ * changed: a unit it loads from is split), -1 failed (err set). lean
+ * (EDAN_DEPS_ONLY_PREDS): the list and the last writers alone.
  */
 static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const edan_exec *r, const deps_op *op,
-                                                             edan_deps_link *out, uint64_t *preds, uint32_t *n_preds)
+                                                             edan_deps_link *out, uint64_t *preds, uint32_t *n_preds,
+                                                             bool lean)
 {
     const edan_insn *in = r->insn;
     const uint64_t a = r->addr;
     const unsigned units = in->mem_size >> EDAN_SHADOW_UNIT_BITS;
     const bool rd = in->mem == EDAN_MEM_LOAD;
+    if (lean) {
+        for (unsigned k = 0; rd && k < units; k++) {
+            char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), false);
+            if (!u)
+                return -1;
+            if (unit_write(u)->split)
+                return 0;
+            pred_add(preds, n_preds, unit_write(u)->by);
+        }
+        pred_regs(t, op, preds, n_preds);
+        const uint64_t by = t->tot.vertices + 1;
+        t->reg_w[op->dst].by = by;
+        for (unsigned k = 0; !rd && k < units; k++) {
+            char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), true);
+            if (!u)
+                return -1;
+            unsplit(t, u);
+            unit_write(u)->by = by;
+        }
+        t->tot.vertices++;
+        return 1;
+    }
     pick p;
     pick_regs(t, op, &p);
     if (rd) {
@@ -152,10 +198,12 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
 /*
  * The loop of edan_deps_steps() and edan_deps_steps_preds(): links into out
  * (when not NULL), or predecessors into preds (when not NULL; room for cap,
- * lists by off). Inlined into each, so each has only its own work.
+ * lists by off); lean: the lists alone (EDAN_DEPS_ONLY_PREDS). Inlined into
+ * each, so each has only its own work.
  */
-static inline __attribute__((always_inline)) size_t
-steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out, uint64_t *preds, size_t cap, uint32_t *off)
+static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const edan_exec *recs, size_t n,
+                                                          edan_deps_link *out, uint64_t *preds, size_t cap,
+                                                          uint32_t *off, bool lean)
 {
     if (t->pending)
         edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
@@ -186,6 +234,12 @@ steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out, uint64
             const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : decode_op(t, r);
             if (!op)
                 return i;
+            if (in->mem == EDAN_MEM_NONE && lean) {
+                pred_regs_only(t, op, preds + used, &np);
+                t->reg_w[op->dst].by = ++tot->vertices; /* its index + 1 */
+                off[i + 1] = used += np;
+                continue;
+            }
             if (in->mem == EDAN_MEM_NONE) {
                 pick p;
                 pick_regs(t, op, &p);
@@ -195,7 +249,7 @@ steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out, uint64
                     return i;
                 }
                 if (preds)
-                    pred_regs(t, op, preds + used, &np);
+                    pred_regs_only(t, op, preds + used, &np);
                 const uint64_t F = p.F + cost;
                 put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)p.md);
                 if (F > tot->Tinf || v == 0) {
@@ -214,7 +268,7 @@ steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out, uint64
             if ((in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_STORE) && !(r->flags & EDAN_EXEC_NO_ACCESS) &&
                 size >= EDAN_SHADOW_UNIT && size <= 2 * EDAN_SHADOW_UNIT && size % EDAN_SHADOW_UNIT == 0 &&
                 (r->addr & (size - 1)) == 0) {
-                const int done = whole_units(t, r, op, out ? &out[i] : NULL, preds ? preds + used : NULL, &np);
+                const int done = whole_units(t, r, op, out ? &out[i] : NULL, preds ? preds + used : NULL, &np, lean);
                 if (done < 0)
                     return i;
                 if (done) {
@@ -242,7 +296,7 @@ steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out, uint64
 
 size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out)
 {
-    return steps(t, recs, n, out, NULL, 0, NULL);
+    return steps(t, recs, n, out, NULL, 0, NULL, false);
 }
 
 size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint64_t *preds, size_t cap, uint32_t *off)
@@ -251,5 +305,7 @@ size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint
         edan_error_set(&t->err, "edan_deps_steps_preds() needs a tracker made with EDAN_DEPS_TRUE_PREDS");
         return 0;
     }
-    return steps(t, recs, n, NULL, preds, cap, off);
+    if (t->only_preds)
+        return steps(t, recs, n, NULL, preds, cap, off, true);
+    return steps(t, recs, n, NULL, preds, cap, off, false);
 }

@@ -14,8 +14,8 @@
  * ordered, so a transfer can finish up to one bucket early; over a stream
  * the rate is the bandwidth.
  */
-#define BW_LINES 8
-#define BW_BUCKETS 4096
+#define BW_LINES EDAN_MEMTIME_BW_LINES
+#define BW_BUCKETS EDAN_MEMTIME_BW_BUCKETS
 #define INFLIGHT (1u << EDAN_MEMTIME_INFLIGHT_BITS)
 
 typedef edan_tick tick;
@@ -25,10 +25,12 @@ static inline tick max_t(tick a, tick b)
     return a > b ? a : b;
 }
 
-int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *memlat, int K, edan_error *err)
+int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *memlat, int K, size_t stride,
+                      edan_error *err)
 {
     memset(mt, 0, sizeof *mt);
     mt->K = K;
+    mt->stride = stride;
     mt->nlev = m->n_data_levels;
     for (int l = 0; l < mt->nlev; l++) {
         mt->hit[l] = (tick)m->data[l].hit_latency * EDAN_TICKS_PER_CYCLE;
@@ -41,12 +43,11 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     const tick line_xfer = (tick)llround(mt->ticks_per_byte * m->data[0].geo.line);
     mt->bw_ticks = line_xfer ? BW_LINES * line_xfer : (tick)1 << 20;
     mt->bw_cap = (double)mt->bw_ticks / mt->ticks_per_byte;
-    mt->bw_no = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_no);
-    mt->bw_used = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw_used);
+    mt->bw = calloc((size_t)BW_BUCKETS * (size_t)K, sizeof *mt->bw);
     mt->if_line = calloc(INFLIGHT, sizeof *mt->if_line);
-    mt->if_fill = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_fill);
-    mt->if_targets = calloc((size_t)INFLIGHT * (size_t)K, sizeof *mt->if_targets);
-    bool ok = mt->bw_no && mt->bw_used && mt->if_line && mt->if_fill && mt->if_targets;
+    mt->if_fill = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_fill);
+    mt->if_targets = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_targets);
+    bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets;
     for (int l = 0; ok && l < mt->nlev; l++)
         ok = (mt->mshr[l] = calloc((size_t)mt->mshrs[l] * (size_t)K, sizeof(edan_tick))) != NULL;
     if (!ok) {
@@ -61,8 +62,7 @@ void edan_memtime_free(edan_memtime *mt)
 {
     for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++)
         free(mt->mshr[l]);
-    free(mt->bw_no);
-    free(mt->bw_used);
+    free(mt->bw);
     free(mt->if_line);
     free(mt->if_fill);
     free(mt->if_targets);
@@ -77,22 +77,26 @@ static tick transfer(edan_memtime *mt, int k, tick x, uint32_t bytes)
         return x;
     double rem = bytes;
     tick done = x;
+    edan_memtime_bucket *bw = mt->bw + (size_t)k * BW_BUCKETS;
     for (uint64_t b = x / mt->bw_ticks;; b++) {
-        const size_t s = (size_t)(b % BW_BUCKETS) * (size_t)mt->K + (size_t)k;
-        if (mt->bw_no[s] != b + 1) {
-            mt->bw_no[s] = b + 1;
-            mt->bw_used[s] = 0;
+        edan_memtime_bucket *u = &bw[b % BW_BUCKETS];
+        if (u->no != b + 1) {
+            u->no = b + 1;
+            u->used = 0;
         }
-        double take = mt->bw_cap - mt->bw_used[s];
+        double take = mt->bw_cap - u->used;
         if (take > rem)
             take = rem;
         if (take > 0) {
-            mt->bw_used[s] += take;
+            u->used += take;
             rem -= take;
-            done = b * mt->bw_ticks + (tick)llround(mt->bw_used[s] * mt->ticks_per_byte);
+            done = b * mt->bw_ticks + (tick)llround(u->used * mt->ticks_per_byte);
         }
-        if (rem <= 0)
+        if (rem <= 0) {
+            /* the lane's next transfer starts about here: the next line of buckets, into the cache early */
+            __builtin_prefetch(&bw[(b + 64 / sizeof *bw) % BW_BUCKETS]);
             break;
+        }
     }
     return max_t(done, alone);
 }
@@ -192,6 +196,32 @@ static void block(edan_memtime *mt, int k, tick from, tick to)
  * its line. The target counts are per lane: which accesses come before a
  * fill depends on the latency.
  */
+static tick access_lane(edan_memtime *mt, uint32_t s, bool known, int level, uint32_t bytes, int k, tick req,
+                        bool forwarded)
+{
+    uint16_t *targets = mt->if_targets + (size_t)s * mt->stride + (size_t)k;
+    tick *fill = mt->if_fill + (size_t)s * mt->stride + (size_t)k;
+    if (forwarded) {
+        /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
+        if (level > 0)
+            *fill = read_lane(mt, k, 0, level, bytes, req + mt->hit[0]);
+        return req + mt->hit[0];
+    }
+    const tick r = unblocked(mt, k, req), t0 = r + mt->hit[0];
+    if (level > 0) {
+        *targets = 1;
+        return *fill = read_lane(mt, k, 0, level, bytes, t0);
+    }
+    if (known && t0 < *fill) {
+        if (*targets < UINT16_MAX)
+            (*targets)++;
+        if (*targets >= mt->targets)
+            block(mt, k, r, *fill);
+        return *fill;
+    }
+    return t0;
+}
+
 void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t bytes, const edan_tick *req,
                          uint32_t forwarded, edan_tick *done)
 {
@@ -199,28 +229,12 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
     const bool known = mt->if_line[s] == line + 1;
     if (level > 0)
         mt->if_line[s] = line + 1;
-    uint16_t *targets = mt->if_targets + (size_t)s * (size_t)mt->K;
-    tick *fill = mt->if_fill + (size_t)s * (size_t)mt->K;
-    for (int k = 0; k < mt->K; k++) {
-        if (forwarded >> k & 1) {
-            /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
-            if (level > 0)
-                fill[k] = read_lane(mt, k, 0, level, bytes, req[k] + mt->hit[0]);
-            done[k] = req[k] + mt->hit[0];
-            continue;
-        }
-        const tick r = unblocked(mt, k, req[k]), t0 = r + mt->hit[0];
-        if (level > 0) {
-            done[k] = fill[k] = read_lane(mt, k, 0, level, bytes, t0);
-            targets[k] = 1;
-        } else if (known && t0 < fill[k]) {
-            done[k] = fill[k];
-            if (targets[k] < UINT16_MAX)
-                targets[k]++;
-            if (targets[k] >= mt->targets)
-                block(mt, k, r, done[k]);
-        } else {
-            done[k] = t0;
-        }
-    }
+    for (int k = 0; k < mt->K; k++)
+        done[k] = access_lane(mt, s, known, level, bytes, k, req[k], forwarded >> k & 1);
+}
+
+edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded)
+{
+    const uint32_t s = edan_memtime_slot(line);
+    return access_lane(mt, s, mt->if_line[s] == line + 1, 0, 0, k, req, forwarded);
 }

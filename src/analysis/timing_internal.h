@@ -1,14 +1,18 @@
 /*
  * timing_internal.h - the timing model's state (timing.h), shared by its
- * step (timing.c) and its results (timing_results.c). Lanes are kept as
- * arrays of EDAN_TIMING_MAX_LATENCIES times (edan_lanes), one time per lane:
- * the model's work for one instruction is a few loops over the lanes.
+ * set-up (timing.c), its step (timing_lanes.h, built by timing_step.c and
+ * timing_step4.c) and its results (timing_results.c). Lanes are kept as
+ * arrays of EDAN_TIMING_MAX_LATENCIES times (edan_lanes), one time per
+ * lane, and tables as rows of Kp times: the K lanes padded to a multiple of
+ * the lanes the step takes at once (its width, timing_vec.h). A padded lane
+ * runs the step's vector code only: it holds no issue-queue entry (real),
+ * it is never handed to the hierarchy or the store sets (their state holds
+ * K lanes), and nothing reads its times.
  */
 #ifndef EDAN_ANALYSIS_TIMING_INTERNAL_H
 #define EDAN_ANALYSIS_TIMING_INTERNAL_H
 
 #include "analysis/deps.h"
-#include "analysis/issueq.h"
 #include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "analysis/timing.h"
@@ -30,21 +34,28 @@ static inline tick max_t(tick a, tick b)
     return a > b ? a : b;
 }
 
-/* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
-/* Row i of a table of rows of K lane times (edan_timing's F, C, lq, sq, st_write). */
-#define ROW(table, i) ((table) + (size_t)(i) * (size_t)K)
+/* Lanes the step takes at once in its widest build (timing_vec.h); the lanes are padded to a multiple of it. */
+#define TIMING_LV 4
+_Static_assert(MAXK % TIMING_LV == 0, "the lane arrays hold whole vectors");
 
+/* Row i of a table of rows of Kp lane times (edan_timing's F, C, lq, sq, st_write, div_units, id_time, id_stall). */
+#define ROW(table, i) ((table) + (size_t)(i) * (size_t)Kp)
+
+/* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
 typedef struct slots {
     lanes at;
-    uint32_t taken[MAXK];
+    lanes taken;
 } slots;
 
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024
+/* A time later than any (the model stops at 2^62 ticks): for the least of none. */
+#define TICK_NONE (1ull << 62)
 
 struct edan_timing {
     edan_machine m;
-    int K;
+    int K, Kp; /* lanes, and lanes padded to a multiple of the step's width */
+    int width; /* lanes the step takes at once: 1, or TIMING_LV (AVX2) */
     double lat_ns[MAXK];
     tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
     int nlev;
@@ -58,14 +69,13 @@ struct edan_timing {
     uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
     /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
     uint64_t fblock, prev_next;
-    lanes ftaken_at; /* the fetch cycle whose taken branches ftaken_n counts */
-    uint32_t ftaken_n[MAXK];
+    lanes ftaken_at, ftaken_n; /* the fetch cycle whose taken branches ftaken_n counts */
     edan_predictor bp;
     /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t prev_fallthrough, prev_pc;
     /*
      * the last R >= rob_entries + 1 vertices: finish and commit times. These
-     * and lq, sq, st_write are rows of K times, [i * K + k] (ROW()): packed,
+     * and lq, sq, st_write are rows of Kp times, [i * Kp + k] (ROW()): packed,
      * so that with few lanes the window takes few cache lines.
      */
     uint32_t rmask;
@@ -75,14 +85,31 @@ struct edan_timing {
     uint64_t v, n_loads, n_stores;
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
-    lanes refetch;  /* a memory-order violation squashed the window: fetch starts again no earlier */
-    edan_issueq iq; /* the issue queue (issueq.h) */
-    bool iq_ok;
+    lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
+    /*
+     * The issue queue (docs/model.md): an instruction dispatched at d that
+     * leaves it at out holds an entry until cycle c = ceil(out / cycle)
+     * when out > d and c > the cycle of d. A dispatch at d in cycle m finds
+     * the entries with c > m taken; with iq_entries taken it waits until
+     * the cycle the first of them frees. Kept per vector of lanes (from lane
+     * j on, j a multiple of the width) as a list of the vertices that hold
+     * an entry in one of its lanes: rows of the width's c (0 where a lane
+     * holds none), iq_list[j * iq_cap + i * width + lane], iq_n[j] of them.
+     * A row goes when every lane's entry is free (its c at most the lane's
+     * cycle); the list is counted only when iq_held, a bound on what a lane
+     * holds, reaches the size. A count also finds the first cycle an entry
+     * it counted frees in (iq_first).
+     */
+    tick *iq_list;
+    uint64_t iq_cap, iq_span;
+    uint32_t iq_n[MAXK];
+    lanes iq_held, iq_first;
+    lanes real; /* all ones in the K real lanes, 0 in the padded ones */
     /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
     uint8_t *stores;
     uint64_t *st_addr;
     tick *st_write;
-    tick *div_units[2]; /* lane-major [k * units + u]: when each integer (0) or FP (1) divider is free */
+    tick *div_units[2]; /* rows [u * Kp + k]: when each integer (0) or FP (1) divider u is free */
     edan_memtime mem;   /* the hierarchy's times */
     bool mem_ok;
     /*
@@ -93,15 +120,26 @@ struct edan_timing {
      */
     uint64_t *ss_block, *ss_store, *ss_store_pc;
     uint32_t *ssit;
+    uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;
-    /* attribution per static instruction id: id_time / id_stall [id * K + k] */
+    /* attribution per static instruction id: id_time / id_stall [id * Kp + k] */
     size_t id_cap;
     tick *id_time, *id_stall;
     uint64_t *id_count, *id_pc;
     edan_timing_counts n;
     edan_error err;
 };
+
+/*
+ * The lanes the step takes at once for K lanes on this CPU: TIMING_LV (the
+ * AVX2 build, timing_step4.c) for more than one lane where the CPU has AVX2
+ * and EDAN_NO_AVX2 is not set (the tests run both), else 1 (timing_step.c).
+ */
+int edan_timing_width(int K);
+/* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */
+void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
+void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
 
 #endif

@@ -48,12 +48,12 @@ uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
 
 double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
 {
-    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
+    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->Kp + (size_t)k] / TPC : 0;
 }
 
 double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
 {
-    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->K + (size_t)k] / TPC : 0;
+    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->Kp + (size_t)k] / TPC : 0;
 }
 
 double edan_timing_slope_of(const edan_timing *t, const double *cycles)
