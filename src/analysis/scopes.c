@@ -181,9 +181,9 @@ static ALWAYS_INLINE void vec_add_mem(vec *x, const uint32_t *p, int KP)
     }
 }
 
-static ALWAYS_INLINE bool v4_zero(v4 a)
+static ALWAYS_INLINE bool v4_zero(const v4 *a) /* by address: a 32-byte vector argument would change the ABI */
 {
-    const v4q q = (v4q)a;
+    const v4q q = (v4q)*a;
     return !(q[0] | q[1] | q[2] | q[3]);
 }
 
@@ -192,7 +192,7 @@ static ALWAYS_INLINE bool vec_zero(const vec *x, int KP)
     v4 acc = x->v[0];
     for (int k = 1; k < KP / VL; k++)
         acc |= x->v[k];
-    return v4_zero(acc);
+    return v4_zero(&acc);
 }
 
 static ALWAYS_INLINE bool vec_equal_mem(const vec *x, const uint32_t *p, int KP)
@@ -203,7 +203,7 @@ static ALWAYS_INLINE bool vec_equal_mem(const vec *x, const uint32_t *p, int KP)
         LOAD(y, p + k * VL);
         diff |= x->v[k] ^ y;
     }
-    return v4_zero(diff);
+    return v4_zero(&diff);
 }
 
 /* A vector's hash: its 64-bit halves times odd constants, summed (independent multiplies), then mixed. */
