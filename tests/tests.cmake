@@ -236,3 +236,8 @@ endif()
 add_executable(keymap_test tests/keymap_test.c)
 target_link_libraries(keymap_test PRIVATE edan_core)
 add_test(NAME util_keymap COMMAND keymap_test)
+
+# The direct-mapped block table of the reuse tracker and the footprint tool against a naive sorted list.
+add_executable(blocktab_test tests/blocktab_test.c)
+target_link_libraries(blocktab_test PRIVATE edan_core)
+add_test(NAME util_blocktab COMMAND blocktab_test)

@@ -7,15 +7,20 @@
  * touched them and the growth dF = lines / A. Accesses that performed none
  * (a failed sc) touch nothing.
  *
- * State: one hash table (util/keymap.h) of (line, static instruction) ->
- * mask of the line's bytes the instruction touched; distinct bytes are the
- * masks' population counts, distinct lines the entries. The whole run's,
- * a function's or a loop's lines are the union over its instructions,
- * folded at the report (loops are known only after the stream). Memory is
- * proportional to the distinct (line, instruction) pairs. Each instruction
- * gathers the bytes of its current line and stores them when it moves to
- * another line, so an access costs a lookup only then (a stride of 8 bytes:
- * one access in 8).
+ * State: the mask of the bytes of a line each static instruction touched,
+ * per (line, instruction) pair; distinct bytes are the masks' population
+ * counts, distinct lines the lines with a pair. The first instruction to
+ * touch a line keeps its pair in the line's entry of a direct-mapped table
+ * (util/blocktab.h: 16 bytes a line, in leaves of 32 consecutive lines),
+ * every other one in a hash table (util/keymap.h) of (line, instruction):
+ * most lines are touched by one instruction, so most pairs are found
+ * without hashing or probing. The whole run's, a function's or a loop's
+ * lines are the union over its instructions, folded at the report (loops
+ * are known only after the stream). Memory is proportional to the distinct
+ * (line, instruction) pairs (blocktab.h states the constant for lines
+ * scattered one to a leaf). Each instruction gathers the bytes of its
+ * current line and stores them when it moves to another line, so an access
+ * costs a lookup only then (a stride of 8 bytes: one access in 8).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,6 +31,7 @@
 #include "report/json.h"
 #include "tool/session.h"
 #include "tool/tool.h"
+#include "util/blocktab.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
 #include "util/keymap.h"
@@ -45,13 +51,28 @@ typedef struct fp_total {
 /* One static memory instruction. */
 typedef struct fp_insn {
     uint64_t pc, accesses;
-    uint64_t line, mask; /* its current line (NO_LINE: none) and the bytes it touched there, not yet in the map */
+    uint64_t line, mask; /* its current line (NO_LINE: none) and the bytes it touched there, not yet stored */
+    uint64_t entry;      /* where they go: the line's entry's index in `lines` (OTHER: a pair in `map`) */
     uint32_t fn;         /* function index, UNKNOWN without symbols or outside every function */
 } fp_insn;
+#define OTHER UINT64_MAX
+
+/*
+ * A line's entry: the first instruction that touched it (index + 1; 0: none
+ * yet) and the bytes it touched; shared once another instruction touched it
+ * too (whose pair is in the map).
+ */
+typedef struct fp_line {
+    uint32_t insn1, shared;
+    uint64_t mask;
+} fp_line;
+#define LINE_LEAF_BITS 5 /* 32 lines of 16 bytes: leaves of 512 bytes */
+#define HINT_AHEAD 32    /* records between a hint and the access it is for */
 
 typedef struct footprint_tool {
-    edan_keymap map;   /* (line, instruction index) -> mask of the line's bytes touched */
-    uint32_t *id_insn; /* instruction index of static instruction id, +1 (0: not seen yet) */
+    edan_blocktab lines; /* line -> fp_line */
+    edan_keymap map;     /* (line, instruction index) -> mask of the line's bytes touched, but the line's first's */
+    uint32_t *id_insn;   /* instruction index of static instruction id, +1 (0: not seen yet) */
     size_t id_cap;
     fp_insn *insns;
     size_t n_insns, insns_cap;
@@ -62,30 +83,53 @@ typedef struct footprint_tool {
     edan_error err;
 } footprint_tool;
 
-/* Store instruction index's bytes of its current line in the map. */
+/* Store instruction index's bytes of its current line where they go (nothing without a current line). */
 static bool flush(footprint_tool *t, uint32_t index)
 {
     fp_insn *in = &t->insns[index];
     if (in->line == NO_LINE)
         return true;
-    uint64_t *m = edan_keymap_get(&t->map, in->line, index, NULL);
-    if (!m)
-        return false;
-    *m |= in->mask;
+    if (in->entry != OTHER) {
+        ((fp_line *)edan_blocktab_at(&t->lines, in->entry, sizeof(fp_line)))->mask |= in->mask;
+    } else {
+        uint64_t *m = edan_keymap_get(&t->map, in->line, index, NULL);
+        if (!m)
+            return false;
+        *m |= in->mask;
+    }
     in->line = NO_LINE;
     return true;
 }
 
-/* Mark the bytes `mask` of line (address / LINE) touched by instruction index. */
-static inline bool touch(footprint_tool *t, uint64_t line, uint32_t index, uint64_t mask)
+/*
+ * Mark the bytes `mask` of line `line` touched by instruction index; id is
+ * the index of the line's entry in `lines` (SIZE_MAX: out of memory). When
+ * the instruction moves to another line, its bytes of the previous one are
+ * stored, and where this line's go is decided: the line's entry when the
+ * line has no instruction yet or this one, else a pair of the map. False
+ * when out of memory.
+ */
+static inline bool touch(footprint_tool *t, uint64_t line, size_t id, uint32_t index, uint64_t mask)
 {
     fp_insn *in = &t->insns[index];
     if (in->line == line) {
         in->mask |= mask;
         return true;
     }
-    if (!flush(t, index))
+    if (in->entry != OTHER) /* the previous line's bytes into its entry (an entry implies a line) */
+        ((fp_line *)edan_blocktab_at(&t->lines, in->entry, sizeof(fp_line)))->mask |= in->mask;
+    else if (!flush(t, index))
         return false;
+    if (id == SIZE_MAX)
+        return false;
+    fp_line *e = edan_blocktab_at(&t->lines, id, sizeof *e);
+    if (!e->insn1)
+        e->insn1 = index + 1;
+    in->entry = id;
+    if (e->insn1 != index + 1) {
+        in->entry = OTHER;
+        e->shared = 1;
+    }
     in->line = line;
     in->mask = mask;
     return true;
@@ -116,6 +160,7 @@ static uint32_t insn_of(footprint_tool *t, const edan_exec *r)
         in->accesses = 0;
         in->line = NO_LINE;
         in->mask = 0;
+        in->entry = OTHER;
         in->fn = UNKNOWN;
         if (t->have_elf) {
             const edan_elf_func *f = edan_elf_func_at(&t->elf, in->pc);
@@ -126,32 +171,64 @@ static uint32_t insn_of(footprint_tool *t, const edan_exec *r)
     return t->id_insn[r->id] - 1;
 }
 
+#define NO_ACCESS (SIZE_MAX - 1) /* a record that accesses no memory (a failed sc does not either) */
+
+/*
+ * The index of the entry in `lines` of the line of record r's first byte
+ * (made when absent), its cache line prefetched: a record's is found
+ * HINT_AHEAD records before it is counted, so the misses of many records
+ * overlap. NO_ACCESS for a record without an access; SIZE_MAX when out of
+ * memory.
+ */
+static inline size_t entry_ahead(footprint_tool *t, const edan_exec *r)
+{
+    if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS) || !r->insn->mem_size)
+        return NO_ACCESS;
+    const size_t id = edan_blocktab_get_id(&t->lines, r->addr / LINE, LINE_LEAF_BITS);
+    if (id != SIZE_MAX)
+        __builtin_prefetch(edan_blocktab_at(&t->lines, id, sizeof(fp_line)), 1);
+    return id;
+}
+
+/* An access of record r that spans lines, by instruction index; id the entry of its first line. */
+static bool touch_lines(footprint_tool *t, const edan_exec *r, size_t id, uint32_t index)
+{
+    uint64_t a = r->addr, left = r->insn->mem_size;
+    while (left) {
+        const uint64_t o = a % LINE, k = left < LINE - o ? left : LINE - o;
+        if (!touch(t, a / LINE, a == r->addr ? id : edan_blocktab_get_id(&t->lines, a / LINE, LINE_LEAF_BITS), index,
+                   (k == LINE ? ~0ull : ((1ull << k) - 1)) << o))
+            return false;
+        a += k;
+        left -= k;
+    }
+    return true;
+}
+
 static void consume(void *ctx, const edan_exec *recs, size_t n)
 {
     footprint_tool *t = ctx;
     if (t->err.set)
         return;
+    size_t ids[HINT_AHEAD]; /* entry_ahead of records i .. i + HINT_AHEAD - 1, at their index modulo HINT_AHEAD */
+    for (size_t i = 0; i < n && i < HINT_AHEAD; i++)
+        ids[i] = entry_ahead(t, &recs[i]);
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
-        if (i + 8 < n) { /* a hint: the entry access i + 8 will store when its instruction moves on */
-            const edan_exec *q = &recs[i + 8];
-            if (q->insn->mem != EDAN_MEM_NONE && q->id < t->id_cap && t->id_insn[q->id])
-                edan_keymap_prefetch(&t->map, q->addr / LINE, t->id_insn[q->id] - 1);
-        }
-        if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS) || !r->insn->mem_size)
+        const size_t id = ids[i % HINT_AHEAD];
+        if (i + HINT_AHEAD < n)
+            ids[i % HINT_AHEAD] = entry_ahead(t, r + HINT_AHEAD);
+        if (id == NO_ACCESS)
             continue;
-        const uint32_t index = insn_of(t, r);
+        const uint32_t index = r->id < t->id_cap && t->id_insn[r->id] ? t->id_insn[r->id] - 1 : insn_of(t, r);
         bool ok = index != ALL;
-        if (ok)
+        if (ok) {
             t->insns[index].accesses++;
-        /* the access's bytes [addr, addr + size), line by line */
-        uint64_t a = r->addr, left = r->insn->mem_size;
-        while (ok && left) {
-            const uint64_t off = a % LINE, k = left < LINE - off ? left : LINE - off;
-            const uint64_t mask = (k == 64 ? ~0ull : ((1ull << k) - 1)) << off;
-            ok = touch(t, a / LINE, index, mask);
-            a += k;
-            left -= k;
+            const uint64_t off = r->addr % LINE, size = r->insn->mem_size;
+            if (off + size <= LINE) /* within one line */
+                ok = touch(t, r->addr / LINE, id, index, (size == LINE ? ~0ull : ((1ull << size) - 1)) << off);
+            else
+                ok = touch_lines(t, r, id, index);
         }
         if (!ok) {
             edan_error_set(&t->err, "out of memory for the footprint's lines");
@@ -191,6 +268,7 @@ static void destroy(void *tool)
         edan_elf_close(&t->elf);
     edan_loops_free(t->loops);
     edan_keymap_free(&t->map);
+    edan_blocktab_free(&t->lines);
     free(t->id_insn);
     free(t->insns);
     free(t);
@@ -202,6 +280,11 @@ static void *create(edan_session *s, edan_error *err)
     if (!t || edan_keymap_init(&t->map, sizeof(uint64_t))) {
         free(t);
         edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (edan_blocktab_init(&t->lines, LINE_LEAF_BITS, sizeof(fp_line))) {
+        edan_error_set(err, "out of memory");
+        destroy(t);
         return NULL;
     }
     /* per function when the program's symbols can be read; the totals and loops in any case */
@@ -266,6 +349,17 @@ static int64_t group_of(const footprint_tool *t, uint32_t i, int by, size_t n_gr
     return t->insns[i].fn == UNKNOWN ? (int64_t)n_groups - 1 : (int64_t)t->insns[i].fn;
 }
 
+/* Pair (line, instruction index) with the bytes mask into its group's entry of fold; false when out of memory. */
+static bool fold_pair(edan_keymap *fold, const int64_t *group, uint64_t line, uint32_t index, uint64_t mask)
+{
+    if (group[index] < 0)
+        return true;
+    uint64_t *m = edan_keymap_get(fold, line, (uint32_t)group[index], NULL);
+    if (m)
+        *m |= mask;
+    return m != NULL;
+}
+
 /*
  * Rows of the instructions' groups (the whole run, functions, or innermost loops): the union of their
  * instructions' lines, folded into (line, group) entries of a second table; only the groups with
@@ -284,24 +378,40 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
     }
     for (size_t i = 0; i < n; i++)
         r[i].key = by == BY_RUN ? ALL : loops || i + 1 < n ? (uint32_t)i : UNKNOWN;
-    bool ok = true;
-    for (size_t i = 0; i < t->n_insns; i++) {
-        const int64_t g = group_of(t, (uint32_t)i, by, n);
+    int64_t *group = malloc((t->n_insns + 1) * sizeof *group); /* each instruction's row, or -1 */
+    bool ok = group != NULL;
+    for (size_t i = 0; ok && i < t->n_insns; i++) {
+        const int64_t g = group[i] = group_of(t, (uint32_t)i, by, n);
         if (g >= 0)
             r[g].v.accesses += t->insns[i].accesses;
+    }
+    /*
+     * The (line, instruction) pairs. A line that only its first instruction
+     * touched is in no other pair: it counts in that instruction's row at
+     * once. The pairs of the other lines, the first instruction's and the
+     * map's, are folded into (line, row) entries first.
+     */
+    for (size_t l = 0; ok && l < edan_blocktab_leaves(&t->lines); l++) {
+        uint64_t first;
+        const fp_line *leaf = edan_blocktab_leaf(&t->lines, l, &first);
+        for (size_t k = 0; ok && k < (1u << LINE_LEAF_BITS); k++) {
+            const fp_line *e = &leaf[k];
+            if (e->shared) {
+                ok = fold_pair(&fold, group, first + k, e->insn1 - 1, e->mask);
+            } else if (e->insn1 && group[e->insn1 - 1] >= 0) {
+                r[group[e->insn1 - 1]].v.bytes += (uint64_t)__builtin_popcountll(e->mask);
+                r[group[e->insn1 - 1]].v.lines++;
+            }
+        }
     }
     for (size_t i = 0; ok && i < edan_keymap_capacity(&t->map); i++) {
         uint64_t line;
         uint32_t index;
         const uint64_t *mask = edan_keymap_at(&t->map, i, &line, &index);
-        if (!mask)
-            continue;
-        const int64_t g = group_of(t, index, by, n);
-        uint64_t *m = g < 0 ? NULL : edan_keymap_get(&fold, line, (uint32_t)g, NULL);
-        if (m)
-            *m |= *mask;
-        ok = g < 0 || m;
+        if (mask)
+            ok = fold_pair(&fold, group, line, index, *mask);
     }
+    free(group);
     for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
         uint32_t g;
         const uint64_t *mask = edan_keymap_at(&fold, i, NULL, &g);
