@@ -25,7 +25,8 @@ def assoc_cache(size):
 def test_reuse():
     for prog, n in (("stream", 3000), ("spmv", 300), ("pointer_chase", 2000), ("matmul", 24), ("linked_list", 500)):
         sizes = (1024, 4096, 32768)
-        r = online(prog, n, "--reuse", "--footprint", *[f"--cache={assoc_cache(s)}" for s in sizes])
+        r = online(prog, n, "--reuse", "--footprint", "--reuse-sizes=128,1K,8K,32K",
+                   *[f"--cache={assoc_cache(s)}" for s in sizes])
         validate_schema(r, f"{prog} --reuse")
         u = r["reuse"]
         what = f"{prog} {n}"
@@ -56,6 +57,12 @@ def test_reuse():
         check(all(x <= y + 1e-9 for x, y in zip(w["blocks"], w["blocks"][1:])), f"{what}: F(W) does not fall")
         check(r["reuse"]["functions"][0]["name"] == "kernel", f"{what}: the kernel's row")
         check(sum(f["accesses"] for f in u["functions"]) == a, f"{what}: functions sum to the whole")
+        # the functions' misses at each --reuse-size (powers of two) sum to the curve's misses at that size
+        for k, size in enumerate(u["sizes"]):
+            if size in mrc:
+                rows = sum(f["misses"][k] for f in u["functions"])
+                check(rows == round(mrc[size] * a), f"{what}: the functions' misses at {size} B, {rows}, are the "
+                      f"curve's {mrc[size] * a:.1f}")
     # rows per innermost loop: matmul's three nested loops, the innermost doing nearly all accesses
     mm = online("matmul", 24, "--reuse")["reuse"]
     loops = mm["loops"]

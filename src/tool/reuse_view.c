@@ -19,12 +19,15 @@
 /* Views                                                                  */
 /* ===================================================================== */
 
-/* Misses of a fully associative LRU cache of c blocks (c a power of two) among a row's accesses. */
+/*
+ * Misses of a fully associative LRU cache of c blocks (c a power of two)
+ * among a row's accesses: the cold ones and those at distance >= c. Bin
+ * k >= 1 holds [2^(k-1), 2^k), so every bin from c's own, [c, 2c), up.
+ */
 static uint64_t row_misses(const reuse_row *r, uint64_t c)
 {
     uint64_t m = r->cold;
-    for (unsigned k = reuse_bin_of(c) + 1; k < BINS;
-         k++) /* bin k >= 1 holds [2^(k-1), 2^k): all >= c from reuse_bin_of(c)+1 */
+    for (unsigned k = reuse_bin_of(c); k < BINS; k++)
         m += r->hist[k];
     return m;
 }
