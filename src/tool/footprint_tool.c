@@ -2,10 +2,11 @@
  * footprint_tool.c - the footprint tool (--footprint): the distinct bytes
  * and 64-byte lines the traced region loaded or stored, in all, per
  * function (the function whose code made the access, from the program's
- * symbols) and per innermost loop (analysis/loops.h: the static instruction
- * that made the access is in the loop's range), with the accesses A that
- * touched them and the growth dF = lines / A. Accesses that performed none
- * (a failed sc) touch nothing.
+ * symbols), per innermost loop (analysis/loops.h: the static instruction
+ * that made the access is in the loop's range) and per loop nest (the
+ * instruction is in the range of the loop or of a loop inside it), with the
+ * accesses A that touched them and the growth dF = lines / A. Accesses that
+ * performed none (a failed sc) touch nothing.
  *
  * State: the mask of the bytes of a line each static instruction touched,
  * per (line, instruction) pair; distinct bytes are the masks' population
@@ -337,54 +338,82 @@ static int by_lines(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
-enum { BY_RUN, BY_FUNCTION, BY_LOOP };
+enum { BY_RUN, BY_FUNCTION, BY_LOOP, BY_NEST };
 
-/* The row of instruction index i among n_groups rows (functions: the last one is UNKNOWN's), or -1. */
-static int64_t group_of(const footprint_tool *t, uint32_t i, int by, size_t n_groups)
+/*
+ * The rows each instruction counts in: instruction i's are
+ * group[at[i] .. at[i + 1]), among n rows (functions: the last one is
+ * UNKNOWN's; innermost loops and loop nests: by loop id). An instruction is
+ * in one row or none (outside every loop), but in every nest whose range
+ * holds it. False when out of memory.
+ */
+typedef struct fp_groups {
+    uint32_t *at, *group;
+} fp_groups;
+
+static bool groups_of(const footprint_tool *t, int by, size_t n, fp_groups *g)
 {
-    if (by == BY_LOOP)
-        return edan_loops_innermost(t->loops, t->insns[i].pc);
-    if (by == BY_RUN)
-        return 0;
-    return t->insns[i].fn == UNKNOWN ? (int64_t)n_groups - 1 : (int64_t)t->insns[i].fn;
+    const uint32_t loops = edan_loops_count(t->loops);
+    const size_t per = by == BY_NEST ? (size_t)loops : 1;
+    g->at = malloc((t->n_insns + 1) * sizeof *g->at);
+    g->group = malloc((t->n_insns * per + 1) * sizeof *g->group);
+    if (!g->at || !g->group)
+        return false;
+    uint32_t k = 0;
+    for (size_t i = 0; i < t->n_insns; i++) {
+        const fp_insn *in = &t->insns[i];
+        g->at[i] = k;
+        if (by == BY_NEST) {
+            k += (uint32_t)edan_loops_holding(t->loops, in->pc, &g->group[k], loops);
+        } else if (by == BY_LOOP) {
+            const int32_t id = edan_loops_innermost(t->loops, in->pc);
+            if (id >= 0)
+                g->group[k++] = (uint32_t)id;
+        } else {
+            g->group[k++] = by == BY_RUN ? 0 : in->fn == UNKNOWN ? (uint32_t)n - 1 : in->fn;
+        }
+    }
+    g->at[t->n_insns] = k;
+    return true;
 }
 
-/* Pair (line, instruction index) with the bytes mask into its group's entry of fold; false when out of memory. */
-static bool fold_pair(edan_keymap *fold, const int64_t *group, uint64_t line, uint32_t index, uint64_t mask)
+/* Pair (line, instruction index) with the bytes mask into its groups' entries of fold; false when out of memory. */
+static bool fold_pair(edan_keymap *fold, const fp_groups *g, uint64_t line, uint32_t index, uint64_t mask)
 {
-    if (group[index] < 0)
-        return true;
-    uint64_t *m = edan_keymap_get(fold, line, (uint32_t)group[index], NULL);
-    if (m)
+    for (uint32_t k = g->at[index]; k < g->at[index + 1]; k++) {
+        uint64_t *m = edan_keymap_get(fold, line, g->group[k], NULL);
+        if (!m)
+            return false;
         *m |= mask;
-    return m != NULL;
+    }
+    return true;
 }
 
 /*
- * Rows of the instructions' groups (the whole run, functions, or innermost loops): the union of their
- * instructions' lines, folded into (line, group) entries of a second table; only the groups with
+ * Rows of the instructions' groups (the whole run, functions, innermost loops or loop nests): the union of
+ * their instructions' lines, folded into (line, group) entries of a second table; only the groups with
  * accesses, sorted. NULL when out of memory.
  */
 static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
 {
     *n_rows = 0;
-    const bool loops = by == BY_LOOP;
+    const bool loops = by == BY_LOOP || by == BY_NEST;
     const size_t n = loops ? edan_loops_count(t->loops) : by == BY_RUN ? 1 : (t->have_elf ? t->elf.n_funcs : 0) + 1;
     fp_row *r = calloc(n + 1, sizeof *r);
+    fp_groups g = {NULL, NULL};
     edan_keymap fold;
-    if (!r || edan_keymap_init(&fold, sizeof(uint64_t))) {
+    if (!r || !groups_of(t, by, n, &g) || edan_keymap_init(&fold, sizeof(uint64_t))) {
         free(r);
+        free(g.at);
+        free(g.group);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
         r[i].key = by == BY_RUN ? ALL : loops || i + 1 < n ? (uint32_t)i : UNKNOWN;
-    int64_t *group = malloc((t->n_insns + 1) * sizeof *group); /* each instruction's row, or -1 */
-    bool ok = group != NULL;
-    for (size_t i = 0; ok && i < t->n_insns; i++) {
-        const int64_t g = group[i] = group_of(t, (uint32_t)i, by, n);
-        if (g >= 0)
-            r[g].v.accesses += t->insns[i].accesses;
-    }
+    bool ok = true;
+    for (size_t i = 0; i < t->n_insns; i++)
+        for (uint32_t k = g.at[i]; k < g.at[i + 1]; k++)
+            r[g.group[k]].v.accesses += t->insns[i].accesses;
     /*
      * The (line, instruction) pairs. A line that only its first instruction
      * touched is in no other pair: it counts in that instruction's row at
@@ -397,10 +426,12 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
         for (size_t k = 0; ok && k < (1u << LINE_LEAF_BITS); k++) {
             const fp_line *e = &leaf[k];
             if (e->shared) {
-                ok = fold_pair(&fold, group, first + k, e->insn1 - 1, e->mask);
-            } else if (e->insn1 && group[e->insn1 - 1] >= 0) {
-                r[group[e->insn1 - 1]].v.bytes += (uint64_t)__builtin_popcountll(e->mask);
-                r[group[e->insn1 - 1]].v.lines++;
+                ok = fold_pair(&fold, &g, first + k, e->insn1 - 1, e->mask);
+            } else if (e->insn1) {
+                for (uint32_t j = g.at[e->insn1 - 1]; j < g.at[e->insn1]; j++) {
+                    r[g.group[j]].v.bytes += (uint64_t)__builtin_popcountll(e->mask);
+                    r[g.group[j]].v.lines++;
+                }
             }
         }
     }
@@ -409,9 +440,10 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
         uint32_t index;
         const uint64_t *mask = edan_keymap_at(&t->map, i, &line, &index);
         if (mask)
-            ok = fold_pair(&fold, group, line, index, *mask);
+            ok = fold_pair(&fold, &g, line, index, *mask);
     }
-    free(group);
+    free(g.at);
+    free(g.group);
     for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
         uint32_t g;
         const uint64_t *mask = edan_keymap_at(&fold, i, NULL, &g);
@@ -469,18 +501,25 @@ static edan_srcmap *open_src(const footprint_tool *t, const edan_session *s)
     return t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
 }
 
-static void loops_text(const footprint_tool *t, const edan_session *s, FILE *f)
+/* The innermost loops' rows, or (nests) those of the loop nests with loops inside them. */
+static void loops_text(const footprint_tool *t, const edan_session *s, bool nests, FILE *f)
 {
     size_t n;
-    fp_row *rows = group_rows(t, BY_LOOP, &n);
-    if (!rows || !n) {
-        free(rows);
-        return;
-    }
-    edan_srcmap *src = open_src(t, s);
-    fprintf(f, "  %-40s %14s %12s %12s %10s\n", "loop (head's line, function, depth)", "bytes", "lines", "accesses",
-            "dF (F/A)");
-    for (size_t i = 0; i < n && i < TEXT_LOOPS; i++) {
+    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    edan_srcmap *src = rows && n ? open_src(t, s) : NULL;
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; rows && i < n; i++) {
+        const uint32_t inside = edan_loops_inside(t->loops, rows[i].key);
+        if (nests && inside < 2)
+            continue;
+        if (shown == TEXT_LOOPS) {
+            more++;
+            continue;
+        }
+        if (!shown++)
+            fprintf(f, "  %-40s %14s %12s %12s %10s\n",
+                    nests ? "loop nest (head's line, function, loops)" : "loop (head's line, function, depth)", "bytes",
+                    "lines", "accesses", "dF (F/A)");
         const fp_place p = place_of(t, rows[i].key, src);
         const char *base = p.at.file ? strrchr(p.at.file, '/') : NULL;
         char name[160];
@@ -488,20 +527,21 @@ static void loops_text(const footprint_tool *t, const edan_session *s, FILE *f)
                  base        ? base + 1
                  : p.at.file ? p.at.file
                              : "?",
-                 p.at.line, p.at.function ? p.at.function : "?", p.loop->depth);
+                 p.at.line, p.at.function ? p.at.function : "?", nests ? inside : p.loop->depth);
         fprintf(f, "  %-40.40s %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.4f\n", name, rows[i].v.bytes,
                 rows[i].v.lines, rows[i].v.accesses, growth(&rows[i].v));
     }
-    if (n > TEXT_LOOPS)
-        fprintf(f, "  (%zu more loops; --json lists all)\n", n - TEXT_LOOPS);
+    if (more)
+        fprintf(f, "  (%zu more %s; --json lists all)\n", more, nests ? "loop nests" : "loops");
     edan_srcmap_close(src);
     free(rows);
 }
 
-static void json_loops(const footprint_tool *t, const edan_session *s, FILE *f)
+/* The innermost loops' rows, or (nests) every loop nest's. */
+static void json_loops(const footprint_tool *t, const edan_session *s, bool nests, FILE *f)
 {
     size_t n;
-    fp_row *rows = group_rows(t, BY_LOOP, &n);
+    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
     edan_srcmap *src = open_src(t, s);
     fputc('[', f);
     for (size_t i = 0; rows && i < n; i++) {
@@ -511,8 +551,11 @@ static void json_loops(const footprint_tool *t, const edan_session *s, FILE *f)
         edan_json_str(f, p.at.function);
         fputs(",\"file\":", f);
         edan_json_str(f, p.at.file);
-        fprintf(f, ",\"line\":%u,\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"growth\":",
-                p.at.line, rows[i].v.bytes, rows[i].v.lines, rows[i].v.accesses);
+        fprintf(f, ",\"line\":%u,", p.at.line);
+        if (nests)
+            fprintf(f, "\"loops\":%u,", edan_loops_inside(t->loops, rows[i].key));
+        fprintf(f, "\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"growth\":", rows[i].v.bytes,
+                rows[i].v.lines, rows[i].v.accesses);
         edan_json_num(f, growth(&rows[i].v));
         fputc('}', f);
     }
@@ -538,7 +581,8 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
                     rows[i].v.lines);
         if (rows && n > TEXT_ROWS)
             fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
-        loops_text(t, s, f);
+        loops_text(t, s, false, f);
+        loops_text(t, s, true, f);
     } else {
         fprintf(f,
                 ",\"footprint\":{\"line_bytes\":%u,\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64
@@ -561,13 +605,53 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
             fputc(']', f);
         }
         fputs(",\"loops\":", f);
-        json_loops(t, s, f);
+        json_loops(t, s, false, f);
+        fputs(",\"loop_nests\":", f);
+        json_loops(t, s, true, f);
         fputc('}', f);
     }
     free(rows);
 }
 
-/* --csv-dir: footprint-functions (the whole run first, as "(all)") and footprint-loops. */
+/* footprint-loops: a row per innermost loop; footprint-nests: a row per loop nest. */
+static int loops_csv(const footprint_tool *t, const edan_session *s, const char *dir, const char *name, bool nests,
+                     edan_error *err)
+{
+    size_t n;
+    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    if (!rows)
+        return 0;
+    edan_srcmap *src = open_src(t, s);
+    edan_csv c;
+    int rc = edan_csv_open(&c, dir, name, nests ? "footprint-nests" : "footprint-loops",
+                           nests ? "head,end,depth,iterations,function,file,line,loops,bytes,lines,accesses,growth"
+                                 : "head,end,depth,iterations,function,file,line,bytes,lines,accesses,growth",
+                           err);
+    for (size_t i = 0; !rc && i < n; i++) {
+        const fp_place p = place_of(t, rows[i].key, src);
+        edan_csv_u64(&c, p.loop->head);
+        edan_csv_u64(&c, p.loop->end);
+        edan_csv_u64(&c, p.loop->depth);
+        edan_csv_u64(&c, p.loop->back_edges);
+        edan_csv_str(&c, p.at.function);
+        edan_csv_str(&c, p.at.file);
+        edan_csv_u64(&c, p.at.line);
+        if (nests)
+            edan_csv_u64(&c, edan_loops_inside(t->loops, rows[i].key));
+        edan_csv_u64(&c, rows[i].v.bytes);
+        edan_csv_u64(&c, rows[i].v.lines);
+        edan_csv_u64(&c, rows[i].v.accesses);
+        edan_csv_num(&c, growth(&rows[i].v));
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    edan_srcmap_close(src);
+    free(rows);
+    return rc;
+}
+
+/* --csv-dir: footprint-functions (the whole run first, as "(all)"), footprint-loops and footprint-nests. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     const footprint_tool *t = tool;
@@ -593,38 +677,17 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     if (!rc)
         rc = edan_csv_close(&c, err);
     free(rows);
-    rows = rc ? NULL : group_rows(t, BY_LOOP, &n);
-    edan_srcmap *src = rows ? open_src(t, s) : NULL;
-    if (rows)
-        rc = edan_csv_open(&c, o->csv_dir, name, "footprint-loops",
-                           "head,end,depth,iterations,function,file,line,bytes,lines,accesses,growth", err);
-    for (size_t i = 0; rows && !rc && i < n; i++) {
-        const fp_place p = place_of(t, rows[i].key, src);
-        edan_csv_u64(&c, p.loop->head);
-        edan_csv_u64(&c, p.loop->end);
-        edan_csv_u64(&c, p.loop->depth);
-        edan_csv_u64(&c, p.loop->back_edges);
-        edan_csv_str(&c, p.at.function);
-        edan_csv_str(&c, p.at.file);
-        edan_csv_u64(&c, p.at.line);
-        edan_csv_u64(&c, rows[i].v.bytes);
-        edan_csv_u64(&c, rows[i].v.lines);
-        edan_csv_u64(&c, rows[i].v.accesses);
-        edan_csv_num(&c, growth(&rows[i].v));
-        edan_csv_end_row(&c);
-    }
-    if (rows && !rc)
-        rc = edan_csv_close(&c, err);
-    edan_srcmap_close(src);
-    free(rows);
+    for (int nests = 0; !rc && nests < 2; nests++)
+        rc = loops_csv(t, s, o->csv_dir, name, nests, err);
     return rc;
 }
 
 static const edan_tool_option options[] = {
     {"footprint", false,
      "  --footprint         distinct bytes and 64-byte lines loaded or stored, in all, per\n"
-     "                      function (the function whose code accessed them) and per\n"
-     "                      innermost loop, with the accesses A and the growth lines / A\n",
+     "                      function (the function whose code accessed them), per\n"
+     "                      innermost loop and per loop nest (a loop with the loops inside\n"
+     "                      it), with the accesses A and the growth lines / A\n",
      NULL},
     {NULL, false, NULL, NULL},
 };
