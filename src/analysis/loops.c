@@ -114,7 +114,7 @@ static void first_taken(edan_loops *l, uint32_t id, uint64_t pc, uint64_t target
 }
 
 /* One record; false once out of memory. */
-static inline bool observe_one(edan_loops *l, const edan_exec *r)
+static inline __attribute__((always_inline)) bool observe_one(edan_loops *l, const edan_exec *r)
 {
     if (l->pending && r->vcpu == l->pend_vcpu) {
         l->pending = false;

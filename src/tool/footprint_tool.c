@@ -54,6 +54,7 @@ typedef struct fp_insn {
     uint64_t pc, accesses;
     uint64_t line, mask; /* its current line (NO_LINE: none) and the bytes it touched there, not yet stored */
     uint64_t entry;      /* where they go: the line's entry's index in `lines` (OTHER: a pair in `map`) */
+    uint64_t ahead;      /* the line of its latest record looked up ahead (NO_LINE: none) */
     uint32_t fn;         /* function index, UNKNOWN without symbols or outside every function */
 } fp_insn;
 #define OTHER UINT64_MAX
@@ -102,9 +103,12 @@ static bool flush(footprint_tool *t, uint32_t index)
     return true;
 }
 
+#define NO_ID (SIZE_MAX - 2) /* a line's entry not looked up yet */
+
 /*
  * Mark the bytes `mask` of line `line` touched by instruction index; id is
- * the index of the line's entry in `lines` (SIZE_MAX: out of memory). When
+ * the index of the line's entry in `lines` (NO_ID: not known yet; SIZE_MAX:
+ * out of memory). When
  * the instruction moves to another line, its bytes of the previous one are
  * stored, and where this line's go is decided: the line's entry when the
  * line has no instruction yet or this one, else a pair of the map. False
@@ -121,6 +125,8 @@ static inline bool touch(footprint_tool *t, uint64_t line, size_t id, uint32_t i
         ((fp_line *)edan_blocktab_at(&t->lines, in->entry, sizeof(fp_line)))->mask |= in->mask;
     else if (!flush(t, index))
         return false;
+    if (id == NO_ID)
+        id = edan_blocktab_get_id(&t->lines, line, LINE_LEAF_BITS);
     if (id == SIZE_MAX)
         return false;
     fp_line *e = edan_blocktab_at(&t->lines, id, sizeof *e);
@@ -162,6 +168,7 @@ static uint32_t insn_of(footprint_tool *t, const edan_exec *r)
         in->line = NO_LINE;
         in->mask = 0;
         in->entry = OTHER;
+        in->ahead = NO_LINE;
         in->fn = UNKNOWN;
         if (t->have_elf) {
             const edan_elf_func *f = edan_elf_func_at(&t->elf, in->pc);
@@ -178,14 +185,23 @@ static uint32_t insn_of(footprint_tool *t, const edan_exec *r)
  * The index of the entry in `lines` of the line of record r's first byte
  * (made when absent), its cache line prefetched: a record's is found
  * HINT_AHEAD records before it is counted, so the misses of many records
- * overlap. NO_ACCESS for a record without an access; SIZE_MAX when out of
- * memory.
+ * overlap. NO_ID when its instruction's record looked up before it was on
+ * the same line (a stride within a line: the instruction is most likely on
+ * that line still when r is counted, which then needs no entry, or looks it
+ * up); NO_ACCESS for a record without an access; SIZE_MAX when out of memory.
  */
 static inline size_t entry_ahead(footprint_tool *t, const edan_exec *r)
 {
     if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS) || !r->insn->mem_size)
         return NO_ACCESS;
-    const size_t id = edan_blocktab_get_id(&t->lines, r->addr / LINE, LINE_LEAF_BITS);
+    const uint64_t line = r->addr / LINE;
+    if (r->id < t->id_cap && t->id_insn[r->id]) {
+        fp_insn *in = &t->insns[t->id_insn[r->id] - 1];
+        if (in->ahead == line)
+            return NO_ID;
+        in->ahead = line;
+    }
+    const size_t id = edan_blocktab_get_id(&t->lines, line, LINE_LEAF_BITS);
     if (id != SIZE_MAX)
         __builtin_prefetch(edan_blocktab_at(&t->lines, id, sizeof(fp_line)), 1);
     return id;
@@ -197,8 +213,7 @@ static bool touch_lines(footprint_tool *t, const edan_exec *r, size_t id, uint32
     uint64_t a = r->addr, left = r->insn->mem_size;
     while (left) {
         const uint64_t o = a % LINE, k = left < LINE - o ? left : LINE - o;
-        if (!touch(t, a / LINE, a == r->addr ? id : edan_blocktab_get_id(&t->lines, a / LINE, LINE_LEAF_BITS), index,
-                   (k == LINE ? ~0ull : ((1ull << k) - 1)) << o))
+        if (!touch(t, a / LINE, a == r->addr ? id : NO_ID, index, (k == LINE ? ~0ull : ((1ull << k) - 1)) << o))
             return false;
         a += k;
         left -= k;
