@@ -245,7 +245,7 @@ static void test_loops(int programs)
         uint32_t rows = 0, with_accesses = 0;
         for (uint32_t id = 0; id < n_loops; id++)
             with_accesses += want[id].loads + want[id].stores > 0;
-        const char *end = p ? strstr(p, "\"loads\":[") : NULL;
+        const char *end = p ? strstr(p, "\"loop_nests\":[") : NULL;
         while (p && (p = strstr(p, "{\"head\":")) && (!end || p < end)) {
             const uint64_t head = (uint64_t)atoll(p + 8);
             uint32_t id = 0;

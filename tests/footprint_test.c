@@ -193,7 +193,8 @@ int main(int argc, char **argv)
         for (uint32_t i = 0; i < n_loops; i++)
             with_accesses += want[i].accesses > 0;
         const char *p = at ? strstr(at, "\"loops\":[") : NULL;
-        while (p && (p = strstr(p, "{\"head\":"))) {
+        const char *end = p ? strstr(p, "\"loop_nests\":[") : NULL;
+        while (p && (p = strstr(p, "{\"head\":")) && (!end || p < end)) {
             unsigned long long head, b, li, a;
             const char *q = strstr(p, ",\"bytes\":");
             CHECK(sscanf(p, "{\"head\":%llu", &head) == 1 && q &&

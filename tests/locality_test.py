@@ -25,7 +25,8 @@ def assoc_cache(size):
 def test_reuse():
     for prog, n in (("stream", 3000), ("spmv", 300), ("pointer_chase", 2000), ("matmul", 24), ("linked_list", 500)):
         sizes = (1024, 4096, 32768)
-        r = online(prog, n, "--reuse", "--footprint", *[f"--cache={assoc_cache(s)}" for s in sizes])
+        r = online(prog, n, "--reuse", "--footprint", "--reuse-sizes=128,1K,8K,32K",
+                   *[f"--cache={assoc_cache(s)}" for s in sizes])
         validate_schema(r, f"{prog} --reuse")
         u = r["reuse"]
         what = f"{prog} {n}"
@@ -56,6 +57,12 @@ def test_reuse():
         check(all(x <= y + 1e-9 for x, y in zip(w["blocks"], w["blocks"][1:])), f"{what}: F(W) does not fall")
         check(r["reuse"]["functions"][0]["name"] == "kernel", f"{what}: the kernel's row")
         check(sum(f["accesses"] for f in u["functions"]) == a, f"{what}: functions sum to the whole")
+        # the functions' misses at each --reuse-size (powers of two) sum to the curve's misses at that size
+        for k, size in enumerate(u["sizes"]):
+            if size in mrc:
+                rows = sum(f["misses"][k] for f in u["functions"])
+                check(rows == round(mrc[size] * a), f"{what}: the functions' misses at {size} B, {rows}, are the "
+                      f"curve's {mrc[size] * a:.1f}")
     # rows per innermost loop: matmul's three nested loops, the innermost doing nearly all accesses
     mm = online("matmul", 24, "--reuse")["reuse"]
     loops = mm["loops"]
@@ -484,8 +491,10 @@ def test_csv():
             with open(os.path.join(out, name), newline="") as f:
                 tables[name] = list(csv.DictReader(f))
         want = {f"spmv-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions", "reuse-loops",
-                                         "load-classes", "classes-functions", "classes-loops", "classes-windows",
-                                         "footprint-functions", "footprint-loops", "zoom-regions", "sampled")}
+                                         "reuse-nests", "load-classes", "classes-functions", "classes-loops",
+                                         "classes-nests", "classes-windows", "classes-function-windows",
+                                         "classes-nest-windows", "footprint-functions", "footprint-loops",
+                                         "footprint-nests", "zoom-regions", "sampled")}
         check(set(tables) == want, f"--csv-dir: the tables {sorted(tables)}")
         u = r["reuse"]
         mrc = tables.get("spmv-mrc.csv", [])
@@ -520,6 +529,29 @@ def test_csv():
               and [(x["function"], int(x["bytes"]), int(x["accesses"])) for x in ff[1:]]
               == [(x["name"], x["bytes"], x["accesses"]) for x in r["footprint"]["functions"]],
               "footprint-functions.csv = the JSON rows")
+        # the loop nests' rows, of the three tools, and the windows per function and per nest
+        for tool, key in (("footprint", "footprint"), ("classes", "load_classes"), ("reuse", "reuse")):
+            rows = tables.get(f"spmv-{tool}-nests.csv", [])
+            js = r[key]["loop_nests"]
+            count = (lambda l: l["classes"]["load_accesses"]) if tool == "classes" else (lambda l: l["accesses"])
+            check(rows and [(int(x["head"]), int(x["loops"]), int(x["loads" if tool == "classes" else "accesses"]))
+                            for x in rows] == [(l["head"], l["loops"], count(l)) for l in js],
+                  f"{tool}-nests.csv = the JSON rows")
+        def same_windows(rows, keys, objs):
+            """CSV rows (printed to 10 digits) against the JSON windows of each (key, object)."""
+            want = [(k, w, b, st) for k, fw in objs if fw for w, b, st in zip(fw["window"], fw["blocks"], fw["strided"])]
+            close = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(b))
+            return len(rows) == len(want) and all(
+                tuple(x[c] for c in keys) == k and float(x["window"]) == w and close(float(x["blocks"]), b)
+                and close(float(x["strided_blocks"]), st) for x, (k, w, b, st) in zip(rows, want))
+        fwin = tables.get("spmv-classes-function-windows.csv", [])
+        check(fwin and same_windows(fwin, ["function"], (((f["name"],), f["footprint_windows"])
+                                                         for f in r["load_classes"]["functions"])),
+              "classes-function-windows.csv = the JSON windows")
+        nwin = tables.get("spmv-classes-nest-windows.csv", [])
+        check(nwin and same_windows(nwin, ["head"], (((str(l["head"]),), l["footprint_windows"])
+                                                     for l in r["load_classes"]["loop_nests"])),
+              "classes-nest-windows.csv = the JSON windows")
         zr = tables.get("spmv-zoom-regions.csv", [])
         check([(x["id"], int(x["accesses"])) for x in zr] == [(g["id"], g["accesses"]) for g in r["zoom"]["regions"]],
               "zoom-regions.csv = the JSON regions")

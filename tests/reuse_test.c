@@ -146,6 +146,7 @@ static void one_stream(int kind, uint64_t seed, bool big)
     CHECK(bad || (fc.visited == v.n && fc.wrong == 0), "%s: final distances: %zu of %zu blocks, %zu wrong", ctx,
           fc.visited, v.n, fc.wrong);
     CHECK_EQ_U64(edan_reuse_accesses(times), n, ctx);
+    CHECK_EQ_U64(edan_reuse_blocks(times), v.n, ctx);
     edan_reuse_free(full);
     edan_reuse_free(times);
     free(v.stack);

@@ -245,3 +245,17 @@ endif()
 add_executable(keymap_test tests/keymap_test.c)
 target_link_libraries(keymap_test PRIVATE edan_core)
 add_test(NAME util_keymap COMMAND keymap_test)
+
+# The direct-mapped block table of the reuse tracker and the footprint tool against a naive sorted list.
+add_executable(blocktab_test tests/blocktab_test.c)
+target_link_libraries(blocktab_test PRIVATE edan_core)
+add_test(NAME util_blocktab COMMAND blocktab_test)
+
+# Loop nests' rows of the footprint, load-classes and reuse tools, and the load classes' footprint over windows
+# per function and per loop nest, against naive references.
+add_executable(nests_test tests/nests_test.c tests/random_trace.c tests/random_loops.c)
+target_link_libraries(nests_test PRIVATE edan_core)
+if(RISCV_CC)
+  add_test(NAME loop_nests COMMAND nests_test ${EXAMPLES_DIR}/spmv 200)
+  set_tests_properties(loop_nests PROPERTIES DEPENDS examples)
+endif()

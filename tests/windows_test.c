@@ -3,9 +3,11 @@
  * (analysis/windows.h), split by set with sets settled late, against a
  * naive count: on random streams over a few blocks where a share of the
  * accesses learn their set later (settled at random later times, in any
- * order, several at once on one block, some only at the end), the count of
- * every level, of the whole stream and of every set, equals the number of
- * distinct (window, block) pairs of the accesses with their final sets.
+ * order, several at once on one block, some only at the end), each access
+ * in one to four of the rows (streams of their own over shared blocks), the
+ * count of every level of every row, of its whole stream and of every set,
+ * equals the number of distinct (window, block) pairs of the row's
+ * accesses with their final sets, the row's accesses numbered on their own.
  *
  * Then the load-classes tool's footprint over windows (--classes), on
  * random traces and on random programs with loops: its loads' F(W) equals
@@ -33,16 +35,20 @@
 /* The split by set against a naive count                                 */
 /* ===================================================================== */
 
-/* Distinct (window of 2^k, block) pairs of the accesses of set s (s < 0: all of them). */
-static uint64_t naive_level(const uint64_t *block, const int *set, size_t n, unsigned k, int s)
+/* Distinct (window of 2^k, block) pairs of the accesses of set s (s < 0: all of them) in row `row`. */
+static uint64_t naive_level(const uint64_t *block, const int *set, const unsigned *rows, size_t n, unsigned k, int s,
+                            unsigned row)
 {
     static uint64_t last[MAXB]; /* window + 1 where the block was last counted */
     memset(last, 0, sizeof last);
-    uint64_t count = 0;
+    uint64_t count = 0, j = 0; /* j: the access's index in the row */
     for (size_t i = 0; i < n; i++) {
+        if (!(rows[i] >> row & 1))
+            continue;
+        const uint64_t w = (k < 64 ? j >> k : 0) + 1;
+        j++;
         if (s >= 0 && set[i] != s)
             continue;
-        const uint64_t w = (k < 64 ? (uint64_t)i >> k : 0) + 1;
         if (last[block[i]] != w) {
             last[block[i]] = w;
             count++;
@@ -51,29 +57,41 @@ static uint64_t naive_level(const uint64_t *block, const int *set, size_t n, uns
     return count;
 }
 
+#define ROWS 4
+
 static void test_split(int streams)
 {
     static uint64_t block[MAXN];
     static int set[MAXN];
-    static uint32_t pending[MAXN], ticket_of[MAXN];
+    static unsigned rows[MAXN];
+    static uint32_t pending[ROWS * MAXN], ticket_of[ROWS * MAXN];
     for (int t = 0; t < streams; t++) {
         rt_seed((uint64_t)t + 7);
         const size_t n = 1 + rt_below(t % 10 == 0 ? MAXN : 300);
         const uint64_t n_blocks = 1 + rt_below(t % 3 ? 6 : MAXB);
         const uint64_t later = rt_below(4); /* a share 0, 1/4, 2/4, 3/4 of accesses settle late */
+        const unsigned n_rows = 1 + (unsigned)rt_below(ROWS);
         edan_split_windows w;
         CHECK(edan_split_windows_init(&w, SETS) == 0, "init");
+        for (unsigned r = 0; r < n_rows; r++)
+            CHECK(edan_split_windows_add_row(&w) == r, "rows are numbered from 0");
         size_t n_pending = 0;
         for (size_t i = 0; i < n; i++) {
             block[i] = rt_below(n_blocks);
             set[i] = (int)rt_below(SETS);
-            if (rt_below(4) < later) {
-                uint32_t ticket;
-                CHECK(edan_split_windows_access(&w, block[i] + 1000, EDAN_SPLIT_LATER, &ticket) == 0, "access");
-                ticket_of[n_pending] = ticket;
-                pending[n_pending++] = (uint32_t)i;
-            } else {
-                CHECK(edan_split_windows_access(&w, block[i] + 1000, set[i], NULL) == 0, "access");
+            rows[i] = 1u + (unsigned)rt_below((1u << n_rows) - 1); /* a non-empty set of rows */
+            const bool late = rt_below(4) < later;
+            for (unsigned r = 0; r < n_rows; r++) {
+                if (!(rows[i] >> r & 1))
+                    continue;
+                if (late) {
+                    uint32_t ticket;
+                    CHECK(edan_split_windows_access(&w, r, block[i] + 1000, EDAN_SPLIT_LATER, &ticket) == 0, "access");
+                    ticket_of[n_pending] = ticket;
+                    pending[n_pending++] = (uint32_t)i;
+                } else {
+                    CHECK(edan_split_windows_access(&w, r, block[i] + 1000, set[i], NULL) == 0, "access");
+                }
             }
             /* settle some waiting ones, in any order */
             while (n_pending && rt_below(3) == 0) {
@@ -89,25 +107,33 @@ static void test_split(int streams)
             pending[j] = pending[n_pending - 1];
             ticket_of[j] = ticket_of[--n_pending];
         }
-        CHECK_EQ_U64(w.accesses, n, "accesses");
-        for (unsigned k = 0; k < EDAN_WINDOW_LEVELS; k++) {
-            char ctx[96];
-            snprintf(ctx, sizeof ctx, "stream %d (%zu accesses), level %u, all", t, n, k);
-            CHECK_EQ_U64(edan_windows_count(&w.all, k), naive_level(block, set, n, k, -1), ctx);
-            for (int s = 0; s < SETS; s++) {
-                snprintf(ctx, sizeof ctx, "stream %d (%zu accesses), level %u, set %d", t, n, k, s);
-                CHECK_EQ_U64(edan_windows_count(&w.set[s], k), naive_level(block, set, n, k, s), ctx);
+        for (unsigned r = 0; r < n_rows; r++) {
+            const edan_split_row *row = &w.rows[r];
+            uint64_t in_row = 0;
+            for (size_t i = 0; i < n; i++)
+                in_row += rows[i] >> r & 1;
+            CHECK_EQ_U64(row->accesses, in_row, "a row's accesses");
+            for (unsigned k = 0; k < EDAN_WINDOW_LEVELS; k++) {
+                char ctx[96];
+                snprintf(ctx, sizeof ctx, "stream %d (%zu accesses), row %u, level %u, all", t, n, r, k);
+                CHECK_EQ_U64(edan_windows_count(&row->all, k), naive_level(block, set, rows, n, k, -1, r), ctx);
+                for (int s = 0; s < SETS; s++) {
+                    snprintf(ctx, sizeof ctx, "stream %d (%zu accesses), row %u, level %u, set %d", t, n, r, k, s);
+                    CHECK_EQ_U64(edan_windows_count(&row->set[s], k), naive_level(block, set, rows, n, k, s, r), ctx);
+                }
             }
-        }
-        /* the means: F(W) = count / windows, up to the window that holds the stream */
-        double size[64], blocks[64];
-        const size_t levels = edan_windows_mean(&w.all, w.accesses, size, blocks, 64);
-        CHECK(levels >= 1 && size[levels - 1] >= (double)n && (levels == 1 || size[levels - 2] < (double)n),
-              "stream %d: %zu levels for %zu accesses", t, levels, n);
-        for (size_t i = 0; i < levels; i++) {
-            const double windows = (double)((n + (1ull << i) - 1) >> i);
-            CHECK(blocks[i] == (double)naive_level(block, set, n, (unsigned)i, -1) / windows, "stream %d: F(%.0f)", t,
-                  size[i]);
+            /* the means: F(W) = count / windows, up to the window that holds the row's stream */
+            double size[64], blocks[64];
+            const size_t levels = edan_windows_mean(&row->all, row->accesses, size, blocks, 64);
+            CHECK(in_row ? levels >= 1 && size[levels - 1] >= (double)in_row &&
+                               (levels == 1 || size[levels - 2] < (double)in_row)
+                         : levels == 0,
+                  "stream %d: %zu levels for %llu accesses", t, levels, (unsigned long long)in_row);
+            for (size_t i = 0; i < levels; i++) {
+                const double windows = (double)((in_row + (1ull << i) - 1) >> i);
+                CHECK(blocks[i] == (double)naive_level(block, set, rows, n, (unsigned)i, -1, r) / windows,
+                      "stream %d: F(%.0f)", t, size[i]);
+            }
         }
         edan_split_windows_free(&w);
     }
@@ -181,7 +207,8 @@ static void check_tools(const edan_exec *recs, size_t n, const char *what, int t
     if (!j)
         return;
     const char *lc = strstr(j, "\"load_classes\":");
-    const char *fw = lc ? strstr(lc, "\"footprint_windows\":") : NULL;
+    const char *ld = lc ? strstr(lc, "\"loads\":[") : NULL; /* the whole run's windows follow the loads */
+    const char *fw = ld ? strstr(ld, "\"footprint_windows\":") : NULL;
     char *reuse_blocks = array(j, "\"reuse\":", "blocks"), *reuse_window = array(j, "\"reuse\":", "window");
     char *lc_blocks = fw ? array(fw, "{", "blocks") : NULL, *lc_window = fw ? array(fw, "{", "window") : NULL;
     CHECK(reuse_blocks && lc_blocks && !strcmp(reuse_blocks, lc_blocks) && reuse_window && lc_window &&

@@ -36,6 +36,7 @@ struct edan_loops {
     uint32_t pend_id;
     uint64_t pend_pc, pend_target;
     bool failed;
+    uint64_t version; /* loops discovered and ends extended so far */
     /* the index */
     segment *seg;
     size_t n_seg;
@@ -100,54 +101,77 @@ static void first_taken(edan_loops *l, uint32_t id, uint64_t pc, uint64_t target
         }
         l->loops[k] = (edan_loop){target, pc, 0, 0, -1, 1};
         l->n_loops++;
+        l->version++;
     }
     edan_loop *lp = &l->loops[k];
     lp->branches++;
-    if (pc > lp->end)
+    if (pc > lp->end) {
         lp->end = pc;
+        l->version++;
+    }
     l->state[id] = FIRST_LOOP + k;
     l->indexed = false;
 }
 
-int edan_loops_observe(edan_loops *l, const edan_exec *recs, size_t n)
+/* One record; false once out of memory. */
+static inline __attribute__((always_inline)) bool observe_one(edan_loops *l, const edan_exec *r)
 {
-    if (l->failed)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        const edan_exec *r = &recs[i];
-        if (l->pending && r->vcpu == l->pend_vcpu) {
-            l->pending = false;
-            if (r->insn->pc == l->pend_target) {
-                const uint32_t s = l->state[l->pend_id];
-                if (s == EDGE_NEW)
-                    first_taken(l, l->pend_id, l->pend_pc, l->pend_target);
-                if (l->failed)
-                    return -1;
-                l->loops[l->state[l->pend_id] - FIRST_LOOP].back_edges++;
-            }
-        }
-        if (r->id >= l->state_cap) {
-            const size_t cap = edan_grow_cap(l->state_cap, r->id);
-            uint32_t *m = edan_grow_zeroed(l->state, l->state_cap, cap, sizeof *m);
-            if (!m) {
-                l->failed = true;
-                return -1;
-            }
-            l->state = m;
-            l->state_cap = cap;
-        }
-        uint32_t s = l->state[r->id];
-        if (s == UNSEEN)
-            s = l->state[r->id] = classify(l, r->insn);
-        if (s >= EDGE_NEW) {
-            l->pending = true;
-            l->pend_vcpu = r->vcpu;
-            l->pend_id = r->id;
-            l->pend_pc = r->insn->pc;
-            l->pend_target = r->insn->pc + (uint64_t)r->insn->imm;
+    if (l->pending && r->vcpu == l->pend_vcpu) {
+        l->pending = false;
+        if (r->insn->pc == l->pend_target) {
+            const uint32_t s = l->state[l->pend_id];
+            if (s == EDGE_NEW)
+                first_taken(l, l->pend_id, l->pend_pc, l->pend_target);
+            if (l->failed)
+                return false;
+            l->loops[l->state[l->pend_id] - FIRST_LOOP].back_edges++;
         }
     }
-    return 0;
+    if (r->id >= l->state_cap) {
+        const size_t cap = edan_grow_cap(l->state_cap, r->id);
+        uint32_t *m = edan_grow_zeroed(l->state, l->state_cap, cap, sizeof *m);
+        if (!m) {
+            l->failed = true;
+            return false;
+        }
+        l->state = m;
+        l->state_cap = cap;
+    }
+    uint32_t s = l->state[r->id];
+    if (s == UNSEEN)
+        s = l->state[r->id] = classify(l, r->insn);
+    if (s >= EDGE_NEW) {
+        l->pending = true;
+        l->pend_vcpu = r->vcpu;
+        l->pend_id = r->id;
+        l->pend_pc = r->insn->pc;
+        l->pend_target = r->insn->pc + (uint64_t)r->insn->imm;
+    }
+    return true;
+}
+
+int edan_loops_observe(edan_loops *l, const edan_exec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (l->failed || !observe_one(l, &recs[i]))
+            return -1;
+    return l->failed ? -1 : 0;
+}
+
+int edan_loops_observe_until_change(edan_loops *l, const edan_exec *recs, size_t n, size_t *observed)
+{
+    const uint64_t version = l->version;
+    size_t i = 0;
+    while (i < n && l->version == version)
+        if (l->failed || !observe_one(l, &recs[i++]))
+            break;
+    *observed = i;
+    return l->failed ? -1 : 0;
+}
+
+uint64_t edan_loops_version(const edan_loops *l)
+{
+    return l->version;
 }
 
 uint32_t edan_loops_count(const edan_loops *l)
@@ -267,6 +291,27 @@ int32_t edan_loops_innermost(const edan_loops *l, uint64_t pc)
             hi = mid;
     }
     return lo ? l->seg[lo - 1].loop : -1;
+}
+
+size_t edan_loops_holding(const edan_loops *l, uint64_t pc, uint32_t *out, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t a = 0; a < l->n_loops; a++) {
+        if (l->loops[a].head <= pc && pc <= l->loops[a].end) {
+            if (n < cap)
+                out[n] = a;
+            n++;
+        }
+    }
+    return n;
+}
+
+uint32_t edan_loops_inside(const edan_loops *l, uint32_t id)
+{
+    uint32_t n = 0;
+    for (uint32_t a = 0; id < l->n_loops && a < l->n_loops; a++)
+        n += l->loops[id].head <= l->loops[a].head && l->loops[a].end <= l->loops[id].end;
+    return n;
 }
 
 edan_loop_place edan_loops_place(const edan_loops *l, uint32_t id, const edan_elf *elf, edan_srcmap *src)

@@ -62,6 +62,21 @@ void edan_loops_free(edan_loops *l);
 /* Records in trace order. 0, or -1 once out of memory (nothing more is discovered). */
 int edan_loops_observe(edan_loops *l, const edan_exec *recs, size_t n);
 
+/*
+ * A number that grows whenever a loop is discovered or a loop's end moves
+ * up, the only ways the loops holding a pc change (a head never moves): a
+ * consumer that attributes records as they come (the load-classes tool's
+ * windows per loop) re-reads the ranges when it has moved. Observing records
+ * one at a time gives the same discoveries as any batching;
+ * edan_loops_observe_until_change observes records until the version moves
+ * (at the record that was the target of a new back edge, which is where the
+ * loop becomes known), and sets *observed to how many it observed: the
+ * records before the last one observed saw the old loops. 0, or -1 once out
+ * of memory.
+ */
+uint64_t edan_loops_version(const edan_loops *l);
+int edan_loops_observe_until_change(edan_loops *l, const edan_exec *recs, size_t n, size_t *observed);
+
 /* Loops discovered so far; loop id < count. */
 uint32_t edan_loops_count(const edan_loops *l);
 const edan_loop *edan_loops_get(const edan_loops *l, uint32_t id);
@@ -74,6 +89,19 @@ int edan_loops_index(edan_loops *l);
 
 /* The innermost loop holding pc, or -1 (a binary search when the index is current, a scan otherwise). */
 int32_t edan_loops_innermost(const edan_loops *l, uint64_t pc);
+
+/*
+ * A loop nest: a loop with the loops inside it, the instructions whose pc
+ * lies in the loop's range [head, end] (for loops whose ranges nest, as a
+ * program's do, the loop's own instructions and those of the loops whose
+ * parent chain leads to it). edan_loops_holding writes the ids of the loops
+ * whose range holds pc, in increasing order, into out (at most cap of them)
+ * and returns their number; the nests pc is in. edan_loops_inside is the
+ * number of loops in loop id's nest, itself included (their ranges lie
+ * within its range).
+ */
+size_t edan_loops_holding(const edan_loops *l, uint64_t pc, uint32_t *out, size_t cap);
+uint32_t edan_loops_inside(const edan_loops *l, uint32_t id);
 
 /* Where a loop is: the function holding its head and the source line of the head. */
 typedef struct edan_loop_place {

@@ -7,151 +7,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/bigmem.h"
+#include "util/blocktab.h"
 
 #define GROUP_BITS 512u /* positions per counted group: 8 words of the bitmap */
 #define GROUP_WORDS (GROUP_BITS / 64u)
 #define MIN_WINDOW (1u << 16)
-#define MIN_SLOTS 4096u
 
 /*
- * One block, in a slot of slot_bytes: its key = block + 1 (0: an empty
- * slot), except the reserved slot for block UINT64_MAX (the slot after the
- * last), whose key is 1 once that block was accessed; then the index of its
- * latest access. With distances (24 bytes) also the position of its latest
- * access in the window and the caller's word (edan_reuse_access_user);
- * without (16 bytes, four to a cache line) only the key and the index.
+ * One block's value in the table (util/blocktab.h): the index of its latest
+ * access + 1 (0: never accessed). With distances (16 bytes) also the
+ * position of its latest access in the window and the caller's word
+ * (edan_reuse_access_user); without (8 bytes) only the index. A leaf holds
+ * 2^LEAF_BITS consecutive blocks: 512 bytes of values either way.
  */
-#define SLOT_KEY 0
-#define SLOT_LAST 8
-#define SLOT_POS 16
-#define SLOT_USER 20
-#define SLOT_BYTES_DISTANCES 24u
-#define SLOT_BYTES_TIMES 16u
+typedef struct block_times {
+    uint64_t last1;
+} block_times;
+typedef struct block_dist {
+    uint64_t last1;
+    uint32_t pos, user;
+} block_dist;
+#define LEAF_BITS_TIMES 6
+#define LEAF_BITS_DISTANCES 5
 
 struct edan_reuse {
     bool distances;
-    unsigned char *slots; /* cap + 1 slots of slot_bytes: the last one is block UINT64_MAX's */
-    size_t slot_bytes;
-    unsigned group;   /* log2 of the blocks that share consecutive slots (slot_of) */
-    size_t cap, used; /* cap a power of two; used <= cap / 2 */
-    uint64_t now;     /* accesses so far */
-    uint64_t blocks;  /* distinct blocks */
+    edan_blocktab tab; /* block -> block_times or block_dist */
+    uint64_t now;      /* accesses so far */
+    uint64_t blocks;   /* distinct blocks */
 
     /* The window (with distances): positions [0, wpos) used of wcap. */
     uint64_t *bits;   /* a bit per position: set where a block's latest access is */
-    uint32_t *owner;  /* the slot of the block whose access is at each set position */
+    uint32_t *owner;  /* the table index (edan_blocktab_get_id) of the block whose access is at each set position */
     uint16_t *gcount; /* set bits per group */
     uint32_t *fw;     /* Fenwick tree over the completed groups (1-based, ngroups entries) */
     size_t wcap, wpos, ngroups;
     size_t min_window;
-    /* the access, compiled for the CPU and the mode; *slot receives the block's slot (NULL when out of memory) */
-    uint64_t (*access)(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
+    /* the access, compiled for the CPU and the mode; *value receives the block's (NULL when out of memory) */
+    uint64_t (*access)(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, block_dist **value);
 };
 
-static inline unsigned char *slot_at(const edan_reuse *r, size_t j)
-{
-    return r->slots + j * r->slot_bytes;
-}
-
-static inline uint64_t *slot_u64(unsigned char *e, size_t off)
-{
-    return (uint64_t *)(void *)(e + off);
-}
-
-static inline uint32_t *slot_u32(unsigned char *e, size_t off)
-{
-    return (uint32_t *)(void *)(e + off);
-}
-
-static uint64_t access_times(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
-static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
 #if defined(__x86_64__) && defined(__GNUC__)
-static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot);
+static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, block_dist **value);
 #endif
-
-/* ===================================================================== */
-/* Hash table                                                             */
-/* ===================================================================== */
-
-/*
- * 2^group consecutive blocks share 2^group consecutive slots, so a
- * streaming access touches few cache lines: eight with distances (three
- * lines), two without (half a line). A larger group makes longer probes
- * where whole groups collide, past the two lines a hint prefetches, which
- * a random stream pays for: with 16-byte slots at a quarter full, groups
- * of eight leave 12.5 % of the probes of a random stream beyond those two
- * lines, of two 0.7 %, of one 0.1 % (but a sweep then touches a line per
- * access, not half of one).
- */
-#define GROUP_DISTANCES 3
-#define GROUP_TIMES 1
-static inline size_t slot_of(uint64_t b, size_t mask, unsigned group)
-{
-    uint64_t h = (b >> group) * 0x9e3779b97f4a7c15ull;
-    h ^= h >> 31;
-    return (size_t)((h << group) | (b & ((1u << group) - 1))) & mask;
-}
-
-/* The table of cap slots: cap + 1 slots and a line that a prefetch past the last may reach. */
-static size_t table_bytes(const edan_reuse *r, size_t cap)
-{
-    return (cap + 1) * r->slot_bytes + 64;
-}
-
-#define MOVE_AHEAD 16 /* old slots whose new homes are prefetched before the first of them is placed */
-
-/* Old slot e into the new table s of cap slots, from its home slot; its window position follows it. */
-static void place(edan_reuse *r, unsigned char *s, size_t cap, const unsigned char *e, size_t home)
-{
-    size_t j = home;
-    while (*slot_u64(s + j * r->slot_bytes, SLOT_KEY))
-        j = (j + 1) & (cap - 1);
-    memcpy(s + j * r->slot_bytes, e, r->slot_bytes);
-    if (r->distances)
-        r->owner[*slot_u32((unsigned char *)e, SLOT_POS)] = (uint32_t)j;
-}
-
-/*
- * Twice the slots. The old slots are moved MOVE_AHEAD at a time, their new
- * homes (and window owners) prefetched first: each lands at random in a
- * table larger than the caches, so one at a time would wait for memory.
- */
-static bool grow_slots(edan_reuse *r)
-{
-    const size_t cap = r->cap ? 2 * r->cap : MIN_SLOTS;
-    unsigned char *s = edan_big_zalloc(table_bytes(r, cap));
-    if (!s)
-        return false;
-    size_t idx[MOVE_AHEAD], home[MOVE_AHEAD], k = 0;
-    for (size_t i = 0; r->slots && i <= r->cap; i++) {
-        unsigned char *e = slot_at(r, i);
-        const uint64_t key = *slot_u64(e, SLOT_KEY);
-        if (i < r->cap && key) {
-            idx[k] = i;
-            home[k] = slot_of(key - 1, cap - 1, r->group);
-            __builtin_prefetch(s + home[k] * r->slot_bytes, 1);
-            if (r->distances)
-                __builtin_prefetch(&r->owner[*slot_u32(e, SLOT_POS)], 1);
-            k++;
-        }
-        if (k == MOVE_AHEAD || i == r->cap) {
-            for (size_t m = 0; m < k; m++)
-                place(r, s, cap, slot_at(r, idx[m]), home[m]);
-            k = 0;
-        }
-        if (i == r->cap) { /* the reserved slot moves to the new end */
-            memcpy(s + cap * r->slot_bytes, e, r->slot_bytes);
-            if (r->distances && key)
-                r->owner[*slot_u32(e, SLOT_POS)] = (uint32_t)cap;
-        }
-    }
-    if (r->slots)
-        edan_big_free(r->slots, table_bytes(r, r->cap));
-    r->slots = s;
-    r->cap = cap;
-    return true;
-}
+static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, block_dist **value);
 
 /* ===================================================================== */
 /* The window                                                             */
@@ -197,9 +96,9 @@ static bool compact(edan_reuse *r, size_t wcap)
     for (size_t w = 0; r->bits && w < (r->wpos + 63) / 64; w++) {
         for (uint64_t m = r->bits[w]; m; m &= m - 1) {
             const size_t x = w * 64 + (size_t)__builtin_ctzll(m);
-            const uint32_t s = r->owner[x];
-            owner[k] = s;
-            *slot_u32(slot_at(r, s), SLOT_POS) = (uint32_t)k;
+            const uint32_t id = r->owner[x];
+            owner[k] = id;
+            ((block_dist *)edan_blocktab_at(&r->tab, id, sizeof(block_dist)))->pos = (uint32_t)k;
             bits[k / 64] |= 1ull << (k % 64);
             gcount[k / GROUP_BITS]++;
             k++;
@@ -260,14 +159,17 @@ edan_reuse *edan_reuse_new_window(bool distances, size_t min_window)
         return NULL;
     r->distances = distances;
     r->min_window = w;
-    r->slot_bytes = distances ? SLOT_BYTES_DISTANCES : SLOT_BYTES_TIMES;
-    r->group = distances ? GROUP_DISTANCES : GROUP_TIMES;
-    r->access = distances ? access_plain : access_times;
+    r->access = access_plain;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (distances && __builtin_cpu_supports("popcnt"))
+    if (__builtin_cpu_supports("popcnt"))
         r->access = access_popcnt;
 #endif
-    if ((distances && !compact(r, w)) || !grow_slots(r)) {
+    if (edan_blocktab_init(&r->tab, distances ? LEAF_BITS_DISTANCES : LEAF_BITS_TIMES,
+                           distances ? sizeof(block_dist) : sizeof(block_times))) {
+        free(r);
+        return NULL;
+    }
+    if (distances && !compact(r, w)) {
         edan_reuse_free(r);
         return NULL;
     }
@@ -278,7 +180,7 @@ void edan_reuse_free(edan_reuse *r)
 {
     if (!r)
         return;
-    edan_big_free(r->slots, table_bytes(r, r->cap));
+    edan_blocktab_free(&r->tab);
     free(r->bits);
     free(r->owner);
     free(r->gcount);
@@ -286,67 +188,44 @@ void edan_reuse_free(edan_reuse *r)
     free(r);
 }
 
-/* The access; distances is a constant in each copy, so the reuse-time copy carries none of the window. */
-static inline __attribute__((always_inline)) uint64_t
-access_body(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot, const bool distances)
+/* The access with distances; on failure nothing has changed. */
+static inline __attribute__((always_inline)) uint64_t access_dist(edan_reuse *r, uint64_t b, uint64_t *distance,
+                                                                  uint64_t *prev, block_dist **value)
 {
-    *slot = NULL;
-    if (2 * (r->used + 1) > r->cap && !grow_slots(r))
+    *value = NULL;
+    /* room first (a compaction moves the block's position) */
+    if (!window_room(r))
         return EDAN_REUSE_NOMEM;
-    size_t j;
-    if (b == UINT64_MAX) {
-        j = r->cap;
-    } else {
-        const uint64_t key = b + 1;
-        j = slot_of(b, r->cap - 1, r->group);
-        for (uint64_t k; (k = *slot_u64(slot_at(r, j), SLOT_KEY)) && k != key;)
-            j = (j + 1) & (r->cap - 1);
-    }
-    unsigned char *e = slot_at(r, j);
-    const bool seen = *slot_u64(e, SLOT_KEY) != 0; /* the reserved slot's key is 1 once used */
+    const size_t id = edan_blocktab_get_id(&r->tab, b, LEAF_BITS_DISTANCES);
+    if (id > UINT32_MAX) /* out of memory, or past the 2^32 values a window's owner can name */
+        return EDAN_REUSE_NOMEM;
+    block_dist *e = edan_blocktab_at(&r->tab, id, sizeof *e);
     uint64_t rt = EDAN_REUSE_COLD;
-    if (distances) {
-        /* room first (a compaction moves the block's position): on failure nothing has changed */
-        if (!window_room(r))
-            return EDAN_REUSE_NOMEM;
-        if (seen) {
-            /* every set bit after the block's position is another block's later access */
-            const size_t p = *slot_u32(e, SLOT_POS);
-            *distance = r->blocks - prefix(r, p + 1);
-            r->bits[p / 64] &= ~(1ull << (p % 64));
-            r->gcount[p / GROUP_BITS]--;
-            if (p / GROUP_BITS < r->wpos / GROUP_BITS)
-                fw_add(r, p / GROUP_BITS, -1);
-        } else {
-            *distance = EDAN_REUSE_COLD;
-        }
-        const size_t q = r->wpos++;
-        r->bits[q / 64] |= 1ull << (q % 64);
-        r->gcount[q / GROUP_BITS]++;
-        r->owner[q] = (uint32_t)j;
-        *slot_u32(e, SLOT_POS) = (uint32_t)q;
-        if (r->wpos % GROUP_BITS == 0) /* its group is complete: into the Fenwick tree */
-            fw_add(r, q / GROUP_BITS, r->gcount[q / GROUP_BITS]);
-    }
-    uint64_t *last = slot_u64(e, SLOT_LAST);
-    if (seen) {
-        rt = r->now - *last;
-        *prev = *last;
+    if (e->last1) {
+        /* every set bit after the block's position is another block's later access */
+        const size_t p = e->pos;
+        *distance = r->blocks - prefix(r, p + 1);
+        r->bits[p / 64] &= ~(1ull << (p % 64));
+        r->gcount[p / GROUP_BITS]--;
+        if (p / GROUP_BITS < r->wpos / GROUP_BITS)
+            fw_add(r, p / GROUP_BITS, -1);
+        rt = r->now - (e->last1 - 1);
+        *prev = e->last1 - 1;
     } else {
-        *slot_u64(e, SLOT_KEY) = b == UINT64_MAX ? 1 : b + 1;
-        r->used += b != UINT64_MAX;
-        if (distances)
-            *slot_u32(e, SLOT_USER) = 0;
+        *distance = EDAN_REUSE_COLD;
+        e->user = 0;
         r->blocks++;
     }
-    *last = r->now++;
-    *slot = e;
+    const size_t q = r->wpos++;
+    r->bits[q / 64] |= 1ull << (q % 64);
+    r->gcount[q / GROUP_BITS]++;
+    r->owner[q] = (uint32_t)id;
+    e->pos = (uint32_t)q;
+    if (r->wpos % GROUP_BITS == 0) /* its group is complete: into the Fenwick tree */
+        fw_add(r, q / GROUP_BITS, r->gcount[q / GROUP_BITS]);
+    e->last1 = ++r->now;
+    *value = e;
     return rt;
-}
-
-static uint64_t access_times(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot)
-{
-    return access_body(r, b, distance, prev, slot, false);
 }
 
 /*
@@ -356,30 +235,43 @@ static uint64_t access_times(edan_reuse *r, uint64_t b, uint64_t *distance, uint
  */
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target("popcnt"))) static uint64_t access_popcnt(edan_reuse *r, uint64_t b, uint64_t *distance,
-                                                                uint64_t *prev, unsigned char **slot)
+                                                                uint64_t *prev, block_dist **value)
 {
-    return access_body(r, b, distance, prev, slot, true);
+    return access_dist(r, b, distance, prev, value);
 }
 #endif
 
-static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, unsigned char **slot)
+static uint64_t access_plain(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, block_dist **value)
 {
-    return access_body(r, b, distance, prev, slot, true);
+    return access_dist(r, b, distance, prev, value);
 }
 
 uint64_t edan_reuse_access(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev)
 {
-    unsigned char *slot;
-    if (!r->distances) /* the reuse-time copy inline: no call through the pointer */
-        return access_body(r, b, distance, prev, &slot, false);
-    return r->access(r, b, distance, prev, &slot);
+    if (r->distances) {
+        block_dist *e;
+        return r->access(r, b, distance, prev, &e);
+    }
+    /* reuse times alone, inline: an 8-byte value per block */
+    block_times *e = edan_blocktab_get(&r->tab, b, LEAF_BITS_TIMES, sizeof *e);
+    if (!e)
+        return EDAN_REUSE_NOMEM;
+    uint64_t rt = EDAN_REUSE_COLD;
+    if (e->last1) {
+        rt = r->now - (e->last1 - 1);
+        *prev = e->last1 - 1;
+    } else {
+        r->blocks++;
+    }
+    e->last1 = ++r->now;
+    return rt;
 }
 
 uint64_t edan_reuse_access_user(edan_reuse *r, uint64_t b, uint64_t *distance, uint64_t *prev, uint32_t **user)
 {
-    unsigned char *slot;
-    const uint64_t rt = r->distances ? r->access(r, b, distance, prev, &slot) : EDAN_REUSE_NOMEM;
-    *user = r->distances && slot ? slot_u32(slot, SLOT_USER) : NULL;
+    block_dist *e = NULL;
+    const uint64_t rt = r->distances ? r->access(r, b, distance, prev, &e) : EDAN_REUSE_NOMEM;
+    *user = e ? &e->user : NULL;
     return rt;
 }
 
@@ -387,23 +279,22 @@ void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uin
 {
     if (!r->distances)
         return;
-    for (size_t i = 0; i <= r->cap; i++) {
-        unsigned char *e = slot_at(r, i);
-        const uint64_t key = *slot_u64(e, SLOT_KEY);
-        if (!key)
-            continue;
-        /* as for an access: every set bit after the block's position is another block accessed since */
-        fn(ctx, i == r->cap ? UINT64_MAX : key - 1, r->blocks - prefix(r, (size_t)*slot_u32(e, SLOT_POS) + 1),
-           *slot_u32(e, SLOT_USER));
+    const size_t per_leaf = (size_t)1 << LEAF_BITS_DISTANCES;
+    for (size_t i = 0; i < edan_blocktab_leaves(&r->tab); i++) {
+        uint64_t first;
+        const block_dist *leaf = edan_blocktab_leaf(&r->tab, i, &first);
+        for (size_t k = 0; k < per_leaf; k++)
+            if (leaf[k].last1) /* as for an access: every set bit after its position is another block since */
+                fn(ctx, first + k, r->blocks - prefix(r, (size_t)leaf[k].pos + 1), leaf[k].user);
     }
 }
 
-/* The block's home slot's cache line, and the next one, where a probe or a slot across two lines goes on. */
 void edan_reuse_prefetch(const edan_reuse *r, uint64_t b)
 {
-    const unsigned char *e = slot_at(r, slot_of(b, r->cap - 1, r->group));
-    __builtin_prefetch(e, 1);
-    __builtin_prefetch(e + 64, 1);
+    if (r->distances)
+        edan_blocktab_prefetch(&r->tab, b, LEAF_BITS_DISTANCES, sizeof(block_dist));
+    else
+        edan_blocktab_prefetch(&r->tab, b, LEAF_BITS_TIMES, sizeof(block_times));
 }
 
 uint64_t edan_reuse_accesses(const edan_reuse *r)
@@ -418,7 +309,7 @@ uint64_t edan_reuse_blocks(const edan_reuse *r)
 
 uint64_t edan_reuse_bytes(const edan_reuse *r)
 {
-    uint64_t n = (uint64_t)(r->cap + 1) * r->slot_bytes;
+    uint64_t n = edan_blocktab_bytes(&r->tab);
     if (r->distances)
         n += r->wcap / 8 + r->wcap * sizeof(uint32_t) + r->ngroups * (sizeof(uint16_t) + sizeof(uint32_t));
     return n;

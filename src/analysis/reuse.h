@@ -24,9 +24,14 @@
  * thousand counters, which stay in the cache); the window is compacted to
  * the live positions when it fills, so it holds O(distinct blocks)
  * positions and the cost per access is O(log(distinct blocks)) with small
- * constants. Memory is proportional to the distinct blocks: a hash table
- * from block to its latest access (24-byte slots with distances, 16 without,
- * at most half full) and, with distances, the window.
+ * constants. Each block's latest access is in a direct-mapped table
+ * (util/blocktab.h) of 16 bytes a block with distances (in leaves of 32
+ * consecutive blocks), 8 without (leaves of 64), so an access costs no hash
+ * of the block, no probe and no rehash when the blocks grow. Memory is
+ * proportional to the distinct blocks: about those bytes per block where
+ * blocks are dense in their leaves, at worst 512 + 328 bytes for a block
+ * alone in its leaf (blocktab.h), and with distances the window (4 to 8
+ * positions of 4.1 bytes per block).
  */
 #ifndef EDAN_ANALYSIS_REUSE_H
 #define EDAN_ANALYSIS_REUSE_H
@@ -78,9 +83,8 @@ void edan_reuse_final(const edan_reuse *r, void (*fn)(void *ctx, uint64_t b, uin
 
 /*
  * A hint that block b will be accessed soon (a few accesses ahead): the
- * cache line of its home slot and the next one (where a probe goes on) are
- * prefetched, so a stream over a large footprint overlaps the table's cache
- * misses. Changes nothing else.
+ * cache line of its entry is prefetched (when its leaf exists), so a stream
+ * over a large footprint overlaps the table's cache misses. Changes nothing.
  */
 void edan_reuse_prefetch(const edan_reuse *r, uint64_t b);
 

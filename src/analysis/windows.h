@@ -27,7 +27,10 @@
  * their set late (the load-classes tool knows a load's first access's class
  * only at its second access): such an access is counted in the whole
  * stream's F at once, and in its set's when it is settled, by inserting it
- * between its set's accesses before and after it.
+ * between its set's accesses before and after it. It keeps several streams
+ * at once, its rows (the load-classes tool's: the whole run, each function,
+ * each loop nest), each numbered and cut into windows on its own, each with
+ * a direct-mapped table of its blocks (util/blocktab.h; indices below 2^63).
  */
 #ifndef EDAN_ANALYSIS_WINDOWS_H
 #define EDAN_ANALYSIS_WINDOWS_H
@@ -36,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/blocktab.h"
 #include "util/keymap.h"
 
 #define EDAN_WINDOW_LEVELS 48 /* windows 2^0 .. 2^47 accesses */
@@ -88,26 +92,36 @@ size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size,
 #define EDAN_SPLIT_SETS 3     /* sets at most */
 #define EDAN_SPLIT_LATER (-1) /* the set of an access not known yet */
 
-typedef struct edan_split_windows {
-    unsigned n_sets;
-    uint64_t accesses;                 /* the stream's so far */
+/* One row: a stream of its own, its accesses numbered from 0. */
+typedef struct edan_split_row {
+    uint64_t accesses;                 /* the row's so far */
     edan_windows all;                  /* every access */
     edan_windows set[EDAN_SPLIT_SETS]; /* per set, over the same windows */
-    edan_keymap blocks;                /* block -> its latest accesses and its watchers */
-    struct edan_split_watch *watch;    /* accesses waiting for their set */
+    edan_blocktab blocks;              /* block -> its latest accesses in the row (32 bytes, util/blocktab.h) */
+} edan_split_row;
+
+typedef struct edan_split_windows {
+    unsigned n_sets;
+    edan_split_row *rows;
+    uint32_t n_rows, rows_cap;
+    edan_keymap watched;            /* (block, row) -> its watchers, for the blocks that have some */
+    struct edan_split_watch *watch; /* accesses waiting for their set */
     uint32_t n_watch, watch_cap;
 } edan_split_windows;
 
-/* 0, or -1 when out of memory. */
+/* No rows yet. 0, or -1 when out of memory. */
 int edan_split_windows_init(edan_split_windows *w, unsigned n_sets);
 void edan_split_windows_free(edan_split_windows *w);
 
+/* A new row, an empty stream: its number (rows count from 0), or UINT32_MAX when out of memory. */
+uint32_t edan_split_windows_add_row(edan_split_windows *w);
+
 /*
- * The next access of the stream, to block b, of set `set` (0 .. n_sets-1), or
- * EDAN_SPLIT_LATER: then *ticket receives its ticket for
+ * The next access of row `row`'s stream, to block b, of set `set` (0 ..
+ * n_sets-1), or EDAN_SPLIT_LATER: then *ticket receives its ticket for
  * edan_split_windows_settle(). 0, or -1 when out of memory.
  */
-int edan_split_windows_access(edan_split_windows *w, uint64_t b, int set, uint32_t *ticket);
+int edan_split_windows_access(edan_split_windows *w, uint32_t row, uint64_t b, int set, uint32_t *ticket);
 
 /* The set of the access of `ticket` (each ticket settles once). 0, or -1 when out of memory. */
 int edan_split_windows_settle(edan_split_windows *w, uint32_t ticket, int set);

@@ -3,8 +3,9 @@
  * classes (constant, strided, irregular) for every static load, decided
  * for each of its accesses from the eDAG and the load's own address
  * sequence, and the footprint split by class (F, ΔF = F/A) in all, per
- * function, per innermost loop (analysis/loops.h) and over the windows of
- * MemGaze's execution-interval tree (analysis/windows.h).
+ * function, per innermost loop and per loop nest (analysis/loops.h), and
+ * over the windows of MemGaze's execution-interval tree (analysis/windows.h)
+ * of the whole run, of each function and of each loop nest.
  *
  * The class of one access of a static load (docs/locality.md):
  *   - irregular when its address depends on a value loaded since the same
@@ -37,7 +38,12 @@
  * of its current block and stores them when it moves to another block. The windows are
  * those of the loads' accesses to 64-byte blocks (one per block an access
  * touches); a load's first access enters its class's windows when its class
- * is known (edan_split_windows_settle).
+ * is known (edan_split_windows_settle). A function's and a loop nest's
+ * windows are those of its own loads (a row of the windows each); an access
+ * counts in the nests of the loops known to hold its instruction when it is
+ * made: the loop finder is told every record before the record's access, and
+ * each growth of a loop's range is logged, so an instruction catches up with
+ * the log when it next loads.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,18 +97,131 @@ static bool mark_blocks(classes_tool *t, uint64_t lo, uint64_t hi, uint32_t inde
     }
 }
 
-/* A load's accesses to blocks lo..hi in the windows, of class cls or (EDAN_SPLIT_LATER) of a class told later. */
+/* Bring the list of loop-range changes up to date with the loop finder (when its version moved). */
+static bool note_changes(classes_tool *t)
+{
+    const uint32_t n = edan_loops_count(t->loops);
+    if (n > t->n_known) {
+        uint64_t *m = realloc(t->known_end, (size_t)n * sizeof *m);
+        if (!m)
+            return false;
+        t->known_end = m;
+    }
+    for (uint32_t id = 0; id < n; id++) {
+        const edan_loop *l = edan_loops_get(t->loops, id);
+        const bool grew = id >= t->n_known || l->end > t->known_end[id];
+        if (!grew)
+            continue;
+        if (t->n_change == t->change_cap) {
+            const uint32_t cap = t->change_cap ? 2 * t->change_cap : 64;
+            lc_change *m = cap > t->change_cap ? realloc(t->change, (size_t)cap * sizeof *m) : NULL;
+            if (!m)
+                return false;
+            t->change = m;
+            t->change_cap = cap;
+        }
+        t->change[t->n_change++] = (lc_change){id >= t->n_known ? l->head : t->known_end[id] + 1, l->end, id};
+        t->known_end[id] = l->end;
+    }
+    t->n_known = n;
+    t->loops_version = edan_loops_version(t->loops);
+    return true;
+}
+
+/* The windows' row of loop id, made when first needed; LC_NO_ROW when out of memory. */
+static uint32_t loop_row(classes_tool *t, uint32_t id)
+{
+    if (id >= t->n_loop_row) {
+        const uint32_t cap = 2 * id + 16;
+        uint32_t *m = realloc(t->loop_row, (size_t)cap * sizeof *m);
+        if (!m)
+            return LC_NO_ROW;
+        for (uint32_t i = t->n_loop_row; i < cap; i++)
+            m[i] = LC_NO_ROW;
+        t->loop_row = m;
+        t->n_loop_row = cap;
+    }
+    if (t->loop_row[id] == LC_NO_ROW)
+        t->loop_row[id] = edan_split_windows_add_row(&t->win);
+    return t->loop_row[id];
+}
+
+/* Loop id joins the loops known to hold s: its row joins s's list of rows. */
+static bool nest_add(classes_tool *t, lc_insn *s, uint32_t id)
+{
+    const uint32_t row = loop_row(t, id);
+    const bool at_end = s->nest_at + s->nest_n == t->n_nest;
+    const uint32_t need = t->n_nest + (at_end ? 1 : s->nest_n + 1);
+    if (row == LC_NO_ROW)
+        return false;
+    if (need > t->nest_cap || need < t->n_nest) {
+        uint32_t cap = t->nest_cap ? t->nest_cap : 256;
+        while (cap < need && cap < UINT32_MAX / 2)
+            cap *= 2;
+        uint32_t *m = cap >= need ? realloc(t->nest, (size_t)cap * sizeof *m) : NULL;
+        if (!m)
+            return false;
+        t->nest = m;
+        t->nest_cap = cap;
+    }
+    if (!at_end) { /* the list moves to the end of the pool, where it can grow */
+        memmove(&t->nest[t->n_nest], &t->nest[s->nest_at], (size_t)s->nest_n * sizeof *t->nest);
+        s->nest_at = t->n_nest;
+        t->n_nest += s->nest_n;
+    }
+    t->nest[t->n_nest++] = row;
+    s->nest_n++;
+    return true;
+}
+
+/*
+ * The rows s's accesses count in, brought up to date: the whole run's (0),
+ * its function's (s->fn_row, made at its first load) and those of the loops
+ * known to hold it now (t->nest[s->nest_at ..], made when first needed).
+ * False when out of memory.
+ */
+static bool rows_of(classes_tool *t, lc_insn *s)
+{
+    for (uint32_t j = s->changes_seen; j < t->n_change; j++)
+        if (t->change[j].lo <= s->pc && s->pc <= t->change[j].hi && !nest_add(t, s, t->change[j].loop))
+            return false;
+    s->changes_seen = t->n_change;
+    if (t->have_elf && s->fn_row == LC_NO_ROW) {
+        uint32_t *row = &t->fn_row[s->fn == LC_UNKNOWN_FN ? t->elf.n_funcs : s->fn];
+        if (*row == LC_NO_ROW && (*row = edan_split_windows_add_row(&t->win)) == LC_NO_ROW)
+            return false;
+        s->fn_row = *row;
+    }
+    return true;
+}
+
+/*
+ * A load's accesses to blocks lo..hi in the windows of each of its rows, of
+ * class cls or (EDAN_SPLIT_LATER) of a class told later: then the tickets,
+ * one per block and row, follow one another from s->ticket.
+ */
 static bool window_blocks(classes_tool *t, lc_insn *s, uint64_t lo, uint64_t hi, int cls)
 {
+    if (!rows_of(t, s))
+        return false;
+    uint32_t ticket, first = 0;
     for (uint64_t b = lo;; b++) {
-        uint32_t ticket;
-        if (edan_split_windows_access(&t->win, b, cls, &ticket))
+        if (edan_split_windows_access(&t->win, 0, b, cls, &ticket))
             return false;
-        if (b == lo && cls == EDAN_SPLIT_LATER)
-            s->ticket = ticket; /* the blocks' tickets follow one another */
+        first = b == lo ? ticket : first;
+        if (s->fn_row != LC_NO_ROW && edan_split_windows_access(&t->win, s->fn_row, b, cls, &ticket))
+            return false;
+        for (uint32_t k = 0; k < s->nest_n; k++)
+            if (edan_split_windows_access(&t->win, t->nest[s->nest_at + k], b, cls, &ticket))
+                return false;
         if (b == hi)
-            return true;
+            break;
     }
+    if (cls == EDAN_SPLIT_LATER) {
+        s->ticket = first;
+        s->tickets = (uint32_t)(hi - lo + 1) * (1 + (s->fn_row != LC_NO_ROW) + s->nest_n);
+    }
+    return true;
 }
 
 /* The class of a load's first access is known: its tickets settle. */
@@ -111,8 +230,8 @@ static bool window_settle(classes_tool *t, lc_insn *s, int cls)
     if (!s->windows_pending)
         return true;
     s->windows_pending = false;
-    for (uint64_t k = 0; k <= s->pend_hi - s->pend_lo; k++)
-        if (edan_split_windows_settle(&t->win, s->ticket + (uint32_t)k, cls))
+    for (uint32_t k = 0; k < s->tickets; k++)
+        if (edan_split_windows_settle(&t->win, s->ticket + k, cls))
             return false;
     return true;
 }
@@ -149,6 +268,7 @@ static lc_insn *insn_of(classes_tool *t, const edan_exec *r)
         s->addr_const = true;
         s->block = LC_NO_BLOCK;
         s->fn = LC_UNKNOWN_FN;
+        s->fn_row = LC_NO_ROW;
         if (t->have_elf) {
             const edan_elf_func *f = edan_elf_func_at(&t->elf, in->pc);
             s->fn = f ? (uint32_t)(f - t->elf.funcs) : LC_UNKNOWN_FN;
@@ -216,9 +336,24 @@ static bool one_access(classes_tool *t, const edan_exec *r, uint64_t addr_time)
 static void consume(void *ctx, const edan_exec *recs, size_t n)
 {
     classes_tool *t = ctx;
+    size_t seen = 0, changed_at = SIZE_MAX; /* records the loop finder saw; the one where the loops changed */
     for (size_t i = 0; i < n && !t->err.set; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
+        /* the loops as known when this record runs: its own back edge to a new loop included */
+        size_t k = 0;
+        if (i == seen && edan_loops_observe_until_change(t->loops, r, n - i, &k)) {
+            edan_error_set(&t->err, "out of memory for the loops");
+            return;
+        }
+        if (i == seen) {
+            seen = i + k;
+            changed_at = edan_loops_version(t->loops) != t->loops_version ? seen - 1 : SIZE_MAX;
+        }
+        if (i == changed_at && !note_changes(t)) {
+            edan_error_set(&t->err, "out of memory for the loops");
+            return;
+        }
         edan_deps_info info;
         const uint64_t ready = edan_deps_ready(t->deps, r, &info);
         if (ready == EDAN_DEPS_FAILED) {
@@ -245,8 +380,6 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         }
         t->v++;
     }
-    if (!t->err.set && edan_loops_observe(t->loops, recs, n))
-        edan_error_set(&t->err, "out of memory for the loops");
 }
 
 static int finish(void *ctx)
@@ -293,6 +426,11 @@ static void destroy(void *tool)
     free(t->insns);
     edan_keymap_free(&t->map);
     edan_split_windows_free(&t->win);
+    free(t->fn_row);
+    free(t->loop_row);
+    free(t->change);
+    free(t->known_end);
+    free(t->nest);
     free(t);
 }
 
@@ -304,7 +442,7 @@ static void *create(edan_session *s, edan_error *err)
         edan_error_set(err, "out of memory");
         return NULL;
     }
-    if (edan_split_windows_init(&t->win, 3)) {
+    if (edan_split_windows_init(&t->win, 3) || edan_split_windows_add_row(&t->win) != 0) {
         destroy(t);
         edan_error_set(err, "out of memory");
         return NULL;
@@ -320,7 +458,10 @@ static void *create(edan_session *s, edan_error *err)
     edan_error ignored = {0};
     t->elf_open = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
     t->have_elf = t->elf_open && !t->elf.is_pie;
-    if (!(t->loops = edan_loops_new(t->elf_open ? &t->elf : NULL))) {
+    if (t->have_elf && (t->fn_row = malloc((t->elf.n_funcs + 1) * sizeof *t->fn_row)))
+        for (size_t f = 0; f <= t->elf.n_funcs; f++)
+            t->fn_row[f] = LC_NO_ROW;
+    if ((t->have_elf && !t->fn_row) || !(t->loops = edan_loops_new(t->elf_open ? &t->elf : NULL))) {
         destroy(t);
         edan_error_set(err, "out of memory");
         return NULL;
@@ -343,7 +484,8 @@ static const edan_tool_option options[] = {
      "  --classes           MemGaze's load classes (constant, strided, irregular) of every\n"
      "                      static load, from the eDAG and its address sequence, and the\n"
      "                      footprint and its growth by class, in all, per function, per\n"
-     "                      innermost loop and over windows of 2^k load accesses\n",
+     "                      innermost loop and per loop nest, and over windows of 2^k load\n"
+     "                      accesses (the whole run's, each function's, each nest's)\n",
      NULL},
     {NULL, false, NULL, NULL},
 };

@@ -37,10 +37,22 @@ typedef struct lc_insn {
     uint64_t pend_lo, pend_hi; /* the first access's blocks, until its class is known */
     uint64_t block;            /* its current block (LC_NO_BLOCK: none) and the classes that touched it, */
     uint32_t block_mask;       /* not yet in the block map */
-    uint32_t ticket;           /* the first access's first ticket in the windows (one per block) */
+    uint32_t ticket;           /* the first access's first ticket in the windows (one per block and row) */
+    uint32_t tickets;          /* its tickets */
     uint32_t fn;               /* function index (LC_UNKNOWN_FN without symbols or outside every function) */
+    uint32_t fn_row;           /* the windows' row of its function (LC_NO_ROW without symbols) */
+    uint32_t nest_at, nest_n;  /* the rows of the loops known to hold it: t->nest[nest_at .. nest_at + nest_n) */
+    uint32_t changes_seen;     /* the changes of t->change applied to them */
     bool pending, store, frame, addr_const, windows_pending;
 } lc_insn;
+
+#define LC_NO_ROW UINT32_MAX
+
+/* Loop ranges that grew: the pcs lo..hi are in loop `loop` now (a new loop, or an end that moved up). */
+typedef struct lc_change {
+    uint64_t lo, hi;
+    uint32_t loop;
+} lc_change;
 
 typedef struct lc_totals {
     uint64_t accesses[N_CLASSES], blocks[N_CLASSES], statics[N_CLASSES];
@@ -56,7 +68,24 @@ typedef struct classes_tool {
     size_t n_insns, insns_cap;
     /* (block, instruction index) -> mask of the classes that touched it (bit per class) */
     edan_keymap map;
-    edan_split_windows win; /* the loads' footprint over windows, by class (analysis/windows.h) */
+    /*
+     * The loads' footprint over windows, by class (analysis/windows.h): row 0
+     * the whole run's, then a row per function and per loop nest, made at
+     * their first load. A loop nest's row counts the accesses of the
+     * instructions in the loop's range as the loops are known when each
+     * access is made (the finder is told every record before its access).
+     */
+    edan_split_windows win;
+    uint32_t *fn_row;   /* the row of function index f (the last one: outside every function), LC_NO_ROW: none yet */
+    uint32_t *loop_row; /* the row of loop id l, LC_NO_ROW: none yet */
+    uint32_t n_loop_row;
+    lc_change *change; /* every growth of a loop's range, in order */
+    uint32_t n_change, change_cap;
+    uint64_t loops_version; /* edan_loops_version() when change[] was brought up to date */
+    uint64_t *known_end;    /* per loop id, its end as of then */
+    uint32_t n_known;
+    uint32_t *nest; /* the instructions' lists of loop rows (lc_insn's nest_at, nest_n) */
+    uint32_t n_nest, nest_cap;
     edan_elf elf;
     bool elf_open; /* the symbols were read (the loops' tail-call test, as the reuse tool's) */
     bool have_elf; /* and they are at the traced addresses (not a PIE): functions and lines */

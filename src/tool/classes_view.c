@@ -1,8 +1,8 @@
 /*
  * classes_view.c - what the load-classes tool reports (classes_tool.c
- * collects it): the classes in all, per function, per innermost loop and
- * per static load, and the footprint by class over windows, as text, JSON
- * and CSV.
+ * collects it): the classes in all, per function, per innermost loop, per
+ * loop nest and per static load, and the footprint by class over windows
+ * (of the whole run, each function and each nest), as text, JSON and CSV.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,7 +40,8 @@ static uint64_t insn_accesses(const lc_insn *s)
     return a;
 }
 
-/* A row of a group of static instructions: a function (index, or LC_UNKNOWN_FN) or an innermost loop (id). */
+/* A row of a group of static instructions: a function (index, or LC_UNKNOWN_FN), an innermost loop or a loop nest
+ * (id). */
 typedef struct lc_row {
     uint32_t key;
     lc_totals z;
@@ -54,20 +55,47 @@ static int by_load_blocks(const void *a, const void *b)
     return x->key < y->key ? -1 : x->key > y->key;
 }
 
-enum { BY_RUN, BY_FUNCTION, BY_LOOP };
+enum { BY_RUN, BY_FUNCTION, BY_LOOP, BY_NEST };
 
-/* The row of instruction index i among n rows (functions: the last is LC_UNKNOWN_FN's), or -1. */
-static int64_t group_of(const classes_tool *t, uint32_t i, int by, size_t n)
+/*
+ * The rows each instruction counts in: instruction i's are
+ * group[at[i] .. at[i + 1]), among n rows (functions: the last is
+ * LC_UNKNOWN_FN's; innermost loops and loop nests: by loop id). An
+ * instruction is in one row, or none (outside every loop), but in every nest
+ * whose range holds it. False when out of memory.
+ */
+typedef struct lc_groups {
+    uint32_t *at, *group;
+} lc_groups;
+
+static bool groups_of(const classes_tool *t, int by, size_t n, lc_groups *g)
 {
-    if (by == BY_LOOP)
-        return edan_loops_innermost(t->loops, t->insns[i].pc);
-    if (by == BY_RUN)
-        return 0;
-    return t->insns[i].fn == LC_UNKNOWN_FN ? (int64_t)n - 1 : (int64_t)t->insns[i].fn;
+    const uint32_t loops = edan_loops_count(t->loops);
+    const size_t per = by == BY_NEST ? (size_t)loops : 1;
+    g->at = malloc((t->n_insns + 1) * sizeof *g->at);
+    g->group = malloc((t->n_insns * per + 1) * sizeof *g->group);
+    if (!g->at || !g->group)
+        return false;
+    uint32_t k = 0;
+    for (size_t i = 0; i < t->n_insns; i++) {
+        const lc_insn *s = &t->insns[i];
+        g->at[i] = k;
+        if (by == BY_NEST) {
+            k += (uint32_t)edan_loops_holding(t->loops, s->pc, &g->group[k], loops);
+        } else if (by == BY_LOOP) {
+            const int32_t id = edan_loops_innermost(t->loops, s->pc);
+            if (id >= 0)
+                g->group[k++] = (uint32_t)id;
+        } else {
+            g->group[k++] = by == BY_RUN ? 0 : s->fn == LC_UNKNOWN_FN ? (uint32_t)n - 1 : s->fn;
+        }
+    }
+    g->at[t->n_insns] = k;
+    return true;
 }
 
 /*
- * Rows of the whole run, per function (NULL without symbols) or per innermost loop, the groups with
+ * Rows of the whole run, per function (NULL without symbols), per innermost loop or per loop nest, the groups with
  * accesses, most load footprint first: counts summed over their instructions, blocks the union of
  * their instructions' (folded into (block, group) entries of a second table). NULL when out of memory.
  */
@@ -76,46 +104,49 @@ static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
     *n_rows = 0;
     if (by == BY_FUNCTION && !t->have_elf)
         return NULL;
-    const bool loops = by == BY_LOOP;
+    const bool loops = by == BY_LOOP || by == BY_NEST;
     const size_t n = loops ? edan_loops_count(t->loops) : by == BY_RUN ? 1 : t->elf.n_funcs + 1;
     lc_row *rows = calloc(n + 1, sizeof *rows);
+    lc_groups g = {NULL, NULL};
     edan_keymap fold;
-    if (!rows || edan_keymap_init(&fold, sizeof(uint32_t))) {
+    if (!rows || !groups_of(t, by, n, &g) || edan_keymap_init(&fold, sizeof(uint32_t))) {
         free(rows);
+        free(g.at);
+        free(g.group);
         return NULL;
     }
-    for (size_t g = 0; g < n; g++)
-        rows[g].key = by == BY_RUN ? LC_ALL : loops || g + 1 < n ? (uint32_t)g : LC_UNKNOWN_FN;
+    for (size_t i = 0; i < n; i++)
+        rows[i].key = by == BY_RUN ? LC_ALL : loops || i + 1 < n ? (uint32_t)i : LC_UNKNOWN_FN;
     for (size_t i = 0; i < t->n_insns; i++) {
         const lc_insn *s = &t->insns[i];
-        const int64_t g = group_of(t, (uint32_t)i, by, n);
-        if (g < 0)
-            continue;
-        lc_totals *z = &rows[g].z;
-        z->statics[insn_class(s)]++;
-        for (int c = 0; c < N_CLASSES; c++)
-            z->accesses[c] += s->n[c];
-        z->load_accesses += s->n[C_CONST] + s->n[C_STRIDED] + s->n[C_IRREG];
+        for (uint32_t k = g.at[i]; k < g.at[i + 1]; k++) {
+            lc_totals *z = &rows[g.group[k]].z;
+            z->statics[insn_class(s)]++;
+            for (int c = 0; c < N_CLASSES; c++)
+                z->accesses[c] += s->n[c];
+            z->load_accesses += s->n[C_CONST] + s->n[C_STRIDED] + s->n[C_IRREG];
+        }
     }
     bool ok = true;
     for (size_t i = 0; ok && i < edan_keymap_capacity(&t->map); i++) {
         uint64_t block;
         uint32_t index;
         const uint32_t *mask = edan_keymap_at(&t->map, i, &block, &index);
-        if (!mask)
-            continue;
-        const int64_t g = group_of(t, index, by, n);
-        uint32_t *m = g < 0 ? NULL : edan_keymap_get(&fold, block, (uint32_t)g, NULL);
-        if (m)
-            *m |= *mask;
-        ok = g < 0 || m;
+        for (uint32_t k = mask ? g.at[index] : 0; ok && mask && k < g.at[index + 1]; k++) {
+            uint32_t *m = edan_keymap_get(&fold, block, g.group[k], NULL);
+            if (m)
+                *m |= *mask;
+            ok = m != NULL;
+        }
     }
+    free(g.at);
+    free(g.group);
     for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
-        uint32_t g;
-        const uint32_t *mask = edan_keymap_at(&fold, i, NULL, &g);
+        uint32_t grp;
+        const uint32_t *mask = edan_keymap_at(&fold, i, NULL, &grp);
         if (!mask)
             continue;
-        lc_totals *z = &rows[g].z;
+        lc_totals *z = &rows[grp].z;
         for (int c = 0; c < N_CLASSES; c++)
             z->blocks[c] += (*mask >> c) & 1;
         z->load_blocks += (*mask & 7) != 0;
@@ -125,9 +156,9 @@ static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
         free(rows);
         return NULL;
     }
-    for (size_t g = 0; g < n; g++)
-        if (rows[g].z.load_accesses || rows[g].z.accesses[C_STORE])
-            rows[(*n_rows)++] = rows[g];
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].z.load_accesses || rows[i].z.accesses[C_STORE])
+            rows[(*n_rows)++] = rows[i];
     qsort(rows, *n_rows, sizeof *rows, by_load_blocks);
     return rows;
 }
@@ -173,17 +204,33 @@ typedef struct lc_windows {
     double w[64], f[N_CLASSES][64]; /* f[C_STORE] holds all loads' */
 } lc_windows;
 
-static void windows_of(const classes_tool *t, lc_windows *x)
+/* Row `row`'s windows (0: the whole run's; LC_NO_ROW: none, n = 0). */
+static void windows_of(const classes_tool *t, uint32_t row, lc_windows *x)
 {
-    x->n = edan_windows_mean(&t->win.all, t->win.accesses, x->w, x->f[C_STORE], 64);
+    x->n = 0;
+    if (row == LC_NO_ROW)
+        return;
+    const edan_split_row *r = &t->win.rows[row];
+    x->n = edan_windows_mean(&r->all, r->accesses, x->w, x->f[C_STORE], 64);
     for (int c = 0; c < C_STORE; c++)
-        edan_windows_mean(&t->win.set[c], t->win.accesses, x->w, x->f[c], 64);
+        edan_windows_mean(&r->set[c], r->accesses, x->w, x->f[c], 64);
+}
+
+/* The windows' row of function key (an index, or LC_UNKNOWN_FN), of loop nest id. */
+static uint32_t fn_row(const classes_tool *t, uint32_t key)
+{
+    return t->fn_row ? t->fn_row[key == LC_UNKNOWN_FN ? t->elf.n_funcs : key] : LC_NO_ROW;
+}
+
+static uint32_t nest_row(const classes_tool *t, uint32_t id)
+{
+    return id < t->n_loop_row ? t->loop_row[id] : LC_NO_ROW;
 }
 
 static void windows_text(const classes_tool *t, FILE *f)
 {
     lc_windows x;
-    windows_of(t, &x);
+    windows_of(t, 0, &x);
     if (!x.n)
         return;
     fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, and "
@@ -198,33 +245,41 @@ static void windows_text(const classes_tool *t, FILE *f)
     }
 }
 
-static void loops_text(const classes_tool *t, edan_srcmap *src, FILE *f)
+/* The innermost loops' rows, or (nests) the rows of the nests with loops inside them. */
+static void loops_text(const classes_tool *t, edan_srcmap *src, bool nests, FILE *f)
 {
     size_t n;
-    lc_row *rows = group_rows(t, BY_LOOP, &n);
-    if (rows && n) {
-        fprintf(f, "  %-40s %12s %8s %8s %8s %10s %10s %10s %9s\n", "loop (head's line, function, depth)", "loads",
-                "A_const%", "A_str%", "A_irr%", "F", "F_str", "F_irr", "dF");
-        for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-            const lc_totals *y = &rows[i].z;
-            const edan_loop_place p = loop_place(t, rows[i].key, src);
-            const char *base = p.file ? strrchr(p.file, '/') : NULL;
-            char name[160];
-            snprintf(name, sizeof name, "%s:%u %s (%u)",
-                     base     ? base + 1
-                     : p.file ? p.file
-                              : "?",
-                     p.line, p.function ? p.function : "?", edan_loops_get(t->loops, rows[i].key)->depth);
-            fprintf(
-                f, "  %-40.40s %12" PRIu64 " %7.1f%% %7.1f%% %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f\n",
+    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; rows && i < n; i++) {
+        if (nests && edan_loops_inside(t->loops, rows[i].key) < 2)
+            continue;
+        if (shown == TEXT_ROWS) {
+            more++;
+            continue;
+        }
+        if (!shown++)
+            fprintf(f, "  %-40s %12s %8s %8s %8s %10s %10s %10s %9s\n",
+                    nests ? "loop nest (head's line, function, loops)" : "loop (head's line, function, depth)", "loads",
+                    "A_const%", "A_str%", "A_irr%", "F", "F_str", "F_irr", "dF");
+        const lc_totals *y = &rows[i].z;
+        const edan_loop_place p = loop_place(t, rows[i].key, src);
+        const char *base = p.file ? strrchr(p.file, '/') : NULL;
+        char name[160];
+        snprintf(name, sizeof name, "%s:%u %s (%u)",
+                 base     ? base + 1
+                 : p.file ? p.file
+                          : "?",
+                 p.line, p.function ? p.function : "?",
+                 nests ? edan_loops_inside(t->loops, rows[i].key) : edan_loops_get(t->loops, rows[i].key)->depth);
+        fprintf(f, "  %-40.40s %12" PRIu64 " %7.1f%% %7.1f%% %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f\n",
                 name, y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
                 100.0 * ratio(y->accesses[C_STRIDED], y->load_accesses),
                 100.0 * ratio(y->accesses[C_IRREG], y->load_accesses), y->load_blocks, y->blocks[C_STRIDED],
                 y->blocks[C_IRREG], ratio(y->load_blocks, y->load_accesses));
-        }
-        if (n > TEXT_ROWS)
-            fprintf(f, "  (%zu more loops; --json lists all)\n", n - TEXT_ROWS);
     }
+    if (more)
+        fprintf(f, "  (%zu more %s; --json lists all)\n", more, nests ? "loop nests" : "loops");
     free(rows);
 }
 
@@ -308,7 +363,8 @@ static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
         if (n > TEXT_ROWS)
             fprintf(f, "  (%zu more loads; --json lists the top %d)\n", n - TEXT_ROWS, JSON_ROWS);
     }
-    loops_text(t, src, f);
+    loops_text(t, src, false, f);
+    loops_text(t, src, true, f);
     windows_text(t, f);
     edan_srcmap_close(src);
     free(loads);
@@ -323,32 +379,16 @@ static void json_totals(FILE *f, const lc_totals *z)
     fprintf(f, ",\"load_accesses\":%" PRIu64 ",\"load_blocks\":%" PRIu64 "}", z->load_accesses, z->load_blocks);
 }
 
-static void json_loops(const classes_tool *t, edan_srcmap *src, FILE *f)
-{
-    size_t n;
-    lc_row *rows = group_rows(t, BY_LOOP, &n);
-    fputs(",\"loops\":[", f);
-    for (size_t i = 0; rows && i < n; i++) {
-        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
-        const edan_loop_place p = loop_place(t, rows[i].key, src);
-        fprintf(f, "%s{\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":",
-                i ? "," : "", l->head, l->end, l->depth, l->back_edges);
-        edan_json_str(f, p.function);
-        fputs(",\"file\":", f);
-        edan_json_str(f, p.file);
-        fprintf(f, ",\"line\":%u,\"classes\":", p.line);
-        json_totals(f, &rows[i].z);
-        fputc('}', f);
-    }
-    fputc(']', f);
-    free(rows);
-}
-
-static void json_windows(const classes_tool *t, FILE *f)
+/* Row `row`'s windows as a JSON object (null without a row). */
+static void json_windows(const classes_tool *t, uint32_t row, FILE *f)
 {
     lc_windows x;
-    windows_of(t, &x);
-    fprintf(f, ",\"footprint_windows\":{\"accesses\":%" PRIu64 ",\"window\":", t->win.accesses);
+    windows_of(t, row, &x);
+    if (row == LC_NO_ROW) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"accesses\":%" PRIu64 ",\"window\":", t->win.rows[row].accesses);
     edan_json_num_array(f, x.w, x.n);
     fputs(",\"blocks\":", f);
     edan_json_num_array(f, x.f[C_STORE], x.n);
@@ -357,6 +397,35 @@ static void json_windows(const classes_tool *t, FILE *f)
         edan_json_num_array(f, x.f[c], x.n);
     }
     fputc('}', f);
+}
+
+/* The innermost loops' rows, or (nests) every loop nest's, with its windows. */
+static void json_loops(const classes_tool *t, edan_srcmap *src, bool nests, FILE *f)
+{
+    size_t n;
+    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    fputs(nests ? ",\"loop_nests\":[" : ",\"loops\":[", f);
+    for (size_t i = 0; rows && i < n; i++) {
+        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
+        const edan_loop_place p = loop_place(t, rows[i].key, src);
+        fprintf(f, "%s{\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":",
+                i ? "," : "", l->head, l->end, l->depth, l->back_edges);
+        edan_json_str(f, p.function);
+        fputs(",\"file\":", f);
+        edan_json_str(f, p.file);
+        fprintf(f, ",\"line\":%u,", p.line);
+        if (nests)
+            fprintf(f, "\"loops\":%u,", edan_loops_inside(t->loops, rows[i].key));
+        fputs("\"classes\":", f);
+        json_totals(f, &rows[i].z);
+        if (nests) {
+            fputs(",\"footprint_windows\":", f);
+            json_windows(t, nest_row(t, rows[i].key), f);
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
+    free(rows);
 }
 
 static void report_json(const classes_tool *t, const edan_session *s, FILE *f)
@@ -376,13 +445,16 @@ static void report_json(const classes_tool *t, const edan_session *s, FILE *f)
             edan_json_str(f, fn_name(t, rows[i].key));
             fputs(",\"classes\":", f);
             json_totals(f, &rows[i].z);
+            fputs(",\"footprint_windows\":", f);
+            json_windows(t, fn_row(t, rows[i].key), f);
             fputc('}', f);
         }
         fputc(']', f);
     }
     free(rows);
     edan_srcmap *src = open_src(t, s);
-    json_loops(t, src, f);
+    json_loops(t, src, false, f);
+    json_loops(t, src, true, f);
     const lc_insn **loads = load_rows(t, &n);
     fputs(",\"loads\":[", f);
     for (size_t i = 0; loads && i < n && i < JSON_ROWS; i++) {
@@ -401,7 +473,8 @@ static void report_json(const classes_tool *t, const edan_session *s, FILE *f)
                 l->n[C_IRREG], l->dependent);
     }
     fputc(']', f);
-    json_windows(t, f);
+    fputs(",\"footprint_windows\":", f);
+    json_windows(t, 0, f);
     fputc('}', f);
     edan_srcmap_close(src);
     free(loads);
@@ -430,31 +503,75 @@ static void csv_totals(edan_csv *c, const lc_totals *z)
     edan_csv_end_row(c);
 }
 
-/* classes-loops: a row per innermost loop. */
-static int loops_csv(const classes_tool *t, const char *dir, const char *name, edan_srcmap *src, edan_error *err)
+#define WINDOW_COLUMNS                                                                                                 \
+    "window,blocks,constant_blocks,strided_blocks,irregular_blocks,growth,constant_growth,strided_growth,"             \
+    "irregular_growth"
+
+/* Level i of windows x: the columns window .. irregular_growth, and the row's end. */
+static void csv_window(edan_csv *c, const lc_windows *x, size_t i)
+{
+    edan_csv_num(c, x->w[i]);
+    edan_csv_num(c, x->f[C_STORE][i]);
+    for (int k = 0; k < C_STORE; k++)
+        edan_csv_num(c, x->f[k][i]);
+    edan_csv_num(c, x->f[C_STORE][i] / x->w[i]);
+    for (int k = 0; k < C_STORE; k++)
+        edan_csv_num(c, x->f[k][i] / x->w[i]);
+    edan_csv_end_row(c);
+}
+
+/* A loop's columns head .. line. */
+static void csv_loop(edan_csv *c, const classes_tool *t, uint32_t id, edan_srcmap *src)
+{
+    const edan_loop *l = edan_loops_get(t->loops, id);
+    const edan_loop_place p = loop_place(t, id, src);
+    edan_csv_u64(c, l->head);
+    edan_csv_u64(c, l->end);
+    edan_csv_u64(c, l->depth);
+    edan_csv_u64(c, l->back_edges);
+    edan_csv_str(c, p.function);
+    edan_csv_str(c, p.file);
+    edan_csv_u64(c, p.line);
+}
+
+/*
+ * classes-loops: a row per innermost loop; classes-nests: a row per loop
+ * nest, and classes-nest-windows its windows, a row per nest and window size.
+ */
+static int loops_csv(const classes_tool *t, const char *dir, const char *name, edan_srcmap *src, bool nests,
+                     edan_error *err)
 {
     size_t n;
-    lc_row *rows = group_rows(t, BY_LOOP, &n);
+    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
     edan_csv c;
-    int rc = edan_csv_open(&c, dir, name, "classes-loops",
-                           "head,end,depth,iterations,function,file,line,loads,constant_accesses,strided_accesses,"
-                           "irregular_accesses,blocks,constant_blocks,strided_blocks,irregular_blocks,stores,"
-                           "store_blocks",
+    int rc = edan_csv_open(&c, dir, name, nests ? "classes-nests" : "classes-loops",
+                           nests ? "head,end,depth,iterations,function,file,line,loops,loads,constant_accesses,"
+                                   "strided_accesses,irregular_accesses,blocks,constant_blocks,strided_blocks,"
+                                   "irregular_blocks,stores,store_blocks"
+                                 : "head,end,depth,iterations,function,file,line,loads,constant_accesses,"
+                                   "strided_accesses,irregular_accesses,blocks,constant_blocks,strided_blocks,"
+                                   "irregular_blocks,stores,store_blocks",
                            err);
     for (size_t i = 0; !rc && rows && i < n; i++) {
-        const lc_totals *z = &rows[i].z;
-        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
-        const edan_loop_place p = loop_place(t, rows[i].key, src);
-        edan_csv_u64(&c, l->head);
-        edan_csv_u64(&c, l->end);
-        edan_csv_u64(&c, l->depth);
-        edan_csv_u64(&c, l->back_edges);
-        edan_csv_str(&c, p.function);
-        edan_csv_str(&c, p.file);
-        edan_csv_u64(&c, p.line);
-        csv_totals(&c, z);
+        csv_loop(&c, t, rows[i].key, src);
+        if (nests)
+            edan_csv_u64(&c, edan_loops_inside(t->loops, rows[i].key));
+        csv_totals(&c, &rows[i].z);
     }
     if (!rc)
+        rc = edan_csv_close(&c, err);
+    if (!rc && nests)
+        rc = edan_csv_open(&c, dir, name, "classes-nest-windows",
+                           "head,end,depth,iterations,function,file,line," WINDOW_COLUMNS, err);
+    for (size_t i = 0; !rc && nests && rows && i < n; i++) {
+        lc_windows x;
+        windows_of(t, nest_row(t, rows[i].key), &x);
+        for (size_t k = 0; k < x.n; k++) {
+            csv_loop(&c, t, rows[i].key, src);
+            csv_window(&c, &x, k);
+        }
+    }
+    if (!rc && nests)
         rc = edan_csv_close(&c, err);
     free(rows);
     return rc;
@@ -464,23 +581,12 @@ static int loops_csv(const classes_tool *t, const char *dir, const char *name, e
 static int windows_csv(const classes_tool *t, const char *dir, const char *name, edan_error *err)
 {
     lc_windows x;
-    windows_of(t, &x);
+    windows_of(t, 0, &x);
     edan_csv c;
-    if (edan_csv_open(&c, dir, name, "classes-windows",
-                      "window,blocks,constant_blocks,strided_blocks,irregular_blocks,growth,constant_growth,"
-                      "strided_growth,irregular_growth",
-                      err))
+    if (edan_csv_open(&c, dir, name, "classes-windows", WINDOW_COLUMNS, err))
         return -1;
-    for (size_t i = 0; i < x.n; i++) {
-        edan_csv_num(&c, x.w[i]);
-        edan_csv_num(&c, x.f[C_STORE][i]);
-        for (int k = 0; k < C_STORE; k++)
-            edan_csv_num(&c, x.f[k][i]);
-        edan_csv_num(&c, x.f[C_STORE][i] / x.w[i]);
-        for (int k = 0; k < C_STORE; k++)
-            edan_csv_num(&c, x.f[k][i] / x.w[i]);
-        edan_csv_end_row(&c);
-    }
+    for (size_t i = 0; i < x.n; i++)
+        csv_window(&c, &x, i);
     return edan_csv_close(&c, err);
 }
 
@@ -529,10 +635,25 @@ static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error 
         }
         if (!rc)
             rc = edan_csv_close(&c, err);
+        /* classes-function-windows: a row per function and window size */
+        if (!rc)
+            rc = edan_csv_open(&c, o->csv_dir, name, "classes-function-windows", "function," WINDOW_COLUMNS, err);
+        for (size_t i = 0; !rc && i < n; i++) {
+            lc_windows x;
+            windows_of(t, fn_row(t, rows[i].key), &x);
+            for (size_t k = 0; k < x.n; k++) {
+                edan_csv_str(&c, fn_name(t, rows[i].key));
+                csv_window(&c, &x, k);
+            }
+        }
+        if (!rc)
+            rc = edan_csv_close(&c, err);
     }
     free(rows);
     if (!rc)
-        rc = loops_csv(t, o->csv_dir, name, src, err);
+        rc = loops_csv(t, o->csv_dir, name, src, false, err);
+    if (!rc)
+        rc = loops_csv(t, o->csv_dir, name, src, true, err);
     edan_srcmap_close(src);
     if (!rc)
         rc = windows_csv(t, o->csv_dir, name, err);
@@ -543,7 +664,7 @@ static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error 
 static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
 {
     lc_windows x;
-    windows_of(t, &x);
+    windows_of(t, 0, &x);
     if (!x.n)
         return 0;
     char name[1100];

@@ -8,7 +8,8 @@
  *   - the footprint over MemGaze's execution-interval tree: for windows of
  *     2^k consecutive accesses, the mean number of distinct blocks a window
  *     touches, F(W), and its growth F(W)/W;
- *   - per function and per static memory instruction (with its source
+ *   - per function, per innermost loop, per loop nest (a loop with the
+ *     loops inside it) and per static memory instruction (with its source
  *     line): accesses, cold accesses, and the accesses that miss a fully
  *     associative LRU cache of each of the --reuse-sizes.
  *
@@ -352,7 +353,7 @@ static const edan_tool_option options[] = {
      "  --reuse             exact LRU stack distances and reuse times of the accesses to\n"
      "                      blocks: histograms, the miss-ratio curve of every fully\n"
      "                      associative cache size, footprint over windows of 2^k accesses,\n"
-     "                      per function and per access (docs/locality.md)\n",
+     "                      per function, loop, loop nest and access (docs/locality.md)\n",
      NULL},
     {"reuse-stream", true,
      "  --reuse-stream=S    what --reuse counts: data (loads and stores) [data], loads, or\n"
@@ -364,8 +365,8 @@ static const edan_tool_option options[] = {
      check_rate},
     {"reuse-block", true, "  --reuse-block=BYTES the block size of --reuse, a power of two [64]\n", check_block},
     {"reuse-sizes", true,
-     "  --reuse-sizes=LIST  cache sizes at which --reuse counts each function's and each\n"
-     "                      access's misses (fully associative LRU) [32K,1M,32M]\n",
+     "  --reuse-sizes=LIST  cache sizes at which --reuse counts the misses of each function,\n"
+     "                      loop, loop nest and access (fully associative LRU) [32K,1M,32M]\n",
      check_sizes},
     {NULL, false, NULL, NULL},
 };

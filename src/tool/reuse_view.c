@@ -19,12 +19,15 @@
 /* Views                                                                  */
 /* ===================================================================== */
 
-/* Misses of a fully associative LRU cache of c blocks (c a power of two) among a row's accesses. */
+/*
+ * Misses of a fully associative LRU cache of c blocks (c a power of two)
+ * among a row's accesses: the cold ones and those at distance >= c. Bin
+ * k >= 1 holds [2^(k-1), 2^k), so every bin from c's own, [c, 2c), up.
+ */
 static uint64_t row_misses(const reuse_row *r, uint64_t c)
 {
     uint64_t m = r->cold;
-    for (unsigned k = reuse_bin_of(c) + 1; k < BINS;
-         k++) /* bin k >= 1 holds [2^(k-1), 2^k): all >= c from reuse_bin_of(c)+1 */
+    for (unsigned k = reuse_bin_of(c); k < BINS; k++)
         m += r->hist[k];
     return m;
 }
@@ -47,6 +50,7 @@ typedef struct view_row {
     uint64_t key;                  /* misses at the first size: the order */
     uint64_t loop_end, iterations; /* a loop's last address and its back edges taken */
     uint32_t depth;                /* a loop's nesting depth (1: outermost) */
+    uint32_t inside;               /* a loop nest's loops, itself included */
 } view_row;
 
 static int by_key(const void *a, const void *b)
@@ -60,8 +64,8 @@ static int by_key(const void *a, const void *b)
 }
 
 typedef struct views {
-    view_row *funcs, *accesses, *loops;
-    size_t n_funcs, n_accesses, n_loops;
+    view_row *funcs, *accesses, *loops, *nests;
+    size_t n_funcs, n_accesses, n_loops, n_nests;
     bool have_symbols;
 } views;
 
@@ -73,21 +77,36 @@ static void row_sum(reuse_row *into, const reuse_row *r)
         into->hist[k] += r->hist[k];
 }
 
-/* Rows per function (ELF symbols) and per static instruction (with its source line from DWARF). */
-/* Rows per innermost loop, from the access rows (before they are sorted away from the tool's order). */
-static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src)
+/*
+ * Rows per innermost loop, or (nests) per loop nest (a loop with the loops
+ * inside it: every access row whose pc lies in the loop's range), from the
+ * access rows (before they are sorted away from the tool's order).
+ */
+static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src, bool nests)
 {
     const uint32_t n = t->loops ? edan_loops_count(t->loops) : 0;
-    if (!n || !(v->loops = calloc(n, sizeof *v->loops)))
+    view_row *rows = n ? calloc(n, sizeof *rows) : NULL;
+    uint32_t *ids = n && nests ? malloc(n * sizeof *ids) : NULL;
+    size_t kept = 0;
+    if (!rows || (nests && !ids)) {
+        free(rows);
+        free(ids);
         return;
+    }
     const uint64_t c0 = size_blocks(t, t->sizes[0]);
     for (size_t i = 0; i < t->n_rows; i++) {
-        const int32_t id = edan_loops_innermost(t->loops, t->row_pc[i]);
-        if (id >= 0)
-            row_sum(&v->loops[id].v, &t->rows[i]);
+        if (nests) {
+            const size_t k = edan_loops_holding(t->loops, t->row_pc[i], ids, n);
+            for (size_t j = 0; j < k; j++)
+                row_sum(&rows[ids[j]].v, &t->rows[i]);
+        } else {
+            const int32_t id = edan_loops_innermost(t->loops, t->row_pc[i]);
+            if (id >= 0)
+                row_sum(&rows[id].v, &t->rows[i]);
+        }
     }
     for (uint32_t id = 0; id < n; id++) {
-        view_row *r = &v->loops[id];
+        view_row *r = &rows[id];
         if (!r->v.accesses)
             continue;
         const edan_loop *l = edan_loops_get(t->loops, id);
@@ -98,11 +117,20 @@ static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src)
         r->pc = l->head;
         r->loop_end = l->end;
         r->depth = l->depth;
+        r->inside = edan_loops_inside(t->loops, id);
         r->iterations = l->back_edges;
         r->key = row_misses(&r->v, c0);
-        v->loops[v->n_loops++] = *r;
+        rows[kept++] = *r;
     }
-    qsort(v->loops, v->n_loops, sizeof *v->loops, by_key);
+    qsort(rows, kept, sizeof *rows, by_key);
+    free(ids);
+    if (nests) {
+        v->nests = rows;
+        v->n_nests = kept;
+    } else {
+        v->loops = rows;
+        v->n_loops = kept;
+    }
 }
 
 static void make_views(const reuse_tool *t, const edan_session *s, views *v)
@@ -144,7 +172,8 @@ static void make_views(const reuse_tool *t, const edan_session *s, views *v)
             }
         qsort(v->funcs, v->n_funcs, sizeof *v->funcs, by_key);
     }
-    make_loop_rows(t, v, src);
+    make_loop_rows(t, v, src, false);
+    make_loop_rows(t, v, src, true);
     /* names and files must outlive the ELF and the source map: copy what is kept */
     for (size_t i = 0; i < v->n_funcs; i++)
         v->funcs[i].name = v->funcs[i].name ? strdup(v->funcs[i].name) : NULL;
@@ -155,6 +184,10 @@ static void make_views(const reuse_tool *t, const edan_session *s, views *v)
     for (size_t i = 0; i < v->n_loops; i++) {
         v->loops[i].name = v->loops[i].name ? strdup(v->loops[i].name) : NULL;
         v->loops[i].file = v->loops[i].file ? strdup(v->loops[i].file) : NULL;
+    }
+    for (size_t i = 0; i < v->n_nests; i++) {
+        v->nests[i].name = v->nests[i].name ? strdup(v->nests[i].name) : NULL;
+        v->nests[i].file = v->nests[i].file ? strdup(v->nests[i].file) : NULL;
     }
     edan_srcmap_close(src);
     if (have_elf)
@@ -173,9 +206,14 @@ static void free_views(views *v)
         free((char *)v->loops[i].name);
         free((char *)v->loops[i].file);
     }
+    for (size_t i = 0; i < v->n_nests; i++) {
+        free((char *)v->nests[i].name);
+        free((char *)v->nests[i].file);
+    }
     free(v->funcs);
     free(v->accesses);
     free(v->loops);
+    free(v->nests);
 }
 
 /* The miss-ratio curve at sizes 2^j blocks, j = 0.. until the cache holds every block: n points. */
@@ -283,31 +321,43 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, bytes);
 }
 
-enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP };
+enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP, ROW_NEST };
 
+/* The rows of a kind, at most TEXT_ROWS (loop nests: those with loops inside them). */
 static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, int kind)
 {
     const bool accesses = kind == ROW_ACCESS;
-    fprintf(f, "  %-44s %12s %10s",
-            kind == ROW_ACCESS ? "access (pc, function, line)"
-            : kind == ROW_LOOP ? "loop (head's line, function, depth)"
-                               : "function",
-            "accesses", "cold");
-    for (int i = 0; i < t->n_sizes; i++) {
-        char l[32];
-        size_label(t->sizes[i], l, sizeof l);
-        fprintf(f, " %9s %s", "miss@", l);
-    }
-    fputc('\n', f);
-    for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < n; i++) {
         const view_row *r = &rows[i];
+        if (kind == ROW_NEST && r->inside < 2)
+            continue;
+        if (shown == TEXT_ROWS) {
+            more++;
+            continue;
+        }
+        if (!shown++) {
+            fprintf(f, "  %-44s %12s %10s",
+                    kind == ROW_ACCESS ? "access (pc, function, line)"
+                    : kind == ROW_LOOP ? "loop (head's line, function, depth)"
+                    : kind == ROW_NEST ? "loop nest (head's line, function, loops)"
+                                       : "function",
+                    "accesses", "cold");
+            for (int k = 0; k < t->n_sizes; k++) {
+                char l[32];
+                size_label(t->sizes[k], l, sizeof l);
+                fprintf(f, " %9s %s", "miss@", l);
+            }
+            fputc('\n', f);
+        }
         char name[160];
         const char *base = r->file ? strrchr(r->file, '/') : NULL;
         const char *file = base ? base + 1 : r->file ? r->file : "?";
         if (kind == ROW_ACCESS) {
             snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?", file, r->line);
-        } else if (kind == ROW_LOOP) {
-            snprintf(name, sizeof name, "%s:%u %s (%u)", file, r->line, r->name ? r->name : "?", r->depth);
+        } else if (kind == ROW_LOOP || kind == ROW_NEST) {
+            snprintf(name, sizeof name, "%s:%u %s (%u)", file, r->line, r->name ? r->name : "?",
+                     kind == ROW_NEST ? r->inside : r->depth);
         } else {
             snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
         }
@@ -318,8 +368,8 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
         }
         fputc('\n', f);
     }
-    if (n > TEXT_ROWS)
-        fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, accesses ? "the top 100" : "all");
+    if (more)
+        fprintf(f, "  (%zu more; --json lists %s)\n", more, accesses ? "the top 100" : "all");
 }
 
 static void report_text(const reuse_tool *t, const views *v, FILE *f)
@@ -363,6 +413,7 @@ static void report_text(const reuse_tool *t, const views *v, FILE *f)
         rows_text(t, f, v->funcs, v->n_funcs, ROW_FUNCTION);
     if (v->n_loops)
         rows_text(t, f, v->loops, v->n_loops, ROW_LOOP);
+    rows_text(t, f, v->nests, v->n_nests, ROW_NEST);
     if (v->n_accesses)
         rows_text(t, f, v->accesses, v->n_accesses, ROW_ACCESS);
 }
@@ -370,7 +421,7 @@ static void report_text(const reuse_tool *t, const views *v, FILE *f)
 static void json_row(const reuse_tool *t, FILE *f, const view_row *r, int kind)
 {
     fputs("{", f);
-    if (kind == ROW_LOOP) {
+    if (kind == ROW_LOOP || kind == ROW_NEST) {
         fprintf(f,
                 "\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":", r->pc,
                 r->loop_end, r->depth, r->iterations);
@@ -378,6 +429,8 @@ static void json_row(const reuse_tool *t, FILE *f, const view_row *r, int kind)
         fputs(",\"file\":", f);
         edan_json_str(f, r->file);
         fprintf(f, ",\"line\":%u", r->line);
+        if (kind == ROW_NEST)
+            fprintf(f, ",\"loops\":%u", r->inside);
     } else if (kind == ROW_ACCESS) {
         fprintf(f, "\"pc\":%" PRIu64 ",\"function\":", r->pc);
         edan_json_str(f, r->name);
@@ -459,6 +512,11 @@ static void report_json(const reuse_tool *t, const views *v, FILE *f)
     for (size_t i = 0; i < v->n_loops && i < JSON_ROWS; i++) {
         fputs(i ? "," : "", f);
         json_row(t, f, &v->loops[i], ROW_LOOP);
+    }
+    fputs("],\"loop_nests\":[", f);
+    for (size_t i = 0; i < v->n_nests && i < JSON_ROWS; i++) {
+        fputs(i ? "," : "", f);
+        json_row(t, f, &v->nests[i], ROW_NEST);
     }
     fputs("]", f);
     fputs(",\"accesses_by_instruction\":[", f);
@@ -543,29 +601,33 @@ static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir
     }
     if (!rc)
         rc = edan_csv_close(&c, err);
-    memcpy(header, "head,end,depth,iterations,function,file,line,accesses,cold", 58);
-    header[58] = '\0';
-    for (int k = 0; k < t->n_sizes; k++)
-        snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
-    if (!rc)
-        rc = edan_csv_open(&c, dir, name, "reuse-loops", header, err);
-    for (size_t i = 0; !rc && i < v.n_loops; i++) {
-        const view_row *r = &v.loops[i];
-        edan_csv_u64(&c, r->pc);
-        edan_csv_u64(&c, r->loop_end);
-        edan_csv_u64(&c, r->depth);
-        edan_csv_u64(&c, r->iterations);
-        edan_csv_str(&c, r->name);
-        edan_csv_str(&c, r->file);
-        edan_csv_u64(&c, r->line);
-        edan_csv_u64(&c, r->v.accesses);
-        edan_csv_u64(&c, r->v.cold);
+    for (int nests = 0; !rc && nests < 2; nests++) {
+        snprintf(header, sizeof header, "head,end,depth,iterations,function,file,line,%saccesses,cold",
+                 nests ? "loops," : "");
         for (int k = 0; k < t->n_sizes; k++)
-            edan_csv_u64(&c, row_misses(&r->v, size_blocks(t, t->sizes[k])));
-        edan_csv_end_row(&c);
+            snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
+        rc = edan_csv_open(&c, dir, name, nests ? "reuse-nests" : "reuse-loops", header, err);
+        const size_t nr = nests ? v.n_nests : v.n_loops;
+        for (size_t i = 0; !rc && i < nr; i++) {
+            const view_row *r = nests ? &v.nests[i] : &v.loops[i];
+            edan_csv_u64(&c, r->pc);
+            edan_csv_u64(&c, r->loop_end);
+            edan_csv_u64(&c, r->depth);
+            edan_csv_u64(&c, r->iterations);
+            edan_csv_str(&c, r->name);
+            edan_csv_str(&c, r->file);
+            edan_csv_u64(&c, r->line);
+            if (nests)
+                edan_csv_u64(&c, r->inside);
+            edan_csv_u64(&c, r->v.accesses);
+            edan_csv_u64(&c, r->v.cold);
+            for (int k = 0; k < t->n_sizes; k++)
+                edan_csv_u64(&c, row_misses(&r->v, size_blocks(t, t->sizes[k])));
+            edan_csv_end_row(&c);
+        }
+        if (!rc)
+            rc = edan_csv_close(&c, err);
     }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
     free_views(&v);
     return rc;
 }
