@@ -12,13 +12,18 @@
  * sweep). STAGE_SPEED_ANALYZER_ONLY=1 skips the reader, for A/B runs of the
  * analyzer alone. STAGE_SPEED_MACHINE=FILE adds "timing": the timing model
  * alone on that machine at the memory latencies of STAGE_SPEED_LATENCIES
- * (ns, comma-separated; the machine's by default).
+ * (ns, comma-separated; the machine's by default). STAGE_SPEED_CRITPATH=1
+ * adds "critpath": the critical-path consumer alone (--critical-path's
+ * thread: tracker, spill and the walk at the end), and =2 runs it alone
+ * (no reader, no analyzer: A/B runs of the critical path). STAGE_SPEED_CPU=1
+ * takes the rates from the process's CPU time rather than the wall clock.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "analysis/critpath.h"
 #include "analysis/edag.h"
 #include "analysis/timing.h"
 #include "config/machine_file.h"
@@ -27,10 +32,16 @@
 
 enum { BATCH = 1024, RUNS = 3 };
 
+/* STAGE_SPEED_CPU=1: rates from the process's CPU time, not the wall clock (a machine shared with other jobs) */
 static double now(void)
 {
+    static int cpu = -1;
+    if (cpu < 0) {
+        const char *e = getenv("STAGE_SPEED_CPU");
+        cpu = e && *e == '1';
+    }
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
@@ -104,8 +115,9 @@ int main(int argc, char **argv)
     double t[RUNS];
     long n = 0;
     /* STAGE_SPEED_ANALYZER_ONLY=1 skips the reader's measurement (A/B runs of the analyzer) */
-    const char *only = getenv("STAGE_SPEED_ANALYZER_ONLY");
-    for (int i = 0; i < RUNS && !(only && *only == '1'); i++) {
+    const char *only = getenv("STAGE_SPEED_ANALYZER_ONLY"), *cp = getenv("STAGE_SPEED_CRITPATH");
+    const bool cp_only = cp && *cp == '2';
+    for (int i = 0; i < RUNS && !(only && *only == '1') && !cp_only; i++) {
         double t0 = now();
         n = read_trace(argv[1], NULL, NULL);
         if (n < 0)
@@ -119,7 +131,7 @@ int main(int argc, char **argv)
     n = read_trace(argv[1], &all, &keep);
     if (n < 0)
         return 2;
-    for (int i = 0; i < RUNS; i++) {
+    for (int i = 0; i < RUNS && !cp_only; i++) {
         edan_edag *e = edan_edag_new(&cfg, &err);
         if (!e) {
             fprintf(stderr, "stage_speed: %s\n", err.msg);
@@ -135,8 +147,29 @@ int main(int argc, char **argv)
         t[i] = now() - t0;
         edan_edag_free(e);
     }
-    printf("analyzer  %ld records, %.1f M/s (cache %s)\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6,
-           argc == 3 ? argv[2] : "none");
+    if (!cp_only)
+        printf("analyzer  %ld records, %.1f M/s (cache %s)\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6,
+               argc == 3 ? argv[2] : "none");
+    for (int i = 0; i < RUNS && cp && (*cp == '1' || cp_only); i++) {
+        edan_critpath *c = edan_critpath_new(&cfg.lane[0], cfg.false_deps, &err);
+        if (!c) {
+            fprintf(stderr, "stage_speed: %s\n", err.msg);
+            return 2;
+        }
+        double t0 = now();
+        for (long j = 0; j < n; j += BATCH)
+            edan_critpath_consume(c, all + j, (size_t)(n - j < BATCH ? n - j : BATCH));
+        const double t1 = now();
+        if (edan_critpath_finish(c)) {
+            fprintf(stderr, "stage_speed: %s\n", edan_critpath_error(c)->msg);
+            return 2;
+        }
+        t[i] = now() - t0;
+        if (i == RUNS - 1)
+            printf("critpath  %ld records, %.1f M/s (the walk at the end %.3f s; cache %s)\n", n,
+                   (double)n / median3(t[0], t[1], t[2]) / 1e6, now() - t1, argc == 3 ? argv[2] : "none");
+        edan_critpath_free(c);
+    }
     const char *machine = getenv("STAGE_SPEED_MACHINE");
     if (machine && *machine) {
         edan_machine m;

@@ -1,7 +1,5 @@
 #include "analysis/critpath.h"
 
-#include "util/varint.h"
-
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,43 +11,25 @@
 
 /*
  * The spill file: blocks of BLOCK vertices (the last one shorter), each a
- * header then its vertices' records. Header: the offset + 1 of the previous
- * block's header (0 for the first block), the length of the records, the
- * number of vertices, and the offset of each chunk of CHUNK vertices within
- * the records. The walk goes backwards, so a block needs only the link to
- * the one before it: no table of blocks in memory.
- *
- * A vertex's record: a tag byte
- *   bit 0     TAG_MEM   a memory-access vertex
- *   bit 1     TAG_SEQ   its static instruction id is the previous vertex's + 1
- *                       (the previous in its chunk; the first of a chunk: id 0)
- *   bit 2     TAG_SAME  the deep predecessor is the critical one
- *   bits 3-7  dc        the distance v - crit to the critical predecessor
- *                       (0: none, an input, and then no deep one either),
- *                       31: 31 or more, the rest follows as a varint
- * then varint(dc - 31) if dc >= 31, varint(v - deep) unless TAG_SAME,
- * varint(zigzag(id - expected id)) unless TAG_SEQ. Straight-line code whose predecessor is one of
- * the last 30 vertices, the usual case, takes the tag byte alone; chunks
- * start afresh (no state from an earlier vertex), so one decodes alone.
+ * header then its vertices' links (deps.h: a tag byte for most vertices).
+ * Header: the offset + 1 of the previous block's header (0 for the first
+ * block), the length of the links, the number of vertices, and the offset
+ * of each chunk of CHUNK vertices within the links. A chunk's links are
+ * encoded afresh (its first vertex after none), so one decodes alone. The
+ * walk goes backwards, so a block needs only the link to the one before
+ * it: no table of blocks in memory.
  */
 #define CHUNK_BITS 8
 #define CHUNK (1u << CHUNK_BITS)
 #define BLOCK_BITS 16
 #define BLOCK (1u << BLOCK_BITS)
 #define CHUNKS (BLOCK / CHUNK)
-#define REC_MAX (1 + 3 * EDAN_VARINT_MAX)
-#define TAG_MEM 1u
-#define TAG_SEQ 2u
-#define TAG_SAME 4u
-#define TAG_DC_SHIFT 3
-#define TAG_DC_ESC 31u
-#define LINKS 1024 /* vertices the tracker steps at a time */
 
 typedef struct block_header {
-    uint64_t prev;     /* offset + 1 of the previous block's header, 0 = none */
-    uint32_t data_len; /* bytes of records after the header */
-    uint32_t n;        /* vertices, 1..BLOCK */
-    uint32_t chunk_off[CHUNKS];
+    uint64_t prev;              /* offset + 1 of the previous block's header, 0 = none */
+    uint32_t data_len;          /* bytes of links after the header */
+    uint32_t n;                 /* vertices, 1..BLOCK */
+    uint32_t chunk_off[CHUNKS]; /* offsets in the links */
 } block_header;
 
 /* One decoded chunk. */
@@ -72,10 +52,10 @@ typedef struct reader {
 
 /* A walk's sums per static instruction id. */
 typedef struct sums {
-    edan_path_insn *by_id; /* id_cap entries */
+    edan_path_insn *by_id; /* an entry per static id (edan_deps_ids()) */
     uint64_t vertices, mems;
     /* the chain: what the walk passed since its last memory access, dropped if it meets none */
-    edan_path_insn *pend; /* id_cap entries, or NULL for the critical path */
+    edan_path_insn *pend; /* as many, or NULL for the critical path */
     uint32_t *touched;    /* ids with a nonzero pend entry */
     size_t n_touched;
     uint64_t pend_vertices;
@@ -83,11 +63,9 @@ typedef struct sums {
 
 struct edan_critpath {
     edan_lane_config lane;
-    edan_deps *deps; /* the predecessors, times and depths of every vertex */
+    edan_deps *deps; /* the links of every vertex; the instruction of each static id (edan_deps_insn()) */
     edan_error err;
-    const edan_insn **id_insn;
-    size_t id_cap;
-    /* spill writer: wbuf holds the current block's records; prev_id as TAG_SEQ compares */
+    /* spill writer: wbuf holds the current block's links; prev_id: the last vertex's id (deps.h) */
     FILE *spill;
     int fd;
     uint8_t *wbuf;
@@ -97,7 +75,6 @@ struct edan_critpath {
     uint64_t written, last_off; /* last_off: offset + 1 of the last block written, 0 = none */
     uint64_t n_blocks;
     bool finished;
-    edan_deps_link links[LINKS]; /* one slice's */
     /* results */
     edan_path_sum span, chain;
     edan_path_insn *span_insns, *chain_insns;
@@ -111,7 +88,7 @@ edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, 
         return NULL;
     }
     c->lane = *lane;
-    c->wbuf = malloc((size_t)BLOCK * REC_MAX);
+    c->wbuf = malloc((size_t)BLOCK * EDAN_DEPS_LINK_MAX);
     c->spill = tmpfile();
     if (!c->wbuf || !c->spill) {
         edan_error_set(err, "cannot create the critical-path spill file: %s", strerror(errno));
@@ -135,7 +112,6 @@ void edan_critpath_free(edan_critpath *c)
     free(c->wbuf);
     if (c->spill)
         fclose(c->spill);
-    free(c->id_insn);
     free(c->span_insns);
     free(c->chain_insns);
     free(c);
@@ -187,77 +163,27 @@ static bool flush_block(edan_critpath *c, uint32_t n)
     return true;
 }
 
-static __attribute__((noinline)) bool grow_ids(edan_critpath *c, uint32_t id)
-{
-    size_t cap = c->id_cap ? c->id_cap : 1024;
-    while (cap <= id)
-        cap *= 2;
-    const edan_insn **n = realloc(c->id_insn, cap * sizeof *n);
-    if (!n) {
-        edan_error_set(&c->err, "out of memory");
-        return false;
-    }
-    memset(n + c->id_cap, 0, (cap - c->id_cap) * sizeof *n);
-    c->id_insn = n;
-    c->id_cap = cap;
-    return true;
-}
-
 /*
- * Vertices v, v + 1, ... (records r[0..n), their links l[0..n)) into the
- * block being built. The write position and the previous id stay in locals:
- * every byte stored through the buffer may alias the struct's fields, and
- * reloading them after each store took a third of the spill's time.
+ * The tracker a chunk's run at a time, its links straight into the block
+ * being built: a chunk's links start afresh (prev_id none), and a block
+ * full of vertices goes to the file when the next one begins.
  */
-static bool encode(edan_critpath *c, uint64_t v, const edan_exec *r, const edan_deps_link *l, size_t n)
-{
-    uint8_t *p = c->wbuf + c->wlen;
-    uint32_t prev = c->prev_id;
-    for (size_t i = 0; i < n; i++, v++) {
-        const uint32_t in_block = (uint32_t)(v & (BLOCK - 1));
-        if (__builtin_expect((in_block & (CHUNK - 1)) == 0, 0)) {
-            c->wlen = (size_t)(p - c->wbuf);
-            if (in_block == 0 && v && !flush_block(c, BLOCK))
-                return false;
-            c->whdr.chunk_off[in_block >> CHUNK_BITS] = (uint32_t)c->wlen;
-            p = c->wbuf + c->wlen;
-            prev = UINT32_MAX; /* a chunk decodes alone */
-        }
-        /* crit and deep are both 0 (an input) or both not: every predecessor is a candidate for both */
-        const uint64_t dc = l[i].crit ? v + 1 - l[i].crit : 0, dd = l[i].deep ? v + 1 - l[i].deep : 0;
-        const uint32_t id = r[i].id;
-        const bool seq = id == prev + 1, same = dd == dc;
-        *p++ = (uint8_t)((l[i].mem ? TAG_MEM : 0) | (seq ? TAG_SEQ : 0) | (same ? TAG_SAME : 0) |
-                         (dc < TAG_DC_ESC ? dc : TAG_DC_ESC) << TAG_DC_SHIFT);
-        if (dc >= TAG_DC_ESC)
-            p = edan_varint_put(p, dc - TAG_DC_ESC);
-        if (!same)
-            p = edan_varint_put(p, dd);
-        if (!seq) /* a loop's back edge: a short jump back */
-            p = edan_varint_put(p, edan_zigzag((int64_t)id - (int64_t)(uint32_t)(prev + 1)));
-        prev = id;
-    }
-    c->wlen = (size_t)(p - c->wbuf);
-    c->prev_id = prev;
-    return true;
-}
-
 void edan_critpath_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_critpath *c = ctx;
-    /* the tracker a slice at a time (its links), then the slice's records into the spill */
     for (size_t at = 0; at < n && !c->err.set;) {
-        const size_t m = n - at < LINKS ? n - at : LINKS;
-        const edan_exec *r = recs + at;
-        for (size_t i = 0; i < m; i++) {
-            if (r[i].id >= c->id_cap && !grow_ids(c, r[i].id))
+        const uint64_t v = edan_deps_totals_get(c->deps)->vertices;
+        const uint32_t in_block = (uint32_t)(v & (BLOCK - 1));
+        if ((in_block & (CHUNK - 1)) == 0) {
+            if (in_block == 0 && v && !flush_block(c, BLOCK))
                 return;
-            c->id_insn[r[i].id] = r[i].insn;
+            c->whdr.chunk_off[in_block >> CHUNK_BITS] = (uint32_t)c->wlen;
+            c->prev_id = UINT32_MAX;
         }
-        const uint64_t v0 = edan_deps_totals_get(c->deps)->vertices;
-        const size_t done = edan_deps_steps(c->deps, r, m, c->links);
-        if (!encode(c, v0, r, c->links, done))
-            return;
+        const size_t left = CHUNK - (in_block & (CHUNK - 1)), m = n - at < left ? n - at : left;
+        uint8_t *p = c->wbuf + c->wlen;
+        const size_t done = edan_deps_steps_links(c->deps, recs + at, m, &p, &c->prev_id);
+        c->wlen = (size_t)(p - c->wbuf);
         if (done < m) {
             c->err = *edan_deps_error(c->deps);
             return;
@@ -318,7 +244,7 @@ static bool load_block(edan_critpath *c, reader *rd, uint64_t b)
     }
     if (!read_at(c, &rd->hdr, sizeof rd->hdr, rd->at_off))
         return false;
-    if (rd->hdr.n == 0 || rd->hdr.n > BLOCK || (size_t)rd->hdr.data_len > (size_t)BLOCK * REC_MAX)
+    if (rd->hdr.n == 0 || rd->hdr.n > BLOCK || (size_t)rd->hdr.data_len > (size_t)BLOCK * EDAN_DEPS_LINK_MAX)
         return corrupt(c);
     if (rd->hdr.data_len > rd->data_cap) {
         uint8_t *d = realloc(rd->data, rd->hdr.data_len);
@@ -332,15 +258,6 @@ static bool load_block(edan_critpath *c, reader *rd, uint64_t b)
     if (!read_at(c, rd->data, rd->hdr.data_len, rd->at_off + sizeof rd->hdr))
         return false;
     rd->block = b;
-    return true;
-}
-
-static bool get_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
-{
-    const int n = edan_varint_get(*p, end, out);
-    if (n <= 0)
-        return false;
-    *p += n;
     return true;
 }
 
@@ -359,31 +276,15 @@ static bool decode_chunk(edan_critpath *c, reader *rd, uint32_t k)
     chunk *ch = &rd->ch;
     uint32_t prev_id = UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
-        if (p >= end)
+        edan_deps_link l;
+        const size_t len = edan_deps_link_get(p, end, prev_id, &l);
+        if (!len)
             return corrupt(c);
-        const unsigned tag = *p++;
-        uint64_t dc = tag >> TAG_DC_SHIFT, x;
-        if (dc == TAG_DC_ESC) {
-            if (!get_varint(&p, end, &x) || x > UINT64_MAX - TAG_DC_ESC)
-                return corrupt(c);
-            dc += x;
-        }
-        ch->dc[i] = dc;
-        if (tag & TAG_SAME) {
-            ch->dd[i] = dc;
-        } else if (!get_varint(&p, end, &ch->dd[i])) {
-            return corrupt(c);
-        }
-        int64_t id = (int64_t)(uint32_t)(prev_id + 1);
-        if (!(tag & TAG_SEQ)) {
-            if (!get_varint(&p, end, &x) || x >> 33)
-                return corrupt(c);
-            id += edan_unzigzag(x); /* |delta| <= 2^32 */
-            if (id < 0 || id > UINT32_MAX)
-                return corrupt(c);
-        }
-        ch->id[i] = prev_id = (uint32_t)id;
-        ch->mem[i] = tag & TAG_MEM;
+        p += len;
+        ch->dc[i] = l.dc;
+        ch->dd[i] = l.dd;
+        ch->id[i] = prev_id = l.id;
+        ch->mem[i] = l.mem;
     }
     ch->index = ((uint64_t)rd->block << (BLOCK_BITS - CHUNK_BITS)) + k;
     return true;
@@ -436,7 +337,7 @@ static void take_pending(sums *s)
 
 static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem)
 {
-    const edan_insn *in = id < c->id_cap ? c->id_insn[id] : NULL;
+    const edan_insn *in = edan_deps_insn(c->deps, id);
     const uint64_t cost = mem  ? c->lane.cost.alpha
                           : in ? c->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0]
                                : 0;
@@ -481,7 +382,7 @@ static bool run_walks(edan_critpath *c, walker *w, int n)
         uint32_t i;
         if (!(ok = reader_get(c, &rd, at->v, &i)))
             break;
-        if (rd.ch.id[i] >= c->id_cap) {
+        if (rd.ch.id[i] >= edan_deps_ids(c->deps)) {
             ok = corrupt(c);
             break;
         }
@@ -499,17 +400,18 @@ static bool run_walks(edan_critpath *c, walker *w, int n)
 /* The sums' nonzero entries, by ascending id, as a path sum (malloc'd into *keep). */
 static bool compact(edan_critpath *c, const sums *s, uint64_t length, edan_path_sum *out, edan_path_insn **keep)
 {
+    const size_t ids = edan_deps_ids(c->deps);
     size_t m = 0;
-    for (size_t id = 0; id < c->id_cap; id++)
+    for (size_t id = 0; id < ids; id++)
         m += s->by_id[id].vertices != 0;
     edan_path_insn *e = malloc((m ? m : 1) * sizeof *e);
     if (!e)
         return false;
     m = 0;
-    for (size_t id = 0; id < c->id_cap; id++)
+    for (size_t id = 0; id < ids; id++)
         if (s->by_id[id].vertices) {
             e[m] = s->by_id[id];
-            e[m++].insn = c->id_insn[id];
+            e[m++].insn = edan_deps_insn(c->deps, (uint32_t)id);
         }
     *keep = e;
     *out = (edan_path_sum){length, s->vertices, s->mems, e, m};
@@ -532,7 +434,7 @@ int edan_critpath_finish(void *ctx)
     if (!tot->vertices)
         return 0;
     sums sp = {0}, ch = {0};
-    const size_t n = c->id_cap ? c->id_cap : 1;
+    const size_t n = edan_deps_ids(c->deps) ? edan_deps_ids(c->deps) : 1;
     sp.by_id = calloc(n, sizeof *sp.by_id);
     ch.by_id = calloc(n, sizeof *ch.by_id);
     ch.pend = calloc(n, sizeof *ch.pend);

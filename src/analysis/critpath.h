@@ -5,35 +5,35 @@
  *
  * A second consumer of the stream, used only when asked for (--critical-path):
  * it runs the dependency tracker (deps.h) over the stream, which gives for
- * every vertex the predecessor that finishes last (its critical predecessor)
- * and the one with the deepest memory depth. Their distances back from the
- * vertex are spilled to a temporary file, a byte for most vertices; at the
- * end the file is walked backwards from the first vertex that finishes at
- * Tinf and from the first memory-access vertex of depth D, both walks in one
- * backward pass over the file. Each step of a walk goes to a predecessor that
- * finishes exactly when its successor starts (or has exactly its depth, less
- * one at a memory-access vertex), so the path's costs add up to Tinf and the
- * chain holds D memory-access vertices, with or without false dependencies.
+ * every vertex its links: the predecessor that finishes last (its critical
+ * predecessor), the one with the deepest memory depth and whether it is a
+ * memory-access vertex, in a compact encoding (deps.h: a byte for most
+ * vertices) that goes straight to a temporary file, the spill; at the end
+ * the file is walked backwards from the first vertex that finishes at Tinf
+ * and from the first memory-access vertex of depth D, both walks in one
+ * backward pass over the file. Each step of a walk goes to a predecessor
+ * that finishes exactly when its successor starts (or has exactly its
+ * depth, less one at a memory-access vertex), so the path's costs add up
+ * to Tinf and the chain holds D memory-access vertices, with or without
+ * false dependencies.
  *
- * The spill (critpath.c states the format): per vertex a tag byte (the
- * memory-access flag, whether its static instruction follows the previous
- * vertex's, whether the deep predecessor is the critical one, and a critical
- * distance below 31), then only what the tag does not say, as varints: 1.6
- * bytes per vertex on the CG workload, against 4.4 with three varints each
+ * The spill (critpath.c states its layout): the links, 1.6 bytes per vertex
+ * on the CG workload, against 4.4 with three varints each
  * (docs/benchmarks.md). zstd -1 would shrink it six times more but costs
  * half as much CPU again as the whole tracker, on the thread that bounds a
  * run's time. Vertices go in blocks of 2^16, each with a header that links
  * to the previous block and holds the offsets of its chunks of 256
- * vertices: the walk decodes only the chunks its paths pass through, and
- * nothing in memory grows with the trace.
+ * vertices, each chunk's links encoded afresh: the walk decodes only the
+ * chunks its paths pass through, and nothing in memory grows with the trace.
  *
- * Memory: the tracker's (proportional to the memory the program touched),
- * a table over static instruction ids, and two blocks' buffers; the paths
- * are kept as sums per static instruction, not vertex by vertex (a path of
- * millions of vertices took 32 bytes per vertex). Disk: the spill, about
- * 1.6 bytes per vertex (1.6 GB for 1e9 instructions), in the temporary
- * directory (tmpfile()). edan_critpath_visit() walks a path again vertex by
- * vertex (the tests hold it to the naive reference).
+ * Memory: the tracker's (proportional to the memory the program touched,
+ * and its table of static instructions by id, which the walk reads too)
+ * and two blocks' buffers; the paths are kept as sums per static
+ * instruction, not vertex by vertex (a path of millions of vertices took 32
+ * bytes per vertex). Disk: the spill, about 1.6 bytes per vertex (1.6 GB
+ * for 1e9 instructions), in the temporary directory (tmpfile()).
+ * edan_critpath_visit() walks a path again vertex by vertex (the tests hold
+ * it to the naive reference).
  *
  * Semantics (dependencies, the cache and cost model of one lane) are those
  * of the streaming analyzer, docs/model.md.

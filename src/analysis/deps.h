@@ -118,20 +118,59 @@ int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost);
 /* ready() and commit() at the ready time with t(v): the eDAG's own schedule. 0 or -1. */
 int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
 
-/* What a walk back along a path needs of a vertex. */
+/*
+ * The links of a vertex: what a walk back along a path needs of it
+ * (critpath.h), in a compact encoding that edan_deps_steps_links() writes
+ * and edan_deps_link_get() reads. A vertex v's links are a tag byte
+ *   bit 0     EDAN_DEPS_LINK_MEM   a memory-access vertex
+ *   bit 1     EDAN_DEPS_LINK_SEQ   its static instruction id is the previous
+ *                                  vertex's + 1 (the previous one encoded
+ *                                  with it; none before the first: id 0)
+ *   bit 2     EDAN_DEPS_LINK_SAME  the deep predecessor is the critical one
+ *   bits 3-7  dc                   the distance v - crit to the critical
+ *                                  predecessor (0: none, an input, and then
+ *                                  no deep one either), 31: 31 or more, the
+ *                                  rest follows as a varint
+ * then varint(dc - 31) if dc >= 31, varint(v - deep) unless SAME,
+ * varint(zigzag(id - expected id)) unless SEQ (util/varint.h). Straight-line
+ * code whose critical predecessor is one of the last 30 vertices and also
+ * the deep one, the usual case, takes the tag byte alone.
+ */
+#define EDAN_DEPS_LINK_MEM 1u
+#define EDAN_DEPS_LINK_SEQ 2u
+#define EDAN_DEPS_LINK_SAME 4u
+#define EDAN_DEPS_LINK_DC_SHIFT 3
+#define EDAN_DEPS_LINK_DC_ESC 31u
+/* The most bytes one vertex's links take: a tag and three varints of up to 10 bytes. */
+#define EDAN_DEPS_LINK_MAX 31
+
+/* One vertex's links, decoded. */
 typedef struct edan_deps_link {
-    uint64_t crit; /* 1 + index of the critical predecessor, 0 for an input */
-    uint64_t deep; /* 1 + index of the deepest predecessor, 0 for an input */
-    bool mem;      /* a memory-access vertex */
+    uint64_t dc, dd; /* v - crit and v - deep (crit, deep: indices of the predecessors), 0 = an input */
+    uint32_t id;     /* its static instruction id */
+    bool mem;        /* a memory-access vertex */
 } edan_deps_link;
 
 /*
- * edan_deps_step() of recs[0..n) in turn, keeping only their links (out[i]
- * for recs[i]): the form for a consumer that walks paths back
- * (critpath.h), with a short path for instructions without memory access.
- * Returns n, or how many were done before a failure (edan_deps_error).
+ * edan_deps_step() of recs[0..n) in turn, keeping only each vertex's links,
+ * encoded (above) from *out on (room for n * EDAN_DEPS_LINK_MAX bytes; *out
+ * is left after the last); *prev_id is the id of the vertex encoded before
+ * recs[0] (UINT32_MAX: none, the encoding starts afresh), then recs' last.
+ * With short paths for the usual vertices when the tracker keeps no reads
+ * and lists no predecessors. Returns n, or how many were done before a
+ * failure (edan_deps_error).
  */
-size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out);
+size_t edan_deps_steps_links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out, uint32_t *prev_id);
+
+/* One vertex's links at [p, end), encoded after prev_id's (as above): the bytes they take, 0 when malformed. */
+size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev_id, edan_deps_link *l);
+
+/*
+ * The static instruction of id as edan_deps_steps_links() or _preds() last
+ * stepped it, NULL for one they have not; every id is below edan_deps_ids().
+ */
+const edan_insn *edan_deps_insn(const edan_deps *t, uint32_t id);
+size_t edan_deps_ids(const edan_deps *t);
 
 /*
  * edan_deps_step() of recs[0..n) in turn, keeping only each vertex's true

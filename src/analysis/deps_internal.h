@@ -1,7 +1,8 @@
 /*
  * deps_internal.h - the dependency tracker's state and the small helpers
- * that deps.c (the general ready() and commit()) and deps_steps.c (the short
- * paths of edan_deps_steps()) share. Private to those two files.
+ * that deps.c (the general ready() and commit()), deps_steps.c and
+ * deps_links.c (the short paths of the batch loops) share. Private to those
+ * three files.
  */
 #ifndef EDAN_ANALYSIS_DEPS_INTERNAL_H
 #define EDAN_ANALYSIS_DEPS_INTERNAL_H
@@ -64,17 +65,34 @@ typedef struct reader_node {
 } reader_node;
 
 /*
- * A static instruction's registers, decoded once for the short paths of
- * edan_deps_steps(): its sources padded with x0 (whose state stays all-zero:
- * no predecessor) and its destination, SINK_REG when it has none (a slot
- * written and never read), so the step has no branch on either.
+ * A static instruction, decoded once for the short paths of the batch
+ * loops (edan_deps_steps_preds(), edan_deps_steps_links()): its sources
+ * padded with x0 (whose state stays all-zero: no predecessor) and its
+ * destination, SINK_REG when it has none (a slot written and never read),
+ * so the step has no branch on either; the rest of what the short paths
+ * look at, so they read the instruction itself no more.
  */
 typedef struct deps_op {
     const edan_insn *insn; /* the instruction it was decoded from; NULL = not yet */
+    uint64_t cost;         /* t(v) when it is not a memory-access vertex: its class's cost */
     uint8_t src[EDAN_MAX_SRC], dst;
+    uint8_t units;                 /* DEPS_OP_LOAD or _STORE: the shadow units it covers (1 or 2); else 0 */
+    uint8_t kind;                  /* DEPS_OP_* */
+    uint16_t at[EDAN_MAX_SRC + 1]; /* the byte offsets of reg_w[src[0..]] and of reg_w[dst] in reg_w */
 } deps_op;
 
+/* deps_op.kind: what edan_deps_steps_links()'s short paths make of an instruction */
+enum {
+    DEPS_OP_NONE,  /* no memory access */
+    DEPS_OP_LOAD,  /* a load of 4 or 8 bytes: whole units when aligned (units) */
+    DEPS_OP_STORE, /* a store of 4 or 8 bytes, likewise */
+    DEPS_OP_OTHER, /* any other access: the general path */
+};
+
 #define SINK_REG EDAN_NUM_REGS
+
+/* rec's instruction decoded into t->ops[rec->id] (deps_steps.c); NULL when out of memory (err set). */
+deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec);
 
 /* The best predecessors seen so far (by: index + 1, 0 = none); ties keep the earliest vertex. */
 typedef struct pick {
@@ -99,7 +117,7 @@ struct edan_deps {
     size_t n_nodes, cap_nodes;
     edan_deps_pred *cands;
     size_t n_cands, cap_cands;
-    deps_op *ops; /* by edan_exec.id (edan_deps_steps()) */
+    deps_op *ops; /* by edan_exec.id (the batch loops), and the table of ids' instructions (edan_deps_insn()) */
     size_t n_ops;
     /* the vertex between ready() and commit() */
     bool pending;

@@ -1,17 +1,18 @@
 /*
- * deps_steps.c - edan_deps_steps(): the dependency tracker over a batch,
- * keeping only what a walk back along a path needs (critpath.h), with short
- * paths for the usual vertices. Same choices and totals as ready() and
- * commit() in deps.c; the critical-path test holds the two to each other on
- * long random traces.
+ * deps_steps.c - edan_deps_steps_preds(): the dependency tracker over a
+ * batch, keeping only each vertex's true predecessors (the timing model's
+ * form), with short paths for the usual vertices; and the decoded form of
+ * a static instruction that the short paths of both batch loops (this one
+ * and deps_links.c's) use. Same choices and totals as ready() and commit()
+ * in deps.c; the critical-path test holds them to each other on long random
+ * traces.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/deps_internal.h"
 
-/* The decoded form of rec's instruction; NULL when out of memory (err set). */
-static __attribute__((noinline)) deps_op *decode_op(edan_deps *t, const edan_exec *rec)
+deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec)
 {
     if (rec->id >= t->n_ops) {
         size_t cap = t->n_ops ? t->n_ops : 1024;
@@ -34,6 +35,16 @@ static __attribute__((noinline)) deps_op *decode_op(edan_deps *t, const edan_exe
     for (int i = 0; i < n_src; i++)
         op->src[i] = tracked_reg(in->src[i]) ? in->src[i] : 0;
     op->dst = in->n_dst && tracked_reg(in->dst) ? in->dst : SINK_REG;
+    op->cost = t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    const bool units = in->mem_size == EDAN_SHADOW_UNIT || in->mem_size == 2 * EDAN_SHADOW_UNIT;
+    op->kind = in->mem == EDAN_MEM_NONE             ? DEPS_OP_NONE
+               : units && in->mem == EDAN_MEM_LOAD  ? DEPS_OP_LOAD
+               : units && in->mem == EDAN_MEM_STORE ? DEPS_OP_STORE
+                                                    : DEPS_OP_OTHER;
+    op->units = op->kind == DEPS_OP_LOAD || op->kind == DEPS_OP_STORE ? in->mem_size >> EDAN_SHADOW_UNIT_BITS : 0;
+    for (int i = 0; i < EDAN_MAX_SRC; i++)
+        op->at[i] = (uint16_t)(op->src[i] * sizeof(deps_write));
+    op->at[EDAN_MAX_SRC] = (uint16_t)(op->dst * sizeof(deps_write));
     return op;
 }
 
@@ -114,15 +125,14 @@ static inline void pred_regs(const edan_deps *t, const deps_op *op, uint64_t *li
 
 /*
  * A load or store of whole shadow units (4 or 8 aligned bytes, nearly every
- * access) on the short path of edan_deps_steps(): ready() and commit() for
- * it without their general loops; with preds, its true predecessors listed
- * there (*n_preds of them). Returns 1 done, 0 not this path's case (nothing
+ * access) on the short path of edan_deps_steps_preds(): ready() and commit()
+ * for it without their general loops, its true predecessors listed at preds
+ * (*n_preds of them). Returns 1 done, 0 not this path's case (nothing
  * changed: a unit it loads from is split), -1 failed (err set). lean
  * (EDAN_DEPS_ONLY_PREDS): the list and the last writers alone.
  */
 static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const edan_exec *r, const deps_op *op,
-                                                             edan_deps_link *out, uint64_t *preds, uint32_t *n_preds,
-                                                             bool lean)
+                                                             uint64_t *preds, uint32_t *n_preds, bool lean)
 {
     const edan_insn *in = r->insn;
     const uint64_t a = r->addr;
@@ -162,12 +172,10 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
                 return 0; /* the list so far is dropped by the caller */
             consider_F(&p, w->F, w->by);
             consider_md(&p, w->md, w->by);
-            if (preds)
-                pred_add(preds, n_preds, w->by);
+            pred_add(preds, n_preds, w->by);
         }
     }
-    if (preds)
-        pred_regs(t, op, preds, n_preds);
+    pred_regs(t, op, preds, n_preds);
     const edan_access_class access = edan_cache_classify(&t->cache, t->has_cache, a, in->mem_size, rd, !rd);
     const bool mem = access.rd_ram || access.wr_ram;
     const uint64_t v = t->tot.vertices, md = p.md + mem;
@@ -190,20 +198,16 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
         put_write(unit_write(u), F, v + 1, (uint32_t)md);
     }
     deps_count(&t->tot, v, F, md, mem, cost);
-    if (out)
-        *out = (edan_deps_link){p.crit, p.deep, mem};
     return 1;
 }
 
 /*
- * The loop of edan_deps_steps() and edan_deps_steps_preds(): links into out
- * (when not NULL), or predecessors into preds (when not NULL; room for cap,
- * lists by off); lean: the lists alone (EDAN_DEPS_ONLY_PREDS). Inlined into
- * each, so each has only its own work.
+ * The loop of edan_deps_steps_preds(): predecessors into preds (room for
+ * cap, lists by off); lean: the lists alone (EDAN_DEPS_ONLY_PREDS). Inlined
+ * into it twice, so each has only its own work.
  */
 static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const edan_exec *recs, size_t n,
-                                                          edan_deps_link *out, uint64_t *preds, size_t cap,
-                                                          uint32_t *off, bool lean)
+                                                          uint64_t *preds, size_t cap, uint32_t *off, bool lean)
 {
     if (t->pending)
         edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
@@ -218,20 +222,19 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
      * whatever the order looked at) and commit()'s totals; every other
      * vertex takes edan_deps_step().
      */
-    const bool short_ok = !t->false_deps && (preds ? !t->all_preds : !t->list_preds);
+    const bool short_ok = !t->false_deps && !t->all_preds;
     const uint64_t *cls_cost = t->lane.cost.cls;
     edan_deps_totals *tot = &t->tot;
     uint32_t used = 0;
-    if (preds)
-        off[0] = 0;
+    off[0] = 0;
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
         uint32_t np = 0;
-        if (preds && cap - used < (size_t)EDAN_MAX_SRC + in->mem_size)
+        if (cap - used < (size_t)EDAN_MAX_SRC + in->mem_size)
             return i; /* no room for its list */
         if (short_ok) {
-            const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : decode_op(t, r);
+            const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : deps_op_decode(t, r);
             if (!op)
                 return i;
             if (in->mem == EDAN_MEM_NONE && lean) {
@@ -248,8 +251,7 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
                     edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
                     return i;
                 }
-                if (preds)
-                    pred_regs_only(t, op, preds + used, &np);
+                pred_regs_only(t, op, preds + used, &np);
                 const uint64_t F = p.F + cost;
                 put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)p.md);
                 if (F > tot->Tinf || v == 0) {
@@ -258,22 +260,18 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
                 }
                 tot->T1 += cost;
                 tot->vertices++;
-                if (out)
-                    out[i] = (edan_deps_link){p.crit, p.deep, false};
-                if (preds)
-                    off[i + 1] = used += np;
+                off[i + 1] = used += np;
                 continue;
             }
             const uint64_t size = in->mem_size;
             if ((in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_STORE) && !(r->flags & EDAN_EXEC_NO_ACCESS) &&
                 size >= EDAN_SHADOW_UNIT && size <= 2 * EDAN_SHADOW_UNIT && size % EDAN_SHADOW_UNIT == 0 &&
                 (r->addr & (size - 1)) == 0) {
-                const int done = whole_units(t, r, op, out ? &out[i] : NULL, preds ? preds + used : NULL, &np, lean);
+                const int done = whole_units(t, r, op, preds + used, &np, lean);
                 if (done < 0)
                     return i;
                 if (done) {
-                    if (preds)
-                        off[i + 1] = used += np;
+                    off[i + 1] = used += np;
                     continue;
                 }
                 np = 0;
@@ -282,21 +280,12 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
         edan_deps_info info;
         if (edan_deps_step(t, r, &info))
             return i;
-        if (out)
-            out[i] = (edan_deps_link){info.crit, info.deep, info.mem};
-        if (preds) {
-            for (size_t k = 0; k < info.n_preds; k++)
-                if (!info.preds[k].false_dep)
-                    preds[used + np++] = info.preds[k].v;
-            off[i + 1] = used += np;
-        }
+        for (size_t k = 0; k < info.n_preds; k++)
+            if (!info.preds[k].false_dep)
+                preds[used + np++] = info.preds[k].v;
+        off[i + 1] = used += np;
     }
     return n;
-}
-
-size_t edan_deps_steps(edan_deps *t, const edan_exec *recs, size_t n, edan_deps_link *out)
-{
-    return steps(t, recs, n, out, NULL, 0, NULL, false);
 }
 
 size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint64_t *preds, size_t cap, uint32_t *off)
@@ -306,6 +295,6 @@ size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint
         return 0;
     }
     if (t->only_preds)
-        return steps(t, recs, n, NULL, preds, cap, off, true);
-    return steps(t, recs, n, NULL, preds, cap, off, false);
+        return steps(t, recs, n, preds, cap, off, true);
+    return steps(t, recs, n, preds, cap, off, false);
 }
