@@ -75,11 +75,11 @@ void edan_shadow_free(edan_shadow *s)
 {
     edan_shadow_slabs_free(s);
     if (s->l1) {
-        for (size_t i = 0; i < L1_SIZE; i++)
-            if (s->l1[i])
-                munmap(s->l1[i], L2_SIZE * sizeof(uintptr_t));
+        for (size_t i = 0; i < s->l1_n; i++)
+            munmap(s->l1[s->l1_used[i]], L2_SIZE * sizeof(uintptr_t));
         munmap(s->l1, L1_SIZE * sizeof *s->l1);
     }
+    free(s->l1_used);
     if (s->zero_page)
         munmap(s->zero_page, s->page_bytes);
     for (size_t i = 0; i < s->ovf_cap; i++)
@@ -198,15 +198,17 @@ static void widen_page(char *w, const char *n)
     }
 }
 
-/* Every level-2 table: the directly indexed ones, then the overflow map's. */
+/*
+ * Every level-2 table: the directly indexed ones in the order they were made
+ * (their list, not a scan of l1's million slots), then the overflow map's.
+ */
 static uintptr_t *next_l2(const edan_shadow *s, size_t *at)
 {
-    for (; *at < L1_SIZE; ++*at)
-        if (s->l1[*at])
-            return s->l1[(*at)++];
-    for (; *at - L1_SIZE < s->ovf_cap; ++*at)
-        if (s->ovf[*at - L1_SIZE].l2)
-            return s->ovf[(*at)++ - L1_SIZE].l2;
+    if (*at < s->l1_n)
+        return s->l1[s->l1_used[(*at)++]];
+    for (; *at - s->l1_n < s->ovf_cap; ++*at)
+        if (s->ovf[*at - s->l1_n].l2)
+            return s->ovf[(*at)++ - s->l1_n].l2;
     return NULL;
 }
 
@@ -280,6 +282,7 @@ int edan_shadow_widen(edan_shadow *s)
     s->inline_on = false;
     recent_clear(s);
     munmap(w.l1, L1_SIZE * sizeof *w.l1);
+    free(w.l1_used); /* w made no level-2 table: it only lent its arenas */
     return 0;
 }
 
@@ -346,10 +349,19 @@ static uintptr_t *slot_of(edan_shadow *s, uint64_t page_no)
     if (region < L1_SIZE) {
         l2 = s->l1[region];
         if (!l2) {
+            if (s->l1_n == s->l1_cap) {
+                const size_t cap = s->l1_cap ? 2 * s->l1_cap : 16;
+                uint32_t *used = realloc(s->l1_used, cap * sizeof *used);
+                if (!used)
+                    return NULL;
+                s->l1_used = used;
+                s->l1_cap = cap;
+            }
             l2 = edan_shadow_map_zeroed(L2_SIZE * sizeof *l2);
             if (!l2)
                 return NULL;
             s->l1[region] = l2;
+            s->l1_used[s->l1_n++] = (uint32_t)region;
         }
     } else {
         l2 = overflow_l2(s, region);

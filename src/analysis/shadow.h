@@ -330,7 +330,9 @@ typedef struct edan_shadow_made_counts {
 } edan_shadow_made_counts;
 
 typedef struct edan_shadow {
-    uintptr_t **l1; /* level-2 tables of handles (an inline page's slot holds its state) */
+    uintptr_t **l1;    /* level-2 tables of handles (an inline page's slot holds its state) */
+    uint32_t *l1_used; /* the indices of l1's level-2 tables, in the order made: walks visit only these */
+    size_t l1_n, l1_cap;
     edan_shadow_overflow *ovf;
     size_t ovf_cap, ovf_used;
     int n_lanes;
