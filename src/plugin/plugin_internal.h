@@ -22,8 +22,8 @@
 #include "trace/trace_text.h"
 #include "util/elf_symbols.h"
 
-#define BATCH 16384
-#define ASYNC_BUFFERS 16
+#define BATCH 65536
+#define ASYNC_BUFFERS 4
 #define SLOT_CHUNK 4096
 
 typedef struct slot {
