@@ -6,7 +6,7 @@ whose classes are known; the zoom tree and the reuse histogram on a synthetic te
 implementations of their definitions; bad options.
 
 usage: locality_test.py BUILD_DIR CATEGORY   (categories: reuse, classes, zoom, sampled, sampled_only, csv, command,
-                                              locality_options)
+                                              locality_options, threads)
 """
 import json
 import os
@@ -494,7 +494,8 @@ def test_csv():
                                          "reuse-nests", "load-classes", "classes-functions", "classes-loops",
                                          "classes-nests", "classes-windows", "classes-function-windows",
                                          "classes-nest-windows", "footprint-functions", "footprint-loops",
-                                         "footprint-nests", "zoom-regions", "sampled")}
+                                         "footprint-nests", "footprint-threads", "reuse-threads", "zoom-regions",
+                                         "sampled")}
         check(set(tables) == want, f"--csv-dir: the tables {sorted(tables)}")
         u = r["reuse"]
         mrc = tables.get("spmv-mrc.csv", [])
@@ -587,5 +588,73 @@ def test_command():
     check(p.returncode == 0 and "--memgaze-table" in p.stdout and "PROGRAM" in p.stdout, "edan locality --help")
 
 
-run_category({"command": test_command, "csv": test_csv, "sampled": test_sampled, "sampled_only": test_sampled_only, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+def test_threads():
+    """The rows per thread (vCPU) on a real two-thread program (tests/two_threads.c). The plugin traces the main
+    thread only (vCPU 0), so a run gives one thread row, the whole run's; its recorded trace with every other run
+    of records moved to vCPU 1 gives two rows whose accesses sum to the whole run's, and every other number of
+    both tools is the same as on one vCPU."""
+    import csv
+    import subprocess
+    with tempfile.TemporaryDirectory() as d:
+        prog = os.path.join(d, "two_threads")
+        p = subprocess.run(["riscv64-linux-gnu-gcc", "-std=c17", "-O2", "-static", "-pthread", "-o", prog,
+                            os.path.join(os.path.dirname(os.path.abspath(__file__)), "two_threads.c")],
+                           stderr=subprocess.PIPE, text=True)
+        check(p.returncode == 0, f"building two_threads.c: {p.stderr}")
+        out = os.path.join(d, "csv")
+        p = edan("run", "--json", "--footprint", "--reuse", "--csv-dir=" + out, prog, "2000")
+        check(p.returncode == 0 and "other threads were not traced" in p.stderr, f"two_threads: {p.stderr[-300:]}")
+        r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
+        validate_schema(r, "two_threads --footprint --reuse")
+        fp, u = r.get("footprint", {}), r.get("reuse", {})
+        check([(t["vcpu"], t["bytes"], t["lines"], t["accesses"]) for t in fp.get("threads", [])]
+              == [(0, fp.get("bytes"), fp.get("lines"), fp.get("accesses"))], f"two_threads: {fp.get('threads')}")
+        check([(t["vcpu"], t["accesses"], t["cold"]) for t in u.get("threads", [])]
+              == [(0, u.get("accesses"), u.get("cold"))], f"two_threads: reuse threads {u.get('threads')}")
+        rows = {}
+        for table in ("footprint-threads", "reuse-threads"):
+            path = os.path.join(out, f"two_threads-{table}.csv")
+            check(os.path.exists(path), f"{path}")
+            with open(path, newline="") as f:
+                rows[table] = list(csv.DictReader(f)) if os.path.exists(path) else []
+        check([(int(x["vcpu"]), int(x["accesses"])) for x in rows["footprint-threads"]] == [(0, fp.get("accesses"))]
+              and [(int(x["vcpu"]), int(x["cold"])) for x in rows["reuse-threads"]] == [(0, u.get("cold"))],
+              f"two_threads: the threads' CSV tables {rows}")
+        # the recorded main thread, every other run of 100 records moved to vCPU 1
+        one, two = os.path.join(d, "one.txt"), os.path.join(d, "two.txt")
+        check(edan("record", "--text", "-o", one, prog, "2000").returncode == 0, "record two_threads")
+        with open(one) as f, open(two, "w") as g:
+            k = 0
+            for line in f:
+                if not line.startswith("#"):
+                    line = ("1" if k // 100 % 2 else "0") + line[line.index(";"):]
+                    k += 1
+                g.write(line)
+        reps = []
+        for trace in (one, two):
+            p = edan("analyze", "--json", "--footprint", "--reuse", trace)
+            check(p.returncode == 0, f"analyze {trace}: {p.stderr}")
+            reps.append(json.loads(p.stdout) if p.returncode == 0 else {})
+        validate_schema(reps[1], "two vCPUs --footprint --reuse")
+        fp, u = reps[1].get("footprint", {}), reps[1].get("reuse", {})
+        ft, ut = fp.get("threads", []), u.get("threads", [])
+        check([t["vcpu"] for t in ft] == [0, 1] and [t["vcpu"] for t in ut] == [0, 1], f"two vCPUs: {ft} {ut}")
+        check(sum(t["accesses"] for t in ft) == fp.get("accesses") and sum(t["accesses"] for t in ut) == u.get("accesses"),
+              "two vCPUs: the threads' accesses sum to the whole run's")
+        check(all(t["lines"] <= fp["lines"] <= sum(x["lines"] for x in ft) for t in ft)
+              and all(t["bytes"] <= fp["bytes"] for t in ft), "two vCPUs: each thread's lines within the run's")
+        check(all(sum(t["misses"][k] for t in ut) == sum(f["misses"][k] for f in u["functions"] or [])
+                  for k in range(len(u.get("sizes", [])))) if u.get("functions") else
+              sum(t["cold"] for t in ut) == u.get("cold"), "two vCPUs: the threads' misses sum to the run's")
+        for key in ("footprint", "reuse"):
+            a, b = dict(reps[0].get(key, {})), dict(reps[1].get(key, {}))
+            check(len(a.pop("threads", [])) == 1 and len(b.pop("threads", [])) == 2 and a == b,
+                  f"{key}: on two vCPUs the same numbers but the threads' rows")
+        p = edan("analyze", "--footprint", "--reuse", two)
+        check(p.returncode == 0 and p.stdout.count("thread (vCPU)") == 2, "two vCPUs: the threads' text tables")
+        p = edan("analyze", "--footprint", "--reuse", one)
+        check(p.returncode == 0 and "thread (vCPU)" not in p.stdout, "one vCPU: no threads' text tables")
+
+
+run_category({"threads": test_threads, "command": test_command, "csv": test_csv, "sampled": test_sampled, "sampled_only": test_sampled_only, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
               "zoom": test_zoom})

@@ -8,10 +8,12 @@
  *   - the footprint over MemGaze's execution-interval tree: for windows of
  *     2^k consecutive accesses, the mean number of distinct blocks a window
  *     touches, F(W), and its growth F(W)/W;
- *   - per function, per innermost loop, per loop nest (a loop with the
- *     loops inside it) and per static memory instruction (with its source
- *     line): accesses, cold accesses, and the accesses that miss a fully
- *     associative LRU cache of each of the --reuse-sizes.
+ *   - per function, per thread (vCPU; each access's distance on the one
+ *     shared stream, as for the other rows), per innermost loop, per loop
+ *     nest (a loop with the loops inside it) and per static memory
+ *     instruction (with its source line): accesses, cold accesses, and
+ *     the accesses that miss a fully associative LRU cache of each of the
+ *     --reuse-sizes.
  *
  * The stream: "data" (the default) is every load, store and atomic; "loads"
  * only loads (MemGaze's view); "all" adds an instruction fetch per executed
@@ -153,7 +155,20 @@ static reuse_row *row_of(reuse_tool *t, const edan_exec *r)
     return &t->rows[t->id_row[r->id] - 1];
 }
 
-/* One access to block b (row: its static instruction's, NULL for a fetch). False when out of memory. */
+/* The row of vCPU v's accesses, the array grown to hold it (NULL when out of memory). */
+static reuse_row *thread_of(reuse_tool *t, uint16_t v)
+{
+    if (v >= t->threads_cap) {
+        const size_t cap = (size_t)v + 1;
+        reuse_row *m = edan_grow_zeroed(t->threads, t->threads_cap, cap, sizeof *m);
+        if (!m)
+            return NULL;
+        t->threads = m;
+        t->threads_cap = cap;
+    }
+    return &t->threads[v];
+}
+
 /* SHARDS: a block is sampled when its hash's low 24 bits fall below the threshold, so every access to a
  * sampled block is seen and the sample's distances scale by 1 / rate (Waldspurger et al., FAST'15). */
 static inline bool shards_sampled(const reuse_tool *t, uint64_t b)
@@ -189,7 +204,11 @@ static bool shards_access(reuse_tool *t, uint64_t b)
     return true;
 }
 
-static inline bool access_block(reuse_tool *t, uint64_t b, reuse_row *row)
+/*
+ * One access to block b (row: its static instruction's, thread: its vCPU's; both NULL for a fetch). False when
+ * out of memory.
+ */
+static inline bool access_block(reuse_tool *t, uint64_t b, reuse_row *row, reuse_row *thread)
 {
     if (t->sampled && shards_sampled(t, b) && !shards_access(t, b))
         return false;
@@ -219,10 +238,15 @@ static inline bool access_block(reuse_tool *t, uint64_t b, reuse_row *row)
     }
     if (row) {
         row->accesses++;
-        if (rt == EDAN_REUSE_COLD)
+        thread->accesses++;
+        if (rt == EDAN_REUSE_COLD) {
             row->cold++;
-        else
-            row->hist[reuse_bin_of(d)]++;
+            thread->cold++;
+        } else {
+            const unsigned k = reuse_bin_of(d);
+            row->hist[k]++;
+            thread->hist[k]++;
+        }
     } else {
         t->fetches++;
     }
@@ -242,14 +266,15 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         const edan_insn *in = r->insn;
         bool ok = true;
         if (t->stream == STREAM_ALL)
-            ok = access_block(t, in->pc >> sh, NULL);
+            ok = access_block(t, in->pc >> sh, NULL, NULL);
         if (ok && in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size &&
             (t->stream != STREAM_LOADS || in->mem == EDAN_MEM_LOAD)) {
             reuse_row *row = row_of(t, r);
-            ok = row != NULL;
+            reuse_row *thread = r->vcpu < t->threads_cap ? &t->threads[r->vcpu] : thread_of(t, r->vcpu);
+            ok = row && thread;
             const uint64_t last = (r->addr + in->mem_size - 1) >> sh;
             for (uint64_t b = r->addr >> sh; ok; b++) {
-                ok = access_block(t, b, row);
+                ok = access_block(t, b, row, thread);
                 if (b == last)
                     break;
             }
@@ -291,6 +316,7 @@ static void destroy(void *tool)
     free(t->id_row);
     free(t->rows);
     free(t->row_pc);
+    free(t->threads);
     free(t);
 }
 
@@ -353,7 +379,8 @@ static const edan_tool_option options[] = {
      "  --reuse             exact LRU stack distances and reuse times of the accesses to\n"
      "                      blocks: histograms, the miss-ratio curve of every fully\n"
      "                      associative cache size, footprint over windows of 2^k accesses,\n"
-     "                      per function, loop, loop nest and access (docs/locality.md)\n",
+     "                      per function, thread, loop, loop nest and access\n"
+     "                      (docs/locality.md)\n",
      NULL},
     {"reuse-stream", true,
      "  --reuse-stream=S    what --reuse counts: data (loads and stores) [data], loads, or\n"
@@ -366,7 +393,8 @@ static const edan_tool_option options[] = {
     {"reuse-block", true, "  --reuse-block=BYTES the block size of --reuse, a power of two [64]\n", check_block},
     {"reuse-sizes", true,
      "  --reuse-sizes=LIST  cache sizes at which --reuse counts the misses of each function,\n"
-     "                      loop, loop nest and access (fully associative LRU) [32K,1M,32M]\n",
+     "                      thread, loop, loop nest and access (fully associative LRU)\n"
+     "                      [32K,1M,32M]\n",
      check_sizes},
     {NULL, false, NULL, NULL},
 };

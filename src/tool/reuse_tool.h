@@ -23,7 +23,7 @@
 enum { STREAM_DATA, STREAM_LOADS, STREAM_ALL };
 extern const char *const edan_reuse_stream_name[];
 
-/* What one static instruction (or a function, summed) did. */
+/* What one static instruction (or a function, summed; or a thread) did. */
 typedef struct reuse_row {
     uint64_t accesses, cold;
     uint64_t hist[BINS]; /* stack distances */
@@ -47,6 +47,12 @@ typedef struct reuse_tool {
     reuse_row *rows;
     uint64_t *row_pc;
     size_t n_rows, rows_cap;
+    /*
+     * per thread: threads[v] is what vCPU v's accesses did (their distances on the one shared stream),
+     * for v < threads_cap, grown to the highest vCPU seen when a new one appears
+     */
+    reuse_row *threads;
+    size_t threads_cap;
     /* --reuse-sample: SHARDS beside the exact tracker */
     edan_reuse *sampled;
     double s_rate;        /* the sampling rate R, as the hash threshold realises it */

@@ -1,7 +1,8 @@
 /*
  * reuse_view.c - what the reuse tool reports (reuse_tool.c collects it):
  * the histograms, the miss-ratio curve, the footprint over windows, rows
- * per function and per static access, as text, JSON and plots.
+ * per function, thread, loop, loop nest and static access, as text, JSON,
+ * CSV tables and plots.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -51,6 +52,7 @@ typedef struct view_row {
     uint64_t loop_end, iterations; /* a loop's last address and its back edges taken */
     uint32_t depth;                /* a loop's nesting depth (1: outermost) */
     uint32_t inside;               /* a loop nest's loops, itself included */
+    uint32_t vcpu;                 /* a thread's vCPU */
 } view_row;
 
 static int by_key(const void *a, const void *b)
@@ -64,8 +66,8 @@ static int by_key(const void *a, const void *b)
 }
 
 typedef struct views {
-    view_row *funcs, *accesses, *loops, *nests;
-    size_t n_funcs, n_accesses, n_loops, n_nests;
+    view_row *funcs, *accesses, *loops, *nests, *threads;
+    size_t n_funcs, n_accesses, n_loops, n_nests, n_threads;
     bool have_symbols;
 } views;
 
@@ -174,6 +176,15 @@ static void make_views(const reuse_tool *t, const edan_session *s, views *v)
     }
     make_loop_rows(t, v, src, false);
     make_loop_rows(t, v, src, true);
+    /* a row per thread (vCPU) with accesses, by vCPU */
+    v->threads = calloc(t->threads_cap + 1, sizeof *v->threads);
+    for (size_t i = 0; v->threads && i < t->threads_cap; i++)
+        if (t->threads[i].accesses) {
+            view_row *r = &v->threads[v->n_threads++];
+            r->vcpu = (uint32_t)i;
+            r->v = t->threads[i];
+            r->key = row_misses(&r->v, c0);
+        }
     /* names and files must outlive the ELF and the source map: copy what is kept */
     for (size_t i = 0; i < v->n_funcs; i++)
         v->funcs[i].name = v->funcs[i].name ? strdup(v->funcs[i].name) : NULL;
@@ -214,6 +225,7 @@ static void free_views(views *v)
     free(v->accesses);
     free(v->loops);
     free(v->nests);
+    free(v->threads);
 }
 
 /* The miss-ratio curve at sizes 2^j blocks, j = 0.. until the cache holds every block: n points. */
@@ -321,7 +333,7 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, bytes);
 }
 
-enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP, ROW_NEST };
+enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP, ROW_NEST, ROW_THREAD };
 
 /* The rows of a kind, at most TEXT_ROWS (loop nests: those with loops inside them). */
 static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, int kind)
@@ -338,10 +350,11 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
         }
         if (!shown++) {
             fprintf(f, "  %-44s %12s %10s",
-                    kind == ROW_ACCESS ? "access (pc, function, line)"
-                    : kind == ROW_LOOP ? "loop (head's line, function, depth)"
-                    : kind == ROW_NEST ? "loop nest (head's line, function, loops)"
-                                       : "function",
+                    kind == ROW_ACCESS   ? "access (pc, function, line)"
+                    : kind == ROW_LOOP   ? "loop (head's line, function, depth)"
+                    : kind == ROW_NEST   ? "loop nest (head's line, function, loops)"
+                    : kind == ROW_THREAD ? "thread (vCPU)"
+                                         : "function",
                     "accesses", "cold");
             for (int k = 0; k < t->n_sizes; k++) {
                 char l[32];
@@ -358,6 +371,8 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
         } else if (kind == ROW_LOOP || kind == ROW_NEST) {
             snprintf(name, sizeof name, "%s:%u %s (%u)", file, r->line, r->name ? r->name : "?",
                      kind == ROW_NEST ? r->inside : r->depth);
+        } else if (kind == ROW_THREAD) {
+            snprintf(name, sizeof name, "vcpu %u", r->vcpu);
         } else {
             snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
         }
@@ -411,6 +426,8 @@ static void report_text(const reuse_tool *t, const views *v, FILE *f)
     fputc('\n', f);
     if (v->have_symbols && v->n_funcs)
         rows_text(t, f, v->funcs, v->n_funcs, ROW_FUNCTION);
+    if (v->n_threads > 1)
+        rows_text(t, f, v->threads, v->n_threads, ROW_THREAD);
     if (v->n_loops)
         rows_text(t, f, v->loops, v->n_loops, ROW_LOOP);
     rows_text(t, f, v->nests, v->n_nests, ROW_NEST);
@@ -437,6 +454,8 @@ static void json_row(const reuse_tool *t, FILE *f, const view_row *r, int kind)
         fputs(",\"file\":", f);
         edan_json_str(f, r->file);
         fprintf(f, ",\"line\":%u", r->line);
+    } else if (kind == ROW_THREAD) {
+        fprintf(f, "\"vcpu\":%u", r->vcpu);
     } else {
         fputs("\"name\":", f);
         edan_json_str(f, r->name);
@@ -508,7 +527,12 @@ static void report_json(const reuse_tool *t, const views *v, FILE *f)
         }
         fputc(']', f);
     }
-    fputs(",\"loops\":[", f);
+    fputs(",\"threads\":[", f);
+    for (size_t i = 0; i < v->n_threads; i++) {
+        fputs(i ? "," : "", f);
+        json_row(t, f, &v->threads[i], ROW_THREAD);
+    }
+    fputs("],\"loops\":[", f);
     for (size_t i = 0; i < v->n_loops && i < JSON_ROWS; i++) {
         fputs(i ? "," : "", f);
         json_row(t, f, &v->loops[i], ROW_LOOP);
@@ -541,7 +565,7 @@ void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt
     free_views(&v);
 }
 
-/* --csv-dir: the histograms, the curve, the windows and the function rows. */
+/* --csv-dir: the histograms, the curve, the windows and the rows of functions, threads, loops and nests. */
 static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir, const char *name, edan_error *err)
 {
     edan_csv c;
@@ -597,6 +621,22 @@ static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir
         edan_csv_u64(&c, v.funcs[i].v.cold);
         for (int k = 0; k < t->n_sizes; k++)
             edan_csv_u64(&c, row_misses(&v.funcs[i].v, size_blocks(t, t->sizes[k])));
+        edan_csv_end_row(&c);
+    }
+    if (!rc)
+        rc = edan_csv_close(&c, err);
+    if (!rc) {
+        snprintf(header, sizeof header, "vcpu,accesses,cold");
+        for (int k = 0; k < t->n_sizes; k++)
+            snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
+        rc = edan_csv_open(&c, dir, name, "reuse-threads", header, err);
+    }
+    for (size_t i = 0; !rc && i < v.n_threads; i++) {
+        edan_csv_u64(&c, v.threads[i].vcpu);
+        edan_csv_u64(&c, v.threads[i].v.accesses);
+        edan_csv_u64(&c, v.threads[i].v.cold);
+        for (int k = 0; k < t->n_sizes; k++)
+            edan_csv_u64(&c, row_misses(&v.threads[i].v, size_blocks(t, t->sizes[k])));
         edan_csv_end_row(&c);
     }
     if (!rc)
