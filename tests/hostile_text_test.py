@@ -107,7 +107,10 @@ def test_killed():
             deadline, size = time.time() + 30, 0
             while time.time() < deadline and size < 4 << 20:
                 names = [n for n in os.listdir(d) if n.startswith("t.txt.")]
-                size = os.path.getsize(os.path.join(d, names[0])) if names else 0
+                try:
+                    size = os.path.getsize(os.path.join(d, names[0])) if names else 0
+                except OSError:  # gone between the listing and the size: the checks below say what is left
+                    size = 0
                 time.sleep(0.002)
             proc.send_signal(sig)
             proc.wait(timeout=30)
