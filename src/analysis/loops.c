@@ -330,3 +330,41 @@ edan_loop_place edan_loops_place(const edan_loops *l, uint32_t id, const edan_el
     p.function = f ? f->name : loc.function;
     return p;
 }
+
+/* ===================================================================== */
+/* Rows of instructions, for the reports                                   */
+/* ===================================================================== */
+
+bool edan_insn_rows_make(edan_insn_rows *g, const edan_loops *l, edan_rows_kind kind, size_t n,
+                         uint64_t (*pc)(const void *ctx, size_t i), int64_t (*row)(const void *ctx, size_t i),
+                         const void *ctx)
+{
+    const uint32_t loops = l ? edan_loops_count(l) : 0;
+    const size_t per = kind == EDAN_ROWS_NEST ? (size_t)loops : 1;
+    g->at = malloc((n + 1) * sizeof *g->at);
+    g->group = malloc((n * per + 1) * sizeof *g->group);
+    if (!g->at || !g->group) {
+        edan_insn_rows_free(g);
+        return false;
+    }
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        g->at[i] = k;
+        if (kind == EDAN_ROWS_NEST) {
+            k += (uint32_t)edan_loops_holding(l, pc(ctx, i), &g->group[k], loops);
+        } else {
+            const int64_t r = kind == EDAN_ROWS_LOOP ? edan_loops_innermost(l, pc(ctx, i)) : row(ctx, i);
+            if (r >= 0)
+                g->group[k++] = (uint32_t)r;
+        }
+    }
+    g->at[n] = k;
+    return true;
+}
+
+void edan_insn_rows_free(edan_insn_rows *g)
+{
+    free(g->at);
+    free(g->group);
+    g->at = g->group = NULL;
+}

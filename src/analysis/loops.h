@@ -103,6 +103,25 @@ int32_t edan_loops_innermost(const edan_loops *l, uint64_t pc);
 size_t edan_loops_holding(const edan_loops *l, uint64_t pc, uint32_t *out, size_t cap);
 uint32_t edan_loops_inside(const edan_loops *l, uint32_t id);
 
+/*
+ * The rows of a report that static instructions count in, made at report time
+ * for tools that keep their counts per instruction: instruction i's rows are
+ * group[at[i] .. at[i + 1]). EDAN_ROWS_ONE: the row row(ctx, i) gives, or none
+ * when it is negative (the whole run, a function, a thread); EDAN_ROWS_LOOP:
+ * the innermost loop holding pc(ctx, i), by loop id, or none; EDAN_ROWS_NEST:
+ * every loop whose range holds it (the nests it is in). row or pc may be NULL
+ * where the kind does not call it. False when out of memory (g then holds
+ * nothing to free).
+ */
+typedef enum { EDAN_ROWS_ONE, EDAN_ROWS_LOOP, EDAN_ROWS_NEST } edan_rows_kind;
+typedef struct edan_insn_rows {
+    uint32_t *at, *group;
+} edan_insn_rows;
+bool edan_insn_rows_make(edan_insn_rows *g, const edan_loops *l, edan_rows_kind kind, size_t n,
+                         uint64_t (*pc)(const void *ctx, size_t i), int64_t (*row)(const void *ctx, size_t i),
+                         const void *ctx);
+void edan_insn_rows_free(edan_insn_rows *g);
+
 /* Where a loop is: the function holding its head and the source line of the head. */
 typedef struct edan_loop_place {
     const char *function; /* NULL when unknown */

@@ -58,40 +58,27 @@ static int by_load_blocks(const void *a, const void *b)
 enum { BY_RUN, BY_FUNCTION, BY_LOOP, BY_NEST };
 
 /*
- * The rows each instruction counts in: instruction i's are
- * group[at[i] .. at[i + 1]), among n rows (functions: the last is
- * LC_UNKNOWN_FN's; innermost loops and loop nests: by loop id). An
- * instruction is in one row, or none (outside every loop), but in every nest
- * whose range holds it. False when out of memory.
+ * What the rows of one breakdown need of an instruction (edan_insn_rows_make):
+ * n rows (functions: the last is LC_UNKNOWN_FN's; innermost loops and loop
+ * nests: by loop id).
  */
-typedef struct lc_groups {
-    uint32_t *at, *group;
-} lc_groups;
+typedef struct lc_by {
+    const classes_tool *t;
+    int by;
+    size_t n;
+} lc_by;
 
-static bool groups_of(const classes_tool *t, int by, size_t n, lc_groups *g)
+static uint64_t insn_pc(const void *ctx, size_t i)
 {
-    const uint32_t loops = edan_loops_count(t->loops);
-    const size_t per = by == BY_NEST ? (size_t)loops : 1;
-    g->at = malloc((t->n_insns + 1) * sizeof *g->at);
-    g->group = malloc((t->n_insns * per + 1) * sizeof *g->group);
-    if (!g->at || !g->group)
-        return false;
-    uint32_t k = 0;
-    for (size_t i = 0; i < t->n_insns; i++) {
-        const lc_insn *s = &t->insns[i];
-        g->at[i] = k;
-        if (by == BY_NEST) {
-            k += (uint32_t)edan_loops_holding(t->loops, s->pc, &g->group[k], loops);
-        } else if (by == BY_LOOP) {
-            const int32_t id = edan_loops_innermost(t->loops, s->pc);
-            if (id >= 0)
-                g->group[k++] = (uint32_t)id;
-        } else {
-            g->group[k++] = by == BY_RUN ? 0 : s->fn == LC_UNKNOWN_FN ? (uint32_t)n - 1 : s->fn;
-        }
-    }
-    g->at[t->n_insns] = k;
-    return true;
+    return ((const lc_by *)ctx)->t->insns[i].pc;
+}
+
+/* Instruction i's row of the whole run or of its function. */
+static int64_t insn_row(const void *ctx, size_t i)
+{
+    const lc_by *b = ctx;
+    const lc_insn *s = &b->t->insns[i];
+    return b->by == BY_RUN ? 0 : s->fn == LC_UNKNOWN_FN ? (int64_t)b->n - 1 : (int64_t)s->fn;
 }
 
 /*
@@ -107,12 +94,14 @@ static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
     const bool loops = by == BY_LOOP || by == BY_NEST;
     const size_t n = loops ? edan_loops_count(t->loops) : by == BY_RUN ? 1 : t->elf.n_funcs + 1;
     lc_row *rows = calloc(n + 1, sizeof *rows);
-    lc_groups g = {NULL, NULL};
+    edan_insn_rows g = {NULL, NULL};
     edan_keymap fold;
-    if (!rows || !groups_of(t, by, n, &g) || edan_keymap_init(&fold, sizeof(uint32_t))) {
+    const lc_by ctx = {t, by, n};
+    const edan_rows_kind kind = by == BY_NEST ? EDAN_ROWS_NEST : by == BY_LOOP ? EDAN_ROWS_LOOP : EDAN_ROWS_ONE;
+    if (!rows || !edan_insn_rows_make(&g, t->loops, kind, t->n_insns, insn_pc, insn_row, &ctx) ||
+        edan_keymap_init(&fold, sizeof(uint32_t))) {
         free(rows);
-        free(g.at);
-        free(g.group);
+        edan_insn_rows_free(&g);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -139,8 +128,7 @@ static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
             ok = m != NULL;
         }
     }
-    free(g.at);
-    free(g.group);
+    edan_insn_rows_free(&g);
     for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
         uint32_t grp;
         const uint32_t *mask = edan_keymap_at(&fold, i, NULL, &grp);

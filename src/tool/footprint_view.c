@@ -80,47 +80,34 @@ static uint32_t vcpu_row(const uint32_t *vc, size_t n, uint32_t v)
 }
 
 /*
- * The rows each instruction counts in: instruction i's are
- * group[at[i] .. at[i + 1]), among n rows (functions: the last one is
- * UNKNOWN's; threads: by the vCPUs vc[0 .. n), ascending; innermost loops
- * and loop nests: by loop id). An instruction is
- * in one row or none (outside every loop), but in every nest whose range
- * holds it. False when out of memory.
+ * What the rows of one breakdown need of an instruction (edan_insn_rows_make):
+ * n rows (functions: the last one is UNKNOWN's; threads: by the vCPUs
+ * vc[0 .. n), ascending; innermost loops and loop nests: by loop id).
  */
-typedef struct fp_groups {
-    uint32_t *at, *group;
-} fp_groups;
+typedef struct fp_by {
+    const footprint_tool *t;
+    int by;
+    size_t n;
+    const uint32_t *vc;
+} fp_by;
 
-static bool groups_of(const footprint_tool *t, int by, size_t n, const uint32_t *vc, fp_groups *g)
+static uint64_t insn_pc(const void *ctx, size_t i)
 {
-    const uint32_t loops = edan_loops_count(t->loops);
-    const size_t per = by == BY_NEST ? (size_t)loops : 1;
-    g->at = malloc((t->n_insns + 1) * sizeof *g->at);
-    g->group = malloc((t->n_insns * per + 1) * sizeof *g->group);
-    if (!g->at || !g->group)
-        return false;
-    uint32_t k = 0;
-    for (size_t i = 0; i < t->n_insns; i++) {
-        const fp_insn *in = &t->insns[i];
-        g->at[i] = k;
-        if (by == BY_NEST) {
-            k += (uint32_t)edan_loops_holding(t->loops, in->pc, &g->group[k], loops);
-        } else if (by == BY_LOOP) {
-            const int32_t id = edan_loops_innermost(t->loops, in->pc);
-            if (id >= 0)
-                g->group[k++] = (uint32_t)id;
-        } else if (by == BY_THREAD) {
-            g->group[k++] = vcpu_row(vc, n, in->vcpu);
-        } else {
-            g->group[k++] = by == BY_RUN ? 0 : in->fn == UNKNOWN ? (uint32_t)n - 1 : in->fn;
-        }
-    }
-    g->at[t->n_insns] = k;
-    return true;
+    return ((const fp_by *)ctx)->t->insns[i].pc;
+}
+
+/* Instruction i's row of the whole run, of its function or of its thread. */
+static int64_t insn_row(const void *ctx, size_t i)
+{
+    const fp_by *b = ctx;
+    const fp_insn *in = &b->t->insns[i];
+    if (b->by == BY_THREAD)
+        return vcpu_row(b->vc, b->n, in->vcpu);
+    return b->by == BY_RUN ? 0 : in->fn == UNKNOWN ? (int64_t)b->n - 1 : (int64_t)in->fn;
 }
 
 /* Pair (line, instruction index) with the bytes mask into its groups' entries of fold; false when out of memory. */
-static bool fold_pair(edan_keymap *fold, const fp_groups *g, uint64_t line, uint32_t index, uint64_t mask)
+static bool fold_pair(edan_keymap *fold, const edan_insn_rows *g, uint64_t line, uint32_t index, uint64_t mask)
 {
     for (uint32_t k = g->at[index]; k < g->at[index + 1]; k++) {
         uint64_t *m = edan_keymap_get(fold, line, g->group[k], NULL);
@@ -146,13 +133,16 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
                      : by == BY_THREAD ? (vc ? vcpus_of(t, vc) : 0)
                                        : (t->have_elf ? t->elf.n_funcs : 0) + 1;
     fp_row *r = calloc(n + 1, sizeof *r);
-    fp_groups g = {NULL, NULL};
+    edan_insn_rows g = {NULL, NULL};
     edan_keymap fold;
-    if (!r || (by == BY_THREAD && !vc) || !groups_of(t, by, n, vc, &g) || edan_keymap_init(&fold, sizeof(uint64_t))) {
+    const fp_by ctx = {t, by, n, vc};
+    const edan_rows_kind kind = by == BY_NEST ? EDAN_ROWS_NEST : by == BY_LOOP ? EDAN_ROWS_LOOP : EDAN_ROWS_ONE;
+    if (!r || (by == BY_THREAD && !vc) ||
+        !edan_insn_rows_make(&g, t->loops, kind, t->n_insns, insn_pc, insn_row, &ctx) ||
+        edan_keymap_init(&fold, sizeof(uint64_t))) {
         free(r);
         free(vc);
-        free(g.at);
-        free(g.group);
+        edan_insn_rows_free(&g);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -190,8 +180,7 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
         if (mask)
             ok = fold_pair(&fold, &g, line, index, *mask);
     }
-    free(g.at);
-    free(g.group);
+    edan_insn_rows_free(&g);
     for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
         uint32_t g;
         const uint64_t *mask = edan_keymap_at(&fold, i, NULL, &g);
