@@ -19,6 +19,7 @@
 #include "check.h"
 #include "random_loops.h"
 #include "random_trace.h"
+#include "session_report.h"
 #include "tool/session.h"
 
 enum { A0 = 10, A1, A2, A3, A4, A5, A6, SP = 2, S0 = 8, GP = 3 };
@@ -83,22 +84,8 @@ static char *report_recs(const edan_exec *recs, size_t n, size_t batch)
     CHECK(edan_session_option_set(&o, "json", NULL, &err) == 0, "json");
     CHECK(edan_session_option_set(&o, "classes", NULL, &err) == 0, "classes: %s", err.msg);
     static const char *const only[] = {"load-classes", NULL};
-    const edan_report_source src = {"trace", "hand-built", NULL, ""};
-    edan_session *ses = edan_session_new(&o, only, &src, &err);
-    CHECK(ses != NULL, "session: %s", err.msg);
-    if (!ses)
-        return strdup("");
-    edan_consumer k = edan_session_consumer(ses);
-    for (size_t i = 0; i < n; i += batch)
-        k.consume(k.ctx, recs + i, n - i < batch ? n - i : batch);
-    CHECK(edan_session_finish(ses, &err) == 0, "finish: %s", err.msg);
-    char *buf;
-    size_t len;
-    FILE *f = open_memstream(&buf, &len);
-    CHECK(edan_session_report(ses, f, &err) == 0, "report: %s", err.msg);
-    fclose(f);
-    edan_session_free(ses);
-    return buf;
+    char *buf = test_session_report(&o, only, NULL, recs, n, batch, false);
+    return buf ? buf : strdup("");
 }
 
 static char *report(const stream *s, size_t batch)
@@ -164,22 +151,6 @@ typedef struct loop_want {
     uint64_t loads, stores, load_blocks, store_blocks;
 } loop_want;
 
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Distinct values among v[0..n) (sorted in place). */
-static uint64_t distinct(uint64_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_u64);
-    uint64_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        d += !i || v[i] != v[i - 1];
-    return d;
-}
-
 static void test_loops(int programs)
 {
     static rl_program prog;
@@ -237,8 +208,8 @@ static void test_loops(int programs)
                 else
                     want[id].loads++;
             }
-            want[id].load_blocks = distinct(lb, nl);
-            want[id].store_blocks = distinct(sb, ns);
+            want[id].load_blocks = test_distinct_u64(lb, nl);
+            want[id].store_blocks = test_distinct_u64(sb, ns);
         }
         /* the loop rows */
         const char *p = strstr(j, "\"loops\":[");

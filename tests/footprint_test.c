@@ -17,6 +17,7 @@
 #include "check.h"
 #include "random_loops.h"
 #include "random_trace.h"
+#include "session_report.h"
 #include "tool/session.h"
 
 static int cmp_u64(const void *a, const void *b)
@@ -106,22 +107,8 @@ static uint32_t naive_loops(const edan_exec *recs, size_t n, loop_fp *out, uint3
 /* The report of a session with the given tools over recs, in *buf (free it). */
 static int report(const edan_options *o, const char *const *only, const edan_exec *recs, size_t n, char **buf)
 {
-    edan_error err = {0};
-    const edan_report_source src = {"trace", "random", NULL, ""};
-    edan_session *s = edan_session_new(o, only, &src, &err);
-    CHECK(s != NULL, "session: %s", err.msg);
-    if (!s)
-        return -1;
-    edan_consumer k = edan_session_consumer(s);
-    for (size_t i = 0; i < n; i += 7)
-        k.consume(k.ctx, recs + i, n - i < 7 ? n - i : 7);
-    CHECK(edan_session_finish(s, &err) == 0, "finish: %s", err.msg);
-    size_t len;
-    FILE *f = open_memstream(buf, &len);
-    CHECK(edan_session_report(s, f, &err) == 0, "report: %s", err.msg);
-    fclose(f);
-    edan_session_free(s);
-    return 0;
+    *buf = test_session_report(o, only, NULL, recs, n, 7, false);
+    return *buf ? 0 : -1;
 }
 
 int main(int argc, char **argv)

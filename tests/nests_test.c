@@ -35,6 +35,7 @@
 #include "isa/riscv.h"
 #include "random_loops.h"
 #include "random_trace.h"
+#include "session_report.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
 
@@ -49,22 +50,8 @@ static char *report(const edan_exec *recs, size_t n, size_t batch, const char *b
     CHECK(edan_session_option_set(&o, "json", NULL, &err) == 0, "json");
     for (const char *const *p = opts; *p; p += 2)
         CHECK(edan_session_option_set(&o, p[0], p[1], &err) == 0, "%s: %s", p[0], err.msg);
-    const edan_report_source src = {"trace", "random", binary, ""};
-    edan_session *s = edan_session_new(&o, NULL, &src, &err);
-    CHECK(s != NULL, "session: %s", err.msg);
-    if (!s)
-        return strdup("");
-    edan_consumer k = edan_session_consumer(s);
-    for (size_t i = 0; i < n; i += batch)
-        k.consume(k.ctx, recs + i, n - i < batch ? n - i : batch);
-    CHECK(edan_session_finish(s, &err) == 0, "finish: %s", err.msg);
-    char *buf;
-    size_t len;
-    FILE *f = open_memstream(&buf, &len);
-    CHECK(edan_session_report(s, f, &err) == 0, "report: %s", err.msg);
-    fclose(f);
-    edan_session_free(s);
-    return buf;
+    char *buf = test_session_report(&o, NULL, binary, recs, n, batch, false);
+    return buf ? buf : strdup("");
 }
 
 /* The number after "key": in the text that follows `within` in json (-1 if absent). */
@@ -80,22 +67,6 @@ static long long num(const char *json, const char *within, const char *key)
 static bool accesses_memory(const edan_exec *r)
 {
     return r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && r->insn->mem_size;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Distinct values among v[0..n) (sorted in place). */
-static uint64_t distinct(uint64_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_u64);
-    uint64_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        d += !i || v[i] != v[i - 1];
-    return d;
 }
 
 /* ===================================================================== */
@@ -252,12 +223,12 @@ static void test_nest_rows(int programs)
                 }
             }
             CHECK(k == n_dist, "program %d: block accesses", t);
-            w->bytes = distinct(bytes, nb);
+            w->bytes = test_distinct_u64(bytes, nb);
             for (size_t i = 0; i < nb; i++)
                 bytes[i] >>= 6;
-            w->lines = distinct(bytes, nb);
-            w->load_blocks = distinct(lblocks, nl);
-            w->store_blocks = distinct(sblocks, ns);
+            w->lines = test_distinct_u64(bytes, nb);
+            w->load_blocks = test_distinct_u64(lblocks, nl);
+            w->store_blocks = test_distinct_u64(sblocks, ns);
         }
         char *j = report(recs, n, 1 + (size_t)t % 40, NULL, opts);
         check_nest_rows(j, "\"footprint\":", want, n_loops, t);
@@ -469,7 +440,7 @@ static double naive_f(const row_stream *s, unsigned k, int c)
     for (size_t i = 0; i < s->n; i++)
         if (c < 0 || s->cls[i] == c)
             key[m++] = ((uint64_t)(i >> k) << 32) ^ s->block[i]; /* blocks stay below 2^32 here */
-    const uint64_t pairs = distinct(key, m);
+    const uint64_t pairs = test_distinct_u64(key, m);
     free(key);
     return (double)pairs / (double)((s->n + (1ull << k) - 1) >> k);
 }

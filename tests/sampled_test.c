@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "random_trace.h"
+#include "session_report.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
 
@@ -54,22 +55,6 @@ static double t_quantile(double nu)
             hi = x;
     }
     return (lo + hi) / 2;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Distinct values among v[0..n) (sorted in place). */
-static uint64_t distinct(uint64_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_u64);
-    uint64_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        d += !i || v[i] != v[i - 1];
-    return d;
 }
 
 /*
@@ -109,11 +94,11 @@ static want_row naive_row(int row, const int *rows, const uint64_t *first, const
         if (s)
             r.sampled_loads += loads, r.sampled_windows++;
         wa[nw] = (double)loads;
-        wf[nw] = (double)distinct(win, n_win);
+        wf[nw] = (double)test_distinct_u64(win, n_win);
         ws[nw++] = s;
     }
-    r.blocks = distinct(all, n_all);
-    r.sampled_blocks = distinct(sampled, n_s);
+    r.blocks = test_distinct_u64(all, n_all);
+    r.sampled_blocks = test_distinct_u64(sampled, n_s);
     double af = 0, af_s = 0;
     for (size_t k = 0; k < nw; k++) {
         af += wa[k] * wf[k];
@@ -257,21 +242,9 @@ int main(int argc, char **argv)
                   !edan_session_option_set(&o, "sample-window", wv, &err),
               "options: %s", err.msg);
         static const char *const only[] = {"sampled", NULL};
-        const edan_report_source src = {"trace", "random", argv[1], ""};
-        edan_session *sess = edan_session_new(&o, only, &src, &err);
-        CHECK(sess != NULL, "session: %s", err.msg);
-        if (!sess)
+        char *rep = test_session_report(&o, only, argv[1], recs, m, 13, false);
+        if (!rep)
             break;
-        edan_consumer k = edan_session_consumer(sess);
-        for (size_t i = 0; i < m; i += 13)
-            k.consume(k.ctx, recs + i, m - i < 13 ? m - i : 13);
-        CHECK(edan_session_finish(sess, &err) == 0, "finish: %s", err.msg);
-        char *rep = NULL;
-        size_t len;
-        FILE *f = open_memstream(&rep, &len);
-        CHECK(edan_session_report(sess, f, &err) == 0, "report: %s", err.msg);
-        fclose(f);
-        edan_session_free(sess);
         char ctx[160];
         snprintf(ctx, sizeof ctx, "stream %d (%zu loads, W %llu, P %llu), all", s, n, (unsigned long long)w,
                  (unsigned long long)p);

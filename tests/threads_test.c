@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "random_trace.h"
+#include "session_report.h"
 #include "tool/session.h"
 
 #define MAXREC 3000
@@ -46,45 +47,13 @@ static char *report(const edan_exec *recs, size_t n, size_t batch, bool json, co
         CHECK(edan_session_option_set(&o, "csv-dir", csv_dir, &err) == 0, "csv-dir: %s", err.msg);
     for (const char *const *p = opts; *p; p += 2)
         CHECK(edan_session_option_set(&o, p[0], p[1], &err) == 0, "%s: %s", p[0], err.msg);
-    const edan_report_source src = {"trace", "random", NULL, ""};
-    edan_session *s = edan_session_new(&o, NULL, &src, &err);
-    CHECK(s != NULL, "session: %s", err.msg);
-    if (!s)
-        return strdup("");
-    edan_consumer k = edan_session_consumer(s);
-    for (size_t i = 0; i < n; i += batch)
-        k.consume(k.ctx, recs + i, n - i < batch ? n - i : batch);
-    CHECK(edan_session_finish(s, &err) == 0, "finish: %s", err.msg);
-    char *buf;
-    size_t len;
-    FILE *f = open_memstream(&buf, &len);
-    CHECK(edan_session_report(s, f, &err) == 0, "report: %s", err.msg);
-    fclose(f);
-    if (csv_dir)
-        CHECK(edan_session_outputs(s, &err) == 0, "outputs: %s", err.msg);
-    edan_session_free(s);
-    return buf;
+    char *buf = test_session_report(&o, NULL, NULL, recs, n, batch, csv_dir != NULL);
+    return buf ? buf : strdup("");
 }
 
 static bool accesses_memory(const edan_exec *r)
 {
     return r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && r->insn->mem_size;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Distinct values among v[0..n) (sorted in place). */
-static uint64_t distinct(uint64_t *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_u64);
-    uint64_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        d += !i || v[i] != v[i - 1];
-    return d;
 }
 
 typedef struct want {
@@ -111,10 +80,10 @@ static size_t naive(const edan_exec *recs, size_t n, want *w)
             }
         if (!x->accesses)
             continue;
-        x->bytes = distinct(bytes, nb);
+        x->bytes = test_distinct_u64(bytes, nb);
         for (size_t i = 0; i < nb; i++)
             bytes[i] /= 64;
-        x->lines = distinct(bytes, nb);
+        x->lines = test_distinct_u64(bytes, nb);
         nw++;
     }
     /* the shared stream: one LRU list, each block access's distance to its record's vCPU */

@@ -25,6 +25,7 @@
 #include "check.h"
 #include "random_loops.h"
 #include "random_trace.h"
+#include "session_report.h"
 #include "tool/session.h"
 
 #define SETS 3
@@ -153,22 +154,7 @@ static char *report(const edan_exec *recs, size_t n)
     CHECK(edan_session_option_set(&o, "reuse", NULL, &err) == 0, "reuse: %s", err.msg);
     CHECK(edan_session_option_set(&o, "reuse-stream", "loads", &err) == 0, "reuse-stream: %s", err.msg);
     static const char *const only[] = {"reuse", "load-classes", NULL};
-    const edan_report_source src = {"trace", "random", NULL, ""};
-    edan_session *s = edan_session_new(&o, only, &src, &err);
-    CHECK(s != NULL, "session: %s", err.msg);
-    if (!s)
-        return NULL;
-    edan_consumer k = edan_session_consumer(s);
-    for (size_t i = 0; i < n; i += 13)
-        k.consume(k.ctx, recs + i, n - i < 13 ? n - i : 13);
-    CHECK(edan_session_finish(s, &err) == 0, "finish: %s", err.msg);
-    char *buf = NULL;
-    size_t len;
-    FILE *f = open_memstream(&buf, &len);
-    CHECK(edan_session_report(s, f, &err) == 0, "report: %s", err.msg);
-    fclose(f);
-    edan_session_free(s);
-    return buf;
+    return test_session_report(&o, only, NULL, recs, n, 13, false);
 }
 
 /* The JSON array after `key` within the object that starts at `within` (a copy; NULL if absent). */
