@@ -221,6 +221,16 @@ static double growth(const fp_total *v)
     return v->accesses ? (double)v->lines / (double)v->accesses : 0.0;
 }
 
+/* The end of a CSV row: bytes, lines, accesses and growth. */
+static void csv_values(edan_csv *c, const fp_total *v)
+{
+    edan_csv_u64(c, v->bytes);
+    edan_csv_u64(c, v->lines);
+    edan_csv_u64(c, v->accesses);
+    edan_csv_num(c, growth(v));
+    edan_csv_end_row(c);
+}
+
 /* A loop row's place: where its head is (function, file and line; NULL and 0 when unknown). */
 typedef struct fp_place {
     const edan_loop *loop;
@@ -412,11 +422,7 @@ static int loops_csv(const footprint_tool *t, const edan_session *s, const char 
         edan_csv_u64(&c, p.at.line);
         if (nests)
             edan_csv_u64(&c, edan_loops_inside(t->loops, rows[i].key));
-        edan_csv_u64(&c, rows[i].v.bytes);
-        edan_csv_u64(&c, rows[i].v.lines);
-        edan_csv_u64(&c, rows[i].v.accesses);
-        edan_csv_num(&c, growth(&rows[i].v));
-        edan_csv_end_row(&c);
+        csv_values(&c, &rows[i].v);
     }
     if (!rc)
         rc = edan_csv_close(&c, err);
@@ -436,11 +442,7 @@ static int threads_csv(const footprint_tool *t, const char *dir, const char *nam
     int rc = edan_csv_open(&c, dir, name, "footprint-threads", "vcpu,bytes,lines,accesses,growth", err);
     for (size_t i = 0; !rc && i < n; i++) {
         edan_csv_u64(&c, rows[i].key);
-        edan_csv_u64(&c, rows[i].v.bytes);
-        edan_csv_u64(&c, rows[i].v.lines);
-        edan_csv_u64(&c, rows[i].v.accesses);
-        edan_csv_num(&c, growth(&rows[i].v));
-        edan_csv_end_row(&c);
+        csv_values(&c, &rows[i].v);
     }
     if (!rc)
         rc = edan_csv_close(&c, err);
@@ -468,11 +470,7 @@ int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
     for (size_t i = 0; !rc && i <= n; i++) {
         const fp_total *v = i ? &rows[i - 1].v : &all;
         edan_csv_str(&c, i ? fn_name(t, rows[i - 1].key) : "(all)");
-        edan_csv_u64(&c, v->bytes);
-        edan_csv_u64(&c, v->lines);
-        edan_csv_u64(&c, v->accesses);
-        edan_csv_num(&c, growth(v));
-        edan_csv_end_row(&c);
+        csv_values(&c, v);
     }
     if (!rc)
         rc = edan_csv_close(&c, err);
