@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "analysis/cache.h"
@@ -169,5 +170,22 @@ int main(void)
     edan_error_clear(&err);
     CHECK(edan_cost_load(&cost, path, &err) == -1 && strstr(err.msg, ":1:"), "negative cost: %s", err.msg);
     unlink(path);
+
+    /*
+     * A cache of 64 GiB (a memory-side cache): 8 GiB of tags, of which a run
+     * takes only the pages of the sets it touches. The fuzzer found a machine
+     * file with a 32 GiB L1i whose tags were one allocation of 4 GiB.
+     */
+    struct rusage before, after;
+    getrusage(RUSAGE_SELF, &before);
+    c = make("64G,line=64,ways=16");
+    for (uint64_t a = 0; a < 4096; a++)
+        edan_cache_access(&c, a * 4096 * 64, 8, false);
+    r = LOAD(0);
+    CHECK(!r.reads_ram, "a 64 GiB cache keeps the 4096 lines of a stride");
+    getrusage(RUSAGE_SELF, &after);
+    CHECK(after.ru_maxrss - before.ru_maxrss < 256 * 1024, "a 64 GiB cache used %ld KiB more",
+          after.ru_maxrss - before.ru_maxrss);
+    edan_cache_free(&c);
     return check_summary();
 }

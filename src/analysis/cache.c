@@ -1,4 +1,5 @@
 #include "analysis/cache.h"
+#include "util/bigmem.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -199,7 +200,13 @@ int edan_cache_init(edan_cache *c, const edan_cache_config *cfg, edan_error *err
         const edan_cache_level_config *lc = &cfg->level[i];
         edan_cache_level *l = &c->level[i];
         uint64_t sets = lc->size / ((uint64_t)lc->line * lc->ways);
-        l->tags = calloc(sets * lc->ways, sizeof *l->tags);
+        /*
+         * From 4 MiB on a mapping of its own in 4 KiB pages (util/bigmem.h):
+         * only the pages of the sets a run touches take memory, so a cache of
+         * many GiB (a memory-side cache) costs what the trace uses of it.
+         */
+        const uint64_t entries = sets * lc->ways;
+        l->tags = entries <= SIZE_MAX / sizeof *l->tags ? edan_big_zalloc_sparse(entries * sizeof *l->tags) : NULL;
         if (!l->tags) {
             edan_error_set(err, "out of memory for a %" PRIu64 "-byte cache", lc->size);
             edan_cache_free(c);
@@ -217,7 +224,8 @@ int edan_cache_init(edan_cache *c, const edan_cache_config *cfg, edan_error *err
 void edan_cache_free(edan_cache *c)
 {
     for (int i = 0; i < EDAN_CACHE_MAX_LEVELS; i++) {
-        free(c->level[i].tags);
-        c->level[i].tags = NULL;
+        edan_cache_level *l = &c->level[i];
+        edan_big_free(l->tags, (l->set_mask + 1) * l->ways * sizeof *l->tags);
+        l->tags = NULL;
     }
 }

@@ -1,7 +1,8 @@
 /*
  * bigmem.c - zeroed memory for large tables (bigmem.h): below BIG bytes
  * calloc's; from BIG on an anonymous mapping of its own, 2 MiB aligned
- * (mapped 2 MiB larger, the ends unmapped), advised into huge pages.
+ * (mapped 2 MiB larger, the ends unmapped), advised into huge pages; or,
+ * for sparse tables, a plain mapping of the rounded size, not advised.
  */
 #include "util/bigmem.h"
 
@@ -36,6 +37,17 @@ void *edan_big_zalloc(size_t bytes)
     madvise(p, size, MADV_HUGEPAGE); /* a hint: without it the table works the same */
 #endif
     return p;
+}
+
+void *edan_big_zalloc_sparse(size_t bytes)
+{
+    if (bytes < BIG)
+        return calloc(1, bytes);
+    const size_t size = mapped_size(bytes);
+    if (size < bytes)
+        return NULL;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
 }
 
 void edan_big_free(void *p, size_t bytes)

@@ -16,7 +16,15 @@
 
 /* bytes of zeroed memory; NULL when out of memory. */
 void *edan_big_zalloc(size_t bytes);
-/* Release p (NULL: nothing), allocated by edan_big_zalloc(bytes) with the same bytes. */
+/*
+ * bytes of zeroed memory for a table a run may touch sparsely (a large
+ * cache's tags): from 4 MiB on a mapping in the kernel's usual pages, never
+ * advised into huge ones, so memory follows the 4 KiB pages touched (a huge
+ * page per touched set would cost 2 MiB each). NULL when out of memory.
+ */
+void *edan_big_zalloc_sparse(size_t bytes);
+/* Release p (NULL: nothing), allocated by edan_big_zalloc(bytes) or edan_big_zalloc_sparse(bytes) with the same bytes.
+ */
 void edan_big_free(void *p, size_t bytes);
 
 #endif
