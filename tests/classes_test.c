@@ -94,17 +94,6 @@ static char *report(const stream *s, size_t batch)
 }
 
 /* The number after "key": in the object that follows `within` in json (-1 if absent). */
-static long long num(const char *json, const char *within, const char *key)
-{
-    const char *p = strstr(json, within);
-    if (!p)
-        return -1;
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    p = strstr(p, pat);
-    return p ? atoll(p + strlen(pat)) : -1;
-}
-
 /* The load row of pc: its "class" value in cls, and *dep its dependent accesses. */
 static void load_row(const char *json, uint64_t pc, char *cls, size_t cap, long long *dep, long long *acc)
 {
@@ -121,8 +110,8 @@ static void load_row(const char *json, uint64_t pc, char *cls, size_t cap, long 
         size_t n = strcspn(c, "\"");
         snprintf(cls, cap, "%.*s", (int)(n < cap ? n : cap - 1), c);
     }
-    *dep = num(p, "{", "dependent");
-    *acc = num(p, "{", "accesses");
+    *dep = test_json_num(p, "{", "dependent");
+    *acc = test_json_num(p, "{", "accesses");
 }
 
 static void expect_load(const char *what, const stream *s, uint64_t pc, const char *cls, long long dep_lo,
@@ -184,7 +173,7 @@ static void test_loops(int programs)
             const int32_t id = edan_loops_innermost(l, pc);
             n_load_rows++;
             for (int c = 0; c < 3 && id >= 0; c++)
-                want[id].cls[c] += (uint64_t)num(p, "{", cls[c]);
+                want[id].cls[c] += (uint64_t)test_json_num(p, "{", cls[c]);
         }
         const bool all_rows = n_load_rows == n_static_loads;
         checked_sums += all_rows;
@@ -226,14 +215,14 @@ static void test_loops(int programs)
             if (id < n_loops) {
                 const loop_want *w = &want[id];
                 const char *c = strstr(p, "\"classes\":");
-                CHECK_EQ_U64(num(c, "{", "load_accesses"), w->loads, "a loop's load accesses");
-                CHECK_EQ_U64(num(c, "{", "load_blocks"), w->load_blocks, "a loop's load blocks");
-                CHECK_EQ_U64(num(c, "\"store\":{", "accesses"), w->stores, "a loop's stores");
-                CHECK_EQ_U64(num(c, "\"store\":{", "blocks"), w->store_blocks, "a loop's store blocks");
+                CHECK_EQ_U64(test_json_num(c, "{", "load_accesses"), w->loads, "a loop's load accesses");
+                CHECK_EQ_U64(test_json_num(c, "{", "load_blocks"), w->load_blocks, "a loop's load blocks");
+                CHECK_EQ_U64(test_json_num(c, "\"store\":{", "accesses"), w->stores, "a loop's stores");
+                CHECK_EQ_U64(test_json_num(c, "\"store\":{", "blocks"), w->store_blocks, "a loop's store blocks");
                 for (int k = 0; k < 3 && all_rows; k++) {
                     char within[32];
                     snprintf(within, sizeof within, "\"%s\":{", cls[k]);
-                    CHECK_EQ_U64(num(c, within, "accesses"), w->cls[k], "a loop's accesses of a class");
+                    CHECK_EQ_U64(test_json_num(c, within, "accesses"), w->cls[k], "a loop's accesses of a class");
                 }
             }
             rows++;
@@ -274,9 +263,10 @@ int main(void)
     expect_load("stream", &s, 0x2000, "strided", 0, 0);
     {
         char *j = report(&s, 64);
-        CHECK(num(j, "\"strided\":{", "accesses") == N, "stream: %d strided accesses: %s", N, j);
-        CHECK(num(j, "\"strided\":{", "blocks") == (N * 8 + 63) / 64, "stream: footprint %d blocks", (N * 8 + 63) / 64);
-        CHECK(num(j, "\"loads\":[", "stride") == 8, "stream: stride 8");
+        CHECK(test_json_num(j, "\"strided\":{", "accesses") == N, "stream: %d strided accesses: %s", N, j);
+        CHECK(test_json_num(j, "\"strided\":{", "blocks") == (N * 8 + 63) / 64, "stream: footprint %d blocks",
+              (N * 8 + 63) / 64);
+        CHECK(test_json_num(j, "\"loads\":[", "stride") == 8, "stream: stride 8");
         free(j);
     }
 
@@ -360,9 +350,10 @@ int main(void)
     expect_load("a load that ran once", &s, 0x700c, "constant", 0, 0);
     {
         char *j = report(&s, 7);
-        CHECK(num(j, "\"constant\":{", "static") == 3 && num(j, "\"constant\":{", "accesses") == 2 * N + 1,
+        CHECK(test_json_num(j, "\"constant\":{", "static") == 3 &&
+                  test_json_num(j, "\"constant\":{", "accesses") == 2 * N + 1,
               "scalars: 3 constant loads, %d accesses: %s", 2 * N + 1, j);
-        CHECK(num(j, "\"load_classes\":", "load_blocks") == 2, "scalars: two blocks (the globals share one)");
+        CHECK(test_json_num(j, "\"load_classes\":", "load_blocks") == 2, "scalars: two blocks (the globals share one)");
         free(j);
     }
     test_loops(200);

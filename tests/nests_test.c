@@ -54,21 +54,6 @@ static char *report(const edan_exec *recs, size_t n, size_t batch, const char *b
     return buf ? buf : strdup("");
 }
 
-/* The number after "key": in the text that follows `within` in json (-1 if absent). */
-static long long num(const char *json, const char *within, const char *key)
-{
-    const char *p = json ? strstr(json, within) : NULL;
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    p = p ? strstr(p, pat) : NULL;
-    return p ? atoll(p + strlen(pat)) : -1;
-}
-
-static bool accesses_memory(const edan_exec *r)
-{
-    return r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && r->insn->mem_size;
-}
-
 /* ===================================================================== */
 /* Part 1: nest rows of the footprint, load-classes and reuse tools       */
 /* ===================================================================== */
@@ -113,26 +98,18 @@ static void check_nest_rows(const char *json, const char *tool, const nest_want 
             const nest_want *w = &want[id];
             char ctx[96];
             snprintf(ctx, sizeof ctx, "program %d, %s nest %llx", t, tool, (unsigned long long)head);
-            CHECK_EQ_U64(num(p, "{", "end"), w->end, ctx);
-            CHECK_EQ_U64(num(p, "{", "loops"), w->inside, ctx);
+            CHECK_EQ_U64(test_json_num(p, "{", "end"), w->end, ctx);
+            CHECK_EQ_U64(test_json_num(p, "{", "loops"), w->inside, ctx);
             if (classes) {
                 const char *c = strstr(p, "\"classes\":");
-                CHECK_EQ_U64(num(c, "{", "load_accesses"), w->loads, ctx);
-                CHECK_EQ_U64(num(c, "{", "load_blocks"), w->load_blocks, ctx);
-                CHECK_EQ_U64(num(c, "\"store\":{", "accesses"), w->stores, ctx);
-                CHECK_EQ_U64(num(c, "\"store\":{", "blocks"), w->store_blocks, ctx);
+                CHECK_EQ_U64(test_json_num(c, "{", "load_accesses"), w->loads, ctx);
+                CHECK_EQ_U64(test_json_num(c, "{", "load_blocks"), w->load_blocks, ctx);
+                CHECK_EQ_U64(test_json_num(c, "\"store\":{", "accesses"), w->stores, ctx);
+                CHECK_EQ_U64(test_json_num(c, "\"store\":{", "blocks"), w->store_blocks, ctx);
             } else if (reuse) {
-                CHECK_EQ_U64(num(p, "{", "accesses"), w->block_accesses, ctx);
-                CHECK_EQ_U64(num(p, "{", "cold"), w->cold, ctx);
-                const char *m = strstr(p, "\"misses\":[");
-                for (int k = 0; k < SIZES && m; k++) {
-                    m = k ? strchr(m, ',') + 1 : m + strlen("\"misses\":[");
-                    CHECK_EQ_U64(atoll(m), w->misses[k], ctx);
-                }
+                test_check_reuse_row(p, w->block_accesses, w->cold, w->misses, SIZES, ctx);
             } else {
-                CHECK_EQ_U64(num(p, "{", "bytes"), w->bytes, ctx);
-                CHECK_EQ_U64(num(p, "{", "lines"), w->lines, ctx);
-                CHECK_EQ_U64(num(p, "{", "accesses"), w->accesses, ctx);
+                test_check_footprint_row(p, w->bytes, w->lines, w->accesses, ctx);
             }
         }
         rows++;
@@ -147,7 +124,7 @@ static void naive_lru(const edan_exec *recs, size_t n, uint64_t *dist, size_t *n
     static uint64_t stack[16 * MAXREC];
     size_t depth = 0, k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!accesses_memory(&recs[i]))
+        if (!test_accesses_memory(&recs[i]))
             continue;
         const uint64_t lo = recs[i].addr >> 6, hi = (recs[i].addr + recs[i].insn->mem_size - 1) >> 6;
         for (uint64_t b = lo;; b++) {
@@ -192,7 +169,7 @@ static void test_nest_rows(int programs)
             size_t nb = 0, nl = 0, ns = 0, k = 0;
             for (size_t i = 0; i < n; i++) {
                 const edan_exec *r = &recs[i];
-                if (!accesses_memory(r))
+                if (!test_accesses_memory(r))
                     continue;
                 const bool in = w->head <= r->insn->pc && r->insn->pc <= w->end;
                 const uint64_t lo = r->addr >> 6, hi = (r->addr + r->insn->mem_size - 1) >> 6;
@@ -469,7 +446,7 @@ static void check_windows(const char *fw, const row_stream *s, const char *what,
     CHECK(fw != NULL, "program %d: %s: no footprint_windows", t, what);
     if (!fw)
         return;
-    CHECK_EQ_U64(num(fw, "{", "accesses"), s->n, what);
+    CHECK_EQ_U64(test_json_num(fw, "{", "accesses"), s->n, what);
     static const char *const key[] = {"blocks", "constant", "strided", "irregular"};
     double got[64];
     size_t levels = 0;
@@ -542,7 +519,7 @@ static void test_windows(const char *program, int programs)
             const edan_exec *r = &recs[i];
             edan_loops_observe(l, r, 1);
             const int tmpl = g.parts[r->id / SEG].tmpl[r->id % SEG];
-            if (!accesses_memory(r) || tmpl == T_STORE)
+            if (!test_accesses_memory(r) || tmpl == T_STORE)
                 continue;
             const bool once = runs_of[r->id] < 2;
             const int cls = tmpl == T_FRAME || tmpl == T_CONST || once ? C_CONST

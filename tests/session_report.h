@@ -1,7 +1,9 @@
 /*
  * session_report.h - records through an analysis session, for the tools'
- * tests: the session's report of recs as a string, and the distinct values
- * of an array (the naive references' count of bytes, lines and blocks).
+ * tests: the session's report of recs as a string; the distinct values of
+ * an array (the naive references' count of bytes, lines and blocks); a
+ * number of the JSON report, and a footprint or reuse row checked against
+ * the naive reference's values.
  */
 #ifndef EDAN_TESTS_SESSION_REPORT_H
 #define EDAN_TESTS_SESSION_REPORT_H
@@ -10,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "tool/session.h"
@@ -58,6 +61,45 @@ static inline uint64_t test_distinct_u64(uint64_t *v, size_t n)
     for (size_t i = 0; i < n; i++)
         d += !i || v[i] != v[i - 1];
     return d;
+}
+
+/* The number after "key": in the text that follows `within` in json (-1 if absent). */
+static inline long long test_json_num(const char *json, const char *within, const char *key)
+{
+    const char *p = json ? strstr(json, within) : NULL;
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    p = p ? strstr(p, pat) : NULL;
+    return p ? atoll(p + strlen(pat)) : -1;
+}
+
+/* Whether a record made a data access (a memory instruction that performed one, of some bytes). */
+static inline bool test_accesses_memory(const edan_exec *r)
+{
+    return r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && r->insn->mem_size;
+}
+
+/* A footprint row of JSON at p: its bytes, lines and accesses. */
+static inline void test_check_footprint_row(const char *p, uint64_t bytes, uint64_t lines, uint64_t accesses,
+                                            const char *ctx)
+{
+    CHECK_EQ_U64(test_json_num(p, "{", "bytes"), bytes, ctx);
+    CHECK_EQ_U64(test_json_num(p, "{", "lines"), lines, ctx);
+    CHECK_EQ_U64(test_json_num(p, "{", "accesses"), accesses, ctx);
+}
+
+/* A reuse row of JSON at p: its block accesses, cold ones and the first `sizes` of its "misses". */
+static inline void test_check_reuse_row(const char *p, uint64_t accesses, uint64_t cold, const uint64_t *misses,
+                                        int sizes, const char *ctx)
+{
+    CHECK_EQ_U64(test_json_num(p, "{", "accesses"), accesses, ctx);
+    CHECK_EQ_U64(test_json_num(p, "{", "cold"), cold, ctx);
+    const char *m = strstr(p, "\"misses\":[");
+    CHECK(m != NULL, "%s: no misses", ctx);
+    for (int k = 0; k < sizes && m; k++) {
+        m = k ? strchr(m, ',') + 1 : m + strlen("\"misses\":[");
+        CHECK_EQ_U64(atoll(m), misses[k], ctx);
+    }
 }
 
 #endif

@@ -51,11 +51,6 @@ static char *report(const edan_exec *recs, size_t n, size_t batch, bool json, co
     return buf ? buf : strdup("");
 }
 
-static bool accesses_memory(const edan_exec *r)
-{
-    return r->insn->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && r->insn->mem_size;
-}
-
 typedef struct want {
     uint16_t vcpu;
     uint64_t bytes, lines, accesses;              /* the footprint tool's */
@@ -73,7 +68,7 @@ static size_t naive(const edan_exec *recs, size_t n, want *w)
         x->vcpu = pool[p];
         size_t nb = 0;
         for (size_t i = 0; i < n; i++)
-            if (recs[i].vcpu == x->vcpu && accesses_memory(&recs[i])) {
+            if (recs[i].vcpu == x->vcpu && test_accesses_memory(&recs[i])) {
                 x->accesses++;
                 for (unsigned k = 0; k < recs[i].insn->mem_size; k++)
                     bytes[nb++] = recs[i].addr + k;
@@ -89,7 +84,7 @@ static size_t naive(const edan_exec *recs, size_t n, want *w)
     /* the shared stream: one LRU list, each block access's distance to its record's vCPU */
     size_t depth = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!accesses_memory(&recs[i]))
+        if (!test_accesses_memory(&recs[i]))
             continue;
         want *x = w;
         while (x->vcpu != recs[i].vcpu)
@@ -111,16 +106,6 @@ static size_t naive(const edan_exec *recs, size_t n, want *w)
         }
     }
     return nw;
-}
-
-/* The number after "key": in the text that follows `within` in json (-1 if absent). */
-static long long num(const char *json, const char *within, const char *key)
-{
-    const char *p = json ? strstr(json, within) : NULL;
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    p = p ? strstr(p, pat) : NULL;
-    return p ? atoll(p + strlen(pat)) : -1;
 }
 
 /* Where the "threads" array of the tool's object at `tool` starts and (*end) ends; NULL when absent. */
@@ -156,20 +141,11 @@ static void check_rows(const char *json, const char *tool, const want *w, size_t
         if (rows >= nw)
             break;
         const want *x = &w[rows];
-        CHECK_EQ_U64(num(p, "{", "vcpu"), x->vcpu, ctx);
-        if (reuse) {
-            CHECK_EQ_U64(num(p, "{", "accesses"), x->block_accesses, ctx);
-            CHECK_EQ_U64(num(p, "{", "cold"), x->cold, ctx);
-            const char *m = strstr(p, "\"misses\":[");
-            for (int k = 0; k < SIZES && m; k++) {
-                m = k ? strchr(m, ',') + 1 : m + strlen("\"misses\":[");
-                CHECK_EQ_U64(atoll(m), x->misses[k], ctx);
-            }
-        } else {
-            CHECK_EQ_U64(num(p, "{", "bytes"), x->bytes, ctx);
-            CHECK_EQ_U64(num(p, "{", "lines"), x->lines, ctx);
-            CHECK_EQ_U64(num(p, "{", "accesses"), x->accesses, ctx);
-        }
+        CHECK_EQ_U64(test_json_num(p, "{", "vcpu"), x->vcpu, ctx);
+        if (reuse)
+            test_check_reuse_row(p, x->block_accesses, x->cold, x->misses, SIZES, ctx);
+        else
+            test_check_footprint_row(p, x->bytes, x->lines, x->accesses, ctx);
         rows++;
         p++;
     }

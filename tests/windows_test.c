@@ -178,15 +178,6 @@ static double last_of(const char *a)
 }
 
 /* The number after "key": in the object that follows `within`. */
-static long long num(const char *json, const char *within, const char *key)
-{
-    const char *p = strstr(json, within);
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\":", key);
-    p = p ? strstr(p, pat) : NULL;
-    return p ? atoll(p + strlen(pat)) : -1;
-}
-
 static void check_tools(const edan_exec *recs, size_t n, const char *what, int t)
 {
     char *j = report(recs, n);
@@ -201,19 +192,21 @@ static void check_tools(const edan_exec *recs, size_t n, const char *what, int t
               !strcmp(reuse_window, lc_window),
           "%s %d: the loads' F(W) of --classes %s differs from --reuse-stream=loads's %s", what, t, lc_blocks,
           reuse_blocks);
-    CHECK(fw && num(fw, "{", "accesses") == num(j, "\"reuse\":", "accesses"), "%s %d: accesses", what, t);
+    CHECK(fw && test_json_num(fw, "{", "accesses") == test_json_num(j, "\"reuse\":", "accesses"), "%s %d: accesses",
+          what, t);
     /* the largest window holds the run: F_c is the class's footprint */
     static const char *const cls[] = {"constant", "strided", "irregular"};
     for (int c = 0; c < 3 && fw; c++) {
         char *a = array(fw, "{", cls[c]);
         char within[64];
         snprintf(within, sizeof within, "\"%s\":{", cls[c]);
-        const long long whole = num(strstr(lc, "\"all\":"), within, "blocks");
+        const long long whole = test_json_num(strstr(lc, "\"all\":"), within, "blocks");
         CHECK(a && last_of(a) == (double)whole, "%s %d: F_%s at the largest window %g, of the run %lld", what, t,
               cls[c], last_of(a), whole);
         free(a);
     }
-    CHECK(last_of(lc_blocks) == (double)num(lc, "\"all\":", "load_blocks"), "%s %d: F at the largest window", what, t);
+    CHECK(last_of(lc_blocks) == (double)test_json_num(lc, "\"all\":", "load_blocks"), "%s %d: F at the largest window",
+          what, t);
     free(reuse_blocks);
     free(reuse_window);
     free(lc_blocks);
