@@ -333,6 +333,22 @@ static void word_records(edan_insn table[24], edan_exec *recs, size_t n, size_t 
     }
 }
 
+/* Lane 0's numbers for recs under cfg, in *st; false (and a failed check) when the analysis fails. */
+static bool lane0_of(const edan_edag_config *cfg, const edan_exec *recs, size_t n, edan_lane_stats *st)
+{
+    edan_error err = {0};
+    edan_edag *e = edan_edag_new(cfg, &err);
+    CHECK(e != NULL, "edan_edag_new: %s", err.msg);
+    if (!e)
+        return false;
+    edan_edag_consume(e, recs, n);
+    const bool ok = edan_edag_finish(e) == 0;
+    CHECK(ok, "finish: %s", edan_edag_error(e)->msg);
+    *st = *edan_edag_lane(e, 0);
+    edan_edag_free(e);
+    return ok;
+}
+
 /*
  * For a one-lane trace: inline pages that keep the fewest bits of md for
  * which the analyzer ends them before its memory depth D is half of what
@@ -342,15 +358,10 @@ static void word_records(edan_insn table[24], edan_exec *recs, size_t n, size_t 
 static void end_inline_late(edan_edag_config *cfg, const edan_exec *recs, size_t n)
 {
     cfg->lane[0].cache.n_levels = 0;
-    edan_error err = {0};
-    edan_edag *e = edan_edag_new(cfg, &err);
-    CHECK(e != NULL, "edan_edag_new: %s", err.msg);
-    if (!e)
+    edan_lane_stats st;
+    if (!lane0_of(cfg, recs, n, &st))
         return;
-    edan_edag_consume(e, recs, n);
-    CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
-    const uint64_t D = edan_edag_lane(e, 0)->D;
-    edan_edag_free(e);
+    const uint64_t D = st.D;
     cfg->shadow_inline_md_bits = 1;
     while ((2ull << cfg->shadow_inline_md_bits) - 1 <= D / 2)
         cfg->shadow_inline_md_bits++;
@@ -368,15 +379,10 @@ static void widen_late(edan_edag_config *cfg, const edan_exec *recs, size_t n)
     for (int k = 0; k < EDAN_CLASS_COUNT; k++)
         lane->cost.cls[k] = 1;
     lane->cost.alpha = 1;
-    edan_error err = {0};
-    edan_edag *e = edan_edag_new(cfg, &err);
-    CHECK(e != NULL, "edan_edag_new: %s", err.msg);
-    if (!e)
+    edan_lane_stats st;
+    if (!lane0_of(cfg, recs, n, &st))
         return;
-    edan_edag_consume(e, recs, n);
-    CHECK(edan_edag_finish(e) == 0, "finish: %s", edan_edag_error(e)->msg);
-    const uint64_t c = (5ull << 30) / (edan_edag_lane(e, 0)->Tinf + 1) + 1;
-    edan_edag_free(e);
+    const uint64_t c = (5ull << 30) / (st.Tinf + 1) + 1;
     for (int k = 0; k < EDAN_CLASS_COUNT; k++)
         lane->cost.cls[k] = c;
     lane->cost.alpha = c;
