@@ -109,7 +109,7 @@ VALIDATION_RESULTS ?= $(BUILD)/validation/results.json
 validate: build
 	@if [ ! -x "$(GEM5)" ]; then \
 	    echo "make validate: no gem5 at $(GEM5). Build gem5 v22.1 from source with"; \
-	    echo "  sh ../shared/validation/build-gem5.sh SRC   (notes: ../shared/validation/README.md)"; \
+	    echo "  sh validation/build-gem5.sh GEM5_SOURCE_DIR   (validation/README.md)"; \
 	    echo "or point GEM5 at an existing build/RISCV/gem5.opt."; exit 2; fi
 	@python3 validation/sweep.py --gem5 "$(GEM5)" --edan $(BUILD)/edan -j $(VALIDATION_JOBS) \
 	    --latencies "$(VALIDATION_LATENCIES)" --results "$(VALIDATION_RESULTS)" "$(VALIDATION_LIST)"; \

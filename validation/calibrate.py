@@ -9,7 +9,7 @@
 #
 # It checks the machine description (hit latencies, the memory path's fixed cycles), not a program: a
 # difference here is one every program sees, and belongs in the machine file or the model, never in a
-# per-program correction. Needs riscv64-linux-gnu-gcc, gem5 (../shared/validation/build-gem5.sh).
+# per-program correction. Needs riscv64-linux-gnu-gcc, gem5 (validation/build-gem5.sh).
 import argparse
 import json
 import os
@@ -56,7 +56,7 @@ def main():
     a = ap.parse_args()
     for tool in (a.gem5, a.edan):
         if not os.access(tool, os.X_OK):
-            die("%s is missing (gem5: sh ../shared/validation/build-gem5.sh SRC; edan: make build)" % tool)
+            die("%s is missing (gem5: sh validation/build-gem5.sh SRC; edan: make build)" % tool)
     # nodes of one line: 64 fit the L1 (4 KiB), 2048 the L2 but not the L1 (128 KiB), 65536 neither (4 MiB)
     sizes = [("L1", 64, [50]), ("L2", 2048, [50]), ("memory", 65536, [50, 300])]
     with tempfile.TemporaryDirectory() as d:
