@@ -8,7 +8,9 @@
  * of the model (misses at every level, MSHRs and their targets, finite
  * bandwidth, a small window and issue queue, stores and forwarding, store
  * sets, dividers, branches, fetch blocks and L1i misses) with up to 32
- * latencies in any order, repeated and zero included.
+ * latencies in any order, repeated and zero included. The pass with many
+ * latencies runs them in 1 to 4 lane groups on threads
+ * (edan_timing_new_threaded()), which must change nothing.
  *
  * The lanes of one pass and a pass of one lane may run different builds of
  * the step (timing_lanes.h: four lanes at a time, or one), which this holds
@@ -120,10 +122,10 @@ typedef struct result {
 
 /* The model over recs at lat[0..nl-1], in batches of `batch`: out[k] at lat[k]. 0 or -1. */
 static int run(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl, size_t batch,
-               result *out)
+               int threads, result *out)
 {
     edan_error err = {0};
-    edan_timing *t = edan_timing_new(m, lat, nl, &err);
+    edan_timing *t = edan_timing_new_threaded(m, lat, nl, threads, &err);
     CHECK(t != NULL, "timing_new: %s", err.msg);
     if (!t)
         return -1;
@@ -187,12 +189,12 @@ static void test_lanes(void)
             /* now and then a latency given before (an earlier index: lat[k] itself is not set yet) */
             lat[k] =
                 k && rt_below(8) == 0 ? lat[rt_below((uint64_t)k)] : (double)rt_below(600) + 0.5 * (double)rt_below(2);
-        if (run(&m, recs, n, lat, nl, 1 + rt_below(700), many))
+        if (run(&m, recs, n, lat, nl, 1 + rt_below(700), 1 + trial % 4, many))
             return;
         for (int k = 0; k < nl; k++)
             h = digest(h, &many[k]);
         for (int k = 0; k < nl; k++) {
-            if (run(&m, recs, n, &lat[k], 1, 1 + rt_below(700), &one))
+            if (run(&m, recs, n, &lat[k], 1, 1 + rt_below(700), 1, &one))
                 return;
             lanes++;
             stalled += one.stall > 0;

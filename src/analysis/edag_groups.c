@@ -5,13 +5,12 @@
  * an edan_edag of its own fed the same records: group 0 on the caller's
  * thread, every other on the thread of its feed (trace/async.h).
  */
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/edag_internal.h"
+#include "util/thread.h"
 
 /* A group thread's stream: buffers of 8192 records (192 KiB), four in flight. */
 #define FEED_BATCH 8192
@@ -30,20 +29,10 @@ int edan_edag_cache_owner(const edan_edag_config *cfg, int k)
     return k;
 }
 
-/* Cores this process may run on (its affinity mask: taskset and containers narrow it). */
-static int available_cores(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 /* How many lane groups: at most one per thread, per distinct cache and EDAN_MAX_GROUPS. */
 int edan_edag_group_count(const edan_edag_config *cfg)
 {
-    int threads = cfg->threads ? cfg->threads : available_cores();
+    int threads = cfg->threads ? cfg->threads : edan_available_cores();
     int caches = 0;
     for (int k = 0; k < cfg->n_lanes; k++)
         caches += edan_edag_cache_owner(cfg, k) == k;

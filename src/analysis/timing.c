@@ -147,6 +147,10 @@ void edan_timing_free(edan_timing *t)
 {
     if (!t)
         return;
+    if (t->n_groups) {
+        edan_timing_free_groups(t);
+        return;
+    }
     edan_deps_free(t->deps);
     if (t->dc_ok)
         edan_cache_free(&t->dc);
@@ -185,7 +189,9 @@ void edan_timing_free(edan_timing *t)
 static void consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_timing *t = ctx;
-    if (t->width == TIMING_LV)
+    if (t->n_groups)
+        edan_timing_consume_groups(t, recs, n);
+    else if (t->width == TIMING_LV)
         edan_timing_consume_4(t, recs, n);
     else
         edan_timing_consume_1(t, recs, n);
@@ -194,6 +200,8 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
 static int finish(void *ctx)
 {
     edan_timing *t = ctx;
+    if (t->n_groups)
+        return edan_timing_finish_groups(t);
     return t->err.set ? -1 : 0;
 }
 

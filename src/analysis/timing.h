@@ -74,6 +74,14 @@ typedef struct edan_timing_counts {
 
 /* m is copied; lat_ns: n (1 .. EDAN_TIMING_MAX_LATENCIES) memory latencies in ns. NULL with err set. */
 edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n, edan_error *err);
+/*
+ * The same on lane groups on threads: threads 0 is one per core the process
+ * may use, 1 the calling thread alone (edan_timing_new()). The lanes split
+ * into at most `threads` groups of whole vectors of four lanes, each a model
+ * of its own fed the same records, in parallel; every result is the same as
+ * edan_timing_new()'s (each lane's times depend on its latency alone).
+ */
+edan_timing *edan_timing_new_threaded(const edan_machine *m, const double *lat_ns, int n, int threads, edan_error *err);
 void edan_timing_free(edan_timing *t);
 edan_consumer edan_timing_consumer(edan_timing *t);
 const edan_error *edan_timing_error(const edan_timing *t);

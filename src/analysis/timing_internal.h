@@ -16,6 +16,7 @@
 #include "analysis/memtime.h"
 #include "analysis/predictor.h"
 #include "analysis/timing.h"
+#include "trace/async.h"
 
 #define TPC EDAN_TICKS_PER_CYCLE
 #define MAXK EDAN_TIMING_MAX_LATENCIES
@@ -37,6 +38,9 @@ static inline tick max_t(tick a, tick b)
 /* Lanes the step takes at once in its widest build (timing_vec.h); the lanes are padded to a multiple of it. */
 #define TIMING_LV 4
 _Static_assert(MAXK % TIMING_LV == 0, "the lane arrays hold whole vectors");
+
+/* Lane groups at most (timing_groups.c): one per vector of lanes. */
+#define TIMING_MAX_GROUPS (MAXK / TIMING_LV)
 
 /* Row i of a table of rows of Kp lane times (edan_timing's F, C, lq, sq, st_write, div_units, id_time, id_stall). */
 #define ROW(table, i) ((table) + (size_t)(i) * (size_t)Kp)
@@ -130,6 +134,17 @@ struct edan_timing {
     uint64_t *id_count, *id_pc;
     edan_timing_counts n;
     edan_error err;
+    /*
+     * Lane groups on threads (timing_groups.c). n_groups 0: this is a model
+     * and runs the step. Else it runs nothing itself: group g, a model of its
+     * own, holds lanes [group_base[g], group_base[g + 1]), whole vectors of
+     * TIMING_LV lanes; group 0 runs on the consumer's thread, every other on
+     * the thread of its feed, each batch lent to it (trace/async.h).
+     */
+    int n_groups;
+    struct edan_timing *group[TIMING_MAX_GROUPS];
+    edan_async *feed[TIMING_MAX_GROUPS];
+    int group_base[TIMING_MAX_GROUPS + 1];
 };
 
 /*
@@ -141,5 +156,11 @@ int edan_timing_width(int K);
 /* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */
 void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
+/* A parent of lane groups (timing_groups.c): its consumer, finish and free. */
+void edan_timing_consume_groups(edan_timing *t, const edan_exec *recs, size_t n);
+int edan_timing_finish_groups(edan_timing *t);
+void edan_timing_free_groups(edan_timing *t);
+/* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */
+const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
 
 #endif

@@ -3,6 +3,9 @@
 
 const edan_error *edan_timing_error(const edan_timing *t)
 {
+    for (int g = 0; g < t->n_groups && !t->err.set; g++)
+        if (t->group[g]->err.set)
+            return &t->group[g]->err;
     return &t->err;
 }
 
@@ -11,9 +14,15 @@ int edan_timing_lanes(const edan_timing *t)
     return t->K;
 }
 
+/* what every lane shares: a parent's first group has it */
+static const edan_timing *shared(const edan_timing *t)
+{
+    return t->n_groups ? t->group[0] : t;
+}
+
 const edan_timing_counts *edan_timing_counts_get(const edan_timing *t)
 {
-    return &t->n;
+    return &shared(t)->n;
 }
 
 const edan_machine *edan_timing_machine(const edan_timing *t)
@@ -23,6 +32,7 @@ const edan_machine *edan_timing_machine(const edan_timing *t)
 
 edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
 {
+    t = edan_timing_group_of(t, &i);
     edan_timing_lane l;
     l.mem_latency_ns = t->lat_ns[i];
     l.cycles = (double)t->last_commit[i] / TPC;
@@ -33,26 +43,31 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
 
 uint32_t edan_timing_ids(const edan_timing *t)
 {
+    t = shared(t);
     return (uint32_t)t->id_cap;
 }
 
 uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
 {
+    t = shared(t);
     return id < t->id_cap ? t->id_count[id] : 0;
 }
 
 uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
 {
+    t = shared(t);
     return id < t->id_cap ? t->id_pc[id] : 0;
 }
 
 double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
 {
+    t = edan_timing_group_of(t, &k);
     return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->Kp + (size_t)k] / TPC : 0;
 }
 
 double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
 {
+    t = edan_timing_group_of(t, &k);
     return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->Kp + (size_t)k] / TPC : 0;
 }
 

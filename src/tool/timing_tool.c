@@ -134,7 +134,7 @@ static void *create(edan_session *s, edan_error *err)
         return NULL;
     }
     snprintf(t->path, sizeof t->path, "%s", path);
-    if (!(t->model = edan_timing_new(&m, lat, n, err))) {
+    if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
         destroy(t);
         return NULL;
     }

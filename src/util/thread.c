@@ -1,6 +1,8 @@
 #include "util/thread.h"
 
+#include <sched.h>
 #include <signal.h>
+#include <unistd.h>
 
 int edan_thread_start(pthread_t *thread, void *(*start)(void *), void *arg)
 {
@@ -13,4 +15,13 @@ int edan_thread_start(pthread_t *thread, void *(*start)(void *), void *arg)
     rc = pthread_create(thread, NULL, start, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     return rc;
+}
+
+int edan_available_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
 }

@@ -19,4 +19,7 @@
 /* pthread_create() with every signal blocked in the new thread; returns its result. */
 int edan_thread_start(pthread_t *thread, void *(*start)(void *), void *arg);
 
+/* Cores this process may run on: its affinity mask (taskset and containers narrow it), at least 1. */
+int edan_available_cores(void);
+
 #endif
