@@ -1,0 +1,53 @@
+#!/bin/sh
+# build.sh: builds the third-party programs of the timing model's validation against gem5
+# (docs/accuracy.md, "Programs") and writes their list for `make validate VALIDATION_LIST=...`.
+#
+#   POLYBENCH=DIR XSBENCH=DIR OLDEN=DIR GAPBS=DIR NPB=DIR sh validation/thirdparty/build.sh OUT_DIR
+#
+# Each variable names the checkout of one suite (only read); a suite whose variable is unset or empty
+# is skipped, with a line saying so. Each suite's script (SUITE.sh SRC_DIR OUT_DIR, in this
+# directory) builds its programs under OUT_DIR/SUITE/ and writes OUT_DIR/SUITE.tsv; build.sh then
+# writes OUT_DIR/programs.tsv, the lists of the suites built by this run after a comment header.
+# Errors (a suite's build failed, no suite given): a message and exit status 2.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+die() {
+    echo "build.sh: $*" >&2
+    exit 2
+}
+
+[ $# -eq 1 ] || die "usage: [POLYBENCH=DIR] [XSBENCH=DIR] [OLDEN=DIR] [GAPBS=DIR] [NPB=DIR] sh validation/thirdparty/build.sh OUT_DIR"
+mkdir -p "$1" || die "$1: cannot create"
+OUT=$(cd "$1" && pwd) || die "$1: cannot enter"
+
+built=
+for suite in polybench xsbench olden gapbs npb; do
+    var=$(echo "$suite" | tr "[:lower:]" "[:upper:]")
+    eval "src=\${$var:-}"
+    if [ -z "$src" ]; then
+        echo "build.sh: $suite skipped ($var is not set)"
+        continue
+    fi
+    if [ ! -f "$HERE/$suite.sh" ]; then
+        echo "build.sh: $suite skipped (no $HERE/$suite.sh)"
+        continue
+    fi
+    echo "build.sh: building $suite from $src"
+    rm -f "$OUT/$suite.tsv"
+    sh "$HERE/$suite.sh" "$src" "$OUT" || die "$suite: $suite.sh $src $OUT failed"
+    [ -f "$OUT/$suite.tsv" ] || die "$suite: $suite.sh wrote no $OUT/$suite.tsv"
+    built="$built $suite"
+done
+[ -n "$built" ] || die "no suite built: set at least one of POLYBENCH, XSBENCH, OLDEN, GAPBS, NPB"
+
+{
+    echo "# Third-party programs for validation/sweep.py, built by validation/thirdparty/build.sh"
+    echo "# (suites:$built). Names: fits.NAME keeps the kernel's data within the 256 KiB L2 of"
+    echo "# machines/gem5-validation.ini, spills.NAME puts it beyond. Binaries are absolute paths."
+    for suite in $built; do
+        cat "$OUT/$suite.tsv"
+    done
+} >"$OUT/programs.tsv.tmp" || die "$OUT/programs.tsv: cannot write"
+mv "$OUT/programs.tsv.tmp" "$OUT/programs.tsv" || die "$OUT/programs.tsv: cannot write"
+echo "build.sh: $(grep -vc '^#' "$OUT/programs.tsv") programs ($built ) in $OUT/programs.tsv"
