@@ -11,11 +11,9 @@
 # Errors (a suite's build failed, no suite given): a message and exit status 2.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=validation/thirdparty/common.sh
+. "$HERE/common.sh"
 
-die() {
-    echo "build.sh: $*" >&2
-    exit 2
-}
 
 [ $# -eq 1 ] || die "usage: [POLYBENCH=DIR] [XSBENCH=DIR] [OLDEN=DIR] [GAPBS=DIR] [NPB=DIR] sh validation/thirdparty/build.sh OUT_DIR"
 mkdir -p "$1" || die "$1: cannot create"

@@ -22,16 +22,13 @@
 # Environment: CXX [riscv64-linux-gnu-g++], CC [riscv64-linux-gnu-gcc] (flush.c), HOSTCXX [g++].
 # Errors: a message and exit status 2.
 set -eu
-
-die() {
-    echo "gapbs.sh: $*" >&2
-    exit 2
-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=validation/thirdparty/common.sh
+. "$HERE/common.sh"
 
 [ $# -eq 2 ] || die "usage: sh validation/thirdparty/gapbs.sh SRC_DIR OUT_DIR"
 SRC=$1
 OUT=$2
-HERE=$(cd "$(dirname "$0")" && pwd)
 CXX=${CXX:-riscv64-linux-gnu-g++}
 CC=${CC:-riscv64-linux-gnu-gcc}
 HOSTCXX=${HOSTCXX:-g++}
@@ -54,14 +51,6 @@ case $G in
 esac
 cp "$SRC"/src/*.h "$SRC"/src/*.cc "$G/src/" || die "$SRC/src: cannot copy the sources"
 
-# edit FILE PATTERN REPLACEMENT: sed 's|PATTERN|REPLACEMENT|' on FILE, which must match exactly one
-# line (a changed upstream file fails here, loudly, instead of building an unpatched program).
-edit() {
-    n=$(grep -c -- "$2" "$1" || true)
-    [ "$n" = 1 ] || die "$1: '$2' matches $n lines, expected 1 (has upstream changed?)"
-    sed "s|$2|$3|" "$1" >"$1.tmp" || die "$1: sed failed"
-    mv "$1.tmp" "$1"
-}
 
 cat >"$G/src/edan_kernel_timer.h" <<'EOF'
 // Written by validation/thirdparty/gapbs.sh: the cache flush before the kernel and the kernel's

@@ -24,16 +24,13 @@
 #
 # Environment: CC [riscv64-linux-gnu-gcc]. Errors: a message and exit status 2.
 set -eu
-
-die() {
-    echo "npb.sh: $*" >&2
-    exit 2
-}
+HERE=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=validation/thirdparty/common.sh
+. "$HERE/common.sh"
 
 [ $# -eq 2 ] || die "usage: sh validation/thirdparty/npb.sh SRC_DIR OUT_DIR"
 SRC=$1
 OUT=$2
-HERE=$(cd "$(dirname "$0")" && pwd)
 CC=${CC:-riscv64-linux-gnu-gcc}
 
 for f in CG/cg.c IS/is.c MG/mg.c MG/globals.h common/npb-C.h common/c_print_results.c \
@@ -52,14 +49,6 @@ for d in CG IS MG common; do
     cp -R "$SRC/$d" "$N/src/$d" || die "$SRC/$d: cannot copy"
 done
 
-# edit FILE PATTERN REPLACEMENT: sed 's|PATTERN|REPLACEMENT|' on FILE, which must match exactly one
-# line (a changed upstream file fails here, loudly, instead of building an unpatched program).
-edit() {
-    n=$(grep -c -- "$2" "$1" || true)
-    [ "$n" = 1 ] || die "$1: '$2' matches $n lines, expected 1 (has upstream changed?)"
-    sed "s|$2|$3|" "$1" >"$1.tmp" || die "$1: sed failed"
-    mv "$1.tmp" "$1"
-}
 
 cat >"$N/src/common/edan_kernel_timer.h" <<'EOF'
 /* Written by validation/thirdparty/npb.sh: the cache flush before the kernel and the kernel's
