@@ -30,6 +30,11 @@ SRC=$1
 JOBS=${2:-$(nproc)}
 [ -f "$SRC/SConstruct" ] && [ -d "$SRC/src/arch/riscv" ] || die "$SRC: not a gem5 source tree (no SConstruct or src/arch/riscv)"
 grep -q '22\.1' "$SRC/src/base/version.cc" 2>/dev/null || die "$SRC/src/base/version.cc: not gem5 v22.1"
+# the build embeds the top-level COPYING and LICENSE (m5.info): a checkout of only src/ and friends fails
+# after half an hour without them
+for f in COPYING LICENSE; do
+    [ -f "$SRC/$f" ] || die "$SRC/$f: missing (check out the whole tree, or at least its top-level files)"
+done
 
 PKGS="scons libprotobuf-dev protobuf-compiler libgoogle-perftools-dev python3-dev m4 zlib1g-dev libpng-dev pybind11-dev g++"
 MISSING=
