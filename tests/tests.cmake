@@ -152,6 +152,10 @@ endif()
 add_executable(timing_test tests/timing_test.c tests/random_trace.c)
 target_link_libraries(timing_test PRIVATE edan_core)
 add_test(NAME timing_model COMMAND timing_test)
+# Serializing instructions (CSR accesses, ecall, fence.i, sc), exact answers.
+add_executable(timing_serial_test tests/timing_serial_test.c)
+target_link_libraries(timing_serial_test PRIVATE edan_core)
+add_test(NAME timing_serial COMMAND timing_serial_test)
 # Its memory bandwidth calendar against a naive one.
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
 target_link_libraries(memtime_test PRIVATE edan_core)

@@ -14,7 +14,8 @@
 #
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
 # [latency] cycles and the divider units against the functional-unit pool, frontend_cycles against the O3 stage
-# delays, fetch_taken_limit against O3's fetch (it ends a cycle at a predicted-taken branch: 1),
+# delays, serialize_cycles against the delays from commit back to execute, fetch_taken_limit against
+# O3's fetch (it ends a cycle at a predicted-taken branch: 1),
 # write/alloc against the classic cache (write-back, write-allocate); fetch_block_bytes sets the
 # fetch buffer (fetchBufferSize), mshr_targets each cache's tgts_per_mshr. A file that asks for
 # anything else is refused with exit status 2. [core] predictor: tournament is gem5's TournamentBP
@@ -31,7 +32,7 @@ SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
     "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "iq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
-             "mispredict_penalty",
+             "mispredict_penalty", "serialize_cycles",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
     "l1i": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets"},
@@ -62,8 +63,11 @@ DIV_UNITS = {"int_div_units": ("IntDiv",), "fp_div_units": ("FloatDiv", "FloatSq
 # O3 stage delays from fetch to execute: fetchToDecode + decodeToRename + renameToIEW + issueToExecute.
 FRONTEND_DELAYS = ("fetchToDecodeDelay", "decodeToRenameDelay", "renameToIEWDelay",
                    "issueToExecuteDelay")
+# O3 delays from the commit of a serializing instruction (IsSerializeAfter: a CSR access, ecall,
+# fence.i; a store-conditional) to the dispatch of the next, which waits at rename for it to commit.
+SERIALIZE_DELAYS = ("commitToRenameDelay", "renameToIEWDelay", "issueToExecuteDelay")
 GEM5_DEFAULT_DELAYS = {"fetchToDecodeDelay": 1, "decodeToRenameDelay": 1, "renameToIEWDelay": 2,
-                       "issueToExecuteDelay": 1}
+                       "issueToExecuteDelay": 1, "commitToRenameDelay": 1}
 
 
 class MachineError(Exception):
@@ -144,7 +148,7 @@ def read_machine(path):
                 d[k] = v
             else:
                 d[k] = parse_int(v, where(k),
-                                 0 if k in ("mispredict_penalty", "frontend_cycles", "store_set_bytes",
+                                 0 if k in ("mispredict_penalty", "serialize_cycles", "frontend_cycles", "store_set_bytes",
                                             "fetch_taken_limit", "fetch_block_bytes") else 1)
         out[sec] = d
     for sec in SECTIONS:
@@ -189,6 +193,10 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     if core["frontend_cycles"] != front:
         problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
                         "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
+    ser = sum(delays[d] for d in SERIALIZE_DELAYS)
+    if core["serialize_cycles"] != ser:
+        problems.append("[core] serialize_cycles = %d, but gem5's O3 delays (%s) add up to %d "
+                        "(this script keeps them)" % (core["serialize_cycles"], " + ".join(SERIALIZE_DELAYS), ser))
     if core["fetch_taken_limit"] != 1:
         problems.append("[core] fetch_taken_limit = %d, but gem5's O3 fetch always ends its cycle at a "
                         "predicted-taken branch (1)" % core["fetch_taken_limit"])
@@ -380,7 +388,7 @@ def main(argv):
         cpu = root.system.cpu
         try:
             plan(machine, a.machine, a.latency, gem5_fu_latencies(cpu),
-                 {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS}, gem5_fu_units(cpu))
+                 {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS + SERIALIZE_DELAYS}, gem5_fu_units(cpu))
         except MachineError as e:
             fail(str(e))
     m5.instantiate()

@@ -49,6 +49,10 @@ typedef struct edan_machine {
      * this many bytes (a power of two; 0: loads never wait for stores they do not read) */
     uint32_t store_set_bytes;
     uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
+    /* a serializing instruction (a CSR access, ecall, ebreak, fence.i; sc only serializes after): it
+     * executes when every older instruction has committed, and the next one dispatches this many cycles
+     * after it commits (gem5: commit->rename + rename->IEW + issue->execute delays) */
+    uint32_t serialize_cycles;
     edan_predictor_kind predictor;
     uint32_t predictor_entries; /* its size (predictor.h), a power of two */
     /* cycles from issue to result per instruction class; the load, store and atomic entries are unused

@@ -55,6 +55,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->cyc = cycles(1);
     t->frontend = cycles(m->frontend_cycles);
     t->penalty = cycles(m->mispredict_penalty);
+    t->serialize = cycles(m->serialize_cycles);
     for (int c = 0; c < EDAN_CLASS_COUNT; c++)
         t->lat[c] = cycles(m->latency[c]);
     /* a load or store that performed no access (a failed sc) takes a cycle */

@@ -61,7 +61,7 @@ struct edan_timing {
     int K, Kp; /* lanes, and lanes padded to a multiple of the step's width */
     int width; /* lanes the step takes at once: 1, or TIMING_LV (AVX2) */
     double lat_ns[MAXK];
-    tick cyc, frontend, penalty, lat[EDAN_CLASS_COUNT], l1i_hit;
+    tick cyc, frontend, penalty, serialize, lat[EDAN_CLASS_COUNT], l1i_hit;
     int nlev;
     edan_deps *deps;
     /* a batch's true predecessors from the tracker: those of its record i are preds[off[i] .. off[i + 1]) */
@@ -90,6 +90,9 @@ struct edan_timing {
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
     lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
+    /* after a serializing vertex (timing_lanes.h, serializing()): the next dispatches no earlier */
+    lanes serial_at;
+    bool serial_next;
     /*
      * The issue queue (docs/model.md): an instruction dispatched at d that
      * leaves it at out holds an entry until cycle c = ceil(out / cycle)

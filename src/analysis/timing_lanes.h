@@ -29,6 +29,7 @@
 #include "analysis/predictor.h"
 #include "analysis/timing_internal.h"
 #include "analysis/timing_vec.h"
+#include "isa/riscv_ops.h"
 #include "util/grow.h"
 
 #define STEP_INLINE static inline __attribute__((always_inline)) TIMING_TARGET
@@ -222,6 +223,7 @@ typedef struct front {
     bool taken_rule, new_block, redirect;
     const tick *prevF;         /* F of the vertex before */
     const tick *rob, *lq, *sq; /* the entry v must wait for in each queue, or NULL */
+    const tick *serial;        /* after a serializing vertex: when v may dispatch, or NULL */
     tick cyc, frontend, penalty, l1i_hit;
     uint64_t taken_limit, fetch_width, dispatch_width, commit_width;
 } front;
@@ -389,6 +391,8 @@ STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
         d = lv_max(d, lv_ld(c->lq + j));
     if (c->sq)
         d = lv_max(d, lv_ld(c->sq + j));
+    if (c->serial)
+        d = lv_max(d, lv_ld(c->serial + j));
     return slot_take(&t->disp, j, iq_room(t, j, d), c->dispatch_width, c->cyc);
 }
 
@@ -503,6 +507,24 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
     return step_end(t, in);
 }
 
+/*
+ * Serializing instructions, as gem5's O3 core treats them: a CSR access
+ * (frflags and fsflags around a quiet FP comparison, rdcycle, ...), ecall,
+ * ebreak and fence.i are non-speculative (they execute once every older
+ * instruction has committed) and serialize after (the next instruction
+ * waits at rename until they commit); a store-conditional only serializes
+ * after.
+ */
+#define SERIAL_AFTER 1
+#define SERIAL_NONSPEC 2
+static inline int serializing(const edan_insn *in)
+{
+    if (in->fmt == EDAN_FMT_CSR || in->fmt == EDAN_FMT_CSRI || in->op == EDAN_OP_ECALL || in->op == EDAN_OP_EBREAK ||
+        in->op == EDAN_OP_FENCE_I)
+        return SERIAL_AFTER | SERIAL_NONSPEC;
+    return in->op == EDAN_OP_SC_W || in->op == EDAN_OP_SC_D ? SERIAL_AFTER : 0;
+}
+
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
 STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
 {
@@ -535,6 +557,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         .rob = v >= t->m.rob_entries ? ROW(t->C, (v - t->m.rob_entries) & t->rmask) : NULL,
         .lq = is_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL,
         .sq = is_store && t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL,
+        .serial = t->serial_next ? t->serial_at : NULL,
         .cyc = t->cyc,
         .frontend = t->frontend,
         .penalty = t->penalty,
@@ -544,7 +567,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         .dispatch_width = t->m.dispatch_width,
         .commit_width = t->m.commit_width,
     };
-    if (!accessed && !imiss && n_preds <= SIMPLE_PREDS)
+    const int serial = serializing(in);
+    t->serial_next = false;
+    if (!accessed && !imiss && n_preds <= SIMPLE_PREDS && !serial)
         return step_simple(t, rec, preds, n_preds, &c);
     /*
      * The stages of each lane one after the other where nothing in between
@@ -616,6 +641,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     if (any_b)
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(b + j)));
+    if (serial & SERIAL_NONSPEC) /* it executes when the vertex before has committed, a cycle for the signal */
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(t->last_commit + j) + t->cyc));
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -708,6 +736,11 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         }
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
+    }
+    if (serial) { /* the next vertex dispatches serialize_cycles after this one commits */
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(t->serial_at + j, lv_ld(t->last_commit + j) + t->serialize);
+        t->serial_next = true;
     }
     return step_end(t, in);
 }

@@ -63,6 +63,7 @@ static const key_def plain_keys[] = {
     {"core", "fp_div_units", K_U32, M(fp_div_units), 1, 64},
     {"core", "store_set_bytes", K_U32, M(store_set_bytes), 0, 4096},
     {"core", "mispredict_penalty", K_U32, M(mispredict_penalty), 0, 1000},
+    {"core", "serialize_cycles", K_U32, M(serialize_cycles), 0, 1000},
     {"core", "predictor", K_PRED, M(predictor), 0, 0},
     {"core", "predictor_entries", K_U32, M(predictor_entries), 4, 1u << 24},
     {"latency", "int", K_LATENCY, EDAN_CLASS_INT, 0, 0},

@@ -1,0 +1,122 @@
+/*
+ * timing_check.h - what the timing model's tests with exact answers share
+ * (timing_test.c, timing_serial_test.c): a test machine, the model over a
+ * stream, and instructions built by hand.
+ *
+ * A test machine has zero hit latencies and a bandwidth so high that a
+ * transfer takes no time, unless a case says otherwise, so a miss costs the
+ * memory latency exactly. Its first fetch misses the L1i: every stream
+ * starts one memory latency late.
+ */
+#ifndef EDAN_TESTS_TIMING_CHECK_H
+#define EDAN_TESTS_TIMING_CHECK_H
+
+#include <string.h>
+
+#include "analysis/timing.h"
+#include "check.h"
+
+#define LINE 128u
+#define MAXN 4096
+
+static inline edan_machine base_machine(void)
+{
+    edan_machine m;
+    memset(&m, 0, sizeof m);
+    strcpy(m.name, "test");
+    m.clock_ghz = 1.0;
+    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 1u << 20;
+    m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = MAXN;
+    m.int_div_units = m.fp_div_units = 1024;
+    m.predictor = EDAN_PRED_BIMODAL;
+    m.predictor_entries = 16;
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        m.latency[c] = 1;
+    edan_cache_level_config wb = {1u << 15, LINE, 2, true, true};
+    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024, 1024};
+    m.n_data_levels = 2;
+    m.data[0] = (edan_machine_cache){wb, 0, 1024, 1024};
+    wb.size = 1u << 18;
+    wb.ways = 8;
+    m.data[1] = (edan_machine_cache){wb, 0, 1024, 1024};
+    m.mem_latency_ns = 100;
+    m.mem_bandwidth_gbs = 1e6;
+    return m;
+}
+
+/* The model over recs in batches of `batch`; cycles[i] at lat[i]. 0 or -1. */
+static inline int predict(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl,
+                          size_t batch, double *cycles, edan_timing_counts *counts)
+{
+    edan_error err = {0};
+    for (int k = 0; k < nl; k++)
+        cycles[k] = -1;
+    edan_timing *t = edan_timing_new(m, lat, nl, &err);
+    CHECK(t != NULL, "timing_new: %s", err.msg);
+    if (!t)
+        return -1;
+    edan_consumer c = edan_timing_consumer(t);
+    for (size_t i = 0; i < n; i += batch)
+        c.consume(c.ctx, recs + i, n - i < batch ? n - i : batch);
+    int rc = c.finish(c.ctx);
+    CHECK(rc == 0, "finish: %s", edan_timing_error(t)->msg);
+    for (int k = 0; k < nl; k++)
+        cycles[k] = edan_timing_lane_get(t, k).cycles;
+    if (counts)
+        *counts = *edan_timing_counts_get(t);
+    edan_timing_free(t);
+    return rc;
+}
+
+static inline edan_insn load(uint8_t dst, uint8_t src, uint64_t pc)
+{
+    edan_insn in;
+    memset(&in, 0, sizeof in);
+    in.pc = pc;
+    in.size = 4;
+    in.cls = EDAN_CLASS_LOAD;
+    in.mem = EDAN_MEM_LOAD;
+    in.mem_size = 8;
+    in.n_src = 1;
+    in.src[0] = src;
+    in.n_dst = 1;
+    in.dst = dst;
+    return in;
+}
+
+static inline edan_insn add(uint8_t dst, uint8_t src, uint64_t pc)
+{
+    edan_insn in = load(dst, src, pc);
+    in.cls = EDAN_CLASS_INT;
+    in.mem = EDAN_MEM_NONE;
+    in.mem_size = 0;
+    return in;
+}
+
+static inline edan_exec rec(const edan_insn *in, uint64_t addr)
+{
+    edan_exec r;
+    memset(&r, 0, sizeof r);
+    r.insn = in;
+    r.addr = addr;
+    return r;
+}
+
+/* A distinct line for the i-th access: every access misses every level. */
+static inline uint64_t fresh(size_t i)
+{
+    return 0x10000000ull + i * LINE;
+}
+
+static const double LAT[2] = {100, 200};
+
+/* cycles at 200 ns minus cycles at 100 ns, in units of 100 cycles: how many latencies the stream exposes */
+static inline double exposed(const edan_machine *m, const edan_exec *recs, size_t n)
+{
+    double c[2];
+    if (predict(m, recs, n, LAT, 2, 64, c, NULL))
+        return -1;
+    return (c[1] - c[0]) / 100.0;
+}
+
+#endif
