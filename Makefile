@@ -105,6 +105,13 @@ VALIDATION_LIST ?= validation/programs.tsv
 VALIDATION_JOBS ?= 1
 VALIDATION_LATENCIES ?= 50,100,150,200,250,300
 VALIDATION_RESULTS ?= $(BUILD)/validation/results.json
+# The third-party programs (validation/thirdparty/README.md): POLYBENCH, XSBENCH, OLDEN, GAPBS and NPB
+# name checkouts (make validation-programs POLYBENCH=DIR ...); their list is $(THIRDPARTY)/programs.tsv.
+THIRDPARTY ?= $(BUILD)/validation/thirdparty
+.PHONY: validation-programs
+validation-programs:
+	@sh validation/thirdparty/build.sh "$(THIRDPARTY)"
+
 .PHONY: validate
 validate: build
 	@if [ ! -x "$(GEM5)" ]; then \
