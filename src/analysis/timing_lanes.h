@@ -517,12 +517,23 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
  */
 #define SERIAL_AFTER 1
 #define SERIAL_NONSPEC 2
+/* by mnemonic: a table, one load a vertex (CSR pseudo-instructions such as frflags decode to csrrs) */
+static const uint8_t serial_ops[EDAN_OP_COUNT] = {
+    [EDAN_OP_CSRRW] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRS] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRC] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRWI] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRSI] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRCI] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_ECALL] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_EBREAK] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_FENCE_I] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_SC_W] = SERIAL_AFTER,
+    [EDAN_OP_SC_D] = SERIAL_AFTER,
+};
 static inline int serializing(const edan_insn *in)
 {
-    if (in->fmt == EDAN_FMT_CSR || in->fmt == EDAN_FMT_CSRI || in->op == EDAN_OP_ECALL || in->op == EDAN_OP_EBREAK ||
-        in->op == EDAN_OP_FENCE_I)
-        return SERIAL_AFTER | SERIAL_NONSPEC;
-    return in->op == EDAN_OP_SC_W || in->op == EDAN_OP_SC_D ? SERIAL_AFTER : 0;
+    return in->op < EDAN_OP_COUNT ? serial_ops[in->op] : 0;
 }
 
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
