@@ -69,6 +69,7 @@ typedef struct edan_timing_counts {
     uint64_t ram_bytes;   /* bytes moved to and from memory, write-backs included */
     uint64_t branches;    /* conditional branches */
     uint64_t mispredicts; /* of those */
+    uint64_t serializing; /* serializing instructions: CSR accesses, ecall, ebreak, fence.i, sc */
     uint64_t unaddressed; /* instructions without an address (text traces): not fetched, branches not predicted */
 } edan_timing_counts;
 

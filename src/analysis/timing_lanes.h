@@ -749,6 +749,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         t->n_stores++;
     }
     if (serial) { /* the next vertex dispatches serialize_cycles after this one commits */
+        t->n.serializing++;
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(t->serial_at + j, lv_ld(t->last_commit + j) + t->serialize);
         t->serial_next = true;

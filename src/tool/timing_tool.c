@@ -367,6 +367,11 @@ static void report_text(const timing_tool *t, FILE *f)
                 c->level_misses[l]);
     fprintf(f, "  memory lines read         %" PRIu64 " (%" PRIu64 " bytes moved)\n", c->ram_lines, c->ram_bytes);
     fprintf(f, "  branches / mispredicted   %" PRIu64 " / %" PRIu64 "\n", c->branches, c->mispredicts);
+    if (c->serializing)
+        fprintf(f,
+                "  serializing instructions  %" PRIu64
+                " (CSR accesses such as frflags, ecall, sc: each drains the window)\n",
+                c->serializing);
     if (t->have_elf) {
         rows_text(t, f, t->funcs, t->n_funcs, false);
         rows_text(t, f, t->lines, t->n_lines, true);
@@ -422,8 +427,8 @@ static void report_json(const timing_tool *t, FILE *f)
                 c->level_misses[l]);
     fprintf(f,
             "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
-            ",\"mispredicts\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
-            c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->unaddressed);
+            ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
+            c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
     rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
     rows_json(t, f, "lines", t->lines, t->n_lines, true);
     fputc('}', f);
