@@ -3,7 +3,9 @@
 # on the same machine file: the pointer chase of validation/calibrate/chase.c (one 64-byte node a line,
 # a random cycle) at a size that fits each level, walked twice (STEPS and 2 x STEPS) so that the
 # difference cancels what the walk's start costs; memory at two latencies, whose difference is the
-# slope. Prints one table: cycles a step in gem5, in the model, and their difference.
+# slope. Then the cost of a serializing instruction ([core] serialize_cycles): the loop of
+# validation/calibrate/serial.c, an frflags and three adds an iteration, run the same two ways.
+# Prints one table: cycles a step in gem5, in the model, and their difference.
 #
 #   python3 validation/calibrate.py [--gem5 PATH] [--edan PATH] [--machine FILE] [--steps N]
 #
@@ -38,8 +40,8 @@ def gem5_seconds(gem5, machine, binary, args, latency, outdir):
     return times[-1]
 
 
-def edan_cycles(edan, machine, binary, args, latencies):
-    cmd = [edan, "run", "--json", "--filter=chase", "--machine=" + machine,
+def edan_cycles(edan, machine, binary, kernel, args, latencies):
+    cmd = [edan, "run", "--json", "--filter=" + kernel, "--machine=" + machine,
            "--mem-latency=" + ",".join(str(x) for x in latencies), binary] + [str(a) for a in args]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode != 0:
@@ -57,25 +59,28 @@ def main():
     for tool in (a.gem5, a.edan):
         if not os.access(tool, os.X_OK):
             die("%s is missing (gem5: sh validation/build-gem5.sh SRC; edan: make build)" % tool)
-    # nodes of one line: 64 fit the L1 (4 KiB), 2048 the L2 but not the L1 (128 KiB), 65536 neither (4 MiB)
-    sizes = [("L1", 64, [50]), ("L2", 2048, [50]), ("memory", 65536, [50, 300])]
+    # chase: nodes of one line: 64 fit the L1 (4 KiB), 2048 the L2 but not the L1 (128 KiB), 65536 neither
+    # (4 MiB); serial: no data. (name, program, arguments before STEPS, latencies)
+    cases = [("L1", "chase", [64], [50]), ("L2", "chase", [2048], [50]), ("memory", "chase", [65536], [50, 300]),
+             ("serializing", "serial", [], [50])]
+    ghz = 1.0
+    with open(a.machine) as f:
+        for line in f:
+            m = re.match(r"\s*clock_ghz\s*=\s*([0-9.]+)", line)
+            if m:
+                ghz = float(m.group(1))
     with tempfile.TemporaryDirectory() as d:
-        binary = os.path.join(d, "chase")
-        subprocess.run(["riscv64-linux-gnu-gcc", "-O2", "-g", "-static", "-o", binary,
-                        os.path.join(HERE, "calibrate", "chase.c")], check=True)
-        print("| level | latency ns | gem5 cycles a step | model cycles a step | model - gem5 |")
+        for prog in ("chase", "serial"):
+            subprocess.run(["riscv64-linux-gnu-gcc", "-O2", "-g", "-static", "-o", os.path.join(d, prog),
+                            os.path.join(HERE, "calibrate", prog + ".c")], check=True)
+        print("| case | latency ns | gem5 cycles a step | model cycles a step | model - gem5 |")
         print("|---|---|---|---|---|")
-        for name, nodes, lats in sizes:
-            ghz = 1.0
-            with open(a.machine) as f:
-                for line in f:
-                    m = re.match(r"\s*clock_ghz\s*=\s*([0-9.]+)", line)
-                    if m:
-                        ghz = float(m.group(1))
+        for name, prog, args, lats in cases:
+            binary = os.path.join(d, prog)
             steps = (a.steps, 2 * a.steps)
-            model = [edan_cycles(a.edan, a.machine, binary, [nodes, s], lats) for s in steps]
+            model = [edan_cycles(a.edan, a.machine, binary, prog, args + [s], lats) for s in steps]
             for i, lat in enumerate(lats):
-                g = [gem5_seconds(a.gem5, a.machine, binary, [nodes, s], lat, os.path.join(d, "m5")) for s in steps]
+                g = [gem5_seconds(a.gem5, a.machine, binary, args + [s], lat, os.path.join(d, "m5")) for s in steps]
                 g_step = (g[1] - g[0]) * ghz * 1e9 / a.steps
                 m_step = (model[1][i] - model[0][i]) / a.steps
                 print("| %s | %g | %.2f | %.2f | %+.2f |" % (name, lat, g_step, m_step, m_step - g_step))
