@@ -44,28 +44,46 @@ static inline edan_machine base_machine(void)
     return m;
 }
 
-/* The model over recs in batches of `batch`; cycles[i] at lat[i]. 0 or -1. */
-static inline int predict(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl,
-                          size_t batch, double *cycles, edan_timing_counts *counts)
+/*
+ * The model, on `threads` lane groups (edan_timing_new_threaded()), over recs
+ * in batches of `batch`, finished: NULL after a failed check. The caller
+ * frees it.
+ */
+static inline edan_timing *timing_run(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl,
+                                      size_t batch, int threads)
 {
     edan_error err = {0};
-    for (int k = 0; k < nl; k++)
-        cycles[k] = -1;
-    edan_timing *t = edan_timing_new(m, lat, nl, &err);
+    edan_timing *t = edan_timing_new_threaded(m, lat, nl, threads, &err);
     CHECK(t != NULL, "timing_new: %s", err.msg);
     if (!t)
-        return -1;
+        return NULL;
     edan_consumer c = edan_timing_consumer(t);
     for (size_t i = 0; i < n; i += batch)
         c.consume(c.ctx, recs + i, n - i < batch ? n - i : batch);
     int rc = c.finish(c.ctx);
     CHECK(rc == 0, "finish: %s", edan_timing_error(t)->msg);
+    if (rc) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The model over recs in batches of `batch`; cycles[i] at lat[i]. 0 or -1. */
+static inline int predict(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl,
+                          size_t batch, double *cycles, edan_timing_counts *counts)
+{
+    for (int k = 0; k < nl; k++)
+        cycles[k] = -1;
+    edan_timing *t = timing_run(m, recs, n, lat, nl, batch, 1);
+    if (!t)
+        return -1;
     for (int k = 0; k < nl; k++)
         cycles[k] = edan_timing_lane_get(t, k).cycles;
     if (counts)
         *counts = *edan_timing_counts_get(t);
     edan_timing_free(t);
-    return rc;
+    return 0;
 }
 
 static inline edan_insn load(uint8_t dst, uint8_t src, uint64_t pc)

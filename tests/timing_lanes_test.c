@@ -27,8 +27,9 @@
 #include "check.h"
 #include "isa/riscv_ops.h"
 #include "random_trace.h"
+#include "timing_check.h"
 
-#define MAXN 4000
+#define NRECS 4000
 #define NIDS 40
 
 /* A small machine where every limit bites on a random stream. */
@@ -131,16 +132,9 @@ typedef struct result {
 static int run(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl, size_t batch,
                int threads, result *out)
 {
-    edan_error err = {0};
-    edan_timing *t = edan_timing_new_threaded(m, lat, nl, threads, &err);
-    CHECK(t != NULL, "timing_new: %s", err.msg);
+    edan_timing *t = timing_run(m, recs, n, lat, nl, batch, threads);
     if (!t)
         return -1;
-    edan_consumer c = edan_timing_consumer(t);
-    for (size_t i = 0; i < n; i += batch)
-        c.consume(c.ctx, recs + i, n - i < batch ? n - i : batch);
-    int rc = c.finish(c.ctx);
-    CHECK(rc == 0, "finish: %s", edan_timing_error(t)->msg);
     for (int k = 0; k < nl; k++) {
         memset(&out[k], 0, sizeof out[k]);
         edan_timing_lane l = edan_timing_lane_get(t, k);
@@ -153,7 +147,7 @@ static int run(const edan_machine *m, const edan_exec *recs, size_t n, const dou
         out[k].counts = *edan_timing_counts_get(t);
     }
     edan_timing_free(t);
-    return rc;
+    return 0;
 }
 
 static bool same(const result *a, const result *b)
@@ -178,14 +172,14 @@ static uint64_t digest(uint64_t h, const result *r)
 
 static void test_lanes(void)
 {
-    static edan_exec recs[MAXN];
+    static edan_exec recs[NRECS];
     static edan_insn table[NIDS];
     static result many[EDAN_TIMING_MAX_LATENCIES], one;
     int bad = 0, lanes = 0, stalled = 0, spread = 0;
     uint64_t h = 0xcbf29ce484222325ull;
     for (int trial = 0; trial < 80; trial++) {
         rt_seed(4242 + (uint64_t)trial);
-        const size_t n = 1 + rt_below(MAXN);
+        const size_t n = 1 + rt_below(NRECS);
         edan_machine m = small_machine();
         random_stream(table, recs, n);
         int nl = 1 + (int)rt_below(EDAN_TIMING_MAX_LATENCIES);

@@ -34,7 +34,7 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
     return ok;
 }
 
-edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n, edan_error *err)
+edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int n, edan_error *err)
 {
     if (!machine_ok(m, err))
         return NULL;
@@ -49,6 +49,16 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     }
     t->m = *m;
     t->K = n;
+    for (int k = 0; k < n; k++)
+        t->lat_ns[k] = lat_ns[k];
+    return t;
+}
+
+edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n, edan_error *err)
+{
+    edan_timing *t = edan_timing_alloc(m, lat_ns, n, err);
+    if (!t)
+        return NULL;
     t->width = edan_timing_width(n);
     t->Kp = (n + t->width - 1) / t->width * t->width;
     t->nlev = m->n_data_levels;
@@ -63,7 +73,6 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->l1i_hit = cycles(m->l1i.hit_latency);
     tick memlat[MAXK];
     for (int k = 0; k < n; k++) {
-        t->lat_ns[k] = lat_ns[k];
         double ticks = lat_ns[k] * m->clock_ghz * TPC;
         if (!(lat_ns[k] >= 0) || lat_ns[k] > 1e6 || ticks > 1e12) {
             edan_error_set(err, "memory latency %g ns is out of range", lat_ns[k]);

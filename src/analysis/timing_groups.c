@@ -28,17 +28,11 @@ edan_timing *edan_timing_new_threaded(const edan_machine *m, const double *lat_n
         groups = vectors;
     if (groups > TIMING_MAX_GROUPS)
         groups = TIMING_MAX_GROUPS;
-    if (groups <= 1 || n > MAXK)
+    if (groups <= 1)
         return edan_timing_new(m, lat_ns, n, err);
-    edan_timing *t = calloc(1, sizeof *t);
-    if (!t) {
-        edan_error_set(err, "out of memory for the timing model");
+    edan_timing *t = edan_timing_alloc(m, lat_ns, n, err);
+    if (!t)
         return NULL;
-    }
-    t->m = *m;
-    t->K = n;
-    for (int k = 0; k < n; k++)
-        t->lat_ns[k] = lat_ns[k];
     /* group g takes vectors [g * vectors / groups, (g + 1) * vectors / groups) */
     for (int g = 0; g <= groups; g++) {
         const int lane = g * vectors / groups * TIMING_LV;

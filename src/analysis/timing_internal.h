@@ -159,6 +159,9 @@ int edan_timing_width(int K);
 /* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */
 void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
+/* A model's state zeroed but its machine, lanes and latencies; NULL with err set for a machine or a
+ * count of latencies the model cannot take (timing.c). */
+edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int n, edan_error *err);
 /* A parent of lane groups (timing_groups.c): its consumer, finish and free. */
 void edan_timing_consume_groups(edan_timing *t, const edan_exec *recs, size_t n);
 int edan_timing_finish_groups(edan_timing *t);
