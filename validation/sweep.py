@@ -30,7 +30,8 @@
 # simulates the whole program, and its time is the one the program prints around the kernel
 # (or simSeconds, which then includes the program's set-up: say so when comparing).
 #
-# gem5 results are keyed by the binary's and the machine file's contents, the arguments and the
+# gem5 results are keyed by the binary's contents, the gem5 parameters the machine file gives
+# (gem5_machine.py's plan: a key only edan's model reads changes no gem5 result), the arguments and the
 # latency; edan results by the binary, the arguments, the kernel and edan's own binary and plugin, so
 # rebuilding edan reruns edan and nothing else. Errors: a message and exit status 2.
 import concurrent.futures
@@ -149,6 +150,20 @@ def machine_l1d_cache(machine):
     size = d["size"]
     text = "%dK" % (size >> 10) if size % 1024 == 0 else str(size)
     return "%s,line=%d,ways=%d,write=%s,alloc=%s" % (text, d["line"], d["ways"], d["write"], d["alloc"]), m
+
+
+def gem5_machine_digest(machine):
+    """What gem5's results depend on: gem5_machine.py's plan for the machine (the gem5 parameters, at a
+    fixed memory latency, which each run sets), not the file itself, so a key gem5 has no parameter for
+    (mispredict_penalty, serialize_cycles, which edan's model reads) keeps gem5's results."""
+    sys.path.insert(0, HERE)
+    import gem5_machine
+    try:
+        p = gem5_machine.plan(gem5_machine.read_machine(machine), machine, latency_ns=0)
+    except gem5_machine.MachineError as e:
+        die(str(e))
+    p.pop("notes", None)
+    return hashlib.sha256(json.dumps(p, sort_keys=True).encode()).hexdigest()[:16]
 
 
 class Results:
@@ -433,6 +448,7 @@ def main(argv):
     opts.workdir = os.path.join(os.path.dirname(os.path.abspath(opts.results)), "work")
     os.makedirs(opts.workdir, exist_ok=True)
     mdig = digest(opts.machine)
+    gdig = gem5_machine_digest(opts.machine)
 
     gem5_keys, lambda_keys, model_keys, jobs = {}, {}, {}, []
     for p in progs:
@@ -444,7 +460,7 @@ def main(argv):
             except Failure as e:
                 die("%s: time=trace: %s" % (p["name"], e))
         for lat in opts.latencies:
-            k = key_of("gem5", bd, p["args"], mdig, float(lat), p["kernel"] if traced else None)
+            k = key_of("gem5", bd, p["args"], gdig, float(lat), p["kernel"] if traced else None)
             gem5_keys[(p["name"], lat)] = k
             if not opts.no_gem5 and (opts.force or results.get("gem5", k) is None):
                 jobs.append(("gem5", k, p, lat))
