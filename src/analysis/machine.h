@@ -51,7 +51,7 @@ typedef struct edan_machine {
     uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
     /* a serializing instruction (a CSR access, ecall, ebreak, fence.i; sc only serializes after): it
      * executes when every older instruction has committed, and the next one dispatches this many cycles
-     * after it commits (gem5: commit->rename + rename->IEW + issue->execute delays) */
+     * after it commits (the pipeline's refill; validation/calibrate.py measures it in gem5) */
     uint32_t serialize_cycles;
     edan_predictor_kind predictor;
     uint32_t predictor_entries; /* its size (predictor.h), a power of two */
