@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 import memgaze_rules  # noqa: E402
 
