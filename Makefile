@@ -5,7 +5,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build sanitize-build demo test test-fast fuzz fuzz-memgaze bench bench-quick bench-instructions clean format
+.PHONY: all deps build sanitize-build demo test test-fast check-memgaze fuzz fuzz-memgaze bench bench-quick bench-instructions clean format
 
 all: build
 
@@ -31,6 +31,18 @@ test: build sanitize-build
 
 test-fast: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# MemGaze's five full check cases (pnnl/memgaze, mem-anlys/check/), as memgaze_gold_tables checks the cuts of
+# them vendored in tests/data/memgaze/: each .gold table and the .gold-oe per-function lines byte for byte.
+# MEMGAZE is a clone of https://github.com/pnnl/memgaze (its check cases are those of commit 5545a59).
+MEMGAZE ?=
+check-memgaze:
+	@if [ -z "$(MEMGAZE)" ] || [ ! -d "$(MEMGAZE)/mem-anlys/check" ]; then \
+	    echo "make check-memgaze: no MemGaze checkout at '$(MEMGAZE)' (no $(MEMGAZE)/mem-anlys/check/). Clone it with"; \
+	    echo "  git clone https://github.com/pnnl/memgaze path/to/memgaze"; \
+	    echo "and give its path: make check-memgaze MEMGAZE=path/to/memgaze"; exit 2; fi
+	@$(MAKE) --no-print-directory build
+	@python3 tests/memgaze_check_test.py $(BUILD) . --full "$(MEMGAZE)/mem-anlys/check"
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

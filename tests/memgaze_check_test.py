@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""MemGaze's own check cases: edan's footprint tables byte for byte equal to MemGaze's .gold files.
+"""MemGaze's check cases: edan's footprint tables byte for byte equal to MemGaze's .gold files.
 
-usage: memgaze_check_test.py BUILD_DIR SOURCE_DIR
+usage: memgaze_check_test.py BUILD_DIR SOURCE_DIR [--full CHECK_DIR]
 
-The cases (pnnl/memgaze, mem-anlys/check/ at commit 5545a59: five sampled load traces with MemGaze's inputs and
-its outputs) are read from $EDAN_MEMGAZE_CHECK, or from ../shared/memgaze-check beside the source tree. Each case
-C-...-pN/ holds C-...-pN.trace, .binanlys, .hpcstruct, .gold and .gold-oe; N is the sampling period. For each,
+The cases come from pnnl/memgaze, mem-anlys/check/ (commit 5545a59; BSD licensed): sampled load traces with
+MemGaze's inputs and its outputs. Each case C-...-pN/ holds C-...-pN.trace, .binanlys, .hpcstruct, .gold and
+.gold-oe; N is the sampling period. For each,
     edan locality --memgaze-table --load-classes=C.binanlys --period=N --output=OUT C.trace
 must write exactly C.gold, and with --hpcstruct=C.hpcstruct --functions-output=F, F must hold exactly the
 per-function lines of MemGaze's printout C.gold-oe (those naming a 'StartIP:'), the table staying the same.
-Without the folder the test fails: it cannot be skipped by accident.
 
-Also the command line of the mode: bad arguments and bad files exit with status 2 and a message naming them, and
---output is not touched when the table cannot be made. Prints 'N passed, N failed'; exits 1 on a failure.
+Always: the cases vendored in SOURCE_DIR/tests/data/memgaze/ (cuts of three of MemGaze's cases, their .gold
+files written by MemGaze's own analyzer: that folder's README), which together must exercise every rule
+of tests/memgaze_rules.py, and the command line of the mode on one of them. With --full CHECK_DIR (make
+check-memgaze), or $EDAN_MEMGAZE_CHECK naming such a folder: also MemGaze's five full cases from it, and the
+test fails if one is missing. Prints 'N passed, N failed'; exits 1 on a failure, 2 on bad arguments.
 """
 import os
 import re
@@ -22,8 +24,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import memgaze_rules  # noqa: E402 (tests/memgaze_rules.py)
+
 # the five cases of MemGaze's check/Makefile
-CASES = [
+FULL_CASES = [
     "ubench-O3-n500k-buf8k-p100000",
     "minivite-v1-O3-n300k-buf8k-p10000000-part1",
     "minivite-v1-O3-n300k-buf8k-p10000000-part2",
@@ -53,8 +58,8 @@ def first_difference(got, want):
     return "same lines, different bytes (line ends?)"
 
 
-def gold_tables(edan, folder, tmp):
-    for case in CASES:
+def gold_tables(edan, folder, cases, tmp):
+    for case in cases:
         d = os.path.join(folder, case)
         period = re.search(r"-p(\d+)", case).group(1)
         out = os.path.join(tmp, case + ".out")
@@ -92,8 +97,24 @@ def gold_tables(edan, folder, tmp):
             print(f"{case}: per-function footprints byte-identical to the {lines} lines of .gold-oe")
 
 
-def command_line(edan, folder, tmp):
-    case = CASES[0]
+def rules_exercised(folder, cases, required):
+    """The rules model agrees with each .gold; with REQUIRED, the cases together exercise every rule."""
+    seen = {}
+    for case in cases:
+        d = os.path.join(folder, case)
+        ev, table = memgaze_rules.analyse(d, case, memgaze_rules.period_of(case))
+        bad = memgaze_rules.check_gold(d, case, table)
+        check(not bad, f"{case}: tests/memgaze_rules.py's model disagrees with the .gold: {bad}")
+        for key, n in ev.items():
+            if n:
+                seen.setdefault(key, []).append(case)
+    for key, what in memgaze_rules.RULES:
+        print(f"rule {what}: {len(seen.get(key, []))} of {len(cases)} cases")
+        if required:
+            check(key in seen, f"no vendored case exercises rule {what}")
+
+
+def command_line(edan, folder, case, tmp):
     d = os.path.join(folder, case)
     trace, classes = f"{d}/{case}.trace", f"{d}/{case}.binanlys"
 
@@ -133,11 +154,13 @@ def command_line(edan, folder, tmp):
     # a trace cut in the middle of a line: refused with its last line, and --output left as it was
     cut = os.path.join(tmp, "cut.trace")
     with open(trace, "rb") as f, open(cut, "wb") as g:
-        g.write(f.read()[:100000])
+        data = f.read()
+        g.write(data[:len(data) // 2])
     out = os.path.join(tmp, "kept.out")
     with open(out, "w") as f:
         f.write("keep me\n")
-    r = run(mg + ["--period=100000", f"--output={out}", cut])
+    period = memgaze_rules.period_of(case)
+    r = run(mg + [f"--period={period}", f"--output={out}", cut])
     with open(out) as f:
         kept = f.read()
     check(r.returncode == 2 and re.search(r"cut\.trace:\d+: .*no newline", r.stderr) and kept == "keep me\n",
@@ -153,7 +176,7 @@ def command_line(edan, folder, tmp):
     fifo = os.path.join(tmp, "table.fifo")
     os.mkfifo(fifo)
     reader = subprocess.Popen(["cat", fifo], stdout=subprocess.PIPE)
-    r = subprocess.run([edan, "locality"] + mg + ["--period=100000", f"--output={fifo}", trace],
+    r = subprocess.run([edan, "locality"] + mg + [f"--period={period}", f"--output={fifo}", trace],
                        capture_output=True, text=True, timeout=120)
     try:
         piped, _ = reader.communicate(timeout=30)
@@ -167,27 +190,52 @@ def command_line(edan, folder, tmp):
     r = run(["--help"])
     check(r.returncode == 0 and "--memgaze-table" in r.stdout, "--help")
     # standard output is the default
-    r = run(mg + ["--period=100000", trace])
+    r = run(mg + [f"--period={period}", trace])
     with open(f"{d}/{case}.gold") as f:
         check(r.returncode == 0 and r.stdout == f.read(), "the table on standard output")
 
 
+def vendored_cases(folder):
+    """The vendored cases: the folders of SOURCE_DIR/tests/data/memgaze holding their own .gold."""
+    if not os.path.isdir(folder):
+        return []
+    return sorted(c for c in os.listdir(folder) if os.path.isfile(os.path.join(folder, c, c + ".gold")))
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    build, source = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    full = None
+    if len(args) == 4 and args[2] == "--full":
+        full = args[3]
+        args = args[:2]
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    build, source = args
+    full = full or os.environ.get("EDAN_MEMGAZE_CHECK")
     edan = os.path.join(build, "edan")
-    folder = os.environ.get("EDAN_MEMGAZE_CHECK") or os.path.join(source, "..", "shared", "memgaze-check")
-    folder = os.path.abspath(folder)
-    missing = [c for c in CASES if not os.path.isdir(os.path.join(folder, c))]
-    if missing:
-        print(f"FAILED: MemGaze's check cases are not in {folder} (missing: {', '.join(missing)}).\n"
-              "Set EDAN_MEMGAZE_CHECK to the folder holding them (pnnl/memgaze mem-anlys/check/ at commit 5545a59).")
+    vendored = os.path.join(os.path.abspath(source), "tests", "data", "memgaze")
+    cases = vendored_cases(vendored)
+    if not cases:
+        print(f"FAILED: no MemGaze check case in {vendored}")
         sys.exit(1)
+    if full:
+        full = os.path.abspath(full)
+        missing = [c for c in FULL_CASES if not os.path.isfile(os.path.join(full, c, c + ".trace"))]
+        if missing:
+            print(f"FAILED: MemGaze's check cases are not in {full} (missing: {', '.join(missing)}).\n"
+                  "Give the mem-anlys/check folder of a pnnl/memgaze checkout (its cases are those of commit 5545a59).")
+            sys.exit(1)
     tmp = tempfile.mkdtemp(prefix="edan_memgaze_")
     try:
-        gold_tables(edan, folder, tmp)
-        command_line(edan, folder, tmp)
+        gold_tables(edan, vendored, cases, tmp)
+        rules_exercised(vendored, cases, True)
+        # the command line on the vendored case with several samples and an unknown instruction
+        command_line(edan, vendored, next(c for c in cases if c.startswith("ubench") and "+" in c), tmp)
+        if full:
+            print(f"MemGaze's five full cases in {full}:")
+            gold_tables(edan, full, FULL_CASES, tmp)
+            rules_exercised(full, FULL_CASES, False)
     finally:
         shutil.rmtree(tmp)
     print(f"{passed} passed, {failed} failed")

@@ -131,6 +131,11 @@ if(PYTHON3)
                                        ${CMAKE_SOURCE_DIR})
 endif()
 
+# The repository stands alone: no tracked file points into a folder beside the checkout.
+if(PYTHON3)
+  add_test(NAME standalone_repository COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/standalone_test.py
+                                              ${CMAKE_SOURCE_DIR})
+endif()
 # The layers of src/: no upward include, no modules that include each other (and the checker on trees it makes).
 if(PYTHON3)
   add_test(NAME layers COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py ${CMAKE_SOURCE_DIR}/src)
@@ -212,8 +217,9 @@ target_link_libraries(classes_test PRIVATE edan_core)
 add_test(NAME tool_load_classes COMMAND classes_test)
 
 # MemGaze's formats and footprint table (src/memgaze/): parsers on bad input, the streaming table against
-# MemGaze's own algorithm on random traces, and the five .gold tables of MemGaze's check cases byte for byte
-# (from $EDAN_MEMGAZE_CHECK or ../shared/memgaze-check; the test fails when they are missing).
+# MemGaze's own algorithm on random traces, and the .gold tables of the MemGaze check cases vendored in
+# tests/data/memgaze/ byte for byte (with $EDAN_MEMGAZE_CHECK naming MemGaze's mem-anlys/check/, its five
+# full cases too; make check-memgaze MEMGAZE=path/to/memgaze runs those).
 add_executable(memgaze_test tests/memgaze_test.c tests/mg_reference.c)
 target_link_libraries(memgaze_test PRIVATE edan_core)
 add_test(NAME memgaze_formats_and_table COMMAND memgaze_test 300)

@@ -3,7 +3,7 @@
 # that validation/gem5_machine.py builds the same system as another configuration script:
 #
 #   gem5.opt -q --outdir=A validation/gem5_machine.py --machine machines/gem5-validation.ini -- BIN
-#   gem5.opt -q --outdir=B ../shared/validation/gem5_latency.py --latency 50 -- BIN
+#   gem5.opt -q --outdir=B validation/gem5_latency.py --latency 50 -- BIN
 #   python3 validation/config_diff.py A/config.ini B/config.ini
 #
 # Prints one line per object or parameter present in one file only or with different values, and

@@ -9,7 +9,7 @@
 # reorder buffer and load/store queues come from [core]; L1i, L1d, L2 (and [l3] if present) classic
 # caches from their sections; a SimpleMemory with latency --latency (default [memory] latency_ns) and
 # bandwidth [memory] bandwidth_gbs x 10^9 bytes/s. With machines/gem5-validation.ini this is the system
-# of ../shared/validation/gem5_latency.py (the EDAN paper's validation machine); the one documented
+# of validation/gem5_latency.py (the EDAN paper's validation machine); the one documented
 # difference is the bandwidth unit (gem5 reads "16GB/s" as 16 GiB/s, the machine file means 10^9 B/s).
 #
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the

@@ -433,7 +433,7 @@ def main(argv):
     opts.cache = opts.cache or l1d
     progs = read_list(opts.list)
     if not opts.no_gem5 and not (os.path.isfile(opts.gem5) and os.access(opts.gem5, os.X_OK)):
-        die("gem5 not found at %s: set GEM5 or --gem5 (build it with ../shared/validation/build-gem5.sh), "
+        die("gem5 not found at %s: set GEM5 or --gem5 (build it with validation/build-gem5.sh), "
             "or give --no-gem5" % opts.gem5)
     model_supported = False
     if not opts.no_edan:
