@@ -267,7 +267,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     char opts[PATH_MAX + 16], status[PATH_MAX + 16];
     snprintf(opts, sizeof opts, "%s/opts", cli_tmpdir());
     snprintf(status, sizeof status, "%s/status", cli_tmpdir());
-    FILE *f = fopen(opts, "w");
+    FILE *f = fopen(opts, "we");
     if (!f || edan_options_write(&c->o, f) || fclose(f))
         cli_die(1, "cannot write %s: %s", opts, strerror(errno));
     char plugin_arg[8 * PATH_MAX];
@@ -348,7 +348,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         close(out_fd);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
         exit(1);
-    FILE *s = fopen(status, "r");
+    FILE *s = fopen(status, "re");
     char line[2048] = "";
     if (!s || !fgets(line, sizeof line, s)) {
         if (s)
@@ -382,7 +382,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
 
 void cli_copy_file_to(const char *path, FILE *to)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f)
         cli_die(1, "cannot read %s: %s", path, strerror(errno));
     char buf[65536];

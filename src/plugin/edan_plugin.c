@@ -23,6 +23,7 @@
  * (section "Sampling" below).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +35,7 @@
 
 #include "isa/riscv.h"
 #include "tool/functions_tool.h"
+#include "util/fdfloor.h"
 #include "util/files.h"
 
 #include "plugin/plugin_internal.h"
@@ -42,15 +44,36 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
 edan_plugin_state edan_plug;
 
+/*
+ * The run's result, for edan (status=FILE): written by path at exit, when
+ * the program has stopped. When it cannot be written (edan's temporary
+ * directory was removed) the result goes to standard error with the reason,
+ * so that a finished run never ends without a word.
+ */
 static void write_status(const char *msg)
 {
     if (!P.status[0])
         return;
-    FILE *f = fopen(P.status, "w");
-    if (!f)
-        return;
-    fprintf(f, "%s\n", msg);
-    fclose(f);
+    FILE *f = fopen(P.status, "we");
+    const bool ok = f && fprintf(f, "%s\n", msg) > 0;
+    if ((f && fclose(f)) || !ok)
+        fprintf(stderr, "edan plugin: cannot write the status file %s (%s); the run ended with: %s\n", P.status,
+                strerror(errno), msg);
+}
+
+/*
+ * Standard error as edan gave it: the program may close or replace its
+ * descriptor 2, so a copy out of its reach (util/fdfloor.h) is put back
+ * at exit, before the plugin's messages.
+ */
+static int saved_stderr = -1;
+
+static void restore_stderr(void)
+{
+    if (saved_stderr >= 0) {
+        fflush(stderr);
+        dup2(saved_stderr, STDERR_FILENO);
+    }
 }
 
 static double seconds_since(const struct timespec *a, const struct timespec *b)
@@ -340,6 +363,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     (void)ud;
     if (P.child)
         return;
+    restore_stderr();
     edan_plugin_flush();
     if (P.forks)
         fprintf(stderr,
@@ -364,7 +388,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     if (P.mode == MODE_PROFILE && !P.err.set)
         edan_profile_finish(binary_path());
     if (P.mode == MODE_ONLINE && P.session && !P.err.set) {
-        FILE *f = fopen(P.out, "w");
+        FILE *f = fopen(P.out, "we");
         if (!f) {
             edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
         } else {
@@ -445,6 +469,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 {
     memset(&P, 0, sizeof P);
     P.id = id;
+    /* before anything is opened: the files the plugin keeps open while the program runs go above the floor */
+    if (edan_fd_set_floor())
+        saved_stderr = edan_fd_lift(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0));
     P.cur = &P.sink;
     edan_options_default(&P.options);
     P.mode = MODE_ONLINE;
