@@ -37,7 +37,7 @@ static struct {
 
 static inline bool counted(bool entry, uint8_t flow, bool in_fn)
 {
-    return !P.filtering || (edan_activity_step(&P.activity, entry, flow) && (!P.options.exclude_callees || in_fn));
+    return !P.filtering || edan_plugin_region(entry, flow, in_fn, false);
 }
 
 static void on_tb_profile(unsigned int vcpu, void *ud)
