@@ -4,8 +4,9 @@ RISC-V cross compilers:
   descriptors  a program that writes into and closes every descriptor 0..1023 (tests/guest_fds.c) reaches neither
                the trace being recorded, nor edan's --output report, nor the plugin's messages; QEMU inherits no
                descriptor edan opened
-  regions      a filtered function left by longjmp (tests/guest_longjmp.c) or a C++ exception
-               (tests/guest_throw.cpp) ends its region where control is back in its caller: the regions differ
+  regions      a filtered function left by longjmp (tests/guest_longjmp.c), a C++ exception
+               (tests/guest_throw.cpp) or an unwinder's return into a caller that calls it again at once
+               (tests/guest_unwind.S) ends its region where control is back in its caller: the regions differ
                from those of the same calls returning normally by the same count per call
   silent       a filtered function that never runs, a QEMU out of memory with --filter, and a status file that
                cannot be written are errors with a message, never an empty report with exit 0
@@ -119,6 +120,29 @@ def test_regions():
         check(not any(";mul " in line for line in lines), "main's loop after the calls counted in the regions")
         check(lines[-2].endswith(";ret") and sum(";ld sp," in line for line in lines) == 20,
               f"each region ends with longjmp's return: {lines[-3:]}")
+        # an unwinder's way out (sp from a register, then a return into the landing pad) into a caller that calls
+        # again before it touches the stack: each region decided at the next call's prologue, with either
+        # callback scheme; the regions hold kernel and its callee alone, as when it returns
+        unw = os.path.join(d, "unwind")
+        p = subprocess.run(["riscv64-linux-gnu-gcc", "-nostdlib", "-static", "-o", unw,
+                            os.path.join(HERE, "guest_unwind.S")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        check(p.returncode == 0, f"building guest_unwind.S: {p.stderr}")
+        plugin = os.path.join(BUILD, "libedan_plugin.so")
+        counts = {}
+        for blocks in ("on", "off"):
+            for n, mode in (("1", "0"), ("5", "0"), ("1", "1"), ("5", "1")):
+                t = os.path.join(d, f"u-{blocks}-{n}-{mode}.txt")
+                p = subprocess.run(["qemu-riscv64", "-plugin", f"{plugin},mode=text,out={t},filter=kernel,"
+                                    f"blocks={blocks},binary={unw}", unw, n, mode], stderr=subprocess.PIPE, text=True)
+                body = [line for line in open(t).read().splitlines() if not line.startswith("#")]
+                check(p.returncode == 0 and not any(";xori " in line or ";ecall" in line for line in body),
+                      f"unwind {n} {mode} blocks={blocks}: _start's code in a region: {p.stderr}")
+                counts[blocks, n, mode] = len(body)
+            for mode in ("0", "1"):
+                check(counts[blocks, "5", mode] == 5 * counts[blocks, "1", mode] > 0,
+                      f"unwind mode {mode} blocks={blocks}: {counts}")
+        check(counts["on", "5", "1"] == counts["off", "5", "1"], "the same regions per block and per instruction")
 
 
 def test_silent():

@@ -182,7 +182,7 @@ static inline bool edan_plugin_region(bool entry, uint8_t flow, bool in_fn, bool
         P.fr.frame = FRAME_UNKNOWN;
         P.fr.pending = at_block_start;
     }
-    if (!P.activity.active)
+    if (P.fr.suspect && !P.activity.active)
         P.fr.suspect = 0; /* the depth ended the region: nothing to decide */
     return inside && (!P.options.exclude_callees || in_fn);
 }
