@@ -10,6 +10,17 @@
  *                their list to out (plugin_profile.c; no trace)
  *   blocks=off   one callback per instruction in every block (the same
  *                records, slower: a check of the blocks' plans, tb_plan)
+ *   status=FILE  the result, one line written at exit: "ok RECORDS ENTRIES"
+ *                (ENTRIES: executions of a filtered function's first
+ *                instruction; edan refuses a filter that never ran) or
+ *                "error: MESSAGE"; said on standard error if it cannot be
+ *                written
+ *
+ * The traced program shares this process: the files the plugin keeps open
+ * while it runs (the trace) sit near the hard limit of descriptors, out of
+ * its reach (util/fdfloor.h); the others are written by path at exit.
+ * With a filter, a region also ends by its frame (plugin_frame.c: longjmp,
+ * exceptions).
  *
  * Every instruction is decoded once, when QEMU translates it; at execution
  * the callbacks only append {static instruction, address} records to a
