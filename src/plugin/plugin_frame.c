@@ -71,7 +71,7 @@ void edan_frame_analyse(slot *const *slots, size_t n, sp_block *b, int32_t *obs_
     }
     b->delta = (int32_t)d; /* at most 512 instructions of at most 2047 each */
     b->unknown = unknown;
-    b->ret = slots[n - 1]->flow == EDAN_FLOW_RETURN;
+    b->ret_unknown = unknown && slots[n - 1]->flow == EDAN_FLOW_RETURN;
     b->in_fn = slots[0]->in_fn;
     b->entry = slots[0]->entry;
 }
@@ -94,7 +94,7 @@ void edan_frame_block_slow(const sp_block *b)
         else
             P.fr.suspect_rel += P.fr.last.delta;
     }
-    if (!P.fr.suspect && P.fr.last.unknown && P.fr.last.ret && P.activity.active && P.fr.frame != FRAME_UNKNOWN) {
+    if (!P.fr.suspect && P.fr.last.ret_unknown && P.activity.active && P.fr.frame != FRAME_UNKNOWN) {
         P.fr.suspect = 1;
         P.fr.suspect_pos = P.n;
         P.fr.suspect_rel = 0;
@@ -103,10 +103,15 @@ void edan_frame_block_slow(const sp_block *b)
     }
 }
 
-void edan_frame_entry(bool was_active, bool at_block_start)
+void edan_plugin_entry(bool at_block_start)
 {
-    (void)at_block_start;
-    if (was_active && P.fr.suspect && !P.fr.entry_seen) {
+    P.entered++;
+    if (!P.fr.checking)
+        return;
+    if (!P.activity.active) { /* a region starts: its entry block's first access based on sp tells the frame */
+        P.fr.frame = FRAME_UNKNOWN;
+        P.fr.pending = at_block_start;
+    } else if (P.fr.suspect && !P.fr.entry_seen) { /* entered again while the last region may have ended */
         P.fr.entry_seen = 1;
         P.fr.entry_pos = P.n;
         P.fr.entry_rel = P.fr.suspect_rel;

@@ -40,12 +40,12 @@ typedef struct slot {
  * What a block does to the stack pointer (section "Frames" of
  * plugin_frame.c): the sum of its addi sp,sp,imm, whether it writes sp
  * otherwise (a load into sp, an add of a register: the value is not known
- * from the code), whether its last instruction returns, and the filter's
- * state of its first instruction.
+ * from the code), whether it also returns (its last instruction), and the
+ * filter's state of its first instruction.
  */
 typedef struct sp_block {
     int32_t delta;
-    uint8_t unknown, ret, in_fn, entry;
+    uint8_t unknown, ret_unknown, in_fn, entry; /* ret_unknown: it returns with sp written otherwise */
 } sp_block;
 
 /*
@@ -77,12 +77,18 @@ enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT, MODE_PROFILE };
 
 /* The filtered region's frame (plugin_frame.c). */
 typedef struct frame_state {
-    uint64_t frame;        /* sp at the entry of the region's function; FRAME_UNKNOWN */
-    int pending;           /* the region started at this block: its first sp-based access tells the frame */
-    int leaving;           /* sp was loaded above the frame: the region ends at the next block */
+    uint64_t frame; /* sp at the entry of the region's function; FRAME_UNKNOWN */
+    union {         /* the block callback tests the three at once (busy) */
+        struct {
+            uint8_t pending; /* the region started at this block: its first sp-based access tells the frame */
+            uint8_t leaving; /* sp was loaded above the frame: the region ends at the next block */
+            uint8_t suspect; /* sp is unknown since a block that returned: did the region end there? */
+            uint8_t spare;
+        };
+        uint32_t busy;
+    };
     int checking;          /* frames are checked (a filter, records appended; not profile or sampling) */
     sp_block last;         /* the block that ran last */
-    int suspect;           /* sp is unknown since a block that returned: did the region end there? */
     size_t suspect_pos;    /* where that block's records start in P.buf */
     int64_t suspect_rel;   /* sp of the current block's start minus sp at the suspect block's start */
     uint8_t suspect_in_fn; /* the suspect block is the filtered function's own code */
@@ -155,15 +161,15 @@ void edan_frame_analyse(slot *const *slots, size_t n, sp_block *b, int32_t *obs_
 void edan_frame_block_slow(const sp_block *b);
 void edan_frame_observe(uint64_t sp_at_block_start);
 void edan_frame_sp_loaded(uint64_t value);
-/* Before and after the region's step at an entry (the function's first instruction, at the block's start). */
-void edan_frame_entry(bool was_active, bool at_block_start);
+/* Before the region's step at an entry (a filtered function's first instruction; at the block's start or not). */
+void edan_plugin_entry(bool at_block_start);
 /* The buffer is handed on: a suspect is kept as it is. */
 void edan_frame_flushing(void);
 
 /* At the start of every block of a filtered run, before its records or its first step. */
 static inline void edan_frame_block(const sp_block *b)
 {
-    if (P.fr.leaving | P.fr.suspect | P.fr.pending | (P.fr.last.unknown & P.fr.last.ret))
+    if (P.fr.busy | P.fr.last.ret_unknown)
         edan_frame_block_slow(b);
     P.fr.last = *b;
 }
@@ -171,17 +177,9 @@ static inline void edan_frame_block(const sp_block *b)
 /* One executed filtered step: whether it is in the region (the entry counted, the frame noted). */
 static inline bool edan_plugin_region(bool entry, uint8_t flow, bool in_fn, bool at_block_start)
 {
-    const bool was = P.activity.active;
-    if (entry) {
-        P.entered++;
-        if (P.fr.checking)
-            edan_frame_entry(was, at_block_start);
-    }
+    if (entry)
+        edan_plugin_entry(at_block_start);
     const bool inside = edan_activity_step(&P.activity, entry, flow);
-    if (entry && !was && P.fr.checking) {
-        P.fr.frame = FRAME_UNKNOWN;
-        P.fr.pending = at_block_start;
-    }
     if (P.fr.suspect && !P.activity.active)
         P.fr.suspect = 0; /* the depth ended the region: nothing to decide */
     return inside && (!P.options.exclude_callees || in_fn);
