@@ -22,6 +22,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/realrun_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
   endforeach()
+  # A hostile traced program (issue 35): descriptors, regions left by longjmp or exceptions, silent emptiness
+  foreach(category descriptors regions silent)
+    add_test(NAME hostile_guest_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_guest_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(hostile_guest_${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
+  endforeach()
   foreach(category cuts killed)
     add_test(NAME hostile_text_${category}_real
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_text_test.py ${CMAKE_BINARY_DIR} ${category})

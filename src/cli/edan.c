@@ -390,7 +390,7 @@ static int cmd_run(int argc, char **argv)
         cli_stdin_first();
         cli_run_qemu(&c1, "profile", prof, argv + i, argc - i);
         cli_stdin_second();
-        FILE *f = fopen(prof, "r");
+        FILE *f = fopen(prof, "re");
         if (!f || !fgets(list, sizeof list, f))
             cli_die(1, "cannot read the profile %s", prof);
         fclose(f);
@@ -436,7 +436,7 @@ static int cmd_record(int argc, char **argv)
     } else {
         char probe[PATH_MAX + 16];
         snprintf(probe, sizeof probe, "%s.XXXXXX", c.trace_out);
-        int fd = mkstemp(probe);
+        int fd = mkostemp(probe, O_CLOEXEC);
         if (fd < 0)
             cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
         close(fd);

@@ -267,7 +267,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     char opts[PATH_MAX + 16], status[PATH_MAX + 16];
     snprintf(opts, sizeof opts, "%s/opts", cli_tmpdir());
     snprintf(status, sizeof status, "%s/status", cli_tmpdir());
-    FILE *f = fopen(opts, "w");
+    FILE *f = fopen(opts, "we");
     if (!f || edan_options_write(&c->o, f) || fclose(f))
         cli_die(1, "cannot write %s: %s", opts, strerror(errno));
     char plugin_arg[8 * PATH_MAX];
@@ -348,11 +348,15 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         close(out_fd);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
         exit(1);
-    FILE *s = fopen(status, "r");
+    FILE *s = fopen(status, "re");
     char line[2048] = "";
     if (!s || !fgets(line, sizeof line, s)) {
         if (s)
             fclose(s);
+        struct stat dir;
+        if (stat(cli_tmpdir(), &dir))
+            cli_die(1, "edan's temporary directory %s was removed while QEMU ran: the plugin's result is lost",
+                    cli_tmpdir());
         if (WIFSIGNALED(ws))
             cli_die(1, "QEMU was killed by signal %d before edan's plugin finished", WTERMSIG(ws));
         cli_die(1, "QEMU exited with status %d before edan's plugin finished (see its messages above)",
@@ -363,17 +367,32 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     if (!strncmp(line, "error: ", 7))
         cli_die(2, "%s", line + 7);
     int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    unsigned long long traced = 0;
-    if (code && sscanf(line, "ok %llu", &traced) == 1 && traced == 0 && !c->o.n_filter) {
-        /* nothing ran: QEMU could not start the program (a limit, a missing loader); no empty result */
+    unsigned long long traced = 0, entered = 0;
+    const int fields = sscanf(line, "ok %llu %llu", &traced, &entered);
+    /* nothing ran (QEMU could not start the program: a limit, a missing loader), or the filter never matched */
+    const bool nothing = fields >= 1 && traced == 0 && (code || c->o.n_filter);
+    const bool never = c->o.n_filter && fields == 2 && entered == 0;
+    if (nothing || never) {
         struct stat now;
         if (strcmp(mode, "online") && !stat(out, &now) && S_ISREG(now.st_mode) &&
             (!existed || now.st_ino != before.st_ino || now.st_dev != before.st_dev))
             unlink(out);
-        cli_die(2,
-                "%s: the program did not run under QEMU (exit status %d, no instruction traced; see the "
-                "messages above)",
-                prog_argv[0], code);
+        char names[512] = "";
+        for (int i = 0; i < c->o.n_filter; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", c->o.filter[i]);
+        if (code && !c->o.n_filter)
+            cli_die(2,
+                    "%s: the program did not run under QEMU (exit status %d, no instruction traced; see the "
+                    "messages above)",
+                    prog_argv[0], code);
+        if (code)
+            cli_die(2,
+                    "%s: the program did not run under QEMU, or exited with status %d before %s ran (nothing "
+                    "traced; see the messages above)",
+                    prog_argv[0], code, names);
+        if (never)
+            cli_die(2, "%s: the filtered function%s %s never ran (nothing to analyse)", prog_argv[0],
+                    c->o.n_filter > 1 ? "s" : "", names);
     }
     if (code)
         fprintf(stderr, "%s: warning: the program exited with status %d\n", cli_prog_name, code);
@@ -382,7 +401,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
 
 void cli_copy_file_to(const char *path, FILE *to)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f)
         cli_die(1, "cannot read %s: %s", path, strerror(errno));
     char buf[65536];

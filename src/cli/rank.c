@@ -49,7 +49,7 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
     snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, key);
     snprintf(png, sizeof png, "%s/rank-%s.png", dir, key);
     snprintf(svg, sizeof svg, "%s/rank-%s.svg", dir, key);
-    FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
+    FILE *f = fopen(dat, "we"), *g = f ? fopen(gp, "we") : NULL;
     if (!f || !g) {
         edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
         if (f)
@@ -145,7 +145,7 @@ static void parse_item(rank_item *it, const char *text)
 /* --list=FILE: a line per program, "PROGRAM[:FUNCTION] [ARGS...]" split at blanks; '#' starts a comment. */
 static void read_list(rank_list *l, const char *path)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f)
         cli_die(2, "%s: cannot open the list: %s", path, strerror(errno));
     char line[4096];

@@ -358,7 +358,7 @@ static bool line_shape_ok(const char *s, size_t len)
 /* The whole file as a string: bounded, no NUL bytes, lines short enough for the parser. */
 static char *read_text(const char *path, edan_error *err)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f) {
         edan_error_set(err, "%s: cannot open the machine file: %s", path, strerror(errno));
         return NULL;

@@ -426,7 +426,7 @@ static bool percent_decode(char *v)
 
 int edan_options_read(edan_options *o, const char *path, edan_option_setter set, edan_error *err)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f) {
         edan_error_set(err, "%s: cannot open the options file: %s", path, strerror(errno));
         return -1;

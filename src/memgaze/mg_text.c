@@ -24,7 +24,7 @@ int edan_mg_lines_open(edan_mg_lines *l, const char *path, size_t max_line, edan
         edan_error_set(err, "-: MemGaze's files are read from a file, not standard input");
         return -1;
     }
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f) {
         edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
         return -1;

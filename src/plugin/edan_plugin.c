@@ -10,6 +10,17 @@
  *                their list to out (plugin_profile.c; no trace)
  *   blocks=off   one callback per instruction in every block (the same
  *                records, slower: a check of the blocks' plans, tb_plan)
+ *   status=FILE  the result, one line written at exit: "ok RECORDS ENTRIES"
+ *                (ENTRIES: executions of a filtered function's first
+ *                instruction; edan refuses a filter that never ran) or
+ *                "error: MESSAGE"; said on standard error if it cannot be
+ *                written
+ *
+ * The traced program shares this process: the files the plugin keeps open
+ * while it runs (the trace) sit near the hard limit of descriptors, out of
+ * its reach (util/fdfloor.h); the others are written by path at exit.
+ * With a filter, a region also ends by its frame (plugin_frame.c: longjmp,
+ * exceptions).
  *
  * Every instruction is decoded once, when QEMU translates it; at execution
  * the callbacks only append {static instruction, address} records to a
@@ -23,6 +34,7 @@
  * (section "Sampling" below).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +46,7 @@
 
 #include "isa/riscv.h"
 #include "tool/functions_tool.h"
+#include "util/fdfloor.h"
 #include "util/files.h"
 
 #include "plugin/plugin_internal.h"
@@ -42,15 +55,36 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
 edan_plugin_state edan_plug;
 
+/*
+ * The run's result, for edan (status=FILE): written by path at exit, when
+ * the program has stopped. When it cannot be written (edan's temporary
+ * directory was removed) the result goes to standard error with the reason,
+ * so that a finished run never ends without a word.
+ */
 static void write_status(const char *msg)
 {
     if (!P.status[0])
         return;
-    FILE *f = fopen(P.status, "w");
-    if (!f)
-        return;
-    fprintf(f, "%s\n", msg);
-    fclose(f);
+    FILE *f = fopen(P.status, "we");
+    const bool ok = f && fprintf(f, "%s\n", msg) > 0;
+    if ((f && fclose(f)) || !ok)
+        fprintf(stderr, "edan plugin: cannot write the status file %s (%s); the run ended with: %s\n", P.status,
+                strerror(errno), msg);
+}
+
+/*
+ * Standard error as edan gave it: the program may close or replace its
+ * descriptor 2, so a copy out of its reach (util/fdfloor.h) is put back
+ * at exit, before the plugin's messages.
+ */
+static int saved_stderr = -1;
+
+static void restore_stderr(void)
+{
+    if (saved_stderr >= 0) {
+        fflush(stderr);
+        dup2(saved_stderr, STDERR_FILENO);
+    }
 }
 
 static double seconds_since(const struct timespec *a, const struct timespec *b)
@@ -88,6 +122,8 @@ void edan_plugin_flush(void)
         P.n = 0;
         return;
     }
+    if (P.fr.suspect)
+        edan_frame_flushing();
     if (P.n && !P.err.set) {
         if (P.async) {
             edan_async_submit(P.async, P.n);
@@ -126,7 +162,7 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
         atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
         return;
     }
-    if (edan_activity_step(&P.activity, s->entry, s->flow) && (!P.options.exclude_callees || s->in_fn))
+    if (edan_plugin_region(s->entry, s->flow, s->in_fn, P.fr.last.entry))
         edan_plugin_append(s);
     else
         P.cur = &P.sink;
@@ -158,7 +194,9 @@ static void on_tb_filtered(unsigned int vcpu, void *ud)
         atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n, memory_order_relaxed);
         return;
     }
-    if (edan_activity_step(&P.activity, t->entry, t->flow) && (!P.options.exclude_callees || t->in_fn))
+    if (P.fr.checking)
+        edan_frame_block(&t->sp);
+    if (edan_plugin_region(t->entry, t->flow, t->in_fn, true))
         append_tb(t);
     else
         P.tb = P.tb_sink;
@@ -173,6 +211,62 @@ static void on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va
     edan_exec *r = &P.tb[(uintptr_t)ud];
     r->addr = vaddr;
     r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+}
+
+/* A block's access based on sp (plugin_frame.c): ud holds the instruction's number (bits 0-15), its offset
+ * (16-31) and sp there minus sp at the block's start (32-63). */
+#define SP_OBS(i, imm, d) ((uintptr_t)(i) | (uintptr_t)(uint16_t)(int16_t)(imm) << 16 | (uintptr_t)(uint32_t)(d) << 32)
+#define SP_OBS_I(u) ((u)&0xffffu)
+#define SP_OBS_IMM(u) ((int64_t)(int16_t)(uint16_t)((u) >> 16))
+#define SP_OBS_D(u) ((int64_t)(int32_t)(uint32_t)((u) >> 32))
+
+static inline void observe_sp(uint64_t vaddr, uintptr_t u)
+{
+    if (P.fr.pending | P.fr.suspect)
+        edan_frame_observe(vaddr - (uint64_t)SP_OBS_IMM(u) - (uint64_t)SP_OBS_D(u));
+}
+
+static inline void loaded_sp(uint64_t vaddr)
+{
+    uint64_t v;
+    memcpy(&v, (const void *)(uintptr_t)(vaddr + P.fr.guest_base), sizeof v); /* the load has just read it */
+    edan_frame_sp_loaded(v);
+}
+
+static void on_mem_tb_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    on_mem_tb(vcpu, info, vaddr, (void *)(uintptr_t)SP_OBS_I((uintptr_t)ud));
+    if (!vcpu)
+        observe_sp(vaddr, (uintptr_t)ud);
+}
+
+static void on_mem_tb_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    on_mem_tb(vcpu, info, vaddr, ud);
+    if (!vcpu)
+        loaded_sp(vaddr);
+}
+
+/* The same for blocks with a callback per instruction: the block's start, and the accesses' second callbacks. */
+static void on_tb_frame(unsigned int vcpu, void *ud)
+{
+    if (!vcpu)
+        edan_frame_block(ud);
+}
+
+static void on_mem_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    if (!vcpu)
+        observe_sp(vaddr, (uintptr_t)ud);
+}
+
+static void on_mem_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    (void)ud;
+    if (!vcpu)
+        loaded_sp(vaddr);
 }
 
 void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
@@ -298,9 +392,30 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         return;
     if (P.mode == MODE_PROFILE && n <= TB_PLAN_MAX && edan_profile_count_block(tb, slots, n))
         return;
+    /* frames (plugin_frame.c): what the block does to sp, where its accesses tell sp */
+    int32_t obs[TB_PLAN_MAX];
+    bool load_sp[TB_PLAN_MAX];
+    sp_block spb = {0};
+    const bool frames = P.fr.checking && n && n <= TB_PLAN_MAX;
+    if (frames) {
+        edan_frame_analyse(slots, n, &spb, obs, load_sp);
+        if (!P.fr.guest_base)
+            P.fr.guest_base =
+                (uint64_t)(uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)) - qemu_plugin_tb_vaddr(tb);
+    }
     tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn && !P.sampling ? plan_block(slots, n) : NULL;
-    if (t)
+    if (t) {
+        t->sp = spb;
         qemu_plugin_register_vcpu_tb_exec_cb(tb, P.filtering ? on_tb_filtered : on_tb, QEMU_PLUGIN_CB_NO_REGS, t);
+    } else if (frames) {
+        sp_block *b = malloc(sizeof *b); /* lives as long as QEMU may run the block, as a plan */
+        if (!b) {
+            edan_error_set(&P.err, "out of memory in the tracer");
+            return;
+        }
+        *b = spb;
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_frame, QEMU_PLUGIN_CB_NO_REGS, b);
+    }
     for (size_t i = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
         slot *s = n <= TB_PLAN_MAX ? slots[i] : insn_slot(qi);
@@ -309,10 +424,15 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             return;
         }
         const bool mem = s->insn->mem != EDAN_MEM_NONE;
+        const bool sp_obs = frames && obs[i] != INT32_MIN, sp_load = frames && load_sp[i];
         if (t) {
             if (mem)
-                qemu_plugin_register_vcpu_mem_cb(qi, on_mem_tb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                                 (void *)(uintptr_t)i);
+                qemu_plugin_register_vcpu_mem_cb(qi,
+                                                 sp_obs    ? on_mem_tb_sp
+                                                 : sp_load ? on_mem_tb_load_sp
+                                                           : on_mem_tb,
+                                                 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                                 (void *)(sp_obs ? SP_OBS(i, s->insn->imm, obs[i]) : (uintptr_t)i));
             continue;
         }
         qemu_plugin_vcpu_udata_cb_t cb = P.filtering ? on_insn_filtered : on_insn;
@@ -331,6 +451,11 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         qemu_plugin_register_vcpu_insn_exec_cb(qi, cb, QEMU_PLUGIN_CB_NO_REGS, s);
         if (mem && (!P.sampling || (P.recording && s->load)))
             qemu_plugin_register_vcpu_mem_cb(qi, edan_plugin_on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+        /* after the record's own callback: an observation may move the records (plugin_frame.c) */
+        if (sp_obs || sp_load)
+            qemu_plugin_register_vcpu_mem_cb(qi, sp_obs ? on_mem_sp : on_mem_load_sp, QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_RW,
+                                             (void *)(sp_obs ? SP_OBS(i, s->insn->imm, obs[i]) : (uintptr_t)i));
     }
 }
 
@@ -340,6 +465,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     (void)ud;
     if (P.child)
         return;
+    restore_stderr();
     edan_plugin_flush();
     if (P.forks)
         fprintf(stderr,
@@ -361,10 +487,10 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     P.async = NULL;
     free(P.sync_buf);
     edan_sample_finish();
-    if (P.mode == MODE_PROFILE && !P.err.set)
-        edan_profile_finish(binary_path());
+    if (P.mode == MODE_PROFILE && !P.err.set && (!P.filtering || P.entered))
+        edan_profile_finish(binary_path()); /* a filter that never ran is edan's error to tell */
     if (P.mode == MODE_ONLINE && P.session && !P.err.set) {
-        FILE *f = fopen(P.out, "w");
+        FILE *f = fopen(P.out, "we");
         if (!f) {
             edan_error_set(&P.err, "%s: cannot write the report: %s", P.out, strerror(errno));
         } else {
@@ -389,7 +515,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
         if (!P.status[0])
             fprintf(stderr, "edan: %s\n", P.err.msg);
     } else {
-        snprintf(msg, sizeof msg, "ok %" PRIu64, P.total);
+        snprintf(msg, sizeof msg, "ok %" PRIu64 " %" PRIu64, P.total, P.entered);
     }
     write_status(msg);
     edan_session_free(P.session);
@@ -445,6 +571,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 {
     memset(&P, 0, sizeof P);
     P.id = id;
+    /* before anything is opened: the files the plugin keeps open while the program runs go above the floor */
+    if (edan_fd_set_floor())
+        saved_stderr = edan_fd_lift(fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0));
     P.cur = &P.sink;
     edan_options_default(&P.options);
     P.mode = MODE_ONLINE;
@@ -567,6 +696,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             return fail("%s", err.msg);
         P.consumer = edan_text_writer_consumer(P.text);
     }
+    /* regions end by their frame too where records are appended (plugin_frame.c) */
+    P.fr.checking = P.filtering && P.mode != MODE_PROFILE && !P.sampling;
+    P.fr.frame = FRAME_UNKNOWN;
     /* Analysis or compression runs on a second thread, overlapping with emulation. */
     if (P.threaded) {
         P.async = edan_async_new(P.consumer, BATCH, ASYNC_BUFFERS);

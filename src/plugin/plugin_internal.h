@@ -37,6 +37,18 @@ typedef struct slot {
 } slot;
 
 /*
+ * What a block does to the stack pointer (section "Frames" of
+ * plugin_frame.c): the sum of its addi sp,sp,imm, whether it writes sp
+ * otherwise (a load into sp, an add of a register: the value is not known
+ * from the code), whether it also returns (its last instruction), and the
+ * filter's state of its first instruction.
+ */
+typedef struct sp_block {
+    int32_t delta;
+    uint8_t unknown, ret_unknown, in_fn, entry; /* ret_unknown: it returns with sp written otherwise */
+} sp_block;
+
+/*
  * A translation block whose records are appended when it starts (on_tb):
  * its records as they are before any access (recs; memory instructions
  * marked EDAN_EXEC_NO_ACCESS until their memory callback gives the
@@ -52,6 +64,7 @@ typedef struct slot {
 typedef struct tb_plan {
     uint32_t n;
     uint8_t entry, flow, in_fn; /* of the first, of the last, of all */
+    sp_block sp;
     edan_exec recs[];
 } tb_plan;
 
@@ -59,6 +72,33 @@ typedef struct tb_plan {
 #define TB_PLAN_MAX 512
 
 enum mode { MODE_ONLINE, MODE_RECORD, MODE_TEXT, MODE_PROFILE };
+
+#define FRAME_UNKNOWN UINT64_MAX
+
+/* The filtered region's frame (plugin_frame.c). */
+typedef struct frame_state {
+    uint64_t frame; /* sp at the entry of the region's function; FRAME_UNKNOWN */
+    union {         /* the block callback tests the three at once (busy) */
+        struct {
+            uint8_t pending; /* the region started at this block: its first sp-based access tells the frame */
+            uint8_t leaving; /* sp was loaded above the frame: the region ends at the next block */
+            uint8_t suspect; /* sp is unknown since a block that returned: did the region end there? */
+            uint8_t spare;
+        };
+        uint32_t busy;
+    };
+    int checking;          /* frames are checked (a filter, records appended; not profile or sampling) */
+    sp_block last;         /* the block that ran last */
+    size_t suspect_pos;    /* where that block's records start in P.buf */
+    int64_t suspect_rel;   /* sp of the current block's start minus sp at the suspect block's start */
+    uint8_t suspect_in_fn; /* the suspect block is the filtered function's own code */
+    int entry_seen;        /* the function was entered again while suspect: */
+    size_t entry_pos;      /* its records start here, */
+    int64_t entry_rel;     /* its sp relative to the suspect's, */
+    int64_t entry_depth;   /* and the call depth there */
+    uint64_t guest_base;   /* host address of guest address 0 (user mode) */
+    uint64_t ended;        /* regions ended by the frame check */
+} frame_state;
 
 typedef struct edan_plugin_state {
     enum mode mode;
@@ -75,6 +115,8 @@ typedef struct edan_plugin_state {
     size_t n_ranges;
     uint64_t bias;
     edan_activity activity;
+    frame_state fr;
+    uint64_t entered; /* executions of a filtered function's first instruction */
     /* stream: records are written straight into the async consumer's buffers */
     edan_async *async;
     int threaded;
@@ -109,6 +151,39 @@ typedef struct edan_plugin_state {
 
 extern edan_plugin_state edan_plug;
 #define P edan_plug
+
+/* ---- frames (plugin_frame.c) ---- */
+
+/* The static facts of the block of these n slots; *obs_delta[i] is sp at instruction i minus sp at the block's
+ * start, for sp-based accesses whose sp is so known (else INT32_MIN), *loads_sp[i] for a load into sp. */
+void edan_frame_analyse(slot *const *slots, size_t n, sp_block *b, int32_t *obs_delta, bool *loads_sp);
+/* Slow paths of the block start and of the observations below. */
+void edan_frame_block_slow(const sp_block *b);
+void edan_frame_observe(uint64_t sp_at_block_start);
+void edan_frame_sp_loaded(uint64_t value);
+/* Before the region's step at an entry (a filtered function's first instruction; at the block's start or not). */
+void edan_plugin_entry(bool at_block_start);
+/* The buffer is handed on: a suspect is kept as it is. */
+void edan_frame_flushing(void);
+
+/* At the start of every block of a filtered run, before its records or its first step. */
+static inline void edan_frame_block(const sp_block *b)
+{
+    if (P.fr.busy | P.fr.last.ret_unknown)
+        edan_frame_block_slow(b);
+    P.fr.last = *b;
+}
+
+/* One executed filtered step: whether it is in the region (the entry counted, the frame noted). */
+static inline bool edan_plugin_region(bool entry, uint8_t flow, bool in_fn, bool at_block_start)
+{
+    if (entry)
+        edan_plugin_entry(at_block_start);
+    const bool inside = edan_activity_step(&P.activity, entry, flow);
+    if (P.fr.suspect && !P.activity.active)
+        P.fr.suspect = 0; /* the depth ended the region: nothing to decide */
+    return inside && (!P.options.exclude_callees || in_fn);
+}
 
 /* Hand the buffer's records to the consumer (analyzer or writer). */
 void edan_plugin_flush(void);

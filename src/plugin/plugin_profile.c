@@ -37,7 +37,7 @@ static struct {
 
 static inline bool counted(bool entry, uint8_t flow, bool in_fn)
 {
-    return !P.filtering || (edan_activity_step(&P.activity, entry, flow) && (!P.options.exclude_callees || in_fn));
+    return !P.filtering || edan_plugin_region(entry, flow, in_fn, false);
 }
 
 static void on_tb_profile(unsigned int vcpu, void *ud)
@@ -121,7 +121,7 @@ int edan_profile_finish(const char *binary)
     edan_profile_free(&prof);
     if (rc)
         return -1;
-    FILE *f = fopen(P.out, "w");
+    FILE *f = fopen(P.out, "we");
     bool ok = f && fprintf(f, "%s\n", edan_options_last(&P.options, "functions")) > 0;
     if ((f && fclose(f)) || !ok) {
         edan_error_set(&P.err, "%s: cannot write the profile: %s", P.out, strerror(errno));

@@ -53,7 +53,7 @@ static void sample_switch(int recording)
 /* Whether an instruction (or a block) with this filter state is traced. */
 static inline bool sample_active(bool entry, uint8_t flow, bool in_fn)
 {
-    return !P.filtering || (edan_activity_step(&P.activity, entry, flow) && (!P.options.exclude_callees || in_fn));
+    return !P.filtering || edan_plugin_region(entry, flow, in_fn, false);
 }
 
 /* A counting block's user data: instructions, loads, the filter state of its first and last, their function. */

@@ -93,6 +93,8 @@ struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+/* The host address of the instruction's bytes: in user mode, the guest's memory is at vaddr + (haddr - vaddr). */
+void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
 char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
 const char *qemu_plugin_insn_symbol(const struct qemu_plugin_insn *insn);
 

@@ -30,7 +30,7 @@ int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *ta
     }
     snprintf(c->path, sizeof c->path, "%s/%s-%s.csv", dir, name, table);
     snprintf(c->tmp, sizeof c->tmp, "%s.tmp%ld", c->path, (long)getpid());
-    c->f = fopen(c->tmp, "w");
+    c->f = fopen(c->tmp, "we");
     if (!c->f) {
         edan_error_set(err, "%s: cannot write: %s", c->path, strerror(errno));
         return -1;

@@ -68,7 +68,7 @@ static int run_base(const char *dir, const char *base, edan_error *err)
 static FILE *open_in(const char *dir, const char *name, const char *suffix, char *path, size_t cap, edan_error *err)
 {
     snprintf(path, cap, "%s/%s%s", dir, name, suffix);
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(path, "we");
     if (!f)
         edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
     return f;

@@ -238,7 +238,7 @@ static void margin(FILE *f, const an_view *v, const an_line *l)
 /* The source file's text, NULL when it cannot be read (or is too large). */
 static char *read_source(const char *path, size_t *len)
 {
-    FILE *f = path ? fopen(path, "rb") : NULL;
+    FILE *f = path ? fopen(path, "rbe") : NULL;
     if (!f)
         return NULL;
     char *buf = malloc(MAX_SOURCE + 1);

@@ -91,7 +91,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     char title[1100];
     edan_session_source_name(s, false, title, sizeof title);
     const bool to_stdout = !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
+    FILE *f = to_stdout ? stdout : fopen(path, "we");
     if (!f) {
         edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
         return -1;

@@ -46,7 +46,7 @@ static int outputs(void *t, const edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
     if (o->series_csv[0]) {
-        FILE *csv = fopen(o->series_csv, "w");
+        FILE *csv = fopen(o->series_csv, "we");
         if (!csv) {
             edan_error_set(err, "%s: cannot write: %s", o->series_csv, strerror(errno));
             return -1;

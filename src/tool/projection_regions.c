@@ -100,7 +100,7 @@ static void csv_str(FILE *f, const char *s)
 
 int proj_regions_csv(const proj_tool *t, edan_error *err)
 {
-    FILE *f = fopen(t->regions_csv, "w");
+    FILE *f = fopen(t->regions_csv, "we");
     if (!f) {
         edan_error_set(err, "%s: cannot write: %s", t->regions_csv, strerror(errno));
         return -1;

@@ -202,7 +202,7 @@ static void levels_csv(FILE *f, const proj_tool *t, const double *upper, double 
 
 static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err)
 {
-    FILE *f = fopen(t->csv_path, "w");
+    FILE *f = fopen(t->csv_path, "we");
     if (!f) {
         edan_error_set(err, "%s: cannot write: %s", t->csv_path, strerror(errno));
         return -1;

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fdfloor.h"
+
 int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -29,7 +31,7 @@ int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_
         o->tmp = NULL;
     if (special)
         o->fd = open(path, O_WRONLY | O_CLOEXEC);
-    else if (o->tmp && (o->fd = mkstemp(o->tmp)) >= 0) {
+    else if (o->tmp && (o->fd = mkostemp(o->tmp, O_CLOEXEC)) >= 0) {
         mode_t mask = umask(0);
         umask(mask);
         fchmod(o->fd, 0666 & ~mask); /* what a new file would get (mkstemp makes it 0600) */
@@ -43,6 +45,7 @@ int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_
         o->path = NULL;
         return -1;
     }
+    o->fd = edan_fd_lift(o->fd); /* in the plugin: out of the traced program's reach (util/fdfloor.h) */
     o->own_fd = true;
     return 0;
 }

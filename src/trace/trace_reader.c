@@ -211,7 +211,7 @@ edan_trace_reader *edan_trace_reader_open_file(FILE *f, const char *name, edan_e
 
 edan_trace_reader *edan_trace_reader_open(const char *path, edan_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
     if (!f) {
         edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;

@@ -18,7 +18,7 @@ int edan_trace_detect(const char *path, edan_error *err)
     /* a stream cannot be peeked at without consuming it: edan_trace_source_format() tells its format */
     if (strcmp(path, "-") == 0)
         return EDAN_TRACE_TEXT;
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f) {
         edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
         return -1;
@@ -92,7 +92,7 @@ edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
         edan_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    p->f = is_stdin ? stdin : fopen(path, "rb");
+    p->f = is_stdin ? stdin : fopen(path, "rbe");
     p->own = !is_stdin;
     if (!p->f) {
         edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));

@@ -52,7 +52,7 @@ int edan_replace_open(edan_replace *r, const char *path, edan_error *err)
     /* a device or a FIFO (/dev/null, a pipe) is written in place: a file renamed over it would replace it */
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        r->f = S_ISDIR(st.st_mode) ? NULL : fopen(path, "w");
+        r->f = S_ISDIR(st.st_mode) ? NULL : fopen(path, "we");
         if (!r->f) {
             edan_error_set(err, "%s: cannot write: %s", path, S_ISDIR(st.st_mode) ? "a directory" : strerror(errno));
             return -1;
@@ -60,7 +60,7 @@ int edan_replace_open(edan_replace *r, const char *path, edan_error *err)
         return 0; /* no tmp: commit only closes it */
     }
     snprintf(r->tmp, sizeof r->tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(r->tmp);
+    int fd = mkostemp(r->tmp, O_CLOEXEC);
     if (fd < 0) {
         edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
         r->tmp[0] = '\0';

@@ -106,7 +106,7 @@ int edan_parse_size(const char *s, size_t len, uint64_t *out)
 
 int edan_kv_file_read(const char *path, const char *what, edan_kv_fn fn, void *ctx, edan_error *err)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "re");
     if (!f) {
         edan_error_set(err, "%s: cannot open %s: %s", path, what, strerror(errno));
         return -1;
