@@ -54,6 +54,30 @@ size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size,
     return n;
 }
 
+void edan_window_cuts_add(edan_window_cuts *c, uint64_t len)
+{
+    if (!len)
+        return;
+    for (unsigned k = 0; k < EDAN_WINDOW_LEVELS; k++)
+        c->windows[k] += ((len - 1) >> k) + 1;
+    c->longest = len > c->longest ? len : c->longest;
+    c->samples++;
+}
+
+size_t edan_windows_mean_cut(const edan_windows *w, const edan_window_cuts *c, double *size, double *blocks, size_t cap)
+{
+    size_t n = 0;
+    for (unsigned k = 0; k < EDAN_WINDOW_LEVELS && n < cap && c->longest; k++) {
+        const uint64_t s = 1ull << k;
+        size[n] = (double)s;
+        blocks[n] = (double)edan_windows_count(w, k) / (double)c->windows[k];
+        n++;
+        if (s >= c->longest)
+            break;
+    }
+    return n;
+}
+
 /* ===================================================================== */
 /* Split by set                                                           */
 /* ===================================================================== */

@@ -85,6 +85,25 @@ void edan_windows_insert(edan_windows *w, uint64_t pred, uint64_t at, uint64_t s
  */
 size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size, double *blocks, size_t cap);
 
+/*
+ * A stream cut into samples (a sampled trace, trace/exec.h): each sample is
+ * cut into windows of 2^k from its own first access (its last window may be
+ * shorter), so no window spans two samples. The caller numbers a sample's
+ * accesses from 0 and counts an access whose block's previous access lies
+ * in an earlier sample as its block's first (EDAN_WINDOW_NONE); at the end
+ * of each sample it adds the sample's windows here.
+ */
+typedef struct edan_window_cuts {
+    uint64_t windows[EDAN_WINDOW_LEVELS]; /* windows of 2^k of every sample ended so far */
+    uint64_t longest, samples;
+} edan_window_cuts;
+
+/* A sample of len accesses ended. */
+void edan_window_cuts_add(edan_window_cuts *c, uint64_t len);
+/* F(W) as edan_windows_mean, over the samples' windows, up to the first window that holds the longest sample. */
+size_t edan_windows_mean_cut(const edan_windows *w, const edan_window_cuts *c, double *size, double *blocks,
+                             size_t cap);
+
 /* ===================================================================== */
 /* Split by set, with sets settled late                                   */
 /* ===================================================================== */

@@ -67,6 +67,8 @@ typedef struct zoom_tool {
     uint64_t stop, heap_end;
     bool have_heap_end;
     uint64_t accesses;
+    bool by_sample;        /* a sampled trace's samples apart (not --across-samples): reuses within a sample */
+    uint64_t sample_start; /* the current sample's first access */
     /* after the stream */
     zb *sorted;
     size_t n_sorted;
@@ -171,14 +173,14 @@ static void heavy(zb *e, uint32_t k)
 
 static bool one_block(zoom_tool *t, uint64_t b, uint32_t id)
 {
-    uint64_t d = EDAN_REUSE_COLD, prev;
+    uint64_t d = EDAN_REUSE_COLD, prev = 0;
     if (edan_reuse_access(t->tracker, b, &d, &prev) == EDAN_REUSE_NOMEM)
         return false;
     zb *e = block_of(t, b);
     if (!e)
         return false;
     e->accesses++;
-    if (d != EDAN_REUSE_COLD) {
+    if (d != EDAN_REUSE_COLD && !(t->by_sample && prev < t->sample_start)) {
         e->reuses++;
         e->dist_sum += (double)d;
     }
@@ -193,6 +195,8 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n && !t->err.set; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
+        if (r->flags & EDAN_EXEC_SAMPLE_START)
+            t->sample_start = t->accesses;
         if (in->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
             continue;
         bool ok = true;
@@ -558,6 +562,7 @@ static void *create(edan_session *s, edan_error *err)
         edan_parse_size(v, strlen(v), &t->stop);
     if ((v = edan_options_last(o, "heap-end")))
         t->have_heap_end = !parse_addr(v, &t->heap_end);
+    t->by_sample = !o->across_samples;
     return t;
 }
 
