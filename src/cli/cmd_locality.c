@@ -223,7 +223,7 @@ static int locality_memgaze(int argc, char **argv)
  */
 static int locality_edan(int argc, char **argv)
 {
-    static const char *const table_only[] = {"--load-classes", "--period", "--hpcstruct", "--functions-output"};
+    static const char *const table_only[] = {"--period", "--hpcstruct", "--functions-output"};
     for (int k = 2; k < argc && strcmp(argv[k], "--"); k++)
         for (size_t o = 0; o < sizeof table_only / sizeof table_only[0]; o++) {
             const size_t n = strlen(table_only[o]);
