@@ -262,13 +262,13 @@ void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
                 z->pages, 100 * z->threshold, z->stop, z->heap_end);
         fprintf(f, "  %" PRIu64 " loads, %" PRIu64 " left out (addresses at most 0xffffff or from 0x8f0000000000)\n",
                 z->loads, z->outside);
-        fprintf(f, "  %-22s %6s %16s %16s %12s %10s %10s  %s\n", "node", "level", "min", "max", "page bytes", "pages",
+        fprintf(f, "  %-30s %6s %16s %16s %12s %10s %10s  %s\n", "node", "level", "min", "max", "page bytes", "pages",
                 "loads", "");
         for (size_t i = 0; i < z->n_nodes; i++) {
             const zm_node *n = &z->nodes[i];
             char label[80];
             snprintf(label, sizeof label, "%*s%s", n->level < 9 ? 2 * (n->level - 1) : 16, "", n->id);
-            fprintf(f, "  %-22.22s %6d %16" PRIx64 " %16" PRIx64 " %12" PRIu64 " %10" PRIu64, label, n->level, n->min,
+            fprintf(f, "  %-30.30s %6d %16" PRIx64 " %16" PRIx64 " %12" PRIu64 " %10" PRIu64, label, n->level, n->min,
                     n->max, n->page, n->pages);
             if (n->analysed)
                 fprintf(f, " %10" PRIu64 "  %s\n", n->accesses, final(n) ? "final" : "");
