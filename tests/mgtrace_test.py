@@ -148,36 +148,77 @@ def test_streams():
         validate_schema(json.loads(p.stdout), "--memgaze-compat")
 
 
+def naive_class_windows(streams, cls_of):
+    """F(W) and F_c(W) of the loads' 64-byte blocks (stores left out), each stream cut into windows on its own:
+    the mean over all windows of the distinct blocks, of all loads and of each class's."""
+    streams = [[(ip, a >> 6) for ip, a in s if cls_of[ip] != 90] for s in streams]
+    longest = max(len(s) for s in streams)
+    out = {"window": [], "blocks": [], "constant": [], "strided": [], "irregular": []}
+    w = 1
+    while True:
+        count, all_, per = 0, 0, {0: 0, 1: 0, 2: 0}
+        for s in streams:
+            for i in range(0, len(s), w):
+                win = s[i:i + w]
+                count += 1
+                all_ += len({b for _, b in win})
+                for c in per:
+                    per[c] += len({b for ip, b in win if cls_of[ip] == c})
+        out["window"].append(w)
+        out["blocks"].append(all_ / count)
+        for c, name in ((0, "constant"), (1, "strided"), (2, "irregular")):
+            out[name].append(per[c] / count)
+        if w >= longest:
+            return out
+        w *= 2
+
+
 def test_classes():
-    """--load-classes: every load of a listed instruction takes its class; an unlisted one edan's own rules."""
+    """--load-classes: every load of a listed instruction takes its class, an unlisted one edan's own rules; the
+    footprint by class over windows against a naive count, each sample on its own and --across-samples."""
     with tempfile.TemporaryDirectory() as d:
-        samples = random_samples(3)
-        trace, classes = os.path.join(d, "c.trace"), os.path.join(d, "c.binanlys")
-        write_trace(trace, samples, False)
-        given = {0x4983f7: 1, 0x498412: 2, 0x498409: 0, 0x4984a0: 90}
+        for seed in (3, 4, 5):
+            samples = random_samples(seed)
+            trace, classes = os.path.join(d, "c.trace"), os.path.join(d, "c.binanlys")
+            write_trace(trace, samples, seed == 4)
+            given = {0x4983f7: 1, 0x498412: 2, 0x498409: 0, 0x4984a0: 90, 0x401000: 1}
+            with open(classes, "w") as f:
+                for ip, c in given.items():
+                    f.write(f"{ip:#x} {c} 0x0 0x8 0x0 kernel\n")
+            name = {0: "constant", 1: "strided", 2: "irregular", 90: "store"}
+            n = {}
+            for s in samples:
+                for ip, _ in s:
+                    n[ip] = n.get(ip, 0) + 1
+            for across in (False, True):
+                what = f"seed {seed}{' --across-samples' if across else ''}"
+                opts = ["--across-samples"] if across else []
+                p = edan("locality", "--json", "--classes", "--load-classes=" + classes, *opts, trace)
+                check(p.returncode == 0, f"{what}: --classes --load-classes: {p.stderr}")
+                lc = json.loads(p.stdout)["load_classes"]
+                rows = {row["pc"]: row for row in lc["loads"]}
+                for ip, c in given.items():
+                    if ip in n and c != 90:
+                        check(ip in rows and rows[ip]["class"] == name[c] and rows[ip]["accesses"] == n[ip],
+                              f"{what}: load {ip:#x}: {rows.get(ip)}, given {name[c]}, {n[ip]} loads")
+                stores = n.get(0x4984a0, 0)
+                check(lc["all"]["store"]["accesses"] == stores and lc["all"]["store"]["static"] == (stores > 0),
+                      f"{what}: class 90: stores {lc['all']['store']}, {stores} given")
+                check(lc["all"]["load_accesses"] == sum(n.values()) - stores, f"{what}: the loads")
+                streams = [[x for s in samples for x in s]] if across else samples
+                want = naive_class_windows(streams, given)
+                got = lc["footprint_windows"]
+                same = got["window"] == want["window"] and got["accesses"] == sum(n.values()) - stores
+                for k in ("blocks", "constant", "strided", "irregular"):
+                    same = same and all(abs(x - y) <= 1e-9 * max(y, 1) for x, y in zip(got[k], want[k]))
+                check(same, f"{what}: F_c(W) {got}, naive {want}")
+        # a load the file does not list: edan's own rules
         with open(classes, "w") as f:
-            for ip, c in given.items():
-                f.write(f"{ip:#x} {c} 0x0 0x8 0x0 kernel\n")
+            f.write("0x4983f7 1 0x0 0x8 0x0\n")
         p = edan("locality", "--json", "--classes", "--load-classes=" + classes, trace)
-        check(p.returncode == 0, f"--classes --load-classes: {p.stderr}")
         lc = json.loads(p.stdout)["load_classes"]
-        name = {0: "constant", 1: "strided", 2: "irregular", 90: "store"}
-        n = {}
-        for s in samples:
-            for ip, _ in s:
-                n[ip] = n.get(ip, 0) + 1
-        rows = {row["pc"]: row for row in lc["loads"]}
-        for ip, c in given.items():
-            if ip in n and c != 90:
-                check(ip in rows and rows[ip]["class"] == name[c] and rows[ip]["accesses"] == n[ip],
-                      f"load {ip:#x}: class {rows.get(ip, {}).get('class')} accesses {rows.get(ip, {}).get('accesses')}, "
-                      f"given {name[c]}, {n[ip]} loads")
-        stores = n.get(0x4984a0, 0)
-        check(lc["all"]["store"]["accesses"] == stores and lc["all"]["store"]["static"] == (stores > 0),
-              f"class 90: stores {lc['all']['store']}, {stores} given")
-        check(lc["all"]["load_accesses"] == sum(n.values()) - stores, "the loads: every other access")
-        if 0x401000 in n:  # not listed: edan's own rules
-            check(0x401000 in rows, "an unlisted load is classified all the same")
+        check(p.returncode == 0 and {r["pc"] for r in lc["loads"]} == set(n) and lc["all"]["store"]["accesses"] == 0,
+              f"unlisted loads are classified all the same: {[r['pc'] for r in lc['loads']]}")
         p = edan("locality", "--classes", "--load-classes=" + os.path.join(d, "none.binanlys"), trace, expect=2)
         check(p.returncode == 2 and "none.binanlys" in p.stderr, f"a missing class file: {p.returncode} {p.stderr!r}")
 

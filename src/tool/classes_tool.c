@@ -371,6 +371,10 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
             edan_error_set(&t->err, "out of memory for the loops");
             return;
         }
+        if (t->by_sample && (r->flags & EDAN_EXEC_SAMPLE_START) && edan_split_windows_sample(&t->win)) {
+            edan_error_set(&t->err, "more than 2^26 samples");
+            return;
+        }
         edan_deps_info info;
         const uint64_t ready = edan_deps_ready(t->deps, r, &info);
         if (ready == EDAN_DEPS_FAILED) {
@@ -465,6 +469,7 @@ static void *create(edan_session *s, edan_error *err)
         edan_error_set(err, "out of memory");
         return NULL;
     }
+    t->by_sample = !edan_session_options(s)->across_samples;
     const char *given = edan_options_last(edan_session_options(s), "load-classes");
     if (given && !(t->given = edan_mg_classes_load(given, err))) {
         destroy(t);

@@ -63,6 +63,7 @@ typedef struct lc_totals {
 
 typedef struct classes_tool {
     edan_mg_classes *given; /* --load-classes: MemGaze's class of each static load it lists (NULL: none) */
+    bool by_sample;         /* a sampled trace's samples apart (not --across-samples): windows within a sample */
     edan_deps *deps;
     uint64_t v;        /* records so far */
     uint32_t *id_insn; /* insn index + 1 by static id */

@@ -199,9 +199,9 @@ static void windows_of(const classes_tool *t, uint32_t row, lc_windows *x)
     if (row == LC_NO_ROW)
         return;
     const edan_split_row *r = &t->win.rows[row];
-    x->n = edan_windows_mean(&r->all, r->accesses, x->w, x->f[C_STORE], 64);
+    x->n = edan_split_row_mean(r, &r->all, x->w, x->f[C_STORE], 64);
     for (int c = 0; c < C_STORE; c++)
-        edan_windows_mean(&r->set[c], r->accesses, x->w, x->f[c], 64);
+        edan_split_row_mean(r, &r->set[c], x->w, x->f[c], 64);
 }
 
 /* The windows' row of function key (an index, or LC_UNKNOWN_FN), of loop nest id. */
