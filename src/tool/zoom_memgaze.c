@@ -165,9 +165,12 @@ static int children(zoom_mg *z, size_t ni, const zm_page *p, long np, uint64_t t
                     return -1;
                 *n = c;
                 n->parent = (int)ni;
-                if (root && 'A' + count <= '~') /* MemGaze's 'A' + count, a character while it is one */
+                /* MemGaze names the children of a node named R by letters, 'A' + count, and so also those of
+                 * the root's 18th child, which is named R itself */
+                const bool letters = !strcmp(parent.id, "R");
+                if (letters && 'A' + count <= '~') /* while 'A' + count is a character */
                     snprintf(n->id, sizeof n->id, "%c", (char)('A' + count));
-                else if (root)
+                else if (letters)
                     snprintf(n->id, sizeof n->id, "#%u", count);
                 else
                     snprintf(n->id, sizeof n->id, "%.50s%u", parent.id, count);

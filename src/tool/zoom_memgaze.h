@@ -29,8 +29,9 @@
  *     stop width (16 KiB); below level 1 a child is made only when it ends
  *     at or below the heap end and its parent's pages are not 64 bytes;
  *   - nodes are analysed in the order they were made (breadth first); the
- *     root's children are named A, B, ..., the others their parent's name and
- *     their number among its children ("A0", "A01");
+ *     children of a node named R (the root, and its 18th child) are named A,
+ *     B, ... ("#n" past '~'), the others their parent's name and their number
+ *     among its children ("A0", "A01");
  *   - the final regions are the nodes analysed with 64-byte pages: MemGaze
  *     reports their pages ("blockCount") and loads ("Access").
  */
