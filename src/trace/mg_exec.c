@@ -17,7 +17,6 @@ struct edan_mg_exec {
     edan_code_table *code;
     edan_mg_load loads[BATCH];
     int64_t sample; /* the SAMPLE id of the latest load, -1 before the first */
-    uint64_t samples;
 };
 
 edan_mg_exec *edan_mg_exec_open_file(FILE *f, const char *name, edan_error *err)
@@ -63,7 +62,6 @@ long edan_mg_exec_next(edan_mg_exec *m, edan_exec *out, size_t cap, edan_error *
         const edan_mg_load *l = &m->loads[i];
         const uint32_t id = id_of(m, l->ip);
         const bool starts = l->sample != m->sample;
-        m->samples += starts;
         m->sample = l->sample;
         out[i] = (edan_exec){edan_code_table_get(m->code, id), l->addr, id, 0,
                              (uint16_t)(starts ? EDAN_EXEC_SAMPLE_START : 0)};
@@ -74,11 +72,6 @@ long edan_mg_exec_next(edan_mg_exec *m, edan_exec *out, size_t cap, edan_error *
 const edan_code_table *edan_mg_exec_code(const edan_mg_exec *m)
 {
     return m->code;
-}
-
-uint64_t edan_mg_exec_samples(const edan_mg_exec *m)
-{
-    return m->samples;
 }
 
 void edan_mg_exec_close(edan_mg_exec *m)

@@ -27,8 +27,6 @@ edan_mg_exec *edan_mg_exec_open_file(FILE *f, const char *name, edan_error *err)
 long edan_mg_exec_next(edan_mg_exec *m, edan_exec *out, size_t cap, edan_error *err);
 /* The static instructions so far (one per distinct IP). */
 const edan_code_table *edan_mg_exec_code(const edan_mg_exec *m);
-/* Samples and loads read so far. */
-uint64_t edan_mg_exec_samples(const edan_mg_exec *m);
 void edan_mg_exec_close(edan_mg_exec *m);
 
 #endif
