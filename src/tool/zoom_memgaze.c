@@ -221,7 +221,7 @@ int zoom_mg_build(zoom_mg *z)
     uint64_t level_one = z->stop == 16384 || z->stop == 4096 ? 4194304ull * 16 : 4194304ull * 8;
     for (size_t i = 0; i < z->n_nodes; i++) { /* breadth first: the nodes in the order they were made */
         zm_node *nd = &z->nodes[i];
-        if (nd->level > 1)
+        if (nd->level > 1 && nd->page) /* (a page of 0 bytes cannot be made; MemGaze would divide by it) */
             nd->pages = (uint64_t)ceil((double)(nd->max - nd->min) / (double)nd->page);
         if (nd->max - nd->min <= NARROW || nd->page < MIN_PAGE)
             continue;
