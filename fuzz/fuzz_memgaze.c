@@ -1,7 +1,8 @@
 /*
  * fuzz_memgaze.c - libFuzzer target for MemGaze's formats: the input is read
  * as a load trace, as a load-class file and as an HPCToolkit structure file
- * (function ranges). Whatever the bytes, nothing may
+ * (function ranges), and its first bytes are told a trace or not (as the
+ * trace source does). Whatever the bytes, nothing may
  * crash, overflow, hang or leak; a refusal names the file; a trace that is
  * read to its end makes a footprint table (with a fixed class file), equal
  * to the one of MemGaze's own algorithm (tests/mg_reference.c) whenever the
@@ -93,6 +94,7 @@ static void trace_and_table(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     trace_and_table(data, size);
+    (void)edan_mg_trace_sniff((const char *)data, size < 256 ? size : 256);
     edan_error err = {0};
     edan_mg_classes *c = edan_mg_classes_load_file(open_mem(data, size), "fuzz.binanlys", &err);
     if (!c)

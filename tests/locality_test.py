@@ -656,5 +656,6 @@ def test_threads():
         check(p.returncode == 0 and "thread (vCPU)" not in p.stdout, "one vCPU: no threads' text tables")
 
 
-run_category({"threads": test_threads, "command": test_command, "csv": test_csv, "sampled": test_sampled, "sampled_only": test_sampled_only, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
-              "zoom": test_zoom})
+if __name__ == "__main__":
+    run_category({"threads": test_threads, "command": test_command, "csv": test_csv, "sampled": test_sampled, "sampled_only": test_sampled_only, "reuse": test_reuse, "classes": test_classes, "locality_options": test_locality_options,
+                  "zoom": test_zoom})

@@ -211,6 +211,15 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(locality_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
 endif()
+# MemGaze's load traces through the locality tools: random MemGaze-format traces made by the test against naive
+# references (each sample on its own and --across-samples), --load-classes, --memgaze-compat's tree against
+# MemGaze's own analyzer's output on a vendored trace (tests/data/memgaze-traces), bad input.
+if(PYTHON3)
+  foreach(category streams classes compat bad)
+    add_test(NAME mgtrace_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/mgtrace_test.py ${CMAKE_BINARY_DIR} ${category})
+  endforeach()
+endif()
 # The footprint over windows of 2^k accesses, split by set with sets settled late, against a naive count; the
 # load-classes tool's windows against the reuse tool's.
 add_executable(windows_test tests/windows_test.c tests/random_trace.c tests/random_loops.c)

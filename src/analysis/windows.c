@@ -54,6 +54,30 @@ size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size,
     return n;
 }
 
+void edan_window_cuts_add(edan_window_cuts *c, uint64_t len)
+{
+    if (!len)
+        return;
+    for (unsigned k = 0; k < EDAN_WINDOW_LEVELS; k++)
+        c->windows[k] += ((len - 1) >> k) + 1;
+    c->longest = len > c->longest ? len : c->longest;
+    c->samples++;
+}
+
+size_t edan_windows_mean_cut(const edan_windows *w, const edan_window_cuts *c, double *size, double *blocks, size_t cap)
+{
+    size_t n = 0;
+    for (unsigned k = 0; k < EDAN_WINDOW_LEVELS && n < cap && c->longest; k++) {
+        const uint64_t s = 1ull << k;
+        size[n] = (double)s;
+        blocks[n] = (double)edan_windows_count(w, k) / (double)c->windows[k];
+        n++;
+        if (s >= c->longest)
+            break;
+    }
+    return n;
+}
+
 /* ===================================================================== */
 /* Split by set                                                           */
 /* ===================================================================== */
@@ -137,7 +161,9 @@ int edan_split_windows_access(edan_split_windows *w, uint32_t row, uint64_t b, i
     split_watchers *h = NULL; /* (the hash table's get moves nothing of the block table: e stays valid) */
     if ((watched || set == EDAN_SPLIT_LATER) && !(h = edan_keymap_get(&w->watched, b, row, NULL)))
         return -1;
-    const uint64_t i = r->accesses++;
+    const uint64_t i = r->next++;
+    r->accesses++;
+    r->in_sample++;
     edan_windows_access(&r->all, prev_of(e->last_all & ~WATCHED), i);
     e->last_all = (i + 1) | (e->last_all & WATCHED);
     if (set == EDAN_SPLIT_LATER) {
@@ -210,4 +236,30 @@ int edan_split_windows_settle(edan_split_windows *w, uint32_t ticket, int set)
     if (!h->chain) /* no live watcher left: its accesses need not look for them */
         e->last_all &= ~WATCHED;
     return 0;
+}
+
+int edan_split_windows_sample(edan_split_windows *w)
+{
+    const uint64_t step = 1ull << EDAN_SPLIT_SAMPLE_BITS;
+    for (uint32_t k = 0; k < w->n_rows; k++) {
+        edan_split_row *r = &w->rows[k];
+        if (!r->in_sample)
+            continue;
+        if (r->next > (1ull << 62) - step) /* indices + 1 stay below WATCHED */
+            return -1;
+        edan_window_cuts_add(&r->cuts, r->in_sample);
+        r->in_sample = 0;
+        r->next = (r->next + step - 1) & ~(step - 1);
+    }
+    return 0;
+}
+
+size_t edan_split_row_mean(const edan_split_row *r, const edan_windows *stream, double *size, double *blocks,
+                           size_t cap)
+{
+    if (!r->cuts.samples)
+        return edan_windows_mean(stream, r->accesses, size, blocks, cap);
+    edan_window_cuts c = r->cuts;
+    edan_window_cuts_add(&c, r->in_sample);
+    return edan_windows_mean_cut(stream, &c, size, blocks, cap);
 }

@@ -85,6 +85,25 @@ void edan_windows_insert(edan_windows *w, uint64_t pred, uint64_t at, uint64_t s
  */
 size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size, double *blocks, size_t cap);
 
+/*
+ * A stream cut into samples (a sampled trace, trace/exec.h): each sample is
+ * cut into windows of 2^k from its own first access (its last window may be
+ * shorter), so no window spans two samples. The caller numbers a sample's
+ * accesses from 0 and counts an access whose block's previous access lies
+ * in an earlier sample as its block's first (EDAN_WINDOW_NONE); at the end
+ * of each sample it adds the sample's windows here.
+ */
+typedef struct edan_window_cuts {
+    uint64_t windows[EDAN_WINDOW_LEVELS]; /* windows of 2^k of every sample ended so far */
+    uint64_t longest, samples;
+} edan_window_cuts;
+
+/* A sample of len accesses ended. */
+void edan_window_cuts_add(edan_window_cuts *c, uint64_t len);
+/* F(W) as edan_windows_mean, over the samples' windows, up to the first window that holds the longest sample. */
+size_t edan_windows_mean_cut(const edan_windows *w, const edan_window_cuts *c, double *size, double *blocks,
+                             size_t cap);
+
 /* ===================================================================== */
 /* Split by set, with sets settled late                                   */
 /* ===================================================================== */
@@ -92,9 +111,15 @@ size_t edan_windows_mean(const edan_windows *w, uint64_t accesses, double *size,
 #define EDAN_SPLIT_SETS 3     /* sets at most */
 #define EDAN_SPLIT_LATER (-1) /* the set of an access not known yet */
 
+/* A sample of a sampled stream starts its accesses' numbers at a multiple of 2^this (edan_split_windows_sample) */
+#define EDAN_SPLIT_SAMPLE_BITS 36
+
 /* One row: a stream of its own, its accesses numbered from 0. */
 typedef struct edan_split_row {
     uint64_t accesses;                 /* the row's so far */
+    uint64_t next;                     /* the number of its next access: accesses, but for the samples' gaps */
+    uint64_t in_sample;                /* its accesses in the current sample */
+    edan_window_cuts cuts;             /* its samples ended so far (none: a stream without samples) */
     edan_windows all;                  /* every access */
     edan_windows set[EDAN_SPLIT_SETS]; /* per set, over the same windows */
     edan_blocktab blocks;              /* block -> its latest accesses in the row (32 bytes, util/blocktab.h) */
@@ -125,5 +150,17 @@ int edan_split_windows_access(edan_split_windows *w, uint32_t row, uint64_t b, i
 
 /* The set of the access of `ticket` (each ticket settles once). 0, or -1 when out of memory. */
 int edan_split_windows_settle(edan_split_windows *w, uint32_t ticket, int set);
+
+/*
+ * A new sample of a sampled stream starts (trace/exec.h): every row's windows
+ * start again at its next access, as edan_window_cuts describes (a row's
+ * next access is numbered from the next multiple of 2^EDAN_SPLIT_SAMPLE_BITS,
+ * so no window of up to that many accesses spans two samples). 0, or -1
+ * past 2^26 samples.
+ */
+int edan_split_windows_sample(edan_split_windows *w);
+/* F(W) of one of row r's streams (its all or a set's), as edan_windows_mean, over its samples' windows. */
+size_t edan_split_row_mean(const edan_split_row *r, const edan_windows *stream, double *size, double *blocks,
+                           size_t cap);
 
 #endif

@@ -9,8 +9,10 @@
  *                     ".trace" and ".binanlys" files), in MemGaze's own text
  *                     format and definitions (src/memgaze/, docs/locality.md)
  *
- * edan's own locality analyses of its own stream are further modes: each
- * gets a line in mode_of() and a function beside locality_memgaze().
+ * and edan's own locality analyses of a program or a trace (locality_edan):
+ * edan's traces, or MemGaze's load traces (trace/mg_exec.h), which --classes
+ * reads with MemGaze's classes (--load-classes) and --zoom --memgaze-compat
+ * zooms into as MemGaze's location analysis does.
  */
 #include <errno.h>
 #include <limits.h>
@@ -41,6 +43,10 @@ static void usage_locality(FILE *f)
           "(docs/locality.md): without any of their options, --footprint, --reuse, --classes and\n"
           "--zoom; with some of them (or --sample-period), those. Every analysis option of\n"
           "'edan analyze --help' applies (--reuse-block, --zoom-stop, --csv-dir, --plot-dir, --json...).\n"
+          "TRACE may be a load trace MemGaze collected (told by its first line): each load one byte at\n"
+          "its address, each sample on its own (reuses and windows do not span samples; --across-samples\n"
+          "joins them), --load-classes=C.binanlys gives --classes MemGaze's class of each load, and\n"
+          "--zoom --memgaze-compat gives the regions MemGaze's own location analysis reports.\n"
           "\n"
           "The second form:\n"
           "  --memgaze-table       MemGaze's footprint table of its execution-interval tree, from a\n"
@@ -223,7 +229,7 @@ static int locality_memgaze(int argc, char **argv)
  */
 static int locality_edan(int argc, char **argv)
 {
-    static const char *const table_only[] = {"--load-classes", "--period", "--hpcstruct", "--functions-output"};
+    static const char *const table_only[] = {"--period", "--hpcstruct", "--functions-output"};
     for (int k = 2; k < argc && strcmp(argv[k], "--"); k++)
         for (size_t o = 0; o < sizeof table_only / sizeof table_only[0]; o++) {
             const size_t n = strlen(table_only[o]);

@@ -639,6 +639,12 @@ static int cmd_convert(int argc, char **argv)
         cli_die(2, "%s", err.msg);
     const int kind = edan_trace_source_format(src);
     bool to_text = force >= 0 ? force == 1 : kind == EDAN_TRACE_BINARY;
+    if (kind == EDAN_TRACE_MEMGAZE)
+        cli_die(
+            2,
+            "convert: %s is a MemGaze load trace: its loads carry no RISC-V instructions, and edan's formats do not "
+            "keep its samples (analyse it as it is: edan locality %s)",
+            in, in);
     if (kind != EDAN_TRACE_BINARY && !to_text)
         cli_die(2,
                 "convert: %s is a text trace; the binary format stores each instruction's encoding, which the text "

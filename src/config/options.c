@@ -81,6 +81,7 @@ static const struct {
     {"output", true},
     {"filter", true},
     {"exclude-callees", false},
+    {"across-samples", false},
     {"progress", false},
     {"no-progress", false},
     {"plot-dir", true},
@@ -275,6 +276,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         return set_filter(o, value, err);
     if (!strcmp(key, "exclude-callees")) {
         o->exclude_callees = true;
+        return 0;
+    }
+    if (!strcmp(key, "across-samples")) {
+        o->across_samples = true;
         return 0;
     }
     if (!strcmp(key, "progress") || !strcmp(key, "no-progress")) {
@@ -497,6 +502,8 @@ void edan_options_help(FILE *f)
           "                      with the same cache stay on one thread) and the timing model's\n"
           "                      memory latencies (four a thread at least); 0 is one per core\n"
           "                      the process may use, 1 analyses on the calling thread alone [0]\n"
+          "  --across-samples    a sampled trace (MemGaze's) as one stream: reuses and windows of\n"
+          "                      consecutive accesses span its samples [each sample on its own]\n"
           "Output options:\n"
           "  --json              JSON instead of text (schema: docs/json-schema.md)\n"
           "  --table             the case-study table of the EDAN paper's Tables 1 and 2: a row per\n"

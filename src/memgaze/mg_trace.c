@@ -299,3 +299,32 @@ long edan_mg_trace_next(edan_mg_trace *t, edan_mg_load *out, size_t cap, edan_er
     }
     return (long)n;
 }
+
+/* ---- recognising a trace ------------------------------------------------------------ */
+
+bool edan_mg_trace_sniff(const char *buf, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    const char *line = buf + i;
+    const size_t rest = n - i;
+    if ((rest >= 4 && !memcmp(line, "DSO:", 4)) || (rest >= 6 && !memcmp(line, "TRACE:", 6)))
+        return true;
+    const char *end = memchr(line, '\n', rest);
+    if (!end) /* a file of one line without its newline is not a trace MemGaze wrote */
+        return false;
+    char copy[256], *f[8];
+    size_t len = (size_t)(end - line);
+    if (len && line[len - 1] == '\r')
+        len--;
+    if (len >= sizeof copy || memchr(line, ';', len) || memchr(line, '\0', len))
+        return false;
+    memcpy(copy, line, len);
+    copy[len] = 0;
+    const int nf = edan_mg_split(copy, f, 7);
+    uint64_t v, ns;
+    return (nf == 5 || nf == 6) && !edan_mg_parse_hex(f[0], &v) && !edan_mg_parse_hex(f[1], &v) &&
+           !edan_mg_parse_dec(f[2], UINT32_MAX, &v) && !parse_time(f[3], &ns) &&
+           !edan_mg_parse_dec(f[4], INT32_MAX, &v);
+}

@@ -25,6 +25,7 @@
 #ifndef EDAN_MEMGAZE_MG_TRACE_H
 #define EDAN_MEMGAZE_MG_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,5 +61,13 @@ long edan_mg_trace_next(edan_mg_trace *t, edan_mg_load *out, size_t cap, edan_er
 size_t edan_mg_trace_dso_count(const edan_mg_trace *t);
 const char *edan_mg_trace_dso(const edan_mg_trace *t, size_t i, int32_t *id);
 void edan_mg_trace_close(edan_mg_trace *t);
+/*
+ * Whether the first bytes of a file, buf[0 .. n), look like a MemGaze trace:
+ * its first line that is not blank starts with "DSO:" or "TRACE:", or is a
+ * load (IP and ADDR hexadecimal, CPU decimal, TIME, SAMPLE and an optional
+ * DSO; no ';', which every line of edan's text format has). A first line
+ * longer than buf is not recognised.
+ */
+bool edan_mg_trace_sniff(const char *buf, size_t n);
 
 #endif

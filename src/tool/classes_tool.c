@@ -269,6 +269,17 @@ static lc_insn *insn_of(classes_tool *t, const edan_exec *r)
         s->block = LC_NO_BLOCK;
         s->fn = LC_UNKNOWN_FN;
         s->fn_row = LC_NO_ROW;
+        s->fixed = -1;
+        if (t->given) { /* MemGaze's class of the load at this pc, when its file lists it */
+            uint32_t skipped;
+            const edan_mg_class c = edan_mg_classes_find(t->given, in->pc, &skipped);
+            s->fixed = c == EDAN_MG_CONSTANT    ? C_CONST
+                       : c == EDAN_MG_STRIDED   ? C_STRIDED
+                       : c == EDAN_MG_IRREGULAR ? C_IRREG
+                       : c == EDAN_MG_STORE     ? C_STORE
+                                                : -1;
+            s->store = s->store || s->fixed == C_STORE;
+        }
         if (t->have_elf) {
             const edan_elf_func *f = edan_elf_func_at(&t->elf, in->pc);
             s->fn = f ? (uint32_t)(f - t->elf.funcs) : LC_UNKNOWN_FN;
@@ -307,6 +318,12 @@ static bool one_access(classes_tool *t, const edan_exec *r, uint64_t addr_time)
         return false;
     const uint32_t index = (uint32_t)(s - t->insns);
     const uint64_t lo = r->addr >> LC_BLOCK_SHIFT, hi = (r->addr + r->insn->mem_size - 1) >> LC_BLOCK_SHIFT;
+    if (s->fixed >= 0) { /* a class given by MemGaze's file: every access of the load is of it */
+        s->last_addr = r->addr;
+        s->last = t->v + 1;
+        s->n[s->fixed]++;
+        return mark_blocks(t, lo, hi, index, s->fixed) && (s->store || window_blocks(t, s, lo, hi, s->fixed));
+    }
     if (!s->last) { /* the first access: its class is its second's (a frame scalar's is constant) */
         s->pending = true;
         s->pend_lo = lo;
@@ -352,6 +369,10 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         }
         if (i == changed_at && !note_changes(t)) {
             edan_error_set(&t->err, "out of memory for the loops");
+            return;
+        }
+        if (t->by_sample && (r->flags & EDAN_EXEC_SAMPLE_START) && edan_split_windows_sample(&t->win)) {
+            edan_error_set(&t->err, "more than 2^26 samples");
             return;
         }
         edan_deps_info info;
@@ -418,6 +439,7 @@ static void destroy(void *tool)
     classes_tool *t = tool;
     if (!t)
         return;
+    edan_mg_classes_free(t->given);
     edan_deps_free(t->deps);
     edan_loops_free(t->loops);
     if (t->elf_open)
@@ -445,6 +467,12 @@ static void *create(edan_session *s, edan_error *err)
     if (edan_split_windows_init(&t->win, 3) || edan_split_windows_add_row(&t->win) != 0) {
         destroy(t);
         edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    t->by_sample = !edan_session_options(s)->across_samples;
+    const char *given = edan_options_last(edan_session_options(s), "load-classes");
+    if (given && !(t->given = edan_mg_classes_load(given, err))) {
+        destroy(t);
         return NULL;
     }
     edan_lane_config lane;
@@ -486,6 +514,12 @@ static const edan_tool_option options[] = {
      "                      footprint and its growth by class, in all, per function, per\n"
      "                      innermost loop and per loop nest, and over windows of 2^k load\n"
      "                      accesses (the whole run's, each function's, each nest's)\n",
+     NULL},
+    {"load-classes", true,
+     "  --load-classes=FILE with --classes: the class of each static load MemGaze's binary\n"
+     "                      analysis gives (its .binanlys file: 0 constant, 1 strided,\n"
+     "                      2 irregular, 90 store), for a MemGaze trace; loads it does not\n"
+     "                      list take edan's own rules\n",
      NULL},
     {NULL, false, NULL, NULL},
 };

@@ -13,6 +13,7 @@
 #include "analysis/deps.h"
 #include "analysis/loops.h"
 #include "analysis/windows.h"
+#include "memgaze/mg_classes.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/keymap.h"
@@ -43,6 +44,7 @@ typedef struct lc_insn {
     uint32_t fn_row;           /* the windows' row of its function (LC_NO_ROW without symbols) */
     uint32_t nest_at, nest_n;  /* the rows of the loops known to hold it: t->nest[nest_at .. nest_at + nest_n) */
     uint32_t changes_seen;     /* the changes of t->change applied to them */
+    int8_t fixed;              /* its class from --load-classes (MemGaze's file), -1: edan's own rules */
     bool pending, store, frame, addr_const, windows_pending;
 } lc_insn;
 
@@ -60,6 +62,8 @@ typedef struct lc_totals {
 } lc_totals;
 
 typedef struct classes_tool {
+    edan_mg_classes *given; /* --load-classes: MemGaze's class of each static load it lists (NULL: none) */
+    bool by_sample;         /* a sampled trace's samples apart (not --across-samples): windows within a sample */
     edan_deps *deps;
     uint64_t v;        /* records so far */
     uint32_t *id_insn; /* insn index + 1 by static id */

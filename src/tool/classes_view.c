@@ -199,9 +199,9 @@ static void windows_of(const classes_tool *t, uint32_t row, lc_windows *x)
     if (row == LC_NO_ROW)
         return;
     const edan_split_row *r = &t->win.rows[row];
-    x->n = edan_windows_mean(&r->all, r->accesses, x->w, x->f[C_STORE], 64);
+    x->n = edan_split_row_mean(r, &r->all, x->w, x->f[C_STORE], 64);
     for (int c = 0; c < C_STORE; c++)
-        edan_windows_mean(&r->set[c], r->accesses, x->w, x->f[c], 64);
+        edan_split_row_mean(r, &r->set[c], x->w, x->f[c], 64);
 }
 
 /* The windows' row of function key (an index, or LC_UNKNOWN_FN), of loop nest id. */
@@ -296,7 +296,9 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
 static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
 {
     const lc_totals z = totals(t);
-    fprintf(f, "\nload classes (each access from the eDAG and its load's address sequence; 64-byte blocks)\n");
+    fprintf(f, "\nload classes (%s; 64-byte blocks)\n",
+            t->given ? "each static load's from --load-classes, the others' from their address sequence"
+                     : "each access from the eDAG and its load's address sequence");
     fprintf(f, "  %-10s %12s %14s %7s %12s %12s %8s\n", "class", "static", "accesses", "%", "footprint", "dF (F/A)",
             "dF %");
     uint64_t fsum = z.blocks[C_CONST] + z.blocks[C_STRIDED] + z.blocks[C_IRREG];

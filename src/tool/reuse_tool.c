@@ -182,11 +182,11 @@ static inline bool shards_sampled(const reuse_tool *t, uint64_t b)
 
 static bool shards_access(reuse_tool *t, uint64_t b)
 {
-    uint64_t d = EDAN_REUSE_COLD, prev;
+    uint64_t d = EDAN_REUSE_COLD, prev = 0;
     if (edan_reuse_access(t->sampled, b, &d, &prev) == EDAN_REUSE_NOMEM)
         return false;
     t->s_accesses++;
-    if (d == EDAN_REUSE_COLD) {
+    if (d == EDAN_REUSE_COLD || (t->by_sample && prev < t->s_sample_start)) {
         t->s_cold++;
         return true;
     }
@@ -213,11 +213,17 @@ static inline bool access_block(reuse_tool *t, uint64_t b, reuse_row *row, reuse
     if (t->sampled && shards_sampled(t, b) && !shards_access(t, b))
         return false;
     uint64_t d = EDAN_REUSE_COLD, prev = 0;
-    const uint64_t now = t->accesses;
-    const uint64_t rt = edan_reuse_access(t->tracker, b, &d, &prev);
+    uint64_t now = t->accesses;
+    uint64_t rt = edan_reuse_access(t->tracker, b, &d, &prev);
     if (rt == EDAN_REUSE_NOMEM)
         return false;
     t->accesses++;
+    if (t->by_sample) { /* a sample's own reuses and windows: accesses number from its first */
+        now -= t->sample_start;
+        if (rt != EDAN_REUSE_COLD && prev < t->sample_start)
+            rt = d = EDAN_REUSE_COLD;
+        prev -= t->sample_start;
+    }
     if (rt == EDAN_REUSE_COLD) {
         t->cold++;
         edan_windows_access(&t->win, EDAN_WINDOW_NONE, now);
@@ -265,6 +271,11 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
         bool ok = true;
+        if (t->by_sample && (r->flags & EDAN_EXEC_SAMPLE_START)) {
+            edan_window_cuts_add(&t->cuts, t->accesses - t->sample_start);
+            t->sample_start = t->accesses;
+            t->s_sample_start = t->s_accesses;
+        }
         if (t->stream == STREAM_ALL)
             ok = access_block(t, in->pc >> sh, NULL, NULL);
         if (ok && in->mem != EDAN_MEM_NONE && !(r->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size &&
@@ -292,6 +303,10 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
 static int finish(void *ctx)
 {
     reuse_tool *t = ctx;
+    if (t->by_sample) {
+        edan_window_cuts_add(&t->cuts, t->accesses - t->sample_start);
+        t->sample_start = t->accesses;
+    }
     if (!t->err.set && t->loops && edan_loops_index(t->loops))
         edan_error_set(&t->err, "out of memory for the loops");
     return t->err.set ? -1 : 0;
@@ -356,6 +371,7 @@ static void *create(edan_session *s, edan_error *err)
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
     t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
+    t->by_sample = !o->across_samples;
     if (!(t->tracker = edan_reuse_new(true)) || !(t->loops = edan_loops_new(t->have_elf ? &t->elf : NULL))) {
         edan_error_set(err, "out of memory");
         destroy(t);

@@ -41,6 +41,13 @@ typedef struct reuse_tool {
     size_t dist_cap;
     uint64_t rtime[BINS]; /* reuse times (bin 0 unused: a reuse time is >= 1) */
     edan_windows win;     /* the footprint over windows of 2^k accesses (analysis/windows.h) */
+    /*
+     * A sampled trace's samples (trace/exec.h), each on its own unless --across-samples: a reuse of a block
+     * whose previous access is in an earlier sample is cold, and windows start at each sample's first access
+     */
+    bool by_sample;
+    uint64_t sample_start, s_sample_start; /* the current sample's first access, of the tracker and of SHARDS */
+    edan_window_cuts cuts;
     /* per static memory instruction: row index + 1 by id (0: none yet) */
     uint32_t *id_row;
     size_t id_cap;

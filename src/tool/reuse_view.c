@@ -284,10 +284,12 @@ static double shards_mrc(const reuse_tool *t, const double *bytes, const double 
     return m ? sum / (double)m : 0;
 }
 
-/* Mean distinct blocks per window of 2^k accesses, k = 0 .. the first window that holds the whole stream. */
+/* Mean distinct blocks per window of 2^k accesses, k = 0 .. the first window that holds the whole stream (the
+ * longest sample, for a sampled trace whose samples are apart). */
 static size_t windows(const reuse_tool *t, double *w, double *f, size_t cap)
 {
-    return edan_windows_mean(&t->win, t->accesses, w, f, cap);
+    return t->by_sample ? edan_windows_mean_cut(&t->win, &t->cuts, w, f, cap)
+                        : edan_windows_mean(&t->win, t->accesses, w, f, cap);
 }
 
 static void hist_text(const reuse_tool *t, FILE *f)
@@ -396,6 +398,11 @@ static void report_text(const reuse_tool *t, const views *v, FILE *f)
                                         : "loads, stores and instruction fetches");
     fprintf(f, "  accesses %" PRIu64 "%s, distinct blocks %" PRIu64 " (%" PRIu64 " bytes), cold %" PRIu64 "\n",
             t->accesses, t->stream == STREAM_ALL ? " (fetches included)" : "", blocks, blocks * bsize, t->cold);
+    if (t->cuts.samples > 1)
+        fprintf(f,
+                "  %" PRIu64 " samples, each on its own: a block's first access in a sample is cold, windows start "
+                "at each sample's first access (--across-samples joins them)\n",
+                t->cuts.samples);
     hist_text(t, f);
     double x[64], y[64];
     size_t n = mrc(t, x, y, 64);
@@ -472,9 +479,9 @@ static void report_json(const reuse_tool *t, const views *v, FILE *f)
 {
     fprintf(f,
             ",\"reuse\":{\"block_bytes\":%" PRIu64 ",\"stream\":\"%s\",\"accesses\":%" PRIu64 ",\"fetches\":%" PRIu64
-            ",\"blocks\":%" PRIu64 ",\"cold\":%" PRIu64,
+            ",\"blocks\":%" PRIu64 ",\"cold\":%" PRIu64 ",\"samples\":%" PRIu64,
             (uint64_t)1 << t->block_shift, edan_reuse_stream_name[t->stream], t->accesses, t->fetches,
-            edan_reuse_blocks(t->tracker), t->cold);
+            edan_reuse_blocks(t->tracker), t->cold, t->by_sample && t->cuts.samples ? t->cuts.samples : 1);
     uint64_t dbin[BINS] = {0}, lo[BINS];
     for (size_t d = 0; d < t->dist_cap; d++)
         dbin[reuse_bin_of(d)] += t->dist[d];

@@ -32,6 +32,7 @@
 #include "report/plot.h"
 #include "tool/session.h"
 #include "tool/tool.h"
+#include "tool/zoom_memgaze.h"
 #include "util/elf_symbols.h"
 #include "util/keymap.h"
 #include "util/parse.h"
@@ -67,14 +68,20 @@ typedef struct zoom_tool {
     uint64_t stop, heap_end;
     bool have_heap_end;
     uint64_t accesses;
+    bool by_sample;        /* a sampled trace's samples apart (not --across-samples): reuses within a sample */
+    uint64_t sample_start; /* the current sample's first access */
     /* after the stream */
     zb *sorted;
     size_t n_sorted;
     zoom_region *regions;
     int n_regions;
     bool built;
+    zoom_mg *mg; /* --memgaze-compat: MemGaze's tree instead (zoom_memgaze.h) */
     edan_error err;
 } zoom_tool;
+
+/* MemGaze's heap end when --heap-end is not given (memgaze-analyze-loc's default) */
+#define MEMGAZE_HEAP_END 0x7f0000000000ull
 
 /* ===================================================================== */
 /* Options                                                                */
@@ -135,7 +142,7 @@ static int check_stop(const char *v, edan_error *err)
 
 static bool wanted(const edan_options *o)
 {
-    return edan_options_each(o, "zoom", NULL, NULL) > 0;
+    return edan_options_each(o, "zoom", NULL, NULL) > 0 || edan_options_last(o, "memgaze-compat");
 }
 
 /* ===================================================================== */
@@ -171,14 +178,14 @@ static void heavy(zb *e, uint32_t k)
 
 static bool one_block(zoom_tool *t, uint64_t b, uint32_t id)
 {
-    uint64_t d = EDAN_REUSE_COLD, prev;
+    uint64_t d = EDAN_REUSE_COLD, prev = 0;
     if (edan_reuse_access(t->tracker, b, &d, &prev) == EDAN_REUSE_NOMEM)
         return false;
     zb *e = block_of(t, b);
     if (!e)
         return false;
     e->accesses++;
-    if (d != EDAN_REUSE_COLD) {
+    if (d != EDAN_REUSE_COLD && !(t->by_sample && prev < t->sample_start)) {
         e->reuses++;
         e->dist_sum += (double)d;
     }
@@ -193,8 +200,15 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n && !t->err.set; i++) {
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
+        if (r->flags & EDAN_EXEC_SAMPLE_START)
+            t->sample_start = t->accesses;
         if (in->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
             continue;
+        if (t->mg) { /* MemGaze's tree: a load per record, at its address */
+            if (!zoom_mg_access(t->mg, r->addr))
+                edan_error_set(&t->err, "out of memory for the zoom tree's addresses");
+            continue;
+        }
         bool ok = true;
         if (r->id >= t->id_cap) {
             size_t cap = t->id_cap ? t->id_cap : 1024;
@@ -431,6 +445,13 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     zoom_tool *t = tool;
     if (fmt == EDAN_FORMAT_TABLE)
         return;
+    if (t->mg) {
+        if (zoom_mg_build(t->mg))
+            fputs(fmt == EDAN_FORMAT_JSON ? ",\"zoom\":null" : "\nzoom: out of memory\n", f);
+        else
+            zoom_mg_report(t->mg, fmt, f);
+        return;
+    }
     build(t);
     const char *binary = edan_session_source(s)->binary;
     edan_elf elf;
@@ -531,6 +552,9 @@ static void destroy(void *tool)
         return;
     edan_reuse_free(t->tracker);
     edan_keymap_free(&t->map);
+    if (t->mg)
+        zoom_mg_free(t->mg);
+    free(t->mg);
     free(t->id_pc);
     free(t->sorted);
     free(t->regions);
@@ -558,6 +582,15 @@ static void *create(edan_session *s, edan_error *err)
         edan_parse_size(v, strlen(v), &t->stop);
     if ((v = edan_options_last(o, "heap-end")))
         t->have_heap_end = !parse_addr(v, &t->heap_end);
+    t->by_sample = !o->across_samples;
+    if (edan_options_last(o, "memgaze-compat")) {
+        if (!(t->mg = malloc(sizeof *t->mg)) ||
+            zoom_mg_init(t->mg, t->pages, t->threshold, t->stop, t->have_heap_end ? t->heap_end : MEMGAZE_HEAP_END)) {
+            destroy(t);
+            edan_error_set(err, "out of memory");
+            return NULL;
+        }
+    }
     return t;
 }
 
@@ -604,7 +637,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     zoom_tool *t = tool;
     const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0] && !o->plot_dir[0])
+    if ((!o->csv_dir[0] && !o->plot_dir[0]) || t->mg) /* MemGaze's tree is in the report alone */
         return 0;
     build(t);
     char name[1100];
@@ -645,6 +678,12 @@ static const edan_tool_option options[] = {
     {"zoom-threshold", true,
      "  --zoom-threshold=P  a hot run of pages holds over P percent of its region's accesses [10]\n", check_threshold},
     {"zoom-stop", true, "  --zoom-stop=BYTES   a region this wide or narrower is not cut [16K]\n", check_stop},
+    {"memgaze-compat", false,
+     "  --memgaze-compat    with --zoom: the regions MemGaze's own location analysis reports\n"
+     "                      (loc-anlys --pnum 512 --zoomRUD), its rules and quirks included:\n"
+     "                      byte addresses, pages of MemGaze's widths, its final regions\n"
+     "                      at 64-byte pages (--heap-end defaults to 0x7f0000000000)\n",
+     NULL},
     {"heap-end", true,
      "  --heap-end=ADDR     accesses at and above ADDR (the stack) are a region of their own,\n"
      "                      not zoomed into\n",

@@ -21,6 +21,12 @@ enum {
     /* The instruction has a memory kind but performed no access (a failed
      * sc, or an access the tracer did not observe). addr is then 0. */
     EDAN_EXEC_NO_ACCESS = 1u << 0,
+    /* The first record of a sample of a sampled trace (MemGaze's load traces,
+     * trace/mg_exec.h): the records before it are an earlier sample, and the
+     * program ran on unrecorded between the two. Tools that measure reuses or
+     * windows of consecutive accesses do not span samples, unless the option
+     * --across-samples asks them to. The binary and text formats do not keep it. */
+    EDAN_EXEC_SAMPLE_START = 1u << 1,
 };
 
 typedef struct edan_exec {

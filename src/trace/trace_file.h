@@ -83,7 +83,7 @@ void edan_trace_reader_close(edan_trace_reader *r);
 
 /* ---- detection and unified source ------------------------------------- */
 
-enum { EDAN_TRACE_BINARY = 1, EDAN_TRACE_TEXT = 2 };
+enum { EDAN_TRACE_BINARY = 1, EDAN_TRACE_TEXT = 2, EDAN_TRACE_MEMGAZE = 3 };
 
 /* 1 (EDAN_TRACE_BINARY) if path starts with the binary magic, 2
  * (EDAN_TRACE_TEXT) otherwise (and for "-"), -1 with err set if it cannot be
@@ -92,7 +92,7 @@ int edan_trace_detect(const char *path, edan_error *err);
 
 typedef struct edan_trace_source edan_trace_source;
 
-/* Open a binary or text trace ("-": a text trace on stdin). */
+/* Open a binary, text or MemGaze load trace (trace/mg_exec.h), told by its first bytes ("-": stdin). */
 edan_trace_source *edan_trace_source_open(const char *path, edan_error *err);
 int edan_trace_source_format(const edan_trace_source *s);
 /* Metadata; all fields NULL for a text trace. */

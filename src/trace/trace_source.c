@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "memgaze/mg_trace.h"
+#include "trace/mg_exec.h"
 #include "trace/trace_file.h"
 #include "trace/trace_format.h"
 #include "trace/trace_text.h"
@@ -43,6 +45,7 @@ struct edan_trace_source {
     int format;
     edan_trace_reader *bin;
     edan_text_reader *text;
+    edan_mg_exec *mg;
     edan_trace_meta empty;
     void *peek; /* the stream's state, owned by the reader's FILE (kept here so leak checkers see it in use) */
 };
@@ -55,7 +58,7 @@ struct edan_trace_source {
 typedef struct peeked {
     FILE *f;
     bool own;
-    unsigned char pre[8];
+    unsigned char pre[256]; /* the first line of a MemGaze trace tells it from edan's text format */
     size_t n, pos;
 } peeked;
 
@@ -109,7 +112,9 @@ edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
     }
     /* Matching all but the version digit lets the binary reader explain a
      * version mismatch instead of the text reader choking on binary data. */
-    s->format = p->n >= 7 && memcmp(p->pre, EDAN_TRACE_MAGIC, 7) == 0 ? EDAN_TRACE_BINARY : EDAN_TRACE_TEXT;
+    s->format = p->n >= 7 && memcmp(p->pre, EDAN_TRACE_MAGIC, 7) == 0 ? EDAN_TRACE_BINARY
+                : edan_mg_trace_sniff((const char *)p->pre, p->n)     ? EDAN_TRACE_MEMGAZE
+                                                                      : EDAN_TRACE_TEXT;
     s->peek = p;
     FILE *f = fopencookie(p, "rb", (cookie_io_functions_t){peeked_read, NULL, NULL, peeked_close});
     if (!f) {
@@ -121,9 +126,11 @@ edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
     /* the readers own f from here, and close it (and so p) on failure too */
     if (s->format == EDAN_TRACE_BINARY)
         s->bin = edan_trace_reader_open_file(f, name, err);
+    else if (s->format == EDAN_TRACE_MEMGAZE)
+        s->mg = edan_mg_exec_open_file(f, name, err);
     else
         s->text = edan_text_reader_open_file(f, name, err);
-    if (!s->bin && !s->text) {
+    if (!s->bin && !s->text && !s->mg) {
         free(s);
         return NULL;
     }
@@ -142,12 +149,14 @@ const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s)
 
 long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err)
 {
-    return s->bin ? edan_trace_reader_next(s->bin, out, cap, err) : edan_text_reader_next(s->text, out, cap, err);
+    return s->bin  ? edan_trace_reader_next(s->bin, out, cap, err)
+           : s->mg ? edan_mg_exec_next(s->mg, out, cap, err)
+                   : edan_text_reader_next(s->text, out, cap, err);
 }
 
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s)
 {
-    return s->bin ? edan_trace_reader_code(s->bin) : edan_text_reader_code(s->text);
+    return s->bin ? edan_trace_reader_code(s->bin) : s->mg ? edan_mg_exec_code(s->mg) : edan_text_reader_code(s->text);
 }
 
 const char *edan_trace_source_warning(const edan_trace_source *s)
@@ -161,6 +170,7 @@ void edan_trace_source_close(edan_trace_source *s)
         return;
     edan_trace_reader_close(s->bin);
     edan_text_reader_close(s->text);
+    edan_mg_exec_close(s->mg);
     free(s);
 }
 
