@@ -89,6 +89,14 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* An option given twice would silently replace the first value: an error. */
+static const char *once(const char *had, const char *v, const char *name)
+{
+    if (had)
+        cli_die(2, "locality: %s given twice (it takes one value)", name);
+    return v;
+}
+
 static memgaze_args parse_memgaze(int argc, char **argv)
 {
     memgaze_args a = {0};
@@ -104,15 +112,15 @@ static memgaze_args parse_memgaze(int argc, char **argv)
         } else if (!strcmp(s, "--memgaze-table")) {
             continue;
         } else if ((v = option_value(argc, argv, &i, "--load-classes"))) {
-            a.classes = v;
+            a.classes = once(a.classes, v, "--load-classes");
         } else if ((v = option_value(argc, argv, &i, "--period"))) {
-            a.period = v;
+            a.period = once(a.period, v, "--period");
         } else if ((v = option_value(argc, argv, &i, "--output")) || (v = option_value(argc, argv, &i, "-o"))) {
-            a.output = v;
+            a.output = once(a.output, v, "-o/--output");
         } else if ((v = option_value(argc, argv, &i, "--hpcstruct"))) {
-            a.hpcstruct = v;
+            a.hpcstruct = once(a.hpcstruct, v, "--hpcstruct");
         } else if ((v = option_value(argc, argv, &i, "--functions-output"))) {
-            a.functions_output = v;
+            a.functions_output = once(a.functions_output, v, "--functions-output");
         } else {
             cli_die(2, "locality: unknown option '%s' with --memgaze-table (see 'edan locality --help')", s);
         }

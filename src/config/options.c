@@ -31,19 +31,18 @@ void edan_options_default(edan_options *o)
 static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero, uint64_t largest,
                           int *n, edan_error *err)
 {
-    char buf[600];
-    if (!value || strlen(value) >= sizeof buf) {
+    if (!value || !*value) {
         edan_error_set(err, "--%s needs a value", key);
         return -1;
     }
-    strcpy(buf, value);
-    int count = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
+    int count = 0, rc;
+    const char *p = value, *tok;
+    size_t len;
+    while ((rc = edan_list_next(&p, ",:", &tok, &len)) > 0) {
         uint64_t v;
-        if (edan_parse_u64(tok, &v) || (!allow_zero && v == 0) || v > largest) {
-            edan_error_set(err, "--%s: '%s' is not an integer from %d to %" PRIu64, key, tok, allow_zero ? 0 : 1,
-                           largest);
+        if (edan_parse_u64_n(tok, len, &v) || (!allow_zero && v == 0) || v > largest) {
+            edan_error_set(err, "--%s: '%.*s' is not an integer from %d to %" PRIu64, key, (int)(len > 64 ? 64 : len),
+                           tok, allow_zero ? 0 : 1, largest);
             return -1;
         }
         if (count == max) {
@@ -52,8 +51,8 @@ static int parse_u64_list(const char *key, const char *value, uint64_t *out, int
         }
         out[count++] = v;
     }
-    if (count == 0) {
-        edan_error_set(err, "--%s needs at least one value", key);
+    if (rc < 0) {
+        edan_error_set(err, "--%s: an empty element in '%s' (values are separated by single ',' or ':')", key, value);
         return -1;
     }
     *n = count;
@@ -134,27 +133,35 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
             o->cache_given = true;
         }
         /* Several configurations: "--cache=none --cache=32K" or "--cache='none;32K;64K'". */
-        char buf[600];
-        if (strlen(value) >= sizeof buf) {
-            edan_error_set(err, "--cache: value too long");
-            return -1;
-        }
-        strcpy(buf, value);
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        const char *p = value, *tok;
+        size_t len;
+        int rc;
+        while ((rc = edan_list_next(&p, ";", &tok, &len)) > 0) {
             if (o->n_cache == EDAN_MAX_CACHES) {
                 edan_error_set(err, "--cache: at most %d configurations", EDAN_MAX_CACHES);
                 return -1;
             }
+            char spec[256]; /* one configuration: the longest valid one is far shorter */
+            if (len >= sizeof spec) {
+                edan_error_set(err, "--cache: '%.64s...' is not a cache configuration (too long)", tok);
+                return -1;
+            }
+            memcpy(spec, tok, len);
+            spec[len] = '\0';
             edan_error sub = {0};
-            o->cache_of_machine[o->n_cache] = !strcmp(tok, "machine");
+            o->cache_of_machine[o->n_cache] = !strcmp(spec, "machine");
             if (o->cache_of_machine[o->n_cache]) {
                 memset(&o->cache[o->n_cache], 0, sizeof o->cache[o->n_cache]); /* made from the file later */
-            } else if (edan_cache_config_parse(tok, &o->cache[o->n_cache], &sub)) {
+            } else if (edan_cache_config_parse(spec, &o->cache[o->n_cache], &sub)) {
                 edan_error_set(err, "--cache: %s", sub.msg);
                 return -1;
             }
             o->n_cache++;
+        }
+        if (rc < 0) {
+            edan_error_set(err, "--cache: an empty configuration in '%s' (configurations are separated by one ';')",
+                           value);
+            return -1;
         }
         return 0;
     }
@@ -189,29 +196,34 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
     }
     if (!strcmp(key, "cost")) {
         /* "fdiv=20,fsqrt=30" */
-        char buf[600];
-        if (strlen(value) >= sizeof buf) {
-            edan_error_set(err, "--cost: value too long");
-            return -1;
-        }
-        strcpy(buf, value);
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(tok, '=');
-            if (!eq) {
-                edan_error_set(err, "--cost: '%s' is not class=cycles, e.g. --cost=fdiv=20,fsqrt=30", tok);
+        const char *p = value, *tok;
+        size_t len;
+        int rc;
+        while ((rc = edan_list_next(&p, ",", &tok, &len)) > 0) {
+            char pair[128]; /* a key and a number of at most 2^40: far shorter */
+            const char *eq = memchr(tok, '=', len);
+            if (!eq || len >= sizeof pair) {
+                edan_error_set(err, "--cost: '%.*s' is not class=cycles, e.g. --cost=fdiv=20,fsqrt=30",
+                               (int)(len > 64 ? 64 : len), tok);
                 return -1;
             }
-            *eq = '\0';
+            memcpy(pair, tok, len);
+            pair[len] = '\0';
+            pair[eq - tok] = '\0';
             edan_error sub = {0};
-            if (edan_cost_set(&o->cost, tok, eq + 1, &sub)) {
+            if (edan_cost_set(&o->cost, pair, pair + (eq - tok) + 1, &sub)) {
                 edan_error_set(err, "--cost: %s", sub.msg);
                 return -1;
             }
-            if (!strcmp(tok, "ram") || !strcmp(tok, "alpha")) {
+            if (!strcmp(pair, "ram") || !strcmp(pair, "alpha")) {
                 o->alpha[0] = o->cost.alpha;
                 o->n_alpha = 1;
             }
+        }
+        if (rc < 0) {
+            edan_error_set(err, "--cost: an empty element in '%s' (class=cycles pairs are separated by one ',')",
+                           value);
+            return -1;
         }
         return 0;
     }
@@ -286,17 +298,28 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
 
 int edan_options_add_raw(edan_options *o, const char *key, const char *value, edan_error *err)
 {
-    const int max = (int)(sizeof o->raw_key / sizeof o->raw_key[0]);
-    if (o->n_raw == max || strlen(key) >= sizeof o->raw_key[0] || (value && strlen(value) >= sizeof o->raw_value[0])) {
-        edan_error_set(err, "--%s: too many options, or a value longer than %zu characters", key,
-                       sizeof o->raw_value[0] - 1);
+    const size_t len = value ? strlen(value) : 0;
+    if (o->n_raw == EDAN_MAX_RAW || strlen(key) >= sizeof o->raw_key[0]) {
+        edan_error_set(err, "--%s: more than %d options", key, EDAN_MAX_RAW);
+        return -1;
+    }
+    if (len >= EDAN_OPTIONS_TEXT - o->raw_used) {
+        edan_error_set(err, "--%s: the options' values are longer than %u characters in all", key,
+                       EDAN_OPTIONS_TEXT - 1);
         return -1;
     }
     strcpy(o->raw_key[o->n_raw], key);
-    strcpy(o->raw_value[o->n_raw], value ? value : "");
+    o->raw_at[o->n_raw] = o->raw_used;
+    memcpy(o->raw_text + o->raw_used, value ? value : "", len + 1);
+    o->raw_used += (uint32_t)len + 1;
     o->raw_flag[o->n_raw] = !value;
     o->n_raw++;
     return 0;
+}
+
+const char *edan_options_raw_value(const edan_options *o, int k)
+{
+    return o->raw_text + o->raw_at[k];
 }
 
 int edan_options_set(edan_options *o, const char *key, const char *value, edan_error *err)
@@ -311,7 +334,7 @@ const char *edan_options_last(const edan_options *o, const char *key)
 {
     for (int i = o->n_raw - 1; i >= 0; i--)
         if (!strcmp(o->raw_key[i], key))
-            return o->raw_value[i];
+            return edan_options_raw_value(o, i);
     return NULL;
 }
 
@@ -323,7 +346,7 @@ int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *c
             continue;
         n++;
         if (fn)
-            fn(ctx, o->raw_flag[i] ? NULL : o->raw_value[i]);
+            fn(ctx, o->raw_flag[i] ? NULL : edan_options_raw_value(o, i));
     }
     return n;
 }
@@ -384,7 +407,7 @@ int edan_options_write(const edan_options *o, FILE *f)
         fputs(o->raw_key[i], f);
         if (!o->raw_flag[i]) {
             fputc('=', f);
-            for (const unsigned char *p = (const unsigned char *)o->raw_value[i]; *p; p++)
+            for (const unsigned char *p = (const unsigned char *)edan_options_raw_value(o, i); *p; p++)
                 if (safe_byte(*p))
                     fputc(*p, f);
                 else

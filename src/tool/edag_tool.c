@@ -71,6 +71,24 @@ static void destroy(void *t)
     edan_edag_free(t);
 }
 
+/* The largest cost of a vertex in any lane (T1, Tinf, C), or the most bytes it can move (line fills, write-backs). */
+static uint64_t max_per_insn(const void *t)
+{
+    const edan_edag_config *cfg = edan_edag_get_config(t);
+    uint64_t most = 64;
+    for (int k = 0; k < cfg->n_lanes; k++) {
+        const edan_lane_config *l = &cfg->lane[k];
+        most = l->cost.alpha > most ? l->cost.alpha : most;
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            most = l->cost.cls[c] > most ? l->cost.cls[c] : most;
+        for (int v = 0; v < l->cache.n_levels; v++) {
+            const uint64_t lines = (uint64_t)l->cache.level[v].line * 2 * (uint64_t)(l->cache.n_levels + 1);
+            most = lines > most ? lines : most;
+        }
+    }
+    return most;
+}
+
 const edan_tool_def edan_edag_tool = {
     .name = "edag",
     .summary = "eDAG metrics: work, span, W, D, layers, bounds, lambda, Lambda, data movement",
@@ -81,6 +99,7 @@ const edan_tool_def edan_edag_tool = {
     .report = report,
     .outputs = outputs,
     .destroy = destroy,
+    .max_per_insn = max_per_insn,
 };
 
 const edan_edag *edan_edag_tool_analysis(const edan_session *s)

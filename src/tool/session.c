@@ -1,5 +1,6 @@
 #include "tool/session.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,13 @@ struct edan_session {
     int zero_copy; /* the tool whose buffer() the producer writes into, or -1 */
     bool finished;
     edan_error err;
+    /*
+     * The totals' a-priori bound: no tool's total grows by more than
+     * per_insn a instruction, so while insns x per_insn fits in 64 bits no
+     * total (T1, Tinf, cycles, bytes, counts) can have wrapped. Checked once
+     * a batch, never per instruction.
+     */
+    uint64_t per_insn, insns;
 };
 
 /* ===================================================================== */
@@ -94,6 +102,16 @@ void edan_session_options_help(FILE *f)
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
+    uint64_t most;
+    if ((__builtin_add_overflow(s->insns, (uint64_t)n, &s->insns) ||
+         __builtin_mul_overflow(s->insns, s->per_insn, &most)) &&
+        !s->err.set)
+        /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
+        edan_error_set(&s->err,
+                       "a total cannot be represented: at instruction %" PRIu64 ", each adding up to %" PRIu64
+                       " (cycles of the largest --alpha, --cost or machine latency, or bytes) to a total, the totals "
+                       "could exceed 2^64 - 1; lower the costs or analyse a shorter region",
+                       s->insns, s->per_insn);
     for (int i = 0; i < s->n; i++)
         if (s->run[i].async)
             edan_async_lend(s->run[i].async, recs, n);
@@ -211,6 +229,8 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         } else if (r->k.buffer && s->zero_copy < 0) {
             s->zero_copy = s->n - 1;
         }
+        const uint64_t most = d->max_per_insn ? d->max_per_insn(r->tool) : EDAN_TOOL_PER_INSN_DEFAULT;
+        s->per_insn = most > s->per_insn ? most : s->per_insn;
     }
     if (!s->n) {
         edan_error_set(err, "no analysis tool was asked for");
