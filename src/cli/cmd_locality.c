@@ -13,6 +13,7 @@
  * gets a line in mode_of() and a function beside locality_memgaze().
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -202,6 +203,18 @@ static int locality_memgaze(int argc, char **argv)
     edan_mg_table_set_funcs(t, funcs);
     if (edan_mg_table_run(t, a.trace, &err))
         cli_die(2, "%s", err.msg);
+    /*
+     * Load classes of another binary match few of the trace's IPs, and every
+     * unmatched load counts as Unknown: a table that looks valid. Say so when
+     * fewer than half of the loads are listed.
+     */
+    const edan_mg_table_stats stats = edan_mg_table_get_stats(t);
+    if (stats.unknown * 2 > stats.loads)
+        fprintf(stderr,
+                "%s: warning: %s lists the IPs of only %.1f%% of the trace's %" PRIu64
+                " loads (the others count as Unknown): is it the binary analysis of another program?\n",
+                cli_prog_name, a.classes, 100.0 * (double)(stats.loads - stats.unknown) / (double)stats.loads,
+                stats.loads);
     atexit(abort_outputs);
     FILE *out = open_output(&table_out, a.output);
     if (edan_mg_table_write(t, out))

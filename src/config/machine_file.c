@@ -53,8 +53,10 @@ static const struct {
     double lo, hi;
     const char *what;
 } real_range[] = {
-    {K_GHZ, 0.001, 100, "a clock in GHz"},       {K_NS, 0.001, 1e6, "a latency in ns"},
-    {K_GBS, 0.01, 1e6, "a bandwidth in GB/s"},   {K_GFLOPS, 0.001, 1e9, "a rate in Gflop/s"},
+    {K_GHZ, EDAN_CLOCK_GHZ_MIN, EDAN_CLOCK_GHZ_MAX, "a clock in GHz"},
+    {K_NS, 0.001, 1e6, "a latency in ns"},
+    {K_GBS, 0.01, 1e6, "a bandwidth in GB/s"},
+    {K_GFLOPS, 0.001, 1e9, "a rate in Gflop/s"},
     {K_WEIGHT, 1, 1e6, "a weight in additions"},
 };
 
@@ -240,7 +242,8 @@ static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
     uint64_t u;
     switch (k->type) {
     case K_C_SIZE:
-        if (strlen(v) >= sizeof c->size || !*v) {
+        /* the number now, at its line; the geometry with the other keys (check_geometry) */
+        if (strlen(v) >= sizeof c->size || edan_parse_size(v, strlen(v), &u) || !u) {
             edan_error_set(&st->msg, "size = '%s': a size like 32K, 1M or 65536", v);
             return -1;
         }

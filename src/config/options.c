@@ -180,9 +180,13 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         return parse_u64_list(key, value, o->tau, EDAN_MAX_TAUS, true, EDAN_MAX_TAU, &o->n_tau, err);
     if (!strcmp(key, "alpha0") || !strcmp(key, "C") || !strcmp(key, "clock")) {
         double v;
-        if (edan_parse_double(value, &v) || v < 0 || (!strcmp(key, "clock") && v == 0)) {
-            edan_error_set(err, "--%s: '%s' is not a %s number", key, value,
-                           strcmp(key, "clock") ? "non-negative" : "positive");
+        const bool clock = !strcmp(key, "clock");
+        if (edan_parse_double(value, &v) || v < 0 || (clock && (v < EDAN_CLOCK_GHZ_MIN || v > EDAN_CLOCK_GHZ_MAX))) {
+            if (clock)
+                edan_error_set(err, "--clock: '%s' is not a clock in GHz, a decimal number from %g to %g", value,
+                               EDAN_CLOCK_GHZ_MIN, EDAN_CLOCK_GHZ_MAX);
+            else
+                edan_error_set(err, "--%s: '%s' is not a non-negative decimal number", key, value);
             return -1;
         }
         if (!strcmp(key, "alpha0"))
