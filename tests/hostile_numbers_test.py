@@ -46,9 +46,17 @@ def test_totals():
         cfg = json.loads(p.stdout)["configurations"][0] if p.returncode == 0 else {}
         check(p.returncode == 0 and cfg.get("T1") == n * a and cfg.get("alpha") == a,
               f"every vertex {a} cycles: T1 {cfg.get('T1')}, expected {n * a} exactly: {p.stderr}")
-        for args, what in (([cost(a + 1), trace], "one cycle more: n x cost > 2^64 - 1"),
-                           (["--alpha=1099511627776", trace], "the issue's --alpha=2^40 on 16.8 M instructions")):
-            refused(["analyze", *args], "cannot be represented", what)
+        refused(["analyze", cost(a + 1), trace], "cannot be represented", "one cycle more: n x cost > 2^64 - 1")
+        # the issue's --alpha=2^40: 4.2 M loads at 2^40 and 12.6 M instructions at 1 fit (the bound counts the
+        # loads, not every instruction at alpha), exactly; 16.8 M loads (> 2^24) do not
+        p = edan("analyze", "--json", "--alpha=1099511627776", trace)
+        cfg = json.loads(p.stdout)["configurations"][0] if p.returncode == 0 else {}
+        want = cfg.get("loads", 0) * 2 ** 40 + (n - cfg.get("loads", 0))
+        check(p.returncode == 0 and cfg.get("loads") == 4200000 and cfg.get("T1") == want,
+              f"alpha 2^40 on 4.2 M loads: T1 {cfg.get('T1')}, expected {want}: {p.stderr}")
+        more = os.path.join(d, "more.edt")
+        check(edan("record", "--filter=kernel", "-o", more, sumbin, "16800000").returncode == 0, "record 16.8 M loads")
+        refused(["analyze", "--alpha=1099511627776", more], "cannot be represented", "alpha 2^40 on 16.8 M loads")
         # the same bound in the plugin's online analysis
         p = edan("run", "--filter=kernel", cost(a + 1), sumbin, "4200000", expect=None)
         check(p.returncode == 2 and "cannot be represented" in p.stderr and "T1" not in p.stdout,

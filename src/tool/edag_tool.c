@@ -71,22 +71,28 @@ static void destroy(void *t)
     edan_edag_free(t);
 }
 
-/* The largest cost of a vertex in any lane (T1, Tinf, C), or the most bytes it can move (line fills, write-backs). */
-static uint64_t max_per_insn(const void *t)
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/*
+ * The largest cost of a vertex in any lane (T1, Tinf, C): alpha only for a
+ * load, store or AMO (a memory-access vertex is one), a class's cost for any;
+ * and for those, the most bytes they can move (line fills and write-backs).
+ */
+static void max_per_insn(const void *t, uint64_t *memory, uint64_t *other)
 {
     const edan_edag_config *cfg = edan_edag_get_config(t);
-    uint64_t most = 64;
+    *memory = *other = 1;
     for (int k = 0; k < cfg->n_lanes; k++) {
         const edan_lane_config *l = &cfg->lane[k];
-        most = l->cost.alpha > most ? l->cost.alpha : most;
         for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-            most = l->cost.cls[c] > most ? l->cost.cls[c] : most;
-        for (int v = 0; v < l->cache.n_levels; v++) {
-            const uint64_t lines = (uint64_t)l->cache.level[v].line * 2 * (uint64_t)(l->cache.n_levels + 1);
-            most = lines > most ? lines : most;
-        }
+            *other = max_u64(*other, l->cost.cls[c]);
+        *memory = max_u64(max_u64(*memory, *other), max_u64(l->cost.alpha, 64));
+        for (int v = 0; v < l->cache.n_levels; v++)
+            *memory = max_u64(*memory, (uint64_t)l->cache.level[v].line * 2 * (uint64_t)(l->cache.n_levels + 1));
     }
-    return most;
 }
 
 const edan_tool_def edan_edag_tool = {

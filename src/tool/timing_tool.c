@@ -176,9 +176,9 @@ static const edan_error *error(const void *tool)
     return edan_timing_error(((const timing_tool *)tool)->model);
 }
 
-static uint64_t max_per_insn(const void *tool)
+static void max_per_insn(const void *tool, uint64_t *memory, uint64_t *other)
 {
-    return ((const timing_tool *)tool)->max_ticks;
+    *memory = *other = ((const timing_tool *)tool)->max_ticks;
 }
 
 /* ===================================================================== */

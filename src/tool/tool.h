@@ -66,11 +66,12 @@ typedef struct edan_tool_def {
     void (*destroy)(void *tool);
     /*
      * The most one instruction can add to any of the tool's totals (cycles
-     * under its largest cost or latency, bytes, counts), so that the session
-     * can tell, per batch, before any total could wrap (session.h). NULL:
-     * EDAN_TOOL_PER_INSN_DEFAULT, a count or the bytes of one access.
+     * under its largest cost or latency, bytes, counts): *memory for a load,
+     * store or AMO, *other for any other instruction, so that the session
+     * can tell, per batch, before any total could wrap (session.c). NULL:
+     * EDAN_TOOL_PER_INSN_DEFAULT for both, a count or the bytes of an access.
      */
-    uint64_t (*max_per_insn)(const void *tool);
+    void (*max_per_insn)(const void *tool, uint64_t *memory, uint64_t *other);
     /* Its consumer is worth a thread of its own (the session copies each batch to it). */
     bool threaded;
     /* It reads the traced program's symbols or lines: they must be those of the program traced. */
