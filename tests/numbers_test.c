@@ -109,6 +109,22 @@ static void options(void)
     CHECK(set(&o, "alpha", long_alpha, msg, sizeof msg) == 0 && o.n_alpha == 2 && o.alpha[0] == 300 &&
               o.alpha[1] == 100 && !strcmp(edan_options_last(&o, "alpha"), long_alpha),
           "a 2007-character --alpha: %s", msg);
+    /* a cache configuration and a cost longer than any fixed buffer */
+    char *spec = malloc(2100);
+    strcpy(spec, "32K,line=");
+    memset(spec + 9, '0', 1000);
+    strcpy(spec + 1009, "64,ways=2;none");
+    edan_options_default(&o);
+    CHECK(set(&o, "cache", spec, msg, sizeof msg) == 0 && o.n_cache == 2 && o.cache[0].level[0].line == 64,
+          "a 1023-character --cache: %s", msg);
+    strcpy(spec, "fdiv=");
+    memset(spec + 5, '0', 1000);
+    strcpy(spec + 1005, "20,int=3");
+    edan_options_default(&o);
+    CHECK(set(&o, "cost", spec, msg, sizeof msg) == 0 && o.cost.cls[EDAN_CLASS_FDIV] == 20 &&
+              o.cost.cls[EDAN_CLASS_INT] == 3,
+          "a 1013-character --cost: %s", msg);
+    free(spec);
     /* 1000 values: the count is what is wrong, not the length */
     char *many = malloc(2100);
     for (int i = 0; i < 1000; i++)

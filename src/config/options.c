@@ -141,21 +141,21 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
                 edan_error_set(err, "--cache: at most %d configurations", EDAN_MAX_CACHES);
                 return -1;
             }
-            char spec[256]; /* one configuration: the longest valid one is far shorter */
-            if (len >= sizeof spec) {
-                edan_error_set(err, "--cache: '%.64s...' is not a cache configuration (too long)", tok);
+            char *spec = strndup(tok, len); /* one configuration, whatever its length */
+            if (!spec) {
+                edan_error_set(err, "--cache: out of memory");
                 return -1;
             }
-            memcpy(spec, tok, len);
-            spec[len] = '\0';
             edan_error sub = {0};
             o->cache_of_machine[o->n_cache] = !strcmp(spec, "machine");
             if (o->cache_of_machine[o->n_cache]) {
                 memset(&o->cache[o->n_cache], 0, sizeof o->cache[o->n_cache]); /* made from the file later */
             } else if (edan_cache_config_parse(spec, &o->cache[o->n_cache], &sub)) {
                 edan_error_set(err, "--cache: %s", sub.msg);
+                free(spec);
                 return -1;
             }
+            free(spec);
             o->n_cache++;
         }
         if (rc < 0) {
@@ -204,22 +204,27 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         size_t len;
         int rc;
         while ((rc = edan_list_next(&p, ",", &tok, &len)) > 0) {
-            char pair[128]; /* a key and a number of at most 2^40: far shorter */
             const char *eq = memchr(tok, '=', len);
-            if (!eq || len >= sizeof pair) {
+            if (!eq) {
                 edan_error_set(err, "--cost: '%.*s' is not class=cycles, e.g. --cost=fdiv=20,fsqrt=30",
                                (int)(len > 64 ? 64 : len), tok);
                 return -1;
             }
-            memcpy(pair, tok, len);
-            pair[len] = '\0';
+            char *pair = strndup(tok, len); /* class=cycles, whatever its length */
+            if (!pair) {
+                edan_error_set(err, "--cost: out of memory");
+                return -1;
+            }
             pair[eq - tok] = '\0';
             edan_error sub = {0};
-            if (edan_cost_set(&o->cost, pair, pair + (eq - tok) + 1, &sub)) {
+            const int bad = edan_cost_set(&o->cost, pair, pair + (eq - tok) + 1, &sub);
+            const bool ram = !strcmp(pair, "ram") || !strcmp(pair, "alpha");
+            free(pair);
+            if (bad) {
                 edan_error_set(err, "--cost: %s", sub.msg);
                 return -1;
             }
-            if (!strcmp(pair, "ram") || !strcmp(pair, "alpha")) {
+            if (ram) {
                 o->alpha[0] = o->cost.alpha;
                 o->n_alpha = 1;
             }
