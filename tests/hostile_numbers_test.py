@@ -247,6 +247,11 @@ def test_memgaze():
                 f.write(f"0x{0x400000 + 4 * k:x} 1 0x0 0x4 0x0\n")
         p = edan(*mg, "--load-classes=" + other)
         check(p.returncode == 0 and "37.5% of the trace's 2000 loads" in p.stderr, f"a few matched: {p.stderr!r}")
+        escaped = os.path.join(d, "x\x1b[31mred.binanlys")
+        os.rename(other, escaped)
+        p = edan(*mg, "--load-classes=" + escaped)
+        check(p.returncode == 0 and "?[31mred.binanlys" in p.stderr and "\x1b" not in p.stderr,
+              f"the warning keeps a file name's escapes out of the terminal: {p.stderr!r}")
         refused([*mg, "--load-classes=" + good, "--load-classes=" + good], "--load-classes given twice",
                 "--load-classes twice")
 

@@ -209,12 +209,17 @@ static int locality_memgaze(int argc, char **argv)
      * fewer than half of the loads are listed.
      */
     const edan_mg_table_stats stats = edan_mg_table_get_stats(t);
-    if (stats.unknown * 2 > stats.loads)
-        fprintf(stderr,
-                "%s: warning: %s lists the IPs of only %.1f%% of the trace's %" PRIu64
-                " loads (the others count as Unknown): is it the binary analysis of another program?\n",
-                cli_prog_name, a.classes, 100.0 * (double)(stats.loads - stats.unknown) / (double)stats.loads,
-                stats.loads);
+    if (stats.unknown * 2 > stats.loads) {
+        char msg[4096];
+        snprintf(msg, sizeof msg,
+                 "%s: warning: %s lists the IPs of only %.1f%% of the trace's %" PRIu64
+                 " loads (the others count as Unknown): is it the binary analysis of another program?",
+                 cli_prog_name, a.classes, 100.0 * (double)(stats.loads - stats.unknown) / (double)stats.loads,
+                 stats.loads);
+        for (char *p = msg; *p; p++) /* the file name's control characters stay out of the terminal */
+            *p = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+        fprintf(stderr, "%s\n", msg);
+    }
     atexit(abort_outputs);
     FILE *out = open_output(&table_out, a.output);
     if (edan_mg_table_write(t, out))
