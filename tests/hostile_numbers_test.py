@@ -57,6 +57,8 @@ def test_totals():
         more = os.path.join(d, "more.edt")
         check(edan("record", "--filter=kernel", "-o", more, sumbin, "16800000").returncode == 0, "record 16.8 M loads")
         refused(["analyze", "--alpha=1099511627776", more], "cannot be represented", "alpha 2^40 on 16.8 M loads")
+        # annotate runs the critical path without the eDAG tool: the same bound (the options' costs, not a tool's)
+        refused(["annotate", "--alpha=1099511627776", more], "cannot be represented", "annotate: the critical path")
         # the same bound in the plugin's online analysis
         p = edan("run", "--filter=kernel", cost(a + 1), sumbin, "4200000", expect=None)
         check(p.returncode == 2 and "cannot be represented" in p.stderr and "T1" not in p.stdout,

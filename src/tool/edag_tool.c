@@ -71,30 +71,6 @@ static void destroy(void *t)
     edan_edag_free(t);
 }
 
-static uint64_t max_u64(uint64_t a, uint64_t b)
-{
-    return a > b ? a : b;
-}
-
-/*
- * The largest cost of a vertex in any lane (T1, Tinf, C): alpha only for a
- * load, store or AMO (a memory-access vertex is one), a class's cost for any;
- * and for those, the most bytes they can move (line fills and write-backs).
- */
-static void max_per_insn(const void *t, uint64_t *memory, uint64_t *other)
-{
-    const edan_edag_config *cfg = edan_edag_get_config(t);
-    *memory = *other = 1;
-    for (int k = 0; k < cfg->n_lanes; k++) {
-        const edan_lane_config *l = &cfg->lane[k];
-        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-            *other = max_u64(*other, l->cost.cls[c]);
-        *memory = max_u64(max_u64(*memory, *other), max_u64(l->cost.alpha, 64));
-        for (int v = 0; v < l->cache.n_levels; v++)
-            *memory = max_u64(*memory, (uint64_t)l->cache.level[v].line * 2 * (uint64_t)(l->cache.n_levels + 1));
-    }
-}
-
 const edan_tool_def edan_edag_tool = {
     .name = "edag",
     .summary = "eDAG metrics: work, span, W, D, layers, bounds, lambda, Lambda, data movement",
@@ -105,7 +81,6 @@ const edan_tool_def edan_edag_tool = {
     .report = report,
     .outputs = outputs,
     .destroy = destroy,
-    .max_per_insn = max_per_insn,
 };
 
 const edan_edag *edan_edag_tool_analysis(const edan_session *s)

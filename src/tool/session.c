@@ -105,6 +105,34 @@ void edan_session_options_help(FILE *f)
 
 #define REFINE_ABOVE (1ull << 24)
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/*
+ * What the options' cost model lets one instruction add, for every tool that
+ * schedules the eDAG with it (edag, critical-path, dot, annotate): the largest
+ * cost of a vertex in any configuration (T1, Tinf, C), alpha only for a load,
+ * store or AMO (a memory-access vertex is one), and for those the most bytes
+ * they can move (line fills and write-backs at every level).
+ */
+static void cost_maxima(const edan_options *o, uint64_t *memory, uint64_t *other)
+{
+    edan_edag_config cfg;
+    edan_error ignored = {0};
+    if (edan_options_edag_config(o, &cfg, &ignored)) /* the tools that use it said why */
+        return;
+    for (int k = 0; k < cfg.n_lanes; k++) {
+        const edan_lane_config *l = &cfg.lane[k];
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            *other = max_u64(*other, l->cost.cls[c]);
+        *memory = max_u64(max_u64(*memory, *other), max_u64(l->cost.alpha, 64));
+        for (int v = 0; v < l->cache.n_levels; v++)
+            *memory = max_u64(*memory, (uint64_t)l->cache.level[v].line * 2 * (uint64_t)(l->cache.n_levels + 1));
+    }
+}
+
 /* Add the batch to the totals' bound; false when a total could pass 2^64 - 1. */
 static bool bound_add(edan_session *s, const edan_exec *recs, size_t n)
 {
@@ -253,9 +281,10 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         uint64_t memory = EDAN_TOOL_PER_INSN_DEFAULT, other = EDAN_TOOL_PER_INSN_DEFAULT;
         if (d->max_per_insn)
             d->max_per_insn(r->tool, &memory, &other);
-        s->per_memory = memory > s->per_memory ? memory : s->per_memory;
-        s->per_other = other > s->per_other ? other : s->per_other;
+        s->per_memory = max_u64(memory, s->per_memory);
+        s->per_other = max_u64(other, s->per_other);
     }
+    cost_maxima(o, &s->per_memory, &s->per_other);
     if (!s->n) {
         edan_error_set(err, "no analysis tool was asked for");
         edan_session_free(s);

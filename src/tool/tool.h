@@ -69,7 +69,9 @@ typedef struct edan_tool_def {
      * under its largest cost or latency, bytes, counts): *memory for a load,
      * store or AMO, *other for any other instruction, so that the session
      * can tell, per batch, before any total could wrap (session.c). NULL:
-     * EDAN_TOOL_PER_INSN_DEFAULT for both, a count or the bytes of an access.
+     * EDAN_TOOL_PER_INSN_DEFAULT for both, a count or the bytes of an access;
+     * the options' eDAG costs (--alpha, --cost, --cache) the session adds for
+     * every tool.
      */
     void (*max_per_insn)(const void *tool, uint64_t *memory, uint64_t *other);
     /* Its consumer is worth a thread of its own (the session copies each batch to it). */
