@@ -52,6 +52,11 @@ static void numbers(void)
         CHECK(edan_parse_double(real_good[i], &d) == 0 && d == strtod(real_good[i], NULL), "real '%s'", real_good[i]);
     for (size_t i = 0; i < sizeof real_bad / sizeof *real_bad; i++)
         CHECK(edan_parse_double(real_bad[i], &d) == -1, "real '%s' refused", real_bad[i]);
+    /* no length limit: 300 leading zeros */
+    char zeros[400];
+    memset(zeros, '0', 300);
+    strcpy(zeros + 300, "2.5e-1");
+    CHECK(edan_parse_double(zeros, &d) == 0 && d == 0.25, "a 306-character real: %g", d);
     /* the length-taking forms read no further than their length ("0x" after "0" is not read as hexadecimal) */
     CHECK(edan_parse_double_n("0x10", 1, &d) == 0 && d == 0, "'0' of '0x10'");
     CHECK(edan_parse_u64_n("12,", 2, &u) == 0 && u == 12, "'12' of '12,'");

@@ -497,7 +497,9 @@ int edan_options_read(edan_options *o, const char *path, edan_option_setter set,
 
 void edan_options_help(FILE *f)
 {
-    fputs("Analysis options (lists are comma separated; defaults in brackets):\n"
+    fputs("Analysis options (numbers are plain decimal; lists are comma separated, without an empty\n"
+          "element; an option is given once, but --cache, --cost, --env, --filter and --functions\n"
+          "add up when repeated; defaults in brackets):\n"
           "  --cache=SPEC        cache model; repeat, or separate with ';', to analyse several\n"
           "                      configurations in one pass. SPEC is 'none' or levels joined by\n"
           "                      '+', each SIZE[,line=B][,ways=N][,write=through|back][,alloc=no|yes]\n"

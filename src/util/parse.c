@@ -73,16 +73,22 @@ int edan_parse_u64(const char *s, uint64_t *out)
 
 int edan_parse_double_n(const char *s, size_t len, double *out)
 {
-    char buf[128]; /* strtod reads a copy: past len it could read on (a "0x" the scanner stopped before) */
-    if (!s || !len || len >= sizeof buf || scan_decimal(s, len, true) != len)
+    if (!s || !len || scan_decimal(s, len, true) != len)
         return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
+    /* strtod reads a copy: past len it could read on (a "0x" the scanner stopped before) */
+    char small[128], *copy = len < sizeof small ? small : malloc(len + 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
     errno = 0;
     char *end;
-    double v = strtod(buf, &end); /* on a string the scanner took whole: decimal only */
+    const double v = strtod(copy, &end); /* on a string the scanner took whole: decimal only */
     /* too large, or so small that it underflowed (ERANGE): not the number written */
-    if (errno || *end || v != v || v > 1e300 || v < -1e300)
+    const bool bad = errno || *end || v != v || v > 1e300 || v < -1e300;
+    if (copy != small)
+        free(copy);
+    if (bad)
         return -1;
     *out = v;
     return 0;
