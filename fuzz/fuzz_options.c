@@ -84,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (edan_options_read(&back, path, edan_session_option_set, &err) || back.n_raw != o.n_raw)
         abort(); /* accepted options must read back */
     for (int k = 0; k < o.n_raw; k++)
-        if (strcmp(back.raw_key[k], o.raw_key[k]) || strcmp(back.raw_value[k], o.raw_value[k]) ||
+        if (strcmp(back.raw_key[k], o.raw_key[k]) ||
+            strcmp(edan_options_raw_value(&back, k), edan_options_raw_value(&o, k)) ||
             back.raw_flag[k] != o.raw_flag[k])
             abort();
     unlink(path);

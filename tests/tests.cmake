@@ -28,6 +28,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_guest_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(hostile_guest_${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
   endforeach()
+  # Numbers, options and near-empty inputs (issue 35)
+  foreach(category totals options machine empty annotate memgaze)
+    add_test(NAME hostile_numbers_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_numbers_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(hostile_numbers_${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
+  endforeach()
   foreach(category cuts killed)
     add_test(NAME hostile_text_${category}_real
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_text_test.py ${CMAKE_BINARY_DIR} ${category})
@@ -60,6 +66,12 @@ target_link_libraries(trace_test PRIVATE edan_core)
 add_test(NAME trace_formats COMMAND trace_test ${CMAKE_BINARY_DIR})
 set_tests_properties(trace_formats PROPERTIES TIMEOUT 900)
 # A text trace cut short never reads as complete (issue 20): every cut of a trace edan wrote.
+# Numbers, lists and totals (issue 35): the one number grammar, lists without limits or empty elements, the
+# session's bound on every total, an empty region annotated.
+add_executable(numbers_test tests/numbers_test.c)
+target_link_libraries(numbers_test PRIVATE edan_core)
+add_test(NAME hostile_numbers_units COMMAND numbers_test)
+set_tests_properties(hostile_numbers_units PROPERTIES LABELS hostile)
 add_executable(hostile_text_test tests/hostile_text_test.c)
 target_link_libraries(hostile_text_test PRIVATE edan_core)
 add_test(NAME hostile_text_cuts COMMAND hostile_text_test ${CMAKE_SOURCE_DIR}/tests/golden)

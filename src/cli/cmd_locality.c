@@ -15,6 +15,7 @@
  * zooms into as MemGaze's location analysis does.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -95,6 +96,14 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* An option given twice would silently replace the first value: an error. */
+static const char *once(const char *had, const char *v, const char *name)
+{
+    if (had)
+        cli_die(2, "locality: %s given twice (it takes one value)", name);
+    return v;
+}
+
 static memgaze_args parse_memgaze(int argc, char **argv)
 {
     memgaze_args a = {0};
@@ -110,15 +119,15 @@ static memgaze_args parse_memgaze(int argc, char **argv)
         } else if (!strcmp(s, "--memgaze-table")) {
             continue;
         } else if ((v = option_value(argc, argv, &i, "--load-classes"))) {
-            a.classes = v;
+            a.classes = once(a.classes, v, "--load-classes");
         } else if ((v = option_value(argc, argv, &i, "--period"))) {
-            a.period = v;
+            a.period = once(a.period, v, "--period");
         } else if ((v = option_value(argc, argv, &i, "--output")) || (v = option_value(argc, argv, &i, "-o"))) {
-            a.output = v;
+            a.output = once(a.output, v, "-o/--output");
         } else if ((v = option_value(argc, argv, &i, "--hpcstruct"))) {
-            a.hpcstruct = v;
+            a.hpcstruct = once(a.hpcstruct, v, "--hpcstruct");
         } else if ((v = option_value(argc, argv, &i, "--functions-output"))) {
-            a.functions_output = v;
+            a.functions_output = once(a.functions_output, v, "--functions-output");
         } else {
             cli_die(2, "locality: unknown option '%s' with --memgaze-table (see 'edan locality --help')", s);
         }
@@ -200,6 +209,23 @@ static int locality_memgaze(int argc, char **argv)
     edan_mg_table_set_funcs(t, funcs);
     if (edan_mg_table_run(t, a.trace, &err))
         cli_die(2, "%s", err.msg);
+    /*
+     * Load classes of another binary match few of the trace's IPs, and every
+     * unmatched load counts as Unknown: a table that looks valid. Say so when
+     * fewer than half of the loads are listed.
+     */
+    const edan_mg_table_stats stats = edan_mg_table_get_stats(t);
+    if (stats.unknown * 2 > stats.loads) {
+        char msg[4096];
+        snprintf(msg, sizeof msg,
+                 "%s: warning: %s lists the IPs of only %.1f%% of the trace's %" PRIu64
+                 " loads (the others count as Unknown): is it the binary analysis of another program?",
+                 cli_prog_name, a.classes, 100.0 * (double)(stats.loads - stats.unknown) / (double)stats.loads,
+                 stats.loads);
+        for (char *p = msg; *p; p++) /* the file name's control characters stay out of the terminal */
+            *p = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
+        fprintf(stderr, "%s\n", msg);
+    }
     atexit(abort_outputs);
     FILE *out = open_output(&table_out, a.output);
     if (edan_mg_table_write(t, out))

@@ -4,8 +4,9 @@
  * cmd_dot.c hold edan rank and edan dot, qemu.c the QEMU runs).
  *
  * Exit status: 0 on success, 2 for bad input or options (a clear one-line
- * message on stderr), 1 when something outside edan failed (QEMU missing or
- * crashing, out of memory).
+ * message on stderr), also when the input needs more than there is: out of
+ * memory, a total that 64 bits cannot hold; 1 when something outside edan
+ * failed (QEMU missing or crashing, a write to a full disk or /dev/full).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -180,8 +181,27 @@ static void usage_sub(const char *sub, FILE *f)
     }
 }
 
+/*
+ * An option that takes a value is given once: a second one would silently
+ * replace the first. Only the options documented as adding up may repeat.
+ */
+static void given_once(const char *sub, const char *key, char (*given)[64], int *n)
+{
+    static const char *const lists[] = {"cache", "cost", "env", "filter", "functions"};
+    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
+        if (!strcmp(key, lists[k]))
+            return;
+    for (int k = 0; k < *n; k++)
+        if (!strcmp(given[k], key))
+            cli_die(2, "%s: %s%s given twice (it takes one value)", sub, strcmp(key, "trace") ? "--" : "-o/--", key);
+    if (*n < 64)
+        snprintf(given[(*n)++], 64, "%s", key);
+}
+
 static int parse_args(int argc, char **argv, int start, cli *c, const char *sub, bool stop_at_positional)
 {
+    char given[64][64];
+    int n_given = 0;
     int i = start;
     for (; i < argc; i++) {
         char *a = argv[i];
@@ -196,6 +216,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         if (!strcmp(a, "-o")) {
             if (i + 1 >= argc)
                 cli_die(2, "%s: -o needs a path", sub);
+            given_once(sub, "trace", given, &n_given);
             c->trace_out = argv[++i];
             continue;
         }
@@ -214,6 +235,9 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         memcpy(key, a + 2, klen);
         key[klen] = '\0';
         const char *value = eq ? eq + 1 : NULL;
+        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "text") &&
+            strcmp(key, "binary"))
+            given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
         /* command-line-only options */
         if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
             if (!value) {
@@ -358,6 +382,13 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
     edan_error err = {0};
     if (!c->help && edan_sampled_tool_check(&c->o, sub, &err))
         cli_die(2, "%s", err.msg);
+    /* one output on standard output: DOT inside a report (or JSON) would make both unreadable */
+    const char *dot = edan_options_last(&c->o, "dot");
+    if (!c->help && strcmp(sub, "dot") && dot && !strcmp(dot, "-") && (!c->o.output[0] || !strcmp(c->o.output, "-")))
+        cli_die(2,
+                "%s: --dot=- and the report would both go to standard output: write one of them to a file "
+                "(--dot=FILE or --output=FILE)",
+                sub);
     return !c->help;
 }
 
@@ -499,7 +530,7 @@ static void choose_functions(edan_options *o, const char *path)
     long n;
     while ((n = edan_trace_source_next(src, recs, CAP, &err)) > 0)
         if (edan_profile_add(&prof, recs, (size_t)n))
-            cli_die(1, "out of memory");
+            cli_die(2, "out of memory");
     if (n < 0)
         cli_die(2, "%s", err.msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
@@ -571,8 +602,8 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     if (progress)
         fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
     warn_source(src);
-    if (edan_session_finish(s, &err))
-        cli_die(1, "%s", err.msg);
+    if (edan_session_finish(s, &err)) /* as from the plugin: out of memory, a total too large, a bad trace */
+        cli_die(2, "%s", err.msg);
     *source = src;
     return s;
 }
@@ -692,10 +723,28 @@ static int cmd_convert(int argc, char **argv)
     return 0;
 }
 
+static int dispatch(int argc, char **argv);
+
+/*
+ * Every command's exit: whatever it wrote to standard output (help, a report,
+ * DOT) must have reached it, or the command fails (exit 1: the write, not the
+ * input, failed), e.g. 'edan help > /dev/full'.
+ */
 int main(int argc, char **argv)
 {
     /* past the file-size limit a write fails (EFBIG) and is reported, instead of killing edan silently */
     signal(SIGXFSZ, SIG_IGN);
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+        const int e = errno;
+        cli_die(rc ? rc : 1, "standard output: write failed%s%s", e ? ": " : "", e ? strerror(e) : "");
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
+{
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
@@ -711,7 +760,7 @@ int main(int argc, char **argv)
             /* 'edan help CMD' is 'edan CMD --help', for every command (and an unknown one is an error) */
             char *as_help[] = {argv[0], argv[2], "--help", NULL};
             if (strcmp(argv[2], "help") && strncmp(argv[2], "-", 1))
-                return main(3, as_help);
+                return dispatch(3, as_help);
             cli_die(2, "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality)",
                     argv[2]);
         }

@@ -98,7 +98,7 @@ static rank_item *new_item(rank_list *l)
         l->cap = l->cap ? 2 * l->cap : 16;
         rank_item *m = realloc(l->items, (size_t)l->cap * sizeof *m);
         if (!m)
-            cli_die(1, "out of memory");
+            cli_die(2, "out of memory");
         l->items = m;
     }
     rank_item *it = &l->items[l->n++];
@@ -110,7 +110,7 @@ static char *dup_or_die(const char *s, size_t n)
 {
     char *d = strndup(s, n);
     if (!d)
-        cli_die(1, "out of memory");
+        cli_die(2, "out of memory");
     return d;
 }
 
@@ -138,7 +138,7 @@ static void parse_item(rank_item *it, const char *text)
     size_t n = strlen(base) + (it->function ? strlen(it->function) + 1 : 0) + 1;
     it->shown = malloc(n);
     if (!it->shown)
-        cli_die(1, "out of memory");
+        cli_die(2, "out of memory");
     snprintf(it->shown, n, "%s%s%s", base, it->function ? ":" : "", it->function ? it->function : "");
 }
 
@@ -177,7 +177,7 @@ static void read_list(rank_list *l, const char *path)
         it->argc = n;
         it->argv = calloc((size_t)n + 1, sizeof *it->argv);
         if (!it->argv)
-            cli_die(1, "out of memory");
+            cli_die(2, "out of memory");
         it->argv[0] = it->path;
         for (int k = 1; k < n; k++)
             it->argv[k] = dup_or_die(words[k], strlen(words[k]));
@@ -214,7 +214,7 @@ int cli_cmd_rank(int argc, char **argv)
         it->argc = 1;
         it->argv = calloc(2, sizeof *it->argv);
         if (!it->argv)
-            cli_die(1, "out of memory");
+            cli_die(2, "out of memory");
         it->argv[0] = it->path;
     }
     if (c.list_file)
@@ -224,7 +224,7 @@ int cli_cmd_rank(int argc, char **argv)
         cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]");
     ranked *r = calloc((size_t)n, sizeof *r);
     if (!r)
-        cli_die(1, "out of memory");
+        cli_die(2, "out of memory");
     for (int k = 0; k < n; k++) {
         const rank_item *it = &list.items[k];
         const char *item = it->path;

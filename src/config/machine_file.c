@@ -18,13 +18,13 @@ typedef enum key_type {
     K_NAME,    /* a short printable string */
     K_PRED,    /* bimodal or tournament */
     K_TEXT,    /* a printable string, read and checked, not kept */
-    K_GHZ,     /* a positive number */
+    K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
     K_LATENCY, /* cycles of one instruction class: [0, 10^6] */
-    K_NS,      /* a number of nanoseconds in (0, 10^7] */
-    K_GBS,     /* a number of GB/s in (0, 10^6] */
-    K_GFLOPS,  /* a number of Gflop/s in (0, 10^9] */
-    K_WEIGHT,  /* a weight of weighted flops: [1, 10^6] */
+    K_NS,      /* a number of nanoseconds (real_range) */
+    K_GBS,     /* a number of GB/s (real_range) */
+    K_GFLOPS,  /* a number of Gflop/s (real_range) */
+    K_WEIGHT,  /* a weight of weighted flops (real_range) */
     K_C_SIZE,  /* cache keys: the level's geometry and timing */
     K_C_LINE,
     K_C_WAYS,
@@ -38,10 +38,27 @@ typedef enum key_type {
 typedef struct key_def {
     const char *section, *key;
     key_type type;
-    size_t offset; /* into edan_machine (K_U32, K_GHZ, K_NS, K_GBS, K_GFLOPS, K_WEIGHT, K_NAME), or the class
-                      (K_LATENCY) */
-    uint64_t lo, hi;
+    size_t offset;   /* into edan_machine (K_U32, K_GHZ, K_NS, K_GBS, K_GFLOPS, K_WEIGHT, K_NAME), or the class
+                        (K_LATENCY) */
+    uint64_t lo, hi; /* K_U32 and the cache's integers: the range, both included */
 } key_def;
+
+/*
+ * The ranges of the real-valued keys, both ends included: wide enough for
+ * any machine, narrow enough that no time, rate or product of the models
+ * is absurd (a 10^-300 GHz clock made 9.4e294 seconds) or overflows.
+ */
+static const struct {
+    key_type type;
+    double lo, hi;
+    const char *what;
+} real_range[] = {
+    {K_GHZ, EDAN_CLOCK_GHZ_MIN, EDAN_CLOCK_GHZ_MAX, "a clock in GHz"},
+    {K_NS, 0.001, 1e6, "a latency in ns"},
+    {K_GBS, 0.01, 1e6, "a bandwidth in GB/s"},
+    {K_GFLOPS, 0.001, 1e9, "a rate in Gflop/s"},
+    {K_WEIGHT, 1, 1e6, "a weight in additions"},
+};
 
 #define M(field) offsetof(edan_machine, field)
 static const key_def plain_keys[] = {
@@ -114,6 +131,15 @@ typedef struct parse_state {
     bool seen[N_PLAIN];
     cache_state cache[N_CACHES];
     edan_error msg; /* what is wrong with the line ini_parse reports */
+    /*
+     * Where each key was given, for the checks across keys after the
+     * parse: libinih calls on_key once per key line, in order, so the n-th
+     * call is key_line[n] (read_text finds them).
+     */
+    const int *key_line;
+    int n_key_lines, calls;
+    int plain_line[N_PLAIN];
+    int cache_line[N_CACHES][N_CACHE_KEYS];
 } parse_state;
 
 /* ===================================================================== */
@@ -171,31 +197,21 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
         return 0;
     case K_GHZ:
     case K_NS:
-    case K_GBS: {
-        /* bounds that keep every schedule's times far from overflow (timing.h) */
-        const double lo = k->type == K_GBS ? 0.01 : 0, hi = k->type == K_GHZ ? 100.0 : k->type == K_NS ? 1e6 : 1e6;
-        const char *unit = k->type == K_GHZ ? "GHz" : k->type == K_NS ? "ns" : "GB/s";
-        if (edan_parse_double(v, &d) || !(d > lo) || d > hi) {
-            edan_error_set(&st->msg, "%s = '%s': a number of %s above %g and at most %g", k->key, v, unit, lo, hi);
-            return -1;
-        }
-        *(double *)((char *)m + k->offset) = d;
-        return 0;
-    }
+    case K_GBS:
     case K_GFLOPS:
-    case K_WEIGHT: {
-        const bool weight = k->type == K_WEIGHT;
-        const double lo = weight ? 1 : 0, hi = weight ? 1e6 : 1e9;
-        if (edan_parse_double(v, &d) || !(weight ? d >= lo : d > lo) || d > hi) {
-            if (weight)
-                edan_error_set(&st->msg, "%s = '%s': a weight in additions, from %g to %g", k->key, v, lo, hi);
-            else
-                edan_error_set(&st->msg, "%s = '%s': a number of Gflop/s above %g and at most %g", k->key, v, lo, hi);
-            return -1;
+    case K_WEIGHT:
+        for (size_t i = 0; i < sizeof real_range / sizeof real_range[0]; i++) {
+            if (real_range[i].type != k->type)
+                continue;
+            if (edan_parse_double(v, &d) || !(d >= real_range[i].lo) || d > real_range[i].hi) {
+                edan_error_set(&st->msg, "%s = '%s': %s, a decimal number from %g to %g", k->key, v, real_range[i].what,
+                               real_range[i].lo, real_range[i].hi);
+                return -1;
+            }
+            *(double *)((char *)m + k->offset) = d;
+            return 0;
         }
-        *(double *)((char *)m + k->offset) = d;
-        return 0;
-    }
+        return -1;
     default:
         return -1;
     }
@@ -226,7 +242,8 @@ static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
     uint64_t u;
     switch (k->type) {
     case K_C_SIZE:
-        if (strlen(v) >= sizeof c->size || !*v) {
+        /* the number now, at its line; the geometry with the other keys (check_geometry) */
+        if (strlen(v) >= sizeof c->size || edan_parse_size(v, strlen(v), &u) || !u) {
             edan_error_set(&st->msg, "size = '%s': a size like 32K, 1M or 65536", v);
             return -1;
         }
@@ -284,6 +301,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
     parse_state *st = user;
     if (st->msg.set) /* only the first error is reported; ini_parse returns its line */
         return 0;
+    const int line = st->calls < st->n_key_lines ? st->key_line[st->calls] : 0;
+    st->calls++;
     for (size_t i = 0; i < N_PLAIN; i++) {
         const key_def *k = &plain_keys[i];
         if (strcmp(k->section, section) || strcmp(k->key, key))
@@ -293,6 +312,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
             return 0;
         }
         st->seen[i] = true;
+        st->plain_line[i] = line;
         return set_plain(st, k, value) ? 0 : 1;
     }
     for (int ci = 0; ci < N_CACHES; ci++) {
@@ -307,6 +327,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
                 return 0;
             }
             st->cache[ci].present = true;
+            st->cache_line[ci][i] = line;
             return set_cache(st, ci, k, value) ? 0 : 1;
         }
         edan_error_set(&st->msg, "[%s]: unknown key '%s' (keys: size, line, ways,%s hit_latency, mshrs, mshr_targets)",
@@ -332,11 +353,12 @@ static int on_key(void *user, const char *section, const char *key, const char *
 /* ===================================================================== */
 
 /*
- * A blank or comment line, "[section]" or "key = value" (comments after it
- * allowed). libinih would go on past a bad line and report the first one
- * while the message was another's: bad shapes are found before it reads.
+ * A blank or comment line (0), "[section]" (1) or "key = value" (2,
+ * comments after it allowed), or -1 for any other line. libinih would go
+ * on past a bad line and report the first one while the message was
+ * another's: bad shapes are found before it reads.
  */
-static bool line_shape_ok(const char *s, size_t len)
+static int line_kind(const char *s, size_t len)
 {
     while (len && (*s == ' ' || *s == '\t' || *s == '\r')) {
         s++;
@@ -348,15 +370,15 @@ static bool line_shape_ok(const char *s, size_t len)
     while (end && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\r'))
         end--;
     if (end == 0)
-        return true;
+        return 0;
     if (s[0] == '[')
-        return end >= 3 && s[end - 1] == ']' && !memchr(s + 1, ']', end - 2);
+        return end >= 3 && s[end - 1] == ']' && !memchr(s + 1, ']', end - 2) ? 1 : -1;
     const char *eq = memchr(s, '=', end);
-    return eq && eq != s;
+    return eq && eq != s ? 2 : -1;
 }
 
 /* The whole file as a string: bounded, no NUL bytes, lines short enough for the parser. */
-static char *read_text(const char *path, edan_error *err)
+static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_error *err)
 {
     FILE *f = fopen(path, "re");
     if (!f) {
@@ -382,24 +404,38 @@ static char *read_text(const char *path, edan_error *err)
         return NULL;
     }
     text[n] = '\0';
+    /* a key line holds at least "k=" and a newline: at most n / 3 + 1 of them */
+    *key_line = malloc((n / 3 + 1) * sizeof **key_line);
+    *n_key_lines = 0;
+    if (!*key_line) {
+        edan_error_set(err, "%s: out of memory", path);
+        free(text);
+        return NULL;
+    }
     int line = 1;
     size_t line_start = 0;
     for (size_t i = 0; i <= n; i++) {
         if (i < n && text[i] == '\0') {
             edan_error_set(err, "%s:%d: a NUL byte: not a text file", path, line);
             free(text);
+            free(*key_line);
             return NULL;
         }
         if (i == n || text[i] == '\n') {
-            if (!line_shape_ok(text + line_start, i - line_start)) {
+            const int kind = line_kind(text + line_start, i - line_start);
+            if (kind < 0) {
                 edan_error_set(err, "%s:%d: not a [section] or key = value line", path, line);
                 free(text);
+                free(*key_line);
                 return NULL;
             }
+            if (kind == 2)
+                (*key_line)[(*n_key_lines)++] = line;
             /* libinih reads lines of at most INI_MAX_LINE (200) bytes and would split a longer one */
             if (i - line_start >= 199) {
                 edan_error_set(err, "%s:%d: a line longer than 198 characters", path, line);
                 free(text);
+                free(*key_line);
                 return NULL;
             }
             line++;
@@ -433,15 +469,73 @@ static const char *missing_key(const parse_state *st, char *buf, size_t cap)
     return NULL;
 }
 
+/* The line of a plain key (its index in plain_keys found by name). */
+static int plain_key_line(const parse_state *st, const char *key)
+{
+    for (size_t i = 0; i < N_PLAIN; i++)
+        if (!strcmp(plain_keys[i].key, key))
+            return st->plain_line[i];
+    return 0;
+}
+
+/*
+ * The checks across keys, once every key is read: 0, or -1 with err naming
+ * the file, the line and the key.
+ */
+static int check_across(const char *path, const parse_state *st, edan_error *err)
+{
+    const edan_machine *m = st->m;
+    enum { SIZE = 0, LINE = 1 }; /* cache_keys[] */
+    /* one line size for every cache, as gem5 has (system.cache_line_size) */
+    for (int i = 0; i < m->n_data_levels; i++) {
+        if (m->data[i].geo.line != m->l1i.geo.line) {
+            edan_error_set(err, "%s:%d: [%s] line = %u differs from [l1i] line = %u (one line size for every cache)",
+                           path, st->cache_line[i + 1][LINE], cache_sections[i + 1], m->data[i].geo.line,
+                           m->l1i.geo.line);
+            return -1;
+        }
+    }
+    /* a level farther from the core is never smaller than the one before it */
+    for (int i = 1; i < m->n_data_levels; i++) {
+        if (m->data[i].geo.size < m->data[i - 1].geo.size) {
+            edan_error_set(err,
+                           "%s:%d: [%s] size = %s is smaller than [%s] size = %s (each data cache at least as large as "
+                           "the level before it)",
+                           path, st->cache_line[i + 1][SIZE], cache_sections[i + 1], st->cache[i + 1].size,
+                           cache_sections[i], st->cache[i].size);
+            return -1;
+        }
+    }
+    if (m->store_set_bytes & (m->store_set_bytes - 1)) {
+        edan_error_set(err, "%s:%d: [core] store_set_bytes = %u is not 0 or a power of two", path,
+                       plain_key_line(st, "store_set_bytes"), m->store_set_bytes);
+        return -1;
+    }
+    if (m->fetch_block_bytes & (m->fetch_block_bytes - 1) || (m->fetch_block_bytes && m->fetch_block_bytes < 2)) {
+        edan_error_set(err, "%s:%d: [core] fetch_block_bytes = %u is not 0 or a power of two of at least 2", path,
+                       plain_key_line(st, "fetch_block_bytes"), m->fetch_block_bytes);
+        return -1;
+    }
+    if (m->predictor_entries & (m->predictor_entries - 1)) {
+        edan_error_set(err, "%s:%d: [core] predictor_entries = %u is not a power of two", path,
+                       plain_key_line(st, "predictor_entries"), m->predictor_entries);
+        return -1;
+    }
+    return 0;
+}
+
 int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
 {
-    char *text = read_text(path, err);
+    int *key_line = NULL, n_key_lines = 0;
+    char *text = read_text(path, &key_line, &n_key_lines, err);
     if (!text)
         return -1;
     parse_state st;
     memset(&st, 0, sizeof st);
     memset(m, 0, sizeof *m);
     st.m = m;
+    st.key_line = key_line;
+    st.n_key_lines = n_key_lines;
     st.cache[0].out = &m->l1i;
     for (int i = 1; i < N_CACHES; i++)
         st.cache[i].out = &m->data[i - 1];
@@ -450,6 +544,8 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
     ini_allow_multiline = false;
     int line = ini_parse_string(text, on_key, &st);
     free(text);
+    free(key_line);
+    st.key_line = NULL;
     if (line != 0) {
         if (line < 0)
             edan_error_set(err, "%s: out of memory reading the machine file", path);
@@ -465,26 +561,5 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
         return -1;
     }
     m->n_data_levels = st.cache[3].present ? 3 : 2;
-    /* one line size for every cache, as gem5 has (system.cache_line_size) */
-    for (int i = 0; i < m->n_data_levels; i++) {
-        if (m->data[i].geo.line != m->l1i.geo.line) {
-            edan_error_set(err, "%s: [%s] line = %u differs from [l1i] line = %u (one line size for every cache)", path,
-                           cache_sections[i + 1], m->data[i].geo.line, m->l1i.geo.line);
-            return -1;
-        }
-    }
-    if (m->store_set_bytes & (m->store_set_bytes - 1)) {
-        edan_error_set(err, "%s: [core] store_set_bytes = %u is not 0 or a power of two", path, m->store_set_bytes);
-        return -1;
-    }
-    if (m->fetch_block_bytes & (m->fetch_block_bytes - 1) || (m->fetch_block_bytes && m->fetch_block_bytes < 2)) {
-        edan_error_set(err, "%s: [core] fetch_block_bytes = %u is not 0 or a power of two of at least 2", path,
-                       m->fetch_block_bytes);
-        return -1;
-    }
-    if (m->predictor_entries & (m->predictor_entries - 1)) {
-        edan_error_set(err, "%s: [core] predictor_entries = %u is not a power of two", path, m->predictor_entries);
-        return -1;
-    }
-    return 0;
+    return check_across(path, &st, err);
 }

@@ -31,19 +31,18 @@ void edan_options_default(edan_options *o)
 static int parse_u64_list(const char *key, const char *value, uint64_t *out, int max, bool allow_zero, uint64_t largest,
                           int *n, edan_error *err)
 {
-    char buf[600];
-    if (!value || strlen(value) >= sizeof buf) {
+    if (!value || !*value) {
         edan_error_set(err, "--%s needs a value", key);
         return -1;
     }
-    strcpy(buf, value);
-    int count = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",:", &save); tok; tok = strtok_r(NULL, ",:", &save)) {
+    int count = 0, rc;
+    const char *p = value, *tok;
+    size_t len;
+    while ((rc = edan_list_next(&p, ",:", &tok, &len)) > 0) {
         uint64_t v;
-        if (edan_parse_u64(tok, &v) || (!allow_zero && v == 0) || v > largest) {
-            edan_error_set(err, "--%s: '%s' is not an integer from %d to %" PRIu64, key, tok, allow_zero ? 0 : 1,
-                           largest);
+        if (edan_parse_u64_n(tok, len, &v) || (!allow_zero && v == 0) || v > largest) {
+            edan_error_set(err, "--%s: '%.*s' is not an integer from %d to %" PRIu64, key, (int)(len > 64 ? 64 : len),
+                           tok, allow_zero ? 0 : 1, largest);
             return -1;
         }
         if (count == max) {
@@ -52,8 +51,8 @@ static int parse_u64_list(const char *key, const char *value, uint64_t *out, int
         }
         out[count++] = v;
     }
-    if (count == 0) {
-        edan_error_set(err, "--%s needs at least one value", key);
+    if (rc < 0) {
+        edan_error_set(err, "--%s: an empty element in '%s' (values are separated by single ',' or ':')", key, value);
         return -1;
     }
     *n = count;
@@ -135,27 +134,35 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
             o->cache_given = true;
         }
         /* Several configurations: "--cache=none --cache=32K" or "--cache='none;32K;64K'". */
-        char buf[600];
-        if (strlen(value) >= sizeof buf) {
-            edan_error_set(err, "--cache: value too long");
-            return -1;
-        }
-        strcpy(buf, value);
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        const char *p = value, *tok;
+        size_t len;
+        int rc;
+        while ((rc = edan_list_next(&p, ";", &tok, &len)) > 0) {
             if (o->n_cache == EDAN_MAX_CACHES) {
                 edan_error_set(err, "--cache: at most %d configurations", EDAN_MAX_CACHES);
                 return -1;
             }
-            edan_error sub = {0};
-            o->cache_of_machine[o->n_cache] = !strcmp(tok, "machine");
-            if (o->cache_of_machine[o->n_cache]) {
-                memset(&o->cache[o->n_cache], 0, sizeof o->cache[o->n_cache]); /* made from the file later */
-            } else if (edan_cache_config_parse(tok, &o->cache[o->n_cache], &sub)) {
-                edan_error_set(err, "--cache: %s", sub.msg);
+            char *spec = strndup(tok, len); /* one configuration, whatever its length */
+            if (!spec) {
+                edan_error_set(err, "--cache: out of memory");
                 return -1;
             }
+            edan_error sub = {0};
+            o->cache_of_machine[o->n_cache] = !strcmp(spec, "machine");
+            if (o->cache_of_machine[o->n_cache]) {
+                memset(&o->cache[o->n_cache], 0, sizeof o->cache[o->n_cache]); /* made from the file later */
+            } else if (edan_cache_config_parse(spec, &o->cache[o->n_cache], &sub)) {
+                edan_error_set(err, "--cache: %s", sub.msg);
+                free(spec);
+                return -1;
+            }
+            free(spec);
             o->n_cache++;
+        }
+        if (rc < 0) {
+            edan_error_set(err, "--cache: an empty configuration in '%s' (configurations are separated by one ';')",
+                           value);
+            return -1;
         }
         return 0;
     }
@@ -174,9 +181,13 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         return parse_u64_list(key, value, o->tau, EDAN_MAX_TAUS, true, EDAN_MAX_TAU, &o->n_tau, err);
     if (!strcmp(key, "alpha0") || !strcmp(key, "C") || !strcmp(key, "clock")) {
         double v;
-        if (edan_parse_double(value, &v) || v < 0 || (!strcmp(key, "clock") && v == 0)) {
-            edan_error_set(err, "--%s: '%s' is not a %s number", key, value,
-                           strcmp(key, "clock") ? "non-negative" : "positive");
+        const bool clock = !strcmp(key, "clock");
+        if (edan_parse_double(value, &v) || v < 0 || (clock && (v < EDAN_CLOCK_GHZ_MIN || v > EDAN_CLOCK_GHZ_MAX))) {
+            if (clock)
+                edan_error_set(err, "--clock: '%s' is not a clock in GHz, a decimal number from %g to %g", value,
+                               EDAN_CLOCK_GHZ_MIN, EDAN_CLOCK_GHZ_MAX);
+            else
+                edan_error_set(err, "--%s: '%s' is not a non-negative decimal number", key, value);
             return -1;
         }
         if (!strcmp(key, "alpha0"))
@@ -190,29 +201,39 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
     }
     if (!strcmp(key, "cost")) {
         /* "fdiv=20,fsqrt=30" */
-        char buf[600];
-        if (strlen(value) >= sizeof buf) {
-            edan_error_set(err, "--cost: value too long");
-            return -1;
-        }
-        strcpy(buf, value);
-        char *save = NULL;
-        for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(tok, '=');
+        const char *p = value, *tok;
+        size_t len;
+        int rc;
+        while ((rc = edan_list_next(&p, ",", &tok, &len)) > 0) {
+            const char *eq = memchr(tok, '=', len);
             if (!eq) {
-                edan_error_set(err, "--cost: '%s' is not class=cycles, e.g. --cost=fdiv=20,fsqrt=30", tok);
+                edan_error_set(err, "--cost: '%.*s' is not class=cycles, e.g. --cost=fdiv=20,fsqrt=30",
+                               (int)(len > 64 ? 64 : len), tok);
                 return -1;
             }
-            *eq = '\0';
+            char *pair = strndup(tok, len); /* class=cycles, whatever its length */
+            if (!pair) {
+                edan_error_set(err, "--cost: out of memory");
+                return -1;
+            }
+            pair[eq - tok] = '\0';
             edan_error sub = {0};
-            if (edan_cost_set(&o->cost, tok, eq + 1, &sub)) {
+            const int bad = edan_cost_set(&o->cost, pair, pair + (eq - tok) + 1, &sub);
+            const bool ram = !strcmp(pair, "ram") || !strcmp(pair, "alpha");
+            free(pair);
+            if (bad) {
                 edan_error_set(err, "--cost: %s", sub.msg);
                 return -1;
             }
-            if (!strcmp(tok, "ram") || !strcmp(tok, "alpha")) {
+            if (ram) {
                 o->alpha[0] = o->cost.alpha;
                 o->n_alpha = 1;
             }
+        }
+        if (rc < 0) {
+            edan_error_set(err, "--cost: an empty element in '%s' (class=cycles pairs are separated by one ',')",
+                           value);
+            return -1;
         }
         return 0;
     }
@@ -291,17 +312,28 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
 
 int edan_options_add_raw(edan_options *o, const char *key, const char *value, edan_error *err)
 {
-    const int max = (int)(sizeof o->raw_key / sizeof o->raw_key[0]);
-    if (o->n_raw == max || strlen(key) >= sizeof o->raw_key[0] || (value && strlen(value) >= sizeof o->raw_value[0])) {
-        edan_error_set(err, "--%s: too many options, or a value longer than %zu characters", key,
-                       sizeof o->raw_value[0] - 1);
+    const size_t len = value ? strlen(value) : 0;
+    if (o->n_raw == EDAN_MAX_RAW || strlen(key) >= sizeof o->raw_key[0]) {
+        edan_error_set(err, "--%s: more than %d options", key, EDAN_MAX_RAW);
+        return -1;
+    }
+    if (len >= EDAN_OPTIONS_TEXT - o->raw_used) {
+        edan_error_set(err, "--%s: the options' values are longer than %u characters in all", key,
+                       EDAN_OPTIONS_TEXT - 1);
         return -1;
     }
     strcpy(o->raw_key[o->n_raw], key);
-    strcpy(o->raw_value[o->n_raw], value ? value : "");
+    o->raw_at[o->n_raw] = o->raw_used;
+    memcpy(o->raw_text + o->raw_used, value ? value : "", len + 1);
+    o->raw_used += (uint32_t)len + 1;
     o->raw_flag[o->n_raw] = !value;
     o->n_raw++;
     return 0;
+}
+
+const char *edan_options_raw_value(const edan_options *o, int k)
+{
+    return o->raw_text + o->raw_at[k];
 }
 
 int edan_options_set(edan_options *o, const char *key, const char *value, edan_error *err)
@@ -316,7 +348,7 @@ const char *edan_options_last(const edan_options *o, const char *key)
 {
     for (int i = o->n_raw - 1; i >= 0; i--)
         if (!strcmp(o->raw_key[i], key))
-            return o->raw_value[i];
+            return edan_options_raw_value(o, i);
     return NULL;
 }
 
@@ -328,7 +360,7 @@ int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *c
             continue;
         n++;
         if (fn)
-            fn(ctx, o->raw_flag[i] ? NULL : o->raw_value[i]);
+            fn(ctx, o->raw_flag[i] ? NULL : edan_options_raw_value(o, i));
     }
     return n;
 }
@@ -389,7 +421,7 @@ int edan_options_write(const edan_options *o, FILE *f)
         fputs(o->raw_key[i], f);
         if (!o->raw_flag[i]) {
             fputc('=', f);
-            for (const unsigned char *p = (const unsigned char *)o->raw_value[i]; *p; p++)
+            for (const unsigned char *p = (const unsigned char *)edan_options_raw_value(o, i); *p; p++)
                 if (safe_byte(*p))
                     fputc(*p, f);
                 else
@@ -470,7 +502,9 @@ int edan_options_read(edan_options *o, const char *path, edan_option_setter set,
 
 void edan_options_help(FILE *f)
 {
-    fputs("Analysis options (lists are comma separated; defaults in brackets):\n"
+    fputs("Analysis options (numbers are plain decimal; lists are comma separated, without an empty\n"
+          "element; an option is given once, but --cache, --cost, --env, --filter and --functions\n"
+          "add up when repeated; defaults in brackets):\n"
           "  --cache=SPEC        cache model; repeat, or separate with ';', to analyse several\n"
           "                      configurations in one pass. SPEC is 'none' or levels joined by\n"
           "                      '+', each SIZE[,line=B][,ways=N][,write=through|back][,alloc=no|yes]\n"

@@ -17,6 +17,8 @@
 #define EDAN_MAX_CACHES 16
 #define EDAN_MAX_ALPHAS 8
 #define EDAN_MAX_FILTER 32
+#define EDAN_MAX_RAW 64               /* options given, in all */
+#define EDAN_OPTIONS_TEXT (64u << 10) /* characters of their values, in all */
 
 typedef struct edan_options {
     /* analysis */
@@ -52,9 +54,12 @@ typedef struct edan_options {
      * tool reads its own (edan_options_each).
      */
     int n_raw;
-    char raw_key[64][32];
-    char raw_value[64][600];
-    bool raw_flag[64]; /* given without a value */
+    char raw_key[EDAN_MAX_RAW][32];
+    uint32_t raw_at[EDAN_MAX_RAW]; /* its value: edan_options_raw_value() */
+    bool raw_flag[EDAN_MAX_RAW];   /* given without a value */
+    /* the values, one after another: no value has a length limit of its own, only all of them together */
+    uint32_t raw_used;
+    char raw_text[EDAN_OPTIONS_TEXT];
     bool cache_given, alpha_given;
 } edan_options;
 
@@ -80,6 +85,8 @@ int edan_options_add_raw(edan_options *o, const char *key, const char *value, ed
  * flag); the number of calls.
  */
 int edan_options_each(const edan_options *o, const char *key, void (*fn)(void *ctx, const char *value), void *ctx);
+/* The value of the k-th option given ("" for a flag), 0 <= k < o->n_raw. */
+const char *edan_options_raw_value(const edan_options *o, int k);
 /* The value the option named key was given last ("" for a flag), or NULL when it was not given. */
 const char *edan_options_last(const edan_options *o, const char *key);
 

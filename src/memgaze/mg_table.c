@@ -236,6 +236,7 @@ static int fold(edan_mg_table *t, const edan_mg_load *ld, edan_error *err)
     uint32_t skipped;
     edan_mg_class c = edan_mg_classes_find(t->classes, ld->ip, &skipped);
     t->st.loads++;
+    t->st.unknown += c == EDAN_MG_UNKNOWN;
     if (c == EDAN_MG_CONSTANT) {
         /*
          * Not traced: its loads wait for the next traced load. At a change of

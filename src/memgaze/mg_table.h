@@ -34,6 +34,7 @@ typedef struct edan_mg_table edan_mg_table;
 /* What the table was built from. */
 typedef struct edan_mg_table_stats {
     uint64_t loads;    /* loads in the trace */
+    uint64_t unknown;  /* of them, at an IP the load classes do not list (counted Unknown) */
     uint64_t traced;   /* loads of the tree: all but the constant ones */
     uint64_t total;    /* traced loads plus the constant loads folded into them */
     uint64_t samples;  /* samples, as MemGaze counts them (see docs/locality.md) */

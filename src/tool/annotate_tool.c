@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/cache.h"
 #include "analysis/critpath.h"
@@ -122,6 +123,7 @@ typedef struct an_view {
     bool have_stall;
     double stall, stall_ns; /* the total, and the latency it is at */
     edan_srcmap *src;
+    const char *binary; /* the traced program, whose debug lines these are (NULL: unknown) */
 } an_view;
 
 /* The line of pc in the view's table being built (entries are kept in pc order of first use). */
@@ -156,7 +158,8 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
     memset(v, 0, sizeof *v);
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
-    v->src = binary && *binary ? edan_srcmap_open(binary, &ignored) : NULL;
+    v->binary = binary && *binary ? binary : NULL;
+    v->src = v->binary ? edan_srcmap_open(binary, &ignored) : NULL;
     size_t cap = 0;
     for (size_t id = 0; id < t->cap; id++) {
         const an_id *a = &t->ids[id];
@@ -208,7 +211,8 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
             v->stall += st;
         }
     }
-    qsort(v->lines, v->n, sizeof *v->lines, by_place);
+    if (v->n) /* an empty region has no table at all (qsort's array must not be NULL) */
+        qsort(v->lines, v->n, sizeof *v->lines, by_place);
 }
 
 /* ===================================================================== */
@@ -253,11 +257,47 @@ static char *read_source(const char *path, size_t *len)
     return buf;
 }
 
+/*
+ * Text from a source file or its debug information, as it is but for its
+ * control characters: a terminal escape in a source (or in a file name)
+ * must not reach the terminal, so each becomes '?' (tabs stay, a CR that
+ * ends a line goes).
+ */
+static void put_clean(FILE *f, const char *p, size_t n)
+{
+    if (n && p[n - 1] == '\r')
+        n--;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)p[i];
+        fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, f);
+    }
+}
+
+/* The source does not look like the one the program was built from: say so before its lines. */
+static void source_warnings(FILE *f, const an_view *v, const char *path, unsigned n_lines, unsigned last)
+{
+    if (last > n_lines)
+        fprintf(f,
+                "-- warning: the file has %u lines, but the program's debug information has instructions at line %u: "
+                "it is not the source the program was built from\n",
+                n_lines, last);
+    struct stat src, prog;
+    if (v->binary && !stat(path, &src) && !stat(v->binary, &prog) &&
+        (src.st_mtim.tv_sec > prog.st_mtim.tv_sec ||
+         (src.st_mtim.tv_sec == prog.st_mtim.tv_sec && src.st_mtim.tv_nsec > prog.st_mtim.tv_nsec))) {
+        fputs("-- warning: the file was modified after the program was built (", f);
+        put_clean(f, v->binary, strlen(v->binary));
+        fputs("): its lines may not be those the counts belong to\n", f);
+    }
+}
+
 /* One source file: its lines a..b of the annotated lines v->lines[a..b). */
 static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
 {
     const char *path = v->lines[a].file;
-    fprintf(f, "\n-- file: %s\n", path);
+    fputs("\n-- file: ", f);
+    put_clean(f, path, strlen(path));
+    fputc('\n', f);
     size_t len = 0;
     char *text = read_source(path, &len);
     if (!text) {
@@ -273,6 +313,7 @@ static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
         n_lines += text[i] == '\n';
     if (len && text[len - 1] != '\n')
         n_lines++;
+    source_warnings(f, v, path, n_lines, v->lines[b - 1].line);
     const bool whole = n_lines <= WHOLE_FILE;
     size_t next = a; /* the next annotated line */
     unsigned shown_to = 0;
@@ -295,7 +336,8 @@ static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
                         "----------------------------------------\n",
                         ln);
             margin(f, v, here);
-            fprintf(f, "%.*s\n", (int)l, p);
+            put_clean(f, p, l);
+            fputc('\n', f);
             shown_to = ln;
         }
         p = end ? end + 1 : p + l;
@@ -341,7 +383,9 @@ static void report_text(const an_view *v, FILE *f)
             fputs("\n-- without source information, per function, most instructions first\n", f);
             for (size_t i = 0; i < a && i < NO_SOURCE_ROWS; i++) {
                 margin(f, v, &rows[i]);
-                fprintf(f, "%s\n", rows[i].function ? rows[i].function : "(unknown)");
+                const char *fn = rows[i].function ? rows[i].function : "(unknown)";
+                put_clean(f, fn, strlen(fn));
+                fputc('\n', f);
             }
             if (a > NO_SOURCE_ROWS)
                 fprintf(f, "-- (%zu more functions without source; --json lists all)\n", a - NO_SOURCE_ROWS);

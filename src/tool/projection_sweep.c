@@ -51,13 +51,8 @@ static int parse_value(int d, const char *s, size_t len, double *out)
         *out = (double)u;
         return 0;
     }
-    char buf[64];
-    if (!len || len >= sizeof buf)
-        return -1;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
     double v;
-    if (edan_parse_double(buf, &v) || !(v > 0))
+    if (edan_parse_double_n(s, len, &v) || !(v > 0))
         return -1;
     if (d == DIM_CORES && (v != floor(v) || v > (1 << 20)))
         return -1;
@@ -77,33 +72,38 @@ int proj_dim_parse(int d, const char *v, proj_dim *out, edan_error *err)
         edan_error_set(err, "--%s: a list of %s", proj_dim_option[d], dim_what[d]);
         return -1;
     }
-    while (*p) {
-        const size_t len = strcspn(p, ",");
-        const char *dots = NULL;
+    const char *tok;
+    size_t len;
+    int rc;
+    while ((rc = edan_list_next(&p, ",", &tok, &len)) > 0) {
+        const char *dots = NULL, *const q = tok;
         for (size_t i = 0; i + 1 < len; i++)
-            if (p[i] == '.' && p[i + 1] == '.')
-                dots = p + i;
+            if (q[i] == '.' && q[i + 1] == '.')
+                dots = q + i;
         double a, b;
         bool ok;
         if (dots) { /* A..B: A, 2A, 4A, ... up to B */
-            ok = !parse_value(d, p, (size_t)(dots - p), &a) &&
-                 !parse_value(d, dots + 2, len - (size_t)(dots - p) - 2, &b) && a <= b;
+            ok = !parse_value(d, q, (size_t)(dots - q), &a) &&
+                 !parse_value(d, dots + 2, len - (size_t)(dots - q) - 2, &b) && a <= b;
             for (double x = a; ok && x <= b * (1 + 1e-12); x *= 2) {
                 ok = out->n < PROJ_SWEEP_VALUES && (d != DIM_CORES || x <= (1 << 20));
                 if (ok)
                     out->v[out->n++] = x;
             }
         } else {
-            ok = !parse_value(d, p, len, &a) && out->n < PROJ_SWEEP_VALUES;
+            ok = !parse_value(d, q, len, &a) && out->n < PROJ_SWEEP_VALUES;
             if (ok)
                 out->v[out->n++] = a;
         }
         if (!ok) {
             edan_error_set(err, "--%s: '%.*s' is not in a list of %s (at most %d values)", proj_dim_option[d], (int)len,
-                           p, dim_what[d], PROJ_SWEEP_VALUES);
+                           q, dim_what[d], PROJ_SWEEP_VALUES);
             return -1;
         }
-        p += len + (p[len] == ',');
+    }
+    if (rc < 0) {
+        edan_error_set(err, "--%s: an empty element in '%s' (values are separated by one ',')", proj_dim_option[d], v);
+        return -1;
     }
     return 0;
 }

@@ -77,18 +77,18 @@ static int check_block(const char *v, edan_error *err)
 static int parse_sizes(const char *v, uint64_t *out, int *n, edan_error *err)
 {
     *n = 0;
-    const char *p = v ? v : "";
-    while (*p) {
-        const size_t len = strcspn(p, ",");
+    const char *p = v ? v : "", *tok;
+    size_t len;
+    int rc;
+    while ((rc = edan_list_next(&p, ",", &tok, &len)) > 0) {
         uint64_t b;
-        if (*n == SIZES || edan_parse_size(p, len, &b) || !b || b > (1ull << 50)) {
+        if (*n == SIZES || edan_parse_size(tok, len, &b) || !b || b > (1ull << 50)) {
             edan_error_set(err, "--reuse-sizes: '%s' is not a list of 1 to %d cache sizes like 32K,1M,32M", v, SIZES);
             return -1;
         }
         out[(*n)++] = b;
-        p += len + (p[len] == ',');
     }
-    if (*n == 0) {
+    if (rc < 0 || *n == 0) {
         edan_error_set(err, "--reuse-sizes: a list of cache sizes, like 32K,1M,32M");
         return -1;
     }

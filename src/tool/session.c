@@ -1,5 +1,6 @@
 #include "tool/session.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,17 @@ struct edan_session {
     int zero_copy; /* the tool whose buffer() the producer writes into, or -1 */
     bool finished;
     edan_error err;
+    /*
+     * The totals' a-priori bound: no tool's total grows by more than
+     * per_memory at a load, store or AMO, per_other at any other
+     * instruction. While the sum of those over the stream fits in 64 bits,
+     * no total (T1, Tinf, cycles, bytes, counts) can have wrapped. With
+     * small costs it is insns x the larger, once a batch; with a cost past
+     * REFINE_ABOVE (which a long stream could make wrap), the batch's memory
+     * instructions are counted too, so that the bound is the exact total of
+     * a stream whose every vertex costs the most it can.
+     */
+    uint64_t per_memory, per_other, insns, bound;
 };
 
 /* ===================================================================== */
@@ -91,9 +103,64 @@ void edan_session_options_help(FILE *f)
 /* The stream: every tool gets every batch                                */
 /* ===================================================================== */
 
+#define REFINE_ABOVE (1ull << 24)
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+/*
+ * What the options' cost model lets one instruction add, for every tool that
+ * schedules the eDAG with it (edag, critical-path, dot, annotate): the largest
+ * cost of a vertex in any configuration (T1, Tinf, C), alpha only for a load,
+ * store or AMO (a memory-access vertex is one), and for those the most bytes
+ * they can move (line fills and write-backs at every level).
+ */
+static void cost_maxima(const edan_options *o, uint64_t *memory, uint64_t *other)
+{
+    edan_edag_config cfg;
+    edan_error ignored = {0};
+    if (edan_options_edag_config(o, &cfg, &ignored)) /* the tools that use it said why */
+        return;
+    for (int k = 0; k < cfg.n_lanes; k++) {
+        const edan_lane_config *l = &cfg.lane[k];
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            *other = max_u64(*other, l->cost.cls[c]);
+        *memory = max_u64(max_u64(*memory, *other), max_u64(l->cost.alpha, 64));
+        for (int v = 0; v < l->cache.n_levels; v++)
+            *memory = max_u64(*memory, (uint64_t)l->cache.level[v].line * 2 * (uint64_t)(l->cache.n_levels + 1));
+    }
+}
+
+/* Add the batch to the totals' bound; false when a total could pass 2^64 - 1. */
+static bool bound_add(edan_session *s, const edan_exec *recs, size_t n)
+{
+    const uint64_t most = s->per_memory > s->per_other ? s->per_memory : s->per_other;
+    uint64_t add;
+    if (most <= REFINE_ABOVE)
+        return !__builtin_mul_overflow((uint64_t)n, most, &add) && !__builtin_add_overflow(s->bound, add, &s->bound);
+    uint64_t mem = 0;
+    for (size_t i = 0; i < n; i++)
+        mem += recs[i].insn->mem != EDAN_MEM_NONE;
+    uint64_t other;
+    return !__builtin_mul_overflow(mem, s->per_memory, &add) && !__builtin_add_overflow(s->bound, add, &s->bound) &&
+           !__builtin_mul_overflow((uint64_t)n - mem, s->per_other, &other) &&
+           !__builtin_add_overflow(s->bound, other, &s->bound);
+}
+
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
+    s->insns += n;
+    if (!s->err.set && !bound_add(s, recs, n))
+        /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
+        edan_error_set(&s->err,
+                       "a total cannot be represented: by instruction %" PRIu64 ", at up to %" PRIu64
+                       " a load or store and %" PRIu64
+                       " any other instruction (cycles of the largest --alpha, --cost or machine latency, or bytes), "
+                       "the totals could exceed 2^64 - 1; lower the costs or analyse a shorter region",
+                       s->insns, s->per_memory, s->per_other);
     for (int i = 0; i < s->n; i++)
         if (s->run[i].async)
             edan_async_lend(s->run[i].async, recs, n);
@@ -211,7 +278,13 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         } else if (r->k.buffer && s->zero_copy < 0) {
             s->zero_copy = s->n - 1;
         }
+        uint64_t memory = EDAN_TOOL_PER_INSN_DEFAULT, other = EDAN_TOOL_PER_INSN_DEFAULT;
+        if (d->max_per_insn)
+            d->max_per_insn(r->tool, &memory, &other);
+        s->per_memory = max_u64(memory, s->per_memory);
+        s->per_other = max_u64(other, s->per_other);
     }
+    cost_maxima(o, &s->per_memory, &s->per_other);
     if (!s->n) {
         edan_error_set(err, "no analysis tool was asked for");
         edan_session_free(s);

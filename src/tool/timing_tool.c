@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/memtime.h"
 #include "analysis/timing.h"
 #include "config/machine_file.h"
 #include "report/json.h"
@@ -44,6 +45,7 @@ typedef struct timing_tool {
     edan_srcmap *src;
     attr_row *funcs, *lines;
     size_t n_funcs, n_lines;
+    uint64_t max_ticks; /* the most ticks one instruction adds to a schedule (max_per_insn) */
 } timing_tool;
 
 /* ===================================================================== */
@@ -53,25 +55,25 @@ typedef struct timing_tool {
 /* "50,100,300" -> ns values; 0 or -1 with err set. */
 static int parse_latencies(const char *value, double *out, int *n, edan_error *err)
 {
-    char buf[1024];
-    if (!value || !*value || strlen(value) >= sizeof buf) {
+    if (!value || !*value) {
         edan_error_set(err, "--mem-latency: a list of latencies in ns, like 50,100,300");
         return -1;
     }
-    strcpy(buf, value);
     *n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const char *p = value, *tok;
+    size_t len;
+    int rc;
+    while ((rc = edan_list_next(&p, ",", &tok, &len)) > 0) {
         double d;
-        if (*n == EDAN_TIMING_MAX_LATENCIES || edan_parse_double(tok, &d) || !(d >= 0) || d > 1e6) {
+        if (*n == EDAN_TIMING_MAX_LATENCIES || edan_parse_double_n(tok, len, &d) || !(d >= 0) || d > 1e6) {
             edan_error_set(err, "--mem-latency: '%s' is not a list of 1 to %d latencies in ns from 0 to 10^6", value,
                            EDAN_TIMING_MAX_LATENCIES);
             return -1;
         }
         out[(*n)++] = d;
     }
-    if (*n == 0) {
-        edan_error_set(err, "--mem-latency: a list of latencies in ns, like 50,100,300");
+    if (rc < 0) {
+        edan_error_set(err, "--mem-latency: an empty element in '%s' (latencies are separated by one ',')", value);
         return -1;
     }
     return 0;
@@ -134,6 +136,23 @@ static void *create(edan_session *s, edan_error *err)
         return NULL;
     }
     snprintf(t->path, sizeof t->path, "%s", path);
+    /*
+     * The most cycles one instruction can add to a schedule: every latency of
+     * the machine in a row, and the memory's transfers of a fill and a
+     * write-back at each level (the ranges of machine files keep it finite).
+     */
+    double most_lat = 0,
+           cyc = (double)m.frontend_cycles + m.mispredict_penalty + m.serialize_cycles + m.l1i.hit_latency;
+    for (int k = 0; k < n; k++)
+        most_lat = lat[k] > most_lat ? lat[k] : most_lat;
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        cyc += m.latency[c];
+    for (int l = 0; l < m.n_data_levels; l++)
+        cyc += m.data[l].hit_latency +
+               2.0 * (m.n_data_levels + 1) * (m.data[l].geo.line * m.clock_ghz / m.mem_bandwidth_gbs + 1);
+    cyc += most_lat * m.clock_ghz + 1;
+    const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
+    t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
         destroy(t);
         return NULL;
@@ -155,6 +174,11 @@ const edan_timing *edan_timing_tool_model(const edan_session *s)
 static const edan_error *error(const void *tool)
 {
     return edan_timing_error(((const timing_tool *)tool)->model);
+}
+
+static void max_per_insn(const void *tool, uint64_t *memory, uint64_t *other)
+{
+    *memory = *other = ((const timing_tool *)tool)->max_ticks;
 }
 
 /* ===================================================================== */
@@ -480,6 +504,7 @@ const edan_tool_def edan_timing_tool = {
     .report = report,
     .outputs = outputs,
     .destroy = destroy,
+    .max_per_insn = max_per_insn,
     .threaded = true,
     .reads_program = true,
 };

@@ -26,6 +26,8 @@
 
 typedef struct edan_session edan_session;
 
+#define EDAN_TOOL_PER_INSN_DEFAULT (1u << 12)
+
 /*
  * One option of a tool, given as --name or --name=VALUE on the command line
  * and as a key=value line to the plugin. check() validates a value when the
@@ -62,6 +64,16 @@ typedef struct edan_tool_def {
     /* Files besides the report (plots, CSV series): 0, or -1 with err set. NULL: none. */
     int (*outputs)(void *tool, const edan_session *s, edan_error *err);
     void (*destroy)(void *tool);
+    /*
+     * The most one instruction can add to any of the tool's totals (cycles
+     * under its largest cost or latency, bytes, counts): *memory for a load,
+     * store or AMO, *other for any other instruction, so that the session
+     * can tell, per batch, before any total could wrap (session.c). NULL:
+     * EDAN_TOOL_PER_INSN_DEFAULT for both, a count or the bytes of an access;
+     * the options' eDAG costs (--alpha, --cost, --cache) the session adds for
+     * every tool.
+     */
+    void (*max_per_insn)(const void *tool, uint64_t *memory, uint64_t *other);
     /* Its consumer is worth a thread of its own (the session copies each batch to it). */
     bool threaded;
     /* It reads the traced program's symbols or lines: they must be those of the program traced. */

@@ -508,13 +508,11 @@ static int parse_line(edan_text_reader *r, char *s, size_t n, edan_exec *o)
 }
 
 /* At the end of the input: a trace edan wrote must have its end line; one
- * without edan's header (the original tool's) cannot be checked. 0, or -1 on
- * error. */
+ * without edan's header (the original tool's) cannot be checked; either must
+ * hold an instruction. 0, or -1 on error. */
 static int check_end(edan_text_reader *r)
 {
-    if (r->end_line)
-        return 0;
-    if (r->edan_written) {
+    if (!r->end_line && r->edan_written) {
         reader_fail(
             r,
             "the trace ends here without the end line edan writes when it closes a trace ('" EDAN_TEXT_END_PREFIX
@@ -523,6 +521,13 @@ static int check_end(edan_text_reader *r)
             r->records);
         return -1;
     }
+    /* a file of comments and blank lines is no trace: an analysis of it would report zeros as a result */
+    if (r->records == 0) {
+        reader_fail(r, "no instruction in the trace (only comments and blank lines): nothing to analyse");
+        return -1;
+    }
+    if (r->end_line)
+        return 0;
     snprintf(r->warning, sizeof r->warning,
              "%s: a text trace without edan's header line ('%s'), as the original EDAN tool writes them: whether it is "
              "complete cannot be checked",

@@ -10,8 +10,16 @@
 
 #include "util/error.h"
 
-/* A whole string of decimal digits (no sign, no spaces); 0 or -1. */
+/*
+ * Numbers: every number of an option, a cost table or a machine file is read
+ * by these three, with one grammar: plain decimal only (no blanks, no
+ * hexadecimal such as "0x10", no "inf" or "nan"); a value that does not fit
+ * is an error, never a wrapped or rounded one.
+ */
+/* A whole string of decimal digits (no sign, no spaces) that fits in 64 bits; 0 or -1. */
 int edan_parse_u64(const char *s, uint64_t *out);
+/* The same of the len characters at s (a list's element). */
+int edan_parse_u64_n(const char *s, size_t len, uint64_t *out);
 /* A size of len characters: "32K", "32KiB", "32kB", "1M", "2G", "65536" -> bytes (binary units); 0 or -1. */
 int edan_parse_size(const char *s, size_t len, uint64_t *out);
 /*
@@ -21,8 +29,18 @@ int edan_parse_size(const char *s, size_t len, uint64_t *out);
  * the name's start and its length in *len, or NULL after the last.
  */
 const char *edan_names_next(const char *p, size_t *len);
-/* A whole string that is a finite number; 0 or -1. */
+/* A whole string that is a decimal real number ("-1.5", "2e-3") within +-1e300, not a denormal; 0 or -1. */
 int edan_parse_double(const char *s, double *out);
+/* The same of the len characters at s (a list's element). */
+int edan_parse_double_n(const char *s, size_t len, double *out);
+/*
+ * Lists: the next element of the list at *p (start with *p = the value),
+ * elements separated by any one character of seps. Returns 1 with the
+ * element at *elem, *len characters (never 0); 0 after the last; -1 for an
+ * empty element (a separator first, last or doubled: "1,,2", ","), which
+ * is an error: a list never skips one silently. No length limit.
+ */
+int edan_list_next(const char **p, const char *seps, const char **elem, size_t *len);
 
 /*
  * Read a file of "key value" or "key=value" lines ('#' starts a comment,
