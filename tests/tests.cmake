@@ -273,3 +273,8 @@ endif()
 add_executable(threads_test tests/threads_test.c tests/random_trace.c)
 target_link_libraries(threads_test PRIVATE edan_core)
 add_test(NAME thread_rows COMMAND threads_test 300)
+# Affine access functions of loop nests from the stream and the blocking and fusion replays (issue 41), on random
+# generated nests, against the generator's functions and a naive LRU of the transformed loops.
+add_executable(affine_test tests/affine_test.c tests/random_trace.c)
+target_link_libraries(affine_test PRIVATE edan_core)
+add_test(NAME affine_whatif COMMAND affine_test 300)

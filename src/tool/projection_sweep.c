@@ -412,7 +412,7 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
         edan_error_set(err, "out of memory for the projection's rows");
         return -1;
     }
-    if (t->regions_csv[0] && proj_regions_csv(t, err))
+    if ((t->regions_csv[0] && proj_regions_csv(t, err)) || proj_whatif_csv(t, err))
         return -1;
     if (t->csv_path[0]) {
         sweep_row *rows;
