@@ -4,7 +4,10 @@
   affine    the access functions of each stencil's nest (base, strides, trip counts) generate exactly the
             addresses `edan record --text` shows for the function, apart from the accesses outside loops
             (a naive reference from the whole text trace); replayed as it ran, the nests' traffic equals the
-            measured traffic of the run within 1 %; spmv's gather is non-affine and gets no projection
+            measured traffic of the run within 1 % (and the accesses outside loops); ExaSAT's register model
+            of each body (registers named, accesses spilled per iteration at 8, 16 and 32 registers)
+            against a count of the registers in objdump's listing of the loop; spmv's gather is non-affine
+            and gets no projection
   blocking  the 7-point and 27-point 3-D stencils blocked in j and i (levels 2,3) and the 5-point 2-D one
             blocked in j (level 2), tiles 4, 8, 16, 32, caches 8 to 64 KiB: the predicted traffic of each
             tile within 10 % of the projection's measured traffic of the hand-blocked function
@@ -12,7 +15,8 @@
             against the JSON
   fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
             against the hand-fused `fused`) at three cache sizes
-  options   bad --what-if and --what-if-tiles values, --what-if-tiles without --what-if, an unwritable CSV
+  options   bad --what-if, --what-if-tiles and --what-if-registers values, --what-if-tiles without --what-if,
+            an unwritable CSV
 
 usage: whatif_test.py BUILD_DIR CATEGORY
 """
@@ -21,6 +25,7 @@ import csv
 import json
 import os
 import re
+import subprocess
 import tempfile
 
 from realrun_lib import EX, check, edan, run_category, validate_schema
@@ -60,6 +65,34 @@ def points(trips):
             yield (i,) + rest
 
 
+XREG = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+        "a7"] + [f"s{i}" for i in range(2, 12)] + ["t3", "t4", "t5", "t6"]
+FREG = [f"ft{i}" for i in range(8)] + ["fs0", "fs1"] + [f"fa{i}" for i in range(8)] + \
+    [f"fs{i}" for i in range(2, 12)] + [f"ft{i}" for i in range(8, 12)]
+
+
+def naive_registers(binary, head, end, counts):
+    """ExaSAT's register model of a straight-line loop body from objdump: each instruction in [head, end]
+    runs once per iteration and accesses each register it names once."""
+    p = subprocess.run(["riscv64-linux-gnu-objdump", "-d", "--no-show-raw-insn", f"--start-address={head}",
+                        f"--stop-address={end + 4}", binary], capture_output=True, text=True)
+    refs = collections.Counter()
+    for line in p.stdout.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*([^#<]*)", line)
+        if not m or int(m.group(1), 16) > end:
+            continue
+        for reg in set(re.findall(r"[a-z][a-z0-9]*", m.group(3))):
+            if reg in FREG:
+                refs[("fp", reg)] += 1
+            elif reg in XREG and reg != "zero":
+                refs[("int", reg)] += 1
+    out = {"int_used": sum(1 for c, _ in refs if c == "int"), "fp_used": sum(1 for c, _ in refs if c == "fp")}
+    for cls in ("int", "fp"):
+        v = sorted((n for (c, _), n in refs.items() if c == cls), reverse=True)
+        out[cls + "_spilled_per_iteration"] = [sum(v[r:]) for r in counts]
+    return out
+
+
 def test_affine():
     for kernel, n, levels in (("st5", 12, "2"), ("st7", 8, "2,3"), ("st27", 7, "2,3"), ("two_loops", 50, "1")):
         r = projection(kernel, n, opts=("--what-if=block:" + levels, "--projection-cache=4K"))
@@ -95,6 +128,15 @@ def test_affine():
               f"{list((gen - text).items())[:5]}")
         check(sum(extra.values()) == outside, f"{kernel}: the trace's accesses beyond the functions' "
               f"{sum(extra.values())}, outside loops {outside}")
+        # the register model of each body (straight-line: one basic block) against objdump's listing
+        loops = {x["id"]: x for x in r["loops"]}
+        for nest in w["nests"]:
+            g = nest["registers"]
+            body = loops[g["body_loop"]]
+            want = naive_registers(STENCILS, body["head"], body["end"], g["register_counts"])
+            have = {k: g[k] for k in want}
+            check(have == want and g["memory_state"] == 0 and g["stack_per_iteration"] == 0,
+                  f"{kernel}: registers of loop {g['body_loop']}: {have}, objdump's {want}")
         row = r["what_if"]["rows"][0]
         # the accesses outside loops (saved registers) are not replayed: at most a line read and written each
         check(abs(row["as_run_dram_bytes"] - row["measured_dram_bytes"]) <= 0.01 * row["measured_dram_bytes"] +
@@ -182,6 +224,7 @@ def test_options():
                          (("--what-if=tile",), "block:LEVELS"), (("--what-if=block:1", "--what-if-tiles=0"),
                                                                 "--what-if-tiles"),
                          (("--what-if-tiles=8",), "need --what-if"),
+                         (("--what-if=fuse", "--what-if-registers=0"), "--what-if-registers"),
                          (("--what-if=fuse", "--what-if-csv=/nonexistent/x.csv"), "/nonexistent/x.csv: cannot write")):
         p = edan("run", "--projection", "--machine=" + GEM5, *opts, "--filter=st5", STENCILS, "st5", "8", expect=None)
         check(p.returncode == 2 and needle in p.stderr, f"{opts}: exit {p.returncode}: {p.stderr.strip()}")

@@ -700,6 +700,9 @@ static const edan_tool_option options[] = {
      proj_whatif_check},
     {"what-if-tiles", true, "  --what-if-tiles=LIST tile sizes of --what-if=block [4, 8, ... below the trip count]\n",
      proj_whatif_check_tiles},
+    {"what-if-registers", true,
+     "  --what-if-registers=LIST register counts of ExaSAT's register model per nest [8,16,32]\n",
+     proj_whatif_check_regs},
     {"what-if-csv", true, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
     {NULL, false, NULL, NULL},
 };

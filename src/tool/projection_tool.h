@@ -182,6 +182,7 @@ typedef struct proj_whatif proj_whatif;
 /* The options' checks. */
 int proj_whatif_check(const char *v, edan_error *err);
 int proj_whatif_check_tiles(const char *v, edan_error *err);
+int proj_whatif_check_regs(const char *v, edan_error *err);
 /* t->whatif from --what-if (after t->loops is made; none without the option). 0, or -1 with err set. */
 int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err);
 void proj_whatif_free(proj_whatif *w);

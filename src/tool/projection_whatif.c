@@ -18,6 +18,22 @@
 #include "util/parse.h"
 
 #define WI_TILES 16
+#define WI_REGS 8   /* register counts of the register model */
+#define WI_STATE 96 /* state variables of one nest's body: 64 registers and memory-resident ones */
+
+/*
+ * ExaSAT's register model of a nest's body (its innermost loop): the state
+ * variables with their accesses per iteration, the most accessed ones in
+ * the registers, the accesses of the others spilled to the cache.
+ */
+typedef struct wi_regs {
+    int32_t loop;               /* the body: the chain's innermost loop */
+    uint64_t iterations;        /* executions of its head */
+    unsigned used[2];           /* registers the body names: integer, FP */
+    unsigned memory_state;      /* state variables in memory: addresses invariant in the body (not the stack) */
+    double stack;               /* sp-relative accesses per iteration: the compiled code's own spills */
+    double spilled[2][WI_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
+} wi_regs;
 
 typedef struct wi_result {
     edan_whatif_order order;
@@ -38,6 +54,9 @@ struct proj_whatif {
     edan_lru_traffic as_run; /* the exact nests replayed as they ran */
     wi_result res[2 * WI_TILES + 1];
     int n_res;
+    unsigned regs[WI_REGS]; /* --what-if-registers */
+    int n_regs;
+    wi_regs *model; /* per nest */
 };
 
 /* ===================================================================== */
@@ -93,6 +112,32 @@ static int parse_tiles(const char *v, proj_whatif *w, edan_error *err)
     }
 }
 
+/* Register counts: numbers from 1 to 1024, separated by commas, at most WI_REGS. */
+static int parse_regs(const char *v, proj_whatif *w, edan_error *err)
+{
+    const char *p = v;
+    w->n_regs = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        const long x = strtol(p, &end, 10);
+        if (end == p || errno || x < 1 || x > 1024 || (*end && *end != ',') || w->n_regs == WI_REGS) {
+            edan_error_set(err, "--what-if-registers: '%s': at most %d register counts from 1 to 1024", v, WI_REGS);
+            return -1;
+        }
+        w->regs[w->n_regs++] = (unsigned)x;
+        if (!*end)
+            return 0;
+        p = end + 1;
+    }
+}
+
+int proj_whatif_check_regs(const char *v, edan_error *err)
+{
+    proj_whatif w = {0};
+    return parse_regs(v, &w, err);
+}
+
 int proj_whatif_check(const char *v, edan_error *err)
 {
     proj_whatif w = {0};
@@ -116,9 +161,10 @@ int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err)
     const char *v = edan_options_last(o, "what-if");
     const char *tiles = edan_options_last(o, "what-if-tiles");
     const char *csv = edan_options_last(o, "what-if-csv");
+    const char *regs = edan_options_last(o, "what-if-registers");
     if (!v) {
-        if (tiles || csv) {
-            edan_error_set(err, "--what-if-tiles and --what-if-csv need --what-if");
+        if (tiles || csv || regs) {
+            edan_error_set(err, "--what-if-tiles, --what-if-registers and --what-if-csv need --what-if");
             return -1;
         }
         return 0;
@@ -130,7 +176,7 @@ int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err)
         return -1;
     }
     t->whatif = w;
-    if (parse_what(v, w, err) || (tiles && parse_tiles(tiles, w, err)))
+    if (parse_what(v, w, err) || (tiles && parse_tiles(tiles, w, err)) || parse_regs(regs ? regs : "8,16,32", w, err))
         return -1;
     snprintf(w->csv, sizeof w->csv, "%s", csv ? csv : "");
     return 0;
@@ -143,6 +189,7 @@ void proj_whatif_free(proj_whatif *w)
     edan_affine_free(w->affine);
     free(w->order);
     free(w->start);
+    free(w->model);
     free(w);
 }
 
@@ -199,6 +246,101 @@ static bool replay(proj_whatif *w, const proj_tool *t, edan_whatif_order order, 
     return !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, out);
 }
 
+/* ---- the register model ---------------------------------------------- */
+
+typedef struct wi_var {
+    double refs; /* accesses per iteration */
+    int fp;
+} wi_var;
+
+static int by_refs(const void *x, const void *y)
+{
+    const double a = ((const wi_var *)x)->refs, b = ((const wi_var *)y)->refs;
+    return (a < b) - (a > b);
+}
+
+/*
+ * The body's state variables: every register its instructions name (an
+ * access per naming instruction and execution) and every memory location
+ * its affine loads and stores reach at one address through the body (stride
+ * 0 at the innermost level, not sp-relative: a scalar the code keeps in
+ * memory), by its access function, of the class of the instruction's data.
+ */
+static void register_model(const proj_tool *t, const edan_affine_nest *n, wi_regs *m)
+{
+    const proj_whatif *w = t->whatif;
+    const edan_loop *body = edan_loops_get(t->loops, (uint32_t)n->loop[n->levels - 1]);
+    m->loop = n->loop[n->levels - 1];
+    for (size_t i = 0; i < t->ids_cap; i++)
+        if (t->ids[i].seen && t->ids[i].insn->pc == body->head)
+            m->iterations += t->ids[i].executions;
+    if (!m->iterations)
+        return;
+    const double it = (double)m->iterations;
+    wi_var var[WI_STATE];
+    double reg_refs[64] = {0};
+    for (size_t i = 0; i < t->ids_cap; i++) {
+        const proj_id *s = &t->ids[i];
+        if (!s->seen || !s->executions || edan_loops_innermost(t->loops, s->insn->pc) != m->loop)
+            continue;
+        uint8_t named[EDAN_MAX_SRC + 1];
+        unsigned k = 0;
+        for (unsigned j = 0; j < s->insn->n_src; j++)
+            named[k++] = s->insn->src[j];
+        if (s->insn->n_dst) {
+            bool again = false;
+            for (unsigned j = 0; j < k; j++)
+                again |= named[j] == s->insn->dst;
+            if (!again)
+                named[k++] = s->insn->dst;
+        }
+        for (unsigned j = 0; j < k; j++)
+            if (named[j] < 64)
+                reg_refs[named[j]] += (double)s->executions / it;
+        if (s->stack && s->insn->mem != EDAN_MEM_NONE)
+            m->stack += (double)s->accesses / it;
+    }
+    size_t nv = 0;
+    for (unsigned r = 0; r < 64; r++)
+        if (reg_refs[r] > 0) {
+            var[nv++] = (wi_var){reg_refs[r], r >= 32};
+            m->used[r >= 32]++;
+        }
+    const edan_affine_insn *in = edan_affine_insns(w->affine) + n->first;
+    for (size_t j = 0; j < n->n; j++) { /* memory-resident scalars: one per access function invariant in the body */
+        const edan_affine_insn *o = &in[j];
+        if (!o->affine || o->levels != n->levels || o->stride[o->levels - 1] || o->insn->rs1 == EDAN_REG_X(2))
+            continue;
+        bool first = true;
+        for (size_t x = 0; x < j && first; x++)
+            first = !(in[x].affine && in[x].levels == o->levels && in[x].base == o->base &&
+                      !memcmp(in[x].stride, o->stride, sizeof o->stride));
+        double refs = 0;
+        for (size_t x = j; x < n->n; x++)
+            if (in[x].affine && in[x].levels == o->levels && in[x].base == o->base &&
+                !memcmp(in[x].stride, o->stride, sizeof o->stride))
+                refs += (double)in[x].accesses / it;
+        if (first && nv < WI_STATE) {
+            const bool fp = (o->insn->mem == EDAN_MEM_LOAD ? o->insn->rd : o->insn->rs2) >= EDAN_REG_F(0);
+            var[nv++] = (wi_var){refs, fp};
+            m->memory_state++;
+        }
+    }
+    qsort(var, nv, sizeof *var, by_refs);
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < w->n_regs; r++) {
+            unsigned held = 0;
+            for (size_t v = 0; v < nv; v++) {
+                if (var[v].fp != c)
+                    continue;
+                if (held < w->regs[r])
+                    held++;
+                else
+                    m->spilled[c][r] += var[v].refs;
+            }
+        }
+}
+
 /* Everything the reports show, once. False when out of memory. */
 static bool make(proj_tool *t)
 {
@@ -211,6 +353,11 @@ static bool make(proj_tool *t)
         return false;
     if (!replay(w, t, EDAN_WHATIF_EACH, 0, &w->as_run))
         return false;
+    w->model = calloc(edan_affine_n_nests(w->affine) + 1, sizeof *w->model);
+    if (!w->model)
+        return false;
+    for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++)
+        register_model(t, &edan_affine_nests(w->affine)[i], &w->model[i]);
     if (w->fuse) {
         if (!make_groups(w, true))
             return false;
@@ -318,6 +465,16 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                     100.0 * (double)(n[i].nonaffine_accesses + n[i].in_calls) /
                         (double)(n[i].accesses + n[i].in_calls ? n[i].accesses + n[i].in_calls : 1));
         fputc('\n', f);
+        const wi_regs *g = &w->model[i];
+        if (!g->iterations)
+            continue;
+        fprintf(f,
+                "    registers of its body (loop #%d): %u integer and %u FP named, %u state variables in memory, "
+                "%.3g stack accesses per iteration; spilled per iteration (ExaSAT's model) at",
+                g->loop, g->used[0], g->used[1], g->memory_state, g->stack);
+        for (int r = 0; r < w->n_regs; r++)
+            fprintf(f, "%s %u: %.3g int, %.3g FP", r ? ";" : "", w->regs[r], g->spilled[0][r], g->spilled[1][r]);
+        fputc('\n', f);
     }
     if (!w->n_exact) {
         fprintf(f, "  no nest to transform\n");
@@ -376,7 +533,19 @@ void proj_whatif_json(proj_tool *t, FILE *f)
                 ",\"in_calls\":%" PRIu64 ",\"replayed\":%s,\"reason\":",
                 n[i].entries, n[i].accesses, n[i].nonaffine_accesses, n[i].in_calls, why ? "false" : "true");
         edan_json_str(f, why);
-        fprintf(f, ",\"instructions\":[");
+        const wi_regs *g = &w->model[i];
+        fprintf(f, ",\"registers\":{\"body_loop\":%d,\"iterations\":%" PRIu64 ",\"int_used\":%u,\"fp_used\":%u",
+                g->loop, g->iterations, g->used[0], g->used[1]);
+        fprintf(f, ",\"memory_state\":%u,\"stack_per_iteration\":", g->memory_state);
+        edan_json_num(f, g->stack);
+        fprintf(f, ",\"register_counts\":[");
+        for (int r = 0; r < w->n_regs; r++)
+            fprintf(f, "%s%u", r ? "," : "", w->regs[r]);
+        fprintf(f, "],\"int_spilled_per_iteration\":");
+        edan_json_num_array(f, g->spilled[0], (size_t)w->n_regs);
+        fprintf(f, ",\"fp_spilled_per_iteration\":");
+        edan_json_num_array(f, g->spilled[1], (size_t)w->n_regs);
+        fprintf(f, "},\"instructions\":[");
         for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
             fprintf(f, "%s{\"pc\":%" PRIu64 ",\"store\":%s,\"size\":%u,\"affine\":%s,\"base\":%" PRId64 ",\"strides\":",
                     j > n[i].first ? "," : "", in[j].insn->pc, in[j].insn->mem != EDAN_MEM_LOAD ? "true" : "false",
