@@ -12,7 +12,7 @@
             blocked in j (level 2), tiles 4, 8, 16, 32, caches 8 to 64 KiB: the predicted traffic of each
             tile within 10 % of the projection's measured traffic of the hand-blocked function
             (stX_blocked with that tile), the predicted best tile per cache the measured best; the CSV
-            against the JSON
+            and the plot of projected time against tile size against the JSON
   fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
             against the hand-fused `fused`) at three cache sizes
   options   bad --what-if, --what-if-tiles and --what-if-registers values, --what-if-tiles without --what-if,
@@ -171,10 +171,20 @@ def test_blocking():
             path = os.path.join(d, "w.csv")
             r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" +
                                             ",".join(map(str, TILES)), "--projection-cache=" +
-                                            ",".join(map(str, CACHES)), "--what-if-csv=" + path))
+                                            ",".join(map(str, CACHES)), "--what-if-csv=" + path,
+                                            "--plot-dir=" + d))
             with open(path) as f:
                 rows = list(csv.DictReader(f))
+            plot = [x for x in os.listdir(d) if x.endswith("-what-if-tiles.dat")]
+            check(len(plot) == 1 and all(os.path.getsize(os.path.join(d, plot[0][:-3] + e)) > 0
+                                         for e in ("dat", "gp", "png", "svg")), f"{kernel}: the plot {plot}")
+            with open(os.path.join(d, plot[0])) as f:
+                dat = [list(map(float, x.split())) for x in f if not x.startswith("#")]
         w = r["what_if"]
+        want = [[t] + [next(x["time_s"] for x in w["rows"] if x["tile"] == t and x["cache_bytes"] == c)
+                       for c in CACHES] for t in TILES]
+        check(len(dat) == len(want) and all(abs(a - b) <= 1e-8 * abs(b) for u, v in zip(dat, want)
+                                            for a, b in zip(u, v)), f"{kernel}: the plot's times {dat}, {want}")
         check(w["levels"] == [int(x) for x in levels.split(",")] and w["complete"], f"{kernel}: {w['levels']}")
         check(len(rows) == len(w["rows"]) == len(TILES) * len(CACHES), f"{kernel}: {len(rows)} CSV rows")
         for c, j in zip(rows, w["rows"]):

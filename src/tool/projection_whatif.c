@@ -14,6 +14,7 @@
 
 #include "analysis/whatif.h"
 #include "report/json.h"
+#include "report/plot.h"
 #include "tool/projection_tool.h"
 #include "util/parse.h"
 
@@ -614,4 +615,44 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
         return -1;
     }
     return 0;
+}
+
+int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, edan_error *err)
+{
+    proj_whatif *w = t->whatif;
+    if (!w || w->fuse)
+        return 0;
+    if (!make(t)) {
+        edan_error_set(err, "out of memory for the what-if");
+        return -1;
+    }
+    if (!w->n_exact || !w->n_tiles)
+        return 0;
+    /* the traditional scheme's rows come first, one per tile, in the order of the tiles; the first caches */
+    char series[EDAN_PLOT_MAX_SERIES][48];
+    double x[WI_TILES], y[EDAN_PLOT_MAX_SERIES][WI_TILES];
+    const edan_proj_machine m = proj_machine(t);
+    edan_plot_xy_spec spec = {"what-if-tiles",
+                              "Projected time against tile size (traditional blocking)",
+                              "tile size",
+                              "seconds",
+                              true,
+                              false,
+                              0,
+                              {0},
+                              (size_t)w->n_tiles,
+                              x,
+                              {0}};
+    for (int c = 0; c < t->dim[0].n && c < EDAN_PLOT_MAX_SERIES; c++) {
+        const unsigned k = cache_k(t, t->dim[0].v[c]);
+        snprintf(series[c], sizeof series[c], "LRU cache of %.0f KiB", t->dim[0].v[c] / 1024);
+        for (int i = 0; i < w->n_tiles; i++) {
+            x[i] = (double)w->res[i].tile;
+            y[c][i] = edan_proj_evaluate(&t->total.mix, edan_whatif_bytes(&w->res[i].lru, k, t->line_shift), &m).time;
+        }
+        spec.series[c] = series[c];
+        spec.y[c] = y[c];
+        spec.n_series = c + 1;
+    }
+    return edan_plot_xy(dir, name, &spec, err);
 }
