@@ -186,10 +186,15 @@ static void fit(aff_id *s, uint64_t addr, const uint64_t *i)
     }
     if (n_unknown == 1) {
         const int64_t delta = (int64_t)(i[unknown] - s->last_i[unknown]);
-        if ((int64_t)rest % delta)
+        /* in 64-bit two's complement: no signed overflow (INT64_MIN / -1) on any address difference */
+        const uint64_t mag = delta < 0 ? 0 - (uint64_t)delta : (uint64_t)delta;
+        const uint64_t r = delta < 0 ? 0 - rest : rest; /* rest / delta = r / |delta| */
+        const bool neg = r >> 63;
+        const uint64_t abs_r = neg ? 0 - r : r;
+        if (abs_r % mag)
             s->bad = 1;
         else {
-            s->stride[unknown] = (int64_t)rest / delta;
+            s->stride[unknown] = (int64_t)(neg ? 0 - abs_r / mag : abs_r / mag);
             s->known |= (uint8_t)(1u << unknown);
         }
     } else if (n_unknown > 1) {
@@ -396,15 +401,15 @@ int edan_affine_finish(edan_affine *a)
         o->accesses = s->accesses;
         o->fitted = s->fitted;
         bool affine = !s->bad && !s->unresolved && !s->too_deep;
-        int64_t base = (int64_t)s->first_a;
+        uint64_t base = s->first_a; /* wraps as addresses do */
         for (unsigned k = 0; k < s->levels; k++) {
             if (a->lp[s->loop[k]].trip_max > 1 && !(s->moved & (1u << k)))
                 affine = false; /* it ran in some iterations of the level only */
             o->stride[k] = s->moved & (1u << k) ? s->stride[k] : 0;
-            base -= o->stride[k] * (int64_t)s->first_i[k];
+            base -= (uint64_t)o->stride[k] * s->first_i[k];
         }
         o->affine = affine;
-        o->base = base;
+        o->base = (int64_t)base;
         edan_affine_nest *n = &a->nests[o->nest];
         n->accesses += o->accesses;
         if (!affine)

@@ -63,10 +63,10 @@ static void point(replay *r, const edan_affine_nest *n, const uint64_t *i)
             at = i[k] == 0;
         if (!at)
             continue;
-        int64_t addr = o->base;
+        uint64_t addr = (uint64_t)o->base; /* wraps as addresses do */
         for (unsigned k = 0; k < o->levels; k++)
-            addr += o->stride[k] * (int64_t)i[k];
-        touch(r, (uint64_t)addr, o->insn->mem_size, o->insn->mem != EDAN_MEM_LOAD);
+            addr += (uint64_t)o->stride[k] * i[k];
+        touch(r, addr, o->insn->mem_size, o->insn->mem != EDAN_MEM_LOAD);
     }
 }
 
