@@ -300,3 +300,17 @@ endif()
 add_executable(threads_test tests/threads_test.c tests/random_trace.c)
 target_link_libraries(threads_test PRIVATE edan_core)
 add_test(NAME thread_rows COMMAND threads_test 300)
+# Affine access functions of loop nests from the stream and the blocking and fusion replays (issue 41), on random
+# generated nests, against the generator's functions and a naive LRU of the transformed loops.
+add_executable(affine_test tests/affine_test.c tests/random_trace.c)
+target_link_libraries(affine_test PRIVATE edan_core)
+add_test(NAME affine_whatif COMMAND affine_test 300)
+# The what-ifs (issue 41) on real runs of examples/stencils: access functions against the text trace, blocking and
+# fusion predicted against the hand-transformed functions' measured traffic, options.
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  foreach(category affine blocking fusion options)
+    add_test(NAME whatif_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/whatif_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(whatif_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
+endif()

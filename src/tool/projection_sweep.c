@@ -412,7 +412,7 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
         edan_error_set(err, "out of memory for the projection's rows");
         return -1;
     }
-    if (t->regions_csv[0] && proj_regions_csv(t, err))
+    if ((t->regions_csv[0] && proj_regions_csv(t, err)) || proj_whatif_csv(t, err))
         return -1;
     if (t->csv_path[0]) {
         sweep_row *rows;
@@ -431,7 +431,7 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
     char name[1100];
     edan_session_source_name(s, true, name, sizeof name);
     if (plot_roofline(t, o->plot_dir, name, err) || plot_times(t, o->plot_dir, name, true, err) ||
-        plot_times(t, o->plot_dir, name, false, err))
+        plot_times(t, o->plot_dir, name, false, err) || proj_whatif_plot(t, o->plot_dir, name, err))
         return -1;
     return 0;
 }

@@ -379,6 +379,10 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         edan_error_set(&t->err, "out of memory finding loops");
         return;
     }
+    if (t->whatif && proj_whatif_observe(t->whatif, recs, n)) {
+        edan_error_set(&t->err, "out of memory recovering access functions");
+        return;
+    }
     const unsigned sh = t->line_shift;
     for (size_t i = 0; i < n; i++) {
         if (i + 8 < n && recs[i + 8].insn->mem != EDAN_MEM_NONE) /* overlap the tracker's table misses */
@@ -522,6 +526,7 @@ static void destroy(void *tool)
     proj_tool *t = tool;
     if (!t)
         return;
+    proj_whatif_free(t->whatif);
     edan_reuse_free(t->tracker);
     edan_loops_free(t->loops);
     edan_proj_regions_free(&t->regions);
@@ -648,7 +653,7 @@ static void *create(edan_session *s, edan_error *err)
         destroy(t);
         return NULL;
     }
-    if (models_init(t, o, err)) {
+    if (models_init(t, o, err) || proj_whatif_new(t, o, err)) {
         destroy(t);
         return NULL;
     }
@@ -689,6 +694,16 @@ static const edan_tool_option options[] = {
     {"projection-sqrt", true, "  --projection-sqrt=LIST square-root weights to sweep [the machine's]\n", check_sqrt},
     {"projection-transcendental", true,
      "  --projection-transcendental=LIST transcendental weights to sweep [the machine's]\n", check_transcendental},
+    {"what-if", true,
+     "  --what-if=block:LEVELS|fuse the traffic and bound of the loop nests blocked (levels from\n"
+     "                      1, the outermost) or fused, from their affine access functions\n",
+     proj_whatif_check},
+    {"what-if-tiles", true, "  --what-if-tiles=LIST tile sizes of --what-if=block [4, 8, ... below the trip count]\n",
+     proj_whatif_check_tiles},
+    {"what-if-registers", true,
+     "  --what-if-registers=LIST register counts of ExaSAT's register model per nest [8,16,32]\n",
+     proj_whatif_check_regs},
+    {"what-if-csv", true, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
     {NULL, false, NULL, NULL},
 };
 

@@ -153,6 +153,7 @@ typedef struct proj_tool {
     /* the sweep */
     proj_dim dim[PROJ_SWEEP_DIMS];
     char csv_path[512];
+    struct proj_whatif *whatif; /* --what-if (projection_whatif.c); NULL without */
     edan_error err;
 } proj_tool;
 
@@ -174,6 +175,25 @@ edan_proj proj_row_bound(const proj_tool *t, const proj_row *r, unsigned k, cons
 double proj_sum_of_parts(const proj_tool *t, unsigned k, const edan_proj_machine *m);
 /* Where a loop is. */
 edan_loop_place proj_loop_place(proj_tool *t, int32_t loop);
+
+/* ---- projection_whatif.c -------------------------------------------------- */
+
+typedef struct proj_whatif proj_whatif;
+/* The options' checks. */
+int proj_whatif_check(const char *v, edan_error *err);
+int proj_whatif_check_tiles(const char *v, edan_error *err);
+int proj_whatif_check_regs(const char *v, edan_error *err);
+/* t->whatif from --what-if (after t->loops is made; none without the option). 0, or -1 with err set. */
+int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err);
+void proj_whatif_free(proj_whatif *w);
+/* A batch, after t->loops has observed it. 0, or -1 when out of memory. */
+int proj_whatif_observe(proj_whatif *w, const edan_exec *recs, size_t n);
+/* The reports (nothing without --what-if): the text's section, the JSON's ,"what_if":..., the CSV. */
+void proj_whatif_text(proj_tool *t, FILE *f);
+void proj_whatif_json(proj_tool *t, FILE *f);
+int proj_whatif_csv(proj_tool *t, edan_error *err);
+/* With --what-if=block and --plot-dir: <name>-what-if-tiles, the projected time against the tile size per cache. */
+int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, edan_error *err);
 
 /* ---- projection_view.c ---------------------------------------------------- */
 

@@ -287,6 +287,7 @@ static void report_json(proj_tool *t, const edan_session *s, FILE *f)
     row_json(t, f, &t->outside, &m);
     fputc('}', f);
     proj_regions_json(t, f);
+    proj_whatif_json(t, f);
     fputc('}', f);
 }
 
@@ -408,6 +409,7 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
         free(order);
     }
     proj_regions_text(t, f);
+    proj_whatif_text(t, f);
 }
 
 /* ===================================================================== */

@@ -1,0 +1,180 @@
+/* stencils.c - stencils and loops for the projection's what-ifs (docs/projection.md), each also
+ * transformed by hand: cache blocked for a tile size T, or fused.
+ *
+ * Usage: stencils KERNEL [n] [T], or stencils [n]: `kernel`, the 7-point stencil (as every example has)
+ *   st7, st7_blocked     7-point 3-D stencil on an n^3 grid (default n=40), interior points;
+ *                        blocked: the j and i loops (levels 2 and 3) in T x T tiles, k streaming
+ *   st27, st27_blocked   27-point 3-D stencil, the same loops and blocking
+ *   st5, st5_blocked     5-point 2-D stencil on an n^2 grid (default n=256); blocked: the j loop
+ *                        (level 2) in strips of T
+ *   two_loops, fused     b[i] = 2 a[i] + 1, then c[i] = b[i] + a[i], over n elements (default
+ *                        n=40000): as two loops, and fused by hand into one
+ * The function to trace is the one named KERNEL (noinline, noipa: that exact symbol). A blocked
+ * version runs its tile loops outside the nest's own loops, in level order, each point loop
+ * restricted to its tile: the order the projection's --what-if=block replays. The kernels are
+ * compiled without predictive commoning (see KERNEL).
+ */
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GCC's -O3 predictive commoning unrolls an inner loop by two with a remainder loop, two inner
+ * loops where the source has one; the what-ifs replay nests of one chain of loops (docs/projection.md) */
+#define KERNEL __attribute__((noinline, noipa, optimize("no-predictive-commoning")))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define AT3(k, j, i) (((long)(k)*n + (j)) * n + (i))
+
+/* ---- 7-point 3-D ----------------------------------------------------- */
+
+#define ST7(k, j, i)                                                                                                   \
+    out[AT3(k, j, i)] =                                                                                                \
+        0.4 * in[AT3(k, j, i)] + 0.1 * (in[AT3(k - 1, j, i)] + in[AT3(k + 1, j, i)] + in[AT3(k, j - 1, i)] +           \
+                                        in[AT3(k, j + 1, i)] + in[AT3(k, j, i - 1)] + in[AT3(k, j, i + 1)])
+
+KERNEL void st7(long n, const double *restrict in, double *restrict out)
+{
+    for (long k = 1; k < n - 1; k++)
+        for (long j = 1; j < n - 1; j++)
+            for (long i = 1; i < n - 1; i++)
+                ST7(k, j, i);
+}
+
+KERNEL void st7_blocked(long n, long t, const double *restrict in, double *restrict out)
+{
+    for (long jj = 1; jj < n - 1; jj += t)
+        for (long ii = 1; ii < n - 1; ii += t)
+            for (long k = 1; k < n - 1; k++)
+                for (long j = jj; j < MIN(jj + t, n - 1); j++)
+                    for (long i = ii; i < MIN(ii + t, n - 1); i++)
+                        ST7(k, j, i);
+}
+
+/* ---- 27-point 3-D ---------------------------------------------------- */
+
+#define PLANE(k, j, i)                                                                                                 \
+    (in[AT3(k, j - 1, i - 1)] + in[AT3(k, j - 1, i)] + in[AT3(k, j - 1, i + 1)] + in[AT3(k, j, i - 1)] +               \
+     in[AT3(k, j, i)] + in[AT3(k, j, i + 1)] + in[AT3(k, j + 1, i - 1)] + in[AT3(k, j + 1, i)] +                       \
+     in[AT3(k, j + 1, i + 1)])
+#define ST27(k, j, i) out[AT3(k, j, i)] = 0.03 * PLANE(k - 1, j, i) + 0.04 * PLANE(k, j, i) + 0.03 * PLANE(k + 1, j, i)
+
+KERNEL void st27(long n, const double *restrict in, double *restrict out)
+{
+    for (long k = 1; k < n - 1; k++)
+        for (long j = 1; j < n - 1; j++)
+            for (long i = 1; i < n - 1; i++)
+                ST27(k, j, i);
+}
+
+KERNEL void st27_blocked(long n, long t, const double *restrict in, double *restrict out)
+{
+    for (long jj = 1; jj < n - 1; jj += t)
+        for (long ii = 1; ii < n - 1; ii += t)
+            for (long k = 1; k < n - 1; k++)
+                for (long j = jj; j < MIN(jj + t, n - 1); j++)
+                    for (long i = ii; i < MIN(ii + t, n - 1); i++)
+                        ST27(k, j, i);
+}
+
+/* ---- 5-point 2-D ----------------------------------------------------- */
+
+#define ST5(i, j)                                                                                                      \
+    out[(i)*n + (j)] = 0.5 * in[(i)*n + (j)] + 0.125 * (in[((i)-1) * n + (j)] + in[((i) + 1) * n + (j)] +              \
+                                                        in[(i)*n + (j)-1] + in[(i)*n + (j) + 1])
+
+KERNEL void st5(long n, const double *restrict in, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++)
+            ST5(i, j);
+}
+
+KERNEL void st5_blocked(long n, long t, const double *restrict in, double *restrict out)
+{
+    for (long jj = 1; jj < n - 1; jj += t)
+        for (long i = 1; i < n - 1; i++)
+            for (long j = jj; j < MIN(jj + t, n - 1); j++)
+                ST5(i, j);
+}
+
+/* ---- two loops, and fused -------------------------------------------- */
+
+KERNEL void two_loops(long n, const double *restrict a, double *restrict b, double *restrict c)
+{
+    for (long i = 0; i < n; i++)
+        b[i] = 2.0 * a[i] + 1.0;
+    for (long i = 0; i < n; i++)
+        c[i] = b[i] + a[i];
+}
+
+KERNEL void fused(long n, const double *restrict a, double *restrict b, double *restrict c)
+{
+    for (long i = 0; i < n; i++) {
+        b[i] = 2.0 * a[i] + 1.0;
+        c[i] = b[i] + a[i];
+    }
+}
+
+/* ---- kernel: what every example traces -------------------------------- */
+
+KERNEL void kernel(long n, const double *restrict in, double *restrict out)
+{
+    st7(n, in, out);
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    const bool named = argc > 1 && !isdigit((unsigned char)argv[1][0]);
+    const char *k = named ? argv[1] : "kernel";
+    const int a = named ? 2 : 1; /* the first argument after KERNEL */
+    const int two_d = !strncmp(k, "st5", 3), flat = !strcmp(k, "two_loops") || !strcmp(k, "fused");
+    const long n = argc > a ? strtol(argv[a], NULL, 10) : flat ? 40000 : two_d ? 256 : 40;
+    const long t = argc > a + 1 ? strtol(argv[a + 1], NULL, 10) : 8;
+    const long cells = flat ? n : two_d ? n * n : n * n * n;
+    if (n < 3 || n > (flat ? (1L << 24) : two_d ? 4096 : 256) || t < 1) {
+        fprintf(stderr, "usage: %s [st7|st7_blocked|st27|st27_blocked|st5|st5_blocked|two_loops|fused] [n] [T]\n",
+                argv[0]);
+        return 1;
+    }
+    double *in = malloc((size_t)cells * sizeof *in), *out = calloc((size_t)cells, sizeof *out);
+    double *c = calloc((size_t)cells, sizeof *c);
+    if (!in || !out || !c) {
+        perror("malloc");
+        return 1;
+    }
+    for (long x = 0; x < cells; x++)
+        in[x] = (double)(x % 17) * 0.25;
+    if (!strcmp(k, "kernel"))
+        kernel(n, in, out);
+    else if (!strcmp(k, "st7"))
+        st7(n, in, out);
+    else if (!strcmp(k, "st7_blocked"))
+        st7_blocked(n, t, in, out);
+    else if (!strcmp(k, "st27"))
+        st27(n, in, out);
+    else if (!strcmp(k, "st27_blocked"))
+        st27_blocked(n, t, in, out);
+    else if (!strcmp(k, "st5"))
+        st5(n, in, out);
+    else if (!strcmp(k, "st5_blocked"))
+        st5_blocked(n, t, in, out);
+    else if (!strcmp(k, "two_loops"))
+        two_loops(n, in, out, c);
+    else if (!strcmp(k, "fused"))
+        fused(n, in, out, c);
+    else {
+        fprintf(stderr, "%s: unknown kernel '%s'\n", argv[0], k);
+        return 1;
+    }
+    double cs = 0.0;
+    for (long x = 0; x < cells; x++)
+        cs += out[x] + c[x];
+    printf("stencils %s n=%ld checksum=%.6f\n", k, n, cs);
+    free(in);
+    free(out);
+    free(c);
+    return 0;
+}

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""The projection's what-ifs (--what-if, issue 41) on real runs of examples/stencils under qemu-riscv64:
+
+  affine    the access functions of each stencil's nest (base, strides, trip counts) generate exactly the
+            addresses `edan record --text` shows for the function, apart from the accesses outside loops
+            (a naive reference from the whole text trace); replayed as it ran, the nests' traffic equals the
+            measured traffic of the run within 1 % (and the accesses outside loops); ExaSAT's register model
+            of each body (registers named, accesses spilled per iteration at 8, 16 and 32 registers)
+            against a count of the registers in objdump's listing of the loop; spmv's gather is non-affine
+            and gets no projection
+  blocking  the 7-point and 27-point 3-D stencils blocked in j and i (levels 2,3) and the 5-point 2-D one
+            blocked in j (level 2), tiles 4, 8, 16, 32, caches 8 to 64 KiB: the predicted traffic of each
+            tile within 10 % of the projection's measured traffic of the hand-blocked function
+            (stX_blocked with that tile), the predicted best tile per cache the measured best; the CSV
+            and the plot of projected time against tile size against the JSON
+  fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
+            against the hand-fused `fused`) at three cache sizes
+  options   bad --what-if, --what-if-tiles and --what-if-registers values, --what-if-tiles without --what-if,
+            an unwritable CSV
+
+usage: whatif_test.py BUILD_DIR CATEGORY
+"""
+import collections
+import csv
+import json
+import os
+import re
+import subprocess
+import tempfile
+
+from realrun_lib import EX, check, edan, run_category, validate_schema
+
+MACHINES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines")
+GEM5 = os.path.join(MACHINES, "gem5-validation.ini")
+STENCILS = os.path.join(EX, "stencils")
+TILES = [4, 8, 16, 32]
+CACHES = [8192, 16384, 32768, 65536]
+
+
+def projection(kernel, *args, opts=()):
+    p = edan("run", "--json", "--filter=" + kernel, "--projection", "--machine=" + GEM5, *opts, STENCILS, kernel,
+             *map(str, args))
+    check(p.returncode == 0, f"edan run stencils {kernel}: exit {p.returncode}: {p.stderr}")
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    validate_schema(r, f"stencils {kernel}")
+    return r["projection"]
+
+
+def measured(curve, cache):
+    i = curve["cache_bytes"].index(cache)
+    return curve["read_bytes"][i] + curve["write_bytes"][i]
+
+
+# ===================================================================== #
+# Access functions against the text trace                               #
+# ===================================================================== #
+
+def points(trips):
+    """Every iteration vector of a rectangular nest, in order."""
+    if not trips:
+        yield ()
+        return
+    for i in range(trips[0]):
+        for rest in points(trips[1:]):
+            yield (i,) + rest
+
+
+XREG = ["zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+        "a7"] + [f"s{i}" for i in range(2, 12)] + ["t3", "t4", "t5", "t6"]
+FREG = [f"ft{i}" for i in range(8)] + ["fs0", "fs1"] + [f"fa{i}" for i in range(8)] + \
+    [f"fs{i}" for i in range(2, 12)] + [f"ft{i}" for i in range(8, 12)]
+
+
+def naive_registers(binary, head, end, counts):
+    """ExaSAT's register model of a straight-line loop body from objdump: each instruction in [head, end]
+    runs once per iteration and accesses each register it names once."""
+    p = subprocess.run(["riscv64-linux-gnu-objdump", "-d", "--no-show-raw-insn", f"--start-address={head}",
+                        f"--stop-address={end + 4}", binary], capture_output=True, text=True)
+    refs = collections.Counter()
+    for line in p.stdout.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\s+(\S+)\s*([^#<]*)", line)
+        if not m or int(m.group(1), 16) > end:
+            continue
+        for reg in set(re.findall(r"[a-z][a-z0-9]*", m.group(3))):
+            if reg in FREG:
+                refs[("fp", reg)] += 1
+            elif reg in XREG and reg != "zero":
+                refs[("int", reg)] += 1
+    out = {"int_used": sum(1 for c, _ in refs if c == "int"), "fp_used": sum(1 for c, _ in refs if c == "fp")}
+    for cls in ("int", "fp"):
+        v = sorted((n for (c, _), n in refs.items() if c == cls), reverse=True)
+        out[cls + "_spilled_per_iteration"] = [sum(v[r:]) for r in counts]
+    return out
+
+
+def test_affine():
+    for kernel, n, levels in (("st5", 12, "2"), ("st7", 8, "2,3"), ("st27", 7, "2,3"), ("two_loops", 50, "1")):
+        r = projection(kernel, n, opts=("--what-if=block:" + levels, "--projection-cache=4K"))
+        w = r["what_if"]
+        check(w["complete"] and all(x["replayed"] for x in w["nests"]), f"{kernel}: every nest affine: {w['nests']}")
+        gen = collections.Counter()
+        for nest in w["nests"]:
+            trips = nest["trips"]
+            for ins in nest["instructions"]:
+                d = len(ins["strides"])
+                for i in points(trips):
+                    if any(i[k] for k in range(d, len(trips))):
+                        continue  # an outer level's instruction runs where the deeper counters are 0
+                    addr = ins["base"] + sum(s * x for s, x in zip(ins["strides"], i))
+                    gen[(addr, ins["store"])] += 1
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.txt")
+            p = edan("record", "--text", "--filter=" + kernel, "-o", path, STENCILS, kernel, str(n))
+            check(p.returncode == 0, f"record {kernel}: {p.stderr}")
+            with open(path) as f:
+                lines = [x for x in f.read().splitlines() if not x.startswith("#")]
+        text = collections.Counter()
+        for line in lines:
+            parts = line.split(";")
+            if len(parts) < 3:
+                continue
+            mn = parts[1].split()[0]
+            store = mn in ("sb", "sh", "sw", "sd", "fsw", "fsd")
+            text[(int(parts[2], 16), store)] += 1
+        outside = r["outside_loops"]["loads"] + r["outside_loops"]["stores"]
+        extra = text - gen
+        check(not (gen - text), f"{kernel}: the access functions make addresses the trace lacks: "
+              f"{list((gen - text).items())[:5]}")
+        check(sum(extra.values()) == outside, f"{kernel}: the trace's accesses beyond the functions' "
+              f"{sum(extra.values())}, outside loops {outside}")
+        # the register model of each body (straight-line: one basic block) against objdump's listing
+        loops = {x["id"]: x for x in r["loops"]}
+        for nest in w["nests"]:
+            g = nest["registers"]
+            body = loops[g["body_loop"]]
+            want = naive_registers(STENCILS, body["head"], body["end"], g["register_counts"])
+            have = {k: g[k] for k in want}
+            check(have == want and g["memory_state"] == 0 and g["stack_per_iteration"] == 0,
+                  f"{kernel}: registers of loop {g['body_loop']}: {have}, objdump's {want}")
+        row = r["what_if"]["rows"][0]
+        # the accesses outside loops (saved registers) are not replayed: at most a line read and written each
+        check(abs(row["as_run_dram_bytes"] - row["measured_dram_bytes"]) <= 0.01 * row["measured_dram_bytes"] +
+              128 * outside, f"{kernel}: replayed as it ran {row['as_run_dram_bytes']}, measured {row['measured_dram_bytes']}")
+    # an indirect gather: non-affine, reported as such, no projection made up
+    p = edan("run", "--json", "--filter=kernel", "--projection", "--machine=" + GEM5, "--what-if=block:1",
+             os.path.join(EX, "spmv"), "300")
+    check(p.returncode == 0, f"spmv: {p.stderr}")
+    w = json.loads(p.stdout.strip().splitlines()[-1])["projection"]["what_if"]
+    gather = [x for x in w["nests"] if x["nonaffine_accesses"]]
+    check(gather and all(not x["replayed"] and x["reason"] == "non-affine accesses" for x in gather),
+          f"spmv: the gather's nest not replayed: {[(x['loops'], x['reason']) for x in w['nests']]}")
+    for x in w["nests"]:
+        bad = sum(i["accesses"] for i in x["instructions"] if not i["affine"])
+        check(x["nonaffine_accesses"] == bad and x["accesses"] == sum(i["accesses"] for i in x["instructions"]),
+              f"spmv: non-affine accesses {x['nonaffine_accesses']} = {bad}")
+    check(not w["complete"] and not w["rows"], f"spmv: no rows from non-affine nests: {w['rows'][:2]}")
+    p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, "--what-if=block:1",
+             os.path.join(EX, "spmv"), "300")
+    check("not replayed: non-affine accesses" in p.stdout and "no nest to transform" in p.stdout,
+          f"spmv text: {p.stdout[-600:]}")
+
+
+# ===================================================================== #
+# Blocking                                                               #
+# ===================================================================== #
+
+def test_blocking():
+    worst = 0.0
+    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "w.csv")
+            r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" +
+                                            ",".join(map(str, TILES)), "--projection-cache=" +
+                                            ",".join(map(str, CACHES)), "--what-if-csv=" + path,
+                                            "--plot-dir=" + d))
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+            plot = [x for x in os.listdir(d) if x.endswith("-what-if-tiles.dat")]
+            check(len(plot) == 1 and all(os.path.getsize(os.path.join(d, plot[0][:-3] + e)) > 0
+                                         for e in ("dat", "gp", "png", "svg")), f"{kernel}: the plot {plot}")
+            with open(os.path.join(d, plot[0])) as f:
+                dat = [list(map(float, x.split())) for x in f if not x.startswith("#")]
+        w = r["what_if"]
+        want = [[t] + [next(x["time_s"] for x in w["rows"] if x["tile"] == t and x["cache_bytes"] == c)
+                       for c in CACHES] for t in TILES]
+        check(len(dat) == len(want) and all(abs(a - b) <= 1e-8 * abs(b) for u, v in zip(dat, want)
+                                            for a, b in zip(u, v)), f"{kernel}: the plot's times {dat}, {want}")
+        check(w["levels"] == [int(x) for x in levels.split(",")] and w["complete"], f"{kernel}: {w['levels']}")
+        check(len(rows) == len(w["rows"]) == len(TILES) * len(CACHES), f"{kernel}: {len(rows)} CSV rows")
+        for c, j in zip(rows, w["rows"]):
+            check(int(c["tile"]) == j["tile"] and float(c["cache_bytes"]) == j["cache_bytes"] and
+                  abs(float(c["traffic_gb"]) * 1e9 - j["dram_bytes"]) <= 1e-6 * j["dram_bytes"] and
+                  (c["best"] == "1") == j["best"], f"{kernel}: CSV {c} against JSON {j}")
+        meas = {t: projection(kernel + "_blocked", n, t)["traffic_curve"] for t in TILES}
+        for cache in CACHES:
+            pred = {x["tile"]: x for x in w["rows"] if x["cache_bytes"] == cache}
+            for t in TILES:
+                m = measured(meas[t], cache)
+                e = (pred[t]["dram_bytes"] - m) / m
+                worst = max(worst, abs(e))
+                check(abs(e) <= 0.10, f"{kernel} tile {t} cache {cache}: predicted {pred[t]['dram_bytes']:.0f}, "
+                      f"measured {m} ({100 * e:+.1f} %)")
+            best_pred = [t for t in TILES if pred[t]["best"]]
+            best_meas = min(TILES, key=lambda t: (measured(meas[t], cache), t))
+            check(best_pred == [best_meas], f"{kernel} cache {cache}: best tile predicted {best_pred}, "
+                  f"measured {best_meas}")
+    print(f"blocking: worst traffic error {100 * worst:.2f} %")
+
+
+# ===================================================================== #
+# Fusion                                                                 #
+# ===================================================================== #
+
+def test_fusion():
+    for cache in (32768, 65536, 262144):
+        r = projection("two_loops", 40000, opts=("--what-if=fuse", f"--projection-cache={cache}"))
+        w = r["what_if"]
+        check(w["kind"] == "fuse" and len(w["nests"]) == 2 and w["complete"], f"two loops: {w['nests']}")
+        (row,) = w["rows"]
+        fused = projection("fused", 40000, opts=(f"--projection-cache={cache}",))
+        saved_pred = row["as_run_dram_bytes"] - row["dram_bytes"]
+        saved_meas = row["measured_dram_bytes"] - measured(fused["traffic_curve"], cache)
+        check(saved_meas > 0 and abs(saved_pred - saved_meas) <= 0.10 * saved_meas,
+              f"fusion at {cache}: saved {saved_pred} predicted, {saved_meas} measured")
+        print(f"fusion at {cache} bytes: saved {saved_pred:.0f} predicted, {saved_meas:.0f} measured")
+
+
+# ===================================================================== #
+# Options                                                                #
+# ===================================================================== #
+
+def test_options():
+    for opts, needle in ((("--what-if=block:0",), "--what-if"), (("--what-if=block:2,x",), "--what-if"),
+                         (("--what-if=tile",), "block:LEVELS"), (("--what-if=block:1", "--what-if-tiles=0"),
+                                                                "--what-if-tiles"),
+                         (("--what-if-tiles=8",), "need --what-if"),
+                         (("--what-if=fuse", "--what-if-registers=0"), "--what-if-registers"),
+                         (("--what-if=fuse", "--what-if-csv=/nonexistent/x.csv"), "/nonexistent/x.csv: cannot write")):
+        p = edan("run", "--projection", "--machine=" + GEM5, *opts, "--filter=st5", STENCILS, "st5", "8", expect=None)
+        check(p.returncode == 2 and needle in p.stderr, f"{opts}: exit {p.returncode}: {p.stderr.strip()}")
+    p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=block:2", "--filter=st5", STENCILS, "st5", "20")
+    best = [x for x in p.stdout.splitlines() if re.match(r"  traditional +\d+ .* best$", x)]
+    check(p.returncode == 0 and len(best) == 1, f"text report: one best tile at the machine's cache: {p.stdout[-800:]}")
+
+
+run_category({"affine": test_affine, "blocking": test_blocking, "fusion": test_fusion, "options": test_options})
