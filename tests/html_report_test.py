@@ -219,6 +219,18 @@ def main():
         r3 = subprocess.run([edan, "analyze", "--html=" + trace, trace], capture_output=True, timeout=60)
         check(r3.returncode == 2 and os.path.getsize(trace) > 0, "--html naming the input trace is refused")
 
+        # annotate (with the timing model's lines) and locality: their sections' tables
+        for cmd, extra, want in (("annotate", ["--machine=" + machine, "--mem-latency=50,300"],
+                                  ("annotate", "pred-lines", "critical_path")),
+                                 ("locality", [], ("footprint-loops", "reuse-loops", "load_classes-loads"))):
+            p = os.path.join(tmp, cmd + ".html")
+            r = subprocess.run([edan, cmd, "--filter=kernel", "--html=" + p] + extra + [spmv, "300"],
+                               capture_output=True, timeout=120)
+            dom, console, requests = chromium(p, tmp) if r.returncode == 0 else (Tables(), ["not run"], [])
+            check(dom.ready is not None and not console and not requests
+                  and all(dom.tables.get(t, {"rows": []})["rows"] for t in want),
+                  "edan %s --html draws %s" % (cmd, ", ".join(want)))
+
         # 10^5 rows, names that try to end the script element
         rnd = random.Random(40)
         big = dict(report)

@@ -47,6 +47,13 @@
     while (a >= 1000 && i < u.length - 1) { a /= 1000; v /= 1000; i++; }
     return String(Number(v.toPrecision(3))) + u[i];
   }
+  /* sizes on a log2 axis: 64, 1K, 4M (powers of 1024) */
+  function siB(v) {
+    var u = ['', 'K', 'M', 'G', 'T'], i = 0;
+    while (v >= 1024 && i < u.length - 1) { v /= 1024; i++; }
+    return String(Number(v.toPrecision(3))) + u[i];
+  }
+  function hex(v) { return isNum(v) ? '0x' + v.toString(16) : fmt(v); }
   function pct(v) { return isNum(v) ? (100 * v).toFixed(1) + ' %' : '\u2014'; }
   function section(title, id) {
     var s = el('section', { id: 's-' + id }, [el('h2', {}, [title])]);
@@ -151,7 +158,10 @@
   /* columns of rows of any shape: scalars, objects of scalars one level down, first of number arrays */
   function autoCols(rows) {
     var cols = [], seen = {};
-    function add(k, l, v) { if (!seen[k] && cols.length < 24) { seen[k] = 1; cols.push({ k: k, l: l, v: v }); } }
+    /* code addresses in hex, as a disassembly shows them */
+    function add(k, l, v) {
+      if (!seen[k] && cols.length < 24) { seen[k] = 1; cols.push({ k: k, l: l, v: v, f: /^(pc|head|end)$/.test(k) ? hex : null }); }
+    }
     rows.slice(0, 50).forEach(function (r) {
       Object.keys(r).forEach(function (k) {
         var x = r[k];
@@ -234,7 +244,7 @@
     if (x1 === x0) x1 = x0 + 1;
     function X(v) { return P.l + (W - P.l - P.r) * (fx(v) - x0) / (x1 - x0); }
     function Y(v) { return H - P.b - (H - P.b - P.t) * (v - y0) / (y1 - y0); }
-    var xt = logx ? ticks(x0, x1, 8).map(function (e) { return [X(Math.pow(2, e)), si(Math.pow(2, e))]; })
+    var xt = logx ? ticks(x0, x1, 8).map(function (e) { return [X(Math.pow(2, e)), siB(Math.pow(2, e))]; })
                   : ticks(x0, x1, 8).map(function (v) { return [X(v), si(v)]; });
     axes(s, W, H, P, xt, ticks(y0, y1, 5).map(function (v) { return [Y(v), si(v)]; }), xlabel, ylabel);
     series.forEach(function (se, j) {

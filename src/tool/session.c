@@ -247,9 +247,10 @@ int edan_session_report(edan_session *s, FILE *f, edan_error *err)
     return 0;
 }
 
-/* --html: the JSON report, made as --json makes it, inside the page (report/html.h). */
-static int write_html(edan_session *s, edan_error *err)
+int edan_session_html(edan_session *s, edan_error *err)
 {
+    if (!s->o.html[0])
+        return 0;
     char *json = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&json, &len);
@@ -278,7 +279,7 @@ static int write_html(edan_session *s, edan_error *err)
 
 int edan_session_outputs(edan_session *s, edan_error *err)
 {
-    if (s->o.html[0] && write_html(s, err))
+    if (edan_session_html(s, err))
         return -1;
     for (int i = 0; i < s->n; i++)
         if (s->run[i].def->outputs && s->run[i].def->outputs(s->run[i].tool, s, err))
