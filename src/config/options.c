@@ -511,7 +511,7 @@ void edan_options_help(FILE *f)
           "  --csv-dir=DIR       write the locality tools' tables (--reuse, --classes, --zoom,\n"
           "                      --sample-period) as CSV files <name>-<table>.csv in DIR\n"
           "  --html=FILE         also write one self-contained HTML report (no network): identity,\n"
-          "                      predicted time, metrics, sortable tables (docs/json-schema.md#html)\n"
+          "                      predicted time, metrics, sortable tables (docs/json-schema.md#html-report)\n"
           "  --output=FILE       write the report to FILE [standard output]\n"
           "  --progress, --no-progress  progress on stderr [when stderr is a terminal]\n",
           f);

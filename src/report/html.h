@@ -5,7 +5,7 @@
  * inline script and style sheet (src/report/html_report.js and .css,
  * embedded at build time): no network, no external script or font. The
  * JSON is the single definition of what the page shows; the page only
- * formats it (docs/json-schema.md#the-html-report).
+ * formats it (docs/json-schema.md#html-report).
  */
 #ifndef EDAN_REPORT_HTML_H
 #define EDAN_REPORT_HTML_H
