@@ -216,6 +216,14 @@ def main():
         dom, console, requests = chromium(page2, tmp)
         check(r1.returncode == 0 and r2.returncode == 0 and dom.ready is not None and not console and not requests
               and dom.tables.get("configurations", {"rows": []})["rows"], "edan analyze --html draws its page")
+        page3 = os.path.join(tmp, "rank.html")
+        r4 = subprocess.run([edan, "rank", "--cache=32K", "--html=" + page3, trace, os.path.join(source, "tests",
+                             "golden", "figure6.txt")], capture_output=True, timeout=120)
+        dom, console, requests = chromium(page3, tmp, "#sort=rank-programs.lambda.asc") if r4.returncode == 0 \
+            else (Tables(), ["not run"], [])
+        col = column(dom, "rank-programs", "lambda")
+        check(not console and not requests and len(col) == 2 and col == sorted(col),
+              "edan rank --html draws its programs, sorted: %s" % col)
         r3 = subprocess.run([edan, "analyze", "--html=" + trace, trace], capture_output=True, timeout=60)
         check(r3.returncode == 2 and os.path.getsize(trace) > 0, "--html naming the input trace is refused")
 
