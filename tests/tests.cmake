@@ -314,3 +314,14 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(whatif_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
 endif()
+
+# The HTML report (--html, issue 40): a real run's page in headless Chromium (no console error, no network
+# request, tables sort, a drawn screenshot), and a 10^5-row page within its size and load-time budget.
+add_executable(html_page tests/html_page.c)
+target_link_libraries(html_page PRIVATE edan_core)
+find_program(CHROMIUM chromium)
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3 AND CHROMIUM)
+  add_test(NAME html_report COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/html_report_test.py ${CMAKE_BINARY_DIR}
+                                    ${CMAKE_SOURCE_DIR})
+  set_tests_properties(html_report PROPERTIES DEPENDS examples TIMEOUT 300 LABELS html)
+endif()

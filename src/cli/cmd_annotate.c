@@ -60,6 +60,8 @@ int cli_cmd_annotate(int argc, char **argv)
         def->report(tool, s, EDAN_FORMAT_TEXT, out);
     }
     cli_close_output(out, &c.o);
+    if (edan_session_html(s, &err))
+        cli_die(2, "%s", err.msg);
     edan_session_free(s);
     edan_trace_source_close(src);
     if (tmp_trace[0])

@@ -29,8 +29,6 @@
 #include "trace/trace_text.h"
 #include "util/files.h"
 
-#define EDAN_VERSION "0.1.0"
-
 const char *cli_prog_name = "edan";
 
 /* One line, whatever a file name holds: control characters (terminal escapes, newlines) are shown as '?'. */
@@ -365,8 +363,11 @@ void cli_check_trace_file(const char *path)
 void cli_refuse_overwrite(const cli *c, const char *input)
 {
     const char *dot = edan_options_last(&c->o, "dot");
-    const char *outputs[][2] = {
-        {"--output", c->o.output}, {"--series-csv", c->o.series_csv}, {"--dot", dot}, {"-o", c->trace_out}};
+    const char *outputs[][2] = {{"--output", c->o.output},
+                                {"--series-csv", c->o.series_csv},
+                                {"--dot", dot},
+                                {"-o", c->trace_out},
+                                {"--html", c->o.html}};
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
         if (outputs[i][1] && outputs[i][1][0] && edan_same_file(outputs[i][1], input))
             cli_die(2, "%s %s names an input, %s: it would be destroyed", outputs[i][0], outputs[i][1], input);

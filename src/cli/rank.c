@@ -11,9 +11,12 @@
 
 #include "analysis/metrics.h"
 #include "cli/cli.h"
+#include "report/html.h"
+#include "report/json.h"
 #include "report/plot.h"
 #include "tool/edag_tool.h"
 #include "util/elf_symbols.h"
+#include "util/files.h"
 
 typedef struct ranked {
     const char *name;
@@ -201,6 +204,49 @@ static void free_items(rank_list *l)
     free(l->items);
 }
 
+/*
+ * --html: the page of report/html.h around a report of the ranking, the header every JSON report has and
+ * "rank": {"cache", "alpha", "m", "programs": [{"name", "lambda", "Lambda", "W", "D"}]}, most lambda first.
+ */
+static void rank_html(const cli *c, const ranked *r, int n, const char *cache)
+{
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    if (!m)
+        cli_die(1, "out of memory");
+    const edan_report_source src = {"rank", NULL, NULL, NULL};
+    edan_report_json_begin(m, &c->o, &src);
+    fputs(",\"rank\":{\"cache\":", m);
+    edan_json_str(m, cache);
+    fprintf(m, ",\"alpha\":%" PRIu64 ",\"m\":%" PRIu64 ",\"programs\":[", c->o.alpha[0], c->o.metrics.m[0]);
+    for (int k = 0; k < n; k++) {
+        fprintf(m, "%s{\"name\":", k ? "," : "");
+        edan_json_str(m, r[k].name);
+        const double v[] = {r[k].lambda, r[k].Lambda, r[k].W, r[k].D};
+        const char *key[] = {"lambda", "Lambda", "W", "D"};
+        for (int j = 0; j < 4; j++) {
+            fprintf(m, ",\"%s\":", key[j]);
+            edan_json_num(m, v[j]);
+        }
+        fputc('}', m);
+    }
+    fputs("]}}\n", m);
+    if (fclose(m))
+        cli_die(1, "out of memory");
+    edan_replace out;
+    edan_error err = {0};
+    if (edan_replace_open(&out, c->o.html, &err))
+        cli_die(2, "%s", err.msg);
+    if (edan_report_html(out.f, &src, json, len)) {
+        edan_replace_abort(&out);
+        cli_die(1, "%s: write failed: %s", c->o.html, strerror(errno));
+    }
+    if (edan_replace_commit(&out, &err))
+        cli_die(1, "%s", err.msg);
+    free(json);
+}
+
 int cli_cmd_rank(int argc, char **argv)
 {
     cli c = {0};
@@ -293,6 +339,10 @@ int cli_cmd_rank(int argc, char **argv)
         }
     }
     cli_close_output(out, &c.o);
+    if (c.o.html[0]) {
+        qsort(r, (size_t)n, sizeof *r, by_lambda);
+        rank_html(&c, r, n, cache);
+    }
     free(r);
     free_items(&list);
     return 0;

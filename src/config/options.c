@@ -85,6 +85,7 @@ static const struct {
     {"no-progress", false},
     {"plot-dir", true},
     {"csv-dir", true},
+    {"html", true},
     {"table", false},
 };
 
@@ -281,10 +282,12 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         o->json = true;
         return 0;
     }
-    if (!strcmp(key, "series-csv") || !strcmp(key, "output") || !strcmp(key, "plot-dir") || !strcmp(key, "csv-dir")) {
+    if (!strcmp(key, "series-csv") || !strcmp(key, "output") || !strcmp(key, "plot-dir") || !strcmp(key, "csv-dir") ||
+        !strcmp(key, "html")) {
         char *dst = !strcmp(key, "output")     ? o->output
                     : !strcmp(key, "plot-dir") ? o->plot_dir
                     : !strcmp(key, "csv-dir")  ? o->csv_dir
+                    : !strcmp(key, "html")     ? o->html
                                                : o->series_csv;
         if (strlen(value) >= sizeof o->output) {
             edan_error_set(err, "--%s: path too long", key);
@@ -548,6 +551,8 @@ void edan_options_help(FILE *f)
           "                      configuration, and the runtime bounds against alpha for every m\n"
           "  --csv-dir=DIR       write the locality tools' tables (--reuse, --classes, --zoom,\n"
           "                      --sample-period) as CSV files <name>-<table>.csv in DIR\n"
+          "  --html=FILE         also write one self-contained HTML report (no network): identity,\n"
+          "                      predicted time, metrics, sortable tables (docs/json-schema.md#html-report)\n"
           "  --output=FILE       write the report to FILE [standard output]\n"
           "  --progress, --no-progress  progress on stderr [when stderr is a terminal]\n",
           f);

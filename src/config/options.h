@@ -41,6 +41,7 @@ typedef struct edan_options {
     char output[512];     /* report destination; empty = stdout */
     char plot_dir[512];   /* write plots (gnuplot) here; empty = none */
     char csv_dir[512];    /* write the tools' tables as CSV files here; empty = none */
+    char html[512];       /* write the self-contained HTML report here (report/html.h); empty = none */
     /* tracing */
     int n_filter;
     char filter[EDAN_MAX_FILTER][512]; /* a C++ signature can be long */

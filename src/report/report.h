@@ -13,6 +13,8 @@
 #include "config/options.h"
 
 #define EDAN_JSON_SCHEMA "edan.analysis/1"
+/* edan's version: --version and the HTML report's identity. */
+#define EDAN_VERSION "0.1.0"
 /* JSON lists of layers longer than this are left out (layers_included: false). */
 #define EDAN_JSON_MAX_LAYERS 100000
 

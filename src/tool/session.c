@@ -1,10 +1,14 @@
 #include "tool/session.h"
 
 #include <inttypes.h>
+
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html.h"
 #include "trace/async.h"
+#include "util/files.h"
 
 /* Tools one session runs at most (the registry's size, with room to grow). */
 #define EDAN_SESSION_MAX_TOOLS 16
@@ -293,9 +297,9 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
     return s;
 }
 
-int edan_session_report(edan_session *s, FILE *f, edan_error *err)
+/* The header, every tool's section, and the JSON object's end. */
+static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
 {
-    const edan_report_format fmt = s->o.json ? EDAN_FORMAT_JSON : s->o.table ? EDAN_FORMAT_TABLE : EDAN_FORMAT_TEXT;
     if (fmt == EDAN_FORMAT_JSON)
         edan_report_json_begin(f, &s->o, &s->src);
     else if (fmt == EDAN_FORMAT_TEXT)
@@ -305,6 +309,11 @@ int edan_session_report(edan_session *s, FILE *f, edan_error *err)
             s->run[i].def->report(s->run[i].tool, s, fmt, f);
     if (fmt == EDAN_FORMAT_JSON)
         fputs("}\n", f);
+}
+
+int edan_session_report(edan_session *s, FILE *f, edan_error *err)
+{
+    write_report(s, s->o.json ? EDAN_FORMAT_JSON : s->o.table ? EDAN_FORMAT_TABLE : EDAN_FORMAT_TEXT, f);
     if (fflush(f) || ferror(f)) {
         edan_error_set(err, "the report could not be written");
         return -1;
@@ -312,8 +321,40 @@ int edan_session_report(edan_session *s, FILE *f, edan_error *err)
     return 0;
 }
 
+int edan_session_html(edan_session *s, edan_error *err)
+{
+    if (!s->o.html[0])
+        return 0;
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    if (!m) {
+        edan_error_set(err, "%s: out of memory for the HTML report", s->o.html);
+        return -1;
+    }
+    write_report(s, EDAN_FORMAT_JSON, m);
+    if (fclose(m)) {
+        free(json);
+        edan_error_set(err, "%s: out of memory for the HTML report", s->o.html);
+        return -1;
+    }
+    edan_replace r;
+    int rc = edan_replace_open(&r, s->o.html, err);
+    if (!rc && edan_report_html(r.f, &s->src, json, len)) {
+        edan_error_set(err, "%s: write failed: %s", s->o.html, strerror(errno));
+        edan_replace_abort(&r);
+        rc = -1;
+    } else if (!rc) {
+        rc = edan_replace_commit(&r, err);
+    }
+    free(json);
+    return rc;
+}
+
 int edan_session_outputs(edan_session *s, edan_error *err)
 {
+    if (edan_session_html(s, err))
+        return -1;
     for (int i = 0; i < s->n; i++)
         if (s->run[i].def->outputs && s->run[i].def->outputs(s->run[i].tool, s, err))
             return -1;

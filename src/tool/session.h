@@ -38,7 +38,13 @@ edan_consumer edan_session_consumer(edan_session *s);
 int edan_session_finish(edan_session *s, edan_error *err);
 /* The report: text, JSON (--json) or the table (--table). 0, or -1 when writing failed. */
 int edan_session_report(edan_session *s, FILE *f, edan_error *err);
-/* Every tool's files besides the report. */
+/*
+ * --html=FILE: the page of report/html.h around the JSON report (all the
+ * session's sections, as --json writes them), replacing FILE when complete.
+ * 0 (also when --html was not given), or -1 with err.
+ */
+int edan_session_html(edan_session *s, edan_error *err);
+/* Every tool's files besides the report, the --html page first. */
 int edan_session_outputs(edan_session *s, edan_error *err);
 void edan_session_free(edan_session *s);
 
