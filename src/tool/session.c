@@ -1,8 +1,7 @@
 #include "tool/session.h"
 
-#include <inttypes.h>
-
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
