@@ -182,11 +182,18 @@ static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint3
     if (c)
         t->id_count = c;
     uint64_t *d = c ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
-    if (!d) {
+    if (d)
+        t->id_pc = d;
+    double *e = d && t->smp.on ? edan_grow_zeroed(t->smp.id_est, t->id_cap * Kp, cap * Kp, sizeof *e) : NULL;
+    if (e)
+        t->smp.id_est = e;
+    double *f = e ? edan_grow_zeroed(t->smp.id_stall_est, t->id_cap * Kp, cap * Kp, sizeof *f) : NULL;
+    if (f)
+        t->smp.id_stall_est = f;
+    if (!d || (t->smp.on && !f)) {
         edan_error_set(&t->err, "out of memory for the timing model's attribution (%zu instructions)", cap);
         return -1;
     }
-    t->id_pc = d;
     t->id_cap = cap;
     return 0;
 }
@@ -196,8 +203,8 @@ STEP_INLINE int id_room(edan_timing *t, uint32_t id)
     return id < t->id_cap ? 0 : id_grow(t, id);
 }
 
-/* The end of a vertex's step, the same in every lane: what the next record's fetch needs to know. */
-STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
+/* What the next record's fetch needs to know of this one, scheduled or not; it is counted. */
+STEP_INLINE void record_end(edan_timing *t, const edan_insn *in)
 {
     t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
     if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
@@ -205,6 +212,12 @@ STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
     t->prev_pc = in->pc;
     t->prev_next = in->pc ? in->pc + in->size : 0;
     t->n.instructions++;
+}
+
+/* The end of a vertex's step, the same in every lane: one more vertex scheduled. */
+STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
+{
+    record_end(t, in);
     t->v++;
     return 0;
 }
@@ -487,7 +500,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
     const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
     const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
     tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, v & rmask);
-    tick *own = ROW(t->id_time, rec->id), *dunits = t->div_units[fpdiv];
+    tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk, *dunits = t->div_units[fpdiv];
     t->stores[v & rmask] = 0;
     t->st_addr[v & rmask] = rec->addr;
     for (int j = 0; j < Kp; j += TIMING_LW) {
@@ -713,7 +726,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, v & t->rmask);
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
     t->st_addr[v & t->rmask] = rec->addr;
-    tick *own = ROW(t->id_time, rec->id), *own_stall = ROW(t->id_stall, rec->id);
+    tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk;
+    tick *own_stall = t->measuring ? ROW(t->id_stall, rec->id) : t->junk_stall;
+    tick *stall = t->measuring ? t->stall : t->junk_stall;
     tick *lqrow = ROW(t->lq, t->lq_at); /* the load queue holds a load's commit */
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv bj = lv_ld(b + j);
@@ -723,7 +738,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         const lv cm = slot_take(&t->commit, j, lv_max(bj, last), c.commit_width, c.cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
         if (from_ram) {
-            lv_st(t->stall + j, lv_ld(t->stall + j) + (cm - last));
+            lv_st(stall + j, lv_ld(stall + j) + (cm - last));
             lv_st(own_stall + j, lv_ld(own_stall + j) + (cm - last));
         }
         lv_st(t->last_commit + j, cm);
@@ -757,6 +772,46 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     return step_end(t, in);
 }
 
+/*
+ * A record the sampled model does not schedule (timing.h): functional
+ * warming. What every lane shares and follows the stream is kept as if it
+ * were scheduled: the L1i and the data caches' contents, the branch
+ * predictor, fetch's L1i line, the counts and the attribution's counts.
+ * Nothing with a time changes (nor fetch's block: the first record
+ * scheduled after a skip may wait to read its block), and the dependency tracker does not
+ * see it: the scheduled records form one stream of their own (the vertex
+ * numbers t->v and the tracker's), whose first records after a skip are
+ * the warm-up that makes its window and queues realistic again.
+ */
+STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
+{
+    const edan_insn *in = rec->insn;
+    if (id_room(t, rec->id))
+        return -1;
+    (void)mispredicted(t, in);
+    if (!in->pc || t->iline != (in->pc >> t->line_shift) + 1) { /* fetch leaves its line (fetch_line()) */
+        int ilevel = 0;
+        uint32_t ibytes = 0;
+        (void)fetch_line(t, in, &ilevel, &ibytes);
+    }
+    if (in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0) {
+        const bool store = in->mem == EDAN_MEM_STORE;
+        edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
+        if (in->mem == EDAN_MEM_AMO) {
+            edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+            r.ram_bytes += w.ram_bytes;
+        }
+        count_access(t, &r);
+        t->n.loads += !store;
+        t->n.stores += store;
+    }
+    t->n.serializing += serializing(in) != 0;
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
+    record_end(t, in);
+    return 0;
+}
+
 /* ===================================================================== */
 /* A batch, and the builds                                                */
 /* ===================================================================== */
@@ -773,7 +828,20 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
 {
     for (size_t i = 0; i < n && !t->err.set;) {
         /* the tracker over a part of the batch (its short paths), then the model over that part */
-        const size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        if (t->smp.on) { /* sampled: no further than the phase's end; a skip only warms */
+            if (!t->smp.left)
+                edan_timing_sample_next(t);
+            want = want < t->smp.left ? want : (size_t)t->smp.left;
+            if (t->smp.phase == SMP_SKIP) {
+                for (size_t j = 0; j < want; j++)
+                    if (step_functional(t, &recs[i + j]))
+                        return;
+                t->smp.left -= want;
+                i += want;
+                continue;
+            }
+        }
         const size_t done =
             edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
         for (size_t j = 0; j < done; j++)
@@ -788,6 +856,10 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
             return;
         }
         i += done;
+        if (t->smp.on) {
+            t->smp.left -= done;
+            t->smp.detailed += done;
+        }
         for (int k = 0; k < t->K; k++)
             if (t->last_commit[k] > TICK_LIMIT || t->drain[k] > TICK_LIMIT)
                 edan_error_set(&t->err, "the predicted time at %g ns exceeds 2^58 cycles: not supported", t->lat_ns[k]);
