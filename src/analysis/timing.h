@@ -125,11 +125,13 @@ double edan_timing_slowdown(const edan_timing *t);
  * With sampling, the caches, the L1i and the branch predictor see every
  * instruction (functional warming), and the schedule above runs only on
  * periodic samples: per period of `period` instructions, `unit` instructions
- * measured at its start, preceded by `warmup` instructions scheduled but not
- * measured at the end of the period before (the window, queues and MSHRs
- * filled as they would be); the rest only warms the caches and predictor. A
- * period that skipping would save nothing of (period <= unit + warmup) is
- * measured whole. The period starts at `unit` (everything measured) and
+ * measured at a place drawn uniformly in it (a fixed place would see the
+ * same phase of a loop in every period; the first unit is at the start),
+ * preceded by `warmup` instructions scheduled but not measured (the window,
+ * queues and MSHRs filled as they would be); the rest only warms the caches
+ * and predictor. The draws are the same in every run. A period that
+ * skipping would save nothing of (period <= unit + warmup) is measured
+ * whole. The period starts at `unit` (everything measured) and
  * doubles after each `regime` periods until it reaches `period`: a region
  * shorter than regime * unit instructions is scheduled exactly, and longer
  * ones are sampled ever more sparsely. regime 0 starts at `period`.
@@ -169,18 +171,18 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
 
 /*
  * The estimate of a stream's total of a quantity (cycles) from n measured
- * units in stream order: unit i starts at instruction start[i], measured
- * measured[i] instructions (> 0) and gave y[i * stride]; it stands for the
- * instructions up to the next unit's start (the last one: up to `total`).
- * The estimate is the sum of each unit's rate times the instructions it
- * stands for: exactly the sum of the y when every instruction was measured.
+ * units in stream order: unit i measured measured[i] instructions (> 0),
+ * gave y[i * stride] and stands for stands[i] >= measured[i] instructions
+ * (its period). The estimate is the sum of each unit's rate times the
+ * instructions it stands for: exactly the sum of the y when every unit
+ * stands for itself.
  * *half: the 95 % confidence half-width, from the units' spread within each
  * stratum (units with the same stratum[i], consecutive; a stratum of one
  * unit is joined to the one before), with the finite-population correction
  * (a stratum measured whole adds nothing), and Student's t for the strata's
  * degrees of freedom.
  */
-double edan_timing_estimate(size_t n, const uint64_t *start, const uint64_t *measured, const uint32_t *stratum,
-                            const double *y, size_t stride, uint64_t total, double *half);
+double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
+                            const double *y, size_t stride, double *half);
 
 #endif

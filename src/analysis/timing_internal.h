@@ -69,10 +69,12 @@ typedef struct timing_sampler {
     uint64_t left;      /* records until the phase ends */
     uint64_t warm_next; /* after a skip: the warm-up's records */
     uint64_t unit_start;
-    lanes snap; /* last_commit at the unit's start */
-    /* the measured units: start, instructions measured, stratum, and cycles (ticks) y[i * Kp + k] */
+    uint64_t period_start, last_period_start; /* the current period's start; the last unit's period's */
+    uint64_t rng;                             /* the units' offsets in their periods (splitmix64) */
+    lanes snap;                               /* last_commit at the unit's start */
+    /* the measured units: instructions measured and stood for (its period), stratum, cycles (ticks) y[i * Kp + k] */
     size_t n, cap;
-    uint64_t *start, *meas;
+    uint64_t *stands, *meas;
     uint32_t *stratum;
     tick *y;
     /* attribution weighted by the instructions each unit stands for, folded in at each doubling: [id * Kp + k] */

@@ -27,15 +27,8 @@ static double t975(double df)
     return 1.96 + 2.5 / df; /* within 0.002 of the quantile beyond 30 */
 }
 
-/* Instructions unit i stands for: up to the next unit's start, the last up to the end. */
-static uint64_t stands_for(size_t n, const uint64_t *start, uint64_t total, size_t i)
-{
-    const uint64_t end = i + 1 < n ? start[i + 1] : total;
-    return end > start[i] ? end - start[i] : 0;
-}
-
-double edan_timing_estimate(size_t n, const uint64_t *start, const uint64_t *measured, const uint32_t *stratum,
-                            const double *y, size_t stride, uint64_t total, double *half)
+double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
+                            const double *y, size_t stride, double *half)
 {
     double est = 0, var = 0, df = 0;
     bool unknown = false;
@@ -54,7 +47,7 @@ double edan_timing_estimate(size_t n, const uint64_t *start, const uint64_t *mea
         }
         double sw = 0, sx = 0, swr = 0;
         for (size_t i = a; i < b; i++) {
-            const uint64_t w = stands_for(n, start, total, i);
+            const uint64_t w = stands[i];
             const double yi = y[i * stride];
             sw += (double)w;
             sx += (double)measured[i];
@@ -70,7 +63,7 @@ double edan_timing_estimate(size_t n, const uint64_t *start, const uint64_t *mea
                 const double mean = swr / sw;
                 double ss = 0;
                 for (size_t i = a; i < b; i++) {
-                    const double w = (double)stands_for(n, start, total, i);
+                    const double w = (double)stands[i];
                     const double d = w * (y[i * stride] / (double)measured[i] - mean);
                     ss += d * d;
                 }
@@ -104,6 +97,42 @@ static void start_measure(edan_timing *t)
     t->measuring = true;
 }
 
+/* splitmix64: the units' offsets, the same sequence in every lane group and every run */
+static uint64_t next_random(timing_sampler *s)
+{
+    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/*
+ * The period starting at instruction `at` (s->period long): its unit's
+ * place, uniformly random in it (a unit at a fixed place would see the
+ * same phase of a loop whose length divides the period in every period);
+ * the records up to it are skipped, but for the warm-up just before it.
+ */
+static void next_period(edan_timing *t, uint64_t at)
+{
+    timing_sampler *s = &t->smp;
+    const uint64_t len = measure_len(s, s->period), span = s->period - len;
+    s->period_start = at;
+    /* the first unit at the start: a region shorter than a period still has one */
+    const uint64_t unit = at + (span && at ? next_random(s) % (span + 1) : 0), now = t->n.instructions;
+    const uint64_t gap = unit - now, warm = gap < s->cfg.warmup ? gap : s->cfg.warmup;
+    t->measuring = false;
+    if (gap > warm) {
+        s->phase = SMP_SKIP;
+        s->left = gap - warm;
+        s->warm_next = warm;
+    } else if (warm) {
+        s->phase = SMP_WARM;
+        s->left = warm;
+    } else {
+        start_measure(t);
+    }
+}
+
 int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, edan_error *err)
 {
     if (!cfg->unit || cfg->period < cfg->unit || cfg->period > (1ull << 40) || cfg->warmup > (1ull << 40) ||
@@ -126,7 +155,7 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
     s->cfg = *cfg;
     s->period = cfg->regime ? cfg->unit : cfg->period;
     if (!t->n_groups)
-        start_measure(t);
+        next_period(t, 0);
     return 0;
 }
 
@@ -135,9 +164,9 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
     const size_t cap = s->cap ? s->cap * 2 : 1024, Kp = (size_t)t->Kp;
-    uint64_t *a = realloc(s->start, cap * sizeof *a);
+    uint64_t *a = realloc(s->stands, cap * sizeof *a);
     if (a)
-        s->start = a;
+        s->stands = a;
     uint64_t *b = a ? realloc(s->meas, cap * sizeof *b) : NULL;
     if (b)
         s->meas = b;
@@ -154,13 +183,14 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
     return 0;
 }
 
-/* The unit that started at unit_start, `measured` instructions long, just ended. */
+/* The unit that started at unit_start, `measured` instructions long, just ended; it stands for its period. */
 static void record_unit(edan_timing *t, uint64_t measured)
 {
     timing_sampler *s = &t->smp;
     if (s->n == s->cap && units_grow(t))
         return;
-    s->start[s->n] = s->unit_start;
+    s->stands[s->n] = s->period;
+    s->last_period_start = s->period_start;
     s->meas[s->n] = measured;
     s->stratum[s->n] = s->regime;
     tick *y = s->y + s->n * (size_t)t->Kp;
@@ -208,27 +238,16 @@ void edan_timing_sample_next(edan_timing *t)
         start_measure(t);
         return;
     }
-    /* the end of a measured unit: the rest of its period warms, then the next period */
-    const uint64_t measured = measure_len(s, s->period), rest = s->period - measured;
-    record_unit(t, measured);
-    const uint64_t warm = rest < s->cfg.warmup ? rest : s->cfg.warmup, skip = rest - warm;
+    /* the end of a measured unit: the next period, maybe a longer one */
+    record_unit(t, measure_len(s, s->period));
+    const uint64_t end = s->period_start + s->period;
     if (s->cfg.regime && ++s->in_regime >= s->cfg.regime && s->period < s->cfg.period) {
         fold(t);
         s->period = s->period * 2 < s->cfg.period ? s->period * 2 : s->cfg.period;
         s->in_regime = 0;
         s->regime++;
     }
-    t->measuring = false;
-    if (skip) {
-        s->phase = SMP_SKIP;
-        s->left = skip;
-        s->warm_next = warm;
-    } else if (warm) {
-        s->phase = SMP_WARM;
-        s->left = warm;
-    } else {
-        start_measure(t);
-    }
+    next_period(t, end);
 }
 
 /* ===================================================================== */
@@ -244,6 +263,9 @@ void edan_timing_sample_close(edan_timing *t)
     const uint64_t total = t->n.instructions;
     if (s->phase == SMP_MEASURE && total > s->unit_start)
         record_unit(t, total - s->unit_start);
+    /* the last unit stands for what ran of its period, and for any instructions after it (no unit of their own) */
+    if (s->n)
+        s->stands[s->n - 1] = total - s->last_period_start;
     fold(t);
     s->covered = s->measured == total;
     double *y = malloc((s->n ? s->n : 1) * sizeof *y);
@@ -254,7 +276,7 @@ void edan_timing_sample_close(edan_timing *t)
     for (int k = 0; k < t->K; k++) {
         for (size_t i = 0; i < s->n; i++)
             y[i] = (double)s->y[i * (size_t)t->Kp + (size_t)k];
-        s->est[k] = edan_timing_estimate(s->n, s->start, s->meas, s->stratum, y, 1, total, &s->half[k]);
+        s->est[k] = edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, y, 1, &s->half[k]);
         double sum = 0;
         for (size_t id = 0; id < t->id_cap; id++)
             sum += s->id_est[id * (size_t)t->Kp + (size_t)k];
@@ -271,7 +293,7 @@ void edan_timing_sample_close(edan_timing *t)
 void edan_timing_sample_free(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
-    free(s->start);
+    free(s->stands);
     free(s->meas);
     free(s->stratum);
     free(s->y);
@@ -323,6 +345,6 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
         }
         y[i] = v;
     }
-    edan_timing_estimate(s->n, s->start, s->meas, s->stratum, y, 1, g0->n.instructions, &out->slope_half);
+    edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, y, 1, &out->slope_half);
     free(y);
 }
