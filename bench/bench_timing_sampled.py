@@ -8,8 +8,12 @@ lane's cycles and of the slope, and whether the printed 95 % confidence interval
 values. Speed: on the traces named with --speed (or the largest recorded), edan analyze plain,
 with the machine exactly, and sampled; medians of --runs runs, interleaved (benchlib).
 
+Online: for each --online 'KERNEL PROGRAM ARGS...' (PROGRAM relative to BUILD_DIR), edan run --filter=KERNEL
+plain, with the machine exactly and sampled, medians of --runs runs, interleaved.
+
 usage: bench_timing_sampled.py BUILD_DIR [--list validation/programs.tsv] [--machine FILE]
            [--latencies 50,100,200,300] [--sample U,W,P,R] [--runs 3] [--speed TRACE ...] [--keep DIR]
+           [--online 'KERNEL PROGRAM ARGS' ...] [--no-speed] [--no-accuracy]
 """
 import json
 import os
@@ -38,6 +42,7 @@ SAMPLE = arg("--sample", "")
 RUNS = int(arg("--runs", "3"))
 EDAN = os.path.join(BUILD, "edan")
 SPEED = [a for i, a in enumerate(sys.argv) if i > 0 and sys.argv[i - 1] == "--speed"]
+ONLINE = [a for i, a in enumerate(sys.argv) if i > 0 and sys.argv[i - 1] == "--online"]
 SAMPLED = ["--sample-timing=" + SAMPLE] if SAMPLE else ["--sampled"]
 
 
@@ -96,12 +101,39 @@ def speed(traces):
     return interleaved(cmds, RUNS)
 
 
+def online():
+    cmds, rows = {}, []
+    for spec in ONLINE:
+        kernel, prog, *args = spec.split()
+        run = [EDAN, "run", "--filter=" + kernel]
+        target = [os.path.join(BUILD, prog)] + args
+        cmds[spec + " plain"] = (run + target, subprocess.DEVNULL)
+        cmds[spec + " exact"] = (run + ["--machine=" + MACHINE, "--mem-latency=" + LATS] + target, subprocess.DEVNULL)
+        cmds[spec + " sampled"] = (run + ["--machine=" + MACHINE, "--mem-latency=" + LATS] + SAMPLED + target,
+                                   subprocess.DEVNULL)
+    res = interleaved(cmds, RUNS)
+    print(f"\nonline: edan run --filter=KERNEL [--machine=M --mem-latency={LATS} [{' '.join(SAMPLED)}]] PROGRAM,"
+          f" median of {RUNS} runs (wall s; CPU s)\n")
+    print("| program | plain | exact | sampled | exact / plain | sampled / plain |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for spec in ONLINE:
+        p, e, s = (res[spec + " " + k] for k in ("plain", "exact", "sampled"))
+        print(f"| `{spec}` | {p[0]:.2f} ({p[3]:.2f}) | {e[0]:.2f} ({e[3]:.2f}) | {s[0]:.2f} ({s[3]:.2f}) | "
+              f"{e[0] / p[0]:.2f}x | {s[0] / p[0]:.2f}x |")
+
+
 def instructions(trace):
     return analyze(trace, SAMPLED)["counts"]["instructions"]
 
 
 def main():
     keep = arg("--keep", None)
+    if "--no-accuracy" in sys.argv:
+        if SPEED:
+            speed_table(SPEED)
+        if ONLINE:
+            online()
+        return
     with tempfile.TemporaryDirectory() as tmp:
         work = keep or tmp
         os.makedirs(work, exist_ok=True)
@@ -121,18 +153,23 @@ def main():
         print(f"\ncycles: median error {100 * statistics.median(errs):.2f} %, worst {100 * max(errs):.2f} %; "
               f"slope: median {100 * statistics.median(serrs):.2f} %, worst {100 * max(serrs):.2f} %; "
               f"intervals cover the exact cycles in {cov}/{len(rows)} programs, the slope in {scov}/{len(rows)}")
-        if not SPEED and "--no-speed" in sys.argv:
-            return
-        chosen = SPEED or [max(traces, key=os.path.getsize)]
-        res = speed(chosen)
-        print(f"\nspeed: edan analyze, median of {RUNS} runs (wall s; M instructions/s)\n")
-        print("| trace | instructions | plain | exact | sampled | sampled / plain |")
-        print("|---|---:|---:|---:|---:|---:|")
-        for t in chosen:
-            b, n = os.path.basename(t), instructions(t)
-            p, e, s = res[b + " plain"][0], res[b + " exact"][0], res[b + " sampled"][0]
-            print(f"| {b} | {n} | {p:.2f} ({n / p / 1e6:.0f}) | {e:.2f} ({n / e / 1e6:.0f}) | "
-                  f"{s:.2f} ({n / s / 1e6:.0f}) | {s / p:.2f}x |")
+        if "--no-speed" not in sys.argv:
+            speed_table(SPEED or [max(traces, key=os.path.getsize)])
+        if ONLINE:
+            online()
+
+
+def speed_table(chosen):
+    res = speed(chosen)
+    print(f"\nspeed: edan analyze [--machine=M --mem-latency={LATS} [{' '.join(SAMPLED)}]] TRACE, median of {RUNS}"
+          f" runs (wall s; M instructions/s; CPU s)\n")
+    print("| trace | instructions | plain | exact | sampled | sampled / plain |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for t in chosen:
+        b, n = os.path.basename(t), instructions(t)
+        p, e, s = res[b + " plain"], res[b + " exact"], res[b + " sampled"]
+        print(f"| {b} | {n} | {p[0]:.2f} ({n / p[0] / 1e6:.0f}; {p[3]:.2f}) | {e[0]:.2f} ({n / e[0] / 1e6:.0f}; "
+              f"{e[3]:.2f}) | {s[0]:.2f} ({n / s[0] / 1e6:.0f}; {s[3]:.2f}) | {s[0] / p[0]:.2f}x |")
 
 
 if __name__ == "__main__":
