@@ -212,7 +212,7 @@ static void test_whole_periods(void)
         double lat[EDAN_TIMING_MAX_LATENCIES];
         for (int k = 0; k < nl; k++)
             lat[k] = (double)rt_below(600);
-        /* period = unit; or a period that skipping would save nothing of, doubling: measured whole either way */
+        /* period = unit; or periods shorter than 2 (unit + warm-up), doubling: measured whole either way */
         const uint64_t u = 1 + rt_below(300);
         edan_timing_sampling smp = {u, rt_below(500), u, rt_below(4)};
         if (trial % 2)
@@ -256,7 +256,7 @@ static void test_sampled_stream(void)
         for (int k = 0; k < nl; k++)
             lat[k] = (double)rt_below(600);
         const uint64_t u = 20 + rt_below(200), w = rt_below(400);
-        const edan_timing_sampling smp = {u, w, u + w + 1 + rt_below(4000), rt_below(6)};
+        const edan_timing_sampling smp = {u, w, 2 * (u + w) + rt_below(4000), rt_below(6)};
         edan_timing *t = timing_run_sampled(&m, recs, n, lat, nl, 1 + rt_below(700), 1 + trial % 3, &smp);
         if (!t)
             return;

@@ -129,9 +129,9 @@ double edan_timing_slowdown(const edan_timing *t);
  * same phase of a loop in every period; the first unit is at the start),
  * preceded by `warmup` instructions scheduled but not measured (the window,
  * queues and MSHRs filled as they would be); the rest only warms the caches
- * and predictor. The draws are the same in every run. A period that
- * skipping would save nothing of (period <= unit + warmup) is measured
- * whole. The period starts at `unit` (everything measured) and
+ * and predictor. The draws are the same in every run. A period is sampled
+ * only where skipping saves at least half of it (period >= 2 (unit +
+ * warmup)); a shorter one is measured whole. The period starts at `unit` (everything measured) and
  * doubles after each `regime` periods until it reaches `period`: a region
  * shorter than regime * unit instructions is scheduled exactly, and longer
  * ones are sampled ever more sparsely. regime 0 starts at `period`.
