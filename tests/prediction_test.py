@@ -196,6 +196,12 @@ def test_sampled():
             # the per-function rows add up to the estimate
             f = sum(r["cycles"][-1] for r in s["functions"] or [])
             check(not s["functions"] or rel(f, s["cycles"][-1]) < 1e-9, f"{name}: functions sum {f} {s['cycles']}")
+    # parameters the model cannot take: one clear error, exit status 2
+    for bad in ("100,0,50", "0,0,10", "abc", "1,2"):
+        p = edan("run", "--filter=kernel", "--machine=" + GEM5, "--sample-timing=" + bad, os.path.join(EX, "sum"), "4",
+                 expect=None)
+        check(p.returncode == 2 and f"--sample-timing: '{bad}'" in p.stderr and p.stderr.count("\n") == 1,
+              f"--sample-timing={bad}: exit {p.returncode}, {p.stderr!r}")
     check(len(errs) >= 16, f"programs: {len(errs)}")
     check(statistics.median(errs) <= 0.02 and max(errs) <= 0.05,
           f"sampled cycles: median error {statistics.median(errs):.4f}, worst {max(errs):.4f}")

@@ -152,6 +152,8 @@ typedef struct edan_timing_sampling {
 #define EDAN_TIMING_SAMPLE_PERIOD 64000
 #define EDAN_TIMING_SAMPLE_REGIME 200
 
+/* 0 for parameters the model takes; else -1 with err set (a unit of at least 1, unit <= period <= 2^40, ...). */
+int edan_timing_sampling_check(const edan_timing_sampling *s, edan_error *err);
 /* Sample the model's schedule as s says (before the stream); -1 with err set for parameters it cannot take. */
 int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *s, edan_error *err);
 

@@ -137,7 +137,7 @@ static void next_period(edan_timing *t, uint64_t at)
     }
 }
 
-int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, edan_error *err)
+int edan_timing_sampling_check(const edan_timing_sampling *cfg, edan_error *err)
 {
     if (!cfg->unit || cfg->period < cfg->unit || cfg->period > (1ull << 40) || cfg->warmup > (1ull << 40) ||
         cfg->regime > (1ull << 32)) {
@@ -147,6 +147,13 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
                        (unsigned long long)cfg->unit, (unsigned long long)cfg->warmup, (unsigned long long)cfg->period);
         return -1;
     }
+    return 0;
+}
+
+int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, edan_error *err)
+{
+    if (edan_timing_sampling_check(cfg, err))
+        return -1;
     if (t->n.instructions || t->smp.on) {
         edan_error_set(err, "sampling is set once, before the stream");
         return -1;

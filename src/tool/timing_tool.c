@@ -99,12 +99,11 @@ static int parse_sampling(const char *value, edan_timing_sampling *out, edan_err
             ok = n < 4 && !edan_parse_u64(tok, &v[n++]);
     }
     *out = (edan_timing_sampling){v[0], v[1], v[2], v[3]};
-    if (!ok || n < 3 || !out->unit || out->period < out->unit || out->period > (1ull << 40) ||
-        out->warmup > (1ull << 40) || out->regime > (1ull << 32)) {
-        edan_error_set(err,
-                       "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME] in instructions, with UNIT >= 1 and "
-                       "UNIT <= PERIOD <= 2^40 (like 1000,2000,64000)",
-                       value ? value : "");
+    edan_error why = {0};
+    if (!ok || n < 3 || edan_timing_sampling_check(out, &why)) {
+        edan_error_set(
+            err, "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME] in instructions (like 1000,2000,64000)%s%s",
+            value ? value : "", why.set ? ": " : "", why.set ? why.msg : "");
         return -1;
     }
     return 0;
