@@ -17,6 +17,7 @@
  * thread: tracker, spill and the walk at the end), and =2 runs it alone
  * (no reader, no analyzer: A/B runs of the critical path). STAGE_SPEED_CPU=1
  * takes the rates from the process's CPU time rather than the wall clock.
+ * STAGE_SPEED_SAMPLED=U,W,P,R samples the timing model (timing.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,19 @@ int main(int argc, char **argv)
             lat[nl++] = m.mem_latency_ns;
         for (int i = 0; i < RUNS; i++) {
             edan_timing *tm = edan_timing_new(&m, lat, nl, &err);
+            const char *smp = getenv("STAGE_SPEED_SAMPLED");
+            if (tm && smp && *smp) {
+                unsigned long long v[4] = {0};
+                if (sscanf(smp, "%llu,%llu,%llu,%llu", &v[0], &v[1], &v[2], &v[3]) != 4) {
+                    fprintf(stderr, "stage_speed: STAGE_SPEED_SAMPLED=UNIT,WARMUP,PERIOD,REGIME\n");
+                    return 2;
+                }
+                edan_timing_sampling cfg = {v[0], v[1], v[2], v[3]};
+                if (edan_timing_set_sampling(tm, &cfg, &err)) {
+                    edan_timing_free(tm);
+                    tm = NULL;
+                }
+            }
             if (!tm) {
                 fprintf(stderr, "stage_speed: %s\n", err.msg);
                 return 2;

@@ -2,14 +2,20 @@
 """The timing model's tool on real runs (the examples under the real qemu-riscv64 and plugin), and the
 machine files: every shipped one parses; a bad one is refused with the file and line, exit 2.
 
-usage: prediction_test.py BUILD_DIR CATEGORY   (categories: machine_files, prediction)
+The sampled schedule (--sampled, --sample-timing) against the exact one on every program of make
+validate's list (validation/programs.tsv): within 2 % (median) and 5 % (worst) in every lane's
+cycles and the slope, the same results when a unit covers every period, and on the larger
+workloads, sampled in earnest, within 5 % and inside wide-enough intervals.
+
+usage: prediction_test.py BUILD_DIR CATEGORY   (categories: machine_files, prediction, sampled)
 """
 import glob
 import json
 import os
+import statistics
 import tempfile
 
-from realrun_lib import EX, check, edan, online, run_category, validate_schema
+from realrun_lib import BUILD, EX, check, edan, online, run_category, validate_schema
 
 MACHINES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines")
 GEM5 = os.path.join(MACHINES, "gem5-validation.ini")
@@ -144,6 +150,75 @@ def test_prediction():
     # the text report
     p = edan("run", "--filter=kernel", "--machine=" + GEM5, lats, os.path.join(EX, "pointer_chase"), "100")
     check("prediction on machine gem5-validation" in p.stdout and "slope" in p.stdout, "the text report")
+
+
+def validate_programs():
+    """(name, argv, kernel) of each program of make validate's list (validation/programs.tsv)."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    for line in open(os.path.join(root, "validation", "programs.tsv")):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = [x for x in line.rstrip("\n").split("\t") if not x.startswith("time=")]
+        yield f[0], [os.path.join(BUILD, f[1].replace("build/", "", 1))] + f[2:-1], f[-1]
+
+
+def predict(trace, *opts, schema=False):
+    p = edan("analyze", "--json", "--machine=" + GEM5, "--mem-latency=50,100,200,300", *opts, trace)
+    check(p.returncode == 0, f"analyze {trace} {opts}: {p.stderr}")
+    report = json.loads(p.stdout)
+    if schema:
+        validate_schema(report, f"{trace} {opts}")
+    return report["prediction"]
+
+
+def rel(a, b):
+    return abs(a - b) / abs(b) if b else abs(a)
+
+
+def test_sampled():
+    errs, slope_errs = [], []
+    with tempfile.TemporaryDirectory() as d:
+        for name, argv, kernel in validate_programs():
+            trace = os.path.join(d, name + ".edt")
+            p = edan("record", "--filter=" + kernel, "-o", trace, *argv)
+            check(p.returncode == 0, f"record {name}: {p.stderr}")
+            exact = predict(trace)
+            check(exact["sampling"] is None, f"{name}: unsampled unless asked")
+            s = predict(trace, "--sampled", schema=True)
+            errs.append(max(rel(a, b) for a, b in zip(s["cycles"], exact["cycles"])))
+            slope_errs.append(rel(s["slope_ns_per_ns"], exact["slope_ns_per_ns"]))
+            # the counts follow the whole stream (functional warming): exact in sampled mode
+            check(s["counts"] == exact["counts"], f"{name}: sampled counts {s['counts']} != {exact['counts']}")
+            # a unit as long as the period: every instruction measured, the exact results
+            whole = predict(trace, "--sample-timing=1000,0,1000")
+            check(whole["sampling"]["exact"] and {k: v for k, v in whole.items() if k != "sampling"} ==
+                  {k: v for k, v in exact.items() if k != "sampling"}, f"{name}: a whole-run sample differs")
+            # the per-function rows add up to the estimate
+            f = sum(r["cycles"][-1] for r in s["functions"] or [])
+            check(not s["functions"] or rel(f, s["cycles"][-1]) < 1e-9, f"{name}: functions sum {f} {s['cycles']}")
+    # parameters the model cannot take: one clear error, exit status 2
+    for bad in ("100,0,50", "0,0,10", "abc", "1,2"):
+        p = edan("run", "--filter=kernel", "--machine=" + GEM5, "--sample-timing=" + bad, os.path.join(EX, "sum"), "4",
+                 expect=None)
+        check(p.returncode == 2 and f"--sample-timing: '{bad}'" in p.stderr and p.stderr.count("\n") == 1,
+              f"--sample-timing={bad}: exit {p.returncode}, {p.stderr!r}")
+    check(len(errs) >= 16, f"programs: {len(errs)}")
+    check(statistics.median(errs) <= 0.02 and max(errs) <= 0.05,
+          f"sampled cycles: median error {statistics.median(errs):.4f}, worst {max(errs):.4f}")
+    check(statistics.median(slope_errs) <= 0.02 and max(slope_errs) <= 0.05,
+          f"sampled slope: median error {statistics.median(slope_errs):.4f}, worst {max(slope_errs):.4f}")
+    # the larger workloads sampled in earnest (a tenth scheduled): close, and inside an interval of a few %
+    with tempfile.TemporaryDirectory() as d:
+        for prog, args, kernel in (("cg", ["16", "3"], "cg_solve"), ("hydro", ["12", "3"], "hydro_step_loop")):
+            trace = os.path.join(d, prog + ".edt")
+            edan("record", "--filter=" + kernel, "-o", trace, os.path.join(BUILD, "bench", prog), *args)
+            exact = predict(trace)
+            s = predict(trace, "--sample-timing=1000,2000,16000,10")
+            smp = s["sampling"]
+            check(smp["scheduled"] < 0.3 * s["counts"]["instructions"], f"{prog}: scheduled {smp['scheduled']}")
+            for a, b, lo, hi in zip(s["cycles"], exact["cycles"], smp["cycles_low"], smp["cycles_high"]):
+                check(rel(a, b) <= 0.05 and lo < a < hi and (hi - lo) / a < 0.1,
+                      f"{prog}: sampled {a} in [{lo}, {hi}], exact {b}")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

@@ -190,10 +190,17 @@ add_executable(timing_lanes_test tests/timing_lanes_test.c tests/random_trace.c)
 target_link_libraries(timing_lanes_test PRIVATE edan_core)
 add_test(NAME timing_lanes COMMAND timing_lanes_test)
 add_test(NAME timing_lanes_one_at_a_time COMMAND timing_lanes_test)
+# The sampled schedule: its estimator against a naive reference and its intervals' coverage, whole-period
+# sampling equal to the unsampled model, exact counts and independent lanes when sampled.
+add_executable(timing_sample_test tests/timing_sample_test.c tests/random_trace.c)
+target_link_libraries(timing_sample_test PRIVATE edan_core m)
+add_test(NAME timing_sampled COMMAND timing_sample_test)
+add_test(NAME timing_sampled_one_at_a_time COMMAND timing_sample_test)
 add_test(NAME timing_model_one_at_a_time COMMAND timing_test)
-set_tests_properties(timing_lanes_one_at_a_time timing_model_one_at_a_time PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
+set_tests_properties(timing_lanes_one_at_a_time timing_model_one_at_a_time timing_sampled_one_at_a_time
+                     PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category machine_files prediction)
+  foreach(category machine_files prediction sampled)
     add_test(NAME prediction_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 600)

@@ -45,18 +45,23 @@ static inline edan_machine base_machine(void)
 }
 
 /*
- * The model, on `threads` lane groups (edan_timing_new_threaded()), over recs
- * in batches of `batch`, finished: NULL after a failed check. The caller
- * frees it.
+ * The model, on `threads` lane groups (edan_timing_new_threaded()), sampled
+ * as smp says (NULL: not), over recs in batches of `batch`, finished: NULL
+ * after a failed check. The caller frees it.
  */
-static inline edan_timing *timing_run(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl,
-                                      size_t batch, int threads)
+static inline edan_timing *timing_run_sampled(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat,
+                                              int nl, size_t batch, int threads, const edan_timing_sampling *smp)
 {
     edan_error err = {0};
     edan_timing *t = edan_timing_new_threaded(m, lat, nl, threads, &err);
     CHECK(t != NULL, "timing_new: %s", err.msg);
     if (!t)
         return NULL;
+    if (smp && edan_timing_set_sampling(t, smp, &err)) {
+        CHECK(0, "set_sampling: %s", err.msg);
+        edan_timing_free(t);
+        return NULL;
+    }
     edan_consumer c = edan_timing_consumer(t);
     for (size_t i = 0; i < n; i += batch)
         c.consume(c.ctx, recs + i, n - i < batch ? n - i : batch);
@@ -67,6 +72,13 @@ static inline edan_timing *timing_run(const edan_machine *m, const edan_exec *re
         return NULL;
     }
     return t;
+}
+
+/* timing_run_sampled() unsampled. */
+static inline edan_timing *timing_run(const edan_machine *m, const edan_exec *recs, size_t n, const double *lat, int nl,
+                                      size_t batch, int threads)
+{
+    return timing_run_sampled(m, recs, n, lat, nl, batch, threads, NULL);
 }
 
 /* The model over recs in batches of `batch`; cycles[i] at lat[i]. 0 or -1. */

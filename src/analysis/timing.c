@@ -49,6 +49,7 @@ edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int 
     }
     t->m = *m;
     t->K = n;
+    t->measuring = true;
     for (int k = 0; k < n; k++)
         t->lat_ns[k] = lat_ns[k];
     return t;
@@ -189,6 +190,7 @@ void edan_timing_free(edan_timing *t)
     free(t->id_stall);
     free(t->id_count);
     free(t->id_pc);
+    edan_timing_sample_free(t);
     free(t);
 }
 
@@ -212,6 +214,7 @@ static int finish(void *ctx)
     edan_timing *t = ctx;
     if (t->n_groups)
         return edan_timing_finish_groups(t);
+    edan_timing_sample_close(t);
     return t->err.set ? -1 : 0;
 }
 

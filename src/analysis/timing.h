@@ -117,4 +117,74 @@ double edan_timing_slope_of(const edan_timing *t, const double *cycles);
 double edan_timing_slope(const edan_timing *t);
 double edan_timing_slowdown(const edan_timing *t);
 
+/* ===================================================================== */
+/* Sampled simulation (SMARTS: Wunderlich et al., ISCA 2003)              */
+/* ===================================================================== */
+
+/*
+ * With sampling, the caches, the L1i and the branch predictor see every
+ * instruction (functional warming), and the schedule above runs only on
+ * periodic samples: per period of `period` instructions, `unit` instructions
+ * measured at a place drawn uniformly in it (a fixed place would see the
+ * same phase of a loop in every period; the first unit is at the start),
+ * preceded by `warmup` instructions scheduled but not measured (the window,
+ * queues and MSHRs filled as they would be); the rest only warms the caches
+ * and predictor. The draws are the same in every run. A period is sampled
+ * only where skipping saves at least half of it (period >= 2 (unit +
+ * warmup)); a shorter one is measured whole. The period starts at `unit` (everything measured) and
+ * doubles after each `regime` periods until it reaches `period`: a region
+ * shorter than regime * unit instructions is scheduled exactly, and longer
+ * ones are sampled ever more sparsely. regime 0 starts at `period`.
+ * A lane's cycles are estimated from its units (edan_timing_estimate()),
+ * with a 95 % confidence interval; the counts (instructions, hits, misses,
+ * branches, mispredictions) are exact, as the caches and predictor see the
+ * whole stream. Per-instruction attribution is each measured unit's,
+ * weighted by the instructions its period stands for, scaled to the lanes'
+ * estimates. With period == unit (no skipping) every result equals the
+ * unsampled model's.
+ */
+typedef struct edan_timing_sampling {
+    uint64_t unit, warmup, period, regime;
+} edan_timing_sampling;
+
+#define EDAN_TIMING_SAMPLE_UNIT 1000
+#define EDAN_TIMING_SAMPLE_WARMUP 2000
+#define EDAN_TIMING_SAMPLE_PERIOD 64000
+#define EDAN_TIMING_SAMPLE_REGIME 200
+
+/* 0 for parameters the model takes; else -1 with err set (a unit of at least 1, unit <= period <= 2^40, ...). */
+int edan_timing_sampling_check(const edan_timing_sampling *s, edan_error *err);
+/* Sample the model's schedule as s says (before the stream); -1 with err set for parameters it cannot take. */
+int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *s, edan_error *err);
+
+/* What the sampled simulation did and how sure its estimates are (after the stream). */
+typedef struct edan_timing_sample_info {
+    bool sampled;             /* the model was sampled (edan_timing_set_sampling()) */
+    bool covered;             /* every instruction was measured: the results are the unsampled model's */
+    edan_timing_sampling cfg; /* its parameters */
+    uint64_t units;           /* measured units */
+    uint64_t measured;        /* instructions in them */
+    uint64_t detailed;        /* instructions scheduled (measured and warm-up) */
+    double cycles_half[EDAN_TIMING_MAX_LATENCIES]; /* 95 % confidence half-width of each lane's cycles */
+    double slope_half;                             /* and of the slope (ns per ns) */
+} edan_timing_sample_info;
+
+void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *out);
+
+/*
+ * The estimate of a stream's total of a quantity (cycles) from n measured
+ * units in stream order: unit i measured measured[i] instructions (> 0),
+ * gave y[i * stride] and stands for stands[i] >= measured[i] instructions
+ * (its period). The estimate is the sum of each unit's rate times the
+ * instructions it stands for: exactly the sum of the y when every unit
+ * stands for itself.
+ * *half: the 95 % confidence half-width, from the units' spread within each
+ * stratum (units with the same stratum[i], consecutive; a stratum of one
+ * unit is joined to the one before), with the finite-population correction
+ * (a stratum measured whole adds nothing), and Student's t for the strata's
+ * degrees of freedom.
+ */
+double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
+                            const double *y, size_t stride, double *half);
+
 #endif

@@ -56,6 +56,35 @@ typedef struct slots {
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
 #define TICK_NONE (1ull << 62)
 
+/* Sampled simulation (timing.h, timing_sample.c): the part of a period the stream is in. */
+enum { SMP_MEASURE, SMP_SKIP, SMP_WARM };
+
+typedef struct timing_sampler {
+    bool on, closed, covered;
+    edan_timing_sampling cfg;
+    uint64_t period;    /* the current period (instructions) */
+    uint64_t in_regime; /* periods measured at it */
+    uint32_t regime;    /* how many times it doubled: the stratum of a unit */
+    int phase;
+    uint64_t left;      /* records until the phase ends */
+    uint64_t warm_next; /* after a skip: the warm-up's records */
+    uint64_t unit_start;
+    uint64_t period_start, last_period_start; /* the current period's start; the last unit's period's */
+    uint64_t rng;                             /* the units' offsets in their periods (splitmix64) */
+    lanes snap;                               /* last_commit at the unit's start */
+    /* the measured units: instructions measured and stood for (its period), stratum, cycles (ticks) y[i * Kp + k] */
+    size_t n, cap;
+    uint64_t *stands, *meas;
+    uint32_t *stratum;
+    tick *y;
+    /* attribution weighted by the instructions each unit stands for, folded in at each doubling: [id * Kp + k] */
+    double *id_est, *id_stall_est;
+    double stall_est[MAXK];
+    double id_scale[MAXK];        /* at the end: the lanes' estimates over the weighted sums */
+    double est[MAXK], half[MAXK]; /* the lanes' cycles (ticks) and confidence half-widths */
+    uint64_t measured, detailed;
+} timing_sampler;
+
 struct edan_timing {
     edan_machine m;
     int K, Kp; /* lanes, and lanes padded to a multiple of the step's width */
@@ -137,6 +166,10 @@ struct edan_timing {
     uint64_t *id_count, *id_pc;
     edan_timing_counts n;
     edan_error err;
+    /* attribution goes to id_time and stall only while measuring (always, unsampled); else to junk */
+    bool measuring;
+    lanes junk, junk_stall;
+    timing_sampler smp;
     /*
      * Lane groups on threads (timing_groups.c). n_groups 0: this is a model
      * and runs the step. Else it runs nothing itself: group g, a model of its
@@ -166,6 +199,11 @@ edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int 
 void edan_timing_consume_groups(edan_timing *t, const edan_exec *recs, size_t n);
 int edan_timing_finish_groups(edan_timing *t);
 void edan_timing_free_groups(edan_timing *t);
+/* The sampler's next phase, when the current one has no records left (timing_sample.c). */
+void edan_timing_sample_next(edan_timing *t);
+/* After the stream: the last unit, the estimates. */
+void edan_timing_sample_close(edan_timing *t);
+void edan_timing_sample_free(edan_timing *t);
 /* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */
 const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
 

@@ -5,7 +5,10 @@
  * timing_step4.c (4, AVX2). Per record, what is the same in every lane
  * (fetch's L1i line, the branch predictor, the dependencies, the cache
  * contents, the store sets' blocks) once, then each stage for the lanes
- * TIMING_LW at a time, as vectors (timing_vec.h). The lanes share no state,
+ * TIMING_LW at a time, as vectors (timing_vec.h); the shared part, and the
+ * step of a record the sampled model skips, are in timing_shared.h. With
+ * sampling (timing_sample.c) a batch goes part by part, each part scheduled
+ * or skipped as the sampler's phase says. The lanes share no state,
  * so one vector's lanes are the same computation side by side; the rules
  * whose state is per lane and whose work is seldom needed (a full issue
  * queue, the hierarchy's times, the store sets) stay scalar and are called
@@ -34,180 +37,7 @@
 
 #define STEP_INLINE static inline __attribute__((always_inline)) TIMING_TARGET
 
-/* ===================================================================== */
-/* What every lane shares                                                 */
-/* ===================================================================== */
-
-/* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
-static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t *bytes)
-{
-    uint64_t line = in->pc >> t->line_shift;
-    if (!in->pc) { /* a text trace's instruction: no address to fetch from */
-        t->n.unaddressed++;
-        return false;
-    }
-    if (t->iline == line + 1)
-        return false;
-    t->iline = line + 1;
-    if (edan_cache_level_probe(&t->ic.level[0], line, false))
-        return false;
-    edan_cache_level_fill(&t->ic.level[0], line, false);
-    edan_cache_result r = {false, false, 0, 0};
-    edan_cache_read_line(&t->dc, 1, in->pc, &r);
-    *level = (int)r.level;
-    *bytes = r.ram_bytes;
-    t->n.l1i_misses++;
-    if (*level == t->nlev)
-        t->n.ram_lines++;
-    t->n.ram_bytes += r.ram_bytes;
-    return true;
-}
-
-/* A mispredicted conditional branch just before rec (the predictor learns the outcome rec shows). */
-static TIMING_TARGET bool mispredicted(edan_timing *t, const edan_insn *in)
-{
-    if (!t->prev_fallthrough)
-        return false;
-    bool wrong = edan_predictor_branch(&t->bp, t->prev_pc, in->pc != t->prev_fallthrough);
-    t->n.branches++;
-    t->n.mispredicts += wrong;
-    return wrong;
-}
-
-/*
- * The SSIT entry of an instruction: indexed by pc / 4, as gem5's
- * (StoreSet::calcIndex, offsetBits 2), so with compressed (2-byte)
- * instructions the two in one 4-byte word share an entry: a load right
- * after a store in a set is predicted to depend on that set's stores.
- */
-static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
-{
-    return (uint32_t)((pc >> 2) & (SS_ENTRIES - 1));
-}
-
-/*
- * Memory-dependence prediction, as gem5's store sets. A load that issues
- * before an older store to the same store_set_bytes block has executed
- * (gem5 finds the order violation when the store executes; a load does
- * not know the store's address before, even one whose bytes it reads:
- * a[k] holds only its register operands here) is fetched again after the
- * store, as after a mispredicted branch, and puts its pc and the store's in one set; from
- * then on the load waits until the set's last store, older than it, has
- * executed, whatever its address, and so does a store of the set (gem5's
- * MemDepUnit asks the predictor for every load and store), so a set's
- * stores execute in order. Whether a load violates depends on the times,
- * so each lane has its own tables; all are
- * forgotten every SS_CLEAR_PERIOD loads and stores. a[k]: the start times
- * (after the eDAG's predecessors), delayed.
- */
-static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
-{
-    const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
-    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)t->Kp;
-    if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
-        memset(t->ssit, 0, (size_t)SS_ENTRIES * K * sizeof *t->ssit);
-        memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
-        memset(t->lfst, 0, (size_t)SS_ENTRIES * K * sizeof *t->lfst);
-    }
-    const uint32_t at = ssit_index(pc);
-    uint32_t *set = t->ssit + (size_t)at * K;
-    /* the last older store to the block, still in the window: the one a load can violate */
-    const bool near = is_load && t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask;
-    const uint64_t st = near ? t->ss_store[slot] : 0;
-    const uint32_t sat = near ? ssit_index(t->ss_store_pc[slot]) : 0;
-    uint32_t *sset = near ? t->ssit + (size_t)sat * K : NULL;
-    /* without a store to violate, only the lanes where pc is in a set (ssit_lanes) have anything to do */
-    for (uint32_t lanes = near ? ~0u : t->ssit_lanes[at]; lanes;) {
-        const uint32_t k = (uint32_t)__builtin_ctz(lanes);
-        lanes &= lanes - 1;
-        if (k >= K)
-            break;
-        const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
-        if (last && v - (last - 1) <= t->rmask)
-            a[k] = max_t(a[k], ROW(t->F, (last - 1) & t->rmask)[k]);
-        if (!near)
-            continue;
-        const tick st_start = ROW(t->F, st & t->rmask)[k] - t->cyc; /* a store finishes a cycle after it starts */
-        if (a[k] >= st_start)
-            continue;
-        /* the store finds the violation when it executes: the load and all after it are fetched again */
-        t->refetch[k] = max_t(t->refetch[k], st_start + t->penalty);
-        a[k] = max_t(a[k], st_start + t->penalty + t->frontend);
-        if (!set[k] && !sset[k]) /* a new set, numbered from the load's pc as gem5's calcSSID */
-            set[k] = sset[k] = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
-        else if (!set[k] || !sset[k])
-            set[k] = sset[k] = set[k] ? set[k] : sset[k];
-        else
-            set[k] = sset[k] = set[k] < sset[k] ? set[k] : sset[k]; /* gem5 merges into the smaller set */
-        t->ssit_lanes[at] |= 1u << k;
-        t->ssit_lanes[sat] |= 1u << k;
-    }
-    if (!is_load) {
-        t->ss_block[slot] = block + 1;
-        t->ss_store[slot] = v;
-        t->ss_store_pc[slot] = pc;
-        for (uint32_t lanes = t->ssit_lanes[at]; lanes; lanes &= lanes - 1) {
-            const uint32_t k = (uint32_t)__builtin_ctz(lanes);
-            t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
-        }
-    }
-}
-
-static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *r)
-{
-    for (int l = 0; l < t->nlev; l++) {
-        if ((int)r->level > l)
-            t->n.level_misses[l]++;
-        else if ((int)r->level == l) {
-            t->n.level_hits[l]++;
-            break;
-        }
-    }
-    if ((int)r->level == t->nlev)
-        t->n.ram_lines++;
-    t->n.ram_bytes += r->ram_bytes;
-}
-
-/* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
-static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint32_t id)
-{
-    const size_t cap = edan_grow_cap(t->id_cap, id), Kp = (size_t)t->Kp;
-    tick *a = edan_grow_zeroed(t->id_time, t->id_cap * Kp, cap * Kp, sizeof *a);
-    if (a)
-        t->id_time = a;
-    tick *b = a ? edan_grow_zeroed(t->id_stall, t->id_cap * Kp, cap * Kp, sizeof *b) : NULL;
-    if (b)
-        t->id_stall = b;
-    uint64_t *c = b ? edan_grow_zeroed(t->id_count, t->id_cap, cap, sizeof *c) : NULL;
-    if (c)
-        t->id_count = c;
-    uint64_t *d = c ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
-    if (!d) {
-        edan_error_set(&t->err, "out of memory for the timing model's attribution (%zu instructions)", cap);
-        return -1;
-    }
-    t->id_pc = d;
-    t->id_cap = cap;
-    return 0;
-}
-
-STEP_INLINE int id_room(edan_timing *t, uint32_t id)
-{
-    return id < t->id_cap ? 0 : id_grow(t, id);
-}
-
-/* The end of a vertex's step, the same in every lane: what the next record's fetch needs to know. */
-STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
-{
-    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
-    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
-        edan_predictor_jump(&t->bp);
-    t->prev_pc = in->pc;
-    t->prev_next = in->pc ? in->pc + in->size : 0;
-    t->n.instructions++;
-    t->v++;
-    return 0;
-}
+#include "analysis/timing_shared.h"
 
 /* ===================================================================== */
 /* The lanes, TIMING_LW at a time                                         */
@@ -487,7 +317,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
     const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
     const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
     tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, v & rmask);
-    tick *own = ROW(t->id_time, rec->id), *dunits = t->div_units[fpdiv];
+    tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk, *dunits = t->div_units[fpdiv];
     t->stores[v & rmask] = 0;
     t->st_addr[v & rmask] = rec->addr;
     for (int j = 0; j < Kp; j += TIMING_LW) {
@@ -505,35 +335,6 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         lv_st(Fv + j, fin);
     }
     return step_end(t, in);
-}
-
-/*
- * Serializing instructions, as gem5's O3 core treats them: a CSR access
- * (frflags and fsflags around a quiet FP comparison, rdcycle, ...), ecall,
- * ebreak and fence.i are non-speculative (they execute once every older
- * instruction has committed) and serialize after (the next instruction
- * waits at rename until they commit); a store-conditional only serializes
- * after.
- */
-#define SERIAL_AFTER 1
-#define SERIAL_NONSPEC 2
-/* by mnemonic: a table, one load a vertex (CSR pseudo-instructions such as frflags decode to csrrs) */
-static const uint8_t serial_ops[EDAN_OP_COUNT] = {
-    [EDAN_OP_CSRRW] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_CSRRS] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_CSRRC] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_CSRRWI] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_CSRRSI] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_CSRRCI] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_ECALL] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_EBREAK] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_FENCE_I] = SERIAL_AFTER | SERIAL_NONSPEC,
-    [EDAN_OP_SC_W] = SERIAL_AFTER,
-    [EDAN_OP_SC_D] = SERIAL_AFTER,
-};
-static inline int serializing(const edan_insn *in)
-{
-    return in->op < EDAN_OP_COUNT ? serial_ops[in->op] : 0;
 }
 
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
@@ -713,7 +514,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, v & t->rmask);
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
     t->st_addr[v & t->rmask] = rec->addr;
-    tick *own = ROW(t->id_time, rec->id), *own_stall = ROW(t->id_stall, rec->id);
+    tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk;
+    tick *own_stall = t->measuring ? ROW(t->id_stall, rec->id) : t->junk_stall;
+    tick *stall = t->measuring ? t->stall : t->junk_stall;
     tick *lqrow = ROW(t->lq, t->lq_at); /* the load queue holds a load's commit */
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv bj = lv_ld(b + j);
@@ -723,7 +526,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         const lv cm = slot_take(&t->commit, j, lv_max(bj, last), c.commit_width, c.cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
         if (from_ram) {
-            lv_st(t->stall + j, lv_ld(t->stall + j) + (cm - last));
+            lv_st(stall + j, lv_ld(stall + j) + (cm - last));
             lv_st(own_stall + j, lv_ld(own_stall + j) + (cm - last));
         }
         lv_st(t->last_commit + j, cm);
@@ -773,7 +576,20 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
 {
     for (size_t i = 0; i < n && !t->err.set;) {
         /* the tracker over a part of the batch (its short paths), then the model over that part */
-        const size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        if (t->smp.on) { /* sampled: no further than the phase's end; a skip only warms */
+            if (!t->smp.left)
+                edan_timing_sample_next(t);
+            want = want < t->smp.left ? want : (size_t)t->smp.left;
+            if (t->smp.phase == SMP_SKIP) {
+                for (size_t j = 0; j < want; j++)
+                    if (step_functional(t, &recs[i + j]))
+                        return;
+                t->smp.left -= want;
+                i += want;
+                continue;
+            }
+        }
         const size_t done =
             edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
         for (size_t j = 0; j < done; j++)
@@ -788,6 +604,10 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
             return;
         }
         i += done;
+        if (t->smp.on) {
+            t->smp.left -= done;
+            t->smp.detailed += done;
+        }
         for (int k = 0; k < t->K; k++)
             if (t->last_commit[k] > TICK_LIMIT || t->drain[k] > TICK_LIMIT)
                 edan_error_set(&t->err, "the predicted time at %g ns exceeds 2^58 cycles: not supported", t->lat_ns[k]);

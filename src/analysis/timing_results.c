@@ -35,9 +35,11 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
     t = edan_timing_group_of(t, &i);
     edan_timing_lane l;
     l.mem_latency_ns = t->lat_ns[i];
-    l.cycles = (double)t->last_commit[i] / TPC;
+    const timing_sampler *s = &t->smp;
+    /* sampled: the estimates (timing_sample.c), which are the model's own when every instruction was measured */
+    l.cycles = (s->on ? s->est[i] : (double)t->last_commit[i]) / TPC;
     l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
-    l.mem_stall_cycles = (double)t->stall[i] / TPC;
+    l.mem_stall_cycles = (s->on ? s->stall_est[i] * s->id_scale[i] : (double)t->stall[i]) / TPC;
     return l;
 }
 
@@ -62,13 +64,19 @@ uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
 double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
 {
     t = edan_timing_group_of(t, &k);
-    return id < t->id_cap ? (double)t->id_time[(size_t)id * (size_t)t->Kp + (size_t)k] / TPC : 0;
+    const size_t at = (size_t)id * (size_t)t->Kp + (size_t)k;
+    if (id >= t->id_cap)
+        return 0;
+    return (t->smp.on ? t->smp.id_est[at] * t->smp.id_scale[k] : (double)t->id_time[at]) / TPC;
 }
 
 double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
 {
     t = edan_timing_group_of(t, &k);
-    return id < t->id_cap ? (double)t->id_stall[(size_t)id * (size_t)t->Kp + (size_t)k] / TPC : 0;
+    const size_t at = (size_t)id * (size_t)t->Kp + (size_t)k;
+    if (id >= t->id_cap)
+        return 0;
+    return (t->smp.on ? t->smp.id_stall_est[at] * t->smp.id_scale[k] : (double)t->id_stall[at]) / TPC;
 }
 
 double edan_timing_slope_of(const edan_timing *t, const double *cycles)

@@ -86,6 +86,37 @@ static int check_latencies(const char *value, edan_error *err)
     return parse_latencies(value, l, &n, err);
 }
 
+/* "U,W,P[,R]" -> the sampling's unit, warm-up, period and periods per regime (timing.h); 0 or -1 with err set. */
+static int parse_sampling(const char *value, edan_timing_sampling *out, edan_error *err)
+{
+    uint64_t v[4] = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
+                     EDAN_TIMING_SAMPLE_REGIME};
+    char buf[256];
+    int n = 0;
+    bool ok = value && *value && strlen(value) < sizeof buf;
+    if (ok) {
+        strcpy(buf, value);
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ",", &save); ok && tok; tok = strtok_r(NULL, ",", &save))
+            ok = n < 4 && !edan_parse_u64(tok, &v[n++]);
+    }
+    *out = (edan_timing_sampling){v[0], v[1], v[2], v[3]};
+    edan_error why = {0};
+    if (!ok || n < 3 || edan_timing_sampling_check(out, &why)) {
+        edan_error_set(
+            err, "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME] in instructions (like 1000,2000,64000)%s%s",
+            value ? value : "", why.set ? ": " : "", why.set ? why.msg : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_sampling(const char *value, edan_error *err)
+{
+    edan_timing_sampling s;
+    return parse_sampling(value, &s, err);
+}
+
 static int check_machine(const char *value, edan_error *err)
 {
     edan_machine m;
@@ -156,6 +187,15 @@ static void *create(edan_session *s, edan_error *err)
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
         destroy(t);
         return NULL;
+    }
+    const char *spec = edan_options_last(o, "sample-timing");
+    if (spec || edan_options_each(o, "sampled", NULL, NULL) > 0) {
+        edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
+                                    EDAN_TIMING_SAMPLE_REGIME};
+        if ((spec && parse_sampling(spec, &smp, err)) || edan_timing_set_sampling(t->model, &smp, err)) {
+            destroy(t);
+            return NULL;
+        }
     }
     return t;
 }
@@ -366,22 +406,57 @@ static void rows_json(const timing_tool *t, FILE *f, const char *key, const attr
     fputc(']', f);
 }
 
+/* --sampled: how much was scheduled, and each estimate's 95 % confidence interval. */
+static void sampling_text(const edan_timing *m, FILE *f)
+{
+    edan_timing_sample_info si;
+    edan_timing_sample_info_get(m, &si);
+    if (!si.sampled)
+        return;
+    const uint64_t n = edan_timing_counts_get(m)->instructions;
+    fprintf(f,
+            "  sampled                   unit %" PRIu64 ", warm-up %" PRIu64 ", period up to %" PRIu64 " (from %" PRIu64
+            " measured)\n",
+            si.cfg.unit, si.cfg.warmup, si.cfg.period, si.cfg.regime ? si.cfg.unit : si.cfg.period);
+    fprintf(f, "                            %" PRIu64 " units, %.1f%% of instructions measured, %.1f%% scheduled%s\n",
+            si.units, n ? 100.0 * (double)si.measured / (double)n : 0.0,
+            n ? 100.0 * (double)si.detailed / (double)n : 0.0, si.covered ? ": every instruction, exact" : "");
+    if (!si.covered)
+        fputs("                            cycles, slope and the tables below are estimates; +-: 95% confidence\n", f);
+}
+
 static void report_text(const timing_tool *t, FILE *f)
 {
     const edan_timing *m = t->model;
     const edan_machine *mc = edan_timing_machine(m);
     const edan_timing_counts *c = edan_timing_counts_get(m);
+    edan_timing_sample_info si;
+    edan_timing_sample_info_get(m, &si);
+    const bool ci = si.sampled && !si.covered; /* the estimates' 95 % confidence half-widths beside them */
     fprintf(f, "\nprediction on machine %s (%s)\n", mc->name, t->path);
-    fprintf(f, "  %14s %16s %16s %12s\n", "mem latency ns", "cycles", "seconds", "mem stall");
+    fprintf(f, "  %14s %16s %16s %12s%s\n", "mem latency ns", "cycles", "seconds", "mem stall",
+            ci ? "       +- 95%" : "");
     for (int k = 0; k < edan_timing_lanes(m); k++) {
         edan_timing_lane l = edan_timing_lane_get(m, k);
-        fprintf(f, "  %14g %16.0f %16.6g %11.1f%%\n", l.mem_latency_ns, l.cycles, l.seconds,
+        fprintf(f, "  %14g %16.0f %16.6g %11.1f%%", l.mem_latency_ns, l.cycles, l.seconds,
                 l.cycles > 0 ? 100.0 * l.mem_stall_cycles / l.cycles : 0.0);
+        if (ci && isfinite(si.cycles_half[k]))
+            fprintf(f, " %12.0f (%.2f%%)", si.cycles_half[k],
+                    l.cycles > 0 ? 100.0 * si.cycles_half[k] / l.cycles : 0.0);
+        else if (ci)
+            fputs("   (too few units)", f);
+        fputc('\n', f);
     }
     if (edan_timing_lanes(m) > 1) {
-        fprintf(f, "  slope                     %.4g ns of run time per ns of memory latency\n", edan_timing_slope(m));
+        if (ci && isfinite(si.slope_half))
+            fprintf(f, "  slope                     %.4g +- %.2g ns of run time per ns of memory latency\n",
+                    edan_timing_slope(m), si.slope_half);
+        else
+            fprintf(f, "  slope                     %.4g ns of run time per ns of memory latency\n",
+                    edan_timing_slope(m));
         fprintf(f, "  slowdown                  %.4gx (highest latency against lowest)\n", edan_timing_slowdown(m));
     }
+    sampling_text(m, f);
     fprintf(f, "  instructions              %" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores)\n", c->instructions,
             c->loads, c->stores);
     fprintf(f, "  L1i misses                %" PRIu64 "\n", c->l1i_misses);
@@ -422,6 +497,48 @@ static void json_lanes(FILE *f, const char *key, const edan_timing *m, int what)
     edan_json_num_array(f, v, (size_t)edan_timing_lanes(m));
 }
 
+/* "sampling": null unsampled; else its parameters, what it scheduled and the 95 % half-widths (null: unknown). */
+static void sampling_json(const edan_timing *m, FILE *f)
+{
+    edan_timing_sample_info si;
+    edan_timing_sample_info_get(m, &si);
+    fputs(",\"sampling\":", f);
+    if (!si.sampled) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f,
+            "{\"unit\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"period\":%" PRIu64 ",\"regime\":%" PRIu64
+            ",\"units\":%" PRIu64 ",\"measured\":%" PRIu64 ",\"scheduled\":%" PRIu64
+            ",\"exact\":%s,\"confidence\":0.95",
+            si.cfg.unit, si.cfg.warmup, si.cfg.period, si.cfg.regime, si.units, si.measured, si.detailed,
+            si.covered ? "true" : "false");
+    double lo[MAXK], hi[MAXK];
+    bool finite = true;
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const double c = edan_timing_lane_get(m, k).cycles;
+        finite = finite && isfinite(si.cycles_half[k]);
+        lo[k] = c - si.cycles_half[k];
+        hi[k] = c + si.cycles_half[k];
+    }
+    fputs(",\"cycles_low\":", f);
+    if (finite)
+        edan_json_num_array(f, lo, (size_t)edan_timing_lanes(m));
+    else
+        fputs("null", f);
+    fputs(",\"cycles_high\":", f);
+    if (finite)
+        edan_json_num_array(f, hi, (size_t)edan_timing_lanes(m));
+    else
+        fputs("null", f);
+    fputs(",\"slope_half_width\":", f);
+    if (isfinite(si.slope_half))
+        edan_json_num(f, si.slope_half);
+    else
+        fputs("null", f);
+    fputc('}', f);
+}
+
 static void report_json(const timing_tool *t, FILE *f)
 {
     const edan_timing *m = t->model;
@@ -453,6 +570,7 @@ static void report_json(const timing_tool *t, FILE *f)
             "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
             ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
             c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
+    sampling_json(m, f);
     rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
     rows_json(t, f, "lines", t->lines, t->n_lines, true);
     fputc('}', f);
@@ -490,6 +608,16 @@ static const edan_tool_option options[] = {
      "  --mem-latency=LIST  memory latencies in ns to predict at, in one pass, with the\n"
      "                      slope and slowdown between them [the machine file's]\n",
      check_latencies},
+    {"sampled", false,
+     "  --sampled           sample the timing model's schedule (SMARTS): caches and predictor\n"
+     "                      see every instruction, the core is scheduled on periodic units;\n"
+     "                      cycles are estimated with a 95% confidence interval (docs/model.md)\n",
+     NULL},
+    {"sample-timing", true,
+     "  --sample-timing=U,W,P[,R]  --sampled with units of U instructions, W of warm-up\n"
+     "                      before each, a period of up to P, doubling from U after every R\n"
+     "                      periods [1000,2000,64000,200]; P = U schedules everything\n",
+     check_sampling},
     {NULL, false, NULL, NULL},
 };
 

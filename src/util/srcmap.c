@@ -29,12 +29,35 @@ typedef struct edan_srcmap_slot {
     uint8_t state;
 } edan_srcmap_slot;
 
+/*
+ * A function's code in a unit: one address range of a subprogram or an
+ * inlined subroutine, at its depth in the unit's DIE tree. A unit's scopes
+ * are read once, in one walk of its DIEs, the first time a pc in it is
+ * looked up: dwarf_getscopes() walks the unit from its root for every pc,
+ * which on a large C++ unit costs milliseconds a pc.
+ */
+typedef struct edan_srcmap_scope {
+    uint64_t lo, hi; /* [lo, hi) */
+    uint64_t max_hi; /* max hi over this and all earlier scopes of the unit (sorted by lo) */
+    unsigned depth;  /* a scope inside another is deeper: the deepest scope holding pc is the innermost */
+    bool named;      /* name below resolved (it may be NULL) */
+    const char *name;
+    Dwarf_Die die;
+} edan_srcmap_scope;
+
+typedef struct edan_srcmap_scopes {
+    edan_srcmap_scope *s; /* sorted by lo */
+    size_t n;
+    bool read;
+} edan_srcmap_scopes;
+
 struct edan_srcmap {
     int fd;
     Elf *elf;
     Dwarf *dw;
     edan_elf syms; /* fallback names for code without DWARF (the static C library) */
     Dwarf_Die *cus;
+    edan_srcmap_scopes *scopes; /* per unit, read on first use */
     size_t n_cus;
     edan_srcmap_range *ranges; /* sorted by lo */
     size_t n_ranges;
@@ -103,6 +126,8 @@ static bool edan_srcmap_index(edan_srcmap *m, const char *path, bool *has_lines,
         edan_error_set(err, "%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
         return false;
     }
+    if (m->n_cus && !(m->scopes = calloc(m->n_cus, sizeof *m->scopes)))
+        goto oom;
     if (m->n_ranges)
         qsort(m->ranges, m->n_ranges, sizeof *m->ranges, edan_srcmap_cmp_range);
     uint64_t max_hi = 0;
@@ -194,6 +219,9 @@ void edan_srcmap_close(edan_srcmap *m)
 {
     if (!m)
         return;
+    for (size_t i = 0; m->scopes && i < m->n_cus; i++)
+        free(m->scopes[i].s);
+    free(m->scopes);
     free(m->slots);
     free(m->ranges);
     free(m->cus);
@@ -207,8 +235,8 @@ void edan_srcmap_close(edan_srcmap *m)
     free(m);
 }
 
-/* The unit containing pc, or NULL. */
-static Dwarf_Die *edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
+/* The index of the unit containing pc, or SIZE_MAX. */
+static size_t edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
 {
     size_t lo = 0, hi = m->n_ranges;
     while (lo < hi) {
@@ -221,8 +249,8 @@ static Dwarf_Die *edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
     /* Ranges may overlap (e.g. a partial unit); scan back only while an earlier range can still reach pc. */
     for (size_t i = lo; i > 0 && m->ranges[i - 1].max_hi > pc; i--)
         if (pc < m->ranges[i - 1].hi)
-            return &m->cus[m->ranges[i - 1].cu];
-    return NULL;
+            return m->ranges[i - 1].cu;
+    return SIZE_MAX;
 }
 
 /*
@@ -240,27 +268,117 @@ static const char *edan_srcmap_demangled(const edan_srcmap *m, const char *linka
     return NULL;
 }
 
-/* Name of the innermost subprogram or inlined subroutine containing pc, or NULL. */
-static const char *edan_srcmap_dwarf_function(const edan_srcmap *m, Dwarf_Die *cudie, uint64_t pc)
+/* The name of a subprogram or inlined subroutine DIE whose code holds pc, or NULL. */
+static const char *edan_srcmap_die_name(const edan_srcmap *m, Dwarf_Die *die, uint64_t pc)
 {
-    Dwarf_Die *scopes = NULL;
-    int n = dwarf_getscopes(cudie, pc, &scopes);
+    /* Inlined and out-of-line instances keep their name in the abstract origin: integrate follows it. */
+    Dwarf_Attribute attr;
+    const char *linkage = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
     const char *name = NULL;
-    for (int i = 0; i < n && !name; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-            continue;
-        /* Inlined and out-of-line instances keep their name in the abstract origin: integrate follows it. */
-        Dwarf_Attribute attr;
-        const char *linkage = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
-        if (linkage) /* C++: the demangled signature, as the symbol table gives it to every report */
-            name = edan_srcmap_demangled(m, linkage, pc);
-        if (!name)
-            name = dwarf_formstring(dwarf_attr_integrate(&scopes[i], DW_AT_name, &attr));
-        if (!name)
-            name = linkage;
+    if (linkage) /* C++: the demangled signature, as the symbol table gives it to every report */
+        name = edan_srcmap_demangled(m, linkage, pc);
+    if (!name)
+        name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+    return name ? name : linkage;
+}
+
+/* DIE nesting deeper than this is not followed (a hostile file must not exhaust the stack). */
+#define EDAN_SRCMAP_MAX_DEPTH 200
+
+typedef struct scope_list {
+    edan_srcmap_scope *s;
+    size_t n, cap;
+    bool oom;
+} scope_list;
+
+/* The subprograms and inlined subroutines under die (at depth), with their address ranges. */
+static void edan_srcmap_walk(Dwarf_Die *die, unsigned depth, scope_list *out)
+{
+    Dwarf_Die child;
+    if (depth > EDAN_SRCMAP_MAX_DEPTH || out->oom || dwarf_child(die, &child) != 0)
+        return;
+    do {
+        const int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+            Dwarf_Addr base, lo, hi;
+            ptrdiff_t off = 0;
+            while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+                if (hi <= lo)
+                    continue;
+                if (!edan_srcmap_grow((void **)&out->s, &out->cap, out->n, sizeof *out->s)) {
+                    out->oom = true;
+                    return;
+                }
+                out->s[out->n++] = (edan_srcmap_scope){.lo = lo, .hi = hi, .depth = depth, .die = child};
+            }
+        }
+        if (dwarf_haschildren(&child) > 0)
+            edan_srcmap_walk(&child, depth + 1, out);
+    } while (!out->oom && dwarf_siblingof(&child, &child) == 0);
+}
+
+static int edan_srcmap_cmp_scope(const void *a, const void *b)
+{
+    const edan_srcmap_scope *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : x->depth < y->depth ? -1 : x->depth > y->depth;
+}
+
+/* Unit cu's scopes, read once. Out of memory leaves the unit without scopes (lookups fall back to symbols). */
+static edan_srcmap_scopes *edan_srcmap_unit_scopes(edan_srcmap *m, size_t cu)
+{
+    edan_srcmap_scopes *u = &m->scopes[cu];
+    if (u->read)
+        return u;
+    u->read = true;
+    scope_list l = {NULL, 0, 0, false};
+    edan_srcmap_walk(&m->cus[cu], 1, &l);
+    if (l.oom) {
+        free(l.s);
+        return u;
     }
-    free(scopes);
+    if (l.n)
+        qsort(l.s, l.n, sizeof *l.s, edan_srcmap_cmp_scope);
+    uint64_t max_hi = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        max_hi = l.s[i].hi > max_hi ? l.s[i].hi : max_hi;
+        l.s[i].max_hi = max_hi;
+    }
+    u->s = l.s;
+    u->n = l.n;
+    return u;
+}
+
+/*
+ * Name of the innermost subprogram or inlined subroutine containing pc that
+ * has a name, or NULL (what dwarf_getscopes() would give, from the unit's
+ * scopes read once). A scope's name is resolved once, at its first pc.
+ */
+static const char *edan_srcmap_dwarf_function(edan_srcmap *m, size_t cu, uint64_t pc)
+{
+    edan_srcmap_scopes *u = edan_srcmap_unit_scopes(m, cu);
+    size_t lo = 0, hi = u->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u->s[mid].lo <= pc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const char *name = NULL;
+    unsigned best = 0;
+    for (size_t i = lo; i > 0 && u->s[i - 1].max_hi > pc; i--) {
+        edan_srcmap_scope *s = &u->s[i - 1];
+        if (pc >= s->hi || s->depth <= best)
+            continue;
+        if (!s->named) {
+            s->name = edan_srcmap_die_name(m, &s->die, pc);
+            s->named = true;
+        }
+        if (s->name) {
+            name = s->name;
+            best = s->depth;
+        }
+    }
     return name;
 }
 
@@ -269,16 +387,16 @@ static void edan_srcmap_resolve(edan_srcmap *m, uint64_t pc, edan_srcmap_slot *s
     s->function = NULL;
     s->file = NULL;
     s->line = 0;
-    Dwarf_Die *cudie = edan_srcmap_cu_at(m, pc);
-    if (cudie) {
-        Dwarf_Line *l = dwarf_getsrc_die(cudie, pc);
+    const size_t cu = edan_srcmap_cu_at(m, pc);
+    if (cu != SIZE_MAX) {
+        Dwarf_Line *l = dwarf_getsrc_die(&m->cus[cu], pc);
         if (l) {
             int lineno = 0;
             s->file = dwarf_linesrc(l, NULL, NULL);
             if (dwarf_lineno(l, &lineno) == 0 && lineno > 0)
                 s->line = (unsigned)lineno;
         }
-        s->function = edan_srcmap_dwarf_function(m, cudie, pc);
+        s->function = edan_srcmap_dwarf_function(m, cu, pc);
     }
     if (!s->function) {
         const edan_elf_func *f = edan_elf_func_at(&m->syms, pc);

@@ -1,0 +1,328 @@
+/*
+ * The timing model's sampled schedule (analysis/timing.h, --sampled):
+ *  - the estimator (edan_timing_estimate()) against a naive reference on
+ *    random units: strata, the joining of one-unit strata, the
+ *    finite-population correction, Student's t;
+ *  - its 95 % interval covers the true total in about 95 % of random
+ *    samples of random populations, sampled as the model does (a unit at a
+ *    random place in each period);
+ *  - on random streams (timing_random.h): a unit covering every period
+ *    (period = unit) gives every result of the unsampled model, on 1 to 4
+ *    lane groups; sampled in earnest, the counts (caches, predictor) stay
+ *    exact, a pass with many latencies equals passes with one, the
+ *    attribution adds up to the estimate, and the units, measured and
+ *    scheduled instructions follow the parameters.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/timing.h"
+#include "check.h"
+#include "timing_check.h"
+#include "timing_random.h"
+
+/* ===================================================================== */
+/* The estimator                                                          */
+/* ===================================================================== */
+
+#define MAXU 400
+
+/* Student's t at 97.5 %: the textbook table, and the normal quantile with its first correction beyond. */
+static double t_quantile(double df)
+{
+    static const double t[] = {12.706, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                               2.201,  2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+                               2.074,  2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    return df <= 30 ? t[(int)df] : 1.96 + 2.5 / df;
+}
+
+/*
+ * The reference: the units as lists of strata, a one-unit stratum moved
+ * into the list before it; per list the ratio estimate N * R (N the
+ * instructions stood for, R = sum y / sum x, the units' rate: y / x each)
+ * and the textbook variance of a total from a simple random sample,
+ * N^2 (1 - f) s^2 / m with s^2 of w (r - rbar) scaled by m / N (equal
+ * weights: the sample variance of the unit totals), summed.
+ */
+static double reference(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *st, const double *y,
+                        double *half)
+{
+    size_t first[MAXU], count[MAXU], lists = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && st[i] == st[i - 1]) {
+            count[lists - 1]++;
+            continue;
+        }
+        const bool single = i + 1 >= n || st[i + 1] != st[i];
+        if (single && lists) { /* a stratum of one unit: into the list before */
+            count[lists - 1]++;
+            continue;
+        }
+        first[lists] = i;
+        count[lists++] = 1;
+    }
+    double total = 0, var = 0, df = 0;
+    bool unknown = false;
+    for (size_t l = 0; l < lists; l++) {
+        double N = 0, X = 0, est = 0;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            N += (double)w[i];
+            X += (double)x[i];
+            est += (double)w[i] * y[i] / (double)x[i];
+        }
+        total += est;
+        if (X >= N)
+            continue;
+        const double m = (double)count[l], rbar = est / N;
+        if (count[l] < 2) {
+            unknown = true;
+            continue;
+        }
+        /* the units' contributions w r, around what their weights give at the list's rate */
+        double s2 = 0;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            const double d = (double)w[i] * (y[i] / (double)x[i] - rbar);
+            s2 += d * d;
+        }
+        s2 /= m - 1;
+        var += m * m * (1 - X / N) * s2 / m;
+        df += m - 1;
+    }
+    *half = unknown ? INFINITY : var > 0 ? t_quantile(df) * sqrt(var) : 0;
+    return total;
+}
+
+static bool close_to(double a, double b)
+{
+    return a == b || fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+static void test_estimator(void)
+{
+    static uint64_t x[MAXU], w[MAXU];
+    static uint32_t st[MAXU];
+    static double y[MAXU * 3];
+    int bad = 0, finite = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        rt_seed(7000 + (uint64_t)trial);
+        const size_t n = 1 + rt_below(MAXU - 1);
+        uint32_t s = (uint32_t)rt_below(3);
+        const bool whole = trial % 10 == 0; /* every unit stands for itself */
+        for (size_t i = 0; i < n; i++) {
+            if (rt_below(trial % 3 == 0 ? 2 : 30) == 0)
+                s++;
+            x[i] = 1 + rt_below(2000);
+            w[i] = whole ? x[i] : x[i] + rt_below(trial % 4 == 0 ? 2 : 20000);
+            st[i] = s;
+            for (int k = 0; k < 3; k++) /* a stride of 3: the second of three values; whole ticks, as the model's */
+                y[i * 3 + k] = (double)(x[i] * (1 + rt_below(64)) + rt_below(1000)) + (k == 1 ? 0 : 1e9);
+        }
+        double ys[MAXU];
+        for (size_t i = 0; i < n; i++)
+            ys[i] = y[i * 3 + 1];
+        double half, ref_half;
+        const double est = edan_timing_estimate(n, x, w, st, y + 1, 3, &half);
+        const double ref = reference(n, x, w, st, ys, &ref_half);
+        finite += isfinite(half) && half > 0;
+        if (!close_to(est, ref) || !(close_to(half, ref_half) || (isinf(half) && isinf(ref_half)))) {
+            if (bad++ < 4)
+                fprintf(stderr, "trial %d (%zu units): estimate %.17g +- %.17g, reference %.17g +- %.17g\n", trial, n,
+                        est, half, ref, ref_half);
+        }
+        if (whole) { /* every unit stands for itself: the sum of the values, exactly, and no interval */
+            double sum = 0;
+            for (size_t i = 0; i < n; i++)
+                sum += ys[i];
+            CHECK(est == sum && half == 0, "trial %d: whole units give %.17g +- %g, the sum is %.17g", trial, est, half,
+                  sum);
+        }
+    }
+    CHECK(bad == 0, "%d of 2000 estimates differ from the reference", bad);
+    CHECK(finite > 1000, "only %d trials had an interval", finite);
+}
+
+/*
+ * Populations of S strata of blocks of U instructions, each block's cycles
+ * random (a stratum's own mean and spread, values from a sum of uniforms);
+ * per period of k blocks one block measured at a random place, as the
+ * model does; the 95 % interval must cover the true total in 92 to 98 %
+ * of 2000 samples.
+ */
+static void test_coverage(void)
+{
+    enum { TRIALS = 2000, U = 100, MAXB = 6000 };
+    static double pop[MAXB];
+    static uint64_t x[MAXB], w[MAXB];
+    static uint32_t st[MAXB];
+    static double y[MAXB];
+    int covered = 0, with_interval = 0;
+    for (int trial = 0; trial < TRIALS; trial++) {
+        rt_seed(99000 + (uint64_t)trial);
+        const int strata = 1 + (int)rt_below(3);
+        size_t nb = 0, n = 0;
+        double truth = 0;
+        for (int h = 0; h < strata; h++) {
+            const uint64_t k = 2 + rt_below(20), periods = 30 + rt_below(60);
+            const double mean = 50 + (double)rt_below(500), spread = 10 + (double)rt_below(200);
+            for (uint64_t p = 0; p < periods && nb + k <= MAXB; p++) {
+                for (uint64_t b = 0; b < k; b++) {
+                    double u = 0;
+                    for (int j = 0; j < 4; j++)
+                        u += (double)rt_below(1000) / 1000.0;
+                    pop[nb + b] = mean * U + spread * U * (u - 2);
+                    truth += pop[nb + b];
+                }
+                const uint64_t at = rt_below(k);
+                x[n] = U;
+                w[n] = k * U;
+                st[n] = (uint32_t)h;
+                y[n++] = pop[nb + at];
+                nb += k;
+            }
+        }
+        double half;
+        const double est = edan_timing_estimate(n, x, w, st, y, 1, &half);
+        with_interval += isfinite(half) && half > 0;
+        covered += fabs(est - truth) <= half;
+    }
+    CHECK(with_interval == TRIALS, "%d of %d samples have an interval", with_interval, TRIALS);
+    CHECK(covered >= TRIALS * 92 / 100 && covered <= TRIALS * 98 / 100,
+          "the 95%% interval covers the total in %d of %d samples", covered, TRIALS);
+}
+
+/* ===================================================================== */
+/* The model                                                              */
+/* ===================================================================== */
+
+#define LONG_RECS 60000
+
+static void test_whole_periods(void)
+{
+    static edan_exec recs[NRECS];
+    static edan_insn table[NIDS];
+    static result sampled[EDAN_TIMING_MAX_LATENCIES], exact[EDAN_TIMING_MAX_LATENCIES];
+    int bad = 0, lanes = 0;
+    for (int trial = 0; trial < 40; trial++) {
+        rt_seed(5150 + (uint64_t)trial);
+        const size_t n = 1 + rt_below(NRECS);
+        edan_machine m = small_machine();
+        random_stream(table, recs, n);
+        const int nl = 1 + (int)rt_below(12);
+        double lat[EDAN_TIMING_MAX_LATENCIES];
+        for (int k = 0; k < nl; k++)
+            lat[k] = (double)rt_below(600);
+        /* period = unit; or periods shorter than 2 (unit + warm-up), doubling: measured whole either way */
+        const uint64_t u = 1 + rt_below(300);
+        edan_timing_sampling smp = {u, rt_below(500), u, rt_below(4)};
+        if (trial % 2)
+            smp = (edan_timing_sampling){u, u + rt_below(100), 2 * u, 1 + rt_below(5)};
+        const size_t batch = 1 + rt_below(700);
+        if (run(&m, recs, n, lat, nl, batch, 1, exact) ||
+            run_sampled(&m, recs, n, lat, nl, 1 + rt_below(700), 1 + trial % 4, &smp, sampled))
+            return;
+        for (int k = 0; k < nl; k++, lanes++)
+            if (!same(&sampled[k], &exact[k]) && bad++ < 4)
+                fprintf(stderr, "trial %d lane %d: sampled whole %g cycles (stall %g), unsampled %g (stall %g)\n",
+                        trial, k, sampled[k].cycles, sampled[k].stall, exact[k].cycles, exact[k].stall);
+    }
+    CHECK(bad == 0, "%d of %d lanes sampled whole differ from the unsampled model", bad, lanes);
+}
+
+/* Random records: the stream of random_stream() repeated with fresh addresses, LONG_RECS long. */
+static void long_stream(edan_insn *table, edan_exec *recs)
+{
+    random_stream(table, recs, NRECS);
+    for (size_t i = NRECS; i < LONG_RECS; i++) {
+        recs[i] = recs[i % NRECS];
+        if (recs[i].addr)
+            recs[i].addr += 8 * rt_below(256);
+    }
+}
+
+static void test_sampled_stream(void)
+{
+    static edan_exec recs[LONG_RECS];
+    static edan_insn table[NIDS];
+    static result many[EDAN_TIMING_MAX_LATENCIES], one, exact;
+    int bad = 0, lanes = 0, skipped = 0;
+    for (int trial = 0; trial < 24; trial++) {
+        rt_seed(8080 + (uint64_t)trial);
+        edan_machine m = small_machine();
+        long_stream(table, recs);
+        const size_t n = LONG_RECS / 2 + rt_below(LONG_RECS / 2);
+        const int nl = 1 + (int)rt_below(8);
+        double lat[EDAN_TIMING_MAX_LATENCIES];
+        for (int k = 0; k < nl; k++)
+            lat[k] = (double)rt_below(600);
+        const uint64_t u = 20 + rt_below(200), w = rt_below(400);
+        const edan_timing_sampling smp = {u, w, 2 * (u + w) + rt_below(4000), rt_below(6)};
+        edan_timing *t = timing_run_sampled(&m, recs, n, lat, nl, 1 + rt_below(700), 1 + trial % 3, &smp);
+        if (!t)
+            return;
+        edan_timing_sample_info si;
+        edan_timing_sample_info_get(t, &si);
+        const edan_timing_counts c = *edan_timing_counts_get(t);
+        /* units: each at most a unit long but the first periods' (measured whole while shorter than u + w) */
+        CHECK(si.sampled && si.units > 0 && si.measured <= si.detailed && si.detailed <= n &&
+                  si.detailed - si.measured <= (si.units + 1) * w && si.measured >= (smp.regime ? smp.regime : 1) * u,
+              "trial %d: %" PRIu64 " units, %" PRIu64 " measured, %" PRIu64 " scheduled of %zu (unit %" PRIu64
+              ", warm-up %" PRIu64 ")",
+              trial, si.units, si.measured, si.detailed, n, u, w);
+        skipped += si.detailed < n;
+        for (int k = 0; k < nl; k++) {
+            double sum = 0;
+            for (uint32_t id = 0; id < NIDS; id++)
+                sum += edan_timing_id_cycles(t, id, k);
+            const edan_timing_lane l = edan_timing_lane_get(t, k);
+            CHECK(close_to(sum, l.cycles) && l.cycles > 0 && isfinite(si.cycles_half[k]),
+                  "trial %d lane %d: attribution %.17g, estimate %.17g +- %g", trial, k, sum, l.cycles,
+                  si.cycles_half[k]);
+        }
+        edan_timing_free(t);
+        if (run_sampled(&m, recs, n, lat, nl, 1 + rt_below(700), 1, &smp, many) ||
+            run(&m, recs, n, lat, 1, 1 + rt_below(700), 1, &exact))
+            return;
+        /* the caches and the predictor see every record: the counts are the unsampled model's */
+        CHECK(memcmp(&c, &exact.counts, sizeof c) == 0 && memcmp(&many[0].counts, &c, sizeof c) == 0,
+              "trial %d: sampled counts differ from the unsampled model's", trial);
+        /* the lanes stay independent: one pass with many latencies, sampled, equals a pass per latency */
+        for (int k = 0; k < nl; k++, lanes++) {
+            if (run_sampled(&m, recs, n, &lat[k], 1, 1 + rt_below(700), 1, &smp, &one))
+                return;
+            if (!same(&many[k], &one) && bad++ < 4)
+                fprintf(stderr, "trial %d lane %d: sampled %g cycles in one pass, %g alone\n", trial, k, many[k].cycles,
+                        one.cycles);
+        }
+    }
+    CHECK(bad == 0, "%d of %d sampled lanes differ from the same latency alone", bad, lanes);
+    CHECK(skipped > 12, "only %d of 24 trials skipped records", skipped);
+}
+
+static void test_bad_parameters(void)
+{
+    edan_machine m = small_machine();
+    const double lat = 100;
+    edan_error err = {0};
+    edan_timing *t = edan_timing_new(&m, &lat, 1, &err);
+    CHECK(t != NULL, "timing_new: %s", err.msg);
+    if (!t)
+        return;
+    const edan_timing_sampling bad[] = {{0, 0, 10, 0}, {100, 0, 99, 0}, {1, 0, (1ull << 40) + 1, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        memset(&err, 0, sizeof err);
+        CHECK(edan_timing_set_sampling(t, &bad[i], &err) == -1 && strstr(err.msg, "sampling"),
+              "parameters %zu refused: %s", i, err.msg);
+    }
+    edan_timing_free(t);
+}
+
+int main(void)
+{
+    test_estimator();
+    test_coverage();
+    test_whole_periods();
+    test_sampled_stream();
+    test_bad_parameters();
+    return check_summary();
+}
