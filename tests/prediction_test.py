@@ -2,14 +2,17 @@
 """The timing model's tool on real runs (the examples under the real qemu-riscv64 and plugin), and the
 machine files: every shipped one parses; a bad one is refused with the file and line, exit 2.
 
-usage: prediction_test.py BUILD_DIR CATEGORY   (categories: machine_files, prediction)
+usage: prediction_test.py BUILD_DIR CATEGORY
+  (categories: machine_files, prediction, option_needs, machine_names)
 """
 import glob
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 
-from realrun_lib import EX, check, edan, online, run_category, validate_schema
+from realrun_lib import BUILD, EX, check, edan, online, run_category, validate_schema
 
 MACHINES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines")
 GEM5 = os.path.join(MACHINES, "gem5-validation.ini")
@@ -144,6 +147,72 @@ def test_prediction():
     # the text report
     p = edan("run", "--filter=kernel", "--machine=" + GEM5, lats, os.path.join(EX, "pointer_chase"), "100")
     check("prediction on machine gem5-validation" in p.stdout and "slope" in p.stdout, "the text report")
+
+
+def test_option_needs():
+    """An option that needs another: one line on stderr, exit 2, and QEMU never started."""
+    with tempfile.TemporaryDirectory() as d:
+        marker = os.path.join(d, "qemu-ran")
+        fake = os.path.join(d, "fake-qemu")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\ntouch {marker}\nexit 0\n")
+        os.chmod(fake, 0o755)
+        chase = os.path.join(EX, "pointer_chase")
+        for opts, needle in ((["--mem-latency=50,100"], "--mem-latency needs --machine"),
+                             (["--projection"], "--projection needs --machine"),
+                             (["--projection", "--mem-latency=80", "--json"], "needs --machine")):
+            for cmd in (["run", "--qemu=" + fake, *opts, "--filter=kernel", chase, "5"],
+                        ["rank", "--qemu=" + fake, *opts, chase + ":kernel"],
+                        ["analyze", *opts, os.path.join(d, "no-such-trace.edt")]):
+                p = edan(*cmd, expect=None)
+                err = p.stderr
+                check(p.returncode == 2 and needle in err and err.count("\n") == 1 and p.stdout == "",
+                      f"{cmd[0]} {opts}: exit {p.returncode}, one line naming both: {err!r}")
+                check(not os.path.exists(marker), f"{cmd[0]} {opts}: QEMU was not started")
+        # with its machine the same options pass the check and run
+        gem5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines", "gem5-validation.ini")
+        r = online("pointer_chase", 20, "--machine=" + gem5, "--mem-latency=50,100")
+        check(r["prediction"]["mem_latency_ns"] == [50, 100], "--mem-latency with --machine")
+
+
+def test_machine_names():
+    """--machine=NAME finds a shipped machine from any directory, from the build and from an install."""
+    chase = os.path.join(EX, "pointer_chase")
+    p = edan("run", "--json", "--filter=kernel", "--machine=gem5-validation", chase, "20", cwd="/")
+    r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
+    check(r.get("prediction", {}).get("machine", {}).get("name") == "gem5-validation",
+          f"--machine=gem5-validation from /: exit {p.returncode} {p.stderr}")
+    p = edan("run", "--machine=no-such-machine", "--filter=kernel", chase, "5", expect=None, cwd="/")
+    check(p.returncode == 2 and "no-such-machine" in p.stderr and "edan machines" in p.stderr and
+          p.stderr.count("\n") == 1, f"an unknown name: {p.stderr!r}")
+    p = edan("run", "--machine=gem5-validation.ini", "--filter=kernel", chase, "5", expect=None, cwd="/")
+    check(p.returncode == 2 and "gem5-validation.ini" in p.stderr, f"NAME.ini is a path: {p.stderr!r}")
+    p = edan("machines", cwd="/")
+    shipped = sorted(os.path.basename(f)[:-4] for f in glob.glob(os.path.join(MACHINES, "*.ini")))
+    names = [ln.split()[0] for ln in p.stdout.splitlines() if ln and not ln[0].isspace()]
+    check(p.returncode == 0 and names == shipped, f"edan machines lists {names}, shipped {shipped}")
+    check("RiscvO3CPU" in p.stdout, "edan machines describes each machine")
+    # an install (cmake's, as make install runs it) into a staging directory
+    cmake = shutil.which("cmake")
+    if not cmake:
+        check(False, "cmake is needed for the install test")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, DESTDIR=d)
+        env.pop("EDAN_PLUGIN", None)
+        q = subprocess.run([cmake, "--install", BUILD, "--prefix", "/usr"], env=env, capture_output=True, text=True)
+        check(q.returncode == 0, f"cmake --install: {q.stderr}")
+        installed = os.path.join(d, "usr", "bin", "edan")
+        check(os.path.isfile(os.path.join(d, "usr", "lib", "edan", "libedan_plugin.so")), "the plugin is installed")
+        p = subprocess.run([installed, "machines"], capture_output=True, text=True, cwd="/", env=env)
+        first = [ln.split() for ln in p.stdout.splitlines() if ln.startswith("gem5-validation")]
+        check(p.returncode == 0 and first and first[0][1].startswith(os.path.realpath(d)),
+              f"the installed edan lists its installed machines: {p.stdout!r}")
+        p = subprocess.run([installed, "run", "--json", "--filter=kernel", "--machine=gem5-validation", chase, "20"],
+                           capture_output=True, text=True, cwd="/", env=env)
+        ok = p.returncode == 0 and json.loads(p.stdout.strip().splitlines()[-1])["prediction"]["machine"]["file"]
+        check(ok and ok.startswith(os.path.realpath(d)) or (ok and ok.startswith(d)),
+              f"the installed edan runs with its plugin and machine: exit {p.returncode} {p.stderr} {ok}")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

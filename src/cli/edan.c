@@ -80,6 +80,7 @@ static void usage_main(FILE *f)
           "  rank     rank several programs or traces by lambda and Lambda (section 4 of the paper)\n"
           "  annotate source files with per-line counts in the margin (like cg_annotate)\n"
           "  locality footprints and load classes; MemGaze's footprint table from MemGaze's traces\n"
+          "  machines the machine descriptions --machine=NAME finds by name\n"
           "\n"
           "'edan <command> --help' explains a command and all its options.\n",
           f);
@@ -286,6 +287,8 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 cli_die(2, "%s: --%s needs a value", sub, key);
             value = argv[++i];
         }
+        if (!strcmp(key, "machine"))
+            value = cli_machine_path(value); /* a shipped machine by name */
         edan_error err = {0};
         if (edan_session_option_set(&c->o, key, value, &err))
             cli_die(2, "%s: %s", sub, err.msg);
@@ -358,6 +361,8 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
     edan_error err = {0};
     if (!c->help && edan_sampled_tool_check(&c->o, sub, &err))
         cli_die(2, "%s", err.msg);
+    if (!c->help && edan_session_options_check(&c->o, &err))
+        cli_die(2, "%s: %s", sub, err.msg);
     return !c->help;
 }
 
@@ -712,7 +717,9 @@ int main(int argc, char **argv)
             char *as_help[] = {argv[0], argv[2], "--help", NULL};
             if (strcmp(argv[2], "help") && strncmp(argv[2], "-", 1))
                 return main(3, as_help);
-            cli_die(2, "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality)",
+            cli_die(2,
+                    "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, "
+                    "machines)",
                     argv[2]);
         }
         usage_main(argc < 2 ? stderr : stdout);
@@ -738,8 +745,11 @@ int main(int argc, char **argv)
         return cli_cmd_rank(argc, argv);
     if (!strcmp(argv[1], "locality"))
         return cli_cmd_locality(argc, argv);
+    if (!strcmp(argv[1], "machines"))
+        return cli_cmd_machines(argc, argv);
     cli_die(2,
-            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality; see 'edan "
+            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, machines; "
+            "see 'edan "
             "--help')",
             argv[1]);
 }

@@ -78,6 +78,26 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
     return edan_options_add_raw(o, key, value, err);
 }
 
+/* Each option that means nothing without another: --machine names the machine the model and the projection use. */
+static const struct {
+    const char *option, *needs, *why;
+} option_needs[] = {
+    {"mem-latency", "machine", "the latencies are those of a machine's memory (e.g. --machine=gem5-validation)"},
+    {"projection", "machine", "the machine to project onto (e.g. --machine=gem5-validation)"},
+};
+
+int edan_session_options_check(const edan_options *o, edan_error *err)
+{
+    for (size_t i = 0; i < sizeof option_needs / sizeof option_needs[0]; i++)
+        if (edan_options_each(o, option_needs[i].option, NULL, NULL) > 0 &&
+            edan_options_each(o, option_needs[i].needs, NULL, NULL) == 0) {
+            edan_error_set(err, "--%s needs --%s: %s", option_needs[i].option, option_needs[i].needs,
+                           option_needs[i].why);
+            return -1;
+        }
+    return 0;
+}
+
 void edan_session_options_help(FILE *f)
 {
     edan_options_help(f);

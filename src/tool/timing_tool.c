@@ -458,9 +458,11 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
 
 static const edan_tool_option options[] = {
     {"machine", true,
-     "  --machine=FILE      predict the region's run time on the machine FILE describes\n"
-     "                      (machines/*.ini, docs/machines.md): an out-of-order core, its\n"
-     "                      caches and memory, scheduled by the timing model (docs/model.md)\n",
+     "  --machine=NAME|FILE predict the region's run time on the machine FILE describes\n"
+     "                      (docs/machines.md), or a shipped one by NAME (edan machines):\n"
+     "                      an out-of-order core, its caches and memory, scheduled by the\n"
+     "                      timing model (docs/model.md); the eDAG's caches become the\n"
+     "                      machine's data caches unless --cache is given\n",
      check_machine},
     {"mem-latency", true,
      "  --mem-latency=LIST  memory latencies in ns to predict at, in one pass, with the\n"
