@@ -142,6 +142,22 @@ def test_prediction():
     labels = [c["cache"] for c in r["configurations"]]
     check(labels[0] == "64K,line=64,ways=2,write=back,alloc=yes+256K,line=64,ways=8,write=back,alloc=yes" and
           labels[1].startswith("32K"), f"--cache=machine: {labels}")
+    # --machine alone: one cache assumption, the machine's, in every section; the header names each
+    machine_caches = "64K,line=64,ways=2,write=back,alloc=yes+256K,line=64,ways=8,write=back,alloc=yes"
+    r = online("spmv", 300, "--machine=" + GEM5)
+    validate_schema(r, "spmv with --machine alone")
+    check([c["cache"] for c in r["configurations"]] == [machine_caches], f"--machine alone: {r['configurations']}")
+    check(r["caches"] == {"machine": "gem5-validation", "edag": {"from": "machine", "caches": [machine_caches]},
+                          "prediction": {"from": "machine", "caches": [machine_caches]}}, f"header: {r['caches']}")
+    r2 = online("spmv", 300, "--machine=" + GEM5, "--cache=machine")
+    check(r2["configurations"] == r["configurations"], "--machine alone is --cache=machine")
+    r = online("spmv", 300, "--machine=" + GEM5, "--cache=none")
+    check([c["cache"] for c in r["configurations"]] == ["none"] and
+          r["caches"]["edag"] == {"from": "cache", "caches": ["none"]}, f"--cache says otherwise: {r['caches']}")
+    check("caches" not in online("spmv", 30), "no machine, no caches member")
+    p = edan("run", "--filter=kernel", "--machine=" + GEM5, os.path.join(EX, "spmv"), "30")
+    check("caches      eDAG: " + machine_caches + " (the machine's data caches" in p.stdout and
+          "prediction: " + machine_caches + " (machine gem5-validation's" in p.stdout, f"text header: {p.stdout}")
     p = edan("run", "--filter=kernel", "--cache=machine", os.path.join(EX, "spmv"), "30", expect=None)
     check(p.returncode == 2 and "--cache=machine needs --machine" in p.stderr, f"--cache=machine alone: {p.stderr}")
     # the text report

@@ -343,9 +343,11 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
         return -1;
     }
     cfg->n_lanes = 0;
+    /* --machine without --cache: one cache assumption in the report, the machine's (docs/model.md) */
+    const bool machine_default = !o->cache_given && edan_options_last(o, "machine");
     for (int c = 0; c < o->n_cache; c++) {
         edan_cache_config cache = o->cache[c];
-        if (o->cache_of_machine[c]) {
+        if (o->cache_of_machine[c] || machine_default) {
             /* the one description of the machine: its data caches (l1d, l2 and l3) */
             const char *path = edan_options_last(o, "machine");
             edan_machine m;

@@ -247,6 +247,9 @@ int edan_session_report(edan_session *s, FILE *f, edan_error *err)
         edan_report_json_begin(f, &s->o, &s->src);
     else if (fmt == EDAN_FORMAT_TEXT)
         edan_report_text_header(f, &s->o, &s->src);
+    if (fmt != EDAN_FORMAT_TABLE)
+        edan_report_caches(f, &s->o, fmt == EDAN_FORMAT_JSON, edan_session_tool(s, "edag") != NULL,
+                           edan_session_tool(s, "prediction") != NULL, edan_session_tool(s, "projection") != NULL);
     for (int i = 0; i < s->n; i++)
         if (s->run[i].def->report)
             s->run[i].def->report(s->run[i].tool, s, fmt, f);
