@@ -129,6 +129,25 @@ def test_prediction():
           f"spmv's lines: {p['lines'][:3]}")
     slopes = [ln["slope_ns_per_ns"] for ln in p["lines"]]
     check(slopes == sorted(slopes, reverse=True), "lines by slope")
+    # code without line information (libc): a row per function, named after it, never one merged row
+    p = edan("run", "--json", "--machine=" + GEM5, os.path.join(EX, "spmv"), "30")
+    w = json.loads(p.stdout.strip().splitlines()[-1])["prediction"]
+    funcs = {f["name"]: f for f in w["functions"]}
+    bare = [ln for ln in w["lines"] if not ln["file"]]
+    check(len(bare) >= 3 and len({ln["function"] for ln in bare}) == len(bare),
+          f"lines without line information, one per function: {[ln['function'] for ln in bare]}")
+    check(all(ln["function"] in funcs and ln["instructions"] <= funcs[ln["function"]]["instructions"] and
+              ln["line"] == 0 for ln in bare), "each such row is within its function's")
+    libc = [ln for ln in bare if ln["function"] in ("__printf_fp_l", "__vfprintf_internal", "_int_malloc")]
+    check(libc and all(ln["instructions"] == funcs[ln["function"]]["instructions"] for ln in libc),
+          f"a libc function without lines is all in its row: {libc}")
+    cyc = [ln["cycles"][0] for ln in w["lines"]]
+    check(cyc == sorted(cyc, reverse=True), f"one latency: the lines by time {cyc}")
+    p = edan("run", "--machine=" + GEM5, os.path.join(EX, "spmv"), "30")
+    table = p.stdout[p.stdout.index("source line (by time)"):]
+    check("?? (" in table and "?:0" not in table, f"text rows of code without lines: {table}")
+    check(p.stdout.count("cycles@") == 2 and "slope" not in p.stdout[p.stdout.index("function (by time)"):],
+          "one latency: one cycles column in each table, no slope")
     # the plot: predicted time against latency, the eDAG's bound beside it
     with tempfile.TemporaryDirectory() as d:
         edan("run", "--filter=kernel", "--machine=" + GEM5, lats, "--plot-dir=" + d, os.path.join(EX, "spmv"), "300")
