@@ -3,7 +3,7 @@
 machine files: every shipped one parses; a bad one is refused with the file and line, exit 2.
 
 usage: prediction_test.py BUILD_DIR CATEGORY
-  (categories: machine_files, prediction, option_needs, machine_names)
+  (categories: machine_files, prediction, option_needs, machine_names, rank_model)
 """
 import glob
 import json
@@ -248,6 +248,50 @@ def test_machine_names():
         ok = p.returncode == 0 and json.loads(p.stdout.strip().splitlines()[-1])["prediction"]["machine"]["file"]
         check(ok and ok.startswith(os.path.realpath(d)) or (ok and ok.startswith(d)),
               f"the installed edan runs with its plugin and machine: exit {p.returncode} {p.stderr} {ok}")
+
+
+def test_rank_model():
+    """edan rank --machine: ranked by the model's slope and slowdown, as edan run predicts each; --json parses."""
+    progs = [("pointer_chase", "kernel"), ("spmv", "kernel"), ("stream", "kernel")]
+    items = [os.path.join(EX, p) + ":" + fn for p, fn in progs]
+    lats = "--mem-latency=50,300"
+    p = edan("rank", "--json", "--machine=gem5-validation", lats, *items)
+    try:
+        r = json.loads(p.stdout)
+    except ValueError:
+        r = None
+    check(p.returncode == 0 and r is not None, f"rank --json is JSON on stdout alone: {p.stdout!r} {p.stderr}")
+    if not r:
+        return
+    check("checksum" in p.stderr, "the programs' own output went to stderr")
+    check(r["mem_latency_ns"] == [50, 300] and r["cache"].startswith("64K,line=64") and
+          r["machine"].endswith("gem5-validation.ini"), f"the settings: {r['cache']} {r['machine']}")
+    # each program's slope and slowdown are those edan run predicts for it (a naive reference: one run each)
+    want = {}
+    for prog, fn in progs:
+        q = edan("run", "--json", "--filter=" + fn, "--machine=gem5-validation", lats, os.path.join(EX, prog))
+        rep = json.loads(q.stdout.strip().splitlines()[-1])
+        want[prog + ":" + fn] = (rep["prediction"]["slope_ns_per_ns"], rep["prediction"]["slowdown"],
+                                 rep["configurations"][0]["per_m"][0]["lambda"])
+    got = {e["program"]: (e["slope_ns_per_ns"], e["slowdown"], e["lambda"]) for e in r["by_slope"]}
+    check(got == want, f"rank's figures are edan run's: {got} vs {want}")
+    check([e["program"] for e in r["by_slope"]] == sorted(want, key=lambda k: -want[k][0]), "ranked by slope")
+    check([e["program"] for e in r["by_slowdown"]] == sorted(want, key=lambda k: -want[k][1]), "ranked by slowdown")
+    check(list(r)[:8] == ["schema", "cache", "alpha", "m", "alpha0", "machine", "mem_latency_ns", "by_slope"],
+          f"the model's orders first: {list(r)}")
+    # text: the header names the machine's cache, and the model's ranking comes first
+    p = edan("rank", "--machine=gem5-validation", lats, *items)
+    check(p.returncode == 0 and "(cache 64K,line=64" in p.stdout and p.stdout.index("by slope") <
+          p.stdout.index("by lambda"), f"text rank: {p.stdout}")
+    p = edan("rank", "--cache=none", "--machine=gem5-validation", lats, *items[:1])
+    check(p.returncode == 0 and "(cache none," in p.stdout, f"--cache overrides the machine's: {p.stdout}")
+    # without a machine: lambda and Lambda, as before, and JSON too
+    p = edan("rank", "--json", "--cache=32K", *items[:2])
+    r = json.loads(p.stdout)
+    check(r["machine"] is None and list(r)[-2:] == ["by_lambda", "by_Lambda"], f"rank --json alone: {list(r)}")
+    p = edan("rank", "--machine=gem5-validation", *items[:1], expect=None)
+    check(p.returncode == 2 and "--mem-latency" in p.stderr and p.stderr.count("\n") == 1,
+          f"a slope needs two latencies: {p.stderr}")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

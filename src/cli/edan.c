@@ -149,8 +149,11 @@ static void usage_sub(const char *sub, FILE *f)
               "Rank programs by their memory latency sensitivity, lambda and Lambda, all analysed with\n"
               "the same settings (the paper's section 4 method). A PROGRAM (RISC-V ELF) is traced with\n"
               "no arguments, PROGRAM:FUNCTION only while FUNCTION runs (instead of --filter), so each\n"
-              "program's kernel can have its own name. --plot-dir draws both rankings. The first\n"
-              "--cache, --alpha and --m values are used.\n\n"
+              "program's kernel can have its own name. --plot-dir draws the lambda and Lambda rankings.\n"
+              "The first --cache, --alpha and --m values are used. With --machine and two or more\n"
+              "--mem-latency values, the timing model ranks first: by the predicted slope of run time\n"
+              "against latency and by the slowdown, lambda and Lambda beside. --json writes one JSON\n"
+              "object (docs/json-schema.md), the programs' output then going to stderr.\n\n"
               "  --list=FILE         more programs, a line each: PROGRAM[:FUNCTION] [ARGS...] (split\n"
               "                      at blanks, no quoting; '#' starts a comment)\n",
               f);

@@ -1,9 +1,12 @@
 /*
- * rank.c - edan rank: several programs or traces ranked by lambda and Lambda.
+ * rank.c - edan rank: several programs or traces ranked by lambda and Lambda,
+ * and with --machine by the timing model's predicted slope and slowdown
+ * (lambda and Lambda beside them); text or --json.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,14 +14,30 @@
 
 #include "analysis/metrics.h"
 #include "cli/cli.h"
+#include "report/json.h"
 #include "report/plot.h"
 #include "tool/edag_tool.h"
+#include "tool/timing_tool.h"
 #include "util/elf_symbols.h"
+#include "util/parse.h"
 
 typedef struct ranked {
     const char *name;
     double lambda, Lambda, W, D;
+    double slope, slowdown, seconds_lo, seconds_hi; /* the timing model's, with --machine */
 } ranked;
+
+static int by_slope(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->slope < y->slope ? 1 : x->slope > y->slope ? -1 : strcmp(x->name, y->name);
+}
+
+static int by_slowdown(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->slowdown < y->slowdown ? 1 : x->slowdown > y->slowdown ? -1 : strcmp(x->name, y->name);
+}
 
 static int by_lambda(const void *a, const void *b)
 {
@@ -74,6 +93,113 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
     }
     const char *const args[3] = {dat, png, svg};
     edan_plot_run_gnuplot(gp, args, err);
+}
+
+/* ===================================================================== */
+/* The rankings, text and JSON                                            */
+/* ===================================================================== */
+
+typedef int (*rank_order)(const void *, const void *);
+
+/* The orders of the report: the model's first when it ran, then the paper's lambda and Lambda. */
+static int orders(bool model, rank_order *o, const char **keys)
+{
+    int n = 0;
+    if (model) {
+        o[n] = by_slope, keys[n++] = "slope";
+        o[n] = by_slowdown, keys[n++] = "slowdown";
+    }
+    o[n] = by_lambda, keys[n++] = "lambda";
+    o[n] = by_Lambda, keys[n++] = "Lambda";
+    return n;
+}
+
+static void rank_text(FILE *out, ranked *r, int n, const edan_options *o, const char *cache, const char *machine,
+                      const char *lats)
+{
+    fprintf(out,
+            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
+            ", alpha0 %g)\n",
+            n, cache, o->alpha[0], o->metrics.m[0], o->metrics.alpha0);
+    if (machine)
+        fprintf(out, "timing model on %s at %s ns (slope: ns of run time per ns of latency)\n", machine, lats);
+    rank_order ord[4];
+    const char *keys[4];
+    const int n_orders = orders(machine != NULL, ord, keys);
+    for (int pass = 0; pass < n_orders; pass++) {
+        qsort(r, (size_t)n, sizeof *r, ord[pass]);
+        if (machine) {
+            fprintf(out, "\nby %s\n%-5s %-32s %12s %10s %12s %12s %14s %12s\n", keys[pass], "rank", "program", "slope",
+                    "slowdown", "s@lowest", "s@highest", "lambda", "Lambda");
+            for (int k = 0; k < n; k++)
+                fprintf(out, "%-5d %-32.32s %12.6g %10.6g %12.6g %12.6g %14.6g %12.6g\n", k + 1, r[k].name, r[k].slope,
+                        r[k].slowdown, r[k].seconds_lo, r[k].seconds_hi, r[k].lambda, r[k].Lambda);
+            continue;
+        }
+        const bool big = ord[pass] == by_Lambda;
+        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", big ? "Lambda" : "lambda",
+                big ? "lambda" : "Lambda", "W", "D");
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
+                    big ? r[k].Lambda : r[k].lambda, big ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
+    }
+}
+
+/* {"schema":"edan.rank/1", the settings, and a list of programs per order} (docs/json-schema.md). */
+static void rank_json(FILE *out, ranked *r, int n, const edan_options *o, const char *cache, const char *machine,
+                      const char *lats)
+{
+    fputs("{\"schema\":\"edan.rank/1\",\"cache\":", out);
+    edan_json_str(out, cache);
+    fprintf(out, ",\"alpha\":%" PRIu64 ",\"m\":%" PRIu64 ",\"alpha0\":", o->alpha[0], o->metrics.m[0]);
+    edan_json_num(out, o->metrics.alpha0);
+    fputs(",\"machine\":", out);
+    if (machine)
+        edan_json_str(out, machine);
+    else
+        fputs("null", out);
+    fputs(",\"mem_latency_ns\":", out);
+    if (machine) {
+        double v[EDAN_TIMING_MAX_LATENCIES];
+        int nv = 0;
+        char buf[1024], *save = NULL; /* the list the option's own check accepted */
+        snprintf(buf, sizeof buf, "%s", lats);
+        for (char *tok = strtok_r(buf, ",", &save); tok && nv < EDAN_TIMING_MAX_LATENCIES;
+             tok = strtok_r(NULL, ",", &save))
+            if (!edan_parse_double(tok, &v[nv]))
+                nv++;
+        edan_json_num_array(out, v, (size_t)nv);
+    } else {
+        fputs("null", out);
+    }
+    rank_order ord[4];
+    const char *keys[4];
+    const int n_orders = orders(machine != NULL, ord, keys);
+    for (int pass = 0; pass < n_orders; pass++) {
+        qsort(r, (size_t)n, sizeof *r, ord[pass]);
+        fprintf(out, ",\"by_%s\":[", keys[pass]);
+        for (int k = 0; k < n; k++) {
+            fputs(k ? ",{\"program\":" : "{\"program\":", out);
+            edan_json_str(out, r[k].name);
+            const double v[] = {r[k].lambda, r[k].Lambda, r[k].W, r[k].D};
+            const char *const name[] = {"lambda", "Lambda", "W", "D"};
+            for (int x = 0; x < 4; x++) {
+                fprintf(out, ",\"%s\":", name[x]);
+                edan_json_num(out, v[x]);
+            }
+            if (machine) {
+                const double mv[] = {r[k].slope, r[k].slowdown, r[k].seconds_lo, r[k].seconds_hi};
+                const char *const mname[] = {"slope_ns_per_ns", "slowdown", "seconds_lowest", "seconds_highest"};
+                for (int x = 0; x < 4; x++) {
+                    fprintf(out, ",\"%s\":", mname[x]);
+                    edan_json_num(out, mv[x]);
+                }
+            }
+            fputc('}', out);
+        }
+        fputc(']', out);
+    }
+    fputs("}\n", out);
 }
 
 /* ===================================================================== */
@@ -222,6 +348,16 @@ int cli_cmd_rank(int argc, char **argv)
     const int n = list.n;
     if (n < 1)
         cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]");
+    /* with --machine the model ranks: a slope needs two latencies or more */
+    const char *machine = edan_options_last(&c.o, "machine");
+    const char *lats = edan_options_last(&c.o, "mem-latency");
+    if (machine && (!lats || !strpbrk(lats, ",")))
+        cli_die(2, "rank: --machine ranks by the slope of run time against memory latency: give two latencies or "
+                   "more, e.g. --mem-latency=50,300");
+    edan_edag_config cfg;
+    edan_error cerr = {0};
+    if (edan_options_edag_config(&c.o, &cfg, &cerr))
+        cli_die(2, "rank: %s", cerr.msg);
     ranked *r = calloc((size_t)n, sizeof *r);
     if (!r)
         cli_die(1, "out of memory");
@@ -243,6 +379,8 @@ int cli_cmd_rank(int argc, char **argv)
                 if (edan_options_set(&one.o, "filter", it->function, &ferr))
                     cli_die(2, "rank: %s: %s", it->shown, ferr.msg);
             }
+            if (!one.program_output && c.o.json && !c.o.output[0])
+                one.program_output = "stderr"; /* the JSON on stdout stays parseable while the programs print */
             cli_check_program(&one, item);
             snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", cli_tmpdir());
             cli_run_qemu(&one, "record", tmp_trace, it->argv, it->argc);
@@ -252,9 +390,22 @@ int cli_cmd_rank(int argc, char **argv)
                 cli_die(2, "rank: %s: a function is given, but %s is not a RISC-V program", it->shown, item);
             cli_check_trace_file(item);
         }
-        static const char *const only[] = {"edag", NULL};
+        static const char *const only[] = {"edag", NULL}, *const with_model[] = {"edag", "prediction", NULL};
         edan_trace_source *src;
-        edan_session *sess = cli_analyze_trace(&c, trace, "trace", trace, only, &src);
+        edan_session *sess = cli_analyze_trace(&c, trace, "trace", trace, machine ? with_model : only, &src);
+        const edan_timing *tm = machine ? edan_timing_tool_model(sess) : NULL;
+        if (tm) {
+            r[k].slope = edan_timing_slope(tm);
+            r[k].slowdown = edan_timing_slowdown(tm);
+            double lo = INFINITY, hi = -INFINITY; /* the lanes of the lowest and the highest latency */
+            for (int l = 0; l < edan_timing_lanes(tm); l++) {
+                const edan_timing_lane ln = edan_timing_lane_get(tm, l);
+                if (ln.mem_latency_ns < lo)
+                    lo = ln.mem_latency_ns, r[k].seconds_lo = ln.seconds;
+                if (ln.mem_latency_ns > hi)
+                    hi = ln.mem_latency_ns, r[k].seconds_hi = ln.seconds;
+            }
+        }
         const edan_edag *e = edan_edag_tool_analysis(sess);
         const edan_lane_stats *st = edan_edag_lane(e, 0);
         edan_metrics mt;
@@ -270,23 +421,18 @@ int cli_cmd_rank(int argc, char **argv)
             unlink(trace);
     }
     char cache[256];
-    edan_cache_config_format(&c.o.cache[0], cache, sizeof cache);
+    edan_cache_config_format(&cfg.lane[0].cache, cache, sizeof cache); /* --machine's when --cache is not given */
     FILE *out = cli_open_output(&c.o);
-    fprintf(out,
-            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
-            ", alpha0 %g)\n",
-            n, cache, c.o.alpha[0], c.o.metrics.m[0], c.o.metrics.alpha0);
-    for (int pass = 0; pass < 2; pass++) {
-        qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
-        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", pass ? "Lambda" : "lambda",
-                pass ? "lambda" : "Lambda", "W", "D");
-        for (int k = 0; k < n; k++)
-            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
-                    pass ? r[k].Lambda : r[k].lambda, pass ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
-        if (c.o.plot_dir[0]) {
+    if (c.o.json)
+        rank_json(out, r, n, &c.o, cache, machine, lats);
+    else
+        rank_text(out, r, n, &c.o, cache, machine, lats);
+    if (c.o.plot_dir[0]) {
+        if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
+            cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
+        for (int pass = 0; pass < 2; pass++) {
             edan_error err = {0};
-            if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
-                cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
+            qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
             rank_plot(r, n, c.o.plot_dir, pass == 1, &err);
             if (err.set)
                 cli_die(2, "%s", err.msg);
