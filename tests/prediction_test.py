@@ -156,6 +156,10 @@ def test_prediction():
         with open(os.path.join(d, "spmv-prediction.dat")) as f:
             rows = [ln.split() for ln in f if not ln.startswith("#")]
         check(len(rows) == 6 and all(len(r) == 3 for r in rows), f"a row a latency, model and bound: {rows}")
+        with open(os.path.join(d, "spmv-prediction.gp")) as f:
+            gp = f.read()
+        check("title 'timing model on gem5-validation'" in gp and "eDAG runtime bound on an ideal core, m=4" in gp
+              and "upper bound" not in gp, f"each line labelled for what it is: {gp}")
     # --cache=machine: the eDAG's cache is the machine's data hierarchy
     r = online("spmv", 300, "--machine=" + GEM5, "--cache=machine;32K")
     labels = [c["cache"] for c in r["configurations"]]
