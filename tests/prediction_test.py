@@ -283,6 +283,19 @@ def test_rank_model():
     check([e["program"] for e in r["by_slowdown"]] == sorted(want, key=lambda k: -want[k][1]), "ranked by slowdown")
     check(list(r)[:8] == ["schema", "cache", "alpha", "m", "alpha0", "machine", "mem_latency_ns", "by_slope"],
           f"the model's orders first: {list(r)}")
+    # --csv-dir and --plot-dir: the same ranking as the JSON, a file a table and a chart an order
+    with tempfile.TemporaryDirectory() as d:
+        p = edan("rank", "--machine=gem5-validation", lats, "--csv-dir=" + d, "--plot-dir=" + d, *items)
+        import csv
+        with open(os.path.join(d, "rank-programs.csv")) as f:
+            rows = list(csv.DictReader(f))
+        check([x["program"] for x in rows] == [e["program"] for e in r["by_slope"]] and
+              all(abs(float(x["slope_ns_per_ns"]) - e["slope_ns_per_ns"]) <= 1e-9 * abs(e["slope_ns_per_ns"])
+                  for x, e in zip(rows, r["by_slope"])), f"the CSV is the ranking by slope: {rows}")
+        for key in ("slope", "slowdown", "lambda", "Lambda"):
+            with open(os.path.join(d, f"rank-{key}.dat")) as f:
+                names = [ln.rsplit(" ", 1)[0].strip('"') for ln in f if ln.strip()]
+            check(names == [e["program"] for e in r["by_" + key]], f"rank-{key}.dat in its order: {names}")
     # text: the header names the machine's cache, and the model's ranking comes first
     p = edan("rank", "--machine=gem5-validation", lats, *items)
     check(p.returncode == 0 and "(cache 64K,line=64" in p.stdout and p.stdout.index("by slope") <

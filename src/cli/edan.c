@@ -149,11 +149,12 @@ static void usage_sub(const char *sub, FILE *f)
               "Rank programs by their memory latency sensitivity, lambda and Lambda, all analysed with\n"
               "the same settings (the paper's section 4 method). A PROGRAM (RISC-V ELF) is traced with\n"
               "no arguments, PROGRAM:FUNCTION only while FUNCTION runs (instead of --filter), so each\n"
-              "program's kernel can have its own name. --plot-dir draws the lambda and Lambda rankings.\n"
-              "The first --cache, --alpha and --m values are used. With --machine and two or more\n"
-              "--mem-latency values, the timing model ranks first: by the predicted slope of run time\n"
-              "against latency and by the slowdown, lambda and Lambda beside. --json writes one JSON\n"
-              "object (docs/json-schema.md), the programs' output then going to stderr.\n\n"
+              "program's kernel can have its own name. The first --cache, --alpha and --m values are\n"
+              "used. With --machine and two or more --mem-latency values, the timing model ranks\n"
+              "first: by the predicted slope of run time against latency and by the slowdown, lambda\n"
+              "and Lambda beside. --json writes one JSON object (docs/json-schema.md), the programs'\n"
+              "output then going to stderr; --plot-dir draws a bar chart per order (rank-KEY.png);\n"
+              "--csv-dir writes every figure as rank-programs.csv.\n\n"
               "  --list=FILE         more programs, a line each: PROGRAM[:FUNCTION] [ARGS...] (split\n"
               "                      at blanks, no quoting; '#' starts a comment)\n",
               f);

@@ -14,6 +14,7 @@
 
 #include "analysis/metrics.h"
 #include "cli/cli.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "tool/edag_tool.h"
@@ -60,9 +61,55 @@ static void data_string(FILE *f, const char *name)
     fputc('"', f);
 }
 
-static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
+/* One order of the ranking: how to sort, its key in file names and JSON, what it measures, its value. */
+typedef struct rank_order {
+    int (*cmp)(const void *, const void *);
+    const char *key, *what;
+    double (*value)(const ranked *);
+    bool log; /* a logarithmic axis: lambda spans orders of magnitude */
+} rank_order;
+
+static double v_slope(const ranked *r)
 {
-    const char *key = big ? "Lambda" : "lambda";
+    return r->slope;
+}
+static double v_slowdown(const ranked *r)
+{
+    return r->slowdown;
+}
+static double v_lambda(const ranked *r)
+{
+    return r->lambda;
+}
+static double v_Lambda(const ranked *r)
+{
+    return r->Lambda;
+}
+
+/* The model's orders first (with --machine), then the paper's lambda and Lambda. */
+static const rank_order model_orders[] = {
+    {by_slope, "slope", "predicted slope of run time against memory latency", v_slope, false},
+    {by_slowdown, "slowdown", "predicted slowdown from the lowest to the highest latency", v_slowdown, false},
+};
+static const rank_order edag_orders[] = {
+    {by_lambda, "lambda", "absolute latency sensitivity lambda", v_lambda, true},
+    {by_Lambda, "Lambda", "relative latency sensitivity Lambda", v_Lambda, false},
+};
+
+static int orders(bool model, const rank_order **o)
+{
+    int n = 0;
+    for (int i = 0; model && i < 2; i++)
+        o[n++] = &model_orders[i];
+    for (int i = 0; i < 2; i++)
+        o[n++] = &edag_orders[i];
+    return n;
+}
+
+/* A bar chart of one order (r sorted by it): DIR/rank-KEY.{dat,gp,png,svg}. */
+static void rank_plot(const ranked *r, int n, const char *dir, const rank_order *ord, edan_error *err)
+{
+    const char *key = ord->key;
     char dat[PATH_MAX + 32], gp[PATH_MAX + 32], png[PATH_MAX + 32], svg[PATH_MAX + 32];
     snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, key);
     snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, key);
@@ -77,15 +124,15 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
     }
     for (int i = 0; i < n; i++) {
         data_string(f, r[i].name);
-        fprintf(f, " %.17g\n", big ? r[i].Lambda : r[i].lambda);
+        fprintf(f, " %.17g\n", ord->value(&r[i]));
     }
     const bool data_ok = !ferror(f) & !fclose(f);
-    const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
+    const char *what = ord->what;
     edan_plot_script_header(g, what);
     fprintf(g,
             "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
             "set xtics rotate by -30\nset ylabel '%s'\n%s",
-            what, what, big ? "" : "set logscale y\n");
+            what, what, ord->log ? "set logscale y\n" : "");
     edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
     if (!data_ok || ferror(g) | fclose(g)) {
         edan_error_set(err, "%s: write failed", data_ok ? gp : dat);
@@ -99,21 +146,6 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
 /* The rankings, text and JSON                                            */
 /* ===================================================================== */
 
-typedef int (*rank_order)(const void *, const void *);
-
-/* The orders of the report: the model's first when it ran, then the paper's lambda and Lambda. */
-static int orders(bool model, rank_order *o, const char **keys)
-{
-    int n = 0;
-    if (model) {
-        o[n] = by_slope, keys[n++] = "slope";
-        o[n] = by_slowdown, keys[n++] = "slowdown";
-    }
-    o[n] = by_lambda, keys[n++] = "lambda";
-    o[n] = by_Lambda, keys[n++] = "Lambda";
-    return n;
-}
-
 static void rank_text(FILE *out, ranked *r, int n, const edan_options *o, const char *cache, const char *machine,
                       const char *lats)
 {
@@ -123,26 +155,57 @@ static void rank_text(FILE *out, ranked *r, int n, const edan_options *o, const 
             n, cache, o->alpha[0], o->metrics.m[0], o->metrics.alpha0);
     if (machine)
         fprintf(out, "timing model on %s at %s ns (slope: ns of run time per ns of latency)\n", machine, lats);
-    rank_order ord[4];
-    const char *keys[4];
-    const int n_orders = orders(machine != NULL, ord, keys);
+    const rank_order *ord[4];
+    const int n_orders = orders(machine != NULL, ord);
     for (int pass = 0; pass < n_orders; pass++) {
-        qsort(r, (size_t)n, sizeof *r, ord[pass]);
+        qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
         if (machine) {
-            fprintf(out, "\nby %s\n%-5s %-32s %12s %10s %12s %12s %14s %12s\n", keys[pass], "rank", "program", "slope",
-                    "slowdown", "s@lowest", "s@highest", "lambda", "Lambda");
+            fprintf(out, "\nby %s\n%-5s %-32s %12s %10s %12s %12s %14s %12s\n", ord[pass]->key, "rank", "program",
+                    "slope", "slowdown", "s@lowest", "s@highest", "lambda", "Lambda");
             for (int k = 0; k < n; k++)
                 fprintf(out, "%-5d %-32.32s %12.6g %10.6g %12.6g %12.6g %14.6g %12.6g\n", k + 1, r[k].name, r[k].slope,
                         r[k].slowdown, r[k].seconds_lo, r[k].seconds_hi, r[k].lambda, r[k].Lambda);
             continue;
         }
-        const bool big = ord[pass] == by_Lambda;
+        const bool big = ord[pass]->cmp == by_Lambda;
         fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", big ? "Lambda" : "lambda",
                 big ? "lambda" : "Lambda", "W", "D");
         for (int k = 0; k < n; k++)
             fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
                     big ? r[k].Lambda : r[k].lambda, big ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
     }
+}
+
+/* --csv-dir: DIR/rank-programs.csv, a row per program in the first order, every figure a column. */
+static void rank_csv(ranked *r, int n, const char *dir, bool model)
+{
+    const rank_order *ord[4];
+    orders(model, ord);
+    qsort(r, (size_t)n, sizeof *r, ord[0]->cmp);
+    edan_csv c;
+    edan_error err = {0};
+    if (edan_csv_open(&c, dir, "rank", "programs",
+                      model ? "rank,program,slope_ns_per_ns,slowdown,seconds_lowest,seconds_highest,lambda,Lambda,W,D"
+                            : "rank,program,lambda,Lambda,W,D",
+                      &err))
+        cli_die(2, "%s", err.msg);
+    for (int k = 0; k < n; k++) {
+        edan_csv_u64(&c, (uint64_t)k + 1);
+        edan_csv_str(&c, r[k].name);
+        if (model) {
+            edan_csv_num(&c, r[k].slope);
+            edan_csv_num(&c, r[k].slowdown);
+            edan_csv_num(&c, r[k].seconds_lo);
+            edan_csv_num(&c, r[k].seconds_hi);
+        }
+        edan_csv_num(&c, r[k].lambda);
+        edan_csv_num(&c, r[k].Lambda);
+        edan_csv_num(&c, r[k].W);
+        edan_csv_num(&c, r[k].D);
+        edan_csv_end_row(&c);
+    }
+    if (edan_csv_close(&c, &err))
+        cli_die(2, "%s", err.msg);
 }
 
 /* {"schema":"edan.rank/1", the settings, and a list of programs per order} (docs/json-schema.md). */
@@ -172,12 +235,11 @@ static void rank_json(FILE *out, ranked *r, int n, const edan_options *o, const 
     } else {
         fputs("null", out);
     }
-    rank_order ord[4];
-    const char *keys[4];
-    const int n_orders = orders(machine != NULL, ord, keys);
+    const rank_order *ord[4];
+    const int n_orders = orders(machine != NULL, ord);
     for (int pass = 0; pass < n_orders; pass++) {
-        qsort(r, (size_t)n, sizeof *r, ord[pass]);
-        fprintf(out, ",\"by_%s\":[", keys[pass]);
+        qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
+        fprintf(out, ",\"by_%s\":[", ord[pass]->key);
         for (int k = 0; k < n; k++) {
             fputs(k ? ",{\"program\":" : "{\"program\":", out);
             edan_json_str(out, r[k].name);
@@ -427,13 +489,17 @@ int cli_cmd_rank(int argc, char **argv)
         rank_json(out, r, n, &c.o, cache, machine, lats);
     else
         rank_text(out, r, n, &c.o, cache, machine, lats);
+    if (c.o.csv_dir[0])
+        rank_csv(r, n, c.o.csv_dir, machine != NULL);
     if (c.o.plot_dir[0]) {
         if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
             cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
-        for (int pass = 0; pass < 2; pass++) {
+        const rank_order *ord[4];
+        const int n_orders = orders(machine != NULL, ord);
+        for (int pass = 0; pass < n_orders; pass++) {
             edan_error err = {0};
-            qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
-            rank_plot(r, n, c.o.plot_dir, pass == 1, &err);
+            qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
+            rank_plot(r, n, c.o.plot_dir, ord[pass], &err);
             if (err.set)
                 cli_die(2, "%s", err.msg);
         }
