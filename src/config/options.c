@@ -485,7 +485,7 @@ void edan_options_help(FILE *f)
           "                      told otherwise: write-through without allocation, so an added\n"
           "                      L2 sees every store and keeps no stored line; give write=back,\n"
           "                      alloc=yes per level (or 'server') for a real core's hierarchy\n"
-          "                      [none: every load and store reaches RAM]\n"
+          "                      [none: every load and store reaches RAM; with --machine, 'machine']\n"
           "  --alpha=LIST        cycles of a memory-access vertex (RAM latency) [200]\n"
           "  --cost=K=V,...      per-class costs in cycles: int mul div fadd fmul ffma fdiv fsqrt\n"
           "                      branch hit load store atomic ram [all 1, ram = alpha]\n"
