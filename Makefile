@@ -5,7 +5,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build sanitize-build demo test test-fast check-memgaze fuzz fuzz-memgaze bench bench-quick bench-instructions clean format
+.PHONY: all deps build install sanitize-build demo test test-fast check-memgaze fuzz fuzz-memgaze bench bench-quick bench-instructions clean format
 
 all: build
 
@@ -19,6 +19,14 @@ build: deps
 sanitize-build: deps
 	@cmake -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEDAN_SANITIZE=ON >/dev/null
 	@cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: PREFIX/bin/edan, PREFIX/lib/edan/libedan_plugin.so and
+# PREFIX/share/edan/machines/*.ini (the machines --machine=NAME finds), under DESTDIR when given.
+PREFIX ?= /usr/local
+install: build
+	@cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target edan edan_plugin -- --no-print-directory
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD)
 
 demo: build
 	@echo "== edan run --filter=kernel --cache='none;32K' $(BUILD)/examples/spmv 2000"

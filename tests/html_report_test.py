@@ -219,9 +219,9 @@ def main():
         page3 = os.path.join(tmp, "rank.html")
         r4 = subprocess.run([edan, "rank", "--cache=32K", "--html=" + page3, trace, os.path.join(source, "tests",
                              "golden", "figure6.txt")], capture_output=True, timeout=120)
-        dom, console, requests = chromium(page3, tmp, "#sort=rank-programs.lambda.asc") if r4.returncode == 0 \
+        dom, console, requests = chromium(page3, tmp, "#sort=rank-by_lambda.lambda.asc") if r4.returncode == 0 \
             else (Tables(), ["not run"], [])
-        col = column(dom, "rank-programs", "lambda")
+        col = column(dom, "rank-by_lambda", "lambda")
         check(not console and not requests and len(col) == 2 and col == sorted(col),
               "edan rank --html draws its programs, sorted: %s" % col)
         r3 = subprocess.run([edan, "analyze", "--html=" + trace, trace], capture_output=True, timeout=60)

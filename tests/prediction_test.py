@@ -7,12 +7,15 @@ validate's list (validation/programs.tsv): within 2 % (median) and 5 % (worst) i
 cycles and the slope, the same results when a unit covers every period, and on the larger
 workloads, sampled in earnest, within 5 % and inside wide-enough intervals.
 
-usage: prediction_test.py BUILD_DIR CATEGORY   (categories: machine_files, prediction, sampled)
+usage: prediction_test.py BUILD_DIR CATEGORY
+  (categories: machine_files, prediction, sampled, option_needs, machine_names, rank_model)
 """
 import glob
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import tempfile
 
 from realrun_lib import BUILD, EX, check, edan, online, run_category, validate_schema
@@ -132,6 +135,25 @@ def test_prediction():
           f"spmv's lines: {p['lines'][:3]}")
     slopes = [ln["slope_ns_per_ns"] for ln in p["lines"]]
     check(slopes == sorted(slopes, reverse=True), "lines by slope")
+    # code without line information (libc): a row per function, named after it, never one merged row
+    p = edan("run", "--json", "--machine=" + GEM5, os.path.join(EX, "spmv"), "30")
+    w = json.loads(p.stdout.strip().splitlines()[-1])["prediction"]
+    funcs = {f["name"]: f for f in w["functions"]}
+    bare = [ln for ln in w["lines"] if not ln["file"]]
+    check(len(bare) >= 3 and len({ln["function"] for ln in bare}) == len(bare),
+          f"lines without line information, one per function: {[ln['function'] for ln in bare]}")
+    check(all(ln["function"] in funcs and ln["instructions"] <= funcs[ln["function"]]["instructions"] and
+              ln["line"] == 0 for ln in bare), "each such row is within its function's")
+    libc = [ln for ln in bare if ln["function"] in ("__printf_fp_l", "__vfprintf_internal", "_int_malloc")]
+    check(libc and all(ln["instructions"] == funcs[ln["function"]]["instructions"] for ln in libc),
+          f"a libc function without lines is all in its row: {libc}")
+    cyc = [ln["cycles"][0] for ln in w["lines"]]
+    check(cyc == sorted(cyc, reverse=True), f"one latency: the lines by time {cyc}")
+    p = edan("run", "--machine=" + GEM5, os.path.join(EX, "spmv"), "30")
+    table = p.stdout[p.stdout.index("source line (by time)"):]
+    check("?? (" in table and "?:0" not in table, f"text rows of code without lines: {table}")
+    check(p.stdout.count("cycles@") == 2 and "slope" not in p.stdout[p.stdout.index("function (by time)"):],
+          "one latency: one cycles column in each table, no slope")
     # the plot: predicted time against latency, the eDAG's bound beside it
     with tempfile.TemporaryDirectory() as d:
         edan("run", "--filter=kernel", "--machine=" + GEM5, lats, "--plot-dir=" + d, os.path.join(EX, "spmv"), "300")
@@ -140,11 +162,31 @@ def test_prediction():
         with open(os.path.join(d, "spmv-prediction.dat")) as f:
             rows = [ln.split() for ln in f if not ln.startswith("#")]
         check(len(rows) == 6 and all(len(r) == 3 for r in rows), f"a row a latency, model and bound: {rows}")
+        with open(os.path.join(d, "spmv-prediction.gp")) as f:
+            gp = f.read()
+        check("title 'timing model on gem5-validation'" in gp and "eDAG runtime bound on an ideal core, m=4" in gp
+              and "upper bound" not in gp, f"each line labelled for what it is: {gp}")
     # --cache=machine: the eDAG's cache is the machine's data hierarchy
     r = online("spmv", 300, "--machine=" + GEM5, "--cache=machine;32K")
     labels = [c["cache"] for c in r["configurations"]]
     check(labels[0] == "64K,line=64,ways=2,write=back,alloc=yes+256K,line=64,ways=8,write=back,alloc=yes" and
           labels[1].startswith("32K"), f"--cache=machine: {labels}")
+    # --machine alone: one cache assumption, the machine's, in every section; the header names each
+    machine_caches = "64K,line=64,ways=2,write=back,alloc=yes+256K,line=64,ways=8,write=back,alloc=yes"
+    r = online("spmv", 300, "--machine=" + GEM5)
+    validate_schema(r, "spmv with --machine alone")
+    check([c["cache"] for c in r["configurations"]] == [machine_caches], f"--machine alone: {r['configurations']}")
+    check(r["caches"] == {"machine": "gem5-validation", "edag": {"from": "machine", "caches": [machine_caches]},
+                          "prediction": {"from": "machine", "caches": [machine_caches]}}, f"header: {r['caches']}")
+    r2 = online("spmv", 300, "--machine=" + GEM5, "--cache=machine")
+    check(r2["configurations"] == r["configurations"], "--machine alone is --cache=machine")
+    r = online("spmv", 300, "--machine=" + GEM5, "--cache=none")
+    check([c["cache"] for c in r["configurations"]] == ["none"] and
+          r["caches"]["edag"] == {"from": "cache", "caches": ["none"]}, f"--cache says otherwise: {r['caches']}")
+    check("caches" not in online("spmv", 30), "no machine, no caches member")
+    p = edan("run", "--filter=kernel", "--machine=" + GEM5, os.path.join(EX, "spmv"), "30")
+    check("caches      eDAG: " + machine_caches + " (the machine's data caches" in p.stdout and
+          "prediction: " + machine_caches + " (machine gem5-validation's" in p.stdout, f"text header: {p.stdout}")
     p = edan("run", "--filter=kernel", "--cache=machine", os.path.join(EX, "spmv"), "30", expect=None)
     check(p.returncode == 2 and "--cache=machine needs --machine" in p.stderr, f"--cache=machine alone: {p.stderr}")
     # the text report
@@ -219,6 +261,128 @@ def test_sampled():
             for a, b, lo, hi in zip(s["cycles"], exact["cycles"], smp["cycles_low"], smp["cycles_high"]):
                 check(rel(a, b) <= 0.05 and lo < a < hi and (hi - lo) / a < 0.1,
                       f"{prog}: sampled {a} in [{lo}, {hi}], exact {b}")
+
+def test_option_needs():
+    """An option that needs another: one line on stderr, exit 2, and QEMU never started."""
+    with tempfile.TemporaryDirectory() as d:
+        marker = os.path.join(d, "qemu-ran")
+        fake = os.path.join(d, "fake-qemu")
+        with open(fake, "w") as f:
+            f.write(f"#!/bin/sh\ntouch {marker}\nexit 0\n")
+        os.chmod(fake, 0o755)
+        chase = os.path.join(EX, "pointer_chase")
+        for opts, needle in ((["--mem-latency=50,100"], "--mem-latency needs --machine"),
+                             (["--projection"], "--projection needs --machine"),
+                             (["--projection", "--mem-latency=80", "--json"], "needs --machine")):
+            for cmd in (["run", "--qemu=" + fake, *opts, "--filter=kernel", chase, "5"],
+                        ["rank", "--qemu=" + fake, *opts, chase + ":kernel"],
+                        ["analyze", *opts, os.path.join(d, "no-such-trace.edt")]):
+                p = edan(*cmd, expect=None)
+                err = p.stderr
+                check(p.returncode == 2 and needle in err and err.count("\n") == 1 and p.stdout == "",
+                      f"{cmd[0]} {opts}: exit {p.returncode}, one line naming both: {err!r}")
+                check(not os.path.exists(marker), f"{cmd[0]} {opts}: QEMU was not started")
+        # with its machine the same options pass the check and run
+        gem5 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines", "gem5-validation.ini")
+        r = online("pointer_chase", 20, "--machine=" + gem5, "--mem-latency=50,100")
+        check(r["prediction"]["mem_latency_ns"] == [50, 100], "--mem-latency with --machine")
+
+
+def test_machine_names():
+    """--machine=NAME finds a shipped machine from any directory, from the build and from an install."""
+    chase = os.path.join(EX, "pointer_chase")
+    p = edan("run", "--json", "--filter=kernel", "--machine=gem5-validation", chase, "20", cwd="/")
+    r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
+    check(r.get("prediction", {}).get("machine", {}).get("name") == "gem5-validation",
+          f"--machine=gem5-validation from /: exit {p.returncode} {p.stderr}")
+    p = edan("run", "--machine=no-such-machine", "--filter=kernel", chase, "5", expect=None, cwd="/")
+    check(p.returncode == 2 and "no-such-machine" in p.stderr and "edan machines" in p.stderr and
+          p.stderr.count("\n") == 1, f"an unknown name: {p.stderr!r}")
+    p = edan("run", "--machine=gem5-validation.ini", "--filter=kernel", chase, "5", expect=None, cwd="/")
+    check(p.returncode == 2 and "gem5-validation.ini" in p.stderr, f"NAME.ini is a path: {p.stderr!r}")
+    p = edan("machines", cwd="/")
+    shipped = sorted(os.path.basename(f)[:-4] for f in glob.glob(os.path.join(MACHINES, "*.ini")))
+    names = [ln.split()[0] for ln in p.stdout.splitlines() if ln and not ln[0].isspace()]
+    check(p.returncode == 0 and names == shipped, f"edan machines lists {names}, shipped {shipped}")
+    check("RiscvO3CPU" in p.stdout, "edan machines describes each machine")
+    # an install (cmake's, as make install runs it) into a staging directory
+    cmake = shutil.which("cmake")
+    if not cmake:
+        check(False, "cmake is needed for the install test")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, DESTDIR=d)
+        env.pop("EDAN_PLUGIN", None)
+        q = subprocess.run([cmake, "--install", BUILD, "--prefix", "/usr"], env=env, capture_output=True, text=True)
+        check(q.returncode == 0, f"cmake --install: {q.stderr}")
+        installed = os.path.join(d, "usr", "bin", "edan")
+        check(os.path.isfile(os.path.join(d, "usr", "lib", "edan", "libedan_plugin.so")), "the plugin is installed")
+        p = subprocess.run([installed, "machines"], capture_output=True, text=True, cwd="/", env=env)
+        first = [ln.split() for ln in p.stdout.splitlines() if ln.startswith("gem5-validation")]
+        check(p.returncode == 0 and first and first[0][1].startswith(os.path.realpath(d)),
+              f"the installed edan lists its installed machines: {p.stdout!r}")
+        p = subprocess.run([installed, "run", "--json", "--filter=kernel", "--machine=gem5-validation", chase, "20"],
+                           capture_output=True, text=True, cwd="/", env=env)
+        ok = p.returncode == 0 and json.loads(p.stdout.strip().splitlines()[-1])["prediction"]["machine"]["file"]
+        check(ok and ok.startswith(os.path.realpath(d)) or (ok and ok.startswith(d)),
+              f"the installed edan runs with its plugin and machine: exit {p.returncode} {p.stderr} {ok}")
+
+
+def test_rank_model():
+    """edan rank --machine: ranked by the model's slope and slowdown, as edan run predicts each; --json parses."""
+    progs = [("pointer_chase", "kernel"), ("spmv", "kernel"), ("stream", "kernel")]
+    items = [os.path.join(EX, p) + ":" + fn for p, fn in progs]
+    lats = "--mem-latency=50,300"
+    p = edan("rank", "--json", "--machine=gem5-validation", lats, *items)
+    try:
+        r = json.loads(p.stdout)
+    except ValueError:
+        r = None
+    check(p.returncode == 0 and r is not None, f"rank --json is JSON on stdout alone: {p.stdout!r} {p.stderr}")
+    if not r:
+        return
+    check("checksum" in p.stderr, "the programs' own output went to stderr")
+    check(r["mem_latency_ns"] == [50, 300] and r["cache"].startswith("64K,line=64") and
+          r["machine"].endswith("gem5-validation.ini"), f"the settings: {r['cache']} {r['machine']}")
+    # each program's slope and slowdown are those edan run predicts for it (a naive reference: one run each)
+    want = {}
+    for prog, fn in progs:
+        q = edan("run", "--json", "--filter=" + fn, "--machine=gem5-validation", lats, os.path.join(EX, prog))
+        rep = json.loads(q.stdout.strip().splitlines()[-1])
+        want[prog + ":" + fn] = (rep["prediction"]["slope_ns_per_ns"], rep["prediction"]["slowdown"],
+                                 rep["configurations"][0]["per_m"][0]["lambda"])
+    got = {e["program"]: (e["slope_ns_per_ns"], e["slowdown"], e["lambda"]) for e in r["by_slope"]}
+    check(got == want, f"rank's figures are edan run's: {got} vs {want}")
+    check([e["program"] for e in r["by_slope"]] == sorted(want, key=lambda k: -want[k][0]), "ranked by slope")
+    check([e["program"] for e in r["by_slowdown"]] == sorted(want, key=lambda k: -want[k][1]), "ranked by slowdown")
+    check(list(r)[:8] == ["schema", "cache", "alpha", "m", "alpha0", "machine", "mem_latency_ns", "by_slope"],
+          f"the model's orders first: {list(r)}")
+    # --csv-dir and --plot-dir: the same ranking as the JSON, a file a table and a chart an order
+    with tempfile.TemporaryDirectory() as d:
+        p = edan("rank", "--machine=gem5-validation", lats, "--csv-dir=" + d, "--plot-dir=" + d, *items)
+        import csv
+        with open(os.path.join(d, "rank-programs.csv")) as f:
+            rows = list(csv.DictReader(f))
+        check([x["program"] for x in rows] == [e["program"] for e in r["by_slope"]] and
+              all(abs(float(x["slope_ns_per_ns"]) - e["slope_ns_per_ns"]) <= 1e-9 * abs(e["slope_ns_per_ns"])
+                  for x, e in zip(rows, r["by_slope"])), f"the CSV is the ranking by slope: {rows}")
+        for key in ("slope", "slowdown", "lambda", "Lambda"):
+            with open(os.path.join(d, f"rank-{key}.dat")) as f:
+                names = [ln.rsplit(" ", 1)[0].strip('"') for ln in f if ln.strip()]
+            check(names == [e["program"] for e in r["by_" + key]], f"rank-{key}.dat in its order: {names}")
+    # text: the header names the machine's cache, and the model's ranking comes first
+    p = edan("rank", "--machine=gem5-validation", lats, *items)
+    check(p.returncode == 0 and "(cache 64K,line=64" in p.stdout and p.stdout.index("by slope") <
+          p.stdout.index("by lambda"), f"text rank: {p.stdout}")
+    p = edan("rank", "--cache=none", "--machine=gem5-validation", lats, *items[:1])
+    check(p.returncode == 0 and "(cache none," in p.stdout, f"--cache overrides the machine's: {p.stdout}")
+    # without a machine: lambda and Lambda, as before, and JSON too
+    p = edan("rank", "--json", "--cache=32K", *items[:2])
+    r = json.loads(p.stdout)
+    check(r["machine"] is None and list(r)[-2:] == ["by_lambda", "by_Lambda"], f"rank --json alone: {list(r)}")
+    p = edan("rank", "--machine=gem5-validation", *items[:1], expect=None)
+    check(p.returncode == 2 and "--mem-latency" in p.stderr and p.stderr.count("\n") == 1,
+          f"a slope needs two latencies: {p.stderr}")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

@@ -41,6 +41,10 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
 
 /* qemu.c: edan's directory (where the plugin is looked for), set by main. */
 void cli_set_self_dir(const char *dir);
+const char *cli_self_dir(void);
+/* cmd_machines.c: --machine's value as a path: NAME is a shipped machine's file (exits when none has it). */
+const char *cli_machine_path(const char *value);
+int cli_cmd_machines(int argc, char **argv);
 /* The program exists, is a RISC-V ELF and has the filter's functions (exits otherwise). */
 void cli_check_program(const cli *c, const char *program);
 /* A private temporary directory, removed at exit. */

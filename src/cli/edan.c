@@ -79,6 +79,7 @@ static void usage_main(FILE *f)
           "  rank     rank several programs or traces by lambda and Lambda (section 4 of the paper)\n"
           "  annotate source files with per-line counts in the margin (like cg_annotate)\n"
           "  locality footprints and load classes; MemGaze's footprint table from MemGaze's traces\n"
+          "  machines the machine descriptions --machine=NAME finds by name\n"
           "\n"
           "'edan <command> --help' explains a command and all its options.\n",
           f);
@@ -147,8 +148,12 @@ static void usage_sub(const char *sub, FILE *f)
               "Rank programs by their memory latency sensitivity, lambda and Lambda, all analysed with\n"
               "the same settings (the paper's section 4 method). A PROGRAM (RISC-V ELF) is traced with\n"
               "no arguments, PROGRAM:FUNCTION only while FUNCTION runs (instead of --filter), so each\n"
-              "program's kernel can have its own name. --plot-dir draws both rankings. The first\n"
-              "--cache, --alpha and --m values are used.\n\n"
+              "program's kernel can have its own name. The first --cache, --alpha and --m values are\n"
+              "used. With --machine and two or more --mem-latency values, the timing model ranks\n"
+              "first: by the predicted slope of run time against latency and by the slowdown, lambda\n"
+              "and Lambda beside. --json writes one JSON object (docs/json-schema.md), the programs'\n"
+              "output then going to stderr; --plot-dir draws a bar chart per order (rank-KEY.png);\n"
+              "--csv-dir writes every figure as rank-programs.csv.\n\n"
               "  --list=FILE         more programs, a line each: PROGRAM[:FUNCTION] [ARGS...] (split\n"
               "                      at blanks, no quoting; '#' starts a comment)\n",
               f);
@@ -308,6 +313,8 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 cli_die(2, "%s: --%s needs a value", sub, key);
             value = argv[++i];
         }
+        if (!strcmp(key, "machine"))
+            value = cli_machine_path(value); /* a shipped machine by name */
         edan_error err = {0};
         if (edan_session_option_set(&c->o, key, value, &err))
             cli_die(2, "%s: %s", sub, err.msg);
@@ -390,6 +397,8 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
                 "%s: --dot=- and the report would both go to standard output: write one of them to a file "
                 "(--dot=FILE or --output=FILE)",
                 sub);
+    if (!c->help && edan_session_options_check(&c->o, &err))
+        cli_die(2, "%s: %s", sub, err.msg);
     return !c->help;
 }
 
@@ -762,7 +771,9 @@ static int dispatch(int argc, char **argv)
             char *as_help[] = {argv[0], argv[2], "--help", NULL};
             if (strcmp(argv[2], "help") && strncmp(argv[2], "-", 1))
                 return dispatch(3, as_help);
-            cli_die(2, "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality)",
+            cli_die(2,
+                    "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, "
+                    "machines)",
                     argv[2]);
         }
         usage_main(argc < 2 ? stderr : stdout);
@@ -788,8 +799,11 @@ static int dispatch(int argc, char **argv)
         return cli_cmd_rank(argc, argv);
     if (!strcmp(argv[1], "locality"))
         return cli_cmd_locality(argc, argv);
+    if (!strcmp(argv[1], "machines"))
+        return cli_cmd_machines(argc, argv);
     cli_die(2,
-            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality; see 'edan "
+            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, machines; "
+            "see 'edan "
             "--help')",
             argv[1]);
 }

@@ -23,6 +23,12 @@ void cli_set_self_dir(const char *dir)
     snprintf(self_dir, sizeof self_dir, "%s", dir);
 }
 
+const char *cli_self_dir(void)
+{
+    return self_dir;
+}
+
+/* Beside edan (the build tree), else where make install puts it (PREFIX/lib/edan for PREFIX/bin/edan). */
 static const char *find_plugin(const cli *c)
 {
     if (c->plugin)
@@ -31,8 +37,10 @@ static const char *find_plugin(const cli *c)
     if (env && *env)
         return env;
     static char path[PATH_MAX + 64];
+    static char installed[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/libedan_plugin.so", self_dir);
-    return path;
+    snprintf(installed, sizeof installed, "%s/../lib/edan/libedan_plugin.so", self_dir);
+    return access(path, F_OK) && !access(installed, F_OK) ? installed : path;
 }
 
 static const char *find_qemu(const cli *c)

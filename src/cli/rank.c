@@ -1,9 +1,12 @@
 /*
- * rank.c - edan rank: several programs or traces ranked by lambda and Lambda.
+ * rank.c - edan rank: several programs or traces ranked by lambda and Lambda,
+ * and with --machine by the timing model's predicted slope and slowdown
+ * (lambda and Lambda beside them); text or --json.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,17 +14,33 @@
 
 #include "analysis/metrics.h"
 #include "cli/cli.h"
+#include "report/csv.h"
 #include "report/html.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "tool/edag_tool.h"
+#include "tool/timing_tool.h"
 #include "util/elf_symbols.h"
 #include "util/files.h"
+#include "util/parse.h"
 
 typedef struct ranked {
     const char *name;
     double lambda, Lambda, W, D;
+    double slope, slowdown, seconds_lo, seconds_hi; /* the timing model's, with --machine */
 } ranked;
+
+static int by_slope(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->slope < y->slope ? 1 : x->slope > y->slope ? -1 : strcmp(x->name, y->name);
+}
+
+static int by_slowdown(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    return x->slowdown < y->slowdown ? 1 : x->slowdown > y->slowdown ? -1 : strcmp(x->name, y->name);
+}
 
 static int by_lambda(const void *a, const void *b)
 {
@@ -44,9 +63,55 @@ static void data_string(FILE *f, const char *name)
     fputc('"', f);
 }
 
-static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
+/* One order of the ranking: how to sort, its key in file names and JSON, what it measures, its value. */
+typedef struct rank_order {
+    int (*cmp)(const void *, const void *);
+    const char *key, *what;
+    double (*value)(const ranked *);
+    bool log; /* a logarithmic axis: lambda spans orders of magnitude */
+} rank_order;
+
+static double v_slope(const ranked *r)
 {
-    const char *key = big ? "Lambda" : "lambda";
+    return r->slope;
+}
+static double v_slowdown(const ranked *r)
+{
+    return r->slowdown;
+}
+static double v_lambda(const ranked *r)
+{
+    return r->lambda;
+}
+static double v_Lambda(const ranked *r)
+{
+    return r->Lambda;
+}
+
+/* The model's orders first (with --machine), then the paper's lambda and Lambda. */
+static const rank_order model_orders[] = {
+    {by_slope, "slope", "predicted slope of run time against memory latency", v_slope, false},
+    {by_slowdown, "slowdown", "predicted slowdown from the lowest to the highest latency", v_slowdown, false},
+};
+static const rank_order edag_orders[] = {
+    {by_lambda, "lambda", "absolute latency sensitivity lambda", v_lambda, true},
+    {by_Lambda, "Lambda", "relative latency sensitivity Lambda", v_Lambda, false},
+};
+
+static int orders(bool model, const rank_order **o)
+{
+    int n = 0;
+    for (int i = 0; model && i < 2; i++)
+        o[n++] = &model_orders[i];
+    for (int i = 0; i < 2; i++)
+        o[n++] = &edag_orders[i];
+    return n;
+}
+
+/* A bar chart of one order (r sorted by it): DIR/rank-KEY.{dat,gp,png,svg}. */
+static void rank_plot(const ranked *r, int n, const char *dir, const rank_order *ord, edan_error *err)
+{
+    const char *key = ord->key;
     char dat[PATH_MAX + 32], gp[PATH_MAX + 32], png[PATH_MAX + 32], svg[PATH_MAX + 32];
     snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, key);
     snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, key);
@@ -61,15 +126,15 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
     }
     for (int i = 0; i < n; i++) {
         data_string(f, r[i].name);
-        fprintf(f, " %.17g\n", big ? r[i].Lambda : r[i].lambda);
+        fprintf(f, " %.17g\n", ord->value(&r[i]));
     }
     const bool data_ok = !ferror(f) & !fclose(f);
-    const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
+    const char *what = ord->what;
     edan_plot_script_header(g, what);
     fprintf(g,
             "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
             "set xtics rotate by -30\nset ylabel '%s'\n%s",
-            what, what, big ? "" : "set logscale y\n");
+            what, what, ord->log ? "set logscale y\n" : "");
     edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
     if (!data_ok || ferror(g) | fclose(g)) {
         edan_error_set(err, "%s: write failed", data_ok ? gp : dat);
@@ -77,6 +142,128 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
     }
     const char *const args[3] = {dat, png, svg};
     edan_plot_run_gnuplot(gp, args, err);
+}
+
+/* ===================================================================== */
+/* The rankings, text and JSON                                            */
+/* ===================================================================== */
+
+static void rank_text(FILE *out, ranked *r, int n, const edan_options *o, const char *cache, const char *machine,
+                      const char *lats)
+{
+    fprintf(out,
+            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
+            ", alpha0 %g)\n",
+            n, cache, o->alpha[0], o->metrics.m[0], o->metrics.alpha0);
+    if (machine)
+        fprintf(out, "timing model on %s at %s ns (slope: ns of run time per ns of latency)\n", machine, lats);
+    const rank_order *ord[4];
+    const int n_orders = orders(machine != NULL, ord);
+    for (int pass = 0; pass < n_orders; pass++) {
+        qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
+        if (machine) {
+            fprintf(out, "\nby %s\n%-5s %-32s %12s %10s %12s %12s %14s %12s\n", ord[pass]->key, "rank", "program",
+                    "slope", "slowdown", "s@lowest", "s@highest", "lambda", "Lambda");
+            for (int k = 0; k < n; k++)
+                fprintf(out, "%-5d %-32.32s %12.6g %10.6g %12.6g %12.6g %14.6g %12.6g\n", k + 1, r[k].name, r[k].slope,
+                        r[k].slowdown, r[k].seconds_lo, r[k].seconds_hi, r[k].lambda, r[k].Lambda);
+            continue;
+        }
+        const bool big = ord[pass]->cmp == by_Lambda;
+        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", big ? "Lambda" : "lambda",
+                big ? "lambda" : "Lambda", "W", "D");
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
+                    big ? r[k].Lambda : r[k].lambda, big ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
+    }
+}
+
+/* --csv-dir: DIR/rank-programs.csv, a row per program in the first order, every figure a column. */
+static void rank_csv(ranked *r, int n, const char *dir, bool model)
+{
+    const rank_order *ord[4];
+    orders(model, ord);
+    qsort(r, (size_t)n, sizeof *r, ord[0]->cmp);
+    edan_csv c;
+    edan_error err = {0};
+    if (edan_csv_open(&c, dir, "rank", "programs",
+                      model ? "rank,program,slope_ns_per_ns,slowdown,seconds_lowest,seconds_highest,lambda,Lambda,W,D"
+                            : "rank,program,lambda,Lambda,W,D",
+                      &err))
+        cli_die(2, "%s", err.msg);
+    for (int k = 0; k < n; k++) {
+        edan_csv_u64(&c, (uint64_t)k + 1);
+        edan_csv_str(&c, r[k].name);
+        if (model) {
+            edan_csv_num(&c, r[k].slope);
+            edan_csv_num(&c, r[k].slowdown);
+            edan_csv_num(&c, r[k].seconds_lo);
+            edan_csv_num(&c, r[k].seconds_hi);
+        }
+        edan_csv_num(&c, r[k].lambda);
+        edan_csv_num(&c, r[k].Lambda);
+        edan_csv_num(&c, r[k].W);
+        edan_csv_num(&c, r[k].D);
+        edan_csv_end_row(&c);
+    }
+    if (edan_csv_close(&c, &err))
+        cli_die(2, "%s", err.msg);
+}
+
+/* {"schema":"edan.rank/1", the settings, and a list of programs per order} (docs/json-schema.md). */
+static void rank_json(FILE *out, ranked *r, int n, const edan_options *o, const char *cache, const char *machine,
+                      const char *lats)
+{
+    fputs("{\"schema\":\"edan.rank/1\",\"cache\":", out);
+    edan_json_str(out, cache);
+    fprintf(out, ",\"alpha\":%" PRIu64 ",\"m\":%" PRIu64 ",\"alpha0\":", o->alpha[0], o->metrics.m[0]);
+    edan_json_num(out, o->metrics.alpha0);
+    fputs(",\"machine\":", out);
+    if (machine)
+        edan_json_str(out, machine);
+    else
+        fputs("null", out);
+    fputs(",\"mem_latency_ns\":", out);
+    if (machine) {
+        double v[EDAN_TIMING_MAX_LATENCIES];
+        int nv = 0;
+        char buf[1024], *save = NULL; /* the list the option's own check accepted */
+        snprintf(buf, sizeof buf, "%s", lats);
+        for (char *tok = strtok_r(buf, ",", &save); tok && nv < EDAN_TIMING_MAX_LATENCIES;
+             tok = strtok_r(NULL, ",", &save))
+            if (!edan_parse_double(tok, &v[nv]))
+                nv++;
+        edan_json_num_array(out, v, (size_t)nv);
+    } else {
+        fputs("null", out);
+    }
+    const rank_order *ord[4];
+    const int n_orders = orders(machine != NULL, ord);
+    for (int pass = 0; pass < n_orders; pass++) {
+        qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
+        fprintf(out, ",\"by_%s\":[", ord[pass]->key);
+        for (int k = 0; k < n; k++) {
+            fputs(k ? ",{\"program\":" : "{\"program\":", out);
+            edan_json_str(out, r[k].name);
+            const double v[] = {r[k].lambda, r[k].Lambda, r[k].W, r[k].D};
+            const char *const name[] = {"lambda", "Lambda", "W", "D"};
+            for (int x = 0; x < 4; x++) {
+                fprintf(out, ",\"%s\":", name[x]);
+                edan_json_num(out, v[x]);
+            }
+            if (machine) {
+                const double mv[] = {r[k].slope, r[k].slowdown, r[k].seconds_lo, r[k].seconds_hi};
+                const char *const mname[] = {"slope_ns_per_ns", "slowdown", "seconds_lowest", "seconds_highest"};
+                for (int x = 0; x < 4; x++) {
+                    fprintf(out, ",\"%s\":", mname[x]);
+                    edan_json_num(out, mv[x]);
+                }
+            }
+            fputc('}', out);
+        }
+        fputc(']', out);
+    }
+    fputs("}\n", out);
 }
 
 /* ===================================================================== */
@@ -204,11 +391,8 @@ static void free_items(rank_list *l)
     free(l->items);
 }
 
-/*
- * --html: the page of report/html.h around a report of the ranking, the header every JSON report has and
- * "rank": {"cache", "alpha", "m", "programs": [{"name", "lambda", "Lambda", "W", "D"}]}, most lambda first.
- */
-static void rank_html(const cli *c, const ranked *r, int n, const char *cache)
+/* --html: the page of report/html.h: the header every JSON report has and "rank": the ranking's --json report. */
+static void rank_html(const cli *c, ranked *r, int n, const char *cache, const char *machine, const char *lats)
 {
     char *json = NULL;
     size_t len = 0;
@@ -217,21 +401,9 @@ static void rank_html(const cli *c, const ranked *r, int n, const char *cache)
         cli_die(1, "out of memory");
     const edan_report_source src = {"rank", NULL, NULL, NULL};
     edan_report_json_begin(m, &c->o, &src);
-    fputs(",\"rank\":{\"cache\":", m);
-    edan_json_str(m, cache);
-    fprintf(m, ",\"alpha\":%" PRIu64 ",\"m\":%" PRIu64 ",\"programs\":[", c->o.alpha[0], c->o.metrics.m[0]);
-    for (int k = 0; k < n; k++) {
-        fprintf(m, "%s{\"name\":", k ? "," : "");
-        edan_json_str(m, r[k].name);
-        const double v[] = {r[k].lambda, r[k].Lambda, r[k].W, r[k].D};
-        const char *key[] = {"lambda", "Lambda", "W", "D"};
-        for (int j = 0; j < 4; j++) {
-            fprintf(m, ",\"%s\":", key[j]);
-            edan_json_num(m, v[j]);
-        }
-        fputc('}', m);
-    }
-    fputs("]}}\n", m);
+    fputs(",\"rank\":", m);
+    rank_json(m, r, n, &c->o, cache, machine, lats);
+    fputs("}\n", m);
     if (fclose(m))
         cli_die(1, "out of memory");
     edan_replace out;
@@ -268,6 +440,16 @@ int cli_cmd_rank(int argc, char **argv)
     const int n = list.n;
     if (n < 1)
         cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]");
+    /* with --machine the model ranks: a slope needs two latencies or more */
+    const char *machine = edan_options_last(&c.o, "machine");
+    const char *lats = edan_options_last(&c.o, "mem-latency");
+    if (machine && (!lats || !strpbrk(lats, ",")))
+        cli_die(2, "rank: --machine ranks by the slope of run time against memory latency: give two latencies or "
+                   "more, e.g. --mem-latency=50,300");
+    edan_edag_config cfg;
+    edan_error cerr = {0};
+    if (edan_options_edag_config(&c.o, &cfg, &cerr))
+        cli_die(2, "rank: %s", cerr.msg);
     ranked *r = calloc((size_t)n, sizeof *r);
     if (!r)
         cli_die(2, "out of memory");
@@ -289,6 +471,8 @@ int cli_cmd_rank(int argc, char **argv)
                 if (edan_options_set(&one.o, "filter", it->function, &ferr))
                     cli_die(2, "rank: %s: %s", it->shown, ferr.msg);
             }
+            if (!one.program_output && c.o.json && !c.o.output[0])
+                one.program_output = "stderr"; /* the JSON on stdout stays parseable while the programs print */
             cli_check_program(&one, item);
             snprintf(tmp_trace, sizeof tmp_trace, "%s/rank.edt", cli_tmpdir());
             cli_run_qemu(&one, "record", tmp_trace, it->argv, it->argc);
@@ -298,9 +482,22 @@ int cli_cmd_rank(int argc, char **argv)
                 cli_die(2, "rank: %s: a function is given, but %s is not a RISC-V program", it->shown, item);
             cli_check_trace_file(item);
         }
-        static const char *const only[] = {"edag", NULL};
+        static const char *const only[] = {"edag", NULL}, *const with_model[] = {"edag", "prediction", NULL};
         edan_trace_source *src;
-        edan_session *sess = cli_analyze_trace(&c, trace, "trace", trace, only, &src);
+        edan_session *sess = cli_analyze_trace(&c, trace, "trace", trace, machine ? with_model : only, &src);
+        const edan_timing *tm = machine ? edan_timing_tool_model(sess) : NULL;
+        if (tm) {
+            r[k].slope = edan_timing_slope(tm);
+            r[k].slowdown = edan_timing_slowdown(tm);
+            double lo = INFINITY, hi = -INFINITY; /* the lanes of the lowest and the highest latency */
+            for (int l = 0; l < edan_timing_lanes(tm); l++) {
+                const edan_timing_lane ln = edan_timing_lane_get(tm, l);
+                if (ln.mem_latency_ns < lo)
+                    lo = ln.mem_latency_ns, r[k].seconds_lo = ln.seconds;
+                if (ln.mem_latency_ns > hi)
+                    hi = ln.mem_latency_ns, r[k].seconds_hi = ln.seconds;
+            }
+        }
         const edan_edag *e = edan_edag_tool_analysis(sess);
         const edan_lane_stats *st = edan_edag_lane(e, 0);
         edan_metrics mt;
@@ -316,32 +513,30 @@ int cli_cmd_rank(int argc, char **argv)
             unlink(trace);
     }
     char cache[256];
-    edan_cache_config_format(&c.o.cache[0], cache, sizeof cache);
+    edan_cache_config_format(&cfg.lane[0].cache, cache, sizeof cache); /* --machine's when --cache is not given */
     FILE *out = cli_open_output(&c.o);
-    fprintf(out,
-            "ranking of %d programs by memory latency sensitivity (cache %s, alpha %" PRIu64 ", m %" PRIu64
-            ", alpha0 %g)\n",
-            n, cache, c.o.alpha[0], c.o.metrics.m[0], c.o.metrics.alpha0);
-    for (int pass = 0; pass < 2; pass++) {
-        qsort(r, (size_t)n, sizeof *r, pass ? by_Lambda : by_lambda);
-        fprintf(out, "\n%-5s %-32s %16s %14s %12s %10s\n", "rank", "program", pass ? "Lambda" : "lambda",
-                pass ? "lambda" : "Lambda", "W", "D");
-        for (int k = 0; k < n; k++)
-            fprintf(out, "%-5d %-32.32s %16.6g %14.6g %12.0f %10.0f\n", k + 1, r[k].name,
-                    pass ? r[k].Lambda : r[k].lambda, pass ? r[k].lambda : r[k].Lambda, r[k].W, r[k].D);
-        if (c.o.plot_dir[0]) {
+    if (c.o.json)
+        rank_json(out, r, n, &c.o, cache, machine, lats);
+    else
+        rank_text(out, r, n, &c.o, cache, machine, lats);
+    if (c.o.csv_dir[0])
+        rank_csv(r, n, c.o.csv_dir, machine != NULL);
+    if (c.o.plot_dir[0]) {
+        if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
+            cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
+        const rank_order *ord[4];
+        const int n_orders = orders(machine != NULL, ord);
+        for (int pass = 0; pass < n_orders; pass++) {
             edan_error err = {0};
-            if (mkdir(c.o.plot_dir, 0755) && errno != EEXIST)
-                cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
-            rank_plot(r, n, c.o.plot_dir, pass == 1, &err);
+            qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
+            rank_plot(r, n, c.o.plot_dir, ord[pass], &err);
             if (err.set)
                 cli_die(2, "%s", err.msg);
         }
     }
     cli_close_output(out, &c.o);
     if (c.o.html[0]) {
-        qsort(r, (size_t)n, sizeof *r, by_lambda);
-        rank_html(&c, r, n, cache);
+        rank_html(&c, r, n, cache, machine, lats);
     }
     free(r);
     free_items(&list);

@@ -378,9 +378,11 @@ int edan_options_edag_config(const edan_options *o, edan_edag_config *cfg, edan_
         return -1;
     }
     cfg->n_lanes = 0;
+    /* --machine without --cache: one cache assumption in the report, the machine's (docs/model.md) */
+    const bool machine_default = !o->cache_given && edan_options_last(o, "machine");
     for (int c = 0; c < o->n_cache; c++) {
         edan_cache_config cache = o->cache[c];
-        if (o->cache_of_machine[c]) {
+        if (o->cache_of_machine[c] || machine_default) {
             /* the one description of the machine: its data caches (l1d, l2 and l3) */
             const char *path = edan_options_last(o, "machine");
             edan_machine m;
@@ -520,7 +522,7 @@ void edan_options_help(FILE *f)
           "                      told otherwise: write-through without allocation, so an added\n"
           "                      L2 sees every store and keeps no stored line; give write=back,\n"
           "                      alloc=yes per level (or 'server') for a real core's hierarchy\n"
-          "                      [none: every load and store reaches RAM]\n"
+          "                      [none: every load and store reaches RAM; with --machine, 'machine']\n"
           "  --alpha=LIST        cycles of a memory-access vertex (RAM latency) [200]\n"
           "  --cost=K=V,...      per-class costs in cycles: int mul div fadd fmul ffma fdiv fsqrt\n"
           "                      branch hit load store atomic ram [all 1, ram = alpha]\n"

@@ -258,7 +258,7 @@
 
   /* ---- sections ---- */
   var src = R.source || {}, mach = (R.prediction && R.prediction.machine) || (R.projection && R.projection.machine);
-  var prog = src.binary || src.path || (R.rank ? 'ranking of ' + R.rank.programs.length + ' programs' : 'program');
+  var prog = src.binary || src.path || (R.rank ? 'ranking of ' + R.rank.by_lambda.length + ' programs' : 'program');
   document.title = 'edan: ' + prog.split('/').pop() + (src.filter ? ' (' + src.filter + ')' : '');
   MAIN.appendChild(el('h1', {}, [document.title]));
   (function identity() {
@@ -406,7 +406,7 @@
   generic('load_classes', 'Load classes');
   generic('zoom', 'Location zoom');
   generic('sampled', 'Sampled estimates (MemGaze)');
-  generic('rank', 'Ranking by memory latency sensitivity (most \u03bb first)');
+  generic('rank', 'Ranking by memory latency sensitivity');
 
   /* #sort=TABLE.COLUMN[.asc|.desc] sorts as asked; #click=TABLE.COLUMN clicks the header (as a reader would) */
   var h = /[#&](sort|click)=([^&]+)/.exec(location.hash);

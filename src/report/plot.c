@@ -209,7 +209,8 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
     edan_metrics mt;
     if (e) /* bounds at alpha = 1 scale linearly */
         edan_metrics_compute(edan_edag_lane(e, 0), 1, &o->metrics, &mt);
-    fprintf(f, "# memory latency (ns), predicted time (us)%s\n", e ? ", eDAG runtime upper bound (us)" : "");
+    fprintf(f, "# memory latency (ns), predicted time (us)%s\n",
+            e ? ", eDAG runtime bound T upper on an ideal core (us)" : "");
     for (int k = 0; k < n; k++) {
         fprintf(f, "%g %.9g", lanes[k].mem_latency_ns, lanes[k].seconds * 1e6);
         if (e) /* alpha in cycles of the machine's clock */
@@ -224,9 +225,23 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
     edan_plot_script_header(gp, "predicted run time against memory latency");
     fprintf(gp, "set title 'Predicted run time against memory latency'\nset xlabel 'memory latency (ns)'\n"
                 "set ylabel 'run time (us)'\nset grid\nset key outside right top\n");
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "plot ARG1 using 1:2 with linespoints lw 2 pt 7 title 'timing model'%s",
-             e ? ", \\\n     ARG1 using 1:3 with lines dt 2 lw 2 title 'eDAG upper bound (slope lambda)'" : "");
+    /*
+     * The eDAG's line is its runtime bound T upper, M upper x latency + C with m memory slots: an upper
+     * bound only on the eDAG's idealised core (no window, widths or fetch), so it can lie below the model.
+     */
+    char cmd[640], bound[256] = "";
+    if (e)
+        snprintf(bound, sizeof bound,
+                 ", \\\n     ARG1 using 1:3 with lines dt 2 lw 2 title 'eDAG runtime bound on an ideal core, m=%" PRIu64
+                 " (slope lambda)'",
+                 o->metrics.m[0]);
+    char mname[64]; /* in a quoted gnuplot string: no quote or backslash */
+    snprintf(mname, sizeof mname, "%s", edan_timing_machine(m)->name);
+    for (char *c = mname; *c; c++)
+        if (*c == '\'' || *c == '\\')
+            *c = '_';
+    snprintf(cmd, sizeof cmd, "plot ARG1 using 1:2 with linespoints lw 2 pt 7 title 'timing model on %s'%s", mname,
+             bound);
     edan_plot_script_outputs(gp, cmd);
     if (close_checked(gp, gpp, err))
         return -1;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/metrics.h"
+#include "config/machine_file.h"
 #include "report/json.h"
 
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
@@ -144,6 +145,83 @@ void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_so
     fprintf(f, ",\"false_deps\":%s,\"bytes\":\"%s\",\"C_given\":%s", o->false_deps ? "true" : "false",
             o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access", o->metrics.C_given ? "true" : "false");
     fputc('}', f);
+}
+
+/* Write the distinct caches of the eDAG's configurations, "; " apart in text, as strings in JSON. */
+static void edag_caches(FILE *f, const edan_edag_config *cfg, bool json)
+{
+    char seen[EDAN_MAX_LANES][256];
+    int n = 0;
+    for (int k = 0; k < cfg->n_lanes; k++) {
+        char c[256];
+        edan_cache_config_format(&cfg->lane[k].cache, c, sizeof c);
+        bool dup = false;
+        for (int i = 0; i < n && !dup; i++)
+            dup = !strcmp(seen[i], c);
+        if (dup)
+            continue;
+        if (json) {
+            fputs(n ? "," : "", f);
+            edan_json_str(f, c);
+        } else {
+            fprintf(f, "%s%s", n ? "; " : "", c);
+        }
+        snprintf(seen[n++], sizeof seen[0], "%s", c);
+    }
+}
+
+void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection)
+{
+    const char *path = edan_options_last(o, "machine");
+    edan_machine m;
+    edan_error err = {0};
+    edan_edag_config cfg;
+    if (!path || edan_machine_load(path, &m, &err) || edan_options_edag_config(o, &cfg, &err))
+        return; /* no machine: the configurations name their caches; a bad one: its tool says why */
+    char mc[256];
+    const edan_cache_config data = edan_machine_data_caches(&m);
+    edan_cache_config_format(&data, mc, sizeof mc);
+    /* the projection counts traffic in --cache's configurations when given, else in the machine's caches */
+    const char *from = o->cache_given ? "cache" : "machine";
+    if (json) {
+        fputs(",\"caches\":{\"machine\":", f);
+        edan_json_str(f, m.name);
+        if (edag) {
+            fprintf(f, ",\"edag\":{\"from\":\"%s\",\"caches\":[", from);
+            edag_caches(f, &cfg, true);
+            fputs("]}", f);
+        }
+        if (prediction) {
+            fputs(",\"prediction\":{\"from\":\"machine\",\"caches\":[", f);
+            edan_json_str(f, mc);
+            fputs("]}", f);
+        }
+        if (projection) {
+            fprintf(f, ",\"projection\":{\"from\":\"%s\",\"caches\":[", from);
+            if (o->cache_given)
+                edag_caches(f, &cfg, true);
+            else
+                edan_json_str(f, mc);
+            fputs("]}", f);
+        }
+        fputc('}', f);
+        return;
+    }
+    if (edag) {
+        fprintf(f, "  caches      eDAG: ");
+        edag_caches(f, &cfg, false);
+        fprintf(f, " (%s)\n", o->cache_given ? "--cache" : "the machine's data caches; --cache to change");
+    }
+    if (prediction)
+        fprintf(f, "  %-11s prediction: %s (machine %s's data caches)\n", edag ? "" : "caches", mc, m.name);
+    if (projection) {
+        fprintf(f, "  %-11s projection: ", edag || prediction ? "" : "caches");
+        if (o->cache_given)
+            edag_caches(f, &cfg, false);
+        else
+            fputs(mc, f);
+        fprintf(f, " (%s)\n", o->cache_given ? "--cache" : "the machine's data caches");
+    }
 }
 
 void edan_report_edag_json(FILE *f, const edan_edag *e, const edan_options *o)

@@ -28,6 +28,13 @@ typedef struct edan_report_source {
 
 /* "edan: eDAG analysis (...)", the program, the filter and the model. */
 void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src);
+/*
+ * With --machine, the caches each section of the report assumed (the eDAG's, the
+ * timing model's and the projection's), as lines of the text header or as the
+ * JSON member ,"caches":{...}; nothing without a machine (each configuration names
+ * its cache). The flags say which sections the report has.
+ */
+void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection);
 /* Every configuration's metrics, and a summary when there are several. */
 void edan_report_edag_text(FILE *f, const edan_edag *e, const edan_options *o);
 /* Opens the report's object: {"schema":...,"source":{...},"model":{...} (no closing brace). */

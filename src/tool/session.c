@@ -93,6 +93,26 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
     return edan_options_add_raw(o, key, value, err);
 }
 
+/* Each option that means nothing without another: --machine names the machine the model and the projection use. */
+static const struct {
+    const char *option, *needs, *why;
+} option_needs[] = {
+    {"mem-latency", "machine", "the latencies are those of a machine's memory (e.g. --machine=gem5-validation)"},
+    {"projection", "machine", "the machine to project onto (e.g. --machine=gem5-validation)"},
+};
+
+int edan_session_options_check(const edan_options *o, edan_error *err)
+{
+    for (size_t i = 0; i < sizeof option_needs / sizeof option_needs[0]; i++)
+        if (edan_options_each(o, option_needs[i].option, NULL, NULL) > 0 &&
+            edan_options_each(o, option_needs[i].needs, NULL, NULL) == 0) {
+            edan_error_set(err, "--%s needs --%s: %s", option_needs[i].option, option_needs[i].needs,
+                           option_needs[i].why);
+            return -1;
+        }
+    return 0;
+}
+
 void edan_session_options_help(FILE *f)
 {
     edan_options_help(f);
@@ -303,6 +323,9 @@ static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
         edan_report_json_begin(f, &s->o, &s->src);
     else if (fmt == EDAN_FORMAT_TEXT)
         edan_report_text_header(f, &s->o, &s->src);
+    if (fmt != EDAN_FORMAT_TABLE)
+        edan_report_caches(f, &s->o, fmt == EDAN_FORMAT_JSON, edan_session_tool(s, "edag") != NULL,
+                           edan_session_tool(s, "prediction") != NULL, edan_session_tool(s, "projection") != NULL);
     for (int i = 0; i < s->n; i++)
         if (s->run[i].def->report)
             s->run[i].def->report(s->run[i].tool, s, fmt, f);

@@ -72,5 +72,11 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
 int edan_session_option_takes_value(const char *key);
 /* Help text: the configuration's options and every tool's. */
 void edan_session_options_help(FILE *f);
+/*
+ * Options that need another: 0, or -1 with a one-line message naming both
+ * (--mem-latency and --projection need --machine). Checked once, before any
+ * program runs, so a command never starts QEMU for a report it cannot write.
+ */
+int edan_session_options_check(const edan_options *o, edan_error *err);
 
 #endif

@@ -262,6 +262,8 @@ static int line_cmp(const void *a, const void *b)
 {
     const line_key *x = a, *y = b;
     int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+    if (!c && !x->file && !y->file) /* no line information: a row per function, never one merged row */
+        c = strcmp(x->function ? x->function : "", y->function ? y->function : "");
     return c ? c : x->line < y->line ? -1 : x->line > y->line;
 }
 
@@ -325,7 +327,8 @@ static void attribute(timing_tool *t, const edan_session *s)
     for (size_t i = 0; i < t->n_lines; i++)
         t->lines[i].slope = edan_timing_slope_of(m, t->lines[i].cycles);
     qsort(t->funcs, t->n_funcs, sizeof *t->funcs, by_time);
-    qsort(t->lines, t->n_lines, sizeof *t->lines, by_slope);
+    /* one latency has no slope: the lines by time, as the functions */
+    qsort(t->lines, t->n_lines, sizeof *t->lines, edan_timing_lanes(m) > 1 ? by_slope : by_time);
 }
 
 /* ===================================================================== */
@@ -353,22 +356,31 @@ static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_
     char at_lo[32], at_hi[32];
     snprintf(at_lo, sizeof at_lo, "cycles@%gns", edan_timing_lane_get(m, lo).mem_latency_ns);
     snprintf(at_hi, sizeof at_hi, "cycles@%gns", edan_timing_lane_get(m, hi).mem_latency_ns);
-    fprintf(f, "  %-40s %12s %14s %14s %10s %7s\n", lines ? "source line (by slope)" : "function (by time)",
-            "instructions", at_lo, at_hi, "slope", "share");
+    /* one latency: one cycles column and no slope (there is nothing to compare it with) */
+    const bool one = edan_timing_lanes(m) == 1;
+    if (one)
+        fprintf(f, "  %-40s %12s %14s %7s\n", lines ? "source line (by time)" : "function (by time)", "instructions",
+                at_hi, "share");
+    else
+        fprintf(f, "  %-40s %12s %14s %14s %10s %7s\n", lines ? "source line (by slope)" : "function (by time)",
+                "instructions", at_lo, at_hi, "slope", "share");
     for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
         const attr_row *r = &rows[i];
         char name[256];
-        if (lines) {
-            const char *base = r->name ? strrchr(r->name, '/') : NULL;
-            snprintf(name, sizeof name, "%s:%u (%s)",
-                     base      ? base + 1
-                     : r->name ? r->name
-                               : "?",
-                     r->line, r->function ? r->function : "?");
+        if (lines && !r->name) /* code without line information: its function's own row */
+            snprintf(name, sizeof name, "?? (%s)", r->function ? r->function : "no symbol");
+        else if (lines) {
+            const char *base = strrchr(r->name, '/');
+            snprintf(name, sizeof name, "%s:%u (%s)", base ? base + 1 : r->name, r->line,
+                     r->function ? r->function : "?");
         } else
             snprintf(name, sizeof name, "%s", r->name ? r->name : "(no symbol)");
-        fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", name, r->instructions, r->cycles[lo],
-                r->cycles[hi], r->slope, total > 0 ? 100.0 * r->cycles[hi] / total : 0.0);
+        const double share = total > 0 ? 100.0 * r->cycles[hi] / total : 0.0;
+        if (one)
+            fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %6.1f%%\n", name, r->instructions, r->cycles[hi], share);
+        else
+            fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", name, r->instructions, r->cycles[lo],
+                    r->cycles[hi], r->slope, share);
     }
     if (n > TEXT_ROWS)
         fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, lines ? "the top 20" : "all");
@@ -600,9 +612,11 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
 
 static const edan_tool_option options[] = {
     {"machine", true,
-     "  --machine=FILE      predict the region's run time on the machine FILE describes\n"
-     "                      (machines/*.ini, docs/machines.md): an out-of-order core, its\n"
-     "                      caches and memory, scheduled by the timing model (docs/model.md)\n",
+     "  --machine=NAME|FILE predict the region's run time on the machine FILE describes\n"
+     "                      (docs/machines.md), or a shipped one by NAME (edan machines):\n"
+     "                      an out-of-order core, its caches and memory, scheduled by the\n"
+     "                      timing model (docs/model.md); the eDAG's caches become the\n"
+     "                      machine's data caches unless --cache is given\n",
      check_machine},
     {"mem-latency", true,
      "  --mem-latency=LIST  memory latencies in ns to predict at, in one pass, with the\n"
