@@ -144,3 +144,10 @@ validate: build
 	python3 validation/compare.py --results "$(VALIDATION_RESULTS)" --update-doc docs/accuracy.md \
 	    --command "make validate VALIDATION_LIST=$(VALIDATION_LIST) VALIDATION_LATENCIES=$(VALIDATION_LATENCIES)" \
 	    && echo "make validate: tables written into docs/accuracy.md" && exit $$status
+
+# The blocking what-if's best tile (issue 41) against the timing model's best on the hand-blocked stencils and
+# against their native times on the host (gcc -O2, median of 5, pinned): figures for docs/accuracy.md.
+.PHONY: validate-whatif
+validate-whatif: build
+	@python3 tests/whatif_test.py $(BUILD) timing
+	@python3 tests/whatif_test.py $(BUILD) native
