@@ -14,6 +14,7 @@
 #include "report/plot.h"
 #include "tool/edag_tool.h"
 #include "util/elf_symbols.h"
+#include "util/files.h"
 
 typedef struct ranked {
     const char *name;
@@ -44,23 +45,20 @@ static void data_string(FILE *f, const char *name)
 static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_error *err)
 {
     const char *key = big ? "Lambda" : "lambda";
-    char dat[PATH_MAX + 32], gp[PATH_MAX + 32], png[PATH_MAX + 32], svg[PATH_MAX + 32];
-    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, key);
-    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, key);
-    snprintf(png, sizeof png, "%s/rank-%s.png", dir, key);
-    snprintf(svg, sizeof svg, "%s/rank-%s.svg", dir, key);
-    FILE *f = fopen(dat, "w"), *g = f ? fopen(gp, "w") : NULL;
-    if (!f || !g) {
-        edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
-        if (f)
-            fclose(f);
+    char base[64];
+    snprintf(base, sizeof base, "rank-%s", key);
+    edan_plot_files files;
+    FILE *f, *g;
+    if (mkdir(dir, 0755) && errno != EEXIST) {
+        edan_error_set(err, "%s: cannot create the plot directory: %s", dir, strerror(errno));
         return;
     }
+    if (edan_plot_open(&files, dir, base, &f, &g, err))
+        return;
     for (int i = 0; i < n; i++) {
         data_string(f, r[i].name);
         fprintf(f, " %.17g\n", big ? r[i].Lambda : r[i].lambda);
     }
-    const bool data_ok = !ferror(f) & !fclose(f);
     const char *what = big ? "relative latency sensitivity Lambda" : "absolute latency sensitivity lambda";
     edan_plot_script_header(g, what);
     fprintf(g,
@@ -68,12 +66,7 @@ static void rank_plot(const ranked *r, int n, const char *dir, bool big, edan_er
             "set xtics rotate by -30\nset ylabel '%s'\n%s",
             what, what, big ? "" : "set logscale y\n");
     edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
-    if (!data_ok || ferror(g) | fclose(g)) {
-        edan_error_set(err, "%s: write failed", data_ok ? gp : dat);
-        return;
-    }
-    const char *const args[3] = {dat, png, svg};
-    edan_plot_run_gnuplot(gp, args, err);
+    edan_plot_close(&files, err);
 }
 
 /* ===================================================================== */
@@ -145,9 +138,10 @@ static void parse_item(rank_item *it, const char *text)
 /* --list=FILE: a line per program, "PROGRAM[:FUNCTION] [ARGS...]" split at blanks; '#' starts a comment. */
 static void read_list(rank_list *l, const char *path)
 {
-    FILE *f = fopen(path, "r");
+    edan_error err = {0};
+    FILE *f = edan_input_fopen(path, "the list", 0, &err);
     if (!f)
-        cli_die(2, "%s: cannot open the list: %s", path, strerror(errno));
+        cli_die(2, "%s", err.msg);
     char line[4096];
     int lineno = 0;
     while (fgets(line, sizeof line, f)) {

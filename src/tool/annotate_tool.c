@@ -31,6 +31,7 @@
 #include "tool/session.h"
 #include "tool/timing_tool.h"
 #include "tool/tool.h"
+#include "util/files.h"
 #include "util/grow.h"
 #include "util/srcmap.h"
 
@@ -238,7 +239,9 @@ static void margin(FILE *f, const an_view *v, const an_line *l)
 /* The source file's text, NULL when it cannot be read (or is too large). */
 static char *read_source(const char *path, size_t *len)
 {
-    FILE *f = path ? fopen(path, "rb") : NULL;
+    /* a FIFO or device named by the debug lines is not read (it would hang or never end); nor an output */
+    edan_error ignored = {0};
+    FILE *f = path ? edan_input_fopen(path, "a source file", 0, &ignored) : NULL;
     if (!f)
         return NULL;
     char *buf = malloc(MAX_SOURCE + 1);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "trace/async.h"
+#include "util/files.h"
 
 /* Tools one session runs at most (the registry's size, with room to grow). */
 #define EDAN_SESSION_MAX_TOOLS 16
@@ -54,13 +55,41 @@ int edan_session_option_takes_value(const char *key)
     if (v >= 0)
         return v;
     const edan_tool_option *op = tool_option(key);
+    return op ? op->takes_value != EDAN_FLAG : -1;
+}
+
+int edan_session_option_kind(const char *key)
+{
+    const int v = edan_options_value_kind(key);
+    if (v >= 0)
+        return v;
+    const edan_tool_option *op = tool_option(key);
     return op ? op->takes_value : -1;
+}
+
+/*
+ * An option that names an output is declared as it is set (util/files.h):
+ * checked before the command starts (writable, not a directory, no input)
+ * and remembered, so no input opened later can be it.
+ */
+static int declare_output(const char *key, const char *value, edan_error *err)
+{
+    const int kind = edan_session_option_kind(key);
+    char what[80];
+    snprintf(what, sizeof what, "--%s", key);
+    if (kind == EDAN_VALUE_OUTPUT)
+        return edan_output_declare(value, what, err);
+    if (kind == EDAN_VALUE_OUTPUT_DIR)
+        return edan_output_declare_dir(value, what, err);
+    return 0;
 }
 
 int edan_session_option_set(edan_options *o, const char *key, const char *value, edan_error *err)
 {
     int rc = edan_options_set(o, key, value, err);
-    if (rc <= 0)
+    if (rc == 0)
+        return declare_output(key, value, err);
+    if (rc < 0)
         return rc;
     const edan_tool_option *op = tool_option(key);
     if (!op)
@@ -75,7 +104,9 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
     }
     if (op->check && op->check(value, err))
         return -1;
-    return edan_options_add_raw(o, key, value, err);
+    if (edan_options_add_raw(o, key, value, err))
+        return -1;
+    return declare_output(key, value, err);
 }
 
 void edan_session_options_help(FILE *f)

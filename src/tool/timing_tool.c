@@ -457,7 +457,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
 }
 
 static const edan_tool_option options[] = {
-    {"machine", true,
+    {"machine", EDAN_VALUE_INPUT,
      "  --machine=FILE      predict the region's run time on the machine FILE describes\n"
      "                      (machines/*.ini, docs/machines.md): an out-of-order core, its\n"
      "                      caches and memory, scheduled by the timing model (docs/model.md)\n",
