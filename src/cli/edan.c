@@ -323,8 +323,9 @@ void cli_close_output(FILE *f, const edan_options *o)
             cli_die(1, "standard output: write failed: %s", strerror(errno));
         return;
     }
-    if (edan_output_commit(&report_out, &err))
-        cli_die(1, "%s", err.msg);
+    const int rc = edan_output_commit(&report_out, &err);
+    if (rc)
+        cli_die(rc == -2 ? 2 : 1, "%s", err.msg);
     (void)o;
 }
 

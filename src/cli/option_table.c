@@ -31,19 +31,19 @@ static const struct {
     {"functions-output", EDAN_VALUE_OUTPUT, "memgaze-table"},
 };
 
-/* The positional arguments every command reads ("memgaze-table" is edan locality --memgaze-table). */
+/* The positional arguments every command reads, and writes ("memgaze-table" is edan locality --memgaze-table). */
 static const struct {
-    const char *command, *inputs;
+    const char *command, *inputs, *outputs;
 } positional[] = {
-    {"run", "program"},
-    {"record", "program"},
-    {"analyze", "trace"},
-    {"dot", "trace"},
-    {"convert", "trace"},
-    {"rank", "trace program"},
-    {"annotate", "trace program"},
-    {"locality", "trace program"},
-    {"memgaze-table", "memgaze-trace"},
+    {"run", "program", ""},
+    {"record", "program", ""},
+    {"analyze", "trace", ""},
+    {"dot", "trace", ""},
+    {"convert", "trace", "out"},
+    {"rank", "trace program", ""},
+    {"annotate", "trace program", ""},
+    {"locality", "trace program", ""},
+    {"memgaze-table", "memgaze-trace", ""},
 };
 
 void cli_declare_file_option(const char *sub, const char *key, const char *value)
@@ -75,15 +75,23 @@ static const char *kind_name(int kind)
     return kind >= 0 && kind <= EDAN_VALUE_OUTPUT_DIR ? names[kind] : "?";
 }
 
-static void print_option(FILE *f, const char *name, int kind, const char *commands)
+/* "key":["a","b"] from the words of a list separated by blanks (names of options and commands: no quoting needed). */
+static void print_words(FILE *f, const char *key, const char *words)
 {
-    fprintf(f, "{\"option\":\"%s\",\"kind\":\"%s\",\"commands\":[", name, kind_name(kind));
+    fprintf(f, "\"%s\":[", key);
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", commands);
+    snprintf(buf, sizeof buf, "%s", words);
     int n = 0;
     for (char *save = NULL, *c = strtok_r(buf, " ", &save); c; c = strtok_r(NULL, " ", &save))
         fprintf(f, "%s\"%s\"", n++ ? "," : "", c);
-    fputs("]}\n", f);
+    fputc(']', f);
+}
+
+static void print_option(FILE *f, const char *name, int kind, const char *commands)
+{
+    fprintf(f, "{\"option\":\"%s\",\"kind\":\"%s\",", name, kind_name(kind));
+    print_words(f, "commands", commands);
+    fputs("}\n", f);
 }
 
 void cli_print_option_table(FILE *f)
@@ -97,12 +105,10 @@ void cli_print_option_table(FILE *f)
     for (size_t i = 0; i < sizeof cli_files / sizeof cli_files[0]; i++)
         print_option(f, cli_files[i].name, cli_files[i].kind, cli_files[i].commands);
     for (size_t i = 0; i < sizeof positional / sizeof positional[0]; i++) {
-        fprintf(f, "{\"command\":\"%s\",\"positional\":[", positional[i].command);
-        char buf[128];
-        snprintf(buf, sizeof buf, "%s", positional[i].inputs);
-        int n = 0;
-        for (char *save = NULL, *c = strtok_r(buf, " ", &save); c; c = strtok_r(NULL, " ", &save))
-            fprintf(f, "%s\"%s\"", n++ ? "," : "", c);
-        fputs("]}\n", f);
+        fprintf(f, "{\"command\":\"%s\",", positional[i].command);
+        print_words(f, "positional", positional[i].inputs);
+        fputc(',', f);
+        print_words(f, "positional_outputs", positional[i].outputs);
+        fputs("}\n", f);
     }
 }

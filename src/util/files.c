@@ -104,8 +104,7 @@ static int check_output(const char *path, const char *what, bool others, edan_er
     }
     char *canon = canonical(path);
     for (int i = 0; others && canon && i < n_outputs; i++)
-        if (strcmp(outputs[i].what, what) &&
-            (!strcmp(outputs[i].canon, canon) || edan_same_file(outputs[i].path, path))) {
+        if (strcmp(outputs[i].what, what) && !strcmp(outputs[i].canon, canon)) {
             edan_error_set(err, "%s %s and %s %s are the same file: one output would replace the other", what, path,
                            outputs[i].what, outputs[i].path);
             free(canon);
@@ -153,22 +152,23 @@ void edan_files_forget(void)
 /* Remember an input by its device and inode, unless an output is that file: 0, or -1 with err. */
 static int add_input(const struct stat *st, const char *path, const char *what, edan_error *err)
 {
+    /* remembered even when it is an output: the output's commit refuses to replace it (edan_output_commit) */
+    bool known = false;
+    for (int i = 0; i < n_inputs && !known; i++)
+        known = inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino;
+    if (!known && n_inputs < MAX_INPUTS) {
+        inputs[n_inputs].dev = st->st_dev;
+        inputs[n_inputs].ino = st->st_ino;
+        snprintf(inputs[n_inputs].path, sizeof inputs[n_inputs].path, "%s", path);
+        snprintf(inputs[n_inputs].what, sizeof inputs[n_inputs].what, "%s", what);
+        n_inputs++;
+    }
     for (int i = 0; i < n_outputs; i++) {
         struct stat o;
         if (!stat(outputs[i].path, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
             clash(err, outputs[i].what, outputs[i].path, what, path);
             return -1;
         }
-    }
-    for (int i = 0; i < n_inputs; i++)
-        if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-            return 0;
-    if (n_inputs < MAX_INPUTS) {
-        inputs[n_inputs].dev = st->st_dev;
-        inputs[n_inputs].ino = st->st_ino;
-        snprintf(inputs[n_inputs].path, sizeof inputs[n_inputs].path, "%s", path);
-        snprintf(inputs[n_inputs].what, sizeof inputs[n_inputs].what, "%s", what);
-        n_inputs++;
     }
     return 0;
 }
@@ -464,6 +464,7 @@ int edan_output_open(edan_output *o, const char *path, const char *what, edan_er
         return -1;
     }
     strcpy(o->path, path);
+    snprintf(o->what, sizeof o->what, "%s", what);
     if (check_output(path, what, false, err) || remember_output(path, what, err))
         return -1;
     struct stat st;
@@ -493,6 +494,17 @@ FILE *edan_output_stream(edan_output *o, edan_error *err)
     if (!o->f && (o->f = fdopen(o->fd, "w")) == NULL)
         edan_error_set(err, "%s: cannot write: %s", o->path, strerror(errno));
     return o->f;
+}
+
+bool edan_output_is(const char *path)
+{
+    struct stat st, o;
+    if (stat(path, &st))
+        return false;
+    for (int i = 0; i < n_outputs; i++)
+        if (!stat(outputs[i].path, &o) && o.st_dev == st.st_dev && o.st_ino == st.st_ino)
+            return true;
+    return false;
 }
 
 FILE *edan_output_fopen(edan_output *o, const char *path, const char *what, edan_error *err)
@@ -548,6 +560,13 @@ int edan_output_commit(edan_output *o, edan_error *err)
     if (!o->open) {
         edan_error_set(err, "%s: not open", o->path);
         return -1;
+    }
+    /* an input read since the output was opened (a source file annotate showed) may be the file it replaces */
+    edan_error sub = {0};
+    if (o->tmp[0] && check_output(o->path, o->what, false, &sub)) {
+        edan_error_set(err, "%s", sub.msg);
+        edan_output_abort(o);
+        return -2;
     }
     int rc = close_output(o);
     if (rc == 0 && o->tmp[0] && rename(o->tmp, o->path))

@@ -92,6 +92,7 @@ int edan_output_declare_dir(const char *dir, const char *what, edan_error *err);
 typedef struct edan_output {
     char path[4096]; /* the final name */
     char tmp[4128];  /* written here and renamed to path at commit; "" when written in place */
+    char what[48];   /* its name in messages ("--output") */
     bool open;       /* between open and commit or abort (a zeroed output is closed) */
     int fd;          /* -1 once closed */
     FILE *f;         /* edan_output_stream(): owns fd */
@@ -106,10 +107,17 @@ FILE *edan_output_stream(edan_output *o, edan_error *err);
 FILE *edan_output_fopen(edan_output *o, const char *path, const char *what, edan_error *err);
 /* Where another program (gnuplot, Graphviz) writes it: the temporary, or path when written in place. */
 const char *edan_output_where(const edan_output *o);
-/* Close (flushing the stream) and rename into place: 0, or -1 with err and nothing left but the old file. */
+/*
+ * Close (flushing the stream) and rename into place: 0; -1 with err when a
+ * write failed, or -2 when an input read since the open is the file it
+ * would replace; either way nothing is left but the old file.
+ */
 int edan_output_commit(edan_output *o, edan_error *err);
 /* Close and remove the temporary; the old file stays. Safe to call twice, or on a zeroed output. */
 void edan_output_abort(edan_output *o);
+
+/* Whether path is the same file as an output of this command (declared or open). */
+bool edan_output_is(const char *path);
 
 /* Remove the temporaries listed in the journal that still exist (a killed plugin's), and the journal. */
 void edan_temporaries_sweep(const char *journal);
