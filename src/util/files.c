@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -203,29 +204,23 @@ int edan_input_open(const char *path, const char *what, int flags, edan_error *e
         close(fd);
         return -1;
     }
-    if (S_ISFIFO(st.st_mode)) {
-        /*
-         * A stream read once: opened again, blocking, so that reading waits
-         * for a writer that has not opened it yet instead of seeing an
-         * empty FIFO's end of file; the same FIFO, checked by its inode.
-         */
-        const int again = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        struct stat st2;
-        if (again < 0 || fstat(again, &st2) || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
-            edan_error_set(err, "%s: cannot open %s: %s", path, what, again < 0 ? strerror(errno) : "it changed");
-            if (again >= 0)
-                close(again);
-            close(fd);
-            return -1;
-        }
-        close(fd);
-        return again;
-    }
     const int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
         edan_error_set(err, "%s: cannot read %s: %s", path, what, strerror(errno));
         close(fd);
         return -1;
+    }
+    /*
+     * A FIFO opened before its writer would read as empty (no writer: end
+     * of file): wait until it holds data or a writer has come and gone
+     * (Linux reports POLLHUP only after a writer, for a reader opened
+     * without one). Not opened again: a writer that has finished already
+     * would leave a second open waiting for ever.
+     */
+    if (S_ISFIFO(st.st_mode)) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        while (poll(&p, 1, -1) < 0 && errno == EINTR)
+            ;
     }
     return fd;
 }
