@@ -676,9 +676,9 @@ static const edan_tool_option options[] = {
      "                      DRAM traffic, bytes per flop and T = max(compute, memory) per\n"
      "                      function and loop (docs/projection.md)\n",
      NULL},
-    {"projection-csv", true, "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n",
-     NULL},
-    {"projection-regions-csv", true,
+    {"projection-csv", EDAN_VALUE_OUTPUT,
+     "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n", NULL},
+    {"projection-regions-csv", EDAN_VALUE_OUTPUT,
      "  --projection-regions-csv=FILE each memory region (data object, static data, stack,\n"
      "                      heap): accesses, bytes, read/write ratio, lines, working set, DRAM bytes\n",
      NULL},
