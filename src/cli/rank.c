@@ -429,6 +429,9 @@ int cli_cmd_rank(int argc, char **argv)
     const int n = list.n;
     if (n < 1)
         cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]");
+    /* every input against every output first: a clash is the error named, whatever else is wrong */
+    for (int k = 0; k < n; k++)
+        cli_refuse_overwrite(&c, list.items[k].path);
     /* with --machine the model ranks: a slope needs two latencies or more */
     const char *machine = edan_options_last(&c.o, "machine");
     const char *lats = edan_options_last(&c.o, "mem-latency");
@@ -445,7 +448,6 @@ int cli_cmd_rank(int argc, char **argv)
     for (int k = 0; k < n; k++) {
         const rank_item *it = &list.items[k];
         const char *item = it->path;
-        cli_refuse_overwrite(&c, item);
         edan_error err = {0};
         edan_elf elf;
         const char *trace = item;

@@ -703,7 +703,7 @@ static const edan_tool_option options[] = {
     {"what-if-registers", true,
      "  --what-if-registers=LIST register counts of ExaSAT's register model per nest [8,16,32]\n",
      proj_whatif_check_regs},
-    {"what-if-csv", true, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
+    {"what-if-csv", EDAN_VALUE_OUTPUT, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
     {NULL, false, NULL, NULL},
 };
 
