@@ -19,6 +19,7 @@
 #include "check.h"
 #include "trace/trace_file.h"
 #include "trace/trace_text.h"
+#include "util/files.h"
 
 static char dir[64];
 
@@ -93,6 +94,7 @@ static long rewrite(const char *from, const char *to, bool with_pc, int repeat)
 {
     edan_error err = {0};
     edan_trace_source *src = edan_trace_source_open(from, &err);
+    edan_files_forget(); /* a new command: the file it read before may be written now */
     edan_text_writer *w = src ? edan_text_writer_open(to, with_pc, &err) : NULL;
     CHECK(src && w, "open %s -> %s: %s", from, to, err.msg);
     if (!w) {
@@ -242,6 +244,7 @@ static void test_writers(const char *golden)
     result r = read_text(pc);
     CHECK(r.rc == 0 && r.records == n && !r.warning[0], "with the pc: %ld of %ld, '%s'", r.records, n, r.msg);
     edan_error err = {0};
+    edan_files_forget(); /* a new command: the file it read before may be written now */
     edan_text_writer *w = edan_text_writer_open(none, false, &err);
     CHECK(w && edan_text_writer_close(w, &err) == 0, "no records: %s", err.msg);
     size_t len;

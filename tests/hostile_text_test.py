@@ -93,7 +93,8 @@ def test_cuts():
 
 
 def test_killed():
-    """A record stopped before its end: its file (NAME.XXXXXX, never renamed) has no end line and is refused."""
+    """A record stopped before its end. Killed (SIGKILL, which nothing can catch), its file (NAME.XXXXXXXXXXXX,
+    never renamed) has no end line and is refused; stopped with SIGINT, edan removes it (issue 35)."""
     prog = os.path.join(BUILD, "bench", "cg")
     if not os.path.exists(prog):
         check(False, "the cg workload is built")
@@ -120,6 +121,9 @@ def test_killed():
             check(subprocess.run(["pgrep", "-f", d], stdout=subprocess.DEVNULL).returncode != 0,
                   f"signal {sig}: QEMU stopped")
             left = [n for n in os.listdir(d) if n.startswith("t.txt")]
+            if sig != signal.SIGKILL:
+                check(left == [], f"signal {sig}: no temporary left: {left}")
+                continue
             check(len(left) == 1 and left[0] != "t.txt", f"signal {sig}: only the unfinished file: {left}")
             if len(left) != 1:
                 continue

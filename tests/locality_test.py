@@ -463,7 +463,8 @@ def test_sampled_only():
               for r in rows[1:]) and int(rows[1]["sampled_loads"]) > 0, f"sampled.csv with --sample-only: {rows[:2]}")
     prog = os.path.join(EX, "spmv")
     for args, msg in ((["analyze", "--sample-period=100", "--sample-window=10", "--sample-only", prog], "only edan run"),
-                      (["record", "--sample-period=100", "--sample-window=10", "--sample-only", "-o", "/nonexistent/t.edt", prog, "30"],
+                      (["record", "--sample-period=100", "--sample-window=10", "--sample-only", "-o",
+                        os.path.join(tempfile.gettempdir(), "t.edt"), prog, "30"],
                        "only edan run"),
                       (["locality", "--sample-period=100", "--sample-window=10", "--sample-only", prog, "30"], "only edan run"),
                       (["run", "--sample-only", prog, "30"], "needs --sample-period"),

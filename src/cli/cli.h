@@ -67,7 +67,7 @@ FILE *cli_open_output(const edan_options *o);
 void cli_close_output(FILE *f, const edan_options *o);
 /* Exit with status 2 for a trace path that names a directory, a device or an empty file. */
 void cli_check_trace_file(const char *path);
-/* Exit with status 2 when an output option (--output, --series-csv, --dot, -o) names the file input. */
+/* Exit with status 2 when an output option declared so far (util/files.h) names the file input. */
 void cli_refuse_overwrite(const cli *c, const char *input);
 /*
  * Analyse a trace with c's options in one session (only: the tools, NULL
@@ -78,6 +78,16 @@ void cli_refuse_overwrite(const cli *c, const char *input);
  */
 edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind, const char *shown,
                                 const char *const *only, edan_trace_source **source);
+
+/*
+ * option_table.c: an option of the command line's own that names an output
+ * is declared (util/files.h) as it is parsed, one that names an input is
+ * noted; both exit with status 2 when an output would be an input.
+ */
+void cli_declare_file_option(const char *sub, const char *key, const char *value);
+void cli_note_input_option(const char *sub, const char *key, const char *path);
+/* Every option and what its value is (input, output...), and every command's positional inputs, as JSON lines. */
+void cli_print_option_table(FILE *f);
 
 int cli_cmd_rank(int argc, char **argv);
 int cli_cmd_dot(int argc, char **argv);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/files.h"
 
 int cli_cmd_dot(int argc, char **argv)
 {
@@ -28,7 +29,8 @@ int cli_cmd_dot(int argc, char **argv)
         dot_path = tmp_dot;
     }
     edan_error err = {0};
-    if (edan_session_option_set(&c.o, "dot", dot_path ? dot_path : "-", &err))
+    /* -o was declared as an output when parsed: the option only tells the tool where it goes */
+    if (edan_options_add_raw(&c.o, "dot", dot_path ? dot_path : "-", &err))
         cli_die(2, "dot: %s", err.msg);
     static const char *const only[] = {"dot", NULL};
     edan_trace_source *src;
@@ -40,16 +42,24 @@ int cli_cmd_dot(int argc, char **argv)
     if (c.image) {
         const char *ext = strrchr(c.image, '.');
         const char *fmt = ext && !strcmp(ext, ".png") ? "-Tpng" : "-Tsvg";
+        /* Graphviz writes the temporary; it takes the image's name only when it succeeded */
+        static edan_output image;
+        if (edan_output_open(&image, c.image, "--image", &err))
+            cli_die(2, "dot: %s", err.msg);
+        close(image.fd);
+        image.fd = -1;
         fflush(NULL);
         pid_t pid = fork();
         if (pid == 0) {
-            execlp("dot", "dot", fmt, "-o", c.image, dot_path, (char *)NULL);
+            execlp("dot", "dot", fmt, "-o", edan_output_where(&image), dot_path, (char *)NULL);
             fprintf(stderr, "edan: cannot run Graphviz's dot: %s (install the graphviz package)\n", strerror(errno));
             _exit(127);
         }
         int ws;
         if (pid < 0 || waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws))
             cli_die(2, "dot: rendering %s with Graphviz failed", c.image);
+        if (edan_output_commit(&image, &err))
+            cli_die(1, "dot: %s", err.msg);
     }
     return 0;
 }

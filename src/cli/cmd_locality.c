@@ -146,32 +146,27 @@ static memgaze_args parse_memgaze(int argc, char **argv)
 }
 
 /* The files being written: replaced only when complete (util/files.h). */
-static edan_replace table_out, functions_out;
-
-static void abort_outputs(void)
-{
-    edan_replace_abort(&table_out);
-    edan_replace_abort(&functions_out);
-}
+static edan_output table_out, functions_out;
 
 /* Open path for writing, or standard output for NULL and "-". */
-static FILE *open_output(edan_replace *r, const char *path)
+static FILE *open_output(edan_output *r, const char *path, const char *what)
 {
     if (!path || !strcmp(path, "-"))
         return stdout;
     edan_error err = {0};
-    if (edan_replace_open(r, path, &err))
+    FILE *f = NULL;
+    if (edan_output_open(r, path, what, &err) || !(f = edan_output_stream(r, &err)))
         cli_die(2, "%s", err.msg);
-    return r->f;
+    return f;
 }
 
-static void close_output(edan_replace *r, FILE *f)
+static void close_output(edan_output *r, FILE *f)
 {
     edan_error err = {0};
     if (f == stdout) {
         if (fflush(stdout) || ferror(stdout))
             cli_die(1, "standard output: write failed: %s", strerror(errno));
-    } else if (edan_replace_commit(r, &err)) {
+    } else if (edan_output_commit(r, &err)) {
         cli_die(1, "%s", err.msg);
     }
 }
@@ -183,15 +178,11 @@ static int locality_memgaze(int argc, char **argv)
     if (edan_parse_u64(a.period, &period) || period == 0 || period > EDAN_MG_MAX_PERIOD)
         cli_die(2, "locality: --period=%s: expected a number of loads from 1 to 2^53", a.period);
     cli_check_trace_file(a.trace);
-    const char *inputs[] = {a.trace, a.classes, a.hpcstruct};
-    const char *outputs[][2] = {{"--output", a.output}, {"--functions-output", a.functions_output}};
-    for (size_t o = 0; o < 2; o++)
-        for (size_t i = 0; i < 3; i++)
-            if (outputs[o][1] && inputs[i] && strcmp(outputs[o][1], "-") && edan_same_file(outputs[o][1], inputs[i]))
-                cli_die(2, "%s %s names an input, %s: it would be destroyed", outputs[o][0], outputs[o][1], inputs[i]);
-    if (a.output && a.functions_output && strcmp(a.output, "-") &&
-        (!strcmp(a.output, a.functions_output) || edan_same_file(a.output, a.functions_output)))
-        cli_die(2, "--output and --functions-output name the same file, %s", a.output);
+    /* declared before any input is read: none of the inputs can be one of them (util/files.h) */
+    if (a.output)
+        cli_declare_file_option("locality", "output", a.output);
+    if (a.functions_output)
+        cli_declare_file_option("locality", "functions-output", a.functions_output);
     edan_error err = {0};
     edan_mg_classes *classes = edan_mg_classes_load(a.classes, &err);
     if (!classes)
@@ -226,12 +217,11 @@ static int locality_memgaze(int argc, char **argv)
             *p = (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p;
         fprintf(stderr, "%s\n", msg);
     }
-    atexit(abort_outputs);
-    FILE *out = open_output(&table_out, a.output);
+    FILE *out = open_output(&table_out, a.output, "--output");
     if (edan_mg_table_write(t, out))
         cli_die(1, "%s: write failed: %s", out == stdout ? "standard output" : a.output, strerror(errno));
     if (funcs) {
-        FILE *fo = open_output(&functions_out, a.functions_output);
+        FILE *fo = open_output(&functions_out, a.functions_output, "--functions-output");
         if (edan_mg_funcs_write(funcs, fo))
             cli_die(1, "%s: write failed: %s", fo == stdout ? "standard output" : a.functions_output, strerror(errno));
         close_output(&functions_out, fo);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "util/files.h"
 
 #ifndef EDAN_DATADIR
 #define EDAN_DATADIR "/usr/local/share/edan"
@@ -72,7 +73,8 @@ const char *cli_machine_path(const char *value)
 static void describe(const char *path, char *out, size_t cap)
 {
     out[0] = '\0';
-    FILE *f = fopen(path, "re");
+    edan_error err = {0};
+    FILE *f = edan_input_fopen(path, "a machine file", 0, &err); /* a FIFO in the folder is not read */
     if (!f)
         return;
     char line[1024], comment[1024] = "";

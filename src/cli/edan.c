@@ -221,6 +221,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 cli_die(2, "%s: -o needs a path", sub);
             given_once(sub, "trace", given, &n_given);
             c->trace_out = argv[++i];
+            cli_declare_file_option(sub, "trace", c->trace_out);
             continue;
         }
         if (strncmp(a, "--", 2)) {
@@ -256,6 +257,10 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 c->image = value;
             else
                 c->trace_out = value;
+            if (!strcmp(key, "qemu") || !strcmp(key, "plugin"))
+                cli_note_input_option(sub, key, value);
+            else
+                cli_declare_file_option(sub, key, value);
             continue;
         }
         if (!strcmp(key, "list")) {
@@ -267,6 +272,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 value = argv[++i];
             }
             c->list_file = value;
+            cli_note_input_option(sub, key, value);
             continue;
         }
         if (!strcmp(key, "program-output") || !strcmp(key, "env")) {
@@ -279,6 +285,8 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
                 if (!*value)
                     cli_die(2, "%s: --program-output needs stdout, stderr or a file", sub);
                 c->program_output = value;
+                if (strcmp(value, "stdout") && strcmp(value, "stderr"))
+                    cli_declare_file_option(sub, key, value);
             } else {
                 const char *eq2 = strchr(value, '=');
                 if (!eq2 || eq2 == value ||
@@ -323,22 +331,17 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
 }
 
 /* The report being written with --output: replaced only when complete (util/files.h). */
-static edan_replace report_out;
-
-static void abort_report(void)
-{
-    edan_replace_abort(&report_out);
-}
+static edan_output report_out;
 
 FILE *cli_open_output(const edan_options *o)
 {
     if (!o->output[0] || !strcmp(o->output, "-"))
         return stdout;
     edan_error err = {0};
-    if (edan_replace_open(&report_out, o->output, &err))
+    FILE *f = NULL;
+    if (edan_output_open(&report_out, o->output, "--output", &err) || !(f = edan_output_stream(&report_out, &err)))
         cli_die(2, "%s", err.msg);
-    atexit(abort_report);
-    return report_out.f;
+    return f;
 }
 
 void cli_close_output(FILE *f, const edan_options *o)
@@ -349,8 +352,9 @@ void cli_close_output(FILE *f, const edan_options *o)
             cli_die(1, "standard output: write failed: %s", strerror(errno));
         return;
     }
-    if (edan_replace_commit(&report_out, &err))
-        cli_die(1, "%s", err.msg);
+    const int rc = edan_output_commit(&report_out, &err);
+    if (rc)
+        cli_die(rc == -2 ? 2 : 1, "%s", err.msg);
     (void)o;
 }
 
@@ -369,15 +373,11 @@ void cli_check_trace_file(const char *path)
 
 void cli_refuse_overwrite(const cli *c, const char *input)
 {
-    const char *dot = edan_options_last(&c->o, "dot");
-    const char *outputs[][2] = {{"--output", c->o.output},
-                                {"--series-csv", c->o.series_csv},
-                                {"--dot", dot},
-                                {"-o", c->trace_out},
-                                {"--html", c->o.html}};
-    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++)
-        if (outputs[i][1] && outputs[i][1][0] && edan_same_file(outputs[i][1], input))
-            cli_die(2, "%s %s names an input, %s: it would be destroyed", outputs[i][0], outputs[i][1], input);
+    /* every output option was declared as it was parsed: the input is checked against them all */
+    edan_error err = {0};
+    if (strcmp(input, "-") && edan_input_note(input, "the input", &err))
+        cli_die(2, "%s", err.msg);
+    (void)c;
 }
 
 /* The start every command shares: defaults, options, --help. False when help was shown. */
@@ -463,26 +463,7 @@ static int cmd_record(int argc, char **argv)
         cli_die(2, "record: no program given (usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...])");
     cli_check_program(&c, argv[i]);
     cli_refuse_overwrite(&c, argv[i]);
-    /*
-     * Fail early, before a long run, if the trace cannot be written: where
-     * the writer will put it (beside its name, then renamed; a device as it
-     * is), without touching a file of that name.
-     */
-    struct stat st;
-    if (!stat(c.trace_out, &st) && !S_ISREG(st.st_mode)) {
-        int fd = open(c.trace_out, O_WRONLY | O_CLOEXEC);
-        if (fd < 0)
-            cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
-        close(fd);
-    } else {
-        char probe[PATH_MAX + 16];
-        snprintf(probe, sizeof probe, "%s.XXXXXX", c.trace_out);
-        int fd = mkostemp(probe, O_CLOEXEC);
-        if (fd < 0)
-            cli_die(2, "%s: cannot write the trace: %s", c.trace_out, strerror(errno));
-        close(fd);
-        unlink(probe);
-    }
+    /* -o was declared as it was parsed: writable where the plugin will write it, and no input (util/files.h) */
     cli_run_qemu(&c, c.text_trace ? "text" : "record", c.trace_out, argv + i, argc - i);
     return 0;
 }
@@ -744,6 +725,7 @@ int main(int argc, char **argv)
 {
     /* past the file-size limit a write fails (EFBIG) and is reported, instead of killing edan silently */
     signal(SIGXFSZ, SIG_IGN);
+    unsetenv("EDAN_TEMPORARIES"); /* only edan's plugin has one (util/files.h): edan cleans up after itself */
     int rc = dispatch(argc, argv);
     errno = 0;
     if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
@@ -766,6 +748,10 @@ static int dispatch(int argc, char **argv)
         }
     }
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        if (argc == 3 && !strcmp(argv[1], "help") && !strcmp(argv[2], "--option-table")) {
+            cli_print_option_table(stdout); /* hidden: for the tests that try every output against every input */
+            return fflush(stdout) || ferror(stdout) ? 1 : 0;
+        }
         if (argc >= 3 && !strcmp(argv[1], "help")) {
             /* 'edan help CMD' is 'edan CMD --help', for every command (and an unknown one is an error) */
             char *as_help[] = {argv[0], argv[2], "--help", NULL};

@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "util/elf_symbols.h"
+#include "util/files.h"
 
 static char self_dir[PATH_MAX];
 
@@ -93,6 +94,9 @@ static void cleanup_tmp(void)
 {
     if (!tmpdir[0])
         return;
+    char journal[PATH_MAX + 32];
+    snprintf(journal, sizeof journal, "%s/temporaries", tmpdir);
+    edan_temporaries_sweep(journal); /* the plugin's, if QEMU died before it could remove them */
     /* everything edan put there: the plugin's options, status and report, a recorded trace */
     DIR *d = opendir(tmpdir);
     for (struct dirent *e; d && (e = readdir(d));) {
@@ -245,6 +249,9 @@ static int program_env_args(const cli *c, char **args, int n)
     return n;
 }
 
+/* --program-output's file: put in place when the run succeeded (util/files.h). */
+static edan_output program_out;
+
 /* Where the program's standard output goes: -1 (edan's), or a descriptor to put in its place. */
 static int program_stdout(const cli *c, const char *mode)
 {
@@ -255,10 +262,10 @@ static int program_stdout(const cli *c, const char *mode)
         return -1;
     if (!strcmp(po, "stderr"))
         return 2;
-    const int fd = open(po, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        cli_die(2, "--program-output=%s: cannot write: %s", po, strerror(errno));
-    return fd;
+    edan_error err = {0};
+    if (edan_output_open(&program_out, po, "--program-output", &err))
+        cli_die(2, "%s", err.msg);
+    return program_out.fd;
 }
 
 /* Run QEMU with the plugin; returns the program's exit status. */
@@ -289,7 +296,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     size_t n_environ = 0;
     for (char **e = environ; e && *e; e++)
         n_environ++;
-    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 8, sizeof *args);
+    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 10, sizeof *args);
     if (!args)
         cli_die(1, "out of memory");
     /* argv[0] is the program's file name however it was given; the file is run by a path of fixed length */
@@ -301,6 +308,8 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     args[n++] = "-0";
     args[n++] = (char *)(base ? base + 1 : prog_argv[0]);
     n = program_env_args(c, args, n);
+    args[n++] = "-U"; /* QEMU's alone, never the guest's (util/files.h) */
+    args[n++] = "EDAN_TEMPORARIES";
     args[n++] = (char *)stable_path(prog_argv[0]);
     for (int i = 1; i < prog_argc; i++)
         args[n++] = prog_argv[i];
@@ -332,6 +341,11 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
             _exit(127);
         if (out_fd >= 0 && dup2(out_fd, 1) < 0)
             _exit(127);
+        /* the plugin lists its temporaries in the journal, swept at edan's exit (util/files.h) */
+        char journal[PATH_MAX + 32];
+        snprintf(journal, sizeof journal, "%s/temporaries", tmpdir);
+        if (setenv("EDAN_TEMPORARIES", journal, 1))
+            _exit(127);
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", cli_prog_name,
                 args[0], strerror(errno));
@@ -352,8 +366,6 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     for (int i = 0; i < 3; i++)
         sigaction(stops[i], &old[i], NULL);
     free(args);
-    if (out_fd > 2)
-        close(out_fd);
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127 && access(status, R_OK))
         exit(1);
     FILE *s = fopen(status, "re");
@@ -404,6 +416,9 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     }
     if (code)
         fprintf(stderr, "%s: warning: the program exited with status %d\n", cli_prog_name, code);
+    edan_error err = {0};
+    if (out_fd > 2 && edan_output_commit(&program_out, &err))
+        cli_die(1, "%s", err.msg);
     return code;
 }
 

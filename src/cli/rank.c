@@ -111,24 +111,16 @@ static int orders(bool model, const rank_order **o)
 /* A bar chart of one order (r sorted by it): DIR/rank-KEY.{dat,gp,png,svg}. */
 static void rank_plot(const ranked *r, int n, const char *dir, const rank_order *ord, edan_error *err)
 {
-    const char *key = ord->key;
-    char dat[PATH_MAX + 32], gp[PATH_MAX + 32], png[PATH_MAX + 32], svg[PATH_MAX + 32];
-    snprintf(dat, sizeof dat, "%s/rank-%s.dat", dir, key);
-    snprintf(gp, sizeof gp, "%s/rank-%s.gp", dir, key);
-    snprintf(png, sizeof png, "%s/rank-%s.png", dir, key);
-    snprintf(svg, sizeof svg, "%s/rank-%s.svg", dir, key);
-    FILE *f = fopen(dat, "we"), *g = f ? fopen(gp, "we") : NULL;
-    if (!f || !g) {
-        edan_error_set(err, "%s: cannot write: %s", f ? gp : dat, strerror(errno));
-        if (f)
-            fclose(f);
+    char base[64];
+    snprintf(base, sizeof base, "rank-%s", ord->key);
+    edan_plot_files files;
+    FILE *f, *g;
+    if (edan_plot_open(&files, dir, base, &f, &g, err))
         return;
-    }
     for (int i = 0; i < n; i++) {
         data_string(f, r[i].name);
         fprintf(f, " %.17g\n", ord->value(&r[i]));
     }
-    const bool data_ok = !ferror(f) & !fclose(f);
     const char *what = ord->what;
     edan_plot_script_header(g, what);
     fprintf(g,
@@ -136,12 +128,7 @@ static void rank_plot(const ranked *r, int n, const char *dir, const rank_order 
             "set xtics rotate by -30\nset ylabel '%s'\n%s",
             what, what, ord->log ? "set logscale y\n" : "");
     edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
-    if (!data_ok || ferror(g) | fclose(g)) {
-        edan_error_set(err, "%s: write failed", data_ok ? gp : dat);
-        return;
-    }
-    const char *const args[3] = {dat, png, svg};
-    edan_plot_run_gnuplot(gp, args, err);
+    edan_plot_close(&files, err);
 }
 
 /* ===================================================================== */
@@ -335,9 +322,10 @@ static void parse_item(rank_item *it, const char *text)
 /* --list=FILE: a line per program, "PROGRAM[:FUNCTION] [ARGS...]" split at blanks; '#' starts a comment. */
 static void read_list(rank_list *l, const char *path)
 {
-    FILE *f = fopen(path, "re");
+    edan_error err = {0};
+    FILE *f = edan_input_fopen(path, "the list", 0, &err);
     if (!f)
-        cli_die(2, "%s: cannot open the list: %s", path, strerror(errno));
+        cli_die(2, "%s", err.msg);
     char line[4096];
     int lineno = 0;
     while (fgets(line, sizeof line, f)) {
@@ -406,15 +394,16 @@ static void rank_html(const cli *c, ranked *r, int n, const char *cache, const c
     fputs("}\n", m);
     if (fclose(m))
         cli_die(1, "out of memory");
-    edan_replace out;
+    edan_output out;
     edan_error err = {0};
-    if (edan_replace_open(&out, c->o.html, &err))
+    FILE *f = edan_output_fopen(&out, c->o.html, "--html", &err);
+    if (!f)
         cli_die(2, "%s", err.msg);
-    if (edan_report_html(out.f, &src, json, len)) {
-        edan_replace_abort(&out);
+    if (edan_report_html(f, &src, json, len)) {
+        edan_output_abort(&out);
         cli_die(1, "%s: write failed: %s", c->o.html, strerror(errno));
     }
-    if (edan_replace_commit(&out, &err))
+    if (edan_output_commit(&out, &err))
         cli_die(1, "%s", err.msg);
     free(json);
 }
@@ -440,6 +429,9 @@ int cli_cmd_rank(int argc, char **argv)
     const int n = list.n;
     if (n < 1)
         cli_die(2, "rank: usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]");
+    /* every input against every output first: a clash is the error named, whatever else is wrong */
+    for (int k = 0; k < n; k++)
+        cli_refuse_overwrite(&c, list.items[k].path);
     /* with --machine the model ranks: a slope needs two latencies or more */
     const char *machine = edan_options_last(&c.o, "machine");
     const char *lats = edan_options_last(&c.o, "mem-latency");
@@ -456,7 +448,6 @@ int cli_cmd_rank(int argc, char **argv)
     for (int k = 0; k < n; k++) {
         const rank_item *it = &list.items[k];
         const char *item = it->path;
-        cli_refuse_overwrite(&c, item);
         edan_error err = {0};
         edan_elf elf;
         const char *trace = item;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/files.h"
 #include "util/parse.h"
 
 /* ===================================================================== */
@@ -380,17 +381,9 @@ static int line_kind(const char *s, size_t len)
 /* The whole file as a string: bounded, no NUL bytes, lines short enough for the parser. */
 static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_error *err)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open the machine file: %s", path, strerror(errno));
+    FILE *f = edan_input_fopen(path, "the machine file", 0, err);
+    if (!f)
         return NULL;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-        edan_error_set(err, "%s: not a regular file (a machine file is an INI text)", path);
-        fclose(f);
-        return NULL;
-    }
     char *text = malloc(EDAN_MACHINE_FILE_MAX + 1);
     size_t n = text ? fread(text, 1, EDAN_MACHINE_FILE_MAX + 1, f) : 0;
     bool read_error = ferror(f);

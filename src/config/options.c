@@ -59,14 +59,15 @@ static int parse_u64_list(const char *key, const char *value, uint64_t *out, int
     return 0;
 }
 
+/* The options of this module; what each value is (options.h). */
 static const struct {
     const char *name;
-    bool value;
+    int value;
 } known[] = {
     {"cache", true},
     {"alpha", true},
     {"cost", true},
-    {"cost-file", true},
+    {"cost-file", EDAN_VALUE_INPUT},
     {"m", true},
     {"alpha0", true},
     {"C", true},
@@ -76,25 +77,39 @@ static const struct {
     {"threads", true},
     {"bytes", true},
     {"json", false},
-    {"series-csv", true},
-    {"output", true},
+    {"series-csv", EDAN_VALUE_OUTPUT},
+    {"output", EDAN_VALUE_OUTPUT},
     {"filter", true},
     {"exclude-callees", false},
     {"across-samples", false},
     {"progress", false},
     {"no-progress", false},
-    {"plot-dir", true},
-    {"csv-dir", true},
-    {"html", true},
+    {"plot-dir", EDAN_VALUE_OUTPUT_DIR},
+    {"csv-dir", EDAN_VALUE_OUTPUT_DIR},
+    {"html", EDAN_VALUE_OUTPUT},
     {"table", false},
 };
 
-int edan_options_takes_value(const char *key)
+int edan_options_value_kind(const char *key)
 {
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(known[i].name, key))
             return known[i].value;
     return -1;
+}
+
+int edan_options_takes_value(const char *key)
+{
+    const int kind = edan_options_value_kind(key);
+    return kind < 0 ? -1 : kind != EDAN_FLAG;
+}
+
+const char *edan_options_table(int i, int *kind)
+{
+    if (i < 0 || (size_t)i >= sizeof known / sizeof known[0])
+        return NULL;
+    *kind = known[i].value;
+    return known[i].name;
 }
 
 static int set_filter(edan_options *o, const char *value, edan_error *err)

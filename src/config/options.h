@@ -76,6 +76,20 @@ int edan_options_set(edan_options *o, const char *key, const char *value, edan_e
 /* Does this key take a value? (-1 if unknown) */
 int edan_options_takes_value(const char *key);
 /*
+ * What an option's value is, as the option tables (this file's and each
+ * tool's edan_tool_option) declare it: a flag takes none, EDAN_VALUE any
+ * value, and the rest name a file the command reads (INPUT) or writes
+ * (OUTPUT, OUTPUT_DIR: files in that directory). Outputs are declared to
+ * util/files.h as they are set, so none can be an input; 'edan help
+ * --option-table' lists them, and the hostile-input tests try every output
+ * against every input.
+ */
+enum { EDAN_FLAG = 0, EDAN_VALUE = 1, EDAN_VALUE_INPUT = 2, EDAN_VALUE_OUTPUT = 3, EDAN_VALUE_OUTPUT_DIR = 4 };
+/* The kind above of this module's option key, -1 if unknown. */
+int edan_options_value_kind(const char *key);
+/* The i-th option of this module: its name and kind, or NULL past the last. */
+const char *edan_options_table(int i, int *kind);
+/*
  * Record an option that another module (an analysis tool) defines and has
  * checked: it is kept in the raw list only. value is NULL for a flag.
  * Returns 0, or -1 when the list is full or the value too long.

@@ -3,6 +3,7 @@
  * mg_text.h).
  */
 #include "memgaze/mg_text.h"
+#include "util/files.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -19,21 +20,13 @@
 int edan_mg_lines_open(edan_mg_lines *l, const char *path, size_t max_line, edan_error *err)
 {
     memset(l, 0, sizeof *l);
-    struct stat st;
     if (!strcmp(path, "-")) {
         edan_error_set(err, "-: MemGaze's files are read from a file, not standard input");
         return -1;
     }
-    FILE *f = fopen(path, "rbe");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = edan_input_fopen(path, "a MemGaze input", 0, err);
+    if (!f)
         return -1;
-    }
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        edan_error_set(err, "%s: a directory, not a file", path);
-        return -1;
-    }
     return edan_mg_lines_open_file(l, f, path, max_line, err);
 }
 

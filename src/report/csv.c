@@ -29,10 +29,10 @@ int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *ta
         return -1;
     }
     snprintf(c->path, sizeof c->path, "%s/%s-%s.csv", dir, name, table);
-    snprintf(c->tmp, sizeof c->tmp, "%s.tmp%ld", c->path, (long)getpid());
-    c->f = fopen(c->tmp, "we");
-    if (!c->f) {
-        edan_error_set(err, "%s: cannot write: %s", c->path, strerror(errno));
+    if (edan_output_open(&c->out, c->path, "a CSV table", err))
+        return -1;
+    if (!(c->f = edan_output_stream(&c->out, err))) {
+        edan_output_abort(&c->out);
         return -1;
     }
     fprintf(c->f, "%s\n", header);
@@ -85,16 +85,6 @@ void edan_csv_end_row(edan_csv *c)
 
 int edan_csv_close(edan_csv *c, edan_error *err)
 {
-    const bool bad = ferror(c->f) != 0;
-    if (fclose(c->f) || bad) {
-        unlink(c->tmp);
-        edan_error_set(err, "%s: write failed", c->path);
-        return -1;
-    }
-    if (rename(c->tmp, c->path)) {
-        unlink(c->tmp);
-        edan_error_set(err, "%s: cannot write: %s", c->path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    c->f = NULL; /* the output's stream: closed by the commit */
+    return edan_output_commit(&c->out, err);
 }

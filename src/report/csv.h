@@ -10,11 +10,13 @@
 #include <stdio.h>
 
 #include "util/error.h"
+#include "util/files.h"
 
 typedef struct edan_csv {
     FILE *f;
     int fields; /* fields written in the current row */
-    char path[1200], tmp[1220];
+    char path[1200];
+    edan_output out; /* util/files.h: a temporary renamed into place by edan_csv_close */
 } edan_csv;
 
 /*

@@ -53,42 +53,67 @@ void edan_plot_script_outputs(FILE *gp, const char *plot_cmd)
     fprintf(gp, "set terminal svg size 1000,600 enhanced font 'sans,10'\nset output ARG3\n%s\n", plot_cmd);
 }
 
-/* Run gnuplot on dir/base.gp with dir/base.dat, writing dir/base.png and dir/base.svg. */
-static int run_base(const char *dir, const char *base, edan_error *err)
+int edan_plot_open(edan_plot_files *p, const char *dir, const char *base, FILE **data, FILE **script, edan_error *err)
 {
-    char gp[1100], dat[1100], png[1100], svg[1100];
-    snprintf(gp, sizeof gp, "%s/%s.gp", dir, base);
-    snprintf(dat, sizeof dat, "%s/%s.dat", dir, base);
-    snprintf(png, sizeof png, "%s/%s.png", dir, base);
-    snprintf(svg, sizeof svg, "%s/%s.svg", dir, base);
-    const char *const args[3] = {dat, png, svg};
-    return edan_plot_run_gnuplot(gp, args, err);
-}
-
-static FILE *open_in(const char *dir, const char *name, const char *suffix, char *path, size_t cap, edan_error *err)
-{
-    snprintf(path, cap, "%s/%s%s", dir, name, suffix);
-    FILE *f = fopen(path, "we");
-    if (!f)
-        edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
-    return f;
-}
-
-static int close_checked(FILE *f, const char *path, edan_error *err)
-{
-    if (ferror(f) | fclose(f)) {
-        edan_error_set(err, "%s: write failed", path);
+    memset(p, 0, sizeof *p);
+    edan_output *files[4] = {&p->dat, &p->gp, &p->png, &p->svg};
+    static const char *const suffix[4] = {".dat", ".gp", ".png", ".svg"};
+    for (int i = 0; i < 4; i++) {
+        char path[sizeof p->dat.path];
+        snprintf(path, sizeof path, "%s/%s%s", dir, base, suffix[i]);
+        if (edan_output_open(files[i], path, "a plot file", err)) {
+            edan_plot_abort(p);
+            return -1;
+        }
+    }
+    *data = edan_output_stream(&p->dat, err);
+    *script = *data ? edan_output_stream(&p->gp, err) : NULL;
+    if (!*script) {
+        edan_plot_abort(p);
         return -1;
     }
     return 0;
 }
 
+void edan_plot_abort(edan_plot_files *p)
+{
+    edan_output *files[4] = {&p->dat, &p->gp, &p->png, &p->svg};
+    for (int i = 0; i < 4; i++)
+        edan_output_abort(files[i]);
+}
+
+int edan_plot_close(edan_plot_files *p, edan_error *err)
+{
+    /* gnuplot reads and writes the temporaries; all four take their names only when it succeeded */
+    FILE *streams[2] = {p->dat.f, p->gp.f};
+    const char *names[2] = {p->dat.path, p->gp.path};
+    for (int i = 0; i < 2; i++)
+        if (ferror(streams[i]) | fflush(streams[i])) {
+            edan_error_set(err, "%s: write failed: %s", names[i], strerror(errno));
+            edan_plot_abort(p);
+            return -1;
+        }
+    const char *const args[3] = {edan_output_where(&p->dat), edan_output_where(&p->png), edan_output_where(&p->svg)};
+    if (edan_plot_run_gnuplot(edan_output_where(&p->gp), args, err)) {
+        edan_plot_abort(p);
+        return -1;
+    }
+    edan_output *files[4] = {&p->dat, &p->gp, &p->png, &p->svg};
+    for (int i = 0; i < 4; i++)
+        if (edan_output_commit(files[i], err)) {
+            edan_plot_abort(p);
+            return -1;
+        }
+    return 0;
+}
+
 static int plot_movement(const edan_edag *e, const char *dir, const char *name, edan_error *err)
 {
-    char base[512], dat[1024], gpp[1024];
+    char base[512];
     snprintf(base, sizeof base, "%s-movement", name);
-    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
-    if (!f)
+    edan_plot_files files;
+    FILE *f, *gp;
+    if (edan_plot_open(&files, dir, base, &f, &gp, err))
         return -1;
     int n = edan_edag_n_lanes(e);
     /* one gnuplot data block per configuration, separated by two blank lines */
@@ -102,11 +127,6 @@ static int plot_movement(const edan_edag *e, const char *dir, const char *name, 
             fprintf(f, "%" PRIu64 " %" PRIu64 "\n", (uint64_t)i * s->tau, s->U[i]);
         fprintf(f, "\n\n");
     }
-    if (close_checked(f, dat, err))
-        return -1;
-    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
-    if (!gp)
-        return -1;
     edan_plot_script_header(gp, "data movement over time");
     fprintf(gp, "set title 'Data movement over time'\nset xlabel 'time (cycles)'\nset ylabel 'bytes in flight, U_i'\n"
                 "set grid\nset key below\n");
@@ -122,17 +142,16 @@ static int plot_movement(const edan_edag *e, const char *dir, const char *name, 
                                  k ? ", \\\n     " : " ", k, label);
     }
     edan_plot_script_outputs(gp, cmd);
-    if (close_checked(gp, gpp, err))
-        return -1;
-    return run_base(dir, base, err);
+    return edan_plot_close(&files, err);
 }
 
 static int plot_latency(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
 {
-    char base[512], dat[1024], gpp[1024];
+    char base[512];
     snprintf(base, sizeof base, "%s-latency", name);
-    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
-    if (!f)
+    edan_plot_files files;
+    FILE *f, *gp;
+    if (edan_plot_open(&files, dir, base, &f, &gp, err))
         return -1;
     /* the first configuration's counts; alpha from 0 to twice the analysed latency */
     const edan_lane_stats *st = edan_edag_lane(e, 0);
@@ -152,11 +171,6 @@ static int plot_latency(const edan_edag *e, const edan_options *o, const char *d
             fprintf(f, " %.6g %.6g", mt.per_m[i].mem_lower * a + mt.C, mt.per_m[i].mem_upper * a + mt.C);
         fprintf(f, "\n");
     }
-    if (close_checked(f, dat, err))
-        return -1;
-    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
-    if (!gp)
-        return -1;
     edan_plot_script_header(gp, "runtime bounds against memory latency");
     fprintf(gp, "set title 'Predicted runtime against memory latency (slope of the upper bound: lambda)'\n"
                 "set xlabel 'memory latency alpha (cycles)'\nset ylabel 'runtime bound T (cycles)'\nset grid\n"
@@ -170,9 +184,7 @@ static int plot_latency(const edan_edag *e, const edan_options *o, const char *d
                                  i ? ", \\\n     " : " ", 3 + 2 * i, i + 1, p.m[i], 2 + 2 * i, i + 1, p.m[i]);
     }
     edan_plot_script_outputs(gp, cmd);
-    if (close_checked(gp, gpp, err))
-        return -1;
-    return run_base(dir, base, err);
+    return edan_plot_close(&files, err);
 }
 
 static int make_dir(const char *dir, edan_error *err)
@@ -193,12 +205,13 @@ static int lane_by_latency(const void *a, const void *b)
 int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_options *o, const char *dir,
                          const char *name, edan_error *err)
 {
-    char base[512], dat[1024], gpp[1024];
+    char base[512];
     if (make_dir(dir, err))
         return -1;
     snprintf(base, sizeof base, "%s-prediction", name);
-    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
-    if (!f)
+    edan_plot_files files;
+    FILE *f, *gp;
+    if (edan_plot_open(&files, dir, base, &f, &gp, err))
         return -1;
     const int n = edan_timing_lanes(m);
     edan_timing_lane lanes[EDAN_TIMING_MAX_LATENCIES];
@@ -217,11 +230,6 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
             fprintf(f, " %.9g", (mt.per_m[0].mem_upper * lanes[k].mem_latency_ns * ghz + mt.C) / ghz * 1e-3);
         fputc('\n', f);
     }
-    if (close_checked(f, dat, err))
-        return -1;
-    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
-    if (!gp)
-        return -1;
     edan_plot_script_header(gp, "predicted run time against memory latency");
     fprintf(gp, "set title 'Predicted run time against memory latency'\nset xlabel 'memory latency (ns)'\n"
                 "set ylabel 'run time (us)'\nset grid\nset key outside right top\n");
@@ -243,9 +251,7 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
     snprintf(cmd, sizeof cmd, "plot ARG1 using 1:2 with linespoints lw 2 pt 7 title 'timing model on %s'%s", mname,
              bound);
     edan_plot_script_outputs(gp, cmd);
-    if (close_checked(gp, gpp, err))
-        return -1;
-    return run_base(dir, base, err);
+    return edan_plot_close(&files, err);
 }
 
 int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
@@ -259,12 +265,13 @@ int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *di
 
 int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err)
 {
-    char base[512], dat[1024], gpp[1024];
+    char base[512];
     if (make_dir(dir, err))
         return -1;
     snprintf(base, sizeof base, "%s-%s", name, p->suffix);
-    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
-    if (!f)
+    edan_plot_files files;
+    FILE *f, *gp;
+    if (edan_plot_open(&files, dir, base, &f, &gp, err))
         return -1;
     fprintf(f, "# %s", p->xlabel);
     for (int s = 0; s < p->n_series; s++)
@@ -276,11 +283,6 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
             fprintf(f, " %.9g", p->y[s][i]);
         fputc('\n', f);
     }
-    if (close_checked(f, dat, err))
-        return -1;
-    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
-    if (!gp)
-        return -1;
     edan_plot_script_header(gp, p->title);
     /* titles and labels are the tool's constants, never file names: no quoting is needed */
     fprintf(gp, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\nset grid\nset key outside right top\n%s%s", p->title,
@@ -292,20 +294,19 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
                                  "%s ARG1 using 1:%d with linespoints lw 2 pt 7 ps 0.6 title '%s'",
                                  s ? ", \\\n     " : " ", 2 + s, p->series[s]);
     edan_plot_script_outputs(gp, cmd);
-    if (close_checked(gp, gpp, err))
-        return -1;
-    return run_base(dir, base, err);
+    return edan_plot_close(&files, err);
 }
 
 int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ylabel,
                    size_t n, const char *const *labels, const double *values, edan_error *err)
 {
-    char base[512], dat[1024], gpp[1024];
+    char base[512];
     if (make_dir(dir, err))
         return -1;
     snprintf(base, sizeof base, "%s-%s", name, suffix);
-    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
-    if (!f)
+    edan_plot_files files;
+    FILE *f, *gp;
+    if (edan_plot_open(&files, dir, base, &f, &gp, err))
         return -1;
     for (size_t i = 0; i < n; i++) {
         fputc('"', f);
@@ -313,11 +314,6 @@ int edan_plot_bars(const char *dir, const char *name, const char *suffix, const 
             fputc(*p == '"' || *p == '\\' || *p < 0x20 || *p == 0x7f ? '_' : *p, f);
         fprintf(f, "\" %.9g\n", values[i]);
     }
-    if (close_checked(f, dat, err))
-        return -1;
-    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
-    if (!gp)
-        return -1;
     edan_plot_script_header(gp, title);
     /* title and label are the tool's constants, never file names */
     fprintf(gp,
@@ -325,19 +321,18 @@ int edan_plot_bars(const char *dir, const char *name, const char *suffix, const 
             "set xtics rotate by -35 font ',8'\nset yrange [0:*]\n",
             title, ylabel);
     edan_plot_script_outputs(gp, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#3182bd' notitle");
-    if (close_checked(gp, gpp, err))
-        return -1;
-    return run_base(dir, base, err);
+    return edan_plot_close(&files, err);
 }
 
 int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofline_spec *p, edan_error *err)
 {
-    char base[512], dat[1024], gpp[1024];
+    char base[512];
     if (make_dir(dir, err))
         return -1;
     snprintf(base, sizeof base, "%s-%s", name, p->suffix);
-    FILE *f = open_in(dir, base, ".dat", dat, sizeof dat, err);
-    if (!f)
+    edan_plot_files files;
+    FILE *f, *gp;
+    if (edan_plot_open(&files, dir, base, &f, &gp, err))
         return -1;
     fputs("# intensity (flops per byte), flop/s, label\n", f);
     double lo = p->peak / p->bandwidth, hi = lo; /* the ridge point, and the points' span around it */
@@ -353,11 +348,6 @@ int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofli
         lo = p->x[i] < lo ? p->x[i] : lo;
         hi = p->x[i] > hi ? p->x[i] : hi;
     }
-    if (close_checked(f, dat, err))
-        return -1;
-    FILE *gp = open_in(dir, base, ".gp", gpp, sizeof gpp, err);
-    if (!gp)
-        return -1;
     edan_plot_script_header(gp, p->title);
     /* numbers only in the script: the labels stay in the data file */
     fprintf(gp,
@@ -368,7 +358,5 @@ int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofli
     edan_plot_script_outputs(gp, "plot roof(x) with lines lw 2 title 'min(peak, intensity x bandwidth)', \\\n"
                                  "     ARG1 using 1:2 with points pt 7 ps 1 title 'loops', \\\n"
                                  "     ARG1 using 1:2:3 with labels offset 1,0.6 font ',8' notitle");
-    if (close_checked(gp, gpp, err))
-        return -1;
-    return run_base(dir, base, err);
+    return edan_plot_close(&files, err);
 }

@@ -15,6 +15,7 @@
 #include "analysis/timing.h"
 #include "config/options.h"
 #include "util/error.h"
+#include "util/files.h"
 
 /*
  * Into dir: <name>-movement.{dat,gp,png,svg}, data movement over time (U_i of
@@ -82,6 +83,20 @@ int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofli
  * -1 with err naming the script.
  */
 int edan_plot_run_gnuplot(const char *script, const char *const args[3], edan_error *err);
+/*
+ * The four files of one plot, dir/base.{dat,gp,png,svg}, written under
+ * temporary names (util/files.h) and put in place together, only when
+ * gnuplot drew both images: a failure leaves no partial plot and the old
+ * files as they were. edan_plot_open gives the data and script streams
+ * (0, or -1 with err); edan_plot_close runs gnuplot and renames (0, or -1
+ * with err, everything removed); edan_plot_abort removes them.
+ */
+typedef struct edan_plot_files {
+    edan_output dat, gp, png, svg;
+} edan_plot_files;
+int edan_plot_open(edan_plot_files *p, const char *dir, const char *base, FILE **data, FILE **script, edan_error *err);
+int edan_plot_close(edan_plot_files *p, edan_error *err);
+void edan_plot_abort(edan_plot_files *p);
 /* A script's first lines: what it draws and how to run it. */
 void edan_plot_script_header(FILE *gp, const char *what);
 /* Its last lines: plot_cmd drawn into ARG2 (PNG) and ARG3 (SVG). */

@@ -32,6 +32,7 @@
 #include "tool/session.h"
 #include "tool/timing_tool.h"
 #include "tool/tool.h"
+#include "util/files.h"
 #include "util/grow.h"
 #include "util/srcmap.h"
 
@@ -239,10 +240,17 @@ static void margin(FILE *f, const an_view *v, const an_line *l)
     fputs("  ", f);
 }
 
+/* A source file that is also an output of the command: the command fails (outputs()) instead of replacing it. */
+static edan_error source_is_output;
+
 /* The source file's text, NULL when it cannot be read (or is too large). */
 static char *read_source(const char *path, size_t *len)
 {
-    FILE *f = path ? fopen(path, "rbe") : NULL;
+    /* a FIFO or device named by the debug lines is not read (it would hang or never end); nor an output */
+    edan_error why = {0};
+    FILE *f = path ? edan_input_fopen(path, "a source file", 0, &why) : NULL;
+    if (!f && path && edan_output_is(path) && !source_is_output.set)
+        source_is_output = why;
     if (!f)
         return NULL;
     char *buf = malloc(MAX_SOURCE + 1);
@@ -519,6 +527,15 @@ static const edan_tool_option options[] = {
     {NULL, false, NULL, NULL},
 };
 
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    (void)tool;
+    (void)s;
+    if (source_is_output.set)
+        edan_error_set(err, "%s", source_is_output.msg);
+    return source_is_output.set ? -1 : 0;
+}
+
 const edan_tool_def edan_annotate_tool = {
     .name = "annotate",
     .summary = "source lines with counts in the margin (like cg_annotate)",
@@ -528,6 +545,7 @@ const edan_tool_def edan_annotate_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .outputs = outputs,
     .destroy = destroy,
     .reads_program = true,
 };

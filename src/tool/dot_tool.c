@@ -10,6 +10,7 @@
 #include "report/dot.h"
 #include "tool/session.h"
 #include "tool/tool.h"
+#include "util/files.h"
 #include "util/parse.h"
 
 #define DEFAULT_MAX_VERTICES 5000
@@ -91,17 +92,22 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     char title[1100];
     edan_session_source_name(s, false, title, sizeof title);
     const bool to_stdout = !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "we");
-    if (!f) {
-        edan_error_set(err, "%s: cannot write: %s", path, strerror(errno));
+    edan_output out;
+    FILE *f = to_stdout ? stdout : edan_output_fopen(&out, path, "--dot", err);
+    if (!f)
+        return -1;
+    int rc = edan_dot_write(t->d, f, title);
+    if (to_stdout) {
+        if (rc || fflush(f))
+            edan_error_set(err, "standard output: write failed");
+        return rc || ferror(f) ? -1 : 0;
+    }
+    if (rc) {
+        edan_output_abort(&out);
+        edan_error_set(err, "%s: write failed", path);
         return -1;
     }
-    int rc = edan_dot_write(t->d, f, title);
-    if (to_stdout ? fflush(f) : fclose(f))
-        rc = -1;
-    if (rc)
-        edan_error_set(err, "%s: write failed", to_stdout ? "standard output" : path);
-    return rc;
+    return edan_output_commit(&out, err);
 }
 
 static void destroy(void *tool)
@@ -113,7 +119,7 @@ static void destroy(void *tool)
 }
 
 static const edan_tool_option options[] = {
-    {"dot", true,
+    {"dot", EDAN_VALUE_OUTPUT,
      "  --dot=FILE          draw the eDAG of a small traced region as Graphviz DOT ('-': standard\n"
      "                      output), as edan dot does\n",
      NULL},

@@ -6,6 +6,7 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "tool/session.h"
+#include "util/files.h"
 
 static bool wanted(const edan_options *o)
 {
@@ -46,16 +47,13 @@ static int outputs(void *t, const edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
     if (o->series_csv[0]) {
-        FILE *csv = fopen(o->series_csv, "we");
-        if (!csv) {
-            edan_error_set(err, "%s: cannot write: %s", o->series_csv, strerror(errno));
+        edan_output out;
+        FILE *csv = edan_output_fopen(&out, o->series_csv, "--series-csv", err);
+        if (!csv)
             return -1;
-        }
         edan_report_series_csv(csv, t);
-        if (fclose(csv)) {
-            edan_error_set(err, "%s: write failed: %s", o->series_csv, strerror(errno));
+        if (edan_output_commit(&out, err))
             return -1;
-        }
     }
     if (o->plot_dir[0]) {
         char name[1100];

@@ -13,6 +13,7 @@
 
 #include "report/json.h"
 #include "tool/projection_tool.h"
+#include "util/files.h"
 
 #define TEXT_REGIONS 10
 
@@ -100,11 +101,10 @@ static void csv_str(FILE *f, const char *s)
 
 int proj_regions_csv(const proj_tool *t, edan_error *err)
 {
-    FILE *f = fopen(t->regions_csv, "we");
-    if (!f) {
-        edan_error_set(err, "%s: cannot write: %s", t->regions_csv, strerror(errno));
+    edan_output out;
+    FILE *f = edan_output_fopen(&out, t->regions_csv, "--projection-regions-csv", err);
+    if (!f)
         return -1;
-    }
     fputs("region,kind,start,end,loads,stores,load_bytes,store_bytes,read_write_ratio,lines,block_accesses,"
           "working_set_bytes,dram_read_bytes,dram_write_bytes,dirty_at_end_bytes,dram_bytes\n",
           f);
@@ -124,9 +124,5 @@ int proj_regions_csv(const proj_tool *t, edan_error *err)
         fprintf(f, ",%.0f,%" PRIu64 ",%.0f,%.0f,%.0f,%.0f,%.0f\n", v.lines, v.row->lru.accesses, v.working_set, v.rd,
                 v.wr, v.flushed, v.rd + v.wr);
     }
-    if (ferror(f) | fclose(f)) {
-        edan_error_set(err, "%s: write failed", t->regions_csv);
-        return -1;
-    }
-    return 0;
+    return edan_output_commit(&out, err);
 }

@@ -20,6 +20,7 @@
 #include "tool/projection_tool.h"
 #include "tool/session.h"
 #include "tool/timing_tool.h"
+#include "util/files.h"
 #include "util/parse.h"
 
 const char *const proj_dim_option[PROJ_SWEEP_DIMS] = {
@@ -202,11 +203,10 @@ static void levels_csv(FILE *f, const proj_tool *t, const double *upper, double 
 
 static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err)
 {
-    FILE *f = fopen(t->csv_path, "we");
-    if (!f) {
-        edan_error_set(err, "%s: cannot write: %s", t->csv_path, strerror(errno));
+    edan_output out;
+    FILE *f = edan_output_fopen(&out, t->csv_path, "--projection-csv", err);
+    if (!f)
         return -1;
-    }
     fputs("configuration,cache_bytes,bandwidth_gbs_per_core,peak_gflops_per_core,cores,div_weight,sqrt_weight,"
           "transcendental_weight,procedure,line,loop,iterations,add_per_iteration,mul_per_iteration,"
           "div_per_iteration,exp_per_iteration,working_set_kb,traffic_gb,weighted_gflop,bytes_per_flop,"
@@ -260,11 +260,7 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
         if (d < 0)
             break;
     }
-    if (ferror(f) | fclose(f)) {
-        edan_error_set(err, "%s: write failed", t->csv_path);
-        return -1;
-    }
-    return 0;
+    return edan_output_commit(&out, err);
 }
 
 /* ===================================================================== */

@@ -676,9 +676,9 @@ static const edan_tool_option options[] = {
      "                      DRAM traffic, bytes per flop and T = max(compute, memory) per\n"
      "                      function and loop (docs/projection.md)\n",
      NULL},
-    {"projection-csv", true, "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n",
-     NULL},
-    {"projection-regions-csv", true,
+    {"projection-csv", EDAN_VALUE_OUTPUT,
+     "  --projection-csv=FILE the sweep as CSV, ExaSAT's Table 1 per configuration and loop\n", NULL},
+    {"projection-regions-csv", EDAN_VALUE_OUTPUT,
      "  --projection-regions-csv=FILE each memory region (data object, static data, stack,\n"
      "                      heap): accesses, bytes, read/write ratio, lines, working set, DRAM bytes\n",
      NULL},
@@ -703,7 +703,7 @@ static const edan_tool_option options[] = {
     {"what-if-registers", true,
      "  --what-if-registers=LIST register counts of ExaSAT's register model per nest [8,16,32]\n",
      proj_whatif_check_regs},
-    {"what-if-csv", true, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
+    {"what-if-csv", EDAN_VALUE_OUTPUT, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
     {NULL, false, NULL, NULL},
 };
 

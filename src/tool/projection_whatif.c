@@ -16,6 +16,7 @@
 #include "report/json.h"
 #include "report/plot.h"
 #include "tool/projection_tool.h"
+#include "util/files.h"
 #include "util/parse.h"
 
 #define WI_TILES 16
@@ -589,11 +590,10 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
         edan_error_set(err, "out of memory for the what-if");
         return -1;
     }
-    FILE *f = fopen(w->csv, "w");
-    if (!f) {
-        edan_error_set(err, "%s: cannot write: %s", w->csv, strerror(errno));
+    edan_output out;
+    FILE *f = edan_output_fopen(&out, w->csv, "--what-if-csv", err);
+    if (!f)
         return -1;
-    }
     const edan_proj_machine m = proj_machine(t);
     fprintf(f, "scheme,tile,cache_bytes,as_run_traffic_gb,measured_traffic_gb,traffic_gb,weighted_gflop,"
                "bytes_per_flop,time_ms,bound,best\n");
@@ -610,11 +610,7 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
                     p.bytes_per_flop, p.time * 1e3, p.memory_bound ? "memory" : "compute", i == best && !w->fuse);
         }
     }
-    if (fclose(f)) {
-        edan_error_set(err, "%s: write failed", w->csv);
-        return -1;
-    }
-    return 0;
+    return edan_output_commit(&out, err) ? -1 : 0;
 }
 
 int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, edan_error *err)

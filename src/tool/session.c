@@ -69,13 +69,41 @@ int edan_session_option_takes_value(const char *key)
     if (v >= 0)
         return v;
     const edan_tool_option *op = tool_option(key);
+    return op ? op->takes_value != EDAN_FLAG : -1;
+}
+
+int edan_session_option_kind(const char *key)
+{
+    const int v = edan_options_value_kind(key);
+    if (v >= 0)
+        return v;
+    const edan_tool_option *op = tool_option(key);
     return op ? op->takes_value : -1;
+}
+
+/*
+ * An option that names an output is declared as it is set (util/files.h):
+ * checked before the command starts (writable, not a directory, no input)
+ * and remembered, so no input opened later can be it.
+ */
+static int declare_output(const char *key, const char *value, edan_error *err)
+{
+    const int kind = edan_session_option_kind(key);
+    char what[80];
+    snprintf(what, sizeof what, "--%s", key);
+    if (kind == EDAN_VALUE_OUTPUT)
+        return edan_output_declare(value, what, err);
+    if (kind == EDAN_VALUE_OUTPUT_DIR)
+        return edan_output_declare_dir(value, what, err);
+    return 0;
 }
 
 int edan_session_option_set(edan_options *o, const char *key, const char *value, edan_error *err)
 {
     int rc = edan_options_set(o, key, value, err);
-    if (rc <= 0)
+    if (rc == 0)
+        return declare_output(key, value, err);
+    if (rc < 0)
         return rc;
     const edan_tool_option *op = tool_option(key);
     if (!op)
@@ -90,7 +118,9 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
     }
     if (op->check && op->check(value, err))
         return -1;
-    return edan_options_add_raw(o, key, value, err);
+    if (edan_options_add_raw(o, key, value, err))
+        return -1;
+    return declare_output(key, value, err);
 }
 
 /* Each option that means nothing without another: --machine names the machine the model and the projection use. */
@@ -360,14 +390,15 @@ int edan_session_html(edan_session *s, edan_error *err)
         edan_error_set(err, "%s: out of memory for the HTML report", s->o.html);
         return -1;
     }
-    edan_replace r;
-    int rc = edan_replace_open(&r, s->o.html, err);
-    if (!rc && edan_report_html(r.f, &s->src, json, len)) {
+    edan_output out;
+    FILE *f = edan_output_fopen(&out, s->o.html, "--html", err);
+    int rc = f ? 0 : -1;
+    if (f && edan_report_html(f, &s->src, json, len)) {
         edan_error_set(err, "%s: write failed: %s", s->o.html, strerror(errno));
-        edan_replace_abort(&r);
+        edan_output_abort(&out);
         rc = -1;
-    } else if (!rc) {
-        rc = edan_replace_commit(&r, err);
+    } else if (f) {
+        rc = edan_output_commit(&out, err) ? -1 : 0;
     }
     free(json);
     return rc;

@@ -70,6 +70,8 @@ void *edan_session_tool(const edan_session *s, const char *name);
 int edan_session_option_set(edan_options *o, const char *key, const char *value, edan_error *err);
 /* Does this option take a value? -1 if no module defines it. */
 int edan_session_option_takes_value(const char *key);
+/* What its value is (EDAN_FLAG, EDAN_VALUE, or the file it names: config/options.h); -1 if unknown. */
+int edan_session_option_kind(const char *key);
 /* Help text: the configuration's options and every tool's. */
 void edan_session_options_help(FILE *f);
 /*

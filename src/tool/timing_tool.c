@@ -611,7 +611,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
 }
 
 static const edan_tool_option options[] = {
-    {"machine", true,
+    {"machine", EDAN_VALUE_INPUT,
      "  --machine=NAME|FILE predict the region's run time on the machine FILE describes\n"
      "                      (docs/machines.md), or a shipped one by NAME (edan machines):\n"
      "                      an out-of-order core, its caches and memory, scheduled by the\n"

@@ -36,7 +36,7 @@ typedef struct edan_session edan_session;
  */
 typedef struct edan_tool_option {
     const char *name;
-    bool takes_value;
+    int takes_value;  /* EDAN_FLAG, EDAN_VALUE, or what file it names: EDAN_VALUE_INPUT... (config/options.h) */
     const char *help; /* the help text's lines for it, each ending in '\n' */
     int (*check)(const char *value, edan_error *err);
 } edan_tool_option;

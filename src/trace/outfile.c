@@ -24,28 +24,13 @@ int edan_outfile_open(edan_outfile *o, const char *path, const char *what, edan_
         o->fd = STDOUT_FILENO;
         return 0;
     }
-    /* a device or a pipe the user named is written as it is; a file is written beside itself and renamed */
-    struct stat st;
-    const bool special = stat(path, &st) == 0 && !S_ISREG(st.st_mode);
-    if (!special && asprintf(&o->tmp, "%s.XXXXXX", path) < 0)
-        o->tmp = NULL;
-    if (special)
-        o->fd = open(path, O_WRONLY | O_CLOEXEC);
-    else if (o->tmp && (o->fd = mkostemp(o->tmp, O_CLOEXEC)) >= 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(o->fd, 0666 & ~mask); /* what a new file would get (mkstemp makes it 0600) */
-    }
-    if (o->fd < 0) {
-        edan_error_set(err, "%s: cannot create %s: %s", path, what,
-                       o->tmp || special ? strerror(errno) : "out of memory");
-        free(o->tmp);
-        o->tmp = NULL;
+    if (edan_output_open(&o->out, path, what, err)) {
         free(o->path);
         o->path = NULL;
         return -1;
     }
-    o->fd = edan_fd_lift(o->fd); /* in the plugin: out of the traced program's reach (util/fdfloor.h) */
+    o->out.fd = edan_fd_lift(o->out.fd); /* in the plugin: out of the traced program's reach (util/fdfloor.h) */
+    o->fd = o->out.fd;
     o->own_fd = true;
     return 0;
 }
@@ -84,33 +69,24 @@ void edan_outfile_write(edan_outfile *o, const void *data, size_t n)
 
 int edan_outfile_close(edan_outfile *o, edan_error *err)
 {
-    /* only a regular file: never unlink a device (/dev/full) or a pipe the user named */
-    struct stat st;
-    const bool remove_it = o->own_fd && o->remove_on_failure && fstat(o->fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (o->own_fd && close(o->fd) != 0)
-        edan_outfile_fail(o, "close failed", errno);
-    if (o->tmp) {
+    if (o->own_fd) {
         /*
-         * The file was written beside its name: until now a file of that
-         * name was untouched. A failed write is removed where the format
-         * cannot show the cut (text); a binary trace without its trailer
-         * reads as truncated, so it takes the name.
+         * Until now a file of that name was untouched: a failed trace (cut
+         * off, without its trailer or end line) is removed, never put in its
+         * place.
          */
-        if (o->failed && remove_it) {
-            unlink(o->tmp);
-        } else if (rename(o->tmp, o->path) != 0) {
-            const int e = errno;
-            unlink(o->tmp);
-            edan_outfile_fail(o, "cannot be put in place", e);
+        const bool removed = o->out.tmp[0] != '\0';
+        edan_error sub = {0};
+        if (o->failed)
+            edan_output_abort(&o->out);
+        else if (edan_output_commit(&o->out, &sub)) {
+            o->failed = true;
+            snprintf(o->msg, sizeof o->msg, "%s", sub.msg);
         }
-        free(o->tmp);
-        o->tmp = NULL;
-    } else if (o->failed && remove_it) {
-        unlink(o->path);
-    }
-    if (o->failed && remove_it) {
-        size_t len = strlen(o->msg);
-        snprintf(o->msg + len, sizeof o->msg - len, " (the incomplete trace was removed)");
+        if (o->failed && removed) {
+            size_t len = strlen(o->msg);
+            snprintf(o->msg + len, sizeof o->msg - len, " (the incomplete trace was removed)");
+        }
     }
     o->own_fd = false;
     o->fd = -1;

@@ -3,6 +3,7 @@
  * trailer (format: trace_format.h); trace_decode.c decodes a block's events.
  */
 #include "trace/trace_internal.h"
+#include "util/files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -211,11 +212,9 @@ edan_trace_reader *edan_trace_reader_open_file(FILE *f, const char *name, edan_e
 
 edan_trace_reader *edan_trace_reader_open(const char *path, edan_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = strcmp(path, "-") == 0 ? stdin : edan_input_fopen(path, "the trace", EDAN_INPUT_STREAM, err);
+    if (!f)
         return NULL;
-    }
     const char *name = strcmp(path, "-") ? path : "<stdin>";
     edan_trace_reader *r = edan_trace_reader_open_file(f, name, err);
     if (r && f == stdin)

@@ -14,17 +14,16 @@
 #include "trace/trace_file.h"
 #include "trace/trace_format.h"
 #include "trace/trace_text.h"
+#include "util/files.h"
 
 int edan_trace_detect(const char *path, edan_error *err)
 {
     /* a stream cannot be peeked at without consuming it: edan_trace_source_format() tells its format */
     if (strcmp(path, "-") == 0)
         return EDAN_TRACE_TEXT;
-    FILE *f = fopen(path, "rbe");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = edan_input_fopen(path, "the trace", 0, err);
+    if (!f)
         return -1;
-    }
     char m[8];
     size_t got = fread(m, 1, sizeof m, f);
     int bad = ferror(f);
@@ -95,10 +94,9 @@ edan_trace_source *edan_trace_source_open(const char *path, edan_error *err)
         edan_error_set(err, "%s: out of memory", name);
         return NULL;
     }
-    p->f = is_stdin ? stdin : fopen(path, "rbe");
+    p->f = is_stdin ? stdin : edan_input_fopen(path, "the trace", EDAN_INPUT_STREAM, err);
     p->own = !is_stdin;
     if (!p->f) {
-        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
         free(p);
         free(s);
         return NULL;

@@ -5,6 +5,7 @@
 #include "trace/trace_text.h"
 
 #include "trace/outfile.h"
+#include "util/files.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -175,11 +176,9 @@ edan_text_reader *edan_text_reader_open_file(FILE *f, const char *name, edan_err
 
 edan_text_reader *edan_text_reader_open(const char *path, edan_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rbe");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = strcmp(path, "-") == 0 ? stdin : edan_input_fopen(path, "the trace", EDAN_INPUT_STREAM, err);
+    if (!f)
         return NULL;
-    }
     edan_text_reader *r = edan_text_reader_open_file(f, strcmp(path, "-") ? path : "<stdin>", err);
     if (r && f == stdin)
         r->own = false;

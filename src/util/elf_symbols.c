@@ -1,4 +1,5 @@
 #include "util/elf_symbols.h"
+#include "util/files.h"
 
 #include <libiberty/demangle.h>
 
@@ -92,17 +93,9 @@ static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_e
         return -1;
     }
     /* non-blocking and a regular file only: a FIFO named as the program must not hang the command */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        edan_error_set(err, "%s: cannot open program: %s", path, strerror(errno));
+    int fd = edan_input_open(path, "the program", 0, err);
+    if (fd < 0)
         return -1;
-    }
-    struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-        edan_error_set(err, "%s: not a regular file, so not a program", path);
-        close(fd);
-        return -1;
-    }
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     int rc = -1;
     GElf_Ehdr eh;

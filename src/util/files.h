@@ -1,7 +1,32 @@
 /*
- * files.h - outputs that never destroy an input: whether two paths name the
- * same file, and a file written under a temporary name in its directory
- * and renamed over its final name only when complete.
+ * files.h - the one place where edan opens the files a command reads and
+ * writes, so that no output can destroy an input and no input can hang it.
+ *
+ * Inputs (edan_input_open): opened without blocking and checked before a
+ * byte is read: a regular file, or a pipe only where the caller reads a
+ * stream once (a trace); a FIFO, a device or a directory anywhere else is an
+ * error naming the file. Every input is remembered by device and inode.
+ *
+ * Outputs (edan_output_open): written under a temporary name in the
+ * target's directory (PATH.XXXXXXXXXXXX, created with O_EXCL | O_NOFOLLOW,
+ * so a planted link is never followed) and renamed over PATH only by
+ * edan_output_commit(); until then a file of that name is untouched, and a
+ * link there is replaced, not followed. A device or a FIFO the user names
+ * (/dev/null, a pipe) is written in place. An output that names an input
+ * of the command (same device and inode, whatever the spelling) is refused.
+ *
+ * Options that name outputs are declared as they are parsed
+ * (edan_output_declare: checked up front, before a long run), so an input
+ * opened later that is one of them is refused too, whichever comes first.
+ *
+ * Temporaries: every live one is in a process-wide registry; they are
+ * removed at exit (every path, cli_die included) and by a handler of
+ * SIGINT, SIGTERM and SIGHUP that unlinks them and re-raises the signal.
+ * A process that cannot clean up itself (the plugin inside QEMU, which edan
+ * may kill) is started with $EDAN_TEMPORARIES naming a journal: it lists
+ * each temporary there before creating it, installs no handler and removes
+ * nothing at exit (QEMU may close the plugin's files after that), and edan
+ * sweeps the journal when QEMU is gone (edan_temporaries_sweep).
  */
 #ifndef EDAN_UTIL_FILES_H
 #define EDAN_UTIL_FILES_H
@@ -24,21 +49,77 @@ bool edan_same_file(const char *a, const char *b);
 int edan_file_digest(const char *path, char out[EDAN_DIGEST_LEN], edan_error *err);
 
 /*
- * A file being replaced: written at tmp (path.XXXXXX beside it), renamed to
- * path by edan_replace_commit(); edan_replace_abort() removes tmp. Until the
- * commit, an existing file at path is untouched. A path that names a device
- * or a FIFO (/dev/null, a pipe) is written in place, never replaced.
+ * Forget the inputs and outputs seen so far: the registry describes one
+ * command, and a program that runs several in turn (a test) starts each
+ * afresh.
  */
-typedef struct edan_replace {
-    char path[4096];
-    char tmp[4110];
-    FILE *f;
-} edan_replace;
+void edan_files_forget(void);
 
-/* 0 and r->f open for writing, or -1 with err naming path. */
-int edan_replace_open(edan_replace *r, const char *path, edan_error *err);
-/* Flush, close and rename: 0, or -1 with err (tmp removed). */
-int edan_replace_commit(edan_replace *r, edan_error *err);
-void edan_replace_abort(edan_replace *r);
+/* ---- inputs ----------------------------------------------------------------------- */
+
+/* A pipe or FIFO is accepted (a stream read once from its start); otherwise only a regular file. */
+#define EDAN_INPUT_STREAM 1
+
+/*
+ * Open path for reading, as what ("the machine file", "the trace"...): a
+ * descriptor (close-on-exec, blocking again once checked), or -1 with err
+ * naming path: missing, a directory, a FIFO or device (without
+ * EDAN_INPUT_STREAM), or an output of this command.
+ */
+int edan_input_open(const char *path, const char *what, int flags, edan_error *err);
+/* The same as a stdio stream ("rb"), or NULL with err set. */
+FILE *edan_input_fopen(const char *path, const char *what, int flags, edan_error *err);
+/*
+ * An input another process reads (the program QEMU runs) or that is read
+ * later: remembered and checked against the outputs without opening it.
+ * A path that does not exist passes (its reader says why). 0, or -1.
+ */
+int edan_input_note(const char *path, const char *what, edan_error *err);
+
+/* ---- outputs ---------------------------------------------------------------------- */
+
+/*
+ * An output option's value, checked before the command starts: not a
+ * directory, its directory writable (a temporary is made and removed), not
+ * an input opened so far; remembered, so a later input that is this file
+ * is refused. what names it in messages ("--series-csv"). "-" (standard
+ * output) passes. 0, or -1 with err.
+ */
+int edan_output_declare(const char *path, const char *what, edan_error *err);
+/* A directory files will be written into (--plot-dir): it exists and is writable, or can be made. 0 or -1. */
+int edan_output_declare_dir(const char *dir, const char *what, edan_error *err);
+
+typedef struct edan_output {
+    char path[4096]; /* the final name */
+    char tmp[4128];  /* written here and renamed to path at commit; "" when written in place */
+    char what[48];   /* its name in messages ("--output") */
+    bool open;       /* between open and commit or abort (a zeroed output is closed) */
+    int fd;          /* -1 once closed */
+    FILE *f;         /* edan_output_stream(): owns fd */
+    int slot;        /* in the registry of live temporaries; -1 for none */
+} edan_output;
+
+/* Open path for writing (see above): 0 and o->fd, or -1 with err naming path. */
+int edan_output_open(edan_output *o, const char *path, const char *what, edan_error *err);
+/* A stdio stream over o->fd (owned by the output from then on), or NULL with err set. */
+FILE *edan_output_stream(edan_output *o, edan_error *err);
+/* Open and give the stream: NULL with err set (and nothing left) on failure. */
+FILE *edan_output_fopen(edan_output *o, const char *path, const char *what, edan_error *err);
+/* Where another program (gnuplot, Graphviz) writes it: the temporary, or path when written in place. */
+const char *edan_output_where(const edan_output *o);
+/*
+ * Close (flushing the stream) and rename into place: 0; -1 with err when a
+ * write failed, or -2 when an input read since the open is the file it
+ * would replace; either way nothing is left but the old file.
+ */
+int edan_output_commit(edan_output *o, edan_error *err);
+/* Close and remove the temporary; the old file stays. Safe to call twice, or on a zeroed output. */
+void edan_output_abort(edan_output *o);
+
+/* Whether path is the same file as an output of this command (declared or open). */
+bool edan_output_is(const char *path);
+
+/* Remove the temporaries listed in the journal that still exist (a killed plugin's), and the journal. */
+void edan_temporaries_sweep(const char *journal);
 
 #endif

@@ -1,4 +1,5 @@
 #include "util/parse.h"
+#include "util/files.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -178,17 +179,11 @@ int edan_parse_size(const char *s, size_t len, uint64_t *out)
 
 int edan_kv_file_read(const char *path, const char *what, edan_kv_fn fn, void *ctx, edan_error *err)
 {
-    FILE *f = fopen(path, "re");
-    if (!f) {
-        edan_error_set(err, "%s: cannot open %s: %s", path, what, strerror(errno));
+    char name[80];
+    snprintf(name, sizeof name, "the %s", what);
+    FILE *f = edan_input_fopen(path, name, 0, err);
+    if (!f)
         return -1;
-    }
-    struct stat st;
-    if (fstat(fileno(f), &st) || S_ISDIR(st.st_mode)) {
-        edan_error_set(err, "%s: not a %s but a directory", path, what);
-        fclose(f);
-        return -1;
-    }
     char line[1024];
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {

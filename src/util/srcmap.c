@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/elf_symbols.h"
+#include "util/files.h"
 
 /* One address range of a compilation unit. */
 typedef struct edan_srcmap_range {
@@ -175,11 +176,9 @@ edan_srcmap *edan_srcmap_open(const char *path, edan_error *err)
     /* edan_elf_open checks that this is a 64-bit RISC-V executable, with the same messages as the tracer. */
     if (edan_elf_open(path, &m->syms, err) != 0)
         goto fail;
-    m->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (m->fd < 0) {
-        edan_error_set(err, "%s: cannot open program: %s", path, strerror(errno));
+    m->fd = edan_input_open(path, "the program", 0, err);
+    if (m->fd < 0)
         goto fail;
-    }
     m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
     if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
         edan_error_set(err, "%s: not an ELF file: %s", path, elf_errmsg(-1));
