@@ -439,7 +439,7 @@ def test_sweep():
                       f"config {cfg}, loop {x['loop']}: {x}")
         for kind in ("roofline", "projection-cache", "projection-bandwidth"):
             for ext in ("dat", "gp", "png", "svg"):
-                path = os.path.join(d, f"logistic-{kind}.{ext}")
+                path = os.path.join(d, f"logistic-kernel-{kind}.{ext}")
                 check(os.path.exists(path) and os.path.getsize(path) > 0, f"plot {path}")
         # the text report and ExaSAT's Table 1
         p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, os.path.join(EX, "trsv"), "50")

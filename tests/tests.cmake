@@ -217,6 +217,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+  # Plots (issue 40): titles, literal text, K/M/G tics, bars, file names per region; gnuplot renders them.
+  foreach(category titles names)
+    add_test(NAME plots_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/plots_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(plots_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
   foreach(category reuse classes zoom sampled sampled_only csv command locality_options threads)
     add_test(NAME locality_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/locality_test.py ${CMAKE_BINARY_DIR} ${category})

@@ -585,7 +585,7 @@ static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error 
 {
     const edan_options *o = edan_session_options(s);
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     edan_csv c;
     size_t n;
     const lc_insn **loads = load_rows(t, &n);
@@ -658,7 +658,9 @@ static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error
     if (!x.n)
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
     const edan_plot_xy_spec w = {"classes-windows",
                                  "Footprint over windows of W load accesses, by load class",
                                  "window W (load accesses)",
@@ -669,7 +671,11 @@ static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error
                                  {"all loads", "constant", "strided", "irregular"},
                                  x.n,
                                  x.w,
-                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]}};
+                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]},
+                                 ident,
+                                 EDAN_AXIS_COUNT,
+                                 EDAN_AXIS_COUNT,
+                                 false};
     return edan_plot_xy(edan_session_options(s)->plot_dir, name, &w, err);
 }
 

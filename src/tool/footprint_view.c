@@ -461,7 +461,7 @@ int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->csv_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     edan_csv c;
     size_t n = 0;
     fp_row *rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;

@@ -285,7 +285,8 @@ static void machine_values(const proj_tool *t, double cache, double bandwidth, d
 }
 
 /* The region's times (ExaSAT's sum over its parts, memory and compute of the whole) over caches or bandwidths. */
-static int plot_times(proj_tool *t, const char *dir, const char *name, bool over_cache, edan_error *err)
+static int plot_times(proj_tool *t, const char *dir, const char *name, const char *ident, bool over_cache,
+                      edan_error *err)
 {
     proj_dim *xs = calloc(1, sizeof *xs);
     if (!xs) {
@@ -353,6 +354,10 @@ static int plot_times(proj_tool *t, const char *dir, const char *name, bool over
             (size_t)xs->n,
             xs->v,
             {y, y + xs->n, y + 2 * xs->n},
+            ident,
+            over_cache ? EDAN_AXIS_BYTES : EDAN_AXIS_PLAIN,
+            EDAN_AXIS_PLAIN,
+            false,
         };
         rc = edan_plot_xy(dir, name, &spec, err);
     } else {
@@ -366,7 +371,7 @@ static int plot_times(proj_tool *t, const char *dir, const char *name, bool over
 }
 
 /* Each loop (and the code outside loops) at its intensity and attainable rate on the machine. */
-static int plot_roofline(proj_tool *t, const char *dir, const char *name, edan_error *err)
+static int plot_roofline(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err)
 {
     const size_t n = t->n_loops + 1;
     double *x = calloc(2 * n, sizeof *x);
@@ -394,7 +399,7 @@ static int plot_roofline(proj_tool *t, const char *dir, const char *name, edan_e
         lp[i] = labels[i];
     }
     const edan_plot_roofline_spec spec = {
-        "roofline", "Roofline of the projection: each loop", m.peak_flops, m.bandwidth, n, x, x + n, lp};
+        "roofline", "Roofline of the projection: each loop", m.peak_flops, m.bandwidth, n, x, x + n, lp, ident};
     const int rc = edan_plot_roofline(dir, name, &spec, err);
     free(x);
     free(labels);
@@ -429,9 +434,11 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->plot_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
-    if (plot_roofline(t, o->plot_dir, name, err) || plot_times(t, o->plot_dir, name, true, err) ||
-        plot_times(t, o->plot_dir, name, false, err) || proj_whatif_plot(t, o->plot_dir, name, err))
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
+    if (plot_roofline(t, o->plot_dir, name, ident, err) || plot_times(t, o->plot_dir, name, ident, true, err) ||
+        plot_times(t, o->plot_dir, name, ident, false, err) || proj_whatif_plot(t, o->plot_dir, name, ident, err))
         return -1;
     return 0;
 }

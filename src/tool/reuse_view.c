@@ -685,11 +685,13 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
     const reuse_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     if (o->csv_dir[0] && reuse_csv(t, s, o->csv_dir, name, err))
         return -1;
     if (!o->plot_dir[0] || !t->accesses)
         return 0;
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
     double x[BINS], d[BINS] = {0}, r[BINS];
     for (size_t i = 0; i < t->dist_cap; i++)
         d[reuse_bin_of(i)] += (double)t->dist[i];
@@ -698,7 +700,7 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
         r[k] = (double)t->rtime[k];
     }
     edan_plot_xy_spec h = {"reuse-histogram",
-                           "Stack distance and reuse time (log2 bins; bin 0 at x=0.5)",
+                           "Stack distance and reuse time (log2 bins)",
                            "lower end of the bin (blocks, accesses)",
                            "accesses",
                            true,
@@ -707,8 +709,11 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
                            {"stack distance (distinct blocks)", "reuse time (accesses)"},
                            BINS,
                            x,
-                           {d, r}};
-    x[0] = 0.5; /* distance 0 on a log scale */
+                           {d, r},
+                           ident,
+                           EDAN_AXIS_COUNT,
+                           EDAN_AXIS_COUNT,
+                           true};
     double mx[64], my[64], ms[64], wx[64], wy[64], max_err;
     const size_t nm = mrc(t, mx, my, 64);
     if (t->sampled)
@@ -723,7 +728,11 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
                            {"exact (stack distances)", "SHARDS estimate"},
                            nm,
                            mx,
-                           {my, ms}};
+                           {my, ms},
+                           ident,
+                           EDAN_AXIS_BYTES,
+                           EDAN_AXIS_PLAIN,
+                           false};
     edan_plot_xy_spec w = {"footprint-windows",
                            "Footprint over windows of W consecutive accesses",
                            "window W (accesses)",
@@ -734,7 +743,11 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
                            {"F(W)"},
                            windows(t, wx, wy, 64),
                            wx,
-                           {wy}};
+                           {wy},
+                           ident,
+                           EDAN_AXIS_COUNT,
+                           EDAN_AXIS_COUNT,
+                           false};
     return edan_plot_xy(o->plot_dir, name, &h, err) || edan_plot_xy(o->plot_dir, name, &m, err) ||
                    edan_plot_xy(o->plot_dir, name, &w, err)
                ? -1

@@ -476,8 +476,10 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->plot_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
-    return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, err);
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
+    return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, ident, err);
 }
 
 static const edan_tool_option options[] = {
