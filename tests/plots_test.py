@@ -4,7 +4,10 @@ is drawn literally (noenhanced: "st7_blocked" keeps its underscore, never a subs
 in K/M/G; the reuse histogram is drawn as bars; the keys sit outside the data; gnuplot renders every script
 again from its data; two runs over different regions in one directory write different files.
 
-Run as plots_test.py BUILD_DIR CATEGORY (categories: titles, names).
+The text tables' name column (report/names.h, unit-tested by names_test.c) on the C++ example: parameter lists
+and templates shortened to "…", never cut inside a word, whole with --wide.
+
+Run as plots_test.py BUILD_DIR CATEGORY (categories: titles, names, tables).
 """
 import glob
 import os
@@ -92,6 +95,21 @@ def test_names():
             check(p.returncode == 0, f"--csv-dir {k}: {p.stderr}")
         names = sorted(os.listdir(out))
         check("stencils-st7-mrc.csv" in names and "stencils-st27-mrc.csv" in names, f"CSV names {names}")
+
+
+def test_tables():
+    args = ["run", "--reuse", "--footprint", "--classes", os.path.join(EX, "cxx_stencil"), "300", "3"]
+    short, wide = edan(*args), edan(args[0], "--wide", *args[1:])
+    check(short.returncode == 0 and wide.returncode == 0, f"run: {short.stderr} {wide.stderr}")
+    check("double grid::total<double>(…)" in short.stdout and "cxx_stencil.cpp:23 grid::smooth(…) (1)" in short.stdout,
+          "signatures shortened to their names")
+    check("std::allocator" not in short.stdout, "no template argument list in the shortened tables")
+    # no name cut inside a word: every "…" follows a whole word, a '(' or '<', or starts a qualified name
+    cut = [ln for ln in short.stdout.splitlines() if re.search(r"[A-Za-z0-9_]…[A-Za-z0-9_ ]", ln)
+           and not re.search(r"[(<]…[)>]", ln)]
+    check(not cut, f"names cut inside a word: {cut[:3]}")
+    full = "double grid::total<double>(std::vector<double, std::allocator<double> > const&)"
+    check(full in wide.stdout and "(…)" not in wide.stdout, "--wide: the names whole")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

@@ -13,6 +13,7 @@
 #include "analysis/timing.h"
 #include "config/machine_file.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "report/plot.h"
 #include "tool/edag_tool.h"
 #include "tool/session.h"
@@ -304,7 +305,7 @@ static void lane_range(const edan_timing *m, int *lo, int *hi)
     }
 }
 
-static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_t n, bool lines)
+static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_t n, bool lines, bool wide)
 {
     const edan_timing *m = t->model;
     int lo, hi;
@@ -317,7 +318,7 @@ static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_
             "instructions", at_lo, at_hi, "slope", "share");
     for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
         const attr_row *r = &rows[i];
-        char name[256];
+        char name[1100];
         if (lines) {
             const char *base = r->name ? strrchr(r->name, '/') : NULL;
             snprintf(name, sizeof name, "%s:%u (%s)",
@@ -327,8 +328,10 @@ static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_
                      r->line, r->function ? r->function : "?");
         } else
             snprintf(name, sizeof name, "%s", r->name ? r->name : "(no symbol)");
-        fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", name, r->instructions, r->cycles[lo],
-                r->cycles[hi], r->slope, total > 0 ? 100.0 * r->cycles[hi] / total : 0.0);
+        fputs("  ", f);
+        edan_name_field(f, name, 40, wide);
+        fprintf(f, " %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", r->instructions, r->cycles[lo], r->cycles[hi],
+                r->slope, total > 0 ? 100.0 * r->cycles[hi] / total : 0.0);
     }
     if (n > TEXT_ROWS)
         fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, lines ? "the top 20" : "all");
@@ -366,7 +369,7 @@ static void rows_json(const timing_tool *t, FILE *f, const char *key, const attr
     fputc(']', f);
 }
 
-static void report_text(const timing_tool *t, FILE *f)
+static void report_text(const timing_tool *t, bool wide, FILE *f)
 {
     const edan_timing *m = t->model;
     const edan_machine *mc = edan_timing_machine(m);
@@ -397,8 +400,8 @@ static void report_text(const timing_tool *t, FILE *f)
                 " (CSR accesses such as frflags, ecall, sc: each drains the window)\n",
                 c->serializing);
     if (t->have_elf) {
-        rows_text(t, f, t->funcs, t->n_funcs, false);
-        rows_text(t, f, t->lines, t->n_lines, true);
+        rows_text(t, f, t->funcs, t->n_funcs, false, wide);
+        rows_text(t, f, t->lines, t->n_lines, true, wide);
     }
     if (c->unaddressed)
         fprintf(f,
@@ -465,7 +468,7 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     if (fmt == EDAN_FORMAT_JSON)
         report_json(t, f);
     else
-        report_text(t, f); /* the table form is the same rows */
+        report_text(t, edan_session_options(s)->wide, f); /* the table form is the same rows */
 }
 
 /* --plot-dir: run time against memory latency, the eDAG's bound beside it. */
