@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/csv.h"
 #include "report/plot.h"
 #include "tool/projection_tool.h"
 #include "tool/session.h"
@@ -218,11 +219,15 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
         double v[PROJ_SWEEP_DIMS];
         config_values(t, idx, v);
         double sum_t = 0, sum_b = 0, sum_w = 0, ws_max = 0, sum_up[EDAN_MACHINE_MAX_DATA_LEVELS] = {0};
+        double sum_tc = 0, sum_tm = 0, t_memory_bound = 0; /* the parts' compute and memory times, and theirs */
         for (size_t i = 0; i < n; i++) {
             const proj_row *r = s[i].row;
             const edan_proj p = sweep_bound(&s[i], v, idx[DIM_CACHE]);
             const double ws = r->lru.accesses ? ldexp(line, (int)edan_lru_working_set(&r->lru)) : 0;
             sum_t += p.time;
+            sum_tc += p.time_compute;
+            sum_tm += p.time_memory;
+            t_memory_bound += p.memory_bound ? p.time : 0;
             sum_b += p.dram_bytes;
             sum_w += p.weighted_flops;
             ws_max = ws > ws_max ? ws : ws_max;
@@ -232,10 +237,10 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
                 const edan_loop_place where = proj_loop_place(t, r->loop);
                 const edan_opmix *x = &r->mix;
                 const double it = r->iterations ? (double)r->iterations : 1;
-                /* names are written as symbols give them; a comma or quote in one would break the CSV */
-                const char *fn = where.function && !strpbrk(where.function, ",\"\n") ? where.function : "?";
-                fprintf(f, "%s,%u,%d,%llu,%.6g,%.6g,%.6g,%.6g,", fn, where.line, r->loop,
-                        (unsigned long long)r->iterations, (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
+                /* the enclosing function as symbols give it, "f(int, double)" quoted (RFC 4180) */
+                edan_csv_text(f, where.function ? where.function : "?");
+                fprintf(f, ",%u,%d,%llu,%.6g,%.6g,%.6g,%.6g,", where.line, r->loop, (unsigned long long)r->iterations,
+                        (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
                         (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it, (double)x->fp[EDAN_FP_DIV] / it,
                         (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it);
             } else {
@@ -248,11 +253,12 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
                 sum_up[l] += s[i].upper[l];
             levels_csv(f, t, s[i].upper, p.dram_bytes);
         }
-        /* ExaSAT's Total/Max row: sums, the largest working set, and the sum of the parts' times */
-        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,,,%.6g,", config,
-                v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK], v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT],
+        /* ExaSAT's Total/Max row: sums, the largest working set, the sum of the parts' times, and the bound of
+         * the parts that take the larger share of that time */
+        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
+                config, v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK], v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT],
                 v[DIM_TRANSCENDENTAL], ws_max / 1024, sum_b / 1e9, sum_w / 1e9, sum_w > 0 ? sum_b / sum_w : NAN,
-                sum_t * 1e3);
+                sum_tc * 1e3, sum_tm * 1e3, sum_t * 1e3, 2 * t_memory_bound >= sum_t ? "memory" : "compute");
         levels_csv(f, t, sum_up, sum_b);
         int d = PROJ_SWEEP_DIMS - 1; /* the next configuration: the last dimension turns fastest */
         while (d >= 0 && ++idx[d] == t->dim[d].n)
