@@ -280,7 +280,7 @@ def test_findings():
             g.write("precious\n")
         plots = os.path.join(d, "plots")
         os.mkdir(plots)
-        os.symlink(victim, os.path.join(plots, "prog-movement.png"))
+        os.symlink(victim, os.path.join(plots, "prog-kernel-movement.png"))
         links = {o: os.path.join(d, o.strip("-") + ".link") for o in
                  ("--series-csv", "--dot", "--projection-csv", "--program-output")}
         for path in links.values():
@@ -292,7 +292,7 @@ def test_findings():
             check(g.read() == "precious\n", "a planted link's target is untouched")
         for o, path in links.items():
             check(not os.path.islink(path) and os.path.getsize(path) > 0, f"{o}: the link replaced by the output")
-        check(not os.path.islink(os.path.join(plots, "prog-movement.png")), "a plot file's link replaced")
+        check(not os.path.islink(os.path.join(plots, "prog-kernel-movement.png")), "a plot file's link replaced")
         left = [n for n in os.listdir(d) + os.listdir(plots) if re.search(r"\.[A-Za-z0-9]{12}$", n)]
         check(not left, f"temporaries left after a run: {left}")
 

@@ -103,7 +103,7 @@ def test_reuse():
               f"text report: {p.stderr}")
         for kind in ("reuse-histogram", "mrc", "footprint-windows"):
             for ext in ("dat", "gp", "png", "svg"):
-                path = os.path.join(d, f"spmv-{kind}.{ext}")
+                path = os.path.join(d, f"spmv-kernel-{kind}.{ext}")
                 check(os.path.exists(path) and os.path.getsize(path) > 0, f"plot {path}")
 
 
@@ -150,7 +150,7 @@ def test_classes():
     with tempfile.TemporaryDirectory() as d:
         p = edan("run", "--classes", "--filter=kernel", "--plot-dir=" + d, os.path.join(EX, "spmv"), "100")
         for ext in ("dat", "gp", "png", "svg"):
-            path = os.path.join(d, f"spmv-classes-windows.{ext}")
+            path = os.path.join(d, f"spmv-kernel-classes-windows.{ext}")
             check(p.returncode == 0 and os.path.exists(path) and os.path.getsize(path) > 0, f"plot {path}")
     test_loops_and_windows()
 
@@ -491,7 +491,7 @@ def test_csv():
         for name in sorted(os.listdir(out)):
             with open(os.path.join(out, name), newline="") as f:
                 tables[name] = list(csv.DictReader(f))
-        want = {f"spmv-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions", "reuse-loops",
+        want = {f"spmv-kernel-{t}.csv" for t in ("reuse-histogram", "mrc", "footprint-windows", "reuse-functions", "reuse-loops",
                                          "reuse-nests", "load-classes", "classes-functions", "classes-loops",
                                          "classes-nests", "classes-windows", "classes-function-windows",
                                          "classes-nest-windows", "footprint-functions", "footprint-loops",
@@ -499,41 +499,41 @@ def test_csv():
                                          "sampled")}
         check(set(tables) == want, f"--csv-dir: the tables {sorted(tables)}")
         u = r["reuse"]
-        mrc = tables.get("spmv-mrc.csv", [])
+        mrc = tables.get("spmv-kernel-mrc.csv", [])
         check([float(x["miss_ratio"]) for x in mrc] == [round(x, 10) or x for x in u["miss_ratio_curve"]["miss_ratio"]]
               or all(abs(float(a["miss_ratio"]) - b) < 1e-9 for a, b in zip(mrc, u["miss_ratio_curve"]["miss_ratio"])),
               "mrc.csv = the JSON curve")
         check(all(abs(float(a["shards_miss_ratio"]) - b) < 1e-9 for a, b in zip(mrc, u["shards"]["miss_ratio"])),
               "mrc.csv: the SHARDS column")
-        hist = tables.get("spmv-reuse-histogram.csv", [])
+        hist = tables.get("spmv-kernel-reuse-histogram.csv", [])
         check([int(x["distance_accesses"]) for x in hist] == u["distance_histogram"], "reuse-histogram.csv")
-        loads = tables.get("spmv-load-classes.csv", [])
+        loads = tables.get("spmv-kernel-load-classes.csv", [])
         js = {l["pc"]: l for l in r["load_classes"]["loads"]}
         check(loads and all(js[int(x["pc"])]["class"] == x["class"] and js[int(x["pc"])]["accesses"] == int(x["accesses"])
                             for x in loads), "load-classes.csv = the JSON rows")
-        cw = tables.get("spmv-classes-windows.csv", [])
+        cw = tables.get("spmv-kernel-classes-windows.csv", [])
         jw = r["load_classes"]["footprint_windows"]
         check(cw and [float(x["window"]) for x in cw] == jw["window"]
               and all(abs(float(x[c + "_blocks"]) - jw[c][i]) <= 1e-9 * max(1, jw[c][i])
                       for i, x in enumerate(cw) for c in ("constant", "strided", "irregular"))
               and all(abs(float(x["blocks"]) - jw["blocks"][i]) <= 1e-9 * max(1, jw["blocks"][i]) for i, x in enumerate(cw)),
               "classes-windows.csv = the JSON windows")
-        cl = tables.get("spmv-classes-loops.csv", [])
+        cl = tables.get("spmv-kernel-classes-loops.csv", [])
         check(cl and [(int(x["head"]), int(x["loads"]), int(x["irregular_accesses"]), int(x["blocks"])) for x in cl]
               == [(l["head"], l["classes"]["load_accesses"], l["classes"]["irregular"]["accesses"],
                    l["classes"]["load_blocks"]) for l in r["load_classes"]["loops"]], "classes-loops.csv = the JSON rows")
-        fl = tables.get("spmv-footprint-loops.csv", [])
+        fl = tables.get("spmv-kernel-footprint-loops.csv", [])
         check(fl and [(int(x["head"]), int(x["bytes"]), int(x["lines"]), int(x["accesses"])) for x in fl]
               == [(l["head"], l["bytes"], l["lines"], l["accesses"]) for l in r["footprint"]["loops"]],
               "footprint-loops.csv = the JSON rows")
-        ff = tables.get("spmv-footprint-functions.csv", [])
+        ff = tables.get("spmv-kernel-footprint-functions.csv", [])
         check(ff and ff[0]["function"] == "(all)" and int(ff[0]["lines"]) == r["footprint"]["lines"]
               and [(x["function"], int(x["bytes"]), int(x["accesses"])) for x in ff[1:]]
               == [(x["name"], x["bytes"], x["accesses"]) for x in r["footprint"]["functions"]],
               "footprint-functions.csv = the JSON rows")
         # the loop nests' rows, of the three tools, and the windows per function and per nest
         for tool, key in (("footprint", "footprint"), ("classes", "load_classes"), ("reuse", "reuse")):
-            rows = tables.get(f"spmv-{tool}-nests.csv", [])
+            rows = tables.get(f"spmv-kernel-{tool}-nests.csv", [])
             js = r[key]["loop_nests"]
             count = (lambda l: l["classes"]["load_accesses"]) if tool == "classes" else (lambda l: l["accesses"])
             check(rows and [(int(x["head"]), int(x["loops"]), int(x["loads" if tool == "classes" else "accesses"]))
@@ -546,18 +546,18 @@ def test_csv():
             return len(rows) == len(want) and all(
                 tuple(x[c] for c in keys) == k and float(x["window"]) == w and close(float(x["blocks"]), b)
                 and close(float(x["strided_blocks"]), st) for x, (k, w, b, st) in zip(rows, want))
-        fwin = tables.get("spmv-classes-function-windows.csv", [])
+        fwin = tables.get("spmv-kernel-classes-function-windows.csv", [])
         check(fwin and same_windows(fwin, ["function"], (((f["name"],), f["footprint_windows"])
                                                          for f in r["load_classes"]["functions"])),
               "classes-function-windows.csv = the JSON windows")
-        nwin = tables.get("spmv-classes-nest-windows.csv", [])
+        nwin = tables.get("spmv-kernel-classes-nest-windows.csv", [])
         check(nwin and same_windows(nwin, ["head"], (((str(l["head"]),), l["footprint_windows"])
                                                      for l in r["load_classes"]["loop_nests"])),
               "classes-nest-windows.csv = the JSON windows")
-        zr = tables.get("spmv-zoom-regions.csv", [])
+        zr = tables.get("spmv-kernel-zoom-regions.csv", [])
         check([(x["id"], int(x["accesses"])) for x in zr] == [(g["id"], g["accesses"]) for g in r["zoom"]["regions"]],
               "zoom-regions.csv = the JSON regions")
-        sm = tables.get("spmv-sampled.csv", [])
+        sm = tables.get("spmv-kernel-sampled.csv", [])
         check(sm and sm[0]["function"] == "(all)" and int(sm[0]["loads"]) == r["sampled"]["all"]["loads"],
               "sampled.csv")
         check(not [n for n in os.listdir(out) if ".tmp" in n], "no temporary files left")

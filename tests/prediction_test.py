@@ -158,11 +158,11 @@ def test_prediction():
     with tempfile.TemporaryDirectory() as d:
         edan("run", "--filter=kernel", "--machine=" + GEM5, lats, "--plot-dir=" + d, os.path.join(EX, "spmv"), "300")
         for ext in ("dat", "gp", "png", "svg"):
-            check(os.path.getsize(os.path.join(d, "spmv-prediction." + ext)) > 0, f"spmv-prediction.{ext} written")
-        with open(os.path.join(d, "spmv-prediction.dat")) as f:
+            check(os.path.getsize(os.path.join(d, "spmv-kernel-prediction." + ext)) > 0, f"spmv-kernel-prediction.{ext} written")
+        with open(os.path.join(d, "spmv-kernel-prediction.dat")) as f:
             rows = [ln.split() for ln in f if not ln.startswith("#")]
         check(len(rows) == 6 and all(len(r) == 3 for r in rows), f"a row a latency, model and bound: {rows}")
-        with open(os.path.join(d, "spmv-prediction.gp")) as f:
+        with open(os.path.join(d, "spmv-kernel-prediction.gp")) as f:
             gp = f.read()
         check("title 'timing model on gem5-validation'" in gp and "eDAG runtime bound on an ideal core, m=4" in gp
               and "upper bound" not in gp, f"each line labelled for what it is: {gp}")

@@ -421,6 +421,12 @@ def test_sweep():
             check(total["procedure"] == "Total/Max", f"config {cfg}: the totals last")
             check(math.isclose(sum(float(x["time_ms"]) for x in parts), float(total["time_ms"]), rel_tol=1e-4),
                   f"config {cfg}: the total time is the sum of the loops'")
+            for col in ("time_compute_ms", "time_memory_ms"):
+                check(math.isclose(sum(float(x[col]) for x in parts), float(total[col]), rel_tol=1e-4, abs_tol=1e-9),
+                      f"config {cfg}: the total's {col} is the sum of the loops'")
+            mem = sum(float(x["time_ms"]) for x in parts if x["bound"] == "memory")
+            check(total["bound"] == ("memory" if 2 * mem >= float(total["time_ms"]) * (1 - 1e-9) else "compute"),
+                  f"config {cfg}: the total's bound is that of the larger share of the time: {total['bound']}")
             # the region's traffic at that cache: the curve's (the sum of the rows)
             want = curve.get(v["cache_bytes"], list(curve.values())[-1])
             check(math.isclose(float(total["traffic_gb"]) * 1e9, want, rel_tol=1e-5), f"config {cfg}: traffic")
@@ -439,8 +445,31 @@ def test_sweep():
                       f"config {cfg}, loop {x['loop']}: {x}")
         for kind in ("roofline", "projection-cache", "projection-bandwidth"):
             for ext in ("dat", "gp", "png", "svg"):
-                path = os.path.join(d, f"logistic-{kind}.{ext}")
+                path = os.path.join(d, f"logistic-kernel-{kind}.{ext}")
                 check(os.path.exists(path) and os.path.getsize(path) > 0, f"plot {path}")
+        # one --projection-cache size: the report projects onto that cache, its traffic the curve's at that size
+        one = edan("run", "--json", "--filter=kernel", "--projection", "--machine=" + GEM5, "--projection-cache=1K",
+                   os.path.join(EX, "logistic"), "300")
+        check(one.returncode == 0, f"--projection-cache=1K: {one.stderr}")
+        p1 = json.loads(one.stdout.strip().splitlines()[-1])["projection"]
+        check(p1["traffic"]["cache_bytes"] == 1024, f"the traffic's cache: {p1['traffic']}")
+        check(p1["dram_read_bytes"] + p1["dram_write_bytes"] == curve[1024.0 if 1024.0 in curve else 1024],
+              f"1K: {p1['dram_read_bytes']} + {p1['dram_write_bytes']} against the curve's {curve.get(1024)}")
+        text = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, "--projection-cache=1K",
+                    os.path.join(EX, "logistic"), "300").stdout
+        check("fully associative LRU of 1 KiB" in text, "the text names the cache of --projection-cache")
+        # C++ loops: the procedure is the enclosing function, its signature's commas quoted
+        cxx = os.path.join(d, "cxx.csv")
+        p = edan("run", "--projection", "--machine=" + GEM5, "--projection-csv=" + cxx,
+                 os.path.join(EX, "cxx_stencil"), "300", "3")
+        check(p.returncode == 0, f"C++ sweep: {p.stderr}")
+        with open(cxx, newline="") as f:
+            table = list(csv.DictReader(f))
+        loops = [x for x in table if x["loop"] != ""]
+        check(loops and all(x["procedure"] not in ("", "?") for x in loops), "a procedure for every loop")
+        check("grid::smooth(grid::Field&, int)" in {x["procedure"] for x in loops},
+              f"the C++ signature whole: {sorted({x['procedure'] for x in loops})[:6]}")
+        check(all(len(x) == len(table[0]) and None not in x for x in table), "every row has every column")
         # the text report and ExaSAT's Table 1
         p = edan("run", "--filter=kernel", "--projection", "--machine=" + GEM5, os.path.join(EX, "trsv"), "50")
         check(p.returncode == 0 and "projection on machine gem5-validation" in p.stdout

@@ -321,7 +321,7 @@ def test_plots():
               "record")
         p = edan("analyze", "--plot-dir=" + out, "--tau=10", trace)
         check(p.returncode == 0, f"analyze --plot-dir: {p.stderr}")
-        for name in ("spmv-movement", "spmv-latency", "chase-movement", "chase-latency"):
+        for name in ("spmv-kernel-movement", "spmv-kernel-latency", "chase-movement", "chase-latency"):
             png = os.path.join(out, name + ".png")
             svg = os.path.join(out, name + ".svg")
             check(os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n"

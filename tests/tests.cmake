@@ -120,6 +120,10 @@ target_link_libraries(async_test PRIVATE edan_core)
 add_test(NAME async_consumer COMMAND async_test)
 
 # The eDAG picture: golden DOT of the summation kernel, critical paths against the analyzer.
+# The tables' name column (issue 40): C++ signatures and templates shortened, never cut mid-word.
+add_executable(names_test tests/names_test.c)
+target_link_libraries(names_test PRIVATE edan_core)
+add_test(NAME report_names COMMAND names_test)
 add_executable(dot_test tests/dot_test.c tests/random_trace.c)
 target_link_libraries(dot_test PRIVATE edan_core)
 add_test(NAME edag_dot COMMAND dot_test ${CMAKE_SOURCE_DIR}/tests/golden)
@@ -229,6 +233,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     add_test(NAME cli_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
+  # Plots (issue 40): titles, literal text, K/M/G tics, bars, file names per region; gnuplot renders them.
+  foreach(category titles names tables)
+    add_test(NAME plots_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/plots_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(plots_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
   foreach(category reuse classes zoom sampled sampled_only csv command locality_options threads)
     add_test(NAME locality_${category}

@@ -88,6 +88,7 @@ static const struct {
     {"csv-dir", EDAN_VALUE_OUTPUT_DIR},
     {"html", EDAN_VALUE_OUTPUT},
     {"table", false},
+    {"wide", false},
 };
 
 int edan_options_value_kind(const char *key)
@@ -295,6 +296,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
     }
     if (!strcmp(key, "json")) {
         o->json = true;
+        return 0;
+    }
+    if (!strcmp(key, "wide")) {
+        o->wide = true;
         return 0;
     }
     if (!strcmp(key, "series-csv") || !strcmp(key, "output") || !strcmp(key, "plot-dir") || !strcmp(key, "csv-dir") ||
@@ -563,6 +568,8 @@ void edan_options_help(FILE *f)
           "  --table             the case-study table of the EDAN paper's Tables 1 and 2: a row per\n"
           "                      configuration, columns W, D, lambda, Lambda, B with the reduction\n"
           "                      against the configuration without a cache (add --cache=none)\n"
+          "  --wide              names whole in text tables [shortened to the column: parameter\n"
+          "                      lists, then templates, then qualifiers become '…']\n"
           "  --series-csv=FILE   write the data-movement series as CSV\n"
           "  --plot-dir=DIR      plot with gnuplot (PNG and SVG): data movement over time of every\n"
           "                      configuration, and the runtime bounds against alpha for every m\n"

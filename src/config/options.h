@@ -37,6 +37,7 @@ typedef struct edan_options {
     /* output */
     bool json;
     bool table;           /* the case-study table of the paper's Tables 1 and 2 */
+    bool wide;            /* text tables print names whole (report/names.h shortens them otherwise) */
     char series_csv[512]; /* write data movement series here */
     char output[512];     /* report destination; empty = stdout */
     char plot_dir[512];   /* write plots (gnuplot) here; empty = none */

@@ -42,26 +42,31 @@ int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *ta
 void edan_csv_str(edan_csv *c, const char *s)
 {
     sep(c);
+    edan_csv_text(c->f, s);
+}
+
+void edan_csv_text(FILE *f, const char *s)
+{
     if (!s)
         return;
     const bool quote = strpbrk(s, ",\"\r\n") != NULL;
     if (quote)
-        fputc('"', c->f);
+        fputc('"', f);
     /* UTF-8 as the JSON report is: a byte that is not (a name can hold any) becomes U+FFFD */
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         const int n = edan_utf8_len(p);
         if (!n) {
-            fputs("\xef\xbf\xbd", c->f);
+            fputs("\xef\xbf\xbd", f);
             p++;
             continue;
         }
         if (*p == '"')
-            fputc('"', c->f);
-        fwrite(p, 1, (size_t)n, c->f);
+            fputc('"', f);
+        fwrite(p, 1, (size_t)n, f);
         p += n;
     }
     if (quote)
-        fputc('"', c->f);
+        fputc('"', f);
 }
 
 void edan_csv_u64(edan_csv *c, uint64_t v)

@@ -49,8 +49,45 @@ void edan_plot_script_header(FILE *gp, const char *what)
 
 void edan_plot_script_outputs(FILE *gp, const char *plot_cmd)
 {
-    fprintf(gp, "set terminal pngcairo size 1000,600 enhanced font 'sans,10'\nset output ARG2\n%s\n", plot_cmd);
-    fprintf(gp, "set terminal svg size 1000,600 enhanced font 'sans,10'\nset output ARG3\n%s\n", plot_cmd);
+    /* noenhanced: names are drawn as written, "ComputeSYMGS_ref" never gets a subscript */
+    fprintf(gp, "set terminal pngcairo size 1000,600 noenhanced font 'sans,10'\nset output ARG2\n%s\n", plot_cmd);
+    fprintf(gp, "set terminal svg size 1000,600 noenhanced font 'sans,10'\nset output ARG3\n%s\n", plot_cmd);
+}
+
+/* text as a gnuplot single-quoted string: ' doubled; control characters, ` and @ (substitutions) become '_' */
+static void put_quoted(FILE *gp, const char *text)
+{
+    fputc('\'', gp);
+    for (const unsigned char *c = (const unsigned char *)(text ? text : ""); *c; c++) {
+        if (*c == '\'')
+            fputs("''", gp);
+        else
+            fputc(*c < 0x20 || *c == 0x7f || *c == '`' || *c == '@' ? '_' : *c, gp);
+    }
+    fputc('\'', gp);
+}
+
+void edan_plot_title(FILE *gp, const char *what, const char *ident)
+{
+    fputs("set title ", gp);
+    put_quoted(gp, what);
+    if (ident && *ident) {
+        fputs(" . \"\\n\" . ", gp);
+        put_quoted(gp, ident);
+    }
+    fputs(" noenhanced\n", gp);
+}
+
+void edan_plot_axis_format(FILE *gp, const char *axis, edan_plot_axis kind, bool log)
+{
+    /* %s%c: mantissa and SI prefix (k, M, G), log tics being whole powers; a log byte axis of edan_plot_xy has
+     * explicit tics at powers of two (gnuplot's %B would read "ki") */
+    if (kind == EDAN_AXIS_COUNT)
+        fprintf(gp, "set format %s '%s'\n", axis, log ? "%.0s%c" : "%.1s%c");
+    else if (kind == EDAN_AXIS_BYTES)
+        fprintf(gp, "set format %s '%s'\n", axis, log ? "%.0s%cB" : "%.1s%cB");
+    else
+        fprintf(gp, "set format %s '%%g'\n", axis);
 }
 
 int edan_plot_open(edan_plot_files *p, const char *dir, const char *base, FILE **data, FILE **script, edan_error *err)
@@ -107,7 +144,7 @@ int edan_plot_close(edan_plot_files *p, edan_error *err)
     return 0;
 }
 
-static int plot_movement(const edan_edag *e, const char *dir, const char *name, edan_error *err)
+static int plot_movement(const edan_edag *e, const char *dir, const char *name, const char *ident, edan_error *err)
 {
     char base[512];
     snprintf(base, sizeof base, "%s-movement", name);
@@ -128,15 +165,17 @@ static int plot_movement(const edan_edag *e, const char *dir, const char *name, 
         fprintf(f, "\n\n");
     }
     edan_plot_script_header(gp, "data movement over time");
-    fprintf(gp, "set title 'Data movement over time'\nset xlabel 'time (cycles)'\nset ylabel 'bytes in flight, U_i'\n"
-                "set grid\nset key below\n");
+    edan_plot_title(gp, "Data movement over time", ident);
+    fprintf(gp, "set xlabel 'time (cycles)'\nset ylabel 'bytes in flight, U_i'\nset grid\nset key below\n");
+    edan_plot_axis_format(gp, "x", EDAN_AXIS_COUNT, false);
+    edan_plot_axis_format(gp, "y", EDAN_AXIS_BYTES, false);
     char cmd[8192];
     size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
     for (int k = 0; k < n && used < sizeof cmd - 200; k++) {
         char label[320];
         edan_report_lane_label(e, k, label, sizeof label);
         for (char *p = label; *p; p++)
-            if (*p == '\'' || *p == '_')
+            if (*p == '\'' || *p == '`' || *p == '@')
                 *p = ' ';
         used += (size_t)snprintf(cmd + used, sizeof cmd - used, "%s ARG1 index %d with lines lw 1.5 title '%s'",
                                  k ? ", \\\n     " : " ", k, label);
@@ -145,7 +184,8 @@ static int plot_movement(const edan_edag *e, const char *dir, const char *name, 
     return edan_plot_close(&files, err);
 }
 
-static int plot_latency(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
+static int plot_latency(const edan_edag *e, const edan_options *o, const char *dir, const char *name, const char *ident,
+                        edan_error *err)
 {
     char base[512];
     snprintf(base, sizeof base, "%s-latency", name);
@@ -172,9 +212,11 @@ static int plot_latency(const edan_edag *e, const edan_options *o, const char *d
         fprintf(f, "\n");
     }
     edan_plot_script_header(gp, "runtime bounds against memory latency");
-    fprintf(gp, "set title 'Predicted runtime against memory latency (slope of the upper bound: lambda)'\n"
-                "set xlabel 'memory latency alpha (cycles)'\nset ylabel 'runtime bound T (cycles)'\nset grid\n"
-                "set key outside right top\n");
+    edan_plot_title(gp, "Predicted runtime against memory latency (slope of the upper bound: lambda)", ident);
+    fprintf(gp, "set xlabel 'memory latency alpha (cycles)'\nset ylabel 'runtime bound T (cycles)'\nset grid\n"
+                "set key below\n");
+    edan_plot_axis_format(gp, "x", EDAN_AXIS_PLAIN, false);
+    edan_plot_axis_format(gp, "y", EDAN_AXIS_COUNT, false);
     char cmd[8192];
     size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
     for (int i = 0; i < p.n_m && used < sizeof cmd - 300; i++) {
@@ -203,7 +245,7 @@ static int lane_by_latency(const void *a, const void *b)
 }
 
 int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_options *o, const char *dir,
-                         const char *name, edan_error *err)
+                         const char *name, const char *ident, edan_error *err)
 {
     char base[512];
     if (make_dir(dir, err))
@@ -231,8 +273,8 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
         fputc('\n', f);
     }
     edan_plot_script_header(gp, "predicted run time against memory latency");
-    fprintf(gp, "set title 'Predicted run time against memory latency'\nset xlabel 'memory latency (ns)'\n"
-                "set ylabel 'run time (us)'\nset grid\nset key outside right top\n");
+    edan_plot_title(gp, "Predicted run time against memory latency", ident);
+    fprintf(gp, "set xlabel 'memory latency (ns)'\nset ylabel 'run time (us)'\nset grid\nset key below\n");
     /*
      * The eDAG's line is its runtime bound T upper, M upper x latency + C with m memory slots: an upper
      * bound only on the eDAG's idealised core (no window, widths or fetch), so it can lie below the model.
@@ -254,13 +296,65 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
     return edan_plot_close(&files, err);
 }
 
-int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err)
+int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, const char *ident,
+                       edan_error *err)
 {
     if (make_dir(dir, err))
         return -1;
-    if (plot_movement(e, dir, name, err))
+    if (plot_movement(e, dir, name, ident, err))
         return -1;
-    return plot_latency(e, o, dir, name, err);
+    return plot_latency(e, o, dir, name, ident, err);
+}
+
+static bool row_empty(const edan_plot_xy_spec *p, size_t i)
+{
+    for (int s = 0; s < p->n_series; s++)
+        if (p->y[s][i] != 0)
+            return false;
+    return true;
+}
+
+/* x as a tick label: a whole multiple of a power of 1024 with K, M, G (bins are powers of two), else %.3g with k, M, G
+ */
+static void tick_label(double x, char *buf, size_t cap)
+{
+    static const char unit[] = " KMGTP";
+    int k = 0;
+    double v = x;
+    while (k < 5 && v >= 1024 && v == 1024 * (double)(uint64_t)(v / 1024))
+        v /= 1024, k++;
+    if (k || v < 1000) {
+        snprintf(buf, cap, k ? "%.0f%c" : "%.3g", v, unit[k]);
+        return;
+    }
+    static const char si[] = " kMGTP";
+    for (k = 0, v = x; k < 5 && v >= 1000; k++)
+        v /= 1000;
+    snprintf(buf, cap, "%.3g%c", v, si[k]);
+}
+
+/* x tics at powers of two across p's x, at most about a dozen, labelled 64, 1K, 32M */
+static void power_of_two_tics(FILE *gp, const edan_plot_xy_spec *p)
+{
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->x[i] > 0) {
+            lo = lo == 0 || p->x[i] < lo ? p->x[i] : lo;
+            hi = p->x[i] > hi ? p->x[i] : hi;
+        }
+    int a = 0, b = 0;
+    while (a < 62 && (double)((uint64_t)1 << (a + 1)) <= lo)
+        a++;
+    while (b < 62 && (double)((uint64_t)1 << b) < hi)
+        b++;
+    const int step = (b - a) / 12 + 1;
+    fputs("set xtics (", gp);
+    for (int k = a; k <= b; k += step) {
+        char label[32];
+        tick_label((double)((uint64_t)1 << k), label, sizeof label);
+        fprintf(gp, "%s'%s' %" PRIu64, k > a ? ", " : "", label, (uint64_t)1 << k);
+    }
+    fputs(")\n", gp);
 }
 
 int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err)
@@ -277,28 +371,54 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
     for (int s = 0; s < p->n_series; s++)
         fprintf(f, ", %s", p->series[s]);
     fputc('\n', f);
-    for (size_t i = 0; i < p->n; i++) {
-        fprintf(f, "%.9g", p->x[i]);
+    size_t from = 0, to = p->n; /* bars: the rows between the first and the last with a value */
+    while (p->bars && from < to && row_empty(p, from))
+        from++;
+    while (p->bars && to > from && row_empty(p, to - 1))
+        to--;
+    for (size_t i = from; i < to; i++) {
+        if (p->bars) {
+            char label[32];
+            tick_label(p->x[i], label, sizeof label);
+            fprintf(f, "\"%s\"", label);
+        } else {
+            fprintf(f, "%.9g", p->x[i]);
+        }
         for (int s = 0; s < p->n_series; s++)
             fprintf(f, " %.9g", p->y[s][i]);
         fputc('\n', f);
     }
     edan_plot_script_header(gp, p->title);
-    /* titles and labels are the tool's constants, never file names: no quoting is needed */
-    fprintf(gp, "set title '%s'\nset xlabel '%s'\nset ylabel '%s'\nset grid\nset key outside right top\n%s%s", p->title,
-            p->xlabel, p->ylabel, p->logx ? "set logscale x 2\n" : "", p->logy ? "set logscale y\n" : "");
+    edan_plot_title(gp, p->title, p->ident);
+    /* labels and series names are the tool's constants, never file names: no quoting is needed */
+    fprintf(gp, "set xlabel '%s'\nset ylabel '%s'\nset grid\nset key below\n%s%s", p->xlabel, p->ylabel,
+            p->logx && !p->bars ? "set logscale x 2\n" : "", p->logy ? "set logscale y\n" : "");
+    if (!p->bars && p->xaxis == EDAN_AXIS_BYTES && p->logx)
+        power_of_two_tics(gp, p);
+    else if (!p->bars)
+        edan_plot_axis_format(gp, "x", p->xaxis, p->logx);
+    edan_plot_axis_format(gp, "y", p->yaxis, p->logy);
+    if (p->bars) /* clustered bars, x labels written by edan in K/M/G */
+        fputs("set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+              "set xtics rotate by -45 font ',9'\nset grid noxtics\n",
+              gp);
     char cmd[2048];
     size_t used = (size_t)snprintf(cmd, sizeof cmd, "plot");
-    for (int s = 0; s < p->n_series && used < sizeof cmd - 200; s++)
-        used += (size_t)snprintf(cmd + used, sizeof cmd - used,
-                                 "%s ARG1 using 1:%d with linespoints lw 2 pt 7 ps 0.6 title '%s'",
-                                 s ? ", \\\n     " : " ", 2 + s, p->series[s]);
+    for (int s = 0; s < p->n_series && used < sizeof cmd - 200; s++) {
+        if (p->bars)
+            used += (size_t)snprintf(cmd + used, sizeof cmd - used, "%s ARG1 using %d%s title '%s'",
+                                     s ? ", \\\n     " : " ", 2 + s, s ? "" : ":xtic(1)", p->series[s]);
+        else
+            used += (size_t)snprintf(cmd + used, sizeof cmd - used,
+                                     "%s ARG1 using 1:%d with linespoints lw 2 pt 7 ps 0.6 title '%s'",
+                                     s ? ", \\\n     " : " ", 2 + s, p->series[s]);
+    }
     edan_plot_script_outputs(gp, cmd);
     return edan_plot_close(&files, err);
 }
 
-int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ylabel,
-                   size_t n, const char *const *labels, const double *values, edan_error *err)
+int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ident,
+                   const char *ylabel, size_t n, const char *const *labels, const double *values, edan_error *err)
 {
     char base[512];
     if (make_dir(dir, err))
@@ -315,11 +435,12 @@ int edan_plot_bars(const char *dir, const char *name, const char *suffix, const 
         fprintf(f, "\" %.9g\n", values[i]);
     }
     edan_plot_script_header(gp, title);
-    /* title and label are the tool's constants, never file names */
+    edan_plot_title(gp, title, ident);
+    /* the label is the tool's constant, never a file name */
     fprintf(gp,
-            "set title '%s'\nset ylabel '%s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
+            "set ylabel '%s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
             "set xtics rotate by -35 font ',8'\nset yrange [0:*]\n",
-            title, ylabel);
+            ylabel);
     edan_plot_script_outputs(gp, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#3182bd' notitle");
     return edan_plot_close(&files, err);
 }
@@ -350,11 +471,14 @@ int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofli
     }
     edan_plot_script_header(gp, p->title);
     /* numbers only in the script: the labels stay in the data file */
+    edan_plot_title(gp, p->title, p->ident);
     fprintf(gp,
-            "set title '%s'\nset xlabel 'arithmetic intensity (weighted flops per DRAM byte)'\n"
-            "set ylabel 'flop/s'\nset grid\nset key outside right top\nset logscale xy\nset samples 400\n"
+            "set xlabel 'arithmetic intensity (weighted flops per DRAM byte)'\n"
+            "set ylabel 'flop/s'\nset grid\nset key below\nset logscale xy\nset samples 400\n"
             "set xrange [%.9g:%.9g]\npeak = %.9g\nbw = %.9g\nroof(x) = x * bw < peak ? x * bw : peak\n",
-            p->title, lo / 4, hi * 4, p->peak, p->bandwidth);
+            lo / 4, hi * 4, p->peak, p->bandwidth);
+    edan_plot_axis_format(gp, "x", EDAN_AXIS_PLAIN, true);
+    edan_plot_axis_format(gp, "y", EDAN_AXIS_COUNT, true);
     edan_plot_script_outputs(gp, "plot roof(x) with lines lw 2 title 'min(peak, intensity x bandwidth)', \\\n"
                                  "     ARG1 using 1:2 with points pt 7 ps 1 title 'loops', \\\n"
                                  "     ARG1 using 1:2:3 with labels offset 1,0.6 font ',8' notitle");

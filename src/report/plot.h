@@ -18,6 +18,14 @@
 #include "util/files.h"
 
 /*
+ * Every plot's title is two lines: what it shows, and ident (the program,
+ * region and machine: edan_session_plot_ident), drawn literally (noenhanced:
+ * '_' is no subscript). name is the files' base (edan_session_file_base).
+ * Byte axes read in binary prefixes (1Ki, 32Mi), count axes in decimal ones
+ * (10k, 2M); keys sit below the plot, outside the data.
+ */
+
+/*
  * Into dir: <name>-movement.{dat,gp,png,svg}, data movement over time (U_i of
  * the first --tau) of every configuration in one plot, like the paper's
  * Figures 15 and 16; and <name>-latency.{dat,gp,png,svg}, the predicted
@@ -25,7 +33,8 @@
  * bound's slope is lambda). Returns 0, or -1 with err set (gnuplot missing or
  * failing, unwritable directory).
  */
-int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, edan_error *err);
+int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *dir, const char *name, const char *ident,
+                       edan_error *err);
 
 /*
  * Into dir: <name>-prediction.{dat,gp,png,svg}: the timing model's run time
@@ -34,7 +43,7 @@ int edan_plot_analysis(const edan_edag *e, const edan_options *o, const char *di
  * beside it when e is not NULL. 0, or -1 with err set.
  */
 int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_options *o, const char *dir,
-                         const char *name, edan_error *err);
+                         const char *name, const char *ident, edan_error *err);
 
 /*
  * A plot of up to four series y_i(x) over the same x, as lines with points:
@@ -42,6 +51,8 @@ int edan_plot_prediction(const edan_timing *m, const edan_edag *e, const edan_op
  * points at x or y <= 0 are left out by gnuplot). 0, or -1 with err set.
  */
 #define EDAN_PLOT_MAX_SERIES 4
+typedef enum edan_plot_axis { EDAN_AXIS_PLAIN, EDAN_AXIS_COUNT, EDAN_AXIS_BYTES } edan_plot_axis;
+/* bars: one cluster of bars per x, labelled with x in K/M/G (zero rows at either end left out), not lines */
 typedef struct edan_plot_xy_spec {
     const char *suffix, *title, *xlabel, *ylabel;
     bool logx, logy;
@@ -49,6 +60,9 @@ typedef struct edan_plot_xy_spec {
     const char *series[EDAN_PLOT_MAX_SERIES];
     size_t n;
     const double *x, *y[EDAN_PLOT_MAX_SERIES];
+    const char *ident;
+    edan_plot_axis xaxis, yaxis;
+    bool bars;
 } edan_plot_xy_spec;
 int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err);
 /*
@@ -56,8 +70,8 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
  * (value[i] high, in order; labels are data, quoted and stripped of
  * quotes, backslashes and control characters). 0, or -1 with err set.
  */
-int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ylabel,
-                   size_t n, const char *const *labels, const double *values, edan_error *err);
+int edan_plot_bars(const char *dir, const char *name, const char *suffix, const char *title, const char *ident,
+                   const char *ylabel, size_t n, const char *const *labels, const double *values, edan_error *err);
 
 /*
  * A roofline (Williams et al.): the attainable flop rate min(peak, I x
@@ -73,6 +87,7 @@ typedef struct edan_plot_roofline_spec {
     size_t n;
     const double *x, *y;
     const char *const *label;
+    const char *ident;
 } edan_plot_roofline_spec;
 int edan_plot_roofline(const char *dir, const char *name, const edan_plot_roofline_spec *p, edan_error *err);
 
@@ -99,6 +114,10 @@ int edan_plot_close(edan_plot_files *p, edan_error *err);
 void edan_plot_abort(edan_plot_files *p);
 /* A script's first lines: what it draws and how to run it. */
 void edan_plot_script_header(FILE *gp, const char *what);
+/* "set title" of what (the tool's text) and ident (data: quoted), drawn literally. */
+void edan_plot_title(FILE *gp, const char *what, const char *ident);
+/* Tick labels of an axis ("x", "y") in K/M/G as kind asks, on a log or linear scale. */
+void edan_plot_axis_format(FILE *gp, const char *axis, edan_plot_axis kind, bool log);
 /* Its last lines: plot_cmd drawn into ARG2 (PNG) and ARG3 (SVG). */
 void edan_plot_script_outputs(FILE *gp, const char *plot_cmd);
 

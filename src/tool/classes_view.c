@@ -10,6 +10,7 @@
 
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "report/plot.h"
 #include "tool/classes_tool.h"
 #include "tool/session.h"
@@ -234,7 +235,7 @@ static void windows_text(const classes_tool *t, FILE *f)
 }
 
 /* The innermost loops' rows, or (nests) the rows of the nests with loops inside them. */
-static void loops_text(const classes_tool *t, edan_srcmap *src, bool nests, FILE *f)
+static void loops_text(const classes_tool *t, edan_srcmap *src, bool nests, bool wide, FILE *f)
 {
     size_t n;
     lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
@@ -253,15 +254,17 @@ static void loops_text(const classes_tool *t, edan_srcmap *src, bool nests, FILE
         const lc_totals *y = &rows[i].z;
         const edan_loop_place p = loop_place(t, rows[i].key, src);
         const char *base = p.file ? strrchr(p.file, '/') : NULL;
-        char name[160];
+        char name[1100];
         snprintf(name, sizeof name, "%s:%u %s (%u)",
                  base     ? base + 1
                  : p.file ? p.file
                           : "?",
                  p.line, p.function ? p.function : "?",
                  nests ? edan_loops_inside(t->loops, rows[i].key) : edan_loops_get(t->loops, rows[i].key)->depth);
-        fprintf(f, "  %-40.40s %12" PRIu64 " %7.1f%% %7.1f%% %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f\n",
-                name, y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
+        fputs("  ", f);
+        edan_name_field(f, name, 40, wide);
+        fprintf(f, " %12" PRIu64 " %7.1f%% %7.1f%% %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f\n",
+                y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
                 100.0 * ratio(y->accesses[C_STRIDED], y->load_accesses),
                 100.0 * ratio(y->accesses[C_IRREG], y->load_accesses), y->load_blocks, y->blocks[C_STRIDED],
                 y->blocks[C_IRREG], ratio(y->load_blocks, y->load_accesses));
@@ -318,10 +321,12 @@ static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
                 "dF_str", "dF_irr");
         for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
             const lc_totals *y = &rows[i].z;
-            fprintf(f, "  %-32.32s %12" PRIu64 " %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f %9.4f\n",
-                    fn_name(t, rows[i].key), y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
-                    y->load_blocks, y->blocks[C_STRIDED], y->blocks[C_IRREG],
-                    ratio(y->blocks[C_STRIDED], y->load_accesses), ratio(y->blocks[C_IRREG], y->load_accesses));
+            fputs("  ", f);
+            edan_name_field(f, fn_name(t, rows[i].key), 32, edan_session_options(s)->wide);
+            fprintf(f, " %12" PRIu64 " %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f %9.4f\n",
+                    y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses), y->load_blocks,
+                    y->blocks[C_STRIDED], y->blocks[C_IRREG], ratio(y->blocks[C_STRIDED], y->load_accesses),
+                    ratio(y->blocks[C_IRREG], y->load_accesses));
         }
         if (n > TEXT_ROWS)
             fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
@@ -338,23 +343,24 @@ static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
             if (src)
                 edan_srcmap_lookup(src, l->pc, &loc);
             const char *base = loc.file ? strrchr(loc.file, '/') : NULL;
-            char name[160];
+            char name[1100];
             snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", l->pc, t->have_elf ? fn_name(t, l->fn) : "?",
                      base       ? base + 1
                      : loc.file ? loc.file
                                 : "?",
                      loc.line);
             const uint64_t a = insn_accesses(l);
-            fprintf(f, "  %-44.44s %-9s %7" PRId64 " %12" PRIu64 " %6.1f%% %6.1f%% %6.1f%%\n", name,
-                    class_name[insn_class(l)], insn_class(l) == C_STRIDED ? l->stride : 0, a,
-                    100.0 * ratio(l->n[C_CONST], a), 100.0 * ratio(l->n[C_STRIDED], a),
-                    100.0 * ratio(l->n[C_IRREG], a));
+            fputs("  ", f);
+            edan_name_field(f, name, 44, edan_session_options(s)->wide);
+            fprintf(f, " %-9s %7" PRId64 " %12" PRIu64 " %6.1f%% %6.1f%% %6.1f%%\n", class_name[insn_class(l)],
+                    insn_class(l) == C_STRIDED ? l->stride : 0, a, 100.0 * ratio(l->n[C_CONST], a),
+                    100.0 * ratio(l->n[C_STRIDED], a), 100.0 * ratio(l->n[C_IRREG], a));
         }
         if (n > TEXT_ROWS)
             fprintf(f, "  (%zu more loads; --json lists the top %d)\n", n - TEXT_ROWS, JSON_ROWS);
     }
-    loops_text(t, src, false, f);
-    loops_text(t, src, true, f);
+    loops_text(t, src, false, edan_session_options(s)->wide, f);
+    loops_text(t, src, true, edan_session_options(s)->wide, f);
     windows_text(t, f);
     edan_srcmap_close(src);
     free(loads);
@@ -585,7 +591,7 @@ static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error 
 {
     const edan_options *o = edan_session_options(s);
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     edan_csv c;
     size_t n;
     const lc_insn **loads = load_rows(t, &n);
@@ -658,7 +664,9 @@ static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error
     if (!x.n)
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
     const edan_plot_xy_spec w = {"classes-windows",
                                  "Footprint over windows of W load accesses, by load class",
                                  "window W (load accesses)",
@@ -669,7 +677,11 @@ static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error
                                  {"all loads", "constant", "strided", "irregular"},
                                  x.n,
                                  x.w,
-                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]}};
+                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]},
+                                 ident,
+                                 EDAN_AXIS_COUNT,
+                                 EDAN_AXIS_COUNT,
+                                 false};
     return edan_plot_xy(edan_session_options(s)->plot_dir, name, &w, err);
 }
 

@@ -57,8 +57,10 @@ static int outputs(void *t, const edan_session *s, edan_error *err)
     }
     if (o->plot_dir[0]) {
         char name[1100];
-        edan_session_source_name(s, true, name, sizeof name);
-        if (edan_plot_analysis(t, o, o->plot_dir, name, err))
+        edan_session_file_base(s, name, sizeof name);
+        char ident[1600];
+        edan_session_plot_ident(s, ident, sizeof ident);
+        if (edan_plot_analysis(t, o, o->plot_dir, name, ident, err))
             return -1;
     }
     return 0;

@@ -10,6 +10,7 @@
 
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "tool/footprint_tool.h"
 #include "tool/session.h"
 #include "util/srcmap.h"
@@ -269,14 +270,16 @@ static void loops_text(const footprint_tool *t, const edan_session *s, bool nest
                     "lines", "accesses", "dF (F/A)");
         const fp_place p = place_of(t, rows[i].key, src);
         const char *base = p.at.file ? strrchr(p.at.file, '/') : NULL;
-        char name[160];
+        char name[1100];
         snprintf(name, sizeof name, "%s:%u %s (%u)",
                  base        ? base + 1
                  : p.at.file ? p.at.file
                              : "?",
                  p.at.line, p.at.function ? p.at.function : "?", nests ? inside : p.loop->depth);
-        fprintf(f, "  %-40.40s %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.4f\n", name, rows[i].v.bytes,
-                rows[i].v.lines, rows[i].v.accesses, growth(&rows[i].v));
+        fputs("  ", f);
+        edan_name_field(f, name, 40, edan_session_options(s)->wide);
+        fprintf(f, " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.4f\n", rows[i].v.bytes, rows[i].v.lines,
+                rows[i].v.accesses, growth(&rows[i].v));
     }
     if (more)
         fprintf(f, "  (%zu more %s; --json lists all)\n", more, nests ? "loop nests" : "loops");
@@ -357,9 +360,11 @@ void edan_footprint_report(void *tool, const edan_session *s, edan_report_format
         fprintf(f, "\nfootprint (distinct bytes and %u-byte lines loaded or stored)\n", LINE);
         fprintf(f, "  %-32s %14s %12s\n", "", "bytes", "lines");
         fprintf(f, "  %-32s %14" PRIu64 " %12" PRIu64 "\n", "all", all.bytes, all.lines);
-        for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++)
-            fprintf(f, "  %-32.32s %14" PRIu64 " %12" PRIu64 "\n", fn_name(t, rows[i].key), rows[i].v.bytes,
-                    rows[i].v.lines);
+        for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++) {
+            fputs("  ", f);
+            edan_name_field(f, fn_name(t, rows[i].key), 32, edan_session_options(s)->wide);
+            fprintf(f, " %14" PRIu64 " %12" PRIu64 "\n", rows[i].v.bytes, rows[i].v.lines);
+        }
         if (rows && n > TEXT_ROWS)
             fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
         threads_text(t, f);
@@ -461,7 +466,7 @@ int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->csv_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     edan_csv c;
     size_t n = 0;
     fp_row *rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;

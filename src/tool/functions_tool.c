@@ -8,6 +8,7 @@
 #include "analysis/metrics.h"
 #include "analysis/scopes.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
@@ -319,7 +320,8 @@ static void report_text(const functions_tool *t, const edan_options *o, FILE *f)
     fprintf(f, "  %-40s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
             "Lambda", "insns", "W", "D", "lambda", "Lambda");
     for (int i = 0; i < t->n; i++) {
-        fprintf(f, "  %-40.40s", t->names[i]);
+        fputs("  ", f);
+        edan_name_field(f, t->names[i], 40, o->wide);
         for (int incl = 0; incl < 2; incl++) {
             const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
             double l, L;

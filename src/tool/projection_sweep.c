@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/csv.h"
 #include "report/plot.h"
 #include "tool/projection_tool.h"
 #include "tool/session.h"
@@ -218,11 +219,15 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
         double v[PROJ_SWEEP_DIMS];
         config_values(t, idx, v);
         double sum_t = 0, sum_b = 0, sum_w = 0, ws_max = 0, sum_up[EDAN_MACHINE_MAX_DATA_LEVELS] = {0};
+        double sum_tc = 0, sum_tm = 0, t_memory_bound = 0; /* the parts' compute and memory times, and theirs */
         for (size_t i = 0; i < n; i++) {
             const proj_row *r = s[i].row;
             const edan_proj p = sweep_bound(&s[i], v, idx[DIM_CACHE]);
             const double ws = r->lru.accesses ? ldexp(line, (int)edan_lru_working_set(&r->lru)) : 0;
             sum_t += p.time;
+            sum_tc += p.time_compute;
+            sum_tm += p.time_memory;
+            t_memory_bound += p.memory_bound ? p.time : 0;
             sum_b += p.dram_bytes;
             sum_w += p.weighted_flops;
             ws_max = ws > ws_max ? ws : ws_max;
@@ -232,10 +237,10 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
                 const edan_loop_place where = proj_loop_place(t, r->loop);
                 const edan_opmix *x = &r->mix;
                 const double it = r->iterations ? (double)r->iterations : 1;
-                /* names are written as symbols give them; a comma or quote in one would break the CSV */
-                const char *fn = where.function && !strpbrk(where.function, ",\"\n") ? where.function : "?";
-                fprintf(f, "%s,%u,%d,%llu,%.6g,%.6g,%.6g,%.6g,", fn, where.line, r->loop,
-                        (unsigned long long)r->iterations, (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
+                /* the enclosing function as symbols give it, "f(int, double)" quoted (RFC 4180) */
+                edan_csv_text(f, where.function ? where.function : "?");
+                fprintf(f, ",%u,%d,%llu,%.6g,%.6g,%.6g,%.6g,", where.line, r->loop, (unsigned long long)r->iterations,
+                        (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
                         (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it, (double)x->fp[EDAN_FP_DIV] / it,
                         (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it);
             } else {
@@ -248,11 +253,12 @@ static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err
                 sum_up[l] += s[i].upper[l];
             levels_csv(f, t, s[i].upper, p.dram_bytes);
         }
-        /* ExaSAT's Total/Max row: sums, the largest working set, and the sum of the parts' times */
-        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,,,%.6g,", config,
-                v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK], v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT],
+        /* ExaSAT's Total/Max row: sums, the largest working set, the sum of the parts' times, and the bound of
+         * the parts that take the larger share of that time */
+        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
+                config, v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK], v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT],
                 v[DIM_TRANSCENDENTAL], ws_max / 1024, sum_b / 1e9, sum_w / 1e9, sum_w > 0 ? sum_b / sum_w : NAN,
-                sum_t * 1e3);
+                sum_tc * 1e3, sum_tm * 1e3, sum_t * 1e3, 2 * t_memory_bound >= sum_t ? "memory" : "compute");
         levels_csv(f, t, sum_up, sum_b);
         int d = PROJ_SWEEP_DIMS - 1; /* the next configuration: the last dimension turns fastest */
         while (d >= 0 && ++idx[d] == t->dim[d].n)
@@ -281,7 +287,8 @@ static void machine_values(const proj_tool *t, double cache, double bandwidth, d
 }
 
 /* The region's times (ExaSAT's sum over its parts, memory and compute of the whole) over caches or bandwidths. */
-static int plot_times(proj_tool *t, const char *dir, const char *name, bool over_cache, edan_error *err)
+static int plot_times(proj_tool *t, const char *dir, const char *name, const char *ident, bool over_cache,
+                      edan_error *err)
 {
     proj_dim *xs = calloc(1, sizeof *xs);
     if (!xs) {
@@ -349,6 +356,10 @@ static int plot_times(proj_tool *t, const char *dir, const char *name, bool over
             (size_t)xs->n,
             xs->v,
             {y, y + xs->n, y + 2 * xs->n},
+            ident,
+            over_cache ? EDAN_AXIS_BYTES : EDAN_AXIS_PLAIN,
+            EDAN_AXIS_PLAIN,
+            false,
         };
         rc = edan_plot_xy(dir, name, &spec, err);
     } else {
@@ -362,7 +373,7 @@ static int plot_times(proj_tool *t, const char *dir, const char *name, bool over
 }
 
 /* Each loop (and the code outside loops) at its intensity and attainable rate on the machine. */
-static int plot_roofline(proj_tool *t, const char *dir, const char *name, edan_error *err)
+static int plot_roofline(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err)
 {
     const size_t n = t->n_loops + 1;
     double *x = calloc(2 * n, sizeof *x);
@@ -390,7 +401,7 @@ static int plot_roofline(proj_tool *t, const char *dir, const char *name, edan_e
         lp[i] = labels[i];
     }
     const edan_plot_roofline_spec spec = {
-        "roofline", "Roofline of the projection: each loop", m.peak_flops, m.bandwidth, n, x, x + n, lp};
+        "roofline", "Roofline of the projection: each loop", m.peak_flops, m.bandwidth, n, x, x + n, lp, ident};
     const int rc = edan_plot_roofline(dir, name, &spec, err);
     free(x);
     free(labels);
@@ -425,9 +436,11 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->plot_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
-    if (plot_roofline(t, o->plot_dir, name, err) || plot_times(t, o->plot_dir, name, true, err) ||
-        plot_times(t, o->plot_dir, name, false, err) || proj_whatif_plot(t, o->plot_dir, name, err))
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
+    if (plot_roofline(t, o->plot_dir, name, ident, err) || plot_times(t, o->plot_dir, name, ident, true, err) ||
+        plot_times(t, o->plot_dir, name, ident, false, err) || proj_whatif_plot(t, o->plot_dir, name, ident, err))
         return -1;
     return 0;
 }

@@ -642,6 +642,9 @@ static void *create(edan_session *s, edan_error *err)
             destroy(t);
             return NULL;
         }
+    /* one --projection-cache size is the cache the report projects onto; a list is a sweep, for the CSV and plots */
+    if (t->dim[0].n == 1 && edan_options_last(o, "projection-cache"))
+        t->machine_k = log2_of((uint64_t)t->dim[0].v[0]) - t->line_shift;
     const char *csv = edan_options_last(o, "projection-csv");
     snprintf(t->csv_path, sizeof t->csv_path, "%s", csv ? csv : "");
     csv = edan_options_last(o, "projection-regions-csv");

@@ -193,7 +193,7 @@ void proj_whatif_text(proj_tool *t, FILE *f);
 void proj_whatif_json(proj_tool *t, FILE *f);
 int proj_whatif_csv(proj_tool *t, edan_error *err);
 /* With --what-if=block and --plot-dir: <name>-what-if-tiles, the projected time against the tile size per cache. */
-int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, edan_error *err);
+int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err);
 
 /* ---- projection_view.c ---------------------------------------------------- */
 

@@ -12,6 +12,7 @@
 #include "analysis/cost.h"
 #include "analysis/metrics.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "report/report.h"
 #include "tool/edag_tool.h"
 #include "tool/functions_tool.h"
@@ -311,14 +312,16 @@ static void row_name(proj_tool *t, const proj_row *r, char *buf, size_t cap)
              p.line, p.function ? p.function : "?");
 }
 
-static void text_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_machine *m)
+static void text_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_machine *m, bool wide)
 {
-    char name[96];
+    char name[1100];
     row_name(t, r, name, sizeof name);
     const edan_proj p = proj_row_bound(t, r, t->machine_k, m);
-    fprintf(f, "  %-34.34s %12" PRIu64 " %12.0f %12.0f %13.0f %7.3g %10.3g %10.3g %10.3g %-*s", name,
-            r->mix.instructions, p.flops, p.weighted_flops, p.dram_bytes, p.bytes_per_flop, p.time_compute,
-            p.time_memory, p.time, t->timing ? 7 : 0, p.memory_bound ? "memory" : "compute");
+    fputs("  ", f);
+    edan_name_field(f, name, 34, wide);
+    fprintf(f, " %12" PRIu64 " %12.0f %12.0f %13.0f %7.3g %10.3g %10.3g %10.3g %-*s", r->mix.instructions, p.flops,
+            p.weighted_flops, p.dram_bytes, p.bytes_per_flop, p.time_compute, p.time_memory, p.time, t->timing ? 7 : 0,
+            p.memory_bound ? "memory" : "compute");
     if (t->timing) /* the timing model's time at its first latency */
         fprintf(f, " %10.3g", r->cycles[0] / (t->machine.clock_ghz * 1e9));
     fputc('\n', f);
@@ -396,16 +399,16 @@ static void report_text(proj_tool *t, const edan_session *s, FILE *f)
     fputc('\n', f);
     const proj_row **order = by_time(t, t->loop_rows, t->n_loops, &m);
     for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS; i++)
-        text_row(t, f, order[i], &m);
+        text_row(t, f, order[i], &m, edan_session_options(s)->wide);
     free(order);
-    text_row(t, f, &t->outside, &m);
+    text_row(t, f, &t->outside, &m, edan_session_options(s)->wide);
     if (t->n_loops > TEXT_ROWS)
         fprintf(f, "  (%zu more loops; --json lists all)\n", t->n_loops - TEXT_ROWS);
     if (t->have_elf) {
         fprintf(f, "  %-34s\n", "function (by time)");
         order = by_time(t, t->funcs, t->n_funcs, &m);
         for (size_t i = 0; order && i < t->n_funcs && i < TEXT_ROWS; i++)
-            text_row(t, f, order[i], &m);
+            text_row(t, f, order[i], &m, edan_session_options(s)->wide);
         free(order);
     }
     proj_regions_text(t, f);

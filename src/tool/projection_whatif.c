@@ -613,7 +613,7 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
     return edan_output_commit(&out, err) ? -1 : 0;
 }
 
-int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, edan_error *err)
+int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err)
 {
     proj_whatif *w = t->whatif;
     if (!w || w->fuse)
@@ -638,7 +638,11 @@ int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, edan_error
                               {0},
                               (size_t)w->n_tiles,
                               x,
-                              {0}};
+                              {0},
+                              ident,
+                              EDAN_AXIS_COUNT,
+                              EDAN_AXIS_PLAIN,
+                              false};
     for (int c = 0; c < t->dim[0].n && c < EDAN_PLOT_MAX_SERIES; c++) {
         const unsigned k = cache_k(t, t->dim[0].v[c]);
         snprintf(series[c], sizeof series[c], "LRU cache of %.0f KiB", t->dim[0].v[c] / 1024);

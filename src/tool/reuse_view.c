@@ -10,6 +10,7 @@
 
 #include "report/csv.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "report/plot.h"
 #include "tool/reuse_tool.h"
 #include "tool/session.h"
@@ -338,7 +339,7 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
 enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP, ROW_NEST, ROW_THREAD };
 
 /* The rows of a kind, at most TEXT_ROWS (loop nests: those with loops inside them). */
-static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, int kind)
+static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, int kind, bool wide)
 {
     const bool accesses = kind == ROW_ACCESS;
     size_t shown = 0, more = 0;
@@ -365,7 +366,7 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
             }
             fputc('\n', f);
         }
-        char name[160];
+        char name[1100];
         const char *base = r->file ? strrchr(r->file, '/') : NULL;
         const char *file = base ? base + 1 : r->file ? r->file : "?";
         if (kind == ROW_ACCESS) {
@@ -378,7 +379,9 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
         } else {
             snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
         }
-        fprintf(f, "  %-44.44s %12" PRIu64 " %10" PRIu64, name, r->v.accesses, r->v.cold);
+        fputs("  ", f);
+        edan_name_field(f, name, 44, wide);
+        fprintf(f, " %12" PRIu64 " %10" PRIu64, r->v.accesses, r->v.cold);
         for (int k = 0; k < t->n_sizes; k++) {
             const uint64_t m = row_misses(&r->v, size_blocks(t, t->sizes[k]));
             fprintf(f, " %12.1f%%", r->v.accesses ? 100.0 * (double)m / (double)r->v.accesses : 0.0);
@@ -389,7 +392,7 @@ static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t
         fprintf(f, "  (%zu more; --json lists %s)\n", more, accesses ? "the top 100" : "all");
 }
 
-static void report_text(const reuse_tool *t, const views *v, FILE *f)
+static void report_text(const reuse_tool *t, const views *v, bool wide, FILE *f)
 {
     const uint64_t bsize = 1ull << t->block_shift, blocks = edan_reuse_blocks(t->tracker);
     fprintf(f, "\nreuse (exact LRU stack distance and reuse time; %" PRIu64 "-byte blocks; %s)\n", bsize,
@@ -432,14 +435,14 @@ static void report_text(const reuse_tool *t, const views *v, FILE *f)
         fprintf(f, "%sW=%.0f F=%.4g (%.3g)", i % 4 ? ", " : "\n    ", x[i], y[i], y[i] / x[i]);
     fputc('\n', f);
     if (v->have_symbols && v->n_funcs)
-        rows_text(t, f, v->funcs, v->n_funcs, ROW_FUNCTION);
+        rows_text(t, f, v->funcs, v->n_funcs, ROW_FUNCTION, wide);
     if (v->n_threads > 1)
-        rows_text(t, f, v->threads, v->n_threads, ROW_THREAD);
+        rows_text(t, f, v->threads, v->n_threads, ROW_THREAD, wide);
     if (v->n_loops)
-        rows_text(t, f, v->loops, v->n_loops, ROW_LOOP);
-    rows_text(t, f, v->nests, v->n_nests, ROW_NEST);
+        rows_text(t, f, v->loops, v->n_loops, ROW_LOOP, wide);
+    rows_text(t, f, v->nests, v->n_nests, ROW_NEST, wide);
     if (v->n_accesses)
-        rows_text(t, f, v->accesses, v->n_accesses, ROW_ACCESS);
+        rows_text(t, f, v->accesses, v->n_accesses, ROW_ACCESS, wide);
 }
 
 static void json_row(const reuse_tool *t, FILE *f, const view_row *r, int kind)
@@ -568,7 +571,7 @@ void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt
     if (fmt == EDAN_FORMAT_JSON)
         report_json(t, &v, f);
     else
-        report_text(t, &v, f);
+        report_text(t, &v, edan_session_options(s)->wide, f);
     free_views(&v);
 }
 
@@ -685,11 +688,13 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
     const reuse_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     if (o->csv_dir[0] && reuse_csv(t, s, o->csv_dir, name, err))
         return -1;
     if (!o->plot_dir[0] || !t->accesses)
         return 0;
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
     double x[BINS], d[BINS] = {0}, r[BINS];
     for (size_t i = 0; i < t->dist_cap; i++)
         d[reuse_bin_of(i)] += (double)t->dist[i];
@@ -698,7 +703,7 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
         r[k] = (double)t->rtime[k];
     }
     edan_plot_xy_spec h = {"reuse-histogram",
-                           "Stack distance and reuse time (log2 bins; bin 0 at x=0.5)",
+                           "Stack distance and reuse time (log2 bins)",
                            "lower end of the bin (blocks, accesses)",
                            "accesses",
                            true,
@@ -707,8 +712,11 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
                            {"stack distance (distinct blocks)", "reuse time (accesses)"},
                            BINS,
                            x,
-                           {d, r}};
-    x[0] = 0.5; /* distance 0 on a log scale */
+                           {d, r},
+                           ident,
+                           EDAN_AXIS_COUNT,
+                           EDAN_AXIS_COUNT,
+                           true};
     double mx[64], my[64], ms[64], wx[64], wy[64], max_err;
     const size_t nm = mrc(t, mx, my, 64);
     if (t->sampled)
@@ -723,7 +731,11 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
                            {"exact (stack distances)", "SHARDS estimate"},
                            nm,
                            mx,
-                           {my, ms}};
+                           {my, ms},
+                           ident,
+                           EDAN_AXIS_BYTES,
+                           EDAN_AXIS_PLAIN,
+                           false};
     edan_plot_xy_spec w = {"footprint-windows",
                            "Footprint over windows of W consecutive accesses",
                            "window W (accesses)",
@@ -734,7 +746,11 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
                            {"F(W)"},
                            windows(t, wx, wy, 64),
                            wx,
-                           {wy}};
+                           {wy},
+                           ident,
+                           EDAN_AXIS_COUNT,
+                           EDAN_AXIS_COUNT,
+                           false};
     return edan_plot_xy(o->plot_dir, name, &h, err) || edan_plot_xy(o->plot_dir, name, &m, err) ||
                    edan_plot_xy(o->plot_dir, name, &w, err)
                ? -1

@@ -568,7 +568,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->csv_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
+    edan_session_file_base(s, name, sizeof name);
     edan_csv c;
     if (edan_csv_open(
             &c, o->csv_dir, name, "sampled",

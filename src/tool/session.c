@@ -1,7 +1,9 @@
 #include "tool/session.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -439,6 +441,41 @@ void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, 
     char *dot = trace && strip_ext ? strrchr(buf, '.') : NULL;
     if (dot && dot != buf)
         *dot = '\0';
+}
+
+void edan_session_file_base(const edan_session *s, char *buf, size_t cap)
+{
+    edan_session_source_name(s, true, buf, cap);
+    size_t n = strlen(buf);
+    for (int f = 0; f < s->o.n_filter && n + 2 < cap; f++) {
+        buf[n++] = f ? '+' : '-';
+        /* "ns::fn(int, double)" -> "ns__fn": the name, not its parameters; at most 48 characters of each */
+        for (const char *c = s->o.filter[f]; *c && *c != '(' && n + 1 < cap && c - s->o.filter[f] < 48; c++)
+            buf[n++] = isalnum((unsigned char)*c) || strchr("._-", *c) ? *c : '_';
+        buf[n] = '\0';
+    }
+}
+
+void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap)
+{
+    char prog[256];
+    edan_session_source_name(s, false, prog, sizeof prog);
+    size_t n = (size_t)snprintf(buf, cap, "%s, region ", prog);
+    for (int f = 0; f < s->o.n_filter && n < cap; f++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", f ? " + " : "", s->o.filter[f]);
+    if (!s->o.n_filter && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, "whole program");
+    const char *machine = edan_options_last(&s->o, "machine"), *cache = edan_options_last(&s->o, "cache");
+    if (n >= cap)
+        return;
+    if (machine) {
+        const char *slash = strrchr(machine, '/');
+        machine = slash ? slash + 1 : machine;
+        const char *dot = strrchr(machine, '.');
+        snprintf(buf + n, cap - n, ", machine %.*s",
+                 dot && dot != machine ? (int)(dot - machine) : (int)strlen(machine), machine);
+    } else
+        snprintf(buf + n, cap - n, cache ? ", cache %s" : ", default model", cache);
 }
 
 void edan_session_set_source(edan_session *s, const edan_report_source *src)

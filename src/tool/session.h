@@ -54,6 +54,20 @@ void edan_session_free(edan_session *s);
  * "program".
  */
 void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap);
+/*
+ * The base name of the plot and CSV files: the source's name (without
+ * extension) and, with --filter, "-" and the region's names (each cut at its
+ * parameter list, characters other than letters, digits, '.', '_' and '-'
+ * becoming '_', several joined by '+'), so runs of one program over
+ * different regions write different files.
+ */
+void edan_session_file_base(const edan_session *s, char *buf, size_t cap);
+/*
+ * What a plot's title names besides its quantity: "PROGRAM, region R,
+ * machine M" (region "whole program" without --filter; without --machine the
+ * --cache configuration, else "default model").
+ */
+void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap);
 /* Name the source again, for what became known during the stream (the plugin learns the program's path late). */
 void edan_session_set_source(edan_session *s, const edan_report_source *src);
 const edan_options *edan_session_options(const edan_session *s);

@@ -13,6 +13,7 @@
 #include "analysis/timing.h"
 #include "config/machine_file.h"
 #include "report/json.h"
+#include "report/names.h"
 #include "report/plot.h"
 #include "tool/edag_tool.h"
 #include "tool/session.h"
@@ -347,7 +348,7 @@ static void lane_range(const edan_timing *m, int *lo, int *hi)
     }
 }
 
-static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_t n, bool lines)
+static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_t n, bool lines, bool wide)
 {
     const edan_timing *m = t->model;
     int lo, hi;
@@ -366,7 +367,7 @@ static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_
                 "instructions", at_lo, at_hi, "slope", "share");
     for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
         const attr_row *r = &rows[i];
-        char name[256];
+        char name[1100];
         if (lines && !r->name) /* code without line information: its function's own row */
             snprintf(name, sizeof name, "?? (%s)", r->function ? r->function : "no symbol");
         else if (lines) {
@@ -376,11 +377,13 @@ static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_
         } else
             snprintf(name, sizeof name, "%s", r->name ? r->name : "(no symbol)");
         const double share = total > 0 ? 100.0 * r->cycles[hi] / total : 0.0;
+        fputs("  ", f);
+        edan_name_field(f, name, 40, wide);
         if (one)
-            fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %6.1f%%\n", name, r->instructions, r->cycles[hi], share);
+            fprintf(f, " %12" PRIu64 " %14.0f %6.1f%%\n", r->instructions, r->cycles[hi], share);
         else
-            fprintf(f, "  %-40.40s %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", name, r->instructions, r->cycles[lo],
-                    r->cycles[hi], r->slope, share);
+            fprintf(f, " %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", r->instructions, r->cycles[lo], r->cycles[hi],
+                    r->slope, share);
     }
     if (n > TEXT_ROWS)
         fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, lines ? "the top 20" : "all");
@@ -437,7 +440,7 @@ static void sampling_text(const edan_timing *m, FILE *f)
         fputs("                            cycles, slope and the tables below are estimates; +-: 95% confidence\n", f);
 }
 
-static void report_text(const timing_tool *t, FILE *f)
+static void report_text(const timing_tool *t, bool wide, FILE *f)
 {
     const edan_timing *m = t->model;
     const edan_machine *mc = edan_timing_machine(m);
@@ -484,8 +487,8 @@ static void report_text(const timing_tool *t, FILE *f)
                 " (CSR accesses such as frflags, ecall, sc: each drains the window)\n",
                 c->serializing);
     if (t->have_elf) {
-        rows_text(t, f, t->funcs, t->n_funcs, false);
-        rows_text(t, f, t->lines, t->n_lines, true);
+        rows_text(t, f, t->funcs, t->n_funcs, false, wide);
+        rows_text(t, f, t->lines, t->n_lines, true, wide);
     }
     if (c->unaddressed)
         fprintf(f,
@@ -595,7 +598,7 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     if (fmt == EDAN_FORMAT_JSON)
         report_json(t, f);
     else
-        report_text(t, f); /* the table form is the same rows */
+        report_text(t, edan_session_options(s)->wide, f); /* the table form is the same rows */
 }
 
 /* --plot-dir: run time against memory latency, the eDAG's bound beside it. */
@@ -606,8 +609,10 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->plot_dir[0])
         return 0;
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
-    return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, err);
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
+    return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, ident, err);
 }
 
 static const edan_tool_option options[] = {

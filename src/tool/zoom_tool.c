@@ -605,7 +605,7 @@ static const edan_error *error(const void *t)
 }
 
 /* --plot-dir: the region map, a bar per leaf region in address order, its share of the accesses. */
-static int region_map(const zoom_tool *t, const char *dir, const char *name, edan_error *err)
+static int region_map(const zoom_tool *t, const char *dir, const char *name, const char *ident, edan_error *err)
 {
     const char **labels = calloc((size_t)t->n_regions + 1, sizeof *labels);
     char(*text)[96] = calloc((size_t)t->n_regions + 1, sizeof *text);
@@ -624,7 +624,7 @@ static int region_map(const zoom_tool *t, const char *dir, const char *name, eda
     if (rc)
         edan_error_set(err, "out of memory");
     else if (n)
-        rc = edan_plot_bars(dir, name, "zoom", "Hot memory regions (leaves of the zoom tree, in address order)",
+        rc = edan_plot_bars(dir, name, "zoom", "Hot memory regions (leaves of the zoom tree, in address order)", ident,
                             "share of accesses (%)", n, labels, share, err);
     free(labels);
     free(text);
@@ -641,8 +641,10 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
         return 0;
     build(t);
     char name[1100];
-    edan_session_source_name(s, true, name, sizeof name);
-    if (o->plot_dir[0] && region_map(t, o->plot_dir, name, err))
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
+    if (o->plot_dir[0] && region_map(t, o->plot_dir, name, ident, err))
         return -1;
     if (!o->csv_dir[0])
         return 0;
