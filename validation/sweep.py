@@ -21,6 +21,13 @@
 #     --no-gem5, --no-edan   leave that side out (its cached results are still reported)
 #     --timeout S         give up a gem5 run after S seconds [none]
 #     --force             run again what is cached
+#     --slurm             run what is missing as one Slurm job array (sbatch --wait), one task a run,
+#                         and gather the tasks' results into --results as the local path would; -j is
+#                         then unused (Slurm decides how many run at a time)
+#     --slurm-dir DIR     the array's tasks, batch script, logs and per-task results
+#                         [WORKDIR/slurm-TIME-PID, WORKDIR the results file's directory + /work]
+#     --slurm-args ARGS   more sbatch options, split like a shell command line ("-p batch -t 2:00:00")
+#     --sbatch PATH       sbatch [$SBATCH or sbatch]
 #
 # LIST: one program a line, tab-separated: NAME, BINARY, ARGS..., KERNEL, and optionally last fields
 # time=output, time=trace or time=simseconds for that program, and exit=N, its exit status when it
@@ -46,6 +53,9 @@ import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sweep_slurm  # noqa: E402  (the Slurm path: one task of a job array per missing run)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -405,8 +415,36 @@ def run_edan_model(opts, prog):
     return rec
 
 
+def run_task(opts, kind, prog, lat):
+    """The one per-task command, run by the local path and by each task of a Slurm job array:
+    (record, None) or (None, error message)."""
+    try:
+        if kind == "gem5":
+            return run_gem5(opts, prog, lat, (prog["time"] or opts.time) == "trace"), None
+        if kind == "edan":
+            return run_edan_lambda(opts, prog), None
+        return run_edan_model(opts, prog), None
+    except (Failure, OSError) as e:
+        return None, str(e)
+
+
+def task_message(kind, rec):
+    if kind == "gem5":
+        msg = "simSeconds %.9g, printed %s" % (rec["simSeconds"], rec["output_seconds"])
+        if "trace_seconds" in rec:
+            msg += ", kernel %.9g s (%d instructions)" % (rec["trace_seconds"], rec["trace_insts"])
+        return msg
+    if kind == "edan":
+        return "lambda %.6g Lambda %.6g" % (rec["lambda"], rec["Lambda"])
+    return rec.get("missing", "ok")
+
+
 def main(argv):
     import argparse
+    if argv[:1] == ["--slurm-task"]:  # one task of a job array sweep_slurm.submit made
+        if len(argv) != 3:
+            die("--slurm-task DIR ID")
+        return sweep_slurm.run_one(argv[1], argv[2], run_task)
     ap = argparse.ArgumentParser(description="memory-latency sweep in gem5 and edan (see the header)")
     ap.add_argument("list")
     ap.add_argument("--gem5", default=os.environ.get("GEM5") or "/opt/gem5src/build/RISCV/gem5.opt")
@@ -422,6 +460,10 @@ def main(argv):
     ap.add_argument("--no-edan", action="store_true")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--slurm", action="store_true")
+    ap.add_argument("--slurm-dir", default=None)
+    ap.add_argument("--slurm-args", default="")
+    ap.add_argument("--sbatch", default=os.environ.get("SBATCH") or "sbatch")
     opts = ap.parse_args(argv)
     if opts.jobs < 1:
         die("-j must be at least 1")
@@ -479,37 +521,31 @@ def main(argv):
     failures = {}
     done = [0]
 
-    def work(job):
-        kind, k, p, lat = job
-        t0 = time.time()
-        try:
-            if kind == "gem5":
-                rec = run_gem5(opts, p, lat, (p["time"] or opts.time) == "trace")
-            elif kind == "edan":
-                rec = run_edan_lambda(opts, p)
-            else:
-                rec = run_edan_model(opts, p)
-            results.put(kind, k, rec)
-            msg = "ok"
-            if kind == "gem5":
-                msg = "simSeconds %.9g, printed %s" % (rec["simSeconds"], rec["output_seconds"])
-                if "trace_seconds" in rec:
-                    msg += ", kernel %.9g s (%d instructions)" % (rec["trace_seconds"], rec["trace_insts"])
-            elif kind == "edan":
-                msg = "lambda %.6g Lambda %.6g" % (rec["lambda"], rec["Lambda"])
-            elif "missing" in rec:
-                msg = rec["missing"]
-        except (Failure, OSError) as e:
-            failures[(kind, p["name"], lat)] = str(e)
-            msg = "FAILED: %s" % e
+    def report(kind, p, lat, rec, err, seconds):
+        if err is not None:
+            failures[(kind, p["name"], lat)] = err
+            msg = "FAILED: %s" % err
+        else:
+            results.put(kind, key_by_job[(kind, p["name"], lat)], rec)
+            msg = task_message(kind, rec)
         with results.lock:
             done[0] += 1
             sys.stderr.write("[%d/%d] %s %s%s: %s (%.1f s)\n" % (
                 done[0], len(jobs), kind, p["name"], " @%sns" % lat if lat is not None else "",
-                msg, time.time() - t0))
+                msg, seconds))
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
-        list(ex.map(work, jobs))
+    key_by_job = {(kind, p["name"], lat): k for kind, k, p, lat in jobs}
+    if opts.slurm and jobs:
+        sweep_slurm.submit(opts, jobs, report, os.path.abspath(__file__))
+    else:
+        def work(job):
+            kind, _, p, lat = job
+            t0 = time.time()
+            rec, err = run_task(opts, kind, p, lat)
+            report(kind, p, lat, rec, err, time.time() - t0)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
+            list(ex.map(work, jobs))
 
     # The table of this sweep, from the cache.
     rows = []
