@@ -21,11 +21,12 @@ sanitize-build: deps
 	@cmake --build $(SAN_BUILD) -j $(JOBS) -- --no-print-directory
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: PREFIX/bin/edan, PREFIX/lib/edan/libedan_plugin.so and
-# PREFIX/share/edan/machines/*.ini (the machines --machine=NAME finds), under DESTDIR when given.
+# PREFIX/share/edan/machines/*.ini (the machines --machine=NAME finds), PREFIX/share/man/man1/edan.1 and
+# PREFIX/share/bash-completion/completions/edan (generated from edan's --help), under DESTDIR when given.
 PREFIX ?= /usr/local
 install: build
 	@cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target edan edan_plugin -- --no-print-directory
+	@cmake --build $(BUILD) -j $(JOBS) --target edan edan_plugin edan_docs -- --no-print-directory
 	@DESTDIR=$(DESTDIR) cmake --install $(BUILD)
 
 demo: build

@@ -164,6 +164,13 @@ if(PYTHON3)
   add_test(NAME standalone_repository COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/standalone_test.py
                                               ${CMAKE_SOURCE_DIR})
 endif()
+# make install's man page and bash completion (issue 40, part 5): installed with DESTDIR, rendered by man -l
+# without a warning, naming every command, option and exit status; the completion driven through bash.
+if(PYTHON3)
+  add_test(NAME install_man_completion COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/install_test.py
+                                              ${CMAKE_BINARY_DIR} ${CMAKE_SOURCE_DIR})
+  set_tests_properties(install_man_completion PROPERTIES TIMEOUT 300)
+endif()
 # validation/sweep.py through a single-node Slurm cluster it starts (issue 38): ctest -L slurm.
 # Exit status 77 only when the Slurm daemons cannot run on this machine (the test prints why).
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
