@@ -83,15 +83,15 @@ FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,unde
 FUZZ_LIBS = -lzstd -lelf -ldw -linih -liberty -lm -lpthread
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options $(BUILD)/fuzz-work-machine $(BUILD)/fuzz-work-outputs
-	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/trace/*.c) \
+	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_trace_reader
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_options.c \
-	    $(wildcard src/util/*.c src/isa/*.c src/trace/*.c src/analysis/*.c src/config/*.c src/report/*.c src/tool/*.c) \
+	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/config/*.c src/report/*.c src/tool/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_options
-	@clang $(FUZZ_FLAGS) fuzz/fuzz_machine.c $(wildcard src/util/*.c src/isa/*.c src/trace/*.c src/analysis/*.c src/config/*.c) \
+	@clang $(FUZZ_FLAGS) fuzz/fuzz_machine.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/config/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_machine
 	@clang $(FUZZ_FLAGS) -fsanitize-coverage-ignorelist=fuzz/outputs_coverage_ignore.txt fuzz/fuzz_outputs.c fuzz/strict_check.c \
-	    $(wildcard src/util/*.c src/isa/*.c src/trace/*.c src/analysis/*.c src/config/*.c src/report/*.c src/tool/*.c) \
+	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/config/*.c src/report/*.c src/tool/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_outputs
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -dict=fuzz/trace.dict \
 	    $(BUILD)/fuzz-work fuzz/corpus > $(BUILD)/fuzz-trace.log 2>&1 & trace=$$!; \
