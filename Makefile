@@ -78,11 +78,13 @@ bench-quick: build
 # machine-readable outputs (JSON and CSV checked by strict validators), each for FUZZ_SECONDS (600 by default),
 # the four at once. Any ASan or UBSan report, or an invalid output, stops a target and fails make fuzz.
 FUZZ_SECONDS ?= 600
-FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -I $(BUILD)/generated -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -Wno-unknown-attributes
 FUZZ_LIBS = -lzstd -lelf -ldw -linih -liberty -lm -lpthread
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options $(BUILD)/fuzz-work-machine $(BUILD)/fuzz-work-outputs
+	@mkdir -p $(BUILD)/generated && cmake -DOUT=$(BUILD)/generated/html_assets.h \
+	    "-DINPUTS=edan_html_js=src/report/html_report.js;edan_html_css=src/report/html_report.css" -P cmake/embed.cmake
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_trace_reader
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_options.c \
