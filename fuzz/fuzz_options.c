@@ -14,6 +14,7 @@
 
 #include "config/options.h"
 #include "tool/session.h"
+#include "util/files.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -56,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!path[0])
         snprintf(path, sizeof path, "/tmp/edan_fuzz_options_%d", (int)getpid());
     static edan_options o, back;
+    edan_files_forget(); /* each input is one command: the outputs it names are declared afresh */
     edan_options_default(&o);
     char line[1024];
     size_t i = 0;
@@ -80,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fclose(f) || rc)
         return 0;
     edan_options_default(&back);
+    edan_files_forget(); /* the plugin reads the file in QEMU's process, where no output was declared yet */
     edan_error err = {0};
     if (edan_options_read(&back, path, edan_session_option_set, &err) || back.n_raw != o.n_raw)
         abort(); /* accepted options must read back */
