@@ -102,10 +102,11 @@ static int declare_output(const char *key, const char *value, edan_error *err)
 
 int edan_session_option_set(edan_options *o, const char *key, const char *value, edan_error *err)
 {
+    /* an output is checked before the option is recorded: a refused one leaves no trace in the options */
+    if (value && *value && declare_output(key, value, err))
+        return -1;
     int rc = edan_options_set(o, key, value, err);
-    if (rc == 0)
-        return declare_output(key, value, err);
-    if (rc < 0)
+    if (rc <= 0)
         return rc;
     const edan_tool_option *op = tool_option(key);
     if (!op)
@@ -120,9 +121,7 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
     }
     if (op->check && op->check(value, err))
         return -1;
-    if (edan_options_add_raw(o, key, value, err))
-        return -1;
-    return declare_output(key, value, err);
+    return edan_options_add_raw(o, key, value, err) ? -1 : 0;
 }
 
 /* Each option that means nothing without another: --machine names the machine the model and the projection use. */
