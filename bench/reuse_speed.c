@@ -1,6 +1,6 @@
 /*
  * reuse_speed: how fast the stack distance and reuse time tracker
- * (analysis/reuse.h) and the footprint tool run on their own, for issue
+ * (analysis/locality/reuse.h) and the footprint tool run on their own, for issue
  * 22's targets (exact stack distance >= 10 M accesses/s with a footprint of
  * 1 M lines; footprint and reuse time >= 50 M/s; memory proportional to the
  * distinct lines).
@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/reuse.h"
+#include "analysis/locality/reuse.h"
 #include "tool/session.h"
 
 #define BATCH 4096

@@ -24,9 +24,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/critpath.h"
-#include "analysis/edag.h"
-#include "analysis/timing.h"
+#include "analysis/critpath/critpath.h"
+#include "analysis/edag/edag.h"
+#include "analysis/timing/timing.h"
 #include "config/machine_file.h"
 #include "config/options.h"
 #include "trace/trace_file.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "config/machine_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,7 +1,7 @@
 /*
  * affine_test.c - the affine access functions of loop nests recovered from
- * the stream (analysis/affine.h) and the blocking and fusion replays
- * (analysis/whatif.h), on random generated nests whose access functions
+ * the stream (analysis/whatif/affine.h) and the blocking and fusion replays
+ * (analysis/whatif/whatif.h), on random generated nests whose access functions
  * are known:
  *   - nests of 1 to 4 levels with trip counts from 3 (a loop is known from its second iteration,
  *     a stride from two iterations of it after that) (some varying from
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/affine.h"
-#include "analysis/whatif.h"
+#include "analysis/whatif/affine.h"
+#include "analysis/whatif/whatif.h"
 #include "check.h"
 #include "isa/riscv.h"
 #include "random_trace.h"

@@ -7,8 +7,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "analysis/cache.h"
-#include "analysis/cost.h"
+#include "analysis/cache/cache.h"
+#include "analysis/edag/cost.h"
 #include "check.h"
 
 static edan_cache make(const char *spec)

@@ -10,12 +10,12 @@
  * (tests/random_loops.h): each loop's accesses by class are the sums of its
  * static loads' (from the per-load rows), its loads' and stores' accesses
  * and distinct blocks equal a naive count over the records whose
- * instruction is in the loop (analysis/loops.h run over the stream first).
+ * instruction is in the loop (analysis/loops/loops.h run over the stream first).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/loops.h"
+#include "analysis/loops/loops.h"
 #include "check.h"
 #include "random_loops.h"
 #include "random_trace.h"

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/critpath.h"
-#include "analysis/deps.h"
+#include "analysis/critpath/critpath.h"
+#include "analysis/deps/deps.h"
 #include "check.h"
 #include "edag_reference.h"
 

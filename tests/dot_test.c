@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/edag.h"
+#include "analysis/edag/edag.h"
 #include "check.h"
 #include "random_trace.h"
 #include "report/dot.h"

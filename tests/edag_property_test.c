@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/deps.h"
-#include "analysis/shadow.h"
+#include "analysis/deps/deps.h"
+#include "analysis/shadow/shadow.h"
 #include "check.h"
 #include "edag_reference.h"
 #include "random_trace.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/edag.h"
+#include "analysis/edag/edag.h"
 
 typedef struct ref_result {
     uint64_t vertices, T1, Tinf, W, D, C, bytes;

@@ -6,14 +6,14 @@
  * byte touched. Per innermost loop, on random programs with nested loops
  * (tests/random_loops.h): each loop's distinct bytes, lines and accesses
  * equal those of a sorted list of (loop, byte) pairs, the loop of an access
- * being the innermost loop of its instruction (analysis/loops.h, run over
+ * being the innermost loop of its instruction (analysis/loops/loops.h, run over
  * the whole stream first). Also: the session runs it beside the eDAG tool
  * without changing the eDAG's report, and rejects an unknown tool.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/loops.h"
+#include "analysis/loops/loops.h"
 #include "check.h"
 #include "random_loops.h"
 #include "random_trace.h"

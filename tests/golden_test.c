@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 #include "check.h"
 #include "edag_reference.h"
 #include "trace/trace_file.h"

@@ -1,5 +1,5 @@
 /*
- * loops_test.c - the loop finder (analysis/loops.h) against a naive
+ * loops_test.c - the loop finder (analysis/loops/loops.h) against a naive
  * reference on hand-built streams: random structured programs (do-while
  * loops, while loops closed by a backward jump, loops with a `continue`,
  * conditional blocks, nested to random depths) executed into records, a
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/loops.h"
+#include "analysis/loops/loops.h"
 #include "check.h"
 #include "isa/riscv.h"
 #include "random_trace.h"

@@ -1,6 +1,6 @@
 /*
  * The memory bandwidth calendar of the timing model's hierarchy
- * (analysis/memtime.h) against a naive one, its rule written plainly: every
+ * (analysis/timing/memtime.h) against a naive one, its rule written plainly: every
  * transfer walks the buckets from its start, one by one, taking room where
  * a bucket has some, in a ring of EDAN_MEMTIME_BW_BUCKETS per lane that
  * forgets a bucket when another takes its slot. Transfers are
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/memtime.h"
+#include "analysis/timing/memtime.h"
 #include "check.h"
 #include "random_trace.h"
 

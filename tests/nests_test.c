@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/loops.h"
+#include "analysis/loops/loops.h"
 #include "check.h"
 #include "isa/riscv.h"
 #include "random_loops.h"

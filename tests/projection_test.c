@@ -1,6 +1,6 @@
 /*
- * projection_test.c - the projection's arithmetic (analysis/projection.h,
- * analysis/opmix.h):
+ * projection_test.c - the projection's arithmetic (analysis/projection/projection.h,
+ * analysis/projection/opmix.h):
  *   - ExaSAT's own Table 1 (IJHPCA 2015, SMC dynamics on a 128^3 box):
  *     each row's weighted Gflops, B:F and time recomputed from its
  *     operation counts and traffic with ExaSAT's formulas (runner.py:
@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cache.h"
-#include "analysis/projection.h"
-#include "analysis/reuse.h"
+#include "analysis/cache/cache.h"
+#include "analysis/locality/reuse.h"
+#include "analysis/projection/projection.h"
 #include "check.h"
 #include "isa/riscv_ops.h"
 #include "random_trace.h"

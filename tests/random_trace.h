@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "analysis/edag.h"
+#include "analysis/edag/edag.h"
 
 void rt_seed(uint64_t seed);
 uint64_t rt_below(uint64_t n);

@@ -1,5 +1,5 @@
 /*
- * reuse_test.c - the stack distance and reuse time tracker (analysis/reuse.h)
+ * reuse_test.c - the stack distance and reuse time tracker (analysis/locality/reuse.h)
  * against a brute-force LRU list, on random, strided, pointer-chasing and
  * phase-changing block streams, with windows small enough that compactions
  * and hash-table growth happen many times; and the miss-ratio curve against
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cache.h"
-#include "analysis/reuse.h"
+#include "analysis/cache/cache.h"
+#include "analysis/locality/reuse.h"
 #include "check.h"
 #include "random_trace.h"
 

@@ -1,6 +1,6 @@
 /*
- * The per-function fast path (analysis/scopes.h) against the analyzer's
- * scoped lanes (analysis/edag.h, checked against the naive reference by the
+ * The per-function fast path (analysis/scopes/scopes.h) against the analyzer's
+ * scoped lanes (analysis/edag/edag.h, checked against the naive reference by the
  * property test): on random traces with calls and returns, random exclusive
  * and inclusive scopes over random pc ranges, random caches and costs, every
  * scope's vertices, W, D and C are equal. Also: a compaction of the depth
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/scopes.h"
+#include "analysis/scopes/scopes.h"
 #include "check.h"
 #include "random_trace.h"
 

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "check.h"
 
 #define LINE 128u

@@ -1,7 +1,7 @@
 /*
  * The timing model's lanes are independent: one pass with N memory
  * latencies gives, at each latency, exactly what a pass with that latency
- * alone gives (analysis/timing.h: the cache contents, the predictor and the
+ * alone gives (analysis/timing/timing.h: the cache contents, the predictor and the
  * dependencies are shared; every time is per lane). Compared: the cycles,
  * the memory stall, the time and stall attributed to every static
  * instruction, and the counts, on random streams that exercise every part
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "check.h"
 #include "timing_check.h"
 #include "timing_random.h"

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "isa/riscv_ops.h"
 #include "random_trace.h"
 #include "timing_check.h"

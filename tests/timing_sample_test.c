@@ -1,5 +1,5 @@
 /*
- * The timing model's sampled schedule (analysis/timing.h, --sampled):
+ * The timing model's sampled schedule (analysis/timing/timing.h, --sampled):
  *  - the estimator (edan_timing_estimate()) against a naive reference on
  *    random units: strata, the joining of one-unit strata, the
  *    finite-population correction, Student's t;
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "check.h"
 #include "timing_check.h"
 #include "timing_random.h"

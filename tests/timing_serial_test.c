@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "check.h"
 #include "isa/riscv_ops.h"
 #include "timing_check.h"

@@ -1,5 +1,5 @@
 /*
- * The timing model (analysis/timing.h) on hand-built instruction streams
+ * The timing model (analysis/timing/timing.h) on hand-built instruction streams
  * with exact answers, and at its limits against the dependency tracker:
  *  - a chain of n dependent misses takes n latencies;
  *  - n independent misses with k MSHRs take ceil(n/k) latencies;
@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cost.h"
-#include "analysis/deps.h"
-#include "analysis/timing.h"
+#include "analysis/deps/deps.h"
+#include "analysis/edag/cost.h"
+#include "analysis/timing/timing.h"
 #include "check.h"
 #include "random_trace.h"
 #include "timing_check.h"

@@ -1,6 +1,6 @@
 /*
  * windows_test.c - the footprint over windows of 2^k accesses
- * (analysis/windows.h), split by set with sets settled late, against a
+ * (analysis/locality/windows.h), split by set with sets settled late, against a
  * naive count: on random streams over a few blocks where a share of the
  * accesses learn their set later (settled at random later times, in any
  * order, several at once on one block, some only at the end), each access
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/windows.h"
+#include "analysis/locality/windows.h"
 #include "check.h"
 #include "random_loops.h"
 #include "random_trace.h"

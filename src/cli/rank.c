@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 #include "cli/cli.h"
 #include "report/csv.h"
 #include "report/html.h"

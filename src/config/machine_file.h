@@ -1,5 +1,5 @@
 /*
- * machine_file.h - read a machine description (analysis/machine.h) from an
+ * machine_file.h - read a machine description (analysis/machine/machine.h) from an
  * INI file (libinih): the format of the files in machines/, documented in
  * docs/machines.md. Every key of every section is required, an unknown
  * section or key is an error, and so is a value of the wrong type or out of
@@ -8,7 +8,7 @@
 #ifndef EDAN_CONFIG_MACHINE_FILE_H
 #define EDAN_CONFIG_MACHINE_FILE_H
 
-#include "analysis/machine.h"
+#include "analysis/machine/machine.h"
 #include "util/error.h"
 
 /* The largest machine file read (a description is a few dozen lines). */

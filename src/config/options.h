@@ -10,8 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/edag.h"
-#include "analysis/metrics.h"
+#include "analysis/edag/edag.h"
+#include "analysis/metrics/metrics.h"
 #include "util/error.h"
 
 #define EDAN_MAX_CACHES 16

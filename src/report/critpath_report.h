@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "analysis/critpath.h"
+#include "analysis/critpath/critpath.h"
 
 /* binary may be NULL (then pcs only); top = how many lines to list per path. */
 void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *binary, int top);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/deps.h"
+#include "analysis/deps/deps.h"
 
 #define NONE SIZE_MAX
 

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/edag.h"
+#include "analysis/edag/edag.h"
 #include "trace/exec.h"
 #include "util/error.h"
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 #include "report/report.h"
 
 extern char **environ;

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/edag.h"
-#include "analysis/timing.h"
+#include "analysis/edag/edag.h"
+#include "analysis/timing/timing.h"
 #include "config/options.h"
 #include "util/error.h"
 #include "util/files.h"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/metrics.h"
+#include "analysis/metrics/metrics.h"
 #include "config/machine_file.h"
 #include "report/json.h"
 

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "analysis/edag.h"
+#include "analysis/edag/edag.h"
 #include "config/options.h"
 
 #define EDAN_JSON_SCHEMA "edan.analysis/1"

@@ -26,8 +26,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/cache.h"
-#include "analysis/critpath.h"
+#include "analysis/cache/cache.h"
+#include "analysis/critpath/critpath.h"
 #include "report/json.h"
 #include "tool/session.h"
 #include "tool/timing_tool.h"

@@ -3,8 +3,8 @@
  * classes (constant, strided, irregular) for every static load, decided
  * for each of its accesses from the eDAG and the load's own address
  * sequence, and the footprint split by class (F, ΔF = F/A) in all, per
- * function, per innermost loop and per loop nest (analysis/loops.h), and
- * over the windows of MemGaze's execution-interval tree (analysis/windows.h)
+ * function, per innermost loop and per loop nest (analysis/loops/loops.h), and
+ * over the windows of MemGaze's execution-interval tree (analysis/locality/windows.h)
  * of the whole run, of each function and of each loop nest.
  *
  * The class of one access of a static load (docs/locality.md):
@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/deps.h"
+#include "analysis/deps/deps.h"
 #include "tool/classes_tool.h"
 #include "tool/session.h"
 #include "tool/tool.h"

@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/deps.h"
-#include "analysis/loops.h"
-#include "analysis/windows.h"
+#include "analysis/deps/deps.h"
+#include "analysis/locality/locality.h"
+#include "analysis/loops/loops.h"
 #include "memgaze/mg_classes.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
@@ -73,7 +73,7 @@ typedef struct classes_tool {
     /* (block, instruction index) -> mask of the classes that touched it (bit per class) */
     edan_keymap map;
     /*
-     * The loads' footprint over windows, by class (analysis/windows.h): row 0
+     * The loads' footprint over windows, by class (analysis/locality/windows.h): row 0
      * the whole run's, then a row per function and per loop nest, made at
      * their first load. A loop nest's row counts the accesses of the
      * instructions in the loop's range as the loops are known when each

@@ -3,7 +3,7 @@
  * path of length Tinf and one chain of D memory accesses of the first
  * configuration, attributed to functions and source lines.
  */
-#include "analysis/critpath.h"
+#include "analysis/critpath/critpath.h"
 #include "report/critpath_report.h"
 #include "tool/session.h"
 #include "tool/tool.h"

@@ -1,12 +1,12 @@
 /*
  * edag_tool.h - the eDAG metrics tool (the paper's W, D, T1, Tinf, bounds,
  * lambda, Lambda, data movement), for every cache and cost configuration of
- * the options, as lanes of one streaming analyzer (analysis/edag.h).
+ * the options, as lanes of one streaming analyzer (analysis/edag/edag.h).
  */
 #ifndef EDAN_TOOL_EDAG_TOOL_H
 #define EDAN_TOOL_EDAG_TOOL_H
 
-#include "analysis/edag.h"
+#include "analysis/edag/edag.h"
 #include "tool/tool.h"
 
 extern const edan_tool_def edan_edag_tool;

@@ -3,7 +3,7 @@
  * and 64-byte lines the traced region loaded or stored, in all, per
  * function (the function whose code made the access, from the program's
  * symbols), per thread (the vCPU that made the access), per innermost loop
- * (analysis/loops.h: the static instruction that made the access is in the
+ * (analysis/loops/loops.h: the static instruction that made the access is in the
  * loop's range) and per loop nest (the instruction is in the range of the
  * loop or of a loop inside it), with the accesses A that touched them and
  * the growth dF = lines / A. Accesses that performed none (a failed sc)

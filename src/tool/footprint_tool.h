@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/loops.h"
+#include "analysis/loops/loops.h"
 #include "tool/tool.h"
 #include "util/blocktab.h"
 #include "util/elf_symbols.h"

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/edag.h"
-#include "analysis/metrics.h"
-#include "analysis/scopes.h"
+#include "analysis/edag/edag.h"
+#include "analysis/metrics/metrics.h"
+#include "analysis/scopes/scopes.h"
 #include "report/json.h"
 #include "report/names.h"
 #include "tool/session.h"

@@ -2,7 +2,7 @@
  * functions_tool.h - the per-function tool (--per-function, --functions):
  * W, D, lambda, Lambda and instructions of chosen functions, exclusive and
  * inclusive of their callees, in the same pass as every other tool (two
- * scoped lanes of the analyzer per function, analysis/edag.h).
+ * scoped lanes of the analyzer per function, analysis/edag/edag.h).
  *
  * --functions names the functions. --per-function asks for the N that
  * execute the most instructions, which only a profile of the whole run can

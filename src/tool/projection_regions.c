@@ -1,7 +1,7 @@
 /*
  * projection_regions.c - the projection's memory regions in the report:
  * for each region touched (each data object of the program, the rest of its
- * static data, the stack, the heap: analysis/projection.h), its loads and
+ * static data, the stack, the heap: analysis/projection/projection.h), its loads and
  * stores, bytes read and written, read/write ratio, distinct lines, working
  * set and DRAM traffic at the machine's cache, as text, as the JSON member
  * "regions" and as CSV (--projection-regions-csv).

@@ -88,7 +88,7 @@ static void row_add_time(const proj_tool *t, proj_row *r, uint32_t id, uint64_t 
 }
 
 /*
- * The timing model's cycles of each row (analysis/timing.h's attribution
+ * The timing model's cycles of each row (analysis/timing/timing.h's attribution
  * per static instruction, as its own per-function rows): an instruction's
  * to its rows, and what ran inside libm calls to the call site's rows, split
  * by executions when one instruction ran in calls from several sites.

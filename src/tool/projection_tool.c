@@ -3,12 +3,12 @@
  * ExaSAT's machine-model projection from the dynamic trace. Per static
  * instruction it counts executions and, for memory instructions, the LRU
  * stack distances and write-backs of their accesses to the machine's
- * lines (every fully associative cache size at once, analysis/projection.h)
+ * lines (every fully associative cache size at once, analysis/projection/projection.h)
  * and the traffic of each --cache configuration under the cache model;
  * calls into libm's transcendentals are recognised by the callee's symbol,
  * and what they execute is charged to the call site, apart. After the
  * stream, projection_rows.c adds the instructions up per loop
- * (analysis/loops.h), per function and in all; the report gives ExaSAT's
+ * (analysis/loops/loops.h), per function and in all; the report gives ExaSAT's
  * bounds on the machine, the sweep its Table 1 for many machines.
  *
  * The hot path: a table lookup per record, one stack-distance access per
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/opmix.h"
+#include "analysis/projection/projection.h"
 #include "config/machine_file.h"
 #include "isa/riscv_ops.h"
 #include "tool/projection_tool.h"

@@ -12,12 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/cache.h"
-#include "analysis/loops.h"
-#include "analysis/machine.h"
-#include "analysis/projection.h"
-#include "analysis/reuse.h"
-#include "analysis/timing.h"
+#include "analysis/cache/cache.h"
+#include "analysis/locality/locality.h"
+#include "analysis/loops/loops.h"
+#include "analysis/machine/machine.h"
+#include "analysis/projection/projection.h"
+#include "analysis/timing/timing.h"
 #include "config/options.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"

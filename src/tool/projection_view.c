@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cost.h"
-#include "analysis/metrics.h"
+#include "analysis/edag/edag.h"
+#include "analysis/metrics/metrics.h"
 #include "report/json.h"
 #include "report/names.h"
 #include "report/report.h"

@@ -1,8 +1,8 @@
 /*
  * projection_whatif.c - the projection's what-ifs (--what-if=block:LEVELS,
  * --what-if=fuse): the loop nests' affine access functions recovered from
- * the stream (analysis/affine.h), their accesses replayed blocked or fused
- * (analysis/whatif.h), the traffic and ExaSAT's bound per scheme, tile size
+ * the stream (analysis/whatif/affine.h), their accesses replayed blocked or fused
+ * (analysis/whatif/whatif.h), the traffic and ExaSAT's bound per scheme, tile size
  * and cache size, the best tile size per cache size; text, JSON and CSV.
  * docs/projection.md says what is computed.
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/whatif.h"
+#include "analysis/whatif/whatif.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "tool/projection_tool.h"

@@ -1,7 +1,7 @@
 /*
  * reuse_tool.c - the reuse tool (--reuse, --reuse-stream, --reuse-block,
  * --reuse-sizes): exact LRU stack distances and reuse times of the traced
- * region's accesses to blocks (analysis/reuse.h), as
+ * region's accesses to blocks (analysis/locality/reuse.h), as
  *   - histograms of both (log2 bins: 0, 1, 2-3, 4-7, ...; cold apart);
  *   - the miss-ratio curve of a fully associative LRU cache of every
  *     power-of-two size, exact (from the histogram of every distance);
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/reuse.h"
+#include "analysis/locality/locality.h"
 #include "tool/reuse_tool.h"
 #include "tool/session.h"
 #include "tool/tool.h"

@@ -10,9 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/loops.h"
-#include "analysis/reuse.h"
-#include "analysis/windows.h"
+#include "analysis/locality/locality.h"
+#include "analysis/loops/loops.h"
 #include "tool/tool.h"
 
 #define BINS 40 /* distance and reuse-time bins: 0, then [2^(k-1), 2^k) for k >= 1; the last open-ended */
@@ -40,7 +39,7 @@ typedef struct reuse_tool {
     uint64_t *dist; /* dist[d]: accesses at stack distance d, d < dist_cap */
     size_t dist_cap;
     uint64_t rtime[BINS]; /* reuse times (bin 0 unused: a reuse time is >= 1) */
-    edan_windows win;     /* the footprint over windows of 2^k accesses (analysis/windows.h) */
+    edan_windows win;     /* the footprint over windows of 2^k accesses (analysis/locality/windows.h) */
     /*
      * A sampled trace's samples (trace/exec.h), each on its own unless --across-samples: a reuse of a block
      * whose previous access is in an earlier sample is cold, and windows start at each sample's first access
@@ -67,7 +66,7 @@ typedef struct reuse_tool {
     uint64_t s_accesses, s_cold;
     uint64_t *s_dist; /* s_dist[d]: sampled accesses at sampled distance d */
     size_t s_dist_cap;
-    /* loops, for rows per innermost loop (analysis/loops.h) */
+    /* loops, for rows per innermost loop (analysis/loops/loops.h) */
     edan_elf elf;
     bool have_elf;
     edan_loops *loops;

@@ -1,7 +1,7 @@
 /*
  * timing_tool.c - the prediction tool (--machine=FILE, --mem-latency=LIST):
  * the run time of the traced region on a described machine at each memory
- * latency, from the timing model (analysis/timing.h), with the slope of run
+ * latency, from the timing model (analysis/timing/timing.h), with the slope of run
  * time against memory latency and the relative slowdown.
  */
 #include <inttypes.h>
@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/memtime.h"
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "config/machine_file.h"
 #include "report/json.h"
 #include "report/names.h"

@@ -5,7 +5,7 @@
 #ifndef EDAN_TOOL_TIMING_TOOL_H
 #define EDAN_TOOL_TIMING_TOOL_H
 
-#include "analysis/timing.h"
+#include "analysis/timing/timing.h"
 #include "tool/tool.h"
 
 /* The timing model of a session's prediction tool (finished after edan_session_finish), or NULL. */

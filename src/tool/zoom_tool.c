@@ -18,7 +18,7 @@
  * MemGaze zooms only into the heap.
  *
  * State: per 64-byte block its accesses, reuses, the sum of their stack
- * distances (from its own reuse tracker, analysis/reuse.h), and the two
+ * distances (from its own reuse tracker, analysis/locality/reuse.h), and the two
  * static instructions that access it most (Misra-Gries counters, exact
  * when at most two do). Memory is proportional to the distinct blocks.
  */
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/reuse.h"
+#include "analysis/locality/locality.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "report/plot.h"

@@ -1,6 +1,6 @@
 /*
  * bigmem.h - zeroed memory for the large tables that are read at random
- * (the hash tables of blocks: util/keymap.h, analysis/reuse.h), in
+ * (the hash tables of blocks: util/keymap.h, analysis/locality/reuse.h), in
  * transparent huge pages where the kernel offers them: with 4 KiB pages
  * nearly every lookup in a table of a large footprint would also miss the
  * TLB, and so would the prefetches meant to hide its cache misses. A large

@@ -1,7 +1,7 @@
 /*
  * blocktab.h - a direct-mapped table from a block number to a small
  * fixed-size value, the one kept per block where blocks are many and lie
- * close together: the reuse tracker's latest accesses (analysis/reuse.h),
+ * close together: the reuse tracker's latest accesses (analysis/locality/reuse.h),
  * the footprint tool's lines.
  *
  *   #define BITS 6

@@ -1,0 +1,362 @@
+/*
+ * deps_links.c - edan_deps_steps_links(): the dependency tracker over a
+ * batch, keeping of each vertex only its links (its critical and deep
+ * predecessors and whether it is a memory-access vertex) in the compact
+ * encoding of deps.h, with short paths for the usual vertices; and the
+ * encoding's decoder. Same choices and totals as ready() and commit() in
+ * deps.c; the critical-path test holds the two to each other on long
+ * random traces.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/deps/deps_internal.h"
+#include "util/varint.h"
+
+/* ---- the encoding ---- */
+
+_Static_assert(EDAN_DEPS_LINK_MAX == 1 + 3 * EDAN_VARINT_MAX, "a tag and three varints");
+
+/*
+ * Vertex v's links (crit, deep: index + 1 of the predecessors, 0 = none;
+ * mem; its static instruction id, prev the previous vertex's) at p, the
+ * general way: returns the byte after them.
+ */
+static inline __attribute__((always_inline)) uint8_t *link_put(uint8_t *p, uint64_t v, uint64_t crit, uint64_t deep,
+                                                               bool mem, uint32_t id, uint32_t prev)
+{
+    /* crit and deep are both 0 (an input) or both not: every predecessor is a candidate for both */
+    const uint64_t dc = crit ? v + 1 - crit : 0, dd = deep ? v + 1 - deep : 0;
+    const bool seq = id == prev + 1, same = dd == dc;
+    *p++ =
+        (uint8_t)((mem ? EDAN_DEPS_LINK_MEM : 0) | (seq ? EDAN_DEPS_LINK_SEQ : 0) | (same ? EDAN_DEPS_LINK_SAME : 0) |
+                  (dc < EDAN_DEPS_LINK_DC_ESC ? dc : EDAN_DEPS_LINK_DC_ESC) << EDAN_DEPS_LINK_DC_SHIFT);
+    if (dc >= EDAN_DEPS_LINK_DC_ESC)
+        p = edan_varint_put(p, dc - EDAN_DEPS_LINK_DC_ESC);
+    if (!same)
+        p = edan_varint_put(p, dd);
+    if (!seq) /* a loop's back edge: a short jump back */
+        p = edan_varint_put(p, edan_zigzag((int64_t)id - (int64_t)(uint32_t)(prev + 1)));
+    return p;
+}
+
+/*
+ * The same, the usual vertex (the next static instruction, its critical
+ * predecessor among the last 30 and also the deep one) in one test and one
+ * byte, the others through link_put().
+ */
+static inline __attribute__((always_inline)) uint8_t *link_add(uint8_t *p, uint64_t v, uint64_t crit, uint64_t deep,
+                                                               bool mem, uint32_t id, uint32_t prev)
+{
+    const uint64_t dc = v + 1 - crit;
+    if (__builtin_expect(crit != 0 && dc < EDAN_DEPS_LINK_DC_ESC && deep == crit && id == prev + 1, 1)) {
+        *p = (uint8_t)((mem ? EDAN_DEPS_LINK_MEM : 0) | EDAN_DEPS_LINK_SEQ | EDAN_DEPS_LINK_SAME |
+                       dc << EDAN_DEPS_LINK_DC_SHIFT);
+        return p + 1;
+    }
+    return link_put(p, v, crit, deep, mem, id, prev);
+}
+
+size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev, edan_deps_link *l)
+{
+    const uint8_t *q = p;
+    if (q >= end)
+        return 0;
+    const unsigned tag = *q++;
+    uint64_t dc = tag >> EDAN_DEPS_LINK_DC_SHIFT, x;
+    int k;
+    if (dc == EDAN_DEPS_LINK_DC_ESC) {
+        if ((k = edan_varint_get(q, end, &x)) <= 0 || x > UINT64_MAX - EDAN_DEPS_LINK_DC_ESC)
+            return 0;
+        q += k;
+        dc += x;
+    }
+    l->dc = l->dd = dc;
+    if (!(tag & EDAN_DEPS_LINK_SAME)) {
+        if ((k = edan_varint_get(q, end, &l->dd)) <= 0)
+            return 0;
+        q += k;
+    }
+    int64_t id = (int64_t)(uint32_t)(prev + 1);
+    if (!(tag & EDAN_DEPS_LINK_SEQ)) {
+        if ((k = edan_varint_get(q, end, &x)) <= 0 || x >> 33)
+            return 0;
+        q += k;
+        id += edan_unzigzag(x); /* |delta| <= 2^32 */
+        if (id < 0 || id > UINT32_MAX)
+            return 0;
+    }
+    l->id = (uint32_t)id;
+    l->mem = tag & EDAN_DEPS_LINK_MEM;
+    return (size_t)(q - p);
+}
+
+/* ---- the short paths ---- */
+
+/*
+ * Whether the writer (F, by) is a better critical predecessor than (bF,
+ * bby): consider_F()'s rule, without its test of by (a register or unit
+ * never written is all-zero: its F is 0 and by - 1 the largest index, so
+ * it never wins) and with bby = 0 (none yet, bF then 0) taken as the
+ * largest index too. The same for md and the deep predecessor.
+ */
+static inline bool beats(uint64_t F, uint64_t by, uint64_t bF, uint64_t bby)
+{
+    return F > bF || (F == bF && by - 1 < bby - 1);
+}
+
+/* A failure of a short path: err set, always false. */
+static __attribute__((noinline, cold)) bool links_failed(edan_deps *t, uint64_t v, bool overflow)
+{
+    if (overflow)
+        edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
+    else if (!t->err.set)
+        edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
+    return false;
+}
+
+/* The register state at byte offset at of reg_w (deps_op.at). */
+static inline deps_write *reg_at(deps_write *reg, uint16_t at)
+{
+    return (deps_write *)((char *)reg + at);
+}
+
+/* The best of the writers of op's registers as the critical and the deep predecessor: pick_regs()'s choice. */
+static inline __attribute__((always_inline)) void links_regs(deps_write *reg, const deps_op *op, pick *p)
+{
+    const deps_write *a = reg_at(reg, op->at[0]), *b = reg_at(reg, op->at[1]);
+    uint64_t F = a->F, crit = a->by, md = a->md, deep = a->by;
+    const uint64_t bF = b->F, bby = b->by, bmd = b->md;
+    if (beats(bF, bby, F, crit)) {
+        F = bF;
+        crit = bby;
+    }
+    if (beats(bmd, bby, md, deep)) {
+        md = bmd;
+        deep = bby;
+    }
+    if (__builtin_expect(op->src[2] != 0, 0)) {
+        const deps_write *c = reg_at(reg, op->at[2]);
+        if (beats(c->F, c->by, F, crit)) {
+            F = c->F;
+            crit = c->by;
+        }
+        if (beats(c->md, c->by, md, deep)) {
+            md = c->md;
+            deep = c->by;
+        }
+    }
+    *p = (pick){F, crit, md, deep};
+}
+
+/* The page of a load at addr when it is not among the recently used: the shadow's lookup; NULL: failed (err set). */
+static __attribute__((noinline)) const edan_shadow_page *links_page(edan_deps *t, uint64_t addr)
+{
+    return (const edan_shadow_page *)unit_at(t, addr & ~(uint64_t)(EDAN_SHADOW_PAGE - 1), false);
+}
+
+/* Whether a load reaches RAM under the lane's cache (only asked with a cache). */
+static __attribute__((noinline)) bool links_load_ram(edan_deps *t, uint64_t addr, uint32_t size)
+{
+    return edan_cache_classify(&t->cache, true, addr, size, true, false).rd_ram;
+}
+
+/* A store's vertex done by links_store(): its finish time and md, or md LINKS_FAILED (err set). */
+typedef struct links_done {
+    uint64_t F, md;
+    uint64_t crit, deep;
+    bool mem;
+} links_done;
+#define LINKS_FAILED UINT64_MAX
+
+/*
+ * A store of whole aligned units (both in one page): ready() and commit()
+ * but the totals, which the caller updates from the result.
+ */
+static __attribute__((noinline)) links_done links_store(edan_deps *t, const edan_exec *r, const deps_op *op, uint64_t v)
+{
+    const uint64_t addr = r->addr, units = op->units;
+    char *u = unit_at(t, addr, true);
+    if (!u)
+        return (links_done){0, LINKS_FAILED, 0, 0, false};
+    deps_write *w0 = unit_write(u), *w1 = w0 + (units - 1); /* no reads state: a unit's record is a deps_write */
+    pick p;
+    links_regs(t->reg_w, op, &p);
+    const bool mem =
+        edan_cache_classify(&t->cache, t->has_cache, addr, (uint32_t)units << EDAN_SHADOW_UNIT_BITS, false, true)
+            .wr_ram;
+    const uint64_t F = p.F + (mem ? t->lane.cost.alpha : op->cost), md = p.md + mem;
+    if (F < p.F || md > UINT32_MAX) {
+        links_failed(t, v, F < p.F);
+        return (links_done){0, LINKS_FAILED, 0, 0, false};
+    }
+    put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)md);
+    unsplit(t, (char *)w0);
+    put_write(w0, F, v + 1, (uint32_t)md);
+    unsplit(t, (char *)w1);
+    put_write(w1, F, v + 1, (uint32_t)md);
+    return (links_done){F, md, p.crit, p.deep, mem};
+}
+
+/* A vertex none of the short paths takes: edan_deps_step(), its links at p; the byte after them, NULL: failed. */
+static __attribute__((noinline)) uint8_t *links_general(edan_deps *t, const edan_exec *r, uint8_t *p, uint32_t prev)
+{
+    edan_deps_info info;
+    if (edan_deps_step(t, r, &info))
+        return NULL;
+    return link_put(p, info.v, info.crit, info.deep, info.mem, r->id, prev);
+}
+
+/*
+ * The loop of a tracker that keeps no reads and lists no predecessors:
+ * ready() and commit() without their general loops for instructions
+ * without memory access (about two thirds of a trace: up to three
+ * registers in, one out) and loads of whole aligned units (both units of
+ * an 8-byte load are in one page, it is aligned, so one lookup finds them;
+ * a 4-byte load looks at its one unit twice, which changes nothing), then
+ * the links, all in one pass and the totals in locals; stores of whole
+ * aligned units in links_store(), any other vertex (or a load from a split
+ * unit) through edan_deps_step(). The choices are ready()'s (beats() is
+ * consider_F()'s rule) and the totals commit()'s.
+ */
+static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out, uint32_t *prev_id)
+{
+    deps_write *const reg = t->reg_w;
+    /*
+     * The totals every vertex looks at in scalars (the links' bytes may
+     * alias anything, so fields of *t are reloaded after each); T1 (added
+     * to in place) and those of memory-access vertices stay in t->tot.
+     */
+    uint64_t v = t->tot.vertices, Tinf = t->tot.Tinf, tinf_v = t->tot.tinf_v;
+    uint8_t *p = *out;
+    uint32_t prev = *prev_id;
+    size_t i = 0;
+    for (; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        const uint32_t id = r->id;
+        const deps_op *op = id < t->n_ops && t->ops[id].insn == r->insn ? &t->ops[id] : deps_op_decode(t, r);
+        if (!op)
+            break;
+        const uint64_t addr = r->addr;
+        const deps_write *w0 = NULL, *w1 = NULL;
+        pick pk;
+        bool mem = false;
+        uint64_t cost = op->cost;
+        if (op->kind != DEPS_OP_NONE) {
+            const uint64_t units = op->units;
+            if (!units || (r->flags & EDAN_EXEC_NO_ACCESS) || (addr & ((units << EDAN_SHADOW_UNIT_BITS) - 1)))
+                goto general;
+            if (op->kind == DEPS_OP_STORE) {
+                const links_done d = links_store(t, r, op, v);
+                if (d.md == LINKS_FAILED)
+                    break;
+                pk = (pick){d.F, d.crit, d.md, d.deep};
+                mem = d.mem;
+                cost = mem ? t->lane.cost.alpha : cost;
+                goto count;
+            }
+            const edan_shadow_page *pg = edan_shadow_recent_page(&t->shadow, addr);
+            if (!pg && !(pg = links_page(t, addr)))
+                break;
+            if (edan_shadow_tag(pg))
+                goto general; /* never: the tracker's pages are full ones */
+            /* no reads state: a unit's record is a deps_write */
+            w0 = (const deps_write *)pg + ((addr & (EDAN_SHADOW_PAGE - 1)) >> EDAN_SHADOW_UNIT_BITS);
+            w1 = w0 + (units - 1);
+            if (w0->split | w1->split)
+                goto general;
+        }
+        links_regs(reg, op, &pk);
+        if (w0) {
+            consider_F(&pk, w0->F, w0->by);
+            consider_md(&pk, w0->md, w0->by);
+            if (w1->by != w0->by) { /* else one store wrote both, or neither was written */
+                consider_F(&pk, w1->F, w1->by);
+                consider_md(&pk, w1->md, w1->by);
+            }
+            mem = !t->has_cache || links_load_ram(t, addr, (uint32_t)op->units << EDAN_SHADOW_UNIT_BITS);
+            cost = mem ? t->lane.cost.alpha : cost;
+            pk.md += mem;
+        }
+        {
+            const uint64_t F = pk.F + cost;
+            if (F < pk.F || pk.md > UINT32_MAX) {
+                links_failed(t, v, F < pk.F);
+                break;
+            }
+            deps_write *d = reg_at(reg, op->at[EDAN_MAX_SRC]); /* registers never split: split stays 0 */
+            d->F = F;
+            d->by = v + 1;
+            d->md = (uint32_t)pk.md;
+            pk.F = F;
+        }
+    count: /* pk.F, pk.md: the vertex's finish time and md */
+        if (pk.F > Tinf) {
+            Tinf = pk.F;
+            tinf_v = v;
+        }
+        if (mem) {
+            t->tot.W++;
+            if (pk.md > t->tot.D) {
+                t->tot.D = pk.md;
+                t->tot.depth_v = v;
+            }
+        }
+        t->tot.T1 += cost;
+        p = link_add(p, v, pk.crit, pk.deep, mem, id, prev);
+        prev = id;
+        v++;
+        continue;
+    general:
+        t->tot.vertices = v;
+        t->tot.Tinf = Tinf;
+        t->tot.tinf_v = tinf_v;
+        uint8_t *q = links_general(t, r, p, prev);
+        if (!q)
+            break;
+        p = q;
+        v = t->tot.vertices;
+        Tinf = t->tot.Tinf;
+        tinf_v = t->tot.tinf_v;
+        prev = id;
+    }
+    t->tot.vertices = v;
+    t->tot.Tinf = Tinf;
+    t->tot.tinf_v = tinf_v;
+    *out = p;
+    *prev_id = prev;
+    return i;
+}
+
+size_t edan_deps_steps_links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out, uint32_t *prev_id)
+{
+    if (t->pending)
+        edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
+    if (t->err.set)
+        return 0;
+    if (!t->false_deps && !t->list_preds)
+        return links(t, recs, n, out, prev_id);
+    /* reads or lists kept: every vertex the general way (and its instruction into the table of ids) */
+    size_t i = 0;
+    for (; i < n; i++) {
+        const edan_exec *r = &recs[i];
+        if (!(r->id < t->n_ops && t->ops[r->id].insn == r->insn) && !deps_op_decode(t, r))
+            break;
+        uint8_t *q = links_general(t, r, *out, *prev_id);
+        if (!q)
+            break;
+        *out = q;
+        *prev_id = r->id;
+    }
+    return i;
+}
+
+const edan_insn *edan_deps_insn(const edan_deps *t, uint32_t id)
+{
+    return id < t->n_ops ? t->ops[id].insn : NULL;
+}
+
+size_t edan_deps_ids(const edan_deps *t)
+{
+    return t->n_ops;
+}

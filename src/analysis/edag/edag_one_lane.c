@@ -1,0 +1,349 @@
+/*
+ * edag_one_lane.c - a batch's entry (edan_edag_consume()) and the one-lane
+ * analysis, the default: its loop, consume_one_lane(), is inlined into the
+ * entry as before, and its short paths for the commonest accesses are here
+ * with it.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/edag/edag_fold.h"
+
+/* ---- one memory access, the general way -------------------------------- */
+
+/*
+ * One memory access of the one-lane analysis. Kept out of the loop of
+ * consume_one_lane() so that loop, which mostly sees instructions without
+ * memory, keeps its state in registers. T1, C and Tinf go straight to the
+ * lane's totals (sums and maxima commute with the loop's local ones).
+ */
+static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+                                          const bool N)
+{
+    const hot_op op = *opp;
+    lane_state *L = &e->lane[0];
+    edan_lane_stats *st = &L->st;
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    prefetch_from(e, r);
+    const uint32_t size = op.size;
+    const uint64_t addr = r->addr;
+    const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    const bool rd = op.kind & EDAN_MEM_LOAD, wr = op.kind & EDAN_MEM_STORE;
+    edan_shadow_page *page;
+    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_access(&e->shadow, addr, size, wr)))
+        return edan_edag_step_lanes(
+            e, r); /* page-crossing access (or no memory): the general path handles and reports it */
+    uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+    uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+    if (rd)
+        mem_deps(&e->shadow, page, 1, false, N, off, size, &Fin, &mdin, true, false, false);
+    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
+    /* without a cache every access reaches RAM, and w(v) is its bytes in either bytes mode */
+    const bool to_ram = !has_cache || ac.rd_ram || ac.wr_ram;
+    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls];
+    uint64_t F = Fin + t, md = mdin + to_ram;
+    st->ram_loads += ac.rd_ram;
+    st->ram_stores += ac.wr_ram;
+    /* the state first, so the page and offset are dead while the totals are updated */
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    if (wr && !mem_store(&e->shadow, page, 1, false, N, off, size, &F, &md, false)) {
+        edan_error_set(&e->err, "out of memory for shadow state");
+        return false;
+    }
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, size) : ac.line_bytes, true);
+}
+
+/*
+ * Each path in four functions of its own, one per (cache or not, narrow or
+ * wide shadow records): noipa, since scalar replacement would pass the
+ * hot_op's fields on the stack. ONE_LANE_VARIANTS(name, call) defines
+ * name_cached_narrow() ... name_uncached_wide(), each returning call with
+ * has_cache and N set; ONE_LANE_PICK(name, has_cache, N) names one.
+ */
+#define ONE_LANE_VARIANT(name, suffix, C, W, call)                                                                     \
+    static __attribute__((noipa)) bool name##suffix(edan_edag *e, const edan_exec *r, const hot_op *op)                \
+    {                                                                                                                  \
+        const bool has_cache = C, N = W;                                                                               \
+        return call;                                                                                                   \
+    }
+#define ONE_LANE_VARIANTS(name, call)                                                                                  \
+    ONE_LANE_VARIANT(name, _cached_narrow, true, true, call)                                                           \
+    ONE_LANE_VARIANT(name, _cached_wide, true, false, call)                                                            \
+    ONE_LANE_VARIANT(name, _uncached_narrow, false, true, call)                                                        \
+    ONE_LANE_VARIANT(name, _uncached_wide, false, false, call)
+#define ONE_LANE_PICK(name, has_cache, N)                                                                              \
+    ((has_cache) ? ((N) ? name##_cached_narrow : name##_cached_wide)                                                   \
+                 : ((N) ? name##_uncached_narrow : name##_uncached_wide))
+
+ONE_LANE_VARIANTS(one_lane_access, one_lane_access(e, r, op, has_cache, N))
+
+/* The general path, which the short ones below hand anything else to before changing any state. */
+static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache,
+                                           const bool N)
+{
+    return ONE_LANE_PICK(one_lane_access, has_cache, N)(e, r, op);
+}
+
+/* ---- short paths for the commonest accesses ---------------------------- */
+
+/*
+ * The records of the commonest access's one or two shadow units: 4 or 8
+ * bytes at a multiple of 4, in a page among the recently used (for_write:
+ * one written before, not the zero page), and no unit split into bytes;
+ * false for anything else. Finding the page makes it the last page, as
+ * edan_shadow_page_access() would.
+ */
+static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, const bool for_write,
+                                             const bool N, char *unit[2])
+{
+    const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    const edan_shadow_page *page;
+    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
+        (for_write && page == sh->zero_page) || !whole_units(page, 1, N, off, size, for_write, unit))
+        return false;
+    return !((edan_shadow_unit_md(unit[0], 1, false, N)[0] | edan_shadow_unit_md(unit[1], 1, false, N)[0]) &
+             EDAN_SHADOW_SPLIT);
+}
+
+/*
+ * Short paths for the commonest accesses of the one-lane analysis, in
+ * functions of their own with little of one_lane_access()'s generality (it
+ * saves six registers and unpacks the hot op onto the stack), doing exactly
+ * what it would. Not called while prefetching, which one_lane_access() does
+ * for every access.
+ *
+ * A load of whole units (recent_whole_units()) whose units are unit[]: it
+ * reads them and its address register, and the cache (or its absence)
+ * classified it as ac. mru: it found the most recently used line of its set
+ * in the first level, which moves no bytes (a hit elsewhere may write back
+ * a dirty victim).
+ */
+static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, char *const unit[2], const bool has_cache,
+                                              const bool N, const bool mru, const edan_access_class ac)
+{
+    lane_state *L = &e->lane[0];
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false, N), *md1 = edan_shadow_unit_md(unit[1], 1, false, N);
+    const uint64_t Fin =
+        max_u64(regF[op.src[0]], max_u64(edan_shadow_F_get(unit[0], 0, N), edan_shadow_F_get(unit[1], 0, N)));
+    const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
+    const bool to_ram = ac.rd_ram;
+    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t, md = mdin + to_ram;
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    if (mru) {
+        /* no RAM, no bytes moved: only T1, C and Tinf */
+        L->st.Tinf = max_u64(L->st.Tinf, F);
+        L->st.T1 += t;
+        L->st.C += t;
+        return true;
+    }
+    L->st.ram_loads += ac.rd_ram;
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
+}
+
+/*
+ * A load of whole units that missed the most recently used line of its set
+ * in the first level of the cache (a gather, a pointer chase: every load of
+ * the chase misses): classified here rather than by the general path, apart
+ * from the hits so that their path keeps its registers.
+ */
+static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp, char *unit0,
+                                               char *unit1, const bool N)
+{
+    const hot_op op = *opp;
+    char *const unit[2] = {unit0, unit1};
+    const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op.size, true, false);
+    return one_lane_load_units(e, op, unit, true, N, false, ac);
+}
+static __attribute__((noipa)) bool one_lane_load_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *opp,
+                                                               char *unit0, char *unit1)
+{
+    return one_lane_load_missed(e, r, opp, unit0, unit1, true);
+}
+static __attribute__((noipa)) bool one_lane_load_missed_wide(edan_edag *e, const edan_exec *r, const hot_op *opp,
+                                                             char *unit0, char *unit1)
+{
+    return one_lane_load_missed(e, r, opp, unit0, unit1, false);
+}
+
+/*
+ * A load of whole units: under a cache, to the most recently used line of
+ * its set in the first level, it ends there, reaching no RAM, moving no
+ * bytes and leaving only T1, C and Tinf to update (a miss goes to
+ * one_lane_load_missed()); without a cache it reaches RAM.
+ */
+static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+                                        const bool N)
+{
+    const hot_op op = *opp;
+    const uint64_t addr = r->addr;
+    lane_state *L = &e->lane[0];
+    char *unit[2];
+    if (op.kind != (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_LOAD) ||
+        !recent_whole_units(&e->shadow, addr, op.size, false, N, unit))
+        return one_lane_general(e, r, opp, has_cache, N);
+    if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
+        return (N ? one_lane_load_missed_narrow : one_lane_load_missed_wide)(e, r, opp, unit[0], unit[1]);
+    const edan_access_class mru_hit = {false, false, 0};
+    return one_lane_load_units(e, op, unit, has_cache, N, has_cache,
+                               has_cache ? mru_hit : edan_cache_classify(&L->cache, false, addr, op.size, true, false));
+}
+
+/*
+ * A store of whole units (recent_whole_units()): it reads no memory, so
+ * only the cache's classification and the units' new writer remain.
+ * (Stores in one_lane_load() cost more instructions than they saved.)
+ */
+static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+                                         const bool N)
+{
+    const hot_op op = *opp;
+    const uint64_t addr = r->addr;
+    lane_state *L = &e->lane[0];
+    char *unit[2];
+    if (!recent_whole_units(&e->shadow, addr, op.size, true, N, unit))
+        return one_lane_general(e, r, opp, has_cache, N);
+    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
+    const bool to_ram = !has_cache || ac.wr_ram;
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    const uint64_t Fin = max_u64(regF[op.src[0]], regF[op.src[1]]);
+    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t,
+                   md = max_u64(regMd[op.src[0]], regMd[op.src[1]]) + to_ram;
+    regF[op.dst] = F;
+    regMd[op.dst] = md;
+    edan_shadow_F_set(unit[0], 0, N, F);
+    edan_shadow_F_set(unit[1], 0, N, F);
+    edan_shadow_unit_md(unit[0], 1, false, N)[0] = edan_shadow_unit_md(unit[1], 1, false, N)[0] = (uint32_t)md;
+    L->st.ram_stores += ac.wr_ram;
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
+}
+
+ONE_LANE_VARIANTS(one_lane_load, one_lane_load(e, r, op, has_cache, N))
+ONE_LANE_VARIANTS(one_lane_store, one_lane_store(e, r, op, has_cache, N))
+
+/* ---- the loop, and the entry of every batch ---------------------------- */
+
+/*
+ * One lane, true dependencies only: the default analysis. Instructions that
+ * touch no memory (about two thirds of a typical trace) take a short path
+ * with the accumulators in registers; memory accesses go to
+ * one_lane_access(). Executions are counted per id in the same loop.
+ */
+static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache,
+                                           const bool N)
+{
+    edan_lane_stats *st = &e->lane[0].st;
+    uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
+    uint64_t cost[EDAN_CLASS_COUNT]; /* a copy on the stack, addressed without a register of its own */
+    memcpy(cost, e->lane[0].cost.cls, sizeof cost);
+    hot_id *ids = e->ids;
+    size_t cap = e->id_cap;
+    uint64_t C = 0, Tinf = 0;          /* of the instructions without memory access, whose T1 and C shares are equal */
+    const bool prefetch = e->prefetch; /* for the whole batch */
+    for (const edan_exec *r = recs, *end = recs + n; r < end; r++) {
+        hot_id *h = count_execution(e, r, &ids, &cap);
+        if (!h)
+            break;
+        hot_op op = h->op;
+        if (op.kind != HOT_PLAIN) {
+            op = seen_op(e, r, h);
+            if (op.kind != HOT_PLAIN) {
+                if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
+                    bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =
+                        prefetch ? ONE_LANE_PICK(one_lane_access, has_cache, N)
+                        : op.kind == (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_STORE)
+                            ? ONE_LANE_PICK(one_lane_store, has_cache, N)
+                            : ONE_LANE_PICK(one_lane_load, has_cache, N);
+                    if (!access(e, r, &h->op))
+                        break;
+                    continue;
+                }
+                e->no_access[op.kind & 3]++;
+            }
+        }
+        const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
+        const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+        const uint64_t t = cost[op.cls];
+        const uint64_t F = Fin + t;
+        C += t;
+        Tinf = max_u64(Tinf, F);
+        regF[op.dst] = F;
+        regMd[op.dst] = md;
+    }
+    st->T1 += C;
+    st->C += C;
+    st->Tinf = max_u64(st->Tinf, Tinf);
+}
+
+/*
+ * Narrow shadow records hold F below 2^32, inline pages md below
+ * inline_max_md (shadow.h). Every F so far is at most the lane's Tinf
+ * (account() and the loops fold every vertex's F into it, members or not),
+ * and a vertex finishes at most its latest predecessor's F plus the largest
+ * cost, so no F of the next n vertices exceeds Tinf + n * max_cost: widen
+ * before the batch when that could pass the limit. Likewise every md so far
+ * is at most the lane's D (md grows only at a member reaching RAM, whose md
+ * account() folds into D), and each vertex adds at most 1: end inline pages
+ * before a batch when D + n could pass their limit. False (the error set)
+ * when out of memory.
+ */
+static bool narrow_in_time(edan_edag *e, size_t n)
+{
+    const edan_cost_model *c = &e->lane[0].cost;
+    const edan_lane_stats *st = &e->lane[0].st;
+    if (e->shadow.inline_on && (st->D > e->shadow.inline_max_md || n > e->shadow.inline_max_md - st->D) &&
+        edan_shadow_inline_end(&e->shadow)) {
+        edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages)", e->shadow.pages);
+        return false;
+    }
+    uint64_t max_cost = c->alpha, bound;
+    for (int k = 0; k < EDAN_CLASS_COUNT; k++)
+        max_cost = max_u64(max_cost, c->cls[k]);
+    if (!__builtin_mul_overflow((uint64_t)n, max_cost, &bound) && !__builtin_add_overflow(bound, st->Tinf, &bound) &&
+        bound <= EDAN_SHADOW_NARROW_MAX_F)
+        return true;
+    if (edan_shadow_widen(&e->shadow)) {
+        edan_error_set(&e->err, "out of memory for shadow state (widening %" PRIu64 " pages)", e->shadow.pages);
+        return false;
+    }
+    return true;
+}
+
+void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_edag *e = ctx;
+    if (e->n_groups) {
+        edan_edag_consume_grouped(e, recs, n);
+        return;
+    }
+    if (e->err.set || (e->shadow.narrow && !narrow_in_time(e, n)))
+        return;
+    if (!e->cfg.false_deps && !e->scoped) {
+        /* the fast paths, which prefetch when the previous batch's page lookups missed often */
+        e->pf_next = recs;
+        e->pf_end = recs + n;
+        const uint64_t misses = e->shadow.recent_misses;
+        if (e->n_lanes > 1)
+            edan_edag_consume_lanes(e, recs, n);
+        else if (e->lane[0].has_cache)
+            e->shadow.narrow ? consume_one_lane(e, recs, n, true, true) : consume_one_lane(e, recs, n, true, false);
+        else
+            e->shadow.narrow ? consume_one_lane(e, recs, n, false, true) : consume_one_lane(e, recs, n, false, false);
+        e->prefetch = (e->shadow.recent_misses - misses) * PREFETCH_WHEN > n;
+        return;
+    }
+    hot_id *ids = e->ids;
+    size_t cap = e->id_cap;
+    for (size_t i = 0; i < n; i++) {
+        hot_id *h = count_execution(e, &recs[i], &ids, &cap);
+        if (!h)
+            return;
+        seen_op(e, &recs[i], h);
+        if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
+            e->no_access[recs[i].insn->mem & 3]++;
+    }
+    for (size_t i = 0; i < n && edan_edag_step_lanes(e, &recs[i]); i++)
+        ;
+}

@@ -1,0 +1,77 @@
+/*
+ * machine.h - a described machine: the clock, an out-of-order core, its
+ * caches and its memory, as the timing model (timing.h) schedules the eDAG
+ * on it. Plain data: config/machine_file.h reads it from an INI file
+ * (the .ini files of machines/, docs/machines.md), and validation/gem5_machine.py builds
+ * the same machine in gem5 from the same file, so the model and the
+ * simulator never disagree on the machine.
+ */
+#ifndef EDAN_ANALYSIS_MACHINE_H
+#define EDAN_ANALYSIS_MACHINE_H
+
+#include <stdint.h>
+
+#include "analysis/cache/cache.h"
+#include "analysis/machine/predictor.h"
+#include "isa/riscv.h"
+
+/* Data cache levels below the core: l1d, l2 and an optional l3. */
+#define EDAN_MACHINE_MAX_DATA_LEVELS 3
+
+typedef struct edan_machine_cache {
+    edan_cache_level_config geo; /* size, line, ways, write policy */
+    uint32_t hit_latency;        /* cycles to look up this level (and return data on a hit) */
+    uint32_t mshrs;              /* misses of this level outstanding at once */
+    /* accesses one MSHR holds (the miss and those that merge into it); the one that fills the last
+     * target blocks the level until that MSHR's fill (gem5's tgts_per_mshr) */
+    uint32_t mshr_targets;
+} edan_machine_cache;
+
+typedef struct edan_machine {
+    char name[64];
+    double clock_ghz;
+    /* core */
+    uint32_t fetch_width, dispatch_width, issue_width, commit_width;
+    uint32_t rob_entries, lq_entries, sq_entries;
+    /* issue queue: an instruction holds an entry from dispatch until it issues, a load or store until it
+     * completes (its data back; a store's address and data in the store queue), as in gem5's O3 */
+    uint32_t iq_entries;
+    uint32_t frontend_cycles; /* fetch to dispatch */
+    /* taken branches and jumps fetch goes past in one cycle: its cycle ends at that many (0: no limit) */
+    uint32_t fetch_taken_limit;
+    /* fetch reads the L1i in aligned blocks of this many bytes, the next one only when it needs it, so
+     * moving to another block waits the L1i's hit latency (0: fetch reads ahead, no wait) */
+    uint32_t fetch_block_bytes;
+    /* units of the classes that are not pipelined (a unit is busy for the whole latency): integer
+     * division; floating-point division and square root */
+    uint32_t int_div_units, fp_div_units;
+    /* memory-dependence prediction: a load waits for the last older store to the same aligned block of
+     * this many bytes (a power of two; 0: loads never wait for stores they do not read) */
+    uint32_t store_set_bytes;
+    uint32_t mispredict_penalty; /* a mispredicted branch's execution to the right path's fetch */
+    /* a serializing instruction (a CSR access, ecall, ebreak, fence.i; sc only serializes after): it
+     * executes when every older instruction has committed, and the next one dispatches this many cycles
+     * after it commits (the pipeline's refill; validation/calibrate.py measures it in gem5) */
+    uint32_t serialize_cycles;
+    edan_predictor_kind predictor;
+    uint32_t predictor_entries; /* its size (predictor.h), a power of two */
+    /* cycles from issue to result per instruction class; the load, store and atomic entries are unused
+     * (their latency is the cache hierarchy's) */
+    uint32_t latency[EDAN_CLASS_COUNT];
+    edan_machine_cache l1i;
+    int n_data_levels; /* 2 or 3 */
+    edan_machine_cache data[EDAN_MACHINE_MAX_DATA_LEVELS];
+    double mem_latency_ns;    /* the default memory latency */
+    double mem_bandwidth_gbs; /* 10^9 bytes per second */
+    /* the projection's parameters ([projection], ExaSAT's machine description; docs/projection.md) */
+    double peak_gflops;           /* one core's peak, 10^9 flop/s */
+    uint32_t cores;               /* cores sharing the work: peak and bandwidth scale with them */
+    double div_weight;            /* a division weighs this many additions */
+    double sqrt_weight;           /* a square root */
+    double transcendental_weight; /* a call of exp, log, sin, ... */
+} edan_machine;
+
+/* The data hierarchy as the cache model's configuration (l1d, l2[, l3]). */
+edan_cache_config edan_machine_data_caches(const edan_machine *m);
+
+#endif

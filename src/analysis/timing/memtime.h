@@ -1,0 +1,112 @@
+/*
+ * memtime.h - the timing model's memory hierarchy (timing.h): when the data
+ * of an access is back, for every memory latency (lane) at once. The cache
+ * model (cache.h) says where a line is, in trace order; this says when:
+ * each level's hit latency, its MSHRs, the targets an MSHR holds, the
+ * memory's latency and its bandwidth. docs/model.md states the rules.
+ *
+ * Times are ticks of 1/EDAN_TICKS_PER_CYCLE cycle, so that a memory
+ * bandwidth of a fraction of a line per cycle (16 GB/s at 1 GHz is 4 cycles
+ * a 64-byte line, at 3 GHz 12) queues transfers without rounding to whole
+ * cycles.
+ */
+#ifndef EDAN_ANALYSIS_MEMTIME_H
+#define EDAN_ANALYSIS_MEMTIME_H
+
+#include <stdint.h>
+
+#include "analysis/machine/machine.h"
+#include "util/error.h"
+
+#define EDAN_TICKS_PER_CYCLE 16u
+/* Memory latencies (lanes) at most: the timing model's EDAN_TIMING_MAX_LATENCIES, checked there. */
+#define EDAN_MEMTIME_LANES 32
+/* Lines in flight are looked up in a direct-mapped table of 2^this entries (far more than MSHRs). */
+#define EDAN_MEMTIME_INFLIGHT_BITS 12
+/*
+ * Memory bandwidth is a calendar of buckets of EDAN_MEMTIME_BW_LINES line
+ * transfers each, in a ring of EDAN_MEMTIME_BW_BUCKETS per lane (memtime.c).
+ */
+#define EDAN_MEMTIME_BW_LINES 8
+#define EDAN_MEMTIME_BW_BUCKETS 4096
+/* Intervals in which the L1d is blocked, kept per lane: the most recent ones. */
+#define EDAN_MEMTIME_BLOCKS 8
+
+typedef uint64_t edan_tick;
+
+/* A bucket of the bandwidth calendar: its number + 1 (0: empty), and the bytes taken in it. */
+typedef struct edan_memtime_bucket {
+    uint64_t no;
+    double used;
+} edan_memtime_bucket;
+typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency */
+
+typedef struct edan_memtime {
+    int K, nlev;
+    size_t stride; /* lanes of a row of the in-flight table (>= K) */
+    edan_tick hit[EDAN_MACHINE_MAX_DATA_LEVELS];
+    edan_tick memlat[EDAN_MEMTIME_LANES];
+    uint32_t mshrs[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint32_t targets;        /* an L1d MSHR's */
+    double ticks_per_byte;   /* memory bandwidth */
+    edan_tick bw_ticks;      /* one bucket of the bandwidth calendar */
+    double bw_cap;           /* bytes a bucket holds */
+    edan_memtime_bucket *bw; /* [lane][bucket % EDAN_MEMTIME_BW_BUCKETS] */
+    /* per level, lane-major [k * mshrs + i]: when each MSHR is free (a lane's search reads one run) */
+    edan_tick *mshr[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint64_t *if_line;    /* line + 1 of each in-flight table entry, 0 = empty */
+    edan_tick *if_fill;   /* [entry * stride + lane]: when its fill is back at the core */
+    uint16_t *if_targets; /* [entry * stride + lane]: accesses its MSHR holds */
+    /* per lane, the L1d is blocked in [from[i], to[i]) for i < blk_n: disjoint intervals, not touching */
+    edan_tick blk_from[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
+    edan_tick blk_to[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
+    edan_tick blk_end[EDAN_MEMTIME_LANES]; /* the latest `to`: a request from then on is never blocked */
+    uint32_t blk_n[EDAN_MEMTIME_LANES];
+} edan_memtime;
+
+/*
+ * memlat: K memory latencies in ticks (the timing model checked the
+ * machine); stride >= K: the lanes of a row of the in-flight table (a
+ * vector's worth more, for a caller that reads rows as vectors). 0, or -1
+ * with err set.
+ */
+int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *memlat, int K, size_t stride,
+                      edan_error *err);
+void edan_memtime_free(edan_memtime *mt);
+
+/*
+ * A read that missed levels first .. L-1 and finds its line at level L
+ * (nlev: memory), looked up at level `first` at t0[k]: fill[k], when the
+ * data is back at level `first`. bytes: what it moves to and from memory
+ * (its line and any dirty line it evicts). For the L1i's misses (first 1);
+ * first = L = nlev is the memory's transfer and latency alone.
+ */
+void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const edan_tick *t0, edan_tick *fill);
+
+/*
+ * A load, or a store's write, reaches the L1d at req[k]; the cache model
+ * found its line at `level` (0: the L1d) and it moves `bytes` to and from
+ * memory. done[k]: when its data is back (a load's) or written (a store's).
+ * In the lanes of the bit mask `forwarded` a load takes its data from the
+ * store queue: done[k] is an L1 hit's time, whatever the L1d's state.
+ */
+void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t bytes, const edan_tick *req,
+                         uint32_t forwarded, edan_tick *done);
+
+/*
+ * Lane k of edan_memtime_access() of an L1d hit (level 0): when its data is
+ * back (or written). That is req + hit[0] when the lane's load is forwarded,
+ * and when its request is not in a blocked interval (req >= blk_end[k]) and
+ * the line is not on its way at req + hit[0] (its entry if_line does not
+ * hold it, or its if_fill is no later): the timing model finds those lanes
+ * with vectors and asks this for the others.
+ */
+edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded);
+
+/* The entry of a key (a line, a block) in a direct-mapped table of 2^EDAN_MEMTIME_INFLIGHT_BITS entries. */
+static inline uint32_t edan_memtime_slot(uint64_t key)
+{
+    return (uint32_t)((key * 0x9E3779B97F4A7C15ull) >> (64 - EDAN_MEMTIME_INFLIGHT_BITS));
+}
+
+#endif

@@ -1,0 +1,225 @@
+#include "analysis/timing/timing_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cache/cache.h"
+#include "analysis/deps/deps.h"
+#include "analysis/edag/edag.h"
+#include "analysis/machine/machine.h"
+#include "analysis/timing/memtime.h"
+#include "util/grow.h"
+
+/* ===================================================================== */
+/* Set-up                                                                 */
+/* ===================================================================== */
+
+static tick cycles(uint64_t c)
+{
+    return (tick)c * TPC;
+}
+
+/* The file reader checks all of this; a machine made by hand must not crash the model either. */
+static bool machine_ok(const edan_machine *m, edan_error *err)
+{
+    bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
+              m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
+              m->lq_entries && m->sq_entries && m->iq_entries && m->int_div_units && m->fp_div_units &&
+              m->l1i.geo.line == m->data[0].geo.line;
+    for (int l = 0; ok && l < m->n_data_levels; l++)
+        ok = m->data[l].mshrs > 0 && m->data[l].mshr_targets > 0 && m->data[l].geo.line == m->data[0].geo.line;
+    if (!ok)
+        edan_error_set(err, "machine %s: not a machine the timing model can schedule on", m->name);
+    return ok;
+}
+
+edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int n, edan_error *err)
+{
+    if (!machine_ok(m, err))
+        return NULL;
+    if (n < 1 || n > MAXK) {
+        edan_error_set(err, "the timing model takes 1 to %d memory latencies, not %d", MAXK, n);
+        return NULL;
+    }
+    edan_timing *t = calloc(1, sizeof *t);
+    if (!t) {
+        edan_error_set(err, "out of memory for the timing model");
+        return NULL;
+    }
+    t->m = *m;
+    t->K = n;
+    t->measuring = true;
+    for (int k = 0; k < n; k++)
+        t->lat_ns[k] = lat_ns[k];
+    return t;
+}
+
+edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n, edan_error *err)
+{
+    edan_timing *t = edan_timing_alloc(m, lat_ns, n, err);
+    if (!t)
+        return NULL;
+    t->width = edan_timing_width(n);
+    t->Kp = (n + t->width - 1) / t->width * t->width;
+    t->nlev = m->n_data_levels;
+    t->cyc = cycles(1);
+    t->frontend = cycles(m->frontend_cycles);
+    t->penalty = cycles(m->mispredict_penalty);
+    t->serialize = cycles(m->serialize_cycles);
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        t->lat[c] = cycles(m->latency[c]);
+    /* a load or store that performed no access (a failed sc) takes a cycle */
+    t->lat[EDAN_CLASS_LOAD] = t->lat[EDAN_CLASS_STORE] = t->lat[EDAN_CLASS_ATOMIC] = t->cyc;
+    t->l1i_hit = cycles(m->l1i.hit_latency);
+    tick memlat[MAXK];
+    for (int k = 0; k < n; k++) {
+        double ticks = lat_ns[k] * m->clock_ghz * TPC;
+        if (!(lat_ns[k] >= 0) || lat_ns[k] > 1e6 || ticks > 1e12) {
+            edan_error_set(err, "memory latency %g ns is out of range", lat_ns[k]);
+            edan_timing_free(t);
+            return NULL;
+        }
+        memlat[k] = (tick)llround(ticks);
+    }
+    t->line_shift = (uint32_t)__builtin_ctz(m->data[0].geo.line);
+
+    uint32_t r = 2;
+    while (r < m->rob_entries + 1)
+        r *= 2;
+    t->rmask = r - 1;
+    edan_lane_config lane;
+    memset(&lane, 0, sizeof lane);
+    edan_cost_default(&lane.cost);
+    edan_cache_config dcc = edan_machine_data_caches(m);
+    edan_cache_config icc = {.n_levels = 1, .level = {m->l1i.geo}};
+    const size_t K = (size_t)n, Kp = (size_t)t->Kp;
+    t->F = calloc(r * Kp, sizeof *t->F);
+    t->stores = calloc(r, 1);
+    t->st_addr = calloc(r, sizeof *t->st_addr);
+    t->st_write = calloc(r * Kp, sizeof *t->st_write);
+    t->C = calloc(r * Kp, sizeof *t->C);
+    /*
+     * the issue queue's lists (timing_internal.h): a row is kept while an entry of it is held, at most
+     * iq_entries per lane, and only in the last iq_span vertices (timing_lanes.h); twice that, so that a
+     * list made shorter gets shorter by at least half
+     */
+    t->iq_span = (uint64_t)m->rob_entries + 15u * (uint64_t)m->commit_width;
+    const uint64_t held = (uint64_t)t->width * m->iq_entries;
+    t->iq_cap = 2 * (held < t->iq_span ? held : t->iq_span) + 2;
+    t->iq_list = calloc(t->iq_cap * Kp, sizeof *t->iq_list);
+    for (int k = 0; k < n; k++)
+        t->real[k] = ~(tick)0;
+    t->lq = calloc(m->lq_entries * Kp, sizeof *t->lq);
+    t->sq = calloc(m->sq_entries * Kp, sizeof *t->sq);
+    t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
+    t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
+    t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
+    t->ssit = calloc((size_t)SS_ENTRIES * K, sizeof *t->ssit);
+    t->lfst = calloc((size_t)SS_ENTRIES * K, sizeof *t->lfst);
+    t->ssit_lanes = calloc(SS_ENTRIES, sizeof *t->ssit_lanes);
+    t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
+    bool ok = t->F && t->iq_list && t->stores && t->st_addr && t->st_write && t->C && t->lq && t->sq && t->ss_block &&
+              t->ss_store && t->ss_store_pc && t->ssit && t->ssit_lanes && t->lfst;
+    ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
+         (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
+    if (!ok) {
+        edan_error_set(err, "out of memory for the timing model");
+        edan_timing_free(t);
+        return NULL;
+    }
+    if (edan_memtime_init(&t->mem, m, memlat, n, (size_t)t->Kp, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->mem_ok = true;
+    if (edan_predictor_init(&t->bp, m->predictor, m->predictor_entries, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    if (edan_cache_init(&t->dc, &dcc, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->dc_ok = true;
+    if (edan_cache_init(&t->ic, &icc, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->ic_ok = true;
+    if (!(t->deps = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS | EDAN_DEPS_ONLY_PREDS, err))) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void edan_timing_free(edan_timing *t)
+{
+    if (!t)
+        return;
+    if (t->n_groups) {
+        edan_timing_free_groups(t);
+        return;
+    }
+    edan_deps_free(t->deps);
+    if (t->dc_ok)
+        edan_cache_free(&t->dc);
+    if (t->ic_ok)
+        edan_cache_free(&t->ic);
+    if (t->mem_ok)
+        edan_memtime_free(&t->mem);
+    free(t->div_units[0]);
+    free(t->div_units[1]);
+    free(t->F);
+    free(t->stores);
+    free(t->st_addr);
+    free(t->st_write);
+    free(t->C);
+    free(t->iq_list);
+    free(t->lq);
+    free(t->sq);
+    edan_predictor_free(&t->bp);
+    free(t->ss_block);
+    free(t->ss_store);
+    free(t->ss_store_pc);
+    free(t->ssit);
+    free(t->ssit_lanes);
+    free(t->lfst);
+    free(t->id_time);
+    free(t->id_stall);
+    free(t->id_count);
+    free(t->id_pc);
+    edan_timing_sample_free(t);
+    free(t);
+}
+
+/* ===================================================================== */
+/* The consumer                                                          */
+/* ===================================================================== */
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_timing *t = ctx;
+    if (t->n_groups)
+        edan_timing_consume_groups(t, recs, n);
+    else if (t->width == TIMING_LV)
+        edan_timing_consume_4(t, recs, n);
+    else
+        edan_timing_consume_1(t, recs, n);
+}
+
+static int finish(void *ctx)
+{
+    edan_timing *t = ctx;
+    if (t->n_groups)
+        return edan_timing_finish_groups(t);
+    edan_timing_sample_close(t);
+    return t->err.set ? -1 : 0;
+}
+
+edan_consumer edan_timing_consumer(edan_timing *t)
+{
+    edan_consumer c = {t, consume, finish, NULL};
+    return c;
+}

@@ -1,0 +1,210 @@
+/*
+ * timing_internal.h - the timing model's state (timing.h), shared by its
+ * set-up (timing.c), its step (timing_lanes.h, built by timing_step.c and
+ * timing_step4.c) and its results (timing_results.c). Lanes are kept as
+ * arrays of EDAN_TIMING_MAX_LATENCIES times (edan_lanes), one time per
+ * lane, and tables as rows of Kp times: the K lanes padded to a multiple of
+ * the lanes the step takes at once (its width, timing_vec.h). A padded lane
+ * runs the step's vector code only: it holds no issue-queue entry (real),
+ * it is never handed to the hierarchy or the store sets (their state holds
+ * K lanes), and nothing reads its times.
+ */
+#ifndef EDAN_ANALYSIS_TIMING_INTERNAL_H
+#define EDAN_ANALYSIS_TIMING_INTERNAL_H
+
+#include "analysis/deps/deps.h"
+#include "analysis/machine/machine.h"
+#include "analysis/timing/memtime.h"
+#include "analysis/timing/timing.h"
+#include "trace/async.h"
+
+#define TPC EDAN_TICKS_PER_CYCLE
+#define MAXK EDAN_TIMING_MAX_LATENCIES
+#define NLEV EDAN_MACHINE_MAX_DATA_LEVELS
+/* Store sets: gem5's SSIT and LFST sizes, and its period of forgetting (store_set_clear_period). */
+#define SS_ENTRIES 1024u
+#define SS_CLEAR_PERIOD 250000u
+#define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
+
+typedef edan_tick tick;
+typedef edan_lanes lanes;
+_Static_assert(MAXK <= EDAN_MEMTIME_LANES, "the hierarchy's times hold every lane");
+
+static inline tick max_t(tick a, tick b)
+{
+    return a > b ? a : b;
+}
+
+/* Lanes the step takes at once in its widest build (timing_vec.h); the lanes are padded to a multiple of it. */
+#define TIMING_LV 4
+_Static_assert(MAXK % TIMING_LV == 0, "the lane arrays hold whole vectors");
+
+/* Lane groups at most (timing_groups.c): one per vector of lanes. */
+#define TIMING_MAX_GROUPS (MAXK / TIMING_LV)
+
+/* Row i of a table of rows of Kp lane times (edan_timing's F, C, lq, sq, st_write, div_units, id_time, id_stall). */
+#define ROW(table, i) ((table) + (size_t)(i) * (size_t)Kp)
+
+/* An in-order stage that handles `width` instructions a cycle: the cycle it is at and how many it took there. */
+typedef struct slots {
+    lanes at;
+    lanes taken;
+} slots;
+
+/* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
+#define PRED_BATCH 1024
+/* A time later than any (the model stops at 2^62 ticks): for the least of none. */
+#define TICK_NONE (1ull << 62)
+
+/* Sampled simulation (timing.h, timing_sample.c): the part of a period the stream is in. */
+enum { SMP_MEASURE, SMP_SKIP, SMP_WARM };
+
+typedef struct timing_sampler {
+    bool on, closed, covered;
+    edan_timing_sampling cfg;
+    uint64_t period;    /* the current period (instructions) */
+    uint64_t in_regime; /* periods measured at it */
+    uint32_t regime;    /* how many times it doubled: the stratum of a unit */
+    int phase;
+    uint64_t left;      /* records until the phase ends */
+    uint64_t warm_next; /* after a skip: the warm-up's records */
+    uint64_t unit_start;
+    uint64_t period_start, last_period_start; /* the current period's start; the last unit's period's */
+    uint64_t rng;                             /* the units' offsets in their periods (splitmix64) */
+    lanes snap;                               /* last_commit at the unit's start */
+    /* the measured units: instructions measured and stood for (its period), stratum, cycles (ticks) y[i * Kp + k] */
+    size_t n, cap;
+    uint64_t *stands, *meas;
+    uint32_t *stratum;
+    tick *y;
+    /* attribution weighted by the instructions each unit stands for, folded in at each doubling: [id * Kp + k] */
+    double *id_est, *id_stall_est;
+    double stall_est[MAXK];
+    double id_scale[MAXK];        /* at the end: the lanes' estimates over the weighted sums */
+    double est[MAXK], half[MAXK]; /* the lanes' cycles (ticks) and confidence half-widths */
+    uint64_t measured, detailed;
+} timing_sampler;
+
+struct edan_timing {
+    edan_machine m;
+    int K, Kp; /* lanes, and lanes padded to a multiple of the step's width */
+    int width; /* lanes the step takes at once: 1, or TIMING_LV (AVX2) */
+    double lat_ns[MAXK];
+    tick cyc, frontend, penalty, serialize, lat[EDAN_CLASS_COUNT], l1i_hit;
+    int nlev;
+    edan_deps *deps;
+    /* a batch's true predecessors from the tracker: those of its record i are preds[off[i] .. off[i + 1]) */
+    uint64_t preds[PRED_BATCH * 4];
+    uint32_t off[PRED_BATCH + 1];
+    edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
+    bool dc_ok, ic_ok;
+    uint32_t line_shift;
+    uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
+    /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
+    uint64_t fblock, prev_next;
+    lanes ftaken_at, ftaken_n; /* the fetch cycle whose taken branches ftaken_n counts */
+    edan_predictor bp;
+    /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
+    uint64_t prev_fallthrough, prev_pc;
+    /*
+     * the last R >= rob_entries + 1 vertices: finish and commit times. These
+     * and lq, sq, st_write are rows of Kp times, [i * Kp + k] (ROW()): packed,
+     * so that with few lanes the window takes few cache lines.
+     */
+    uint32_t rmask;
+    tick *F, *C;
+    tick *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
+    uint32_t lq_at, sq_at;
+    uint64_t v, n_loads, n_stores;
+    slots fetch, disp, commit;
+    lanes last_commit, drain, stall;
+    lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
+    /* after a serializing vertex (timing_lanes.h, serializing()): the next dispatches no earlier */
+    lanes serial_at;
+    bool serial_next;
+    /*
+     * The issue queue (docs/model.md): an instruction dispatched at d that
+     * leaves it at out holds an entry until cycle c = ceil(out / cycle)
+     * when out > d and c > the cycle of d. A dispatch at d in cycle m finds
+     * the entries with c > m taken; with iq_entries taken it waits until
+     * the cycle the first of them frees. Kept per vector of lanes (from lane
+     * j on, j a multiple of the width) as a list of the vertices that hold
+     * an entry in one of its lanes: rows of the width's c (0 where a lane
+     * holds none), iq_list[j * iq_cap + i * width + lane], iq_n[j] of them.
+     * A row goes when every lane's entry is free (its c at most the lane's
+     * cycle); the list is counted only when iq_held, a bound on what a lane
+     * holds, reaches the size. A count also finds the first cycle an entry
+     * it counted frees in (iq_first).
+     */
+    tick *iq_list;
+    uint64_t iq_cap, iq_span;
+    uint32_t iq_n[MAXK];
+    lanes iq_held, iq_first;
+    lanes real; /* all ones in the K real lanes, 0 in the padded ones */
+    /* per window entry, for a store: its size (0: not a store), address and when it goes to the L1d */
+    uint8_t *stores;
+    uint64_t *st_addr;
+    tick *st_write;
+    tick *div_units[2]; /* rows [u * Kp + k]: when each integer (0) or FP (1) divider u is free */
+    edan_memtime mem;   /* the hierarchy's times */
+    bool mem_ok;
+    /*
+     * memory-dependence prediction (store sets, as gem5's): per block (direct
+     * mapped) the block + 1 and its last store's index and pc, to train; per
+     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
+     * SSIT and LFST per lane: [entry * K + k]
+     */
+    uint64_t *ss_block, *ss_store, *ss_store_pc;
+    uint32_t *ssit;
+    uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
+    uint64_t *lfst;
+    uint32_t ss_shift;
+    uint64_t ss_mem_ops;
+    /* attribution per static instruction id: id_time / id_stall [id * Kp + k] */
+    size_t id_cap;
+    tick *id_time, *id_stall;
+    uint64_t *id_count, *id_pc;
+    edan_timing_counts n;
+    edan_error err;
+    /* attribution goes to id_time and stall only while measuring (always, unsampled); else to junk */
+    bool measuring;
+    lanes junk, junk_stall;
+    timing_sampler smp;
+    /*
+     * Lane groups on threads (timing_groups.c). n_groups 0: this is a model
+     * and runs the step. Else it runs nothing itself: group g, a model of its
+     * own, holds lanes [group_base[g], group_base[g + 1]), whole vectors of
+     * TIMING_LV lanes; group 0 runs on the consumer's thread, every other on
+     * the thread of its feed, each batch lent to it (trace/async.h).
+     */
+    int n_groups;
+    struct edan_timing *group[TIMING_MAX_GROUPS];
+    edan_async *feed[TIMING_MAX_GROUPS];
+    int group_base[TIMING_MAX_GROUPS + 1];
+};
+
+/*
+ * The lanes the step takes at once for K lanes on this CPU: TIMING_LV (the
+ * AVX2 build, timing_step4.c) for more than one lane where the CPU has AVX2
+ * and EDAN_NO_AVX2 is not set (the tests run both), else 1 (timing_step.c).
+ */
+int edan_timing_width(int K);
+/* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */
+void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
+void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
+/* A model's state zeroed but its machine, lanes and latencies; NULL with err set for a machine or a
+ * count of latencies the model cannot take (timing.c). */
+edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int n, edan_error *err);
+/* A parent of lane groups (timing_groups.c): its consumer, finish and free. */
+void edan_timing_consume_groups(edan_timing *t, const edan_exec *recs, size_t n);
+int edan_timing_finish_groups(edan_timing *t);
+void edan_timing_free_groups(edan_timing *t);
+/* The sampler's next phase, when the current one has no records left (timing_sample.c). */
+void edan_timing_sample_next(edan_timing *t);
+/* After the stream: the last unit, the estimates. */
+void edan_timing_sample_close(edan_timing *t);
+void edan_timing_sample_free(edan_timing *t);
+/* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */
+const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
+
+#endif

@@ -1,0 +1,617 @@
+/*
+ * timing_lanes.h - the timing model's step (timing.h), written once for
+ * lanes TIMING_LW at a time and built for each width by a file that defines
+ * TIMING_LW and includes this: timing_step.c (1, plain C for any CPU) and
+ * timing_step4.c (4, AVX2). Per record, what is the same in every lane
+ * (fetch's L1i line, the branch predictor, the dependencies, the cache
+ * contents, the store sets' blocks) once, then each stage for the lanes
+ * TIMING_LW at a time, as vectors (timing_vec.h); the shared part, and the
+ * step of a record the sampled model skips, are in timing_shared.h. With
+ * sampling (timing_sample.c) a batch goes part by part, each part scheduled
+ * or skipped as the sampler's phase says. The lanes share no state,
+ * so one vector's lanes are the same computation side by side; the rules
+ * whose state is per lane and whose work is seldom needed (a full issue
+ * queue, the hierarchy's times, the store sets) stay scalar and are called
+ * for the lanes a vector test finds needing them.
+ *
+ * Every name here is static: each width's file has its own copy, and
+ * defines its consume function with consume_body(). That file also defines
+ * TIMING_TARGET, the instruction set of every function here and of its
+ * consume function (empty: the compiler's default).
+ */
+#ifndef EDAN_ANALYSIS_TIMING_LANES_H
+#define EDAN_ANALYSIS_TIMING_LANES_H
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cache/cache.h"
+#include "analysis/deps/deps.h"
+#include "analysis/machine/machine.h"
+#include "analysis/timing/memtime.h"
+#include "analysis/timing/timing_internal.h"
+#include "analysis/timing/timing_vec.h"
+#include "isa/riscv_ops.h"
+#include "util/grow.h"
+
+#define STEP_INLINE static inline __attribute__((always_inline)) TIMING_TARGET
+
+#include "analysis/timing/timing_shared.h"
+
+/* ===================================================================== */
+/* The lanes, TIMING_LW at a time                                         */
+/* ===================================================================== */
+
+/*
+ * What fetch and dispatch need to know about a vertex, the same in every
+ * lane, and the machine's constants they use: a copy that the issue queue's
+ * out-of-line slow paths cannot change, so the compiler need not read them
+ * from the model again after each call.
+ */
+typedef struct front {
+    bool taken_rule, new_block, redirect;
+    const tick *prevF;         /* F of the vertex before */
+    const tick *rob, *lq, *sq; /* the entry v must wait for in each queue, or NULL */
+    const tick *serial;        /* after a serializing vertex: when v may dispatch, or NULL */
+    tick cyc, frontend, penalty, l1i_hit;
+    uint64_t taken_limit, fetch_width, dispatch_width, commit_width;
+} front;
+
+/*
+ * The in-order stage s takes one instruction no earlier than at (lanes j ..
+ * j + TIMING_LW); returns when it does: at, if later than the stage's
+ * cycle; else the stage's cycle, or the next one when this one has taken
+ * `width`.
+ */
+STEP_INLINE lv slot_take(slots *s, int j, lv at, uint64_t width, tick cyc)
+{
+    const lv cur = lv_ld(s->at + j), n = lv_ld(s->taken + j);
+    const lv later = lv_gt(at, cur), full = lv_eq(n, lv_splat(width));
+    const lv when = lv_sel(later, at, cur + (full & cyc));
+    lv_st(s->taken + j, lv_sel(later | full, lv_splat(1), n + 1));
+    lv_st(s->at + j, when);
+    return when;
+}
+
+/* Lanes j ..'s fetch of the vertex (before the wait for an L1i miss): when fetch takes it. */
+STEP_INLINE lv lane_fetch(edan_timing *t, int j, const front *c)
+{
+    const lv fat = lv_ld(t->fetch.at + j);
+    lv f = fat;
+    if (c->taken_rule) { /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
+        const lv nt = (lv_ld(t->ftaken_n + j) & lv_eq(lv_ld(t->ftaken_at + j), fat)) + 1;
+        lv_st(t->ftaken_at + j, fat);
+        lv_st(t->ftaken_n + j, nt);
+        f += lv_ge(nt, lv_splat(c->taken_limit)) & c->cyc;
+    }
+    /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
+    if (c->new_block)
+        f = lv_max(f, fat + c->l1i_hit);
+    if (c->redirect)
+        f = lv_max(f, lv_ld(c->prevF + j) + c->penalty);
+    f = lv_max(f, lv_ld(t->refetch + j));
+    /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
+    const lv da = lv_ld(t->disp.at + j), fe = lv_splat(c->frontend);
+    f = lv_max(f, (da - fe) & lv_gt(da, fe));
+    return slot_take(&t->fetch, j, f, c->fetch_width, c->cyc);
+}
+
+/* ===================================================================== */
+/* The issue queue                                                        */
+/* ===================================================================== */
+
+/*
+ * Which vertices can hold an issue-queue entry at the dispatch of v in cycle
+ * m (timing_internal.h gives the rule): every vertex u at least rob_entries
+ * back has committed by then, so it left the queue at out_u <= C(u) <= d;
+ * it still holds its entry only when out_u lies in (m cycles, d], in the
+ * cycle of d. Every vertex from u on committed in that part of a cycle, at
+ * most 15 distinct tick times with commit_width each: u is less than
+ * rob_entries + 15 commit_width (iq_span) back. A list (iq_list) made
+ * shorter keeps only rows held at a dispatch: at most iq_span of them.
+ */
+
+/*
+ * Lanes j ..'s list counted in the lanes' cycles m (in mp): the rows held in
+ * none of them go, the others stay in order. Each lane's iq_held becomes its
+ * count, and iq_first the first cycle an entry of them frees in (TICK_NONE:
+ * none). Two rows a step, each with its own sums, for short chains of
+ * dependent instructions. Out of line, in the width's instruction set.
+ */
+static __attribute__((noinline)) TIMING_TARGET void iq_count(edan_timing *t, int j, const tick *mp)
+{
+    tick *list = t->iq_list + (size_t)j * t->iq_cap;
+    const uint32_t n = t->iq_n[j];
+    const lv m = lv_ld(mp), none = lv_splat(TICK_NONE);
+    lv held0 = lv_splat(0), held1 = held0, first0 = none, first1 = none;
+    uint32_t kept = 0, i = 0;
+    for (; i + 2 <= n; i += 2) {
+        const lv c0 = lv_ld(list + (size_t)i * TIMING_LW), h0 = lv_gt(c0, m);
+        const lv c1 = lv_ld(list + (size_t)(i + 1) * TIMING_LW), h1 = lv_gt(c1, m);
+        held0 -= h0; /* a mask is -1 where it holds */
+        held1 -= h1;
+        first0 = lv_min(first0, lv_sel(h0, c0, none));
+        first1 = lv_min(first1, lv_sel(h1, c1, none));
+        lv_st(list + (size_t)kept * TIMING_LW, c0);
+        kept += lv_any(h0);
+        lv_st(list + (size_t)kept * TIMING_LW, c1);
+        kept += lv_any(h1);
+    }
+    if (i < n) {
+        const lv c0 = lv_ld(list + (size_t)i * TIMING_LW), h0 = lv_gt(c0, m);
+        held0 -= h0;
+        first0 = lv_min(first0, lv_sel(h0, c0, none));
+        lv_st(list + (size_t)kept * TIMING_LW, c0);
+        kept += lv_any(h0);
+    }
+    t->iq_n[j] = kept;
+    lv_st(t->iq_held + j, held0 + held1);
+    lv_st(t->iq_first + j, lv_min(first0, first1));
+}
+
+/* How many entries of lanes j ..'s list free in cycle first (in fp), where `full` (a mask) is set. */
+static __attribute__((noinline)) TIMING_TARGET void iq_count_first(edan_timing *t, int j, const tick *fp, tick *full_n)
+{
+    const tick *list = t->iq_list + (size_t)j * t->iq_cap;
+    const lv first = lv_ld(fp);
+    lv n = lv_splat(0);
+    for (uint32_t i = 0; i < t->iq_n[j]; i++)
+        n -= lv_eq(lv_ld(list + (size_t)i * TIMING_LW), first);
+    lv_st(full_n, n & lv_ld(full_n));
+}
+
+/*
+ * Lanes j ..'s dispatch at d, no earlier than d, with an entry free: a lane
+ * whose bound iq_held is below the size dispatches at d (for all lanes at
+ * once). Else the lanes count (iq_count()), and one with every entry taken
+ * waits until the cycle the first of them frees, and holds then as many
+ * less as free in that cycle.
+ */
+STEP_INLINE lv iq_room(edan_timing *t, int j, lv d)
+{
+    const lv size = lv_splat(t->m.iq_entries);
+    if (!lv_any(lv_ge(lv_ld(t->iq_held + j), size)))
+        return d;
+    tick m[TIMING_LW];
+    lv_st(m, d / TPC);
+    iq_count(t, j, m);
+    const lv held = lv_ld(t->iq_held + j), full = lv_ge(held, size);
+    if (!lv_any(full))
+        return d;
+    tick first_n[TIMING_LW];
+    lv_st(first_n, full);
+    iq_count_first(t, j, t->iq_first + j, first_n);
+    lv_st(t->iq_held + j, held - lv_ld(first_n));
+    return lv_sel(full, lv_max(d, lv_ld(t->iq_first + j) * TPC), d);
+}
+
+/*
+ * The issue-queue entry of lanes j .. of vertex v, dispatched at d, that
+ * leaves at out: a row of the list (the cycle it frees in where it holds
+ * one, else 0), kept where one of them does; one more in the bound iq_held.
+ * A full list is made shorter first.
+ */
+STEP_INLINE void iq_enter(edan_timing *t, int j, lv d, lv out)
+{
+    const lv c = (out + (TPC - 1)) / TPC;
+    const lv holds = lv_gt(out, d) & lv_gt(c, d / TPC) & lv_ld(t->real + j);
+    if (t->iq_n[j] == t->iq_cap) {
+        tick m[TIMING_LW];
+        lv_st(m, d / TPC);
+        iq_count(t, j, m);
+        if (t->iq_n[j] == t->iq_cap) { /* cannot be: at most half of it is held */
+            edan_error_set(&t->err, "timing model: the issue queue's list of %" PRIu64 " is full", t->iq_cap);
+            return;
+        }
+    }
+    lv_st(t->iq_list + (size_t)j * t->iq_cap + (size_t)t->iq_n[j] * TIMING_LW, c & holds);
+    t->iq_n[j] += lv_any(holds);
+    lv_st(t->iq_held + j, lv_ld(t->iq_held + j) - holds); /* holds is -1 where it does */
+}
+
+/* Lanes j ..'s dispatch of the vertex fetched at f: when there is room in the window, the queues and the issue queue.
+ */
+STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
+{
+    lv d = f + c->frontend;
+    if (c->rob)
+        d = lv_max(d, lv_ld(c->rob + j));
+    if (c->lq)
+        d = lv_max(d, lv_ld(c->lq + j));
+    if (c->sq)
+        d = lv_max(d, lv_ld(c->sq + j));
+    if (c->serial)
+        d = lv_max(d, lv_ld(c->serial + j));
+    return slot_take(&t->disp, j, iq_room(t, j, d), c->dispatch_width, c->cyc);
+}
+
+/*
+ * A divider of lanes j .. for an instruction that can start at a: not
+ * pipelined, it waits for the divider free first (of equals, the first) and
+ * holds it for its whole latency. Returns the finish; *a becomes the start.
+ */
+STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat)
+{
+    lv best = lv_ld(units + j), which = lv_splat(0);
+    for (uint32_t u = 1; u < n; u++) {
+        const lv x = lv_ld(ROW(units, u) + j), less = lv_gt(best, x);
+        best = lv_sel(less, x, best);
+        which = lv_sel(less, lv_splat(u), which);
+    }
+    *a = lv_max(*a, best);
+    const lv fin = *a + lat;
+    for (uint32_t u = 0; u < n; u++)
+        lv_st(ROW(units, u) + j, lv_sel(lv_eq(which, lv_splat(u)), fin, lv_ld(ROW(units, u) + j)));
+    return fin;
+}
+
+/*
+ * edan_memtime_access() for every lane (done[k] for a padded lane: req[k]).
+ * An L1d hit that no lane forwards is done at req + hit[0] in most lanes:
+ * those edan_memtime_hit_lane() names are found with vectors, and only the
+ * others (a blocked L1d, the line on its way) ask the hierarchy.
+ */
+STEP_INLINE void mem_access(edan_timing *t, uint64_t line, int level, uint32_t bytes, const tick *req,
+                            uint32_t forwarded, tick *done)
+{
+    const int Kp = t->Kp;
+    edan_memtime *mt = &t->mem;
+    if (level > 0 || forwarded) {
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(done + j, lv_ld(req + j));
+        edan_memtime_access(mt, line, level, bytes, req, forwarded, done);
+        return;
+    }
+    const uint32_t s = edan_memtime_slot(line);
+    const bool known = mt->if_line[s] == line + 1;
+    const tick *fill = mt->if_fill + (size_t)s * mt->stride;
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        const lv r = lv_ld(req + j), t0 = r + mt->hit[0];
+        lv slow = lv_gt(lv_ld(mt->blk_end + j), r); /* r in a blocked interval, maybe */
+        if (known)
+            slow |= lv_gt(lv_ld(fill + j), t0); /* the line on its way */
+        slow &= lv_ld(t->real + j);
+        lv_st(done + j, t0);
+        if (lv_any(slow)) {
+            tick m[TIMING_LW];
+            lv_st(m, slow);
+            for (int i = 0; i < TIMING_LW; i++)
+                if (m[i])
+                    done[j + i] = edan_memtime_hit_lane(mt, line, j + i, req[j + i], false);
+        }
+    }
+}
+
+/* A vertex without a memory access has at most this many predecessors: its source registers' writers. */
+#define SIMPLE_PREDS EDAN_MAX_SRC
+/* The general path takes the latest of a vertex's predecessors this many at a time. */
+#define PRED_CHUNK 16
+_Static_assert(SIMPLE_PREDS == 3, "step_simple() takes the latest of three predecessors");
+
+/*
+ * The step of a vertex that accesses no memory and whose fetch did not miss
+ * the L1i (most of them), every stage in one loop over the lanes: the rules
+ * of step()'s general path, less those that only a memory access or an L1i
+ * miss brings (load and store queues, store sets, the hierarchy, the memory
+ * stall). The lanes share no state, so one lane's whole step after another's
+ * gives what step() gives stage by stage (timing_lanes_test holds the two to
+ * the same results).
+ */
+STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds, const front *c)
+{
+    const edan_insn *in = rec->insn;
+    const int Kp = t->Kp;
+    const uint64_t v = t->v;
+    const uint32_t rmask = t->rmask;
+    /* the predecessors in the window (the others committed before v dispatched), padded with zero times */
+    static const tick zero[MAXK];
+    const tick *pf[SIMPLE_PREDS] = {zero, zero, zero};
+    for (size_t i = 0, np = 0; i < n_preds; i++)
+        if (v - preds[i] <= rmask)
+            pf[np++] = ROW(t->F, preds[i] & rmask);
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
+    const bool div = in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT;
+    const int fpdiv = in->cls != EDAN_CLASS_DIV;
+    const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
+    const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, v & rmask);
+    tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk, *dunits = t->div_units[fpdiv];
+    t->stores[v & rmask] = 0;
+    t->st_addr[v & rmask] = rec->addr;
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        const lv d = lane_dispatch(t, j, lane_fetch(t, j, c), c);
+        /* start and finish */
+        lv a = lv_max(lv_max(d, lv_ld(pf[0] + j)), lv_max(lv_ld(pf[1] + j), lv_ld(pf[2] + j)));
+        const lv fin = div ? divide(dunits, units, Kp, j, &a, lat) : a + lat;
+        iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
+        /* commit */
+        const lv last = lv_ld(t->last_commit + j);
+        const lv cm = slot_take(&t->commit, j, lv_max(fin, last), c->commit_width, c->cyc);
+        lv_st(own + j, lv_ld(own + j) + (cm - last));
+        lv_st(t->last_commit + j, cm);
+        lv_st(Cv + j, cm);
+        lv_st(Fv + j, fin);
+    }
+    return step_end(t, in);
+}
+
+/* One vertex, whose true predecessors the tracker has listed (ascending). */
+STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
+{
+    const edan_insn *in = rec->insn;
+    const int K = t->K, Kp = t->Kp;
+    const uint64_t v = t->v;
+    const bool accessed = in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
+    const bool is_load = accessed && in->mem != EDAN_MEM_STORE;
+    const bool is_store = accessed && in->mem == EDAN_MEM_STORE;
+    _Alignas(32) lanes a, b, dsp; /* dsp: the dispatch times */
+
+    if (id_room(t, rec->id))
+        return -1;
+    /* ---- fetch ---- */
+    const bool redirect = mispredicted(t, in);
+    int ilevel = 0;
+    uint32_t ibytes = 0;
+    const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
+    /* the record before went elsewhere than its next instruction: a taken branch or a jump */
+    const bool after_taken = in->pc && t->prev_next && in->pc != t->prev_next;
+    const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
+    const bool new_block = block && t->fblock && block != t->fblock;
+    if (block)
+        t->fblock = block;
+    const front c = {
+        .taken_rule = after_taken && t->m.fetch_taken_limit,
+        .new_block = new_block,
+        .redirect = redirect,
+        .prevF = ROW(t->F, (v - 1) & t->rmask),
+        .rob = v >= t->m.rob_entries ? ROW(t->C, (v - t->m.rob_entries) & t->rmask) : NULL,
+        .lq = is_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL,
+        .sq = is_store && t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL,
+        .serial = t->serial_next ? t->serial_at : NULL,
+        .cyc = t->cyc,
+        .frontend = t->frontend,
+        .penalty = t->penalty,
+        .l1i_hit = t->l1i_hit,
+        .taken_limit = t->m.fetch_taken_limit,
+        .fetch_width = t->m.fetch_width,
+        .dispatch_width = t->m.dispatch_width,
+        .commit_width = t->m.commit_width,
+    };
+    const int serial = serializing(in);
+    t->serial_next = false;
+    if (!accessed && !imiss && n_preds <= SIMPLE_PREDS && !serial)
+        return step_simple(t, rec, preds, n_preds, &c);
+    /*
+     * The stages of each lane one after the other where nothing in between
+     * is shared (the lanes share no state): fetch and dispatch in one loop,
+     * unless an L1i miss, looked up for every lane at once, comes between.
+     */
+    if (!imiss) {
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            const lv d = lane_dispatch(t, j, lane_fetch(t, j, &c), &c);
+            lv_st(a + j, d);
+            lv_st(dsp + j, d);
+        }
+    } else {
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            const lv f = lane_fetch(t, j, &c);
+            lv_st(a + j, f);
+            lv_st(b + j, f + (t->l1i_hit + t->mem.hit[1]));
+        }
+        edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            const lv f = lv_ld(a + j) + t->l1i_hit; /* the L1i's response */
+            lv_st(t->fetch.at + j, f);
+            lv_st(t->fetch.taken + j, lv_splat(1));
+            const lv d = lane_dispatch(t, j, f, &c);
+            lv_st(a + j, d);
+            lv_st(dsp + j, d);
+        }
+    }
+
+    /* ---- start: a[k] becomes S(v) ---- */
+    /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
+    const bool split = t->m.store_set_bytes && is_load;
+    bool any_b = false; /* b[k] holds something: the lanes' b are 0 otherwise */
+    uint64_t src = 0;   /* a load's one store in the window, + 1 (0: none; UINT64_MAX: several) */
+    /* the predecessors' finish rows, to a (registers, and bytes when not split) or b; in chunks of PRED_CHUNK */
+    const tick *pa[PRED_CHUNK], *pb[PRED_CHUNK];
+    size_t na = 0, nb = 0;
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        lv_st(b + j, lv_splat(0));
+    for (size_t i = 0; i <= n_preds; i++) {
+        if (i == n_preds || na == PRED_CHUNK || nb == PRED_CHUNK) {
+            for (int j = 0; j < Kp; j += TIMING_LW) {
+                lv x = lv_ld(a + j), y = lv_ld(b + j);
+                for (size_t p = 0; p < na; p++)
+                    x = lv_max(x, lv_ld(pa[p] + j));
+                for (size_t p = 0; p < nb; p++)
+                    y = lv_max(y, lv_ld(pb[p] + j));
+                lv_st(a + j, x);
+                lv_st(b + j, y);
+            }
+            any_b |= nb > 0;
+            na = nb = 0;
+            if (i == n_preds)
+                break;
+        }
+        const uint64_t p = preds[i];
+        if (v - p > t->rmask)
+            continue; /* committed before v dispatched */
+        const bool from_store = is_load && t->stores[p & t->rmask];
+        if (from_store)
+            src = src ? UINT64_MAX : p + 1;
+        if (split && from_store)
+            pb[nb++] = ROW(t->F, p & t->rmask);
+        else
+            pa[na++] = ROW(t->F, p & t->rmask);
+    }
+    if (t->m.store_set_bytes && accessed)
+        store_sets(t, rec, is_load, a);
+    if (any_b)
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(b + j)));
+    if (serial & SERIAL_NONSPEC) /* it executes when the vertex before has committed, a cycle for the signal */
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(t->last_commit + j) + t->cyc));
+
+    /* ---- execute: b[k] becomes F(v) ---- */
+    edan_cache_result r = {false, false, 0, 0};
+    bool from_ram = false;
+    if (is_load) {
+        r = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
+        if (in->mem == EDAN_MEM_AMO) {
+            edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+            r.ram_bytes += w.ram_bytes;
+        }
+        count_access(t, &r);
+        t->n.loads++;
+        /*
+         * Store-to-load forwarding: a load whose bytes all come from one
+         * store still waiting in the store queue (not yet sent to the L1d,
+         * which it is after it commits) takes them from there, in an L1
+         * hit's time: it does not wait for a line that the store's
+         * write-allocate miss will bring. Once the store is sent, the load
+         * reads the L1d, and waits for that line as any access does.
+         */
+        uint32_t forwarded = 0;
+        const uint32_t sw = src && src != UINT64_MAX ? (uint32_t)((src - 1) & t->rmask) : 0;
+        if (src && src != UINT64_MAX && in->mem != EDAN_MEM_AMO && t->st_addr[sw] <= rec->addr &&
+            rec->addr + in->mem_size <= t->st_addr[sw] + t->stores[sw])
+            for (int k = 0; k < K; k++)
+                if (a[k] < ROW(t->st_write, sw)[k])
+                    forwarded |= 1u << k;
+        mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(b + j, lv_ld(b + j) + t->cyc); /* the loaded value written back, for its users */
+        from_ram = (int)r.level == t->nlev;
+    } else if (is_store) {
+        r = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+        count_access(t, &r);
+        t->n.stores++;
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(b + j, lv_ld(a + j) + t->cyc); /* address and data into the store queue; the write after commit */
+    } else if (in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT) {
+        /* not pipelined: it waits for a free divider and holds it for its whole latency */
+        const int fp = in->cls != EDAN_CLASS_DIV;
+        const uint32_t n = fp ? t->m.fp_div_units : t->m.int_div_units;
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            lv x = lv_ld(a + j);
+            lv_st(b + j, divide(t->div_units[fp], n, Kp, j, &x, t->lat[in->cls]));
+            lv_st(a + j, x);
+        }
+    } else {
+        const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(b + j, lv_ld(a + j) + lat);
+    }
+
+    /* ---- commit ---- */
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
+    tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, v & t->rmask);
+    t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
+    t->st_addr[v & t->rmask] = rec->addr;
+    tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk;
+    tick *own_stall = t->measuring ? ROW(t->id_stall, rec->id) : t->junk_stall;
+    tick *stall = t->measuring ? t->stall : t->junk_stall;
+    tick *lqrow = ROW(t->lq, t->lq_at); /* the load queue holds a load's commit */
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        const lv bj = lv_ld(b + j);
+        /* a load or store leaves the issue queue when it completes, anything else when it issues */
+        iq_enter(t, j, lv_ld(dsp + j), accessed ? bj : lv_ld(a + j));
+        const lv last = lv_ld(t->last_commit + j);
+        const lv cm = slot_take(&t->commit, j, lv_max(bj, last), c.commit_width, c.cyc);
+        lv_st(own + j, lv_ld(own + j) + (cm - last));
+        if (from_ram) {
+            lv_st(stall + j, lv_ld(stall + j) + (cm - last));
+            lv_st(own_stall + j, lv_ld(own_stall + j) + (cm - last));
+        }
+        lv_st(t->last_commit + j, cm);
+        lv_st(Cv + j, cm);
+        lv_st(Fv + j, bj);
+        if (is_load)
+            lv_st(lqrow + j, cm);
+        if (is_store) /* its write, in order after commit */
+            lv_st(t->drain + j, lv_max(cm, lv_ld(t->drain + j)));
+    }
+    if (is_load) {
+        t->lq_at = t->lq_at + 1 == t->m.lq_entries ? 0 : t->lq_at + 1;
+        t->n_loads++;
+    }
+    if (is_store) {
+        /* the write, in order after commit (drain); its queue entry is free when it is done */
+        mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            lv_st(ROW(t->st_write, v & t->rmask) + j, lv_ld(t->drain + j));
+            lv_st(ROW(t->sq, t->sq_at) + j, lv_ld(a + j));
+        }
+        t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
+        t->n_stores++;
+    }
+    if (serial) { /* the next vertex dispatches serialize_cycles after this one commits */
+        t->n.serializing++;
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(t->serial_at + j, lv_ld(t->last_commit + j) + t->serialize);
+        t->serial_next = true;
+    }
+    return step_end(t, in);
+}
+
+/* ===================================================================== */
+/* A batch, and the builds                                                */
+/* ===================================================================== */
+
+/*
+ * Times past 2^62 ticks: an error, never a wrapped time. A machine within the
+ * file's bounds adds at most about 2^41 ticks a vertex, so checking once per
+ * PRED_BATCH records keeps every time below 2^63 (timing_vec.h compares
+ * them signed).
+ */
+#define TICK_LIMIT (1ull << 62)
+
+STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
+{
+    for (size_t i = 0; i < n && !t->err.set;) {
+        /* the tracker over a part of the batch (its short paths), then the model over that part */
+        size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        if (t->smp.on) { /* sampled: no further than the phase's end; a skip only warms */
+            if (!t->smp.left)
+                edan_timing_sample_next(t);
+            want = want < t->smp.left ? want : (size_t)t->smp.left;
+            if (t->smp.phase == SMP_SKIP) {
+                for (size_t j = 0; j < want; j++)
+                    if (step_functional(t, &recs[i + j]))
+                        return;
+                t->smp.left -= want;
+                i += want;
+                continue;
+            }
+        }
+        const size_t done =
+            edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
+        for (size_t j = 0; j < done; j++)
+            if (step(t, &recs[i + j], t->preds + t->off[j], t->off[j + 1] - t->off[j]))
+                return;
+        if (done < want && edan_deps_error(t->deps)->set) {
+            edan_error_set(&t->err, "%s", edan_deps_error(t->deps)->msg);
+            return;
+        }
+        if (!done) { /* cannot be: a record's list always fits an empty buffer */
+            edan_error_set(&t->err, "dependency tracker: no room for a predecessor list");
+            return;
+        }
+        i += done;
+        if (t->smp.on) {
+            t->smp.left -= done;
+            t->smp.detailed += done;
+        }
+        for (int k = 0; k < t->K; k++)
+            if (t->last_commit[k] > TICK_LIMIT || t->drain[k] > TICK_LIMIT)
+                edan_error_set(&t->err, "the predicted time at %g ns exceeds 2^58 cycles: not supported", t->lat_ns[k]);
+    }
+}
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * timing_sample.c - the timing model's sampled simulation (timing.h): the
+ * periods and their phases, the measured units, the estimates of each
+ * lane's cycles and of the attribution, and their confidence intervals.
+ * The step (timing_lanes.h) asks for the next phase when the current one
+ * has no records left; everything here runs once per phase or after the
+ * stream, never per record.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/timing/timing_internal.h"
+
+/* ===================================================================== */
+/* The estimator                                                          */
+/* ===================================================================== */
+
+/* Student's t at 97.5 % (a two-sided 95 % interval) for df degrees of freedom. */
+static double t975(double df)
+{
+    static const double tab[31] = {12.706, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                   2.201,  2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+                                   2.074,  2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df <= 30)
+        return tab[df < 1 ? 1 : (int)df];
+    return 1.96 + 2.5 / df; /* within 0.002 of the quantile beyond 30 */
+}
+
+double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
+                            const double *y, size_t stride, double *half)
+{
+    double est = 0, var = 0, df = 0;
+    bool unknown = false;
+    for (size_t a = 0; a < n;) {
+        /* a stratum [a, b), with the one-unit strata after it */
+        size_t b = a + 1;
+        while (b < n && stratum[b] == stratum[a])
+            b++;
+        while (b < n) {
+            size_t c = b + 1;
+            while (c < n && stratum[c] == stratum[b])
+                c++;
+            if (c - b > 1)
+                break;
+            b = c;
+        }
+        double sw = 0, sx = 0, swr = 0;
+        for (size_t i = a; i < b; i++) {
+            const uint64_t w = stands[i];
+            const double yi = y[i * stride];
+            sw += (double)w;
+            sx += (double)measured[i];
+            /* a unit that stands for itself adds its own value, exactly */
+            swr += w == measured[i] ? yi : (double)w * (yi / (double)measured[i]);
+        }
+        est += swr;
+        const double m = (double)(b - a), f = sw > 0 ? sx / sw : 1;
+        if (f < 1) {
+            if (b - a < 2) {
+                unknown = true;
+            } else {
+                const double mean = swr / sw;
+                double ss = 0;
+                for (size_t i = a; i < b; i++) {
+                    const double w = (double)stands[i];
+                    const double d = w * (y[i * stride] / (double)measured[i] - mean);
+                    ss += d * d;
+                }
+                var += (1 - f) * m / (m - 1) * ss;
+                df += m - 1;
+            }
+        }
+        a = b;
+    }
+    *half = unknown ? INFINITY : var > 0 ? t975(df) * sqrt(var) : 0;
+    return est;
+}
+
+/* ===================================================================== */
+/* Periods and phases                                                     */
+/* ===================================================================== */
+
+/*
+ * The instructions measured in a period: all of it unless skipping saves at least half (a period of
+ * less than 2 (unit + warm-up)): sampling a period that is mostly scheduled anyway costs accuracy
+ * (fewer instructions measured, an interval to estimate) for little time.
+ */
+static uint64_t measure_len(const timing_sampler *s, uint64_t period)
+{
+    return period < 2 * (s->cfg.unit + s->cfg.warmup) ? period : s->cfg.unit;
+}
+
+static void start_measure(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    s->phase = SMP_MEASURE;
+    s->left = measure_len(s, s->period);
+    s->unit_start = t->n.instructions;
+    memcpy(s->snap, t->last_commit, sizeof s->snap);
+    t->measuring = true;
+}
+
+/* splitmix64: the units' offsets, the same sequence in every lane group and every run */
+static uint64_t next_random(timing_sampler *s)
+{
+    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/*
+ * The period starting at instruction `at` (s->period long): its unit's
+ * place, uniformly random in it (a unit at a fixed place would see the
+ * same phase of a loop whose length divides the period in every period);
+ * the records up to it are skipped, but for the warm-up just before it.
+ */
+static void next_period(edan_timing *t, uint64_t at)
+{
+    timing_sampler *s = &t->smp;
+    const uint64_t len = measure_len(s, s->period), span = s->period - len;
+    s->period_start = at;
+    /* the first unit at the start: a region shorter than a period still has one */
+    const uint64_t unit = at + (span && at ? next_random(s) % (span + 1) : 0), now = t->n.instructions;
+    const uint64_t gap = unit - now, warm = gap < s->cfg.warmup ? gap : s->cfg.warmup;
+    t->measuring = false;
+    if (gap > warm) {
+        s->phase = SMP_SKIP;
+        s->left = gap - warm;
+        s->warm_next = warm;
+    } else if (warm) {
+        s->phase = SMP_WARM;
+        s->left = warm;
+    } else {
+        start_measure(t);
+    }
+}
+
+int edan_timing_sampling_check(const edan_timing_sampling *cfg, edan_error *err)
+{
+    if (!cfg->unit || cfg->period < cfg->unit || cfg->period > (1ull << 40) || cfg->warmup > (1ull << 40) ||
+        cfg->regime > (1ull << 32)) {
+        edan_error_set(err,
+                       "sampling: a unit of at least 1 instruction, a period of at least the unit and at most 2^40, "
+                       "a warm-up of at most 2^40 (unit %llu, warm-up %llu, period %llu)",
+                       (unsigned long long)cfg->unit, (unsigned long long)cfg->warmup, (unsigned long long)cfg->period);
+        return -1;
+    }
+    return 0;
+}
+
+int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, edan_error *err)
+{
+    if (edan_timing_sampling_check(cfg, err))
+        return -1;
+    if (t->n.instructions || t->smp.on) {
+        edan_error_set(err, "sampling is set once, before the stream");
+        return -1;
+    }
+    for (int g = 0; g < t->n_groups; g++)
+        if (edan_timing_set_sampling(t->group[g], cfg, err))
+            return -1;
+    timing_sampler *s = &t->smp;
+    s->on = true;
+    s->cfg = *cfg;
+    s->period = cfg->regime ? cfg->unit : cfg->period;
+    if (!t->n_groups)
+        next_period(t, 0);
+    return 0;
+}
+
+/* Unit storage: doubling, out of line (once per 1024 units and more). */
+static __attribute__((noinline)) int units_grow(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    const size_t cap = s->cap ? s->cap * 2 : 1024, Kp = (size_t)t->Kp;
+    uint64_t *a = realloc(s->stands, cap * sizeof *a);
+    if (a)
+        s->stands = a;
+    uint64_t *b = a ? realloc(s->meas, cap * sizeof *b) : NULL;
+    if (b)
+        s->meas = b;
+    uint32_t *c = b ? realloc(s->stratum, cap * sizeof *c) : NULL;
+    if (c)
+        s->stratum = c;
+    tick *d = c ? realloc(s->y, cap * Kp * sizeof *d) : NULL;
+    if (!d) {
+        edan_error_set(&t->err, "out of memory for the sampled timing model's units (%zu)", cap);
+        return -1;
+    }
+    s->y = d;
+    s->cap = cap;
+    return 0;
+}
+
+/* The unit that started at unit_start, `measured` instructions long, just ended; it stands for its period. */
+static void record_unit(edan_timing *t, uint64_t measured)
+{
+    timing_sampler *s = &t->smp;
+    if (s->n == s->cap && units_grow(t))
+        return;
+    s->stands[s->n] = s->period;
+    s->last_period_start = s->period_start;
+    s->meas[s->n] = measured;
+    s->stratum[s->n] = s->regime;
+    tick *y = s->y + s->n * (size_t)t->Kp;
+    for (int k = 0; k < t->Kp; k++)
+        y[k] = t->last_commit[k] - s->snap[k];
+    s->measured += measured;
+    s->n++;
+}
+
+/*
+ * The attribution measured at the current period, each unit weighted by the
+ * instructions its period stands for (the period over what it measured),
+ * added to the estimates; the measured sums start again.
+ */
+static void fold(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    const double w = (double)s->period / (double)measure_len(s, s->period);
+    const size_t cells = t->id_cap * (size_t)t->Kp;
+    for (size_t i = 0; i < cells; i++) {
+        s->id_est[i] += (double)t->id_time[i] * w;
+        s->id_stall_est[i] += (double)t->id_stall[i] * w;
+    }
+    if (cells) {
+        memset(t->id_time, 0, cells * sizeof *t->id_time);
+        memset(t->id_stall, 0, cells * sizeof *t->id_stall);
+    }
+    for (int k = 0; k < t->Kp; k++) {
+        s->stall_est[k] += (double)t->stall[k] * w;
+        t->stall[k] = 0;
+    }
+}
+
+void edan_timing_sample_next(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    if (s->phase == SMP_SKIP) {
+        s->phase = SMP_WARM;
+        s->left = s->warm_next;
+        if (!s->left)
+            start_measure(t);
+        return;
+    }
+    if (s->phase == SMP_WARM) {
+        start_measure(t);
+        return;
+    }
+    /* the end of a measured unit: the next period, maybe a longer one */
+    record_unit(t, measure_len(s, s->period));
+    const uint64_t end = s->period_start + s->period;
+    if (s->cfg.regime && ++s->in_regime >= s->cfg.regime && s->period < s->cfg.period) {
+        fold(t);
+        s->period = s->period * 2 < s->cfg.period ? s->period * 2 : s->cfg.period;
+        s->in_regime = 0;
+        s->regime++;
+    }
+    next_period(t, end);
+}
+
+/* ===================================================================== */
+/* After the stream                                                       */
+/* ===================================================================== */
+
+void edan_timing_sample_close(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    if (!s->on || s->closed || t->n_groups)
+        return;
+    s->closed = true;
+    const uint64_t total = t->n.instructions;
+    if (s->phase == SMP_MEASURE && total > s->unit_start)
+        record_unit(t, total - s->unit_start);
+    /* the last unit stands for what ran of its period, and for any instructions after it (no unit of their own) */
+    if (s->n)
+        s->stands[s->n - 1] = total - s->last_period_start;
+    fold(t);
+    s->covered = s->measured == total;
+    double *y = malloc((s->n ? s->n : 1) * sizeof *y);
+    if (!y) {
+        edan_error_set(&t->err, "out of memory for the sampled timing model's estimate");
+        return;
+    }
+    for (int k = 0; k < t->K; k++) {
+        for (size_t i = 0; i < s->n; i++)
+            y[i] = (double)s->y[i * (size_t)t->Kp + (size_t)k];
+        s->est[k] = edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, y, 1, &s->half[k]);
+        double sum = 0;
+        for (size_t id = 0; id < t->id_cap; id++)
+            sum += s->id_est[id * (size_t)t->Kp + (size_t)k];
+        /* every instruction measured: the unsampled model's results, as they are */
+        if (s->covered) {
+            s->est[k] = (double)t->last_commit[k];
+            s->half[k] = 0;
+        }
+        s->id_scale[k] = !s->covered && sum > 0 ? s->est[k] / sum : 1;
+    }
+    free(y);
+}
+
+void edan_timing_sample_free(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    free(s->stands);
+    free(s->meas);
+    free(s->stratum);
+    free(s->y);
+    free(s->id_est);
+    free(s->id_stall_est);
+}
+
+void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *out)
+{
+    memset(out, 0, sizeof *out);
+    const edan_timing *g0 = t->n_groups ? t->group[0] : t;
+    const timing_sampler *s = &g0->smp;
+    out->sampled = s->on;
+    if (!s->on)
+        return;
+    out->covered = s->covered;
+    out->cfg = s->cfg;
+    out->units = s->n;
+    out->measured = s->measured;
+    out->detailed = s->detailed;
+    for (int k = 0; k < t->K; k++) {
+        int j = k;
+        const edan_timing *g = edan_timing_group_of(t, &j);
+        out->cycles_half[k] = g->smp.half[j] / TPC;
+    }
+    if (s->covered || t->K < 2 || !s->n)
+        return;
+    /* the slope is linear in the lanes' cycles: the same estimator over each unit's slope */
+    double ones[MAXK], w[MAXK];
+    for (int k = 0; k < t->K; k++)
+        ones[k] = 1;
+    const double base = edan_timing_slope_of(t, ones);
+    for (int k = 0; k < t->K; k++) {
+        ones[k] = 2;
+        w[k] = edan_timing_slope_of(t, ones) - base;
+        ones[k] = 1;
+    }
+    double *y = malloc(s->n * sizeof *y);
+    if (!y) {
+        out->slope_half = NAN;
+        return;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        double v = 0;
+        for (int k = 0; k < t->K; k++) {
+            int j = k;
+            const edan_timing *g = edan_timing_group_of(t, &j);
+            v += w[k] * (double)g->smp.y[i * (size_t)g->Kp + (size_t)j] / TPC;
+        }
+        y[i] = v;
+    }
+    edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, y, 1, &out->slope_half);
+    free(y);
+}

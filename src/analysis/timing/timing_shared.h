@@ -1,0 +1,278 @@
+/*
+ * timing_shared.h - the part of the timing model's step (timing_lanes.h)
+ * that is the same in every lane and has no time: instruction fetch's L1i
+ * line, the branch predictor, the store sets' blocks, the counts and the
+ * attribution's arrays, serializing instructions, and the step of a record
+ * the sampled model does not schedule (functional warming). Included by
+ * timing_lanes.h only, after it has defined TIMING_TARGET and STEP_INLINE:
+ * every name here is static, one copy per width's build.
+ */
+#ifndef EDAN_ANALYSIS_TIMING_SHARED_H
+#define EDAN_ANALYSIS_TIMING_SHARED_H
+
+#include <string.h>
+
+#include "analysis/cache/cache.h"
+#include "analysis/machine/machine.h"
+#include "analysis/timing/timing_internal.h"
+#include "isa/riscv_ops.h"
+#include "util/grow.h"
+
+/* ===================================================================== */
+/* What every lane shares                                                 */
+/* ===================================================================== */
+
+/* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
+static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t *bytes)
+{
+    uint64_t line = in->pc >> t->line_shift;
+    if (!in->pc) { /* a text trace's instruction: no address to fetch from */
+        t->n.unaddressed++;
+        return false;
+    }
+    if (t->iline == line + 1)
+        return false;
+    t->iline = line + 1;
+    if (edan_cache_level_probe(&t->ic.level[0], line, false))
+        return false;
+    edan_cache_level_fill(&t->ic.level[0], line, false);
+    edan_cache_result r = {false, false, 0, 0};
+    edan_cache_read_line(&t->dc, 1, in->pc, &r);
+    *level = (int)r.level;
+    *bytes = r.ram_bytes;
+    t->n.l1i_misses++;
+    if (*level == t->nlev)
+        t->n.ram_lines++;
+    t->n.ram_bytes += r.ram_bytes;
+    return true;
+}
+
+/* A mispredicted conditional branch just before rec (the predictor learns the outcome rec shows). */
+static TIMING_TARGET bool mispredicted(edan_timing *t, const edan_insn *in)
+{
+    if (!t->prev_fallthrough)
+        return false;
+    bool wrong = edan_predictor_branch(&t->bp, t->prev_pc, in->pc != t->prev_fallthrough);
+    t->n.branches++;
+    t->n.mispredicts += wrong;
+    return wrong;
+}
+
+/*
+ * The SSIT entry of an instruction: indexed by pc / 4, as gem5's
+ * (StoreSet::calcIndex, offsetBits 2), so with compressed (2-byte)
+ * instructions the two in one 4-byte word share an entry: a load right
+ * after a store in a set is predicted to depend on that set's stores.
+ */
+static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
+{
+    return (uint32_t)((pc >> 2) & (SS_ENTRIES - 1));
+}
+
+/*
+ * Memory-dependence prediction, as gem5's store sets. A load that issues
+ * before an older store to the same store_set_bytes block has executed
+ * (gem5 finds the order violation when the store executes; a load does
+ * not know the store's address before, even one whose bytes it reads:
+ * a[k] holds only its register operands here) is fetched again after the
+ * store, as after a mispredicted branch, and puts its pc and the store's in one set; from
+ * then on the load waits until the set's last store, older than it, has
+ * executed, whatever its address, and so does a store of the set (gem5's
+ * MemDepUnit asks the predictor for every load and store), so a set's
+ * stores execute in order. Whether a load violates depends on the times,
+ * so each lane has its own tables; all are
+ * forgotten every SS_CLEAR_PERIOD loads and stores. a[k]: the start times
+ * (after the eDAG's predecessors), delayed.
+ */
+static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
+{
+    const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
+    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)t->Kp;
+    if (++t->ss_mem_ops % SS_CLEAR_PERIOD == 0) {
+        memset(t->ssit, 0, (size_t)SS_ENTRIES * K * sizeof *t->ssit);
+        memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
+        memset(t->lfst, 0, (size_t)SS_ENTRIES * K * sizeof *t->lfst);
+    }
+    const uint32_t at = ssit_index(pc);
+    uint32_t *set = t->ssit + (size_t)at * K;
+    /* the last older store to the block, still in the window: the one a load can violate */
+    const bool near = is_load && t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask;
+    const uint64_t st = near ? t->ss_store[slot] : 0;
+    const uint32_t sat = near ? ssit_index(t->ss_store_pc[slot]) : 0;
+    uint32_t *sset = near ? t->ssit + (size_t)sat * K : NULL;
+    /* without a store to violate, only the lanes where pc is in a set (ssit_lanes) have anything to do */
+    for (uint32_t lanes = near ? ~0u : t->ssit_lanes[at]; lanes;) {
+        const uint32_t k = (uint32_t)__builtin_ctz(lanes);
+        lanes &= lanes - 1;
+        if (k >= K)
+            break;
+        const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
+        if (last && v - (last - 1) <= t->rmask)
+            a[k] = max_t(a[k], ROW(t->F, (last - 1) & t->rmask)[k]);
+        if (!near)
+            continue;
+        const tick st_start = ROW(t->F, st & t->rmask)[k] - t->cyc; /* a store finishes a cycle after it starts */
+        if (a[k] >= st_start)
+            continue;
+        /* the store finds the violation when it executes: the load and all after it are fetched again */
+        t->refetch[k] = max_t(t->refetch[k], st_start + t->penalty);
+        a[k] = max_t(a[k], st_start + t->penalty + t->frontend);
+        if (!set[k] && !sset[k]) /* a new set, numbered from the load's pc as gem5's calcSSID */
+            set[k] = sset[k] = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
+        else if (!set[k] || !sset[k])
+            set[k] = sset[k] = set[k] ? set[k] : sset[k];
+        else
+            set[k] = sset[k] = set[k] < sset[k] ? set[k] : sset[k]; /* gem5 merges into the smaller set */
+        t->ssit_lanes[at] |= 1u << k;
+        t->ssit_lanes[sat] |= 1u << k;
+    }
+    if (!is_load) {
+        t->ss_block[slot] = block + 1;
+        t->ss_store[slot] = v;
+        t->ss_store_pc[slot] = pc;
+        for (uint32_t lanes = t->ssit_lanes[at]; lanes; lanes &= lanes - 1) {
+            const uint32_t k = (uint32_t)__builtin_ctz(lanes);
+            t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
+        }
+    }
+}
+
+static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *r)
+{
+    for (int l = 0; l < t->nlev; l++) {
+        if ((int)r->level > l)
+            t->n.level_misses[l]++;
+        else if ((int)r->level == l) {
+            t->n.level_hits[l]++;
+            break;
+        }
+    }
+    if ((int)r->level == t->nlev)
+        t->n.ram_lines++;
+    t->n.ram_bytes += r->ram_bytes;
+}
+
+/* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
+static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint32_t id)
+{
+    const size_t cap = edan_grow_cap(t->id_cap, id), Kp = (size_t)t->Kp;
+    tick *a = edan_grow_zeroed(t->id_time, t->id_cap * Kp, cap * Kp, sizeof *a);
+    if (a)
+        t->id_time = a;
+    tick *b = a ? edan_grow_zeroed(t->id_stall, t->id_cap * Kp, cap * Kp, sizeof *b) : NULL;
+    if (b)
+        t->id_stall = b;
+    uint64_t *c = b ? edan_grow_zeroed(t->id_count, t->id_cap, cap, sizeof *c) : NULL;
+    if (c)
+        t->id_count = c;
+    uint64_t *d = c ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
+    if (d)
+        t->id_pc = d;
+    double *e = d && t->smp.on ? edan_grow_zeroed(t->smp.id_est, t->id_cap * Kp, cap * Kp, sizeof *e) : NULL;
+    if (e)
+        t->smp.id_est = e;
+    double *f = e ? edan_grow_zeroed(t->smp.id_stall_est, t->id_cap * Kp, cap * Kp, sizeof *f) : NULL;
+    if (f)
+        t->smp.id_stall_est = f;
+    if (!d || (t->smp.on && !f)) {
+        edan_error_set(&t->err, "out of memory for the timing model's attribution (%zu instructions)", cap);
+        return -1;
+    }
+    t->id_cap = cap;
+    return 0;
+}
+
+STEP_INLINE int id_room(edan_timing *t, uint32_t id)
+{
+    return id < t->id_cap ? 0 : id_grow(t, id);
+}
+
+/* What the next record's fetch needs to know of this one, scheduled or not; it is counted. */
+STEP_INLINE void record_end(edan_timing *t, const edan_insn *in)
+{
+    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
+        edan_predictor_jump(&t->bp);
+    t->prev_pc = in->pc;
+    t->prev_next = in->pc ? in->pc + in->size : 0;
+    t->n.instructions++;
+}
+
+/* The end of a vertex's step, the same in every lane: one more vertex scheduled. */
+STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
+{
+    record_end(t, in);
+    t->v++;
+    return 0;
+}
+
+/*
+ * Serializing instructions, as gem5's O3 core treats them: a CSR access
+ * (frflags and fsflags around a quiet FP comparison, rdcycle, ...), ecall,
+ * ebreak and fence.i are non-speculative (they execute once every older
+ * instruction has committed) and serialize after (the next instruction
+ * waits at rename until they commit); a store-conditional only serializes
+ * after.
+ */
+#define SERIAL_AFTER 1
+#define SERIAL_NONSPEC 2
+/* by mnemonic: a table, one load a vertex (CSR pseudo-instructions such as frflags decode to csrrs) */
+static const uint8_t serial_ops[EDAN_OP_COUNT] = {
+    [EDAN_OP_CSRRW] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRS] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRC] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRWI] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRSI] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_CSRRCI] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_ECALL] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_EBREAK] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_FENCE_I] = SERIAL_AFTER | SERIAL_NONSPEC,
+    [EDAN_OP_SC_W] = SERIAL_AFTER,
+    [EDAN_OP_SC_D] = SERIAL_AFTER,
+};
+static inline int serializing(const edan_insn *in)
+{
+    return in->op < EDAN_OP_COUNT ? serial_ops[in->op] : 0;
+}
+
+/*
+ * A record the sampled model does not schedule (timing.h): functional
+ * warming. What every lane shares and follows the stream is kept as if it
+ * were scheduled: the L1i and the data caches' contents, the branch
+ * predictor, fetch's L1i line, the counts and the attribution's counts.
+ * Nothing with a time changes (nor fetch's block: the first record
+ * scheduled after a skip may wait to read its block), and the dependency tracker does not
+ * see it: the scheduled records form one stream of their own (the vertex
+ * numbers t->v and the tracker's), whose first records after a skip are
+ * the warm-up that makes its window and queues realistic again.
+ */
+STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
+{
+    const edan_insn *in = rec->insn;
+    if (id_room(t, rec->id))
+        return -1;
+    (void)mispredicted(t, in);
+    if (!in->pc || t->iline != (in->pc >> t->line_shift) + 1) { /* fetch leaves its line (fetch_line()) */
+        int ilevel = 0;
+        uint32_t ibytes = 0;
+        (void)fetch_line(t, in, &ilevel, &ibytes);
+    }
+    if (in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0) {
+        const bool store = in->mem == EDAN_MEM_STORE;
+        edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
+        if (in->mem == EDAN_MEM_AMO) {
+            edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+            r.ram_bytes += w.ram_bytes;
+        }
+        count_access(t, &r);
+        t->n.loads += !store;
+        t->n.stores += store;
+    }
+    t->n.serializing += serializing(in) != 0;
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = in->pc;
+    record_end(t, in);
+    return 0;
+}
+
+#endif
