@@ -259,16 +259,31 @@ def test_findings():
             left = [n for n in os.listdir(d) if n.startswith("good.edt.")]
             check(not left, f"a failed record {fmt}: temporaries left: {left}")
 
-        # QEMU (and the plugin in it) killed during a record: its temporary goes, the old trace stays
+        # QEMU (and the plugin in it) killed during a record: its temporary goes, the old trace stays.
+        # The record is long on purpose; on any failure path its whole process group is killed, and
+        # its files are capped, so a test that goes wrong never leaves a runaway writing a text trace.
+        def capped():
+            import resource
+            os.setsid()
+            resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 30, 1 << 30))
+
         p = subprocess.Popen([EDAN, "record", "--text", "-o", good, cg, "24", "100000"], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 30
-        while time.time() < deadline and not [n for n in os.listdir(d) if n.startswith("good.edt.")]:
-            time.sleep(0.01)
-        kids = subprocess.run(["pgrep", "-P", str(p.pid)], stdout=subprocess.PIPE, text=True).stdout.split()
-        for k in kids:
-            os.kill(int(k), signal.SIGKILL)
-        _, err = p.communicate(timeout=30)
+                             stderr=subprocess.PIPE, text=True, preexec_fn=capped)
+        try:
+            deadline = time.time() + 120
+            kids = []
+            while time.time() < deadline and not kids:
+                if [n for n in os.listdir(d) if n.startswith("good.edt.")]:
+                    kids = subprocess.run(["pgrep", "-P", str(p.pid)], stdout=subprocess.PIPE,
+                                          text=True).stdout.split()
+                time.sleep(0.01)
+            for k in kids:
+                os.kill(int(k), signal.SIGKILL)
+            _, err = p.communicate(timeout=120)
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
         check(kids and p.returncode == 1 and "killed by signal 9" in err, f"QEMU killed: {p.returncode} {err!r}")
         check(snapshot([good]) == before, "QEMU killed: the good trace is as it was")
         left = [n for n in os.listdir(d) if n.startswith("good.edt.")]
