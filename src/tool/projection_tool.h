@@ -19,6 +19,7 @@
 #include "analysis/reuse.h"
 #include "analysis/timing.h"
 #include "config/options.h"
+#include "tool/registry.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/srcmap.h"
