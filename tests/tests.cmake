@@ -351,6 +351,14 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   endforeach()
 endif()
 
+# The tool contract (issue 36): every declared JSON key documented, the tools' uses resolvable.
+add_executable(result_keys tests/result_keys.c)
+target_link_libraries(result_keys PRIVATE edan_core)
+if(PYTHON3)
+  add_test(NAME result_keys COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/result_keys_test.py ${CMAKE_BINARY_DIR}
+                                    ${CMAKE_SOURCE_DIR})
+endif()
+
 # The HTML report (--html, issue 40): a real run's page in headless Chromium (no console error, no network
 # request, tables sort, a drawn screenshot), and a 10^5-row page within its size and load-time budget.
 add_executable(html_page tests/html_page.c)

@@ -29,6 +29,7 @@
 
 #include "config/options.h"
 #include "report/report.h"
+#include "report/table.h"
 #include "trace/exec.h"
 #include "util/error.h"
 
@@ -79,6 +80,12 @@ struct edan_tool_def {
      * only a tool that has a table writes one. NULL: nothing.
      */
     void (*report)(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+    /*
+     * The tables its report is made of (report/table.h), ending with a
+     * {NULL} entry; NULL while its report is still written by hand. Their
+     * columns document its JSON keys (tests/result_keys_test.py).
+     */
+    const edan_table_decl *tables;
     /* Files besides the report (plots, CSV series): 0, or -1 with err set. NULL: none. */
     int (*outputs)(void *tool, const edan_session *s, edan_error *err);
     void (*destroy)(void *tool);
