@@ -19,6 +19,34 @@ void edan_table_init(edan_table *t, const edan_table_decl *decl)
 {
     memset(t, 0, sizeof *t);
     t->decl = decl;
+    t->cols = decl->cols;
+    t->n_cols = decl->n_cols;
+}
+
+int edan_table_init_cols(edan_table *t, const edan_table_decl *decl, const edan_column *cols, size_t n)
+{
+    edan_table_init(t, decl);
+    size_t k = 0;
+    for (size_t c = 0; c < n; c++) {
+        if (cols[c].flags & EDAN_NO_JSON)
+            continue;
+        while (k < decl->n_cols && (decl->cols[k].flags & EDAN_NO_JSON))
+            k++;
+        if (k == decl->n_cols || strcmp(decl->cols[k].key, cols[c].key) || decl->cols[k].type != cols[c].type) {
+            t->failed = true;
+            return -1;
+        }
+        k++;
+    }
+    while (k < decl->n_cols && (decl->cols[k].flags & EDAN_NO_JSON))
+        k++;
+    if (k != decl->n_cols) {
+        t->failed = true;
+        return -1;
+    }
+    t->cols = cols;
+    t->n_cols = n;
+    return 0;
 }
 
 void edan_table_free(edan_table *t)
@@ -33,7 +61,7 @@ void edan_table_free(edan_table *t)
 
 edan_value *edan_table_row(edan_table *t, unsigned left)
 {
-    const size_t nc = t->decl->n_cols;
+    const size_t nc = t->n_cols;
     if (t->n_rows == t->cap) {
         const size_t cap = t->cap ? 2 * t->cap : 16;
         edan_value *cells = realloc(t->cells, cap * nc * sizeof *cells);
@@ -75,17 +103,17 @@ const char *edan_table_str(edan_table *t, const char *s)
     return c;
 }
 
-int edan_table_col(const edan_table_decl *decl, const char *key)
+int edan_table_col(const edan_column *cols, size_t n, const char *key)
 {
-    for (size_t c = 0; c < decl->n_cols; c++)
-        if (!strcmp(decl->cols[c].key, key))
+    for (size_t c = 0; c < n; c++)
+        if (!strcmp(cols[c].key, key))
             return (int)c;
     return -1;
 }
 
 static const edan_value *cell(const edan_table *t, size_t row, size_t col)
 {
-    return &t->cells[row * t->decl->n_cols + col];
+    return &t->cells[row * t->n_cols + col];
 }
 
 /* ===================================================================== */
@@ -120,7 +148,6 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
 
 void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
 {
-    const edan_table_decl *d = t->decl;
     const char *indent = v->indent ? v->indent : "  ";
     size_t shown = 0;
     for (size_t r = 0; r < t->n_rows; r++)
@@ -129,12 +156,13 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         return;
     fputs(indent, f);
     bool first = true;
-    for (size_t c = 0; c < d->n_cols; c++) {
-        const edan_column *col = &d->cols[c];
+    for (size_t c = 0; c < t->n_cols; c++) {
+        const edan_column *col = &t->cols[c];
         if (col->flags & EDAN_NO_TEXT)
             continue;
         const char *title = col->title ? col->title : col->key;
-        fprintf(f, col->flags & EDAN_COL_NAME ? "%s%-*s" : "%s%*s", first ? "" : " ", col->width, title);
+        const int width = col->flags & EDAN_COL_TITLE_AS_IS ? 0 : col->width;
+        fprintf(f, col->flags & EDAN_COL_NAME ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
         first = false;
     }
     fputc('\n', f);
@@ -147,13 +175,13 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         n++;
         fputs(indent, f);
         first = true;
-        for (size_t c = 0; c < d->n_cols; c++) {
-            if (d->cols[c].flags & EDAN_NO_TEXT)
+        for (size_t c = 0; c < t->n_cols; c++) {
+            if (t->cols[c].flags & EDAN_NO_TEXT)
                 continue;
             if (!first)
                 fputc(' ', f);
             first = false;
-            text_cell(f, &d->cols[c], cell(t, r, c), v->wide);
+            text_cell(f, &t->cols[c], cell(t, r, c), v->wide);
         }
         fputc('\n', f);
     }
@@ -189,14 +217,13 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
 /* Row r's members: "key":value,... */
 static void json_members(FILE *f, const edan_table *t, size_t r)
 {
-    const edan_table_decl *d = t->decl;
     bool first = true;
-    for (size_t c = 0; c < d->n_cols; c++) {
-        if (d->cols[c].flags & EDAN_NO_JSON)
+    for (size_t c = 0; c < t->n_cols; c++) {
+        if (t->cols[c].flags & EDAN_NO_JSON)
             continue;
-        fprintf(f, "%s\"%s\":", first ? "" : ",", d->cols[c].key);
+        fprintf(f, "%s\"%s\":", first ? "" : ",", t->cols[c].key);
         first = false;
-        json_cell(f, &d->cols[c], cell(t, r, c));
+        json_cell(f, &t->cols[c], cell(t, r, c));
     }
 }
 
@@ -236,21 +263,21 @@ void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t ma
 int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err)
 {
     const edan_table_decl *d = t->decl;
-    char header[1024];
+    char header[2048];
     size_t h = 0;
     header[0] = '\0';
-    for (size_t c = 0; c < d->n_cols && h < sizeof header; c++)
-        if (!(d->cols[c].flags & EDAN_NO_CSV))
+    for (size_t c = 0; c < t->n_cols && h < sizeof header; c++)
+        if (!(t->cols[c].flags & EDAN_NO_CSV))
             h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", h ? "," : "",
-                                  d->cols[c].csv_key ? d->cols[c].csv_key : d->cols[c].key);
+                                  t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
     edan_csv csv;
     if (edan_csv_open(&csv, dir, base, d->csv, header, err))
         return -1;
     for (size_t r = 0; r < t->n_rows; r++) {
         if (t->left[r] & EDAN_NO_CSV)
             continue;
-        for (size_t c = 0; c < d->n_cols; c++) {
-            const edan_column *col = &d->cols[c];
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const edan_column *col = &t->cols[c];
             const edan_value *v = cell(t, r, c);
             if (col->flags & EDAN_NO_CSV)
                 continue;

@@ -47,6 +47,8 @@ typedef enum edan_type {
 #define EDAN_COL_NAME 8u
 /* Text: an F64 as a percentage, its width holding the '%' after it. */
 #define EDAN_COL_PERCENT 16u
+/* Text: the heading as it is, not padded to the width (a heading the view lays out itself). */
+#define EDAN_COL_TITLE_AS_IS 32u
 
 typedef struct edan_column {
     const char *key; /* the JSON key and the CSV header */
@@ -92,6 +94,13 @@ typedef union edan_value {
 
 typedef struct edan_table {
     const edan_table_decl *decl;
+    /*
+     * The columns of its rows: the declaration's, or (edan_table_init_cols)
+     * a list a view makes when it is run, such as a column per cache size,
+     * whose JSON columns are still exactly the declaration's.
+     */
+    const edan_column *cols;
+    size_t n_cols;
     size_t n_rows, cap;
     edan_value *cells;   /* row r's column c: cells[r * n_cols + c] */
     unsigned char *left; /* per row: the formats that leave it out (EDAN_NO_TEXT...) */
@@ -101,13 +110,20 @@ typedef struct edan_table {
 } edan_table;
 
 void edan_table_init(edan_table *t, const edan_table_decl *decl);
+/*
+ * With the columns cols[0 .. n) (they must outlive the table): those JSON
+ * shows must be the declaration's, in its order; the others show only in text
+ * or CSV. 0, or -1 (the table then has the declaration's columns and is
+ * marked failed) when they are not.
+ */
+int edan_table_init_cols(edan_table *t, const edan_table_decl *decl, const edan_column *cols, size_t n);
 void edan_table_free(edan_table *t);
 /* A new row of zeros (NULL: out of memory, the table marked failed); left: the formats that leave it out. */
 edan_value *edan_table_row(edan_table *t, unsigned left);
 /* A copy of s the table owns (NULL for NULL, and when out of memory). */
 const char *edan_table_str(edan_table *t, const char *s);
-/* The index of the column keyed key (its JSON key), or -1. */
-int edan_table_col(const edan_table_decl *decl, const char *key);
+/* The index of the column keyed key among cols[0 .. n), or -1. */
+int edan_table_col(const edan_column *cols, size_t n, const char *key);
 
 /* ===================================================================== */
 /* Rendering                                                              */
