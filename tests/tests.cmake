@@ -144,6 +144,9 @@ add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 2000)
 add_executable(footprint_test tests/footprint_test.c tests/random_trace.c tests/random_loops.c)
 target_link_libraries(footprint_test PRIVATE edan_core)
 add_test(NAME tool_footprint COMMAND footprint_test 500)
+add_executable(widths_test tests/widths_test.c tests/random_trace.c)
+target_link_libraries(widths_test PRIVATE edan_core)
+add_test(NAME tool_access_widths COMMAND widths_test 300)
 
 # The per-function fast path against the analyzer's scoped lanes.
 add_executable(scopes_test tests/scopes_test.c tests/random_trace.c)

@@ -21,6 +21,7 @@
     X(edan_classes_tool)    /* --classes */                                                                            \
     X(edan_zoom_tool)       /* --zoom */                                                                               \
     X(edan_sampled_tool)    /* --sample-period */                                                                      \
+    X(edan_widths_tool)     /* --access-widths */                                                                      \
     X(edan_annotate_tool)   /* --annotate, edan annotate */                                                            \
     X(edan_dot_tool)        /* --dot, edan dot */
 
