@@ -10,6 +10,7 @@
 
 #include "report/table.h"
 #include "tool/footprint_tool.h"
+#include "tool/loop_table.h"
 #include "tool/session.h"
 #include "util/srcmap.h"
 
@@ -221,27 +222,6 @@ static const char *fn_name(const footprint_tool *t, uint32_t fn)
             NULL                                                                                                       \
     }
 
-/* A loop's place and shape, as the reuse tool's loops have them. */
-#define FP_LOOP(title)                                                                                                 \
-    {"name",                                                                                                           \
-     EDAN_T_STR,                                                                                                       \
-     "",                                                                                                               \
-     "the head's file:line, function and depth (text only)",                                                           \
-     EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,                                                                       \
-     title,                                                                                                            \
-     40,                                                                                                               \
-     0,                                                                                                                \
-     NULL},                                                                                                            \
-        {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},               \
-        {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},                 \
-        {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL},                     \
-        {"iterations", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL},                        \
-        {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},           \
-        {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},            \
-    {                                                                                                                  \
-        "line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL                  \
-    }
-
 static const edan_column total_cols[] = {
     {"line_bytes", EDAN_T_U64, "bytes", "the line size", 0, NULL, 0, 0, NULL},
     FP_VALUES(0),
@@ -258,15 +238,13 @@ static const edan_column thread_cols[] = {
     {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
     FP_VALUES(0),
 };
-static const edan_column loop_cols[] = {
-    FP_LOOP("loop (head's line, function, depth)"),
-    FP_VALUES(0),
-};
-static const edan_column nest_cols[] = {
-    FP_LOOP("loop nest (head's line, function, loops)"),
-    {"loops", EDAN_T_U64, "", "the loops in the nest, itself included", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    FP_VALUES(0),
-};
+#define FP_LABEL(title)                                                                                                \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, 40, 0,   \
+            NULL                                                                                                       \
+    }
+static const edan_column loop_cols[] = {FP_LABEL(EDAN_LOOP_TITLE), EDAN_LOOP_COLUMNS, FP_VALUES(0)};
+static const edan_column nest_cols[] = {FP_LABEL(EDAN_NEST_TITLE), EDAN_NEST_COLUMNS, FP_VALUES(0)};
 
 const edan_table_decl edan_footprint_tables[] = {
     EDAN_TABLE_DECL("footprint", NULL, true, "the whole run", total_cols),
@@ -308,24 +286,8 @@ static void loop_rows(const footprint_tool *t, edan_srcmap *src, bool nests, eda
         edan_value *r = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
         if (!r)
             break;
-        const char *base = p.file ? strrchr(p.file, '/') : NULL;
-        char name[1100];
-        snprintf(name, sizeof name, "%s:%u %s (%u)",
-                 base     ? base + 1
-                 : p.file ? p.file
-                          : "?",
-                 p.line, p.function ? p.function : "?", nests ? inside : l->depth);
-        r[0].s = edan_table_str(tab, name);
-        r[1].u = l->head;
-        r[2].u = l->end;
-        r[3].u = l->depth;
-        r[4].u = l->back_edges;
-        r[5].s = edan_table_str(tab, p.function);
-        r[6].s = edan_table_str(tab, p.file);
-        r[7].u = p.line;
-        if (nests)
-            r[8].u = inside;
-        put_values(r, nests ? 9 : 8, &rows[i].v);
+        r[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
+        put_values(r, 1 + edan_loop_cells(tab, r + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].v);
     }
     free(rows);
 }

@@ -12,6 +12,7 @@
 #include "report/json.h"
 #include "report/plot.h"
 #include "report/table.h"
+#include "tool/loop_table.h"
 #include "tool/reuse_tool.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
@@ -49,12 +50,12 @@ typedef struct view_row {
     unsigned line;
     uint64_t pc; /* an access's instruction, a loop's head (0 for a function) */
     reuse_row v;
-    uint64_t key;                  /* misses at the first size: the order */
-    uint64_t loop_end, iterations; /* a loop's last address and its back edges taken */
-    uint32_t depth;                /* a loop's nesting depth (1: outermost) */
-    uint32_t inside;               /* a loop nest's loops, itself included */
-    uint32_t vcpu;                 /* a thread's vCPU */
-    uint64_t misses[SIZES];        /* at each size (made with its table) */
+    uint64_t key;           /* misses at the first size: the order */
+    uint32_t depth;         /* a loop's nesting depth (1: outermost) */
+    uint32_t inside;        /* a loop nest's loops, itself included */
+    uint32_t vcpu;          /* a thread's vCPU */
+    const edan_loop *loop;  /* a loop's or nest's */
+    uint64_t misses[SIZES]; /* at each size (made with its table) */
 } view_row;
 
 static int by_key(const void *a, const void *b)
@@ -119,10 +120,9 @@ static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src, bool
         r->file = p.file;
         r->line = p.line;
         r->pc = l->head;
-        r->loop_end = l->end;
         r->depth = l->depth;
         r->inside = edan_loops_inside(t->loops, id);
-        r->iterations = l->back_edges;
+        r->loop = l;
         r->key = row_misses(&r->v, c0);
         rows[kept++] = *r;
     }
@@ -369,12 +369,6 @@ enum { ROW_FUNCTION, ROW_THREAD, ROW_LOOP, ROW_NEST, ROW_ACCESS, N_KINDS };
         "line", EDAN_T_U64, "", what "'s source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL                     \
     }
 
-#define RU_LOOP                                                                                                        \
-    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},                   \
-        {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},                 \
-        {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL},                     \
-        {"iterations", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL}, RU_PLACE("the head")
-
 static const edan_column function_cols[] = {
     {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
     RU_VALUES,
@@ -383,12 +377,8 @@ static const edan_column thread_cols[] = {
     {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
     RU_VALUES,
 };
-static const edan_column loop_cols[] = {RU_LOOP, RU_VALUES};
-static const edan_column nest_cols[] = {
-    RU_LOOP,
-    {"loops", EDAN_T_U64, "", "the loops in the nest, itself included", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    RU_VALUES,
-};
+static const edan_column loop_cols[] = {EDAN_LOOP_COLUMNS, RU_VALUES};
+static const edan_column nest_cols[] = {EDAN_NEST_COLUMNS, RU_VALUES};
 static const edan_column access_cols[] = {
     {"pc", EDAN_T_U64, "address", "the memory instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
     RU_PLACE("the instruction"),
@@ -406,8 +396,8 @@ const edan_table_decl edan_reuse_tables[] = {
     {NULL, NULL, false, NULL, NULL, 0},
 };
 
-static const char *const kind_title[] = {"function", "thread (vCPU)", "loop (head's line, function, depth)",
-                                         "loop nest (head's line, function, loops)", "access (pc, function, line)"};
+static const char *const kind_title[] = {"function", "thread (vCPU)", EDAN_LOOP_TITLE, EDAN_NEST_TITLE,
+                                         "access (pc, function, line)"};
 
 /*
  * A kind's columns when run: text's name, the declaration's (the place
@@ -458,35 +448,32 @@ static void fill_rows(const reuse_tool *t, view_row *rows, size_t n, int kind, e
         edan_value *v = edan_table_row(tab, kind == ROW_NEST && r->inside < 2 ? EDAN_NO_TEXT : 0);
         if (!v)
             return;
+        const edan_loop_place p = {r->name, r->file, r->line};
         char name[1100];
-        const char *base = r->file ? strrchr(r->file, '/') : NULL;
-        const char *file = base ? base + 1 : r->file ? r->file : "?";
         size_t c = 1;
-        if (kind == ROW_ACCESS) {
-            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?", file, r->line);
+        if (kind == ROW_LOOP || kind == ROW_NEST) {
+            v[0].s = edan_loop_label(tab, &p, kind == ROW_NEST ? r->inside : r->depth);
+            c += edan_loop_cells(tab, v + 1, r->loop, &p, kind == ROW_NEST ? (int64_t)r->inside : -1);
+        } else if (kind == ROW_ACCESS) {
+            const char *base = r->file ? strrchr(r->file, '/') : NULL;
+            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?",
+                     base      ? base + 1
+                     : r->file ? r->file
+                               : "?",
+                     r->line);
+            v[0].s = edan_table_str(tab, name);
             v[c++].u = r->pc;
-        } else if (kind == ROW_LOOP || kind == ROW_NEST) {
-            snprintf(name, sizeof name, "%s:%u %s (%u)", file, r->line, r->name ? r->name : "?",
-                     kind == ROW_NEST ? r->inside : r->depth);
-            v[c++].u = r->pc;
-            v[c++].u = r->loop_end;
-            v[c++].u = r->depth;
-            v[c++].u = r->iterations;
-        } else if (kind == ROW_THREAD) {
-            snprintf(name, sizeof name, "vcpu %u", r->vcpu);
-            v[c++].u = r->vcpu;
-        } else {
-            snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
-            v[c++].s = r->name;
-        }
-        v[0].s = edan_table_str(tab, name);
-        if (kind != ROW_FUNCTION && kind != ROW_THREAD) {
             v[c++].s = r->name;
             v[c++].s = r->file;
             v[c++].u = r->line;
+        } else if (kind == ROW_THREAD) {
+            snprintf(name, sizeof name, "vcpu %u", r->vcpu);
+            v[0].s = edan_table_str(tab, name);
+            v[c++].u = r->vcpu;
+        } else {
+            v[0].s = r->name ? r->name : "?";
+            v[c++].s = r->name;
         }
-        if (kind == ROW_NEST)
-            v[c++].u = r->inside;
         v[c++].u = r->v.accesses;
         v[c++].u = r->v.cold;
         for (int k = 0; k < t->n_sizes; k++)
