@@ -111,6 +111,12 @@ int edan_table_col(const edan_column *cols, size_t n, const char *key)
     return -1;
 }
 
+/* Whether a column shows in text (EDAN_NO_TEXT) or CSV (EDAN_NO_CSV): arrays and groups never do. */
+static bool shows(const edan_column *c, unsigned format)
+{
+    return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP;
+}
+
 static const edan_value *cell(const edan_table *t, size_t row, size_t col)
 {
     return &t->cells[row * t->n_cols + col];
@@ -132,6 +138,8 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
     case EDAN_T_F64:
         if (c->flags & EDAN_COL_PERCENT)
             fprintf(f, "%*.*f%%", c->width - 1, c->precision, v->f);
+        else if (c->flags & EDAN_COL_G)
+            fprintf(f, "%*.*g", c->width, c->precision, v->f);
         else
             fprintf(f, "%*.*f", c->width, c->precision, v->f);
         break;
@@ -139,9 +147,9 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
         if (c->flags & EDAN_COL_NAME)
             edan_name_field(f, v->s ? v->s : "?", (size_t)c->width, wide);
         else
-            fprintf(f, "%*s", c->width, v->s ? v->s : "?");
+            fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*s" : "%*s", c->width, v->s ? v->s : "?");
         break;
-    case EDAN_T_U64S:
+    default: /* arrays and groups are JSON's */
         break;
     }
 }
@@ -158,11 +166,11 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
     bool first = true;
     for (size_t c = 0; c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
-        if (col->flags & EDAN_NO_TEXT)
+        if (!shows(col, EDAN_NO_TEXT))
             continue;
         const char *title = col->title ? col->title : col->key;
         const int width = col->flags & EDAN_COL_TITLE_AS_IS ? 0 : col->width;
-        fprintf(f, col->flags & EDAN_COL_NAME ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
+        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT) ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
         first = false;
     }
     fputc('\n', f);
@@ -176,7 +184,7 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fputs(indent, f);
         first = true;
         for (size_t c = 0; c < t->n_cols; c++) {
-            if (t->cols[c].flags & EDAN_NO_TEXT)
+            if (!shows(&t->cols[c], EDAN_NO_TEXT))
                 continue;
             if (!first)
                 fputc(' ', f);
@@ -211,20 +219,80 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
     case EDAN_T_U64S:
         edan_json_u64_array(f, v->a.v, v->a.n);
         break;
+    case EDAN_T_F64S:
+        edan_json_num_array(f, v->d.v, v->d.n);
+        break;
+    case EDAN_T_GROUP:
+        break;
     }
 }
 
-/* Row r's members: "key":value,... */
+/* The length of the object path of key: up to its last '.' (0: a member of the row itself). */
+static size_t parent_len(const char *key, size_t len)
+{
+    while (len && key[len - 1] != '.')
+        len--;
+    return len ? len - 1 : 0;
+}
+
+/* Whether key is inside the object path[0 .. len) (always, for the row's own: len 0). */
+static bool inside(const char *key, const char *path, size_t len)
+{
+    return !len || (!strncmp(key, path, len) && key[len] == '.');
+}
+
+#define MAX_DEPTH 8
+
+/*
+ * Row r's members: "key":value,..., a key "a.b" as member b of the object
+ * a. The objects open (path[0 .. len), depth of them) are closed when a
+ * column is outside them and opened when it is inside one not yet open; a
+ * group whose cell is 0 is written as null and its members skipped.
+ */
 static void json_members(FILE *f, const edan_table *t, size_t r)
 {
-    bool first = true;
+    const char *path = "";
+    size_t len = 0, null_len = 0;
+    int depth = 0;
+    bool first[MAX_DEPTH + 1] = {true};
+    const char *null_group = NULL;
     for (size_t c = 0; c < t->n_cols; c++) {
-        if (t->cols[c].flags & EDAN_NO_JSON)
+        const edan_column *col = &t->cols[c];
+        if ((col->flags & EDAN_NO_JSON) || (null_group && inside(col->key, null_group, null_len)))
             continue;
-        fprintf(f, "%s\"%s\":", first ? "" : ",", t->cols[c].key);
-        first = false;
-        json_cell(f, &t->cols[c], cell(t, r, c));
+        null_group = NULL;
+        while (depth && !inside(col->key, path, len)) {
+            fputc('}', f);
+            len = parent_len(path, len);
+            depth--;
+        }
+        const size_t want = parent_len(col->key, strlen(col->key));
+        while (len < want && depth < MAX_DEPTH) {
+            const size_t from = len ? len + 1 : 0;
+            const char *dot = memchr(col->key + from, '.', want - from);
+            const size_t end = dot ? (size_t)(dot - col->key) : want;
+            fprintf(f, "%s\"%.*s\":{", first[depth] ? "" : ",", (int)(end - from), col->key + from);
+            first[depth++] = false;
+            first[depth] = true;
+            path = col->key;
+            len = end;
+        }
+        const char *name = col->key + (len ? len + 1 : 0);
+        const edan_value *v = cell(t, r, c);
+        if (col->type == EDAN_T_GROUP && v->u)
+            continue; /* present: its members open it */
+        fprintf(f, "%s\"%s\":", first[depth] ? "" : ",", name);
+        first[depth] = false;
+        if (col->type == EDAN_T_GROUP) {
+            fputs("null", f);
+            null_group = col->key;
+            null_len = strlen(col->key);
+        } else {
+            json_cell(f, col, v);
+        }
     }
+    for (; depth; depth--)
+        fputc('}', f);
 }
 
 void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
@@ -267,7 +335,7 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
     size_t h = 0;
     header[0] = '\0';
     for (size_t c = 0; c < t->n_cols && h < sizeof header; c++)
-        if (!(t->cols[c].flags & EDAN_NO_CSV))
+        if (shows(&t->cols[c], EDAN_NO_CSV))
             h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", h ? "," : "",
                                   t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
     edan_csv csv;
@@ -279,7 +347,7 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
         for (size_t c = 0; c < t->n_cols; c++) {
             const edan_column *col = &t->cols[c];
             const edan_value *v = cell(t, r, c);
-            if (col->flags & EDAN_NO_CSV)
+            if (!shows(col, EDAN_NO_CSV))
                 continue;
             if (col->type == EDAN_T_U64)
                 edan_csv_u64(&csv, v->u);

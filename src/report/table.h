@@ -34,9 +34,16 @@
 typedef enum edan_type {
     EDAN_T_U64, /* a count: JSON and CSV as an integer */
     EDAN_T_I64,
-    EDAN_T_F64, /* JSON: whole values without a fraction, non-finite as null (report/json.h); CSV: %.10g */
-    EDAN_T_STR, /* NULL: null in JSON, an empty field in CSV, "?" in text */
-    EDAN_T_U64S /* an array of counts (JSON only) */
+    EDAN_T_F64,  /* JSON: whole values without a fraction, non-finite as null (report/json.h); CSV: %.10g */
+    EDAN_T_STR,  /* NULL: null in JSON, an empty field in CSV, "?" in text */
+    EDAN_T_U64S, /* an array of counts (JSON only) */
+    EDAN_T_F64S, /* an array of numbers (JSON only) */
+    /*
+     * JSON only: the object its key names, whose members are the columns
+     * after it keyed "key.member"; a cell of 0 writes the object as null
+     * (and none of its members).
+     */
+    EDAN_T_GROUP
 } edan_type;
 
 /* Where a column or a row is left out. */
@@ -49,9 +56,19 @@ typedef enum edan_type {
 #define EDAN_COL_PERCENT 16u
 /* Text: the heading as it is, not padded to the width (a heading the view lays out itself). */
 #define EDAN_COL_TITLE_AS_IS 32u
+/* Text: left-aligned (a string that is no name, and its heading). */
+#define EDAN_COL_LEFT 64u
+/* Text: an F64 with precision significant digits (%g), not digits after the point. */
+#define EDAN_COL_G 128u
 
 typedef struct edan_column {
-    const char *key; /* the JSON key and the CSV header */
+    /*
+     * The JSON key and the CSV header. A key "a.b" is member b of the
+     * object a in JSON (the columns of one object are consecutive, after
+     * its EDAN_T_GROUP column when it can be null); CSV then names it by
+     * its csv_key.
+     */
+    const char *key;
     edan_type type;
     const char *unit; /* what one counts ("bytes", "lines", "accesses", "ratio"; "" when none) */
     const char *doc;  /* what the value is, one line */
@@ -90,6 +107,10 @@ typedef union edan_value {
         const uint64_t *v; /* as s */
         size_t n;
     } a;
+    struct {
+        const double *v; /* as s */
+        size_t n;
+    } d;
 } edan_value;
 
 typedef struct edan_table {
