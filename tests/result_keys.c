@@ -11,7 +11,7 @@
 
 #include "tool/registry.h"
 
-static const char *const type_name[] = {"u64", "i64", "f64", "string", "u64[]"};
+static const char *const type_name[] = {"u64", "i64", "f64", "string", "u64[]", "f64[]", "group"};
 
 static int index_of(const edan_tool_def *d)
 {
@@ -59,12 +59,19 @@ int main(void)
                     bad = 1;
                     continue;
                 }
-                for (size_t k = 0; k < c; k++)
-                    if (!strcmp(tab->cols[k].key, col->key)) {
-                        fprintf(stderr, "FAILED: %s: key %s declared twice\n", tab->path, col->key);
+                /* a key twice in one format (a column may have a different twin in each) */
+                for (size_t k = 0; k < c; k++) {
+                    const edan_column *o = &tab->cols[k];
+                    const bool json = !((col->flags | o->flags) & EDAN_NO_JSON) && !strcmp(o->key, col->key);
+                    const bool csv = !((col->flags | o->flags) & EDAN_NO_CSV) &&
+                                     !strcmp(o->csv_key ? o->csv_key : o->key, col->csv_key ? col->csv_key : col->key);
+                    if (json || csv) {
+                        fprintf(stderr, "FAILED: %s: key %s declared twice in %s\n", tab->path, col->key,
+                                json ? "JSON" : "CSV");
                         bad = 1;
                     }
-                if (col->flags & EDAN_NO_JSON)
+                }
+                if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
                     continue;
                 printf("%s\t%s\t%s\t%s\t%s\n", tab->path, col->key, type_name[col->type], col->unit, col->doc);
             }

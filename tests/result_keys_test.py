@@ -71,15 +71,19 @@ def main():
         path, key, typ, unit, doc = line.split("\t")
         declared.setdefault(path, []).append(key)
         obj = object_at(schema, path)
-        prop = obj.get("properties", {}).get(key) if obj else None
+        prop = obj
+        for part in key.split("."):  # "a.b": member b of the object a
+            prop = resolve(schema, prop).get("properties", {}).get(part) if prop else None
         want = {"u64": {"integer"}, "i64": {"integer"}, "f64": {"number"}, "string": {"string"},
-                "u64[]": {"array:['integer']"}}[typ]
+                "u64[]": {"array:['integer']"}, "f64[]": {"array:['null', 'number']", "array:['number']"},
+                "group": {"object", "null"}}[typ]
         problems = []
         if prop is None:
             problems.append(f"not in docs/schema/edan.analysis.1.json at {path}")
         elif not want & types_of(schema, prop):
             problems.append(f"the schema says {sorted(types_of(schema, prop))}, the declaration {typ}")
-        if f'"{key}"' not in prose and f"`{key}`" not in prose:
+        leaf = key.rsplit(".", 1)[-1]
+        if f'"{leaf}"' not in prose and f"`{leaf}`" not in prose:
             problems.append("not named in docs/json-schema.md")
         if problems:
             failed += 1
@@ -90,7 +94,7 @@ def main():
     for path, keys in declared.items():
         obj = object_at(schema, path) or {}
         children = {q.rsplit(".", 1)[-1] for q in declared if q.startswith(path + ".") and "." not in q[len(path) + 1:]}
-        extra = set(obj.get("properties", {})) - set(keys) - children
+        extra = set(obj.get("properties", {})) - {k.split(".")[0] for k in keys} - children
         if extra:
             failed += 1
             print(f"FAILED: {path}: the schema has keys no declaration has: {sorted(extra)}", file=sys.stderr)

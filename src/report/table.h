@@ -87,11 +87,17 @@ typedef struct edan_table_decl {
     const char *doc;  /* what a row is */
     const edan_column *cols;
     size_t n_cols;
+    bool csv_only; /* a table of the CSV files alone (path only names it): JSON has its numbers otherwise */
 } edan_table_decl;
 
 #define EDAN_TABLE_DECL(path, csv, scalars, doc, cols)                                                                 \
     {                                                                                                                  \
-        path, csv, scalars, doc, cols, sizeof cols / sizeof cols[0]                                                    \
+        path, csv, scalars, doc, cols, sizeof cols / sizeof cols[0], false                                             \
+    }
+/* A table of the CSV files alone, such as a row per window size that JSON writes as arrays. */
+#define EDAN_CSV_TABLE_DECL(path, csv, doc, cols)                                                                      \
+    {                                                                                                                  \
+        path, csv, false, doc, cols, sizeof cols / sizeof cols[0], true                                                \
     }
 
 /* ===================================================================== */

@@ -256,7 +256,7 @@ const edan_table_decl edan_footprint_tables[] = {
                     loop_cols),
     EDAN_TABLE_DECL("footprint.loop_nests", "footprint-nests", false, "per loop nest with accesses, most lines first",
                     nest_cols),
-    {NULL, NULL, false, NULL, NULL, 0},
+    {NULL, NULL, false, NULL, NULL, 0, false},
 };
 enum { T_TOTAL, T_FUNCTIONS, T_THREADS, T_LOOPS, T_NESTS, N_TABLES };
 

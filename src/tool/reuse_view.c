@@ -393,7 +393,7 @@ const edan_table_decl edan_reuse_tables[] = {
     EDAN_TABLE_DECL("reuse.loop_nests", "reuse-nests", false, "per loop nest, most misses first", nest_cols),
     EDAN_TABLE_DECL("reuse.accesses_by_instruction", NULL, false, "per memory instruction, most misses first",
                     access_cols),
-    {NULL, NULL, false, NULL, NULL, 0},
+    {NULL, NULL, false, NULL, NULL, 0, false},
 };
 
 static const char *const kind_title[] = {"function", "thread (vCPU)", EDAN_LOOP_TITLE, EDAN_NEST_TITLE,

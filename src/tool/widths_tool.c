@@ -68,7 +68,7 @@ static const edan_column cols[] = {
 
 static const edan_table_decl tables[] = {
     EDAN_TABLE_DECL("access_widths", "access-widths", false, "per access width with accesses, narrowest first", cols),
-    {NULL, NULL, false, NULL, NULL, 0},
+    {NULL, NULL, false, NULL, NULL, 0, false},
 };
 
 /* The rows: one per width with accesses. */
