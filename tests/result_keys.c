@@ -4,7 +4,8 @@
  * per JSON key (path, key, type, unit, meaning), and a check of the tools'
  * uses (each in the registry, no cycle: the session can order them).
  *
- * usage: result_keys   prints "PATH<TAB>KEY<TAB>TYPE<TAB>UNIT<TAB>DOC" lines; exit 1 on a bad declaration
+ * usage: result_keys   prints "PATH<TAB>rows|scalars<TAB>KEY<TAB>TYPE<TAB>UNIT<TAB>DOC" lines; exit 1 on a bad
+ *                      declaration
  */
 #include <stdio.h>
 #include <string.h>
@@ -73,7 +74,8 @@ int main(void)
                 }
                 if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
                     continue;
-                printf("%s\t%s\t%s\t%s\t%s\n", tab->path, col->key, type_name[col->type], col->unit, col->doc);
+                printf("%s\t%s\t%s\t%s\t%s\t%s\n", tab->path, tab->scalars ? "scalars" : "rows", col->key,
+                       type_name[col->type], col->unit, col->doc);
             }
         }
     }

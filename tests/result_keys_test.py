@@ -5,19 +5,27 @@ usage: result_keys_test.py BUILD_DIR SOURCE_DIR
 
 Runs BUILD_DIR/result_keys (tests/result_keys.c: one line per declared key, and a check of the tools' uses)
 and checks each key against the documentation: the JSON Schema docs/schema/edan.analysis.1.json has it at the
-table's path with the declared type (u64: a count or an integer, f64: a number, string: a string or null, u64[]:
-an array of counts), docs/json-schema.md names it, and the schema has no key at a declared table's object that
-the declaration lacks (a table's own name is a key of its parent's object). Prints 'N passed, N failed'.
+table's path (a key "a.b" as member b of the object a) with the declared type (u64: a count or an integer, f64: a
+number, string: a string or null, u64[] and f64[]: arrays, group: an object or null), docs/json-schema.md names
+it, and the schema has no key at a declared table of rows that the declaration lacks (a table's own name is a key
+of its parent's object; a table of scalars may share its object with members written otherwise). Prints
+'N passed, N failed'.
 """
 import json
+import re
 import os
 import subprocess
 import sys
 
 
 def resolve(schema, node):
-    """node with a $ref followed, and of a oneOf with null the non-null alternative."""
+    """node with a $ref followed, of a oneOf with null the non-null alternative, an allOf's properties merged."""
     while True:
+        if "allOf" in node:
+            merged = {"type": "object", "properties": {}}
+            for alt in node["allOf"]:
+                merged["properties"].update(resolve(schema, alt).get("properties", {}))
+            return merged
         if "$ref" in node:
             node = schema["definitions"][node["$ref"].split("/")[-1]]
         elif "oneOf" in node:
@@ -27,6 +35,14 @@ def resolve(schema, node):
             node = alts[0]
         else:
             return node
+
+
+def member(schema, node, name):
+    """The schema of member name of the object node: its property, or a patternProperties entry it matches."""
+    node = resolve(schema, node)
+    if name in node.get("properties", {}):
+        return node["properties"][name]
+    return next((v for pat, v in node.get("patternProperties", {}).items() if re.fullmatch(pat, name)), None)
 
 
 def object_at(schema, path):
@@ -66,14 +82,16 @@ def main():
         failed += 1
     schema = json.load(open(os.path.join(source, "docs", "schema", "edan.analysis.1.json")))
     prose = open(os.path.join(source, "docs", "json-schema.md")).read()
-    declared = {}
+    declared, scalars = {}, set()
     for line in p.stdout.splitlines():
-        path, key, typ, unit, doc = line.split("\t")
+        path, kind, key, typ, unit, doc = line.split("\t")
+        if kind == "scalars":
+            scalars.add(path)
         declared.setdefault(path, []).append(key)
         obj = object_at(schema, path)
         prop = obj
         for part in key.split("."):  # "a.b": member b of the object a
-            prop = resolve(schema, prop).get("properties", {}).get(part) if prop else None
+            prop = member(schema, prop, part) if prop else None
         want = {"u64": {"integer"}, "i64": {"integer"}, "f64": {"number"}, "string": {"string"},
                 "u64[]": {"array:['integer']"}, "f64[]": {"array:['null', 'number']", "array:['number']"},
                 "group": {"object", "null"}}[typ]
@@ -90,8 +108,11 @@ def main():
             print(f"FAILED: {path}.{key} ({typ}, {unit or 'no unit'}: {doc}): " + "; ".join(problems), file=sys.stderr)
         else:
             passed += 1
-    # the other way round: every key the schema has at a declared table's object is declared
+    # the other way round: every key the schema has at a declared table of rows is declared (a table of scalars
+    # may share its object with members written otherwise)
     for path, keys in declared.items():
+        if path in scalars:
+            continue
         obj = object_at(schema, path) or {}
         children = {q.rsplit(".", 1)[-1] for q in declared if q.startswith(path + ".") and "." not in q[len(path) + 1:]}
         extra = set(obj.get("properties", {})) - {k.split(".")[0] for k in keys} - children

@@ -162,9 +162,10 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         shown += !(t->left[r] & EDAN_NO_TEXT);
     if (!shown || shown < v->min_rows)
         return;
-    fputs(indent, f);
     bool first = true;
-    for (size_t c = 0; c < t->n_cols; c++) {
+    if (!v->no_heading)
+        fputs(indent, f);
+    for (size_t c = 0; !v->no_heading && c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
         if (!shows(col, EDAN_NO_TEXT))
             continue;
@@ -173,7 +174,8 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT) ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
         first = false;
     }
-    fputc('\n', f);
+    if (!v->no_heading)
+        fputc('\n', f);
     size_t n = 0;
     for (size_t r = 0; r < t->n_rows; r++) {
         if (t->left[r] & EDAN_NO_TEXT)

@@ -162,6 +162,7 @@ typedef struct edan_text_view {
     size_t max_rows;    /* at most these rows (0: all), then "(N more<more>)" */
     const char *more;   /* e.g. " loops; --json lists all" */
     bool wide;          /* names whole (--wide) */
+    bool no_heading;    /* the rows alone (a view that heads them itself) */
 } edan_text_view;
 
 /* The heading and the rows text shows, each column right-aligned to its width (a name column left-aligned). */

@@ -611,14 +611,17 @@ static void report_text(const classes_tool *t, const edan_session *s, const lc_t
             z.statics[C_CONST] + z.statics[C_STRIDED] + z.statics[C_IRREG], z.load_accesses, "", z.load_blocks,
             ratio(z.load_blocks, z.load_accesses));
     const bool wide = edan_session_options(s)->wide;
-    edan_table_text(f, &x->t[T_FUNCTIONS], &(edan_text_view){NULL, 0, TEXT_ROWS, " functions; --json lists all", wide});
-    edan_table_text(f, &x->t[T_LOADS], &(edan_text_view){NULL, 0, TEXT_ROWS, " loads; --json lists the top 100", wide});
-    edan_table_text(f, &x->t[T_LOOPS], &(edan_text_view){NULL, 0, TEXT_ROWS, " loops; --json lists all", wide});
-    edan_table_text(f, &x->t[T_NESTS], &(edan_text_view){NULL, 0, TEXT_ROWS, " loop nests; --json lists all", wide});
+    edan_table_text(f, &x->t[T_FUNCTIONS],
+                    &(edan_text_view){NULL, 0, TEXT_ROWS, " functions; --json lists all", wide, false});
+    edan_table_text(f, &x->t[T_LOADS],
+                    &(edan_text_view){NULL, 0, TEXT_ROWS, " loads; --json lists the top 100", wide, false});
+    edan_table_text(f, &x->t[T_LOOPS], &(edan_text_view){NULL, 0, TEXT_ROWS, " loops; --json lists all", wide, false});
+    edan_table_text(f, &x->t[T_NESTS],
+                    &(edan_text_view){NULL, 0, TEXT_ROWS, " loop nests; --json lists all", wide, false});
     if (x->t[T_WINDOW_ROWS].n_rows)
         fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, "
                    "and growth F/W)\n");
-    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){NULL, 0, 0, NULL, wide});
+    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){NULL, 0, 0, NULL, wide, false});
 }
 
 void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)

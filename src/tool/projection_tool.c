@@ -726,6 +726,7 @@ const edan_tool_def edan_projection_tool = {
     .consumer = consumer,
     .error = error,
     .report = edan_projection_report,
+    .tables = edan_projection_tables,
     .outputs = edan_projection_outputs,
     .destroy = destroy,
     .threaded = true,
