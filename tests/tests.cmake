@@ -355,6 +355,9 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
 endif()
 
 # The tool contract (issue 36): every declared JSON key documented, the tools' uses resolvable.
+add_executable(table_test tests/table_test.c)
+target_link_libraries(table_test PRIVATE edan_core)
+add_test(NAME report_tables COMMAND table_test)
 add_executable(result_keys tests/result_keys.c)
 target_link_libraries(result_keys PRIVATE edan_core)
 if(PYTHON3)
