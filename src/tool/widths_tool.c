@@ -96,7 +96,7 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     results(tool, &tab);
     if (fmt == EDAN_FORMAT_TEXT) {
         fputs("\naccess widths (data accesses by bytes accessed; misaligned: the address is no multiple of it)\n", f);
-        edan_table_text(f, &tab, &(edan_text_view){NULL, 0, 0, NULL, edan_session_options(s)->wide, false});
+        edan_table_text(f, &tab, &(edan_text_view){.wide = edan_session_options(s)->wide});
     } else if (fmt == EDAN_FORMAT_JSON) {
         edan_table_json_member(f, &tab, false, 0);
     }
