@@ -612,16 +612,17 @@ static void report_text(const classes_tool *t, const edan_session *s, const lc_t
             ratio(z.load_blocks, z.load_accesses));
     const bool wide = edan_session_options(s)->wide;
     edan_table_text(f, &x->t[T_FUNCTIONS],
-                    &(edan_text_view){NULL, 0, TEXT_ROWS, " functions; --json lists all", wide, false});
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " functions; --json lists all", .wide = wide});
     edan_table_text(f, &x->t[T_LOADS],
-                    &(edan_text_view){NULL, 0, TEXT_ROWS, " loads; --json lists the top 100", wide, false});
-    edan_table_text(f, &x->t[T_LOOPS], &(edan_text_view){NULL, 0, TEXT_ROWS, " loops; --json lists all", wide, false});
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loads; --json lists the top 100", .wide = wide});
+    edan_table_text(f, &x->t[T_LOOPS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loops; --json lists all", .wide = wide});
     edan_table_text(f, &x->t[T_NESTS],
-                    &(edan_text_view){NULL, 0, TEXT_ROWS, " loop nests; --json lists all", wide, false});
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loop nests; --json lists all", .wide = wide});
     if (x->t[T_WINDOW_ROWS].n_rows)
         fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, "
                    "and growth F/W)\n");
-    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){NULL, 0, 0, NULL, wide, false});
+    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){.wide = wide});
 }
 
 void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)

@@ -350,13 +350,15 @@ void edan_footprint_report(void *tool, const edan_session *s, edan_report_format
     if (fmt == EDAN_FORMAT_TEXT) {
         const bool wide = edan_session_options(s)->wide;
         fprintf(f, "\nfootprint (distinct bytes and %u-byte lines loaded or stored)\n", LINE);
-        edan_table_text(f, &x.t[T_FUNCTIONS],
-                        &(edan_text_view){NULL, 0, TEXT_ROWS + 1, " functions; --json lists all", wide, false});
-        edan_table_text(f, &x.t[T_THREADS], &(edan_text_view){NULL, 2, 0, NULL, wide, false});
+        edan_table_text(
+            f, &x.t[T_FUNCTIONS],
+            &(edan_text_view){.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all", .wide = wide});
+        edan_table_text(f, &x.t[T_THREADS], &(edan_text_view){.min_rows = 2, .wide = wide});
         edan_table_text(f, &x.t[T_LOOPS],
-                        &(edan_text_view){NULL, 0, TEXT_LOOPS, " loops; --json lists all", wide, false});
-        edan_table_text(f, &x.t[T_NESTS],
-                        &(edan_text_view){NULL, 0, TEXT_LOOPS, " loop nests; --json lists all", wide, false});
+                        &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loops; --json lists all", .wide = wide});
+        edan_table_text(
+            f, &x.t[T_NESTS],
+            &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loop nests; --json lists all", .wide = wide});
     } else {
         fputs(",\"footprint\":{", f);
         edan_table_json(f, &x.t[T_TOTAL], 0);

@@ -517,12 +517,12 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
         fprintf(f, "  timing model              %.4g s at %g ns\n", edan_timing_lane_get(tm, k).seconds,
                 edan_timing_lane_get(tm, k).mem_latency_ns);
     const bool wide = edan_session_options(s)->wide;
-    edan_table_text(f, &tabs->text_loops, &(edan_text_view){NULL, 0, 0, NULL, wide, false});
+    edan_table_text(f, &tabs->text_loops, &(edan_text_view){.wide = wide});
     if (t->n_loops > TEXT_ROWS)
         fprintf(f, "  (%zu more loops; --json lists all)\n", t->n_loops - TEXT_ROWS);
     if (t->have_elf) {
         fprintf(f, "  %-34s\n", "function (by time)");
-        edan_table_text(f, &tabs->text_funcs, &(edan_text_view){NULL, 0, 0, NULL, wide, true});
+        edan_table_text(f, &tabs->text_funcs, &(edan_text_view){.wide = wide, .no_heading = true});
     }
     proj_regions_text(t, f);
     proj_whatif_text(t, f);

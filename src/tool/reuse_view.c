@@ -555,9 +555,10 @@ static void report_text(const reuse_tool *t, const ru_tables *tabs, bool wide, F
     fputc('\n', f);
     for (int k = 0; k < N_KINDS; k++)
         edan_table_text(f, &tabs->t[k],
-                        &(edan_text_view){NULL, k == ROW_THREAD ? 2 : 0, TEXT_ROWS,
-                                          k == ROW_ACCESS ? "; --json lists the top 100" : "; --json lists all", wide,
-                                          false});
+                        &(edan_text_view){.min_rows = k == ROW_THREAD ? 2 : 0,
+                                          .max_rows = TEXT_ROWS,
+                                          .more = k == ROW_ACCESS ? "; --json lists the top 100" : "; --json lists all",
+                                          .wide = wide});
 }
 
 static void report_json(const reuse_tool *t, const views *v, const ru_tables *tabs, FILE *f)
