@@ -116,6 +116,22 @@ int main(void)
     unlink(path);
     rmdir(dir);
 
+    /* scalars: row 0's members; without a row every top-level key null */
+    static const edan_table_decl one = EDAN_TABLE_DECL("x", NULL, true, "scalars", cols);
+    edan_table sc;
+    edan_table_init(&sc, &one);
+    json = render(&sc, 1, NULL, 0);
+    CHECK(!strcmp(json, "\"name\":null,\"n\":null,\"d\":null,\"share\":null,\"g\":null,\"k\":null,\"obj\":null,"
+                        "\"after\":null"),
+          "scalars without a row: %s", json);
+    free(json);
+    r = edan_table_row(&sc, 0);
+    r[2].u = 9;
+    json = render(&sc, 1, NULL, 0);
+    CHECK(!strncmp(json, "\"name\":null,\"n\":9,", 17), "scalars: %s", json);
+    free(json);
+    edan_table_free(&sc);
+
     /* run-time columns: JSON's must be the declaration's */
     edan_column more[sizeof cols / sizeof cols[0] + 1];
     memcpy(more, cols, sizeof cols);

@@ -300,8 +300,17 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
 void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
 {
     if (t->decl->scalars) {
-        if (t->n_rows)
+        if (t->n_rows) {
             json_members(f, t, 0);
+            return;
+        }
+        /* no row (out of memory): every member null, so that the object around stays valid */
+        bool first = true;
+        for (size_t c = 0; c < t->n_cols; c++)
+            if (!(t->cols[c].flags & EDAN_NO_JSON) && !strchr(t->cols[c].key, '.')) {
+                fprintf(f, "%s\"%s\":null", first ? "" : ",", t->cols[c].key);
+                first = false;
+            }
         return;
     }
     fputc('[', f);

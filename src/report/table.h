@@ -167,7 +167,10 @@ typedef struct edan_text_view {
 
 /* The heading and the rows text shows, each column right-aligned to its width (a name column left-aligned). */
 void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v);
-/* Rows: [{"key":value,...},...], at most max_rows (0: all). Scalars: "key":value,... of row 0 (no braces). */
+/*
+ * Rows: [{"key":value,...},...], at most max_rows (0: all). Scalars: "key":value,... of row 0 (no braces;
+ * without a row, out of memory: every key null).
+ */
 void edan_table_json(FILE *f, const edan_table *t, size_t max_rows);
 /* ,"name":[...] (name: the last part of the table's path), or ,"name":null for a table that is absent (t->decl set). */
 void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t max_rows);
