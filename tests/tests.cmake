@@ -144,6 +144,9 @@ add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 2000)
 add_executable(footprint_test tests/footprint_test.c tests/random_trace.c tests/random_loops.c)
 target_link_libraries(footprint_test PRIVATE edan_core)
 add_test(NAME tool_footprint COMMAND footprint_test 500)
+add_executable(widths_test tests/widths_test.c tests/random_trace.c)
+target_link_libraries(widths_test PRIVATE edan_core)
+add_test(NAME tool_access_widths COMMAND widths_test 300)
 
 # The per-function fast path against the analyzer's scoped lanes.
 add_executable(scopes_test tests/scopes_test.c tests/random_trace.c)
@@ -352,6 +355,17 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/whatif_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(whatif_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+endif()
+
+# The tool contract (issue 36): every declared JSON key documented, the tools' uses resolvable.
+add_executable(table_test tests/table_test.c)
+target_link_libraries(table_test PRIVATE edan_core)
+add_test(NAME report_tables COMMAND table_test)
+add_executable(result_keys tests/result_keys.c)
+target_link_libraries(result_keys PRIVATE edan_core)
+if(PYTHON3)
+  add_test(NAME result_keys COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/result_keys_test.py ${CMAKE_BINARY_DIR}
+                                    ${CMAKE_SOURCE_DIR})
 endif()
 
 # The HTML report (--html, issue 40): a real run's page in headless Chromium (no console error, no network

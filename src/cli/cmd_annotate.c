@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "tool/tool.h"
+#include "tool/critpath_tool.h"
+#include "tool/registry.h"
+#include "tool/session.h"
+#include "tool/timing_tool.h"
 #include "util/elf_symbols.h"
 
 int cli_cmd_annotate(int argc, char **argv)
@@ -44,20 +47,17 @@ int cli_cmd_annotate(int argc, char **argv)
     }
     /* the timing model too when --machine asks for it (its memory stall cycles per line); only[] runs every tool named
      */
-    const edan_tool_def *timing = edan_tool_find("prediction");
-    const char *const only[] = {"critical-path", "annotate", timing && timing->wanted(&c.o) ? "prediction" : NULL,
-                                NULL};
+    const char *const only[] = {edan_critpath_tool.name, edan_annotate_tool.name,
+                                edan_timing_tool.wanted(&c.o) ? edan_timing_tool.name : NULL, NULL};
     edan_trace_source *src;
     edan_session *s = cli_analyze_trace(&c, trace, "trace", input, only, &src);
-    const edan_tool_def *def = edan_tool_find("annotate");
-    void *tool = edan_session_tool(s, "annotate");
     FILE *out = cli_open_output(&c.o);
     if (c.o.json) {
         fputs("{\"schema\":\"edan.annotate/1\"", out);
-        def->report(tool, s, EDAN_FORMAT_JSON, out);
+        edan_session_report_tool(s, &edan_annotate_tool, EDAN_FORMAT_JSON, out);
         fputs("}\n", out);
     } else {
-        def->report(tool, s, EDAN_FORMAT_TEXT, out);
+        edan_session_report_tool(s, &edan_annotate_tool, EDAN_FORMAT_TEXT, out);
     }
     cli_close_output(out, &c.o);
     if (edan_session_html(s, &err))

@@ -302,8 +302,7 @@ static int locality_edan(int argc, char **argv)
         fprintf(out, "edan locality of %s\n", input);
     }
     for (int k = 0; k < n; k++)
-        edan_tool_find(only[k])->report(edan_session_tool(s, only[k]), s,
-                                        c.o.json ? EDAN_FORMAT_JSON : EDAN_FORMAT_TEXT, out);
+        edan_session_report_tool(s, edan_tool_find(only[k]), c.o.json ? EDAN_FORMAT_JSON : EDAN_FORMAT_TEXT, out);
     if (c.o.json)
         fputs("}\n", out);
     cli_close_output(out, &c.o);

@@ -14,6 +14,7 @@
 
 #include "config/options.h"
 #include "plugin/qemu_plugin_api.h"
+#include "tool/sampled_tool.h"
 #include "tool/session.h"
 #include "trace/activity.h"
 #include "trace/async.h"
@@ -144,7 +145,7 @@ typedef struct edan_plugin_state {
     int switching;                 /* a reset is pending */
     int in_sample;
     uint64_t period, window, loads, sample_start, sample_end, resets, late;
-    void *sampled_tool;
+    edan_sampled *sampled_tool;
     uint32_t n_fns;     /* the tool's functions (0: no symbols) */
     uint64_t *fn_loads; /* the loads of each */
 } edan_plugin_state;

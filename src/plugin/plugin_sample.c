@@ -159,7 +159,7 @@ void edan_sample_on_insn_record(unsigned int vcpu, void *ud)
 
 int edan_sample_setup(void)
 {
-    void *tool = edan_session_tool(P.session, "sampled");
+    edan_sampled *tool = edan_sampled_tool_of(P.session);
     if (!tool) {
         edan_error_set(&P.err, "--sample-only needs --sample-period");
         return -1;

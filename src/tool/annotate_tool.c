@@ -29,6 +29,7 @@
 #include "analysis/cache/cache.h"
 #include "analysis/critpath/critpath.h"
 #include "report/json.h"
+#include "tool/critpath_tool.h"
 #include "tool/session.h"
 #include "tool/timing_tool.h"
 #include "tool/tool.h"
@@ -174,7 +175,7 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
         v->insns += a->insns;
         v->mem += a->mem;
     }
-    const edan_critpath *cp = edan_session_tool(s, "critical-path");
+    const edan_critpath *cp = edan_critpath_tool_path(s);
     if (cp) {
         v->have_path = true;
         const edan_path_sum *p = edan_critpath_span(cp);
@@ -536,9 +537,13 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     return source_is_output.set ? -1 : 0;
 }
 
+/* Span and Chain per line from the critical path, Stall from the timing model */
+static const edan_tool_def *const uses[] = {&edan_critpath_tool, &edan_timing_tool, NULL};
+
 const edan_tool_def edan_annotate_tool = {
     .name = "annotate",
     .summary = "source lines with counts in the margin (like cg_annotate)",
+    .uses = uses,
     .options = options,
     .wanted = wanted,
     .create = create,

@@ -533,6 +533,7 @@ const edan_tool_def edan_classes_tool = {
     .consumer = consumer,
     .error = error,
     .report = edan_lc_report,
+    .tables = edan_lc_tables,
     .outputs = edan_lc_outputs,
     .destroy = destroy,
     .threaded = true,

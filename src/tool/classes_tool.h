@@ -100,5 +100,7 @@ typedef struct classes_tool {
 /* The tool's report and its CSV tables (classes_view.c). */
 void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
 int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err);
+/* Its tables (classes_view.c), ending with a {NULL} entry. */
+extern const edan_table_decl edan_lc_tables[];
 
 #endif

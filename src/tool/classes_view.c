@@ -8,11 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
-#include "report/json.h"
-#include "report/names.h"
 #include "report/plot.h"
+#include "report/table.h"
 #include "tool/classes_tool.h"
+#include "tool/loop_table.h"
 #include "tool/session.h"
 #include "util/srcmap.h"
 
@@ -216,64 +215,6 @@ static uint32_t nest_row(const classes_tool *t, uint32_t id)
     return id < t->n_loop_row ? t->loop_row[id] : LC_NO_ROW;
 }
 
-static void windows_text(const classes_tool *t, FILE *f)
-{
-    lc_windows x;
-    windows_of(t, 0, &x);
-    if (!x.n)
-        return;
-    fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, and "
-               "growth F/W)\n");
-    fprintf(f, "  %14s %12s %12s %12s %12s %9s %9s %9s %9s\n", "W", "F", "F_const", "F_str", "F_irr", "dF", "dF_const",
-            "dF_str", "dF_irr");
-    for (size_t i = 0; i < x.n; i++) {
-        fprintf(f, "  %14.0f %12.4g %12.4g %12.4g %12.4g", x.w[i], x.f[C_STORE][i], x.f[C_CONST][i], x.f[C_STRIDED][i],
-                x.f[C_IRREG][i]);
-        fprintf(f, " %9.4f %9.4f %9.4f %9.4f\n", x.f[C_STORE][i] / x.w[i], x.f[C_CONST][i] / x.w[i],
-                x.f[C_STRIDED][i] / x.w[i], x.f[C_IRREG][i] / x.w[i]);
-    }
-}
-
-/* The innermost loops' rows, or (nests) the rows of the nests with loops inside them. */
-static void loops_text(const classes_tool *t, edan_srcmap *src, bool nests, bool wide, FILE *f)
-{
-    size_t n;
-    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    size_t shown = 0, more = 0;
-    for (size_t i = 0; rows && i < n; i++) {
-        if (nests && edan_loops_inside(t->loops, rows[i].key) < 2)
-            continue;
-        if (shown == TEXT_ROWS) {
-            more++;
-            continue;
-        }
-        if (!shown++)
-            fprintf(f, "  %-40s %12s %8s %8s %8s %10s %10s %10s %9s\n",
-                    nests ? "loop nest (head's line, function, loops)" : "loop (head's line, function, depth)", "loads",
-                    "A_const%", "A_str%", "A_irr%", "F", "F_str", "F_irr", "dF");
-        const lc_totals *y = &rows[i].z;
-        const edan_loop_place p = loop_place(t, rows[i].key, src);
-        const char *base = p.file ? strrchr(p.file, '/') : NULL;
-        char name[1100];
-        snprintf(name, sizeof name, "%s:%u %s (%u)",
-                 base     ? base + 1
-                 : p.file ? p.file
-                          : "?",
-                 p.line, p.function ? p.function : "?",
-                 nests ? edan_loops_inside(t->loops, rows[i].key) : edan_loops_get(t->loops, rows[i].key)->depth);
-        fputs("  ", f);
-        edan_name_field(f, name, 40, wide);
-        fprintf(f, " %12" PRIu64 " %7.1f%% %7.1f%% %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f\n",
-                y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses),
-                100.0 * ratio(y->accesses[C_STRIDED], y->load_accesses),
-                100.0 * ratio(y->accesses[C_IRREG], y->load_accesses), y->load_blocks, y->blocks[C_STRIDED],
-                y->blocks[C_IRREG], ratio(y->load_blocks, y->load_accesses));
-    }
-    if (more)
-        fprintf(f, "  (%zu more %s; --json lists all)\n", more, nests ? "loop nests" : "loops");
-    free(rows);
-}
-
 static int by_accesses(const void *a, const void *b)
 {
     const lc_insn *x = *(const lc_insn *const *)a, *y = *(const lc_insn *const *)b;
@@ -296,7 +237,362 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
     return rows;
 }
 
-static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
+/* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+/* A class's counts in JSON: its static loads (or stores), accesses and blocks. */
+#define LC_CLASS(p, c)                                                                                                 \
+    {p c ".static", EDAN_T_U64, "", "static " c " instructions", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},        \
+        {p c ".accesses", EDAN_T_U64, "accesses", "their accesses", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},     \
+    {                                                                                                                  \
+        p c ".blocks", EDAN_T_U64, "blocks", "the distinct blocks they touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0,  \
+            0, NULL                                                                                                    \
+    }
+/* A row's class totals in JSON (in the object p, "classes." or the row itself): per class, then the loads' accesses and
+ * blocks. */
+#define LC_TOTALS(p)                                                                                                   \
+    LC_CLASS(p, "constant"), LC_CLASS(p, "strided"), LC_CLASS(p, "irregular"), LC_CLASS(p, "store"),                   \
+        {p "load_accesses",                                                                                            \
+         EDAN_T_U64,                                                                                                   \
+         "accesses",                                                                                                   \
+         "the loads' accesses",                                                                                        \
+         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
+         NULL,                                                                                                         \
+         0,                                                                                                            \
+         0,                                                                                                            \
+         NULL},                                                                                                        \
+    {                                                                                                                  \
+        p "load_blocks", EDAN_T_U64, "blocks", "the distinct blocks loads touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL,  \
+            0, 0, NULL                                                                                                 \
+    }
+#define N_TOTALS 14
+/* Text only (a percentage or growth), CSV only. */
+#define LC_TEXT(title, w, p, flags)                                                                                    \
+    {                                                                                                                  \
+        title, EDAN_T_F64, "", title " (text)", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, w, p, NULL                  \
+    }
+#define LC_CSV(key, unit, doc)                                                                                         \
+    {                                                                                                                  \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL                                      \
+    }
+#define LC_BOTH(key, title, unit, doc)                                                                                 \
+    {                                                                                                                  \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON, title, 10, 0, NULL                                                   \
+    }
+/*
+ * A row's counts in text and CSV. Text shows a function's constant share, F, F_str, F_irr, dF_str and
+ * dF_irr, a loop's every share, F, F_str, F_irr and dF: loop_only and fn_only (EDAN_NO_TEXT or 0) leave
+ * the others' out.
+ */
+#define LC_COUNTS(loop_only, fn_only)                                                                                  \
+    {"loads", EDAN_T_U64, "accesses", "the loads' accesses", EDAN_NO_JSON, NULL, 12, 0, NULL},                         \
+        LC_TEXT("A_const%", 8, 1, EDAN_COL_PERCENT), LC_TEXT("A_str%", 8, 1, EDAN_COL_PERCENT | loop_only),            \
+        LC_TEXT("A_irr%", 8, 1, EDAN_COL_PERCENT | loop_only),                                                         \
+        LC_CSV("constant_accesses", "accesses", "constant accesses"),                                                  \
+        LC_CSV("strided_accesses", "accesses", "strided accesses"),                                                    \
+        LC_CSV("irregular_accesses", "accesses", "irregular accesses"),                                                \
+        LC_BOTH("blocks", "F", "blocks", "the distinct blocks loads touched"),                                         \
+        LC_CSV("constant_blocks", "blocks", "blocks constant loads touched"),                                          \
+        LC_BOTH("strided_blocks", "F_str", "blocks", "blocks strided loads touched"),                                  \
+        LC_BOTH("irregular_blocks", "F_irr", "blocks", "blocks irregular loads touched"),                              \
+        LC_TEXT("dF", 9, 4, loop_only), LC_TEXT("dF_str", 9, 4, fn_only), LC_TEXT("dF_irr", 9, 4, fn_only),            \
+        LC_CSV("stores", "accesses", "stores' accesses"),                                                              \
+        LC_CSV("store_blocks", "blocks", "the distinct blocks stores touched")
+#define N_COUNTS 16
+/* A row's footprint over windows in JSON: null when it has none. */
+#define LC_WINDOWS(what)                                                                                               \
+    {"footprint_windows",                                                                                              \
+     EDAN_T_GROUP,                                                                                                     \
+     "",                                                                                                               \
+     "the footprint over windows of " what "'s loads (null: none)",                                                    \
+     EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                       \
+     NULL,                                                                                                             \
+     0,                                                                                                                \
+     0,                                                                                                                \
+     NULL},                                                                                                            \
+        LC_WINDOW_ARRAYS("footprint_windows.")
+#define LC_WINDOW_ARRAYS(p)                                                                                            \
+    {p "accesses", EDAN_T_U64, "accesses", "the loads' accesses to blocks", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0,    \
+     NULL},                                                                                                            \
+        {p "window", EDAN_T_F64S, "accesses", "window sizes W", 0, NULL, 0, 0, NULL},                                  \
+        {p "blocks", EDAN_T_F64S, "blocks", "mean distinct blocks per window", 0, NULL, 0, 0, NULL},                   \
+        {p "constant", EDAN_T_F64S, "blocks", "the same, of constant loads", 0, NULL, 0, 0, NULL},                     \
+        {p "strided", EDAN_T_F64S, "blocks", "of strided loads", 0, NULL, 0, 0, NULL},                                 \
+    {                                                                                                                  \
+        p "irregular", EDAN_T_F64S, "blocks", "of irregular loads", 0, NULL, 0, 0, NULL                                \
+    }
+#define N_WINDOWS 7
+#define LC_LABEL(title, w)                                                                                             \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, w, 0,    \
+            NULL                                                                                                       \
+    }
+/* One window size of the footprint over windows (text and CSV; JSON has them as arrays). */
+#define LC_WINDOW_ROW                                                                                                  \
+    {"window", EDAN_T_F64, "accesses", "W", EDAN_NO_JSON, "W", 14, 0, NULL},                                           \
+        {"blocks", EDAN_T_F64, "blocks", "F", EDAN_NO_JSON | EDAN_COL_G, "F", 12, 4, NULL},                            \
+        {"constant_blocks", EDAN_T_F64, "blocks", "F_const", EDAN_NO_JSON | EDAN_COL_G, "F_const", 12, 4, NULL},       \
+        {"strided_blocks", EDAN_T_F64, "blocks", "F_str", EDAN_NO_JSON | EDAN_COL_G, "F_str", 12, 4, NULL},            \
+        {"irregular_blocks", EDAN_T_F64, "blocks", "F_irr", EDAN_NO_JSON | EDAN_COL_G, "F_irr", 12, 4, NULL},          \
+        {"growth", EDAN_T_F64, "", "dF", EDAN_NO_JSON, "dF", 9, 4, NULL},                                              \
+        {"constant_growth", EDAN_T_F64, "", "dF_const", EDAN_NO_JSON, "dF_const", 9, 4, NULL},                         \
+        {"strided_growth", EDAN_T_F64, "", "dF_str", EDAN_NO_JSON, "dF_str", 9, 4, NULL},                              \
+    {                                                                                                                  \
+        "irregular_growth", EDAN_T_F64, "", "dF_irr", EDAN_NO_JSON, "dF_irr", 9, 4, NULL                               \
+    }
+
+static const edan_column top_cols[] = {{"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL}};
+static const edan_column all_cols[] = {LC_TOTALS("")};
+static const edan_column function_cols[] = {
+    LC_LABEL("function", 32),   {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
+    LC_TOTALS("classes."),      LC_COUNTS(EDAN_NO_TEXT, 0),
+    LC_WINDOWS("the function"),
+};
+static const edan_column loop_cols[] = {
+    LC_LABEL(EDAN_LOOP_TITLE, 40),
+    EDAN_LOOP_COLUMNS,
+    LC_TOTALS("classes."),
+    LC_COUNTS(0, EDAN_NO_TEXT),
+};
+static const edan_column nest_cols[] = {
+    LC_LABEL(EDAN_NEST_TITLE, 40), EDAN_NEST_COLUMNS,      LC_TOTALS("classes."),
+    LC_COUNTS(0, EDAN_NO_TEXT),    LC_WINDOWS("the nest"),
+};
+static const edan_column load_cols[] = {
+    LC_LABEL("load (pc, function, line)", 44),
+    {"pc", EDAN_T_U64, "address", "the load", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"function", EDAN_T_STR, "", "its function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"file", EDAN_T_STR, "", "its source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"line", EDAN_T_U64, "", "its source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"class", EDAN_T_STR, "", "the class of most of its accesses", EDAN_COL_LEFT, NULL, 9, 0, NULL},
+    /* the stride three times: JSON's, text's (0 unless strided), CSV's (as a number, %.10g) */
+    {"stride", EDAN_T_I64, "bytes", "its latest repeated step", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},
+    {"stride", EDAN_T_I64, "bytes", "a strided load's stride", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 7, 0, NULL},
+    {"stride", EDAN_T_F64, "bytes", "its latest repeated step", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL},
+    LC_TEXT("const%", 7, 1, EDAN_COL_PERCENT),
+    LC_TEXT("str%", 7, 1, EDAN_COL_PERCENT),
+    LC_TEXT("irr%", 7, 1, EDAN_COL_PERCENT),
+    {"constant", EDAN_T_U64, "accesses", "those classed constant", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"strided", EDAN_T_U64, "accesses", "strided", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"irregular", EDAN_T_U64, "accesses", "irregular", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"dependent", EDAN_T_U64, "accesses", "those whose address depended on a recent load", EDAN_NO_TEXT, NULL, 0, 0,
+     NULL},
+};
+static const edan_column windows_cols[] = {LC_WINDOW_ARRAYS("")};
+static const edan_column window_rows_cols[] = {LC_WINDOW_ROW};
+static const edan_column function_window_cols[] = {
+    {"function", EDAN_T_STR, "", "the function", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL}, LC_WINDOW_ROW};
+static const edan_column nest_window_cols[] = {EDAN_LOOP_COLUMNS, LC_WINDOW_ROW};
+
+enum {
+    T_TOP,
+    T_ALL,
+    T_FUNCTIONS,
+    T_LOOPS,
+    T_NESTS,
+    T_LOADS,
+    T_WINDOWS,
+    T_WINDOW_ROWS,
+    T_FN_WINDOWS,
+    T_NEST_WINDOWS,
+    N_T
+};
+const edan_table_decl edan_lc_tables[] = {
+    EDAN_TABLE_DECL("load_classes", NULL, true, "the whole run", top_cols),
+    EDAN_TABLE_DECL("load_classes.all", NULL, true, "the whole run's classes", all_cols),
+    EDAN_TABLE_DECL("load_classes.functions", "classes-functions", false, "per function, most load footprint first",
+                    function_cols),
+    EDAN_TABLE_DECL("load_classes.loops", "classes-loops", false, "per innermost loop, most load footprint first",
+                    loop_cols),
+    EDAN_TABLE_DECL("load_classes.loop_nests", "classes-nests", false, "per loop nest, most load footprint first",
+                    nest_cols),
+    EDAN_TABLE_DECL("load_classes.loads", "load-classes", false, "per static load, most accesses first", load_cols),
+    EDAN_TABLE_DECL("load_classes.footprint_windows", NULL, true, "the loads' footprint over windows", windows_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.window_rows", "classes-windows", "a row per window size", window_rows_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.function_windows", "classes-function-windows",
+                        "a row per function and window size", function_window_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.nest_windows", "classes-nest-windows", "a row per loop nest and window size",
+                        nest_window_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+
+/* A row's class totals (N_TOTALS cells), then (counts) its text and CSV counts (N_COUNTS): the next cell. */
+static edan_value *put_totals(edan_value *v, const lc_totals *z, bool counts)
+{
+    for (int c = 0; c < N_CLASSES; c++, v += 3) {
+        v[0].u = z->statics[c];
+        v[1].u = z->accesses[c];
+        v[2].u = z->blocks[c];
+    }
+    v[0].u = z->load_accesses;
+    v[1].u = z->load_blocks;
+    v += 2;
+    if (!counts)
+        return v;
+    const double a = (double)z->load_accesses;
+    v[0].u = z->load_accesses;
+    for (int c = 0; c < C_STORE; c++) {
+        v[1 + c].f = 100.0 * ratio(z->accesses[c], z->load_accesses);
+        v[4 + c].u = z->accesses[c];
+        v[8 + c].u = z->blocks[c];
+    }
+    v[7].u = z->load_blocks;
+    v[11].f = a ? (double)z->load_blocks / a : 0.0;
+    v[12].f = ratio(z->blocks[C_STRIDED], z->load_accesses);
+    v[13].f = ratio(z->blocks[C_IRREG], z->load_accesses);
+    v[14].u = z->accesses[C_STORE];
+    v[15].u = z->blocks[C_STORE];
+    return v + N_COUNTS;
+}
+
+/* Windows x as the arrays of a JSON object (N_WINDOWS cells, the first its group when group). */
+static void put_windows(edan_value *v, const classes_tool *t, uint32_t row, const lc_windows *x, bool group)
+{
+    if (group)
+        (v++)->u = row != LC_NO_ROW;
+    if (row == LC_NO_ROW)
+        return;
+    v[0].u = t->win.rows[row].accesses;
+    v[1].d.v = x->w;
+    v[1].d.n = x->n;
+    v[2].d.v = x->f[C_STORE];
+    v[2].d.n = x->n;
+    for (int c = 0; c < C_STORE; c++) {
+        v[3 + c].d.v = x->f[c];
+        v[3 + c].d.n = x->n;
+    }
+}
+
+/* Window size i of x (9 cells). */
+static void put_window_row(edan_value *v, const lc_windows *x, size_t i)
+{
+    v[0].f = x->w[i];
+    v[1].f = x->f[C_STORE][i];
+    v[5].f = x->f[C_STORE][i] / x->w[i];
+    for (int c = 0; c < C_STORE; c++) {
+        v[2 + c].f = x->f[c][i];
+        v[6 + c].f = x->f[c][i] / x->w[i];
+    }
+}
+
+typedef struct lc_tables {
+    edan_table t[N_T];
+    lc_windows *win; /* the windows the tables point at: the whole run's, each function's, each nest's */
+} lc_tables;
+
+/* A loop's or nest's rows, and (nests) their windows' rows. */
+static void loop_tables(const classes_tool *t, edan_srcmap *src, bool nests, lc_tables *x, lc_windows **w)
+{
+    size_t n;
+    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    edan_table *tab = &x->t[nests ? T_NESTS : T_LOOPS];
+    for (size_t i = 0; rows && i < n; i++) {
+        const uint32_t id = rows[i].key, inside = edan_loops_inside(t->loops, id);
+        const edan_loop *l = edan_loops_get(t->loops, id);
+        const edan_loop_place p = loop_place(t, id, src);
+        edan_value *v = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
+        if (!v)
+            break;
+        v[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
+        v = put_totals(v + 1 + edan_loop_cells(tab, v + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].z, true);
+        if (!nests)
+            continue;
+        windows_of(t, nest_row(t, id), *w);
+        put_windows(v, t, nest_row(t, id), *w, true);
+        for (size_t k = 0; k < (*w)->n && (v = edan_table_row(&x->t[T_NEST_WINDOWS], 0)); k++)
+            put_window_row(v + edan_loop_cells(&x->t[T_NEST_WINDOWS], v, l, &p, -1), *w, k);
+        (*w)++;
+    }
+    free(rows);
+}
+
+static void make_tables(const classes_tool *t, const edan_session *s, lc_tables *x)
+{
+    for (int k = 0; k < N_T; k++)
+        edan_table_init(&x->t[k], &edan_lc_tables[k]);
+    size_t n_fn = 0;
+    lc_row *fns = group_rows(t, BY_FUNCTION, &n_fn);
+    x->win = calloc(1 + n_fn + (t->loops ? edan_loops_count(t->loops) : 0), sizeof *x->win);
+    edan_value *v = edan_table_row(&x->t[T_TOP], 0);
+    if (v)
+        v->u = 1u << LC_BLOCK_SHIFT;
+    const lc_totals z = totals(t);
+    if ((v = edan_table_row(&x->t[T_ALL], 0)))
+        put_totals(v, &z, false);
+    if (!x->win) {
+        free(fns);
+        return;
+    }
+    lc_windows *w = x->win;
+    windows_of(t, 0, w);
+    if ((v = edan_table_row(&x->t[T_WINDOWS], 0)))
+        put_windows(v, t, 0, w, false);
+    for (size_t k = 0; k < w->n && (v = edan_table_row(&x->t[T_WINDOW_ROWS], 0)); k++)
+        put_window_row(v, w, k);
+    w++;
+    for (size_t i = 0; fns && i < n_fn && (v = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++, w++) {
+        v[0].s = v[1].s = fn_name(t, fns[i].key);
+        v = put_totals(v + 2, &fns[i].z, true);
+        windows_of(t, fn_row(t, fns[i].key), w);
+        put_windows(v, t, fn_row(t, fns[i].key), w, true);
+        for (size_t k = 0; k < w->n && (v = edan_table_row(&x->t[T_FN_WINDOWS], 0)); k++) {
+            v[0].s = fn_name(t, fns[i].key);
+            put_window_row(v + 1, w, k);
+        }
+    }
+    free(fns);
+    edan_srcmap *src = open_src(t, s);
+    loop_tables(t, src, false, x, &w);
+    loop_tables(t, src, true, x, &w);
+    size_t n;
+    const lc_insn **loads = load_rows(t, &n);
+    for (size_t i = 0; loads && i < n && (v = edan_table_row(&x->t[T_LOADS], 0)); i++) {
+        const lc_insn *l = loads[i];
+        edan_srcloc loc = {NULL, NULL, 0};
+        if (src)
+            edan_srcmap_lookup(src, l->pc, &loc);
+        const char *base = loc.file ? strrchr(loc.file, '/') : NULL;
+        char name[1100];
+        snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", l->pc, t->have_elf ? fn_name(t, l->fn) : "?",
+                 base       ? base + 1
+                 : loc.file ? loc.file
+                            : "?",
+                 loc.line);
+        const uint64_t a = insn_accesses(l);
+        v[0].s = edan_table_str(&x->t[T_LOADS], name);
+        v[1].u = l->pc;
+        v[2].s = t->have_elf ? fn_name(t, l->fn) : NULL;
+        v[3].s = edan_table_str(&x->t[T_LOADS], loc.file);
+        v[4].u = loc.line;
+        v[5].s = class_name[insn_class(l)];
+        v[6].i = l->stride;
+        v[7].i = insn_class(l) == C_STRIDED ? l->stride : 0;
+        v[8].f = (double)l->stride;
+        v[9].u = a;
+        for (int c = 0; c < C_STORE; c++) {
+            v[10 + c].f = 100.0 * ratio(l->n[c], a);
+            v[13 + c].u = l->n[c];
+        }
+        v[16].u = l->dependent;
+    }
+    free(loads);
+    edan_srcmap_close(src);
+}
+
+static void free_tables(lc_tables *x)
+{
+    for (int k = 0; k < N_T; k++)
+        edan_table_free(&x->t[k]);
+    free(x->win);
+}
+
+/* ===================================================================== */
+/* Report                                                                 */
+/* ===================================================================== */
+
+static void report_text(const classes_tool *t, const edan_session *s, const lc_tables *x, FILE *f)
 {
     const lc_totals z = totals(t);
     fprintf(f, "\nload classes (%s; 64-byte blocks)\n",
@@ -314,345 +610,61 @@ static void report_text(const classes_tool *t, const edan_session *s, FILE *f)
     fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %7s %12" PRIu64 " %12.4f\n", "all loads",
             z.statics[C_CONST] + z.statics[C_STRIDED] + z.statics[C_IRREG], z.load_accesses, "", z.load_blocks,
             ratio(z.load_blocks, z.load_accesses));
-    size_t n;
-    lc_row *rows = group_rows(t, BY_FUNCTION, &n);
-    if (rows && n) {
-        fprintf(f, "  %-32s %12s %8s %10s %10s %10s %9s %9s\n", "function", "loads", "A_const%", "F", "F_str", "F_irr",
-                "dF_str", "dF_irr");
-        for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-            const lc_totals *y = &rows[i].z;
-            fputs("  ", f);
-            edan_name_field(f, fn_name(t, rows[i].key), 32, edan_session_options(s)->wide);
-            fprintf(f, " %12" PRIu64 " %7.1f%% %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9.4f %9.4f\n",
-                    y->load_accesses, 100.0 * ratio(y->accesses[C_CONST], y->load_accesses), y->load_blocks,
-                    y->blocks[C_STRIDED], y->blocks[C_IRREG], ratio(y->blocks[C_STRIDED], y->load_accesses),
-                    ratio(y->blocks[C_IRREG], y->load_accesses));
-        }
-        if (n > TEXT_ROWS)
-            fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
-    }
-    free(rows);
-    edan_srcmap *src = open_src(t, s);
-    const lc_insn **loads = load_rows(t, &n);
-    if (loads && n) {
-        fprintf(f, "  %-44s %-9s %7s %12s %7s %7s %7s\n", "load (pc, function, line)", "class", "stride", "accesses",
-                "const%", "str%", "irr%");
-        for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-            const lc_insn *l = loads[i];
-            edan_srcloc loc = {NULL, NULL, 0};
-            if (src)
-                edan_srcmap_lookup(src, l->pc, &loc);
-            const char *base = loc.file ? strrchr(loc.file, '/') : NULL;
-            char name[1100];
-            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", l->pc, t->have_elf ? fn_name(t, l->fn) : "?",
-                     base       ? base + 1
-                     : loc.file ? loc.file
-                                : "?",
-                     loc.line);
-            const uint64_t a = insn_accesses(l);
-            fputs("  ", f);
-            edan_name_field(f, name, 44, edan_session_options(s)->wide);
-            fprintf(f, " %-9s %7" PRId64 " %12" PRIu64 " %6.1f%% %6.1f%% %6.1f%%\n", class_name[insn_class(l)],
-                    insn_class(l) == C_STRIDED ? l->stride : 0, a, 100.0 * ratio(l->n[C_CONST], a),
-                    100.0 * ratio(l->n[C_STRIDED], a), 100.0 * ratio(l->n[C_IRREG], a));
-        }
-        if (n > TEXT_ROWS)
-            fprintf(f, "  (%zu more loads; --json lists the top %d)\n", n - TEXT_ROWS, JSON_ROWS);
-    }
-    loops_text(t, src, false, edan_session_options(s)->wide, f);
-    loops_text(t, src, true, edan_session_options(s)->wide, f);
-    windows_text(t, f);
-    edan_srcmap_close(src);
-    free(loads);
-}
-
-static void json_totals(FILE *f, const lc_totals *z)
-{
-    fputs("{", f);
-    for (int c = 0; c < N_CLASSES; c++)
-        fprintf(f, "%s\"%s\":{\"static\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"blocks\":%" PRIu64 "}", c ? "," : "",
-                class_name[c], z->statics[c], z->accesses[c], z->blocks[c]);
-    fprintf(f, ",\"load_accesses\":%" PRIu64 ",\"load_blocks\":%" PRIu64 "}", z->load_accesses, z->load_blocks);
-}
-
-/* Row `row`'s windows as a JSON object (null without a row). */
-static void json_windows(const classes_tool *t, uint32_t row, FILE *f)
-{
-    lc_windows x;
-    windows_of(t, row, &x);
-    if (row == LC_NO_ROW) {
-        fputs("null", f);
-        return;
-    }
-    fprintf(f, "{\"accesses\":%" PRIu64 ",\"window\":", t->win.rows[row].accesses);
-    edan_json_num_array(f, x.w, x.n);
-    fputs(",\"blocks\":", f);
-    edan_json_num_array(f, x.f[C_STORE], x.n);
-    for (int c = 0; c < C_STORE; c++) {
-        fprintf(f, ",\"%s\":", class_name[c]);
-        edan_json_num_array(f, x.f[c], x.n);
-    }
-    fputc('}', f);
-}
-
-/* The innermost loops' rows, or (nests) every loop nest's, with its windows. */
-static void json_loops(const classes_tool *t, edan_srcmap *src, bool nests, FILE *f)
-{
-    size_t n;
-    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    fputs(nests ? ",\"loop_nests\":[" : ",\"loops\":[", f);
-    for (size_t i = 0; rows && i < n; i++) {
-        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
-        const edan_loop_place p = loop_place(t, rows[i].key, src);
-        fprintf(f, "%s{\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":",
-                i ? "," : "", l->head, l->end, l->depth, l->back_edges);
-        edan_json_str(f, p.function);
-        fputs(",\"file\":", f);
-        edan_json_str(f, p.file);
-        fprintf(f, ",\"line\":%u,", p.line);
-        if (nests)
-            fprintf(f, "\"loops\":%u,", edan_loops_inside(t->loops, rows[i].key));
-        fputs("\"classes\":", f);
-        json_totals(f, &rows[i].z);
-        if (nests) {
-            fputs(",\"footprint_windows\":", f);
-            json_windows(t, nest_row(t, rows[i].key), f);
-        }
-        fputc('}', f);
-    }
-    fputc(']', f);
-    free(rows);
-}
-
-static void report_json(const classes_tool *t, const edan_session *s, FILE *f)
-{
-    const lc_totals z = totals(t);
-    fprintf(f, ",\"load_classes\":{\"block_bytes\":%u,\"all\":", 1u << LC_BLOCK_SHIFT);
-    json_totals(f, &z);
-    fputs(",\"functions\":", f);
-    size_t n;
-    lc_row *rows = group_rows(t, BY_FUNCTION, &n);
-    if (!t->have_elf) {
-        fputs("null", f);
-    } else {
-        fputc('[', f);
-        for (size_t i = 0; rows && i < n; i++) {
-            fputs(i ? ",{\"name\":" : "{\"name\":", f);
-            edan_json_str(f, fn_name(t, rows[i].key));
-            fputs(",\"classes\":", f);
-            json_totals(f, &rows[i].z);
-            fputs(",\"footprint_windows\":", f);
-            json_windows(t, fn_row(t, rows[i].key), f);
-            fputc('}', f);
-        }
-        fputc(']', f);
-    }
-    free(rows);
-    edan_srcmap *src = open_src(t, s);
-    json_loops(t, src, false, f);
-    json_loops(t, src, true, f);
-    const lc_insn **loads = load_rows(t, &n);
-    fputs(",\"loads\":[", f);
-    for (size_t i = 0; loads && i < n && i < JSON_ROWS; i++) {
-        const lc_insn *l = loads[i];
-        edan_srcloc loc = {NULL, NULL, 0};
-        if (src)
-            edan_srcmap_lookup(src, l->pc, &loc);
-        fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", l->pc);
-        edan_json_str(f, t->have_elf ? fn_name(t, l->fn) : NULL);
-        fputs(",\"file\":", f);
-        edan_json_str(f, loc.file);
-        fprintf(f,
-                ",\"line\":%u,\"class\":\"%s\",\"stride\":%" PRId64 ",\"accesses\":%" PRIu64 ",\"constant\":%" PRIu64
-                ",\"strided\":%" PRIu64 ",\"irregular\":%" PRIu64 ",\"dependent\":%" PRIu64 "}",
-                loc.line, class_name[insn_class(l)], l->stride, insn_accesses(l), l->n[C_CONST], l->n[C_STRIDED],
-                l->n[C_IRREG], l->dependent);
-    }
-    fputc(']', f);
-    fputs(",\"footprint_windows\":", f);
-    json_windows(t, 0, f);
-    fputc('}', f);
-    edan_srcmap_close(src);
-    free(loads);
+    const bool wide = edan_session_options(s)->wide;
+    edan_table_text(f, &x->t[T_FUNCTIONS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " functions; --json lists all", .wide = wide});
+    edan_table_text(f, &x->t[T_LOADS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loads; --json lists the top 100", .wide = wide});
+    edan_table_text(f, &x->t[T_LOOPS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loops; --json lists all", .wide = wide});
+    edan_table_text(f, &x->t[T_NESTS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loop nests; --json lists all", .wide = wide});
+    if (x->t[T_WINDOW_ROWS].n_rows)
+        fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, "
+                   "and growth F/W)\n");
+    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){.wide = wide});
 }
 
 void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     const classes_tool *t = tool;
-    if (fmt == EDAN_FORMAT_JSON)
-        report_json(t, s, f);
-    else if (fmt == EDAN_FORMAT_TEXT)
-        report_text(t, s, f);
-}
-
-/* A row's counts, the columns loads .. store_blocks of the classes-loops and classes-functions tables, and its end. */
-static void csv_totals(edan_csv *c, const lc_totals *z)
-{
-    edan_csv_u64(c, z->load_accesses);
-    for (int k = 0; k < C_STORE; k++)
-        edan_csv_u64(c, z->accesses[k]);
-    edan_csv_u64(c, z->load_blocks);
-    for (int k = 0; k < C_STORE; k++)
-        edan_csv_u64(c, z->blocks[k]);
-    edan_csv_u64(c, z->accesses[C_STORE]);
-    edan_csv_u64(c, z->blocks[C_STORE]);
-    edan_csv_end_row(c);
-}
-
-#define WINDOW_COLUMNS                                                                                                 \
-    "window,blocks,constant_blocks,strided_blocks,irregular_blocks,growth,constant_growth,strided_growth,"             \
-    "irregular_growth"
-
-/* Level i of windows x: the columns window .. irregular_growth, and the row's end. */
-static void csv_window(edan_csv *c, const lc_windows *x, size_t i)
-{
-    edan_csv_num(c, x->w[i]);
-    edan_csv_num(c, x->f[C_STORE][i]);
-    for (int k = 0; k < C_STORE; k++)
-        edan_csv_num(c, x->f[k][i]);
-    edan_csv_num(c, x->f[C_STORE][i] / x->w[i]);
-    for (int k = 0; k < C_STORE; k++)
-        edan_csv_num(c, x->f[k][i] / x->w[i]);
-    edan_csv_end_row(c);
-}
-
-/* A loop's columns head .. line. */
-static void csv_loop(edan_csv *c, const classes_tool *t, uint32_t id, edan_srcmap *src)
-{
-    const edan_loop *l = edan_loops_get(t->loops, id);
-    const edan_loop_place p = loop_place(t, id, src);
-    edan_csv_u64(c, l->head);
-    edan_csv_u64(c, l->end);
-    edan_csv_u64(c, l->depth);
-    edan_csv_u64(c, l->back_edges);
-    edan_csv_str(c, p.function);
-    edan_csv_str(c, p.file);
-    edan_csv_u64(c, p.line);
-}
-
-/*
- * classes-loops: a row per innermost loop; classes-nests: a row per loop
- * nest, and classes-nest-windows its windows, a row per nest and window size.
- */
-static int loops_csv(const classes_tool *t, const char *dir, const char *name, edan_srcmap *src, bool nests,
-                     edan_error *err)
-{
-    size_t n;
-    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    edan_csv c;
-    int rc = edan_csv_open(&c, dir, name, nests ? "classes-nests" : "classes-loops",
-                           nests ? "head,end,depth,iterations,function,file,line,loops,loads,constant_accesses,"
-                                   "strided_accesses,irregular_accesses,blocks,constant_blocks,strided_blocks,"
-                                   "irregular_blocks,stores,store_blocks"
-                                 : "head,end,depth,iterations,function,file,line,loads,constant_accesses,"
-                                   "strided_accesses,irregular_accesses,blocks,constant_blocks,strided_blocks,"
-                                   "irregular_blocks,stores,store_blocks",
-                           err);
-    for (size_t i = 0; !rc && rows && i < n; i++) {
-        csv_loop(&c, t, rows[i].key, src);
-        if (nests)
-            edan_csv_u64(&c, edan_loops_inside(t->loops, rows[i].key));
-        csv_totals(&c, &rows[i].z);
+    if (fmt == EDAN_FORMAT_TABLE)
+        return;
+    lc_tables x;
+    make_tables(t, s, &x);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        report_text(t, s, &x, f);
+    } else {
+        fputs(",\"load_classes\":{", f);
+        edan_table_json(f, &x.t[T_TOP], 0);
+        fputs(",\"all\":{", f);
+        edan_table_json(f, &x.t[T_ALL], 0);
+        fputc('}', f);
+        edan_table_json_member(f, &x.t[T_FUNCTIONS], !t->have_elf, 0);
+        edan_table_json_member(f, &x.t[T_LOOPS], false, 0);
+        edan_table_json_member(f, &x.t[T_NESTS], false, 0);
+        edan_table_json_member(f, &x.t[T_LOADS], false, JSON_ROWS);
+        fputs(",\"footprint_windows\":{", f);
+        edan_table_json(f, &x.t[T_WINDOWS], 0);
+        fputs("}}", f);
     }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    if (!rc && nests)
-        rc = edan_csv_open(&c, dir, name, "classes-nest-windows",
-                           "head,end,depth,iterations,function,file,line," WINDOW_COLUMNS, err);
-    for (size_t i = 0; !rc && nests && rows && i < n; i++) {
-        lc_windows x;
-        windows_of(t, nest_row(t, rows[i].key), &x);
-        for (size_t k = 0; k < x.n; k++) {
-            csv_loop(&c, t, rows[i].key, src);
-            csv_window(&c, &x, k);
-        }
-    }
-    if (!rc && nests)
-        rc = edan_csv_close(&c, err);
-    free(rows);
-    return rc;
+    free_tables(&x);
 }
 
-/* classes-windows: a row per window size. */
-static int windows_csv(const classes_tool *t, const char *dir, const char *name, edan_error *err)
-{
-    lc_windows x;
-    windows_of(t, 0, &x);
-    edan_csv c;
-    if (edan_csv_open(&c, dir, name, "classes-windows", WINDOW_COLUMNS, err))
-        return -1;
-    for (size_t i = 0; i < x.n; i++)
-        csv_window(&c, &x, i);
-    return edan_csv_close(&c, err);
-}
-
-/* --csv-dir: a row per static load, per function, per loop, and per window size. */
+/* --csv-dir: a row per static load, per function, per loop and nest, and per window size (of each). */
 static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    edan_csv c;
-    size_t n;
-    const lc_insn **loads = load_rows(t, &n);
-    edan_srcmap *src = open_src(t, s);
-    int rc = edan_csv_open(&c, o->csv_dir, name, "load-classes",
-                           "pc,function,file,line,class,stride,accesses,constant,strided,irregular,dependent", err);
-    for (size_t i = 0; !rc && loads && i < n; i++) {
-        const lc_insn *l = loads[i];
-        edan_srcloc loc = {NULL, NULL, 0};
-        if (src)
-            edan_srcmap_lookup(src, l->pc, &loc);
-        edan_csv_u64(&c, l->pc);
-        edan_csv_str(&c, t->have_elf ? fn_name(t, l->fn) : NULL);
-        edan_csv_str(&c, loc.file);
-        edan_csv_u64(&c, loc.line);
-        edan_csv_str(&c, class_name[insn_class(l)]);
-        edan_csv_num(&c, (double)l->stride);
-        edan_csv_u64(&c, insn_accesses(l));
-        for (int k = 0; k < C_STORE; k++)
-            edan_csv_u64(&c, l->n[k]);
-        edan_csv_u64(&c, l->dependent);
-        edan_csv_end_row(&c);
-    }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    free(loads);
-    lc_row *rows = rc ? NULL : group_rows(t, BY_FUNCTION, &n);
-    if (!rc && rows) {
-        rc = edan_csv_open(&c, o->csv_dir, name, "classes-functions",
-                           "function,loads,constant_accesses,strided_accesses,irregular_accesses,blocks,"
-                           "constant_blocks,strided_blocks,irregular_blocks,stores,store_blocks",
-                           err);
-        for (size_t i = 0; !rc && i < n; i++) {
-            const lc_totals *z = &rows[i].z;
-            edan_csv_str(&c, fn_name(t, rows[i].key));
-            csv_totals(&c, z);
-        }
-        if (!rc)
-            rc = edan_csv_close(&c, err);
-        /* classes-function-windows: a row per function and window size */
-        if (!rc)
-            rc = edan_csv_open(&c, o->csv_dir, name, "classes-function-windows", "function," WINDOW_COLUMNS, err);
-        for (size_t i = 0; !rc && i < n; i++) {
-            lc_windows x;
-            windows_of(t, fn_row(t, rows[i].key), &x);
-            for (size_t k = 0; k < x.n; k++) {
-                edan_csv_str(&c, fn_name(t, rows[i].key));
-                csv_window(&c, &x, k);
-            }
-        }
-        if (!rc)
-            rc = edan_csv_close(&c, err);
-    }
-    free(rows);
-    if (!rc)
-        rc = loops_csv(t, o->csv_dir, name, src, false, err);
-    if (!rc)
-        rc = loops_csv(t, o->csv_dir, name, src, true, err);
-    edan_srcmap_close(src);
-    if (!rc)
-        rc = windows_csv(t, o->csv_dir, name, err);
+    lc_tables x;
+    make_tables(t, s, &x);
+    static const int order[] = {T_LOADS, T_FUNCTIONS, T_FN_WINDOWS, T_LOOPS, T_NESTS, T_NEST_WINDOWS, T_WINDOW_ROWS};
+    int rc = 0;
+    for (size_t k = 0; !rc && k < sizeof order / sizeof order[0]; k++)
+        if (t->have_elf || (order[k] != T_FUNCTIONS && order[k] != T_FN_WINDOWS))
+            rc = edan_table_csv(&x.t[order[k]], o->csv_dir, name, err);
+    free_tables(&x);
     return rc;
 }
 

@@ -3,10 +3,10 @@
  * path of length Tinf and one chain of D memory accesses of the first
  * configuration, attributed to functions and source lines.
  */
+#include "tool/critpath_tool.h"
 #include "analysis/critpath/critpath.h"
 #include "report/critpath_report.h"
 #include "tool/session.h"
-#include "tool/tool.h"
 
 static bool wanted(const edan_options *o)
 {
@@ -70,3 +70,8 @@ const edan_tool_def edan_critpath_tool = {
     .reads_program = true,
     .threaded = true,
 };
+
+const edan_critpath *edan_critpath_tool_path(const edan_session *s)
+{
+    return edan_session_instance(s, &edan_critpath_tool);
+}

@@ -85,5 +85,5 @@ const edan_tool_def edan_edag_tool = {
 
 const edan_edag *edan_edag_tool_analysis(const edan_session *s)
 {
-    return edan_session_tool(s, "edag");
+    return edan_session_instance(s, &edan_edag_tool);
 }

@@ -7,9 +7,8 @@
 #define EDAN_TOOL_EDAG_TOOL_H
 
 #include "analysis/edag/edag.h"
+#include "tool/registry.h"
 #include "tool/tool.h"
-
-extern const edan_tool_def edan_edag_tool;
 
 /* The analyzer of a session's eDAG tool (finished after edan_session_finish), or NULL. */
 const edan_edag *edan_edag_tool_analysis(const edan_session *s);

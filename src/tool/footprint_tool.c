@@ -319,6 +319,7 @@ const edan_tool_def edan_footprint_tool = {
     .consumer = consumer,
     .error = error,
     .report = edan_footprint_report,
+    .tables = edan_footprint_tables,
     .outputs = edan_footprint_outputs,
     .destroy = destroy,
     .reads_program = true,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "analysis/loops/loops.h"
+#include "report/table.h"
 #include "tool/tool.h"
 #include "util/blocktab.h"
 #include "util/elf_symbols.h"
@@ -75,5 +76,7 @@ typedef struct footprint_tool {
 /* The tool's report and CSV tables (footprint_view.c). */
 void edan_footprint_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
 int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err);
+/* Its tables (footprint_view.c), ending with a {NULL} entry. */
+extern const edan_table_decl edan_footprint_tables[];
 
 #endif

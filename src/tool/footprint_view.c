@@ -8,10 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
-#include "report/json.h"
-#include "report/names.h"
+#include "report/table.h"
 #include "tool/footprint_tool.h"
+#include "tool/loop_table.h"
 #include "tool/session.h"
 #include "util/srcmap.h"
 
@@ -202,287 +201,188 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
     return r;
 }
 
-/* The whole run's totals (zeros when out of memory). */
-static fp_total totals(const footprint_tool *t)
-{
-    size_t n;
-    fp_row *r = group_rows(t, BY_RUN, &n);
-    const fp_total all = r && n ? r[0].v : (fp_total){0, 0, 0};
-    free(r);
-    return all;
-}
-
 static const char *fn_name(const footprint_tool *t, uint32_t fn)
 {
     return fn == UNKNOWN ? "(outside known functions)" : t->elf.funcs[fn].name;
 }
 
-static double growth(const fp_total *v)
+/* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+/* The values of every row: bytes, lines, accesses and growth (a row's last four columns). */
+#define FP_VALUES(text)                                                                                                \
+    {"bytes", EDAN_T_U64, "bytes", "distinct bytes loaded or stored", 0, NULL, 14, 0, NULL},                           \
+        {"lines", EDAN_T_U64, "lines", "distinct 64-byte lines loaded or stored", 0, NULL, 12, 0, NULL},               \
+        {"accesses", EDAN_T_U64, "accesses", "the accesses that touched them (one per instruction executed)",          \
+         text,       NULL,       12,         0,                                                                        \
+         NULL},                                                                                                        \
+    {                                                                                                                  \
+        "growth", EDAN_T_F64, "lines per access", "the footprint's growth lines / accesses", text, "dF (F/A)", 10, 4,  \
+            NULL                                                                                                       \
+    }
+
+static const edan_column total_cols[] = {
+    {"line_bytes", EDAN_T_U64, "bytes", "the line size", 0, NULL, 0, 0, NULL},
+    FP_VALUES(0),
+};
+static const edan_column function_cols[] = {
+    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "", 32, 0, NULL},
+    {"name", EDAN_T_STR, "", "the function (the whole run's row: (all), CSV only)", EDAN_NO_TEXT, NULL, 0, 0,
+     "function"},
+    FP_VALUES(EDAN_NO_TEXT),
+};
+static const edan_column thread_cols[] = {
+    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "thread (vCPU)", 32,
+     0, NULL},
+    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    FP_VALUES(0),
+};
+#define FP_LABEL(title)                                                                                                \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, 40, 0,   \
+            NULL                                                                                                       \
+    }
+static const edan_column loop_cols[] = {FP_LABEL(EDAN_LOOP_TITLE), EDAN_LOOP_COLUMNS, FP_VALUES(0)};
+static const edan_column nest_cols[] = {FP_LABEL(EDAN_NEST_TITLE), EDAN_NEST_COLUMNS, FP_VALUES(0)};
+
+const edan_table_decl edan_footprint_tables[] = {
+    EDAN_TABLE_DECL("footprint", NULL, true, "the whole run", total_cols),
+    EDAN_TABLE_DECL("footprint.functions", "footprint-functions", false,
+                    "per function, by the function whose code made the access, most bytes first", function_cols),
+    EDAN_TABLE_DECL("footprint.threads", "footprint-threads", false, "per thread (vCPU) with accesses, by vCPU",
+                    thread_cols),
+    EDAN_TABLE_DECL("footprint.loops", "footprint-loops", false, "per innermost loop with accesses, most lines first",
+                    loop_cols),
+    EDAN_TABLE_DECL("footprint.loop_nests", "footprint-nests", false, "per loop nest with accesses, most lines first",
+                    nest_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+enum { T_TOTAL, T_FUNCTIONS, T_THREADS, T_LOOPS, T_NESTS, N_TABLES };
+
+/* A row's last four values. */
+static void put_values(edan_value *r, size_t at, const fp_total *v)
 {
-    return v->accesses ? (double)v->lines / (double)v->accesses : 0.0;
+    r[at].u = v->bytes;
+    r[at + 1].u = v->lines;
+    r[at + 2].u = v->accesses;
+    r[at + 3].f = v->accesses ? (double)v->lines / (double)v->accesses : 0.0;
 }
 
-/* The end of a CSV row: bytes, lines, accesses and growth. */
-static void csv_values(edan_csv *c, const fp_total *v)
-{
-    edan_csv_u64(c, v->bytes);
-    edan_csv_u64(c, v->lines);
-    edan_csv_u64(c, v->accesses);
-    edan_csv_num(c, growth(v));
-    edan_csv_end_row(c);
-}
+typedef struct fp_tables {
+    edan_table t[N_TABLES];
+    bool no_functions; /* the program's symbols are unknown: functions is null */
+} fp_tables;
 
-/* A loop row's place: where its head is (function, file and line; NULL and 0 when unknown). */
-typedef struct fp_place {
-    const edan_loop *loop;
-    edan_loop_place at;
-} fp_place;
-
-static fp_place place_of(const footprint_tool *t, uint32_t id, edan_srcmap *src)
-{
-    return (fp_place){edan_loops_get(t->loops, id), edan_loops_place(t->loops, id, t->elf_open ? &t->elf : NULL, src)};
-}
-
-static edan_srcmap *open_src(const footprint_tool *t, const edan_session *s)
-{
-    edan_error ignored = {0};
-    return t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
-}
-
-/* The innermost loops' rows, or (nests) those of the loop nests with loops inside them. */
-static void loops_text(const footprint_tool *t, const edan_session *s, bool nests, FILE *f)
+/* The innermost loops' rows, or (nests) every loop nest's (text: those with loops inside them). */
+static void loop_rows(const footprint_tool *t, edan_srcmap *src, bool nests, edan_table *tab)
 {
     size_t n;
     fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    edan_srcmap *src = rows && n ? open_src(t, s) : NULL;
-    size_t shown = 0, more = 0;
     for (size_t i = 0; rows && i < n; i++) {
+        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
+        const edan_loop_place p = edan_loops_place(t->loops, rows[i].key, t->elf_open ? &t->elf : NULL, src);
         const uint32_t inside = edan_loops_inside(t->loops, rows[i].key);
-        if (nests && inside < 2)
-            continue;
-        if (shown == TEXT_LOOPS) {
-            more++;
-            continue;
-        }
-        if (!shown++)
-            fprintf(f, "  %-40s %14s %12s %12s %10s\n",
-                    nests ? "loop nest (head's line, function, loops)" : "loop (head's line, function, depth)", "bytes",
-                    "lines", "accesses", "dF (F/A)");
-        const fp_place p = place_of(t, rows[i].key, src);
-        const char *base = p.at.file ? strrchr(p.at.file, '/') : NULL;
-        char name[1100];
-        snprintf(name, sizeof name, "%s:%u %s (%u)",
-                 base        ? base + 1
-                 : p.at.file ? p.at.file
-                             : "?",
-                 p.at.line, p.at.function ? p.at.function : "?", nests ? inside : p.loop->depth);
-        fputs("  ", f);
-        edan_name_field(f, name, 40, edan_session_options(s)->wide);
-        fprintf(f, " %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.4f\n", rows[i].v.bytes, rows[i].v.lines,
-                rows[i].v.accesses, growth(&rows[i].v));
+        edan_value *r = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
+        if (!r)
+            break;
+        r[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
+        put_values(r, 1 + edan_loop_cells(tab, r + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].v);
     }
-    if (more)
-        fprintf(f, "  (%zu more %s; --json lists all)\n", more, nests ? "loop nests" : "loops");
-    edan_srcmap_close(src);
     free(rows);
 }
 
-/* The innermost loops' rows, or (nests) every loop nest's. */
-static void json_loops(const footprint_tool *t, const edan_session *s, bool nests, FILE *f)
+/* Every table of the report (text, JSON and CSV show different rows of them: the rows' flags). */
+static void make_tables(const footprint_tool *t, const edan_session *s, fp_tables *x)
 {
-    size_t n;
-    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    edan_srcmap *src = open_src(t, s);
-    fputc('[', f);
-    for (size_t i = 0; rows && i < n; i++) {
-        const fp_place p = place_of(t, rows[i].key, src);
-        fprintf(f, "%s{\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":",
-                i ? "," : "", p.loop->head, p.loop->end, p.loop->depth, p.loop->back_edges);
-        edan_json_str(f, p.at.function);
-        fputs(",\"file\":", f);
-        edan_json_str(f, p.at.file);
-        fprintf(f, ",\"line\":%u,", p.at.line);
-        if (nests)
-            fprintf(f, "\"loops\":%u,", edan_loops_inside(t->loops, rows[i].key));
-        fprintf(f, "\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"growth\":", rows[i].v.bytes,
-                rows[i].v.lines, rows[i].v.accesses);
-        edan_json_num(f, growth(&rows[i].v));
-        fputc('}', f);
-    }
-    fputc(']', f);
-    edan_srcmap_close(src);
+    for (int k = 0; k < N_TABLES; k++)
+        edan_table_init(&x->t[k], &edan_footprint_tables[k]);
+    size_t n = 0;
+    fp_row *rows = group_rows(t, BY_RUN, &n); /* the whole run's totals (zeros when out of memory) */
+    const fp_total all = rows && n ? rows[0].v : (fp_total){0, 0, 0};
     free(rows);
-}
-
-/* The threads' rows (a row per vCPU with accesses, by vCPU), in a table when more than one thread made accesses. */
-static void threads_text(const footprint_tool *t, FILE *f)
-{
-    size_t n;
-    fp_row *rows = group_rows(t, BY_THREAD, &n);
-    for (size_t i = 0; rows && n > 1 && i < n; i++) {
-        if (!i)
-            fprintf(f, "  %-32s %14s %12s %12s %10s\n", "thread (vCPU)", "bytes", "lines", "accesses", "dF (F/A)");
+    edan_value *r = edan_table_row(&x->t[T_TOTAL], 0);
+    if (r) {
+        r[0].u = LINE;
+        put_values(r, 1, &all);
+    }
+    /* the whole run's row first: "all" in text, "(all)" in CSV, not in JSON (the totals are) */
+    if ((r = edan_table_row(&x->t[T_FUNCTIONS], EDAN_NO_JSON))) {
+        r[0].s = "all";
+        r[1].s = "(all)";
+        put_values(r, 2, &all);
+    }
+    x->no_functions = !t->have_elf;
+    rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;
+    for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++) {
+        r[0].s = r[1].s = fn_name(t, rows[i].key);
+        put_values(r, 2, &rows[i].v);
+    }
+    free(rows);
+    rows = group_rows(t, BY_THREAD, &n);
+    for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_THREADS], 0)); i++) {
         char name[32];
         snprintf(name, sizeof name, "vcpu %" PRIu32, rows[i].key);
-        fprintf(f, "  %-32s %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %10.4f\n", name, rows[i].v.bytes, rows[i].v.lines,
-                rows[i].v.accesses, growth(&rows[i].v));
+        r[0].s = edan_table_str(&x->t[T_THREADS], name);
+        r[1].u = rows[i].key;
+        put_values(r, 2, &rows[i].v);
     }
     free(rows);
+    edan_error ignored = {0};
+    edan_srcmap *src = t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+    loop_rows(t, src, false, &x->t[T_LOOPS]);
+    loop_rows(t, src, true, &x->t[T_NESTS]);
+    edan_srcmap_close(src);
 }
 
-/* The threads' rows: a row per vCPU with accesses, by vCPU (an empty array when out of memory). */
-static void json_threads(const footprint_tool *t, FILE *f)
+static void free_tables(fp_tables *x)
 {
-    size_t n;
-    fp_row *rows = group_rows(t, BY_THREAD, &n);
-    fputc('[', f);
-    for (size_t i = 0; rows && i < n; i++) {
-        fprintf(f,
-                "%s{\"vcpu\":%" PRIu32 ",\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64
-                ",\"growth\":",
-                i ? "," : "", rows[i].key, rows[i].v.bytes, rows[i].v.lines, rows[i].v.accesses);
-        edan_json_num(f, growth(&rows[i].v));
-        fputc('}', f);
-    }
-    fputc(']', f);
-    free(rows);
+    for (int k = 0; k < N_TABLES; k++)
+        edan_table_free(&x->t[k]);
 }
 
 void edan_footprint_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    const footprint_tool *t = tool;
     if (fmt == EDAN_FORMAT_TABLE)
         return;
-    size_t n = 0;
-    fp_row *rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;
-    const fp_total all = totals(t);
+    fp_tables x;
+    make_tables(tool, s, &x);
     if (fmt == EDAN_FORMAT_TEXT) {
+        const bool wide = edan_session_options(s)->wide;
         fprintf(f, "\nfootprint (distinct bytes and %u-byte lines loaded or stored)\n", LINE);
-        fprintf(f, "  %-32s %14s %12s\n", "", "bytes", "lines");
-        fprintf(f, "  %-32s %14" PRIu64 " %12" PRIu64 "\n", "all", all.bytes, all.lines);
-        for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++) {
-            fputs("  ", f);
-            edan_name_field(f, fn_name(t, rows[i].key), 32, edan_session_options(s)->wide);
-            fprintf(f, " %14" PRIu64 " %12" PRIu64 "\n", rows[i].v.bytes, rows[i].v.lines);
-        }
-        if (rows && n > TEXT_ROWS)
-            fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
-        threads_text(t, f);
-        loops_text(t, s, false, f);
-        loops_text(t, s, true, f);
+        edan_table_text(
+            f, &x.t[T_FUNCTIONS],
+            &(edan_text_view){.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all", .wide = wide});
+        edan_table_text(f, &x.t[T_THREADS], &(edan_text_view){.min_rows = 2, .wide = wide});
+        edan_table_text(f, &x.t[T_LOOPS],
+                        &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loops; --json lists all", .wide = wide});
+        edan_table_text(
+            f, &x.t[T_NESTS],
+            &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loop nests; --json lists all", .wide = wide});
     } else {
-        fprintf(f,
-                ",\"footprint\":{\"line_bytes\":%u,\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64
-                ",\"growth\":",
-                LINE, all.bytes, all.lines, all.accesses);
-        edan_json_num(f, growth(&all));
-        fputs(",\"functions\":", f);
-        if (!t->have_elf) {
-            fputs("null", f);
-        } else {
-            fputc('[', f);
-            for (size_t i = 0; rows && i < n; i++) {
-                fprintf(f, "%s{\"name\":", i ? "," : "");
-                edan_json_str(f, fn_name(t, rows[i].key));
-                fprintf(f, ",\"bytes\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"growth\":",
-                        rows[i].v.bytes, rows[i].v.lines, rows[i].v.accesses);
-                edan_json_num(f, growth(&rows[i].v));
-                fputc('}', f);
-            }
-            fputc(']', f);
-        }
-        fputs(",\"threads\":", f);
-        json_threads(t, f);
-        fputs(",\"loops\":", f);
-        json_loops(t, s, false, f);
-        fputs(",\"loop_nests\":", f);
-        json_loops(t, s, true, f);
+        fputs(",\"footprint\":{", f);
+        edan_table_json(f, &x.t[T_TOTAL], 0);
+        edan_table_json_member(f, &x.t[T_FUNCTIONS], x.no_functions, 0);
+        for (int k = T_THREADS; k < N_TABLES; k++)
+            edan_table_json_member(f, &x.t[k], false, 0);
         fputc('}', f);
     }
-    free(rows);
+    free_tables(&x);
 }
 
-/* footprint-loops: a row per innermost loop; footprint-nests: a row per loop nest. */
-static int loops_csv(const footprint_tool *t, const edan_session *s, const char *dir, const char *name, bool nests,
-                     edan_error *err)
-{
-    size_t n;
-    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    if (!rows)
-        return 0;
-    edan_srcmap *src = open_src(t, s);
-    edan_csv c;
-    int rc = edan_csv_open(&c, dir, name, nests ? "footprint-nests" : "footprint-loops",
-                           nests ? "head,end,depth,iterations,function,file,line,loops,bytes,lines,accesses,growth"
-                                 : "head,end,depth,iterations,function,file,line,bytes,lines,accesses,growth",
-                           err);
-    for (size_t i = 0; !rc && i < n; i++) {
-        const fp_place p = place_of(t, rows[i].key, src);
-        edan_csv_u64(&c, p.loop->head);
-        edan_csv_u64(&c, p.loop->end);
-        edan_csv_u64(&c, p.loop->depth);
-        edan_csv_u64(&c, p.loop->back_edges);
-        edan_csv_str(&c, p.at.function);
-        edan_csv_str(&c, p.at.file);
-        edan_csv_u64(&c, p.at.line);
-        if (nests)
-            edan_csv_u64(&c, edan_loops_inside(t->loops, rows[i].key));
-        csv_values(&c, &rows[i].v);
-    }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    edan_srcmap_close(src);
-    free(rows);
-    return rc;
-}
-
-/* footprint-threads: a row per thread (vCPU) with accesses, by vCPU. */
-static int threads_csv(const footprint_tool *t, const char *dir, const char *name, edan_error *err)
-{
-    size_t n;
-    fp_row *rows = group_rows(t, BY_THREAD, &n);
-    if (!rows)
-        return 0;
-    edan_csv c;
-    int rc = edan_csv_open(&c, dir, name, "footprint-threads", "vcpu,bytes,lines,accesses,growth", err);
-    for (size_t i = 0; !rc && i < n; i++) {
-        edan_csv_u64(&c, rows[i].key);
-        csv_values(&c, &rows[i].v);
-    }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    free(rows);
-    return rc;
-}
-
-/*
- * --csv-dir: footprint-functions (the whole run first, as "(all)"), footprint-threads, footprint-loops and
- * footprint-nests.
- */
+/* --csv-dir: footprint-functions (the whole run first, as "(all)"), footprint-threads, -loops and -nests. */
 int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
 {
-    const footprint_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     if (!o->csv_dir[0])
         return 0;
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    edan_csv c;
-    size_t n = 0;
-    fp_row *rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;
-    const fp_total all = totals(t);
-    int rc = edan_csv_open(&c, o->csv_dir, name, "footprint-functions", "function,bytes,lines,accesses,growth", err);
-    for (size_t i = 0; !rc && i <= n; i++) {
-        const fp_total *v = i ? &rows[i - 1].v : &all;
-        edan_csv_str(&c, i ? fn_name(t, rows[i - 1].key) : "(all)");
-        csv_values(&c, v);
-    }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    free(rows);
-    if (!rc)
-        rc = threads_csv(t, o->csv_dir, name, err);
-    for (int nests = 0; !rc && nests < 2; nests++)
-        rc = loops_csv(t, s, o->csv_dir, name, nests, err);
+    fp_tables x;
+    make_tables(tool, s, &x);
+    int rc = 0;
+    for (int k = T_FUNCTIONS; !rc && k < N_TABLES; k++)
+        rc = edan_table_csv(&x.t[k], o->csv_dir, name, err);
+    free_tables(&x);
     return rc;
 }

@@ -297,7 +297,7 @@ static void numbers(const edan_lane_stats *st, const edan_options *o, double *la
 
 bool edan_functions_tool_lambda(const edan_session *s, const char *name, double lambda[2])
 {
-    const functions_tool *t = edan_session_tool(s, edan_functions_tool.name);
+    const functions_tool *t = edan_session_instance(s, &edan_functions_tool);
     for (int i = 0; t && name && i < t->n; i++) {
         if (strcmp(t->names[i], name))
             continue;

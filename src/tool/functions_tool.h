@@ -17,12 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tool/registry.h"
 #include "tool/tool.h"
 #include "trace/exec.h"
 
 #define EDAN_MAX_FUNCTIONS 16
-
-extern const edan_tool_def edan_functions_tool;
 
 /* How many functions --per-function asks the command to choose: 0 when --functions names them or neither is given. */
 int edan_functions_to_choose(const edan_options *o);

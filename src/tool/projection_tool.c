@@ -22,8 +22,11 @@
 #include "analysis/projection/projection.h"
 #include "config/machine_file.h"
 #include "isa/riscv_ops.h"
+#include "tool/edag_tool.h"
+#include "tool/functions_tool.h"
 #include "tool/projection_tool.h"
 #include "tool/session.h"
+#include "tool/timing_tool.h"
 #include "util/grow.h"
 #include "util/parse.h"
 
@@ -710,15 +713,20 @@ static const edan_tool_option options[] = {
     {NULL, false, NULL, NULL},
 };
 
+/* the eDAG's bounds, the timing model's prediction and the functions' lambda beside the projection's */
+static const edan_tool_def *const uses[] = {&edan_edag_tool, &edan_timing_tool, &edan_functions_tool, NULL};
+
 const edan_tool_def edan_projection_tool = {
     .name = "projection",
     .summary = "ExaSAT's machine-model projection: operation mix, traffic, bounds, sweeps",
+    .uses = uses,
     .options = options,
     .wanted = wanted,
     .create = create,
     .consumer = consumer,
     .error = error,
     .report = edan_projection_report,
+    .tables = edan_projection_tables,
     .outputs = edan_projection_outputs,
     .destroy = destroy,
     .threaded = true,

@@ -19,6 +19,7 @@
 #include "analysis/projection/projection.h"
 #include "analysis/timing/timing.h"
 #include "config/options.h"
+#include "tool/registry.h"
 #include "tool/tool.h"
 #include "util/elf_symbols.h"
 #include "util/srcmap.h"
@@ -215,5 +216,7 @@ extern const char *const proj_dim_option[PROJ_SWEEP_DIMS];
 int proj_dim_parse(int d, const char *v, proj_dim *out, edan_error *err);
 /* The sweep's CSV and the plots (--projection-csv, --plot-dir). */
 int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err);
+/* The report's tables (projection_view.c), ending with a {NULL} entry. */
+extern const edan_table_decl edan_projection_tables[];
 
 #endif

@@ -424,6 +424,7 @@ const edan_tool_def edan_reuse_tool = {
     .consumer = consumer,
     .error = error,
     .report = edan_reuse_report,
+    .tables = edan_reuse_tables,
     .outputs = edan_reuse_outputs,
     .destroy = destroy,
     .threaded = true,

@@ -12,6 +12,7 @@
 
 #include "analysis/locality/locality.h"
 #include "analysis/loops/loops.h"
+#include "report/table.h"
 #include "tool/tool.h"
 
 #define BINS 40 /* distance and reuse-time bins: 0, then [2^(k-1), 2^k) for k >= 1; the last open-ended */
@@ -90,5 +91,7 @@ static inline uint64_t reuse_bin_lo(unsigned k)
 /* The tool's report and its plots (reuse_view.c). */
 void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
 int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err);
+/* Its row tables (reuse_view.c), ending with a {NULL} entry. */
+extern const edan_table_decl edan_reuse_tables[];
 
 #endif

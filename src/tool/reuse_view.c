@@ -10,8 +10,9 @@
 
 #include "report/csv.h"
 #include "report/json.h"
-#include "report/names.h"
 #include "report/plot.h"
+#include "report/table.h"
+#include "tool/loop_table.h"
 #include "tool/reuse_tool.h"
 #include "tool/session.h"
 #include "util/elf_symbols.h"
@@ -49,11 +50,12 @@ typedef struct view_row {
     unsigned line;
     uint64_t pc; /* an access's instruction, a loop's head (0 for a function) */
     reuse_row v;
-    uint64_t key;                  /* misses at the first size: the order */
-    uint64_t loop_end, iterations; /* a loop's last address and its back edges taken */
-    uint32_t depth;                /* a loop's nesting depth (1: outermost) */
-    uint32_t inside;               /* a loop nest's loops, itself included */
-    uint32_t vcpu;                 /* a thread's vCPU */
+    uint64_t key;           /* misses at the first size: the order */
+    uint32_t depth;         /* a loop's nesting depth (1: outermost) */
+    uint32_t inside;        /* a loop nest's loops, itself included */
+    uint32_t vcpu;          /* a thread's vCPU */
+    const edan_loop *loop;  /* a loop's or nest's */
+    uint64_t misses[SIZES]; /* at each size (made with its table) */
 } view_row;
 
 static int by_key(const void *a, const void *b)
@@ -118,10 +120,9 @@ static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src, bool
         r->file = p.file;
         r->line = p.line;
         r->pc = l->head;
-        r->loop_end = l->end;
         r->depth = l->depth;
         r->inside = edan_loops_inside(t->loops, id);
-        r->iterations = l->back_edges;
+        r->loop = l;
         r->key = row_misses(&r->v, c0);
         rows[kept++] = *r;
     }
@@ -336,63 +337,181 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, bytes);
 }
 
-enum { ROW_FUNCTION, ROW_ACCESS, ROW_LOOP, ROW_NEST, ROW_THREAD };
+enum { ROW_FUNCTION, ROW_THREAD, ROW_LOOP, ROW_NEST, ROW_ACCESS, N_KINDS };
 
-/* The rows of a kind, at most TEXT_ROWS (loop nests: those with loops inside them). */
-static void rows_text(const reuse_tool *t, FILE *f, const view_row *rows, size_t n, int kind, bool wide)
-{
-    const bool accesses = kind == ROW_ACCESS;
-    size_t shown = 0, more = 0;
-    for (size_t i = 0; i < n; i++) {
-        const view_row *r = &rows[i];
-        if (kind == ROW_NEST && r->inside < 2)
-            continue;
-        if (shown == TEXT_ROWS) {
-            more++;
-            continue;
-        }
-        if (!shown++) {
-            fprintf(f, "  %-44s %12s %10s",
-                    kind == ROW_ACCESS   ? "access (pc, function, line)"
-                    : kind == ROW_LOOP   ? "loop (head's line, function, depth)"
-                    : kind == ROW_NEST   ? "loop nest (head's line, function, loops)"
-                    : kind == ROW_THREAD ? "thread (vCPU)"
-                                         : "function",
-                    "accesses", "cold");
-            for (int k = 0; k < t->n_sizes; k++) {
-                char l[32];
-                size_label(t->sizes[k], l, sizeof l);
-                fprintf(f, " %9s %s", "miss@", l);
-            }
-            fputc('\n', f);
-        }
-        char name[1100];
-        const char *base = r->file ? strrchr(r->file, '/') : NULL;
-        const char *file = base ? base + 1 : r->file ? r->file : "?";
-        if (kind == ROW_ACCESS) {
-            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?", file, r->line);
-        } else if (kind == ROW_LOOP || kind == ROW_NEST) {
-            snprintf(name, sizeof name, "%s:%u %s (%u)", file, r->line, r->name ? r->name : "?",
-                     kind == ROW_NEST ? r->inside : r->depth);
-        } else if (kind == ROW_THREAD) {
-            snprintf(name, sizeof name, "vcpu %u", r->vcpu);
-        } else {
-            snprintf(name, sizeof name, "%s", r->name ? r->name : "?");
-        }
-        fputs("  ", f);
-        edan_name_field(f, name, 44, wide);
-        fprintf(f, " %12" PRIu64 " %10" PRIu64, r->v.accesses, r->v.cold);
-        for (int k = 0; k < t->n_sizes; k++) {
-            const uint64_t m = row_misses(&r->v, size_blocks(t, t->sizes[k]));
-            fprintf(f, " %12.1f%%", r->v.accesses ? 100.0 * (double)m / (double)r->v.accesses : 0.0);
-        }
-        fputc('\n', f);
+/* ===================================================================== */
+/* Row tables                                                             */
+/* ===================================================================== */
+
+/* What every row has after its place: its accesses, cold ones, misses per size and distance histogram. */
+#define RU_VALUES                                                                                                      \
+    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL},                                        \
+        {"cold", EDAN_T_U64, "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0, NULL},                 \
+        {"misses",                                                                                                     \
+         EDAN_T_U64S,                                                                                                  \
+         "accesses",                                                                                                   \
+         "per --reuse-sizes entry (sizes), the accesses an LRU cache of it misses",                                    \
+         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
+         NULL,                                                                                                         \
+         0,                                                                                                            \
+         0,                                                                                                            \
+         NULL},                                                                                                        \
+    {                                                                                                                  \
+        "distance_histogram", EDAN_T_U64S, "accesses", "its accesses per stack-distance bin (bin_lo)",                 \
+            EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL                                                               \
     }
-    if (more)
-        fprintf(f, "  (%zu more; --json lists %s)\n", more, accesses ? "the top 100" : "all");
+
+/* A place in the source: the function, file and line (null and 0 when unknown). */
+#define RU_PLACE(what)                                                                                                 \
+    {"function", EDAN_T_STR, "", what "'s function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},                  \
+        {"file", EDAN_T_STR, "", what "'s source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},               \
+    {                                                                                                                  \
+        "line", EDAN_T_U64, "", what "'s source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL                     \
+    }
+
+static const edan_column function_cols[] = {
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
+    RU_VALUES,
+};
+static const edan_column thread_cols[] = {
+    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    RU_VALUES,
+};
+static const edan_column loop_cols[] = {EDAN_LOOP_COLUMNS, RU_VALUES};
+static const edan_column nest_cols[] = {EDAN_NEST_COLUMNS, RU_VALUES};
+static const edan_column access_cols[] = {
+    {"pc", EDAN_T_U64, "address", "the memory instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    RU_PLACE("the instruction"),
+    RU_VALUES,
+};
+
+/* In ROW_ order. The place columns show only in JSON and CSV: text has a name column of its own. */
+const edan_table_decl edan_reuse_tables[] = {
+    EDAN_TABLE_DECL("reuse.functions", "reuse-functions", false, "per function, most misses first", function_cols),
+    EDAN_TABLE_DECL("reuse.threads", "reuse-threads", false, "per thread (vCPU) with accesses, by vCPU", thread_cols),
+    EDAN_TABLE_DECL("reuse.loops", "reuse-loops", false, "per innermost loop, most misses first", loop_cols),
+    EDAN_TABLE_DECL("reuse.loop_nests", "reuse-nests", false, "per loop nest, most misses first", nest_cols),
+    EDAN_TABLE_DECL("reuse.accesses_by_instruction", NULL, false, "per memory instruction, most misses first",
+                    access_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+
+static const char *const kind_title[] = {"function", "thread (vCPU)", EDAN_LOOP_TITLE, EDAN_NEST_TITLE,
+                                         "access (pc, function, line)"};
+
+/*
+ * A kind's columns when run: text's name, the declaration's (the place
+ * columns not in text), text's miss percentage per size, CSV's misses per
+ * size (misses_BYTES).
+ */
+typedef struct ru_cols {
+    edan_column c[16 + 2 * SIZES];
+    size_t n;
+    char title[SIZES][48], key[SIZES][32];
+} ru_cols;
+
+static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
+{
+    const edan_table_decl *d = &edan_reuse_tables[kind];
+    x->n = 0;
+    x->c[x->n++] = (edan_column){
+        "name", EDAN_T_STR, "",  "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, kind_title[kind],
+        44,     0,          NULL};
+    for (size_t c = 0; c < d->n_cols; c++)
+        x->c[x->n++] = d->cols[c];
+    for (int k = 0; k < t->n_sizes; k++) {
+        char l[32];
+        size_label(t->sizes[k], l, sizeof l);
+        snprintf(x->title[k], sizeof x->title[k], "%9s %s", "miss@", l);
+        x->c[x->n++] = (edan_column){"miss_percent",
+                                     EDAN_T_F64,
+                                     "%",
+                                     "misses per 100 accesses",
+                                     EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
+                                     x->title[k],
+                                     13,
+                                     1,
+                                     NULL};
+    }
+    for (int k = 0; k < t->n_sizes && d->csv; k++) {
+        snprintf(x->key[k], sizeof x->key[k], "misses_%" PRIu64, t->sizes[k]);
+        x->c[x->n++] = (edan_column){
+            x->key[k], EDAN_T_U64, "accesses", "misses at the size", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL};
+    }
 }
 
-static void report_text(const reuse_tool *t, const views *v, bool wide, FILE *f)
+/* The rows of a kind into tab (made with make_cols's columns); text leaves out the nests without loops inside. */
+static void fill_rows(const reuse_tool *t, view_row *rows, size_t n, int kind, edan_table *tab)
+{
+    for (size_t i = 0; i < n; i++) {
+        view_row *r = &rows[i];
+        edan_value *v = edan_table_row(tab, kind == ROW_NEST && r->inside < 2 ? EDAN_NO_TEXT : 0);
+        if (!v)
+            return;
+        const edan_loop_place p = {r->name, r->file, r->line};
+        char name[1100];
+        size_t c = 1;
+        if (kind == ROW_LOOP || kind == ROW_NEST) {
+            v[0].s = edan_loop_label(tab, &p, kind == ROW_NEST ? r->inside : r->depth);
+            c += edan_loop_cells(tab, v + 1, r->loop, &p, kind == ROW_NEST ? (int64_t)r->inside : -1);
+        } else if (kind == ROW_ACCESS) {
+            const char *base = r->file ? strrchr(r->file, '/') : NULL;
+            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?",
+                     base      ? base + 1
+                     : r->file ? r->file
+                               : "?",
+                     r->line);
+            v[0].s = edan_table_str(tab, name);
+            v[c++].u = r->pc;
+            v[c++].s = r->name;
+            v[c++].s = r->file;
+            v[c++].u = r->line;
+        } else if (kind == ROW_THREAD) {
+            snprintf(name, sizeof name, "vcpu %u", r->vcpu);
+            v[0].s = edan_table_str(tab, name);
+            v[c++].u = r->vcpu;
+        } else {
+            v[0].s = r->name ? r->name : "?";
+            v[c++].s = r->name;
+        }
+        v[c++].u = r->v.accesses;
+        v[c++].u = r->v.cold;
+        for (int k = 0; k < t->n_sizes; k++)
+            r->misses[k] = row_misses(&r->v, size_blocks(t, t->sizes[k]));
+        v[c].a.v = r->misses;
+        v[c++].a.n = (size_t)t->n_sizes;
+        v[c].a.v = r->v.hist;
+        v[c++].a.n = BINS;
+        for (int k = 0; k < t->n_sizes; k++)
+            v[c++].f = r->v.accesses ? 100.0 * (double)r->misses[k] / (double)r->v.accesses : 0.0;
+        for (int k = 0; k < t->n_sizes && tab->decl->csv; k++)
+            v[c++].u = r->misses[k];
+    }
+}
+
+typedef struct ru_tables {
+    ru_cols cols[N_KINDS];
+    edan_table t[N_KINDS];
+} ru_tables;
+
+static void make_tables(const reuse_tool *t, views *v, ru_tables *x)
+{
+    view_row *rows[N_KINDS] = {v->funcs, v->threads, v->loops, v->nests, v->accesses};
+    const size_t n[N_KINDS] = {v->n_funcs, v->n_threads, v->n_loops, v->n_nests, v->n_accesses};
+    for (int k = 0; k < N_KINDS; k++) {
+        make_cols(t, k, &x->cols[k]);
+        if (!edan_table_init_cols(&x->t[k], &edan_reuse_tables[k], x->cols[k].c, x->cols[k].n))
+            fill_rows(t, rows[k], n[k], k, &x->t[k]);
+    }
+}
+
+static void free_tables(ru_tables *x)
+{
+    for (int k = 0; k < N_KINDS; k++)
+        edan_table_free(&x->t[k]);
+}
+
+static void report_text(const reuse_tool *t, const ru_tables *tabs, bool wide, FILE *f)
 {
     const uint64_t bsize = 1ull << t->block_shift, blocks = edan_reuse_blocks(t->tracker);
     fprintf(f, "\nreuse (exact LRU stack distance and reuse time; %" PRIu64 "-byte blocks; %s)\n", bsize,
@@ -434,51 +553,15 @@ static void report_text(const reuse_tool *t, const views *v, bool wide, FILE *f)
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%sW=%.0f F=%.4g (%.3g)", i % 4 ? ", " : "\n    ", x[i], y[i], y[i] / x[i]);
     fputc('\n', f);
-    if (v->have_symbols && v->n_funcs)
-        rows_text(t, f, v->funcs, v->n_funcs, ROW_FUNCTION, wide);
-    if (v->n_threads > 1)
-        rows_text(t, f, v->threads, v->n_threads, ROW_THREAD, wide);
-    if (v->n_loops)
-        rows_text(t, f, v->loops, v->n_loops, ROW_LOOP, wide);
-    rows_text(t, f, v->nests, v->n_nests, ROW_NEST, wide);
-    if (v->n_accesses)
-        rows_text(t, f, v->accesses, v->n_accesses, ROW_ACCESS, wide);
+    for (int k = 0; k < N_KINDS; k++)
+        edan_table_text(f, &tabs->t[k],
+                        &(edan_text_view){.min_rows = k == ROW_THREAD ? 2 : 0,
+                                          .max_rows = TEXT_ROWS,
+                                          .more = k == ROW_ACCESS ? "; --json lists the top 100" : "; --json lists all",
+                                          .wide = wide});
 }
 
-static void json_row(const reuse_tool *t, FILE *f, const view_row *r, int kind)
-{
-    fputs("{", f);
-    if (kind == ROW_LOOP || kind == ROW_NEST) {
-        fprintf(f,
-                "\"head\":%" PRIu64 ",\"end\":%" PRIu64 ",\"depth\":%u,\"iterations\":%" PRIu64 ",\"function\":", r->pc,
-                r->loop_end, r->depth, r->iterations);
-        edan_json_str(f, r->name);
-        fputs(",\"file\":", f);
-        edan_json_str(f, r->file);
-        fprintf(f, ",\"line\":%u", r->line);
-        if (kind == ROW_NEST)
-            fprintf(f, ",\"loops\":%u", r->inside);
-    } else if (kind == ROW_ACCESS) {
-        fprintf(f, "\"pc\":%" PRIu64 ",\"function\":", r->pc);
-        edan_json_str(f, r->name);
-        fputs(",\"file\":", f);
-        edan_json_str(f, r->file);
-        fprintf(f, ",\"line\":%u", r->line);
-    } else if (kind == ROW_THREAD) {
-        fprintf(f, "\"vcpu\":%u", r->vcpu);
-    } else {
-        fputs("\"name\":", f);
-        edan_json_str(f, r->name);
-    }
-    fprintf(f, ",\"accesses\":%" PRIu64 ",\"cold\":%" PRIu64 ",\"misses\":[", r->v.accesses, r->v.cold);
-    for (int k = 0; k < t->n_sizes; k++)
-        fprintf(f, "%s%" PRIu64, k ? "," : "", row_misses(&r->v, size_blocks(t, t->sizes[k])));
-    fputs("],\"distance_histogram\":", f);
-    edan_json_u64_array(f, r->v.hist, BINS);
-    fputc('}', f);
-}
-
-static void report_json(const reuse_tool *t, const views *v, FILE *f)
+static void report_json(const reuse_tool *t, const views *v, const ru_tables *tabs, FILE *f)
 {
     fprintf(f,
             ",\"reuse\":{\"block_bytes\":%" PRIu64 ",\"stream\":\"%s\",\"accesses\":%" PRIu64 ",\"fetches\":%" PRIu64
@@ -526,39 +609,10 @@ static void report_json(const reuse_tool *t, const views *v, FILE *f)
     edan_json_num_array(f, y, n);
     fputs("},\"sizes\":", f);
     edan_json_u64_array(f, t->sizes, (size_t)t->n_sizes);
-    fputs(",\"functions\":", f);
-    if (!v->have_symbols) {
-        fputs("null", f);
-    } else {
-        fputc('[', f);
-        for (size_t i = 0; i < v->n_funcs; i++) {
-            fputs(i ? "," : "", f);
-            json_row(t, f, &v->funcs[i], ROW_FUNCTION);
-        }
-        fputc(']', f);
-    }
-    fputs(",\"threads\":[", f);
-    for (size_t i = 0; i < v->n_threads; i++) {
-        fputs(i ? "," : "", f);
-        json_row(t, f, &v->threads[i], ROW_THREAD);
-    }
-    fputs("],\"loops\":[", f);
-    for (size_t i = 0; i < v->n_loops && i < JSON_ROWS; i++) {
-        fputs(i ? "," : "", f);
-        json_row(t, f, &v->loops[i], ROW_LOOP);
-    }
-    fputs("],\"loop_nests\":[", f);
-    for (size_t i = 0; i < v->n_nests && i < JSON_ROWS; i++) {
-        fputs(i ? "," : "", f);
-        json_row(t, f, &v->nests[i], ROW_NEST);
-    }
-    fputs("]", f);
-    fputs(",\"accesses_by_instruction\":[", f);
-    for (size_t i = 0; i < v->n_accesses && i < JSON_ROWS; i++) {
-        fputs(i ? "," : "", f);
-        json_row(t, f, &v->accesses[i], ROW_ACCESS);
-    }
-    fputs("]}", f);
+    for (int k = 0; k < N_KINDS; k++)
+        edan_table_json_member(f, &tabs->t[k], k == ROW_FUNCTION && !v->have_symbols,
+                               k == ROW_FUNCTION || k == ROW_THREAD ? 0 : JSON_ROWS);
+    fputc('}', f);
 }
 
 void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
@@ -568,10 +622,13 @@ void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt
         return;
     views v;
     make_views(t, s, &v);
+    ru_tables x;
+    make_tables(t, &v, &x);
     if (fmt == EDAN_FORMAT_JSON)
-        report_json(t, &v, f);
+        report_json(t, &v, &x, f);
     else
-        report_text(t, &v, edan_session_options(s)->wide, f);
+        report_text(t, &x, edan_session_options(s)->wide, f);
+    free_tables(&x);
     free_views(&v);
 }
 
@@ -621,63 +678,13 @@ static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir
         return -1;
     views v;
     make_views(t, s, &v);
-    char header[256] = "function,accesses,cold";
-    for (int k = 0; k < t->n_sizes; k++)
-        snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
-    int rc = edan_csv_open(&c, dir, name, "reuse-functions", header, err);
-    for (size_t i = 0; !rc && i < v.n_funcs; i++) {
-        edan_csv_str(&c, v.funcs[i].name);
-        edan_csv_u64(&c, v.funcs[i].v.accesses);
-        edan_csv_u64(&c, v.funcs[i].v.cold);
-        for (int k = 0; k < t->n_sizes; k++)
-            edan_csv_u64(&c, row_misses(&v.funcs[i].v, size_blocks(t, t->sizes[k])));
-        edan_csv_end_row(&c);
-    }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    if (!rc) {
-        snprintf(header, sizeof header, "vcpu,accesses,cold");
-        for (int k = 0; k < t->n_sizes; k++)
-            snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
-        rc = edan_csv_open(&c, dir, name, "reuse-threads", header, err);
-    }
-    for (size_t i = 0; !rc && i < v.n_threads; i++) {
-        edan_csv_u64(&c, v.threads[i].vcpu);
-        edan_csv_u64(&c, v.threads[i].v.accesses);
-        edan_csv_u64(&c, v.threads[i].v.cold);
-        for (int k = 0; k < t->n_sizes; k++)
-            edan_csv_u64(&c, row_misses(&v.threads[i].v, size_blocks(t, t->sizes[k])));
-        edan_csv_end_row(&c);
-    }
-    if (!rc)
-        rc = edan_csv_close(&c, err);
-    for (int nests = 0; !rc && nests < 2; nests++) {
-        snprintf(header, sizeof header, "head,end,depth,iterations,function,file,line,%saccesses,cold",
-                 nests ? "loops," : "");
-        for (int k = 0; k < t->n_sizes; k++)
-            snprintf(header + strlen(header), sizeof header - strlen(header), ",misses_%" PRIu64, t->sizes[k]);
-        rc = edan_csv_open(&c, dir, name, nests ? "reuse-nests" : "reuse-loops", header, err);
-        const size_t nr = nests ? v.n_nests : v.n_loops;
-        for (size_t i = 0; !rc && i < nr; i++) {
-            const view_row *r = nests ? &v.nests[i] : &v.loops[i];
-            edan_csv_u64(&c, r->pc);
-            edan_csv_u64(&c, r->loop_end);
-            edan_csv_u64(&c, r->depth);
-            edan_csv_u64(&c, r->iterations);
-            edan_csv_str(&c, r->name);
-            edan_csv_str(&c, r->file);
-            edan_csv_u64(&c, r->line);
-            if (nests)
-                edan_csv_u64(&c, r->inside);
-            edan_csv_u64(&c, r->v.accesses);
-            edan_csv_u64(&c, r->v.cold);
-            for (int k = 0; k < t->n_sizes; k++)
-                edan_csv_u64(&c, row_misses(&r->v, size_blocks(t, t->sizes[k])));
-            edan_csv_end_row(&c);
-        }
-        if (!rc)
-            rc = edan_csv_close(&c, err);
-    }
+    ru_tables tabs;
+    make_tables(t, &v, &tabs);
+    int rc = 0;
+    for (int k = 0; !rc && k < N_KINDS; k++)
+        if (edan_reuse_tables[k].csv)
+            rc = edan_table_csv(&tabs.t[k], dir, name, err);
+    free_tables(&tabs);
     free_views(&v);
     return rc;
 }

@@ -629,27 +629,32 @@ const edan_tool_def edan_sampled_tool = {
     .reads_program = true,
 };
 
-void edan_sampled_tool_params(const void *tool, uint64_t *period, uint64_t *window)
+edan_sampled *edan_sampled_tool_of(const edan_session *s)
+{
+    return edan_session_instance(s, &edan_sampled_tool);
+}
+
+void edan_sampled_tool_params(const edan_sampled *tool, uint64_t *period, uint64_t *window)
 {
     const sampled_tool *t = tool;
     *period = t->period;
     *window = t->window;
 }
 
-uint32_t edan_sampled_tool_n_functions(const void *tool)
+uint32_t edan_sampled_tool_n_functions(const edan_sampled *tool)
 {
     const sampled_tool *t = tool;
     return t->have_elf ? (uint32_t)t->elf.n_funcs + 1 : 0;
 }
 
-uint32_t edan_sampled_tool_function(const void *tool, uint64_t pc)
+uint32_t edan_sampled_tool_function(const edan_sampled *tool, uint64_t pc)
 {
     const sampled_tool *t = tool;
     const edan_elf_func *f = edan_elf_func_at(&t->elf, pc);
     return f ? (uint32_t)(f - t->elf.funcs) : (uint32_t)t->elf.n_funcs;
 }
 
-void edan_sampled_tool_set_loads(void *tool, uint64_t loads, const uint64_t *function_loads)
+void edan_sampled_tool_set_loads(edan_sampled *tool, uint64_t loads, const uint64_t *function_loads)
 {
     sampled_tool *t = tool;
     t->loads = loads;

@@ -9,19 +9,27 @@
 #include <stdint.h>
 
 #include "config/options.h"
+#include "tool/registry.h"
+#include "tool/tool.h"
 #include "util/error.h"
 
+/* The sampled tool's state (sampled_tool.c). */
+typedef struct sampled_tool edan_sampled;
+
+/* The sampled tool of a session, or NULL when it does not run (no --sample-period). */
+edan_sampled *edan_sampled_tool_of(const edan_session *s);
+
 /* The sampled tool's period P and window W, in loads (a sample is the first W loads of every P). */
-void edan_sampled_tool_params(const void *tool, uint64_t *period, uint64_t *window);
+void edan_sampled_tool_params(const edan_sampled *tool, uint64_t *period, uint64_t *window);
 /*
  * The functions loads are attributed to: their number (0 when the program's
  * symbols are unknown), and the one of the instruction at pc, from 0 to
  * that number - 1 (the last: code outside every function).
  */
-uint32_t edan_sampled_tool_n_functions(const void *tool);
-uint32_t edan_sampled_tool_function(const void *tool, uint64_t pc);
+uint32_t edan_sampled_tool_n_functions(const edan_sampled *tool);
+uint32_t edan_sampled_tool_function(const edan_sampled *tool, uint64_t pc);
 /* The loads of the whole run and of each function (NULL: unknown), counted by the plugin; before the report. */
-void edan_sampled_tool_set_loads(void *tool, uint64_t loads, const uint64_t *function_loads);
+void edan_sampled_tool_set_loads(edan_sampled *tool, uint64_t loads, const uint64_t *function_loads);
 /*
  * Whether a command may take these sampling options, before it runs
  * anything: a window that divides the period; --sample-only only for edan

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "tool/registry.h"
 #include "trace/async.h"
 #include "util/files.h"
 
@@ -26,6 +27,7 @@
 
 typedef struct tool_run {
     const edan_tool_def *def;
+    int reg; /* its index in the registry: the place of its report section */
     void *tool;
     edan_consumer k;
     edan_async *async; /* threaded tools: the thread that feeds k */
@@ -35,8 +37,9 @@ struct edan_session {
     edan_options o;
     edan_report_source src;
     int n;
-    tool_run run[EDAN_SESSION_MAX_TOOLS];
-    int zero_copy; /* the tool whose buffer() the producer writes into, or -1 */
+    tool_run run[EDAN_SESSION_MAX_TOOLS]; /* in the order they run: each after the tools it uses */
+    int sections[EDAN_SESSION_MAX_TOOLS]; /* run[]'s indices in the registry's order: the report's */
+    int zero_copy;                        /* the tool whose buffer() the producer writes into, or -1 */
     bool finished;
     edan_error err;
     /*
@@ -284,9 +287,76 @@ static bool named(const char *const *only, const char *name)
     return false;
 }
 
+static int registry_index(const edan_tool_def *d)
+{
+    for (int t = 0; t < edan_n_tools; t++)
+        if (edan_tools[t] == d)
+            return t;
+    return -1;
+}
+
+/*
+ * The order the chosen tools run in: the registry's, except that a tool comes
+ * after every chosen tool it uses (a depth-first walk of `uses`). state[t]: 0
+ * not placed, 1 being placed (meeting it again is a cycle), 2 placed.
+ * 0, or -1 with err naming the cycle's tool.
+ */
+static int place(int t, const bool *chosen, char *state, int *order, int *n, edan_error *err)
+{
+    if (state[t] == 2)
+        return 0;
+    if (state[t] == 1) {
+        edan_error_set(err, "the analysis tools' uses form a cycle through '%s'", edan_tools[t]->name);
+        return -1;
+    }
+    state[t] = 1;
+    for (const edan_tool_def *const *u = edan_tools[t]->uses; u && *u; u++) {
+        const int k = registry_index(*u);
+        if (k < 0) {
+            edan_error_set(err, "the analysis tool '%s' uses a tool that is not in the registry", edan_tools[t]->name);
+            return -1;
+        }
+        if (chosen[k] && place(k, chosen, state, order, n, err))
+            return -1;
+    }
+    state[t] = 2;
+    order[(*n)++] = t;
+    return 0;
+}
+
+static int run_order(const edan_options *o, const char *const *only, int *order, int *n, edan_error *err)
+{
+    bool chosen[EDAN_SESSION_MAX_TOOLS * 4] = {false};
+    char state[EDAN_SESSION_MAX_TOOLS * 4] = {0};
+    if (edan_n_tools > (int)sizeof chosen) {
+        edan_error_set(err, "more than %zu analysis tools in the registry", sizeof chosen);
+        return -1;
+    }
+    for (const char *const *name = only; name && *name; name++)
+        if (!edan_tool_find(*name)) {
+            edan_error_set(err, "no analysis tool is named '%s'", *name);
+            return -1;
+        }
+    int many = 0;
+    for (int t = 0; t < edan_n_tools; t++)
+        many += chosen[t] = only ? named(only, edan_tools[t]->name) : edan_tools[t]->wanted(o);
+    if (many > EDAN_SESSION_MAX_TOOLS) {
+        edan_error_set(err, "more than %d analysis tools in one session", EDAN_SESSION_MAX_TOOLS);
+        return -1;
+    }
+    *n = 0;
+    for (int t = 0; t < edan_n_tools; t++)
+        if (chosen[t] && place(t, chosen, state, order, n, err))
+            return -1;
+    return 0;
+}
+
 edan_session *edan_session_new(const edan_options *o, const char *const *only, const edan_report_source *src,
                                edan_error *err)
 {
+    int order[EDAN_SESSION_MAX_TOOLS], n_order;
+    if (run_order(o, only, order, &n_order, err))
+        return NULL;
     edan_session *s = calloc(1, sizeof *s);
     if (!s) {
         edan_error_set(err, "out of memory");
@@ -296,25 +366,12 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
     if (src)
         s->src = *src;
     s->zero_copy = -1;
-    for (const char *const *name = only; name && *name; name++) {
-        if (!edan_tool_find(*name)) {
-            edan_error_set(err, "no analysis tool is named '%s'", *name);
-            free(s);
-            return NULL;
-        }
-    }
-    for (int t = 0; t < edan_n_tools; t++) {
-        const edan_tool_def *d = edan_tools[t];
-        if (only ? !named(only, d->name) : !d->wanted(o))
-            continue;
-        if (s->n == EDAN_SESSION_MAX_TOOLS) {
-            edan_error_set(err, "more than %d analysis tools in one session", EDAN_SESSION_MAX_TOOLS);
-            edan_session_free(s);
-            return NULL;
-        }
+    for (int j = 0; j < n_order; j++) {
+        const edan_tool_def *d = edan_tools[order[j]];
         tool_run *r = &s->run[s->n];
         r->def = d;
-        /* visible to the tools created after it (create() may look up earlier tools) */
+        r->reg = order[j];
+        /* visible to the tools created after it, among them every tool that uses it */
         r->tool = d->create(s, err);
         if (!r->tool) {
             edan_session_free(s);
@@ -338,6 +395,11 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         s->per_memory = max_u64(memory, s->per_memory);
         s->per_other = max_u64(other, s->per_other);
     }
+    /* the report's sections: the registry's order */
+    for (int i = 0, k = 0; i < edan_n_tools; i++)
+        for (int j = 0; j < s->n; j++)
+            if (s->run[j].reg == i)
+                s->sections[k++] = j;
     cost_maxima(o, &s->per_memory, &s->per_other);
     if (!s->n) {
         edan_error_set(err, "no analysis tool was asked for");
@@ -355,11 +417,13 @@ static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
     else if (fmt == EDAN_FORMAT_TEXT)
         edan_report_text_header(f, &s->o, &s->src);
     if (fmt != EDAN_FORMAT_TABLE)
-        edan_report_caches(f, &s->o, fmt == EDAN_FORMAT_JSON, edan_session_tool(s, "edag") != NULL,
-                           edan_session_tool(s, "prediction") != NULL, edan_session_tool(s, "projection") != NULL);
-    for (int i = 0; i < s->n; i++)
-        if (s->run[i].def->report)
-            s->run[i].def->report(s->run[i].tool, s, fmt, f);
+        edan_report_caches(f, &s->o, fmt == EDAN_FORMAT_JSON, edan_session_runs(s, &edan_edag_tool),
+                           edan_session_runs(s, &edan_timing_tool), edan_session_runs(s, &edan_projection_tool));
+    for (int i = 0; i < s->n; i++) {
+        const tool_run *r = &s->run[s->sections[i]];
+        if (r->def->report)
+            r->def->report(r->tool, s, fmt, f);
+    }
     if (fmt == EDAN_FORMAT_JSON)
         fputs("}\n", f);
 }
@@ -409,9 +473,11 @@ int edan_session_outputs(edan_session *s, edan_error *err)
 {
     if (edan_session_html(s, err))
         return -1;
-    for (int i = 0; i < s->n; i++)
-        if (s->run[i].def->outputs && s->run[i].def->outputs(s->run[i].tool, s, err))
+    for (int i = 0; i < s->n; i++) {
+        const tool_run *r = &s->run[s->sections[i]];
+        if (r->def->outputs && r->def->outputs(r->tool, s, err))
             return -1;
+    }
     return 0;
 }
 
@@ -500,10 +566,22 @@ bool edan_session_reads_program(const edan_options *o)
     return false;
 }
 
-void *edan_session_tool(const edan_session *s, const char *name)
+void *edan_session_instance(const edan_session *s, const edan_tool_def *def)
 {
-    for (int i = 0; i < s->n; i++)
-        if (!strcmp(s->run[i].def->name, name))
+    for (int i = 0; s && i < s->n; i++)
+        if (s->run[i].def == def)
             return s->run[i].tool;
     return NULL;
+}
+
+bool edan_session_runs(const edan_session *s, const edan_tool_def *def)
+{
+    return edan_session_instance(s, def) != NULL;
+}
+
+void edan_session_report_tool(const edan_session *s, const edan_tool_def *def, edan_report_format fmt, FILE *f)
+{
+    void *tool = edan_session_instance(s, def);
+    if (tool && def->report)
+        def->report(tool, s, fmt, f);
 }

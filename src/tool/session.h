@@ -9,7 +9,9 @@
  *   edan_session_outputs(s, &err);                      plots, CSV
  *   edan_session_free(s);
  *
- * The session's consumer hands each batch to every tool in registry order;
+ * The tools run in the registry's order, except that a tool comes after the
+ * tools it uses (tool.h); the report's sections are in the registry's order.
+ * The session's consumer hands each batch to every tool in that order;
  * a tool marked threaded gets a copy on a thread of its own; the first tool
  * whose consumer offers a buffer gets the batch last, so the producer may
  * write into that buffer (zero copy). Its finish() and
@@ -74,8 +76,14 @@ const edan_options *edan_session_options(const edan_session *s);
 const edan_report_source *edan_session_source(const edan_session *s);
 /* Whether a tool these options ask for reads the traced program's symbols or lines. */
 bool edan_session_reads_program(const edan_options *o);
-/* A tool instance of this session by name (NULL if it has none). */
-void *edan_session_tool(const edan_session *s, const char *name);
+/* Whether the tool runs in this session. */
+bool edan_session_runs(const edan_session *s, const edan_tool_def *def);
+/*
+ * One tool's section of the report in the given format (nothing when the
+ * tool does not run), for a command that writes its own report around the
+ * sections of the tools it chose (edan annotate, edan locality).
+ */
+void edan_session_report_tool(const edan_session *s, const edan_tool_def *def, edan_report_format fmt, FILE *f);
 
 /*
  * Options: the configuration's (config/options.h), then every tool's. The

@@ -207,7 +207,7 @@ static edan_consumer consumer(void *tool)
 
 const edan_timing *edan_timing_tool_model(const edan_session *s)
 {
-    const timing_tool *t = edan_session_tool(s, "prediction");
+    const timing_tool *t = edan_session_instance(s, &edan_timing_tool);
     return t ? t->model : NULL;
 }
 
@@ -639,9 +639,13 @@ static const edan_tool_option options[] = {
     {NULL, false, NULL, NULL},
 };
 
+/* its plots put the eDAG's bounds beside the prediction */
+static const edan_tool_def *const uses[] = {&edan_edag_tool, NULL};
+
 const edan_tool_def edan_timing_tool = {
     .name = "prediction",
     .summary = "run time on a described machine at each memory latency (timing model)",
+    .uses = uses,
     .options = options,
     .wanted = wanted,
     .create = create,

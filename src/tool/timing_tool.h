@@ -6,6 +6,7 @@
 #define EDAN_TOOL_TIMING_TOOL_H
 
 #include "analysis/timing/timing.h"
+#include "tool/registry.h"
 #include "tool/tool.h"
 
 /* The timing model of a session's prediction tool (finished after edan_session_finish), or NULL. */

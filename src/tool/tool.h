@@ -7,6 +7,14 @@
  * section. A new analysis is one file defining an edan_tool_def, one line
  * in the registry and its test.
  *
+ * Tools read each other only through typed getters: a tool whose results
+ * another reads declares in its header a getter such as
+ * `const edan_timing *edan_timing_tool_model(const edan_session *s)`, which
+ * its own file implements with edan_session_instance(s, &its_def); the
+ * reading tool lists the provider in its `uses`, and the session creates,
+ * feeds and finishes the provider before it (whatever the registry's
+ * order). No tool names another by a string or casts another's state.
+ *
  * Lifetime of a tool instance: create() -> consumer().consume() for every
  * batch, in trace order -> consumer().finish() once -> report hooks, any
  * number of times -> destroy(). The records of a batch stay valid only
@@ -21,6 +29,7 @@
 
 #include "config/options.h"
 #include "report/report.h"
+#include "report/table.h"
 #include "trace/exec.h"
 #include "util/error.h"
 
@@ -44,13 +53,23 @@ typedef struct edan_tool_option {
 /* How the report is written (the --json and --table options). */
 typedef enum edan_report_format { EDAN_FORMAT_TEXT, EDAN_FORMAT_JSON, EDAN_FORMAT_TABLE } edan_report_format;
 
-typedef struct edan_tool_def {
+typedef struct edan_tool_def edan_tool_def;
+
+struct edan_tool_def {
     const char *name;
     const char *summary;
+    /*
+     * The tools whose results it reads through their typed getters, ending
+     * with NULL (NULL: none). They run only when asked for (a getter then
+     * gives NULL); when they do, the session creates, feeds and finishes
+     * them before this tool, so create(), finish() and the report hooks see
+     * them. A cycle among them is refused when the session is created.
+     */
+    const edan_tool_def *const *uses;
     const edan_tool_option *options; /* ends with a {NULL} entry; NULL for none */
     /* Whether a command with these options asks for the tool. */
     bool (*wanted)(const edan_options *o);
-    /* A new instance (NULL with err set). The session's options, source and other tools are readable. */
+    /* A new instance (NULL with err set). The session's options, source and the tools it uses are readable. */
     void *(*create)(edan_session *s, edan_error *err);
     /* Its consumer of the stream; finish() returns non-zero after setting the error that error() gives. */
     edan_consumer (*consumer)(void *tool);
@@ -61,6 +80,12 @@ typedef struct edan_tool_def {
      * only a tool that has a table writes one. NULL: nothing.
      */
     void (*report)(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+    /*
+     * The tables its report is made of (report/table.h), ending with a
+     * {NULL} entry; NULL while its report is still written by hand. Their
+     * columns document its JSON keys (tests/result_keys_test.py).
+     */
+    const edan_table_decl *tables;
     /* Files besides the report (plots, CSV series): 0, or -1 with err set. NULL: none. */
     int (*outputs)(void *tool, const edan_session *s, edan_error *err);
     void (*destroy)(void *tool);
@@ -78,13 +103,20 @@ typedef struct edan_tool_def {
     bool threaded;
     /* It reads the traced program's symbols or lines: they must be those of the program traced. */
     bool reads_program;
-} edan_tool_def;
+};
 
 /* The registry: every tool, in the order of their report sections. */
 extern const edan_tool_def *const edan_tools[];
 extern const int edan_n_tools;
 
-/* A tool by name, or NULL. */
+/* A tool by the name a command selects it by (edan_session_new's only), or NULL. */
 const edan_tool_def *edan_tool_find(const char *name);
+
+/*
+ * The instance of def in session s (NULL when it does not run). Only def's
+ * own file calls it, to implement the typed getter its header declares: the
+ * one place a tool's state is cast to its type.
+ */
+void *edan_session_instance(const edan_session *s, const edan_tool_def *def);
 
 #endif

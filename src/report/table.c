@@ -1,0 +1,377 @@
+/*
+ * table.c - tables of typed rows as text, JSON and CSV (table.h).
+ */
+#include "report/table.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/csv.h"
+#include "report/json.h"
+#include "report/names.h"
+
+/* ===================================================================== */
+/* Rows                                                                   */
+/* ===================================================================== */
+
+void edan_table_init(edan_table *t, const edan_table_decl *decl)
+{
+    memset(t, 0, sizeof *t);
+    t->decl = decl;
+    t->cols = decl->cols;
+    t->n_cols = decl->n_cols;
+}
+
+int edan_table_init_cols(edan_table *t, const edan_table_decl *decl, const edan_column *cols, size_t n)
+{
+    edan_table_init(t, decl);
+    size_t k = 0;
+    for (size_t c = 0; c < n; c++) {
+        if (cols[c].flags & EDAN_NO_JSON)
+            continue;
+        while (k < decl->n_cols && (decl->cols[k].flags & EDAN_NO_JSON))
+            k++;
+        if (k == decl->n_cols || strcmp(decl->cols[k].key, cols[c].key) || decl->cols[k].type != cols[c].type) {
+            t->failed = true;
+            return -1;
+        }
+        k++;
+    }
+    while (k < decl->n_cols && (decl->cols[k].flags & EDAN_NO_JSON))
+        k++;
+    if (k != decl->n_cols) {
+        t->failed = true;
+        return -1;
+    }
+    t->cols = cols;
+    t->n_cols = n;
+    return 0;
+}
+
+void edan_table_free(edan_table *t)
+{
+    for (size_t i = 0; i < t->n_owned; i++)
+        free(t->owned[i]);
+    free(t->owned);
+    free(t->cells);
+    free(t->left);
+    memset(t, 0, sizeof *t);
+}
+
+edan_value *edan_table_row(edan_table *t, unsigned left)
+{
+    const size_t nc = t->n_cols;
+    if (t->n_rows == t->cap) {
+        const size_t cap = t->cap ? 2 * t->cap : 16;
+        edan_value *cells = realloc(t->cells, cap * nc * sizeof *cells);
+        if (cells)
+            t->cells = cells;
+        unsigned char *l = cells ? realloc(t->left, cap) : NULL;
+        if (!l) {
+            t->failed = true;
+            return NULL;
+        }
+        t->left = l;
+        t->cap = cap;
+    }
+    edan_value *r = &t->cells[t->n_rows * nc];
+    memset(r, 0, nc * sizeof *r);
+    t->left[t->n_rows++] = (unsigned char)left;
+    return r;
+}
+
+const char *edan_table_str(edan_table *t, const char *s)
+{
+    if (!s)
+        return NULL;
+    if (t->n_owned == t->owned_cap) {
+        const size_t cap = t->owned_cap ? 2 * t->owned_cap : 16;
+        char **o = realloc(t->owned, cap * sizeof *o);
+        if (!o) {
+            t->failed = true;
+            return NULL;
+        }
+        t->owned = o;
+        t->owned_cap = cap;
+    }
+    char *c = strdup(s);
+    if (!c)
+        t->failed = true;
+    else
+        t->owned[t->n_owned++] = c;
+    return c;
+}
+
+int edan_table_col(const edan_column *cols, size_t n, const char *key)
+{
+    for (size_t c = 0; c < n; c++)
+        if (!strcmp(cols[c].key, key))
+            return (int)c;
+    return -1;
+}
+
+/* Whether a column shows in text (EDAN_NO_TEXT) or CSV (EDAN_NO_CSV): arrays and groups never do. */
+static bool shows(const edan_column *c, unsigned format)
+{
+    return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP;
+}
+
+static const edan_value *cell(const edan_table *t, size_t row, size_t col)
+{
+    return &t->cells[row * t->n_cols + col];
+}
+
+/* ===================================================================== */
+/* Text                                                                   */
+/* ===================================================================== */
+
+static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide)
+{
+    switch (c->type) {
+    case EDAN_T_U64:
+        fprintf(f, "%*" PRIu64, c->width, v->u);
+        break;
+    case EDAN_T_I64:
+        fprintf(f, "%*" PRId64, c->width, v->i);
+        break;
+    case EDAN_T_F64:
+        if (c->flags & EDAN_COL_PERCENT)
+            fprintf(f, "%*.*f%%", c->width - 1, c->precision, v->f);
+        else if (c->flags & EDAN_COL_G)
+            fprintf(f, "%*.*g", c->width, c->precision, v->f);
+        else
+            fprintf(f, "%*.*f", c->width, c->precision, v->f);
+        break;
+    case EDAN_T_STR:
+        if (c->flags & EDAN_COL_NAME)
+            edan_name_field(f, v->s ? v->s : "?", (size_t)c->width, wide);
+        else
+            fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*s" : "%*s", c->width, v->s ? v->s : "?");
+        break;
+    default: /* arrays and groups are JSON's */
+        break;
+    }
+}
+
+void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
+{
+    const char *indent = v->indent ? v->indent : "  ";
+    size_t shown = 0;
+    for (size_t r = 0; r < t->n_rows; r++)
+        shown += !(t->left[r] & EDAN_NO_TEXT);
+    if (!shown || shown < v->min_rows)
+        return;
+    bool first = true;
+    if (!v->no_heading)
+        fputs(indent, f);
+    for (size_t c = 0; !v->no_heading && c < t->n_cols; c++) {
+        const edan_column *col = &t->cols[c];
+        if (!shows(col, EDAN_NO_TEXT))
+            continue;
+        const char *title = col->title ? col->title : col->key;
+        const int width = col->flags & EDAN_COL_TITLE_AS_IS ? 0 : col->width;
+        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT) ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
+        first = false;
+    }
+    if (!v->no_heading)
+        fputc('\n', f);
+    size_t n = 0;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        if (t->left[r] & EDAN_NO_TEXT)
+            continue;
+        if (v->max_rows && n == v->max_rows)
+            break;
+        n++;
+        fputs(indent, f);
+        first = true;
+        for (size_t c = 0; c < t->n_cols; c++) {
+            if (!shows(&t->cols[c], EDAN_NO_TEXT))
+                continue;
+            if (!first)
+                fputc(' ', f);
+            first = false;
+            text_cell(f, &t->cols[c], cell(t, r, c), v->wide);
+        }
+        fputc('\n', f);
+    }
+    if (shown > n)
+        fprintf(f, "%s(%zu more%s)\n", indent, shown - n, v->more ? v->more : "");
+}
+
+/* ===================================================================== */
+/* JSON                                                                   */
+/* ===================================================================== */
+
+static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
+{
+    switch (c->type) {
+    case EDAN_T_U64:
+        fprintf(f, "%" PRIu64, v->u);
+        break;
+    case EDAN_T_I64:
+        fprintf(f, "%" PRId64, v->i);
+        break;
+    case EDAN_T_F64:
+        edan_json_num(f, v->f);
+        break;
+    case EDAN_T_STR:
+        edan_json_str(f, v->s);
+        break;
+    case EDAN_T_U64S:
+        edan_json_u64_array(f, v->a.v, v->a.n);
+        break;
+    case EDAN_T_F64S:
+        edan_json_num_array(f, v->d.v, v->d.n);
+        break;
+    case EDAN_T_GROUP:
+        break;
+    }
+}
+
+/* The length of the object path of key: up to its last '.' (0: a member of the row itself). */
+static size_t parent_len(const char *key, size_t len)
+{
+    while (len && key[len - 1] != '.')
+        len--;
+    return len ? len - 1 : 0;
+}
+
+/* Whether key is inside the object path[0 .. len) (always, for the row's own: len 0). */
+static bool inside(const char *key, const char *path, size_t len)
+{
+    return !len || (!strncmp(key, path, len) && key[len] == '.');
+}
+
+#define MAX_DEPTH 8
+
+/*
+ * Row r's members: "key":value,..., a key "a.b" as member b of the object
+ * a. The objects open (path[0 .. len), depth of them) are closed when a
+ * column is outside them and opened when it is inside one not yet open; a
+ * group whose cell is 0 is written as null and its members skipped.
+ */
+static void json_members(FILE *f, const edan_table *t, size_t r)
+{
+    const char *path = "";
+    size_t len = 0, null_len = 0;
+    int depth = 0;
+    bool first[MAX_DEPTH + 1] = {true};
+    const char *null_group = NULL;
+    for (size_t c = 0; c < t->n_cols; c++) {
+        const edan_column *col = &t->cols[c];
+        if ((col->flags & EDAN_NO_JSON) || (null_group && inside(col->key, null_group, null_len)))
+            continue;
+        null_group = NULL;
+        while (depth && !inside(col->key, path, len)) {
+            fputc('}', f);
+            len = parent_len(path, len);
+            depth--;
+        }
+        const size_t want = parent_len(col->key, strlen(col->key));
+        while (len < want && depth < MAX_DEPTH) {
+            const size_t from = len ? len + 1 : 0;
+            const char *dot = memchr(col->key + from, '.', want - from);
+            const size_t end = dot ? (size_t)(dot - col->key) : want;
+            fprintf(f, "%s\"%.*s\":{", first[depth] ? "" : ",", (int)(end - from), col->key + from);
+            first[depth++] = false;
+            first[depth] = true;
+            path = col->key;
+            len = end;
+        }
+        const char *name = col->key + (len ? len + 1 : 0);
+        const edan_value *v = cell(t, r, c);
+        if (col->type == EDAN_T_GROUP && v->u)
+            continue; /* present: its members open it */
+        fprintf(f, "%s\"%s\":", first[depth] ? "" : ",", name);
+        first[depth] = false;
+        if (col->type == EDAN_T_GROUP) {
+            fputs("null", f);
+            null_group = col->key;
+            null_len = strlen(col->key);
+        } else {
+            json_cell(f, col, v);
+        }
+    }
+    for (; depth; depth--)
+        fputc('}', f);
+}
+
+void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
+{
+    if (t->decl->scalars) {
+        if (t->n_rows) {
+            json_members(f, t, 0);
+            return;
+        }
+        /* no row (out of memory): every member null, so that the object around stays valid */
+        bool first = true;
+        for (size_t c = 0; c < t->n_cols; c++)
+            if (!(t->cols[c].flags & EDAN_NO_JSON) && !strchr(t->cols[c].key, '.')) {
+                fprintf(f, "%s\"%s\":null", first ? "" : ",", t->cols[c].key);
+                first = false;
+            }
+        return;
+    }
+    fputc('[', f);
+    size_t n = 0;
+    for (size_t r = 0; r < t->n_rows && (!max_rows || n < max_rows); r++) {
+        if (t->left[r] & EDAN_NO_JSON)
+            continue;
+        fputs(n++ ? ",{" : "{", f);
+        json_members(f, t, r);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t max_rows)
+{
+    const char *dot = strrchr(t->decl->path, '.');
+    fprintf(f, ",\"%s\":", dot ? dot + 1 : t->decl->path);
+    if (absent)
+        fputs("null", f);
+    else
+        edan_table_json(f, t, max_rows);
+}
+
+/* ===================================================================== */
+/* CSV                                                                    */
+/* ===================================================================== */
+
+int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err)
+{
+    const edan_table_decl *d = t->decl;
+    char header[2048];
+    size_t h = 0;
+    header[0] = '\0';
+    for (size_t c = 0; c < t->n_cols && h < sizeof header; c++)
+        if (shows(&t->cols[c], EDAN_NO_CSV))
+            h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", h ? "," : "",
+                                  t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
+    edan_csv csv;
+    if (edan_csv_open(&csv, dir, base, d->csv, header, err))
+        return -1;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        if (t->left[r] & EDAN_NO_CSV)
+            continue;
+        for (size_t c = 0; c < t->n_cols; c++) {
+            const edan_column *col = &t->cols[c];
+            const edan_value *v = cell(t, r, c);
+            if (!shows(col, EDAN_NO_CSV))
+                continue;
+            if (col->type == EDAN_T_U64)
+                edan_csv_u64(&csv, v->u);
+            else if (col->type == EDAN_T_I64) {
+                char num[24];
+                snprintf(num, sizeof num, "%" PRId64, v->i);
+                edan_csv_str(&csv, num);
+            } else if (col->type == EDAN_T_F64)
+                edan_csv_num(&csv, v->f);
+            else if (col->type == EDAN_T_STR)
+                edan_csv_str(&csv, v->s);
+        }
+        edan_csv_end_row(&csv);
+    }
+    return edan_csv_close(&csv, err);
+}

@@ -1,0 +1,180 @@
+/*
+ * table.h - a tool's results as named tables of typed rows, and the one
+ * renderer that writes them as aligned text, JSON and CSV.
+ *
+ * A table is declared once (edan_table_decl): where it goes in the JSON
+ * report, its CSV table's name, and its columns, each with its key (the
+ * JSON key and the CSV header), its type, unit and meaning, and how text
+ * shows it. A tool fills a table's rows (edan_table_row) and renders it in
+ * each format; the declarations are also what documents the JSON keys
+ * (tests/result_keys_test.py checks each against docs/schema and
+ * docs/json-schema.md). A tool's scalars are a table of one row written as
+ * the members of its JSON object.
+ *
+ *   edan_table t;
+ *   edan_table_init(&t, &decl);
+ *   edan_value *r = edan_table_row(&t);     r[COL].u = 42; ...
+ *   edan_table_text(f, &t, &view);  edan_table_json(f, &t, 0);  edan_table_csv(&t, dir, base, err);
+ *   edan_table_free(&t);
+ */
+#ifndef EDAN_REPORT_TABLE_H
+#define EDAN_REPORT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/error.h"
+
+/* ===================================================================== */
+/* Declarations                                                           */
+/* ===================================================================== */
+
+typedef enum edan_type {
+    EDAN_T_U64, /* a count: JSON and CSV as an integer */
+    EDAN_T_I64,
+    EDAN_T_F64,  /* JSON: whole values without a fraction, non-finite as null (report/json.h); CSV: %.10g */
+    EDAN_T_STR,  /* NULL: null in JSON, an empty field in CSV, "?" in text */
+    EDAN_T_U64S, /* an array of counts (JSON only) */
+    EDAN_T_F64S, /* an array of numbers (JSON only) */
+    /*
+     * JSON only: the object its key names, whose members are the columns
+     * after it keyed "key.member"; a cell of 0 writes the object as null
+     * (and none of its members).
+     */
+    EDAN_T_GROUP
+} edan_type;
+
+/* Where a column or a row is left out. */
+#define EDAN_NO_TEXT 1u
+#define EDAN_NO_JSON 2u
+#define EDAN_NO_CSV 4u
+/* Text: a name, left-aligned and shortened to the width (report/names.h; whole with --wide). */
+#define EDAN_COL_NAME 8u
+/* Text: an F64 as a percentage, its width holding the '%' after it. */
+#define EDAN_COL_PERCENT 16u
+/* Text: the heading as it is, not padded to the width (a heading the view lays out itself). */
+#define EDAN_COL_TITLE_AS_IS 32u
+/* Text: left-aligned (a string that is no name, and its heading). */
+#define EDAN_COL_LEFT 64u
+/* Text: an F64 with precision significant digits (%g), not digits after the point. */
+#define EDAN_COL_G 128u
+
+typedef struct edan_column {
+    /*
+     * The JSON key and the CSV header. A key "a.b" is member b of the
+     * object a in JSON (the columns of one object are consecutive, after
+     * its EDAN_T_GROUP column when it can be null); CSV then names it by
+     * its csv_key.
+     */
+    const char *key;
+    edan_type type;
+    const char *unit; /* what one counts ("bytes", "lines", "accesses", "ratio"; "" when none) */
+    const char *doc;  /* what the value is, one line */
+    unsigned flags;
+    /* text */
+    const char *title;   /* heading (NULL: the key) */
+    int width;           /* columns; a name column's are its heading's too */
+    int precision;       /* an F64's digits after the point */
+    const char *csv_key; /* the CSV header when it differs from the JSON key (NULL: key) */
+} edan_column;
+
+typedef struct edan_table_decl {
+    const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */
+    const char *csv;  /* its CSV table, <name>-<csv>.csv (NULL: none) */
+    bool scalars;     /* one row, written as members of the object at path */
+    const char *doc;  /* what a row is */
+    const edan_column *cols;
+    size_t n_cols;
+    bool csv_only; /* a table of the CSV files alone (path only names it): JSON has its numbers otherwise */
+} edan_table_decl;
+
+#define EDAN_TABLE_DECL(path, csv, scalars, doc, cols)                                                                 \
+    {                                                                                                                  \
+        path, csv, scalars, doc, cols, sizeof cols / sizeof cols[0], false                                             \
+    }
+/* A table of the CSV files alone, such as a row per window size that JSON writes as arrays. */
+#define EDAN_CSV_TABLE_DECL(path, csv, doc, cols)                                                                      \
+    {                                                                                                                  \
+        path, csv, false, doc, cols, sizeof cols / sizeof cols[0], true                                                \
+    }
+
+/* ===================================================================== */
+/* Rows                                                                   */
+/* ===================================================================== */
+
+typedef union edan_value {
+    uint64_t u;
+    int64_t i;
+    double f;
+    const char *s; /* lives as long as the table: edan_table_str copies one that does not */
+    struct {
+        const uint64_t *v; /* as s */
+        size_t n;
+    } a;
+    struct {
+        const double *v; /* as s */
+        size_t n;
+    } d;
+} edan_value;
+
+typedef struct edan_table {
+    const edan_table_decl *decl;
+    /*
+     * The columns of its rows: the declaration's, or (edan_table_init_cols)
+     * a list a view makes when it is run, such as a column per cache size,
+     * whose JSON columns are still exactly the declaration's.
+     */
+    const edan_column *cols;
+    size_t n_cols;
+    size_t n_rows, cap;
+    edan_value *cells;   /* row r's column c: cells[r * n_cols + c] */
+    unsigned char *left; /* per row: the formats that leave it out (EDAN_NO_TEXT...) */
+    char **owned;        /* copies edan_table_str made */
+    size_t n_owned, owned_cap;
+    bool failed; /* out of memory: a row or a string is missing (the renderer writes what there is) */
+} edan_table;
+
+void edan_table_init(edan_table *t, const edan_table_decl *decl);
+/*
+ * With the columns cols[0 .. n) (they must outlive the table): those JSON
+ * shows must be the declaration's, in its order; the others show only in text
+ * or CSV. 0, or -1 (the table then has the declaration's columns and is
+ * marked failed) when they are not.
+ */
+int edan_table_init_cols(edan_table *t, const edan_table_decl *decl, const edan_column *cols, size_t n);
+void edan_table_free(edan_table *t);
+/* A new row of zeros (NULL: out of memory, the table marked failed); left: the formats that leave it out. */
+edan_value *edan_table_row(edan_table *t, unsigned left);
+/* A copy of s the table owns (NULL for NULL, and when out of memory). */
+const char *edan_table_str(edan_table *t, const char *s);
+/* The index of the column keyed key among cols[0 .. n), or -1. */
+int edan_table_col(const edan_column *cols, size_t n, const char *key);
+
+/* ===================================================================== */
+/* Rendering                                                              */
+/* ===================================================================== */
+
+typedef struct edan_text_view {
+    const char *indent; /* before every line (NULL: two spaces) */
+    size_t min_rows;    /* fewer rows to show: nothing at all, not even the heading */
+    size_t max_rows;    /* at most these rows (0: all), then "(N more<more>)" */
+    const char *more;   /* e.g. " loops; --json lists all" */
+    bool wide;          /* names whole (--wide) */
+    bool no_heading;    /* the rows alone (a view that heads them itself) */
+} edan_text_view;
+
+/* The heading and the rows text shows, each column right-aligned to its width (a name column left-aligned). */
+void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v);
+/*
+ * Rows: [{"key":value,...},...], at most max_rows (0: all). Scalars: "key":value,... of row 0 (no braces;
+ * without a row, out of memory: every key null).
+ */
+void edan_table_json(FILE *f, const edan_table *t, size_t max_rows);
+/* ,"name":[...] (name: the last part of the table's path), or ,"name":null for a table that is absent (t->decl set). */
+void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t max_rows);
+/* Its CSV table in dir, <base>-<decl->csv>.csv: the header and every row CSV shows. 0, or -1 with err. */
+int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err);
+
+#endif

@@ -1,0 +1,152 @@
+/*
+ * table_test.c - the result tables' renderer (report/table.h): a table of
+ * every column type and flag written as text, JSON and CSV and compared with
+ * what the declaration says each format shows: headings and widths, names
+ * shortened, rows left out of a format, "N more", nested objects and a null
+ * group in JSON, CSV quoting and headers; run-time columns that change the
+ * JSON layout refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "report/table.h"
+
+static const edan_column cols[] = {
+    {"label", EDAN_T_STR, "", "text's name", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "name", 10, 0, NULL},
+    {"name", EDAN_T_STR, "", "the name", EDAN_NO_TEXT, NULL, 0, 0, "who"},
+    {"n", EDAN_T_U64, "accesses", "a count", 0, "count", 6, 0, NULL},
+    {"d", EDAN_T_I64, "", "a difference", 0, NULL, 4, 0, NULL},
+    {"share", EDAN_T_F64, "%", "a percentage", EDAN_COL_PERCENT, "%", 7, 1, NULL},
+    {"g", EDAN_T_F64, "", "a %g", EDAN_COL_G | EDAN_NO_CSV, NULL, 8, 3, NULL},
+    {"k", EDAN_T_STR, "", "a left string", EDAN_COL_LEFT, "kind", 5, 0, NULL},
+    {"obj", EDAN_T_GROUP, "", "an object or null", 0, NULL, 0, 0, NULL},
+    {"obj.a", EDAN_T_U64, "", "its a", EDAN_NO_TEXT, NULL, 0, 0, "obj_a"},
+    {"obj.in.b", EDAN_T_U64S, "", "its array in an object", 0, NULL, 0, 0, NULL},
+    {"after", EDAN_T_F64S, "", "an array after it", 0, NULL, 0, 0, NULL},
+};
+static const edan_table_decl decl = EDAN_TABLE_DECL("x.rows", "rows", false, "a test table", cols);
+
+static char *render(const edan_table *t, int fmt, const edan_text_view *v, size_t max)
+{
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    if (fmt == 0)
+        edan_table_text(f, t, v);
+    else
+        edan_table_json(f, t, max);
+    fclose(f);
+    return buf;
+}
+
+int main(void)
+{
+    edan_table t;
+    edan_table_init(&t, &decl);
+    static const uint64_t arr[] = {1, 2};
+    static const double num[] = {0.5, 3};
+    edan_value *r = edan_table_row(&t, 0);
+    r[0].s = "a_rather_long_name";
+    r[1].s = "x,\"y\"";
+    r[2].u = 42;
+    r[3].i = -3;
+    r[4].f = 12.25;
+    r[5].f = 0.0001220703125; /* 2^-13: exact in binary */
+    r[6].s = "io";
+    r[7].u = 1;
+    r[8].u = 7;
+    r[9].a.v = arr;
+    r[9].a.n = 2;
+    r[10].d.v = num;
+    r[10].d.n = 2;
+    r = edan_table_row(&t, EDAN_NO_TEXT); /* JSON and CSV only; its group null */
+    r[0].s = "hidden";
+    r[2].u = 1;
+    r[10].d.v = num;
+    r[10].d.n = 1;
+    r = edan_table_row(&t, EDAN_NO_JSON | EDAN_NO_CSV);
+    r[0].s = "b";
+    r[2].u = 5;
+    r[6].s = NULL;
+
+    char *text = render(&t, 0, &(edan_text_view){NULL, 0, 1, "; more", false, false}, 0);
+    const char *want_text = "  name        count    d       %        g kind \n"
+                            "  a_rather_…     42   -3   12.2% 0.000122 io   \n"
+                            "  (1 more; more)\n";
+    CHECK(!strcmp(text, want_text), "text:\n%s\nexpected:\n%s", text, want_text);
+    free(text);
+    text = render(&t, 0, &(edan_text_view){"| ", 3, 0, NULL, true, true}, 0);
+    CHECK(!strcmp(text, ""), "fewer rows than min_rows: nothing, got %s", text);
+    free(text);
+    text = render(&t, 0, &(edan_text_view){"| ", 0, 0, NULL, true, true}, 0);
+    const char *want_rows = "| a_rather_long_name     42   -3   12.2% 0.000122 io   \n"
+                            "| b               5    0    0.0%        0 ?    \n";
+    CHECK(!strcmp(text, want_rows), "rows alone, wide:\n%s\nexpected:\n%s", text, want_rows);
+    free(text);
+
+    char *json = render(&t, 1, NULL, 0);
+    const char *want_json =
+        "[{\"name\":\"x,\\\"y\\\"\",\"n\":42,\"d\":-3,\"share\":12.25,\"g\":0.0001220703125,\"k\":\"io\","
+        "\"obj\":{\"a\":7,\"in\":{\"b\":[1,2]}},\"after\":[0.5,3]},"
+        "{\"name\":null,\"n\":1,\"d\":0,\"share\":0,\"g\":0,\"k\":null,\"obj\":null,\"after\":[0.5]}]";
+    CHECK(!strcmp(json, want_json), "JSON:\n%s\nexpected:\n%s", json, want_json);
+    free(json);
+    json = render(&t, 1, NULL, 1);
+    CHECK(strstr(json, "hidden") == NULL && strchr(json, '}') && !strstr(json, "},{"), "max_rows 1: %s", json);
+    free(json);
+
+    char dir[] = "/tmp/edan-table-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    edan_error err = {0};
+    CHECK(edan_table_csv(&t, dir, "base", &err) == 0, "csv: %s", err.msg);
+    char path[256], got[512] = "";
+    snprintf(path, sizeof path, "%s/base-rows.csv", dir);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    got[n] = '\0';
+    if (f)
+        fclose(f);
+    const char *want_csv = "who,n,d,share,k,obj_a\n"
+                           "\"x,\"\"y\"\"\",42,-3,12.25,io,7\n"
+                           ",1,0,0,,0\n";
+    CHECK(!strcmp(got, want_csv), "CSV:\n%s\nexpected:\n%s", got, want_csv);
+    unlink(path);
+    rmdir(dir);
+
+    /* scalars: row 0's members; without a row every top-level key null */
+    static const edan_table_decl one = EDAN_TABLE_DECL("x", NULL, true, "scalars", cols);
+    edan_table sc;
+    edan_table_init(&sc, &one);
+    json = render(&sc, 1, NULL, 0);
+    CHECK(!strcmp(json, "\"name\":null,\"n\":null,\"d\":null,\"share\":null,\"g\":null,\"k\":null,\"obj\":null,"
+                        "\"after\":null"),
+          "scalars without a row: %s", json);
+    free(json);
+    r = edan_table_row(&sc, 0);
+    r[2].u = 9;
+    json = render(&sc, 1, NULL, 0);
+    CHECK(!strncmp(json, "\"name\":null,\"n\":9,", 17), "scalars: %s", json);
+    free(json);
+    edan_table_free(&sc);
+
+    /* run-time columns: JSON's must be the declaration's */
+    edan_column more[sizeof cols / sizeof cols[0] + 1];
+    memcpy(more, cols, sizeof cols);
+    more[11] = (edan_column){"extra", EDAN_T_U64, "", "text only", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 3, 0, NULL};
+    edan_table u;
+    CHECK(edan_table_init_cols(&u, &decl, more, 12) == 0 && u.n_cols == 12, "a text-only column is accepted");
+    edan_table_free(&u);
+    more[11].flags = 0;
+    CHECK(edan_table_init_cols(&u, &decl, more, 12) == -1 && u.failed && u.n_cols == decl.n_cols,
+          "a JSON column the declaration lacks is refused");
+    edan_table_free(&u);
+    more[2].type = EDAN_T_F64;
+    CHECK(edan_table_init_cols(&u, &decl, more, 11) == -1, "a JSON column of another type is refused");
+    edan_table_free(&u);
+    CHECK(edan_table_col(cols, 11, "obj.a") == 8 && edan_table_col(cols, 11, "nope") == -1, "edan_table_col");
+    edan_table_free(&t);
+    return check_summary();
+}
