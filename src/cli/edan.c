@@ -91,6 +91,9 @@ static void tracing_help(FILE *f)
           "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
           "                      not yet returned), callees included [whole program]\n"
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
+          "  --cold              with --filter, start the region with empty caches and branch\n"
+          "                      predictor, as the EDAN paper's tool does [warm: they follow the\n"
+          "                      whole program, and the region is measured inside it]\n"
           "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
           "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
           "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
@@ -500,6 +503,12 @@ static void check_traced_program(const edan_options *o, const char *path)
     edan_trace_source_close(src);
 }
 
+static void profile_run(void *prof, const edan_exec *recs, size_t n)
+{
+    if (edan_profile_add(prof, recs, n))
+        cli_die(2, "out of memory");
+}
+
 static void choose_functions(edan_options *o, const char *path)
 {
     const int top = edan_functions_to_choose(o);
@@ -520,8 +529,7 @@ static void choose_functions(edan_options *o, const char *path)
     static edan_exec recs[CAP];
     long n;
     while ((n = edan_trace_source_next(src, recs, CAP, &err)) > 0)
-        if (edan_profile_add(&prof, recs, (size_t)n))
-            cli_die(2, "out of memory");
+        edan_exec_split(recs, (size_t)n, &prof, profile_run, NULL); /* the region's instructions alone */
     if (n < 0)
         cli_die(2, "%s", err.msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
@@ -558,7 +566,8 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     snprintf(filter, sizeof filter, "%s", meta && meta->filter ? meta->filter : "");
     static char shown_path[PATH_MAX];
     snprintf(shown_path, sizeof shown_path, "%s", shown ? shown : "");
-    const edan_report_source rs = {kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter};
+    const edan_report_source rs = {kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter,
+                                   meta && meta->warm};
     edan_session *s = edan_session_new(&o, only, &rs, &err);
     if (!s)
         cli_die(2, "%s", err.msg);
