@@ -91,9 +91,8 @@ static void tracing_help(FILE *f)
           "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
           "                      not yet returned), callees included [whole program]\n"
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
-          "  --cold              with --filter, start the region with empty caches and branch\n"
-          "                      predictor, as the EDAN paper's tool does [warm: they follow the\n"
-          "                      whole program, and the region is measured inside it]\n"
+          "  --cold              with --filter, caches and branch predictor see the region alone,\n"
+          "                      as the EDAN paper's tool [warm: they follow the whole program]\n"
           "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
           "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
           "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
@@ -131,7 +130,8 @@ static void usage_sub(const char *sub, FILE *f)
     } else if (!strcmp(sub, "analyze")) {
         fputs("usage: edan analyze [options] TRACE\n"
               "Analyse a trace: edan's binary format or the original EDAN text format\n"
-              "(detected from the content; '-' reads text from standard input).\n\n",
+              "(detected from the content; '-' reads text from standard input). A filtered trace's region\n"
+              "starts warm, as edan run's does; --cold leaves out its records outside the region.\n\n",
               f);
         edan_session_options_help(f);
     } else if (!strcmp(sub, "dot")) {
@@ -503,12 +503,6 @@ static void check_traced_program(const edan_options *o, const char *path)
     edan_trace_source_close(src);
 }
 
-static void profile_run(void *prof, const edan_exec *recs, size_t n)
-{
-    if (edan_profile_add(prof, recs, n))
-        cli_die(2, "out of memory");
-}
-
 static void choose_functions(edan_options *o, const char *path)
 {
     const int top = edan_functions_to_choose(o);
@@ -529,7 +523,8 @@ static void choose_functions(edan_options *o, const char *path)
     static edan_exec recs[CAP];
     long n;
     while ((n = edan_trace_source_next(src, recs, CAP, &err)) > 0)
-        edan_exec_split(recs, (size_t)n, &prof, profile_run, NULL); /* the region's instructions alone */
+        if (edan_profile_add(&prof, recs, (size_t)n))
+            cli_die(2, "out of memory");
     if (n < 0)
         cli_die(2, "%s", err.msg);
     const edan_trace_meta *meta = edan_trace_source_meta(src);
