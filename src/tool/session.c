@@ -197,16 +197,17 @@ static void cost_maxima(const edan_options *o, uint64_t *memory, uint64_t *other
     }
 }
 
-/* Add the batch to the totals' bound; false when a total could pass 2^64 - 1. */
-static bool bound_add(edan_session *s, const edan_exec *recs, size_t n)
+/* Add the batch's n measured records (warm ones add to no total) to the totals' bound; false when a total could
+ * pass 2^64 - 1. */
+static bool bound_add(edan_session *s, const edan_exec *recs, size_t len, size_t n)
 {
     const uint64_t most = s->per_memory > s->per_other ? s->per_memory : s->per_other;
     uint64_t add;
     if (most <= REFINE_ABOVE)
         return !__builtin_mul_overflow((uint64_t)n, most, &add) && !__builtin_add_overflow(s->bound, add, &s->bound);
     uint64_t mem = 0;
-    for (size_t i = 0; i < n; i++)
-        mem += recs[i].insn->mem != EDAN_MEM_NONE;
+    for (size_t i = 0; i < len; i++)
+        mem += recs[i].insn->mem != EDAN_MEM_NONE && !(recs[i].flags & EDAN_EXEC_WARM);
     uint64_t other;
     return !__builtin_mul_overflow(mem, s->per_memory, &add) && !__builtin_add_overflow(s->bound, add, &s->bound) &&
            !__builtin_mul_overflow((uint64_t)n - mem, s->per_other, &other) &&
@@ -234,7 +235,7 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
         for (size_t i = 0; i < n; i++)
             measured -= (recs[i].flags & EDAN_EXEC_WARM) != 0;
     s->insns += measured;
-    if (!s->err.set && !bound_add(s, recs, measured))
+    if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
         edan_error_set(&s->err,
                        "a total cannot be represented: by instruction %" PRIu64 ", at up to %" PRIu64
