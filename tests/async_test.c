@@ -35,7 +35,7 @@ int main(void)
 {
     for (int trial = 0; trial < 20; trial++) {
         sink s = {0};
-        edan_consumer c = {&s, consume, finish, NULL};
+        edan_consumer c = {&s, consume, finish, NULL, false};
         size_t batch = 1 + (size_t)(rand() % 300);
         edan_async *a = edan_async_new(c, batch, 2 + trial % 3);
         CHECK(a != NULL, "edan_async_new");
@@ -58,7 +58,7 @@ int main(void)
     /* lending: one buffer of the caller's, rewritten after each wait; submitted buffers interleaved */
     for (int trial = 0; trial < 20; trial++) {
         sink s = {0};
-        edan_consumer c = {&s, consume, finish, NULL};
+        edan_consumer c = {&s, consume, finish, NULL, false};
         edan_async *a = edan_async_new(c, 16, 2 + trial % 3);
         CHECK(a != NULL, "edan_async_new");
         if (!a)

@@ -234,6 +234,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+  # Warm state for filtered regions, --cold (issue 37, part 2)
+  foreach(category evict traces)
+    add_test(NAME warm_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/warm_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(warm_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
 endif()
 
 # Locality (issue 22): stack distance and reuse time against a brute-force LRU list and the cache model.

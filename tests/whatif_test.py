@@ -259,7 +259,8 @@ def timing_best(kernel, n, machine):
     """The timing model's predicted seconds of KERNEL_blocked at each tile on MACHINE, and the best tile."""
     model = {}
     for t in TILES:
-        p = edan("run", "--json", "--filter=" + kernel + "_blocked", "--machine=" + machine, STENCILS,
+        # cold, as the what-if's LRU sees the region alone
+        p = edan("run", "--json", "--cold", "--filter=" + kernel + "_blocked", "--machine=" + machine, STENCILS,
                  kernel + "_blocked", str(n), str(t))
         check(p.returncode == 0, f"timing model {kernel}_blocked {t}: {p.stderr}")
         model[t] = json.loads(p.stdout.strip().splitlines()[-1])["prediction"]["seconds"][0]

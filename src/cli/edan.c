@@ -91,6 +91,8 @@ static void tracing_help(FILE *f)
           "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
           "                      not yet returned), callees included [whole program]\n"
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
+          "  --cold              with --filter, caches and branch predictor see the region alone,\n"
+          "                      as the EDAN paper's tool [warm: they follow the whole program]\n"
           "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
           "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
           "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
@@ -128,7 +130,8 @@ static void usage_sub(const char *sub, FILE *f)
     } else if (!strcmp(sub, "analyze")) {
         fputs("usage: edan analyze [options] TRACE\n"
               "Analyse a trace: edan's binary format or the original EDAN text format\n"
-              "(detected from the content; '-' reads text from standard input).\n\n",
+              "(detected from the content; '-' reads text from standard input). A filtered trace's region\n"
+              "starts warm, as edan run's does; --cold leaves out its records outside the region.\n\n",
               f);
         edan_session_options_help(f);
     } else if (!strcmp(sub, "dot")) {
@@ -558,7 +561,8 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     snprintf(filter, sizeof filter, "%s", meta && meta->filter ? meta->filter : "");
     static char shown_path[PATH_MAX];
     snprintf(shown_path, sizeof shown_path, "%s", shown ? shown : "");
-    const edan_report_source rs = {kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter};
+    const edan_report_source rs = {kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter,
+                                   meta && meta->warm};
     edan_session *s = edan_session_new(&o, only, &rs, &err);
     if (!s)
         cli_die(2, "%s", err.msg);

@@ -117,16 +117,18 @@ static void rank_plot(const ranked *r, int n, const char *dir, const rank_order 
     FILE *f, *g;
     if (edan_plot_open(&files, dir, base, &f, &g, err))
         return;
+    bool positive = true; /* a log axis shows no 0 (a region whose data the caches hold has lambda 0) */
     for (int i = 0; i < n; i++) {
         data_string(f, r[i].name);
         fprintf(f, " %.17g\n", ord->value(&r[i]));
+        positive = positive && ord->value(&r[i]) > 0;
     }
     const char *what = ord->what;
     edan_plot_script_header(g, what);
     fprintf(g,
             "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
             "set xtics rotate by -30\nset ylabel '%s'\n%s",
-            what, what, ord->log ? "set logscale y\n" : "");
+            what, what, ord->log && positive ? "set logscale y\n" : "");
     edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
     edan_plot_close(&files, err);
 }
@@ -387,7 +389,7 @@ static void rank_html(const cli *c, ranked *r, int n, const char *cache, const c
     FILE *m = open_memstream(&json, &len);
     if (!m)
         cli_die(1, "out of memory");
-    const edan_report_source src = {"rank", NULL, NULL, NULL};
+    const edan_report_source src = {"rank", NULL, NULL, NULL, false};
     edan_report_json_begin(m, &c->o, &src);
     fputs(",\"rank\":", m);
     rank_json(m, r, n, &c->o, cache, machine, lats);

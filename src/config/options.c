@@ -81,6 +81,7 @@ static const struct {
     {"output", EDAN_VALUE_OUTPUT},
     {"filter", true},
     {"exclude-callees", false},
+    {"cold", false},
     {"across-samples", false},
     {"progress", false},
     {"no-progress", false},
@@ -320,6 +321,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
         return set_filter(o, value, err);
     if (!strcmp(key, "exclude-callees")) {
         o->exclude_callees = true;
+        return 0;
+    }
+    if (!strcmp(key, "cold")) {
+        o->cold = true;
         return 0;
     }
     if (!strcmp(key, "across-samples")) {

@@ -152,7 +152,7 @@ static void on_insn(unsigned int vcpu, void *ud)
         atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
         return;
     }
-    edan_plugin_append(ud);
+    edan_plugin_append(ud, 0);
 }
 
 static void on_insn_filtered(unsigned int vcpu, void *ud)
@@ -162,17 +162,22 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
         atomic_fetch_add_explicit(&P.other_vcpu_insns, 1, memory_order_relaxed);
         return;
     }
-    if (edan_plugin_region(s->entry, s->flow, s->in_fn, P.fr.last.entry))
-        edan_plugin_append(s);
-    else
+    if (edan_plugin_region(s->entry, s->flow, s->in_fn, P.fr.last.entry)) {
+        edan_plugin_append(s, 0);
+    } else if (P.warming) {
+        edan_plugin_append(s, EDAN_EXEC_WARM);
+        P.warmed++;
+    } else {
         P.cur = &P.sink;
+    }
 }
 
-static void append_tb(const tb_plan *t)
+/* the block's records: the region's (warm 0) or the warm ones (warm 1, tb_plan) */
+static void append_tb(const tb_plan *t, size_t warm)
 {
     if (P.n + t->n > BATCH)
         edan_plugin_flush();
-    P.tb = memcpy(&P.buf[P.n], t->recs, t->n * sizeof *t->recs);
+    P.tb = memcpy(&P.buf[P.n], t->recs + warm * t->n, t->n * sizeof *t->recs);
     P.n += t->n;
 }
 
@@ -183,7 +188,7 @@ static void on_tb(unsigned int vcpu, void *ud)
         atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n, memory_order_relaxed);
         return;
     }
-    append_tb(t);
+    append_tb(t, 0);
 }
 
 /* the block's instructions one by one: the entry at the first, the call or return at the last */
@@ -196,10 +201,14 @@ static void on_tb_filtered(unsigned int vcpu, void *ud)
     }
     if (P.fr.checking)
         edan_frame_block(&t->sp);
-    if (edan_plugin_region(t->entry, t->flow, t->in_fn, true))
-        append_tb(t);
-    else
+    if (edan_plugin_region(t->entry, t->flow, t->in_fn, true)) {
+        append_tb(t, 0);
+    } else if (P.warming) {
+        append_tb(t, 1);
+        P.warmed += t->n;
+    } else {
         P.tb = P.tb_sink;
+    }
 }
 
 /* the memory access of the block's instruction number ud */
@@ -357,7 +366,8 @@ static tb_plan *plan_block(slot *const *slots, size_t n)
 {
     if (!edan_plugin_one_filter_state(slots, n))
         return NULL;
-    tb_plan *t = n ? malloc(sizeof *t + n * sizeof t->recs[0]) : NULL;
+    const size_t copies = P.warming ? 2 : 1;
+    tb_plan *t = n ? malloc(sizeof *t + copies * n * sizeof t->recs[0]) : NULL;
     if (!t)
         return NULL; /* out of memory: the callbacks per instruction need none */
     t->n = (uint32_t)n;
@@ -367,6 +377,10 @@ static tb_plan *plan_block(slot *const *slots, size_t n)
     for (size_t i = 0; i < n; i++) {
         const bool mem = slots[i]->insn->mem != EDAN_MEM_NONE;
         t->recs[i] = (edan_exec){.insn = slots[i]->insn, .id = slots[i]->id, .flags = mem ? EDAN_EXEC_NO_ACCESS : 0};
+        if (P.warming) {
+            t->recs[n + i] = t->recs[i];
+            t->recs[n + i].flags |= EDAN_EXEC_WARM;
+        }
     }
     return t;
 }
@@ -473,7 +487,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
                 "eDAG model is sequential)\n",
                 P.forks, P.forks == 1 ? "" : "s");
     if (P.progress)
-        fprintf(stderr, "\redan: %" PRIu64 " instructions traced%20s\n", P.total, "");
+        fprintf(stderr, "\redan: %" PRIu64 " instructions traced%20s\n", P.total - P.warmed, "");
     uint64_t others = atomic_load(&P.other_vcpu_insns);
     if (others)
         fprintf(stderr,
@@ -496,6 +510,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
         } else {
             edan_report_source src = *edan_session_source(P.session);
             src.binary = binary_path();
+            src.warm = P.filtering && !P.options.cold;
             edan_session_set_source(P.session, &src);
             edan_error ignored = {0};
             int rc = edan_session_report(P.session, f, &ignored);
@@ -515,7 +530,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
         if (!P.status[0])
             fprintf(stderr, "edan: %s\n", P.err.msg);
     } else {
-        snprintf(msg, sizeof msg, "ok %" PRIu64 " %" PRIu64, P.total, P.entered);
+        snprintf(msg, sizeof msg, "ok %" PRIu64 " %" PRIu64, P.total - P.warmed, P.entered);
     }
     write_status(msg);
     edan_session_free(P.session);
@@ -661,7 +676,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         /* --sample-only: the samples alone, for the sampled tool alone */
         const bool sampled = edan_options_last(&P.options, "sample-only") != NULL;
         static const char *const only_sampled[] = {"sampled", NULL};
-        const edan_report_source src = {sampled ? "sampled" : "online", NULL, binary_path(), online_filter};
+        const edan_report_source src = {sampled ? "sampled" : "online", NULL, binary_path(), online_filter,
+                                        P.options.n_filter > 0 && !P.options.cold};
         P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)
             return fail("%s", err.msg);
@@ -674,13 +690,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     } else if (P.mode == MODE_PROFILE) {
         if (!edan_functions_to_choose(&P.options))
             return fail("%s", "mode=profile chooses the functions of --per-function, which the options do not ask for");
-        P.consumer = (edan_consumer){NULL, NULL, NULL, NULL}; /* nothing is recorded */
+        P.consumer = (edan_consumer){NULL, NULL, NULL, NULL, false}; /* nothing is recorded */
         P.threaded = 0;
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};
         meta.binary = P.binary[0] ? P.binary : NULL;
         meta.filter = filter_text;
         meta.filter_callees = P.options.exclude_callees ? "exclude" : "include";
+        meta.warm = P.filtering && !P.options.cold; /* the records that warm an analysis's caches (trace/exec.h) */
         /* the program's digest: an analysis that reads its symbols later notices a rebuilt program */
         static char digest[EDAN_DIGEST_LEN];
         edan_error ignored = {0};
@@ -696,6 +713,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             return fail("%s", err.msg);
         P.consumer = edan_text_writer_consumer(P.text);
     }
+    /* outside a filtered region, the records that warm the session's state (trace/exec.h) */
+    P.warming = P.filtering && P.consumer.warms;
     /* regions end by their frame too where records are appended (plugin_frame.c) */
     P.fr.checking = P.filtering && P.mode != MODE_PROFILE && !P.sampling;
     P.fr.frame = FRAME_UNKNOWN;

@@ -141,12 +141,20 @@ void edan_frame_observe(uint64_t sp_at_block_start)
     const uint64_t at = sp_at_block_start - (uint64_t)P.fr.suspect_rel; /* sp at the suspect's start */
     if (P.fr.frame == FRAME_UNKNOWN || at < P.fr.frame || (at == P.fr.frame && P.fr.suspect_in_fn))
         return;
-    /* the region ended at the suspect: its records go, but a new region's from the entry on */
+    /* the region ended at the suspect: its records go (or only warm, P.warming), but a new region's from the
+     * entry on */
     const size_t cut = P.fr.suspect_pos, from = P.fr.entry_seen ? P.fr.entry_pos : P.n;
-    memmove(P.buf + cut, P.buf + from, (P.n - from) * sizeof *P.buf);
-    P.tb = moved(P.tb, cut, from, P.tb_sink);
-    P.cur = moved(P.cur, cut, from, &P.sink);
-    P.n -= from - cut;
+    if (P.warming) {
+        for (size_t i = cut; i < from; i++) {
+            P.warmed += !(P.buf[i].flags & EDAN_EXEC_WARM);
+            P.buf[i].flags |= EDAN_EXEC_WARM;
+        }
+    } else {
+        memmove(P.buf + cut, P.buf + from, (P.n - from) * sizeof *P.buf);
+        P.tb = moved(P.tb, cut, from, P.tb_sink);
+        P.cur = moved(P.cur, cut, from, &P.sink);
+        P.n -= from - cut;
+    }
     P.fr.ended++;
     if (P.fr.entry_seen) {
         P.activity.active = true;

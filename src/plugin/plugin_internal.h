@@ -66,7 +66,7 @@ typedef struct tb_plan {
     uint32_t n;
     uint8_t entry, flow, in_fn; /* of the first, of the last, of all */
     sp_block sp;
-    edan_exec recs[];
+    edan_exec recs[]; /* n records; with warm state (P.warming) n more, the same flagged EDAN_EXEC_WARM */
 } tb_plan;
 
 /* at most this many instructions in a block that on_tb() appends (QEMU's own limit is 512) */
@@ -116,6 +116,13 @@ typedef struct edan_plugin_state {
     size_t n_ranges;
     uint64_t bias;
     edan_activity activity;
+    /*
+     * Warm state (docs/model.md): the consumer (the session) warms, so the
+     * records outside the filtered region go into the stream too, flagged
+     * EDAN_EXEC_WARM (trace/exec.h), the same records the region would have.
+     */
+    int warming;
+    uint64_t warmed; /* warm records appended */
     frame_state fr;
     uint64_t entered; /* executions of a filtered function's first instruction */
     /* stream: records are written straight into the async consumer's buffers */
@@ -189,8 +196,9 @@ static inline bool edan_plugin_region(bool entry, uint8_t flow, bool in_fn, bool
 /* Hand the buffer's records to the consumer (analyzer or writer). */
 void edan_plugin_flush(void);
 
-/* Append the record of slot s (its address, if any, comes from the memory callback, through P.cur). */
-static inline void edan_plugin_append(const slot *s)
+/* Append the record of slot s (its address, if any, comes from the memory callback, through P.cur); flags
+ * EDAN_EXEC_WARM or 0. */
+static inline void edan_plugin_append(const slot *s, uint16_t flags)
 {
     if (P.n == BATCH)
         edan_plugin_flush();
@@ -199,7 +207,7 @@ static inline void edan_plugin_append(const slot *s)
     r->id = s->id;
     r->addr = 0;
     r->vcpu = 0;
-    r->flags = s->insn->mem != EDAN_MEM_NONE ? EDAN_EXEC_NO_ACCESS : 0;
+    r->flags = (uint16_t)(flags | (s->insn->mem != EDAN_MEM_NONE ? EDAN_EXEC_NO_ACCESS : 0));
     P.cur = r;
 }
 

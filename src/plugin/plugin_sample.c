@@ -147,7 +147,7 @@ void edan_sample_on_insn_record(unsigned int vcpu, void *ud)
     }
     if (!P.in_sample)
         return;
-    edan_plugin_append(s);
+    edan_plugin_append(s, 0);
     if (P.loads == P.sample_end) {
         P.in_sample = 0;
         while (P.sample_start <= i)

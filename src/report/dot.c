@@ -119,7 +119,19 @@ static bool add_vertex(edan_dot *d, const edan_exec *r)
     return true;
 }
 
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n);
+
+static void warm(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_deps_warm(((edan_dot *)ctx)->deps, recs, n);
+}
+
 void edan_dot_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_exec_split(recs, n, ctx, consume_measured, warm);
+}
+
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_dot *d = ctx;
     for (size_t i = 0; i < n; i++) {
@@ -188,7 +200,7 @@ int edan_dot_finish(void *ctx)
 
 edan_consumer edan_dot_consumer(edan_dot *d)
 {
-    return (edan_consumer){d, edan_dot_consume, edan_dot_finish, NULL};
+    return (edan_consumer){d, edan_dot_consume, edan_dot_finish, NULL, edan_deps_cached(d->deps)};
 }
 
 size_t edan_dot_critical_path(const edan_dot *d, const size_t **path, uint64_t *length)

@@ -38,6 +38,10 @@ void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_s
         fprintf(f, "  functions   %s\n", src->filter);
     if (samples)
         return;
+    if (src->filter && *src->filter)
+        fprintf(f, "  start       %s\n",
+                src->warm && !o->cold ? "warm (caches and branch predictor follow the whole program)"
+                                      : "cold (caches and branch predictor see the region alone)");
     fprintf(f, "  model       %s dependencies, w(v) = %s bytes, clock %g GHz, alpha0 %g\n",
             o->false_deps ? "true+false" : "true (RAW)", o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
             o->metrics.clock_ghz, o->metrics.alpha0);
@@ -136,6 +140,8 @@ void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_so
     edan_json_str(f, src->binary ? src->binary : "");
     fputs(",\"filter\":", f);
     edan_json_str(f, src->filter ? src->filter : "");
+    if (src->filter && *src->filter)
+        fprintf(f, ",\"start\":\"%s\"", src->warm && !o->cold ? "warm" : "cold");
     fputs("},\"model\":{\"m\":", f);
     edan_json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
     fputs(",\"alpha0\":", f);

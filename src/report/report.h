@@ -24,6 +24,8 @@ typedef struct edan_report_source {
     const char *path;   /* trace path, or NULL */
     const char *binary; /* traced program, if known */
     const char *filter; /* function filter, if any */
+    bool warm; /* the stream may hold warm records (trace/exec.h): a filtered region's caches and predictor follow
+                  the whole program, unless --cold (docs/model.md); else they see the region alone */
 } edan_report_source;
 
 /* "edan: eDAG analysis (...)", the program, the filter and the model. */

@@ -58,7 +58,14 @@ typedef struct annotate_tool {
 /* The stream                                                             */
 /* ===================================================================== */
 
-static void consume(void *ctx, const edan_exec *recs, size_t n)
+static void warm(void *ctx, const edan_exec *recs, size_t n)
+{
+    annotate_tool *t = ctx;
+    if (t->has_cache)
+        edan_cache_warm(&t->cache, recs, n);
+}
+
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n)
 {
     annotate_tool *t = ctx;
     for (size_t i = 0; i < n && !t->err.set; i++) {
@@ -83,6 +90,11 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         const edan_access_class c = edan_cache_classify(&t->cache, t->has_cache, r->addr, in->mem_size, rd, wr);
         a->mem += c.rd_ram || c.wr_ram;
     }
+}
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_exec_split(recs, n, ctx, consume_measured, warm);
 }
 
 static int finish(void *ctx)
@@ -509,7 +521,7 @@ static void *create(edan_session *s, edan_error *err)
 
 static edan_consumer consumer(void *t)
 {
-    return (edan_consumer){t, consume, finish, NULL};
+    return (edan_consumer){t, consume, finish, NULL, ((annotate_tool *)t)->has_cache};
 }
 
 static const edan_error *error(const void *t)

@@ -73,7 +73,7 @@ static int finish(void *ctx)
 
 static edan_consumer consumer(void *t)
 {
-    return (edan_consumer){t, consume, finish, NULL};
+    return (edan_consumer){t, consume, finish, NULL, edan_dot_consumer(((dot_tool *)t)->d).warms};
 }
 
 static const edan_error *error(const void *t)

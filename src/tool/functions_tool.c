@@ -83,6 +83,8 @@ int edan_profile_add(edan_profile *p, const edan_exec *recs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const uint32_t id = recs[i].id;
+        if (recs[i].flags & EDAN_EXEC_WARM) /* outside the region (a trace's warm records): not counted */
+            continue;
         if (id >= p->n) {
             const size_t cap = edan_grow_cap(p->n, id);
             uint64_t *c = edan_grow_zeroed(p->counts, p->n, cap, sizeof *c);

@@ -552,7 +552,7 @@ static void *create(edan_session *s, edan_error *err)
 
 static edan_consumer consumer(void *t)
 {
-    return (edan_consumer){t, consume, finish, NULL};
+    return (edan_consumer){t, consume, finish, NULL, false};
 }
 
 static const edan_error *error(const void *t)

@@ -29,7 +29,8 @@ typedef struct tool_run {
     const edan_tool_def *def;
     int reg; /* its index in the registry: the place of its report section */
     void *tool;
-    edan_consumer k;
+    edan_consumer k;   /* what the session feeds: the tool's own consumer, or region_only() around it */
+    edan_consumer own; /* the tool's own consumer */
     edan_async *async; /* threaded tools: the thread that feeds k */
 } tool_run;
 
@@ -40,6 +41,15 @@ struct edan_session {
     tool_run run[EDAN_SESSION_MAX_TOOLS]; /* in the order they run: each after the tools it uses */
     int sections[EDAN_SESSION_MAX_TOOLS]; /* run[]'s indices in the registry's order: the report's */
     int zero_copy;                        /* the tool whose buffer() the producer writes into, or -1 */
+    /*
+     * Warm state (docs/model.md). The source may hold warm records
+     * (trace/exec.h) when it says so (edan_report_source.warm: the plugin
+     * with a filter, a trace recorded so); they are used (warming) without
+     * --cold when a tool has state to warm: the tools whose consumers warm
+     * get them among the region's records, every other tool, and every tool
+     * with --cold, the region's alone.
+     */
+    bool warming;
     bool finished;
     edan_error err;
     /*
@@ -190,27 +200,45 @@ static void cost_maxima(const edan_options *o, uint64_t *memory, uint64_t *other
     }
 }
 
-/* Add the batch to the totals' bound; false when a total could pass 2^64 - 1. */
-static bool bound_add(edan_session *s, const edan_exec *recs, size_t n)
+/* Add the batch's n measured records (warm ones add to no total) to the totals' bound; false when a total could
+ * pass 2^64 - 1. */
+static bool bound_add(edan_session *s, const edan_exec *recs, size_t len, size_t n)
 {
     const uint64_t most = s->per_memory > s->per_other ? s->per_memory : s->per_other;
     uint64_t add;
     if (most <= REFINE_ABOVE)
         return !__builtin_mul_overflow((uint64_t)n, most, &add) && !__builtin_add_overflow(s->bound, add, &s->bound);
     uint64_t mem = 0;
-    for (size_t i = 0; i < n; i++)
-        mem += recs[i].insn->mem != EDAN_MEM_NONE;
+    for (size_t i = 0; i < len; i++)
+        mem += recs[i].insn->mem != EDAN_MEM_NONE && !(recs[i].flags & EDAN_EXEC_WARM);
     uint64_t other;
     return !__builtin_mul_overflow(mem, s->per_memory, &add) && !__builtin_add_overflow(s->bound, add, &s->bound) &&
            !__builtin_mul_overflow((uint64_t)n - mem, s->per_other, &other) &&
            !__builtin_add_overflow(s->bound, other, &s->bound);
 }
 
+/* The consumer of a tool that has nothing to warm, while the session warms: the region's runs alone. */
+static void region_only(void *ctx, const edan_exec *recs, size_t n)
+{
+    const tool_run *r = ctx;
+    edan_exec_split(recs, n, r->own.ctx, r->own.consume, NULL);
+}
+
+static int region_only_finish(void *ctx)
+{
+    const tool_run *r = ctx;
+    return r->own.finish(r->own.ctx);
+}
+
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
-    s->insns += n;
-    if (!s->err.set && !bound_add(s, recs, n))
+    size_t measured = n;
+    if (s->src.warm)
+        for (size_t i = 0; i < n; i++)
+            measured -= (recs[i].flags & EDAN_EXEC_WARM) != 0;
+    s->insns += measured;
+    if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
         edan_error_set(&s->err,
                        "a total cannot be represented: by instruction %" PRIu64 ", at up to %" PRIu64
@@ -263,7 +291,7 @@ static int fan_finish(void *ctx)
 edan_consumer edan_session_consumer(edan_session *s)
 {
     /* always the session's own, even for one tool: finishing twice (producer, then caller) is then harmless */
-    return (edan_consumer){s, fan_consume, fan_finish, s->zero_copy >= 0 ? fan_buffer : NULL};
+    return (edan_consumer){s, fan_consume, fan_finish, s->zero_copy >= 0 ? fan_buffer : NULL, s->warming};
 }
 
 int edan_session_finish(edan_session *s, edan_error *err)
@@ -378,17 +406,8 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
             return NULL;
         }
         s->n++;
-        r->k = d->consumer(r->tool);
-        if (d->threaded) {
-            r->async = edan_async_new(r->k, TOOL_BATCH, TOOL_BUFFERS);
-            if (!r->async) {
-                edan_error_set(err, "cannot start the thread of the %s tool", d->name);
-                edan_session_free(s);
-                return NULL;
-            }
-        } else if (r->k.buffer && s->zero_copy < 0) {
-            s->zero_copy = s->n - 1;
-        }
+        r->k = r->own = d->consumer(r->tool);
+        s->warming = s->warming || r->own.warms;
         uint64_t memory = EDAN_TOOL_PER_INSN_DEFAULT, other = EDAN_TOOL_PER_INSN_DEFAULT;
         if (d->max_per_insn)
             d->max_per_insn(r->tool, &memory, &other);
@@ -405,6 +424,23 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         edan_error_set(err, "no analysis tool was asked for");
         edan_session_free(s);
         return NULL;
+    }
+    s->warming = s->warming && s->src.warm && !o->cold;
+    for (int i = 0; i < s->n; i++) {
+        tool_run *r = &s->run[i];
+        /* never a buffer then: the region's runs are not the producer's batch */
+        if (s->src.warm && !(s->warming && r->own.warms))
+            r->k = (edan_consumer){r, region_only, region_only_finish, NULL, true};
+        if (r->def->threaded) {
+            r->async = edan_async_new(r->k, TOOL_BATCH, TOOL_BUFFERS);
+            if (!r->async) {
+                edan_error_set(err, "cannot start the thread of the %s tool", r->def->name);
+                edan_session_free(s);
+                return NULL;
+            }
+        } else if (r->k.buffer && s->zero_copy < 0) {
+            s->zero_copy = i;
+        }
     }
     return s;
 }

@@ -138,7 +138,7 @@ static void *create(edan_session *s, edan_error *err)
 
 static edan_consumer consumer(void *tool)
 {
-    return (edan_consumer){tool, consume, finish, NULL};
+    return (edan_consumer){tool, consume, finish, NULL, false}; /* counts the region alone: nothing to warm */
 }
 
 static const edan_error *error(const void *tool)

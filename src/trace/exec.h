@@ -11,6 +11,7 @@
 #ifndef EDAN_TRACE_EXEC_H
 #define EDAN_TRACE_EXEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,14 @@ enum {
      * windows of consecutive accesses do not span samples, unless the option
      * --across-samples asks them to. The binary and text formats do not keep it. */
     EDAN_EXEC_SAMPLE_START = 1u << 1,
+    /* The instruction ran outside the measured region (a --filter's): it
+     * is no vertex of the eDAG and counts in no result. It is in the stream
+     * only so that state which follows the whole program (the caches, the
+     * branch predictor, the L1i) starts the region as the program left it
+     * (warm state, docs/model.md). A producer puts such records in a batch
+     * only for a consumer whose `warms` is true; the analysis session hands
+     * them only to the tools that have state to warm. */
+    EDAN_EXEC_WARM = 1u << 2,
 };
 
 typedef struct edan_exec {
@@ -54,7 +63,42 @@ typedef struct edan_consumer {
      * asks again. Returning NULL also means the producer's own buffer.
      */
     edan_exec *(*buffer)(void *ctx, size_t *cap);
+    /*
+     * consume() takes records flagged EDAN_EXEC_WARM among the others: it
+     * brings its state that follows the whole program up to date with them
+     * and measures nothing of them. false: a producer never sends any.
+     */
+    bool warms;
 } edan_consumer;
+
+/* The length (>= 1) of the run at recs[0..n), n >= 1, whose records are all warm or all measured, as recs[0]. */
+static inline size_t edan_exec_run(const edan_exec *recs, size_t n)
+{
+    const uint16_t warm = recs[0].flags & EDAN_EXEC_WARM;
+    size_t i = 1;
+    while (i < n && (recs[i].flags & EDAN_EXEC_WARM) == warm)
+        i++;
+    return i;
+}
+
+typedef void (*edan_exec_run_fn)(void *ctx, const edan_exec *recs, size_t n);
+
+/*
+ * A batch that may hold warm records, in order, a run at a time: the
+ * measured runs to measure(), the warm ones to warm() (NULL: dropped). The
+ * one way every consumer that warms splits its batches.
+ */
+static inline void edan_exec_split(const edan_exec *recs, size_t n, void *ctx, edan_exec_run_fn measure,
+                                   edan_exec_run_fn warm)
+{
+    for (size_t i = 0, run; i < n; i += run) {
+        run = edan_exec_run(recs + i, n - i);
+        if (!(recs[i].flags & EDAN_EXEC_WARM))
+            measure(ctx, recs + i, run);
+        else if (warm)
+            warm(ctx, recs + i, run);
+    }
+}
 
 /* Where a producer with its own buffer own[*cap] writes its next batch for c; *cap becomes the room there. */
 static inline edan_exec *edan_consumer_buffer(const edan_consumer *c, edan_exec *own, size_t *cap)

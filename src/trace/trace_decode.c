@@ -198,7 +198,7 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
     const uint64_t n_defined = (uint64_t)r->n_defined;
     const uintptr_t *insn_tagged = r->insn_tagged;
     uint64_t *last_addr = r->last_addr;
-    const uint16_t vcpu = r->vcpu;
+    const uint16_t vcpu = r->vcpu, warm = r->warm;
     int64_t prev = r->prev_id;
     edan_exec *o = out;
     edan_exec *const o_lim = out + lim;
@@ -229,7 +229,7 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
                                          .addr = addr,
                                          .id = (uint32_t)id,
                                          .vcpu = vcpu,
-                                         .flags = flags};
+                                         .flags = (uint16_t)(flags | warm)};
                         prev = id;
                     }
                     if (o == o_stop)
@@ -255,7 +255,8 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
             uint16_t flags = 0;
             if ((tagged & 1) && !fast_address(split ? &qa : &q, &last_addr[id], &addr, &flags))
                 goto out;
-            *o = (edan_exec){.insn = in, .addr = addr, .id = (uint32_t)id, .vcpu = vcpu, .flags = flags};
+            *o = (edan_exec){
+                .insn = in, .addr = addr, .id = (uint32_t)id, .vcpu = vcpu, .flags = (uint16_t)(flags | warm)};
             prev = id;
             p = q;
             a = qa;
@@ -307,6 +308,17 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
             break;
         if (v & 1) {
             uint64_t kind = v >> 1;
+            if (kind == EDAN_EV_WARM && r->warm_ok) {
+                uint64_t on;
+                if (!get_varint(r, &p, end, &on, "warm"))
+                    break;
+                if (on > 1) {
+                    EV_FAIL(ev - r->raw, "warm event %" PRIu64 " is neither 0 nor 1", on);
+                    break;
+                }
+                r->warm = on ? EDAN_EXEC_WARM : 0;
+                continue;
+            }
             if (kind != EDAN_EV_VCPU) {
                 EV_FAIL(ev - r->raw, "reserved control event kind %" PRIu64, kind);
                 break;
@@ -342,7 +354,7 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
         o->insn = in;
         o->id = id;
         o->vcpu = r->vcpu;
-        o->flags = 0;
+        o->flags = r->warm;
         o->addr = 0;
         if (r->insn_tagged[id] & 1) {
             const uint8_t **ap = r->split ? &a : &p, *const a_end = r->split ? aend : end;
@@ -363,7 +375,7 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
                 *ap += k;
             }
             if (!big && av == 0) {
-                o->flags = EDAN_EXEC_NO_ACCESS;
+                o->flags |= EDAN_EXEC_NO_ACCESS;
             } else {
                 /* av == 2^64 (big) encodes the one delta, -2^63, whose zigzag is 2^64 - 1. */
                 o->addr = r->last_addr[id] + (uint64_t)edan_unzigzag(big ? UINT64_MAX : av - 1);

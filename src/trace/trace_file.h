@@ -22,6 +22,9 @@ typedef struct edan_trace_meta {
     const char *filter;         /* function names, comma separated */
     const char *filter_callees; /* "include" or "exclude" */
     const char *binary_hash;    /* "fnv1a64:" and 16 hex digits of the program's bytes when it was traced */
+    /* The trace may hold warm records (EDAN_EXEC_WARM, trace/exec.h): the records a filtered region's
+     * caches and predictor follow outside it (format version 3). Readers fill it from the version. */
+    bool warm;
     /* Filled by readers from the file; ignored by the writer, which writes
      * its own. */
     const char *created_by;

@@ -1,7 +1,9 @@
 /*
- * trace_format.h - the edan binary trace format, version 2. This header IS
+ * trace_format.h - the edan binary trace format, version 3. This header IS
  * the format: the reader and writer implement exactly what is written here.
- * Readers also read version 1, which differs only in a block's payload.
+ * Readers also read version 1, which differs only in a block's payload, and
+ * version 2, which has no EDAN_EV_WARM events. The writer writes version 3
+ * only for a trace that may hold warm records (edan_trace_meta.warm), else 2.
  *
  * All integers are little-endian. A file is:
  *
@@ -49,6 +51,10 @@
  *        prev_id = id.
  *   if (v & 1) == 1:  a control event, kind = v >> 1:
  *        EDAN_EV_VCPU (0): varint vcpu; later instructions ran on that vCPU.
+ *        EDAN_EV_WARM (1, version 3): varint 1 or 0; later instructions ran
+ *             outside the filtered region, recorded only to warm the caches
+ *             and predictor (EDAN_EXEC_WARM in trace/exec.h), or inside it
+ *             (the state at the start of the stream).
  *        other kinds are reserved: a reader rejects them as corrupt.
  *
  * A block's events are consumed exactly by its records (and control
@@ -71,14 +77,15 @@
 #define EDAN_TRACE_MAGIC "EDANTRC1"        /* 8 bytes, no NUL */
 #define EDAN_TRACE_BLOCK_MAGIC 0x4b4c4245u /* "EBLK" read as u32 LE */
 #define EDAN_TRACE_TRAILER_MAGIC "EDANEND1"
-#define EDAN_TRACE_VERSION 2u        /* written */
+#define EDAN_TRACE_VERSION 3u        /* written when the trace may hold warm records (else 2), read */
+#define EDAN_TRACE_VERSION_COLD 2u   /* written for a trace without warm records */
 #define EDAN_TRACE_VERSION_OLDEST 1u /* read, with EDAN_TRACE_VERSION */
 #define EDAN_TRACE_ISA_RISCV64 1u
 
 /* Raw (uncompressed) payload of one block is at most this large. */
 #define EDAN_TRACE_MAX_BLOCK_RAW (16u << 20)
 
-enum { EDAN_EV_VCPU = 0 };
+enum { EDAN_EV_VCPU = 0, EDAN_EV_WARM = 1 };
 
 struct edan_trace_header_fixed {
     char magic[8];         /* EDAN_TRACE_MAGIC */

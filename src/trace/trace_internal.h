@@ -27,7 +27,7 @@
  * larger blocks barely improve the ratio once past ~1 MiB. */
 #define WRITER_BLOCK_TARGET (2u << 20)
 /* Upper bound on the bytes one record can add to a block: a vcpu event
- * (1 + 3), the id (<= 5), pc (10), raw (5) and the address (10). A block
+ * (1 + 3), a warm event (2), the id (<= 5), pc (10), raw (5) and the address (10). A block
  * ends once its events and addresses reach the target, so both fit in a
  * buffer of the target plus this (and the events_len field before them). */
 #define MAX_EVENT_BYTES 64
@@ -98,6 +98,7 @@ struct edan_trace_reader {
     uint64_t blk_off;
     uint32_t blk_raw_len;
     bool split;      /* version 2: a block's addresses follow its events (trace_format.h) */
+    bool warm_ok;    /* version 3: EDAN_EV_WARM events may occur */
     uint32_t ev_end; /* where the block's events end: the addresses start here (split) */
     size_t pos;      /* the next event */
     size_t apos;     /* the next address (split) */
@@ -108,6 +109,7 @@ struct edan_trace_reader {
     int64_t prev_id;
     uint32_t n_defined;
     uint16_t vcpu;
+    uint16_t warm; /* EDAN_EXEC_WARM after an EDAN_EV_WARM 1 event, else 0: every record's flags have it */
     uint64_t n_records;
     uint64_t n_blocks;
     uint64_t *last_addr;    /* per id */

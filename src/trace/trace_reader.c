@@ -126,6 +126,7 @@ static int read_header(edan_trace_reader *r)
         return -1;
     }
     r->split = version >= 2;
+    r->warm_ok = r->meta.warm = version >= 3;
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
         edan_trace_reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN,
                                MAX_HEADER_LEN);

@@ -729,6 +729,8 @@ void edan_text_writer_consume(void *writer, const edan_exec *recs, size_t n)
     }
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
+        if (r->flags & EDAN_EXEC_WARM) /* the original format holds the region alone: a cold trace */
+            continue;
         const dis_ref *d;
         if (r->id < w->dis_cap && w->dis[r->id].off != UINT32_MAX)
             d = &w->dis[r->id];

@@ -72,6 +72,8 @@ struct edan_trace_writer {
     int64_t prev_id;
     uint32_t n_defined;
     uint16_t vcpu;
+    uint16_t warm; /* EDAN_EXEC_WARM while the records are warm ones (EDAN_EV_WARM), else 0 */
+    bool warm_ok;  /* version 3: the trace may hold warm records */
     uint32_t *map; /* producer id -> file id, NO_ID if not yet seen */
     size_t map_cap;
     uint64_t *last_addr; /* per file id */
@@ -132,7 +134,8 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
     }
     uint8_t *h = w->header;
     memcpy(h, EDAN_TRACE_MAGIC, 8);
-    edan_put_u32(h + 8, EDAN_TRACE_VERSION);
+    w->warm_ok = meta && meta->warm;
+    edan_put_u32(h + 8, w->warm_ok ? EDAN_TRACE_VERSION : EDAN_TRACE_VERSION_COLD);
     edan_put_u32(h + 12, (uint32_t)n);
     edan_put_u32(h + 16, EDAN_TRACE_ISA_RISCV64);
     edan_put_u32(h + 20, 0);
@@ -467,6 +470,15 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
             p = edan_varint_put(p, r->vcpu);
             w->vcpu = r->vcpu;
         }
+        if ((r->flags & EDAN_EXEC_WARM) != w->warm) {
+            if (!w->warm_ok) {
+                writer_fail(w, "a warm record in a trace opened without warm records (edan_trace_meta.warm)");
+                return;
+            }
+            *p++ = (uint8_t)(EDAN_EV_WARM << 1 | 1);
+            *p++ = (r->flags & EDAN_EXEC_WARM) != 0;
+            w->warm = r->flags & EDAN_EXEC_WARM;
+        }
         p = edan_varint_put(p, edan_zigzag((int64_t)fid - w->prev_id - 1) << 1);
         if (fid == w->n_defined) {
             p = edan_varint_put(p, r->insn->pc);
@@ -557,6 +569,7 @@ void edan_trace_writer_abandon(edan_trace_writer *w)
 
 edan_consumer edan_trace_writer_consumer(edan_trace_writer *w)
 {
-    edan_consumer c = {.ctx = w, .consume = edan_trace_writer_consume, .finish = edan_trace_writer_finish};
+    edan_consumer c = {
+        .ctx = w, .consume = edan_trace_writer_consume, .finish = edan_trace_writer_finish, .warms = w->warm_ok};
     return c;
 }

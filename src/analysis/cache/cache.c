@@ -229,3 +229,32 @@ void edan_cache_free(edan_cache *c)
         l->tags = NULL;
     }
 }
+
+/* ---- warm state (trace/exec.h, EDAN_EXEC_WARM) -------------------------- */
+
+void edan_cache_warm(edan_cache *c, const edan_exec *recs, size_t n)
+{
+    if (!c->n_levels)
+        return;
+    /* the counts are the region's: what warming adds to them is taken back */
+    uint64_t hits[EDAN_CACHE_MAX_LEVELS], misses[EDAN_CACHE_MAX_LEVELS], wbs[EDAN_CACHE_MAX_LEVELS];
+    for (int l = 0; l < c->n_levels; l++) {
+        hits[l] = c->level[l].hits;
+        misses[l] = c->level[l].misses;
+        wbs[l] = c->level[l].writebacks;
+    }
+    const uint64_t rd = c->ram_read_bytes, wr = c->ram_write_bytes;
+    for (size_t i = 0; i < n; i++) {
+        const edan_insn *in = recs[i].insn;
+        if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
+            continue;
+        edan_cache_classify(c, true, recs[i].addr, in->mem_size, in->mem != EDAN_MEM_STORE, in->mem != EDAN_MEM_LOAD);
+    }
+    for (int l = 0; l < c->n_levels; l++) {
+        c->level[l].hits = hits[l];
+        c->level[l].misses = misses[l];
+        c->level[l].writebacks = wbs[l];
+    }
+    c->ram_read_bytes = rd;
+    c->ram_write_bytes = wr;
+}

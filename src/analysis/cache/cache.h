@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "trace/exec.h"
 #include "util/error.h"
 
 #define EDAN_CACHE_MAX_LEVELS 4
@@ -440,5 +441,15 @@ edan_cache_classify(edan_cache *c, bool has_cache, uint64_t addr, uint32_t size,
     }
     return a;
 }
+
+/*
+ * Warm state (docs/model.md): the accesses of records that ran outside the
+ * measured region (recs[0..n), EDAN_EXEC_WARM in trace/exec.h) change what c
+ * holds as edan_cache_classify() would, a load as a read, a store as a
+ * write, an AMO as both, and none of c's counts (hits, misses, write-backs,
+ * RAM bytes): the region then starts with what the program left in c. The
+ * one warming of every cache model (eDAG, critical path, per-function).
+ */
+void edan_cache_warm(edan_cache *c, const edan_exec *recs, size_t n);
 
 #endif

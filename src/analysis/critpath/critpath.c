@@ -168,7 +168,19 @@ static bool flush_block(edan_critpath *c, uint32_t n)
  * being built: a chunk's links start afresh (prev_id none), and a block
  * full of vertices goes to the file when the next one begins.
  */
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n);
+
+static void warm(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_deps_warm(((edan_critpath *)ctx)->deps, recs, n);
+}
+
 void edan_critpath_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_exec_split(recs, n, ctx, consume_measured, warm);
+}
+
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_critpath *c = ctx;
     for (size_t at = 0; at < n && !c->err.set;) {
@@ -470,7 +482,7 @@ int edan_critpath_visit(edan_critpath *c, bool chain, void (*fn)(void *ctx, cons
 
 edan_consumer edan_critpath_consumer(edan_critpath *c)
 {
-    edan_consumer k = {c, edan_critpath_consume, edan_critpath_finish, NULL};
+    edan_consumer k = {c, edan_critpath_consume, edan_critpath_finish, NULL, edan_deps_cached(c->deps)};
     return k;
 }
 

@@ -74,6 +74,17 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
     return t;
 }
 
+bool edan_deps_cached(const edan_deps *t)
+{
+    return t->has_cache;
+}
+
+void edan_deps_warm(edan_deps *t, const edan_exec *recs, size_t n)
+{
+    if (t->has_cache)
+        edan_cache_warm(&t->cache, recs, n);
+}
+
 void edan_deps_free(edan_deps *t)
 {
     if (!t)

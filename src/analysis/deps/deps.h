@@ -111,6 +111,11 @@ typedef struct edan_deps_totals {
 edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned flags, edan_error *err);
 void edan_deps_free(edan_deps *t);
 
+/* Whether the tracker has a cache model (its lane's), which warm records warm (edan_deps_warm()). */
+bool edan_deps_cached(const edan_deps *t);
+/* Records that ran outside the measured region (EDAN_EXEC_WARM, trace/exec.h): they warm the cache model alone. */
+void edan_deps_warm(edan_deps *t, const edan_exec *recs, size_t n);
+
 /* The next vertex, rec (rec->insn not NULL): fills *info, returns info->ready, or EDAN_DEPS_FAILED. */
 uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
 /* Starts the pending vertex at start >= its ready time with the given cost (info.cost in the eDAG); 0 or -1. */

@@ -108,6 +108,7 @@ edan_edag *edan_edag_new(const edan_edag_config *cfg, edan_error *err)
             return NULL;
         }
     }
+    e->warms = e->simulating != 0;
     e->look_shift = 63;
     for (int k = 0; k < EDAN_MAX_LANES; k++)
         e->look.tags[k] = &never_line;
@@ -213,7 +214,7 @@ int edan_edag_finish(void *ctx)
 
 edan_consumer edan_edag_consumer(edan_edag *e)
 {
-    edan_consumer c = {e, edan_edag_consume, edan_edag_finish, edan_edag_buffer};
+    edan_consumer c = {e, edan_edag_consume, edan_edag_finish, edan_edag_buffer, e->warms};
     return c;
 }
 

@@ -106,8 +106,13 @@ edan_edag *edan_edag_new_grouped(const edan_edag_config *cfg, int n_groups, edan
         }
         ok = (e->group[g] = edan_edag_new(sub, err)) != NULL;
         e->n_groups = g + 1;
+        /* the groups get the stream as the parent does: warm records too when any lane has a cache */
+        for (int k = 0; k < cfg->n_lanes; k++)
+            e->warms |= cfg->lane[k].cache.n_levels > 0;
+        if (ok)
+            e->group[g]->warms = e->warms;
         if (ok && g > 0) {
-            edan_consumer c = {e->group[g], group_consume, edan_edag_finish, NULL};
+            edan_consumer c = {e->group[g], group_consume, edan_edag_finish, NULL, e->warms};
             if (!(e->feed[g] = edan_async_new(c, FEED_BATCH, FEED_BUFFERS))) {
                 edan_error_set(err, "cannot start an analysis thread (out of memory or threads)");
                 ok = false;

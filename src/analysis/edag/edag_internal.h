@@ -177,6 +177,8 @@ struct edan_edag {
     uint64_t batches;
     edan_error err;
     bool finished;
+    /* a lane simulates a cache: the stream may hold warm records (trace/exec.h), which warm the caches alone */
+    bool warms;
     /*
      * Executions per static instruction id (lane-independent). Counting by id
      * costs one increment per record with no dependence on the instruction's

@@ -311,6 +311,16 @@ static bool narrow_in_time(edan_edag *e, size_t n)
     return true;
 }
 
+/* Warm records (trace/exec.h): each simulated cache follows their accesses; nothing else sees them. */
+static void warm_caches(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_edag *e = ctx;
+    for (uint32_t m = e->simulating; m; m &= m - 1)
+        edan_cache_warm(&e->lane[__builtin_ctz(m)].cache, recs, n);
+}
+
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n);
+
 void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_edag *e = ctx;
@@ -318,6 +328,16 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         edan_edag_consume_grouped(e, recs, n);
         return;
     }
+    if (e->warms)
+        edan_exec_split(recs, n, e, consume_measured, warm_caches);
+    else
+        consume_measured(e, recs, n);
+}
+
+/* A batch of the region's records. */
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_edag *e = ctx;
     if (e->err.set || (e->shadow.narrow && !narrow_in_time(e, n)))
         return;
     if (!e->cfg.false_deps && !e->scoped) {

@@ -707,7 +707,14 @@ static void consume_plain(edan_scopes *s, const edan_exec *recs, size_t n)
     consume_body(s, recs, n);
 }
 
-static void consume(void *ctx, const edan_exec *recs, size_t n)
+static void warm(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_scopes *s = ctx;
+    if (s->has_cache)
+        edan_cache_warm(&s->cache, recs, n);
+}
+
+static void consume_measured(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_scopes *s = ctx;
     if (s->err.set)
@@ -723,6 +730,11 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
             edan_error_set(&s->err, "memory depth exceeds %u: not supported", EDAN_SHADOW_MAX_MD);
 }
 
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_exec_split(recs, n, ctx, consume_measured, warm);
+}
+
 static int finish(void *ctx)
 {
     edan_scopes *s = ctx;
@@ -734,7 +746,7 @@ static int finish(void *ctx)
 
 edan_consumer edan_scopes_consumer(edan_scopes *s)
 {
-    return (edan_consumer){s, consume, finish, NULL};
+    return (edan_consumer){s, consume, finish, NULL, s->has_cache};
 }
 
 const edan_error *edan_scopes_error(const edan_scopes *s)

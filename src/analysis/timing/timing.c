@@ -220,6 +220,7 @@ static int finish(void *ctx)
 
 edan_consumer edan_timing_consumer(edan_timing *t)
 {
-    edan_consumer c = {t, consume, finish, NULL};
+    /* the caches, the L1i and the predictor follow warm records (timing_shared.h, warm_run()) */
+    edan_consumer c = {t, consume, finish, NULL, true};
     return c;
 }

@@ -48,7 +48,7 @@ edan_timing *edan_timing_new_threaded(const edan_machine *m, const double *lat_n
         }
         if (g == 0)
             continue;
-        edan_consumer c = {t->group[g], group_consume, NULL, NULL};
+        edan_consumer c = {t->group[g], group_consume, NULL, NULL, true}; /* warm records: consume_body() */
         if (!(t->feed[g] = edan_async_new(c, 1, 2))) {
             edan_error_set(err, "cannot start a thread for the timing model (out of memory or threads)");
             edan_timing_free(t);

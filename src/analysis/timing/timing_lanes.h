@@ -575,8 +575,14 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
 STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
 {
     for (size_t i = 0; i < n && !t->err.set;) {
-        /* the tracker over a part of the batch (its short paths), then the model over that part */
-        size_t want = n - i < PRED_BATCH ? n - i : PRED_BATCH;
+        if (recs[i].flags & EDAN_EXEC_WARM) { /* outside the region: warm state only (warm_run()) */
+            const size_t run = edan_exec_run(recs + i, n - i);
+            warm_run(t, recs + i, run);
+            i += run;
+            continue;
+        }
+        /* the tracker over a part of the batch (its short paths), then the model over that part, the region's */
+        size_t want = edan_exec_run(recs + i, n - i < PRED_BATCH ? n - i : PRED_BATCH);
         if (t->smp.on) { /* sampled: no further than the phase's end; a skip only warms */
             if (!t->smp.left)
                 edan_timing_sample_next(t);

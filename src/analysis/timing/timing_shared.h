@@ -236,21 +236,13 @@ static inline int serializing(const edan_insn *in)
 }
 
 /*
- * A record the sampled model does not schedule (timing.h): functional
- * warming. What every lane shares and follows the stream is kept as if it
- * were scheduled: the L1i and the data caches' contents, the branch
- * predictor, fetch's L1i line, the counts and the attribution's counts.
- * Nothing with a time changes (nor fetch's block: the first record
- * scheduled after a skip may wait to read its block), and the dependency tracker does not
- * see it: the scheduled records form one stream of their own (the vertex
- * numbers t->v and the tracker's), whose first records after a skip are
- * the warm-up that makes its window and queues realistic again.
+ * What a record does to the state every lane shares and that follows the
+ * stream without a time: the L1i and the data caches' contents, the branch
+ * predictor, fetch's L1i line, and the counts (t->n).
  */
-STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
+STEP_INLINE void functional_state(edan_timing *t, const edan_exec *rec)
 {
     const edan_insn *in = rec->insn;
-    if (id_room(t, rec->id))
-        return -1;
     (void)mispredicted(t, in);
     if (!in->pc || t->iline != (in->pc >> t->line_shift) + 1) { /* fetch leaves its line (fetch_line()) */
         int ilevel = 0;
@@ -269,10 +261,42 @@ STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
         t->n.stores += store;
     }
     t->n.serializing += serializing(in) != 0;
-    t->id_count[rec->id]++;
-    t->id_pc[rec->id] = in->pc;
     record_end(t, in);
+}
+
+/*
+ * A record the sampled model does not schedule (timing.h): functional
+ * warming. What every lane shares and follows the stream is kept as if it
+ * were scheduled (functional_state()), and the attribution's counts.
+ * Nothing with a time changes (nor fetch's block: the first record
+ * scheduled after a skip may wait to read its block), and the dependency tracker does not
+ * see it: the scheduled records form one stream of their own (the vertex
+ * numbers t->v and the tracker's), whose first records after a skip are
+ * the warm-up that makes its window and queues realistic again.
+ */
+STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
+{
+    if (id_room(t, rec->id))
+        return -1;
+    functional_state(t, rec);
+    t->id_count[rec->id]++;
+    t->id_pc[rec->id] = rec->insn->pc;
     return 0;
+}
+
+/*
+ * Records that ran outside the measured region (EDAN_EXEC_WARM,
+ * trace/exec.h): the same state as functional warming, and no count: the
+ * region starts with the caches, the L1i and the predictor the program
+ * left, and its counts are its own. Taking the counts back once per run of
+ * warm records keeps functional_state() the one definition of that state.
+ */
+STEP_INLINE void warm_run(edan_timing *t, const edan_exec *recs, size_t n)
+{
+    const edan_timing_counts keep = t->n;
+    for (size_t i = 0; i < n; i++)
+        functional_state(t, &recs[i]);
+    t->n = keep;
 }
 
 #endif
