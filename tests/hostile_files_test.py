@@ -222,7 +222,7 @@ def test_findings():
         with open(src, "w") as g:
             g.write("__attribute__((noinline)) long kernel(long n) { long s = 0;\n"
                     "  for (long i = 0; i < n; i++) s += i; return s; }\n"
-                    "int main(void) { return (int)(kernel(10) & 1); }\n")
+                    "int main(void) { return kernel(10) != 45; }\n")
         fprog = os.path.join(d, "fprog")
         c = subprocess.run(["riscv64-linux-gnu-gcc", "-O1", "-g", "-static", "-o", fprog, src])
         check(c.returncode == 0, "compile the annotate program")

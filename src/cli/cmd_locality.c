@@ -129,7 +129,7 @@ static memgaze_args parse_memgaze(int argc, char **argv)
         } else if ((v = option_value(argc, argv, &i, "--functions-output"))) {
             a.functions_output = once(a.functions_output, v, "--functions-output");
         } else {
-            cli_die(2, "locality: unknown option '%s' with --memgaze-table (see 'edan locality --help')", s);
+            cli_die_unknown_option("memgaze-table", s);
         }
     }
     if (!a.trace)

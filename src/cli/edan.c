@@ -51,6 +51,35 @@ void cli_die(int status, const char *fmt, ...)
     exit(status);
 }
 
+void cli_die_unknown_option(const char *sub, const char *arg)
+{
+    const char *a = arg + strspn(arg, "-");
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(a, "="), a);
+    const char *near = cli_closest_option(sub, key);
+    const char *shown = strcmp(sub, "memgaze-table") ? sub : "locality";
+    if (near)
+        cli_die(2, "%s: unknown option '%s'; did you mean --%s? (see 'edan %s --help')", shown, arg, near, shown);
+    cli_die(2, "%s: unknown option '%s' (see 'edan %s --help')", shown, arg, shown);
+}
+
+/* The commands, for 'did you mean' (the list usage_main describes). */
+static const char *const commands[] = {"run",      "record",   "analyze",  "convert", "dot", "rank",
+                                       "annotate", "locality", "machines", "help",    NULL};
+
+static void die_unknown_command(const char *what, const char *name) __attribute__((noreturn));
+static void die_unknown_command(const char *what, const char *name)
+{
+    const char *near = cli_closest_word(name, commands);
+    char hint[64] = "";
+    if (near)
+        snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+    cli_die(2,
+            "%s '%s'%s (commands: run, record, analyze, convert, dot, rank, annotate, locality, machines; see 'edan "
+            "--help')",
+            what, name, hint);
+}
+
 /* The trace's warning, if it has one (a text trace whose completeness could not be checked). */
 static void warn_source(const edan_trace_source *src)
 {
@@ -101,6 +130,9 @@ static void tracing_help(FILE *f)
           "                      directory and the numbers are the same\n"
           "  --pass-env          give the program the caller's environment instead (numbers may\n"
           "                      then change with the environment's size)\n"
+          "  --ignore-exit       exit 0 when the program fails; without it edan writes its\n"
+          "                      results and exits 3 when the program exited with a non-zero\n"
+          "                      status, 4 when it was killed by a signal\n"
           "  --program-output=stdout|stderr|FILE  where the program's standard output goes\n"
           "                      [stderr when the report is JSON or a table on standard output,\n"
           "                      so that it stays parseable; stdout otherwise]\n",
@@ -228,19 +260,19 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             if (stop_at_positional)
                 break;
             if (a[0] == '-' && a[1])
-                cli_die(2, "%s: unknown option '%s' (see 'edan %s --help')", sub, a, sub);
+                cli_die_unknown_option(sub, a);
             break;
         }
         char key[64];
         const char *eq = strchr(a + 2, '=');
         size_t klen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
         if (klen >= sizeof key)
-            cli_die(2, "%s: unknown option '%s'", sub, a);
+            cli_die_unknown_option(sub, a);
         memcpy(key, a + 2, klen);
         key[klen] = '\0';
         const char *value = eq ? eq + 1 : NULL;
-        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "text") &&
-            strcmp(key, "binary"))
+        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "ignore-exit") &&
+            strcmp(key, "text") && strcmp(key, "binary"))
             given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
         /* command-line-only options */
         if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
@@ -301,10 +333,13 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             }
             continue;
         }
-        if (!strcmp(key, "pass-env")) {
+        if (!strcmp(key, "pass-env") || !strcmp(key, "ignore-exit")) {
             if (value)
-                cli_die(2, "%s: --pass-env takes no value", sub);
-            c->pass_env = true;
+                cli_die(2, "%s: --%s takes no value", sub, key);
+            if (!strcmp(key, "pass-env"))
+                c->pass_env = true;
+            else
+                c->ignore_exit = true;
             continue;
         }
         if (!strcmp(key, "text") || !strcmp(key, "binary")) {
@@ -315,7 +350,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         }
         int takes = edan_session_option_takes_value(key);
         if (takes < 0)
-            cli_die(2, "%s: unknown option '--%s' (see 'edan %s --help')", sub, key, sub);
+            cli_die_unknown_option(sub, a);
         if (takes && !value) {
             if (i + 1 >= argc)
                 cli_die(2, "%s: --%s needs a value", sub, key);
@@ -646,7 +681,7 @@ static int cmd_convert(int argc, char **argv)
             usage_sub("convert", stdout);
             return 0;
         } else
-            cli_die(2, "convert: unknown option '%s'", argv[i]);
+            cli_die_unknown_option("convert", argv[i]);
     }
     if (argc - i != 2)
         cli_die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
@@ -727,6 +762,11 @@ int main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     unsetenv("EDAN_TEMPORARIES"); /* only edan's plugin has one (util/files.h): edan cleans up after itself */
     int rc = dispatch(argc, argv);
+    char replaced[1200];
+    if (edan_outputs_replaced(replaced, sizeof replaced))
+        fprintf(stderr, "%s: %s\n", cli_prog_name, replaced);
+    if (rc == 0)
+        rc = cli_program_exit_status(); /* the report is complete: a traced program that failed is said now */
     errno = 0;
     if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
         const int e = errno;
@@ -757,10 +797,7 @@ static int dispatch(int argc, char **argv)
             char *as_help[] = {argv[0], argv[2], "--help", NULL};
             if (strcmp(argv[2], "help") && strncmp(argv[2], "-", 1))
                 return dispatch(3, as_help);
-            cli_die(2,
-                    "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, "
-                    "machines)",
-                    argv[2]);
+            die_unknown_command("help: no command", argv[2]);
         }
         usage_main(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
@@ -787,9 +824,5 @@ static int dispatch(int argc, char **argv)
         return cli_cmd_locality(argc, argv);
     if (!strcmp(argv[1], "machines"))
         return cli_cmd_machines(argc, argv);
-    cli_die(2,
-            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, machines; "
-            "see 'edan "
-            "--help')",
-            argv[1]);
+    die_unknown_command("unknown command", argv[1]);
 }

@@ -33,6 +33,7 @@
  * With --sample-only (mode=online) only MemGaze's samples are traced
  * (section "Sampling" below).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -504,6 +505,9 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
         }
         if (!P.err.set)
             edan_session_outputs(P.session, &P.err);
+        char replaced[1200];
+        if (edan_outputs_replaced(replaced, sizeof replaced))
+            fprintf(stderr, "edan: %s\n", replaced);
     }
     if (P.writer && edan_trace_writer_close(P.writer, &P.err))
         P.writer = NULL;
@@ -520,6 +524,13 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     write_status(msg);
     edan_session_free(P.session);
     P.session = NULL;
+}
+
+/* The program dies by a signal: QEMU calls no exit callback, libedan_preload.so's kill() calls this (preload.c). */
+static void on_fatal_signal(int sig)
+{
+    (void)sig;
+    edan_plugin_on_exit(0, NULL);
 }
 
 static int fail(const char *fmt, const char *a)
@@ -714,6 +725,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     P.last_progress = P.t0;
     qemu_plugin_register_vcpu_tb_trans_cb(id, edan_plugin_on_translate);
     qemu_plugin_register_atexit_cb(id, edan_plugin_on_exit, NULL);
+    void (*set_fatal_hook)(void (*)(int));
+    *(void **)&set_fatal_hook = dlsym(RTLD_DEFAULT, "edan_preload_set_fatal_hook");
+    if (set_fatal_hook)
+        set_fatal_hook(on_fatal_signal);
     pthread_atfork(NULL, forked_parent, forked_child);
     return 0;
 }

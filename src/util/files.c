@@ -137,8 +137,77 @@ static int remember_output(const char *path, const char *what, edan_error *err)
     return 0;
 }
 
+/*
+ * The directories of generated files (--plot-dir, --csv-dir) that existed
+ * when declared, by real path, and the files of theirs a commit replaced:
+ * edan names those files itself, so replacing one is said
+ * (edan_outputs_replaced), never silent.
+ */
+#define MAX_DIRS 8
+static char *gen_dirs[MAX_DIRS];
+static int n_gen_dirs;
+static struct {
+    int count;
+    char dir[512], first[256];
+} replaced;
+
+static void remember_dir(const char *dir)
+{
+    char *real = realpath(dir, NULL);
+    for (int i = 0; real && i < n_gen_dirs; i++)
+        if (!strcmp(gen_dirs[i], real)) {
+            free(real);
+            return;
+        }
+    if (real && n_gen_dirs < MAX_DIRS)
+        gen_dirs[n_gen_dirs++] = real;
+    else
+        free(real);
+}
+
+/* path is about to be replaced: counted when it is a regular file in a directory of generated files. */
+static void note_replaced(const char *path)
+{
+    struct stat st;
+    if (!n_gen_dirs || lstat(path, &st) || !S_ISREG(st.st_mode))
+        return;
+    char *a = strdup(path), *b = strdup(path);
+    const char *shown = a ? dirname(a) : NULL; /* as the user gave it */
+    char *dir = shown ? realpath(shown, NULL) : NULL;
+    for (int i = 0; dir && b && i < n_gen_dirs; i++)
+        if (!strcmp(gen_dirs[i], dir)) {
+            if (!replaced.count++) {
+                snprintf(replaced.dir, sizeof replaced.dir, "%s", shown);
+                snprintf(replaced.first, sizeof replaced.first, "%s", basename(b));
+            }
+            break;
+        }
+    free(dir);
+    free(a);
+    free(b);
+}
+
+int edan_outputs_replaced(char *msg, size_t cap)
+{
+    if (!replaced.count)
+        return 0;
+    snprintf(msg, cap,
+             "replaced %d file%s an earlier run wrote in %s (%s%s); give each run a directory of its own to keep "
+             "both",
+             replaced.count, replaced.count == 1 ? "" : "s", replaced.dir, replaced.first,
+             replaced.count > 1 ? ", ..." : "");
+    for (char *c = msg; *c; c++) /* one line on a terminal, whatever the names hold */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return replaced.count;
+}
+
 void edan_files_forget(void)
 {
+    for (int i = 0; i < n_gen_dirs; i++)
+        free(gen_dirs[i]);
+    n_gen_dirs = 0;
+    replaced.count = 0;
     for (int i = 0; i < n_outputs; i++) {
         free(outputs[i].path);
         free(outputs[i].canon);
@@ -446,6 +515,8 @@ int edan_output_declare_dir(const char *dir, const char *what, edan_error *err)
     } else if (!S_ISDIR(st.st_mode)) {
         edan_error_set(err, "%s: %s is not a directory", dir, what);
         return -1;
+    } else {
+        remember_dir(dir); /* an earlier run's files may be there */
     }
     char probe[4096];
     snprintf(probe, sizeof probe, "%s/.edan-probe", dir);
@@ -582,6 +653,8 @@ int edan_output_commit(edan_output *o, edan_error *err)
         return -2;
     }
     int rc = close_output(o);
+    if (rc == 0 && o->tmp[0])
+        note_replaced(o->path);
     if (rc == 0 && o->tmp[0] && rename(o->tmp, o->path))
         rc = -1;
     if (rc) {
