@@ -118,4 +118,134 @@ def test_suggest():
     check(p.returncode == 2 and "did you mean" not in p.stderr, f"edan frobnicate: {p.stderr!r}")
 
 
-run_category({"replaced": test_replaced, "suggest": test_suggest})
+HELP_OPTION = re.compile(r"(-{1,2}[A-Za-z0-9][A-Za-z0-9-]*)")
+
+
+def help_options(text):
+    """The options a --help lists: the names at the start of its option lines ('  --a=X, --b  text'), and
+    those of its usage lines."""
+    found = set()
+    for line in text.splitlines():
+        if line.startswith(("usage: ", "       edan ")):
+            found |= {{"-o": "--trace"}.get(m.group(1), m.group(1))
+                      for m in re.finditer(r"(?<![\w-])(-{1,2}[A-Za-z][\w-]*)", line)}
+            continue
+        if not line.startswith("  -"):
+            continue
+        rest = line.lstrip()
+        names = []
+        while True:
+            m = HELP_OPTION.match(rest)
+            if not m:
+                break
+            names.append(m.group(1))
+            rest = re.sub(r"^[^ ,]*", "", rest[m.end():])
+            if not rest.startswith(", -"):
+                break
+            rest = rest[2:]
+        # a short option stands for the long one beside it ("-o, --output=FILE"), or alone for --trace
+        longs = [n for n in names if n.startswith("--")]
+        found |= set(longs) if longs else {{"-o": "--trace", "-h": "--help"}.get(n, n) for n in names}
+    return found
+
+
+def test_help():
+    rows = table()
+    spmv = os.path.join(EX, "spmv")
+    for cmd in ("run", "record", "analyze", "convert", "dot", "rank", "annotate", "locality"):
+        p = edan(cmd, "--help")
+        check(p.returncode == 0 and p.stdout.startswith(f"usage: edan {cmd}"), f"edan {cmd} --help: {p.stderr!r}")
+        listed = help_options(p.stdout)
+        also = ("memgaze-table",) if cmd == "locality" else ()
+        honoured = {"--" + r["option"] for r in rows if cmd in r["commands"] or set(also) & set(r["commands"])}
+        honoured.discard("--help")  # every command's, said by 'edan --help'
+        listed.discard("--help")
+        check(listed == honoured, f"edan {cmd} --help lists what the table says it honours: "
+              f"listed only {sorted(listed - honoured)}, not listed {sorted(honoured - listed)}")
+        # each option once
+        lines = [ln for ln in p.stdout.splitlines() if ln.startswith("  --")]
+        firsts = [ln.split()[0].split("=")[0].rstrip(",") for ln in lines]
+        check(len(firsts) == len(set(firsts)), f"edan {cmd} --help: an option twice: "
+              f"{sorted({f for f in firsts if firsts.count(f) > 1})}")
+        # an option of another command is refused with the commands that take it, before anything runs
+        other = sorted(r["option"] for r in rows if cmd not in r["commands"] and "memgaze-table" not in r["commands"]
+                       and r["kind"] == "flag" and r["option"] != "help")
+        for o in other[:6]:
+            q = edan(cmd, "--" + o, spmv)
+            check(q.returncode == 2 and f"--{o} is not an option of edan {cmd}" in q.stderr,
+                  f"edan {cmd} --{o}: exit {q.returncode}, {q.stderr.strip()!r}")
+    # edan help CMD is edan CMD --help
+    check(edan("help", "rank").stdout == edan("rank", "--help").stdout, "edan help rank")
+
+
+def progress_lines(stderr):
+    return [ln.strip() for ln in stderr.replace("\r", "\n").splitlines() if ln.startswith("edan: ") and (
+        " instructions" in ln)]
+
+
+def test_progress():
+    spmv = os.path.join(EX, "spmv")
+    # --per-function: a counting phase, then the tracing phase knows its total: a percentage and the time left
+    p = edan("run", "--progress", "--json", "--per-function", spmv, "200000")
+    lines = progress_lines(p.stderr)
+    counted = [ln for ln in lines if ln.startswith("edan: counting done: ")]
+    eta = [ln for ln in lines if re.match(r"edan: tracing \d+% of [\d.]+[kMG]? instructions, [\d.]+[kMG]?/s, "
+                                          r"(\d+:)?\d+:\d\d left$", ln)]
+    done = [ln for ln in lines if ln.startswith("edan: tracing done: ")]
+    check(p.returncode == 0 and counted and eta and done, f"--per-function --progress: {lines}")
+    check(counted and done and counted[0].split(": ")[2].split(" in ")[0] == done[0].split(": ")[2].split(" in ")[0],
+          f"the counting pass counts what the tracing pass traces (not 0): {counted} {done}")
+    try:
+        json.loads(p.stdout)
+        clean = True
+    except ValueError:
+        clean = False
+    check(clean, "the progress never reaches the JSON on standard output")
+    # a trace's header gives the analysis its total; without --progress and no terminal, no progress at all
+    with tempfile.TemporaryDirectory() as d:
+        trace = os.path.join(d, "k.edt")
+        r = edan("record", "--progress", "--filter=kernel", "-o", trace, spmv, "20000")
+        check(r.returncode == 0 and [ln for ln in progress_lines(r.stderr) if ln.startswith("edan: recording done:")],
+              f"record --progress: {progress_lines(r.stderr)}")
+        a = edan("analyze", "--progress", trace)
+        check(a.returncode == 0 and [ln for ln in progress_lines(a.stderr) if ln.startswith("edan: analysing done:")],
+              f"analyze --progress: {progress_lines(a.stderr)}")
+        for cmd in (["analyze", trace], ["run", "--filter=kernel", spmv, "20000"]):
+            q = edan(*cmd)
+            check(q.returncode == 0 and not progress_lines(q.stderr), f"{cmd[0]} without --progress: {q.stderr!r}")
+
+
+def temporaries(tmp):
+    return sorted(n for n in os.listdir(tmp) if n.startswith("edan."))
+
+
+def test_signals():
+    """SIGINT or SIGTERM while edan annotate PROGRAM analyses the temporary trace (long after QEMU ended):
+    edan's temporary directory is removed, and the signal still ends edan."""
+    spmv = os.path.join(EX, "spmv")
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, TMPDIR=tmp)
+            # --progress says when the analysis has begun: the signal comes after QEMU ended
+            p = subprocess.Popen([EDAN, "annotate", "--progress", "--critical-path", "--filter=kernel", spmv,
+                                  "1500000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+            seen = ""
+            deadline = time.time() + 120
+            while "recording done" not in seen and time.time() < deadline:
+                ch = p.stderr.read(1)
+                if not ch:
+                    break
+                seen += ch
+            time.sleep(0.5)  # QEMU has ended: the plugin said its last line as it finished
+            during = temporaries(tmp)
+            p.send_signal(sig)
+            p.stderr.read()
+            rc = p.wait()
+            check("recording done" in seen and during, f"{sig.name}: the analysis began with a temporary directory "
+                  f"({during}): {seen[-200:]!r}")
+            check(rc in (-sig, 128 + sig), f"{sig.name}: edan ends by the signal: {rc}")
+            check(temporaries(tmp) == [], f"{sig.name}: edan's temporary directory removed: {temporaries(tmp)}")
+
+
+run_category({"replaced": test_replaced, "suggest": test_suggest, "help": test_help, "progress": test_progress,
+              "signals": test_signals})

@@ -146,7 +146,9 @@ def test_cross():
                                     g.write(before[k])
                         left = [n for n in os.listdir(d) if re.search(r"\.[A-Za-z0-9]{12}$", n)]
                         check(not left, f"{label}: temporaries left: {left}")
-    check(tried > 300, f"the cross product is {tried} runs: the option table lost its outputs or inputs")
+    # each command tries the outputs it honours (the table's command sets; an option of another command is
+    # refused as such before anything is opened): 214 runs when the sets were made exact
+    check(tried > 200, f"the cross product is {tried} runs: the option table lost its outputs or inputs")
     print(f"{tried} output-over-input runs")
 
 

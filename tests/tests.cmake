@@ -33,7 +33,7 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
            COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/exit_status_test.py ${CMAKE_BINARY_DIR} statuses)
   set_tests_properties(exit_status_program PROPERTIES DEPENDS examples TIMEOUT 600)
   # The command line a user meets (issue 40): replaced plots and tables said, "did you mean"
-  foreach(category replaced suggest)
+  foreach(category replaced suggest help progress signals)
     add_test(NAME cli_ux_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_ux_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(cli_ux_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
@@ -194,6 +194,11 @@ if(PYTHON3)
 endif()
 
 # The one varint and little-endian coder.
+# The progress line: percentage and time left against a naive computation.
+add_executable(progress_test tests/progress_test.c)
+target_link_libraries(progress_test PRIVATE edan_core)
+add_test(NAME util_progress COMMAND progress_test)
+
 add_executable(varint_test tests/varint_test.c)
 target_link_libraries(varint_test PRIVATE edan_core)
 add_test(NAME util_varint COMMAND varint_test)

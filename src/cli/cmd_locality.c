@@ -42,8 +42,7 @@ static void usage_locality(FILE *f)
           "\n"
           "The first form: edan's own analyses of a program (traced first) or a trace, in one pass\n"
           "(docs/locality.md): without any of their options, --footprint, --reuse, --classes and\n"
-          "--zoom; with some of them (or --sample-period), those. Every analysis option of\n"
-          "'edan analyze --help' applies (--reuse-block, --zoom-stop, --csv-dir, --plot-dir, --json...).\n"
+          "--zoom; with some of them (or --sample-period), those, with the options listed below.\n"
           "TRACE may be a load trace MemGaze collected (told by its first line): each load one byte at\n"
           "its address, each sample on its own (reuses and windows do not span samples; --across-samples\n"
           "joins them), --load-classes=C.binanlys gives --classes MemGaze's class of each load, and\n"
@@ -337,7 +336,16 @@ int cli_cmd_locality(int argc, char **argv)
     bool help = false;
     int mode = mode_of(argc, argv, &help);
     if (help) {
-        usage_locality(stdout);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (!m)
+            cli_die(1, "out of memory");
+        usage_locality(m);
+        if (fclose(m))
+            cli_die(1, "out of memory");
+        cli_options_help("locality", "memgaze-table", text, stdout);
+        free(text);
         return 0;
     }
     return mode == MODE_MEMGAZE_TABLE ? locality_memgaze(argc, argv) : locality_edan(argc, argv);

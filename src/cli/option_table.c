@@ -9,8 +9,6 @@
 #include "tool/tool.h"
 #include "util/files.h"
 
-/* Commands that take the analysis options (config/options.c and every tool's). */
-#define SESSION_COMMANDS "run record analyze dot rank annotate locality"
 #define TRACING_COMMANDS "run record rank annotate locality"
 
 /*
@@ -107,17 +105,78 @@ static void print_option(FILE *f, const char *name, int kind, const char *comman
 }
 
 /*
+ * Which commands honour each option of options.c (config/options.h: what
+ * the option is); a name missing here is honoured by no command, which the
+ * help test would show.
+ */
+static const struct {
+    const char *names, *commands;
+} session_sets[] = {
+    {"cache alpha cost cost-file false-deps", "run analyze dot rank annotate"},
+    {"m alpha0 C bytes", "run analyze rank"},
+    {"tau clock series-csv table", "run analyze"},
+    {"threads", "run analyze rank annotate locality"},
+    {"json output html", "run analyze rank annotate locality"},
+    {"filter exclude-callees", "run record rank annotate locality"},
+    {"across-samples", "run analyze locality"},
+    {"progress no-progress", "run record analyze rank annotate locality"},
+    {"plot-dir csv-dir", "run analyze rank locality"},
+    {"wide", "run analyze annotate locality"},
+};
+
+/*
+ * The analysis tools (tool/tool.h) each command runs, NULL for every one,
+ * so a tool's options are honoured by these commands (the lists the
+ * commands give edan_session_new as only[] name no other tool); but the
+ * options of the command's own output (edan dot writes the DOT to -o).
+ */
+static const struct {
+    const char *command, *tools, *but;
+} command_tools[] = {
+    {"run", NULL, ""},
+    {"analyze", NULL, ""},
+    {"rank", "edag prediction", ""},
+    {"annotate", "critical-path annotate prediction", "annotate"},
+    {"locality", "footprint reuse load-classes zoom sampled", ""},
+    {"dot", "dot", "dot"},
+    {"record", "sampled", ""}, /* --sample-only records MemGaze's samples alone */
+};
+
+static bool in_words(const char *list, const char *w);
+
+/* The commands that honour option of tool, into buf. */
+static const char *tool_commands(const char *tool, const char *option, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof command_tools / sizeof command_tools[0]; i++)
+        if ((!command_tools[i].tools || in_words(command_tools[i].tools, tool)) &&
+            !in_words(command_tools[i].but, option) && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", command_tools[i].command);
+    return buf;
+}
+
+static const char *session_commands(const char *option)
+{
+    for (size_t i = 0; i < sizeof session_sets / sizeof session_sets[0]; i++)
+        if (in_words(session_sets[i].names, option))
+            return session_sets[i].commands;
+    return "";
+}
+
+/*
  * The i-th row of the one option table: the options of options.c, of every
  * tool, and of the command line's own, with the commands that take each;
  * false past the last.
  */
 static bool option_row(int i, const char **name, int *kind, const char **commands)
 {
+    static char buf[128];
     int k;
     for (k = 0; edan_options_table(k, kind); k++)
         if (k == i) {
             *name = edan_options_table(k, kind);
-            *commands = SESSION_COMMANDS;
+            *commands = session_commands(*name);
             return true;
         }
     for (int t = 0; t < edan_n_tools; t++)
@@ -125,7 +184,7 @@ static bool option_row(int i, const char **name, int *kind, const char **command
             if (k == i) {
                 *name = op->name;
                 *kind = op->takes_value;
-                *commands = SESSION_COMMANDS;
+                *commands = tool_commands(edan_tools[t]->name, op->name, buf, sizeof buf);
                 return true;
             }
     if ((size_t)(i - k) >= sizeof cli_own / sizeof cli_own[0])
@@ -213,6 +272,28 @@ const char *cli_closest_option(const char *sub, const char *key)
         }
     }
     return best;
+}
+
+const char *cli_option_commands(const char *key, char *buf, size_t cap)
+{
+    const char *name, *commands;
+    int kind;
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; option_row(i, &name, &kind, &commands); i++)
+        if (!strcmp(name, key) && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", commands);
+    return n ? buf : NULL;
+}
+
+bool cli_option_honoured(const char *sub, const char *key)
+{
+    const char *name, *commands;
+    int kind;
+    for (int i = 0; option_row(i, &name, &kind, &commands); i++)
+        if (!strcmp(name, key) && in_words(commands, sub))
+            return true;
+    return false;
 }
 
 const char *cli_closest_word(const char *typed, const char *const *words)

@@ -116,25 +116,6 @@ static void on_stop_signal(int sig)
     stop_signal = sig;
 }
 
-static void cleanup_tmp(void)
-{
-    if (!tmpdir[0])
-        return;
-    char journal[PATH_MAX + 32];
-    snprintf(journal, sizeof journal, "%s/temporaries", tmpdir);
-    edan_temporaries_sweep(journal); /* the plugin's, if QEMU died before it could remove them */
-    /* everything edan put there: the plugin's options, status and report, a recorded trace */
-    DIR *d = opendir(tmpdir);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            unlinkat(dirfd(d), e->d_name, 0);
-    }
-    if (d)
-        closedir(d);
-    rmdir(tmpdir);
-    tmpdir[0] = '\0';
-}
-
 const char *cli_tmpdir(void)
 {
     if (tmpdir[0])
@@ -149,7 +130,9 @@ const char *cli_tmpdir(void)
              "________________________________________________________________________________");
     if (!mkdtemp(tmpdir))
         cli_die(1, "cannot create a temporary directory: %s", strerror(errno));
-    atexit(cleanup_tmp);
+    /* removed at exit and by the handler of SIGINT, SIGTERM and SIGHUP, with what the plugin left (util/files.h) */
+    if (edan_temporary_dir(tmpdir))
+        cli_die(1, "cannot register the temporary directory %s", tmpdir);
     return tmpdir;
 }
 
@@ -294,6 +277,13 @@ static int program_stdout(const cli *c, const char *mode)
     return program_out.fd;
 }
 
+static uint64_t last_traced;
+
+uint64_t cli_last_traced(void)
+{
+    return last_traced;
+}
+
 /* Run QEMU with the plugin; returns the program's exit status. */
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
 {
@@ -316,8 +306,11 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     char binary[PATH_MAX];
     if (!realpath(prog_argv[0], binary) || strchr(binary, ','))
         snprintf(binary, sizeof binary, "%s", "");
-    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode, out,
-             opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
+    char expect[40] = "";
+    if (progress && c->expect)
+        snprintf(expect, sizeof expect, ",expect=%llu", (unsigned long long)c->expect);
+    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s%s", plugin, mode, out,
+             opts, status, progress ? "on" : "off", expect, binary[0] ? ",binary=" : "", binary);
     extern char **environ;
     size_t n_environ = 0;
     for (char **e = environ; e && *e; e++)
@@ -360,8 +353,9 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     if (pid < 0)
         cli_die(1, "fork: %s", strerror(errno));
     if (pid == 0) {
+        /* QEMU's defaults (or an ignored signal, nohup): never edan's handlers, which clean up edan's files */
         for (int i = 0; i < 3; i++)
-            sigaction(stops[i], &old[i], NULL);
+            signal(stops[i], old[i].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL);
         signal(SIGXFSZ, SIG_DFL); /* QEMU and the program keep the default edan's main() changed */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) /* edan died before the line above */
@@ -418,6 +412,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     unsigned long long traced = 0, entered = 0;
     const int fields = sscanf(line, "ok %llu %llu", &traced, &entered);
+    last_traced = traced;
     /* nothing ran (QEMU could not start the program: a limit, a missing loader), or the filter never matched */
     const bool nothing = fields >= 1 && traced == 0 && (code || c->o.n_filter);
     const bool never = c->o.n_filter && fields == 2 && entered == 0;

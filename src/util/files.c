@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 bool edan_same_file(const char *a, const char *b)
@@ -322,12 +323,94 @@ static struct {
     char path[sizeof((edan_output *)0)->tmp];
 } live[MAX_LIVE];
 
+/*
+ * Directories of this process's own temporaries (edan's: the plugin's
+ * options and status, a temporary trace, the program's link): emptied and
+ * removed with the live files, by the process that registered them only
+ * (a child between fork and exec runs the same handler).
+ */
+#define MAX_TMP_DIRS 4
+static struct {
+    volatile sig_atomic_t used;
+    char path[PATH_MAX];
+} tmp_dirs[MAX_TMP_DIRS];
+static pid_t tmp_dirs_owner;
+
+/*
+ * Remove the temporaries a journal lists, then the journal, with
+ * async-signal-safe calls only (open, read, unlink: a signal handler runs
+ * this). A line longer than a temporary's name is skipped.
+ */
+static void sweep_journal(const char *j)
+{
+    const int fd = open(j, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return;
+    static char line[sizeof((edan_output *)0)->tmp + 2];
+    size_t n = 0;
+    bool skip = false;
+    char buf[4096];
+    for (ssize_t got; (got = read(fd, buf, sizeof buf)) > 0;)
+        for (ssize_t i = 0; i < got; i++) {
+            if (buf[i] != '\n') {
+                if (n + 1 < sizeof line)
+                    line[n++] = buf[i];
+                else
+                    skip = true;
+                continue;
+            }
+            line[n] = '\0';
+            if (n && !skip)
+                unlink(line); /* a name renamed into place is gone already */
+            n = 0;
+            skip = false;
+        }
+    close(fd);
+    unlink(j);
+}
+
+/* Empty and remove dir (its entries are files), async-signal-safe: getdents64 rather than readdir's malloc. */
+static void remove_dir(const char *dir)
+{
+    char journal[PATH_MAX + 16];
+    const size_t len = strlen(dir);
+    if (len + sizeof "/temporaries" <= sizeof journal) {
+        memcpy(journal, dir, len);
+        memcpy(journal + len, "/temporaries", sizeof "/temporaries");
+        sweep_journal(journal); /* the plugin's, when QEMU died before it could remove them */
+    }
+    const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return;
+    char buf[8192] __attribute__((aligned(8)));
+    for (long got; (got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+        for (long at = 0; at < got;) {
+            const struct linux_dirent64 {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *e = (const void *)(buf + at);
+            if (strcmp(e->name, ".") && strcmp(e->name, ".."))
+                unlinkat(fd, e->name, 0);
+            at += e->reclen;
+        }
+    close(fd);
+    rmdir(dir);
+}
+
 static void unlink_live(void)
 {
     for (int i = 0; i < MAX_LIVE; i++)
         if (live[i].used) {
             unlink(live[i].path);
             live[i].used = 0;
+        }
+    for (int i = 0; i < MAX_TMP_DIRS && getpid() == tmp_dirs_owner; i++)
+        if (tmp_dirs[i].used) {
+            remove_dir(tmp_dirs[i].path);
+            tmp_dirs[i].used = 0;
         }
 }
 
@@ -379,6 +462,31 @@ static void install_cleanup(void)
     }
 }
 
+static void install_cleanup(void);
+
+int edan_temporary_dir(const char *dir)
+{
+    install_cleanup();
+    for (int i = 0; i < MAX_TMP_DIRS; i++)
+        if (!tmp_dirs[i].used && strlen(dir) < sizeof tmp_dirs[i].path) {
+            strcpy(tmp_dirs[i].path, dir);
+            tmp_dirs_owner = getpid();
+            atomic_signal_fence(memory_order_seq_cst);
+            tmp_dirs[i].used = 1;
+            return 0;
+        }
+    return -1;
+}
+
+void edan_temporary_dir_remove(const char *dir)
+{
+    for (int i = 0; i < MAX_TMP_DIRS; i++)
+        if (tmp_dirs[i].used && !strcmp(tmp_dirs[i].path, dir)) {
+            tmp_dirs[i].used = 0;
+            remove_dir(dir);
+        }
+}
+
 static int live_add(const char *path)
 {
     install_cleanup();
@@ -417,17 +525,7 @@ static void journal(const char *tmp)
 
 void edan_temporaries_sweep(const char *j)
 {
-    FILE *f = fopen(j, "re");
-    if (!f)
-        return;
-    char line[sizeof((edan_output *)0)->tmp + 2];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (*line)
-            unlink(line); /* a name renamed into place is gone already */
-    }
-    fclose(f);
-    unlink(j);
+    sweep_journal(j);
 }
 
 /* ===================================================================== */

@@ -133,5 +133,14 @@ bool edan_output_is(const char *path);
 
 /* Remove the temporaries listed in the journal that still exist (a killed plugin's), and the journal. */
 void edan_temporaries_sweep(const char *journal);
+/*
+ * A directory of this process's own temporary files (edan's private one):
+ * emptied and removed with the live temporaries, at exit and on SIGINT,
+ * SIGTERM and SIGHUP, the plugin's temporaries its journal DIR/temporaries
+ * lists first. 0, or -1 when there is no room (at most four).
+ */
+int edan_temporary_dir(const char *dir);
+/* Empty and remove it now, and forget it. */
+void edan_temporary_dir_remove(const char *dir);
 
 #endif
