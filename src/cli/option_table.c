@@ -106,8 +106,8 @@ static void print_option(FILE *f, const char *name, int kind, const char *comman
 
 /*
  * Which commands honour each option of options.c (config/options.h: what
- * the option is); a name missing here is honoured by no command, which the
- * help test would show.
+ * the option is); a name missing here is honoured by no command, which
+ * cli_ux_help reports.
  */
 static const struct {
     const char *names, *commands;
