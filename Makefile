@@ -26,7 +26,7 @@ sanitize-build: deps
 PREFIX ?= /usr/local
 install: build
 	@cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target edan edan_plugin edan_docs -- --no-print-directory
+	@cmake --build $(BUILD) -j $(JOBS) --target edan edan_plugin edan_preload edan_docs -- --no-print-directory
 	@DESTDIR=$(DESTDIR) cmake --install $(BUILD)
 
 demo: build

@@ -21,6 +21,10 @@ EXIT_STATUS = [
           "standard output."),
     ("2", "bad input or options, with one line naming the file and the line or offset; also when the input "
           "needs more than there is (out of memory, a total past 2^64 \u2212 1)."),
+    ("3", "the traced program exited with a non-zero status; edan's results are complete (with "
+          "--ignore-exit, 0)."),
+    ("4", "the traced program was killed by a signal; edan's results, up to the signal, are complete (with "
+          "--ignore-exit, 0)."),
 ]
 
 

@@ -146,7 +146,9 @@ def test_cross():
                                     g.write(before[k])
                         left = [n for n in os.listdir(d) if re.search(r"\.[A-Za-z0-9]{12}$", n)]
                         check(not left, f"{label}: temporaries left: {left}")
-    check(tried > 300, f"the cross product is {tried} runs: the option table lost its outputs or inputs")
+    # each command tries the outputs it honours (the table's command sets; an option of another command is
+    # refused as such before anything is opened): 214 runs when the sets were made exact
+    check(tried > 200, f"the cross product is {tried} runs: the option table lost its outputs or inputs")
     print(f"{tried} output-over-input runs")
 
 
@@ -222,7 +224,7 @@ def test_findings():
         with open(src, "w") as g:
             g.write("__attribute__((noinline)) long kernel(long n) { long s = 0;\n"
                     "  for (long i = 0; i < n; i++) s += i; return s; }\n"
-                    "int main(void) { return (int)(kernel(10) & 1); }\n")
+                    "int main(void) { return kernel(10) != 45; }\n")
         fprog = os.path.join(d, "fprog")
         c = subprocess.run(["riscv64-linux-gnu-gcc", "-O1", "-g", "-static", "-o", fprog, src])
         check(c.returncode == 0, "compile the annotate program")

@@ -81,7 +81,7 @@ def main():
         codes = readme_exit_codes()
         section = plain[plain.index("EXIT STATUS"):plain.index("ENVIRONMENT")] if "EXIT STATUS" in plain else ""
         listed = re.findall(r"^       (\d+)\s", section, re.M)
-        check(codes == ["0", "1", "2"] and sorted(listed) == codes,
+        check(codes == ["0", "1", "2", "3", "4"] and sorted(listed) == codes,
               f"EXIT STATUS lists the README's exit codes {codes}: {listed}")
         version = subprocess.run([edan, "--version"], capture_output=True, text=True).stdout.split()[-1]
         check(("edan " + version) in plain.splitlines()[-1], f"the page's footer carries edan {version}")

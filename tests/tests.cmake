@@ -28,6 +28,16 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/hostile_guest_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(hostile_guest_${category} PROPERTIES DEPENDS examples TIMEOUT 600 LABELS hostile)
   endforeach()
+  # edan's exit status follows the traced program's (issue 40): 3 and 4 after complete results, --ignore-exit
+  add_test(NAME exit_status_program
+           COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/exit_status_test.py ${CMAKE_BINARY_DIR} statuses)
+  set_tests_properties(exit_status_program PROPERTIES DEPENDS examples TIMEOUT 600)
+  # The command line a user meets (issue 40): replaced plots and tables said, "did you mean"
+  foreach(category replaced suggest help progress signals)
+    add_test(NAME cli_ux_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_ux_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(cli_ux_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
   # Numbers, options and near-empty inputs (issue 35)
   foreach(category totals options machine empty annotate memgaze)
     add_test(NAME hostile_numbers_${category}
@@ -190,6 +200,11 @@ if(PYTHON3)
 endif()
 
 # The one varint and little-endian coder.
+# The progress line: percentage and time left against a naive computation.
+add_executable(progress_test tests/progress_test.c)
+target_link_libraries(progress_test PRIVATE edan_core)
+add_test(NAME util_progress COMMAND progress_test)
+
 add_executable(varint_test tests/varint_test.c)
 target_link_libraries(varint_test PRIVATE edan_core)
 add_test(NAME util_varint COMMAND varint_test)

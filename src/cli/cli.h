@@ -2,7 +2,9 @@
  * cli.h - what the command line's files share: the parsed command line, the
  * exit-with-a-message helper, QEMU runs (qemu.c) and analysis of a trace
  * in one session (edan.c). Exit status: 0 on success, 2 for bad input or
- * options, 1 when something outside edan failed.
+ * options, 1 when something outside edan failed, and once the report is
+ * written, 3 when a traced program exited with a non-zero status and 4
+ * when one was killed by a signal (0 with --ignore-exit).
  */
 #ifndef EDAN_CLI_CLI_H
 #define EDAN_CLI_CLI_H
@@ -31,7 +33,13 @@ typedef struct cli {
     const char *env[64];        /* --env=KEY=VALUE, in order */
     int n_env;
     const char *list_file; /* edan rank --list=FILE */
+    bool ignore_exit;      /* --ignore-exit: exit 0 when a traced program failed */
+    uint64_t expect;       /* instructions a first run counted: the progress line's total (0: unknown) */
 } cli;
+
+/* The exit statuses of a complete report whose program failed (README, "Options and exit status"). */
+#define EDAN_EXIT_PROGRAM_FAILED 3
+#define EDAN_EXIT_PROGRAM_KILLED 4
 
 extern const char *cli_prog_name;
 
@@ -52,6 +60,16 @@ const char *cli_tmpdir(void);
 /* Run QEMU with the plugin in mode (online, record, text) writing out; the program's exit status. */
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc);
 void cli_copy_file_to(const char *path, FILE *to);
+/* The instructions the last QEMU run traced (its plugin's status). */
+uint64_t cli_last_traced(void);
+/* A traced program's wait status (cli_run_qemu notes each): a failure is remembered. */
+void cli_note_program_exit(const cli *c, const char *program, int wait_status);
+/*
+ * The command's exit status once its report is complete: 0, or 3 when a
+ * traced program exited with a non-zero status, 4 when one was killed by a
+ * signal (0 with --ignore-exit); a line on stderr per failed program.
+ */
+int cli_program_exit_status(void);
 /*
  * Standard input for a program run twice (edan run --per-function): call
  * cli_stdin_first() before the first run and cli_stdin_second() before the
@@ -88,6 +106,26 @@ void cli_declare_file_option(const char *sub, const char *key, const char *value
 void cli_note_input_option(const char *sub, const char *key, const char *path);
 /* Every option and what its value is (input, output...), and every command's positional inputs, as JSON lines. */
 void cli_print_option_table(FILE *f);
+/* The commands that honour the option key, blank-separated in buf; NULL for no option of that name. */
+const char *cli_option_commands(const char *key, char *buf, size_t cap);
+/* Whether command sub honours the option key (without dashes): the option table says which commands do. */
+bool cli_option_honoured(const char *sub, const char *key);
+/* The option of command sub that key (without dashes) most likely misspells, or NULL ("did you mean"). */
+const char *cli_closest_option(const char *sub, const char *key);
+/* The word of a NULL-terminated list that typed most likely misspells, or NULL. */
+const char *cli_closest_word(const char *typed, const char *const *words);
+/* An unknown option's error, with the closest option of the command when there is one: exits with status 2. */
+void cli_die_unknown_option(const char *sub, const char *arg) __attribute__((noreturn));
+
+/* help.c: edan --help; a command's --help, with the options it honours (the option table says which) */
+void cli_usage_main(FILE *f);
+void cli_usage_sub(const char *sub, FILE *f);
+/*
+ * own (the command's text, or NULL), then the tracing options and every
+ * analysis option: only the blocks of options sub (or also) honours, each
+ * option once.
+ */
+void cli_options_help(const char *sub, const char *also, const char *own, FILE *f);
 
 int cli_cmd_rank(int argc, char **argv);
 int cli_cmd_dot(int argc, char **argv);

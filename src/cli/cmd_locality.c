@@ -42,8 +42,7 @@ static void usage_locality(FILE *f)
           "\n"
           "The first form: edan's own analyses of a program (traced first) or a trace, in one pass\n"
           "(docs/locality.md): without any of their options, --footprint, --reuse, --classes and\n"
-          "--zoom; with some of them (or --sample-period), those. Every analysis option of\n"
-          "'edan analyze --help' applies (--reuse-block, --zoom-stop, --csv-dir, --plot-dir, --json...).\n"
+          "--zoom; with some of them (or --sample-period), those, with the options listed below.\n"
           "TRACE may be a load trace MemGaze collected (told by its first line): each load one byte at\n"
           "its address, each sample on its own (reuses and windows do not span samples; --across-samples\n"
           "joins them), --load-classes=C.binanlys gives --classes MemGaze's class of each load, and\n"
@@ -129,7 +128,7 @@ static memgaze_args parse_memgaze(int argc, char **argv)
         } else if ((v = option_value(argc, argv, &i, "--functions-output"))) {
             a.functions_output = once(a.functions_output, v, "--functions-output");
         } else {
-            cli_die(2, "locality: unknown option '%s' with --memgaze-table (see 'edan locality --help')", s);
+            cli_die_unknown_option("memgaze-table", s);
         }
     }
     if (!a.trace)
@@ -336,7 +335,16 @@ int cli_cmd_locality(int argc, char **argv)
     bool help = false;
     int mode = mode_of(argc, argv, &help);
     if (help) {
-        usage_locality(stdout);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (!m)
+            cli_die(1, "out of memory");
+        usage_locality(m);
+        if (fclose(m))
+            cli_die(1, "out of memory");
+        cli_options_help("locality", "memgaze-table", text, stdout);
+        free(text);
         return 0;
     }
     return mode == MODE_MEMGAZE_TABLE ? locality_memgaze(argc, argv) : locality_edan(argc, argv);

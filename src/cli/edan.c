@@ -28,6 +28,7 @@
 #include "trace/exec.h"
 #include "trace/trace_text.h"
 #include "util/files.h"
+#include "util/progress.h"
 
 const char *cli_prog_name = "edan";
 
@@ -51,6 +52,53 @@ void cli_die(int status, const char *fmt, ...)
     exit(status);
 }
 
+/* An option of another command: which commands take it; an unknown one: the closest. Exits with status 2. */
+static void refuse_option(const char *sub, const char *key, const char *arg)
+{
+    char buf[256];
+    const char *commands = cli_option_commands(key, buf, sizeof buf);
+    if (!commands)
+        cli_die_unknown_option(sub, arg);
+    char list[300] = "";
+    size_t n = 0;
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        if (strcmp(w, "memgaze-table") && !strstr(list, w))
+            n += (size_t)snprintf(list + n, sizeof list - n, "%sedan %s", n ? ", " : "", w);
+    if (!strcmp(key, "load-classes") || !strcmp(key, "period") || !strcmp(key, "hpcstruct") ||
+        !strcmp(key, "functions-output"))
+        n += (size_t)snprintf(list + n, sizeof list - n, "%sedan locality --memgaze-table", n ? ", " : "");
+    cli_die(2, "%s: --%s is not an option of edan %s but of %s (see 'edan %s --help')", sub, key, sub, list, sub);
+}
+
+void cli_die_unknown_option(const char *sub, const char *arg)
+{
+    const char *a = arg + strspn(arg, "-");
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)strcspn(a, "="), a);
+    const char *near = cli_closest_option(sub, key);
+    const char *shown = strcmp(sub, "memgaze-table") ? sub : "locality";
+    if (near)
+        cli_die(2, "%s: unknown option '%s'; did you mean --%s? (see 'edan %s --help')", shown, arg, near, shown);
+    cli_die(2, "%s: unknown option '%s' (see 'edan %s --help')", shown, arg, shown);
+}
+
+/* The commands, for 'did you mean' (the list usage_main describes). */
+static const char *const commands[] = {"run",      "record",   "analyze",  "convert", "dot", "rank",
+                                       "annotate", "locality", "machines", "help",    NULL};
+
+static void die_unknown_command(const char *what, const char *name) __attribute__((noreturn));
+static void die_unknown_command(const char *what, const char *name)
+{
+    const char *near = cli_closest_word(name, commands);
+    char hint[64] = "";
+    if (near)
+        snprintf(hint, sizeof hint, "; did you mean '%s'?", near);
+    cli_die(2,
+            "%s '%s'%s (commands: run, record, analyze, convert, dot, rank, annotate, locality, machines; see 'edan "
+            "--help')",
+            what, name, hint);
+}
+
 /* The trace's warning, if it has one (a text trace whose completeness could not be checked). */
 static void warn_source(const edan_trace_source *src)
 {
@@ -59,131 +107,6 @@ static void warn_source(const edan_trace_source *src)
     if (w) {
         snprintf(msg, sizeof msg, "%s", w);
         print_line("warning: ", msg);
-    }
-}
-
-static void usage_main(FILE *f)
-{
-    fputs("usage: edan <command> [options] ...\n"
-          "\n"
-          "Trace RISC-V programs under QEMU and compute their execution-DAG (eDAG) metrics:\n"
-          "work, span, memory work W and depth D, memory-cost and runtime bounds, lambda,\n"
-          "Lambda, bandwidth and data movement over time.\n"
-          "\n"
-          "Commands:\n"
-          "  run      trace a program and analyse it in one process, with no trace file\n"
-          "  record   trace a program into a trace file (binary, or the original text format)\n"
-          "  analyze  analyse a trace file (edan binary or EDAN text format)\n"
-          "  convert  convert a trace between the binary and text formats\n"
-          "  dot      draw the eDAG of a small traced region (Graphviz DOT, SVG, PNG)\n"
-          "  rank     rank several programs or traces by lambda and Lambda (section 4 of the paper)\n"
-          "  annotate source files with per-line counts in the margin (like cg_annotate)\n"
-          "  locality footprints and load classes; MemGaze's footprint table from MemGaze's traces\n"
-          "  machines the machine descriptions --machine=NAME finds by name\n"
-          "\n"
-          "'edan <command> --help' explains a command and all its options.\n",
-          f);
-}
-
-static void tracing_help(FILE *f)
-{
-    fputs("Tracing options:\n"
-          "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
-          "                      not yet returned), callees included [whole program]\n"
-          "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
-          "  --cold              with --filter, caches and branch predictor see the region alone,\n"
-          "                      as the EDAN paper's tool [warm: they follow the whole program]\n"
-          "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
-          "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
-          "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
-          "                      [when stderr is a terminal]\n"
-          "  --env=NAME=VALUE    put NAME in the program's environment (repeatable). The program\n"
-          "                      runs with only these, argv[0] its file name and a fixed-length\n"
-          "                      path, so its stack is at the same place from any shell and\n"
-          "                      directory and the numbers are the same\n"
-          "  --pass-env          give the program the caller's environment instead (numbers may\n"
-          "                      then change with the environment's size)\n"
-          "  --program-output=stdout|stderr|FILE  where the program's standard output goes\n"
-          "                      [stderr when the report is JSON or a table on standard output,\n"
-          "                      so that it stays parseable; stdout otherwise]\n",
-          f);
-}
-
-static void usage_sub(const char *sub, FILE *f)
-{
-    if (!strcmp(sub, "run")) {
-        fputs("usage: edan run [options] [--] PROGRAM [ARGS...]\n"
-              "Run a statically linked RISC-V program under qemu-riscv64 with edan's plugin and\n"
-              "analyse its eDAG in-process (no trace file). The program's own output is kept\n"
-              "(on stderr when the report is JSON or a table on stdout: see --program-output).\n\n",
-              f);
-        tracing_help(f);
-        edan_session_options_help(f);
-    } else if (!strcmp(sub, "record")) {
-        fputs("usage: edan record [options] -o TRACE [--] PROGRAM [ARGS...]\n"
-              "Trace a program into TRACE: the compressed binary format (docs/trace-format.md),\n"
-              "or with --text the original EDAN text format (one instruction per line).\n\n"
-              "  -o, --trace=PATH    trace file to write (required)\n"
-              "  --text              write the text format instead of the binary one\n",
-              f);
-        tracing_help(f);
-    } else if (!strcmp(sub, "analyze")) {
-        fputs("usage: edan analyze [options] TRACE\n"
-              "Analyse a trace: edan's binary format or the original EDAN text format\n"
-              "(detected from the content; '-' reads text from standard input). A filtered trace's region\n"
-              "starts warm, as edan run's does; --cold leaves out its records outside the region.\n\n",
-              f);
-        edan_session_options_help(f);
-    } else if (!strcmp(sub, "dot")) {
-        fputs("usage: edan dot [options] [-o OUT.dot] TRACE\n"
-              "Draw the eDAG of a small traced region as Graphviz DOT, in the style of the EDAN\n"
-              "paper's Figure 7: a vertex per instruction, memory-access vertices red, an edge per\n"
-              "true dependency (false ones dashed with --false-deps), one critical path bold.\n"
-              "Record the region first, e.g. edan record --filter=kernel -o k.edt ./prog 4\n\n"
-              "  -o PATH             the DOT file [standard output]\n"
-              "  --image=FILE.svg|FILE.png  also render it with Graphviz's dot\n"
-              "  --max-vertices=N    refuse larger regions [5000]\n"
-              "  --cache, --alpha, --cost, --cost-file, --false-deps  as for analyze (the first\n"
-              "                      --cache and --alpha values are used)\n",
-              f);
-    } else if (!strcmp(sub, "rank")) {
-        fputs("usage: edan rank [options] TRACE|PROGRAM[:FUNCTION]... [--list=FILE]\n"
-              "Rank programs by their memory latency sensitivity, lambda and Lambda, all analysed with\n"
-              "the same settings (the paper's section 4 method). A PROGRAM (RISC-V ELF) is traced with\n"
-              "no arguments, PROGRAM:FUNCTION only while FUNCTION runs (instead of --filter), so each\n"
-              "program's kernel can have its own name. The first --cache, --alpha and --m values are\n"
-              "used. With --machine and two or more --mem-latency values, the timing model ranks\n"
-              "first: by the predicted slope of run time against latency and by the slowdown, lambda\n"
-              "and Lambda beside. --json writes one JSON object (docs/json-schema.md), the programs'\n"
-              "output then going to stderr; --plot-dir draws a bar chart per order (rank-KEY.png);\n"
-              "--csv-dir writes every figure as rank-programs.csv.\n\n"
-              "  --list=FILE         more programs, a line each: PROGRAM[:FUNCTION] [ARGS...] (split\n"
-              "                      at blanks, no quoting; '#' starts a comment)\n",
-              f);
-        tracing_help(f);
-        edan_session_options_help(f);
-    } else if (!strcmp(sub, "annotate")) {
-        fputs("usage: edan annotate [options] TRACE\n"
-              "       edan annotate [options] [--] PROGRAM [ARGS...]\n"
-              "Source files with per-line counts in the margin, in the manner of Valgrind's\n"
-              "cg_annotate: Ir (instructions), Mem (memory-access vertices under the first --cache),\n"
-              "Span (cycles on one critical path; they sum to T_inf) and Chain (accesses on the\n"
-              "longest memory chain; they sum to D). A PROGRAM is traced first (a temporary trace;\n"
-              "its own output goes to stderr unless --program-output says otherwise).\n"
-              "Files of up to 400 lines are shown whole, longer ones around their annotated lines.\n"
-              "--json gives the same per line, for editors. (--annotate adds the text to a run's report.)\n\n",
-              f);
-        tracing_help(f);
-        edan_session_options_help(f);
-    } else if (!strcmp(sub, "convert")) {
-        fputs("usage: edan convert [--text|--binary] IN OUT\n"
-              "Convert a binary trace to the original EDAN text format (--text, the default), or\n"
-              "rewrite it in the current binary format (--binary). A text trace cannot become a\n"
-              "binary one: the binary format stores instruction encodings, which text lacks;\n"
-              "edan analyzes text traces as they are.\n",
-              f);
-    } else {
-        usage_main(f);
     }
 }
 
@@ -220,6 +143,8 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             continue;
         }
         if (!strcmp(a, "-o")) {
+            if (!cli_option_honoured(sub, "trace"))
+                refuse_option(sub, "trace", a);
             if (i + 1 >= argc)
                 cli_die(2, "%s: -o needs a path", sub);
             given_once(sub, "trace", given, &n_given);
@@ -231,19 +156,21 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             if (stop_at_positional)
                 break;
             if (a[0] == '-' && a[1])
-                cli_die(2, "%s: unknown option '%s' (see 'edan %s --help')", sub, a, sub);
+                cli_die_unknown_option(sub, a);
             break;
         }
         char key[64];
         const char *eq = strchr(a + 2, '=');
         size_t klen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
         if (klen >= sizeof key)
-            cli_die(2, "%s: unknown option '%s'", sub, a);
+            cli_die_unknown_option(sub, a);
         memcpy(key, a + 2, klen);
         key[klen] = '\0';
         const char *value = eq ? eq + 1 : NULL;
-        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "text") &&
-            strcmp(key, "binary"))
+        if (!cli_option_honoured(sub, key))
+            refuse_option(sub, key, a);
+        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "ignore-exit") &&
+            strcmp(key, "text") && strcmp(key, "binary"))
             given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
         /* command-line-only options */
         if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
@@ -267,8 +194,6 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             continue;
         }
         if (!strcmp(key, "list")) {
-            if (strcmp(sub, "rank"))
-                cli_die(2, "%s: --list is an option of edan rank", sub);
             if (!value) {
                 if (i + 1 >= argc)
                     cli_die(2, "%s: --list needs a file", sub);
@@ -304,10 +229,13 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             }
             continue;
         }
-        if (!strcmp(key, "pass-env")) {
+        if (!strcmp(key, "pass-env") || !strcmp(key, "ignore-exit")) {
             if (value)
-                cli_die(2, "%s: --pass-env takes no value", sub);
-            c->pass_env = true;
+                cli_die(2, "%s: --%s takes no value", sub, key);
+            if (!strcmp(key, "pass-env"))
+                c->pass_env = true;
+            else
+                c->ignore_exit = true;
             continue;
         }
         if (!strcmp(key, "text") || !strcmp(key, "binary")) {
@@ -318,7 +246,7 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         }
         int takes = edan_session_option_takes_value(key);
         if (takes < 0)
-            cli_die(2, "%s: unknown option '--%s' (see 'edan %s --help')", sub, key, sub);
+            cli_die_unknown_option(sub, a);
         if (takes && !value) {
             if (i + 1 >= argc)
                 cli_die(2, "%s: --%s needs a value", sub, key);
@@ -389,7 +317,7 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
     edan_options_default(&c->o);
     *first = parse_args(argc, argv, 2, c, sub, false);
     if (c->help)
-        usage_sub(sub, stdout);
+        cli_usage_sub(sub, stdout);
     edan_error err = {0};
     if (!c->help && edan_sampled_tool_check(&c->o, sub, &err))
         cli_die(2, "%s", err.msg);
@@ -433,6 +361,7 @@ static int cmd_run(int argc, char **argv)
         c1.program_output = "/dev/null";
         cli_stdin_first();
         cli_run_qemu(&c1, "profile", prof, argv + i, argc - i);
+        c.expect = cli_last_traced(); /* the second run's progress: a percentage and the time left */
         cli_stdin_second();
         FILE *f = fopen(prof, "re");
         if (!f || !fgets(list, sizeof list, f))
@@ -571,6 +500,8 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     static edan_exec recs[CAP];
     bool progress = o.progress < 0 ? isatty(2) : o.progress;
     uint64_t total = 0;
+    const uint64_t expect = edan_trace_source_count(src); /* a binary trace's header: percentage and time left */
+    char line[160];
     struct timespec t0, last, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     last = t0;
@@ -588,14 +519,19 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
             clock_gettime(CLOCK_MONOTONIC, &now);
             if (now.tv_sec - last.tv_sec >= 1) {
                 double secs = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
-                fprintf(stderr, "\redan: %" PRIu64 " instructions, %.1f M/s   ", total, (double)total / secs / 1e6);
+                edan_progress_format(line, sizeof line, "analysing", total, expect, secs);
+                fprintf(stderr, "\redan: %s   ", line);
                 last = now;
             }
         }
         k.consume(k.ctx, batch, (size_t)n);
     }
-    if (progress)
-        fprintf(stderr, "\redan: %" PRIu64 " instructions analysed%20s\n", total, "");
+    if (progress) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        edan_progress_done(line, sizeof line, "analysing", total,
+                           (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9);
+        fprintf(stderr, "\redan: %s%20s\n", line, "");
+    }
     warn_source(src);
     if (edan_session_finish(s, &err)) /* as from the plugin: out of memory, a total too large, a bad trace */
         cli_die(2, "%s", err.msg);
@@ -647,10 +583,14 @@ static int cmd_convert(int argc, char **argv)
         else if (!strcmp(argv[i], "--binary"))
             force = 0;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            usage_sub("convert", stdout);
+            cli_usage_sub("convert", stdout);
             return 0;
-        } else
-            cli_die(2, "convert: unknown option '%s'", argv[i]);
+        } else {
+            char key[64];
+            const char *k = argv[i] + strspn(argv[i], "-");
+            snprintf(key, sizeof key, "%.*s", (int)strcspn(k, "="), k);
+            refuse_option("convert", key, argv[i]);
+        }
     }
     if (argc - i != 2)
         cli_die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
@@ -731,6 +671,11 @@ int main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     unsetenv("EDAN_TEMPORARIES"); /* only edan's plugin has one (util/files.h): edan cleans up after itself */
     int rc = dispatch(argc, argv);
+    char replaced[1200];
+    if (edan_outputs_replaced(replaced, sizeof replaced))
+        fprintf(stderr, "%s: %s\n", cli_prog_name, replaced);
+    if (rc == 0)
+        rc = cli_program_exit_status(); /* the report is complete: a traced program that failed is said now */
     errno = 0;
     if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
         const int e = errno;
@@ -761,12 +706,9 @@ static int dispatch(int argc, char **argv)
             char *as_help[] = {argv[0], argv[2], "--help", NULL};
             if (strcmp(argv[2], "help") && strncmp(argv[2], "-", 1))
                 return dispatch(3, as_help);
-            cli_die(2,
-                    "help: no command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, "
-                    "machines)",
-                    argv[2]);
+            die_unknown_command("help: no command", argv[2]);
         }
-        usage_main(argc < 2 ? stderr : stdout);
+        cli_usage_main(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
     if (!strcmp(argv[1], "--version")) {
@@ -791,9 +733,5 @@ static int dispatch(int argc, char **argv)
         return cli_cmd_locality(argc, argv);
     if (!strcmp(argv[1], "machines"))
         return cli_cmd_machines(argc, argv);
-    cli_die(2,
-            "unknown command '%s' (commands: run, record, analyze, convert, dot, rank, annotate, locality, machines; "
-            "see 'edan "
-            "--help')",
-            argv[1]);
+    die_unknown_command("unknown command", argv[1]);
 }

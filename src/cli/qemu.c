@@ -44,6 +44,32 @@ static const char *find_plugin(const cli *c)
     return access(path, F_OK) && !access(installed, F_OK) ? installed : path;
 }
 
+/*
+ * libedan_preload.so beside the plugin (src/plugin/preload.c), for QEMU's
+ * LD_PRELOAD, with what LD_PRELOAD held: NULL when there is none or its
+ * path holds a separator of LD_PRELOAD's list (the report of a program
+ * killed by a signal is then lost, as edan says).
+ */
+static const char *preload_list(const char *plugin)
+{
+    static char list[2 * PATH_MAX + 64];
+    char dir[PATH_MAX];
+    if (strlen(plugin) >= sizeof dir)
+        return NULL;
+    memcpy(dir, plugin, strlen(plugin) + 1);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    char path[PATH_MAX + 32];
+    if (snprintf(path, sizeof path, "%s/libedan_preload.so", slash ? dir : ".") >= (int)sizeof path)
+        return NULL;
+    if (access(path, R_OK) || strpbrk(path, " :"))
+        return NULL;
+    const char *had = getenv("LD_PRELOAD");
+    snprintf(list, sizeof list, "%s%s%s", path, had && *had ? " " : "", had ? had : "");
+    return list;
+}
+
 static const char *find_qemu(const cli *c)
 {
     if (c->qemu)
@@ -90,25 +116,6 @@ static void on_stop_signal(int sig)
     stop_signal = sig;
 }
 
-static void cleanup_tmp(void)
-{
-    if (!tmpdir[0])
-        return;
-    char journal[PATH_MAX + 32];
-    snprintf(journal, sizeof journal, "%s/temporaries", tmpdir);
-    edan_temporaries_sweep(journal); /* the plugin's, if QEMU died before it could remove them */
-    /* everything edan put there: the plugin's options, status and report, a recorded trace */
-    DIR *d = opendir(tmpdir);
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            unlinkat(dirfd(d), e->d_name, 0);
-    }
-    if (d)
-        closedir(d);
-    rmdir(tmpdir);
-    tmpdir[0] = '\0';
-}
-
 const char *cli_tmpdir(void)
 {
     if (tmpdir[0])
@@ -123,7 +130,9 @@ const char *cli_tmpdir(void)
              "________________________________________________________________________________");
     if (!mkdtemp(tmpdir))
         cli_die(1, "cannot create a temporary directory: %s", strerror(errno));
-    atexit(cleanup_tmp);
+    /* removed at exit and by the handler of SIGINT, SIGTERM and SIGHUP, with what the plugin left (util/files.h) */
+    if (edan_temporary_dir(tmpdir))
+        cli_die(1, "cannot register the temporary directory %s", tmpdir);
     return tmpdir;
 }
 
@@ -268,6 +277,13 @@ static int program_stdout(const cli *c, const char *mode)
     return program_out.fd;
 }
 
+static uint64_t last_traced;
+
+uint64_t cli_last_traced(void)
+{
+    return last_traced;
+}
+
 /* Run QEMU with the plugin; returns the program's exit status. */
 int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_argv, int prog_argc)
 {
@@ -290,8 +306,11 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     char binary[PATH_MAX];
     if (!realpath(prog_argv[0], binary) || strchr(binary, ','))
         snprintf(binary, sizeof binary, "%s", "");
-    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s", plugin, mode, out,
-             opts, status, progress ? "on" : "off", binary[0] ? ",binary=" : "", binary);
+    char expect[40] = "";
+    if (progress && c->expect)
+        snprintf(expect, sizeof expect, ",expect=%llu", (unsigned long long)c->expect);
+    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s%s", plugin, mode, out,
+             opts, status, progress ? "on" : "off", expect, binary[0] ? ",binary=" : "", binary);
     extern char **environ;
     size_t n_environ = 0;
     for (char **e = environ; e && *e; e++)
@@ -315,6 +334,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         args[n++] = prog_argv[i];
     args[n] = NULL;
     const int out_fd = program_stdout(c, mode);
+    const char *preload = preload_list(plugin);
     fflush(NULL);
     /*
      * QEMU never outlives edan: SIGINT, SIGTERM or SIGHUP to edan stops it
@@ -333,8 +353,9 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     if (pid < 0)
         cli_die(1, "fork: %s", strerror(errno));
     if (pid == 0) {
+        /* QEMU's defaults (or an ignored signal, nohup): never edan's handlers, which clean up edan's files */
         for (int i = 0; i < 3; i++)
-            sigaction(stops[i], &old[i], NULL);
+            signal(stops[i], old[i].sa_handler == SIG_IGN ? SIG_IGN : SIG_DFL);
         signal(SIGXFSZ, SIG_DFL); /* QEMU and the program keep the default edan's main() changed */
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) /* edan died before the line above */
@@ -344,7 +365,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
         /* the plugin lists its temporaries in the journal, swept at edan's exit (util/files.h) */
         char journal[PATH_MAX + 32];
         snprintf(journal, sizeof journal, "%s/temporaries", tmpdir);
-        if (setenv("EDAN_TEMPORARIES", journal, 1))
+        if (setenv("EDAN_TEMPORARIES", journal, 1) || (preload && setenv("LD_PRELOAD", preload, 1)))
             _exit(127);
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s (install qemu-user, or set --qemu / EDAN_QEMU)\n", cli_prog_name,
@@ -378,7 +399,9 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
             cli_die(1, "edan's temporary directory %s was removed while QEMU ran: the plugin's result is lost",
                     cli_tmpdir());
         if (WIFSIGNALED(ws))
-            cli_die(1, "QEMU was killed by signal %d before edan's plugin finished", WTERMSIG(ws));
+            cli_die(1, "QEMU was killed by signal %d (%s) before edan's plugin finished%s", WTERMSIG(ws),
+                    strsignal(WTERMSIG(ws)),
+                    preload ? "" : " (libedan_preload.so, which lets it finish, is not beside the plugin)");
         cli_die(1, "QEMU exited with status %d before edan's plugin finished (see its messages above)",
                 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
     }
@@ -389,6 +412,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     int code = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     unsigned long long traced = 0, entered = 0;
     const int fields = sscanf(line, "ok %llu %llu", &traced, &entered);
+    last_traced = traced;
     /* nothing ran (QEMU could not start the program: a limit, a missing loader), or the filter never matched */
     const bool nothing = fields >= 1 && traced == 0 && (code || c->o.n_filter);
     const bool never = c->o.n_filter && fields == 2 && entered == 0;
@@ -414,8 +438,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
             cli_die(2, "%s: the filtered function%s %s never ran (nothing to analyse)", prog_argv[0],
                     c->o.n_filter > 1 ? "s" : "", names);
     }
-    if (code)
-        fprintf(stderr, "%s: warning: the program exited with status %d\n", cli_prog_name, code);
+    cli_note_program_exit(c, prog_argv[0], ws);
     edan_error err = {0};
     if (out_fd > 2 && edan_output_commit(&program_out, &err))
         cli_die(1, "%s", err.msg);
@@ -433,4 +456,60 @@ void cli_copy_file_to(const char *path, FILE *to)
         if (fwrite(buf, 1, n, to) != n)
             cli_die(1, "cannot write the report: %s", strerror(errno));
     fclose(f);
+}
+
+/* ===================================================================== */
+/* The traced programs' exit and edan's                                  */
+/* ===================================================================== */
+
+/* Each traced program that failed, once (the profile run of --per-function runs the program twice). */
+#define MAX_FAILED 16
+static struct {
+    char program[256];
+    int status, signal; /* its exit status, or the signal that killed it (then status is -1) */
+} failed[MAX_FAILED];
+static int n_failed, n_unlisted;
+static bool ignore_exit;
+
+void cli_note_program_exit(const cli *c, const char *program, int wait_status)
+{
+    ignore_exit = c->ignore_exit;
+    const int status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+    const int sig = WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : 0;
+    if (status == 0)
+        return;
+    for (int i = 0; i < n_failed; i++)
+        if (!strcmp(failed[i].program, program) && failed[i].status == status && failed[i].signal == sig)
+            return;
+    if (n_failed == MAX_FAILED) {
+        n_unlisted++;
+        return;
+    }
+    snprintf(failed[n_failed].program, sizeof failed[n_failed].program, "%s", program);
+    failed[n_failed].status = status;
+    failed[n_failed].signal = sig;
+    n_failed++;
+}
+
+int cli_program_exit_status(void)
+{
+    bool killed = false;
+    for (int i = 0; i < n_failed; i++)
+        killed |= failed[i].signal != 0;
+    const int code = !n_failed ? 0 : ignore_exit ? 0 : killed ? EDAN_EXIT_PROGRAM_KILLED : EDAN_EXIT_PROGRAM_FAILED;
+    char then[64];
+    snprintf(then, sizeof then,
+             code ? "edan exits with status %d (--ignore-exit: 0)" : "edan exits with 0 (--ignore-exit)", code);
+    for (int i = 0; i < n_failed; i++) {
+        char what[128];
+        if (failed[i].signal)
+            snprintf(what, sizeof what, "was killed by signal %d (%s)", failed[i].signal, strsignal(failed[i].signal));
+        else
+            snprintf(what, sizeof what, "exited with status %d", failed[i].status);
+        fprintf(stderr, "%s: the program %s %s; edan's results are complete and %s\n", cli_prog_name, failed[i].program,
+                what, then);
+    }
+    if (n_unlisted)
+        fprintf(stderr, "%s: and %d more programs failed\n", cli_prog_name, n_unlisted);
+    return code;
 }

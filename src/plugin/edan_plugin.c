@@ -2,7 +2,7 @@
  * edan_plugin.c - edan's TCG plugin for qemu-riscv64 (plugin API v1).
  *
  * Usage: qemu-riscv64 -plugin libedan.so,mode=MODE,out=PATH[,opts=FILE]
- *        [,filter=f:g][,callees=include|exclude][,status=FILE][,progress=on][,blocks=off] prog args
+ *        [,filter=f:g][,callees=include|exclude][,status=FILE][,progress=on][,expect=N][,blocks=off] prog args
  *   mode=online  analyse in-process and write the report to out (no trace)
  *   mode=record  write a binary trace (trace_format.h) to out
  *   mode=text    write a trace in the original EDAN text format to out
@@ -33,6 +33,7 @@
  * With --sample-only (mode=online) only MemGaze's samples are traced
  * (section "Sampling" below).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -48,6 +49,7 @@
 #include "tool/functions_tool.h"
 #include "util/fdfloor.h"
 #include "util/files.h"
+#include "util/progress.h"
 
 #include "plugin/plugin_internal.h"
 
@@ -116,6 +118,12 @@ static void forked_child(void)
     P.status[0] = '\0';
 }
 
+/* The progress line's phase (util/progress.h). */
+static const char *phase(void)
+{
+    return P.mode == MODE_PROFILE ? "counting" : P.mode == MODE_ONLINE ? "tracing" : "recording";
+}
+
 void edan_plugin_flush(void)
 {
     if (P.child) {
@@ -138,8 +146,9 @@ void edan_plugin_flush(void)
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (seconds_since(&P.last_progress, &now) >= 1.0) {
-            double s = seconds_since(&P.t0, &now);
-            fprintf(stderr, "\redan: %" PRIu64 " instructions, %.1f M/s   ", P.total, (double)P.total / s / 1e6);
+            char line[160];
+            edan_progress_format(line, sizeof line, phase(), P.total - P.warmed, P.expect, seconds_since(&P.t0, &now));
+            fprintf(stderr, "\redan: %s   ", line);
             fflush(stderr);
             P.last_progress = now;
         }
@@ -486,8 +495,6 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
                 "edan: warning: the program forked %" PRIu64 " time%s; only its first process was traced (the "
                 "eDAG model is sequential)\n",
                 P.forks, P.forks == 1 ? "" : "s");
-    if (P.progress)
-        fprintf(stderr, "\redan: %" PRIu64 " instructions traced%20s\n", P.total - P.warmed, "");
     uint64_t others = atomic_load(&P.other_vcpu_insns);
     if (others)
         fprintf(stderr,
@@ -519,6 +526,9 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
         }
         if (!P.err.set)
             edan_session_outputs(P.session, &P.err);
+        char replaced[1200];
+        if (edan_outputs_replaced(replaced, sizeof replaced))
+            fprintf(stderr, "edan: %s\n", replaced);
     }
     if (P.writer && edan_trace_writer_close(P.writer, &P.err))
         P.writer = NULL;
@@ -532,9 +542,23 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     } else {
         snprintf(msg, sizeof msg, "ok %" PRIu64 " %" PRIu64, P.total - P.warmed, P.entered);
     }
+    if (P.progress) { /* after the profile's count (plugin_profile.c) and the analysis's end */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        char line[160];
+        edan_progress_done(line, sizeof line, phase(), P.total - P.warmed, seconds_since(&P.t0, &now));
+        fprintf(stderr, "\redan: %s%20s\n", line, "");
+    }
     write_status(msg);
     edan_session_free(P.session);
     P.session = NULL;
+}
+
+/* The program dies by a signal: QEMU calls no exit callback, libedan_preload.so's kill() calls this (preload.c). */
+static void on_fatal_signal(int sig)
+{
+    (void)sig;
+    edan_plugin_on_exit(0, NULL);
 }
 
 static int fail(const char *fmt, const char *a)
@@ -598,7 +622,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         char *eq = strchr(argv[i], '=');
         if (!eq)
             return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees threads "
-                        "progress blocks)",
+                        "progress expect blocks)",
                         argv[i]);
         size_t klen = (size_t)(eq - argv[i]);
         const char *v = eq + 1;
@@ -634,13 +658,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             P.threaded = !strcmp(v, "2");
         } else if (IS("progress")) {
             P.progress = !strcmp(v, "on") || !strcmp(v, "1");
+        } else if (IS("expect")) {
+            char *end;
+            errno = 0;
+            P.expect = strtoull(v, &end, 10);
+            if (errno || *end || !*v)
+                return fail("expect='%s' must be a number of instructions", v);
         } else if (IS("blocks")) {
             if (strcmp(v, "on") && strcmp(v, "off"))
                 return fail("blocks='%s' must be on or off", v);
             P.per_insn = !strcmp(v, "off");
         } else {
             return fail(
-                "unknown option '%s' (keys: mode out opts status binary filter callees threads progress blocks)",
+                "unknown option '%s' (keys: mode out opts status binary filter callees threads progress expect blocks)",
                 argv[i]);
         }
 #undef IS
@@ -733,6 +763,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     P.last_progress = P.t0;
     qemu_plugin_register_vcpu_tb_trans_cb(id, edan_plugin_on_translate);
     qemu_plugin_register_atexit_cb(id, edan_plugin_on_exit, NULL);
+    void (*set_fatal_hook)(void (*)(int));
+    *(void **)&set_fatal_hook = dlsym(RTLD_DEFAULT, "edan_preload_set_fatal_hook");
+    if (set_fatal_hook)
+        set_fatal_hook(on_fatal_signal);
     pthread_atfork(NULL, forked_parent, forked_child);
     return 0;
 }

@@ -143,6 +143,7 @@ typedef struct edan_plugin_state {
     edan_trace_writer *writer;
     edan_text_writer *text;
     int progress;
+    uint64_t expect; /* expect=N: the instructions a first run counted, for the progress line's percentage */
     struct timespec t0, last_progress;
     edan_error err;
     /* --sample-only (section "Sampling") */

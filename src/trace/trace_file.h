@@ -101,6 +101,8 @@ int edan_trace_source_format(const edan_trace_source *s);
 /* Metadata; all fields NULL for a text trace. */
 const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s);
 long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err);
+/* The instructions the trace holds, as its header says (a binary trace); 0 when unknown. */
+uint64_t edan_trace_source_count(const edan_trace_source *s);
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s);
 /* Once next() returned 0: NULL, or a warning for the user (a text trace
  * whose completeness could not be checked: edan_text_reader_warning). */

@@ -145,6 +145,11 @@ const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s)
     return s->bin ? edan_trace_reader_meta(s->bin) : &s->empty;
 }
 
+uint64_t edan_trace_source_count(const edan_trace_source *s)
+{
+    return s->bin ? edan_trace_reader_header_count(s->bin) : 0;
+}
+
 long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err)
 {
     return s->bin  ? edan_trace_reader_next(s->bin, out, cap, err)

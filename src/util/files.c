@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 bool edan_same_file(const char *a, const char *b)
@@ -137,8 +138,77 @@ static int remember_output(const char *path, const char *what, edan_error *err)
     return 0;
 }
 
+/*
+ * The directories of generated files (--plot-dir, --csv-dir) that existed
+ * when declared, by real path, and the files of theirs a commit replaced:
+ * edan names those files itself, so replacing one is said
+ * (edan_outputs_replaced), never silent.
+ */
+#define MAX_DIRS 8
+static char *gen_dirs[MAX_DIRS];
+static int n_gen_dirs;
+static struct {
+    int count;
+    char dir[512], first[256];
+} replaced;
+
+static void remember_dir(const char *dir)
+{
+    char *real = realpath(dir, NULL);
+    for (int i = 0; real && i < n_gen_dirs; i++)
+        if (!strcmp(gen_dirs[i], real)) {
+            free(real);
+            return;
+        }
+    if (real && n_gen_dirs < MAX_DIRS)
+        gen_dirs[n_gen_dirs++] = real;
+    else
+        free(real);
+}
+
+/* path is about to be replaced: counted when it is a regular file in a directory of generated files. */
+static void note_replaced(const char *path)
+{
+    struct stat st;
+    if (!n_gen_dirs || lstat(path, &st) || !S_ISREG(st.st_mode))
+        return;
+    char *a = strdup(path), *b = strdup(path);
+    const char *shown = a ? dirname(a) : NULL; /* as the user gave it */
+    char *dir = shown ? realpath(shown, NULL) : NULL;
+    for (int i = 0; dir && b && i < n_gen_dirs; i++)
+        if (!strcmp(gen_dirs[i], dir)) {
+            if (!replaced.count++) {
+                snprintf(replaced.dir, sizeof replaced.dir, "%s", shown);
+                snprintf(replaced.first, sizeof replaced.first, "%s", basename(b));
+            }
+            break;
+        }
+    free(dir);
+    free(a);
+    free(b);
+}
+
+int edan_outputs_replaced(char *msg, size_t cap)
+{
+    if (!replaced.count)
+        return 0;
+    snprintf(msg, cap,
+             "replaced %d file%s an earlier run wrote in %s (%s%s); give each run a directory of its own to keep "
+             "both",
+             replaced.count, replaced.count == 1 ? "" : "s", replaced.dir, replaced.first,
+             replaced.count > 1 ? ", ..." : "");
+    for (char *c = msg; *c; c++) /* one line on a terminal, whatever the names hold */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return replaced.count;
+}
+
 void edan_files_forget(void)
 {
+    for (int i = 0; i < n_gen_dirs; i++)
+        free(gen_dirs[i]);
+    n_gen_dirs = 0;
+    replaced.count = 0;
     for (int i = 0; i < n_outputs; i++) {
         free(outputs[i].path);
         free(outputs[i].canon);
@@ -253,12 +323,94 @@ static struct {
     char path[sizeof((edan_output *)0)->tmp];
 } live[MAX_LIVE];
 
+/*
+ * Directories of this process's own temporaries (edan's: the plugin's
+ * options and status, a temporary trace, the program's link): emptied and
+ * removed with the live files, by the process that registered them only
+ * (a child between fork and exec runs the same handler).
+ */
+#define MAX_TMP_DIRS 4
+static struct {
+    volatile sig_atomic_t used;
+    char path[PATH_MAX];
+} tmp_dirs[MAX_TMP_DIRS];
+static pid_t tmp_dirs_owner;
+
+/*
+ * Remove the temporaries a journal lists, then the journal, with
+ * async-signal-safe calls only (open, read, unlink: a signal handler runs
+ * this). A line longer than a temporary's name is skipped.
+ */
+static void sweep_journal(const char *j)
+{
+    const int fd = open(j, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return;
+    static char line[sizeof((edan_output *)0)->tmp + 2];
+    size_t n = 0;
+    bool skip = false;
+    char buf[4096];
+    for (ssize_t got; (got = read(fd, buf, sizeof buf)) > 0;)
+        for (ssize_t i = 0; i < got; i++) {
+            if (buf[i] != '\n') {
+                if (n + 1 < sizeof line)
+                    line[n++] = buf[i];
+                else
+                    skip = true;
+                continue;
+            }
+            line[n] = '\0';
+            if (n && !skip)
+                unlink(line); /* a name renamed into place is gone already */
+            n = 0;
+            skip = false;
+        }
+    close(fd);
+    unlink(j);
+}
+
+/* Empty and remove dir (its entries are files), async-signal-safe: getdents64 rather than readdir's malloc. */
+static void remove_dir(const char *dir)
+{
+    char journal[PATH_MAX + 16];
+    const size_t len = strlen(dir);
+    if (len + sizeof "/temporaries" <= sizeof journal) {
+        memcpy(journal, dir, len);
+        memcpy(journal + len, "/temporaries", sizeof "/temporaries");
+        sweep_journal(journal); /* the plugin's, when QEMU died before it could remove them */
+    }
+    const int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return;
+    char buf[8192] __attribute__((aligned(8)));
+    for (long got; (got = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+        for (long at = 0; at < got;) {
+            const struct linux_dirent64 {
+                uint64_t ino;
+                int64_t off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *e = (const void *)(buf + at);
+            if (strcmp(e->name, ".") && strcmp(e->name, ".."))
+                unlinkat(fd, e->name, 0);
+            at += e->reclen;
+        }
+    close(fd);
+    rmdir(dir);
+}
+
 static void unlink_live(void)
 {
     for (int i = 0; i < MAX_LIVE; i++)
         if (live[i].used) {
             unlink(live[i].path);
             live[i].used = 0;
+        }
+    for (int i = 0; i < MAX_TMP_DIRS && getpid() == tmp_dirs_owner; i++)
+        if (tmp_dirs[i].used) {
+            remove_dir(tmp_dirs[i].path);
+            tmp_dirs[i].used = 0;
         }
 }
 
@@ -310,6 +462,31 @@ static void install_cleanup(void)
     }
 }
 
+static void install_cleanup(void);
+
+int edan_temporary_dir(const char *dir)
+{
+    install_cleanup();
+    for (int i = 0; i < MAX_TMP_DIRS; i++)
+        if (!tmp_dirs[i].used && strlen(dir) < sizeof tmp_dirs[i].path) {
+            strcpy(tmp_dirs[i].path, dir);
+            tmp_dirs_owner = getpid();
+            atomic_signal_fence(memory_order_seq_cst);
+            tmp_dirs[i].used = 1;
+            return 0;
+        }
+    return -1;
+}
+
+void edan_temporary_dir_remove(const char *dir)
+{
+    for (int i = 0; i < MAX_TMP_DIRS; i++)
+        if (tmp_dirs[i].used && !strcmp(tmp_dirs[i].path, dir)) {
+            tmp_dirs[i].used = 0;
+            remove_dir(dir);
+        }
+}
+
 static int live_add(const char *path)
 {
     install_cleanup();
@@ -348,17 +525,7 @@ static void journal(const char *tmp)
 
 void edan_temporaries_sweep(const char *j)
 {
-    FILE *f = fopen(j, "re");
-    if (!f)
-        return;
-    char line[sizeof((edan_output *)0)->tmp + 2];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (*line)
-            unlink(line); /* a name renamed into place is gone already */
-    }
-    fclose(f);
-    unlink(j);
+    sweep_journal(j);
 }
 
 /* ===================================================================== */
@@ -446,6 +613,8 @@ int edan_output_declare_dir(const char *dir, const char *what, edan_error *err)
     } else if (!S_ISDIR(st.st_mode)) {
         edan_error_set(err, "%s: %s is not a directory", dir, what);
         return -1;
+    } else {
+        remember_dir(dir); /* an earlier run's files may be there */
     }
     char probe[4096];
     snprintf(probe, sizeof probe, "%s/.edan-probe", dir);
@@ -582,6 +751,8 @@ int edan_output_commit(edan_output *o, edan_error *err)
         return -2;
     }
     int rc = close_output(o);
+    if (rc == 0 && o->tmp[0])
+        note_replaced(o->path);
     if (rc == 0 && o->tmp[0] && rename(o->tmp, o->path))
         rc = -1;
     if (rc) {

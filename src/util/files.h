@@ -15,6 +15,10 @@
  * (/dev/null, a pipe) is written in place. An output that names an input
  * of the command (same device and inode, whatever the spelling) is refused.
  *
+ * A file edan names itself in a directory of outputs (--plot-dir,
+ * --csv-dir: PROGRAM-REGION-KIND) that exists is replaced too, and counted
+ * for the command to say so (edan_outputs_replaced).
+ *
  * Options that name outputs are declared as they are parsed
  * (edan_output_declare: checked up front, before a long run), so an input
  * opened later that is one of them is refused too, whichever comes first.
@@ -116,10 +120,27 @@ int edan_output_commit(edan_output *o, edan_error *err);
 /* Close and remove the temporary; the old file stays. Safe to call twice, or on a zeroed output. */
 void edan_output_abort(edan_output *o);
 
+/*
+ * Files in a directory of generated files (edan_output_declare_dir: plots,
+ * CSV tables) that a commit replaced: their number, and when there are
+ * any, one line in msg naming the directory and the first of them, for the
+ * command to say (an earlier run's files are replaced, never silently).
+ */
+int edan_outputs_replaced(char *msg, size_t cap);
+
 /* Whether path is the same file as an output of this command (declared or open). */
 bool edan_output_is(const char *path);
 
 /* Remove the temporaries listed in the journal that still exist (a killed plugin's), and the journal. */
 void edan_temporaries_sweep(const char *journal);
+/*
+ * A directory of this process's own temporary files (edan's private one):
+ * emptied and removed with the live temporaries, at exit and on SIGINT,
+ * SIGTERM and SIGHUP, the plugin's temporaries its journal DIR/temporaries
+ * lists first. 0, or -1 when there is no room (at most four).
+ */
+int edan_temporary_dir(const char *dir);
+/* Empty and remove it now, and forget it. */
+void edan_temporary_dir_remove(const char *dir);
 
 #endif
