@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/affine.h"
 #include "analysis/cache.h"
 #include "analysis/loops.h"
 #include "analysis/machine.h"
@@ -194,6 +195,28 @@ void proj_whatif_json(proj_tool *t, FILE *f);
 int proj_whatif_csv(proj_tool *t, edan_error *err);
 /* With --what-if=block and --plot-dir: <name>-what-if-tiles, the projected time against the tile size per cache. */
 int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err);
+
+/* ---- projection_registers.c --------------------------------------------- */
+
+#define PROJ_REGS 8 /* register counts of the register model */
+
+/*
+ * ExaSAT's register model of a nest's body (its innermost loop): the state
+ * variables with their accesses per iteration, the most accessed ones in
+ * the registers, the accesses of the others spilled to the cache.
+ */
+typedef struct proj_regs {
+    int32_t loop;                 /* the body: the chain's innermost loop */
+    uint64_t iterations;          /* executions of its head */
+    unsigned used[2];             /* registers the body names: integer, FP */
+    unsigned memory_state;        /* state variables in memory: addresses invariant in the body (not the stack) */
+    double stack;                 /* sp-relative accesses per iteration: the compiled code's own spills */
+    double spilled[2][PROJ_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
+} proj_regs;
+
+/* Nest n's body's register model at the register counts regs[0 .. n_regs) (n_regs at most PROJ_REGS). */
+void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
+                         const edan_affine_nest *n, proj_regs *m);
 
 /* ---- projection_view.c ---------------------------------------------------- */
 
