@@ -312,9 +312,9 @@ static bool distance(const edan_affine_insn *a, const edan_affine_insn *b, const
     int64_t sa[L] = {0}, sb[L] = {0};
     memcpy(sa, a->stride, a->levels * sizeof *sa);
     memcpy(sb, b->stride, b->levels * sizeof *sb);
-    for (unsigned k = 0; k < d; k++) { /* any distance, unless the strides tell */
-        e->lo[k] = -((int64_t)trip[k] - 1);
-        e->hi[k] = (int64_t)trip[k] - 1;
+    for (unsigned k = 0; k < d; k++) { /* any distance, unless the strides tell; an outer level's access is at 0 */
+        e->lo[k] = k < a->levels ? 1 - (int64_t)trip[k] : 0;
+        e->hi[k] = k < b->levels ? (int64_t)trip[k] - 1 : 0;
     }
     e->uniform = false;
     if (memcmp(sa, sb, sizeof sa))
@@ -324,7 +324,7 @@ static bool distance(const edan_affine_insn *a, const edan_affine_insn *b, const
     bool free_level = false;
     for (unsigned k = 0; k < d; k++) {
         if (!sa[k]) {
-            free_level |= trip[k] > 1;
+            free_level |= e->lo[k] < e->hi[k];
             continue;
         }
         unsigned j = v.m++;

@@ -38,7 +38,8 @@
  * S (q - r) = base_b - base_a within the trip counts (found level by level
  * from the largest stride, at most EDAN_WHATIF_SOLUTIONS of them), any
  * value on a level both leave at one address (stride 0); with different
- * strides, any distance when their footprints overlap. Each level's
+ * strides, any distance when their footprints overlap. An instruction of
+ * an outer level runs where the deeper counters are 0: its point there is 0. Each level's
  * distances are kept as a range (a superset: the check is conservative).
  * A plan is legal when it keeps the order of every dependent pair:
  *   - tiling a nest (tile loops outside): no pair whose first nonzero
