@@ -12,7 +12,9 @@
             blocked in j (level 2), tiles 4, 8, 16, 32, caches 8 to 64 KiB: the predicted traffic of each
             tile within 10 % of the projection's measured traffic of the hand-blocked function
             (stX_blocked with that tile), the predicted best tile per cache the measured best; the CSV
-            and the plot of projected time against tile size against the JSON
+            and the plot of projected time against tile size against the JSON; the instructions the tiling
+            adds recomputed from the loops' rows, and their change from tile 32 to 4 within 20 % of the
+            hand-blocked builds'
   fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
             against the hand-fused `fused`) at three cache sizes
   halo      two 5-point stencils in a row (pipe) in the all-loops-per-block scheme, blocked in i and j (tiles 4
@@ -184,6 +186,24 @@ def test_affine():
 # Blocking                                                               #
 # ===================================================================== #
 
+def naive_added(nest, loops, blocked, t):
+    """The instructions tile t adds to nest (docs/projection.md): a level's loop runs again for each tile of a
+    deeper blocked level, and the tile loops iterate at their level's instructions per iteration."""
+    trips = nest["trips"]
+    tiles = [(tr + t - 1) // t if k + 1 in blocked and t < tr else 1 for k, tr in enumerate(trips)]
+    added, runs = 0.0, nest["entries"]
+    for k in range(len(trips)):
+        row = loops[nest["loops"][k]]
+        again = 1
+        for x in tiles[k + 1:]:
+            again *= x
+        added += (again - 1) * row["instructions"]
+        runs *= tiles[k]
+        if tiles[k] > 1:
+            added += runs * row["instructions"] / row["iterations"]
+    return added
+
+
 def test_blocking():
     worst = 0.0
     for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
@@ -211,7 +231,25 @@ def test_blocking():
             check(int(c["tile"]) == j["tile"] and float(c["cache_bytes"]) == j["cache_bytes"] and
                   abs(float(c["traffic_gb"]) * 1e9 - j["dram_bytes"]) <= 1e-6 * j["dram_bytes"] and
                   (c["best"] == "1") == j["best"], f"{kernel}: CSV {c} against JSON {j}")
-        meas = {t: projection(kernel + "_blocked", n, t)["traffic_curve"] for t in TILES}
+        hand = {t: projection(kernel + "_blocked", n, t) for t in TILES}
+        meas = {t: hand[t]["traffic_curve"] for t in TILES}
+        # the instructions the tiling adds: recomputed from the loops' rows, and against the hand-blocked builds
+        (nest,) = w["nests"]
+        loops = {x["id"]: x for x in r["loops"]}
+        blocked = [int(x) for x in levels.split(",")]
+        for t in TILES:
+            want = naive_added(nest, loops, blocked, t)
+            have = {x["added_instructions"] for x in w["rows"] if x["tile"] == t}
+            check(len(have) == 1 and abs(have.pop() - want) <= 1e-6 * want + 0.5, f"{kernel} tile {t}: added "
+                  f"instructions {[x['added_instructions'] for x in w['rows'] if x['tile'] == t]}, expected {want:.0f}")
+        pred = {t: next(x["added_instructions"] for x in w["rows"] if x["tile"] == t) for t in TILES}
+        d_pred = pred[TILES[0]] - pred[TILES[-1]]
+        d_meas = hand[TILES[0]]["instructions"] - hand[TILES[-1]]["instructions"]
+        check(abs(d_pred - d_meas) <= 0.20 * d_meas, f"{kernel}: instructions added from tile {TILES[-1]} to "
+              f"{TILES[0]}: predicted {d_pred:.0f}, measured {d_meas}")
+        print(f"{kernel}: instructions added, tile {TILES[-1]} to {TILES[0]}: predicted {d_pred:.0f}, measured "
+              f"{d_meas} ({100 * (d_pred - d_meas) / d_meas:+.1f} %); at tile {TILES[0]}: predicted "
+              f"{pred[TILES[0]]:.0f}, the hand-blocked build's {hand[TILES[0]]['instructions'] - r['instructions']}")
         for cache in CACHES:
             pred = {x["tile"]: x for x in w["rows"] if x["cache_bytes"] == cache}
             for t in TILES:
@@ -300,7 +338,9 @@ def test_halo():
         check(int(c["halo_iterations"]) == j["halo_iterations"] and c["legal"] == "1" and
               abs(float(c["halo_weighted_gflop"]) * 1e9 - j["halo_weighted_flops"]) <= 1e-6 * j["weighted_flops"] and
               abs(float(c["halo_traffic_gb"]) * 1e9 - j["halo_dram_bytes"]) <= 1e-3 and
-              abs(float(c["weighted_gflop"]) * 1e9 - j["weighted_flops"]) <= 1e-6 * j["weighted_flops"],
+              abs(float(c["weighted_gflop"]) * 1e9 - j["weighted_flops"]) <= 1e-6 * j["weighted_flops"] and
+              abs(float(c["added_instructions"]) - j["added_instructions"]) <= 0.5 and
+              abs(float(c["overhead_ms"]) * 1e-3 - j["overhead_s"]) <= 1e-9 * max(j["overhead_s"], 1e-9),
               f"CSV {c} against JSON {j}")
     p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=block:1,2", "--what-if-tiles=8",
              "--projection-cache=32K", "--filter=pipe", STENCILS, "pipe", str(n))

@@ -29,9 +29,15 @@ typedef struct wi_result {
     edan_whatif_conflict why;
     uint64_t halo;                  /* the tile scheme's redundant iterations: points recomputed, */
     double halo_flops, halo_wflops; /* their flops and weighted flops */
+    double added;                   /* instructions the plan adds: loops run again per tile, tile loops, the halo */
     edan_lru_traffic lru;           /* the replay (the halo's recomputation included) */
     edan_lru_traffic plain;         /* with a halo: the tile scheme replayed without it (halo traffic: lru - plain) */
 } wi_result;
+
+/* A nest's work per point (iteration of its innermost loop): its loops' rows over its points. */
+typedef struct wi_work {
+    double flops, wflops, insns;
+} wi_work;
 
 struct proj_whatif {
     bool fuse;      /* --what-if=fuse; else block */
@@ -48,9 +54,8 @@ struct proj_whatif {
     int n_res;
     unsigned regs[PROJ_REGS]; /* --what-if-registers */
     int n_regs;
-    proj_regs *model;    /* per nest */
-    double *flops_point; /* per nest: its flops and weighted flops per point (iteration of its innermost loop) */
-    double *wflops_point;
+    proj_regs *model; /* per nest */
+    wi_work *work;    /* per nest */
 };
 
 /* ===================================================================== */
@@ -184,8 +189,7 @@ void proj_whatif_free(proj_whatif *w)
     free(w->order);
     free(w->start);
     free(w->model);
-    free(w->flops_point);
-    free(w->wflops_point);
+    free(w->work);
     free(w);
 }
 
@@ -242,32 +246,71 @@ static bool replay(proj_whatif *w, const proj_tool *t, edan_whatif_order order, 
     return !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, out);
 }
 
-/* Each nest's flops and weighted flops per point: its loops' rows over its points (entries x trip counts). */
+/* The row of loop id (NULL when it has none). */
+static const proj_row *loop_row(const proj_tool *t, int32_t id)
+{
+    for (size_t r = 0; r < t->n_loops; r++)
+        if (t->loop_rows[r].loop == id)
+            return &t->loop_rows[r];
+    return NULL;
+}
+
+/* Each nest's flops, weighted flops and instructions per point: its loops' rows over its points. */
 static bool nest_work(proj_tool *t)
 {
     proj_whatif *w = t->whatif;
     const size_t nn = edan_affine_n_nests(w->affine);
     const edan_affine_nest *n = edan_affine_nests(w->affine);
-    w->flops_point = calloc(nn + 1, sizeof *w->flops_point);
-    w->wflops_point = calloc(nn + 1, sizeof *w->wflops_point);
-    if (!w->flops_point || !w->wflops_point || !proj_rows_make(t))
+    w->work = calloc(nn + 1, sizeof *w->work);
+    if (!w->work || !proj_rows_make(t))
         return false;
     const edan_proj_machine m = proj_machine(t);
     for (size_t i = 0; i < nn; i++) {
         if (!edan_affine_nest_exact(&n[i]))
             continue;
         edan_opmix mix = {0};
-        for (size_t r = 0; r < t->n_loops; r++)
-            for (unsigned k = 0; k < n[i].levels; k++)
-                if (t->loop_rows[r].loop == n[i].loop[k])
-                    edan_opmix_merge(&mix, &t->loop_rows[r].mix);
+        for (unsigned k = 0; k < n[i].levels; k++)
+            if (loop_row(t, n[i].loop[k]))
+                edan_opmix_merge(&mix, &loop_row(t, n[i].loop[k])->mix);
         double points = (double)n[i].entries;
         for (unsigned k = 0; k < n[i].levels; k++)
             points *= (double)n[i].trip[k];
-        w->flops_point[i] = points > 0 ? (double)edan_opmix_flops(&mix) / points : 0;
-        w->wflops_point[i] = points > 0 ? edan_opmix_weighted_flops(&mix, &m.weights) / points : 0;
+        if (points > 0)
+            w->work[i] =
+                (wi_work){(double)edan_opmix_flops(&mix) / points, edan_opmix_weighted_flops(&mix, &m.weights) / points,
+                          (double)mix.instructions / points};
     }
     return true;
+}
+
+/*
+ * The instructions plan p adds to nest n (halo: its halo in the tile
+ * scheme): a level's loop runs again for every tile of a deeper blocked
+ * level (its row's instructions once more per extra run); the tile loops
+ * iterate (each iteration at the blocked level's instructions per
+ * iteration), once per group in the tile scheme (tile_loops); the
+ * recomputed points at the nest's instructions per point.
+ */
+static double added_instructions(const proj_tool *t, const edan_affine_nest *n, const wi_work *work,
+                                 const edan_whatif_plan *p, const edan_whatif_halo *halo, bool tile_loops)
+{
+    uint64_t tiles[EDAN_AFFINE_LEVELS];
+    for (unsigned k = 0; k < n->levels; k++)
+        tiles[k] = p->tile && (p->block & (1u << k)) && p->tile < n->trip[k] ? (n->trip[k] + p->tile - 1) / p->tile : 1;
+    double added = (double)halo->redundant * work->insns, runs = (double)n->entries;
+    for (unsigned k = 0; k < n->levels; k++) {
+        const proj_row *row = loop_row(t, n->loop[k]);
+        if (!row || !row->iterations)
+            continue;
+        double again = 1;
+        for (unsigned l = k + 1; l < n->levels; l++)
+            again *= (double)tiles[l];
+        added += (again - 1) * (double)row->mix.instructions;
+        runs *= (double)tiles[k];
+        if (tile_loops && tiles[k] > 1)
+            added += runs * (double)row->mix.instructions / (double)row->iterations;
+    }
+    return added;
 }
 
 /*
@@ -282,11 +325,17 @@ static bool result(proj_whatif *w, const proj_tool *t, wi_result *r)
         return false;
     edan_whatif_plan p = {r->order, r->tile, w->block, NULL};
     r->legal = edan_whatif_check(w->affine, w->order, w->start, w->n_groups, &p, halo, &r->why);
-    for (size_t x = 0; x < w->n_exact; x++) {
-        r->halo += halo[x].redundant;
-        r->halo_flops += (double)halo[x].redundant * w->flops_point[w->order[x]];
-        r->halo_wflops += (double)halo[x].redundant * w->wflops_point[w->order[x]];
-    }
+    const edan_affine_nest *n = edan_affine_nests(w->affine);
+    for (size_t g = 0; g < w->n_groups; g++)
+        for (size_t x = w->start[g]; x < w->start[g + 1]; x++) {
+            const wi_work *work = &w->work[w->order[x]];
+            r->halo += halo[x].redundant;
+            r->halo_flops += (double)halo[x].redundant * work->flops;
+            r->halo_wflops += (double)halo[x].redundant * work->wflops;
+            if (r->order != EDAN_WHATIF_POINT) /* fusion's saved loop control is not estimated */
+                r->added += added_instructions(t, &n[w->order[x]], work, &p, &halo[x],
+                                               r->order == EDAN_WHATIF_EACH || x == w->start[g]);
+        }
     bool ok = true;
     if (r->legal) {
         p.halo = halo;
@@ -377,6 +426,14 @@ static const char *why_not(const edan_affine_nest *n)
     if (!n->rectangular)
         return "trip counts vary";
     return NULL;
+}
+
+/* The time of the instructions a plan adds: at the core's issue width per cycle. Reported beside the bound, not in
+ * it: on an out-of-order core they overlap the memory time (added to the bound, the best tile moves to the largest,
+ * away from the timing model's on the stencils: docs/projection.md). */
+static double overhead(const proj_tool *t, const wi_result *r)
+{
+    return r->added / ((double)t->machine.issue_width * t->machine.clock_ghz * 1e9);
 }
 
 /* A result's bound at a cache of 2^k lines: the region's work with the halo's, the replay's traffic. */
@@ -507,9 +564,9 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                 fprintf(f, " tile %" PRIu64, w->res[i].tile);
             fprintf(f, ": %s\n", why);
         }
-    fprintf(f, "  %-20s %6s %10s %14s %14s %14s %12s %12s %12s %8s %12s\n", "scheme", "tile", "cache kB",
-            "as run bytes", "measured bytes", "what-if bytes", "halo iters", "halo wflops", "halo bytes", "B:F",
-            "time ms");
+    fprintf(f, "  %-20s %6s %10s %14s %14s %14s %12s %12s %12s %12s %8s %12s\n", "scheme", "tile", "cache kB",
+            "as run bytes", "measured bytes", "what-if bytes", "halo iters", "halo wflops", "halo bytes", "added insns",
+            "B:F", "time ms");
     for (int c = 0; c < t->dim[0].n; c++) {
         const unsigned k = cache_k(t, t->dim[0].v[c]);
         const double as_run = edan_whatif_bytes(&w->as_run, k, t->line_shift);
@@ -527,8 +584,9 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                 continue;
             }
             const edan_proj p = row_bound(t, r, k);
-            fprintf(f, "%14.0f %12" PRIu64 " %12.0f %12.0f %8.3g %12.4g%s\n", p.dram_bytes, r->halo, r->halo_wflops,
-                    halo_bytes(t, r, k), p.bytes_per_flop, p.time * 1e3, i == best && !w->fuse ? " best" : "");
+            fprintf(f, "%14.0f %12" PRIu64 " %12.0f %12.0f %12.0f %8.3g %12.4g%s\n", p.dram_bytes, r->halo,
+                    r->halo_wflops, halo_bytes(t, r, k), r->added, p.bytes_per_flop, p.time * 1e3,
+                    i == best && !w->fuse ? " best" : "");
         }
     }
 }
@@ -609,6 +667,8 @@ void proj_whatif_json(proj_tool *t, FILE *f)
                     r->halo_flops, r->halo_wflops);
             fprintf(f, ",\"halo_dram_bytes\":");
             edan_json_num(f, r->legal ? halo_bytes(t, r, k) : NAN);
+            fprintf(f, ",\"added_instructions\":%.0f,\"overhead_s\":", r->added);
+            edan_json_num(f, overhead(t, r));
             fprintf(f, ",\"weighted_flops\":");
             edan_json_num(f, p.weighted_flops);
             fprintf(f, ",\"dram_bytes\":");
@@ -638,7 +698,7 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
         return -1;
     fprintf(f, "scheme,tile,cache_bytes,as_run_traffic_gb,measured_traffic_gb,traffic_gb,weighted_gflop,"
                "bytes_per_flop,time_ms,bound,best,legal,halo_iterations,halo_weighted_gflop,halo_traffic_gb,"
-               "illegal_reason\n");
+               "added_instructions,overhead_ms,illegal_reason\n");
     for (int c = 0; c < t->dim[0].n && w->n_exact; c++) {
         const unsigned k = cache_k(t, t->dim[0].v[c]);
         const int best = best_at(t, k);
@@ -649,13 +709,15 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
                     edan_whatif_bytes(&w->as_run, k, t->line_shift) / 1e9,
                     edan_whatif_bytes(&t->total.lru, k, t->line_shift) / 1e9);
             if (r->legal)
-                fprintf(f, "%.10g,%.10g,%.6g,%.10g,%s,%d,1,%" PRIu64 ",%.10g,%.10g,\n", p.dram_bytes / 1e9,
+                fprintf(f, "%.10g,%.10g,%.6g,%.10g,%s,%d,1,%" PRIu64 ",%.10g,%.10g,%.0f,%.10g,\n", p.dram_bytes / 1e9,
                         p.weighted_flops / 1e9, p.bytes_per_flop, p.time * 1e3, p.memory_bound ? "memory" : "compute",
-                        i == best && !w->fuse, r->halo, r->halo_wflops / 1e9, halo_bytes(t, r, k) / 1e9);
+                        i == best && !w->fuse, r->halo, r->halo_wflops / 1e9, halo_bytes(t, r, k) / 1e9, r->added,
+                        overhead(t, r) * 1e3);
             else {
                 char why[640];
                 why_illegal(t, r, why, sizeof why);
-                fprintf(f, ",%.10g,,,,0,0,%" PRIu64 ",%.10g,,", p.weighted_flops / 1e9, r->halo, r->halo_wflops / 1e9);
+                fprintf(f, ",%.10g,,,,0,0,%" PRIu64 ",%.10g,,%.0f,,", p.weighted_flops / 1e9, r->halo,
+                        r->halo_wflops / 1e9, r->added);
                 edan_csv_text(f, why);
                 fputc('\n', f);
             }
