@@ -2,8 +2,9 @@
  * projection_tool.h - the projection tool's state, shared by its files:
  * projection_tool.c (options, the stream, the tool), projection_rows.c
  * (rows per function and loop after the stream), projection_view.c (the
- * text, JSON and table reports) and projection_sweep.c (the sweep's CSV and
- * plots). Private to the tool; docs/projection.md says what it computes.
+ * text, JSON and table reports), projection_sweep.c (the sweep's CSV and
+ * plots), projection_whatif.c (--what-if) and projection_registers.c (its
+ * register model). Private to the tool; docs/projection.md says what it computes.
  */
 #ifndef EDAN_TOOL_PROJECTION_TOOL_H
 #define EDAN_TOOL_PROJECTION_TOOL_H
