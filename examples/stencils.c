@@ -9,6 +9,15 @@
  *                        (level 2) in strips of T
  *   two_loops, fused     b[i] = 2 a[i] + 1, then c[i] = b[i] + a[i], over n elements (default
  *                        n=40000): as two loops, and fused by hand into one
+ *   pipe, pipe_blocked   two 5-point 2-D stencils in a row on an n^2 grid (default n=256): tmp from in,
+ *                        then out from tmp; blocked: all loops on one T x T block before the next
+ *                        (Woodward et al.), tmp made on the block and the ring of 1 around it the
+ *                        second stencil reads (recomputed by every block that needs it)
+ *   pipe_fused           the two fused by hand into one nest: illegal (out reads tmp[i+1][j], not
+ *                        yet made), so its checksum differs from pipe's
+ *   sweep, sweep_blocked out[i][j] = out[i-1][j+1] / 2 + in[i][j] on an n^2 grid (default n=256),
+ *                        a dependence of distance (1, -1); blocked: the j loop in strips of T, which
+ *                        reverses it (illegal: its checksum differs from sweep's)
  * The function to trace is the one named KERNEL (noinline, noipa: that exact symbol). A blocked
  * version runs its tile loops outside the nest's own loops, in level order, each point loop
  * restricted to its tile: the order the projection's --what-if=block replays. The kernels are
@@ -116,6 +125,62 @@ KERNEL void fused(long n, const double *restrict a, double *restrict b, double *
     }
 }
 
+/* ---- two stencils in a row: the all-loops-per-block scheme ----------- */
+
+#define ST5_OF(dst, src, i, j)                                                                                         \
+    dst[(i)*n + (j)] = 0.5 * src[(i)*n + (j)] + 0.125 * (src[((i)-1) * n + (j)] + src[((i) + 1) * n + (j)] +           \
+                                                         src[(i)*n + (j)-1] + src[(i)*n + (j) + 1])
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+KERNEL void pipe(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(tmp, in, i, j);
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(out, tmp, i, j);
+}
+
+KERNEL void pipe_blocked(long n, long t, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long ii = 1; ii < n - 1; ii += t)
+        for (long jj = 1; jj < n - 1; jj += t) {
+            for (long i = MAX(ii - 1, 1); i < MIN(ii + t + 1, n - 1); i++)
+                for (long j = MAX(jj - 1, 1); j < MIN(jj + t + 1, n - 1); j++)
+                    ST5_OF(tmp, in, i, j);
+            for (long i = ii; i < MIN(ii + t, n - 1); i++)
+                for (long j = jj; j < MIN(jj + t, n - 1); j++)
+                    ST5_OF(out, tmp, i, j);
+        }
+}
+
+KERNEL void pipe_fused(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++) {
+            ST5_OF(tmp, in, i, j);
+            ST5_OF(out, tmp, i, j);
+        }
+}
+
+/* ---- a loop-carried dependence: tiling j reverses it ------------------ */
+
+KERNEL void sweep(long n, const double *restrict in, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 2; j++)
+            out[i * n + j] = 0.5 * out[(i - 1) * n + j + 1] + in[i * n + j];
+}
+
+KERNEL void sweep_blocked(long n, long t, const double *restrict in, double *restrict out)
+{
+    for (long jj = 1; jj < n - 2; jj += t)
+        for (long i = 1; i < n - 1; i++)
+            for (long j = jj; j < MIN(jj + t, n - 2); j++)
+                out[i * n + j] = 0.5 * out[(i - 1) * n + j + 1] + in[i * n + j];
+}
+
 /* ---- kernel: what every example traces -------------------------------- */
 
 KERNEL void kernel(long n, const double *restrict in, double *restrict out)
@@ -130,12 +195,15 @@ int main(int argc, char **argv)
     const bool named = argc > 1 && !isdigit((unsigned char)argv[1][0]);
     const char *k = named ? argv[1] : "kernel";
     const int a = named ? 2 : 1; /* the first argument after KERNEL */
-    const int two_d = !strncmp(k, "st5", 3), flat = !strcmp(k, "two_loops") || !strcmp(k, "fused");
+    const int two_d = !strncmp(k, "st5", 3) || !strncmp(k, "pipe", 4) || !strncmp(k, "sweep", 5),
+              flat = !strcmp(k, "two_loops") || !strcmp(k, "fused");
     const long n = argc > a ? strtol(argv[a], NULL, 10) : flat ? 40000 : two_d ? 256 : 40;
     const long t = argc > a + 1 ? strtol(argv[a + 1], NULL, 10) : 8;
     const long cells = flat ? n : two_d ? n * n : n * n * n;
     if (n < 3 || n > (flat ? (1L << 24) : two_d ? 4096 : 256) || t < 1) {
-        fprintf(stderr, "usage: %s [st7|st7_blocked|st27|st27_blocked|st5|st5_blocked|two_loops|fused] [n] [T]\n",
+        fprintf(stderr,
+                "usage: %s [st7|st7_blocked|st27|st27_blocked|st5|st5_blocked|two_loops|fused|pipe|pipe_blocked|"
+                "pipe_fused|sweep|sweep_blocked] [n] [T]\n",
                 argv[0]);
         return 1;
     }
@@ -165,6 +233,16 @@ int main(int argc, char **argv)
         two_loops(n, in, out, c);
     else if (!strcmp(k, "fused"))
         fused(n, in, out, c);
+    else if (!strcmp(k, "pipe"))
+        pipe(n, in, c, out);
+    else if (!strcmp(k, "pipe_blocked"))
+        pipe_blocked(n, t, in, c, out);
+    else if (!strcmp(k, "pipe_fused"))
+        pipe_fused(n, in, c, out);
+    else if (!strcmp(k, "sweep"))
+        sweep(n, in, out);
+    else if (!strcmp(k, "sweep_blocked"))
+        sweep_blocked(n, t, in, out);
     else {
         fprintf(stderr, "%s: unknown kernel '%s'\n", argv[0], k);
         return 1;

@@ -15,7 +15,12 @@
  *   - the traffic of a replay (each nest blocked, the tile scheme and
  *     fusion over nests of one iteration space) against a naive reference:
  *     the transformed loops written out from the generator's functions and
- *     a naive LRU list with dirty bits and the final flush, at 8 sizes.
+ *     a naive LRU list with dirty bits and the final flush, at 8 sizes;
+ *     the tile scheme with the halos edan_whatif_check gives too, and its
+ *     redundant points against the points the naive loops make twice;
+ *   - the dependence check: a plan it calls legal gives the results of the
+ *     original order when run naively (every load reads the value of the
+ *     same store instance, every word ends with the same store's value).
  *
  * usage: affine_test [programs]
  */
@@ -98,7 +103,10 @@ static uint64_t address(const g_insn *x, const int64_t *i)
 
 /* ---- the generator ---------------------------------------------------- */
 
-static void layout(g_nest *n, const g_nest *like)
+/* A nest like the one before (same levels and trip counts), or a new one; a consumer (like set) reads, first, what a
+ * store of `like` at its innermost level wrote, shifted by -1, 0 or 1 per level, and keeps its other accesses in a
+ * window of its own (window 0: the shared one). */
+static void layout(g_nest *n, const g_nest *like, bool consumer, int window)
 {
     n->levels = like ? like->levels : 1 + (int)rt_below(4);
     bool any_nonaffine = false;
@@ -114,14 +122,26 @@ static void layout(g_nest *n, const g_nest *like)
         const int m = k == n->levels - 1 ? 1 + (int)rt_below(4) : (int)rt_below(2);
         for (int j = 0; j < m && n->n_insns < MAX_INSNS; j++) {
             g_insn *x = &n->insn[n->n_insns++];
-            x->store = rt_below(3) == 0;
+            const g_insn *from = NULL;
+            for (int y = 0; consumer && like && j == 0 && k == n->levels - 1 && y < like->n_insns; y++)
+                if (like->insn[y].store && like->insn[y].affine && like->insn[y].level == n->levels)
+                    from = &like->insn[y];
+            x->store = !from && rt_below(3) == 0;
             x->code = emit(x->store ? "sd a0,0(a1)" : "ld a0,0(a1)");
             x->level = k + 1;
-            x->affine = !(k == n->levels - 1 && !n->varies[k] && n->trip[k] >= 3 && rt_below(6) == 0);
+            x->affine = !(k == n->levels - 1 && !n->varies[k] && n->trip[k] >= 4 && rt_below(6) == 0);
             any_nonaffine |= !x->affine;
-            x->base = 0x100000 + 8 * (int64_t)rt_below(4096);
+            x->base = 0x100000 + 0x8000 * (int64_t)window + 8 * (int64_t)rt_below(4096);
             for (int l = 0; l <= k; l++)
                 x->stride[l] = rt_below(4) == 0 ? 0 : 8 * ((int64_t)rt_below(33) - 16);
+            if (from) { /* the producer's store, read at a shifted point */
+                x->affine = true;
+                x->base = from->base;
+                for (int l = 0; l <= k; l++) {
+                    x->stride[l] = from->stride[l];
+                    x->base += from->stride[l] * ((int64_t)rt_below(3) - 1);
+                }
+            }
         }
     }
     (void)any_nonaffine;
@@ -160,7 +180,8 @@ static void generate(void)
     emit("addi a3,a3,1");
     n_nests = 1 + (int)rt_below(MAX_NESTS);
     for (int x = 0; x < n_nests; x++) {
-        layout(&nests[x], x && rt_below(2) ? &nests[x - 1] : NULL);
+        const bool like = x && rt_below(2), consumer = like && rt_below(2);
+        layout(&nests[x], like ? &nests[x - 1] : NULL, consumer, consumer ? x : 0);
         emit("addi a3,a3,1"); /* code between nests */
     }
     reps = 1 + (int)rt_below(2);
@@ -215,8 +236,42 @@ static void naive_access(naive *c, uint64_t addr, bool store)
 #define SIZES 8
 static naive cache[SIZES];
 
+/* ---- the naive values: which store instance each load reads ----------- */
+
+#define WORDS_LO (0x100000 - 0x10000)
+#define WORDS (1u << 16)
+#define INSTANCES (2 * MAX_NESTS * MAX_INSNS * 4096)
+static bool values;            /* naive_point follows values instead of the caches */
+static bool recording;         /* the original order: note each load's store */
+static bool broken;            /* the transformed order: a load read another store, or a word ends otherwise */
+static int rep_now;            /* the entry being run */
+static uint32_t writer[WORDS]; /* per word: its last store instance + 1 */
+static uint32_t final_writer[WORDS];
+static uint32_t source[INSTANCES];
+static uint64_t points_made; /* points of nests run (the tile scheme's halos counted again) */
+
+static void naive_value(const g_nest *n, int j, const int64_t *i)
+{
+    const g_insn *x = &n->insn[j];
+    const uint64_t w = (address(x, i) - WORDS_LO) >> 3;
+    CHECK(address(x, i) >= WORDS_LO && w < WORDS, "address %llx in the naive memory",
+          (unsigned long long)address(x, i));
+    if (w >= WORDS || address(x, i) < WORDS_LO)
+        return;
+    uint32_t id = (uint32_t)((rep_now * MAX_NESTS + (int)(n - nests)) * MAX_INSNS + j);
+    for (int k = 0; k < 4; k++)
+        id = id * 8 + (uint32_t)(k < n->levels ? i[k] : 0);
+    if (x->store)
+        writer[w] = id + 1;
+    else if (recording)
+        source[id] = writer[w];
+    else
+        broken |= source[id] != writer[w];
+}
+
 static void naive_point(const g_nest *n, const int64_t *i)
 {
+    points_made++;
     for (int j = 0; j < n->n_insns; j++) {
         const g_insn *x = &n->insn[j];
         bool at = true;
@@ -224,21 +279,29 @@ static void naive_point(const g_nest *n, const int64_t *i)
             at &= i[k] == 0;
         if (!at)
             continue;
+        if (values) {
+            naive_value(n, j, i);
+            continue;
+        }
         for (int s = 0; s < SIZES; s++)
             naive_access(&cache[s], address(x, i), x->store);
     }
 }
 
-/* Points of nests g[0 .. m) in the box [lo, hi), written out as loops (levels up to 4). */
-static void naive_box(const g_nest *const *g, int m, const int64_t *lo, const int64_t *hi, bool fused)
+/* Points of nests g[0 .. m) in the box [lo, hi), written out as loops (levels up to 4); nest x's box widened by
+ * its halo h[x] (NULL: none), clipped to its trip counts. */
+static void naive_box(const g_nest *const *g, int m, const int64_t *lo, const int64_t *hi, bool fused,
+                      const edan_whatif_halo *hl)
 {
     const int d = g[0]->levels;
-    int64_t l[4] = {0}, h[4] = {1, 1, 1, 1};
-    for (int k = 0; k < d; k++) {
-        l[k] = lo[k];
-        h[k] = hi[k];
-    }
-    for (int x = 0; x < (fused ? 1 : m); x++)
+    for (int x = 0; x < (fused ? 1 : m); x++) {
+        int64_t l[4] = {0}, h[4] = {1, 1, 1, 1};
+        for (int k = 0; k < d; k++) {
+            l[k] = hl ? lo[k] - (int64_t)hl[x].lo[k] : lo[k];
+            h[k] = hl ? hi[k] + (int64_t)hl[x].hi[k] : hi[k];
+            l[k] = l[k] < 0 ? 0 : l[k];
+            h[k] = h[k] > g[0]->trip[k] ? g[0]->trip[k] : h[k];
+        }
         for (int64_t a = l[0]; a < h[0]; a++)
             for (int64_t b = l[1]; b < h[1]; b++)
                 for (int64_t c = l[2]; c < h[2]; c++)
@@ -250,10 +313,11 @@ static void naive_box(const g_nest *const *g, int m, const int64_t *lo, const in
                         else
                             naive_point(g[x], i);
                     }
+    }
 }
 
-/* The tiles of the plan, in order, over nests g[0 .. m) (one nest for the traditional scheme). */
-static void naive_tiles(const g_nest *const *g, int m, const edan_whatif_plan *p)
+/* The tiles of the plan, in order, over nests g[0 .. m) (one nest for the traditional scheme); h: their halos. */
+static void naive_tiles(const g_nest *const *g, int m, const edan_whatif_plan *p, const edan_whatif_halo *h)
 {
     const int d = g[0]->levels;
     int64_t nt[4] = {1, 1, 1, 1};
@@ -273,11 +337,51 @@ static void naive_tiles(const g_nest *const *g, int m, const edan_whatif_plan *p
                             bl ? (lo[k] + (int64_t)p->tile < g[0]->trip[k] ? lo[k] + (int64_t)p->tile : g[0]->trip[k])
                                : g[0]->trip[k];
                     }
-                    naive_box(g, m, lo, hi, p->order == EDAN_WHATIF_POINT);
+                    naive_box(g, m, lo, hi, p->order == EDAN_WHATIF_POINT, h);
                 }
 }
 
 /* ---- the checks ------------------------------------------------------- */
+
+static int legal_plans, illegal_confirmed, illegal_unconfirmed, halo_plans;
+
+/* Run the groups under plan p (halos h per entry of the groups' nests, NULL: none), naively. */
+static void naive_run(const g_nest *const members[][MAX_NESTS], const int *nm, const size_t *start, size_t ng,
+                      const edan_whatif_plan *p, const edan_whatif_halo *h)
+{
+    for (int r = 0; r < reps; r++)
+        for (size_t g = 0; g < ng; g++) {
+            rep_now = r;
+            if (p->order == EDAN_WHATIF_EACH)
+                for (int x = 0; x < nm[g]; x++)
+                    naive_tiles(&members[g][x], 1, p, NULL);
+            else
+                naive_tiles(members[g], nm[g], p, h && p->order == EDAN_WHATIF_TILE ? h + start[g] : NULL);
+        }
+}
+
+/* The replay's traffic under p (p->halo: with those halos) against the naive loops'. */
+static void check_traffic(const edan_affine *a, const uint32_t *order, const size_t *start, size_t ng,
+                          const g_nest *const members[][MAX_NESTS], const int *nm, const edan_whatif_plan *p)
+{
+    edan_lru_traffic got;
+    CHECK(!edan_whatif_replay(a, order, start, ng, p, LINE_SHIFT, &got), "replay");
+    for (int s = 0; s < SIZES; s++) {
+        memset(&cache[s], 0, sizeof cache[s]);
+        cache[s].cap = (size_t)1 << s;
+    }
+    naive_run(members, nm, start, ng, p, p->halo);
+    for (int s = 0; s < SIZES; s++) {
+        naive *c = &cache[s];
+        uint64_t flush = 0;
+        for (size_t x = 0; x < c->n; x++)
+            flush += c->dirty[x];
+        const double want = (double)((c->reads + c->writes + flush) << LINE_SHIFT);
+        const double have = edan_whatif_bytes(&got, (unsigned)s, LINE_SHIFT);
+        CHECK(have == want, "order %d tile %llu block %x halo %d, %zu lines: %.0f bytes, naive %.0f", p->order,
+              (unsigned long long)p->tile, p->block, p->halo != NULL, c->cap, have, want);
+    }
+}
 
 static void check_replay(const edan_affine *a, const int *gmap, const edan_whatif_plan *p, bool groups)
 {
@@ -307,29 +411,43 @@ static void check_replay(const edan_affine *a, const int *gmap, const edan_whati
         order[ne++] = (uint32_t)e;
     }
     start[ng] = ne;
-    edan_lru_traffic got;
-    CHECK(!edan_whatif_replay(a, order, start, ng, p, LINE_SHIFT, &got), "replay");
-    for (int s = 0; s < SIZES; s++) {
-        memset(&cache[s], 0, sizeof cache[s]);
-        cache[s].cap = (size_t)1 << s;
+    check_traffic(a, order, start, ng, members, nm, p);
+    /* the dependence check against the values the naive loops read */
+    edan_whatif_halo halo[MAX_NESTS];
+    edan_whatif_conflict why;
+    const bool legal = edan_whatif_check(a, order, start, ng, p, halo, &why);
+    const edan_whatif_plan as_run = {EDAN_WHATIF_EACH, 0, 0, NULL};
+    values = recording = true;
+    broken = false;
+    memset(writer, 0, sizeof writer);
+    naive_run(members, nm, start, ng, &as_run, NULL);
+    memcpy(final_writer, writer, sizeof writer);
+    recording = false;
+    memset(writer, 0, sizeof writer);
+    points_made = 0;
+    naive_run(members, nm, start, ng, p, halo);
+    broken |= memcmp(final_writer, writer, sizeof writer) != 0;
+    values = false;
+    CHECK(!legal || !broken, "order %d tile %llu block %x: called legal, but the naive run reads other values",
+          p->order, (unsigned long long)p->tile, p->block);
+    legal_plans += legal;
+    illegal_confirmed += !legal && broken;
+    illegal_unconfirmed += !legal && !broken;
+    uint64_t domain = 0, redundant = 0;
+    for (size_t x = 0; x < ne; x++) {
+        uint64_t pts = an[order[x]].entries;
+        for (unsigned k = 0; k < an[order[x]].levels; k++)
+            pts *= an[order[x]].trip[k];
+        domain += pts;
+        redundant += halo[x].redundant;
+        CHECK(p->order == EDAN_WHATIF_TILE || !halo[x].redundant, "a halo only in the tile scheme");
     }
-    for (int r = 0; r < reps; r++)
-        for (size_t g = 0; g < ng; g++) {
-            if (p->order == EDAN_WHATIF_EACH)
-                for (int x = 0; x < nm[g]; x++)
-                    naive_tiles(&members[g][x], 1, p);
-            else
-                naive_tiles(members[g], nm[g], p);
-        }
-    for (int s = 0; s < SIZES; s++) {
-        naive *c = &cache[s];
-        uint64_t flush = 0;
-        for (size_t x = 0; x < c->n; x++)
-            flush += c->dirty[x];
-        const double want = (double)((c->reads + c->writes + flush) << LINE_SHIFT);
-        const double have = edan_whatif_bytes(&got, (unsigned)s, LINE_SHIFT);
-        CHECK(have == want, "order %d tile %llu block %x, %zu lines: %.0f bytes, naive %.0f", p->order,
-              (unsigned long long)p->tile, p->block, c->cap, have, want);
+    CHECK_EQ_U64(points_made, domain + redundant, "points made: the domain and the recomputed halo");
+    if (legal && redundant) { /* the replay with the halos against the naive loops' */
+        edan_whatif_plan q = *p;
+        q.halo = halo;
+        check_traffic(a, order, start, ng, members, nm, &q);
+        halo_plans++;
     }
 }
 
@@ -399,14 +517,14 @@ static void one_program(void)
         CHECK_EQ_U64(n->nonaffine_accesses, bad, "non-affine accesses");
     }
     /* replays: as run, blocked, the tile scheme and fusion */
-    edan_whatif_plan p = {EDAN_WHATIF_EACH, 0, 0};
+    edan_whatif_plan p = {EDAN_WHATIF_EACH, 0, 0, NULL};
     check_replay(a, gmap, &p, false);
     p.tile = 1 + rt_below(4);
     p.block = 1u + (unsigned)rt_below(15);
     check_replay(a, gmap, &p, false);
     p.order = EDAN_WHATIF_TILE;
     check_replay(a, gmap, &p, true);
-    p = (edan_whatif_plan){EDAN_WHATIF_POINT, 0, 0};
+    p = (edan_whatif_plan){EDAN_WHATIF_POINT, 0, 0, NULL};
     check_replay(a, gmap, &p, true);
     edan_affine_free(a);
     edan_loops_free(l);
@@ -418,6 +536,10 @@ int main(int argc, char **argv)
     rt_seed(41);
     for (int i = 0; i < programs; i++)
         one_program();
+    printf("dependence check: %d plans legal (%d with a recomputed halo), %d illegal (%d of them change the naive "
+           "run's values)\n",
+           legal_plans, halo_plans, illegal_confirmed + illegal_unconfirmed, illegal_confirmed);
+    CHECK(legal_plans > 0 && halo_plans > 0 && illegal_confirmed > 0, "both verdicts and halos seen");
     free(recs);
     return check_summary();
 }

@@ -12,9 +12,20 @@
             blocked in j (level 2), tiles 4, 8, 16, 32, caches 8 to 64 KiB: the predicted traffic of each
             tile within 10 % of the projection's measured traffic of the hand-blocked function
             (stX_blocked with that tile), the predicted best tile per cache the measured best; the CSV
-            and the plot of projected time against tile size against the JSON
+            and the plot of projected time against tile size against the JSON; the instructions the tiling
+            adds recomputed from the loops' rows, and their change from tile 32 to 4 within 20 % of the
+            hand-blocked builds'
   fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
             against the hand-fused `fused`) at three cache sizes
+  halo      two 5-point stencils in a row (pipe) in the all-loops-per-block scheme, blocked in i and j (tiles 4
+            to 32, caches 8 to 64 KiB): the redundant iterations against the points the hand-blocked pipe_blocked
+            (tmp recomputed on a ring of 1 around each block) computes beyond pipe's, the predicted weighted flops
+            equal to pipe_blocked's measured ones, the predicted traffic within 10 % of its measured traffic; the
+            hand-blocked version computes the same checksum
+  depend    dependences: the plans called illegal change the results of the hand-transformed code (its checksum
+            differs from the original's: pipe fused, sweep blocked in j), those called legal keep them (two_loops
+            fused, st5 and pipe blocked, sweep blocked in i); illegal rows name the dependence and carry no traffic,
+            in text, JSON and CSV
   timing    the predicted best tile (the blocking what-if at gem5-validation's 256 KiB L2) against the best
             tile of the timing model's predicted time of the hand-blocked functions on that machine, tiles 4
             to 32 (the 5-point stencil's on a 1024-way variant of it: at 8 ways its strips conflict)
@@ -175,6 +186,24 @@ def test_affine():
 # Blocking                                                               #
 # ===================================================================== #
 
+def naive_added(nest, loops, blocked, t):
+    """The instructions tile t adds to nest (docs/projection.md): a level's loop runs again for each tile of a
+    deeper blocked level, and the tile loops iterate at their level's instructions per iteration."""
+    trips = nest["trips"]
+    tiles = [(tr + t - 1) // t if k + 1 in blocked and t < tr else 1 for k, tr in enumerate(trips)]
+    added, runs = 0.0, nest["entries"]
+    for k in range(len(trips)):
+        row = loops[nest["loops"][k]]
+        again = 1
+        for x in tiles[k + 1:]:
+            again *= x
+        added += (again - 1) * row["instructions"]
+        runs *= tiles[k]
+        if tiles[k] > 1:
+            added += runs * row["instructions"] / row["iterations"]
+    return added
+
+
 def test_blocking():
     worst = 0.0
     for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
@@ -202,7 +231,25 @@ def test_blocking():
             check(int(c["tile"]) == j["tile"] and float(c["cache_bytes"]) == j["cache_bytes"] and
                   abs(float(c["traffic_gb"]) * 1e9 - j["dram_bytes"]) <= 1e-6 * j["dram_bytes"] and
                   (c["best"] == "1") == j["best"], f"{kernel}: CSV {c} against JSON {j}")
-        meas = {t: projection(kernel + "_blocked", n, t)["traffic_curve"] for t in TILES}
+        hand = {t: projection(kernel + "_blocked", n, t) for t in TILES}
+        meas = {t: hand[t]["traffic_curve"] for t in TILES}
+        # the instructions the tiling adds: recomputed from the loops' rows, and against the hand-blocked builds
+        (nest,) = w["nests"]
+        loops = {x["id"]: x for x in r["loops"]}
+        blocked = [int(x) for x in levels.split(",")]
+        for t in TILES:
+            want = naive_added(nest, loops, blocked, t)
+            have = {x["added_instructions"] for x in w["rows"] if x["tile"] == t}
+            check(len(have) == 1 and abs(have.pop() - want) <= 1e-6 * want + 0.5, f"{kernel} tile {t}: added "
+                  f"instructions {[x['added_instructions'] for x in w['rows'] if x['tile'] == t]}, expected {want:.0f}")
+        pred = {t: next(x["added_instructions"] for x in w["rows"] if x["tile"] == t) for t in TILES}
+        d_pred = pred[TILES[0]] - pred[TILES[-1]]
+        d_meas = hand[TILES[0]]["instructions"] - hand[TILES[-1]]["instructions"]
+        check(abs(d_pred - d_meas) <= 0.20 * d_meas, f"{kernel}: instructions added from tile {TILES[-1]} to "
+              f"{TILES[0]}: predicted {d_pred:.0f}, measured {d_meas}")
+        print(f"{kernel}: instructions added, tile {TILES[-1]} to {TILES[0]}: predicted {d_pred:.0f}, measured "
+              f"{d_meas} ({100 * (d_pred - d_meas) / d_meas:+.1f} %); at tile {TILES[0]}: predicted "
+              f"{pred[TILES[0]]:.0f}, the hand-blocked build's {hand[TILES[0]]['instructions'] - r['instructions']}")
         for cache in CACHES:
             pred = {x["tile"]: x for x in w["rows"] if x["cache_bytes"] == cache}
             for t in TILES:
@@ -234,6 +281,117 @@ def test_fusion():
         check(saved_meas > 0 and abs(saved_pred - saved_meas) <= 0.10 * saved_meas,
               f"fusion at {cache}: saved {saved_pred} predicted, {saved_meas} measured")
         print(f"fusion at {cache} bytes: saved {saved_pred:.0f} predicted, {saved_meas:.0f} measured")
+
+
+# ===================================================================== #
+# The all-loops-per-block scheme's redundant halo work                   #
+# ===================================================================== #
+
+def checksum(kernel, *args):
+    p = subprocess.run(["qemu-riscv64", STENCILS, kernel, *map(str, args)],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"stencils {kernel}: {p.stderr}")
+    return p.stdout.split("checksum=")[1].strip()
+
+
+def test_halo():
+    n = 64
+    tiles = [4, 8, 16, 32]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "w.csv")
+        r = projection("pipe", n, opts=("--what-if=block:1,2", "--what-if-tiles=" + ",".join(map(str, tiles)),
+                                        "--projection-cache=" + ",".join(map(str, CACHES)), "--what-if-csv=" + path))
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+    w = r["what_if"]
+    check(len(w["nests"]) == 2 and w["complete"], f"pipe: two nests: {w['nests']}")
+    tile_rows = [x for x in w["rows"] if x["scheme"] == "all-loops-per-block"]
+    check(len(tile_rows) == len(tiles) * len(CACHES) and all(x["legal"] for x in w["rows"]),
+          f"pipe: every plan legal: {[(x['scheme'], x['tile'], x['illegal_reason']) for x in w['rows']]}")
+    check(all(x["halo_iterations"] == 0 for x in w["rows"] if x["scheme"] == "traditional"),
+          "the traditional scheme recomputes nothing")
+    trip = n - 2
+    worst = 0.0
+    for t in tiles:
+        # the points of tmp pipe_blocked makes: per level the blocks widened by 1 each side, clipped to the interior
+        per_level = sum(min(lo + t + 1, trip) - max(lo - 1, 0) for lo in range(0, trip, t))
+        want = per_level * per_level - trip * trip
+        blocked = projection("pipe_blocked", n, t, opts=("--projection-cache=" + ",".join(map(str, CACHES)),))
+        check(checksum("pipe_blocked", n, t) == checksum("pipe", n), f"pipe_blocked {t}: the same results as pipe")
+        for x in (x for x in tile_rows if x["tile"] == t):
+            check(x["halo_iterations"] == want, f"tile {t}: halo iterations {x['halo_iterations']}, expected {want}")
+            check(x["weighted_flops"] == blocked["weighted_flops"] and x["halo_weighted_flops"] ==
+                  blocked["weighted_flops"] - r["weighted_flops"],
+                  f"tile {t}: weighted flops {x['weighted_flops']} (halo {x['halo_weighted_flops']}), "
+                  f"pipe_blocked's {blocked['weighted_flops']}")
+            m = measured(blocked["traffic_curve"], x["cache_bytes"])
+            e = (x["dram_bytes"] - m) / m
+            worst = max(worst, abs(e))
+            check(abs(e) <= 0.10, f"pipe tile {t} cache {x['cache_bytes']}: predicted {x['dram_bytes']:.0f}, "
+                  f"measured {m} ({100 * e:+.1f} %)")
+            check(x["halo_dram_bytes"] is not None and x["halo_dram_bytes"] >= 0, f"halo bytes {x['halo_dram_bytes']}")
+            print(f"pipe n={n} tile {t} cache {x['cache_bytes']}: {x['halo_iterations']} halo iterations, "
+                  f"{x['halo_weighted_flops']:.0f} weighted flops, {x['halo_dram_bytes']:.0f} bytes; traffic "
+                  f"predicted {x['dram_bytes']:.0f}, measured {m} ({100 * e:+.2f} %)")
+    check(len(rows) == len(w["rows"]), "CSV rows")
+    for c, j in zip(rows, w["rows"]):
+        check(int(c["halo_iterations"]) == j["halo_iterations"] and c["legal"] == "1" and
+              abs(float(c["halo_weighted_gflop"]) * 1e9 - j["halo_weighted_flops"]) <= 1e-6 * j["weighted_flops"] and
+              abs(float(c["halo_traffic_gb"]) * 1e9 - j["halo_dram_bytes"]) <= 1e-3 and
+              abs(float(c["weighted_gflop"]) * 1e9 - j["weighted_flops"]) <= 1e-6 * j["weighted_flops"] and
+              abs(float(c["added_instructions"]) - j["added_instructions"]) <= 0.5 and
+              abs(float(c["overhead_ms"]) * 1e-3 - j["overhead_s"]) <= 1e-9 * max(j["overhead_s"], 1e-9),
+              f"CSV {c} against JSON {j}")
+    p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=block:1,2", "--what-if-tiles=8",
+             "--projection-cache=32K", "--filter=pipe", STENCILS, "pipe", str(n))
+    row = [x for x in p.stdout.splitlines() if x.startswith("  all-loops-per-block")]
+    check(len(row) == 1 and row[0].split()[6] == str(next(x["halo_iterations"] for x in tile_rows if x["tile"] == 8)),
+          f"text: the halo iterations column: {row}")
+    print(f"halo: worst traffic error {100 * worst:.2f} %")
+
+
+# ===================================================================== #
+# Dependences                                                            #
+# ===================================================================== #
+
+def test_depend():
+    # (kernel, n, what-if, tiles, hand-transformed kernel and its tile, legal)
+    cases = (("two_loops", 1000, "fuse", None, ("fused",), True),
+             ("pipe", 64, "fuse", None, ("pipe_fused",), False),
+             ("st5", 64, "block:2", 8, ("st5_blocked", 8), True),
+             ("pipe", 64, "block:1,2", 8, ("pipe_blocked", 8), True),
+             ("sweep", 64, "block:2", 8, ("sweep_blocked", 8), False),
+             ("sweep", 64, "block:1", 8, None, True))
+    for kernel, n, what, tile, hand, legal in cases:
+        opts = ["--what-if=" + what, "--projection-cache=32K"] + (["--what-if-tiles=" + str(tile)] if tile else [])
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "w.csv")
+            w = projection(kernel, n, opts=opts + ["--what-if-csv=" + path])["what_if"]
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        first = w["rows"][0]  # the traditional scheme or the fusion
+        check(first["legal"] == legal, f"{kernel} {what}: legal {first['legal']}, expected {legal}: "
+              f"{first['illegal_reason']}")
+        if hand:
+            same = checksum(*hand[:1], n, *hand[1:]) == checksum(kernel, n)
+            check(same == legal, f"{kernel} {what}: the hand-transformed {hand[0]} keeps the results: {same}")
+        if legal:
+            check(first["illegal_reason"] is None and first["dram_bytes"] is not None, f"{kernel}: {first}")
+            continue
+        check(first["dram_bytes"] is None and first["time_s"] is None and not first["best"] and
+              "dependence" in first["illegal_reason"] and rows[0]["legal"] == "0" and rows[0]["traffic_gb"] == "" and
+              rows[0]["illegal_reason"] == first["illegal_reason"], f"{kernel} {what}: the illegal row {first} {rows[0]}")
+        print(f"{kernel} {what}: illegal: {first['illegal_reason']}")
+        p = edan("run", "--projection", "--machine=" + GEM5, "--filter=" + kernel, *opts, STENCILS, kernel, str(n))
+        check(f"illegal: {first['scheme']}" in p.stdout and first["illegal_reason"] in p.stdout and
+              re.search(r"\s+illegal$", p.stdout, re.M), f"{kernel} text: {p.stdout[-900:]}")
+    # the distance of sweep's dependence, and of pipe's fusion
+    w = projection("sweep", 64, opts=("--what-if=block:2", "--what-if-tiles=8", "--projection-cache=32K"))["what_if"]
+    check("flow dependence" in w["rows"][0]["illegal_reason"] and "distance (+1,-1)" in w["rows"][0]["illegal_reason"],
+          f"sweep: {w['rows'][0]['illegal_reason']}")
+    w = projection("pipe", 64, opts=("--what-if=fuse", "--projection-cache=32K"))["what_if"]
+    check("flow dependence" in w["rows"][0]["illegal_reason"] and "distance (-1,0)" in w["rows"][0]["illegal_reason"],
+          f"pipe fused: {w['rows'][0]['illegal_reason']}")
 
 
 # ===================================================================== #
@@ -380,5 +538,5 @@ def test_options():
     check(p.returncode == 0 and len(best) == 1, f"text report: one best tile at the machine's cache: {p.stdout[-800:]}")
 
 
-run_category({"affine": test_affine, "blocking": test_blocking, "fusion": test_fusion, "timing": test_timing,
-              "options": test_options, "native": validate_native})
+run_category({"affine": test_affine, "blocking": test_blocking, "fusion": test_fusion, "halo": test_halo,
+              "depend": test_depend, "timing": test_timing, "options": test_options, "native": validate_native})

@@ -2,8 +2,9 @@
  * projection_tool.h - the projection tool's state, shared by its files:
  * projection_tool.c (options, the stream, the tool), projection_rows.c
  * (rows per function and loop after the stream), projection_view.c (the
- * text, JSON and table reports) and projection_sweep.c (the sweep's CSV and
- * plots). Private to the tool; docs/projection.md says what it computes.
+ * text, JSON and table reports), projection_sweep.c (the sweep's CSV and
+ * plots), projection_whatif.c (--what-if) and projection_registers.c (its
+ * register model). Private to the tool; docs/projection.md says what it computes.
  */
 #ifndef EDAN_TOOL_PROJECTION_TOOL_H
 #define EDAN_TOOL_PROJECTION_TOOL_H
@@ -18,6 +19,7 @@
 #include "analysis/machine/machine.h"
 #include "analysis/projection/projection.h"
 #include "analysis/timing/timing.h"
+#include "analysis/whatif/whatif.h"
 #include "config/options.h"
 #include "tool/registry.h"
 #include "tool/tool.h"
@@ -195,6 +197,28 @@ void proj_whatif_json(proj_tool *t, FILE *f);
 int proj_whatif_csv(proj_tool *t, edan_error *err);
 /* With --what-if=block and --plot-dir: <name>-what-if-tiles, the projected time against the tile size per cache. */
 int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err);
+
+/* ---- projection_registers.c --------------------------------------------- */
+
+#define PROJ_REGS 8 /* register counts of the register model */
+
+/*
+ * ExaSAT's register model of a nest's body (its innermost loop): the state
+ * variables with their accesses per iteration, the most accessed ones in
+ * the registers, the accesses of the others spilled to the cache.
+ */
+typedef struct proj_regs {
+    int32_t loop;                 /* the body: the chain's innermost loop */
+    uint64_t iterations;          /* executions of its head */
+    unsigned used[2];             /* registers the body names: integer, FP */
+    unsigned memory_state;        /* state variables in memory: addresses invariant in the body (not the stack) */
+    double stack;                 /* sp-relative accesses per iteration: the compiled code's own spills */
+    double spilled[2][PROJ_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
+} proj_regs;
+
+/* Nest n's body's register model at the register counts regs[0 .. n_regs) (n_regs at most PROJ_REGS). */
+void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
+                         const edan_affine_nest *n, proj_regs *m);
 
 /* ---- projection_view.c ---------------------------------------------------- */
 

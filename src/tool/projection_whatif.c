@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/whatif/whatif.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/plot.h"
 #include "tool/projection_tool.h"
@@ -20,28 +21,23 @@
 #include "util/parse.h"
 
 #define WI_TILES 16
-#define WI_REGS 8   /* register counts of the register model */
-#define WI_STATE 96 /* state variables of one nest's body: 64 registers and memory-resident ones */
-
-/*
- * ExaSAT's register model of a nest's body (its innermost loop): the state
- * variables with their accesses per iteration, the most accessed ones in
- * the registers, the accesses of the others spilled to the cache.
- */
-typedef struct wi_regs {
-    int32_t loop;               /* the body: the chain's innermost loop */
-    uint64_t iterations;        /* executions of its head */
-    unsigned used[2];           /* registers the body names: integer, FP */
-    unsigned memory_state;      /* state variables in memory: addresses invariant in the body (not the stack) */
-    double stack;               /* sp-relative accesses per iteration: the compiled code's own spills */
-    double spilled[2][WI_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
-} wi_regs;
 
 typedef struct wi_result {
     edan_whatif_order order;
     uint64_t tile;
-    edan_lru_traffic lru;
+    bool legal; /* the plan keeps every dependence; else not replayed, why says which it breaks */
+    edan_whatif_conflict why;
+    uint64_t halo;                  /* the tile scheme's redundant iterations: points recomputed, */
+    double halo_flops, halo_wflops; /* their flops and weighted flops */
+    double added;                   /* instructions the plan adds: loops run again per tile, tile loops, the halo */
+    edan_lru_traffic lru;           /* the replay (the halo's recomputation included) */
+    edan_lru_traffic plain;         /* with a halo: the tile scheme replayed without it (halo traffic: lru - plain) */
 } wi_result;
+
+/* A nest's work per point (iteration of its innermost loop): its loops' rows over its points. */
+typedef struct wi_work {
+    double flops, wflops, insns;
+} wi_work;
 
 struct proj_whatif {
     bool fuse;      /* --what-if=fuse; else block */
@@ -56,9 +52,10 @@ struct proj_whatif {
     edan_lru_traffic as_run; /* the exact nests replayed as they ran */
     wi_result res[2 * WI_TILES + 1];
     int n_res;
-    unsigned regs[WI_REGS]; /* --what-if-registers */
+    unsigned regs[PROJ_REGS]; /* --what-if-registers */
     int n_regs;
-    wi_regs *model; /* per nest */
+    proj_regs *model; /* per nest */
+    wi_work *work;    /* per nest */
 };
 
 /* ===================================================================== */
@@ -114,7 +111,7 @@ static int parse_tiles(const char *v, proj_whatif *w, edan_error *err)
     }
 }
 
-/* Register counts: numbers from 1 to 1024, separated by commas, at most WI_REGS. */
+/* Register counts: numbers from 1 to 1024, separated by commas, at most PROJ_REGS. */
 static int parse_regs(const char *v, proj_whatif *w, edan_error *err)
 {
     const char *p = v;
@@ -123,8 +120,8 @@ static int parse_regs(const char *v, proj_whatif *w, edan_error *err)
         char *end;
         errno = 0;
         const long x = strtol(p, &end, 10);
-        if (end == p || errno || x < 1 || x > 1024 || (*end && *end != ',') || w->n_regs == WI_REGS) {
-            edan_error_set(err, "--what-if-registers: '%s': at most %d register counts from 1 to 1024", v, WI_REGS);
+        if (end == p || errno || x < 1 || x > 1024 || (*end && *end != ',') || w->n_regs == PROJ_REGS) {
+            edan_error_set(err, "--what-if-registers: '%s': at most %d register counts from 1 to 1024", v, PROJ_REGS);
             return -1;
         }
         w->regs[w->n_regs++] = (unsigned)x;
@@ -192,6 +189,7 @@ void proj_whatif_free(proj_whatif *w)
     free(w->order);
     free(w->start);
     free(w->model);
+    free(w->work);
     free(w);
 }
 
@@ -244,103 +242,110 @@ static void default_tiles(proj_whatif *w)
 
 static bool replay(proj_whatif *w, const proj_tool *t, edan_whatif_order order, uint64_t tile, edan_lru_traffic *out)
 {
-    const edan_whatif_plan p = {order, tile, w->block};
+    const edan_whatif_plan p = {order, tile, w->block, NULL};
     return !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, out);
 }
 
-/* ---- the register model ---------------------------------------------- */
-
-typedef struct wi_var {
-    double refs; /* accesses per iteration */
-    int fp;
-} wi_var;
-
-static int by_refs(const void *x, const void *y)
+/* The row of loop id (NULL when it has none). */
+static const proj_row *loop_row(const proj_tool *t, int32_t id)
 {
-    const double a = ((const wi_var *)x)->refs, b = ((const wi_var *)y)->refs;
-    return (a < b) - (a > b);
+    for (size_t r = 0; r < t->n_loops; r++)
+        if (t->loop_rows[r].loop == id)
+            return &t->loop_rows[r];
+    return NULL;
+}
+
+/* Each nest's flops, weighted flops and instructions per point: its loops' rows over its points. */
+static bool nest_work(proj_tool *t)
+{
+    proj_whatif *w = t->whatif;
+    const size_t nn = edan_affine_n_nests(w->affine);
+    const edan_affine_nest *n = edan_affine_nests(w->affine);
+    w->work = calloc(nn + 1, sizeof *w->work);
+    if (!w->work || !proj_rows_make(t))
+        return false;
+    const edan_proj_machine m = proj_machine(t);
+    for (size_t i = 0; i < nn; i++) {
+        if (!edan_affine_nest_exact(&n[i]))
+            continue;
+        edan_opmix mix = {0};
+        for (unsigned k = 0; k < n[i].levels; k++)
+            if (loop_row(t, n[i].loop[k]))
+                edan_opmix_merge(&mix, &loop_row(t, n[i].loop[k])->mix);
+        double points = (double)n[i].entries;
+        for (unsigned k = 0; k < n[i].levels; k++)
+            points *= (double)n[i].trip[k];
+        if (points > 0)
+            w->work[i] =
+                (wi_work){(double)edan_opmix_flops(&mix) / points, edan_opmix_weighted_flops(&mix, &m.weights) / points,
+                          (double)mix.instructions / points};
+    }
+    return true;
 }
 
 /*
- * The body's state variables: every register its instructions name (an
- * access per naming instruction and execution) and every memory location
- * its affine loads and stores reach at one address through the body (stride
- * 0 at the innermost level, not sp-relative: a scalar the code keeps in
- * memory), by its access function, of the class of the instruction's data.
+ * The instructions plan p adds to nest n (halo: its halo in the tile
+ * scheme): a level's loop runs again for every tile of a deeper blocked
+ * level (its row's instructions once more per extra run); the tile loops
+ * iterate (each iteration at the blocked level's instructions per
+ * iteration), once per group in the tile scheme (tile_loops); the
+ * recomputed points at the nest's instructions per point.
  */
-static void register_model(const proj_tool *t, const edan_affine_nest *n, wi_regs *m)
+static double added_instructions(const proj_tool *t, const edan_affine_nest *n, const wi_work *work,
+                                 const edan_whatif_plan *p, const edan_whatif_halo *halo, bool tile_loops)
 {
-    const proj_whatif *w = t->whatif;
-    const edan_loop *body = edan_loops_get(t->loops, (uint32_t)n->loop[n->levels - 1]);
-    m->loop = n->loop[n->levels - 1];
-    for (size_t i = 0; i < t->ids_cap; i++)
-        if (t->ids[i].seen && t->ids[i].insn->pc == body->head)
-            m->iterations += t->ids[i].executions;
-    if (!m->iterations)
-        return;
-    const double it = (double)m->iterations;
-    wi_var var[WI_STATE];
-    double reg_refs[64] = {0};
-    for (size_t i = 0; i < t->ids_cap; i++) {
-        const proj_id *s = &t->ids[i];
-        if (!s->seen || !s->executions || edan_loops_innermost(t->loops, s->insn->pc) != m->loop)
+    uint64_t tiles[EDAN_AFFINE_LEVELS];
+    for (unsigned k = 0; k < n->levels; k++)
+        tiles[k] = p->tile && (p->block & (1u << k)) && p->tile < n->trip[k] ? (n->trip[k] + p->tile - 1) / p->tile : 1;
+    double added = (double)halo->redundant * work->insns, runs = (double)n->entries;
+    for (unsigned k = 0; k < n->levels; k++) {
+        const proj_row *row = loop_row(t, n->loop[k]);
+        if (!row || !row->iterations)
             continue;
-        uint8_t named[EDAN_MAX_SRC + 1];
-        unsigned k = 0;
-        for (unsigned j = 0; j < s->insn->n_src; j++)
-            named[k++] = s->insn->src[j];
-        if (s->insn->n_dst) {
-            bool again = false;
-            for (unsigned j = 0; j < k; j++)
-                again |= named[j] == s->insn->dst;
-            if (!again)
-                named[k++] = s->insn->dst;
-        }
-        for (unsigned j = 0; j < k; j++)
-            if (named[j] < 64)
-                reg_refs[named[j]] += (double)s->executions / it;
-        if (s->stack && s->insn->mem != EDAN_MEM_NONE)
-            m->stack += (double)s->accesses / it;
+        double again = 1;
+        for (unsigned l = k + 1; l < n->levels; l++)
+            again *= (double)tiles[l];
+        added += (again - 1) * (double)row->mix.instructions;
+        runs *= (double)tiles[k];
+        if (tile_loops && tiles[k] > 1)
+            added += runs * (double)row->mix.instructions / (double)row->iterations;
     }
-    size_t nv = 0;
-    for (unsigned r = 0; r < 64; r++)
-        if (reg_refs[r] > 0) {
-            var[nv++] = (wi_var){reg_refs[r], r >= 32};
-            m->used[r >= 32]++;
+    return added;
+}
+
+/*
+ * Result r: the plan checked for dependences (not replayed when it breaks
+ * one), the tile scheme's halos recomputed, their work counted, and the
+ * replay without the halo beside (its traffic the difference).
+ */
+static bool result(proj_whatif *w, const proj_tool *t, wi_result *r)
+{
+    edan_whatif_halo *halo = calloc(w->n_exact + 1, sizeof *halo);
+    if (!halo)
+        return false;
+    edan_whatif_plan p = {r->order, r->tile, w->block, NULL};
+    r->legal = edan_whatif_check(w->affine, w->order, w->start, w->n_groups, &p, halo, &r->why);
+    const edan_affine_nest *n = edan_affine_nests(w->affine);
+    for (size_t g = 0; g < w->n_groups; g++)
+        for (size_t x = w->start[g]; x < w->start[g + 1]; x++) {
+            const wi_work *work = &w->work[w->order[x]];
+            r->halo += halo[x].redundant;
+            r->halo_flops += (double)halo[x].redundant * work->flops;
+            r->halo_wflops += (double)halo[x].redundant * work->wflops;
+            if (r->order != EDAN_WHATIF_POINT) /* fusion's saved loop control is not estimated */
+                r->added += added_instructions(t, &n[w->order[x]], work, &p, &halo[x],
+                                               r->order == EDAN_WHATIF_EACH || x == w->start[g]);
         }
-    const edan_affine_insn *in = edan_affine_insns(w->affine) + n->first;
-    for (size_t j = 0; j < n->n; j++) { /* memory-resident scalars: one per access function invariant in the body */
-        const edan_affine_insn *o = &in[j];
-        if (!o->affine || o->levels != n->levels || o->stride[o->levels - 1] || o->insn->rs1 == EDAN_REG_X(2))
-            continue;
-        bool first = true;
-        for (size_t x = 0; x < j && first; x++)
-            first = !(in[x].affine && in[x].levels == o->levels && in[x].base == o->base &&
-                      !memcmp(in[x].stride, o->stride, sizeof o->stride));
-        double refs = 0;
-        for (size_t x = j; x < n->n; x++)
-            if (in[x].affine && in[x].levels == o->levels && in[x].base == o->base &&
-                !memcmp(in[x].stride, o->stride, sizeof o->stride))
-                refs += (double)in[x].accesses / it;
-        if (first && nv < WI_STATE) {
-            const bool fp = (o->insn->mem == EDAN_MEM_LOAD ? o->insn->rd : o->insn->rs2) >= EDAN_REG_F(0);
-            var[nv++] = (wi_var){refs, fp};
-            m->memory_state++;
-        }
+    bool ok = true;
+    if (r->legal) {
+        p.halo = halo;
+        ok = !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, &r->lru);
+        p.halo = NULL;
+        if (ok && r->halo)
+            ok = !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, &r->plain);
     }
-    qsort(var, nv, sizeof *var, by_refs);
-    for (int c = 0; c < 2; c++)
-        for (int r = 0; r < w->n_regs; r++) {
-            unsigned held = 0;
-            for (size_t v = 0; v < nv; v++) {
-                if (var[v].fp != c)
-                    continue;
-                if (held < w->regs[r])
-                    held++;
-                else
-                    m->spilled[c][r] += var[v].refs;
-            }
-        }
+    free(halo);
+    return ok;
 }
 
 /* Everything the reports show, once. False when out of memory. */
@@ -359,12 +364,14 @@ static bool make(proj_tool *t)
     if (!w->model)
         return false;
     for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++)
-        register_model(t, &edan_affine_nests(w->affine)[i], &w->model[i]);
+        proj_register_model(t, w->affine, w->regs, w->n_regs, &edan_affine_nests(w->affine)[i], &w->model[i]);
+    if (!nest_work(t))
+        return false;
     if (w->fuse) {
         if (!make_groups(w, true))
             return false;
-        w->res[0] = (wi_result){EDAN_WHATIF_POINT, 0, {0}};
-        if (!replay(w, t, EDAN_WHATIF_POINT, 0, &w->res[0].lru))
+        w->res[0] = (wi_result){.order = EDAN_WHATIF_POINT};
+        if (!result(w, t, &w->res[0]))
             return false;
         w->n_res = 1;
         w->failed = false;
@@ -374,8 +381,8 @@ static bool make(proj_tool *t)
         default_tiles(w);
     for (int i = 0; i < w->n_tiles; i++) {
         wi_result *r = &w->res[w->n_res++];
-        *r = (wi_result){EDAN_WHATIF_EACH, w->tiles[i], {0}};
-        if (!replay(w, t, EDAN_WHATIF_EACH, w->tiles[i], &r->lru))
+        *r = (wi_result){.order = EDAN_WHATIF_EACH, .tile = w->tiles[i]};
+        if (!result(w, t, r))
             return false;
     }
     if (!make_groups(w, true))
@@ -383,8 +390,8 @@ static bool make(proj_tool *t)
     if (w->n_groups < w->n_exact) /* the tile scheme differs only where nests share a block */
         for (int i = 0; i < w->n_tiles; i++) {
             wi_result *r = &w->res[w->n_res++];
-            *r = (wi_result){EDAN_WHATIF_TILE, w->tiles[i], {0}};
-            if (!replay(w, t, EDAN_WHATIF_TILE, w->tiles[i], &r->lru))
+            *r = (wi_result){.order = EDAN_WHATIF_TILE, .tile = w->tiles[i]};
+            if (!result(w, t, r))
                 return false;
         }
     w->failed = false;
@@ -421,23 +428,90 @@ static const char *why_not(const edan_affine_nest *n)
     return NULL;
 }
 
-/* The best result at cache size k: the least projected time, then the least traffic, then the smallest tile. */
+/* The time of the instructions a plan adds: at the core's issue width per cycle. Reported beside the bound, not in
+ * it: on an out-of-order core they overlap the memory time (added to the bound, the best tile moves to the largest,
+ * away from the timing model's on the stencils: docs/projection.md). */
+static double overhead(const proj_tool *t, const wi_result *r)
+{
+    return r->added / ((double)t->machine.issue_width * t->machine.clock_ghz * 1e9);
+}
+
+/* A result's bound at a cache of 2^k lines: the region's work with the halo's, the replay's traffic. */
+static edan_proj row_bound(const proj_tool *t, const wi_result *r, unsigned k)
+{
+    const edan_proj_machine m = proj_machine(t);
+    return edan_proj_bound((double)edan_opmix_flops(&t->total.mix) + r->halo_flops,
+                           edan_opmix_weighted_flops(&t->total.mix, &m.weights) + r->halo_wflops,
+                           edan_whatif_bytes(&r->lru, k, t->line_shift), m.peak_flops, m.bandwidth);
+}
+
+/* The DRAM bytes the tile scheme's recomputed halo adds (its replay less the one without the halo). */
+static double halo_bytes(const proj_tool *t, const wi_result *r, unsigned k)
+{
+    return r->halo ? edan_whatif_bytes(&r->lru, k, t->line_shift) - edan_whatif_bytes(&r->plain, k, t->line_shift) : 0;
+}
+
+/* The best legal result at cache size k: the least projected time, then the least traffic, then the smallest tile. */
 static int best_at(const proj_tool *t, unsigned k)
 {
     const proj_whatif *w = t->whatif;
-    const edan_proj_machine m = proj_machine(t);
     int best = -1;
     double bt = 0, bb = 0;
     for (int i = 0; i < w->n_res; i++) {
-        const double bytes = edan_whatif_bytes(&w->res[i].lru, k, t->line_shift);
-        const double time = edan_proj_evaluate(&t->total.mix, bytes, &m).time;
-        if (best < 0 || time < bt || (time == bt && bytes < bb)) {
+        if (!w->res[i].legal)
+            continue;
+        const edan_proj p = row_bound(t, &w->res[i], k);
+        if (best < 0 || p.time < bt || (p.time == bt && p.dram_bytes < bb)) {
             best = i;
-            bt = time;
-            bb = bytes;
+            bt = p.time;
+            bb = p.dram_bytes;
         }
     }
     return best;
+}
+
+/* "the store at stencils.c:52 (0x10a4c, nest #2)" */
+static int access_name(proj_tool *t, const edan_affine_insn *o, char *buf, size_t n)
+{
+    const int32_t nest = edan_affine_nests(t->whatif->affine)[o->nest].loop[0];
+    edan_srcloc loc = {0};
+    if (t->src)
+        edan_srcmap_lookup(t->src, o->insn->pc, &loc);
+    const char *file = loc.file ? strrchr(loc.file, '/') : NULL;
+    file = file ? file + 1 : loc.file;
+    const char *what = o->insn->mem == EDAN_MEM_LOAD ? "load" : "store";
+    if (file && loc.line)
+        return snprintf(buf, n, "the %s at %s:%u (%#" PRIx64 ", nest #%d)", what, file, loc.line, o->insn->pc, nest);
+    return snprintf(buf, n, "the %s at %#" PRIx64 " (nest #%d)", what, o->insn->pc, nest);
+}
+
+/* Why a result is illegal: the dependence it breaks and how. */
+static void why_illegal(proj_tool *t, const wi_result *r, char *buf, size_t n)
+{
+    static const char *const kind[] = {"flow", "anti", "output"};
+    const edan_whatif_conflict *c = &r->why;
+    const edan_affine_insn *in = edan_affine_insns(t->whatif->affine);
+    const edan_affine_nest *nest = edan_affine_nests(t->whatif->affine);
+    char src[160], snk[160], d[160] = "";
+    access_name(t, &in[c->source], src, sizeof src);
+    access_name(t, &in[c->sink], snk, sizeof snk);
+    size_t at = 0;
+    const uint64_t *trip = nest[in[c->source].nest].trip;
+    for (unsigned k = 0; k < c->levels && at < sizeof d; k++) {
+        const char *sep = k ? "," : "";
+        if (c->lo[k] == c->hi[k])
+            at += (size_t)snprintf(d + at, sizeof d - at, c->lo[k] ? "%s%+" PRId64 : "%s%" PRId64, sep, c->lo[k]);
+        else if (c->lo[k] == -c->hi[k] && (uint64_t)c->hi[k] + 1 == trip[k])
+            at += (size_t)snprintf(d + at, sizeof d - at, "%s*", sep);
+        else
+            at += (size_t)snprintf(d + at, sizeof d - at, "%s%" PRId64 "..%" PRId64, sep, c->lo[k], c->hi[k]);
+    }
+    const bool same = in[c->source].nest == in[c->sink].nest;
+    const char *how = c->recomputed                   ? "recomputing the halo on each block would change it"
+                      : same                          ? "the tiling runs the sink's point first"
+                      : r->order == EDAN_WHATIF_POINT ? "fused, the sink's point runs before the source's"
+                                                      : "the blocks run the sink's point first";
+    snprintf(buf, n, "%s dependence from %s to %s, distance (%s): %s", kind[c->kind], src, snk, d, how);
 }
 
 void proj_whatif_text(proj_tool *t, FILE *f)
@@ -450,7 +524,6 @@ void proj_whatif_text(proj_tool *t, FILE *f)
         return;
     }
     const edan_affine_nest *n = edan_affine_nests(w->affine);
-    const edan_proj_machine m = proj_machine(t);
     fprintf(f, "  what-if                   %s, from the nests' affine access functions\n",
             w->fuse ? "fusion of consecutive nests of one iteration space" : "cache blocking");
     for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++) {
@@ -467,7 +540,7 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                     100.0 * (double)(n[i].nonaffine_accesses + n[i].in_calls) /
                         (double)(n[i].accesses + n[i].in_calls ? n[i].accesses + n[i].in_calls : 1));
         fputc('\n', f);
-        const wi_regs *g = &w->model[i];
+        const proj_regs *g = &w->model[i];
         if (!g->iterations)
             continue;
         fprintf(f,
@@ -482,21 +555,37 @@ void proj_whatif_text(proj_tool *t, FILE *f)
         fprintf(f, "  no nest to transform\n");
         return;
     }
-    fprintf(f, "  %-20s %6s %10s %14s %14s %14s %8s %12s\n", "scheme", "tile", "cache kB", "as run bytes",
-            "measured bytes", "what-if bytes", "B:F", "time ms");
+    for (int i = 0; i < w->n_res; i++) /* each illegal plan once, with the dependence it breaks */
+        if (!w->res[i].legal) {
+            char why[640];
+            why_illegal(t, &w->res[i], why, sizeof why);
+            fprintf(f, "  illegal: %s", scheme_name(w, w->res[i].order));
+            if (w->res[i].tile)
+                fprintf(f, " tile %" PRIu64, w->res[i].tile);
+            fprintf(f, ": %s\n", why);
+        }
+    fprintf(f, "  %-20s %6s %10s %14s %14s %14s %12s %12s %12s %12s %8s %12s\n", "scheme", "tile", "cache kB",
+            "as run bytes", "measured bytes", "what-if bytes", "halo iters", "halo wflops", "halo bytes", "added insns",
+            "B:F", "time ms");
     for (int c = 0; c < t->dim[0].n; c++) {
         const unsigned k = cache_k(t, t->dim[0].v[c]);
         const double as_run = edan_whatif_bytes(&w->as_run, k, t->line_shift);
         const double measured = edan_whatif_bytes(&t->total.lru, k, t->line_shift);
         const int best = best_at(t, k);
         for (int i = 0; i < w->n_res; i++) {
-            const double bytes = edan_whatif_bytes(&w->res[i].lru, k, t->line_shift);
-            const edan_proj p = edan_proj_evaluate(&t->total.mix, bytes, &m);
+            const wi_result *r = &w->res[i];
             char tile[24] = "-";
-            if (w->res[i].tile)
-                snprintf(tile, sizeof tile, "%" PRIu64, w->res[i].tile);
-            fprintf(f, "  %-20s %6s %10.0f %14.0f %14.0f %14.0f %8.3g %12.4g%s\n", scheme_name(w, w->res[i].order),
-                    tile, t->dim[0].v[c] / 1024, as_run, measured, bytes, p.bytes_per_flop, p.time * 1e3,
+            if (r->tile)
+                snprintf(tile, sizeof tile, "%" PRIu64, r->tile);
+            fprintf(f, "  %-20s %6s %10.0f %14.0f %14.0f ", scheme_name(w, r->order), tile, t->dim[0].v[c] / 1024,
+                    as_run, measured);
+            if (!r->legal) {
+                fprintf(f, "%14s\n", "illegal");
+                continue;
+            }
+            const edan_proj p = row_bound(t, r, k);
+            fprintf(f, "%14.0f %12" PRIu64 " %12.0f %12.0f %12.0f %8.3g %12.4g%s\n", p.dram_bytes, r->halo,
+                    r->halo_wflops, halo_bytes(t, r, k), r->added, p.bytes_per_flop, p.time * 1e3,
                     i == best && !w->fuse ? " best" : "");
         }
     }
@@ -514,7 +603,6 @@ void proj_whatif_json(proj_tool *t, FILE *f)
     }
     const edan_affine_nest *n = edan_affine_nests(w->affine);
     const edan_affine_insn *in = edan_affine_insns(w->affine);
-    const edan_proj_machine m = proj_machine(t);
     fprintf(f, "{\"kind\":\"%s\",\"levels\":[", w->fuse ? "fuse" : "block");
     for (unsigned k = 0, c = 0; k < EDAN_AFFINE_LEVELS; k++)
         if (w->block & (1u << k))
@@ -535,7 +623,7 @@ void proj_whatif_json(proj_tool *t, FILE *f)
                 ",\"in_calls\":%" PRIu64 ",\"replayed\":%s,\"reason\":",
                 n[i].entries, n[i].accesses, n[i].nonaffine_accesses, n[i].in_calls, why ? "false" : "true");
         edan_json_str(f, why);
-        const wi_regs *g = &w->model[i];
+        const proj_regs *g = &w->model[i];
         fprintf(f, ",\"registers\":{\"body_loop\":%d,\"iterations\":%" PRIu64 ",\"int_used\":%u,\"fp_used\":%u",
                 g->loop, g->iterations, g->used[0], g->used[1]);
         fprintf(f, ",\"memory_state\":%u,\"stack_per_iteration\":", g->memory_state);
@@ -564,17 +652,31 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         const unsigned k = cache_k(t, t->dim[0].v[c]);
         const int best = best_at(t, k);
         for (int i = 0; i < w->n_res; i++, first = 0) {
-            const double bytes = edan_whatif_bytes(&w->res[i].lru, k, t->line_shift);
-            const edan_proj p = edan_proj_evaluate(&t->total.mix, bytes, &m);
+            const wi_result *r = &w->res[i];
+            const edan_proj p = row_bound(t, r, k);
             fprintf(f, "%s{\"scheme\":\"%s\",\"tile\":%" PRIu64 ",\"cache_bytes\":%.0f", first ? "" : ",",
-                    scheme_name(w, w->res[i].order), w->res[i].tile, t->dim[0].v[c]);
-            fprintf(f, ",\"as_run_dram_bytes\":%.0f,\"measured_dram_bytes\":%.0f,\"dram_bytes\":%.0f",
+                    scheme_name(w, r->order), r->tile, t->dim[0].v[c]);
+            fprintf(f, ",\"as_run_dram_bytes\":%.0f,\"measured_dram_bytes\":%.0f,\"legal\":%s,\"illegal_reason\":",
                     edan_whatif_bytes(&w->as_run, k, t->line_shift), edan_whatif_bytes(&t->total.lru, k, t->line_shift),
-                    bytes);
+                    r->legal ? "true" : "false");
+            char why[640];
+            if (!r->legal)
+                why_illegal(t, r, why, sizeof why);
+            edan_json_str(f, r->legal ? NULL : why);
+            fprintf(f, ",\"halo_iterations\":%" PRIu64 ",\"halo_flops\":%.0f,\"halo_weighted_flops\":%.0f", r->halo,
+                    r->halo_flops, r->halo_wflops);
+            fprintf(f, ",\"halo_dram_bytes\":");
+            edan_json_num(f, r->legal ? halo_bytes(t, r, k) : NAN);
+            fprintf(f, ",\"added_instructions\":%.0f,\"overhead_s\":", r->added);
+            edan_json_num(f, overhead(t, r));
+            fprintf(f, ",\"weighted_flops\":");
+            edan_json_num(f, p.weighted_flops);
+            fprintf(f, ",\"dram_bytes\":");
+            edan_json_num(f, r->legal ? p.dram_bytes : NAN);
             fprintf(f, ",\"bytes_per_flop\":");
-            edan_json_num(f, p.bytes_per_flop);
+            edan_json_num(f, r->legal ? p.bytes_per_flop : NAN);
             fprintf(f, ",\"time_s\":");
-            edan_json_num(f, p.time);
+            edan_json_num(f, r->legal ? p.time : NAN);
             fprintf(f, ",\"best\":%s}", i == best && !w->fuse ? "true" : "false");
         }
     }
@@ -594,20 +696,31 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
     FILE *f = edan_output_fopen(&out, w->csv, "--what-if-csv", err);
     if (!f)
         return -1;
-    const edan_proj_machine m = proj_machine(t);
     fprintf(f, "scheme,tile,cache_bytes,as_run_traffic_gb,measured_traffic_gb,traffic_gb,weighted_gflop,"
-               "bytes_per_flop,time_ms,bound,best\n");
+               "bytes_per_flop,time_ms,bound,best,legal,halo_iterations,halo_weighted_gflop,halo_traffic_gb,"
+               "added_instructions,overhead_ms,illegal_reason\n");
     for (int c = 0; c < t->dim[0].n && w->n_exact; c++) {
         const unsigned k = cache_k(t, t->dim[0].v[c]);
         const int best = best_at(t, k);
         for (int i = 0; i < w->n_res; i++) {
-            const double bytes = edan_whatif_bytes(&w->res[i].lru, k, t->line_shift);
-            const edan_proj p = edan_proj_evaluate(&t->total.mix, bytes, &m);
-            fprintf(f, "%s,%" PRIu64 ",%.0f,%.10g,%.10g,%.10g,%.10g,%.6g,%.10g,%s,%d\n",
-                    scheme_name(w, w->res[i].order), w->res[i].tile, t->dim[0].v[c],
+            const wi_result *r = &w->res[i];
+            const edan_proj p = row_bound(t, r, k);
+            fprintf(f, "%s,%" PRIu64 ",%.0f,%.10g,%.10g,", scheme_name(w, r->order), r->tile, t->dim[0].v[c],
                     edan_whatif_bytes(&w->as_run, k, t->line_shift) / 1e9,
-                    edan_whatif_bytes(&t->total.lru, k, t->line_shift) / 1e9, bytes / 1e9, p.weighted_flops / 1e9,
-                    p.bytes_per_flop, p.time * 1e3, p.memory_bound ? "memory" : "compute", i == best && !w->fuse);
+                    edan_whatif_bytes(&t->total.lru, k, t->line_shift) / 1e9);
+            if (r->legal)
+                fprintf(f, "%.10g,%.10g,%.6g,%.10g,%s,%d,1,%" PRIu64 ",%.10g,%.10g,%.0f,%.10g,\n", p.dram_bytes / 1e9,
+                        p.weighted_flops / 1e9, p.bytes_per_flop, p.time * 1e3, p.memory_bound ? "memory" : "compute",
+                        i == best && !w->fuse, r->halo, r->halo_wflops / 1e9, halo_bytes(t, r, k) / 1e9, r->added,
+                        overhead(t, r) * 1e3);
+            else {
+                char why[640];
+                why_illegal(t, r, why, sizeof why);
+                fprintf(f, ",%.10g,,,,0,0,%" PRIu64 ",%.10g,,%.0f,,", p.weighted_flops / 1e9, r->halo,
+                        r->halo_wflops / 1e9, r->added);
+                edan_csv_text(f, why);
+                fputc('\n', f);
+            }
         }
     }
     return edan_output_commit(&out, err) ? -1 : 0;
@@ -627,7 +740,6 @@ int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char
     /* the traditional scheme's rows come first, one per tile, in the order of the tiles; the first caches */
     char series[EDAN_PLOT_MAX_SERIES][48];
     double x[WI_TILES], y[EDAN_PLOT_MAX_SERIES][WI_TILES];
-    const edan_proj_machine m = proj_machine(t);
     edan_plot_xy_spec spec = {"what-if-tiles",
                               "Projected time against tile size (traditional blocking)",
                               "tile size",
@@ -648,7 +760,7 @@ int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char
         snprintf(series[c], sizeof series[c], "LRU cache of %.0f KiB", t->dim[0].v[c] / 1024);
         for (int i = 0; i < w->n_tiles; i++) {
             x[i] = (double)w->res[i].tile;
-            y[c][i] = edan_proj_evaluate(&t->total.mix, edan_whatif_bytes(&w->res[i].lru, k, t->line_shift), &m).time;
+            y[c][i] = w->res[i].legal ? row_bound(t, &w->res[i], k).time : NAN;
         }
         spec.series[c] = series[c];
         spec.y[c] = y[c];

@@ -26,9 +26,34 @@
  * (edan_whatif_compatible); each group is replayed as often as its first
  * nest was entered: when every group was entered as often, the groups in
  * turn per entry (a function holding them called again), else each
- * group's entries one after the other. Redundant halo work of the tile scheme (a consumer's
- * tile needing the producer's values around it) is not replayed: the
- * replay keeps each nest's own iteration space.
+ * group's entries one after the other. In the tile scheme a nest's box
+ * may reach beyond the block (plan.halo): the halo a later nest of the
+ * group reads from it, recomputed on every block that needs it (the
+ * redundant work of Woodward et al.'s scheme), clipped to its domain.
+ *
+ * Dependences (edan_whatif_check). Two accesses of the replayed nests, at
+ * least one a store, depend when they can touch a common byte: for access
+ * functions with equal strides, the distance r - q between the point q of
+ * the first and r of the second is every integer solution of
+ * S (q - r) = base_b - base_a within the trip counts (found level by level
+ * from the largest stride, at most EDAN_WHATIF_SOLUTIONS of them), any
+ * value on a level both leave at one address (stride 0); with different
+ * strides, any distance when their footprints overlap. An instruction of
+ * an outer level runs where the deeper counters are 0: its point there is 0. Each level's
+ * distances are kept as a range (a superset: the check is conservative).
+ * A plan is legal when it keeps the order of every dependent pair:
+ *   - tiling a nest (tile loops outside): no pair whose first nonzero
+ *     distance is of one sign and whose first tile change (on a blocked
+ *     level with more than one tile) can be of the other;
+ *   - fusion (EDAN_WHATIF_POINT): no pair from an earlier nest to a later
+ *     one whose distance can be lexicographically negative (the later
+ *     nest's point before the earlier's);
+ *   - the tile scheme: a store of an earlier nest read by a later one
+ *     gives the earlier nest the halo the later one's box needs (so every
+ *     such flow holds); any other dependence between two nests of which
+ *     one is recomputed, or inside a recomputed nest, breaks (recomputing
+ *     would read overwritten values or write twice); between nests not
+ *     recomputed, no pair whose first tile change can be negative.
  */
 #ifndef EDAN_ANALYSIS_WHATIF_H
 #define EDAN_ANALYSIS_WHATIF_H
@@ -42,11 +67,32 @@
 
 typedef enum { EDAN_WHATIF_EACH, EDAN_WHATIF_TILE, EDAN_WHATIF_POINT } edan_whatif_order;
 
+/* How far a nest's box reaches beyond the block on each level (the tile scheme), and what that costs. */
+typedef struct edan_whatif_halo {
+    uint64_t lo[EDAN_AFFINE_LEVELS], hi[EDAN_AFFINE_LEVELS]; /* points below the block's first, above its last */
+    uint64_t redundant; /* points it computes more than once, over all its entries: the recomputed halo */
+} edan_whatif_halo;
+
 typedef struct edan_whatif_plan {
     edan_whatif_order order;
-    uint64_t tile;  /* 0: no blocking */
-    unsigned block; /* bit k: level k (0 the outermost) is blocked */
+    uint64_t tile;                /* 0: no blocking */
+    unsigned block;               /* bit k: level k (0 the outermost) is blocked */
+    const edan_whatif_halo *halo; /* EDAN_WHATIF_TILE: per entry of nests[] (edan_whatif_check's); NULL: none */
 } edan_whatif_plan;
+
+#define EDAN_WHATIF_SOLUTIONS 64 /* distances of one pair enumerated before it counts as any distance */
+
+typedef enum { EDAN_DEP_FLOW, EDAN_DEP_ANTI, EDAN_DEP_OUTPUT } edan_dep_kind;
+
+/* A dependence a plan breaks. */
+typedef struct edan_whatif_conflict {
+    edan_dep_kind kind;
+    uint32_t source, sink; /* indices into edan_affine_insns(): the access first in the original order, the other */
+    bool uniform;          /* one distance vector (lo == hi on every level) */
+    bool recomputed;       /* broken by recomputing a halo (the tile scheme) */
+    unsigned levels;
+    int64_t lo[EDAN_AFFINE_LEVELS], hi[EDAN_AFFINE_LEVELS]; /* the distance sink point - source point per level */
+} edan_whatif_conflict;
 
 /* Nests a and b can run in one group: the same levels, trip counts and entries. */
 bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b);
@@ -60,6 +106,16 @@ bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b
  */
 int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
                        const edan_whatif_plan *plan, unsigned line_shift, edan_lru_traffic *out);
+
+/*
+ * Whether the plan keeps every dependence of the groups (as for
+ * edan_whatif_replay). halo (per entry of nests[], zeroed first) gets each
+ * nest's halo and redundant points under the tile scheme (set plan.halo to
+ * it to replay them). True when legal; else *c is the first dependence
+ * broken. It allocates nothing.
+ */
+bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                       const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c);
 
 /* The DRAM bytes of a replay's traffic at a cache of 2^k lines (reads, write-backs, final flush). */
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift);
