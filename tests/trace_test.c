@@ -525,9 +525,19 @@ static void test_truncation_and_flips(void)
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
     CHECK(rc < 0 && strstr(err.msg, want), "block magic: %s", err.msg);
     memcpy(g, b, len);
-    g[8] = 3; /* version */
+    g[8] = 4; /* version */
     read_mem(g, len, "small.edt", &rc, &err);
-    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 3 (expected 1 to 2)"), "version: %s", err.msg);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 4 (expected 1 to 3)"), "version: %s", err.msg);
+    g[8] = 2; /* a version before ISAs other than riscv64 */
+    g[16] = 2;
+    read_mem(g, len, "small.edt", &rc, &err);
+    CHECK(rc < 0 && strstr(err.msg, "byte 16: unsupported ISA 2 in a version 2 trace"), "ISA in version 2: %s",
+          err.msg);
+    g[8] = 3;
+    g[16] = 4;
+    read_mem(g, len, "small.edt", &rc, &err);
+    CHECK(rc < 0 && strstr(err.msg, "byte 16: unsupported ISA 4 in a version 3 trace"), "ISA 4: %s", err.msg);
+    g[16] = 1;
     g[8] = 0;
     read_mem(g, len, "small.edt", &rc, &err);
     CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 0"), "version 0: %s", err.msg);

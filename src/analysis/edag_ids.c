@@ -70,6 +70,8 @@ void edan_edag_new_id(edan_edag *e, uint32_t id, const edan_insn *in)
     o->kind = (uint8_t)(in->mem | HOT_SEEN);
     if ((in->mem == EDAN_MEM_LOAD && in->n_src <= 1) || (in->mem == EDAN_MEM_STORE && in->n_src <= 2))
         o->kind |= HOT_FEW_SRC;
+    if (edan_insn_wide(in))
+        o->kind = HOT_SEEN | HOT_WIDE | (in->mem & 3);
     o->size = in->mem_size;
     o->cls = in->cls;
     if (e->scoped)

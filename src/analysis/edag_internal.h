@@ -96,6 +96,8 @@ _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
 /* a load with at most one source register (its address), a store with at most two (address, data) */
 #define HOT_FEW_SRC 8u
+/* registers past src[] and dst (a native instruction, edan_insn_wide()): the loops hand it to the general path */
+#define HOT_WIDE 16u
 _Static_assert((EDAN_MEM_LOAD & 3) == 1 && (EDAN_MEM_STORE & 3) == 2 &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
                "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
@@ -337,6 +339,14 @@ static ALWAYS_INLINE hot_id *count_execution(edan_edag *e, const edan_exec *r, h
     hot_id *h = &(*ids)[id];
     h->count++;
     return h;
+}
+
+/* A wide instruction (HOT_WIDE), whose registers the loops' hot_op does not hold: the general path. */
+static inline bool wide_step(edan_edag *e, const edan_exec *r, const hot_op op)
+{
+    if (r->flags & EDAN_EXEC_NO_ACCESS)
+        e->no_access[op.kind & 3]++;
+    return edan_edag_step_lanes(e, r);
 }
 
 /* The hot_op of an entry count_execution() returned, recorded first if its id is new. */

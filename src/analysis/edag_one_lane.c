@@ -249,6 +249,11 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         hot_op op = h->op;
         if (op.kind != HOT_PLAIN) {
             op = seen_op(e, r, h);
+            if (__builtin_expect(op.kind & HOT_WIDE, 0)) {
+                if (!wide_step(e, r, op))
+                    break;
+                continue;
+            }
             if (op.kind != HOT_PLAIN) {
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
                     bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =

@@ -91,7 +91,10 @@ static void tracing_help(FILE *f)
           "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
           "                      not yet returned), callees included [whole program]\n"
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
-          "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
+          "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU, or qemu-riscv64, qemu-x86_64\n"
+          "                      or qemu-aarch64 on PATH as the program's ELF header names its ISA]\n"
+          "  --sysroot=DIR       where QEMU finds a dynamically linked program's libraries (its -L)\n"
+          "                      [/usr/aarch64-linux-gnu for AArch64; the host's own for x86-64]\n"
           "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
           "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
           "                      [when stderr is a terminal]\n"
@@ -111,7 +114,8 @@ static void usage_sub(const char *sub, FILE *f)
 {
     if (!strcmp(sub, "run")) {
         fputs("usage: edan run [options] [--] PROGRAM [ARGS...]\n"
-              "Run a statically linked RISC-V program under qemu-riscv64 with edan's plugin and\n"
+              "Run a program (statically linked RISC-V; x86-64 or AArch64, static or dynamic) under\n"
+              "QEMU (qemu-riscv64, qemu-x86_64, qemu-aarch64: from its ELF header) with edan's plugin and\n"
               "analyse its eDAG in-process (no trace file). The program's own output is kept\n"
               "(on stderr when the report is JSON or a table on stdout: see --program-output).\n\n",
               f);
@@ -243,21 +247,19 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             strcmp(key, "binary"))
             given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
         /* command-line-only options */
-        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
+        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image") ||
+            !strcmp(key, "sysroot")) {
             if (!value) {
                 if (i + 1 >= argc)
                     cli_die(2, "%s: --%s needs a value", sub, key);
                 value = argv[++i];
             }
-            if (!strcmp(key, "qemu"))
-                c->qemu = value;
-            else if (!strcmp(key, "plugin"))
-                c->plugin = value;
-            else if (!strcmp(key, "image"))
-                c->image = value;
-            else
-                c->trace_out = value;
-            if (!strcmp(key, "qemu") || !strcmp(key, "plugin"))
+            *(!strcmp(key, "qemu")      ? &c->qemu
+              : !strcmp(key, "sysroot") ? &c->sysroot
+              : !strcmp(key, "plugin")  ? &c->plugin
+              : !strcmp(key, "image")   ? &c->image
+                                        : &c->trace_out) = value;
+            if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "sysroot"))
                 cli_note_input_option(sub, key, value);
             else
                 cli_declare_file_option(sub, key, value);
@@ -667,6 +669,9 @@ static int cmd_convert(int argc, char **argv)
             "convert: %s is a MemGaze load trace: its loads carry no RISC-V instructions, and edan's formats do not "
             "keep its samples (analyse it as it is: edan locality %s)",
             in, in);
+    const char *isa = edan_trace_source_meta(src) ? edan_trace_source_meta(src)->isa : NULL;
+    if (to_text && isa && strcmp(isa, "riscv64"))
+        cli_die(2, "convert: %s is a trace of an %s program; the original EDAN text format holds RISC-V only", in, isa);
     if (kind != EDAN_TRACE_BINARY && !to_text)
         cli_die(2,
                 "convert: %s is a text trace; the binary format stores each instruction's encoding, which the text "

@@ -24,6 +24,7 @@ static const struct {
     {"program-output", EDAN_VALUE_OUTPUT, TRACING_COMMANDS},
     {"list", EDAN_VALUE_INPUT, "rank"},
     {"qemu", EDAN_VALUE_INPUT, TRACING_COMMANDS},
+    {"sysroot", EDAN_VALUE_INPUT, TRACING_COMMANDS},
     {"plugin", EDAN_VALUE_INPUT, TRACING_COMMANDS},
     {"load-classes", EDAN_VALUE_INPUT, "memgaze-table"},
     {"hpcstruct", EDAN_VALUE_INPUT, "memgaze-table"},
