@@ -146,6 +146,11 @@ def test_kernels(cc, isa, static_ok=True, extra=()):
                 r = analyze("run", "--json", "--filter=kernel", stream, str(n))
                 check(0 < r.get("D", 0) <= 3 and r.get("stores") == n and r.get("loads", 0) >= 2 * n,
                       f"{isa} {kind} stream n={n}: D {r.get('D')}, loads {r.get('loads')}, stores {r.get('stores')}")
+            # the triad's flops (one add and one multiply, or one fused multiply-add, per element), and its loop
+            p = edan("run", "--projection", "--machine=server-ddr5", "--filter=kernel", stream, "400")
+            check(p.returncode == 0 and re.search(r"flops / weighted\s+800 / 800", p.stdout) and
+                  re.search(r"#0 stream\.c:\d+ \(kernel\)", p.stdout),
+                  f"{isa} {kind} stream: flops and loop: {p.stdout[-900:]} {p.stderr}")
             # the streaming numbers against the naive longest path over the explicit graph
             for prog, n in ((chase, 30), (stream, 30)):
                 trace = os.path.join(d, os.path.basename(prog) + ".edt")

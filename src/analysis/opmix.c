@@ -12,10 +12,10 @@
 /* Static instructions                                                    */
 /* ===================================================================== */
 
-/* A native instruction's kind, from its cost class (isa/native.c classes the mnemonics). */
+/* A native instruction's kind, from its operation's cost class (isa/native.c classes the mnemonics). */
 static int native_fp_kind(const edan_insn *in)
 {
-    switch (in->cls) {
+    switch (in->op_cls) {
     case EDAN_CLASS_FMUL:
         return EDAN_FP_MUL;
     case EDAN_CLASS_FFMA:

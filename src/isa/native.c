@@ -382,6 +382,11 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, second
         out->flow = EDAN_FLOW_RETURN;
     else if (has_group(d, CS_GRP_JUMP))
         out->flow = !strcmp(m, "jmp") ? EDAN_FLOW_JUMP : EDAN_FLOW_BRANCH;
+    if (out->flow != EDAN_FLOW_NONE && out->flow != EDAN_FLOW_RETURN && x->op_count == 1 &&
+        x->operands[0].type == X86_OP_IMM) {
+        out->imm = (int64_t)((uint64_t)x->operands[0].imm - out->pc);
+        out->native |= EDAN_NATIVE_DIRECT;
+    }
     /* cost class */
     const int fp = x86_fp_class(m);
     if (out->flow != EDAN_FLOW_NONE)
@@ -400,6 +405,7 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, second
         out->cls = (uint8_t)fp;
     if (fp == EDAN_CLASS_FADD && fp_add(m))
         out->native |= EDAN_NATIVE_FLOP_ADD;
+    out->op_cls = (uint8_t)(fp >= 0 ? fp : out->cls);
 }
 
 /* The bytes one AArch64 register operand of a load or store moves. */
@@ -521,6 +527,10 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr)
         out->flow = EDAN_FLOW_JUMP;
     else if (has_group(d, CS_GRP_JUMP))
         out->flow = EDAN_FLOW_BRANCH;
+    if (out->flow != EDAN_FLOW_NONE && a->op_count && a->operands[a->op_count - 1].type == ARM64_OP_IMM) {
+        out->imm = (int64_t)((uint64_t)a->operands[a->op_count - 1].imm - out->pc);
+        out->native |= EDAN_NATIVE_DIRECT;
+    }
     if (out->flow != EDAN_FLOW_NONE)
         out->cls = EDAN_CLASS_BRANCH;
     else if (out->mem == EDAN_MEM_AMO)
@@ -547,6 +557,7 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr)
         out->cls = EDAN_CLASS_MUL;
     if (starts(m, "fadd") || starts(m, "fsub"))
         out->native |= EDAN_NATIVE_FLOP_ADD;
+    out->op_cls = out->cls;
 }
 
 /*

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "isa/riscv.h"
+#include "util/elf_symbols.h"
 
 #define EDAN_X86_GPR(n) ((uint8_t)(1 + (n)))
 #define EDAN_X86_SP EDAN_X86_GPR(4)
@@ -60,6 +61,16 @@ int edan_isa_of_machine(unsigned e_machine);
 const char *edan_isa_name(int isa);
 /* The ISA named so (edan_isa_name()); -1 if none. */
 int edan_isa_by_name(const char *name);
+/*
+ * Whether the records of the program elf carry its link addresses, so that its symbols and lines apply: a
+ * program that is not position-independent, or an x86-64 or AArch64 one (the plugin rebases those to their
+ * link addresses, plugin/plugin_native.c).
+ */
+static inline bool edan_elf_linked_pcs(const edan_elf *elf)
+{
+    return !elf->is_pie || edan_isa_of_machine(elf->machine) != EDAN_ISA_RISCV64;
+}
+
 /* The stack pointer's slot of an ISA. */
 uint8_t edan_isa_sp(int isa);
 

@@ -121,6 +121,8 @@ typedef struct edan_insn {
     uint8_t n_more_src; /* sources past src[]: more[0 .. n_more_src) (n_src == EDAN_MAX_SRC then) */
     uint8_t n_more_dst; /* destinations past dst: more[n_more_src .. + n_more_dst) */
     uint8_t native;     /* EDAN_NATIVE_* facts the tracer reports */
+    uint8_t op_cls;     /* the class of the operation itself: cls is LOAD or STORE when it also accesses
+                           memory (x86 addsd xmm1, [rsi]: FADD here) */
     uint8_t more[EDAN_MAX_MORE];
     uint8_t enc[EDAN_MAX_ENC]; /* the encoding, size bytes (raw is a digest of it for x86) */
 } edan_insn;
@@ -130,7 +132,8 @@ enum {
     EDAN_NATIVE_UNDECODED = 1u << 0,  /* the decoder did not know it: no registers, no memory */
     EDAN_NATIVE_TWO_PLACES = 1u << 1, /* it accesses two places (movs, cmps, push/pop of memory): two vertices */
     EDAN_NATIVE_FLOP_ADD = 1u << 2,   /* a floating-point add or subtract (opmix.h counts it as a flop) */
-    EDAN_NATIVE_SECOND = 1u << 3      /* the second vertex of a two-place instruction (isa/native.h) */
+    EDAN_NATIVE_SECOND = 1u << 3,     /* the second vertex of a two-place instruction (isa/native.h) */
+    EDAN_NATIVE_DIRECT = 1u << 4      /* a direct branch, jump or call: its target is pc + imm (RISC-V: jal, b*) */
 };
 
 /* Whether an instruction has registers past src[] and dst (only native ones do). */
