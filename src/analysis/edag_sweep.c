@@ -94,7 +94,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         uint64_t *Fd = regF + op.dst * S, *Md = regMd + op.dst * S;
         const uint64_t *cls_cost = cost + op.cls * S;
         if (op.kind != HOT_PLAIN) {
-            if (__builtin_expect(op.kind & HOT_WIDE, 0)) {
+            if (__builtin_expect(op.kind & (HOT_WIDE | HOT_DST2), 0)) {
                 if (!wide_step(e, r, op))
                     return;
                 continue;

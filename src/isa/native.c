@@ -313,6 +313,11 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, second
         if (rm.merges)
             add_reg(rd, rm.slot);
     }
+    /* string instructions read the direction flag, which no status flag write changes (cld, std do, and the ABI
+     * keeps it clear): not the flags slot, or every one would depend on the last compare */
+    const uint8_t opc = x->opcode[0];
+    if (x->opcode[1] == 0 && ((opc >= 0xa4 && opc <= 0xa7) || (opc >= 0xaa && opc <= 0xaf)))
+        del_reg(rd, EDAN_X86_FLAGS);
     /* vzeroupper, vzeroall: dependency-breaking (cores rename them away), and more registers than a record holds */
     if (!strcmp(m, "vzeroupper") || !strcmp(m, "vzeroall"))
         rd->n = wr->n = 0;
@@ -563,9 +568,10 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr)
 /*
  * An instruction that accesses two places as two vertices, one per access
  * in QEMU's order: the first reads every source and writes the temporary
- * slot (the value it loaded); the second reads them and the temporary, makes
- * the second access and writes every destination, and carries the
- * instruction's control flow. part: 0 the first, 1 the second.
+ * slot (the value it loaded); the second reads the temporary alone (every
+ * source reaches it through the first), makes the second access, writes
+ * every destination and carries the instruction's control flow. part: 0
+ * the first, 1 the second.
  */
 static void split(edan_insn *out, int part, regset *rd, regset *wr, second_access second)
 {
@@ -576,6 +582,7 @@ static void split(edan_insn *out, int part, regset *rd, regset *wr, second_acces
         out->cls = EDAN_CLASS_LOAD;
         return;
     }
+    rd->n = 0; /* what the first read reaches the second through it */
     add_reg(rd, EDAN_X86_TMP);
     out->native |= EDAN_NATIVE_SECOND;
     out->mem = second.mem;

@@ -29,8 +29,11 @@
  * EDAN_NATIVE_TWO_PLACES and is two vertices, one per access in the order
  * QEMU makes them (edan_native_decode_part()): the first reads the
  * instruction's sources and passes what it loaded to the second through
- * the slot EDAN_X86_TMP; the second makes the second access, writes the
- * destinations and carries the control flow. (AArch64's ldp, stp and
+ * the slot EDAN_X86_TMP; the second reads that alone (the sources reach it
+ * through the first), makes the second access, writes the destinations
+ * and carries the control flow. String instructions (movs, stos, lods,
+ * cmps, scas) do not read the flags slot: the direction flag they read is
+ * no status flag. (AArch64's ldp, stp and
  * multi-register loads access one contiguous place: one vertex.)
  */
 #ifndef EDAN_ISA_NATIVE_H

@@ -26,10 +26,10 @@ kernel:                         /* rdi: 16 bytes to copy from, rsi: 16 bytes to 
     mov     %rdi, %rsi          /* 16 */
     mov     %rax, %rdi          /* 17 reads rax (15) */
     mov     $8, %ecx            /* 18 */
-    rep movsb                   /* 19..34: 8 iterations, each a load (reads 17, 16, 9, 18 or the last
-                                   store, and the byte 14 stored) and a store (the load) */
-    mov     -8(%rdi), %rax      /* 35 reads rdi and the 8 bytes (the 8 stores) */
-    ret                         /* 36 reads rsp (12) */
+    rep movsb                   /* 19..36: 8 iterations and the last test of rcx, each a load (reads 17, 16,
+                                   18 or the last store, and the byte 14 stored) and a store (the load) */
+    mov     -8(%rdi), %rax      /* 37 reads rdi and the 8 bytes (the 8 stores) */
+    ret                         /* 38 reads rsp (12) */
     .size kernel, .-kernel
 
     .globl _start
