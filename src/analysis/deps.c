@@ -424,10 +424,27 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
             ok = unit && unit_note_read(t, unit, lo, hi, v, F, md);
         }
     }
+    /* address updates (push's rsp, writeback: edan_insn.addr_dst) first: their register's last write, an integer
+     * operation later, as if the update were an instruction of its own (readers depend on that write's vertex) */
+    for (int i = 0; in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t r = i ? in->more[in->n_more_src + i - 1] : in->dst, f = edan_insn_addr_from(in, r);
+        if (!(in->addr_dst >> i & 1) || !tracked_reg(r) || !tracked_reg(f))
+            continue;
+        deps_write w = t->reg_w[f];
+        w.F += t->lane.cost.cls[EDAN_CLASS_INT];
+        t->reg_w[r] = w;
+    }
     for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
         const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
         if (!tracked_reg(r))
             continue;
+        if (in->addr_dst >> (i + 1) & 1) {
+            if (t->false_deps)
+                memset(&t->reg_r[r], 0, sizeof t->reg_r[r]);
+            if (t->all_preds)
+                t->reg_list[r] = 0;
+            continue;
+        }
         put_write(&t->reg_w[r], F, v + 1, md);
         if (t->false_deps) /* the readers' state: only false_deps sets it */
             memset(&t->reg_r[r], 0, sizeof t->reg_r[r]);

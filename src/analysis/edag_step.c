@@ -206,9 +206,19 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
                 e->regRF[d + k] = e->regRMd[d + k] = 0;
         }
     }
+    /* address updates (push's rsp, writeback: edan_insn.addr_dst) first, from their registers' state before */
+    const size_t from = (size_t)edan_insn_addr_from(in, in->dst) * S;
+    for (int i = 0; in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t r = i ? in->more[in->n_more_src + i - 1] : in->dst;
+        const size_t d = (size_t)r * S, f = in->addr_from ? from : d;
+        for (int k = 0; in->addr_dst >> i & 1 && k < K; k++) {
+            e->regF[d + k] = e->regF[f + k] + e->lane[k].cost.cls[EDAN_CLASS_INT];
+            e->regMd[d + k] = e->regMd[f + k];
+        }
+    }
     for (int i = -1; i < in->n_more_dst; i++) {
         const size_t d = i < 0 ? dst : (size_t)in->more[in->n_more_src + i] * S;
-        for (int k = 0; k < K; k++) {
+        for (int k = 0; !(in->addr_dst >> (i + 1) & 1) && k < K; k++) {
             e->regF[d + k] = F[k];
             e->regMd[d + k] = md[k];
         }

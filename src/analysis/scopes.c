@@ -672,9 +672,19 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
             s->cur.C += d->cost;
         }
     }
-    vec_store(s->reg + (size_t)d->dst * (size_t)KP, &md, KP);
-    for (int i = 0; d->wide && i < r->insn->n_more_dst; i++)
-        vec_store(s->reg + (size_t)r->insn->more[r->insn->n_more_src + i] * (size_t)KP, &md, KP);
+    /* address updates (edan_insn.addr_dst) first: their register's depths before, as an instruction of their own */
+    const edan_insn *in = r->insn;
+    for (int i = 0; d->wide && in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t g = i ? in->more[in->n_more_src + i - 1] : in->dst, f = edan_insn_addr_from(in, g);
+        if (in->addr_dst >> i & 1)
+            memmove(s->reg + (size_t)g * (size_t)KP, s->reg + (size_t)f * (size_t)KP, sizeof(uint32_t) * (size_t)KP);
+    }
+    const uint16_t addr = d->wide ? in->addr_dst : 0;
+    if (!(addr & 1))
+        vec_store(s->reg + (size_t)d->dst * (size_t)KP, &md, KP);
+    for (int i = 0; d->wide && i < in->n_more_dst; i++)
+        if (!(addr >> (i + 1) & 1))
+            vec_store(s->reg + (size_t)in->more[in->n_more_src + i] * (size_t)KP, &md, KP);
     if (acc & ACC_WR) {
         uint32_t v = 0;
         if (!vec_zero(&md, KP) && !(v = store_vector(s, &md, KP)))

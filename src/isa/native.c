@@ -213,8 +213,9 @@ static void del_reg(regset *s, uint8_t slot)
         }
 }
 
-/* Sources and destinations into the record: src[], dst, then more[]; false when they do not fit. */
-static bool put_regs(edan_insn *out, const regset *rd, const regset *wr)
+/* Sources and destinations into the record: src[], dst, then more[], and which destinations are in ad (address
+ * updates); false when they do not fit. */
+static bool put_regs(edan_insn *out, const regset *rd, const regset *wr, const regset *ad)
 {
     const int n_src = rd->n < EDAN_MAX_SRC ? rd->n : EDAN_MAX_SRC;
     const int more_src = rd->n - n_src, more_dst = wr->n > 1 ? wr->n - 1 : 0;
@@ -230,6 +231,10 @@ static bool put_regs(edan_insn *out, const regset *rd, const regset *wr)
         out->n_more_dst = (uint8_t)more_dst;
         memcpy(out->more + more_src, wr->r + 1, (size_t)more_dst);
     }
+    for (int i = 0; i < wr->n; i++)
+        for (int j = 0; j < ad->n; j++)
+            if (wr->r[i] == ad->r[j])
+                out->addr_dst |= (uint16_t)(1u << i);
     return true;
 }
 
@@ -294,7 +299,7 @@ typedef struct second_access {
     uint8_t mem, size;
 } second_access;
 
-static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, second_access *second)
+static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset *ad, second_access *second)
 {
     const cs_insn *ci = h->insn;
     const cs_detail *d = ci->detail;
@@ -316,8 +321,12 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, second
     /* string instructions read the direction flag, which no status flag write changes (cld, std do, and the ABI
      * keeps it clear): not the flags slot, or every one would depend on the last compare */
     const uint8_t opc = x->opcode[0];
-    if (x->opcode[1] == 0 && ((opc >= 0xa4 && opc <= 0xa7) || (opc >= 0xaa && opc <= 0xaf)))
+    if (x->opcode[1] == 0 && ((opc >= 0xa4 && opc <= 0xa7) || (opc >= 0xaa && opc <= 0xaf))) {
         del_reg(rd, EDAN_X86_FLAGS);
+        add_reg(ad, EDAN_X86_GPR(7)); /* rdi, rsi, rcx: addresses and a count, not what was loaded */
+        add_reg(ad, EDAN_X86_GPR(6));
+        add_reg(ad, EDAN_X86_GPR(1));
+    }
     /* vzeroupper, vzeroall: dependency-breaking (cores rename them away), and more registers than a record holds */
     if (!strcmp(m, "vzeroupper") || !strcmp(m, "vzeroall"))
         rd->n = wr->n = 0;
@@ -352,6 +361,10 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, second
     }
     const bool pushes = starts(m, "push") || starts(m, "call"),
                pops = starts(m, "pop") || starts(m, "ret") || !strcmp(m, "leave") || starts(m, "iret");
+    if (pushes || pops || !strcmp(m, "enter"))
+        add_reg(ad, EDAN_X86_SP); /* the stack pointer moves by a constant: not what was loaded */
+    if (!strcmp(m, "leave"))
+        out->addr_from = EDAN_X86_GPR(5); /* rsp = rbp + 8 */
     if (!no_access && (pushes || pops)) {
         if (n_mem++) {
             /* push [m], call [m]: the operand is read first; pop [m]: the stack is */
@@ -467,7 +480,7 @@ static int a64_reg_bytes(const handle *h, const cs_arm64_op *op)
     }
 }
 
-static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr)
+static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr, regset *ad)
 {
     const cs_insn *ci = h->insn;
     const cs_detail *d = ci->detail;
@@ -498,6 +511,8 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr)
     if (mem_op >= 0 && !starts(m, "prfm") && !starts(m, "prfum")) {
         const cs_arm64_op *op = &a->operands[mem_op];
         out->rs1 = op->mem.base < MAX_CS_REGS ? h->map[op->mem.base].slot : 0;
+        if (a->writeback)
+            add_reg(ad, out->rs1); /* pre- and post-index: the base moves by a constant */
         out->imm = op->mem.disp;
         if (atomic)
             out->mem = EDAN_MEM_AMO;
@@ -573,17 +588,27 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr)
  * every destination and carries the instruction's control flow. part: 0
  * the first, 1 the second.
  */
-static void split(edan_insn *out, int part, regset *rd, regset *wr, second_access second)
+static void split(edan_insn *out, int part, regset *rd, regset *wr, const regset *ad, second_access second)
 {
-    if (part == 0) {
+    regset addr = {.n = 0}, data = {.n = 0};
+    for (int i = 0; i < wr->n; i++) {
+        bool is_addr = false;
+        for (int j = 0; j < ad->n; j++)
+            is_addr |= wr->r[i] == ad->r[j];
+        add_reg(is_addr ? &addr : &data, wr->r[i]);
+    }
+    if (part == 0) { /* the temporary, and the address updates (from the sources, as the first reads them) */
         wr->n = 0;
         add_reg(wr, EDAN_X86_TMP);
+        for (int i = 0; i < addr.n; i++)
+            add_reg(wr, addr.r[i]);
         out->flow = EDAN_FLOW_NONE;
         out->cls = EDAN_CLASS_LOAD;
         return;
     }
     rd->n = 0; /* what the first read reaches the second through it */
     add_reg(rd, EDAN_X86_TMP);
+    *wr = data;
     out->native |= EDAN_NATIVE_SECOND;
     out->mem = second.mem;
     out->mem_size = second.size;
@@ -624,15 +649,18 @@ edan_decode_status edan_native_decode_part(int isa, const uint8_t *bytes, size_t
         out->size = (uint8_t)h->insn->size;
         memset(out->enc + out->size, 0, EDAN_MAX_ENC - out->size);
         second_access second = {0, 0};
+        regset ad = {.n = 0};
         if (isa == EDAN_ISA_X86_64)
-            decode_x86(h, out, &rd, &wr, &second);
+            decode_x86(h, out, &rd, &wr, &ad, &second);
         else
-            decode_a64(h, out, &rd, &wr);
+            decode_a64(h, out, &rd, &wr, &ad);
         if (out->native & EDAN_NATIVE_TWO_PLACES)
-            split(out, part, &rd, &wr, second);
+            split(out, part, &rd, &wr, &ad, second);
         else if (part)
             out->native |= EDAN_NATIVE_UNDECODED; /* no second part */
-        if ((out->native & EDAN_NATIVE_UNDECODED) || !put_regs(out, &rd, &wr)) {
+        if (out->mem == EDAN_MEM_NONE)
+            ad.n = 0; /* without an access there is nothing to keep an update apart from */
+        if ((out->native & EDAN_NATIVE_UNDECODED) || !put_regs(out, &rd, &wr, &ad)) {
             const uint8_t size = out->size;
             edan_insn_clear(out);
             out->pc = pc;

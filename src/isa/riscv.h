@@ -123,6 +123,11 @@ typedef struct edan_insn {
     uint8_t native;     /* EDAN_NATIVE_* facts the tracer reports */
     uint8_t op_cls;     /* the class of the operation itself: cls is LOAD or STORE when it also accesses
                            memory (x86 addsd xmm1, [rsi]: FADD here) */
+    uint16_t addr_dst;  /* destinations that are address updates (bit 0: dst, bit i: the i-th of more[]'s
+                           destinations: push's rsp, rep movs's rdi, writeback): each keeps the state of
+                           its own register (of addr_from when that is not 0: leave's rsp from rbp), an
+                           integer operation later, as if the update were an instruction of its own */
+    uint8_t addr_from;
     uint8_t more[EDAN_MAX_MORE];
     uint8_t enc[EDAN_MAX_ENC]; /* the encoding, size bytes (raw is a digest of it for x86) */
 } edan_insn;
@@ -136,10 +141,16 @@ enum {
     EDAN_NATIVE_DIRECT = 1u << 4      /* a direct branch, jump or call: its target is pc + imm (RISC-V: jal, b*) */
 };
 
-/* Whether an instruction has registers past src[] and dst (only native ones do). */
+/* Whether an instruction has registers past src[] and dst, or address updates (only native ones do). */
 static inline bool edan_insn_wide(const edan_insn *in)
 {
-    return (in->n_more_src | in->n_more_dst) != 0;
+    return (in->n_more_src | in->n_more_dst | in->addr_dst) != 0;
+}
+
+/* The register whose state an address update of register d takes (edan_insn.addr_dst). */
+static inline uint8_t edan_insn_addr_from(const edan_insn *in, uint8_t d)
+{
+    return in->addr_from ? in->addr_from : d;
 }
 
 /* Result of decoding: a non-zero return means "not an RV64GC instruction". */

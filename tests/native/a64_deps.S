@@ -14,10 +14,10 @@ kernel:                         /* x0: 32 bytes of scratch */
     add     x5, x4, #1          /* 4  reads x4 (3) */
     stp     x3, x5, [x0]        /* 5  reads x3 (2), x5 (4); stores 16 bytes */
     ldp     x6, x7, [x0]        /* 6  loads them (5) */
-    str     x7, [x0, #16]!      /* 7  reads x7 (6); stores; writes x0 back */
-    ldr     x8, [x0], #8        /* 8  reads x0 and the bytes (7); writes x0 back */
+    str     x7, [x0, #16]!      /* 7  reads x7 (6); stores; moves x0 (an address update: no vertex's) */
+    ldr     x8, [x0], #8        /* 8  reads the bytes (7); moves x0 */
     add     x9, x8, x3          /* 9  reads x8 (8), x3 (2) */
-    sub     x0, x0, #24         /* 10 reads x0 (8) */
+    sub     x0, x0, #24         /* 10 reads x0, as before the kernel */
     mov     x10, x9             /* 11 reads x9 (9) */
     ldr     x11, [x0, #8]       /* 12 reads x0 (10) and the second half of the pair (5) */
     ret                         /* 13 reads x30, written before the kernel */

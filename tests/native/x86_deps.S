@@ -18,18 +18,19 @@ kernel:                         /* rdi: 16 bytes to copy from, rsi: 16 bytes to 
     mov     $5, %ecx            /* 8 */
     div     %rcx                /* 9  reads rax (6), rdx (7), rcx (8); writes rax, rdx, flags */
     mov     %rdx, %r10          /* 10 reads rdx (9) */
-    push    %r10                /* 11 reads r10 (10); stores */
-    pop     %r11                /* 12 reads rsp and the stored bytes (11) */
+    push    %r10                /* 11 reads r10 (10); stores; moves rsp (an address update: no vertex's) */
+    pop     %r11                /* 12 reads the stored bytes (11) */
     lea     1(%r11), %r11       /* 13 reads r11 (12), no memory */
     mov     %r11, (%rdi)        /* 14 reads r11 (13); stores 8 bytes at the source */
     mov     %rsi, %rax          /* 15 */
     mov     %rdi, %rsi          /* 16 */
     mov     %rax, %rdi          /* 17 reads rax (15) */
     mov     $8, %ecx            /* 18 */
-    rep movsb                   /* 19..36: 8 iterations and the last test of rcx, each a load (reads 17, 16,
-                                   18 or the last store, and the byte 14 stored) and a store (the load) */
-    mov     -8(%rdi), %rax      /* 37 reads rdi and the 8 bytes (the 8 stores) */
-    ret                         /* 38 reads rsp (12) */
+    rep movsb                   /* 19..36: 8 iterations and the last test of rcx, each a load (reads 16, 17,
+                                   18, whose updates are address updates, and the byte 14 stored) and a store
+                                   (reads the load) */
+    mov     -8(%rdi), %rax      /* 37 reads rdi (17) and the 8 bytes (the 8 stores) */
+    ret                         /* 38 reads rsp, as before the kernel */
     .size kernel, .-kernel
 
     .globl _start
