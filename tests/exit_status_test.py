@@ -97,7 +97,8 @@ def test_statuses():
         p = edan("run", "--filter=nosuch", prog, "7")
         check(p.returncode == 2 and "results are complete" not in p.stderr, f"a bad filter: {p.returncode}")
         p = edan("run", "--qemu=/no/such/qemu", prog, "7")
-        check(p.returncode == 1 and "results are complete" not in p.stderr, f"QEMU missing: {p.returncode}")
+        check(p.returncode == 2 and "not installed" in p.stderr and "results are complete" not in p.stderr,
+              f"QEMU missing: {p.returncode}")
         p = edan("run", "--ignore-exit=yes", prog, "7")
         check(p.returncode == 2 and "takes no value" in p.stderr, f"--ignore-exit=yes: {p.stderr!r}")
 

@@ -61,6 +61,8 @@ def fixtures(d):
     os.chmod(f["qemu"], 0o755)
     f["machine"] = os.path.join(d, "machine.ini")
     shutil.copy(os.path.join(SRC, "machines", "gem5-validation.ini"), f["machine"])
+    f["sysroot"] = os.path.join(d, "sysroot")  # --sysroot: a directory of libraries
+    os.mkdir(f["sysroot"])
     f["plugin"] = os.path.join(d, "plugin.so")
     shutil.copy(os.path.join(BUILD, "libedan_plugin.so"), f["plugin"])
     return f
@@ -69,6 +71,9 @@ def fixtures(d):
 def snapshot(paths):
     out = {}
     for p in paths:
+        if os.path.isdir(p):  # --sysroot's directory: what it holds
+            out[p] = sorted(os.listdir(p))
+            continue
         with open(p, "rb") as g:
             out[p] = g.read()
     return out

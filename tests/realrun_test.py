@@ -160,7 +160,15 @@ def test_bad_input():
     with tempfile.TemporaryDirectory() as d:
         sumbin = os.path.join(EX, "sum")
         expect_error(["run", os.path.join(d, "missing")], "missing", "missing binary")
-        expect_error(["run", "/bin/sh"], "RISC-V", "non-RISC-V binary")
+        # a program for an ISA edan does not trace (x86-64 and AArch64 ones it does: tests/native_test.py)
+        other = os.path.join(d, "arm_program")
+        with open("/bin/true", "rb") as g:
+            elf = bytearray(g.read())
+        elf[18:20] = (40).to_bytes(2, "little")  # e_machine: EM_ARM
+        with open(other, "wb") as g:
+            g.write(elf)
+        os.chmod(other, 0o755)
+        expect_error(["run", other], "expected a 64-bit little-endian RISC-V", "a program of an unsupported ISA")
         junk = os.path.join(d, "junk")
         with open(junk, "w") as f:
             f.write("not an elf\n")

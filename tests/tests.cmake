@@ -399,3 +399,27 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3 AND CHROMIUM)
                                     ${CMAKE_SOURCE_DIR})
   set_tests_properties(html_report PROPERTIES DEPENDS examples TIMEOUT 300 LABELS html)
 endif()
+
+# Native programs (issue 39): x86-64 under the real qemu-x86_64, AArch64 under qemu-aarch64, built here
+# with the host's gcc and Debian's aarch64-linux-gnu-gcc (tests/native_test.py).
+find_program(QEMU_X86_64 qemu-x86_64)
+find_program(QEMU_AARCH64 qemu-aarch64)
+find_program(AARCH64_CC aarch64-linux-gnu-gcc)
+if(QEMU_X86_64 AND PYTHON3 AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR STREQUAL "x86_64")
+  foreach(category x86_deps x86_kernels errors)
+    add_test(NAME native_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/native_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(native_${category} PROPERTIES TIMEOUT 600 LABELS native)
+  endforeach()
+else()
+  message(WARNING "qemu-x86_64, python3 or an x86-64 host gcc missing: the x86-64 native tests are not registered")
+endif()
+if(QEMU_AARCH64 AND AARCH64_CC AND PYTHON3)
+  foreach(category a64_deps a64_kernels)
+    add_test(NAME native_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/native_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(native_${category} PROPERTIES TIMEOUT 600 LABELS native)
+  endforeach()
+else()
+  message(WARNING "qemu-aarch64 or aarch64-linux-gnu-gcc missing: the AArch64 native tests are not registered")
+endif()

@@ -381,7 +381,7 @@ static void test_round_trip(void)
     edan_code_table_free(s.code);
 }
 
-/* Warm records (version 3): their flag survives, in runs long and short; a trace opened without them refuses one. */
+/* Warm records (version 4): their flag survives, in runs long and short; a trace opened without them refuses one. */
 static void test_warm_records(void)
 {
     synth s = make_code(200);
@@ -399,7 +399,7 @@ static void test_warm_records(void)
     write_warm = false;
     size_t len = 0;
     uint8_t *b = slurp(path, &len);
-    CHECK(b && len > 12 && b[8] == 3, "a trace with warm records is version 3");
+    CHECK(b && len > 12 && b[8] == 4, "a trace with warm records is version 4");
     free(b);
     edan_trace_source *src = edan_trace_source_open(path, &err);
     CHECK(src && edan_trace_source_meta(src)->warm, "its meta says warm: %s", err.msg);
@@ -557,9 +557,19 @@ static void test_truncation_and_flips(void)
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
     CHECK(rc < 0 && strstr(err.msg, want), "block magic: %s", err.msg);
     memcpy(g, b, len);
-    g[8] = 4; /* version */
+    g[8] = 5; /* version */
     read_mem(g, len, "small.edt", &rc, &err);
-    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 4 (expected 1 to 3)"), "version: %s", err.msg);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 5 (expected 1 to 4)"), "version: %s", err.msg);
+    g[8] = 2; /* a version before ISAs other than riscv64 */
+    g[16] = 2;
+    read_mem(g, len, "small.edt", &rc, &err);
+    CHECK(rc < 0 && strstr(err.msg, "byte 16: unsupported ISA 2 in a version 2 trace"), "ISA in version 2: %s",
+          err.msg);
+    g[8] = 3;
+    g[16] = 4;
+    read_mem(g, len, "small.edt", &rc, &err);
+    CHECK(rc < 0 && strstr(err.msg, "byte 16: unsupported ISA 4 in a version 3 trace"), "ISA 4: %s", err.msg);
+    g[16] = 1;
     g[8] = 0;
     read_mem(g, len, "small.edt", &rc, &err);
     CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 0"), "version 0: %s", err.msg);

@@ -169,7 +169,7 @@ def test_traces():
         for path in (t, tc):
             with open(path, "rb") as f:
                 versions.append(int.from_bytes(f.read(12)[8:12], "little"))
-        check(versions == [3, 2], f"format versions: warm records 3, none 2: {versions}")
+        check(versions == [4, 3], f"format versions: warm records 4, none 3: {versions}")
         a = analyze(t)
         check(same(a, online) and a["source"]["start"] == "warm", "a trace with warm records analyses as online")
         check(same(analyze(t, "--cold"), online_cold), "analyze --cold leaves its warm records out")

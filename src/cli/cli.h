@@ -22,6 +22,7 @@
 typedef struct cli {
     edan_options o;
     const char *qemu;
+    const char *sysroot; /* --sysroot: QEMU's -L, where a dynamically linked program's libraries are */
     const char *plugin;
     const char *trace_out;
     const char *image; /* edan dot: render to this SVG or PNG with Graphviz */

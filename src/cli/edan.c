@@ -173,21 +173,19 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             strcmp(key, "text") && strcmp(key, "binary"))
             given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
         /* command-line-only options */
-        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image")) {
+        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image") ||
+            !strcmp(key, "sysroot")) {
             if (!value) {
                 if (i + 1 >= argc)
                     cli_die(2, "%s: --%s needs a value", sub, key);
                 value = argv[++i];
             }
-            if (!strcmp(key, "qemu"))
-                c->qemu = value;
-            else if (!strcmp(key, "plugin"))
-                c->plugin = value;
-            else if (!strcmp(key, "image"))
-                c->image = value;
-            else
-                c->trace_out = value;
-            if (!strcmp(key, "qemu") || !strcmp(key, "plugin"))
+            *(!strcmp(key, "qemu")      ? &c->qemu
+              : !strcmp(key, "sysroot") ? &c->sysroot
+              : !strcmp(key, "plugin")  ? &c->plugin
+              : !strcmp(key, "image")   ? &c->image
+                                        : &c->trace_out) = value;
+            if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "sysroot"))
                 cli_note_input_option(sub, key, value);
             else
                 cli_declare_file_option(sub, key, value);
@@ -611,6 +609,9 @@ static int cmd_convert(int argc, char **argv)
             "convert: %s is a MemGaze load trace: its loads carry no RISC-V instructions, and edan's formats do not "
             "keep its samples (analyse it as it is: edan locality %s)",
             in, in);
+    const char *isa = edan_trace_source_meta(src) ? edan_trace_source_meta(src)->isa : NULL;
+    if (to_text && isa && strcmp(isa, "riscv64"))
+        cli_die(2, "convert: %s is a trace of an %s program; the original EDAN text format holds RISC-V only", in, isa);
     if (kind != EDAN_TRACE_BINARY && !to_text)
         cli_die(2,
                 "convert: %s is a text trace; the binary format stores each instruction's encoding, which the text "

@@ -43,7 +43,10 @@ static void tracing_help(FILE *f)
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
           "  --cold              with --filter, caches and branch predictor see the region alone,\n"
           "                      as the EDAN paper's tool [warm: they follow the whole program]\n"
-          "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU or qemu-riscv64 on PATH]\n"
+          "  --qemu=PATH         QEMU user-mode emulator [$EDAN_QEMU, or qemu-riscv64, qemu-x86_64\n"
+          "                      or qemu-aarch64 on PATH as the program's ELF header names its ISA]\n"
+          "  --sysroot=DIR       where QEMU finds a dynamically linked program's libraries (its -L)\n"
+          "                      [/usr/aarch64-linux-gnu for AArch64; the host's own for x86-64]\n"
           "  --plugin=PATH       edan's TCG plugin [$EDAN_PLUGIN or libedan_plugin.so beside edan]\n"
           "  --progress, --no-progress  instructions so far and the rate, on stderr\n"
           "                      [when stderr is a terminal]\n"
@@ -66,7 +69,8 @@ static void usage_text(const char *sub, FILE *f)
 {
     if (!strcmp(sub, "run")) {
         fputs("usage: edan run [options] [--] PROGRAM [ARGS...]\n"
-              "Run a statically linked RISC-V program under qemu-riscv64 with edan's plugin and\n"
+              "Run a program (statically linked RISC-V; x86-64 or AArch64, static or dynamic) under\n"
+              "QEMU (qemu-riscv64, qemu-x86_64, qemu-aarch64: from its ELF header) with edan's plugin and\n"
               "analyse its eDAG in-process (no trace file). The program's own output is kept\n"
               "(on stderr when the report is JSON or a table on stdout: see --program-output).\n\n",
               f);

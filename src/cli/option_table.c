@@ -26,6 +26,7 @@ static const struct {
     {"program-output", EDAN_VALUE_OUTPUT, TRACING_COMMANDS},
     {"list", EDAN_VALUE_INPUT, "rank"},
     {"qemu", EDAN_VALUE_INPUT, TRACING_COMMANDS},
+    {"sysroot", EDAN_VALUE_INPUT, TRACING_COMMANDS},
     {"plugin", EDAN_VALUE_INPUT, TRACING_COMMANDS},
     {"env", EDAN_VALUE, TRACING_COMMANDS},
     {"pass-env", EDAN_FLAG, TRACING_COMMANDS},

@@ -1,5 +1,7 @@
 /*
- * qemu.c - running the traced program under qemu-riscv64 with edan's plugin.
+ * qemu.c - running the traced program under QEMU's user-mode emulator for
+ * its ISA (qemu-riscv64, qemu-x86_64, qemu-aarch64: the ELF header's
+ * e_machine) with edan's plugin.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "isa/native.h"
 #include "util/elf_symbols.h"
 #include "util/files.h"
 
@@ -70,21 +73,91 @@ static const char *preload_list(const char *plugin)
     return list;
 }
 
-static const char *find_qemu(const cli *c)
+/* QEMU's user-mode emulator of each ISA (isa/native.h: edan_isa) */
+static const char *const emulators[EDAN_ISA_COUNT] = {"qemu-riscv64", "qemu-x86_64", "qemu-aarch64"};
+/* Debian's AArch64 libraries (libc6-arm64-cross), for a dynamically linked AArch64 program on another host */
+#define AARCH64_SYSROOT "/usr/aarch64-linux-gnu"
+
+static const char *find_qemu(const cli *c, int isa)
 {
     if (c->qemu)
         return c->qemu;
     const char *env = getenv("EDAN_QEMU");
-    return env && *env ? env : "qemu-riscv64";
+    return env && *env ? env : emulators[isa];
+}
+
+/* Whether an executable named name is on $PATH (a name with a '/' is itself). */
+static bool on_path(const char *name)
+{
+    if (strchr(name, '/'))
+        return access(name, X_OK) == 0;
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        const char *end = strchr(p, ':');
+        const size_t n = end ? (size_t)(end - p) : strlen(p);
+        char full[PATH_MAX];
+        if (n && (size_t)snprintf(full, sizeof full, "%.*s/%s", (int)n, p, name) < sizeof full &&
+            access(full, X_OK) == 0)
+            return true;
+        p += n + (end != NULL);
+    }
+    return false;
+}
+
+/* The ISA of a program (its ELF header), and whether it is dynamically linked; exits 2 when it is none edan runs. */
+static int program_isa(const char *program, bool *dynamic)
+{
+    edan_elf elf;
+    edan_error err = {0};
+    if (edan_elf_open(program, &elf, &err))
+        cli_die(2, "%s", err.msg);
+    const int isa = edan_isa_of_machine(elf.machine);
+    *dynamic = elf.is_dynamic;
+    edan_elf_close(&elf);
+    if (isa < 0)
+        cli_die(2, "%s: ELF machine %u is not supported (edan traces RISC-V, x86-64 and AArch64 programs)", program,
+                elf.machine);
+    return isa;
+}
+
+/* The directory QEMU finds a dynamically linked program's libraries in (-L); NULL: QEMU's default, the host's. */
+static const char *sysroot_of(const cli *c, int isa, bool dynamic)
+{
+    if (c->sysroot)
+        return c->sysroot;
+    return isa == EDAN_ISA_AARCH64 && dynamic ? AARCH64_SYSROOT : NULL;
 }
 
 void cli_check_program(const cli *c, const char *program)
 {
     edan_elf elf;
     edan_error err = {0};
+    bool dynamic = false;
+    const int isa = program_isa(program, &dynamic);
+    const char *qemu = find_qemu(c, isa);
+    if (!on_path(qemu))
+        cli_die(2,
+                "%s: a program of ISA %s runs under %s, which is not installed (Debian: apt-get install qemu-user; "
+                "or set --qemu / EDAN_QEMU)",
+                program, edan_isa_name(isa), qemu);
+    const char *root = sysroot_of(c, isa, dynamic);
+    if (isa == EDAN_ISA_AARCH64 && dynamic && !c->sysroot) {
+        char loader[PATH_MAX];
+        snprintf(loader, sizeof loader, "%s/lib/ld-linux-aarch64.so.1", root);
+        if (access(loader, R_OK))
+            cli_die(2,
+                    "%s: a dynamically linked AArch64 program needs the AArch64 libraries in %s, which are not "
+                    "installed (Debian: apt-get install libc6-arm64-cross; or give --sysroot=DIR)",
+                    program, root);
+    }
+    if (c->sysroot) {
+        struct stat st;
+        if (stat(c->sysroot, &st) || !S_ISDIR(st.st_mode))
+            cli_die(2, "--sysroot=%s: not a directory", c->sysroot);
+    }
     if (edan_elf_open(program, &elf, &err))
         cli_die(2, "%s", err.msg);
-    if (elf.is_dynamic) {
+    if (elf.is_dynamic && isa == EDAN_ISA_RISCV64) {
         edan_elf_close(&elf);
         cli_die(2,
                 "%s: dynamically linked (it needs a program interpreter and shared libraries); build it with "
@@ -321,7 +394,19 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     /* argv[0] is the program's file name however it was given; the file is run by a path of fixed length */
     const char *base = strrchr(prog_argv[0], '/');
     int n = 0;
-    args[n++] = (char *)find_qemu(c);
+    bool dynamic = false;
+    const int isa = program_isa(prog_argv[0], &dynamic);
+    if (isa != EDAN_ISA_RISCV64 && !strcmp(mode, "text"))
+        cli_die(2,
+                "record: %s is a program of ISA %s; the original EDAN text format (--text) holds RISC-V "
+                "instructions only: record the binary format",
+                prog_argv[0], edan_isa_name(isa));
+    const char *root = sysroot_of(c, isa, dynamic);
+    args[n++] = (char *)find_qemu(c, isa);
+    if (root) {
+        args[n++] = "-L";
+        args[n++] = (char *)root;
+    }
     args[n++] = "-plugin";
     args[n++] = plugin_arg;
     args[n++] = "-0";

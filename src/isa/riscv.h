@@ -10,6 +10,14 @@
  * x0 is never listed as a source or destination: it carries no dependency.
  * CSRs (including fflags/frm, which FP instructions update implicitly) are
  * not tracked: the eDAG has edges only through x and f registers and memory.
+ *
+ * Native programs (x86-64, AArch64: isa/native.h) use the same record with
+ * their own register numbering below EDAN_NUM_REGS (slot 0 is never a
+ * register there either). An instruction with more than EDAN_MAX_SRC
+ * sources or more than one destination lists the rest in more[]; RISC-V
+ * never has any (n_more_src == n_more_dst == 0), so the analyzers' short
+ * paths, which look at src[] and dst alone, leave the others to their
+ * general paths (edan_insn_wide()).
  */
 #ifndef EDAN_ISA_RISCV_H
 #define EDAN_ISA_RISCV_H
@@ -20,8 +28,13 @@
 
 #define EDAN_REG_X(n) ((uint8_t)(n))
 #define EDAN_REG_F(n) ((uint8_t)(32 + (n)))
-#define EDAN_NUM_REGS 64
+#define EDAN_NUM_REGS 72 /* RISC-V uses 0..63; AArch64 up to 66 (isa/native.h) */
 #define EDAN_MAX_SRC 3
+#define EDAN_MAX_MORE 12 /* further sources and destinations of a native instruction */
+#define EDAN_MAX_ENC 16  /* bytes of a native instruction's encoding (x86: at most 15) */
+
+/* The instruction sets edan decodes. RISC-V is 0, so a zeroed edan_insn is a RISC-V one. */
+typedef enum edan_isa { EDAN_ISA_RISCV64 = 0, EDAN_ISA_X86_64, EDAN_ISA_AARCH64, EDAN_ISA_COUNT } edan_isa;
 
 /* Cost classes: each has one entry in the cost table (cost.h). */
 typedef enum edan_insn_class {
@@ -88,13 +101,13 @@ typedef struct edan_insn {
     uint64_t pc;               /* guest virtual address of the instruction */
     uint32_t raw;              /* encoding; compressed ones in the low 16 bits */
     uint16_t op;               /* edan_rv_op: the mnemonic (riscv_ops.h), after decompression */
-    uint8_t size;              /* 2 (compressed) or 4 */
+    uint8_t size;              /* 2 (compressed) or 4; native: the encoding's bytes (1..15) */
     uint8_t cls;               /* edan_insn_class */
     uint8_t mem;               /* edan_mem_kind */
-    uint8_t mem_size;          /* bytes accessed: 1, 2, 4 or 8; 0 when mem == NONE */
+    uint8_t mem_size;          /* bytes accessed: 1, 2, 4 or 8 (native: up to 64); 0 when mem == NONE */
     uint8_t flow;              /* edan_flow */
     uint8_t n_src;             /* number of valid entries in src[] */
-    uint8_t n_dst;             /* 0 or 1 */
+    uint8_t n_dst;             /* 0 or 1 (native: 1 when n_more_dst > 0) */
     uint8_t src[EDAN_MAX_SRC]; /* edan_reg numbers; distinct; never x0; entries past n_src are 0 */
     uint8_t dst;               /* edan_reg number when n_dst == 1 (never x0); 0 when n_dst == 0 */
     /* Raw operand fields for disassembly (edan_reg numbers, x0 included). */
@@ -103,7 +116,42 @@ typedef struct edan_insn {
     uint8_t rm;   /* FP rounding mode field, fence pred<<4|succ, or lr/sc/amo aq<<1|rl */
     uint16_t csr; /* CSR number for Zicsr instructions */
     int64_t imm;  /* immediate, sign-extended; branch/jump offsets in bytes */
+    /* Native instructions (isa/native.h); all 0 for RISC-V. */
+    uint8_t isa;        /* edan_isa */
+    uint8_t n_more_src; /* sources past src[]: more[0 .. n_more_src) (n_src == EDAN_MAX_SRC then) */
+    uint8_t n_more_dst; /* destinations past dst: more[n_more_src .. + n_more_dst) */
+    uint8_t native;     /* EDAN_NATIVE_* facts the tracer reports */
+    uint8_t op_cls;     /* the class of the operation itself: cls is LOAD or STORE when it also accesses
+                           memory (x86 addsd xmm1, [rsi]: FADD here) */
+    uint16_t addr_dst;  /* destinations that are address updates (bit 0: dst, bit i: the i-th of more[]'s
+                           destinations: push's rsp, rep movs's rdi, writeback): each keeps the state of
+                           its own register (of addr_from when that is not 0: leave's rsp from rbp), an
+                           integer operation later, as if the update were an instruction of its own */
+    uint8_t addr_from;
+    uint8_t more[EDAN_MAX_MORE];
+    uint8_t enc[EDAN_MAX_ENC]; /* the encoding, size bytes (raw is a digest of it for x86) */
 } edan_insn;
+
+/* edan_insn.native */
+enum {
+    EDAN_NATIVE_UNDECODED = 1u << 0,  /* the decoder did not know it: no registers, no memory */
+    EDAN_NATIVE_TWO_PLACES = 1u << 1, /* it accesses two places (movs, cmps, push/pop of memory): two vertices */
+    EDAN_NATIVE_FLOP_ADD = 1u << 2,   /* a floating-point add or subtract (opmix.h counts it as a flop) */
+    EDAN_NATIVE_SECOND = 1u << 3,     /* the second vertex of a two-place instruction (isa/native.h) */
+    EDAN_NATIVE_DIRECT = 1u << 4      /* a direct branch, jump or call: its target is pc + imm (RISC-V: jal, b*) */
+};
+
+/* Whether an instruction has registers past src[] and dst, or address updates (only native ones do). */
+static inline bool edan_insn_wide(const edan_insn *in)
+{
+    return (in->n_more_src | in->n_more_dst | in->addr_dst) != 0;
+}
+
+/* The register whose state an address update of register d takes (edan_insn.addr_dst). */
+static inline uint8_t edan_insn_addr_from(const edan_insn *in, uint8_t d)
+{
+    return in->addr_from ? in->addr_from : d;
+}
 
 /* Result of decoding: a non-zero return means "not an RV64GC instruction". */
 typedef enum edan_decode_status { EDAN_DECODE_OK = 0, EDAN_DECODE_ILLEGAL = 1 } edan_decode_status;

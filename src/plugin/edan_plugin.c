@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "isa/native.h"
 #include "isa/riscv.h"
 #include "tool/functions_tool.h"
 #include "util/fdfloor.h"
@@ -175,7 +176,7 @@ static void on_insn_filtered(unsigned int vcpu, void *ud)
         edan_plugin_append(s, 0);
     } else if (P.warming) {
         edan_plugin_append(s, EDAN_EXEC_WARM);
-        P.warmed++;
+        P.warmed += s->parts;
     } else {
         P.cur = &P.sink;
     }
@@ -194,7 +195,7 @@ static void on_tb(unsigned int vcpu, void *ud)
 {
     const tb_plan *t = ud;
     if (vcpu) {
-        atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n, memory_order_relaxed);
+        atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n_insns, memory_order_relaxed);
         return;
     }
     append_tb(t, 0);
@@ -205,7 +206,7 @@ static void on_tb_filtered(unsigned int vcpu, void *ud)
 {
     const tb_plan *t = ud;
     if (vcpu) {
-        atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n, memory_order_relaxed);
+        atomic_fetch_add_explicit(&P.other_vcpu_insns, t->n_insns, memory_order_relaxed);
         return;
     }
     if (P.fr.checking)
@@ -227,8 +228,35 @@ static void on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va
     if (vcpu)
         return;
     edan_exec *r = &P.tb[(uintptr_t)ud];
-    r->addr = vaddr;
-    r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+    if (r->flags & EDAN_EXEC_NO_ACCESS) { /* the first access of an instruction that makes several (ldp, rep stos) */
+        r->addr = vaddr;
+        r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+    }
+}
+
+/* The access of an instruction of two parts: the first to its first record, the second to its second. */
+static inline void fill_two(edan_exec *r, uint64_t vaddr)
+{
+    r += !(r->flags & EDAN_EXEC_NO_ACCESS);
+    if (r->flags & EDAN_EXEC_NO_ACCESS) {
+        r->addr = vaddr;
+        r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+    }
+}
+
+static void on_mem_tb_two(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    if (!vcpu)
+        fill_two(&P.tb[(uintptr_t)ud], vaddr);
+}
+
+static void on_mem_two(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    (void)ud;
+    if (!vcpu)
+        fill_two(P.cur, vaddr);
 }
 
 /* A block's access based on sp (plugin_frame.c): ud holds the instruction's number (bits 0-15), its offset
@@ -293,8 +321,10 @@ void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
     (void)ud;
     if (vcpu)
         return;
-    P.cur->addr = vaddr;
-    P.cur->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+    if (P.cur->flags & EDAN_EXEC_NO_ACCESS) { /* the first access, as on_mem_tb() */
+        P.cur->addr = vaddr;
+        P.cur->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+    }
 }
 
 static slot *slot_for(uint32_t id)
@@ -321,6 +351,7 @@ static slot *slot_for(uint32_t id)
 
 static int setup_filter(void);
 static const char *binary_path(void);
+static slot *slot_of(uint32_t sid, uint64_t pc);
 
 /* The slot of a translated instruction, decoded and added to the code table the first time; NULL when out of memory. */
 static slot *insn_slot(struct qemu_plugin_insn *qi)
@@ -328,6 +359,8 @@ static slot *insn_slot(struct qemu_plugin_insn *qi)
     const uint8_t *data = qemu_plugin_insn_data(qi);
     size_t size = qemu_plugin_insn_size(qi);
     uint64_t pc = qemu_plugin_insn_vaddr(qi);
+    if (P.isa != EDAN_ISA_RISCV64)
+        return slot_of(edan_native_insn_id(qi, data, size, pc), pc);
     uint8_t bytes[4] = {0, 0, 0, 0};
     memcpy(bytes, data, size < 4 ? size : 4);
     uint32_t raw = size == 2 ? (uint32_t)(bytes[0] | bytes[1] << 8)
@@ -341,11 +374,19 @@ static slot *insn_slot(struct qemu_plugin_insn *qi)
         edan_rv_decode(bytes, size, pc, &insn);
         sid = edan_code_table_add(P.code, &insn);
     }
+    return slot_of(sid, pc);
+}
+
+/* The slot of static instruction sid at pc, filled the first time. */
+static slot *slot_of(uint32_t sid, uint64_t pc)
+{
     slot *s = slot_for(sid);
     if (s && !s->insn) {
         s->insn = edan_code_table_get(P.code, sid);
         s->id = sid;
-        s->flow = s->insn->flow;
+        s->parts = s->insn->native & EDAN_NATIVE_TWO_PLACES ? 2 : 1;
+        s->second = s->parts == 2 ? edan_code_table_get(P.code, sid + 1) : NULL;
+        s->flow = s->parts == 2 ? s->second->flow : s->insn->flow; /* the second part carries it */
         s->load = s->insn->mem == EDAN_MEM_LOAD && s->insn->mem_size;
         for (size_t r = 0; r < P.n_ranges; r++) {
             uint64_t lo = P.ranges[r].start + P.bias, hi = P.ranges[r].end + P.bias;
@@ -375,21 +416,27 @@ static tb_plan *plan_block(slot *const *slots, size_t n)
 {
     if (!edan_plugin_one_filter_state(slots, n))
         return NULL;
+    size_t n_recs = 0;
+    for (size_t i = 0; i < n; i++)
+        n_recs += slots[i]->parts;
     const size_t copies = P.warming ? 2 : 1;
-    tb_plan *t = n ? malloc(sizeof *t + copies * n * sizeof t->recs[0]) : NULL;
+    tb_plan *t = n ? malloc(sizeof *t + copies * n_recs * sizeof t->recs[0]) : NULL;
     if (!t)
         return NULL; /* out of memory: the callbacks per instruction need none */
-    t->n = (uint32_t)n;
+    t->n = (uint32_t)n_recs;
+    t->n_insns = (uint32_t)n;
     t->entry = slots[0]->entry;
     t->flow = slots[n - 1]->flow;
     t->in_fn = slots[0]->in_fn;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0, k = 0; i < n; i++) {
         const bool mem = slots[i]->insn->mem != EDAN_MEM_NONE;
-        t->recs[i] = (edan_exec){.insn = slots[i]->insn, .id = slots[i]->id, .flags = mem ? EDAN_EXEC_NO_ACCESS : 0};
-        if (P.warming) {
-            t->recs[n + i] = t->recs[i];
-            t->recs[n + i].flags |= EDAN_EXEC_WARM;
-        }
+        t->recs[k++] = (edan_exec){.insn = slots[i]->insn, .id = slots[i]->id, .flags = mem ? EDAN_EXEC_NO_ACCESS : 0};
+        if (slots[i]->parts == 2)
+            t->recs[k++] = (edan_exec){.insn = slots[i]->second, .id = slots[i]->id + 1, .flags = EDAN_EXEC_NO_ACCESS};
+    }
+    for (size_t j = 0; P.warming && j < n_recs; j++) { /* the warm copy (append_tb) */
+        t->recs[n_recs + j] = t->recs[j];
+        t->recs[n_recs + j].flags |= EDAN_EXEC_WARM;
     }
     return t;
 }
@@ -397,6 +444,9 @@ static tb_plan *plan_block(slot *const *slots, size_t n)
 void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
+    if (P.isa != EDAN_ISA_RISCV64 && !P.native_ready)
+        edan_native_setup((uint64_t)(uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)) -
+                          qemu_plugin_tb_vaddr(tb));
     if (P.options.n_filter && !P.filter_ready) {
         P.filter_ready = 1;
         if (setup_filter())
@@ -439,7 +489,7 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         *b = spb;
         qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_frame, QEMU_PLUGIN_CB_NO_REGS, b);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0, rec = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
         slot *s = n <= TB_PLAN_MAX ? slots[i] : insn_slot(qi);
         if (!s) {
@@ -449,13 +499,18 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         const bool mem = s->insn->mem != EDAN_MEM_NONE;
         const bool sp_obs = frames && obs[i] != INT32_MIN, sp_load = frames && load_sp[i];
         if (t) {
-            if (mem)
+            /* the block's record of instruction i (frames, RISC-V: one record per instruction, rec == i) */
+            if (s->parts == 2)
+                qemu_plugin_register_vcpu_mem_cb(qi, on_mem_tb_two, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                                 (void *)(uintptr_t)rec);
+            else if (mem)
                 qemu_plugin_register_vcpu_mem_cb(qi,
                                                  sp_obs    ? on_mem_tb_sp
                                                  : sp_load ? on_mem_tb_load_sp
                                                            : on_mem_tb,
                                                  QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                                 (void *)(sp_obs ? SP_OBS(i, s->insn->imm, obs[i]) : (uintptr_t)i));
+                                                 (void *)(sp_obs ? SP_OBS(rec, s->insn->imm, obs[i]) : (uintptr_t)rec));
+            rec += s->parts;
             continue;
         }
         qemu_plugin_vcpu_udata_cb_t cb = P.filtering ? on_insn_filtered : on_insn;
@@ -473,7 +528,8 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             cb = P.recording ? edan_sample_on_insn_record : edan_sample_on_insn_count;
         qemu_plugin_register_vcpu_insn_exec_cb(qi, cb, QEMU_PLUGIN_CB_NO_REGS, s);
         if (mem && (!P.sampling || (P.recording && s->load)))
-            qemu_plugin_register_vcpu_mem_cb(qi, edan_plugin_on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+            qemu_plugin_register_vcpu_mem_cb(qi, s->parts == 2 ? on_mem_two : edan_plugin_on_mem,
+                                             QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
         /* after the record's own callback: an observation may move the records (plugin_frame.c) */
         if (sp_obs || sp_load)
             qemu_plugin_register_vcpu_mem_cb(qi, sp_obs ? on_mem_sp : on_mem_load_sp, QEMU_PLUGIN_CB_NO_REGS,
@@ -495,6 +551,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
                 "edan: warning: the program forked %" PRIu64 " time%s; only its first process was traced (the "
                 "eDAG model is sequential)\n",
                 P.forks, P.forks == 1 ? "" : "s");
+    edan_native_warnings();
     uint64_t others = atomic_load(&P.other_vcpu_insns);
     if (others)
         fprintf(stderr,
@@ -590,7 +647,8 @@ static int setup_filter(void)
     edan_error err = {0};
     if (!bin || edan_elf_open(bin, &elf, &err))
         return fail("%s", bin ? err.msg : "QEMU did not tell the program's path");
-    P.bias = elf.is_pie ? qemu_plugin_entry_code() - elf.entry : 0;
+    /* a native program's from where QEMU mapped its file (QEMU's entry is the program loader's when it has one) */
+    P.bias = !elf.is_pie ? 0 : P.isa != EDAN_ISA_RISCV64 ? P.native_bias : qemu_plugin_entry_code() - elf.entry;
     for (int i = 0; i < P.options.n_filter; i++) {
         size_t room = sizeof P.ranges / sizeof P.ranges[0] - P.n_ranges;
         size_t found = edan_elf_find(&elf, bin, P.options.filter[i], P.ranges + P.n_ranges, room, &err);
@@ -676,9 +734,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 #undef IS
     }
     if (info->system_emulation)
-        return fail("%s", "edan traces user-mode programs (qemu-riscv64), not system emulation");
-    if (strcmp(info->target_name, "riscv64"))
-        return fail("target '%s' is not supported: edan decodes riscv64", info->target_name);
+        return fail("%s", "edan traces user-mode programs (qemu-riscv64, qemu-x86_64, qemu-aarch64), not system "
+                          "emulation");
+    P.isa = !strcmp(info->target_name, "riscv64")   ? EDAN_ISA_RISCV64
+            : !strcmp(info->target_name, "x86_64")  ? EDAN_ISA_X86_64
+            : !strcmp(info->target_name, "aarch64") ? EDAN_ISA_AARCH64
+                                                    : -1;
+    if (P.isa < 0)
+        return fail("target '%s' is not supported: edan decodes riscv64, x86_64 and aarch64", info->target_name);
+    if (P.isa != EDAN_ISA_RISCV64 && P.mode == MODE_TEXT)
+        return fail("%s", "the original EDAN text format holds RISC-V instructions only: record a binary trace");
     if (!P.out[0])
         return fail("%s", "out=PATH is required");
     edan_error err = {0};
@@ -728,6 +793,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         meta.filter = filter_text;
         meta.filter_callees = P.options.exclude_callees ? "exclude" : "include";
         meta.warm = P.filtering && !P.options.cold; /* the records that warm an analysis's caches (trace/exec.h) */
+        meta.isa = edan_isa_name(P.isa);
         /* the program's digest: an analysis that reads its symbols later notices a rebuilt program */
         static char digest[EDAN_DIGEST_LEN];
         edan_error ignored = {0};
@@ -746,7 +812,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     /* outside a filtered region, the records that warm the session's state (trace/exec.h) */
     P.warming = P.filtering && P.consumer.warms;
     /* regions end by their frame too where records are appended (plugin_frame.c) */
-    P.fr.checking = P.filtering && P.mode != MODE_PROFILE && !P.sampling;
+    /* RISC-V only: the frame analysis reads addi sp (plugin_frame.c); native regions end by the call depth alone */
+    P.fr.checking = P.filtering && P.mode != MODE_PROFILE && !P.sampling && P.isa == EDAN_ISA_RISCV64;
     P.fr.frame = FRAME_UNKNOWN;
     /* Analysis or compression runs on a second thread, overlapping with emulation. */
     if (P.threaded) {

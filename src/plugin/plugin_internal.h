@@ -29,12 +29,14 @@
 
 typedef struct slot {
     const edan_insn *insn;
+    const edan_insn *second; /* parts == 2: the second part's instruction (id + 1) */
     uint32_t id;
     uint8_t entry; /* first instruction of a filtered function */
     uint8_t in_fn; /* inside a filtered function's range */
     uint8_t flow;
-    uint8_t load; /* a load with bytes: what samples count (tool/sampled_tool.c) */
-    uint32_t fn1; /* sampling: 1 + the function the sampled tool attributes it to; 0 not yet known */
+    uint8_t load;  /* a load with bytes: what samples count (tool/sampled_tool.c) */
+    uint8_t parts; /* records per execution: 2 for a native instruction that accesses two places (id, id + 1) */
+    uint32_t fn1;  /* sampling: 1 + the function the sampled tool attributes it to; 0 not yet known */
 } slot;
 
 /*
@@ -63,7 +65,8 @@ typedef struct sp_block {
  * long as QEMU may run their blocks, like the slots: until the process ends.
  */
 typedef struct tb_plan {
-    uint32_t n;
+    uint32_t n;                 /* records (an instruction of two parts has two) */
+    uint32_t n_insns;           /* instructions */
     uint8_t entry, flow, in_fn; /* of the first, of the last, of all */
     sp_block sp;
     edan_exec recs[]; /* n records; with warm state (P.warming) n more, the same flagged EDAN_EXEC_WARM */
@@ -103,6 +106,12 @@ typedef struct frame_state {
 
 typedef struct edan_plugin_state {
     enum mode mode;
+    int isa;                       /* edan_isa of QEMU's target */
+    int native_ready;              /* edan_native_setup() ran */
+    uint64_t native_bias;          /* a native position-independent program's load bias, */
+    uint64_t native_lo, native_hi; /* and the guest addresses its file is mapped at (0, 0: none) */
+    uint64_t unseen;               /* static instructions the decoder did not know (isa/native.h) */
+    uint64_t unseen_pc;            /* the first of them */
     char out[1024], opts[1024], status[1024], binary[1024];
     int filter_ready;
     edan_options options;
@@ -132,8 +141,8 @@ typedef struct edan_plugin_state {
     size_t n;
     edan_exec *cur;
     edan_exec sink;
-    edan_exec *tb;                  /* the records of the block on_tb() appended last (or tb_sink) */
-    edan_exec tb_sink[TB_PLAN_MAX]; /* where the memory callbacks of a block outside the filter write */
+    edan_exec *tb;                      /* the records of the block on_tb() appended last (or tb_sink) */
+    edan_exec tb_sink[2 * TB_PLAN_MAX]; /* where the memory callbacks of a block outside the filter write */
     uint64_t total;
     atomic_uint_fast64_t other_vcpu_insns;
     uint64_t forks; /* guest fork()s of the traced process */
@@ -197,19 +206,27 @@ static inline bool edan_plugin_region(bool entry, uint8_t flow, bool in_fn, bool
 /* Hand the buffer's records to the consumer (analyzer or writer). */
 void edan_plugin_flush(void);
 
-/* Append the record of slot s (its address, if any, comes from the memory callback, through P.cur); flags
- * EDAN_EXEC_WARM or 0. */
+/* Append the record of slot s (its address, if any, comes from the memory callback, through P.cur), or its
+ * two (an instruction that accesses two places); flags EDAN_EXEC_WARM or 0. */
 static inline void edan_plugin_append(const slot *s, uint16_t flags)
 {
-    if (P.n == BATCH)
+    if (P.n + s->parts > BATCH)
         edan_plugin_flush();
-    edan_exec *r = &P.buf[P.n++];
+    edan_exec *r = &P.buf[P.n];
+    P.n += s->parts;
     r->insn = s->insn;
     r->id = s->id;
     r->addr = 0;
     r->vcpu = 0;
     r->flags = (uint16_t)(flags | (s->insn->mem != EDAN_MEM_NONE ? EDAN_EXEC_NO_ACCESS : 0));
     P.cur = r;
+    if (__builtin_expect(s->parts > 1, 0)) {
+        r[1].insn = s->second;
+        r[1].id = s->id + 1;
+        r[1].addr = 0;
+        r[1].vcpu = 0;
+        r[1].flags = (uint16_t)(flags | EDAN_EXEC_NO_ACCESS);
+    }
 }
 
 /* Whether the filter's state is the same for all n instructions of a block (tb_plan). */
@@ -218,6 +235,19 @@ bool edan_plugin_one_filter_state(slot *const *slots, size_t n);
 void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud);
 void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+
+/* ---- native programs (plugin_native.c) ---- */
+
+/*
+ * The static instruction QEMU translates at pc (x86-64, AArch64: isa/native.h), decoded and added the first
+ * time. Its record's pc is the program's link address where the program's own file is mapped (a
+ * position-independent program: pc - P.native_bias), so symbols and lines are found as in a trace.
+ */
+uint32_t edan_native_insn_id(struct qemu_plugin_insn *qi, const uint8_t *data, size_t size, uint64_t pc);
+/* At the first translation: where QEMU mapped the program (guest_base: the host address of guest address 0). */
+void edan_native_setup(uint64_t guest_base);
+/* At exit: the instructions the decoder did not know, if any. */
+void edan_native_warnings(void);
 
 /* ---- sampling (--sample-only, plugin_sample.c) ---- */
 

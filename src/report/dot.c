@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/deps/deps.h"
+#include "isa/native.h"
 
 #define NONE SIZE_MAX
 
@@ -271,7 +272,7 @@ int edan_dot_write(const edan_dot *d, FILE *f, const char *title)
     for (size_t i = 0; i < d->n; i++) {
         const dot_vertex *x = &d->v[i];
         char text[160];
-        edan_rv_disas(&x->insn, text, sizeof text);
+        edan_isa_disas(&x->insn, text, sizeof text);
         fprintf(f, "    v%zu [label=\"%zu: ", i, i);
         put_escaped(f, text);
         fputc('"', f);

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "analysis/deps/deps.h"
+#include "isa/native.h"
 #include "tool/classes_tool.h"
 #include "tool/session.h"
 #include "tool/tool.h"
@@ -485,7 +486,7 @@ static void *create(edan_session *s, edan_error *err)
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
     t->elf_open = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
-    t->have_elf = t->elf_open && !t->elf.is_pie;
+    t->have_elf = t->elf_open && edan_elf_linked_pcs(&t->elf);
     if (t->have_elf && (t->fn_row = malloc((t->elf.n_funcs + 1) * sizeof *t->fn_row)))
         for (size_t f = 0; f <= t->elf.n_funcs; f++)
             t->fn_row[f] = LC_NO_ROW;

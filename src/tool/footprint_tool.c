@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/native.h"
 #include "tool/footprint_tool.h"
 #include "tool/session.h"
 #include "util/grow.h"
@@ -281,7 +282,7 @@ static void *create(edan_session *s, edan_error *err)
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
     t->elf_open = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
-    t->have_elf = t->elf_open && !t->elf.is_pie;
+    t->have_elf = t->elf_open && edan_elf_linked_pcs(&t->elf);
     if (!(t->loops = edan_loops_new(t->elf_open ? &t->elf : NULL))) {
         edan_error_set(err, "out of memory");
         destroy(t);

@@ -1,4 +1,5 @@
 #include "tool/functions_tool.h"
+#include "isa/native.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -133,7 +134,8 @@ static int open_binary(const char *binary, const char *trace, edan_elf *elf, eda
         edan_error_set(err, "--per-function: %s", sub.msg);
         return -1;
     }
-    if (elf->is_pie) {
+    /* x86-64 and AArch64 records carry link addresses (the plugin rebases a position-independent program) */
+    if (!edan_elf_linked_pcs(elf)) {
         edan_elf_close(elf);
         edan_error_set(err, "--per-function: %s is position independent; build it with -static (non-PIE)", binary);
         return -1;

@@ -47,16 +47,19 @@ void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigne
         const proj_id *s = &t->ids[i];
         if (!s->seen || !s->executions || edan_loops_innermost(t->loops, s->insn->pc) != m->loop)
             continue;
-        uint8_t named[EDAN_MAX_SRC + 1];
+        uint8_t named[EDAN_MAX_SRC + 1 + EDAN_MAX_MORE];
         unsigned k = 0;
         for (unsigned j = 0; j < s->insn->n_src; j++)
             named[k++] = s->insn->src[j];
-        if (s->insn->n_dst) {
+        /* the destination, then a native instruction's further sources and destinations (riscv.h: more[]) */
+        const unsigned n_more = (unsigned)s->insn->n_more_src + s->insn->n_more_dst;
+        for (int j = s->insn->n_dst ? -1 : 0; j < (int)n_more; j++) {
+            const uint8_t r = j < 0 ? s->insn->dst : s->insn->more[j];
             bool again = false;
-            for (unsigned j = 0; j < k; j++)
-                again |= named[j] == s->insn->dst;
+            for (unsigned q = 0; q < k; q++)
+                again |= named[q] == r;
             if (!again)
-                named[k++] = s->insn->dst;
+                named[k++] = r;
         }
         for (unsigned j = 0; j < k; j++)
             if (named[j] < 64)

@@ -21,6 +21,7 @@
 
 #include "analysis/projection/projection.h"
 #include "config/machine_file.h"
+#include "isa/native.h"
 #include "isa/riscv_ops.h"
 #include "tool/edag_tool.h"
 #include "tool/functions_tool.h"
@@ -606,7 +607,7 @@ static void *create(edan_session *s, edan_error *err)
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
     t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
-    if (t->have_elf && t->elf.is_pie) {
+    if (t->have_elf && !edan_elf_linked_pcs(&t->elf)) {
         edan_elf_close(&t->elf);
         t->have_elf = false;
     }

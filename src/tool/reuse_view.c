@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/native.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "report/plot.h"
@@ -144,7 +145,7 @@ static void make_views(const reuse_tool *t, const edan_session *s, views *v)
     edan_elf elf;
     edan_error ignored = {0};
     const bool have_elf = binary && *binary && !edan_elf_open(binary, &elf, &ignored);
-    v->have_symbols = have_elf && !elf.is_pie;
+    v->have_symbols = have_elf && edan_elf_linked_pcs(&elf);
     const uint64_t c0 = size_blocks(t, t->sizes[0]);
     v->accesses = calloc(t->n_rows + 1, sizeof *v->accesses);
     v->funcs = calloc((v->have_symbols ? elf.n_funcs : 0) + 1, sizeof *v->funcs);

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/native.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "tool/sampled_tool.h"
@@ -538,7 +539,7 @@ static void *create(edan_session *s, edan_error *err)
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
     t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
-    if (t->have_elf && t->elf.is_pie) {
+    if (t->have_elf && !edan_elf_linked_pcs(&t->elf)) {
         edan_elf_close(&t->elf);
         t->have_elf = false;
     }

@@ -11,6 +11,7 @@
 
 #include "analysis/timing/timing.h"
 #include "config/machine_file.h"
+#include "isa/native.h"
 #include "report/json.h"
 #include "report/names.h"
 #include "report/plot.h"
@@ -278,7 +279,7 @@ static void attribute(timing_tool *t, const edan_session *s)
     edan_error ignored = {0};
     if (!binary || !*binary || edan_elf_open(binary, &t->elf, &ignored))
         return;
-    t->have_elf = !t->elf.is_pie;
+    t->have_elf = edan_elf_linked_pcs(&t->elf);
     if (!t->have_elf)
         return;
     const uint32_t ids = edan_timing_ids(m);

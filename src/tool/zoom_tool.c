@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "analysis/locality/locality.h"
+#include "isa/native.h"
 #include "report/csv.h"
 #include "report/json.h"
 #include "report/plot.h"
@@ -457,7 +458,7 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     edan_elf elf;
     edan_error ignored = {0};
     const bool have_elf = binary && *binary && !edan_elf_open(binary, &elf, &ignored);
-    const bool symbols = have_elf && !elf.is_pie;
+    const bool symbols = have_elf && edan_elf_linked_pcs(&elf);
     edan_srcmap *src = symbols ? edan_srcmap_open(binary, &ignored) : NULL;
     if (fmt == EDAN_FORMAT_TEXT) {
         fprintf(f,

@@ -51,24 +51,33 @@ static bool get_varint(edan_trace_reader *r, const uint8_t **pp, const uint8_t *
     return true;
 }
 
-static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
+/* A definition's instruction: raw (riscv64), or the len bytes at enc (x86-64, aarch64: isa/native.h). */
+static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, const uint8_t *enc, size_t at)
 {
-    if (raw > UINT32_MAX) {
+    edan_insn in;
+    if (r->isa != EDAN_ISA_RISCV64) {
+        /* an encoding the decoder does not know is kept as the tracer kept it (EDAN_NATIVE_UNDECODED) */
+        edan_native_decode(r->isa, enc, (size_t)raw, pc, &in);
+        if (in.size != raw) {
+            EV_FAIL(at, "the %s instruction at pc 0x%" PRIx64 " is %u bytes long, not %" PRIu64, edan_isa_name(r->isa),
+                    pc, in.size, raw);
+            return -1;
+        }
+    } else if (raw > UINT32_MAX) {
         EV_FAIL(at, "instruction encoding 0x%" PRIx64 " at pc 0x%" PRIx64 " exceeds 32 bits", raw, pc);
         return -1;
-    }
-    edan_insn in;
-    if (edan_trace_decode_raw(pc, (uint32_t)raw, &in) != 0) {
+    } else if (edan_trace_decode_raw(pc, (uint32_t)raw, &in) != 0) {
         EV_FAIL(at, "illegal instruction encoding 0x%" PRIx64 " at pc 0x%" PRIx64, raw, pc);
         return -1;
+    } else {
+        in.pc = pc;
+        in.raw = (uint32_t)raw;
     }
-    in.pc = pc;
-    in.raw = (uint32_t)raw;
-    if (r->n_defined >= UINT32_MAX - 1) {
+    if (r->n_defined >= UINT32_MAX - 2) {
         EV_FAIL(at, "too many static instructions");
         return -1;
     }
-    if (r->n_defined >= r->id_cap) {
+    if (r->n_defined + 1 >= r->id_cap) { /* room for a second part too */
         size_t n = r->id_cap ? r->id_cap * 2 : 1024;
         uint64_t *la = realloc(r->last_addr, n * sizeof *la);
         if (la)
@@ -85,12 +94,18 @@ static int add_insn(edan_trace_reader *r, uint64_t pc, uint64_t raw, size_t at)
         }
         r->id_cap = n;
     }
-    uint32_t id = edan_code_table_add(r->code, &in);
-    r->insn[id] = edan_code_table_get(r->code, id);
-    r->last_addr[id] = 0;
-    _Static_assert(_Alignof(edan_insn) > 1, "bit 0 of an instruction's address is free");
-    r->insn_tagged[id] = (uintptr_t)r->insn[id] | (in.mem != EDAN_MEM_NONE);
-    r->n_defined = id + 1;
+    for (int part = 0;; part++) {
+        uint32_t id = edan_code_table_add(r->code, &in);
+        r->insn[id] = edan_code_table_get(r->code, id);
+        r->last_addr[id] = 0;
+        _Static_assert(_Alignof(edan_insn) > 1, "bit 0 of an instruction's address is free");
+        r->insn_tagged[id] = (uintptr_t)r->insn[id] | (in.mem != EDAN_MEM_NONE);
+        r->n_defined = id + 1;
+        if (part || !(in.native & EDAN_NATIVE_TWO_PLACES))
+            break;
+        /* the second part of an instruction that accesses two places: the next id (trace_format.h) */
+        edan_native_decode_part(r->isa, enc, (size_t)raw, pc, 1, &in);
+    }
     r->blk_new_seen++;
     return 0;
 }
@@ -344,9 +359,19 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
         uint32_t id = (uint32_t)(base + delta);
         if (id == r->n_defined) {
             uint64_t pc, raw;
-            if (!get_varint(r, &p, end, &pc, "pc") || !get_varint(r, &p, end, &raw, "encoding"))
+            if (!get_varint(r, &p, end, &pc, "pc") ||
+                !get_varint(r, &p, end, &raw, r->isa == EDAN_ISA_RISCV64 ? "encoding" : "encoding length"))
                 break;
-            if (add_insn(r, pc, raw, (size_t)(ev - r->raw)) != 0)
+            const uint8_t *enc = p;
+            if (r->isa != EDAN_ISA_RISCV64) {
+                if (raw < 1 || raw > EDAN_TRACE_MAX_ENC || raw > (uint64_t)(end - p)) {
+                    EV_FAIL(p - r->raw, "an encoding of %" PRIu64 " bytes (expected 1 to %u, within the block)", raw,
+                            EDAN_TRACE_MAX_ENC);
+                    break;
+                }
+                p += raw;
+            }
+            if (add_insn(r, pc, raw, enc, (size_t)(ev - r->raw)) != 0)
                 break;
         }
         const edan_insn *in = r->insn[id];

@@ -22,6 +22,7 @@ typedef struct edan_trace_meta {
     const char *filter;         /* function names, comma separated */
     const char *filter_callees; /* "include" or "exclude" */
     const char *binary_hash;    /* "fnv1a64:" and 16 hex digits of the program's bytes when it was traced */
+    const char *isa;            /* "riscv64" (also when NULL), "x86-64" or "aarch64" (isa/native.h) */
     /* The trace may hold warm records (EDAN_EXEC_WARM, trace/exec.h): the records a filtered region's
      * caches and predictor follow outside it (format version 3). Readers fill it from the version. */
     bool warm;

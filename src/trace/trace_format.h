@@ -1,16 +1,19 @@
 /*
- * trace_format.h - the edan binary trace format, version 3. This header IS
+ * trace_format.h - the edan binary trace format, version 4. This header IS
  * the format: the reader and writer implement exactly what is written here.
- * Readers also read version 1, which differs only in a block's payload, and
- * version 2, which has no EDAN_EV_WARM events. The writer writes version 3
- * only for a trace that may hold warm records (edan_trace_meta.warm), else 2.
+ * Readers also read versions 1 to 3. Version 3 has no EDAN_EV_WARM events
+ * (the writer writes it for a trace without warm records, 4 for one that may
+ * hold them: edan_trace_meta.warm); versions 1 and 2 are RISC-V only: version
+ * 2 is version 3 of ISA riscv64, version 1 differs from it only in a block's
+ * payload.
  *
  * All integers are little-endian. A file is:
  *
  *   header   fixed part (struct edan_trace_header_fixed, 64 bytes) followed by
  *            header_len - 64 bytes of key/value metadata: a sequence of
  *            entries "u16 key_len, key bytes, u32 value_len, value bytes"
- *            (UTF-8, no NUL). Keys written by edan: "isa" ("riscv64"),
+ *            (UTF-8, no NUL). Keys written by edan: "isa" ("riscv64",
+ *            "x86-64" or "aarch64", as the fixed part's isa field),
  *            "binary" (path of the traced program), "args" (its arguments,
  *            space separated), "filter" (function names, comma separated),
  *            "filter_callees" ("include"/"exclude"), "created_by", "created_at",
@@ -42,6 +45,11 @@
  *        if id == n_defined: a new static instruction follows inline:
  *             varint pc, varint raw (the encoding; compressed ones in the low
  *             16 bits). n_defined += 1. The reader decodes it once.
+ *             ISAs x86-64 and aarch64 (version 3 on): varint pc, varint len
+ *             (1..15), then the encoding's len bytes. An instruction that
+ *             accesses two places (isa/native.h: EDAN_NATIVE_TWO_PLACES)
+ *             defines two ids, id (its first access) and id + 1 (its
+ *             second): n_defined += 2. static_count counts ids.
  *        else id must be < n_defined (otherwise the trace is corrupt).
  *        if the instruction has a memory kind (decoded from raw):
  *             varint a, the next of the block's addresses: 0 means "no
@@ -51,7 +59,7 @@
  *        prev_id = id.
  *   if (v & 1) == 1:  a control event, kind = v >> 1:
  *        EDAN_EV_VCPU (0): varint vcpu; later instructions ran on that vCPU.
- *        EDAN_EV_WARM (1, version 3): varint 1 or 0; later instructions ran
+ *        EDAN_EV_WARM (1, version 4): varint 1 or 0; later instructions ran
  *             outside the filtered region, recorded only to warm the caches
  *             and predictor (EDAN_EXEC_WARM in trace/exec.h), or inside it
  *             (the state at the start of the stream).
@@ -77,10 +85,17 @@
 #define EDAN_TRACE_MAGIC "EDANTRC1"        /* 8 bytes, no NUL */
 #define EDAN_TRACE_BLOCK_MAGIC 0x4b4c4245u /* "EBLK" read as u32 LE */
 #define EDAN_TRACE_TRAILER_MAGIC "EDANEND1"
-#define EDAN_TRACE_VERSION 3u        /* written when the trace may hold warm records (else 2), read */
-#define EDAN_TRACE_VERSION_COLD 2u   /* written for a trace without warm records */
+#define EDAN_TRACE_VERSION 4u        /* written when the trace may hold warm records (else 3), read */
+#define EDAN_TRACE_VERSION_COLD 3u   /* written for a trace without warm records */
+#define EDAN_TRACE_VERSION_WARM 4u   /* the first with EDAN_EV_WARM events */
 #define EDAN_TRACE_VERSION_OLDEST 1u /* read, with EDAN_TRACE_VERSION */
+#define EDAN_TRACE_VERSION_ISAS 3u   /* the first with ISAs other than riscv64 */
+/* The fixed part's isa field: edan_isa (isa/riscv.h) + 1. */
 #define EDAN_TRACE_ISA_RISCV64 1u
+#define EDAN_TRACE_ISA_X86_64 2u
+#define EDAN_TRACE_ISA_AARCH64 3u
+/* Bytes of a native encoding in a definition. */
+#define EDAN_TRACE_MAX_ENC 15u
 
 /* Raw (uncompressed) payload of one block is at most this large. */
 #define EDAN_TRACE_MAX_BLOCK_RAW (16u << 20)
@@ -91,7 +106,7 @@ struct edan_trace_header_fixed {
     char magic[8];         /* EDAN_TRACE_MAGIC */
     uint32_t version;      /* EDAN_TRACE_VERSION */
     uint32_t header_len;   /* total header bytes including this fixed part */
-    uint32_t isa;          /* EDAN_TRACE_ISA_RISCV64 */
+    uint32_t isa;          /* EDAN_TRACE_ISA_* */
     uint32_t flags;        /* reserved, 0 */
     uint64_t record_count; /* executed instructions, or 0 if unknown */
     uint8_t reserved[32];  /* 0 */

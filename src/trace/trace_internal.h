@@ -13,6 +13,7 @@
 
 #include <zstd.h>
 
+#include "isa/native.h"
 #include "trace/trace_file.h"
 #include "trace/trace_format.h"
 #include "util/error.h"
@@ -46,7 +47,8 @@ _Static_assert(sizeof(struct edan_trace_header_fixed) == HEADER_FIXED_LEN, "head
 _Static_assert(sizeof(struct edan_trace_block_header) == BLOCK_HEADER_LEN, "block layout");
 _Static_assert(sizeof(struct edan_trace_trailer) == TRAILER_LEN, "trailer layout");
 _Static_assert(WRITER_BLOCK_TARGET + MAX_EVENT_BYTES <= EDAN_TRACE_MAX_BLOCK_RAW, "block size");
-_Static_assert(MAX_EVENT_BYTES >= 4 + 5 + 10 + 5 + 10, "one record's bytes, in both streams, fit past the target");
+_Static_assert(MAX_EVENT_BYTES >= 4 + 5 + 10 + 1 + EDAN_TRACE_MAX_ENC + 10,
+               "one record's bytes, in both streams, fit past the target (a native definition the longest)");
 
 static inline uint64_t edan_trace_fnv1a(const uint8_t *p, size_t n)
 {
@@ -110,6 +112,7 @@ struct edan_trace_reader {
     uint32_t n_defined;
     uint16_t vcpu;
     uint16_t warm; /* EDAN_EXEC_WARM after an EDAN_EV_WARM 1 event, else 0: every record's flags have it */
+    int isa;       /* edan_isa of the header: riscv64 definitions carry raw, native ones their bytes */
     uint64_t n_records;
     uint64_t n_blocks;
     uint64_t *last_addr;    /* per id */

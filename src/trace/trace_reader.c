@@ -126,16 +126,21 @@ static int read_header(edan_trace_reader *r)
         return -1;
     }
     r->split = version >= 2;
-    r->warm_ok = r->meta.warm = version >= 3;
+    r->warm_ok = r->meta.warm = version >= EDAN_TRACE_VERSION_WARM;
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
         edan_trace_reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN,
                                MAX_HEADER_LEN);
         return -1;
     }
-    if (isa != EDAN_TRACE_ISA_RISCV64) {
-        edan_trace_reader_fail(r, "byte 16: unsupported ISA %u (expected %u, riscv64)", isa, EDAN_TRACE_ISA_RISCV64);
+    if (isa < EDAN_TRACE_ISA_RISCV64 || isa > EDAN_TRACE_ISA_AARCH64 ||
+        (isa != EDAN_TRACE_ISA_RISCV64 && version < EDAN_TRACE_VERSION_ISAS)) {
+        edan_trace_reader_fail(r, "byte 16: unsupported ISA %u in a version %u trace (expected %u, riscv64%s)", isa,
+                               version, EDAN_TRACE_ISA_RISCV64,
+                               version < EDAN_TRACE_VERSION_ISAS ? "" : "; 2, x86-64; 3, aarch64");
         return -1;
     }
+    r->isa = (int)(isa - EDAN_TRACE_ISA_RISCV64);
+    r->meta.isa = edan_isa_name(r->isa);
     if (flags != 0) {
         edan_trace_reader_fail(r, "byte 20: unsupported header flags 0x%x (expected 0)", flags);
         return -1;

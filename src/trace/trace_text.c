@@ -682,6 +682,10 @@ static const dis_ref *cache_dis(edan_text_writer *w, const edan_exec *r)
         w->dis = d;
         w->dis_cap = n;
     }
+    if (r->insn->isa != EDAN_ISA_RISCV64) {
+        edan_outfile_fail(&w->out, "the original EDAN text format holds RISC-V instructions only", 0);
+        return NULL;
+    }
     char text[MAX_LINE_OUT / 2];
     char *p = text;
     if (w->with_pc) {

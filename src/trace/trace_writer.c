@@ -43,6 +43,7 @@ typedef struct pending_block {
  */
 struct edan_trace_writer {
     edan_outfile file;
+    int isa; /* edan_isa of every instruction written (meta's isa) */
     bool finished;
     bool failed;
     bool header_written;
@@ -111,7 +112,7 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
         strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
     const char *keys[] = {"isa",        "binary",     "args",       "filter", "filter_callees",
                           "created_by", "created_at", "binary_hash"};
-    const char *vals[] = {"riscv64",
+    const char *vals[] = {edan_isa_name(w->isa),
                           meta ? meta->binary : NULL,
                           meta ? meta->args : NULL,
                           meta ? meta->filter : NULL,
@@ -137,7 +138,7 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
     w->warm_ok = meta && meta->warm;
     edan_put_u32(h + 8, w->warm_ok ? EDAN_TRACE_VERSION : EDAN_TRACE_VERSION_COLD);
     edan_put_u32(h + 12, (uint32_t)n);
-    edan_put_u32(h + 16, EDAN_TRACE_ISA_RISCV64);
+    edan_put_u32(h + 16, (uint32_t)w->isa + EDAN_TRACE_ISA_RISCV64);
     edan_put_u32(h + 20, 0);
     edan_put_u64(h + 24, 0);
     size_t off = HEADER_FIXED_LEN;
@@ -207,6 +208,12 @@ edan_trace_writer *edan_trace_writer_open(const char *path, const edan_trace_met
     if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
         ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag, 1))) {
         edan_error_set(err, "%s: cannot configure zstd", path);
+        writer_free(w);
+        return NULL;
+    }
+    w->isa = meta && meta->isa ? edan_isa_by_name(meta->isa) : EDAN_ISA_RISCV64;
+    if (w->isa < 0) {
+        edan_error_set(err, "%s: unknown ISA '%s' for a trace", path, meta->isa);
         writer_free(w);
         return NULL;
     }
@@ -402,7 +409,7 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
         writer_fail(w, what);
         return NO_ID;
     }
-    if (w->n_defined >= UINT32_MAX - 1) {
+    if (w->n_defined >= UINT32_MAX - 2) {
         writer_fail(w, "too many static instructions");
         return NO_ID;
     }
@@ -411,7 +418,7 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
         return NO_ID;
     }
     uint32_t fid = w->n_defined;
-    if (fid >= w->file_cap) {
+    if (fid + 1 >= w->file_cap) { /* room for a second part too */
         size_t n = w->file_cap ? w->file_cap * 2 : 1024;
         uint64_t *la = realloc(w->last_addr, n * sizeof *la);
         if (la)
@@ -426,7 +433,34 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
         w->file_cap = n;
     }
     edan_insn d;
-    if (!r->insn || edan_trace_decode_raw(r->insn->pc, r->insn->raw, &d) != 0) {
+    if (r->insn && r->insn->isa != w->isa) {
+        char what[160];
+        snprintf(what, sizeof what, "an instruction of ISA %s at pc 0x%" PRIx64 " in a trace of ISA %s",
+                 edan_isa_name(r->insn->isa) ? edan_isa_name(r->insn->isa) : "?", r->insn->pc, edan_isa_name(w->isa));
+        writer_fail(w, what);
+        return NO_ID;
+    }
+    if (r->insn && w->isa != EDAN_ISA_RISCV64) {
+        /* the reader decodes the bytes as the tracer did (isa/native.h) */
+        if (!r->insn->size || r->insn->size > EDAN_TRACE_MAX_ENC || (r->insn->native & EDAN_NATIVE_SECOND)) {
+            writer_fail(w, (r->insn->native & EDAN_NATIVE_SECOND)
+                               ? "the second part of a two-place instruction without its first"
+                               : "a native instruction without its encoding");
+            return NO_ID;
+        }
+        d = *r->insn;
+        if (d.native & EDAN_NATIVE_TWO_PLACES) {
+            /* one definition, two ids: the producer's next id is the second part (isa/native.h) */
+            if (r->id + 1 >= MAX_PRODUCER_ID ||
+                (r->id + 1 >= w->map_cap && grow_u32(&w->map, &w->map_cap, (size_t)r->id + 2, NO_ID) != 0)) {
+                writer_fail(w, "out of memory");
+                return NO_ID;
+            }
+            w->last_addr[fid + 1] = 0;
+            w->has_mem[fid + 1] = 1;
+            w->map[r->id + 1] = fid + 1;
+        }
+    } else if (!r->insn || edan_trace_decode_raw(r->insn->pc, r->insn->raw, &d) != 0) {
         char what[256];
         snprintf(what, sizeof what,
                  "cannot write the instruction at pc 0x%" PRIx64 ": encoding 0x%" PRIx32
@@ -482,8 +516,14 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
         p = edan_varint_put(p, edan_zigzag((int64_t)fid - w->prev_id - 1) << 1);
         if (fid == w->n_defined) {
             p = edan_varint_put(p, r->insn->pc);
-            p = edan_varint_put(p, r->insn->raw);
-            w->n_defined++;
+            if (w->isa == EDAN_ISA_RISCV64) {
+                p = edan_varint_put(p, r->insn->raw);
+            } else {
+                p = edan_varint_put(p, r->insn->size);
+                memcpy(p, r->insn->enc, r->insn->size);
+                p += r->insn->size;
+            }
+            w->n_defined += r->insn->native & EDAN_NATIVE_TWO_PLACES ? 2 : 1;
             w->blk_new++;
         }
         w->raw_len = (size_t)(p - w->raw);

@@ -106,11 +106,16 @@ static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_e
                        path);
         goto out;
     }
-    if (eh.e_machine != EM_RISCV || eh.e_ident[EI_CLASS] != ELFCLASS64) {
-        edan_error_set(err, "%s: ELF for machine %u, %d-bit; expected 64-bit RISC-V (machine %u)", path, eh.e_machine,
-                       eh.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32, EM_RISCV);
+    if ((eh.e_machine != EM_RISCV && eh.e_machine != EM_X86_64 && eh.e_machine != EM_AARCH64) ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+        edan_error_set(err,
+                       "%s: ELF for machine %u, %d-bit; expected a 64-bit little-endian RISC-V (machine %u), x86-64 "
+                       "(%u) or AArch64 (%u) program",
+                       path, eh.e_machine, eh.e_ident[EI_CLASS] == ELFCLASS64 ? 64 : 32, EM_RISCV, EM_X86_64,
+                       EM_AARCH64);
         goto out;
     }
+    out->machine = eh.e_machine;
     if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
         edan_error_set(err, "%s: ELF type %u is not an executable", path, eh.e_type);
         goto out;

@@ -30,9 +30,10 @@ typedef struct edan_elf {
     int is_dynamic; /* has a program interpreter (PT_INTERP): linked against shared libraries */
     size_t n_funcs;
     edan_elf_func *funcs; /* sorted by start */
+    unsigned machine;     /* e_machine: EM_RISCV, EM_X86_64 or EM_AARCH64 */
 } edan_elf;
 
-/* Open and check: an ELF file, 64-bit, little-endian, RISC-V, executable. */
+/* Open and check: an ELF file, 64-bit, little-endian, RISC-V, x86-64 or AArch64, executable. */
 int edan_elf_open(const char *path, edan_elf *out, edan_error *err);
 void edan_elf_close(edan_elf *e);
 

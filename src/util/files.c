@@ -94,15 +94,15 @@ static int check_output(const char *path, const char *what, bool others, edan_er
 {
     struct stat st;
     if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) {
-            edan_error_set(err, "%s %s: cannot write it: a directory", what, path);
-            return -1;
-        }
-        for (int i = 0; i < n_inputs; i++)
+        for (int i = 0; i < n_inputs; i++) /* an input directory (--sysroot) first: said as the input it is */
             if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
                 clash(err, what, path, inputs[i].what, inputs[i].path);
                 return -1;
             }
+        if (S_ISDIR(st.st_mode)) {
+            edan_error_set(err, "%s %s: cannot write it: a directory", what, path);
+            return -1;
+        }
     }
     char *canon = canonical(path);
     for (int i = 0; others && canon && i < n_outputs; i++)
@@ -616,6 +616,11 @@ int edan_output_declare_dir(const char *dir, const char *what, edan_error *err)
     } else {
         remember_dir(dir); /* an earlier run's files may be there */
     }
+    for (int i = 0; !made && i < n_inputs; i++) /* an input directory (--sysroot) is read, never written into */
+        if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
+            clash(err, what, dir, inputs[i].what, inputs[i].path);
+            return -1;
+        }
     char probe[4096];
     snprintf(probe, sizeof probe, "%s/.edan-probe", dir);
     char tmp[sizeof((edan_output *)0)->tmp];

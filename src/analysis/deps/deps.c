@@ -287,6 +287,16 @@ static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const
             ok = from_write(t, &p, &t->reg_w[in->src[i]], false);
     if (ok && fd && in->n_dst && tracked_reg(in->dst))
         ok = from_write(t, &p, &t->reg_w[in->dst], true) && from_reads(t, &p, &t->reg_r[in->dst], t->reg_list[in->dst]);
+    /* a native instruction's further sources and destinations (riscv.h: more[]) */
+    for (int i = 0; ok && i < in->n_more_src + in->n_more_dst; i++) {
+        const uint8_t r = in->more[i];
+        if (!tracked_reg(r))
+            continue;
+        if (i < in->n_more_src)
+            ok = from_write(t, &p, &t->reg_w[r], false);
+        else if (fd)
+            ok = from_write(t, &p, &t->reg_w[r], true) && from_reads(t, &p, &t->reg_r[r], t->reg_list[r]);
+    }
     for (uint32_t at = 0, lo, hi; ok && (rd || (fd && wr)) && at < in->mem_size; at += hi - lo) {
         char *unit = unit_at(t, piece(rec->addr, at, in->mem_size, &lo, &hi), false);
         ok = unit && unit_deps(t, &p, unit, lo, hi, rd, fd && wr);
@@ -417,17 +427,40 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
         for (int i = 0; ok && i < n_src; i++)
             if (tracked_reg(in->src[i]))
                 ok = note_read(t, &t->reg_r[in->src[i]], &t->reg_list[in->src[i]], v, F, md);
+        for (int i = 0; ok && i < in->n_more_src; i++)
+            if (tracked_reg(in->more[i]))
+                ok = note_read(t, &t->reg_r[in->more[i]], &t->reg_list[in->more[i]], v, F, md);
         for (uint32_t at = 0, lo, hi; ok && rd && !wr && at < in->mem_size; at += hi - lo) {
             char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);
             ok = unit && unit_note_read(t, unit, lo, hi, v, F, md);
         }
     }
-    if (in->n_dst && tracked_reg(in->dst)) {
-        put_write(&t->reg_w[in->dst], F, v + 1, md);
+    /* address updates (push's rsp, writeback: edan_insn.addr_dst) first: their register's last write, an integer
+     * operation later, as if the update were an instruction of its own (readers depend on that write's vertex) */
+    for (int i = 0; in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t r = i ? in->more[in->n_more_src + i - 1] : in->dst, f = edan_insn_addr_from(in, r);
+        if (!(in->addr_dst >> i & 1) || !tracked_reg(r) || !tracked_reg(f))
+            continue;
+        deps_write w = t->reg_w[f];
+        w.F += t->lane.cost.cls[EDAN_CLASS_INT];
+        t->reg_w[r] = w;
+    }
+    for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
+        const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
+        if (!tracked_reg(r))
+            continue;
+        if (in->addr_dst >> (i + 1) & 1) {
+            if (t->false_deps)
+                memset(&t->reg_r[r], 0, sizeof t->reg_r[r]);
+            if (t->all_preds)
+                t->reg_list[r] = 0;
+            continue;
+        }
+        put_write(&t->reg_w[r], F, v + 1, md);
         if (t->false_deps) /* the readers' state: only false_deps sets it */
-            memset(&t->reg_r[in->dst], 0, sizeof t->reg_r[in->dst]);
+            memset(&t->reg_r[r], 0, sizeof t->reg_r[r]);
         if (t->all_preds) /* the reader lists: only ALL_PREDS makes them */
-            t->reg_list[in->dst] = 0;
+            t->reg_list[r] = 0;
     }
     for (uint32_t at = 0, lo, hi; ok && wr && at < in->mem_size; at += hi - lo) {
         char *unit = unit_at(t, piece(addr, at, in->mem_size, &lo, &hi), true);

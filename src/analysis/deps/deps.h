@@ -182,8 +182,8 @@ size_t edan_deps_ids(const edan_deps *t);
  * predecessors (a tracker made with EDAN_DEPS_TRUE_PREDS): those of recs[i]
  * are preds[off[i] .. off[i + 1]), ascending, each once (the order and set
  * of edan_deps_info.preds). preds has room for cap, off for n + 1. It stops
- * before a vertex whose list might not fit (up to EDAN_MAX_SRC + its access
- * size). Returns how many were done (a failure: edan_deps_error). With
+ * before a vertex whose list might not fit (up to EDAN_MAX_SRC + its further
+ * sources (n_more_src) + its access size). Returns how many were done (a failure: edan_deps_error). With
  * EDAN_DEPS_ONLY_PREDS its short paths find the lists and nothing else.
  */
 size_t edan_deps_steps_preds(edan_deps *t, const edan_exec *recs, size_t n, uint64_t *preds, size_t cap, uint32_t *off);

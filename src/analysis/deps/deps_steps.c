@@ -37,7 +37,8 @@ deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec)
     op->dst = in->n_dst && tracked_reg(in->dst) ? in->dst : SINK_REG;
     op->cost = t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
     const bool units = in->mem_size == EDAN_SHADOW_UNIT || in->mem_size == 2 * EDAN_SHADOW_UNIT;
-    op->kind = in->mem == EDAN_MEM_NONE             ? DEPS_OP_NONE
+    op->kind = edan_insn_wide(in)                   ? DEPS_OP_OTHER /* registers past src[] and dst */
+               : in->mem == EDAN_MEM_NONE           ? DEPS_OP_NONE
                : units && in->mem == EDAN_MEM_LOAD  ? DEPS_OP_LOAD
                : units && in->mem == EDAN_MEM_STORE ? DEPS_OP_STORE
                                                     : DEPS_OP_OTHER;
@@ -231,9 +232,9 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
         uint32_t np = 0;
-        if (cap - used < (size_t)EDAN_MAX_SRC + in->mem_size)
+        if (cap - used < (size_t)EDAN_MAX_SRC + in->n_more_src + in->mem_size)
             return i; /* no room for its list */
-        if (short_ok) {
+        if (short_ok && !edan_insn_wide(in)) {
             const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : deps_op_decode(t, r);
             if (!op)
                 return i;

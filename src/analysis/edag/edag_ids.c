@@ -67,10 +67,24 @@ void edan_edag_new_id(edan_edag *e, uint32_t id, const edan_insn *in)
     hot_op *o = &e->ids[id].op;
     memcpy(o->src, in->src, sizeof o->src);
     o->dst = in->n_dst ? in->dst : REG_SINK;
+    o->dst2 = REG_SINK;
     o->kind = (uint8_t)(in->mem | HOT_SEEN);
     if ((in->mem == EDAN_MEM_LOAD && in->n_src <= 1) || (in->mem == EDAN_MEM_STORE && in->n_src <= 2))
         o->kind |= HOT_FEW_SRC;
+    if (in->isa != EDAN_ISA_RISCV64)
+        e->native = true;
     o->size = in->mem_size;
+    if (in->mem == EDAN_MEM_NONE)
+        o->dst3 = REG_SINK; /* the plain path of native programs writes it (HOT_DST2) */
+    if (!in->n_more_src && !in->addr_dst &&
+        (in->n_more_dst == 1 || (in->n_more_dst == 2 && in->mem == EDAN_MEM_NONE))) {
+        o->kind = (uint8_t)(HOT_SEEN | HOT_DST2 | (in->mem & 3));
+        o->dst2 = in->more[0];
+        if (in->mem == EDAN_MEM_NONE)
+            o->dst3 = in->n_more_dst == 2 ? in->more[1] : REG_SINK;
+    } else if (edan_insn_wide(in)) {
+        o->kind = HOT_SEEN | HOT_WIDE | (in->mem & 3);
+    }
     o->cls = in->cls;
     if (e->scoped)
         scope_id(e, id, in->pc);

@@ -87,15 +87,27 @@ typedef struct hot_op {
     uint8_t src[EDAN_MAX_SRC];
     uint8_t dst; /* REG_SINK when the instruction writes no register */
     uint8_t kind;
-    uint8_t size;
+    union {
+        uint8_t size; /* bytes accessed */
+        uint8_t dst3; /* without memory: a third destination (HOT_DST2: x86 mul's rax, rdx, flags), else REG_SINK */
+    };
     uint8_t cls;
-    uint8_t unused;
+    uint8_t dst2; /* HOT_DST2: a second destination (x86 flags beside a register), else REG_SINK */
 } hot_op;
 _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_SEEN 4u
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
 /* a load with at most one source register (its address), a store with at most two (address, data) */
 #define HOT_FEW_SRC 8u
+/* registers past src[] and dst (a native instruction, edan_insn_wide()): the loops hand it to the general path */
+#define HOT_WIDE 16u
+/*
+ * Instead of HOT_WIDE: at most three sources and two destinations (dst, dst2), or three without memory
+ * (dst3): most x86 arithmetic, which writes the flags beside its register. The one-lane loop of native
+ * programs (edan_edag.native) writes them as dst, without memory on its plain path, with memory in
+ * one_lane_access(); every other loop treats it as HOT_WIDE.
+ */
+#define HOT_DST2 32u
 _Static_assert((EDAN_MEM_LOAD & 3) == 1 && (EDAN_MEM_STORE & 3) == 2 &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
                "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
@@ -189,6 +201,7 @@ struct edan_edag {
     size_t id_cap;
     uint64_t no_access[4];             /* memory instructions that performed no access, by kind */
     bool prefetch;                     /* prefetch_from() is on for this batch */
+    bool native;                       /* an x86-64 or AArch64 instruction was seen (HOT_DST2) */
     const edan_exec *pf_next, *pf_end; /* prefetch_from(): the next record to look at, the batch's end */
     /* scoped lanes (per-function breakdown) */
     bool scoped;
@@ -339,6 +352,14 @@ static ALWAYS_INLINE hot_id *count_execution(edan_edag *e, const edan_exec *r, h
     hot_id *h = &(*ids)[id];
     h->count++;
     return h;
+}
+
+/* A wide instruction (HOT_WIDE), whose registers the loops' hot_op does not hold: the general path. */
+static inline bool wide_step(edan_edag *e, const edan_exec *r, const hot_op op)
+{
+    if (r->flags & EDAN_EXEC_NO_ACCESS)
+        e->no_access[op.kind & 3]++;
+    return edan_edag_step_lanes(e, r);
 }
 
 /* The hot_op of an entry count_execution() returned, recorded first if its id is new. */

@@ -47,6 +47,8 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     /* the state first, so the page and offset are dead while the totals are updated */
     regF[op.dst] = F;
     regMd[op.dst] = md;
+    regF[op.dst2] = F; /* REG_SINK unless HOT_DST2 */
+    regMd[op.dst2] = md;
     if (wr && !mem_store(&e->shadow, page, 1, false, N, off, size, &F, &md, false)) {
         edan_error_set(&e->err, "out of memory for shadow state");
         return false;
@@ -232,7 +234,7 @@ ONE_LANE_VARIANTS(one_lane_store, one_lane_store(e, r, op, has_cache, N))
  * one_lane_access(). Executions are counted per id in the same loop.
  */
 static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache,
-                                           const bool N)
+                                           const bool N, const bool D2)
 {
     edan_lane_stats *st = &e->lane[0].st;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
@@ -247,9 +249,15 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         if (!h)
             break;
         hot_op op = h->op;
-        if (op.kind != HOT_PLAIN) {
+        /* D2 (a native program): an instruction writing two registers (HOT_DST2) takes the plain path */
+        if (op.kind != HOT_PLAIN && !(D2 && op.kind == (HOT_SEEN | HOT_DST2))) {
             op = seen_op(e, r, h);
-            if (op.kind != HOT_PLAIN) {
+            if (__builtin_expect(op.kind & (D2 ? HOT_WIDE : HOT_WIDE | HOT_DST2), 0)) {
+                if (!wide_step(e, r, op))
+                    break;
+                continue;
+            }
+            if (op.kind != HOT_PLAIN && !(D2 && op.kind == (HOT_SEEN | HOT_DST2))) {
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
                     bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =
                         prefetch ? ONE_LANE_PICK(one_lane_access, has_cache, N)
@@ -257,6 +265,11 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
                             ? ONE_LANE_PICK(one_lane_store, has_cache, N)
                             : ONE_LANE_PICK(one_lane_load, has_cache, N);
                     if (!access(e, r, &h->op))
+                        break;
+                    continue;
+                }
+                if (D2) { /* a memory instruction's dst3 is its size: the general path, which counts it */
+                    if (!wide_step(e, r, op))
                         break;
                     continue;
                 }
@@ -271,6 +284,12 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         Tinf = max_u64(Tinf, F);
         regF[op.dst] = F;
         regMd[op.dst] = md;
+        if (D2) { /* REG_SINK where the instruction has fewer destinations */
+            regF[op.dst2] = F;
+            regMd[op.dst2] = md;
+            regF[op.dst3] = F;
+            regMd[op.dst3] = md;
+        }
     }
     st->T1 += C;
     st->C += C;
@@ -347,10 +366,18 @@ static void consume_measured(void *ctx, const edan_exec *recs, size_t n)
         const uint64_t misses = e->shadow.recent_misses;
         if (e->n_lanes > 1)
             edan_edag_consume_lanes(e, recs, n);
+        else if (e->native && e->lane[0].has_cache)
+            e->shadow.narrow ? consume_one_lane(e, recs, n, true, true, true)
+                             : consume_one_lane(e, recs, n, true, false, true);
+        else if (e->native)
+            e->shadow.narrow ? consume_one_lane(e, recs, n, false, true, true)
+                             : consume_one_lane(e, recs, n, false, false, true);
         else if (e->lane[0].has_cache)
-            e->shadow.narrow ? consume_one_lane(e, recs, n, true, true) : consume_one_lane(e, recs, n, true, false);
+            e->shadow.narrow ? consume_one_lane(e, recs, n, true, true, false)
+                             : consume_one_lane(e, recs, n, true, false, false);
         else
-            e->shadow.narrow ? consume_one_lane(e, recs, n, false, true) : consume_one_lane(e, recs, n, false, false);
+            e->shadow.narrow ? consume_one_lane(e, recs, n, false, true, false)
+                             : consume_one_lane(e, recs, n, false, false, false);
         e->prefetch = (e->shadow.recent_misses - misses) * PREFETCH_WHEN > n;
         return;
     }

@@ -142,10 +142,22 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
         mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
     }
-    if (fd && in->n_dst) {
+    /* a native instruction's further sources (more[0 .. n_more_src)) and destinations (the rest of more[]) */
+    const int n_more = in->n_more_src + in->n_more_dst;
+    for (int i = 0; i < in->n_more_src; i++) {
+        const size_t s = (size_t)in->more[i] * S;
         for (int k = 0; k < K; k++) {
-            Fin[k] = max_u64(Fin[k], max_u64(e->regF[dst + k], e->regRF[dst + k]));
-            mdin[k] = max_u64(mdin[k], max_u64(e->regMd[dst + k], e->regRMd[dst + k]));
+            Fin[k] = max_u64(Fin[k], e->regF[s + k]);
+            mdin[k] = max_u64(mdin[k], e->regMd[s + k]);
+        }
+    }
+    for (int i = in->n_dst ? -1 : n_more; fd && i < n_more; i++) {
+        const size_t d = i < 0 ? dst : (size_t)in->more[i] * S;
+        if (i >= 0 && i < in->n_more_src)
+            continue;
+        for (int k = 0; k < K; k++) {
+            Fin[k] = max_u64(Fin[k], max_u64(e->regF[d + k], e->regRF[d + k]));
+            mdin[k] = max_u64(mdin[k], max_u64(e->regMd[d + k], e->regRMd[d + k]));
         }
     }
     /* narrow records (one lane without readers) until widened: a test per access, on this general path only */
@@ -179,21 +191,37 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
             return false;
     }
     if (fd) {
-        for (int i = 0; i < in->n_src; i++) {
-            size_t s = (size_t)in->src[i] * S;
+        for (int i = 0; i < in->n_src + in->n_more_src; i++) {
+            size_t s = (size_t)(i < in->n_src ? in->src[i] : in->more[i - in->n_src]) * S;
             for (int k = 0; k < K; k++) {
                 e->regRF[s + k] = max_u64(e->regRF[s + k], F[k]);
                 e->regRMd[s + k] = max_u64(e->regRMd[s + k], md[k]);
             }
         }
-        if (in->n_dst) {
+        for (int i = in->n_dst ? -1 : n_more; i < n_more; i++) {
+            if (i >= 0 && i < in->n_more_src)
+                continue;
+            const size_t d = i < 0 ? dst : (size_t)in->more[i] * S;
             for (int k = 0; k < K; k++)
-                e->regRF[dst + k] = e->regRMd[dst + k] = 0;
+                e->regRF[d + k] = e->regRMd[d + k] = 0;
         }
     }
-    for (int k = 0; k < K; k++) {
-        e->regF[dst + k] = F[k];
-        e->regMd[dst + k] = md[k];
+    /* address updates (push's rsp, writeback: edan_insn.addr_dst) first, from their registers' state before */
+    const size_t from = (size_t)edan_insn_addr_from(in, in->dst) * S;
+    for (int i = 0; in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t r = i ? in->more[in->n_more_src + i - 1] : in->dst;
+        const size_t d = (size_t)r * S, f = in->addr_from ? from : d;
+        for (int k = 0; in->addr_dst >> i & 1 && k < K; k++) {
+            e->regF[d + k] = e->regF[f + k] + e->lane[k].cost.cls[EDAN_CLASS_INT];
+            e->regMd[d + k] = e->regMd[f + k];
+        }
+    }
+    for (int i = -1; i < in->n_more_dst; i++) {
+        const size_t d = i < 0 ? dst : (size_t)in->more[in->n_more_src + i] * S;
+        for (int k = 0; !(in->addr_dst >> (i + 1) & 1) && k < K; k++) {
+            e->regF[d + k] = F[k];
+            e->regMd[d + k] = md[k];
+        }
     }
     for (int p = 0; p < sp.n; p++) {
         bool ok = true;

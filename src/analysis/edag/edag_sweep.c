@@ -94,6 +94,11 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         uint64_t *Fd = regF + op.dst * S, *Md = regMd + op.dst * S;
         const uint64_t *cls_cost = cost + op.cls * S;
         if (op.kind != HOT_PLAIN) {
+            if (__builtin_expect(op.kind & (HOT_WIDE | HOT_DST2), 0)) {
+                if (!wide_step(e, r, op))
+                    return;
+                continue;
+            }
             if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1))
                 goto memory_access;
             e->no_access[op.kind & 3]++;

@@ -69,7 +69,8 @@ void edan_loops_free(edan_loops *l)
 static uint32_t classify(const edan_loops *l, const edan_insn *in)
 {
     const bool branch = in->flow == EDAN_FLOW_BRANCH;
-    const bool jump = in->flow == EDAN_FLOW_JUMP && in->op == EDAN_OP_JAL;
+    const bool jump = in->flow == EDAN_FLOW_JUMP &&
+                      (in->isa == EDAN_ISA_RISCV64 ? in->op == EDAN_OP_JAL : (in->native & EDAN_NATIVE_DIRECT) != 0);
     if ((!branch && !jump) || in->imm > 0)
         return NOT_EDGE;
     if (jump && l->elf) {

@@ -5,14 +5,36 @@
 
 #include <string.h>
 
+#include "isa/native.h"
 #include "isa/riscv_ops.h"
 
 /* ===================================================================== */
 /* Static instructions                                                    */
 /* ===================================================================== */
 
+/* A native instruction's kind, from its operation's cost class (isa/native.c classes the mnemonics). */
+static int native_fp_kind(const edan_insn *in)
+{
+    switch (in->op_cls) {
+    case EDAN_CLASS_FMUL:
+        return EDAN_FP_MUL;
+    case EDAN_CLASS_FFMA:
+        return EDAN_FP_FMA;
+    case EDAN_CLASS_FDIV:
+        return EDAN_FP_DIV;
+    case EDAN_CLASS_FSQRT:
+        return EDAN_FP_SQRT;
+    case EDAN_CLASS_FADD:
+        return in->native & EDAN_NATIVE_FLOP_ADD ? EDAN_FP_ADD : EDAN_FP_OTHER;
+    default:
+        return EDAN_FP_NONE;
+    }
+}
+
 int edan_opmix_fp_kind(const edan_insn *in)
 {
+    if (in->isa != EDAN_ISA_RISCV64)
+        return native_fp_kind(in);
     switch (in->op) {
     case EDAN_OP_FADD_S:
     case EDAN_OP_FSUB_S:
@@ -61,7 +83,7 @@ unsigned edan_opmix_kind_flops(int kind)
 
 bool edan_opmix_stack(const edan_insn *in)
 {
-    return in->mem != EDAN_MEM_NONE && in->rs1 == EDAN_REG_X(2);
+    return in->mem != EDAN_MEM_NONE && in->rs1 == edan_isa_sp(in->isa);
 }
 
 /* ===================================================================== */

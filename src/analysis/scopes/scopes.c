@@ -39,6 +39,7 @@ typedef struct scope_id {
     uint8_t n_src, mem, size;  /* ACC_* */
     uint8_t flow;              /* edan_flow */
     bool activity;             /* an entry, call or return: the inclusive scopes' activity may change */
+    bool wide;                 /* registers past src[] and dst (riscv.h: more[]), read from the edan_insn */
     bool seen;
 } scope_id;
 
@@ -303,6 +304,7 @@ static scope_id classify_id(const edan_edag_config *cfg, const edan_insn *in)
                                                                : ACC_RD | ACC_WR),
                   .size = in->mem_size,
                   .flow = in->flow,
+                  .wide = edan_insn_wide(in),
                   .seen = true};
     memcpy(d.src, in->src, sizeof d.src);
     for (int k = 0; k < cfg->n_lanes; k++) {
@@ -646,6 +648,8 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
     vec_max_mem(&md, s->reg + (size_t)d->src[1] * (size_t)KP, KP); /* x0's zeros when there is no second source */
     if (d->n_src > 2)
         vec_max_mem(&md, s->reg + (size_t)d->src[2] * (size_t)KP, KP);
+    for (int i = 0; d->wide && i < r->insn->n_more_src; i++)
+        vec_max_mem(&md, s->reg + (size_t)r->insn->more[i] * (size_t)KP, KP);
     const unsigned acc = r->flags & EDAN_EXEC_NO_ACCESS ? 0 : d->mem;
     if (acc & ACC_RD)
         read_max(s, r->addr, d->size, &md, KP);
@@ -668,7 +672,19 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
             s->cur.C += d->cost;
         }
     }
-    vec_store(s->reg + (size_t)d->dst * (size_t)KP, &md, KP);
+    /* address updates (edan_insn.addr_dst) first: their register's depths before, as an instruction of their own */
+    const edan_insn *in = r->insn;
+    for (int i = 0; d->wide && in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t g = i ? in->more[in->n_more_src + i - 1] : in->dst, f = edan_insn_addr_from(in, g);
+        if (in->addr_dst >> i & 1)
+            memmove(s->reg + (size_t)g * (size_t)KP, s->reg + (size_t)f * (size_t)KP, sizeof(uint32_t) * (size_t)KP);
+    }
+    const uint16_t addr = d->wide ? in->addr_dst : 0;
+    if (!(addr & 1))
+        vec_store(s->reg + (size_t)d->dst * (size_t)KP, &md, KP);
+    for (int i = 0; d->wide && i < in->n_more_dst; i++)
+        if (!(addr >> (i + 1) & 1))
+            vec_store(s->reg + (size_t)in->more[in->n_more_src + i] * (size_t)KP, &md, KP);
     if (acc & ACC_WR) {
         uint32_t v = 0;
         if (!vec_zero(&md, KP) && !(v = store_vector(s, &md, KP)))

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Native programs (issue 39): x86-64 (and AArch64) binaries under the real qemu-x86_64 (qemu-aarch64)
+with the real plugin.
+
+  x86_deps     hand-written x86-64 (tests/native/x86_deps.S): edan dot's edges are exactly the expected
+               list (partial registers, flags, div, push/pop, rep movsb), online and from a trace
+  x86_kernels  examples/pointer_chase.c and stream.c built with the host's gcc -O2, statically and
+               dynamically linked: D = n and D <= 3, W and D against a naive longest path over the
+               eDAG edan dot draws, source lines of a position-independent program
+  a64_deps     hand-written AArch64 (tests/native/a64_deps.S): ldp/stp, flags, writeback
+  a64_kernels  the same kernels built with aarch64-linux-gnu-gcc, static and dynamic (Debian's sysroot)
+  errors       an unsupported ISA, a missing emulator, the text format refused for native programs
+
+Run as native_test.py BUILD_DIR CATEGORY; prints 'N passed, N failed'.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from realrun_lib import BUILD, EDAN, check, edan, run_category
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+NATIVE = os.path.join(SRC, "tests", "native")
+
+
+def build(cc, out, *srcs_and_flags):
+    p = subprocess.run([cc, *srcs_and_flags, "-o", out], capture_output=True, text=True)
+    check(p.returncode == 0, f"{cc} {' '.join(srcs_and_flags)}: {p.stderr}")
+    return out
+
+
+def dot_graph(trace):
+    """The eDAG edan dot draws: {vertex: label}, {vertex: set of predecessors}, set of memory vertices."""
+    p = edan("dot", trace)
+    check(p.returncode == 0, f"edan dot {trace}: {p.stderr}")
+    labels, preds, mem = {}, {}, set()
+    for line in p.stdout.splitlines():
+        m = re.match(r'\s*v(\d+) \[label="\d+: (.*?)"(.*)\];', line)
+        if m:
+            v = int(m.group(1))
+            labels[v] = m.group(2)
+            preds.setdefault(v, set())
+            if "#e34a33" in m.group(3):
+                mem.add(v)
+        m = re.match(r"\s*v(\d+) -> v(\d+)", line)
+        if m:
+            preds.setdefault(int(m.group(2)), set()).add(int(m.group(1)))
+    return labels, preds, mem
+
+
+def naive_w_d(preds, mem):
+    """W and D by the definition: memory vertices, and the most of them on any path (vertices in trace order)."""
+    depth = {}
+    for v in sorted(preds):
+        depth[v] = max((depth[u] for u in preds[v]), default=0) + (v in mem)
+    return len(mem), max(depth.values(), default=0)
+
+
+def analyze(*args):
+    p = edan(*args)
+    check(p.returncode == 0, f"edan {' '.join(args)}: {p.stderr}")
+    lines = p.stdout.strip().splitlines()
+    return json.loads(lines[-1])["configurations"][0] if lines else {}
+
+
+# ---- x86-64 --------------------------------------------------------------------------------------------
+
+# kernel's vertices (tests/native/x86_deps.S) and the predecessors each must have, no more, no fewer
+X86_EXPECTED = {
+    0: set(), 1: set(), 2: {0}, 3: {1, 2}, 4: {3}, 5: {4}, 6: set(), 7: set(), 8: set(), 9: {6, 7, 8},
+    10: {9}, 11: {10}, 12: {11}, 13: {12}, 14: {13}, 15: set(), 16: set(), 17: {15}, 18: set(),
+}
+# rep movsb, rcx = 8: QEMU executes it once per byte and once more to find rcx = 0, each execution a load
+# vertex and a store vertex (the last pair accessing nothing)
+# (the direction flag is no status flag: no edge from div's flags; rep's updates of rdi, rsi and rcx are address
+# updates, as if instructions of their own: each load reads them as 17, 16 and 18 left them)
+for k in range(9):
+    load, store = 19 + 2 * k, 20 + 2 * k
+    X86_EXPECTED[load] = {16, 17, 18} | ({14} if k < 8 else set())  # and the byte 14 stored
+    X86_EXPECTED[store] = {load}                                     # what the load read and passes on
+X86_EXPECTED[37] = {17, 20, 22, 24, 26, 28, 30, 32, 34}  # rdi (17, moved by rep) and the 8 bytes the stores wrote
+X86_EXPECTED[38] = set()  # ret: rsp, which push and pop only moved (address updates), as before the kernel
+
+
+def check_edges(what, labels, preds, expected):
+    check(len(labels) == len(expected), f"{what}: {len(labels)} vertices, expected {len(expected)}")
+    for v, want in sorted(expected.items()):
+        got = preds.get(v, set())
+        check(got == want, f"{what}: vertex {v} ({labels.get(v)}) has predecessors {sorted(got)}, "
+                           f"expected {sorted(want)}")
+
+
+def test_x86_deps():
+    with tempfile.TemporaryDirectory() as d:
+        prog = build("gcc", os.path.join(d, "x86_deps"), "-nostdlib", "-static", "-g",
+                     os.path.join(NATIVE, "x86_deps.S"))
+        trace = os.path.join(d, "t.edt")
+        p = edan("record", "--filter=kernel", "-o", trace, prog)
+        check(p.returncode == 0 and "warning" not in p.stderr, f"record: {p.returncode} {p.stderr}")
+        labels, preds, mem = dot_graph(trace)
+        check_edges("x86_deps", labels, preds, X86_EXPECTED)
+        check(labels.get(2) == "mov ah, al" and labels.get(9) == "div rcx" and
+              labels.get(20, "").endswith("(2nd access)"), f"x86_deps: labels {labels.get(2)!r} {labels.get(9)!r}")
+        # memory vertices: push, pop, the store, 8 loads and 8 stores, the load back, ret (the last pair accesses none)
+        check(mem == {11, 12, 14, *range(19, 35), 37, 38}, f"x86_deps: memory vertices {sorted(mem)}")
+        w, dd = naive_w_d(preds, mem)
+        off = analyze("analyze", "--json", trace)
+        on = {}
+        p = edan("run", "--json", "--filter=kernel", prog)
+        if p.returncode == 0:
+            on = json.loads(p.stdout.strip().splitlines()[-1])["configurations"][0]
+        # D: push, pop, the store, a load and a store of rep movsb, the load back
+        check((off.get("W"), off.get("D")) == (w, dd) == (on.get("W"), on.get("D")) and dd == 6,
+              f"x86_deps: W, D trace {off.get('W')}, {off.get('D')}; online {on.get('W')}, {on.get('D')}; "
+              f"naive {w}, {dd} (expected D = 6)")
+        # the trace names its ISA (a filtered trace keeps warm records: version 4), and the text format refuses it
+        with open(trace, "rb") as f:
+            head = f.read(64)
+        check(int.from_bytes(head[8:12], "little") == 4 and int.from_bytes(head[16:20], "little") == 2,
+              f"x86_deps: header version and ISA {head[8:12].hex()} {head[16:20].hex()}")
+        p = edan("convert", trace, os.path.join(d, "t.txt"), expect=2)
+        check(p.returncode == 2 and "x86-64" in p.stderr and "holds RISC-V only" in p.stderr and
+              not os.path.exists(os.path.join(d, "t.txt")), f"convert to text: {p.returncode} {p.stderr}")
+        p = edan("convert", "--binary", trace, os.path.join(d, "u.edt"))
+        check(p.returncode == 0 and analyze("analyze", "--json", os.path.join(d, "u.edt")).get("D") == 6,
+              f"convert binary to binary keeps the ISA: {p.stderr}")
+
+
+def test_kernels(cc, isa, static_ok=True, extra=()):
+    with tempfile.TemporaryDirectory() as d:
+        for link in (["-static"] if static_ok else []) + [[]]:
+            link = link if isinstance(link, list) else [link]
+            kind = "static" if link else "dynamic"
+            chase = build(cc, os.path.join(d, f"chase_{kind}"), "-O2", "-g", *link, *extra,
+                          os.path.join(SRC, "examples", "pointer_chase.c"))
+            stream = build(cc, os.path.join(d, f"stream_{kind}"), "-O2", "-g", *link, *extra,
+                           os.path.join(SRC, "examples", "stream.c"))
+            for n in (50, 400):
+                r = analyze("run", "--json", "--filter=kernel", chase, str(n))
+                # n dependent loads; a call's return address is one more load where the ISA keeps it in memory
+                check(r.get("D") == n, f"{isa} {kind} pointer chase n={n}: D = {r.get('D')}, expected {n}")
+                check(r.get("loads") in (n, n + 1) and r.get("stores") == 0,
+                      f"{isa} {kind} pointer chase n={n}: loads {r.get('loads')} stores {r.get('stores')}")
+                r = analyze("run", "--json", "--filter=kernel", stream, str(n))
+                check(0 < r.get("D", 0) <= 3 and r.get("stores") == n and r.get("loads", 0) >= 2 * n,
+                      f"{isa} {kind} stream n={n}: D {r.get('D')}, loads {r.get('loads')}, stores {r.get('stores')}")
+            # the triad's flops (one add and one multiply, or one fused multiply-add, per element), and its loop
+            p = edan("run", "--projection", "--machine=server-ddr5", "--filter=kernel", stream, "400")
+            check(p.returncode == 0 and re.search(r"flops / weighted\s+800 / 800", p.stdout) and
+                  re.search(r"#0 stream\.c:\d+ \(kernel\)", p.stdout),
+                  f"{isa} {kind} stream: flops and loop: {p.stdout[-900:]} {p.stderr}")
+            # the streaming numbers against the naive longest path over the explicit graph
+            for prog, n in ((chase, 30), (stream, 30)):
+                trace = os.path.join(d, os.path.basename(prog) + ".edt")
+                p = edan("record", "--filter=kernel", "-o", trace, prog, str(n))
+                check(p.returncode == 0, f"{isa} {kind} record {prog}: {p.stderr}")
+                labels, preds, mem = dot_graph(trace)
+                w, dd = naive_w_d(preds, mem)
+                r = analyze("analyze", "--json", trace)
+                check((r.get("W"), r.get("D")) == (w, dd), f"{isa} {kind} {os.path.basename(prog)}: W, D "
+                                                           f"{r.get('W')}, {r.get('D')}; naive {w}, {dd}")
+            # source lines of the kernel, also where the program is position-independent and loaded at a bias
+            p = edan("run", "--critical-path", "--filter=kernel", chase, "100")
+            check(p.returncode == 0 and re.search(r"100 dependent memory accesses.*\n.*\n\s+100\s+\d+\s+\S*"
+                                                  r"pointer_chase\.c:17 \(kernel\)", p.stdout),
+                  f"{isa} {kind} critical path names pointer_chase.c:17: {p.stdout[-600:]} {p.stderr}")
+
+
+def test_x86_kernels():
+    test_kernels("gcc", "x86-64")
+
+
+# ---- AArch64 -------------------------------------------------------------------------------------------
+
+A64_CC = "aarch64-linux-gnu-gcc"
+
+
+def test_a64_kernels():
+    test_kernels(A64_CC, "aarch64")
+
+
+# kernel's vertices (tests/native/a64_deps.S) and their predecessors
+A64_EXPECTED = {
+    0: set(), 1: set(), 2: {0, 1}, 3: {2}, 4: {3}, 5: {2, 4}, 6: {5}, 7: {6}, 8: {7}, 9: {8, 2}, 10: set(),
+    11: {9}, 12: {10, 5}, 13: set(),
+}  # 10: x0 as the writebacks of 7 and 8 (address updates) left it, as before the kernel
+
+
+def test_a64_deps():
+    with tempfile.TemporaryDirectory() as d:
+        prog = build(A64_CC, os.path.join(d, "a64_deps"), "-nostdlib", "-static", "-g",
+                     os.path.join(NATIVE, "a64_deps.S"))
+        trace = os.path.join(d, "t.edt")
+        p = edan("record", "--filter=kernel", "-o", trace, prog)
+        check(p.returncode == 0 and "warning" not in p.stderr, f"record: {p.returncode} {p.stderr}")
+        labels, preds, mem = dot_graph(trace)
+        check_edges("a64_deps", labels, preds, A64_EXPECTED)
+        check(mem == {5, 6, 7, 8, 12}, f"a64_deps: memory vertices {sorted(mem)}")
+        w, dd = naive_w_d(preds, mem)
+        r = analyze("analyze", "--json", trace)
+        check((r.get("W"), r.get("D")) == (w, dd) == (5, 4), f"a64_deps: W, D {r.get('W')}, {r.get('D')}; "
+                                                            f"naive {w}, {dd} (expected 5, 4: stp, ldp, str, ldr)")
+        with open(trace, "rb") as f:
+            head = f.read(64)
+        check(int.from_bytes(head[16:20], "little") == 3, f"a64_deps: header ISA {head[16:20].hex()}")
+
+
+# ---- errors --------------------------------------------------------------------------------------------
+
+def test_errors():
+    with tempfile.TemporaryDirectory() as d:
+        prog = build("gcc", os.path.join(d, "chase"), "-O2", os.path.join(SRC, "examples", "pointer_chase.c"))
+        # an emulator that is not installed: named, with what to install
+        env = dict(os.environ, PATH=d)
+        p = subprocess.run([EDAN, "run", prog, "4"], capture_output=True, text=True, env=env)
+        check(p.returncode == 2 and "qemu-x86_64" in p.stderr and "apt-get install qemu-user" in p.stderr,
+              f"missing emulator: {p.returncode} {p.stderr}")
+        # an ISA edan does not trace
+        other = os.path.join(d, "ppc")
+        with open(prog, "rb") as f:
+            elf = bytearray(f.read())
+        elf[18:20] = (21).to_bytes(2, "little")  # EM_PPC64
+        with open(other, "wb") as f:
+            f.write(elf)
+        os.chmod(other, 0o755)
+        p = edan("run", other, expect=2)
+        check(p.returncode == 2 and "machine 21" in p.stderr and "x86-64" in p.stderr,
+              f"unsupported ISA: {p.returncode} {p.stderr}")
+        # the text format is RISC-V's
+        p = edan("record", "--text", "-o", os.path.join(d, "t.txt"), prog, "4", expect=2)
+        check(p.returncode == 2 and "RISC-V instructions only" in p.stderr and
+              not os.path.exists(os.path.join(d, "t.txt")), f"record --text: {p.returncode} {p.stderr}")
+        # --sysroot must be a directory
+        p = edan("run", "--sysroot=" + os.path.join(d, "none"), prog, "4", expect=2)
+        check(p.returncode == 2 and "--sysroot" in p.stderr, f"--sysroot missing: {p.returncode} {p.stderr}")
+
+
+run_category({"x86_deps": test_x86_deps, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
+              "a64_kernels": test_a64_kernels, "errors": test_errors})
