@@ -46,9 +46,8 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
             uint64_t *urF = edan_shadow_unit_rF(unit, K);
             uint32_t *urmd = edan_shadow_unit_rmd(unit, K);
             for (int k = 0; k < K; k++) {
-                urF[k] = max_u64(urF[k], F[k]);
-                if (md[k] > urmd[k])
-                    urmd[k] = (uint32_t)md[k];
+                urF[k] = edan_rule_join(urF[k], F[k]);
+                urmd[k] = (uint32_t)edan_rule_join(urmd[k], md[k]);
             }
             continue;
         }
@@ -57,9 +56,8 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
         edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_unit_F(unit)[0]);
         for (int k = 0; k < K; k++) {
             for (uint32_t b = lo; b < hi; b++) {
-                rec[k].rF[b] = max_u64(rec[k].rF[b], F[k]);
-                if (md[k] > rec[k].rmd[b])
-                    rec[k].rmd[b] = (uint32_t)md[k];
+                rec[k].rF[b] = edan_rule_join(rec[k].rF[b], F[k]);
+                rec[k].rmd[b] = (uint32_t)edan_rule_join(rec[k].rmd[b], md[k]);
             }
         }
     }
@@ -139,13 +137,14 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
     for (size_t k = (size_t)K; k < S; k++)
         Fin[k] = mdin[k] = F[k] = md[k] = 0;
     for (int k = 0; k < K; k++) {
-        Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
-        mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+        Fin[k] = edan_rule_join3(F0[k], F1[k], F2[k]);
+        mdin[k] = edan_rule_join3(M0[k], M1[k], M2[k]);
     }
     if (fd && in->n_dst) {
+        /* the destination's last writer (WAW) and its readers since (WAR) */
         for (int k = 0; k < K; k++) {
-            Fin[k] = max_u64(Fin[k], max_u64(e->regF[dst + k], e->regRF[dst + k]));
-            mdin[k] = max_u64(mdin[k], max_u64(e->regMd[dst + k], e->regRMd[dst + k]));
+            Fin[k] = edan_rule_join3(Fin[k], e->regF[dst + k], e->regRF[dst + k]);
+            mdin[k] = edan_rule_join3(mdin[k], e->regMd[dst + k], e->regRMd[dst + k]);
         }
     }
     /* narrow records (one lane without readers) until widened: a test per access, on this general path only */
@@ -171,9 +170,9 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
             }
         }
         const bool to_ram = ac.rd_ram || ac.wr_ram;
-        const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
-        F[k] = Fin[k] + t;
-        md[k] = mdin[k] + (to_ram && is_member);
+        const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[in->cls]);
+        F[k] = edan_rule_finish(Fin[k], t);
+        md[k] = edan_rule_depth(mdin[k], to_ram && is_member); /* a scoped lane counts its members only */
         const uint64_t w = access_bytes(e, ac, size);
         if (!account(e, L, to_ram && is_member, t, Fin[k], F[k], md[k], w, is_member))
             return false;
@@ -182,8 +181,8 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         for (int i = 0; i < in->n_src; i++) {
             size_t s = (size_t)in->src[i] * S;
             for (int k = 0; k < K; k++) {
-                e->regRF[s + k] = max_u64(e->regRF[s + k], F[k]);
-                e->regRMd[s + k] = max_u64(e->regRMd[s + k], md[k]);
+                e->regRF[s + k] = edan_rule_join(e->regRF[s + k], F[k]);
+                e->regRMd[s + k] = edan_rule_join(e->regRMd[s + k], md[k]);
             }
         }
         if (in->n_dst) {
