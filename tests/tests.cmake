@@ -197,6 +197,9 @@ if(PYTHON3)
   add_test(NAME layers COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py ${CMAKE_SOURCE_DIR}/src
            "$<TARGET_OBJECTS:edan_core_plain>" "$<TARGET_OBJECTS:edan>" "$<TARGET_OBJECTS:edan_plugin>")
   add_test(NAME layers_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/layers_test.py --self-test)
+  # The eDAG rule written once (src/analysis/edag/edag_rule.h), and the checker on the copies it replaced.
+  add_test(NAME edag_rule_once COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/edag_rule_test.py ${CMAKE_SOURCE_DIR}/src)
+  add_test(NAME edag_rule_self_test COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/edag_rule_test.py --self-test)
 endif()
 
 # The one varint and little-endian coder.

@@ -350,9 +350,8 @@ static void take_pending(sums *s)
 static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem)
 {
     const edan_insn *in = edan_deps_insn(c->deps, id);
-    const uint64_t cost = mem  ? c->lane.cost.alpha
-                          : in ? c->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0]
-                               : 0;
+    const uint64_t cost =
+        edan_rule_cost(mem, c->lane.cost.alpha, in ? c->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0] : 0);
     if (w->fn) {
         const edan_path_vertex pv = {w->v, in, cost, mem};
         w->fn(w->ctx, &pv);

@@ -201,16 +201,15 @@ static inline __attribute__((always_inline)) bool add_cand(edan_deps *t, uint64_
 /* The last writer as a predecessor (a true one, or with false_dep a WAW one). */
 static inline __attribute__((always_inline)) bool from_write(edan_deps *t, pick *p, const deps_write *w, bool false_dep)
 {
-    consider_F(p, w->F, w->by);
-    consider_md(p, w->md, w->by);
+    edan_rule_pick_write(p, w->F, w->md, w->by);
     return add_cand(t, w->by, false_dep);
 }
 
 /* The readers since the last write as predecessors (WAR); list: the reader list, 0 without ALL_PREDS. */
 static bool from_reads(edan_deps *t, pick *p, const deps_reads *r, uint64_t list)
 {
-    consider_F(p, r->F, r->F_by);
-    consider_md(p, r->md, r->md_by);
+    edan_rule_pick_F(p, r->F, r->F_by);
+    edan_rule_pick_md(p, r->md, r->md_by);
     for (uint64_t i = list; i; i = t->nodes[i - 1].next)
         if (!add_cand(t, t->nodes[i - 1].v + 1, true))
             return false;
@@ -308,8 +307,8 @@ static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const
     const bool mem = access.rd_ram || access.wr_ram;
     x->v = t->tot.vertices;
     x->ready = p.F;
-    x->cost = mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
-    x->md = p.md + mem;
+    x->cost = edan_rule_cost(mem, t->lane.cost.alpha, t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0]);
+    x->md = edan_rule_depth(p.md, mem);
     x->mem = mem;
     x->access = access;
     x->crit = p.crit;
@@ -352,12 +351,12 @@ uint64_t edan_deps_ready(edan_deps *t, const edan_exec *rec, edan_deps_info *inf
 /* Vertex v (finish F, depth md) read the state *r (reader list *list with ALL_PREDS): later writers wait for it. */
 static bool note_read(edan_deps *t, deps_reads *r, uint64_t *list, uint64_t v, uint64_t F, uint32_t md)
 {
-    /* readers come in stream order: strict comparisons keep the earliest on ties */
-    if (!r->F_by || F > r->F) {
+    /* the rule's pick among the readers since the last write: the latest finish and the deepest, ties the earliest */
+    if (edan_rule_beats(F, v + 1, r->F, r->F_by)) {
         r->F = F;
         r->F_by = v + 1;
     }
-    if (!r->md_by || md > r->md) {
+    if (edan_rule_beats(md, v + 1, r->md, r->md_by)) {
         r->md = md;
         r->md_by = v + 1;
     }
@@ -417,7 +416,7 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
                                                              uint64_t cost)
 {
     const edan_insn *in = rec->insn;
-    const uint64_t addr = rec->addr, v = x->v, F = start + cost;
+    const uint64_t addr = rec->addr, v = x->v, F = edan_rule_finish(start, cost);
     const uint32_t md = (uint32_t)x->md;
     const deps_write w = {F, v + 1, md, 0};
     const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
@@ -442,7 +441,7 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
         if (!(in->addr_dst >> i & 1) || !tracked_reg(r) || !tracked_reg(f))
             continue;
         deps_write w = t->reg_w[f];
-        w.F += t->lane.cost.cls[EDAN_CLASS_INT];
+        w.F = edan_rule_finish(w.F, t->lane.cost.cls[EDAN_CLASS_INT]);
         t->reg_w[r] = w;
     }
     for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
@@ -479,7 +478,7 @@ int edan_deps_commit(edan_deps *t, uint64_t start, uint64_t cost)
     else if (start < t->info.ready)
         edan_error_set(&t->err, "dependency tracker: vertex %" PRIu64 " starts at %" PRIu64 ", before %" PRIu64,
                        t->info.v, start, t->info.ready);
-    else if (start + cost < start)
+    else if (edan_rule_finish(start, cost) < start)
         edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", t->info.v);
     if (t->err.set)
         return -1;
@@ -497,7 +496,7 @@ int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info)
     bool rd, wr;
     if (!ready_core(t, rec, info, &rd, &wr))
         return -1;
-    if (info->ready + info->cost < info->ready) {
+    if (edan_rule_finish(info->ready, info->cost) < info->ready) {
         edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", info->v);
         return -1;
     }

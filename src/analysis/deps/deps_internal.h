@@ -94,10 +94,8 @@ enum {
 /* rec's instruction decoded into t->ops[rec->id] (deps_steps.c); NULL when out of memory (err set). */
 deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec);
 
-/* The best predecessors seen so far (by: index + 1, 0 = none); ties keep the earliest vertex. */
-typedef struct pick {
-    uint64_t F, crit, md, deep;
-} pick;
+/* The critical and deep predecessors seen so far (edag_rule.h: by index + 1, 0 = none; ties keep the earliest). */
+typedef edan_rule_pick pick;
 
 struct edan_deps {
     edan_lane_config lane;
@@ -167,21 +165,28 @@ static inline void unsplit(edan_deps *t, char *unit)
     uw->split = 0;
 }
 
-/* A candidate predecessor by finish time, and by md: ties keep the earliest vertex, whatever the order seen. */
-static inline void consider_F(pick *p, uint64_t F, uint64_t by)
+/* The register state at byte offset at of reg_w (deps_op.at). */
+static inline deps_write *reg_at(const deps_write *reg, uint16_t at)
 {
-    if (by && (!p->crit || F > p->F || (F == p->F && by < p->crit))) {
-        p->F = F;
-        p->crit = by;
-    }
+    return (deps_write *)((char *)reg + at);
 }
 
-static inline void consider_md(pick *p, uint64_t md, uint64_t by)
+/*
+ * The writers of op's (up to three) source registers as the critical and
+ * deep predecessors so far: the first as the best, then the rule's pick of
+ * the others (a register never written, x0 among them, is all-zero: the
+ * first is then no predecessor, and the others never beat).
+ */
+static inline __attribute__((always_inline)) void deps_pick_regs(const deps_write *reg, const deps_op *op, pick *p)
 {
-    if (by && (!p->deep || md > p->md || (md == p->md && by < p->deep))) {
-        p->md = md;
-        p->deep = by;
+    const deps_write *a = reg_at(reg, op->at[0]), *b = reg_at(reg, op->at[1]);
+    pick q = {a->F, a->by, a->md, a->by};
+    edan_rule_pick_write(&q, b->F, b->md, b->by);
+    if (__builtin_expect(op->src[2] != 0, 0)) {
+        const deps_write *c = reg_at(reg, op->at[2]);
+        edan_rule_pick_write(&q, c->F, c->md, c->by);
     }
+    *p = q;
 }
 
 /*

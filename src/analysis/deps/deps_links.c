@@ -93,18 +93,6 @@ size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev, e
 
 /* ---- the short paths ---- */
 
-/*
- * Whether the writer (F, by) is a better critical predecessor than (bF,
- * bby): consider_F()'s rule, without its test of by (a register or unit
- * never written is all-zero: its F is 0 and by - 1 the largest index, so
- * it never wins) and with bby = 0 (none yet, bF then 0) taken as the
- * largest index too. The same for md and the deep predecessor.
- */
-static inline bool beats(uint64_t F, uint64_t by, uint64_t bF, uint64_t bby)
-{
-    return F > bF || (F == bF && by - 1 < bby - 1);
-}
-
 /* A failure of a short path: err set, always false. */
 static __attribute__((noinline, cold)) bool links_failed(edan_deps *t, uint64_t v, bool overflow)
 {
@@ -113,40 +101,6 @@ static __attribute__((noinline, cold)) bool links_failed(edan_deps *t, uint64_t 
     else if (!t->err.set)
         edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
     return false;
-}
-
-/* The register state at byte offset at of reg_w (deps_op.at). */
-static inline deps_write *reg_at(deps_write *reg, uint16_t at)
-{
-    return (deps_write *)((char *)reg + at);
-}
-
-/* The best of the writers of op's registers as the critical and the deep predecessor: pick_regs()'s choice. */
-static inline __attribute__((always_inline)) void links_regs(deps_write *reg, const deps_op *op, pick *p)
-{
-    const deps_write *a = reg_at(reg, op->at[0]), *b = reg_at(reg, op->at[1]);
-    uint64_t F = a->F, crit = a->by, md = a->md, deep = a->by;
-    const uint64_t bF = b->F, bby = b->by, bmd = b->md;
-    if (beats(bF, bby, F, crit)) {
-        F = bF;
-        crit = bby;
-    }
-    if (beats(bmd, bby, md, deep)) {
-        md = bmd;
-        deep = bby;
-    }
-    if (__builtin_expect(op->src[2] != 0, 0)) {
-        const deps_write *c = reg_at(reg, op->at[2]);
-        if (beats(c->F, c->by, F, crit)) {
-            F = c->F;
-            crit = c->by;
-        }
-        if (beats(c->md, c->by, md, deep)) {
-            md = c->md;
-            deep = c->by;
-        }
-    }
-    *p = (pick){F, crit, md, deep};
 }
 
 /* The page of a load at addr when it is not among the recently used: the shadow's lookup; NULL: failed (err set). */
@@ -181,11 +135,12 @@ static __attribute__((noinline)) links_done links_store(edan_deps *t, const edan
         return (links_done){0, LINKS_FAILED, 0, 0, false};
     deps_write *w0 = unit_write(u), *w1 = w0 + (units - 1); /* no reads state: a unit's record is a deps_write */
     pick p;
-    links_regs(t->reg_w, op, &p);
+    deps_pick_regs(t->reg_w, op, &p);
     const bool mem =
         edan_cache_classify(&t->cache, t->has_cache, addr, (uint32_t)units << EDAN_SHADOW_UNIT_BITS, false, true)
             .wr_ram;
-    const uint64_t F = p.F + (mem ? t->lane.cost.alpha : op->cost), md = p.md + mem;
+    const uint64_t F = edan_rule_finish(p.F, edan_rule_cost(mem, t->lane.cost.alpha, op->cost)),
+                   md = edan_rule_depth(p.md, mem);
     if (F < p.F || md > UINT32_MAX) {
         links_failed(t, v, F < p.F);
         return (links_done){0, LINKS_FAILED, 0, 0, false};
@@ -216,8 +171,8 @@ static __attribute__((noinline)) uint8_t *links_general(edan_deps *t, const edan
  * a 4-byte load looks at its one unit twice, which changes nothing), then
  * the links, all in one pass and the totals in locals; stores of whole
  * aligned units in links_store(), any other vertex (or a load from a split
- * unit) through edan_deps_step(). The choices are ready()'s (beats() is
- * consider_F()'s rule) and the totals commit()'s.
+ * unit) through edan_deps_step(). The choices are ready()'s (edag_rule.h's
+ * pick) and the totals commit()'s.
  */
 static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out, uint32_t *prev_id)
 {
@@ -252,7 +207,7 @@ static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out
                     break;
                 pk = (pick){d.F, d.crit, d.md, d.deep};
                 mem = d.mem;
-                cost = mem ? t->lane.cost.alpha : cost;
+                cost = edan_rule_cost(mem, t->lane.cost.alpha, cost);
                 goto count;
             }
             const edan_shadow_page *pg = edan_shadow_recent_page(&t->shadow, addr);
@@ -266,20 +221,17 @@ static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out
             if (w0->split | w1->split)
                 goto general;
         }
-        links_regs(reg, op, &pk);
+        deps_pick_regs(reg, op, &pk);
         if (w0) {
-            consider_F(&pk, w0->F, w0->by);
-            consider_md(&pk, w0->md, w0->by);
-            if (w1->by != w0->by) { /* else one store wrote both, or neither was written */
-                consider_F(&pk, w1->F, w1->by);
-                consider_md(&pk, w1->md, w1->by);
-            }
+            edan_rule_pick_write(&pk, w0->F, w0->md, w0->by);
+            if (w1->by != w0->by) /* else one store wrote both, or neither was written */
+                edan_rule_pick_write(&pk, w1->F, w1->md, w1->by);
             mem = !t->has_cache || links_load_ram(t, addr, (uint32_t)op->units << EDAN_SHADOW_UNIT_BITS);
-            cost = mem ? t->lane.cost.alpha : cost;
-            pk.md += mem;
-        }
+            cost = edan_rule_cost(mem, t->lane.cost.alpha, cost);
+            pk.md = edan_rule_depth(pk.md, mem);
+        } /* else no access: md(v) = edan_rule_depth(pk.md, 0) = pk.md, left as it is (the add cost 0.7 % here) */
         {
-            const uint64_t F = pk.F + cost;
+            const uint64_t F = edan_rule_finish(pk.F, cost);
             if (F < pk.F || pk.md > UINT32_MAX) {
                 links_failed(t, v, F < pk.F);
                 break;

@@ -49,35 +49,6 @@ deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec)
     return op;
 }
 
-/* (F, by) is a better critical predecessor than (bF, bby): consider_F()'s rule, both 0 = none. */
-static inline bool better(uint64_t F, uint64_t by, uint64_t bF, uint64_t bby)
-{
-    return by && (!bby || F > bF || (F == bF && by < bby));
-}
-
-/* The best of the last writers of op's (up to three) source registers: ready()'s choice from registers. */
-static inline __attribute__((always_inline)) void pick_regs(const edan_deps *t, const deps_op *op, pick *p)
-{
-    const deps_write *a = &t->reg_w[op->src[0]], *b = &t->reg_w[op->src[1]], *c = &t->reg_w[op->src[2]];
-    *p = (pick){a->F, a->by, a->md, a->by};
-    if (better(b->F, b->by, p->F, p->crit)) {
-        p->F = b->F;
-        p->crit = b->by;
-    }
-    if (better(c->F, c->by, p->F, p->crit)) {
-        p->F = c->F;
-        p->crit = c->by;
-    }
-    if (better(b->md, b->by, p->md, p->deep)) {
-        p->md = b->md;
-        p->deep = b->by;
-    }
-    if (better(c->md, c->by, p->md, p->deep)) {
-        p->md = c->md;
-        p->deep = c->by;
-    }
-}
-
 /* Vertex by - 1 into a list of predecessors kept ascending, each once (by: index + 1, 0 = none). */
 static inline void pred_add(uint64_t *list, uint32_t *n, uint64_t by)
 {
@@ -162,7 +133,7 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
         return 1;
     }
     pick p;
-    pick_regs(t, op, &p);
+    deps_pick_regs(t->reg_w, op, &p);
     if (rd) {
         for (unsigned k = 0; k < units; k++) {
             char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), false);
@@ -171,25 +142,25 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
             const deps_write *w = unit_write(u);
             if (w->split)
                 return 0; /* the list so far is dropped by the caller */
-            consider_F(&p, w->F, w->by);
-            consider_md(&p, w->md, w->by);
+            edan_rule_pick_write(&p, w->F, w->md, w->by);
             pred_add(preds, n_preds, w->by);
         }
     }
     pred_regs(t, op, preds, n_preds);
     const edan_access_class access = edan_cache_classify(&t->cache, t->has_cache, a, in->mem_size, rd, !rd);
     const bool mem = access.rd_ram || access.wr_ram;
-    const uint64_t v = t->tot.vertices, md = p.md + mem;
-    const uint64_t cost = mem ? t->lane.cost.alpha : t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    const uint64_t v = t->tot.vertices, md = edan_rule_depth(p.md, mem);
+    const uint64_t cost =
+        edan_rule_cost(mem, t->lane.cost.alpha, t->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0]);
     if (md > UINT32_MAX) {
         edan_error_set(&t->err, "memory depth exceeds %u: not supported", UINT32_MAX);
         return -1;
     }
-    if (p.F + cost < p.F) {
+    if (edan_rule_finish(p.F, cost) < p.F) {
         edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
         return -1;
     }
-    const uint64_t F = p.F + cost;
+    const uint64_t F = edan_rule_finish(p.F, cost);
     put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)md);
     for (unsigned k = 0; !rd && k < units; k++) {
         char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), true);
@@ -246,15 +217,15 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
             }
             if (in->mem == EDAN_MEM_NONE) {
                 pick p;
-                pick_regs(t, op, &p);
+                deps_pick_regs(t->reg_w, op, &p);
                 const uint64_t v = tot->vertices, cost = cls_cost[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
-                if (p.F + cost < p.F) {
+                if (edan_rule_finish(p.F, cost) < p.F) {
                     edan_error_set(&t->err, "dependency tracker: the finish time of vertex %" PRIu64 " overflows", v);
                     return i;
                 }
                 pred_regs_only(t, op, preds + used, &np);
-                const uint64_t F = p.F + cost;
-                put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)p.md);
+                const uint64_t F = edan_rule_finish(p.F, cost);
+                put_write(&t->reg_w[op->dst], F, v + 1, (uint32_t)edan_rule_depth(p.md, 0));
                 if (F > tot->Tinf || v == 0) {
                     tot->Tinf = F;
                     tot->tinf_v = v;

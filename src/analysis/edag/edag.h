@@ -40,6 +40,7 @@
 
 #include "analysis/cache/cache.h"
 #include "analysis/edag/cost.h"
+#include "analysis/edag/edag_rule.h"
 #include "analysis/edag/layers.h"
 #include "trace/exec.h"
 #include "util/error.h"

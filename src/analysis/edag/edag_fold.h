@@ -79,20 +79,19 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
             if (N) {
                 *Fin =
-                    max_u64(*Fin, max_u64(edan_shadow_F_get(whole[0], 0, true), edan_shadow_F_get(whole[1], 0, true)));
-                *mdin = max_u64(*mdin, max_u64(md0[0], md1[0]));
+                    edan_rule_join3(*Fin, edan_shadow_F_get(whole[0], 0, true), edan_shadow_F_get(whole[1], 0, true));
+                *mdin = edan_rule_join3(*mdin, md0[0], md1[0]);
                 return;
             }
             for (int b = 0; simd && b < K; b += LANE_BLOCK) {
                 const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), m0 = VLOAD_DEPTHS(md0 + b),
                                m1 = VLOAD_DEPTHS(md1 + b), f = VLOAD(Fin + b), m = VLOAD(mdin + b);
-                VSTORE(Fin + b, VMAX(f, VMAX(f0, f1)));
-                VSTORE(mdin + b, VMAX(m, VMAX(m0, m1)));
+                VSTORE(Fin + b, edan_rule_join3_vec(f, f0, f1));
+                VSTORE(mdin + b, edan_rule_join3_vec(m, m0, m1));
             }
             for (int k = 0; !simd && k < K; k++) {
-                const uint64_t f = max_u64(F0[k], F1[k]), m = max_u64(md0[k], md1[k]);
-                Fin[k] = max_u64(Fin[k], f);
-                mdin[k] = max_u64(mdin[k], m);
+                Fin[k] = edan_rule_join3(Fin[k], F0[k], F1[k]);
+                mdin[k] = edan_rule_join3(mdin[k], md0[k], md1[k]);
             }
             return;
         }
@@ -105,27 +104,27 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
         const uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
         if (!(umd[0] & EDAN_SHADOW_SPLIT)) {
             if (N) {
-                *Fin = max_u64(*Fin, edan_shadow_F_get(unit, 0, true));
-                *mdin = max_u64(*mdin, umd[0]);
+                *Fin = edan_rule_join(*Fin, edan_shadow_F_get(unit, 0, true));
+                *mdin = edan_rule_join(*mdin, umd[0]);
                 continue;
             }
             if (simd && writers && !readers) {
                 for (int b = 0; b < K; b += LANE_BLOCK) {
                     const lane_vec f = VLOAD(Fin + b), sf = VLOAD(uF + b);
                     const lane_vec m = VLOAD(mdin + b), sm = VLOAD_DEPTHS(umd + b);
-                    VSTORE(Fin + b, VMAX(f, sf));
-                    VSTORE(mdin + b, VMAX(m, sm));
+                    VSTORE(Fin + b, edan_rule_join_vec(f, sf));
+                    VSTORE(mdin + b, edan_rule_join_vec(m, sm));
                 }
                 continue;
             }
             for (int k = 0; k < K; k++) {
                 if (writers) {
-                    Fin[k] = max_u64(Fin[k], uF[k]);
-                    mdin[k] = max_u64(mdin[k], umd[k]);
+                    Fin[k] = edan_rule_join(Fin[k], uF[k]);
+                    mdin[k] = edan_rule_join(mdin[k], umd[k]);
                 }
                 if (readers) {
-                    Fin[k] = max_u64(Fin[k], edan_shadow_unit_rF(unit, K)[k]);
-                    mdin[k] = max_u64(mdin[k], edan_shadow_unit_rmd(unit, K)[k]);
+                    Fin[k] = edan_rule_join(Fin[k], edan_shadow_unit_rF(unit, K)[k]);
+                    mdin[k] = edan_rule_join(mdin[k], edan_shadow_unit_rmd(unit, K)[k]);
                 }
             }
         } else {
@@ -134,12 +133,12 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
             for (int k = 0; k < K; k++) {
                 for (uint32_t b = lo; b < hi; b++) {
                     if (writers) {
-                        Fin[k] = max_u64(Fin[k], rec[k].F[b]);
-                        mdin[k] = max_u64(mdin[k], rec[k].md[b]);
+                        Fin[k] = edan_rule_join(Fin[k], rec[k].F[b]);
+                        mdin[k] = edan_rule_join(mdin[k], rec[k].md[b]);
                     }
                     if (readers) {
-                        Fin[k] = max_u64(Fin[k], rec[k].rF[b]);
-                        mdin[k] = max_u64(mdin[k], rec[k].rmd[b]);
+                        Fin[k] = edan_rule_join(Fin[k], rec[k].rF[b]);
+                        mdin[k] = edan_rule_join(mdin[k], rec[k].rmd[b]);
                     }
                 }
             }

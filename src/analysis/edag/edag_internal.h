@@ -48,6 +48,17 @@ typedef int64_t lane_vec __attribute__((vector_size(8 * LANE_BLOCK), aligned(8))
 #define VSTORE(p, v) (*(lane_vec *)(void *)(p) = (v))
 /* of two variables */
 #define VMAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
+/* a where m is 1, b where it is 0 */
+#define VSELECT(m, a, b) (((a) & -(m)) | ((b) & ((m)-1)))
+/*
+ * The eDAG rule's lanes form (edag_rule.h): edan_rule_join_vec() ... Always
+ * inlined, and only within the analyzer's files, so no vector crosses a
+ * call: GCC's note at each use outside the sweep's AVX2 build (in code that
+ * simd = false leaves dead) that the ABI of a vector argument depends on AVX
+ * is moot, and off for the files that include this header.
+ */
+#pragma GCC diagnostic ignored "-Wpsabi"
+EDAN_RULE_FORM(_vec, lane_vec, VMAX, VSELECT)
 /* the shadow's memory depths, 32 bits each */
 typedef uint32_t depth_vec __attribute__((vector_size(4 * LANE_BLOCK), aligned(4)));
 #define VLOAD_DEPTHS(p) __builtin_convertvector(*(const depth_vec *)(const void *)(p), lane_vec)

@@ -33,15 +33,15 @@ static ALWAYS_INLINE bool one_lane_access(edan_edag *e, const edan_exec *r, cons
     if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_page_access(&e->shadow, addr, size, wr)))
         return edan_edag_step_lanes(
             e, r); /* page-crossing access (or no memory): the general path handles and reports it */
-    uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
-    uint64_t mdin = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+    uint64_t Fin = edan_rule_join3(regF[op.src[0]], regF[op.src[1]], regF[op.src[2]]);
+    uint64_t mdin = edan_rule_join3(regMd[op.src[0]], regMd[op.src[1]], regMd[op.src[2]]);
     if (rd)
         mem_deps(&e->shadow, page, 1, false, N, off, size, &Fin, &mdin, true, false, false);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, size, rd, wr);
     /* without a cache every access reaches RAM, and w(v) is its bytes in either bytes mode */
     const bool to_ram = !has_cache || ac.rd_ram || ac.wr_ram;
-    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls];
-    uint64_t F = Fin + t, md = mdin + to_ram;
+    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]);
+    uint64_t F = edan_rule_finish(Fin, t), md = edan_rule_depth(mdin, to_ram);
     st->ram_loads += ac.rd_ram;
     st->ram_stores += ac.wr_ram;
     /* the state first, so the page and offset are dead while the totals are updated */
@@ -128,10 +128,11 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
     const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false, N), *md1 = edan_shadow_unit_md(unit[1], 1, false, N);
     const uint64_t Fin =
-        max_u64(regF[op.src[0]], max_u64(edan_shadow_F_get(unit[0], 0, N), edan_shadow_F_get(unit[1], 0, N)));
-    const uint64_t mdin = max_u64(regMd[op.src[0]], max_u64(md0[0], md1[0]));
+        edan_rule_join3(regF[op.src[0]], edan_shadow_F_get(unit[0], 0, N), edan_shadow_F_get(unit[1], 0, N));
+    const uint64_t mdin = edan_rule_join3(regMd[op.src[0]], md0[0], md1[0]);
     const bool to_ram = ac.rd_ram;
-    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t, md = mdin + to_ram;
+    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]), F = edan_rule_finish(Fin, t),
+                   md = edan_rule_depth(mdin, to_ram);
     regF[op.dst] = F;
     regMd[op.dst] = md;
     if (mru) {
@@ -210,9 +211,9 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint64_t Fin = max_u64(regF[op.src[0]], regF[op.src[1]]);
-    const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[op.cls], F = Fin + t,
-                   md = max_u64(regMd[op.src[0]], regMd[op.src[1]]) + to_ram;
+    const uint64_t Fin = edan_rule_join(regF[op.src[0]], regF[op.src[1]]);
+    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]), F = edan_rule_finish(Fin, t),
+                   md = edan_rule_depth(edan_rule_join(regMd[op.src[0]], regMd[op.src[1]]), to_ram);
     regF[op.dst] = F;
     regMd[op.dst] = md;
     edan_shadow_F_set(unit[0], 0, N, F);
@@ -276,10 +277,10 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
                 e->no_access[op.kind & 3]++;
             }
         }
-        const uint64_t Fin = max_u64(max_u64(regF[op.src[0]], regF[op.src[1]]), regF[op.src[2]]);
-        const uint64_t md = max_u64(max_u64(regMd[op.src[0]], regMd[op.src[1]]), regMd[op.src[2]]);
+        const uint64_t Fin = edan_rule_join3(regF[op.src[0]], regF[op.src[1]], regF[op.src[2]]);
+        const uint64_t md = edan_rule_depth(edan_rule_join3(regMd[op.src[0]], regMd[op.src[1]], regMd[op.src[2]]), 0);
         const uint64_t t = cost[op.cls];
-        const uint64_t F = Fin + t;
+        const uint64_t F = edan_rule_finish(Fin, t);
         C += t;
         Tinf = max_u64(Tinf, F);
         regF[op.dst] = F;

@@ -46,9 +46,8 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
             uint64_t *urF = edan_shadow_unit_rF(unit, K);
             uint32_t *urmd = edan_shadow_unit_rmd(unit, K);
             for (int k = 0; k < K; k++) {
-                urF[k] = max_u64(urF[k], F[k]);
-                if (md[k] > urmd[k])
-                    urmd[k] = (uint32_t)md[k];
+                urF[k] = edan_rule_join(urF[k], F[k]);
+                urmd[k] = (uint32_t)edan_rule_join(urmd[k], md[k]);
             }
             continue;
         }
@@ -57,9 +56,8 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
         edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_unit_F(unit)[0]);
         for (int k = 0; k < K; k++) {
             for (uint32_t b = lo; b < hi; b++) {
-                rec[k].rF[b] = max_u64(rec[k].rF[b], F[k]);
-                if (md[k] > rec[k].rmd[b])
-                    rec[k].rmd[b] = (uint32_t)md[k];
+                rec[k].rF[b] = edan_rule_join(rec[k].rF[b], F[k]);
+                rec[k].rmd[b] = (uint32_t)edan_rule_join(rec[k].rmd[b], md[k]);
             }
         }
     }
@@ -139,25 +137,26 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
     for (size_t k = (size_t)K; k < S; k++)
         Fin[k] = mdin[k] = F[k] = md[k] = 0;
     for (int k = 0; k < K; k++) {
-        Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
-        mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+        Fin[k] = edan_rule_join3(F0[k], F1[k], F2[k]);
+        mdin[k] = edan_rule_join3(M0[k], M1[k], M2[k]);
     }
     /* a native instruction's further sources (more[0 .. n_more_src)) and destinations (the rest of more[]) */
     const int n_more = in->n_more_src + in->n_more_dst;
     for (int i = 0; i < in->n_more_src; i++) {
         const size_t s = (size_t)in->more[i] * S;
         for (int k = 0; k < K; k++) {
-            Fin[k] = max_u64(Fin[k], e->regF[s + k]);
-            mdin[k] = max_u64(mdin[k], e->regMd[s + k]);
+            Fin[k] = edan_rule_join(Fin[k], e->regF[s + k]);
+            mdin[k] = edan_rule_join(mdin[k], e->regMd[s + k]);
         }
     }
+    /* each destination's last writer (WAW) and its readers since (WAR) */
     for (int i = in->n_dst ? -1 : n_more; fd && i < n_more; i++) {
         const size_t d = i < 0 ? dst : (size_t)in->more[i] * S;
         if (i >= 0 && i < in->n_more_src)
             continue;
         for (int k = 0; k < K; k++) {
-            Fin[k] = max_u64(Fin[k], max_u64(e->regF[d + k], e->regRF[d + k]));
-            mdin[k] = max_u64(mdin[k], max_u64(e->regMd[d + k], e->regRMd[d + k]));
+            Fin[k] = edan_rule_join3(Fin[k], e->regF[d + k], e->regRF[d + k]);
+            mdin[k] = edan_rule_join3(mdin[k], e->regMd[d + k], e->regRMd[d + k]);
         }
     }
     /* narrow records (one lane without readers) until widened: a test per access, on this general path only */
@@ -183,9 +182,9 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
             }
         }
         const bool to_ram = ac.rd_ram || ac.wr_ram;
-        const uint64_t t = to_ram ? L->cost.alpha : L->cost.cls[in->cls];
-        F[k] = Fin[k] + t;
-        md[k] = mdin[k] + (to_ram && is_member);
+        const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[in->cls]);
+        F[k] = edan_rule_finish(Fin[k], t);
+        md[k] = edan_rule_depth(mdin[k], to_ram && is_member); /* a scoped lane counts its members only */
         const uint64_t w = access_bytes(e, ac, size);
         if (!account(e, L, to_ram && is_member, t, Fin[k], F[k], md[k], w, is_member))
             return false;
@@ -194,8 +193,8 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         for (int i = 0; i < in->n_src + in->n_more_src; i++) {
             size_t s = (size_t)(i < in->n_src ? in->src[i] : in->more[i - in->n_src]) * S;
             for (int k = 0; k < K; k++) {
-                e->regRF[s + k] = max_u64(e->regRF[s + k], F[k]);
-                e->regRMd[s + k] = max_u64(e->regRMd[s + k], md[k]);
+                e->regRF[s + k] = edan_rule_join(e->regRF[s + k], F[k]);
+                e->regRMd[s + k] = edan_rule_join(e->regRMd[s + k], md[k]);
             }
         }
         for (int i = in->n_dst ? -1 : n_more; i < n_more; i++) {
@@ -212,7 +211,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         const uint8_t r = i ? in->more[in->n_more_src + i - 1] : in->dst;
         const size_t d = (size_t)r * S, f = in->addr_from ? from : d;
         for (int k = 0; in->addr_dst >> i & 1 && k < K; k++) {
-            e->regF[d + k] = e->regF[f + k] + e->lane[k].cost.cls[EDAN_CLASS_INT];
+            e->regF[d + k] = edan_rule_finish(e->regF[f + k], e->lane[k].cost.cls[EDAN_CLASS_INT]);
             e->regMd[d + k] = e->regMd[f + k];
         }
     }

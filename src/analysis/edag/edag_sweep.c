@@ -107,17 +107,16 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
             const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
             const lane_vec t = VLOAD(cls_cost + b), tinf = VLOAD(Tinf + b);
-            const lane_vec f01 = VMAX(f0, f1), m01 = VMAX(m0, m1);
-            const lane_vec f = VMAX(f01, f2) + t;
+            const lane_vec f = edan_rule_finish_vec(edan_rule_join3_vec(f0, f1, f2), t);
             VSTORE(Fd + b, f);
-            VSTORE(Md + b, VMAX(m01, m2));
+            VSTORE(Md + b, edan_rule_depth_vec(edan_rule_join3_vec(m0, m1, m2), (lane_vec){0}));
             VSTORE(C + b, VLOAD(C + b) + t);
             VSTORE(Tinf + b, VMAX(tinf, f));
         }
         for (int k = 0; !simd && k < K; k++) {
             const uint64_t t = cls_cost[k];
-            const uint64_t f = max_u64(max_u64(F0[k], F1[k]), F2[k]) + t;
-            Md[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+            const uint64_t f = edan_rule_finish(edan_rule_join3(F0[k], F1[k], F2[k]), t);
+            Md[k] = edan_rule_depth(edan_rule_join3(M0[k], M1[k], M2[k]), 0);
             Fd[k] = f;
             C[k] += t;
             Tinf[k] = max_u64(Tinf[k], f);
@@ -142,13 +141,12 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec f0 = VLOAD(F0 + b), f1 = VLOAD(F1 + b), f2 = VLOAD(F2 + b);
             const lane_vec m0 = VLOAD(M0 + b), m1 = VLOAD(M1 + b), m2 = VLOAD(M2 + b);
-            const lane_vec f01 = VMAX(f0, f1), m01 = VMAX(m0, m1);
-            VSTORE(Fin + b, VMAX(f01, f2));
-            VSTORE(mdin + b, VMAX(m01, m2));
+            VSTORE(Fin + b, edan_rule_join3_vec(f0, f1, f2));
+            VSTORE(mdin + b, edan_rule_join3_vec(m0, m1, m2));
         }
         for (int k = 0; !simd && k < K; k++) {
-            Fin[k] = max_u64(max_u64(F0[k], F1[k]), F2[k]);
-            mdin[k] = max_u64(max_u64(M0[k], M1[k]), M2[k]);
+            Fin[k] = edan_rule_join3(F0[k], F1[k], F2[k]);
+            mdin[k] = edan_rule_join3(M0[k], M1[k], M2[k]);
         }
         if (rd)
             mem_deps(&e->shadow, page, (int)S, false, false, off, size, Fin, mdin, true, false, simd);
@@ -254,10 +252,10 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
                 const lane_vec bit = {1, 2, 4, 8};
                 const lane_vec r_ram = (((lane_vec){0} + (int64_t)(rd_mask >> b)) & bit) != 0; /* 0 or -1 */
                 const lane_vec w_ram = (((lane_vec){0} + (int64_t)(wr_mask >> b)) & bit) != 0;
-                const lane_vec to_ram = r_ram | w_ram;
+                const lane_vec to_ram = -(r_ram | w_ram); /* 0 or 1 */
                 const lane_vec sz = (lane_vec){0} + (int64_t)size;
-                VSTORE(ram + b, -to_ram);
-                VSTORE(t_of + b, (VLOAD(alpha + b) & to_ram) | (VLOAD(cls_cost + b) & ~to_ram));
+                VSTORE(ram + b, to_ram);
+                VSTORE(t_of + b, edan_rule_cost_vec(to_ram, VLOAD(alpha + b), VLOAD(cls_cost + b)));
                 VSTORE(w + b, line_mode ? VLOAD(line_bytes + b) : (sz & r_ram) + (sz & w_ram));
                 VSTORE(ram_loads + b, VLOAD(ram_loads + b) - r_ram);
                 VSTORE(ram_stores + b, VLOAD(ram_stores + b) - w_ram);
@@ -265,7 +263,7 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
             for (int k = 0; !simd && k < K; k++) {
                 const uint64_t r_ram = rd_mask >> k & 1, w_ram = wr_mask >> k & 1, to_ram = r_ram | w_ram;
                 ram[k] = to_ram;
-                t_of[k] = to_ram ? alpha[k] : cls_cost[k];
+                t_of[k] = edan_rule_cost(to_ram, alpha[k], cls_cost[k]);
                 w[k] = access_bytes(e, (edan_access_class){r_ram, w_ram, (uint32_t)line_bytes[k]}, size);
                 ram_loads[k] += r_ram;
                 ram_stores[k] += w_ram;
@@ -273,14 +271,15 @@ static ALWAYS_INLINE void consume_lanes_body(edan_edag *e, const edan_exec *recs
         }
         for (int k = 0; !simd && k < K; k++) {
             const uint64_t t = access_cost[k];
-            Fd[k] = F[k] = Fin[k] + t;
-            Md[k] = md[k] = mdin[k] + reached[k];
+            Fd[k] = F[k] = edan_rule_finish(Fin[k], t);
+            Md[k] = md[k] = edan_rule_depth(mdin[k], reached[k]);
             *(reached[k] ? &R[k] : &C[k]) += t;
             Tinf[k] = max_u64(Tinf[k], F[k]);
         }
         for (size_t b = 0; simd && b < S; b += LANE_BLOCK) {
             const lane_vec t = VLOAD(access_cost + b), to_ram = VLOAD(reached + b), tinf = VLOAD(Tinf + b);
-            const lane_vec f = VLOAD(Fin + b) + t, m = VLOAD(mdin + b) + to_ram;
+            const lane_vec f = edan_rule_finish_vec(VLOAD(Fin + b), t),
+                           m = edan_rule_depth_vec(VLOAD(mdin + b), to_ram);
             VSTORE(F + b, f);
             VSTORE(md + b, m);
             VSTORE(Fd + b, f);

@@ -140,14 +140,24 @@ static ALWAYS_INLINE void vec_store(uint32_t *p, const vec *x, int KP)
         memcpy(p + k * VL, &x->v[k], sizeof x->v[k]);
 }
 
-/* x = max(x, the vector at p), lane by lane */
+/*
+ * The eDAG rule's form on depth vectors (edag_rule.h: edan_rule_join_scopes()
+ * ...), of which this analysis uses md's half. Always inlined, so no vector
+ * crosses a call: GCC's note that a 32-byte vector argument's ABI depends
+ * on AVX is moot, and off for this file.
+ */
+#define V4_MAX(a, b) (((a) & ((a) > (b))) | ((b) & ~((a) > (b))))
+#define V4_SELECT(m, a, b) (((a) & -(m)) | ((b) & ((m)-1)))
+#pragma GCC diagnostic ignored "-Wpsabi"
+EDAN_RULE_FORM(_scopes, v4, V4_MAX, V4_SELECT)
+
+/* x = the rule's join of x and the vector at p (the predecessors' md so far and one more), lane by lane */
 static ALWAYS_INLINE void vec_max_mem(vec *x, const uint32_t *p, int KP)
 {
     for (int k = 0; k < KP / VL; k++) {
         v4 y;
         LOAD(y, p + k * VL);
-        const v4 gt = x->v[k] > y;
-        x->v[k] = (x->v[k] & gt) | (y & ~gt);
+        x->v[k] = edan_rule_join_scopes(x->v[k], y);
     }
 }
 
@@ -173,12 +183,13 @@ static ALWAYS_INLINE void mem_or_vec(uint32_t *p, const vec *x, int KP)
     vec_store(p, &y, KP);
 }
 
-static ALWAYS_INLINE void vec_add_mem(vec *x, const uint32_t *p, int KP)
+/* x = the rule's md(v) from md_in x: the vector at p is 1 in the scopes v counts in (a memory-access vertex) */
+static ALWAYS_INLINE void vec_depth_mem(vec *x, const uint32_t *p, int KP)
 {
     for (int k = 0; k < KP / VL; k++) {
         v4 y;
         LOAD(y, p + k * VL);
-        x->v[k] += y;
+        x->v[k] = edan_rule_depth_scopes(x->v[k], y);
     }
 }
 
@@ -665,7 +676,7 @@ static ALWAYS_INLINE bool step(edan_scopes *s, const edan_exec *r, const int KP)
         s->cur.vertices++;
         if (to_ram) {
             s->cur.W++;
-            vec_add_mem(&md, s->inc, KP);
+            vec_depth_mem(&md, s->inc, KP);
             mem_max_vec(s->dmax, &md, KP);
             mem_or_vec(s->overflow, &md, KP);
         } else {
