@@ -19,7 +19,8 @@ Rules:
     .../NAME.dir/src/FOLDER/FILE.c.o); a symbol one folder's object leaves undefined and another folder's defines
     is an edge between the folders. No cycle among the folders, nor among the top-level folders of src/ (an edge
     between two subsystem folders of one layer is none at that level).
-  - size: no folder holds more than MAX_FILES .c and .h files (LARGE_FOLDERS lists the exceptions, each capped).
+  - size: no folder holds more than MAX_FILES .c and .h files (LARGE_FOLDERS lists the exceptions, each capped),
+    and no source file is longer than MAX_LINES lines (the developers' guide).
 Prints 'N passed, N failed'; exits 1 on a violation.
 """
 import os
@@ -34,6 +35,7 @@ LAYERS = [["util"], ["isa", "memgaze"], ["trace"], ["analysis"], ["config"], ["r
 RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/([^"]+)\.h"')
 MAX_FILES = 25
+MAX_LINES = 800
 # Folders allowed more than MAX_FILES files, each with its cap (so that it does not grow further). tool/ holds
 # every tool's kernel, view and options (40 files with the result tables' loop columns and the access-widths
 # example tool); it is still to be split into tool families, with the registry moved above the tools so that
@@ -76,24 +78,27 @@ def include_violations(src):
         for name in sources:
             module = module_of(folder, name.rsplit(".", 1)[0])
             with open(os.path.join(src, folder, name), encoding="utf-8", errors="replace") as f:
-                for lineno, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    if not m:
-                        continue
-                    to_top, header = m.group(1), f"{m.group(1)}/{m.group(2)}.h"
-                    to_folder, to_base = header.rsplit("/", 1)
-                    to = module_of(to_folder, to_base[:-2])
-                    where = f"src/{folder}/{name}:{lineno}"
-                    if to_top not in RANK:
-                        found.append(f"{where}: includes {header}, outside every layer")
-                    elif RANK[to_top] > RANK[top] or (RANK[to_top] == RANK[top] and to_top != top):
-                        found.append(f"{where}: {top}/ includes {header} of the layer above, {to_top}/")
-                    if ("/" in to_folder and to_folder != folder
-                            and to_base != f"{to_folder.rsplit('/', 1)[1]}.h"):
-                        found.append(f"{where}: includes {header}, internal to {to_folder}/ (its contract: "
-                                     f"{to_folder}/{to_folder.rsplit('/', 1)[1]}.h)")
-                    if to != module:
-                        edges.setdefault(module, {}).setdefault(to, where)
+                lines = f.readlines()
+            if len(lines) > MAX_LINES:
+                found.append(f"{folder}/{name}: {len(lines)} lines, more than {MAX_LINES}: split it")
+            for lineno, line in enumerate(lines, 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                to_top, header = m.group(1), f"{m.group(1)}/{m.group(2)}.h"
+                to_folder, to_base = header.rsplit("/", 1)
+                to = module_of(to_folder, to_base[:-2])
+                where = f"src/{folder}/{name}:{lineno}"
+                if to_top not in RANK:
+                    found.append(f"{where}: includes {header}, outside every layer")
+                elif RANK[to_top] > RANK[top] or (RANK[to_top] == RANK[top] and to_top != top):
+                    found.append(f"{where}: {top}/ includes {header} of the layer above, {to_top}/")
+                if ("/" in to_folder and to_folder != folder
+                        and to_base != f"{to_folder.rsplit('/', 1)[1]}.h"):
+                    found.append(f"{where}: includes {header}, internal to {to_folder}/ (its contract: "
+                                 f"{to_folder}/{to_folder.rsplit('/', 1)[1]}.h)")
+                if to != module:
+                    edges.setdefault(module, {}).setdefault(to, where)
     # cycles: depth-first search over modules, reporting each cycle once by its smallest member
     seen_cycles, state = set(), {}
 
@@ -275,6 +280,7 @@ def self_test():
                             1),
         "no contract": ({"analysis/e/f.h": "", "analysis/e/f.c": '#include "analysis/e/f.h"\n'}, 1),
         "too many files": ({f"report/r{i}.c": "" for i in range(MAX_FILES + 1)}, 1),
+        "too long a file": ({"report/long.c": "int x;\n" * (MAX_LINES + 1), "report/short.c": "int y;\n" * MAX_LINES}, 1),
         "calls": (calls_ok, 0),
         "calls in a cycle": (calls_cycle, 1),
         "calls up the layers": (calls_up, 1),

@@ -222,26 +222,18 @@ static void on_tb_filtered(unsigned int vcpu, void *ud)
 }
 
 /* the memory access of the block's instruction number ud */
-static void on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+void edan_plugin_on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     (void)info;
     if (vcpu)
         return;
-    edan_exec *r = &P.tb[(uintptr_t)ud];
-    if (r->flags & EDAN_EXEC_NO_ACCESS) { /* the first access of an instruction that makes several (ldp, rep stos) */
-        r->addr = vaddr;
-        r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
-    }
+    edan_plugin_fill(&P.tb[(uintptr_t)ud], vaddr);
 }
 
 /* The access of an instruction of two parts: the first to its first record, the second to its second. */
 static inline void fill_two(edan_exec *r, uint64_t vaddr)
 {
-    r += !(r->flags & EDAN_EXEC_NO_ACCESS);
-    if (r->flags & EDAN_EXEC_NO_ACCESS) {
-        r->addr = vaddr;
-        r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
-    }
+    edan_plugin_fill(r + !(r->flags & EDAN_EXEC_NO_ACCESS), vaddr);
 }
 
 static void on_mem_tb_two(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
@@ -259,72 +251,13 @@ static void on_mem_two(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t v
         fill_two(P.cur, vaddr);
 }
 
-/* A block's access based on sp (plugin_frame.c): ud holds the instruction's number (bits 0-15), its offset
- * (16-31) and sp there minus sp at the block's start (32-63). */
-#define SP_OBS(i, imm, d) ((uintptr_t)(i) | (uintptr_t)(uint16_t)(int16_t)(imm) << 16 | (uintptr_t)(uint32_t)(d) << 32)
-#define SP_OBS_I(u) ((u)&0xffffu)
-#define SP_OBS_IMM(u) ((int64_t)(int16_t)(uint16_t)((u) >> 16))
-#define SP_OBS_D(u) ((int64_t)(int32_t)(uint32_t)((u) >> 32))
-
-static inline void observe_sp(uint64_t vaddr, uintptr_t u)
-{
-    if (P.fr.pending | P.fr.suspect)
-        edan_frame_observe(vaddr - (uint64_t)SP_OBS_IMM(u) - (uint64_t)SP_OBS_D(u));
-}
-
-static inline void loaded_sp(uint64_t vaddr)
-{
-    uint64_t v;
-    memcpy(&v, (const void *)(uintptr_t)(vaddr + P.fr.guest_base), sizeof v); /* the load has just read it */
-    edan_frame_sp_loaded(v);
-}
-
-static void on_mem_tb_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
-{
-    on_mem_tb(vcpu, info, vaddr, (void *)(uintptr_t)SP_OBS_I((uintptr_t)ud));
-    if (!vcpu)
-        observe_sp(vaddr, (uintptr_t)ud);
-}
-
-static void on_mem_tb_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
-{
-    on_mem_tb(vcpu, info, vaddr, ud);
-    if (!vcpu)
-        loaded_sp(vaddr);
-}
-
-/* The same for blocks with a callback per instruction: the block's start, and the accesses' second callbacks. */
-static void on_tb_frame(unsigned int vcpu, void *ud)
-{
-    if (!vcpu)
-        edan_frame_block(ud);
-}
-
-static void on_mem_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
-{
-    (void)info;
-    if (!vcpu)
-        observe_sp(vaddr, (uintptr_t)ud);
-}
-
-static void on_mem_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
-{
-    (void)info;
-    (void)ud;
-    if (!vcpu)
-        loaded_sp(vaddr);
-}
-
 void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
 {
     (void)info;
     (void)ud;
     if (vcpu)
         return;
-    if (P.cur->flags & EDAN_EXEC_NO_ACCESS) { /* the first access, as on_mem_tb() */
-        P.cur->addr = vaddr;
-        P.cur->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
-    }
+    edan_plugin_fill(P.cur, vaddr);
 }
 
 static slot *slot_for(uint32_t id)
@@ -487,7 +420,7 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             return;
         }
         *b = spb;
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_frame, QEMU_PLUGIN_CB_NO_REGS, b);
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, edan_frame_on_tb, QEMU_PLUGIN_CB_NO_REGS, b);
     }
     for (size_t i = 0, rec = 0; i < n; i++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
@@ -505,9 +438,9 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                                  (void *)(uintptr_t)rec);
             else if (mem)
                 qemu_plugin_register_vcpu_mem_cb(qi,
-                                                 sp_obs    ? on_mem_tb_sp
-                                                 : sp_load ? on_mem_tb_load_sp
-                                                           : on_mem_tb,
+                                                 sp_obs    ? edan_frame_on_mem_tb_sp
+                                                 : sp_load ? edan_frame_on_mem_tb_load_sp
+                                                           : edan_plugin_on_mem_tb,
                                                  QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                                  (void *)(sp_obs ? SP_OBS(rec, s->insn->imm, obs[i]) : (uintptr_t)rec));
             rec += s->parts;
@@ -532,8 +465,8 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                                              QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
         /* after the record's own callback: an observation may move the records (plugin_frame.c) */
         if (sp_obs || sp_load)
-            qemu_plugin_register_vcpu_mem_cb(qi, sp_obs ? on_mem_sp : on_mem_load_sp, QEMU_PLUGIN_CB_NO_REGS,
-                                             QEMU_PLUGIN_MEM_RW,
+            qemu_plugin_register_vcpu_mem_cb(qi, sp_obs ? edan_frame_on_mem_sp : edan_frame_on_mem_load_sp,
+                                             QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                              (void *)(sp_obs ? SP_OBS(i, s->insn->imm, obs[i]) : (uintptr_t)i));
     }
 }

@@ -175,3 +175,54 @@ void edan_frame_flushing(void)
 {
     P.fr.suspect = 0;
 }
+
+/* ---- the callbacks of accesses based on sp (edan_plugin.c registers them) ---- */
+
+static inline void observe_sp(uint64_t vaddr, uintptr_t u)
+{
+    if (P.fr.pending | P.fr.suspect)
+        edan_frame_observe(vaddr - (uint64_t)SP_OBS_IMM(u) - (uint64_t)SP_OBS_D(u));
+}
+
+static inline void loaded_sp(uint64_t vaddr)
+{
+    uint64_t v;
+    memcpy(&v, (const void *)(uintptr_t)(vaddr + P.fr.guest_base), sizeof v); /* the load has just read it */
+    edan_frame_sp_loaded(v);
+}
+
+void edan_frame_on_mem_tb_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    edan_plugin_on_mem_tb(vcpu, info, vaddr, (void *)(uintptr_t)SP_OBS_I((uintptr_t)ud));
+    if (!vcpu)
+        observe_sp(vaddr, (uintptr_t)ud);
+}
+
+void edan_frame_on_mem_tb_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    edan_plugin_on_mem_tb(vcpu, info, vaddr, ud);
+    if (!vcpu)
+        loaded_sp(vaddr);
+}
+
+/* The same for blocks with a callback per instruction: the block's start, and the accesses' second callbacks. */
+void edan_frame_on_tb(unsigned int vcpu, void *ud)
+{
+    if (!vcpu)
+        edan_frame_block(ud);
+}
+
+void edan_frame_on_mem_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    if (!vcpu)
+        observe_sp(vaddr, (uintptr_t)ud);
+}
+
+void edan_frame_on_mem_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+    (void)info;
+    (void)ud;
+    if (!vcpu)
+        loaded_sp(vaddr);
+}

@@ -229,6 +229,32 @@ static inline void edan_plugin_append(const slot *s, uint16_t flags)
     }
 }
 
+/* A block's access based on sp (plugin_frame.c): ud holds the instruction's number (bits 0-15), its offset
+ * (16-31) and sp there minus sp at the block's start (32-63). */
+#define SP_OBS(i, imm, d) ((uintptr_t)(i) | (uintptr_t)(uint16_t)(int16_t)(imm) << 16 | (uintptr_t)(uint32_t)(d) << 32)
+#define SP_OBS_I(u) ((u)&0xffffu)
+#define SP_OBS_IMM(u) ((int64_t)(int16_t)(uint16_t)((u) >> 16))
+#define SP_OBS_D(u) ((int64_t)(int32_t)(uint32_t)((u) >> 32))
+
+/* An access of the instruction of record r: its first one gives the record its address (an instruction that
+ * makes several, ldp or rep stos, keeps the first). */
+static inline void edan_plugin_fill(edan_exec *r, uint64_t vaddr)
+{
+    if (r->flags & EDAN_EXEC_NO_ACCESS) {
+        r->addr = vaddr;
+        r->flags &= (uint16_t)~EDAN_EXEC_NO_ACCESS;
+    }
+}
+
+/* The memory callback of a block's instruction number ud (edan_plugin.c), and those of accesses based on sp that
+ * the frame check observes (plugin_frame.c; ud as SP_OBS, or the instruction's number). */
+void edan_plugin_on_mem_tb(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+void edan_frame_on_mem_tb_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+void edan_frame_on_mem_tb_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+void edan_frame_on_tb(unsigned int vcpu, void *ud);
+void edan_frame_on_mem_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+void edan_frame_on_mem_load_sp(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud);
+
 /* Whether the filter's state is the same for all n instructions of a block (tb_plan). */
 bool edan_plugin_one_filter_state(slot *const *slots, size_t n);
 /* The callbacks QEMU calls: translation, exit, and an access of an instruction with its own callback. */

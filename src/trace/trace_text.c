@@ -1,7 +1,4 @@
-/*
- * trace_text.c - reader and writer of the original EDAN text trace format
- * (see trace_text.h).
- */
+/* trace_text.c - reader and writer of the original EDAN text trace format (see trace_text.h). */
 #include "trace/trace_text.h"
 
 #include "trace/outfile.h"

@@ -26,10 +26,8 @@
 #define ACC_RD 1u             /* scope_id.mem: the instruction reads memory */
 #define ACC_WR 2u             /* and writes it */
 
-/*
- * What the loop needs of a static instruction, decided at its first
- * execution, in one place: the loop reads this and not the edan_insn.
- */
+/* What the loop needs of a static instruction, decided at its first execution, in one place: the loop reads
+ * this and not the edan_insn. */
 typedef struct scope_id {
     uint32_t exclusive;        /* exclusive scopes it belongs to */
     uint32_t entry;            /* inclusive scopes it enters (the first address of one of their ranges) */
