@@ -299,6 +299,19 @@ typedef struct second_access {
     uint8_t mem, size;
 } second_access;
 
+/* Capstone's explicit and implicit registers of the instruction: its reads into rd, its writes (the count)
+ * into w_ids, for the caller to map (an x86 write may merge); none when Capstone cannot tell. */
+static uint8_t regs_access(handle *h, regset *rd, cs_regs w_ids)
+{
+    cs_regs r_ids;
+    uint8_t n_r = 0, n_w = 0;
+    if (cs_regs_access(h->cs, h->insn, r_ids, &n_r, w_ids, &n_w) != CS_ERR_OK)
+        return 0;
+    for (int i = 0; i < n_r; i++)
+        add_reg(rd, r_ids[i] < MAX_CS_REGS ? h->map[r_ids[i]].slot : 0);
+    return n_w;
+}
+
 static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset *ad, second_access *second)
 {
     const cs_insn *ci = h->insn;
@@ -306,12 +319,8 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset
     const cs_x86 *x = &d->x86;
     const char *m = ci->mnemonic;
     /* what reads and writes a merging write implies */
-    cs_regs r_ids, w_ids;
-    uint8_t n_r = 0, n_w = 0;
-    if (cs_regs_access(h->cs, ci, r_ids, &n_r, w_ids, &n_w) != CS_ERR_OK)
-        n_r = n_w = 0;
-    for (int i = 0; i < n_r; i++)
-        add_reg(rd, r_ids[i] < MAX_CS_REGS ? h->map[r_ids[i]].slot : 0);
+    cs_regs w_ids;
+    const uint8_t n_w = regs_access(h, rd, w_ids);
     for (int i = 0; i < n_w; i++) {
         const reg_map rm = w_ids[i] < MAX_CS_REGS ? h->map[w_ids[i]] : (reg_map){0, 0};
         add_reg(wr, rm.slot);
@@ -486,12 +495,8 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr, regset
     const cs_detail *d = ci->detail;
     const cs_arm64 *a = &d->arm64;
     const char *m = ci->mnemonic;
-    cs_regs r_ids, w_ids;
-    uint8_t n_r = 0, n_w = 0;
-    if (cs_regs_access(h->cs, ci, r_ids, &n_r, w_ids, &n_w) != CS_ERR_OK)
-        n_r = n_w = 0;
-    for (int i = 0; i < n_r; i++)
-        add_reg(rd, r_ids[i] < MAX_CS_REGS ? h->map[r_ids[i]].slot : 0);
+    cs_regs w_ids;
+    const uint8_t n_w = regs_access(h, rd, w_ids);
     for (int i = 0; i < n_w; i++)
         add_reg(wr, w_ids[i] < MAX_CS_REGS ? h->map[w_ids[i]].slot : 0);
     if (!strcmp(m, "ret") && a->op_count == 0)
