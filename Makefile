@@ -88,12 +88,12 @@ fuzz: deps
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_trace_reader
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_options.c \
-	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c) \
+	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c src/tool/*/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_options
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_machine.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_machine
 	@clang $(FUZZ_FLAGS) -fsanitize-coverage-ignorelist=fuzz/outputs_coverage_ignore.txt fuzz/fuzz_outputs.c fuzz/strict_check.c \
-	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c) \
+	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c src/tool/*/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_outputs
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -dict=fuzz/trace.dict \
 	    $(BUILD)/fuzz-work fuzz/corpus > $(BUILD)/fuzz-trace.log 2>&1 & trace=$$!; \

@@ -19,8 +19,8 @@ Rules:
     .../NAME.dir/src/FOLDER/FILE.c.o); a symbol one folder's object leaves undefined and another folder's defines
     is an edge between the folders. No cycle among the folders, nor among the top-level folders of src/ (an edge
     between two subsystem folders of one layer is none at that level).
-  - size: no folder holds more than MAX_FILES .c and .h files (LARGE_FOLDERS lists the exceptions, each capped),
-    and no source file is longer than MAX_LINES lines (the developers' guide).
+  - size: no folder holds more than MAX_FILES .c and .h files, and no source file is longer than MAX_LINES lines
+    (the developers' guide).
 Prints 'N passed, N failed'; exits 1 on a violation.
 """
 import os
@@ -36,11 +36,6 @@ RANK = {d: i for i, ds in enumerate(LAYERS) for d in ds}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"/]+)/([^"]+)\.h"')
 MAX_FILES = 25
 MAX_LINES = 800
-# Folders allowed more than MAX_FILES files, each with its cap (so that it does not grow further). tool/ holds
-# every tool's kernel, view and options (40 files with the result tables' loop columns and the access-widths
-# example tool); it is still to be split into tool families, with the registry moved above the tools so that
-# the session and the tools do not call each other across folders (issue 36).
-LARGE_FOLDERS = {"tool": 40}
 # Cycles of calls between folders that are allowed, as frozensets of folders; none today.
 ALLOWED_CYCLES = set()
 
@@ -70,9 +65,9 @@ def include_violations(src):
                 found.append(f"{folder}/: a folder that is no layer (layers: {LAYERS})")
             continue
         sources = [n for n in names if n.endswith((".c", ".h"))]
-        cap = LARGE_FOLDERS.get(folder, MAX_FILES)
-        if len(sources) > cap:
-            found.append(f"{folder}/: {len(sources)} source files, more than {cap}: split it into subsystem folders")
+        if len(sources) > MAX_FILES:
+            found.append(f"{folder}/: {len(sources)} source files, more than {MAX_FILES}: split it into subsystem "
+                         "folders")
         if "/" in folder and sources and f"{folder.rsplit('/', 1)[1]}.h" not in sources:
             found.append(f"{folder}/: no contract header {folder}/{folder.rsplit('/', 1)[1]}.h")
         for name in sources:

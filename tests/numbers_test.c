@@ -14,7 +14,7 @@
 #include "config/options.h"
 #include "isa/riscv.h"
 #include "session_report.h"
-#include "tool/edag_tool.h"
+#include "tool/graph/graph.h"
 #include "tool/session.h"
 #include "util/parse.h"
 

@@ -12,10 +12,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "tool/critpath_tool.h"
+#include "tool/graph/graph.h"
 #include "tool/registry.h"
 #include "tool/session.h"
-#include "tool/timing_tool.h"
 #include "util/elf_symbols.h"
 
 int cli_cmd_annotate(int argc, char **argv)

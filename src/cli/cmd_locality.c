@@ -30,6 +30,7 @@
 #include "memgaze/mg_struct.h"
 #include "memgaze/mg_table.h"
 #include "report/json.h"
+#include "tool/registry.h"
 #include "util/elf_symbols.h"
 #include "util/files.h"
 #include "util/parse.h"

@@ -23,8 +23,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "tool/functions_tool.h"
-#include "tool/sampled_tool.h"
+#include "tool/graph/graph.h"
+#include "tool/memory/memory.h"
+#include "tool/registry.h"
 #include "trace/exec.h"
 #include "trace/trace_text.h"
 #include "util/files.h"
@@ -317,7 +318,7 @@ bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *firs
     if (c->help)
         cli_usage_sub(sub, stdout);
     edan_error err = {0};
-    if (!c->help && edan_sampled_tool_check(&c->o, sub, &err))
+    if (!c->help && edan_sampled_tool_check(&c->o, sub, edan_tools, edan_n_tools, &err))
         cli_die(2, "%s", err.msg);
     /* one output on standard output: DOT inside a report (or JSON) would make both unreadable */
     const char *dot = edan_options_last(&c->o, "dot");

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "tool/tool.h"
+#include "tool/registry.h"
 #include "util/files.h"
 
 #define TRACING_COMMANDS "run record rank annotate locality"
@@ -127,7 +127,7 @@ static const struct {
 };
 
 /*
- * The analysis tools (tool/tool.h) each command runs, NULL for every one,
+ * The analysis tools (tool/base/base.h) each command runs, NULL for every one,
  * so a tool's options are honoured by these commands (the lists the
  * commands give edan_session_new as only[] name no other tool); but the
  * options of the command's own output (edan dot writes the DOT to -o).

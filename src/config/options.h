@@ -53,7 +53,7 @@ typedef struct edan_options {
     int progress;          /* -1 auto (stderr is a terminal), 0 off, 1 on */
     /*
      * Every option applied, in order, so the plugin can replay them; the
-     * options of the analysis tools (tool/tool.h) live only here, and each
+     * options of the analysis tools (tool/base/base.h) live only here, and each
      * tool reads its own (edan_options_each).
      */
     int n_raw;

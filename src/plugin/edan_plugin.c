@@ -47,7 +47,7 @@
 
 #include "isa/native.h"
 #include "isa/riscv.h"
-#include "tool/functions_tool.h"
+#include "tool/graph/graph.h"
 #include "util/fdfloor.h"
 #include "util/files.h"
 #include "util/progress.h"

@@ -14,7 +14,7 @@
 
 #include "config/options.h"
 #include "plugin/qemu_plugin_api.h"
-#include "tool/sampled_tool.h"
+#include "tool/memory/memory.h"
 #include "tool/session.h"
 #include "trace/activity.h"
 #include "trace/async.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool/functions_tool.h"
+#include "tool/graph/graph.h"
 #include "util/grow.h"
 
 #include "plugin/plugin_internal.h"

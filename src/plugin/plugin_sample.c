@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool/sampled_tool.h"
+#include "tool/memory/memory.h"
 
 #include "plugin/plugin_internal.h"
 

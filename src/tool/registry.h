@@ -1,13 +1,14 @@
 /*
  * registry.h - every analysis tool, in the order of their report sections:
- * the one line a new tool adds. A command or the session names a tool by
+ * the one line a new tool adds. Above the tools' folders (tool/graph/,
+ * tool/memory/), beside the session that runs them. A command or the session names a tool by
  * its definition declared here; what a tool's results are for other tools
- * is in its own header, as typed getters (tool.h).
+ * is in its own header, as typed getters (tool/base/base.h).
  */
 #ifndef EDAN_TOOL_REGISTRY_H
 #define EDAN_TOOL_REGISTRY_H
 
-#include "tool/tool.h"
+#include "tool/base/base.h"
 
 /* X(definition) for every tool, in report order (registry.c makes edan_tools[] of it). */
 #define EDAN_TOOL_LIST(X)                                                                                              \
@@ -28,5 +29,12 @@
 #define EDAN_TOOL_EXTERN(def) extern const edan_tool_def def;
 EDAN_TOOL_LIST(EDAN_TOOL_EXTERN)
 #undef EDAN_TOOL_EXTERN
+
+/* The registry: every tool, in the order of their report sections. */
+extern const edan_tool_def *const edan_tools[];
+extern const int edan_n_tools;
+
+/* A tool by the name a command selects it by (edan_session_new's only), or NULL. */
+const edan_tool_def *edan_tool_find(const char *name);
 
 #endif

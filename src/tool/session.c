@@ -1,8 +1,8 @@
 #include "tool/session.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +11,6 @@
 #include "tool/registry.h"
 #include "trace/async.h"
 #include "util/files.h"
-
-/* Tools one session runs at most (the registry's size, with room to grow). */
-#define EDAN_SESSION_MAX_TOOLS 16
 
 /*
  * A threaded tool reads each batch where the producer put it (lent, not
@@ -25,19 +22,16 @@
 #define TOOL_BATCH 1
 #define TOOL_BUFFERS 2
 
+/* A tool that runs: its definition and instance are the base's def[] and tool[] at the same index. */
 typedef struct tool_run {
-    const edan_tool_def *def;
-    int reg; /* its index in the registry: the place of its report section */
-    void *tool;
+    int reg;           /* its index in the registry: the place of its report section */
     edan_consumer k;   /* what the session feeds: the tool's own consumer, or region_only() around it */
     edan_consumer own; /* the tool's own consumer */
     edan_async *async; /* threaded tools: the thread that feeds k */
 } tool_run;
 
 struct edan_session {
-    edan_options o;
-    edan_report_source src;
-    int n;
+    edan_session_base b; /* first: what the tools read (tool/base/base.h), their definitions and instances */
     tool_run run[EDAN_SESSION_MAX_TOOLS]; /* in the order they run: each after the tools it uses */
     int sections[EDAN_SESSION_MAX_TOOLS]; /* run[]'s indices in the registry's order: the report's */
     int zero_copy;                        /* the tool whose buffer() the producer writes into, or -1 */
@@ -64,6 +58,8 @@ struct edan_session {
      */
     uint64_t per_memory, per_other, insns, bound;
 };
+/* the tools read the base through a pointer to the session (tool/base/base.c) */
+_Static_assert(offsetof(struct edan_session, b) == 0, "a session begins with its base");
 
 /* ===================================================================== */
 /* Options                                                                */
@@ -234,7 +230,7 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
     size_t measured = n;
-    if (s->src.warm)
+    if (s->b.src.warm)
         for (size_t i = 0; i < n; i++)
             measured -= (recs[i].flags & EDAN_EXEC_WARM) != 0;
     s->insns += measured;
@@ -246,16 +242,16 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
                        " any other instruction (cycles of the largest --alpha, --cost or machine latency, or bytes), "
                        "the totals could exceed 2^64 - 1; lower the costs or analyse a shorter region",
                        s->insns, s->per_memory, s->per_other);
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->b.n; i++)
         if (s->run[i].async)
             edan_async_lend(s->run[i].async, recs, n);
     /* the tool whose buffer this batch may be goes last: it hands the buffer on (its threads only read it) */
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->b.n; i++)
         if (!s->run[i].async && i != s->zero_copy)
             s->run[i].k.consume(s->run[i].k.ctx, recs, n);
     if (s->zero_copy >= 0)
         s->run[s->zero_copy].k.consume(s->run[s->zero_copy].k.ctx, recs, n);
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->b.n; i++)
         if (s->run[i].async)
             edan_async_wait(s->run[i].async);
 }
@@ -272,11 +268,11 @@ static int finish_all(edan_session *s)
     if (s->finished)
         return s->err.set ? -1 : 0;
     s->finished = true;
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->b.n; i++) {
         tool_run *r = &s->run[i];
         int rc = r->async ? edan_async_finish(r->async) : r->k.finish(r->k.ctx);
         if (rc && !s->err.set) {
-            const edan_error *e = r->def->error(r->tool);
+            const edan_error *e = s->b.def[i]->error(s->b.tool[i]);
             edan_error_set(&s->err, "%s", e->set ? e->msg : "analysis failed");
         }
     }
@@ -390,51 +386,51 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         edan_error_set(err, "out of memory");
         return NULL;
     }
-    s->o = *o;
+    s->b.o = *o;
     if (src)
-        s->src = *src;
+        s->b.src = *src;
     s->zero_copy = -1;
     for (int j = 0; j < n_order; j++) {
         const edan_tool_def *d = edan_tools[order[j]];
-        tool_run *r = &s->run[s->n];
-        r->def = d;
+        tool_run *r = &s->run[s->b.n];
         r->reg = order[j];
-        /* visible to the tools created after it, among them every tool that uses it */
-        r->tool = d->create(s, err);
-        if (!r->tool) {
+        void *tool = d->create(s, err);
+        if (!tool) {
             edan_session_free(s);
             return NULL;
         }
-        s->n++;
-        r->k = r->own = d->consumer(r->tool);
+        /* visible to the tools created after it, among them every tool that uses it */
+        s->b.def[s->b.n] = d;
+        s->b.tool[s->b.n++] = tool;
+        r->k = r->own = d->consumer(tool);
         s->warming = s->warming || r->own.warms;
         uint64_t memory = EDAN_TOOL_PER_INSN_DEFAULT, other = EDAN_TOOL_PER_INSN_DEFAULT;
         if (d->max_per_insn)
-            d->max_per_insn(r->tool, &memory, &other);
+            d->max_per_insn(tool, &memory, &other);
         s->per_memory = max_u64(memory, s->per_memory);
         s->per_other = max_u64(other, s->per_other);
     }
     /* the report's sections: the registry's order */
     for (int i = 0, k = 0; i < edan_n_tools; i++)
-        for (int j = 0; j < s->n; j++)
+        for (int j = 0; j < s->b.n; j++)
             if (s->run[j].reg == i)
                 s->sections[k++] = j;
     cost_maxima(o, &s->per_memory, &s->per_other);
-    if (!s->n) {
+    if (!s->b.n) {
         edan_error_set(err, "no analysis tool was asked for");
         edan_session_free(s);
         return NULL;
     }
-    s->warming = s->warming && s->src.warm && !o->cold;
-    for (int i = 0; i < s->n; i++) {
+    s->warming = s->warming && s->b.src.warm && !o->cold;
+    for (int i = 0; i < s->b.n; i++) {
         tool_run *r = &s->run[i];
         /* never a buffer then: the region's runs are not the producer's batch */
-        if (s->src.warm && !(s->warming && r->own.warms))
+        if (s->b.src.warm && !(s->warming && r->own.warms))
             r->k = (edan_consumer){r, region_only, region_only_finish, NULL, true};
-        if (r->def->threaded) {
+        if (s->b.def[i]->threaded) {
             r->async = edan_async_new(r->k, TOOL_BATCH, TOOL_BUFFERS);
             if (!r->async) {
-                edan_error_set(err, "cannot start the thread of the %s tool", r->def->name);
+                edan_error_set(err, "cannot start the thread of the %s tool", s->b.def[i]->name);
                 edan_session_free(s);
                 return NULL;
             }
@@ -449,16 +445,16 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
 static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
 {
     if (fmt == EDAN_FORMAT_JSON)
-        edan_report_json_begin(f, &s->o, &s->src);
+        edan_report_json_begin(f, &s->b.o, &s->b.src);
     else if (fmt == EDAN_FORMAT_TEXT)
-        edan_report_text_header(f, &s->o, &s->src);
+        edan_report_text_header(f, &s->b.o, &s->b.src);
     if (fmt != EDAN_FORMAT_TABLE)
-        edan_report_caches(f, &s->o, fmt == EDAN_FORMAT_JSON, edan_session_runs(s, &edan_edag_tool),
+        edan_report_caches(f, &s->b.o, fmt == EDAN_FORMAT_JSON, edan_session_runs(s, &edan_edag_tool),
                            edan_session_runs(s, &edan_timing_tool), edan_session_runs(s, &edan_projection_tool));
-    for (int i = 0; i < s->n; i++) {
-        const tool_run *r = &s->run[s->sections[i]];
-        if (r->def->report)
-            r->def->report(r->tool, s, fmt, f);
+    for (int i = 0; i < s->b.n; i++) {
+        const edan_tool_def *d = s->b.def[s->sections[i]];
+        if (d->report)
+            d->report(s->b.tool[s->sections[i]], s, fmt, f);
     }
     if (fmt == EDAN_FORMAT_JSON)
         fputs("}\n", f);
@@ -466,7 +462,7 @@ static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
 
 int edan_session_report(edan_session *s, FILE *f, edan_error *err)
 {
-    write_report(s, s->o.json ? EDAN_FORMAT_JSON : s->o.table ? EDAN_FORMAT_TABLE : EDAN_FORMAT_TEXT, f);
+    write_report(s, s->b.o.json ? EDAN_FORMAT_JSON : s->b.o.table ? EDAN_FORMAT_TABLE : EDAN_FORMAT_TEXT, f);
     if (fflush(f) || ferror(f)) {
         edan_error_set(err, "the report could not be written");
         return -1;
@@ -476,26 +472,26 @@ int edan_session_report(edan_session *s, FILE *f, edan_error *err)
 
 int edan_session_html(edan_session *s, edan_error *err)
 {
-    if (!s->o.html[0])
+    if (!s->b.o.html[0])
         return 0;
     char *json = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&json, &len);
     if (!m) {
-        edan_error_set(err, "%s: out of memory for the HTML report", s->o.html);
+        edan_error_set(err, "%s: out of memory for the HTML report", s->b.o.html);
         return -1;
     }
     write_report(s, EDAN_FORMAT_JSON, m);
     if (fclose(m)) {
         free(json);
-        edan_error_set(err, "%s: out of memory for the HTML report", s->o.html);
+        edan_error_set(err, "%s: out of memory for the HTML report", s->b.o.html);
         return -1;
     }
     edan_output out;
-    FILE *f = edan_output_fopen(&out, s->o.html, "--html", err);
+    FILE *f = edan_output_fopen(&out, s->b.o.html, "--html", err);
     int rc = f ? 0 : -1;
-    if (f && edan_report_html(f, &s->src, json, len)) {
-        edan_error_set(err, "%s: write failed: %s", s->o.html, strerror(errno));
+    if (f && edan_report_html(f, &s->b.src, json, len)) {
+        edan_error_set(err, "%s: write failed: %s", s->b.o.html, strerror(errno));
         edan_output_abort(&out);
         rc = -1;
     } else if (f) {
@@ -509,9 +505,9 @@ int edan_session_outputs(edan_session *s, edan_error *err)
 {
     if (edan_session_html(s, err))
         return -1;
-    for (int i = 0; i < s->n; i++) {
-        const tool_run *r = &s->run[s->sections[i]];
-        if (r->def->outputs && r->def->outputs(r->tool, s, err))
+    for (int i = 0; i < s->b.n; i++) {
+        const edan_tool_def *d = s->b.def[s->sections[i]];
+        if (d->outputs && d->outputs(s->b.tool[s->sections[i]], s, err))
             return -1;
     }
     return 0;
@@ -521,77 +517,20 @@ void edan_session_free(edan_session *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < s->n; i++) {
+    for (int i = 0; i < s->b.n; i++) {
         if (s->run[i].async) {
             if (!s->finished)
                 edan_async_finish(s->run[i].async);
             edan_async_free(s->run[i].async);
         }
-        s->run[i].def->destroy(s->run[i].tool);
+        s->b.def[i]->destroy(s->b.tool[i]);
     }
     free(s);
 }
 
-void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap)
-{
-    const edan_report_source *src = &s->src;
-    const bool trace = src->path && *src->path;
-    const char *from = trace ? src->path : src->binary && *src->binary ? src->binary : "program";
-    const char *slash = strrchr(from, '/');
-    snprintf(buf, cap, "%s", slash ? slash + 1 : from);
-    char *dot = trace && strip_ext ? strrchr(buf, '.') : NULL;
-    if (dot && dot != buf)
-        *dot = '\0';
-}
-
-void edan_session_file_base(const edan_session *s, char *buf, size_t cap)
-{
-    edan_session_source_name(s, true, buf, cap);
-    size_t n = strlen(buf);
-    for (int f = 0; f < s->o.n_filter && n + 2 < cap; f++) {
-        buf[n++] = f ? '+' : '-';
-        /* "ns::fn(int, double)" -> "ns__fn": the name, not its parameters; at most 48 characters of each */
-        for (const char *c = s->o.filter[f]; *c && *c != '(' && n + 1 < cap && c - s->o.filter[f] < 48; c++)
-            buf[n++] = isalnum((unsigned char)*c) || strchr("._-", *c) ? *c : '_';
-        buf[n] = '\0';
-    }
-}
-
-void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap)
-{
-    char prog[256];
-    edan_session_source_name(s, false, prog, sizeof prog);
-    size_t n = (size_t)snprintf(buf, cap, "%s, region ", prog);
-    for (int f = 0; f < s->o.n_filter && n < cap; f++)
-        n += (size_t)snprintf(buf + n, cap - n, "%s%s", f ? " + " : "", s->o.filter[f]);
-    if (!s->o.n_filter && n < cap)
-        n += (size_t)snprintf(buf + n, cap - n, "whole program");
-    const char *machine = edan_options_last(&s->o, "machine"), *cache = edan_options_last(&s->o, "cache");
-    if (n >= cap)
-        return;
-    if (machine) {
-        const char *slash = strrchr(machine, '/');
-        machine = slash ? slash + 1 : machine;
-        const char *dot = strrchr(machine, '.');
-        snprintf(buf + n, cap - n, ", machine %.*s",
-                 dot && dot != machine ? (int)(dot - machine) : (int)strlen(machine), machine);
-    } else
-        snprintf(buf + n, cap - n, cache ? ", cache %s" : ", default model", cache);
-}
-
 void edan_session_set_source(edan_session *s, const edan_report_source *src)
 {
-    s->src = *src;
-}
-
-const edan_options *edan_session_options(const edan_session *s)
-{
-    return &s->o;
-}
-
-const edan_report_source *edan_session_source(const edan_session *s)
-{
-    return &s->src;
+    s->b.src = *src;
 }
 
 bool edan_session_reads_program(const edan_options *o)
@@ -600,14 +539,6 @@ bool edan_session_reads_program(const edan_options *o)
         if (edan_tools[t]->reads_program && edan_tools[t]->wanted(o))
             return true;
     return false;
-}
-
-void *edan_session_instance(const edan_session *s, const edan_tool_def *def)
-{
-    for (int i = 0; s && i < s->n; i++)
-        if (s->run[i].def == def)
-            return s->run[i].tool;
-    return NULL;
 }
 
 bool edan_session_runs(const edan_session *s, const edan_tool_def *def)

@@ -9,8 +9,10 @@
  *   edan_session_outputs(s, &err);                      plots, CSV
  *   edan_session_free(s);
  *
- * The tools run in the registry's order, except that a tool comes after the
- * tools it uses (tool.h); the report's sections are in the registry's order.
+ * What the tools read of it (its options and source, the other tools'
+ * instances) is tool/base/base.h's, below the tools: they never call the
+ * session. The tools run in the registry's order, except that a tool comes after the
+ * tools it uses (base.h); the report's sections are in the registry's order.
  * The session's consumer hands each batch to every tool in that order;
  * a tool marked threaded gets a copy on a thread of its own; the first tool
  * whose consumer offers a buffer gets the batch last, so the producer may
@@ -24,7 +26,7 @@
 
 #include "config/options.h"
 #include "report/report.h"
-#include "tool/tool.h"
+#include "tool/base/base.h"
 #include "trace/exec.h"
 #include "util/error.h"
 
@@ -50,30 +52,8 @@ int edan_session_html(edan_session *s, edan_error *err);
 int edan_session_outputs(edan_session *s, edan_error *err);
 void edan_session_free(edan_session *s);
 
-/*
- * The file name of what was analysed, for plots and titles: the trace's
- * (without its extension when strip_ext), else the program's, else
- * "program".
- */
-void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap);
-/*
- * The base name of the plot and CSV files: the source's name (without
- * extension) and, with --filter, "-" and the region's names (each cut at its
- * parameter list, characters other than letters, digits, '.', '_' and '-'
- * becoming '_', several joined by '+'), so runs of one program over
- * different regions write different files.
- */
-void edan_session_file_base(const edan_session *s, char *buf, size_t cap);
-/*
- * What a plot's title names besides its quantity: "PROGRAM, region R,
- * machine M" (region "whole program" without --filter; without --machine the
- * --cache configuration, else "default model").
- */
-void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap);
 /* Name the source again, for what became known during the stream (the plugin learns the program's path late). */
 void edan_session_set_source(edan_session *s, const edan_report_source *src);
-const edan_options *edan_session_options(const edan_session *s);
-const edan_report_source *edan_session_source(const edan_session *s);
 /* Whether a tool these options ask for reads the traced program's symbols or lines. */
 bool edan_session_reads_program(const edan_options *o);
 /* Whether the tool runs in this session. */

@@ -1,0 +1,83 @@
+/*
+ * base.c - what a tool reads of its session: the session's base (base.h),
+ * which the session (tool/session.c) keeps as its first member.
+ */
+#include "tool/base/base.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A session begins with its base (a pointer to a struct is one to its first member; session.c asserts it). */
+static const edan_session_base *base(const edan_session *s)
+{
+    return (const edan_session_base *)(const void *)s;
+}
+
+void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap)
+{
+    const edan_report_source *src = &base(s)->src;
+    const bool trace = src->path && *src->path;
+    const char *from = trace ? src->path : src->binary && *src->binary ? src->binary : "program";
+    const char *slash = strrchr(from, '/');
+    snprintf(buf, cap, "%s", slash ? slash + 1 : from);
+    char *dot = trace && strip_ext ? strrchr(buf, '.') : NULL;
+    if (dot && dot != buf)
+        *dot = '\0';
+}
+
+void edan_session_file_base(const edan_session *s, char *buf, size_t cap)
+{
+    const edan_session_base *b = base(s);
+    edan_session_source_name(s, true, buf, cap);
+    size_t n = strlen(buf);
+    for (int f = 0; f < b->o.n_filter && n + 2 < cap; f++) {
+        buf[n++] = f ? '+' : '-';
+        /* "ns::fn(int, double)" -> "ns__fn": the name, not its parameters; at most 48 characters of each */
+        for (const char *c = b->o.filter[f]; *c && *c != '(' && n + 1 < cap && c - b->o.filter[f] < 48; c++)
+            buf[n++] = isalnum((unsigned char)*c) || strchr("._-", *c) ? *c : '_';
+        buf[n] = '\0';
+    }
+}
+
+void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap)
+{
+    const edan_session_base *b = base(s);
+    char prog[256];
+    edan_session_source_name(s, false, prog, sizeof prog);
+    size_t n = (size_t)snprintf(buf, cap, "%s, region ", prog);
+    for (int f = 0; f < b->o.n_filter && n < cap; f++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", f ? " + " : "", b->o.filter[f]);
+    if (!b->o.n_filter && n < cap)
+        n += (size_t)snprintf(buf + n, cap - n, "whole program");
+    const char *machine = edan_options_last(&b->o, "machine"), *cache = edan_options_last(&b->o, "cache");
+    if (n >= cap)
+        return;
+    if (machine) {
+        const char *slash = strrchr(machine, '/');
+        machine = slash ? slash + 1 : machine;
+        const char *dot = strrchr(machine, '.');
+        snprintf(buf + n, cap - n, ", machine %.*s",
+                 dot && dot != machine ? (int)(dot - machine) : (int)strlen(machine), machine);
+    } else
+        snprintf(buf + n, cap - n, cache ? ", cache %s" : ", default model", cache);
+}
+
+const edan_options *edan_session_options(const edan_session *s)
+{
+    return &base(s)->o;
+}
+
+const edan_report_source *edan_session_source(const edan_session *s)
+{
+    return &base(s)->src;
+}
+
+void *edan_session_instance(const edan_session *s, const edan_tool_def *def)
+{
+    const edan_session_base *b = s ? base(s) : NULL;
+    for (int i = 0; b && i < b->n; i++)
+        if (b->def[i] == def)
+            return b->tool[i];
+    return NULL;
+}

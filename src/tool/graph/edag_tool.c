@@ -1,0 +1,89 @@
+#include "tool/graph/edag_tool.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "report/plot.h"
+#include "report/report.h"
+#include "tool/base/base.h"
+#include "util/files.h"
+
+static bool wanted(const edan_options *o)
+{
+    (void)o;
+    return true; /* every report has the eDAG's metrics */
+}
+
+static void *create(edan_session *s, edan_error *err)
+{
+    edan_edag_config cfg;
+    if (edan_options_edag_config(edan_session_options(s), &cfg, err))
+        return NULL;
+    return edan_edag_new(&cfg, err);
+}
+
+static edan_consumer consumer(void *t)
+{
+    return edan_edag_consumer(t);
+}
+
+static const edan_error *error(const void *t)
+{
+    return edan_edag_error(t);
+}
+
+static void report(void *t, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    const edan_options *o = edan_session_options(s);
+    if (fmt == EDAN_FORMAT_JSON)
+        edan_report_edag_json(f, t, o);
+    else if (fmt == EDAN_FORMAT_TABLE)
+        edan_report_table(f, t, o);
+    else
+        edan_report_edag_text(f, t, o);
+}
+
+static int outputs(void *t, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    if (o->series_csv[0]) {
+        edan_output out;
+        FILE *csv = edan_output_fopen(&out, o->series_csv, "--series-csv", err);
+        if (!csv)
+            return -1;
+        edan_report_series_csv(csv, t);
+        if (edan_output_commit(&out, err))
+            return -1;
+    }
+    if (o->plot_dir[0]) {
+        char name[1100];
+        edan_session_file_base(s, name, sizeof name);
+        char ident[1600];
+        edan_session_plot_ident(s, ident, sizeof ident);
+        if (edan_plot_analysis(t, o, o->plot_dir, name, ident, err))
+            return -1;
+    }
+    return 0;
+}
+
+static void destroy(void *t)
+{
+    edan_edag_free(t);
+}
+
+const edan_tool_def edan_edag_tool = {
+    .name = "edag",
+    .summary = "eDAG metrics: work, span, W, D, layers, bounds, lambda, Lambda, data movement",
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = report,
+    .outputs = outputs,
+    .destroy = destroy,
+};
+
+const edan_edag *edan_edag_tool_analysis(const edan_session *s)
+{
+    return edan_session_instance(s, &edan_edag_tool);
+}

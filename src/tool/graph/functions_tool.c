@@ -1,0 +1,407 @@
+#include "tool/graph/functions_tool.h"
+#include "isa/native.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/edag/edag.h"
+#include "analysis/metrics/metrics.h"
+#include "analysis/scopes/scopes.h"
+#include "report/json.h"
+#include "report/names.h"
+#include "tool/base/base.h"
+#include "util/elf_symbols.h"
+#include "util/grow.h"
+#include "util/parse.h"
+
+#define NAME_CAP 512
+
+typedef struct functions_tool {
+    /* scope (lane) 2i is function i exclusive of its callees, 2i+1 inclusive */
+    edan_scopes *fast; /* the fast path, or (false dependencies) */
+    edan_edag *e;      /* the analyzer's scoped lanes */
+    int n;
+    char names[EDAN_MAX_FUNCTIONS][NAME_CAP];
+} functions_tool;
+
+/* ===================================================================== */
+/* Options                                                                */
+/* ===================================================================== */
+
+typedef struct name_list {
+    int n;
+    char (*names)[NAME_CAP];
+    bool ok;
+} name_list;
+
+/* "f,g:h" into the list (each --functions replaces the previous one). */
+static void split_names(void *ctx, const char *value)
+{
+    name_list *l = ctx;
+    l->n = 0;
+    l->ok = true;
+    size_t len;
+    for (const char *tok = edan_names_next(value, &len); tok; tok = edan_names_next(tok + len, &len)) {
+        if (l->n == EDAN_MAX_FUNCTIONS || len >= NAME_CAP) {
+            l->ok = false;
+            return;
+        }
+        if (l->names) {
+            memcpy(l->names[l->n], tok, len);
+            l->names[l->n][len] = '\0';
+        }
+        l->n++;
+    }
+}
+
+static int check_functions(const char *value, edan_error *err)
+{
+    name_list l = {0, NULL, true};
+    split_names(&l, value);
+    if (!l.ok || l.n == 0) {
+        edan_error_set(err, "--functions: 1 to %d names of at most %d characters", EDAN_MAX_FUNCTIONS, NAME_CAP - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static bool wanted(const edan_options *o)
+{
+    return edan_options_each(o, "per-function", NULL, NULL) || edan_options_each(o, "functions", NULL, NULL);
+}
+
+int edan_functions_to_choose(const edan_options *o)
+{
+    return edan_options_each(o, "functions", NULL, NULL) ? 0 : edan_options_each(o, "per-function", NULL, NULL) ? 8 : 0;
+}
+
+/* ===================================================================== */
+/* Choosing the functions that execute the most instructions             */
+/* ===================================================================== */
+
+int edan_profile_add(edan_profile *p, const edan_exec *recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t id = recs[i].id;
+        if (recs[i].flags & EDAN_EXEC_WARM) /* outside the region (a trace's warm records): not counted */
+            continue;
+        if (id >= p->n) {
+            const size_t cap = edan_grow_cap(p->n, id);
+            uint64_t *c = edan_grow_zeroed(p->counts, p->n, cap, sizeof *c);
+            if (c)
+                p->counts = c;
+            const edan_insn **in = c ? edan_grow_zeroed(p->insn, p->n, cap, sizeof *in) : NULL;
+            if (!in)
+                return -1; /* counts may have grown: p->n stays the size both arrays have */
+            p->insn = in;
+            p->n = cap;
+        }
+        p->counts[id]++;
+        p->insn[id] = recs[i].insn;
+    }
+    return 0;
+}
+
+void edan_profile_free(edan_profile *p)
+{
+    free(p->counts);
+    free(p->insn);
+    memset(p, 0, sizeof *p);
+}
+
+typedef struct fn_total {
+    const char *name;
+    uint64_t count;
+} fn_total;
+
+static int by_count(const void *a, const void *b)
+{
+    const fn_total *x = a, *y = b;
+    return x->count < y->count ? 1 : x->count > y->count ? -1 : strcmp(x->name, y->name);
+}
+
+/* The program's symbols; trace names the trace in the message when it does not name its program. */
+static int open_binary(const char *binary, const char *trace, edan_elf *elf, edan_error *err)
+{
+    if (!binary || !*binary) {
+        edan_error_set(err, "--per-function: %s does not name its program, whose symbols are needed",
+                       trace && *trace ? trace : "the trace");
+        return -1;
+    }
+    edan_error sub = {0};
+    if (edan_elf_open(binary, elf, &sub)) {
+        edan_error_set(err, "--per-function: %s", sub.msg);
+        return -1;
+    }
+    /* x86-64 and AArch64 records carry link addresses (the plugin rebases a position-independent program) */
+    if (!edan_elf_linked_pcs(elf)) {
+        edan_elf_close(elf);
+        edan_error_set(err, "--per-function: %s is position independent; build it with -static (non-PIE)", binary);
+        return -1;
+    }
+    return 0;
+}
+
+int edan_functions_choose(edan_options *o, const char *binary, const char *trace, const edan_profile *p, int top,
+                          edan_error *err)
+{
+    edan_elf elf;
+    if (open_binary(binary, trace, &elf, err))
+        return -1;
+    fn_total *t = calloc(elf.n_funcs + 1, sizeof *t);
+    if (!t) {
+        edan_elf_close(&elf);
+        edan_error_set(err, "out of memory");
+        return -1;
+    }
+    /* exclusive instruction counts by function name (a static function may have several ranges) */
+    size_t nt = 0;
+    for (size_t id = 0; id < p->n; id++) {
+        if (!p->counts[id] || !p->insn[id])
+            continue;
+        const edan_elf_func *fn = edan_elf_func_at(&elf, p->insn[id]->pc);
+        if (!fn)
+            continue;
+        size_t j = 0;
+        while (j < nt && strcmp(t[j].name, fn->name))
+            j++;
+        if (j == nt)
+            t[nt++].name = fn->name;
+        t[j].count += p->counts[id];
+    }
+    qsort(t, nt, sizeof *t, by_count);
+    char list[EDAN_MAX_FUNCTIONS * NAME_CAP] = "";
+    int n = 0;
+    for (size_t j = 0; j < nt && n < top && n < EDAN_MAX_FUNCTIONS; j++, n++) {
+        strncat(list, n ? "," : "", sizeof list - strlen(list) - 1);
+        strncat(list, t[j].name, sizeof list - strlen(list) - 1);
+    }
+    free(t);
+    int rc = 0;
+    if (!n) {
+        edan_error_set(err, "--per-function: no function of %s executed in the trace", binary);
+        rc = -1;
+    } else {
+        /* as edan_session_option_set() sets this tool's option (tool/session.h, above the tools) */
+        rc = check_functions(list, err) || edan_options_add_raw(o, "functions", list, err) ? -1 : 0;
+    }
+    edan_elf_close(&elf);
+    return rc;
+}
+
+/* ===================================================================== */
+/* The tool                                                               */
+/* ===================================================================== */
+
+static void *create(edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    functions_tool *t = calloc(1, sizeof *t);
+    if (!t) {
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    name_list l = {0, t->names, true};
+    edan_options_each(o, "functions", split_names, &l);
+    t->n = l.n;
+    if (!t->n) {
+        edan_error_set(err, "--per-function: no functions were chosen (name them with --functions)");
+        free(t);
+        return NULL;
+    }
+    edan_elf elf;
+    if (open_binary(edan_session_source(s)->binary, edan_session_source(s)->path, &elf, err)) {
+        free(t);
+        return NULL;
+    }
+    edan_edag_config cfg, all;
+    if (edan_options_edag_config(o, &all, err)) {
+        edan_elf_close(&elf);
+        free(t);
+        return NULL;
+    }
+    /* the first configuration's cache and costs and the same dependencies; no series */
+    edan_edag_config_default(&cfg);
+    cfg.false_deps = all.false_deps;
+    cfg.bytes_mode = all.bytes_mode;
+    cfg.threads = all.threads;
+    cfg.n_lanes = 2 * t->n;
+    cfg.n_tau = 0;
+    for (int i = 0; i < t->n; i++) {
+        edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
+        edan_error sub = {0};
+        size_t found =
+            edan_elf_find(&elf, edan_session_source(s)->binary, t->names[i], ranges, EDAN_MAX_SCOPE_RANGES, &sub);
+        if (!found) {
+            edan_error_set(err, "--functions: %s", sub.msg);
+            edan_elf_close(&elf);
+            free(t);
+            return NULL;
+        }
+        for (int incl = 0; incl < 2; incl++) {
+            edan_lane_config *lane = &cfg.lane[2 * i + incl];
+            *lane = all.lane[0];
+            lane->scope = incl ? EDAN_SCOPE_INCLUSIVE : EDAN_SCOPE_EXCLUSIVE;
+            lane->n_ranges = (int)(found < EDAN_MAX_SCOPE_RANGES ? found : EDAN_MAX_SCOPE_RANGES);
+            for (int j = 0; j < lane->n_ranges; j++) {
+                lane->range_lo[j] = ranges[j].start;
+                lane->range_hi[j] = ranges[j].end;
+            }
+        }
+    }
+    edan_elf_close(&elf);
+    if (edan_scopes_supported(&cfg))
+        t->fast = edan_scopes_new(&cfg, err);
+    else
+        t->e = edan_edag_new(&cfg, err);
+    if (!t->fast && !t->e) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static edan_consumer consumer(void *tool)
+{
+    const functions_tool *t = tool;
+    return t->fast ? edan_scopes_consumer(t->fast) : edan_edag_consumer(t->e);
+}
+
+static const edan_error *error(const void *tool)
+{
+    const functions_tool *t = tool;
+    return t->fast ? edan_scopes_error(t->fast) : edan_edag_error(t->e);
+}
+
+/* Scope k's numbers as a lane's (the metrics read vertices, W, D and C; no layers, no times). */
+static edan_lane_stats lane_of(const functions_tool *t, int k)
+{
+    if (!t->fast)
+        return *edan_edag_lane(t->e, k);
+    const edan_scope_stats *sc = edan_scopes_get(t->fast, k);
+    edan_lane_stats st;
+    memset(&st, 0, sizeof st);
+    st.vertices = sc->vertices;
+    st.W = sc->W;
+    st.D = sc->D;
+    st.C = sc->C;
+    return st;
+}
+
+static void numbers(const edan_lane_stats *st, const edan_options *o, double *lambda, double *Lambda)
+{
+    edan_edag_config cfg;
+    edan_error ignored = {0};
+    edan_options_edag_config(o, &cfg, &ignored); /* checked when the tool was created */
+    edan_metrics mt;
+    edan_metrics_compute(st, cfg.lane[0].cost.alpha, &o->metrics, &mt);
+    *lambda = mt.per_m[0].lambda;
+    *Lambda = mt.per_m[0].Lambda;
+}
+
+bool edan_functions_tool_lambda(const edan_session *s, const char *name, double lambda[2])
+{
+    const functions_tool *t = edan_session_instance(s, &edan_functions_tool);
+    for (int i = 0; t && name && i < t->n; i++) {
+        if (strcmp(t->names[i], name))
+            continue;
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats st = lane_of(t, 2 * i + incl);
+            double Lambda;
+            numbers(&st, edan_session_options(s), &lambda[incl], &Lambda);
+        }
+        return true;
+    }
+    return false;
+}
+
+static void report_text(const functions_tool *t, const edan_options *o, FILE *f)
+{
+    fprintf(f,
+            "\nper function (m = %" PRIu64
+            "; exclusive: the function's own instructions, inclusive: with its callees)\n",
+            o->metrics.m[0]);
+    fprintf(f, "  %-40s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
+            "Lambda", "insns", "W", "D", "lambda", "Lambda");
+    for (int i = 0; i < t->n; i++) {
+        fputs("  ", f);
+        edan_name_field(f, t->names[i], 40, o->wide);
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
+            double l, L;
+            numbers(st, o, &l, &L);
+            fprintf(f, "%s %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12.6g %9.4g", incl ? " |" : "", st->vertices,
+                    st->W, st->D, l, L);
+        }
+        fputc('\n', f);
+    }
+}
+
+static void report_json(const functions_tool *t, const edan_options *o, FILE *f)
+{
+    fputs(",\"functions\":[", f);
+    for (int i = 0; i < t->n; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        edan_json_str(f, t->names[i]);
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
+            double l, L;
+            numbers(st, o, &l, &L);
+            fprintf(f,
+                    ",\"%s\":{\"instructions\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":%" PRIu64
+                    ",\"lambda\":",
+                    incl ? "inclusive" : "exclusive", st->vertices, st->W, st->D, st->C);
+            edan_json_num(f, l);
+            fputs(",\"Lambda\":", f);
+            edan_json_num(f, L);
+            fputc('}', f);
+        }
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    if (fmt == EDAN_FORMAT_TEXT)
+        report_text(tool, edan_session_options(s), f);
+    else if (fmt == EDAN_FORMAT_JSON)
+        report_json(tool, edan_session_options(s), f);
+}
+
+static void destroy(void *tool)
+{
+    functions_tool *t = tool;
+    if (t) {
+        edan_scopes_free(t->fast);
+        edan_edag_free(t->e);
+    }
+    free(t);
+}
+
+static const edan_tool_option options[] = {
+    {"per-function", false,
+     "  --per-function      W, D, lambda, Lambda and instructions of the 8 functions that execute\n"
+     "                      the most instructions, exclusive and inclusive of their callees\n"
+     "                      (a first read of the trace counts them; edan run first runs the\n"
+     "                      program under a counting plugin, its standard output discarded)\n",
+     NULL},
+    {"functions", true, "  --functions=F,G     the same for these functions, in the same pass as the analysis\n",
+     check_functions},
+    {NULL, false, NULL, NULL},
+};
+
+const edan_tool_def edan_functions_tool = {
+    .name = "functions",
+    .summary = "W, D, lambda and Lambda per function, exclusive and inclusive of callees",
+    .options = options,
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = report,
+    .destroy = destroy,
+    .reads_program = true,
+    .threaded = true,
+};

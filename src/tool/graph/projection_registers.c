@@ -1,0 +1,109 @@
+/*
+ * projection_registers.c - ExaSAT's register model of a loop nest's body
+ * for the projection's what-ifs (projection_whatif.c): the state
+ * variables with their accesses per iteration, the most accessed held in
+ * the registers, the accesses of the others spilled. docs/projection.md
+ * says what is counted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool/graph/projection_tool.h"
+
+#define PROJ_STATE 96 /* state variables of one nest's body: 64 registers and memory-resident ones */
+
+typedef struct wi_var {
+    double refs; /* accesses per iteration */
+    int fp;
+} wi_var;
+
+static int by_refs(const void *x, const void *y)
+{
+    const double a = ((const wi_var *)x)->refs, b = ((const wi_var *)y)->refs;
+    return (a < b) - (a > b);
+}
+
+/*
+ * The body's state variables: every register its instructions name (an
+ * access per naming instruction and execution) and every memory location
+ * its affine loads and stores reach at one address through the body (stride
+ * 0 at the innermost level, not sp-relative: a scalar the code keeps in
+ * memory), by its access function, of the class of the instruction's data.
+ */
+void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
+                         const edan_affine_nest *n, proj_regs *m)
+{
+    const edan_loop *body = edan_loops_get(t->loops, (uint32_t)n->loop[n->levels - 1]);
+    m->loop = n->loop[n->levels - 1];
+    for (size_t i = 0; i < t->ids_cap; i++)
+        if (t->ids[i].seen && t->ids[i].insn->pc == body->head)
+            m->iterations += t->ids[i].executions;
+    if (!m->iterations)
+        return;
+    const double it = (double)m->iterations;
+    wi_var var[PROJ_STATE];
+    double reg_refs[64] = {0};
+    for (size_t i = 0; i < t->ids_cap; i++) {
+        const proj_id *s = &t->ids[i];
+        if (!s->seen || !s->executions || edan_loops_innermost(t->loops, s->insn->pc) != m->loop)
+            continue;
+        uint8_t named[EDAN_MAX_SRC + 1 + EDAN_MAX_MORE];
+        unsigned k = 0;
+        for (unsigned j = 0; j < s->insn->n_src; j++)
+            named[k++] = s->insn->src[j];
+        /* the destination, then a native instruction's further sources and destinations (riscv.h: more[]) */
+        const unsigned n_more = (unsigned)s->insn->n_more_src + s->insn->n_more_dst;
+        for (int j = s->insn->n_dst ? -1 : 0; j < (int)n_more; j++) {
+            const uint8_t r = j < 0 ? s->insn->dst : s->insn->more[j];
+            bool again = false;
+            for (unsigned q = 0; q < k; q++)
+                again |= named[q] == r;
+            if (!again)
+                named[k++] = r;
+        }
+        for (unsigned j = 0; j < k; j++)
+            if (named[j] < 64)
+                reg_refs[named[j]] += (double)s->executions / it;
+        if (s->stack && s->insn->mem != EDAN_MEM_NONE)
+            m->stack += (double)s->accesses / it;
+    }
+    size_t nv = 0;
+    for (unsigned r = 0; r < 64; r++)
+        if (reg_refs[r] > 0) {
+            var[nv++] = (wi_var){reg_refs[r], r >= 32};
+            m->used[r >= 32]++;
+        }
+    const edan_affine_insn *in = edan_affine_insns(a) + n->first;
+    for (size_t j = 0; j < n->n; j++) { /* memory-resident scalars: one per access function invariant in the body */
+        const edan_affine_insn *o = &in[j];
+        if (!o->affine || o->levels != n->levels || o->stride[o->levels - 1] || o->insn->rs1 == EDAN_REG_X(2))
+            continue;
+        bool first = true;
+        for (size_t x = 0; x < j && first; x++)
+            first = !(in[x].affine && in[x].levels == o->levels && in[x].base == o->base &&
+                      !memcmp(in[x].stride, o->stride, sizeof o->stride));
+        double refs = 0;
+        for (size_t x = j; x < n->n; x++)
+            if (in[x].affine && in[x].levels == o->levels && in[x].base == o->base &&
+                !memcmp(in[x].stride, o->stride, sizeof o->stride))
+                refs += (double)in[x].accesses / it;
+        if (first && nv < PROJ_STATE) {
+            const bool fp = (o->insn->mem == EDAN_MEM_LOAD ? o->insn->rd : o->insn->rs2) >= EDAN_REG_F(0);
+            var[nv++] = (wi_var){refs, fp};
+            m->memory_state++;
+        }
+    }
+    qsort(var, nv, sizeof *var, by_refs);
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < n_regs; r++) {
+            unsigned held = 0;
+            for (size_t v = 0; v < nv; v++) {
+                if (var[v].fp != c)
+                    continue;
+                if (held < regs[r])
+                    held++;
+                else
+                    m->spilled[c][r] += var[v].refs;
+            }
+        }
+}

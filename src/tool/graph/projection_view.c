@@ -1,0 +1,594 @@
+/*
+ * projection_view.c - the projection's report: text, the JSON member
+ * "projection" (docs/json-schema.md) and ExaSAT's Table 1 (--table).
+ * Every row is the same set of numbers (row_json, row_bound): the region,
+ * each function, each loop, the code outside every loop.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/edag/edag.h"
+#include "analysis/metrics/metrics.h"
+#include "report/json.h"
+#include "report/names.h"
+#include "report/report.h"
+#include "report/table.h"
+#include "tool/base/base.h"
+#include "tool/graph/edag_tool.h"
+#include "tool/graph/functions_tool.h"
+#include "tool/graph/projection_tool.h"
+#include "tool/graph/timing_tool.h"
+
+#define TEXT_ROWS 10
+
+/* Rows, symbols and lines, once the stream is over. */
+static void prepare(proj_tool *t, const edan_session *s)
+{
+    if (!t->rows_made)
+        t->timing = edan_timing_tool_model(s);
+    if (!t->src && t->have_elf) {
+        edan_error ignored = {0};
+        t->src = edan_srcmap_open(edan_session_source(s)->binary, &ignored);
+    }
+    if (!proj_rows_make(t) && !t->err.set)
+        edan_error_set(&t->err, "out of memory for the projection's rows");
+}
+
+/* ===================================================================== */
+/* JSON                                                                   */
+/* ===================================================================== */
+
+static void json_num(FILE *f, const char *key, double v)
+{
+    fprintf(f, ",\"%s\":", key);
+    edan_json_num(f, v);
+}
+
+/* lambda of each eDAG configuration at the first m, beside the bandwidth bound. */
+static void lambda_json(FILE *f, const edan_session *s)
+{
+    const edan_edag *e = edan_edag_tool_analysis(s);
+    const edan_options *o = edan_session_options(s);
+    fputs(",\"lambda\":[", f);
+    for (int k = 0; e && k < edan_edag_n_lanes(e); k++) {
+        edan_metrics mt;
+        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &mt);
+        char label[256];
+        edan_report_lane_label(e, k, label, sizeof label);
+        fprintf(f, "%s{\"configuration\":", k ? "," : "");
+        edan_json_str(f, label);
+        fprintf(f, ",\"m\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64, mt.per_m[0].m, edan_edag_lane(e, k)->W,
+                edan_edag_lane(e, k)->D);
+        json_num(f, "lambda", mt.per_m[0].lambda);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+static void prediction_json(FILE *f, const edan_session *s)
+{
+    const edan_timing *tm = edan_timing_tool_model(s);
+    fputs(",\"prediction\":", f);
+    if (!tm) {
+        fputs("null", f);
+        return;
+    }
+    double lat[EDAN_TIMING_MAX_LATENCIES], sec[EDAN_TIMING_MAX_LATENCIES];
+    const int n = edan_timing_lanes(tm);
+    for (int k = 0; k < n; k++) {
+        lat[k] = edan_timing_lane_get(tm, k).mem_latency_ns;
+        sec[k] = edan_timing_lane_get(tm, k).seconds;
+    }
+    fputs("{\"mem_latency_ns\":", f);
+    edan_json_num_array(f, lat, (size_t)n);
+    fputs(",\"seconds\":", f);
+    edan_json_num_array(f, sec, (size_t)n);
+    fputc('}', f);
+}
+
+/* The smallest k at which a cache of 2^k lines holds every line the region touched: no eviction, the traffic final. */
+static unsigned holds_all(const proj_tool *t)
+{
+    const uint64_t blocks = edan_reuse_blocks(t->tracker);
+    unsigned k = 0;
+    while (k + 1 < EDAN_LRU_SIZES && (1ull << k) < blocks)
+        k++;
+    return k;
+}
+
+/*
+ * The traffic of every fully associative cache size, up to the one that
+ * holds every line (reads stop falling at the working set, the writes
+ * there: beyond it every dirty line is written once, by the final flush).
+ */
+static void curve_json(const proj_tool *t, FILE *f)
+{
+    const unsigned ws = edan_lru_working_set(&t->total.lru), all = holds_all(t);
+    const unsigned top = ws > all ? ws : all;
+    fputs(",\"traffic_curve\":{\"cache_bytes\":[", f);
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
+        fprintf(f, "%s%.0f", k ? "," : "", ldexp(1.0, (int)(k + t->line_shift)));
+    fputs("],\"read_bytes\":[", f);
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
+        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift));
+    fputs("],\"write_bytes\":[", f);
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
+        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift));
+    fputs("],\"dirty_at_end_bytes\":[", f);
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
+        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift));
+    fputs("]}", f);
+}
+
+/* The traffic below each data level of the machine: a fully associative LRU cache of its size (the machine's lines). */
+static void levels_json(const proj_tool *t, FILE *f)
+{
+    static const char *const names[EDAN_MACHINE_MAX_DATA_LEVELS] = {"l1d", "l2", "l3"};
+    const double line = (double)(1u << t->line_shift);
+    fputs(",\"levels\":[", f);
+    for (int l = 0; l < t->machine.n_data_levels; l++) {
+        const uint64_t size = t->machine.data[l].geo.size;
+        const unsigned k = size >> t->line_shift ? 63u - (unsigned)__builtin_clzll(size >> t->line_shift) : 0;
+        fprintf(f, "%s{\"name\":\"%s\",\"cache_bytes\":%" PRIu64, l ? "," : "", names[l], size);
+        json_num(f, "read_bytes", (double)edan_lru_reads(&t->total.lru, k) * line);
+        json_num(f, "write_bytes", (double)edan_lru_writes(&t->total.lru, k) * line);
+        json_num(f, "dirty_at_end_bytes", (double)edan_lru_dirty_at_end(&t->total.lru, k) * line);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+/* ===================================================================== */
+/* Text                                                                   */
+/* ===================================================================== */
+
+/* Rows sorted by projected time (largest first): a sorted array of pointers (NULL when out of memory). */
+static const proj_row **by_time(proj_tool *t, const proj_row *rows, size_t n, const edan_proj_machine *m)
+{
+    const proj_row **p = malloc((n ? n : 1) * sizeof *p);
+    double *tm = malloc((n ? n : 1) * sizeof *tm);
+    for (size_t i = 0; p && tm && i < n; i++) {
+        const double ti = proj_row_bound(t, &rows[i], t->machine_k, m).time;
+        size_t j = i;
+        while (j > 0 && tm[j - 1] < ti) {
+            p[j] = p[j - 1];
+            tm[j] = tm[j - 1];
+            j--;
+        }
+        p[j] = &rows[i];
+        tm[j] = ti;
+    }
+    free(tm);
+    return p;
+}
+
+/* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+#define PJ_U64(key, unit, doc)                                                                                         \
+    {                                                                                                                  \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL                                                     \
+    }
+#define PJ_F64(key, unit, doc)                                                                                         \
+    {                                                                                                                  \
+        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL                                                     \
+    }
+/* A number text shows too: %.0f, or %g of precision p (G) */
+#define PJ_SHOWN(key, unit, doc, title, w, p, g)                                                                       \
+    {                                                                                                                  \
+        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL                                                               \
+    }
+#define PJ_CLASS(c) PJ_U64("classes." c, "instructions", "executed instructions of the cost class")
+#define PJ_FP(k, doc) PJ_U64("fp." k, "instructions", doc)
+
+/* Every row's numbers (row_cells fills them): its operation mix, traffic and bounds, in text the common columns. */
+#define PJ_ROW                                                                                                         \
+    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL},             \
+        PJ_CLASS("int"), PJ_CLASS("mul"), PJ_CLASS("div"), PJ_CLASS("fadd"), PJ_CLASS("fmul"), PJ_CLASS("ffma"),       \
+        PJ_CLASS("fdiv"), PJ_CLASS("fsqrt"), PJ_CLASS("branch"), PJ_CLASS("load"), PJ_CLASS("store"),                  \
+        PJ_CLASS("atomic"), PJ_FP("add", "fadd, fsub"), PJ_FP("mul", "fmul"), PJ_FP("fma", "fused multiply-adds"),     \
+        PJ_FP("div", "fdiv"), PJ_FP("sqrt", "fsqrt"), PJ_FP("other", "other FP instructions (no flops)"),              \
+        PJ_U64("transcendentals", "calls", "calls of libm's transcendental functions"),                                \
+        PJ_U64("sqrt_calls", "calls", "calls of libm's sqrt"),                                                         \
+        PJ_U64("in_calls.instructions", "instructions", "executed inside those calls"),                                \
+        PJ_U64("in_calls.flops", "flops", "their flops, kept apart"), PJ_U64("loads", "accesses", "loads"),            \
+        PJ_U64("stores", "accesses", "stores"), PJ_U64("atomics", "accesses", "atomics"),                              \
+        PJ_U64("load_bytes", "bytes", "bytes loaded"), PJ_U64("store_bytes", "bytes", "bytes stored"),                 \
+        PJ_U64("stack.loads", "accesses", "sp-relative loads"),                                                        \
+        PJ_U64("stack.stores", "accesses", "sp-relative stores"), PJ_U64("stack.load_bytes", "bytes", "their bytes"),  \
+        PJ_U64("stack.store_bytes", "bytes", "their bytes"),                                                           \
+        PJ_SHOWN("flops", "flops", "flops (a fused multiply-add two)", "flops", 12, 0, 0),                             \
+        PJ_SHOWN("weighted_flops", "flops", "divisions, roots, transcendentals weighted", "weighted", 12, 0, 0),       \
+        PJ_F64("dram_read_bytes", "bytes", "DRAM reads"), PJ_F64("dram_write_bytes", "bytes", "DRAM writes"),          \
+        PJ_F64("dirty_at_end_bytes", "bytes", "of the writes, the final flush"),                                       \
+        PJ_SHOWN("dram_bytes", "bytes", "DRAM traffic", "DRAM bytes", 13, 0, 0),                                       \
+        PJ_SHOWN("bytes_per_flop", "bytes per flop", "DRAM bytes per weighted flop", "B/F", 7, 3, EDAN_COL_G),         \
+        PJ_U64("block_accesses", "accesses", "accesses to lines"),                                                     \
+        PJ_F64("working_set_bytes", "bytes", "the smallest cache that holds its lines' reuses"),                       \
+        PJ_F64("peak_flops_per_s", "flops per s", "the machine's peak"),                                               \
+        PJ_F64("bandwidth_bytes_per_s", "bytes per s", "the machine's bandwidth"),                                     \
+        PJ_SHOWN("time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),                          \
+        PJ_SHOWN("time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),                          \
+        PJ_SHOWN("time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                               \
+        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL},                               \
+        {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL},            \
+        {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL},                        \
+        {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL},                            \
+    {                                                                                                                  \
+        "model_s", EDAN_T_F64, "s", "the timing model's at its first latency (text)", EDAN_NO_JSON | EDAN_COL_G,       \
+            "model s", 10, 3, NULL                                                                                     \
+    }
+#define PJ_N_ROW 51
+#define PJ_LABEL                                                                                                       \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0, NULL \
+    }
+
+static const edan_column total_cols[] = {PJ_LABEL, PJ_ROW};
+static const edan_column named_cols[] = {
+    PJ_LABEL, {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL}, PJ_ROW};
+static const edan_column function_cols[] = {
+    PJ_LABEL,
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    PJ_ROW,
+    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL},
+    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+};
+static const edan_column loop_cols[] = {
+    PJ_LABEL,
+    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    PJ_ROW,
+};
+
+enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T };
+const edan_table_decl edan_projection_tables[] = {
+    EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
+    EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
+    EDAN_TABLE_DECL("projection.loops", NULL, false, "per loop", loop_cols),
+    EDAN_TABLE_DECL("projection.outside_loops", NULL, true, "the code outside every loop", named_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+
+/*
+ * Row r's text label into row[0] and its numbers into v[0 .. PJ_N_ROW) (sec: room for its timing model's seconds,
+ * which must live as long as the table).
+ */
+static void row_cells(proj_tool *t, edan_table *tab, edan_value *row, edan_value *v, const proj_row *r,
+                      const edan_proj_machine *m, double *sec)
+{
+    const edan_opmix *x = &r->mix;
+    char name[1100];
+    if (r->loop < 0) {
+        snprintf(name, sizeof name, "%s",
+                 r == &t->outside ? "(outside loops)"
+                 : r->name        ? r->name
+                                  : "(outside functions)");
+    } else {
+        const edan_loop_place p = proj_loop_place(t, r->loop);
+        const char *base = p.file ? strrchr(p.file, '/') : NULL;
+        snprintf(name, sizeof name, "#%d %s:%u (%s)", r->loop,
+                 base     ? base + 1
+                 : p.file ? p.file
+                          : "?",
+                 p.line, p.function ? p.function : "?");
+    }
+    row[0].s = edan_table_str(tab, name);
+    (v++)->u = x->instructions;
+    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+        (v++)->u = x->cls[c];
+    for (int k = 1; k < EDAN_FP_KINDS; k++)
+        (v++)->u = x->fp[k];
+    const uint64_t u[] = {
+        x->transcendentals, x->sqrt_calls,       x->in_calls,         x->in_calls_flops, x->loads,
+        x->stores,          x->atomics,          x->load_bytes,       x->store_bytes,    x->stack_loads,
+        x->stack_stores,    x->stack_load_bytes, x->stack_store_bytes};
+    for (size_t k = 0; k < sizeof u / sizeof u[0]; k++)
+        (v++)->u = u[k];
+    double rd, wr, fl;
+    proj_row_dram(t, r, t->machine_k, &rd, &wr, &fl);
+    const edan_proj p = edan_proj_evaluate(x, rd + wr, m);
+    const double f[] = {p.flops, p.weighted_flops, rd, wr, fl, p.dram_bytes, p.bytes_per_flop};
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+        (v++)->f = f[k];
+    (v++)->u = r->lru.accesses;
+    (v++)->f = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+    const double g[] = {m->peak_flops, m->bandwidth, p.time_compute, p.time_memory, p.time};
+    for (size_t k = 0; k < sizeof g / sizeof g[0]; k++)
+        (v++)->f = g[k];
+    (v++)->s = p.memory_bound ? "memory" : "compute";
+    const int n = t->timing ? edan_timing_lanes(t->timing) : 0;
+    for (int k = 0; k < n; k++)
+        sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
+    v[0].u = t->timing != NULL;
+    v[1].d.v = r->cycles;
+    v[2].d.v = sec;
+    v[1].d.n = v[2].d.n = (size_t)n;
+    v[3].f = n ? sec[0] : 0;
+}
+
+typedef struct pj_tables {
+    edan_column cols[N_T]
+                    [16 + PJ_N_ROW]; /* each table's, text's bound and model columns as the timing model has them */
+    edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
+    double (*sec)[EDAN_TIMING_MAX_LATENCIES];  /* a row's timing model seconds, row by row of every table */
+    size_t n_sec;
+} pj_tables;
+
+/* A new row of tab: its cells, and room for its seconds (NULL when out of memory). */
+static edan_value *new_row(pj_tables *x, edan_table *tab, double **sec)
+{
+    edan_value *v = edan_table_row(tab, 0);
+    *sec = x->sec[x->n_sec++];
+    return v;
+}
+
+static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
+{
+    const edan_proj_machine m = proj_machine(t);
+    const size_t rows = 2 * (t->n_funcs + t->n_loops + 2);
+    x->sec = calloc(rows, sizeof *x->sec);
+    x->n_sec = 0;
+    for (int k = 0; k < N_T; k++) {
+        const edan_table_decl *d = &edan_projection_tables[k];
+        memcpy(x->cols[k], d->cols, d->n_cols * sizeof *d->cols);
+        for (size_t c = 0; c < d->n_cols; c++) {
+            if (!strcmp(d->cols[c].key, "bound"))
+                x->cols[k][c].width = t->timing ? 7 : 0;
+            if (!strcmp(d->cols[c].key, "model_s") && !t->timing)
+                x->cols[k][c].flags |= EDAN_NO_TEXT;
+        }
+        edan_table_init_cols(&x->t[k], d, x->cols[k], d->n_cols);
+    }
+    edan_table_init_cols(&x->text_loops, &edan_projection_tables[T_OUTSIDE], x->cols[T_OUTSIDE],
+                         edan_projection_tables[T_OUTSIDE].n_cols);
+    edan_table_init_cols(&x->text_funcs, &edan_projection_tables[T_OUTSIDE], x->cols[T_OUTSIDE],
+                         edan_projection_tables[T_OUTSIDE].n_cols);
+    double *sec;
+    edan_value *v;
+    if (!x->sec)
+        return;
+    if ((v = new_row(x, &x->t[T_TOTAL], &sec)))
+        row_cells(t, &x->t[T_TOTAL], v, v + 1, &t->total, &m, sec);
+    if ((v = new_row(x, &x->t[T_OUTSIDE], &sec))) {
+        v[1].s = "(outside loops)";
+        row_cells(t, &x->t[T_OUTSIDE], v, v + 2, &t->outside, &m, sec);
+    }
+    for (size_t i = 0; i < t->n_funcs && (v = new_row(x, &x->t[T_FUNCTIONS], &sec)); i++) {
+        v[1].s = t->funcs[i].name ? t->funcs[i].name : "(outside known functions)";
+        row_cells(t, &x->t[T_FUNCTIONS], v, v + 2, &t->funcs[i], &m, sec);
+        /* the latency view beside the bounds: lambda from the per-function breakdown, when it names it */
+        double lambda[2] = {0, 0};
+        v += 2 + PJ_N_ROW;
+        v[0].u = edan_functions_tool_lambda(s, t->funcs[i].name, lambda);
+        v[1].f = lambda[0];
+        v[2].f = lambda[1];
+    }
+    for (size_t i = 0; i < t->n_loops && (v = new_row(x, &x->t[T_LOOPS], &sec)); i++) {
+        const proj_row *r = &t->loop_rows[i];
+        const edan_loop *l = edan_loops_get(t->loops, (uint32_t)r->loop);
+        const edan_loop_place where = proj_loop_place(t, r->loop);
+        v[1].i = r->loop;
+        v[2].s = edan_table_str(&x->t[T_LOOPS], where.function);
+        v[3].s = edan_table_str(&x->t[T_LOOPS], where.file);
+        v[4].u = where.line;
+        v[5].u = l->head;
+        v[6].u = l->end;
+        v[7].u = l->depth;
+        v[8].i = l->parent;
+        v[9].u = r->iterations;
+        v[10].u = l->back_edges;
+        row_cells(t, &x->t[T_LOOPS], v, v + 11, r, &m, sec);
+    }
+    /* text: the loops and functions taking the longest, by the projection's time */
+    const proj_row **order = by_time(t, t->loop_rows, t->n_loops, &m);
+    for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS && (v = new_row(x, &x->text_loops, &sec)); i++)
+        row_cells(t, &x->text_loops, v, v + 2, order[i], &m, sec);
+    free(order);
+    if ((v = new_row(x, &x->text_loops, &sec)))
+        row_cells(t, &x->text_loops, v, v + 2, &t->outside, &m, sec);
+    order = t->have_elf ? by_time(t, t->funcs, t->n_funcs, &m) : NULL;
+    for (size_t i = 0; order && i < t->n_funcs && i < TEXT_ROWS && (v = new_row(x, &x->text_funcs, &sec)); i++)
+        row_cells(t, &x->text_funcs, v, v + 2, order[i], &m, sec);
+    free(order);
+}
+
+static void free_tables(pj_tables *x)
+{
+    for (int k = 0; k < N_T; k++)
+        edan_table_free(&x->t[k]);
+    edan_table_free(&x->text_loops);
+    edan_table_free(&x->text_funcs);
+    free(x->sec);
+}
+
+static void report_json(proj_tool *t, const edan_session *s, const pj_tables *x, FILE *f)
+{
+    const edan_machine *mc = &t->machine;
+    const edan_proj_machine m = proj_machine(t);
+    fputs(",\"projection\":{\"machine\":{\"name\":", f);
+    edan_json_str(f, mc->name);
+    fputs(",\"file\":", f);
+    edan_json_str(f, t->machine_path);
+    json_num(f, "peak_gflops_per_core", mc->peak_gflops);
+    json_num(f, "bandwidth_gbs_per_core", mc->mem_bandwidth_gbs);
+    fprintf(f, ",\"cores\":%u", mc->cores);
+    json_num(f, "div_weight", mc->div_weight);
+    json_num(f, "sqrt_weight", mc->sqrt_weight);
+    json_num(f, "transcendental_weight", mc->transcendental_weight);
+    fprintf(f, "},\"traffic\":{\"source\":\"%s\",\"cache\":", t->n_models ? "cache" : "lru");
+    if (t->n_models) {
+        edan_json_str(f, t->model_label[0]);
+        fputs(",\"cache_bytes\":null", f);
+    } else {
+        char label[96];
+        snprintf(label, sizeof label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
+                 ldexp(1.0, (int)(t->machine_k + t->line_shift)), 1u << t->line_shift);
+        edan_json_str(f, label);
+        json_num(f, "cache_bytes", ldexp(1.0, (int)(t->machine_k + t->line_shift)));
+    }
+    fprintf(f, ",\"line_bytes\":%u},", 1u << t->line_shift);
+    edan_table_json(f, &x->t[T_TOTAL], 0);
+    json_num(f, "time_sum_of_parts_s", proj_sum_of_parts(t, t->machine_k, &m));
+    lambda_json(f, s);
+    prediction_json(f, s);
+    curve_json(t, f);
+    levels_json(t, f);
+    fputs(",\"caches\":[", f);
+    for (int c = 0; c < t->n_models; c++) {
+        const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
+        const edan_proj p = edan_proj_evaluate(&t->total.mix, rd + wr, &m);
+        fprintf(f, "%s{\"cache\":", c ? "," : "");
+        edan_json_str(f, t->model_label[c]);
+        json_num(f, "dram_read_bytes", rd);
+        json_num(f, "dram_write_bytes", wr);
+        json_num(f, "dirty_at_end_bytes", (double)t->total.model_flush[c]);
+        json_num(f, "dram_bytes", rd + wr);
+        json_num(f, "time_memory_s", p.time_memory);
+        json_num(f, "time_s", p.time);
+        fprintf(f, ",\"bound\":\"%s\"}", p.memory_bound ? "memory" : "compute");
+    }
+    fputc(']', f);
+    edan_table_json_member(f, &x->t[T_FUNCTIONS], !t->have_elf, 0);
+    edan_table_json_member(f, &x->t[T_LOOPS], false, 0);
+    fputs(",\"outside_loops\":{", f);
+    edan_table_json(f, &x->t[T_OUTSIDE], 0);
+    fputc('}', f);
+    proj_regions_json(t, f);
+    proj_whatif_json(t, f);
+    fputc('}', f);
+}
+
+static void report_text(proj_tool *t, const edan_session *s, const pj_tables *tabs, FILE *f)
+{
+    const edan_machine *mc = &t->machine;
+    const edan_proj_machine m = proj_machine(t);
+    const edan_opmix *x = &t->total.mix;
+    fprintf(f, "\nprojection on machine %s (%s): ExaSAT's T = max(weighted flops / peak, DRAM bytes / bandwidth)\n",
+            mc->name, t->machine_path);
+    fprintf(f, "  peak                      %g Gflop/s x %u core%s; bandwidth %g GB/s x %u core%s\n", mc->peak_gflops,
+            mc->cores, mc->cores == 1 ? "" : "s", mc->mem_bandwidth_gbs, mc->cores, mc->cores == 1 ? "" : "s");
+    fprintf(f, "  weights                   div %g, sqrt %g, transcendental %g\n", mc->div_weight, mc->sqrt_weight,
+            mc->transcendental_weight);
+    if (t->n_models)
+        fprintf(f, "  traffic                   cache model %s\n", t->model_label[0]);
+    else
+        fprintf(f, "  traffic                   fully associative LRU of %.0f KiB (%u-byte lines, write-back)\n",
+                ldexp(1.0, (int)(t->machine_k + t->line_shift)) / 1024, 1u << t->line_shift);
+    fprintf(f, "  instructions              %" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " atomics)\n",
+            x->instructions, x->loads, x->stores, x->atomics);
+    fprintf(f,
+            "  FP operations             %" PRIu64 " add, %" PRIu64 " mul, %" PRIu64 " fma, %" PRIu64 " div, %" PRIu64
+            " sqrt, %" PRIu64 " other\n",
+            x->fp[EDAN_FP_ADD], x->fp[EDAN_FP_MUL], x->fp[EDAN_FP_FMA], x->fp[EDAN_FP_DIV], x->fp[EDAN_FP_SQRT],
+            x->fp[EDAN_FP_OTHER]);
+    if (x->transcendentals || x->sqrt_calls)
+        fprintf(f,
+                "  libm calls                %" PRIu64 " transcendental, %" PRIu64 " sqrt (%" PRIu64
+                " instructions inside, %" PRIu64 " of their flops apart)\n",
+                x->transcendentals, x->sqrt_calls, x->in_calls, x->in_calls_flops);
+    fprintf(f, "  stack traffic             %" PRIu64 " loads, %" PRIu64 " stores (%" PRIu64 " bytes)\n",
+            x->stack_loads, x->stack_stores, x->stack_load_bytes + x->stack_store_bytes);
+    const edan_proj p = proj_row_bound(t, &t->total, t->machine_k, &m);
+    double rd, wr, fl;
+    proj_row_dram(t, &t->total, t->machine_k, &rd, &wr, &fl);
+    fprintf(f, "  flops / weighted          %.0f / %.0f\n", p.flops, p.weighted_flops);
+    fprintf(f,
+            "  DRAM bytes                %.0f (%.0f read, %.0f written, %.0f of them the final flush of dirty lines); "
+            "%.4g bytes per weighted flop\n",
+            p.dram_bytes, rd, wr, fl, p.bytes_per_flop);
+    fprintf(f, "  time compute / memory     %.4g s / %.4g s\n", p.time_compute, p.time_memory);
+    fprintf(f, "  time                      %.4g s (%s bound); ExaSAT's sum over loops %.4g s\n", p.time,
+            p.memory_bound ? "memory" : "compute", proj_sum_of_parts(t, t->machine_k, &m));
+    const edan_timing *tm = edan_timing_tool_model(s);
+    for (int k = 0; tm && k < edan_timing_lanes(tm); k++)
+        fprintf(f, "  timing model              %.4g s at %g ns\n", edan_timing_lane_get(tm, k).seconds,
+                edan_timing_lane_get(tm, k).mem_latency_ns);
+    const bool wide = edan_session_options(s)->wide;
+    edan_table_text(f, &tabs->text_loops, &(edan_text_view){.wide = wide});
+    if (t->n_loops > TEXT_ROWS)
+        fprintf(f, "  (%zu more loops; --json lists all)\n", t->n_loops - TEXT_ROWS);
+    if (t->have_elf) {
+        fprintf(f, "  %-34s\n", "function (by time)");
+        edan_table_text(f, &tabs->text_funcs, &(edan_text_view){.wide = wide, .no_heading = true});
+    }
+    proj_regions_text(t, f);
+    proj_whatif_text(t, f);
+}
+
+/* ===================================================================== */
+/* ExaSAT's Table 1                                                       */
+/* ===================================================================== */
+
+static void table_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_machine *m)
+{
+    const edan_loop_place p = proj_loop_place(t, r->loop);
+    const edan_opmix *x = &r->mix;
+    const double it = r->iterations ? (double)r->iterations : 1;
+    const edan_proj b = proj_row_bound(t, r, t->machine_k, m);
+    const double ws = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+    /* ExaSAT's columns: an FMA is one add and one multiply; square roots and libm calls are its "Exp" */
+    fprintf(f, "%-16.16s %6u %12" PRIu64 " %8.2f %8.2f %8.2f %8.2f %12.4g %12.4g %14.4g %8.3g %12.4g\n",
+            p.function ? p.function : "?", p.line, r->iterations,
+            (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
+            (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it, (double)x->fp[EDAN_FP_DIV] / it,
+            (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it, ws / 1024, b.dram_bytes / 1e9,
+            b.weighted_flops / 1e9, b.bytes_per_flop, b.time * 1e3);
+}
+
+static void report_table(proj_tool *t, FILE *f)
+{
+    const edan_proj_machine m = proj_machine(t);
+    fprintf(f, "\nExaSAT's Table 1 on %s (per iteration of each loop; GB and Gflop = 10^9)\n", t->machine.name);
+    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12s %12s %14s %8s %12s\n", "Procedure", "Line", "Iterations", "Add",
+            "Mul", "Div", "Exp", "WS (kB)", "Traffic GB", "Weighted Gflop", "B:F", "Time (ms)");
+    double ws = 0, bytes = 0, wflops = 0;
+    for (size_t i = 0; i < t->n_loops; i++) {
+        const proj_row *r = &t->loop_rows[i];
+        table_row(t, f, r, &m);
+        const edan_proj b = proj_row_bound(t, r, t->machine_k, &m);
+        const double w = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+        ws = w > ws ? w : ws;
+        bytes += b.dram_bytes;
+        wflops += b.weighted_flops;
+    }
+    const edan_proj out = proj_row_bound(t, &t->outside, t->machine_k, &m);
+    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12s %12.4g %14.4g %8.3g %12.4g\n", "(outside loops)", "", "", "", "",
+            "", "", "", out.dram_bytes / 1e9, out.weighted_flops / 1e9, out.bytes_per_flop, out.time * 1e3);
+    bytes += out.dram_bytes;
+    wflops += out.weighted_flops;
+    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12.4g %12.4g %14.4g %8.3g %12.4g\n", "Total/Max", "", "", "", "", "",
+            "", ws / 1024, bytes / 1e9, wflops / 1e9, wflops > 0 ? bytes / wflops : NAN,
+            proj_sum_of_parts(t, t->machine_k, &m) * 1e3);
+}
+
+void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    proj_tool *t = tool;
+    prepare(t, s);
+    if (!t->rows_made)
+        return;
+    if (fmt == EDAN_FORMAT_TABLE) {
+        report_table(t, f);
+        return;
+    }
+    pj_tables x;
+    make_tables(t, s, &x);
+    if (fmt == EDAN_FORMAT_JSON)
+        report_json(t, s, &x, f);
+    else
+        report_text(t, s, &x, f);
+    free_tables(&x);
+}

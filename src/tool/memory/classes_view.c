@@ -1,0 +1,708 @@
+/*
+ * classes_view.c - what the load-classes tool reports (classes_tool.c
+ * collects it): the classes in all, per function, per innermost loop, per
+ * loop nest and per static load, and the footprint by class over windows
+ * (of the whole run, each function and each nest), as text, JSON and CSV.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/plot.h"
+#include "report/table.h"
+#include "tool/base/base.h"
+#include "tool/memory/classes_tool.h"
+#include "tool/memory/loop_table.h"
+#include "util/srcmap.h"
+
+#define TEXT_ROWS 10
+#define JSON_ROWS 100
+
+#define class_name edan_lc_class_name
+
+/* A static load's class: the class of most of its accesses (ties: the less regular). */
+static int insn_class(const lc_insn *s)
+{
+    if (s->store)
+        return C_STORE;
+    int best = C_IRREG;
+    for (int c = C_STRIDED; c >= C_CONST; c--)
+        if (s->n[c] > s->n[best])
+            best = c;
+    return best;
+}
+
+static uint64_t insn_accesses(const lc_insn *s)
+{
+    uint64_t a = 0;
+    for (int c = 0; c < N_CLASSES; c++)
+        a += s->n[c];
+    return a;
+}
+
+/* A row of a group of static instructions: a function (index, or LC_UNKNOWN_FN), an innermost loop or a loop nest
+ * (id). */
+typedef struct lc_row {
+    uint32_t key;
+    lc_totals z;
+} lc_row;
+
+static int by_load_blocks(const void *a, const void *b)
+{
+    const lc_row *x = a, *y = b;
+    if (x->z.load_blocks != y->z.load_blocks)
+        return x->z.load_blocks < y->z.load_blocks ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+enum { BY_RUN, BY_FUNCTION, BY_LOOP, BY_NEST };
+
+/*
+ * What the rows of one breakdown need of an instruction (edan_insn_rows_make):
+ * n rows (functions: the last is LC_UNKNOWN_FN's; innermost loops and loop
+ * nests: by loop id).
+ */
+typedef struct lc_by {
+    const classes_tool *t;
+    int by;
+    size_t n;
+} lc_by;
+
+static uint64_t insn_pc(const void *ctx, size_t i)
+{
+    return ((const lc_by *)ctx)->t->insns[i].pc;
+}
+
+/* Instruction i's row of the whole run or of its function. */
+static int64_t insn_row(const void *ctx, size_t i)
+{
+    const lc_by *b = ctx;
+    const lc_insn *s = &b->t->insns[i];
+    return b->by == BY_RUN ? 0 : s->fn == LC_UNKNOWN_FN ? (int64_t)b->n - 1 : (int64_t)s->fn;
+}
+
+/*
+ * Rows of the whole run, per function (NULL without symbols), per innermost loop or per loop nest, the groups with
+ * accesses, most load footprint first: counts summed over their instructions, blocks the union of
+ * their instructions' (folded into (block, group) entries of a second table). NULL when out of memory.
+ */
+static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
+{
+    *n_rows = 0;
+    if (by == BY_FUNCTION && !t->have_elf)
+        return NULL;
+    const bool loops = by == BY_LOOP || by == BY_NEST;
+    const size_t n = loops ? edan_loops_count(t->loops) : by == BY_RUN ? 1 : t->elf.n_funcs + 1;
+    lc_row *rows = calloc(n + 1, sizeof *rows);
+    edan_insn_rows g = {NULL, NULL};
+    edan_keymap fold;
+    const lc_by ctx = {t, by, n};
+    const edan_rows_kind kind = by == BY_NEST ? EDAN_ROWS_NEST : by == BY_LOOP ? EDAN_ROWS_LOOP : EDAN_ROWS_ONE;
+    if (!rows || !edan_insn_rows_make(&g, t->loops, kind, t->n_insns, insn_pc, insn_row, &ctx) ||
+        edan_keymap_init(&fold, sizeof(uint32_t))) {
+        free(rows);
+        edan_insn_rows_free(&g);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        rows[i].key = by == BY_RUN ? LC_ALL : loops || i + 1 < n ? (uint32_t)i : LC_UNKNOWN_FN;
+    for (size_t i = 0; i < t->n_insns; i++) {
+        const lc_insn *s = &t->insns[i];
+        for (uint32_t k = g.at[i]; k < g.at[i + 1]; k++) {
+            lc_totals *z = &rows[g.group[k]].z;
+            z->statics[insn_class(s)]++;
+            for (int c = 0; c < N_CLASSES; c++)
+                z->accesses[c] += s->n[c];
+            z->load_accesses += s->n[C_CONST] + s->n[C_STRIDED] + s->n[C_IRREG];
+        }
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&t->map); i++) {
+        uint64_t block;
+        uint32_t index;
+        const uint32_t *mask = edan_keymap_at(&t->map, i, &block, &index);
+        for (uint32_t k = mask ? g.at[index] : 0; ok && mask && k < g.at[index + 1]; k++) {
+            uint32_t *m = edan_keymap_get(&fold, block, g.group[k], NULL);
+            if (m)
+                *m |= *mask;
+            ok = m != NULL;
+        }
+    }
+    edan_insn_rows_free(&g);
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
+        uint32_t grp;
+        const uint32_t *mask = edan_keymap_at(&fold, i, NULL, &grp);
+        if (!mask)
+            continue;
+        lc_totals *z = &rows[grp].z;
+        for (int c = 0; c < N_CLASSES; c++)
+            z->blocks[c] += (*mask >> c) & 1;
+        z->load_blocks += (*mask & 7) != 0;
+    }
+    edan_keymap_free(&fold);
+    if (!ok) {
+        free(rows);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].z.load_accesses || rows[i].z.accesses[C_STORE])
+            rows[(*n_rows)++] = rows[i];
+    qsort(rows, *n_rows, sizeof *rows, by_load_blocks);
+    return rows;
+}
+
+/* The whole run's totals (zeros when out of memory). */
+static lc_totals totals(const classes_tool *t)
+{
+    size_t n;
+    lc_row *r = group_rows(t, BY_RUN, &n);
+    lc_totals z;
+    memset(&z, 0, sizeof z);
+    if (r && n)
+        z = r[0].z;
+    free(r);
+    return z;
+}
+
+static const char *fn_name(const classes_tool *t, uint32_t fn)
+{
+    return fn == LC_UNKNOWN_FN || fn == LC_ALL ? "(outside known functions)" : t->elf.funcs[fn].name;
+}
+
+static edan_srcmap *open_src(const classes_tool *t, const edan_session *s)
+{
+    edan_error ignored = {0};
+    return t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+}
+
+/* A loop's place: its head's function, file and line. */
+static edan_loop_place loop_place(const classes_tool *t, uint32_t id, edan_srcmap *src)
+{
+    return edan_loops_place(t->loops, id, t->elf_open ? &t->elf : NULL, src);
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+/* The loads' footprint over windows: W, and per window F (all loads), F_const, F_str, F_irr; n levels. */
+typedef struct lc_windows {
+    size_t n;
+    double w[64], f[N_CLASSES][64]; /* f[C_STORE] holds all loads' */
+} lc_windows;
+
+/* Row `row`'s windows (0: the whole run's; LC_NO_ROW: none, n = 0). */
+static void windows_of(const classes_tool *t, uint32_t row, lc_windows *x)
+{
+    x->n = 0;
+    if (row == LC_NO_ROW)
+        return;
+    const edan_split_row *r = &t->win.rows[row];
+    x->n = edan_split_row_mean(r, &r->all, x->w, x->f[C_STORE], 64);
+    for (int c = 0; c < C_STORE; c++)
+        edan_split_row_mean(r, &r->set[c], x->w, x->f[c], 64);
+}
+
+/* The windows' row of function key (an index, or LC_UNKNOWN_FN), of loop nest id. */
+static uint32_t fn_row(const classes_tool *t, uint32_t key)
+{
+    return t->fn_row ? t->fn_row[key == LC_UNKNOWN_FN ? t->elf.n_funcs : key] : LC_NO_ROW;
+}
+
+static uint32_t nest_row(const classes_tool *t, uint32_t id)
+{
+    return id < t->n_loop_row ? t->loop_row[id] : LC_NO_ROW;
+}
+
+static int by_accesses(const void *a, const void *b)
+{
+    const lc_insn *x = *(const lc_insn *const *)a, *y = *(const lc_insn *const *)b;
+    const uint64_t ax = insn_accesses(x), ay = insn_accesses(y);
+    if (ax != ay)
+        return ax < ay ? 1 : -1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The static loads (not stores), most accesses first. */
+static const lc_insn **load_rows(const classes_tool *t, size_t *n)
+{
+    const lc_insn **rows = malloc((t->n_insns + 1) * sizeof *rows);
+    *n = 0;
+    for (size_t i = 0; rows && i < t->n_insns; i++)
+        if (!t->insns[i].store)
+            rows[(*n)++] = &t->insns[i];
+    if (rows)
+        qsort(rows, *n, sizeof *rows, by_accesses);
+    return rows;
+}
+
+/* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+/* A class's counts in JSON: its static loads (or stores), accesses and blocks. */
+#define LC_CLASS(p, c)                                                                                                 \
+    {p c ".static", EDAN_T_U64, "", "static " c " instructions", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},        \
+        {p c ".accesses", EDAN_T_U64, "accesses", "their accesses", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},     \
+    {                                                                                                                  \
+        p c ".blocks", EDAN_T_U64, "blocks", "the distinct blocks they touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0,  \
+            0, NULL                                                                                                    \
+    }
+/* A row's class totals in JSON (in the object p, "classes." or the row itself): per class, then the loads' accesses and
+ * blocks. */
+#define LC_TOTALS(p)                                                                                                   \
+    LC_CLASS(p, "constant"), LC_CLASS(p, "strided"), LC_CLASS(p, "irregular"), LC_CLASS(p, "store"),                   \
+        {p "load_accesses",                                                                                            \
+         EDAN_T_U64,                                                                                                   \
+         "accesses",                                                                                                   \
+         "the loads' accesses",                                                                                        \
+         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
+         NULL,                                                                                                         \
+         0,                                                                                                            \
+         0,                                                                                                            \
+         NULL},                                                                                                        \
+    {                                                                                                                  \
+        p "load_blocks", EDAN_T_U64, "blocks", "the distinct blocks loads touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL,  \
+            0, 0, NULL                                                                                                 \
+    }
+#define N_TOTALS 14
+/* Text only (a percentage or growth), CSV only. */
+#define LC_TEXT(title, w, p, flags)                                                                                    \
+    {                                                                                                                  \
+        title, EDAN_T_F64, "", title " (text)", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, w, p, NULL                  \
+    }
+#define LC_CSV(key, unit, doc)                                                                                         \
+    {                                                                                                                  \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL                                      \
+    }
+#define LC_BOTH(key, title, unit, doc)                                                                                 \
+    {                                                                                                                  \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON, title, 10, 0, NULL                                                   \
+    }
+/*
+ * A row's counts in text and CSV. Text shows a function's constant share, F, F_str, F_irr, dF_str and
+ * dF_irr, a loop's every share, F, F_str, F_irr and dF: loop_only and fn_only (EDAN_NO_TEXT or 0) leave
+ * the others' out.
+ */
+#define LC_COUNTS(loop_only, fn_only)                                                                                  \
+    {"loads", EDAN_T_U64, "accesses", "the loads' accesses", EDAN_NO_JSON, NULL, 12, 0, NULL},                         \
+        LC_TEXT("A_const%", 8, 1, EDAN_COL_PERCENT), LC_TEXT("A_str%", 8, 1, EDAN_COL_PERCENT | loop_only),            \
+        LC_TEXT("A_irr%", 8, 1, EDAN_COL_PERCENT | loop_only),                                                         \
+        LC_CSV("constant_accesses", "accesses", "constant accesses"),                                                  \
+        LC_CSV("strided_accesses", "accesses", "strided accesses"),                                                    \
+        LC_CSV("irregular_accesses", "accesses", "irregular accesses"),                                                \
+        LC_BOTH("blocks", "F", "blocks", "the distinct blocks loads touched"),                                         \
+        LC_CSV("constant_blocks", "blocks", "blocks constant loads touched"),                                          \
+        LC_BOTH("strided_blocks", "F_str", "blocks", "blocks strided loads touched"),                                  \
+        LC_BOTH("irregular_blocks", "F_irr", "blocks", "blocks irregular loads touched"),                              \
+        LC_TEXT("dF", 9, 4, loop_only), LC_TEXT("dF_str", 9, 4, fn_only), LC_TEXT("dF_irr", 9, 4, fn_only),            \
+        LC_CSV("stores", "accesses", "stores' accesses"),                                                              \
+        LC_CSV("store_blocks", "blocks", "the distinct blocks stores touched")
+#define N_COUNTS 16
+/* A row's footprint over windows in JSON: null when it has none. */
+#define LC_WINDOWS(what)                                                                                               \
+    {"footprint_windows",                                                                                              \
+     EDAN_T_GROUP,                                                                                                     \
+     "",                                                                                                               \
+     "the footprint over windows of " what "'s loads (null: none)",                                                    \
+     EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                       \
+     NULL,                                                                                                             \
+     0,                                                                                                                \
+     0,                                                                                                                \
+     NULL},                                                                                                            \
+        LC_WINDOW_ARRAYS("footprint_windows.")
+#define LC_WINDOW_ARRAYS(p)                                                                                            \
+    {p "accesses", EDAN_T_U64, "accesses", "the loads' accesses to blocks", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0,    \
+     NULL},                                                                                                            \
+        {p "window", EDAN_T_F64S, "accesses", "window sizes W", 0, NULL, 0, 0, NULL},                                  \
+        {p "blocks", EDAN_T_F64S, "blocks", "mean distinct blocks per window", 0, NULL, 0, 0, NULL},                   \
+        {p "constant", EDAN_T_F64S, "blocks", "the same, of constant loads", 0, NULL, 0, 0, NULL},                     \
+        {p "strided", EDAN_T_F64S, "blocks", "of strided loads", 0, NULL, 0, 0, NULL},                                 \
+    {                                                                                                                  \
+        p "irregular", EDAN_T_F64S, "blocks", "of irregular loads", 0, NULL, 0, 0, NULL                                \
+    }
+#define N_WINDOWS 7
+#define LC_LABEL(title, w)                                                                                             \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, w, 0,    \
+            NULL                                                                                                       \
+    }
+/* One window size of the footprint over windows (text and CSV; JSON has them as arrays). */
+#define LC_WINDOW_ROW                                                                                                  \
+    {"window", EDAN_T_F64, "accesses", "W", EDAN_NO_JSON, "W", 14, 0, NULL},                                           \
+        {"blocks", EDAN_T_F64, "blocks", "F", EDAN_NO_JSON | EDAN_COL_G, "F", 12, 4, NULL},                            \
+        {"constant_blocks", EDAN_T_F64, "blocks", "F_const", EDAN_NO_JSON | EDAN_COL_G, "F_const", 12, 4, NULL},       \
+        {"strided_blocks", EDAN_T_F64, "blocks", "F_str", EDAN_NO_JSON | EDAN_COL_G, "F_str", 12, 4, NULL},            \
+        {"irregular_blocks", EDAN_T_F64, "blocks", "F_irr", EDAN_NO_JSON | EDAN_COL_G, "F_irr", 12, 4, NULL},          \
+        {"growth", EDAN_T_F64, "", "dF", EDAN_NO_JSON, "dF", 9, 4, NULL},                                              \
+        {"constant_growth", EDAN_T_F64, "", "dF_const", EDAN_NO_JSON, "dF_const", 9, 4, NULL},                         \
+        {"strided_growth", EDAN_T_F64, "", "dF_str", EDAN_NO_JSON, "dF_str", 9, 4, NULL},                              \
+    {                                                                                                                  \
+        "irregular_growth", EDAN_T_F64, "", "dF_irr", EDAN_NO_JSON, "dF_irr", 9, 4, NULL                               \
+    }
+
+static const edan_column top_cols[] = {{"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL}};
+static const edan_column all_cols[] = {LC_TOTALS("")};
+static const edan_column function_cols[] = {
+    LC_LABEL("function", 32),   {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
+    LC_TOTALS("classes."),      LC_COUNTS(EDAN_NO_TEXT, 0),
+    LC_WINDOWS("the function"),
+};
+static const edan_column loop_cols[] = {
+    LC_LABEL(EDAN_LOOP_TITLE, 40),
+    EDAN_LOOP_COLUMNS,
+    LC_TOTALS("classes."),
+    LC_COUNTS(0, EDAN_NO_TEXT),
+};
+static const edan_column nest_cols[] = {
+    LC_LABEL(EDAN_NEST_TITLE, 40), EDAN_NEST_COLUMNS,      LC_TOTALS("classes."),
+    LC_COUNTS(0, EDAN_NO_TEXT),    LC_WINDOWS("the nest"),
+};
+static const edan_column load_cols[] = {
+    LC_LABEL("load (pc, function, line)", 44),
+    {"pc", EDAN_T_U64, "address", "the load", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"function", EDAN_T_STR, "", "its function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"file", EDAN_T_STR, "", "its source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"line", EDAN_T_U64, "", "its source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"class", EDAN_T_STR, "", "the class of most of its accesses", EDAN_COL_LEFT, NULL, 9, 0, NULL},
+    /* the stride three times: JSON's, text's (0 unless strided), CSV's (as a number, %.10g) */
+    {"stride", EDAN_T_I64, "bytes", "its latest repeated step", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},
+    {"stride", EDAN_T_I64, "bytes", "a strided load's stride", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 7, 0, NULL},
+    {"stride", EDAN_T_F64, "bytes", "its latest repeated step", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL},
+    LC_TEXT("const%", 7, 1, EDAN_COL_PERCENT),
+    LC_TEXT("str%", 7, 1, EDAN_COL_PERCENT),
+    LC_TEXT("irr%", 7, 1, EDAN_COL_PERCENT),
+    {"constant", EDAN_T_U64, "accesses", "those classed constant", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"strided", EDAN_T_U64, "accesses", "strided", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"irregular", EDAN_T_U64, "accesses", "irregular", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"dependent", EDAN_T_U64, "accesses", "those whose address depended on a recent load", EDAN_NO_TEXT, NULL, 0, 0,
+     NULL},
+};
+static const edan_column windows_cols[] = {LC_WINDOW_ARRAYS("")};
+static const edan_column window_rows_cols[] = {LC_WINDOW_ROW};
+static const edan_column function_window_cols[] = {
+    {"function", EDAN_T_STR, "", "the function", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL}, LC_WINDOW_ROW};
+static const edan_column nest_window_cols[] = {EDAN_LOOP_COLUMNS, LC_WINDOW_ROW};
+
+enum {
+    T_TOP,
+    T_ALL,
+    T_FUNCTIONS,
+    T_LOOPS,
+    T_NESTS,
+    T_LOADS,
+    T_WINDOWS,
+    T_WINDOW_ROWS,
+    T_FN_WINDOWS,
+    T_NEST_WINDOWS,
+    N_T
+};
+const edan_table_decl edan_lc_tables[] = {
+    EDAN_TABLE_DECL("load_classes", NULL, true, "the whole run", top_cols),
+    EDAN_TABLE_DECL("load_classes.all", NULL, true, "the whole run's classes", all_cols),
+    EDAN_TABLE_DECL("load_classes.functions", "classes-functions", false, "per function, most load footprint first",
+                    function_cols),
+    EDAN_TABLE_DECL("load_classes.loops", "classes-loops", false, "per innermost loop, most load footprint first",
+                    loop_cols),
+    EDAN_TABLE_DECL("load_classes.loop_nests", "classes-nests", false, "per loop nest, most load footprint first",
+                    nest_cols),
+    EDAN_TABLE_DECL("load_classes.loads", "load-classes", false, "per static load, most accesses first", load_cols),
+    EDAN_TABLE_DECL("load_classes.footprint_windows", NULL, true, "the loads' footprint over windows", windows_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.window_rows", "classes-windows", "a row per window size", window_rows_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.function_windows", "classes-function-windows",
+                        "a row per function and window size", function_window_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.nest_windows", "classes-nest-windows", "a row per loop nest and window size",
+                        nest_window_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+
+/* A row's class totals (N_TOTALS cells), then (counts) its text and CSV counts (N_COUNTS): the next cell. */
+static edan_value *put_totals(edan_value *v, const lc_totals *z, bool counts)
+{
+    for (int c = 0; c < N_CLASSES; c++, v += 3) {
+        v[0].u = z->statics[c];
+        v[1].u = z->accesses[c];
+        v[2].u = z->blocks[c];
+    }
+    v[0].u = z->load_accesses;
+    v[1].u = z->load_blocks;
+    v += 2;
+    if (!counts)
+        return v;
+    const double a = (double)z->load_accesses;
+    v[0].u = z->load_accesses;
+    for (int c = 0; c < C_STORE; c++) {
+        v[1 + c].f = 100.0 * ratio(z->accesses[c], z->load_accesses);
+        v[4 + c].u = z->accesses[c];
+        v[8 + c].u = z->blocks[c];
+    }
+    v[7].u = z->load_blocks;
+    v[11].f = a ? (double)z->load_blocks / a : 0.0;
+    v[12].f = ratio(z->blocks[C_STRIDED], z->load_accesses);
+    v[13].f = ratio(z->blocks[C_IRREG], z->load_accesses);
+    v[14].u = z->accesses[C_STORE];
+    v[15].u = z->blocks[C_STORE];
+    return v + N_COUNTS;
+}
+
+/* Windows x as the arrays of a JSON object (N_WINDOWS cells, the first its group when group). */
+static void put_windows(edan_value *v, const classes_tool *t, uint32_t row, const lc_windows *x, bool group)
+{
+    if (group)
+        (v++)->u = row != LC_NO_ROW;
+    if (row == LC_NO_ROW)
+        return;
+    v[0].u = t->win.rows[row].accesses;
+    v[1].d.v = x->w;
+    v[1].d.n = x->n;
+    v[2].d.v = x->f[C_STORE];
+    v[2].d.n = x->n;
+    for (int c = 0; c < C_STORE; c++) {
+        v[3 + c].d.v = x->f[c];
+        v[3 + c].d.n = x->n;
+    }
+}
+
+/* Window size i of x (9 cells). */
+static void put_window_row(edan_value *v, const lc_windows *x, size_t i)
+{
+    v[0].f = x->w[i];
+    v[1].f = x->f[C_STORE][i];
+    v[5].f = x->f[C_STORE][i] / x->w[i];
+    for (int c = 0; c < C_STORE; c++) {
+        v[2 + c].f = x->f[c][i];
+        v[6 + c].f = x->f[c][i] / x->w[i];
+    }
+}
+
+typedef struct lc_tables {
+    edan_table t[N_T];
+    lc_windows *win; /* the windows the tables point at: the whole run's, each function's, each nest's */
+} lc_tables;
+
+/* A loop's or nest's rows, and (nests) their windows' rows. */
+static void loop_tables(const classes_tool *t, edan_srcmap *src, bool nests, lc_tables *x, lc_windows **w)
+{
+    size_t n;
+    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    edan_table *tab = &x->t[nests ? T_NESTS : T_LOOPS];
+    for (size_t i = 0; rows && i < n; i++) {
+        const uint32_t id = rows[i].key, inside = edan_loops_inside(t->loops, id);
+        const edan_loop *l = edan_loops_get(t->loops, id);
+        const edan_loop_place p = loop_place(t, id, src);
+        edan_value *v = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
+        if (!v)
+            break;
+        v[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
+        v = put_totals(v + 1 + edan_loop_cells(tab, v + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].z, true);
+        if (!nests)
+            continue;
+        windows_of(t, nest_row(t, id), *w);
+        put_windows(v, t, nest_row(t, id), *w, true);
+        for (size_t k = 0; k < (*w)->n && (v = edan_table_row(&x->t[T_NEST_WINDOWS], 0)); k++)
+            put_window_row(v + edan_loop_cells(&x->t[T_NEST_WINDOWS], v, l, &p, -1), *w, k);
+        (*w)++;
+    }
+    free(rows);
+}
+
+static void make_tables(const classes_tool *t, const edan_session *s, lc_tables *x)
+{
+    for (int k = 0; k < N_T; k++)
+        edan_table_init(&x->t[k], &edan_lc_tables[k]);
+    size_t n_fn = 0;
+    lc_row *fns = group_rows(t, BY_FUNCTION, &n_fn);
+    x->win = calloc(1 + n_fn + (t->loops ? edan_loops_count(t->loops) : 0), sizeof *x->win);
+    edan_value *v = edan_table_row(&x->t[T_TOP], 0);
+    if (v)
+        v->u = 1u << LC_BLOCK_SHIFT;
+    const lc_totals z = totals(t);
+    if ((v = edan_table_row(&x->t[T_ALL], 0)))
+        put_totals(v, &z, false);
+    if (!x->win) {
+        free(fns);
+        return;
+    }
+    lc_windows *w = x->win;
+    windows_of(t, 0, w);
+    if ((v = edan_table_row(&x->t[T_WINDOWS], 0)))
+        put_windows(v, t, 0, w, false);
+    for (size_t k = 0; k < w->n && (v = edan_table_row(&x->t[T_WINDOW_ROWS], 0)); k++)
+        put_window_row(v, w, k);
+    w++;
+    for (size_t i = 0; fns && i < n_fn && (v = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++, w++) {
+        v[0].s = v[1].s = fn_name(t, fns[i].key);
+        v = put_totals(v + 2, &fns[i].z, true);
+        windows_of(t, fn_row(t, fns[i].key), w);
+        put_windows(v, t, fn_row(t, fns[i].key), w, true);
+        for (size_t k = 0; k < w->n && (v = edan_table_row(&x->t[T_FN_WINDOWS], 0)); k++) {
+            v[0].s = fn_name(t, fns[i].key);
+            put_window_row(v + 1, w, k);
+        }
+    }
+    free(fns);
+    edan_srcmap *src = open_src(t, s);
+    loop_tables(t, src, false, x, &w);
+    loop_tables(t, src, true, x, &w);
+    size_t n;
+    const lc_insn **loads = load_rows(t, &n);
+    for (size_t i = 0; loads && i < n && (v = edan_table_row(&x->t[T_LOADS], 0)); i++) {
+        const lc_insn *l = loads[i];
+        edan_srcloc loc = {NULL, NULL, 0};
+        if (src)
+            edan_srcmap_lookup(src, l->pc, &loc);
+        const char *base = loc.file ? strrchr(loc.file, '/') : NULL;
+        char name[1100];
+        snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", l->pc, t->have_elf ? fn_name(t, l->fn) : "?",
+                 base       ? base + 1
+                 : loc.file ? loc.file
+                            : "?",
+                 loc.line);
+        const uint64_t a = insn_accesses(l);
+        v[0].s = edan_table_str(&x->t[T_LOADS], name);
+        v[1].u = l->pc;
+        v[2].s = t->have_elf ? fn_name(t, l->fn) : NULL;
+        v[3].s = edan_table_str(&x->t[T_LOADS], loc.file);
+        v[4].u = loc.line;
+        v[5].s = class_name[insn_class(l)];
+        v[6].i = l->stride;
+        v[7].i = insn_class(l) == C_STRIDED ? l->stride : 0;
+        v[8].f = (double)l->stride;
+        v[9].u = a;
+        for (int c = 0; c < C_STORE; c++) {
+            v[10 + c].f = 100.0 * ratio(l->n[c], a);
+            v[13 + c].u = l->n[c];
+        }
+        v[16].u = l->dependent;
+    }
+    free(loads);
+    edan_srcmap_close(src);
+}
+
+static void free_tables(lc_tables *x)
+{
+    for (int k = 0; k < N_T; k++)
+        edan_table_free(&x->t[k]);
+    free(x->win);
+}
+
+/* ===================================================================== */
+/* Report                                                                 */
+/* ===================================================================== */
+
+static void report_text(const classes_tool *t, const edan_session *s, const lc_tables *x, FILE *f)
+{
+    const lc_totals z = totals(t);
+    fprintf(f, "\nload classes (%s; 64-byte blocks)\n",
+            t->given ? "each static load's from --load-classes, the others' from their address sequence"
+                     : "each access from the eDAG and its load's address sequence");
+    fprintf(f, "  %-10s %12s %14s %7s %12s %12s %8s\n", "class", "static", "accesses", "%", "footprint", "dF (F/A)",
+            "dF %");
+    uint64_t fsum = z.blocks[C_CONST] + z.blocks[C_STRIDED] + z.blocks[C_IRREG];
+    for (int c = 0; c < N_CLASSES; c++) {
+        const uint64_t base = c == C_STORE ? z.accesses[C_STORE] : z.load_accesses;
+        fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %6.1f%% %12" PRIu64 " %12.4f %7.1f%%\n", class_name[c],
+                z.statics[c], z.accesses[c], c == C_STORE ? 0.0 : 100.0 * ratio(z.accesses[c], base), z.blocks[c],
+                ratio(z.blocks[c], base), c == C_STORE ? 0.0 : 100.0 * ratio(z.blocks[c], fsum));
+    }
+    fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %7s %12" PRIu64 " %12.4f\n", "all loads",
+            z.statics[C_CONST] + z.statics[C_STRIDED] + z.statics[C_IRREG], z.load_accesses, "", z.load_blocks,
+            ratio(z.load_blocks, z.load_accesses));
+    const bool wide = edan_session_options(s)->wide;
+    edan_table_text(f, &x->t[T_FUNCTIONS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " functions; --json lists all", .wide = wide});
+    edan_table_text(f, &x->t[T_LOADS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loads; --json lists the top 100", .wide = wide});
+    edan_table_text(f, &x->t[T_LOOPS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loops; --json lists all", .wide = wide});
+    edan_table_text(f, &x->t[T_NESTS],
+                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loop nests; --json lists all", .wide = wide});
+    if (x->t[T_WINDOW_ROWS].n_rows)
+        fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, "
+                   "and growth F/W)\n");
+    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){.wide = wide});
+}
+
+void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    const classes_tool *t = tool;
+    if (fmt == EDAN_FORMAT_TABLE)
+        return;
+    lc_tables x;
+    make_tables(t, s, &x);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        report_text(t, s, &x, f);
+    } else {
+        fputs(",\"load_classes\":{", f);
+        edan_table_json(f, &x.t[T_TOP], 0);
+        fputs(",\"all\":{", f);
+        edan_table_json(f, &x.t[T_ALL], 0);
+        fputc('}', f);
+        edan_table_json_member(f, &x.t[T_FUNCTIONS], !t->have_elf, 0);
+        edan_table_json_member(f, &x.t[T_LOOPS], false, 0);
+        edan_table_json_member(f, &x.t[T_NESTS], false, 0);
+        edan_table_json_member(f, &x.t[T_LOADS], false, JSON_ROWS);
+        fputs(",\"footprint_windows\":{", f);
+        edan_table_json(f, &x.t[T_WINDOWS], 0);
+        fputs("}}", f);
+    }
+    free_tables(&x);
+}
+
+/* --csv-dir: a row per static load, per function, per loop and nest, and per window size (of each). */
+static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    char name[1100];
+    edan_session_file_base(s, name, sizeof name);
+    lc_tables x;
+    make_tables(t, s, &x);
+    static const int order[] = {T_LOADS, T_FUNCTIONS, T_FN_WINDOWS, T_LOOPS, T_NESTS, T_NEST_WINDOWS, T_WINDOW_ROWS};
+    int rc = 0;
+    for (size_t k = 0; !rc && k < sizeof order / sizeof order[0]; k++)
+        if (t->have_elf || (order[k] != T_FUNCTIONS && order[k] != T_FN_WINDOWS))
+            rc = edan_table_csv(&x.t[order[k]], o->csv_dir, name, err);
+    free_tables(&x);
+    return rc;
+}
+
+/* --plot-dir: the loads' footprint over windows, of all loads and by class. */
+static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
+{
+    lc_windows x;
+    windows_of(t, 0, &x);
+    if (!x.n)
+        return 0;
+    char name[1100];
+    edan_session_file_base(s, name, sizeof name);
+    char ident[1600];
+    edan_session_plot_ident(s, ident, sizeof ident);
+    const edan_plot_xy_spec w = {"classes-windows",
+                                 "Footprint over windows of W load accesses, by load class",
+                                 "window W (load accesses)",
+                                 "mean distinct blocks F(W)",
+                                 true,
+                                 true,
+                                 4,
+                                 {"all loads", "constant", "strided", "irregular"},
+                                 x.n,
+                                 x.w,
+                                 {x.f[C_STORE], x.f[C_CONST], x.f[C_STRIDED], x.f[C_IRREG]},
+                                 ident,
+                                 EDAN_AXIS_COUNT,
+                                 EDAN_AXIS_COUNT,
+                                 false};
+    return edan_plot_xy(edan_session_options(s)->plot_dir, name, &w, err);
+}
+
+/* --csv-dir: the tables; --plot-dir: the windows. */
+int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const classes_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (o->csv_dir[0] && csv_outputs(t, s, err))
+        return -1;
+    return o->plot_dir[0] ? plot_outputs(t, s, err) : 0;
+}

@@ -1,0 +1,388 @@
+/*
+ * footprint_view.c - what the footprint tool reports (footprint_tool.c
+ * collects it): the rows of the whole run, per function, per thread, per
+ * innermost loop and per loop nest, each the union of the (line,
+ * instruction) pairs of its instructions, as text, JSON and CSV tables.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/table.h"
+#include "tool/base/base.h"
+#include "tool/memory/footprint_tool.h"
+#include "tool/memory/loop_table.h"
+#include "util/srcmap.h"
+
+#define TEXT_ROWS 16
+#define TEXT_LOOPS 10
+
+/* ===================================================================== */
+/* Views                                                                  */
+/* ===================================================================== */
+
+typedef struct fp_row {
+    uint32_t key; /* function index (UNKNOWN), loop id, or vCPU */
+    fp_total v;
+} fp_row;
+
+static int by_bytes(const void *a, const void *b)
+{
+    const fp_row *x = a, *y = b;
+    if (x->v.bytes != y->v.bytes)
+        return x->v.bytes < y->v.bytes ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int by_lines(const void *a, const void *b)
+{
+    const fp_row *x = a, *y = b;
+    if (x->v.lines != y->v.lines)
+        return x->v.lines < y->v.lines ? 1 : -1;
+    if (x->v.accesses != y->v.accesses)
+        return x->v.accesses < y->v.accesses ? 1 : -1;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const fp_row *x = a, *y = b;
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+enum { BY_RUN, BY_FUNCTION, BY_THREAD, BY_LOOP, BY_NEST };
+
+/* The distinct vCPUs of the instructions, ascending, into vc[0 .. 65536); their count. */
+static size_t vcpus_of(const footprint_tool *t, uint32_t *vc)
+{
+    uint64_t seen[(UINT16_MAX + 1) / 64] = {0};
+    for (size_t i = 0; i < t->n_insns; i++)
+        seen[t->insns[i].vcpu / 64] |= 1ull << (t->insns[i].vcpu % 64);
+    size_t n = 0;
+    for (uint32_t v = 0; v <= UINT16_MAX; v++)
+        if (seen[v / 64] >> (v % 64) & 1)
+            vc[n++] = v;
+    return n;
+}
+
+/* The index of vCPU v among the n ascending vc (it is there). */
+static uint32_t vcpu_row(const uint32_t *vc, size_t n, uint32_t v)
+{
+    size_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        const size_t mid = (lo + hi) / 2;
+        if (vc[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
+
+/*
+ * What the rows of one breakdown need of an instruction (edan_insn_rows_make):
+ * n rows (functions: the last one is UNKNOWN's; threads: by the vCPUs
+ * vc[0 .. n), ascending; innermost loops and loop nests: by loop id).
+ */
+typedef struct fp_by {
+    const footprint_tool *t;
+    int by;
+    size_t n;
+    const uint32_t *vc;
+} fp_by;
+
+static uint64_t insn_pc(const void *ctx, size_t i)
+{
+    return ((const fp_by *)ctx)->t->insns[i].pc;
+}
+
+/* Instruction i's row of the whole run, of its function or of its thread. */
+static int64_t insn_row(const void *ctx, size_t i)
+{
+    const fp_by *b = ctx;
+    const fp_insn *in = &b->t->insns[i];
+    if (b->by == BY_THREAD)
+        return vcpu_row(b->vc, b->n, in->vcpu);
+    return b->by == BY_RUN ? 0 : in->fn == UNKNOWN ? (int64_t)b->n - 1 : (int64_t)in->fn;
+}
+
+/* Pair (line, instruction index) with the bytes mask into its groups' entries of fold; false when out of memory. */
+static bool fold_pair(edan_keymap *fold, const edan_insn_rows *g, uint64_t line, uint32_t index, uint64_t mask)
+{
+    for (uint32_t k = g->at[index]; k < g->at[index + 1]; k++) {
+        uint64_t *m = edan_keymap_get(fold, line, g->group[k], NULL);
+        if (!m)
+            return false;
+        *m |= mask;
+    }
+    return true;
+}
+
+/*
+ * Rows of the instructions' groups (the whole run, functions, threads, innermost loops or loop nests): the union of
+ * their instructions' lines, folded into (line, group) entries of a second table; only the groups with
+ * accesses, sorted. NULL when out of memory.
+ */
+static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
+{
+    *n_rows = 0;
+    const bool loops = by == BY_LOOP || by == BY_NEST;
+    uint32_t *vc = by == BY_THREAD ? malloc((t->n_insns + 1) * sizeof *vc) : NULL;
+    const size_t n = loops             ? edan_loops_count(t->loops)
+                     : by == BY_RUN    ? 1
+                     : by == BY_THREAD ? (vc ? vcpus_of(t, vc) : 0)
+                                       : (t->have_elf ? t->elf.n_funcs : 0) + 1;
+    fp_row *r = calloc(n + 1, sizeof *r);
+    edan_insn_rows g = {NULL, NULL};
+    edan_keymap fold;
+    const fp_by ctx = {t, by, n, vc};
+    const edan_rows_kind kind = by == BY_NEST ? EDAN_ROWS_NEST : by == BY_LOOP ? EDAN_ROWS_LOOP : EDAN_ROWS_ONE;
+    if (!r || (by == BY_THREAD && !vc) ||
+        !edan_insn_rows_make(&g, t->loops, kind, t->n_insns, insn_pc, insn_row, &ctx) ||
+        edan_keymap_init(&fold, sizeof(uint64_t))) {
+        free(r);
+        free(vc);
+        edan_insn_rows_free(&g);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        r[i].key = by == BY_RUN ? ALL : by == BY_THREAD ? vc[i] : loops || i + 1 < n ? (uint32_t)i : UNKNOWN;
+    free(vc);
+    bool ok = true;
+    for (size_t i = 0; i < t->n_insns; i++)
+        for (uint32_t k = g.at[i]; k < g.at[i + 1]; k++)
+            r[g.group[k]].v.accesses += t->insns[i].accesses;
+    /*
+     * The (line, instruction) pairs. A line that only its first instruction
+     * touched is in no other pair: it counts in that instruction's row at
+     * once. The pairs of the other lines, the first instruction's and the
+     * map's, are folded into (line, row) entries first.
+     */
+    for (size_t l = 0; ok && l < edan_blocktab_leaves(&t->lines); l++) {
+        uint64_t first;
+        const fp_line *leaf = edan_blocktab_leaf(&t->lines, l, &first);
+        for (size_t k = 0; ok && k < (1u << LINE_LEAF_BITS); k++) {
+            const fp_line *e = &leaf[k];
+            if (e->shared) {
+                ok = fold_pair(&fold, &g, first + k, e->insn1 - 1, e->mask);
+            } else if (e->insn1) {
+                for (uint32_t j = g.at[e->insn1 - 1]; j < g.at[e->insn1]; j++) {
+                    r[g.group[j]].v.bytes += (uint64_t)__builtin_popcountll(e->mask);
+                    r[g.group[j]].v.lines++;
+                }
+            }
+        }
+    }
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&t->map); i++) {
+        uint64_t line;
+        uint32_t index;
+        const uint64_t *mask = edan_keymap_at(&t->map, i, &line, &index);
+        if (mask)
+            ok = fold_pair(&fold, &g, line, index, *mask);
+    }
+    edan_insn_rows_free(&g);
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
+        uint32_t g;
+        const uint64_t *mask = edan_keymap_at(&fold, i, NULL, &g);
+        if (mask) {
+            r[g].v.bytes += (uint64_t)__builtin_popcountll(*mask);
+            r[g].v.lines++;
+        }
+    }
+    edan_keymap_free(&fold);
+    if (!ok) {
+        free(r);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (r[i].v.accesses)
+            r[(*n_rows)++] = r[i];
+    qsort(r, *n_rows, sizeof *r, loops ? by_lines : by == BY_THREAD ? by_key : by_bytes);
+    return r;
+}
+
+static const char *fn_name(const footprint_tool *t, uint32_t fn)
+{
+    return fn == UNKNOWN ? "(outside known functions)" : t->elf.funcs[fn].name;
+}
+
+/* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+/* The values of every row: bytes, lines, accesses and growth (a row's last four columns). */
+#define FP_VALUES(text)                                                                                                \
+    {"bytes", EDAN_T_U64, "bytes", "distinct bytes loaded or stored", 0, NULL, 14, 0, NULL},                           \
+        {"lines", EDAN_T_U64, "lines", "distinct 64-byte lines loaded or stored", 0, NULL, 12, 0, NULL},               \
+        {"accesses", EDAN_T_U64, "accesses", "the accesses that touched them (one per instruction executed)",          \
+         text,       NULL,       12,         0,                                                                        \
+         NULL},                                                                                                        \
+    {                                                                                                                  \
+        "growth", EDAN_T_F64, "lines per access", "the footprint's growth lines / accesses", text, "dF (F/A)", 10, 4,  \
+            NULL                                                                                                       \
+    }
+
+static const edan_column total_cols[] = {
+    {"line_bytes", EDAN_T_U64, "bytes", "the line size", 0, NULL, 0, 0, NULL},
+    FP_VALUES(0),
+};
+static const edan_column function_cols[] = {
+    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "", 32, 0, NULL},
+    {"name", EDAN_T_STR, "", "the function (the whole run's row: (all), CSV only)", EDAN_NO_TEXT, NULL, 0, 0,
+     "function"},
+    FP_VALUES(EDAN_NO_TEXT),
+};
+static const edan_column thread_cols[] = {
+    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "thread (vCPU)", 32,
+     0, NULL},
+    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    FP_VALUES(0),
+};
+#define FP_LABEL(title)                                                                                                \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, 40, 0,   \
+            NULL                                                                                                       \
+    }
+static const edan_column loop_cols[] = {FP_LABEL(EDAN_LOOP_TITLE), EDAN_LOOP_COLUMNS, FP_VALUES(0)};
+static const edan_column nest_cols[] = {FP_LABEL(EDAN_NEST_TITLE), EDAN_NEST_COLUMNS, FP_VALUES(0)};
+
+const edan_table_decl edan_footprint_tables[] = {
+    EDAN_TABLE_DECL("footprint", NULL, true, "the whole run", total_cols),
+    EDAN_TABLE_DECL("footprint.functions", "footprint-functions", false,
+                    "per function, by the function whose code made the access, most bytes first", function_cols),
+    EDAN_TABLE_DECL("footprint.threads", "footprint-threads", false, "per thread (vCPU) with accesses, by vCPU",
+                    thread_cols),
+    EDAN_TABLE_DECL("footprint.loops", "footprint-loops", false, "per innermost loop with accesses, most lines first",
+                    loop_cols),
+    EDAN_TABLE_DECL("footprint.loop_nests", "footprint-nests", false, "per loop nest with accesses, most lines first",
+                    nest_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+enum { T_TOTAL, T_FUNCTIONS, T_THREADS, T_LOOPS, T_NESTS, N_TABLES };
+
+/* A row's last four values. */
+static void put_values(edan_value *r, size_t at, const fp_total *v)
+{
+    r[at].u = v->bytes;
+    r[at + 1].u = v->lines;
+    r[at + 2].u = v->accesses;
+    r[at + 3].f = v->accesses ? (double)v->lines / (double)v->accesses : 0.0;
+}
+
+typedef struct fp_tables {
+    edan_table t[N_TABLES];
+    bool no_functions; /* the program's symbols are unknown: functions is null */
+} fp_tables;
+
+/* The innermost loops' rows, or (nests) every loop nest's (text: those with loops inside them). */
+static void loop_rows(const footprint_tool *t, edan_srcmap *src, bool nests, edan_table *tab)
+{
+    size_t n;
+    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
+    for (size_t i = 0; rows && i < n; i++) {
+        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
+        const edan_loop_place p = edan_loops_place(t->loops, rows[i].key, t->elf_open ? &t->elf : NULL, src);
+        const uint32_t inside = edan_loops_inside(t->loops, rows[i].key);
+        edan_value *r = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
+        if (!r)
+            break;
+        r[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
+        put_values(r, 1 + edan_loop_cells(tab, r + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].v);
+    }
+    free(rows);
+}
+
+/* Every table of the report (text, JSON and CSV show different rows of them: the rows' flags). */
+static void make_tables(const footprint_tool *t, const edan_session *s, fp_tables *x)
+{
+    for (int k = 0; k < N_TABLES; k++)
+        edan_table_init(&x->t[k], &edan_footprint_tables[k]);
+    size_t n = 0;
+    fp_row *rows = group_rows(t, BY_RUN, &n); /* the whole run's totals (zeros when out of memory) */
+    const fp_total all = rows && n ? rows[0].v : (fp_total){0, 0, 0};
+    free(rows);
+    edan_value *r = edan_table_row(&x->t[T_TOTAL], 0);
+    if (r) {
+        r[0].u = LINE;
+        put_values(r, 1, &all);
+    }
+    /* the whole run's row first: "all" in text, "(all)" in CSV, not in JSON (the totals are) */
+    if ((r = edan_table_row(&x->t[T_FUNCTIONS], EDAN_NO_JSON))) {
+        r[0].s = "all";
+        r[1].s = "(all)";
+        put_values(r, 2, &all);
+    }
+    x->no_functions = !t->have_elf;
+    rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;
+    for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++) {
+        r[0].s = r[1].s = fn_name(t, rows[i].key);
+        put_values(r, 2, &rows[i].v);
+    }
+    free(rows);
+    rows = group_rows(t, BY_THREAD, &n);
+    for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_THREADS], 0)); i++) {
+        char name[32];
+        snprintf(name, sizeof name, "vcpu %" PRIu32, rows[i].key);
+        r[0].s = edan_table_str(&x->t[T_THREADS], name);
+        r[1].u = rows[i].key;
+        put_values(r, 2, &rows[i].v);
+    }
+    free(rows);
+    edan_error ignored = {0};
+    edan_srcmap *src = t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+    loop_rows(t, src, false, &x->t[T_LOOPS]);
+    loop_rows(t, src, true, &x->t[T_NESTS]);
+    edan_srcmap_close(src);
+}
+
+static void free_tables(fp_tables *x)
+{
+    for (int k = 0; k < N_TABLES; k++)
+        edan_table_free(&x->t[k]);
+}
+
+void edan_footprint_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    if (fmt == EDAN_FORMAT_TABLE)
+        return;
+    fp_tables x;
+    make_tables(tool, s, &x);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        const bool wide = edan_session_options(s)->wide;
+        fprintf(f, "\nfootprint (distinct bytes and %u-byte lines loaded or stored)\n", LINE);
+        edan_table_text(
+            f, &x.t[T_FUNCTIONS],
+            &(edan_text_view){.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all", .wide = wide});
+        edan_table_text(f, &x.t[T_THREADS], &(edan_text_view){.min_rows = 2, .wide = wide});
+        edan_table_text(f, &x.t[T_LOOPS],
+                        &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loops; --json lists all", .wide = wide});
+        edan_table_text(
+            f, &x.t[T_NESTS],
+            &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loop nests; --json lists all", .wide = wide});
+    } else {
+        fputs(",\"footprint\":{", f);
+        edan_table_json(f, &x.t[T_TOTAL], 0);
+        edan_table_json_member(f, &x.t[T_FUNCTIONS], x.no_functions, 0);
+        for (int k = T_THREADS; k < N_TABLES; k++)
+            edan_table_json_member(f, &x.t[k], false, 0);
+        fputc('}', f);
+    }
+    free_tables(&x);
+}
+
+/* --csv-dir: footprint-functions (the whole run first, as "(all)"), footprint-threads, -loops and -nests. */
+int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_file_base(s, name, sizeof name);
+    fp_tables x;
+    make_tables(tool, s, &x);
+    int rc = 0;
+    for (int k = T_FUNCTIONS; !rc && k < N_TABLES; k++)
+        rc = edan_table_csv(&x.t[k], o->csv_dir, name, err);
+    free_tables(&x);
+    return rc;
+}

@@ -1,0 +1,97 @@
+/*
+ * reuse_tool.h - the reuse tool's state, shared by its two files:
+ * reuse_tool.c (options, the stream, the tool) and reuse_view.c (the
+ * histograms, curve, windows and rows it reports). Private to the tool.
+ */
+#ifndef EDAN_TOOL_MEMORY_REUSE_TOOL_H
+#define EDAN_TOOL_MEMORY_REUSE_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/locality/locality.h"
+#include "analysis/loops/loops.h"
+#include "report/table.h"
+#include "tool/base/base.h"
+
+#define BINS 40 /* distance and reuse-time bins: 0, then [2^(k-1), 2^k) for k >= 1; the last open-ended */
+#define SIZES 4 /* --reuse-sizes at most */
+#define TEXT_ROWS 10
+#define JSON_ROWS 100
+
+enum { STREAM_DATA, STREAM_LOADS, STREAM_ALL };
+extern const char *const edan_reuse_stream_name[];
+
+/* What one static instruction (or a function, summed; or a thread) did. */
+typedef struct reuse_row {
+    uint64_t accesses, cold;
+    uint64_t hist[BINS]; /* stack distances */
+} reuse_row;
+
+typedef struct reuse_tool {
+    edan_reuse *tracker;
+    int stream;
+    unsigned block_shift;
+    uint64_t sizes[SIZES]; /* cache sizes in bytes for the per-row miss counts */
+    int n_sizes;
+    /* the whole run */
+    uint64_t accesses, cold, fetches;
+    uint64_t *dist; /* dist[d]: accesses at stack distance d, d < dist_cap */
+    size_t dist_cap;
+    uint64_t rtime[BINS]; /* reuse times (bin 0 unused: a reuse time is >= 1) */
+    edan_windows win;     /* the footprint over windows of 2^k accesses (analysis/locality/windows.h) */
+    /*
+     * A sampled trace's samples (trace/exec.h), each on its own unless --across-samples: a reuse of a block
+     * whose previous access is in an earlier sample is cold, and windows start at each sample's first access
+     */
+    bool by_sample;
+    uint64_t sample_start, s_sample_start; /* the current sample's first access, of the tracker and of SHARDS */
+    edan_window_cuts cuts;
+    /* per static memory instruction: row index + 1 by id (0: none yet) */
+    uint32_t *id_row;
+    size_t id_cap;
+    reuse_row *rows;
+    uint64_t *row_pc;
+    size_t n_rows, rows_cap;
+    /*
+     * per thread: threads[v] is what vCPU v's accesses did (their distances on the one shared stream),
+     * for v < threads_cap, grown to the highest vCPU seen when a new one appears
+     */
+    reuse_row *threads;
+    size_t threads_cap;
+    /* --reuse-sample: SHARDS beside the exact tracker */
+    edan_reuse *sampled;
+    double s_rate;        /* the sampling rate R, as the hash threshold realises it */
+    uint64_t s_threshold; /* R * 2^24 */
+    uint64_t s_accesses, s_cold;
+    uint64_t *s_dist; /* s_dist[d]: sampled accesses at sampled distance d */
+    size_t s_dist_cap;
+    /* loops, for rows per innermost loop (analysis/loops/loops.h) */
+    edan_elf elf;
+    bool have_elf;
+    edan_loops *loops;
+    edan_error err;
+} reuse_tool;
+
+static inline unsigned reuse_bin_of(uint64_t v)
+{
+    if (v == 0)
+        return 0;
+    const unsigned b = 64u - (unsigned)__builtin_clzll(v);
+    return b < BINS ? b : BINS - 1;
+}
+
+/* Lower bound of bin k. */
+static inline uint64_t reuse_bin_lo(unsigned k)
+{
+    return k == 0 ? 0 : 1ull << (k - 1);
+}
+
+/* The tool's report and its plots (reuse_view.c). */
+void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err);
+/* Its row tables (reuse_view.c), ending with a {NULL} entry. */
+extern const edan_table_decl edan_reuse_tables[];
+
+#endif

@@ -1,0 +1,698 @@
+/*
+ * sampled_tool.c - MemGaze's sampled estimates beside the exact values of
+ * the same run (--sample-period=P, --sample-window=W).
+ *
+ * MemGaze records w loads of every w + z (a sample, from Intel PT) and
+ * scales what the samples show up to the whole run (PNNL-33259, Eq. 1-4).
+ * edan sees every load, so it can compute both on one stream: the loads
+ * are cut into periods of P = w + z loads, the first W of each period form
+ * a sample, and from the samples alone, as MemGaze would:
+ *   rho  = |sigma| P / A(sigma)       sample ratio (Eq. 1, non-selective:
+ *                                     edan records every load, kappa = 1)
+ *   A^   = rho A(sigma)               accesses
+ *   F^   = rho F(sigma)               footprint, inter-window (Eq. 3)
+ *   dF^  = F(sigma) / A(sigma)        footprint growth (Eq. 4)
+ * where F(sigma) is the distinct 64-byte blocks the samples touched; per
+ * function these are MemGaze's code windows (a function's accesses in all
+ * samples). The exact values come from every load: A, F (distinct blocks
+ * of the whole run), and the footprint per window of W loads (the
+ * intra-window quantity the samples estimate directly): over the windows
+ * in which the row's code loaded, the mean of its distinct blocks there,
+ * weighted by its loads there,
+ *   F_W = sum_w A_w F_w / sum_w A_w,
+ * and from the sampled windows alone its estimate, with the estimate's
+ * standard error from the spread of the sampled windows (a ratio
+ * estimator over n sampled windows:
+ *   SE^2 = n / (n - 1) sum_w A_w^2 (F_w - F_W^)^2 / (sum_w A_w)^2).
+ * Weighting by loads keeps a window where a function made a handful of
+ * loads (the first window of the run, always sampled, holds the start of
+ * main) from counting as much as one it filled.
+ *
+ * With --sample-only (edan run) the plugin traces only the samples
+ * (plugin/edan_plugin.c counts the loads between them): the stream is the
+ * samples one after another, each W loads from its first load to its last,
+ * the run's load count comes at the end (edan_sampled_tool_set_loads), and
+ * the exact values, which need every load, are not reported. The estimates
+ * are those of the same run's whole stream, to the bit.
+ *
+ * State: one hash table (util/keymap.h) with, per block, the last window
+ * it was touched in, and the same for the first function that loaded from
+ * it; a block that other functions load from has an entry per (block,
+ * function) for them. So every per-window distinct count is one comparison
+ * per access, and a load costs one lookup unless its block is shared.
+ * Memory is proportional to the distinct (block, function) pairs.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/native.h"
+#include "report/csv.h"
+#include "report/json.h"
+#include "tool/base/base.h"
+#include "tool/memory/sampled_tool.h"
+#include "util/elf_symbols.h"
+#include "util/grow.h"
+#include "util/keymap.h"
+#include "util/parse.h"
+
+#define BLOCK_SHIFT 6
+#define ALL_FN UINT32_MAX
+#define UNKNOWN_FN 0xfffffffeu
+#define TEXT_ROWS 10
+
+/* The state of a block for one row (the whole run or a function). */
+typedef struct sm_seen {
+    uint64_t last_win; /* window index + 1 of its latest load */
+    uint32_t sampled;  /* 1 once a sample loaded from it */
+} sm_seen;
+
+/* What the table keeps per block (tag ALL_FN) and per (block, function) for a function other than its first. */
+typedef struct sm_block {
+    sm_seen seen;  /* the whole run's (ALL_FN), or the function's */
+    sm_seen first; /* ALL_FN: the first function's, fn1 - 1 */
+    uint32_t fn1;  /* ALL_FN: 1 + the first function that loaded from the block; 0 none yet */
+} sm_block;
+
+/* Counts of one function (or of the whole run). */
+typedef struct sm_counts {
+    uint64_t A, A_s;       /* loads; sampled loads */
+    uint64_t F, F_s;       /* distinct blocks; distinct blocks in samples */
+    uint64_t wins, wins_s; /* windows (all; sampled) in which it loaded */
+    uint64_t last_w;       /* window index + 1 of its latest load: the window cur_* count */
+    uint64_t cur_A, cur_F; /* its loads and distinct blocks in window last_w */
+    bool cur_s;            /* window last_w is sampled */
+    /* over its windows before last_w, all and sampled: sum of A_w F_w; over the sampled ones the sums of
+     * A_w^2, A_w^2 F_w and A_w^2 F_w^2 (the standard error). Doubles: both streams add the same terms in the
+     * same order, so --sample-only's estimates stay equal to the bit. */
+    double AF, AF_s, A2_s, A2F_s, A2F2_s;
+} sm_counts;
+
+typedef struct sampled_tool {
+    uint64_t period, window;
+    uint64_t loads;     /* loads so far: load i is in window i / W, sampled when i % P < W */
+    bool presampled;    /* --sample-only: the stream is the samples alone */
+    uint64_t *fn_exact; /* with it, each function's loads, counted by the plugin (NULL: unknown) */
+    uint64_t received;  /* loads received with --sample-only (window received / W) */
+    edan_keymap map;    /* (block, function) -> sm_block */
+    sm_counts all;
+    sm_counts *fns;  /* per function, and [n_funcs] for code outside every function */
+    uint32_t *id_fn; /* function index + 1 by static id */
+    size_t id_cap;
+    edan_elf elf;
+    bool have_elf;
+    edan_error err;
+} sampled_tool;
+
+/* ===================================================================== */
+/* Options                                                                */
+/* ===================================================================== */
+
+static int parse_count(const char *v, const char *what, uint64_t *out, edan_error *err)
+{
+    if (!v || edan_parse_u64(v, out) || *out == 0 || *out > (1ull << 40)) {
+        edan_error_set(err, "--%s: '%s' is not a number of loads from 1 to 2^40", what, v ? v : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_period(const char *v, edan_error *err)
+{
+    uint64_t n;
+    return parse_count(v, "sample-period", &n, err);
+}
+
+static int check_window(const char *v, edan_error *err)
+{
+    uint64_t n;
+    return parse_count(v, "sample-window", &n, err);
+}
+
+static bool wanted(const edan_options *o)
+{
+    return edan_options_last(o, "sample-period") != NULL;
+}
+
+/* The period and window: 0, or -1 with err set. */
+static int parse_params(const edan_options *o, uint64_t *period, uint64_t *window, edan_error *err)
+{
+    const char *w = edan_options_last(o, "sample-window");
+    if (parse_count(edan_options_last(o, "sample-period"), "sample-period", period, err) ||
+        parse_count(w ? w : "8192", "sample-window", window, err))
+        return -1;
+    if (*window > *period || *period % *window) {
+        edan_error_set(err, "--sample-window=%" PRIu64 " must divide --sample-period=%" PRIu64, *window, *period);
+        return -1;
+    }
+    return 0;
+}
+
+/* ===================================================================== */
+/* The stream                                                             */
+/* ===================================================================== */
+
+/* A load of a block whose state for row c is *e, in window w (index + 1), sampled or not; new: its first. */
+static void seen(sm_seen *e, bool new, sm_counts *c, uint64_t w, bool sampled)
+{
+    if (new)
+        c->F++;
+    if (e->last_win != w) { /* first in this window */
+        e->last_win = w;
+        c->cur_F++;
+    }
+    if (sampled && !e->sampled) {
+        e->sampled = 1;
+        c->F_s++;
+    }
+}
+
+/* A load of block b, in all and by function fn (fc its counts, NULL: no function), in window w. */
+static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *fc, uint64_t w, bool sampled)
+{
+    bool created;
+    sm_block *e = edan_keymap_get(&t->map, b, ALL_FN, &created);
+    if (!e)
+        return false;
+    seen(&e->seen, created, &t->all, w, sampled);
+    if (!fc)
+        return true;
+    if (!e->fn1 || e->fn1 == fn + 1) { /* the block's first function: its state is here */
+        const bool first = !e->fn1;
+        e->fn1 = fn + 1;
+        seen(&e->first, first, fc, w, sampled);
+        return true;
+    }
+    sm_block *f = edan_keymap_get(&t->map, b, fn, &created);
+    if (!f)
+        return false;
+    seen(&f->seen, created, fc, w, sampled);
+    return true;
+}
+
+/* Window last_w is over: its loads and blocks into the sums. */
+static void close_window(sm_counts *c)
+{
+    if (!c->cur_A)
+        return;
+    const double a = (double)c->cur_A, f = (double)c->cur_F;
+    c->AF += a * f;
+    if (c->cur_s) {
+        c->AF_s += a * f;
+        c->A2_s += a * a;
+        c->A2F_s += a * a * f;
+        c->A2F2_s += a * a * f * f;
+    }
+    c->cur_A = c->cur_F = 0;
+}
+
+static void count_load(sm_counts *c, uint64_t w, bool sampled)
+{
+    c->A++;
+    if (sampled)
+        c->A_s++;
+    if (c->last_w != w) {
+        close_window(c);
+        c->last_w = w;
+        c->cur_s = sampled;
+        c->wins++;
+        if (sampled)
+            c->wins_s++;
+    }
+    c->cur_A++;
+}
+
+static uint32_t function_of(sampled_tool *t, const edan_exec *r)
+{
+    if (!t->have_elf)
+        return ALL_FN;
+    if (r->id >= t->id_cap) {
+        const size_t cap = edan_grow_cap(t->id_cap, r->id);
+        uint32_t *m = edan_grow_zeroed(t->id_fn, t->id_cap, cap, sizeof *m);
+        if (!m)
+            return UINT32_MAX - 2;
+        t->id_fn = m;
+        t->id_cap = cap;
+    }
+    if (!t->id_fn[r->id]) {
+        const edan_elf_func *f = edan_elf_func_at(&t->elf, r->insn->pc);
+        t->id_fn[r->id] = (f ? (uint32_t)(f - t->elf.funcs) : (uint32_t)t->elf.n_funcs) + 1;
+    }
+    return t->id_fn[r->id] - 1;
+}
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    sampled_tool *t = ctx;
+    for (size_t i = 0; i < n && !t->err.set; i++) {
+        const edan_exec *r = &recs[i];
+        const edan_insn *in = r->insn;
+        if (i + 8 < n && recs[i + 8].insn->mem == EDAN_MEM_LOAD) /* a hint: the block entry of load i + 8 */
+            edan_keymap_prefetch(&t->map, recs[i + 8].addr >> BLOCK_SHIFT, ALL_FN);
+        if (in->mem != EDAN_MEM_LOAD || (r->flags & EDAN_EXEC_NO_ACCESS) || !in->mem_size)
+            continue;
+        /* the windows' numbers differ between the two streams, but only their equality counts */
+        const uint64_t idx = t->presampled ? t->received++ : t->loads++;
+        const uint64_t w = idx / t->window + 1;
+        const bool sampled = t->presampled || idx % t->period < t->window;
+        const uint32_t fn = function_of(t, r);
+        bool ok = fn != UINT32_MAX - 2;
+        sm_counts *fc = ok && fn != ALL_FN ? &t->fns[fn] : NULL;
+        count_load(&t->all, w, sampled);
+        if (fc)
+            count_load(fc, w, sampled);
+        const uint64_t last = (r->addr + in->mem_size - 1) >> BLOCK_SHIFT;
+        for (uint64_t b = r->addr >> BLOCK_SHIFT; ok; b++) {
+            ok = touch(t, b, fn, fc, w, sampled);
+            if (b == last)
+                break;
+        }
+        if (!ok)
+            edan_error_set(&t->err, "out of memory for the sampled estimates");
+    }
+}
+
+static int finish(void *ctx)
+{
+    return ((sampled_tool *)ctx)->err.set ? -1 : 0;
+}
+
+/* ===================================================================== */
+/* Estimates                                                              */
+/* ===================================================================== */
+
+typedef struct sm_view {
+    double rho;                   /* the run's sample ratio */
+    double A_hat, F_hat, dF_hat;  /* MemGaze's estimates */
+    double win_F_hat, win_F;      /* footprint per window, weighted by loads: the samples', every window's */
+    double win_se, win_ci;        /* win_F_hat's standard error and 95 % half-width (NAN below two sampled windows) */
+    double F_err, A_err, win_err; /* relative errors of F^, A^ and the per-window footprint */
+} sm_view;
+
+/* Student's t: the 0.975 quantile at dof degrees of freedom (dof >= 1; above 30 within 0.003 of it). */
+static double t975(uint64_t dof)
+{
+    static const double t[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                 2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                 2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    return dof <= 30 ? t[dof - 1] : 1.96 + 2.4 / (double)dof;
+}
+
+static double rel(double est, double exact)
+{
+    return exact > 0 ? (est - exact) / exact : (est > 0 ? INFINITY : 0);
+}
+
+/* The exact loads and blocks of c: NAN when only the samples were seen (the run's loads are known even then). */
+static double exact_loads(const sampled_tool *t, const sm_counts *c)
+{
+    if (!t->presampled)
+        return (double)c->A;
+    return c == &t->all ? (double)t->loads : t->fn_exact ? (double)t->fn_exact[c - t->fns] : NAN;
+}
+
+static double exact_blocks(const sampled_tool *t, const sm_counts *c)
+{
+    return t->presampled ? NAN : (double)c->F;
+}
+
+static sm_view view(const sampled_tool *t, const sm_counts *counts)
+{
+    sm_counts closed = *counts; /* with its last window in the sums (counts, not c, for its place in fns) */
+    close_window(&closed);
+    const sm_counts *c = &closed;
+    sm_view v;
+    memset(&v, 0, sizeof v);
+    const uint64_t samples = t->loads ? (t->loads + t->period - 1) / t->period : 0;
+    v.rho = t->all.A_s ? (double)samples * (double)t->period / (double)t->all.A_s : 0;
+    /* the last period may be cut: rho counts only the loads that ran */
+    if (t->all.A_s)
+        v.rho = (double)t->loads / (double)t->all.A_s;
+    v.A_hat = v.rho * (double)c->A_s;
+    v.F_hat = v.rho * (double)c->F_s;
+    v.dF_hat = c->A_s ? (double)c->F_s / (double)c->A_s : 0;
+    v.win_F_hat = c->A_s ? c->AF_s / (double)c->A_s : 0;
+    v.win_F = c->A ? c->AF / (double)c->A : 0;
+    v.win_se = v.win_ci = NAN;
+    if (c->wins_s >= 2) {
+        const double n = (double)c->wins_s, y = v.win_F_hat, a = (double)c->A_s;
+        const double ss = c->A2F2_s - 2 * y * c->A2F_s + y * y * c->A2_s; /* sum of A_w^2 (F_w - y)^2 */
+        v.win_se = sqrt(fmax(0, ss) * n / (n - 1)) / a;
+        v.win_ci = t975(c->wins_s - 1) * v.win_se;
+    }
+    v.F_err = rel(v.F_hat, (double)c->F);
+    v.A_err = rel(v.A_hat, (double)c->A);
+    v.win_err = rel(v.win_F_hat, v.win_F);
+    if (t->presampled) { /* only the samples were seen: nothing exact but the loads */
+        v.win_F = v.F_err = v.win_err = NAN;
+        v.A_err = rel(v.A_hat, exact_loads(t, counts));
+    }
+    return v;
+}
+
+/* ===================================================================== */
+/* Report                                                                 */
+/* ===================================================================== */
+
+typedef struct sm_row {
+    uint32_t fn;
+    const sm_counts *c;
+    uint64_t loads; /* its order: its loads, exact where known */
+} sm_row;
+
+static int by_loads(const void *a, const void *b)
+{
+    const sm_row *x = a, *y = b;
+    if (x->loads != y->loads)
+        return x->loads < y->loads ? 1 : -1;
+    return x->fn < y->fn ? -1 : x->fn > y->fn;
+}
+
+/* Functions with loads, most loads first (NULL without symbols); with --sample-only those the plugin counted. */
+static sm_row *rows_of(const sampled_tool *t, size_t *n)
+{
+    *n = 0;
+    if (!t->have_elf)
+        return NULL;
+    sm_row *r = malloc((t->elf.n_funcs + 1) * sizeof *r);
+    for (size_t f = 0; r && f <= t->elf.n_funcs; f++) {
+        const uint64_t loads = t->presampled && t->fn_exact ? t->fn_exact[f] : t->fns[f].A;
+        if (loads)
+            r[(*n)++] = (sm_row){(uint32_t)f, &t->fns[f], loads};
+    }
+    if (r)
+        qsort(r, *n, sizeof *r, by_loads);
+    return r;
+}
+
+static const char *fn_name(const sampled_tool *t, uint32_t fn)
+{
+    return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : "(outside known functions)";
+}
+
+static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
+{
+    const sm_view v = view(t, c);
+    const double A = exact_loads(t, c), F = exact_blocks(t, c);
+    fputs("{\"loads\":", f);
+    edan_json_num(f, A);
+    fprintf(f, ",\"sampled_loads\":%" PRIu64 ",\"blocks\":", c->A_s);
+    edan_json_num(f, F);
+    fprintf(f, ",\"sampled_blocks\":%" PRIu64 ",\"loads_estimate\":", c->F_s);
+    edan_json_num(f, v.A_hat);
+    fputs(",\"blocks_estimate\":", f);
+    edan_json_num(f, v.F_hat);
+    fputs(",\"growth_estimate\":", f);
+    edan_json_num(f, v.dF_hat);
+    fputs(",\"growth\":", f);
+    edan_json_num(f, A > 0 ? F / A : t->presampled ? NAN : 0);
+    fputs(",\"window_blocks\":", f);
+    edan_json_num(f, v.win_F);
+    fputs(",\"window_blocks_estimate\":", f);
+    edan_json_num(f, v.win_F_hat);
+    fputs(",\"window_blocks_stderr\":", f);
+    edan_json_num(f, v.win_se);
+    fputs(",\"window_blocks_ci95\":", f);
+    edan_json_num(f, v.win_ci);
+    fputs(",\"windows\":", f);
+    edan_json_num(f, t->presampled ? NAN : (double)c->wins);
+    fprintf(f, ",\"sampled_windows\":%" PRIu64, c->wins_s);
+    fputs(",\"loads_error\":", f);
+    edan_json_num(f, v.A_err);
+    fputs(",\"blocks_error\":", f);
+    edan_json_num(f, v.F_err);
+    fputs(",\"window_blocks_error\":", f);
+    edan_json_num(f, v.win_err);
+    fputc('}', f);
+}
+
+/* v in a text column (fmt: its printf format for one double), or "-" when unknown. */
+static const char *cell(char *buf, size_t cap, const char *fmt, double v)
+{
+    if (isnan(v))
+        return "-";
+    snprintf(buf, cap, fmt, v);
+    return buf;
+}
+
+static void text_row(const sampled_tool *t, FILE *f, const char *name, const sm_counts *c)
+{
+    const sm_view v = view(t, c);
+    char b[7][40];
+    fprintf(f, "  %-28.28s %12s %8s %10s %12.0f %9s %10s %10.1f %8s %5" PRIu64 " %8s\n", name,
+            cell(b[0], sizeof b[0], "%.0f", exact_loads(t, c)), cell(b[1], sizeof b[1], "%+.1f%%", 100 * v.A_err),
+            cell(b[2], sizeof b[2], "%.0f", exact_blocks(t, c)), v.F_hat,
+            cell(b[3], sizeof b[3], "%+.1f%%", 100 * v.F_err), cell(b[4], sizeof b[4], "%.1f", v.win_F), v.win_F_hat,
+            cell(b[6], sizeof b[6], "%.1f", v.win_ci), c->wins_s, cell(b[5], sizeof b[5], "%+.1f%%", 100 * v.win_err));
+}
+
+static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    (void)s;
+    const sampled_tool *t = tool;
+    const uint64_t samples = t->loads ? (t->loads + t->period - 1) / t->period : 0;
+    const sm_view all = view(t, &t->all);
+    size_t n;
+    sm_row *rows = rows_of(t, &n);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        fprintf(f,
+                "\nsampled estimates (MemGaze's Eq. 1-4 from %" PRIu64 " loads of every %" PRIu64 "; %" PRIu64
+                " samples, rho %.4g) %s\n",
+                t->window, t->period, samples, all.rho,
+                t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
+                              : "against exact");
+        fprintf(f, "  %-28s %12s %8s %10s %12s %9s %10s %10s %8s %5s %8s\n", "", "loads A", "A^ err", "F blocks",
+                "F^ = rho F", "F^ err", "F/window", "sampled", "+-95%", "n", "err");
+        text_row(t, f, "all", &t->all);
+        for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++)
+            text_row(t, f, fn_name(t, rows[i].fn), rows[i].c);
+        if (n > TEXT_ROWS)
+            fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
+    } else if (fmt == EDAN_FORMAT_JSON) {
+        fprintf(f,
+                ",\"sampled\":{\"sample_only\":%s,\"block_bytes\":%u,\"window\":%" PRIu64 ",\"period\":%" PRIu64
+                ",\"samples\":%" PRIu64 ",\"rho\":",
+                t->presampled ? "true" : "false", 1u << BLOCK_SHIFT, t->window, t->period, samples);
+        edan_json_num(f, all.rho);
+        fputs(",\"all\":", f);
+        json_counts(t, f, &t->all);
+        fputs(",\"functions\":", f);
+        if (!t->have_elf) {
+            fputs("null", f);
+        } else {
+            fputc('[', f);
+            for (size_t i = 0; rows && i < n; i++) {
+                fputs(i ? ",{\"name\":" : "{\"name\":", f);
+                edan_json_str(f, fn_name(t, rows[i].fn));
+                fputs(",\"counts\":", f);
+                json_counts(t, f, rows[i].c);
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
+        fputc('}', f);
+    }
+    free(rows);
+}
+
+/* ===================================================================== */
+/* The tool                                                               */
+/* ===================================================================== */
+
+static void destroy(void *tool)
+{
+    sampled_tool *t = tool;
+    if (!t)
+        return;
+    if (t->have_elf)
+        edan_elf_close(&t->elf);
+    edan_keymap_free(&t->map);
+    free(t->fns);
+    free(t->fn_exact);
+    free(t->id_fn);
+    free(t);
+}
+
+static void *create(edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    sampled_tool *t = calloc(1, sizeof *t);
+    if (!t || edan_keymap_init(&t->map, sizeof(sm_block))) {
+        free(t);
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
+    if (parse_params(o, &t->period, &t->window, err)) {
+        destroy(t);
+        return NULL;
+    }
+    t->presampled = edan_options_last(o, "sample-only") != NULL;
+    const char *kind = edan_session_source(s)->kind;
+    if (t->presampled && (!kind || strcmp(kind, "sampled"))) {
+        edan_error_set(err, "--sample-only: the samples are taken while the program runs, so only edan run traces "
+                            "them (leave it out to estimate from every load of the stream)");
+        destroy(t);
+        return NULL;
+    }
+    const char *binary = edan_session_source(s)->binary;
+    edan_error ignored = {0};
+    t->have_elf = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
+    if (t->have_elf && !edan_elf_linked_pcs(&t->elf)) {
+        edan_elf_close(&t->elf);
+        t->have_elf = false;
+    }
+    if (t->have_elf && !(t->fns = calloc(t->elf.n_funcs + 1, sizeof *t->fns))) {
+        edan_error_set(err, "out of memory");
+        destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+static edan_consumer consumer(void *t)
+{
+    return (edan_consumer){t, consume, finish, NULL, false};
+}
+
+static const edan_error *error(const void *t)
+{
+    return &((const sampled_tool *)t)->err;
+}
+
+/* --csv-dir: the whole run and a row per function. */
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const sampled_tool *t = tool;
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_file_base(s, name, sizeof name);
+    edan_csv c;
+    if (edan_csv_open(
+            &c, o->csv_dir, name, "sampled",
+            "function,loads,sampled_loads,loads_estimate,blocks,sampled_blocks,blocks_estimate,"
+            "window_blocks,window_blocks_estimate,window_blocks_stderr,window_blocks_ci95,windows,sampled_windows",
+            err))
+        return -1;
+    size_t n;
+    sm_row *rows = rows_of(t, &n);
+    for (size_t i = 0; i <= n; i++) {
+        const sm_counts *cnt = i == 0 ? &t->all : rows[i - 1].c;
+        const sm_view v = view(t, cnt);
+        edan_csv_str(&c, i == 0 ? "(all)" : fn_name(t, rows[i - 1].fn));
+        const double A = exact_loads(t, cnt), F = exact_blocks(t, cnt);
+        isnan(A) ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, (uint64_t)A);
+        edan_csv_u64(&c, cnt->A_s);
+        edan_csv_num(&c, v.A_hat);
+        isnan(F) ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, (uint64_t)F);
+        edan_csv_u64(&c, cnt->F_s);
+        edan_csv_num(&c, v.F_hat);
+        isnan(v.win_F) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_F);
+        edan_csv_num(&c, v.win_F_hat);
+        isnan(v.win_se) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_se);
+        isnan(v.win_ci) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_ci);
+        t->presampled ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, cnt->wins);
+        edan_csv_u64(&c, cnt->wins_s);
+        edan_csv_end_row(&c);
+    }
+    free(rows);
+    return edan_csv_close(&c, err);
+}
+
+static const edan_tool_option options[] = {
+    {"sample-period", true,
+     "  --sample-period=P   MemGaze's sampled estimates (Eq. 1-4) from W loads of every P,\n"
+     "                      beside the exact values of the same run, per function\n",
+     check_period},
+    {"sample-window", true, "  --sample-window=W   loads in a sample; must divide P [8192]\n", check_window},
+    {"sample-only", false,
+     "  --sample-only       (edan run) trace only the samples, as MemGaze does: the loads between\n"
+     "                      them are counted, not traced; estimates only, at a fraction of the cost\n",
+     NULL},
+    {NULL, false, NULL, NULL},
+};
+
+const edan_tool_def edan_sampled_tool = {
+    .name = "sampled",
+    .summary = "MemGaze's sampled estimates against the exact values of the same run",
+    .options = options,
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = report,
+    .outputs = outputs,
+    .destroy = destroy,
+    .threaded = true,
+    .reads_program = true,
+};
+
+edan_sampled *edan_sampled_tool_of(const edan_session *s)
+{
+    return edan_session_instance(s, &edan_sampled_tool);
+}
+
+void edan_sampled_tool_params(const edan_sampled *tool, uint64_t *period, uint64_t *window)
+{
+    const sampled_tool *t = tool;
+    *period = t->period;
+    *window = t->window;
+}
+
+uint32_t edan_sampled_tool_n_functions(const edan_sampled *tool)
+{
+    const sampled_tool *t = tool;
+    return t->have_elf ? (uint32_t)t->elf.n_funcs + 1 : 0;
+}
+
+uint32_t edan_sampled_tool_function(const edan_sampled *tool, uint64_t pc)
+{
+    const sampled_tool *t = tool;
+    const edan_elf_func *f = edan_elf_func_at(&t->elf, pc);
+    return f ? (uint32_t)(f - t->elf.funcs) : (uint32_t)t->elf.n_funcs;
+}
+
+void edan_sampled_tool_set_loads(edan_sampled *tool, uint64_t loads, const uint64_t *function_loads)
+{
+    sampled_tool *t = tool;
+    t->loads = loads;
+    const uint32_t n = edan_sampled_tool_n_functions(t);
+    free(t->fn_exact);
+    t->fn_exact = function_loads && n ? malloc(n * sizeof *t->fn_exact) : NULL;
+    if (t->fn_exact)
+        memcpy(t->fn_exact, function_loads, n * sizeof *t->fn_exact);
+}
+
+int edan_sampled_tool_check(const edan_options *o, const char *command, const edan_tool_def *const *tools, int n_tools,
+                            edan_error *err)
+{
+    uint64_t period, window;
+    if (wanted(o) && parse_params(o, &period, &window, err))
+        return -1;
+    if (!edan_options_last(o, "sample-only"))
+        return 0;
+    if (strcmp(command, "run")) {
+        edan_error_set(err,
+                       "%s: --sample-only: the samples are taken while the program runs, so only edan run traces "
+                       "them (leave it out to estimate from every load)",
+                       command);
+        return -1;
+    }
+    if (!wanted(o)) {
+        edan_error_set(err, "--sample-only needs --sample-period=P (and --sample-window=W: W loads of every P)");
+        return -1;
+    }
+    for (int i = 0; i < n_tools; i++) {
+        const edan_tool_def *d = tools[i];
+        if (d != &edan_sampled_tool && strcmp(d->name, "edag") && d->wanted(o)) {
+            edan_error_set(err,
+                           "--sample-only traces only the samples, but the %s tool (%s) needs every instruction; "
+                           "run it without --sample-only",
+                           d->name, d->summary);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,168 @@
+/*
+ * widths_tool.c - the access-widths tool (--access-widths): the data
+ * accesses by their width (1, 2, 4 or 8 bytes), loads, stores and atomics
+ * apart, with the bytes they moved and how many were misaligned (an address
+ * that is not a multiple of the width: what a realistic machine splits or
+ * traps on).
+ *
+ * (RISC-V's widths are 1, 2, 4 and 8; the table has a row for any width
+ * up to 16 with accesses, so a record of another width is never dropped.)
+ *
+ * The example of docs/architecture.md ("Adding an analysis"): its kernel
+ * (consume), its declaration (the table) and its test (tests/widths_test.c),
+ * no rendering code of its own: report/table.h writes its text, JSON and CSV.
+ */
+#include <stdlib.h>
+
+#include "report/table.h"
+#include "tool/base/base.h"
+
+#define WIDTHS 16 /* widths 1 .. 16 bytes, at index width - 1 */
+
+typedef struct widths_tool {
+    uint64_t loads[WIDTHS], stores[WIDTHS], atomics[WIDTHS], misaligned[WIDTHS];
+    edan_error err;
+} widths_tool;
+
+/* ===================================================================== */
+/* The stream                                                             */
+/* ===================================================================== */
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    widths_tool *t = ctx;
+    for (size_t i = 0; i < n; i++) {
+        const edan_insn *in = recs[i].insn;
+        const unsigned size = in->mem_size;
+        /* only accesses that happened (mem_size is at most 8: riscv.h) */
+        if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS) || !size || size > WIDTHS)
+            continue;
+        const unsigned w = size - 1;
+        uint64_t *count = in->mem == EDAN_MEM_LOAD ? t->loads : in->mem == EDAN_MEM_STORE ? t->stores : t->atomics;
+        count[w]++;
+        t->misaligned[w] += recs[i].addr % size != 0;
+    }
+}
+
+static int finish(void *ctx)
+{
+    (void)ctx;
+    return 0;
+}
+
+/* ===================================================================== */
+/* Its results                                                            */
+/* ===================================================================== */
+
+static const edan_column cols[] = {
+    {"width", EDAN_T_U64, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0, NULL},
+    {"loads", EDAN_T_U64, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0, NULL},
+    {"stores", EDAN_T_U64, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0, NULL},
+    {"atomics", EDAN_T_U64, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0, NULL},
+    {"bytes", EDAN_T_U64, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0, NULL},
+    {"misaligned", EDAN_T_U64, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0, NULL},
+    {"misaligned_percent", EDAN_T_F64, "%", "misaligned per 100 accesses of that width", EDAN_COL_PERCENT, "misal. %",
+     11, 2, NULL},
+};
+
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("access_widths", "access-widths", false, "per access width with accesses, narrowest first", cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
+
+/* The rows: one per width with accesses. */
+static void results(const widths_tool *t, edan_table *tab)
+{
+    edan_table_init(tab, &tables[0]);
+    for (int w = 0; w < WIDTHS; w++) {
+        const uint64_t all = t->loads[w] + t->stores[w] + t->atomics[w];
+        edan_value *r = all ? edan_table_row(tab, 0) : NULL;
+        if (!r)
+            continue;
+        r[0].u = (uint64_t)w + 1;
+        r[1].u = t->loads[w];
+        r[2].u = t->stores[w];
+        r[3].u = t->atomics[w];
+        r[4].u = all * ((uint64_t)w + 1);
+        r[5].u = t->misaligned[w];
+        r[6].f = 100.0 * (double)t->misaligned[w] / (double)all;
+    }
+}
+
+static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    edan_table tab;
+    results(tool, &tab);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        fputs("\naccess widths (data accesses by bytes accessed; misaligned: the address is no multiple of it)\n", f);
+        edan_table_text(f, &tab, &(edan_text_view){.wide = edan_session_options(s)->wide});
+    } else if (fmt == EDAN_FORMAT_JSON) {
+        edan_table_json_member(f, &tab, false, 0);
+    }
+    edan_table_free(&tab);
+}
+
+/* --csv-dir: <name>-access-widths.csv */
+static int outputs(void *tool, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_file_base(s, name, sizeof name);
+    edan_table tab;
+    results(tool, &tab);
+    const int rc = edan_table_csv(&tab, o->csv_dir, name, err);
+    edan_table_free(&tab);
+    return rc;
+}
+
+/* ===================================================================== */
+/* The tool                                                               */
+/* ===================================================================== */
+
+static bool wanted(const edan_options *o)
+{
+    return edan_options_each(o, "access-widths", NULL, NULL) > 0;
+}
+
+static void *create(edan_session *s, edan_error *err)
+{
+    (void)s;
+    widths_tool *t = calloc(1, sizeof *t);
+    if (!t)
+        edan_error_set(err, "out of memory");
+    return t;
+}
+
+static edan_consumer consumer(void *tool)
+{
+    return (edan_consumer){tool, consume, finish, NULL, false}; /* counts the region alone: nothing to warm */
+}
+
+static const edan_error *error(const void *tool)
+{
+    return &((const widths_tool *)tool)->err;
+}
+
+static const edan_tool_option options[] = {
+    {"access-widths", false,
+     "  --access-widths     data accesses by width (1, 2, 4, 8 bytes): loads, stores, atomics,\n"
+     "                      bytes and misaligned ones\n",
+     NULL},
+    {NULL, false, NULL, NULL},
+};
+
+const edan_tool_def edan_widths_tool = {
+    .name = "access-widths",
+    .summary = "data accesses by width, and the misaligned ones",
+    .options = options,
+    .wanted = wanted,
+    .create = create,
+    .consumer = consumer,
+    .error = error,
+    .report = report,
+    .tables = tables,
+    .outputs = outputs,
+    .destroy = free,
+};
