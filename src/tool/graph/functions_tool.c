@@ -8,8 +8,6 @@
 #include "analysis/edag/edag.h"
 #include "analysis/metrics/metrics.h"
 #include "analysis/scopes/scopes.h"
-#include "report/json.h"
-#include "report/names.h"
 #include "tool/base/base.h"
 #include "util/elf_symbols.h"
 #include "util/grow.h"
@@ -316,58 +314,73 @@ bool edan_functions_tool_lambda(const edan_session *s, const char *name, double 
     return false;
 }
 
-static void report_text(const functions_tool *t, const edan_options *o, FILE *f)
-{
-    fprintf(f,
-            "\nper function (m = %" PRIu64
-            "; exclusive: the function's own instructions, inclusive: with its callees)\n",
-            o->metrics.m[0]);
-    fprintf(f, "  %-40s %12s %10s %8s %12s %9s | %12s %10s %8s %12s %9s\n", "function", "insns", "W", "D", "lambda",
-            "Lambda", "insns", "W", "D", "lambda", "Lambda");
-    for (int i = 0; i < t->n; i++) {
-        fputs("  ", f);
-        edan_name_field(f, t->names[i], 40, o->wide);
-        for (int incl = 0; incl < 2; incl++) {
-            const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
-            double l, L;
-            numbers(st, o, &l, &L);
-            fprintf(f, "%s %12" PRIu64 " %10" PRIu64 " %8" PRIu64 " %12.6g %9.4g", incl ? " |" : "", st->vertices,
-                    st->W, st->D, l, L);
-        }
-        fputc('\n', f);
-    }
-}
+/* ===================================================================== */
+/* Its table                                                              */
+/* ===================================================================== */
 
-static void report_json(const functions_tool *t, const edan_options *o, FILE *f)
-{
-    fputs(",\"functions\":[", f);
-    for (int i = 0; i < t->n; i++) {
-        fprintf(f, "%s{\"name\":", i ? "," : "");
-        edan_json_str(f, t->names[i]);
-        for (int incl = 0; incl < 2; incl++) {
-            const edan_lane_stats lane = lane_of(t, 2 * i + incl), *st = &lane;
-            double l, L;
-            numbers(st, o, &l, &L);
-            fprintf(f,
-                    ",\"%s\":{\"instructions\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":%" PRIu64
-                    ",\"lambda\":",
-                    incl ? "inclusive" : "exclusive", st->vertices, st->W, st->D, st->C);
-            edan_json_num(f, l);
-            fputs(",\"Lambda\":", f);
-            edan_json_num(f, L);
-            fputc('}', f);
-        }
-        fputc('}', f);
+/* One scope's numbers, exclusive or inclusive (EXCL or INCL: the JSON object), text between "|" */
+#define FN_SCOPE(obj, what)                                                                                            \
+    {obj ".instructions", EDAN_T_U64, "instructions", "instructions executed " what, 0, "insns", 12, 0, NULL},         \
+        {obj ".W", EDAN_T_U64, "accesses", "memory work W " what, 0, "W", 10, 0, NULL},                                \
+        {obj ".D", EDAN_T_U64, "layers", "memory depth D " what, 0, "D", 8, 0, NULL},                                  \
+        {obj ".C", EDAN_T_U64, "cycles", "non-memory cost C " what, EDAN_NO_TEXT, NULL, 0, 0, NULL},                   \
+        {obj ".lambda", EDAN_T_F64, "cycles", "lambda at the first --m " what, EDAN_COL_G, "lambda", 12, 6, NULL},     \
+    {                                                                                                                  \
+        obj ".Lambda", EDAN_T_F64, "ratio", "Lambda at the first --m " what, EDAN_COL_G, "Lambda", 9, 4, NULL          \
     }
-    fputc(']', f);
+
+enum { FN_NAME, FN_EXCL, FN_SEP = FN_EXCL + 6, FN_INCL, FN_COLS = FN_INCL + 6 };
+
+static const edan_column fn_cols[] = {
+    {"name", EDAN_T_STR, "", "the function's name, as --functions names it", EDAN_COL_NAME, "function", 40, 0, NULL},
+    FN_SCOPE("exclusive", "in the function's own instructions"),
+    {"|", EDAN_T_STR, "", "text: the rule between the exclusive and the inclusive numbers", EDAN_NO_JSON | EDAN_NO_CSV,
+     NULL, 1, 0, NULL},
+    FN_SCOPE("inclusive", "in the function and its callees"),
+};
+
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("functions", NULL, false, "per function, in the order --functions names them", fn_cols), {NULL}};
+
+/* The table: a row per function, its exclusive and inclusive numbers at the first --m. */
+static void results(const functions_tool *t, const edan_options *o, edan_table *tab)
+{
+    edan_table_init(tab, &tables[0]);
+    for (int i = 0; i < t->n; i++) {
+        edan_value *r = edan_table_row(tab, 0);
+        if (!r)
+            return;
+        r[FN_NAME].s = t->names[i];
+        r[FN_SEP].s = "|";
+        for (int incl = 0; incl < 2; incl++) {
+            const edan_lane_stats st = lane_of(t, 2 * i + incl);
+            edan_value *v = &r[incl ? FN_INCL : FN_EXCL];
+            v[0].u = st.vertices;
+            v[1].u = st.W;
+            v[2].u = st.D;
+            v[3].u = st.C;
+            numbers(&st, o, &v[4].f, &v[5].f);
+        }
+    }
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    if (fmt == EDAN_FORMAT_TEXT)
-        report_text(tool, edan_session_options(s), f);
-    else if (fmt == EDAN_FORMAT_JSON)
-        report_json(tool, edan_session_options(s), f);
+    const edan_options *o = edan_session_options(s);
+    if (fmt == EDAN_FORMAT_TABLE)
+        return;
+    edan_table tab;
+    results(tool, o, &tab);
+    if (fmt == EDAN_FORMAT_TEXT) {
+        fprintf(f,
+                "\nper function (m = %" PRIu64
+                "; exclusive: the function's own instructions, inclusive: with its callees)\n",
+                o->metrics.m[0]);
+        edan_table_text(f, &tab, &(edan_text_view){.wide = o->wide});
+    } else {
+        edan_table_json_member(f, &tab, false, 0);
+    }
+    edan_table_free(&tab);
 }
 
 static void destroy(void *tool)
@@ -401,6 +414,7 @@ const edan_tool_def edan_functions_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = tables,
     .destroy = destroy,
     .reads_program = true,
     .threaded = true,
