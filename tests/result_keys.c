@@ -12,7 +12,8 @@
 
 #include "tool/registry.h"
 
-static const char *const type_name[] = {"u64", "i64", "f64", "string", "u64[]", "f64[]", "group"};
+static const char *const type_name[] = {"u64",   "i64",   "f64",  "string", "u64[]",
+                                        "f64[]", "group", "bool", "u64?",   "rows"};
 
 static int index_of(const edan_tool_def *d)
 {

@@ -6,7 +6,8 @@ usage: result_keys_test.py BUILD_DIR SOURCE_DIR
 Runs BUILD_DIR/result_keys (tests/result_keys.c: one line per declared key, and a check of the tools' uses)
 and checks each key against the documentation: the JSON Schema docs/schema/edan.analysis.1.json has it at the
 table's path (a key "a.b" as member b of the object a) with the declared type (u64: a count or an integer, f64: a
-number, string: a string or null, u64[] and f64[]: arrays, group: an object or null), docs/json-schema.md names
+number, string: a string or null, u64[] and f64[]: arrays, group: an object or null, bool: a boolean, u64?: an
+integer or null, rows: an array of another declared table's rows), docs/json-schema.md names
 it, and the schema has no key at a declared table of rows that the declaration lacks (a table's own name is a key
 of its parent's object; a table of scalars may share its object with members written otherwise). Prints
 'N passed, N failed'.
@@ -37,11 +38,21 @@ def resolve(schema, node):
             return node
 
 
+def properties(schema, node):
+    """The properties of the object node; of a oneOf of several objects, every alternative's (the first's first)."""
+    node = resolve(schema, node)
+    merged = {}
+    for alt in reversed(node.get("oneOf", [])):
+        merged.update(resolve(schema, alt).get("properties", {}))
+    merged.update(node.get("properties", {}))
+    return merged
+
+
 def member(schema, node, name):
     """The schema of member name of the object node: its property, or a patternProperties entry it matches."""
     node = resolve(schema, node)
-    if name in node.get("properties", {}):
-        return node["properties"][name]
+    if name in properties(schema, node):
+        return properties(schema, node)[name]
     return next((v for pat, v in node.get("patternProperties", {}).items() if re.fullmatch(pat, name)), None)
 
 
@@ -49,9 +60,11 @@ def object_at(schema, path):
     """The schema of the object a row (or the scalars) at path is, or None."""
     node = schema
     for part in path.split("."):
-        node = resolve(schema, node).get("properties", {}).get(part)
+        node = properties(schema, node).get(part)
         if node is None:
             return None
+        if resolve(schema, node).get("type") == "array":  # a table of rows inside another's rows
+            node = resolve(schema, node).get("items", {})
     node = resolve(schema, node)
     if node.get("type") == "array":
         node = resolve(schema, node.get("items", {}))
@@ -94,7 +107,7 @@ def main():
             prop = member(schema, prop, part) if prop else None
         want = {"u64": {"integer"}, "i64": {"integer"}, "f64": {"number"}, "string": {"string"},
                 "u64[]": {"array:['integer']"}, "f64[]": {"array:['null', 'number']", "array:['number']"},
-                "group": {"object", "null"}}[typ]
+                "group": {"object", "null"}, "bool": {"boolean"}, "u64?": {"integer"}, "rows": {"array"}}[typ]
         problems = []
         if prop is None:
             problems.append(f"not in docs/schema/edan.analysis.1.json at {path}")

@@ -3,8 +3,9 @@
  * every column type and flag written as text, JSON and CSV and compared with
  * what the declaration says each format shows: headings and widths, names
  * shortened, rows left out of a format, "N more", nested objects and a null
- * group in JSON, CSV quoting and headers; run-time columns that change the
- * JSON layout refused.
+ * group in JSON, CSV quoting and headers; booleans, counts that may be
+ * unknown and another table's rows in a cell; run-time columns that change
+ * the JSON layout refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,16 +73,16 @@ int main(void)
     r[2].u = 5;
     r[6].s = NULL;
 
-    char *text = render(&t, 0, &(edan_text_view){NULL, 0, 1, "; more", false, false}, 0);
+    char *text = render(&t, 0, &(edan_text_view){NULL, 0, 1, "; more", false, false, false}, 0);
     const char *want_text = "  name        count    d       %        g kind \n"
                             "  a_rather_…     42   -3   12.2% 0.000122 io   \n"
                             "  (1 more; more)\n";
     CHECK(!strcmp(text, want_text), "text:\n%s\nexpected:\n%s", text, want_text);
     free(text);
-    text = render(&t, 0, &(edan_text_view){"| ", 3, 0, NULL, true, true}, 0);
+    text = render(&t, 0, &(edan_text_view){"| ", 3, 0, NULL, true, true, false}, 0);
     CHECK(!strcmp(text, ""), "fewer rows than min_rows: nothing, got %s", text);
     free(text);
-    text = render(&t, 0, &(edan_text_view){"| ", 0, 0, NULL, true, true}, 0);
+    text = render(&t, 0, &(edan_text_view){"| ", 0, 0, NULL, true, true, false}, 0);
     const char *want_rows = "| a_rather_long_name     42   -3   12.2% 0.000122 io   \n"
                             "| b               5    0    0.0%        0 ?    \n";
     CHECK(!strcmp(text, want_rows), "rows alone, wide:\n%s\nexpected:\n%s", text, want_rows);
@@ -148,5 +149,56 @@ int main(void)
     edan_table_free(&u);
     CHECK(edan_table_col(cols, 11, "obj.a") == 8 && edan_table_col(cols, 11, "nope") == -1, "edan_table_col");
     edan_table_free(&t);
+
+    /* a boolean, a count that may be unknown, and another table's rows (or null) in a cell */
+    static const edan_column inner_cols[] = {{"v", EDAN_T_U64, "", "a value", 0, NULL, 0, 0, NULL}};
+    static const edan_column outer_cols[] = {
+        {"ok", EDAN_T_BOOL, "", "a boolean", 0, NULL, 4, 0, NULL},
+        {"opt", EDAN_T_OPT_U64, "", "a count or unknown", 0, NULL, 4, 0, NULL},
+        {"sub", EDAN_T_ROWS, "", "the rows of another table", 0, NULL, 0, 0, NULL},
+    };
+    static const edan_table_decl inner = EDAN_TABLE_DECL("y.rows.sub", NULL, false, "inner", inner_cols);
+    static const edan_table_decl outer = EDAN_TABLE_DECL("y.rows", "outer", false, "outer", outer_cols);
+    edan_table in, out;
+    edan_table_init(&in, &inner);
+    edan_table_init(&out, &outer);
+    edan_table_row(&in, 0)[0].u = 3;
+    edan_table_row(&in, EDAN_NO_JSON)[0].u = 4;
+    r = edan_table_row(&out, 0);
+    r[0].b = true;
+    r[1].opt.u = 0;
+    r[1].opt.set = true;
+    r[2].rows = &in;
+    edan_table_row(&out, 0); /* false, unknown, null */
+    json = render(&out, 1, NULL, 0);
+    const char *want_nested = "[{\"ok\":true,\"opt\":0,\"sub\":[{\"v\":3}]},{\"ok\":false,\"opt\":null,\"sub\":null}]";
+    CHECK(!strcmp(json, want_nested), "booleans, unknown counts, rows:\n%s\nexpected:\n%s", json, want_nested);
+    free(json);
+    text = render(&out, 0, &(edan_text_view){0}, 0);
+    CHECK(!strcmp(text, "    ok  opt\n   yes    0\n    no    -\n"), "text of booleans and unknown counts:\n%s", text);
+    free(text);
+    char dir2[] = "/tmp/edan-table-XXXXXX";
+    CHECK(mkdtemp(dir2) != NULL, "mkdtemp");
+    CHECK(edan_table_csv(&out, dir2, "base", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/base-outer.csv", dir2);
+    f = fopen(path, "r");
+    n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    got[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(!strcmp(got, "ok,opt\nyes,0\nno,\n"), "CSV of booleans and unknown counts:\n%s", got);
+    unlink(path);
+    rmdir(dir2);
+    edan_table_free(&in);
+    /* heading_always: the heading of a table without a row */
+    edan_table_init(&in, &inner);
+    text = render(&in, 0, &(edan_text_view){.heading_always = true}, 0);
+    CHECK(!strcmp(text, "  v\n"), "the heading alone: '%s'", text);
+    free(text);
+    text = render(&in, 0, &(edan_text_view){0}, 0);
+    CHECK(!strcmp(text, ""), "nothing without a row: '%s'", text);
+    free(text);
+    edan_table_free(&in);
+    edan_table_free(&out);
     return check_summary();
 }

@@ -114,7 +114,8 @@ int edan_table_col(const edan_column *cols, size_t n, const char *key)
 /* Whether a column shows in text (EDAN_NO_TEXT) or CSV (EDAN_NO_CSV): arrays and groups never do. */
 static bool shows(const edan_column *c, unsigned format)
 {
-    return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP;
+    return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP &&
+           c->type != EDAN_T_ROWS;
 }
 
 static const edan_value *cell(const edan_table *t, size_t row, size_t col)
@@ -149,6 +150,15 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
         else
             fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*s" : "%*s", c->width, v->s ? v->s : "?");
         break;
+    case EDAN_T_BOOL:
+        fprintf(f, "%*s", c->width, v->b ? "yes" : "no");
+        break;
+    case EDAN_T_OPT_U64:
+        if (v->opt.set)
+            fprintf(f, "%*" PRIu64, c->width, v->opt.u);
+        else
+            fprintf(f, "%*s", c->width, "-");
+        break;
     default: /* arrays and groups are JSON's */
         break;
     }
@@ -160,7 +170,7 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
     size_t shown = 0;
     for (size_t r = 0; r < t->n_rows; r++)
         shown += !(t->left[r] & EDAN_NO_TEXT);
-    if (!shown || shown < v->min_rows)
+    if ((!shown && !v->heading_always) || shown < v->min_rows)
         return;
     bool first = true;
     if (!v->no_heading)
@@ -223,6 +233,21 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         break;
     case EDAN_T_F64S:
         edan_json_num_array(f, v->d.v, v->d.n);
+        break;
+    case EDAN_T_BOOL:
+        fputs(v->b ? "true" : "false", f);
+        break;
+    case EDAN_T_OPT_U64:
+        if (v->opt.set)
+            fprintf(f, "%" PRIu64, v->opt.u);
+        else
+            fputs("null", f);
+        break;
+    case EDAN_T_ROWS:
+        if (v->rows)
+            edan_table_json(f, v->rows, 0);
+        else
+            fputs("null", f);
         break;
     case EDAN_T_GROUP:
         break;
@@ -370,6 +395,10 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
                 edan_csv_num(&csv, v->f);
             else if (col->type == EDAN_T_STR)
                 edan_csv_str(&csv, v->s);
+            else if (col->type == EDAN_T_BOOL)
+                edan_csv_str(&csv, v->b ? "yes" : "no");
+            else if (col->type == EDAN_T_OPT_U64)
+                v->opt.set ? edan_csv_u64(&csv, v->opt.u) : edan_csv_str(&csv, NULL);
         }
         edan_csv_end_row(&csv);
     }

@@ -43,7 +43,15 @@ typedef enum edan_type {
      * after it keyed "key.member"; a cell of 0 writes the object as null
      * (and none of its members).
      */
-    EDAN_T_GROUP
+    EDAN_T_GROUP,
+    EDAN_T_BOOL,    /* JSON true or false; text and CSV "yes" or "no" */
+    EDAN_T_OPT_U64, /* a count that may be unknown (.opt): JSON null, text "-", CSV an empty field */
+    /*
+     * JSON only: an array of objects, the rows of another table (.rows,
+     * declared with its own path below this one's: "zoom.regions.lines");
+     * NULL writes null.
+     */
+    EDAN_T_ROWS
 } edan_type;
 
 /* Where a column or a row is left out. */
@@ -117,6 +125,12 @@ typedef union edan_value {
         const double *v; /* as s */
         size_t n;
     } d;
+    bool b;
+    struct {
+        uint64_t u;
+        bool set; /* false: unknown */
+    } opt;
+    const struct edan_table *rows; /* lives as long as the table */
 } edan_value;
 
 typedef struct edan_table {
@@ -157,12 +171,13 @@ int edan_table_col(const edan_column *cols, size_t n, const char *key);
 /* ===================================================================== */
 
 typedef struct edan_text_view {
-    const char *indent; /* before every line (NULL: two spaces) */
-    size_t min_rows;    /* fewer rows to show: nothing at all, not even the heading */
-    size_t max_rows;    /* at most these rows (0: all), then "(N more<more>)" */
-    const char *more;   /* e.g. " loops; --json lists all" */
-    bool wide;          /* names whole (--wide) */
-    bool no_heading;    /* the rows alone (a view that heads them itself) */
+    const char *indent;  /* before every line (NULL: two spaces) */
+    size_t min_rows;     /* fewer rows to show: nothing at all, not even the heading */
+    size_t max_rows;     /* at most these rows (0: all), then "(N more<more>)" */
+    const char *more;    /* e.g. " loops; --json lists all" */
+    bool wide;           /* names whole (--wide) */
+    bool no_heading;     /* the rows alone (a view that heads them itself) */
+    bool heading_always; /* the heading even without a row to show */
 } edan_text_view;
 
 /* The heading and the rows text shows, each column right-aligned to its width (a name column left-aligned). */

@@ -440,6 +440,191 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
 /* Report                                                                 */
 /* ===================================================================== */
 
+/* The functions and the source lines that access a region most (JSON: arrays in the region's row). */
+static const edan_column function_cols[] = {
+    {"name", EDAN_T_STR, "", "the function (null: outside every known function)", 0, NULL, 0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses to the region", 0, NULL, 0, 0, NULL},
+};
+static const edan_column line_cols[] = {
+    {"file", EDAN_T_STR, "", "the source file (null: unknown)", 0, NULL, 0, 0, NULL},
+    {"line", EDAN_T_U64, "", "the line in it (0: unknown)", 0, NULL, 0, 0, NULL},
+    {"function", EDAN_T_STR, "", "the function the line is in (null: unknown)", 0, NULL, 0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses to the region", 0, NULL, 0, 0, NULL},
+};
+
+enum {
+    Z_LABEL,
+    Z_ID,
+    Z_PARENT,
+    Z_LEVEL,
+    Z_LO_TEXT,
+    Z_LO,
+    Z_HI_TEXT,
+    Z_HI,
+    Z_BYTES,
+    Z_BLOCKS,
+    Z_ACCESSES,
+    Z_SHARE_TEXT,
+    Z_SHARE,
+    Z_REUSES,
+    Z_DISTANCE,
+    Z_LEAF,
+    Z_FUNCTIONS,
+    Z_LINES,
+    Z_GAP,
+    Z_FROM
+};
+
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
+static const edan_column region_cols[] = {
+    {"label", EDAN_T_STR, "", "text: the region's id, indented by its level", TEXT_ONLY | EDAN_COL_LEFT, "region", 22,
+     0, NULL},
+    {"id", EDAN_T_STR, "", "the region's place in the tree: its root's letter, then a child's index per level",
+     EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"parent", EDAN_T_STR, "", "the id of the region it was cut from (null: a root)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"level", EDAN_T_I64, "", "its depth in the tree (0: a root)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"lo", EDAN_T_STR, "", "text: its first address, in hexadecimal", TEXT_ONLY, NULL, 18, 0, NULL},
+    {"lo", EDAN_T_U64, "bytes", "its first address", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"hi", EDAN_T_STR, "", "text: the address past its end, in hexadecimal", TEXT_ONLY, NULL, 18, 0, NULL},
+    {"hi", EDAN_T_U64, "bytes", "the address past its end", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"bytes", EDAN_T_U64, "bytes", "text: its width, hi - lo", TEXT_ONLY, NULL, 12, 0, NULL},
+    {"blocks", EDAN_T_U64, "blocks", "the distinct 64-byte blocks accessed in it", 0, NULL, 10, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "the accesses to it", 0, NULL, 12, 0, NULL},
+    {"share", EDAN_T_F64, "percent", "text: its share of every access", TEXT_ONLY | EDAN_COL_PERCENT, NULL, 7, 1, NULL},
+    {"share", EDAN_T_F64, "ratio", "its share of every access, 0 to 1", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"reuses", EDAN_T_U64, "accesses", "the accesses to a block accessed before", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"distance_mean", EDAN_T_F64, "blocks", "the mean stack distance of its reuses (MemGaze's D)", 0, "D mean", 10, 1,
+     NULL},
+    {"leaf", EDAN_T_BOOL, "", "whether it has no hot subregion", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"functions", EDAN_T_ROWS, "", "the functions that access it most, most first", 0, NULL, 0, 0, NULL},
+    {"lines", EDAN_T_ROWS, "", "the source lines that access it most, most first (empty without line numbers)", 0, NULL,
+     0, 0, NULL},
+    {"gap", EDAN_T_STR, "", "text: a wider space before the last column", TEXT_ONLY, "", 0, 0, NULL},
+    {"from", EDAN_T_STR, "", "text: the line (or else the function) that accesses it most", TEXT_ONLY | EDAN_COL_LEFT,
+     "most accesses from", 0, 0, NULL},
+};
+
+enum { Z_BLOCK_BYTES, Z_PAGES, Z_THRESHOLD, Z_STOP, Z_HEAP_END, Z_ALL, Z_TRUNCATED, Z_REGIONS };
+static const edan_column zoom_cols[] = {
+    {"block_bytes", EDAN_T_U64, "bytes", "the blocks' width", 0, NULL, 0, 0, NULL},
+    {"pages", EDAN_T_U64, "", "the pages a region is cut into at each level (--zoom-pages)", 0, NULL, 0, 0, NULL},
+    {"threshold", EDAN_T_F64, "ratio", "the share of its region's accesses a hot run exceeds (--zoom-threshold)", 0,
+     NULL, 0, 0, NULL},
+    {"stop_bytes", EDAN_T_U64, "bytes", "a region this wide or narrower is not cut (--zoom-stop)", 0, NULL, 0, 0, NULL},
+    {"heap_end", EDAN_T_OPT_U64, "bytes", "--heap-end: the accesses at and above it are a root of their own", 0, NULL,
+     0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "every access", 0, NULL, 0, 0, NULL},
+    {"truncated", EDAN_T_BOOL, "", "whether the tree stopped at its most regions (4096)", 0, NULL, 0, 0, NULL},
+    {"regions", EDAN_T_ROWS, "", "the regions, each after the region it was cut from", 0, NULL, 0, 0, NULL},
+};
+
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("zoom", NULL, true, "the location zoom tree", zoom_cols),
+    EDAN_TABLE_DECL("zoom.regions", "zoom-regions", false, "a region of the tree", region_cols),
+    EDAN_TABLE_DECL("zoom.regions.functions", NULL, false, "a function that accesses the region", function_cols),
+    EDAN_TABLE_DECL("zoom.regions.lines", NULL, false, "a source line that accesses the region", line_cols),
+    {NULL}};
+
+/*
+ * The tables: the tree's scalars (tab[0]) around its regions (tab[1]), each
+ * with its functions and lines (*more, 2 a region; free_results() frees
+ * them). -1 when out of memory.
+ */
+static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, edan_table *tab, edan_table **more_p)
+{
+    edan_table *more = *more_p = calloc(2 * (size_t)t->n_regions + 1, sizeof *more);
+    if (!more)
+        return -1;
+    edan_table_init(&tab[0], &tables[0]);
+    edan_table_init(&tab[1], &tables[1]);
+    edan_value *z = edan_table_row(&tab[0], 0);
+    if (z) {
+        z[Z_BLOCK_BYTES].u = BLOCK;
+        z[Z_PAGES].u = t->pages;
+        z[Z_THRESHOLD].f = t->threshold;
+        z[Z_STOP].u = t->stop;
+        z[Z_HEAP_END].opt.u = t->heap_end;
+        z[Z_HEAP_END].opt.set = t->have_heap_end;
+        z[Z_ALL].u = t->accesses;
+        z[Z_TRUNCATED].b = t->n_regions == MAX_REGIONS;
+        z[Z_REGIONS].rows = &tab[1];
+    }
+    for (int i = 0; i < t->n_regions; i++) {
+        const zoom_region *r = &t->regions[i];
+        attr fn[TOP], ln[TOP];
+        const int nf = top_of(t, r, elf, src, false, fn);
+        const int nl = src ? top_of(t, r, NULL, src, true, ln) : 0;
+        edan_table *f = &more[2 * i], *l = &more[2 * i + 1];
+        edan_table_init(f, &tables[2]);
+        edan_table_init(l, &tables[3]);
+        for (int k = 0; k < nf; k++) {
+            edan_value *v = edan_table_row(f, 0);
+            if (v) {
+                v[0].s = fn[k].name;
+                v[1].u = fn[k].accesses;
+            }
+        }
+        for (int k = 0; k < nl; k++) {
+            edan_value *v = edan_table_row(l, 0);
+            if (v) {
+                v[0].s = ln[k].file;
+                v[1].u = ln[k].line;
+                v[2].s = ln[k].name;
+                v[3].u = ln[k].accesses;
+            }
+        }
+        edan_value *v = edan_table_row(&tab[1], 0);
+        if (!v)
+            continue;
+        char label[64], lo[24], hi[24], from[600] = "";
+        snprintf(label, sizeof label, "%*s%.22s", r->level < 8 ? 2 * r->level : 16, "", r->id);
+        label[22] = '\0';
+        snprintf(lo, sizeof lo, "%#" PRIx64, r->lo);
+        snprintf(hi, sizeof hi, "%#" PRIx64, r->hi);
+        if (nl) {
+            const char *base = ln[0].file ? strrchr(ln[0].file, '/') : NULL;
+            snprintf(from, sizeof from, "%s (%s:%u)", ln[0].name ? ln[0].name : "?",
+                     base         ? base + 1
+                     : ln[0].file ? ln[0].file
+                                  : "?",
+                     ln[0].line);
+        } else if (nf) {
+            snprintf(from, sizeof from, "%s", fn[0].name ? fn[0].name : "?");
+        }
+        const double share = t->accesses ? (double)r->accesses / (double)t->accesses : 0;
+        v[Z_LABEL].s = edan_table_str(&tab[1], label);
+        v[Z_ID].s = r->id;
+        v[Z_PARENT].s = r->parent < 0 ? NULL : t->regions[r->parent].id;
+        v[Z_LEVEL].i = r->level;
+        v[Z_LO_TEXT].s = edan_table_str(&tab[1], lo);
+        v[Z_LO].u = r->lo;
+        v[Z_HI_TEXT].s = edan_table_str(&tab[1], hi);
+        v[Z_HI].u = r->hi;
+        v[Z_BYTES].u = r->hi - r->lo;
+        v[Z_BLOCKS].u = r->blocks;
+        v[Z_ACCESSES].u = r->accesses;
+        v[Z_SHARE_TEXT].f = 100 * share;
+        v[Z_SHARE].f = share;
+        v[Z_REUSES].u = r->reuses;
+        v[Z_DISTANCE].f = r->reuses ? r->dist_sum / (double)r->reuses : 0;
+        v[Z_LEAF].b = !r->n_children;
+        v[Z_FUNCTIONS].rows = f;
+        v[Z_LINES].rows = l;
+        v[Z_GAP].s = "";
+        v[Z_FROM].s = edan_table_str(&tab[1], from);
+    }
+    return 0;
+}
+
+static void free_results(const zoom_tool *t, edan_table *tab, edan_table *more)
+{
+    for (int i = 0; i < 2 * t->n_regions; i++)
+        edan_table_free(&more[i]);
+    edan_table_free(&tab[0]);
+    edan_table_free(&tab[1]);
+    free(more);
+}
+
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     zoom_tool *t = tool;
@@ -459,83 +644,25 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     const bool have_elf = binary && *binary && !edan_elf_open(binary, &elf, &ignored);
     const bool symbols = have_elf && edan_elf_linked_pcs(&elf);
     edan_srcmap *src = symbols ? edan_srcmap_open(binary, &ignored) : NULL;
-    if (fmt == EDAN_FORMAT_TEXT) {
-        fprintf(f,
-                "\nzoom (hot regions: %u pages a level, a hot run holds over %.3g%% of its region's accesses, "
-                "stop at %" PRIu64 " bytes; 64-byte blocks)\n",
-                t->pages, 100 * t->threshold, t->stop);
-        fprintf(f, "  %-22s %18s %18s %12s %10s %12s %7s %10s  %s\n", "region", "lo", "hi", "bytes", "blocks",
-                "accesses", "share", "D mean", "most accesses from");
+    edan_table tab[2], *more;
+    if (results(t, symbols ? &elf : NULL, src, tab, &more)) {
+        fputs(fmt == EDAN_FORMAT_JSON ? ",\"zoom\":null" : "\nzoom: out of memory\n", f);
     } else {
-        fprintf(f, ",\"zoom\":{\"block_bytes\":%u,\"pages\":%u,\"threshold\":", BLOCK, t->pages);
-        edan_json_num(f, t->threshold);
-        fprintf(f, ",\"stop_bytes\":%" PRIu64 ",\"heap_end\":", t->stop);
-        if (t->have_heap_end)
-            fprintf(f, "%" PRIu64, t->heap_end);
-        else
-            fputs("null", f);
-        fprintf(f, ",\"accesses\":%" PRIu64 ",\"truncated\":%s,\"regions\":[", t->accesses,
-                t->n_regions == MAX_REGIONS ? "true" : "false");
-    }
-    for (int i = 0; i < t->n_regions; i++) {
-        const zoom_region *r = &t->regions[i];
-        attr fn[TOP], ln[TOP];
-        const int nf = top_of(t, r, symbols ? &elf : NULL, src, false, fn);
-        const int nl = src ? top_of(t, r, NULL, src, true, ln) : 0;
-        const double share = t->accesses ? (double)r->accesses / (double)t->accesses : 0;
-        const double d = r->reuses ? r->dist_sum / (double)r->reuses : 0;
         if (fmt == EDAN_FORMAT_TEXT) {
-            char label[64];
-            snprintf(label, sizeof label, "%*s%s", r->level < 8 ? 2 * r->level : 16, "", r->id);
             fprintf(f,
-                    "  %-22.22s %#18" PRIx64 " %#18" PRIx64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64
-                    " %6.1f%% %10.1f  ",
-                    label, r->lo, r->hi, r->hi - r->lo, r->blocks, r->accesses, 100 * share, d);
-            if (nl) {
-                const char *base = ln[0].file ? strrchr(ln[0].file, '/') : NULL;
-                fprintf(f, "%s (%s:%u)", ln[0].name ? ln[0].name : "?",
-                        base         ? base + 1
-                        : ln[0].file ? ln[0].file
-                                     : "?",
-                        ln[0].line);
-            } else if (nf) {
-                fprintf(f, "%s", fn[0].name ? fn[0].name : "?");
-            }
-            fputc('\n', f);
-            continue;
+                    "\nzoom (hot regions: %u pages a level, a hot run holds over %.3g%% of its region's accesses, "
+                    "stop at %" PRIu64 " bytes; 64-byte blocks)\n",
+                    t->pages, 100 * t->threshold, t->stop);
+            edan_table_text(f, &tab[1], &(edan_text_view){.heading_always = true});
+            if (t->n_regions == MAX_REGIONS)
+                fprintf(f, "  (stopped at %d regions)\n", MAX_REGIONS);
+        } else {
+            fputs(",\"zoom\":{", f);
+            edan_table_json(f, &tab[0], 0);
+            fputc('}', f);
         }
-        fprintf(f, "%s{\"id\":\"%s\",\"parent\":", i ? "," : "", r->id);
-        if (r->parent < 0)
-            fputs("null", f);
-        else
-            fprintf(f, "\"%s\"", t->regions[r->parent].id);
-        fprintf(f,
-                ",\"level\":%d,\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"blocks\":%" PRIu64 ",\"accesses\":%" PRIu64
-                ",\"share\":",
-                r->level, r->lo, r->hi, r->blocks, r->accesses);
-        edan_json_num(f, share);
-        fprintf(f, ",\"reuses\":%" PRIu64 ",\"distance_mean\":", r->reuses);
-        edan_json_num(f, d);
-        fprintf(f, ",\"leaf\":%s,\"functions\":[", r->n_children ? "false" : "true");
-        for (int k = 0; k < nf; k++) {
-            fputs(k ? ",{\"name\":" : "{\"name\":", f);
-            edan_json_str(f, fn[k].name);
-            fprintf(f, ",\"accesses\":%" PRIu64 "}", fn[k].accesses);
-        }
-        fputs("],\"lines\":[", f);
-        for (int k = 0; k < nl; k++) {
-            fputs(k ? ",{\"file\":" : "{\"file\":", f);
-            edan_json_str(f, ln[k].file);
-            fprintf(f, ",\"line\":%u,\"function\":", ln[k].line);
-            edan_json_str(f, ln[k].name);
-            fprintf(f, ",\"accesses\":%" PRIu64 "}", ln[k].accesses);
-        }
-        fputs("]}", f);
+        free_results(t, tab, more);
     }
-    if (fmt == EDAN_FORMAT_JSON)
-        fputs("]}", f);
-    else if (t->n_regions == MAX_REGIONS)
-        fprintf(f, "  (stopped at %d regions)\n", MAX_REGIONS);
     edan_srcmap_close(src);
     if (have_elf)
         edan_elf_close(&elf);
@@ -648,26 +775,14 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
         return -1;
     if (!o->csv_dir[0])
         return 0;
-    edan_csv c;
-    if (edan_csv_open(&c, o->csv_dir, name, "zoom-regions",
-                      "id,parent,level,lo,hi,blocks,accesses,share,reuses,distance_mean,leaf", err))
+    edan_table tab[2], *more;
+    if (results(t, NULL, NULL, tab, &more)) {
+        edan_error_set(err, "out of memory for the zoom's regions");
         return -1;
-    for (int i = 0; i < t->n_regions; i++) {
-        const zoom_region *r = &t->regions[i];
-        edan_csv_str(&c, r->id);
-        edan_csv_str(&c, r->parent < 0 ? NULL : t->regions[r->parent].id);
-        edan_csv_u64(&c, (uint64_t)r->level);
-        edan_csv_u64(&c, r->lo);
-        edan_csv_u64(&c, r->hi);
-        edan_csv_u64(&c, r->blocks);
-        edan_csv_u64(&c, r->accesses);
-        edan_csv_num(&c, t->accesses ? (double)r->accesses / (double)t->accesses : 0);
-        edan_csv_u64(&c, r->reuses);
-        edan_csv_num(&c, r->reuses ? r->dist_sum / (double)r->reuses : 0);
-        edan_csv_str(&c, r->n_children ? "no" : "yes");
-        edan_csv_end_row(&c);
     }
-    return edan_csv_close(&c, err);
+    const int rc = edan_table_csv(&tab[1], o->csv_dir, name, err);
+    free_results(t, tab, more);
+    return rc;
 }
 
 static const edan_tool_option options[] = {
@@ -702,6 +817,7 @@ const edan_tool_def edan_zoom_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = tables,
     .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
