@@ -7,6 +7,7 @@
  * unknown and another table's rows in a cell; run-time columns that change
  * the JSON layout refused.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,6 +200,27 @@ int main(void)
     CHECK(!strcmp(text, ""), "nothing without a row: '%s'", text);
     free(text);
     edan_table_free(&in);
+    edan_table_free(&out);
+
+    /* a signed percentage and a signed number, NaN as "-" */
+    static const edan_column sign_cols[] = {
+        {"p", EDAN_T_F64, "percent", "signed", EDAN_COL_PERCENT | EDAN_COL_SIGNED | EDAN_COL_NAN_DASH, NULL, 7, 1,
+         NULL},
+        {"x", EDAN_T_F64, "", "signed", EDAN_COL_SIGNED | EDAN_COL_NAN_DASH, NULL, 5, 1, NULL},
+    };
+    static const edan_table_decl sign = EDAN_TABLE_DECL("z", NULL, false, "signs", sign_cols);
+    edan_table_init(&out, &sign);
+    r = edan_table_row(&out, 0);
+    r[0].f = 12.5;
+    r[1].f = -3;
+    r = edan_table_row(&out, 0);
+    r[0].f = r[1].f = NAN;
+    text = render(&out, 0, &(edan_text_view){0}, 0);
+    CHECK(!strcmp(text, "        p     x\n   +12.5%  -3.0\n        -     -\n"), "signs and NaN:\n%s", text);
+    free(text);
+    json = render(&out, 1, NULL, 0);
+    CHECK(!strcmp(json, "[{\"p\":12.5,\"x\":-3},{\"p\":null,\"x\":null}]"), "JSON of NaN: %s", json);
+    free(json);
     edan_table_free(&out);
     return check_summary();
 }

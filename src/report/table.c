@@ -4,6 +4,7 @@
 #include "report/table.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,8 +138,12 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
         fprintf(f, "%*" PRId64, c->width, v->i);
         break;
     case EDAN_T_F64:
-        if (c->flags & EDAN_COL_PERCENT)
-            fprintf(f, "%*.*f%%", c->width - 1, c->precision, v->f);
+        if ((c->flags & EDAN_COL_NAN_DASH) && isnan(v->f))
+            fprintf(f, "%*s", c->width, "-");
+        else if (c->flags & EDAN_COL_PERCENT)
+            fprintf(f, c->flags & EDAN_COL_SIGNED ? "%+*.*f%%" : "%*.*f%%", c->width - 1, c->precision, v->f);
+        else if (c->flags & EDAN_COL_SIGNED)
+            fprintf(f, "%+*.*f", c->width, c->precision, v->f);
         else if (c->flags & EDAN_COL_G)
             fprintf(f, "%*.*g", c->width, c->precision, v->f);
         else

@@ -68,6 +68,10 @@ typedef enum edan_type {
 #define EDAN_COL_LEFT 64u
 /* Text: an F64 with precision significant digits (%g), not digits after the point. */
 #define EDAN_COL_G 128u
+/* Text: an F64 with its sign always (+12.5, -3.0). */
+#define EDAN_COL_SIGNED 256u
+/* Text: an F64 that is NaN (unknown) as "-". */
+#define EDAN_COL_NAN_DASH 512u
 
 typedef struct edan_column {
     /*

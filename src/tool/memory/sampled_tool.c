@@ -391,109 +391,251 @@ static const char *fn_name(const sampled_tool *t, uint32_t fn)
     return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : "(outside known functions)";
 }
 
-static void json_counts(const sampled_tool *t, FILE *f, const sm_counts *c)
+/* One scope's counts and estimates (P: the JSON object, "all." or "counts."), then what text and CSV add. */
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
+#define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
+#define TEXT_ERR (TEXT_ONLY | EDAN_COL_PERCENT | EDAN_COL_SIGNED | EDAN_COL_NAN_DASH)
+#define SM_COUNTS(P)                                                                                                     \
+    {P "loads", EDAN_T_OPT_U64, "loads", "the loads (null: unknown, only the samples were traced)", 0, "loads A", 12,    \
+     0,         "loads"},                                                                                                \
+        {P "loads_error", EDAN_T_F64, "percent", "text: the loads' estimate's error", TEXT_ERR, "A^ err", 8, 1, NULL},   \
+        {P "sampled_loads", EDAN_T_U64, "loads", "the loads in the samples", EDAN_NO_TEXT, NULL, 0, 0, "sampled_loads"}, \
+        {P "loads_estimate",                                                                                             \
+         EDAN_T_F64,                                                                                                     \
+         "loads",                                                                                                        \
+         "CSV: rho x the sampled loads",                                                                                 \
+         EDAN_NO_JSON | EDAN_NO_TEXT,                                                                                    \
+         NULL,                                                                                                           \
+         0,                                                                                                              \
+         0,                                                                                                              \
+         "loads_estimate"},                                                                                              \
+        {P "blocks", EDAN_T_OPT_U64, "blocks", "the distinct 64-byte blocks loaded (null: unknown)", 0, "F blocks", 10,  \
+         0,          "blocks"},                                                                                          \
+        {P "sampled_blocks", EDAN_T_U64, "blocks", "the distinct blocks loaded in each sample, summed",                  \
+         EDAN_NO_TEXT,       NULL,       0,        0,                                                                    \
+         "sampled_blocks"},                                                                                              \
+        {P "loads_estimate",                                                                                             \
+         EDAN_T_F64,                                                                                                     \
+         "loads",                                                                                                        \
+         "rho x the sampled loads (MemGaze's A^)",                                                                       \
+         JSON_ONLY,                                                                                                      \
+         NULL,                                                                                                           \
+         0,                                                                                                              \
+         0,                                                                                                              \
+         NULL},                                                                                                          \
+        {P "blocks_estimate", EDAN_T_F64, "blocks", "rho x the sampled blocks (MemGaze's F^)", 0, "F^ = rho F", 12, 0,   \
+         "blocks_estimate"},                                                                                             \
+        {P "blocks_error", EDAN_T_F64, "percent", "text: the blocks' estimate's error", TEXT_ERR, "F^ err", 9, 1, NULL}, \
+        {P "growth_estimate",                                                                                            \
+         EDAN_T_F64,                                                                                                     \
+         "ratio",                                                                                                        \
+         "sampled blocks / sampled loads (MemGaze's dF^)",                                                               \
+         JSON_ONLY,                                                                                                      \
+         NULL,                                                                                                           \
+         0,                                                                                                              \
+         0,                                                                                                              \
+         NULL},                                                                                                          \
+        {P "growth", EDAN_T_F64, "ratio", "blocks / loads (null: unknown)", JSON_ONLY, NULL, 0, 0, NULL},                \
+        {P "window_blocks",                                                                                              \
+         EDAN_T_F64,                                                                                                     \
+         "blocks",                                                                                                       \
+         "the distinct blocks of a window, weighted by its loads (null: unknown)",                                       \
+         EDAN_COL_NAN_DASH,                                                                                              \
+         "F/window",                                                                                                     \
+         10,                                                                                                             \
+         1,                                                                                                              \
+         "window_blocks"},                                                                                               \
+        {P "window_blocks_estimate", EDAN_T_F64, "blocks", "the same over the sampled windows", 0, "sampled", 10, 1,     \
+         "window_blocks_estimate"},                                                                                      \
+        {P "window_blocks_stderr",                                                                                       \
+         EDAN_T_F64,                                                                                                     \
+         "blocks",                                                                                                       \
+         "its standard error (null: fewer than 2 sampled windows)",                                                      \
+         EDAN_NO_TEXT,                                                                                                   \
+         NULL,                                                                                                           \
+         0,                                                                                                              \
+         0,                                                                                                              \
+         "window_blocks_stderr"},                                                                                        \
+        {P "window_blocks_ci95", EDAN_T_F64, "blocks", "its 95% confidence interval's half width (null: as stderr)",     \
+         EDAN_COL_NAN_DASH,      "+-95%",    8,        1,                                                                \
+         "window_blocks_ci95"},                                                                                          \
+        {P "windows", EDAN_T_OPT_U64, "windows", "the windows (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, "windows"},    \
+        {P "sampled_windows", EDAN_T_U64, "windows", "the sampled windows", 0, "n", 5, 0, "sampled_windows"},            \
+        {P "window_blocks_error",                                                                                        \
+         EDAN_T_F64,                                                                                                     \
+         "percent",                                                                                                      \
+         "text: the window's estimate's error",                                                                          \
+         TEXT_ERR,                                                                                                       \
+         "err",                                                                                                          \
+         8,                                                                                                              \
+         1,                                                                                                              \
+         NULL},                                                                                                          \
+        {P "loads_error",                                                                                                \
+         EDAN_T_F64,                                                                                                     \
+         "ratio",                                                                                                        \
+         "(loads estimate - loads) / loads (null: unknown)",                                                             \
+         JSON_ONLY,                                                                                                      \
+         NULL,                                                                                                           \
+         0,                                                                                                              \
+         0,                                                                                                              \
+         NULL},                                                                                                          \
+        {P "blocks_error",                                                                                               \
+         EDAN_T_F64,                                                                                                     \
+         "ratio",                                                                                                        \
+         "(blocks estimate - blocks) / blocks (null: unknown)",                                                          \
+         JSON_ONLY,                                                                                                      \
+         NULL,                                                                                                           \
+         0,                                                                                                              \
+         0,                                                                                                              \
+         NULL},                                                                                                          \
+    {                                                                                                                    \
+        P "window_blocks_error", EDAN_T_F64, "ratio", "the same for the window's blocks (null: unknown)", JSON_ONLY,     \
+            NULL, 0, 0, NULL                                                                                             \
+    }
+enum {
+    C_LOADS,
+    C_LOADS_ERR_TEXT,
+    C_SAMPLED_LOADS,
+    C_LOADS_EST_CSV,
+    C_BLOCKS,
+    C_SAMPLED_BLOCKS,
+    C_LOADS_EST,
+    C_BLOCKS_EST,
+    C_BLOCKS_ERR_TEXT,
+    C_GROWTH_EST,
+    C_GROWTH,
+    C_WIN,
+    C_WIN_EST,
+    C_WIN_SE,
+    C_WIN_CI,
+    C_WINDOWS,
+    C_SAMPLED_WINDOWS,
+    C_WIN_ERR_TEXT,
+    C_LOADS_ERR,
+    C_BLOCKS_ERR,
+    C_WIN_ERR,
+    C_N
+};
+
+enum { F_LABEL, F_NAME, F_COUNTS };
+static const edan_column function_cols[] = {
+    {"label", EDAN_T_STR, "", "text: the function's name", TEXT_ONLY | EDAN_COL_LEFT, "", 28, 0, NULL},
+    {"name", EDAN_T_STR, "", "the function (\"(outside known functions)\": code outside every one)", EDAN_NO_TEXT, NULL,
+     0, 0, "function"},
+    SM_COUNTS("counts."),
+};
+enum { S_SAMPLE_ONLY, S_BLOCK_BYTES, S_WINDOW, S_PERIOD, S_SAMPLES, S_RHO, S_ALL, S_FUNCTIONS = S_ALL + C_N };
+static const edan_column sampled_cols[] = {
+    {"sample_only", EDAN_T_BOOL, "", "--sample-only: only the samples were traced", 0, NULL, 0, 0, NULL},
+    {"block_bytes", EDAN_T_U64, "bytes", "the blocks' width", 0, NULL, 0, 0, NULL},
+    {"window", EDAN_T_U64, "loads", "W: the loads of a sample (--sample-window)", 0, NULL, 0, 0, NULL},
+    {"period", EDAN_T_U64, "loads", "P: a sample starts every P loads (--sample-period)", 0, NULL, 0, 0, NULL},
+    {"samples", EDAN_T_U64, "", "the samples taken", 0, NULL, 0, 0, NULL},
+    {"rho", EDAN_T_F64, "ratio", "the loads / the sampled loads (MemGaze's rho)", 0, NULL, 0, 0, NULL},
+    SM_COUNTS("all."),
+    {"functions", EDAN_T_ROWS, "", "per function with loads, most first (null: the program's symbols are unknown)", 0,
+     NULL, 0, 0, NULL},
+};
+
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("sampled", NULL, true, "MemGaze's sampled estimates against the exact values", sampled_cols),
+    EDAN_TABLE_DECL("sampled.functions", "sampled", false,
+                    "a function with loads, most first (CSV: the whole run first)", function_cols),
+    {NULL}};
+
+/* Counts c's columns from v on. */
+static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
 {
-    const sm_view v = view(t, c);
+    const sm_view w = view(t, c);
     const double A = exact_loads(t, c), F = exact_blocks(t, c);
-    fputs("{\"loads\":", f);
-    edan_json_num(f, A);
-    fprintf(f, ",\"sampled_loads\":%" PRIu64 ",\"blocks\":", c->A_s);
-    edan_json_num(f, F);
-    fprintf(f, ",\"sampled_blocks\":%" PRIu64 ",\"loads_estimate\":", c->F_s);
-    edan_json_num(f, v.A_hat);
-    fputs(",\"blocks_estimate\":", f);
-    edan_json_num(f, v.F_hat);
-    fputs(",\"growth_estimate\":", f);
-    edan_json_num(f, v.dF_hat);
-    fputs(",\"growth\":", f);
-    edan_json_num(f, A > 0 ? F / A : t->presampled ? NAN : 0);
-    fputs(",\"window_blocks\":", f);
-    edan_json_num(f, v.win_F);
-    fputs(",\"window_blocks_estimate\":", f);
-    edan_json_num(f, v.win_F_hat);
-    fputs(",\"window_blocks_stderr\":", f);
-    edan_json_num(f, v.win_se);
-    fputs(",\"window_blocks_ci95\":", f);
-    edan_json_num(f, v.win_ci);
-    fputs(",\"windows\":", f);
-    edan_json_num(f, t->presampled ? NAN : (double)c->wins);
-    fprintf(f, ",\"sampled_windows\":%" PRIu64, c->wins_s);
-    fputs(",\"loads_error\":", f);
-    edan_json_num(f, v.A_err);
-    fputs(",\"blocks_error\":", f);
-    edan_json_num(f, v.F_err);
-    fputs(",\"window_blocks_error\":", f);
-    edan_json_num(f, v.win_err);
-    fputc('}', f);
+    v[C_LOADS].opt.u = isnan(A) ? 0 : (uint64_t)A;
+    v[C_LOADS].opt.set = !isnan(A);
+    v[C_LOADS_ERR_TEXT].f = 100 * w.A_err;
+    v[C_SAMPLED_LOADS].u = c->A_s;
+    v[C_LOADS_EST_CSV].f = v[C_LOADS_EST].f = w.A_hat;
+    v[C_BLOCKS].opt.u = isnan(F) ? 0 : (uint64_t)F;
+    v[C_BLOCKS].opt.set = !isnan(F);
+    v[C_SAMPLED_BLOCKS].u = c->F_s;
+    v[C_BLOCKS_EST].f = w.F_hat;
+    v[C_BLOCKS_ERR_TEXT].f = 100 * w.F_err;
+    v[C_GROWTH_EST].f = w.dF_hat;
+    v[C_GROWTH].f = A > 0 ? F / A : t->presampled ? NAN : 0;
+    v[C_WIN].f = w.win_F;
+    v[C_WIN_EST].f = w.win_F_hat;
+    v[C_WIN_SE].f = w.win_se;
+    v[C_WIN_CI].f = w.win_ci;
+    v[C_WINDOWS].opt.u = c->wins;
+    v[C_WINDOWS].opt.set = !t->presampled;
+    v[C_SAMPLED_WINDOWS].u = c->wins_s;
+    v[C_WIN_ERR_TEXT].f = 100 * w.win_err;
+    v[C_LOADS_ERR].f = w.A_err;
+    v[C_BLOCKS_ERR].f = w.F_err;
+    v[C_WIN_ERR].f = w.win_err;
 }
 
-/* v in a text column (fmt: its printf format for one double), or "-" when unknown. */
-static const char *cell(char *buf, size_t cap, const char *fmt, double v)
+/*
+ * The tables: the scalars and the whole run's counts (tab[0]) and a row per
+ * function (tab[1]), after a row of the whole run that JSON leaves out.
+ */
+static void results(const sampled_tool *t, edan_table *tab)
 {
-    if (isnan(v))
-        return "-";
-    snprintf(buf, cap, fmt, v);
-    return buf;
-}
-
-static void text_row(const sampled_tool *t, FILE *f, const char *name, const sm_counts *c)
-{
-    const sm_view v = view(t, c);
-    char b[7][40];
-    fprintf(f, "  %-28.28s %12s %8s %10s %12.0f %9s %10s %10.1f %8s %5" PRIu64 " %8s\n", name,
-            cell(b[0], sizeof b[0], "%.0f", exact_loads(t, c)), cell(b[1], sizeof b[1], "%+.1f%%", 100 * v.A_err),
-            cell(b[2], sizeof b[2], "%.0f", exact_blocks(t, c)), v.F_hat,
-            cell(b[3], sizeof b[3], "%+.1f%%", 100 * v.F_err), cell(b[4], sizeof b[4], "%.1f", v.win_F), v.win_F_hat,
-            cell(b[6], sizeof b[6], "%.1f", v.win_ci), c->wins_s, cell(b[5], sizeof b[5], "%+.1f%%", 100 * v.win_err));
+    edan_table_init(&tab[0], &tables[0]);
+    edan_table_init(&tab[1], &tables[1]);
+    size_t n;
+    sm_row *rows = rows_of(t, &n);
+    edan_value *v = edan_table_row(&tab[1], EDAN_NO_JSON);
+    if (v) {
+        v[F_LABEL].s = "all";
+        v[F_NAME].s = "(all)";
+        counts(t, &t->all, &v[F_COUNTS]);
+    }
+    for (size_t i = 0; rows && i < n; i++) {
+        if (!(v = edan_table_row(&tab[1], 0)))
+            break;
+        char label[29];
+        snprintf(label, sizeof label, "%s", fn_name(t, rows[i].fn));
+        v[F_LABEL].s = edan_table_str(&tab[1], label);
+        v[F_NAME].s = fn_name(t, rows[i].fn);
+        counts(t, rows[i].c, &v[F_COUNTS]);
+    }
+    free(rows);
+    if (!(v = edan_table_row(&tab[0], 0)))
+        return;
+    v[S_SAMPLE_ONLY].b = t->presampled;
+    v[S_BLOCK_BYTES].u = 1u << BLOCK_SHIFT;
+    v[S_WINDOW].u = t->window;
+    v[S_PERIOD].u = t->period;
+    v[S_SAMPLES].u = t->loads ? (t->loads + t->period - 1) / t->period : 0;
+    v[S_RHO].f = view(t, &t->all).rho;
+    counts(t, &t->all, &v[S_ALL]);
+    v[S_FUNCTIONS].rows = t->have_elf ? &tab[1] : NULL;
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     (void)s;
     const sampled_tool *t = tool;
-    const uint64_t samples = t->loads ? (t->loads + t->period - 1) / t->period : 0;
-    const sm_view all = view(t, &t->all);
-    size_t n;
-    sm_row *rows = rows_of(t, &n);
+    if (fmt == EDAN_FORMAT_TABLE)
+        return;
+    edan_table tab[2];
+    results(t, tab);
     if (fmt == EDAN_FORMAT_TEXT) {
+        const edan_value *v = tab[0].n_rows ? tab[0].cells : NULL;
         fprintf(f,
                 "\nsampled estimates (MemGaze's Eq. 1-4 from %" PRIu64 " loads of every %" PRIu64 "; %" PRIu64
                 " samples, rho %.4g) %s\n",
-                t->window, t->period, samples, all.rho,
+                t->window, t->period, v ? v[S_SAMPLES].u : 0, v ? v[S_RHO].f : 0,
                 t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
                               : "against exact");
-        fprintf(f, "  %-28s %12s %8s %10s %12s %9s %10s %10s %8s %5s %8s\n", "", "loads A", "A^ err", "F blocks",
-                "F^ = rho F", "F^ err", "F/window", "sampled", "+-95%", "n", "err");
-        text_row(t, f, "all", &t->all);
-        for (size_t i = 0; rows && i < n && i < TEXT_ROWS; i++)
-            text_row(t, f, fn_name(t, rows[i].fn), rows[i].c);
-        if (n > TEXT_ROWS)
-            fprintf(f, "  (%zu more functions; --json lists all)\n", n - TEXT_ROWS);
-    } else if (fmt == EDAN_FORMAT_JSON) {
-        fprintf(f,
-                ",\"sampled\":{\"sample_only\":%s,\"block_bytes\":%u,\"window\":%" PRIu64 ",\"period\":%" PRIu64
-                ",\"samples\":%" PRIu64 ",\"rho\":",
-                t->presampled ? "true" : "false", 1u << BLOCK_SHIFT, t->window, t->period, samples);
-        edan_json_num(f, all.rho);
-        fputs(",\"all\":", f);
-        json_counts(t, f, &t->all);
-        fputs(",\"functions\":", f);
-        if (!t->have_elf) {
-            fputs("null", f);
-        } else {
-            fputc('[', f);
-            for (size_t i = 0; rows && i < n; i++) {
-                fputs(i ? ",{\"name\":" : "{\"name\":", f);
-                edan_json_str(f, fn_name(t, rows[i].fn));
-                fputs(",\"counts\":", f);
-                json_counts(t, f, rows[i].c);
-                fputc('}', f);
-            }
-            fputc(']', f);
-        }
+        edan_table_text(f, &tab[1],
+                        &(edan_text_view){.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"});
+    } else {
+        fputs(",\"sampled\":{", f);
+        edan_table_json(f, &tab[0], 0);
         fputc('}', f);
     }
-    free(rows);
+    edan_table_free(&tab[0]);
+    edan_table_free(&tab[1]);
 }
 
 /* ===================================================================== */
@@ -563,42 +705,17 @@ static const edan_error *error(const void *t)
 /* --csv-dir: the whole run and a row per function. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
-    const sampled_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     if (!o->csv_dir[0])
         return 0;
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    edan_csv c;
-    if (edan_csv_open(
-            &c, o->csv_dir, name, "sampled",
-            "function,loads,sampled_loads,loads_estimate,blocks,sampled_blocks,blocks_estimate,"
-            "window_blocks,window_blocks_estimate,window_blocks_stderr,window_blocks_ci95,windows,sampled_windows",
-            err))
-        return -1;
-    size_t n;
-    sm_row *rows = rows_of(t, &n);
-    for (size_t i = 0; i <= n; i++) {
-        const sm_counts *cnt = i == 0 ? &t->all : rows[i - 1].c;
-        const sm_view v = view(t, cnt);
-        edan_csv_str(&c, i == 0 ? "(all)" : fn_name(t, rows[i - 1].fn));
-        const double A = exact_loads(t, cnt), F = exact_blocks(t, cnt);
-        isnan(A) ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, (uint64_t)A);
-        edan_csv_u64(&c, cnt->A_s);
-        edan_csv_num(&c, v.A_hat);
-        isnan(F) ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, (uint64_t)F);
-        edan_csv_u64(&c, cnt->F_s);
-        edan_csv_num(&c, v.F_hat);
-        isnan(v.win_F) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_F);
-        edan_csv_num(&c, v.win_F_hat);
-        isnan(v.win_se) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_se);
-        isnan(v.win_ci) ? edan_csv_str(&c, NULL) : edan_csv_num(&c, v.win_ci);
-        t->presampled ? edan_csv_str(&c, NULL) : edan_csv_u64(&c, cnt->wins);
-        edan_csv_u64(&c, cnt->wins_s);
-        edan_csv_end_row(&c);
-    }
-    free(rows);
-    return edan_csv_close(&c, err);
+    edan_table tab[2];
+    results(tool, tab);
+    const int rc = edan_table_csv(&tab[1], o->csv_dir, name, err);
+    edan_table_free(&tab[0]);
+    edan_table_free(&tab[1]);
+    return rc;
 }
 
 static const edan_tool_option options[] = {
@@ -623,6 +740,7 @@ const edan_tool_def edan_sampled_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = tables,
     .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
