@@ -4,8 +4,13 @@
  * per JSON key (path, key, type, unit, meaning), and a check of the tools'
  * uses (each in the registry, no cycle: the session can order them).
  *
- * usage: result_keys   prints "PATH<TAB>rows|scalars<TAB>KEY<TAB>TYPE<TAB>UNIT<TAB>DOC" lines; exit 1 on a bad
- *                      declaration
+ * With --markdown it writes the JSON key reference, docs/json-keys.md, from
+ * the same declarations (tests/json_keys_test.py fails when the committed
+ * file differs).
+ *
+ * usage: result_keys              prints "PATH<TAB>rows|scalars<TAB>KEY<TAB>TYPE<TAB>UNIT<TAB>DOC" lines; exit 1 on
+ *                                 a bad declaration
+ *        result_keys --markdown   prints docs/json-keys.md
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +43,80 @@ static int cycle(int t, char *state)
     return 0;
 }
 
-int main(void)
+/* ===================================================================== */
+/* The JSON key reference                                                 */
+/* ===================================================================== */
+
+/* What each type is in the JSON report. */
+static const char *const type_json[] = {
+    "integer",        "integer",       "number (null: not finite)", "string or null",  "integer array", "number array",
+    "object or null", "true or false", "integer or null",           "array of objects"};
+
+_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_ROWS + 1, "a JSON type for every column type");
+_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_ROWS + 1, "a name for every column type");
+
+/* Text in a Markdown table's cell: '|' escaped. */
+static void md_cell(const char *s)
 {
+    for (; *s; s++) {
+        if (*s == '|')
+            putchar('\\');
+        putchar(*s);
+    }
+}
+
+static int markdown(void)
+{
+    puts("# JSON keys\n");
+    puts("<!-- Generated from the tools' result tables (report/table.h) by `build/result_keys --markdown`");
+    puts("     (python3 tests/json_keys_test.py build . --update); the json_keys_doc test fails when this file");
+    puts("     differs. Do not edit. -->\n");
+    puts("Every key of the JSON report that a tool declares in its result tables, in the registry's order,");
+    puts("with its type, unit and meaning, from the declaration the report is written from. A key `a.b` is");
+    puts("member `b` of the object `a`; a table's path is where its rows (an array) or its scalars (members");
+    puts("of an object) are in the report. The report's structure, and the sections still written without");
+    puts("a table, are in [json-schema.md](json-schema.md) and the formal schema");
+    puts("[schema/edan.analysis.1.json](schema/edan.analysis.1.json).\n");
+    const char *by_hand[64];
+    int n_by_hand = 0;
+    for (int t = 0; t < edan_n_tools; t++) {
+        const edan_tool_def *d = edan_tools[t];
+        if (!d->tables || !d->tables->path) {
+            if (n_by_hand < 64)
+                by_hand[n_by_hand++] = d->name;
+            continue;
+        }
+        printf("## %s\n\n%s.\n", d->name, d->summary);
+        for (const edan_table_decl *tab = d->tables; tab->path; tab++) {
+            if (tab->csv_only)
+                continue;
+            printf("\n### `%s%s`\n\n", tab->path, tab->scalars ? "" : "[]");
+            printf("%s: %s", tab->scalars ? "Members of an object" : "An array, one object per row", tab->doc);
+            if (tab->csv)
+                printf(" (also the CSV table `%s` of `--csv-dir`)", tab->csv);
+            puts(".\n\n| key | type | unit | meaning |\n|---|---|---|---|");
+            for (size_t c = 0; c < tab->n_cols; c++) {
+                const edan_column *col = &tab->cols[c];
+                if (col->flags & EDAN_NO_JSON)
+                    continue;
+                printf("| `%s` | %s | %s | ", col->key, type_json[col->type], col->unit);
+                md_cell(col->doc);
+                puts(" |");
+            }
+        }
+        putchar('\n');
+    }
+    printf("## Tools whose report is written without a table\n\n");
+    for (int i = 0; i < n_by_hand; i++)
+        printf("%s`%s`", i ? ", " : "", by_hand[i]);
+    puts(": see [json-schema.md](json-schema.md).");
+    return fflush(stdout) || ferror(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--markdown"))
+        return markdown();
     int bad = 0;
     char state[64] = {0};
     for (int t = 0; t < edan_n_tools; t++) {

@@ -390,6 +390,9 @@ target_link_libraries(result_keys PRIVATE edan_core)
 if(PYTHON3)
   add_test(NAME result_keys COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/result_keys_test.py ${CMAKE_BINARY_DIR}
                                     ${CMAKE_SOURCE_DIR})
+  # docs/json-keys.md is what the declarations generate (result_keys --markdown)
+  add_test(NAME json_keys_doc COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/json_keys_test.py ${CMAKE_BINARY_DIR}
+                                      ${CMAKE_SOURCE_DIR})
 endif()
 
 # The HTML report (--html, issue 40): a real run's page in headless Chromium (no console error, no network
