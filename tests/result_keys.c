@@ -17,8 +17,8 @@
 
 #include "tool/registry.h"
 
-static const char *const type_name[] = {"u64",   "i64",   "f64",  "string", "u64[]",
-                                        "f64[]", "group", "bool", "u64?",   "rows"};
+static const char *const type_name[] = {"u64",   "i64",  "f64",  "string", "u64[]", "f64[]",
+                                        "group", "bool", "u64?", "rows",   "named"};
 
 static int index_of(const edan_tool_def *d)
 {
@@ -48,12 +48,20 @@ static int cycle(int t, char *state)
 /* ===================================================================== */
 
 /* What each type is in the JSON report. */
-static const char *const type_json[] = {
-    "integer",        "integer",       "number (null: not finite)", "string or null",  "integer array", "number array",
-    "object or null", "true or false", "integer or null",           "array of objects"};
+static const char *const type_json[] = {"integer",
+                                        "integer",
+                                        "number (null: not finite)",
+                                        "string or null",
+                                        "integer array",
+                                        "number array",
+                                        "object or null",
+                                        "true or false",
+                                        "integer or null",
+                                        "array of objects",
+                                        "object of counts by name"};
 
-_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_ROWS + 1, "a JSON type for every column type");
-_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_ROWS + 1, "a name for every column type");
+_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_NAMED + 1, "a JSON type for every column type");
+_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_NAMED + 1, "a name for every column type");
 
 /* Text in a Markdown table's cell: '|' escaped. */
 static void md_cell(const char *s)
@@ -90,7 +98,10 @@ static int markdown(void)
         for (const edan_table_decl *tab = d->tables; tab->path; tab++) {
             if (tab->csv_only)
                 continue;
-            printf("\n### `%s%s`\n\n", tab->path, tab->scalars ? "" : "[]");
+            if (*tab->path)
+                printf("\n### `%s%s`\n\n", tab->path, tab->scalars ? "" : "[]");
+            else
+                printf("\n### the report's top level\n\n");
             printf("%s: %s", tab->scalars ? "Members of an object" : "An array, one object per row", tab->doc);
             if (tab->csv)
                 printf(" (also the CSV table `%s` of `--csv-dir`)", tab->csv);

@@ -16,14 +16,6 @@ void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
     snprintf(buf, cap, "cache=%s alpha=%" PRIu64, cache, l->cost.alpha);
 }
 
-static void fmt_num(double v, char *buf, size_t cap)
-{
-    if (v == floor(v) && fabs(v) < 1e18)
-        snprintf(buf, cap, "%.0f", v);
-    else
-        snprintf(buf, cap, "%.6g", v);
-}
-
 void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src)
 {
     /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
@@ -45,89 +37,6 @@ void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_s
     fprintf(f, "  model       %s dependencies, w(v) = %s bytes, clock %g GHz, alpha0 %g\n",
             o->false_deps ? "true+false" : "true (RAW)", o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
             o->metrics.clock_ghz, o->metrics.alpha0);
-}
-
-void edan_report_edag_text(FILE *f, const edan_edag *e, const edan_options *o)
-{
-    /* the summary's figures, from the same computation (the layered bound is a pass over all D layers) */
-    double sum_lambda[EDAN_MAX_LANES], sum_Lambda[EDAN_MAX_LANES], sum_bw[EDAN_MAX_LANES];
-    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
-        const edan_lane_stats *st = edan_edag_lane(e, k);
-        const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
-        edan_metrics mt;
-        edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        sum_lambda[k] = mt.per_m[0].lambda;
-        sum_Lambda[k] = mt.per_m[0].Lambda;
-        sum_bw[k] = mt.bw_gbs;
-        char label[320], c[64];
-        edan_report_lane_label(e, k, label, sizeof label);
-        fprintf(f, "\n[%d] %s\n", k + 1, label);
-        fprintf(f, "  vertices (instructions)   %" PRIu64 "\n", st->vertices);
-        fprintf(f, "  work T1                   %" PRIu64 " cycles\n", st->T1);
-        fprintf(f, "  span Tinf                 %" PRIu64 " cycles\n", st->Tinf);
-        fprintf(f, "  parallelism T1/Tinf       %.4f\n", mt.parallelism);
-        fprintf(f, "  memory work W             %" PRIu64 "\n", st->W);
-        fprintf(f, "  memory depth D            %" PRIu64 "\n", st->D);
-        fprintf(f, "  memory parallelism W/D    %.4f\n", mt.mem_parallelism);
-        fmt_num(mt.C, c, sizeof c);
-        fprintf(f, "  non-memory cost C         %s cycles%s\n", c, o->metrics.C_given ? " (given)" : "");
-        fprintf(f, "  bytes moved sum w(v)      %" PRIu64 "\n", st->bytes);
-        fprintf(f, "  average bandwidth B       %.4f bytes/cycle = %.4f GB/s\n", mt.bw_bytes_per_cycle, mt.bw_gbs);
-        fprintf(f, "  loads / stores / atomics  %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n", st->loads, st->stores,
-                st->amos);
-        fprintf(f, "  reaching RAM: loads / stores %" PRIu64 " / %" PRIu64 "\n", st->ram_loads, st->ram_stores);
-        for (int l = 0; l < lc->cache.n_levels; l++) {
-            uint64_t h = st->cache_hits[l], m = st->cache_misses[l];
-            fprintf(f, "  L%d hits / misses          %" PRIu64 " / %" PRIu64 " (%.2f%% hits)\n", l + 1, h, m,
-                    h + m ? 100.0 * (double)h / (double)(h + m) : 0.0);
-        }
-        fprintf(f, "  layers W_1..W_D          ");
-        uint64_t shown = st->D < 16 ? st->D : 16;
-        for (uint64_t i = 1; i <= shown; i++)
-            fprintf(f, " %" PRIu64, edan_layers_get(&st->layers, i));
-        if (st->D > shown)
-            fprintf(f, " ... (%" PRIu64 " layers)", st->D);
-        fprintf(f, "\n");
-        fprintf(f, "  %6s %14s %14s %14s %14s %14s %14s %14s\n", "m", "lambda", "lambda(lay.)", "Lambda", "M lower",
-                "M upper", "M layered", "T upper");
-        for (int i = 0; i < mt.n_m; i++) {
-            const edan_m_metrics *r = &mt.per_m[i];
-            char lam[32], laml[32], lo[32], up[32], ly[32], tu[32];
-            fmt_num(r->lambda, lam, sizeof lam);
-            fmt_num(r->lambda_layered, laml, sizeof laml);
-            fmt_num(r->mem_lower, lo, sizeof lo);
-            fmt_num(r->mem_upper, up, sizeof up);
-            fmt_num(r->mem_layered, ly, sizeof ly);
-            fmt_num(r->run_upper, tu, sizeof tu);
-            fprintf(f, "  %6" PRIu64 " %14s %14s %14.6g %14s %14s %14s %14s\n", r->m, lam, laml, r->Lambda, lo, up, ly,
-                    tu);
-        }
-        for (int j = 0; j < st->n_series; j++) {
-            const edan_series *s = &st->series[j];
-            uint64_t peak = 0;
-            size_t at = 0;
-            for (size_t i = 0; i < s->n; i++)
-                if (s->U[i] > peak) {
-                    peak = s->U[i];
-                    at = i;
-                }
-            fprintf(f, "  data movement: tau %" PRIu64 "%s, %zu phases, peak U_%zu = %" PRIu64 " bytes\n", s->tau,
-                    s->requested_tau && s->tau != s->requested_tau ? " (coarsened)" : "", s->n, at, peak);
-        }
-    }
-    if (edan_edag_n_lanes(e) > 1) {
-        fprintf(f, "\nSummary (m = %" PRIu64 ")\n", o->metrics.m[0]);
-        fprintf(f, "  %-4s %-60s %12s %10s %14s %10s %10s\n", "#", "configuration", "W", "D", "lambda", "Lambda",
-                "B GB/s");
-        for (int k = 0; k < edan_edag_n_lanes(e); k++) {
-            const edan_lane_stats *st = edan_edag_lane(e, k);
-            char label[320], lam[32];
-            edan_report_lane_label(e, k, label, sizeof label);
-            fmt_num(sum_lambda[k], lam, sizeof lam);
-            fprintf(f, "  %-4d %-60.60s %12" PRIu64 " %10" PRIu64 " %14s %10.4g %10.4g\n", k + 1, label, st->W, st->D,
-                    lam, sum_Lambda[k], sum_bw[k]);
-        }
-    }
 }
 
 void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src)
@@ -228,89 +137,6 @@ void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bo
             fputs(mc, f);
         fprintf(f, " (%s)\n", o->cache_given ? "--cache" : "the machine's data caches");
     }
-}
-
-void edan_report_edag_json(FILE *f, const edan_edag *e, const edan_options *o)
-{
-    fputs(",\"footprint_bytes\":", f);
-    fprintf(f, "%" PRIu64, edan_edag_footprint(e));
-    fputs(",\"configurations\":[", f);
-    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
-        const edan_lane_stats *st = edan_edag_lane(e, k);
-        const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
-        edan_metrics mt;
-        edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        char cache[256];
-        edan_cache_config_format(&lc->cache, cache, sizeof cache);
-        fprintf(f, "%s{\"cache\":", k ? "," : "");
-        edan_json_str(f, cache);
-        fprintf(f, ",\"alpha\":%" PRIu64 ",\"costs\":{", lc->cost.alpha);
-        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-            fprintf(f, "%s\"%s\":%" PRIu64, c ? "," : "", edan_class_name(c), lc->cost.cls[c]);
-        fprintf(f, "},\"vertices\":%" PRIu64 ",\"T1\":%" PRIu64 ",\"Tinf\":%" PRIu64 ",\"parallelism\":", st->vertices,
-                st->T1, st->Tinf);
-        edan_json_num(f, mt.parallelism);
-        fprintf(f, ",\"W\":%" PRIu64 ",\"D\":%" PRIu64 ",\"C\":", st->W, st->D);
-        edan_json_num(f, mt.C);
-        fprintf(f, ",\"bytes\":%" PRIu64 ",\"bandwidth_bytes_per_cycle\":", st->bytes);
-        edan_json_num(f, mt.bw_bytes_per_cycle);
-        fputs(",\"bandwidth_gbs\":", f);
-        edan_json_num(f, mt.bw_gbs);
-        fprintf(f,
-                ",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"atomics\":%" PRIu64 ",\"ram_loads\":%" PRIu64
-                ",\"ram_stores\":%" PRIu64 ",\"ram_read_bytes\":%" PRIu64 ",\"ram_write_bytes\":%" PRIu64,
-                st->loads, st->stores, st->amos, st->ram_loads, st->ram_stores, st->ram_read_bytes,
-                st->ram_write_bytes);
-        fputs(",\"classes\":{", f);
-        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-            fprintf(f, "%s\"%s\":%" PRIu64, c ? "," : "", edan_class_name(c), st->class_count[c]);
-        fputs("},\"cache_levels\":[", f);
-        for (int l = 0; l < lc->cache.n_levels; l++)
-            fprintf(f, "%s{\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 "}", l ? "," : "", st->cache_hits[l],
-                    st->cache_misses[l]);
-        fputs("]", f);
-        bool with_layers = st->D <= EDAN_JSON_MAX_LAYERS;
-        fprintf(f, ",\"layers_included\":%s,\"layers\":", with_layers ? "true" : "false");
-        fputc('[', f);
-        for (uint64_t i = 1; with_layers && i <= st->D; i++)
-            fprintf(f, "%s%" PRIu64, i > 1 ? "," : "", edan_layers_get(&st->layers, i));
-        fputc(']', f);
-        fputs(",\"per_m\":[", f);
-        for (int i = 0; i < mt.n_m; i++) {
-            const edan_m_metrics *r = &mt.per_m[i];
-            fprintf(f, "%s{\"m\":%" PRIu64 ",\"lambda\":", i ? "," : "", r->m);
-            edan_json_num(f, r->lambda);
-            fputs(",\"lambda_layered\":", f);
-            edan_json_num(f, r->lambda_layered);
-            fputs(",\"Lambda\":", f);
-            edan_json_num(f, r->Lambda);
-            fputs(",\"memory_cost\":{\"lower\":", f);
-            edan_json_num(f, r->mem_lower);
-            fputs(",\"upper\":", f);
-            edan_json_num(f, r->mem_upper);
-            fputs(",\"layered\":", f);
-            edan_json_num(f, r->mem_layered);
-            fputs("},\"runtime\":{\"lower\":", f);
-            edan_json_num(f, r->run_lower);
-            fputs(",\"upper\":", f);
-            edan_json_num(f, r->run_upper);
-            fputs(",\"layered\":", f);
-            edan_json_num(f, r->run_layered);
-            fputs("}}", f);
-        }
-        fputs("],\"series\":[", f);
-        for (int j = 0; j < st->n_series; j++) {
-            const edan_series *s = &st->series[j];
-            fprintf(f, "%s{\"requested_tau\":%" PRIu64 ",\"tau\":%" PRIu64 ",\"phases\":%zu,\"U\":", j ? "," : "",
-                    s->requested_tau, s->tau, s->n);
-            edan_json_u64_array(f, s->U, s->n);
-            fputs(",\"started\":", f);
-            edan_json_u64_array(f, s->started, s->n);
-            fputs("}", f);
-        }
-        fputs("]}", f);
-    }
-    fputs("]", f);
 }
 
 void edan_report_series_csv(FILE *f, const edan_edag *e)

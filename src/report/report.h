@@ -1,8 +1,9 @@
 /*
- * report.h - the eDAG metrics as text, JSON (schema "edan.analysis/1",
+ * report.h - the report's header (text and JSON, schema "edan.analysis/1",
  * docs/json-schema.md), the paper's table, or CSV series. A report is
  * written by the analysis session (tool/session.h): the header below, then
- * every tool's section; these are the eDAG tool's sections and the header.
+ * every tool's section; the eDAG tool's text and JSON are its own
+ * (tool/graph/edag_view.c), its table and series are here.
  */
 #ifndef EDAN_REPORT_REPORT_H
 #define EDAN_REPORT_REPORT_H
@@ -37,12 +38,8 @@ void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_s
  * its cache). The flags say which sections the report has.
  */
 void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection);
-/* Every configuration's metrics, and a summary when there are several. */
-void edan_report_edag_text(FILE *f, const edan_edag *e, const edan_options *o);
 /* Opens the report's object: {"schema":...,"source":{...},"model":{...} (no closing brace). */
 void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src);
-/* ,"footprint_bytes":N,"configurations":[...] */
-void edan_report_edag_json(FILE *f, const edan_edag *e, const edan_options *o);
 void edan_report_series_csv(FILE *f, const edan_edag *e);
 /* Rows: configurations; columns W, D, lambda, Lambda, B (GB/s) with the percentage reduction against the
  * first configuration without a cache, as in the paper's Tables 1 and 2 (m = the first --m). */

@@ -116,7 +116,7 @@ int edan_table_col(const edan_column *cols, size_t n, const char *key)
 static bool shows(const edan_column *c, unsigned format)
 {
     return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP &&
-           c->type != EDAN_T_ROWS;
+           c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
 }
 
 static const edan_value *cell(const edan_table *t, size_t row, size_t col)
@@ -144,6 +144,10 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
             fprintf(f, c->flags & EDAN_COL_SIGNED ? "%+*.*f%%" : "%*.*f%%", c->width - 1, c->precision, v->f);
         else if (c->flags & EDAN_COL_SIGNED)
             fprintf(f, "%+*.*f", c->width, c->precision, v->f);
+        else if ((c->flags & EDAN_COL_WHOLE) && v->f == floor(v->f) && fabs(v->f) < 1e18)
+            fprintf(f, "%*.0f", c->width, v->f);
+        else if (c->flags & EDAN_COL_WHOLE)
+            fprintf(f, "%*.*g", c->width, c->precision, v->f);
         else if (c->flags & EDAN_COL_G)
             fprintf(f, "%*.*g", c->width, c->precision, v->f);
         else
@@ -253,6 +257,12 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
             edan_table_json(f, v->rows, 0);
         else
             fputs("null", f);
+        break;
+    case EDAN_T_NAMED:
+        fputc('{', f);
+        for (size_t i = 0; i < v->named.n; i++)
+            fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", v->named.names[i], v->named.v[i]);
+        fputc('}', f);
         break;
     case EDAN_T_GROUP:
         break;

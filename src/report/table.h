@@ -51,7 +51,8 @@ typedef enum edan_type {
      * declared with its own path below this one's: "zoom.regions.lines");
      * NULL writes null.
      */
-    EDAN_T_ROWS
+    EDAN_T_ROWS,
+    EDAN_T_NAMED /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
 } edan_type;
 
 /* Where a column or a row is left out. */
@@ -72,6 +73,8 @@ typedef enum edan_type {
 #define EDAN_COL_SIGNED 256u
 /* Text: an F64 that is NaN (unknown) as "-". */
 #define EDAN_COL_NAN_DASH 512u
+/* Text: an F64 of a whole value below 1e18 as an integer, any other as EDAN_COL_G does. */
+#define EDAN_COL_WHOLE 1024u
 
 typedef struct edan_column {
     /*
@@ -135,6 +138,11 @@ typedef union edan_value {
         bool set; /* false: unknown */
     } opt;
     const struct edan_table *rows; /* lives as long as the table */
+    struct {
+        const char *const *names; /* as s */
+        const uint64_t *v;        /* as s */
+        size_t n;
+    } named;
 } edan_value;
 
 typedef struct edan_table {

@@ -35,12 +35,10 @@ static const edan_error *error(const void *t)
 static void report(void *t, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     const edan_options *o = edan_session_options(s);
-    if (fmt == EDAN_FORMAT_JSON)
-        edan_report_edag_json(f, t, o);
-    else if (fmt == EDAN_FORMAT_TABLE)
+    if (fmt == EDAN_FORMAT_TABLE)
         edan_report_table(f, t, o);
     else
-        edan_report_edag_text(f, t, o);
+        edan_edag_view(f, t, o, fmt == EDAN_FORMAT_JSON);
 }
 
 static int outputs(void *t, const edan_session *s, edan_error *err)
@@ -79,6 +77,7 @@ const edan_tool_def edan_edag_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = edan_edag_tables,
     .outputs = outputs,
     .destroy = destroy,
 };

@@ -1,0 +1,66 @@
+/*
+ * zoom_tables.c - the zoom tool's result tables: the tree's scalars, its regions, and each region's functions and
+ * lines, declared once for its text, JSON and CSV (report/table.h).
+ */
+#include "tool/memory/zoom_tables.h"
+
+/* The functions and the source lines that access a region most (JSON: arrays in the region's row). */
+static const edan_column function_cols[] = {
+    {"name", EDAN_T_STR, "", "the function (null: outside every known function)", 0, NULL, 0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses to the region", 0, NULL, 0, 0, NULL},
+};
+static const edan_column line_cols[] = {
+    {"file", EDAN_T_STR, "", "the source file (null: unknown)", 0, NULL, 0, 0, NULL},
+    {"line", EDAN_T_U64, "", "the line in it (0: unknown)", 0, NULL, 0, 0, NULL},
+    {"function", EDAN_T_STR, "", "the function the line is in (null: unknown)", 0, NULL, 0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses to the region", 0, NULL, 0, 0, NULL},
+};
+
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
+static const edan_column region_cols[] = {
+    {"label", EDAN_T_STR, "", "text: the region's id, indented by its level", TEXT_ONLY | EDAN_COL_LEFT, "region", 22,
+     0, NULL},
+    {"id", EDAN_T_STR, "", "the region's place in the tree: its root's letter, then a child's index per level",
+     EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"parent", EDAN_T_STR, "", "the id of the region it was cut from (null: a root)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"level", EDAN_T_I64, "", "its depth in the tree (0: a root)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"lo", EDAN_T_STR, "", "text: its first address, in hexadecimal", TEXT_ONLY, NULL, 18, 0, NULL},
+    {"lo", EDAN_T_U64, "bytes", "its first address", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"hi", EDAN_T_STR, "", "text: the address past its end, in hexadecimal", TEXT_ONLY, NULL, 18, 0, NULL},
+    {"hi", EDAN_T_U64, "bytes", "the address past its end", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"bytes", EDAN_T_U64, "bytes", "text: its width, hi - lo", TEXT_ONLY, NULL, 12, 0, NULL},
+    {"blocks", EDAN_T_U64, "blocks", "the distinct 64-byte blocks accessed in it", 0, NULL, 10, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "the accesses to it", 0, NULL, 12, 0, NULL},
+    {"share", EDAN_T_F64, "percent", "text: its share of every access", TEXT_ONLY | EDAN_COL_PERCENT, NULL, 7, 1, NULL},
+    {"share", EDAN_T_F64, "ratio", "its share of every access, 0 to 1", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"reuses", EDAN_T_U64, "accesses", "the accesses to a block accessed before", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"distance_mean", EDAN_T_F64, "blocks", "the mean stack distance of its reuses (MemGaze's D)", 0, "D mean", 10, 1,
+     NULL},
+    {"leaf", EDAN_T_BOOL, "", "whether it has no hot subregion", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"functions", EDAN_T_ROWS, "", "the functions that access it most, most first", 0, NULL, 0, 0, NULL},
+    {"lines", EDAN_T_ROWS, "", "the source lines that access it most, most first (empty without line numbers)", 0, NULL,
+     0, 0, NULL},
+    {"gap", EDAN_T_STR, "", "text: a wider space before the last column", TEXT_ONLY, "", 0, 0, NULL},
+    {"from", EDAN_T_STR, "", "text: the line (or else the function) that accesses it most", TEXT_ONLY | EDAN_COL_LEFT,
+     "most accesses from", 0, 0, NULL},
+};
+
+static const edan_column zoom_cols[] = {
+    {"block_bytes", EDAN_T_U64, "bytes", "the blocks' width", 0, NULL, 0, 0, NULL},
+    {"pages", EDAN_T_U64, "", "the pages a region is cut into at each level (--zoom-pages)", 0, NULL, 0, 0, NULL},
+    {"threshold", EDAN_T_F64, "ratio", "the share of its region's accesses a hot run exceeds (--zoom-threshold)", 0,
+     NULL, 0, 0, NULL},
+    {"stop_bytes", EDAN_T_U64, "bytes", "a region this wide or narrower is not cut (--zoom-stop)", 0, NULL, 0, 0, NULL},
+    {"heap_end", EDAN_T_OPT_U64, "bytes", "--heap-end: the accesses at and above it are a root of their own", 0, NULL,
+     0, 0, NULL},
+    {"accesses", EDAN_T_U64, "accesses", "every access", 0, NULL, 0, 0, NULL},
+    {"truncated", EDAN_T_BOOL, "", "whether the tree stopped at its most regions (4096)", 0, NULL, 0, 0, NULL},
+    {"regions", EDAN_T_ROWS, "", "the regions, each after the region it was cut from", 0, NULL, 0, 0, NULL},
+};
+
+const edan_table_decl edan_zoom_tables[] = {
+    EDAN_TABLE_DECL("zoom", NULL, true, "the location zoom tree", zoom_cols),
+    EDAN_TABLE_DECL("zoom.regions", "zoom-regions", false, "a region of the tree", region_cols),
+    EDAN_TABLE_DECL("zoom.regions.functions", NULL, false, "a function that accesses the region", function_cols),
+    EDAN_TABLE_DECL("zoom.regions.lines", NULL, false, "a source line that accesses the region", line_cols),
+    {NULL}};

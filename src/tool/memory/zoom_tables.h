@@ -1,0 +1,37 @@
+/*
+ * zoom_tables.h - the zoom tool's result tables (zoom_tables.c) and the indices of their columns.
+ */
+#ifndef EDAN_TOOL_MEMORY_ZOOM_TABLES_H
+#define EDAN_TOOL_MEMORY_ZOOM_TABLES_H
+
+#include "report/table.h"
+
+enum {
+    Z_LABEL,
+    Z_ID,
+    Z_PARENT,
+    Z_LEVEL,
+    Z_LO_TEXT,
+    Z_LO,
+    Z_HI_TEXT,
+    Z_HI,
+    Z_BYTES,
+    Z_BLOCKS,
+    Z_ACCESSES,
+    Z_SHARE_TEXT,
+    Z_SHARE,
+    Z_REUSES,
+    Z_DISTANCE,
+    Z_LEAF,
+    Z_FUNCTIONS,
+    Z_LINES,
+    Z_GAP,
+    Z_FROM
+};
+
+enum { Z_BLOCK_BYTES, Z_PAGES, Z_THRESHOLD, Z_STOP, Z_HEAP_END, Z_ALL, Z_TRUNCATED, Z_REGIONS };
+
+/* Its tables, ending with a {NULL} entry. */
+extern const edan_table_decl edan_zoom_tables[];
+
+#endif
