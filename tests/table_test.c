@@ -222,5 +222,29 @@ int main(void)
     CHECK(!strcmp(json, "[{\"p\":12.5,\"x\":-3},{\"p\":null,\"x\":null}]"), "JSON of NaN: %s", json);
     free(json);
     edan_table_free(&out);
+
+    /* counts keyed by names known when it runs (JSON only), whole numbers as integers in text */
+    static const edan_column named_cols[] = {
+        {"w", EDAN_T_F64, "", "whole or %g", EDAN_COL_WHOLE, NULL, 8, 3, NULL},
+        {"by", EDAN_T_NAMED, "", "counts by name", 0, NULL, 0, 0, NULL},
+    };
+    static const edan_table_decl named = EDAN_TABLE_DECL("n", "named", false, "named", named_cols);
+    static const char *const names[] = {"int", "load"};
+    static const uint64_t counts[] = {5, 0};
+    edan_table_init(&out, &named);
+    r = edan_table_row(&out, 0);
+    r[0].f = 12345;
+    r[1].named.names = names;
+    r[1].named.v = counts;
+    r[1].named.n = 2;
+    edan_table_row(&out, 0)[0].f = 0.123456;
+    text = render(&out, 0, &(edan_text_view){0}, 0);
+    CHECK(!strcmp(text, "         w\n     12345\n     0.123\n"), "whole numbers and %%g:\n%s", text);
+    free(text);
+    json = render(&out, 1, NULL, 0);
+    CHECK(!strcmp(json, "[{\"w\":12345,\"by\":{\"int\":5,\"load\":0}},{\"w\":0.123456,\"by\":{}}]"),
+          "counts by name: %s", json);
+    free(json);
+    edan_table_free(&out);
     return check_summary();
 }
