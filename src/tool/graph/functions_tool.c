@@ -320,7 +320,7 @@ bool edan_functions_tool_lambda(const edan_session *s, const char *name, double 
 
 /* One scope's numbers, exclusive or inclusive (EXCL or INCL: the JSON object), text between "|" */
 #define FN_SCOPE(obj, what)                                                                                            \
-    {obj ".instructions", EDAN_T_U64, "instructions", "instructions " what, 0, "insns", 12, 0, NULL},         \
+    {obj ".instructions", EDAN_T_U64, "instructions", "instructions " what, 0, "insns", 12, 0, NULL},                  \
         {obj ".W", EDAN_T_U64, "accesses", "memory work W " what, 0, "W", 10, 0, NULL},                                \
         {obj ".D", EDAN_T_U64, "layers", "memory depth D " what, 0, "D", 8, 0, NULL},                                  \
         {obj ".C", EDAN_T_U64, "cycles", "non-memory cost C " what, EDAN_NO_TEXT, NULL, 0, 0, NULL},                   \
