@@ -66,6 +66,7 @@ bench: build
 	@python3 bench/bench_online.py $(BUILD) --update-docs
 	@python3 bench/bench_sampled.py $(BUILD) --update-docs
 	@python3 bench/bench_locality.py $(BUILD) --update-docs
+	@python3 bench/bench_cachegrind.py $(BUILD) --update-docs
 
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1
