@@ -261,6 +261,12 @@ def predicted(prog, func, machine, *more, env=None, args=()):
     return json.loads(p.stdout.strip().splitlines()[-1])["prediction"] if p.returncode == 0 else {}
 
 
+def analyze_prediction(trace, machine):
+    p = edan("analyze", "--json", f"--machine={machine}", trace)
+    check(p.returncode == 0, f"edan analyze {trace}: {p.stderr}")
+    return json.loads(p.stdout.strip().splitlines()[-1])["prediction"] if p.returncode == 0 else {}
+
+
 def test_uops():
     """tests/native/x86_uops.S: add [rbx], rax and add rax, [rbx+8] against the same work as separate
     instructions, on server-ddr5 and on copies of it with a 3- and a 5-entry reorder buffer."""
@@ -314,6 +320,12 @@ def test_uops():
         one = predicted(progs[1000], "rmw", server, lats, env={**os.environ, "EDAN_NO_AVX2": "1"})
         check(wide.get("cycles") == one.get("cycles") and len(one.get("cycles", [])) == 5,
               f"lanes: {wide.get('cycles')} against one at a time {one.get('cycles')}")
+        # a recorded trace decodes its instructions again: the same split, the same times
+        trace = os.path.join(d, "rmw.edt")
+        p = edan("record", "--filter=rmw", "-o", trace, progs[2000])
+        off = analyze_prediction(trace, server) if p.returncode == 0 else {}
+        full = predicted(progs[2000], "rmw", server)
+        check(off.get("cycles") == full.get("cycles"), f"trace {off.get('cycles')} against online {full.get('cycles')}")
         # sampled: the counts follow every instruction, the split ones too
         smp = predicted(progs[2000], "rmw", server, "--sampled", "--sample-timing=50,50,400,0")
         check(smp.get("counts") == rmw_n, f"sampled counts {smp.get('counts')} against {rmw_n}")
