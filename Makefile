@@ -66,6 +66,7 @@ bench: build
 	@python3 bench/bench_online.py $(BUILD) --update-docs
 	@python3 bench/bench_sampled.py $(BUILD) --update-docs
 	@python3 bench/bench_locality.py $(BUILD) --update-docs
+	@python3 bench/bench_cachegrind.py $(BUILD) --update-docs
 
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1
@@ -147,6 +148,19 @@ validate: build
 	python3 validation/compare.py --results "$(VALIDATION_RESULTS)" --update-doc docs/accuracy.md \
 	    --command "make validate VALIDATION_LIST=$(VALIDATION_LIST) VALIDATION_LATENCIES=$(VALIDATION_LATENCIES)" \
 	    && echo "make validate: tables written into docs/accuracy.md" && exit $$status
+
+# The timing model against the host itself (issue 39): PolyBench/C 4.2.1 built for x86-64 with the host's gcc,
+# the kernels' measured times (median of 5, pinned) against the model's with machines/zen4.ini at the measured
+# clock; tables into docs/accuracy.md. POLYBENCH names a checkout of MatthiasJReisinger/PolyBenchC-4.2.1.
+NATIVE_MACHINE ?= zen4
+NATIVE_CPU ?= 1
+.PHONY: validate-native
+validate-native: build
+	@if [ -z "$(POLYBENCH)" ]; then \
+	    echo "make validate-native: POLYBENCH=DIR names a checkout of MatthiasJReisinger/PolyBenchC-4.2.1"; exit 2; fi
+	@nice python3 validation/native.py --edan $(BUILD)/edan --polybench "$(POLYBENCH)" \
+	    --out $(BUILD)/validation/native --machine $(NATIVE_MACHINE) --cpu $(NATIVE_CPU) \
+	    --update-doc docs/accuracy.md --command "make validate-native POLYBENCH=DIR"
 
 # The blocking what-if's best tile (issue 41) against the timing model's best on the hand-blocked stencils and
 # against their native times on the host (gcc -O2, median of 5, pinned): figures for docs/accuracy.md.

@@ -9,6 +9,10 @@ with the real plugin.
                eDAG edan dot draws, source lines of a position-independent program
   a64_deps     hand-written AArch64 (tests/native/a64_deps.S): ldp/stp, flags, writeback
   a64_kernels  the same kernels built with aarch64-linux-gnu-gcc, static and dynamic (Debian's sysroot)
+  uops         hand-written x86-64 (tests/native/x86_uops.S): the timing model's micro-operations of
+               add [rbx], rax and add rax, [rbx+8] against the same work as separate instructions, exactly
+  machines     machines/{zen4,spr,neoverse-v1}{,-cxl}.ini: listed, and a cold pointer chase under each (the
+               CXL variant slower by its added latency per line from memory)
   errors       an unsupported ISA, a missing emulator, the text format refused for native programs
 
 Run as native_test.py BUILD_DIR CATEGORY; prints 'N passed, N failed'.
@@ -238,5 +242,130 @@ def test_errors():
         check(p.returncode == 2 and "--sysroot" in p.stderr, f"--sysroot missing: {p.returncode} {p.stderr}")
 
 
-run_category({"x86_deps": test_x86_deps, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
+# ---- the timing model's micro-operations --------------------------------------------------------------
+
+
+def machine_values(path):
+    """The [section] key values of a machine file (docs/machines.md's INI), comments dropped."""
+    import configparser
+    cp = configparser.ConfigParser(inline_comment_prefixes=("#", ";"))
+    cp.read(path)
+    return cp
+
+
+def predicted(prog, func, machine, *more, env=None, args=()):
+    """The timing model's prediction (JSON) for the function func of prog run with args."""
+    p = subprocess.run([EDAN, "run", "--json", f"--filter={func}", f"--machine={machine}", *more, prog, *args],
+                       capture_output=True, text=True, env=env)
+    check(p.returncode == 0, f"edan run {func} {machine}: {p.stderr}")
+    return json.loads(p.stdout.strip().splitlines()[-1])["prediction"] if p.returncode == 0 else {}
+
+
+def analyze_prediction(trace, machine):
+    p = edan("analyze", "--json", f"--machine={machine}", trace)
+    check(p.returncode == 0, f"edan analyze {trace}: {p.stderr}")
+    return json.loads(p.stdout.strip().splitlines()[-1])["prediction"] if p.returncode == 0 else {}
+
+
+def test_uops():
+    """tests/native/x86_uops.S: add [rbx], rax and add rax, [rbx+8] against the same work as separate
+    instructions, on server-ddr5 and on copies of it with a 3- and a 5-entry reorder buffer."""
+    with tempfile.TemporaryDirectory() as d:
+        progs = {n: build("gcc", os.path.join(d, f"uops{n}"), "-nostdlib", "-static", "-g", f"-DN={n}",
+                          os.path.join(NATIVE, "x86_uops.S")) for n in (1000, 2000)}
+        server = os.path.join(SRC, "machines", "server-ddr5.ini")
+        m = machine_values(server)
+        l1, lat_int = int(m["l1d"]["hit_latency"]), int(m["latency"]["int"])
+
+        def per_turn(func, machine, *more, env=None):
+            """cycles of N = 2000 less those of N = 1000 (per lane) over 1000 turns, and the N = 2000 counts"""
+            a = predicted(progs[1000], func, machine, *more, env=env)
+            b = predicted(progs[2000], func, machine, *more, env=env)
+            return [(y - x) / 1000 for x, y in zip(a.get("cycles", []), b.get("cycles", []))], b.get("counts", {})
+
+        # read-modify-write: each turn's load waits for the last turn's store (its data, a cycle after the add):
+        # the load's L1 hit and the cycle it writes its value back, the add, the store
+        want = l1 + 1 + lat_int + 1
+        rmw, rmw_n = per_turn("rmw", server)
+        rmw3, rmw3_n = per_turn("rmw3", server)
+        check(rmw == rmw3 == [want], f"add [rbx], rax: {rmw} cycles a turn, mov/add/mov {rmw3}; expected {want}")
+        # as many loads, stores and L1d accesses (rmw runs first: its first access and fetch miss)
+        l1d = [sum(c.get("levels", [{}])[0].values()) for c in (rmw_n, rmw3_n)]
+        for key in ("loads", "stores"):
+            check(rmw_n.get(key) == rmw3_n.get(key), f"{key}: add [rbx], rax {rmw_n.get(key)}, "
+                                                     f"mov/add/mov {rmw3_n.get(key)}")
+        check(l1d[0] == l1d[1] == 4001, f"L1d accesses: add [rbx], rax {l1d[0]}, mov/add/mov {l1d[1]}")
+        check(rmw_n.get("loads") == 2001 and rmw_n.get("stores") == 2000, f"rmw counts {rmw_n}")
+        # load-operation: the sum's chain is the add (int latency a turn), the loads go ahead of it; a fetch cycle
+        # a turn (the loop's taken branch ends it) is the other bound; whole, the load would wait for the sum
+        want = max(lat_int, 1)
+        ldop, _ = per_turn("ldop", server)
+        ldop2, _ = per_turn("ldop2", server)
+        check(ldop == ldop2 == [want], f"add rax, [rbx+8]: {ldop} cycles a turn, mov/add {ldop2}; expected {want}")
+        # micro-operations fill the reorder buffer: with 3 and 5 entries a turn of either form holds the same
+        # four of them (load, add, dec, jnz), so both take the same time, longer than with 320
+        for rob in (3, 5):
+            small = os.path.join(d, f"rob{rob}.ini")
+            with open(server) as f, open(small, "w") as g:
+                g.write(re.sub(r"(?m)^rob_entries = \d+", f"rob_entries = {rob}", f.read()))
+            a, _ = per_turn("ldop", small)
+            b, _ = per_turn("ldop2", small)
+            check(a == b and a[0] > want, f"rob {rob}: add rax, [rbx+8] {a} cycles a turn, mov/add {b}")
+            a, _ = per_turn("rmw", small)
+            b, _ = per_turn("rmw3", small)
+            check(a == b, f"rob {rob}: add [rbx], rax {a} cycles a turn, mov/add/mov {b}")
+        # the step four lanes at a time (AVX2) and one at a time give the same times
+        lats = "--mem-latency=50,95,200,300,400"
+        wide = predicted(progs[1000], "rmw", server, lats)
+        one = predicted(progs[1000], "rmw", server, lats, env={**os.environ, "EDAN_NO_AVX2": "1"})
+        check(wide.get("cycles") == one.get("cycles") and len(one.get("cycles", [])) == 5,
+              f"lanes: {wide.get('cycles')} against one at a time {one.get('cycles')}")
+        # a recorded trace decodes its instructions again: the same split, the same times
+        trace = os.path.join(d, "rmw.edt")
+        p = edan("record", "--filter=rmw", "-o", trace, progs[2000])
+        off = analyze_prediction(trace, server) if p.returncode == 0 else {}
+        full = predicted(progs[2000], "rmw", server)
+        check(off.get("cycles") == full.get("cycles"), f"trace {off.get('cycles')} against online {full.get('cycles')}")
+        # sampled: the counts follow every instruction, the split ones too
+        smp = predicted(progs[2000], "rmw", server, "--sampled", "--sample-timing=50,50,400,0")
+        check(smp.get("counts") == rmw_n, f"sampled counts {smp.get('counts')} against {rmw_n}")
+
+
+# ---- the machine files of recognisable cores ----------------------------------------------------------
+
+CORES = ("zen4", "spr", "neoverse-v1")
+
+
+def test_machines():
+    """Each core's file and its CXL variant parse, are listed, and run a cold pointer chase (every line's first
+    access a dependent miss): the CXL variant is slower by its added latency per line from memory (within 5 %,
+    the line transfers at the two bandwidths being the rest). x86-64 under every file; the AArch64 build too
+    where Debian's cross compiler is installed."""
+    p = edan("machines")
+    listed = set(re.findall(r"(?m)^(\S+)\s", p.stdout))
+    with tempfile.TemporaryDirectory() as d:
+        progs = [build("gcc", os.path.join(d, "chase"), "-O2", "-g", os.path.join(SRC, "examples", "pointer_chase.c"))]
+        if subprocess.run(["sh", "-c", f"command -v {A64_CC}"], capture_output=True).returncode == 0:
+            progs.append(build(A64_CC, os.path.join(d, "chase-a64"), "-O2", "-g", "-static",
+                               os.path.join(SRC, "examples", "pointer_chase.c")))
+        for core in CORES:
+            for name in (core, core + "-cxl"):
+                check(name in listed, f"edan machines lists {name}: {sorted(listed)}")
+            m = machine_values(os.path.join(SRC, "machines", core + ".ini"))
+            c = machine_values(os.path.join(SRC, "machines", core + "-cxl.ini"))
+            added_ns = float(c["memory"]["latency_ns"]) - float(m["memory"]["latency_ns"])
+            check(added_ns > 0 and float(c["memory"]["bandwidth_gbs"]) < float(m["memory"]["bandwidth_gbs"]),
+                  f"{core}-cxl: farther and narrower memory than {core}")
+            for prog in progs:
+                local = predicted(prog, "kernel", core, "--cold", "--program-output=/dev/null", args=["3000"])
+                far = predicted(prog, "kernel", core + "-cxl", "--cold", "--program-output=/dev/null", args=["3000"])
+                lines = local.get("counts", {}).get("memory_lines", 0)
+                got = (far.get("seconds", [0])[0] - local.get("seconds", [0])[0]) * 1e9
+                check(lines > 300 and far.get("counts") == local.get("counts") and
+                      abs(got - lines * added_ns) <= 0.05 * lines * added_ns,
+                      f"{core} {os.path.basename(prog)}: CXL adds {got:.0f} ns over {lines} lines from memory, "
+                      f"expected about {lines * added_ns:.0f}")
+
+
+run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
               "a64_kernels": test_a64_kernels, "errors": test_errors})

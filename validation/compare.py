@@ -205,15 +205,16 @@ def tables(sweep, group_re):
     return out
 
 
-def update_doc(path, body):
+def update_doc(path, body, begin=BEGIN, end=END):
+    """The lines body between the lines begin and end of the file path (each once, in that order)."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         die("%s: %s" % (path, e.strerror))
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        die("%s: needs one line %s and, after it, one line %s" % (path, BEGIN, END))
-    a, b = text.index(BEGIN) + len(BEGIN), text.index(END)
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        die("%s: needs one line %s and, after it, one line %s" % (path, begin, end))
+    a, b = text.index(begin) + len(begin), text.index(end)
     new = text[:a] + "\n" + "\n".join(body) + "\n" + text[b:]
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

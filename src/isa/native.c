@@ -312,6 +312,33 @@ static uint8_t regs_access(handle *h, regset *rd, cs_regs w_ids)
     return n_w;
 }
 
+/*
+ * The timing model's micro-operations of an x86 instruction (edan_insn.uops), once per static instruction: a load
+ * with an operation (add rax, [m]; addsd xmm0, [m]; cmp [m], 1) is a load and the operation, a read-modify-write
+ * (add [m], rax) a load, the operation and a store, a computed store (setc [m], pextrd [m], ...) the operation and
+ * a store. Moves, string instructions, the stack's, atomics and branches stay one (as does what accesses two
+ * places: two vertices already). The operation's class goes to op_cls.
+ */
+static void x86_uops(edan_insn *out, const char *m, bool stack)
+{
+    const uint8_t index = out->mem_index;
+    out->mem_index = 0; /* kept only for the timing model's load micro-operation */
+    const char *b = m[0] == 'v' ? m + 1 : m;
+    const bool move = starts(b, "mov") || starts(b, "broadcast") || starts(b, "pbroadcast") || starts(b, "lddqu") ||
+                      starts(b, "maskmov") || starts(b, "pmaskmov") || starts(m, "fld") || starts(m, "fild") ||
+                      starts(m, "fst") || starts(m, "fist") || starts(m, "stos") || starts(m, "lods");
+    if (stack || move || out->flow != EDAN_FLOW_NONE || out->cls == EDAN_CLASS_ATOMIC || out->mem == EDAN_MEM_NONE ||
+        (out->native & (EDAN_NATIVE_TWO_PLACES | EDAN_NATIVE_UNDECODED)))
+        return;
+    out->uops = (uint8_t)(EDAN_UOP_OP | (out->mem != EDAN_MEM_STORE ? EDAN_UOP_LOAD : 0) |
+                          (out->mem != EDAN_MEM_LOAD ? EDAN_UOP_STORE : 0));
+    out->mem_index = index;
+    if (out->op_cls == EDAN_CLASS_LOAD || out->op_cls == EDAN_CLASS_STORE)
+        out->op_cls = (uint8_t)(!strcmp(m, "div") || !strcmp(m, "idiv")                         ? EDAN_CLASS_DIV
+                                : !strcmp(m, "mul") || !strcmp(m, "imul") || !strcmp(m, "mulx") ? EDAN_CLASS_MUL
+                                                                                                : EDAN_CLASS_INT);
+}
+
 static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset *ad, second_access *second)
 {
     const cs_insn *ci = h->insn;
@@ -365,6 +392,7 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset
             first_access = op->access ? op->access : CS_AC_READ;
             size = op->size ? op->size : 8;
             out->rs1 = op->mem.base < MAX_CS_REGS ? h->map[op->mem.base].slot : 0;
+            out->mem_index = op->mem.index < MAX_CS_REGS ? h->map[op->mem.index].slot : 0;
             out->imm = op->mem.disp;
         }
     }
@@ -433,6 +461,7 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset
     if (fp == EDAN_CLASS_FADD && fp_add(m))
         out->native |= EDAN_NATIVE_FLOP_ADD;
     out->op_cls = (uint8_t)(fp >= 0 ? fp : out->cls);
+    x86_uops(out, m, pushes || pops || !strcmp(m, "enter") || !strcmp(m, "xchg"));
 }
 
 /* The bytes one AArch64 register operand of a load or store moves. */

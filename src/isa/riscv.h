@@ -122,12 +122,15 @@ typedef struct edan_insn {
     uint8_t n_more_dst; /* destinations past dst: more[n_more_src .. + n_more_dst) */
     uint8_t native;     /* EDAN_NATIVE_* facts the tracer reports */
     uint8_t op_cls;     /* the class of the operation itself: cls is LOAD or STORE when it also accesses
-                           memory (x86 addsd xmm1, [rsi]: FADD here) */
+                           memory (x86 addsd xmm1, [rsi]: FADD here; add rax, [rsi]: INT) */
+    uint8_t uops;       /* EDAN_UOP_*: the micro-operations the timing model splits it into (x86 load-op,
+                           read-modify-write, op-store), decided when decoded; 0: one, as RISC-V's */
     uint16_t addr_dst;  /* destinations that are address updates (bit 0: dst, bit i: the i-th of more[]'s
                            destinations: push's rsp, rep movs's rdi, writeback): each keeps the state of
                            its own register (of addr_from when that is not 0: leave's rsp from rbp), an
                            integer operation later, as if the update were an instruction of its own */
     uint8_t addr_from;
+    uint8_t mem_index; /* with uops: the memory operand's index register (rs1 is its base); 0: none */
     uint8_t more[EDAN_MAX_MORE];
     uint8_t enc[EDAN_MAX_ENC]; /* the encoding, size bytes (raw is a digest of it for x86) */
 } edan_insn;
@@ -140,6 +143,17 @@ enum {
     EDAN_NATIVE_SECOND = 1u << 3,     /* the second vertex of a two-place instruction (isa/native.h) */
     EDAN_NATIVE_DIRECT = 1u << 4      /* a direct branch, jump or call: its target is pc + imm (RISC-V: jal, b*) */
 };
+
+/*
+ * edan_insn.uops: an x86 instruction with a memory operand and an operation is
+ * one vertex of the eDAG but, in the timing model, a load micro-operation (its
+ * address registers and the bytes it reads), the operation (op_cls, after the
+ * load and the other sources) and a store (after the operation), each with its
+ * own window, queue and issue-queue entries (docs/model.md). Set by the decoder,
+ * once per static instruction; moves, atomics, branches and two-place
+ * instructions stay whole (0).
+ */
+enum { EDAN_UOP_LOAD = 1u << 0, EDAN_UOP_OP = 1u << 1, EDAN_UOP_STORE = 1u << 2 };
 
 /* Whether an instruction has registers past src[] and dst, or address updates (only native ones do). */
 static inline bool edan_insn_wide(const edan_insn *in)

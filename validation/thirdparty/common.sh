@@ -1,10 +1,10 @@
 # common.sh: shell functions shared by the suite scripts of validation/thirdparty/ (sourced, not run).
 # Sets TPA_CC and TPA_NM (riscv64-linux-gnu-gcc and -nm unless CC and NM say otherwise), TPA_CFLAGS
-# (the flags every validation program is built with) and TPA_NOINLINE (PolyBench's and Olden's).
+# (the flags every validation program is built with, and EXTRA_CFLAGS) and TPA_NOINLINE (PolyBench's and Olden's).
 
 # shellcheck disable=SC2034 # used by the scripts that source this file
 TPA_CC=${CC:-riscv64-linux-gnu-gcc}
-TPA_CFLAGS="-O3 -g -static"
+TPA_CFLAGS="-O3 -g -static ${EXTRA_CFLAGS:-}"
 TPA_NM=${NM:-riscv64-linux-gnu-nm}
 # Inlining and interprocedural clones off, so a kernel and the functions it calls keep their own
 # symbols (edan's --filter, gem5's commit trace) and their own code.

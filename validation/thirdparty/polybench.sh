@@ -17,8 +17,9 @@
 # gettimeofday (us) and counts from its first reading; the time is printed with 9 decimals; the
 # cache flush before the timer reads 1 MiB (4x the L2) instead of 32 MiB.
 #
-# Environment: CC [riscv64-linux-gnu-gcc], NM [riscv64-linux-gnu-nm]. Errors: a message and exit
-# status 2.
+# Environment: CC [riscv64-linux-gnu-gcc], NM [riscv64-linux-gnu-nm], EXTRA_CFLAGS (more flags;
+# -DPOLYBENCH_CLOCK=CLOCK_THREAD_CPUTIME_ID times the thread's CPU time: make validate-native).
+# Errors: a message and exit status 2.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=validation/thirdparty/common.sh
@@ -40,9 +41,9 @@ cp "$SRC/utilities/polybench.c" "$SRC/utilities/polybench.h" "$P/utilities/" ||
 # counts from the timer's first reading (polybench_t_base) and keeps ns resolution.
 T=$P/utilities/polybench.c
 edit "$T" '^double polybench_t_start, polybench_t_end;$' \
-    'double polybench_t_start, polybench_t_end;\nstatic time_t polybench_t_base = -1; /* edan: seconds of the first reading */'
+    'double polybench_t_start, polybench_t_end;\nstatic time_t polybench_t_base = -1; /* edan: seconds of the first reading */\n#ifndef POLYBENCH_CLOCK\n#define POLYBENCH_CLOCK CLOCK_MONOTONIC /* edan: -DPOLYBENCH_CLOCK=CLOCK_THREAD_CPUTIME_ID natively */\n#endif'
 edit "$T" '^    struct timeval Tp;$' '    struct timespec Tp;'
-edit "$T" '^    stat = gettimeofday (&Tp, NULL);$' '    stat = clock_gettime (CLOCK_MONOTONIC, \&Tp);'
+edit "$T" '^    stat = gettimeofday (&Tp, NULL);$' '    stat = clock_gettime (POLYBENCH_CLOCK, \&Tp);'
 edit "$T" '^      printf ("Error return from gettimeofday: %d", stat);$' \
     '      printf ("Error return from clock_gettime: %d", stat);'
 edit "$T" '^    return (Tp.tv_sec + Tp.tv_usec \* 1.0e-6);$' \

@@ -97,6 +97,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->F = calloc(r * Kp, sizeof *t->F);
     t->stores = calloc(r, 1);
     t->st_addr = calloc(r, sizeof *t->st_addr);
+    t->win_insn = calloc(r, sizeof *t->win_insn);
     t->st_write = calloc(r * Kp, sizeof *t->st_write);
     t->C = calloc(r * Kp, sizeof *t->C);
     /*
@@ -119,8 +120,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->lfst = calloc((size_t)SS_ENTRIES * K, sizeof *t->lfst);
     t->ssit_lanes = calloc(SS_ENTRIES, sizeof *t->ssit_lanes);
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
-    bool ok = t->F && t->iq_list && t->stores && t->st_addr && t->st_write && t->C && t->lq && t->sq && t->ss_block &&
-              t->ss_store && t->ss_store_pc && t->ssit && t->ssit_lanes && t->lfst;
+    bool ok = t->F && t->iq_list && t->stores && t->st_addr && t->win_insn && t->st_write && t->C && t->lq && t->sq &&
+              t->ss_block && t->ss_store && t->ss_store_pc && t->ssit && t->ssit_lanes && t->lfst;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
     if (!ok) {
@@ -174,6 +175,7 @@ void edan_timing_free(edan_timing *t)
     free(t->F);
     free(t->stores);
     free(t->st_addr);
+    free((void *)t->win_insn);
     free(t->st_write);
     free(t->C);
     free(t->iq_list);

@@ -28,6 +28,10 @@
  *  - commit(v) = max(F(v), commit(v-1)), commit_width a cycle. A store
  *    writes after it commits, in order, through the same hierarchy, and
  *    frees its store queue entry when written.
+ * An x86 instruction the decoder split (edan_insn.uops: a load, an operation,
+ * a store) is one vertex whose micro-operations each take a dispatch slot,
+ * a reorder-buffer entry, an issue-queue entry and a commit slot, the load a
+ * load-queue entry, the store a store-queue entry (timing_uops.h).
  * An instruction without an address (the text trace format has none) is
  * not fetched and its branch not predicted.
  * The cache contents follow trace order (one simulation shared by every

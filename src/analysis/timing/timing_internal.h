@@ -107,15 +107,19 @@ struct edan_timing {
     /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t prev_fallthrough, prev_pc;
     /*
-     * the last R >= rob_entries + 1 vertices: finish and commit times. These
-     * and lq, sq, st_write are rows of Kp times, [i * Kp + k] (ROW()): packed,
-     * so that with few lanes the window takes few cache lines.
+     * the last R >= rob_entries + 1 vertices' finish times (F, by vertex v)
+     * and micro-operations' commit times (C, by micro-operation u: the
+     * reorder buffer holds micro-operations, one per vertex but for those the
+     * decoder split, edan_insn.uops). These and lq, sq, st_write are rows of
+     * Kp times, [i * Kp + k] (ROW()): packed, so that with few lanes the
+     * window takes few cache lines.
      */
     uint32_t rmask;
     tick *F, *C;
+    const edan_insn **win_insn; /* per window entry (by v): its instruction (what a split one's predecessor wrote) */
     tick *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
     uint32_t lq_at, sq_at;
-    uint64_t v, n_loads, n_stores;
+    uint64_t v, u, n_loads, n_stores; /* vertices, micro-operations, loads and stores scheduled */
     slots fetch, disp, commit;
     lanes last_commit, drain, stall;
     lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */

@@ -316,10 +316,11 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
     const int fpdiv = in->cls != EDAN_CLASS_DIV;
     const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
     const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
-    tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, v & rmask);
+    tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, t->u & rmask);
     tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk, *dunits = t->div_units[fpdiv];
     t->stores[v & rmask] = 0;
     t->st_addr[v & rmask] = rec->addr;
+    t->win_insn[v & rmask] = in;
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv d = lane_dispatch(t, j, lane_fetch(t, j, c), c);
         /* start and finish */
@@ -337,11 +338,13 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
     return step_end(t, in);
 }
 
+#include "analysis/timing/timing_uops.h"
+
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
 STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
 {
     const edan_insn *in = rec->insn;
-    const int K = t->K, Kp = t->Kp;
+    const int Kp = t->Kp;
     const uint64_t v = t->v;
     const bool accessed = in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
     const bool is_load = accessed && in->mem != EDAN_MEM_STORE;
@@ -366,7 +369,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         .new_block = new_block,
         .redirect = redirect,
         .prevF = ROW(t->F, (v - 1) & t->rmask),
-        .rob = v >= t->m.rob_entries ? ROW(t->C, (v - t->m.rob_entries) & t->rmask) : NULL,
+        .rob = rob_wait(t, t->u),
         .lq = is_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL,
         .sq = is_store && t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL,
         .serial = t->serial_next ? t->serial_at : NULL,
@@ -383,33 +386,11 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     t->serial_next = false;
     if (!accessed && !imiss && n_preds <= SIMPLE_PREDS && !serial)
         return step_simple(t, rec, preds, n_preds, &c);
-    /*
-     * The stages of each lane one after the other where nothing in between
-     * is shared (the lanes share no state): fetch and dispatch in one loop,
-     * unless an L1i miss, looked up for every lane at once, comes between.
-     */
-    if (!imiss) {
-        for (int j = 0; j < Kp; j += TIMING_LW) {
-            const lv d = lane_dispatch(t, j, lane_fetch(t, j, &c), &c);
-            lv_st(a + j, d);
-            lv_st(dsp + j, d);
-        }
-    } else {
-        for (int j = 0; j < Kp; j += TIMING_LW) {
-            const lv f = lane_fetch(t, j, &c);
-            lv_st(a + j, f);
-            lv_st(b + j, f + (t->l1i_hit + t->mem.hit[1]));
-        }
-        edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
-        for (int j = 0; j < Kp; j += TIMING_LW) {
-            const lv f = lv_ld(a + j) + t->l1i_hit; /* the L1i's response */
-            lv_st(t->fetch.at + j, f);
-            lv_st(t->fetch.taken + j, lv_splat(1));
-            const lv d = lane_dispatch(t, j, f, &c);
-            lv_st(a + j, d);
-            lv_st(dsp + j, d);
-        }
-    }
+    if (in->uops && accessed && !serial)
+        return step_uops(t, rec, preds, n_preds, &c, imiss ? ilevel : -1, ibytes);
+    fetch_dispatch(t, &c, imiss ? ilevel : -1, ibytes, a, dsp, b);
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        lv_st(a + j, lv_ld(dsp + j));
 
     /* ---- start: a[k] becomes S(v) ---- */
     /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
@@ -476,13 +457,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          * write-allocate miss will bring. Once the store is sent, the load
          * reads the L1d, and waits for that line as any access does.
          */
-        uint32_t forwarded = 0;
-        const uint32_t sw = src && src != UINT64_MAX ? (uint32_t)((src - 1) & t->rmask) : 0;
-        if (src && src != UINT64_MAX && in->mem != EDAN_MEM_AMO && t->st_addr[sw] <= rec->addr &&
-            rec->addr + in->mem_size <= t->st_addr[sw] + t->stores[sw])
-            for (int k = 0; k < K; k++)
-                if (a[k] < ROW(t->st_write, sw)[k])
-                    forwarded |= 1u << k;
+        const uint32_t forwarded = in->mem != EDAN_MEM_AMO ? forwarded_lanes(t, rec, src, a) : 0;
         mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(b + j) + t->cyc); /* the loaded value written back, for its users */
@@ -511,9 +486,10 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     /* ---- commit ---- */
     t->id_count[rec->id]++;
     t->id_pc[rec->id] = in->pc;
-    tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, v & t->rmask);
+    tick *Fv = ROW(t->F, v & t->rmask), *Cv = ROW(t->C, t->u & t->rmask);
     t->stores[v & t->rmask] = is_store ? in->mem_size : 0;
     t->st_addr[v & t->rmask] = rec->addr;
+    t->win_insn[v & t->rmask] = in;
     tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk;
     tick *own_stall = t->measuring ? ROW(t->id_stall, rec->id) : t->junk_stall;
     tick *stall = t->measuring ? t->stall : t->junk_stall;

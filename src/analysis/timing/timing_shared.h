@@ -203,6 +203,7 @@ STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
 {
     record_end(t, in);
     t->v++;
+    t->u++;
     return 0;
 }
 
@@ -254,7 +255,12 @@ STEP_INLINE void functional_state(edan_timing *t, const edan_exec *rec)
         edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
         if (in->mem == EDAN_MEM_AMO) {
             edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
-            r.ram_bytes += w.ram_bytes;
+            if (in->uops & EDAN_UOP_STORE) { /* a store micro-operation of its own (timing_uops.h) */
+                count_access(t, &w);
+                t->n.stores++;
+            } else {
+                r.ram_bytes += w.ram_bytes;
+            }
         }
         count_access(t, &r);
         t->n.loads += !store;

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""edan's online analysis of x86-64 programs against cachegrind (issue 39, part of make bench): the anchor
+users know. Each program, built for the host with its gcc, runs whole (no --filter) under
+`edan run --cache=L1D+LL` (the eDAG's metrics over a two-level data cache: 32 KiB 8-way and 32 MiB 16-way,
+write-back, write-allocate) and under `valgrind --tool=cachegrind --cache-sim=yes` with the same L1d and LL
+(and a 32 KiB 8-way I1), both pinned to one core with taskset, interleaved round by round; the ratio is the
+median of the rounds' ratios of CPU time (user + system, every thread and child: on a shared machine wall
+time mostly measures the neighbours; edan / cachegrind: below 1, edan is faster). Programs: the bundled examples
+(spmv, stream, matmul, pointer_chase) and, with POLYBENCH=DIR (a checkout of
+MatthiasJReisinger/PolyBenchC-4.2.1), PolyBench's L2X kernels built by validation/thirdparty/polybench.sh.
+Also the two tools' L1d misses and accesses side by side (edan's first level; cachegrind's D1 and data
+references: a read-modify-write is one access to edan and a read and a write to cachegrind, an access
+spanning two lines one to edan and two to cachegrind; so they agree closely, not exactly).
+Prints a Markdown table, also written to BUILD_DIR/bench-cachegrind.md; --update-docs puts it in
+docs/benchmarks.md between its bench-cachegrind markers.
+
+usage: bench_cachegrind.py BUILD_DIR [--quick] [--runs N] [--update-docs]
+"""
+import datetime
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from benchlib import commit, interleaved, publish
+
+BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
+QUICK = "--quick" in sys.argv
+RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else (1 if QUICK else 3)
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+ONE_CORE = ["taskset", "-c", "0"]
+EDAN_CACHE = "32K,ways=8,write=back,alloc=yes+32M,ways=16,write=back,alloc=yes"
+CG_CACHE = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64"]
+EXAMPLES = [("spmv", ["2000"]), ("stream", ["1000000"]), ("matmul", ["200"]), ("pointer_chase", ["1000000"])]
+if QUICK:
+    EXAMPLES = [("spmv", ["200"]), ("stream", ["10000"])]
+POLY = ["gemm", "atax", "jacobi-2d", "seidel-2d", "cholesky", "trisolv"]
+
+
+def build_programs(tmp):
+    progs = []
+    for name, args in EXAMPLES:
+        exe = os.path.join(tmp, name)
+        subprocess.run(["gcc", "-O2", "-g", "-o", exe, os.path.join(SRC, "examples", name + ".c"), "-lm"], check=True)
+        progs.append((name + " " + " ".join(args), [exe, *args]))
+    poly = os.environ.get("POLYBENCH")
+    if poly and not QUICK:
+        env = dict(os.environ, CC="gcc", NM="nm")
+        subprocess.run(["sh", os.path.join(SRC, "validation", "thirdparty", "polybench.sh"), poly, tmp], env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+        progs += [("polybench " + k + " (L2X)", [os.path.join(tmp, "polybench", "l2x", k)]) for k in POLY]
+    return progs
+
+
+def cg_misses(text):
+    """cachegrind's D1 misses and data accesses from its summary on stderr."""
+    num = {}
+    for key in ("D1  misses", "D   refs"):
+        m = re.search(r"==\d+== " + re.escape(key) + r":\s+([\d,]+)", text)
+        num[key] = int(m.group(1).replace(",", "")) if m else None
+    return num["D1  misses"], num["D   refs"]
+
+
+def main():
+    if not BUILD:
+        sys.exit(__doc__)
+    for tool in ("valgrind", "gcc", "taskset"):
+        if not shutil.which(tool):
+            sys.exit(f"bench_cachegrind: {tool} not found (valgrind: Debian's valgrind package)")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, argv in build_programs(tmp):
+            print(f"bench_cachegrind: {label}", file=sys.stderr)
+            edan = ONE_CORE + [os.path.join(BUILD, "edan"), "run", "--json", "--threads=1", "--cache=" + EDAN_CACHE,
+                               "--program-output=/dev/null", *argv]
+            cg = ONE_CORE + ["valgrind", "--tool=cachegrind", "--cache-sim=yes", *CG_CACHE,
+                             "--cachegrind-out-file=/dev/null", "--log-file=" + os.path.join(tmp, "cg.log"), *argv]
+            r = interleaved({"edan": (edan, subprocess.PIPE), "cg": (cg, subprocess.DEVNULL)}, RUNS)
+            # CPU time (user + system, QEMU's and the analysis thread's included): on a shared machine the
+            # wall time mostly measures the neighbours' load; both runs are on one core, so unloaded the two agree
+            ratio = statistics.median(e / c for e, c in zip(r["edan"][6], r["cg"][6]))
+            conf = json.loads(r["edan"][2].strip().splitlines()[-1])["configurations"][0]
+            with open(os.path.join(tmp, "cg.log")) as f:
+                d1, refs = cg_misses(f.read())
+            l1 = conf["cache_levels"][0]
+            rows.append(dict(label=label, insns=conf["vertices"], edan=r["edan"][3], cg=r["cg"][3], ratio=ratio,
+                             edan_miss=l1["misses"], edan_acc=l1["hits"] + l1["misses"], cg_miss=d1, cg_acc=refs))
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = [f"Measured {when} at commit `{commit()}` by `python3 bench/bench_cachegrind.py BUILD"
+             f"{' --quick' if QUICK else ''}` ({RUNS} interleaved rounds, one core each). edan: `run "
+             f"--cache={EDAN_CACHE}`; cachegrind: `--cache-sim=yes {' '.join(CG_CACHE)}`.", "",
+             "| program (x86-64, gcc -O2/-O3) | instructions | edan CPU s | cachegrind CPU s | edan / cachegrind | "
+             "L1d misses edan / cachegrind | accesses edan / cachegrind |",
+             "|---|---|---|---|---|---|---|"]
+    for x in rows:
+        lines.append(f"| {x['label']} | {x['insns']} | {x['edan']:.2f} | {x['cg']:.2f} | {x['ratio']:.2f} | "
+                     f"{x['edan_miss']} / {x['cg_miss']} | {x['edan_acc']} / {x['cg_acc']} |")
+    publish(lines, BUILD, "bench-cachegrind", "bench-cachegrind")
+
+
+if __name__ == "__main__":
+    main()
