@@ -232,7 +232,8 @@ def test_sampled():
             check(exact["sampling"] is None, f"{name}: --exact is unsampled")
             s = predict(trace, schema=True)
             check(s["sampling"] is not None, f"{name}: sampled by default")
-            check(predict(trace, "--sampled") == s, f"{name}: --sampled is the default's name")
+            if not errs:  # once: the default's explicit name
+                check(predict(trace, "--sampled") == s, f"{name}: --sampled is the default's name")
             if s["sampling"]["exact"]:  # a region the default schedules whole: the exact numbers
                 check({k: v for k, v in s.items() if k != "sampling"} ==
                       {k: v for k, v in exact.items() if k != "sampling"}, f"{name}: a covered default differs")
@@ -263,7 +264,8 @@ def test_sampled():
         for prog, args, kernel in (("cg", ["16", "3"], "cg_solve"), ("hydro", ["12", "3"], "hydro_step_loop")):
             trace = os.path.join(d, prog + ".edt")
             edan("record", "--filter=" + kernel, "-o", trace, os.path.join(BUILD, "bench", prog), *args)
-            exact = predict(trace, "--exact")
+            csvdir, exactdir = os.path.join(d, prog + "-csv"), os.path.join(d, prog + "-exact-csv")
+            exact = predict(trace, "--exact", "--csv-dir=" + exactdir)
             s = predict(trace, "--sample-timing=1000,2000,16000,10")
             smp = s["sampling"]
             check(smp["scheduled"] < 0.3 * s["counts"]["instructions"], f"{prog}: scheduled {smp['scheduled']}")
@@ -271,13 +273,11 @@ def test_sampled():
                 check(rel(a, b) <= 0.05 and lo < a < hi and (hi - lo) / a < 0.1,
                       f"{prog}: sampled {a} in [{lo}, {hi}], exact {b}")
             # the default's sampling on a region of millions of instructions: sampled, within 2 % of --exact
-            dflt = predict(trace)
+            dflt = predict(trace, "--csv-dir=" + csvdir)
             check(not dflt["sampling"]["exact"] and dflt["counts"] == exact["counts"], f"{prog}: default not sampled")
             for a, b in zip(dflt["cycles"] + [dflt["slope_ns_per_ns"]], exact["cycles"] + [exact["slope_ns_per_ns"]]):
                 check(rel(a, b) <= 0.02, f"{prog}: default sampled {a}, exact {b}")
             # --csv-dir: the same estimates and intervals, a row per latency
-            csvdir = os.path.join(d, prog + "-csv")
-            edan("analyze", "--machine=" + GEM5, "--mem-latency=50,100,200,300", "--csv-dir=" + csvdir, trace)
             with open(os.path.join(csvdir, prog + "-prediction.csv")) as f:
                 rows = list(csv.DictReader(f))
             smp = dflt["sampling"]
@@ -289,11 +289,10 @@ def test_sampled():
                                   ("slope_high", dflt["slope_ns_per_ns"] + smp["slope_half_width"])):
                     check(rel(float(r[col]), want) < 1e-6, f"{prog}: CSV {col} {r[col]}, JSON {want}")
                 check(r["schedule"] == "sampled", f"{prog}: CSV schedule {r['schedule']}")
-            edan("analyze", "--machine=" + GEM5, "--mem-latency=50,300", "--exact", "--csv-dir=" + csvdir, trace)
-            with open(os.path.join(csvdir, prog + "-prediction.csv")) as f:
+            with open(os.path.join(exactdir, prog + "-prediction.csv")) as f:
                 rows = list(csv.DictReader(f))
-            check([r["schedule"] for r in rows] == ["exact"] * 2 and rows[0]["cycles_low"] == "" and
-                  float(rows[1]["cycles"]) == exact["cycles"][3], f"{prog}: --exact CSV {rows}")
+            check([r["schedule"] for r in rows] == ["exact"] * 4 and rows[0]["cycles_low"] == "" and
+                  [float(r["cycles"]) for r in rows] == exact["cycles"], f"{prog}: --exact CSV {rows}")
 
 def test_option_needs():
     """An option that needs another: one line on stderr, exit 2, and QEMU never started."""
