@@ -68,12 +68,17 @@ bench: build
 	@python3 bench/bench_locality.py $(BUILD) --update-docs
 	@python3 bench/bench_cachegrind.py $(BUILD) --update-docs
 
+	@python3 bench/bench_timing.py $(BUILD) --update-docs
+	@python3 bench/bench_warm_functions.py $(BUILD) --update-docs
+
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1
 	@python3 bench/bench_memory.py $(BUILD) --quick
 	@python3 bench/bench_online.py $(BUILD) --quick
 	@python3 bench/bench_sampled.py $(BUILD) --quick
 	@python3 bench/bench_locality.py $(BUILD) --quick
+	@python3 bench/bench_timing.py $(BUILD) --quick
+	@python3 bench/bench_warm_functions.py $(BUILD) --quick
 
 # Coverage-guided fuzzing (libFuzzer, clang): the trace readers, the options, the machine files and the
 # machine-readable outputs (JSON and CSV checked by strict validators), each for FUZZ_SECONDS (600 by default),

@@ -29,6 +29,11 @@ OPTIONS = {
     "json": ["--json"],
     "json-false-deps-caches": ["--json", "--false-deps", "--cache=none;32K", "--alpha=1,200"],
     "json-critical-path": ["--json", "--critical-path", "--footprint"],
+    # the timing model's full schedule: the numbers of the unsampled model (the default before issue 37's
+    # sampled schedule), pinned
+    "machine-exact": ["--machine=../../machines/gem5-validation.ini", "--mem-latency=50,300", "--exact"],
+    "json-machine-exact": ["--json", "--machine=../../machines/gem5-validation.ini", "--mem-latency=50,100,300",
+                           "--exact"],
 }
 
 

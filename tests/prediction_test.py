@@ -2,7 +2,7 @@
 """The timing model's tool on real runs (the examples under the real qemu-riscv64 and plugin), and the
 machine files: every shipped one parses; a bad one is refused with the file and line, exit 2.
 
-The sampled schedule (--sampled, --sample-timing) against the exact one on every program of make
+The sampled schedule (the default; --sample-timing) against the exact one (--exact) on every program of make
 validate's list (validation/programs.tsv): within 2 % (median) and 5 % (worst) in every lane's
 cycles and the slope, the same results when a unit covers every period, and on the larger
 workloads, sampled in earnest, within 5 % and inside wide-enough intervals.
@@ -10,6 +10,7 @@ workloads, sampled in earnest, within 5 % and inside wide-enough intervals.
 usage: prediction_test.py BUILD_DIR CATEGORY
   (categories: machine_files, prediction, sampled, option_needs, machine_names, rank_model)
 """
+import csv
 import glob
 import json
 import os
@@ -227,9 +228,15 @@ def test_sampled():
             trace = os.path.join(d, name + ".edt")
             p = edan("record", "--filter=" + kernel, "-o", trace, *argv)
             check(p.returncode == 0, f"record {name}: {p.stderr}")
-            exact = predict(trace)
-            check(exact["sampling"] is None, f"{name}: unsampled unless asked")
-            s = predict(trace, "--sampled", schema=True)
+            exact = predict(trace, "--exact")
+            check(exact["sampling"] is None, f"{name}: --exact is unsampled")
+            s = predict(trace, schema=True)
+            check(s["sampling"] is not None, f"{name}: sampled by default")
+            if not errs:  # once: the default's explicit name
+                check(predict(trace, "--sampled") == s, f"{name}: --sampled is the default's name")
+            if s["sampling"]["exact"]:  # a region the default schedules whole: the exact numbers
+                check({k: v for k, v in s.items() if k != "sampling"} ==
+                      {k: v for k, v in exact.items() if k != "sampling"}, f"{name}: a covered default differs")
             errs.append(max(rel(a, b) for a, b in zip(s["cycles"], exact["cycles"])))
             slope_errs.append(rel(s["slope_ns_per_ns"], exact["slope_ns_per_ns"]))
             # the counts follow the whole stream (functional warming): exact in sampled mode
@@ -257,13 +264,35 @@ def test_sampled():
         for prog, args, kernel in (("cg", ["16", "3"], "cg_solve"), ("hydro", ["12", "3"], "hydro_step_loop")):
             trace = os.path.join(d, prog + ".edt")
             edan("record", "--filter=" + kernel, "-o", trace, os.path.join(BUILD, "bench", prog), *args)
-            exact = predict(trace)
+            csvdir, exactdir = os.path.join(d, prog + "-csv"), os.path.join(d, prog + "-exact-csv")
+            exact = predict(trace, "--exact", "--csv-dir=" + exactdir)
             s = predict(trace, "--sample-timing=1000,2000,16000,10")
             smp = s["sampling"]
             check(smp["scheduled"] < 0.3 * s["counts"]["instructions"], f"{prog}: scheduled {smp['scheduled']}")
             for a, b, lo, hi in zip(s["cycles"], exact["cycles"], smp["cycles_low"], smp["cycles_high"]):
                 check(rel(a, b) <= 0.05 and lo < a < hi and (hi - lo) / a < 0.1,
                       f"{prog}: sampled {a} in [{lo}, {hi}], exact {b}")
+            # the default's sampling on a region of millions of instructions: sampled, within 2 % of --exact
+            dflt = predict(trace, "--csv-dir=" + csvdir)
+            check(not dflt["sampling"]["exact"] and dflt["counts"] == exact["counts"], f"{prog}: default not sampled")
+            for a, b in zip(dflt["cycles"] + [dflt["slope_ns_per_ns"]], exact["cycles"] + [exact["slope_ns_per_ns"]]):
+                check(rel(a, b) <= 0.02, f"{prog}: default sampled {a}, exact {b}")
+            # --csv-dir: the same estimates and intervals, a row per latency
+            with open(os.path.join(csvdir, prog + "-prediction.csv")) as f:
+                rows = list(csv.DictReader(f))
+            smp = dflt["sampling"]
+            check(len(rows) == 4, f"{prog}: CSV rows {rows}")
+            for k, r in enumerate(rows):
+                for col, want in (("cycles", dflt["cycles"][k]), ("cycles_low", smp["cycles_low"][k]),
+                                  ("cycles_high", smp["cycles_high"][k]), ("slope_ns_per_ns", dflt["slope_ns_per_ns"]),
+                                  ("slope_low", dflt["slope_ns_per_ns"] - smp["slope_half_width"]),
+                                  ("slope_high", dflt["slope_ns_per_ns"] + smp["slope_half_width"])):
+                    check(rel(float(r[col]), want) < 1e-6, f"{prog}: CSV {col} {r[col]}, JSON {want}")
+                check(r["schedule"] == "sampled", f"{prog}: CSV schedule {r['schedule']}")
+            with open(os.path.join(exactdir, prog + "-prediction.csv")) as f:
+                rows = list(csv.DictReader(f))
+            check([r["schedule"] for r in rows] == ["exact"] * 4 and rows[0]["cycles_low"] == "" and
+                  [float(r["cycles"]) for r in rows] == exact["cycles"], f"{prog}: --exact CSV {rows}")
 
 def test_option_needs():
     """An option that needs another: one line on stderr, exit 2, and QEMU never started."""
@@ -276,7 +305,12 @@ def test_option_needs():
         chase = os.path.join(EX, "pointer_chase")
         for opts, needle in ((["--mem-latency=50,100"], "--mem-latency needs --machine"),
                              (["--projection"], "--projection needs --machine"),
-                             (["--projection", "--mem-latency=80", "--json"], "needs --machine")):
+                             (["--projection", "--mem-latency=80", "--json"], "needs --machine"),
+                             (["--exact"], "--exact needs --machine"),
+                             (["--sample-timing=1000,0,4000"], "--sample-timing needs --machine"),
+                             (["--machine=" + GEM5, "--exact", "--sampled"], "--exact and --sampled contradict"),
+                             (["--machine=" + GEM5, "--exact", "--sample-timing=1000,0,4000"],
+                              "--exact and --sample-timing contradict")):
             for cmd in (["run", "--qemu=" + fake, *opts, "--filter=kernel", chase, "5"],
                         ["rank", "--qemu=" + fake, *opts, chase + ":kernel"],
                         ["analyze", *opts, os.path.join(d, "no-such-trace.edt")]):

@@ -250,7 +250,8 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   foreach(category machine_files prediction sampled option_needs machine_names rank_model)
     add_test(NAME prediction_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})
-    set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+    # sampled: every program of make validate's list analysed four ways; under the sanitizers on a shared machine
+    set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 900)
   endforeach()
   # Warm state for filtered regions, --cold (issue 37, part 2)
   foreach(category evict traces)

@@ -30,6 +30,17 @@ typedef struct {
     int *diag_idx; /* position of the diagonal entry of each row in col/val */
 } csr_t;
 
+/*
+ * The kernel's parts (spmv, symgs, dot, waxpby) are inlined into cg_solve; built with
+ * -DCG_FUNCTIONS (the cg_fn binary) each is a function of its own, as HPCG's are, so that
+ * --filter and --functions can name them (bench/bench_warm_functions.py).
+ */
+#ifdef CG_FUNCTIONS
+#define CG_PART static __attribute__((noinline, noipa, KERNEL_OPT))
+#else
+#define CG_PART static inline __attribute__((always_inline))
+#endif
+
 /* Build the 27-point stencil matrix on an nx*ny*nz grid and b = A*ones. */
 static int build_problem(int nx, int ny, int nz, csr_t *A, double **b_out)
 {
@@ -72,8 +83,7 @@ static int build_problem(int nx, int ny, int nz, csr_t *A, double **b_out)
 }
 
 /* y = A x */
-static inline __attribute__((always_inline)) void spmv(const csr_t *restrict A, const double *restrict x,
-                                                       double *restrict y)
+CG_PART void spmv(const csr_t *restrict A, const double *restrict x, double *restrict y)
 {
     const int n = A->nrows;
     const int *restrict rp = A->row_ptr;
@@ -88,8 +98,7 @@ static inline __attribute__((always_inline)) void spmv(const csr_t *restrict A, 
 }
 
 /* One symmetric Gauss-Seidel sweep for A x = r, starting from x = 0. */
-static inline __attribute__((always_inline)) void symgs(const csr_t *restrict A, const double *restrict r,
-                                                        double *restrict x)
+CG_PART void symgs(const csr_t *restrict A, const double *restrict r, double *restrict x)
 {
     const int n = A->nrows;
     const int *restrict rp = A->row_ptr;
@@ -116,7 +125,7 @@ static inline __attribute__((always_inline)) void symgs(const csr_t *restrict A,
     }
 }
 
-static inline __attribute__((always_inline)) double dot(int n, const double *restrict x, const double *restrict y)
+CG_PART double dot(int n, const double *restrict x, const double *restrict y)
 {
     double s = 0.0;
     for (int i = 0; i < n; i++)
@@ -125,8 +134,7 @@ static inline __attribute__((always_inline)) double dot(int n, const double *res
 }
 
 /* w = alpha x + beta y (w may alias x or y) */
-static inline __attribute__((always_inline)) void waxpby(int n, double alpha, const double *x, double beta,
-                                                         const double *y, double *w)
+CG_PART void waxpby(int n, double alpha, const double *x, double beta, const double *y, double *w)
 {
     for (int i = 0; i < n; i++)
         w[i] = alpha * x[i] + beta * y[i];

@@ -139,6 +139,17 @@ static const struct {
 } option_needs[] = {
     {"mem-latency", "machine", "the latencies are those of a machine's memory (e.g. --machine=gem5-validation)"},
     {"projection", "machine", "the machine to project onto (e.g. --machine=gem5-validation)"},
+    {"exact", "machine", "it is the timing model's full schedule (e.g. --machine=gem5-validation)"},
+    {"sampled", "machine", "it is the timing model's sampled schedule (e.g. --machine=gem5-validation)"},
+    {"sample-timing", "machine", "it samples the timing model's schedule (e.g. --machine=gem5-validation)"},
+};
+
+/* Options that contradict each other. */
+static const struct {
+    const char *option, *against, *why;
+} option_conflicts[] = {
+    {"exact", "sampled", "the schedule is either whole (--exact) or sampled (the default)"},
+    {"exact", "sample-timing", "--sample-timing sets the sampling that --exact turns off"},
 };
 
 int edan_session_options_check(const edan_options *o, edan_error *err)
@@ -148,6 +159,13 @@ int edan_session_options_check(const edan_options *o, edan_error *err)
             edan_options_each(o, option_needs[i].needs, NULL, NULL) == 0) {
             edan_error_set(err, "--%s needs --%s: %s", option_needs[i].option, option_needs[i].needs,
                            option_needs[i].why);
+            return -1;
+        }
+    for (size_t i = 0; i < sizeof option_conflicts / sizeof option_conflicts[0]; i++)
+        if (edan_options_each(o, option_conflicts[i].option, NULL, NULL) > 0 &&
+            edan_options_each(o, option_conflicts[i].against, NULL, NULL) > 0) {
+            edan_error_set(err, "--%s and --%s contradict each other: %s", option_conflicts[i].option,
+                           option_conflicts[i].against, option_conflicts[i].why);
             return -1;
         }
     return 0;

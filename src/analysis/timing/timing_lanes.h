@@ -558,20 +558,22 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
             continue;
         }
         /* the tracker over a part of the batch (its short paths), then the model over that part, the region's */
-        size_t want = edan_exec_run(recs + i, n - i < PRED_BATCH ? n - i : PRED_BATCH);
+        size_t limit = n - i < PRED_BATCH ? n - i : PRED_BATCH;
         if (t->smp.on) { /* sampled: no further than the phase's end; a skip only warms */
             if (!t->smp.left)
                 edan_timing_sample_next(t);
-            want = want < t->smp.left ? want : (size_t)t->smp.left;
             if (t->smp.phase == SMP_SKIP) {
-                for (size_t j = 0; j < want; j++)
-                    if (step_functional(t, &recs[i + j]))
-                        return;
-                t->smp.left -= want;
-                i += want;
+                /* up to the phase's end or the next warm record, found as the skip goes (recs[i] is measured) */
+                const long j = skip_run(t, recs + i, n - i < t->smp.left ? n - i : (size_t)t->smp.left);
+                if (j < 0)
+                    return;
+                t->smp.left -= (uint64_t)j;
+                i += (size_t)j;
                 continue;
             }
+            limit = limit < t->smp.left ? limit : (size_t)t->smp.left;
         }
+        const size_t want = edan_exec_run(recs + i, limit);
         const size_t done =
             edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
         for (size_t j = 0; j < done; j++)

@@ -285,9 +285,25 @@ STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
     if (id_room(t, rec->id))
         return -1;
     functional_state(t, rec);
-    t->id_count[rec->id]++;
-    t->id_pc[rec->id] = rec->insn->pc;
+    if (!t->id_count[rec->id]++) /* an id is one static instruction: its pc, once */
+        t->id_pc[rec->id] = rec->insn->pc;
     return 0;
+}
+
+/*
+ * The records of a skip, recs[0] measured: up to n of them or to the next warm
+ * record, whichever comes first. Returns how many, or -1 (t->err set). A
+ * function of its own, not inlined into the scheduling step, whose many live
+ * values would otherwise crowd this loop's registers.
+ */
+static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, const edan_exec *recs, size_t n)
+{
+    size_t j = 0;
+    do {
+        if (step_functional(t, &recs[j]))
+            return -1;
+    } while (++j < n && !(recs[j].flags & EDAN_EXEC_WARM));
+    return (long)j;
 }
 
 /*

@@ -12,6 +12,7 @@
 #include "analysis/timing/timing.h"
 #include "config/machine_file.h"
 #include "isa/native.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/names.h"
 #include "report/plot.h"
@@ -188,8 +189,9 @@ static void *create(edan_session *s, edan_error *err)
         destroy(t);
         return NULL;
     }
+    /* sampled by default (SMARTS, docs/model.md); --exact schedules every instruction */
     const char *spec = edan_options_last(o, "sample-timing");
-    if (spec || edan_options_each(o, "sampled", NULL, NULL) > 0) {
+    if (edan_options_each(o, "exact", NULL, NULL) == 0) {
         edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
                                     EDAN_TIMING_SAMPLE_REGIME};
         if ((spec && parse_sampling(spec, &smp, err)) || edan_timing_set_sampling(t->model, &smp, err)) {
@@ -600,15 +602,69 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
         report_text(t, edan_session_options(s)->wide, f); /* the table form is the same rows */
 }
 
-/* --plot-dir: run time against memory latency, the eDAG's bound beside it. */
+/*
+ * --csv-dir: NAME-prediction.csv, a row per latency: its cycles with their 95 %
+ * interval (empty when exact or unknown), seconds, the share stalled on memory,
+ * and the region's slope with its interval and slowdown (the same in every row).
+ */
+static int prediction_csv(const timing_tool *t, const char *dir, const char *name, edan_error *err)
+{
+    const edan_timing *m = t->model;
+    edan_timing_sample_info si;
+    edan_timing_sample_info_get(m, &si);
+    const bool ci = si.sampled && !si.covered;
+    const bool slope = edan_timing_lanes(m) > 1;
+    edan_csv c;
+    if (edan_csv_open(&c, dir, name, "prediction",
+                      "mem_latency_ns,cycles,cycles_low,cycles_high,seconds,mem_stall_share,slope_ns_per_ns,"
+                      "slope_low,slope_high,slowdown,schedule",
+                      err))
+        return -1;
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const edan_timing_lane l = edan_timing_lane_get(m, k);
+        edan_csv_num(&c, l.mem_latency_ns);
+        edan_csv_num(&c, l.cycles);
+        const bool lane_ci = ci && isfinite(si.cycles_half[k]);
+        if (lane_ci) {
+            edan_csv_num(&c, l.cycles - si.cycles_half[k]);
+            edan_csv_num(&c, l.cycles + si.cycles_half[k]);
+        } else {
+            edan_csv_str(&c, NULL);
+            edan_csv_str(&c, NULL);
+        }
+        edan_csv_num(&c, l.seconds);
+        edan_csv_num(&c, l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
+        if (slope) {
+            const double v = edan_timing_slope(m);
+            edan_csv_num(&c, v);
+            if (ci && isfinite(si.slope_half)) {
+                edan_csv_num(&c, v - si.slope_half);
+                edan_csv_num(&c, v + si.slope_half);
+            } else {
+                edan_csv_str(&c, NULL);
+                edan_csv_str(&c, NULL);
+            }
+            edan_csv_num(&c, edan_timing_slowdown(m));
+        } else
+            for (int i = 0; i < 4; i++)
+                edan_csv_str(&c, NULL);
+        edan_csv_str(&c, !si.sampled ? "exact" : si.covered ? "sampled, every instruction" : "sampled");
+        edan_csv_end_row(&c);
+    }
+    return edan_csv_close(&c, err);
+}
+
+/* --csv-dir: the prediction's table; --plot-dir: run time against memory latency, the eDAG's bound beside it. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     const timing_tool *t = tool;
     const edan_options *o = edan_session_options(s);
-    if (!o->plot_dir[0])
-        return 0;
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
+    if (o->csv_dir[0] && prediction_csv(t, o->csv_dir, name, err))
+        return -1;
+    if (!o->plot_dir[0])
+        return 0;
     char ident[1600];
     edan_session_plot_ident(s, ident, sizeof ident);
     return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, ident, err);
@@ -626,15 +682,19 @@ static const edan_tool_option options[] = {
      "  --mem-latency=LIST  memory latencies in ns to predict at, in one pass, with the\n"
      "                      slope and slowdown between them [the machine file's]\n",
      check_latencies},
+    {"exact", false,
+     "  --exact             schedule every instruction (the full timing model): exact cycles,\n"
+     "                      slope and per-line times, at several times the sampled cost\n",
+     NULL},
     {"sampled", false,
-     "  --sampled           sample the timing model's schedule (SMARTS): caches and predictor\n"
+     "  --sampled           the default: the schedule sampled (SMARTS); caches and predictor\n"
      "                      see every instruction, the core is scheduled on periodic units;\n"
-     "                      cycles are estimated with a 95% confidence interval (docs/model.md)\n",
+     "                      cycles and slope come with a 95% confidence interval (docs/model.md)\n",
      NULL},
     {"sample-timing", true,
-     "  --sample-timing=U,W,P[,R]  --sampled with units of U instructions, W of warm-up\n"
-     "                      before each, a period of up to P, doubling from U after every R\n"
-     "                      periods [1000,2000,64000,200]; P = U schedules everything\n",
+     "  --sample-timing=U,W,P[,R]  the sampling's units of U instructions, W of warm-up before\n"
+     "                      each, a period of up to P, doubling from U after every R periods\n"
+     "                      [1000,2000,64000,200]; P = U schedules everything\n",
      check_sampling},
     {NULL, false, NULL, NULL},
 };
