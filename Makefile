@@ -67,7 +67,6 @@ bench: build
 	@python3 bench/bench_sampled.py $(BUILD) --update-docs
 	@python3 bench/bench_locality.py $(BUILD) --update-docs
 	@python3 bench/bench_cachegrind.py $(BUILD) --update-docs
-
 	@python3 bench/bench_timing.py $(BUILD) --update-docs
 	@python3 bench/bench_warm_functions.py $(BUILD) --update-docs
 
