@@ -230,6 +230,10 @@ add_test(NAME timing_serial COMMAND timing_serial_test)
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
 target_link_libraries(memtime_test PRIVATE edan_core)
 add_test(NAME timing_bandwidth_calendar COMMAND memtime_test)
+# Its DRAM ([dram]): exact answers on hand-built streams, and random streams against a naive DRAM.
+add_executable(dram_test tests/dram_test.c tests/random_trace.c)
+target_link_libraries(dram_test PRIVATE edan_core)
+add_test(NAME timing_dram COMMAND dram_test)
 # Its lanes: N latencies in one pass against N passes of one latency each, on random streams. Where the
 # CPU has AVX2 the one pass takes four lanes at a time and each single pass one (two builds of the step);
 # with EDAN_NO_AVX2 both take one at a time, the build every other CPU runs.

@@ -183,6 +183,13 @@ static void *create(edan_session *s, edan_error *err)
         cyc += m.data[l].hit_latency +
                2.0 * (m.n_data_levels + 1) * (m.data[l].geo.line * m.clock_ghz / m.mem_bandwidth_gbs + 1);
     cyc += most_lat * m.clock_ghz + 1;
+    if (m.dram.present) { /* a read behind a full read queue and a write drain, each access a row conflict */
+        const edan_machine_dram *d = &m.dram;
+        cyc += ((double)d->read_queue + 2) * (d->trp + d->tras + d->trcd + d->tcl + d->tburst + d->tccd_l + d->trtp) *
+                   m.clock_ghz +
+               ((double)d->write_queue + 2) * (d->tburst + d->trtw + d->twtr + d->tcl) * m.clock_ghz +
+               (d->frontend_ns + d->backend_ns) * m.clock_ghz;
+    }
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {

@@ -400,7 +400,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             lv_st(a + j, f);
             lv_st(b + j, f + (t->l1i_hit + t->mem.hit[1]));
         }
-        edan_memtime_read(&t->mem, 1, ilevel, ibytes, b, a);
+        edan_memtime_read(&t->mem, in->pc >> t->line_shift, 1, ilevel, ibytes, b, a);
         for (int j = 0; j < Kp; j += TIMING_LW) {
             const lv f = lv_ld(a + j) + t->l1i_hit; /* the L1i's response */
             lv_st(t->fetch.at + j, f);
