@@ -131,12 +131,20 @@ static void test_banks(void)
     const uint64_t c = rd(d, L(0, 0, 0), 0, 0), e = rd(d, L(0, 1, 0), 0, 0);
     CHECK_EQ_U64(e, c + 4, "two banks overlap: one burst apart");
     edan_dram_free(d);
-    /* with bank groups (one group of the 4 banks), reads of the group are tCCD_L apart */
+    /* with 2 bank groups (gem5: bank b in group b % 2), reads of one group are tCCD_L apart, of two a burst */
     edan_machine_dram g = params();
-    g.bank_groups = 1;
+    g.bank_groups = 2;
     d = make(&g);
-    const uint64_t f = rd(d, L(0, 0, 0), 0, 0), h = rd(d, L(0, 0, 1), 0, 0);
-    CHECK_EQ_U64(h, f + 5, "one bank group: row hits tCCD_L apart");
+    const uint64_t f = rd(d, L(0, 0, 0), 0, 0), h = rd(d, L(0, 2, 0), 0, 0);
+    CHECK_EQ_U64(h, f + 5, "banks 0 and 2, one bank group: tCCD_L apart");
+    edan_dram_free(d);
+    d = make(&g);
+    (void)rd(d, L(0, 0, 0), 0, 0);
+    const uint64_t other = rd(d, L(0, 1, 0), 0, 0);
+    CHECK_EQ_U64(other, f + 4, "banks 0 and 1, two bank groups: a burst apart");
+    const uint64_t h1 = rd(d, L(0, 0, 1), 0, 0), h2 = rd(d, L(0, 0, 2), 0, 0);
+    CHECK_EQ_U64(h1, f + 8, "a row hit of bank 0 behind two bursts on the bus");
+    CHECK_EQ_U64(h2, h1 + 5, "the next row hit of bank 0: tCCD_L after it, not a burst");
     edan_dram_free(d);
 }
 

@@ -203,6 +203,11 @@ int edan_dram_finish(const char *path, const edan_dram_parse *st, edan_machine *
                        line_of(st, "bank_groups"), d->bank_groups, d->banks);
         return -1;
     }
+    if (d->bank_groups && d->tccd_l <= d->tburst) { /* gem5 refuses it too */
+        edan_error_set(err, "%s:%d: [dram] tccd_l_ns = %g is not above tburst_ns = %g (with bank groups)", path,
+                       line_of(st, "tccd_l_ns"), d->tccd_l, d->tburst);
+        return -1;
+    }
     if (d->write_low_percent >= d->write_high_percent) {
         edan_error_set(err, "%s:%d: [dram] write_low_percent = %u is not below write_high_percent = %u", path,
                        line_of(st, "write_low_percent"), d->write_low_percent, d->write_high_percent);

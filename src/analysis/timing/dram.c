@@ -50,7 +50,6 @@ struct edan_dram {
     edan_machine_dram p;
     int K;
     uint32_t nbank; /* banks per channel: ranks x banks */
-    uint32_t group; /* banks per bank group (0: no bank groups) */
     uint64_t cols;  /* bursts per row */
     tick tburst, tccd, trcd, tcl, trp, tras, twr, trtp, trtw, twtr, resp;
     uint32_t high, low; /* write queue: a drain starts above `high`, an idle one above `low` */
@@ -75,7 +74,6 @@ edan_dram *edan_dram_new(const edan_machine_dram *p, double ticks_per_ns, uint32
     d->p = *p;
     d->K = K;
     d->nbank = p->ranks * p->banks;
-    d->group = p->bank_groups ? p->banks / p->bank_groups : 0;
     d->cols = p->row_bytes / line ? p->row_bytes / line : 1;
     d->tburst = ticks(p->tburst, ticks_per_ns);
     d->tccd = ticks(p->tccd_l > p->tburst ? p->tccd_l : p->tburst, ticks_per_ns);
@@ -279,10 +277,10 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
     bus_take(c, data, end);
     c->last_cmd = max_t(c->last_cmd, cmd);
     /* the next column command to this bank, and with bank groups to its group, tCCD_L later */
-    if (d->group) {
-        bank *g = &d->bk[ci * d->nbank + bi / d->group * d->group];
-        for (uint32_t i = 0; i < d->group; i++)
-            g[i].col_at = max_t(g[i].col_at, cmd + d->tccd);
+    if (p->bank_groups) { /* gem5: bank b of a rank is in group b % bank_groups */
+        bank *r = &d->bk[ci * d->nbank + (uint32_t)rank * p->banks];
+        for (uint32_t i = (uint32_t)bnk % p->bank_groups; i < p->banks; i += p->bank_groups)
+            r[i].col_at = max_t(r[i].col_at, cmd + d->tccd);
     } else {
         b->col_at = max_t(b->col_at, cmd + d->tburst);
     }
