@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from realrun_lib import EX, check, edan, online, run_category
+from realrun_lib import EX, check, edan, online, run_category, validate_schema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINES = os.path.join(HERE, "..", "machines")
@@ -38,6 +38,13 @@ def test_machine_files():
     r = online("pointer_chase", 20, "--machine=" + DDR4)
     check(r["prediction"]["machine"]["name"] == "gem5-validation-ddr4", "the DDR4 machine parses and predicts")
     check(r["prediction"]["mem_latency_ns"] == [0], f"its default latency is link_latency_ns: {r['prediction']}")
+    check(r["prediction"]["machine"].get("memory") == "dram", "the report says the latency is a link's on DRAM")
+    validate_schema(r, "a DRAM machine's report")
+    check("memory" not in online("pointer_chase", 20, "--machine=" + FIXED)["prediction"]["machine"],
+          "a fixed-latency machine's report as before")
+    p = edan("run", "--machine=" + DDR4, "--filter=kernel", os.path.join(EX, "pointer_chase"), "20")
+    check("memory: DRAM, 1 channel x 2 ranks x 16 banks; mem latency = a link's" in p.stdout,
+          f"the text report's header says what the latency is: {p.stdout[-800:]}")
     p = edan("machines", expect=0)
     check("gem5-validation-ddr4" in p.stdout, "edan machines lists it")
 

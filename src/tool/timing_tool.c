@@ -456,6 +456,11 @@ static void report_text(const timing_tool *t, bool wide, FILE *f)
     edan_timing_sample_info_get(m, &si);
     const bool ci = si.sampled && !si.covered; /* the estimates' 95 % confidence half-widths beside them */
     fprintf(f, "\nprediction on machine %s (%s)\n", mc->name, t->path);
+    if (mc->dram.present)
+        fprintf(f,
+                "  memory: DRAM, %u channel%s x %u ranks x %u banks; mem latency = a link's, added to every read on "
+                "top of the DRAM's own time\n",
+                mc->dram.channels, mc->dram.channels == 1 ? "" : "s", mc->dram.ranks, mc->dram.banks);
     fprintf(f, "  %14s %16s %16s %12s%s\n", "mem latency ns", "cycles", "seconds", "mem stall",
             ci ? "       +- 95%" : "");
     for (int k = 0; k < edan_timing_lanes(m); k++) {
@@ -572,6 +577,8 @@ static void report_json(const timing_tool *t, FILE *f)
     edan_json_str(f, t->path);
     fputs(",\"clock_ghz\":", f);
     edan_json_num(f, mc->clock_ghz);
+    if (mc->dram.present) /* the lanes' latency is a link's on top of the DRAM's (docs/machines.md) */
+        fputs(",\"memory\":\"dram\"", f);
     fputc('}', f);
     json_lanes(f, "mem_latency_ns", m, 0);
     json_lanes(f, "cycles", m, 1);
