@@ -96,7 +96,7 @@ static void test_calendar(void)
                 else if (how >= 995 && at[k] > 2 * ring) /* one a ring back: into the slots of the buckets now */
                     t0[k] = at[k] - ring - 32 * mt.bw_ticks + rt_below(64) * mt.bw_ticks;
             }
-            edan_memtime_read(&mt, 2, 2, bytes, t0, fill);
+            edan_memtime_read(&mt, 0, 2, 2, bytes, t0, fill);
             for (int k = 0; k < LANES; k++) {
                 const uint64_t want = ref_transfer(&ref, k, t0[k], bytes);
                 if (fill[k] != want && bad++ < 5)

@@ -230,6 +230,10 @@ add_test(NAME timing_serial COMMAND timing_serial_test)
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
 target_link_libraries(memtime_test PRIVATE edan_core)
 add_test(NAME timing_bandwidth_calendar COMMAND memtime_test)
+# Its DRAM ([dram]): exact answers on hand-built streams, and random streams against a naive DRAM.
+add_executable(dram_test tests/dram_test.c tests/random_trace.c)
+target_link_libraries(dram_test PRIVATE edan_core)
+add_test(NAME timing_dram COMMAND dram_test)
 # Its lanes: N latencies in one pass against N passes of one latency each, on random streams. Where the
 # CPU has AVX2 the one pass takes four lanes at a time and each single pass one (two builds of the step);
 # with EDAN_NO_AVX2 both take one at a time, the build every other CPU runs.
@@ -252,6 +256,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})
     # sampled: every program of make validate's list analysed four ways; under the sanitizers on a shared machine
     set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 900)
+  endforeach()
+  # DRAM timing: machine files with [dram] in edan and gem5_machine.py, real runs on the DDR4 machine (issue 38)
+  foreach(category machine_files realrun)
+    add_test(NAME dram_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/dram_machine_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(dram_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
   # Warm state for filtered regions, --cold (issue 37, part 2)
   foreach(category evict traces)

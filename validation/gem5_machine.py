@@ -8,7 +8,11 @@
 # Syscall emulation of one static RISC-V binary on: [machine] clock_ghz; a RiscvO3CPU whose widths,
 # reorder buffer and load/store queues come from [core]; L1i, L1d, L2 (and [l3] if present) classic
 # caches from their sections; a SimpleMemory with latency --latency (default [memory] latency_ns) and
-# bandwidth [memory] bandwidth_gbs x 10^9 bytes/s. With machines/gem5-validation.ini this is the system
+# bandwidth [memory] bandwidth_gbs x 10^9 bytes/s, or with [dram] in place of [memory] one MemCtrl a
+# channel, each with a DRAMInterface of the section's values (a DDR4_2400_8x8 for what the section does
+# not give: device size, refresh, tRRD, tXAW, power), channels interleaved as gem5's MemConfig does, and
+# --latency (default [dram] link_latency_ns) added to each controller's static_frontend_latency, so
+# that it adds to every read's response as edan's model adds it. With machines/gem5-validation.ini this is the system
 # of validation/gem5_latency.py (the EDAN paper's validation machine); the one documented
 # difference is the bandwidth unit (gem5 reads "16GB/s" as 16 GiB/s, the machine file means 10^9 B/s).
 #
@@ -40,10 +44,25 @@ SECTIONS = {
     "l2": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "l3": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "memory": {"latency_ns", "bandwidth_gbs"},
+    # DRAM timing in place of [memory] (docs/machines.md): gem5's DRAMInterface and MemCtrl
+    "dram": {"channels", "ranks", "banks", "bank_groups", "devices_per_rank", "device_bus_width", "burst_length",
+             "device_rowbuffer_size", "tck_ns", "tburst_ns", "tccd_l_ns", "trcd_ns", "tcl_ns", "trp_ns", "tras_ns",
+             "twr_ns", "trtp_ns", "trtw_ns", "twtr_ns", "read_queue", "write_queue", "write_high_percent",
+             "write_low_percent", "min_writes_per_switch", "page_policy", "address_map", "scheduler", "frontend_ns",
+             "backend_ns", "link_latency_ns"},
     # ExaSAT's machine model for edan's --projection; gem5 has nothing to build from it
     "projection": {"peak_gflops", "cores", "div_weight", "sqrt_weight", "transcendental_weight"},
 }
 OPTIONAL_SECTIONS = {"l3"}
+# exactly one of these: the memory model
+MEMORY_SECTIONS = ("memory", "dram")
+DRAM_WORDS = {"page_policy": ("open", "open_adaptive", "close", "close_adaptive"),
+              "address_map": ("RoRaBaCoCh", "RoRaBaChCo", "RoCoRaBaCh"), "scheduler": ("frfcfs", "fcfs")}
+# [dram] integers that may be 0
+DRAM_ZERO_OK = {"bank_groups", "write_low_percent"}
+# [dram] times that may be 0 (tCK and tBURST may not)
+DRAM_NS_ZERO_OK = {"tccd_l_ns", "trcd_ns", "tcl_ns", "trp_ns", "tras_ns", "twr_ns", "trtp_ns", "trtw_ns", "twtr_ns",
+                   "frontend_ns", "backend_ns", "link_latency_ns"}
 
 # [latency] class -> gem5 OpClass whose functional-unit latency it must equal (RISC-V branches
 # decode as IntAlu in gem5).
@@ -133,6 +152,8 @@ def read_machine(path):
         for k, v in raw.items():
             if sec == "machine":
                 d[k] = parse_float(v, where(k)) if k == "clock_ghz" else v
+            elif sec == "dram":
+                d[k] = parse_dram(k, v, where(k))
             elif sec == "memory" or (sec == "projection" and k != "cores"):
                 d[k] = parse_float(v, where(k))
             elif k == "size":
@@ -152,9 +173,74 @@ def read_machine(path):
                                             "fetch_taken_limit", "fetch_block_bytes") else 1)
         out[sec] = d
     for sec in SECTIONS:
-        if sec not in out and sec not in OPTIONAL_SECTIONS:
+        if sec not in out and sec not in OPTIONAL_SECTIONS and sec not in MEMORY_SECTIONS:
             raise MachineError("%s: section [%s] is missing" % (path, sec))
+    given = [sec for sec in MEMORY_SECTIONS if sec in out]
+    if len(given) != 1:
+        raise MachineError("%s: %s (one memory model: [memory] or [dram])"
+                           % (path, "[memory] and [dram] both given" if given else "section [memory] is missing"))
     return out
+
+
+def parse_dram(k, v, where):
+    """One [dram] value, typed and checked (the ranges of edan's src/config/machine_dram.c)."""
+    if k in DRAM_WORDS:
+        if v not in DRAM_WORDS[k]:
+            raise MachineError("%s: '%s' is not one of %s" % (where, v, ", ".join(DRAM_WORDS[k])))
+        return v
+    if k == "device_rowbuffer_size":
+        n = parse_size(v, where)
+        if n < 1 or n & (n - 1):
+            raise MachineError("%s: %s is not a power of two" % (where, v))
+        return n
+    if k.endswith("_ns"):
+        try:
+            x = float(v)
+        except ValueError:
+            raise MachineError("%s: '%s' is not a number" % (where, v)) from None
+        if not (x > 0 or (x == 0 and k in DRAM_NS_ZERO_OK)) or x == float("inf"):
+            raise MachineError("%s: %s is out of range" % (where, v))
+        return x
+    return parse_int(v, where, 0 if k in DRAM_ZERO_OK else 1)
+
+
+def dram_plan(d, line, link_ns, problems, notes):
+    """gem5 parameters of [dram]: the DRAMInterface's, the MemCtrl's, and the channels' interleaving."""
+    burst = d["burst_length"] * d["device_bus_width"] * d["devices_per_rank"] // 8
+    if burst != line:
+        problems.append("[dram] a burst is %d bytes, the cache line %d: edan's model takes a line a burst" % (burst, line))
+    ch = d["channels"]
+    if ch & (ch - 1):
+        problems.append("[dram] channels = %d is not a power of two (gem5 interleaves by address bits)" % ch)
+    if d["bank_groups"] and (d["banks"] % d["bank_groups"] or d["tccd_l_ns"] <= d["tburst_ns"]):
+        problems.append("[dram] bank_groups = %d: they must divide banks and tccd_l_ns exceed tburst_ns"
+                        % d["bank_groups"])
+    if d["write_low_percent"] >= d["write_high_percent"] or d["write_high_percent"] > 100:
+        problems.append("[dram] write_low_percent must be below write_high_percent (at most 100)")
+    row = d["device_rowbuffer_size"] * d["devices_per_rank"]
+    notes.append("[dram] gem5 also refreshes (tREFI, tRFC), limits activates (tRRD, tXAW) and switches ranks (tCS) "
+                 "with DDR4_2400_8x8's values; edan's model has none of these")
+    ns = lambda x: "%gns" % x  # noqa: E731
+    return {
+        "channels": ch,
+        # gem5's MemConfig: channels interleave at the row buffer for RoRaBaChCo, else at the cache line
+        "interleave_bytes": row if d["address_map"] == "RoRaBaChCo" else line,
+        "interface": {"ranks_per_channel": d["ranks"], "banks_per_rank": d["banks"],
+                      "bank_groups_per_rank": d["bank_groups"], "devices_per_rank": d["devices_per_rank"],
+                      "device_bus_width": d["device_bus_width"], "burst_length": d["burst_length"],
+                      "device_rowbuffer_size": "%dB" % d["device_rowbuffer_size"],
+                      "tCK": ns(d["tck_ns"]), "tBURST": ns(d["tburst_ns"]), "tCCD_L": ns(d["tccd_l_ns"]),
+                      "tRCD": ns(d["trcd_ns"]), "tCL": ns(d["tcl_ns"]), "tRP": ns(d["trp_ns"]),
+                      "tRAS": ns(d["tras_ns"]), "tWR": ns(d["twr_ns"]), "tRTP": ns(d["trtp_ns"]),
+                      "tRTW": ns(d["trtw_ns"]), "tWTR": ns(d["twtr_ns"]),
+                      "read_buffer_size": d["read_queue"], "write_buffer_size": d["write_queue"],
+                      "page_policy": d["page_policy"], "addr_mapping": d["address_map"]},
+        "ctrl": {"write_high_thresh_perc": d["write_high_percent"], "write_low_thresh_perc": d["write_low_percent"],
+                 "min_writes_per_switch": d["min_writes_per_switch"], "mem_sched_policy": d["scheduler"],
+                 # the link's latency rides on the front end's: both are added to every response
+                 "static_frontend_latency": ns(d["frontend_ns"] + link_ns),
+                 "static_backend_latency": ns(d["backend_ns"])},
+    }
 
 
 def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
@@ -165,7 +251,7 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     delays = delays or GEM5_DEFAULT_DELAYS
     units = units or GEM5_DEFAULT_UNITS
     problems, notes = [], []
-    core, mem = machine["core"], machine["memory"]
+    core = machine["core"]
     levels = [lv for lv in ("l1i", "l1d", "l2", "l3") if lv in machine]
     lines = {machine[lv]["line"] for lv in levels}
     if len(lines) != 1:
@@ -213,6 +299,10 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     notes.append("[core] serialize_cycles = %d describes gem5's pipeline for edan's model (validation/calibrate.py "
                  "measures it); gem5 has no such parameter: its delays %s alone add up to %d"
                  % (core["serialize_cycles"], " + ".join(SERIALIZE_DELAYS), sum(delays[d] for d in SERIALIZE_DELAYS)))
+    dram = None
+    if "dram" in machine:
+        link = machine["dram"]["link_latency_ns"] if latency_ns is None else latency_ns
+        dram = dram_plan(machine["dram"], min(lines) if lines else 0, link, problems, notes)
     if problems:
         raise MachineError("%s: gem5 cannot build this machine as described:\n  %s"
                            % (path, "\n  ".join(problems)))
@@ -221,7 +311,10 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     if ssb < 1 or ssb & (ssb - 1):
         raise MachineError("%s: [core] store_set_bytes = %d: gem5's store sets need a power of two >= 1"
                            % (path, ssb))
-    lat = mem["latency_ns"] if latency_ns is None else latency_ns
+    if dram is None:
+        mem = machine["memory"]
+        lat = mem["latency_ns"] if latency_ns is None else latency_ns
+        memory = {"latency": "%gns" % lat, "bandwidth": "%.3fB/s" % (mem["bandwidth_gbs"] * 1e9)}
     p = {
         "clock": "%gGHz" % machine["machine"]["clock_ghz"],
         "cache_line_size": lines.pop(),
@@ -241,8 +334,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                         "mshrs": machine[lv]["mshrs"],
                         "tgts_per_mshr": machine[lv]["mshr_targets"]}
                    for lv in levels},
-        "memory": {"latency": "%gns" % lat,
-                   "bandwidth": "%.3fB/s" % (mem["bandwidth_gbs"] * 1e9)},
+        # one of "memory" and "dram" (a [memory] machine's plan, and so validation/sweep.py's digest, as before)
+        "memory" if dram is None else "dram": memory if dram is None else dram,
         "notes": notes,
     }
     return p
@@ -253,7 +346,8 @@ def parse_args(argv):
         description="gem5 system from an edan machine file (see the header of this script)")
     ap.add_argument("--machine", required=True, help="machine description (INI)")
     ap.add_argument("--latency", type=float, default=None,
-                    help="memory latency in ns [the file's [memory] latency_ns]")
+                    help="memory latency in ns [the file's [memory] latency_ns]; with [dram], the link's latency "
+                         "added to every read [its link_latency_ns]")
     ap.add_argument("--cpu", choices=["o3", "timing"], default="o3")
     ap.add_argument("--stats-window", default=None, metavar="T0,T1",
                     help="reset gem5's statistics at tick T0 and dump them at T1 (a region's own counts: "
@@ -271,8 +365,8 @@ def parse_args(argv):
             ap.error("--stats-window takes two ticks, T0,T1")
         if len(a.stats_window) != 2 or not 0 <= a.stats_window[0] < a.stats_window[1]:
             ap.error("--stats-window takes two ticks, T0,T1 with T0 < T1")
-    if a.latency is not None and not a.latency > 0:
-        ap.error("--latency must be positive")
+    if a.latency is not None and not 0 <= a.latency < float("inf"):
+        ap.error("--latency must be a number of ns, 0 or more")
     return a
 
 
@@ -344,9 +438,14 @@ def build(p, a):
     else:
         system.l2cache.mem_side = system.membus.cpu_side_ports
     system.cpu.createInterruptController()
-    system.mem_ctrl = SimpleMemory(range=system.mem_ranges[0], latency=p["memory"]["latency"],
-                                   bandwidth=p["memory"]["bandwidth"])
-    system.mem_ctrl.port = system.membus.mem_side_ports
+    if "dram" not in p:
+        system.mem_ctrl = SimpleMemory(range=system.mem_ranges[0], latency=p["memory"]["latency"],
+                                       bandwidth=p["memory"]["bandwidth"])
+        system.mem_ctrl.port = system.membus.mem_side_ports
+    else:
+        system.mem_ctrls = build_dram(p["dram"], system.mem_ranges[0], AddrRange)
+        for c in system.mem_ctrls:
+            c.port = system.membus.mem_side_ports
     system.system_port = system.membus.cpu_side_ports
     system.workload = SEWorkload.init_compatible(a.cmd[0])
     process = Process()
@@ -354,6 +453,21 @@ def build(p, a):
     system.cpu.workload = process
     system.cpu.createThreads()
     return m5, Root(full_system=False, system=system)
+
+
+def build_dram(d, r, AddrRange):
+    """One MemCtrl a channel, each with a DDR4_2400_8x8 given the file's values, interleaved as MemConfig does."""
+    import math
+    from m5.objects import DDR4_2400_8x8, MemCtrl
+    bits = int(math.log2(d["channels"]))
+    low = int(math.log2(d["interleave_bytes"]))
+    ctrls = []
+    for i in range(d["channels"]):
+        intf = DDR4_2400_8x8(**d["interface"])
+        intf.range = r if bits == 0 else AddrRange(r.start, size=r.size(), intlvHighBit=low + bits - 1,
+                                                   xorHighBit=0, intlvBits=bits, intlvMatch=i)
+        ctrls.append(MemCtrl(dram=intf, **d["ctrl"]))
+    return ctrls
 
 
 def main(argv):

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config/machine_dram.h"
 #include "util/files.h"
 #include "util/parse.h"
 
@@ -141,6 +142,7 @@ typedef struct parse_state {
     int n_key_lines, calls;
     int plain_line[N_PLAIN];
     int cache_line[N_CACHES][N_CACHE_KEYS];
+    edan_dram_parse dram; /* [dram], in place of [memory] (machine_dram.h) */
 } parse_state;
 
 /* ===================================================================== */
@@ -304,6 +306,8 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return 0;
     const int line = st->calls < st->n_key_lines ? st->key_line[st->calls] : 0;
     st->calls++;
+    if (!strcmp(section, "dram"))
+        return edan_dram_key(&st->dram, &st->m->dram, key, value, line, &st->msg) ? 0 : 1;
     for (size_t i = 0; i < N_PLAIN; i++) {
         const key_def *k = &plain_keys[i];
         if (strcmp(k->section, section) || strcmp(k->key, key))
@@ -343,9 +347,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
     else if (!*section)
         edan_error_set(&st->msg, "'%s' before any [section]", key);
     else
-        edan_error_set(&st->msg,
-                       "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory, projection)",
-                       section);
+        edan_error_set(
+            &st->msg,
+            "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory or dram, projection)",
+            section);
     return 0;
 }
 
@@ -442,7 +447,7 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
 {
     for (size_t i = 0; i < N_PLAIN; i++)
-        if (!st->seen[i]) {
+        if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory"))) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }
@@ -459,7 +464,7 @@ static const char *missing_key(const parse_state *st, char *buf, size_t cap)
             }
         }
     }
-    return NULL;
+    return st->dram.present ? edan_dram_missing(&st->dram, buf, cap) : NULL;
 }
 
 /* The line of a plain key (its index in plain_keys found by name). */
@@ -554,5 +559,15 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
         return -1;
     }
     m->n_data_levels = st.cache[3].present ? 3 : 2;
-    return check_across(path, &st, err);
+    if (check_across(path, &st, err))
+        return -1;
+    if (!st.dram.present)
+        return 0;
+    /* one memory model: [dram] in place of [memory], never both */
+    if (plain_key_line(&st, "latency_ns") || plain_key_line(&st, "bandwidth_gbs")) {
+        edan_error_set(err, "%s:%d: [dram] and [memory] both given (one memory model: docs/machines.md)", path,
+                       st.dram.first_line);
+        return -1;
+    }
+    return edan_dram_finish(path, &st.dram, m, err);
 }

@@ -9,6 +9,7 @@
 #ifndef EDAN_ANALYSIS_MACHINE_H
 #define EDAN_ANALYSIS_MACHINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/cache/cache.h"
@@ -26,6 +27,35 @@ typedef struct edan_machine_cache {
      * target blocks the level until that MSHR's fill (gem5's tgts_per_mshr) */
     uint32_t mshr_targets;
 } edan_machine_cache;
+
+/*
+ * [dram]: a DRAM memory in place of [memory]'s fixed latency and bandwidth
+ * (docs/machines.md), gem5's DRAMInterface and MemCtrl. Times in ns as the
+ * file gives them; analysis/timing/dram.h schedules the accesses on it.
+ */
+typedef enum edan_dram_page {
+    EDAN_DRAM_OPEN,
+    EDAN_DRAM_OPEN_ADAPTIVE,
+    EDAN_DRAM_CLOSE,
+    EDAN_DRAM_CLOSE_ADAPTIVE
+} edan_dram_page;
+/* gem5's AddrMap, from the most significant field: row, rank, bank, column, channel */
+typedef enum edan_dram_map { EDAN_DRAM_RORABACOCH, EDAN_DRAM_RORABACHCO, EDAN_DRAM_ROCORABACH } edan_dram_map;
+typedef enum edan_dram_sched { EDAN_DRAM_FRFCFS, EDAN_DRAM_FCFS } edan_dram_sched;
+
+typedef struct edan_machine_dram {
+    bool present;
+    uint32_t channels, ranks, banks, bank_groups; /* ranks per channel, banks and bank groups (0: none) per rank */
+    uint32_t burst_bytes;                         /* one burst: the cache line (checked) */
+    uint32_t row_bytes;                           /* a rank's row buffer: device_rowbuffer_size x devices_per_rank */
+    double tck, tburst, tccd_l, trcd, tcl, trp, tras, twr, trtp, trtw, twtr; /* ns */
+    uint32_t read_queue, write_queue; /* entries per channel (gem5's read/write_buffer_size) */
+    uint32_t write_high_percent, write_low_percent, min_writes_per_switch;
+    edan_dram_page page;
+    edan_dram_map map;
+    edan_dram_sched sched;
+    double frontend_ns, backend_ns; /* the controller's static latencies, added to every read's response */
+} edan_machine_dram;
 
 typedef struct edan_machine {
     char name[64];
@@ -61,8 +91,9 @@ typedef struct edan_machine {
     edan_machine_cache l1i;
     int n_data_levels; /* 2 or 3 */
     edan_machine_cache data[EDAN_MACHINE_MAX_DATA_LEVELS];
-    double mem_latency_ns;    /* the default memory latency */
-    double mem_bandwidth_gbs; /* 10^9 bytes per second */
+    double mem_latency_ns;    /* the default memory latency (with [dram]: its link_latency_ns) */
+    double mem_bandwidth_gbs; /* 10^9 bytes per second (with [dram]: its peak, channels x burst / tBURST) */
+    edan_machine_dram dram;   /* dram.present: [dram] in place of [memory] */
     /* the projection's parameters ([projection], ExaSAT's machine description; docs/projection.md) */
     double peak_gflops;           /* one core's peak, 10^9 flop/s */
     uint32_t cores;               /* cores sharing the work: peak and bandwidth scale with them */

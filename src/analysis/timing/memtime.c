@@ -48,6 +48,9 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     mt->if_fill = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_fill);
     mt->if_targets = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_targets);
     bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets;
+    mt->line_bytes = m->data[0].geo.line;
+    if (ok && m->dram.present)
+        ok = (mt->dram = edan_dram_new(&m->dram, m->clock_ghz * EDAN_TICKS_PER_CYCLE, mt->line_bytes, K, err)) != NULL;
     for (int l = 0; ok && l < mt->nlev; l++)
         ok = (mt->mshr[l] = calloc((size_t)mt->mshrs[l] * (size_t)K, sizeof(edan_tick))) != NULL;
     if (!ok) {
@@ -66,6 +69,7 @@ void edan_memtime_free(edan_memtime *mt)
     free(mt->if_line);
     free(mt->if_fill);
     free(mt->if_targets);
+    edan_dram_free(mt->dram);
     memset(mt, 0, sizeof *mt);
 }
 
@@ -108,7 +112,7 @@ static tick transfer(edan_memtime *mt, int k, tick x, uint32_t bytes)
  * after the memory latency, through each level missed, which takes its hit
  * latency again to respond (gem5: response_latency).
  */
-static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes, tick x)
+static tick read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, uint32_t bytes, tick x)
 {
     uint32_t taken[EDAN_MACHINE_MAX_DATA_LEVELS];
     for (int l = first; l < L; l++) {
@@ -122,7 +126,11 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
         if (l + 1 < mt->nlev)
             x += mt->hit[l + 1];
     }
-    if (L == mt->nlev)
+    if (L == mt->nlev && mt->dram) /* the DRAM's own time, then the link's (the lane's latency) */
+        x = edan_dram_read(mt->dram, k, line, bytes > mt->line_bytes ? (bytes - mt->line_bytes) / mt->line_bytes : 0,
+                           x) +
+            mt->memlat[k];
+    else if (L == mt->nlev)
         x = transfer(mt, k, x, bytes) + mt->memlat[k];
     /* the data passes back up through every level that missed, each taking its latency again */
     for (int l = first; l < L; l++)
@@ -132,10 +140,11 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
     return x;
 }
 
-void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const edan_tick *t0, edan_tick *fill)
+void edan_memtime_read(edan_memtime *mt, uint64_t line, int first, int L, uint32_t bytes, const edan_tick *t0,
+                       edan_tick *fill)
 {
     for (int k = 0; k < mt->K; k++)
-        fill[k] = read_lane(mt, k, first, L, bytes, t0[k]);
+        fill[k] = read_lane(mt, k, line, first, L, bytes, t0[k]);
 }
 
 /*
@@ -196,21 +205,21 @@ static void block(edan_memtime *mt, int k, tick from, tick to)
  * its line. The target counts are per lane: which accesses come before a
  * fill depends on the latency.
  */
-static tick access_lane(edan_memtime *mt, uint32_t s, bool known, int level, uint32_t bytes, int k, tick req,
-                        bool forwarded)
+static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known, int level, uint32_t bytes, int k,
+                        tick req, bool forwarded)
 {
     uint16_t *targets = mt->if_targets + (size_t)s * mt->stride + (size_t)k;
     tick *fill = mt->if_fill + (size_t)s * mt->stride + (size_t)k;
     if (forwarded) {
         /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
         if (level > 0)
-            *fill = read_lane(mt, k, 0, level, bytes, req + mt->hit[0]);
+            *fill = read_lane(mt, k, line, 0, level, bytes, req + mt->hit[0]);
         return req + mt->hit[0];
     }
     const tick r = unblocked(mt, k, req), t0 = r + mt->hit[0];
     if (level > 0) {
         *targets = 1;
-        return *fill = read_lane(mt, k, 0, level, bytes, t0);
+        return *fill = read_lane(mt, k, line, 0, level, bytes, t0);
     }
     if (known && t0 < *fill) {
         if (*targets < UINT16_MAX)
@@ -230,11 +239,11 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
     if (level > 0)
         mt->if_line[s] = line + 1;
     for (int k = 0; k < mt->K; k++)
-        done[k] = access_lane(mt, s, known, level, bytes, k, req[k], forwarded >> k & 1);
+        done[k] = access_lane(mt, line, s, known, level, bytes, k, req[k], forwarded >> k & 1);
 }
 
 edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded)
 {
     const uint32_t s = edan_memtime_slot(line);
-    return access_lane(mt, s, mt->if_line[s] == line + 1, 0, 0, k, req, forwarded);
+    return access_lane(mt, line, s, mt->if_line[s] == line + 1, 0, 0, k, req, forwarded);
 }

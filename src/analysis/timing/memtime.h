@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "analysis/machine/machine.h"
+#include "analysis/timing/dram.h"
 #include "util/error.h"
 
 #define EDAN_TICKS_PER_CYCLE 16u
@@ -62,6 +63,9 @@ typedef struct edan_memtime {
     edan_tick blk_to[EDAN_MEMTIME_LANES][EDAN_MEMTIME_BLOCKS];
     edan_tick blk_end[EDAN_MEMTIME_LANES]; /* the latest `to`: a request from then on is never blocked */
     uint32_t blk_n[EDAN_MEMTIME_LANES];
+    /* with [dram]: the DRAM in place of the latency and the bandwidth calendar, memlat[k] its link's latency */
+    edan_dram *dram;
+    uint32_t line_bytes;
 } edan_memtime;
 
 /*
@@ -75,13 +79,14 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
 void edan_memtime_free(edan_memtime *mt);
 
 /*
- * A read that missed levels first .. L-1 and finds its line at level L
- * (nlev: memory), looked up at level `first` at t0[k]: fill[k], when the
- * data is back at level `first`. bytes: what it moves to and from memory
- * (its line and any dirty line it evicts). For the L1i's misses (first 1);
- * first = L = nlev is the memory's transfer and latency alone.
+ * A read of `line` (address / line size) that missed levels first .. L-1
+ * and finds its line at level L (nlev: memory), looked up at level `first`
+ * at t0[k]: fill[k], when the data is back at level `first`. bytes: what it
+ * moves to and from memory (its line and any dirty line it evicts). For the
+ * L1i's misses (first 1); first = L = nlev is the memory's part alone.
  */
-void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const edan_tick *t0, edan_tick *fill);
+void edan_memtime_read(edan_memtime *mt, uint64_t line, int first, int L, uint32_t bytes, const edan_tick *t0,
+                       edan_tick *fill);
 
 /*
  * A load, or a store's write, reaches the L1d at req[k]; the cache model

@@ -388,7 +388,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         return step_simple(t, rec, preds, n_preds, &c);
     if (in->uops && accessed && !serial)
         return step_uops(t, rec, preds, n_preds, &c, imiss ? ilevel : -1, ibytes);
-    fetch_dispatch(t, &c, imiss ? ilevel : -1, ibytes, a, dsp, b);
+    fetch_dispatch(t, &c, in->pc >> t->line_shift, imiss ? ilevel : -1, ibytes, a, dsp, b);
     for (int j = 0; j < Kp; j += TIMING_LW)
         lv_st(a + j, lv_ld(dsp + j));
 

@@ -39,11 +39,11 @@ STEP_INLINE const tick *rob_wait(const edan_timing *t, uint64_t x)
  * d), for every lane: the stages of each lane one after the other where
  * nothing in between is shared (the lanes share no state), in one loop,
  * unless an L1i miss (ilevel >= 0: the level its line comes from, ibytes the
- * bytes it moves), looked up for every lane at once, comes between. tmp:
+ * bytes it moves; iline its line), looked up for every lane at once, comes between. tmp:
  * scratch lanes.
  */
-STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, int ilevel, uint32_t ibytes, tick *ft, tick *d,
-                                tick *tmp)
+STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, uint64_t iline, int ilevel, uint32_t ibytes, tick *ft,
+                                tick *d, tick *tmp)
 {
     const int Kp = t->Kp;
     if (ilevel < 0) {
@@ -59,7 +59,7 @@ STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, int ilevel, uint
         lv_st(ft + j, f);
         lv_st(tmp + j, f + (t->l1i_hit + t->mem.hit[1]));
     }
-    edan_memtime_read(&t->mem, 1, ilevel, ibytes, tmp, ft);
+    edan_memtime_read(&t->mem, iline, 1, ilevel, ibytes, tmp, ft);
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv f = lv_ld(ft + j) + t->l1i_hit; /* the L1i's response */
         lv_st(t->fetch.at + j, f);
@@ -185,7 +185,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     edan_cache_result rd = {false, false, 0, 0}, wr = {false, false, 0, 0};
     bool from_ram = false;
     if (has_load) {
-        fetch_dispatch(t, &cu, ilevel, ibytes, ft, dL, tmp);
+        fetch_dispatch(t, &cu, in->pc >> t->line_shift, ilevel, ibytes, ft, dL, tmp);
         u++;
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(aL + j, lv_max(lv_ld(dL + j), lv_ld(ready[UG_ADDR] + j)));
@@ -215,7 +215,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     cu.lq = NULL;
     cu.serial = has_load ? NULL : c->serial;
     if (!has_load)
-        fetch_dispatch(t, &cu, ilevel, ibytes, ft, dO, tmp);
+        fetch_dispatch(t, &cu, in->pc >> t->line_shift, ilevel, ibytes, ft, dO, tmp);
     const int op = in->op_cls < EDAN_CLASS_COUNT ? in->op_cls : 0;
     const bool div = op == EDAN_CLASS_DIV || op == EDAN_CLASS_FDIV || op == EDAN_CLASS_FSQRT;
     const int fp = op != EDAN_CLASS_DIV;

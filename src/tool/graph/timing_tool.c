@@ -183,6 +183,13 @@ static void *create(edan_session *s, edan_error *err)
         cyc += m.data[l].hit_latency +
                2.0 * (m.n_data_levels + 1) * (m.data[l].geo.line * m.clock_ghz / m.mem_bandwidth_gbs + 1);
     cyc += most_lat * m.clock_ghz + 1;
+    if (m.dram.present) { /* a read behind a full read queue and a write drain, each access a row conflict */
+        const edan_machine_dram *d = &m.dram;
+        cyc += ((double)d->read_queue + 2) * (d->trp + d->tras + d->trcd + d->tcl + d->tburst + d->tccd_l + d->trtp) *
+                   m.clock_ghz +
+               ((double)d->write_queue + 2) * (d->tburst + d->trtw + d->twtr + d->tcl) * m.clock_ghz +
+               (d->frontend_ns + d->backend_ns) * m.clock_ghz;
+    }
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
@@ -450,6 +457,11 @@ static void report_text(const timing_tool *t, bool wide, FILE *f)
     edan_timing_sample_info_get(m, &si);
     const bool ci = si.sampled && !si.covered; /* the estimates' 95 % confidence half-widths beside them */
     fprintf(f, "\nprediction on machine %s (%s)\n", mc->name, t->path);
+    if (mc->dram.present)
+        fprintf(f,
+                "  memory: DRAM, %u channel%s x %u ranks x %u banks; mem latency = a link's, added to every read on "
+                "top of the DRAM's own time\n",
+                mc->dram.channels, mc->dram.channels == 1 ? "" : "s", mc->dram.ranks, mc->dram.banks);
     fprintf(f, "  %14s %16s %16s %12s%s\n", "mem latency ns", "cycles", "seconds", "mem stall",
             ci ? "       +- 95%" : "");
     for (int k = 0; k < edan_timing_lanes(m); k++) {
@@ -566,6 +578,8 @@ static void report_json(const timing_tool *t, FILE *f)
     edan_json_str(f, t->path);
     fputs(",\"clock_ghz\":", f);
     edan_json_num(f, mc->clock_ghz);
+    if (mc->dram.present) /* the lanes' latency is a link's on top of the DRAM's (docs/machines.md) */
+        fputs(",\"memory\":\"dram\"", f);
     fputc('}', f);
     json_lanes(f, "mem_latency_ns", m, 0);
     json_lanes(f, "cycles", m, 1);
