@@ -31,7 +31,9 @@
 
 /* GCC's -O3 predictive commoning unrolls an inner loop by two with a remainder loop, two inner
  * loops where the source has one; the what-ifs replay nests of one chain of loops (docs/projection.md) */
+#ifndef KERNEL /* stencils_pc.c: the same kernels with it */
 #define KERNEL __attribute__((noinline, noipa, optimize("no-predictive-commoning")))
+#endif
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define AT3(k, j, i) (((long)(k)*n + (j)) * n + (i))
 

@@ -421,8 +421,8 @@ static const char *why_not(const edan_affine_nest *n)
         return "non-affine accesses";
     if (n->in_calls)
         return "accesses in called functions";
-    if (!n->single_chain)
-        return "several inner loops";
+    if (!n->single_chain && !n->tree)
+        return "inner loops of two parents";
     if (!n->rectangular)
         return "trip counts vary";
     return NULL;

@@ -344,12 +344,14 @@ int edan_affine_finish(edan_affine *a)
     int32_t *order = calloc(nl + 1, sizeof *order), *index = calloc(nl + 1, sizeof *index);
     int32_t *owner = calloc(nl + 1, sizeof *owner); /* the nest loop whose contexts hold loop l, + 1 */
     uint64_t *key = calloc(nl + 1, sizeof *key);
+    int32_t *parent = calloc(nl + 1, sizeof *parent); /* per loop: its parent in the contexts + 1, -1 none, 0 unseen */
     size_t ni = 0;
     for (size_t id = 0; id < a->ids_cap; id++)
         ni += a->ids[id].seen && a->ids[id].nest >= 0;
     a->insns = calloc(ni + 1, sizeof *a->insns);
     a->nests = calloc(nl + 1, sizeof *a->nests);
-    if (!order || !index || !owner || !key || !a->insns || !a->nests) {
+    if (!order || !index || !owner || !key || !parent || !a->insns || !a->nests) {
+        free(parent);
         free(order);
         free(index);
         free(owner);
@@ -381,7 +383,7 @@ int edan_affine_finish(edan_affine *a)
         n->loop[0] = order[i];
         n->levels = 1;
         n->entries = a->lp[order[i]].entries;
-        n->single_chain = n->rectangular = true;
+        n->single_chain = n->rectangular = n->tree = true;
     }
     a->n_nests = nn;
     for (size_t l = 0; l < nl; l++)
@@ -406,6 +408,8 @@ int edan_affine_finish(edan_affine *a)
             if (a->lp[s->loop[k]].trip_max > 1 && !(s->moved & (1u << k)))
                 affine = false; /* it ran in some iterations of the level only */
             o->stride[k] = s->moved & (1u << k) ? s->stride[k] : 0;
+            const aff_loop *lk = &a->lp[s->loop[k]];
+            o->trip[k] = lk->trip_min == lk->trip_max ? lk->trip_max : 0;
             base -= (uint64_t)o->stride[k] * s->first_i[k];
         }
         o->affine = affine;
@@ -441,8 +445,16 @@ int edan_affine_finish(edan_affine *a)
                 prefix = o->loop[k] == n->loop[k];
             o->on_chain = prefix;
             n->single_chain &= prefix;
+            for (unsigned k = 0; k < o->levels; k++) { /* each loop one parent (parent[] holds it + 1) */
+                n->rectangular &= o->trip[k] > 0;
+                const int32_t up = k ? o->loop[k - 1] + 1 : -1;
+                if (!parent[o->loop[k]])
+                    parent[o->loop[k]] = up;
+                n->tree &= parent[o->loop[k]] == up;
+            }
         }
     }
+    free(parent);
     free(order);
     free(index);
     free(owner);
@@ -465,6 +477,6 @@ const edan_affine_insn *edan_affine_insns(const edan_affine *a)
 
 bool edan_affine_nest_exact(const edan_affine_nest *n)
 {
-    return n->rectangular && n->single_chain && !n->nonaffine_accesses && !n->in_calls && n->levels > 0 &&
+    return n->rectangular && (n->single_chain || n->tree) && !n->nonaffine_accesses && !n->in_calls && n->levels > 0 &&
            n->levels <= EDAN_AFFINE_LEVELS;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/locality/locality.h"
+#include "analysis/whatif/whatif_tree.h"
 
 #define L EDAN_AFFINE_LEVELS
 
@@ -22,7 +23,7 @@ typedef struct replay {
 
 bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b)
 {
-    if (a->levels != b->levels || a->entries != b->entries)
+    if (!a->single_chain || !b->single_chain || a->levels != b->levels || a->entries != b->entries)
         return false;
     for (unsigned k = 0; k < a->levels; k++)
         if (a->trip[k] != b->trip[k])
@@ -90,6 +91,56 @@ static bool empty(const uint64_t *lo, const uint64_t *hi, unsigned d)
     return false;
 }
 
+/* Node x's iterations on the tile vector tv (tile T, levels blocked), at the outer levels' counters i, recursively. */
+static void tree_run(replay *r, const edan_tree *t, size_t x, uint64_t *i, const uint64_t *tv, uint64_t T,
+                     unsigned block)
+{
+    const edan_tnode *v = &t->node[x];
+    const unsigned d = v->depth;
+    uint64_t lo = 0, hi = v->trip;
+    if (T && (block & (1u << d))) { /* the iterations whose first position lies in [tv T, (tv + 1) T) */
+        const uint64_t plo = tv[d] * T, phi = plo + T;
+        lo = plo > v->off ? (plo - v->off + v->u - 1) / v->u : 0;
+        hi = phi > v->off ? (phi - v->off + v->u - 1) / v->u : 0;
+        hi = hi < v->trip ? hi : v->trip;
+    }
+    for (i[d] = lo; i[d] < hi && !r->nomem; i[d]++) {
+        size_t c = v->first_child, j = v->first_insn; /* own instructions and children, merged by pc */
+        while (!r->nomem && (c < v->first_child + v->n_children || j < v->first_insn + v->n_insns)) {
+            if (j < v->first_insn + v->n_insns &&
+                (c == v->first_child + v->n_children || t->insns[j]->insn->pc < t->node[t->children[c]].min_pc)) {
+                const int64_t shift = t->shift[j];
+                const edan_affine_insn *o = t->insns[j++];
+                uint64_t addr = (uint64_t)o->base; /* wraps as addresses do */
+                for (unsigned k = 0; k < o->levels; k++)
+                    addr += (uint64_t)o->stride[k] * i[k];
+                if (T && d + 1 < L && (block & (2u << d)))
+                    addr += (uint64_t)shift * tv[d + 1] * T;
+                touch(r, addr, o->insn->mem_size, o->insn->mem != EDAN_MEM_LOAD);
+            } else {
+                tree_run(r, t, t->children[c++], i, tv, T, block);
+            }
+        }
+    }
+}
+
+/* A tree nest under the plan: the tile loops over its levels' positions outside, the nest inside. */
+static void tree_nest(replay *r, const edan_affine_nest *n, const edan_whatif_plan *p)
+{
+    edan_tree t;
+    if (!edan_tree_make(r->a, n, &t)) {
+        r->nomem = true;
+        return;
+    }
+    uint64_t tv[L] = {0}, tlo[L] = {0}, thi[L], i[L] = {0};
+    for (unsigned k = 0; k < L; k++)
+        thi[k] = p->tile && (p->block & (1u << k)) && t.extent[k] ? (t.extent[k] + p->tile - 1) / p->tile : 1;
+    do
+        tree_run(r, &t, 0, i, tv, p->tile, p->block);
+    while (!r->nomem && next(tv, tlo, thi, L));
+    edan_tree_free(&t);
+}
+
 /* The points of nests g[0 .. m) in the box [lo, hi): one nest after another, or all at each point; a nest's box
  * widened by its halo h[x] (h NULL: none), clipped to its domain. */
 static void box(replay *r, const edan_affine_nest *const *g, size_t m, const uint64_t *lo, const uint64_t *hi,
@@ -138,6 +189,10 @@ static void group(replay *r, const edan_affine_nest *const *g, size_t m, const e
 {
     const edan_affine_nest *n = g[0];
     const unsigned d = n->levels;
+    if (!n->single_chain) { /* never grouped (edan_whatif_compatible): alone under every order */
+        tree_nest(r, n, p);
+        return;
+    }
     uint64_t t[L] = {0}, tlo[L] = {0}, thi[L], lo[L] = {0}, hi[L] = {0};
     for (unsigned k = 0; k < d; k++) {
         const bool blocked = p->tile && (p->block & (1u << k));
@@ -486,6 +541,63 @@ static void halos(const edan_affine *a, const edan_affine_nest *const *g, size_t
     }
 }
 
+/*
+ * Tiling a tree nest: two accesses whose loops share each level's
+ * positions (the same loops, or continued siblings) as a chain's, over
+ * their access functions in positions and the levels' extents (a superset
+ * of their points: conservative); two of other sibling loops, at least one
+ * a store, that can touch a common byte (their footprints meet) break any
+ * tiling: their order across the siblings is not followed (conservative).
+ */
+static bool tree_legal(const edan_affine *a, const edan_affine_nest *n, const edan_whatif_plan *plan,
+                       edan_whatif_conflict *c, bool *nomem)
+{
+    const edan_affine_insn *in = edan_affine_insns(a);
+    edan_tree t;
+    if (!plan->tile)
+        return true; /* as it ran */
+    if (!edan_tree_make(a, n, &t)) {
+        *nomem = true;
+        return false;
+    }
+    bool legal = true;
+    for (size_t i = n->first; i < n->first + n->n && legal; i++)
+        for (size_t j = i; j < n->first + n->n && legal; j++) {
+            if (in[i].insn->mem == EDAN_MEM_LOAD && in[j].insn->mem == EDAN_MEM_LOAD)
+                continue;
+            edan_affine_insn x, y;
+            size_t px[L], py[L];
+            const unsigned d = in[i].levels > in[j].levels ? in[i].levels : in[j].levels;
+            bool comparable = edan_tree_positions(&t, &in[i], &x, px) && edan_tree_positions(&t, &in[j], &y, py);
+            for (unsigned k = 0; comparable && k < in[i].levels && k < in[j].levels; k++)
+                comparable = edan_tree_one_index(&t, px[k], py[k]) || edan_tree_one_index(&t, py[k], px[k]);
+            dist e;
+            if (comparable) {
+                const tiling g = {t.extent, d, plan->block, (int64_t)plan->tile};
+                const int s = distance(&x, &y, t.extent, d, &e) ? tiling_breaks(&g, &e) : 0;
+                if (s) {
+                    conflict(in, (uint32_t)i, (uint32_t)j, &e, d, s < 0, false, c);
+                    legal = false;
+                }
+                continue;
+            }
+            int64_t xlo, xhi, ylo, yhi;
+            footprint(&in[i], in[i].trip, &xlo, &xhi);
+            footprint(&in[j], in[j].trip, &ylo, &yhi);
+            if (xhi <= ylo || yhi <= xlo)
+                continue;
+            for (unsigned k = 0; k < d; k++) {
+                e.lo[k] = 1 - (int64_t)t.extent[k];
+                e.hi[k] = (int64_t)t.extent[k] - 1;
+            }
+            e.uniform = false;
+            conflict(in, (uint32_t)i, (uint32_t)j, &e, d, false, false, c);
+            legal = false;
+        }
+    edan_tree_free(&t);
+    return legal;
+}
+
 bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
                        const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c)
 {
@@ -500,6 +612,15 @@ bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t
         if (!m)
             continue;
         edan_whatif_halo *h = halo + start[gi];
+        if (!g[0]->single_chain) { /* a tree nest, alone in its group */
+            bool nomem = false;
+            if (!tree_legal(a, g[0], plan, c, &nomem)) {
+                if (nomem) /* no verdict: called illegal, never replayed on a guess */
+                    memset(c, 0, sizeof *c);
+                return false;
+            }
+            continue;
+        }
         const tiling t = {g[0]->trip, g[0]->levels, plan->block, (int64_t)plan->tile};
         const bool scheme = plan->order == EDAN_WHATIF_TILE && plan->tile;
         if (scheme)
