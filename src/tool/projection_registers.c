@@ -2,12 +2,16 @@
  * projection_registers.c - ExaSAT's register model of a loop nest's body
  * for the projection's what-ifs (projection_whatif.c): the state
  * variables with their accesses per iteration, the most accessed held in
- * the registers, the accesses of the others spilled. docs/projection.md
+ * the registers, the accesses of the others spilled; and how the
+ * what-ifs describe a nest: why it is not replayed, its trip counts, a
+ * non-rectangular nest's bounds in its outer counters. docs/projection.md
  * says what is counted.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json.h"
 #include "tool/projection_tool.h"
 
 #define PROJ_STATE 96 /* state variables of one nest's body: 64 registers and memory-resident ones */
@@ -106,4 +110,65 @@ void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigne
                     m->spilled[c][r] += var[v].refs;
             }
         }
+}
+
+/* ===================================================================== */
+/* A nest's description                                                   */
+/* ===================================================================== */
+
+const char *proj_nest_why_not(const edan_affine_nest *n)
+{
+    if (n->nonaffine_accesses)
+        return "non-affine accesses";
+    if (n->in_calls)
+        return "accesses in called functions";
+    if (!n->single_chain && !n->tree)
+        return "inner loops of two parents";
+    if (!n->rectangular && !n->bounded)
+        return n->single_chain ? "non-rectangular: trip counts not affine in the outer counters"
+                               : "non-rectangular: trip counts vary in sibling loops";
+    return NULL;
+}
+
+/* Level k's trip count: a number, or a bounded nest's affine bound in the outer counters, levels from 1 ("i1+1",
+ * "2*i1-i2"), with its largest. */
+void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f)
+{
+    if (n->trip[k] || !n->bounded) {
+        fprintf(f, "%" PRIu64, n->trip[k]);
+        return;
+    }
+    bool any = false;
+    for (unsigned m = 0; m < k; m++) {
+        const int64_t c = n->bound_stride[k][m];
+        if (!c)
+            continue;
+        fputs(c < 0 ? "-" : any ? "+" : "", f);
+        if (c != 1 && c != -1)
+            fprintf(f, "%" PRIu64 "*", c < 0 ? 0 - (uint64_t)c : (uint64_t)c);
+        fprintf(f, "i%u", m + 1);
+        any = true;
+    }
+    if (n->bound_base[k] || !any)
+        fprintf(f, any ? "%+" PRId64 : "%" PRId64, n->bound_base[k]);
+    fprintf(f, " (at most %" PRIu64 ")", n->extent[k]);
+}
+
+/* ,"max_trips":[...],"bounds":[null or {"base":B,"strides":[...]} per level] */
+void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f)
+{
+    fprintf(f, ",\"max_trips\":");
+    edan_json_u64_array(f, n->extent, n->levels);
+    fprintf(f, ",\"bounds\":[");
+    for (unsigned k = 0; k < n->levels; k++) {
+        if (n->trip[k] || !n->bounded) {
+            fprintf(f, "%snull", k ? "," : "");
+            continue;
+        }
+        fprintf(f, "%s{\"base\":%" PRId64 ",\"strides\":[", k ? "," : "", n->bound_base[k]);
+        for (unsigned m = 0; m < k; m++)
+            fprintf(f, "%s%" PRId64, m ? "," : "", n->bound_stride[k][m]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "]");
 }

@@ -220,6 +220,13 @@ typedef struct proj_regs {
 void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
                          const edan_affine_nest *n, proj_regs *m);
 
+/* A nest the what-ifs do not replay: why (NULL when they do). */
+const char *proj_nest_why_not(const edan_affine_nest *n);
+/* Level k's trip count in the text: a number, or a bounded nest's bound in its outer counters and its largest. */
+void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f);
+/* The JSON members "max_trips" and "bounds" (per level: null, or a bounded level's base and strides). */
+void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f);
+
 /* ---- projection_view.c ---------------------------------------------------- */
 
 void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);

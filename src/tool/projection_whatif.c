@@ -234,8 +234,8 @@ static void default_tiles(proj_whatif *w)
     uint64_t most = 0;
     for (size_t x = 0; x < w->n_exact; x++)
         for (unsigned k = 0; k < n[w->order[x]].levels; k++)
-            if ((w->block & (1u << k)) && n[w->order[x]].trip[k] > most)
-                most = n[w->order[x]].trip[k];
+            if ((w->block & (1u << k)) && n[w->order[x]].extent[k] > most)
+                most = n[w->order[x]].extent[k];
     for (uint64_t tile = 4; tile < most && w->n_tiles < WI_TILES; tile *= 2)
         w->tiles[w->n_tiles++] = tile;
 }
@@ -275,6 +275,9 @@ static bool nest_work(proj_tool *t)
         double points = (double)n[i].entries;
         for (unsigned k = 0; k < n[i].levels; k++)
             points *= (double)n[i].trip[k];
+        const proj_row *inner = loop_row(t, n[i].loop[n[i].levels - 1]);
+        if (n[i].bounded) /* a bounded nest's points: its innermost loop's iterations */
+            points = inner ? (double)inner->iterations : 0;
         if (points > 0)
             w->work[i] =
                 (wi_work){(double)edan_opmix_flops(&mix) / points, edan_opmix_weighted_flops(&mix, &m.weights) / points,
@@ -296,7 +299,8 @@ static double added_instructions(const proj_tool *t, const edan_affine_nest *n, 
 {
     uint64_t tiles[EDAN_AFFINE_LEVELS];
     for (unsigned k = 0; k < n->levels; k++)
-        tiles[k] = p->tile && (p->block & (1u << k)) && p->tile < n->trip[k] ? (n->trip[k] + p->tile - 1) / p->tile : 1;
+        tiles[k] =
+            p->tile && (p->block & (1u << k)) && p->tile < n->extent[k] ? (n->extent[k] + p->tile - 1) / p->tile : 1;
     double added = (double)halo->redundant * work->insns, runs = (double)n->entries;
     for (unsigned k = 0; k < n->levels; k++) {
         const proj_row *row = loop_row(t, n->loop[k]);
@@ -415,19 +419,6 @@ static unsigned cache_k(const proj_tool *t, double bytes)
     return (unsigned)llround(log2(bytes)) - t->line_shift;
 }
 
-static const char *why_not(const edan_affine_nest *n)
-{
-    if (n->nonaffine_accesses)
-        return "non-affine accesses";
-    if (n->in_calls)
-        return "accesses in called functions";
-    if (!n->single_chain && !n->tree)
-        return "inner loops of two parents";
-    if (!n->rectangular)
-        return "trip counts vary";
-    return NULL;
-}
-
 /* The time of the instructions a plan adds: at the core's issue width per cycle. Reported beside the bound, not in
  * it: on an out-of-order core they overlap the memory time (added to the bound, the best tile moves to the largest,
  * away from the timing model's on the stencils: docs/projection.md). */
@@ -530,12 +521,21 @@ void proj_whatif_text(proj_tool *t, FILE *f)
         const edan_loop_place p = proj_loop_place(t, n[i].loop[0]);
         fprintf(f, "  nest #%d %s:%u, %u level%s, trips", n[i].loop[0], p.function ? p.function : "?", p.line,
                 n[i].levels, n[i].levels == 1 ? "" : "s");
-        for (unsigned k = 0; k < n[i].levels; k++)
-            fprintf(f, "%s%" PRIu64, k ? " x " : " ", n[i].trip[k]);
-        const char *why = why_not(&n[i]);
+        for (unsigned k = 0; k < n[i].levels; k++) {
+            fprintf(f, "%s", k ? " x " : " ");
+            proj_nest_trip_text(&n[i], k, f);
+        }
+        const char *why = proj_nest_why_not(&n[i]);
         fprintf(f, ", %" PRIu64 " entr%s, %" PRIu64 " accesses: %s", n[i].entries, n[i].entries == 1 ? "y" : "ies",
-                n[i].accesses + n[i].in_calls, why ? "not replayed: " : "affine");
-        if (why)
+                n[i].accesses + n[i].in_calls,
+                why            ? "not replayed: "
+                : n[i].bounded ? "affine, non-rectangular"
+                               : "affine");
+        const double all = (double)(t->total.mix.loads + t->total.mix.stores + t->total.mix.atomics);
+        if (why && !strncmp(why, "non-rectangular", 15))
+            fprintf(f, "%s (%.1f %% of the region's accesses)", why,
+                    100.0 * (double)(n[i].accesses + n[i].in_calls) / (all > 0 ? all : 1));
+        else if (why)
             fprintf(f, "%s (%.1f %% of its accesses non-affine)", why,
                     100.0 * (double)(n[i].nonaffine_accesses + n[i].in_calls) /
                         (double)(n[i].accesses + n[i].in_calls ? n[i].accesses + n[i].in_calls : 1));
@@ -617,7 +617,8 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         edan_json_str(f, p.function);
         fprintf(f, ",\"line\":%u,\"trips\":", p.line);
         edan_json_u64_array(f, n[i].trip, n[i].levels);
-        const char *why = why_not(&n[i]);
+        proj_nest_bounds_json(&n[i], f);
+        const char *why = proj_nest_why_not(&n[i]);
         fprintf(f,
                 ",\"entries\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"nonaffine_accesses\":%" PRIu64
                 ",\"in_calls\":%" PRIu64 ",\"replayed\":%s,\"reason\":",

@@ -23,7 +23,8 @@ typedef struct replay {
 
 bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b)
 {
-    if (!a->single_chain || !b->single_chain || a->levels != b->levels || a->entries != b->entries)
+    if (!a->single_chain || !b->single_chain || !a->rectangular || !b->rectangular || a->levels != b->levels ||
+        a->entries != b->entries)
         return false;
     for (unsigned k = 0; k < a->levels; k++)
         if (a->trip[k] != b->trip[k])
@@ -141,6 +142,35 @@ static void tree_nest(replay *r, const edan_affine_nest *n, const edan_whatif_pl
     edan_tree_free(&t);
 }
 
+/* The end of level k's range at the outer counters i: the box's, cut at a bounded nest's trip count there. */
+static uint64_t level_hi(const edan_affine_nest *n, const uint64_t *i, const uint64_t *hi, unsigned k)
+{
+    if (n->trip[k])
+        return hi[k];
+    uint64_t b = (uint64_t)n->bound_base[k]; /* wraps as addresses do; a negative count is 0 */
+    for (unsigned m = 0; m < k; m++)
+        b += (uint64_t)n->bound_stride[k][m] * i[m];
+    return (int64_t)b < 0 ? 0 : b < hi[k] ? b : hi[k];
+}
+
+/* A bounded nest's odometer: levels below k valid, i[k] a candidate; on to the first point from there (false: none). */
+static bool settle(const edan_affine_nest *n, uint64_t *i, const uint64_t *lo, const uint64_t *hi, unsigned d,
+                   unsigned k)
+{
+    for (;;) {
+        if (k == d)
+            return true;
+        if (i[k] < level_hi(n, i, hi, k)) {
+            if (++k < d)
+                i[k] = lo[k];
+            continue;
+        }
+        if (k == 0)
+            return false;
+        i[--k]++;
+    }
+}
+
 /* The points of nests g[0 .. m) in the box [lo, hi): one nest after another, or all at each point; a nest's box
  * widened by its halo h[x] (h NULL: none), clipped to its domain. */
 static void box(replay *r, const edan_affine_nest *const *g, size_t m, const uint64_t *lo, const uint64_t *hi,
@@ -150,6 +180,13 @@ static void box(replay *r, const edan_affine_nest *const *g, size_t m, const uin
     if (empty(lo, hi, d))
         return;
     uint64_t i[L];
+    if (!g[0]->rectangular) { /* a bounded nest: alone (edan_whatif_compatible), no halo */
+        memcpy(i, lo, sizeof i);
+        for (bool more = settle(g[0], i, lo, hi, d, 0); more && !r->nomem;
+             i[d - 1]++, more = settle(g[0], i, lo, hi, d, d - 1))
+            point(r, g[0], i);
+        return;
+    }
     if (fused) {
         memcpy(i, lo, sizeof i);
         do
@@ -179,7 +216,7 @@ static void block_of(const edan_affine_nest *n, const edan_whatif_plan *p, const
     for (unsigned k = 0; k < n->levels; k++) {
         const bool blocked = p->tile && (p->block & (1u << k));
         lo[k] = blocked ? t[k] * p->tile : 0;
-        hi[k] = blocked ? (lo[k] + p->tile < n->trip[k] ? lo[k] + p->tile : n->trip[k]) : n->trip[k];
+        hi[k] = blocked ? (lo[k] + p->tile < n->extent[k] ? lo[k] + p->tile : n->extent[k]) : n->extent[k];
     }
 }
 
@@ -196,7 +233,7 @@ static void group(replay *r, const edan_affine_nest *const *g, size_t m, const e
     uint64_t t[L] = {0}, tlo[L] = {0}, thi[L], lo[L] = {0}, hi[L] = {0};
     for (unsigned k = 0; k < d; k++) {
         const bool blocked = p->tile && (p->block & (1u << k));
-        thi[k] = blocked ? (n->trip[k] + p->tile - 1) / p->tile : 1;
+        thi[k] = blocked ? (n->extent[k] + p->tile - 1) / p->tile : 1;
     }
     if (p->order != EDAN_WHATIF_EACH) {
         do {
@@ -621,7 +658,7 @@ bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t
             }
             continue;
         }
-        const tiling t = {g[0]->trip, g[0]->levels, plan->block, (int64_t)plan->tile};
+        const tiling t = {g[0]->extent, g[0]->levels, plan->block, (int64_t)plan->tile}; /* a bounded nest's box */
         const bool scheme = plan->order == EDAN_WHATIF_TILE && plan->tile;
         if (scheme)
             halos(a, g, m, &t, h);
