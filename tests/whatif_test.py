@@ -39,6 +39,11 @@
   timing    the predicted best tile (the blocking what-if at gem5-validation's 256 KiB L2) against the best
             tile of the timing model's predicted time of the hand-blocked functions on that machine, tiles 4
             to 32 (the 5-point stencil's on a 1024-way variant of it: at 8 ways its strips conflict)
+  assoc     --what-if-cache=machine: the replays through the machine's set-associative cache model (gem5-validation:
+            L1d 64 KiB 2-way, L2 256 KiB 8-way): the predicted traffic of each tile within 10 % of the hand-blocked
+            function's traffic under the same model (--cache=machine), and the predicted best tile equal to the
+            timing model's best for all three stencils, the 5-point one's 8-way conflicts included (the fully
+            associative what-if's best is printed beside)
   options   bad --what-if, --what-if-tiles and --what-if-registers values, --what-if-tiles without --what-if,
             an unwritable CSV
 
@@ -573,6 +578,38 @@ def test_timing():
                     check(pred == meas, f"{kernel} on {name}: best tile predicted {pred}, timing model's {meas}")
 
 
+def test_assoc():
+    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "w.csv")
+            r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, TILES)),
+                                            "--what-if-cache=machine", "--cache=machine", "--what-if-csv=" + path))
+            with open(path) as f:
+                rows = list(csv.DictReader(f))
+        w = r["what_if"]
+        check(w["cache_model"] and "ways=8" in w["cache_model"] and len(w["rows"]) == len(TILES) == len(rows) and
+              all(x["cache_bytes"] == 256 * 1024 for x in w["rows"]), f"{kernel}: one row per tile at the L2: {w}")
+        for c, j in zip(rows, w["rows"]):
+            check(abs(float(c["traffic_gb"]) * 1e9 - j["dram_bytes"]) <= 1e-6 * j["dram_bytes"] and
+                  (c["best"] == "1") == j["best"], f"{kernel}: CSV {c} against JSON {j}")
+        row = w["rows"][0]
+        check(abs(row["as_run_dram_bytes"] - row["measured_dram_bytes"]) <= 0.01 * row["measured_dram_bytes"],
+              f"{kernel}: the cache model's replay as run {row['as_run_dram_bytes']}, measured "
+              f"{row['measured_dram_bytes']}")
+        for x in w["rows"]:
+            m = projection(kernel + "_blocked", n, x["tile"], opts=("--cache=machine",))["dram_bytes"]
+            e = (x["dram_bytes"] - m) / m
+            check(abs(e) <= 0.10, f"{kernel} tile {x['tile']} under the cache model: predicted {x['dram_bytes']}, "
+                  f"measured {m} ({100 * e:+.1f} %)")
+        pred = best_predicted(w["rows"])
+        lru = best_predicted(whatif_rows(kernel, n, levels, TILES, [256 * 1024], GEM5)[256 * 1024])
+        model, meas = timing_best(kernel, n, GEM5)
+        print(f"{kernel} n={n} on gem5-validation: best tile timing model {meas}, what-if with the cache model "
+              f"{pred}, fully associative LRU of 256 KiB {lru}; traffic " +
+              ", ".join(f"{x['tile']}: {x['dram_bytes']:.0f}" for x in w["rows"]))
+        check(pred == meas, f"{kernel}: best tile with the cache model {pred}, timing model's {meas}")
+
+
 HARNESS = r"""
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -651,6 +688,8 @@ def test_options():
                                                                 "--what-if-tiles"),
                          (("--what-if-tiles=8",), "need --what-if"),
                          (("--what-if=fuse", "--what-if-registers=0"), "--what-if-registers"),
+                         (("--what-if=block:1", "--what-if-cache=fifo"), "--what-if-cache"),
+                         (("--what-if-cache=machine",), "need --what-if"),
                          (("--what-if=fuse", "--what-if-csv=/nonexistent/x.csv"), "/nonexistent/x.csv: cannot write")):
         p = edan("run", "--projection", "--machine=" + GEM5, *opts, "--filter=st5", STENCILS, "st5", "8", expect=None)
         check(p.returncode == 2 and needle in p.stderr, f"{opts}: exit {p.returncode}: {p.stderr.strip()}")
@@ -661,4 +700,4 @@ def test_options():
 
 run_category({"affine": test_affine, "blocking": test_blocking, "siblings": test_siblings,
               "triangular": test_triangular, "fusion": test_fusion, "halo": test_halo,
-              "depend": test_depend, "timing": test_timing, "options": test_options, "native": validate_native})
+              "depend": test_depend, "timing": test_timing, "assoc": test_assoc, "options": test_options, "native": validate_native})

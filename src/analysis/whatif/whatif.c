@@ -15,7 +15,8 @@
 
 typedef struct replay {
     const edan_affine *a;
-    edan_reuse *tracker;
+    edan_reuse *tracker; /* the LRU stack distances, or */
+    edan_cache *model;   /* the cache model */
     edan_lru_traffic *out;
     unsigned line_shift;
     bool nomem;
@@ -35,6 +36,10 @@ bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b
 /* One access of [addr, addr + size) through the LRU stack (owner 0). */
 static void touch(replay *r, uint64_t addr, uint32_t size, bool store)
 {
+    if (r->model) {
+        edan_cache_classify(r->model, true, addr, size, !store, store);
+        return;
+    }
     const uint64_t first = addr >> r->line_shift, last = (addr + size - 1) >> r->line_shift;
     for (uint64_t b = first; b <= last; b++) {
         uint64_t d = EDAN_REUSE_COLD, prev;
@@ -266,33 +271,62 @@ static void final_block(void *ctx, uint64_t b, uint64_t f, uint32_t word)
     t->end_diff[EDAN_LRU_SIZES]--;
 }
 
-int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
-                       const edan_whatif_plan *plan, unsigned line_shift, edan_lru_traffic *out)
+/* The groups in turn: those entered alike per entry (a function holding them called again), others apart. */
+static void run(replay *r, const uint32_t *nests, const size_t *start, size_t n_groups, const edan_whatif_plan *plan)
 {
-    memset(out, 0, sizeof *out);
-    replay r = {a, edan_reuse_new(true), out, line_shift, false};
-    if (!r.tracker)
-        return -1;
-    const edan_affine_nest *all = edan_affine_nests(a);
-    /* the groups entered alike run in turn per entry (a function holding them called again), others apart */
+    const edan_affine_nest *all = edan_affine_nests(r->a);
     bool alike = true;
     for (size_t gi = 1; gi < n_groups; gi++)
         alike &= all[nests[start[gi]]].entries == all[nests[start[0]]].entries;
     const uint64_t rounds = alike && n_groups ? all[nests[start[0]]].entries : 1;
-    for (uint64_t e = 0; e < rounds && !r.nomem; e++)
-        for (size_t gi = 0; gi < n_groups && !r.nomem; gi++) {
+    for (uint64_t e = 0; e < rounds && !r->nomem; e++)
+        for (size_t gi = 0; gi < n_groups && !r->nomem; gi++) {
             const edan_affine_nest *g[64];
             size_t m = 0;
             for (size_t x = start[gi]; x < start[gi + 1] && m < 64; x++)
                 g[m++] = &all[nests[x]];
             const edan_whatif_halo *h = plan->halo ? plan->halo + start[gi] : NULL;
-            for (uint64_t f = 0; m && f < (alike ? 1 : g[0]->entries) && !r.nomem; f++)
-                group(&r, g, m, plan, h);
+            for (uint64_t f = 0; m && f < (alike ? 1 : g[0]->entries) && !r->nomem; f++)
+                group(r, g, m, plan, h);
         }
+}
+
+int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                       const edan_whatif_plan *plan, unsigned line_shift, edan_lru_traffic *out)
+{
+    memset(out, 0, sizeof *out);
+    replay r = {a, edan_reuse_new(true), NULL, out, line_shift, false};
+    if (!r.tracker)
+        return -1;
+    run(&r, nests, start, n_groups, plan);
     if (!r.nomem)
         edan_reuse_final(r.tracker, final_block, out);
     edan_reuse_free(r.tracker);
     return r.nomem ? -1 : 0;
+}
+
+int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                             const edan_whatif_plan *plan, const edan_cache_config *cfg, edan_whatif_model *out,
+                             edan_error *err)
+{
+    memset(out, 0, sizeof *out);
+    edan_cache c;
+    if (edan_cache_init(&c, cfg, err))
+        return -1;
+    replay r = {a, NULL, &c, NULL, 0, false};
+    run(&r, nests, start, n_groups, plan);
+    edan_proj_range *dirty = NULL;
+    size_t n = 0;
+    const int rc = edan_proj_cache_dirty(&c, &dirty, &n);
+    out->read = c.ram_read_bytes;
+    for (size_t i = 0; i < n; i++)
+        out->flushed += dirty[i].hi - dirty[i].lo;
+    out->write = c.ram_write_bytes + out->flushed;
+    free(dirty);
+    edan_cache_free(&c);
+    if (rc)
+        edan_error_set(err, "out of memory");
+    return rc ? -1 : 0;
 }
 
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift)

@@ -127,6 +127,23 @@ int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t
 bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
                        const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c);
 
+/* A replay's DRAM traffic under the cache model: bytes read, written (the final flush included), of those flushed. */
+typedef struct edan_whatif_model {
+    uint64_t read, write, flushed;
+} edan_whatif_model;
+
+/*
+ * The same replay through a cache model of configuration cfg
+ * (analysis/cache/cache.h: set-associative levels, the one model every
+ * analysis uses) instead of the LRU stack distances, started empty; the
+ * lines it holds dirty at the end are written once (projection.h's
+ * edan_proj_cache_dirty). 0, or -1 with err set (a bad configuration, out
+ * of memory).
+ */
+int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                             const edan_whatif_plan *plan, const edan_cache_config *cfg, edan_whatif_model *out,
+                             edan_error *err);
+
 /* The DRAM bytes of a replay's traffic at a cache of 2^k lines (reads, write-backs, final flush). */
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift);
 
