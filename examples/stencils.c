@@ -18,6 +18,10 @@
  *   sweep, sweep_blocked out[i][j] = out[i-1][j+1] / 2 + in[i][j] on an n^2 grid (default n=256),
  *                        a dependence of distance (1, -1); blocked: the j loop in strips of T, which
  *                        reverses it (illegal: its checksum differs from sweep's)
+ *   tri5, tri5_blocked   the 5-point stencil on the lower triangle (j <= i) of an n^2 grid (default
+ *                        n=256); blocked: the j loop in strips of T, each over the rows it reaches
+ *   ragged               the 5-point stencil on (7 i) mod 11 + 1 points of each row: trip counts not
+ *                        affine in i
  * The function to trace is the one named KERNEL (noinline, noipa: that exact symbol). A blocked
  * version runs its tile loops outside the nest's own loops, in level order, each point loop
  * restricted to its tile: the order the projection's --what-if=block replays. The kernels are
@@ -31,7 +35,9 @@
 
 /* GCC's -O3 predictive commoning unrolls an inner loop by two with a remainder loop, two inner
  * loops where the source has one; the what-ifs replay nests of one chain of loops (docs/projection.md) */
+#ifndef KERNEL /* stencils_pc.c: the same kernels with it */
 #define KERNEL __attribute__((noinline, noipa, optimize("no-predictive-commoning")))
+#endif
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define AT3(k, j, i) (((long)(k)*n + (j)) * n + (i))
 
@@ -181,6 +187,30 @@ KERNEL void sweep_blocked(long n, long t, const double *restrict in, double *res
                 out[i * n + j] = 0.5 * out[(i - 1) * n + j + 1] + in[i * n + j];
 }
 
+/* ---- a triangular nest, and one whose trip counts are not affine ------ */
+
+KERNEL void tri5(long n, const double *restrict in, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j <= i; j++)
+            ST5(i, j);
+}
+
+KERNEL void tri5_blocked(long n, long t, const double *restrict in, double *restrict out)
+{
+    for (long jj = 1; jj < n - 1; jj += t)
+        for (long i = jj; i < n - 1; i++) /* the rows the strip reaches */
+            for (long j = jj; j < MIN(jj + t, i + 1); j++)
+                ST5(i, j);
+}
+
+KERNEL void ragged(long n, const double *restrict in, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j <= (i * 7) % 11 + 1; j++)
+            ST5(i, j);
+}
+
 /* ---- kernel: what every example traces -------------------------------- */
 
 KERNEL void kernel(long n, const double *restrict in, double *restrict out)
@@ -195,7 +225,8 @@ int main(int argc, char **argv)
     const bool named = argc > 1 && !isdigit((unsigned char)argv[1][0]);
     const char *k = named ? argv[1] : "kernel";
     const int a = named ? 2 : 1; /* the first argument after KERNEL */
-    const int two_d = !strncmp(k, "st5", 3) || !strncmp(k, "pipe", 4) || !strncmp(k, "sweep", 5),
+    const int two_d = !strncmp(k, "st5", 3) || !strncmp(k, "pipe", 4) || !strncmp(k, "sweep", 5) ||
+                      !strncmp(k, "tri5", 4) || !strcmp(k, "ragged"),
               flat = !strcmp(k, "two_loops") || !strcmp(k, "fused");
     const long n = argc > a ? strtol(argv[a], NULL, 10) : flat ? 40000 : two_d ? 256 : 40;
     const long t = argc > a + 1 ? strtol(argv[a + 1], NULL, 10) : 8;
@@ -203,7 +234,7 @@ int main(int argc, char **argv)
     if (n < 3 || n > (flat ? (1L << 24) : two_d ? 4096 : 256) || t < 1) {
         fprintf(stderr,
                 "usage: %s [st7|st7_blocked|st27|st27_blocked|st5|st5_blocked|two_loops|fused|pipe|pipe_blocked|"
-                "pipe_fused|sweep|sweep_blocked] [n] [T]\n",
+                "pipe_fused|sweep|sweep_blocked|tri5|tri5_blocked|ragged] [n] [T]\n",
                 argv[0]);
         return 1;
     }
@@ -239,6 +270,12 @@ int main(int argc, char **argv)
         pipe_blocked(n, t, in, c, out);
     else if (!strcmp(k, "pipe_fused"))
         pipe_fused(n, in, c, out);
+    else if (!strcmp(k, "tri5"))
+        tri5(n, in, out);
+    else if (!strcmp(k, "tri5_blocked"))
+        tri5_blocked(n, t, in, out);
+    else if (!strcmp(k, "ragged"))
+        ragged(n, in, out);
     else if (!strcmp(k, "sweep"))
         sweep(n, in, out);
     else if (!strcmp(k, "sweep_blocked"))

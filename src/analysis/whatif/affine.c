@@ -33,6 +33,7 @@ typedef struct aff_id {
 } aff_id;
 
 typedef struct aff_loop {
+    aff_id bound; /* its trip count fitted over the counters of the loops around it (loop[]: their ids) */
     uint64_t entries, trip_min, trip_max;
     uint64_t accesses, in_calls; /* as the outermost loop of contexts */
     uint64_t first_access;       /* the sequence number of the first such access + 1 (0: none) */
@@ -111,6 +112,37 @@ static int32_t head_of(edan_affine *a, aff_id *s)
 /* The stream                                                             */
 /* ===================================================================== */
 
+static void fit(aff_id *s, uint64_t addr, const uint64_t *i);
+
+/* The trip count of the loop leaving from frame top fitted over the counters of the loops around it (its function's).
+ */
+static void fit_bound(edan_affine *a, aff_loop *l, unsigned top, uint64_t trip)
+{
+    unsigned f = top;
+    while (f > 0 && a->stack[f - 1].depth == a->stack[top].depth)
+        f--;
+    const unsigned d = top - f;
+    aff_id *s = &l->bound;
+    if (d > EDAN_AFFINE_LEVELS) {
+        s->too_deep = 1;
+        return;
+    }
+    bool same = s->seen && s->levels == d;
+    for (unsigned k = 0; same && k < d; k++)
+        same = s->loop[k] == a->stack[f + k].loop;
+    if (!same) { /* a new context: the fit starts again */
+        memset(s, 0, sizeof *s);
+        s->seen = 1;
+        s->levels = (uint8_t)d;
+        for (unsigned k = 0; k < d; k++)
+            s->loop[k] = a->stack[f + k].loop;
+    }
+    uint64_t i[EDAN_AFFINE_LEVELS];
+    for (unsigned k = 0; k < d; k++)
+        i[k] = a->stack[f + k].counter;
+    fit(s, trip, i);
+}
+
 static bool pop(edan_affine *a)
 {
     const aff_frame *f = &a->stack[--a->sp];
@@ -118,6 +150,7 @@ static bool pop(edan_affine *a)
     if (!l)
         return false;
     const uint64_t trip = f->counter + 1;
+    fit_bound(a, l, a->sp, trip);
     if (!l->entries++ || trip < l->trip_min)
         l->trip_min = trip;
     if (trip > l->trip_max)
@@ -344,12 +377,14 @@ int edan_affine_finish(edan_affine *a)
     int32_t *order = calloc(nl + 1, sizeof *order), *index = calloc(nl + 1, sizeof *index);
     int32_t *owner = calloc(nl + 1, sizeof *owner); /* the nest loop whose contexts hold loop l, + 1 */
     uint64_t *key = calloc(nl + 1, sizeof *key);
+    int32_t *parent = calloc(nl + 1, sizeof *parent); /* per loop: its parent in the contexts + 1, -1 none, 0 unseen */
     size_t ni = 0;
     for (size_t id = 0; id < a->ids_cap; id++)
         ni += a->ids[id].seen && a->ids[id].nest >= 0;
     a->insns = calloc(ni + 1, sizeof *a->insns);
     a->nests = calloc(nl + 1, sizeof *a->nests);
-    if (!order || !index || !owner || !key || !a->insns || !a->nests) {
+    if (!order || !index || !owner || !key || !parent || !a->insns || !a->nests) {
+        free(parent);
         free(order);
         free(index);
         free(owner);
@@ -381,7 +416,7 @@ int edan_affine_finish(edan_affine *a)
         n->loop[0] = order[i];
         n->levels = 1;
         n->entries = a->lp[order[i]].entries;
-        n->single_chain = n->rectangular = true;
+        n->single_chain = n->rectangular = n->tree = true;
     }
     a->n_nests = nn;
     for (size_t l = 0; l < nl; l++)
@@ -406,6 +441,8 @@ int edan_affine_finish(edan_affine *a)
             if (a->lp[s->loop[k]].trip_max > 1 && !(s->moved & (1u << k)))
                 affine = false; /* it ran in some iterations of the level only */
             o->stride[k] = s->moved & (1u << k) ? s->stride[k] : 0;
+            const aff_loop *lk = &a->lp[s->loop[k]];
+            o->trip[k] = lk->trip_min == lk->trip_max ? lk->trip_max : 0;
             base -= (uint64_t)o->stride[k] * s->first_i[k];
         }
         o->affine = affine;
@@ -429,10 +466,27 @@ int edan_affine_finish(edan_affine *a)
     }
     for (size_t i = 0; i < nn; i++) {
         edan_affine_nest *n = &a->nests[i];
+        n->bounded = true;
         for (unsigned k = 0; k < n->levels; k++) {
             const aff_loop *lk = &a->lp[n->loop[k]];
             n->trip[k] = lk->trip_min == lk->trip_max ? lk->trip_max : 0;
+            n->extent[k] = lk->trip_max;
             n->rectangular &= n->trip[k] > 0;
+            const aff_id *b =
+                &lk->bound; /* the trip count's fit, over the chain's loops, from more exits than unknowns */
+            bool fits = b->levels == k && !b->bad && !b->unresolved && !b->too_deep && b->fitted > k + 1u;
+            for (unsigned m = 0; fits && m < k; m++)
+                fits = b->loop[m] == n->loop[m];
+            if (n->trip[k] || !fits) {
+                n->bounded &= n->trip[k] > 0;
+                continue;
+            }
+            uint64_t base = b->first_a;
+            for (unsigned m = 0; m < k; m++) {
+                n->bound_stride[k][m] = b->moved & (1u << m) ? b->stride[m] : 0;
+                base -= (uint64_t)n->bound_stride[k][m] * b->first_i[m];
+            }
+            n->bound_base[k] = (int64_t)base;
         }
         for (size_t j = n->first; j < n->first + n->n; j++) {
             edan_affine_insn *o = &a->insns[j];
@@ -441,8 +495,17 @@ int edan_affine_finish(edan_affine *a)
                 prefix = o->loop[k] == n->loop[k];
             o->on_chain = prefix;
             n->single_chain &= prefix;
+            for (unsigned k = 0; k < o->levels; k++) { /* each loop one parent (parent[] holds it + 1) */
+                n->rectangular &= o->trip[k] > 0;
+                const int32_t up = k ? o->loop[k - 1] + 1 : -1;
+                if (!parent[o->loop[k]])
+                    parent[o->loop[k]] = up;
+                n->tree &= parent[o->loop[k]] == up;
+            }
         }
+        n->bounded &= !n->rectangular && n->single_chain;
     }
+    free(parent);
     free(order);
     free(index);
     free(owner);
@@ -465,6 +528,6 @@ const edan_affine_insn *edan_affine_insns(const edan_affine *a)
 
 bool edan_affine_nest_exact(const edan_affine_nest *n)
 {
-    return n->rectangular && n->single_chain && !n->nonaffine_accesses && !n->in_calls && n->levels > 0 &&
-           n->levels <= EDAN_AFFINE_LEVELS;
+    return ((n->rectangular && (n->single_chain || n->tree)) || n->bounded) && !n->nonaffine_accesses && !n->in_calls &&
+           n->levels > 0 && n->levels <= EDAN_AFFINE_LEVELS;
 }

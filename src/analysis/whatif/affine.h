@@ -36,8 +36,19 @@
  *   - the nests are the outermost loops of the instructions' last contexts;
  *     an instruction's accesses are all its nest's (its warm-up too).
  *   - a loop's trip count per entry is its counter + 1 when it leaves; a
- *     nest is rectangular when every level's trip count is the same at
- *     every entry.
+ *     nest is rectangular when every loop's trip count (every loop of its
+ *     instructions' contexts) is the same at every entry.
+ *   - a loop's trip count is also fitted, as an access's address is, to
+ *     t = base + sum_m stride[m] * i[m] over the counters of the loops
+ *     around it in its function, at each exit: a non-rectangular nest
+ *     (one chain) whose varying levels all fit, each over more exits than
+ *     it has unknowns and over the chain's loops, is bounded (triangular:
+ *     for j < i). A level not entered at some outer point (a trip of 0)
+ *     makes no exit there.
+ *   - a nest's contexts form a chain when each is a prefix of the deepest
+ *     one, else a tree when every loop in them has one parent (the loop
+ *     before it in every context holding it): sibling inner loops, as a
+ *     body with two inner loops, or GCC's unrolled loop and its remainder.
  *
  * The stream costs a stack check and, per memory access, a fixed amount of
  * arithmetic over the levels; memory grows only with static instructions
@@ -66,6 +77,7 @@ typedef struct edan_affine_insn {
     bool on_chain;                      /* its context is a prefix of its nest's deepest context */
     int64_t base;                       /* the address at iteration vector 0 */
     int64_t stride[EDAN_AFFINE_LEVELS]; /* bytes per iteration of each level (0 when it never moved) */
+    uint64_t trip[EDAN_AFFINE_LEVELS];  /* its context's loops' trip counts per entry; 0 when one varied */
     uint64_t accesses;                  /* all its accesses */
     uint64_t fitted;                    /* of those, the ones in its last context */
 } edan_affine_insn;
@@ -74,14 +86,20 @@ typedef struct edan_affine_insn {
 typedef struct edan_affine_nest {
     int32_t loop[EDAN_AFFINE_LEVELS]; /* the chain, outermost first */
     unsigned levels;
-    uint64_t trip[EDAN_AFFINE_LEVELS]; /* each level's trip count per entry; 0 when it varied */
-    uint64_t entries;                  /* entries of the outermost loop */
-    uint64_t accesses;                 /* accesses made in its own function by its instructions (warm-up too) */
-    uint64_t nonaffine_accesses;       /* of those, by instructions not affine */
-    uint64_t in_calls;                 /* accesses made in functions it called */
-    bool single_chain;                 /* every instruction's context is a prefix of the chain */
-    bool rectangular;                  /* every level's trip count constant */
-    size_t first, n;                   /* its instructions: edan_affine_insns()[first .. first + n), by pc */
+    uint64_t trip[EDAN_AFFINE_LEVELS];      /* each level's trip count per entry; 0 when it varied */
+    uint64_t entries;                       /* entries of the outermost loop */
+    uint64_t accesses;                      /* accesses made in its own function by its instructions (warm-up too) */
+    uint64_t nonaffine_accesses;            /* of those, by instructions not affine */
+    uint64_t in_calls;                      /* accesses made in functions it called */
+    bool single_chain;                      /* every instruction's context is a prefix of the chain */
+    bool tree;                              /* else: the contexts form a tree (each loop one parent: sibling loops) */
+    bool rectangular;                       /* every loop's trip count constant (each loop of the tree) */
+    bool bounded;                           /* one chain, not rectangular, each varying level's trip count affine in
+                                               the outer counters (a triangular nest): bound_base + bound_stride . i */
+    uint64_t extent[EDAN_AFFINE_LEVELS];    /* each level's largest trip count */
+    int64_t bound_base[EDAN_AFFINE_LEVELS]; /* where trip[k] is 0 and bounded */
+    int64_t bound_stride[EDAN_AFFINE_LEVELS][EDAN_AFFINE_LEVELS]; /* [k][m]: per iteration of outer level m < k */
+    size_t first, n; /* its instructions: edan_affine_insns()[first .. first + n), by pc */
 } edan_affine_nest;
 
 typedef struct edan_affine edan_affine;
@@ -99,7 +117,8 @@ size_t edan_affine_n_nests(const edan_affine *a);
 const edan_affine_nest *edan_affine_nests(const edan_affine *a);
 const edan_affine_insn *edan_affine_insns(const edan_affine *a);
 
-/* A nest can be replayed (what-ifs): rectangular, one chain, every access affine, none in calls. */
+/* A nest can be replayed (what-ifs): rectangular, one chain or a tree, or a bounded chain; every access affine,
+ * none in calls. */
 bool edan_affine_nest_exact(const edan_affine_nest *n);
 
 #endif

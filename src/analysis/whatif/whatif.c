@@ -9,12 +9,14 @@
 #include <string.h>
 
 #include "analysis/locality/locality.h"
+#include "analysis/whatif/whatif_tree.h"
 
 #define L EDAN_AFFINE_LEVELS
 
 typedef struct replay {
     const edan_affine *a;
-    edan_reuse *tracker;
+    edan_reuse *tracker; /* the LRU stack distances, or */
+    edan_cache *model;   /* the cache model */
     edan_lru_traffic *out;
     unsigned line_shift;
     bool nomem;
@@ -22,7 +24,8 @@ typedef struct replay {
 
 bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b)
 {
-    if (a->levels != b->levels || a->entries != b->entries)
+    if (!a->single_chain || !b->single_chain || !a->rectangular || !b->rectangular || a->levels != b->levels ||
+        a->entries != b->entries)
         return false;
     for (unsigned k = 0; k < a->levels; k++)
         if (a->trip[k] != b->trip[k])
@@ -33,6 +36,10 @@ bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b
 /* One access of [addr, addr + size) through the LRU stack (owner 0). */
 static void touch(replay *r, uint64_t addr, uint32_t size, bool store)
 {
+    if (r->model) {
+        edan_cache_classify(r->model, true, addr, size, !store, store);
+        return;
+    }
     const uint64_t first = addr >> r->line_shift, last = (addr + size - 1) >> r->line_shift;
     for (uint64_t b = first; b <= last; b++) {
         uint64_t d = EDAN_REUSE_COLD, prev;
@@ -90,6 +97,85 @@ static bool empty(const uint64_t *lo, const uint64_t *hi, unsigned d)
     return false;
 }
 
+/* Node x's iterations on the tile vector tv (tile T, levels blocked), at the outer levels' counters i, recursively. */
+static void tree_run(replay *r, const edan_tree *t, size_t x, uint64_t *i, const uint64_t *tv, uint64_t T,
+                     unsigned block)
+{
+    const edan_tnode *v = &t->node[x];
+    const unsigned d = v->depth;
+    uint64_t lo = 0, hi = v->trip;
+    if (T && (block & (1u << d))) { /* the iterations whose first position lies in [tv T, (tv + 1) T) */
+        const uint64_t plo = tv[d] * T, phi = plo + T;
+        lo = plo > v->off ? (plo - v->off + v->u - 1) / v->u : 0;
+        hi = phi > v->off ? (phi - v->off + v->u - 1) / v->u : 0;
+        hi = hi < v->trip ? hi : v->trip;
+    }
+    for (i[d] = lo; i[d] < hi && !r->nomem; i[d]++) {
+        size_t c = v->first_child, j = v->first_insn; /* own instructions and children, merged by pc */
+        while (!r->nomem && (c < v->first_child + v->n_children || j < v->first_insn + v->n_insns)) {
+            if (j < v->first_insn + v->n_insns &&
+                (c == v->first_child + v->n_children || t->insns[j]->insn->pc < t->node[t->children[c]].min_pc)) {
+                const int64_t shift = t->shift[j];
+                const edan_affine_insn *o = t->insns[j++];
+                uint64_t addr = (uint64_t)o->base; /* wraps as addresses do */
+                for (unsigned k = 0; k < o->levels; k++)
+                    addr += (uint64_t)o->stride[k] * i[k];
+                if (T && d + 1 < L && (block & (2u << d)))
+                    addr += (uint64_t)shift * tv[d + 1] * T;
+                touch(r, addr, o->insn->mem_size, o->insn->mem != EDAN_MEM_LOAD);
+            } else {
+                tree_run(r, t, t->children[c++], i, tv, T, block);
+            }
+        }
+    }
+}
+
+/* A tree nest under the plan: the tile loops over its levels' positions outside, the nest inside. */
+static void tree_nest(replay *r, const edan_affine_nest *n, const edan_whatif_plan *p)
+{
+    edan_tree t;
+    if (!edan_tree_make(r->a, n, &t)) {
+        r->nomem = true;
+        return;
+    }
+    uint64_t tv[L] = {0}, tlo[L] = {0}, thi[L], i[L] = {0};
+    for (unsigned k = 0; k < L; k++)
+        thi[k] = p->tile && (p->block & (1u << k)) && t.extent[k] ? (t.extent[k] + p->tile - 1) / p->tile : 1;
+    do
+        tree_run(r, &t, 0, i, tv, p->tile, p->block);
+    while (!r->nomem && next(tv, tlo, thi, L));
+    edan_tree_free(&t);
+}
+
+/* The end of level k's range at the outer counters i: the box's, cut at a bounded nest's trip count there. */
+static uint64_t level_hi(const edan_affine_nest *n, const uint64_t *i, const uint64_t *hi, unsigned k)
+{
+    if (n->trip[k])
+        return hi[k];
+    uint64_t b = (uint64_t)n->bound_base[k]; /* wraps as addresses do; a negative count is 0 */
+    for (unsigned m = 0; m < k; m++)
+        b += (uint64_t)n->bound_stride[k][m] * i[m];
+    return (int64_t)b < 0 ? 0 : b < hi[k] ? b : hi[k];
+}
+
+/* A bounded nest's odometer: levels below k valid, i[k] a candidate; on to the first point from there (false: none). */
+static bool settle(const edan_affine_nest *n, uint64_t *i, const uint64_t *lo, const uint64_t *hi, unsigned d,
+                   unsigned k)
+{
+    for (;;) {
+        if (k == d)
+            return true;
+        if (i[k] < level_hi(n, i, hi, k)) {
+            if (++k < d)
+                i[k] = lo[k];
+            continue;
+        }
+        if (k == 0)
+            return false;
+        i[--k]++;
+    }
+}
+
 /* The points of nests g[0 .. m) in the box [lo, hi): one nest after another, or all at each point; a nest's box
  * widened by its halo h[x] (h NULL: none), clipped to its domain. */
 static void box(replay *r, const edan_affine_nest *const *g, size_t m, const uint64_t *lo, const uint64_t *hi,
@@ -99,6 +185,13 @@ static void box(replay *r, const edan_affine_nest *const *g, size_t m, const uin
     if (empty(lo, hi, d))
         return;
     uint64_t i[L];
+    if (!g[0]->rectangular) { /* a bounded nest: alone (edan_whatif_compatible), no halo */
+        memcpy(i, lo, sizeof i);
+        for (bool more = settle(g[0], i, lo, hi, d, 0); more && !r->nomem;
+             i[d - 1]++, more = settle(g[0], i, lo, hi, d, d - 1))
+            point(r, g[0], i);
+        return;
+    }
     if (fused) {
         memcpy(i, lo, sizeof i);
         do
@@ -128,7 +221,7 @@ static void block_of(const edan_affine_nest *n, const edan_whatif_plan *p, const
     for (unsigned k = 0; k < n->levels; k++) {
         const bool blocked = p->tile && (p->block & (1u << k));
         lo[k] = blocked ? t[k] * p->tile : 0;
-        hi[k] = blocked ? (lo[k] + p->tile < n->trip[k] ? lo[k] + p->tile : n->trip[k]) : n->trip[k];
+        hi[k] = blocked ? (lo[k] + p->tile < n->extent[k] ? lo[k] + p->tile : n->extent[k]) : n->extent[k];
     }
 }
 
@@ -138,10 +231,14 @@ static void group(replay *r, const edan_affine_nest *const *g, size_t m, const e
 {
     const edan_affine_nest *n = g[0];
     const unsigned d = n->levels;
+    if (!n->single_chain) { /* never grouped (edan_whatif_compatible): alone under every order */
+        tree_nest(r, n, p);
+        return;
+    }
     uint64_t t[L] = {0}, tlo[L] = {0}, thi[L], lo[L] = {0}, hi[L] = {0};
     for (unsigned k = 0; k < d; k++) {
         const bool blocked = p->tile && (p->block & (1u << k));
-        thi[k] = blocked ? (n->trip[k] + p->tile - 1) / p->tile : 1;
+        thi[k] = blocked ? (n->extent[k] + p->tile - 1) / p->tile : 1;
     }
     if (p->order != EDAN_WHATIF_EACH) {
         do {
@@ -174,33 +271,62 @@ static void final_block(void *ctx, uint64_t b, uint64_t f, uint32_t word)
     t->end_diff[EDAN_LRU_SIZES]--;
 }
 
-int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
-                       const edan_whatif_plan *plan, unsigned line_shift, edan_lru_traffic *out)
+/* The groups in turn: those entered alike per entry (a function holding them called again), others apart. */
+static void run(replay *r, const uint32_t *nests, const size_t *start, size_t n_groups, const edan_whatif_plan *plan)
 {
-    memset(out, 0, sizeof *out);
-    replay r = {a, edan_reuse_new(true), out, line_shift, false};
-    if (!r.tracker)
-        return -1;
-    const edan_affine_nest *all = edan_affine_nests(a);
-    /* the groups entered alike run in turn per entry (a function holding them called again), others apart */
+    const edan_affine_nest *all = edan_affine_nests(r->a);
     bool alike = true;
     for (size_t gi = 1; gi < n_groups; gi++)
         alike &= all[nests[start[gi]]].entries == all[nests[start[0]]].entries;
     const uint64_t rounds = alike && n_groups ? all[nests[start[0]]].entries : 1;
-    for (uint64_t e = 0; e < rounds && !r.nomem; e++)
-        for (size_t gi = 0; gi < n_groups && !r.nomem; gi++) {
+    for (uint64_t e = 0; e < rounds && !r->nomem; e++)
+        for (size_t gi = 0; gi < n_groups && !r->nomem; gi++) {
             const edan_affine_nest *g[64];
             size_t m = 0;
             for (size_t x = start[gi]; x < start[gi + 1] && m < 64; x++)
                 g[m++] = &all[nests[x]];
             const edan_whatif_halo *h = plan->halo ? plan->halo + start[gi] : NULL;
-            for (uint64_t f = 0; m && f < (alike ? 1 : g[0]->entries) && !r.nomem; f++)
-                group(&r, g, m, plan, h);
+            for (uint64_t f = 0; m && f < (alike ? 1 : g[0]->entries) && !r->nomem; f++)
+                group(r, g, m, plan, h);
         }
+}
+
+int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                       const edan_whatif_plan *plan, unsigned line_shift, edan_lru_traffic *out)
+{
+    memset(out, 0, sizeof *out);
+    replay r = {a, edan_reuse_new(true), NULL, out, line_shift, false};
+    if (!r.tracker)
+        return -1;
+    run(&r, nests, start, n_groups, plan);
     if (!r.nomem)
         edan_reuse_final(r.tracker, final_block, out);
     edan_reuse_free(r.tracker);
     return r.nomem ? -1 : 0;
+}
+
+int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                             const edan_whatif_plan *plan, const edan_cache_config *cfg, edan_whatif_model *out,
+                             edan_error *err)
+{
+    memset(out, 0, sizeof *out);
+    edan_cache c;
+    if (edan_cache_init(&c, cfg, err))
+        return -1;
+    replay r = {a, NULL, &c, NULL, 0, false};
+    run(&r, nests, start, n_groups, plan);
+    edan_proj_range *dirty = NULL;
+    size_t n = 0;
+    const int rc = edan_proj_cache_dirty(&c, &dirty, &n);
+    out->read = c.ram_read_bytes;
+    for (size_t i = 0; i < n; i++)
+        out->flushed += dirty[i].hi - dirty[i].lo;
+    out->write = c.ram_write_bytes + out->flushed;
+    free(dirty);
+    edan_cache_free(&c);
+    if (rc)
+        edan_error_set(err, "out of memory");
+    return rc ? -1 : 0;
 }
 
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift)
@@ -486,6 +612,63 @@ static void halos(const edan_affine *a, const edan_affine_nest *const *g, size_t
     }
 }
 
+/*
+ * Tiling a tree nest: two accesses whose loops share each level's
+ * positions (the same loops, or continued siblings) as a chain's, over
+ * their access functions in positions and the levels' extents (a superset
+ * of their points: conservative); two of other sibling loops, at least one
+ * a store, that can touch a common byte (their footprints meet) break any
+ * tiling: their order across the siblings is not followed (conservative).
+ */
+static bool tree_legal(const edan_affine *a, const edan_affine_nest *n, const edan_whatif_plan *plan,
+                       edan_whatif_conflict *c, bool *nomem)
+{
+    const edan_affine_insn *in = edan_affine_insns(a);
+    edan_tree t;
+    if (!plan->tile)
+        return true; /* as it ran */
+    if (!edan_tree_make(a, n, &t)) {
+        *nomem = true;
+        return false;
+    }
+    bool legal = true;
+    for (size_t i = n->first; i < n->first + n->n && legal; i++)
+        for (size_t j = i; j < n->first + n->n && legal; j++) {
+            if (in[i].insn->mem == EDAN_MEM_LOAD && in[j].insn->mem == EDAN_MEM_LOAD)
+                continue;
+            edan_affine_insn x, y;
+            size_t px[L], py[L];
+            const unsigned d = in[i].levels > in[j].levels ? in[i].levels : in[j].levels;
+            bool comparable = edan_tree_positions(&t, &in[i], &x, px) && edan_tree_positions(&t, &in[j], &y, py);
+            for (unsigned k = 0; comparable && k < in[i].levels && k < in[j].levels; k++)
+                comparable = edan_tree_one_index(&t, px[k], py[k]) || edan_tree_one_index(&t, py[k], px[k]);
+            dist e;
+            if (comparable) {
+                const tiling g = {t.extent, d, plan->block, (int64_t)plan->tile};
+                const int s = distance(&x, &y, t.extent, d, &e) ? tiling_breaks(&g, &e) : 0;
+                if (s) {
+                    conflict(in, (uint32_t)i, (uint32_t)j, &e, d, s < 0, false, c);
+                    legal = false;
+                }
+                continue;
+            }
+            int64_t xlo, xhi, ylo, yhi;
+            footprint(&in[i], in[i].trip, &xlo, &xhi);
+            footprint(&in[j], in[j].trip, &ylo, &yhi);
+            if (xhi <= ylo || yhi <= xlo)
+                continue;
+            for (unsigned k = 0; k < d; k++) {
+                e.lo[k] = 1 - (int64_t)t.extent[k];
+                e.hi[k] = (int64_t)t.extent[k] - 1;
+            }
+            e.uniform = false;
+            conflict(in, (uint32_t)i, (uint32_t)j, &e, d, false, false, c);
+            legal = false;
+        }
+    edan_tree_free(&t);
+    return legal;
+}
+
 bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
                        const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c)
 {
@@ -500,7 +683,16 @@ bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t
         if (!m)
             continue;
         edan_whatif_halo *h = halo + start[gi];
-        const tiling t = {g[0]->trip, g[0]->levels, plan->block, (int64_t)plan->tile};
+        if (!g[0]->single_chain) { /* a tree nest, alone in its group */
+            bool nomem = false;
+            if (!tree_legal(a, g[0], plan, c, &nomem)) {
+                if (nomem) /* no verdict: called illegal, never replayed on a guess */
+                    memset(c, 0, sizeof *c);
+                return false;
+            }
+            continue;
+        }
+        const tiling t = {g[0]->extent, g[0]->levels, plan->block, (int64_t)plan->tile}; /* a bounded nest's box */
         const bool scheme = plan->order == EDAN_WHATIF_TILE && plan->tile;
         if (scheme)
             halos(a, g, m, &t, h);

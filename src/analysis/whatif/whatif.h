@@ -22,8 +22,15 @@
  *     all nests of the group on one block before the next block;
  *   - EDAN_WHATIF_POINT (fusion): all nests of the group at one point
  *     before the next point (their bodies one after the other).
+ * A nest of several inner loops (a tree, affine.h) runs alone under every
+ * order: at each iteration of a loop, its own instructions and its inner
+ * loops (each at the place of its lowest pc) in pc order; blocking tiles
+ * each level's positions (whatif_tree.h: an unrolled loop and its remainder
+ * share them), the tile loops outside, and an instruction of a loop with a
+ * blocked level below it follows the tile's start (the loads GCC places
+ * before an unrolled loop).
  * A group's nests must have the same levels and trip counts
- * (edan_whatif_compatible); each group is replayed as often as its first
+ * (edan_whatif_compatible: chains only); each group is replayed as often as its first
  * nest was entered: when every group was entered as often, the groups in
  * turn per entry (a function holding them called again), else each
  * group's entries one after the other. In the tile scheme a nest's box
@@ -112,10 +119,30 @@ int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t
  * edan_whatif_replay). halo (per entry of nests[], zeroed first) gets each
  * nest's halo and redundant points under the tile scheme (set plan.halo to
  * it to replay them). True when legal; else *c is the first dependence
- * broken. It allocates nothing.
+ * broken. It allocates only for a tree nest (its tree; out of memory: not
+ * legal, *c zeroed). A tree nest's accesses in loops sharing each level's
+ * positions are checked as a chain's, over their positions; two in other
+ * sibling loops whose footprints meet, one a store, break any tiling.
  */
 bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
                        const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c);
+
+/* A replay's DRAM traffic under the cache model: bytes read, written (the final flush included), of those flushed. */
+typedef struct edan_whatif_model {
+    uint64_t read, write, flushed;
+} edan_whatif_model;
+
+/*
+ * The same replay through a cache model of configuration cfg
+ * (analysis/cache/cache.h: set-associative levels, the one model every
+ * analysis uses) instead of the LRU stack distances, started empty; the
+ * lines it holds dirty at the end are written once (projection.h's
+ * edan_proj_cache_dirty). 0, or -1 with err set (a bad configuration, out
+ * of memory).
+ */
+int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
+                             const edan_whatif_plan *plan, const edan_cache_config *cfg, edan_whatif_model *out,
+                             edan_error *err);
 
 /* The DRAM bytes of a replay's traffic at a cache of 2^k lines (reads, write-backs, final flush). */
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift);

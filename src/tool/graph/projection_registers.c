@@ -2,12 +2,17 @@
  * projection_registers.c - ExaSAT's register model of a loop nest's body
  * for the projection's what-ifs (projection_whatif.c): the state
  * variables with their accesses per iteration, the most accessed held in
- * the registers, the accesses of the others spilled. docs/projection.md
+ * the registers, the accesses of the others spilled; and how the
+ * what-ifs describe a nest: why it is not replayed, its trip counts, a
+ * non-rectangular nest's bounds in its outer counters, the dependence a
+ * plan breaks. docs/projection.md
  * says what is counted.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/json.h"
 #include "tool/graph/projection_tool.h"
 
 #define PROJ_STATE 96 /* state variables of one nest's body: 64 registers and memory-resident ones */
@@ -106,4 +111,109 @@ void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigne
                     m->spilled[c][r] += var[v].refs;
             }
         }
+}
+
+/* ===================================================================== */
+/* A nest's description                                                   */
+/* ===================================================================== */
+
+const char *proj_nest_why_not(const edan_affine_nest *n)
+{
+    if (n->nonaffine_accesses)
+        return "non-affine accesses";
+    if (n->in_calls)
+        return "accesses in called functions";
+    if (!n->single_chain && !n->tree)
+        return "inner loops of two parents";
+    if (!n->rectangular && !n->bounded)
+        return n->single_chain ? "non-rectangular: trip counts not affine in the outer counters"
+                               : "non-rectangular: trip counts vary in sibling loops";
+    return NULL;
+}
+
+/* Level k's trip count: a number, or a bounded nest's affine bound in the outer counters, levels from 1 ("i1+1",
+ * "2*i1-i2"), with its largest. */
+void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f)
+{
+    if (n->trip[k] || !n->bounded) {
+        fprintf(f, "%" PRIu64, n->trip[k]);
+        return;
+    }
+    bool any = false;
+    for (unsigned m = 0; m < k; m++) {
+        const int64_t c = n->bound_stride[k][m];
+        if (!c)
+            continue;
+        fputs(c < 0 ? "-" : any ? "+" : "", f);
+        if (c != 1 && c != -1)
+            fprintf(f, "%" PRIu64 "*", c < 0 ? 0 - (uint64_t)c : (uint64_t)c);
+        fprintf(f, "i%u", m + 1);
+        any = true;
+    }
+    if (n->bound_base[k] || !any)
+        fprintf(f, any ? "%+" PRId64 : "%" PRId64, n->bound_base[k]);
+    fprintf(f, " (at most %" PRIu64 ")", n->extent[k]);
+}
+
+/* ,"max_trips":[...],"bounds":[null or {"base":B,"strides":[...]} per level] */
+void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f)
+{
+    fprintf(f, ",\"max_trips\":");
+    edan_json_u64_array(f, n->extent, n->levels);
+    fprintf(f, ",\"bounds\":[");
+    for (unsigned k = 0; k < n->levels; k++) {
+        if (n->trip[k] || !n->bounded) {
+            fprintf(f, "%snull", k ? "," : "");
+            continue;
+        }
+        fprintf(f, "%s{\"base\":%" PRId64 ",\"strides\":[", k ? "," : "", n->bound_base[k]);
+        for (unsigned m = 0; m < k; m++)
+            fprintf(f, "%s%" PRId64, m ? "," : "", n->bound_stride[k][m]);
+        fprintf(f, "]}");
+    }
+    fprintf(f, "]");
+}
+
+/* "the store at stencils.c:52 (0x10a4c, nest #2)" */
+static int access_name(proj_tool *t, const edan_affine *a, const edan_affine_insn *o, char *buf, size_t n)
+{
+    const int32_t nest = edan_affine_nests(a)[o->nest].loop[0];
+    edan_srcloc loc = {0};
+    if (t->src)
+        edan_srcmap_lookup(t->src, o->insn->pc, &loc);
+    const char *file = loc.file ? strrchr(loc.file, '/') : NULL;
+    file = file ? file + 1 : loc.file;
+    const char *what = o->insn->mem == EDAN_MEM_LOAD ? "load" : "store";
+    if (file && loc.line)
+        return snprintf(buf, n, "the %s at %s:%u (%#" PRIx64 ", nest #%d)", what, file, loc.line, o->insn->pc, nest);
+    return snprintf(buf, n, "the %s at %#" PRIx64 " (nest #%d)", what, o->insn->pc, nest);
+}
+
+/* Why a result is illegal: the dependence it breaks and how. */
+void proj_why_illegal(proj_tool *t, const edan_affine *a, const edan_whatif_conflict *c, edan_whatif_order order,
+                      char *buf, size_t n)
+{
+    static const char *const kind[] = {"flow", "anti", "output"};
+    const edan_affine_insn *in = edan_affine_insns(a);
+    const edan_affine_nest *nest = edan_affine_nests(a);
+    char src[160], snk[160], d[160] = "";
+    access_name(t, a, &in[c->source], src, sizeof src);
+    access_name(t, a, &in[c->sink], snk, sizeof snk);
+    size_t at = 0;
+    const uint64_t *trip = nest[in[c->source].nest].extent;
+    for (unsigned k = 0; k < c->levels && at < sizeof d; k++) {
+        const char *sep = k ? "," : "";
+        if (c->lo[k] == c->hi[k])
+            at += (size_t)snprintf(d + at, sizeof d - at, c->lo[k] ? "%s%+" PRId64 : "%s%" PRId64, sep, c->lo[k]);
+        else if (c->lo[k] == -c->hi[k] && (uint64_t)c->hi[k] + 1 == trip[k])
+            at += (size_t)snprintf(d + at, sizeof d - at, "%s*", sep);
+        else
+            at += (size_t)snprintf(d + at, sizeof d - at, "%s%" PRId64 "..%" PRId64, sep, c->lo[k], c->hi[k]);
+    }
+    const bool same = in[c->source].nest == in[c->sink].nest;
+    const char *how = c->recomputed                ? "recomputing the halo on each block would change it"
+                      : same                       ? "the tiling runs the sink's point first"
+                      : order == EDAN_WHATIF_POINT ? "fused, the sink's point runs before the source's"
+                                                   : "the blocks run the sink's point first";
+    snprintf(buf, n, "%s dependence from %s to %s, distance (%s): %s", kind[c->kind], src, snk, d, how);
 }

@@ -710,6 +710,10 @@ static const edan_tool_option options[] = {
     {"what-if-registers", true,
      "  --what-if-registers=LIST register counts of ExaSAT's register model per nest [8,16,32]\n",
      proj_whatif_check_regs},
+    {"what-if-cache", true,
+     "  --what-if-cache=lru|machine the what-if's traffic: fully associative LRU caches of\n"
+     "                      --projection-cache's sizes, or the machine's own cache model [lru]\n",
+     proj_whatif_check_cache},
     {"what-if-csv", EDAN_VALUE_OUTPUT, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
     {NULL, false, NULL, NULL},
 };

@@ -185,6 +185,7 @@ typedef struct proj_whatif proj_whatif;
 int proj_whatif_check(const char *v, edan_error *err);
 int proj_whatif_check_tiles(const char *v, edan_error *err);
 int proj_whatif_check_regs(const char *v, edan_error *err);
+int proj_whatif_check_cache(const char *v, edan_error *err);
 /* t->whatif from --what-if (after t->loops is made; none without the option). 0, or -1 with err set. */
 int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err);
 void proj_whatif_free(proj_whatif *w);
@@ -218,6 +219,16 @@ typedef struct proj_regs {
 /* Nest n's body's register model at the register counts regs[0 .. n_regs) (n_regs at most PROJ_REGS). */
 void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
                          const edan_affine_nest *n, proj_regs *m);
+
+/* A nest the what-ifs do not replay: why (NULL when they do). */
+const char *proj_nest_why_not(const edan_affine_nest *n);
+/* Level k's trip count in the text: a number, or a bounded nest's bound in its outer counters and its largest. */
+void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f);
+/* The JSON members "max_trips" and "bounds" (per level: null, or a bounded level's base and strides). */
+void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f);
+/* Why a plan of that order is illegal: the dependence c it breaks and how, in buf. */
+void proj_why_illegal(proj_tool *t, const edan_affine *a, const edan_whatif_conflict *c, edan_whatif_order order,
+                      char *buf, size_t n);
 
 /* ---- projection_view.c ---------------------------------------------------- */
 

@@ -32,6 +32,7 @@ typedef struct wi_result {
     double added;                   /* instructions the plan adds: loops run again per tile, tile loops, the halo */
     edan_lru_traffic lru;           /* the replay (the halo's recomputation included) */
     edan_lru_traffic plain;         /* with a halo: the tile scheme replayed without it (halo traffic: lru - plain) */
+    edan_whatif_model cm, cm_plain; /* --what-if-cache=machine: the same through the cache model */
 } wi_result;
 
 /* A nest's work per point (iteration of its innermost loop): its loops' rows over its points. */
@@ -50,6 +51,10 @@ struct proj_whatif {
     uint32_t *order; /* exact nests, grouped: group g is order[start[g] .. start[g + 1]) */
     size_t *start, n_groups, n_exact;
     edan_lru_traffic as_run; /* the exact nests replayed as they ran */
+    bool assoc;              /* --what-if-cache=machine: replays through the machine's cache model, not the LRU */
+    edan_cache_config cache; /* its configuration: the machine's data caches */
+    char cache_label[256];
+    edan_whatif_model as_run_cm;
     wi_result res[2 * WI_TILES + 1];
     int n_res;
     unsigned regs[PROJ_REGS]; /* --what-if-registers */
@@ -155,15 +160,26 @@ int proj_whatif_check_tiles(const char *v, edan_error *err)
     return rc;
 }
 
+int proj_whatif_check_cache(const char *v, edan_error *err)
+{
+    if (strcmp(v, "lru") && strcmp(v, "machine")) {
+        edan_error_set(err, "--what-if-cache: '%s': expected lru (fully associative) or machine (its cache model)", v);
+        return -1;
+    }
+    return 0;
+}
+
 int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err)
 {
     const char *v = edan_options_last(o, "what-if");
     const char *tiles = edan_options_last(o, "what-if-tiles");
     const char *csv = edan_options_last(o, "what-if-csv");
     const char *regs = edan_options_last(o, "what-if-registers");
+    const char *cache = edan_options_last(o, "what-if-cache");
     if (!v) {
-        if (tiles || csv || regs) {
-            edan_error_set(err, "--what-if-tiles, --what-if-registers and --what-if-csv need --what-if");
+        if (tiles || csv || regs || cache) {
+            edan_error_set(err,
+                           "--what-if-tiles, --what-if-registers, --what-if-cache and --what-if-csv need --what-if");
             return -1;
         }
         return 0;
@@ -178,6 +194,11 @@ int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err)
     if (parse_what(v, w, err) || (tiles && parse_tiles(tiles, w, err)) || parse_regs(regs ? regs : "8,16,32", w, err))
         return -1;
     snprintf(w->csv, sizeof w->csv, "%s", csv ? csv : "");
+    if (cache && proj_whatif_check_cache(cache, err))
+        return -1;
+    w->assoc = cache && !strcmp(cache, "machine");
+    w->cache = edan_machine_data_caches(&t->machine);
+    edan_cache_config_format(&w->cache, w->cache_label, sizeof w->cache_label);
     return 0;
 }
 
@@ -234,16 +255,20 @@ static void default_tiles(proj_whatif *w)
     uint64_t most = 0;
     for (size_t x = 0; x < w->n_exact; x++)
         for (unsigned k = 0; k < n[w->order[x]].levels; k++)
-            if ((w->block & (1u << k)) && n[w->order[x]].trip[k] > most)
-                most = n[w->order[x]].trip[k];
+            if ((w->block & (1u << k)) && n[w->order[x]].extent[k] > most)
+                most = n[w->order[x]].extent[k];
     for (uint64_t tile = 4; tile < most && w->n_tiles < WI_TILES; tile *= 2)
         w->tiles[w->n_tiles++] = tile;
 }
 
-static bool replay(proj_whatif *w, const proj_tool *t, edan_whatif_order order, uint64_t tile, edan_lru_traffic *out)
+/* Plan p replayed through the LRU stack (*lru), or with --what-if-cache=machine through the cache model (*cm). */
+static bool replay(proj_whatif *w, const proj_tool *t, const edan_whatif_plan *p, edan_lru_traffic *lru,
+                   edan_whatif_model *cm)
 {
-    const edan_whatif_plan p = {order, tile, w->block, NULL};
-    return !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, out);
+    edan_error err = {0};
+    if (w->assoc)
+        return !edan_whatif_replay_cache(w->affine, w->order, w->start, w->n_groups, p, &w->cache, cm, &err);
+    return !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, p, t->line_shift, lru);
 }
 
 /* The row of loop id (NULL when it has none). */
@@ -275,6 +300,9 @@ static bool nest_work(proj_tool *t)
         double points = (double)n[i].entries;
         for (unsigned k = 0; k < n[i].levels; k++)
             points *= (double)n[i].trip[k];
+        const proj_row *inner = loop_row(t, n[i].loop[n[i].levels - 1]);
+        if (n[i].bounded) /* a bounded nest's points: its innermost loop's iterations */
+            points = inner ? (double)inner->iterations : 0;
         if (points > 0)
             w->work[i] =
                 (wi_work){(double)edan_opmix_flops(&mix) / points, edan_opmix_weighted_flops(&mix, &m.weights) / points,
@@ -296,7 +324,8 @@ static double added_instructions(const proj_tool *t, const edan_affine_nest *n, 
 {
     uint64_t tiles[EDAN_AFFINE_LEVELS];
     for (unsigned k = 0; k < n->levels; k++)
-        tiles[k] = p->tile && (p->block & (1u << k)) && p->tile < n->trip[k] ? (n->trip[k] + p->tile - 1) / p->tile : 1;
+        tiles[k] =
+            p->tile && (p->block & (1u << k)) && p->tile < n->extent[k] ? (n->extent[k] + p->tile - 1) / p->tile : 1;
     double added = (double)halo->redundant * work->insns, runs = (double)n->entries;
     for (unsigned k = 0; k < n->levels; k++) {
         const proj_row *row = loop_row(t, n->loop[k]);
@@ -339,10 +368,10 @@ static bool result(proj_whatif *w, const proj_tool *t, wi_result *r)
     bool ok = true;
     if (r->legal) {
         p.halo = halo;
-        ok = !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, &r->lru);
+        ok = replay(w, t, &p, &r->lru, &r->cm);
         p.halo = NULL;
         if (ok && r->halo)
-            ok = !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, &p, t->line_shift, &r->plain);
+            ok = replay(w, t, &p, &r->plain, &r->cm_plain);
     }
     free(halo);
     return ok;
@@ -358,7 +387,8 @@ static bool make(proj_tool *t)
     w->failed = true;
     if (edan_affine_finish(w->affine) || !make_groups(w, false))
         return false;
-    if (!replay(w, t, EDAN_WHATIF_EACH, 0, &w->as_run))
+    const edan_whatif_plan as_run = {EDAN_WHATIF_EACH, 0, w->block, NULL};
+    if (!replay(w, t, &as_run, &w->as_run, &w->as_run_cm))
         return false;
     w->model = calloc(edan_affine_n_nests(w->affine) + 1, sizeof *w->model);
     if (!w->model)
@@ -415,19 +445,6 @@ static unsigned cache_k(const proj_tool *t, double bytes)
     return (unsigned)llround(log2(bytes)) - t->line_shift;
 }
 
-static const char *why_not(const edan_affine_nest *n)
-{
-    if (n->nonaffine_accesses)
-        return "non-affine accesses";
-    if (n->in_calls)
-        return "accesses in called functions";
-    if (!n->single_chain)
-        return "several inner loops";
-    if (!n->rectangular)
-        return "trip counts vary";
-    return NULL;
-}
-
 /* The time of the instructions a plan adds: at the core's issue width per cycle. Reported beside the bound, not in
  * it: on an out-of-order core they overlap the memory time (added to the bound, the best tile moves to the largest,
  * away from the timing model's on the stencils: docs/projection.md). */
@@ -436,19 +453,46 @@ static double overhead(const proj_tool *t, const wi_result *r)
     return r->added / ((double)t->machine.issue_width * t->machine.clock_ghz * 1e9);
 }
 
+/* The caches of the rows: --projection-cache's sizes (LRU), or the machine's hierarchy (its last level's size). */
+static int n_caches(const proj_tool *t)
+{
+    return t->whatif->assoc ? 1 : t->dim[0].n;
+}
+
+static double cache_size(const proj_tool *t, int c)
+{
+    return t->whatif->assoc ? (double)t->machine.data[t->machine.n_data_levels - 1].geo.size : t->dim[0].v[c];
+}
+
+/* A replay's DRAM bytes: at an LRU cache of 2^k lines, or under the cache model. */
+static double wi_bytes(const proj_tool *t, const edan_lru_traffic *lru, const edan_whatif_model *cm, unsigned k)
+{
+    return t->whatif->assoc ? (double)(cm->read + cm->write) : edan_whatif_bytes(lru, k, t->line_shift);
+}
+
+/* The region's measured DRAM bytes at 2^k lines: the LRU's, or with the cache model the projection's (--cache's). */
+static double measured_bytes(const proj_tool *t, unsigned k)
+{
+    if (!t->whatif->assoc)
+        return edan_whatif_bytes(&t->total.lru, k, t->line_shift);
+    double rd, wr;
+    proj_row_dram(t, &t->total, k, &rd, &wr, NULL);
+    return rd + wr;
+}
+
 /* A result's bound at a cache of 2^k lines: the region's work with the halo's, the replay's traffic. */
 static edan_proj row_bound(const proj_tool *t, const wi_result *r, unsigned k)
 {
     const edan_proj_machine m = proj_machine(t);
     return edan_proj_bound((double)edan_opmix_flops(&t->total.mix) + r->halo_flops,
                            edan_opmix_weighted_flops(&t->total.mix, &m.weights) + r->halo_wflops,
-                           edan_whatif_bytes(&r->lru, k, t->line_shift), m.peak_flops, m.bandwidth);
+                           wi_bytes(t, &r->lru, &r->cm, k), m.peak_flops, m.bandwidth);
 }
 
 /* The DRAM bytes the tile scheme's recomputed halo adds (its replay less the one without the halo). */
 static double halo_bytes(const proj_tool *t, const wi_result *r, unsigned k)
 {
-    return r->halo ? edan_whatif_bytes(&r->lru, k, t->line_shift) - edan_whatif_bytes(&r->plain, k, t->line_shift) : 0;
+    return r->halo ? wi_bytes(t, &r->lru, &r->cm, k) - wi_bytes(t, &r->plain, &r->cm_plain, k) : 0;
 }
 
 /* The best legal result at cache size k: the least projected time, then the least traffic, then the smallest tile. */
@@ -470,50 +514,6 @@ static int best_at(const proj_tool *t, unsigned k)
     return best;
 }
 
-/* "the store at stencils.c:52 (0x10a4c, nest #2)" */
-static int access_name(proj_tool *t, const edan_affine_insn *o, char *buf, size_t n)
-{
-    const int32_t nest = edan_affine_nests(t->whatif->affine)[o->nest].loop[0];
-    edan_srcloc loc = {0};
-    if (t->src)
-        edan_srcmap_lookup(t->src, o->insn->pc, &loc);
-    const char *file = loc.file ? strrchr(loc.file, '/') : NULL;
-    file = file ? file + 1 : loc.file;
-    const char *what = o->insn->mem == EDAN_MEM_LOAD ? "load" : "store";
-    if (file && loc.line)
-        return snprintf(buf, n, "the %s at %s:%u (%#" PRIx64 ", nest #%d)", what, file, loc.line, o->insn->pc, nest);
-    return snprintf(buf, n, "the %s at %#" PRIx64 " (nest #%d)", what, o->insn->pc, nest);
-}
-
-/* Why a result is illegal: the dependence it breaks and how. */
-static void why_illegal(proj_tool *t, const wi_result *r, char *buf, size_t n)
-{
-    static const char *const kind[] = {"flow", "anti", "output"};
-    const edan_whatif_conflict *c = &r->why;
-    const edan_affine_insn *in = edan_affine_insns(t->whatif->affine);
-    const edan_affine_nest *nest = edan_affine_nests(t->whatif->affine);
-    char src[160], snk[160], d[160] = "";
-    access_name(t, &in[c->source], src, sizeof src);
-    access_name(t, &in[c->sink], snk, sizeof snk);
-    size_t at = 0;
-    const uint64_t *trip = nest[in[c->source].nest].trip;
-    for (unsigned k = 0; k < c->levels && at < sizeof d; k++) {
-        const char *sep = k ? "," : "";
-        if (c->lo[k] == c->hi[k])
-            at += (size_t)snprintf(d + at, sizeof d - at, c->lo[k] ? "%s%+" PRId64 : "%s%" PRId64, sep, c->lo[k]);
-        else if (c->lo[k] == -c->hi[k] && (uint64_t)c->hi[k] + 1 == trip[k])
-            at += (size_t)snprintf(d + at, sizeof d - at, "%s*", sep);
-        else
-            at += (size_t)snprintf(d + at, sizeof d - at, "%s%" PRId64 "..%" PRId64, sep, c->lo[k], c->hi[k]);
-    }
-    const bool same = in[c->source].nest == in[c->sink].nest;
-    const char *how = c->recomputed                   ? "recomputing the halo on each block would change it"
-                      : same                          ? "the tiling runs the sink's point first"
-                      : r->order == EDAN_WHATIF_POINT ? "fused, the sink's point runs before the source's"
-                                                      : "the blocks run the sink's point first";
-    snprintf(buf, n, "%s dependence from %s to %s, distance (%s): %s", kind[c->kind], src, snk, d, how);
-}
-
 void proj_whatif_text(proj_tool *t, FILE *f)
 {
     proj_whatif *w = t->whatif;
@@ -526,16 +526,27 @@ void proj_whatif_text(proj_tool *t, FILE *f)
     const edan_affine_nest *n = edan_affine_nests(w->affine);
     fprintf(f, "  what-if                   %s, from the nests' affine access functions\n",
             w->fuse ? "fusion of consecutive nests of one iteration space" : "cache blocking");
+    if (w->assoc)
+        fprintf(f, "  what-if traffic           the machine's cache model (%s), started empty\n", w->cache_label);
     for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++) {
         const edan_loop_place p = proj_loop_place(t, n[i].loop[0]);
         fprintf(f, "  nest #%d %s:%u, %u level%s, trips", n[i].loop[0], p.function ? p.function : "?", p.line,
                 n[i].levels, n[i].levels == 1 ? "" : "s");
-        for (unsigned k = 0; k < n[i].levels; k++)
-            fprintf(f, "%s%" PRIu64, k ? " x " : " ", n[i].trip[k]);
-        const char *why = why_not(&n[i]);
+        for (unsigned k = 0; k < n[i].levels; k++) {
+            fprintf(f, "%s", k ? " x " : " ");
+            proj_nest_trip_text(&n[i], k, f);
+        }
+        const char *why = proj_nest_why_not(&n[i]);
         fprintf(f, ", %" PRIu64 " entr%s, %" PRIu64 " accesses: %s", n[i].entries, n[i].entries == 1 ? "y" : "ies",
-                n[i].accesses + n[i].in_calls, why ? "not replayed: " : "affine");
-        if (why)
+                n[i].accesses + n[i].in_calls,
+                why            ? "not replayed: "
+                : n[i].bounded ? "affine, non-rectangular"
+                               : "affine");
+        const double all = (double)(t->total.mix.loads + t->total.mix.stores + t->total.mix.atomics);
+        if (why && !strncmp(why, "non-rectangular", 15))
+            fprintf(f, "%s (%.1f %% of the region's accesses)", why,
+                    100.0 * (double)(n[i].accesses + n[i].in_calls) / (all > 0 ? all : 1));
+        else if (why)
             fprintf(f, "%s (%.1f %% of its accesses non-affine)", why,
                     100.0 * (double)(n[i].nonaffine_accesses + n[i].in_calls) /
                         (double)(n[i].accesses + n[i].in_calls ? n[i].accesses + n[i].in_calls : 1));
@@ -558,7 +569,7 @@ void proj_whatif_text(proj_tool *t, FILE *f)
     for (int i = 0; i < w->n_res; i++) /* each illegal plan once, with the dependence it breaks */
         if (!w->res[i].legal) {
             char why[640];
-            why_illegal(t, &w->res[i], why, sizeof why);
+            proj_why_illegal(t, w->affine, &w->res[i].why, w->res[i].order, why, sizeof why);
             fprintf(f, "  illegal: %s", scheme_name(w, w->res[i].order));
             if (w->res[i].tile)
                 fprintf(f, " tile %" PRIu64, w->res[i].tile);
@@ -567,17 +578,17 @@ void proj_whatif_text(proj_tool *t, FILE *f)
     fprintf(f, "  %-20s %6s %10s %14s %14s %14s %12s %12s %12s %12s %8s %12s\n", "scheme", "tile", "cache kB",
             "as run bytes", "measured bytes", "what-if bytes", "halo iters", "halo wflops", "halo bytes", "added insns",
             "B:F", "time ms");
-    for (int c = 0; c < t->dim[0].n; c++) {
-        const unsigned k = cache_k(t, t->dim[0].v[c]);
-        const double as_run = edan_whatif_bytes(&w->as_run, k, t->line_shift);
-        const double measured = edan_whatif_bytes(&t->total.lru, k, t->line_shift);
+    for (int c = 0; c < n_caches(t); c++) {
+        const unsigned k = cache_k(t, cache_size(t, c));
+        const double as_run = wi_bytes(t, &w->as_run, &w->as_run_cm, k);
+        const double measured = measured_bytes(t, k);
         const int best = best_at(t, k);
         for (int i = 0; i < w->n_res; i++) {
             const wi_result *r = &w->res[i];
             char tile[24] = "-";
             if (r->tile)
                 snprintf(tile, sizeof tile, "%" PRIu64, r->tile);
-            fprintf(f, "  %-20s %6s %10.0f %14.0f %14.0f ", scheme_name(w, r->order), tile, t->dim[0].v[c] / 1024,
+            fprintf(f, "  %-20s %6s %10.0f %14.0f %14.0f ", scheme_name(w, r->order), tile, cache_size(t, c) / 1024,
                     as_run, measured);
             if (!r->legal) {
                 fprintf(f, "%14s\n", "illegal");
@@ -603,7 +614,9 @@ void proj_whatif_json(proj_tool *t, FILE *f)
     }
     const edan_affine_nest *n = edan_affine_nests(w->affine);
     const edan_affine_insn *in = edan_affine_insns(w->affine);
-    fprintf(f, "{\"kind\":\"%s\",\"levels\":[", w->fuse ? "fuse" : "block");
+    fprintf(f, "{\"kind\":\"%s\",\"cache_model\":", w->fuse ? "fuse" : "block");
+    edan_json_str(f, w->assoc ? w->cache_label : NULL);
+    fprintf(f, ",\"levels\":[");
     for (unsigned k = 0, c = 0; k < EDAN_AFFINE_LEVELS; k++)
         if (w->block & (1u << k))
             fprintf(f, "%s%u", c++ ? "," : "", k + 1);
@@ -617,7 +630,8 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         edan_json_str(f, p.function);
         fprintf(f, ",\"line\":%u,\"trips\":", p.line);
         edan_json_u64_array(f, n[i].trip, n[i].levels);
-        const char *why = why_not(&n[i]);
+        proj_nest_bounds_json(&n[i], f);
+        const char *why = proj_nest_why_not(&n[i]);
         fprintf(f,
                 ",\"entries\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"nonaffine_accesses\":%" PRIu64
                 ",\"in_calls\":%" PRIu64 ",\"replayed\":%s,\"reason\":",
@@ -648,20 +662,19 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         fprintf(f, "]}");
     }
     fprintf(f, "],\"complete\":%s,\"rows\":[", w->n_exact == edan_affine_n_nests(w->affine) ? "true" : "false");
-    for (int c = 0, first = 1; c < t->dim[0].n && w->n_exact; c++) {
-        const unsigned k = cache_k(t, t->dim[0].v[c]);
+    for (int c = 0, first = 1; c < n_caches(t) && w->n_exact; c++) {
+        const unsigned k = cache_k(t, cache_size(t, c));
         const int best = best_at(t, k);
         for (int i = 0; i < w->n_res; i++, first = 0) {
             const wi_result *r = &w->res[i];
             const edan_proj p = row_bound(t, r, k);
             fprintf(f, "%s{\"scheme\":\"%s\",\"tile\":%" PRIu64 ",\"cache_bytes\":%.0f", first ? "" : ",",
-                    scheme_name(w, r->order), r->tile, t->dim[0].v[c]);
+                    scheme_name(w, r->order), r->tile, cache_size(t, c));
             fprintf(f, ",\"as_run_dram_bytes\":%.0f,\"measured_dram_bytes\":%.0f,\"legal\":%s,\"illegal_reason\":",
-                    edan_whatif_bytes(&w->as_run, k, t->line_shift), edan_whatif_bytes(&t->total.lru, k, t->line_shift),
-                    r->legal ? "true" : "false");
+                    wi_bytes(t, &w->as_run, &w->as_run_cm, k), measured_bytes(t, k), r->legal ? "true" : "false");
             char why[640];
             if (!r->legal)
-                why_illegal(t, r, why, sizeof why);
+                proj_why_illegal(t, w->affine, &r->why, r->order, why, sizeof why);
             edan_json_str(f, r->legal ? NULL : why);
             fprintf(f, ",\"halo_iterations\":%" PRIu64 ",\"halo_flops\":%.0f,\"halo_weighted_flops\":%.0f", r->halo,
                     r->halo_flops, r->halo_wflops);
@@ -699,15 +712,14 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
     fprintf(f, "scheme,tile,cache_bytes,as_run_traffic_gb,measured_traffic_gb,traffic_gb,weighted_gflop,"
                "bytes_per_flop,time_ms,bound,best,legal,halo_iterations,halo_weighted_gflop,halo_traffic_gb,"
                "added_instructions,overhead_ms,illegal_reason\n");
-    for (int c = 0; c < t->dim[0].n && w->n_exact; c++) {
-        const unsigned k = cache_k(t, t->dim[0].v[c]);
+    for (int c = 0; c < n_caches(t) && w->n_exact; c++) {
+        const unsigned k = cache_k(t, cache_size(t, c));
         const int best = best_at(t, k);
         for (int i = 0; i < w->n_res; i++) {
             const wi_result *r = &w->res[i];
             const edan_proj p = row_bound(t, r, k);
-            fprintf(f, "%s,%" PRIu64 ",%.0f,%.10g,%.10g,", scheme_name(w, r->order), r->tile, t->dim[0].v[c],
-                    edan_whatif_bytes(&w->as_run, k, t->line_shift) / 1e9,
-                    edan_whatif_bytes(&t->total.lru, k, t->line_shift) / 1e9);
+            fprintf(f, "%s,%" PRIu64 ",%.0f,%.10g,%.10g,", scheme_name(w, r->order), r->tile, cache_size(t, c),
+                    wi_bytes(t, &w->as_run, &w->as_run_cm, k) / 1e9, measured_bytes(t, k) / 1e9);
             if (r->legal)
                 fprintf(f, "%.10g,%.10g,%.6g,%.10g,%s,%d,1,%" PRIu64 ",%.10g,%.10g,%.0f,%.10g,\n", p.dram_bytes / 1e9,
                         p.weighted_flops / 1e9, p.bytes_per_flop, p.time * 1e3, p.memory_bound ? "memory" : "compute",
@@ -715,7 +727,7 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
                         overhead(t, r) * 1e3);
             else {
                 char why[640];
-                why_illegal(t, r, why, sizeof why);
+                proj_why_illegal(t, w->affine, &r->why, r->order, why, sizeof why);
                 fprintf(f, ",%.10g,,,,0,0,%" PRIu64 ",%.10g,,%.0f,,", p.weighted_flops / 1e9, r->halo,
                         r->halo_wflops / 1e9, r->added);
                 edan_csv_text(f, why);
@@ -755,9 +767,12 @@ int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char
                               EDAN_AXIS_COUNT,
                               EDAN_AXIS_PLAIN,
                               false};
-    for (int c = 0; c < t->dim[0].n && c < EDAN_PLOT_MAX_SERIES; c++) {
-        const unsigned k = cache_k(t, t->dim[0].v[c]);
-        snprintf(series[c], sizeof series[c], "LRU cache of %.0f KiB", t->dim[0].v[c] / 1024);
+    for (int c = 0; c < n_caches(t) && c < EDAN_PLOT_MAX_SERIES; c++) {
+        const unsigned k = cache_k(t, cache_size(t, c));
+        if (w->assoc)
+            snprintf(series[c], sizeof series[c], "the machine's caches");
+        else
+            snprintf(series[c], sizeof series[c], "LRU cache of %.0f KiB", t->dim[0].v[c] / 1024);
         for (int i = 0; i < w->n_tiles; i++) {
             x[i] = (double)w->res[i].tile;
             y[c][i] = w->res[i].legal ? row_bound(t, &w->res[i], k).time : NAN;

@@ -1,0 +1,57 @@
+/*
+ * whatif_tree.h - the loops of a nest of several inner loops as a tree
+ * (internal to analysis/whatif: whatif.c replays and checks it).
+ *
+ * A loop of a tree nest. Its iterations sit at positions of its level's
+ * logical index: iteration v covers [off + u v, off + u (v + 1)). Sibling
+ * loops that continue one another (the next one's store starts where the
+ * previous one's would go next, its stride a divisor of the previous one's:
+ * GCC's loop unrolled by u and its remainder) share the index, one after
+ * the other; other siblings (two inner loops of one body) each span it
+ * from 0. A blocked level's tile covers T positions: a loop runs the
+ * iterations whose first position lies in it.
+ */
+#ifndef EDAN_ANALYSIS_WHATIF_TREE_H
+#define EDAN_ANALYSIS_WHATIF_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/whatif/affine.h"
+
+typedef struct edan_tnode {
+    int32_t loop;
+    unsigned depth;                 /* its level: 0 the nest's outermost loop */
+    uint64_t trip, u, off;          /* iterations per entry, positions per iteration, its first position */
+    uint64_t ratio;                 /* the previous sibling's stride over its own when it continues it, else 0 */
+    size_t first_child, n_children; /* into the tree's children[] */
+    size_t first_insn, n_insns;     /* its own instructions: into the tree's insns[] */
+    uint64_t min_pc;                /* its subtree's lowest pc: its place in its parent's body */
+} edan_tnode;
+
+typedef struct edan_tree {
+    edan_tnode *node; /* node[0] the nest's outermost loop */
+    size_t n;
+    size_t *children; /* node indices, in pc order per parent */
+    const edan_affine_insn **insns;
+    int64_t *shift; /* per insns[]: bytes per position of the level below its own (see edan_tree_make) */
+    uint64_t extent[EDAN_AFFINE_LEVELS]; /* positions per level: the largest off + u trip */
+} edan_tree;
+
+/* The tree of nest n (n->tree); free with edan_tree_free. False when out of memory. */
+bool edan_tree_make(const edan_affine *a, const edan_affine_nest *n, edan_tree *t);
+void edan_tree_free(edan_tree *t);
+
+/* The node of loop id, or t->n. */
+size_t edan_tree_find(const edan_tree *t, int32_t loop);
+
+/* x's access function over its levels' positions, in *o (trips: the levels' extents), and its loops' nodes in path:
+ * false when a stride is not a multiple of its loop's positions per iteration. */
+bool edan_tree_positions(const edan_tree *t, const edan_affine_insn *x, edan_affine_insn *o, size_t *path);
+
+/* Nodes p and q (siblings, p first, or equal) share their level's positions: equal, or in one run of continued loops.
+ */
+bool edan_tree_one_index(const edan_tree *t, size_t p, size_t q);
+
+#endif
