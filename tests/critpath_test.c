@@ -211,7 +211,7 @@ static void long_traces(int trials)
             lane.cache.level[0] = (edan_cache_level_config){1024, 64, 2, rnd(2) != 0, rnd(2) != 0};
         }
         edan_error err = {0};
-        edan_critpath *cp = edan_critpath_new(&lane, fd, &err);
+        edan_critpath *cp = edan_critpath_new(&lane, fd, false, &err);
         edan_deps *ref = edan_deps_new(&lane, fd, 0, &err);
         CHECK(cp && ref, "new: %s", err.msg);
         for (size_t i = 0; i < n;) {
@@ -396,7 +396,7 @@ int main(int argc, char **argv)
         cfg.tau[0] = 1;
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
-        edan_critpath *cp = edan_critpath_new(&cfg.lane[0], fd, &err);
+        edan_critpath *cp = edan_critpath_new(&cfg.lane[0], fd, false, &err);
         CHECK(e && cp, "new: %s", err.msg);
         for (size_t i = 0; i < n; i += 7) {
             size_t b = n - i < 7 ? n - i : 7;
