@@ -103,6 +103,7 @@ def chromium(page, tmp, frag="", shot=None):
         requests.append("no network log: %s" % e)
     dom = Tables()
     dom.feed(r.stdout)
+    dom.raw = r.stdout
     return dom, console, requests
 
 
@@ -185,6 +186,9 @@ def main():
         check(dom.ready is not None, "the page drew itself (data-ready)")
         check(not console, "no console message: %s" % console[:3])
         check(not requests, "no network request: %s" % requests[:3])
+        check("<th>program exit</th><td>exit status 0</td>" in dom.raw and
+              report["source"]["program_exit"] == {"status": 0, "signal": None, "ignore_exit": False},
+              "the Run table and the report say how the program ended")
         for t in ("latency", "pred-functions", "pred-lines", "configurations", "critical_path", "memory_chain",
                   "data_critical_path", "data_memory_chain", "annotate", "source-0"):
             check(len(dom.tables.get(t, {"rows": []})["rows"]) > 0, "table %s has rows" % t)

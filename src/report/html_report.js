@@ -268,6 +268,9 @@
       ['arguments', META.arguments ? META.arguments.join(' ') : '(not recorded)'],
       ['source', (src.kind || '') + (src.path ? ' ' + src.path : '')],
       ['region (--filter)', src.filter || 'whole program'],
+      ['program exit', src.program_exit ? (src.program_exit.signal !== null ? 'killed by signal ' + src.program_exit.signal
+        : 'exit status ' + src.program_exit.status) + (src.program_exit.ignore_exit ? ' (--ignore-exit: edan exits 0)'
+        : src.program_exit.signal !== null ? ' (edan exits 4)' : src.program_exit.status ? ' (edan exits 3)' : '') : undefined],
       ['machine', mach ? (mach.name || '') + (mach.file ? ' (' + mach.file + ')' : '') : 'none (eDAG metrics only)'],
       ['model', m.m ? 'm = ' + m.m.join(', ') + ', alpha0 ' + fmt(m.alpha0) + ', clock ' + fmt(m.clock_ghz) + ' GHz, ' +
         (m.false_deps ? 'true and false' : 'true (RAW)') + ' dependencies' : undefined],
