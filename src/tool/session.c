@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/plot.h"
 #include "tool/registry.h"
 #include "trace/async.h"
 #include "util/files.h"
@@ -570,11 +571,9 @@ void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap)
     if (n >= cap)
         return;
     if (machine) {
-        const char *slash = strrchr(machine, '/');
-        machine = slash ? slash + 1 : machine;
-        const char *dot = strrchr(machine, '.');
-        snprintf(buf + n, cap - n, ", machine %.*s",
-                 dot && dot != machine ? (int)(dot - machine) : (int)strlen(machine), machine);
+        char name[256];
+        edan_plot_machine_name(machine, name, sizeof name);
+        snprintf(buf + n, cap - n, ", machine %s", name);
     } else
         snprintf(buf + n, cap - n, cache ? ", cache %s" : ", default model", cache);
 }
