@@ -296,8 +296,8 @@ static bool decode_chunk(edan_critpath *c, reader *rd, uint32_t k)
     const uint8_t *p = rd->data + from, *end = rd->data + to;
     chunk *ch = &rd->ch;
     uint32_t prev_id = UINT32_MAX;
+    edan_deps_link l = {0}; /* l.addr: the last by-bytes vertex's, from one vertex to the next (deps.h) */
     for (uint32_t i = 0; i < n; i++) {
-        edan_deps_link l;
         const size_t len = edan_deps_link_get(p, end, prev_id, &l);
         if (!len)
             return corrupt(c);
@@ -441,7 +441,7 @@ static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem, uint64_t a
     w->succ = in;
     w->succ_addr = addr;
     if (w->fn) {
-        const edan_path_vertex pv = {w->v, in, cost, mem};
+        const edan_path_vertex pv = {w->v, in, cost, mem, addr};
         w->fn(w->ctx, &pv);
         return;
     }

@@ -56,6 +56,7 @@ typedef struct edan_path_vertex {
     const edan_insn *insn; /* its static instruction (pc, text) */
     uint64_t cost;         /* t(v) */
     bool mem;              /* a memory-access vertex */
+    uint64_t addr;         /* its access address when bytes it read carry a link of it (deps.h), else UINT64_MAX */
 } edan_path_vertex;
 
 /*

@@ -436,8 +436,12 @@ static void note_stack_addr(edan_deps *t, const edan_insn *in, bool rd)
     const uint8_t sp = edan_isa_sp(in->isa);
     for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
         const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
-        if (tracked_reg(r))
-            t->stack_addr[r] = r == sp || (in->addr_dst >> (i + 1) & 1) || (all && sources > 0);
+        if (!tracked_reg(r))
+            continue;
+        const uint8_t f = edan_insn_addr_from(in, r);
+        /* an address update (push's rsp, a writeback) keeps what its register held: a heap pointer stays data */
+        t->stack_addr[r] =
+            r == sp || ((in->addr_dst >> (i + 1) & 1) ? tracked_reg(f) && t->stack_addr[f] : all && sources > 0);
     }
 }
 

@@ -73,7 +73,8 @@ enum {
  * The data eDAG (EDAN_DEPS_DATA, --critical-path=data): the eDAG without
  * the links of address bookkeeping on the stack. A register holds a stack
  * address when it is the stack pointer (x2, rsp, sp: edan_isa_sp()), an
- * address update (edan_insn.addr_dst: push's and pop's rsp) or the result
+ * address update of one (edan_insn.addr_dst: push's and pop's rsp, a
+ * writeback of a register that holds one) or the result
  * of an instruction that reads no memory and whose register sources (at
  * least one) all hold stack addresses (a frame pointer set from sp, the
  * address of a local, flags of sub rsp); a loaded value never does. A read
@@ -154,8 +155,10 @@ int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
  *                                  predecessor (0: none, an input, and then
  *                                  no deep one either); 30 (EDAN_DEPS_LINK_DC_ADDR):
  *                                  the bytes v read carry its critical or deep
- *                                  link, and varint(dc) then varint(v's access
- *                                  address) follow; 31: 30 or more, the rest
+ *                                  link, and varint(dc) then varint(zigzag(v's
+ *                                  access address - that of the last such
+ *                                  vertex encoded since the encoding started
+ *                                  afresh, 0 before the first))) follow; 31: 30 or more, the rest
  *                                  follows as varint(dc - 30)
  * then varint(v - deep) unless SAME, varint(zigzag(id - expected id)) unless
  * SEQ (util/varint.h). Straight-line code whose critical predecessor is one
@@ -176,7 +179,7 @@ int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
 /* One vertex's links, decoded. */
 typedef struct edan_deps_link {
     uint64_t dc, dd; /* v - crit and v - deep (crit, deep: indices of the predecessors), 0 = an input */
-    uint64_t addr;   /* with by_bytes: v's access address (its instruction's mem_size bytes) */
+    uint64_t addr;   /* with by_bytes: v's access address (its instruction's mem_size bytes); see link_get */
     uint32_t id;     /* its static instruction id */
     bool mem;        /* a memory-access vertex */
     bool by_bytes;   /* the critical or the deep link is carried by bytes v read */
@@ -193,7 +196,11 @@ typedef struct edan_deps_link {
  */
 size_t edan_deps_steps_links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out, uint32_t *prev_id);
 
-/* One vertex's links at [p, end), encoded after prev_id's (as above): the bytes they take, 0 when malformed. */
+/*
+ * One vertex's links at [p, end), encoded after prev_id's (as above): the bytes they take, 0 when malformed.
+ * l->addr holds, on entry, the address of the last by-bytes vertex decoded since the encoding started afresh (0
+ * before the first), and is left at it unless this vertex is one (a walk decodes a chunk's links in order).
+ */
 size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev_id, edan_deps_link *l);
 
 /*

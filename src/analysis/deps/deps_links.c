@@ -25,7 +25,7 @@ _Static_assert(EDAN_DEPS_LINK_MAX == 1 + 4 * EDAN_VARINT_MAX, "a tag and four va
  */
 static inline __attribute__((always_inline)) uint8_t *link_put(uint8_t *p, uint64_t v, uint64_t crit, uint64_t deep,
                                                                bool mem, uint32_t id, uint32_t prev, bool by_bytes,
-                                                               uint64_t addr)
+                                                               uint64_t addr, uint64_t *last_addr)
 {
     /* crit and deep are both 0 (an input) or both not: every predecessor is a candidate for both */
     const uint64_t dc = crit ? v + 1 - crit : 0, dd = deep ? v + 1 - deep : 0;
@@ -36,7 +36,8 @@ static inline __attribute__((always_inline)) uint8_t *link_put(uint8_t *p, uint6
                      (same ? EDAN_DEPS_LINK_SAME : 0) | field << EDAN_DEPS_LINK_DC_SHIFT);
     if (by_bytes) {
         p = edan_varint_put(p, dc);
-        p = edan_varint_put(p, addr);
+        p = edan_varint_put(p, edan_zigzag((int64_t)(addr - *last_addr))); /* near the last one, in a loop */
+        *last_addr = addr;
     } else if (field == EDAN_DEPS_LINK_DC_ESC) {
         p = edan_varint_put(p, dc - EDAN_DEPS_LINK_DC_ADDR);
     }
@@ -54,7 +55,7 @@ static inline __attribute__((always_inline)) uint8_t *link_put(uint8_t *p, uint6
  */
 static inline __attribute__((always_inline)) uint8_t *link_add(uint8_t *p, uint64_t v, uint64_t crit, uint64_t deep,
                                                                bool mem, uint32_t id, uint32_t prev, bool by_bytes,
-                                                               uint64_t addr)
+                                                               uint64_t addr, uint64_t *last_addr)
 {
     const uint64_t dc = v + 1 - crit;
     if (__builtin_expect(crit != 0 && dc < EDAN_DEPS_LINK_DC_ADDR && deep == crit && id == prev + 1 && !by_bytes, 1)) {
@@ -62,7 +63,7 @@ static inline __attribute__((always_inline)) uint8_t *link_add(uint8_t *p, uint6
                        dc << EDAN_DEPS_LINK_DC_SHIFT);
         return p + 1;
     }
-    return link_put(p, v, crit, deep, mem, id, prev, by_bytes, addr);
+    return link_put(p, v, crit, deep, mem, id, prev, by_bytes, addr, last_addr);
 }
 
 size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev, edan_deps_link *l)
@@ -74,13 +75,13 @@ size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev, e
     uint64_t dc = tag >> EDAN_DEPS_LINK_DC_SHIFT, x;
     int k;
     l->by_bytes = dc == EDAN_DEPS_LINK_DC_ADDR;
-    l->addr = 0;
     if (l->by_bytes) {
         if ((k = edan_varint_get(q, end, &dc)) <= 0 || !dc)
             return 0;
         q += k;
-        if ((k = edan_varint_get(q, end, &l->addr)) <= 0)
+        if ((k = edan_varint_get(q, end, &x)) <= 0)
             return 0;
+        l->addr += (uint64_t)edan_unzigzag(x); /* after the chunk's last by-bytes vertex's */
         q += k;
     } else if (dc == EDAN_DEPS_LINK_DC_ESC) {
         if ((k = edan_varint_get(q, end, &x)) <= 0 || x > UINT64_MAX - EDAN_DEPS_LINK_DC_ADDR)
@@ -207,7 +208,8 @@ static __attribute__((noinline)) uint8_t *links_general(edan_deps *t, const edan
         crit_reg |= regs[i] == info.crit;
         deep_reg |= regs[i] == info.deep;
     }
-    return link_put(p, info.v, info.crit, info.deep, info.mem, r->id, prev, !crit_reg || !deep_reg, r->addr);
+    return link_put(p, info.v, info.crit, info.deep, info.mem, r->id, prev, !crit_reg || !deep_reg, r->addr,
+                    &t->link_addr);
 }
 
 /*
@@ -305,7 +307,7 @@ static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out
             }
         }
         t->tot.T1 += cost;
-        p = link_add(p, v, pk.crit, pk.deep, mem, id, prev, by_bytes, addr);
+        p = link_add(p, v, pk.crit, pk.deep, mem, id, prev, by_bytes, addr, &t->link_addr);
         prev = id;
         v++;
         continue;
@@ -336,6 +338,8 @@ size_t edan_deps_steps_links(edan_deps *t, const edan_exec *recs, size_t n, uint
         edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
     if (t->err.set)
         return 0;
+    if (*prev_id == UINT32_MAX) /* the encoding starts afresh: addresses too */
+        t->link_addr = 0;
     if (!t->false_deps && !t->list_preds && !t->data)
         return links(t, recs, n, out, prev_id);
     /* reads or lists kept, or the data eDAG: every vertex the general way (and its instruction into the table of ids)
