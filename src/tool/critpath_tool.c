@@ -141,7 +141,7 @@ static const edan_tool_option options[] = {
      "  --critical-path     find one critical path (length Tinf) and one chain of D dependent\n"
      "                      memory accesses, and list the source lines (DWARF, -g) that make\n"
      "                      them up, each with the register or bytes that carry its links\n"
-     "                      (first configuration; spills about 1.6 bytes per instruction\n"
+     "                      (first configuration; spills about 1.7 bytes per instruction\n"
      "                      to a temporary file)\n"
      "  --critical-path=data  and beside them those of the data eDAG: the links of stack\n"
      "                      addresses (sp, frame pointers, addresses of locals) left out\n",

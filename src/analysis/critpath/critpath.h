@@ -17,8 +17,9 @@
  * to Tinf and the chain holds D memory-access vertices, with or without
  * false dependencies.
  *
- * The spill (critpath.c states its layout): the links, 1.6 bytes per vertex
- * on the CG workload, against 4.4 with three varints each
+ * The spill (critpath.c states its layout): the links, 1.7 bytes per vertex
+ * on the CG workload (1.6 before the addresses of byte-carried links were
+ * added), against 4.4 with three varints each
  * (docs/benchmarks.md). zstd -1 would shrink it six times more but costs
  * half as much CPU again as the whole tracker, on the thread that bounds a
  * run's time. Vertices go in blocks of 2^16, each with a header that links
@@ -30,7 +31,7 @@
  * and its table of static instructions by id, which the walk reads too)
  * and two blocks' buffers; the paths are kept as sums per static
  * instruction, not vertex by vertex (a path of millions of vertices took 32
- * bytes per vertex). Disk: the spill, about 1.6 bytes per vertex (1.6 GB
+ * bytes per vertex). Disk: the spill, about 1.7 bytes per vertex (1.7 GB
  * for 1e9 instructions), in the temporary directory (tmpfile()).
  * edan_critpath_visit() walks a path again vertex by vertex (the tests hold
  * it to the naive reference).
