@@ -152,7 +152,7 @@ int main(int argc, char **argv)
         printf("analyzer  %ld records, %.1f M/s (cache %s)\n", n, (double)n / median3(t[0], t[1], t[2]) / 1e6,
                argc == 3 ? argv[2] : "none");
     for (int i = 0; i < RUNS && cp && (*cp == '1' || cp_only); i++) {
-        edan_critpath *c = edan_critpath_new(&cfg.lane[0], cfg.false_deps, &err);
+        edan_critpath *c = edan_critpath_new(&cfg.lane[0], cfg.false_deps, false, &err);
         if (!c) {
             fprintf(stderr, "stage_speed: %s\n", err.msg);
             return 2;

@@ -26,6 +26,8 @@ EXIT_STATUS = [
     ("4", "the traced program was killed by a signal; edan's results, up to the signal, are complete (with "
           "--ignore-exit, 0)."),
 ]
+EXIT_NOTE = ("The JSON report records how the traced program ended and whether --ignore-exit was given "
+             "(source.program_exit: status, signal, ignore_exit); the HTML report shows it in its Run table.")
 
 
 def run(edan, *args):
@@ -138,6 +140,8 @@ def main(argv):
         r.append(".TP")
         r.append(".B " + code)
         r.append(esc(text))
+    r.append(".PP")
+    r.append(esc(EXIT_NOTE))
     r.append(".SH ENVIRONMENT")
     r.append(".TP")
     r.append(".B EDAN_QEMU")

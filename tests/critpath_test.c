@@ -151,7 +151,7 @@ static path naive_walk(const uint64_t *pred, const edan_exec *recs, const bool *
     path p = {NULL, 0, 0};
     for (uint64_t v = from;;) {
         const edan_insn *in = recs[v].insn;
-        const edan_path_vertex pv = {v, in, mem[v] ? lane->cost.alpha : lane->cost.cls[in->cls], mem[v]};
+        const edan_path_vertex pv = {v, in, mem[v] ? lane->cost.alpha : lane->cost.cls[in->cls], mem[v], UINT64_MAX};
         collect(&p, &pv);
         if (!pred[v])
             break;
@@ -211,7 +211,7 @@ static void long_traces(int trials)
             lane.cache.level[0] = (edan_cache_level_config){1024, 64, 2, rnd(2) != 0, rnd(2) != 0};
         }
         edan_error err = {0};
-        edan_critpath *cp = edan_critpath_new(&lane, fd, &err);
+        edan_critpath *cp = edan_critpath_new(&lane, fd, false, &err);
         edan_deps *ref = edan_deps_new(&lane, fd, 0, &err);
         CHECK(cp && ref, "new: %s", err.msg);
         for (size_t i = 0; i < n;) {
@@ -233,6 +233,17 @@ static void long_traces(int trials)
         CHECK(edan_critpath_visit(cp, false, collect, &got) == 0, "visit");
         CHECK(same_vertices(&got, &want), "trial %d (%zu vertices): the critical path differs from the reference's",
               trial, n);
+        /* the spill's addresses (deltas within a chunk) of the vertices whose link bytes carry: their own */
+        size_t by_bytes = 0, wrong = 0;
+        for (size_t i = 0; i < got.n; i++)
+            if (got.v[i].addr != UINT64_MAX) {
+                by_bytes++;
+                const edan_insn *in = recs[got.v[i].index].insn;
+                wrong +=
+                    got.v[i].addr != recs[got.v[i].index].addr || in->mem == EDAN_MEM_NONE || in->mem == EDAN_MEM_STORE;
+            }
+        CHECK(!wrong && (by_bytes || fd), "trial %d: %zu of %zu by-bytes vertices with a wrong address", trial, wrong,
+              by_bytes);
         path_forward(&want, false);
         check_sums(edan_critpath_span(cp), &want, table, LONG_IDS, tot->Tinf, "long trace: critical path sums");
         free(want.v);
@@ -396,7 +407,7 @@ int main(int argc, char **argv)
         cfg.tau[0] = 1;
         edan_error err = {0};
         edan_edag *e = edan_edag_new(&cfg, &err);
-        edan_critpath *cp = edan_critpath_new(&cfg.lane[0], fd, &err);
+        edan_critpath *cp = edan_critpath_new(&cfg.lane[0], fd, false, &err);
         CHECK(e && cp, "new: %s", err.msg);
         for (size_t i = 0; i < n; i += 7) {
             size_t b = n - i < 7 ? n - i : 7;

@@ -60,9 +60,22 @@ def test_statuses():
                 r = None
             base = base or r
             check(r is not None and r == base, f"run {how}: the report is written and equals the exit-0 one")
+            # the report says how the program ended, and whether --ignore-exit was given
+            sig = int(how[3:]) if how.startswith("sig") else 11 if how == "fault" else None
+            want = {"status": None if sig else int(how), "signal": sig, "ignore_exit": False}
+            got = json.loads(p.stdout.strip().splitlines()[-1])["source"].get("program_exit") if r else None
+            check(got == want, f"run {how}: source.program_exit {got}, want {want}")
             q = edan("run", "--json", "--ignore-exit", "--filter=kernel", prog, how, "50")
-            check(q.returncode == 0 and q.stdout == p.stdout and said(q, what, 0),
-                  f"run --ignore-exit {how}: exit {q.returncode}, {q.stderr!r}")
+            qr = json.loads(q.stdout.strip().splitlines()[-1]) if q.returncode == 0 else {"source": {}}
+            check(q.returncode == 0 and metrics(qr) == r and said(q, what, 0) and
+                  qr["source"].get("program_exit") == dict(want, ignore_exit=True),
+                  f"run --ignore-exit {how}: exit {q.returncode}, {qr['source'].get('program_exit')}, {q.stderr!r}")
+            # the HTML page shows it in its Run table (its data is the report, drawn by the page's script)
+            page = os.path.join(d, f"p-{how}.html")
+            h = edan("run", "--filter=kernel", "--html=" + page, prog, how, "50")
+            text = open(page).read() if os.path.exists(page) else ""
+            check(h.returncode == code and '"program_exit":' + json.dumps(want, separators=(",", ":")) in text,
+                  f"run --html {how}: the page holds program_exit")
             # record: the trace is complete, and analyses to the same report
             trace = os.path.join(d, f"t-{how}.edt")
             p = edan("record", "--filter=kernel", "-o", trace, prog, how, "50")

@@ -352,8 +352,11 @@ def test_signals():
                                                           stdout=subprocess.DEVNULL).returncode == 0:
                         time.sleep(0.5)
                         break
-                    if names and os.path.getsize(os.path.join(d, names[0])) > 1 << 20:
-                        break
+                    try:  # the temporary may be renamed into place between the listing and this
+                        if names and os.path.getsize(os.path.join(d, names[0])) > 1 << 20:
+                            break
+                    except FileNotFoundError:
+                        pass
                     time.sleep(0.005)
                 p.send_signal(sig)
                 _, err = p.communicate(timeout=30)

@@ -7,9 +7,12 @@ usage: html_report_test.py BUILD_DIR SOURCE_DIR
    the page holds exactly the run's --json report; no external reference; in headless Chromium it loads
    with no console message and no network request (both detectors are first shown to catch a page made
    to fail them), a click on a header sorts the whole table, and a screenshot is drawn (pixel variety,
-   read with a PNG decoder in pure Python). `edan analyze --html` of a recorded trace gives a page too.
+   read with a PNG decoder in pure Python). The critical path (and the data eDAG's, --critical-path=data)
+   lists what carries each line's links, and the annotated hot source shows spmv.c's lines with the model's
+   cycles and the path's carriers in the margin. `edan analyze --html` of a recorded trace gives a page too.
 2. That report with 10^5 source lines (names holding '</script>' and '<!--'), written by the same writer
-   (tests/html_page.c): under SIZE_BUDGET bytes, drawn within LOAD_BUDGET_MS, sorted over all rows.
+   (tests/html_page.c): under SIZE_BUDGET bytes, drawn within LOAD_BUDGET_MS, sorted over all rows, and
+   its hot source (some rows name spmv.c) drawn.
 """
 import html.parser
 import json
@@ -100,6 +103,7 @@ def chromium(page, tmp, frag="", shot=None):
         requests.append("no network log: %s" % e)
     dom = Tables()
     dom.feed(r.stdout)
+    dom.raw = r.stdout
     return dom, console, requests
 
 
@@ -155,7 +159,7 @@ def main():
         page = os.path.join(tmp, "spmv.html")
         # cold: warm, spmv 400's data is in the caches and the memory chain has no access
         r = subprocess.run([edan, "run", "--filter=kernel", "--cold", "--machine=" + machine, "--mem-latency=50,150,300",
-                            "--critical-path", "--annotate", "--json", "--html=" + page, spmv, "400"],
+                            "--critical-path=data", "--annotate", "--json", "--html=" + page, spmv, "400"],
                            capture_output=True, text=True, timeout=120)
         check(r.returncode == 0 and os.path.exists(page), "edan run --html exits 0 and writes the page")
         text = open(page, encoding="utf-8").read()
@@ -182,9 +186,30 @@ def main():
         check(dom.ready is not None, "the page drew itself (data-ready)")
         check(not console, "no console message: %s" % console[:3])
         check(not requests, "no network request: %s" % requests[:3])
+        check("<th>program exit</th><td>exit status 0</td>" in dom.raw and
+              report["source"]["program_exit"] == {"status": 0, "signal": None, "ignore_exit": False},
+              "the Run table and the report say how the program ended")
         for t in ("latency", "pred-functions", "pred-lines", "configurations", "critical_path", "memory_chain",
-                  "annotate"):
+                  "data_critical_path", "data_memory_chain", "annotate", "source-0"):
             check(len(dom.tables.get(t, {"rows": []})["rows"]) > 0, "table %s has rows" % t)
+        # the critical path names what carries each line's links, as the JSON report does
+        cp = dom.tables.get("critical_path", {"keys": [], "rows": []})
+        vias = [r[cp["keys"].index("via")][0] for r in cp["rows"]] if "via" in cp["keys"] else []
+        check(sorted(vias) == sorted(l["via"] for l in report["critical_path"]["lines"][:100]) and
+              any(v not in ("-", "") for v in vias), "the critical path's via column: %s" % vias[:5])
+        # the annotated hot source: spmv.c's text, the model's cycles and the critical path beside its lines
+        src = dom.tables.get("source-0", {"keys": [], "rows": []})
+        k = src["keys"]
+        body = {int(r[0][0]): r for r in src["rows"] if r and r[0][0].isdigit()}
+        kernel_text = open(os.path.join(source, "examples", "spmv.c")).read().splitlines()
+        hot = max(report["prediction"]["lines"], key=lambda l: l["cycles"][0])
+        row = body.get(hot["line"])
+        check(row is not None and "text" in k and row[k.index("text")][0] == kernel_text[hot["line"] - 1]
+              and "cycles" in k and row[k.index("cycles")][1] == str(hot["cycles"][0]),
+              "the hot source shows line %d's text and its %d model cycles" % (hot["line"], hot["cycles"][0]))
+        on_path = {l["line"]: l["via"] for l in report["critical_path"]["lines"] if l["file"].endswith("spmv.c")}
+        check(on_path and all(body.get(n) and body[n][k.index("via")][0] == v for n, v in on_path.items()),
+              "the hot source's via column holds the critical path's carriers: %s" % on_path)
         lines = report["annotate"]["lines"]
         dom, console, _ = chromium(page, tmp, "#click=annotate.instructions")
         col = column(dom, "annotate", "instructions")
@@ -244,7 +269,9 @@ def main():
         rnd = random.Random(40)
         big = dict(report)
         big["annotate"] = dict(report["annotate"])
-        big["annotate"]["lines"] = [{"file": "src/f%d.c" % (i % 977), "line": i + 1,
+        spmv_c = os.path.join(source, "examples", "spmv.c")
+        big["annotate"]["lines"] = [{"file": spmv_c if i % 977 == 0 else "src/f%d.c" % (i % 977),
+                                     "line": i % 50 + 1 if i % 977 == 0 else i + 1,
                                      "function": "k</script><!--%d" % (i % 13) if i % 1000 == 0 else "fn%d" % (i % 5003),
                                      "instructions": rnd.randrange(1, 10**7), "mem": rnd.randrange(0, 10**6),
                                      "span_cycles": rnd.randrange(0, 10**5), "chain_accesses": rnd.randrange(0, 100)}
@@ -264,6 +291,7 @@ def main():
               "10^5 rows drawn and sorted in %s ms < %d ms (browser %.1f s)" % (dom.ready, LOAD_BUDGET_MS, wall))
         check(col == want and not console and not requests, "10^5 rows: sorted over all rows, one page drawn, clean")
         check(any("of 100,000" in i for i in dom.infos), "10^5 rows: the pager counts them all")
+        check(len(dom.tables.get("source-0", {"rows": []})["rows"]) > 0, "10^5 rows: the hot source is drawn")
         m = re.search(r'<script type="application/json" id="edan-data">(.*?)</script>', open(bigpage).read(), re.S)
         check(m and json.loads(m.group(1))["report"] == big, "10^5 rows: names with '</script>' survive intact")
     finally:

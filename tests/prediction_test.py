@@ -410,6 +410,11 @@ def test_rank_model():
             with open(os.path.join(d, f"rank-{key}.dat")) as f:
                 names = [ln.rsplit(" ", 1)[0].strip('"') for ln in f if ln.strip()]
             check(names == [e["program"] for e in r["by_" + key]], f"rank-{key}.dat in its order: {names}")
+            # the title names what the programs ran on (issue 40): the machine, its latencies, the cache
+            with open(os.path.join(d, f"rank-{key}.gp")) as f:
+                titles = [ln for ln in f if ln.startswith("set title")]
+            check(len(titles) == 1 and f"{len(items)} programs, machine gem5-validation at " in titles[0] and
+                  titles[0].rstrip().endswith(" noenhanced"), f"rank-{key}.gp's title: {titles}")
     # text: the header names the machine's cache, and the model's ranking comes first
     p = edan("rank", "--machine=gem5-validation", lats, *items)
     check(p.returncode == 0 and "(cache 64K,line=64" in p.stdout and p.stdout.index("by slope") <

@@ -288,6 +288,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+  # Critical paths that explain themselves (issue 40): what carries each link, the data eDAG's paths
+  foreach(category hand cxx)
+    add_test(NAME critpath_via_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/critpath_via_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(critpath_via_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
   # Plots (issue 40): titles, literal text, K/M/G tics, bars, file names per region; gnuplot renders them.
   foreach(category titles names tables)
     add_test(NAME plots_${category}

@@ -382,8 +382,9 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     char expect[40] = "";
     if (progress && c->expect)
         snprintf(expect, sizeof expect, ",expect=%llu", (unsigned long long)c->expect);
-    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s%s", plugin, mode, out,
-             opts, status, progress ? "on" : "off", expect, binary[0] ? ",binary=" : "", binary);
+    snprintf(plugin_arg, sizeof plugin_arg, "%s,mode=%s,out=%s,opts=%s,status=%s,progress=%s%s%s%s%s", plugin, mode,
+             out, opts, status, progress ? "on" : "off", expect, c->ignore_exit ? ",ignore_exit=on" : "",
+             binary[0] ? ",binary=" : "", binary);
     extern char **environ;
     size_t n_environ = 0;
     for (char **e = environ; e && *e; e++)

@@ -107,8 +107,9 @@ static int orders(bool model, const rank_order **o)
     return n;
 }
 
-/* A bar chart of one order (r sorted by it): DIR/rank-KEY.{dat,gp,png,svg}. */
-static void rank_plot(const ranked *r, int n, const char *dir, const rank_order *ord, edan_error *err)
+/* A bar chart of one order (r sorted by it): DIR/rank-KEY.{dat,gp,png,svg}; ident: what the programs ran on. */
+static void rank_plot(const ranked *r, int n, const char *dir, const rank_order *ord, const char *ident,
+                      edan_error *err)
 {
     char base[64];
     snprintf(base, sizeof base, "rank-%s", ord->key);
@@ -124,10 +125,13 @@ static void rank_plot(const ranked *r, int n, const char *dir, const rank_order 
     }
     const char *what = ord->what;
     edan_plot_script_header(g, what);
+    char title[160];
+    snprintf(title, sizeof title, "Ranking by %s", what);
+    edan_plot_title(g, title, ident); /* the programs are the bars' names; the title says what they ran on */
     fprintf(g,
-            "set title 'Ranking by %s'\nset style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
+            "set style fill solid 0.8\nset boxwidth 0.7\nset grid y\n"
             "set xtics rotate by -30\nset ylabel '%s'\n%s",
-            what, what, ord->log && positive ? "set logscale y\n" : "");
+            what, ord->log && positive ? "set logscale y\n" : "");
     edan_plot_script_outputs(g, "plot ARG1 using 0:2:xtic(1) with boxes lc rgb '#e34a33' notitle");
     edan_plot_close(&files, err);
 }
@@ -388,7 +392,7 @@ static void rank_html(const cli *c, ranked *r, int n, const char *cache, const c
     FILE *m = open_memstream(&json, &len);
     if (!m)
         cli_die(1, "out of memory");
-    const edan_report_source src = {"rank", NULL, NULL, NULL, false};
+    const edan_report_source src = {"rank", NULL, NULL, NULL, false, {0}};
     edan_report_json_begin(m, &c->o, &src);
     fputs(",\"rank\":", m);
     rank_json(m, r, n, &c->o, cache, machine, lats);
@@ -518,10 +522,18 @@ int cli_cmd_rank(int argc, char **argv)
             cli_die(2, "%s: cannot create: %s", c.o.plot_dir, strerror(errno));
         const rank_order *ord[4];
         const int n_orders = orders(machine != NULL, ord);
+        char ident[900];
+        char name[256] = "";
+        if (machine)
+            edan_plot_machine_name(machine, name, sizeof name);
+        if (machine)
+            snprintf(ident, sizeof ident, "%d programs, machine %s at %s ns, cache %s", n, name, lats, cache);
+        else
+            snprintf(ident, sizeof ident, "%d programs, cache %s", n, cache);
         for (int pass = 0; pass < n_orders; pass++) {
             edan_error err = {0};
             qsort(r, (size_t)n, sizeof *r, ord[pass]->cmp);
-            rank_plot(r, n, c.o.plot_dir, ord[pass], &err);
+            rank_plot(r, n, c.o.plot_dir, ord[pass], ident, &err);
             if (err.set)
                 cli_die(2, "%s", err.msg);
         }

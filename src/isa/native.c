@@ -737,6 +737,8 @@ int edan_isa_disas(const edan_insn *in, char *buf, size_t cap)
 
 const char *edan_native_reg_name(int isa, uint8_t reg)
 {
+    if (isa == EDAN_ISA_RISCV64)
+        return edan_rv_reg_name(reg);
     static const char *const a64_x[31] = {"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",  "x7",  "x8",  "x9",  "x10",
                                           "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21",
                                           "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30"};

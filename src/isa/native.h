@@ -100,7 +100,7 @@ int edan_native_disas(const edan_insn *insn, char *buf, size_t cap);
 /* The disassembly of an instruction of any ISA: edan_rv_disas() or edan_native_disas(). */
 int edan_isa_disas(const edan_insn *insn, char *buf, size_t cap);
 
-/* The name of a register slot of isa ("rax", "flags", "v3"); "?" for none. */
+/* The name of a register slot of isa ("rax", "flags", "v3"; RISC-V's ABI names, edan_rv_reg_name()); "?" for none. */
 const char *edan_native_reg_name(int isa, uint8_t reg);
 
 #endif

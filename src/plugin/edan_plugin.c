@@ -508,6 +508,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
             edan_report_source src = *edan_session_source(P.session);
             src.binary = binary_path();
             src.warm = P.filtering && !P.options.cold;
+            src.exit = P.exit;
             edan_session_set_source(P.session, &src);
             edan_error ignored = {0};
             int rc = edan_session_report(P.session, f, &ignored);
@@ -547,7 +548,8 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
 /* The program dies by a signal: QEMU calls no exit callback, libedan_preload.so's kill() calls this (preload.c). */
 static void on_fatal_signal(int sig)
 {
-    (void)sig;
+    P.exit.known = true;
+    P.exit.signal = sig;
     edan_plugin_on_exit(0, NULL);
 }
 
@@ -613,7 +615,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         char *eq = strchr(argv[i], '=');
         if (!eq)
             return fail("option '%s' is not key=value (keys: mode out opts status binary filter callees threads "
-                        "progress expect blocks)",
+                        "progress expect blocks ignore_exit)",
                         argv[i]);
         size_t klen = (size_t)(eq - argv[i]);
         const char *v = eq + 1;
@@ -647,6 +649,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             if (strcmp(v, "1") && strcmp(v, "2"))
                 return fail("threads='%s' must be 1 or 2", v);
             P.threaded = !strcmp(v, "2");
+        } else if (IS("ignore_exit")) {
+            P.exit.ignore_exit = !strcmp(v, "on");
         } else if (IS("progress")) {
             P.progress = !strcmp(v, "on") || !strcmp(v, "1");
         } else if (IS("expect")) {
@@ -660,9 +664,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                 return fail("blocks='%s' must be on or off", v);
             P.per_insn = !strcmp(v, "off");
         } else {
-            return fail(
-                "unknown option '%s' (keys: mode out opts status binary filter callees threads progress expect blocks)",
-                argv[i]);
+            return fail("unknown option '%s' (keys: mode out opts status binary filter callees threads progress expect "
+                        "blocks ignore_exit)",
+                        argv[i]);
         }
 #undef IS
     }
@@ -704,8 +708,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         /* --sample-only: the samples alone, for the sampled tool alone */
         const bool sampled = edan_options_last(&P.options, "sample-only") != NULL;
         static const char *const only_sampled[] = {"sampled", NULL};
-        const edan_report_source src = {sampled ? "sampled" : "online", NULL, binary_path(), online_filter,
-                                        P.options.n_filter > 0 && !P.options.cold};
+        const edan_report_source src = {sampled ? "sampled" : "online",
+                                        NULL,
+                                        binary_path(),
+                                        online_filter,
+                                        P.options.n_filter > 0 && !P.options.cold,
+                                        {0}};
         P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)
             return fail("%s", err.msg);
@@ -763,6 +771,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     P.last_progress = P.t0;
     qemu_plugin_register_vcpu_tb_trans_cb(id, edan_plugin_on_translate);
     qemu_plugin_register_atexit_cb(id, edan_plugin_on_exit, NULL);
+    edan_plugin_watch_exit(id);
     void (*set_fatal_hook)(void (*)(int));
     *(void **)&set_fatal_hook = dlsym(RTLD_DEFAULT, "edan_preload_set_fatal_hook");
     if (set_fatal_hook)

@@ -163,11 +163,15 @@ typedef struct edan_plugin_state {
     int in_sample;
     uint64_t period, window, loads, sample_start, sample_end, resets, late;
     edan_sampled *sampled_tool;
-    uint32_t n_fns;     /* the tool's functions (0: no symbols) */
-    uint64_t *fn_loads; /* the loads of each */
+    uint32_t n_fns;         /* the tool's functions (0: no symbols) */
+    uint64_t *fn_loads;     /* the loads of each */
+    edan_program_exit exit; /* how the program ended, for the report (plugin_exit.c) */
 } edan_plugin_state;
 
 extern edan_plugin_state edan_plug;
+
+/* plugin_exit.c: how the program ends, into edan_plug.exit; called at install and after every reset. */
+void edan_plugin_watch_exit(qemu_plugin_id_t id);
 #define P edan_plug
 
 /* ---- frames (plugin_frame.c) ---- */

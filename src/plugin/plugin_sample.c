@@ -39,6 +39,7 @@ static void sample_reset_done(qemu_plugin_id_t id)
     P.resets++;
     qemu_plugin_register_vcpu_tb_trans_cb(id, edan_plugin_on_translate);
     qemu_plugin_register_atexit_cb(id, edan_plugin_on_exit, NULL);
+    edan_plugin_watch_exit(id);
 }
 
 static void sample_switch(int recording)

@@ -63,6 +63,9 @@ typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userd
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr,
                                           void *userdata);
+typedef void (*qemu_plugin_vcpu_syscall_cb_t)(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
+                                              uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+                                              uint64_t a7, uint64_t a8);
 
 /* Entry points the plugin provides. */
 extern QEMU_PLUGIN_EXPORT int qemu_plugin_version;
@@ -80,6 +83,7 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin
                                       enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw, void *userdata);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
 void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_cb_t cb);
 /*
  * Unregister every callback of the plugin and flush the translated code, at
  * the next safe point (the vCPU leaves its current block); cb runs then and

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa/native.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "util/srcmap.h"
 
@@ -12,6 +14,7 @@ typedef struct line_stat {
     const char *function, *file;
     unsigned line;
     uint64_t vertices, cycles, mems;
+    edan_path_carrier via; /* what carries the links that leave the line's vertices */
 } line_stat;
 
 static int by_pc(const void *a, const void *b)
@@ -87,6 +90,7 @@ static size_t sum_by_pc(const edan_path_insn *p, size_t n, line_stat **out)
         s[idx].vertices += p[i].vertices;
         s[idx].cycles += p[i].cycles;
         s[idx].mems += p[i].mems;
+        edan_path_carrier_merge(&s[idx].via, &p[i].carrier);
         if (m == cap / 2) {
             line_stat *ns = realloc(s, cap * sizeof *s);
             free(slot);
@@ -138,6 +142,7 @@ static size_t group(const edan_path_sum *p, edan_srcmap *map, bool for_chain, li
             s[k - 1].vertices += s[i].vertices;
             s[k - 1].cycles += s[i].cycles;
             s[k - 1].mems += s[i].mems;
+            edan_path_carrier_merge(&s[k - 1].via, &s[i].via);
         } else {
             s[k++] = s[i];
         }
@@ -145,6 +150,27 @@ static size_t group(const edan_path_sum *p, edan_srcmap *map, bool for_chain, li
     qsort(s, k, sizeof *s, for_chain ? by_mems : by_cycles);
     *out = s;
     return k;
+}
+
+/*
+ * What carries a line's links, as text: its registers ("a5", "rax,rbx", a
+ * trailing "+" when more did), then the bytes their union spans
+ * ("0x7ffc1230..+8"), "-" for none (the path's last vertex, a false
+ * dependency).
+ */
+static const char *via_text(const edan_path_carrier *c, char *buf, size_t cap)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < EDAN_PATH_REGS && c->regs[i] && at < cap; i++)
+        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? "," : "", edan_native_reg_name(c->isa, c->regs[i]));
+    if (c->more_regs && at < cap)
+        at += (size_t)snprintf(buf + at, cap - at, "+");
+    if (c->byte_links && at < cap)
+        at += (size_t)snprintf(buf + at, cap - at, "%s0x%" PRIx64 "..+%" PRIu64, at ? " " : "", c->lo, c->hi - c->lo);
+    if (!at)
+        snprintf(buf, cap, "-");
+    return buf;
 }
 
 static void place(FILE *f, const line_stat *s)
@@ -155,35 +181,50 @@ static void place(FILE *f, const line_stat *s)
         fprintf(f, "0x%" PRIx64 " (%s)", s->pc, s->function ? s->function : "no source information");
 }
 
-void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const char *binary, int top)
+/* One path's lines as text: the heading (its own words), then the top lines. */
+static void text_path(FILE *f, const edan_path_sum *p, bool chain, bool data, edan_srcmap *map, int top)
+{
+    line_stat *s;
+    const size_t k = group(p, map, chain, &s);
+    const char *what = data ? "data " : "";
+    if (!chain)
+        fprintf(f, "%scritical path: %" PRIu64 " instructions, %" PRIu64 " cycles (%s), %" PRIu64 " memory accesses\n",
+                what, p->vertices, p->length, data ? "the data eDAG's Tinf" : "Tinf", p->mems);
+    else
+        fprintf(f, "%smemory chain: %" PRIu64 " dependent memory accesses (%s) through %" PRIu64 " instructions\n",
+                what, p->length, data ? "the data eDAG's D" : "D", p->vertices);
+    if (chain)
+        fprintf(f, "  %8s %8s  %-18s %s\n", "mem", "insns", "via", "source line");
+    else
+        fprintf(f, "  %12s %8s %8s  %-18s %s\n", "cycles", "insns", "mem", "via", "source line");
+    char via[160];
+    for (size_t i = 0; i < k && (int)i < top; i++) {
+        if (chain)
+            fprintf(f, "  %8" PRIu64 " %8" PRIu64 "  ", s[i].mems, s[i].vertices);
+        else
+            fprintf(f, "  %12" PRIu64 " %8" PRIu64 " %8" PRIu64 "  ", s[i].cycles, s[i].vertices, s[i].mems);
+        fprintf(f, "%-18s ", via_text(&s[i].via, via, sizeof via));
+        place(f, &s[i]);
+        fputc('\n', f);
+    }
+    free(s);
+}
+
+void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top)
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
-    const edan_path_sum *p = edan_critpath_span(cp);
-    line_stat *s;
-    size_t k = group(p, map, false, &s);
-    fprintf(f, "\ncritical path: %" PRIu64 " instructions, %" PRIu64 " cycles (Tinf), %" PRIu64 " memory accesses\n",
-            p->vertices, p->length, p->mems);
+    fputc('\n', f);
+    text_path(f, edan_critpath_span(cp), false, false, map, top);
     if (!map && binary && *binary)
         fprintf(f, "  (no source lines: %s)\n", err.msg);
-    fprintf(f, "  %12s %8s %8s  %s\n", "cycles", "insns", "mem", "source line");
-    for (size_t i = 0; i < k && (int)i < top; i++) {
-        fprintf(f, "  %12" PRIu64 " %8" PRIu64 " %8" PRIu64 "  ", s[i].cycles, s[i].vertices, s[i].mems);
-        place(f, &s[i]);
-        fputc('\n', f);
+    text_path(f, edan_critpath_chain(cp), true, false, map, top);
+    if (data) {
+        fputs("(the data eDAG: the links of stack addresses left out, docs/model.md)\n", f);
+        text_path(f, edan_critpath_span(data), false, true, map, top);
+        text_path(f, edan_critpath_chain(data), true, true, map, top);
     }
-    free(s);
-    p = edan_critpath_chain(cp);
-    k = group(p, map, true, &s);
-    fprintf(f, "memory chain: %" PRIu64 " dependent memory accesses (D) through %" PRIu64 " instructions\n", p->length,
-            p->vertices);
-    fprintf(f, "  %8s %8s  %s\n", "mem", "insns", "source line");
-    for (size_t i = 0; i < k && (int)i < top; i++) {
-        fprintf(f, "  %8" PRIu64 " %8" PRIu64 "  ", s[i].mems, s[i].vertices);
-        place(f, &s[i]);
-        fputc('\n', f);
-    }
-    free(s);
+    fputs("  (via: the register or the bytes that carry each line's value to the next line of the path)\n", f);
     edan_srcmap_close(map);
 }
 
@@ -198,19 +239,94 @@ static void json_path(FILE *f, const char *key, const edan_path_sum *p, bool cha
         edan_json_str(f, s[i].function);
         fputs(",\"file\":", f);
         edan_json_str(f, s[i].file);
-        fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64 "}",
+        fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64,
                 s[i].line, s[i].vertices, s[i].cycles, s[i].mems);
+        const edan_path_carrier *c = &s[i].via;
+        char via[160];
+        fputs(",\"via\":", f);
+        edan_json_str(f, via_text(c, via, sizeof via));
+        fputs(",\"via_registers\":[", f);
+        for (int r = 0; r < EDAN_PATH_REGS && c->regs[r]; r++) {
+            fputs(r ? "," : "", f);
+            edan_json_str(f, edan_native_reg_name(c->isa, c->regs[r]));
+        }
+        fprintf(f, "],\"register_links\":%" PRIu64 ",\"byte_links\":%" PRIu64 ",\"other_links\":%" PRIu64, c->reg_links,
+                c->byte_links, c->other_links);
+        if (c->byte_links)
+            fprintf(f, ",\"bytes\":{\"address\":%" PRIu64 ",\"size\":%" PRIu64 "}}", c->lo, c->hi - c->lo);
+        else
+            fputs(",\"bytes\":null}", f);
     }
     fputs("]}", f);
     free(s);
 }
 
-void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const char *binary, int top)
+void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top)
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
     json_path(f, "critical_path", edan_critpath_span(cp), false, map, top);
     fputc(',', f);
     json_path(f, "memory_chain", edan_critpath_chain(cp), true, map, top);
+    if (data) {
+        fputc(',', f);
+        json_path(f, "data_critical_path", edan_critpath_span(data), false, map, top);
+        fputc(',', f);
+        json_path(f, "data_memory_chain", edan_critpath_chain(data), true, map, top);
+    }
     edan_srcmap_close(map);
+}
+
+/* One path's lines as rows of the CSV table, all of them, by rank. */
+static void csv_path(edan_csv *c, const char *name, const edan_path_sum *p, bool chain, edan_srcmap *map)
+{
+    line_stat *s;
+    const size_t k = group(p, map, chain, &s);
+    char via[160];
+    for (size_t i = 0; i < k; i++) {
+        const edan_path_carrier *v = &s[i].via;
+        edan_csv_str(c, name);
+        edan_csv_u64(c, i + 1);
+        edan_csv_u64(c, s[i].pc);
+        edan_csv_str(c, s[i].function);
+        edan_csv_str(c, s[i].file);
+        edan_csv_u64(c, s[i].line);
+        edan_csv_u64(c, s[i].vertices);
+        edan_csv_u64(c, s[i].cycles);
+        edan_csv_u64(c, s[i].mems);
+        edan_csv_str(c, via_text(v, via, sizeof via));
+        edan_csv_u64(c, v->reg_links);
+        edan_csv_u64(c, v->byte_links);
+        edan_csv_u64(c, v->other_links);
+        if (v->byte_links) {
+            edan_csv_u64(c, v->lo);
+            edan_csv_u64(c, v->hi - v->lo);
+        } else {
+            edan_csv_str(c, NULL);
+            edan_csv_str(c, NULL);
+        }
+        edan_csv_end_row(c);
+    }
+    free(s);
+}
+
+int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary, const char *dir,
+                             const char *base, edan_error *err)
+{
+    edan_csv c;
+    if (edan_csv_open(&c, dir, base, "critical-path",
+                      "path,rank,pc,function,file,line,instructions,cycles,memory_accesses,via,register_links,"
+                      "byte_links,other_links,bytes_address,bytes_size",
+                      err))
+        return -1;
+    edan_error map_err = {0};
+    edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &map_err) : NULL;
+    csv_path(&c, "critical_path", edan_critpath_span(cp), false, map);
+    csv_path(&c, "memory_chain", edan_critpath_chain(cp), true, map);
+    if (data) {
+        csv_path(&c, "data_critical_path", edan_critpath_span(data), false, map);
+        csv_path(&c, "data_memory_chain", edan_critpath_chain(data), true, map);
+    }
+    edan_srcmap_close(map);
+    return edan_csv_close(&c, err);
 }

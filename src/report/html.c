@@ -81,7 +81,7 @@ static void write_commandline(FILE *f, const char *binary)
     fputc(']', f);
 }
 
-static void write_meta(FILE *f, const edan_report_source *src)
+static void write_meta(FILE *f, const edan_report_source *src, const char *report_json, size_t len)
 {
     char when[64] = "";
     const time_t now = time(NULL);
@@ -94,6 +94,8 @@ static void write_meta(FILE *f, const edan_report_source *src)
     edan_json_str(f, when);
     fputc(',', f);
     write_commandline(f, src ? src->binary : NULL);
+    fputs(",\"sources\":", f);
+    edan_html_sources(f, report_json, len);
     fputc('}', f);
 }
 
@@ -151,7 +153,7 @@ int edan_report_html(FILE *f, const edan_report_source *src, const char *report_
     FILE *m = open_memstream(&meta, &meta_len);
     if (!m)
         return -1;
-    write_meta(m, src);
+    write_meta(m, src, report_json, len);
     if (fclose(m)) {
         free(meta);
         return -1;

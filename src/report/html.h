@@ -24,6 +24,13 @@
 int edan_report_html(FILE *f, const edan_report_source *src, const char *report_json, size_t len);
 
 /*
+ * The meta's "sources" (docs/json-schema.md#html-report): [{"file": path, "lines": [[N, "text"], ...]}, ...],
+ * the lines around each "file":F,"line":N the report names, of the (at most four) readable files it names
+ * most, each line cut at 400 bytes, control characters as '?'.
+ */
+void edan_html_sources(FILE *f, const char *report_json, size_t len);
+
+/*
  * Copy text into a <script> element's data: every '<' (which JSON allows
  * only inside strings) becomes \u003c, so neither "</script" nor "<!--"
  * can end or alter the element, and JSON.parse gives back the same text.

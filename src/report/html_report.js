@@ -268,6 +268,9 @@
       ['arguments', META.arguments ? META.arguments.join(' ') : '(not recorded)'],
       ['source', (src.kind || '') + (src.path ? ' ' + src.path : '')],
       ['region (--filter)', src.filter || 'whole program'],
+      ['program exit', src.program_exit ? (src.program_exit.signal !== null ? 'killed by signal ' + src.program_exit.signal
+        : 'exit status ' + src.program_exit.status) + (src.program_exit.ignore_exit ? ' (--ignore-exit: edan exits 0)'
+        : src.program_exit.signal !== null ? ' (edan exits 4)' : src.program_exit.status ? ' (edan exits 3)' : '') : undefined],
       ['machine', mach ? (mach.name || '') + (mach.file ? ' (' + mach.file + ')' : '') : 'none (eDAG metrics only)'],
       ['model', m.m ? 'm = ' + m.m.join(', ') + ', alpha0 ' + fmt(m.alpha0) + ', clock ' + fmt(m.clock_ghz) + ' GHz, ' +
         (m.false_deps ? 'true and false' : 'true (RAW)') + ' dependencies' : undefined],
@@ -339,19 +342,91 @@
     if (mv.length) s.appendChild(lineChart('Data movement over time (U, bytes per phase)', mv.slice(0, 6), 'time [cycles]', 'bytes', false));
   })();
 
+  /* a path's lines, each with what carries its links on (via: a register, or the bytes the next line read) */
   function pathSection(key, title, what) {
     var cp = R[key];
     if (!cp) return;
     var s = section(title, key);
-    s.appendChild(kv([[what, key === 'critical_path' ? cp.Tinf : cp.D], ['instructions', cp.instructions], ['memory accesses', cp.memory_accesses]]));
+    s.appendChild(kv([[what, cp.Tinf !== undefined ? cp.Tinf : cp.D], ['instructions', cp.instructions], ['memory accesses', cp.memory_accesses]]));
     s.appendChild(table(key, [
       { k: 'line', l: 'source line', v: where },
       { k: 'instructions', l: 'instructions', v: function (r) { return r.instructions; } },
       { k: 'cycles', l: 'cycles', v: function (r) { return r.cycles; } },
-      { k: 'mem', l: 'memory accesses', v: function (r) { return r.memory_accesses; } }], cp.lines || []));
+      { k: 'mem', l: 'memory accesses', v: function (r) { return r.memory_accesses; } },
+      { k: 'via', l: 'via (register or bytes)', v: function (r) { return r.via === undefined ? null : r.via; } }], cp.lines || []));
   }
   pathSection('critical_path', 'Critical path (span) as source lines', 'span T\u221e');
   pathSection('memory_chain', 'Memory chain (D dependent accesses) as source lines', 'memory depth D');
+  pathSection('data_critical_path', 'Data critical path (stack-address links left out) as source lines', 'the data eDAG\u2019s T\u221e');
+  pathSection('data_memory_chain', 'Data memory chain (stack-address links left out) as source lines', 'the data eDAG\u2019s D');
+
+  /* the hottest lines' files (their text in META.sources), each line with its measures in the margin */
+  if ((META.sources || []).length) (function hotSource() {
+    var M = {}, P = R.prediction, A = R.annotate;
+    function at(r) { var k = r.file + ':' + r.line; return M[k] || (M[k] = {}); }
+    if (P && P.lines) P.lines.forEach(function (r) {
+      var m = at(r);
+      m.cycles = (m.cycles || 0) + (r.cycles ? r.cycles[0] : 0);
+      m.stall = (m.stall || 0) + (r.mem_stall_cycles ? r.mem_stall_cycles[0] : 0);
+    });
+    if (A && A.lines) A.lines.forEach(function (r) {
+      var m = at(r);
+      m.ir = (m.ir || 0) + r.instructions;
+      m.mem = (m.mem || 0) + r.mem;
+      if (A.critical_path) m.span = (m.span || 0) + r.span_cycles;
+    });
+    ['critical_path', 'data_critical_path'].forEach(function (key) {
+      ((R[key] || {}).lines || []).forEach(function (r) {
+        var m = at(r);
+        m[key] = (m[key] || 0) + r.cycles;
+        m[key + '_via'] = m[key + '_via'] ? m[key + '_via'] + ' ' + r.via : r.via;
+      });
+    });
+    /* the heat of a line: model cycles with a machine, else span cycles, else instructions */
+    var heatKey = P && P.lines ? 'cycles' : A && A.critical_path ? 'span' : A ? 'ir' : 'critical_path';
+    var cols = [];
+    if (P && P.lines) cols.push(['cycles', 'cycles @' + fmt((P.mem_latency_ns || [])[0]) + ' ns', function (m) { return m.cycles; }],
+      ['stall', 'memory stall', function (m) { return m.cycles ? m.stall / m.cycles : null; }, pct]);
+    if (A) cols.push(['ir', 'instructions', function (m) { return m.ir; }], ['mem', 'memory accesses', function (m) { return m.mem; }]);
+    if (A && A.critical_path && !(P && P.lines)) cols.push(['span', 'span cycles', function (m) { return m.span; }]);
+    if (R.critical_path) cols.push(['path', 'critical path cycles', function (m) { return m.critical_path; }],
+      ['via', 'via', function (m) { return m.critical_path_via; }]);
+    if (R.data_critical_path) cols.push(['dpath', 'data path cycles', function (m) { return m.data_critical_path; }],
+      ['dvia', 'data via', function (m) { return m.data_critical_path_via; }]);
+    var top = 0;
+    Object.keys(M).forEach(function (k) { top = Math.max(top, M[k][heatKey] || 0); });
+    var files = META.sources.map(function (f) {
+      var sum = 0;
+      f.lines.forEach(function (l) { var m = M[f.file + ':' + l[0]]; sum += m && m[heatKey] || 0; });
+      return { f: f, sum: sum };
+    }).sort(function (a, b) { return b.sum - a.sum; });
+    var s = section('Annotated hot source', 'source');
+    s.appendChild(el('p', {}, ['The files of the hottest lines, each line with ' +
+      (heatKey === 'cycles' ? 'the timing model\u2019s cycles and memory stall share' : 'its eDAG measures') +
+      ' in the margin' + (R.critical_path ? ' and, on the critical path, what carries its value on (via)' : '') + '.']));
+    files.forEach(function (x, fi) {
+      var f = x.f;
+      s.appendChild(el('h3', {}, [f.file]));
+      var head = el('tr', {}, [el('th', { 'data-key': 'line' }, ['line'])]);
+      cols.forEach(function (c) { head.appendChild(el('th', { 'data-key': c[0] }, [c[1]])); });
+      head.appendChild(el('th', { 'data-key': 'text', class: 'code' }, ['source']));
+      var body = el('tbody'), prev = 0;
+      f.lines.forEach(function (l) {
+        if (prev && l[0] !== prev + 1)
+          body.appendChild(el('tr', { class: 'gap' }, [el('td', { colspan: String(cols.length + 2) }, ['\u22ee'])]));
+        prev = l[0];
+        var m = M[f.file + ':' + l[0]] || {}, h = top ? (m[heatKey] || 0) / top : 0;
+        var tr = el('tr', h > 0 ? { class: 'heat' + Math.min(4, 1 + Math.floor(h * 4)) } : {}, [el('td', { class: 'n' }, [String(l[0])])]);
+        cols.forEach(function (c) {
+          var v = c[2](m);
+          tr.appendChild(el('td', isNum(v) ? { class: 'n', 'data-v': String(v) } : {}, [v === undefined || v === null ? '' : c[3] ? c[3](v) : fmt(v)]));
+        });
+        tr.appendChild(el('td', { class: 'code' }, [l[1]]));
+        body.appendChild(tr);
+      });
+      s.appendChild(el('div', { class: 'scroll' }, [el('table', { id: 't-source-' + fi, class: 'data src' }, [el('thead', {}, [head]), body])]));
+    });
+  })();
 
   if (R.functions) {
     section('Functions (eDAG, exclusive and inclusive)', 'functions').appendChild(autoTable('functions', R.functions));

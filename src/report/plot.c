@@ -67,6 +67,14 @@ static void put_quoted(FILE *gp, const char *text)
     fputc('\'', gp);
 }
 
+void edan_plot_machine_name(const char *machine, char *buf, size_t cap)
+{
+    const char *slash = strrchr(machine, '/');
+    machine = slash ? slash + 1 : machine;
+    const char *dot = strrchr(machine, '.');
+    snprintf(buf, cap, "%.*s", dot && dot != machine ? (int)(dot - machine) : (int)strlen(machine), machine);
+}
+
 void edan_plot_title(FILE *gp, const char *what, const char *ident)
 {
     fputs("set title ", gp);

@@ -116,6 +116,8 @@ void edan_plot_abort(edan_plot_files *p);
 void edan_plot_script_header(FILE *gp, const char *what);
 /* "set title" of what (the tool's text) and ident (data: quoted), drawn literally. */
 void edan_plot_title(FILE *gp, const char *what, const char *ident);
+/* A --machine value as a plot's identity names it: the file's name without directory and extension. */
+void edan_plot_machine_name(const char *machine, char *buf, size_t cap);
 /* Tick labels of an axis ("x", "y") in K/M/G as kind asks, on a log or linear scale. */
 void edan_plot_axis_format(FILE *gp, const char *axis, edan_plot_axis kind, bool log);
 /* Its last lines: plot_cmd drawn into ARG2 (PNG) and ARG3 (SVG). */

@@ -51,6 +51,13 @@ void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_so
     edan_json_str(f, src->filter ? src->filter : "");
     if (src->filter && *src->filter)
         fprintf(f, ",\"start\":\"%s\"", src->warm && !o->cold ? "warm" : "cold");
+    if (src->exit.known) {
+        if (src->exit.signal)
+            fprintf(f, ",\"program_exit\":{\"status\":null,\"signal\":%d", src->exit.signal);
+        else
+            fprintf(f, ",\"program_exit\":{\"status\":%d,\"signal\":null", src->exit.status);
+        fprintf(f, ",\"ignore_exit\":%s}", src->exit.ignore_exit ? "true" : "false");
+    }
     fputs("},\"model\":{\"m\":", f);
     edan_json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
     fputs(",\"alpha0\":", f);

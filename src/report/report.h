@@ -20,6 +20,14 @@
 #define EDAN_JSON_MAX_LAYERS 100000
 
 /* What was analysed: the report's header. */
+/* How the traced program ended, as the plugin saw it (an online run; a trace analysed later does not know). */
+typedef struct edan_program_exit {
+    bool known;       /* it ended under the plugin's eyes: exit_group, or a signal that killed it */
+    int status;       /* its exit status (exit_group's argument, the low 8 bits) when signal is 0 */
+    int signal;       /* the signal that killed it, 0 = none */
+    bool ignore_exit; /* --ignore-exit: edan exits 0 even when the program failed */
+} edan_program_exit;
+
 typedef struct edan_report_source {
     const char *kind;   /* "online", "trace" */
     const char *path;   /* trace path, or NULL */
@@ -27,6 +35,7 @@ typedef struct edan_report_source {
     const char *filter; /* function filter, if any */
     bool warm; /* the stream may hold warm records (trace/exec.h): a filtered region's caches and predictor follow
                   the whole program, unless --cold (docs/model.md); else they see the region alone */
+    edan_program_exit exit; /* online: how the traced program ended */
 } edan_report_source;
 
 /* "edan: eDAG analysis (...)", the program, the filter and the model. */

@@ -124,7 +124,7 @@ int edan_session_option_set(edan_options *o, const char *key, const char *value,
         edan_error_set(err, "--%s needs a value (it is empty)", key);
         return -1;
     }
-    if (!op->takes_value && value) {
+    if (!op->takes_value && value && !op->check) { /* a flag with a check may take a value it accepts */
         edan_error_set(err, "--%s takes no value", key);
         return -1;
     }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/deps/deps.h"
+#include "isa/native.h"
 
 /*
  * The spill file: blocks of BLOCK vertices (the last one shorter), each a
@@ -36,6 +37,7 @@ typedef struct block_header {
 typedef struct chunk {
     uint64_t index; /* global chunk number (v >> CHUNK_BITS), UINT64_MAX = none */
     uint64_t dc[CHUNK], dd[CHUNK];
+    uint64_t addr[CHUNK]; /* by_bytes: the vertex's access address, else UINT64_MAX */
     uint32_t id[CHUNK];
     uint8_t mem[CHUNK];
 } chunk;
@@ -63,6 +65,7 @@ typedef struct sums {
 
 struct edan_critpath {
     edan_lane_config lane;
+    bool data;
     edan_deps *deps; /* the links of every vertex; the instruction of each static id (edan_deps_insn()) */
     edan_error err;
     /* spill writer: wbuf holds the current block's links; prev_id: the last vertex's id (deps.h) */
@@ -80,7 +83,7 @@ struct edan_critpath {
     edan_path_insn *span_insns, *chain_insns;
 };
 
-edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, edan_error *err)
+edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, bool data, edan_error *err)
 {
     edan_critpath *c = calloc(1, sizeof *c);
     if (!c) {
@@ -88,6 +91,7 @@ edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, 
         return NULL;
     }
     c->lane = *lane;
+    c->data = data;
     c->wbuf = malloc((size_t)BLOCK * EDAN_DEPS_LINK_MAX);
     c->spill = tmpfile();
     if (!c->wbuf || !c->spill) {
@@ -96,7 +100,7 @@ edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, 
         return NULL;
     }
     c->fd = fileno(c->spill);
-    c->deps = edan_deps_new(lane, false_deps, 0, err);
+    c->deps = edan_deps_new(lane, data ? false : false_deps, data ? EDAN_DEPS_DATA : 0, err);
     if (!c->deps) {
         edan_critpath_free(c);
         return NULL;
@@ -115,6 +119,11 @@ void edan_critpath_free(edan_critpath *c)
     free(c->span_insns);
     free(c->chain_insns);
     free(c);
+}
+
+bool edan_critpath_is_data(const edan_critpath *c)
+{
+    return c->data;
 }
 
 const edan_error *edan_critpath_error(const edan_critpath *c)
@@ -287,8 +296,8 @@ static bool decode_chunk(edan_critpath *c, reader *rd, uint32_t k)
     const uint8_t *p = rd->data + from, *end = rd->data + to;
     chunk *ch = &rd->ch;
     uint32_t prev_id = UINT32_MAX;
+    edan_deps_link l = {0}; /* l.addr: the last by-bytes vertex's, from one vertex to the next (deps.h) */
     for (uint32_t i = 0; i < n; i++) {
-        edan_deps_link l;
         const size_t len = edan_deps_link_get(p, end, prev_id, &l);
         if (!len)
             return corrupt(c);
@@ -297,6 +306,7 @@ static bool decode_chunk(edan_critpath *c, reader *rd, uint32_t k)
         ch->dd[i] = l.dd;
         ch->id[i] = prev_id = l.id;
         ch->mem[i] = l.mem;
+        ch->addr[i] = l.by_bytes ? l.addr : UINT64_MAX;
     }
     ch->index = ((uint64_t)rd->block << (BLOCK_BITS - CHUNK_BITS)) + k;
     return true;
@@ -321,10 +331,80 @@ static bool reader_get(edan_critpath *c, reader *rd, uint64_t v, uint32_t *i)
 typedef struct walker {
     uint64_t v;
     bool live, by_md;
-    sums *s;                                         /* or NULL: fn */
+    const edan_insn *succ; /* the vertex visited before, v's successor on the path (NULL: none yet) */
+    uint64_t succ_addr;    /* its access address when bytes may carry its link, else UINT64_MAX */
+    sums *s;               /* or NULL: fn */
     void (*fn)(void *ctx, const edan_path_vertex *); /* or NULL: s */
     void *ctx;
 } walker;
+
+/* ---- carriers ---- */
+
+static void carrier_reg(edan_path_carrier *c, uint8_t isa, uint8_t r)
+{
+    c->reg_links++;
+    c->isa = isa;
+    for (int i = 0; i < EDAN_PATH_REGS; i++) {
+        if (c->regs[i] == r)
+            return;
+        if (!c->regs[i]) {
+            c->regs[i] = r;
+            return;
+        }
+    }
+    c->more_regs = true;
+}
+
+static void carrier_bytes(edan_path_carrier *c, uint64_t lo, uint64_t hi, uint64_t links)
+{
+    if (!c->byte_links || lo < c->lo)
+        c->lo = lo;
+    if (!c->byte_links || hi > c->hi)
+        c->hi = hi;
+    c->byte_links += links;
+}
+
+void edan_path_carrier_merge(edan_path_carrier *into, const edan_path_carrier *from)
+{
+    const uint64_t reg_links = into->reg_links + from->reg_links;
+    for (int i = 0; i < EDAN_PATH_REGS && from->regs[i]; i++)
+        carrier_reg(into, from->isa, from->regs[i]);
+    into->reg_links = reg_links;
+    into->more_regs |= from->more_regs;
+    if (from->byte_links)
+        carrier_bytes(into, from->lo, from->hi, from->byte_links);
+    into->other_links += from->other_links;
+}
+
+/* Whether insn writes register r (its destination or a further one). */
+static bool writes_reg(const edan_insn *in, uint8_t r)
+{
+    if (in->n_dst && in->dst == r)
+        return true;
+    for (int i = 0; i < in->n_more_dst && in->n_more_src + i < EDAN_MAX_MORE; i++)
+        if (in->more[in->n_more_src + i] == r)
+            return true;
+    return false;
+}
+
+/* What carries the link from u to its successor on the path, s (its access at s_addr, or UINT64_MAX): into c. */
+static void carrier_of(edan_path_carrier *c, const edan_insn *u, const edan_insn *s, uint64_t s_addr)
+{
+    const int n_src = s->n_src < EDAN_MAX_SRC ? s->n_src : EDAN_MAX_SRC;
+    const uint8_t sp = edan_isa_sp(u->isa);
+    uint8_t found = 0;
+    for (int i = 0; i < n_src + s->n_more_src && (!found || found == sp); i++) {
+        const uint8_t r = i < n_src ? s->src[i] : s->more[i - n_src];
+        if (r && writes_reg(u, r))
+            found = r;
+    }
+    if (found)
+        carrier_reg(c, u->isa, found);
+    else if (s_addr != UINT64_MAX)
+        carrier_bytes(c, s_addr, s_addr + s->mem_size, 1);
+    else
+        c->other_links++;
+}
 
 static void add(edan_path_insn *e, uint64_t cost, bool mem)
 {
@@ -340,20 +420,28 @@ static void take_pending(sums *s)
         edan_path_insn *p = &s->pend[s->touched[i]], *e = &s->by_id[s->touched[i]];
         e->vertices += p->vertices;
         e->cycles += p->cycles;
+        edan_path_carrier_merge(&e->carrier, &p->carrier);
         p->vertices = p->cycles = 0;
+        memset(&p->carrier, 0, sizeof p->carrier);
     }
     s->vertices += s->pend_vertices;
     s->pend_vertices = 0;
     s->n_touched = 0;
 }
 
-static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem)
+/* Vertex w->v (static id, a memory-access vertex or not; its access address when bytes may carry its link). */
+static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem, uint64_t addr)
 {
     const edan_insn *in = edan_deps_insn(c->deps, id);
     const uint64_t cost =
         edan_rule_cost(mem, c->lane.cost.alpha, in ? c->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0] : 0);
+    edan_path_carrier link = {0};
+    if (in && w->succ)
+        carrier_of(&link, in, w->succ, w->succ_addr);
+    w->succ = in;
+    w->succ_addr = addr;
     if (w->fn) {
-        const edan_path_vertex pv = {w->v, in, cost, mem};
+        const edan_path_vertex pv = {w->v, in, cost, mem, addr};
         w->fn(w->ctx, &pv);
         return;
     }
@@ -362,6 +450,7 @@ static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem)
         if (s->pend)
             take_pending(s);
         add(&s->by_id[id], cost, mem);
+        edan_path_carrier_merge(&s->by_id[id].carrier, &link);
         s->vertices++;
         s->mems += mem;
         return;
@@ -370,6 +459,7 @@ static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem)
     if (!p->vertices)
         s->touched[s->n_touched++] = id;
     add(p, cost, false);
+    edan_path_carrier_merge(&p->carrier, &link);
     s->pend_vertices++;
 }
 
@@ -397,7 +487,7 @@ static bool run_walks(edan_critpath *c, walker *w, int n)
             ok = corrupt(c);
             break;
         }
-        visit(c, at, rd.ch.id[i], rd.ch.mem[i]);
+        visit(c, at, rd.ch.id[i], rd.ch.mem[i], rd.ch.addr[i]);
         const uint64_t d = at->by_md ? rd.ch.dd[i] : rd.ch.dc[i];
         if (!d || d > at->v)
             at->live = false;
@@ -451,7 +541,8 @@ int edan_critpath_finish(void *ctx)
     ch.pend = calloc(n, sizeof *ch.pend);
     ch.touched = malloc(n * sizeof *ch.touched);
     bool ok = sp.by_id && ch.by_id && ch.pend && ch.touched;
-    walker w[2] = {{tot->tinf_v, true, false, &sp, NULL, NULL}, {tot->depth_v, tot->D > 0, true, &ch, NULL, NULL}};
+    walker w[2] = {{tot->tinf_v, true, false, NULL, UINT64_MAX, &sp, NULL, NULL},
+                   {tot->depth_v, tot->D > 0, true, NULL, UINT64_MAX, &ch, NULL, NULL}};
     ok = ok && run_walks(c, w, 2);
     ok = ok && compact(c, &sp, tot->Tinf, &c->span, &c->span_insns);
     ok = ok && compact(c, &ch, tot->D, &c->chain, &c->chain_insns);
@@ -475,7 +566,7 @@ int edan_critpath_visit(edan_critpath *c, bool chain, void (*fn)(void *ctx, cons
     }
     if (!tot->vertices || (chain && !tot->D))
         return 0;
-    walker w = {chain ? tot->depth_v : tot->tinf_v, true, chain, NULL, fn, ctx};
+    walker w = {chain ? tot->depth_v : tot->tinf_v, true, chain, NULL, UINT64_MAX, NULL, fn, ctx};
     return run_walks(c, &w, 1) ? 0 : -1;
 }
 

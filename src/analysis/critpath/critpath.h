@@ -17,8 +17,9 @@
  * to Tinf and the chain holds D memory-access vertices, with or without
  * false dependencies.
  *
- * The spill (critpath.c states its layout): the links, 1.6 bytes per vertex
- * on the CG workload, against 4.4 with three varints each
+ * The spill (critpath.c states its layout): the links, 1.7 bytes per vertex
+ * on the CG workload (1.6 before the addresses of byte-carried links were
+ * added), against 4.4 with three varints each
  * (docs/benchmarks.md). zstd -1 would shrink it six times more but costs
  * half as much CPU again as the whole tracker, on the thread that bounds a
  * run's time. Vertices go in blocks of 2^16, each with a header that links
@@ -30,7 +31,7 @@
  * and its table of static instructions by id, which the walk reads too)
  * and two blocks' buffers; the paths are kept as sums per static
  * instruction, not vertex by vertex (a path of millions of vertices took 32
- * bytes per vertex). Disk: the spill, about 1.6 bytes per vertex (1.6 GB
+ * bytes per vertex). Disk: the spill, about 1.7 bytes per vertex (1.7 GB
  * for 1e9 instructions), in the temporary directory (tmpfile()).
  * edan_critpath_visit() walks a path again vertex by vertex (the tests hold
  * it to the naive reference).
@@ -56,14 +57,38 @@ typedef struct edan_path_vertex {
     const edan_insn *insn; /* its static instruction (pc, text) */
     uint64_t cost;         /* t(v) */
     bool mem;              /* a memory-access vertex */
+    uint64_t addr;         /* its access address when bytes it read carry a link of it (deps.h), else UINT64_MAX */
 } edan_path_vertex;
+
+/*
+ * What carries the links that leave some vertices of a path (a link u -> v
+ * of the path: u's value that v waited for): a register u writes and v
+ * reads (the first such register that is not the stack pointer, else the
+ * stack pointer), else the bytes v read (deps.h: v's access, addr and the
+ * instruction's mem_size), else nothing a walk can name (a false
+ * dependency). The last vertex of a path has no link.
+ */
+#define EDAN_PATH_REGS 4
+typedef struct edan_path_carrier {
+    uint8_t regs[EDAN_PATH_REGS]; /* distinct registers, the first ones met; 0 = none (x0 carries nothing) */
+    uint8_t isa;                  /* of the registers (edan_isa) */
+    bool more_regs;               /* other registers carried links too */
+    uint64_t reg_links;           /* links carried by a register */
+    uint64_t byte_links;          /* links carried by bytes: their union spans [lo, hi) */
+    uint64_t lo, hi;
+    uint64_t other_links; /* links neither names (false dependencies) */
+} edan_path_carrier;
+
+/* from's links added to into's. */
+void edan_path_carrier_merge(edan_path_carrier *into, const edan_path_carrier *from);
 
 /* One static instruction's share of a path. */
 typedef struct edan_path_insn {
-    const edan_insn *insn; /* pc, text */
-    uint64_t vertices;     /* its vertices on the path */
-    uint64_t cycles;       /* the sum of their costs t(v) */
-    uint64_t mems;         /* how many of them are memory-access vertices */
+    const edan_insn *insn;     /* pc, text */
+    uint64_t vertices;         /* its vertices on the path */
+    uint64_t cycles;           /* the sum of their costs t(v) */
+    uint64_t mems;             /* how many of them are memory-access vertices */
+    edan_path_carrier carrier; /* of the links from its vertices to the next vertex of the path */
 } edan_path_insn;
 
 /* A path summed per static instruction. */
@@ -74,8 +99,13 @@ typedef struct edan_path_sum {
     size_t n_insns;
 } edan_path_sum;
 
-/* lane: the cache and cost model (copied); false_deps as in edan_edag_config. */
-edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, edan_error *err);
+/*
+ * lane: the cache and cost model (copied); false_deps as in edan_edag_config; data: the paths of the data eDAG
+ * (deps.h, EDAN_DEPS_DATA: no stack-address bookkeeping; then without false_deps), whose Tinf and D are its own.
+ */
+edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, bool data, edan_error *err);
+/* Whether c follows the data eDAG. */
+bool edan_critpath_is_data(const edan_critpath *c);
 void edan_critpath_consume(void *ctx, const edan_exec *recs, size_t n);
 /* Walks the spill backwards; 0, or -1 (see edan_critpath_error). */
 int edan_critpath_finish(void *ctx);

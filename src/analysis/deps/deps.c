@@ -6,6 +6,7 @@
 
 #include "analysis/deps/deps_internal.h"
 #include "analysis/shadow/shadow.h"
+#include "isa/native.h"
 
 static bool is_pow2(uint64_t x)
 {
@@ -50,6 +51,10 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
         edan_error_set(err, "the dependency tracker keeps only lists of true predecessors");
         return NULL;
     }
+    if ((flags & EDAN_DEPS_DATA) && flags != EDAN_DEPS_DATA) {
+        edan_error_set(err, "the dependency tracker's data eDAG lists no predecessors");
+        return NULL;
+    }
     edan_deps *t = calloc(1, sizeof *t);
     if (!t) {
         edan_error_set(err, "out of memory");
@@ -60,6 +65,7 @@ edan_deps *edan_deps_new(const edan_lane_config *lane, bool false_deps, unsigned
     t->all_preds = flags & EDAN_DEPS_ALL_PREDS;
     t->list_preds = flags & (EDAN_DEPS_ALL_PREDS | EDAN_DEPS_TRUE_PREDS);
     t->only_preds = flags & EDAN_DEPS_ONLY_PREDS;
+    t->data = flags & EDAN_DEPS_DATA;
     if (edan_shadow_init_records(&t->shadow, sizeof(deps_write) + (false_deps ? sizeof(deps_reads) : 0))) {
         edan_error_set(err, "out of memory for the dependency tracker's shadow");
         edan_deps_free(t);
@@ -281,8 +287,11 @@ static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const
     pick p = {0, 0, 0, 0};
     t->n_cands = 0;
     bool ok = true;
+    /* the data eDAG: a register that holds a stack address is no dependency (stack_addr false without data) */
+    if (t->data)
+        t->stack_addr[edan_isa_sp(in->isa)] = true;
     for (int i = 0; ok && i < n_src; i++)
-        if (tracked_reg(in->src[i]))
+        if (tracked_reg(in->src[i]) && !t->stack_addr[in->src[i]])
             ok = from_write(t, &p, &t->reg_w[in->src[i]], false);
     if (ok && fd && in->n_dst && tracked_reg(in->dst))
         ok = from_write(t, &p, &t->reg_w[in->dst], true) && from_reads(t, &p, &t->reg_r[in->dst], t->reg_list[in->dst]);
@@ -291,9 +300,10 @@ static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const
         const uint8_t r = in->more[i];
         if (!tracked_reg(r))
             continue;
-        if (i < in->n_more_src)
-            ok = from_write(t, &p, &t->reg_w[r], false);
-        else if (fd)
+        if (i < in->n_more_src) {
+            if (!t->stack_addr[r])
+                ok = from_write(t, &p, &t->reg_w[r], false);
+        } else if (fd)
             ok = from_write(t, &p, &t->reg_w[r], true) && from_reads(t, &p, &t->reg_r[r], t->reg_list[r]);
     }
     for (uint32_t at = 0, lo, hi; ok && (rd || (fd && wr)) && at < in->mem_size; at += hi - lo) {
@@ -410,6 +420,31 @@ static bool unit_store(edan_deps *t, char *unit, uint32_t lo, uint32_t hi, const
     return true;
 }
 
+/* The data eDAG: whether each destination of in (rd: it read memory) holds a stack address now (deps.h). */
+static void note_stack_addr(edan_deps *t, const edan_insn *in, bool rd)
+{
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    int sources = 0;
+    bool all = !rd;
+    for (int i = 0; i < n_src + in->n_more_src; i++) {
+        const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
+        if (tracked_reg(r)) {
+            sources++;
+            all = all && t->stack_addr[r];
+        }
+    }
+    const uint8_t sp = edan_isa_sp(in->isa);
+    for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
+        const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
+        if (!tracked_reg(r))
+            continue;
+        const uint8_t f = edan_insn_addr_from(in, r);
+        /* an address update (push's rsp, a writeback) keeps what its register held: a heap pointer stays data */
+        t->stack_addr[r] =
+            r == sp || ((in->addr_dst >> (i + 1) & 1) ? tracked_reg(f) && t->stack_addr[f] : all && sources > 0);
+    }
+}
+
 /* The work of commit() for the vertex rec whose ready() gave *x, rd and wr; start and cost are checked. */
 static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const edan_exec *rec,
                                                              const edan_deps_info *x, bool rd, bool wr, uint64_t start,
@@ -444,6 +479,8 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
         w.F = edan_rule_finish(w.F, t->lane.cost.cls[EDAN_CLASS_INT]);
         t->reg_w[r] = w;
     }
+    if (t->data)
+        note_stack_addr(t, in, rd);
     for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
         const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
         if (!tracked_reg(r))

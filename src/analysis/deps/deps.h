@@ -64,7 +64,26 @@ enum {
                                        kept (a timing model's use); its short paths leave times, depths and the
                                        totals but vertices out, so edan_deps_info's and the totals' are not the
                                        eDAG's */
+    EDAN_DEPS_DATA = 1u << 3,       /* the data eDAG (alone, for edan_deps_step() and _steps_links()): a
+                                       register read is no dependency when the register holds an address
+                                       of the stack (below) */
 };
+
+/*
+ * The data eDAG (EDAN_DEPS_DATA, --critical-path=data): the eDAG without
+ * the links of address bookkeeping on the stack. A register holds a stack
+ * address when it is the stack pointer (x2, rsp, sp: edan_isa_sp()), an
+ * address update of one (edan_insn.addr_dst: push's and pop's rsp, a
+ * writeback of a register that holds one) or the result
+ * of an instruction that reads no memory and whose register sources (at
+ * least one) all hold stack addresses (a frame pointer set from sp, the
+ * address of a local, flags of sub rsp); a loaded value never does. A read
+ * of such a register is no predecessor in the data eDAG: the prologues' and
+ * epilogues' chains of sp updates and the address arithmetic of locals drop
+ * out, values spilled to the stack and loaded again stay (through their
+ * bytes). Other address chains (a loop's pointer increments, malloc's heap
+ * top) are data to this rule.
+ */
 
 /* edan_deps_ready's result on failure (out of memory, a missing commit): see edan_deps_error. */
 #define EDAN_DEPS_FAILED UINT64_MAX
@@ -134,26 +153,36 @@ int edan_deps_step(edan_deps *t, const edan_exec *rec, edan_deps_info *info);
  *   bit 2     EDAN_DEPS_LINK_SAME  the deep predecessor is the critical one
  *   bits 3-7  dc                   the distance v - crit to the critical
  *                                  predecessor (0: none, an input, and then
- *                                  no deep one either), 31: 31 or more, the
- *                                  rest follows as a varint
- * then varint(dc - 31) if dc >= 31, varint(v - deep) unless SAME,
- * varint(zigzag(id - expected id)) unless SEQ (util/varint.h). Straight-line
- * code whose critical predecessor is one of the last 30 vertices and also
- * the deep one, the usual case, takes the tag byte alone.
+ *                                  no deep one either); 30 (EDAN_DEPS_LINK_DC_ADDR):
+ *                                  the bytes v read carry its critical or deep
+ *                                  link, and varint(dc) then varint(zigzag(v's
+ *                                  access address - that of the last such
+ *                                  vertex encoded since the encoding started
+ *                                  afresh, 0 before the first))) follow; 31: 30 or more, the rest
+ *                                  follows as varint(dc - 30)
+ * then varint(v - deep) unless SAME, varint(zigzag(id - expected id)) unless
+ * SEQ (util/varint.h). Straight-line code whose critical predecessor is one
+ * of the last 29 vertices, through a register, and also the deep one, the
+ * usual case, takes the tag byte alone. A link is carried by bytes when its
+ * predecessor is the last writer of bytes v reads and of none of v's source
+ * registers (the walk names the register otherwise: critpath.h).
  */
 #define EDAN_DEPS_LINK_MEM 1u
 #define EDAN_DEPS_LINK_SEQ 2u
 #define EDAN_DEPS_LINK_SAME 4u
 #define EDAN_DEPS_LINK_DC_SHIFT 3
+#define EDAN_DEPS_LINK_DC_ADDR 30u
 #define EDAN_DEPS_LINK_DC_ESC 31u
-/* The most bytes one vertex's links take: a tag and three varints of up to 10 bytes. */
-#define EDAN_DEPS_LINK_MAX 31
+/* The most bytes one vertex's links take: a tag and four varints of up to 10 bytes. */
+#define EDAN_DEPS_LINK_MAX 41
 
 /* One vertex's links, decoded. */
 typedef struct edan_deps_link {
     uint64_t dc, dd; /* v - crit and v - deep (crit, deep: indices of the predecessors), 0 = an input */
+    uint64_t addr;   /* with by_bytes: v's access address (its instruction's mem_size bytes); see link_get */
     uint32_t id;     /* its static instruction id */
     bool mem;        /* a memory-access vertex */
+    bool by_bytes;   /* the critical or the deep link is carried by bytes v read */
 } edan_deps_link;
 
 /*
@@ -167,7 +196,11 @@ typedef struct edan_deps_link {
  */
 size_t edan_deps_steps_links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out, uint32_t *prev_id);
 
-/* One vertex's links at [p, end), encoded after prev_id's (as above): the bytes they take, 0 when malformed. */
+/*
+ * One vertex's links at [p, end), encoded after prev_id's (as above): the bytes they take, 0 when malformed.
+ * l->addr holds, on entry, the address of the last by-bytes vertex decoded since the encoding started afresh (0
+ * before the first), and is left at it unless this vertex is one (a walk decodes a chunk's links in order).
+ */
 size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev_id, edan_deps_link *l);
 
 /*

@@ -101,6 +101,9 @@ struct edan_deps {
     edan_lane_config lane;
     bool false_deps, all_preds, list_preds, has_cache; /* list_preds: ALL_PREDS or TRUE_PREDS */
     bool only_preds;                                   /* EDAN_DEPS_ONLY_PREDS */
+    bool data;                                         /* EDAN_DEPS_DATA */
+    uint64_t link_addr; /* the links' encoding: the address of the last by-bytes vertex since it started afresh */
+    bool stack_addr[EDAN_NUM_REGS + 1]; /* data: the register holds a stack address (deps.h) */
     edan_cache cache;
     edan_shadow shadow;
     edan_error err;

@@ -15,24 +15,32 @@
 
 /* ---- the encoding ---- */
 
-_Static_assert(EDAN_DEPS_LINK_MAX == 1 + 3 * EDAN_VARINT_MAX, "a tag and three varints");
+_Static_assert(EDAN_DEPS_LINK_MAX == 1 + 4 * EDAN_VARINT_MAX, "a tag and four varints");
 
 /*
  * Vertex v's links (crit, deep: index + 1 of the predecessors, 0 = none;
- * mem; its static instruction id, prev the previous vertex's) at p, the
- * general way: returns the byte after them.
+ * mem; its static instruction id, prev the previous vertex's; by_bytes:
+ * a link carried by the bytes v read at addr) at p, the general way:
+ * returns the byte after them.
  */
 static inline __attribute__((always_inline)) uint8_t *link_put(uint8_t *p, uint64_t v, uint64_t crit, uint64_t deep,
-                                                               bool mem, uint32_t id, uint32_t prev)
+                                                               bool mem, uint32_t id, uint32_t prev, bool by_bytes,
+                                                               uint64_t addr, uint64_t *last_addr)
 {
     /* crit and deep are both 0 (an input) or both not: every predecessor is a candidate for both */
     const uint64_t dc = crit ? v + 1 - crit : 0, dd = deep ? v + 1 - deep : 0;
     const bool seq = id == prev + 1, same = dd == dc;
-    *p++ =
-        (uint8_t)((mem ? EDAN_DEPS_LINK_MEM : 0) | (seq ? EDAN_DEPS_LINK_SEQ : 0) | (same ? EDAN_DEPS_LINK_SAME : 0) |
-                  (dc < EDAN_DEPS_LINK_DC_ESC ? dc : EDAN_DEPS_LINK_DC_ESC) << EDAN_DEPS_LINK_DC_SHIFT);
-    if (dc >= EDAN_DEPS_LINK_DC_ESC)
-        p = edan_varint_put(p, dc - EDAN_DEPS_LINK_DC_ESC);
+    by_bytes = by_bytes && dc;
+    const uint64_t field = by_bytes ? EDAN_DEPS_LINK_DC_ADDR : dc < EDAN_DEPS_LINK_DC_ADDR ? dc : EDAN_DEPS_LINK_DC_ESC;
+    *p++ = (uint8_t)((mem ? EDAN_DEPS_LINK_MEM : 0) | (seq ? EDAN_DEPS_LINK_SEQ : 0) |
+                     (same ? EDAN_DEPS_LINK_SAME : 0) | field << EDAN_DEPS_LINK_DC_SHIFT);
+    if (by_bytes) {
+        p = edan_varint_put(p, dc);
+        p = edan_varint_put(p, edan_zigzag((int64_t)(addr - *last_addr))); /* near the last one, in a loop */
+        *last_addr = addr;
+    } else if (field == EDAN_DEPS_LINK_DC_ESC) {
+        p = edan_varint_put(p, dc - EDAN_DEPS_LINK_DC_ADDR);
+    }
     if (!same)
         p = edan_varint_put(p, dd);
     if (!seq) /* a loop's back edge: a short jump back */
@@ -42,19 +50,20 @@ static inline __attribute__((always_inline)) uint8_t *link_put(uint8_t *p, uint6
 
 /*
  * The same, the usual vertex (the next static instruction, its critical
- * predecessor among the last 30 and also the deep one) in one test and one
- * byte, the others through link_put().
+ * predecessor among the last 29, through a register, and also the deep
+ * one) in one test and one byte, the others through link_put().
  */
 static inline __attribute__((always_inline)) uint8_t *link_add(uint8_t *p, uint64_t v, uint64_t crit, uint64_t deep,
-                                                               bool mem, uint32_t id, uint32_t prev)
+                                                               bool mem, uint32_t id, uint32_t prev, bool by_bytes,
+                                                               uint64_t addr, uint64_t *last_addr)
 {
     const uint64_t dc = v + 1 - crit;
-    if (__builtin_expect(crit != 0 && dc < EDAN_DEPS_LINK_DC_ESC && deep == crit && id == prev + 1, 1)) {
+    if (__builtin_expect(crit != 0 && dc < EDAN_DEPS_LINK_DC_ADDR && deep == crit && id == prev + 1 && !by_bytes, 1)) {
         *p = (uint8_t)((mem ? EDAN_DEPS_LINK_MEM : 0) | EDAN_DEPS_LINK_SEQ | EDAN_DEPS_LINK_SAME |
                        dc << EDAN_DEPS_LINK_DC_SHIFT);
         return p + 1;
     }
-    return link_put(p, v, crit, deep, mem, id, prev);
+    return link_put(p, v, crit, deep, mem, id, prev, by_bytes, addr, last_addr);
 }
 
 size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev, edan_deps_link *l)
@@ -65,11 +74,20 @@ size_t edan_deps_link_get(const uint8_t *p, const uint8_t *end, uint32_t prev, e
     const unsigned tag = *q++;
     uint64_t dc = tag >> EDAN_DEPS_LINK_DC_SHIFT, x;
     int k;
-    if (dc == EDAN_DEPS_LINK_DC_ESC) {
-        if ((k = edan_varint_get(q, end, &x)) <= 0 || x > UINT64_MAX - EDAN_DEPS_LINK_DC_ESC)
+    l->by_bytes = dc == EDAN_DEPS_LINK_DC_ADDR;
+    if (l->by_bytes) {
+        if ((k = edan_varint_get(q, end, &dc)) <= 0 || !dc)
             return 0;
         q += k;
-        dc += x;
+        if ((k = edan_varint_get(q, end, &x)) <= 0)
+            return 0;
+        l->addr += (uint64_t)edan_unzigzag(x); /* after the chunk's last by-bytes vertex's */
+        q += k;
+    } else if (dc == EDAN_DEPS_LINK_DC_ESC) {
+        if ((k = edan_varint_get(q, end, &x)) <= 0 || x > UINT64_MAX - EDAN_DEPS_LINK_DC_ADDR)
+            return 0;
+        q += k;
+        dc = EDAN_DEPS_LINK_DC_ADDR + x;
     }
     l->dc = l->dd = dc;
     if (!(tag & EDAN_DEPS_LINK_SAME)) {
@@ -156,10 +174,42 @@ static __attribute__((noinline)) links_done links_store(edan_deps *t, const edan
 /* A vertex none of the short paths takes: edan_deps_step(), its links at p; the byte after them, NULL: failed. */
 static __attribute__((noinline)) uint8_t *links_general(edan_deps *t, const edan_exec *r, uint8_t *p, uint32_t prev)
 {
+    /*
+     * A vertex that reads memory: the vertices its registers link it to (their last writers and, with
+     * false_deps, its destinations' writers and readers), so that a link to any other one is carried by bytes
+     */
+    const edan_insn *in = r->insn;
+    uint64_t regs[3 * (EDAN_MAX_SRC + EDAN_MAX_MORE) + 3];
+    size_t n_regs = 0;
+    const bool reads =
+        in->mem != EDAN_MEM_NONE && in->mem != EDAN_MEM_STORE && !(r->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
+    if (reads) {
+        const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+        for (int i = 0; i < n_src + in->n_more_src + in->n_more_dst && i < n_src + EDAN_MAX_MORE; i++) {
+            const uint8_t reg = i < n_src ? in->src[i] : in->more[i - n_src];
+            if (tracked_reg(reg))
+                regs[n_regs++] = t->reg_w[reg].by;
+            if (t->false_deps && tracked_reg(reg) && i >= n_src + in->n_more_src) {
+                regs[n_regs++] = t->reg_r[reg].F_by;
+                regs[n_regs++] = t->reg_r[reg].md_by;
+            }
+        }
+        if (t->false_deps && in->n_dst && tracked_reg(in->dst)) {
+            regs[n_regs++] = t->reg_w[in->dst].by;
+            regs[n_regs++] = t->reg_r[in->dst].F_by;
+            regs[n_regs++] = t->reg_r[in->dst].md_by;
+        }
+    }
     edan_deps_info info;
     if (edan_deps_step(t, r, &info))
         return NULL;
-    return link_put(p, info.v, info.crit, info.deep, info.mem, r->id, prev);
+    bool crit_reg = !reads, deep_reg = !reads;
+    for (size_t i = 0; i < n_regs; i++) {
+        crit_reg |= regs[i] == info.crit;
+        deep_reg |= regs[i] == info.deep;
+    }
+    return link_put(p, info.v, info.crit, info.deep, info.mem, r->id, prev, !crit_reg || !deep_reg, r->addr,
+                    &t->link_addr);
 }
 
 /*
@@ -195,7 +245,7 @@ static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out
         const uint64_t addr = r->addr;
         const deps_write *w0 = NULL, *w1 = NULL;
         pick pk;
-        bool mem = false;
+        bool mem = false, by_bytes = false; /* by_bytes: a link carried by the bytes the load read */
         uint64_t cost = op->cost;
         if (op->kind != DEPS_OP_NONE) {
             const uint64_t units = op->units;
@@ -223,9 +273,11 @@ static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out
         }
         deps_pick_regs(reg, op, &pk);
         if (w0) {
+            const uint64_t reg_crit = pk.crit, reg_deep = pk.deep;
             edan_rule_pick_write(&pk, w0->F, w0->md, w0->by);
             if (w1->by != w0->by) /* else one store wrote both, or neither was written */
                 edan_rule_pick_write(&pk, w1->F, w1->md, w1->by);
+            by_bytes = pk.crit != reg_crit || pk.deep != reg_deep;
             mem = !t->has_cache || links_load_ram(t, addr, (uint32_t)op->units << EDAN_SHADOW_UNIT_BITS);
             cost = edan_rule_cost(mem, t->lane.cost.alpha, cost);
             pk.md = edan_rule_depth(pk.md, mem);
@@ -255,7 +307,7 @@ static size_t links(edan_deps *t, const edan_exec *recs, size_t n, uint8_t **out
             }
         }
         t->tot.T1 += cost;
-        p = link_add(p, v, pk.crit, pk.deep, mem, id, prev);
+        p = link_add(p, v, pk.crit, pk.deep, mem, id, prev, by_bytes, addr, &t->link_addr);
         prev = id;
         v++;
         continue;
@@ -286,9 +338,12 @@ size_t edan_deps_steps_links(edan_deps *t, const edan_exec *recs, size_t n, uint
         edan_error_set(&t->err, "dependency tracker: ready() twice without commit()");
     if (t->err.set)
         return 0;
-    if (!t->false_deps && !t->list_preds)
+    if (*prev_id == UINT32_MAX) /* the encoding starts afresh: addresses too */
+        t->link_addr = 0;
+    if (!t->false_deps && !t->list_preds && !t->data)
         return links(t, recs, n, out, prev_id);
-    /* reads or lists kept: every vertex the general way (and its instruction into the table of ids) */
+    /* reads or lists kept, or the data eDAG: every vertex the general way (and its instruction into the table of ids)
+     */
     size_t i = 0;
     for (; i < n; i++) {
         const edan_exec *r = &recs[i];

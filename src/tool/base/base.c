@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/plot.h"
+
 /* A session begins with its base (a pointer to a struct is one to its first member; session.c asserts it). */
 static const edan_session_base *base(const edan_session *s)
 {
@@ -54,11 +56,9 @@ void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap)
     if (n >= cap)
         return;
     if (machine) {
-        const char *slash = strrchr(machine, '/');
-        machine = slash ? slash + 1 : machine;
-        const char *dot = strrchr(machine, '.');
-        snprintf(buf + n, cap - n, ", machine %.*s",
-                 dot && dot != machine ? (int)(dot - machine) : (int)strlen(machine), machine);
+        char name[256];
+        edan_plot_machine_name(machine, name, sizeof name);
+        snprintf(buf + n, cap - n, ", machine %s", name);
     } else
         snprintf(buf + n, cap - n, cache ? ", cache %s" : ", default model", cache);
 }

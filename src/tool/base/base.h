@@ -49,7 +49,7 @@ typedef struct edan_tool_option {
     const char *name;
     int takes_value;  /* EDAN_FLAG, EDAN_VALUE, or what file it names: EDAN_VALUE_INPUT... (config/options.h) */
     const char *help; /* the help text's lines for it, each ending in '\n' */
-    int (*check)(const char *value, edan_error *err);
+    int (*check)(const char *value, edan_error *err); /* a flag's (value NULL when none) makes its value optional */
 } edan_tool_option;
 
 /* How the report is written (the --json and --table options). */

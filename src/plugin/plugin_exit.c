@@ -1,0 +1,33 @@
+/*
+ * plugin_exit.c - how the traced program ends, for the report's
+ * source.program_exit (report.h): the status its exit_group system call
+ * passes (a signal that kills it is noted by edan_plugin.c's fatal-signal
+ * hook). edan's own exit status is decided by edan, which waits for QEMU
+ * (cli/qemu.c); this is what the report says of it.
+ */
+#include "isa/native.h"
+#include "plugin/plugin_internal.h"
+
+#define P edan_plug
+
+/* exit_group's number: RISC-V and AArch64 share the generic table; x86-64 has its own. */
+static int64_t exit_group_number(void)
+{
+    return P.isa == EDAN_ISA_X86_64 ? 231 : 94;
+}
+
+static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
+                       uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
+{
+    (void)id, (void)vcpu_index, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
+    if (num != exit_group_number() || P.child)
+        return;
+    P.exit.known = true;
+    P.exit.status = (int)(a1 & 0xff); /* what the parent's wait() sees */
+    P.exit.signal = 0;
+}
+
+void edan_plugin_watch_exit(qemu_plugin_id_t id)
+{
+    qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+}
