@@ -47,7 +47,7 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     mt->if_line = calloc(INFLIGHT, sizeof *mt->if_line);
     mt->if_fill = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_fill);
     mt->if_targets = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_targets);
-    bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets;
+    bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets && !edan_memtime_pf_init(mt, m);
     for (int l = 0; ok && l < mt->nlev; l++)
         ok = (mt->mshr[l] = calloc((size_t)mt->mshrs[l] * (size_t)K, sizeof(edan_tick))) != NULL;
     if (!ok) {
@@ -66,6 +66,7 @@ void edan_memtime_free(edan_memtime *mt)
     free(mt->if_line);
     free(mt->if_fill);
     free(mt->if_targets);
+    edan_memtime_pf_free(mt);
     memset(mt, 0, sizeof *mt);
 }
 
@@ -106,11 +107,15 @@ static tick transfer(edan_memtime *mt, int k, tick x, uint32_t bytes)
  * (the earliest free) from when it can have one until the fill; memory
  * moves the bytes at its bandwidth (transfer()), then the data comes back
  * after the memory latency, through each level missed, which takes its hit
- * latency again to respond (gem5: response_latency).
+ * latency again to respond (gem5: response_latency). A line a prefetch of
+ * level L is bringing is there when it comes (edan_memtime_pf_found()).
  */
-static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes, tick x)
+static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes, tick x, uint64_t line)
 {
     uint32_t taken[EDAN_MACHINE_MAX_DATA_LEVELS];
+    tick ready = 0;
+    if (mt->pf.on && line && L < mt->nlev)
+        L = edan_memtime_pf_found(mt, k, line, L, &bytes, &ready);
     for (int l = first; l < L; l++) {
         const tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l];
         uint32_t best = 0; /* the earliest free; of equals, the first */
@@ -124,6 +129,10 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
     }
     if (L == mt->nlev)
         x = transfer(mt, k, x, bytes) + mt->memlat[k];
+    else if (ready > x) {
+        mt->pf.late[k]++;
+        x = ready;
+    }
     /* the data passes back up through every level that missed, each taking its latency again */
     for (int l = first; l < L; l++)
         x += mt->hit[l];
@@ -135,7 +144,12 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
 void edan_memtime_read(edan_memtime *mt, int first, int L, uint32_t bytes, const edan_tick *t0, edan_tick *fill)
 {
     for (int k = 0; k < mt->K; k++)
-        fill[k] = read_lane(mt, k, first, L, bytes, t0[k]);
+        fill[k] = read_lane(mt, k, first, L, bytes, t0[k], 0);
+}
+
+edan_tick edan_memtime_read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes, edan_tick x, uint64_t line)
+{
+    return read_lane(mt, k, first, L, bytes, x, line);
 }
 
 /*
@@ -196,23 +210,28 @@ static void block(edan_memtime *mt, int k, tick from, tick to)
  * its line. The target counts are per lane: which accesses come before a
  * fill depends on the latency.
  */
-static tick access_lane(edan_memtime *mt, uint32_t s, bool known, int level, uint32_t bytes, int k, tick req,
-                        bool forwarded)
+static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known, int level, uint32_t bytes, int k,
+                        tick req, bool forwarded)
 {
     uint16_t *targets = mt->if_targets + (size_t)s * mt->stride + (size_t)k;
     tick *fill = mt->if_fill + (size_t)s * mt->stride + (size_t)k;
     if (forwarded) {
         /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
         if (level > 0)
-            *fill = read_lane(mt, k, 0, level, bytes, req + mt->hit[0]);
+            *fill = read_lane(mt, k, 0, level, bytes, req + mt->hit[0], line + 1);
         return req + mt->hit[0];
     }
     const tick r = unblocked(mt, k, req), t0 = r + mt->hit[0];
     if (level > 0) {
         *targets = 1;
-        return *fill = read_lane(mt, k, 0, level, bytes, t0);
+        return *fill = read_lane(mt, k, 0, level, bytes, t0, line + 1);
     }
     if (known && t0 < *fill) {
+        if (mt->pf.on && *fill == EDAN_MEMTIME_DROPPED) { /* this lane dropped the prefetch: a miss after all */
+            *targets = 1;
+            return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
+        }
+        mt->pf.late[k] += *targets == 0; /* only a prefetch's entry has none: the first access waits for it */
         if (*targets < UINT16_MAX)
             (*targets)++;
         if (*targets >= mt->targets)
@@ -230,11 +249,11 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
     if (level > 0)
         mt->if_line[s] = line + 1;
     for (int k = 0; k < mt->K; k++)
-        done[k] = access_lane(mt, s, known, level, bytes, k, req[k], forwarded >> k & 1);
+        done[k] = access_lane(mt, line, s, known, level, bytes, k, req[k], forwarded >> k & 1);
 }
 
 edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded)
 {
     const uint32_t s = edan_memtime_slot(line);
-    return access_lane(mt, s, mt->if_line[s] == line + 1, 0, 0, k, req, forwarded);
+    return access_lane(mt, line, s, mt->if_line[s] == line + 1, 0, 0, k, req, forwarded);
 }
