@@ -440,6 +440,87 @@ static void sampling_text(const edan_timing *m, FILE *f)
         fputs("                            cycles, slope and the tables below are estimates; +-: 95% confidence\n", f);
 }
 
+/* The data levels' prefetchers, when the machine has one: what each did, and per latency the late and dropped. */
+static const char *const level_names[] = {"L1d", "L2", "L3"};
+
+static bool has_prefetcher(const edan_machine *mc)
+{
+    for (int l = 0; l < mc->n_data_levels; l++)
+        if (mc->data[l].prefetch.kind != EDAN_PREFETCH_NONE)
+            return true;
+    return false;
+}
+
+static const char *prefetcher_name(edan_prefetch_kind k)
+{
+    return k == EDAN_PREFETCH_STRIDE ? "stride" : "tagged";
+}
+
+static void prefetch_text(const edan_timing *m, FILE *f)
+{
+    const edan_machine *mc = edan_timing_machine(m);
+    const edan_timing_counts *c = edan_timing_counts_get(m);
+    if (!has_prefetcher(mc))
+        return;
+    for (int l = 0; l < mc->n_data_levels; l++) {
+        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
+            continue;
+        const edan_prefetch_counts *p = &c->prefetch[l];
+        fprintf(f,
+                "  %-4s %-6s prefetcher    %" PRIu64 " issued, %" PRIu64 " useful, %" PRIu64
+                " useless (evicted unused)\n",
+                level_names[l], prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
+    }
+    fputs("  prefetches late, dropped ", f);
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const edan_timing_lane l = edan_timing_lane_get(m, k);
+        fprintf(f, "%s%" PRIu64 ", %" PRIu64 " at %g ns", k ? "; " : "", l.prefetch_late, l.prefetch_dropped,
+                l.mem_latency_ns);
+    }
+    fputc('\n', f);
+}
+
+/* "prefetch": null without a prefetcher; else each level's counts and, per latency, the late and dropped. */
+static void prefetch_json(const edan_timing *m, FILE *f)
+{
+    const edan_machine *mc = edan_timing_machine(m);
+    const edan_timing_counts *c = edan_timing_counts_get(m);
+    fputs(",\"prefetch\":", f);
+    if (!has_prefetcher(mc)) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"levels\":[", f);
+    bool first = true;
+    for (int l = 0; l < mc->n_data_levels; l++) {
+        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
+            continue;
+        const edan_prefetch_counts *p = &c->prefetch[l];
+        fprintf(f,
+                "%s{\"level\":\"%s\",\"type\":\"%s\",\"issued\":%" PRIu64 ",\"useful\":%" PRIu64 ",\"useless\":%" PRIu64
+                "}",
+                first ? "" : ",",
+                l == 0   ? "l1d"
+                : l == 1 ? "l2"
+                         : "l3",
+                prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
+        first = false;
+    }
+    uint64_t late[EDAN_TIMING_MAX_LATENCIES], dropped[EDAN_TIMING_MAX_LATENCIES];
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const edan_timing_lane l = edan_timing_lane_get(m, k);
+        late[k] = l.prefetch_late;
+        dropped[k] = l.prefetch_dropped;
+    }
+    fputs("],\"late\":[", f);
+    for (int k = 0; k < edan_timing_lanes(m); k++)
+        fprintf(f, "%s%" PRIu64, k ? "," : "", late[k]);
+    fputs("],\"dropped\":[", f);
+    for (int k = 0; k < edan_timing_lanes(m); k++)
+        fprintf(f, "%s%" PRIu64, k ? "," : "", dropped[k]);
+    fputs("]}", f);
+}
+
 static void report_text(const timing_tool *t, bool wide, FILE *f)
 {
     const edan_timing *m = t->model;
@@ -475,11 +556,11 @@ static void report_text(const timing_tool *t, bool wide, FILE *f)
     fprintf(f, "  instructions              %" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores)\n", c->instructions,
             c->loads, c->stores);
     fprintf(f, "  L1i misses                %" PRIu64 "\n", c->l1i_misses);
-    static const char *const names[] = {"L1d", "L2", "L3"};
     for (int l = 0; l < mc->n_data_levels; l++)
-        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", names[l], c->level_hits[l],
+        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", level_names[l], c->level_hits[l],
                 c->level_misses[l]);
     fprintf(f, "  memory lines read         %" PRIu64 " (%" PRIu64 " bytes moved)\n", c->ram_lines, c->ram_bytes);
+    prefetch_text(m, f);
     fprintf(f, "  branches / mispredicted   %" PRIu64 " / %" PRIu64 "\n", c->branches, c->mispredicts);
     if (c->serializing)
         fprintf(f,
@@ -585,6 +666,7 @@ static void report_json(const timing_tool *t, FILE *f)
             "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
             ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
             c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
+    prefetch_json(m, f);
     sampling_json(m, f);
     rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
     rows_json(t, f, "lines", t->lines, t->n_lines, true);

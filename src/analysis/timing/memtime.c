@@ -114,8 +114,12 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
 {
     uint32_t taken[EDAN_MACHINE_MAX_DATA_LEVELS];
     tick ready = 0;
-    if (mt->pf.on && line && L < mt->nlev)
-        L = edan_memtime_pf_found(mt, k, line, L, &bytes, &ready);
+    if (mt->pf.on && line && L < mt->nlev) {
+        tick at = x; /* when it gets to L, but for waits for MSHRs */
+        for (int l = first; l < L; l++)
+            at += mt->hit[l + 1];
+        L = edan_memtime_pf_found(mt, k, line, L, &bytes, at, &ready);
+    }
     for (int l = first; l < L; l++) {
         const tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l];
         uint32_t best = 0; /* the earliest free; of equals, the first */
@@ -227,7 +231,7 @@ static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known,
         return *fill = read_lane(mt, k, 0, level, bytes, t0, line + 1);
     }
     if (known && t0 < *fill) {
-        if (mt->pf.on && *fill == EDAN_MEMTIME_DROPPED) { /* this lane dropped the prefetch: a miss after all */
+        if (mt->pf.on && edan_memtime_pf_missing(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
             *targets = 1;
             return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
         }

@@ -46,6 +46,9 @@ typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency
  * The fill time of a prefetch a lane dropped (its queue was full): in that
  * lane the line never came, and the first access to it reads it from where
  * the prefetch found it. Later than any time (the model stops at 2^62).
+ * So does an access that comes before its line's prefetch was sent: the
+ * prefetch waiting in its queue is squashed (gem5's queue_squash) and the
+ * access misses.
  */
 #define EDAN_MEMTIME_DROPPED (((edan_tick)1 << 62) + 1)
 
@@ -64,6 +67,8 @@ typedef struct edan_memtime_pf {
     uint8_t *level, *src;
     uint32_t *bytes;
     edan_tick *fill; /* [entry * stride + lane]: when it is in its level; 0 once an access used it */
+    /* [entry * stride + lane]: when the prefetch of the L1d's table (if_go) or of this one (go) was sent */
+    edan_tick *if_go, *go;
     /* per level: when each of the last queue[l] prefetches was sent, [lane * queue[l] + i], a ring at at[l][lane] */
     edan_tick *sent[EDAN_MACHINE_MAX_DATA_LEVELS];
     uint32_t queue[EDAN_MACHINE_MAX_DATA_LEVELS], reserve[EDAN_MACHINE_MAX_DATA_LEVELS];
@@ -152,12 +157,22 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m);
 void edan_memtime_pf_free(edan_memtime *mt);
 
 /*
- * A read in lane k that found its line at level L (first <= L < nlev): the
- * level a prefetch of L dropped in this lane found the line at (the read
- * goes there, *bytes its bytes), else L; *ready: when a prefetch of L
- * brings the line (0: none on its way). Marks the prefetch used.
+ * A read in lane k that found its line (line + 1) at level L (L < nlev),
+ * where it arrives at `at`: the level a prefetch of L that this lane
+ * dropped, or had not sent by then, found the line at (the read goes
+ * there, *bytes its bytes), else L; *ready: when a prefetch of L brings the
+ * line (0: none on its way). Marks the prefetch used.
  */
-int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick *ready);
+int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
+                          edan_tick *ready);
+
+/* Lane k's access at t0 to a line of the L1d's table entry s: whether it misses after all (the lane dropped the
+ * line's prefetch, or it is still queued). */
+static inline bool edan_memtime_pf_missing(const edan_memtime *mt, uint32_t s, int k, edan_tick t0)
+{
+    const size_t at = (size_t)s * mt->stride + (size_t)k;
+    return mt->if_fill[at] == EDAN_MEMTIME_DROPPED || (mt->if_targets[at] == 0 && t0 < mt->pf.if_go[at]);
+}
 
 /*
  * One lane of edan_memtime_read (line: the line + 1, for a level's

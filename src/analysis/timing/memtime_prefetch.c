@@ -27,7 +27,10 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m)
     pf->src = calloc(INFLIGHT, sizeof *pf->src);
     pf->bytes = calloc(INFLIGHT, sizeof *pf->bytes);
     pf->fill = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->fill);
-    bool ok = pf->if_src && pf->if_bytes && pf->line && pf->level && pf->src && pf->bytes && pf->fill;
+    pf->if_go = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->if_go);
+    pf->go = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->go);
+    bool ok =
+        pf->if_src && pf->if_bytes && pf->line && pf->level && pf->src && pf->bytes && pf->fill && pf->if_go && pf->go;
     for (int l = 0; ok && l < m->n_data_levels; l++) {
         const edan_prefetch_config *c = &m->data[l].prefetch;
         if (c->kind == EDAN_PREFETCH_NONE)
@@ -49,6 +52,8 @@ void edan_memtime_pf_free(edan_memtime *mt)
     free(pf->src);
     free(pf->bytes);
     free(pf->fill);
+    free(pf->if_go);
+    free(pf->go);
     for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++)
         free(pf->sent[l]);
     memset(pf, 0, sizeof *pf);
@@ -127,13 +132,15 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         sent[*at] = x;
         *at = *at + 1 == q ? 0 : *at + 1;
         pf->last[l][k] = x;
+        (l == 0 ? pf->if_go : pf->go)[(size_t)s * mt->stride + (size_t)k] = x;
         *fill = edan_memtime_read_lane(mt, k, l, pi->src, pi->bytes, x, pi->line + 1);
         if (l == 0)
             mt->if_targets[(size_t)s * mt->stride + (size_t)k] = 0; /* no access waits for it yet */
     }
 }
 
-int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick *ready)
+int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
+                          edan_tick *ready)
 {
     edan_memtime_pf *pf = &mt->pf;
     const uint32_t s = edan_memtime_slot(line - 1);
@@ -143,7 +150,7 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
     tick *fill = pf->fill + (size_t)s * mt->stride + (size_t)k;
     const tick f = *fill;
     *fill = 0;
-    if (f == EDAN_MEMTIME_DROPPED) {
+    if (f == EDAN_MEMTIME_DROPPED || at < pf->go[(size_t)s * mt->stride + (size_t)k]) { /* dropped, or queued */
         *bytes = pf->bytes[s];
         return pf->src[s];
     }

@@ -313,6 +313,8 @@ STEP_INLINE void warm_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
     const edan_timing_counts keep = t->n;
     edan_prefetch_counts pf[NLEV];
+    if (t->pf.any) /* the region's lines evicted unused so far are the region's */
+        edan_prefetch_collect(&t->pf, &t->dc);
     memcpy(pf, t->pf.n, sizeof pf);
     for (size_t i = 0; i < n; i++)
         functional_state(t, &recs[i]);
