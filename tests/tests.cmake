@@ -227,6 +227,10 @@ add_executable(timing_serial_test tests/timing_serial_test.c)
 target_link_libraries(timing_serial_test PRIVATE edan_core)
 add_test(NAME timing_serial COMMAND timing_serial_test)
 # Its memory bandwidth calendar against a naive one.
+# Prefetchers (issue 38): stride and next-line prefetchers on hand-built chains with exact answers.
+add_executable(prefetch_test tests/prefetch_test.c)
+target_link_libraries(prefetch_test PRIVATE edan_core)
+add_test(NAME timing_prefetch COMMAND prefetch_test)
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
 target_link_libraries(memtime_test PRIVATE edan_core)
 add_test(NAME timing_bandwidth_calendar COMMAND memtime_test)

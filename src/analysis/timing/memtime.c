@@ -231,7 +231,7 @@ static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known,
         return *fill = read_lane(mt, k, 0, level, bytes, t0, line + 1);
     }
     if (known && t0 < *fill) {
-        if (mt->pf.on && edan_memtime_pf_missing(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
+        if (mt->pf.on && edan_memtime_pf_squash(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
             *targets = 1;
             return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
         }

@@ -59,6 +59,12 @@ typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency
  * in a table of its own (pf_*). on false: the machine has no prefetcher,
  * nothing here is allocated and nothing reads it.
  */
+/* A prefetch as a lane sent it: when, the MSHR of its level it took and when that MSHR was free before. */
+typedef struct edan_memtime_pf_sent {
+    edan_tick go, mshr_was;
+    uint32_t mshr;
+} edan_memtime_pf_sent;
+
 typedef struct edan_memtime_pf {
     bool on;
     uint8_t *if_src;    /* [entry of the L1d's table]: where an L1d prefetch found its line */
@@ -67,8 +73,8 @@ typedef struct edan_memtime_pf {
     uint8_t *level, *src;
     uint32_t *bytes;
     edan_tick *fill; /* [entry * stride + lane]: when it is in its level; 0 once an access used it */
-    /* [entry * stride + lane]: when the prefetch of the L1d's table (if_go) or of this one (go) was sent */
-    edan_tick *if_go, *go;
+    /* [entry * stride + lane]: the prefetch of the L1d's table (if_sent) or of this one (sent_as) as sent */
+    edan_memtime_pf_sent *if_sent, *sent_as;
     /* per level: when each of the last queue[l] prefetches was sent, [lane * queue[l] + i], a ring at at[l][lane] */
     edan_tick *sent[EDAN_MACHINE_MAX_DATA_LEVELS];
     uint32_t queue[EDAN_MACHINE_MAX_DATA_LEVELS], reserve[EDAN_MACHINE_MAX_DATA_LEVELS];
@@ -166,13 +172,12 @@ void edan_memtime_pf_free(edan_memtime *mt);
 int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
                           edan_tick *ready);
 
-/* Lane k's access at t0 to a line of the L1d's table entry s: whether it misses after all (the lane dropped the
- * line's prefetch, or it is still queued). */
-static inline bool edan_memtime_pf_missing(const edan_memtime *mt, uint32_t s, int k, edan_tick t0)
-{
-    const size_t at = (size_t)s * mt->stride + (size_t)k;
-    return mt->if_fill[at] == EDAN_MEMTIME_DROPPED || (mt->if_targets[at] == 0 && t0 < mt->pf.if_go[at]);
-}
+/*
+ * Lane k's access at t0 to the line of the L1d's table entry s, on its way:
+ * whether it misses after all, the lane having dropped the line's prefetch
+ * or not sent it yet (then squashed: its MSHR is free again).
+ */
+bool edan_memtime_pf_squash(edan_memtime *mt, uint32_t s, int k, edan_tick t0);
 
 /*
  * One lane of edan_memtime_read (line: the line + 1, for a level's

@@ -27,10 +27,10 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m)
     pf->src = calloc(INFLIGHT, sizeof *pf->src);
     pf->bytes = calloc(INFLIGHT, sizeof *pf->bytes);
     pf->fill = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->fill);
-    pf->if_go = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->if_go);
-    pf->go = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->go);
-    bool ok =
-        pf->if_src && pf->if_bytes && pf->line && pf->level && pf->src && pf->bytes && pf->fill && pf->if_go && pf->go;
+    pf->if_sent = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->if_sent);
+    pf->sent_as = calloc((size_t)INFLIGHT * mt->stride, sizeof *pf->sent_as);
+    bool ok = pf->if_src && pf->if_bytes && pf->line && pf->level && pf->src && pf->bytes && pf->fill && pf->if_sent &&
+              pf->sent_as;
     for (int l = 0; ok && l < m->n_data_levels; l++) {
         const edan_prefetch_config *c = &m->data[l].prefetch;
         if (c->kind == EDAN_PREFETCH_NONE)
@@ -52,8 +52,8 @@ void edan_memtime_pf_free(edan_memtime *mt)
     free(pf->src);
     free(pf->bytes);
     free(pf->fill);
-    free(pf->if_go);
-    free(pf->go);
+    free(pf->if_sent);
+    free(pf->sent_as);
     for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++)
         free(pf->sent[l]);
     memset(pf, 0, sizeof *pf);
@@ -132,11 +132,26 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         sent[*at] = x;
         *at = *at + 1 == q ? 0 : *at + 1;
         pf->last[l][k] = x;
-        (l == 0 ? pf->if_go : pf->go)[(size_t)s * mt->stride + (size_t)k] = x;
+        /* the MSHR read_lane takes: the earliest free, of equals the first */
+        const tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l];
+        uint32_t best = 0;
+        for (uint32_t i = 1; i < mt->mshrs[l]; i++)
+            if (ms[i] < ms[best])
+                best = i;
+        (l == 0 ? pf->if_sent : pf->sent_as)[(size_t)s * mt->stride + (size_t)k] =
+            (edan_memtime_pf_sent){x, ms[best], best};
         *fill = edan_memtime_read_lane(mt, k, l, pi->src, pi->bytes, x, pi->line + 1);
         if (l == 0)
             mt->if_targets[(size_t)s * mt->stride + (size_t)k] = 0; /* no access waits for it yet */
     }
+}
+
+/* A squashed prefetch's MSHR of level l (lane k) is free again, unless another miss took it after it (until fill). */
+static void unhold(edan_memtime *mt, int l, int k, const edan_memtime_pf_sent *sa, tick fill)
+{
+    tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l] + sa->mshr;
+    if (*ms == fill)
+        *ms = sa->mshr_was;
 }
 
 int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
@@ -150,10 +165,25 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
     tick *fill = pf->fill + (size_t)s * mt->stride + (size_t)k;
     const tick f = *fill;
     *fill = 0;
-    if (f == EDAN_MEMTIME_DROPPED || at < pf->go[(size_t)s * mt->stride + (size_t)k]) { /* dropped, or queued */
+    const edan_memtime_pf_sent *sa = &pf->sent_as[(size_t)s * mt->stride + (size_t)k];
+    if (f != EDAN_MEMTIME_DROPPED && at < sa->go) /* still queued: squashed, its MSHR free again */
+        unhold(mt, L, k, sa, f);
+    if (f == EDAN_MEMTIME_DROPPED || at < sa->go) {
         *bytes = pf->bytes[s];
         return pf->src[s];
     }
     *ready = f;
     return L;
+}
+
+bool edan_memtime_pf_squash(edan_memtime *mt, uint32_t s, int k, edan_tick t0)
+{
+    const size_t at = (size_t)s * mt->stride + (size_t)k;
+    if (mt->if_fill[at] == EDAN_MEMTIME_DROPPED)
+        return true;
+    const edan_memtime_pf_sent *sa = &mt->pf.if_sent[at];
+    if (mt->if_targets[at] || t0 >= sa->go)
+        return false; /* a miss's line, or a prefetch sent: the access waits for it */
+    unhold(mt, 0, k, sa, mt->if_fill[at]);
+    return true;
 }
