@@ -425,6 +425,18 @@ def test_prefetch():
     check(abs(pf["slope_ns_per_ns"] - plain["slope_ns_per_ns"]) <= 0.01 * plain["slope_ns_per_ns"] and
           all(abs(x - y) <= 0.01 * x for x, y in zip(plain["cycles"], pf["cycles"])),
           f"the chase unchanged: {plain['cycles']} {pf['cycles']}")
+    # --csv-dir: the same figures as the JSON report
+    with tempfile.TemporaryDirectory() as d:
+        r = online("stream", 5000, "--machine=" + STRIDE, lat, "--csv-dir=" + d)["prediction"]
+        with open(os.path.join(d, "stream-kernel-prediction.csv")) as f:
+            rows = [ln.split(",") for ln in f.read().split()]
+        check(rows[0] == ["mem_latency_ns", "cycles", "seconds", "mem_stall_share", "prefetch_late", "prefetch_dropped"]
+              and [float(x[1]) for x in rows[1:]] == r["cycles"] and [int(x[4]) for x in rows[1:]] == r["prefetch"]["late"]
+              and [int(x[5]) for x in rows[1:]] == r["prefetch"]["dropped"], f"prediction CSV {rows} against {r}")
+        with open(os.path.join(d, "stream-kernel-prefetch.csv")) as f:
+            rows = [ln.split(",") for ln in f.read().split()]
+        check(rows[1:] == [[x["level"], x["type"], str(x["issued"]), str(x["useful"]), str(x["useless"])]
+                           for x in r["prefetch"]["levels"]], f"prefetch CSV {rows} against {r['prefetch']}")
     # the text report names the prefetchers
     p = edan("run", "--filter=kernel", "--machine=" + STRIDE, "--mem-latency=50,300", os.path.join(EX, "stream"), "3000")
     check("L1d  stride prefetcher" in p.stdout and "prefetches late, dropped" in p.stdout, f"text: {p.stdout}")

@@ -12,6 +12,7 @@
 #include "analysis/timing/timing.h"
 #include "config/machine_file.h"
 #include "isa/native.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/names.h"
 #include "report/plot.h"
@@ -683,15 +684,59 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
         report_text(t, edan_session_options(s)->wide, f); /* the table form is the same rows */
 }
 
-/* --plot-dir: run time against memory latency, the eDAG's bound beside it. */
+/*
+ * --csv-dir: <name>-prediction.csv, a row per memory latency (its time, the
+ * share stalled on memory, the prefetches late and dropped), then a row per
+ * data level with a prefetcher (what it issued, what was used, what was not).
+ */
+static int prediction_csv(const edan_timing *m, const char *dir, const char *name, edan_error *err)
+{
+    const edan_machine *mc = edan_timing_machine(m);
+    const edan_timing_counts *c = edan_timing_counts_get(m);
+    edan_csv csv;
+    if (edan_csv_open(&csv, dir, name, "prediction",
+                      "mem_latency_ns,cycles,seconds,mem_stall_share,prefetch_late,prefetch_dropped", err))
+        return -1;
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const edan_timing_lane l = edan_timing_lane_get(m, k);
+        edan_csv_num(&csv, l.mem_latency_ns);
+        edan_csv_num(&csv, l.cycles);
+        edan_csv_num(&csv, l.seconds);
+        edan_csv_num(&csv, l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
+        edan_csv_u64(&csv, l.prefetch_late);
+        edan_csv_u64(&csv, l.prefetch_dropped);
+        edan_csv_end_row(&csv);
+    }
+    if (edan_csv_close(&csv, err))
+        return -1;
+    if (!has_prefetcher(mc))
+        return 0;
+    if (edan_csv_open(&csv, dir, name, "prefetch", "level,type,issued,useful,useless", err))
+        return -1;
+    for (int l = 0; l < mc->n_data_levels; l++) {
+        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
+            continue;
+        edan_csv_str(&csv, l == 0 ? "l1d" : l == 1 ? "l2" : "l3");
+        edan_csv_str(&csv, prefetcher_name(mc->data[l].prefetch.kind));
+        edan_csv_u64(&csv, c->prefetch[l].issued);
+        edan_csv_u64(&csv, c->prefetch[l].useful);
+        edan_csv_u64(&csv, c->prefetch[l].useless);
+        edan_csv_end_row(&csv);
+    }
+    return edan_csv_close(&csv, err);
+}
+
+/* --plot-dir: run time against memory latency, the eDAG's bound beside it; --csv-dir: the prediction's tables. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     const timing_tool *t = tool;
     const edan_options *o = edan_session_options(s);
-    if (!o->plot_dir[0])
-        return 0;
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
+    if (o->csv_dir[0] && prediction_csv(t->model, o->csv_dir, name, err))
+        return -1;
+    if (!o->plot_dir[0])
+        return 0;
     char ident[1600];
     edan_session_plot_ident(s, ident, sizeof ident);
     return edan_plot_prediction(t->model, edan_edag_tool_analysis(s), o, o->plot_dir, name, ident, err);
