@@ -184,6 +184,10 @@ static void *create(edan_session *s, edan_error *err)
         cyc += m.data[l].hit_latency +
                2.0 * (m.n_data_levels + 1) * (m.data[l].geo.line * m.clock_ghz / m.mem_bandwidth_gbs + 1);
     cyc += most_lat * m.clock_ghz + 1;
+    /* each prefetch an access sends (each level's degree, each cascading to the levels below) is a miss more */
+    for (int l = 0; l < m.n_data_levels; l++)
+        if (m.data[l].prefetch.kind != EDAN_PREFETCH_NONE)
+            cyc *= 1.0 + m.data[l].prefetch.degree;
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
