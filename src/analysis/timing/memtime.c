@@ -114,9 +114,9 @@ static tick read_lane(edan_memtime *mt, int k, int first, int L, uint32_t bytes,
 {
     uint32_t taken[EDAN_MACHINE_MAX_DATA_LEVELS];
     tick ready = 0;
-    if (mt->pf.on && line && L < mt->nlev) {
+    if (mt->pf.on && line) {
         tick at = x; /* when it gets to L, but for waits for MSHRs */
-        for (int l = first; l < L; l++)
+        for (int l = first; l < L && l + 1 < mt->nlev; l++)
             at += mt->hit[l + 1];
         L = edan_memtime_pf_found(mt, k, line, L, &bytes, at, &ready);
     }

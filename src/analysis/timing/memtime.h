@@ -163,11 +163,12 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m);
 void edan_memtime_pf_free(edan_memtime *mt);
 
 /*
- * A read in lane k that found its line (line + 1) at level L (L < nlev),
- * where it arrives at `at`: the level a prefetch of L that this lane
- * dropped, or had not sent by then, found the line at (the read goes
+ * A read in lane k that found its line (line + 1) at level L (nlev:
+ * memory), where it arrives at `at`: the level a prefetch of L that this
+ * lane dropped, or had not sent by then, found the line at (the read goes
  * there, *bytes its bytes), else L; *ready: when a prefetch of L brings the
- * line (0: none on its way). Marks the prefetch used.
+ * line (0: none on its way). Marks the prefetch used in this lane, as it
+ * does one of a level above L (its line was evicted there).
  */
 int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
                           edan_tick *ready);

@@ -140,7 +140,8 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
                 best = i;
         (l == 0 ? pf->if_sent : pf->sent_as)[(size_t)s * mt->stride + (size_t)k] =
             (edan_memtime_pf_sent){x, ms[best], best};
-        *fill = edan_memtime_read_lane(mt, k, l, pi->src, pi->bytes, x, pi->line + 1);
+        /* an L1d prefetch waits for a lower level's prefetch of its line; a lower level's, for none */
+        *fill = edan_memtime_read_lane(mt, k, l, pi->src, pi->bytes, x, l == 0 ? pi->line + 1 : 0);
         if (l == 0)
             mt->if_targets[(size_t)s * mt->stride + (size_t)k] = 0; /* no access waits for it yet */
     }
@@ -160,9 +161,13 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
     edan_memtime_pf *pf = &mt->pf;
     const uint32_t s = edan_memtime_slot(line - 1);
     *ready = 0;
-    if (pf->line[s] != line || pf->level[s] != L)
+    if (pf->line[s] != line || pf->level[s] > L)
         return L;
     tick *fill = pf->fill + (size_t)s * mt->stride + (size_t)k;
+    if (pf->level[s] < L) { /* missed where it was prefetched: evicted, nothing of it is left in this lane */
+        *fill = 0;
+        return L;
+    }
     const tick f = *fill;
     *fill = 0;
     const edan_memtime_pf_sent *sa = &pf->sent_as[(size_t)s * mt->stride + (size_t)k];
