@@ -231,11 +231,13 @@ static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known,
         return *fill = read_lane(mt, k, 0, level, bytes, t0, line + 1);
     }
     if (known && t0 < *fill) {
-        if (mt->pf.on && edan_memtime_pf_squash(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
-            *targets = 1;
-            return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
+        if (mt->pf.on) {
+            if (edan_memtime_pf_squash(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
+                *targets = 1;
+                return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
+            }
+            mt->pf.late[k] += *targets == 0; /* only a prefetch's entry has none: the first access waits for it */
         }
-        mt->pf.late[k] += *targets == 0; /* only a prefetch's entry has none: the first access waits for it */
         if (*targets < UINT16_MAX)
             (*targets)++;
         if (*targets >= mt->targets)
