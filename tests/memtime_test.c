@@ -68,7 +68,7 @@ static void test_calendar(void)
         m.mem_bandwidth_gbs = trial % 3 == 0 ? 16 : 0.5 + 0.37 * (double)rt_below(300);
         m.n_data_levels = 2;
         for (int l = 0; l < 2; l++)
-            m.data[l] = (edan_machine_cache){{1u << 15, 64, 2, true, true}, 0, 4, 4};
+            m.data[l] = (edan_machine_cache){{1u << 15, 64, 2, true, true}, 0, 4, 4, {0}};
         const edan_tick memlat[LANES] = {0, 0, 0};
         edan_memtime mt;
         edan_error err = {0};

@@ -8,12 +8,18 @@ cycles and the slope, the same results when a unit covers every period, and on t
 workloads, sampled in earnest, within 5 % and inside wide-enough intervals.
 
 usage: prediction_test.py BUILD_DIR CATEGORY
-  (categories: machine_files, prediction, sampled, option_needs, machine_names, rank_model)
+  (categories: machine_files, prediction, sampled, option_needs, machine_names, rank_model, prefetch)
+
+prefetch: the machine with stride prefetchers (machines/gem5-validation-stride.ini) against the plain
+one on real runs: streaming gets faster and far less sensitive to latency, a pointer chase does not
+change; each report's prefetch counts; bad prefetcher sections name the file, the line and the key;
+validation/gem5_machine.py --check builds the same prefetchers from the file.
 """
 import csv
 import glob
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -23,6 +29,8 @@ from realrun_lib import BUILD, EX, check, edan, online, run_category, validate_s
 
 MACHINES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "machines")
 GEM5 = os.path.join(MACHINES, "gem5-validation.ini")
+STRIDE = os.path.join(MACHINES, "gem5-validation-stride.ini")
+GEM5_MACHINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "validation", "gem5_machine.py")
 
 
 def test_machine_files():
@@ -428,6 +436,110 @@ def test_rank_model():
     p = edan("rank", "--machine=gem5-validation", *items[:1], expect=None)
     check(p.returncode == 2 and "--mem-latency" in p.stderr and p.stderr.count("\n") == 1,
           f"a slope needs two latencies: {p.stderr}")
+
+
+def test_prefetch():
+    lat = "--mem-latency=50,100,200,300"
+    # a stream of 100000 elements: 2.4 MB, far more than the L2
+    plain, pf = (online("stream", 100000, "--machine=" + m, lat) for m in (GEM5, STRIDE))
+    for r in (plain, pf):
+        validate_schema(r, "prediction with and without prefetchers")
+    a, b = plain["prediction"], pf["prediction"]
+    check(a["prefetch"] is None, f"no prefetcher, no prefetch counts: {a['prefetch']}")
+    check(all(y < x for x, y in zip(a["cycles"], b["cycles"])), f"stream faster with prefetchers: {a['cycles']} {b['cycles']}")
+    check(b["slope_ns_per_ns"] < a["slope_ns_per_ns"] / 3 and b["slowdown"] < a["slowdown"],
+          f"stream far less sensitive to latency: slope {a['slope_ns_per_ns']} -> {b['slope_ns_per_ns']}, "
+          f"slowdown {a['slowdown']} -> {b['slowdown']}")
+    lv = {x["level"]: x for x in b["prefetch"]["levels"]}
+    check(sorted(lv) == ["l1d", "l2"] and all(x["type"] == "stride" for x in lv.values()), f"levels: {lv}")
+    l1 = lv["l1d"]
+    check(l1["useful"] > 0.9 * l1["issued"] and l1["useful"] + l1["useless"] <= l1["issued"] + 16,
+          f"the L1d's prefetches are used: {l1}")
+    misses = b["counts"]["levels"][0]["misses"]
+    check(misses < a["counts"]["levels"][0]["misses"] / 10, f"L1d misses {a['counts']['levels'][0]['misses']} -> {misses}")
+    late, dropped = b["prefetch"]["late"], b["prefetch"]["dropped"]
+    check(len(late) == 4 and late == sorted(late) and len(dropped) == 4, f"late grows with latency: {late}, {dropped}")
+    # a pointer chase: no stride to learn, the same run time
+    plain, pf = (online("pointer_chase", 100000, "--machine=" + m, lat)["prediction"] for m in (GEM5, STRIDE))
+    check(abs(pf["slope_ns_per_ns"] - plain["slope_ns_per_ns"]) <= 0.01 * plain["slope_ns_per_ns"] and
+          all(abs(x - y) <= 0.01 * x for x, y in zip(plain["cycles"], pf["cycles"])),
+          f"the chase unchanged: {plain['cycles']} {pf['cycles']}")
+    # --csv-dir: the same figures as the JSON report
+    with tempfile.TemporaryDirectory() as d:
+        r = online("stream", 5000, "--machine=" + STRIDE, lat, "--csv-dir=" + d)["prediction"]
+        with open(os.path.join(d, "stream-kernel-prediction.csv")) as f:
+            rows = [ln.split(",") for ln in f.read().split()]
+        check(rows[0] == ["mem_latency_ns", "cycles", "seconds", "mem_stall_share", "prefetch_late", "prefetch_dropped"]
+              and [float(x[1]) for x in rows[1:]] == r["cycles"] and [int(x[4]) for x in rows[1:]] == r["prefetch"]["late"]
+              and [int(x[5]) for x in rows[1:]] == r["prefetch"]["dropped"], f"prediction CSV {rows} against {r}")
+        with open(os.path.join(d, "stream-kernel-prefetch.csv")) as f:
+            rows = [ln.split(",") for ln in f.read().split()]
+        check(rows[1:] == [[x["level"], x["type"], str(x["issued"]), str(x["useful"]), str(x["useless"])]
+                           for x in r["prefetch"]["levels"]], f"prefetch CSV {rows} against {r['prefetch']}")
+    # the text report names the prefetchers
+    p = edan("run", "--filter=kernel", "--machine=" + STRIDE, "--mem-latency=50,300", os.path.join(EX, "stream"), "3000")
+    check("L1d  stride prefetcher" in p.stdout and "prefetches late, dropped" in p.stdout, f"text: {p.stdout}")
+    # bad prefetcher sections: file, line and key, exit 2
+    with open(STRIDE) as f:
+        good = f.read()
+
+    def line_of(needle, nth=1):
+        at = -1
+        for _ in range(nth):
+            at = good.index(needle, at + 1)
+        return good[:at].count("\n") + 1
+
+    cases = [
+        (lambda t: t.replace("degree = 4 ", "degree = 0 ", 1), "degree = '0'", line_of("degree = 4 ")),
+        (lambda t: t.replace("type = stride ", "type = markov ", 1), "type = 'markov'", line_of("type = stride ")),
+        (lambda t: t.replace("on_access = no ", "on_access = maybe ", 1), "on_access = 'maybe'", line_of("on_access")),
+        (lambda t: t.replace("queue_size = 32", "queue_size = 32\nqueue_depth = 3", 1), "unknown key 'queue_depth'",
+         line_of("queue_size") + 1),
+        (lambda t: t.replace("table_assoc = 4 ", "table_assoc = 3 ", 1), "table_assoc = 3", line_of("table_assoc")),
+        (lambda t: t.replace("initial_confidence = 4 ", "initial_confidence = 9 ", 1), "initial_confidence = 9",
+         line_of("initial_confidence")),
+        (lambda t: t.replace("mshr_reserve = 1 ", "mshr_reserve = 16 ", 1), "mshr_reserve = 16", line_of("mshr_reserve")),
+        (lambda t: t.replace("confidence_bits = 3 ", "#", 1), "[l1d.prefetcher] confidence_bits is missing", None),
+        (lambda t: t.replace("type = stride ", "type = tagged ", 1), "a key of the stride prefetcher",
+         line_of("table_entries")),
+        (lambda t: t.replace("[l2.prefetcher]", "[l3.prefetcher]"), "without an [l3] section", None),
+        (lambda t: t.replace("[l2.prefetcher]", "[l2.prefetch]"), "unknown section [l2.prefetch]", None),
+        (lambda t: t.replace("latency = 1 ", "latency = 1\nlatency = 2 ", 1), "given twice", None),
+    ]
+    with tempfile.TemporaryDirectory() as d:
+        for i, (change, needle, line) in enumerate(cases):
+            bad = os.path.join(d, f"bad{i}.ini")
+            with open(bad, "w") as f:
+                f.write(change(good))
+            p = edan("run", "--machine=" + bad, "--filter=kernel", os.path.join(EX, "pointer_chase"), "5", expect=None)
+            msg = p.stderr.strip()
+            where = f"{bad}:{line}:" if line else bad
+            check(p.returncode == 2 and needle in msg and where in msg and msg.count("\n") == 0,
+                  f"bad prefetcher {i}: exit {p.returncode}, {msg!r} (expected {where} ... {needle})")
+        # gem5_machine.py reads the same sections (no gem5 needed for --check)
+        g = subprocess.run(["python3", GEM5_MACHINE, "--machine", STRIDE, "--check"], capture_output=True, text=True)
+        check(g.returncode == 0, f"gem5_machine.py --check: {g.stderr}")
+        plan = json.loads(g.stdout)["prefetchers"]
+        want = {"class": "StridePrefetcher",
+                "params": {"degree": 4, "latency": 1, "queue_size": 32, "table_entries": "64", "table_assoc": 4,
+                           "confidence_counter_bits": 3, "initial_confidence": 4, "confidence_threshold": 50},
+                "cache": {"demand_mshr_reserve": 1, "prefetch_on_access": False, "prefetch_on_pf_hit": True}}
+        check(plan == {"l1d": want, "l2": want}, f"gem5's prefetchers: {plan}")
+        g = subprocess.run(["python3", GEM5_MACHINE, "--machine", GEM5, "--check"], capture_output=True, text=True)
+        check(g.returncode == 0 and json.loads(g.stdout).get("prefetchers", {}) == {}, "no prefetcher in gem5 either")
+        tagged = os.path.join(d, "tagged.ini")
+        plain_text = re.sub(r"\n\[l(1d|2)\.prefetcher\][^\[]*", "\n", good)
+        with open(tagged, "w") as f:
+            f.write(plain_text + "[l2.prefetcher]\ntype = tagged\ndegree = 2\nlatency = 1\nqueue_size = 32\n"
+                    "mshr_reserve = 1\non_access = no\n")
+        g = subprocess.run(["python3", GEM5_MACHINE, "--machine", tagged, "--check"], capture_output=True, text=True)
+        check(g.returncode == 0 and json.loads(g.stdout)["prefetchers"]["l2"]["class"] == "TaggedPrefetcher" and
+              "l1d" not in json.loads(g.stdout)["prefetchers"], f"a tagged L2 prefetcher: {g.stdout} {g.stderr}")
+        r = online("stream", 3000, "--machine=" + tagged)
+        check([x["type"] for x in r["prediction"]["prefetch"]["levels"]] == ["tagged"], "edan reads the same file")
+        bad = os.path.join(d, "bad1.ini")
+        g = subprocess.run(["python3", GEM5_MACHINE, "--machine", bad, "--check"], capture_output=True, text=True)
+        check(g.returncode == 2 and "type" in g.stderr, f"gem5_machine.py refuses a bad type: {g.stderr}")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

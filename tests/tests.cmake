@@ -227,6 +227,10 @@ add_executable(timing_serial_test tests/timing_serial_test.c)
 target_link_libraries(timing_serial_test PRIVATE edan_core)
 add_test(NAME timing_serial COMMAND timing_serial_test)
 # Its memory bandwidth calendar against a naive one.
+# Prefetchers (issue 38): stride and next-line prefetchers on hand-built chains with exact answers.
+add_executable(prefetch_test tests/prefetch_test.c)
+target_link_libraries(prefetch_test PRIVATE edan_core)
+add_test(NAME timing_prefetch COMMAND prefetch_test)
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
 target_link_libraries(memtime_test PRIVATE edan_core)
 add_test(NAME timing_bandwidth_calendar COMMAND memtime_test)
@@ -251,7 +255,7 @@ add_test(NAME timing_model_one_at_a_time COMMAND timing_test)
 set_tests_properties(timing_lanes_one_at_a_time timing_model_one_at_a_time timing_sampled_one_at_a_time
                      PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category machine_files prediction sampled option_needs machine_names rank_model)
+  foreach(category machine_files prediction sampled option_needs machine_names rank_model prefetch)
     add_test(NAME prediction_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})
     # sampled: every program of make validate's list analysed four ways; under the sanitizers on a shared machine

@@ -33,12 +33,12 @@ static inline edan_machine base_machine(void)
     for (int c = 0; c < EDAN_CLASS_COUNT; c++)
         m.latency[c] = 1;
     edan_cache_level_config wb = {1u << 15, LINE, 2, true, true};
-    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024, 1024};
+    m.l1i = (edan_machine_cache){{1u << 14, LINE, 2, false, false}, 0, 1024, 1024, {0}};
     m.n_data_levels = 2;
-    m.data[0] = (edan_machine_cache){wb, 0, 1024, 1024};
+    m.data[0] = (edan_machine_cache){wb, 0, 1024, 1024, {0}};
     wb.size = 1u << 18;
     wb.ways = 8;
-    m.data[1] = (edan_machine_cache){wb, 0, 1024, 1024};
+    m.data[1] = (edan_machine_cache){wb, 0, 1024, 1024, {0}};
     m.mem_latency_ns = 100;
     m.mem_bandwidth_gbs = 1e6;
     return m;

@@ -49,13 +49,13 @@ static inline edan_machine small_machine(void)
     m.latency[EDAN_CLASS_FSQRT] = 5 + (uint32_t)rt_below(20);
     const uint32_t line = 64;
     const bool wb = rt_below(2);
-    m.l1i = (edan_machine_cache){{512, line, 2, false, false}, 1 + (uint32_t)rt_below(2), 2, 4};
+    m.l1i = (edan_machine_cache){{512, line, 2, false, false}, 1 + (uint32_t)rt_below(2), 2, 4, {0}};
     m.n_data_levels = 2 + (int)rt_below(2);
     m.data[0] = (edan_machine_cache){
-        {512, line, 2, wb, wb}, 1 + (uint32_t)rt_below(3), 1 + (uint32_t)rt_below(4), 1 + (uint32_t)rt_below(6)};
-    m.data[1] =
-        (edan_machine_cache){{2048, line, 4, true, true}, 5 + (uint32_t)rt_below(10), 1 + (uint32_t)rt_below(8), 4};
-    m.data[2] = (edan_machine_cache){{8192, line, 8, true, true}, 20, 4 + (uint32_t)rt_below(8), 8};
+        {512, line, 2, wb, wb}, 1 + (uint32_t)rt_below(3), 1 + (uint32_t)rt_below(4), 1 + (uint32_t)rt_below(6), {0}};
+    m.data[1] = (edan_machine_cache){
+        {2048, line, 4, true, true}, 5 + (uint32_t)rt_below(10), 1 + (uint32_t)rt_below(8), 4, {0}};
+    m.data[2] = (edan_machine_cache){{8192, line, 8, true, true}, 20, 4 + (uint32_t)rt_below(8), 8, {0}};
     m.mem_latency_ns = 100;
     m.mem_bandwidth_gbs = 1.0 + (double)rt_below(32);
     return m;

@@ -25,6 +25,11 @@
 # (global and choice tables of predictor_entries, local ones a quarter), bimodal its LocalBP (2-bit
 # counters by pc); mispredict_penalty and serialize_cycles have no gem5 parameter and are reported,
 # not set.
+# [l1d.prefetcher], [l2.prefetcher], [l3.prefetcher] attach gem5's StridePrefetcher (its PC table LRU,
+# as the model's) or TaggedPrefetcher to that cache with the file's degree, latency, queue_size and
+# table; mshr_reserve is the cache's demand_mshr_reserve, on_access its prefetch_on_access, and
+# prefetch_on_pf_hit is set: a prefetcher trains on misses and on the first use of a line it brought,
+# the model's rule (docs/model.md).
 # After m5.simulate() the script prints "EXIT <cause> code=<status> ticks=<tick>".
 import argparse
 import configparser
@@ -53,7 +58,14 @@ SECTIONS = {
     # ExaSAT's machine model for edan's --projection; gem5 has nothing to build from it
     "projection": {"peak_gflops", "cores", "div_weight", "sqrt_weight", "transcendental_weight"},
 }
-OPTIONAL_SECTIONS = {"l3"}
+# A data cache's prefetcher ([l1d.prefetcher], ...): keys of every type, and those of the stride one only.
+PREFETCH_KEYS = {"type", "degree", "latency", "queue_size", "mshr_reserve", "on_access"}
+STRIDE_KEYS = {"table_entries", "table_assoc", "confidence_bits", "initial_confidence", "confidence_threshold"}
+for _lv in ("l1d", "l2", "l3"):
+    SECTIONS[_lv + ".prefetcher"] = PREFETCH_KEYS | STRIDE_KEYS
+OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher"}
+# prefetcher type -> gem5 v22.1 SimObject (src/mem/cache/prefetch/Prefetcher.py)
+PREFETCHER_CLASS = {"stride": "StridePrefetcher", "tagged": "TaggedPrefetcher"}
 # exactly one of these: the memory model
 MEMORY_SECTIONS = ("memory", "dram")
 DRAM_WORDS = {"page_policy": ("open", "open_adaptive", "close", "close_adaptive"),
@@ -137,8 +149,11 @@ def read_machine(path):
         if sec not in SECTIONS:
             raise MachineError("%s: unknown section [%s]" % (path, sec))
         keys = set(cp[sec].keys())
-        unknown = sorted(keys - SECTIONS[sec])
-        missing = sorted(SECTIONS[sec] - keys)
+        want = SECTIONS[sec]
+        if sec.endswith(".prefetcher") and cp[sec].get("type", "").split("#")[0].strip() == "tagged":
+            want = PREFETCH_KEYS  # a tagged prefetcher has no stride table
+        unknown = sorted(keys - want)
+        missing = sorted(want - keys)
         if unknown:
             raise MachineError("%s: [%s] has unknown key(s) %s" % (path, sec, ", ".join(unknown)))
         if missing:
@@ -162,6 +177,14 @@ def read_machine(path):
                 if v not in ("bimodal", "tournament"):
                     raise MachineError("%s: '%s' is not bimodal or tournament" % (where(k), v))
                 d[k] = v
+            elif sec.endswith(".prefetcher") and k == "type":
+                if v not in PREFETCHER_CLASS:
+                    raise MachineError("%s: '%s' is not %s" % (where(k), v, " or ".join(sorted(PREFETCHER_CLASS))))
+                d[k] = v
+            elif k == "on_access":
+                if v not in ("yes", "no"):
+                    raise MachineError("%s: '%s' is not yes or no" % (where(k), v))
+                d[k] = v == "yes"
             elif k in ("write", "alloc"):
                 allowed = ("back", "through") if k == "write" else ("yes", "no")
                 if v not in allowed:
@@ -170,7 +193,8 @@ def read_machine(path):
             else:
                 d[k] = parse_int(v, where(k),
                                  0 if k in ("mispredict_penalty", "serialize_cycles", "frontend_cycles", "store_set_bytes",
-                                            "fetch_taken_limit", "fetch_block_bytes") else 1)
+                                            "fetch_taken_limit", "fetch_block_bytes", "latency", "mshr_reserve",
+                                            "initial_confidence", "confidence_threshold") else 1)
         out[sec] = d
     for sec in SECTIONS:
         if sec not in out and sec not in OPTIONAL_SECTIONS and sec not in MEMORY_SECTIONS:
@@ -179,7 +203,31 @@ def read_machine(path):
     if len(given) != 1:
         raise MachineError("%s: %s (one memory model: [memory] or [dram])"
                            % (path, "[memory] and [dram] both given" if given else "section [memory] is missing"))
+    for sec in out:
+        if sec.endswith(".prefetcher") and sec.split(".")[0] not in out:
+            raise MachineError("%s: [%s] without an [%s] section" % (path, sec, sec.split(".")[0]))
     return out
+
+
+def prefetcher_plan(machine, lv, problems):
+    """gem5 parameters of the prefetcher of cache level lv and of the cache's own prefetch keys, or None."""
+    pf = machine.get(lv + ".prefetcher")
+    if pf is None:
+        return None
+    if pf["mshr_reserve"] >= machine[lv]["mshrs"]:
+        problems.append("[%s.prefetcher] mshr_reserve = %d leaves no MSHR of %d to a prefetch"
+                        % (lv, pf["mshr_reserve"], machine[lv]["mshrs"]))
+    params = {"degree": pf["degree"], "latency": pf["latency"], "queue_size": pf["queue_size"]}
+    if pf["type"] == "stride":
+        params.update({"table_entries": str(pf["table_entries"]), "table_assoc": pf["table_assoc"],
+                       "confidence_counter_bits": pf["confidence_bits"],
+                       "initial_confidence": pf["initial_confidence"],
+                       "confidence_threshold": pf["confidence_threshold"]})
+    # the cache's side: MSHRs kept for demand misses; training on every access or on misses and on the first
+    # use of a prefetched line (prefetch_on_pf_hit: the model's rule, docs/model.md)
+    return {"class": PREFETCHER_CLASS[pf["type"]], "params": params,
+            "cache": {"demand_mshr_reserve": pf["mshr_reserve"], "prefetch_on_access": pf["on_access"],
+                      "prefetch_on_pf_hit": True}}
 
 
 def parse_dram(k, v, where):
@@ -265,6 +313,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
             problems.append("[%s] alloc = %s: gem5's classic cache allocates on writes" % (lv, c["alloc"]))
         if c["size"] % (c["ways"] * c["line"]):
             problems.append("[%s] size %d is not a multiple of ways x line" % (lv, c["size"]))
+    prefetchers = {lv: prefetcher_plan(machine, lv, problems) for lv in ("l1d", "l2", "l3") if lv in machine}
+    prefetchers = {lv: v for lv, v in prefetchers.items() if v}
     for cls, opclass in LATENCY_OPCLASS.items():
         want, have = machine["latency"][cls], oplat.get(opclass)
         if have != want:
@@ -338,6 +388,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
         "memory" if dram is None else "dram": memory if dram is None else dram,
         "notes": notes,
     }
+    if prefetchers:  # only then: a plan without prefetchers (and so sweep.py's digest) stays as before
+        p["prefetchers"] = prefetchers
     return p
 
 
@@ -403,6 +455,15 @@ def build(p, a):
         c = Cache()
         for k, v in p["caches"][lv].items():
             setattr(c, k, v)
+        pf = p.get("prefetchers", {}).get(lv)
+        if pf:
+            from m5.objects import LRURP, StridePrefetcher, TaggedPrefetcher
+            cls = {"StridePrefetcher": StridePrefetcher, "TaggedPrefetcher": TaggedPrefetcher}[pf["class"]]
+            c.prefetcher = cls(**pf["params"])
+            if pf["class"] == "StridePrefetcher":
+                c.prefetcher.table_replacement_policy = LRURP()  # the model's table is LRU (gem5's default: random)
+            for k, v in pf["cache"].items():
+                setattr(c, k, v)
         return c
 
     system = System()

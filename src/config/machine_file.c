@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "config/machine_dram.h"
+#include "config/machine_prefetch.h"
 #include "util/files.h"
 #include "util/parse.h"
 
@@ -142,7 +143,8 @@ typedef struct parse_state {
     int n_key_lines, calls;
     int plain_line[N_PLAIN];
     int cache_line[N_CACHES][N_CACHE_KEYS];
-    edan_dram_parse dram; /* [dram], in place of [memory] (machine_dram.h) */
+    edan_dram_parse dram;   /* [dram], in place of [memory] (machine_dram.h) */
+    edan_prefetch_parse pf; /* the prefetcher sections (machine_prefetch.h) */
 } parse_state;
 
 /* ===================================================================== */
@@ -339,6 +341,9 @@ static int on_key(void *user, const char *section, const char *key, const char *
                        section, key, ci == 0 ? "" : " write, alloc,");
         return 0;
     }
+    const int pf = edan_machine_prefetch_key(&st->pf, st->m, section, key, value, line, &st->msg);
+    if (pf)
+        return pf > 0;
     bool known_section = false;
     for (size_t i = 0; i < N_PLAIN; i++)
         known_section |= !strcmp(plain_keys[i].section, section);
@@ -347,10 +352,10 @@ static int on_key(void *user, const char *section, const char *key, const char *
     else if (!*section)
         edan_error_set(&st->msg, "'%s' before any [section]", key);
     else
-        edan_error_set(
-            &st->msg,
-            "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory or dram, projection)",
-            section);
+        edan_error_set(&st->msg,
+                       "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory or dram, "
+                       "projection, l1d.prefetcher, l2.prefetcher, l3.prefetcher)",
+                       section);
     return 0;
 }
 
@@ -559,6 +564,8 @@ int edan_machine_load(const char *path, edan_machine *m, edan_error *err)
         return -1;
     }
     m->n_data_levels = st.cache[3].present ? 3 : 2;
+    if (edan_machine_prefetch_check(&st.pf, m, path, err))
+        return -1;
     if (check_across(path, &st, err))
         return -1;
     if (!st.dram.present)

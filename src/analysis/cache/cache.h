@@ -77,6 +77,7 @@ typedef struct edan_cache_level {
     bool write_back;
     bool write_allocate;
     uint64_t hits, misses, writebacks;
+    uint64_t pf_unused; /* lines marked prefetched (EDAN_TAG_PREFETCHED) evicted before any access used them */
 } edan_cache_level;
 
 typedef struct edan_cache {
@@ -104,9 +105,10 @@ void edan_cache_free(edan_cache *c);
  * level 0 (edag_sweep.c) both go through these functions, so the encoding
  * of an entry and the order of a set can change in one place.
  *
- * An entry of a level's tags is (line address << 2) | EDAN_TAG_VALID, plus
- * EDAN_TAG_DIRTY when the line is dirty; 0 holds no line, so a word of 0
- * can stand for a set that never hits. A set is `ways` entries in LRU
+ * An entry of a level's tags is (line address << 3) | EDAN_TAG_VALID, plus
+ * EDAN_TAG_DIRTY when the line is dirty and EDAN_TAG_PREFETCHED when a
+ * prefetcher brought it and no access has used it yet (prefetch.h); 0
+ * holds no line, so a word of 0 can stand for a set that never hits. A set is `ways` entries in LRU
  * order: entry 0 the most recently used, the last the next victim.
  *
  * These and the model's steps below are always_inline: they are the
@@ -116,17 +118,18 @@ void edan_cache_free(edan_cache *c);
  */
 #define EDAN_TAG_VALID 1u
 #define EDAN_TAG_DIRTY 2u
+#define EDAN_TAG_PREFETCHED 4u
 
 /* The entry of a line just filled. */
 static inline __attribute__((always_inline)) uint64_t edan_cache_tag(uint64_t line_addr, bool dirty)
 {
-    return (line_addr << 2) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
+    return (line_addr << 3) | EDAN_TAG_VALID | (dirty ? EDAN_TAG_DIRTY : 0);
 }
 
-/* Whether a tags entry holds the line at line_addr (dirty or not). */
+/* Whether a tags entry holds the line at line_addr (dirty or not, prefetched or not). */
 static inline __attribute__((always_inline)) bool edan_cache_tag_holds(uint64_t tag, uint64_t line_addr)
 {
-    return (tag & ~(uint64_t)EDAN_TAG_DIRTY) == ((line_addr << 2) | EDAN_TAG_VALID);
+    return (tag & ~(uint64_t)(EDAN_TAG_DIRTY | EDAN_TAG_PREFETCHED)) == ((line_addr << 3) | EDAN_TAG_VALID);
 }
 
 /* Whether evicting the entry writes its line back: it is valid and dirty. */
@@ -138,7 +141,13 @@ static inline __attribute__((always_inline)) bool edan_cache_tag_dirty(uint64_t 
 /* The line address a valid entry holds. */
 static inline __attribute__((always_inline)) uint64_t edan_cache_tag_line(uint64_t tag)
 {
-    return tag >> 2;
+    return tag >> 3;
+}
+
+/* A victim's count in pf_unused: 1 when a prefetcher brought it and no access used it. */
+static inline __attribute__((always_inline)) uint64_t edan_cache_tag_unused(uint64_t tag)
+{
+    return (tag & EDAN_TAG_PREFETCHED) >> 2;
 }
 
 /* The set of line_addr in tags of (set_mask + 1) sets of `ways` entries (a level's, or a copy of its geometry). */
@@ -270,6 +279,7 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
     for (int k = miss_to - 1; k >= lvl; k--) {
         edan_cache_level *l = &c->level[k];
         uint64_t victim = edan_cache_level_fill(l, byte_addr >> l->line_shift, false);
+        l->pf_unused += edan_cache_tag_unused(victim);
         if (edan_cache_tag_dirty(victim)) {
             l->writebacks++;
             edan_cache_write_line(c, k + 1, edan_cache_tag_line(victim) << l->line_shift, 1u << l->line_shift, r,
@@ -299,6 +309,7 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
             if (edan_cache_read_line(c, lvl + 1, byte_addr, r) && own)
                 r->reads_ram = true;
             uint64_t victim = edan_cache_level_fill(l, line_addr, l->write_back);
+            l->pf_unused += edan_cache_tag_unused(victim);
             if (edan_cache_tag_dirty(victim)) {
                 l->writebacks++;
                 edan_cache_write_line(c, lvl + 1, edan_cache_tag_line(victim) << l->line_shift, 1u << l->line_shift, r,
@@ -380,6 +391,7 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         r.ram_bytes = line_bytes;
         c->ram_read_bytes += line_bytes;
         const uint64_t victim = edan_cache_level_fill(l, line, is_store && l->write_back);
+        l->pf_unused += edan_cache_tag_unused(victim);
         if (edan_cache_tag_dirty(victim)) {
             l->writebacks++;
             r.ram_bytes += line_bytes;
@@ -407,6 +419,54 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
     if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift)
         return edan_cache_access_one_level(c, addr, size, is_store);
     return edan_cache_access_general(c, addr, size, is_store);
+}
+
+/* ---- prefetches (analysis/prefetch/prefetch.h) --------------------------- */
+
+/* Whether level lvl holds the line at line_addr, its LRU order unchanged. */
+static inline bool edan_cache_level_holds(const edan_cache_level *l, uint64_t line_addr)
+{
+    const uint64_t *set = edan_cache_level_set(l, line_addr);
+    for (uint32_t w = 0; w < l->ways; w++)
+        if (edan_cache_tag_holds(set[w], line_addr))
+            return true;
+    return false;
+}
+
+/*
+ * A prefetch of the line holding byte_addr into level lvl: nothing when the
+ * level holds it (false); else the line is read into lvl as a load's miss
+ * there would read it (from the first level below that holds it, filling
+ * every level between), marked prefetched at lvl, and r says where it came
+ * from and the bytes it moved (true).
+ */
+static inline bool edan_cache_prefetch_line(edan_cache *c, int lvl, uint64_t byte_addr, edan_cache_result *r)
+{
+    edan_cache_level *l = &c->level[lvl];
+    const uint64_t line = byte_addr >> l->line_shift;
+    if (edan_cache_level_holds(l, line))
+        return false;
+    *r = (edan_cache_result){false, false, 0, (uint32_t)lvl};
+    edan_cache_read_line(c, lvl, byte_addr, r);
+    edan_cache_level_set(l, line)[0] |= EDAN_TAG_PREFETCHED; /* read_line left it the most recently used */
+    return true;
+}
+
+/*
+ * After an access that left the line at_addr the most recently used of its
+ * set at level lvl (a demand access that reached lvl, or a prefetch from
+ * the level above): whether this is the first use of a line a prefetcher
+ * brought there, which is then no longer marked.
+ */
+static inline bool edan_cache_take_prefetched(edan_cache *c, int lvl, uint64_t byte_addr)
+{
+    edan_cache_level *l = &c->level[lvl];
+    const uint64_t line = byte_addr >> l->line_shift;
+    uint64_t *set = edan_cache_level_set(l, line);
+    if (!edan_cache_tag_holds(set[0], line) || !(set[0] & EDAN_TAG_PREFETCHED))
+        return false;
+    set[0] &= ~(uint64_t)EDAN_TAG_PREFETCHED;
+    return true;
 }
 
 /*

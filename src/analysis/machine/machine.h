@@ -14,10 +14,12 @@
 
 #include "analysis/cache/cache.h"
 #include "analysis/machine/predictor.h"
+#include "analysis/prefetch/prefetch.h"
 #include "isa/riscv.h"
 
 /* Data cache levels below the core: l1d, l2 and an optional l3. */
 #define EDAN_MACHINE_MAX_DATA_LEVELS 3
+_Static_assert(EDAN_PREFETCH_MAX_LEVELS == EDAN_MACHINE_MAX_DATA_LEVELS, "a prefetcher for every data level");
 
 typedef struct edan_machine_cache {
     edan_cache_level_config geo; /* size, line, ways, write policy */
@@ -26,6 +28,7 @@ typedef struct edan_machine_cache {
     /* accesses one MSHR holds (the miss and those that merge into it); the one that fills the last
      * target blocks the level until that MSHR's fill (gem5's tgts_per_mshr) */
     uint32_t mshr_targets;
+    edan_prefetch_config prefetch; /* its prefetcher ([l1d.prefetcher], ...; kind NONE: none) */
 } edan_machine_cache;
 
 /*

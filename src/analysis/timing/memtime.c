@@ -47,7 +47,7 @@ int edan_memtime_init(edan_memtime *mt, const edan_machine *m, const edan_tick *
     mt->if_line = calloc(INFLIGHT, sizeof *mt->if_line);
     mt->if_fill = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_fill);
     mt->if_targets = calloc((size_t)INFLIGHT * stride, sizeof *mt->if_targets);
-    bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets;
+    bool ok = mt->bw && mt->if_line && mt->if_fill && mt->if_targets && !edan_memtime_pf_init(mt, m);
     mt->line_bytes = m->data[0].geo.line;
     if (ok && m->dram.present)
         ok = (mt->dram = edan_dram_new(&m->dram, m->clock_ghz * EDAN_TICKS_PER_CYCLE, mt->line_bytes, K, err)) != NULL;
@@ -70,6 +70,7 @@ void edan_memtime_free(edan_memtime *mt)
     free(mt->if_fill);
     free(mt->if_targets);
     edan_dram_free(mt->dram);
+    edan_memtime_pf_free(mt);
     memset(mt, 0, sizeof *mt);
 }
 
@@ -110,11 +111,19 @@ static tick transfer(edan_memtime *mt, int k, tick x, uint32_t bytes)
  * (the earliest free) from when it can have one until the fill; memory
  * moves the bytes at its bandwidth (transfer()), then the data comes back
  * after the memory latency, through each level missed, which takes its hit
- * latency again to respond (gem5: response_latency).
+ * latency again to respond (gem5: response_latency). A line a prefetch of
+ * level L is bringing is there when it comes (edan_memtime_pf_found()).
  */
-static tick read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, uint32_t bytes, tick x)
+static tick read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, uint32_t bytes, tick x, bool lookup)
 {
     uint32_t taken[EDAN_MACHINE_MAX_DATA_LEVELS];
+    tick ready = 0;
+    if (mt->pf.on && lookup) {
+        tick at = x; /* when it gets to L, but for waits for MSHRs */
+        for (int l = first; l < L && l + 1 < mt->nlev; l++)
+            at += mt->hit[l + 1];
+        L = edan_memtime_pf_found(mt, k, line + 1, L, &bytes, at, &ready);
+    }
     for (int l = first; l < L; l++) {
         const tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l];
         uint32_t best = 0; /* the earliest free; of equals, the first */
@@ -132,6 +141,10 @@ static tick read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, 
             mt->memlat[k];
     else if (L == mt->nlev)
         x = transfer(mt, k, x, bytes) + mt->memlat[k];
+    else if (ready > x) {
+        mt->pf.late[k]++;
+        x = ready;
+    }
     /* the data passes back up through every level that missed, each taking its latency again */
     for (int l = first; l < L; l++)
         x += mt->hit[l];
@@ -144,7 +157,13 @@ void edan_memtime_read(edan_memtime *mt, uint64_t line, int first, int L, uint32
                        edan_tick *fill)
 {
     for (int k = 0; k < mt->K; k++)
-        fill[k] = read_lane(mt, k, line, first, L, bytes, t0[k]);
+        fill[k] = read_lane(mt, k, line, first, L, bytes, t0[k], false);
+}
+
+edan_tick edan_memtime_read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, uint32_t bytes, edan_tick x,
+                                 bool lookup)
+{
+    return read_lane(mt, k, line, first, L, bytes, x, lookup);
 }
 
 /*
@@ -213,15 +232,22 @@ static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known,
     if (forwarded) {
         /* no cache access; a line the cache model brings in (no write-allocate) still takes its time */
         if (level > 0)
-            *fill = read_lane(mt, k, line, 0, level, bytes, req + mt->hit[0]);
+            *fill = read_lane(mt, k, line, 0, level, bytes, req + mt->hit[0], true);
         return req + mt->hit[0];
     }
     const tick r = unblocked(mt, k, req), t0 = r + mt->hit[0];
     if (level > 0) {
         *targets = 1;
-        return *fill = read_lane(mt, k, line, 0, level, bytes, t0);
+        return *fill = read_lane(mt, k, line, 0, level, bytes, t0, true);
     }
     if (known && t0 < *fill) {
+        if (mt->pf.on) {
+            if (edan_memtime_pf_squash(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
+                *targets = 1;
+                return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
+            }
+            mt->pf.late[k] += *targets == 0; /* only a prefetch's entry has none: the first access waits for it */
+        }
         if (*targets < UINT16_MAX)
             (*targets)++;
         if (*targets >= mt->targets)

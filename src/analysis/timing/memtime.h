@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "analysis/machine/machine.h"
+#include "analysis/prefetch/prefetch.h"
 #include "analysis/timing/dram.h"
 #include "util/error.h"
 
@@ -42,6 +43,48 @@ typedef struct edan_memtime_bucket {
 } edan_memtime_bucket;
 typedef edan_tick edan_lanes[EDAN_MEMTIME_LANES]; /* one time per memory latency */
 
+/*
+ * The fill time of a prefetch a lane dropped (its queue was full): in that
+ * lane the line never came, and the first access to it reads it from where
+ * the prefetch found it. Later than any time (the model stops at 2^62).
+ * So does an access that comes before its line's prefetch was sent: the
+ * prefetch waiting in its queue is squashed (gem5's queue_squash) and the
+ * access misses.
+ */
+#define EDAN_MEMTIME_DROPPED (((edan_tick)1 << 62) + 1)
+
+/*
+ * Prefetches in the hierarchy (memtime_prefetch.c). An L1d prefetch's line
+ * is in flight in the L1d's table (if_line, if_fill: DROPPED in a lane that
+ * dropped it; if_targets 0 until an access waits for it); a lower level's
+ * in a table of its own (pf_*). on false: the machine has no prefetcher,
+ * nothing here is allocated and nothing reads it.
+ */
+/* A prefetch as a lane sent it: when, the MSHR of its level it took and when that MSHR was free before. */
+typedef struct edan_memtime_pf_sent {
+    edan_tick go, mshr_was;
+    uint32_t mshr;
+} edan_memtime_pf_sent;
+
+typedef struct edan_memtime_pf {
+    bool on;
+    uint8_t *if_src;    /* [entry of the L1d's table]: where an L1d prefetch found its line */
+    uint32_t *if_bytes; /* and the bytes it moved to and from memory */
+    uint64_t *line;     /* [entry]: the line + 1 a lower level's prefetch brings, 0: none */
+    uint8_t *level, *src;
+    uint32_t *bytes;
+    edan_tick *fill; /* [entry * stride + lane]: when it is in its level; 0 once an access used it */
+    /* [entry * stride + lane]: the prefetch of the L1d's table (if_sent) or of this one (sent_as) as sent */
+    edan_memtime_pf_sent *if_sent, *sent_as;
+    /* per level: when each of the last queue[l] prefetches was sent, [lane * queue[l] + i], a ring at at[l][lane] */
+    edan_tick *sent[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint32_t queue[EDAN_MACHINE_MAX_DATA_LEVELS], reserve[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint32_t at[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES];
+    edan_tick last[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES]; /* the level's last prefetch sent */
+    uint64_t late[EDAN_MEMTIME_LANES];    /* accesses that waited for a prefetch's line on its way */
+    uint64_t dropped[EDAN_MEMTIME_LANES]; /* prefetches dropped, their queue full */
+} edan_memtime_pf;
+
 typedef struct edan_memtime {
     int K, nlev;
     size_t stride; /* lanes of a row of the in-flight table (>= K) */
@@ -66,6 +109,7 @@ typedef struct edan_memtime {
     /* with [dram]: the DRAM in place of the latency and the bandwidth calendar, memlat[k] its link's latency */
     edan_dram *dram;
     uint32_t line_bytes;
+    edan_memtime_pf pf; /* prefetches (memtime_prefetch.c) */
 } edan_memtime;
 
 /*
@@ -107,6 +151,46 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
  * with vectors and asks this for the others.
  */
 edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded);
+
+/*
+ * The prefetch pi, caused by a demand access whose L1d request was at
+ * req[k] (lane k): ready pi->offset cycles after the L1d's lookup, it waits
+ * in its level's queue for an MSHR beyond the level's mshr_reserve (gem5's
+ * demand_mshr_reserve), one after the other, and is dropped when queue_size
+ * prefetches before it are still waiting; sent, it holds MSHRs and memory
+ * bandwidth as a demand miss does, and its line is on its way until its
+ * fill. docs/model.md states the rules.
+ */
+void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, const edan_tick *req);
+
+/* memtime_prefetch.c's state for machine m (nothing when it has no prefetcher): 0, or -1 (out of memory). */
+int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m);
+void edan_memtime_pf_free(edan_memtime *mt);
+
+/*
+ * A read in lane k that found its line (line + 1) at level L (nlev:
+ * memory), where it arrives at `at`: the level a prefetch of L that this
+ * lane dropped, or had not sent by then, found the line at (the read goes
+ * there, *bytes its bytes), else L; *ready: when a prefetch of L brings the
+ * line (0: none on its way). Marks the prefetch used in this lane, as it
+ * does one of a level above L (its line was evicted there).
+ */
+int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
+                          edan_tick *ready);
+
+/*
+ * Lane k's access at t0 to the line of the L1d's table entry s, on its way:
+ * whether it misses after all, the lane having dropped the line's prefetch
+ * or not sent it yet (then squashed: its MSHR is free again).
+ */
+bool edan_memtime_pf_squash(edan_memtime *mt, uint32_t s, int k, edan_tick t0);
+
+/*
+ * One lane of edan_memtime_read of line (the DRAM's address); lookup: a
+ * level's prefetches of it on their way are waited for: the fill's time.
+ */
+edan_tick edan_memtime_read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, uint32_t bytes, edan_tick x,
+                                 bool lookup);
 
 /* The entry of a key (a line, a block) in a direct-mapped table of 2^EDAN_MEMTIME_INFLIGHT_BITS entries. */
 static inline uint32_t edan_memtime_slot(uint64_t key)

@@ -143,6 +143,17 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         return NULL;
     }
     t->dc_ok = true;
+    edan_prefetch_config pfc[NLEV];
+    uint32_t pfhit[NLEV];
+    for (int l = 0; l < m->n_data_levels; l++) {
+        pfc[l] = m->data[l].prefetch;
+        pfhit[l] = m->data[l].hit_latency;
+    }
+    if (edan_prefetch_init(&t->pf, pfc, pfhit, m->n_data_levels, m->data[0].geo.line, err)) {
+        edan_timing_free(t);
+        return NULL;
+    }
+    t->pf_ok = true;
     if (edan_cache_init(&t->ic, &icc, err)) {
         edan_timing_free(t);
         return NULL;
@@ -170,6 +181,8 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->ic);
     if (t->mem_ok)
         edan_memtime_free(&t->mem);
+    if (t->pf_ok)
+        edan_prefetch_free(&t->pf);
     free(t->div_units[0]);
     free(t->div_units[1]);
     free(t->F);
@@ -217,7 +230,17 @@ static int finish(void *ctx)
     if (t->n_groups)
         return edan_timing_finish_groups(t);
     edan_timing_sample_close(t);
+    edan_timing_close_counts(t);
     return t->err.set ? -1 : 0;
+}
+
+void edan_timing_close_counts(edan_timing *t)
+{
+    if (!t->pf.any)
+        return;
+    edan_prefetch_collect(&t->pf, &t->dc);
+    for (int l = 0; l < t->nlev; l++)
+        t->n.prefetch[l] = t->pf.n[l];
 }
 
 edan_consumer edan_timing_consumer(edan_timing *t)

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "analysis/machine/machine.h"
+#include "analysis/prefetch/prefetch.h"
 #include "analysis/timing/memtime.h"
 #include "trace/exec.h"
 #include "util/error.h"
@@ -63,6 +64,8 @@ typedef struct edan_timing_lane {
     double cycles;           /* the region's predicted run time, in core cycles */
     double seconds;          /* cycles / clock */
     double mem_stall_cycles; /* cycles commit waited on a vertex whose data came from memory */
+    /* prefetches (every level's) an access waited for, the line on its way; and those dropped, their queue full */
+    uint64_t prefetch_late, prefetch_dropped;
 } edan_timing_lane;
 
 /* What the pass counted (the same for every lane). */
@@ -76,6 +79,8 @@ typedef struct edan_timing_counts {
     uint64_t mispredicts; /* of those */
     uint64_t serializing; /* serializing instructions: CSR accesses, ecall, ebreak, fence.i, sc */
     uint64_t unaddressed; /* instructions without an address (text traces): not fetched, branches not predicted */
+    /* per data level, what its prefetcher did (prefetch.h; all 0 without one); late and dropped are per lane */
+    edan_prefetch_counts prefetch[EDAN_MACHINE_MAX_DATA_LEVELS];
 } edan_timing_counts;
 
 /* m is copied; lat_ns: n (1 .. EDAN_TIMING_MAX_LATENCIES) memory latencies in ns. NULL with err set. */

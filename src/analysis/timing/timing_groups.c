@@ -78,8 +78,10 @@ int edan_timing_finish_groups(edan_timing *t)
             t->feed[g] = NULL;
         }
     }
-    for (int g = 0; g < t->n_groups; g++)
+    for (int g = 0; g < t->n_groups; g++) {
         edan_timing_sample_close(t->group[g]);
+        edan_timing_close_counts(t->group[g]);
+    }
     for (int g = 0; g < t->n_groups && !t->err.set; g++)
         if (t->group[g]->err.set)
             t->err = t->group[g]->err;

@@ -152,6 +152,8 @@ struct edan_timing {
     tick *div_units[2]; /* rows [u * Kp + k]: when each integer (0) or FP (1) divider u is free */
     edan_memtime mem;   /* the hierarchy's times */
     bool mem_ok;
+    edan_prefetcher pf; /* the data caches' prefetchers, on dc (pf.any false: none) */
+    bool pf_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped) the block + 1 and its last store's index and pc, to train; per
@@ -208,6 +210,8 @@ void edan_timing_sample_next(edan_timing *t);
 /* After the stream: the last unit, the estimates. */
 void edan_timing_sample_close(edan_timing *t);
 void edan_timing_sample_free(edan_timing *t);
+/* After the stream: the counts that are complete only then (the prefetches evicted unused). */
+void edan_timing_close_counts(edan_timing *t);
 /* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */
 const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
 

@@ -441,6 +441,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
     bool from_ram = false;
+    uint32_t npf_store = 0; /* a store's prefetches, sent with its write */
     if (is_load) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
         if (in->mem == EDAN_MEM_AMO) {
@@ -448,6 +449,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             r.ram_bytes += w.ram_bytes;
         }
         count_access(t, &r);
+        const uint32_t npf = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r) : 0;
         t->n.loads++;
         /*
          * Store-to-load forwarding: a load whose bytes all come from one
@@ -459,12 +461,16 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          */
         const uint32_t forwarded = in->mem != EDAN_MEM_AMO ? forwarded_lanes(t, rec, src, a) : 0;
         mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
+        if (__builtin_expect(npf != 0, 0))
+            for (uint32_t i = 0; i < npf; i++) /* after the access that caused them */
+                edan_memtime_prefetch(&t->mem, &t->pf.issue[i], a);
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(b + j) + t->cyc); /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
     } else if (is_store) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
         count_access(t, &r);
+        npf_store = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r) : 0;
         t->n.stores++;
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(a + j) + t->cyc); /* address and data into the store queue; the write after commit */
@@ -520,6 +526,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     if (is_store) {
         /* the write, in order after commit (drain); its queue entry is free when it is done */
         mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
+        if (__builtin_expect(npf_store != 0, 0))
+            for (uint32_t i = 0; i < npf_store; i++) /* the write trained them: they go when it does */
+                edan_memtime_prefetch(&t->mem, &t->pf.issue[i], t->drain);
         for (int j = 0; j < Kp; j += TIMING_LW) {
             lv_st(ROW(t->st_write, v & t->rmask) + j, lv_ld(t->drain + j));
             lv_st(ROW(t->sq, t->sq_at) + j, lv_ld(a + j));

@@ -40,6 +40,8 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
     l.cycles = (s->on ? s->est[i] : (double)t->last_commit[i]) / TPC;
     l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
     l.mem_stall_cycles = (s->on ? s->stall_est[i] * s->id_scale[i] : (double)t->stall[i]) / TPC;
+    l.prefetch_late = t->mem.pf.on ? t->mem.pf.late[i] : 0;
+    l.prefetch_dropped = t->mem.pf.on ? t->mem.pf.dropped[i] : 0;
     return l;
 }
 

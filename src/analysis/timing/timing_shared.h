@@ -152,6 +152,22 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
     t->n.ram_bytes += r->ram_bytes;
 }
 
+/*
+ * A demand access's prefetches (prefetch.h), after the cache model did it
+ * (r): they train, fill dc and are counted with the bytes they move. The
+ * number sent, t->pf.issue[0 ..), for the hierarchy's times.
+ */
+static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
+                                             const edan_cache_result *r)
+{
+    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, in->pc, addr, r);
+    for (uint32_t i = 0; i < n; i++) {
+        t->n.ram_bytes += t->pf.issue[i].bytes;
+        t->n.ram_lines += t->pf.issue[i].src == t->nlev;
+    }
+    return n;
+}
+
 /* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
 static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint32_t id)
 {
@@ -263,6 +279,8 @@ STEP_INLINE void functional_state(edan_timing *t, const edan_exec *rec)
             }
         }
         count_access(t, &r);
+        if (t->pf.any)
+            (void)prefetch_train(t, in, rec->addr, &r);
         t->n.loads += !store;
         t->n.stores += store;
     }
@@ -316,9 +334,17 @@ static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, con
 STEP_INLINE void warm_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
     const edan_timing_counts keep = t->n;
+    edan_prefetch_counts pf[NLEV];
+    if (t->pf.any) /* the region's lines evicted unused so far are the region's */
+        edan_prefetch_collect(&t->pf, &t->dc);
+    memcpy(pf, t->pf.n, sizeof pf);
     for (size_t i = 0; i < n; i++)
         functional_state(t, &recs[i]);
     t->n = keep;
+    if (t->pf.any) { /* the prefetchers' counts too, and the lines they brought that were evicted unused */
+        edan_prefetch_collect(&t->pf, &t->dc);
+        memcpy(t->pf.n, pf, sizeof pf);
+    }
 }
 
 #endif

@@ -190,6 +190,10 @@ static void *create(edan_session *s, edan_error *err)
                ((double)d->write_queue + 2) * (d->tburst + d->trtw + d->twtr + d->tcl) * m.clock_ghz +
                (d->frontend_ns + d->backend_ns) * m.clock_ghz;
     }
+    /* each prefetch an access sends (each level's degree, each cascading to the levels below) is a miss more */
+    for (int l = 0; l < m.n_data_levels; l++)
+        if (m.data[l].prefetch.kind != EDAN_PREFETCH_NONE)
+            cyc *= 1.0 + m.data[l].prefetch.degree;
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
@@ -448,6 +452,87 @@ static void sampling_text(const edan_timing *m, FILE *f)
         fputs("                            cycles, slope and the tables below are estimates; +-: 95% confidence\n", f);
 }
 
+/* The data levels' prefetchers, when the machine has one: what each did, and per latency the late and dropped. */
+static const char *const level_names[] = {"L1d", "L2", "L3"};
+
+static bool has_prefetcher(const edan_machine *mc)
+{
+    for (int l = 0; l < mc->n_data_levels; l++)
+        if (mc->data[l].prefetch.kind != EDAN_PREFETCH_NONE)
+            return true;
+    return false;
+}
+
+static const char *prefetcher_name(edan_prefetch_kind k)
+{
+    return k == EDAN_PREFETCH_STRIDE ? "stride" : "tagged";
+}
+
+static void prefetch_text(const edan_timing *m, FILE *f)
+{
+    const edan_machine *mc = edan_timing_machine(m);
+    const edan_timing_counts *c = edan_timing_counts_get(m);
+    if (!has_prefetcher(mc))
+        return;
+    for (int l = 0; l < mc->n_data_levels; l++) {
+        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
+            continue;
+        const edan_prefetch_counts *p = &c->prefetch[l];
+        fprintf(f,
+                "  %-4s %-6s prefetcher    %" PRIu64 " issued, %" PRIu64 " useful, %" PRIu64
+                " useless (evicted unused)\n",
+                level_names[l], prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
+    }
+    fputs("  prefetches late, dropped ", f);
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const edan_timing_lane l = edan_timing_lane_get(m, k);
+        fprintf(f, "%s%" PRIu64 ", %" PRIu64 " at %g ns", k ? "; " : "", l.prefetch_late, l.prefetch_dropped,
+                l.mem_latency_ns);
+    }
+    fputc('\n', f);
+}
+
+/* "prefetch": null without a prefetcher; else each level's counts and, per latency, the late and dropped. */
+static void prefetch_json(const edan_timing *m, FILE *f)
+{
+    const edan_machine *mc = edan_timing_machine(m);
+    const edan_timing_counts *c = edan_timing_counts_get(m);
+    fputs(",\"prefetch\":", f);
+    if (!has_prefetcher(mc)) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"levels\":[", f);
+    bool first = true;
+    for (int l = 0; l < mc->n_data_levels; l++) {
+        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
+            continue;
+        const edan_prefetch_counts *p = &c->prefetch[l];
+        fprintf(f,
+                "%s{\"level\":\"%s\",\"type\":\"%s\",\"issued\":%" PRIu64 ",\"useful\":%" PRIu64 ",\"useless\":%" PRIu64
+                "}",
+                first ? "" : ",",
+                l == 0   ? "l1d"
+                : l == 1 ? "l2"
+                         : "l3",
+                prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
+        first = false;
+    }
+    uint64_t late[EDAN_TIMING_MAX_LATENCIES], dropped[EDAN_TIMING_MAX_LATENCIES];
+    for (int k = 0; k < edan_timing_lanes(m); k++) {
+        const edan_timing_lane l = edan_timing_lane_get(m, k);
+        late[k] = l.prefetch_late;
+        dropped[k] = l.prefetch_dropped;
+    }
+    fputs("],\"late\":[", f);
+    for (int k = 0; k < edan_timing_lanes(m); k++)
+        fprintf(f, "%s%" PRIu64, k ? "," : "", late[k]);
+    fputs("],\"dropped\":[", f);
+    for (int k = 0; k < edan_timing_lanes(m); k++)
+        fprintf(f, "%s%" PRIu64, k ? "," : "", dropped[k]);
+    fputs("]}", f);
+}
+
 static void report_text(const timing_tool *t, bool wide, FILE *f)
 {
     const edan_timing *m = t->model;
@@ -488,11 +573,11 @@ static void report_text(const timing_tool *t, bool wide, FILE *f)
     fprintf(f, "  instructions              %" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores)\n", c->instructions,
             c->loads, c->stores);
     fprintf(f, "  L1i misses                %" PRIu64 "\n", c->l1i_misses);
-    static const char *const names[] = {"L1d", "L2", "L3"};
     for (int l = 0; l < mc->n_data_levels; l++)
-        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", names[l], c->level_hits[l],
+        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", level_names[l], c->level_hits[l],
                 c->level_misses[l]);
     fprintf(f, "  memory lines read         %" PRIu64 " (%" PRIu64 " bytes moved)\n", c->ram_lines, c->ram_bytes);
+    prefetch_text(m, f);
     fprintf(f, "  branches / mispredicted   %" PRIu64 " / %" PRIu64 "\n", c->branches, c->mispredicts);
     if (c->serializing)
         fprintf(f,
@@ -600,6 +685,7 @@ static void report_json(const timing_tool *t, FILE *f)
             "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
             ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
             c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
+    prefetch_json(m, f);
     sampling_json(m, f);
     rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
     rows_json(t, f, "lines", t->lines, t->n_lines, true);
@@ -619,11 +705,16 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
 /*
  * --csv-dir: NAME-prediction.csv, a row per latency: its cycles with their 95 %
  * interval (empty when exact or unknown), seconds, the share stalled on memory,
- * and the region's slope with its interval and slowdown (the same in every row).
+ * the region's slope with its interval and slowdown (the same in every row),
+ * the schedule, and the prefetches late and dropped; then NAME-prefetch.csv, a
+ * row per data level with a prefetcher (what it issued, what was used, what
+ * was not).
  */
 static int prediction_csv(const timing_tool *t, const char *dir, const char *name, edan_error *err)
 {
     const edan_timing *m = t->model;
+    const edan_machine *mc = edan_timing_machine(m);
+    const edan_timing_counts *cnt = edan_timing_counts_get(m);
     edan_timing_sample_info si;
     edan_timing_sample_info_get(m, &si);
     const bool ci = si.sampled && !si.covered;
@@ -631,7 +722,7 @@ static int prediction_csv(const timing_tool *t, const char *dir, const char *nam
     edan_csv c;
     if (edan_csv_open(&c, dir, name, "prediction",
                       "mem_latency_ns,cycles,cycles_low,cycles_high,seconds,mem_stall_share,slope_ns_per_ns,"
-                      "slope_low,slope_high,slowdown,schedule",
+                      "slope_low,slope_high,slowdown,schedule,prefetch_late,prefetch_dropped",
                       err))
         return -1;
     for (int k = 0; k < edan_timing_lanes(m); k++) {
@@ -663,12 +754,30 @@ static int prediction_csv(const timing_tool *t, const char *dir, const char *nam
             for (int i = 0; i < 4; i++)
                 edan_csv_str(&c, NULL);
         edan_csv_str(&c, !si.sampled ? "exact" : si.covered ? "sampled, every instruction" : "sampled");
+        edan_csv_u64(&c, l.prefetch_late);
+        edan_csv_u64(&c, l.prefetch_dropped);
+        edan_csv_end_row(&c);
+    }
+    if (edan_csv_close(&c, err))
+        return -1;
+    if (!has_prefetcher(mc))
+        return 0;
+    if (edan_csv_open(&c, dir, name, "prefetch", "level,type,issued,useful,useless", err))
+        return -1;
+    for (int l = 0; l < mc->n_data_levels; l++) {
+        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
+            continue;
+        edan_csv_str(&c, l == 0 ? "l1d" : l == 1 ? "l2" : "l3");
+        edan_csv_str(&c, prefetcher_name(mc->data[l].prefetch.kind));
+        edan_csv_u64(&c, cnt->prefetch[l].issued);
+        edan_csv_u64(&c, cnt->prefetch[l].useful);
+        edan_csv_u64(&c, cnt->prefetch[l].useless);
         edan_csv_end_row(&c);
     }
     return edan_csv_close(&c, err);
 }
 
-/* --csv-dir: the prediction's table; --plot-dir: run time against memory latency, the eDAG's bound beside it. */
+/* --plot-dir: run time against memory latency, the eDAG's bound beside it; --csv-dir: the prediction's tables. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     const timing_tool *t = tool;

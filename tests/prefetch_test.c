@@ -1,0 +1,255 @@
+/*
+ * Prefetchers in the timing model (analysis/prefetch/prefetch.h, the
+ * hierarchy's times in analysis/timing/memtime.h) on hand-built streams with
+ * exact answers. Every stream is a chain of loads (each address comes from
+ * the load before), so each latency the chain waits for is exposed, on the
+ * test machine of timing_check.h (zero hit latencies, free bandwidth, the
+ * first fetch an L1i miss: one latency more in every stream). Lines are
+ * LINE (128) bytes: 32 a 4 KiB page, and no prefetch leaves its page.
+ *  - a stride prefetcher of degree k on a loop with one access a line: the
+ *    first three accesses train it (its table entry, the stride, the
+ *    confidence), the third sends k prefetches whose lines come with its own
+ *    data, and from then on each access's first use sends the line k ahead;
+ *    the latencies exposed and the late loads are a naive reference's
+ *    (reference(): the rules written plainly for a chain), fewer than the
+ *    misses without a prefetcher;
+ *  - a pointer chase (no two strides alike) trains it never: every miss stays;
+ *  - a next-line (tagged) prefetcher of degree k on a sequential stream: the
+ *    first access trains it, the rest as the reference says;
+ *  - prefetches compete for MSHRs: one miss sends 8 prefetches with 4 MSHRs,
+ *    one kept for demand misses; those beyond an MSHR wait in the queue of
+ *    queue_size, and the rest are dropped, which their accesses then pay as
+ *    misses of their own.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "analysis/timing/timing.h"
+#include "check.h"
+#include "timing_check.h"
+
+#define PAGE_LINES (4096 / LINE)
+
+static edan_prefetch_config stride_pf(uint32_t degree)
+{
+    edan_prefetch_config c = {EDAN_PREFETCH_STRIDE, degree, 0, 1024, 1, false, 64, 4, 3, 4, 50};
+    return c;
+}
+
+static edan_prefetch_config tagged_pf(uint32_t degree, uint32_t queue, uint32_t reserve)
+{
+    edan_prefetch_config c = {EDAN_PREFETCH_TAGGED, degree, 0, queue, reserve, false, 0, 0, 0, 0, 0};
+    return c;
+}
+
+/* The model over the chain at 100 and 200 ns: latencies exposed, and the counts and lanes. */
+static double run(const edan_machine *m, const edan_exec *r, size_t n, edan_timing_counts *counts,
+                  edan_timing_lane lane[2])
+{
+    edan_timing *t = timing_run(m, r, n, LAT, 2, 64, 1);
+    if (!t)
+        return -1;
+    *counts = *edan_timing_counts_get(t);
+    for (int k = 0; k < 2; k++)
+        lane[k] = edan_timing_lane_get(t, k);
+    edan_timing_free(t);
+    return (lane[1].cycles - lane[0].cycles) / 100.0;
+}
+
+/*
+ * The naive reference of a chain of n loads of lines[i] (one each, within a
+ * page) under a prefetcher of degree k with MSHRs and queue that never
+ * bind, at a memory latency of L cycles: each load asks at the previous
+ * one's data + 1 cycle; a line prefetched and still on its way is waited
+ * for (late); a line neither there nor prefetched is a miss (L). A miss, or
+ * the first use of a prefetched line, trains: the tagged prefetcher names
+ * the next k lines, the stride one (gem5's counter: 3 bits from 4, 50 %)
+ * k lines a stride apart once confident; each named line not yet there is
+ * sent at the load's request and comes L later. Returns the cycles; *late
+ * the loads that waited.
+ */
+static double reference(const uint64_t *lines, size_t n, uint32_t k, bool stride, double L, uint64_t *late,
+                        uint64_t *issued)
+{
+    static double fill[PAGE_LINES * 64]; /* by line - lines[0]: when it is there; 0 not asked, -1 used */
+    memset(fill, 0, sizeof fill);
+    double t = 0;
+    int64_t last = -1, step = 0;
+    int conf = 4;
+    bool seen = false;
+    *late = *issued = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t x = lines[i] - lines[0];
+        const double req = t;
+        bool trains = true;
+        if (fill[x] > 0) { /* prefetched, first use */
+            if (fill[x] > req) {
+                ++*late;
+                t = fill[x];
+            }
+        } else {
+            t = req + L;
+        }
+        fill[x] = -1;
+        uint64_t named[16];
+        uint32_t m = 0;
+        if (trains && !stride) {
+            for (uint32_t d = 1; d <= k; d++)
+                named[m++] = x + d;
+        } else if (trains) {
+            if (seen) {
+                const int64_t s = (int64_t)x - last;
+                if (s == step && s)
+                    conf += conf < 7;
+                else if (--conf < 4)
+                    step = s;
+                conf = conf < 0 ? 0 : conf;
+                for (uint32_t d = 1; conf >= 4 && d <= k; d++)
+                    named[m++] = (uint64_t)((int64_t)x + (int64_t)d * step);
+            }
+            seen = true;
+            last = (int64_t)x;
+        }
+        for (uint32_t j = 0; j < m; j++)
+            if ((named[j] + lines[0]) / PAGE_LINES == lines[i] / PAGE_LINES && fill[named[j]] == 0) {
+                fill[named[j]] = req + L;
+                ++*issued;
+            }
+        t += 1;
+    }
+    return t;
+}
+
+static void test_stride(void)
+{
+    static edan_exec r[PAGE_LINES];
+    uint64_t lines[PAGE_LINES];
+    const edan_insn ld = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1000);
+    const size_t n = PAGE_LINES;
+    for (size_t i = 0; i < n; i++) {
+        r[i] = rec(&ld, fresh(i)); /* fresh(0) starts a page */
+        lines[i] = fresh(i) / LINE;
+    }
+    edan_machine m = base_machine();
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    CHECK(run(&m, r, n, &c, l) == (double)n + 1, "a chain of %zu misses without a prefetcher", n);
+    for (uint32_t k = 1; k <= 16; k *= 2) {
+        m.data[0].prefetch = stride_pf(k);
+        uint64_t late[2], issued;
+        const double ref[2] = {reference(lines, n, k, true, 100, &late[0], &issued),
+                               reference(lines, n, k, true, 200, &late[1], &issued)};
+        /* the first fetch's miss, then the chain */
+        const double e = run(&m, r, n, &c, l), want = 1 + (ref[1] - ref[0]) / 100;
+        CHECK(e == want && want < (double)n, "degree %u: %g latencies exposed, expected %g", k, e, want);
+        const edan_prefetch_counts *p = &c.prefetch[0];
+        /* lines 3 .. 31 prefetched, each used once, none evicted */
+        CHECK(p->issued == n - 3 && issued == n - 3 && p->useful == n - 3 && p->useless == 0,
+              "degree %u: %" PRIu64 " issued, %" PRIu64 " useful, %" PRIu64 " useless", k, p->issued, p->useful,
+              p->useless);
+        for (int j = 0; j < 2; j++)
+            CHECK(l[j].prefetch_late == late[j] && l[j].prefetch_dropped == 0,
+                  "degree %u lane %d: %" PRIu64 " late (expected %" PRIu64 "), %" PRIu64 " dropped", k, j,
+                  l[j].prefetch_late, late[j], l[j].prefetch_dropped);
+        CHECK(c.level_misses[0] == 3 && c.ram_lines == n + 1, "degree %u: %" PRIu64 " L1d misses, %" PRIu64 " lines", k,
+              c.level_misses[0], c.ram_lines);
+    }
+}
+
+static void test_chase(void)
+{
+    static edan_exec r[64];
+    const edan_insn ld = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1000);
+    const size_t n = 64;
+    for (size_t i = 0; i < n; i++) /* strides of 2i + 1 lines: never the same twice */
+        r[i] = rec(&ld, fresh(i * i));
+    edan_machine m = base_machine();
+    m.data[0].prefetch = stride_pf(4);
+    m.data[1].prefetch = stride_pf(4);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, n, &c, l);
+    CHECK(e == (double)n + 1, "a pointer chase under stride prefetchers: %g latencies, expected %zu", e, n + 1);
+    CHECK(c.prefetch[0].issued == 0 && c.prefetch[1].issued == 0, "the chase trains no prefetch: %" PRIu64 ", %" PRIu64,
+          c.prefetch[0].issued, c.prefetch[1].issued);
+}
+
+static void test_tagged(void)
+{
+    static edan_exec r[PAGE_LINES];
+    uint64_t lines[PAGE_LINES];
+    const edan_insn ld = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1000);
+    const size_t n = PAGE_LINES;
+    for (size_t i = 0; i < n; i++) {
+        r[i] = rec(&ld, fresh(i) + 8 * (i % 4)); /* anywhere in its line */
+        lines[i] = fresh(i) / LINE;
+    }
+    for (uint32_t k = 1; k <= 8; k *= 2) {
+        edan_machine m = base_machine();
+        m.data[0].prefetch = tagged_pf(k, 1024, 1);
+        edan_timing_counts c;
+        edan_timing_lane l[2];
+        uint64_t late[2], issued;
+        const double ref[2] = {reference(lines, n, k, false, 100, &late[0], &issued),
+                               reference(lines, n, k, false, 200, &late[1], &issued)};
+        const double e = run(&m, r, n, &c, l), want = 1 + (ref[1] - ref[0]) / 100;
+        CHECK(e == want && want < (double)n, "next-line degree %u: %g latencies exposed, expected %g", k, e, want);
+        CHECK(c.prefetch[0].issued == n - 1 && issued == n - 1 && c.prefetch[0].useful == n - 1 &&
+                  l[0].prefetch_late == late[0] && l[1].prefetch_late == late[1],
+              "next-line degree %u: %" PRIu64 " issued, %" PRIu64 " useful, %" PRIu64 " late (expected %" PRIu64 ")", k,
+              c.prefetch[0].issued, c.prefetch[0].useful, l[0].prefetch_late, late[0]);
+    }
+}
+
+/*
+ * One miss to line X (the 24th of its page) sends prefetches of X+1 .. X+8
+ * (the page's last line) at once, with 4 L1d MSHRs: the miss holds one,
+ * one is kept for demand misses, so two go at once and the others wait for
+ * MSHRs, queue_size of them; the rest are dropped. Then the chain reads
+ * X+1 .. X+8 (no further prefetch: all are held, and the next page is out
+ * of reach). With a queue of 2: X+1, X+2 come with X; X+3 and X+4 go when
+ * the first MSHRs free, a latency later, and X+3 waits for its line;
+ * X+5 .. X+8 were dropped and miss, a latency each: 1 + 1 + 1 + 4 = 7
+ * latencies. With a queue of 8 nothing is dropped: X+5 goes with X+3 and
+ * X+4, X+6 .. X+8 a latency later when their MSHRs free, and X+6 waits: 4.
+ */
+static void test_mshrs(void)
+{
+    static edan_exec r[9];
+    const edan_insn ld = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1000);
+    for (size_t i = 0; i < 9; i++)
+        r[i] = rec(&ld, fresh(PAGE_LINES - 9 + i));
+    const struct {
+        uint32_t queue;
+        double exposed;
+        uint64_t dropped, late;
+    } cases[] = {{2, 7, 4, 1}, {8, 4, 0, 2}};
+    edan_machine m = base_machine();
+    m.data[0].mshrs = 4;
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    CHECK(run(&m, r, 9, &c, l) == 10, "nine misses without a prefetcher: %g", run(&m, r, 9, &c, l));
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        m.data[0].prefetch = tagged_pf(8, cases[i].queue, 1);
+        const double e = run(&m, r, 9, &c, l);
+        CHECK(e == cases[i].exposed, "queue of %u: %g latencies exposed, expected %g", cases[i].queue, e,
+              cases[i].exposed);
+        CHECK(c.prefetch[0].issued == 8 && c.prefetch[0].useful == 8,
+              "queue of %u: %" PRIu64 " issued, %" PRIu64 " used", cases[i].queue, c.prefetch[0].issued,
+              c.prefetch[0].useful);
+        for (int j = 0; j < 2; j++)
+            CHECK(l[j].prefetch_dropped == cases[i].dropped && l[j].prefetch_late == cases[i].late,
+                  "queue of %u lane %d: %" PRIu64 " dropped, %" PRIu64 " late, expected %" PRIu64 " and %" PRIu64,
+                  cases[i].queue, j, l[j].prefetch_dropped, l[j].prefetch_late, cases[i].dropped, cases[i].late);
+    }
+}
+
+int main(void)
+{
+    test_stride();
+    test_chase();
+    test_tagged();
+    test_mshrs();
+    return check_summary();
+}
