@@ -219,7 +219,8 @@ static void test_memtime(void)
     m.mem_bandwidth_gbs = 16;
     m.n_data_levels = 2;
     for (int l = 0; l < 2; l++)
-        m.data[l] = (edan_machine_cache){{1u << 15, 64, 2, true, true}, 0, 4, 4};
+        m.data[l] =
+            (edan_machine_cache){.geo = {1u << 15, 64, 2, true, true}, .hit_latency = 0, .mshrs = 4, .mshr_targets = 4};
     m.dram = params();
     const edan_tick memlat[3] = {0, 50 * NS, 300 * NS};
     edan_memtime mt;

@@ -244,7 +244,7 @@ static tick access_lane(edan_memtime *mt, uint64_t line, uint32_t s, bool known,
         if (mt->pf.on) {
             if (edan_memtime_pf_squash(mt, s, k, t0)) { /* no prefetch on its way: a miss after all */
                 *targets = 1;
-                return *fill = read_lane(mt, k, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, line + 1);
+                return *fill = read_lane(mt, k, line, 0, mt->pf.if_src[s], mt->pf.if_bytes[s], t0, true);
             }
             mt->pf.late[k] += *targets == 0; /* only a prefetch's entry has none: the first access waits for it */
         }

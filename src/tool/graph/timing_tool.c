@@ -452,87 +452,6 @@ static void sampling_text(const edan_timing *m, FILE *f)
         fputs("                            cycles, slope and the tables below are estimates; +-: 95% confidence\n", f);
 }
 
-/* The data levels' prefetchers, when the machine has one: what each did, and per latency the late and dropped. */
-static const char *const level_names[] = {"L1d", "L2", "L3"};
-
-static bool has_prefetcher(const edan_machine *mc)
-{
-    for (int l = 0; l < mc->n_data_levels; l++)
-        if (mc->data[l].prefetch.kind != EDAN_PREFETCH_NONE)
-            return true;
-    return false;
-}
-
-static const char *prefetcher_name(edan_prefetch_kind k)
-{
-    return k == EDAN_PREFETCH_STRIDE ? "stride" : "tagged";
-}
-
-static void prefetch_text(const edan_timing *m, FILE *f)
-{
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *c = edan_timing_counts_get(m);
-    if (!has_prefetcher(mc))
-        return;
-    for (int l = 0; l < mc->n_data_levels; l++) {
-        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
-            continue;
-        const edan_prefetch_counts *p = &c->prefetch[l];
-        fprintf(f,
-                "  %-4s %-6s prefetcher    %" PRIu64 " issued, %" PRIu64 " useful, %" PRIu64
-                " useless (evicted unused)\n",
-                level_names[l], prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
-    }
-    fputs("  prefetches late, dropped ", f);
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        fprintf(f, "%s%" PRIu64 ", %" PRIu64 " at %g ns", k ? "; " : "", l.prefetch_late, l.prefetch_dropped,
-                l.mem_latency_ns);
-    }
-    fputc('\n', f);
-}
-
-/* "prefetch": null without a prefetcher; else each level's counts and, per latency, the late and dropped. */
-static void prefetch_json(const edan_timing *m, FILE *f)
-{
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *c = edan_timing_counts_get(m);
-    fputs(",\"prefetch\":", f);
-    if (!has_prefetcher(mc)) {
-        fputs("null", f);
-        return;
-    }
-    fputs("{\"levels\":[", f);
-    bool first = true;
-    for (int l = 0; l < mc->n_data_levels; l++) {
-        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
-            continue;
-        const edan_prefetch_counts *p = &c->prefetch[l];
-        fprintf(f,
-                "%s{\"level\":\"%s\",\"type\":\"%s\",\"issued\":%" PRIu64 ",\"useful\":%" PRIu64 ",\"useless\":%" PRIu64
-                "}",
-                first ? "" : ",",
-                l == 0   ? "l1d"
-                : l == 1 ? "l2"
-                         : "l3",
-                prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
-        first = false;
-    }
-    uint64_t late[EDAN_TIMING_MAX_LATENCIES], dropped[EDAN_TIMING_MAX_LATENCIES];
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        late[k] = l.prefetch_late;
-        dropped[k] = l.prefetch_dropped;
-    }
-    fputs("],\"late\":[", f);
-    for (int k = 0; k < edan_timing_lanes(m); k++)
-        fprintf(f, "%s%" PRIu64, k ? "," : "", late[k]);
-    fputs("],\"dropped\":[", f);
-    for (int k = 0; k < edan_timing_lanes(m); k++)
-        fprintf(f, "%s%" PRIu64, k ? "," : "", dropped[k]);
-    fputs("]}", f);
-}
-
 static void report_text(const timing_tool *t, bool wide, FILE *f)
 {
     const edan_timing *m = t->model;
@@ -574,10 +493,10 @@ static void report_text(const timing_tool *t, bool wide, FILE *f)
             c->loads, c->stores);
     fprintf(f, "  L1i misses                %" PRIu64 "\n", c->l1i_misses);
     for (int l = 0; l < mc->n_data_levels; l++)
-        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", level_names[l], c->level_hits[l],
-                c->level_misses[l]);
+        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", edan_timing_level_label(l),
+                c->level_hits[l], c->level_misses[l]);
     fprintf(f, "  memory lines read         %" PRIu64 " (%" PRIu64 " bytes moved)\n", c->ram_lines, c->ram_bytes);
-    prefetch_text(m, f);
+    edan_timing_prefetch_text(m, f);
     fprintf(f, "  branches / mispredicted   %" PRIu64 " / %" PRIu64 "\n", c->branches, c->mispredicts);
     if (c->serializing)
         fprintf(f,
@@ -685,7 +604,7 @@ static void report_json(const timing_tool *t, FILE *f)
             "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
             ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
             c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
-    prefetch_json(m, f);
+    edan_timing_prefetch_json(m, f);
     sampling_json(m, f);
     rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
     rows_json(t, f, "lines", t->lines, t->n_lines, true);
@@ -702,81 +621,6 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
         report_text(t, edan_session_options(s)->wide, f); /* the table form is the same rows */
 }
 
-/*
- * --csv-dir: NAME-prediction.csv, a row per latency: its cycles with their 95 %
- * interval (empty when exact or unknown), seconds, the share stalled on memory,
- * the region's slope with its interval and slowdown (the same in every row),
- * the schedule, and the prefetches late and dropped; then NAME-prefetch.csv, a
- * row per data level with a prefetcher (what it issued, what was used, what
- * was not).
- */
-static int prediction_csv(const timing_tool *t, const char *dir, const char *name, edan_error *err)
-{
-    const edan_timing *m = t->model;
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *cnt = edan_timing_counts_get(m);
-    edan_timing_sample_info si;
-    edan_timing_sample_info_get(m, &si);
-    const bool ci = si.sampled && !si.covered;
-    const bool slope = edan_timing_lanes(m) > 1;
-    edan_csv c;
-    if (edan_csv_open(&c, dir, name, "prediction",
-                      "mem_latency_ns,cycles,cycles_low,cycles_high,seconds,mem_stall_share,slope_ns_per_ns,"
-                      "slope_low,slope_high,slowdown,schedule,prefetch_late,prefetch_dropped",
-                      err))
-        return -1;
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        edan_csv_num(&c, l.mem_latency_ns);
-        edan_csv_num(&c, l.cycles);
-        const bool lane_ci = ci && isfinite(si.cycles_half[k]);
-        if (lane_ci) {
-            edan_csv_num(&c, l.cycles - si.cycles_half[k]);
-            edan_csv_num(&c, l.cycles + si.cycles_half[k]);
-        } else {
-            edan_csv_str(&c, NULL);
-            edan_csv_str(&c, NULL);
-        }
-        edan_csv_num(&c, l.seconds);
-        edan_csv_num(&c, l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
-        if (slope) {
-            const double v = edan_timing_slope(m);
-            edan_csv_num(&c, v);
-            if (ci && isfinite(si.slope_half)) {
-                edan_csv_num(&c, v - si.slope_half);
-                edan_csv_num(&c, v + si.slope_half);
-            } else {
-                edan_csv_str(&c, NULL);
-                edan_csv_str(&c, NULL);
-            }
-            edan_csv_num(&c, edan_timing_slowdown(m));
-        } else
-            for (int i = 0; i < 4; i++)
-                edan_csv_str(&c, NULL);
-        edan_csv_str(&c, !si.sampled ? "exact" : si.covered ? "sampled, every instruction" : "sampled");
-        edan_csv_u64(&c, l.prefetch_late);
-        edan_csv_u64(&c, l.prefetch_dropped);
-        edan_csv_end_row(&c);
-    }
-    if (edan_csv_close(&c, err))
-        return -1;
-    if (!has_prefetcher(mc))
-        return 0;
-    if (edan_csv_open(&c, dir, name, "prefetch", "level,type,issued,useful,useless", err))
-        return -1;
-    for (int l = 0; l < mc->n_data_levels; l++) {
-        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
-            continue;
-        edan_csv_str(&c, l == 0 ? "l1d" : l == 1 ? "l2" : "l3");
-        edan_csv_str(&c, prefetcher_name(mc->data[l].prefetch.kind));
-        edan_csv_u64(&c, cnt->prefetch[l].issued);
-        edan_csv_u64(&c, cnt->prefetch[l].useful);
-        edan_csv_u64(&c, cnt->prefetch[l].useless);
-        edan_csv_end_row(&c);
-    }
-    return edan_csv_close(&c, err);
-}
-
 /* --plot-dir: run time against memory latency, the eDAG's bound beside it; --csv-dir: the prediction's tables. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
@@ -784,7 +628,7 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     const edan_options *o = edan_session_options(s);
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    if (o->csv_dir[0] && prediction_csv(t, o->csv_dir, name, err))
+    if (o->csv_dir[0] && edan_timing_prediction_csv(t->model, o->csv_dir, name, err))
         return -1;
     if (!o->plot_dir[0])
         return 0;
