@@ -468,10 +468,10 @@ def test_prefetch():
     with tempfile.TemporaryDirectory() as d:
         r = online("stream", 5000, "--machine=" + STRIDE, lat, "--csv-dir=" + d)["prediction"]
         with open(os.path.join(d, "stream-kernel-prediction.csv")) as f:
-            rows = [ln.split(",") for ln in f.read().split()]
-        check(rows[0] == ["mem_latency_ns", "cycles", "seconds", "mem_stall_share", "prefetch_late", "prefetch_dropped"]
-              and [float(x[1]) for x in rows[1:]] == r["cycles"] and [int(x[4]) for x in rows[1:]] == r["prefetch"]["late"]
-              and [int(x[5]) for x in rows[1:]] == r["prefetch"]["dropped"], f"prediction CSV {rows} against {r}")
+            rows = list(csv.DictReader(f))
+        check([float(x["cycles"]) for x in rows] == r["cycles"] and
+              [int(x["prefetch_late"]) for x in rows] == r["prefetch"]["late"] and
+              [int(x["prefetch_dropped"]) for x in rows] == r["prefetch"]["dropped"], f"prediction CSV {rows} against {r}")
         with open(os.path.join(d, "stream-kernel-prefetch.csv")) as f:
             rows = [ln.split(",") for ln in f.read().split()]
         check(rows[1:] == [[x["level"], x["type"], str(x["issued"]), str(x["useful"]), str(x["useless"])]
