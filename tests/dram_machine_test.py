@@ -10,8 +10,14 @@ realrun: pointer_chase and stream under the real QEMU and plugin on the DDR4 mac
   ns of latency) equal to its memory reads; the DRAM's own time is on top of the fixed-latency machine's at
   the same latency; the results are the same run after run.
 
-usage: dram_machine_test.py BUILD_DIR CATEGORY   (categories: machine_files, realrun)
+rows: the report's DRAM rows (text, JSON prediction.dram, NAME-dram.csv) on real --exact runs of stream and
+  pointer_chase: per latency row hits + misses + conflicts == the DRAM's reads == the memory lines the report
+  counts; stream's reads mostly row hits, the random chase's mostly misses and conflicts; the CSV equals the
+  JSON; a fixed-latency machine's report has neither.
+
+usage: dram_machine_test.py BUILD_DIR CATEGORY   (categories: machine_files, realrun, rows)
 """
+import csv
 import json
 import os
 import subprocess
@@ -136,6 +142,76 @@ def test_realrun():
     check(s["cycles"][0] / lines < p["cycles"][0] / reads,
           f"row hits and overlap: stream {s['cycles'][0] / lines:.1f} ns a line, chase {p['cycles'][0] / reads:.1f}")
     check(s["cycles"][1] > s["cycles"][0], "a longer link, a longer run")
+
+
+def rows_run(prog, n, machine, tmp):
+    """One --exact run at 0 and 100 ns: its JSON prediction, its CSV tables by name and its text report."""
+    out = tempfile.mkdtemp(dir=tmp)
+    p = edan("run", "--json", "--exact", "--filter=kernel", "--machine=" + machine, "--mem-latency=0,100",
+             "--csv-dir=" + out, os.path.join(EX, prog), str(n))
+    check(p.returncode == 0, f"edan run {prog}: exit {p.returncode}: {p.stderr}")
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    validate_schema(r, f"{prog}'s report")
+    tables = {}
+    for name in os.listdir(out):
+        with open(os.path.join(out, name), newline="") as f:
+            tables[name[len(prog) + len("-kernel-"):-4]] = list(csv.DictReader(f))
+    text = edan("run", "--exact", "--filter=kernel", "--machine=" + machine, "--mem-latency=0,100",
+                os.path.join(EX, prog), str(n)).stdout
+    return r["prediction"], tables, text
+
+
+def test_rows():
+    with tempfile.TemporaryDirectory() as tmp:
+        share = {}
+        for prog, n in (("stream", 400000), ("pointer_chase", 200000)):
+            p, tables, text = rows_run(prog, n, DDR4, tmp)
+            d = p.get("dram")
+            check(isinstance(d, dict), f"{prog}: prediction.dram on a [dram] machine: {d}")
+            if not isinstance(d, dict):
+                continue
+            lines = p["counts"]["memory_lines"]
+            check(lines > 100000, f"{prog} reads memory: {lines} lines")
+            for k, lat in enumerate(p["mem_latency_ns"]):
+                h, m, c = d["row_hits"][k], d["row_misses"][k], d["row_conflicts"][k]
+                check(h + m + c == d["reads"][k] == lines,
+                      f"{prog} at {lat} ns: {h} hits + {m} misses + {c} conflicts, {d['reads'][k]} DRAM reads, "
+                      f"{lines} memory lines in the report")
+                check(d["read_queue_wait_ns"][k] > 0, f"{prog} at {lat} ns: reads wait: {d['read_queue_wait_ns']}")
+                # a read waits at least its bank's activate (tRCD 14.16 ns) on a miss, precharge too on a conflict
+                least = (14.16 * m + 28.32 * c) / d["reads"][k]
+                check(d["read_queue_wait_ns"][k] >= least - 0.01,
+                      f"{prog} at {lat} ns: a mean wait of {d['read_queue_wait_ns'][k]:.2f} ns >= {least:.2f}")
+            check(sum(d["writes"]) > 0 and min(d["drains"]) > 0, f"{prog}: write-backs drained: {d}")
+            share[prog] = d["row_hits"][0] / d["reads"][0]
+            # the CSV is the JSON, row for row
+            rows = tables.get("dram", [])
+            check(len(rows) == len(p["mem_latency_ns"]), f"{prog}: NAME-dram.csv has a row per latency: {rows}")
+            for k, row in enumerate(rows):
+                check(float(row["mem_latency_ns"]) == p["mem_latency_ns"][k], f"{prog} CSV row {k}: {row}")
+                for key in ("reads", "row_hits", "row_misses", "row_conflicts", "writes", "drains"):
+                    check(int(row[key]) == d[key][k], f"{prog} CSV {key} at row {k}: {row[key]} != {d[key][k]}")
+                w = d["read_queue_wait_ns"][k]
+                check(abs(float(row["read_queue_wait_ns"]) - w) <= 1e-6 * w, f"{prog} CSV wait at row {k}: {row}")
+            # the text report: under the memory: DRAM line, a line per latency with the same numbers
+            head = text.find("memory: DRAM")
+            for k, lat in enumerate(p["mem_latency_ns"]):
+                r = d["reads"][k]
+                want = (f"    at {lat:g} ns: {r} reads, {100 * d['row_hits'][k] / r:.1f}% row hits, "
+                        f"{100 * d['row_misses'][k] / r:.1f}% misses, {100 * d['row_conflicts'][k] / r:.1f}% "
+                        f"conflicts; {d['drains'][k]} write drains; read queue wait "
+                        f"{d['read_queue_wait_ns'][k]:.1f} ns mean")
+                at = text.find(want)
+                check(head >= 0 and at > head and text.count("\n", head, at) == k + 1,
+                      f"{prog}: the text report's line {want!r} under memory: DRAM: {text[head:head + 600]}")
+        # consecutive lines share a DDR4 row (1 KiB: 16 lines); random nodes over 3.2 MB seldom do
+        check(share.get("stream", 0) > 0.9, f"stream's reads are row hits: {share}")
+        check(share.get("pointer_chase", 1) < 0.4, f"the chase's reads are row misses and conflicts: {share}")
+
+        # a fixed-latency machine: no "dram" member, no NAME-dram.csv, no DRAM lines
+        p, tables, text = rows_run("pointer_chase", 2000, FIXED, tmp)
+        check("dram" not in p and "dram" not in tables and "memory: DRAM" not in text,
+              f"no DRAM rows without [dram]: {sorted(p)}, {sorted(tables)}")
 
 
 run_category({name[5:]: fn for name, fn in globals().items() if name.startswith("test_")})

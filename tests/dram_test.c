@@ -13,6 +13,7 @@
  * The clock is 1 GHz (16 ticks a ns) and the times whole ns, so every
  * answer is exact.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,7 @@ static void test_row_states(void)
     CHECK(n.reads == 3 && n.row_hits == 1 && n.row_misses == 1 && n.row_conflicts == 1,
           "counts: %" PRIu64 " reads, %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " conflicts", n.reads, n.row_hits,
           n.row_misses, n.row_conflicts);
+    CHECK(n.wait_ns == 14 + 0 + 28, "waited to the column command: tRCD, nothing, tRP + tRCD: %g ns", n.wait_ns);
     edan_dram_free(d);
 
     /* the close policy precharges after every read: the same row again is a miss, not a hit */
@@ -244,6 +246,7 @@ typedef struct naive {
     uint64_t (*busy)[2];
     size_t n;
     uint32_t wq;
+    uint64_t hits, misses, conflicts, drains, wait_ns; /* wait: arrival to the column command */
 } naive;
 
 static int is_free(const naive *r, uint64_t t, uint64_t len)
@@ -292,20 +295,25 @@ static uint64_t naive_read(naive *r, uint64_t line, uint32_t writes, uint64_t x)
         n = n > least ? n : least;
         book(r, first_free(r, end, fixed + 4 * n), fixed + 4 * n);
         r->wq -= (uint32_t)n;
+        r->drains++;
     }
     uint64_t ready;
     if (r->row[b] == row + 1) {
         ready = mx(x, r->col_at[b]);
+        r->hits++;
     } else {
         uint64_t act = mx(x, r->act_at[b]);
         if (r->row[b])
             act = mx(act, mx(x, r->pre_at[b]) + 14);
+        r->conflicts += r->row[b] != 0;
+        r->misses += r->row[b] == 0;
         r->row[b] = row + 1;
         r->pre_at[b] = act + 32;
         ready = mx(act + 14, r->col_at[b]);
     }
     const uint64_t data = first_free(r, ready + 14, 4);
     book(r, data, 4);
+    r->wait_ns += data - 14 - x;
     r->col_at[b] = mx(r->col_at[b], data - 14 + 4);
     r->pre_at[b] = mx(r->pre_at[b], data - 14 + 8);
     r->wq += writes;
@@ -313,13 +321,14 @@ static uint64_t naive_read(naive *r, uint64_t line, uint32_t writes, uint64_t x)
         const uint64_t n = r->wq < 2 ? r->wq : 2, len = 2 + 4 * n + 5 + 14;
         book(r, first_free(r, x, len), len);
         r->wq -= (uint32_t)n;
+        r->drains++;
     }
     return data + 4 + 20;
 }
 
 static void test_naive(void)
 {
-    int bad = 0, reads = 0;
+    int bad = 0, bad_counts = 0, reads = 0;
     for (int trial = 0; trial < 40; trial++) {
         rt_seed(1000 + (uint64_t)trial);
         edan_machine_dram p = params();
@@ -340,10 +349,22 @@ static void test_naive(void)
                         i, line, x, got / NS, want / NS);
             reads++;
         }
+        /* the lane's row outcomes, drains and queue wait as the naive DRAM counted them */
+        const edan_dram_counts c = edan_dram_lane_counts(d, 0), all = edan_dram_counts_get(d);
+        if ((c.reads != 3000 || c.row_hits != r.hits || c.row_misses != r.misses || c.row_conflicts != r.conflicts ||
+             c.drains != r.drains || fabs(c.wait_ns - (double)r.wait_ns) > 1e-6 * (double)r.wait_ns ||
+             all.row_hits != c.row_hits) &&
+            bad_counts++ < 5)
+            fprintf(stderr,
+                    "trial %d: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " conflicts, %" PRIu64
+                    " drains, %.0f ns waited; naive %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 ", %" PRIu64 "\n",
+                    trial, c.row_hits, c.row_misses, c.row_conflicts, c.drains, c.wait_ns, r.hits, r.misses,
+                    r.conflicts, r.drains, r.wait_ns);
         free(r.busy);
         edan_dram_free(d);
     }
     CHECK(bad == 0, "%d of %d reads differ from the naive DRAM", bad, reads);
+    CHECK(bad_counts == 0, "%d of 40 trials count otherwise than the naive DRAM", bad_counts);
 }
 
 int main(void)

@@ -262,7 +262,7 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(prediction_${category} PROPERTIES DEPENDS examples TIMEOUT 900)
   endforeach()
   # DRAM timing: machine files with [dram] in edan and gem5_machine.py, real runs on the DDR4 machine (issue 38)
-  foreach(category machine_files realrun)
+  foreach(category machine_files realrun rows)
     add_test(NAME dram_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/dram_machine_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(dram_${category} PROPERTIES DEPENDS examples TIMEOUT 600)

@@ -56,7 +56,8 @@ struct edan_dram {
     channel *ch;        /* [lane * channels + c] */
     bank *bk;           /* [(lane * channels + c) * nbank + b] */
     tick *rq;           /* [(lane * channels + c) * read_queue + i] */
-    edan_dram_counts n;
+    double ns_per_tick;
+    edan_dram_counts *n; /* [lane] */
 };
 
 static tick ticks(double ns, double ticks_per_ns)
@@ -73,6 +74,7 @@ edan_dram *edan_dram_new(const edan_machine_dram *p, double ticks_per_ns, uint32
     }
     d->p = *p;
     d->K = K;
+    d->ns_per_tick = ticks_per_ns > 0 ? 1.0 / ticks_per_ns : 0;
     d->nbank = p->ranks * p->banks;
     d->cols = p->row_bytes / line ? p->row_bytes / line : 1;
     d->tburst = ticks(p->tburst, ticks_per_ns);
@@ -95,7 +97,8 @@ edan_dram *edan_dram_new(const edan_machine_dram *p, double ticks_per_ns, uint32
     d->ch = calloc(nch, sizeof *d->ch);
     d->bk = calloc(nch * d->nbank, sizeof *d->bk);
     d->rq = calloc(nch * p->read_queue, sizeof *d->rq);
-    if (!d->ch || !d->bk || !d->rq) {
+    d->n = calloc((size_t)K, sizeof *d->n);
+    if (!d->ch || !d->bk || !d->rq || !d->n) {
         edan_error_set(err, "out of memory for the DRAM model");
         edan_dram_free(d);
         return NULL;
@@ -110,12 +113,25 @@ void edan_dram_free(edan_dram *d)
     free(d->ch);
     free(d->bk);
     free(d->rq);
+    free(d->n);
     free(d);
 }
 
 edan_dram_counts edan_dram_counts_get(const edan_dram *d)
 {
-    return d->n;
+    edan_dram_counts s = {0};
+    for (int k = 0; k < d->K; k++) {
+        const edan_dram_counts *n = &d->n[k];
+        s.reads += n->reads, s.row_hits += n->row_hits, s.row_misses += n->row_misses;
+        s.row_conflicts += n->row_conflicts, s.writes += n->writes, s.drains += n->drains;
+        s.wait_ns += n->wait_ns;
+    }
+    return s;
+}
+
+edan_dram_counts edan_dram_lane_counts(const edan_dram *d, int k)
+{
+    return d->n[k];
 }
 
 /* ===================================================================== */
@@ -188,13 +204,13 @@ static tick bus_end(const channel *c)
  * Writes go in bursts without row misses (the controller orders them by
  * row, FR-FCFS, and their addresses are not known): a drain costs bus time.
  */
-static void drain(edan_dram *d, channel *c, tick at, uint32_t n)
+static void drain(edan_dram *d, edan_dram_counts *cnt, channel *c, tick at, uint32_t n)
 {
     const tick len = d->trtw + (tick)n * d->tburst + d->twtr + d->tcl;
     const tick t = bus_find(c, at, len);
     bus_take(c, t, t + len);
     c->wq -= n;
-    d->n.drains++;
+    cnt->drains++;
 }
 
 /* ===================================================================== */
@@ -225,6 +241,8 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
     const uint32_t bi = (uint32_t)(rank * p->banks + bnk);
     bank *b = &d->bk[ci * d->nbank + bi];
     tick *rq = &d->rq[ci * p->read_queue];
+    edan_dram_counts *cnt = &d->n[k];
+    const tick arrived = x;
 
     /* a full read queue: the read enters when the one read_queue before it has left */
     x = max_t(x, rq[c->rq_at]);
@@ -240,7 +258,7 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
         uint32_t fit = room > fixed ? (uint32_t)((room - fixed) / d->tburst) : 0;
         uint32_t n = c->wq - d->low;
         n = n < fit ? n : fit;
-        drain(d, c, idle, n > least ? n : least);
+        drain(d, cnt, c, idle, n > least ? n : least);
     }
 
     /* the bank: a row hit, a closed bank (activate) or another row open (precharge, activate) */
@@ -256,14 +274,14 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
     tick ready;
     if (hit) {
         ready = max_t(x, b->col_at);
-        d->n.row_hits++;
+        cnt->row_hits++;
     } else {
         tick act = max_t(x, b->act_at);
         if (b->row) { /* a conflict: precharge first */
             act = max_t(act, max_t(x, b->pre_at) + d->trp);
-            d->n.row_conflicts++;
+            cnt->row_conflicts++;
         } else {
-            d->n.row_misses++;
+            cnt->row_misses++;
         }
         b->row = row + 1;
         b->pre_at = act + d->tras;
@@ -292,12 +310,13 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
     }
     rq[c->rq_at] = end;
     c->rq_at = c->rq_at + 1 == p->read_queue ? 0 : c->rq_at + 1;
-    d->n.reads++;
+    cnt->reads++;
+    cnt->wait_ns += (double)(cmd - arrived) * d->ns_per_tick;
 
     /* the write-backs, posted: queued; above the high threshold a drain of min_writes_per_switch */
-    d->n.writes += writes;
+    cnt->writes += writes;
     c->wq += writes;
     while (c->wq > d->high)
-        drain(d, c, x, c->wq < p->min_writes_per_switch ? c->wq : p->min_writes_per_switch);
+        drain(d, cnt, c, x, c->wq < p->min_writes_per_switch ? c->wq : p->min_writes_per_switch);
     return end + d->resp;
 }

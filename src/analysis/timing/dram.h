@@ -26,10 +26,15 @@ typedef uint64_t edan_dram_tick;
 
 typedef struct edan_dram edan_dram;
 
-/* What happened to the reads asked so far, summed over the lanes (tests and reports). */
+/*
+ * What happened to the reads asked so far, of one lane or summed over the
+ * lanes (tests and reports). row_hits + row_misses + row_conflicts == reads.
+ */
 typedef struct edan_dram_counts {
     uint64_t reads, row_hits, row_misses, row_conflicts; /* a miss finds its bank closed, a conflict another row */
-    uint64_t writes, drains;                             /* write-backs queued; write bursts the bus took */
+    uint64_t writes, drains;                             /* write-backs queued; write bursts (bus turns) taken */
+    /* ns the reads waited in the controller, from arrival to their column command (gem5's queueing latency) */
+    double wait_ns;
 } edan_dram_counts;
 
 /*
@@ -52,5 +57,7 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
 
 /* The reads, row hits, ... so far over every lane. */
 edan_dram_counts edan_dram_counts_get(const edan_dram *d);
+/* The same of lane k alone. */
+edan_dram_counts edan_dram_lane_counts(const edan_dram *d, int k);
 
 #endif

@@ -49,6 +49,7 @@
 
 #include "analysis/machine/machine.h"
 #include "analysis/prefetch/prefetch.h"
+#include "analysis/timing/dram.h"
 #include "analysis/timing/memtime.h"
 #include "trace/exec.h"
 #include "util/error.h"
@@ -66,6 +67,11 @@ typedef struct edan_timing_lane {
     double mem_stall_cycles; /* cycles commit waited on a vertex whose data came from memory */
     /* prefetches (every level's) an access waited for, the line on its way; and those dropped, their queue full */
     uint64_t prefetch_late, prefetch_dropped;
+    /*
+     * With [dram]: what the lane's DRAM did (all 0 without). Sampled, the
+     * reads of the scheduled instructions alone (warm-up and measured).
+     */
+    edan_dram_counts dram;
 } edan_timing_lane;
 
 /* What the pass counted (the same for every lane). */

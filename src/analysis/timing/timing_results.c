@@ -42,6 +42,7 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
     l.mem_stall_cycles = (s->on ? s->stall_est[i] * s->id_scale[i] : (double)t->stall[i]) / TPC;
     l.prefetch_late = t->mem.pf.on ? t->mem.pf.late[i] : 0;
     l.prefetch_dropped = t->mem.pf.on ? t->mem.pf.dropped[i] : 0;
+    l.dram = t->mem.dram ? edan_dram_lane_counts(t->mem.dram, i) : (edan_dram_counts){0};
     return l;
 }
 

@@ -461,11 +461,7 @@ static void report_text(const timing_tool *t, bool wide, FILE *f)
     edan_timing_sample_info_get(m, &si);
     const bool ci = si.sampled && !si.covered; /* the estimates' 95 % confidence half-widths beside them */
     fprintf(f, "\nprediction on machine %s (%s)\n", mc->name, t->path);
-    if (mc->dram.present)
-        fprintf(f,
-                "  memory: DRAM, %u channel%s x %u ranks x %u banks; mem latency = a link's, added to every read on "
-                "top of the DRAM's own time\n",
-                mc->dram.channels, mc->dram.channels == 1 ? "" : "s", mc->dram.ranks, mc->dram.banks);
+    edan_timing_dram_text(m, ci, f);
     fprintf(f, "  %14s %16s %16s %12s%s\n", "mem latency ns", "cycles", "seconds", "mem stall",
             ci ? "       +- 95%" : "");
     for (int k = 0; k < edan_timing_lanes(m); k++) {
@@ -605,6 +601,7 @@ static void report_json(const timing_tool *t, FILE *f)
             ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
             c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
     edan_timing_prefetch_json(m, f);
+    edan_timing_dram_json(m, f);
     sampling_json(m, f);
     rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
     rows_json(t, f, "lines", t->lines, t->n_lines, true);

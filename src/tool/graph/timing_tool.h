@@ -5,6 +5,7 @@
 #ifndef EDAN_TOOL_GRAPH_TIMING_TOOL_H
 #define EDAN_TOOL_GRAPH_TIMING_TOOL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/timing/timing.h"
@@ -24,7 +25,12 @@ const char *edan_timing_level_label(int level);
 void edan_timing_prefetch_text(const edan_timing *m, FILE *f);
 /* The report's ,"prefetch": member (null without a prefetcher). */
 void edan_timing_prefetch_json(const edan_timing *m, FILE *f);
-/* --csv-dir: NAME-prediction.csv and, with a prefetcher, NAME-prefetch.csv. 0, or -1 with err set. */
+/* With [dram]: the text report's memory: DRAM line and per latency its reads' row outcomes (ci: sampled). */
+void edan_timing_dram_text(const edan_timing *m, bool ci, FILE *f);
+/* With [dram]: the report's ,"dram": member, per latency (none without [dram]). */
+void edan_timing_dram_json(const edan_timing *m, FILE *f);
+/* --csv-dir: NAME-prediction.csv, with [dram] NAME-dram.csv, with a prefetcher NAME-prefetch.csv. 0, or -1 with err
+ * set. */
 int edan_timing_prediction_csv(const edan_timing *m, const char *dir, const char *name, edan_error *err);
 
 #endif
