@@ -20,6 +20,7 @@
 typedef enum key_type {
     K_NAME,    /* a short printable string */
     K_PRED,    /* bimodal or tournament */
+    K_MODEL,   /* o3 or inorder */
     K_TEXT,    /* a printable string, read and checked, not kept */
     K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
@@ -68,6 +69,7 @@ static const key_def plain_keys[] = {
     {"machine", "name", K_NAME, M(name), 0, 0},
     {"machine", "description", K_TEXT, 0, 0, 0},
     {"machine", "clock_ghz", K_GHZ, M(clock_ghz), 0, 0},
+    {"core", "model", K_MODEL, M(core_model), 0, 0},
     {"core", "fetch_width", K_U32, M(fetch_width), 1, 64},
     {"core", "dispatch_width", K_U32, M(dispatch_width), 1, 64},
     {"core", "issue_width", K_U32, M(issue_width), 1, 64},
@@ -178,6 +180,13 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
             return -1;
         }
         m->predictor = strcmp(v, "bimodal") ? EDAN_PRED_TOURNAMENT : EDAN_PRED_BIMODAL;
+        return 0;
+    case K_MODEL:
+        if (strcmp(v, "o3") && strcmp(v, "inorder")) {
+            edan_error_set(&st->msg, "model = '%s': o3 or inorder", v);
+            return -1;
+        }
+        m->core_model = strcmp(v, "o3") ? EDAN_CORE_INORDER : EDAN_CORE_O3;
         return 0;
     case K_TEXT:
         if (!printable(v)) {
@@ -448,11 +457,12 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
     return text;
 }
 
-/* The first required key the file does not give, or NULL. */
+/* The first required key the file does not give, or NULL. [core] model is optional (o3): files from before it. */
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
 {
     for (size_t i = 0; i < N_PLAIN; i++)
-        if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory"))) {
+        if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory")) &&
+            plain_keys[i].type != K_MODEL) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }

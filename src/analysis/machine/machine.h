@@ -60,10 +60,20 @@ typedef struct edan_machine_dram {
     double frontend_ns, backend_ns; /* the controller's static latencies, added to every read's response */
 } edan_machine_dram;
 
+/*
+ * How the core issues ([core] model): out of order (gem5's O3CPU), or in
+ * program order (gem5's MinorCPU): an instruction starts no earlier than the
+ * one before it started, issue_width a cycle, so one that waits for its
+ * operands holds back every later one; a load's own start does not wait for
+ * its data, only its first user does (docs/model.md).
+ */
+typedef enum edan_core_model { EDAN_CORE_O3 = 0, EDAN_CORE_INORDER } edan_core_model;
+
 typedef struct edan_machine {
     char name[64];
     double clock_ghz;
     /* core */
+    edan_core_model core_model; /* [core] model; optional, o3 when not given */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;
     uint32_t rob_entries, lq_entries, sq_entries;
     /* issue queue: an instruction holds an entry from dispatch until it issues, a load or store until it

@@ -26,7 +26,7 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
     bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
               m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
               m->lq_entries && m->sq_entries && m->iq_entries && m->int_div_units && m->fp_div_units &&
-              m->l1i.geo.line == m->data[0].geo.line;
+              m->l1i.geo.line == m->data[0].geo.line && (m->core_model != EDAN_CORE_INORDER || m->issue_width);
     for (int l = 0; ok && l < m->n_data_levels; l++)
         ok = m->data[l].mshrs > 0 && m->data[l].mshr_targets > 0 && m->data[l].geo.line == m->data[0].geo.line;
     if (!ok)

@@ -121,6 +121,7 @@ struct edan_timing {
     uint32_t lq_at, sq_at;
     uint64_t v, u, n_loads, n_stores; /* vertices, micro-operations, loads and stores scheduled */
     slots fetch, disp, commit;
+    slots issue; /* an in-order core's starts, in program order (timing_inorder.h); unused out of order */
     lanes last_commit, drain, stall;
     lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
     /* after a serializing vertex (timing_lanes.h, serializing()): the next dispatches no earlier */

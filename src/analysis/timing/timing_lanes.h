@@ -246,6 +246,8 @@ STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat)
     return fin;
 }
 
+#include "analysis/timing/timing_inorder.h"
+
 /*
  * edan_memtime_access() for every lane (done[k] for a padded lane: req[k]).
  * An L1d hit that no lane forwards is done at req + hit[0] in most lanes:
@@ -325,7 +327,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         const lv d = lane_dispatch(t, j, lane_fetch(t, j, c), c);
         /* start and finish */
         lv a = lv_max(lv_max(d, lv_ld(pf[0] + j)), lv_max(lv_ld(pf[1] + j), lv_ld(pf[2] + j)));
-        const lv fin = div ? divide(dunits, units, Kp, j, &a, lat) : a + lat;
+        const lv fin = start_finish(t, j, &a, div, dunits, units, lat);
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
         /* commit */
         const lv last = lv_ld(t->last_commit + j);
@@ -438,6 +440,11 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(t->last_commit + j) + t->cyc));
 
+    const bool div = in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT;
+    if (INORDER(t) && !div) /* in program order (a divide: with its divider, below) */
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(a + j, inorder_start(t, j, lv_ld(a + j)));
+
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
     bool from_ram = false;
@@ -474,13 +481,13 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         t->n.stores++;
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(a + j) + t->cyc); /* address and data into the store queue; the write after commit */
-    } else if (in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT) {
+    } else if (div) {
         /* not pipelined: it waits for a free divider and holds it for its whole latency */
         const int fp = in->cls != EDAN_CLASS_DIV;
         const uint32_t n = fp ? t->m.fp_div_units : t->m.int_div_units;
         for (int j = 0; j < Kp; j += TIMING_LW) {
             lv x = lv_ld(a + j);
-            lv_st(b + j, divide(t->div_units[fp], n, Kp, j, &x, t->lat[in->cls]));
+            lv_st(b + j, start_finish(t, j, &x, true, t->div_units[fp], n, t->lat[in->cls]));
             lv_st(a + j, x);
         }
     } else {

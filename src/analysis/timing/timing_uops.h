@@ -191,8 +191,10 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(aL + j, lv_max(lv_ld(dL + j), lv_ld(ready[UG_ADDR] + j)));
         if (t->m.store_set_bytes) /* a load cannot wait for its stores before they execute (step()) */
             store_sets(t, rec, true, aL);
-        for (int j = 0; j < Kp; j += TIMING_LW)
-            lv_st(aL + j, lv_max(lv_ld(aL + j), lv_ld(ready[UG_MEM] + j)));
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            const lv x = lv_max(lv_ld(aL + j), lv_ld(ready[UG_MEM] + j));
+            lv_st(aL + j, INORDER(t) ? inorder_start(t, j, x) : x);
+        }
         rd = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
         count_access(t, &rd);
         t->n.loads++;
@@ -222,8 +224,8 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv d = has_load ? lane_dispatch(t, j, lv_ld(ft + j), &cu) : lv_ld(dO + j);
         lv a = lv_max(lv_max(d, lv_ld(ready[UG_OP] + j)), has_load ? lv_ld(bL + j) : lv_splat(0));
-        const lv f = div ? divide(t->div_units[fp], fp ? t->m.fp_div_units : t->m.int_div_units, Kp, j, &a, t->lat[op])
-                         : a + t->lat[op];
+        const lv f =
+            start_finish(t, j, &a, div, t->div_units[fp], fp ? t->m.fp_div_units : t->m.int_div_units, t->lat[op]);
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
         lv_st(dO + j, d);
         lv_st(fO + j, f);
@@ -243,6 +245,8 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         if (t->m.store_set_bytes)
             store_sets(t, rec, false, aS);
         for (int j = 0; j < Kp; j += TIMING_LW) {
+            if (INORDER(t))
+                lv_st(aS + j, inorder_start(t, j, lv_ld(aS + j)));
             const lv f = lv_ld(aS + j) + t->cyc; /* address and data into the store queue; the write after commit */
             iq_enter(t, j, lv_ld(dS + j), f);
             lv_st(fS + j, f);

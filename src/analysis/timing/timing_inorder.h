@@ -1,0 +1,70 @@
+/*
+ * timing_inorder.h - the in-order core's rule in the timing model's step
+ * (timing_lanes.h, timing_uops.h): with [core] model = inorder (gem5's
+ * MinorCPU, docs/model.md) instructions start in program order, issue_width
+ * a cycle. A vertex's start S(v) is then no earlier than S(v - 1): one that
+ * waits for an operand holds back every later one, even one that is ready.
+ * A load starts (its request goes out) when its address is ready and does
+ * not hold back what follows while its data is on its way; its first user
+ * waits for the data (its predecessor's F), and with it everything after.
+ * So two independent misses overlap unless a use of the first lies between
+ * them. Out of order (o3) none of this runs: the calls are behind
+ * t->m.core_model, the same in every record.
+ *
+ * Included by timing_lanes.h after slot_take(); every name is static, a copy
+ * per width as there.
+ */
+#ifndef EDAN_ANALYSIS_TIMING_INORDER_H
+#define EDAN_ANALYSIS_TIMING_INORDER_H
+
+/* Whether the core issues in program order. */
+#define INORDER(t) ((t)->m.core_model == EDAN_CORE_INORDER)
+
+/*
+ * Lanes j ..'s start of a vertex ready at a on an in-order core: no earlier
+ * than the vertex before started, and in the next cycle when this one has
+ * started issue_width already (the issue stage is an in-order stage, as
+ * fetch, dispatch and commit are).
+ */
+STEP_INLINE lv inorder_start(edan_timing *t, int j, lv a)
+{
+    return slot_take(&t->issue, j, a, t->m.issue_width, t->cyc);
+}
+
+/*
+ * A start that a divider pushed past the issue slot it took (divide()): the
+ * vertex starts then, and every later one no earlier.
+ */
+STEP_INLINE void inorder_delay(edan_timing *t, int j, lv a)
+{
+    const lv cur = lv_ld(t->issue.at + j), later = lv_gt(a, cur);
+    lv_st(t->issue.taken + j, lv_sel(later, lv_splat(1), lv_ld(t->issue.taken + j)));
+    lv_st(t->issue.at + j, lv_sel(later, a, cur));
+}
+
+/* The start of a divide on an in-order core: in order first, then a free divider; the finish. */
+STEP_INLINE lv inorder_divide(edan_timing *t, tick *units, uint32_t n, int j, lv *a, tick lat)
+{
+    const int Kp = t->Kp;
+    *a = inorder_start(t, j, *a);
+    const lv fin = divide(units, n, Kp, j, a, lat);
+    inorder_delay(t, j, *a);
+    return fin;
+}
+
+/*
+ * Lanes j ..'s start (*a: when the vertex is ready, then when it starts) and
+ * finish of a vertex of latency lat, on a divider of units (n of them) when
+ * div: in program order on an in-order core.
+ */
+STEP_INLINE lv start_finish(edan_timing *t, int j, lv *a, bool div, tick *units, uint32_t n, tick lat)
+{
+    if (INORDER(t)) {
+        if (div)
+            return inorder_divide(t, units, n, j, a, lat);
+        *a = inorder_start(t, j, *a);
+    }
+    return div ? divide(units, n, t->Kp, j, a, lat) : *a + lat;
+}
+
+#endif
