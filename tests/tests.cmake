@@ -260,6 +260,11 @@ add_test(NAME timing_model_one_at_a_time COMMAND timing_test)
 set_tests_properties(timing_lanes_one_at_a_time timing_model_one_at_a_time timing_sampled_one_at_a_time
                      PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  # other cores on real runs: the narrow machine, the in-order one (tests/cores_test.py)
+  foreach(category narrow inorder)
+    add_test(NAME cores_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cores_test.py ${CMAKE_BINARY_DIR} ${category})
+  endforeach()
   foreach(category machine_files prediction sampled option_needs machine_names rank_model prefetch)
     add_test(NAME prediction_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/prediction_test.py ${CMAKE_BINARY_DIR} ${category})

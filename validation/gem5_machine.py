@@ -30,6 +30,12 @@
 # table; mshr_reserve is the cache's demand_mshr_reserve, on_access its prefetch_on_access, and
 # prefetch_on_pf_hit is set: a prefetcher trains on misses and on the first use of a line it brought,
 # the model's rule (docs/model.md).
+# [core] model = inorder (optional; o3 when not given) builds a RiscvMinorCPU in place of the O3CPU: its
+# decode and execute input widths from dispatch_width, executeIssueLimit from issue_width, executeCommitLimit
+# from commit_width, executeMaxAccessesInMemory and executeLSQTransfersQueueSize from lq_entries,
+# executeLSQStoreBufferSize from sq_entries, fetch1LineWidth from fetch_block_bytes; the [latency] cycles, the
+# divider units, rob_entries (its in-flight queue), frontend_cycles and fetch_width are checked against
+# MinorCPU's functional units and stage delays, store_set_bytes must be 0 (minor_plan()).
 # After m5.simulate() the script prints "EXIT <cause> code=<status> ticks=<tick>".
 import argparse
 import configparser
@@ -39,7 +45,7 @@ import sys
 # Every key the machine format has, per section (an unknown key is an error, as in edan's parser).
 SECTIONS = {
     "machine": {"name", "description", "clock_ghz"},
-    "core": {"fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
+    "core": {"model", "fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "iq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
              "mispredict_penalty", "serialize_cycles",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
@@ -64,6 +70,8 @@ STRIDE_KEYS = {"table_entries", "table_assoc", "confidence_bits", "initial_confi
 for _lv in ("l1d", "l2", "l3"):
     SECTIONS[_lv + ".prefetcher"] = PREFETCH_KEYS | STRIDE_KEYS
 OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher"}
+# keys a file may leave out (as edan's parser): [core] model, o3 when not given
+OPTIONAL_KEYS = {"core": {"model"}}
 # prefetcher type -> gem5 v22.1 SimObject (src/mem/cache/prefetch/Prefetcher.py)
 PREFETCHER_CLASS = {"stride": "StridePrefetcher", "tagged": "TaggedPrefetcher"}
 # exactly one of these: the memory model
@@ -99,6 +107,18 @@ FRONTEND_DELAYS = ("fetchToDecodeDelay", "decodeToRenameDelay", "renameToIEWDela
 SERIALIZE_DELAYS = ("commitToRenameDelay", "renameToIEWDelay", "issueToExecuteDelay")
 GEM5_DEFAULT_DELAYS = {"fetchToDecodeDelay": 1, "decodeToRenameDelay": 1, "renameToIEWDelay": 2,
                        "issueToExecuteDelay": 1, "commitToRenameDelay": 1}
+
+
+# gem5 v22.1 MinorDefaultFUPool (src/cpu/minor/BaseMinorCPU.py): (op classes, opLat, issueLat, the last of its
+# timing's srcRegsRelativeLats: how early the unit's users read their operands), for --check without gem5.
+MINOR_DEFAULT_FUS = (
+    (("IntAlu",), 3, 1, 2), (("IntAlu",), 3, 1, 2), (("IntMult",), 3, 1, 0), (("IntDiv",), 9, 9, 0),
+    (("FloatAdd", "FloatCmp", "FloatCvt", "FloatMisc", "FloatMult", "FloatMultAcc", "FloatDiv", "FloatSqrt"), 6, 1, 2),
+    (("SimdPredAlu",), 3, 1, 2), (("MemRead", "MemWrite", "FloatMemRead", "FloatMemWrite"), 1, 1, 1),
+    (("IprAccess", "InstPrefetch"), 1, 1, 0))
+# MinorCPU's stage delays from fetch to execute
+MINOR_FRONTEND_DELAYS = ("fetch1ToFetch2ForwardDelay", "fetch2ToDecodeForwardDelay", "decodeToExecuteForwardDelay")
+MINOR_DEFAULT_DELAYS = {d: 1 for d in MINOR_FRONTEND_DELAYS}
 
 
 class MachineError(Exception):
@@ -153,7 +173,7 @@ def read_machine(path):
         if sec.endswith(".prefetcher") and cp[sec].get("type", "").split("#")[0].strip() == "tagged":
             want = PREFETCH_KEYS  # a tagged prefetcher has no stride table
         unknown = sorted(keys - want)
-        missing = sorted(want - keys)
+        missing = sorted(want - keys - OPTIONAL_KEYS.get(sec, set()))
         if unknown:
             raise MachineError("%s: [%s] has unknown key(s) %s" % (path, sec, ", ".join(unknown)))
         if missing:
@@ -173,6 +193,10 @@ def read_machine(path):
                 d[k] = parse_float(v, where(k))
             elif k == "size":
                 d[k] = parse_size(v, where(k))
+            elif k == "model":
+                if v not in ("o3", "inorder"):
+                    raise MachineError("%s: '%s' is not o3 or inorder" % (where(k), v))
+                d[k] = v
             elif k == "predictor":
                 if v not in ("bimodal", "tournament"):
                     raise MachineError("%s: '%s' is not bimodal or tournament" % (where(k), v))
@@ -291,10 +315,61 @@ def dram_plan(d, line, link_ns, problems, notes):
     }
 
 
-def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
+def minor_plan(core, latency, line, problems, notes, fus=None, delays=None):
+    """MinorCPU's parameters for [core] model = inorder; what MinorCPU cannot express goes to problems.
+    fus: MinorCPU's functional units as (op classes, opLat, issueLat, the users' srcRegsRelativeLats' last) tuples
+    (MINOR_DEFAULT_FUS without gem5); delays: its stage delays (MINOR_DEFAULT_DELAYS)."""
+    fus = fus or MINOR_DEFAULT_FUS
+    delays = delays or MINOR_DEFAULT_DELAYS
+    # a class's latency to a user on the same unit: opLat less what its users read early (srcRegsRelativeLats)
+    lat, units = {}, {}
+    for classes, op_lat, issue_lat, early in fus:
+        for c in classes:
+            lat.setdefault(c, op_lat - early)
+            units[c] = units.get(c, 0) + (1 if issue_lat >= op_lat else max(op_lat - early, 1) // max(issue_lat, 1))
+    for cls, opclass in LATENCY_OPCLASS.items():
+        if lat.get(opclass) != latency[cls]:
+            problems.append("[latency] %s = %d, but MinorCPU's functional units give %s %s cycles to a user on the "
+                            "same unit (opLat - srcRegsRelativeLats)" % (cls, latency[cls], opclass, lat.get(opclass)))
+    # a pipelined unit (issueLat below opLat) is as many of the model's unpipelined units as its latency
+    for key, classes in DIV_UNITS.items():
+        for opclass in classes:
+            if units.get(opclass) != core[key]:
+                problems.append("[core] %s = %d, but MinorCPU's functional units give %s the throughput of %s "
+                                "unpipelined unit(s)" % (key, core[key], opclass, units.get(opclass)))
+    slots = sum(op_lat for _, op_lat, _, _ in fus)
+    if core["rob_entries"] != slots or core["iq_entries"] != slots:
+        problems.append("[core] rob_entries = %d and iq_entries = %d must be MinorCPU's in-flight queue, the sum of "
+                        "its functional units' opLat (%d)" % (core["rob_entries"], core["iq_entries"], slots))
+    front = sum(delays[d] for d in MINOR_FRONTEND_DELAYS)
+    if core["frontend_cycles"] != front:
+        problems.append("[core] frontend_cycles = %d, but MinorCPU's stage delays (%s) add up to %d"
+                        % (core["frontend_cycles"], " + ".join(MINOR_FRONTEND_DELAYS), front))
+    if core["fetch_width"] != core["dispatch_width"]:
+        problems.append("[core] fetch_width = %d: MinorCPU's Fetch2 hands Decode dispatch_width (decodeInputWidth) "
+                        "instructions a cycle" % core["fetch_width"])
+    if core["fetch_taken_limit"] != 1:
+        problems.append("[core] fetch_taken_limit = %d, but MinorCPU's Fetch2 drops the rest of a line after a "
+                        "predicted-taken branch (1)" % core["fetch_taken_limit"])
+    if core["store_set_bytes"] != 0:
+        problems.append("[core] store_set_bytes = %d: MinorCPU has no memory-dependence prediction (0)"
+                        % core["store_set_bytes"])
+    fb = core["fetch_block_bytes"]
+    if fb < 1 or fb & (fb - 1) or (line and line % fb):
+        problems.append("[core] fetch_block_bytes = %d: MinorCPU's fetch1LineWidth must be a power of two that "
+                        "divides the line size (%d)" % (fb, line))
+    notes.append("[core] model = inorder: MinorCPU; the model bounds neither its functional units (2 integer, 1 "
+                 "multiplier, 1 FP/SIMD, 1 memory) nor its one memory instruction issued and committed a cycle")
+    return {"decodeInputWidth": core["dispatch_width"], "executeInputWidth": core["dispatch_width"],
+            "executeIssueLimit": core["issue_width"], "executeCommitLimit": core["commit_width"],
+            "executeMaxAccessesInMemory": core["lq_entries"], "executeLSQTransfersQueueSize": core["lq_entries"],
+            "executeLSQStoreBufferSize": core["sq_entries"], "fetch1LineSnapWidth": fb, "fetch1LineWidth": fb}
+
+
+def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None, minor_fus=None, minor_delays=None):
     """gem5 parameters for the machine: a dict of plain values; refuses what gem5 cannot express.
     oplat maps gem5 OpClass names to the FU pool's latencies, units to its unit counts, delays
-    holds the O3 stage delays."""
+    holds the O3 stage delays; minor_fus and minor_delays are MinorCPU's (minor_plan())."""
     oplat = oplat or GEM5_DEFAULT_OPLAT
     delays = delays or GEM5_DEFAULT_DELAYS
     units = units or GEM5_DEFAULT_UNITS
@@ -315,27 +390,32 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
             problems.append("[%s] size %d is not a multiple of ways x line" % (lv, c["size"]))
     prefetchers = {lv: prefetcher_plan(machine, lv, problems) for lv in ("l1d", "l2", "l3") if lv in machine}
     prefetchers = {lv: v for lv, v in prefetchers.items() if v}
-    for cls, opclass in LATENCY_OPCLASS.items():
-        want, have = machine["latency"][cls], oplat.get(opclass)
-        if have != want:
-            problems.append("[latency] %s = %d, but gem5's functional-unit pool gives %s %s cycles "
-                            "(this script keeps gem5's pool)" % (cls, want, opclass, have))
-    for key, classes in DIV_UNITS.items():
-        for opclass in classes:
-            if units.get(opclass) != core[key]:
-                problems.append("[core] %s = %d, but gem5's functional-unit pool has %s unit(s) for %s "
-                                "(this script keeps gem5's pool)" % (key, core[key], units.get(opclass), opclass))
-    front = sum(delays[d] for d in FRONTEND_DELAYS)
-    if core["frontend_cycles"] != front:
-        problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
-                        "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
-    if core["fetch_taken_limit"] != 1:
-        problems.append("[core] fetch_taken_limit = %d, but gem5's O3 fetch always ends its cycle at a "
-                        "predicted-taken branch (1)" % core["fetch_taken_limit"])
-    fb, line = core["fetch_block_bytes"], min(lines) if lines else 0
-    if fb < 1 or fb & (fb - 1) or (line and line % fb):
-        problems.append("[core] fetch_block_bytes = %d: gem5's fetchBufferSize must be a power of two that "
-                        "divides the line size (%d)" % (fb, line))
+    inorder = core.get("model", "o3") == "inorder"
+    if inorder:
+        cpu = minor_plan(core, machine["latency"], min(lines) if lines else 0, problems, notes, minor_fus,
+                         minor_delays)
+    else:
+        for cls, opclass in LATENCY_OPCLASS.items():
+            want, have = machine["latency"][cls], oplat.get(opclass)
+            if have != want:
+                problems.append("[latency] %s = %d, but gem5's functional-unit pool gives %s %s cycles "
+                                "(this script keeps gem5's pool)" % (cls, want, opclass, have))
+        for key, classes in DIV_UNITS.items():
+            for opclass in classes:
+                if units.get(opclass) != core[key]:
+                    problems.append("[core] %s = %d, but gem5's functional-unit pool has %s unit(s) for %s "
+                                    "(this script keeps gem5's pool)" % (key, core[key], units.get(opclass), opclass))
+        front = sum(delays[d] for d in FRONTEND_DELAYS)
+        if core["frontend_cycles"] != front:
+            problems.append("[core] frontend_cycles = %d, but gem5's O3 stage delays (%s) add up to %d "
+                            "(this script keeps them)" % (core["frontend_cycles"], " + ".join(FRONTEND_DELAYS), front))
+        if core["fetch_taken_limit"] != 1:
+            problems.append("[core] fetch_taken_limit = %d, but gem5's O3 fetch always ends its cycle at a "
+                            "predicted-taken branch (1)" % core["fetch_taken_limit"])
+        fb, line = core["fetch_block_bytes"], min(lines) if lines else 0
+        if fb < 1 or fb & (fb - 1) or (line and line % fb):
+            problems.append("[core] fetch_block_bytes = %d: gem5's fetchBufferSize must be a power of two that "
+                            "divides the line size (%d)" % (fb, line))
     n = core["predictor_entries"]
     if n & (n - 1) or n < 4:
         problems.append("[core] predictor_entries = %d is not a power of two of at least 4" % n)
@@ -346,9 +426,14 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
         predictor = {"type": "LocalBP", "localPredictorSize": n}
     notes.append("[core] mispredict_penalty = %d describes gem5's pipeline for edan's model; gem5 has no "
                  "such parameter" % core["mispredict_penalty"])
-    notes.append("[core] serialize_cycles = %d describes gem5's pipeline for edan's model (validation/calibrate.py "
-                 "measures it); gem5 has no such parameter: its delays %s alone add up to %d"
-                 % (core["serialize_cycles"], " + ".join(SERIALIZE_DELAYS), sum(delays[d] for d in SERIALIZE_DELAYS)))
+    if inorder:
+        notes.append("[core] serialize_cycles = %d describes gem5's pipeline for edan's model; MinorCPU has no such "
+                     "parameter (it refetches after a SerializeAfter instruction)" % core["serialize_cycles"])
+    else:
+        notes.append("[core] serialize_cycles = %d describes gem5's pipeline for edan's model (validation/calibrate.py "
+                     "measures it); gem5 has no such parameter: its delays %s alone add up to %d"
+                     % (core["serialize_cycles"], " + ".join(SERIALIZE_DELAYS),
+                        sum(delays[d] for d in SERIALIZE_DELAYS)))
     dram = None
     if "dram" in machine:
         link = machine["dram"]["link_latency_ns"] if latency_ns is None else latency_ns
@@ -358,7 +443,7 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
                            % (path, "\n  ".join(problems)))
     # store sets check load/store order in blocks of 2^LSQDepCheckShift bytes; gem5 cannot turn them off
     ssb = core["store_set_bytes"]
-    if ssb < 1 or ssb & (ssb - 1):
+    if not inorder and (ssb < 1 or ssb & (ssb - 1)):
         raise MachineError("%s: [core] store_set_bytes = %d: gem5's store sets need a power of two >= 1"
                            % (path, ssb))
     if dram is None:
@@ -368,7 +453,7 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     p = {
         "clock": "%gGHz" % machine["machine"]["clock_ghz"],
         "cache_line_size": lines.pop(),
-        "cpu": {"fetchWidth": core["fetch_width"], "decodeWidth": core["dispatch_width"],
+        "cpu": cpu if inorder else {"fetchWidth": core["fetch_width"], "decodeWidth": core["dispatch_width"],
                 "renameWidth": core["dispatch_width"], "dispatchWidth": core["dispatch_width"],
                 "issueWidth": core["issue_width"], "wbWidth": core["issue_width"],
                 "commitWidth": core["commit_width"], "numROBEntries": core["rob_entries"],
@@ -390,6 +475,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None):
     }
     if prefetchers:  # only then: a plan without prefetchers (and so sweep.py's digest) stays as before
         p["prefetchers"] = prefetchers
+    if inorder:  # likewise: an O3 machine's plan has no cpu_model
+        p["cpu_model"] = "minor"
     return p
 
 
@@ -400,7 +487,9 @@ def parse_args(argv):
     ap.add_argument("--latency", type=float, default=None,
                     help="memory latency in ns [the file's [memory] latency_ns]; with [dram], the link's latency "
                          "added to every read [its link_latency_ns]")
-    ap.add_argument("--cpu", choices=["o3", "timing"], default="o3")
+    ap.add_argument("--cpu", choices=["o3", "timing"], default="o3",
+                    help="o3: the file's core (RiscvO3CPU, or RiscvMinorCPU with [core] model = inorder); "
+                         "timing: RiscvTimingSimpleCPU")
     ap.add_argument("--stats-window", default=None, metavar="T0,T1",
                     help="reset gem5's statistics at tick T0 and dump them at T1 (a region's own counts: "
                          "take the ticks from a run with --debug-flags=SyscallBase, e.g. PolyBench's two "
@@ -445,6 +534,17 @@ def gem5_fu_units(cpu):
     return out
 
 
+def gem5_minor_fus(cpu):
+    """MinorCPU's functional units as minor_plan() takes them: (op classes, opLat, issueLat, the last of the
+    first timing's srcRegsRelativeLats, 0 without one)."""
+    out = []
+    for fu in cpu.executeFuncUnits.funcUnits:
+        classes = tuple(str(c.opClass) for c in fu.opClasses.opClasses)
+        rel = [int(x) for x in fu.timings[0].srcRegsRelativeLats] if len(fu.timings) else []
+        out.append((classes, int(fu.opLat), int(fu.issueLat), rel[-1] if rel else 0))
+    return out
+
+
 def build(p, a):
     import m5
     from m5.objects import (AddrRange, Cache, L2XBar, LocalBP, Process, Root, RiscvO3CPU,
@@ -471,8 +571,12 @@ def build(p, a):
     system.cache_line_size = p["cache_line_size"]
     system.mem_mode = "timing"
     system.mem_ranges = [AddrRange("4GB")]
-    if a.cpu == "o3":
-        system.cpu = RiscvO3CPU()
+    if a.cpu == "o3":  # the file's core: O3CPU, or MinorCPU for [core] model = inorder
+        if p.get("cpu_model") == "minor":
+            from m5.objects import RiscvMinorCPU
+            system.cpu = RiscvMinorCPU()
+        else:
+            system.cpu = RiscvO3CPU()
         for k, v in p["cpu"].items():
             setattr(system.cpu, k, v)
         bp = dict(p["predictor"])
@@ -561,8 +665,12 @@ def main(argv):
         # the same checks against the CPU gem5 built, not the tables of gem5 v22.1 above
         cpu = root.system.cpu
         try:
-            plan(machine, a.machine, a.latency, gem5_fu_latencies(cpu),
-                 {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS + SERIALIZE_DELAYS}, gem5_fu_units(cpu))
+            if p.get("cpu_model") == "minor":
+                plan(machine, a.machine, a.latency, minor_fus=gem5_minor_fus(cpu),
+                     minor_delays={d: int(getattr(cpu, d)) for d in MINOR_FRONTEND_DELAYS})
+            else:
+                plan(machine, a.machine, a.latency, gem5_fu_latencies(cpu),
+                     {d: int(getattr(cpu, d)) for d in FRONTEND_DELAYS + SERIALIZE_DELAYS}, gem5_fu_units(cpu))
         except MachineError as e:
             fail(str(e))
     m5.instantiate()
