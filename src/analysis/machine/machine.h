@@ -1,5 +1,5 @@
 /*
- * machine.h - a described machine: the clock, an out-of-order core, its
+ * machine.h - a described machine: the clock, a core (out of order or in order), its
  * caches and its memory, as the timing model (timing.h) schedules the eDAG
  * on it. Plain data: config/machine_file.h reads it from an INI file
  * (the .ini files of machines/, docs/machines.md), and validation/gem5_machine.py builds

@@ -18,7 +18,9 @@
  *    queue has (the store sq_entries back has written its data).
  *  - start S(v) = max(dispatch(v), ready(v)), ready(v) the latest finish of
  *    its true predecessors: the eDAG's edges, from the one dependency
- *    tracker (deps.h). F(v) = S(v) + its class's latency; a load's latency is
+ *    tracker (deps.h); on an in-order core (machine.h's core_model) also
+ *    S(v) >= S(v-1), issue_width a cycle (timing_inorder.h).
+ *    F(v) = S(v) + its class's latency; a load's latency is
  *    the hierarchy's: the level's hit latencies down to where the line is,
  *    a miss holding an MSHR of each level it misses (it waits for one), the
  *    memory latency plus the line's transfer, with memory transfers queued
