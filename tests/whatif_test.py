@@ -26,7 +26,12 @@
             triangle) blocked in j against tri5_blocked, every tile within 10 %, best tiles equal; ragged (trip
             counts (7 i) mod 11 + 1) reported non-rectangular with its share of the region's accesses, no rows
   fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
-            against the hand-fused `fused`) at three cache sizes
+            against the hand-fused `fused`) at three cache sizes; two nests of several inner loops (pair5 in
+            stencils_pc, replayed as trees) against pair5_fused of the same build at four, and as chains; pipe's
+            fusion of trees refused (a flow dependence); each pair of unfusable's nests not fused, with its reason
+  assoc_sweep  --what-if-cache=machine with --projection-cache's sizes: per size the machine's hierarchy with its
+            last level resized, each tile's traffic within 10 % of the hand-blocked builds' under that hierarchy
+            (--cache with the rows' cache_model), the best tile per size the least measured (as blocking)
   halo      two 5-point stencils in a row (pipe) in the all-loops-per-block scheme, blocked in i and j (tiles 4
             to 32, caches 8 to 64 KiB): the redundant iterations against the points the hand-blocked pipe_blocked
             (tmp recomputed on a ring of 1 around each block) computes beyond pipe's, the predicted weighted flops
@@ -392,18 +397,56 @@ def test_triangular():
 # Fusion                                                                 #
 # ===================================================================== #
 
+def fusion_saving(label, kernel, hand, n, cache, binary):
+    """The predicted traffic saved by fusing KERNEL's nests against the measured saving of the hand-fused HAND."""
+    r = projection(kernel, n, binary=binary, opts=("--what-if=fuse", f"--projection-cache={cache}"))
+    w = r["what_if"]
+    check(w["kind"] == "fuse" and w["complete"] and all(x["fused"] for x in w["pairs"]),
+          f"{label}: every pair fused: {w['pairs']}")
+    (row,) = w["rows"]
+    fused = projection(hand, n, binary=binary, opts=(f"--projection-cache={cache}",))
+    saved_pred = row["as_run_dram_bytes"] - row["dram_bytes"]
+    saved_meas = row["measured_dram_bytes"] - measured(fused["traffic_curve"], cache)
+    check(row["legal"] and saved_meas > 0 and abs(saved_pred - saved_meas) <= 0.10 * saved_meas,
+          f"{label} fused at {cache}: saved {saved_pred} predicted, {saved_meas} measured")
+    print(f"{label} fused at {cache} bytes: saved {saved_pred:.0f} predicted, {saved_meas:.0f} measured "
+          f"({100 * (saved_pred - saved_meas) / saved_meas:+.2f} %)")
+    return r
+
+
 def test_fusion():
     for cache in (32768, 65536, 262144):
-        r = projection("two_loops", 40000, opts=("--what-if=fuse", f"--projection-cache={cache}"))
-        w = r["what_if"]
-        check(w["kind"] == "fuse" and len(w["nests"]) == 2 and w["complete"], f"two loops: {w['nests']}")
-        (row,) = w["rows"]
-        fused = projection("fused", 40000, opts=(f"--projection-cache={cache}",))
-        saved_pred = row["as_run_dram_bytes"] - row["dram_bytes"]
-        saved_meas = row["measured_dram_bytes"] - measured(fused["traffic_curve"], cache)
-        check(saved_meas > 0 and abs(saved_pred - saved_meas) <= 0.10 * saved_meas,
-              f"fusion at {cache}: saved {saved_pred} predicted, {saved_meas} measured")
-        print(f"fusion at {cache} bytes: saved {saved_pred:.0f} predicted, {saved_meas:.0f} measured")
+        r = fusion_saving("two loops", "two_loops", "fused", 40000, cache, STENCILS)
+        check(len(r["what_if"]["nests"]) == 2, f"two loops: {r['what_if']['nests']}")
+    # nests of several inner loops (stencils_pc: each inner loop unrolled by two with a remainder loop): fused over
+    # their positions, against pair5_fused of the same build; and as chains (stencils)
+    check(checksum("pair5_fused", 256) == checksum("pair5", 256), "pair5_fused: the same results as pair5")
+    for cache in (8192, 16384, 32768, 262144):
+        r = fusion_saving("pair5 -O3", "pair5", "pair5_fused", 256, cache, STENCILS_PC)
+        nests, loops = r["what_if"]["nests"], r["loops"]
+        check(len(nests) == 2 and all(sum(x["depth"] == 2 and x["parent"] == nest["loops"][0] for x in loops) == 2
+                                      for nest in nests), f"pair5 -O3: two nests of two inner loops: {loops}")
+        if cache > 8192:  # at 8 KiB the chains' rows hardly fit either way: 4 KiB saved, too little to compare
+            fusion_saving("pair5", "pair5", "pair5_fused", 256, cache, STENCILS)
+    # a fusion of tree nests that breaks a dependence is refused: pipe's second stencil reads tmp a row ahead
+    w = projection("pipe", 64, binary=STENCILS_PC, opts=("--what-if=fuse", "--projection-cache=32K"))["what_if"]
+    check(w["pairs"][0]["fused"] and not w["rows"][0]["legal"] and w["rows"][0]["dram_bytes"] is None and
+          "flow dependence" in w["rows"][0]["illegal_reason"], f"pipe -O3 fused: {w['rows'][0]}")
+    # every pair not fused says why, in the JSON and the text, and gets no made-up fusion
+    r = projection("unfusable", 64, opts=("--what-if=fuse", "--projection-cache=32K"))
+    w = r["what_if"]
+    want = ["different iteration spaces", "different depths", "the second is not replayed"]
+    check([x["reason"] for x in w["pairs"]] == want and not any(x["fused"] for x in w["pairs"]) and
+          [x["first"] for x in w["pairs"][1:]] == [x["second"] for x in w["pairs"][:-1]],
+          f"unfusable: the pairs' reasons {w['pairs']}")
+    (row,) = w["rows"]
+    check(row["dram_bytes"] == row["as_run_dram_bytes"], f"unfusable: nothing fused, as run: {row}")
+    p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=fuse", "--projection-cache=32K",
+             "--filter=unfusable", STENCILS, "unfusable", "64")
+    for x, why in zip(w["pairs"], want):
+        check(f"nests #{x['first']} and #{x['second']}: not fused: {why}" in p.stdout, f"unfusable text: {p.stdout}")
+    check("(positions 62 x 62 against 31 x 62)" in p.stdout and "(positions 31 x 62 against 64)" in p.stdout,
+          f"unfusable text: the iteration spaces: {p.stdout[-900:]}")
 
 
 # ===================================================================== #
@@ -607,6 +650,43 @@ def test_assoc():
         check(pred == meas, f"{kernel}: best tile with the cache model {pred}, timing model's {meas}")
 
 
+def test_assoc_sweep():
+    """--what-if-cache=machine over --projection-cache's sizes: at each size the machine's hierarchy with its last level
+    resized (gem5-validation: at 8 to 64 KiB the L2's 8 ways alone, the 64 KiB L1d not being smaller), each tile's
+    traffic against the hand-blocked builds' under that hierarchy (--cache with the rows' cache_model), and the best
+    tile per size the least measured, as check_tiles."""
+    worst = 0.0
+    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+        r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, TILES)),
+                                        "--what-if-cache=machine", "--projection-cache=" + ",".join(map(str, CACHES))))
+        w = r["what_if"]
+        models = {x["cache_bytes"]: x["cache_model"] for x in w["rows"]}
+        check(sorted(models) == CACHES and all(f"{c // 1024}K,line=64,ways=8,write=back" == models[c][:len(
+            f"{c // 1024}K,line=64,ways=8,write=back")] and "+" not in models[c] for c in CACHES),
+              f"{kernel}: one hierarchy per size, the L2 resized: {models}")
+        check(all(x["measured_dram_bytes"] is None for x in w["rows"]), f"{kernel}: no --cache: nothing measured")
+        configs = ";".join(models[c] for c in CACHES)
+        meas = {}
+        for t in TILES:
+            caches = projection(kernel + "_blocked", n, t, opts=("--cache=" + configs,))["caches"]
+            check([x["cache"] for x in caches] == [models[c] for c in CACHES], f"{kernel}: --cache {caches}")
+            meas[t] = {"cache_bytes": CACHES, "read_bytes": [x["dram_bytes"] for x in caches],
+                       "write_bytes": [0] * len(CACHES)}
+        worst = max(worst, check_tiles(kernel + " (cache model)", w["rows"], meas))
+        print(f"{kernel}: cache model, tile x size: " + "; ".join(
+            f"{c // 1024}K " + " ".join(f"{x['tile']}:{x['dram_bytes']:.0f}/{measured(meas[x['tile']], c)}"
+                                         for x in w["rows"] if x["cache_bytes"] == c) for c in CACHES))
+        # with the same hierarchies given to --cache, the region's own traffic is measured beside each row
+        w = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=8", "--what-if-cache=machine",
+                                        "--projection-cache=" + ",".join(map(str, CACHES)), "--cache=" + configs)
+                       )["what_if"]
+        for x in w["rows"]:
+            check(x["measured_dram_bytes"] is not None and abs(x["as_run_dram_bytes"] - x["measured_dram_bytes"]) <=
+                  0.01 * x["measured_dram_bytes"], f"{kernel} at {x['cache_bytes']}: as run {x['as_run_dram_bytes']}, "
+                  f"measured {x['measured_dram_bytes']}")
+    print(f"assoc_sweep: worst traffic error {100 * worst:.2f} %")
+
+
 HARNESS = r"""
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -687,6 +767,8 @@ def test_options():
                          (("--what-if=fuse", "--what-if-registers=0"), "--what-if-registers"),
                          (("--what-if=block:1", "--what-if-cache=fifo"), "--what-if-cache"),
                          (("--what-if-cache=machine",), "need --what-if"),
+                         (("--what-if=block:1", "--what-if-cache=machine", "--projection-cache=64..4M"),
+                          "at most 16 --projection-cache sizes"),
                          (("--what-if=fuse", "--what-if-csv=/nonexistent/x.csv"), "/nonexistent/x.csv: cannot write")):
         p = edan("run", "--projection", "--machine=" + GEM5, *opts, "--filter=st5", STENCILS, "st5", "8", expect=None)
         check(p.returncode == 2 and needle in p.stderr, f"{opts}: exit {p.returncode}: {p.stderr.strip()}")
@@ -697,4 +779,4 @@ def test_options():
 
 run_category({"affine": test_affine, "blocking": test_blocking, "siblings": test_siblings,
               "triangular": test_triangular, "fusion": test_fusion, "halo": test_halo,
-              "depend": test_depend, "timing": test_timing, "assoc": test_assoc, "options": test_options, "native": validate_native})
+              "depend": test_depend, "timing": test_timing, "assoc": test_assoc, "assoc_sweep": test_assoc_sweep, "options": test_options, "native": validate_native})

@@ -54,4 +54,18 @@ bool edan_tree_positions(const edan_tree *t, const edan_affine_insn *x, edan_aff
  */
 bool edan_tree_one_index(const edan_tree *t, size_t p, size_t q);
 
+/*
+ * Fusing nests g[0 .. m) of one group, one at least a tree (whatif.c): the
+ * fused order walked once, each access checked against the accesses the
+ * later nests made before it (granules of the group's smallest access): a
+ * later nest's load before an earlier nest's store to a granule (flow), its
+ * store before the earlier's load (anti) or store (output) breaks the
+ * order. Exact for the nests' access functions (their one entry); *c the
+ * first dependence broken, the distance in positions. False also when out
+ * of memory (*nomem).
+ */
+struct edan_whatif_conflict; /* whatif.h's */
+bool edan_tree_fuse_legal(const edan_affine *a, const edan_affine_nest *const *g, size_t m,
+                          struct edan_whatif_conflict *c, bool *nomem);
+
 #endif
