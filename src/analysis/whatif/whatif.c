@@ -222,12 +222,13 @@ static void tree_run(replay *r, const edan_tree *t, size_t x, uint64_t *i, const
     const edan_tnode *v = &t->node[x];
     const unsigned d = v->depth;
     const uint64_t T = at->T;
-    uint64_t lo = 0, hi = v->trip;
+    const uint64_t trip = edan_tnode_trip(v, i); /* i: the outer counters */
+    uint64_t lo = 0, hi = trip;
     if (T && (at->block & (1u << d))) { /* the iterations whose first position lies in [tv T, (tv + 1) T) */
         const uint64_t plo = at->tv[d] * T, phi = plo + T;
         lo = plo > v->off ? (plo - v->off + v->u - 1) / v->u : 0;
         hi = phi > v->off ? (phi - v->off + v->u - 1) / v->u : 0;
-        hi = hi < v->trip ? hi : v->trip;
+        hi = hi < trip ? hi : trip;
     }
     for (i[d] = lo; i[d] < hi && !r->nomem; i[d]++) {
         size_t c = v->first_child, j = v->first_insn; /* own instructions and children, merged by pc */

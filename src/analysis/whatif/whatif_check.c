@@ -329,8 +329,13 @@ static bool tree_legal(const edan_affine *a, const edan_affine_nest *n, const ed
                 continue;
             }
             int64_t xlo, xhi, ylo, yhi;
-            footprint(&in[i], in[i].trip, &xlo, &xhi);
-            footprint(&in[j], in[j].trip, &ylo, &yhi);
+            uint64_t ti[L] = {0}, tj[L] = {0}; /* their loops' largest trip counts (a bounded tree's vary) */
+            for (unsigned k = 0; k < in[i].levels; k++)
+                ti[k] = t.node[edan_tree_find(&t, in[i].loop[k])].most;
+            for (unsigned k = 0; k < in[j].levels; k++)
+                tj[k] = t.node[edan_tree_find(&t, in[j].loop[k])].most;
+            footprint(&in[i], ti, &xlo, &xhi);
+            footprint(&in[j], tj, &ylo, &yhi);
             if (xhi <= ylo || yhi <= xlo)
                 continue;
             for (unsigned k = 0; k < d; k++) {
