@@ -60,7 +60,8 @@ and, outside the test suite (make validate-whatif; native timing is noisy on a s
 
   native    the hand-blocked stencils built for the host with its gcc at -O2, each tile timed (median of 5
             runs of the kernel, pinned with taskset when there is one), the best tile against the what-if's
-            best at the host's L1d and L2 sizes (/sys/devices/system/cpu/cpu0/cache); prints the figures
+            best at the host's L1d and L2 sizes (/sys/devices/system/cpu/cpu0/cache), fully associative and
+            through server-ddr5's cache model with its last level of those sizes; prints the figures
 
 usage: whatif_test.py BUILD_DIR CATEGORY
 """
@@ -610,10 +611,10 @@ def test_depend():
 # Best tile against the timing model and native times                   #
 # ===================================================================== #
 
-def whatif_rows(kernel, n, levels, tiles, caches, machine):
+def whatif_rows(kernel, n, levels, tiles, caches, machine, opts=()):
     p = edan("run", "--json", "--filter=" + kernel, "--projection", "--machine=" + machine,
              "--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, tiles)),
-             "--projection-cache=" + ",".join(map(str, caches)), STENCILS, kernel, str(n))
+             "--projection-cache=" + ",".join(map(str, caches)), *opts, STENCILS, kernel, str(n))
     check(p.returncode == 0, f"what-if {kernel} {n}: exit {p.returncode}: {p.stderr}")
     w = json.loads(p.stdout.strip().splitlines()[-1])["projection"]["what_if"]
     return {c: [x for x in w["rows"] if x["cache_bytes"] == c and x["scheme"] == "traditional"] for c in caches}
@@ -796,9 +797,14 @@ def validate_native():
                 native[t] = statistics.median(runs)
             meas = min(tiles, key=lambda t: (native[t], t))
             pred = [best_predicted(rows[c]) for c in caches]
+            # the same sizes through server-ddr5's set-associative hierarchy, its last level resized
+            assoc = whatif_rows(kernel, n, levels, tiles, caches, os.path.join(MACHINES, "server-ddr5.ini"),
+                                ("--what-if-cache=machine",))
+            pred_cm = [best_predicted(assoc[c]) for c in caches]
             print(f"{kernel} n={n}: native ms " + ", ".join(f"{t}: {1e3 * native[t]:.2f}" for t in tiles) +
                   f" (unblocked {1e3 * native[n]:.2f}); best tile native {meas}, what-if at L1d {pred[0]}, "
-                  f"at L2 {pred[1]}: " + ("agrees" if meas in pred else "differs"))
+                  f"at L2 {pred[1]}, with the cache model {pred_cm[0]} and {pred_cm[1]}: " +
+                  ("agrees" if meas in pred + pred_cm else "differs"))
 
 
 # ===================================================================== #
