@@ -199,8 +199,11 @@ void proj_whatif_text(proj_tool *t, FILE *f)
             char tile[24] = "-";
             if (r->tile)
                 snprintf(tile, sizeof tile, "%" PRIu64, r->tile);
-            fprintf(f, "  %-20s %6s %10.0f %14.0f %14.0f ", scheme_name(w, r->order), tile, cache_size(t, c) / 1024,
-                    as_run, measured);
+            char meas[32] = "-"; /* none: no --cache configuration is the row's hierarchy */
+            if (!isnan(measured))
+                snprintf(meas, sizeof meas, "%.0f", measured);
+            fprintf(f, "  %-20s %6s %10.0f %14.0f %14s ", scheme_name(w, r->order), tile, cache_size(t, c) / 1024,
+                    as_run, meas);
             if (!r->legal) {
                 fprintf(f, "%14s\n", "illegal");
                 continue;
