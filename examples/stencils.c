@@ -15,6 +15,15 @@
  *                        second stencil reads (recomputed by every block that needs it)
  *   pipe_fused           the two fused by hand into one nest: illegal (out reads tmp[i+1][j], not
  *                        yet made), so its checksum differs from pipe's
+ *   pair5, pair5_fused   two nests of one 2-D iteration space (default n=256): tmp from in by the 5-point
+ *                        stencil, then out from tmp at the same point and in's row neighbours; fused by
+ *                        hand into one nest (legal: out reads tmp only where it was just made)
+ *   unfusable            four nests no two of which fuse (default n=256): the 5-point stencil on the
+ *                        interior, on its first half of rows, a row scaled (one level), ragged's rows
+ *   sib5, sib5_blocked   per row two inner loops (default n=256): the 5-point stencil on the row into tmp,
+ *                        then out on the row's first i points (j <= i: a trip count that changes from one
+ *                        row to the next); blocked: the j loops in strips of T, each over the rows
+ *   sib_ragged           sib5 with the second loop over (7 i) mod 11 + 1 points: not affine in i
  *   sweep, sweep_blocked out[i][j] = out[i-1][j+1] / 2 + in[i][j] on an n^2 grid (default n=256),
  *                        a dependence of distance (1, -1); blocked: the j loop in strips of T, which
  *                        reverses it (illegal: its checksum differs from sweep's)
@@ -170,6 +179,79 @@ KERNEL void pipe_fused(long n, const double *restrict in, double *restrict tmp, 
         }
 }
 
+/* ---- two nests fused: both replayed as trees in stencils_pc ---------- */
+
+#define PAIR5_B(i, j) out[(i)*n + (j)] = 0.5 * tmp[(i)*n + (j)] + 0.25 * (in[(i)*n + (j)-1] + in[(i)*n + (j) + 1])
+
+KERNEL void pair5(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(tmp, in, i, j);
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++)
+            PAIR5_B(i, j);
+}
+
+KERNEL void pair5_fused(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++) {
+            ST5_OF(tmp, in, i, j);
+            PAIR5_B(i, j);
+        }
+}
+
+KERNEL void unfusable(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(tmp, in, i, j);
+    for (long i = 1; i < n / 2; i++)
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(out, in, i, j);
+    for (long j = 0; j < n; j++)
+        out[j] = 2.0 * tmp[n + j];
+    for (long i = 1; i < n - 1; i++)
+        for (long j = 1; j <= (i * 7) % 11 + 1; j++)
+            ST5_OF(tmp, in, i, j);
+}
+
+/* ---- sibling inner loops, one triangular -------------------------- */
+
+#define SIB5_B(i, j) out[(i)*n + (j)] = 0.5 * (in[((i)-1) * n + (j)] + in[(i)*n + (j)])
+
+KERNEL void sib5(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++) {
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(tmp, in, i, j);
+        for (long j = 1; j <= i; j++)
+            SIB5_B(i, j);
+    }
+}
+
+KERNEL void sib_ragged(long n, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long i = 1; i < n - 1; i++) {
+        for (long j = 1; j < n - 1; j++)
+            ST5_OF(tmp, in, i, j);
+        for (long j = 1; j <= (i * 7) % 11 + 1; j++)
+            SIB5_B(i, j);
+    }
+}
+
+KERNEL void sib5_blocked(long n, long t, const double *restrict in, double *restrict tmp, double *restrict out)
+{
+    for (long jj = 1; jj < n - 1; jj += t)
+        for (long i = 1; i < n - 1; i++) {
+            for (long j = jj; j < MIN(jj + t, n - 1); j++)
+                ST5_OF(tmp, in, i, j);
+            for (long j = jj; j < MIN(jj + t, i + 1); j++)
+                SIB5_B(i, j);
+        }
+}
+
 /* ---- a loop-carried dependence: tiling j reverses it ------------------ */
 
 KERNEL void sweep(long n, const double *restrict in, double *restrict out)
@@ -226,6 +308,7 @@ int main(int argc, char **argv)
     const char *k = named ? argv[1] : "kernel";
     const int a = named ? 2 : 1; /* the first argument after KERNEL */
     const int two_d = !strncmp(k, "st5", 3) || !strncmp(k, "pipe", 4) || !strncmp(k, "sweep", 5) ||
+                      !strncmp(k, "pair5", 5) || !strcmp(k, "unfusable") || !strncmp(k, "sib", 3) ||
                       !strncmp(k, "tri5", 4) || !strcmp(k, "ragged"),
               flat = !strcmp(k, "two_loops") || !strcmp(k, "fused");
     const long n = argc > a ? strtol(argv[a], NULL, 10) : flat ? 40000 : two_d ? 256 : 40;
@@ -234,7 +317,9 @@ int main(int argc, char **argv)
     if (n < 3 || n > (flat ? (1L << 24) : two_d ? 4096 : 256) || t < 1) {
         fprintf(stderr,
                 "usage: %s [st7|st7_blocked|st27|st27_blocked|st5|st5_blocked|two_loops|fused|pipe|pipe_blocked|"
-                "pipe_fused|sweep|sweep_blocked|tri5|tri5_blocked|ragged] [n] [T]\n",
+                "pipe_fused|pair5|pair5_fused|unfusable|sib5|sib5_blocked|sib_ragged|sweep|sweep_blocked|tri5|tri5_"
+                "blocked|ragged]"
+                " [n] [T]\n",
                 argv[0]);
         return 1;
     }
@@ -270,6 +355,18 @@ int main(int argc, char **argv)
         pipe_blocked(n, t, in, c, out);
     else if (!strcmp(k, "pipe_fused"))
         pipe_fused(n, in, c, out);
+    else if (!strcmp(k, "pair5"))
+        pair5(n, in, c, out);
+    else if (!strcmp(k, "pair5_fused"))
+        pair5_fused(n, in, c, out);
+    else if (!strcmp(k, "unfusable"))
+        unfusable(n, in, c, out);
+    else if (!strcmp(k, "sib5"))
+        sib5(n, in, c, out);
+    else if (!strcmp(k, "sib_ragged"))
+        sib_ragged(n, in, c, out);
+    else if (!strcmp(k, "sib5_blocked"))
+        sib5_blocked(n, t, in, c, out);
     else if (!strcmp(k, "tri5"))
         tri5(n, in, out);
     else if (!strcmp(k, "tri5_blocked"))

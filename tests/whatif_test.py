@@ -20,13 +20,22 @@
             nests replayed as trees; replayed as they ran, their traffic equals the measured traffic; blocked as
             in `blocking` against the hand-blocked functions of the same build, every tile within 10 %, best tiles
             equal
+  varying   sibling inner loops whose trip counts vary: sib5 (a row's stencil and a loop over j <= i), replayed as
+            a tree with the second loop's bound, as run against the measured traffic, blocked in j against
+            sib5_blocked (every tile within 10 %, best tiles equal); sib_ragged (GCC's code runs in some rows only) and
+            tri5 in stencils_pc (a remainder loop after a varying unrolled loop) reported non-affine with their share
   triangular  non-rectangular nests: the bounds of trsv's and trmm's triangular loops (j < i) recovered as affine
             functions of the outer counters (their innermost points summed from the bounds equal the loop's
             iterations; the replay as run equals the measured traffic); tri5 (the 5-point stencil on the lower
             triangle) blocked in j against tri5_blocked, every tile within 10 %, best tiles equal; ragged (trip
             counts (7 i) mod 11 + 1) reported non-rectangular with its share of the region's accesses, no rows
   fusion    two loops fused: the predicted traffic saved within 10 % of the measured saving (two_loops
-            against the hand-fused `fused`) at three cache sizes
+            against the hand-fused `fused`) at three cache sizes; two nests of several inner loops (pair5 in
+            stencils_pc, replayed as trees) against pair5_fused of the same build at four, and as chains; pipe's
+            fusion of trees refused (a flow dependence); each pair of unfusable's nests not fused, with its reason
+  assoc_sweep  --what-if-cache=machine with --projection-cache's sizes: per size the machine's hierarchy with its
+            last level resized, each tile's traffic within 10 % of the hand-blocked builds' under that hierarchy
+            (--cache with the rows' cache_model), the best tile per size the least measured (as blocking)
   halo      two 5-point stencils in a row (pipe) in the all-loops-per-block scheme, blocked in i and j (tiles 4
             to 32, caches 8 to 64 KiB): the redundant iterations against the points the hand-blocked pipe_blocked
             (tmp recomputed on a ring of 1 around each block) computes beyond pipe's, the predicted weighted flops
@@ -51,7 +60,8 @@ and, outside the test suite (make validate-whatif; native timing is noisy on a s
 
   native    the hand-blocked stencils built for the host with its gcc at -O2, each tile timed (median of 5
             runs of the kernel, pinned with taskset when there is one), the best tile against the what-if's
-            best at the host's L1d and L2 sizes (/sys/devices/system/cpu/cpu0/cache); prints the figures
+            best at the host's L1d and L2 sizes (/sys/devices/system/cpu/cpu0/cache), fully associative and
+            through server-ddr5's cache model with its last level of those sizes; prints the figures
 
 usage: whatif_test.py BUILD_DIR CATEGORY
 """
@@ -321,6 +331,48 @@ def test_siblings():
     print(f"siblings: worst traffic error {100 * worst:.2f} %")
 
 
+def test_varying():
+    """Sibling inner loops whose trip counts change from one outer iteration to the next."""
+    # sib5: per row the 5-point stencil (254 points) and a second inner loop over j <= i: a tree whose second loop's
+    # trip count is affine in the row's counter, replayed; blocked in j against sib5_blocked
+    n, worst = 256, 0.0
+    r = projection("sib5", n, opts=("--what-if=block:2", "--what-if-tiles=" + ",".join(map(str, TILES)),
+                                    "--projection-cache=" + ",".join(map(str, CACHES))))
+    w = r["what_if"]
+    (nest,) = w["nests"]
+    loops = {x["id"]: x for x in r["loops"]}
+    inner = [x for x in loops.values() if x["parent"] == nest["loops"][0]]
+    check(len(inner) == 2 and sorted(x["iterations"] for x in inner) == [(n - 2) * (n - 1) // 2, (n - 2) ** 2] and
+          nest["replayed"] and w["complete"] and all(x["legal"] for x in w["rows"]),
+          f"sib5: two sibling inner loops, one triangular, replayed: {nest['reason']} {[x['iterations'] for x in inner]}")
+    outside = r["outside_loops"]["loads"] + r["outside_loops"]["stores"]
+    for x in w["rows"]:
+        check(abs(x["as_run_dram_bytes"] - x["measured_dram_bytes"]) <= 128 * outside,
+              f"sib5: replayed as it ran {x['as_run_dram_bytes']}, measured {x['measured_dram_bytes']}")
+    check(checksum("sib5_blocked", n, 8) == checksum("sib5", n), "sib5_blocked: the same results as sib5")
+    meas = {t: projection("sib5_blocked", n, t)["traffic_curve"] for t in TILES}
+    worst = check_tiles("sib5", w["rows"], meas)
+    p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=block:2", "--filter=sib5", STENCILS, "sib5", "64")
+    check("1 entry, " in p.stdout and "accesses: affine, non-rectangular" in p.stdout, f"sib5 text: {p.stdout[-900:]}")
+    print(f"sib5: worst traffic error {100 * worst:.2f} %")
+    # reported, with the share of accesses they carry, no rows: sib_ragged's second loop over (7 i) mod 11 + 1
+    # points (GCC unrolls it whole into code that runs in some rows only) and the remainder loop after tri5's loop
+    # unrolled by two in stencils_pc (its start moves with the unrolled loop's varying trip count)
+    for kernel, binary in (("sib_ragged", STENCILS), ("tri5", STENCILS_PC)):
+        r = projection(kernel, 64, binary=binary, opts=("--what-if=block:2",))
+        w = r["what_if"]
+        (nest,) = w["nests"]
+        bad = sum(i["accesses"] for i in nest["instructions"] if not i["affine"])
+        check(not nest["replayed"] and nest["reason"] == "non-affine accesses" and 0 < bad < nest["accesses"] and
+              nest["nonaffine_accesses"] == bad and not w["complete"] and not w["rows"],
+              f"{kernel}: reported non-affine: {nest['reason']}, {bad} of {nest['accesses']}, rows {w['rows'][:1]}")
+        p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=block:2", "--filter=" + kernel, binary,
+                 kernel, "64")
+        share = f"not replayed: non-affine accesses ({100 * bad / nest['accesses']:.1f} % of its accesses non-affine)"
+        check(share in p.stdout and "no nest to transform" in p.stdout, f"{kernel} text: {share}: {p.stdout[-700:]}")
+        print(f"{kernel}: {share}")
+
+
 # ===================================================================== #
 # Non-rectangular nests                                                  #
 # ===================================================================== #
@@ -392,18 +444,56 @@ def test_triangular():
 # Fusion                                                                 #
 # ===================================================================== #
 
+def fusion_saving(label, kernel, hand, n, cache, binary):
+    """The predicted traffic saved by fusing KERNEL's nests against the measured saving of the hand-fused HAND."""
+    r = projection(kernel, n, binary=binary, opts=("--what-if=fuse", f"--projection-cache={cache}"))
+    w = r["what_if"]
+    check(w["kind"] == "fuse" and w["complete"] and all(x["fused"] for x in w["pairs"]),
+          f"{label}: every pair fused: {w['pairs']}")
+    (row,) = w["rows"]
+    fused = projection(hand, n, binary=binary, opts=(f"--projection-cache={cache}",))
+    saved_pred = row["as_run_dram_bytes"] - row["dram_bytes"]
+    saved_meas = row["measured_dram_bytes"] - measured(fused["traffic_curve"], cache)
+    check(row["legal"] and saved_meas > 0 and abs(saved_pred - saved_meas) <= 0.10 * saved_meas,
+          f"{label} fused at {cache}: saved {saved_pred} predicted, {saved_meas} measured")
+    print(f"{label} fused at {cache} bytes: saved {saved_pred:.0f} predicted, {saved_meas:.0f} measured "
+          f"({100 * (saved_pred - saved_meas) / saved_meas:+.2f} %)")
+    return r
+
+
 def test_fusion():
     for cache in (32768, 65536, 262144):
-        r = projection("two_loops", 40000, opts=("--what-if=fuse", f"--projection-cache={cache}"))
-        w = r["what_if"]
-        check(w["kind"] == "fuse" and len(w["nests"]) == 2 and w["complete"], f"two loops: {w['nests']}")
-        (row,) = w["rows"]
-        fused = projection("fused", 40000, opts=(f"--projection-cache={cache}",))
-        saved_pred = row["as_run_dram_bytes"] - row["dram_bytes"]
-        saved_meas = row["measured_dram_bytes"] - measured(fused["traffic_curve"], cache)
-        check(saved_meas > 0 and abs(saved_pred - saved_meas) <= 0.10 * saved_meas,
-              f"fusion at {cache}: saved {saved_pred} predicted, {saved_meas} measured")
-        print(f"fusion at {cache} bytes: saved {saved_pred:.0f} predicted, {saved_meas:.0f} measured")
+        r = fusion_saving("two loops", "two_loops", "fused", 40000, cache, STENCILS)
+        check(len(r["what_if"]["nests"]) == 2, f"two loops: {r['what_if']['nests']}")
+    # nests of several inner loops (stencils_pc: each inner loop unrolled by two with a remainder loop): fused over
+    # their positions, against pair5_fused of the same build; and as chains (stencils)
+    check(checksum("pair5_fused", 256) == checksum("pair5", 256), "pair5_fused: the same results as pair5")
+    for cache in (8192, 16384, 32768, 262144):
+        r = fusion_saving("pair5 -O3", "pair5", "pair5_fused", 256, cache, STENCILS_PC)
+        nests, loops = r["what_if"]["nests"], r["loops"]
+        check(len(nests) == 2 and all(sum(x["depth"] == 2 and x["parent"] == nest["loops"][0] for x in loops) == 2
+                                      for nest in nests), f"pair5 -O3: two nests of two inner loops: {loops}")
+        if cache > 8192:  # at 8 KiB the chains' rows hardly fit either way: 4 KiB saved, too little to compare
+            fusion_saving("pair5", "pair5", "pair5_fused", 256, cache, STENCILS)
+    # a fusion of tree nests that breaks a dependence is refused: pipe's second stencil reads tmp a row ahead
+    w = projection("pipe", 64, binary=STENCILS_PC, opts=("--what-if=fuse", "--projection-cache=32K"))["what_if"]
+    check(w["pairs"][0]["fused"] and not w["rows"][0]["legal"] and w["rows"][0]["dram_bytes"] is None and
+          "flow dependence" in w["rows"][0]["illegal_reason"], f"pipe -O3 fused: {w['rows'][0]}")
+    # every pair not fused says why, in the JSON and the text, and gets no made-up fusion
+    r = projection("unfusable", 64, opts=("--what-if=fuse", "--projection-cache=32K"))
+    w = r["what_if"]
+    want = ["different iteration spaces", "different depths", "the second is not replayed"]
+    check([x["reason"] for x in w["pairs"]] == want and not any(x["fused"] for x in w["pairs"]) and
+          [x["first"] for x in w["pairs"][1:]] == [x["second"] for x in w["pairs"][:-1]],
+          f"unfusable: the pairs' reasons {w['pairs']}")
+    (row,) = w["rows"]
+    check(row["dram_bytes"] == row["as_run_dram_bytes"], f"unfusable: nothing fused, as run: {row}")
+    p = edan("run", "--projection", "--machine=" + GEM5, "--what-if=fuse", "--projection-cache=32K",
+             "--filter=unfusable", STENCILS, "unfusable", "64")
+    for x, why in zip(w["pairs"], want):
+        check(f"nests #{x['first']} and #{x['second']}: not fused: {why}" in p.stdout, f"unfusable text: {p.stdout}")
+    check("(positions 62 x 62 against 31 x 62)" in p.stdout and "(positions 31 x 62 against 64)" in p.stdout,
+          f"unfusable text: the iteration spaces: {p.stdout[-900:]}")
 
 
 # ===================================================================== #
@@ -521,10 +611,10 @@ def test_depend():
 # Best tile against the timing model and native times                   #
 # ===================================================================== #
 
-def whatif_rows(kernel, n, levels, tiles, caches, machine):
+def whatif_rows(kernel, n, levels, tiles, caches, machine, opts=()):
     p = edan("run", "--json", "--filter=" + kernel, "--projection", "--machine=" + machine,
              "--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, tiles)),
-             "--projection-cache=" + ",".join(map(str, caches)), STENCILS, kernel, str(n))
+             "--projection-cache=" + ",".join(map(str, caches)), *opts, STENCILS, kernel, str(n))
     check(p.returncode == 0, f"what-if {kernel} {n}: exit {p.returncode}: {p.stderr}")
     w = json.loads(p.stdout.strip().splitlines()[-1])["projection"]["what_if"]
     return {c: [x for x in w["rows"] if x["cache_bytes"] == c and x["scheme"] == "traditional"] for c in caches}
@@ -607,6 +697,43 @@ def test_assoc():
         check(pred == meas, f"{kernel}: best tile with the cache model {pred}, timing model's {meas}")
 
 
+def test_assoc_sweep():
+    """--what-if-cache=machine over --projection-cache's sizes: at each size the machine's hierarchy with its last level
+    resized (gem5-validation: at 8 to 64 KiB the L2's 8 ways alone, the 64 KiB L1d not being smaller), each tile's
+    traffic against the hand-blocked builds' under that hierarchy (--cache with the rows' cache_model), and the best
+    tile per size the least measured, as check_tiles."""
+    worst = 0.0
+    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+        r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, TILES)),
+                                        "--what-if-cache=machine", "--projection-cache=" + ",".join(map(str, CACHES))))
+        w = r["what_if"]
+        models = {x["cache_bytes"]: x["cache_model"] for x in w["rows"]}
+        check(sorted(models) == CACHES and all(f"{c // 1024}K,line=64,ways=8,write=back" == models[c][:len(
+            f"{c // 1024}K,line=64,ways=8,write=back")] and "+" not in models[c] for c in CACHES),
+              f"{kernel}: one hierarchy per size, the L2 resized: {models}")
+        check(all(x["measured_dram_bytes"] is None for x in w["rows"]), f"{kernel}: no --cache: nothing measured")
+        configs = ";".join(models[c] for c in CACHES)
+        meas = {}
+        for t in TILES:
+            caches = projection(kernel + "_blocked", n, t, opts=("--cache=" + configs,))["caches"]
+            check([x["cache"] for x in caches] == [models[c] for c in CACHES], f"{kernel}: --cache {caches}")
+            meas[t] = {"cache_bytes": CACHES, "read_bytes": [x["dram_bytes"] for x in caches],
+                       "write_bytes": [0] * len(CACHES)}
+        worst = max(worst, check_tiles(kernel + " (cache model)", w["rows"], meas))
+        print(f"{kernel}: cache model, tile x size: " + "; ".join(
+            f"{c // 1024}K " + " ".join(f"{x['tile']}:{x['dram_bytes']:.0f}/{measured(meas[x['tile']], c)}"
+                                         for x in w["rows"] if x["cache_bytes"] == c) for c in CACHES))
+        # with the same hierarchies given to --cache, the region's own traffic is measured beside each row
+        w = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=8", "--what-if-cache=machine",
+                                        "--projection-cache=" + ",".join(map(str, CACHES)), "--cache=" + configs)
+                       )["what_if"]
+        for x in w["rows"]:
+            check(x["measured_dram_bytes"] is not None and abs(x["as_run_dram_bytes"] - x["measured_dram_bytes"]) <=
+                  0.01 * x["measured_dram_bytes"], f"{kernel} at {x['cache_bytes']}: as run {x['as_run_dram_bytes']}, "
+                  f"measured {x['measured_dram_bytes']}")
+    print(f"assoc_sweep: worst traffic error {100 * worst:.2f} %")
+
+
 HARNESS = r"""
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -670,9 +797,14 @@ def validate_native():
                 native[t] = statistics.median(runs)
             meas = min(tiles, key=lambda t: (native[t], t))
             pred = [best_predicted(rows[c]) for c in caches]
+            # the same sizes through server-ddr5's set-associative hierarchy, its last level resized
+            assoc = whatif_rows(kernel, n, levels, tiles, caches, os.path.join(MACHINES, "server-ddr5.ini"),
+                                ("--what-if-cache=machine",))
+            pred_cm = [best_predicted(assoc[c]) for c in caches]
             print(f"{kernel} n={n}: native ms " + ", ".join(f"{t}: {1e3 * native[t]:.2f}" for t in tiles) +
                   f" (unblocked {1e3 * native[n]:.2f}); best tile native {meas}, what-if at L1d {pred[0]}, "
-                  f"at L2 {pred[1]}: " + ("agrees" if meas in pred else "differs"))
+                  f"at L2 {pred[1]}, with the cache model {pred_cm[0]} and {pred_cm[1]}: " +
+                  ("agrees" if meas in pred + pred_cm else "differs"))
 
 
 # ===================================================================== #
@@ -687,6 +819,8 @@ def test_options():
                          (("--what-if=fuse", "--what-if-registers=0"), "--what-if-registers"),
                          (("--what-if=block:1", "--what-if-cache=fifo"), "--what-if-cache"),
                          (("--what-if-cache=machine",), "need --what-if"),
+                         (("--what-if=block:1", "--what-if-cache=machine", "--projection-cache=64..4M"),
+                          "at most 16 --projection-cache sizes"),
                          (("--what-if=fuse", "--what-if-csv=/nonexistent/x.csv"), "/nonexistent/x.csv: cannot write")):
         p = edan("run", "--projection", "--machine=" + GEM5, *opts, "--filter=st5", STENCILS, "st5", "8", expect=None)
         check(p.returncode == 2 and needle in p.stderr, f"{opts}: exit {p.returncode}: {p.stderr.strip()}")
@@ -696,5 +830,5 @@ def test_options():
 
 
 run_category({"affine": test_affine, "blocking": test_blocking, "siblings": test_siblings,
-              "triangular": test_triangular, "fusion": test_fusion, "halo": test_halo,
-              "depend": test_depend, "timing": test_timing, "assoc": test_assoc, "options": test_options, "native": validate_native})
+              "triangular": test_triangular, "varying": test_varying, "fusion": test_fusion, "halo": test_halo,
+              "depend": test_depend, "timing": test_timing, "assoc": test_assoc, "assoc_sweep": test_assoc_sweep, "options": test_options, "native": validate_native})

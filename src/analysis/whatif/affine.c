@@ -22,7 +22,8 @@ typedef struct aff_id {
     int32_t head_of;       /* the loop whose head this pc is, -1 */
     uint32_t head_checked; /* loops known when head_of was decided */
     uint8_t seen, levels, bad, have_last, known, moved, too_deep;
-    int32_t nest; /* the outermost loop of its context, -1 before its first access in a loop */
+    uint8_t skipped; /* an access skipped iterations of its loops (it ran in some only) */
+    int32_t nest;    /* the outermost loop of its context, -1 before its first access in a loop */
     uint64_t unresolved;
     int32_t loop[EDAN_AFFINE_LEVELS];
     int64_t stride[EDAN_AFFINE_LEVELS];
@@ -202,6 +203,16 @@ static void fit(aff_id *s, uint64_t addr, const uint64_t *i)
         memcpy(s->last_i, i, d * sizeof *i);
         return;
     }
+    /* an instruction run in every iteration of its own loop steps it by 1 (or starts it over at 0: the loop entered
+     * again), the levels inside the one that moved starting over at 0; else it ran in some iterations only (code
+     * the compiler made conditional) */
+    for (unsigned k = 0; k < d; k++)
+        if (i[k] != s->last_i[k]) {
+            for (unsigned m = k + 1; m < d; m++)
+                s->skipped |= i[m] != 0;
+            s->skipped |= k + 1 == d && i[k] != s->last_i[k] + 1 && i[k] != 0;
+            break;
+        }
     /* addr - last = sum_k stride[k] * (i[k] - last_i[k]), in two's complement */
     uint64_t rest = addr - s->last_a;
     int unknown = -1, n_unknown = 0;
@@ -270,7 +281,7 @@ static bool access(edan_affine *a, aff_id *s, uint64_t addr)
         s->levels = (uint8_t)d;
         for (unsigned k = 0; k < d; k++)
             s->loop[k] = a->stack[k].loop;
-        s->have_last = s->known = s->moved = s->bad = 0;
+        s->have_last = s->known = s->moved = s->bad = s->skipped = 0;
         s->unresolved = s->fitted = 0;
         memset(s->stride, 0, sizeof s->stride);
     }
@@ -435,7 +446,7 @@ int edan_affine_finish(edan_affine *a)
         memcpy(o->loop, s->loop, sizeof o->loop);
         o->accesses = s->accesses;
         o->fitted = s->fitted;
-        bool affine = !s->bad && !s->unresolved && !s->too_deep;
+        bool affine = !s->bad && !s->unresolved && !s->too_deep && !s->skipped;
         uint64_t base = s->first_a; /* wraps as addresses do */
         for (unsigned k = 0; k < s->levels; k++) {
             if (a->lp[s->loop[k]].trip_max > 1 && !(s->moved & (1u << k)))
@@ -472,21 +483,11 @@ int edan_affine_finish(edan_affine *a)
             n->trip[k] = lk->trip_min == lk->trip_max ? lk->trip_max : 0;
             n->extent[k] = lk->trip_max;
             n->rectangular &= n->trip[k] > 0;
-            const aff_id *b =
-                &lk->bound; /* the trip count's fit, over the chain's loops, from more exits than unknowns */
-            bool fits = b->levels == k && !b->bad && !b->unresolved && !b->too_deep && b->fitted > k + 1u;
-            for (unsigned m = 0; fits && m < k; m++)
-                fits = b->loop[m] == n->loop[m];
-            if (n->trip[k] || !fits) {
-                n->bounded &= n->trip[k] > 0;
-                continue;
-            }
-            uint64_t base = b->first_a;
-            for (unsigned m = 0; m < k; m++) {
-                n->bound_stride[k][m] = b->moved & (1u << m) ? b->stride[m] : 0;
-                base -= (uint64_t)n->bound_stride[k][m] * b->first_i[m];
-            }
-            n->bound_base[k] = (int64_t)base;
+            /* the trip count's fit, over the chain's loops, from more exits than unknowns */
+            uint64_t most;
+            if (!n->trip[k] &&
+                !edan_affine_loop_bound(a, n->loop[k], n->loop, k, &n->bound_base[k], n->bound_stride[k], &most))
+                n->bounded = false;
         }
         for (size_t j = n->first; j < n->first + n->n; j++) {
             edan_affine_insn *o = &a->insns[j];
@@ -497,13 +498,17 @@ int edan_affine_finish(edan_affine *a)
             n->single_chain &= prefix;
             for (unsigned k = 0; k < o->levels; k++) { /* each loop one parent (parent[] holds it + 1) */
                 n->rectangular &= o->trip[k] > 0;
+                int64_t base, stride[EDAN_AFFINE_LEVELS];
+                uint64_t most;
+                if (!o->trip[k] && !edan_affine_loop_bound(a, o->loop[k], o->loop, k, &base, stride, &most))
+                    n->bounded = false; /* a tree's varying loop, off the chain too, fits over its own path */
                 const int32_t up = k ? o->loop[k - 1] + 1 : -1;
                 if (!parent[o->loop[k]])
                     parent[o->loop[k]] = up;
                 n->tree &= parent[o->loop[k]] == up;
             }
         }
-        n->bounded &= !n->rectangular && n->single_chain;
+        n->bounded &= !n->rectangular && (n->single_chain || n->tree);
     }
     free(parent);
     free(order);
@@ -511,6 +516,27 @@ int edan_affine_finish(edan_affine *a)
     free(owner);
     free(key);
     return 0;
+}
+
+bool edan_affine_loop_bound(const edan_affine *a, int32_t loop, const int32_t *outer, unsigned k, int64_t *base,
+                            int64_t *stride, uint64_t *max)
+{
+    if (loop < 0 || (size_t)loop >= a->lp_cap)
+        return false;
+    *max = a->lp[loop].trip_max;
+    const aff_id *b = &a->lp[loop].bound;
+    bool fits = b->levels == k && !b->bad && !b->unresolved && !b->too_deep && b->fitted > k + 1u;
+    for (unsigned m = 0; fits && m < k; m++)
+        fits = b->loop[m] == outer[m];
+    if (!fits)
+        return false;
+    uint64_t at = b->first_a; /* wraps as addresses do */
+    for (unsigned m = 0; m < k; m++) {
+        stride[m] = b->moved & (1u << m) ? b->stride[m] : 0;
+        at -= (uint64_t)stride[m] * b->first_i[m];
+    }
+    *base = (int64_t)at;
+    return true;
 }
 
 size_t edan_affine_n_nests(const edan_affine *a)

@@ -41,10 +41,10 @@
  *   - a loop's trip count is also fitted, as an access's address is, to
  *     t = base + sum_m stride[m] * i[m] over the counters of the loops
  *     around it in its function, at each exit: a non-rectangular nest
- *     (one chain) whose varying levels all fit, each over more exits than
- *     it has unknowns and over the chain's loops, is bounded (triangular:
- *     for j < i). A level not entered at some outer point (a trip of 0)
- *     makes no exit there.
+ *     (one chain, or a tree) whose varying loops all fit, each over more
+ *     exits than it has unknowns and over the loops of its path, is
+ *     bounded (triangular: for j < i; a sibling inner loop for j <= i). A level not entered at some outer point (a trip
+ * of 0) makes no exit there.
  *   - a nest's contexts form a chain when each is a prefix of the deepest
  *     one, else a tree when every loop in them has one parent (the loop
  *     before it in every context holding it): sibling inner loops, as a
@@ -86,18 +86,19 @@ typedef struct edan_affine_insn {
 typedef struct edan_affine_nest {
     int32_t loop[EDAN_AFFINE_LEVELS]; /* the chain, outermost first */
     unsigned levels;
-    uint64_t trip[EDAN_AFFINE_LEVELS];      /* each level's trip count per entry; 0 when it varied */
-    uint64_t entries;                       /* entries of the outermost loop */
-    uint64_t accesses;                      /* accesses made in its own function by its instructions (warm-up too) */
-    uint64_t nonaffine_accesses;            /* of those, by instructions not affine */
-    uint64_t in_calls;                      /* accesses made in functions it called */
-    bool single_chain;                      /* every instruction's context is a prefix of the chain */
-    bool tree;                              /* else: the contexts form a tree (each loop one parent: sibling loops) */
-    bool rectangular;                       /* every loop's trip count constant (each loop of the tree) */
-    bool bounded;                           /* one chain, not rectangular, each varying level's trip count affine in
-                                               the outer counters (a triangular nest): bound_base + bound_stride . i */
-    uint64_t extent[EDAN_AFFINE_LEVELS];    /* each level's largest trip count */
-    int64_t bound_base[EDAN_AFFINE_LEVELS]; /* where trip[k] is 0 and bounded */
+    uint64_t trip[EDAN_AFFINE_LEVELS]; /* each level's trip count per entry; 0 when it varied */
+    uint64_t entries;                  /* entries of the outermost loop */
+    uint64_t accesses;                 /* accesses made in its own function by its instructions (warm-up too) */
+    uint64_t nonaffine_accesses;       /* of those, by instructions not affine */
+    uint64_t in_calls;                 /* accesses made in functions it called */
+    bool single_chain;                 /* every instruction's context is a prefix of the chain */
+    bool tree;                         /* else: the contexts form a tree (each loop one parent: sibling loops) */
+    bool rectangular;                  /* every loop's trip count constant (each loop of the tree) */
+    bool bounded; /* not rectangular, each varying loop's trip count affine in the counters of the loops around it
+                     (a triangular nest): bound_base + bound_stride . i along the chain; a tree's other loops:
+                     edan_affine_loop_bound */
+    uint64_t extent[EDAN_AFFINE_LEVELS];                          /* each level's largest trip count */
+    int64_t bound_base[EDAN_AFFINE_LEVELS];                       /* where trip[k] is 0 and bounded */
     int64_t bound_stride[EDAN_AFFINE_LEVELS][EDAN_AFFINE_LEVELS]; /* [k][m]: per iteration of outer level m < k */
     size_t first, n; /* its instructions: edan_affine_insns()[first .. first + n), by pc */
 } edan_affine_nest;
@@ -117,8 +118,13 @@ size_t edan_affine_n_nests(const edan_affine *a);
 const edan_affine_nest *edan_affine_nests(const edan_affine *a);
 const edan_affine_insn *edan_affine_insns(const edan_affine *a);
 
-/* A nest can be replayed (what-ifs): rectangular, one chain or a tree, or a bounded chain; every access affine,
- * none in calls. */
+/* Loop id's trip count fitted as base + stride . i over the counters of the loops outer[0 .. k) around it (its path,
+ * outermost first), *max its largest: false when it does not fit (or was not fitted over those loops). */
+bool edan_affine_loop_bound(const edan_affine *a, int32_t loop, const int32_t *outer, unsigned k, int64_t *base,
+                            int64_t *stride, uint64_t *max);
+
+/* A nest can be replayed (what-ifs): rectangular, one chain or a tree, or bounded; every access affine, none in
+ * calls. */
 bool edan_affine_nest_exact(const edan_affine_nest *n);
 
 #endif

@@ -10,13 +10,35 @@
 
 #include "analysis/locality/locality.h"
 #include "analysis/whatif/whatif_tree.h"
+#include "util/keymap.h"
 
 #define L EDAN_AFFINE_LEVELS
 
+/* The fused order's dependence check (edan_tree_fuse_legal): per granule of memory, the latest nest of the group
+ * that loaded it and that stored it so far, which instruction, at which position (its rank in the walk). */
+typedef struct granule {
+    uint32_t ld_nest, st_nest; /* 1 + the nest's index in the group; 0: none */
+    uint32_t ld_insn, st_insn; /* indices into edan_affine_insns() */
+    uint64_t ld_rank, st_rank;
+} granule;
+
+typedef struct fuse_check {
+    edan_keymap map;         /* granule address -> granule */
+    unsigned shift;          /* log2 of the granule's bytes: the group's smallest access */
+    uint32_t nest;           /* the nest walking: 1 + its index in the group */
+    uint64_t rank;           /* the position walking, as a rank of the positions' odometer */
+    edan_whatif_conflict *c; /* the first dependence broken, */
+    bool broken;             /* once found */
+    const uint64_t *extent;  /* the positions per level, to turn ranks into distances */
+    unsigned levels;
+} fuse_check;
+
 typedef struct replay {
     const edan_affine *a;
-    edan_reuse *tracker; /* the LRU stack distances, or */
-    edan_cache *model;   /* the cache model */
+    edan_reuse *tracker;          /* the LRU stack distances, or */
+    edan_cache *model;            /* the cache model, or */
+    fuse_check *check;            /* the fused order's dependences */
+    const edan_affine_insn *insn; /* the instruction of the access touch() gets */
     edan_lru_traffic *out;
     unsigned line_shift;
     bool nomem;
@@ -33,9 +55,85 @@ bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b
     return true;
 }
 
+bool edan_whatif_positions(const edan_affine *a, const edan_affine_nest *n, uint64_t *pos)
+{
+    if (n->single_chain) {
+        memcpy(pos, n->extent, n->levels * sizeof *pos);
+        return true;
+    }
+    edan_tree t;
+    if (!edan_tree_make(a, n, &t))
+        return false;
+    memcpy(pos, t.extent, n->levels * sizeof *pos);
+    edan_tree_free(&t);
+    return true;
+}
+
+const char *edan_whatif_unfusable(const edan_affine *a, const edan_affine_nest *x, const edan_affine_nest *y)
+{
+    if (!x->rectangular || !y->rectangular)
+        return "a non-rectangular nest";
+    if (x->levels != y->levels)
+        return "different depths";
+    if (x->entries != y->entries)
+        return "entered a different number of times";
+    uint64_t px[L], py[L];
+    if (!edan_whatif_positions(a, x, px) || !edan_whatif_positions(a, y, py))
+        return "out of memory";
+    if (memcmp(px, py, x->levels * sizeof *px))
+        return "different iteration spaces";
+    return NULL;
+}
+
 /* One access of [addr, addr + size) through the LRU stack (owner 0). */
+/* The distance sink - source per level from their positions' ranks. */
+static void rank_distance(const fuse_check *f, uint64_t source, uint64_t sink, edan_whatif_conflict *c)
+{
+    c->levels = f->levels;
+    c->uniform = true;
+    for (unsigned k = f->levels; k-- > 0;) {
+        c->lo[k] = c->hi[k] = (int64_t)(sink % f->extent[k]) - (int64_t)(source % f->extent[k]);
+        sink /= f->extent[k];
+        source /= f->extent[k];
+    }
+}
+
+/* An access of the fused order: a later nest's access made before it to a granule it stores (or, when it loads, a
+ * later nest's store) breaks a dependence. */
+static void check_access(replay *r, uint64_t addr, uint32_t size, bool store)
+{
+    fuse_check *f = r->check;
+    const uint32_t id = (uint32_t)(r->insn - edan_affine_insns(r->a));
+    for (uint64_t g = addr >> f->shift; g <= (addr + size - 1) >> f->shift && !f->broken; g++) {
+        granule *v = edan_keymap_get(&f->map, g, 0, NULL);
+        if (!v) {
+            r->nomem = true;
+            return;
+        }
+        const bool flow = store && v->ld_nest > f->nest, output = store && v->st_nest > f->nest,
+                   anti = !store && v->st_nest > f->nest;
+        if (flow || output || anti) {
+            memset(f->c, 0, sizeof *f->c);
+            f->c->kind = output ? EDAN_DEP_OUTPUT : flow ? EDAN_DEP_FLOW : EDAN_DEP_ANTI;
+            f->c->source = id;
+            f->c->sink = flow ? v->ld_insn : v->st_insn;
+            rank_distance(f, f->rank, flow ? v->ld_rank : v->st_rank, f->c);
+            f->broken = true;
+            return;
+        }
+        if (store && f->nest >= v->st_nest)
+            *v = (granule){v->ld_nest, f->nest, v->ld_insn, id, v->ld_rank, f->rank};
+        if (!store && f->nest >= v->ld_nest)
+            *v = (granule){f->nest, v->st_nest, id, v->st_insn, f->rank, v->st_rank};
+    }
+}
+
 static void touch(replay *r, uint64_t addr, uint32_t size, bool store)
 {
+    if (r->check) {
+        check_access(r, addr, size, store);
+        return;
+    }
     if (r->model) {
         edan_cache_classify(r->model, true, addr, size, !store, store);
         return;
@@ -97,34 +195,60 @@ static bool empty(const uint64_t *lo, const uint64_t *hi, unsigned d)
     return false;
 }
 
-/* Node x's iterations on the tile vector tv (tile T, levels blocked), at the outer levels' counters i, recursively. */
-static void tree_run(replay *r, const edan_tree *t, size_t x, uint64_t *i, const uint64_t *tv, uint64_t T,
-                     unsigned block)
+/* Where a tree nest's loops run: the tile vector tv of tile T over the levels blocked, or, fused, one position of
+ * every level (tv, T 1, every level blocked) with each loop's own instructions once per its iteration. */
+typedef struct tree_at {
+    const uint64_t *tv;
+    uint64_t T;
+    unsigned block;
+    const uint64_t *last; /* fused: each level's last position; NULL: not fused */
+} tree_at;
+
+/* Fused: whether node x's own instruction j runs at this position of the deeper levels: the first position
+ * when it comes before the node's inner loops, the last when after (the loop's own instructions run once per
+ * iteration, around its inner loops, as the hand-fused code runs them). */
+static bool tree_own_here(const edan_tree *t, const edan_tnode *v, size_t j, const tree_at *at)
+{
+    const bool before = !v->n_children || t->insns[j]->insn->pc < t->node[t->children[v->first_child]].min_pc;
+    for (unsigned k = v->depth + 1; k < L; k++)
+        if (at->tv[k] != (before ? 0 : at->last[k]))
+            return false;
+    return true;
+}
+
+/* Node x's iterations on the tile vector at->tv, at the outer levels' counters i, recursively. */
+static void tree_run(replay *r, const edan_tree *t, size_t x, uint64_t *i, const tree_at *at)
 {
     const edan_tnode *v = &t->node[x];
     const unsigned d = v->depth;
-    uint64_t lo = 0, hi = v->trip;
-    if (T && (block & (1u << d))) { /* the iterations whose first position lies in [tv T, (tv + 1) T) */
-        const uint64_t plo = tv[d] * T, phi = plo + T;
+    const uint64_t T = at->T;
+    const uint64_t trip = edan_tnode_trip(v, i); /* i: the outer counters */
+    uint64_t lo = 0, hi = trip;
+    if (T && (at->block & (1u << d))) { /* the iterations whose first position lies in [tv T, (tv + 1) T) */
+        const uint64_t plo = at->tv[d] * T, phi = plo + T;
         lo = plo > v->off ? (plo - v->off + v->u - 1) / v->u : 0;
         hi = phi > v->off ? (phi - v->off + v->u - 1) / v->u : 0;
-        hi = hi < v->trip ? hi : v->trip;
+        hi = hi < trip ? hi : trip;
     }
     for (i[d] = lo; i[d] < hi && !r->nomem; i[d]++) {
         size_t c = v->first_child, j = v->first_insn; /* own instructions and children, merged by pc */
         while (!r->nomem && (c < v->first_child + v->n_children || j < v->first_insn + v->n_insns)) {
             if (j < v->first_insn + v->n_insns &&
                 (c == v->first_child + v->n_children || t->insns[j]->insn->pc < t->node[t->children[c]].min_pc)) {
+                if (at->last && !tree_own_here(t, v, j, at)) {
+                    j++;
+                    continue;
+                }
                 const int64_t shift = t->shift[j];
-                const edan_affine_insn *o = t->insns[j++];
+                const edan_affine_insn *o = r->insn = t->insns[j++];
                 uint64_t addr = (uint64_t)o->base; /* wraps as addresses do */
                 for (unsigned k = 0; k < o->levels; k++)
                     addr += (uint64_t)o->stride[k] * i[k];
-                if (T && d + 1 < L && (block & (2u << d)))
-                    addr += (uint64_t)shift * tv[d + 1] * T;
+                if (!at->last && T && d + 1 < L && (at->block & (2u << d)))
+                    addr += (uint64_t)shift * at->tv[d + 1] * T;
                 touch(r, addr, o->insn->mem_size, o->insn->mem != EDAN_MEM_LOAD);
             } else {
-                tree_run(r, t, t->children[c++], i, tv, T, block);
+                tree_run(r, t, t->children[c++], i, at);
             }
         }
     }
@@ -141,10 +265,74 @@ static void tree_nest(replay *r, const edan_affine_nest *n, const edan_whatif_pl
     uint64_t tv[L] = {0}, tlo[L] = {0}, thi[L], i[L] = {0};
     for (unsigned k = 0; k < L; k++)
         thi[k] = p->tile && (p->block & (1u << k)) && t.extent[k] ? (t.extent[k] + p->tile - 1) / p->tile : 1;
+    const tree_at at = {tv, p->tile, p->block, NULL};
     do
-        tree_run(r, &t, 0, i, tv, p->tile, p->block);
+        tree_run(r, &t, 0, i, &at);
     while (!r->nomem && next(tv, tlo, thi, L));
     edan_tree_free(&t);
+}
+
+/* Nests g[0 .. m) fused, one of them at least a tree (edan_whatif_fusable: the same positions per level): at each
+ * position of every level, each nest's iterations that start there, one nest after the other. */
+static void tree_fused(replay *r, const edan_affine_nest *const *g, size_t m)
+{
+    edan_tree t[EDAN_WHATIF_GROUP];
+    size_t made = 0;
+    for (; made < m && made < EDAN_WHATIF_GROUP; made++)
+        if (!edan_tree_make(r->a, g[made], &t[made])) {
+            r->nomem = true;
+            break;
+        }
+    uint64_t tv[L] = {0}, tlo[L] = {0}, thi[L], last[L], i[L] = {0};
+    for (unsigned k = 0; k < L; k++) {
+        thi[k] = made && t[0].extent[k] ? t[0].extent[k] : 1;
+        last[k] = thi[k] - 1;
+    }
+    const tree_at at = {tv, 1, (1u << L) - 1, last};
+    if (!r->nomem)
+        do {
+            for (size_t x = 0; x < made && !r->nomem; x++) {
+                if (r->check)
+                    r->check->nest = (uint32_t)x + 1;
+                tree_run(r, &t[x], 0, i, &at);
+            }
+            if (r->check && r->check->broken)
+                break;
+            if (r->check)
+                r->check->rank++;
+        } while (!r->nomem && next(tv, tlo, thi, L));
+    for (size_t x = 0; x < made; x++)
+        edan_tree_free(&t[x]);
+}
+
+bool edan_tree_fuse_legal(const edan_affine *a, const edan_affine_nest *const *g, size_t m, edan_whatif_conflict *c,
+                          bool *nomem)
+{
+    fuse_check f = {.shift = 3, .c = c, .levels = g[0]->levels};
+    for (size_t x = 0; x < m; x++) /* granules of the smallest access: two accesses in one granule meet */
+        for (size_t j = g[x]->first; j < g[x]->first + g[x]->n; j++) {
+            const uint32_t size = edan_affine_insns(a)[j].insn->mem_size;
+            while (f.shift && (1u << f.shift) > size)
+                f.shift--;
+        }
+    edan_tree t;
+    uint64_t extent[L];
+    if (!edan_tree_make(a, g[0], &t)) {
+        *nomem = true;
+        return false;
+    }
+    memcpy(extent, t.extent, sizeof extent);
+    edan_tree_free(&t);
+    f.extent = extent;
+    if (edan_keymap_init(&f.map, sizeof(granule))) {
+        *nomem = true;
+        return false;
+    }
+    replay r = {.a = a, .check = &f};
+    tree_fused(&r, g, m);
+    edan_keymap_free(&f.map);
+    *nomem = r.nomem;
+    return !r.nomem && !f.broken;
 }
 
 /* The end of level k's range at the outer counters i: the box's, cut at a bounded nest's trip count there. */
@@ -231,7 +419,16 @@ static void group(replay *r, const edan_affine_nest *const *g, size_t m, const e
 {
     const edan_affine_nest *n = g[0];
     const unsigned d = n->levels;
-    if (!n->single_chain) { /* never grouped (edan_whatif_compatible): alone under every order */
+    if (p->order == EDAN_WHATIF_POINT && m > 1) {
+        bool tree = false;
+        for (size_t x = 0; x < m; x++)
+            tree |= !g[x]->single_chain;
+        if (tree) { /* fused with a tree nest: every nest of the group as a tree, over their positions */
+            tree_fused(r, g, m);
+            return;
+        }
+    }
+    if (!n->single_chain) { /* alone under every other order (edan_whatif_compatible) */
         tree_nest(r, n, p);
         return;
     }
@@ -281,9 +478,9 @@ static void run(replay *r, const uint32_t *nests, const size_t *start, size_t n_
     const uint64_t rounds = alike && n_groups ? all[nests[start[0]]].entries : 1;
     for (uint64_t e = 0; e < rounds && !r->nomem; e++)
         for (size_t gi = 0; gi < n_groups && !r->nomem; gi++) {
-            const edan_affine_nest *g[64];
+            const edan_affine_nest *g[EDAN_WHATIF_GROUP];
             size_t m = 0;
-            for (size_t x = start[gi]; x < start[gi + 1] && m < 64; x++)
+            for (size_t x = start[gi]; x < start[gi + 1] && m < EDAN_WHATIF_GROUP; x++)
                 g[m++] = &all[nests[x]];
             const edan_whatif_halo *h = plan->halo ? plan->halo + start[gi] : NULL;
             for (uint64_t f = 0; m && f < (alike ? 1 : g[0]->entries) && !r->nomem; f++)
@@ -295,7 +492,7 @@ int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t
                        const edan_whatif_plan *plan, unsigned line_shift, edan_lru_traffic *out)
 {
     memset(out, 0, sizeof *out);
-    replay r = {a, edan_reuse_new(true), NULL, out, line_shift, false};
+    replay r = {.a = a, .tracker = edan_reuse_new(true), .out = out, .line_shift = line_shift};
     if (!r.tracker)
         return -1;
     run(&r, nests, start, n_groups, plan);
@@ -313,7 +510,7 @@ int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const 
     edan_cache c;
     if (edan_cache_init(&c, cfg, err))
         return -1;
-    replay r = {a, NULL, &c, NULL, 0, false};
+    replay r = {.a = a, .model = &c};
     run(&r, nests, start, n_groups, plan);
     edan_proj_range *dirty = NULL;
     size_t n = 0;
@@ -332,403 +529,4 @@ int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const 
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift)
 {
     return (double)(edan_lru_reads(t, k) + edan_lru_writes(t, k)) * (double)(1u << line_shift);
-}
-
-/* ===================================================================== */
-/* Dependences                                                            */
-/* ===================================================================== */
-
-/* The distances (b's point - a's point) per level at which two accesses touch a common byte: ranges. */
-typedef struct dist {
-    int64_t lo[L], hi[L];
-    bool uniform;
-} dist;
-
-/* What a plan does to one group's levels: which are blocked into more than one tile, and the tile. */
-typedef struct tiling {
-    const uint64_t *trip;
-    unsigned d, block;
-    int64_t tile;
-} tiling;
-
-static int64_t floor_div(int64_t a, int64_t b) /* b > 0 */
-{
-    return a / b - (a % b != 0 && a < 0);
-}
-
-/* [lo, hi): the bytes an access function reaches over trips trip. */
-static void footprint(const edan_affine_insn *o, const uint64_t *trip, int64_t *lo, int64_t *hi)
-{
-    int64_t a = o->base, b = o->base;
-    for (unsigned k = 0; k < o->levels; k++) {
-        const int64_t span = o->stride[k] * (int64_t)(trip[k] - 1);
-        if (span < 0)
-            a += span;
-        else
-            b += span;
-    }
-    *lo = a;
-    *hi = b + (int64_t)o->insn->mem_size;
-}
-
-/* Integer solutions x (= q - r) of S x = rem with |x_k| < trip_k, level by level from the largest stride. */
-typedef struct solver {
-    const int64_t *s;
-    const uint64_t *trip;
-    unsigned order[L], m;
-    int64_t reach[L + 1]; /* reach[j]: the sum of |s| (trip - 1) over order[j ..] */
-    int64_t size_a, size_b;
-    int64_t x[L];
-    dist *e;
-    unsigned found, visited;
-    bool overflow;
-} solver;
-
-static void solve(solver *v, unsigned j, int64_t rem)
-{
-    if (v->overflow || ++v->visited > 64 * EDAN_WHATIF_SOLUTIONS) {
-        v->overflow = true;
-        return;
-    }
-    if (j == v->m) { /* the bytes [A, A + size_a) and [B, B + size_b) meet: B - A = rem */
-        if (rem <= -v->size_a || rem >= v->size_b)
-            return;
-        if (++v->found > EDAN_WHATIF_SOLUTIONS) {
-            v->overflow = true;
-            return;
-        }
-        for (unsigned i = 0; i < v->m; i++) {
-            const unsigned k = v->order[i];
-            const int64_t e = -v->x[k];
-            if (v->found == 1 || e < v->e->lo[k])
-                v->e->lo[k] = e;
-            if (v->found == 1 || e > v->e->hi[k])
-                v->e->hi[k] = e;
-        }
-        return;
-    }
-    const unsigned k = v->order[j];
-    const int64_t t = (int64_t)v->trip[k] - 1, a = v->s[k] < 0 ? -v->s[k] : v->s[k];
-    /* rem - s x must stay within what the smaller levels and the sizes can make up */
-    const int64_t lo = rem - v->reach[j + 1] - v->size_b + 1, hi = rem + v->reach[j + 1] + v->size_a - 1;
-    int64_t xlo = -floor_div(-lo, a), xhi = floor_div(hi, a); /* s x in [lo, hi] for s > 0 */
-    if (v->s[k] < 0) {
-        const int64_t y = xlo;
-        xlo = -xhi;
-        xhi = -y;
-    }
-    if (xlo < -t)
-        xlo = -t;
-    if (xhi > t)
-        xhi = t;
-    for (int64_t x = xlo; x <= xhi && !v->overflow; x++) {
-        v->x[k] = x;
-        solve(v, j + 1, rem - v->s[k] * x);
-    }
-}
-
-/* Whether a and b (in nests of trips trip, d levels) touch a common byte; *e their distances b - a. */
-static bool distance(const edan_affine_insn *a, const edan_affine_insn *b, const uint64_t *trip, unsigned d, dist *e)
-{
-    int64_t alo, ahi, blo, bhi;
-    footprint(a, trip, &alo, &ahi);
-    footprint(b, trip, &blo, &bhi);
-    if (ahi <= blo || bhi <= alo)
-        return false;
-    int64_t sa[L] = {0}, sb[L] = {0};
-    memcpy(sa, a->stride, a->levels * sizeof *sa);
-    memcpy(sb, b->stride, b->levels * sizeof *sb);
-    for (unsigned k = 0; k < d; k++) { /* any distance, unless the strides tell; an outer level's access is at 0 */
-        e->lo[k] = k < a->levels ? 1 - (int64_t)trip[k] : 0;
-        e->hi[k] = k < b->levels ? (int64_t)trip[k] - 1 : 0;
-    }
-    e->uniform = false;
-    if (memcmp(sa, sb, sizeof sa))
-        return true;
-    dist found = *e;
-    solver v = {.s = sa, .trip = trip, .size_a = a->insn->mem_size, .size_b = b->insn->mem_size, .e = &found};
-    bool free_level = false;
-    for (unsigned k = 0; k < d; k++) {
-        if (!sa[k]) {
-            free_level |= e->lo[k] < e->hi[k];
-            continue;
-        }
-        unsigned j = v.m++;
-        for (; j > 0 && llabs(sa[v.order[j - 1]]) < llabs(sa[k]); j--)
-            v.order[j] = v.order[j - 1];
-        v.order[j] = k;
-    }
-    for (unsigned j = v.m; j-- > 0;)
-        v.reach[j] = v.reach[j + 1] + llabs(sa[v.order[j]]) * ((int64_t)trip[v.order[j]] - 1);
-    solve(&v, 0, b->base - a->base);
-    if (v.overflow)
-        return true;
-    if (!v.found)
-        return false;
-    *e = found;
-    e->uniform = v.found == 1 && !free_level;
-    return true;
-}
-
-static bool blocked(const tiling *g, unsigned k)
-{
-    return g->tile && (g->block & (1u << k)) && (uint64_t)g->tile < g->trip[k];
-}
-
-static bool has_zero(const dist *e, unsigned k)
-{
-    return e->lo[k] <= 0 && e->hi[k] >= 0;
-}
-
-static bool has_sign(const dist *e, unsigned k, int s)
-{
-    return s > 0 ? e->hi[k] >= 1 : e->lo[k] <= -1;
-}
-
-/* A distance on level k that keeps the tile, of sign s (0: any). */
-static bool same_tile(const tiling *g, const dist *e, unsigned k, int s)
-{
-    if (!blocked(g, k))
-        return s ? has_sign(e, k, s) : true;
-    int64_t lo = e->lo[k], hi = e->hi[k];
-    if (s > 0 && lo < 1)
-        lo = 1;
-    if (s < 0 && hi > -1)
-        hi = -1;
-    if (lo < 1 - g->tile)
-        lo = 1 - g->tile;
-    if (hi > g->tile - 1)
-        hi = g->tile - 1;
-    return lo <= hi;
-}
-
-/* A tile change of sign s on level k. */
-static bool crosses(const tiling *g, const dist *e, unsigned k, int s)
-{
-    return blocked(g, k) && has_sign(e, k, s);
-}
-
-/* Tiling one nest: the sign s of a first nonzero distance whose first tile change can be -s; 0 when none. */
-static int tiling_breaks(const tiling *g, const dist *e)
-{
-    for (unsigned ke = 0; ke < g->d; ke++) {
-        for (int s = -1; s <= 1; s += 2) {
-            if (!same_tile(g, e, ke, s))
-                continue;
-            for (unsigned kt = ke + 1; kt < g->d; kt++) {
-                if (crosses(g, e, kt, -s))
-                    return s;
-                if (!same_tile(g, e, kt, 0))
-                    break;
-            }
-        }
-        if (!has_zero(e, ke))
-            break;
-    }
-    return 0;
-}
-
-/* A later nest's point in an earlier tile than an earlier nest's (the tile scheme). */
-static bool tiles_reverse(const tiling *g, const dist *e)
-{
-    for (unsigned k = 0; k < g->d; k++) {
-        if (crosses(g, e, k, -1))
-            return true;
-        if (!same_tile(g, e, k, 0))
-            return false;
-    }
-    return false;
-}
-
-/* A later nest's point before an earlier nest's (fusion). */
-static bool points_reverse(const dist *e, unsigned d)
-{
-    for (unsigned k = 0; k < d; k++) {
-        if (has_sign(e, k, -1))
-            return true;
-        if (!has_zero(e, k))
-            return false;
-    }
-    return false;
-}
-
-/* The conflict of accesses i then j (indices into insns), distances e (j's point - i's). */
-static void conflict(const edan_affine_insn *in, uint32_t i, uint32_t j, const dist *e, unsigned d, bool swap,
-                     bool recomputed, edan_whatif_conflict *c)
-{
-    memset(c, 0, sizeof *c);
-    c->source = swap ? j : i;
-    c->sink = swap ? i : j;
-    const bool src_store = in[c->source].insn->mem != EDAN_MEM_LOAD, snk_store = in[c->sink].insn->mem != EDAN_MEM_LOAD;
-    c->kind = src_store && snk_store ? EDAN_DEP_OUTPUT : src_store ? EDAN_DEP_FLOW : EDAN_DEP_ANTI;
-    c->uniform = e->uniform;
-    c->recomputed = recomputed;
-    c->levels = d;
-    for (unsigned k = 0; k < d; k++) {
-        c->lo[k] = swap ? -e->hi[k] : e->lo[k];
-        c->hi[k] = swap ? -e->lo[k] : e->hi[k];
-    }
-}
-
-/* The halos of a group's nests g[0 .. m) under the tile scheme: what each later nest reads of an earlier one. */
-static void halos(const edan_affine *a, const edan_affine_nest *const *g, size_t m, const tiling *t,
-                  edan_whatif_halo *h)
-{
-    const edan_affine_insn *in = edan_affine_insns(a);
-    for (size_t y = m; y-- > 1;)
-        for (size_t x = 0; x < y; x++)
-            for (size_t i = g[x]->first; i < g[x]->first + g[x]->n; i++)
-                for (size_t j = g[y]->first; j < g[y]->first + g[y]->n; j++) {
-                    dist e;
-                    if (in[i].insn->mem == EDAN_MEM_LOAD || in[j].insn->mem != EDAN_MEM_LOAD ||
-                        !distance(&in[i], &in[j], t->trip, t->d, &e))
-                        continue;
-                    for (unsigned k = 0; k < t->d; k++) { /* x must make the points y's box reads: r - e */
-                        if (!blocked(t, k))
-                            continue;
-                        const uint64_t lo = h[y].lo[k] + (uint64_t)(e.hi[k] > 0 ? e.hi[k] : 0);
-                        const uint64_t hi = h[y].hi[k] + (uint64_t)(e.lo[k] < 0 ? -e.lo[k] : 0);
-                        h[x].lo[k] = lo > h[x].lo[k] ? (lo < t->trip[k] ? lo : t->trip[k]) : h[x].lo[k];
-                        h[x].hi[k] = hi > h[x].hi[k] ? (hi < t->trip[k] ? hi : t->trip[k]) : h[x].hi[k];
-                    }
-                }
-    for (size_t x = 0; x < m; x++) { /* the points of every widened block, less the domain's */
-        uint64_t made = 1, domain = 1;
-        for (unsigned k = 0; k < t->d; k++) {
-            uint64_t sum = t->trip[k];
-            if (blocked(t, k)) {
-                sum = 0;
-                for (uint64_t lo = 0; lo < t->trip[k]; lo += (uint64_t)t->tile) {
-                    const uint64_t hi = lo + (uint64_t)t->tile < t->trip[k] ? lo + (uint64_t)t->tile : t->trip[k];
-                    const uint64_t wlo = h[x].lo[k] < lo ? lo - h[x].lo[k] : 0;
-                    const uint64_t whi = h[x].hi[k] < t->trip[k] - hi ? hi + h[x].hi[k] : t->trip[k];
-                    sum += whi - wlo;
-                }
-            }
-            made *= sum;
-            domain *= t->trip[k];
-        }
-        h[x].redundant = (made - domain) * g[x]->entries;
-    }
-}
-
-/*
- * Tiling a tree nest: two accesses whose loops share each level's
- * positions (the same loops, or continued siblings) as a chain's, over
- * their access functions in positions and the levels' extents (a superset
- * of their points: conservative); two of other sibling loops, at least one
- * a store, that can touch a common byte (their footprints meet) break any
- * tiling: their order across the siblings is not followed (conservative).
- */
-static bool tree_legal(const edan_affine *a, const edan_affine_nest *n, const edan_whatif_plan *plan,
-                       edan_whatif_conflict *c, bool *nomem)
-{
-    const edan_affine_insn *in = edan_affine_insns(a);
-    edan_tree t;
-    if (!plan->tile)
-        return true; /* as it ran */
-    if (!edan_tree_make(a, n, &t)) {
-        *nomem = true;
-        return false;
-    }
-    bool legal = true;
-    for (size_t i = n->first; i < n->first + n->n && legal; i++)
-        for (size_t j = i; j < n->first + n->n && legal; j++) {
-            if (in[i].insn->mem == EDAN_MEM_LOAD && in[j].insn->mem == EDAN_MEM_LOAD)
-                continue;
-            edan_affine_insn x, y;
-            size_t px[L], py[L];
-            const unsigned d = in[i].levels > in[j].levels ? in[i].levels : in[j].levels;
-            bool comparable = edan_tree_positions(&t, &in[i], &x, px) && edan_tree_positions(&t, &in[j], &y, py);
-            for (unsigned k = 0; comparable && k < in[i].levels && k < in[j].levels; k++)
-                comparable = edan_tree_one_index(&t, px[k], py[k]) || edan_tree_one_index(&t, py[k], px[k]);
-            dist e;
-            if (comparable) {
-                const tiling g = {t.extent, d, plan->block, (int64_t)plan->tile};
-                const int s = distance(&x, &y, t.extent, d, &e) ? tiling_breaks(&g, &e) : 0;
-                if (s) {
-                    conflict(in, (uint32_t)i, (uint32_t)j, &e, d, s < 0, false, c);
-                    legal = false;
-                }
-                continue;
-            }
-            int64_t xlo, xhi, ylo, yhi;
-            footprint(&in[i], in[i].trip, &xlo, &xhi);
-            footprint(&in[j], in[j].trip, &ylo, &yhi);
-            if (xhi <= ylo || yhi <= xlo)
-                continue;
-            for (unsigned k = 0; k < d; k++) {
-                e.lo[k] = 1 - (int64_t)t.extent[k];
-                e.hi[k] = (int64_t)t.extent[k] - 1;
-            }
-            e.uniform = false;
-            conflict(in, (uint32_t)i, (uint32_t)j, &e, d, false, false, c);
-            legal = false;
-        }
-    edan_tree_free(&t);
-    return legal;
-}
-
-bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
-                       const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c)
-{
-    memset(halo, 0, start[n_groups] * sizeof *halo);
-    const edan_affine_nest *all = edan_affine_nests(a);
-    const edan_affine_insn *in = edan_affine_insns(a);
-    for (size_t gi = 0; gi < n_groups; gi++) {
-        const edan_affine_nest *g[64];
-        size_t m = 0;
-        for (size_t x = start[gi]; x < start[gi + 1] && m < 64; x++)
-            g[m++] = &all[nests[x]];
-        if (!m)
-            continue;
-        edan_whatif_halo *h = halo + start[gi];
-        if (!g[0]->single_chain) { /* a tree nest, alone in its group */
-            bool nomem = false;
-            if (!tree_legal(a, g[0], plan, c, &nomem)) {
-                if (nomem) /* no verdict: called illegal, never replayed on a guess */
-                    memset(c, 0, sizeof *c);
-                return false;
-            }
-            continue;
-        }
-        const tiling t = {g[0]->extent, g[0]->levels, plan->block, (int64_t)plan->tile}; /* a bounded nest's box */
-        const bool scheme = plan->order == EDAN_WHATIF_TILE && plan->tile;
-        if (scheme)
-            halos(a, g, m, &t, h);
-        for (size_t x = 0; x < m; x++)
-            for (size_t y = x; y < m; y++)
-                for (size_t i = g[x]->first; i < g[x]->first + g[x]->n; i++)
-                    for (size_t j = x == y ? i : g[y]->first; j < g[y]->first + g[y]->n; j++) {
-                        dist e;
-                        if ((in[i].insn->mem == EDAN_MEM_LOAD && in[j].insn->mem == EDAN_MEM_LOAD) ||
-                            !distance(&in[i], &in[j], t.trip, t.d, &e))
-                            continue;
-                        if (x == y && scheme && h[x].redundant) { /* recomputing a nest that depends on itself */
-                            bool moves = i != j;
-                            for (unsigned k = 0; k < t.d && !moves; k++)
-                                moves = e.lo[k] || e.hi[k];
-                            if (moves) {
-                                conflict(in, (uint32_t)i, (uint32_t)j, &e, t.d, false, true, c);
-                                return false;
-                            }
-                        } else if (x == y) {
-                            const int s = tiling_breaks(&t, &e);
-                            if (s) {
-                                conflict(in, (uint32_t)i, (uint32_t)j, &e, t.d, s < 0, false, c);
-                                return false;
-                            }
-                        } else if (plan->order == EDAN_WHATIF_POINT && points_reverse(&e, t.d)) {
-                            conflict(in, (uint32_t)i, (uint32_t)j, &e, t.d, false, false, c);
-                            return false;
-                        } else if (scheme && !(in[i].insn->mem != EDAN_MEM_LOAD && in[j].insn->mem == EDAN_MEM_LOAD)) {
-                            const bool again = h[x].redundant || h[y].redundant;
-                            if (again || tiles_reverse(&t, &e)) {
-                                conflict(in, (uint32_t)i, (uint32_t)j, &e, t.d, false, again, c);
-                                return false;
-                            }
-                        }
-                    }
-    }
-    return true;
 }

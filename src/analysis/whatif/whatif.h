@@ -22,15 +22,21 @@
  *     all nests of the group on one block before the next block;
  *   - EDAN_WHATIF_POINT (fusion): all nests of the group at one point
  *     before the next point (their bodies one after the other).
- * A nest of several inner loops (a tree, affine.h) runs alone under every
- * order: at each iteration of a loop, its own instructions and its inner
+ * A nest of several inner loops (a tree, affine.h) runs alone under the
+ * other orders: at each iteration of a loop, its own instructions and its inner
  * loops (each at the place of its lowest pc) in pc order; blocking tiles
  * each level's positions (whatif_tree.h: an unrolled loop and its remainder
  * share them), the tile loops outside, and an instruction of a loop with a
  * blocked level below it follows the tile's start (the loads GCC places
- * before an unrolled loop).
+ * before an unrolled loop). Fused with other nests (edan_whatif_fusable:
+ * the same positions per level), every nest of the group runs as a tree
+ * over the positions: at each position of every level (the outermost
+ * slowest), each nest in turn runs its loops' iterations that start there,
+ * a loop's own instructions once per its iteration (those before its inner
+ * loops at their first position, the others at their last).
  * A group's nests must have the same levels and trip counts
- * (edan_whatif_compatible: chains only); each group is replayed as often as its first
+ * (edan_whatif_compatible: chains only; edan_whatif_fusable for fusion,
+ * trees too); each group is replayed as often as its first
  * nest was entered: when every group was entered as often, the groups in
  * turn per entry (a function holding them called again), else each
  * group's entries one after the other. In the tile scheme a nest's box
@@ -54,7 +60,10 @@
  *     level with more than one tile) can be of the other;
  *   - fusion (EDAN_WHATIF_POINT): no pair from an earlier nest to a later
  *     one whose distance can be lexicographically negative (the later
- *     nest's point before the earlier's);
+ *     nest's point before the earlier's); in a group with a tree nest, the
+ *     fused order is walked once and each access checked against what the
+ *     later nests touched before it (exact: whatif_tree.h's
+ *     edan_tree_fuse_legal);
  *   - the tile scheme: a store of an earlier nest read by a later one
  *     gives the earlier nest the halo the later one's box needs (so every
  *     such flow holds); any other dependence between two nests of which
@@ -101,8 +110,23 @@ typedef struct edan_whatif_conflict {
     int64_t lo[EDAN_AFFINE_LEVELS], hi[EDAN_AFFINE_LEVELS]; /* the distance sink point - source point per level */
 } edan_whatif_conflict;
 
-/* Nests a and b can run in one group: the same levels, trip counts and entries. */
+#define EDAN_WHATIF_GROUP 64 /* nests of one group at most */
+
+/* Nests a and b can run in one group: the same levels, trip counts and entries (chains). */
 bool edan_whatif_compatible(const edan_affine_nest *a, const edan_affine_nest *b);
+
+/*
+ * Whether exact nests x then y can be fused (EDAN_WHATIF_POINT in one
+ * group): NULL when they can, else why not: a bounded (non-rectangular)
+ * nest, other depths, other positions per level (pos, as
+ * edan_whatif_positions), other entries, out of memory. Chains and trees
+ * alike; the dependences are edan_whatif_check's.
+ */
+const char *edan_whatif_unfusable(const edan_affine *a, const edan_affine_nest *x, const edan_affine_nest *y);
+
+/* The positions of exact nest n per level into pos[0 .. n->levels): a chain's trip counts, a tree's positions
+ * (whatif_tree.h), a bounded nest's largest trip counts. False when out of memory. */
+bool edan_whatif_positions(const edan_affine *a, const edan_affine_nest *n, uint64_t *pos);
 
 /*
  * Replay groups of nests (indices into edan_affine_nests(a)): group g is

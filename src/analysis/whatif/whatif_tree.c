@@ -21,6 +21,8 @@ size_t edan_tree_find(const edan_tree *t, int32_t loop)
 static uint64_t continues(const edan_tree *t, const edan_tnode *x, const edan_tnode *y)
 {
     const unsigned d = x->depth;
+    if (!x->trip || !y->trip)
+        return 0;
     for (size_t i = x->first_insn; i < x->first_insn + x->n_insns; i++)
         for (size_t j = y->first_insn; j < y->first_insn + y->n_insns; j++) {
             const edan_affine_insn *a = t->insns[i], *b = t->insns[j];
@@ -61,8 +63,15 @@ bool edan_tree_make(const edan_affine *a, const edan_affine_nest *n, edan_tree *
         for (unsigned k = 0; k < in[j].levels; k++)
             if (edan_tree_find(t, in[j].loop[k]) == t->n) {
                 parent[t->n] = k ? edan_tree_find(t, in[j].loop[k - 1]) : SIZE_MAX;
-                t->node[t->n++] = (edan_tnode){
-                    .loop = in[j].loop[k], .depth = k, .trip = in[j].trip[k], .u = 1, .min_pc = UINT64_MAX};
+                edan_tnode *v = &t->node[t->n++];
+                *v = (edan_tnode){.loop = in[j].loop[k],
+                                  .depth = k,
+                                  .trip = in[j].trip[k],
+                                  .most = in[j].trip[k],
+                                  .u = 1,
+                                  .min_pc = UINT64_MAX};
+                if (!v->trip) /* not affine: a bound of 0 trips (edan_affine_nest_exact rules such nests out) */
+                    edan_affine_loop_bound(a, v->loop, in[j].loop, k, &v->bbase, v->bstride, &v->most);
             }
     size_t at = 0;
     for (size_t x = 0; x < t->n; x++) { /* own instructions (by pc, as insns are), the subtree's lowest pc */
@@ -128,8 +137,8 @@ bool edan_tree_make(const edan_affine *a, const edan_affine_nest *n, edan_tree *
         }
     for (size_t x = 0; x < t->n; x++) {
         const edan_tnode *v = &t->node[x];
-        if (v->off + v->u * v->trip > t->extent[v->depth])
-            t->extent[v->depth] = v->off + v->u * v->trip;
+        if (v->off + v->u * v->most > t->extent[v->depth])
+            t->extent[v->depth] = v->off + v->u * v->most;
     }
     free(parent);
     return true;

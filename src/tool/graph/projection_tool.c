@@ -703,7 +703,8 @@ static const edan_tool_option options[] = {
      "  --projection-transcendental=LIST transcendental weights to sweep [the machine's]\n", check_transcendental},
     {"what-if", true,
      "  --what-if=block:LEVELS|fuse the traffic and bound of the loop nests blocked (levels from\n"
-     "                      1, the outermost) or fused, from their affine access functions\n",
+     "                      1, the outermost) or fused (each pair of nests fused or why not),\n"
+     "                      from their affine access functions\n",
      proj_whatif_check},
     {"what-if-tiles", true, "  --what-if-tiles=LIST tile sizes of --what-if=block [4, 8, ... below the trip count]\n",
      proj_whatif_check_tiles},
@@ -711,8 +712,9 @@ static const edan_tool_option options[] = {
      "  --what-if-registers=LIST register counts of ExaSAT's register model per nest [8,16,32]\n",
      proj_whatif_check_regs},
     {"what-if-cache", true,
-     "  --what-if-cache=lru|machine the what-if's traffic: fully associative LRU caches of\n"
-     "                      --projection-cache's sizes, or the machine's own cache model [lru]\n",
+     "  --what-if-cache=lru|machine the what-if's traffic at --projection-cache's sizes: fully\n"
+     "                      associative LRU caches, or the machine's own cache model with its\n"
+     "                      last level of each size (at most 16) [lru]\n",
      proj_whatif_check_cache},
     {"what-if-csv", EDAN_VALUE_OUTPUT, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
     {NULL, false, NULL, NULL},
