@@ -441,11 +441,13 @@ typedef struct data_ref {
     uint64_t F[DATA_N], md[DATA_N], Tinf, D;
 } data_ref;
 
-static bool naive_neutral(const edan_insn *in, uint8_t r, bool book)
+/* What a read of r by in makes of its writer's class (self: in's): 2 bookkeeping, 1 nothing, 3 data. */
+static uint8_t naive_use(const edan_insn *in, uint8_t r, uint8_t self)
 {
-    if (book || in->cls == EDAN_CLASS_BRANCH)
-        return true;
-    return in->mem != EDAN_MEM_NONE && r == in->rs1 && !(in->mem != EDAN_MEM_LOAD && r == in->rs2);
+    const bool base = r == in->rs1 && !(in->mem != EDAN_MEM_LOAD && r == in->rs2);
+    if ((in->mem != EDAN_MEM_NONE && base) || in->cls == EDAN_CLASS_BRANCH || self == 2)
+        return 2;
+    return self == 1 ? 1 : 3;
 }
 
 static void data_reference(const edan_exec *recs, size_t n, const bool *mem, const edan_lane_config *lane, data_ref *R)
@@ -453,7 +455,7 @@ static void data_reference(const edan_exec *recs, size_t n, const bool *mem, con
     static vset upd[EDAN_NUM_REGS]; /* an address update's roots */
     int writer[EDAN_NUM_REGS];      /* vertex, -1 none, -2 an address update */
     int byte_w[64];                 /* last writer of 0x4000 + i */
-    uint8_t cls[DATA_IDS] = {0};    /* 0 unseen, 1 bookkeeping, 2 data */
+    uint8_t cls[DATA_IDS] = {0};    /* 0 unseen, 1 may become bookkeeping, 2 bookkeeping, 3 data */
     memset(R, 0, sizeof *R);
     for (int r = 0; r < EDAN_NUM_REGS; r++)
         writer[r] = -1;
@@ -462,15 +464,21 @@ static void data_reference(const edan_exec *recs, size_t n, const bool *mem, con
     for (size_t v = 0; v < n; v++) {
         const edan_insn *in = recs[v].insn;
         const uint32_t id = recs[v].id;
-        if (!cls[id])
+        if (!cls[id]) {
             cls[id] = in->mem == EDAN_MEM_NONE && in->n_dst &&
                               (in->cls == EDAN_CLASS_INT || in->cls == EDAN_CLASS_MUL || in->cls == EDAN_CLASS_DIV)
-                          ? 1
-                          : 2;
+                          ? 2
+                          : 3;
+            for (int i = 0; cls[id] == 2 && i < in->n_src; i++) /* reads data now: only "maybe" */
+                if (in->src[i] != SP && writer[in->src[i]] >= 0 && cls[recs[writer[in->src[i]]].id] == 3)
+                    cls[id] = 1;
+        }
+        const uint8_t self = cls[id];
         for (int i = 0; i < in->n_src; i++) {
-            const uint8_t r = in->src[i];
-            if (r != SP && writer[r] >= 0 && !naive_neutral(in, r, cls[id] == 1))
-                cls[recs[writer[r]].id] = 2;
+            const uint8_t r = in->src[i], use = naive_use(in, r, self);
+            uint8_t *w = r != SP && writer[r] >= 0 ? &cls[recs[writer[r]].id] : NULL;
+            if (w && (use == 3 || (use == 2 && *w == 1)))
+                *w = use;
         }
         vset *e = &R->eff[v];
         for (int i = 0; i < in->n_src; i++) {
@@ -479,7 +487,7 @@ static void data_reference(const edan_exec *recs, size_t n, const bool *mem, con
                 continue;
             if (writer[r] == -2)
                 vset_add(e, &upd[r]);
-            else if (cls[recs[writer[r]].id] == 1)
+            else if (cls[recs[writer[r]].id] == 2)
                 vset_add(e, &R->eff[writer[r]]);
             else
                 e->has[writer[r]] = true;
@@ -503,7 +511,7 @@ static void data_reference(const edan_exec *recs, size_t n, const bool *mem, con
             vset u = {{false}};
             if (r != SP && writer[r] == -2)
                 u = upd[r];
-            else if (r != SP && writer[r] >= 0 && cls[recs[writer[r]].id] == 1)
+            else if (r != SP && writer[r] >= 0 && cls[recs[writer[r]].id] == 2)
                 u = R->eff[writer[r]];
             else if (r != SP && writer[r] >= 0)
                 u.has[writer[r]] = true;

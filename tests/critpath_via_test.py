@@ -11,11 +11,13 @@ usage: critpath_via_test.py BUILD_DIR CATEGORY
          path and memory chain have no link carried by the stack pointer while the full path has such links,
          the full path's cycles add up to Tinf, the data path's to its own Tinf (at most Tinf), and the JSON
          report matches the schema; --critical-path=other is refused.
-  loops  hand-written loop and pointer-chase traces (worked out below): the data eDAG leaves the pointer increments
-         and counters out and keeps the chase's loads, its links named by the registers the loads read.
+  loops  hand-written loop, pointer-chase and integer-sum traces (worked out below): the data eDAG leaves the pointer
+         increments and counters out, keeps the chase's loads (links named by the registers the loads read) and
+         the sum's chain.
   kernels  the loop kernels of stream, stencils, cxx_stencil and pointer_chase: no link of the data path or chain
          carried by a register the function advances by a constant (objdump), the full path adds up to Tinf and
-         the data path to its own, the pointer chase's loads all on the data path and chain.
+         the data path to its own, the pointer chase's loads all on the data path and chain, sum's integer
+         reduction on the data path.
 Prints 'N passed, N failed'.
 """
 import csv
@@ -105,29 +107,35 @@ LOOP = "".join(f"""0;0x2000;fld fa5,0(a5);{0x10000 + 8 * k:#x}
 """ for k in range(3))
 LOOP_FULL = {0x2008: (2, "a5"), 0x2000: (200, "fa5"), 0x2004: (200, "-")}
 LOOP_DATA = {0x2000: (200, "fa5"), 0x2004: (200, "-")}
-# A pointer chase through address arithmetic: a loaded index scaled and added to a base, a field 16 bytes into a
-# loaded pointer. Full path: the three loads and the arithmetic between them (603); data eDAG: the arithmetic is
-# bookkeeping, contracted, so the path and the memory chain are the three loads (600, D = 3), each link named by
-# the register the next load read (a5, a3).
-CHASE = """0;0x3000;ld a0,0(a1);0x9000
-0;0x3004;slli a5,a0,3
+# A pointer chase through address arithmetic, three steps: a loaded index scaled and added to a base, the next
+# index loaded from there. Full path: every load and the arithmetic between them, 200 + 3 * (1 + 1 + 200) = 806.
+# Data eDAG: the add is bookkeeping from its first sight (it reads no data), the slli, which reads a loaded index,
+# only "maybe" until the add (bookkeeping) reads it: both are contracted, each load's predecessor the load before
+# it, 4 * 200 = 800, each link named by the register the next load read (a5); the memory chain is the four loads.
+CHASE = "0;0x3000;ld a0,0(a1);0x9000\n" + "".join(f"""0;0x3004;slli a5,a0,3
 0;0x3008;add a5,a2,a5
-0;0x300c;ld a0,0(a5);0x9110
-0;0x3010;addi a3,a0,16
-0;0x3014;ld a0,0(a3);0x9220
-0;0x3018;addi a4,a4,1
-0;0x301c;bne a4,a6,0x3000
-"""
-CHASE_FULL = {0x3000: (200, "a0"), 0x3004: (1, "a5"), 0x3008: (1, "a5"), 0x300c: (200, "a0"), 0x3010: (1, "a3"),
-              0x3014: (200, "-")}
-CHASE_DATA = {0x3000: (200, "a5"), 0x300c: (200, "a3"), 0x3014: (200, "-")}
+0;0x300c;ld a0,0(a5);{0x9100 + 0x100 * k:#x}
+""" for k in range(3))
+CHASE_FULL = {0x3000: (200, "a0"), 0x3004: (3, "a5"), 0x3008: (3, "a5"), 0x300c: (600, "a0")}
+CHASE_DATA = {0x3000: (200, "a5"), 0x300c: (600, "a5")}
+# An integer sum (sum.c's kernel, five iterations): the pointer and the counter compare are bookkeeping, the sum's
+# addw never is (no use of it addresses memory or steers a branch), so both paths keep its chain: full 1 + 200 + 5
+# (the mv's link to the first lw), data 200 + 5.
+SUM = "0;0x100;li a0,0\n0;0x104;mv a5,a1\n" + "".join(f"""0;0x108;lw a4,0(a5);{0x9000 + 4 * k:#x}
+0;0x10c;addi a5,a5,4
+0;0x110;addw a0,a0,a4
+0;0x114;bne a3,a5,0x108
+""" for k in range(5))
+SUM_FULL = {0x104: (1, "a5"), 0x108: (200, "a4"), 0x110: (5, "a0")}
+SUM_DATA = {0x108: (200, "a4"), 0x110: (5, "a0")}
 
 
 def test_loops():
     """Hand-worked loops: pointer increments and a counter left out, a pointer chase kept (worked out above)."""
     with tempfile.TemporaryDirectory() as d:
         for name, body, tinf, full, dtinf, data, dd in (("loop", LOOP, 402, LOOP_FULL, 400, LOOP_DATA, 2),
-                                                       ("chase", CHASE, 603, CHASE_FULL, 600, CHASE_DATA, 3)):
+                                                       ("chase", CHASE, 806, CHASE_FULL, 800, CHASE_DATA, 4),
+                                                       ("sum", SUM, 206, SUM_FULL, 205, SUM_DATA, 1)):
             trace = os.path.join(d, name + ".txt")
             with open(trace, "w") as f:
                 f.write(f"# edan text trace 1\n{body}# edan end: {body.count(chr(10))} instructions\n")
@@ -271,6 +279,12 @@ def test_kernels():
             check(r["data_critical_path"]["memory_accesses"] >= steps,
                   f"pointer_chase: {r['data_critical_path']['memory_accesses']} loads on the data path")
     check(full_ind > 0, "the full paths have links carried by induction registers (the test could fail)")
+    # an integer sum of loaded values is data: its chain of adds stays on the data path
+    n = 50
+    r = json.loads(edan("run", "--json", "--filter=kernel", "--critical-path=data", os.path.join(EX, "sum"),
+                        str(n)).stdout.strip().splitlines()[-1])
+    check(r["data_critical_path"]["instructions"] > n and r["data_critical_path"]["Tinf"] > n,
+          f"sum {n}: the data path keeps the sum's chain: {r['data_critical_path']['instructions']} instructions")
 
 
 def test_hand_all():

@@ -273,11 +273,24 @@ static void merge_preds(edan_deps *t, edan_deps_info *info)
 
 /* ---- the data eDAG (deps.h) ---- */
 
-/* Integer arithmetic that touches no memory: what may be address bookkeeping (deps.h). */
-static bool book_eligible(const edan_insn *in)
+/*
+ * The class of an instruction first seen (deps.h): data unless it is integer arithmetic that touches no memory;
+ * then bookkeeping, or only "maybe" when one of its registers holds data now (a loaded value, a sum's).
+ */
+static uint8_t book_first(const edan_deps *t, const edan_insn *in)
 {
-    return in->mem == EDAN_MEM_NONE && in->n_dst && !(in->native & EDAN_NATIVE_UNDECODED) &&
-           (in->cls == EDAN_CLASS_INT || in->cls == EDAN_CLASS_MUL || in->cls == EDAN_CLASS_DIV);
+    if (in->mem != EDAN_MEM_NONE || !in->n_dst || (in->native & EDAN_NATIVE_UNDECODED) ||
+        !(in->cls == EDAN_CLASS_INT || in->cls == EDAN_CLASS_MUL || in->cls == EDAN_CLASS_DIV))
+        return DEPS_BOOK_NO;
+    const uint8_t sp = edan_isa_sp(in->isa);
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    for (int i = 0; i < n_src + in->n_more_src; i++) {
+        const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
+        const uint32_t w = tracked_reg(r) && r != sp ? t->reg_wid[r] : 0;
+        if (w && w != DEPS_WID_UPDATE && t->book[w - 1] == DEPS_BOOK_NO)
+            return DEPS_BOOK_MAYBE;
+    }
+    return DEPS_BOOK_YES;
 }
 
 /* The entry of static id in t->book, made (from its instruction, in) on its first sight; NULL when out of memory. */
@@ -301,27 +314,29 @@ static uint8_t *book_of(edan_deps *t, uint32_t id, const edan_insn *in)
         t->n_book = cap;
     }
     if (t->book[id] == DEPS_BOOK_UNSEEN)
-        t->book[id] = book_eligible(in) ? DEPS_BOOK_YES : DEPS_BOOK_NO;
+        t->book[id] = book_first(t, in);
     return &t->book[id];
 }
 
 /*
- * Whether in's read of register r keeps its writer's results bookkeeping: r is the base (or the index) of in's
- * access and not also the data it stores, or in is a branch, or in is bookkeeping itself (book).
+ * What in's read of register r makes of its writer's instruction (in's own class: self): bookkeeping when r is
+ * the base (or the index) of in's access and not also the data it stores, or in is a branch or bookkeeping
+ * (DEPS_BOOK_YES); nothing when in may still become bookkeeping (DEPS_BOOK_MAYBE); data otherwise (DEPS_BOOK_NO).
  */
-static bool book_use(const edan_insn *in, uint8_t r, bool book)
+static uint8_t book_use(const edan_insn *in, uint8_t r, uint8_t self)
 {
-    if (book || in->cls == EDAN_CLASS_BRANCH)
-        return true;
-    if (in->mem == EDAN_MEM_NONE)
-        return false;
-    return r == in->mem_index || (r == in->rs1 && !(in->mem != EDAN_MEM_LOAD && r == in->rs2));
+    if (in->mem != EDAN_MEM_NONE &&
+        (r == in->mem_index || (r == in->rs1 && !(in->mem != EDAN_MEM_LOAD && r == in->rs2))))
+        return DEPS_BOOK_YES;
+    if (in->cls == EDAN_CLASS_BRANCH || self == DEPS_BOOK_YES)
+        return DEPS_BOOK_YES;
+    return self == DEPS_BOOK_MAYBE ? DEPS_BOOK_MAYBE : DEPS_BOOK_NO;
 }
 
 /*
  * The data eDAG's reads of registers by rec into *p: the stack pointer is none; a register whose writer is
- * bookkeeping stands for its roots; any other, its last writer. A use that is not bookkeeping's makes its
- * writer's instruction data first (so every read of this vertex sees the same classes).
+ * bookkeeping stands for its roots; any other, its last writer. The uses first make their writers' instructions
+ * bookkeeping (from "maybe") or data (from anything), so every read of this vertex sees the same classes.
  */
 static __attribute__((noinline)) bool data_reads(edan_deps *t, const edan_exec *rec, pick *p)
 {
@@ -329,14 +344,16 @@ static __attribute__((noinline)) bool data_reads(edan_deps *t, const edan_exec *
     const uint8_t *self = book_of(t, rec->id, in);
     if (!self)
         return false;
-    const bool book = *self == DEPS_BOOK_YES;
-    const uint8_t sp = edan_isa_sp(in->isa);
+    const uint8_t sp = edan_isa_sp(in->isa), cls = *self;
     const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC, n = n_src + in->n_more_src;
     for (int i = 0; i < n; i++) {
         const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
         const uint32_t w = tracked_reg(r) && r != sp ? t->reg_wid[r] : 0;
-        if (w && w != DEPS_WID_UPDATE && !book_use(in, r, book))
-            t->book[w - 1] = DEPS_BOOK_NO;
+        if (!w || w == DEPS_WID_UPDATE)
+            continue;
+        const uint8_t use = book_use(in, r, cls);
+        if (use == DEPS_BOOK_NO || (use == DEPS_BOOK_YES && t->book[w - 1] == DEPS_BOOK_MAYBE))
+            t->book[w - 1] = use;
     }
     for (int i = 0; i < n; i++) {
         const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];

@@ -71,13 +71,16 @@ enum {
 /*
  * The data eDAG (EDAN_DEPS_DATA, --critical-path=data; docs/model.md): the
  * eDAG with address bookkeeping contracted out, in one pass, no look-ahead.
- *  - A static instruction is bookkeeping while it may be: integer arithmetic
- *    (class INT, MUL or DIV) with a destination and no memory access, none
- *    of whose results has yet been used as data. A use is bookkeeping's when
+ *  - A static instruction may be bookkeeping only when it is integer
+ *    arithmetic (class INT, MUL or DIV) with a destination and no memory
+ *    access; any other is data. At its first sight it is bookkeeping, or
+ *    "maybe" when one of its registers holds data then (a loaded value),
+ *    which counts as data until a use decides. A use is bookkeeping's when
  *    the register is the base (rs1) or index (mem_index) of the reader's
- *    access and not also the data it stores, or the reader is a branch, or
- *    the reader is itself bookkeeping; any other use makes the writer's
- *    instruction data for good, before the reader's reads are looked at.
+ *    access and not also the data it stores, or the reader is a branch or
+ *    bookkeeping: it makes a "maybe" writer bookkeeping. A read by a "maybe"
+ *    reader decides nothing; any other use makes the writer's instruction
+ *    data for good. A vertex's uses are applied before its reads.
  *  - An address update (edan_insn.addr_dst: push's rsp, a writeback) is
  *    always bookkeeping.
  *  - A read of the stack pointer is no dependency; a read of a register
@@ -90,8 +93,10 @@ enum {
  *    eDAG's, and so are bytes.
  * Loads are never bookkeeping, so every dependency between memory accesses
  * and data values survives: only the latency and the links of bookkeeping
- * arithmetic go. A value an instruction made before its first data use
- * stays bookkeeping (a counter stored once after its loop is left out).
+ * arithmetic go. An integer sum of loaded values stays data (it is "maybe"
+ * and no use decides). A value an instruction made while bookkeeping stays
+ * contracted when a later use makes it data (a count used only after its
+ * loop).
  */
 
 /* edan_deps_ready's result on failure (out of memory, a missing commit): see edan_deps_error. */

@@ -99,8 +99,8 @@ typedef edan_rule_pick pick;
 
 /* edan_deps.reg_wid: 0 = never written, else the writer's static id + 1, or an address update (always bookkeeping) */
 #define DEPS_WID_UPDATE UINT32_MAX
-/* edan_deps.book[id]: not seen yet, its results bookkeeping so far, or data (for good) */
-enum { DEPS_BOOK_UNSEEN, DEPS_BOOK_YES, DEPS_BOOK_NO };
+/* edan_deps.book[id]: not seen yet, may become bookkeeping (no use has decided yet), bookkeeping, data (for good) */
+enum { DEPS_BOOK_UNSEEN, DEPS_BOOK_MAYBE, DEPS_BOOK_YES, DEPS_BOOK_NO };
 
 struct edan_deps {
     edan_lane_config lane;
@@ -184,6 +184,13 @@ static inline bool deps_holds_book(const edan_deps *t, uint8_t r)
 {
     const uint32_t w = t->reg_wid[r];
     return w == DEPS_WID_UPDATE || (w && t->book[w - 1] == DEPS_BOOK_YES);
+}
+
+/* The data eDAG: whether register r may stand for its roots once the reader's uses are classed (deps.h). */
+static inline bool deps_may_hold_book(const edan_deps *t, uint8_t r)
+{
+    const uint32_t w = t->reg_wid[r];
+    return w == DEPS_WID_UPDATE || (w && t->book[w - 1] != DEPS_BOOK_NO);
 }
 
 /* The register state at byte offset at of reg_w (deps_op.at). */
