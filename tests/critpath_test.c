@@ -12,8 +12,16 @@
  * thousands of static instructions, dependencies from far back) walked by
  * edan_critpath against the same walks over every vertex's critical and deep
  * predecessor kept in memory, straight from the dependency tracker: the same
- * vertices, instructions, costs and sums.
+ * vertices, instructions, costs and sums (some of them for the data eDAG,
+ * and the addresses of the links that bytes carry).
+ *
+ * The data eDAG (--critical-path=data, deps.h) on random traces whose
+ * instructions have the operands' roles (bases, stored data, branches,
+ * writebacks, the stack pointer): its Tinf, D, critical path and memory
+ * chain against a naive reference that writes the rule out with sets of
+ * predecessors, in a number of them shorter than the eDAG's.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +146,8 @@ static void long_insn(edan_insn *in, uint64_t pc)
               : in->mem == EDAN_MEM_STORE ? EDAN_CLASS_STORE
                                           : EDAN_CLASS_ATOMIC;
     in->mem_size = in->mem ? (uint8_t)(1u << rnd(4)) : 0;
+    in->rs1 = in->src[0]; /* the base of an access (the data eDAG's bookkeeping uses) */
+    in->rs2 = in->src[1];
     if (in->mem != EDAN_MEM_STORE && rnd(5)) {
         in->n_dst = 1;
         in->dst = long_reg();
@@ -198,7 +208,7 @@ static void long_traces(int trials)
         if (!recs || !crit || !deep || !mem)
             return;
         fill_long_trace(recs, n, table, span);
-        const bool fd = trial & 1, cache = trial & 2;
+        const bool fd = trial & 1, cache = trial & 2, data = !fd && trial >= 2; /* the data eDAG too */
         edan_lane_config lane;
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
@@ -211,8 +221,8 @@ static void long_traces(int trials)
             lane.cache.level[0] = (edan_cache_level_config){1024, 64, 2, rnd(2) != 0, rnd(2) != 0};
         }
         edan_error err = {0};
-        edan_critpath *cp = edan_critpath_new(&lane, fd, false, &err);
-        edan_deps *ref = edan_deps_new(&lane, fd, 0, &err);
+        edan_critpath *cp = edan_critpath_new(&lane, fd, data, &err);
+        edan_deps *ref = edan_deps_new(&lane, fd, data ? EDAN_DEPS_DATA : 0, &err);
         CHECK(cp && ref, "new: %s", err.msg);
         for (size_t i = 0; i < n;) {
             size_t b = 1 + rnd(5000);
@@ -353,6 +363,259 @@ static void preds_batches(int trials)
     }
 }
 
+/* ---- the data eDAG (deps.h, EDAN_DEPS_DATA) against a naive reference ---- */
+
+#define DATA_N 160
+#define DATA_IDS 16
+enum { SP = 2 }; /* RISC-V's stack pointer, x2 */
+static const uint8_t data_pool[] = {1, SP, 5, 8, 10, 11, 40};
+
+/* A random RISC-V-like instruction with its operands' roles: arithmetic, load, store (some with a writeback of their
+ * base, as push's rsp), AMO, branch, floating point. */
+static void data_insn(edan_insn *in, uint64_t pc)
+{
+    memset(in, 0, sizeof *in);
+    in->pc = pc;
+    const uint8_t a = data_pool[rnd(sizeof data_pool)], b = rnd(3) ? data_pool[rnd(sizeof data_pool)] : a;
+    const int kind = (int)rnd(12);
+    if (kind < 5) { /* integer arithmetic: 0, 1 or 2 sources */
+        in->cls = kind < 3 ? EDAN_CLASS_INT : kind == 3 ? EDAN_CLASS_MUL : EDAN_CLASS_DIV;
+        const int n = (int)rnd(3);
+        if (n > 0)
+            in->src[in->n_src++] = in->rs1 = a;
+        if (n > 1 && b != a)
+            in->src[in->n_src++] = in->rs2 = b;
+        in->n_dst = 1;
+        in->dst = in->rd = data_pool[rnd(sizeof data_pool)];
+        return;
+    }
+    if (kind == 9 || kind == 10) { /* a branch, or floating point */
+        in->cls = kind == 9 ? EDAN_CLASS_BRANCH : EDAN_CLASS_FADD;
+        in->src[in->n_src++] = in->rs1 = a;
+        if (b != a)
+            in->src[in->n_src++] = in->rs2 = b;
+        if (kind == 10) {
+            in->n_dst = 1;
+            in->dst = data_pool[rnd(sizeof data_pool)];
+        }
+        return;
+    }
+    in->mem = kind < 7 ? EDAN_MEM_LOAD : kind < 9 ? EDAN_MEM_STORE : EDAN_MEM_AMO;
+    in->cls = in->mem == EDAN_MEM_LOAD    ? EDAN_CLASS_LOAD
+              : in->mem == EDAN_MEM_STORE ? EDAN_CLASS_STORE
+                                          : EDAN_CLASS_ATOMIC;
+    in->mem_size = (uint8_t)(1 + rnd(8));
+    in->src[in->n_src++] = in->rs1 = a;
+    if (in->mem != EDAN_MEM_LOAD) {
+        in->rs2 = b; /* b == a: the base is stored too */
+        if (b != a)
+            in->src[in->n_src++] = b;
+    }
+    if (in->mem != EDAN_MEM_STORE) {
+        in->n_dst = 1;
+        in->dst = in->rd = data_pool[rnd(sizeof data_pool)];
+    } else if (!rnd(3)) { /* a writeback of the base */
+        in->n_dst = 1;
+        in->dst = a;
+        in->addr_dst = 1;
+    }
+}
+
+typedef struct vset {
+    bool has[DATA_N];
+} vset;
+
+static void vset_add(vset *s, const vset *t)
+{
+    for (int i = 0; i < DATA_N; i++)
+        s->has[i] |= t->has[i];
+}
+
+/*
+ * The rule of deps.h written out with sets: each vertex's predecessors in
+ * the data eDAG (eff), a bookkeeping register's roots as the set its writer
+ * had, classes of static instructions at each read. F, md of every vertex.
+ */
+typedef struct data_ref {
+    vset eff[DATA_N];
+    uint64_t F[DATA_N], md[DATA_N], Tinf, D;
+} data_ref;
+
+/* What a read of r by in makes of its writer's class (self: in's): 2 bookkeeping, 1 nothing, 3 data. */
+static uint8_t naive_use(const edan_insn *in, uint8_t r, uint8_t self)
+{
+    const bool base = r == in->rs1 && !(in->mem != EDAN_MEM_LOAD && r == in->rs2);
+    if ((in->mem != EDAN_MEM_NONE && base) || in->cls == EDAN_CLASS_BRANCH || self == 2)
+        return 2;
+    return self == 1 ? 1 : 3;
+}
+
+static void data_reference(const edan_exec *recs, size_t n, const bool *mem, const edan_lane_config *lane, data_ref *R)
+{
+    static vset upd[EDAN_NUM_REGS]; /* an address update's roots */
+    int writer[EDAN_NUM_REGS];      /* vertex, -1 none, -2 an address update */
+    int byte_w[64];                 /* last writer of 0x4000 + i */
+    uint8_t cls[DATA_IDS] = {0};    /* 0 unseen, 1 may become bookkeeping, 2 bookkeeping, 3 data */
+    memset(R, 0, sizeof *R);
+    for (int r = 0; r < EDAN_NUM_REGS; r++)
+        writer[r] = -1;
+    for (int b = 0; b < 64; b++)
+        byte_w[b] = -1;
+    for (size_t v = 0; v < n; v++) {
+        const edan_insn *in = recs[v].insn;
+        const uint32_t id = recs[v].id;
+        if (!cls[id]) {
+            cls[id] = in->mem == EDAN_MEM_NONE && in->n_dst &&
+                              (in->cls == EDAN_CLASS_INT || in->cls == EDAN_CLASS_MUL || in->cls == EDAN_CLASS_DIV)
+                          ? 2
+                          : 3;
+            for (int i = 0; cls[id] == 2 && i < in->n_src; i++) /* reads data now: only "maybe" */
+                if (in->src[i] != SP && writer[in->src[i]] >= 0 && cls[recs[writer[in->src[i]]].id] == 3)
+                    cls[id] = 1;
+        }
+        const uint8_t self = cls[id];
+        for (int i = 0; i < in->n_src; i++) {
+            const uint8_t r = in->src[i], use = naive_use(in, r, self);
+            uint8_t *w = r != SP && writer[r] >= 0 ? &cls[recs[writer[r]].id] : NULL;
+            if (w && (use == 3 || (use == 2 && *w == 1)))
+                *w = use;
+        }
+        vset *e = &R->eff[v];
+        for (int i = 0; i < in->n_src; i++) {
+            const uint8_t r = in->src[i];
+            if (r == SP || writer[r] == -1)
+                continue;
+            if (writer[r] == -2)
+                vset_add(e, &upd[r]);
+            else if (cls[recs[writer[r]].id] == 2)
+                vset_add(e, &R->eff[writer[r]]);
+            else
+                e->has[writer[r]] = true;
+        }
+        const bool rd = in->mem == EDAN_MEM_LOAD || in->mem == EDAN_MEM_AMO;
+        for (uint32_t k = 0; rd && k < in->mem_size; k++)
+            if (byte_w[(recs[v].addr + k - 0x4000) & 63] >= 0)
+                e->has[byte_w[(recs[v].addr + k - 0x4000) & 63]] = true;
+        uint64_t ready = 0, md = 0;
+        for (size_t u = 0; u < v; u++)
+            if (e->has[u]) {
+                ready = R->F[u] > ready ? R->F[u] : ready;
+                md = R->md[u] > md ? R->md[u] : md;
+            }
+        R->F[v] = ready + (mem[v] ? lane->cost.alpha : lane->cost.cls[in->cls]);
+        R->md[v] = md + mem[v];
+        R->Tinf = R->F[v] > R->Tinf ? R->F[v] : R->Tinf;
+        R->D = R->md[v] > R->D ? R->md[v] : R->D;
+        if (in->n_dst && in->addr_dst) {
+            const uint8_t r = in->dst;
+            vset u = {{false}};
+            if (r != SP && writer[r] == -2)
+                u = upd[r];
+            else if (r != SP && writer[r] >= 0 && cls[recs[writer[r]].id] == 2)
+                u = R->eff[writer[r]];
+            else if (r != SP && writer[r] >= 0)
+                u.has[writer[r]] = true;
+            upd[r] = u;
+            writer[r] = -2;
+        } else if (in->n_dst) {
+            writer[in->dst] = (int)v;
+        }
+        for (uint32_t k = 0; in->mem != EDAN_MEM_LOAD && in->mem != EDAN_MEM_NONE && k < in->mem_size; k++)
+            byte_w[(recs[v].addr + k - 0x4000) & 63] = (int)v;
+    }
+}
+
+/*
+ * Random traces through edan_critpath's data eDAG against the reference:
+ * Tinf and D, the critical path (each vertex a predecessor of the next in
+ * the reference, starting when it finishes, the costs adding up to Tinf)
+ * and the memory chain (each a predecessor of the next, md growing by its
+ * accesses). Returns how many traces had a data Tinf below the eDAG's.
+ */
+static int data_trials(int trials)
+{
+    static data_ref R;
+    int shorter = 0;
+    for (int trial = 0; trial < trials; trial++) {
+        edan_insn table[DATA_IDS];
+        for (int i = 0; i < DATA_IDS; i++)
+            data_insn(&table[i], 0x1000 + 4 * (uint64_t)i);
+        const size_t n = 1 + rnd(DATA_N);
+        edan_exec recs[DATA_N];
+        memset(recs, 0, sizeof recs);
+        for (size_t i = 0; i < n; i++) {
+            recs[i].id = (uint32_t)rnd(DATA_IDS);
+            recs[i].insn = &table[recs[i].id];
+            recs[i].addr = 0x4000 + rnd(40);
+        }
+        edan_edag_config cfg;
+        edan_edag_config_default(&cfg);
+        edan_lane_config lane = cfg.lane[0];
+        for (int c = 0; c < EDAN_CLASS_COUNT; c++)
+            lane.cost.cls[c] = rnd(4);
+        lane.cost.alpha = 1 + rnd(10);
+        if (trial & 1) {
+            lane.cache.n_levels = 1;
+            lane.cache.level[0] = (edan_cache_level_config){64, 16, 2, rnd(2) != 0, rnd(2) != 0};
+        }
+        edan_error err = {0};
+        edan_critpath *cp = edan_critpath_new(&lane, false, true, &err),
+                      *full = edan_critpath_new(&lane, false, false, &err);
+        edan_deps *classes = edan_deps_new(&lane, false, 0, &err); /* the cache's classes of the accesses */
+        CHECK(cp && full && classes && edan_critpath_is_data(cp), "new: %s", err.msg);
+        if (!cp || !full || !classes)
+            return shorter;
+        bool mem[DATA_N];
+        for (size_t i = 0; i < n; i++) {
+            edan_deps_info info;
+            CHECK(edan_deps_step(classes, &recs[i], &info) == 0, "classes");
+            mem[i] = info.mem;
+        }
+        for (size_t i = 0; i < n; i += 5) {
+            const size_t b = n - i < 5 ? n - i : 5;
+            edan_critpath_consume(cp, recs + i, b);
+            edan_critpath_consume(full, recs + i, b);
+        }
+        CHECK(edan_critpath_finish(cp) == 0 && edan_critpath_finish(full) == 0, "finish");
+        data_reference(recs, n, mem, &lane, &R);
+        CHECK(edan_critpath_span(cp)->length == R.Tinf, "trial %d: data Tinf %" PRIu64 ", the reference's %" PRIu64,
+              trial, edan_critpath_span(cp)->length, R.Tinf);
+        CHECK(edan_critpath_chain(cp)->length == R.D, "trial %d: data D %" PRIu64 ", the reference's %" PRIu64, trial,
+              edan_critpath_chain(cp)->length, R.D);
+        CHECK(R.Tinf <= edan_critpath_span(full)->length && R.D <= edan_critpath_chain(full)->length,
+              "trial %d: the data eDAG is no longer than the eDAG", trial);
+        shorter += R.Tinf < edan_critpath_span(full)->length;
+        path sp = visit_path(cp, false), ch = visit_path(cp, true);
+        uint64_t sum = 0;
+        bool ok = sp.n > 0 && R.F[sp.v[0].index] == sp.v[0].cost && R.F[sp.v[sp.n - 1].index] == R.Tinf;
+        for (size_t i = 0; i < sp.n; i++) {
+            const uint64_t v = sp.v[i].index;
+            sum += sp.v[i].cost;
+            ok &= sp.v[i].mem == mem[v];
+            if (i)
+                ok &= R.eff[v].has[sp.v[i - 1].index] && R.F[sp.v[i - 1].index] + sp.v[i].cost == R.F[v];
+        }
+        CHECK(ok && sum == R.Tinf, "trial %d: the data critical path is no path of the reference's data eDAG", trial);
+        uint64_t mems = 0;
+        ok = ch.n == 0 || (ch.v[0].mem && R.md[ch.v[0].index] == 1);
+        for (size_t i = 0; i < ch.n; i++) {
+            const uint64_t v = ch.v[i].index;
+            mems += ch.v[i].mem;
+            if (i)
+                ok &= R.eff[v].has[ch.v[i - 1].index] && R.md[v] == R.md[ch.v[i - 1].index] + mem[v];
+        }
+        CHECK(ok && mems == R.D, "trial %d: the data memory chain is no chain of the reference's data eDAG", trial);
+        check_sums(edan_critpath_span(cp), &sp, table, DATA_IDS, R.Tinf, "data critical path sums");
+        check_sums(edan_critpath_chain(cp), &ch, table, DATA_IDS, R.D, "data memory chain sums");
+        free(sp.v);
+        free(ch.v);
+        edan_critpath_free(cp);
+        edan_critpath_free(full);
+        edan_deps_free(classes);
+    }
+    return shorter;
+}
+
 int main(int argc, char **argv)
 {
     int trials = argc > 1 ? atoi(argv[1]) : 600;
@@ -461,6 +724,9 @@ int main(int argc, char **argv)
     printf("%d random traces: %d without false dependencies or cache, %d with false dependencies, %d with a cache, "
            "%d with both\n",
            trials, combos[0], combos[1], combos[2], combos[3]);
+    const int data = trials, shorter = data_trials(data);
+    printf("%d random traces of the data eDAG: %d with a shorter Tinf than the eDAG's\n", data, shorter);
+    CHECK(shorter > data / 10, "the data eDAG must leave links out (the test could fail)");
     long_traces(argc > 2 ? atoi(argv[2]) : 6);
     preds_batches(argc > 2 ? atoi(argv[2]) : 6);
     return check_summary();

@@ -305,7 +305,7 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
     set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
   # Critical paths that explain themselves (issue 40): what carries each link, the data eDAG's paths
-  foreach(category hand cxx)
+  foreach(category hand cxx loops kernels)
     add_test(NAME critpath_via_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/critpath_via_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(critpath_via_${category} PROPERTIES DEPENDS examples TIMEOUT 600)

@@ -153,23 +153,25 @@ static size_t group(const edan_path_sum *p, edan_srcmap *map, bool for_chain, li
 }
 
 /*
- * What carries a line's links, as text: its registers ("a5", "rax,rbx", a
- * trailing "+" when more did), then the bytes their union spans
+ * What carries a line's links, as text: all its registers, in the order of
+ * their numbers ("a5", "rax,rbx"), then the bytes their union spans
  * ("0x7ffc1230..+8"), "-" for none (the path's last vertex, a false
- * dependency).
+ * dependency). buf holds VIA_CAP bytes: every register fits.
  */
-static const char *via_text(const edan_path_carrier *c, char *buf, size_t cap)
+#define VIA_CAP (EDAN_NUM_REGS * 12 + 64)
+static const char *via_text(const edan_path_carrier *c, char *buf)
 {
     size_t at = 0;
     buf[0] = '\0';
-    for (int i = 0; i < EDAN_PATH_REGS && c->regs[i] && at < cap; i++)
-        at += (size_t)snprintf(buf + at, cap - at, "%s%s", i ? "," : "", edan_native_reg_name(c->isa, c->regs[i]));
-    if (c->more_regs && at < cap)
-        at += (size_t)snprintf(buf + at, cap - at, "+");
-    if (c->byte_links && at < cap)
-        at += (size_t)snprintf(buf + at, cap - at, "%s0x%" PRIx64 "..+%" PRIu64, at ? " " : "", c->lo, c->hi - c->lo);
+    for (unsigned r = 0; r < EDAN_NUM_REGS; r++)
+        if (edan_path_carrier_has(c, r))
+            at += (size_t)snprintf(buf + at, VIA_CAP - at, "%s%s", at ? "," : "",
+                                   edan_native_reg_name(c->isa, (uint8_t)r));
+    if (c->byte_links)
+        at +=
+            (size_t)snprintf(buf + at, VIA_CAP - at, "%s0x%" PRIx64 "..+%" PRIu64, at ? " " : "", c->lo, c->hi - c->lo);
     if (!at)
-        snprintf(buf, cap, "-");
+        snprintf(buf, VIA_CAP, "-");
     return buf;
 }
 
@@ -197,13 +199,13 @@ static void text_path(FILE *f, const edan_path_sum *p, bool chain, bool data, ed
         fprintf(f, "  %8s %8s  %-18s %s\n", "mem", "insns", "via", "source line");
     else
         fprintf(f, "  %12s %8s %8s  %-18s %s\n", "cycles", "insns", "mem", "via", "source line");
-    char via[160];
+    char via[VIA_CAP];
     for (size_t i = 0; i < k && (int)i < top; i++) {
         if (chain)
             fprintf(f, "  %8" PRIu64 " %8" PRIu64 "  ", s[i].mems, s[i].vertices);
         else
             fprintf(f, "  %12" PRIu64 " %8" PRIu64 " %8" PRIu64 "  ", s[i].cycles, s[i].vertices, s[i].mems);
-        fprintf(f, "%-18s ", via_text(&s[i].via, via, sizeof via));
+        fprintf(f, "%-18s ", via_text(&s[i].via, via));
         place(f, &s[i]);
         fputc('\n', f);
     }
@@ -220,7 +222,7 @@ void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const edan_crit
         fprintf(f, "  (no source lines: %s)\n", err.msg);
     text_path(f, edan_critpath_chain(cp), true, false, map, top);
     if (data) {
-        fputs("(the data eDAG: the links of stack addresses left out, docs/model.md)\n", f);
+        fputs("(the data eDAG: the links of address bookkeeping left out, docs/model.md)\n", f);
         text_path(f, edan_critpath_span(data), false, true, map, top);
         text_path(f, edan_critpath_chain(data), true, true, map, top);
     }
@@ -242,14 +244,15 @@ static void json_path(FILE *f, const char *key, const edan_path_sum *p, bool cha
         fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64,
                 s[i].line, s[i].vertices, s[i].cycles, s[i].mems);
         const edan_path_carrier *c = &s[i].via;
-        char via[160];
+        char via[VIA_CAP];
         fputs(",\"via\":", f);
-        edan_json_str(f, via_text(c, via, sizeof via));
+        edan_json_str(f, via_text(c, via));
         fputs(",\"via_registers\":[", f);
-        for (int r = 0; r < EDAN_PATH_REGS && c->regs[r]; r++) {
-            fputs(r ? "," : "", f);
-            edan_json_str(f, edan_native_reg_name(c->isa, c->regs[r]));
-        }
+        for (unsigned r = 0, n = 0; r < EDAN_NUM_REGS; r++)
+            if (edan_path_carrier_has(c, r)) {
+                fputs(n++ ? "," : "", f);
+                edan_json_str(f, edan_native_reg_name(c->isa, (uint8_t)r));
+            }
         fprintf(f, "],\"register_links\":%" PRIu64 ",\"byte_links\":%" PRIu64 ",\"other_links\":%" PRIu64, c->reg_links,
                 c->byte_links, c->other_links);
         if (c->byte_links)
@@ -282,7 +285,7 @@ static void csv_path(edan_csv *c, const char *name, const edan_path_sum *p, bool
 {
     line_stat *s;
     const size_t k = group(p, map, chain, &s);
-    char via[160];
+    char via[VIA_CAP];
     for (size_t i = 0; i < k; i++) {
         const edan_path_carrier *v = &s[i].via;
         edan_csv_str(c, name);
@@ -294,7 +297,7 @@ static void csv_path(edan_csv *c, const char *name, const edan_path_sum *p, bool
         edan_csv_u64(c, s[i].vertices);
         edan_csv_u64(c, s[i].cycles);
         edan_csv_u64(c, s[i].mems);
-        edan_csv_str(c, via_text(v, via, sizeof via));
+        edan_csv_str(c, via_text(v, via));
         edan_csv_u64(c, v->reg_links);
         edan_csv_u64(c, v->byte_links);
         edan_csv_u64(c, v->other_links);

@@ -357,8 +357,8 @@
   }
   pathSection('critical_path', 'Critical path (span) as source lines', 'span T\u221e');
   pathSection('memory_chain', 'Memory chain (D dependent accesses) as source lines', 'memory depth D');
-  pathSection('data_critical_path', 'Data critical path (stack-address links left out) as source lines', 'the data eDAG\u2019s T\u221e');
-  pathSection('data_memory_chain', 'Data memory chain (stack-address links left out) as source lines', 'the data eDAG\u2019s D');
+  pathSection('data_critical_path', 'Data critical path (address bookkeeping left out) as source lines', 'the data eDAG\u2019s T\u221e');
+  pathSection('data_memory_chain', 'Data memory chain (address bookkeeping left out) as source lines', 'the data eDAG\u2019s D');
 
   /* the hottest lines' files (their text in META.sources), each line with its measures in the margin */
   if ((META.sources || []).length) (function hotSource() {

@@ -344,15 +344,8 @@ static void carrier_reg(edan_path_carrier *c, uint8_t isa, uint8_t r)
 {
     c->reg_links++;
     c->isa = isa;
-    for (int i = 0; i < EDAN_PATH_REGS; i++) {
-        if (c->regs[i] == r)
-            return;
-        if (!c->regs[i]) {
-            c->regs[i] = r;
-            return;
-        }
-    }
-    c->more_regs = true;
+    if (r < EDAN_NUM_REGS)
+        c->regs[r / 64] |= 1ull << (r % 64);
 }
 
 static void carrier_bytes(edan_path_carrier *c, uint64_t lo, uint64_t hi, uint64_t links)
@@ -366,11 +359,14 @@ static void carrier_bytes(edan_path_carrier *c, uint64_t lo, uint64_t hi, uint64
 
 void edan_path_carrier_merge(edan_path_carrier *into, const edan_path_carrier *from)
 {
-    const uint64_t reg_links = into->reg_links + from->reg_links;
-    for (int i = 0; i < EDAN_PATH_REGS && from->regs[i]; i++)
-        carrier_reg(into, from->isa, from->regs[i]);
-    into->reg_links = reg_links;
-    into->more_regs |= from->more_regs;
+    bool any = false;
+    for (int i = 0; i < EDAN_PATH_REG_WORDS; i++) {
+        into->regs[i] |= from->regs[i];
+        any |= from->regs[i] != 0;
+    }
+    if (any)
+        into->isa = from->isa;
+    into->reg_links += from->reg_links;
     if (from->byte_links)
         carrier_bytes(into, from->lo, from->hi, from->byte_links);
     into->other_links += from->other_links;
@@ -387,15 +383,23 @@ static bool writes_reg(const edan_insn *in, uint8_t r)
     return false;
 }
 
-/* What carries the link from u to its successor on the path, s (its access at s_addr, or UINT64_MAX): into c. */
-static void carrier_of(edan_path_carrier *c, const edan_insn *u, const edan_insn *s, uint64_t s_addr)
+/*
+ * What carries the link from u to its successor on the path, s (its access at s_addr, or UINT64_MAX): into c.
+ * data: a path of the data eDAG, where a register s read may stand for u through address bookkeeping (critpath.h).
+ */
+static void carrier_of(edan_path_carrier *c, const edan_insn *u, const edan_insn *s, uint64_t s_addr, bool data)
 {
     const int n_src = s->n_src < EDAN_MAX_SRC ? s->n_src : EDAN_MAX_SRC;
     const uint8_t sp = edan_isa_sp(u->isa);
     uint8_t found = 0;
     for (int i = 0; i < n_src + s->n_more_src && (!found || found == sp); i++) {
         const uint8_t r = i < n_src ? s->src[i] : s->more[i - n_src];
-        if (r && writes_reg(u, r))
+        if (r && writes_reg(u, r) && !(data && r == sp)) /* the data eDAG: the stack pointer carries nothing */
+            found = r;
+    }
+    for (int i = 0; data && !found && s_addr == UINT64_MAX && i < n_src + s->n_more_src; i++) {
+        const uint8_t r = i < n_src ? s->src[i] : s->more[i - n_src];
+        if (r && r != edan_isa_sp(s->isa))
             found = r;
     }
     if (found)
@@ -437,7 +441,7 @@ static void visit(edan_critpath *c, walker *w, uint32_t id, bool mem, uint64_t a
         edan_rule_cost(mem, c->lane.cost.alpha, in ? c->lane.cost.cls[in->cls < EDAN_CLASS_COUNT ? in->cls : 0] : 0);
     edan_path_carrier link = {0};
     if (in && w->succ)
-        carrier_of(&link, in, w->succ, w->succ_addr);
+        carrier_of(&link, in, w->succ, w->succ_addr, c->data);
     w->succ = in;
     w->succ_addr = addr;
     if (w->fn) {

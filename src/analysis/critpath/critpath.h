@@ -65,19 +65,27 @@ typedef struct edan_path_vertex {
  * of the path: u's value that v waited for): a register u writes and v
  * reads (the first such register that is not the stack pointer, else the
  * stack pointer), else the bytes v read (deps.h: v's access, addr and the
- * instruction's mem_size), else nothing a walk can name (a false
- * dependency). The last vertex of a path has no link.
+ * instruction's mem_size), else, on the data eDAG's paths, the register v
+ * read (the first that is not the stack pointer): its value was address
+ * bookkeeping computed from u's (deps.h), else nothing a walk can name (a
+ * false dependency). The last vertex of a path has no link. Every register
+ * that carried a link is kept (a set: no limit).
  */
-#define EDAN_PATH_REGS 4
+#define EDAN_PATH_REG_WORDS ((EDAN_NUM_REGS + 63) / 64)
 typedef struct edan_path_carrier {
-    uint8_t regs[EDAN_PATH_REGS]; /* distinct registers, the first ones met; 0 = none (x0 carries nothing) */
-    uint8_t isa;                  /* of the registers (edan_isa) */
-    bool more_regs;               /* other registers carried links too */
-    uint64_t reg_links;           /* links carried by a register */
-    uint64_t byte_links;          /* links carried by bytes: their union spans [lo, hi) */
+    uint64_t regs[EDAN_PATH_REG_WORDS]; /* the registers that carried links: bit r % 64 of word r / 64 */
+    uint8_t isa;                        /* of the registers (edan_isa) */
+    uint64_t reg_links;                 /* links carried by a register */
+    uint64_t byte_links;                /* links carried by bytes: their union spans [lo, hi) */
     uint64_t lo, hi;
     uint64_t other_links; /* links neither names (false dependencies) */
 } edan_path_carrier;
+
+/* Whether register r carried a link of c. */
+static inline bool edan_path_carrier_has(const edan_path_carrier *c, unsigned r)
+{
+    return r < EDAN_NUM_REGS && (c->regs[r / 64] >> (r % 64) & 1);
+}
 
 /* from's links added to into's. */
 void edan_path_carrier_merge(edan_path_carrier *into, const edan_path_carrier *from);
@@ -101,7 +109,7 @@ typedef struct edan_path_sum {
 
 /*
  * lane: the cache and cost model (copied); false_deps as in edan_edag_config; data: the paths of the data eDAG
- * (deps.h, EDAN_DEPS_DATA: no stack-address bookkeeping; then without false_deps), whose Tinf and D are its own.
+ * (deps.h, EDAN_DEPS_DATA: no address bookkeeping; then without false_deps), whose Tinf and D are its own.
  */
 edan_critpath *edan_critpath_new(const edan_lane_config *lane, bool false_deps, bool data, edan_error *err);
 /* Whether c follows the data eDAG. */

@@ -104,6 +104,7 @@ void edan_deps_free(edan_deps *t)
     free(t->nodes);
     free(t->cands);
     free(t->ops);
+    free(t->book);
     free(t);
 }
 
@@ -270,6 +271,134 @@ static void merge_preds(edan_deps *t, edan_deps_info *info)
     info->n_preds = m;
 }
 
+/* ---- the data eDAG (deps.h) ---- */
+
+/*
+ * The class of an instruction first seen (deps.h): data unless it is integer arithmetic that touches no memory;
+ * then bookkeeping, or only "maybe" when one of its registers holds data now (a loaded value, a sum's).
+ */
+static uint8_t book_first(const edan_deps *t, const edan_insn *in)
+{
+    if (in->mem != EDAN_MEM_NONE || !in->n_dst || (in->native & EDAN_NATIVE_UNDECODED) ||
+        !(in->cls == EDAN_CLASS_INT || in->cls == EDAN_CLASS_MUL || in->cls == EDAN_CLASS_DIV))
+        return DEPS_BOOK_NO;
+    const uint8_t sp = edan_isa_sp(in->isa);
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
+    for (int i = 0; i < n_src + in->n_more_src; i++) {
+        const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
+        const uint32_t w = tracked_reg(r) && r != sp ? t->reg_wid[r] : 0;
+        if (w && w != DEPS_WID_UPDATE && t->book[w - 1] == DEPS_BOOK_NO)
+            return DEPS_BOOK_MAYBE;
+    }
+    return DEPS_BOOK_YES;
+}
+
+/* The entry of static id in t->book, made (from its instruction, in) on its first sight; NULL when out of memory. */
+static uint8_t *book_of(edan_deps *t, uint32_t id, const edan_insn *in)
+{
+    if (id >= t->n_book) {
+        if (id >= DEPS_WID_UPDATE - 1) {
+            edan_error_set(&t->err, "static instruction id %" PRIu32 " too large for the data eDAG", id);
+            return NULL;
+        }
+        size_t cap = t->n_book ? t->n_book : 1024;
+        while (cap <= id)
+            cap *= 2;
+        uint8_t *b = realloc(t->book, cap);
+        if (!b) {
+            edan_error_set(&t->err, "out of memory for the data eDAG's instructions");
+            return NULL;
+        }
+        memset(b + t->n_book, DEPS_BOOK_UNSEEN, cap - t->n_book);
+        t->book = b;
+        t->n_book = cap;
+    }
+    if (t->book[id] == DEPS_BOOK_UNSEEN)
+        t->book[id] = book_first(t, in);
+    return &t->book[id];
+}
+
+/*
+ * What in's read of register r makes of its writer's instruction (in's own class: self): bookkeeping when r is
+ * the base (or the index) of in's access and not also the data it stores, or in is a branch or bookkeeping
+ * (DEPS_BOOK_YES); nothing when in may still become bookkeeping (DEPS_BOOK_MAYBE); data otherwise (DEPS_BOOK_NO).
+ */
+static uint8_t book_use(const edan_insn *in, uint8_t r, uint8_t self)
+{
+    if (in->mem != EDAN_MEM_NONE &&
+        (r == in->mem_index || (r == in->rs1 && !(in->mem != EDAN_MEM_LOAD && r == in->rs2))))
+        return DEPS_BOOK_YES;
+    if (in->cls == EDAN_CLASS_BRANCH || self == DEPS_BOOK_YES)
+        return DEPS_BOOK_YES;
+    return self == DEPS_BOOK_MAYBE ? DEPS_BOOK_MAYBE : DEPS_BOOK_NO;
+}
+
+/*
+ * The data eDAG's reads of registers by rec into *p: the stack pointer is none; a register whose writer is
+ * bookkeeping stands for its roots; any other, its last writer. The uses first make their writers' instructions
+ * bookkeeping (from "maybe") or data (from anything), so every read of this vertex sees the same classes.
+ */
+static __attribute__((noinline)) bool data_reads(edan_deps *t, const edan_exec *rec, pick *p)
+{
+    const edan_insn *in = rec->insn;
+    const uint8_t *self = book_of(t, rec->id, in);
+    if (!self)
+        return false;
+    const uint8_t sp = edan_isa_sp(in->isa), cls = *self;
+    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC, n = n_src + in->n_more_src;
+    for (int i = 0; i < n; i++) {
+        const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
+        const uint32_t w = tracked_reg(r) && r != sp ? t->reg_wid[r] : 0;
+        if (!w || w == DEPS_WID_UPDATE)
+            continue;
+        const uint8_t use = book_use(in, r, cls);
+        if (use == DEPS_BOOK_NO || (use == DEPS_BOOK_YES && t->book[w - 1] == DEPS_BOOK_MAYBE))
+            t->book[w - 1] = use;
+    }
+    for (int i = 0; i < n; i++) {
+        const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
+        if (!tracked_reg(r) || r == sp)
+            continue;
+        if (deps_holds_book(t, r)) {
+            edan_rule_pick_F(p, t->reg_root[r].F, t->reg_root[r].crit);
+            edan_rule_pick_md(p, t->reg_root[r].md, t->reg_root[r].deep);
+        } else if (!from_write(t, p, &t->reg_w[r], false)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * The data eDAG's writes of registers by rec (*x: its predecessors): an address update stands for what its
+ * register stood for (the stack pointer: nothing), any other destination for rec itself and, while rec's
+ * instruction is bookkeeping, for rec's predecessors (its roots). Before the destinations' own writes.
+ */
+static void data_writes(edan_deps *t, const edan_exec *rec, const edan_deps_info *x)
+{
+    const edan_insn *in = rec->insn;
+    const uint8_t sp = edan_isa_sp(in->isa);
+    for (int i = 0; in->addr_dst && i <= in->n_more_dst; i++) {
+        const uint8_t r = i ? in->more[in->n_more_src + i - 1] : in->dst, f = edan_insn_addr_from(in, r);
+        if (!(in->addr_dst >> i & 1) || !tracked_reg(r) || !tracked_reg(f))
+            continue;
+        pick q = {0, 0, 0, 0};
+        if (f != sp && deps_holds_book(t, f))
+            q = t->reg_root[f];
+        else if (f != sp)
+            q = (pick){t->reg_w[f].F, t->reg_w[f].by, t->reg_w[f].md, t->reg_w[f].by};
+        t->reg_root[r] = q;
+        t->reg_wid[r] = DEPS_WID_UPDATE;
+    }
+    for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
+        const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
+        if (!tracked_reg(r) || (in->addr_dst >> (i + 1) & 1))
+            continue;
+        t->reg_wid[r] = rec->id + 1;
+        t->reg_root[r] = (pick){x->ready, x->crit, x->md, x->deep};
+    }
+}
+
 /*
  * The work of ready(): *x (every field but preds) for the vertex rec, and whether its access reads and writes
  * memory. always_inline: edan_deps_step() runs it and commit_core() back to back on locals, where the
@@ -287,11 +416,11 @@ static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const
     pick p = {0, 0, 0, 0};
     t->n_cands = 0;
     bool ok = true;
-    /* the data eDAG: a register that holds a stack address is no dependency (stack_addr false without data) */
-    if (t->data)
-        t->stack_addr[edan_isa_sp(in->isa)] = true;
-    for (int i = 0; ok && i < n_src; i++)
-        if (tracked_reg(in->src[i]) && !t->stack_addr[in->src[i]])
+    /* the data eDAG: its own reads of registers (deps.h), all of them */
+    if (__builtin_expect(t->data, 0))
+        ok = data_reads(t, rec, &p);
+    for (int i = 0; ok && !t->data && i < n_src; i++)
+        if (tracked_reg(in->src[i]))
             ok = from_write(t, &p, &t->reg_w[in->src[i]], false);
     if (ok && fd && in->n_dst && tracked_reg(in->dst))
         ok = from_write(t, &p, &t->reg_w[in->dst], true) && from_reads(t, &p, &t->reg_r[in->dst], t->reg_list[in->dst]);
@@ -301,7 +430,7 @@ static inline __attribute__((always_inline)) bool ready_core(edan_deps *t, const
         if (!tracked_reg(r))
             continue;
         if (i < in->n_more_src) {
-            if (!t->stack_addr[r])
+            if (!t->data)
                 ok = from_write(t, &p, &t->reg_w[r], false);
         } else if (fd)
             ok = from_write(t, &p, &t->reg_w[r], true) && from_reads(t, &p, &t->reg_r[r], t->reg_list[r]);
@@ -420,31 +549,6 @@ static bool unit_store(edan_deps *t, char *unit, uint32_t lo, uint32_t hi, const
     return true;
 }
 
-/* The data eDAG: whether each destination of in (rd: it read memory) holds a stack address now (deps.h). */
-static void note_stack_addr(edan_deps *t, const edan_insn *in, bool rd)
-{
-    const int n_src = in->n_src < EDAN_MAX_SRC ? in->n_src : EDAN_MAX_SRC;
-    int sources = 0;
-    bool all = !rd;
-    for (int i = 0; i < n_src + in->n_more_src; i++) {
-        const uint8_t r = i < n_src ? in->src[i] : in->more[i - n_src];
-        if (tracked_reg(r)) {
-            sources++;
-            all = all && t->stack_addr[r];
-        }
-    }
-    const uint8_t sp = edan_isa_sp(in->isa);
-    for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
-        const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
-        if (!tracked_reg(r))
-            continue;
-        const uint8_t f = edan_insn_addr_from(in, r);
-        /* an address update (push's rsp, a writeback) keeps what its register held: a heap pointer stays data */
-        t->stack_addr[r] =
-            r == sp || ((in->addr_dst >> (i + 1) & 1) ? tracked_reg(f) && t->stack_addr[f] : all && sources > 0);
-    }
-}
-
 /* The work of commit() for the vertex rec whose ready() gave *x, rd and wr; start and cost are checked. */
 static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const edan_exec *rec,
                                                              const edan_deps_info *x, bool rd, bool wr, uint64_t start,
@@ -469,6 +573,8 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
             ok = unit && unit_note_read(t, unit, lo, hi, v, F, md);
         }
     }
+    if (__builtin_expect(t->data, 0))
+        data_writes(t, rec, x);
     /* address updates (push's rsp, writeback: edan_insn.addr_dst) first: their register's last write, an integer
      * operation later, as if the update were an instruction of its own (readers depend on that write's vertex) */
     for (int i = 0; in->addr_dst && i <= in->n_more_dst; i++) {
@@ -479,8 +585,6 @@ static inline __attribute__((always_inline)) int commit_core(edan_deps *t, const
         w.F = edan_rule_finish(w.F, t->lane.cost.cls[EDAN_CLASS_INT]);
         t->reg_w[r] = w;
     }
-    if (t->data)
-        note_stack_addr(t, in, rd);
     for (int i = -1; in->n_dst && i < in->n_more_dst; i++) {
         const uint8_t r = i < 0 ? in->dst : in->more[in->n_more_src + i];
         if (!tracked_reg(r))

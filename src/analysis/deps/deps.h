@@ -64,25 +64,39 @@ enum {
                                        kept (a timing model's use); its short paths leave times, depths and the
                                        totals but vertices out, so edan_deps_info's and the totals' are not the
                                        eDAG's */
-    EDAN_DEPS_DATA = 1u << 3,       /* the data eDAG (alone, for edan_deps_step() and _steps_links()): a
-                                       register read is no dependency when the register holds an address
-                                       of the stack (below) */
+    EDAN_DEPS_DATA = 1u << 3,       /* the data eDAG (alone, for edan_deps_step() and _steps_links()):
+                                       address bookkeeping contracted out (below) */
 };
 
 /*
- * The data eDAG (EDAN_DEPS_DATA, --critical-path=data): the eDAG without
- * the links of address bookkeeping on the stack. A register holds a stack
- * address when it is the stack pointer (x2, rsp, sp: edan_isa_sp()), an
- * address update of one (edan_insn.addr_dst: push's and pop's rsp, a
- * writeback of a register that holds one) or the result
- * of an instruction that reads no memory and whose register sources (at
- * least one) all hold stack addresses (a frame pointer set from sp, the
- * address of a local, flags of sub rsp); a loaded value never does. A read
- * of such a register is no predecessor in the data eDAG: the prologues' and
- * epilogues' chains of sp updates and the address arithmetic of locals drop
- * out, values spilled to the stack and loaded again stay (through their
- * bytes). Other address chains (a loop's pointer increments, malloc's heap
- * top) are data to this rule.
+ * The data eDAG (EDAN_DEPS_DATA, --critical-path=data; docs/model.md): the
+ * eDAG with address bookkeeping contracted out, in one pass, no look-ahead.
+ *  - A static instruction may be bookkeeping only when it is integer
+ *    arithmetic (class INT, MUL or DIV) with a destination and no memory
+ *    access; any other is data. At its first sight it is bookkeeping, or
+ *    "maybe" when one of its registers holds data then (a loaded value),
+ *    which counts as data until a use decides. A use is bookkeeping's when
+ *    the register is the base (rs1) or index (mem_index) of the reader's
+ *    access and not also the data it stores, or the reader is a branch or
+ *    bookkeeping: it makes a "maybe" writer bookkeeping. A read by a "maybe"
+ *    reader decides nothing; any other use makes the writer's instruction
+ *    data for good. A vertex's uses are applied before its reads.
+ *  - An address update (edan_insn.addr_dst: push's rsp, a writeback) is
+ *    always bookkeeping.
+ *  - A read of the stack pointer is no dependency; a read of a register
+ *    whose writer is bookkeeping at that read stands for the writer's own
+ *    predecessors (its roots: the critical and deep ones, kept per
+ *    register), so chains of bookkeeping cost nothing and carry nothing of
+ *    their own, while what they were computed from (a loaded pointer, an
+ *    index loaded from memory) still reaches the reader: a pointer chase
+ *    through `add a5,a1,a5` stays a chain of loads. Any other read is the
+ *    eDAG's, and so are bytes.
+ * Loads are never bookkeeping, so every dependency between memory accesses
+ * and data values survives: only the latency and the links of bookkeeping
+ * arithmetic go. An integer sum of loaded values stays data (it is "maybe"
+ * and no use decides). A value an instruction made while bookkeeping stays
+ * contracted when a later use makes it data (a count used only after its
+ * loop).
  */
 
 /* edan_deps_ready's result on failure (out of memory, a missing commit): see edan_deps_error. */

@@ -97,13 +97,24 @@ deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec);
 /* The critical and deep predecessors seen so far (edag_rule.h: by index + 1, 0 = none; ties keep the earliest). */
 typedef edan_rule_pick pick;
 
+/* edan_deps.reg_wid: 0 = never written, else the writer's static id + 1, or an address update (always bookkeeping) */
+#define DEPS_WID_UPDATE UINT32_MAX
+/* edan_deps.book[id]: not seen yet, may become bookkeeping (no use has decided yet), bookkeeping, data (for good) */
+enum { DEPS_BOOK_UNSEEN, DEPS_BOOK_MAYBE, DEPS_BOOK_YES, DEPS_BOOK_NO };
+
 struct edan_deps {
     edan_lane_config lane;
     bool false_deps, all_preds, list_preds, has_cache; /* list_preds: ALL_PREDS or TRUE_PREDS */
     bool only_preds;                                   /* EDAN_DEPS_ONLY_PREDS */
     bool data;                                         /* EDAN_DEPS_DATA */
     uint64_t link_addr; /* the links' encoding: the address of the last by-bytes vertex since it started afresh */
-    bool stack_addr[EDAN_NUM_REGS + 1]; /* data: the register holds a stack address (deps.h) */
+    /* the data eDAG (deps.h): per register the static id of its last writer (DEPS_WID_*) and, for a writer that is
+     * address bookkeeping, the critical and deep predecessors its value stands for (its roots); per static id
+     * whether its results are still bookkeeping (DEPS_BOOK_*) */
+    uint32_t reg_wid[EDAN_NUM_REGS + 1];
+    pick reg_root[EDAN_NUM_REGS + 1];
+    uint8_t *book;
+    size_t n_book;
     edan_cache cache;
     edan_shadow shadow;
     edan_error err;
@@ -166,6 +177,20 @@ static inline void unsplit(edan_deps *t, char *unit)
     split_get(t, uw->split - 1)->list[0] = t->split_free;
     t->split_free = uw->split;
     uw->split = 0;
+}
+
+/* The data eDAG: whether register r holds address bookkeeping now (its roots in reg_root stand for it, deps.h). */
+static inline bool deps_holds_book(const edan_deps *t, uint8_t r)
+{
+    const uint32_t w = t->reg_wid[r];
+    return w == DEPS_WID_UPDATE || (w && t->book[w - 1] == DEPS_BOOK_YES);
+}
+
+/* The data eDAG: whether register r may stand for its roots once the reader's uses are classed (deps.h). */
+static inline bool deps_may_hold_book(const edan_deps *t, uint8_t r)
+{
+    const uint32_t w = t->reg_wid[r];
+    return w == DEPS_WID_UPDATE || (w && t->book[w - 1] != DEPS_BOOK_NO);
 }
 
 /* The register state at byte offset at of reg_w (deps_op.at). */

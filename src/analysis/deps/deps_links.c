@@ -181,6 +181,8 @@ static __attribute__((noinline)) uint8_t *links_general(edan_deps *t, const edan
     const edan_insn *in = r->insn;
     uint64_t regs[3 * (EDAN_MAX_SRC + EDAN_MAX_MORE) + 3];
     size_t n_regs = 0;
+    /* the data eDAG: a register may stand for its roots (deps.h) once the step has classed this vertex's uses, or
+     * for its writer: both are links through it */
     const bool reads =
         in->mem != EDAN_MEM_NONE && in->mem != EDAN_MEM_STORE && !(r->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
     if (reads) {
@@ -189,6 +191,10 @@ static __attribute__((noinline)) uint8_t *links_general(edan_deps *t, const edan
             const uint8_t reg = i < n_src ? in->src[i] : in->more[i - n_src];
             if (tracked_reg(reg))
                 regs[n_regs++] = t->reg_w[reg].by;
+            if (t->data && tracked_reg(reg) && i < n_src + in->n_more_src && deps_may_hold_book(t, reg)) {
+                regs[n_regs++] = t->reg_root[reg].crit;
+                regs[n_regs++] = t->reg_root[reg].deep;
+            }
             if (t->false_deps && tracked_reg(reg) && i >= n_src + in->n_more_src) {
                 regs[n_regs++] = t->reg_r[reg].F_by;
                 regs[n_regs++] = t->reg_r[reg].md_by;

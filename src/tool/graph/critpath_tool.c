@@ -3,7 +3,7 @@
  * path of length Tinf and one chain of D memory accesses of the first
  * configuration, attributed to functions and source lines, each line with
  * what carries its links; with --critical-path=data also the paths of the
- * data eDAG (analysis/deps/deps.h: no stack-address bookkeeping) beside them.
+ * data eDAG (analysis/deps/deps.h: no address bookkeeping) beside them.
  */
 #include "tool/graph/critpath_tool.h"
 
@@ -143,8 +143,10 @@ static const edan_tool_option options[] = {
      "                      them up, each with the register or bytes that carry its links\n"
      "                      (first configuration; spills about 1.7 bytes per instruction\n"
      "                      to a temporary file)\n"
-     "  --critical-path=data  and beside them those of the data eDAG: the links of stack\n"
-     "                      addresses (sp, frame pointers, addresses of locals) left out\n",
+     "  --critical-path=data  and beside them those of the data eDAG: address bookkeeping\n"
+     "                      left out (the stack pointer, frame pointers, loop pointers and\n"
+     "                      counters: integer arithmetic whose results only address memory\n"
+     "                      or steer branches); loaded values, pointers too, stay data\n",
      check_value},
     {NULL, false, NULL, NULL},
 };
