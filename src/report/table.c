@@ -56,11 +56,12 @@ void edan_table_free(edan_table *t)
         free(t->owned[i]);
     free(t->owned);
     free(t->cells);
+    free(t->src);
     free(t->left);
     memset(t, 0, sizeof *t);
 }
 
-edan_value *edan_table_row(edan_table *t, unsigned left)
+edan_value *edan_table_row_of(edan_table *t, unsigned left, const void *s0, const void *s1)
 {
     const size_t nc = t->n_cols;
     if (t->n_rows == t->cap) {
@@ -68,7 +69,10 @@ edan_value *edan_table_row(edan_table *t, unsigned left)
         edan_value *cells = realloc(t->cells, cap * nc * sizeof *cells);
         if (cells)
             t->cells = cells;
-        unsigned char *l = cells ? realloc(t->left, cap) : NULL;
+        const void **src = cells ? realloc(t->src, cap * EDAN_ROW_SOURCES * sizeof *src) : NULL;
+        if (src)
+            t->src = src;
+        unsigned char *l = src ? realloc(t->left, cap) : NULL;
         if (!l) {
             t->failed = true;
             return NULL;
@@ -78,8 +82,23 @@ edan_value *edan_table_row(edan_table *t, unsigned left)
     }
     edan_value *r = &t->cells[t->n_rows * nc];
     memset(r, 0, nc * sizeof *r);
+    t->src[t->n_rows * EDAN_ROW_SOURCES] = s0;
+    t->src[t->n_rows * EDAN_ROW_SOURCES + 1] = s1;
     t->left[t->n_rows++] = (unsigned char)left;
     return r;
+}
+
+edan_value *edan_table_row(edan_table *t, unsigned left)
+{
+    return edan_table_row_of(t, left, NULL, NULL);
+}
+
+int edan_table_rows_of(edan_table *t, const void *rows, size_t n, size_t size)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!edan_table_row_of(t, 0, (const char *)rows + i * size, NULL))
+            return -1;
+    return 0;
 }
 
 const char *edan_table_str(edan_table *t, const char *s)
@@ -119,9 +138,47 @@ static bool shows(const edan_column *c, unsigned format)
            c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
 }
 
-static const edan_value *cell(const edan_table *t, size_t row, size_t col)
+/* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
+static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_value *tmp)
 {
-    return &t->cells[row * t->n_cols + col];
+    const edan_column *c = &t->cols[col];
+    const char *s = c->field.ctype ? t->src[row * EDAN_ROW_SOURCES + c->field.source] : NULL;
+    if (!s)
+        return &t->cells[row * t->n_cols + col];
+    const void *m = s + c->field.offset;
+    memset(tmp, 0, sizeof *tmp);
+    switch ((edan_ctype)c->field.ctype) {
+    case EDAN_F_U64:
+        memcpy(&tmp->u, m, sizeof(uint64_t));
+        break;
+    case EDAN_F_U32:
+        tmp->u = *(const uint32_t *)m;
+        break;
+    case EDAN_F_I64:
+        memcpy(&tmp->i, m, sizeof(int64_t));
+        break;
+    case EDAN_F_I32:
+        tmp->i = *(const int32_t *)m;
+        break;
+    case EDAN_F_F64:
+        memcpy(&tmp->f, m, sizeof(double));
+        break;
+    case EDAN_F_PSTR:
+        memcpy(&tmp->s, m, sizeof(const char *));
+        break;
+    case EDAN_F_ASTR:
+        tmp->s = m;
+        break;
+    case EDAN_F_BOOL:
+        tmp->b = *(const bool *)m;
+        break;
+    case EDAN_F_ROWS:
+        memcpy(&tmp->rows, m, sizeof(const edan_table *));
+        break;
+    case EDAN_F_CELL:
+        break;
+    }
+    return tmp;
 }
 
 /* ===================================================================== */
@@ -210,7 +267,8 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
             if (!first)
                 fputc(' ', f);
             first = false;
-            text_cell(f, &t->cols[c], cell(t, r, c), v->wide);
+            edan_value tmp;
+            text_cell(f, &t->cols[c], cell(t, r, c, &tmp), v->wide);
         }
         fputc('\n', f);
     }
@@ -320,7 +378,8 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
             len = end;
         }
         const char *name = col->key + (len ? len + 1 : 0);
-        const edan_value *v = cell(t, r, c);
+        edan_value tmp;
+        const edan_value *v = cell(t, r, c, &tmp);
         if (col->type == EDAN_T_GROUP && v->u)
             continue; /* present: its members open it */
         fprintf(f, "%s\"%s\":", first[depth] ? "" : ",", name);
@@ -397,7 +456,8 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
             continue;
         for (size_t c = 0; c < t->n_cols; c++) {
             const edan_column *col = &t->cols[c];
-            const edan_value *v = cell(t, r, c);
+            edan_value tmp;
+            const edan_value *v = cell(t, r, c, &tmp);
             if (!shows(col, EDAN_NO_CSV))
                 continue;
             if (col->type == EDAN_T_U64)

@@ -21,8 +21,8 @@
 #define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
 
 static const edan_column level_cols[] = {
-    {"hits", EDAN_T_U64, "accesses", "the accesses that hit in this level", 0, NULL, 0, 0, NULL},
-    {"misses", EDAN_T_U64, "accesses", "the accesses that missed it", 0, NULL, 0, 0, NULL},
+    {"hits", EDAN_T_U64, "accesses", "the accesses that hit in this level", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"misses", EDAN_T_U64, "accesses", "the accesses that missed it", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
 /* The bounds at one m (--m), text and JSON. */
@@ -39,26 +39,32 @@ enum {
     M_RUN_LAYERED
 };
 static const edan_column m_cols[] = {
-    {"m", EDAN_T_U64, "", "the memory accesses that can be in flight at once (--m)", 0, NULL, 6, 0, NULL},
-    {"lambda", EDAN_T_F64, "", "(W - D) / m + D (Eq. 3)", EDAN_COL_WHOLE, NULL, 14, 6, NULL},
+    {"m", EDAN_T_U64, "", "the memory accesses that can be in flight at once (--m)", 0, NULL, 6, 0, NULL, EDAN_CELL},
+    {"lambda", EDAN_T_F64, "", "(W - D) / m + D (Eq. 3)", EDAN_COL_WHOLE, NULL, 14, 6, NULL, EDAN_CELL},
     {"lambda_layered", EDAN_T_F64, "", "the sum over layers of ceil(W_i / m)", EDAN_COL_WHOLE, "lambda(lay.)", 14, 6,
-     NULL},
-    {"Lambda", EDAN_T_F64, "ratio", "lambda / (lambda x alpha0 + C)", EDAN_COL_G, NULL, 14, 6, NULL},
-    {"memory_cost.lower", EDAN_T_F64, "cycles", "max(D, W / m) x alpha", EDAN_COL_WHOLE, "M lower", 14, 6, NULL},
-    {"memory_cost.upper", EDAN_T_F64, "cycles", "lambda x alpha (Eq. 2)", EDAN_COL_WHOLE, "M upper", 14, 6, NULL},
-    {"memory_cost.layered", EDAN_T_F64, "cycles", "lambda_layered x alpha", EDAN_COL_WHOLE, "M layered", 14, 6, NULL},
-    {"runtime.lower", EDAN_T_F64, "cycles", "memory_cost.lower + C", JSON_ONLY, NULL, 0, 0, NULL},
-    {"runtime.upper", EDAN_T_F64, "cycles", "memory_cost.upper + C (Eq. 1)", EDAN_COL_WHOLE, "T upper", 14, 6, NULL},
-    {"runtime.layered", EDAN_T_F64, "cycles", "memory_cost.layered + C", JSON_ONLY, NULL, 0, 0, NULL},
+     NULL, EDAN_CELL},
+    {"Lambda", EDAN_T_F64, "ratio", "lambda / (lambda x alpha0 + C)", EDAN_COL_G, NULL, 14, 6, NULL, EDAN_CELL},
+    {"memory_cost.lower", EDAN_T_F64, "cycles", "max(D, W / m) x alpha", EDAN_COL_WHOLE, "M lower", 14, 6, NULL,
+     EDAN_CELL},
+    {"memory_cost.upper", EDAN_T_F64, "cycles", "lambda x alpha (Eq. 2)", EDAN_COL_WHOLE, "M upper", 14, 6, NULL,
+     EDAN_CELL},
+    {"memory_cost.layered", EDAN_T_F64, "cycles", "lambda_layered x alpha", EDAN_COL_WHOLE, "M layered", 14, 6, NULL,
+     EDAN_CELL},
+    {"runtime.lower", EDAN_T_F64, "cycles", "memory_cost.lower + C", JSON_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"runtime.upper", EDAN_T_F64, "cycles", "memory_cost.upper + C (Eq. 1)", EDAN_COL_WHOLE, "T upper", 14, 6, NULL,
+     EDAN_CELL},
+    {"runtime.layered", EDAN_T_F64, "cycles", "memory_cost.layered + C", JSON_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
 static const edan_column series_cols[] = {
-    {"requested_tau", EDAN_T_U64, "cycles", "the phase length asked for (--tau; 0: automatic)", 0, NULL, 0, 0, NULL},
+    {"requested_tau", EDAN_T_U64, "cycles", "the phase length asked for (--tau; 0: automatic)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
     {"tau", EDAN_T_U64, "cycles", "the phase length used (a power-of-two multiple of it when coarsened)", 0, NULL, 0, 0,
-     NULL},
-    {"phases", EDAN_T_U64, "", "the phases", 0, NULL, 0, 0, NULL},
-    {"U", EDAN_T_U64S, "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0, NULL, 0, 0, NULL},
-    {"started", EDAN_T_U64S, "vertices", "the vertices that start in phase i", 0, NULL, 0, 0, NULL},
+     NULL, EDAN_CELL},
+    {"phases", EDAN_T_U64, "", "the phases", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"U", EDAN_T_U64S, "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"started", EDAN_T_U64S, "vertices", "the vertices that start in phase i", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
 enum {
@@ -90,38 +96,48 @@ enum {
     C_SERIES
 };
 static const edan_column conf_cols[] = {
-    {"cache", EDAN_T_STR, "", "the cache, as a canonical --cache text (\"none\" without one)", 0, NULL, 0, 0, NULL},
-    {"alpha", EDAN_T_U64, "cycles", "alpha: the cost of a memory access that reaches RAM", 0, NULL, 0, 0, NULL},
-    {"costs", EDAN_T_NAMED, "cycles", "the cost of a vertex per cost class", 0, NULL, 0, 0, NULL},
-    {"vertices", EDAN_T_U64, "instructions", "the vertices: instructions executed", 0, NULL, 0, 0, NULL},
-    {"T1", EDAN_T_U64, "cycles", "the work: every vertex's cost, summed", 0, NULL, 0, 0, NULL},
-    {"Tinf", EDAN_T_U64, "cycles", "the span: the longest path's cost", 0, NULL, 0, 0, NULL},
-    {"parallelism", EDAN_T_F64, "ratio", "T1 / Tinf", 0, NULL, 0, 0, NULL},
-    {"W", EDAN_T_U64, "accesses", "the memory work: memory-access vertices", 0, NULL, 0, 0, NULL},
-    {"D", EDAN_T_U64, "layers", "the memory depth: memory-access vertices on the deepest chain", 0, NULL, 0, 0, NULL},
-    {"C", EDAN_T_F64, "cycles", "the non-memory cost (given with --C, else T1 - W x alpha)", 0, NULL, 0, 0, NULL},
-    {"bytes", EDAN_T_U64, "bytes", "the bytes moved: the sum of w(v)", 0, NULL, 0, 0, NULL},
-    {"bandwidth_bytes_per_cycle", EDAN_T_F64, "bytes per cycle", "the average bandwidth B", 0, NULL, 0, 0, NULL},
-    {"bandwidth_gbs", EDAN_T_F64, "GB/s", "B at the clock (--clock)", 0, NULL, 0, 0, NULL},
-    {"loads", EDAN_T_U64, "instructions", "the loads", 0, NULL, 0, 0, NULL},
-    {"stores", EDAN_T_U64, "instructions", "the stores", 0, NULL, 0, 0, NULL},
-    {"atomics", EDAN_T_U64, "instructions", "the atomic memory operations", 0, NULL, 0, 0, NULL},
-    {"ram_loads", EDAN_T_U64, "accesses", "the memory-access vertices that read RAM", 0, NULL, 0, 0, NULL},
-    {"ram_stores", EDAN_T_U64, "accesses", "the memory-access vertices that wrote RAM", 0, NULL, 0, 0, NULL},
+    {"cache", EDAN_T_STR, "", "the cache, as a canonical --cache text (\"none\" without one)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"alpha", EDAN_T_U64, "cycles", "alpha: the cost of a memory access that reaches RAM", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"costs", EDAN_T_NAMED, "cycles", "the cost of a vertex per cost class", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"vertices", EDAN_T_U64, "instructions", "the vertices: instructions executed", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"T1", EDAN_T_U64, "cycles", "the work: every vertex's cost, summed", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"Tinf", EDAN_T_U64, "cycles", "the span: the longest path's cost", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"parallelism", EDAN_T_F64, "ratio", "T1 / Tinf", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"W", EDAN_T_U64, "accesses", "the memory work: memory-access vertices", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"D", EDAN_T_U64, "layers", "the memory depth: memory-access vertices on the deepest chain", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"C", EDAN_T_F64, "cycles", "the non-memory cost (given with --C, else T1 - W x alpha)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"bytes", EDAN_T_U64, "bytes", "the bytes moved: the sum of w(v)", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"bandwidth_bytes_per_cycle", EDAN_T_F64, "bytes per cycle", "the average bandwidth B", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"bandwidth_gbs", EDAN_T_F64, "GB/s", "B at the clock (--clock)", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"loads", EDAN_T_U64, "instructions", "the loads", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"stores", EDAN_T_U64, "instructions", "the stores", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"atomics", EDAN_T_U64, "instructions", "the atomic memory operations", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"ram_loads", EDAN_T_U64, "accesses", "the memory-access vertices that read RAM", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"ram_stores", EDAN_T_U64, "accesses", "the memory-access vertices that wrote RAM", 0, NULL, 0, 0, NULL, EDAN_CELL},
     {"ram_read_bytes", EDAN_T_U64, "bytes", "the lines' bytes read from RAM (the cache model's traffic)", 0, NULL, 0, 0,
-     NULL},
-    {"ram_write_bytes", EDAN_T_U64, "bytes", "the lines' bytes written to RAM", 0, NULL, 0, 0, NULL},
-    {"classes", EDAN_T_NAMED, "instructions", "the instructions executed per cost class", 0, NULL, 0, 0, NULL},
-    {"cache_levels", EDAN_T_ROWS, "", "per cache level, L1 first", 0, NULL, 0, 0, NULL},
-    {"layers_included", EDAN_T_BOOL, "", "whether layers lists every W_i (D is at most 100000)", 0, NULL, 0, 0, NULL},
-    {"layers", EDAN_T_U64S, "accesses", "W_i: the memory-access vertices of layer i, i = 1..D", 0, NULL, 0, 0, NULL},
-    {"per_m", EDAN_T_ROWS, "", "the bounds at each --m", 0, NULL, 0, 0, NULL},
-    {"series", EDAN_T_ROWS, "", "the data movement per phase, one per --tau", 0, NULL, 0, 0, NULL},
+     NULL, EDAN_CELL},
+    {"ram_write_bytes", EDAN_T_U64, "bytes", "the lines' bytes written to RAM", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"classes", EDAN_T_NAMED, "instructions", "the instructions executed per cost class", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"cache_levels", EDAN_T_ROWS, "", "per cache level, L1 first", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"layers_included", EDAN_T_BOOL, "", "whether layers lists every W_i (D is at most 100000)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"layers", EDAN_T_U64S, "accesses", "W_i: the memory-access vertices of layer i, i = 1..D", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"per_m", EDAN_T_ROWS, "", "the bounds at each --m", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"series", EDAN_T_ROWS, "", "the data movement per phase, one per --tau", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
 static const edan_column top_cols[] = {
-    {"footprint_bytes", EDAN_T_U64, "bytes", "the guest memory touched, in 4 KiB pages", 0, NULL, 0, 0, NULL},
-    {"configurations", EDAN_T_ROWS, "", "one per (cache, alpha) pair, in the options' order", 0, NULL, 0, 0, NULL},
+    {"footprint_bytes", EDAN_T_U64, "bytes", "the guest memory touched, in 4 KiB pages", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"configurations", EDAN_T_ROWS, "", "one per (cache, alpha) pair, in the options' order", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
 };
 
 const edan_table_decl edan_edag_tables[] = {

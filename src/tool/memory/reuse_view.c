@@ -346,8 +346,8 @@ enum { ROW_FUNCTION, ROW_THREAD, ROW_LOOP, ROW_NEST, ROW_ACCESS, N_KINDS };
 
 /* What every row has after its place: its accesses, cold ones, misses per size and distance histogram. */
 #define RU_VALUES                                                                                                      \
-    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL},                                        \
-        {"cold", EDAN_T_U64, "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0, NULL},                 \
+    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL, EDAN_CELL},                             \
+        {"cold", EDAN_T_U64, "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0, NULL, EDAN_CELL},      \
         {"misses",                                                                                                     \
          EDAN_T_U64S,                                                                                                  \
          "accesses",                                                                                                   \
@@ -356,32 +356,33 @@ enum { ROW_FUNCTION, ROW_THREAD, ROW_LOOP, ROW_NEST, ROW_ACCESS, N_KINDS };
          NULL,                                                                                                         \
          0,                                                                                                            \
          0,                                                                                                            \
-         NULL},                                                                                                        \
+         NULL,                                                                                                         \
+         EDAN_CELL},                                                                                                   \
     {                                                                                                                  \
         "distance_histogram", EDAN_T_U64S, "accesses", "its accesses per stack-distance bin (bin_lo)",                 \
-            EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL                                                               \
+            EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL, EDAN_CELL                                                    \
     }
 
 /* A place in the source: the function, file and line (null and 0 when unknown). */
 #define RU_PLACE(what)                                                                                                 \
-    {"function", EDAN_T_STR, "", what "'s function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},                  \
-        {"file", EDAN_T_STR, "", what "'s source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},               \
+    {"function", EDAN_T_STR, "", what "'s function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},       \
+        {"file", EDAN_T_STR, "", what "'s source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},    \
     {                                                                                                                  \
-        "line", EDAN_T_U64, "", what "'s source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL                     \
+        "line", EDAN_T_U64, "", what "'s source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL          \
     }
 
 static const edan_column function_cols[] = {
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function", EDAN_CELL},
     RU_VALUES,
 };
 static const edan_column thread_cols[] = {
-    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     RU_VALUES,
 };
 static const edan_column loop_cols[] = {EDAN_LOOP_COLUMNS, RU_VALUES};
 static const edan_column nest_cols[] = {EDAN_NEST_COLUMNS, RU_VALUES};
 static const edan_column access_cols[] = {
-    {"pc", EDAN_T_U64, "address", "the memory instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"pc", EDAN_T_U64, "address", "the memory instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     RU_PLACE("the instruction"),
     RU_VALUES,
 };
@@ -415,29 +416,35 @@ static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
 {
     const edan_table_decl *d = &edan_reuse_tables[kind];
     x->n = 0;
-    x->c[x->n++] = (edan_column){
-        "name", EDAN_T_STR, "",  "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, kind_title[kind],
-        44,     0,          NULL};
+    x->c[x->n++] = (edan_column){.key = "name",
+                                 .type = EDAN_T_STR,
+                                 .unit = "",
+                                 .doc = "the row's name in text",
+                                 .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,
+                                 .title = kind_title[kind],
+                                 .width = 44};
     for (size_t c = 0; c < d->n_cols; c++)
         x->c[x->n++] = d->cols[c];
     for (int k = 0; k < t->n_sizes; k++) {
         char l[32];
         size_label(t->sizes[k], l, sizeof l);
         snprintf(x->title[k], sizeof x->title[k], "%9s %s", "miss@", l);
-        x->c[x->n++] = (edan_column){"miss_percent",
-                                     EDAN_T_F64,
-                                     "%",
-                                     "misses per 100 accesses",
-                                     EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
-                                     x->title[k],
-                                     13,
-                                     1,
-                                     NULL};
+        x->c[x->n++] = (edan_column){.key = "miss_percent",
+                                     .type = EDAN_T_F64,
+                                     .unit = "%",
+                                     .doc = "misses per 100 accesses",
+                                     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
+                                     .title = x->title[k],
+                                     .width = 13,
+                                     .precision = 1};
     }
     for (int k = 0; k < t->n_sizes && d->csv; k++) {
         snprintf(x->key[k], sizeof x->key[k], "misses_%" PRIu64, t->sizes[k]);
-        x->c[x->n++] = (edan_column){
-            x->key[k], EDAN_T_U64, "accesses", "misses at the size", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL};
+        x->c[x->n++] = (edan_column){.key = x->key[k],
+                                     .type = EDAN_T_U64,
+                                     .unit = "accesses",
+                                     .doc = "misses at the size",
+                                     .flags = EDAN_NO_JSON | EDAN_NO_TEXT};
     }
 }
 

@@ -55,14 +55,17 @@ static int finish(void *ctx)
 /* ===================================================================== */
 
 static const edan_column cols[] = {
-    {"width", EDAN_T_U64, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0, NULL},
-    {"loads", EDAN_T_U64, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0, NULL},
-    {"stores", EDAN_T_U64, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0, NULL},
-    {"atomics", EDAN_T_U64, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0, NULL},
-    {"bytes", EDAN_T_U64, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0, NULL},
-    {"misaligned", EDAN_T_U64, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0, NULL},
+    {"width", EDAN_T_U64, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0, NULL, EDAN_CELL},
+    {"loads", EDAN_T_U64, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0, NULL, EDAN_CELL},
+    {"stores", EDAN_T_U64, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0, NULL,
+     EDAN_CELL},
+    {"atomics", EDAN_T_U64, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0, NULL,
+     EDAN_CELL},
+    {"bytes", EDAN_T_U64, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0, NULL, EDAN_CELL},
+    {"misaligned", EDAN_T_U64, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0, NULL,
+     EDAN_CELL},
     {"misaligned_percent", EDAN_T_F64, "%", "misaligned per 100 accesses of that width", EDAN_COL_PERCENT, "misal. %",
-     11, 2, NULL},
+     11, 2, NULL, EDAN_CELL},
 };
 
 static const edan_table_decl tables[] = {
