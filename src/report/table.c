@@ -123,6 +123,15 @@ const char *edan_table_str(edan_table *t, const char *s)
     return c;
 }
 
+int edan_table_omit(edan_table *t, const char *key)
+{
+    const int c = edan_table_col(t->cols, t->n_cols, key);
+    if (c < 0 || c >= 64 || !(t->cols[c].flags & EDAN_COL_OPTIONAL))
+        return -1;
+    t->omit |= (uint64_t)1 << c;
+    return 0;
+}
+
 int edan_table_col(const edan_column *cols, size_t n, const char *key)
 {
     for (size_t c = 0; c < n; c++)
@@ -132,10 +141,11 @@ int edan_table_col(const edan_column *cols, size_t n, const char *key)
 }
 
 /* Whether a column shows in text (EDAN_NO_TEXT) or CSV (EDAN_NO_CSV): arrays and groups never do. */
-static bool shows(const edan_column *c, unsigned format)
+static bool shows(const edan_table *t, size_t col, unsigned format)
 {
-    return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP &&
-           c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
+    const edan_column *c = &t->cols[col];
+    return !(c->flags & format) && !(col < 64 && (t->omit >> col & 1)) && c->type != EDAN_T_U64S &&
+           c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
 }
 
 /* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
@@ -189,7 +199,7 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
 {
     switch (c->type) {
     case EDAN_T_U64:
-        fprintf(f, "%*" PRIu64, c->width, v->u);
+        fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*" PRIu64 : "%*" PRIu64, c->width, v->u);
         break;
     case EDAN_T_I64:
         fprintf(f, "%*" PRId64, c->width, v->i);
@@ -213,6 +223,8 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
     case EDAN_T_STR:
         if (c->flags & EDAN_COL_NAME)
             edan_name_field(f, v->s ? v->s : "?", (size_t)c->width, wide);
+        else if (c->flags & EDAN_COL_CUT)
+            fprintf(f, "%-*.*s", c->width, c->width, v->s ? v->s : "?");
         else
             fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*s" : "%*s", c->width, v->s ? v->s : "?");
         break;
@@ -243,11 +255,12 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fputs(indent, f);
     for (size_t c = 0; !v->no_heading && c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
-        if (!shows(col, EDAN_NO_TEXT))
+        if (!shows(t, c, EDAN_NO_TEXT))
             continue;
         const char *title = col->title ? col->title : col->key;
         const int width = col->flags & EDAN_COL_TITLE_AS_IS ? 0 : col->width;
-        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT) ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
+        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT | EDAN_COL_CUT) ? "%s%-*s" : "%s%*s", first ? "" : " ",
+                width, title);
         first = false;
     }
     if (!v->no_heading)
@@ -262,7 +275,7 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fputs(indent, f);
         first = true;
         for (size_t c = 0; c < t->n_cols; c++) {
-            if (!shows(&t->cols[c], EDAN_NO_TEXT))
+            if (!shows(t, c, EDAN_NO_TEXT))
                 continue;
             if (!first)
                 fputc(' ', f);
@@ -358,7 +371,8 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
     const char *null_group = NULL;
     for (size_t c = 0; c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
-        if ((col->flags & EDAN_NO_JSON) || (null_group && inside(col->key, null_group, null_len)))
+        if ((col->flags & EDAN_NO_JSON) || (c < 64 && (t->omit >> c & 1)) ||
+            (null_group && inside(col->key, null_group, null_len)))
             continue;
         null_group = NULL;
         while (depth && !inside(col->key, path, len)) {
@@ -406,7 +420,7 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
         /* no row (out of memory): every member null, so that the object around stays valid */
         bool first = true;
         for (size_t c = 0; c < t->n_cols; c++)
-            if (!(t->cols[c].flags & EDAN_NO_JSON) && !strchr(t->cols[c].key, '.')) {
+            if (!(t->cols[c].flags & EDAN_NO_JSON) && !(c < 64 && (t->omit >> c & 1)) && !strchr(t->cols[c].key, '.')) {
                 fprintf(f, "%s\"%s\":null", first ? "" : ",", t->cols[c].key);
                 first = false;
             }
@@ -445,7 +459,7 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
     size_t h = 0;
     header[0] = '\0';
     for (size_t c = 0; c < t->n_cols && h < sizeof header; c++)
-        if (shows(&t->cols[c], EDAN_NO_CSV))
+        if (shows(t, c, EDAN_NO_CSV))
             h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", h ? "," : "",
                                   t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
     edan_csv csv;
@@ -458,7 +472,7 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
             const edan_column *col = &t->cols[c];
             edan_value tmp;
             const edan_value *v = cell(t, r, c, &tmp);
-            if (!shows(col, EDAN_NO_CSV))
+            if (!shows(t, c, EDAN_NO_CSV))
                 continue;
             if (col->type == EDAN_T_U64)
                 edan_csv_u64(&csv, v->u);

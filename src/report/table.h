@@ -66,7 +66,7 @@ typedef enum edan_type {
 #define EDAN_COL_PERCENT 16u
 /* Text: the heading as it is, not padded to the width (a heading the view lays out itself). */
 #define EDAN_COL_TITLE_AS_IS 32u
-/* Text: left-aligned (a string that is no name, and its heading). */
+/* Text: left-aligned (a string that is no name, or a count, and its heading). */
 #define EDAN_COL_LEFT 64u
 /* Text: an F64 with precision significant digits (%g), not digits after the point. */
 #define EDAN_COL_G 128u
@@ -76,6 +76,10 @@ typedef enum edan_type {
 #define EDAN_COL_NAN_DASH 512u
 /* Text: an F64 of a whole value below 1e18 as an integer, any other as EDAN_COL_G does. */
 #define EDAN_COL_WHOLE 1024u
+/* A member present only when the tool has it: a view may leave it out of every format (edan_table_omit). */
+#define EDAN_COL_OPTIONAL 2048u
+/* Text: a string cut to its width (left-aligned). */
+#define EDAN_COL_CUT 4096u
 
 /*
  * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,
@@ -222,7 +226,8 @@ typedef struct edan_table {
     unsigned char *left; /* per row: the formats that leave it out (EDAN_NO_TEXT...) */
     char **owned;        /* copies edan_table_str made */
     size_t n_owned, owned_cap;
-    bool failed; /* out of memory: a row or a string is missing (the renderer writes what there is) */
+    uint64_t omit; /* columns 0 .. 63 left out of every format (edan_table_omit) */
+    bool failed;   /* out of memory: a row or a string is missing (the renderer writes what there is) */
 } edan_table;
 
 void edan_table_init(edan_table *t, const edan_table_decl *decl);
@@ -246,6 +251,9 @@ edan_value *edan_table_row_of(edan_table *t, unsigned left, const void *s0, cons
 int edan_table_rows_of(edan_table *t, const void *rows, size_t n, size_t size);
 /* A copy of s the table owns (NULL for NULL, and when out of memory). */
 const char *edan_table_str(edan_table *t, const char *s);
+/* Leave the column keyed key out of every format: 0, or -1 when it is not among the first 64 or not EDAN_COL_OPTIONAL.
+ */
+int edan_table_omit(edan_table *t, const char *key);
 /* The index of the column keyed key among cols[0 .. n), or -1. */
 int edan_table_col(const edan_column *cols, size_t n, const char *key);
 
