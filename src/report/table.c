@@ -199,7 +199,11 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
 {
     switch (c->type) {
     case EDAN_T_U64:
-        fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*" PRIu64 : "%*" PRIu64, c->width, v->u);
+        fprintf(f,
+                c->flags & EDAN_COL_HEX    ? "%*" PRIx64
+                : c->flags & EDAN_COL_LEFT ? "%-*" PRIu64
+                                           : "%*" PRIu64,
+                c->width, v->u);
         break;
     case EDAN_T_I64:
         fprintf(f, "%*" PRId64, c->width, v->i);

@@ -80,6 +80,8 @@ typedef enum edan_type {
 #define EDAN_COL_OPTIONAL 2048u
 /* Text: a string cut to its width (left-aligned). */
 #define EDAN_COL_CUT 4096u
+/* Text: a count in hexadecimal (without 0x). */
+#define EDAN_COL_HEX 8192u
 
 /*
  * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,

@@ -19,8 +19,15 @@
 
 #define WIDTHS 16 /* widths 1 .. 16 bytes, at index width - 1 */
 
+/* A width's counts: its row of the table (results() fills the last three). */
+typedef struct width_row {
+    uint64_t loads, stores, atomics, misaligned;
+    uint64_t width, bytes;
+    double misaligned_percent;
+} width_row;
+
 typedef struct widths_tool {
-    uint64_t loads[WIDTHS], stores[WIDTHS], atomics[WIDTHS], misaligned[WIDTHS];
+    width_row rows[WIDTHS];
     edan_error err;
 } widths_tool;
 
@@ -37,10 +44,9 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         /* only accesses that happened (mem_size is at most 8: riscv.h) */
         if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS) || !size || size > WIDTHS)
             continue;
-        const unsigned w = size - 1;
-        uint64_t *count = in->mem == EDAN_MEM_LOAD ? t->loads : in->mem == EDAN_MEM_STORE ? t->stores : t->atomics;
-        count[w]++;
-        t->misaligned[w] += recs[i].addr % size != 0;
+        width_row *w = &t->rows[size - 1];
+        (*(in->mem == EDAN_MEM_LOAD ? &w->loads : in->mem == EDAN_MEM_STORE ? &w->stores : &w->atomics))++;
+        w->misaligned += recs[i].addr % size != 0;
     }
 }
 
@@ -54,18 +60,16 @@ static int finish(void *ctx)
 /* Its results                                                            */
 /* ===================================================================== */
 
+#define W_COL(m, unit, doc, flags, title, width, precision)                                                            \
+    EDAN_COL_FIELD(width_row, m, #m, unit, doc, flags, title, width, precision)
 static const edan_column cols[] = {
-    {"width", EDAN_T_U64, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0, NULL, EDAN_CELL},
-    {"loads", EDAN_T_U64, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0, NULL, EDAN_CELL},
-    {"stores", EDAN_T_U64, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0, NULL,
-     EDAN_CELL},
-    {"atomics", EDAN_T_U64, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0, NULL,
-     EDAN_CELL},
-    {"bytes", EDAN_T_U64, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0, NULL, EDAN_CELL},
-    {"misaligned", EDAN_T_U64, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0, NULL,
-     EDAN_CELL},
-    {"misaligned_percent", EDAN_T_F64, "%", "misaligned per 100 accesses of that width", EDAN_COL_PERCENT, "misal. %",
-     11, 2, NULL, EDAN_CELL},
+    W_COL(width, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0),
+    W_COL(loads, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0),
+    W_COL(stores, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0),
+    W_COL(atomics, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0),
+    W_COL(bytes, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0),
+    W_COL(misaligned, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0),
+    W_COL(misaligned_percent, "%", "misaligned per 100 accesses of that width", EDAN_COL_PERCENT, "misal. %", 11, 2),
 };
 
 static const edan_table_decl tables[] = {
@@ -74,21 +78,17 @@ static const edan_table_decl tables[] = {
 };
 
 /* The rows: one per width with accesses. */
-static void results(const widths_tool *t, edan_table *tab)
+static void results(widths_tool *t, edan_table *tab)
 {
     edan_table_init(tab, &tables[0]);
     for (int w = 0; w < WIDTHS; w++) {
-        const uint64_t all = t->loads[w] + t->stores[w] + t->atomics[w];
-        edan_value *r = all ? edan_table_row(tab, 0) : NULL;
-        if (!r)
-            continue;
-        r[0].u = (uint64_t)w + 1;
-        r[1].u = t->loads[w];
-        r[2].u = t->stores[w];
-        r[3].u = t->atomics[w];
-        r[4].u = all * ((uint64_t)w + 1);
-        r[5].u = t->misaligned[w];
-        r[6].f = 100.0 * (double)t->misaligned[w] / (double)all;
+        width_row *r = &t->rows[w];
+        const uint64_t all = r->loads + r->stores + r->atomics;
+        r->width = (uint64_t)w + 1;
+        r->bytes = all * r->width;
+        r->misaligned_percent = all ? 100.0 * (double)r->misaligned / (double)all : 0;
+        if (all)
+            edan_table_row_of(tab, 0, r, NULL);
     }
 }
 
