@@ -19,15 +19,15 @@
 
 #define WIDTHS 16 /* widths 1 .. 16 bytes, at index width - 1 */
 
-/* A width's counts: its row of the table (results() fills the last three). */
+/* A width's row of the table. */
 typedef struct width_row {
-    uint64_t loads, stores, atomics, misaligned;
-    uint64_t width, bytes;
+    uint64_t width, loads, stores, atomics, bytes, misaligned;
     double misaligned_percent;
 } width_row;
 
 typedef struct widths_tool {
-    width_row rows[WIDTHS];
+    uint64_t loads[WIDTHS], stores[WIDTHS], atomics[WIDTHS], misaligned[WIDTHS]; /* the kernel's: by width - 1 */
+    width_row rows[WIDTHS];                                                      /* the table's, made by results() */
     edan_error err;
 } widths_tool;
 
@@ -44,9 +44,10 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         /* only accesses that happened (mem_size is at most 8: riscv.h) */
         if (in->mem == EDAN_MEM_NONE || (recs[i].flags & EDAN_EXEC_NO_ACCESS) || !size || size > WIDTHS)
             continue;
-        width_row *w = &t->rows[size - 1];
-        (*(in->mem == EDAN_MEM_LOAD ? &w->loads : in->mem == EDAN_MEM_STORE ? &w->stores : &w->atomics))++;
-        w->misaligned += recs[i].addr % size != 0;
+        const unsigned w = size - 1;
+        uint64_t *count = in->mem == EDAN_MEM_LOAD ? t->loads : in->mem == EDAN_MEM_STORE ? t->stores : t->atomics;
+        count[w]++;
+        t->misaligned[w] += recs[i].addr % size != 0;
     }
 }
 
@@ -82,13 +83,16 @@ static void results(widths_tool *t, edan_table *tab)
 {
     edan_table_init(tab, &tables[0]);
     for (int w = 0; w < WIDTHS; w++) {
-        width_row *r = &t->rows[w];
-        const uint64_t all = r->loads + r->stores + r->atomics;
-        r->width = (uint64_t)w + 1;
-        r->bytes = all * r->width;
-        r->misaligned_percent = all ? 100.0 * (double)r->misaligned / (double)all : 0;
+        const uint64_t all = t->loads[w] + t->stores[w] + t->atomics[w];
+        t->rows[w] = (width_row){(uint64_t)w + 1,
+                                 t->loads[w],
+                                 t->stores[w],
+                                 t->atomics[w],
+                                 all * ((uint64_t)w + 1),
+                                 t->misaligned[w],
+                                 all ? 100.0 * (double)t->misaligned[w] / (double)all : 0};
         if (all)
-            edan_table_row_of(tab, 0, r, NULL);
+            edan_table_row_of(tab, 0, &t->rows[w], NULL);
     }
 }
 
