@@ -5,7 +5,8 @@
  * shortened, rows left out of a format, "N more", nested objects and a null
  * group in JSON, CSV quoting and headers; booleans, counts that may be
  * unknown and another table's rows in a cell; run-time columns that change
- * the JSON layout refused.
+ * the JSON layout refused; columns bound to the members of a row's structs
+ * (every member type), rendered as the same rows filled cell by cell.
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,18 +17,48 @@
 #include "check.h"
 #include "report/table.h"
 
+/* A row's structs for the bound columns: every member type a column binds to. */
+typedef struct bound_row {
+    uint32_t small;
+    char name[12];
+    double x;
+    bool ok;
+    int64_t d;
+    const char *s;
+    int k;
+    uint64_t n;
+} bound_row;
+typedef struct bound_more {
+    const struct edan_table *sub;
+    uint64_t extra;
+} bound_more;
+static const edan_column bound_cols[] = {
+    EDAN_COL_FIELD(bound_row, name, "name", "", "a char array", EDAN_COL_LEFT, NULL, 6, 0),
+    EDAN_COL_FIELD(bound_row, n, "n", "", "a uint64_t", 0, NULL, 4, 0),
+    EDAN_COL_FIELD(bound_row, small, "small", "", "a uint32_t", 0, NULL, 6, 0),
+    EDAN_COL_FIELD(bound_row, d, "d", "", "an int64_t", 0, NULL, 4, 0),
+    EDAN_COL_FIELD(bound_row, k, "k", "", "an int", 0, NULL, 3, 0),
+    EDAN_COL_FIELD(bound_row, x, "x", "", "a double", 0, NULL, 6, 2),
+    EDAN_COL_FIELD(bound_row, ok, "ok", "", "a bool", 0, NULL, 4, 0),
+    EDAN_COL_FIELD(bound_row, s, "s", "", "a const char *", 0, NULL, 3, 0),
+    {"cell", EDAN_T_U64, "", "a cell among bound columns", 0, NULL, 5, 0, NULL, EDAN_CELL},
+    EDAN_COL_OF(1, bound_more, extra, "extra", "", "a member of the row's second struct", 0, NULL, 6, 0),
+    EDAN_COL_OF(1, bound_more, sub, "sub", "", "another table's rows", 0, NULL, 0, 0),
+};
+
 static const edan_column cols[] = {
-    {"label", EDAN_T_STR, "", "text's name", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "name", 10, 0, NULL},
-    {"name", EDAN_T_STR, "", "the name", EDAN_NO_TEXT, NULL, 0, 0, "who"},
-    {"n", EDAN_T_U64, "accesses", "a count", 0, "count", 6, 0, NULL},
-    {"d", EDAN_T_I64, "", "a difference", 0, NULL, 4, 0, NULL},
-    {"share", EDAN_T_F64, "%", "a percentage", EDAN_COL_PERCENT, "%", 7, 1, NULL},
-    {"g", EDAN_T_F64, "", "a %g", EDAN_COL_G | EDAN_NO_CSV, NULL, 8, 3, NULL},
-    {"k", EDAN_T_STR, "", "a left string", EDAN_COL_LEFT, "kind", 5, 0, NULL},
-    {"obj", EDAN_T_GROUP, "", "an object or null", 0, NULL, 0, 0, NULL},
-    {"obj.a", EDAN_T_U64, "", "its a", EDAN_NO_TEXT, NULL, 0, 0, "obj_a"},
-    {"obj.in.b", EDAN_T_U64S, "", "its array in an object", 0, NULL, 0, 0, NULL},
-    {"after", EDAN_T_F64S, "", "an array after it", 0, NULL, 0, 0, NULL},
+    {"label", EDAN_T_STR, "", "text's name", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "name", 10, 0, NULL,
+     EDAN_CELL},
+    {"name", EDAN_T_STR, "", "the name", EDAN_NO_TEXT, NULL, 0, 0, "who", EDAN_CELL},
+    {"n", EDAN_T_U64, "accesses", "a count", 0, "count", 6, 0, NULL, EDAN_CELL},
+    {"d", EDAN_T_I64, "", "a difference", 0, NULL, 4, 0, NULL, EDAN_CELL},
+    {"share", EDAN_T_F64, "%", "a percentage", EDAN_COL_PERCENT, "%", 7, 1, NULL, EDAN_CELL},
+    {"g", EDAN_T_F64, "", "a %g", EDAN_COL_G | EDAN_NO_CSV, NULL, 8, 3, NULL, EDAN_CELL},
+    {"k", EDAN_T_STR, "", "a left string", EDAN_COL_LEFT, "kind", 5, 0, NULL, EDAN_CELL},
+    {"obj", EDAN_T_GROUP, "", "an object or null", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"obj.a", EDAN_T_U64, "", "its a", EDAN_NO_TEXT, NULL, 0, 0, "obj_a", EDAN_CELL},
+    {"obj.in.b", EDAN_T_U64S, "", "its array in an object", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"after", EDAN_T_F64S, "", "an array after it", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
 static const edan_table_decl decl = EDAN_TABLE_DECL("x.rows", "rows", false, "a test table", cols);
 
@@ -137,7 +168,8 @@ int main(void)
     /* run-time columns: JSON's must be the declaration's */
     edan_column more[sizeof cols / sizeof cols[0] + 1];
     memcpy(more, cols, sizeof cols);
-    more[11] = (edan_column){"extra", EDAN_T_U64, "", "text only", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 3, 0, NULL};
+    more[11] =
+        (edan_column){"extra", EDAN_T_U64, "", "text only", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 3, 0, NULL, EDAN_CELL};
     edan_table u;
     CHECK(edan_table_init_cols(&u, &decl, more, 12) == 0 && u.n_cols == 12, "a text-only column is accepted");
     edan_table_free(&u);
@@ -152,11 +184,11 @@ int main(void)
     edan_table_free(&t);
 
     /* a boolean, a count that may be unknown, and another table's rows (or null) in a cell */
-    static const edan_column inner_cols[] = {{"v", EDAN_T_U64, "", "a value", 0, NULL, 0, 0, NULL}};
+    static const edan_column inner_cols[] = {{"v", EDAN_T_U64, "", "a value", 0, NULL, 0, 0, NULL, EDAN_CELL}};
     static const edan_column outer_cols[] = {
-        {"ok", EDAN_T_BOOL, "", "a boolean", 0, NULL, 4, 0, NULL},
-        {"opt", EDAN_T_OPT_U64, "", "a count or unknown", 0, NULL, 4, 0, NULL},
-        {"sub", EDAN_T_ROWS, "", "the rows of another table", 0, NULL, 0, 0, NULL},
+        {"ok", EDAN_T_BOOL, "", "a boolean", 0, NULL, 4, 0, NULL, EDAN_CELL},
+        {"opt", EDAN_T_OPT_U64, "", "a count or unknown", 0, NULL, 4, 0, NULL, EDAN_CELL},
+        {"sub", EDAN_T_ROWS, "", "the rows of another table", 0, NULL, 0, 0, NULL, EDAN_CELL},
     };
     static const edan_table_decl inner = EDAN_TABLE_DECL("y.rows.sub", NULL, false, "inner", inner_cols);
     static const edan_table_decl outer = EDAN_TABLE_DECL("y.rows", "outer", false, "outer", outer_cols);
@@ -204,9 +236,9 @@ int main(void)
 
     /* a signed percentage and a signed number, NaN as "-" */
     static const edan_column sign_cols[] = {
-        {"p", EDAN_T_F64, "percent", "signed", EDAN_COL_PERCENT | EDAN_COL_SIGNED | EDAN_COL_NAN_DASH, NULL, 7, 1,
-         NULL},
-        {"x", EDAN_T_F64, "", "signed", EDAN_COL_SIGNED | EDAN_COL_NAN_DASH, NULL, 5, 1, NULL},
+        {"p", EDAN_T_F64, "percent", "signed", EDAN_COL_PERCENT | EDAN_COL_SIGNED | EDAN_COL_NAN_DASH, NULL, 7, 1, NULL,
+         EDAN_CELL},
+        {"x", EDAN_T_F64, "", "signed", EDAN_COL_SIGNED | EDAN_COL_NAN_DASH, NULL, 5, 1, NULL, EDAN_CELL},
     };
     static const edan_table_decl sign = EDAN_TABLE_DECL("z", NULL, false, "signs", sign_cols);
     edan_table_init(&out, &sign);
@@ -225,8 +257,8 @@ int main(void)
 
     /* counts keyed by names known when it runs (JSON only), whole numbers as integers in text */
     static const edan_column named_cols[] = {
-        {"w", EDAN_T_F64, "", "whole or %g", EDAN_COL_WHOLE, NULL, 8, 3, NULL},
-        {"by", EDAN_T_NAMED, "", "counts by name", 0, NULL, 0, 0, NULL},
+        {"w", EDAN_T_F64, "", "whole or %g", EDAN_COL_WHOLE, NULL, 8, 3, NULL, EDAN_CELL},
+        {"by", EDAN_T_NAMED, "", "counts by name", 0, NULL, 0, 0, NULL, EDAN_CELL},
     };
     static const edan_table_decl named = EDAN_TABLE_DECL("n", "named", false, "named", named_cols);
     static const char *const names[] = {"int", "load"};
@@ -246,5 +278,77 @@ int main(void)
           "counts by name: %s", json);
     free(json);
     edan_table_free(&out);
+
+    /* columns bound to members: the same text, JSON and CSV as the rows filled cell by cell */
+    static const edan_table_decl bound = EDAN_TABLE_DECL("b", "bound", false, "bound", bound_cols);
+    const bound_row rows[2] = {{7, "first", 1.5, true, -2, "s", -1, 42}, {0, "", -0.25, false, 5, NULL, 3, 0}};
+    edan_table_init(&in, &inner);
+    edan_table_row(&in, 0)[0].u = 3;
+    const bound_more more2[2] = {{&in, 9}, {NULL, 0}};
+    edan_table bt, ct;
+    edan_table_init(&bt, &bound);
+    edan_table_init(&ct, &bound);
+    for (int i = 0; i < 2; i++) {
+        edan_table_row_of(&bt, 0, &rows[i], &more2[i])[8].u = 10u + (unsigned)i;
+        r = edan_table_row(&ct, 0);
+        r[0].s = rows[i].name;
+        r[1].u = rows[i].n;
+        r[2].u = rows[i].small;
+        r[3].i = rows[i].d;
+        r[4].i = rows[i].k;
+        r[5].f = rows[i].x;
+        r[6].b = rows[i].ok;
+        r[7].s = rows[i].s;
+        r[8].u = 10u + (unsigned)i;
+        r[9].u = more2[i].extra;
+        r[10].rows = more2[i].sub;
+    }
+    CHECK(bound_cols[0].type == EDAN_T_STR && bound_cols[2].type == EDAN_T_U64 && bound_cols[4].type == EDAN_T_I64 &&
+              bound_cols[6].type == EDAN_T_BOOL && bound_cols[10].type == EDAN_T_ROWS &&
+              bound_cols[10].field.source == 1,
+          "a bound column's type and source from its member");
+    char *bj = render(&bt, 1, NULL, 0), *cj = render(&ct, 1, NULL, 0);
+    const char *want_bound = "[{\"name\":\"first\",\"n\":42,\"small\":7,\"d\":-2,\"k\":-1,\"x\":1.5,\"ok\":true,"
+                             "\"s\":\"s\",\"cell\":10,\"extra\":9,\"sub\":[{\"v\":3}]},"
+                             "{\"name\":\"\",\"n\":0,\"small\":0,\"d\":5,\"k\":3,\"x\":-0.25,\"ok\":false,"
+                             "\"s\":null,\"cell\":11,\"extra\":0,\"sub\":null}]";
+    CHECK(!strcmp(bj, want_bound) && !strcmp(bj, cj), "bound JSON:\n%s\ncells:\n%s", bj, cj);
+    free(bj);
+    free(cj);
+    bj = render(&bt, 0, &(edan_text_view){0}, 0);
+    cj = render(&ct, 0, &(edan_text_view){0}, 0);
+    CHECK(!strcmp(bj, cj) && strstr(bj, "  first    42      7   -2  -1   1.50  yes   s    10      9\n"),
+          "bound text:\n%s\ncells:\n%s", bj, cj);
+    free(bj);
+    free(cj);
+    char dir3[] = "/tmp/edan-table-XXXXXX";
+    CHECK(mkdtemp(dir3) != NULL, "mkdtemp");
+    CHECK(edan_table_csv(&bt, dir3, "base", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/base-bound.csv", dir3);
+    f = fopen(path, "r");
+    n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    got[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(
+        !strcmp(got, "name,n,small,d,k,x,ok,s,cell,extra\nfirst,42,7,-2,-1,1.5,yes,s,10,9\n,0,0,5,3,-0.25,no,,11,0\n"),
+        "bound CSV:\n%s", got);
+    unlink(path);
+    rmdir(dir3);
+    edan_table_free(&ct);
+    edan_table_free(&bt);
+    /* an array of row structs in one call */
+    static const edan_column array_cols[] = {
+        EDAN_COL_FIELD(bound_row, name, "name", "", "a char array", 0, NULL, 6, 0),
+        EDAN_COL_FIELD(bound_row, n, "n", "", "a uint64_t", 0, NULL, 4, 0),
+    };
+    static const edan_table_decl array = EDAN_TABLE_DECL("a", NULL, false, "array", array_cols);
+    edan_table_init(&bt, &array);
+    CHECK(edan_table_rows_of(&bt, rows, 2, sizeof rows[0]) == 0 && bt.n_rows == 2, "rows of an array");
+    bj = render(&bt, 1, NULL, 0);
+    CHECK(!strcmp(bj, "[{\"name\":\"first\",\"n\":42},{\"name\":\"\",\"n\":0}]"), "rows of an array: %s", bj);
+    free(bj);
+    edan_table_free(&bt);
+    edan_table_free(&in);
     return check_summary();
 }

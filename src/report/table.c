@@ -56,11 +56,12 @@ void edan_table_free(edan_table *t)
         free(t->owned[i]);
     free(t->owned);
     free(t->cells);
+    free(t->src);
     free(t->left);
     memset(t, 0, sizeof *t);
 }
 
-edan_value *edan_table_row(edan_table *t, unsigned left)
+edan_value *edan_table_row_of(edan_table *t, unsigned left, const void *s0, const void *s1)
 {
     const size_t nc = t->n_cols;
     if (t->n_rows == t->cap) {
@@ -68,7 +69,10 @@ edan_value *edan_table_row(edan_table *t, unsigned left)
         edan_value *cells = realloc(t->cells, cap * nc * sizeof *cells);
         if (cells)
             t->cells = cells;
-        unsigned char *l = cells ? realloc(t->left, cap) : NULL;
+        const void **src = cells ? realloc(t->src, cap * EDAN_ROW_SOURCES * sizeof *src) : NULL;
+        if (src)
+            t->src = src;
+        unsigned char *l = src ? realloc(t->left, cap) : NULL;
         if (!l) {
             t->failed = true;
             return NULL;
@@ -78,8 +82,23 @@ edan_value *edan_table_row(edan_table *t, unsigned left)
     }
     edan_value *r = &t->cells[t->n_rows * nc];
     memset(r, 0, nc * sizeof *r);
+    t->src[t->n_rows * EDAN_ROW_SOURCES] = s0;
+    t->src[t->n_rows * EDAN_ROW_SOURCES + 1] = s1;
     t->left[t->n_rows++] = (unsigned char)left;
     return r;
+}
+
+edan_value *edan_table_row(edan_table *t, unsigned left)
+{
+    return edan_table_row_of(t, left, NULL, NULL);
+}
+
+int edan_table_rows_of(edan_table *t, const void *rows, size_t n, size_t size)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!edan_table_row_of(t, 0, (const char *)rows + i * size, NULL))
+            return -1;
+    return 0;
 }
 
 const char *edan_table_str(edan_table *t, const char *s)
@@ -104,6 +123,15 @@ const char *edan_table_str(edan_table *t, const char *s)
     return c;
 }
 
+int edan_table_omit(edan_table *t, const char *key)
+{
+    const int c = edan_table_col(t->cols, t->n_cols, key);
+    if (c < 0 || c >= 64 || !(t->cols[c].flags & EDAN_COL_OPTIONAL))
+        return -1;
+    t->omit |= (uint64_t)1 << c;
+    return 0;
+}
+
 int edan_table_col(const edan_column *cols, size_t n, const char *key)
 {
     for (size_t c = 0; c < n; c++)
@@ -113,15 +141,54 @@ int edan_table_col(const edan_column *cols, size_t n, const char *key)
 }
 
 /* Whether a column shows in text (EDAN_NO_TEXT) or CSV (EDAN_NO_CSV): arrays and groups never do. */
-static bool shows(const edan_column *c, unsigned format)
+static bool shows(const edan_table *t, size_t col, unsigned format)
 {
-    return !(c->flags & format) && c->type != EDAN_T_U64S && c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP &&
-           c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
+    const edan_column *c = &t->cols[col];
+    return !(c->flags & format) && !(col < 64 && (t->omit >> col & 1)) && c->type != EDAN_T_U64S &&
+           c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
 }
 
-static const edan_value *cell(const edan_table *t, size_t row, size_t col)
+/* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
+static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_value *tmp)
 {
-    return &t->cells[row * t->n_cols + col];
+    const edan_column *c = &t->cols[col];
+    const char *s = c->field.ctype ? t->src[row * EDAN_ROW_SOURCES + c->field.source] : NULL;
+    if (!s)
+        return &t->cells[row * t->n_cols + col];
+    const void *m = s + c->field.offset;
+    memset(tmp, 0, sizeof *tmp);
+    switch ((edan_ctype)c->field.ctype) {
+    case EDAN_F_U64:
+        memcpy(&tmp->u, m, sizeof(uint64_t));
+        break;
+    case EDAN_F_U32:
+        tmp->u = *(const uint32_t *)m;
+        break;
+    case EDAN_F_I64:
+        memcpy(&tmp->i, m, sizeof(int64_t));
+        break;
+    case EDAN_F_I32:
+        tmp->i = *(const int32_t *)m;
+        break;
+    case EDAN_F_F64:
+        memcpy(&tmp->f, m, sizeof(double));
+        break;
+    case EDAN_F_PSTR:
+        memcpy(&tmp->s, m, sizeof(const char *));
+        break;
+    case EDAN_F_ASTR:
+        tmp->s = m;
+        break;
+    case EDAN_F_BOOL:
+        tmp->b = *(const bool *)m;
+        break;
+    case EDAN_F_ROWS:
+        memcpy(&tmp->rows, m, sizeof(const edan_table *));
+        break;
+    case EDAN_F_CELL:
+        break;
+    }
+    return tmp;
 }
 
 /* ===================================================================== */
@@ -132,7 +199,11 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
 {
     switch (c->type) {
     case EDAN_T_U64:
-        fprintf(f, "%*" PRIu64, c->width, v->u);
+        fprintf(f,
+                c->flags & EDAN_COL_HEX    ? "%*" PRIx64
+                : c->flags & EDAN_COL_LEFT ? "%-*" PRIu64
+                                           : "%*" PRIu64,
+                c->width, v->u);
         break;
     case EDAN_T_I64:
         fprintf(f, "%*" PRId64, c->width, v->i);
@@ -156,6 +227,8 @@ static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool w
     case EDAN_T_STR:
         if (c->flags & EDAN_COL_NAME)
             edan_name_field(f, v->s ? v->s : "?", (size_t)c->width, wide);
+        else if (c->flags & EDAN_COL_CUT)
+            fprintf(f, "%-*.*s", c->width, c->width, v->s ? v->s : "?");
         else
             fprintf(f, c->flags & EDAN_COL_LEFT ? "%-*s" : "%*s", c->width, v->s ? v->s : "?");
         break;
@@ -186,11 +259,12 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fputs(indent, f);
     for (size_t c = 0; !v->no_heading && c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
-        if (!shows(col, EDAN_NO_TEXT))
+        if (!shows(t, c, EDAN_NO_TEXT))
             continue;
         const char *title = col->title ? col->title : col->key;
         const int width = col->flags & EDAN_COL_TITLE_AS_IS ? 0 : col->width;
-        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT) ? "%s%-*s" : "%s%*s", first ? "" : " ", width, title);
+        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT | EDAN_COL_CUT) ? "%s%-*s" : "%s%*s", first ? "" : " ",
+                width, title);
         first = false;
     }
     if (!v->no_heading)
@@ -205,12 +279,13 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fputs(indent, f);
         first = true;
         for (size_t c = 0; c < t->n_cols; c++) {
-            if (!shows(&t->cols[c], EDAN_NO_TEXT))
+            if (!shows(t, c, EDAN_NO_TEXT))
                 continue;
             if (!first)
                 fputc(' ', f);
             first = false;
-            text_cell(f, &t->cols[c], cell(t, r, c), v->wide);
+            edan_value tmp;
+            text_cell(f, &t->cols[c], cell(t, r, c, &tmp), v->wide);
         }
         fputc('\n', f);
     }
@@ -300,7 +375,8 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
     const char *null_group = NULL;
     for (size_t c = 0; c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
-        if ((col->flags & EDAN_NO_JSON) || (null_group && inside(col->key, null_group, null_len)))
+        if ((col->flags & EDAN_NO_JSON) || (c < 64 && (t->omit >> c & 1)) ||
+            (null_group && inside(col->key, null_group, null_len)))
             continue;
         null_group = NULL;
         while (depth && !inside(col->key, path, len)) {
@@ -320,7 +396,8 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
             len = end;
         }
         const char *name = col->key + (len ? len + 1 : 0);
-        const edan_value *v = cell(t, r, c);
+        edan_value tmp;
+        const edan_value *v = cell(t, r, c, &tmp);
         if (col->type == EDAN_T_GROUP && v->u)
             continue; /* present: its members open it */
         fprintf(f, "%s\"%s\":", first[depth] ? "" : ",", name);
@@ -347,7 +424,7 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
         /* no row (out of memory): every member null, so that the object around stays valid */
         bool first = true;
         for (size_t c = 0; c < t->n_cols; c++)
-            if (!(t->cols[c].flags & EDAN_NO_JSON) && !strchr(t->cols[c].key, '.')) {
+            if (!(t->cols[c].flags & EDAN_NO_JSON) && !(c < 64 && (t->omit >> c & 1)) && !strchr(t->cols[c].key, '.')) {
                 fprintf(f, "%s\"%s\":null", first ? "" : ",", t->cols[c].key);
                 first = false;
             }
@@ -386,7 +463,7 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
     size_t h = 0;
     header[0] = '\0';
     for (size_t c = 0; c < t->n_cols && h < sizeof header; c++)
-        if (shows(&t->cols[c], EDAN_NO_CSV))
+        if (shows(t, c, EDAN_NO_CSV))
             h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", h ? "," : "",
                                   t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
     edan_csv csv;
@@ -397,8 +474,9 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
             continue;
         for (size_t c = 0; c < t->n_cols; c++) {
             const edan_column *col = &t->cols[c];
-            const edan_value *v = cell(t, r, c);
-            if (!shows(col, EDAN_NO_CSV))
+            edan_value tmp;
+            const edan_value *v = cell(t, r, c, &tmp);
+            if (!shows(t, c, EDAN_NO_CSV))
                 continue;
             if (col->type == EDAN_T_U64)
                 edan_csv_u64(&csv, v->u);

@@ -13,7 +13,8 @@
  *
  *   edan_table t;
  *   edan_table_init(&t, &decl);
- *   edan_value *r = edan_table_row(&t);     r[COL].u = 42; ...
+ *   edan_value *r = edan_table_row(&t, 0);  r[COL].u = 42; ...
+ *   or, columns bound to a struct's members (EDAN_COL_FIELD): edan_table_rows_of(&t, rows, n, sizeof *rows);
  *   edan_table_text(f, &t, &view);  edan_table_json(f, &t, 0);  edan_table_csv(&t, dir, base, err);
  *   edan_table_free(&t);
  */
@@ -65,7 +66,7 @@ typedef enum edan_type {
 #define EDAN_COL_PERCENT 16u
 /* Text: the heading as it is, not padded to the width (a heading the view lays out itself). */
 #define EDAN_COL_TITLE_AS_IS 32u
-/* Text: left-aligned (a string that is no name, and its heading). */
+/* Text: left-aligned (a string that is no name, or a count, and its heading). */
 #define EDAN_COL_LEFT 64u
 /* Text: an F64 with precision significant digits (%g), not digits after the point. */
 #define EDAN_COL_G 128u
@@ -75,6 +76,39 @@ typedef enum edan_type {
 #define EDAN_COL_NAN_DASH 512u
 /* Text: an F64 of a whole value below 1e18 as an integer, any other as EDAN_COL_G does. */
 #define EDAN_COL_WHOLE 1024u
+/* A member present only when the tool has it: a view may leave it out of every format (edan_table_omit). */
+#define EDAN_COL_OPTIONAL 2048u
+/* Text: a string cut to its width (left-aligned). */
+#define EDAN_COL_CUT 4096u
+/* Text: a count in hexadecimal (without 0x). */
+#define EDAN_COL_HEX 8192u
+
+/*
+ * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,
+ * the member's C type (from the member itself, by _Generic) and which of the
+ * row's structs it is in (edan_table_row_of). A column left {0} is a cell the
+ * tool fills.
+ */
+typedef enum edan_ctype {
+    EDAN_F_CELL,
+    EDAN_F_U64,
+    EDAN_F_U32,
+    EDAN_F_I64,
+    EDAN_F_I32,
+    EDAN_F_F64,
+    EDAN_F_PSTR, /* a const char * */
+    EDAN_F_ASTR, /* a char array */
+    EDAN_F_BOOL,
+    EDAN_F_ROWS /* a const edan_table * */
+} edan_ctype;
+
+typedef struct edan_field {
+    size_t offset;
+    unsigned char ctype;  /* edan_ctype */
+    unsigned char source; /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
+} edan_field;
+
+#define EDAN_ROW_SOURCES 2
 
 typedef struct edan_column {
     /*
@@ -93,7 +127,41 @@ typedef struct edan_column {
     int width;           /* columns; a name column's are its heading's too */
     int precision;       /* an F64's digits after the point */
     const char *csv_key; /* the CSV header when it differs from the JSON key (NULL: key) */
+    edan_field field;    /* {0}: a cell; else the member of the row's struct it shows */
 } edan_column;
+
+/*
+ * A column that shows member m of the struct S of a row (source 0, or src
+ * of edan_table_row_of), its type from the member's: a count (uint64_t,
+ * size_t, uint32_t), a signed count (int64_t, int), a double, a string (a
+ * const char * or a char array), a bool, or another table's rows (const
+ * edan_table *); any other member type does not compile.
+ */
+#define EDAN_FIELD_PICK(S, m, u64, u32, i64, i32, f64, pstr, astr, b, rows)                                            \
+    _Generic(&((S *)0)->m, char **: pstr, const char **: pstr,                                                         \
+             default: _Generic(((S *)0)->m, uint64_t: u64, uint32_t: u32, int64_t: i64, int32_t: i32, double: f64,     \
+                               char *: astr, const char *: astr, bool: b, const struct edan_table *: rows,             \
+                               struct edan_table *: rows))
+/* The field of a column the tool fills cell by cell (positional declarations end with it). */
+#define EDAN_CELL                                                                                                      \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
+#define EDAN_COL_OF(src, S, m, key_, unit_, doc_, flags_, title_, width_, precision_)                                  \
+    {                                                                                                                  \
+        .key = key_,                                                                                                   \
+        .type = EDAN_FIELD_PICK(S, m, EDAN_T_U64, EDAN_T_U64, EDAN_T_I64, EDAN_T_I64, EDAN_T_F64, EDAN_T_STR,          \
+                                EDAN_T_STR, EDAN_T_BOOL, EDAN_T_ROWS),                                                 \
+        .unit = unit_, .doc = doc_, .flags = flags_, .title = title_, .width = width_, .precision = precision_,        \
+        .field = {                                                                                                     \
+            offsetof(S, m),                                                                                            \
+            EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64, EDAN_F_PSTR,             \
+                            EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                                                    \
+            src                                                                                                        \
+        }                                                                                                              \
+    }
+#define EDAN_COL_FIELD(S, m, key, unit, doc, flags, title, width, precision)                                           \
+    EDAN_COL_OF(0, S, m, key, unit, doc, flags, title, width, precision)
 
 typedef struct edan_table_decl {
     const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */
@@ -156,10 +224,12 @@ typedef struct edan_table {
     size_t n_cols;
     size_t n_rows, cap;
     edan_value *cells;   /* row r's column c: cells[r * n_cols + c] */
+    const void **src;    /* row r's structs: src[r * EDAN_ROW_SOURCES + k] (NULL: its bound columns are zero) */
     unsigned char *left; /* per row: the formats that leave it out (EDAN_NO_TEXT...) */
     char **owned;        /* copies edan_table_str made */
     size_t n_owned, owned_cap;
-    bool failed; /* out of memory: a row or a string is missing (the renderer writes what there is) */
+    uint64_t omit; /* columns 0 .. 63 left out of every format (edan_table_omit) */
+    bool failed;   /* out of memory: a row or a string is missing (the renderer writes what there is) */
 } edan_table;
 
 void edan_table_init(edan_table *t, const edan_table_decl *decl);
@@ -173,8 +243,19 @@ int edan_table_init_cols(edan_table *t, const edan_table_decl *decl, const edan_
 void edan_table_free(edan_table *t);
 /* A new row of zeros (NULL: out of memory, the table marked failed); left: the formats that leave it out. */
 edan_value *edan_table_row(edan_table *t, unsigned left);
+/*
+ * A new row whose bound columns (EDAN_COL_FIELD, EDAN_COL_OF) show the
+ * members of s0 and s1 (which must outlive the table), its other columns
+ * zero cells (returned, as edan_table_row's).
+ */
+edan_value *edan_table_row_of(edan_table *t, unsigned left, const void *s0, const void *s1);
+/* A row per struct of the array rows[0 .. n), each size bytes (its source 0); -1 when out of memory. */
+int edan_table_rows_of(edan_table *t, const void *rows, size_t n, size_t size);
 /* A copy of s the table owns (NULL for NULL, and when out of memory). */
 const char *edan_table_str(edan_table *t, const char *s);
+/* Leave the column keyed key out of every format: 0, or -1 when it is not among the first 64 or not EDAN_COL_OPTIONAL.
+ */
+int edan_table_omit(edan_table *t, const char *key);
 /* The index of the column keyed key among cols[0 .. n), or -1. */
 int edan_table_col(const edan_column *cols, size_t n, const char *key);
 

@@ -28,7 +28,7 @@
 
 #include "analysis/cache/cache.h"
 #include "analysis/critpath/critpath.h"
-#include "report/json.h"
+#include "report/table.h"
 #include "tool/base/base.h"
 #include "tool/graph/critpath_tool.h"
 #include "tool/graph/timing_tool.h"
@@ -425,40 +425,67 @@ static void report_text(const an_view *v, FILE *f)
 /* JSON                                                                   */
 /* ===================================================================== */
 
+#define STALL(what) "cycles the timing model's commit waited on memory at " what " (only with --machine)"
+
+static const edan_column line_cols[] = {
+    EDAN_COL_FIELD(an_line, file, "file", "", "the source file (null: code without source, per function)", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_line, line, "line", "", "the line in it (0 without source)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, function, "function", "", "the function the line is in (null: unknown)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, insns, "instructions", "instructions", "instructions executed on the line", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, mem, "mem", "accesses", "its memory-access vertices (the eDAG's W, per line)", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_line, span, "span_cycles", "cycles", "its cycles on one critical path (0 without it)", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_line, chain, "chain_accesses", "accesses",
+                   "its accesses on the longest memory chain (0 without the critical path)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, stall, "mem_stall_cycles", "cycles", STALL("its instructions"), EDAN_COL_OPTIONAL, NULL, 0,
+                   0),
+};
+
+static const edan_column annotate_cols[] = {
+    EDAN_COL_FIELD(an_view, have_path, "critical_path", "", "whether the critical-path tool ran beside it", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_view, insns, "totals.instructions", "instructions", "the instructions: the eDAG's vertices", 0,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, mem, "totals.mem", "accesses", "the memory-access vertices: W", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, span, "totals.span_cycles", "cycles", "the critical path's length: T_inf", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, chain, "totals.chain_accesses", "accesses", "the longest memory chain's accesses: D", 0,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, stall, "totals.mem_stall_cycles", "cycles", STALL("every instruction"), EDAN_COL_OPTIONAL,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, stall_ns, "stall_latency_ns", "ns",
+                   "the memory latency of the stall cycles, the highest (only with --machine)", EDAN_COL_OPTIONAL, NULL,
+                   0, 0),
+    {"lines", EDAN_T_ROWS, "", "per source line, by file and line; code without source per function first", 0, NULL, 0,
+     0, NULL, EDAN_CELL},
+};
+
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("annotate", NULL, true, "the annotated lines' totals", annotate_cols),
+    EDAN_TABLE_DECL("annotate.lines", NULL, false, "a source line, or a function's code without source", line_cols),
+    {NULL}};
+
+/* ,"annotate":{...}: the totals and the lines, the stall cycles only with the timing model. */
 static void report_json(const an_view *v, FILE *f)
 {
-    fprintf(f,
-            ",\"annotate\":{\"critical_path\":%s,\"totals\":{\"instructions\":%" PRIu64 ",\"mem\":%" PRIu64
-            ",\"span_cycles\":%" PRIu64 ",\"chain_accesses\":%" PRIu64,
-            v->have_path ? "true" : "false", v->insns, v->mem, v->span, v->chain);
-    if (v->have_stall) {
-        fputs(",\"mem_stall_cycles\":", f);
-        edan_json_num(f, v->stall);
+    edan_table tab, lines;
+    edan_table_init(&tab, &tables[0]);
+    edan_table_init(&lines, &tables[1]);
+    edan_table_rows_of(&lines, v->lines, v->n, sizeof *v->lines);
+    edan_value *r = edan_table_row_of(&tab, 0, v, NULL);
+    if (r)
+        r[7].rows = &lines;
+    if (!v->have_stall) {
+        edan_table_omit(&lines, "mem_stall_cycles");
+        edan_table_omit(&tab, "totals.mem_stall_cycles");
+        edan_table_omit(&tab, "stall_latency_ns");
     }
-    fputs("},", f);
-    if (v->have_stall) {
-        fputs("\"stall_latency_ns\":", f);
-        edan_json_num(f, v->stall_ns);
-        fputc(',', f);
-    }
-    fputs("\"lines\":[", f);
-    for (size_t i = 0; i < v->n; i++) {
-        const an_line *l = &v->lines[i];
-        fputs(i ? ",{\"file\":" : "{\"file\":", f);
-        edan_json_str(f, l->file);
-        fprintf(f, ",\"line\":%u,\"function\":", l->line);
-        edan_json_str(f, l->function);
-        fprintf(f,
-                ",\"instructions\":%" PRIu64 ",\"mem\":%" PRIu64 ",\"span_cycles\":%" PRIu64
-                ",\"chain_accesses\":%" PRIu64,
-                l->insns, l->mem, l->span, l->chain);
-        if (v->have_stall) {
-            fputs(",\"mem_stall_cycles\":", f);
-            edan_json_num(f, l->stall);
-        }
-        fputc('}', f);
-    }
-    fputs("]}", f);
+    fputs(",\"annotate\":{", f);
+    edan_table_json(f, &tab, 0);
+    fputc('}', f);
+    edan_table_free(&lines);
+    edan_table_free(&tab);
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
@@ -561,6 +588,7 @@ const edan_tool_def edan_annotate_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = tables,
     .outputs = outputs,
     .destroy = destroy,
     .reads_program = true,

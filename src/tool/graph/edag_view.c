@@ -21,107 +21,81 @@
 #define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
 
 static const edan_column level_cols[] = {
-    {"hits", EDAN_T_U64, "accesses", "the accesses that hit in this level", 0, NULL, 0, 0, NULL},
-    {"misses", EDAN_T_U64, "accesses", "the accesses that missed it", 0, NULL, 0, 0, NULL},
+    {"hits", EDAN_T_U64, "accesses", "the accesses that hit in this level", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"misses", EDAN_T_U64, "accesses", "the accesses that missed it", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
-/* The bounds at one m (--m), text and JSON. */
-enum {
-    M_M,
-    M_LAMBDA,
-    M_LAMBDA_LAYERED,
-    M_LAMBDA_BIG,
-    M_MEM_LOWER,
-    M_MEM_UPPER,
-    M_MEM_LAYERED,
-    M_RUN_LOWER,
-    M_RUN_UPPER,
-    M_RUN_LAYERED
-};
+/* The bounds at one m (--m), text and JSON: an edan_m_metrics. */
+#define M_COL(m, key, unit, doc, flags, title) EDAN_COL_FIELD(edan_m_metrics, m, key, unit, doc, flags, title, 14, 6)
 static const edan_column m_cols[] = {
-    {"m", EDAN_T_U64, "", "the memory accesses that can be in flight at once (--m)", 0, NULL, 6, 0, NULL},
-    {"lambda", EDAN_T_F64, "", "(W - D) / m + D (Eq. 3)", EDAN_COL_WHOLE, NULL, 14, 6, NULL},
-    {"lambda_layered", EDAN_T_F64, "", "the sum over layers of ceil(W_i / m)", EDAN_COL_WHOLE, "lambda(lay.)", 14, 6,
-     NULL},
-    {"Lambda", EDAN_T_F64, "ratio", "lambda / (lambda x alpha0 + C)", EDAN_COL_G, NULL, 14, 6, NULL},
-    {"memory_cost.lower", EDAN_T_F64, "cycles", "max(D, W / m) x alpha", EDAN_COL_WHOLE, "M lower", 14, 6, NULL},
-    {"memory_cost.upper", EDAN_T_F64, "cycles", "lambda x alpha (Eq. 2)", EDAN_COL_WHOLE, "M upper", 14, 6, NULL},
-    {"memory_cost.layered", EDAN_T_F64, "cycles", "lambda_layered x alpha", EDAN_COL_WHOLE, "M layered", 14, 6, NULL},
-    {"runtime.lower", EDAN_T_F64, "cycles", "memory_cost.lower + C", JSON_ONLY, NULL, 0, 0, NULL},
-    {"runtime.upper", EDAN_T_F64, "cycles", "memory_cost.upper + C (Eq. 1)", EDAN_COL_WHOLE, "T upper", 14, 6, NULL},
-    {"runtime.layered", EDAN_T_F64, "cycles", "memory_cost.layered + C", JSON_ONLY, NULL, 0, 0, NULL},
+    EDAN_COL_FIELD(edan_m_metrics, m, "m", "", "the memory accesses that can be in flight at once (--m)", 0, NULL, 6,
+                   0),
+    M_COL(lambda, "lambda", "", "(W - D) / m + D (Eq. 3)", EDAN_COL_WHOLE, NULL),
+    M_COL(lambda_layered, "lambda_layered", "", "the sum over layers of ceil(W_i / m)", EDAN_COL_WHOLE, "lambda(lay.)"),
+    M_COL(Lambda, "Lambda", "ratio", "lambda / (lambda x alpha0 + C)", EDAN_COL_G, NULL),
+    M_COL(mem_lower, "memory_cost.lower", "cycles", "max(D, W / m) x alpha", EDAN_COL_WHOLE, "M lower"),
+    M_COL(mem_upper, "memory_cost.upper", "cycles", "lambda x alpha (Eq. 2)", EDAN_COL_WHOLE, "M upper"),
+    M_COL(mem_layered, "memory_cost.layered", "cycles", "lambda_layered x alpha", EDAN_COL_WHOLE, "M layered"),
+    M_COL(run_lower, "runtime.lower", "cycles", "memory_cost.lower + C", JSON_ONLY, NULL),
+    M_COL(run_upper, "runtime.upper", "cycles", "memory_cost.upper + C (Eq. 1)", EDAN_COL_WHOLE, "T upper"),
+    M_COL(run_layered, "runtime.layered", "cycles", "memory_cost.layered + C", JSON_ONLY, NULL),
 };
 
 static const edan_column series_cols[] = {
-    {"requested_tau", EDAN_T_U64, "cycles", "the phase length asked for (--tau; 0: automatic)", 0, NULL, 0, 0, NULL},
-    {"tau", EDAN_T_U64, "cycles", "the phase length used (a power-of-two multiple of it when coarsened)", 0, NULL, 0, 0,
-     NULL},
-    {"phases", EDAN_T_U64, "", "the phases", 0, NULL, 0, 0, NULL},
-    {"U", EDAN_T_U64S, "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0, NULL, 0, 0, NULL},
-    {"started", EDAN_T_U64S, "vertices", "the vertices that start in phase i", 0, NULL, 0, 0, NULL},
+    EDAN_COL_FIELD(edan_series, requested_tau, "requested_tau", "cycles",
+                   "the phase length asked for (--tau; 0: automatic)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edan_series, tau, "tau", "cycles",
+                   "the phase length used (a power-of-two multiple of it when coarsened)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edan_series, n, "phases", "", "the phases", 0, NULL, 0, 0),
+    {"U", EDAN_T_U64S, "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"started", EDAN_T_U64S, "vertices", "the vertices that start in phase i", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
-enum {
-    C_CACHE,
-    C_ALPHA,
-    C_COSTS,
-    C_VERTICES,
-    C_T1,
-    C_TINF,
-    C_PARALLELISM,
-    C_W,
-    C_D,
-    C_C,
-    C_BYTES,
-    C_BW_CYCLE,
-    C_BW_GBS,
-    C_LOADS,
-    C_STORES,
-    C_ATOMICS,
-    C_RAM_LOADS,
-    C_RAM_STORES,
-    C_RAM_READ,
-    C_RAM_WRITE,
-    C_CLASSES,
-    C_LEVELS,
-    C_LAYERS_INCLUDED,
-    C_LAYERS,
-    C_PER_M,
-    C_SERIES
-};
+/* A configuration: its lane's numbers (edan_lane_stats, source 0), its metrics (edan_metrics, 1), and cells. */
+enum { C_CACHE, C_ALPHA, C_COSTS, C_CLASSES = 20, C_LEVELS, C_LAYERS_INCLUDED, C_LAYERS, C_PER_M, C_SERIES };
+#define C_LANE(m, key, unit, doc) EDAN_COL_FIELD(edan_lane_stats, m, key, unit, doc, 0, NULL, 0, 0)
+#define C_METRIC(m, key, unit, doc) EDAN_COL_OF(1, edan_metrics, m, key, unit, doc, 0, NULL, 0, 0)
 static const edan_column conf_cols[] = {
-    {"cache", EDAN_T_STR, "", "the cache, as a canonical --cache text (\"none\" without one)", 0, NULL, 0, 0, NULL},
-    {"alpha", EDAN_T_U64, "cycles", "alpha: the cost of a memory access that reaches RAM", 0, NULL, 0, 0, NULL},
-    {"costs", EDAN_T_NAMED, "cycles", "the cost of a vertex per cost class", 0, NULL, 0, 0, NULL},
-    {"vertices", EDAN_T_U64, "instructions", "the vertices: instructions executed", 0, NULL, 0, 0, NULL},
-    {"T1", EDAN_T_U64, "cycles", "the work: every vertex's cost, summed", 0, NULL, 0, 0, NULL},
-    {"Tinf", EDAN_T_U64, "cycles", "the span: the longest path's cost", 0, NULL, 0, 0, NULL},
-    {"parallelism", EDAN_T_F64, "ratio", "T1 / Tinf", 0, NULL, 0, 0, NULL},
-    {"W", EDAN_T_U64, "accesses", "the memory work: memory-access vertices", 0, NULL, 0, 0, NULL},
-    {"D", EDAN_T_U64, "layers", "the memory depth: memory-access vertices on the deepest chain", 0, NULL, 0, 0, NULL},
-    {"C", EDAN_T_F64, "cycles", "the non-memory cost (given with --C, else T1 - W x alpha)", 0, NULL, 0, 0, NULL},
-    {"bytes", EDAN_T_U64, "bytes", "the bytes moved: the sum of w(v)", 0, NULL, 0, 0, NULL},
-    {"bandwidth_bytes_per_cycle", EDAN_T_F64, "bytes per cycle", "the average bandwidth B", 0, NULL, 0, 0, NULL},
-    {"bandwidth_gbs", EDAN_T_F64, "GB/s", "B at the clock (--clock)", 0, NULL, 0, 0, NULL},
-    {"loads", EDAN_T_U64, "instructions", "the loads", 0, NULL, 0, 0, NULL},
-    {"stores", EDAN_T_U64, "instructions", "the stores", 0, NULL, 0, 0, NULL},
-    {"atomics", EDAN_T_U64, "instructions", "the atomic memory operations", 0, NULL, 0, 0, NULL},
-    {"ram_loads", EDAN_T_U64, "accesses", "the memory-access vertices that read RAM", 0, NULL, 0, 0, NULL},
-    {"ram_stores", EDAN_T_U64, "accesses", "the memory-access vertices that wrote RAM", 0, NULL, 0, 0, NULL},
-    {"ram_read_bytes", EDAN_T_U64, "bytes", "the lines' bytes read from RAM (the cache model's traffic)", 0, NULL, 0, 0,
-     NULL},
-    {"ram_write_bytes", EDAN_T_U64, "bytes", "the lines' bytes written to RAM", 0, NULL, 0, 0, NULL},
-    {"classes", EDAN_T_NAMED, "instructions", "the instructions executed per cost class", 0, NULL, 0, 0, NULL},
-    {"cache_levels", EDAN_T_ROWS, "", "per cache level, L1 first", 0, NULL, 0, 0, NULL},
-    {"layers_included", EDAN_T_BOOL, "", "whether layers lists every W_i (D is at most 100000)", 0, NULL, 0, 0, NULL},
-    {"layers", EDAN_T_U64S, "accesses", "W_i: the memory-access vertices of layer i, i = 1..D", 0, NULL, 0, 0, NULL},
-    {"per_m", EDAN_T_ROWS, "", "the bounds at each --m", 0, NULL, 0, 0, NULL},
-    {"series", EDAN_T_ROWS, "", "the data movement per phase, one per --tau", 0, NULL, 0, 0, NULL},
+    {"cache", EDAN_T_STR, "", "the cache, as a canonical --cache text (\"none\" without one)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"alpha", EDAN_T_U64, "cycles", "alpha: the cost of a memory access that reaches RAM", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"costs", EDAN_T_NAMED, "cycles", "the cost of a vertex per cost class", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    C_LANE(vertices, "vertices", "instructions", "the vertices: instructions executed"),
+    C_LANE(T1, "T1", "cycles", "the work: every vertex's cost, summed"),
+    C_LANE(Tinf, "Tinf", "cycles", "the span: the longest path's cost"),
+    C_METRIC(parallelism, "parallelism", "ratio", "T1 / Tinf"),
+    C_LANE(W, "W", "accesses", "the memory work: memory-access vertices"),
+    C_LANE(D, "D", "layers", "the memory depth: memory-access vertices on the deepest chain"),
+    C_METRIC(C, "C", "cycles", "the non-memory cost (given with --C, else T1 - W x alpha)"),
+    C_LANE(bytes, "bytes", "bytes", "the bytes moved: the sum of w(v)"),
+    C_METRIC(bw_bytes_per_cycle, "bandwidth_bytes_per_cycle", "bytes per cycle", "the average bandwidth B"),
+    C_METRIC(bw_gbs, "bandwidth_gbs", "GB/s", "B at the clock (--clock)"),
+    C_LANE(loads, "loads", "instructions", "the loads"),
+    C_LANE(stores, "stores", "instructions", "the stores"),
+    C_LANE(amos, "atomics", "instructions", "the atomic memory operations"),
+    C_LANE(ram_loads, "ram_loads", "accesses", "the memory-access vertices that read RAM"),
+    C_LANE(ram_stores, "ram_stores", "accesses", "the memory-access vertices that wrote RAM"),
+    C_LANE(ram_read_bytes, "ram_read_bytes", "bytes", "the lines' bytes read from RAM (the cache model's traffic)"),
+    C_LANE(ram_write_bytes, "ram_write_bytes", "bytes", "the lines' bytes written to RAM"),
+    {"classes", EDAN_T_NAMED, "instructions", "the instructions executed per cost class", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"cache_levels", EDAN_T_ROWS, "", "per cache level, L1 first", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"layers_included", EDAN_T_BOOL, "", "whether layers lists every W_i (D is at most 100000)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"layers", EDAN_T_U64S, "accesses", "W_i: the memory-access vertices of layer i, i = 1..D", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"per_m", EDAN_T_ROWS, "", "the bounds at each --m", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"series", EDAN_T_ROWS, "", "the data movement per phase, one per --tau", 0, NULL, 0, 0, NULL, EDAN_CELL},
 };
+_Static_assert(sizeof conf_cols / sizeof *conf_cols == C_SERIES + 1, "a configuration's cells at their columns");
 
 static const edan_column top_cols[] = {
-    {"footprint_bytes", EDAN_T_U64, "bytes", "the guest memory touched, in 4 KiB pages", 0, NULL, 0, 0, NULL},
-    {"configurations", EDAN_T_ROWS, "", "one per (cache, alpha) pair, in the options' order", 0, NULL, 0, 0, NULL},
+    {"footprint_bytes", EDAN_T_U64, "bytes", "the guest memory touched, in 4 KiB pages", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"configurations", EDAN_T_ROWS, "", "one per (cache, alpha) pair, in the options' order", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
 };
 
 const edan_table_decl edan_edag_tables[] = {
@@ -132,13 +106,28 @@ const edan_table_decl edan_edag_tables[] = {
     EDAN_TABLE_DECL("configurations.series", NULL, false, "a data-movement series", series_cols),
     {NULL}};
 
+/* Text: a line per configuration when there are several (source 0 its lane, 1 its metrics). */
+#define S_METRIC(m, title) EDAN_COL_OF(1, edan_metrics, m, title, "", "text", TEXT_ONLY | EDAN_COL_G, NULL, 10, 4)
+static const edan_column summary_cols[] = {
+    {"#", EDAN_T_U64, "", "text: the configuration's number", TEXT_ONLY | EDAN_COL_LEFT, NULL, 4, 0, NULL, EDAN_CELL},
+    {"configuration", EDAN_T_STR, "", "text: its cache and alpha", TEXT_ONLY | EDAN_COL_CUT, NULL, 60, 0, NULL,
+     EDAN_CELL},
+    EDAN_COL_FIELD(edan_lane_stats, W, "W", "", "text", TEXT_ONLY, NULL, 12, 0),
+    EDAN_COL_FIELD(edan_lane_stats, D, "D", "", "text", TEXT_ONLY, NULL, 10, 0),
+    EDAN_COL_OF(1, edan_metrics, per_m[0].lambda, "lambda", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 14, 6),
+    S_METRIC(per_m[0].Lambda, "Lambda"),
+    S_METRIC(bw_gbs, "B GB/s"),
+};
+static const edan_table_decl summary_decl =
+    EDAN_TABLE_DECL("configurations", NULL, false, "text: the summary of several configurations", summary_cols);
+
 /* ===================================================================== */
 /* Rows                                                                   */
 /* ===================================================================== */
 
 /* The tables of one report: the configurations, and per configuration its levels, bounds and series. */
 typedef struct edag_view {
-    edan_table top, conf, levels[EDAN_MAX_LANES], per_m[EDAN_MAX_LANES], series[EDAN_MAX_LANES];
+    edan_table top, conf, summary, levels[EDAN_MAX_LANES], per_m[EDAN_MAX_LANES], series[EDAN_MAX_LANES];
     edan_metrics mt[EDAN_MAX_LANES];
     uint64_t *layers[EDAN_MAX_LANES];
     const char *class_names[EDAN_CLASS_COUNT];
@@ -153,6 +142,7 @@ static void view_free(edag_view *v, int n)
         free(v->layers[k]);
     }
     edan_table_free(&v->conf);
+    edan_table_free(&v->summary);
     edan_table_free(&v->top);
     free(v);
 }
@@ -169,23 +159,6 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     r[C_COSTS].named.names = v->class_names;
     r[C_COSTS].named.v = lc->cost.cls;
     r[C_COSTS].named.n = EDAN_CLASS_COUNT;
-    r[C_VERTICES].u = st->vertices;
-    r[C_T1].u = st->T1;
-    r[C_TINF].u = st->Tinf;
-    r[C_PARALLELISM].f = mt->parallelism;
-    r[C_W].u = st->W;
-    r[C_D].u = st->D;
-    r[C_C].f = mt->C;
-    r[C_BYTES].u = st->bytes;
-    r[C_BW_CYCLE].f = mt->bw_bytes_per_cycle;
-    r[C_BW_GBS].f = mt->bw_gbs;
-    r[C_LOADS].u = st->loads;
-    r[C_STORES].u = st->stores;
-    r[C_ATOMICS].u = st->amos;
-    r[C_RAM_LOADS].u = st->ram_loads;
-    r[C_RAM_STORES].u = st->ram_stores;
-    r[C_RAM_READ].u = st->ram_read_bytes;
-    r[C_RAM_WRITE].u = st->ram_write_bytes;
     r[C_CLASSES].named.names = v->class_names;
     r[C_CLASSES].named.v = st->class_count;
     r[C_CLASSES].named.n = EDAN_CLASS_COUNT;
@@ -208,32 +181,14 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
         v->conf.failed = true;
     }
     edan_table_init(&v->per_m[k], &edan_edag_tables[3]);
-    for (int i = 0; i < mt->n_m; i++) {
-        const edan_m_metrics *p = &mt->per_m[i];
-        edan_value *m = edan_table_row(&v->per_m[k], 0);
-        if (!m)
-            break;
-        m[M_M].u = p->m;
-        m[M_LAMBDA].f = p->lambda;
-        m[M_LAMBDA_LAYERED].f = p->lambda_layered;
-        m[M_LAMBDA_BIG].f = p->Lambda;
-        m[M_MEM_LOWER].f = p->mem_lower;
-        m[M_MEM_UPPER].f = p->mem_upper;
-        m[M_MEM_LAYERED].f = p->mem_layered;
-        m[M_RUN_LOWER].f = p->run_lower;
-        m[M_RUN_UPPER].f = p->run_upper;
-        m[M_RUN_LAYERED].f = p->run_layered;
-    }
+    edan_table_rows_of(&v->per_m[k], mt->per_m, (size_t)mt->n_m, sizeof *mt->per_m);
     r[C_PER_M].rows = &v->per_m[k];
     edan_table_init(&v->series[k], &edan_edag_tables[4]);
     for (int j = 0; j < st->n_series; j++) {
         const edan_series *s = &st->series[j];
-        edan_value *u = edan_table_row(&v->series[k], 0);
+        edan_value *u = edan_table_row_of(&v->series[k], 0, s, NULL);
         if (!u)
             break;
-        u[0].u = s->requested_tau;
-        u[1].u = s->tau;
-        u[2].u = s->n;
         u[3].a.v = s->U;
         u[3].a.n = s->n;
         u[4].a.v = s->started;
@@ -252,12 +207,19 @@ static edag_view *view_new(const edan_edag *e, const edan_options *o)
         v->class_names[c] = edan_class_name(c);
     edan_table_init(&v->top, &edan_edag_tables[0]);
     edan_table_init(&v->conf, &edan_edag_tables[1]);
+    edan_table_init(&v->summary, &summary_decl);
     const int n = edan_edag_n_lanes(e);
     for (int k = 0; k < n; k++) {
         edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &v->mt[k]);
-        edan_value *r = edan_table_row(&v->conf, 0);
+        edan_value *r = edan_table_row_of(&v->conf, 0, edan_edag_lane(e, k), &v->mt[k]);
         if (r)
             fill_lane(v, e, k, r);
+        char label[320];
+        edan_report_lane_label(e, k, label, sizeof label);
+        if ((r = edan_table_row_of(&v->summary, 0, edan_edag_lane(e, k), &v->mt[k]))) {
+            r[0].u = (uint64_t)k + 1;
+            r[1].s = edan_table_str(&v->summary, label);
+        }
     }
     edan_value *r = edan_table_row(&v->top, 0);
     if (r) {
@@ -330,16 +292,7 @@ static void text(FILE *f, const edan_edag *e, const edan_options *o, const edag_
     }
     if (edan_edag_n_lanes(e) > 1) {
         fprintf(f, "\nSummary (m = %" PRIu64 ")\n", o->metrics.m[0]);
-        fprintf(f, "  %-4s %-60s %12s %10s %14s %10s %10s\n", "#", "configuration", "W", "D", "lambda", "Lambda",
-                "B GB/s");
-        for (int k = 0; k < edan_edag_n_lanes(e); k++) {
-            const edan_lane_stats *st = edan_edag_lane(e, k);
-            char label[320], lam[32];
-            edan_report_lane_label(e, k, label, sizeof label);
-            fmt_num(v->mt[k].per_m[0].lambda, lam, sizeof lam);
-            fprintf(f, "  %-4d %-60.60s %12" PRIu64 " %10" PRIu64 " %14s %10.4g %10.4g\n", k + 1, label, st->W, st->D,
-                    lam, v->mt[k].per_m[0].Lambda, v->mt[k].bw_gbs);
-        }
+        edan_table_text(f, &v->summary, &(edan_text_view){0});
     }
 }
 

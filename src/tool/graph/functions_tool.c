@@ -320,22 +320,25 @@ bool edan_functions_tool_lambda(const edan_session *s, const char *name, double 
 
 /* One scope's numbers, exclusive or inclusive (EXCL or INCL: the JSON object), text between "|" */
 #define FN_SCOPE(obj, what)                                                                                            \
-    {obj ".instructions", EDAN_T_U64, "instructions", "instructions " what, 0, "insns", 12, 0, NULL},                  \
-        {obj ".W", EDAN_T_U64, "accesses", "memory work W " what, 0, "W", 10, 0, NULL},                                \
-        {obj ".D", EDAN_T_U64, "layers", "memory depth D " what, 0, "D", 8, 0, NULL},                                  \
-        {obj ".C", EDAN_T_U64, "cycles", "non-memory cost C " what, EDAN_NO_TEXT, NULL, 0, 0, NULL},                   \
-        {obj ".lambda", EDAN_T_F64, "cycles", "lambda at the first --m " what, EDAN_COL_G, "lambda", 12, 6, NULL},     \
+    {obj ".instructions", EDAN_T_U64, "instructions", "instructions " what, 0, "insns", 12, 0, NULL, EDAN_CELL},       \
+        {obj ".W", EDAN_T_U64, "accesses", "memory work W " what, 0, "W", 10, 0, NULL, EDAN_CELL},                     \
+        {obj ".D", EDAN_T_U64, "layers", "memory depth D " what, 0, "D", 8, 0, NULL, EDAN_CELL},                       \
+        {obj ".C", EDAN_T_U64, "cycles", "non-memory cost C " what, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},        \
+        {obj ".lambda", EDAN_T_F64, "cycles", "lambda at the first --m " what, EDAN_COL_G, "lambda", 12, 6,            \
+         NULL,          EDAN_CELL},                                                                                    \
     {                                                                                                                  \
-        obj ".Lambda", EDAN_T_F64, "ratio", "Lambda at the first --m " what, EDAN_COL_G, "Lambda", 9, 4, NULL          \
+        obj ".Lambda", EDAN_T_F64, "ratio", "Lambda at the first --m " what, EDAN_COL_G, "Lambda", 9, 4, NULL,         \
+            EDAN_CELL                                                                                                  \
     }
 
 enum { FN_NAME, FN_EXCL, FN_SEP = FN_EXCL + 6, FN_INCL, FN_COLS = FN_INCL + 6 };
 
 static const edan_column fn_cols[] = {
-    {"name", EDAN_T_STR, "", "the function's name, as --functions names it", EDAN_COL_NAME, "function", 40, 0, NULL},
+    {"name", EDAN_T_STR, "", "the function's name, as --functions names it", EDAN_COL_NAME, "function", 40, 0, NULL,
+     EDAN_CELL},
     FN_SCOPE("exclusive", "of the function alone"),
     {"|", EDAN_T_STR, "", "text: the rule between the exclusive and the inclusive numbers", EDAN_NO_JSON | EDAN_NO_CSV,
-     NULL, 1, 0, NULL},
+     NULL, 1, 0, NULL, EDAN_CELL},
     FN_SCOPE("inclusive", "of the function and its callees"),
 };
 

@@ -170,23 +170,23 @@ static const proj_row **by_time(proj_tool *t, const proj_row *rows, size_t n, co
 
 #define PJ_U64(key, unit, doc)                                                                                         \
     {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL                                                     \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
     }
 #define PJ_F64(key, unit, doc)                                                                                         \
     {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL                                                     \
+        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
     }
 /* A number text shows too: %.0f, or %g of precision p (G) */
 #define PJ_SHOWN(key, unit, doc, title, w, p, g)                                                                       \
     {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL                                                               \
+        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL, EDAN_CELL                                                    \
     }
 #define PJ_CLASS(c) PJ_U64("classes." c, "instructions", "executed instructions of the cost class")
 #define PJ_FP(k, doc) PJ_U64("fp." k, "instructions", doc)
 
 /* Every row's numbers (row_cells fills them): its operation mix, traffic and bounds, in text the common columns. */
 #define PJ_ROW                                                                                                         \
-    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL},             \
+    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL, EDAN_CELL},  \
         PJ_CLASS("int"), PJ_CLASS("mul"), PJ_CLASS("div"), PJ_CLASS("fadd"), PJ_CLASS("fmul"), PJ_CLASS("ffma"),       \
         PJ_CLASS("fdiv"), PJ_CLASS("fsqrt"), PJ_CLASS("branch"), PJ_CLASS("load"), PJ_CLASS("store"),                  \
         PJ_CLASS("atomic"), PJ_FP("add", "fadd, fsub"), PJ_FP("mul", "fmul"), PJ_FP("fma", "fused multiply-adds"),     \
@@ -213,43 +213,46 @@ static const proj_row **by_time(proj_tool *t, const proj_row *rows, size_t n, co
         PJ_SHOWN("time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),                          \
         PJ_SHOWN("time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),                          \
         PJ_SHOWN("time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                               \
-        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL},                               \
-        {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL},            \
-        {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL},                        \
-        {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL},                            \
+        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL, EDAN_CELL},                    \
+        {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL, EDAN_CELL}, \
+        {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},             \
+        {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},                 \
     {                                                                                                                  \
         "model_s", EDAN_T_F64, "s", "the timing model's at its first latency (text)", EDAN_NO_JSON | EDAN_COL_G,       \
-            "model s", 10, 3, NULL                                                                                     \
+            "model s", 10, 3, NULL, EDAN_CELL                                                                          \
     }
 #define PJ_N_ROW 51
 #define PJ_LABEL                                                                                                       \
     {                                                                                                                  \
-        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0, NULL \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0,      \
+            NULL, EDAN_CELL                                                                                            \
     }
 
 static const edan_column total_cols[] = {PJ_LABEL, PJ_ROW};
 static const edan_column named_cols[] = {
-    PJ_LABEL, {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL}, PJ_ROW};
+    PJ_LABEL,
+    {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_ROW};
 static const edan_column function_cols[] = {
     PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     PJ_ROW,
-    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL},
-    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
 };
 static const edan_column loop_cols[] = {
     PJ_LABEL,
-    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     PJ_ROW,
 };
 

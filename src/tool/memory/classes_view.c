@@ -243,42 +243,45 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
 
 /* A class's counts in JSON: its static loads (or stores), accesses and blocks. */
 #define LC_CLASS(p, c)                                                                                                 \
-    {p c ".static", EDAN_T_U64, "", "static " c " instructions", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},        \
-        {p c ".accesses", EDAN_T_U64, "accesses", "their accesses", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},     \
+    {p c ".static", EDAN_T_U64, "", "static " c " instructions", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0,               \
+     NULL,          EDAN_CELL},                                                                                        \
+        {p c ".accesses", EDAN_T_U64, "accesses", "their accesses", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL,      \
+         EDAN_CELL},                                                                                                   \
     {                                                                                                                  \
         p c ".blocks", EDAN_T_U64, "blocks", "the distinct blocks they touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0,  \
-            0, NULL                                                                                                    \
+            0, NULL, EDAN_CELL                                                                                         \
     }
 /* A row's class totals in JSON (in the object p, "classes." or the row itself): per class, then the loads' accesses and
  * blocks. */
 #define LC_TOTALS(p)                                                                                                   \
-    LC_CLASS(p, "constant"), LC_CLASS(p, "strided"), LC_CLASS(p, "irregular"), LC_CLASS(p, "store"),                   \
-        {p "load_accesses",                                                                                            \
-         EDAN_T_U64,                                                                                                   \
-         "accesses",                                                                                                   \
-         "the loads' accesses",                                                                                        \
-         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
-         NULL,                                                                                                         \
-         0,                                                                                                            \
-         0,                                                                                                            \
-         NULL},                                                                                                        \
+    LC_CLASS(p, "constant"), LC_CLASS(p, "strided"), LC_CLASS(p, "irregular"),                                         \
+        LC_CLASS(p, "store"), {p "load_accesses",                                                                      \
+                               EDAN_T_U64,                                                                             \
+                               "accesses",                                                                             \
+                               "the loads' accesses",                                                                  \
+                               EDAN_NO_TEXT | EDAN_NO_CSV,                                                             \
+                               NULL,                                                                                   \
+                               0,                                                                                      \
+                               0,                                                                                      \
+                               NULL,                                                                                   \
+                               EDAN_CELL},                                                                             \
     {                                                                                                                  \
         p "load_blocks", EDAN_T_U64, "blocks", "the distinct blocks loads touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL,  \
-            0, 0, NULL                                                                                                 \
+            0, 0, NULL, EDAN_CELL                                                                                      \
     }
 #define N_TOTALS 14
 /* Text only (a percentage or growth), CSV only. */
 #define LC_TEXT(title, w, p, flags)                                                                                    \
     {                                                                                                                  \
-        title, EDAN_T_F64, "", title " (text)", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, w, p, NULL                  \
+        title, EDAN_T_F64, "", title " (text)", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, w, p, NULL, EDAN_CELL       \
     }
 #define LC_CSV(key, unit, doc)                                                                                         \
     {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL                                      \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                           \
     }
 #define LC_BOTH(key, title, unit, doc)                                                                                 \
     {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON, title, 10, 0, NULL                                                   \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON, title, 10, 0, NULL, EDAN_CELL                                        \
     }
 /*
  * A row's counts in text and CSV. Text shows a function's constant share, F, F_str, F_irr, dF_str and
@@ -286,7 +289,7 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
  * the others' out.
  */
 #define LC_COUNTS(loop_only, fn_only)                                                                                  \
-    {"loads", EDAN_T_U64, "accesses", "the loads' accesses", EDAN_NO_JSON, NULL, 12, 0, NULL},                         \
+    {"loads", EDAN_T_U64, "accesses", "the loads' accesses", EDAN_NO_JSON, NULL, 12, 0, NULL, EDAN_CELL},              \
         LC_TEXT("A_const%", 8, 1, EDAN_COL_PERCENT), LC_TEXT("A_str%", 8, 1, EDAN_COL_PERCENT | loop_only),            \
         LC_TEXT("A_irr%", 8, 1, EDAN_COL_PERCENT | loop_only),                                                         \
         LC_CSV("constant_accesses", "accesses", "constant accesses"),                                                  \
@@ -310,43 +313,48 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
      NULL,                                                                                                             \
      0,                                                                                                                \
      0,                                                                                                                \
-     NULL},                                                                                                            \
+     NULL,                                                                                                             \
+     EDAN_CELL},                                                                                                       \
         LC_WINDOW_ARRAYS("footprint_windows.")
 #define LC_WINDOW_ARRAYS(p)                                                                                            \
     {p "accesses", EDAN_T_U64, "accesses", "the loads' accesses to blocks", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0,    \
-     NULL},                                                                                                            \
-        {p "window", EDAN_T_F64S, "accesses", "window sizes W", 0, NULL, 0, 0, NULL},                                  \
-        {p "blocks", EDAN_T_F64S, "blocks", "mean distinct blocks per window", 0, NULL, 0, 0, NULL},                   \
-        {p "constant", EDAN_T_F64S, "blocks", "the same, of constant loads", 0, NULL, 0, 0, NULL},                     \
-        {p "strided", EDAN_T_F64S, "blocks", "of strided loads", 0, NULL, 0, 0, NULL},                                 \
+     NULL,         EDAN_CELL},                                                                                         \
+        {p "window", EDAN_T_F64S, "accesses", "window sizes W", 0, NULL, 0, 0, NULL, EDAN_CELL},                       \
+        {p "blocks", EDAN_T_F64S, "blocks", "mean distinct blocks per window", 0, NULL, 0, 0, NULL, EDAN_CELL},        \
+        {p "constant", EDAN_T_F64S, "blocks", "the same, of constant loads", 0, NULL, 0, 0, NULL, EDAN_CELL},          \
+        {p "strided", EDAN_T_F64S, "blocks", "of strided loads", 0, NULL, 0, 0, NULL, EDAN_CELL},                      \
     {                                                                                                                  \
-        p "irregular", EDAN_T_F64S, "blocks", "of irregular loads", 0, NULL, 0, 0, NULL                                \
+        p "irregular", EDAN_T_F64S, "blocks", "of irregular loads", 0, NULL, 0, 0, NULL, EDAN_CELL                     \
     }
 #define N_WINDOWS 7
 #define LC_LABEL(title, w)                                                                                             \
     {                                                                                                                  \
         "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, w, 0,    \
-            NULL                                                                                                       \
+            NULL, EDAN_CELL                                                                                            \
     }
 /* One window size of the footprint over windows (text and CSV; JSON has them as arrays). */
-#define LC_WINDOW_ROW                                                                                                  \
-    {"window", EDAN_T_F64, "accesses", "W", EDAN_NO_JSON, "W", 14, 0, NULL},                                           \
-        {"blocks", EDAN_T_F64, "blocks", "F", EDAN_NO_JSON | EDAN_COL_G, "F", 12, 4, NULL},                            \
-        {"constant_blocks", EDAN_T_F64, "blocks", "F_const", EDAN_NO_JSON | EDAN_COL_G, "F_const", 12, 4, NULL},       \
-        {"strided_blocks", EDAN_T_F64, "blocks", "F_str", EDAN_NO_JSON | EDAN_COL_G, "F_str", 12, 4, NULL},            \
-        {"irregular_blocks", EDAN_T_F64, "blocks", "F_irr", EDAN_NO_JSON | EDAN_COL_G, "F_irr", 12, 4, NULL},          \
-        {"growth", EDAN_T_F64, "", "dF", EDAN_NO_JSON, "dF", 9, 4, NULL},                                              \
-        {"constant_growth", EDAN_T_F64, "", "dF_const", EDAN_NO_JSON, "dF_const", 9, 4, NULL},                         \
-        {"strided_growth", EDAN_T_F64, "", "dF_str", EDAN_NO_JSON, "dF_str", 9, 4, NULL},                              \
-    {                                                                                                                  \
-        "irregular_growth", EDAN_T_F64, "", "dF_irr", EDAN_NO_JSON, "dF_irr", 9, 4, NULL                               \
+#define LC_WINDOW_ROW                                                                                                    \
+    {"window", EDAN_T_F64, "accesses", "W", EDAN_NO_JSON, "W", 14, 0, NULL, EDAN_CELL},                                  \
+        {"blocks", EDAN_T_F64, "blocks", "F", EDAN_NO_JSON | EDAN_COL_G, "F", 12, 4, NULL, EDAN_CELL},                   \
+        {"constant_blocks", EDAN_T_F64, "blocks", "F_const", EDAN_NO_JSON | EDAN_COL_G,                                  \
+         "F_const",         12,         4,        NULL,      EDAN_CELL},                                                 \
+        {"strided_blocks", EDAN_T_F64, "blocks", "F_str", EDAN_NO_JSON | EDAN_COL_G, "F_str", 12, 4, NULL, EDAN_CELL},   \
+        {"irregular_blocks", EDAN_T_F64, "blocks", "F_irr", EDAN_NO_JSON | EDAN_COL_G, "F_irr", 12, 4, NULL, EDAN_CELL}, \
+        {"growth", EDAN_T_F64, "", "dF", EDAN_NO_JSON, "dF", 9, 4, NULL, EDAN_CELL},                                     \
+        {"constant_growth", EDAN_T_F64, "", "dF_const", EDAN_NO_JSON, "dF_const", 9, 4, NULL, EDAN_CELL},                \
+        {"strided_growth", EDAN_T_F64, "", "dF_str", EDAN_NO_JSON, "dF_str", 9, 4, NULL, EDAN_CELL},                     \
+    {                                                                                                                    \
+        "irregular_growth", EDAN_T_F64, "", "dF_irr", EDAN_NO_JSON, "dF_irr", 9, 4, NULL, EDAN_CELL                      \
     }
 
-static const edan_column top_cols[] = {{"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL}};
+static const edan_column top_cols[] = {
+    {"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL, EDAN_CELL}};
 static const edan_column all_cols[] = {LC_TOTALS("")};
 static const edan_column function_cols[] = {
-    LC_LABEL("function", 32),   {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
-    LC_TOTALS("classes."),      LC_COUNTS(EDAN_NO_TEXT, 0),
+    LC_LABEL("function", 32),
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function", EDAN_CELL},
+    LC_TOTALS("classes."),
+    LC_COUNTS(EDAN_NO_TEXT, 0),
     LC_WINDOWS("the function"),
 };
 static const edan_column loop_cols[] = {
@@ -361,29 +369,32 @@ static const edan_column nest_cols[] = {
 };
 static const edan_column load_cols[] = {
     LC_LABEL("load (pc, function, line)", 44),
-    {"pc", EDAN_T_U64, "address", "the load", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"function", EDAN_T_STR, "", "its function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"file", EDAN_T_STR, "", "its source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"line", EDAN_T_U64, "", "its source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"class", EDAN_T_STR, "", "the class of most of its accesses", EDAN_COL_LEFT, NULL, 9, 0, NULL},
+    {"pc", EDAN_T_U64, "address", "the load", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"function", EDAN_T_STR, "", "its function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"file", EDAN_T_STR, "", "its source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"line", EDAN_T_U64, "", "its source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"class", EDAN_T_STR, "", "the class of most of its accesses", EDAN_COL_LEFT, NULL, 9, 0, NULL, EDAN_CELL},
     /* the stride three times: JSON's, text's (0 unless strided), CSV's (as a number, %.10g) */
-    {"stride", EDAN_T_I64, "bytes", "its latest repeated step", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL},
-    {"stride", EDAN_T_I64, "bytes", "a strided load's stride", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 7, 0, NULL},
-    {"stride", EDAN_T_F64, "bytes", "its latest repeated step", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL},
+    {"stride", EDAN_T_I64, "bytes", "its latest repeated step", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"stride", EDAN_T_I64, "bytes", "a strided load's stride", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 7, 0, NULL, EDAN_CELL},
+    {"stride", EDAN_T_F64, "bytes", "its latest repeated step", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL, EDAN_CELL},
     LC_TEXT("const%", 7, 1, EDAN_COL_PERCENT),
     LC_TEXT("str%", 7, 1, EDAN_COL_PERCENT),
     LC_TEXT("irr%", 7, 1, EDAN_COL_PERCENT),
-    {"constant", EDAN_T_U64, "accesses", "those classed constant", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"strided", EDAN_T_U64, "accesses", "strided", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    {"irregular", EDAN_T_U64, "accesses", "irregular", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+    {"constant", EDAN_T_U64, "accesses", "those classed constant", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"strided", EDAN_T_U64, "accesses", "strided", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"irregular", EDAN_T_U64, "accesses", "irregular", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     {"dependent", EDAN_T_U64, "accesses", "those whose address depended on a recent load", EDAN_NO_TEXT, NULL, 0, 0,
-     NULL},
+     NULL, EDAN_CELL},
 };
 static const edan_column windows_cols[] = {LC_WINDOW_ARRAYS("")};
 static const edan_column window_rows_cols[] = {LC_WINDOW_ROW};
 static const edan_column function_window_cols[] = {
-    {"function", EDAN_T_STR, "", "the function", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL}, LC_WINDOW_ROW};
+    {"function", EDAN_T_STR, "", "the function", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    LC_WINDOW_ROW};
 static const edan_column nest_window_cols[] = {EDAN_LOOP_COLUMNS, LC_WINDOW_ROW};
 
 enum {

@@ -212,36 +212,37 @@ static const char *fn_name(const footprint_tool *t, uint32_t fn)
 
 /* The values of every row: bytes, lines, accesses and growth (a row's last four columns). */
 #define FP_VALUES(text)                                                                                                \
-    {"bytes", EDAN_T_U64, "bytes", "distinct bytes loaded or stored", 0, NULL, 14, 0, NULL},                           \
-        {"lines", EDAN_T_U64, "lines", "distinct 64-byte lines loaded or stored", 0, NULL, 12, 0, NULL},               \
+    {"bytes", EDAN_T_U64, "bytes", "distinct bytes loaded or stored", 0, NULL, 14, 0, NULL, EDAN_CELL},                \
+        {"lines", EDAN_T_U64, "lines", "distinct 64-byte lines loaded or stored", 0, NULL, 12, 0, NULL, EDAN_CELL},    \
         {"accesses", EDAN_T_U64, "accesses", "the accesses that touched them (one per instruction executed)",          \
          text,       NULL,       12,         0,                                                                        \
-         NULL},                                                                                                        \
+         NULL,       EDAN_CELL},                                                                                       \
     {                                                                                                                  \
         "growth", EDAN_T_F64, "lines per access", "the footprint's growth lines / accesses", text, "dF (F/A)", 10, 4,  \
-            NULL                                                                                                       \
+            NULL, EDAN_CELL                                                                                            \
     }
 
 static const edan_column total_cols[] = {
-    {"line_bytes", EDAN_T_U64, "bytes", "the line size", 0, NULL, 0, 0, NULL},
+    {"line_bytes", EDAN_T_U64, "bytes", "the line size", 0, NULL, 0, 0, NULL, EDAN_CELL},
     FP_VALUES(0),
 };
 static const edan_column function_cols[] = {
-    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "", 32, 0, NULL},
+    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "", 32, 0, NULL,
+     EDAN_CELL},
     {"name", EDAN_T_STR, "", "the function (the whole run's row: (all), CSV only)", EDAN_NO_TEXT, NULL, 0, 0,
-     "function"},
+     "function", EDAN_CELL},
     FP_VALUES(EDAN_NO_TEXT),
 };
 static const edan_column thread_cols[] = {
     {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "thread (vCPU)", 32,
-     0, NULL},
-    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
+     0, NULL, EDAN_CELL},
+    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     FP_VALUES(0),
 };
 #define FP_LABEL(title)                                                                                                \
     {                                                                                                                  \
         "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, 40, 0,   \
-            NULL                                                                                                       \
+            NULL, EDAN_CELL                                                                                            \
     }
 static const edan_column loop_cols[] = {FP_LABEL(EDAN_LOOP_TITLE), EDAN_LOOP_COLUMNS, FP_VALUES(0)};
 static const edan_column nest_cols[] = {FP_LABEL(EDAN_NEST_TITLE), EDAN_NEST_COLUMNS, FP_VALUES(0)};

@@ -15,21 +15,21 @@
 #define EDAN_NEST_TITLE "loop nest (head's line, function, loops)"
 
 /* The seven columns of a loop's place and shape (not in text). */
-#define EDAN_LOOP_COLUMNS                                                                                              \
-    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},                   \
-        {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},                 \
-        {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL},                     \
-        {"iterations", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL},                        \
-        {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},           \
-        {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},            \
-    {                                                                                                                  \
-        "line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL                  \
+#define EDAN_LOOP_COLUMNS                                                                                               \
+    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},         \
+        {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},       \
+        {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},           \
+        {"iterations", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},              \
+        {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL}, \
+        {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},  \
+    {                                                                                                                   \
+        "line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL        \
     }
 /* A loop nest's: the loop's, then how many loops it holds. */
 #define EDAN_NEST_COLUMNS                                                                                              \
     EDAN_LOOP_COLUMNS,                                                                                                 \
     {                                                                                                                  \
-        "loops", EDAN_T_U64, "", "the loops in the nest, itself included", EDAN_NO_TEXT, NULL, 0, 0, NULL              \
+        "loops", EDAN_T_U64, "", "the loops in the nest, itself included", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL   \
     }
 #define EDAN_LOOP_N_COLUMNS 7
 

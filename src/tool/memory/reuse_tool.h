@@ -91,7 +91,29 @@ static inline uint64_t reuse_bin_lo(unsigned k)
 /* The tool's report and its plots (reuse_view.c). */
 void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
 int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err);
-/* Its row tables (reuse_view.c), ending with a {NULL} entry. */
+/* Its tables (reuse_tables.c), ending with a {NULL} entry. */
 extern const edan_table_decl edan_reuse_tables[];
+/* The row tables' kinds: their index in edan_reuse_tables (reuse_tables.c), the scalars' after them. */
+enum { ROW_FUNCTION, ROW_THREAD, ROW_LOOP, ROW_NEST, ROW_ACCESS, N_KINDS };
+/* The scalars and histograms around the row tables (JSON); reuse_view.c fills the cells at these indices. */
+enum {
+    S_BLOCK_BYTES,
+    S_STREAM,
+    S_BLOCKS = 4,
+    S_SAMPLES = 6,
+    S_BIN_LO,
+    S_DIST,
+    S_RTIME,
+    S_MRC_BYTES,
+    S_MRC_RATIO,
+    S_SHARDS,
+    S_SHARDS_BLOCKS = 15,
+    S_SHARDS_RATIO,
+    S_SHARDS_MAE,
+    S_SHARDS_MAX,
+    S_WINDOW,
+    S_WINDOW_BLOCKS,
+    S_SIZES
+};
 
 #endif

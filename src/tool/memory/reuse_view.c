@@ -338,65 +338,6 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, bytes);
 }
 
-enum { ROW_FUNCTION, ROW_THREAD, ROW_LOOP, ROW_NEST, ROW_ACCESS, N_KINDS };
-
-/* ===================================================================== */
-/* Row tables                                                             */
-/* ===================================================================== */
-
-/* What every row has after its place: its accesses, cold ones, misses per size and distance histogram. */
-#define RU_VALUES                                                                                                      \
-    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL},                                        \
-        {"cold", EDAN_T_U64, "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0, NULL},                 \
-        {"misses",                                                                                                     \
-         EDAN_T_U64S,                                                                                                  \
-         "accesses",                                                                                                   \
-         "per --reuse-sizes entry (sizes), the accesses an LRU cache of it misses",                                    \
-         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
-         NULL,                                                                                                         \
-         0,                                                                                                            \
-         0,                                                                                                            \
-         NULL},                                                                                                        \
-    {                                                                                                                  \
-        "distance_histogram", EDAN_T_U64S, "accesses", "its accesses per stack-distance bin (bin_lo)",                 \
-            EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL                                                               \
-    }
-
-/* A place in the source: the function, file and line (null and 0 when unknown). */
-#define RU_PLACE(what)                                                                                                 \
-    {"function", EDAN_T_STR, "", what "'s function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},                  \
-        {"file", EDAN_T_STR, "", what "'s source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL},               \
-    {                                                                                                                  \
-        "line", EDAN_T_U64, "", what "'s source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL                     \
-    }
-
-static const edan_column function_cols[] = {
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function"},
-    RU_VALUES,
-};
-static const edan_column thread_cols[] = {
-    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    RU_VALUES,
-};
-static const edan_column loop_cols[] = {EDAN_LOOP_COLUMNS, RU_VALUES};
-static const edan_column nest_cols[] = {EDAN_NEST_COLUMNS, RU_VALUES};
-static const edan_column access_cols[] = {
-    {"pc", EDAN_T_U64, "address", "the memory instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL},
-    RU_PLACE("the instruction"),
-    RU_VALUES,
-};
-
-/* In ROW_ order. The place columns show only in JSON and CSV: text has a name column of its own. */
-const edan_table_decl edan_reuse_tables[] = {
-    EDAN_TABLE_DECL("reuse.functions", "reuse-functions", false, "per function, most misses first", function_cols),
-    EDAN_TABLE_DECL("reuse.threads", "reuse-threads", false, "per thread (vCPU) with accesses, by vCPU", thread_cols),
-    EDAN_TABLE_DECL("reuse.loops", "reuse-loops", false, "per innermost loop, most misses first", loop_cols),
-    EDAN_TABLE_DECL("reuse.loop_nests", "reuse-nests", false, "per loop nest, most misses first", nest_cols),
-    EDAN_TABLE_DECL("reuse.accesses_by_instruction", NULL, false, "per memory instruction, most misses first",
-                    access_cols),
-    {NULL, NULL, false, NULL, NULL, 0, false},
-};
-
 static const char *const kind_title[] = {"function", "thread (vCPU)", EDAN_LOOP_TITLE, EDAN_NEST_TITLE,
                                          "access (pc, function, line)"};
 
@@ -415,29 +356,35 @@ static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
 {
     const edan_table_decl *d = &edan_reuse_tables[kind];
     x->n = 0;
-    x->c[x->n++] = (edan_column){
-        "name", EDAN_T_STR, "",  "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, kind_title[kind],
-        44,     0,          NULL};
+    x->c[x->n++] = (edan_column){.key = "name",
+                                 .type = EDAN_T_STR,
+                                 .unit = "",
+                                 .doc = "the row's name in text",
+                                 .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,
+                                 .title = kind_title[kind],
+                                 .width = 44};
     for (size_t c = 0; c < d->n_cols; c++)
         x->c[x->n++] = d->cols[c];
     for (int k = 0; k < t->n_sizes; k++) {
         char l[32];
         size_label(t->sizes[k], l, sizeof l);
         snprintf(x->title[k], sizeof x->title[k], "%9s %s", "miss@", l);
-        x->c[x->n++] = (edan_column){"miss_percent",
-                                     EDAN_T_F64,
-                                     "%",
-                                     "misses per 100 accesses",
-                                     EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
-                                     x->title[k],
-                                     13,
-                                     1,
-                                     NULL};
+        x->c[x->n++] = (edan_column){.key = "miss_percent",
+                                     .type = EDAN_T_F64,
+                                     .unit = "%",
+                                     .doc = "misses per 100 accesses",
+                                     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
+                                     .title = x->title[k],
+                                     .width = 13,
+                                     .precision = 1};
     }
     for (int k = 0; k < t->n_sizes && d->csv; k++) {
         snprintf(x->key[k], sizeof x->key[k], "misses_%" PRIu64, t->sizes[k]);
-        x->c[x->n++] = (edan_column){
-            x->key[k], EDAN_T_U64, "accesses", "misses at the size", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL};
+        x->c[x->n++] = (edan_column){.key = x->key[k],
+                                     .type = EDAN_T_U64,
+                                     .unit = "accesses",
+                                     .doc = "misses at the size",
+                                     .flags = EDAN_NO_JSON | EDAN_NO_TEXT};
     }
 }
 
@@ -564,56 +511,46 @@ static void report_text(const reuse_tool *t, const ru_tables *tabs, bool wide, F
 
 static void report_json(const reuse_tool *t, const views *v, const ru_tables *tabs, FILE *f)
 {
-    fprintf(f,
-            ",\"reuse\":{\"block_bytes\":%" PRIu64 ",\"stream\":\"%s\",\"accesses\":%" PRIu64 ",\"fetches\":%" PRIu64
-            ",\"blocks\":%" PRIu64 ",\"cold\":%" PRIu64 ",\"samples\":%" PRIu64,
-            (uint64_t)1 << t->block_shift, edan_reuse_stream_name[t->stream], t->accesses, t->fetches,
-            edan_reuse_blocks(t->tracker), t->cold, t->by_sample && t->cuts.samples ? t->cuts.samples : 1);
+    edan_table sc;
+    edan_table_init(&sc, &edan_reuse_tables[N_KINDS]);
+    edan_value *r = edan_table_row_of(&sc, 0, t, NULL);
     uint64_t dbin[BINS] = {0}, lo[BINS];
+    double x[64], y[64], sr[64], wx[64], wy[64];
+    const size_t n = mrc(t, x, y, 64), nw = windows(t, wx, wy, 64);
     for (size_t d = 0; d < t->dist_cap; d++)
         dbin[reuse_bin_of(d)] += t->dist[d];
     for (unsigned k = 0; k < BINS; k++)
         lo[k] = reuse_bin_lo(k);
-    fputs(",\"bin_lo\":", f);
-    edan_json_u64_array(f, lo, BINS);
-    fputs(",\"distance_histogram\":", f);
-    edan_json_u64_array(f, dbin, BINS);
-    fputs(",\"reuse_time_histogram\":", f);
-    edan_json_u64_array(f, t->rtime, BINS);
-    double x[64], y[64];
-    size_t n = mrc(t, x, y, 64);
-    fputs(",\"miss_ratio_curve\":{\"bytes\":", f);
-    edan_json_num_array(f, x, n);
-    fputs(",\"miss_ratio\":", f);
-    edan_json_num_array(f, y, n);
-    fputs("},\"shards\":", f);
-    if (!t->sampled) {
-        fputs("null", f);
-    } else {
-        double sr[64], max_err;
-        const double mae = shards_mrc(t, x, y, n, sr, &max_err);
-        fputs("{\"rate\":", f);
-        edan_json_num(f, t->s_rate);
-        fprintf(f, ",\"sampled_accesses\":%" PRIu64 ",\"sampled_blocks\":%" PRIu64 ",\"miss_ratio\":", t->s_accesses,
-                edan_reuse_blocks(t->sampled));
-        edan_json_num_array(f, sr, n);
-        fputs(",\"mean_abs_error\":", f);
-        edan_json_num(f, mae);
-        fputs(",\"max_abs_error\":", f);
-        edan_json_num(f, max_err);
-        fputc('}', f);
+    if (r) {
+        r[S_BLOCK_BYTES].u = (uint64_t)1 << t->block_shift;
+        r[S_STREAM].s = edan_reuse_stream_name[t->stream];
+        r[S_BLOCKS].u = edan_reuse_blocks(t->tracker);
+        r[S_SAMPLES].u = t->by_sample && t->cuts.samples ? t->cuts.samples : 1;
+        r[S_BIN_LO].a.v = lo;
+        r[S_DIST].a.v = dbin;
+        r[S_RTIME].a.v = t->rtime;
+        r[S_BIN_LO].a.n = r[S_DIST].a.n = r[S_RTIME].a.n = BINS;
+        r[S_MRC_BYTES].d.v = x;
+        r[S_MRC_RATIO].d.v = y;
+        r[S_SHARDS_RATIO].d.v = sr;
+        r[S_MRC_BYTES].d.n = r[S_MRC_RATIO].d.n = r[S_SHARDS_RATIO].d.n = n;
+        if ((r[S_SHARDS].u = t->sampled != NULL)) {
+            r[S_SHARDS_MAE].f = shards_mrc(t, x, y, n, sr, &r[S_SHARDS_MAX].f);
+            r[S_SHARDS_BLOCKS].u = edan_reuse_blocks(t->sampled);
+        }
+        r[S_WINDOW].d.v = wx;
+        r[S_WINDOW_BLOCKS].d.v = wy;
+        r[S_WINDOW].d.n = r[S_WINDOW_BLOCKS].d.n = nw;
+        r[S_SIZES].a.v = t->sizes;
+        r[S_SIZES].a.n = (size_t)t->n_sizes;
     }
-    n = windows(t, x, y, 64);
-    fputs(",\"footprint_windows\":{\"window\":", f);
-    edan_json_num_array(f, x, n);
-    fputs(",\"blocks\":", f);
-    edan_json_num_array(f, y, n);
-    fputs("},\"sizes\":", f);
-    edan_json_u64_array(f, t->sizes, (size_t)t->n_sizes);
+    fputs(",\"reuse\":{", f);
+    edan_table_json(f, &sc, 0);
     for (int k = 0; k < N_KINDS; k++)
         edan_table_json_member(f, &tabs->t[k], k == ROW_FUNCTION && !v->have_symbols,
                                k == ROW_FUNCTION || k == ROW_THREAD ? 0 : JSON_ROWS);
     fputc('}', f);
+    edan_table_free(&sc);
 }
 
 void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)

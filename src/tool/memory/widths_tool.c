@@ -19,8 +19,15 @@
 
 #define WIDTHS 16 /* widths 1 .. 16 bytes, at index width - 1 */
 
+/* A width's row of the table. */
+typedef struct width_row {
+    uint64_t width, loads, stores, atomics, bytes, misaligned;
+    double misaligned_percent;
+} width_row;
+
 typedef struct widths_tool {
-    uint64_t loads[WIDTHS], stores[WIDTHS], atomics[WIDTHS], misaligned[WIDTHS];
+    uint64_t loads[WIDTHS], stores[WIDTHS], atomics[WIDTHS], misaligned[WIDTHS]; /* the kernel's: by width - 1 */
+    width_row rows[WIDTHS];                                                      /* the table's, made by results() */
     edan_error err;
 } widths_tool;
 
@@ -54,15 +61,16 @@ static int finish(void *ctx)
 /* Its results                                                            */
 /* ===================================================================== */
 
+#define W_COL(m, unit, doc, flags, title, width, precision)                                                            \
+    EDAN_COL_FIELD(width_row, m, #m, unit, doc, flags, title, width, precision)
 static const edan_column cols[] = {
-    {"width", EDAN_T_U64, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0, NULL},
-    {"loads", EDAN_T_U64, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0, NULL},
-    {"stores", EDAN_T_U64, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0, NULL},
-    {"atomics", EDAN_T_U64, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0, NULL},
-    {"bytes", EDAN_T_U64, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0, NULL},
-    {"misaligned", EDAN_T_U64, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0, NULL},
-    {"misaligned_percent", EDAN_T_F64, "%", "misaligned per 100 accesses of that width", EDAN_COL_PERCENT, "misal. %",
-     11, 2, NULL},
+    W_COL(width, "bytes", "the bytes one access reads or writes", 0, NULL, 7, 0),
+    W_COL(loads, "accesses", "loads of that width (lr included)", 0, NULL, 14, 0),
+    W_COL(stores, "accesses", "stores of that width (sc included when it stored)", 0, NULL, 14, 0),
+    W_COL(atomics, "accesses", "atomic read-modify-writes (amo*) of that width", 0, NULL, 12, 0),
+    W_COL(bytes, "bytes", "the bytes they accessed (an atomic's once)", 0, NULL, 14, 0),
+    W_COL(misaligned, "accesses", "those whose address is not a multiple of the width", 0, NULL, 12, 0),
+    W_COL(misaligned_percent, "%", "misaligned per 100 accesses of that width", EDAN_COL_PERCENT, "misal. %", 11, 2),
 };
 
 static const edan_table_decl tables[] = {
@@ -71,21 +79,20 @@ static const edan_table_decl tables[] = {
 };
 
 /* The rows: one per width with accesses. */
-static void results(const widths_tool *t, edan_table *tab)
+static void results(widths_tool *t, edan_table *tab)
 {
     edan_table_init(tab, &tables[0]);
     for (int w = 0; w < WIDTHS; w++) {
         const uint64_t all = t->loads[w] + t->stores[w] + t->atomics[w];
-        edan_value *r = all ? edan_table_row(tab, 0) : NULL;
-        if (!r)
-            continue;
-        r[0].u = (uint64_t)w + 1;
-        r[1].u = t->loads[w];
-        r[2].u = t->stores[w];
-        r[3].u = t->atomics[w];
-        r[4].u = all * ((uint64_t)w + 1);
-        r[5].u = t->misaligned[w];
-        r[6].f = 100.0 * (double)t->misaligned[w] / (double)all;
+        t->rows[w] = (width_row){(uint64_t)w + 1,
+                                 t->loads[w],
+                                 t->stores[w],
+                                 t->atomics[w],
+                                 all * ((uint64_t)w + 1),
+                                 t->misaligned[w],
+                                 all ? 100.0 * (double)t->misaligned[w] / (double)all : 0};
+        if (all)
+            edan_table_row_of(tab, 0, &t->rows[w], NULL);
     }
 }
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/json.h"
+#include "report/table.h"
 
 #define ADDR_LOW 0xffffffull        /* MemGaze keeps addresses above this */
 #define ADDR_HIGH 0x8f0000000000ull /* and below this */
@@ -256,8 +256,98 @@ static bool final(const zm_node *n)
     return n->analysed && n->page == LINE;
 }
 
+/* ===================================================================== */
+/* Its tables                                                             */
+/* ===================================================================== */
+
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
+#define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
+#define ZM_FIELD(m, key, flags, title, width) EDAN_COL_FIELD(zm_node, m, key, "", "", flags, title, width, 0)
+
+/* The final nodes (JSON): MemGaze's hot regions. */
+static const edan_column region_cols[] = {
+    ZM_FIELD(id, "id", 0, NULL, 0),
+    ZM_FIELD(min, "lo", 0, NULL, 0),
+    {"hi", EDAN_T_U64, "", "", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    ZM_FIELD(pages, "blocks", 0, NULL, 0),
+    ZM_FIELD(accesses, "accesses", 0, NULL, 0),
+};
+
+/* Every node of the tree, in text and JSON. */
+enum { T_LABEL, T_PARENT = 2, T_HI = 7, T_ACCESSES = 10, T_FINAL, T_GAP, T_NOTE };
+static const edan_column tree_cols[] = {
+    {"label", EDAN_T_STR, "", "", TEXT_ONLY | EDAN_COL_CUT, "node", 30, 0, NULL, EDAN_CELL},
+    ZM_FIELD(id, "id", EDAN_NO_TEXT, NULL, 0),
+    {"parent", EDAN_T_STR, "", "", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    ZM_FIELD(level, "level", 0, NULL, 6),
+    ZM_FIELD(min, "min", TEXT_ONLY | EDAN_COL_HEX, NULL, 16),
+    ZM_FIELD(min, "lo", EDAN_NO_TEXT, NULL, 0),
+    ZM_FIELD(max, "max", TEXT_ONLY | EDAN_COL_HEX, NULL, 16),
+    {"hi", EDAN_T_U64, "", "", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    ZM_FIELD(page, "page_bytes", 0, "page bytes", 12),
+    ZM_FIELD(pages, "pages", 0, NULL, 10),
+    {"accesses", EDAN_T_OPT_U64, "", "", 0, "loads", 10, 0, NULL, EDAN_CELL},
+    {"final", EDAN_T_BOOL, "", "", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"gap", EDAN_T_STR, "", "", TEXT_ONLY, "", 0, 0, NULL, EDAN_CELL},
+    {"note", EDAN_T_STR, "", "", TEXT_ONLY | EDAN_COL_LEFT, "", 0, 0, NULL, EDAN_CELL},
+};
+
+#define ZM_TREE(m, key) EDAN_COL_FIELD(zoom_mg, m, key, "", "", 0, NULL, 0, 0)
+static const edan_column zoom_cols[] = {
+    {"memgaze_compat", EDAN_T_BOOL, "", "", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    ZM_TREE(pages, "pages"),
+    ZM_TREE(threshold, "threshold"),
+    ZM_TREE(stop, "stop_bytes"),
+    ZM_TREE(heap_end, "heap_end"),
+    ZM_TREE(loads, "accesses"),
+    ZM_TREE(outside, "outside"),
+    ZM_TREE(stopped, "stopped"),
+    {"regions", EDAN_T_ROWS, "", "", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"tree", EDAN_T_ROWS, "", "", 0, NULL, 0, 0, NULL, EDAN_CELL},
+};
+
+/*
+ * Text and JSON of another schema's zoom than the tool's (documented in
+ * docs/json-schema.md, not by these declarations, which the tool does not list).
+ */
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("zoom", NULL, true, "MemGaze's zoom tree", zoom_cols),
+    EDAN_TABLE_DECL("zoom.regions", NULL, false, "a final node", region_cols),
+    EDAN_TABLE_DECL("zoom.tree", NULL, false, "a node of the tree", tree_cols),
+};
+
 void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
 {
+    edan_table t[3];
+    for (int k = 0; k < 3; k++)
+        edan_table_init(&t[k], &tables[k]);
+    char(*label)[32] = calloc(z->n_nodes + 1, sizeof *label);
+    t[0].failed = !label;
+    for (size_t i = 0; label && i < z->n_nodes; i++) {
+        const zm_node *n = &z->nodes[i];
+        edan_value *v = final(n) ? edan_table_row_of(&t[1], 0, n, NULL) : NULL;
+        if (v)
+            v[2].u = n->max + 1;
+        if (!(v = edan_table_row_of(&t[2], 0, n, NULL)))
+            break;
+        snprintf(label[i], sizeof label[i], "%*s%.30s", n->level < 9 ? 2 * (n->level - 1) : 16, "", n->id);
+        v[T_LABEL].s = label[i];
+        v[T_PARENT].s = n->parent < 0 ? NULL : n->parent_id;
+        v[T_HI].u = n->max + 1;
+        v[T_ACCESSES].opt.u = n->accesses;
+        v[T_ACCESSES].opt.set = n->analysed;
+        v[T_FINAL].b = final(n);
+        v[T_GAP].s = "";
+        v[T_NOTE].s = n->analysed                         ? (final(n) ? "final" : "")
+                      : z->stopped && i + 1 == z->n_nodes ? "no loads: MemGaze stops"
+                                                          : "too narrow";
+    }
+    edan_value *v = edan_table_row_of(&t[0], 0, z, NULL);
+    if (v) {
+        v[0].b = true;
+        v[8].rows = &t[1];
+        v[9].rows = &t[2];
+    }
     if (fmt == EDAN_FORMAT_TEXT) {
         fprintf(f,
                 "\nzoom (MemGaze's location analysis, --memgaze-compat: %" PRIu64 " pages, %.3g%% of a node's loads, "
@@ -265,55 +355,13 @@ void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
                 z->pages, 100 * z->threshold, z->stop, z->heap_end);
         fprintf(f, "  %" PRIu64 " loads, %" PRIu64 " left out (addresses at most 0xffffff or from 0x8f0000000000)\n",
                 z->loads, z->outside);
-        fprintf(f, "  %-30s %6s %16s %16s %12s %10s %10s  %s\n", "node", "level", "min", "max", "page bytes", "pages",
-                "loads", "");
-        for (size_t i = 0; i < z->n_nodes; i++) {
-            const zm_node *n = &z->nodes[i];
-            char label[80];
-            snprintf(label, sizeof label, "%*s%s", n->level < 9 ? 2 * (n->level - 1) : 16, "", n->id);
-            fprintf(f, "  %-30.30s %6d %16" PRIx64 " %16" PRIx64 " %12" PRIu64 " %10" PRIu64, label, n->level, n->min,
-                    n->max, n->page, n->pages);
-            if (n->analysed)
-                fprintf(f, " %10" PRIu64 "  %s\n", n->accesses, final(n) ? "final" : "");
-            else
-                fprintf(f, " %10s  %s\n", "-",
-                        z->stopped && i + 1 == z->n_nodes ? "no loads: MemGaze stops" : "too narrow");
-        }
-        return;
+        edan_table_text(f, &t[2], &(edan_text_view){.heading_always = true});
+    } else {
+        fputs(",\"zoom\":{", f);
+        edan_table_json(f, &t[0], 0);
+        fputc('}', f);
     }
-    fprintf(f, ",\"zoom\":{\"memgaze_compat\":true,\"pages\":%" PRIu64 ",\"threshold\":", z->pages);
-    edan_json_num(f, z->threshold);
-    fprintf(f,
-            ",\"stop_bytes\":%" PRIu64 ",\"heap_end\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"outside\":%" PRIu64
-            ",\"stopped\":%s,\"regions\":[",
-            z->stop, z->heap_end, z->loads, z->outside, z->stopped ? "true" : "false");
-    bool first = true;
-    for (size_t i = 0; i < z->n_nodes; i++) {
-        const zm_node *n = &z->nodes[i];
-        if (!final(n))
-            continue;
-        fputs(first ? "{\"id\":" : ",{\"id\":", f);
-        edan_json_str(f, n->id);
-        fprintf(f, ",\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"blocks\":%" PRIu64 ",\"accesses\":%" PRIu64 "}", n->min,
-                n->max + 1, n->pages, n->accesses);
-        first = false;
-    }
-    fputs("],\"tree\":[", f);
-    for (size_t i = 0; i < z->n_nodes; i++) {
-        const zm_node *n = &z->nodes[i];
-        fputs(i ? ",{\"id\":" : "{\"id\":", f);
-        edan_json_str(f, n->id);
-        fputs(",\"parent\":", f);
-        edan_json_str(f, n->parent < 0 ? NULL : n->parent_id);
-        fprintf(f,
-                ",\"level\":%d,\"lo\":%" PRIu64 ",\"hi\":%" PRIu64 ",\"page_bytes\":%" PRIu64 ",\"pages\":%" PRIu64
-                ",\"accesses\":",
-                n->level, n->min, n->max + 1, n->page, n->pages);
-        if (n->analysed)
-            fprintf(f, "%" PRIu64, n->accesses);
-        else
-            fputs("null", f);
-        fprintf(f, ",\"final\":%s}", final(n) ? "true" : "false");
-    }
-    fputs("]}", f);
+    for (int k = 0; k < 3; k++)
+        edan_table_free(&t[k]);
+    free(label);
 }

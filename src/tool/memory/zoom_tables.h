@@ -6,6 +6,22 @@
 
 #include "report/table.h"
 
+/* A region of the tree: its row's bound columns. */
+typedef struct zoom_region {
+    uint64_t lo, hi; /* [lo, hi) bytes */
+    uint64_t accesses, blocks, reuses;
+    double dist_sum;
+    int parent, level, first_child, n_children;
+    char id[48];
+} zoom_region;
+
+/* A function or source line that accesses a region (zoom_tool.c's attribution): a row of its functions or lines. */
+typedef struct zoom_attr {
+    const char *name, *file;
+    unsigned line;
+    uint64_t accesses;
+} zoom_attr;
+
 enum {
     Z_LABEL,
     Z_ID,

@@ -51,14 +51,6 @@ typedef struct zb {
     uint64_t cnt[2];
 } zb;
 
-typedef struct zoom_region {
-    uint64_t lo, hi; /* [lo, hi) bytes */
-    uint64_t accesses, blocks, reuses;
-    double dist_sum;
-    int parent, level, first_child, n_children;
-    char id[48];
-} zoom_region;
-
 typedef struct zoom_tool {
     edan_reuse *tracker;
     edan_keymap map; /* block -> zb */
@@ -375,31 +367,25 @@ static void build(zoom_tool *t)
 /* Attribution: the heavy hitters of a region's blocks, by function and line */
 /* ===================================================================== */
 
-typedef struct attr {
-    const char *name, *file;
-    unsigned line;
-    uint64_t accesses;
-} attr;
-
 static int by_accesses_desc(const void *a, const void *b)
 {
-    const attr *x = a, *y = b;
+    const zoom_attr *x = a, *y = b;
     return x->accesses < y->accesses ? 1 : x->accesses > y->accesses ? -1 : 0;
 }
 
 /* The top functions (lines: false) or source lines (true) of region r, into out[TOP]; their number. */
 static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf, edan_srcmap *src, bool lines,
-                  attr *out)
+                  zoom_attr *out)
 {
     size_t cap = 64, n = 0;
-    attr *acc = calloc(cap, sizeof *acc);
+    zoom_attr *acc = calloc(cap, sizeof *acc);
     for (size_t i = lower(t, r->lo); acc && i < t->n_sorted && (t->sorted[i].block - 1) * BLOCK < r->hi; i++) {
         for (int k = 0; k < 2; k++) {
             const zb *e = &t->sorted[i];
             if (!e->cnt[k] || !e->id[k])
                 continue;
             const uint64_t pc = t->id_pc[e->id[k] - 1];
-            attr a = {NULL, NULL, 0, e->cnt[k]};
+            zoom_attr a = {NULL, NULL, 0, e->cnt[k]};
             if (lines) {
                 edan_srcloc loc = {NULL, NULL, 0};
                 if (src)
@@ -419,7 +405,7 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
                 continue;
             }
             if (n == cap) {
-                attr *m = realloc(acc, 2 * cap * sizeof *m);
+                zoom_attr *m = realloc(acc, 2 * cap * sizeof *m);
                 if (!m)
                     break;
                 acc = m;
@@ -448,9 +434,13 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
  */
 static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, edan_table *tab, edan_table **more_p)
 {
-    edan_table *more = *more_p = calloc(2 * (size_t)t->n_regions + 1, sizeof *more);
+    /* the tables, then the rows they are bound to: a region's functions, then its lines (free(more) frees both) */
+    const size_t n_tables = 2 * (size_t)t->n_regions + 1;
+    edan_table *more = *more_p =
+        calloc(1, n_tables * sizeof *more + 2 * TOP * (size_t)t->n_regions * sizeof(zoom_attr));
     if (!more)
         return -1;
+    zoom_attr *at = (zoom_attr *)(more + n_tables);
     edan_table_init(&tab[0], &edan_zoom_tables[0]);
     edan_table_init(&tab[1], &edan_zoom_tables[1]);
     edan_value *z = edan_table_row(&tab[0], 0);
@@ -467,29 +457,15 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
     }
     for (int i = 0; i < t->n_regions; i++) {
         const zoom_region *r = &t->regions[i];
-        attr fn[TOP], ln[TOP];
+        zoom_attr *fn = &at[2 * TOP * i], *ln = fn + TOP;
         const int nf = top_of(t, r, elf, src, false, fn);
         const int nl = src ? top_of(t, r, NULL, src, true, ln) : 0;
         edan_table *f = &more[2 * i], *l = &more[2 * i + 1];
         edan_table_init(f, &edan_zoom_tables[2]);
         edan_table_init(l, &edan_zoom_tables[3]);
-        for (int k = 0; k < nf; k++) {
-            edan_value *v = edan_table_row(f, 0);
-            if (v) {
-                v[0].s = fn[k].name;
-                v[1].u = fn[k].accesses;
-            }
-        }
-        for (int k = 0; k < nl; k++) {
-            edan_value *v = edan_table_row(l, 0);
-            if (v) {
-                v[0].s = ln[k].file;
-                v[1].u = ln[k].line;
-                v[2].s = ln[k].name;
-                v[3].u = ln[k].accesses;
-            }
-        }
-        edan_value *v = edan_table_row(&tab[1], 0);
+        edan_table_rows_of(f, fn, (size_t)nf, sizeof *fn);
+        edan_table_rows_of(l, ln, (size_t)nl, sizeof *ln);
+        edan_value *v = edan_table_row_of(&tab[1], 0, r, NULL);
         if (!v)
             continue;
         char label[64], lo[24], hi[24], from[600] = "";
@@ -509,19 +485,12 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         }
         const double share = t->accesses ? (double)r->accesses / (double)t->accesses : 0;
         v[Z_LABEL].s = edan_table_str(&tab[1], label);
-        v[Z_ID].s = r->id;
         v[Z_PARENT].s = r->parent < 0 ? NULL : t->regions[r->parent].id;
-        v[Z_LEVEL].i = r->level;
         v[Z_LO_TEXT].s = edan_table_str(&tab[1], lo);
-        v[Z_LO].u = r->lo;
         v[Z_HI_TEXT].s = edan_table_str(&tab[1], hi);
-        v[Z_HI].u = r->hi;
         v[Z_BYTES].u = r->hi - r->lo;
-        v[Z_BLOCKS].u = r->blocks;
-        v[Z_ACCESSES].u = r->accesses;
         v[Z_SHARE_TEXT].f = 100 * share;
         v[Z_SHARE].f = share;
-        v[Z_REUSES].u = r->reuses;
         v[Z_DISTANCE].f = r->reuses ? r->dist_sum / (double)r->reuses : 0;
         v[Z_LEAF].b = !r->n_children;
         v[Z_FUNCTIONS].rows = f;

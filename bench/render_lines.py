@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""render_lines.py - the lines of the tools' rendering code at a commit (issue 36's target).
+
+usage: python3 bench/render_lines.py [COMMIT ...]   (default HEAD; run inside the repository)
+       python3 bench/render_lines.py --functions COMMIT   (also list each counted function)
+
+What counts, read from the commit's tree with git (no build):
+- Files: the tools' sections and outputs, every .c file under src/tool/ (any depth), and
+  src/report/report.c and src/report/critpath_report.c (the eDAG's and the critical path's sections,
+  which lived there before the tools wrote them).
+- Rendering code: the lines of every top-level function in those files that writes text, JSON or
+  CSV or fills a result table, that is whose body calls one of RENDER_CALLS below (an output
+  statement, a JSON or CSV writer, a name field, or a row, cell or rendering call of report/table.h).
+  A function counts whole, from its signature to its closing brace, without blank lines and lines
+  that are only a comment; a function that only computes (no such call) does not count. Counted
+  apart within it: "printing", the functions with an output statement or a JSON or CSV writer
+  (PRINT_CALLS), and "filling", those that only fill or render declared tables.
+- Declarations, counted apart (not rendering code): the column and table declarations of
+  report/table.h (`edan_column` and `edan_table_decl` arrays, from their first line to `};`) and the
+  column-index enums of the tools' *_tables.h.
+- The shared renderer, counted apart: src/report/table.c (the one renderer of every declared table).
+"""
+import re
+import subprocess
+import sys
+
+RENDER_CALLS = re.compile(
+    r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf"
+    r"|edan_json_\w+|edan_csv_\w+|edan_name_field"
+    r"|edan_table_(?:row|row_of|rows_of|text|json|json_member|csv|str|init|init_cols))\s*\(")
+PRINT_CALLS = re.compile(
+    r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf|edan_json_\w+|edan_csv_\w+|edan_name_field)\s*\(")
+DECL_START = re.compile(r"^(static\s+)?const\s+edan_(column|table_decl)\s+\w+\s*\[")
+
+
+def git(*args):
+    return subprocess.run(["git", *args], check=True, capture_output=True, text=True).stdout
+
+
+def files(commit):
+    names = git("ls-tree", "-r", "--name-only", commit, "src/tool", "src/report").split()
+    tool = [n for n in names if n.startswith("src/tool/") and n.endswith(".c")]
+    sections = [n for n in names if n in ("src/report/report.c", "src/report/critpath_report.c")]
+    tables_h = [n for n in names if n.startswith("src/tool/") and n.endswith("_tables.h")]
+    return tool + sections, tables_h, [n for n in names if n == "src/report/table.c"]
+
+
+def code_lines(lines):
+    """The lines that are neither blank nor only a comment."""
+    n, in_comment = 0, False
+    for line in lines:
+        s = line.strip()
+        if in_comment:
+            if "*/" in s:
+                in_comment = False
+                s = s.split("*/", 1)[1].strip()
+            else:
+                continue
+        if s.startswith("/*"):
+            if "*/" not in s:
+                in_comment = True
+                continue
+            s = s.split("*/", 1)[1].strip()
+        if s and not s.startswith("//"):
+            n += 1
+    return n
+
+
+def functions(text):
+    """(name, lines of the function, its body) of each top-level function: a '{' alone at column 0
+    after its signature, a '}' alone at column 0 at its end (the committed .clang-format's layout)."""
+    lines = text.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        if lines[i] == "{":
+            start = i
+            while start > 0:
+                prev = lines[start - 1]
+                if (not prev.strip() or prev.startswith("#") or prev.rstrip().endswith((";", "}", "*/"))
+                        or prev.startswith(("/*", " *"))):
+                    break
+                start -= 1
+            end = i
+            while end < len(lines) and lines[end] != "}":
+                end += 1
+            sig = " ".join(lines[start:i])
+            m = re.search(r"(\w+)\s*\(", sig)
+            out.append((m.group(1) if m else "?", lines[start:end + 1], "\n".join(lines[i:end + 1])))
+            i = end + 1
+        else:
+            i += 1
+    return out
+
+
+def declarations(text):
+    lines = text.split("\n")
+    n, i = 0, 0
+    while i < len(lines):
+        if DECL_START.match(lines[i]):
+            j = i
+            while j < len(lines) and not lines[j].startswith("}"):
+                j += 1
+            n += code_lines(lines[i:j + 1])
+            i = j + 1
+        else:
+            i += 1
+    return n
+
+
+def enums(text):
+    lines = text.split("\n")
+    n, i = 0, 0
+    while i < len(lines):
+        if lines[i].startswith("enum"):
+            j = i
+            while j < len(lines) and "}" not in lines[j]:
+                j += 1
+            n += code_lines(lines[i:j + 1])
+            i = j + 1
+        else:
+            i += 1
+    return n
+
+
+def count(commit, listing=False):
+    sources, tables_h, renderer = files(commit)
+    render = decl = printing = 0
+    per_file = []
+    for name in sources:
+        text = git("show", f"{commit}:{name}")
+        here = 0
+        for fname, flines, body in functions(text):
+            if RENDER_CALLS.search(body):
+                k = code_lines(flines)
+                here += k
+                printing += k if PRINT_CALLS.search(body) else 0
+                if listing:
+                    print(f"    {name}:{fname} {k}")
+        render += here
+        decl += declarations(text)
+        if here:
+            per_file.append((name, here))
+    for name in tables_h:
+        decl += enums(git("show", f"{commit}:{name}"))
+    shared = sum(code_lines(git("show", f"{commit}:{n}").split("\n")) for n in renderer)
+    return render, printing, decl, shared, per_file
+
+
+def main(argv):
+    listing = "--functions" in argv
+    commits = [a for a in argv if a != "--functions"] or ["HEAD"]
+    for commit in commits:
+        short = git("rev-parse", "--short", commit).strip()
+        render, printing, decl, shared, per_file = count(commit, listing)
+        if listing:
+            for name, k in per_file:
+                print(f"  {name} {k}")
+        print(f"{short} rendering {render} (printing {printing}, filling {render - printing}) "
+              f"declarations {decl} shared-renderer {shared}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

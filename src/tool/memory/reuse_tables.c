@@ -1,0 +1,99 @@
+/*
+ * reuse_tables.c - the reuse tool's result tables: its rows per function,
+ * thread, loop, loop nest and static access, and its scalars and
+ * histograms, declared once for text, JSON and CSV (report/table.h);
+ * reuse_view.c fills them.
+ */
+#include "tool/memory/loop_table.h"
+#include "tool/memory/reuse_tool.h"
+
+/* ===================================================================== */
+/* Row tables                                                             */
+/* ===================================================================== */
+
+/* What every row has after its place: its accesses, cold ones, misses per size and distance histogram. */
+#define RU_VALUES                                                                                                      \
+    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL, EDAN_CELL},                             \
+        {"cold", EDAN_T_U64, "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0, NULL, EDAN_CELL},      \
+        {"misses",                                                                                                     \
+         EDAN_T_U64S,                                                                                                  \
+         "accesses",                                                                                                   \
+         "per --reuse-sizes entry (sizes), the accesses an LRU cache of it misses",                                    \
+         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
+         NULL,                                                                                                         \
+         0,                                                                                                            \
+         0,                                                                                                            \
+         NULL,                                                                                                         \
+         EDAN_CELL},                                                                                                   \
+    {                                                                                                                  \
+        "distance_histogram", EDAN_T_U64S, "accesses", "its accesses per stack-distance bin (bin_lo)",                 \
+            EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL, EDAN_CELL                                                    \
+    }
+
+/* A place in the source: the function, file and line (null and 0 when unknown). */
+#define RU_PLACE(what)                                                                                                 \
+    {"function", EDAN_T_STR, "", what "'s function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},       \
+        {"file", EDAN_T_STR, "", what "'s source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},    \
+    {                                                                                                                  \
+        "line", EDAN_T_U64, "", what "'s source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL          \
+    }
+
+static const edan_column function_cols[] = {
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function", EDAN_CELL},
+    RU_VALUES,
+};
+static const edan_column thread_cols[] = {
+    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    RU_VALUES,
+};
+static const edan_column loop_cols[] = {EDAN_LOOP_COLUMNS, RU_VALUES};
+static const edan_column nest_cols[] = {EDAN_NEST_COLUMNS, RU_VALUES};
+static const edan_column access_cols[] = {
+    {"pc", EDAN_T_U64, "address", "the memory instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    RU_PLACE("the instruction"),
+    RU_VALUES,
+};
+
+#define S_CELL(key, type, unit, doc)                                                                                   \
+    {                                                                                                                  \
+        key, type, unit, doc, 0, NULL, 0, 0, NULL, EDAN_CELL                                                           \
+    }
+#define S_FIELD(m, key, unit, doc) EDAN_COL_FIELD(reuse_tool, m, key, unit, doc, 0, NULL, 0, 0)
+static const edan_column scalar_cols[] = {
+    S_CELL("block_bytes", EDAN_T_U64, "bytes", "the blocks' width (--reuse-block)"),
+    S_CELL("stream", EDAN_T_STR, "", "the accesses it follows: data, loads or all (instruction fetches too)"),
+    S_FIELD(accesses, "accesses", "accesses", "the accesses followed"),
+    S_FIELD(fetches, "fetches", "accesses", "the instruction fetches among them"),
+    S_CELL("blocks", EDAN_T_U64, "blocks", "the distinct blocks accessed"),
+    S_FIELD(cold, "cold", "accesses", "the first accesses to a block (in a sample, per sample)"),
+    S_CELL("samples", EDAN_T_U64, "", "the samples of a sampled trace, each on its own (1: none, --across-samples)"),
+    S_CELL("bin_lo", EDAN_T_U64S, "", "each histogram bin's lower end: 0, then 2^(k-1) for bin k"),
+    S_CELL("distance_histogram", EDAN_T_U64S, "accesses", "the reuses per LRU stack-distance bin (blocks)"),
+    S_CELL("reuse_time_histogram", EDAN_T_U64S, "accesses", "the reuses per reuse-time bin (accesses)"),
+    S_CELL("miss_ratio_curve.bytes", EDAN_T_F64S, "bytes", "the fully associative LRU cache sizes of the curve"),
+    S_CELL("miss_ratio_curve.miss_ratio", EDAN_T_F64S, "ratio", "its miss ratio at each size"),
+    S_CELL("shards", EDAN_T_GROUP, "", "--reuse-sample: SHARDS's estimate of the curve (null without it)"),
+    S_FIELD(s_rate, "shards.rate", "ratio", "the sampling rate R, as the hash threshold realises it"),
+    S_FIELD(s_accesses, "shards.sampled_accesses", "accesses", "the sampled accesses"),
+    S_CELL("shards.sampled_blocks", EDAN_T_U64, "blocks", "the sampled blocks"),
+    S_CELL("shards.miss_ratio", EDAN_T_F64S, "ratio", "its miss ratio at the curve's sizes"),
+    S_CELL("shards.mean_abs_error", EDAN_T_F64, "ratio", "the mean absolute error against the exact curve"),
+    S_CELL("shards.max_abs_error", EDAN_T_F64, "ratio", "the largest absolute error against it"),
+    S_CELL("footprint_windows.window", EDAN_T_F64S, "accesses", "the windows' lengths"),
+    S_CELL("footprint_windows.blocks", EDAN_T_F64S, "blocks",
+           "the mean distinct blocks a window of that length accesses"),
+    S_CELL("sizes", EDAN_T_U64S, "bytes", "the --reuse-sizes entries the rows' misses are at"),
+};
+_Static_assert(sizeof scalar_cols / sizeof *scalar_cols == S_SIZES + 1, "the scalars' cells at their columns");
+
+/* In ROW_ order, then the scalars. The place columns show only in JSON and CSV: text has a name column of its own. */
+const edan_table_decl edan_reuse_tables[] = {
+    EDAN_TABLE_DECL("reuse.functions", "reuse-functions", false, "per function, most misses first", function_cols),
+    EDAN_TABLE_DECL("reuse.threads", "reuse-threads", false, "per thread (vCPU) with accesses, by vCPU", thread_cols),
+    EDAN_TABLE_DECL("reuse.loops", "reuse-loops", false, "per innermost loop, most misses first", loop_cols),
+    EDAN_TABLE_DECL("reuse.loop_nests", "reuse-nests", false, "per loop nest, most misses first", nest_cols),
+    EDAN_TABLE_DECL("reuse.accesses_by_instruction", NULL, false, "per memory instruction, most misses first",
+                    access_cols),
+    EDAN_TABLE_DECL("reuse", NULL, true, "the reuse tool's scalars and histograms", scalar_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};
