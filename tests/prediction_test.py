@@ -423,6 +423,27 @@ def test_rank_model():
                 titles = [ln for ln in f if ln.startswith("set title")]
             check(len(titles) == 1 and f"{len(items)} programs, machine gem5-validation at " in titles[0] and
                   titles[0].rstrip().endswith(" noenhanced"), f"rank-{key}.gp's title: {titles}")
+    # a sampled schedule: the slope's 95 % interval in the CSV, the one edan run's prediction CSV gives the same
+    # region (a naive reference: the run alone); empty for a region scheduled whole
+    with tempfile.TemporaryDirectory() as d:
+        lst = os.path.join(d, "list")
+        with open(lst, "w") as f:
+            f.write(os.path.join(EX, "spmv") + ":kernel 20000\n" + os.path.join(EX, "pointer_chase") + ":kernel\n")
+        forced = "--sample-timing=1000,2000,16000,10"
+        edan("rank", "--machine=gem5-validation", lats, forced, "--csv-dir=" + d, "--list=" + lst)
+        with open(os.path.join(d, "rank-programs.csv")) as f:
+            rows = {x["program"]: x for x in csv.DictReader(f)}
+        edan("run", "--filter=kernel", "--machine=gem5-validation", lats, forced, "--csv-dir=" + d,
+             os.path.join(EX, "spmv"), "20000")
+        with open(os.path.join(d, "spmv-kernel-prediction.csv")) as f:
+            pred = next(csv.DictReader(f))
+        s = rows.get("spmv:kernel", {})
+        check(pred["schedule"] == "sampled" and s.get("slope_low") == pred["slope_low"] and
+              s.get("slope_high") == pred["slope_high"] and s.get("slope_ns_per_ns") == pred["slope_ns_per_ns"] and
+              float(s["slope_low"]) < float(s["slope_ns_per_ns"]) < float(s["slope_high"]),
+              f"rank's slope interval is edan run's: {s} vs {pred}")
+        c = rows.get("pointer_chase:kernel", {})
+        check(c.get("slope_low") == "" and c.get("slope_high") == "", f"no interval when scheduled whole: {c}")
     # text: the header names the machine's cache, and the model's ranking comes first
     p = edan("rank", "--machine=gem5-validation", lats, *items)
     check(p.returncode == 0 and "(cache 64K,line=64" in p.stdout and p.stdout.index("by slope") <

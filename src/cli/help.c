@@ -111,7 +111,8 @@ static void usage_text(const char *sub, FILE *f)
               "first: by the predicted slope of run time against latency and by the slowdown, lambda\n"
               "and Lambda beside. --json writes one JSON object (docs/json-schema.md), the programs'\n"
               "output then going to stderr; --plot-dir draws a bar chart per order (rank-KEY.png);\n"
-              "--csv-dir writes every figure as rank-programs.csv.\n\n"
+              "--csv-dir writes every figure as rank-programs.csv (with a sampled schedule, the slope's\n"
+              "95 % interval too: slope_low, slope_high).\n\n"
               "  --list=FILE         more programs, a line each: PROGRAM[:FUNCTION] [ARGS...] (split\n"
               "                      at blanks, no quoting; '#' starts a comment)\n",
               f);

@@ -27,6 +27,7 @@ typedef struct ranked {
     const char *name;
     double lambda, Lambda, W, D;
     double slope, slowdown, seconds_lo, seconds_hi; /* the timing model's, with --machine */
+    double slope_half; /* the slope's 95 % half-width when the schedule was sampled (timing.h); NAN when exact */
 } ranked;
 
 static int by_slope(const void *a, const void *b)
@@ -179,7 +180,8 @@ static void rank_csv(ranked *r, int n, const char *dir, bool model)
     edan_csv c;
     edan_error err = {0};
     if (edan_csv_open(&c, dir, "rank", "programs",
-                      model ? "rank,program,slope_ns_per_ns,slowdown,seconds_lowest,seconds_highest,lambda,Lambda,W,D"
+                      model ? "rank,program,slope_ns_per_ns,slope_low,slope_high,slowdown,seconds_lowest,"
+                              "seconds_highest,lambda,Lambda,W,D"
                             : "rank,program,lambda,Lambda,W,D",
                       &err))
         cli_die(2, "%s", err.msg);
@@ -188,6 +190,13 @@ static void rank_csv(ranked *r, int n, const char *dir, bool model)
         edan_csv_str(&c, r[k].name);
         if (model) {
             edan_csv_num(&c, r[k].slope);
+            if (isfinite(r[k].slope_half)) { /* the interval of NAME-prediction.csv; empty when exact */
+                edan_csv_num(&c, r[k].slope - r[k].slope_half);
+                edan_csv_num(&c, r[k].slope + r[k].slope_half);
+            } else {
+                edan_csv_str(&c, NULL);
+                edan_csv_str(&c, NULL);
+            }
             edan_csv_num(&c, r[k].slowdown);
             edan_csv_num(&c, r[k].seconds_lo);
             edan_csv_num(&c, r[k].seconds_hi);
@@ -485,6 +494,9 @@ int cli_cmd_rank(int argc, char **argv)
         if (tm) {
             r[k].slope = edan_timing_slope(tm);
             r[k].slowdown = edan_timing_slowdown(tm);
+            edan_timing_sample_info si;
+            edan_timing_sample_info_get(tm, &si);
+            r[k].slope_half = si.sampled && !si.covered ? si.slope_half : NAN;
             double lo = INFINITY, hi = -INFINITY; /* the lanes of the lowest and the highest latency */
             for (int l = 0; l < edan_timing_lanes(tm); l++) {
                 const edan_timing_lane ln = edan_timing_lane_get(tm, l);

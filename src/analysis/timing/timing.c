@@ -205,6 +205,7 @@ void edan_timing_free(edan_timing *t)
     free(t->id_stall);
     free(t->id_count);
     free(t->id_pc);
+    free(t->fdesc);
     edan_timing_sample_free(t);
     free(t);
 }

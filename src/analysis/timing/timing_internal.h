@@ -51,6 +51,26 @@ typedef struct slots {
     lanes taken;
 } slots;
 
+/*
+ * What every record of one static instruction tells the state all lanes
+ * share (timing_shared.h): derived from its edan_insn once, the first time
+ * its id is seen, so that functional warming, which runs on almost every
+ * record of a sampled stream, reads one small row and tests little. The
+ * row names the instruction it was made from (insn) and is made again for
+ * a record of the id with another one (a producer that numbers its
+ * instructions otherwise, as the tests' hand-made records).
+ */
+typedef struct timing_fdesc {
+    const edan_insn *insn; /* the row's instruction; NULL before it is filled */
+    uint64_t pc;
+    uint64_t iline;       /* the L1i line it is in, + 1 (fetch's iline); 0 without an address */
+    uint64_t fallthrough; /* a conditional branch with an address: pc + size (prev_fallthrough); else 0 */
+    uint64_t next;        /* pc + size (prev_next); 0 without an address */
+    uint8_t jump;         /* a jump, call or return with an address: the predictor's global history takes it */
+    uint8_t serial;       /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
+    uint8_t access;       /* it has a memory operand (mem != NONE, mem_size > 0) */
+} timing_fdesc;
+
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
@@ -171,6 +191,7 @@ struct edan_timing {
     size_t id_cap;
     tick *id_time, *id_stall;
     uint64_t *id_count, *id_pc;
+    timing_fdesc *fdesc; /* by id: what the step reads of each static instruction (timing_shared.h, fdesc_of()) */
     edan_timing_counts n;
     edan_error err;
     /* attribution goes to id_time and stall only while measuring (always, unsampled); else to junk */

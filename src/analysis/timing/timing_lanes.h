@@ -337,7 +337,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         lv_st(Cv + j, cm);
         lv_st(Fv + j, fin);
     }
-    return step_end(t, in);
+    return step_end(t, rec);
 }
 
 #include "analysis/timing/timing_uops.h"
@@ -356,7 +356,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     if (id_room(t, rec->id))
         return -1;
     /* ---- fetch ---- */
-    const bool redirect = mispredicted(t, in);
+    const bool redirect = mispredicted(t, in->pc);
     int ilevel = 0;
     uint32_t ibytes = 0;
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
@@ -549,7 +549,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             lv_st(t->serial_at + j, lv_ld(t->last_commit + j) + t->serialize);
         t->serial_next = true;
     }
-    return step_end(t, in);
+    return step_end(t, rec);
 }
 
 /* ===================================================================== */
@@ -569,7 +569,8 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
     for (size_t i = 0; i < n && !t->err.set;) {
         if (recs[i].flags & EDAN_EXEC_WARM) { /* outside the region: warm state only (warm_run()) */
             const size_t run = edan_exec_run(recs + i, n - i);
-            warm_run(t, recs + i, run);
+            if (warm_run(t, recs + i, run))
+                return;
             i += run;
             continue;
         }

@@ -47,12 +47,12 @@ static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *l
     return true;
 }
 
-/* A mispredicted conditional branch just before rec (the predictor learns the outcome rec shows). */
-static TIMING_TARGET bool mispredicted(edan_timing *t, const edan_insn *in)
+/* A mispredicted conditional branch just before the record at pc (the predictor learns the outcome it shows). */
+static inline TIMING_TARGET bool mispredicted(edan_timing *t, uint64_t pc)
 {
     if (!t->prev_fallthrough)
         return false;
-    bool wrong = edan_predictor_branch(&t->bp, t->prev_pc, in->pc != t->prev_fallthrough);
+    bool wrong = edan_predictor_branch(&t->bp, t->prev_pc, pc != t->prev_fallthrough);
     t->n.branches++;
     t->n.mispredicts += wrong;
     return wrong;
@@ -139,6 +139,11 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
 
 static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *r)
 {
+    if (r->level == 0) { /* the first level's hit (or a store that read nothing): the loop below's first turn */
+        t->n.level_hits[0]++;
+        t->n.ram_bytes += r->ram_bytes;
+        return;
+    }
     for (int l = 0; l < t->nlev; l++) {
         if ((int)r->level > l)
             t->n.level_misses[l]++;
@@ -181,7 +186,10 @@ static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint3
     uint64_t *c = b ? edan_grow_zeroed(t->id_count, t->id_cap, cap, sizeof *c) : NULL;
     if (c)
         t->id_count = c;
-    uint64_t *d = c ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
+    timing_fdesc *fd = c ? edan_grow_zeroed(t->fdesc, t->id_cap, cap, sizeof *fd) : NULL;
+    if (fd)
+        t->fdesc = fd;
+    uint64_t *d = fd ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
     if (d)
         t->id_pc = d;
     double *e = d && t->smp.on ? edan_grow_zeroed(t->smp.id_est, t->id_cap * Kp, cap * Kp, sizeof *e) : NULL;
@@ -201,26 +209,6 @@ static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint3
 STEP_INLINE int id_room(edan_timing *t, uint32_t id)
 {
     return id < t->id_cap ? 0 : id_grow(t, id);
-}
-
-/* What the next record's fetch needs to know of this one, scheduled or not; it is counted. */
-STEP_INLINE void record_end(edan_timing *t, const edan_insn *in)
-{
-    t->prev_fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
-    if (in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN))
-        edan_predictor_jump(&t->bp);
-    t->prev_pc = in->pc;
-    t->prev_next = in->pc ? in->pc + in->size : 0;
-    t->n.instructions++;
-}
-
-/* The end of a vertex's step, the same in every lane: one more vertex scheduled. */
-STEP_INLINE int step_end(edan_timing *t, const edan_insn *in)
-{
-    record_end(t, in);
-    t->v++;
-    t->u++;
-    return 0;
 }
 
 /*
@@ -252,6 +240,47 @@ static inline int serializing(const edan_insn *in)
     return in->op < EDAN_OP_COUNT ? serial_ops[in->op] : 0;
 }
 
+/* The row of rec's static instruction (timing_fdesc), filled the first time it is seen; id_room() first. */
+static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, timing_fdesc *d, const edan_insn *in)
+{
+    d->pc = in->pc;
+    d->iline = in->pc ? (in->pc >> t->line_shift) + 1 : 0;
+    d->fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    d->next = in->pc ? in->pc + in->size : 0;
+    d->jump = in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN);
+    d->serial = (uint8_t)serializing(in);
+    d->access = in->mem != EDAN_MEM_NONE && in->mem_size > 0;
+    d->insn = in;
+}
+
+STEP_INLINE const timing_fdesc *fdesc_of(edan_timing *t, const edan_exec *rec)
+{
+    timing_fdesc *d = &t->fdesc[rec->id];
+    if (__builtin_expect(d->insn != rec->insn, 0))
+        fdesc_fill(t, d, rec->insn);
+    return d;
+}
+
+/* What the next record's fetch needs to know of this one (its row d), scheduled or not; it is counted. */
+STEP_INLINE void record_end(edan_timing *t, const timing_fdesc *d)
+{
+    t->prev_fallthrough = d->fallthrough;
+    if (d->jump)
+        edan_predictor_jump(&t->bp);
+    t->prev_pc = d->pc;
+    t->prev_next = d->next;
+    t->n.instructions++;
+}
+
+/* The end of a vertex's step, the same in every lane: one more vertex scheduled. */
+STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec)
+{
+    record_end(t, fdesc_of(t, rec));
+    t->v++;
+    t->u++;
+    return 0;
+}
+
 /*
  * What a record does to the state every lane shares and that follows the
  * stream without a time: the L1i and the data caches' contents, the branch
@@ -260,13 +289,14 @@ static inline int serializing(const edan_insn *in)
 STEP_INLINE void functional_state(edan_timing *t, const edan_exec *rec)
 {
     const edan_insn *in = rec->insn;
-    (void)mispredicted(t, in);
-    if (!in->pc || t->iline != (in->pc >> t->line_shift) + 1) { /* fetch leaves its line (fetch_line()) */
+    const timing_fdesc *d = fdesc_of(t, rec);
+    (void)mispredicted(t, d->pc);
+    if (!d->iline || t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
         int ilevel = 0;
         uint32_t ibytes = 0;
         (void)fetch_line(t, in, &ilevel, &ibytes);
     }
-    if (in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0) {
+    if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
         const bool store = in->mem == EDAN_MEM_STORE;
         edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
         if (in->mem == EDAN_MEM_AMO) {
@@ -284,8 +314,8 @@ STEP_INLINE void functional_state(edan_timing *t, const edan_exec *rec)
         t->n.loads += !store;
         t->n.stores += store;
     }
-    t->n.serializing += serializing(in) != 0;
-    record_end(t, in);
+    t->n.serializing += d->serial != 0;
+    record_end(t, d);
 }
 
 /*
@@ -331,20 +361,24 @@ static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, con
  * left, and its counts are its own. Taking the counts back once per run of
  * warm records keeps functional_state() the one definition of that state.
  */
-STEP_INLINE void warm_run(edan_timing *t, const edan_exec *recs, size_t n)
+STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
     const edan_timing_counts keep = t->n;
     edan_prefetch_counts pf[NLEV];
     if (t->pf.any) /* the region's lines evicted unused so far are the region's */
         edan_prefetch_collect(&t->pf, &t->dc);
     memcpy(pf, t->pf.n, sizeof pf);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (id_room(t, recs[i].id))
+            return -1;
         functional_state(t, &recs[i]);
+    }
     t->n = keep;
     if (t->pf.any) { /* the prefetchers' counts too, and the lines they brought that were evicted unused */
         edan_prefetch_collect(&t->pf, &t->dc);
         memcpy(t->pf.n, pf, sizeof pf);
     }
+    return 0;
 }
 
 #endif

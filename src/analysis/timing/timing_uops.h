@@ -304,7 +304,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         t->n_stores++;
     }
     t->u = u - 1; /* step_end() counts the last */
-    return step_end(t, in);
+    return step_end(t, rec);
 }
 
 #endif
