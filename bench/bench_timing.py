@@ -30,6 +30,7 @@ import tempfile
 from benchlib import interleaved, commit, publish
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 if not BUILD:
     sys.exit(__doc__)
@@ -97,11 +98,11 @@ def main():
                 offline[label] = (n, interleaved({v: ([EDAN, "analyze"] + o + [trace], subprocess.DEVNULL)
                                                   for v, o in VARIANTS}, RUNS))
     names = [v for v, _ in VARIANTS]
-    given = "".join(f" --workload '{k}={' '.join([os.path.relpath(p[0])] + p[1:])}'" for _, k, p in WORKLOADS) \
+    given = "".join(f" --workload '{k}={' '.join([os.path.relpath(p[0], ROOT)] + p[1:])}'" for _, k, p in WORKLOADS) \
         if GIVEN else ""
     opts = (f" --variants '{option('--variants')}'" if option("--variants") else "") + \
         (" --online-only" if ONLINE_ONLY else "") + (f" --name {NAME}" if NAME != "bench-timing" else "")
-    lines = [f"Commit `{commit()}`, {datetime.date.today()}, `python3 bench/bench_timing.py {os.path.relpath(BUILD)}"
+    lines = [f"Commit `{commit()}`, {datetime.date.today()}, `python3 bench/bench_timing.py {os.path.relpath(BUILD, ROOT)}"
              f"{' --quick' if QUICK else ''}{given}{opts}` ({RUNS} rounds, medians; machine "
              f"`{os.path.basename(MACHINE)}`, 1 latency `--mem-latency={ONE}`, 4 latencies `--mem-latency={FOUR}`, "
              "sampled unless `--exact`).",

@@ -30,6 +30,7 @@ import sys
 from benchlib import commit, publish
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 if not BUILD:
     sys.exit(__doc__)
@@ -93,12 +94,12 @@ def main():
             rows.append(f"| {label} (`{f}`) | {mode} | {row['instructions']:,} | {s_row:.4f} | {s_warm:.4f} | "
                         f"{100 * err_warm:+.2f} % | {cold} | "
                         f"{warm['cycles'][0] / row['cycles'][0] - 1:+.2%} |")
-    given = (f" --program '{' '.join([os.path.relpath(PROGRAM[0])] + PROGRAM[1:])}' --functions "
+    given = (f" --program '{' '.join([os.path.relpath(PROGRAM[0], ROOT)] + PROGRAM[1:])}' --functions "
              f"'{','.join(f'{lb}={f}' for lb, f in FUNCS)}'" if option("--program") else "") + \
         (f" --schedules {option('--schedules')}" if option("--schedules") else "") + \
         (" --no-cold" if not COLD else "") + (f" --name {NAME}" if NAME != "bench-warm-functions" else "")
     lines = [f"Commit `{commit()}`, {datetime.date.today()}, `python3 bench/bench_warm_functions.py "
-             f"{os.path.relpath(BUILD)}{' --quick' if QUICK else ''}{given}`: "
+             f"{os.path.relpath(BUILD, ROOT)}{' --quick' if QUICK else ''}{given}`: "
              f"`{' '.join([os.path.basename(PROGRAM[0])] + PROGRAM[1:])}`, machine "
              f"`{os.path.basename(MACHINE)}`, `--mem-latency={LATS}`; slowdown = time at {LATS.split(',')[-1]} ns / "
              f"at {LATS.split(',')[0]} ns. Target: the filtered (warm) slowdown within {100 * TARGET:.0f} % of the row.",
