@@ -60,6 +60,8 @@ clean:
 	rm -rf $(BUILD) $(SAN_BUILD)
 
 # Speed and memory targets (issue 3): a table of ratios measured in one run; takes several minutes.
+# HPCG=DIR LULESH=DIR (checkouts of hpcg-benchmark/hpcg, LLNL/LULESH) add the timing model's targets on
+# them (bench/bench_apps.py, issue 37); without them that part is skipped with a line saying so.
 bench: build
 	@python3 bench/bench.py $(BUILD) --update-docs
 	@python3 bench/bench_memory.py $(BUILD) --update-docs
@@ -69,6 +71,7 @@ bench: build
 	@python3 bench/bench_cachegrind.py $(BUILD) --update-docs
 	@python3 bench/bench_timing.py $(BUILD) --update-docs
 	@python3 bench/bench_warm_functions.py $(BUILD) --update-docs
+	@python3 bench/bench_apps.py $(BUILD) --hpcg "$(HPCG)" --lulesh "$(LULESH)" --update-docs
 
 bench-quick: build
 	@python3 bench/bench.py $(BUILD) --quick --runs 1
@@ -152,6 +155,16 @@ validate: build
 	python3 validation/compare.py --results "$(VALIDATION_RESULTS)" --update-doc docs/accuracy.md \
 	    --command "make validate VALIDATION_LIST=$(VALIDATION_LIST) VALIDATION_LATENCIES=$(VALIDATION_LATENCIES)" \
 	    && echo "make validate: tables written into docs/accuracy.md" && exit $$status
+
+# The sampled timing model against --exact on every program of VALIDATION_LIST (issue 37): edan only, no
+# gem5; each region recorded once, analysed both ways; the table and the targets (2 % median, 5 % worst,
+# intervals covering exact in 95 % of the programs) printed, and written to $(BUILD)/validate-sampled.md.
+# VALIDATION_ONLY=REGEX: the programs whose name matches.
+VALIDATION_ONLY ?=
+.PHONY: validate-sampled
+validate-sampled: build
+	@nice python3 bench/bench_timing_sampled.py $(BUILD) --list "$(VALIDATION_LIST)" --no-speed \
+	    --only "$(VALIDATION_ONLY)" --name validate-sampled --check
 
 # The timing model against the host itself (issue 39): PolyBench/C 4.2.1 built for x86-64 with the host's gcc,
 # the kernels' measured times (median of 5, pinned) against the model's with machines/zen4.ini at the measured

@@ -190,6 +190,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   add_test(NAME slurm_sweep COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/slurm_test.py ${CMAKE_BINARY_DIR})
   set_tests_properties(slurm_sweep PROPERTIES DEPENDS examples TIMEOUT 600 LABELS slurm SKIP_RETURN_CODE 77)
 endif()
+# validation/thirdparty/hpcg.sh, lulesh.sh and build.sh's HPCG and LULESH (issue 37) on stand-ins for the
+# checkouts: errors, the noinline patch that keeps LagrangeLeapFrog filterable, no programs.tsv.
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  add_test(NAME thirdparty_apps COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/thirdparty_apps_test.py ${CMAKE_BINARY_DIR})
+  set_tests_properties(thirdparty_apps PROPERTIES TIMEOUT 600)
+endif()
 # The layers of src/ and its subsystem folders: no upward include, no modules that include each other, every folder
 # used through its contract header, no folders whose objects call each other, none over 25 files (and the checker
 # on trees it makes). The objects are those of the library, the command line and the plugin.

@@ -2,12 +2,15 @@
 # build.sh: builds the third-party programs of the timing model's validation against gem5
 # (docs/accuracy.md, "Programs") and writes their list for `make validate VALIDATION_LIST=...`.
 #
-#   POLYBENCH=DIR XSBENCH=DIR OLDEN=DIR GAPBS=DIR NPB=DIR sh validation/thirdparty/build.sh OUT_DIR
+#   POLYBENCH=DIR XSBENCH=DIR OLDEN=DIR GAPBS=DIR NPB=DIR [HPCG=DIR] [LULESH=DIR] \
+#       sh validation/thirdparty/build.sh OUT_DIR
 #
 # Each variable names the checkout of one suite (only read); a suite whose variable is unset or empty
 # is skipped, with a line saying so. Each suite's script (SUITE.sh SRC_DIR OUT_DIR, in this
 # directory) builds its programs under OUT_DIR/SUITE/ and writes OUT_DIR/SUITE.tsv; build.sh then
 # writes OUT_DIR/programs.tsv, the lists of the suites built by this run after a comment header.
+# HPCG and LULESH (hpcg.sh, lulesh.sh: OUT_DIR/hpcg/xhpcg, OUT_DIR/lulesh/lulesh2.0) are the timing
+# model's benchmarks (bench/bench_apps.py), too long for gem5: built when named, never listed.
 # Errors (a suite's build failed, no suite given): a message and exit status 2.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +18,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/common.sh"
 
 
-[ $# -eq 1 ] || die "usage: [POLYBENCH=DIR] [XSBENCH=DIR] [OLDEN=DIR] [GAPBS=DIR] [NPB=DIR] sh validation/thirdparty/build.sh OUT_DIR"
+[ $# -eq 1 ] || die "usage: [POLYBENCH=DIR] [XSBENCH=DIR] [OLDEN=DIR] [GAPBS=DIR] [NPB=DIR] [HPCG=DIR] [LULESH=DIR] sh validation/thirdparty/build.sh OUT_DIR"
 mkdir -p "$1" || die "$1: cannot create"
 OUT=$(cd "$1" && pwd) || die "$1: cannot enter"
 
@@ -37,7 +40,20 @@ for suite in polybench xsbench olden gapbs npb; do
     [ -f "$OUT/$suite.tsv" ] || die "$suite: $suite.sh wrote no $OUT/$suite.tsv"
     built="$built $suite"
 done
-[ -n "$built" ] || die "no suite built: set at least one of POLYBENCH, XSBENCH, OLDEN, GAPBS, NPB"
+apps=
+for app in hpcg lulesh; do
+    var=$(echo "$app" | tr "[:lower:]" "[:upper:]")
+    eval "src=\${$var:-}"
+    [ -n "$src" ] || continue
+    echo "build.sh: building $app from $src"
+    sh "$HERE/$app.sh" "$src" "$OUT" || die "$app: $app.sh $src $OUT failed"
+    apps="$apps $app"
+done
+if [ -z "$built" ]; then
+    [ -n "$apps" ] || die "no suite built: set at least one of POLYBENCH, XSBENCH, OLDEN, GAPBS, NPB, HPCG, LULESH"
+    echo "build.sh: built$apps; no validation suite, so no $OUT/programs.tsv"
+    exit 0
+fi
 
 {
     echo "# Third-party programs for validation/sweep.py, built by validation/thirdparty/build.sh"

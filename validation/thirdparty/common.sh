@@ -1,9 +1,11 @@
 # common.sh: shell functions shared by the suite scripts of validation/thirdparty/ (sourced, not run).
-# Sets TPA_CC and TPA_NM (riscv64-linux-gnu-gcc and -nm unless CC and NM say otherwise), TPA_CFLAGS
+# Sets TPA_CC, TPA_CXX and TPA_NM (riscv64-linux-gnu-gcc, -g++ and -nm unless CC, CXX and NM say
+# otherwise), TPA_CFLAGS
 # (the flags every validation program is built with, and EXTRA_CFLAGS) and TPA_NOINLINE (PolyBench's and Olden's).
 
 # shellcheck disable=SC2034 # used by the scripts that source this file
 TPA_CC=${CC:-riscv64-linux-gnu-gcc}
+TPA_CXX=${CXX:-riscv64-linux-gnu-g++}
 TPA_CFLAGS="-O3 -g -static ${EXTRA_CFLAGS:-}"
 TPA_NM=${NM:-riscv64-linux-gnu-nm}
 # Inlining and interprocedural clones off, so a kernel and the functions it calls keep their own
@@ -20,6 +22,12 @@ die() {
 # tpa_check_cc: the compiler and nm exist.
 tpa_check_cc() {
     command -v "$TPA_CC" >/dev/null 2>&1 || die "$TPA_CC: not found (install gcc-riscv64-linux-gnu or set CC)"
+    command -v "$TPA_NM" >/dev/null 2>&1 || die "$TPA_NM: not found (binutils-riscv64-linux-gnu, or set NM)"
+}
+
+# tpa_check_cxx: the C++ compiler and nm exist (HPCG, LULESH).
+tpa_check_cxx() {
+    command -v "$TPA_CXX" >/dev/null 2>&1 || die "$TPA_CXX: not found (install g++-riscv64-linux-gnu or set CXX)"
     command -v "$TPA_NM" >/dev/null 2>&1 || die "$TPA_NM: not found (binutils-riscv64-linux-gnu, or set NM)"
 }
 
@@ -43,4 +51,10 @@ edit() {
 # the gem5 commit trace find it; a kernel the compiler inlined fails here.
 tpa_has_symbol() {
     "$TPA_NM" "$1" 2>/dev/null | grep -q " [Tt] $2\$" || die "$1: no function $2 (inlined?)"
+}
+
+# tpa_has_cxx_symbol BINARY FUNCTION: as tpa_has_symbol for a C++ function, by its plain name (the
+# name edan's --filter takes), whatever its parameters.
+tpa_has_cxx_symbol() {
+    "$TPA_NM" -C "$1" 2>/dev/null | grep -q " [Tt] $2(" || die "$1: no function $2 (inlined?)"
 }
