@@ -5,9 +5,17 @@ users know. Each program, built for the host with its gcc, runs whole (no --filt
 write-back, write-allocate) and under `valgrind --tool=cachegrind --cache-sim=yes` with the same L1d and LL
 (and a 32 KiB 8-way I1), both pinned to one core with taskset, interleaved round by round; the ratio is the
 median of the rounds' ratios of CPU time (user + system, every thread and child: on a shared machine wall
-time mostly measures the neighbours; edan / cachegrind: below 1, edan is faster). Programs: the bundled examples
-(spmv, stream, matmul, pointer_chase) and, with POLYBENCH=DIR (a checkout of
-MatthiasJReisinger/PolyBenchC-4.2.1), PolyBench's L2X kernels built by validation/thirdparty/polybench.sh.
+time mostly measures the neighbours; edan / cachegrind: below 1, edan is faster). Beside them the program under
+qemu-x86_64 alone, no plugin: the emulation's floor under edan's time. Programs: the bundled examples
+(spmv, stream, matmul, pointer_chase) and, where a checkout is given (else skipped with a message):
+POLYBENCH=DIR (MatthiasJReisinger/PolyBenchC-4.2.1), PolyBench's L2X kernels built by
+validation/thirdparty/polybench.sh; HPCG=DIR (hpcg-benchmark/hpcg), xhpcg 16 16 16 built serial by bench/hpcg.sh
+(no hpcg.dat: one CG set, whatever the speed, so both tools run the same instructions); GAPBS=DIR
+(sbeamer/gapbs), pr built by validation/thirdparty/gapbs.sh on the 2^14-vertex Kronecker graph it generates
+(-g 14: generation, build and PageRank in one run).
+Both tools do more than the other: edan the eDAG's work, span, memory depth and layers and the time series
+of data movement besides the two cache levels' hits and misses and the counts per class; cachegrind the
+I1 cache and per-source-line counts, written to a file (--cachegrind-out-file=/dev/null here).
 Also the two tools' L1d misses and accesses side by side (edan's first level; cachegrind's D1 and data
 references: a read-modify-write is one access to edan and a read and a write to cachegrind, an access
 spanning two lines one to edan and two to cachegrind; so they agree closely, not exactly).
@@ -47,13 +55,35 @@ def build_programs(tmp):
         exe = os.path.join(tmp, name)
         subprocess.run(["gcc", "-O2", "-g", "-o", exe, os.path.join(SRC, "examples", name + ".c"), "-lm"], check=True)
         progs.append((name + " " + " ".join(args), [exe, *args]))
-    poly = os.environ.get("POLYBENCH")
-    if poly and not QUICK:
-        env = dict(os.environ, CC="gcc", NM="nm")
-        subprocess.run(["sh", os.path.join(SRC, "validation", "thirdparty", "polybench.sh"), poly, tmp], env=env,
+    if QUICK:
+        return progs
+    host = dict(os.environ, CC="gcc", CXX="g++", HOSTCXX="g++", NM="nm")
+    poly = checkout("POLYBENCH", "MatthiasJReisinger/PolyBenchC-4.2.1")
+    if poly:
+        subprocess.run(["sh", os.path.join(SRC, "validation", "thirdparty", "polybench.sh"), poly, tmp], env=host,
                        check=True, stdout=subprocess.DEVNULL)
         progs += [("polybench " + k + " (L2X)", [os.path.join(tmp, "polybench", "l2x", k)]) for k in POLY]
+    hpcg = checkout("HPCG", "hpcg-benchmark/hpcg")
+    if hpcg:
+        subprocess.run(["sh", os.path.join(SRC, "bench", "hpcg.sh"), hpcg, tmp], env=host, check=True,
+                       stdout=subprocess.DEVNULL)
+        progs.append(("hpcg 16 16 16 (one CG set)", [os.path.join(tmp, "hpcg", "xhpcg"), "16", "16", "16"]))
+    gapbs = checkout("GAPBS", "sbeamer/gapbs")
+    if gapbs:
+        subprocess.run(["sh", os.path.join(SRC, "validation", "thirdparty", "gapbs.sh"), gapbs, tmp], env=host,
+                       check=True, stdout=subprocess.DEVNULL)
+        progs.append(("gapbs pr -g 14 -n 1", [os.path.join(tmp, "gapbs", "pr"), "-g", "14", "-n", "1"]))
     return progs
+
+
+def checkout(var, repo):
+    """The checkout the environment variable var names, or None with a message that its programs are skipped."""
+    path = os.environ.get(var)
+    if path and os.path.isdir(path):
+        return path
+    print(f"bench_cachegrind: {var}={path or ''} names no checkout of {repo}: its programs are skipped",
+          file=sys.stderr)
+    return None
 
 
 def cg_misses(text):
@@ -68,18 +98,21 @@ def cg_misses(text):
 def main():
     if not BUILD:
         sys.exit(__doc__)
-    for tool in ("valgrind", "gcc", "taskset"):
+    for tool in ("valgrind", "gcc", "taskset", "qemu-x86_64"):
         if not shutil.which(tool):
             sys.exit(f"bench_cachegrind: {tool} not found (valgrind: Debian's valgrind package)")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        os.chdir(tmp)  # xhpcg writes its reports to the current directory
         for label, argv in build_programs(tmp):
             print(f"bench_cachegrind: {label}", file=sys.stderr)
             edan = ONE_CORE + [os.path.join(BUILD, "edan"), "run", "--json", "--threads=1", "--cache=" + EDAN_CACHE,
                                "--program-output=/dev/null", *argv]
             cg = ONE_CORE + ["valgrind", "--tool=cachegrind", "--cache-sim=yes", *CG_CACHE,
                              "--cachegrind-out-file=/dev/null", "--log-file=" + os.path.join(tmp, "cg.log"), *argv]
-            r = interleaved({"edan": (edan, subprocess.PIPE), "cg": (cg, subprocess.DEVNULL)}, RUNS)
+            qemu = ONE_CORE + ["qemu-x86_64", *argv]
+            r = interleaved({"edan": (edan, subprocess.PIPE), "cg": (cg, subprocess.DEVNULL),
+                             "qemu": (qemu, subprocess.DEVNULL)}, RUNS)
             # CPU time (user + system, QEMU's and the analysis thread's included): on a shared machine the
             # wall time mostly measures the neighbours' load; both runs are on one core, so unloaded the two agree
             ratio = statistics.median(e / c for e, c in zip(r["edan"][6], r["cg"][6]))
@@ -88,16 +121,18 @@ def main():
                 d1, refs = cg_misses(f.read())
             l1 = conf["cache_levels"][0]
             rows.append(dict(label=label, insns=conf["vertices"], edan=r["edan"][3], cg=r["cg"][3], ratio=ratio,
+                             qemu=r["qemu"][3],
                              edan_miss=l1["misses"], edan_acc=l1["hits"] + l1["misses"], cg_miss=d1, cg_acc=refs))
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"Measured {when} at commit `{commit()}` by `python3 bench/bench_cachegrind.py BUILD"
              f"{' --quick' if QUICK else ''}` ({RUNS} interleaved rounds, one core each). edan: `run "
              f"--cache={EDAN_CACHE}`; cachegrind: `--cache-sim=yes {' '.join(CG_CACHE)}`.", "",
-             "| program (x86-64, gcc -O2/-O3) | instructions | edan CPU s | cachegrind CPU s | edan / cachegrind | "
-             "L1d misses edan / cachegrind | accesses edan / cachegrind |",
-             "|---|---|---|---|---|---|---|"]
+             "| program (x86-64, gcc -O2/-O3) | instructions | QEMU alone CPU s | edan CPU s | cachegrind CPU s | "
+             "edan / cachegrind | L1d misses edan / cachegrind | accesses edan / cachegrind |",
+             "|---|---|---|---|---|---|---|---|"]
     for x in rows:
-        lines.append(f"| {x['label']} | {x['insns']} | {x['edan']:.2f} | {x['cg']:.2f} | {x['ratio']:.2f} | "
+        lines.append(f"| {x['label']} | {x['insns']} | {x['qemu']:.2f} | {x['edan']:.2f} | {x['cg']:.2f} | "
+                     f"{x['ratio']:.2f} | "
                      f"{x['edan_miss']} / {x['cg_miss']} | {x['edan_acc']} / {x['cg_acc']} |")
     publish(lines, BUILD, "bench-cachegrind", "bench-cachegrind")
 

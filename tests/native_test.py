@@ -4,6 +4,9 @@ with the real plugin.
 
   x86_deps     hand-written x86-64 (tests/native/x86_deps.S): edan dot's edges are exactly the expected
                list (partial registers, flags, div, push/pop, rep movsb), online and from a trace
+  x86_wide     hand-written x86-64 (tests/native/x86_wide.S) that the one-lane analysis takes on its short paths
+               (16-byte SSE accesses, three-source loads and stores, add r, [m], bytes rep stosb wrote): its
+               results equal the multi-lane path's, online and offline, and W and D a naive longest path
   x86_kernels  examples/pointer_chase.c and stream.c built with the host's gcc -O2, statically and
                dynamically linked: D = n and D <= 3, W and D against a naive longest path over the
                eDAG edan dot draws, source lines of a position-independent program
@@ -36,9 +39,9 @@ def build(cc, out, *srcs_and_flags):
     return out
 
 
-def dot_graph(trace):
+def dot_graph(trace, *more):
     """The eDAG edan dot draws: {vertex: label}, {vertex: set of predecessors}, set of memory vertices."""
-    p = edan("dot", trace)
+    p = edan("dot", *more, trace)
     check(p.returncode == 0, f"edan dot {trace}: {p.stderr}")
     labels, preds, mem = {}, {}, set()
     for line in p.stdout.splitlines():
@@ -131,6 +134,33 @@ def test_x86_deps():
         p = edan("convert", "--binary", trace, os.path.join(d, "u.edt"))
         check(p.returncode == 0 and analyze("analyze", "--json", os.path.join(d, "u.edt")).get("D") == 6,
               f"convert binary to binary keeps the ISA: {p.stderr}")
+
+
+def test_x86_wide():
+    with tempfile.TemporaryDirectory() as d:
+        prog = build("gcc", os.path.join(d, "x86_wide"), "-nostdlib", "-static", "-g",
+                     os.path.join(NATIVE, "x86_wide.S"))
+        trace = os.path.join(d, "t.edt")
+        p = edan("record", "-o", trace, prog)
+        check(p.returncode == 0 and "warning" not in p.stderr, f"x86_wide record: {p.returncode} {p.stderr}")
+        for cache in ("none", "32K", "4K,ways=2,write=through,alloc=no", "32K,ways=8,write=back,alloc=yes+2M"):
+            one = analyze("analyze", "--json", "--cache=" + cache, trace)
+            # two lanes take the multi-lane path (edag_sweep.c), which has none of the one-lane short paths
+            p = edan("analyze", "--json", f"--cache={cache};{cache}", trace)
+            check(p.returncode == 0, f"x86_wide two lanes: {p.stderr}")
+            lanes = json.loads(p.stdout.strip().splitlines()[-1])["configurations"] if p.returncode == 0 else []
+            for k, lane in enumerate(lanes):
+                bad = sorted(x for x in one if x != "cache" and lane.get(x) != one[x])
+                check(not bad, f"x86_wide --cache={cache}: one lane and lane {k} of two differ in {bad}")
+            p = edan("run", "--json", "--cache=" + cache, prog)
+            on = json.loads(p.stdout.strip().splitlines()[-1])["configurations"][0] if p.returncode == 0 else {}
+            bad = sorted(x for x in one if on.get(x) != one[x])
+            check(not bad and one.get("W", 0) > 0, f"x86_wide --cache={cache}: online and offline differ in {bad}")
+        labels, preds, mem = dot_graph(trace, "--max-vertices=100000")
+        w, dd = naive_w_d(preds, mem)
+        r = analyze("analyze", "--json", trace)
+        check((r.get("W"), r.get("D")) == (w, dd) and dd > 1,
+              f"x86_wide: W, D {r.get('W')}, {r.get('D')}; naive {w}, {dd}")
 
 
 def test_kernels(cc, isa, static_ok=True, extra=()):
@@ -368,5 +398,5 @@ def test_machines():
                       f"expected about {lines * added_ns:.0f}")
 
 
-run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
+run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
               "a64_kernels": test_a64_kernels, "errors": test_errors})

@@ -69,8 +69,6 @@ void edan_edag_new_id(edan_edag *e, uint32_t id, const edan_insn *in)
     o->dst = in->n_dst ? in->dst : REG_SINK;
     o->dst2 = REG_SINK;
     o->kind = (uint8_t)(in->mem | HOT_SEEN);
-    if ((in->mem == EDAN_MEM_LOAD && in->n_src <= 1) || (in->mem == EDAN_MEM_STORE && in->n_src <= 2))
-        o->kind |= HOT_FEW_SRC;
     if (in->isa != EDAN_ISA_RISCV64)
         e->native = true;
     o->size = in->mem_size;

@@ -108,8 +108,6 @@ typedef struct hot_op {
 _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_SEEN 4u
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
-/* a load with at most one source register (its address), a store with at most two (address, data) */
-#define HOT_FEW_SRC 8u
 /* registers past src[] and dst (a native instruction, edan_insn_wide()): the loops hand it to the general path */
 #define HOT_WIDE 16u
 /*

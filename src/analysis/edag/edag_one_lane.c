@@ -92,8 +92,9 @@ static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, con
 /*
  * The records of the commonest access's one or two shadow units: 4 or 8
  * bytes at a multiple of 4, in a page among the recently used (for_write:
- * one written before, not the zero page), and no unit split into bytes;
- * false for anything else. Finding the page makes it the last page, as
+ * one written before, not the zero page), and for a write no unit split
+ * into bytes (a load reads split units, unit_writer()); false for anything
+ * else. Finding the page makes it the last page, as
  * edan_shadow_page_access() would.
  */
 static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, const bool for_write,
@@ -102,10 +103,53 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
     const edan_shadow_page *page;
     if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
-        (for_write && page == sh->zero_page) || !whole_units(page, 1, N, off, size, for_write, unit))
+        (for_write && page == sh->zero_page))
         return false;
-    return !((edan_shadow_unit_md(unit[0], 1, false, N)[0] | edan_shadow_unit_md(unit[1], 1, false, N)[0]) &
+    if (N && size == 16) { /* x86's SSE: its two halves' first and last records (middle_units()) */
+        char *hi[2];
+        if (!whole_units(page, 1, N, off, 8, for_write, unit) || !whole_units(page, 1, N, off + 8, 8, for_write, hi))
+            return false;
+        unit[1] = hi[1];
+        if (for_write &&
+            ((edan_shadow_unit_md(unit[0] + 8, 1, false, N)[0] | edan_shadow_unit_md(unit[1] - 8, 1, false, N)[0]) &
+             EDAN_SHADOW_SPLIT))
+            return false;
+    } else if (!whole_units(page, 1, N, off, size, for_write, unit)) {
+        return false;
+    }
+    return !for_write ||
+           !((edan_shadow_unit_md(unit[0], 1, false, N)[0] | edan_shadow_unit_md(unit[1], 1, false, N)[0]) &
              EDAN_SHADOW_SPLIT);
+}
+
+/*
+ * Narrow records (a unit's or a word's) are 8 bytes each, in address order,
+ * so the records of a 16-byte access are unit[0], unit[1] and those between:
+ * 2 to 4 in all, which unit[0] + 8 and unit[1] - 8 cover (twice a record is
+ * no harm: joins and stores of the same value are idempotent).
+ */
+static ALWAYS_INLINE char *middle_unit(char *const unit[2], int k)
+{
+    return k ? unit[1] - 8 : unit[0] + 8;
+}
+
+/*
+ * The last writer of a whole unit, F and md, as mem_deps() folds it: its
+ * record's, or of a unit split into bytes (x86's rep movsb and rep stosb
+ * write a byte per vertex) the latest of its four bytes'.
+ */
+static ALWAYS_INLINE void unit_writer(edan_shadow *sh, char *unit, const bool N, uint64_t *F, uint64_t *md)
+{
+    const uint32_t m = edan_shadow_unit_md(unit, 1, false, N)[0];
+    if (__builtin_expect(!(m & EDAN_SHADOW_SPLIT), 1)) {
+        *F = edan_shadow_F_get(unit, 0, N);
+        *md = m;
+        return;
+    }
+    const edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
+    _Static_assert(EDAN_SHADOW_UNIT == 4, "a unit is four bytes");
+    *F = edan_rule_join(edan_rule_join(rec->F[0], rec->F[1]), edan_rule_join(rec->F[2], rec->F[3]));
+    *md = edan_rule_join(edan_rule_join(rec->md[0], rec->md[1]), edan_rule_join(rec->md[2], rec->md[3]));
 }
 
 /*
@@ -116,7 +160,8 @@ static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uin
  * for every access.
  *
  * A load of whole units (recent_whole_units()) whose units are unit[]: it
- * reads them and its address register, and the cache (or its absence)
+ * reads them and its source registers (x86: an index, an operand), and
+ * may write a second destination (HOT_DST2: x86 flags); the cache (or its absence)
  * classified it as ac. mru: it found the most recently used line of its set
  * in the first level, which moves no bytes (a hit elsewhere may write back
  * a dirty victim).
@@ -126,15 +171,29 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
 {
     lane_state *L = &e->lane[0];
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint32_t *md0 = edan_shadow_unit_md(unit[0], 1, false, N), *md1 = edan_shadow_unit_md(unit[1], 1, false, N);
+    uint64_t F0, F1, md0, md1;
+    unit_writer(&e->shadow, unit[0], N, &F0, &md0);
+    unit_writer(&e->shadow, unit[1], N, &F1, &md1);
+    if (N && op.size == 16) {
+        for (int k = 0; k < 2; k++) {
+            uint64_t Fm, mdm;
+            unit_writer(&e->shadow, middle_unit(unit, k), N, &Fm, &mdm);
+            F0 = edan_rule_join(F0, Fm);
+            md0 = edan_rule_join(md0, mdm);
+        }
+    }
+    /* all three sources, as one_lane_access() (past n_src they are register 0, which no vertex writes) */
     const uint64_t Fin =
-        edan_rule_join3(regF[op.src[0]], edan_shadow_F_get(unit[0], 0, N), edan_shadow_F_get(unit[1], 0, N));
-    const uint64_t mdin = edan_rule_join3(regMd[op.src[0]], md0[0], md1[0]);
+        edan_rule_join(edan_rule_join3(regF[op.src[0]], regF[op.src[1]], regF[op.src[2]]), edan_rule_join(F0, F1));
+    const uint64_t mdin =
+        edan_rule_join(edan_rule_join3(regMd[op.src[0]], regMd[op.src[1]], regMd[op.src[2]]), edan_rule_join(md0, md1));
     const bool to_ram = ac.rd_ram;
     const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]), F = edan_rule_finish(Fin, t),
                    md = edan_rule_depth(mdin, to_ram);
     regF[op.dst] = F;
     regMd[op.dst] = md;
+    regF[op.dst2] = F; /* REG_SINK unless HOT_DST2 (x86: the flags of an add with a memory source) */
+    regMd[op.dst2] = md;
     if (mru) {
         /* no RAM, no bytes moved: only T1, C and Tinf */
         L->st.Tinf = max_u64(L->st.Tinf, F);
@@ -184,7 +243,7 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (op.kind != (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_LOAD) ||
+    if ((op.kind & ~HOT_DST2) != (HOT_SEEN | EDAN_MEM_LOAD) ||
         !recent_whole_units(&e->shadow, addr, op.size, false, N, unit))
         return one_lane_general(e, r, opp, has_cache, N);
     if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
@@ -211,14 +270,19 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    const uint64_t Fin = edan_rule_join(regF[op.src[0]], regF[op.src[1]]);
+    /* all three sources (x86: data, base, index), as one_lane_access() */
+    const uint64_t Fin = edan_rule_join3(regF[op.src[0]], regF[op.src[1]], regF[op.src[2]]);
     const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]), F = edan_rule_finish(Fin, t),
-                   md = edan_rule_depth(edan_rule_join(regMd[op.src[0]], regMd[op.src[1]]), to_ram);
+                   md = edan_rule_depth(edan_rule_join3(regMd[op.src[0]], regMd[op.src[1]], regMd[op.src[2]]), to_ram);
     regF[op.dst] = F;
     regMd[op.dst] = md;
     edan_shadow_F_set(unit[0], 0, N, F);
     edan_shadow_F_set(unit[1], 0, N, F);
     edan_shadow_unit_md(unit[0], 1, false, N)[0] = edan_shadow_unit_md(unit[1], 1, false, N)[0] = (uint32_t)md;
+    for (int k = 0; N && op.size == 16 && k < 2; k++) {
+        edan_shadow_F_set(middle_unit(unit, k), 0, N, F);
+        edan_shadow_unit_md(middle_unit(unit, k), 1, false, N)[0] = (uint32_t)md;
+    }
     L->st.ram_stores += ac.wr_ram;
     return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
 }
@@ -261,10 +325,9 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
             if (op.kind != HOT_PLAIN && !(D2 && op.kind == (HOT_SEEN | HOT_DST2))) {
                 if (__builtin_expect(!(r->flags & EDAN_EXEC_NO_ACCESS), 1)) {
                     bool (*access)(edan_edag *, const edan_exec *, const hot_op *) =
-                        prefetch ? ONE_LANE_PICK(one_lane_access, has_cache, N)
-                        : op.kind == (HOT_SEEN | HOT_FEW_SRC | EDAN_MEM_STORE)
-                            ? ONE_LANE_PICK(one_lane_store, has_cache, N)
-                            : ONE_LANE_PICK(one_lane_load, has_cache, N);
+                        prefetch                                 ? ONE_LANE_PICK(one_lane_access, has_cache, N)
+                        : op.kind == (HOT_SEEN | EDAN_MEM_STORE) ? ONE_LANE_PICK(one_lane_store, has_cache, N)
+                                                                 : ONE_LANE_PICK(one_lane_load, has_cache, N);
                     if (!access(e, r, &h->op))
                         break;
                     continue;
