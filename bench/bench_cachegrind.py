@@ -9,7 +9,8 @@ time mostly measures the neighbours; edan / cachegrind: below 1, edan is faster)
 qemu-x86_64 alone, no plugin: the emulation's floor under edan's time. Programs: the bundled examples
 (spmv, stream, matmul, pointer_chase) and, where a checkout is given (else skipped with a message):
 POLYBENCH=DIR (MatthiasJReisinger/PolyBenchC-4.2.1), PolyBench's L2X kernels built by
-validation/thirdparty/polybench.sh; HPCG=DIR (hpcg-benchmark/hpcg), xhpcg 16 16 16 built serial by bench/hpcg.sh
+validation/thirdparty/polybench.sh; HPCG=DIR (hpcg-benchmark/hpcg), xhpcg 16 16 16 built serial by
+validation/thirdparty/hpcg.sh with the host's g++
 (no hpcg.dat: one CG set, whatever the speed, so both tools run the same instructions); GAPBS=DIR
 (sbeamer/gapbs), pr built by validation/thirdparty/gapbs.sh on the 2^14-vertex Kronecker graph it generates
 (-g 14: generation, build and PageRank in one run).
@@ -65,7 +66,7 @@ def build_programs(tmp):
         progs += [("polybench " + k + " (L2X)", [os.path.join(tmp, "polybench", "l2x", k)]) for k in POLY]
     hpcg = checkout("HPCG", "hpcg-benchmark/hpcg")
     if hpcg:
-        subprocess.run(["sh", os.path.join(SRC, "bench", "hpcg.sh"), hpcg, tmp], env=host, check=True,
+        subprocess.run(["sh", os.path.join(SRC, "validation", "thirdparty", "hpcg.sh"), hpcg, tmp], env=host, check=True,
                        stdout=subprocess.DEVNULL)
         progs.append(("hpcg 16 16 16 (one CG set)", [os.path.join(tmp, "hpcg", "xhpcg"), "16", "16", "16"]))
     gapbs = checkout("GAPBS", "sbeamer/gapbs")
