@@ -136,7 +136,7 @@ static tick read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, 
             x += mt->hit[l + 1];
     }
     if (L == mt->nlev && mt->dram) /* the DRAM's own time, then the link's (the lane's latency) */
-        x = edan_dram_read(mt->dram, k, line, bytes > mt->line_bytes ? (bytes - mt->line_bytes) / mt->line_bytes : 0,
+        x = edan_dram_read(mt->dram, k, line, NULL, bytes > mt->line_bytes ? (bytes - mt->line_bytes) / mt->line_bytes : 0,
                            x) +
             mt->memlat[k];
     else if (L == mt->nlev)
