@@ -71,7 +71,7 @@ struct edan_dram {
     uint64_t cols;  /* bursts per row */
     tick tburst, tccd, trcd, tcl, trp, tras, twr, trtp, trtw, twtr, resp;
     tick trrd, trrd_l, txaw;
-    bool act_rules; /* tRRD, tRRD_L or tXAW bind: the ranks' activates are recorded (else not looked at) */
+    bool act_rules;       /* tRRD, tRRD_L or tXAW bind: the ranks' activates are recorded (else not looked at) */
     tick period, ref_len; /* refresh k (k >= 1) of every rank: [k x period, + ref_len) */
     uint32_t high, low;   /* write queue: a drain starts above `high`, an idle one above `low` */
     channel *ch;          /* [lane * channels + c] */
@@ -374,7 +374,8 @@ static tick bank_open(edan_dram *d, size_t ci, where w, tick x, int *out)
     }
     /* the first command: a hit's column command, a conflict's precharge */
     tick first = hit ? max_t(x, b->col_at) : max_t(x, b->pre_at);
-    if (b->row && refreshed_between(d, b->since, first)) { /* the refresh precharged it: a miss */
+    if (b->row && refreshed_between(d, b->since, first)) { /* the refresh precharged it: a miss after it */
+        b->act_at = max_t(b->act_at, (b->since / d->period + 1) * d->period + d->ref_len);
         b->row = 0;
         hit = false;
     }
