@@ -98,8 +98,10 @@ typedef struct edan_cache {
     int n_levels;
     edan_cache_level level[EDAN_CACHE_MAX_LEVELS];
     uint64_t ram_read_bytes, ram_write_bytes;
-    edan_cache_wb *wb;     /* [line % EDAN_CACHE_WB_SLOTS], NULL: not kept */
-    edan_cache_wb *wb_cur; /* the entry of this access's read from RAM (NULL: none yet) */
+    edan_cache_wb *wb; /* [line % EDAN_CACHE_WB_SLOTS], NULL: not kept */
+    /* the entry of the last read from RAM, which the write-backs after it join (the timing model hands
+       them to the DRAM in the same step, before the next read from RAM) */
+    edan_cache_wb *wb_cur;
 } edan_cache;
 
 /* What one access did. */
@@ -125,7 +127,7 @@ static inline void edan_cache_wb_read(edan_cache *c, uint64_t line)
     c->wb_cur = e;
 }
 
-/* A write-back of `line` to RAM, recorded with this access's read from RAM (with c->wb). */
+/* A write-back of `line` to RAM, recorded with the last read from RAM (with c->wb). */
 static inline void edan_cache_wb_write(edan_cache *c, uint64_t line)
 {
     edan_cache_wb *e = c->wb_cur;
@@ -311,7 +313,7 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
         uint32_t line = 1u << c->level[c->n_levels - 1].line_shift;
         r->ram_bytes += line;
         c->ram_read_bytes += line;
-        if (c->wb)
+        if (__builtin_expect(c->wb != NULL, 0))
             edan_cache_wb_read(c, byte_addr >> c->level[c->n_levels - 1].line_shift);
     }
     /* Fill bottom-up so a victim written back lands in a level that already has the new line. */
@@ -361,7 +363,7 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
     /* Reached RAM. */
     r->ram_bytes += len;
     c->ram_write_bytes += len;
-    if (c->wb && !own)
+    if (__builtin_expect(c->wb != NULL, 0) && !own)
         edan_cache_wb_write(c, byte_addr >> c->level[c->n_levels - 1].line_shift);
     if (own)
         r->writes_ram = true;
@@ -374,7 +376,6 @@ static __attribute__((noinline, unused)) edan_cache_result edan_cache_access_gen
     edan_cache_result r = {false, false, 0, 0};
     uint32_t shift = c->level[0].line_shift;
     uint64_t first = addr >> shift, last = (addr + size - 1) >> shift;
-    c->wb_cur = NULL;
     for (uint64_t line = first; line <= last; line++) {
         uint64_t a = line == first ? addr : line << shift;
         if (is_store) {
@@ -432,7 +433,7 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         r.level = 1;
         r.ram_bytes = line_bytes;
         c->ram_read_bytes += line_bytes;
-        if (c->wb)
+        if (__builtin_expect(c->wb != NULL, 0))
             edan_cache_wb_read(c, line);
         const uint64_t victim = edan_cache_level_fill(l, line, is_store && l->write_back);
         l->pf_unused += edan_cache_tag_unused(victim);
@@ -440,7 +441,7 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
             l->writebacks++;
             r.ram_bytes += line_bytes;
             c->ram_write_bytes += line_bytes;
-            if (c->wb)
+            if (__builtin_expect(c->wb != NULL, 0))
                 edan_cache_wb_write(c, edan_cache_tag_line(victim));
         }
         if (!is_store || l->write_back)
