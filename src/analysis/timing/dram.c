@@ -364,8 +364,8 @@ static tick bank_open(edan_dram *d, size_t ci, where w, tick x, int *out)
     bank *b = &d->bk[ci * d->nbank + w.rank * p->banks + w.bank];
     const bool queued = x <= b->last_cmd && b->row; /* it waited while the bank's last burst issued */
     bool hit = b->row == w.row + 1;
-    if (p->page == EDAN_DRAM_CLOSE_ADAPTIVE &&
-        !(hit && queued)) { /* closed after the last burst, unless a hit waited */
+    /* close_adaptive: the row was closed after the last burst, unless a hit waited */
+    if (p->page == EDAN_DRAM_CLOSE_ADAPTIVE && !(hit && queued)) {
         if (b->row) {
             b->act_at = max_t(b->act_at, b->pre_at + d->trp);
             b->row = 0;
