@@ -10,7 +10,7 @@
 # caches from their sections; a SimpleMemory with latency --latency (default [memory] latency_ns) and
 # bandwidth [memory] bandwidth_gbs x 10^9 bytes/s, or with [dram] in place of [memory] one MemCtrl a
 # channel, each with a DRAMInterface of the section's values (a DDR4_2400_8x8 for what the section does
-# not give: device size, refresh, tRRD, tXAW, power), channels interleaved as gem5's MemConfig does, and
+# not give: device size, the rank switch tCS, power), channels interleaved as gem5's MemConfig does, and
 # --latency (default [dram] link_latency_ns) added to each controller's static_frontend_latency, so
 # that it adds to every read's response as edan's model adds it. With machines/gem5-validation.ini this is the system
 # of validation/gem5_latency.py (the EDAN paper's validation machine); the one documented
@@ -58,7 +58,8 @@ SECTIONS = {
     # DRAM timing in place of [memory] (docs/machines.md): gem5's DRAMInterface and MemCtrl
     "dram": {"channels", "ranks", "banks", "bank_groups", "devices_per_rank", "device_bus_width", "burst_length",
              "device_rowbuffer_size", "tck_ns", "tburst_ns", "tccd_l_ns", "trcd_ns", "tcl_ns", "trp_ns", "tras_ns",
-             "twr_ns", "trtp_ns", "trtw_ns", "twtr_ns", "read_queue", "write_queue", "write_high_percent",
+             "twr_ns", "trtp_ns", "trtw_ns", "twtr_ns", "trrd_ns", "trrd_l_ns", "txaw_ns", "activation_limit",
+             "trfc_ns", "trefi_ns", "read_queue", "write_queue", "write_high_percent",
              "write_low_percent", "min_writes_per_switch", "page_policy", "address_map", "scheduler", "frontend_ns",
              "backend_ns", "link_latency_ns"},
     # ExaSAT's machine model for edan's --projection; gem5 has nothing to build from it
@@ -79,9 +80,10 @@ MEMORY_SECTIONS = ("memory", "dram")
 DRAM_WORDS = {"page_policy": ("open", "open_adaptive", "close", "close_adaptive"),
               "address_map": ("RoRaBaCoCh", "RoRaBaChCo", "RoCoRaBaCh"), "scheduler": ("frfcfs", "fcfs")}
 # [dram] integers that may be 0
-DRAM_ZERO_OK = {"bank_groups", "write_low_percent"}
+DRAM_ZERO_OK = {"bank_groups", "write_low_percent", "activation_limit"}
 # [dram] times that may be 0 (tCK and tBURST may not)
 DRAM_NS_ZERO_OK = {"tccd_l_ns", "trcd_ns", "tcl_ns", "trp_ns", "tras_ns", "twr_ns", "trtp_ns", "trtw_ns", "twtr_ns",
+                   "trrd_ns", "trrd_l_ns", "txaw_ns",
                    "frontend_ns", "backend_ns", "link_latency_ns"}
 
 # [latency] class -> gem5 OpClass whose functional-unit latency it must equal (RISC-V branches
@@ -289,9 +291,15 @@ def dram_plan(d, line, link_ns, problems, notes):
                         % d["bank_groups"])
     if d["write_low_percent"] >= d["write_high_percent"] or d["write_high_percent"] > 100:
         problems.append("[dram] write_low_percent must be below write_high_percent (at most 100)")
+    if d["bank_groups"] and d["trrd_l_ns"] < d["trrd_ns"]:
+        problems.append("[dram] trrd_l_ns must not be below trrd_ns with bank groups (gem5 refuses it)")
+    if d["activation_limit"] > 8:
+        problems.append("[dram] activation_limit = %d: at most 8" % d["activation_limit"])
+    if d["trefi_ns"] <= d["trfc_ns"] + 2 * d["trp_ns"]:
+        problems.append("[dram] trefi_ns must exceed trfc_ns + 2 x trp_ns (a refresh ends before the next is due)")
     row = d["device_rowbuffer_size"] * d["devices_per_rank"]
-    notes.append("[dram] gem5 also refreshes (tREFI, tRFC), limits activates (tRRD, tXAW) and switches ranks (tCS) "
-                 "with DDR4_2400_8x8's values; edan's model has none of these")
+    notes.append("[dram] gem5 also switches ranks (tCS) and has power states with DDR4_2400_8x8's values; "
+                 "edan's model has neither")
     ns = lambda x: "%gns" % x  # noqa: E731
     return {
         "channels": ch,
@@ -304,7 +312,10 @@ def dram_plan(d, line, link_ns, problems, notes):
                       "tCK": ns(d["tck_ns"]), "tBURST": ns(d["tburst_ns"]), "tCCD_L": ns(d["tccd_l_ns"]),
                       "tRCD": ns(d["trcd_ns"]), "tCL": ns(d["tcl_ns"]), "tRP": ns(d["trp_ns"]),
                       "tRAS": ns(d["tras_ns"]), "tWR": ns(d["twr_ns"]), "tRTP": ns(d["trtp_ns"]),
-                      "tRTW": ns(d["trtw_ns"]), "tWTR": ns(d["twtr_ns"]),
+                      "tRTW": ns(d["trtw_ns"]), "tWTR": ns(d["twtr_ns"]), "tRRD": ns(d["trrd_ns"]),
+                      "tRRD_L": ns(d["trrd_l_ns"]), "tXAW": ns(d["txaw_ns"]),
+                      "activation_limit": d["activation_limit"], "tRFC": ns(d["trfc_ns"]),
+                      "tREFI": ns(d["trefi_ns"]),
                       "read_buffer_size": d["read_queue"], "write_buffer_size": d["write_queue"],
                       "page_policy": d["page_policy"], "addr_mapping": d["address_map"]},
         "ctrl": {"write_high_thresh_perc": d["write_high_percent"], "write_low_thresh_perc": d["write_low_percent"],

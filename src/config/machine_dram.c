@@ -49,6 +49,12 @@ static const dkey keys[] = {
     {"trtp_ns", D_NS, D(trtp), 0, 1e4, NULL},
     {"trtw_ns", D_NS, D(trtw), 0, 1e4, NULL},
     {"twtr_ns", D_NS, D(twtr), 0, 1e4, NULL},
+    {"trrd_ns", D_NS, D(trrd), 0, 1e4, NULL},
+    {"trrd_l_ns", D_NS, D(trrd_l), 0, 1e4, NULL},
+    {"txaw_ns", D_NS, D(txaw), 0, 1e4, NULL},
+    {"activation_limit", D_U32, D(activation_limit), 0, 8, NULL},
+    {"trfc_ns", D_NS, D(trfc), 0.001, 1e5, NULL},
+    {"trefi_ns", D_NS, D(trefi), 0.001, 1e7, NULL},
     {"read_queue", D_U32, D(read_queue), 1, 4096, NULL},
     {"write_queue", D_U32, D(write_queue), 1, 4096, NULL},
     {"write_high_percent", D_U32, D(write_high_percent), 1, 100, NULL},
@@ -206,6 +212,18 @@ int edan_dram_finish(const char *path, const edan_dram_parse *st, edan_machine *
     if (d->bank_groups && d->tccd_l <= d->tburst) { /* gem5 refuses it too */
         edan_error_set(err, "%s:%d: [dram] tccd_l_ns = %g is not above tburst_ns = %g (with bank groups)", path,
                        line_of(st, "tccd_l_ns"), d->tccd_l, d->tburst);
+        return -1;
+    }
+    if (d->bank_groups && d->trrd_l < d->trrd) { /* gem5 refuses it too */
+        edan_error_set(err, "%s:%d: [dram] trrd_l_ns = %g is below trrd_ns = %g (with bank groups)", path,
+                       line_of(st, "trrd_l_ns"), d->trrd_l, d->trrd);
+        return -1;
+    }
+    /* a refresh (precharge all, then tRFC) must end before the next one is due: gem5 refreshes every
+       tREFI - tRP, and gives up when a refresh ends after the next is due */
+    if (d->trefi <= 2 * d->trp + d->trfc) {
+        edan_error_set(err, "%s:%d: [dram] trefi_ns = %g is not above trfc_ns + 2 x trp_ns = %g", path,
+                       line_of(st, "trefi_ns"), d->trefi, d->trfc + 2 * d->trp);
         return -1;
     }
     if (d->write_low_percent >= d->write_high_percent) {

@@ -12,7 +12,7 @@
 #include "util/error.h"
 
 /* The keys of [dram]: machine_dram.c's table has exactly this many. */
-#define EDAN_DRAM_KEYS 30
+#define EDAN_DRAM_KEYS 36
 
 typedef struct edan_dram_parse {
     bool present;               /* a key of [dram] was given */

@@ -228,6 +228,17 @@ void edan_cache_free(edan_cache *c)
         edan_big_free(l->tags, (l->set_mask + 1) * l->ways * sizeof *l->tags);
         l->tags = NULL;
     }
+    free(c->wb);
+    c->wb = c->wb_cur = NULL;
+}
+
+int edan_cache_wb_enable(edan_cache *c, edan_error *err)
+{
+    if (!c->wb && !(c->wb = calloc(EDAN_CACHE_WB_SLOTS, sizeof *c->wb))) {
+        edan_error_set(err, "out of memory for the cache's write-backs");
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- warm state (trace/exec.h, EDAN_EXEC_WARM) -------------------------- */

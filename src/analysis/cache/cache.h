@@ -80,10 +80,28 @@ typedef struct edan_cache_level {
     uint64_t pf_unused; /* lines marked prefetched (EDAN_TAG_PREFETCHED) evicted before any access used them */
 } edan_cache_level;
 
+/*
+ * The lines a read from RAM caused to be written back to RAM (the dirty
+ * victims of its fills), kept by the line read, in a direct-mapped table of
+ * EDAN_CACHE_WB_SLOTS: the timing model's DRAM opens their rows
+ * (analysis/timing/dram.h). Only when asked for (edan_cache_wb_enable()).
+ */
+#define EDAN_CACHE_WB_SLOTS 256
+#define EDAN_CACHE_WB_LINES 4
+typedef struct edan_cache_wb {
+    uint64_t key; /* the line read from RAM + 1 (address >> line shift); 0: none */
+    uint32_t n;   /* write-backs to RAM it caused, the first EDAN_CACHE_WB_LINES in line[] */
+    uint64_t line[EDAN_CACHE_WB_LINES];
+} edan_cache_wb;
+
 typedef struct edan_cache {
     int n_levels;
     edan_cache_level level[EDAN_CACHE_MAX_LEVELS];
     uint64_t ram_read_bytes, ram_write_bytes;
+    edan_cache_wb *wb; /* [line % EDAN_CACHE_WB_SLOTS], NULL: not kept */
+    /* the entry of the last read from RAM, which the write-backs after it join (the timing model hands
+       them to the DRAM in the same step, before the next read from RAM) */
+    edan_cache_wb *wb_cur;
 } edan_cache;
 
 /* What one access did. */
@@ -97,6 +115,27 @@ typedef struct edan_cache_result {
 
 int edan_cache_init(edan_cache *c, const edan_cache_config *cfg, edan_error *err);
 void edan_cache_free(edan_cache *c);
+/* Keep the write-backs each read from RAM causes (c->wb): 0, or -1 with err set when out of memory. */
+int edan_cache_wb_enable(edan_cache *c, edan_error *err);
+
+/* A read of `line` from RAM: its write-backs are recorded from now on (with c->wb). */
+static inline void edan_cache_wb_read(edan_cache *c, uint64_t line)
+{
+    edan_cache_wb *e = &c->wb[line % EDAN_CACHE_WB_SLOTS];
+    e->key = line + 1;
+    e->n = 0;
+    c->wb_cur = e;
+}
+
+/* A write-back of `line` to RAM, recorded with the last read from RAM (with c->wb). */
+static inline void edan_cache_wb_write(edan_cache *c, uint64_t line)
+{
+    edan_cache_wb *e = c->wb_cur;
+    if (e && e->n < EDAN_CACHE_WB_LINES)
+        e->line[e->n] = line;
+    if (e)
+        e->n++;
+}
 
 /* ---- tag format and LRU order ------------------------------------------- */
 
@@ -274,6 +313,8 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
         uint32_t line = 1u << c->level[c->n_levels - 1].line_shift;
         r->ram_bytes += line;
         c->ram_read_bytes += line;
+        if (__builtin_expect(c->wb != NULL, 0))
+            edan_cache_wb_read(c, byte_addr >> c->level[c->n_levels - 1].line_shift);
     }
     /* Fill bottom-up so a victim written back lands in a level that already has the new line. */
     for (int k = miss_to - 1; k >= lvl; k--) {
@@ -322,6 +363,8 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
     /* Reached RAM. */
     r->ram_bytes += len;
     c->ram_write_bytes += len;
+    if (__builtin_expect(c->wb != NULL, 0) && !own)
+        edan_cache_wb_write(c, byte_addr >> c->level[c->n_levels - 1].line_shift);
     if (own)
         r->writes_ram = true;
 }
@@ -390,12 +433,16 @@ static inline __attribute__((always_inline)) edan_cache_result edan_cache_access
         r.level = 1;
         r.ram_bytes = line_bytes;
         c->ram_read_bytes += line_bytes;
+        if (__builtin_expect(c->wb != NULL, 0))
+            edan_cache_wb_read(c, line);
         const uint64_t victim = edan_cache_level_fill(l, line, is_store && l->write_back);
         l->pf_unused += edan_cache_tag_unused(victim);
         if (edan_cache_tag_dirty(victim)) {
             l->writebacks++;
             r.ram_bytes += line_bytes;
             c->ram_write_bytes += line_bytes;
+            if (__builtin_expect(c->wb != NULL, 0))
+                edan_cache_wb_write(c, edan_cache_tag_line(victim));
         }
         if (!is_store || l->write_back)
             return r;

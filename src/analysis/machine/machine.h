@@ -52,6 +52,9 @@ typedef struct edan_machine_dram {
     uint32_t burst_bytes;                         /* one burst: the cache line (checked) */
     uint32_t row_bytes;                           /* a rank's row buffer: device_rowbuffer_size x devices_per_rank */
     double tck, tburst, tccd_l, trcd, tcl, trp, tras, twr, trtp, trtw, twtr; /* ns */
+    double trrd, trrd_l, txaw;        /* ns between activates of a rank, of a bank group; the activation window */
+    uint32_t activation_limit;        /* activates a rank may issue in a window of txaw (0: no window) */
+    double trfc, trefi;               /* ns: a refresh's length and the interval between refreshes */
     uint32_t read_queue, write_queue; /* entries per channel (gem5's read/write_buffer_size) */
     uint32_t write_high_percent, write_low_percent, min_writes_per_switch;
     edan_dram_page page;

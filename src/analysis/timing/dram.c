@@ -17,16 +17,32 @@ static inline tick max_t(tick a, tick b)
 
 /*
  * A bank of one lane. row: the open row + 1 (0: closed, precharged). A
- * column command (read) may issue from col_at on, an activate from act_at,
- * a precharge from pre_at (gem5's rdAllowedAt, actAllowedAt,
- * preAllowedAt); last_cmd: the last read's column command (a request that
- * arrived by then was queued while it issued: the adaptive page policies
- * decide on the queue).
+ * column command (read or write) may issue from col_at on, an activate
+ * from act_at, a precharge from pre_at (gem5's rdAllowedAt, actAllowedAt,
+ * preAllowedAt); last_cmd: the last column command (a request that arrived
+ * by then was queued while it issued: the adaptive page policies decide on
+ * the queue); since: the row's activate, or the column command of the
+ * last row hit (a refresh after it closed the row).
  */
 typedef struct bank {
     uint64_t row;
-    tick col_at, act_at, pre_at, last_cmd;
+    tick col_at, act_at, pre_at, last_cmd, since;
 } bank;
+
+/*
+ * A rank of one lane: its last activates (at most EDAN_DRAM_ACTS, at least
+ * twice the largest activation_limit machine_dram.c takes), each with its
+ * bank group; when one more would not fit, the earliest goes and becomes
+ * the floor, before which no activate issues. A calendar, as the data bus
+ * is: an activate asked later but due earlier goes in a gap that keeps
+ * tRRD and tXAW to the ones on either side of it.
+ */
+#define EDAN_DRAM_ACTS 16
+typedef struct rank_state {
+    tick act[EDAN_DRAM_ACTS], floor;
+    uint8_t grp[EDAN_DRAM_ACTS];
+    uint32_t n;
+} rank_state;
 
 /*
  * A channel of one lane. Its data bus is a calendar: the intervals taken
@@ -37,25 +53,32 @@ typedef struct bank {
  * ready earlier than a request asked before it can go first (FR-FCFS: a
  * ready bank's request before a waiting one); FCFS issues in the order
  * asked (last_cmd). rq: when each of the last read_queue reads left the
- * queue (its burst's end), a ring; wq: the writes queued.
+ * queue (its burst's end), a ring; the write queue: wq writes from wq_head
+ * in the ring wl (line + 1 each, 0: its address not known).
  */
 typedef struct channel {
     tick from[EDAN_DRAM_BUS_SPANS], to[EDAN_DRAM_BUS_SPANS];
     uint32_t n;
     tick floor, last_cmd;
-    uint32_t wq, rq_at;
+    uint32_t wq, wq_head, rq_at;
 } channel;
 
 struct edan_dram {
     edan_machine_dram p;
     int K;
     uint32_t nbank; /* banks per channel: ranks x banks */
+    uint32_t wcap;  /* the write ring's entries: write_queue + 1 (a write is queued before the drain it causes) */
     uint64_t cols;  /* bursts per row */
     tick tburst, tccd, trcd, tcl, trp, tras, twr, trtp, trtw, twtr, resp;
-    uint32_t high, low; /* write queue: a drain starts above `high`, an idle one above `low` */
-    channel *ch;        /* [lane * channels + c] */
-    bank *bk;           /* [(lane * channels + c) * nbank + b] */
-    tick *rq;           /* [(lane * channels + c) * read_queue + i] */
+    tick trrd, trrd_l, txaw;
+    bool act_rules;       /* tRRD, tRRD_L or tXAW bind: the ranks' activates are recorded (else not looked at) */
+    tick period, ref_len; /* refresh k (k >= 1) of every rank: [k x period, + ref_len) */
+    uint32_t high, low;   /* write queue: a drain starts above `high`, an idle one above `low` */
+    channel *ch;          /* [lane * channels + c] */
+    bank *bk;             /* [(lane * channels + c) * nbank + b] */
+    rank_state *rk;       /* [(lane * channels + c) * ranks + r] */
+    tick *rq;             /* [(lane * channels + c) * read_queue + i] */
+    uint64_t *wl;         /* [(lane * channels + c) * wcap + i] */
     double ns_per_tick;
     edan_dram_counts *n; /* [lane] */
 };
@@ -76,6 +99,7 @@ edan_dram *edan_dram_new(const edan_machine_dram *p, double ticks_per_ns, uint32
     d->K = K;
     d->ns_per_tick = ticks_per_ns > 0 ? 1.0 / ticks_per_ns : 0;
     d->nbank = p->ranks * p->banks;
+    d->wcap = p->write_queue + 1;
     d->cols = p->row_bytes / line ? p->row_bytes / line : 1;
     d->tburst = ticks(p->tburst, ticks_per_ns);
     d->tccd = ticks(p->tccd_l > p->tburst ? p->tccd_l : p->tburst, ticks_per_ns);
@@ -87,18 +111,30 @@ edan_dram *edan_dram_new(const edan_machine_dram *p, double ticks_per_ns, uint32
     d->trtp = ticks(p->trtp, ticks_per_ns);
     d->trtw = ticks(p->trtw, ticks_per_ns);
     d->twtr = ticks(p->twtr, ticks_per_ns);
+    d->trrd = ticks(p->trrd, ticks_per_ns);
+    d->trrd_l = ticks(p->trrd_l, ticks_per_ns);
+    d->txaw = ticks(p->txaw, ticks_per_ns);
+    d->act_rules = d->trrd || d->trrd_l || (p->activation_limit && d->txaw);
     d->resp = ticks(p->frontend_ns + p->backend_ns, ticks_per_ns);
+    /* gem5 refreshes every tREFI - tRP (its next refresh is due tREFI after the last was, and it starts to
+       precharge tRP early); the file checked tREFI > tRFC + 2 tRP, so a refresh ends before the next */
+    d->ref_len = ticks(p->trp + p->trfc, ticks_per_ns);
+    d->period = ticks(p->trefi - p->trp, ticks_per_ns);
+    if (d->period <= d->ref_len)
+        d->period = d->ref_len + 1;
     if (!d->tburst)
         d->tburst = 1;
     /* gem5: writeHighThreshold = write_buffer_size x percent / 100 (a real number; a drain above it) */
     d->high = (uint32_t)((uint64_t)p->write_queue * p->write_high_percent / 100);
     d->low = (uint32_t)((uint64_t)p->write_queue * p->write_low_percent / 100);
-    const size_t nch = (size_t)K * p->channels;
+    const size_t nch = (size_t)K * p->channels, nrk = nch * p->ranks;
     d->ch = calloc(nch, sizeof *d->ch);
     d->bk = calloc(nch * d->nbank, sizeof *d->bk);
+    d->rk = calloc(nrk, sizeof *d->rk);
     d->rq = calloc(nch * p->read_queue, sizeof *d->rq);
+    d->wl = calloc(nch * d->wcap, sizeof *d->wl);
     d->n = calloc((size_t)K, sizeof *d->n);
-    if (!d->ch || !d->bk || !d->rq || !d->n) {
+    if (!d->ch || !d->bk || !d->rk || !d->rq || !d->wl || !d->n) {
         edan_error_set(err, "out of memory for the DRAM model");
         edan_dram_free(d);
         return NULL;
@@ -112,7 +148,9 @@ void edan_dram_free(edan_dram *d)
         return;
     free(d->ch);
     free(d->bk);
+    free(d->rk);
     free(d->rq);
+    free(d->wl);
     free(d->n);
     free(d);
 }
@@ -197,49 +235,259 @@ static tick bus_end(const channel *c)
     return c->n ? c->to[c->n - 1] : c->floor;
 }
 
-/*
- * n queued writes go to the banks from `at` on, in one turn of the bus:
- * the read-to-write turnaround (tRTW), a burst each, then the write-to-read
- * turnaround (tWTR, and the next read's CAS latency before its data).
- * Writes go in bursts without row misses (the controller orders them by
- * row, FR-FCFS, and their addresses are not known): a drain costs bus time.
- */
-static void drain(edan_dram *d, edan_dram_counts *cnt, channel *c, tick at, uint32_t n)
+/* ===================================================================== */
+/* Addresses, refresh, banks                                              */
+/* ===================================================================== */
+
+/* Where a line is (gem5's decodeAddr, bursts being lines): its channel, rank, bank and row. */
+typedef struct where {
+    uint64_t ch, row;
+    uint32_t rank, bank;
+} where;
+
+static where decode(const edan_dram *d, uint64_t line)
 {
-    const tick len = d->trtw + (tick)n * d->tburst + d->twtr + d->tcl;
-    const tick t = bus_find(c, at, len);
-    bus_take(c, t, t + len);
+    const edan_machine_dram *p = &d->p;
+    uint64_t a = line;
+    where w;
+    if (p->map == EDAN_DRAM_ROCORABACH) { /* row | column | rank | bank | channel: lines spread over the banks */
+        w.ch = a % p->channels, a /= p->channels;
+        w.bank = (uint32_t)(a % p->banks), a /= p->banks;
+        w.rank = (uint32_t)(a % p->ranks), a /= p->ranks;
+        w.row = a / d->cols;
+        return w;
+    }
+    if (p->map == EDAN_DRAM_RORABACHCO) /* row | rank | bank | channel | column: a row per channel in turn */
+        a /= d->cols, w.ch = a % p->channels, a /= p->channels;
+    else /* row | rank | bank | column | channel: lines spread over the channels, a row's in one bank */
+        w.ch = a % p->channels, a /= p->channels, a /= d->cols;
+    w.bank = (uint32_t)(a % p->banks), a /= p->banks;
+    w.rank = (uint32_t)(a % p->ranks), a /= p->ranks;
+    w.row = a;
+    return w;
+}
+
+/*
+ * Refresh: every rank is refreshed from k x period for ref_len (k >= 1):
+ * all its banks precharged (tRP), then tRFC. No command issues inside; a
+ * command that would is put at the refresh's end.
+ */
+static tick out_of_refresh(const edan_dram *d, tick t)
+{
+    const tick k = t / d->period, end = k * d->period + d->ref_len;
+    return k && t < end ? end : t;
+}
+
+/* Whether a refresh starts in (a, b]: it closed every row open at a. */
+static bool refreshed_between(const edan_dram *d, tick a, tick b)
+{
+    return b / d->period > a / d->period;
+}
+
+/*
+ * When an activate of bank group g wanted from t can issue in rank rs: not
+ * within tRRD of another activate of the rank (tRRD_L of one of its group),
+ * not as the (N+1)-th in a window of tXAW (N: activation_limit), not in a
+ * refresh (gem5's activateBank, whose activates come in time order: the
+ * next no earlier than tRRD after the last, nor than tXAW after the oldest
+ * of the last N). A window with too many starts at its earliest activate,
+ * which is this one or one before it; a move is always later, to where a
+ * conflict ends, so the search ends.
+ */
+static tick act_time(const edan_dram *d, const rank_state *rs, uint32_t g, tick t)
+{
+    const edan_machine_dram *p = &d->p;
+    const uint32_t lim = p->activation_limit;
+    tick a = out_of_refresh(d, max_t(t, rs->floor));
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (uint32_t i = 0; i < rs->n; i++) {
+            const tick r = rs->act[i], gap = p->bank_groups && rs->grp[i] == g ? d->trrd_l : d->trrd;
+            if (r < a + gap && a < r + gap) {
+                a = out_of_refresh(d, r + gap);
+                moved = true;
+            }
+        }
+        if (!lim)
+            continue;
+        for (uint32_t i = 0; i <= rs->n; i++) { /* the windows from a (i == n) and from the activates before it */
+            const tick s = i < rs->n ? rs->act[i] : a;
+            if (s > a || a >= s + d->txaw)
+                continue;
+            uint32_t c = 1;
+            tick first = UINT64_MAX; /* the earliest other activate in the window */
+            for (uint32_t j = 0; j < rs->n; j++)
+                if (s <= rs->act[j] && rs->act[j] < s + d->txaw) {
+                    c++;
+                    first = rs->act[j] < first ? rs->act[j] : first;
+                }
+            if (c > lim) { /* leave the window: after its start, or after the first one from a on */
+                a = out_of_refresh(d, (s < a ? s : first) + d->txaw);
+                moved = true;
+            }
+        }
+    }
+    return a;
+}
+
+/* An activate at a of bank group g recorded in rank rs; with every entry taken the earliest goes. */
+static void activated(rank_state *rs, uint32_t g, tick a)
+{
+    uint32_t at = rs->n;
+    if (at == EDAN_DRAM_ACTS) {
+        at = 0;
+        for (uint32_t i = 1; i < EDAN_DRAM_ACTS; i++)
+            if (rs->act[i] < rs->act[at])
+                at = i;
+        rs->floor = max_t(rs->floor, rs->act[at]);
+    } else {
+        rs->n++;
+    }
+    rs->act[at] = a;
+    rs->grp[at] = (uint8_t)g;
+}
+
+enum { HIT, MISS, CONFLICT };
+
+/*
+ * The bank's side of a burst (a read's or a write's) to w.row that may
+ * start at x on channel ci: a row hit, a row miss (the bank closed:
+ * activate) or a row conflict (another row open: precharge, activate).
+ * *out says which. Returns when its column command may issue. A refresh
+ * between the row's last use and this burst's first command closed the
+ * row. The burst's commands are taken to issue now (it is the one the
+ * controller picks): the activate's constraints on the rank are set.
+ */
+static tick bank_open(edan_dram *d, size_t ci, where w, tick x, int *out)
+{
+    const edan_machine_dram *p = &d->p;
+    bank *b = &d->bk[ci * d->nbank + w.rank * p->banks + w.bank];
+    const bool queued = x <= b->last_cmd && b->row; /* it waited while the bank's last burst issued */
+    bool hit = b->row == w.row + 1;
+    /* close_adaptive: the row was closed after the last burst, unless a hit waited */
+    if (p->page == EDAN_DRAM_CLOSE_ADAPTIVE && !(hit && queued)) {
+        if (b->row) {
+            b->act_at = max_t(b->act_at, b->pre_at + d->trp);
+            b->row = 0;
+        }
+        hit = false;
+    }
+    /* the first command: a hit's column command, a conflict's precharge */
+    tick first = hit ? max_t(x, b->col_at) : max_t(x, b->pre_at);
+    if (b->row && refreshed_between(d, b->since, first)) { /* the refresh precharged it: a miss after it */
+        b->act_at = max_t(b->act_at, (b->since / d->period + 1) * d->period + d->ref_len);
+        b->row = 0;
+        hit = false;
+    }
+    if (hit) {
+        *out = HIT;
+        b->since = first;
+        return first;
+    }
+    rank_state *rs = &d->rk[ci * p->ranks + w.rank];
+    const uint32_t g = p->bank_groups ? w.bank % p->bank_groups : 0;
+    tick act = max_t(x, b->act_at);
+    if (b->row) { /* a conflict: precharge first */
+        act = max_t(act, first + d->trp);
+        *out = CONFLICT;
+    } else {
+        *out = MISS;
+    }
+    if (d->act_rules) {
+        act = act_time(d, rs, g, act);
+        activated(rs, g, act);
+    } else {
+        act = out_of_refresh(d, act);
+    }
+    b->since = act;
+    b->row = w.row + 1;
+    b->pre_at = act + d->tras;
+    return max_t(act + d->trcd, b->col_at);
+}
+
+/*
+ * After a burst's column command at cmd: the next column command to the
+ * bank, and with bank groups to its group, tCCD_L later (else a burst);
+ * no precharge before pre (tRTP after a read, tWR after a write's data);
+ * the close policy precharges at once.
+ */
+static void bank_used(edan_dram *d, size_t ci, where w, tick cmd, tick pre)
+{
+    const edan_machine_dram *p = &d->p;
+    bank *r = &d->bk[ci * d->nbank + w.rank * p->banks], *b = &r[w.bank];
+    if (p->bank_groups) { /* gem5: bank b of a rank is in group b % bank_groups */
+        for (uint32_t i = w.bank % p->bank_groups; i < p->banks; i += p->bank_groups)
+            r[i].col_at = max_t(r[i].col_at, cmd + d->tccd);
+    } else {
+        b->col_at = max_t(b->col_at, cmd + d->tburst);
+    }
+    b->pre_at = max_t(b->pre_at, pre);
+    b->last_cmd = max_t(b->last_cmd, cmd);
+    if (p->page == EDAN_DRAM_CLOSE) { /* auto-precharge */
+        b->act_at = max_t(b->act_at, b->pre_at + d->trp);
+        b->row = 0;
+    }
+}
+
+/* ===================================================================== */
+/* Writes                                                                 */
+/* ===================================================================== */
+
+/*
+ * n queued writes of channel ci go from `at` on, oldest first, in one turn
+ * of the bus: the read-to-write turnaround (tRTW), a burst each, then the
+ * write-to-read turnaround (tWTR, and the next read's CAS latency before
+ * its data). A write whose line is known goes to its bank as a read does
+ * (row hit, miss or conflict; its data tCL (gem5's tCWL) after its column
+ * command; no precharge until tWR after its data), so the turn lasts as
+ * long as its banks make it; one whose line is not known takes its burst.
+ * The turn is booked from the first gap that holds it with every write a
+ * row hit; a longer one covers what it overlaps.
+ */
+static void drain(edan_dram *d, edan_dram_counts *cnt, size_t ci, tick at, uint32_t n)
+{
+    channel *c = &d->ch[ci];
+    const tick s = bus_find(c, at, d->trtw + (tick)n * d->tburst + d->twtr + d->tcl);
+    tick t = s + d->trtw; /* the next write's data */
+    for (uint32_t i = 0; i < n; i++) {
+        const uint64_t line = d->wl[ci * d->wcap + c->wq_head];
+        c->wq_head = c->wq_head + 1 == d->wcap ? 0 : c->wq_head + 1;
+        if (line) {
+            const where w = decode(d, line - 1);
+            int out;
+            const tick data = max_t(t, bank_open(d, ci, w, s, &out) + d->tcl);
+            bank_used(d, ci, w, data - d->tcl, data + d->tburst + d->twr);
+            t = data;
+        }
+        t += d->tburst;
+    }
+    bus_take(c, s, t + d->twtr + d->tcl);
     c->wq -= n;
     cnt->drains++;
+}
+
+/* A write-back of line + 1 (0: not known) queued on channel ci; above the high threshold a drain. */
+static void queue_write(edan_dram *d, edan_dram_counts *cnt, size_t ci, uint64_t line1, tick x)
+{
+    channel *c = &d->ch[ci];
+    uint32_t at = c->wq_head + c->wq;
+    d->wl[ci * d->wcap + (at >= d->wcap ? at - d->wcap : at)] = line1;
+    c->wq++;
+    cnt->writes++;
+    while (c->wq > d->high)
+        drain(d, cnt, ci, x, c->wq < d->p.min_writes_per_switch ? c->wq : d->p.min_writes_per_switch);
 }
 
 /* ===================================================================== */
 /* A read                                                                 */
 /* ===================================================================== */
 
-edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t writes, edan_dram_tick x)
+edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, const uint64_t *wb, uint32_t writes, edan_dram_tick x)
 {
     const edan_machine_dram *p = &d->p;
-    /* the address's fields (gem5's decodeAddr), bursts being lines: row | rank | bank | column | channel, ... */
-    uint64_t a = line, ch, bnk, rank, row;
-    if (p->map == EDAN_DRAM_ROCORABACH) { /* row | column | rank | bank | channel: lines spread over the banks */
-        ch = a % p->channels, a /= p->channels;
-        bnk = a % p->banks, a /= p->banks;
-        rank = a % p->ranks, a /= p->ranks;
-        row = a / d->cols;
-    } else {
-        if (p->map == EDAN_DRAM_RORABACHCO) /* row | rank | bank | channel | column: a row per channel in turn */
-            a /= d->cols, ch = a % p->channels, a /= p->channels;
-        else /* row | rank | bank | column | channel: lines spread over the channels, a row's in one bank */
-            ch = a % p->channels, a /= p->channels, a /= d->cols;
-        bnk = a % p->banks, a /= p->banks;
-        rank = a % p->ranks, a /= p->ranks;
-        row = a;
-    }
-    const size_t ci = (size_t)k * p->channels + ch;
+    const where w = decode(d, line);
+    const size_t ci = (size_t)k * p->channels + w.ch;
     channel *c = &d->ch[ci];
-    const uint32_t bi = (uint32_t)(rank * p->banks + bnk);
-    bank *b = &d->bk[ci * d->nbank + bi];
     tick *rq = &d->rq[ci * p->read_queue];
     edan_dram_counts *cnt = &d->n[k];
     const tick arrived = x;
@@ -258,35 +506,14 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
         uint32_t fit = room > fixed ? (uint32_t)((room - fixed) / d->tburst) : 0;
         uint32_t n = c->wq - d->low;
         n = n < fit ? n : fit;
-        drain(d, cnt, c, idle, n > least ? n : least);
+        drain(d, cnt, ci, idle, n > least ? n : least);
     }
 
-    /* the bank: a row hit, a closed bank (activate) or another row open (precharge, activate) */
-    const bool queued = x <= b->last_cmd && b->row; /* it waited while the bank's last read issued */
-    bool hit = b->row == row + 1;
-    if (p->page == EDAN_DRAM_CLOSE_ADAPTIVE && !(hit && queued)) { /* closed after the last read, unless a hit waited */
-        if (b->row) {
-            b->act_at = max_t(b->act_at, b->pre_at + d->trp);
-            b->row = 0;
-        }
-        hit = false;
-    }
-    tick ready;
-    if (hit) {
-        ready = max_t(x, b->col_at);
-        cnt->row_hits++;
-    } else {
-        tick act = max_t(x, b->act_at);
-        if (b->row) { /* a conflict: precharge first */
-            act = max_t(act, max_t(x, b->pre_at) + d->trp);
-            cnt->row_conflicts++;
-        } else {
-            cnt->row_misses++;
-        }
-        b->row = row + 1;
-        b->pre_at = act + d->tras;
-        ready = max_t(act + d->trcd, b->col_at);
-    }
+    int out;
+    tick ready = bank_open(d, ci, w, x, &out);
+    cnt->row_hits += out == HIT;
+    cnt->row_misses += out == MISS;
+    cnt->row_conflicts += out == CONFLICT;
     if (p->sched == EDAN_DRAM_FCFS)
         ready = max_t(ready, c->last_cmd);
     /* the data bus: the first gap for the burst from the CAS latency on */
@@ -294,29 +521,16 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t write
     const tick cmd = data - d->tcl, end = data + d->tburst;
     bus_take(c, data, end);
     c->last_cmd = max_t(c->last_cmd, cmd);
-    /* the next column command to this bank, and with bank groups to its group, tCCD_L later */
-    if (p->bank_groups) { /* gem5: bank b of a rank is in group b % bank_groups */
-        bank *r = &d->bk[ci * d->nbank + (uint32_t)rank * p->banks];
-        for (uint32_t i = (uint32_t)bnk % p->bank_groups; i < p->banks; i += p->bank_groups)
-            r[i].col_at = max_t(r[i].col_at, cmd + d->tccd);
-    } else {
-        b->col_at = max_t(b->col_at, cmd + d->tburst);
-    }
-    b->pre_at = max_t(b->pre_at, cmd + d->trtp);
-    b->last_cmd = max_t(b->last_cmd, cmd);
-    if (p->page == EDAN_DRAM_CLOSE) { /* auto-precharge */
-        b->act_at = max_t(b->act_at, b->pre_at + d->trp);
-        b->row = 0;
-    }
+    bank_used(d, ci, w, cmd, cmd + d->trtp);
     rq[c->rq_at] = end;
     c->rq_at = c->rq_at + 1 == p->read_queue ? 0 : c->rq_at + 1;
     cnt->reads++;
     cnt->wait_ns += (double)(cmd - arrived) * d->ns_per_tick;
 
-    /* the write-backs, posted: queued; above the high threshold a drain of min_writes_per_switch */
-    cnt->writes += writes;
-    c->wq += writes;
-    while (c->wq > d->high)
-        drain(d, cnt, c, x, c->wq < p->min_writes_per_switch ? c->wq : p->min_writes_per_switch);
+    /* the write-backs, posted: each queued on its channel (the read's when not known) */
+    for (uint32_t i = 0; i < writes; i++) {
+        const size_t wc = wb ? (size_t)k * p->channels + decode(d, wb[i]).ch : ci;
+        queue_write(d, cnt, wc, wb ? wb[i] + 1 : 0, x);
+    }
     return end + d->resp;
 }

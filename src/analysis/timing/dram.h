@@ -49,11 +49,16 @@ void edan_dram_free(edan_dram *d);
 /*
  * Lane k: a read of the line `line` (address / line size) reaches the
  * controller at x, with `writes` dirty lines the cache evicts for it
- * (write-backs, posted: queued after the read). Returns when its data is
- * back out of the controller: the data burst's end plus the front-end and
- * back-end latencies (the caller adds the link's, --mem-latency).
+ * (write-backs, posted: queued after the read, each on its own channel).
+ * wb: the write-backs' lines, which open rows in their banks when they go
+ * (tWR before a precharge); NULL when they are not known: each then takes
+ * its burst on the read's channel's bus and no bank. Returns when the
+ * read's data is back out of the controller: the data burst's end plus the
+ * front-end and back-end latencies (the caller adds the link's,
+ * --mem-latency).
  */
-edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, uint32_t writes, edan_dram_tick x);
+edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, const uint64_t *wb, uint32_t writes,
+                              edan_dram_tick x);
 
 /* The reads, row hits, ... so far over every lane. */
 edan_dram_counts edan_dram_counts_get(const edan_dram *d);

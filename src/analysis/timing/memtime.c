@@ -135,11 +135,13 @@ static tick read_lane(edan_memtime *mt, int k, uint64_t line, int first, int L, 
         if (l + 1 < mt->nlev)
             x += mt->hit[l + 1];
     }
-    if (L == mt->nlev && mt->dram) /* the DRAM's own time, then the link's (the lane's latency) */
-        x = edan_dram_read(mt->dram, k, line, bytes > mt->line_bytes ? (bytes - mt->line_bytes) / mt->line_bytes : 0,
-                           x) +
-            mt->memlat[k];
-    else if (L == mt->nlev)
+    if (L == mt->nlev && mt->dram) { /* the DRAM's own time, then the link's (the lane's latency) */
+        const uint32_t writes = bytes > mt->line_bytes ? (bytes - mt->line_bytes) / mt->line_bytes : 0;
+        /* the write-backs' lines, when the cache kept every one of them for this read (else none known) */
+        const edan_cache_wb *e = mt->wb ? &mt->wb[line % EDAN_CACHE_WB_SLOTS] : NULL;
+        const bool known = e && e->key == line + 1 && e->n == writes && writes <= EDAN_CACHE_WB_LINES;
+        x = edan_dram_read(mt->dram, k, line, known ? e->line : NULL, writes, x) + mt->memlat[k];
+    } else if (L == mt->nlev)
         x = transfer(mt, k, x, bytes) + mt->memlat[k];
     else if (ready > x) {
         mt->pf.late[k]++;

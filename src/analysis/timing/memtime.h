@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "analysis/cache/cache.h"
 #include "analysis/machine/machine.h"
 #include "analysis/prefetch/prefetch.h"
 #include "analysis/timing/dram.h"
@@ -108,6 +109,7 @@ typedef struct edan_memtime {
     uint32_t blk_n[EDAN_MEMTIME_LANES];
     /* with [dram]: the DRAM in place of the latency and the bandwidth calendar, memlat[k] its link's latency */
     edan_dram *dram;
+    const edan_cache_wb *wb; /* the data cache's write-backs by the line read (the timing model sets it) */
     uint32_t line_bytes;
     edan_memtime_pf pf; /* prefetches (memtime_prefetch.c) */
 } edan_memtime;

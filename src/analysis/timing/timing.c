@@ -143,6 +143,13 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         return NULL;
     }
     t->dc_ok = true;
+    if (m->dram.present) { /* the DRAM opens the rows of the lines written back */
+        if (edan_cache_wb_enable(&t->dc, err)) {
+            edan_timing_free(t);
+            return NULL;
+        }
+        t->mem.wb = t->dc.wb;
+    }
     edan_prefetch_config pfc[NLEV];
     uint32_t pfhit[NLEV];
     for (int l = 0; l < m->n_data_levels; l++) {
