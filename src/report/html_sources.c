@@ -104,19 +104,7 @@ static char *unescape(const char *s, size_t n)
 static char *read_text(const char *path, size_t *len)
 {
     edan_error why = {0};
-    FILE *f = edan_input_fopen(path, "a source file", 0, &why);
-    if (!f)
-        return NULL;
-    char *buf = malloc(MAX_SOURCE + 1);
-    *len = buf ? fread(buf, 1, MAX_SOURCE, f) : 0;
-    const bool whole = buf && feof(f) && !ferror(f);
-    fclose(f);
-    if (!whole) {
-        free(buf);
-        return NULL;
-    }
-    buf[*len] = '\0';
-    return buf;
+    return edan_input_read_all(path, "a source file", MAX_SOURCE, len, &why);
 }
 
 /* [[N,"text"],...]: the lines of text within CONTEXT of one of the named lines v[0 .. n) (sorted). */

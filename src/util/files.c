@@ -254,14 +254,11 @@ int edan_input_open(const char *path, const char *what, int flags, edan_error *e
 {
     /* non-blocking until checked: opening a FIFO for reading would wait for a writer */
     const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        edan_error_set(err, "%s: cannot open %s: %s", path, what, strerror(errno));
-        return -1;
-    }
     struct stat st;
-    if (fstat(fd, &st)) {
+    if (fd < 0 || fstat(fd, &st)) {
         edan_error_set(err, "%s: cannot open %s: %s", path, what, strerror(errno));
-        close(fd);
+        if (fd >= 0)
+            close(fd);
         return -1;
     }
     const bool stream = (flags & EDAN_INPUT_STREAM) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
@@ -306,6 +303,21 @@ FILE *edan_input_fopen(const char *path, const char *what, int flags, edan_error
         close(fd);
     }
     return f;
+}
+
+char *edan_input_read_all(const char *path, const char *what, size_t max, size_t *len, edan_error *err)
+{
+    FILE *f = edan_input_fopen(path, what, 0, err);
+    char *buf = f ? malloc(max + 1) : NULL;
+    *len = buf ? fread(buf, 1, max, f) : 0;
+    const bool whole = buf && feof(f) && !ferror(f);
+    if (f)
+        fclose(f);
+    if (whole)
+        buf[*len] = '\0';
+    else
+        free(buf);
+    return whole ? buf : NULL;
 }
 
 /* ===================================================================== */

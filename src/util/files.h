@@ -74,6 +74,12 @@ int edan_input_open(const char *path, const char *what, int flags, edan_error *e
 /* The same as a stdio stream ("rb"), or NULL with err set. */
 FILE *edan_input_fopen(const char *path, const char *what, int flags, edan_error *err);
 /*
+ * The whole text of a regular file of at most max bytes, NUL-terminated
+ * (free() it), *len its length; NULL when it cannot be opened (err set, as
+ * edan_input_fopen()), is longer or cannot be read.
+ */
+char *edan_input_read_all(const char *path, const char *what, size_t max, size_t *len, edan_error *err);
+/*
  * An input another process reads (the program QEMU runs) or that is read
  * later: remembered and checked against the outputs without opening it.
  * A path that does not exist passes (its reader says why). 0, or -1.

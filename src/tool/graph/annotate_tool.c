@@ -260,21 +260,10 @@ static char *read_source(const char *path, size_t *len)
 {
     /* a FIFO or device named by the debug lines is not read (it would hang or never end); nor an output */
     edan_error why = {0};
-    FILE *f = path ? edan_input_fopen(path, "a source file", 0, &why) : NULL;
-    if (!f && path && edan_output_is(path) && !source_is_output.set)
+    char *text = path ? edan_input_read_all(path, "a source file", MAX_SOURCE, len, &why) : NULL;
+    if (!text && why.set && edan_output_is(path) && !source_is_output.set)
         source_is_output = why;
-    if (!f)
-        return NULL;
-    char *buf = malloc(MAX_SOURCE + 1);
-    *len = buf ? fread(buf, 1, MAX_SOURCE, f) : 0;
-    const bool whole = buf && feof(f) && !ferror(f);
-    fclose(f);
-    if (!whole) {
-        free(buf);
-        return NULL;
-    }
-    buf[*len] = '\0';
-    return buf;
+    return text;
 }
 
 /*
