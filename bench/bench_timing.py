@@ -27,22 +27,16 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import interleaved, commit, publish
+from benchlib import interleaved, commit, publish, option, build_dir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
-if not BUILD:
-    sys.exit(__doc__)
+BUILD = build_dir(__doc__)
 QUICK = "--quick" in sys.argv
-RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else (1 if QUICK else 3)
-MACHINE = sys.argv[sys.argv.index("--machine") + 1] if "--machine" in sys.argv else \
-    os.path.join(HERE, "..", "machines", "gem5-validation.ini")
+RUNS = int(option("--runs", 1 if QUICK else 3))
+MACHINE = option("--machine", os.path.join(HERE, "..", "machines", "gem5-validation.ini"))
 EDAN = os.path.join(BUILD, "edan")
 ONE, FOUR = "50", "50,100,200,300"
-
-def option(name, default=None):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
 # (label, kernel, the program's command)

@@ -27,22 +27,15 @@ import shlex
 import subprocess
 import sys
 
-from benchlib import commit, publish
+from benchlib import commit, publish, option, build_dir
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
-if not BUILD:
-    sys.exit(__doc__)
+BUILD = build_dir(__doc__)
 QUICK = "--quick" in sys.argv
-MACHINE = sys.argv[sys.argv.index("--machine") + 1] if "--machine" in sys.argv else \
-    os.path.join(HERE, "..", "machines", "gem5-validation.ini")
+MACHINE = option("--machine", os.path.join(HERE, "..", "machines", "gem5-validation.ini"))
 LATS = "50,300"
 TARGET = 0.05
-
-
-def option(name, default=None):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
 PROGRAM = [os.path.join(BUILD, "bench", "cg_fn")] + (["16", "2"] if QUICK else ["16", "10"])

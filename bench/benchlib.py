@@ -7,6 +7,19 @@ import subprocess
 import sys
 import time
 
+
+def option(name, default=None):
+    """The value after name on the command line, else default."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def build_dir(doc):
+    """The build directory, the first argument (absolute), or exit printing the script's doc."""
+    if len(sys.argv) > 1 and not sys.argv[1].startswith("-"):
+        return os.path.abspath(sys.argv[1])
+    sys.exit(doc)
+
+
 SWEEP = "32K;64K;128K;256K;32K,ways=8;64K,ways=8;32K,write=back,alloc=yes;1M,ways=16,write=back,alloc=yes"
 
 
