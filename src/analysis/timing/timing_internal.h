@@ -69,6 +69,8 @@ typedef struct timing_fdesc {
     uint8_t jump;         /* a jump, call or return with an address: the predictor's global history takes it */
     uint8_t serial;       /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
     uint8_t access;       /* it has a memory operand (mem != NONE, mem_size > 0) */
+    /* with store sets and a memory operand: the store_sets() calls its step makes (one a load or store micro-op) */
+    uint8_t ss_ops;
 } timing_fdesc;
 
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */

@@ -265,6 +265,10 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
     d->jump = in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN);
     d->serial = (uint8_t)serializing(in);
     d->access = in->mem != EDAN_MEM_NONE && in->mem_size > 0;
+    const bool split = in->uops && !d->serial; /* step() hands it to step_uops(): a call per load and store */
+    d->ss_ops = !t->m.store_set_bytes || !d->access ? 0
+                : split ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) != 0) + ((in->uops & EDAN_UOP_STORE) != 0))
+                        : 1;
     d->insn = in;
 }
 
@@ -348,13 +352,9 @@ STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
     if (id_room(t, rec->id))
         return -1;
     functional_state(t, rec);
-    if (t->m.store_set_bytes && fdesc_of(t, rec)->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
-        /* as many store_sets() calls as scheduling it would make: one per memory micro-operation */
-        const edan_insn *in = rec->insn;
-        const bool split = in->uops && !fdesc_of(t, rec)->serial; /* step() hands it to step_uops() */
-        store_sets_count(t,
-                         split ? (uint64_t)((in->uops & EDAN_UOP_LOAD) != 0) + ((in->uops & EDAN_UOP_STORE) != 0) : 1);
-    }
+    const timing_fdesc *d = fdesc_of(t, rec);
+    if (d->ss_ops && !(rec->flags & EDAN_EXEC_NO_ACCESS)) /* as many as scheduling it would count */
+        store_sets_count(t, d->ss_ops);
     if (!t->id_count[rec->id]++) /* an id is one static instruction: its pc, once */
         t->id_pc[rec->id] = rec->insn->pc;
     return 0;
