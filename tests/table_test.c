@@ -6,7 +6,9 @@
  * group in JSON, CSV quoting and headers; booleans, counts that may be
  * unknown and another table's rows in a cell; run-time columns that change
  * the JSON layout refused; columns bound to the members of a row's structs
- * (every member type), rendered as the same rows filled cell by cell.
+ * (every member type), rendered as the same rows filled cell by cell; a
+ * tool's tables rendered together (edan_results_*): titles with {key}s,
+ * captions, nested JSON paths, tables left out of a format.
  */
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +77,96 @@ static char *render(const edan_table *t, int fmt, const edan_text_view *v, size_
     return buf;
 }
 
+/* ===================================================================== */
+/* A tool's results rendered together                                     */
+/* ===================================================================== */
+
+static char *render_results(const edan_result *r, size_t n, int fmt)
+{
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    if (fmt == 0)
+        edan_results_text(f, r, n);
+    else
+        edan_results_json(f, r, n);
+    fclose(f);
+    return buf;
+}
+
+/*
+ * Tables at nested paths written as one tool's JSON section, titles with
+ * their {key}s, captions only over rows, and each format leaving out what
+ * the results say.
+ */
+static void results_test(void)
+{
+    static const edan_column top_cols[] = {
+        {"n", EDAN_T_U64, "", "a count", 0, NULL, 0, 0, NULL, EDAN_CELL},
+        {"x", EDAN_T_F64, "", "a %g", EDAN_COL_G, NULL, 0, 3, NULL, EDAN_CELL},
+        {"addr", EDAN_T_U64, "", "hexadecimal with 0x", EDAN_COL_HEX_0X, NULL, 8, 0, NULL, EDAN_CELL},
+        {"note", EDAN_T_STR, "", "text only", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 0, 0, NULL, EDAN_CELL},
+    };
+    static const edan_column sub_cols[] = {{"m", EDAN_T_U64, "", "a count", 0, NULL, 0, 0, NULL, EDAN_CELL}};
+    static const edan_column row_cols[] = {{"v", EDAN_T_U64, "", "a count", 0, NULL, 4, 0, NULL, EDAN_CELL}};
+    static const edan_table_decl decls[] = {
+        EDAN_TABLE_DECL("t", NULL, true, "scalars", top_cols),
+        EDAN_TABLE_DECL("t.sub.deep", NULL, true, "scalars in an object in an object", sub_cols),
+        EDAN_TABLE_DECL("t.rows", "t-rows", false, "rows", row_cols),
+        EDAN_TABLE_DECL("t.none", "t-none", false, "rows the run cannot have", row_cols),
+        EDAN_CSV_TABLE_DECL("t.csv", "t-csv", "rows of the CSV files alone", row_cols),
+        EDAN_TABLE_DECL("top", "top", false, "rows at the top level", row_cols),
+    };
+    edan_table t[6];
+    for (int k = 0; k < 6; k++) {
+        edan_table_init(&t[k], &decls[k]);
+        for (uint64_t i = 0; k >= 2 && i < 3; i++)
+            edan_table_row(&t[k], 0)->u = 10 * (uint64_t)k + i;
+    }
+    edan_value *v = edan_table_row(&t[0], 0);
+    v[0].u = 7;
+    v[1].f = 12.3456;
+    v[2].u = 255;
+    v[3].s = "fine";
+    edan_table_row(&t[1], 0)->u = 5;
+    const edan_result r[] = {
+        {.t = &t[0], .view = {.title = "\nt: {n} things, x {x} at {addr} ({note}), {unknown} {n"}},
+        {.t = &t[1], .left = EDAN_NO_TEXT},
+        {.t = &t[2], .view = {.caption = "  the rows", .max_rows = 2}, .json_rows = 2},
+        {.t = &t[3], .view = {.caption = "  never shown", .min_rows = 4}, .absent = true, .left = EDAN_NO_CSV},
+        {.t = &t[4], .left = EDAN_NO_TEXT},
+        {.t = &t[5], .left = EDAN_NO_TEXT},
+    };
+    char *text = render_results(r, 6, 0), *json = render_results(r, 6, 1);
+    CHECK(!strcmp(text, "\nt: 7 things, x 12.3 at     0xff (fine), {unknown} {n\n"
+                        "  the rows\n     v\n    20\n    21\n  (1 more)\n"),
+          "results text:\n%s", text);
+    CHECK(!strcmp(json, ",\"t\":{\"n\":7,\"x\":12.345599999999999,\"addr\":255,\"sub\":{\"deep\":{\"m\":5}},"
+                        "\"rows\":[{\"v\":20},{\"v\":21}],\"none\":null},\"top\":[{\"v\":50},{\"v\":51},{\"v\":52}]"),
+          "results JSON:\n%s", json);
+    free(text);
+    free(json);
+    /* a section whose first table is rows in an object: no comma before its first member */
+    json = render_results(&r[2], 1, 1);
+    CHECK(!strcmp(json, ",\"t\":{\"rows\":[{\"v\":20},{\"v\":21}]}"), "rows first in an object: %s", json);
+    free(json);
+    char dir[] = "/tmp/edan-results-XXXXXX", path[256];
+    edan_error err = {0};
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    CHECK(edan_results_csv(r, 6, dir, "b", &err) == 0, "results CSV: %s", err.msg);
+    static const char *const files[] = {"b-t-rows.csv", "b-t-csv.csv", "b-top.csv"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        CHECK(access(path, R_OK) == 0, "results CSV: %s written", files[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/b-t-none.csv", dir);
+    CHECK(access(path, R_OK) != 0, "results CSV: a table left out of CSV is not written");
+    rmdir(dir);
+    for (int k = 0; k < 6; k++)
+        edan_table_free(&t[k]);
+}
+
 int main(void)
 {
     edan_table t;
@@ -105,16 +197,16 @@ int main(void)
     r[2].u = 5;
     r[6].s = NULL;
 
-    char *text = render(&t, 0, &(edan_text_view){NULL, 0, 1, "; more", false, false, false}, 0);
+    char *text = render(&t, 0, &(edan_text_view){NULL, 0, 1, "; more", false, false, false, NULL, NULL}, 0);
     const char *want_text = "  name        count    d       %        g kind \n"
                             "  a_rather_…     42   -3   12.2% 0.000122 io   \n"
                             "  (1 more; more)\n";
     CHECK(!strcmp(text, want_text), "text:\n%s\nexpected:\n%s", text, want_text);
     free(text);
-    text = render(&t, 0, &(edan_text_view){"| ", 3, 0, NULL, true, true, false}, 0);
+    text = render(&t, 0, &(edan_text_view){"| ", 3, 0, NULL, true, true, false, NULL, NULL}, 0);
     CHECK(!strcmp(text, ""), "fewer rows than min_rows: nothing, got %s", text);
     free(text);
-    text = render(&t, 0, &(edan_text_view){"| ", 0, 0, NULL, true, true, false}, 0);
+    text = render(&t, 0, &(edan_text_view){"| ", 0, 0, NULL, true, true, false, NULL, NULL}, 0);
     const char *want_rows = "| a_rather_long_name     42   -3   12.2% 0.000122 io   \n"
                             "| b               5    0    0.0%        0 ?    \n";
     CHECK(!strcmp(text, want_rows), "rows alone, wide:\n%s\nexpected:\n%s", text, want_rows);
@@ -350,5 +442,6 @@ int main(void)
     free(bj);
     edan_table_free(&bt);
     edan_table_free(&in);
+    results_test();
     return check_summary();
 }

@@ -82,6 +82,8 @@ typedef enum edan_type {
 #define EDAN_COL_CUT 4096u
 /* Text: a count in hexadecimal (without 0x). */
 #define EDAN_COL_HEX 8192u
+/* Text: a count in hexadecimal with 0x before it (C's %#x: none before 0). */
+#define EDAN_COL_HEX_0X 16384u
 
 /*
  * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,
@@ -271,6 +273,15 @@ typedef struct edan_text_view {
     bool wide;           /* names whole (--wide) */
     bool no_heading;     /* the rows alone (a view that heads them itself) */
     bool heading_always; /* the heading even without a row to show */
+    /*
+     * edan_results_text: a line before the table, as it is, written even
+     * when no row shows, each {key} in it replaced by row 0's value of the
+     * column as text shows it (its width, precision and flags; an unknown
+     * key stays as it is). A table of scalars shows only this line.
+     */
+    const char *title;
+    /* edan_results_text: a line before the heading, as it is, when the table shows (what its rows are). */
+    const char *caption;
 } edan_text_view;
 
 /* The heading and the rows text shows, each column right-aligned to its width (a name column left-aligned). */
@@ -284,5 +295,37 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows);
 void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t max_rows);
 /* Its CSV table in dir, <base>-<decl->csv>.csv: the header and every row CSV shows. 0, or -1 with err. */
 int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err);
+
+/* ===================================================================== */
+/* A tool's results: its tables rendered together                         */
+/* ===================================================================== */
+
+/*
+ * One of a tool's tables in its report: how text shows it and what the
+ * formats leave out. A tool lists its tables in the order the report
+ * writes them (a table may be listed twice, once per place, when text and
+ * JSON order them differently) and the three renderers below write them
+ * all, so that it writes no section of its own.
+ */
+typedef struct edan_result {
+    const edan_table *t;
+    edan_text_view view;
+    unsigned left;    /* the formats that leave the table out (EDAN_NO_TEXT, EDAN_NO_JSON, EDAN_NO_CSV) */
+    bool absent;      /* JSON: null (a table the run cannot have, such as functions without symbols) */
+    size_t json_rows; /* JSON: at most these rows (0: all) */
+} edan_result;
+
+/* Each table's text in turn: its title, its caption and edan_table_text (a table of scalars: its title alone). */
+void edan_results_text(FILE *f, const edan_result *r, size_t n);
+/*
+ * Each table at its path as members of the report's top-level object
+ * (,"key":value): a table of scalars as the members of the object its path
+ * names, a table of rows as the array its path's last part names, the
+ * objects of the paths opened and closed around them in turn. Tables of the
+ * CSV files alone are not written.
+ */
+void edan_results_json(FILE *f, const edan_result *r, size_t n);
+/* Each table with a CSV table (decl->csv) as its file: 0, or -1 with err at the first that fails. */
+int edan_results_csv(const edan_result *r, size_t n, const char *dir, const char *base, edan_error *err);
 
 #endif

@@ -81,3 +81,27 @@ void *edan_session_instance(const edan_session *s, const edan_tool_def *def)
             return b->tool[i];
     return NULL;
 }
+
+/* ===================================================================== */
+/* A tool's section from its result tables                                */
+/* ===================================================================== */
+
+void edan_results_report(const edan_session *s, edan_report_format fmt, FILE *f, edan_result *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        r[i].view.wide = edan_session_options(s)->wide;
+    if (fmt == EDAN_FORMAT_TEXT)
+        edan_results_text(f, r, n);
+    else if (fmt == EDAN_FORMAT_JSON)
+        edan_results_json(f, r, n);
+}
+
+int edan_results_outputs(const edan_session *s, const edan_result *r, size_t n, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    if (!o->csv_dir[0])
+        return 0;
+    char name[1100];
+    edan_session_file_base(s, name, sizeof name);
+    return edan_results_csv(r, n, o->csv_dir, name, err);
+}

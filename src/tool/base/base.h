@@ -158,4 +158,17 @@ void edan_session_file_base(const edan_session *s, char *buf, size_t cap);
  */
 void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap);
 
+/* ===================================================================== */
+/* A tool's section from its result tables                                */
+/* ===================================================================== */
+
+/*
+ * A tool's section of the report from its tables (report/table.h,
+ * edan_result): text (names whole with --wide) or JSON; the table format
+ * has none.
+ */
+void edan_results_report(const edan_session *s, edan_report_format fmt, FILE *f, edan_result *r, size_t n);
+/* --csv-dir: their CSV tables, <name>-<table>.csv (nothing without it); 0, or -1 with err. */
+int edan_results_outputs(const edan_session *s, const edan_result *r, size_t n, edan_error *err);
+
 #endif

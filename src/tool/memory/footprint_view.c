@@ -270,9 +270,18 @@ static void put_values(edan_value *r, size_t at, const fp_total *v)
     r[at + 3].f = v->accesses ? (double)v->lines / (double)v->accesses : 0.0;
 }
 
+/* How text shows each table. */
+static const edan_text_view views[N_TABLES] = {
+    {.title = "\nfootprint (distinct bytes and {line_bytes}-byte lines loaded or stored)"},
+    {.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"},
+    {.min_rows = 2},
+    {.max_rows = TEXT_LOOPS, .more = " loops; --json lists all"},
+    {.max_rows = TEXT_LOOPS, .more = " loop nests; --json lists all"},
+};
+
 typedef struct fp_tables {
     edan_table t[N_TABLES];
-    bool no_functions; /* the program's symbols are unknown: functions is null */
+    edan_result r[N_TABLES]; /* how the report shows them */
 } fp_tables;
 
 /* The innermost loops' rows, or (nests) every loop nest's (text: those with loops inside them). */
@@ -296,8 +305,10 @@ static void loop_rows(const footprint_tool *t, edan_srcmap *src, bool nests, eda
 /* Every table of the report (text, JSON and CSV show different rows of them: the rows' flags). */
 static void make_tables(const footprint_tool *t, const edan_session *s, fp_tables *x)
 {
-    for (int k = 0; k < N_TABLES; k++)
+    for (int k = 0; k < N_TABLES; k++) {
         edan_table_init(&x->t[k], &edan_footprint_tables[k]);
+        x->r[k] = (edan_result){.t = &x->t[k], .view = views[k]};
+    }
     size_t n = 0;
     fp_row *rows = group_rows(t, BY_RUN, &n); /* the whole run's totals (zeros when out of memory) */
     const fp_total all = rows && n ? rows[0].v : (fp_total){0, 0, 0};
@@ -313,7 +324,7 @@ static void make_tables(const footprint_tool *t, const edan_session *s, fp_table
         r[1].s = "(all)";
         put_values(r, 2, &all);
     }
-    x->no_functions = !t->have_elf;
+    x->r[T_FUNCTIONS].absent = !t->have_elf;
     rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;
     for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++) {
         r[0].s = r[1].s = fn_name(t, rows[i].key);
@@ -344,46 +355,18 @@ static void free_tables(fp_tables *x)
 
 void edan_footprint_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    if (fmt == EDAN_FORMAT_TABLE)
-        return;
     fp_tables x;
     make_tables(tool, s, &x);
-    if (fmt == EDAN_FORMAT_TEXT) {
-        const bool wide = edan_session_options(s)->wide;
-        fprintf(f, "\nfootprint (distinct bytes and %u-byte lines loaded or stored)\n", LINE);
-        edan_table_text(
-            f, &x.t[T_FUNCTIONS],
-            &(edan_text_view){.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all", .wide = wide});
-        edan_table_text(f, &x.t[T_THREADS], &(edan_text_view){.min_rows = 2, .wide = wide});
-        edan_table_text(f, &x.t[T_LOOPS],
-                        &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loops; --json lists all", .wide = wide});
-        edan_table_text(
-            f, &x.t[T_NESTS],
-            &(edan_text_view){.max_rows = TEXT_LOOPS, .more = " loop nests; --json lists all", .wide = wide});
-    } else {
-        fputs(",\"footprint\":{", f);
-        edan_table_json(f, &x.t[T_TOTAL], 0);
-        edan_table_json_member(f, &x.t[T_FUNCTIONS], x.no_functions, 0);
-        for (int k = T_THREADS; k < N_TABLES; k++)
-            edan_table_json_member(f, &x.t[k], false, 0);
-        fputc('}', f);
-    }
+    edan_results_report(s, fmt, f, x.r, N_TABLES);
     free_tables(&x);
 }
 
-/* --csv-dir: footprint-functions (the whole run first, as "(all)"), footprint-threads, -loops and -nests. */
+/* --csv-dir: the rows of the whole run and per function, thread, loop and nest. */
 int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
 {
-    const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0])
-        return 0;
-    char name[1100];
-    edan_session_file_base(s, name, sizeof name);
     fp_tables x;
     make_tables(tool, s, &x);
-    int rc = 0;
-    for (int k = T_FUNCTIONS; !rc && k < N_TABLES; k++)
-        rc = edan_table_csv(&x.t[k], o->csv_dir, name, err);
+    const int rc = edan_results_outputs(s, x.r, N_TABLES, err);
     free_tables(&x);
     return rc;
 }

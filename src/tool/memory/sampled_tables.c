@@ -111,7 +111,7 @@
     }
 
 static const edan_column function_cols[] = {
-    {"label", EDAN_T_STR, "", "text: the function's name", TEXT_ONLY | EDAN_COL_LEFT, "", 28, 0, NULL, EDAN_CELL},
+    {"label", EDAN_T_STR, "", "text: the function's name", TEXT_ONLY | EDAN_COL_CUT, "", 28, 0, NULL, EDAN_CELL},
     {"name", EDAN_T_STR, "", "the function (\"(outside known functions)\": code outside every one)", EDAN_NO_TEXT, NULL,
      0, 0, "function", EDAN_CELL},
     SM_COUNTS("counts."),
@@ -123,10 +123,13 @@ static const edan_column sampled_cols[] = {
     {"period", EDAN_T_U64, "loads", "P: a sample starts every P loads (--sample-period)", 0, NULL, 0, 0, NULL,
      EDAN_CELL},
     {"samples", EDAN_T_U64, "", "the samples taken", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"rho", EDAN_T_F64, "ratio", "the loads / the sampled loads (MemGaze's rho)", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"rho", EDAN_T_F64, "ratio", "the loads / the sampled loads (MemGaze's rho)", EDAN_COL_G, NULL, 0, 4, NULL,
+     EDAN_CELL},
     SM_COUNTS("all."),
     {"functions", EDAN_T_ROWS, "", "per function with loads, most first (null: the program's symbols are unknown)", 0,
      NULL, 0, 0, NULL, EDAN_CELL},
+    {"note", EDAN_T_STR, "", "text: what the estimates are compared with", TEXT_ONLY | EDAN_COL_LEFT, NULL, 0, 0, NULL,
+     EDAN_CELL},
 };
 
 const edan_table_decl edan_sampled_tables[] = {

@@ -33,7 +33,7 @@ enum {
 
 enum { F_LABEL, F_NAME, F_COUNTS };
 
-enum { S_SAMPLE_ONLY, S_BLOCK_BYTES, S_WINDOW, S_PERIOD, S_SAMPLES, S_RHO, S_ALL, S_FUNCTIONS = S_ALL + C_N };
+enum { S_SAMPLE_ONLY, S_BLOCK_BYTES, S_WINDOW, S_PERIOD, S_SAMPLES, S_RHO, S_ALL, S_FUNCTIONS = S_ALL + C_N, S_NOTE };
 
 /* Its tables, ending with a {NULL} entry. */
 extern const edan_table_decl edan_sampled_tables[];

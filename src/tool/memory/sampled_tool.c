@@ -424,12 +424,20 @@ static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
 
 /*
  * The tables: the scalars and the whole run's counts (tab[0]) and a row per
- * function (tab[1]), after a row of the whole run that JSON leaves out.
+ * function (tab[1]), after a row of the whole run that JSON leaves out; r[2]
+ * the results they render as.
  */
-static void results(const sampled_tool *t, edan_table *tab)
+static void results(const sampled_tool *t, edan_table *tab, edan_result *r)
 {
     edan_table_init(&tab[0], &edan_sampled_tables[0]);
     edan_table_init(&tab[1], &edan_sampled_tables[1]);
+    r[0] =
+        (edan_result){.t = &tab[0],
+                      .view = {.title = "\nsampled estimates (MemGaze's Eq. 1-4 from {window} loads of every {period}; "
+                                        "{samples} samples, rho {rho}) {note}"}};
+    r[1] = (edan_result){.t = &tab[1],
+                         .view = {.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"},
+                         .left = EDAN_NO_JSON};
     size_t n;
     sm_row *rows = rows_of(t, &n);
     edan_value *v = edan_table_row(&tab[1], EDAN_NO_JSON);
@@ -438,13 +446,8 @@ static void results(const sampled_tool *t, edan_table *tab)
         v[F_NAME].s = "(all)";
         counts(t, &t->all, &v[F_COUNTS]);
     }
-    for (size_t i = 0; rows && i < n; i++) {
-        if (!(v = edan_table_row(&tab[1], 0)))
-            break;
-        char label[29];
-        snprintf(label, sizeof label, "%s", fn_name(t, rows[i].fn));
-        v[F_LABEL].s = edan_table_str(&tab[1], label);
-        v[F_NAME].s = fn_name(t, rows[i].fn);
+    for (size_t i = 0; rows && i < n && (v = edan_table_row(&tab[1], 0)); i++) {
+        v[F_LABEL].s = v[F_NAME].s = fn_name(t, rows[i].fn);
         counts(t, rows[i].c, &v[F_COUNTS]);
     }
     free(rows);
@@ -458,31 +461,16 @@ static void results(const sampled_tool *t, edan_table *tab)
     v[S_RHO].f = view(t, &t->all).rho;
     counts(t, &t->all, &v[S_ALL]);
     v[S_FUNCTIONS].rows = t->have_elf ? &tab[1] : NULL;
+    v[S_NOTE].s = t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
+                                : "against exact";
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    (void)s;
-    const sampled_tool *t = tool;
-    if (fmt == EDAN_FORMAT_TABLE)
-        return;
     edan_table tab[2];
-    results(t, tab);
-    if (fmt == EDAN_FORMAT_TEXT) {
-        const edan_value *v = tab[0].n_rows ? tab[0].cells : NULL;
-        fprintf(f,
-                "\nsampled estimates (MemGaze's Eq. 1-4 from %" PRIu64 " loads of every %" PRIu64 "; %" PRIu64
-                " samples, rho %.4g) %s\n",
-                t->window, t->period, v ? v[S_SAMPLES].u : 0, v ? v[S_RHO].f : 0,
-                t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
-                              : "against exact");
-        edan_table_text(f, &tab[1],
-                        &(edan_text_view){.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"});
-    } else {
-        fputs(",\"sampled\":{", f);
-        edan_table_json(f, &tab[0], 0);
-        fputc('}', f);
-    }
+    edan_result r[2];
+    results(tool, tab, r);
+    edan_results_report(s, fmt, f, r, 2);
     edan_table_free(&tab[0]);
     edan_table_free(&tab[1]);
 }
@@ -554,14 +542,10 @@ static const edan_error *error(const void *t)
 /* --csv-dir: the whole run and a row per function. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
-    const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0])
-        return 0;
-    char name[1100];
-    edan_session_file_base(s, name, sizeof name);
     edan_table tab[2];
-    results(tool, tab);
-    const int rc = edan_table_csv(&tab[1], o->csv_dir, name, err);
+    edan_result r[2];
+    results(tool, tab, r);
+    const int rc = edan_results_outputs(s, r, 2, err);
     edan_table_free(&tab[0]);
     edan_table_free(&tab[1]);
     return rc;

@@ -78,8 +78,8 @@ static const edan_table_decl tables[] = {
     {NULL, NULL, false, NULL, NULL, 0, false},
 };
 
-/* The rows: one per width with accesses. */
-static void results(widths_tool *t, edan_table *tab)
+/* Its table: a row per width with accesses. */
+static void results(widths_tool *t, edan_table *tab, edan_result *r)
 {
     edan_table_init(tab, &tables[0]);
     for (int w = 0; w < WIDTHS; w++) {
@@ -94,32 +94,29 @@ static void results(widths_tool *t, edan_table *tab)
         if (all)
             edan_table_row_of(tab, 0, &t->rows[w], NULL);
     }
+    *r = (edan_result){
+        .t = tab,
+        .view = {
+            .title =
+                "\naccess widths (data accesses by bytes accessed; misaligned: the address is no multiple of it)"}};
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     edan_table tab;
-    results(tool, &tab);
-    if (fmt == EDAN_FORMAT_TEXT) {
-        fputs("\naccess widths (data accesses by bytes accessed; misaligned: the address is no multiple of it)\n", f);
-        edan_table_text(f, &tab, &(edan_text_view){.wide = edan_session_options(s)->wide});
-    } else if (fmt == EDAN_FORMAT_JSON) {
-        edan_table_json_member(f, &tab, false, 0);
-    }
+    edan_result r;
+    results(tool, &tab, &r);
+    edan_results_report(s, fmt, f, &r, 1);
     edan_table_free(&tab);
 }
 
 /* --csv-dir: <name>-access-widths.csv */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
-    const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0])
-        return 0;
-    char name[1100];
-    edan_session_file_base(s, name, sizeof name);
     edan_table tab;
-    results(tool, &tab);
-    const int rc = edan_table_csv(&tab, o->csv_dir, name, err);
+    edan_result r;
+    results(tool, &tab, &r);
+    const int rc = edan_results_outputs(s, &r, 1, err);
     edan_table_free(&tab);
     return rc;
 }

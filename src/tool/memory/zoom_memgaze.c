@@ -298,12 +298,13 @@ static const edan_column zoom_cols[] = {
     ZM_TREE(pages, "pages"),
     ZM_TREE(threshold, "threshold"),
     ZM_TREE(stop, "stop_bytes"),
-    ZM_TREE(heap_end, "heap_end"),
+    EDAN_COL_FIELD(zoom_mg, heap_end, "heap_end", "", "", EDAN_COL_HEX_0X, NULL, 0, 0),
     ZM_TREE(loads, "accesses"),
     ZM_TREE(outside, "outside"),
     ZM_TREE(stopped, "stopped"),
     {"regions", EDAN_T_ROWS, "", "", 0, NULL, 0, 0, NULL, EDAN_CELL},
     {"tree", EDAN_T_ROWS, "", "", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"threshold_percent", EDAN_T_F64, "", "", TEXT_ONLY | EDAN_COL_G, NULL, 0, 3, NULL, EDAN_CELL},
 };
 
 /*
@@ -347,20 +348,19 @@ void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
         v[0].b = true;
         v[8].rows = &t[1];
         v[9].rows = &t[2];
+        v[10].f = 100 * z->threshold;
     }
-    if (fmt == EDAN_FORMAT_TEXT) {
-        fprintf(f,
-                "\nzoom (MemGaze's location analysis, --memgaze-compat: %" PRIu64 " pages, %.3g%% of a node's loads, "
-                "stop at %" PRIu64 "-byte pages, heap below %#" PRIx64 ")\n",
-                z->pages, 100 * z->threshold, z->stop, z->heap_end);
-        fprintf(f, "  %" PRIu64 " loads, %" PRIu64 " left out (addresses at most 0xffffff or from 0x8f0000000000)\n",
-                z->loads, z->outside);
-        edan_table_text(f, &t[2], &(edan_text_view){.heading_always = true});
-    } else {
-        fputs(",\"zoom\":{", f);
-        edan_table_json(f, &t[0], 0);
-        fputc('}', f);
-    }
+    const edan_result r[2] = {{.t = &t[0],
+                               .view = {.title = "\nzoom (MemGaze's location analysis, --memgaze-compat: {pages} "
+                                                 "pages, {threshold_percent}% of a node's "
+                                                 "loads, stop at {stop_bytes}-byte pages, heap below {heap_end})\n  "
+                                                 "{accesses} loads, {outside} left out "
+                                                 "(addresses at most 0xffffff or from 0x8f0000000000)"}},
+                              {.t = &t[2], .view = {.heading_always = true}, .left = EDAN_NO_JSON}};
+    if (fmt == EDAN_FORMAT_TEXT)
+        edan_results_text(f, r, 2);
+    else
+        edan_results_json(f, r, 2);
     for (int k = 0; k < 3; k++)
         edan_table_free(&t[k]);
     free(label);

@@ -26,9 +26,11 @@ static const edan_column region_cols[] = {
     {"parent", EDAN_T_STR, "", "the id of the region it was cut from (null: a root)", EDAN_NO_TEXT, NULL, 0, 0, NULL,
      EDAN_CELL},
     EDAN_COL_FIELD(zoom_region, level, "level", "", "its depth in the tree (0: a root)", EDAN_NO_TEXT, NULL, 0, 0),
-    {"lo", EDAN_T_STR, "", "text: its first address, in hexadecimal", TEXT_ONLY, NULL, 18, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(zoom_region, lo, "lo", "", "text: its first address, in hexadecimal", TEXT_ONLY | EDAN_COL_HEX_0X,
+                   NULL, 18, 0),
     EDAN_COL_FIELD(zoom_region, lo, "lo", "bytes", "its first address", EDAN_NO_TEXT, NULL, 0, 0),
-    {"hi", EDAN_T_STR, "", "text: the address past its end, in hexadecimal", TEXT_ONLY, NULL, 18, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(zoom_region, hi, "hi", "", "text: the address past its end, in hexadecimal",
+                   TEXT_ONLY | EDAN_COL_HEX_0X, NULL, 18, 0),
     EDAN_COL_FIELD(zoom_region, hi, "hi", "bytes", "the address past its end", EDAN_NO_TEXT, NULL, 0, 0),
     {"bytes", EDAN_T_U64, "bytes", "text: its width, hi - lo", TEXT_ONLY, NULL, 12, 0, NULL, EDAN_CELL},
     EDAN_COL_FIELD(zoom_region, blocks, "blocks", "blocks", "the distinct 64-byte blocks accessed in it", 0, NULL, 10,
@@ -64,6 +66,8 @@ static const edan_column zoom_cols[] = {
     {"truncated", EDAN_T_BOOL, "", "whether the tree stopped at its most regions (4096)", 0, NULL, 0, 0, NULL,
      EDAN_CELL},
     {"regions", EDAN_T_ROWS, "", "the regions, each after the region it was cut from", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"threshold_percent", EDAN_T_F64, "percent", "text: the threshold", TEXT_ONLY | EDAN_COL_G, NULL, 0, 3, NULL,
+     EDAN_CELL},
 };
 
 const edan_table_decl edan_zoom_tables[] = {

@@ -45,7 +45,7 @@ enum {
     Z_FROM
 };
 
-enum { Z_BLOCK_BYTES, Z_PAGES, Z_THRESHOLD, Z_STOP, Z_HEAP_END, Z_ALL, Z_TRUNCATED, Z_REGIONS };
+enum { Z_BLOCK_BYTES, Z_PAGES, Z_THRESHOLD, Z_STOP, Z_HEAP_END, Z_ALL, Z_TRUNCATED, Z_REGIONS, Z_THRESHOLD_PERCENT };
 
 /* Its tables, ending with a {NULL} entry. */
 extern const edan_table_decl edan_zoom_tables[];

@@ -427,13 +427,25 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
 /* Report                                                                 */
 /* ===================================================================== */
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 /*
  * The tables: the tree's scalars (tab[0]) around its regions (tab[1]), each
  * with its functions and lines (*more, 2 a region; free_results() frees
- * them). -1 when out of memory.
+ * them), and the results r[3] they render as. -1 when out of memory.
  */
-static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, edan_table *tab, edan_table **more_p)
+static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, edan_table *tab, edan_table **more_p,
+                   edan_result *res)
 {
+    res[0] = (edan_result){
+        .t = &tab[0],
+        .view = {.title = "\nzoom (hot regions: {pages} pages a level, a hot run holds over {threshold_percent}% "
+                          "of its region's accesses, stop at {stop_bytes} bytes; 64-byte blocks)"}};
+    res[1] = (edan_result){.t = &tab[1], .view = {.heading_always = true}, .left = EDAN_NO_JSON};
+    res[2] = (edan_result){.t = &tab[0],
+                           .view = {.title = "  (stopped at " STR(MAX_REGIONS) " regions)"},
+                           .left = EDAN_NO_JSON | (t->n_regions == MAX_REGIONS ? 0 : EDAN_NO_TEXT)};
     /* the tables, then the rows they are bound to: a region's functions, then its lines (free(more) frees both) */
     const size_t n_tables = 2 * (size_t)t->n_regions + 1;
     edan_table *more = *more_p =
@@ -454,6 +466,7 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         z[Z_ALL].u = t->accesses;
         z[Z_TRUNCATED].b = t->n_regions == MAX_REGIONS;
         z[Z_REGIONS].rows = &tab[1];
+        z[Z_THRESHOLD_PERCENT].f = 100 * t->threshold;
     }
     for (int i = 0; i < t->n_regions; i++) {
         const zoom_region *r = &t->regions[i];
@@ -468,11 +481,9 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         edan_value *v = edan_table_row_of(&tab[1], 0, r, NULL);
         if (!v)
             continue;
-        char label[64], lo[24], hi[24], from[600] = "";
+        char label[64], from[600] = "";
         snprintf(label, sizeof label, "%*s%.22s", r->level < 8 ? 2 * r->level : 16, "", r->id);
         label[22] = '\0';
-        snprintf(lo, sizeof lo, "%#" PRIx64, r->lo);
-        snprintf(hi, sizeof hi, "%#" PRIx64, r->hi);
         if (nl) {
             const char *base = ln[0].file ? strrchr(ln[0].file, '/') : NULL;
             snprintf(from, sizeof from, "%s (%s:%u)", ln[0].name ? ln[0].name : "?",
@@ -486,8 +497,6 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         const double share = t->accesses ? (double)r->accesses / (double)t->accesses : 0;
         v[Z_LABEL].s = edan_table_str(&tab[1], label);
         v[Z_PARENT].s = r->parent < 0 ? NULL : t->regions[r->parent].id;
-        v[Z_LO_TEXT].s = edan_table_str(&tab[1], lo);
-        v[Z_HI_TEXT].s = edan_table_str(&tab[1], hi);
         v[Z_BYTES].u = r->hi - r->lo;
         v[Z_SHARE_TEXT].f = 100 * share;
         v[Z_SHARE].f = share;
@@ -530,22 +539,11 @@ static void report(void *tool, const edan_session *s, edan_report_format fmt, FI
     const bool symbols = have_elf && edan_elf_linked_pcs(&elf);
     edan_srcmap *src = symbols ? edan_srcmap_open(binary, &ignored) : NULL;
     edan_table tab[2], *more;
-    if (results(t, symbols ? &elf : NULL, src, tab, &more)) {
+    edan_result r[3];
+    if (results(t, symbols ? &elf : NULL, src, tab, &more, r)) {
         fputs(fmt == EDAN_FORMAT_JSON ? ",\"zoom\":null" : "\nzoom: out of memory\n", f);
     } else {
-        if (fmt == EDAN_FORMAT_TEXT) {
-            fprintf(f,
-                    "\nzoom (hot regions: %u pages a level, a hot run holds over %.3g%% of its region's accesses, "
-                    "stop at %" PRIu64 " bytes; 64-byte blocks)\n",
-                    t->pages, 100 * t->threshold, t->stop);
-            edan_table_text(f, &tab[1], &(edan_text_view){.heading_always = true});
-            if (t->n_regions == MAX_REGIONS)
-                fprintf(f, "  (stopped at %d regions)\n", MAX_REGIONS);
-        } else {
-            fputs(",\"zoom\":{", f);
-            edan_table_json(f, &tab[0], 0);
-            fputc('}', f);
-        }
+        edan_results_report(s, fmt, f, r, 3);
         free_results(t, tab, more);
     }
     edan_srcmap_close(src);
@@ -661,11 +659,12 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     if (!o->csv_dir[0])
         return 0;
     edan_table tab[2], *more;
-    if (results(t, NULL, NULL, tab, &more)) {
+    edan_result r[3];
+    if (results(t, NULL, NULL, tab, &more, r)) {
         edan_error_set(err, "out of memory for the zoom's regions");
         return -1;
     }
-    const int rc = edan_table_csv(&tab[1], o->csv_dir, name, err);
+    const int rc = edan_results_outputs(s, r, 3, err);
     free_results(t, tab, more);
     return rc;
 }
