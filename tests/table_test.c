@@ -197,16 +197,16 @@ int main(void)
     r[2].u = 5;
     r[6].s = NULL;
 
-    char *text = render(&t, 0, &(edan_text_view){NULL, 0, 1, "; more", false, false, false, NULL, NULL}, 0);
+    char *text = render(&t, 0, &(edan_text_view){.max_rows = 1, .more = "; more"}, 0);
     const char *want_text = "  name        count    d       %        g kind \n"
                             "  a_rather_…     42   -3   12.2% 0.000122 io   \n"
                             "  (1 more; more)\n";
     CHECK(!strcmp(text, want_text), "text:\n%s\nexpected:\n%s", text, want_text);
     free(text);
-    text = render(&t, 0, &(edan_text_view){"| ", 3, 0, NULL, true, true, false, NULL, NULL}, 0);
+    text = render(&t, 0, &(edan_text_view){.indent = "| ", .min_rows = 3, .wide = true, .no_heading = true}, 0);
     CHECK(!strcmp(text, ""), "fewer rows than min_rows: nothing, got %s", text);
     free(text);
-    text = render(&t, 0, &(edan_text_view){"| ", 0, 0, NULL, true, true, false, NULL, NULL}, 0);
+    text = render(&t, 0, &(edan_text_view){.indent = "| ", .wide = true, .no_heading = true}, 0);
     const char *want_rows = "| a_rather_long_name     42   -3   12.2% 0.000122 io   \n"
                             "| b               5    0    0.0%        0 ?    \n";
     CHECK(!strcmp(text, want_rows), "rows alone, wide:\n%s\nexpected:\n%s", text, want_rows);

@@ -516,10 +516,10 @@ static int text_col(const edan_table *t, const char *key, size_t len)
     return any;
 }
 
-/* The title of a table: each {key} its column's value in row 0 (zero without a row). */
-static void text_title(FILE *f, const edan_table *t, const edan_text_view *v)
+/* The template text with each {key} the value of its column in row (zero when the table has no such row). */
+static void text_fill(FILE *f, const edan_table *t, size_t row, const char *text, bool wide)
 {
-    const char *p = v->title;
+    const char *p = text;
     for (const char *open; (open = strchr(p, '{'));) {
         const char *close = strchr(open, '}');
         const int c = close ? text_col(t, open + 1, (size_t)(close - open - 1)) : -1;
@@ -530,11 +530,28 @@ static void text_title(FILE *f, const edan_table *t, const edan_text_view *v)
         }
         fwrite(p, 1, (size_t)(open - p), f);
         edan_value tmp = {0};
-        text_cell(f, &t->cols[c], t->n_rows ? cell(t, 0, (size_t)c, &tmp) : &tmp, v->wide);
+        text_cell(f, &t->cols[c], row < t->n_rows ? cell(t, row, (size_t)c, &tmp) : &tmp, wide);
         p = close + 1;
     }
     fputs(p, f);
-    fputc('\n', f);
+}
+
+/* The rows text shows as items of v->item, v->per_line a line. */
+static void text_items(FILE *f, const edan_table *t, const edan_text_view *v)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        if (t->left[r] & EDAN_NO_TEXT)
+            continue;
+        if (!n || (v->per_line && n % v->per_line == 0))
+            fprintf(f, "%s%s", n ? "\n" : "", v->indent ? v->indent : "  ");
+        else
+            fputs(", ", f);
+        text_fill(f, t, r, v->item, v->wide);
+        n++;
+    }
+    if (n)
+        fputc('\n', f);
 }
 
 void edan_results_text(FILE *f, const edan_result *r, size_t n)
@@ -544,10 +561,16 @@ void edan_results_text(FILE *f, const edan_result *r, size_t n)
         const edan_text_view *v = &r[i].view;
         if (r[i].left & EDAN_NO_TEXT)
             continue;
-        if (v->title)
-            text_title(f, t, v);
+        if (v->title) {
+            text_fill(f, t, 0, v->title, v->wide);
+            fputc('\n', f);
+        }
         if (t->decl->scalars)
             continue;
+        if (v->item) {
+            text_items(f, t, v);
+            continue;
+        }
         size_t shown = 0;
         for (size_t k = 0; k < t->n_rows; k++)
             shown += !(t->left[k] & EDAN_NO_TEXT);

@@ -282,6 +282,13 @@ typedef struct edan_text_view {
     const char *title;
     /* edan_results_text: a line before the heading, as it is, when the table shows (what its rows are). */
     const char *caption;
+    /*
+     * edan_results_text: the rows as items of a list instead of a table,
+     * each this template with its {key}s (as title's), per_line of them on
+     * a line after the indent, separated by ", ".
+     */
+    const char *item;
+    size_t per_line;
 } edan_text_view;
 
 /* The heading and the rows text shows, each column right-aligned to its width (a name column left-aligned). */

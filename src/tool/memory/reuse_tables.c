@@ -54,6 +54,7 @@ static const edan_column access_cols[] = {
     RU_VALUES,
 };
 
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 #define S_CELL(key, type, unit, doc)                                                                                   \
     {                                                                                                                  \
         key, type, unit, doc, 0, NULL, 0, 0, NULL, EDAN_CELL                                                           \
@@ -73,18 +74,58 @@ static const edan_column scalar_cols[] = {
     S_CELL("miss_ratio_curve.bytes", EDAN_T_F64S, "bytes", "the fully associative LRU cache sizes of the curve"),
     S_CELL("miss_ratio_curve.miss_ratio", EDAN_T_F64S, "ratio", "its miss ratio at each size"),
     S_CELL("shards", EDAN_T_GROUP, "", "--reuse-sample: SHARDS's estimate of the curve (null without it)"),
-    S_FIELD(s_rate, "shards.rate", "ratio", "the sampling rate R, as the hash threshold realises it"),
+    EDAN_COL_FIELD(reuse_tool, s_rate, "shards.rate", "ratio", "the sampling rate R, as the hash threshold realises it",
+                   EDAN_COL_G, NULL, 0, 4),
     S_FIELD(s_accesses, "shards.sampled_accesses", "accesses", "the sampled accesses"),
     S_CELL("shards.sampled_blocks", EDAN_T_U64, "blocks", "the sampled blocks"),
     S_CELL("shards.miss_ratio", EDAN_T_F64S, "ratio", "its miss ratio at the curve's sizes"),
-    S_CELL("shards.mean_abs_error", EDAN_T_F64, "ratio", "the mean absolute error against the exact curve"),
-    S_CELL("shards.max_abs_error", EDAN_T_F64, "ratio", "the largest absolute error against it"),
+    {"shards.mean_abs_error", EDAN_T_F64, "ratio", "the mean absolute error against the exact curve", 0, NULL, 0, 4,
+     NULL, EDAN_CELL},
+    {"shards.max_abs_error", EDAN_T_F64, "ratio", "the largest absolute error against it", 0, NULL, 0, 4, NULL,
+     EDAN_CELL},
     S_CELL("footprint_windows.window", EDAN_T_F64S, "accesses", "the windows' lengths"),
     S_CELL("footprint_windows.blocks", EDAN_T_F64S, "blocks",
            "the mean distinct blocks a window of that length accesses"),
     S_CELL("sizes", EDAN_T_U64S, "bytes", "the --reuse-sizes entries the rows' misses are at"),
+    /* text's */
+    {"stream_text", EDAN_T_STR, "", "text: the accesses followed", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"fetch_note", EDAN_T_STR, "", "text: whether fetches are among them", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"blocks_bytes", EDAN_T_U64, "bytes", "text: the blocks' bytes", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"cut_samples", EDAN_T_U64, "", "text: the samples of a sampled trace", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
 };
-_Static_assert(sizeof scalar_cols / sizeof *scalar_cols == S_SIZES + 1, "the scalars' cells at their columns");
+_Static_assert(sizeof scalar_cols / sizeof *scalar_cols == S_CUT_SAMPLES + 1, "the scalars' cells at their columns");
+
+/* ===================================================================== */
+/* The histograms, the curve and the windows (text and CSV)               */
+/* ===================================================================== */
+
+#define RU_BIN(m, key, unit, doc, flags, title, width, precision)                                                      \
+    EDAN_COL_FIELD(reuse_bin, m, key, unit, doc, flags, title, width, precision)
+static const edan_column bin_cols[] = {
+    RU_BIN(range, "range", "", "text: the bin's distances and reuse times", TEXT_ONLY | EDAN_COL_LEFT,
+           "distance / reuse time", 22, 0),
+    RU_BIN(lo, "bin_lo", "", "the bin's lower end", EDAN_NO_TEXT, NULL, 0, 0),
+    RU_BIN(dist, "distance_accesses", "accesses", "the reuses at a stack distance in the bin", 0, "by distance", 14, 0),
+    RU_BIN(dist_cum, "distance_cum", "%", "text: the accesses up to the bin", TEXT_ONLY | EDAN_COL_PERCENT, "cum %", 7,
+           1),
+    RU_BIN(rtime, "reuse_time_accesses", "accesses", "the reuses at a reuse time in the bin", 0, "by reuse time", 16,
+           0),
+    RU_BIN(rtime_cum, "reuse_time_cum", "%", "text: the accesses up to the bin", TEXT_ONLY | EDAN_COL_PERCENT, "cum %",
+           7, 1),
+};
+static const edan_column mrc_cols[] = {
+    EDAN_COL_FIELD(reuse_point, label, "label", "", "text: the size", TEXT_ONLY, NULL, 0, 0),
+    EDAN_COL_FIELD(reuse_point, bytes, "bytes", "bytes", "the cache's size", EDAN_NO_TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(reuse_point, ratio, "miss_ratio", "ratio", "its miss ratio", 0, NULL, 0, 4),
+    EDAN_COL_FIELD(reuse_point, shards, "shards_miss_ratio", "ratio", "SHARDS's estimate of it (--reuse-sample)",
+                   EDAN_COL_OPTIONAL, NULL, 0, 4),
+};
+static const edan_column window_cols[] = {
+    EDAN_COL_FIELD(reuse_window, window, "window", "accesses", "the window's length W", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(reuse_window, blocks, "blocks", "blocks", "the mean distinct blocks F of a window", EDAN_COL_G, NULL,
+                   0, 4),
+    EDAN_COL_FIELD(reuse_window, growth, "growth", "", "F / W", EDAN_COL_G, NULL, 0, 3),
+};
 
 /* In ROW_ order, then the scalars. The place columns show only in JSON and CSV: text has a name column of its own. */
 const edan_table_decl edan_reuse_tables[] = {
@@ -95,5 +136,10 @@ const edan_table_decl edan_reuse_tables[] = {
     EDAN_TABLE_DECL("reuse.accesses_by_instruction", NULL, false, "per memory instruction, most misses first",
                     access_cols),
     EDAN_TABLE_DECL("reuse", NULL, true, "the reuse tool's scalars and histograms", scalar_cols),
+    EDAN_CSV_TABLE_DECL("reuse.histogram", "reuse-histogram",
+                        "a bin of the histograms (text: up to the last used, and the cold accesses)", bin_cols),
+    EDAN_CSV_TABLE_DECL("reuse.mrc", "mrc", "a size of the miss-ratio curve", mrc_cols),
+    EDAN_CSV_TABLE_DECL("reuse.windows", "footprint-windows", "a window length of the footprint over windows",
+                        window_cols),
     {NULL, NULL, false, NULL, NULL, 0, false},
 };

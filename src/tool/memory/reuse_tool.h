@@ -113,7 +113,27 @@ enum {
     S_SHARDS_MAX,
     S_WINDOW,
     S_WINDOW_BLOCKS,
-    S_SIZES
+    S_SIZES,
+    S_STREAM_TEXT, /* text's */
+    S_FETCH_NOTE,
+    S_BLOCKS_BYTES,
+    S_CUT_SAMPLES
 };
+/* The tables of the CSV files and text alone, after the scalars. */
+enum { T_HISTOGRAM = N_KINDS + 1, T_MRC, T_WINDOWS, N_TABLES };
+
+/* A bin of the histograms (the cold accesses' row after the last), a size of the curve, a window length. */
+typedef struct reuse_bin {
+    char range[48];
+    uint64_t lo, dist, rtime;
+    double dist_cum, rtime_cum; /* percent of every access */
+} reuse_bin;
+typedef struct reuse_point {
+    char label[32]; /* 64, 1K, 2M */
+    double bytes, ratio, shards;
+} reuse_point;
+typedef struct reuse_window {
+    double window, blocks, growth;
+} reuse_window;
 
 #endif

@@ -295,37 +295,6 @@ static size_t windows(const reuse_tool *t, double *w, double *f, size_t cap)
                         : edan_windows_mean(&t->win, t->accesses, w, f, cap);
 }
 
-static void hist_text(const reuse_tool *t, FILE *f)
-{
-    unsigned top = 0;
-    uint64_t dbin[BINS] = {0};
-    for (size_t d = 0; d < t->dist_cap; d++)
-        dbin[reuse_bin_of(d)] += t->dist[d];
-    for (unsigned k = 0; k < BINS; k++) {
-        if (dbin[k] || t->rtime[k])
-            top = k;
-    }
-    fprintf(f, "  %-22s %14s %7s   %14s %7s\n", "distance / reuse time", "by distance", "cum %", "by reuse time",
-            "cum %");
-    uint64_t cd = 0, ct = 0;
-    for (unsigned k = 0; k <= top && t->accesses; k++) {
-        char range[48];
-        const uint64_t lo = reuse_bin_lo(k), hi = k == BINS - 1 ? 0 : (k ? 2 * lo - 1 : 0);
-        if (k == BINS - 1)
-            snprintf(range, sizeof range, "%" PRIu64 "+", lo);
-        else if (lo == hi)
-            snprintf(range, sizeof range, "%" PRIu64, lo);
-        else
-            snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, lo, hi);
-        cd += dbin[k];
-        ct += t->rtime[k];
-        fprintf(f, "  %-22s %14" PRIu64 " %6.1f%%   %14" PRIu64 " %6.1f%%\n", range, dbin[k],
-                100.0 * (double)cd / (double)t->accesses, t->rtime[k], 100.0 * (double)ct / (double)t->accesses);
-    }
-    fprintf(f, "  %-22s %14" PRIu64 " %6.1f%%   %14" PRIu64 " %6.1f%%\n", "cold", t->cold, t->accesses ? 100.0 : 0.0,
-            t->cold, t->accesses ? 100.0 : 0.0);
-}
-
 static void size_label(uint64_t bytes, char *buf, size_t cap)
 {
     if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0)
@@ -336,6 +305,52 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64 "K", bytes >> 10);
     else
         snprintf(buf, cap, "%" PRIu64, bytes);
+}
+
+/* The histograms, the curve and the windows: the rows of their tables and the scalars' arrays. */
+typedef struct ru_series {
+    reuse_bin bins[BINS + 1]; /* the cold accesses' row last */
+    unsigned top;             /* the last bin with reuses */
+    reuse_point mrc[64];
+    reuse_window win[64];
+    size_t n_mrc, n_win;
+    uint64_t dist[BINS], lo[BINS];
+    double bytes[64], ratio[64], shards[64], w[64], f[64], mae, max_err;
+} ru_series;
+
+static void make_series(const reuse_tool *t, ru_series *z)
+{
+    memset(z, 0, sizeof *z);
+    for (size_t d = 0; d < t->dist_cap; d++)
+        z->dist[reuse_bin_of(d)] += t->dist[d];
+    const double all = t->accesses ? (double)t->accesses : 1;
+    uint64_t cd = 0, ct = 0;
+    for (unsigned k = 0; k < BINS; k++) {
+        reuse_bin *b = &z->bins[k];
+        const uint64_t lo = z->lo[k] = reuse_bin_lo(k), hi = k == BINS - 1 ? 0 : (k ? 2 * lo - 1 : 0);
+        if (k == BINS - 1)
+            snprintf(b->range, sizeof b->range, "%" PRIu64 "+", lo);
+        else if (lo == hi)
+            snprintf(b->range, sizeof b->range, "%" PRIu64, lo);
+        else
+            snprintf(b->range, sizeof b->range, "%" PRIu64 "-%" PRIu64, lo, hi);
+        b->lo = lo;
+        b->dist_cum = 100.0 * (double)(cd += b->dist = z->dist[k]) / all;
+        b->rtime_cum = 100.0 * (double)(ct += b->rtime = t->rtime[k]) / all;
+        z->top = b->dist || b->rtime ? k : z->top;
+    }
+    const double cold = t->accesses ? 100.0 : 0.0;
+    z->bins[BINS] = (reuse_bin){"cold", 0, t->cold, t->cold, cold, cold};
+    z->n_mrc = mrc(t, z->bytes, z->ratio, 64);
+    if (t->sampled)
+        z->mae = shards_mrc(t, z->bytes, z->ratio, z->n_mrc, z->shards, &z->max_err);
+    for (size_t i = 0; i < z->n_mrc; i++) {
+        z->mrc[i] = (reuse_point){"", z->bytes[i], z->ratio[i], z->shards[i]};
+        size_label((uint64_t)z->bytes[i], z->mrc[i].label, sizeof z->mrc[i].label);
+    }
+    z->n_win = windows(t, z->w, z->f, 64);
+    for (size_t i = 0; i < z->n_win; i++)
+        z->win[i] = (reuse_window){z->w[i], z->f[i], z->f[i] / z->w[i]};
 }
 
 static const char *const kind_title[] = {"function", "thread (vCPU)", EDAN_LOOP_TITLE, EDAN_NEST_TITLE,
@@ -437,10 +452,79 @@ static void fill_rows(const reuse_tool *t, view_row *rows, size_t n, int kind, e
     }
 }
 
+/* How the report shows its tables: the scalars' lines, the histograms, the curve (and SHARDS's), the windows. */
+#define N_RESULTS (8 + N_KINDS)
+#define SC N_KINDS
+static const int layout_table[8] = {SC, SC, T_HISTOGRAM, T_MRC, SC, T_MRC, SC, T_WINDOWS};
+static const edan_result layout[8] = {
+    {.view = {.title =
+                  "\nreuse (exact LRU stack distance and reuse time; {block_bytes}-byte blocks; {stream_text})\n"
+                  "  accesses {accesses}{fetch_note}, distinct blocks {blocks} ({blocks_bytes} bytes), cold {cold}"}},
+    {.view = {.title = "  {cut_samples} samples, each on its own: a block's first access in a sample is cold, windows "
+                       "start at each sample's first access (--across-samples joins them)"},
+     .left = EDAN_NO_JSON},
+    {.view = {0}},
+    {.view = {.title = "  fully associative LRU miss ratio by cache size:",
+              .item = "{label} {miss_ratio}",
+              .per_line = 6,
+              .indent = "    "}},
+    {.view = {.title =
+                  "  SHARDS estimate, blocks sampled at rate {shards.rate} ({shards.sampled_accesses} of {accesses} "
+                  "accesses):"},
+     .left = EDAN_NO_JSON},
+    {.view = {.item = "{label} {shards_miss_ratio}", .per_line = 6, .indent = "    "},
+     .left = EDAN_NO_JSON | EDAN_NO_CSV},
+    {.view = {.title = "    mean |error| {shards.mean_abs_error}, max |error| {shards.max_abs_error} against the exact "
+                       "curve (sizes of 1/R blocks and more)"},
+     .left = EDAN_NO_JSON},
+    {.view = {.title = "  footprint over windows of W accesses (mean distinct blocks F, growth F/W):",
+              .item = "W={window} F={blocks} ({growth})",
+              .per_line = 4,
+              .indent = "    "}},
+};
+static const char *const stream_text[] = {"loads and stores", "loads", "loads, stores and instruction fetches"};
+
 typedef struct ru_tables {
     ru_cols cols[N_KINDS];
-    edan_table t[N_KINDS];
+    edan_table t[N_TABLES];
+    ru_series z;
+    edan_result r[N_RESULTS];
 } ru_tables;
+
+/* The scalars (and the arrays JSON has the histograms, the curve and the windows as). */
+static void fill_scalars(const reuse_tool *t, ru_tables *x)
+{
+    edan_value *r = edan_table_row_of(&x->t[SC], 0, t, NULL);
+    const ru_series *z = &x->z;
+    if (!r)
+        return;
+    r[S_BLOCK_BYTES].u = (uint64_t)1 << t->block_shift;
+    r[S_STREAM].s = edan_reuse_stream_name[t->stream];
+    r[S_BLOCKS].u = edan_reuse_blocks(t->tracker);
+    r[S_SAMPLES].u = t->by_sample && t->cuts.samples ? t->cuts.samples : 1;
+    r[S_BIN_LO].a.v = z->lo;
+    r[S_DIST].a.v = z->dist;
+    r[S_RTIME].a.v = t->rtime;
+    r[S_BIN_LO].a.n = r[S_DIST].a.n = r[S_RTIME].a.n = BINS;
+    r[S_MRC_BYTES].d.v = z->bytes;
+    r[S_MRC_RATIO].d.v = z->ratio;
+    r[S_SHARDS_RATIO].d.v = z->shards;
+    r[S_MRC_BYTES].d.n = r[S_MRC_RATIO].d.n = r[S_SHARDS_RATIO].d.n = z->n_mrc;
+    if ((r[S_SHARDS].u = t->sampled != NULL)) {
+        r[S_SHARDS_MAE].f = z->mae;
+        r[S_SHARDS_MAX].f = z->max_err;
+        r[S_SHARDS_BLOCKS].u = edan_reuse_blocks(t->sampled);
+    }
+    r[S_WINDOW].d.v = z->w;
+    r[S_WINDOW_BLOCKS].d.v = z->f;
+    r[S_WINDOW].d.n = r[S_WINDOW_BLOCKS].d.n = z->n_win;
+    r[S_SIZES].a.v = t->sizes;
+    r[S_SIZES].a.n = (size_t)t->n_sizes;
+    r[S_STREAM_TEXT].s = stream_text[t->stream];
+    r[S_FETCH_NOTE].s = t->stream == STREAM_ALL ? " (fetches included)" : "";
+    r[S_BLOCKS_BYTES].u = edan_reuse_blocks(t->tracker) << t->block_shift;
+    r[S_CUT_SAMPLES].u = t->cuts.samples;
+}
 
 static void make_tables(const reuse_tool *t, views *v, ru_tables *x)
 {
@@ -450,179 +534,63 @@ static void make_tables(const reuse_tool *t, views *v, ru_tables *x)
         make_cols(t, k, &x->cols[k]);
         if (!edan_table_init_cols(&x->t[k], &edan_reuse_tables[k], x->cols[k].c, x->cols[k].n))
             fill_rows(t, rows[k], n[k], k, &x->t[k]);
+        x->r[8 + k] =
+            (edan_result){.t = &x->t[k],
+                          .view = {.min_rows = k == ROW_THREAD ? 2 : 0,
+                                   .max_rows = TEXT_ROWS,
+                                   .more = k == ROW_ACCESS ? "; --json lists the top 100" : "; --json lists all"},
+                          .absent = k == ROW_FUNCTION && !v->have_symbols,
+                          .json_rows = k == ROW_FUNCTION || k == ROW_THREAD ? 0 : JSON_ROWS};
+    }
+    for (int k = SC; k < N_TABLES; k++)
+        edan_table_init(&x->t[k], &edan_reuse_tables[k]);
+    make_series(t, &x->z);
+    fill_scalars(t, x);
+    for (unsigned k = 0; k <= BINS; k++)
+        edan_table_row_of(&x->t[T_HISTOGRAM],
+                          k == BINS                      ? EDAN_NO_CSV
+                          : k > x->z.top || !t->accesses ? EDAN_NO_TEXT
+                                                         : 0,
+                          &x->z.bins[k], NULL);
+    edan_table_rows_of(&x->t[T_MRC], x->z.mrc, x->z.n_mrc, sizeof *x->z.mrc);
+    edan_table_rows_of(&x->t[T_WINDOWS], x->z.win, x->z.n_win, sizeof *x->z.win);
+    if (!t->sampled)
+        edan_table_omit(&x->t[T_MRC], "shards_miss_ratio");
+    for (int i = 0; i < 8; i++) {
+        x->r[i] = layout[i];
+        x->r[i].t = &x->t[layout_table[i]];
+        x->r[i].left |= (i == 1 && t->cuts.samples < 2) || (i >= 4 && i <= 6 && !t->sampled) ? EDAN_NO_TEXT : 0;
     }
 }
 
 static void free_tables(ru_tables *x)
 {
-    for (int k = 0; k < N_KINDS; k++)
+    for (int k = 0; k < N_TABLES; k++)
         edan_table_free(&x->t[k]);
-}
-
-static void report_text(const reuse_tool *t, const ru_tables *tabs, bool wide, FILE *f)
-{
-    const uint64_t bsize = 1ull << t->block_shift, blocks = edan_reuse_blocks(t->tracker);
-    fprintf(f, "\nreuse (exact LRU stack distance and reuse time; %" PRIu64 "-byte blocks; %s)\n", bsize,
-            t->stream == STREAM_DATA    ? "loads and stores"
-            : t->stream == STREAM_LOADS ? "loads"
-                                        : "loads, stores and instruction fetches");
-    fprintf(f, "  accesses %" PRIu64 "%s, distinct blocks %" PRIu64 " (%" PRIu64 " bytes), cold %" PRIu64 "\n",
-            t->accesses, t->stream == STREAM_ALL ? " (fetches included)" : "", blocks, blocks * bsize, t->cold);
-    if (t->cuts.samples > 1)
-        fprintf(f,
-                "  %" PRIu64 " samples, each on its own: a block's first access in a sample is cold, windows start "
-                "at each sample's first access (--across-samples joins them)\n",
-                t->cuts.samples);
-    hist_text(t, f);
-    double x[64], y[64];
-    size_t n = mrc(t, x, y, 64);
-    fputs("  fully associative LRU miss ratio by cache size:", f);
-    for (size_t i = 0; i < n; i++) {
-        char l[32];
-        size_label((uint64_t)x[i], l, sizeof l);
-        fprintf(f, "%s%s %.4f", i % 6 ? ", " : "\n    ", l, y[i]);
-    }
-    fputc('\n', f);
-    if (t->sampled) {
-        double s[64], max_err;
-        const double mae = shards_mrc(t, x, y, n, s, &max_err);
-        fprintf(f, "  SHARDS estimate, blocks sampled at rate %.4g (%" PRIu64 " of %" PRIu64 " accesses):", t->s_rate,
-                t->s_accesses, t->accesses);
-        for (size_t i = 0; i < n; i++) {
-            char l[32];
-            size_label((uint64_t)x[i], l, sizeof l);
-            fprintf(f, "%s%s %.4f", i % 6 ? ", " : "\n    ", l, s[i]);
-        }
-        fprintf(f, "\n    mean |error| %.4f, max |error| %.4f against the exact curve (sizes of 1/R blocks and more)\n",
-                mae, max_err);
-    }
-    n = windows(t, x, y, 64);
-    fputs("  footprint over windows of W accesses (mean distinct blocks F, growth F/W):", f);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%sW=%.0f F=%.4g (%.3g)", i % 4 ? ", " : "\n    ", x[i], y[i], y[i] / x[i]);
-    fputc('\n', f);
-    for (int k = 0; k < N_KINDS; k++)
-        edan_table_text(f, &tabs->t[k],
-                        &(edan_text_view){.min_rows = k == ROW_THREAD ? 2 : 0,
-                                          .max_rows = TEXT_ROWS,
-                                          .more = k == ROW_ACCESS ? "; --json lists the top 100" : "; --json lists all",
-                                          .wide = wide});
-}
-
-static void report_json(const reuse_tool *t, const views *v, const ru_tables *tabs, FILE *f)
-{
-    edan_table sc;
-    edan_table_init(&sc, &edan_reuse_tables[N_KINDS]);
-    edan_value *r = edan_table_row_of(&sc, 0, t, NULL);
-    uint64_t dbin[BINS] = {0}, lo[BINS];
-    double x[64], y[64], sr[64], wx[64], wy[64];
-    const size_t n = mrc(t, x, y, 64), nw = windows(t, wx, wy, 64);
-    for (size_t d = 0; d < t->dist_cap; d++)
-        dbin[reuse_bin_of(d)] += t->dist[d];
-    for (unsigned k = 0; k < BINS; k++)
-        lo[k] = reuse_bin_lo(k);
-    if (r) {
-        r[S_BLOCK_BYTES].u = (uint64_t)1 << t->block_shift;
-        r[S_STREAM].s = edan_reuse_stream_name[t->stream];
-        r[S_BLOCKS].u = edan_reuse_blocks(t->tracker);
-        r[S_SAMPLES].u = t->by_sample && t->cuts.samples ? t->cuts.samples : 1;
-        r[S_BIN_LO].a.v = lo;
-        r[S_DIST].a.v = dbin;
-        r[S_RTIME].a.v = t->rtime;
-        r[S_BIN_LO].a.n = r[S_DIST].a.n = r[S_RTIME].a.n = BINS;
-        r[S_MRC_BYTES].d.v = x;
-        r[S_MRC_RATIO].d.v = y;
-        r[S_SHARDS_RATIO].d.v = sr;
-        r[S_MRC_BYTES].d.n = r[S_MRC_RATIO].d.n = r[S_SHARDS_RATIO].d.n = n;
-        if ((r[S_SHARDS].u = t->sampled != NULL)) {
-            r[S_SHARDS_MAE].f = shards_mrc(t, x, y, n, sr, &r[S_SHARDS_MAX].f);
-            r[S_SHARDS_BLOCKS].u = edan_reuse_blocks(t->sampled);
-        }
-        r[S_WINDOW].d.v = wx;
-        r[S_WINDOW_BLOCKS].d.v = wy;
-        r[S_WINDOW].d.n = r[S_WINDOW_BLOCKS].d.n = nw;
-        r[S_SIZES].a.v = t->sizes;
-        r[S_SIZES].a.n = (size_t)t->n_sizes;
-    }
-    fputs(",\"reuse\":{", f);
-    edan_table_json(f, &sc, 0);
-    for (int k = 0; k < N_KINDS; k++)
-        edan_table_json_member(f, &tabs->t[k], k == ROW_FUNCTION && !v->have_symbols,
-                               k == ROW_FUNCTION || k == ROW_THREAD ? 0 : JSON_ROWS);
-    fputc('}', f);
-    edan_table_free(&sc);
 }
 
 void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    const reuse_tool *t = tool;
     if (fmt == EDAN_FORMAT_TABLE)
         return;
     views v;
-    make_views(t, s, &v);
+    make_views(tool, s, &v);
     ru_tables x;
-    make_tables(t, &v, &x);
-    if (fmt == EDAN_FORMAT_JSON)
-        report_json(t, &v, &x, f);
-    else
-        report_text(t, &x, edan_session_options(s)->wide, f);
+    make_tables(tool, &v, &x);
+    edan_results_report(s, fmt, f, x.r, N_RESULTS);
     free_tables(&x);
     free_views(&v);
 }
 
 /* --csv-dir: the histograms, the curve, the windows and the rows of functions, threads, loops and nests. */
-static int reuse_csv(const reuse_tool *t, const edan_session *s, const char *dir, const char *name, edan_error *err)
+static int reuse_csv(const reuse_tool *t, const edan_session *s, edan_error *err)
 {
-    edan_csv c;
-    uint64_t dbin[BINS] = {0};
-    for (size_t d = 0; d < t->dist_cap; d++)
-        dbin[reuse_bin_of(d)] += t->dist[d];
-    if (edan_csv_open(&c, dir, name, "reuse-histogram", "bin_lo,distance_accesses,reuse_time_accesses", err))
-        return -1;
-    for (unsigned k = 0; k < BINS; k++) {
-        edan_csv_u64(&c, reuse_bin_lo(k));
-        edan_csv_u64(&c, dbin[k]);
-        edan_csv_u64(&c, t->rtime[k]);
-        edan_csv_end_row(&c);
-    }
-    if (edan_csv_close(&c, err))
-        return -1;
-    double x[64], y[64], sh[64], max_err;
-    size_t n = mrc(t, x, y, 64);
-    if (t->sampled)
-        shards_mrc(t, x, y, n, sh, &max_err);
-    if (edan_csv_open(&c, dir, name, "mrc", t->sampled ? "bytes,miss_ratio,shards_miss_ratio" : "bytes,miss_ratio",
-                      err))
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        edan_csv_num(&c, x[i]);
-        edan_csv_num(&c, y[i]);
-        if (t->sampled)
-            edan_csv_num(&c, sh[i]);
-        edan_csv_end_row(&c);
-    }
-    if (edan_csv_close(&c, err))
-        return -1;
-    n = windows(t, x, y, 64);
-    if (edan_csv_open(&c, dir, name, "footprint-windows", "window,blocks,growth", err))
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        edan_csv_num(&c, x[i]);
-        edan_csv_num(&c, y[i]);
-        edan_csv_num(&c, y[i] / x[i]);
-        edan_csv_end_row(&c);
-    }
-    if (edan_csv_close(&c, err))
-        return -1;
     views v;
     make_views(t, s, &v);
-    ru_tables tabs;
-    make_tables(t, &v, &tabs);
-    int rc = 0;
-    for (int k = 0; !rc && k < N_KINDS; k++)
-        if (edan_reuse_tables[k].csv)
-            rc = edan_table_csv(&tabs.t[k], dir, name, err);
-    free_tables(&tabs);
+    ru_tables x;
+    make_tables(t, &v, &x);
+    const int rc = edan_results_outputs(s, x.r, N_RESULTS, err);
+    free_tables(&x);
     free_views(&v);
     return rc;
 }
@@ -634,7 +602,7 @@ int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
     const edan_options *o = edan_session_options(s);
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    if (o->csv_dir[0] && reuse_csv(t, s, o->csv_dir, name, err))
+    if (o->csv_dir[0] && reuse_csv(t, s, err))
         return -1;
     if (!o->plot_dir[0] || !t->accesses)
         return 0;
