@@ -348,7 +348,27 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
     }
 
 static const edan_column top_cols[] = {
-    {"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL, EDAN_CELL}};
+    {"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"how", EDAN_T_STR, "", "text: where the classes come from", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 0, 0, NULL,
+     EDAN_CELL}};
+/* Text's summary: a row per class, then (without a heading) the loads'. */
+typedef struct lc_class_row {
+    const char *name, *blank;
+    uint64_t statics, accesses, blocks;
+    double share, growth, block_share; /* percent of the loads' accesses, blocks / accesses, percent of the blocks */
+} lc_class_row;
+#define LC_SUM(m, key, doc, flags, title, width, precision)                                                            \
+    EDAN_COL_FIELD(lc_class_row, m, key, "", "text: " doc, flags, title, width, precision)
+#define LC_SUMMARY(last)                                                                                               \
+    LC_SUM(name, "class", "the class", EDAN_COL_LEFT, NULL, 10, 0),                                                    \
+        LC_SUM(statics, "static", "its static instructions", 0, NULL, 12, 0),                                          \
+        LC_SUM(accesses, "accesses", "their accesses", 0, NULL, 14, 0), last,                                          \
+        LC_SUM(blocks, "footprint", "the distinct blocks they touched", 0, NULL, 12, 0),                               \
+        LC_SUM(growth, "growth", "footprint / accesses", 0, "dF (F/A)", 12, 4)
+static const edan_column summary_cols[] = {
+    LC_SUMMARY(LC_SUM(share, "share", "the share of the loads' accesses", EDAN_COL_PERCENT, "%", 7, 1)),
+    LC_SUM(block_share, "block_share", "the share of the loads' footprint", EDAN_COL_PERCENT, "dF %", 8, 1)};
+static const edan_column summary_all_cols[] = {LC_SUMMARY(LC_SUM(blank, "blank", "nothing", 0, NULL, 7, 0))};
 static const edan_column all_cols[] = {LC_TOTALS("")};
 static const edan_column function_cols[] = {
     LC_LABEL("function", 32),
@@ -408,6 +428,8 @@ enum {
     T_WINDOW_ROWS,
     T_FN_WINDOWS,
     T_NEST_WINDOWS,
+    T_SUMMARY,
+    T_SUMMARY_ALL,
     N_T
 };
 const edan_table_decl edan_lc_tables[] = {
@@ -426,6 +448,8 @@ const edan_table_decl edan_lc_tables[] = {
                         "a row per function and window size", function_window_cols),
     EDAN_CSV_TABLE_DECL("load_classes.nest_windows", "classes-nest-windows", "a row per loop nest and window size",
                         nest_window_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.summary", NULL, "text: a class", summary_cols),
+    EDAN_CSV_TABLE_DECL("load_classes.summary_all", NULL, "text: the loads", summary_all_cols),
     {NULL, NULL, false, NULL, NULL, 0, false},
 };
 
@@ -488,10 +512,65 @@ static void put_window_row(edan_value *v, const lc_windows *x, size_t i)
     }
 }
 
+/*
+ * How the report shows its tables: text, JSON and CSV each in its own order
+ * (the loads' three times, once in each).
+ */
+#define N_RESULTS 14
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
+static const int layout_table[N_RESULTS] = {T_TOP,          T_ALL,        T_SUMMARY, T_SUMMARY_ALL, T_LOADS,
+                                            T_FUNCTIONS,    T_FN_WINDOWS, T_LOADS,   T_LOOPS,       T_NESTS,
+                                            T_NEST_WINDOWS, T_LOADS,      T_WINDOWS, T_WINDOW_ROWS};
+static const edan_result layout[N_RESULTS] = {
+    {.view = {.title = "\nload classes ({how}; {block_bytes}-byte blocks)"}},
+    {.left = EDAN_NO_TEXT},
+    {.view = {0}},
+    {.view = {.no_heading = true}},
+    {.left = EDAN_NO_TEXT | EDAN_NO_JSON},
+    {.view = {.max_rows = TEXT_ROWS, .more = " functions; --json lists all"}},
+    {.left = EDAN_NO_TEXT},
+    {.view = {.max_rows = TEXT_ROWS, .more = " loads; --json lists the top 100"}, .left = EDAN_NO_JSON | EDAN_NO_CSV},
+    {.view = {.max_rows = TEXT_ROWS, .more = " loops; --json lists all"}},
+    {.view = {.max_rows = TEXT_ROWS, .more = " loop nests; --json lists all"}},
+    {.left = EDAN_NO_TEXT},
+    {.left = EDAN_NO_TEXT | EDAN_NO_CSV, .json_rows = JSON_ROWS},
+    {.left = EDAN_NO_TEXT},
+    {.view = {.caption = "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by "
+                         "class, and growth F/W)"}},
+};
+
 typedef struct lc_tables {
     edan_table t[N_T];
     lc_windows *win; /* the windows the tables point at: the whole run's, each function's, each nest's */
+    lc_class_row sum[N_CLASSES + 1];
+    edan_result r[N_RESULTS];
 } lc_tables;
+
+/* Text's summary of the classes: a row per class, then the loads'. */
+static void summary(const classes_tool *t, lc_class_row *out)
+{
+    const lc_totals z = totals(t);
+    const uint64_t fsum = z.blocks[C_CONST] + z.blocks[C_STRIDED] + z.blocks[C_IRREG];
+    for (int c = 0; c < N_CLASSES; c++) {
+        const uint64_t base = c == C_STORE ? z.accesses[C_STORE] : z.load_accesses;
+        out[c] = (lc_class_row){class_name[c],
+                                "",
+                                z.statics[c],
+                                z.accesses[c],
+                                z.blocks[c],
+                                c == C_STORE ? 0.0 : 100.0 * ratio(z.accesses[c], base),
+                                ratio(z.blocks[c], base),
+                                c == C_STORE ? 0.0 : 100.0 * ratio(z.blocks[c], fsum)};
+    }
+    out[N_CLASSES] = (lc_class_row){"all loads",
+                                    "",
+                                    z.statics[C_CONST] + z.statics[C_STRIDED] + z.statics[C_IRREG],
+                                    z.load_accesses,
+                                    z.load_blocks,
+                                    0,
+                                    ratio(z.load_blocks, z.load_accesses),
+                                    0};
+}
 
 /* A loop's or nest's rows, and (nests) their windows' rows. */
 static void loop_tables(const classes_tool *t, edan_srcmap *src, bool nests, lc_tables *x, lc_windows **w)
@@ -523,12 +602,24 @@ static void make_tables(const classes_tool *t, const edan_session *s, lc_tables 
 {
     for (int k = 0; k < N_T; k++)
         edan_table_init(&x->t[k], &edan_lc_tables[k]);
+    for (int i = 0; i < N_RESULTS; i++) {
+        x->r[i] = layout[i];
+        x->r[i].t = &x->t[layout_table[i]];
+        x->r[i].left |= !t->have_elf && (i == 5 || i == 6) ? EDAN_NO_CSV : 0;
+    }
+    x->r[5].absent = !t->have_elf;
+    summary(t, x->sum);
+    edan_table_rows_of(&x->t[T_SUMMARY], x->sum, N_CLASSES, sizeof *x->sum);
+    edan_table_rows_of(&x->t[T_SUMMARY_ALL], &x->sum[N_CLASSES], 1, sizeof *x->sum);
     size_t n_fn = 0;
     lc_row *fns = group_rows(t, BY_FUNCTION, &n_fn);
     x->win = calloc(1 + n_fn + (t->loops ? edan_loops_count(t->loops) : 0), sizeof *x->win);
     edan_value *v = edan_table_row(&x->t[T_TOP], 0);
-    if (v)
-        v->u = 1u << LC_BLOCK_SHIFT;
+    if (v) {
+        v[0].u = 1u << LC_BLOCK_SHIFT;
+        v[1].s = t->given ? "each static load's from --load-classes, the others' from their address sequence"
+                          : "each access from the eDAG and its load's address sequence";
+    }
     const lc_totals z = totals(t);
     if ((v = edan_table_row(&x->t[T_ALL], 0)))
         put_totals(v, &z, false);
@@ -603,78 +694,22 @@ static void free_tables(lc_tables *x)
 /* Report                                                                 */
 /* ===================================================================== */
 
-static void report_text(const classes_tool *t, const edan_session *s, const lc_tables *x, FILE *f)
-{
-    const lc_totals z = totals(t);
-    fprintf(f, "\nload classes (%s; 64-byte blocks)\n",
-            t->given ? "each static load's from --load-classes, the others' from their address sequence"
-                     : "each access from the eDAG and its load's address sequence");
-    fprintf(f, "  %-10s %12s %14s %7s %12s %12s %8s\n", "class", "static", "accesses", "%", "footprint", "dF (F/A)",
-            "dF %");
-    uint64_t fsum = z.blocks[C_CONST] + z.blocks[C_STRIDED] + z.blocks[C_IRREG];
-    for (int c = 0; c < N_CLASSES; c++) {
-        const uint64_t base = c == C_STORE ? z.accesses[C_STORE] : z.load_accesses;
-        fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %6.1f%% %12" PRIu64 " %12.4f %7.1f%%\n", class_name[c],
-                z.statics[c], z.accesses[c], c == C_STORE ? 0.0 : 100.0 * ratio(z.accesses[c], base), z.blocks[c],
-                ratio(z.blocks[c], base), c == C_STORE ? 0.0 : 100.0 * ratio(z.blocks[c], fsum));
-    }
-    fprintf(f, "  %-10s %12" PRIu64 " %14" PRIu64 " %7s %12" PRIu64 " %12.4f\n", "all loads",
-            z.statics[C_CONST] + z.statics[C_STRIDED] + z.statics[C_IRREG], z.load_accesses, "", z.load_blocks,
-            ratio(z.load_blocks, z.load_accesses));
-    const bool wide = edan_session_options(s)->wide;
-    edan_table_text(f, &x->t[T_FUNCTIONS],
-                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " functions; --json lists all", .wide = wide});
-    edan_table_text(f, &x->t[T_LOADS],
-                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loads; --json lists the top 100", .wide = wide});
-    edan_table_text(f, &x->t[T_LOOPS],
-                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loops; --json lists all", .wide = wide});
-    edan_table_text(f, &x->t[T_NESTS],
-                    &(edan_text_view){.max_rows = TEXT_ROWS, .more = " loop nests; --json lists all", .wide = wide});
-    if (x->t[T_WINDOW_ROWS].n_rows)
-        fprintf(f, "  footprint over windows of W load accesses to blocks (mean distinct blocks per window, by class, "
-                   "and growth F/W)\n");
-    edan_table_text(f, &x->t[T_WINDOW_ROWS], &(edan_text_view){.wide = wide});
-}
-
 void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
-    const classes_tool *t = tool;
     if (fmt == EDAN_FORMAT_TABLE)
         return;
     lc_tables x;
-    make_tables(t, s, &x);
-    if (fmt == EDAN_FORMAT_TEXT) {
-        report_text(t, s, &x, f);
-    } else {
-        fputs(",\"load_classes\":{", f);
-        edan_table_json(f, &x.t[T_TOP], 0);
-        fputs(",\"all\":{", f);
-        edan_table_json(f, &x.t[T_ALL], 0);
-        fputc('}', f);
-        edan_table_json_member(f, &x.t[T_FUNCTIONS], !t->have_elf, 0);
-        edan_table_json_member(f, &x.t[T_LOOPS], false, 0);
-        edan_table_json_member(f, &x.t[T_NESTS], false, 0);
-        edan_table_json_member(f, &x.t[T_LOADS], false, JSON_ROWS);
-        fputs(",\"footprint_windows\":{", f);
-        edan_table_json(f, &x.t[T_WINDOWS], 0);
-        fputs("}}", f);
-    }
+    make_tables(tool, s, &x);
+    edan_results_report(s, fmt, f, x.r, N_RESULTS);
     free_tables(&x);
 }
 
 /* --csv-dir: a row per static load, per function, per loop and nest, and per window size (of each). */
 static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
 {
-    const edan_options *o = edan_session_options(s);
-    char name[1100];
-    edan_session_file_base(s, name, sizeof name);
     lc_tables x;
     make_tables(t, s, &x);
-    static const int order[] = {T_LOADS, T_FUNCTIONS, T_FN_WINDOWS, T_LOOPS, T_NESTS, T_NEST_WINDOWS, T_WINDOW_ROWS};
-    int rc = 0;
-    for (size_t k = 0; !rc && k < sizeof order / sizeof order[0]; k++)
-        if (t->have_elf || (order[k] != T_FUNCTIONS && order[k] != T_FN_WINDOWS))
-            rc = edan_table_csv(&x.t[order[k]], o->csv_dir, name, err);
+    const int rc = edan_results_outputs(s, x.r, N_RESULTS, err);
     free_tables(&x);
     return rc;
 }
