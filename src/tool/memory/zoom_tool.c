@@ -642,24 +642,30 @@ static int region_map(const zoom_tool *t, const char *dir, const char *name, con
     return rc;
 }
 
+/* --plot-dir: the region map (the tool's own zoom; MemGaze's tree is in the report alone). */
+static int plots(zoom_tool *t, const edan_session *s, edan_error *err)
+{
+    const edan_options *o = edan_session_options(s);
+    if (!o->plot_dir[0] || t->mg)
+        return 0;
+    build(t);
+    char name[1100], ident[1600];
+    edan_session_file_base(s, name, sizeof name);
+    edan_session_plot_ident(s, ident, sizeof ident);
+    return region_map(t, o->plot_dir, name, ident, err);
+}
+
 /* --csv-dir: a row per region; --plot-dir: the region map. */
 static int outputs(void *tool, const edan_session *s, edan_error *err)
 {
     zoom_tool *t = tool;
-    const edan_options *o = edan_session_options(s);
-    if ((!o->csv_dir[0] && !o->plot_dir[0]) || t->mg) /* MemGaze's tree is in the report alone */
-        return 0;
-    build(t);
-    char name[1100];
-    edan_session_file_base(s, name, sizeof name);
-    char ident[1600];
-    edan_session_plot_ident(s, ident, sizeof ident);
-    if (o->plot_dir[0] && region_map(t, o->plot_dir, name, ident, err))
-        return -1;
-    if (!o->csv_dir[0])
-        return 0;
     edan_table tab[2], *more;
     edan_result r[3];
+    if (plots(t, s, err))
+        return -1;
+    if (t->mg || !edan_session_options(s)->csv_dir[0])
+        return 0;
+    build(t);
     if (results(t, NULL, NULL, tab, &more, r)) {
         edan_error_set(err, "out of memory for the zoom's regions");
         return -1;
