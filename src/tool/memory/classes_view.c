@@ -579,14 +579,13 @@ static void loop_tables(const classes_tool *t, edan_srcmap *src, bool nests, lc_
     lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
     edan_table *tab = &x->t[nests ? T_NESTS : T_LOOPS];
     for (size_t i = 0; rows && i < n; i++) {
-        const uint32_t id = rows[i].key, inside = edan_loops_inside(t->loops, id);
+        const uint32_t id = rows[i].key;
         const edan_loop *l = edan_loops_get(t->loops, id);
         const edan_loop_place p = loop_place(t, id, src);
-        edan_value *v = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
+        edan_value *v = edan_loop_row(tab, l, &p, nests ? (int64_t)edan_loops_inside(t->loops, id) : -1);
         if (!v)
             break;
-        v[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
-        v = put_totals(v + 1 + edan_loop_cells(tab, v + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].z, true);
+        v = put_totals(v, &rows[i].z, true);
         if (!nests)
             continue;
         windows_of(t, nest_row(t, id), *w);
@@ -655,19 +654,8 @@ static void make_tables(const classes_tool *t, const edan_session *s, lc_tables 
         edan_srcloc loc = {NULL, NULL, 0};
         if (src)
             edan_srcmap_lookup(src, l->pc, &loc);
-        const char *base = loc.file ? strrchr(loc.file, '/') : NULL;
-        char name[1100];
-        snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", l->pc, t->have_elf ? fn_name(t, l->fn) : "?",
-                 base       ? base + 1
-                 : loc.file ? loc.file
-                            : "?",
-                 loc.line);
         const uint64_t a = insn_accesses(l);
-        v[0].s = edan_table_str(&x->t[T_LOADS], name);
-        v[1].u = l->pc;
-        v[2].s = t->have_elf ? fn_name(t, l->fn) : NULL;
-        v[3].s = edan_table_str(&x->t[T_LOADS], loc.file);
-        v[4].u = loc.line;
+        edan_insn_cells(&x->t[T_LOADS], v, l->pc, t->have_elf ? fn_name(t, l->fn) : NULL, loc.file, loc.line);
         v[5].s = class_name[insn_class(l)];
         v[6].i = l->stride;
         v[7].i = insn_class(l) == C_STRIDED ? l->stride : 0;

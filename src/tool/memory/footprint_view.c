@@ -292,12 +292,10 @@ static void loop_rows(const footprint_tool *t, edan_srcmap *src, bool nests, eda
     for (size_t i = 0; rows && i < n; i++) {
         const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
         const edan_loop_place p = edan_loops_place(t->loops, rows[i].key, t->elf_open ? &t->elf : NULL, src);
-        const uint32_t inside = edan_loops_inside(t->loops, rows[i].key);
-        edan_value *r = edan_table_row(tab, nests && inside < 2 ? EDAN_NO_TEXT : 0);
+        edan_value *r = edan_loop_row(tab, l, &p, nests ? (int64_t)edan_loops_inside(t->loops, rows[i].key) : -1);
         if (!r)
             break;
-        r[0].s = edan_loop_label(tab, &p, nests ? inside : l->depth);
-        put_values(r, 1 + edan_loop_cells(tab, r + 1, l, &p, nests ? (int64_t)inside : -1), &rows[i].v);
+        put_values(r, 0, &rows[i].v);
     }
     free(rows);
 }

@@ -1,8 +1,10 @@
 /*
- * loop_table.c - the cells of a loop's row (loop_table.h).
+ * loop_table.c - the cells of a loop's and a static instruction's row
+ * (loop_table.h).
  */
 #include "tool/memory/loop_table.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,14 +23,38 @@ size_t edan_loop_cells(edan_table *t, edan_value *r, const edan_loop *l, const e
     return EDAN_LOOP_N_COLUMNS + 1;
 }
 
-const char *edan_loop_label(edan_table *t, const edan_loop_place *p, unsigned n)
+/* A file's name without its directories ("?" when unknown). */
+static const char *base_name(const char *file)
 {
-    const char *base = p->file ? strrchr(p->file, '/') : NULL;
+    const char *base = file ? strrchr(file, '/') : NULL;
+    return base ? base + 1 : file ? file : "?";
+}
+
+/* Text's name of a loop at place p: "file:line function (n)"; a copy t owns. */
+static const char *loop_label(edan_table *t, const edan_loop_place *p, unsigned n)
+{
     char name[1100];
-    snprintf(name, sizeof name, "%s:%u %s (%u)",
-             base      ? base + 1
-             : p->file ? p->file
-                       : "?",
-             p->line, p->function ? p->function : "?", n);
+    snprintf(name, sizeof name, "%s:%u %s (%u)", base_name(p->file), p->line, p->function ? p->function : "?", n);
     return edan_table_str(t, name);
+}
+
+edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops)
+{
+    edan_value *r = edan_table_row(t, nest_loops >= 0 && nest_loops < 2 ? EDAN_NO_TEXT : 0);
+    if (!r)
+        return NULL;
+    r[0].s = loop_label(t, p, nest_loops >= 0 ? (unsigned)nest_loops : l->depth);
+    return r + 1 + edan_loop_cells(t, r + 1, l, p, nest_loops);
+}
+
+size_t edan_insn_cells(edan_table *t, edan_value *r, uint64_t pc, const char *function, const char *file, unsigned line)
+{
+    char name[1100];
+    snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", pc, function ? function : "?", base_name(file), line);
+    r[0].s = edan_table_str(t, name);
+    r[1].u = pc;
+    r[2].s = edan_table_str(t, function);
+    r[3].s = edan_table_str(t, file);
+    r[4].u = line;
+    return 5;
 }

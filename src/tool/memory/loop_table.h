@@ -1,9 +1,10 @@
 /*
  * loop_table.h - the columns of a loop's row, declared once for every tool
  * whose result tables have rows per innermost loop or loop nest (footprint,
- * reuse): head, end, depth, iterations and the head's function, file and
- * line in JSON and CSV, a nest's loops after them, and text's name for the
- * row, "file:line function (depth)" (a nest: its loops).
+ * reuse, load classes): head, end, depth, iterations and the head's
+ * function, file and line in JSON and CSV, a nest's loops after them, and
+ * text's name for the row, "file:line function (depth)" (a nest: its
+ * loops); and the cells of a static instruction's row (reuse, load classes).
  */
 #ifndef EDAN_TOOL_MEMORY_LOOP_TABLE_H
 #define EDAN_TOOL_MEMORY_LOOP_TABLE_H
@@ -38,7 +39,20 @@
  * nest_loops >= 0 a nest's loops in r[7]. The index of the next column.
  */
 size_t edan_loop_cells(edan_table *t, edan_value *r, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops);
-/* Text's name of a loop at place p: "file:line function (n)", file without its directories; a copy t owns. */
-const char *edan_loop_label(edan_table *t, const edan_loop_place *p, unsigned n);
+/*
+ * A new row of t for loop l at place p: text's name, "file:line function
+ * (depth)", file without its directories, then loop l's cells; with
+ * nest_loops >= 0 a nest's (its name's number its loops), left out of text
+ * when it holds no other loop. The cell after them, or NULL when out of
+ * memory.
+ */
+edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops);
+/*
+ * A static instruction's cells r[0 .. 5): text's name, "pc function
+ * file:line" (file without its directories, "?" when unknown), then its pc,
+ * function, file and line (copies t owns). 5.
+ */
+size_t edan_insn_cells(edan_table *t, edan_value *r, uint64_t pc, const char *function, const char *file,
+                       unsigned line);
 
 #endif

@@ -408,47 +408,33 @@ static void fill_rows(const reuse_tool *t, view_row *rows, size_t n, int kind, e
 {
     for (size_t i = 0; i < n; i++) {
         view_row *r = &rows[i];
-        edan_value *v = edan_table_row(tab, kind == ROW_NEST && r->inside < 2 ? EDAN_NO_TEXT : 0);
+        const edan_loop_place p = {r->name, r->file, r->line};
+        edan_value *v = kind == ROW_LOOP || kind == ROW_NEST
+                            ? edan_loop_row(tab, r->loop, &p, kind == ROW_NEST ? (int64_t)r->inside : -1)
+                            : edan_table_row(tab, 0);
         if (!v)
             return;
-        const edan_loop_place p = {r->name, r->file, r->line};
-        char name[1100];
-        size_t c = 1;
-        if (kind == ROW_LOOP || kind == ROW_NEST) {
-            v[0].s = edan_loop_label(tab, &p, kind == ROW_NEST ? r->inside : r->depth);
-            c += edan_loop_cells(tab, v + 1, r->loop, &p, kind == ROW_NEST ? (int64_t)r->inside : -1);
-        } else if (kind == ROW_ACCESS) {
-            const char *base = r->file ? strrchr(r->file, '/') : NULL;
-            snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", r->pc, r->name ? r->name : "?",
-                     base      ? base + 1
-                     : r->file ? r->file
-                               : "?",
-                     r->line);
-            v[0].s = edan_table_str(tab, name);
-            v[c++].u = r->pc;
-            v[c++].s = r->name;
-            v[c++].s = r->file;
-            v[c++].u = r->line;
+        char name[32];
+        snprintf(name, sizeof name, "vcpu %u", r->vcpu);
+        if (kind == ROW_ACCESS) {
+            v += edan_insn_cells(tab, v, r->pc, r->name, r->file, r->line);
         } else if (kind == ROW_THREAD) {
-            snprintf(name, sizeof name, "vcpu %u", r->vcpu);
-            v[0].s = edan_table_str(tab, name);
-            v[c++].u = r->vcpu;
-        } else {
-            v[0].s = r->name ? r->name : "?";
-            v[c++].s = r->name;
+            (v++)->s = edan_table_str(tab, name);
+            (v++)->u = r->vcpu;
+        } else if (kind == ROW_FUNCTION) {
+            (v++)->s = r->name ? r->name : "?";
+            (v++)->s = r->name;
         }
-        v[c++].u = r->v.accesses;
-        v[c++].u = r->v.cold;
+        (v++)->u = r->v.accesses;
+        (v++)->u = r->v.cold;
         for (int k = 0; k < t->n_sizes; k++)
             r->misses[k] = row_misses(&r->v, size_blocks(t, t->sizes[k]));
-        v[c].a.v = r->misses;
-        v[c++].a.n = (size_t)t->n_sizes;
-        v[c].a.v = r->v.hist;
-        v[c++].a.n = BINS;
+        *v++ = (edan_value){.a = {r->misses, (size_t)t->n_sizes}};
+        *v++ = (edan_value){.a = {r->v.hist, BINS}};
         for (int k = 0; k < t->n_sizes; k++)
-            v[c++].f = r->v.accesses ? 100.0 * (double)r->misses[k] / (double)r->v.accesses : 0.0;
+            (v++)->f = r->v.accesses ? 100.0 * (double)r->misses[k] / (double)r->v.accesses : 0.0;
         for (int k = 0; k < t->n_sizes && tab->decl->csv; k++)
-            v[c++].u = r->misses[k];
+            (v++)->u = r->misses[k];
     }
 }
 
