@@ -11,7 +11,8 @@ What counts, read from the commit's tree with git (no build):
 - Rendering code: the lines of every top-level function in those files that writes text, JSON or
   CSV or fills a result table, that is whose body calls one of RENDER_CALLS below (an output
   statement, a JSON or CSV writer, a name field, or a row, cell or rendering call of report/table.h,
-  a tool's results rendered together, edan_results_*, included).
+  a tool's results rendered together, edan_results_*, and the memory tools' row fillers of
+  tool/memory/loop_table.h included).
   A function counts whole, from its signature to its closing brace, without blank lines and lines
   that are only a comment; a function that only computes (no such call) does not count. Counted
   apart within it: "printing", the functions with an output statement or a JSON or CSV writer
@@ -29,7 +30,7 @@ RENDER_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf"
     r"|edan_json_\w+|edan_csv_\w+|edan_name_field"
     r"|edan_table_(?:row|row_of|rows_of|text|json|json_member|csv|str|init|init_cols)"
-    r"|edan_results_\w+)\s*\(")
+    r"|edan_results_\w+|edan_loop_(?:row|cells)|edan_insn_cells)\s*\(")
 PRINT_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf|edan_json_\w+|edan_csv_\w+|edan_name_field)\s*\(")
 DECL_START = re.compile(r"^(static\s+)?const\s+edan_(column|table_decl)\s+\w+\s*\[")

@@ -322,17 +322,16 @@ void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
     edan_table t[3];
     for (int k = 0; k < 3; k++)
         edan_table_init(&t[k], &tables[k]);
-    char(*label)[32] = calloc(z->n_nodes + 1, sizeof *label);
-    t[0].failed = !label;
-    for (size_t i = 0; label && i < z->n_nodes; i++) {
+    for (size_t i = 0; i < z->n_nodes; i++) {
         const zm_node *n = &z->nodes[i];
         edan_value *v = final(n) ? edan_table_row_of(&t[1], 0, n, NULL) : NULL;
         if (v)
             v[2].u = n->max + 1;
         if (!(v = edan_table_row_of(&t[2], 0, n, NULL)))
             break;
-        snprintf(label[i], sizeof label[i], "%*s%.30s", n->level < 9 ? 2 * (n->level - 1) : 16, "", n->id);
-        v[T_LABEL].s = label[i];
+        char label[48];
+        snprintf(label, sizeof label, "%*s%.30s", n->level < 9 ? 2 * (n->level - 1) : 16, "", n->id);
+        v[T_LABEL].s = edan_table_str(&t[2], label);
         v[T_PARENT].s = n->parent < 0 ? NULL : n->parent_id;
         v[T_HI].u = n->max + 1;
         v[T_ACCESSES].opt.u = n->accesses;
@@ -363,5 +362,4 @@ void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
         edan_results_json(f, r, 2);
     for (int k = 0; k < 3; k++)
         edan_table_free(&t[k]);
-    free(label);
 }

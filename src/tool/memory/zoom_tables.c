@@ -18,8 +18,8 @@ static const edan_column line_cols[] = {
 
 #define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 static const edan_column region_cols[] = {
-    {"label", EDAN_T_STR, "", "text: the region's id, indented by its level", TEXT_ONLY | EDAN_COL_LEFT, "region", 22,
-     0, NULL, EDAN_CELL},
+    {"label", EDAN_T_STR, "", "text: the region's id, indented by its level", TEXT_ONLY | EDAN_COL_CUT, "region", 22, 0,
+     NULL, EDAN_CELL},
     EDAN_COL_FIELD(zoom_region, id, "id", "",
                    "the region's place in the tree: its root's letter, then a child's index per level", EDAN_NO_TEXT,
                    NULL, 0, 0),

@@ -483,7 +483,6 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
             continue;
         char label[64], from[600] = "";
         snprintf(label, sizeof label, "%*s%.22s", r->level < 8 ? 2 * r->level : 16, "", r->id);
-        label[22] = '\0';
         if (nl) {
             const char *base = ln[0].file ? strrchr(ln[0].file, '/') : NULL;
             snprintf(from, sizeof from, "%s (%s:%u)", ln[0].name ? ln[0].name : "?",
