@@ -427,17 +427,19 @@ static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
  * function (tab[1]), after a row of the whole run that JSON leaves out; r[2]
  * the results they render as.
  */
+/* How text shows the scalars (its title alone) and the functions. */
+static const edan_text_view views[2] = {
+    {.title = "\nsampled estimates (MemGaze's Eq. 1-4 from {window} loads of every {period}; {samples} samples, rho "
+              "{rho}) {note}"},
+    {.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"},
+};
+
 static void results(const sampled_tool *t, edan_table *tab, edan_result *r)
 {
     edan_table_init(&tab[0], &edan_sampled_tables[0]);
     edan_table_init(&tab[1], &edan_sampled_tables[1]);
-    r[0] =
-        (edan_result){.t = &tab[0],
-                      .view = {.title = "\nsampled estimates (MemGaze's Eq. 1-4 from {window} loads of every {period}; "
-                                        "{samples} samples, rho {rho}) {note}"}};
-    r[1] = (edan_result){.t = &tab[1],
-                         .view = {.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"},
-                         .left = EDAN_NO_JSON};
+    for (int k = 0; k < 2; k++)
+        r[k] = (edan_result){.t = &tab[k], .view = views[k], .left = k ? EDAN_NO_JSON : 0};
     size_t n;
     sm_row *rows = rows_of(t, &n);
     edan_value *v = edan_table_row(&tab[1], EDAN_NO_JSON);

@@ -430,6 +430,14 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* How text shows the scalars (the title), the regions and (when the tree stopped at its most regions) a note. */
+static const edan_text_view views[3] = {
+    {.title = "\nzoom (hot regions: {pages} pages a level, a hot run holds over {threshold_percent}% of its region's "
+              "accesses, stop at {stop_bytes} bytes; 64-byte blocks)"},
+    {.heading_always = true},
+    {.title = "  (stopped at " STR(MAX_REGIONS) " regions)"},
+};
+
 /*
  * The tables: the tree's scalars (tab[0]) around its regions (tab[1]), each
  * with its functions and lines (*more, 2 a region; free_results() frees
@@ -438,14 +446,9 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
 static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, edan_table *tab, edan_table **more_p,
                    edan_result *res)
 {
-    res[0] = (edan_result){
-        .t = &tab[0],
-        .view = {.title = "\nzoom (hot regions: {pages} pages a level, a hot run holds over {threshold_percent}% "
-                          "of its region's accesses, stop at {stop_bytes} bytes; 64-byte blocks)"}};
-    res[1] = (edan_result){.t = &tab[1], .view = {.heading_always = true}, .left = EDAN_NO_JSON};
-    res[2] = (edan_result){.t = &tab[0],
-                           .view = {.title = "  (stopped at " STR(MAX_REGIONS) " regions)"},
-                           .left = EDAN_NO_JSON | (t->n_regions == MAX_REGIONS ? 0 : EDAN_NO_TEXT)};
+    for (int k = 0; k < 3; k++)
+        res[k] = (edan_result){.t = &tab[k == 1], .view = views[k], .left = k ? EDAN_NO_JSON : 0};
+    res[2].left |= t->n_regions == MAX_REGIONS ? 0 : EDAN_NO_TEXT;
     /* the tables, then the rows they are bound to: a region's functions, then its lines (free(more) frees both) */
     const size_t n_tables = 2 * (size_t)t->n_regions + 1;
     edan_table *more = *more_p =
