@@ -471,8 +471,7 @@ static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
                            edan_session_runs(s, &edan_timing_tool), edan_session_runs(s, &edan_projection_tool));
     for (int i = 0; i < s->b.n; i++) {
         const edan_tool_def *d = s->b.def[s->sections[i]];
-        if (d->report)
-            d->report(s->b.tool[s->sections[i]], s, fmt, f);
+        edan_tool_report(d, s->b.tool[s->sections[i]], s, fmt, f);
     }
     if (fmt == EDAN_FORMAT_JSON)
         fputs("}\n", f);
@@ -525,7 +524,7 @@ int edan_session_outputs(edan_session *s, edan_error *err)
         return -1;
     for (int i = 0; i < s->b.n; i++) {
         const edan_tool_def *d = s->b.def[s->sections[i]];
-        if (d->outputs && d->outputs(s->b.tool[s->sections[i]], s, err))
+        if (edan_tool_outputs(d, s->b.tool[s->sections[i]], s, err))
             return -1;
     }
     return 0;
@@ -567,6 +566,6 @@ bool edan_session_runs(const edan_session *s, const edan_tool_def *def)
 void edan_session_report_tool(const edan_session *s, const edan_tool_def *def, edan_report_format fmt, FILE *f)
 {
     void *tool = edan_session_instance(s, def);
-    if (tool && def->report)
-        def->report(tool, s, fmt, f);
+    if (tool)
+        edan_tool_report(def, tool, s, fmt, f);
 }

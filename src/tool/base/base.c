@@ -105,3 +105,37 @@ int edan_results_outputs(const edan_session *s, const edan_result *r, size_t n, 
     edan_session_file_base(s, name, sizeof name);
     return edan_results_csv(r, n, o->csv_dir, name, err);
 }
+
+void edan_tool_report(const edan_tool_def *def, void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+{
+    edan_tool_results x;
+    if (!def->results) {
+        if (def->report)
+            def->report(tool, s, fmt, f);
+    } else if (fmt == EDAN_FORMAT_TABLE) {
+        return;
+    } else if (def->results(tool, s, &x)) {
+        const char *path = def->tables->path, *dot = strchr(path, '.');
+        const int len = dot ? (int)(dot - path) : (int)strlen(path);
+        fprintf(f, fmt == EDAN_FORMAT_JSON ? ",\"%.*s\":null" : "\n%.*s: out of memory\n", len, path);
+    } else {
+        edan_results_report(s, fmt, f, x.r, x.n);
+        def->free_results(x.own);
+    }
+}
+
+int edan_tool_outputs(const edan_tool_def *def, void *tool, const edan_session *s, edan_error *err)
+{
+    edan_tool_results x;
+    if (def->results && edan_session_options(s)->csv_dir[0]) {
+        if (def->results(tool, s, &x)) {
+            edan_error_set(err, "out of memory for the %s tool's tables", def->name);
+            return -1;
+        }
+        const int rc = edan_results_outputs(s, x.r, x.n, err);
+        def->free_results(x.own);
+        if (rc)
+            return -1;
+    }
+    return def->outputs ? def->outputs(tool, s, err) : 0;
+}

@@ -57,6 +57,13 @@ typedef enum edan_report_format { EDAN_FORMAT_TEXT, EDAN_FORMAT_JSON, EDAN_FORMA
 
 typedef struct edan_tool_def edan_tool_def;
 
+/* A tool's results for the session to render (edan_tool_def.results). */
+typedef struct edan_tool_results {
+    edan_result *r; /* its tables in the order its section writes them (report/table.h) */
+    size_t n;
+    void *own; /* what they live in, for free_results() */
+} edan_tool_results;
+
 struct edan_tool_def {
     const char *name;
     const char *summary;
@@ -88,7 +95,16 @@ struct edan_tool_def {
      * columns document its JSON keys (tests/result_keys_test.py).
      */
     const edan_table_decl *tables;
-    /* Files besides the report (plots, CSV series): 0, or -1 with err set. NULL: none. */
+    /*
+     * Its results as tables that the session renders: its section of the
+     * report in text and JSON (none for the table format) and its CSV files
+     * with --csv-dir (edan_tool_report(), edan_tool_outputs()); 0, or -1
+     * when out of memory. free_results() frees x->own. NULL: report() writes
+     * its section and outputs() its CSV files.
+     */
+    int (*results)(void *tool, const edan_session *s, edan_tool_results *x);
+    void (*free_results)(void *own);
+    /* Files besides the report (plots, CSV series; after results' CSV files): 0, or -1 with err set. NULL: none. */
     int (*outputs)(void *tool, const edan_session *s, edan_error *err);
     void (*destroy)(void *tool);
     /*
@@ -170,5 +186,13 @@ void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap);
 void edan_results_report(const edan_session *s, edan_report_format fmt, FILE *f, edan_result *r, size_t n);
 /* --csv-dir: their CSV tables, <name>-<table>.csv (nothing without it); 0, or -1 with err. */
 int edan_results_outputs(const edan_session *s, const edan_result *r, size_t n, edan_error *err);
+/*
+ * Tool def's section of the report (tool its instance): its results
+ * rendered (JSON null and a line of text when they are out of memory), or
+ * what its report() writes.
+ */
+void edan_tool_report(const edan_tool_def *def, void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+/* Its files besides the report: its results' CSV files, then what its outputs() writes; 0, or -1 with err. */
+int edan_tool_outputs(const edan_tool_def *def, void *tool, const edan_session *s, edan_error *err);
 
 #endif

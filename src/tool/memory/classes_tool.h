@@ -97,8 +97,9 @@ typedef struct classes_tool {
     edan_error err;
 } classes_tool;
 
-/* The tool's report and its CSV tables (classes_view.c). */
-void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+/* The results the session renders, freeing them, and the plots (classes_view.c). */
+int edan_lc_results(void *tool, const edan_session *s, edan_tool_results *x);
+void edan_lc_free_results(void *own);
 int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err);
 /* Its tables (classes_view.c), ending with a {NULL} entry. */
 extern const edan_table_decl edan_lc_tables[];

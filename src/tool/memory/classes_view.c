@@ -682,24 +682,20 @@ static void free_tables(lc_tables *x)
 /* Report                                                                 */
 /* ===================================================================== */
 
-void edan_lc_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+int edan_lc_results(void *tool, const edan_session *s, edan_tool_results *x)
 {
-    if (fmt == EDAN_FORMAT_TABLE)
-        return;
-    lc_tables x;
-    make_tables(tool, s, &x);
-    edan_results_report(s, fmt, f, x.r, N_RESULTS);
-    free_tables(&x);
+    lc_tables *t = malloc(sizeof *t);
+    if (!t)
+        return -1;
+    make_tables(tool, s, t);
+    *x = (edan_tool_results){t->r, N_RESULTS, t};
+    return 0;
 }
 
-/* --csv-dir: a row per static load, per function, per loop and nest, and per window size (of each). */
-static int csv_outputs(const classes_tool *t, const edan_session *s, edan_error *err)
+void edan_lc_free_results(void *own)
 {
-    lc_tables x;
-    make_tables(t, s, &x);
-    const int rc = edan_results_outputs(s, x.r, N_RESULTS, err);
-    free_tables(&x);
-    return rc;
+    free_tables(own);
+    free(own);
 }
 
 /* --plot-dir: the loads' footprint over windows, of all loads and by class. */
@@ -731,12 +727,8 @@ static int plot_outputs(const classes_tool *t, const edan_session *s, edan_error
     return edan_plot_xy(edan_session_options(s)->plot_dir, name, &w, err);
 }
 
-/* --csv-dir: the tables; --plot-dir: the windows. */
+/* --plot-dir: the windows (the session writes the tables' CSV files). */
 int edan_lc_outputs(void *tool, const edan_session *s, edan_error *err)
 {
-    const classes_tool *t = tool;
-    const edan_options *o = edan_session_options(s);
-    if (o->csv_dir[0] && csv_outputs(t, s, err))
-        return -1;
-    return o->plot_dir[0] ? plot_outputs(t, s, err) : 0;
+    return edan_session_options(s)->plot_dir[0] ? plot_outputs(tool, s, err) : 0;
 }

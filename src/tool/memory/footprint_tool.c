@@ -319,9 +319,9 @@ const edan_tool_def edan_footprint_tool = {
     .create = create,
     .consumer = consumer,
     .error = error,
-    .report = edan_footprint_report,
+    .results = edan_footprint_results,
+    .free_results = edan_footprint_free_results,
     .tables = edan_footprint_tables,
-    .outputs = edan_footprint_outputs,
     .destroy = destroy,
     .reads_program = true,
 };

@@ -73,9 +73,9 @@ typedef struct footprint_tool {
     edan_error err;
 } footprint_tool;
 
-/* The tool's report and CSV tables (footprint_view.c). */
-void edan_footprint_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
-int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err);
+/* The results the session renders and freeing them (footprint_view.c). */
+int edan_footprint_results(void *tool, const edan_session *s, edan_tool_results *x);
+void edan_footprint_free_results(void *own);
 /* Its tables (footprint_view.c), ending with a {NULL} entry. */
 extern const edan_table_decl edan_footprint_tables[];
 

@@ -351,20 +351,18 @@ static void free_tables(fp_tables *x)
         edan_table_free(&x->t[k]);
 }
 
-void edan_footprint_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+int edan_footprint_results(void *tool, const edan_session *s, edan_tool_results *x)
 {
-    fp_tables x;
-    make_tables(tool, s, &x);
-    edan_results_report(s, fmt, f, x.r, N_TABLES);
-    free_tables(&x);
+    fp_tables *t = malloc(sizeof *t);
+    if (!t)
+        return -1;
+    make_tables(tool, s, t);
+    *x = (edan_tool_results){t->r, N_TABLES, t};
+    return 0;
 }
 
-/* --csv-dir: the rows of the whole run and per function, thread, loop and nest. */
-int edan_footprint_outputs(void *tool, const edan_session *s, edan_error *err)
+void edan_footprint_free_results(void *own)
 {
-    fp_tables x;
-    make_tables(tool, s, &x);
-    const int rc = edan_results_outputs(s, x.r, N_TABLES, err);
-    free_tables(&x);
-    return rc;
+    free_tables(own);
+    free(own);
 }

@@ -88,8 +88,9 @@ static inline uint64_t reuse_bin_lo(unsigned k)
     return k == 0 ? 0 : 1ull << (k - 1);
 }
 
-/* The tool's report and its plots (reuse_view.c). */
-void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
+/* The results the session renders, freeing them, and the plots (reuse_view.c). */
+int edan_reuse_results(void *tool, const edan_session *s, edan_tool_results *x);
+void edan_reuse_free_results(void *own);
 int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err);
 /* Its tables (reuse_tables.c), ending with a {NULL} entry. */
 extern const edan_table_decl edan_reuse_tables[];

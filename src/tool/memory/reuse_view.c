@@ -555,41 +555,39 @@ static void free_tables(ru_tables *x)
         edan_table_free(&x->t[k]);
 }
 
-void edan_reuse_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
-{
-    if (fmt == EDAN_FORMAT_TABLE)
-        return;
+/* What the session renders: the views, their tables and results, in memory of their own. */
+typedef struct ru_results {
     views v;
-    make_views(tool, s, &v);
     ru_tables x;
-    make_tables(tool, &v, &x);
-    edan_results_report(s, fmt, f, x.r, N_RESULTS);
-    free_tables(&x);
-    free_views(&v);
+} ru_results;
+
+int edan_reuse_results(void *tool, const edan_session *s, edan_tool_results *out)
+{
+    ru_results *m = malloc(sizeof *m);
+    if (!m)
+        return -1;
+    make_views(tool, s, &m->v);
+    make_tables(tool, &m->v, &m->x);
+    *out = (edan_tool_results){m->x.r, N_RESULTS, m};
+    return 0;
 }
 
-/* --csv-dir: the histograms, the curve, the windows and the rows of functions, threads, loops and nests. */
-static int reuse_csv(const reuse_tool *t, const edan_session *s, edan_error *err)
+void edan_reuse_free_results(void *own)
 {
-    views v;
-    make_views(t, s, &v);
-    ru_tables x;
-    make_tables(t, &v, &x);
-    const int rc = edan_results_outputs(s, x.r, N_RESULTS, err);
-    free_tables(&x);
-    free_views(&v);
-    return rc;
+    ru_results *m = own;
+    free_tables(&m->x);
+    free_views(&m->v);
+    free(m);
 }
 
-/* --plot-dir: the histograms, the miss-ratio curve and the footprint over windows. */
+/* --plot-dir: the histograms, the miss-ratio curve and the footprint over windows (the session writes the CSV files).
+ */
 int edan_reuse_outputs(void *tool, const edan_session *s, edan_error *err)
 {
     const reuse_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    if (o->csv_dir[0] && reuse_csv(t, s, err))
-        return -1;
     if (!o->plot_dir[0] || !t->accesses)
         return 0;
     char ident[1600];

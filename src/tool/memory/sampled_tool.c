@@ -467,14 +467,29 @@ static void results(const sampled_tool *t, edan_table *tab, edan_result *r)
                                 : "against exact";
 }
 
-static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
-{
+/* What the session renders: the tables and their results, in memory of their own. */
+typedef struct sampled_results {
     edan_table tab[2];
     edan_result r[2];
-    results(tool, tab, r);
-    edan_results_report(s, fmt, f, r, 2);
-    edan_table_free(&tab[0]);
-    edan_table_free(&tab[1]);
+} sampled_results;
+
+static int session_results(void *tool, const edan_session *s, edan_tool_results *x)
+{
+    (void)s;
+    sampled_results *m = malloc(sizeof *m);
+    if (!m)
+        return -1;
+    results(tool, m->tab, m->r);
+    *x = (edan_tool_results){m->r, 2, m};
+    return 0;
+}
+
+static void free_results(void *own)
+{
+    sampled_results *m = own;
+    edan_table_free(&m->tab[0]);
+    edan_table_free(&m->tab[1]);
+    free(m);
 }
 
 /* ===================================================================== */
@@ -541,18 +556,6 @@ static const edan_error *error(const void *t)
     return &((const sampled_tool *)t)->err;
 }
 
-/* --csv-dir: the whole run and a row per function. */
-static int outputs(void *tool, const edan_session *s, edan_error *err)
-{
-    edan_table tab[2];
-    edan_result r[2];
-    results(tool, tab, r);
-    const int rc = edan_results_outputs(s, r, 2, err);
-    edan_table_free(&tab[0]);
-    edan_table_free(&tab[1]);
-    return rc;
-}
-
 static const edan_tool_option options[] = {
     {"sample-period", true,
      "  --sample-period=P   MemGaze's sampled estimates (Eq. 1-4) from W loads of every P,\n"
@@ -574,9 +577,9 @@ const edan_tool_def edan_sampled_tool = {
     .create = create,
     .consumer = consumer,
     .error = error,
-    .report = report,
+    .results = session_results,
+    .free_results = free_results,
     .tables = edan_sampled_tables,
-    .outputs = outputs,
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,

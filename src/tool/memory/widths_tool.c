@@ -101,24 +101,27 @@ static void results(widths_tool *t, edan_table *tab, edan_result *r)
                 "\naccess widths (data accesses by bytes accessed; misaligned: the address is no multiple of it)"}};
 }
 
-static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
-{
+/* What the session renders: the table and its result, in memory of their own. */
+typedef struct widths_results {
     edan_table tab;
     edan_result r;
-    results(tool, &tab, &r);
-    edan_results_report(s, fmt, f, &r, 1);
-    edan_table_free(&tab);
+} widths_results;
+
+static int session_results(void *tool, const edan_session *s, edan_tool_results *x)
+{
+    (void)s;
+    widths_results *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    results(tool, &w->tab, &w->r);
+    *x = (edan_tool_results){&w->r, 1, w};
+    return 0;
 }
 
-/* --csv-dir: <name>-access-widths.csv */
-static int outputs(void *tool, const edan_session *s, edan_error *err)
+static void free_results(void *own)
 {
-    edan_table tab;
-    edan_result r;
-    results(tool, &tab, &r);
-    const int rc = edan_results_outputs(s, &r, 1, err);
-    edan_table_free(&tab);
-    return rc;
+    edan_table_free(&((widths_results *)own)->tab);
+    free(own);
 }
 
 /* ===================================================================== */
@@ -165,8 +168,8 @@ const edan_tool_def edan_widths_tool = {
     .create = create,
     .consumer = consumer,
     .error = error,
-    .report = report,
+    .results = session_results,
+    .free_results = free_results,
     .tables = tables,
-    .outputs = outputs,
     .destroy = free,
 };
