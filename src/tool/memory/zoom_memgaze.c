@@ -317,9 +317,14 @@ static const edan_table_decl tables[] = {
     EDAN_TABLE_DECL("zoom.tree", NULL, false, "a node of the tree", tree_cols),
 };
 
-void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
+#define TITLE                                                                                                          \
+    "\nzoom (MemGaze's location analysis, --memgaze-compat: {pages} pages, {threshold_percent}% of a node's loads, "   \
+    "stop at {stop_bytes}-byte pages, heap below {heap_end})\n  {accesses} loads, {outside} left out (addresses at "   \
+    "most 0xffffff or from 0x8f0000000000)"
+
+void zoom_mg_tables_of(const zoom_mg *z, zoom_mg_tables *m)
 {
-    edan_table t[3];
+    edan_table *t = m->t;
     for (int k = 0; k < 3; k++)
         edan_table_init(&t[k], &tables[k]);
     for (size_t i = 0; i < z->n_nodes; i++) {
@@ -349,17 +354,12 @@ void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f)
         v[9].rows = &t[2];
         v[10].f = 100 * z->threshold;
     }
-    const edan_result r[2] = {{.t = &t[0],
-                               .view = {.title = "\nzoom (MemGaze's location analysis, --memgaze-compat: {pages} "
-                                                 "pages, {threshold_percent}% of a node's "
-                                                 "loads, stop at {stop_bytes}-byte pages, heap below {heap_end})\n  "
-                                                 "{accesses} loads, {outside} left out "
-                                                 "(addresses at most 0xffffff or from 0x8f0000000000)"}},
-                              {.t = &t[2], .view = {.heading_always = true}, .left = EDAN_NO_JSON}};
-    if (fmt == EDAN_FORMAT_TEXT)
-        edan_results_text(f, r, 2);
-    else
-        edan_results_json(f, r, 2);
+    m->r[0] = (edan_result){.t = &t[0], .view = {.title = TITLE}};
+    m->r[1] = (edan_result){.t = &t[2], .view = {.heading_always = true}, .left = EDAN_NO_JSON};
+}
+
+void zoom_mg_tables_free(zoom_mg_tables *m)
+{
     for (int k = 0; k < 3; k++)
-        edan_table_free(&t[k]);
+        edan_table_free(&m->t[k]);
 }

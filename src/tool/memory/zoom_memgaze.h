@@ -79,8 +79,14 @@ int zoom_mg_init(zoom_mg *z, uint64_t pages, double threshold, uint64_t stop, ui
 bool zoom_mg_access(zoom_mg *z, uint64_t addr);
 /* The tree (once); 0, or -1 when out of memory. */
 int zoom_mg_build(zoom_mg *z);
-/* The zoom section of the report (after zoom_mg_build). */
-void zoom_mg_report(const zoom_mg *z, edan_report_format fmt, FILE *f);
+/* The tree's tables (its scalars, final regions and nodes) and how the report shows them. */
+typedef struct zoom_mg_tables {
+    edan_table t[3];
+    edan_result r[2];
+} zoom_mg_tables;
+/* The zoom section's tables (after zoom_mg_build), for the session to render; zoom_mg_tables_free() frees them. */
+void zoom_mg_tables_of(const zoom_mg *z, zoom_mg_tables *m);
+void zoom_mg_tables_free(zoom_mg_tables *m);
 void zoom_mg_free(zoom_mg *z);
 
 #endif

@@ -440,7 +440,7 @@ static const edan_text_view views[3] = {
 
 /*
  * The tables: the tree's scalars (tab[0]) around its regions (tab[1]), each
- * with its functions and lines (*more, 2 a region; free_results() frees
+ * with its functions and lines (*more, 2 a region; free_session_results() frees
  * them), and the results r[3] they render as. -1 when out of memory.
  */
 static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, edan_table *tab, edan_table **more_p,
@@ -512,45 +512,59 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
     return 0;
 }
 
-static void free_results(const zoom_tool *t, edan_table *tab, edan_table *more)
+/* What the session renders: the tables, their results and the symbols and lines their rows point at. */
+typedef struct zoom_results {
+    edan_table tab[2], *more; /* more: 2 a region */
+    int n_more;
+    edan_result r[3];
+    zoom_mg_tables mg; /* --memgaze-compat's instead */
+    bool memgaze, have_elf;
+    edan_elf elf;
+    edan_srcmap *src;
+} zoom_results;
+
+static void free_session_results(void *own)
 {
-    for (int i = 0; i < 2 * t->n_regions; i++)
-        edan_table_free(&more[i]);
-    edan_table_free(&tab[0]);
-    edan_table_free(&tab[1]);
-    free(more);
+    zoom_results *m = own;
+    for (int i = 0; i < m->n_more; i++)
+        edan_table_free(&m->more[i]);
+    edan_table_free(&m->tab[0]);
+    edan_table_free(&m->tab[1]);
+    free(m->more);
+    if (m->memgaze)
+        zoom_mg_tables_free(&m->mg);
+    edan_srcmap_close(m->src);
+    if (m->have_elf)
+        edan_elf_close(&m->elf);
+    free(m);
 }
 
-static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+static int session_results(void *tool, const edan_session *s, edan_tool_results *x)
 {
     zoom_tool *t = tool;
-    if (fmt == EDAN_FORMAT_TABLE)
-        return;
-    if (t->mg) {
-        if (zoom_mg_build(t->mg))
-            fputs(fmt == EDAN_FORMAT_JSON ? ",\"zoom\":null" : "\nzoom: out of memory\n", f);
-        else
-            zoom_mg_report(t->mg, fmt, f);
-        return;
+    zoom_results *m = calloc(1, sizeof *m);
+    if (!m || (t->mg && zoom_mg_build(t->mg))) {
+        free(m);
+        return -1;
+    }
+    if ((m->memgaze = t->mg != NULL)) {
+        zoom_mg_tables_of(t->mg, &m->mg);
+        *x = (edan_tool_results){m->mg.r, 2, m};
+        return 0;
     }
     build(t);
     const char *binary = edan_session_source(s)->binary;
-    edan_elf elf;
     edan_error ignored = {0};
-    const bool have_elf = binary && *binary && !edan_elf_open(binary, &elf, &ignored);
-    const bool symbols = have_elf && edan_elf_linked_pcs(&elf);
-    edan_srcmap *src = symbols ? edan_srcmap_open(binary, &ignored) : NULL;
-    edan_table tab[2], *more;
-    edan_result r[3];
-    if (results(t, symbols ? &elf : NULL, src, tab, &more, r)) {
-        fputs(fmt == EDAN_FORMAT_JSON ? ",\"zoom\":null" : "\nzoom: out of memory\n", f);
-    } else {
-        edan_results_report(s, fmt, f, r, 3);
-        free_results(t, tab, more);
+    m->have_elf = binary && *binary && !edan_elf_open(binary, &m->elf, &ignored);
+    const bool symbols = m->have_elf && edan_elf_linked_pcs(&m->elf);
+    m->src = symbols ? edan_srcmap_open(binary, &ignored) : NULL;
+    if (results(t, symbols ? &m->elf : NULL, m->src, m->tab, &m->more, m->r)) {
+        free_session_results(m);
+        return -1;
     }
-    edan_srcmap_close(src);
-    if (have_elf)
-        edan_elf_close(&elf);
+    m->n_more = 2 * t->n_regions;
+    *x = (edan_tool_results){m->r, 3, m};
+    return 0;
 }
 
 /* ===================================================================== */
@@ -644,9 +658,11 @@ static int region_map(const zoom_tool *t, const char *dir, const char *name, con
     return rc;
 }
 
-/* --plot-dir: the region map (the tool's own zoom; MemGaze's tree is in the report alone). */
-static int plots(zoom_tool *t, const edan_session *s, edan_error *err)
+/* --plot-dir: the region map (the tool's own zoom; MemGaze's tree is in the report alone); the session writes the CSV
+ * file. */
+static int plots(void *tool, const edan_session *s, edan_error *err)
 {
+    zoom_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     if (!o->plot_dir[0] || t->mg)
         return 0;
@@ -655,26 +671,6 @@ static int plots(zoom_tool *t, const edan_session *s, edan_error *err)
     edan_session_file_base(s, name, sizeof name);
     edan_session_plot_ident(s, ident, sizeof ident);
     return region_map(t, o->plot_dir, name, ident, err);
-}
-
-/* --csv-dir: a row per region; --plot-dir: the region map. */
-static int outputs(void *tool, const edan_session *s, edan_error *err)
-{
-    zoom_tool *t = tool;
-    edan_table tab[2], *more;
-    edan_result r[3];
-    if (plots(t, s, err))
-        return -1;
-    if (t->mg || !edan_session_options(s)->csv_dir[0])
-        return 0;
-    build(t);
-    if (results(t, NULL, NULL, tab, &more, r)) {
-        edan_error_set(err, "out of memory for the zoom's regions");
-        return -1;
-    }
-    const int rc = edan_results_outputs(s, r, 3, err);
-    free_results(t, tab, more);
-    return rc;
 }
 
 static const edan_tool_option options[] = {
@@ -708,9 +704,10 @@ const edan_tool_def edan_zoom_tool = {
     .create = create,
     .consumer = consumer,
     .error = error,
-    .report = report,
+    .results = session_results,
+    .free_results = free_session_results,
     .tables = edan_zoom_tables,
-    .outputs = outputs,
+    .outputs = plots,
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,
