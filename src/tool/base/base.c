@@ -86,26 +86,6 @@ void *edan_session_instance(const edan_session *s, const edan_tool_def *def)
 /* A tool's section from its result tables                                */
 /* ===================================================================== */
 
-void edan_results_report(const edan_session *s, edan_report_format fmt, FILE *f, edan_result *r, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        r[i].view.wide = edan_session_options(s)->wide;
-    if (fmt == EDAN_FORMAT_TEXT)
-        edan_results_text(f, r, n);
-    else if (fmt == EDAN_FORMAT_JSON)
-        edan_results_json(f, r, n);
-}
-
-int edan_results_outputs(const edan_session *s, const edan_result *r, size_t n, edan_error *err)
-{
-    const edan_options *o = edan_session_options(s);
-    if (!o->csv_dir[0])
-        return 0;
-    char name[1100];
-    edan_session_file_base(s, name, sizeof name);
-    return edan_results_csv(r, n, o->csv_dir, name, err);
-}
-
 void edan_tool_report(const edan_tool_def *def, void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     edan_tool_results x;
@@ -119,7 +99,12 @@ void edan_tool_report(const edan_tool_def *def, void *tool, const edan_session *
         const int len = dot ? (int)(dot - path) : (int)strlen(path);
         fprintf(f, fmt == EDAN_FORMAT_JSON ? ",\"%.*s\":null" : "\n%.*s: out of memory\n", len, path);
     } else {
-        edan_results_report(s, fmt, f, x.r, x.n);
+        for (size_t i = 0; i < x.n; i++)
+            x.r[i].view.wide = edan_session_options(s)->wide;
+        if (fmt == EDAN_FORMAT_TEXT)
+            edan_results_text(f, x.r, x.n);
+        else
+            edan_results_json(f, x.r, x.n);
         def->free_results(x.own);
     }
 }
@@ -127,12 +112,15 @@ void edan_tool_report(const edan_tool_def *def, void *tool, const edan_session *
 int edan_tool_outputs(const edan_tool_def *def, void *tool, const edan_session *s, edan_error *err)
 {
     edan_tool_results x;
-    if (def->results && edan_session_options(s)->csv_dir[0]) {
+    const char *dir = edan_session_options(s)->csv_dir;
+    if (def->results && dir[0]) {
         if (def->results(tool, s, &x)) {
             edan_error_set(err, "out of memory for the %s tool's tables", def->name);
             return -1;
         }
-        const int rc = edan_results_outputs(s, x.r, x.n, err);
+        char name[1100];
+        edan_session_file_base(s, name, sizeof name);
+        const int rc = edan_results_csv(x.r, x.n, dir, name, err);
         def->free_results(x.own);
         if (rc)
             return -1;

@@ -179,20 +179,15 @@ void edan_session_plot_ident(const edan_session *s, char *buf, size_t cap);
 /* ===================================================================== */
 
 /*
- * A tool's section of the report from its tables (report/table.h,
- * edan_result): text (names whole with --wide) or JSON; the table format
- * has none.
- */
-void edan_results_report(const edan_session *s, edan_report_format fmt, FILE *f, edan_result *r, size_t n);
-/* --csv-dir: their CSV tables, <name>-<table>.csv (nothing without it); 0, or -1 with err. */
-int edan_results_outputs(const edan_session *s, const edan_result *r, size_t n, edan_error *err);
-/*
  * Tool def's section of the report (tool its instance): its results
- * rendered (JSON null and a line of text when they are out of memory), or
- * what its report() writes.
+ * rendered (names whole with --wide; JSON null and a line of text when they
+ * are out of memory), or what its report() writes.
  */
 void edan_tool_report(const edan_tool_def *def, void *tool, const edan_session *s, edan_report_format fmt, FILE *f);
-/* Its files besides the report: its results' CSV files, then what its outputs() writes; 0, or -1 with err. */
+/*
+ * Its files besides the report: its results' CSV files (--csv-dir,
+ * <name>-<table>.csv), then what its outputs() writes; 0, or -1 with err.
+ */
 int edan_tool_outputs(const edan_tool_def *def, void *tool, const edan_session *s, edan_error *err);
 
 #endif
