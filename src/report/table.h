@@ -83,6 +83,32 @@ typedef enum edan_type {
 /* Text: a count in hexadecimal (without 0x). */
 #define EDAN_COL_HEX 8192u
 
+/* --------------------------------------------------------------------- */
+/* Number layouts of ExaSAT-style tables and of CSV files a tool names     */
+/* (the projection's Table 1, sweep, regions and what-ifs)                 */
+/* --------------------------------------------------------------------- */
+/* Text: an F64 that is NaN (no value in this row) as blanks of the width. */
+#define EDAN_COL_NAN_BLANK (1u << 14)
+/* CSV: an F64 with %.6g (NaN and infinities as printf writes them), not %.10g. */
+#define EDAN_COL_CSV_G6 (1u << 15)
+/* CSV: an F64 with %.0f (a whole number). */
+#define EDAN_COL_CSV_WHOLE (1u << 16)
+/* CSV: an F64 that is NaN as an empty field (with EDAN_COL_CSV_G6 or EDAN_COL_CSV_WHOLE; the default does so). */
+#define EDAN_COL_CSV_NAN_EMPTY (1u << 17)
+/* CSV: a count (U64, or an OPT_U64 that is set) in hexadecimal with %#x (0x1f, and 0 as 0). */
+#define EDAN_COL_CSV_HEX (1u << 18)
+/*
+ * Text: no space before it (a suffix such as " best" that belongs to the
+ * cell before; its heading is written as for any other column).
+ */
+#define EDAN_COL_GLUED (1u << 19)
+/*
+ * Text: a string that, when set, is the row's last cell: it stands for the
+ * columns after it (a row that shows why it has no numbers: "illegal"). NULL
+ * leaves the column out of the row; never in the heading.
+ */
+#define EDAN_COL_ENDS_ROW (1u << 20)
+
 /*
  * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,
  * the member's C type (from the member itself, by _Generic) and which of the
@@ -284,5 +310,23 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows);
 void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t max_rows);
 /* Its CSV table in dir, <base>-<decl->csv>.csv: the header and every row CSV shows. 0, or -1 with err. */
 int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err);
+
+/* ===================================================================== */
+/* CSV files a tool's option names (--projection-csv=PATH)                */
+/* ===================================================================== */
+
+struct edan_csv;
+/*
+ * A CSV file at path (what: the option that names it, for errors) with the
+ * header of t's columns; then its rows, from one table or (a table cleared
+ * and filled again, edan_table_clear) many; edan_csv_close (report/csv.h)
+ * renames it into place. 0, or -1 with err.
+ */
+int edan_table_csv_open(struct edan_csv *c, const edan_table *t, const char *path, const char *what, edan_error *err);
+void edan_table_csv_rows(struct edan_csv *c, const edan_table *t);
+/* The three at once: t's header and rows at path. 0, or -1 with err. */
+int edan_table_csv_at(const edan_table *t, const char *path, const char *what, edan_error *err);
+/* No row any more (its columns, its strings and its room kept): a table filled again. */
+void edan_table_clear(edan_table *t);
 
 #endif

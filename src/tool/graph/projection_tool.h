@@ -22,6 +22,7 @@
 #include "analysis/whatif/whatif.h"
 #include "config/options.h"
 #include "tool/base/base.h"
+#include "tool/graph/projection_tables.h"
 #include "util/elf_symbols.h"
 #include "util/srcmap.h"
 
@@ -236,10 +237,12 @@ void edan_projection_report(void *tool, const edan_session *s, edan_report_forma
 
 /* ---- projection_regions.c ------------------------------------------------- */
 
-/* The regions' rows of the report: text, JSON members (after the region's), the CSV (--projection-regions-csv). */
-void proj_regions_text(const proj_tool *t, FILE *f);
-void proj_regions_json(const proj_tool *t, FILE *f);
-int proj_regions_csv(const proj_tool *t, edan_error *err);
+/*
+ * The regions' rows of the report: into f its text or (json) its JSON member
+ * ,"regions":[...]; with f NULL the CSV (--projection-regions-csv). 0, or -1
+ * with err (the CSV).
+ */
+int proj_regions_write(const proj_tool *t, FILE *f, bool json, edan_error *err);
 
 /* ---- projection_sweep.c --------------------------------------------------- */
 
@@ -248,9 +251,14 @@ enum { DIM_CACHE, DIM_BANDWIDTH, DIM_PEAK, DIM_CORES, DIM_DIV, DIM_SQRT, DIM_TRA
 extern const char *const proj_dim_option[PROJ_SWEEP_DIMS];
 /* Parse dimension d's list ("1,2,4", "4K..64M": doubling); 0, or -1 with err naming the option. */
 int proj_dim_parse(int d, const char *v, proj_dim *out, edan_error *err);
+/*
+ * Row r's numbers in ExaSAT's table at bound p, ws its working set in bytes:
+ * a loop's place and operations per iteration (none, NaN, for the code outside
+ * loops and for r NULL, the total); the configuration and the levels' traffic
+ * are the caller's (0 and NaN).
+ */
+proj_exasat_row proj_exasat(proj_tool *t, const proj_row *r, const edan_proj *p, double ws);
 /* The sweep's CSV and the plots (--projection-csv, --plot-dir). */
 int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err);
-/* The report's tables (projection_view.c), ending with a {NULL} entry. */
-extern const edan_table_decl edan_projection_tables[];
 
 #endif

@@ -164,107 +164,6 @@ static const proj_row **by_time(proj_tool *t, const proj_row *rows, size_t n, co
     return p;
 }
 
-/* ===================================================================== */
-/* Tables                                                                 */
-/* ===================================================================== */
-
-#define PJ_U64(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
-    }
-#define PJ_F64(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
-    }
-/* A number text shows too: %.0f, or %g of precision p (G) */
-#define PJ_SHOWN(key, unit, doc, title, w, p, g)                                                                       \
-    {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL, EDAN_CELL                                                    \
-    }
-#define PJ_CLASS(c) PJ_U64("classes." c, "instructions", "executed instructions of the cost class")
-#define PJ_FP(k, doc) PJ_U64("fp." k, "instructions", doc)
-
-/* Every row's numbers (row_cells fills them): its operation mix, traffic and bounds, in text the common columns. */
-#define PJ_ROW                                                                                                         \
-    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL, EDAN_CELL},  \
-        PJ_CLASS("int"), PJ_CLASS("mul"), PJ_CLASS("div"), PJ_CLASS("fadd"), PJ_CLASS("fmul"), PJ_CLASS("ffma"),       \
-        PJ_CLASS("fdiv"), PJ_CLASS("fsqrt"), PJ_CLASS("branch"), PJ_CLASS("load"), PJ_CLASS("store"),                  \
-        PJ_CLASS("atomic"), PJ_FP("add", "fadd, fsub"), PJ_FP("mul", "fmul"), PJ_FP("fma", "fused multiply-adds"),     \
-        PJ_FP("div", "fdiv"), PJ_FP("sqrt", "fsqrt"), PJ_FP("other", "other FP instructions (no flops)"),              \
-        PJ_U64("transcendentals", "calls", "calls of libm's transcendental functions"),                                \
-        PJ_U64("sqrt_calls", "calls", "calls of libm's sqrt"),                                                         \
-        PJ_U64("in_calls.instructions", "instructions", "executed inside those calls"),                                \
-        PJ_U64("in_calls.flops", "flops", "their flops, kept apart"), PJ_U64("loads", "accesses", "loads"),            \
-        PJ_U64("stores", "accesses", "stores"), PJ_U64("atomics", "accesses", "atomics"),                              \
-        PJ_U64("load_bytes", "bytes", "bytes loaded"), PJ_U64("store_bytes", "bytes", "bytes stored"),                 \
-        PJ_U64("stack.loads", "accesses", "sp-relative loads"),                                                        \
-        PJ_U64("stack.stores", "accesses", "sp-relative stores"), PJ_U64("stack.load_bytes", "bytes", "their bytes"),  \
-        PJ_U64("stack.store_bytes", "bytes", "their bytes"),                                                           \
-        PJ_SHOWN("flops", "flops", "flops (a fused multiply-add two)", "flops", 12, 0, 0),                             \
-        PJ_SHOWN("weighted_flops", "flops", "divisions, roots, transcendentals weighted", "weighted", 12, 0, 0),       \
-        PJ_F64("dram_read_bytes", "bytes", "DRAM reads"), PJ_F64("dram_write_bytes", "bytes", "DRAM writes"),          \
-        PJ_F64("dirty_at_end_bytes", "bytes", "of the writes, the final flush"),                                       \
-        PJ_SHOWN("dram_bytes", "bytes", "DRAM traffic", "DRAM bytes", 13, 0, 0),                                       \
-        PJ_SHOWN("bytes_per_flop", "bytes per flop", "DRAM bytes per weighted flop", "B/F", 7, 3, EDAN_COL_G),         \
-        PJ_U64("block_accesses", "accesses", "accesses to lines"),                                                     \
-        PJ_F64("working_set_bytes", "bytes", "the smallest cache that holds its lines' reuses"),                       \
-        PJ_F64("peak_flops_per_s", "flops per s", "the machine's peak"),                                               \
-        PJ_F64("bandwidth_bytes_per_s", "bytes per s", "the machine's bandwidth"),                                     \
-        PJ_SHOWN("time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),                          \
-        PJ_SHOWN("time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),                          \
-        PJ_SHOWN("time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                               \
-        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL, EDAN_CELL},                    \
-        {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL, EDAN_CELL}, \
-        {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},             \
-        {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},                 \
-    {                                                                                                                  \
-        "model_s", EDAN_T_F64, "s", "the timing model's at its first latency (text)", EDAN_NO_JSON | EDAN_COL_G,       \
-            "model s", 10, 3, NULL, EDAN_CELL                                                                          \
-    }
-#define PJ_N_ROW 51
-#define PJ_LABEL                                                                                                       \
-    {                                                                                                                  \
-        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0,      \
-            NULL, EDAN_CELL                                                                                            \
-    }
-
-static const edan_column total_cols[] = {PJ_LABEL, PJ_ROW};
-static const edan_column named_cols[] = {
-    PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW};
-static const edan_column function_cols[] = {
-    PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW,
-    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-};
-static const edan_column loop_cols[] = {
-    PJ_LABEL,
-    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW,
-};
-
-enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T };
-const edan_table_decl edan_projection_tables[] = {
-    EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
-    EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
-    EDAN_TABLE_DECL("projection.loops", NULL, false, "per loop", loop_cols),
-    EDAN_TABLE_DECL("projection.outside_loops", NULL, true, "the code outside every loop", named_cols),
-    {NULL, NULL, false, NULL, NULL, 0, false},
-};
-
 /*
  * Row r's text label into row[0] and its numbers into v[0 .. PJ_N_ROW) (sec: room for its timing model's seconds,
  * which must live as long as the table).
@@ -469,7 +368,7 @@ static void report_json(proj_tool *t, const edan_session *s, const pj_tables *x,
     fputs(",\"outside_loops\":{", f);
     edan_table_json(f, &x->t[T_OUTSIDE], 0);
     fputc('}', f);
-    proj_regions_json(t, f);
+    proj_regions_write(t, f, true, NULL);
     proj_whatif_json(t, f);
     fputc('}', f);
 }
@@ -527,7 +426,7 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
         fprintf(f, "  %-34s\n", "function (by time)");
         edan_table_text(f, &tabs->text_funcs, &(edan_text_view){.wide = wide, .no_heading = true});
     }
-    proj_regions_text(t, f);
+    proj_regions_write(t, f, false, NULL);
     proj_whatif_text(t, f);
 }
 
@@ -535,46 +434,40 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
 /* ExaSAT's Table 1                                                       */
 /* ===================================================================== */
 
-static void table_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_machine *m)
+/* ExaSAT's Table 1's rows (out[0 .. n_loops + 2)): each loop, the code outside loops, the total (computed). */
+static void table1_rows(proj_tool *t, const edan_proj_machine *m, proj_exasat_row *out)
 {
-    const edan_loop_place p = proj_loop_place(t, r->loop);
-    const edan_opmix *x = &r->mix;
-    const double it = r->iterations ? (double)r->iterations : 1;
-    const edan_proj b = proj_row_bound(t, r, t->machine_k, m);
-    const double ws = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-    /* ExaSAT's columns: an FMA is one add and one multiply; square roots and libm calls are its "Exp" */
-    fprintf(f, "%-16.16s %6u %12" PRIu64 " %8.2f %8.2f %8.2f %8.2f %12.4g %12.4g %14.4g %8.3g %12.4g\n",
-            p.function ? p.function : "?", p.line, r->iterations,
-            (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
-            (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it, (double)x->fp[EDAN_FP_DIV] / it,
-            (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it, ws / 1024, b.dram_bytes / 1e9,
-            b.weighted_flops / 1e9, b.bytes_per_flop, b.time * 1e3);
+    edan_proj sum = {0};
+    double ws_max = 0;
+    for (size_t i = 0; i <= t->n_loops; i++) {
+        const proj_row *r = i < t->n_loops ? &t->loop_rows[i] : &t->outside;
+        const edan_proj b = proj_row_bound(t, r, t->machine_k, m);
+        const double ws = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+        out[i] = proj_exasat(t, r, &b, i < t->n_loops ? ws : NAN);
+        ws_max = i < t->n_loops && ws > ws_max ? ws : ws_max;
+        sum.dram_bytes += b.dram_bytes;
+        sum.weighted_flops += b.weighted_flops;
+    }
+    sum.bytes_per_flop = sum.weighted_flops > 0 ? sum.dram_bytes / sum.weighted_flops : NAN;
+    sum.time = proj_sum_of_parts(t, t->machine_k, m);
+    out[t->n_loops + 1] = proj_exasat(t, NULL, &sum, ws_max);
+    out[t->n_loops + 1].procedure = "Total/Max";
 }
 
 static void report_table(proj_tool *t, FILE *f)
 {
     const edan_proj_machine m = proj_machine(t);
-    fprintf(f, "\nExaSAT's Table 1 on %s (per iteration of each loop; GB and Gflop = 10^9)\n", t->machine.name);
-    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12s %12s %14s %8s %12s\n", "Procedure", "Line", "Iterations", "Add",
-            "Mul", "Div", "Exp", "WS (kB)", "Traffic GB", "Weighted Gflop", "B:F", "Time (ms)");
-    double ws = 0, bytes = 0, wflops = 0;
-    for (size_t i = 0; i < t->n_loops; i++) {
-        const proj_row *r = &t->loop_rows[i];
-        table_row(t, f, r, &m);
-        const edan_proj b = proj_row_bound(t, r, t->machine_k, &m);
-        const double w = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-        ws = w > ws ? w : ws;
-        bytes += b.dram_bytes;
-        wflops += b.weighted_flops;
+    proj_exasat_row *rows = calloc(t->n_loops + 2, sizeof *rows);
+    edan_table tab;
+    edan_table_init(&tab, &edan_projection_tables[T_EXASAT]);
+    if (rows) {
+        table1_rows(t, &m, rows);
+        edan_table_rows_of(&tab, rows, t->n_loops + 2, sizeof *rows);
     }
-    const edan_proj out = proj_row_bound(t, &t->outside, t->machine_k, &m);
-    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12s %12.4g %14.4g %8.3g %12.4g\n", "(outside loops)", "", "", "", "",
-            "", "", "", out.dram_bytes / 1e9, out.weighted_flops / 1e9, out.bytes_per_flop, out.time * 1e3);
-    bytes += out.dram_bytes;
-    wflops += out.weighted_flops;
-    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12.4g %12.4g %14.4g %8.3g %12.4g\n", "Total/Max", "", "", "", "", "",
-            "", ws / 1024, bytes / 1e9, wflops / 1e9, wflops > 0 ? bytes / wflops : NAN,
-            proj_sum_of_parts(t, t->machine_k, &m) * 1e3);
+    fprintf(f, "\nExaSAT's Table 1 on %s (per iteration of each loop; GB and Gflop = 10^9)\n", t->machine.name);
+    edan_table_text(f, &tab, &(edan_text_view){.indent = "", .heading_always = true});
+    edan_table_free(&tab);
+    free(rows);
 }
 
 void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)

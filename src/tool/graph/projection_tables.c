@@ -1,0 +1,206 @@
+/*
+ * projection_tables.c - the projection's tables of ExaSAT's Table 1, the
+ * sweep and the memory regions, declared once for text, CSV and JSON
+ * (projection_tables.h, report/table.h).
+ */
+#include "tool/graph/projection_tables.h"
+
+#include <stddef.h>
+
+/* ===================================================================== */
+/* The region, its functions, loops and the code outside loops            */
+/* ===================================================================== */
+
+#define PJ_U64(key, unit, doc)                                                                                         \
+    {                                                                                                                  \
+        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
+    }
+#define PJ_F64(key, unit, doc)                                                                                         \
+    {                                                                                                                  \
+        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
+    }
+/* A number text shows too: %.0f, or %g of precision p (G) */
+#define PJ_SHOWN(key, unit, doc, title, w, p, g)                                                                       \
+    {                                                                                                                  \
+        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL, EDAN_CELL                                                    \
+    }
+#define PJ_CLASS(c) PJ_U64("classes." c, "instructions", "executed instructions of the cost class")
+#define PJ_FP(k, doc) PJ_U64("fp." k, "instructions", doc)
+
+/* Every row's numbers (row_cells fills them): its operation mix, traffic and bounds, in text the common columns. */
+#define PJ_ROW                                                                                                         \
+    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL, EDAN_CELL},  \
+        PJ_CLASS("int"), PJ_CLASS("mul"), PJ_CLASS("div"), PJ_CLASS("fadd"), PJ_CLASS("fmul"), PJ_CLASS("ffma"),       \
+        PJ_CLASS("fdiv"), PJ_CLASS("fsqrt"), PJ_CLASS("branch"), PJ_CLASS("load"), PJ_CLASS("store"),                  \
+        PJ_CLASS("atomic"), PJ_FP("add", "fadd, fsub"), PJ_FP("mul", "fmul"), PJ_FP("fma", "fused multiply-adds"),     \
+        PJ_FP("div", "fdiv"), PJ_FP("sqrt", "fsqrt"), PJ_FP("other", "other FP instructions (no flops)"),              \
+        PJ_U64("transcendentals", "calls", "calls of libm's transcendental functions"),                                \
+        PJ_U64("sqrt_calls", "calls", "calls of libm's sqrt"),                                                         \
+        PJ_U64("in_calls.instructions", "instructions", "executed inside those calls"),                                \
+        PJ_U64("in_calls.flops", "flops", "their flops, kept apart"), PJ_U64("loads", "accesses", "loads"),            \
+        PJ_U64("stores", "accesses", "stores"), PJ_U64("atomics", "accesses", "atomics"),                              \
+        PJ_U64("load_bytes", "bytes", "bytes loaded"), PJ_U64("store_bytes", "bytes", "bytes stored"),                 \
+        PJ_U64("stack.loads", "accesses", "sp-relative loads"),                                                        \
+        PJ_U64("stack.stores", "accesses", "sp-relative stores"), PJ_U64("stack.load_bytes", "bytes", "their bytes"),  \
+        PJ_U64("stack.store_bytes", "bytes", "their bytes"),                                                           \
+        PJ_SHOWN("flops", "flops", "flops (a fused multiply-add two)", "flops", 12, 0, 0),                             \
+        PJ_SHOWN("weighted_flops", "flops", "divisions, roots, transcendentals weighted", "weighted", 12, 0, 0),       \
+        PJ_F64("dram_read_bytes", "bytes", "DRAM reads"), PJ_F64("dram_write_bytes", "bytes", "DRAM writes"),          \
+        PJ_F64("dirty_at_end_bytes", "bytes", "of the writes, the final flush"),                                       \
+        PJ_SHOWN("dram_bytes", "bytes", "DRAM traffic", "DRAM bytes", 13, 0, 0),                                       \
+        PJ_SHOWN("bytes_per_flop", "bytes per flop", "DRAM bytes per weighted flop", "B/F", 7, 3, EDAN_COL_G),         \
+        PJ_U64("block_accesses", "accesses", "accesses to lines"),                                                     \
+        PJ_F64("working_set_bytes", "bytes", "the smallest cache that holds its lines' reuses"),                       \
+        PJ_F64("peak_flops_per_s", "flops per s", "the machine's peak"),                                               \
+        PJ_F64("bandwidth_bytes_per_s", "bytes per s", "the machine's bandwidth"),                                     \
+        PJ_SHOWN("time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),                          \
+        PJ_SHOWN("time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),                          \
+        PJ_SHOWN("time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                               \
+        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL, EDAN_CELL},                    \
+        {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL, EDAN_CELL}, \
+        {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},             \
+        {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},                 \
+    {                                                                                                                  \
+        "model_s", EDAN_T_F64, "s", "the timing model's at its first latency (text)", EDAN_NO_JSON | EDAN_COL_G,       \
+            "model s", 10, 3, NULL, EDAN_CELL                                                                          \
+    }
+#define PJ_LABEL                                                                                                       \
+    {                                                                                                                  \
+        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0,      \
+            NULL, EDAN_CELL                                                                                            \
+    }
+
+static const edan_column total_cols[] = {PJ_LABEL, PJ_ROW};
+static const edan_column named_cols[] = {
+    PJ_LABEL,
+    {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_ROW};
+static const edan_column function_cols[] = {
+    PJ_LABEL,
+    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_ROW,
+    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+};
+static const edan_column loop_cols[] = {
+    PJ_LABEL,
+    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_ROW,
+};
+
+/* ===================================================================== */
+/* ExaSAT's Table 1 and the sweep's CSV                                   */
+/* ===================================================================== */
+
+#define X_CSV (EDAN_NO_JSON | EDAN_NO_TEXT)
+#define X_G6 (EDAN_COL_CSV_G6 | EDAN_NO_JSON)
+#define X_BLANK (EDAN_COL_NAN_BLANK | EDAN_COL_CSV_NAN_EMPTY | EDAN_NO_JSON)
+#define X_MACHINE(k, key, flags, doc)                                                                                  \
+    EDAN_COL_FIELD(proj_exasat_row, machine[k], key, "", doc, X_CSV | flags, NULL, 0, 0)
+#define X_PER_IT(m, key, title, doc)                                                                                   \
+    EDAN_COL_FIELD(proj_exasat_row, m, key, "", doc, X_BLANK | EDAN_COL_CSV_G6, title, 8, 2)
+#define X_LEVEL(l, key)                                                                                                \
+    EDAN_COL_FIELD(proj_exasat_row, level_gb[l], key, "GB", "the traffic below the data level",                        \
+                   X_CSV | X_BLANK | EDAN_COL_CSV_G6, NULL, 0, 0)
+
+static const edan_column exasat_cols[] = {
+    EDAN_COL_FIELD(proj_exasat_row, config, "configuration", "", "the sweep's configuration, from 1", X_CSV, NULL, 0,
+                   0),
+    X_MACHINE(0, "cache_bytes", EDAN_COL_CSV_WHOLE, "the last data level's bytes"),
+    X_MACHINE(1, "bandwidth_gbs_per_core", EDAN_COL_CSV_G6, "GB/s"),
+    X_MACHINE(2, "peak_gflops_per_core", EDAN_COL_CSV_G6, "Gflop/s"),
+    X_MACHINE(3, "cores", EDAN_COL_CSV_WHOLE, "cores"),
+    X_MACHINE(4, "div_weight", EDAN_COL_CSV_G6, "a division's flops"),
+    X_MACHINE(5, "sqrt_weight", EDAN_COL_CSV_G6, "a square root's flops"),
+    X_MACHINE(6, "transcendental_weight", EDAN_COL_CSV_G6, "a transcendental's flops"),
+    EDAN_COL_FIELD(proj_exasat_row, procedure, "procedure", "", "the loop's function", EDAN_NO_JSON | EDAN_COL_CUT,
+                   "Procedure", 16, 0),
+    EDAN_COL_FIELD(proj_exasat_row, line, "line", "", "the loop head's line", X_BLANK | EDAN_COL_CSV_WHOLE, "Line", 6,
+                   0),
+    EDAN_COL_FIELD(proj_exasat_row, loop, "loop", "", "the loop's id", X_CSV | X_BLANK | EDAN_COL_CSV_WHOLE, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(proj_exasat_row, iterations, "iterations", "", "executions of its head",
+                   X_BLANK | EDAN_COL_CSV_WHOLE, "Iterations", 12, 0),
+    X_PER_IT(add, "add_per_iteration", "Add", "additions"),
+    X_PER_IT(mul, "mul_per_iteration", "Mul", "multiplications"),
+    X_PER_IT(div, "div_per_iteration", "Div", "divisions"),
+    X_PER_IT(exp, "exp_per_iteration", "Exp", "square roots and libm calls"),
+    EDAN_COL_FIELD(proj_exasat_row, ws_kb, "working_set_kb", "kB", "the working set",
+                   X_G6 | EDAN_COL_G | EDAN_COL_NAN_BLANK, "WS (kB)", 12, 4),
+    EDAN_COL_FIELD(proj_exasat_row, traffic_gb, "traffic_gb", "GB", "DRAM traffic", X_G6 | EDAN_COL_G, "Traffic GB", 12,
+                   4),
+    EDAN_COL_FIELD(proj_exasat_row, weighted_gflop, "weighted_gflop", "Gflop", "weighted flops", X_G6 | EDAN_COL_G,
+                   "Weighted Gflop", 14, 4),
+    EDAN_COL_FIELD(proj_exasat_row, bytes_per_flop, "bytes_per_flop", "", "B:F", X_G6 | EDAN_COL_G, "B:F", 8, 3),
+    EDAN_COL_FIELD(proj_exasat_row, time_compute_ms, "time_compute_ms", "ms", "weighted flops / peak", X_CSV | X_G6,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(proj_exasat_row, time_memory_ms, "time_memory_ms", "ms", "DRAM bytes / bandwidth", X_CSV | X_G6,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(proj_exasat_row, time_ms, "time_ms", "ms", "the larger", X_G6 | EDAN_COL_G, "Time (ms)", 12, 4),
+    EDAN_COL_FIELD(proj_exasat_row, bound, "bound", "", "memory or compute", X_CSV, NULL, 0, 0),
+    X_LEVEL(0, "traffic_l1d_gb"),
+    X_LEVEL(1, "traffic_l2_gb"),
+    X_LEVEL(2, "traffic_l3_gb"),
+};
+
+/* ===================================================================== */
+/* The memory regions                                                     */
+/* ===================================================================== */
+
+#define RG(m, key, unit, doc, flags, title, width, precision)                                                          \
+    EDAN_COL_FIELD(proj_region_row, m, key, unit, doc, flags, title, width, precision)
+#define RG_WHOLE(m, key, doc, flags, title, width) RG(m, key, "bytes", doc, EDAN_COL_CSV_WHOLE | flags, title, width, 0)
+
+static const edan_column region_cols[] = {
+    {"name",
+     EDAN_T_STR,
+     "",
+     "a data object's symbol (demangled), or (stack), (heap), (static data), (not stack) without the program",
+     EDAN_COL_CUT,
+     "region (by DRAM bytes)",
+     34,
+     0,
+     "region",
+     {offsetof(proj_region_row, name), EDAN_F_PSTR, 0}},
+    RG(kind, "kind", "", "stack, heap, static or object", EDAN_NO_TEXT, NULL, 0, 0),
+    {"start", EDAN_T_OPT_U64, "address", "an object's first byte (null: another kind)", EDAN_NO_TEXT | EDAN_COL_CSV_HEX,
+     NULL, 0, 0, NULL, EDAN_CELL},
+    {"end", EDAN_T_OPT_U64, "address", "the byte past an object's end (null: another kind)",
+     EDAN_NO_TEXT | EDAN_COL_CSV_HEX, NULL, 0, 0, NULL, EDAN_CELL},
+    RG(loads, "loads", "accesses", "loads", 0, "loads", 10, 0),
+    RG(stores, "stores", "accesses", "stores", 0, "stores", 10, 0),
+    RG(load_bytes, "load_bytes", "bytes", "bytes read", 0, "bytes read", 12, 0),
+    RG(store_bytes, "store_bytes", "bytes", "bytes written", 0, "written", 12, 0),
+    RG(read_write, "read_write_ratio", "ratio", "bytes read / bytes written (null: nothing written)",
+       EDAN_COL_G | EDAN_COL_CSV_G6 | EDAN_COL_CSV_NAN_EMPTY, "R/W", 7, 3),
+    RG(lines, "lines", "lines", "distinct lines first touched through it", 0, "lines", 9, 0),
+    RG(block_accesses, "block_accesses", "accesses", "accesses to lines", EDAN_NO_TEXT, NULL, 0, 0),
+    RG_WHOLE(working_set, "working_set_bytes", "the smallest cache that holds its lines' reuses", 0, "WS bytes", 11),
+    RG_WHOLE(rd, "dram_read_bytes", "DRAM reads", EDAN_NO_TEXT, NULL, 0),
+    RG_WHOLE(wr, "dram_write_bytes", "DRAM writes", EDAN_NO_TEXT, NULL, 0),
+    RG_WHOLE(flushed, "dirty_at_end_bytes", "of the writes, the final flush", EDAN_NO_TEXT, NULL, 0),
+    RG_WHOLE(dram, "dram_bytes", "DRAM traffic", 0, "DRAM bytes", 13),
+};
+
+const edan_table_decl edan_projection_tables[] = {
+    EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
+    EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
+    EDAN_TABLE_DECL("projection.loops", NULL, false, "per loop", loop_cols),
+    EDAN_TABLE_DECL("projection.outside_loops", NULL, true, "the code outside every loop", named_cols),
+    EDAN_TABLE_DECL("projection.regions", NULL, false, "a memory region the region touched", region_cols),
+    EDAN_CSV_TABLE_DECL("projection.table1", NULL,
+                        "ExaSAT's Table 1 (--table) and the sweep (--projection-csv): a loop, the code outside loops "
+                        "or the total",
+                        exasat_cols),
+    {NULL, NULL, false, NULL, NULL, 0, false},
+};

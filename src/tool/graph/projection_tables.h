@@ -1,0 +1,47 @@
+/*
+ * projection_tables.h - the projection's row structs of its text, CSV and
+ * JSON tables declared in projection_tables.c (report/table.h): ExaSAT's
+ * Table 1 and the sweep's CSV (one row per loop, the code outside loops and
+ * the total, per machine configuration), and the memory regions.
+ */
+#ifndef EDAN_TOOL_GRAPH_PROJECTION_TABLES_H
+#define EDAN_TOOL_GRAPH_PROJECTION_TABLES_H
+
+#include "analysis/machine/machine.h"
+#include "report/table.h"
+
+/*
+ * A row of ExaSAT's Table 1 (--table) and of the sweep's CSV
+ * (--projection-csv): NaN is an empty field (text: blanks).
+ */
+typedef struct proj_exasat_row {
+    uint64_t config;               /* the sweep's configuration, from 1 */
+    double machine[7];             /* its cache bytes, bandwidth, peak, cores, div, sqrt, transcendental weights */
+    const char *procedure;         /* the loop's function ("?": unknown), "(outside loops)" or "Total/Max" */
+    double line, loop, iterations; /* a loop's */
+    double add, mul, div, exp;     /* a loop's per iteration, ExaSAT's: an FMA one add and one multiply */
+    double ws_kb, traffic_gb, weighted_gflop, bytes_per_flop, time_compute_ms, time_memory_ms, time_ms;
+    const char *bound;                             /* "memory" or "compute" */
+    double level_gb[EDAN_MACHINE_MAX_DATA_LEVELS]; /* the traffic below each data level (NaN: none) */
+} proj_exasat_row;
+
+/* A memory region's row (JSON "projection.regions", text, --projection-regions-csv). */
+typedef struct proj_region_row {
+    const char *name, *kind;
+    uint64_t loads, stores, load_bytes, store_bytes, block_accesses;
+    double read_write; /* bytes read / bytes written; NaN when nothing was written */
+    uint64_t lines;    /* distinct lines: the first touches made through this region */
+    double working_set, rd, wr, flushed, dram;
+} proj_region_row;
+
+/* The regions' columns set cell by cell: an object's addresses (null for the other kinds). */
+enum { RG_START = 2, RG_END = 3 };
+
+/* The numbers of every row of the region, a function, a loop, the code outside loops (projection_view.c fills them). */
+#define PJ_N_ROW 51
+
+/* Its tables, ending with a {NULL} entry: the JSON report's, then ExaSAT's Table 1 and the sweep (text and CSV). */
+enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T, T_REGIONS = N_T, T_EXASAT };
+extern const edan_table_decl edan_projection_tables[];
+
+#endif
