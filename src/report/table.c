@@ -195,10 +195,31 @@ static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_
 /* Text                                                                   */
 /* ===================================================================== */
 
-/* An ExaSAT-style table's cell without a value in its row (EDAN_COL_NAN_BLANK). */
+/* ===================================================================== */
+/* Not applicable                                                         */
+/* ===================================================================== */
+
+#define NA_BITS 0x7ff80000000007a2ull /* a quiet NaN, payload 1954 (R's) */
+
+double edan_na(void)
+{
+    const uint64_t bits = NA_BITS;
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+bool edan_is_na(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits == NA_BITS;
+}
+
+/* A cell without a value in its row (edan_na). */
 static bool blank_cell(const edan_column *c, const edan_value *v)
 {
-    return (c->flags & EDAN_COL_NAN_BLANK) && c->type == EDAN_T_F64 && isnan(v->f);
+    return c->type == EDAN_T_F64 && edan_is_na(v->f);
 }
 
 static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide)
@@ -323,7 +344,10 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         fprintf(f, "%" PRId64, v->i);
         break;
     case EDAN_T_F64:
-        edan_json_num(f, v->f);
+        if ((c->flags & EDAN_COL_JSON_WHOLE) && isfinite(v->f))
+            fprintf(f, "%.0f", v->f);
+        else
+            edan_json_num(f, v->f);
         break;
     case EDAN_T_STR:
         edan_json_str(f, v->s);
@@ -495,10 +519,10 @@ static void csv_count(edan_csv *csv, const edan_column *col, uint64_t u)
     edan_csv_str(csv, num);
 }
 
-/* A number: %.10g and a non-finite one empty (edan_csv_num), or as the column's EDAN_COL_CSV_* flags say. */
+/* A number: %.10g and a non-finite one empty (edan_csv_num), or as the column's EDAN_COL_CSV_* flags say; NA empty. */
 static void csv_f64(edan_csv *csv, const edan_column *col, double f)
 {
-    if (!(col->flags & (EDAN_COL_CSV_G6 | EDAN_COL_CSV_WHOLE))) {
+    if (edan_is_na(f) || !(col->flags & (EDAN_COL_CSV_G6 | EDAN_COL_CSV_WHOLE))) {
         edan_csv_num(csv, f);
         return;
     }

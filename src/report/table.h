@@ -87,8 +87,8 @@ typedef enum edan_type {
 /* Number layouts of ExaSAT-style tables and of CSV files a tool names     */
 /* (the projection's Table 1, sweep, regions and what-ifs)                 */
 /* --------------------------------------------------------------------- */
-/* Text: an F64 that is NaN (no value in this row) as blanks of the width. */
-#define EDAN_COL_NAN_BLANK (1u << 14)
+/* JSON: an F64 rounded to a whole number (%.0f; a non-finite one null). */
+#define EDAN_COL_JSON_WHOLE (1u << 14)
 /* CSV: an F64 with %.6g (NaN and infinities as printf writes them), not %.10g. */
 #define EDAN_COL_CSV_G6 (1u << 15)
 /* CSV: an F64 with %.0f (a whole number). */
@@ -108,6 +108,16 @@ typedef enum edan_type {
  * leaves the column out of the row; never in the heading.
  */
 #define EDAN_COL_ENDS_ROW (1u << 20)
+
+/*
+ * "Not applicable" (as R's NA): a NaN of its own for an F64 cell without a
+ * value in its row (a loop's line in the row of the code outside loops):
+ * blanks of the width in text, an empty CSV field, null in JSON. Any other
+ * NaN is written as each format writes NaN (text and EDAN_COL_CSV_G6: nan).
+ * Assign it, never compute with it (arithmetic need not keep its bits).
+ */
+double edan_na(void);
+bool edan_is_na(double v);
 
 /*
  * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,

@@ -184,15 +184,16 @@ static edan_proj sweep_bound(const sweep_row *s, const double *v, int c)
 
 proj_exasat_row proj_exasat(proj_tool *t, const proj_row *r, const edan_proj *p, double ws)
 {
+    const double na = edan_na();
     proj_exasat_row e = {.procedure = "(outside loops)",
-                         .line = NAN,
-                         .loop = NAN,
-                         .iterations = NAN,
-                         .add = NAN,
-                         .mul = NAN,
-                         .div = NAN,
-                         .exp = NAN,
-                         .level_gb = {NAN, NAN, NAN}};
+                         .line = na,
+                         .loop = na,
+                         .iterations = na,
+                         .add = na,
+                         .mul = na,
+                         .div = na,
+                         .exp = na,
+                         .level_gb = {na, na, na}};
     if (r && r->loop >= 0) {
         const edan_loop_place where = proj_loop_place(t, r->loop);
         const edan_opmix *x = &r->mix;
@@ -229,7 +230,7 @@ static void levels_gb(const proj_tool *t, const double *upper, double last, doub
     for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++)
         gb[l] = l + 1 < t->machine.n_data_levels    ? upper[l] / 1e9
                 : l + 1 == t->machine.n_data_levels ? last / 1e9
-                                                    : NAN;
+                                                    : edan_na();
 }
 
 /*

@@ -104,7 +104,7 @@ static const edan_column loop_cols[] = {
 
 #define X_CSV (EDAN_NO_JSON | EDAN_NO_TEXT)
 #define X_G6 (EDAN_COL_CSV_G6 | EDAN_NO_JSON)
-#define X_BLANK (EDAN_COL_NAN_BLANK | EDAN_COL_CSV_NAN_EMPTY | EDAN_NO_JSON)
+#define X_BLANK EDAN_NO_JSON
 #define X_MACHINE(k, key, flags, doc)                                                                                  \
     EDAN_COL_FIELD(proj_exasat_row, machine[k], key, "", doc, X_CSV | flags, NULL, 0, 0)
 #define X_PER_IT(m, key, title, doc)                                                                                   \
@@ -135,8 +135,8 @@ static const edan_column exasat_cols[] = {
     X_PER_IT(mul, "mul_per_iteration", "Mul", "multiplications"),
     X_PER_IT(div, "div_per_iteration", "Div", "divisions"),
     X_PER_IT(exp, "exp_per_iteration", "Exp", "square roots and libm calls"),
-    EDAN_COL_FIELD(proj_exasat_row, ws_kb, "working_set_kb", "kB", "the working set",
-                   X_G6 | EDAN_COL_G | EDAN_COL_NAN_BLANK, "WS (kB)", 12, 4),
+    EDAN_COL_FIELD(proj_exasat_row, ws_kb, "working_set_kb", "kB", "the working set", X_G6 | EDAN_COL_G, "WS (kB)", 12,
+                   4),
     EDAN_COL_FIELD(proj_exasat_row, traffic_gb, "traffic_gb", "GB", "DRAM traffic", X_G6 | EDAN_COL_G, "Traffic GB", 12,
                    4),
     EDAN_COL_FIELD(proj_exasat_row, weighted_gflop, "weighted_gflop", "Gflop", "weighted flops", X_G6 | EDAN_COL_G,
@@ -192,12 +192,79 @@ static const edan_column region_cols[] = {
     RG_WHOLE(dram, "dram_bytes", "DRAM traffic", 0, "DRAM bytes", 13),
 };
 
+/* ===================================================================== */
+/* The what-ifs' rows                                                     */
+/* ===================================================================== */
+
+#define WI(m, key, unit, doc, flags, title, width, precision)                                                          \
+    EDAN_COL_FIELD(proj_wi_row, m, key, unit, doc, flags, title, width, precision)
+#define WI_JSON(m, key, unit, doc, flags) WI(m, key, unit, doc, EDAN_NO_TEXT | EDAN_NO_CSV | flags, NULL, 0, 0)
+#define WI_CSV(m, key, unit, doc, flags) WI(m, key, unit, doc, EDAN_NO_TEXT | EDAN_NO_JSON | flags, NULL, 0, 0)
+#define WI_TEXT(m, key, flags, title, width, precision)                                                                \
+    WI(m, key, "", "text", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, width, precision)
+#define WHOLE (EDAN_COL_JSON_WHOLE | EDAN_COL_CSV_WHOLE)
+
+static const edan_column whatif_cols[] = {
+    WI(scheme, "scheme", "", "traditional, all-loops-per-block or fused", EDAN_COL_LEFT, "scheme", 20, 0),
+    WI(tile, "tile", "iterations", "the tile (0: none)", EDAN_NO_TEXT, NULL, 0, 0),
+    WI(cache_bytes, "cache_bytes", "bytes", "the cache size", EDAN_NO_TEXT | WHOLE, NULL, 0, 0),
+    /* JSON */
+    WI_JSON(cache_model, "cache_model", "", "the machine's hierarchy at that size (null: a fully associative LRU)", 0),
+    WI_JSON(as_run, "as_run_dram_bytes", "bytes", "the code as run, replayed", WHOLE),
+    WI_JSON(measured, "measured_dram_bytes", "bytes", "the code as run, measured (null: no --cache is the hierarchy)",
+            0),
+    WI_JSON(legal, "legal", "", "whether the plan keeps every dependence", 0),
+    WI_JSON(reason, "illegal_reason", "", "the dependence an illegal plan breaks (null: legal)", 0),
+    WI_JSON(halo, "halo_iterations", "iterations", "the tile scheme's recomputed iterations", 0),
+    WI_JSON(halo_flops, "halo_flops", "flops", "their flops", WHOLE),
+    WI_JSON(halo_wflops, "halo_weighted_flops", "flops", "their weighted flops", WHOLE),
+    WI_JSON(halo_bytes, "halo_dram_bytes", "bytes", "the DRAM bytes the halo adds (null: illegal)", 0),
+    WI_JSON(added, "added_instructions", "instructions", "the instructions the plan adds", WHOLE),
+    WI_JSON(overhead_s, "overhead_s", "s", "their time at the core's issue width", 0),
+    WI_JSON(weighted_flops, "weighted_flops", "flops", "the region's and the halo's", 0),
+    WI_JSON(dram, "dram_bytes", "bytes", "the plan's replayed DRAM bytes (null: illegal)", 0),
+    WI_JSON(bytes_per_flop, "bytes_per_flop", "bytes per flop", "B:F (null: illegal)", 0),
+    WI_JSON(time_s, "time_s", "s", "the projected time (null: illegal)", 0),
+    WI_JSON(best, "best", "", "the least projected time of the legal plans at the cache", 0),
+    /* CSV */
+    WI_CSV(as_run_gb, "as_run_traffic_gb", "GB", "the code as run, replayed", 0),
+    WI_CSV(measured_gb, "measured_traffic_gb", "GB", "the code as run, measured", 0),
+    WI_CSV(traffic_gb, "traffic_gb", "GB", "the plan's", 0),
+    WI_CSV(weighted_gflop, "weighted_gflop", "Gflop", "weighted flops", 0),
+    WI_CSV(bytes_per_flop, "bytes_per_flop", "bytes per flop", "B:F", EDAN_COL_CSV_G6),
+    WI_CSV(time_ms, "time_ms", "ms", "the projected time", 0),
+    WI_CSV(bound, "bound", "", "memory or compute", 0),
+    WI_CSV(best_n, "best", "", "1: the least projected time at the cache", 0),
+    WI_CSV(legal_n, "legal", "", "1: legal", 0),
+    WI_CSV(halo, "halo_iterations", "iterations", "recomputed iterations", 0),
+    WI_CSV(halo_wgflop, "halo_weighted_gflop", "Gflop", "their weighted flops", 0),
+    WI_CSV(halo_gb, "halo_traffic_gb", "GB", "the DRAM traffic the halo adds", 0),
+    WI_CSV(added, "added_instructions", "instructions", "added instructions", EDAN_COL_CSV_WHOLE),
+    WI_CSV(overhead_ms, "overhead_ms", "ms", "their time", 0),
+    WI_CSV(reason, "illegal_reason", "", "the dependence broken", 0),
+    /* text */
+    WI_TEXT(tile_text, "tile", EDAN_COL_NAN_DASH, "tile", 6, 0),
+    WI_TEXT(cache_kb, "cache_kb", 0, "cache kB", 10, 0),
+    WI_TEXT(as_run, "as_run", 0, "as run bytes", 14, 0),
+    WI_TEXT(measured, "measured", EDAN_COL_NAN_DASH, "measured bytes", 14, 0),
+    WI_TEXT(illegal, "illegal", EDAN_COL_ENDS_ROW, "", 14, 0),
+    WI_TEXT(dram, "what_if", 0, "what-if bytes", 14, 0),
+    WI_TEXT(halo, "halo", 0, "halo iters", 12, 0),
+    WI_TEXT(halo_wflops, "halo_wflops", 0, "halo wflops", 12, 0),
+    WI_TEXT(halo_bytes, "halo_bytes", 0, "halo bytes", 12, 0),
+    WI_TEXT(added, "added", 0, "added insns", 12, 0),
+    WI_TEXT(bytes_per_flop, "bpf", EDAN_COL_G, "B:F", 8, 3),
+    WI_TEXT(time_ms, "time_ms", EDAN_COL_G, "time ms", 12, 4),
+    WI_TEXT(best_text, "best", EDAN_COL_GLUED, "", 0, 0),
+};
+
 const edan_table_decl edan_projection_tables[] = {
     EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
     EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
     EDAN_TABLE_DECL("projection.loops", NULL, false, "per loop", loop_cols),
     EDAN_TABLE_DECL("projection.outside_loops", NULL, true, "the code outside every loop", named_cols),
     EDAN_TABLE_DECL("projection.regions", NULL, false, "a memory region the region touched", region_cols),
+    EDAN_TABLE_DECL("projection.what_if.rows", NULL, false, "a plan at a cache size", whatif_cols),
     EDAN_CSV_TABLE_DECL("projection.table1", NULL,
                         "ExaSAT's Table 1 (--table) and the sweep (--projection-csv): a loop, the code outside loops "
                         "or the total",

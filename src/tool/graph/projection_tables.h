@@ -12,7 +12,7 @@
 
 /*
  * A row of ExaSAT's Table 1 (--table) and of the sweep's CSV
- * (--projection-csv): NaN is an empty field (text: blanks).
+ * (--projection-csv): edan_na() is an empty field (text: blanks).
  */
 typedef struct proj_exasat_row {
     uint64_t config;               /* the sweep's configuration, from 1 */
@@ -22,7 +22,7 @@ typedef struct proj_exasat_row {
     double add, mul, div, exp;     /* a loop's per iteration, ExaSAT's: an FMA one add and one multiply */
     double ws_kb, traffic_gb, weighted_gflop, bytes_per_flop, time_compute_ms, time_memory_ms, time_ms;
     const char *bound;                             /* "memory" or "compute" */
-    double level_gb[EDAN_MACHINE_MAX_DATA_LEVELS]; /* the traffic below each data level (NaN: none) */
+    double level_gb[EDAN_MACHINE_MAX_DATA_LEVELS]; /* the traffic below each data level (NA: none) */
 } proj_exasat_row;
 
 /* A memory region's row (JSON "projection.regions", text, --projection-regions-csv). */
@@ -34,6 +34,32 @@ typedef struct proj_region_row {
     double working_set, rd, wr, flushed, dram;
 } proj_region_row;
 
+/* A what-if's row: a plan (scheme and tile) at a cache size (JSON "projection.what_if.rows", text, --what-if-csv). */
+typedef struct proj_wi_row {
+    const char *scheme;
+    uint64_t tile;           /* 0: none (fusion, the untransformed order) */
+    double tile_text;        /* text: the tile, NaN ("-") without one */
+    double cache_bytes;      /* the cache size */
+    double cache_kb;         /* text */
+    const char *cache_model; /* the machine's hierarchy at that size (--what-if-cache=machine; NULL: LRU) */
+    double as_run, measured; /* DRAM bytes of the code as run replayed, and as measured (NaN: no --cache matches) */
+    double as_run_gb, measured_gb;
+    bool legal, best;         /* best: the least projected time of the legal plans at the cache */
+    uint64_t legal_n, best_n; /* CSV: 1 or 0 */
+    const char *illegal;      /* text: "illegal", NULL for a legal plan */
+    const char *best_text;    /* text: " best" or "" */
+    const char *reason;       /* the dependence an illegal plan breaks (NULL: legal) */
+    uint64_t halo;            /* the tile scheme's recomputed iterations */
+    double halo_flops, halo_wflops, halo_wgflop;
+    double halo_bytes, halo_gb; /* the halo's DRAM bytes (NaN: illegal) */
+    double added;               /* instructions the plan adds */
+    double overhead_s, overhead_ms;
+    double weighted_flops, weighted_gflop;
+    double dram, traffic_gb, bytes_per_flop, time_s, time_ms; /* NaN (bytes_per_flop NA): illegal */
+    const char *bound;                                        /* NULL: illegal */
+    char why[640];
+} proj_wi_row;
+
 /* The regions' columns set cell by cell: an object's addresses (null for the other kinds). */
 enum { RG_START = 2, RG_END = 3 };
 
@@ -41,7 +67,7 @@ enum { RG_START = 2, RG_END = 3 };
 #define PJ_N_ROW 51
 
 /* Its tables, ending with a {NULL} entry: the JSON report's, then ExaSAT's Table 1 and the sweep (text and CSV). */
-enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T, T_REGIONS = N_T, T_EXASAT };
+enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T, T_REGIONS = N_T, T_WHATIF, T_EXASAT };
 extern const edan_table_decl edan_projection_tables[];
 
 #endif

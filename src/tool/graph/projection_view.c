@@ -443,13 +443,14 @@ static void table1_rows(proj_tool *t, const edan_proj_machine *m, proj_exasat_ro
         const proj_row *r = i < t->n_loops ? &t->loop_rows[i] : &t->outside;
         const edan_proj b = proj_row_bound(t, r, t->machine_k, m);
         const double ws = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-        out[i] = proj_exasat(t, r, &b, i < t->n_loops ? ws : NAN);
+        out[i] = proj_exasat(t, r, &b, ws);
         ws_max = i < t->n_loops && ws > ws_max ? ws : ws_max;
         sum.dram_bytes += b.dram_bytes;
         sum.weighted_flops += b.weighted_flops;
     }
     sum.bytes_per_flop = sum.weighted_flops > 0 ? sum.dram_bytes / sum.weighted_flops : NAN;
     sum.time = proj_sum_of_parts(t, t->machine_k, m);
+    out[t->n_loops].ws_kb = edan_na(); /* ExaSAT's table has none for the code outside loops */
     out[t->n_loops + 1] = proj_exasat(t, NULL, &sum, ws_max);
     out[t->n_loops + 1].procedure = "Total/Max";
 }
