@@ -70,7 +70,71 @@
             NULL, EDAN_CELL                                                                                            \
     }
 
-static const edan_column total_cols[] = {PJ_LABEL, PJ_ROW};
+#define PJ_MACHINE(m, key, unit, doc)                                                                                  \
+    EDAN_COL_OF(1, edan_machine, m, "machine." key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
+#define PJ_SUM(m, key, unit, doc) EDAN_COL_FIELD(proj_summary, m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
+#define PJ_ARRAY(key, unit, doc)                                                                                       \
+    {                                                                                                                  \
+        key, EDAN_T_F64S, unit, doc, 0, NULL, 0, 0, NULL, EDAN_CELL                                                    \
+    }
+
+static const edan_column total_cols[] = {
+    PJ_LABEL,
+    PJ_MACHINE(name, "name", "", "the machine's name"),
+    PJ_SUM(machine_file, "machine.file", "", "its file"),
+    PJ_MACHINE(peak_gflops, "peak_gflops_per_core", "Gflop/s", "one core's peak"),
+    PJ_MACHINE(mem_bandwidth_gbs, "bandwidth_gbs_per_core", "GB/s", "one core's memory bandwidth"),
+    PJ_MACHINE(cores, "cores", "", "cores sharing the work"),
+    PJ_MACHINE(div_weight, "div_weight", "flops", "a division's weight"),
+    PJ_MACHINE(sqrt_weight, "sqrt_weight", "flops", "a square root's weight"),
+    PJ_MACHINE(transcendental_weight, "transcendental_weight", "flops", "a transcendental call's weight"),
+    PJ_SUM(source, "traffic.source", "", "lru: the LRU cache of the machine's last level; cache: the first --cache"),
+    PJ_SUM(cache, "traffic.cache", "", "the cache the traffic is counted at"),
+    PJ_SUM(cache_bytes, "traffic.cache_bytes", "bytes", "the LRU cache's size (null: a cache model)"),
+    PJ_SUM(line_bytes, "traffic.line_bytes", "bytes", "the line"),
+    PJ_ROW,
+    PJ_SUM(time_sum_of_parts, "time_sum_of_parts_s", "s", "ExaSAT's time: the sum over loops and the code outside"),
+    PJ_SUM(lambda, "lambda", "", "lambda of each eDAG configuration at the first m"),
+    {"prediction", EDAN_T_GROUP, "", "the timing model's (null without --mem-latency)", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_ARRAY("prediction.mem_latency_ns", "ns", "per --mem-latency"),
+    PJ_ARRAY("prediction.seconds", "s", "its predicted time"),
+    PJ_ARRAY("traffic_curve.cache_bytes", "bytes", "fully associative LRU caches up to one that holds every line"),
+    PJ_ARRAY("traffic_curve.read_bytes", "bytes", "DRAM reads at each"),
+    PJ_ARRAY("traffic_curve.write_bytes", "bytes", "DRAM writes at each"),
+    PJ_ARRAY("traffic_curve.dirty_at_end_bytes", "bytes", "of the writes, the final flush"),
+    PJ_SUM(levels, "levels", "", "the traffic below each data level of the machine"),
+    PJ_SUM(caches, "caches", "", "the region's bound at each --cache configuration"),
+    PJ_SUM(functions, "functions", "", "per function (null without the program's symbols)"),
+    PJ_SUM(loops, "loops", "", "per loop"),
+};
+_Static_assert(sizeof total_cols / sizeof total_cols[0] == TOT_N, "the whole region's cells");
+
+static const edan_column lambda_cols[] = {
+    EDAN_COL_FIELD(proj_lambda_row, configuration, "configuration", "", "the eDAG configuration", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_lambda_row, m, "m", "", "the first m", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_lambda_row, W, "W", "vertices", "memory work", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_lambda_row, D, "D", "vertices", "memory depth", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_lambda_row, lambda, "lambda", "cycles", "lambda at m", 0, NULL, 0, 0),
+};
+static const edan_column level_cols[] = {
+    EDAN_COL_FIELD(proj_level_row, name, "name", "", "l1d, l2 or l3", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_level_row, cache_bytes, "cache_bytes", "bytes", "its size", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_level_row, read_bytes, "read_bytes", "bytes", "reads below it", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_level_row, write_bytes, "write_bytes", "bytes", "writes below it", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_level_row, dirty_at_end_bytes, "dirty_at_end_bytes", "bytes", "of the writes, the final flush",
+                   0, NULL, 0, 0),
+};
+#define PJ_CACHE(m, key, unit, doc) EDAN_COL_FIELD(proj_cache_row, m, key, unit, doc, 0, NULL, 0, 0)
+static const edan_column cache_cols[] = {
+    PJ_CACHE(cache, "cache", "", "the --cache configuration"),
+    PJ_CACHE(dram_read_bytes, "dram_read_bytes", "bytes", "DRAM reads"),
+    PJ_CACHE(dram_write_bytes, "dram_write_bytes", "bytes", "DRAM writes"),
+    PJ_CACHE(dirty_at_end_bytes, "dirty_at_end_bytes", "bytes", "of the writes, the final flush"),
+    PJ_CACHE(dram_bytes, "dram_bytes", "bytes", "DRAM traffic"),
+    PJ_CACHE(time_memory_s, "time_memory_s", "s", "DRAM bytes / bandwidth"),
+    PJ_CACHE(time_s, "time_s", "s", "the projected time"),
+    PJ_CACHE(bound, "bound", "", "memory or compute"),
+};
 static const edan_column named_cols[] = {
     PJ_LABEL,
     {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
@@ -263,6 +327,9 @@ const edan_table_decl edan_projection_tables[] = {
     EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
     EDAN_TABLE_DECL("projection.loops", NULL, false, "per loop", loop_cols),
     EDAN_TABLE_DECL("projection.outside_loops", NULL, true, "the code outside every loop", named_cols),
+    EDAN_TABLE_DECL("projection.lambda", NULL, false, "an eDAG configuration", lambda_cols),
+    EDAN_TABLE_DECL("projection.levels", NULL, false, "a data level of the machine", level_cols),
+    EDAN_TABLE_DECL("projection.caches", NULL, false, "a --cache configuration", cache_cols),
     EDAN_TABLE_DECL("projection.regions", NULL, false, "a memory region the region touched", region_cols),
     EDAN_TABLE_DECL("projection.what_if.rows", NULL, false, "a plan at a cache size", whatif_cols),
     EDAN_CSV_TABLE_DECL("projection.table1", NULL,

@@ -60,14 +60,60 @@ typedef struct proj_wi_row {
     char why[640];
 } proj_wi_row;
 
+/* The whole region's JSON members beside its numbers (source 0 of its row; source 1 its edan_machine). */
+typedef struct proj_summary {
+    const char *machine_file;
+    const char *source, *cache; /* the traffic's: "lru" or "cache", and the cache */
+    double cache_bytes;         /* the LRU cache's (NaN: a cache model) */
+    uint64_t line_bytes;
+    double time_sum_of_parts;                                       /* ExaSAT's sum over loops */
+    const edan_table *lambda, *levels, *caches, *functions, *loops; /* functions NULL: without symbols */
+} proj_summary;
+
+/* lambda of an eDAG configuration at the first m (JSON "projection.lambda"). */
+typedef struct proj_lambda_row {
+    char configuration[256];
+    uint64_t m, W, D;
+    double lambda;
+} proj_lambda_row;
+
+/* The traffic below a data level of the machine (JSON "projection.levels"). */
+typedef struct proj_level_row {
+    const char *name;
+    uint64_t cache_bytes;
+    double read_bytes, write_bytes, dirty_at_end_bytes;
+} proj_level_row;
+
+/* The region's bound at a --cache configuration (JSON "projection.caches"). */
+typedef struct proj_cache_row {
+    const char *cache;
+    double dram_read_bytes, dram_write_bytes, dirty_at_end_bytes, dram_bytes, time_memory_s, time_s;
+    const char *bound;
+} proj_cache_row;
+
 /* The regions' columns set cell by cell: an object's addresses (null for the other kinds). */
 enum { RG_START = 2, RG_END = 3 };
 
 /* The numbers of every row of the region, a function, a loop, the code outside loops (projection_view.c fills them). */
 #define PJ_N_ROW 51
 
+/* The whole region's cells: its numbers, the timing model's prediction (a group and two arrays), the traffic curve. */
+enum { TOT_ROW = 13, TOT_PREDICTION = TOT_ROW + PJ_N_ROW + 2, TOT_CURVE = TOT_PREDICTION + 3, TOT_N = TOT_CURVE + 8 };
+
 /* Its tables, ending with a {NULL} entry: the JSON report's, then ExaSAT's Table 1 and the sweep (text and CSV). */
-enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T, T_REGIONS = N_T, T_WHATIF, T_EXASAT };
+enum {
+    T_TOTAL,
+    T_FUNCTIONS,
+    T_LOOPS,
+    T_OUTSIDE,
+    N_T,
+    T_LAMBDA = N_T,
+    T_LEVELS,
+    T_CACHES,
+    T_REGIONS,
+    T_WHATIF,
+    T_EXASAT
+};
 extern const edan_table_decl edan_projection_tables[];
 
 #endif

@@ -37,56 +37,8 @@ static void prepare(proj_tool *t, const edan_session *s)
 }
 
 /* ===================================================================== */
-/* JSON                                                                   */
+/* The whole region's JSON members                                        */
 /* ===================================================================== */
-
-static void json_num(FILE *f, const char *key, double v)
-{
-    fprintf(f, ",\"%s\":", key);
-    edan_json_num(f, v);
-}
-
-/* lambda of each eDAG configuration at the first m, beside the bandwidth bound. */
-static void lambda_json(FILE *f, const edan_session *s)
-{
-    const edan_edag *e = edan_edag_tool_analysis(s);
-    const edan_options *o = edan_session_options(s);
-    fputs(",\"lambda\":[", f);
-    for (int k = 0; e && k < edan_edag_n_lanes(e); k++) {
-        edan_metrics mt;
-        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &mt);
-        char label[256];
-        edan_report_lane_label(e, k, label, sizeof label);
-        fprintf(f, "%s{\"configuration\":", k ? "," : "");
-        edan_json_str(f, label);
-        fprintf(f, ",\"m\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64, mt.per_m[0].m, edan_edag_lane(e, k)->W,
-                edan_edag_lane(e, k)->D);
-        json_num(f, "lambda", mt.per_m[0].lambda);
-        fputc('}', f);
-    }
-    fputc(']', f);
-}
-
-static void prediction_json(FILE *f, const edan_session *s)
-{
-    const edan_timing *tm = edan_timing_tool_model(s);
-    fputs(",\"prediction\":", f);
-    if (!tm) {
-        fputs("null", f);
-        return;
-    }
-    double lat[EDAN_TIMING_MAX_LATENCIES], sec[EDAN_TIMING_MAX_LATENCIES];
-    const int n = edan_timing_lanes(tm);
-    for (int k = 0; k < n; k++) {
-        lat[k] = edan_timing_lane_get(tm, k).mem_latency_ns;
-        sec[k] = edan_timing_lane_get(tm, k).seconds;
-    }
-    fputs("{\"mem_latency_ns\":", f);
-    edan_json_num_array(f, lat, (size_t)n);
-    fputs(",\"seconds\":", f);
-    edan_json_num_array(f, sec, (size_t)n);
-    fputc('}', f);
-}
 
 /* The smallest k at which a cache of 2^k lines holds every line the region touched: no eviction, the traffic final. */
 static unsigned holds_all(const proj_tool *t)
@@ -98,46 +50,102 @@ static unsigned holds_all(const proj_tool *t)
     return k;
 }
 
+typedef struct pj_tables {
+    edan_column cols[N_T][TOT_N]; /* each table's, text's bound and model columns as the timing model has them */
+    edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
+    double (*sec)[EDAN_TIMING_MAX_LATENCIES];  /* a row's timing model seconds, row by row of every table */
+    size_t n_sec;
+    /* the whole region's members beside its numbers (summarize) */
+    proj_summary sum;
+    char lru_label[96];
+    edan_table lambda, levels, caches;
+    proj_lambda_row *lambda_rows;
+    int n_lambda, n_pred;
+    bool have_pred;
+    proj_level_row level_rows[EDAN_MACHINE_MAX_DATA_LEVELS];
+    proj_cache_row cache_rows[PROJ_MAX_MODELS];
+    double pred[2][EDAN_TIMING_MAX_LATENCIES]; /* the timing model's latencies and seconds */
+    double curve[4][EDAN_LRU_SIZES];           /* cache bytes, read, write, dirty at the end bytes */
+    size_t n_curve;
+} pj_tables;
+
 /*
- * The traffic of every fully associative cache size, up to the one that
- * holds every line (reads stop falling at the working set, the writes
- * there: beyond it every dirty line is written once, by the final flush).
+ * The members the region has beside its numbers: the machine, the traffic's
+ * cache, lambda of each eDAG configuration at the first m, the timing model's
+ * prediction, the traffic of every fully associative cache size up to the one
+ * that holds every line (reads stop falling at the working set, the writes
+ * there: beyond it every dirty line is written once, by the final flush), of
+ * each data level of the machine (a fully associative LRU cache of its size),
+ * and of each --cache configuration.
  */
-static void curve_json(const proj_tool *t, FILE *f)
+static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
 {
+    const edan_proj_machine m = proj_machine(t);
+    const double line = (double)(1u << t->line_shift);
+    proj_summary *u = &x->sum;
+    u->machine_file = t->machine_path;
+    u->source = t->n_models ? "cache" : "lru";
+    u->cache = t->n_models ? t->model_label[0] : x->lru_label;
+    u->cache_bytes = t->n_models ? NAN : ldexp(line, (int)t->machine_k);
+    snprintf(x->lru_label, sizeof x->lru_label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
+             ldexp(line, (int)t->machine_k), 1u << t->line_shift);
+    u->line_bytes = 1u << t->line_shift;
+    u->time_sum_of_parts = proj_sum_of_parts(t, t->machine_k, &m);
+    u->lambda = &x->lambda;
+    u->levels = &x->levels;
+    u->caches = &x->caches;
+    u->functions = t->have_elf ? &x->t[T_FUNCTIONS] : NULL;
+    u->loops = &x->t[T_LOOPS];
+    const edan_edag *e = edan_edag_tool_analysis(s);
+    x->n_lambda = e ? edan_edag_n_lanes(e) : 0;
+    x->n_curve = 0;
+    x->lambda_rows = calloc((size_t)x->n_lambda + 1, sizeof *x->lambda_rows);
+    for (int k = 0; x->lambda_rows && k < x->n_lambda; k++) {
+        edan_metrics mt;
+        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha,
+                             &edan_session_options(s)->metrics, &mt);
+        proj_lambda_row *r = &x->lambda_rows[k];
+        *r = (proj_lambda_row){.m = mt.per_m[0].m,
+                               .W = edan_edag_lane(e, k)->W,
+                               .D = edan_edag_lane(e, k)->D,
+                               .lambda = mt.per_m[0].lambda};
+        edan_report_lane_label(e, k, r->configuration, sizeof r->configuration);
+    }
+    const edan_timing *tm = edan_timing_tool_model(s);
+    x->have_pred = tm != NULL;
+    x->n_pred = tm ? edan_timing_lanes(tm) : 0;
+    for (int k = 0; k < x->n_pred; k++) {
+        x->pred[0][k] = edan_timing_lane_get(tm, k).mem_latency_ns;
+        x->pred[1][k] = edan_timing_lane_get(tm, k).seconds;
+    }
     const unsigned ws = edan_lru_working_set(&t->total.lru), all = holds_all(t);
     const unsigned top = ws > all ? ws : all;
-    fputs(",\"traffic_curve\":{\"cache_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", ldexp(1.0, (int)(k + t->line_shift)));
-    fputs("],\"read_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift));
-    fputs("],\"write_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift));
-    fputs("],\"dirty_at_end_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift));
-    fputs("]}", f);
-}
-
-/* The traffic below each data level of the machine: a fully associative LRU cache of its size (the machine's lines). */
-static void levels_json(const proj_tool *t, FILE *f)
-{
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++, x->n_curve++) {
+        x->curve[0][k] = ldexp(1.0, (int)(k + t->line_shift));
+        x->curve[1][k] = (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift);
+        x->curve[2][k] = (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift);
+        x->curve[3][k] = (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift);
+    }
     static const char *const names[EDAN_MACHINE_MAX_DATA_LEVELS] = {"l1d", "l2", "l3"};
-    const double line = (double)(1u << t->line_shift);
-    fputs(",\"levels\":[", f);
     for (int l = 0; l < t->machine.n_data_levels; l++) {
         const uint64_t size = t->machine.data[l].geo.size;
         const unsigned k = size >> t->line_shift ? 63u - (unsigned)__builtin_clzll(size >> t->line_shift) : 0;
-        fprintf(f, "%s{\"name\":\"%s\",\"cache_bytes\":%" PRIu64, l ? "," : "", names[l], size);
-        json_num(f, "read_bytes", (double)edan_lru_reads(&t->total.lru, k) * line);
-        json_num(f, "write_bytes", (double)edan_lru_writes(&t->total.lru, k) * line);
-        json_num(f, "dirty_at_end_bytes", (double)edan_lru_dirty_at_end(&t->total.lru, k) * line);
-        fputc('}', f);
+        x->level_rows[l] = (proj_level_row){names[l], size, (double)edan_lru_reads(&t->total.lru, k) * line,
+                                            (double)edan_lru_writes(&t->total.lru, k) * line,
+                                            (double)edan_lru_dirty_at_end(&t->total.lru, k) * line};
     }
-    fputc(']', f);
+    for (int c = 0; c < t->n_models; c++) {
+        const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
+        const edan_proj p = edan_proj_evaluate(&t->total.mix, rd + wr, &m);
+        x->cache_rows[c] = (proj_cache_row){t->model_label[c],
+                                            rd,
+                                            wr,
+                                            (double)t->total.model_flush[c],
+                                            rd + wr,
+                                            p.time_memory,
+                                            p.time,
+                                            p.memory_bound ? "memory" : "compute"};
+    }
 }
 
 /* ===================================================================== */
@@ -221,14 +229,6 @@ static void row_cells(proj_tool *t, edan_table *tab, edan_value *row, edan_value
     v[3].f = n ? sec[0] : 0;
 }
 
-typedef struct pj_tables {
-    edan_column cols[N_T]
-                    [16 + PJ_N_ROW]; /* each table's, text's bound and model columns as the timing model has them */
-    edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
-    double (*sec)[EDAN_TIMING_MAX_LATENCIES];  /* a row's timing model seconds, row by row of every table */
-    size_t n_sec;
-} pj_tables;
-
 /* A new row of tab: its cells, and room for its seconds (NULL when out of memory). */
 static edan_value *new_row(pj_tables *x, edan_table *tab, double **sec)
 {
@@ -258,12 +258,25 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
                          edan_projection_tables[T_OUTSIDE].n_cols);
     edan_table_init_cols(&x->text_funcs, &edan_projection_tables[T_OUTSIDE], x->cols[T_OUTSIDE],
                          edan_projection_tables[T_OUTSIDE].n_cols);
+    summarize(t, s, x);
+    edan_table_init(&x->lambda, &edan_projection_tables[T_LAMBDA]);
+    edan_table_init(&x->levels, &edan_projection_tables[T_LEVELS]);
+    edan_table_init(&x->caches, &edan_projection_tables[T_CACHES]);
+    edan_table_rows_of(&x->lambda, x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0, sizeof *x->lambda_rows);
+    edan_table_rows_of(&x->levels, x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
+    edan_table_rows_of(&x->caches, x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
     double *sec;
     edan_value *v;
     if (!x->sec)
         return;
-    if ((v = new_row(x, &x->t[T_TOTAL], &sec)))
-        row_cells(t, &x->t[T_TOTAL], v, v + 1, &t->total, &m, sec);
+    if ((v = edan_table_row_of(&x->t[T_TOTAL], 0, &x->sum, &t->machine))) {
+        row_cells(t, &x->t[T_TOTAL], v, v + TOT_ROW, &t->total, &m, x->sec[x->n_sec++]);
+        v[TOT_PREDICTION].u = x->have_pred;
+        for (int k = 0; k < 6; k++) { /* the prediction's latencies and seconds, the curve's four */
+            v[TOT_PREDICTION + 1 + k].d.v = k < 2 ? x->pred[k] : x->curve[k - 2];
+            v[TOT_PREDICTION + 1 + k].d.n = k < 2 ? (size_t)x->n_pred : x->n_curve;
+        }
+    }
     if ((v = new_row(x, &x->t[T_OUTSIDE], &sec))) {
         v[1].s = "(outside loops)";
         row_cells(t, &x->t[T_OUTSIDE], v, v + 2, &t->outside, &m, sec);
@@ -313,58 +326,17 @@ static void free_tables(pj_tables *x)
         edan_table_free(&x->t[k]);
     edan_table_free(&x->text_loops);
     edan_table_free(&x->text_funcs);
+    edan_table_free(&x->lambda);
+    edan_table_free(&x->levels);
+    edan_table_free(&x->caches);
+    free(x->lambda_rows);
     free(x->sec);
 }
 
-static void report_json(proj_tool *t, const edan_session *s, const pj_tables *x, FILE *f)
+static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
 {
-    const edan_machine *mc = &t->machine;
-    const edan_proj_machine m = proj_machine(t);
-    fputs(",\"projection\":{\"machine\":{\"name\":", f);
-    edan_json_str(f, mc->name);
-    fputs(",\"file\":", f);
-    edan_json_str(f, t->machine_path);
-    json_num(f, "peak_gflops_per_core", mc->peak_gflops);
-    json_num(f, "bandwidth_gbs_per_core", mc->mem_bandwidth_gbs);
-    fprintf(f, ",\"cores\":%u", mc->cores);
-    json_num(f, "div_weight", mc->div_weight);
-    json_num(f, "sqrt_weight", mc->sqrt_weight);
-    json_num(f, "transcendental_weight", mc->transcendental_weight);
-    fprintf(f, "},\"traffic\":{\"source\":\"%s\",\"cache\":", t->n_models ? "cache" : "lru");
-    if (t->n_models) {
-        edan_json_str(f, t->model_label[0]);
-        fputs(",\"cache_bytes\":null", f);
-    } else {
-        char label[96];
-        snprintf(label, sizeof label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
-                 ldexp(1.0, (int)(t->machine_k + t->line_shift)), 1u << t->line_shift);
-        edan_json_str(f, label);
-        json_num(f, "cache_bytes", ldexp(1.0, (int)(t->machine_k + t->line_shift)));
-    }
-    fprintf(f, ",\"line_bytes\":%u},", 1u << t->line_shift);
+    fputs(",\"projection\":{", f);
     edan_table_json(f, &x->t[T_TOTAL], 0);
-    json_num(f, "time_sum_of_parts_s", proj_sum_of_parts(t, t->machine_k, &m));
-    lambda_json(f, s);
-    prediction_json(f, s);
-    curve_json(t, f);
-    levels_json(t, f);
-    fputs(",\"caches\":[", f);
-    for (int c = 0; c < t->n_models; c++) {
-        const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
-        const edan_proj p = edan_proj_evaluate(&t->total.mix, rd + wr, &m);
-        fprintf(f, "%s{\"cache\":", c ? "," : "");
-        edan_json_str(f, t->model_label[c]);
-        json_num(f, "dram_read_bytes", rd);
-        json_num(f, "dram_write_bytes", wr);
-        json_num(f, "dirty_at_end_bytes", (double)t->total.model_flush[c]);
-        json_num(f, "dram_bytes", rd + wr);
-        json_num(f, "time_memory_s", p.time_memory);
-        json_num(f, "time_s", p.time);
-        fprintf(f, ",\"bound\":\"%s\"}", p.memory_bound ? "memory" : "compute");
-    }
-    fputc(']', f);
-    edan_table_json_member(f, &x->t[T_FUNCTIONS], !t->have_elf, 0);
-    edan_table_json_member(f, &x->t[T_LOOPS], false, 0);
     fputs(",\"outside_loops\":{", f);
     edan_table_json(f, &x->t[T_OUTSIDE], 0);
     fputc('}', f);
@@ -484,7 +456,7 @@ void edan_projection_report(void *tool, const edan_session *s, edan_report_forma
     pj_tables x;
     make_tables(t, s, &x);
     if (fmt == EDAN_FORMAT_JSON)
-        report_json(t, s, &x, f);
+        report_json(t, &x, f);
     else
         report_text(t, s, &x, f);
     free_tables(&x);
