@@ -7,72 +7,74 @@
 
 #include <stddef.h>
 
+#include "tool/graph/projection_tool.h"
+
 /* ===================================================================== */
 /* The region, its functions, loops and the code outside loops            */
 /* ===================================================================== */
 
-#define PJ_U64(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
-    }
-#define PJ_F64(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
-    }
+#define PJ_MIX(m, key, unit, doc) EDAN_COL_OF(1, proj_row, mix.m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
+#define PJ_V(m, key, unit, doc) EDAN_COL_OF(0, proj_row_view, m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
 /* A number text shows too: %.0f, or %g of precision p (G) */
-#define PJ_SHOWN(key, unit, doc, title, w, p, g)                                                                       \
-    {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL, EDAN_CELL                                                    \
-    }
-#define PJ_CLASS(c) PJ_U64("classes." c, "instructions", "executed instructions of the cost class")
-#define PJ_FP(k, doc) PJ_U64("fp." k, "instructions", doc)
+#define PJ_SHOWN(m, key, unit, doc, title, w, p, g) EDAN_COL_OF(0, proj_row_view, m, key, unit, doc, g, title, w, p)
+#define PJ_CLASS(k, c) PJ_MIX(cls[k], "classes." c, "instructions", "executed instructions of the cost class")
+#define PJ_FP(k, key, doc) PJ_MIX(fp[k], "fp." key, "instructions", doc)
 
-/* Every row's numbers (row_cells fills them): its operation mix, traffic and bounds, in text the common columns. */
+/* Every row's numbers (proj_row_view, the proj_row's mix): its operation mix, traffic and bounds, in text the common
+ * columns. */
 #define PJ_ROW                                                                                                         \
-    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL, EDAN_CELL},  \
-        PJ_CLASS("int"), PJ_CLASS("mul"), PJ_CLASS("div"), PJ_CLASS("fadd"), PJ_CLASS("fmul"), PJ_CLASS("ffma"),       \
-        PJ_CLASS("fdiv"), PJ_CLASS("fsqrt"), PJ_CLASS("branch"), PJ_CLASS("load"), PJ_CLASS("store"),                  \
-        PJ_CLASS("atomic"), PJ_FP("add", "fadd, fsub"), PJ_FP("mul", "fmul"), PJ_FP("fma", "fused multiply-adds"),     \
-        PJ_FP("div", "fdiv"), PJ_FP("sqrt", "fsqrt"), PJ_FP("other", "other FP instructions (no flops)"),              \
-        PJ_U64("transcendentals", "calls", "calls of libm's transcendental functions"),                                \
-        PJ_U64("sqrt_calls", "calls", "calls of libm's sqrt"),                                                         \
-        PJ_U64("in_calls.instructions", "instructions", "executed inside those calls"),                                \
-        PJ_U64("in_calls.flops", "flops", "their flops, kept apart"), PJ_U64("loads", "accesses", "loads"),            \
-        PJ_U64("stores", "accesses", "stores"), PJ_U64("atomics", "accesses", "atomics"),                              \
-        PJ_U64("load_bytes", "bytes", "bytes loaded"), PJ_U64("store_bytes", "bytes", "bytes stored"),                 \
-        PJ_U64("stack.loads", "accesses", "sp-relative loads"),                                                        \
-        PJ_U64("stack.stores", "accesses", "sp-relative stores"), PJ_U64("stack.load_bytes", "bytes", "their bytes"),  \
-        PJ_U64("stack.store_bytes", "bytes", "their bytes"),                                                           \
-        PJ_SHOWN("flops", "flops", "flops (a fused multiply-add two)", "flops", 12, 0, 0),                             \
-        PJ_SHOWN("weighted_flops", "flops", "divisions, roots, transcendentals weighted", "weighted", 12, 0, 0),       \
-        PJ_F64("dram_read_bytes", "bytes", "DRAM reads"), PJ_F64("dram_write_bytes", "bytes", "DRAM writes"),          \
-        PJ_F64("dirty_at_end_bytes", "bytes", "of the writes, the final flush"),                                       \
-        PJ_SHOWN("dram_bytes", "bytes", "DRAM traffic", "DRAM bytes", 13, 0, 0),                                       \
-        PJ_SHOWN("bytes_per_flop", "bytes per flop", "DRAM bytes per weighted flop", "B/F", 7, 3, EDAN_COL_G),         \
-        PJ_U64("block_accesses", "accesses", "accesses to lines"),                                                     \
-        PJ_F64("working_set_bytes", "bytes", "the smallest cache that holds its lines' reuses"),                       \
-        PJ_F64("peak_flops_per_s", "flops per s", "the machine's peak"),                                               \
-        PJ_F64("bandwidth_bytes_per_s", "bytes per s", "the machine's bandwidth"),                                     \
-        PJ_SHOWN("time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),                          \
-        PJ_SHOWN("time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),                          \
-        PJ_SHOWN("time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                               \
-        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL, EDAN_CELL},                    \
+    EDAN_COL_OF(1, proj_row, mix.instructions, "instructions", "instructions", "executed instructions", 0,             \
+                "instructions", 12, 0),                                                                                \
+        PJ_CLASS(0, "int"), PJ_CLASS(1, "mul"), PJ_CLASS(2, "div"), PJ_CLASS(3, "fadd"), PJ_CLASS(4, "fmul"),          \
+        PJ_CLASS(5, "ffma"), PJ_CLASS(6, "fdiv"), PJ_CLASS(7, "fsqrt"), PJ_CLASS(8, "branch"), PJ_CLASS(9, "load"),    \
+        PJ_CLASS(10, "store"), PJ_CLASS(11, "atomic"), PJ_FP(EDAN_FP_ADD, "add", "fadd, fsub"),                        \
+        PJ_FP(EDAN_FP_MUL, "mul", "fmul"), PJ_FP(EDAN_FP_FMA, "fma", "fused multiply-adds"),                           \
+        PJ_FP(EDAN_FP_DIV, "div", "fdiv"), PJ_FP(EDAN_FP_SQRT, "sqrt", "fsqrt"),                                       \
+        PJ_FP(EDAN_FP_OTHER, "other", "other FP instructions (no flops)"),                                             \
+        PJ_MIX(transcendentals, "transcendentals", "calls", "calls of libm's transcendental functions"),               \
+        PJ_MIX(sqrt_calls, "sqrt_calls", "calls", "calls of libm's sqrt"),                                             \
+        PJ_MIX(in_calls, "in_calls.instructions", "instructions", "executed inside those calls"),                      \
+        PJ_MIX(in_calls_flops, "in_calls.flops", "flops", "their flops, kept apart"),                                  \
+        PJ_MIX(loads, "loads", "accesses", "loads"), PJ_MIX(stores, "stores", "accesses", "stores"),                   \
+        PJ_MIX(atomics, "atomics", "accesses", "atomics"), PJ_MIX(load_bytes, "load_bytes", "bytes", "bytes loaded"),  \
+        PJ_MIX(store_bytes, "store_bytes", "bytes", "bytes stored"),                                                   \
+        PJ_MIX(stack_loads, "stack.loads", "accesses", "sp-relative loads"),                                           \
+        PJ_MIX(stack_stores, "stack.stores", "accesses", "sp-relative stores"),                                        \
+        PJ_MIX(stack_load_bytes, "stack.load_bytes", "bytes", "their bytes"),                                          \
+        PJ_MIX(stack_store_bytes, "stack.store_bytes", "bytes", "their bytes"),                                        \
+        PJ_SHOWN(p.flops, "flops", "flops", "flops (a fused multiply-add two)", "flops", 12, 0, 0),                    \
+        PJ_SHOWN(p.weighted_flops, "weighted_flops", "flops", "divisions, roots, transcendentals weighted",            \
+                 "weighted", 12, 0, 0),                                                                                \
+        PJ_V(rd, "dram_read_bytes", "bytes", "DRAM reads"), PJ_V(wr, "dram_write_bytes", "bytes", "DRAM writes"),      \
+        PJ_V(fl, "dirty_at_end_bytes", "bytes", "of the writes, the final flush"),                                     \
+        PJ_SHOWN(p.dram_bytes, "dram_bytes", "bytes", "DRAM traffic", "DRAM bytes", 13, 0, 0),                         \
+        PJ_SHOWN(p.bytes_per_flop, "bytes_per_flop", "bytes per flop", "DRAM bytes per weighted flop", "B/F", 7, 3,    \
+                 EDAN_COL_G),                                                                                          \
+        EDAN_COL_OF(1, proj_row, lru.accesses, "block_accesses", "accesses", "accesses to lines", EDAN_NO_TEXT, NULL,  \
+                    0, 0),                                                                                             \
+        PJ_V(working_set, "working_set_bytes", "bytes", "the smallest cache that holds its lines' reuses"),            \
+        PJ_V(peak, "peak_flops_per_s", "flops per s", "the machine's peak"),                                           \
+        PJ_V(bandwidth, "bandwidth_bytes_per_s", "bytes per s", "the machine's bandwidth"),                            \
+        PJ_SHOWN(p.time_compute, "time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),          \
+        PJ_SHOWN(p.time_memory, "time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),           \
+        PJ_SHOWN(p.time, "time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                       \
+        PJ_SHOWN(bound, "bound", "", "memory or compute", NULL, 7, 0, EDAN_COL_LEFT),                                  \
         {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL, EDAN_CELL}, \
         {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},             \
         {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},                 \
-    {                                                                                                                  \
-        "model_s", EDAN_T_F64, "s", "the timing model's at its first latency (text)", EDAN_NO_JSON | EDAN_COL_G,       \
-            "model s", 10, 3, NULL, EDAN_CELL                                                                          \
-    }
+        PJ_SHOWN(model_s, "model_s", "s", "the timing model's at its first latency (text)", "model s", 10, 3,          \
+                 EDAN_NO_JSON | EDAN_COL_G)
 #define PJ_LABEL                                                                                                       \
     {                                                                                                                  \
         "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0,      \
-            NULL, EDAN_CELL                                                                                            \
+            NULL,                                                                                                      \
+        {                                                                                                              \
+            offsetof(proj_row_view, label), EDAN_F_ASTR, 0                                                             \
+        }                                                                                                              \
     }
 
-#define PJ_MACHINE(m, key, unit, doc)                                                                                  \
-    EDAN_COL_OF(1, edan_machine, m, "machine." key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
-#define PJ_SUM(m, key, unit, doc) EDAN_COL_FIELD(proj_summary, m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
+#define PJ_MACHINE(m, key, unit, doc) PJ_V(sum.machine.m, "machine." key, unit, doc)
+#define PJ_SUM(m, key, unit, doc) PJ_V(sum.m, key, unit, doc)
 #define PJ_ARRAY(key, unit, doc)                                                                                       \
     {                                                                                                                  \
         key, EDAN_T_F64S, unit, doc, 0, NULL, 0, 0, NULL, EDAN_CELL                                                    \
@@ -135,13 +137,10 @@ static const edan_column cache_cols[] = {
     PJ_CACHE(time_s, "time_s", "s", "the projected time"),
     PJ_CACHE(bound, "bound", "", "memory or compute"),
 };
-static const edan_column named_cols[] = {
-    PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW};
+static const edan_column named_cols[] = {PJ_LABEL, PJ_V(name, "name", "", "the code outside every loop's"), PJ_ROW};
 static const edan_column function_cols[] = {
     PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_V(name, "name", "", "the function"),
     PJ_ROW,
     {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL, EDAN_CELL},
     {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
@@ -149,16 +148,16 @@ static const edan_column function_cols[] = {
 };
 static const edan_column loop_cols[] = {
     PJ_LABEL,
-    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_OF(1, proj_row, loop, "id", "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0),
+    PJ_V(place.function, "function", "", "the head's function (null: unknown)"),
+    PJ_V(place.file, "file", "", "the head's source file (null: unknown)"),
+    PJ_V(place.line, "line", "", "the head's source line (0: unknown)"),
+    PJ_V(loop.head, "head", "address", "the loop's first instruction"),
+    PJ_V(loop.end, "end", "address", "the loop's last instruction"),
+    PJ_V(loop.depth, "depth", "", "nesting depth (1: outermost)"),
+    PJ_V(loop.parent, "parent", "", "the enclosing loop's id (-1: none)"),
+    EDAN_COL_OF(1, proj_row, iterations, "iterations", "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0),
+    PJ_V(loop.back_edges, "back_edges", "", "its back edges taken"),
     PJ_ROW,
 };
 

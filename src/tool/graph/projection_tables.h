@@ -7,7 +7,10 @@
 #ifndef EDAN_TOOL_GRAPH_PROJECTION_TABLES_H
 #define EDAN_TOOL_GRAPH_PROJECTION_TABLES_H
 
+#include "analysis/loops/loops.h"
 #include "analysis/machine/machine.h"
+#include "analysis/projection/projection.h"
+#include "analysis/timing/timing.h"
 #include "report/table.h"
 
 /*
@@ -60,8 +63,9 @@ typedef struct proj_wi_row {
     char why[640];
 } proj_wi_row;
 
-/* The whole region's JSON members beside its numbers (source 0 of its row; source 1 its edan_machine). */
+/* The whole region's JSON members beside its numbers (in its proj_row_view). */
 typedef struct proj_summary {
+    edan_machine machine;
     const char *machine_file;
     const char *source, *cache; /* the traffic's: "lru" or "cache", and the cache */
     double cache_bytes;         /* the LRU cache's (NaN: a cache model) */
@@ -69,6 +73,23 @@ typedef struct proj_summary {
     double time_sum_of_parts;                                       /* ExaSAT's sum over loops */
     const edan_table *lambda, *levels, *caches, *functions, *loops; /* functions NULL: without symbols */
 } proj_summary;
+
+/*
+ * A row's numbers beside its operation mix (source 0 of a row of the region,
+ * a function, a loop, the code outside loops; source 1 is its proj_row): its
+ * bound and traffic, a loop's place, text's label; the region's other members.
+ */
+typedef struct proj_row_view {
+    char label[1100];
+    const char *name; /* a function's, the code outside loops' */
+    edan_loop_place place;
+    edan_loop loop;
+    edan_proj p;
+    double rd, wr, fl, working_set, peak, bandwidth;
+    const char *bound;
+    double sec[EDAN_TIMING_MAX_LATENCIES], model_s; /* the timing model's seconds per latency */
+    proj_summary sum;                               /* the region's row */
+} proj_row_view;
 
 /* lambda of an eDAG configuration at the first m (JSON "projection.lambda"). */
 typedef struct proj_lambda_row {

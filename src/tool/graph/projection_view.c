@@ -53,8 +53,8 @@ static unsigned holds_all(const proj_tool *t)
 typedef struct pj_tables {
     edan_column cols[N_T][TOT_N]; /* each table's, text's bound and model columns as the timing model has them */
     edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
-    double (*sec)[EDAN_TIMING_MAX_LATENCIES];  /* a row's timing model seconds, row by row of every table */
-    size_t n_sec;
+    proj_row_view *views;                      /* the rows' numbers beside their mixes, row by row of every table */
+    size_t n_views;
     /* the whole region's members beside its numbers (summarize) */
     proj_summary sum;
     char lru_label[96];
@@ -83,6 +83,7 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
     const edan_proj_machine m = proj_machine(t);
     const double line = (double)(1u << t->line_shift);
     proj_summary *u = &x->sum;
+    u->machine = t->machine;
     u->machine_file = t->machine_path;
     u->source = t->n_models ? "cache" : "lru";
     u->cache = t->n_models ? t->model_label[0] : x->lru_label;
@@ -172,77 +173,60 @@ static const proj_row **by_time(proj_tool *t, const proj_row *rows, size_t n, co
     return p;
 }
 
-/*
- * Row r's text label into row[0] and its numbers into v[0 .. PJ_N_ROW) (sec: room for its timing model's seconds,
- * which must live as long as the table).
- */
-static void row_cells(proj_tool *t, edan_table *tab, edan_value *row, edan_value *v, const proj_row *r,
-                      const edan_proj_machine *m, double *sec)
+/* Row r's numbers beside its mix (computed): its bound, traffic, timing model seconds, a loop's place. */
+static void row_view(proj_tool *t, const proj_row *r, const edan_proj_machine *m, proj_row_view *v)
 {
-    const edan_opmix *x = &r->mix;
-    char name[1100];
-    if (r->loop < 0) {
-        snprintf(name, sizeof name, "%s",
+    if (r->loop >= 0) {
+        v->place = proj_loop_place(t, r->loop);
+        v->loop = *edan_loops_get(t->loops, (uint32_t)r->loop);
+    }
+    proj_row_dram(t, r, t->machine_k, &v->rd, &v->wr, &v->fl);
+    v->p = edan_proj_evaluate(&r->mix, v->rd + v->wr, m);
+    v->working_set = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+    v->peak = m->peak_flops;
+    v->bandwidth = m->bandwidth;
+    v->bound = v->p.memory_bound ? "memory" : "compute";
+    const int n = t->timing ? edan_timing_lanes(t->timing) : 0;
+    for (int k = 0; k < n; k++)
+        v->sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
+    v->model_s = n ? v->sec[0] : 0;
+}
+
+/* A row of tab for r (name: its member "name"), bound to r and its numbers; its text label and timing model cells. */
+static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const proj_row *r, const char *name,
+                           const edan_proj_machine *m)
+{
+    proj_row_view *v = &x->views[x->n_views++];
+    row_view(t, r, m, v);
+    v->name = name;
+    const char *base = v->place.file ? strrchr(v->place.file, '/') : NULL;
+    if (r->loop < 0)
+        snprintf(v->label, sizeof v->label, "%s",
                  r == &t->outside ? "(outside loops)"
                  : r->name        ? r->name
                                   : "(outside functions)");
-    } else {
-        const edan_loop_place p = proj_loop_place(t, r->loop);
-        const char *base = p.file ? strrchr(p.file, '/') : NULL;
-        snprintf(name, sizeof name, "#%d %s:%u (%s)", r->loop,
-                 base     ? base + 1
-                 : p.file ? p.file
-                          : "?",
-                 p.line, p.function ? p.function : "?");
+    else
+        snprintf(v->label, sizeof v->label, "#%d %s:%u (%s)", r->loop,
+                 base            ? base + 1
+                 : v->place.file ? v->place.file
+                                 : "?",
+                 v->place.line, v->place.function ? v->place.function : "?");
+    edan_value *c = edan_table_row_of(tab, 0, v, r);
+    const int g = edan_table_col(tab->cols, tab->n_cols, "model_time");
+    if (c && g >= 0) {
+        c[g].u = t->timing != NULL;
+        c[g + 1].d.v = r->cycles;
+        c[g + 2].d.v = v->sec;
+        c[g + 1].d.n = c[g + 2].d.n = t->timing ? (size_t)edan_timing_lanes(t->timing) : 0;
     }
-    row[0].s = edan_table_str(tab, name);
-    (v++)->u = x->instructions;
-    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-        (v++)->u = x->cls[c];
-    for (int k = 1; k < EDAN_FP_KINDS; k++)
-        (v++)->u = x->fp[k];
-    const uint64_t u[] = {
-        x->transcendentals, x->sqrt_calls,       x->in_calls,         x->in_calls_flops, x->loads,
-        x->stores,          x->atomics,          x->load_bytes,       x->store_bytes,    x->stack_loads,
-        x->stack_stores,    x->stack_load_bytes, x->stack_store_bytes};
-    for (size_t k = 0; k < sizeof u / sizeof u[0]; k++)
-        (v++)->u = u[k];
-    double rd, wr, fl;
-    proj_row_dram(t, r, t->machine_k, &rd, &wr, &fl);
-    const edan_proj p = edan_proj_evaluate(x, rd + wr, m);
-    const double f[] = {p.flops, p.weighted_flops, rd, wr, fl, p.dram_bytes, p.bytes_per_flop};
-    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
-        (v++)->f = f[k];
-    (v++)->u = r->lru.accesses;
-    (v++)->f = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-    const double g[] = {m->peak_flops, m->bandwidth, p.time_compute, p.time_memory, p.time};
-    for (size_t k = 0; k < sizeof g / sizeof g[0]; k++)
-        (v++)->f = g[k];
-    (v++)->s = p.memory_bound ? "memory" : "compute";
-    const int n = t->timing ? edan_timing_lanes(t->timing) : 0;
-    for (int k = 0; k < n; k++)
-        sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
-    v[0].u = t->timing != NULL;
-    v[1].d.v = r->cycles;
-    v[2].d.v = sec;
-    v[1].d.n = v[2].d.n = (size_t)n;
-    v[3].f = n ? sec[0] : 0;
-}
-
-/* A new row of tab: its cells, and room for its seconds (NULL when out of memory). */
-static edan_value *new_row(pj_tables *x, edan_table *tab, double **sec)
-{
-    edan_value *v = edan_table_row(tab, 0);
-    *sec = x->sec[x->n_sec++];
-    return v;
+    return c;
 }
 
 static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
 {
     const edan_proj_machine m = proj_machine(t);
-    const size_t rows = 2 * (t->n_funcs + t->n_loops + 2);
-    x->sec = calloc(rows, sizeof *x->sec);
-    x->n_sec = 0;
+    x->views = calloc(2 * (t->n_funcs + t->n_loops + 2), sizeof *x->views);
+    x->n_views = 0;
     for (int k = 0; k < N_T; k++) {
         const edan_table_decl *d = &edan_projection_tables[k];
         memcpy(x->cols[k], d->cols, d->n_cols * sizeof *d->cols);
@@ -265,25 +249,22 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
     edan_table_rows_of(&x->lambda, x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0, sizeof *x->lambda_rows);
     edan_table_rows_of(&x->levels, x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
     edan_table_rows_of(&x->caches, x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
-    double *sec;
     edan_value *v;
-    if (!x->sec)
+    if (!x->views)
         return;
-    if ((v = edan_table_row_of(&x->t[T_TOTAL], 0, &x->sum, &t->machine))) {
-        row_cells(t, &x->t[T_TOTAL], v, v + TOT_ROW, &t->total, &m, x->sec[x->n_sec++]);
+    if ((v = add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m))) {
+        x->views[0].sum = x->sum;
         v[TOT_PREDICTION].u = x->have_pred;
         for (int k = 0; k < 6; k++) { /* the prediction's latencies and seconds, the curve's four */
             v[TOT_PREDICTION + 1 + k].d.v = k < 2 ? x->pred[k] : x->curve[k - 2];
             v[TOT_PREDICTION + 1 + k].d.n = k < 2 ? (size_t)x->n_pred : x->n_curve;
         }
     }
-    if ((v = new_row(x, &x->t[T_OUTSIDE], &sec))) {
-        v[1].s = "(outside loops)";
-        row_cells(t, &x->t[T_OUTSIDE], v, v + 2, &t->outside, &m, sec);
-    }
-    for (size_t i = 0; i < t->n_funcs && (v = new_row(x, &x->t[T_FUNCTIONS], &sec)); i++) {
-        v[1].s = t->funcs[i].name ? t->funcs[i].name : "(outside known functions)";
-        row_cells(t, &x->t[T_FUNCTIONS], v, v + 2, &t->funcs[i], &m, sec);
+    add_row(t, x, &x->t[T_OUTSIDE], &t->outside, "(outside loops)", &m);
+    for (size_t i = 0; i < t->n_funcs; i++) {
+        const char *name = t->funcs[i].name ? t->funcs[i].name : "(outside known functions)";
+        if (!(v = add_row(t, x, &x->t[T_FUNCTIONS], &t->funcs[i], name, &m)))
+            break;
         /* the latency view beside the bounds: lambda from the per-function breakdown, when it names it */
         double lambda[2] = {0, 0};
         v += 2 + PJ_N_ROW;
@@ -291,32 +272,17 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
         v[1].f = lambda[0];
         v[2].f = lambda[1];
     }
-    for (size_t i = 0; i < t->n_loops && (v = new_row(x, &x->t[T_LOOPS], &sec)); i++) {
-        const proj_row *r = &t->loop_rows[i];
-        const edan_loop *l = edan_loops_get(t->loops, (uint32_t)r->loop);
-        const edan_loop_place where = proj_loop_place(t, r->loop);
-        v[1].i = r->loop;
-        v[2].s = edan_table_str(&x->t[T_LOOPS], where.function);
-        v[3].s = edan_table_str(&x->t[T_LOOPS], where.file);
-        v[4].u = where.line;
-        v[5].u = l->head;
-        v[6].u = l->end;
-        v[7].u = l->depth;
-        v[8].i = l->parent;
-        v[9].u = r->iterations;
-        v[10].u = l->back_edges;
-        row_cells(t, &x->t[T_LOOPS], v, v + 11, r, &m, sec);
-    }
+    for (size_t i = 0; i < t->n_loops; i++)
+        add_row(t, x, &x->t[T_LOOPS], &t->loop_rows[i], NULL, &m);
     /* text: the loops and functions taking the longest, by the projection's time */
     const proj_row **order = by_time(t, t->loop_rows, t->n_loops, &m);
-    for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS && (v = new_row(x, &x->text_loops, &sec)); i++)
-        row_cells(t, &x->text_loops, v, v + 2, order[i], &m, sec);
+    for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS; i++)
+        add_row(t, x, &x->text_loops, order[i], NULL, &m);
     free(order);
-    if ((v = new_row(x, &x->text_loops, &sec)))
-        row_cells(t, &x->text_loops, v, v + 2, &t->outside, &m, sec);
+    add_row(t, x, &x->text_loops, &t->outside, NULL, &m);
     order = t->have_elf ? by_time(t, t->funcs, t->n_funcs, &m) : NULL;
-    for (size_t i = 0; order && i < t->n_funcs && i < TEXT_ROWS && (v = new_row(x, &x->text_funcs, &sec)); i++)
-        row_cells(t, &x->text_funcs, v, v + 2, order[i], &m, sec);
+    for (size_t i = 0; order && i < t->n_funcs && i < TEXT_ROWS; i++)
+        add_row(t, x, &x->text_funcs, order[i], NULL, &m);
     free(order);
 }
 
@@ -330,7 +296,7 @@ static void free_tables(pj_tables *x)
     edan_table_free(&x->levels);
     edan_table_free(&x->caches);
     free(x->lambda_rows);
-    free(x->sec);
+    free(x->views);
 }
 
 static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
