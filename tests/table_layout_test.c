@@ -149,5 +149,24 @@ int main(void)
           "an unwritable path: %s", err.msg);
     rmdir(dir);
     edan_table_free(&t);
+
+    /* signed arrays, and a row JSON writes as null (an array's element without a value) */
+    static const edan_column signed_cols[] = {
+        {"base", EDAN_T_I64, "", "a signed count", 0, NULL, 0, 0, NULL, EDAN_CELL},
+        {"strides", EDAN_T_I64S, "", "signed counts", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    };
+    static const edan_table_decl sdecl = EDAN_TABLE_DECL("t.bounds", NULL, false, "signed", signed_cols);
+    static const int64_t strides[] = {-2, 0, 3};
+    edan_table_init(&t, &sdecl);
+    edan_table_row(&t, EDAN_ROW_NULL);
+    edan_value *r = edan_table_row(&t, 0);
+    r[0].i = -1;
+    r[1].ia.v = strides;
+    r[1].ia.n = 3;
+    edan_table_row(&t, EDAN_ROW_NULL);
+    s = text_of(&t, 1);
+    CHECK(!strcmp(s, "[null,{\"base\":-1,\"strides\":[-2,0,3]},null]"), "signed arrays and null rows: %s", s);
+    free(s);
+    edan_table_free(&t);
     return check_summary();
 }

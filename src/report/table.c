@@ -145,7 +145,8 @@ static bool shows(const edan_table *t, size_t col, unsigned format)
 {
     const edan_column *c = &t->cols[col];
     return !(c->flags & format) && !(col < 64 && (t->omit >> col & 1)) && c->type != EDAN_T_U64S &&
-           c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
+           c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED &&
+           c->type != EDAN_T_I64S;
 }
 
 /* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
@@ -379,6 +380,12 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
             fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", v->named.names[i], v->named.v[i]);
         fputc('}', f);
         break;
+    case EDAN_T_I64S:
+        fputc('[', f);
+        for (size_t i = 0; i < v->ia.n; i++)
+            fprintf(f, "%s%" PRId64, i ? "," : "", v->ia.v[i]);
+        fputc(']', f);
+        break;
     case EDAN_T_GROUP:
         break;
     }
@@ -475,6 +482,10 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
     for (size_t r = 0; r < t->n_rows && (!max_rows || n < max_rows); r++) {
         if (t->left[r] & EDAN_NO_JSON)
             continue;
+        if (t->left[r] & EDAN_ROW_NULL) {
+            fputs(n++ ? ",null" : "null", f);
+            continue;
+        }
         fputs(n++ ? ",{" : "{", f);
         json_members(f, t, r);
         fputc('}', f);

@@ -53,13 +53,16 @@ typedef enum edan_type {
      * NULL writes null.
      */
     EDAN_T_ROWS,
-    EDAN_T_NAMED /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
+    EDAN_T_NAMED, /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
+    EDAN_T_I64S   /* an array of signed counts (JSON only, .ia): strides, bounds */
 } edan_type;
 
 /* Where a column or a row is left out. */
 #define EDAN_NO_TEXT 1u
 #define EDAN_NO_JSON 2u
 #define EDAN_NO_CSV 4u
+/* A row JSON writes as null: an array's element without a value (a level of a nest without a bound). */
+#define EDAN_ROW_NULL 8u
 /* Text: a name, left-aligned and shortened to the width (report/names.h; whole with --wide). */
 #define EDAN_COL_NAME 8u
 /* Text: an F64 as a percentage, its width holding the '%' after it. */
@@ -247,6 +250,10 @@ typedef union edan_value {
         const uint64_t *v;        /* as s */
         size_t n;
     } named;
+    struct {
+        const int64_t *v; /* as s */
+        size_t n;
+    } ia;
 } edan_value;
 
 typedef struct edan_table {

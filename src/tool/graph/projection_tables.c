@@ -321,6 +321,71 @@ static const edan_column whatif_cols[] = {
     WI_TEXT(best_text, "best", EDAN_COL_GLUED, "", 0, 0),
 };
 
+/* ===================================================================== */
+/* The what-ifs' nests, pairs and own members                             */
+/* ===================================================================== */
+
+#define NE(m, key, unit, doc) EDAN_COL_FIELD(proj_nest_row, m, key, unit, doc, 0, NULL, 0, 0)
+#define NE_NEST(m, key, unit, doc) EDAN_COL_OF(1, edan_affine_nest, m, key, unit, doc, 0, NULL, 0, 0)
+#define CELL(key, type, unit, doc)                                                                                     \
+    {                                                                                                                  \
+        key, type, unit, doc, 0, NULL, 0, 0, NULL, EDAN_CELL                                                           \
+    }
+
+static const edan_column nest_cols[] = {
+    CELL("loops", EDAN_T_U64S, "", "the chain's loop ids, outermost first"),
+    NE(place.function, "function", "", "the outermost loop's function (null: unknown)"),
+    NE(place.line, "line", "", "its head's line (0: unknown)"),
+    CELL("trips", EDAN_T_U64S, "iterations", "each level's trip count per entry (0: it varied)"),
+    CELL("max_trips", EDAN_T_U64S, "iterations", "each level's largest trip count"),
+    NE(bounds, "bounds", "", "per level: null, or a bounded level's trip count affine in the outer counters"),
+    NE_NEST(entries, "entries", "", "entries of the outermost loop"),
+    NE_NEST(accesses, "accesses", "accesses", "accesses made in its own function"),
+    NE_NEST(nonaffine_accesses, "nonaffine_accesses", "accesses", "of those, by instructions not affine"),
+    NE_NEST(in_calls, "in_calls", "accesses", "accesses made in functions it called"),
+    NE(replayed, "replayed", "", "whether the what-ifs replay it"),
+    NE(reason, "reason", "", "why not (null: replayed)"),
+    NE(regs.loop, "registers.body_loop", "", "the body: the chain's innermost loop"),
+    NE(regs.iterations, "registers.iterations", "iterations", "executions of its head"),
+    NE(regs.used[0], "registers.int_used", "registers", "integer registers the body names"),
+    NE(regs.used[1], "registers.fp_used", "registers", "FP registers the body names"),
+    NE(regs.memory_state, "registers.memory_state", "", "state variables in memory"),
+    NE(regs.stack, "registers.stack_per_iteration", "accesses", "sp-relative accesses per iteration"),
+    CELL("registers.register_counts", EDAN_T_U64S, "registers", "the register counts (--what-if-registers)"),
+    CELL("registers.int_spilled_per_iteration", EDAN_T_F64S, "accesses", "integer accesses spilled at each"),
+    CELL("registers.fp_spilled_per_iteration", EDAN_T_F64S, "accesses", "FP accesses spilled at each"),
+    NE(insns, "instructions", "", "its loads and stores, by pc"),
+};
+static const edan_column bound_cols[] = {
+    CELL("base", EDAN_T_I64, "iterations", "the trip count at outer counters 0"),
+    CELL("strides", EDAN_T_I64S, "iterations", "per iteration of each outer level"),
+};
+static const edan_column insn_cols[] = {
+    CELL("pc", EDAN_T_U64, "address", "the instruction"),
+    CELL("store", EDAN_T_BOOL, "", "a store (or an atomic), not a load"),
+    CELL("size", EDAN_T_U64, "bytes", "its access's"),
+    EDAN_COL_OF(1, edan_affine_insn, affine, "affine", "", "its addresses affine in the counters", 0, NULL, 0, 0),
+    EDAN_COL_OF(1, edan_affine_insn, base, "base", "address", "its address at iteration vector 0", 0, NULL, 0, 0),
+    CELL("strides", EDAN_T_I64S, "bytes", "per iteration of each level"),
+    EDAN_COL_OF(1, edan_affine_insn, accesses, "accesses", "accesses", "all its accesses", 0, NULL, 0, 0),
+};
+static const edan_column pair_cols[] = {
+    EDAN_COL_FIELD(proj_pair_row, first, "first", "", "the first nest's outermost loop", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_pair_row, second, "second", "", "the second's", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_pair_row, fused, "fused", "", "whether the fusion fuses them", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(proj_pair_row, reason, "reason", "", "why not (null: fused)", 0, NULL, 0, 0),
+};
+#define WS(m, key, doc) EDAN_COL_FIELD(proj_wi_summary, m, key, "", doc, 0, NULL, 0, 0)
+static const edan_column whatif_summary_cols[] = {
+    WS(kind, "kind", "block or fuse"),
+    WS(cache_model, "cache_model", "the machine's hierarchy the replays run through (null: LRU caches)"),
+    CELL("levels", EDAN_T_U64S, "", "the levels blocked, from 1"),
+    WS(nests, "nests", "the loop nests, in order of their first access"),
+    WS(pairs, "pairs", "consecutive nests (--what-if=fuse)"),
+    WS(complete, "complete", "every nest replayed"),
+    WS(rows, "rows", "every plan at every cache size"),
+};
+
 const edan_table_decl edan_projection_tables[] = {
     EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
     EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
@@ -330,6 +395,12 @@ const edan_table_decl edan_projection_tables[] = {
     EDAN_TABLE_DECL("projection.levels", NULL, false, "a data level of the machine", level_cols),
     EDAN_TABLE_DECL("projection.caches", NULL, false, "a --cache configuration", cache_cols),
     EDAN_TABLE_DECL("projection.regions", NULL, false, "a memory region the region touched", region_cols),
+    EDAN_TABLE_DECL("projection.what_if", NULL, true, "the what-ifs (--what-if)", whatif_summary_cols),
+    EDAN_TABLE_DECL("projection.what_if.nests", NULL, false, "a loop nest", nest_cols),
+    EDAN_TABLE_DECL("projection.what_if.nests.bounds", NULL, false, "a level of the nest (null: not bounded)",
+                    bound_cols),
+    EDAN_TABLE_DECL("projection.what_if.nests.instructions", NULL, false, "a load or store of the nest", insn_cols),
+    EDAN_TABLE_DECL("projection.what_if.pairs", NULL, false, "two consecutive nests", pair_cols),
     EDAN_TABLE_DECL("projection.what_if.rows", NULL, false, "a plan at a cache size", whatif_cols),
     EDAN_CSV_TABLE_DECL("projection.table1", NULL,
                         "ExaSAT's Table 1 (--table) and the sweep (--projection-csv): a loop, the code outside loops "

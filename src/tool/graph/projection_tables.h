@@ -11,6 +11,7 @@
 #include "analysis/machine/machine.h"
 #include "analysis/projection/projection.h"
 #include "analysis/timing/timing.h"
+#include "analysis/whatif/whatif.h"
 #include "report/table.h"
 
 /*
@@ -112,6 +113,55 @@ typedef struct proj_cache_row {
     const char *bound;
 } proj_cache_row;
 
+/*
+ * ExaSAT's register model of a nest's body (projection_registers.c): the
+ * state variables with their accesses per iteration, the most accessed ones
+ * in the registers, the accesses of the others spilled to the cache.
+ */
+#define PROJ_REGS 8 /* register counts of the register model */
+typedef struct proj_regs {
+    int32_t loop;                 /* the body: the chain's innermost loop */
+    uint64_t iterations;          /* executions of its head */
+    unsigned used[2];             /* registers the body names: integer, FP */
+    unsigned memory_state;        /* state variables in memory: addresses invariant in the body (not the stack) */
+    double stack;                 /* sp-relative accesses per iteration: the compiled code's own spills */
+    double spilled[2][PROJ_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
+} proj_regs;
+
+/*
+ * A nest of the what-ifs (JSON "projection.what_if.nests"; source 1 its
+ * edan_affine_nest): its place, whether it is replayed, its register model,
+ * its levels' bounds and its instructions (tables of their own).
+ */
+typedef struct proj_nest_row {
+    edan_loop_place place;
+    bool replayed;
+    const char *reason; /* why not (NULL: replayed) */
+    proj_regs regs;
+    const edan_table *bounds, *insns;
+    uint64_t loops[EDAN_AFFINE_LEVELS];
+} proj_nest_row;
+
+/* A pair of consecutive nests the fusion what-if looks at (JSON "projection.what_if.pairs"). */
+typedef struct proj_pair_row {
+    int32_t first, second;
+    bool fused;
+    const char *reason; /* why not (NULL: fused) */
+} proj_pair_row;
+
+/* The what-if's own members (JSON "projection.what_if"): its kind, cache, nests, pairs and rows. */
+typedef struct proj_wi_summary {
+    const char *kind, *cache_model;
+    const edan_table *nests, *pairs, *rows;
+    bool complete; /* every nest replayed */
+} proj_wi_summary;
+
+/* The cells of the what-if's tables: arrays, and an instruction's numbers the nest's tables do not hold. */
+enum { WS_LEVELS = 2 };
+enum { NE_LOOPS, NE_TRIPS = 3, NE_MAX_TRIPS, NE_COUNTS = 18, NE_INT_SPILLED, NE_FP_SPILLED };
+enum { IN_PC, IN_STORE, IN_SIZE, IN_STRIDES = 5 };
+enum { BD_STRIDES = 1 };
+
 /* The regions' columns set cell by cell: an object's addresses (null for the other kinds). */
 enum { RG_START = 2, RG_END = 3 };
 
@@ -132,6 +182,11 @@ enum {
     T_LEVELS,
     T_CACHES,
     T_REGIONS,
+    T_WHATIF_SUMMARY,
+    T_NESTS,
+    T_BOUNDS,
+    T_INSNS,
+    T_PAIRS,
     T_WHATIF,
     T_EXASAT
 };

@@ -201,22 +201,6 @@ int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char
 
 /* ---- projection_registers.c --------------------------------------------- */
 
-#define PROJ_REGS 8 /* register counts of the register model */
-
-/*
- * ExaSAT's register model of a nest's body (its innermost loop): the state
- * variables with their accesses per iteration, the most accessed ones in
- * the registers, the accesses of the others spilled to the cache.
- */
-typedef struct proj_regs {
-    int32_t loop;                 /* the body: the chain's innermost loop */
-    uint64_t iterations;          /* executions of its head */
-    unsigned used[2];             /* registers the body names: integer, FP */
-    unsigned memory_state;        /* state variables in memory: addresses invariant in the body (not the stack) */
-    double stack;                 /* sp-relative accesses per iteration: the compiled code's own spills */
-    double spilled[2][PROJ_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
-} proj_regs;
-
 /* Nest n's body's register model at the register counts regs[0 .. n_regs) (n_regs at most PROJ_REGS). */
 void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
                          const edan_affine_nest *n, proj_regs *m);
@@ -225,8 +209,6 @@ void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigne
 const char *proj_nest_why_not(const edan_affine_nest *n);
 /* Level k's trip count in the text: a number, or a bounded nest's bound in its outer counters and its largest. */
 void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f);
-/* The JSON members "max_trips" and "bounds" (per level: null, or a bounded level's base and strides). */
-void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f);
 /* Why a plan of that order is illegal: the dependence c it breaks and how, in buf. */
 void proj_why_illegal(proj_tool *t, const edan_affine *a, const edan_whatif_conflict *c, edan_whatif_order order,
                       char *buf, size_t n);

@@ -258,79 +258,119 @@ void proj_whatif_text(proj_tool *t, FILE *f)
     free(rows);
 }
 
+/* The what-if's JSON tables: its own members, nests (each with its levels' bounds and instructions), pairs, rows. */
+typedef struct wi_json {
+    edan_table summary, nests, pairs, rows;
+    edan_table *sub; /* nest i's bounds sub[2 i], instructions sub[2 i + 1] */
+    proj_nest_row *nest_rows;
+    proj_pair_row *pair_rows;
+    proj_wi_row *wi_rows;
+    proj_wi_summary sum;
+    uint64_t levels[EDAN_AFFINE_LEVELS], regs[PROJ_REGS];
+    size_t n_levels;
+} wi_json;
+
+/* The nests' and pairs' rows and the what-if's own members (computed; x's arrays allocated). */
+static void wi_json_rows(proj_tool *t, wi_json *x)
+{
+    const proj_whatif *w = t->whatif;
+    const edan_affine_nest *n = edan_affine_nests(w->affine);
+    const size_t nn = edan_affine_n_nests(w->affine);
+    for (size_t i = 0; i < nn; i++) {
+        proj_nest_row *r = &x->nest_rows[i];
+        r->place = proj_loop_place(t, n[i].loop[0]);
+        r->reason = proj_nest_why_not(&n[i]);
+        r->replayed = !r->reason;
+        r->regs = w->model[i];
+        r->bounds = &x->sub[2 * i];
+        r->insns = &x->sub[2 * i + 1];
+        for (unsigned k = 0; k < n[i].levels; k++)
+            r->loops[k] = (uint64_t)n[i].loop[k];
+    }
+    for (size_t i = 1; w->fuse && i < nn; i++) /* each consecutive pair */
+        x->pair_rows[i - 1] = (proj_pair_row){n[i - 1].loop[0], n[i].loop[0], !w->pair_why[i], w->pair_why[i]};
+    for (unsigned k = 0; k < EDAN_AFFINE_LEVELS; k++)
+        if (w->block & (1u << k))
+            x->levels[x->n_levels++] = k + 1;
+    for (int r = 0; r < w->n_regs; r++)
+        x->regs[r] = w->regs[r];
+    x->sum = (proj_wi_summary){
+        w->fuse ? "fuse" : "block", w->assoc ? w->cache_label : NULL, &x->nests, &x->pairs, &x->rows, w->n_exact == nn};
+}
+
 void proj_whatif_json(proj_tool *t, FILE *f)
 {
     proj_whatif *w = t->whatif;
     if (!w)
         return;
     fprintf(f, ",\"what_if\":");
-    if (!proj_whatif_make(t)) {
+    const size_t nn = proj_whatif_make(t) ? edan_affine_n_nests(w->affine) : 0;
+    wi_json x = {.sub = calloc(2 * nn + 1, sizeof *x.sub),
+                 .nest_rows = calloc(nn + 1, sizeof *x.nest_rows),
+                 .pair_rows = calloc(nn + 1, sizeof *x.pair_rows)};
+    if (!proj_whatif_make(t) || !x.sub || !x.nest_rows || !x.pair_rows) {
         fprintf(f, "null");
-        return;
-    }
-    const edan_affine_nest *n = edan_affine_nests(w->affine);
-    const edan_affine_insn *in = edan_affine_insns(w->affine);
-    fprintf(f, "{\"kind\":\"%s\",\"cache_model\":", w->fuse ? "fuse" : "block");
-    edan_json_str(f, w->assoc ? w->cache_label : NULL);
-    fprintf(f, ",\"levels\":[");
-    for (unsigned k = 0, c = 0; k < EDAN_AFFINE_LEVELS; k++)
-        if (w->block & (1u << k))
-            fprintf(f, "%s%u", c++ ? "," : "", k + 1);
-    fprintf(f, "],\"nests\":[");
-    for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++) {
-        const edan_loop_place p = proj_loop_place(t, n[i].loop[0]);
-        fprintf(f, "%s{\"loops\":", i ? "," : "");
-        for (unsigned k = 0; k < n[i].levels; k++)
-            fprintf(f, "%s%d", k ? "," : "[", n[i].loop[k]);
-        fprintf(f, "],\"function\":");
-        edan_json_str(f, p.function);
-        fprintf(f, ",\"line\":%u,\"trips\":", p.line);
-        edan_json_u64_array(f, n[i].trip, n[i].levels);
-        proj_nest_bounds_json(&n[i], f);
-        const char *why = proj_nest_why_not(&n[i]);
-        fprintf(f,
-                ",\"entries\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"nonaffine_accesses\":%" PRIu64
-                ",\"in_calls\":%" PRIu64 ",\"replayed\":%s,\"reason\":",
-                n[i].entries, n[i].accesses, n[i].nonaffine_accesses, n[i].in_calls, why ? "false" : "true");
-        edan_json_str(f, why);
-        const proj_regs *g = &w->model[i];
-        fprintf(f, ",\"registers\":{\"body_loop\":%d,\"iterations\":%" PRIu64 ",\"int_used\":%u,\"fp_used\":%u",
-                g->loop, g->iterations, g->used[0], g->used[1]);
-        fprintf(f, ",\"memory_state\":%u,\"stack_per_iteration\":", g->memory_state);
-        edan_json_num(f, g->stack);
-        fprintf(f, ",\"register_counts\":[");
-        for (int r = 0; r < w->n_regs; r++)
-            fprintf(f, "%s%u", r ? "," : "", w->regs[r]);
-        fprintf(f, "],\"int_spilled_per_iteration\":");
-        edan_json_num_array(f, g->spilled[0], (size_t)w->n_regs);
-        fprintf(f, ",\"fp_spilled_per_iteration\":");
-        edan_json_num_array(f, g->spilled[1], (size_t)w->n_regs);
-        fprintf(f, "},\"instructions\":[");
-        for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
-            fprintf(f, "%s{\"pc\":%" PRIu64 ",\"store\":%s,\"size\":%u,\"affine\":%s,\"base\":%" PRId64 ",\"strides\":",
-                    j > n[i].first ? "," : "", in[j].insn->pc, in[j].insn->mem != EDAN_MEM_LOAD ? "true" : "false",
-                    in[j].insn->mem_size, in[j].affine ? "true" : "false", in[j].base);
-            fputc('[', f);
-            for (unsigned k = 0; k < in[j].levels; k++)
-                fprintf(f, "%s%" PRId64, k ? "," : "", in[j].stride[k]);
-            fprintf(f, "],\"accesses\":%" PRIu64 "}", in[j].accesses);
+    } else {
+        const edan_affine_nest *n = edan_affine_nests(w->affine);
+        const edan_affine_insn *in = edan_affine_insns(w->affine);
+        wi_json_rows(t, &x);
+        edan_table_init(&x.nests, &edan_projection_tables[T_NESTS]);
+        for (size_t i = 0; i < nn; i++) {
+            edan_table_init(&x.sub[2 * i], &edan_projection_tables[T_BOUNDS]);
+            edan_table_init(&x.sub[2 * i + 1], &edan_projection_tables[T_INSNS]);
+            for (unsigned k = 0; k < n[i].levels; k++) { /* a level whose trip count is no bound: null */
+                edan_value *v = edan_table_row(&x.sub[2 * i], n[i].trip[k] || !n[i].bounded ? EDAN_ROW_NULL : 0);
+                if (!v)
+                    break;
+                v[0].i = n[i].bound_base[k];
+                v[BD_STRIDES].ia.v = n[i].bound_stride[k];
+                v[BD_STRIDES].ia.n = k;
+            }
+            for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
+                edan_value *v = edan_table_row_of(&x.sub[2 * i + 1], 0, NULL, &in[j]);
+                if (!v)
+                    break;
+                v[IN_PC].u = in[j].insn->pc;
+                v[IN_STORE].b = in[j].insn->mem != EDAN_MEM_LOAD;
+                v[IN_SIZE].u = in[j].insn->mem_size;
+                v[IN_STRIDES].ia.v = in[j].stride;
+                v[IN_STRIDES].ia.n = in[j].levels;
+            }
+            edan_value *v = edan_table_row_of(&x.nests, 0, &x.nest_rows[i], &n[i]);
+            if (!v)
+                continue;
+            v[NE_LOOPS].a.v = x.nest_rows[i].loops;
+            v[NE_TRIPS].a.v = n[i].trip;
+            v[NE_MAX_TRIPS].a.v = n[i].extent;
+            v[NE_LOOPS].a.n = v[NE_TRIPS].a.n = v[NE_MAX_TRIPS].a.n = n[i].levels;
+            v[NE_COUNTS].a.v = x.regs;
+            v[NE_INT_SPILLED].d.v = x.nest_rows[i].regs.spilled[0];
+            v[NE_FP_SPILLED].d.v = x.nest_rows[i].regs.spilled[1];
+            v[NE_COUNTS].a.n = v[NE_INT_SPILLED].d.n = v[NE_FP_SPILLED].d.n = (size_t)w->n_regs;
         }
-        fprintf(f, "]}");
-    }
-    fprintf(f, "],\"pairs\":[");
-    for (size_t i = 1; w->fuse && i < edan_affine_n_nests(w->affine); i++) {
-        fprintf(f, "%s{\"first\":%d,\"second\":%d,\"fused\":%s,\"reason\":", i > 1 ? "," : "", n[i - 1].loop[0],
-                n[i].loop[0], w->pair_why[i] ? "false" : "true");
-        edan_json_str(f, w->pair_why[i]);
+        edan_table_init(&x.pairs, &edan_projection_tables[T_PAIRS]);
+        edan_table_rows_of(&x.pairs, x.pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x.pair_rows);
+        x.wi_rows = wi_table(t, &x.rows);
+        edan_table_init(&x.summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
+        edan_value *v = edan_table_row_of(&x.summary, 0, &x.sum, NULL);
+        if (v) {
+            v[WS_LEVELS].a.v = x.levels;
+            v[WS_LEVELS].a.n = x.n_levels;
+        }
+        fputc('{', f);
+        edan_table_json(f, &x.summary, 0);
         fputc('}', f);
+        for (size_t i = 0; i < 2 * nn; i++)
+            edan_table_free(&x.sub[i]);
+        edan_table_free(&x.summary);
+        edan_table_free(&x.nests);
+        edan_table_free(&x.pairs);
+        edan_table_free(&x.rows);
+        free(x.wi_rows);
     }
-    fprintf(f, "],\"complete\":%s", w->n_exact == edan_affine_n_nests(w->affine) ? "true" : "false");
-    edan_table tab;
-    proj_wi_row *rows = wi_table(t, &tab);
-    edan_table_json_member(f, &tab, false, 0);
-    fputc('}', f);
-    edan_table_free(&tab);
-    free(rows);
+    free(x.sub);
+    free(x.nest_rows);
+    free(x.pair_rows);
 }
 
 int proj_whatif_csv(proj_tool *t, edan_error *err)
