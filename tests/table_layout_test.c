@@ -8,6 +8,7 @@
  * again. Every expected string is written out by hand from the declaration.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,17 @@
 #include "check.h"
 #include "report/csv.h"
 #include "report/table.h"
+
+/* Arrays with their lengths, and whether there are any. */
+typedef struct arrays {
+    bool has;
+    uint64_t u[3];
+    size_t nu;
+    double d[2];
+    unsigned nd;
+    int64_t i[2];
+    int ni;
+} arrays;
 
 static const edan_column cols[] = {
     {"name", EDAN_T_STR, "", "cut to 6", EDAN_COL_CUT, "Name", 6, 0, NULL, EDAN_CELL},
@@ -166,6 +178,33 @@ int main(void)
     edan_table_row(&t, EDAN_ROW_NULL);
     s = text_of(&t, 1);
     CHECK(!strcmp(s, "[null,{\"base\":-1,\"strides\":[-2,0,3]},null]"), "signed arrays and null rows: %s", s);
+    free(s);
+    edan_table_free(&t);
+
+    /* arrays bound to a struct's members with their lengths' members, and a group bound to a bool */
+    static const edan_column array_cols[] = {
+        {"g",
+         EDAN_T_GROUP,
+         "",
+         "null when has is false",
+         0,
+         NULL,
+         0,
+         0,
+         NULL,
+         {.offset = offsetof(arrays, has), .ctype = EDAN_F_BOOL}},
+        EDAN_COL_ARRAY(0, arrays, u, nu, "g.u", "", "counts, a size_t length", 0),
+        EDAN_COL_ARRAY(0, arrays, d, nd, "g.d", "", "numbers, an unsigned length", 0),
+        EDAN_COL_ARRAY(0, arrays, i, ni, "g.i", "", "signed counts, an int length", 0),
+    };
+    static const edan_table_decl adecl = EDAN_TABLE_DECL("t.arrays", NULL, false, "arrays", array_cols);
+    CHECK(array_cols[1].type == EDAN_T_U64S && array_cols[2].type == EDAN_T_F64S && array_cols[3].type == EDAN_T_I64S,
+          "an array column's type from its elements'");
+    const arrays a[2] = {{true, {1, 2, 3}, 2, {0.5}, 1, {-4, 5}, 2}, {false, {0}, 0, {0}, 0, {0}, -1}};
+    edan_table_init(&t, &adecl);
+    edan_table_rows_of(&t, a, 2, sizeof a[0]);
+    s = text_of(&t, 1);
+    CHECK(!strcmp(s, "[{\"g\":{\"u\":[1,2],\"d\":[0.5],\"i\":[-4,5]}},{\"g\":null}]"), "bound arrays: %s", s);
     free(s);
     edan_table_free(&t);
     return check_summary();

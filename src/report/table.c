@@ -149,6 +149,29 @@ static bool shows(const edan_table *t, size_t col, unsigned format)
            c->type != EDAN_T_I64S;
 }
 
+/* An array member's cell (EDAN_COL_ARRAY): the array where it is, its length from its length's member. */
+static void array_cell(const char *s, const edan_field *f, const void *m, edan_value *tmp)
+{
+    const void *count = s + f->count_offset;
+    size_t n = 0;
+    if (f->count_ctype == EDAN_F_U64)
+        memcpy(&n, count, sizeof n);
+    else if (f->count_ctype == EDAN_F_U32)
+        n = *(const uint32_t *)count;
+    else
+        n = (size_t)(*(const int32_t *)count > 0 ? *(const int32_t *)count : 0);
+    if (f->ctype == EDAN_F_U64S) {
+        tmp->a.v = m;
+        tmp->a.n = n;
+    } else if (f->ctype == EDAN_F_F64S) {
+        tmp->d.v = m;
+        tmp->d.n = n;
+    } else {
+        tmp->ia.v = m;
+        tmp->ia.n = n;
+    }
+}
+
 /* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
 static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_value *tmp)
 {
@@ -185,6 +208,11 @@ static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_
         break;
     case EDAN_F_ROWS:
         memcpy(&tmp->rows, m, sizeof(const edan_table *));
+        break;
+    case EDAN_F_U64S:
+    case EDAN_F_F64S:
+    case EDAN_F_I64S:
+        array_cell(s, &c->field, m, tmp);
         break;
     case EDAN_F_CELL:
         break;

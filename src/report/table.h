@@ -138,13 +138,19 @@ typedef enum edan_ctype {
     EDAN_F_PSTR, /* a const char * */
     EDAN_F_ASTR, /* a char array */
     EDAN_F_BOOL,
-    EDAN_F_ROWS /* a const edan_table * */
+    EDAN_F_ROWS, /* a const edan_table * */
+    /* EDAN_COL_ARRAY: an array member, its length another member's */
+    EDAN_F_U64S,
+    EDAN_F_F64S,
+    EDAN_F_I64S
 } edan_ctype;
 
 typedef struct edan_field {
     size_t offset;
-    unsigned char ctype;  /* edan_ctype */
-    unsigned char source; /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
+    unsigned char ctype;       /* edan_ctype */
+    unsigned char source;      /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
+    unsigned char count_ctype; /* an array's: the type of its length's member (EDAN_F_U64, _U32 or _I32) */
+    size_t count_offset;       /* an array's: its length's member */
 } edan_field;
 
 #define EDAN_ROW_SOURCES 2
@@ -193,14 +199,42 @@ typedef struct edan_column {
                                 EDAN_T_STR, EDAN_T_BOOL, EDAN_T_ROWS),                                                 \
         .unit = unit_, .doc = doc_, .flags = flags_, .title = title_, .width = width_, .precision = precision_,        \
         .field = {                                                                                                     \
-            offsetof(S, m),                                                                                            \
-            EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64, EDAN_F_PSTR,             \
-                            EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                                                    \
-            src                                                                                                        \
+            .offset = offsetof(S, m),                                                                                  \
+            .ctype = EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64, EDAN_F_PSTR,    \
+                                     EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                                           \
+            .source = src                                                                                              \
         }                                                                                                              \
     }
 #define EDAN_COL_FIELD(S, m, key, unit, doc, flags, title, width, precision)                                           \
     EDAN_COL_OF(0, S, m, key, unit, doc, flags, title, width, precision)
+
+/*
+ * A column that shows the array member m of the struct S of a row (source
+ * src), its length the member count of S (a size_t, an unsigned or an int):
+ * an array of uint64_t, double or int64_t is a column of type EDAN_T_U64S,
+ * EDAN_T_F64S or EDAN_T_I64S (JSON only); any other does not compile.
+ */
+#define EDAN_COL_ARRAY(src, S, m, count, key_, unit_, doc_, flags_)                                                    \
+    {                                                                                                                  \
+        .key = key_,                                                                                                   \
+        .type = _Generic(((S *)0)->m[0], uint64_t                                                                      \
+                         : EDAN_T_U64S, double                                                                         \
+                         : EDAN_T_F64S, int64_t                                                                        \
+                         : EDAN_T_I64S),                                                                               \
+        .unit = unit_, .doc = doc_, .flags = flags_, .field = {                                                        \
+            offsetof(S, m),                                                                                            \
+            _Generic(((S *)0)->m[0], uint64_t                                                                          \
+                     : EDAN_F_U64S, double                                                                             \
+                     : EDAN_F_F64S, int64_t                                                                            \
+                     : EDAN_F_I64S),                                                                                   \
+            src,                                                                                                       \
+            _Generic(((S *)0)->count, size_t                                                                           \
+                     : EDAN_F_U64, unsigned                                                                            \
+                     : EDAN_F_U32, int                                                                                 \
+                     : EDAN_F_I32),                                                                                    \
+            offsetof(S, count)                                                                                         \
+        }                                                                                                              \
+    }
 
 typedef struct edan_table_decl {
     const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */

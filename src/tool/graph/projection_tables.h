@@ -64,7 +64,7 @@ typedef struct proj_wi_row {
     char why[640];
 } proj_wi_row;
 
-/* The whole region's JSON members beside its numbers (in its proj_row_view). */
+/* The whole region's JSON members beside its numbers (in its proj_total_view). */
 typedef struct proj_summary {
     edan_machine machine;
     const char *machine_file;
@@ -73,6 +73,11 @@ typedef struct proj_summary {
     uint64_t line_bytes;
     double time_sum_of_parts;                                       /* ExaSAT's sum over loops */
     const edan_table *lambda, *levels, *caches, *functions, *loops; /* functions NULL: without symbols */
+    bool has_prediction;                                            /* the timing model ran */
+    double prediction[2][EDAN_TIMING_MAX_LATENCIES];                /* its latencies and seconds */
+    size_t n_prediction;
+    double curve[4][EDAN_LRU_SIZES]; /* the traffic curve: cache bytes, read, write, dirty at the end bytes */
+    size_t n_curve;
 } proj_summary;
 
 /*
@@ -88,9 +93,16 @@ typedef struct proj_row_view {
     edan_proj p;
     double rd, wr, fl, working_set, peak, bandwidth;
     const char *bound;
-    double sec[EDAN_TIMING_MAX_LATENCIES], model_s; /* the timing model's seconds per latency */
-    proj_summary sum;                               /* the region's row */
+    bool has_model; /* the timing model's cycles and seconds per latency */
+    double cycles[EDAN_TIMING_MAX_LATENCIES], sec[EDAN_TIMING_MAX_LATENCIES], model_s;
+    size_t n_model;
 } proj_row_view;
+
+/* The region's row: its numbers (at the same offsets as any row's), its other members. */
+typedef struct proj_total_view {
+    proj_row_view v;
+    proj_summary sum;
+} proj_total_view;
 
 /* lambda of an eDAG configuration at the first m (JSON "projection.lambda"). */
 typedef struct proj_lambda_row {
@@ -133,13 +145,22 @@ typedef struct proj_regs {
  * edan_affine_nest): its place, whether it is replayed, its register model,
  * its levels' bounds and its instructions (tables of their own).
  */
+typedef struct proj_bound_row {
+    int64_t base;                        /* a bounded level's trip count at outer counters 0 */
+    int64_t strides[EDAN_AFFINE_LEVELS]; /* per iteration of each outer level */
+    unsigned n;
+} proj_bound_row;
 typedef struct proj_nest_row {
     edan_loop_place place;
     bool replayed;
     const char *reason; /* why not (NULL: replayed) */
     proj_regs regs;
+    uint64_t reg_counts[PROJ_REGS]; /* --what-if-registers */
+    int n_regs;
     const edan_table *bounds, *insns;
     uint64_t loops[EDAN_AFFINE_LEVELS];
+    unsigned levels;
+    proj_bound_row bound_rows[EDAN_AFFINE_LEVELS];
 } proj_nest_row;
 
 /* A pair of consecutive nests the fusion what-if looks at (JSON "projection.what_if.pairs"). */
@@ -153,14 +174,13 @@ typedef struct proj_pair_row {
 typedef struct proj_wi_summary {
     const char *kind, *cache_model;
     const edan_table *nests, *pairs, *rows;
-    bool complete; /* every nest replayed */
+    bool complete;                       /* every nest replayed */
+    uint64_t levels[EDAN_AFFINE_LEVELS]; /* the levels blocked, from 1 */
+    size_t n_levels;
 } proj_wi_summary;
 
-/* The cells of the what-if's tables: arrays, and an instruction's numbers the nest's tables do not hold. */
-enum { WS_LEVELS = 2 };
-enum { NE_LOOPS, NE_TRIPS = 3, NE_MAX_TRIPS, NE_COUNTS = 18, NE_INT_SPILLED, NE_FP_SPILLED };
-enum { IN_PC, IN_STORE, IN_SIZE, IN_STRIDES = 5 };
-enum { BD_STRIDES = 1 };
+/* The cells of an instruction's row (its edan_affine_insn the row's second struct; its edan_insn's numbers here). */
+enum { IN_PC, IN_STORE, IN_SIZE };
 
 /* The regions' columns set cell by cell: an object's addresses (null for the other kinds). */
 enum { RG_START = 2, RG_END = 3 };
@@ -168,8 +188,8 @@ enum { RG_START = 2, RG_END = 3 };
 /* The numbers of every row of the region, a function, a loop, the code outside loops (projection_view.c fills them). */
 #define PJ_N_ROW 51
 
-/* The whole region's cells: its numbers, the timing model's prediction (a group and two arrays), the traffic curve. */
-enum { TOT_ROW = 13, TOT_PREDICTION = TOT_ROW + PJ_N_ROW + 2, TOT_CURVE = TOT_PREDICTION + 3, TOT_N = TOT_CURVE + 8 };
+/* The whole region's columns: the machine's and the traffic's, its numbers, the other members. */
+enum { TOT_N = 13 + PJ_N_ROW + 13 };
 
 /* Its tables, ending with a {NULL} entry: the JSON report's, then ExaSAT's Table 1 and the sweep (text and CSV). */
 enum {

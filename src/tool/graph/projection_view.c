@@ -55,18 +55,14 @@ typedef struct pj_tables {
     edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
     proj_row_view *views;                      /* the rows' numbers beside their mixes, row by row of every table */
     size_t n_views;
-    /* the whole region's members beside its numbers (summarize) */
-    proj_summary sum;
+    /* the whole region's row, its members beside its numbers (summarize) */
+    proj_total_view total;
     char lru_label[96];
     edan_table lambda, levels, caches;
     proj_lambda_row *lambda_rows;
-    int n_lambda, n_pred;
-    bool have_pred;
+    int n_lambda;
     proj_level_row level_rows[EDAN_MACHINE_MAX_DATA_LEVELS];
     proj_cache_row cache_rows[PROJ_MAX_MODELS];
-    double pred[2][EDAN_TIMING_MAX_LATENCIES]; /* the timing model's latencies and seconds */
-    double curve[4][EDAN_LRU_SIZES];           /* cache bytes, read, write, dirty at the end bytes */
-    size_t n_curve;
 } pj_tables;
 
 /*
@@ -82,7 +78,7 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
 {
     const edan_proj_machine m = proj_machine(t);
     const double line = (double)(1u << t->line_shift);
-    proj_summary *u = &x->sum;
+    proj_summary *u = &x->total.sum;
     u->machine = t->machine;
     u->machine_file = t->machine_path;
     u->source = t->n_models ? "cache" : "lru";
@@ -99,7 +95,7 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
     u->loops = &x->t[T_LOOPS];
     const edan_edag *e = edan_edag_tool_analysis(s);
     x->n_lambda = e ? edan_edag_n_lanes(e) : 0;
-    x->n_curve = 0;
+    u->n_curve = 0;
     x->lambda_rows = calloc((size_t)x->n_lambda + 1, sizeof *x->lambda_rows);
     for (int k = 0; x->lambda_rows && k < x->n_lambda; k++) {
         edan_metrics mt;
@@ -113,19 +109,19 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
         edan_report_lane_label(e, k, r->configuration, sizeof r->configuration);
     }
     const edan_timing *tm = edan_timing_tool_model(s);
-    x->have_pred = tm != NULL;
-    x->n_pred = tm ? edan_timing_lanes(tm) : 0;
-    for (int k = 0; k < x->n_pred; k++) {
-        x->pred[0][k] = edan_timing_lane_get(tm, k).mem_latency_ns;
-        x->pred[1][k] = edan_timing_lane_get(tm, k).seconds;
+    u->has_prediction = tm != NULL;
+    u->n_prediction = tm ? (size_t)edan_timing_lanes(tm) : 0;
+    for (size_t k = 0; k < u->n_prediction; k++) {
+        u->prediction[0][k] = edan_timing_lane_get(tm, (int)k).mem_latency_ns;
+        u->prediction[1][k] = edan_timing_lane_get(tm, (int)k).seconds;
     }
     const unsigned ws = edan_lru_working_set(&t->total.lru), all = holds_all(t);
     const unsigned top = ws > all ? ws : all;
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++, x->n_curve++) {
-        x->curve[0][k] = ldexp(1.0, (int)(k + t->line_shift));
-        x->curve[1][k] = (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift);
-        x->curve[2][k] = (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift);
-        x->curve[3][k] = (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift);
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++, u->n_curve++) {
+        u->curve[0][k] = ldexp(1.0, (int)(k + t->line_shift));
+        u->curve[1][k] = (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift);
+        u->curve[2][k] = (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift);
+        u->curve[3][k] = (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift);
     }
     static const char *const names[EDAN_MACHINE_MAX_DATA_LEVELS] = {"l1d", "l2", "l3"};
     for (int l = 0; l < t->machine.n_data_levels; l++) {
@@ -186,17 +182,20 @@ static void row_view(proj_tool *t, const proj_row *r, const edan_proj_machine *m
     v->peak = m->peak_flops;
     v->bandwidth = m->bandwidth;
     v->bound = v->p.memory_bound ? "memory" : "compute";
-    const int n = t->timing ? edan_timing_lanes(t->timing) : 0;
-    for (int k = 0; k < n; k++)
+    v->has_model = t->timing != NULL;
+    v->n_model = t->timing ? (size_t)edan_timing_lanes(t->timing) : 0;
+    for (size_t k = 0; k < v->n_model; k++) {
+        v->cycles[k] = r->cycles[k];
         v->sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
-    v->model_s = n ? v->sec[0] : 0;
+    }
+    v->model_s = v->n_model ? v->sec[0] : 0;
 }
 
 /* A row of tab for r (name: its member "name"), bound to r and its numbers; its text label and timing model cells. */
 static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const proj_row *r, const char *name,
                            const edan_proj_machine *m)
 {
-    proj_row_view *v = &x->views[x->n_views++];
+    proj_row_view *v = tab == &x->t[T_TOTAL] ? &x->total.v : &x->views[x->n_views++];
     row_view(t, r, m, v);
     v->name = name;
     const char *base = v->place.file ? strrchr(v->place.file, '/') : NULL;
@@ -211,15 +210,7 @@ static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const pr
                  : v->place.file ? v->place.file
                                  : "?",
                  v->place.line, v->place.function ? v->place.function : "?");
-    edan_value *c = edan_table_row_of(tab, 0, v, r);
-    const int g = edan_table_col(tab->cols, tab->n_cols, "model_time");
-    if (c && g >= 0) {
-        c[g].u = t->timing != NULL;
-        c[g + 1].d.v = r->cycles;
-        c[g + 2].d.v = v->sec;
-        c[g + 1].d.n = c[g + 2].d.n = t->timing ? (size_t)edan_timing_lanes(t->timing) : 0;
-    }
-    return c;
+    return edan_table_row_of(tab, 0, v, r);
 }
 
 static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
@@ -252,14 +243,7 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
     edan_value *v;
     if (!x->views)
         return;
-    if ((v = add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m))) {
-        x->views[0].sum = x->sum;
-        v[TOT_PREDICTION].u = x->have_pred;
-        for (int k = 0; k < 6; k++) { /* the prediction's latencies and seconds, the curve's four */
-            v[TOT_PREDICTION + 1 + k].d.v = k < 2 ? x->pred[k] : x->curve[k - 2];
-            v[TOT_PREDICTION + 1 + k].d.n = k < 2 ? (size_t)x->n_pred : x->n_curve;
-        }
-    }
+    add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m);
     add_row(t, x, &x->t[T_OUTSIDE], &t->outside, "(outside loops)", &m);
     for (size_t i = 0; i < t->n_funcs; i++) {
         const char *name = t->funcs[i].name ? t->funcs[i].name : "(outside known functions)";

@@ -266,8 +266,6 @@ typedef struct wi_json {
     proj_pair_row *pair_rows;
     proj_wi_row *wi_rows;
     proj_wi_summary sum;
-    uint64_t levels[EDAN_AFFINE_LEVELS], regs[PROJ_REGS];
-    size_t n_levels;
 } wi_json;
 
 /* The nests' and pairs' rows and the what-if's own members (computed; x's arrays allocated). */
@@ -282,20 +280,30 @@ static void wi_json_rows(proj_tool *t, wi_json *x)
         r->reason = proj_nest_why_not(&n[i]);
         r->replayed = !r->reason;
         r->regs = w->model[i];
+        r->n_regs = w->n_regs;
+        for (int k = 0; k < w->n_regs; k++)
+            r->reg_counts[k] = w->regs[k];
         r->bounds = &x->sub[2 * i];
         r->insns = &x->sub[2 * i + 1];
-        for (unsigned k = 0; k < n[i].levels; k++)
+        r->levels = n[i].levels;
+        for (unsigned k = 0; k < n[i].levels; k++) {
             r->loops[k] = (uint64_t)n[i].loop[k];
+            r->bound_rows[k].base = n[i].bound_base[k];
+            r->bound_rows[k].n = k;
+            memcpy(r->bound_rows[k].strides, n[i].bound_stride[k], sizeof r->bound_rows[k].strides);
+        }
     }
     for (size_t i = 1; w->fuse && i < nn; i++) /* each consecutive pair */
         x->pair_rows[i - 1] = (proj_pair_row){n[i - 1].loop[0], n[i].loop[0], !w->pair_why[i], w->pair_why[i]};
+    x->sum = (proj_wi_summary){.kind = w->fuse ? "fuse" : "block",
+                               .cache_model = w->assoc ? w->cache_label : NULL,
+                               .nests = &x->nests,
+                               .pairs = &x->pairs,
+                               .rows = &x->rows,
+                               .complete = w->n_exact == nn};
     for (unsigned k = 0; k < EDAN_AFFINE_LEVELS; k++)
         if (w->block & (1u << k))
-            x->levels[x->n_levels++] = k + 1;
-    for (int r = 0; r < w->n_regs; r++)
-        x->regs[r] = w->regs[r];
-    x->sum = (proj_wi_summary){
-        w->fuse ? "fuse" : "block", w->assoc ? w->cache_label : NULL, &x->nests, &x->pairs, &x->rows, w->n_exact == nn};
+            x->sum.levels[x->sum.n_levels++] = k + 1;
 }
 
 void proj_whatif_json(proj_tool *t, FILE *f)
@@ -318,14 +326,9 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         for (size_t i = 0; i < nn; i++) {
             edan_table_init(&x.sub[2 * i], &edan_projection_tables[T_BOUNDS]);
             edan_table_init(&x.sub[2 * i + 1], &edan_projection_tables[T_INSNS]);
-            for (unsigned k = 0; k < n[i].levels; k++) { /* a level whose trip count is no bound: null */
-                edan_value *v = edan_table_row(&x.sub[2 * i], n[i].trip[k] || !n[i].bounded ? EDAN_ROW_NULL : 0);
-                if (!v)
-                    break;
-                v[0].i = n[i].bound_base[k];
-                v[BD_STRIDES].ia.v = n[i].bound_stride[k];
-                v[BD_STRIDES].ia.n = k;
-            }
+            for (unsigned k = 0; k < n[i].levels; k++) /* a level whose trip count is no bound: null */
+                edan_table_row_of(&x.sub[2 * i], n[i].trip[k] || !n[i].bounded ? EDAN_ROW_NULL : 0,
+                                  &x.nest_rows[i].bound_rows[k], NULL);
             for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
                 edan_value *v = edan_table_row_of(&x.sub[2 * i + 1], 0, NULL, &in[j]);
                 if (!v)
@@ -333,30 +336,14 @@ void proj_whatif_json(proj_tool *t, FILE *f)
                 v[IN_PC].u = in[j].insn->pc;
                 v[IN_STORE].b = in[j].insn->mem != EDAN_MEM_LOAD;
                 v[IN_SIZE].u = in[j].insn->mem_size;
-                v[IN_STRIDES].ia.v = in[j].stride;
-                v[IN_STRIDES].ia.n = in[j].levels;
             }
-            edan_value *v = edan_table_row_of(&x.nests, 0, &x.nest_rows[i], &n[i]);
-            if (!v)
-                continue;
-            v[NE_LOOPS].a.v = x.nest_rows[i].loops;
-            v[NE_TRIPS].a.v = n[i].trip;
-            v[NE_MAX_TRIPS].a.v = n[i].extent;
-            v[NE_LOOPS].a.n = v[NE_TRIPS].a.n = v[NE_MAX_TRIPS].a.n = n[i].levels;
-            v[NE_COUNTS].a.v = x.regs;
-            v[NE_INT_SPILLED].d.v = x.nest_rows[i].regs.spilled[0];
-            v[NE_FP_SPILLED].d.v = x.nest_rows[i].regs.spilled[1];
-            v[NE_COUNTS].a.n = v[NE_INT_SPILLED].d.n = v[NE_FP_SPILLED].d.n = (size_t)w->n_regs;
+            edan_table_row_of(&x.nests, 0, &x.nest_rows[i], &n[i]);
         }
         edan_table_init(&x.pairs, &edan_projection_tables[T_PAIRS]);
         edan_table_rows_of(&x.pairs, x.pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x.pair_rows);
         x.wi_rows = wi_table(t, &x.rows);
         edan_table_init(&x.summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
-        edan_value *v = edan_table_row_of(&x.summary, 0, &x.sum, NULL);
-        if (v) {
-            v[WS_LEVELS].a.v = x.levels;
-            v[WS_LEVELS].a.n = x.n_levels;
-        }
+        edan_table_row_of(&x.summary, 0, &x.sum, NULL);
         fputc('{', f);
         edan_table_json(f, &x.summary, 0);
         fputc('}', f);
