@@ -36,39 +36,39 @@ static proj_region_row row_of(const proj_tool *t, const proj_row *r)
     return v;
 }
 
-/* The regions' table, its rows bound to rows[0 .. n_region_rows) (NULL: out of memory, the table marked failed). */
-static void regions_table(const proj_tool *t, edan_table *tab, proj_region_row *rows)
+/*
+ * The regions' table, its rows bound to their structs (an object's addresses
+ * cells): as text (the first TEXT_REGIONS), as the JSON member "regions", or
+ * (f NULL) as the CSV.
+ */
+int proj_regions_write(const proj_tool *t, FILE *f, bool json, edan_error *err)
 {
-    edan_table_init(tab, &edan_projection_tables[T_REGIONS]);
-    tab->failed = !rows;
+    proj_region_row *rows = calloc(t->n_region_rows + 1, sizeof *rows);
+    edan_table tab;
+    edan_table_init(&tab, &edan_projection_tables[T_REGIONS]);
     for (size_t i = 0; rows && i < t->n_region_rows; i++) {
         const edan_proj_region *d = &t->regions.r[t->region_rows[i].region];
         rows[i] = row_of(t, &t->region_rows[i]);
-        edan_value *v = edan_table_row_of(tab, 0, &rows[i], NULL);
+        edan_value *v = edan_table_row_of(&tab, 0, &rows[i], NULL);
         if (v && d->kind == EDAN_REGION_OBJECT) {
             v[RG_START].opt.u = d->start;
             v[RG_END].opt.u = d->end;
             v[RG_START].opt.set = v[RG_END].opt.set = true;
         }
     }
-}
-
-/* The regions' table as text (the first TEXT_REGIONS), as the JSON member "regions", or (f NULL) as the CSV. */
-int proj_regions_write(const proj_tool *t, FILE *f, bool json, edan_error *err)
-{
-    proj_region_row *rows = calloc(t->n_region_rows + 1, sizeof *rows);
-    edan_table tab;
-    regions_table(t, &tab, rows);
     int rc = 0;
-    if (!f)
-        rc = tab.failed ? (edan_error_set(err, "out of memory for the regions"), -1)
-                        : edan_table_csv_at(&tab, t->regions_csv, "--projection-regions-csv", err);
-    else if (json)
+    if (!f && (!rows || tab.failed)) {
+        edan_error_set(err, "out of memory for the regions");
+        rc = -1;
+    } else if (!f) {
+        rc = edan_table_csv_at(&tab, t->regions_csv, "--projection-regions-csv", err);
+    } else if (json) {
         edan_table_json_member(f, &tab, false, 0);
-    else
+    } else {
         edan_table_text(
             f, &tab,
             &(edan_text_view){.max_rows = TEXT_REGIONS, .more = " regions; --json lists all", .heading_always = true});
+    }
     edan_table_free(&tab);
     free(rows);
     return rc;

@@ -148,9 +148,9 @@ static const edan_column function_cols[] = {
     PJ_LABEL,
     PJ_V(name, "name", "", "the function"),
     PJ_ROW,
-    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    PJ_GROUP(proj_row_view, has_lambda, "lambda", "lambda of --per-function's row (null: none)"),
+    PJ_V(lambda[0], "lambda.exclusive", "cycles", "of its own vertices"),
+    PJ_V(lambda[1], "lambda.inclusive", "cycles", "while it is active"),
 };
 static const edan_column loop_cols[] = {
     PJ_LABEL,

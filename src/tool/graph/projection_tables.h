@@ -96,6 +96,8 @@ typedef struct proj_row_view {
     bool has_model; /* the timing model's cycles and seconds per latency */
     double cycles[EDAN_TIMING_MAX_LATENCIES], sec[EDAN_TIMING_MAX_LATENCIES], model_s;
     size_t n_model;
+    bool has_lambda;  /* a function's: --per-function's row names it */
+    double lambda[2]; /* its lambda exclusive and inclusive */
 } proj_row_view;
 
 /* The region's row: its numbers (at the same offsets as any row's), its other members. */

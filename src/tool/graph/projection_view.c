@@ -53,7 +53,8 @@ static unsigned holds_all(const proj_tool *t)
 typedef struct pj_tables {
     edan_column cols[N_T][TOT_N]; /* each table's, text's bound and model columns as the timing model has them */
     edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
-    proj_row_view *views;                      /* the rows' numbers beside their mixes, row by row of every table */
+    const edan_session *s;
+    proj_row_view *views; /* the rows' numbers beside their mixes, row by row of every table */
     size_t n_views;
     /* the whole region's row, its members beside its numbers (summarize) */
     proj_total_view total;
@@ -198,6 +199,8 @@ static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const pr
     proj_row_view *v = tab == &x->t[T_TOTAL] ? &x->total.v : &x->views[x->n_views++];
     row_view(t, r, m, v);
     v->name = name;
+    if (tab == &x->t[T_FUNCTIONS]) /* the latency view beside the bounds: lambda from --per-function, if it names it */
+        v->has_lambda = edan_functions_tool_lambda(x->s, r->name, v->lambda);
     const char *base = v->place.file ? strrchr(v->place.file, '/') : NULL;
     if (r->loop < 0)
         snprintf(v->label, sizeof v->label, "%s",
@@ -216,6 +219,7 @@ static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const pr
 static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
 {
     const edan_proj_machine m = proj_machine(t);
+    x->s = s;
     x->views = calloc(2 * (t->n_funcs + t->n_loops + 2), sizeof *x->views);
     x->n_views = 0;
     for (int k = 0; k < N_T; k++) {
@@ -240,22 +244,13 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
     edan_table_rows_of(&x->lambda, x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0, sizeof *x->lambda_rows);
     edan_table_rows_of(&x->levels, x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
     edan_table_rows_of(&x->caches, x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
-    edan_value *v;
     if (!x->views)
         return;
     add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m);
     add_row(t, x, &x->t[T_OUTSIDE], &t->outside, "(outside loops)", &m);
-    for (size_t i = 0; i < t->n_funcs; i++) {
-        const char *name = t->funcs[i].name ? t->funcs[i].name : "(outside known functions)";
-        if (!(v = add_row(t, x, &x->t[T_FUNCTIONS], &t->funcs[i], name, &m)))
-            break;
-        /* the latency view beside the bounds: lambda from the per-function breakdown, when it names it */
-        double lambda[2] = {0, 0};
-        v += 2 + PJ_N_ROW;
-        v[0].u = edan_functions_tool_lambda(s, t->funcs[i].name, lambda);
-        v[1].f = lambda[0];
-        v[2].f = lambda[1];
-    }
+    for (size_t i = 0; i < t->n_funcs; i++)
+        add_row(t, x, &x->t[T_FUNCTIONS], &t->funcs[i],
+                t->funcs[i].name ? t->funcs[i].name : "(outside known functions)", &m);
     for (size_t i = 0; i < t->n_loops; i++)
         add_row(t, x, &x->t[T_LOOPS], &t->loop_rows[i], NULL, &m);
     /* text: the loops and functions taking the longest, by the projection's time */
@@ -403,7 +398,7 @@ void edan_projection_report(void *tool, const edan_session *s, edan_report_forma
         report_table(t, f);
         return;
     }
-    pj_tables x;
+    pj_tables x = {0};
     make_tables(t, s, &x);
     if (fmt == EDAN_FORMAT_JSON)
         report_json(t, &x, f);
