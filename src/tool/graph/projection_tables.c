@@ -7,8 +7,6 @@
 
 #include <stddef.h>
 
-#include "tool/graph/projection_tool.h"
-
 /* ===================================================================== */
 /* The region, its functions, loops and the code outside loops            */
 /* ===================================================================== */

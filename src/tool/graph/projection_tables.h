@@ -1,8 +1,10 @@
 /*
- * projection_tables.h - the projection's row structs of its text, CSV and
- * JSON tables declared in projection_tables.c (report/table.h): ExaSAT's
- * Table 1 and the sweep's CSV (one row per loop, the code outside loops and
- * the total, per machine configuration), and the memory regions.
+ * projection_tables.h - the projection's rows and the structs its text, CSV
+ * and JSON tables are bound to, declared in projection_tables.c
+ * (report/table.h): the region, its functions, loops and the code outside
+ * loops with their numbers; ExaSAT's Table 1 and the sweep's CSV (a row per
+ * loop, the code outside loops and the total, per machine configuration);
+ * the memory regions; the what-ifs' nests, pairs and plans.
  */
 #ifndef EDAN_TOOL_GRAPH_PROJECTION_TABLES_H
 #define EDAN_TOOL_GRAPH_PROJECTION_TABLES_H
@@ -12,7 +14,23 @@
 #include "analysis/projection/projection.h"
 #include "analysis/timing/timing.h"
 #include "analysis/whatif/whatif.h"
+#include "config/options.h"
 #include "report/table.h"
+
+#define PROJ_MAX_MODELS EDAN_MAX_CACHES /* --cache configurations whose traffic is counted */
+
+/* A row of the report: the region, a function, a loop, or the code outside every loop. */
+typedef struct proj_row {
+    edan_opmix mix;
+    edan_lru_traffic lru;
+    uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
+    uint64_t model_flush[PROJ_MAX_MODELS];    /* of model_write: the final flush of the lines dirty at the end */
+    uint64_t iterations;                      /* a loop's: executions of its head */
+    int32_t loop;                             /* a loop's id, -1 otherwise */
+    uint32_t region;                          /* a region's row: its index in the regions */
+    double cycles[EDAN_TIMING_MAX_LATENCIES]; /* with the timing model: the cycles of its instructions per latency */
+    const char *name;                         /* a function's name (NULL: outside every known function) */
+} proj_row;
 
 /*
  * A row of ExaSAT's Table 1 (--table) and of the sweep's CSV

@@ -26,10 +26,9 @@
 #include "util/elf_symbols.h"
 #include "util/srcmap.h"
 
-#define PROJ_MAX_MODELS EDAN_MAX_CACHES /* --cache configurations whose traffic is counted */
-#define PROJ_SWEEP_DIMS 7               /* cache, bandwidth, peak, cores, div, sqrt, transcendental weights */
-#define PROJ_SWEEP_VALUES 4096          /* values in one dimension of the sweep */
-#define PROJ_SWEEP_MAX 1000000          /* configurations in one sweep */
+#define PROJ_SWEEP_DIMS 7      /* cache, bandwidth, peak, cores, div, sqrt, transcendental weights */
+#define PROJ_SWEEP_VALUES 4096 /* values in one dimension of the sweep */
+#define PROJ_SWEEP_MAX 1000000 /* configurations in one sweep */
 
 /* What each static instruction id has done (per id, grown as ids appear). */
 typedef struct proj_id {
@@ -79,19 +78,6 @@ typedef struct proj_incall {
 typedef struct proj_call {
     uint64_t transcendentals, sqrt_calls, in_calls, in_calls_flops;
 } proj_call;
-
-/* A row of the report: the region, a function, a loop, or the code outside every loop. */
-typedef struct proj_row {
-    edan_opmix mix;
-    edan_lru_traffic lru;
-    uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
-    uint64_t model_flush[PROJ_MAX_MODELS];    /* of model_write: the final flush of the lines dirty at the end */
-    uint64_t iterations;                      /* a loop's: executions of its head */
-    int32_t loop;                             /* a loop's id, -1 otherwise */
-    uint32_t region;                          /* a region's row: its index in the regions */
-    double cycles[EDAN_TIMING_MAX_LATENCIES]; /* with the timing model: the cycles of its instructions per latency */
-    const char *name;                         /* a function's name (NULL: outside every known function) */
-} proj_row;
 
 /* A range of bytes a cache model holds dirty at the end, charged to the stores that made them dirty. */
 typedef struct proj_flush {
