@@ -11,8 +11,6 @@
 
 #include "analysis/edag/edag.h"
 #include "analysis/metrics/metrics.h"
-#include "report/json.h"
-#include "report/names.h"
 #include "report/report.h"
 #include "report/table.h"
 #include "tool/base/base.h"

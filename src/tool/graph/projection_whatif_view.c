@@ -7,11 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
-#include "report/json.h"
 #include "report/plot.h"
 #include "tool/graph/projection_whatif.h"
-#include "util/files.h"
 
 /* ===================================================================== */
 /* The reports                                                            */
