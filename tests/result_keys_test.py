@@ -7,7 +7,7 @@ Runs BUILD_DIR/result_keys (tests/result_keys.c: one line per declared key, and 
 and checks each key against the documentation: the JSON Schema docs/schema/edan.analysis.1.json has it at the
 table's path (a key "a.b" as member b of the object a) with the declared type (u64: a count or an integer, f64: a
 number, string: a string or null, u64[] and f64[]: arrays, group: an object or null, bool: a boolean, u64?: an
-integer or null, rows: an array of another declared table's rows, named: an object), docs/json-schema.md names
+integer or null, rows: an array of another declared table's rows, named: an object, i64[]: an array), docs/json-schema.md names
 it, and the schema has no key at a declared table of rows that the declaration lacks (a table's own name is a key
 of its parent's object; a table of scalars may share its object with members written otherwise). Prints
 'N passed, N failed'.
@@ -108,7 +108,7 @@ def main():
         want = {"u64": {"integer"}, "i64": {"integer"}, "f64": {"number"}, "string": {"string"},
                 "u64[]": {"array:['integer']"}, "f64[]": {"array:['null', 'number']", "array:['number']"},
                 "group": {"object", "null"}, "bool": {"boolean"}, "u64?": {"integer"}, "rows": {"array"},
-                "named": {"object"}}[typ]
+                "named": {"object"}, "i64[]": {"array:['integer']"}}[typ]
         problems = []
         if prop is None:
             problems.append(f"not in docs/schema/edan.analysis.1.json at {path}")

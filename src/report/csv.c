@@ -39,6 +39,16 @@ int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *ta
     return 0;
 }
 
+int edan_csv_open_path(edan_csv *c, const char *path, const char *what, const char *header, edan_error *err)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->path, sizeof c->path, "%s", path);
+    if (!(c->f = edan_output_fopen(&c->out, path, what, err)))
+        return -1;
+    fprintf(c->f, "%s\n", header);
+    return 0;
+}
+
 void edan_csv_str(edan_csv *c, const char *s)
 {
     sep(c);

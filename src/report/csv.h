@@ -25,6 +25,8 @@ typedef struct edan_csv {
  */
 int edan_csv_open(edan_csv *c, const char *dir, const char *name, const char *table, const char *header,
                   edan_error *err);
+/* At path, a file an option names (what: the option, for errors), with the header row. 0, or -1 with err. */
+int edan_csv_open_path(edan_csv *c, const char *path, const char *what, const char *header, edan_error *err);
 /* A field: text (quoted when it holds a comma, a quote or a line break; a byte that is not UTF-8 becomes U+FFFD,
  * as in the JSON report; NULL is empty), or a number. */
 void edan_csv_str(edan_csv *c, const char *s);

@@ -145,7 +145,31 @@ static bool shows(const edan_table *t, size_t col, unsigned format)
 {
     const edan_column *c = &t->cols[col];
     return !(c->flags & format) && !(col < 64 && (t->omit >> col & 1)) && c->type != EDAN_T_U64S &&
-           c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED;
+           c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED &&
+           c->type != EDAN_T_I64S;
+}
+
+/* An array member's cell (EDAN_COL_ARRAY): the array where it is, its length from its length's member. */
+static void array_cell(const char *s, const edan_field *f, const void *m, edan_value *tmp)
+{
+    const void *count = s + f->count_offset;
+    size_t n = 0;
+    if (f->count_ctype == EDAN_F_U64)
+        memcpy(&n, count, sizeof n);
+    else if (f->count_ctype == EDAN_F_U32)
+        n = *(const uint32_t *)count;
+    else
+        n = (size_t)(*(const int32_t *)count > 0 ? *(const int32_t *)count : 0);
+    if (f->ctype == EDAN_F_U64S) {
+        tmp->a.v = m;
+        tmp->a.n = n;
+    } else if (f->ctype == EDAN_F_F64S) {
+        tmp->d.v = m;
+        tmp->d.n = n;
+    } else {
+        tmp->ia.v = m;
+        tmp->ia.n = n;
+    }
 }
 
 /* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
@@ -185,6 +209,11 @@ static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_
     case EDAN_F_ROWS:
         memcpy(&tmp->rows, m, sizeof(const edan_table *));
         break;
+    case EDAN_F_U64S:
+    case EDAN_F_F64S:
+    case EDAN_F_I64S:
+        array_cell(s, &c->field, m, tmp);
+        break;
     case EDAN_F_CELL:
         break;
     }
@@ -195,8 +224,39 @@ static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_
 /* Text                                                                   */
 /* ===================================================================== */
 
+/* ===================================================================== */
+/* Not applicable                                                         */
+/* ===================================================================== */
+
+#define NA_BITS 0x7ff80000000007a2ull /* a quiet NaN, payload 1954 (R's) */
+
+double edan_na(void)
+{
+    const uint64_t bits = NA_BITS;
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
+}
+
+bool edan_is_na(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits == NA_BITS;
+}
+
+/* A cell without a value in its row (edan_na). */
+static bool blank_cell(const edan_column *c, const edan_value *v)
+{
+    return c->type == EDAN_T_F64 && edan_is_na(v->f);
+}
+
 static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide)
 {
+    if (blank_cell(c, v)) {
+        fprintf(f, "%*s", c->width, "");
+        return;
+    }
     switch (c->type) {
     case EDAN_T_U64:
         fprintf(f,
@@ -260,12 +320,12 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         fputs(indent, f);
     for (size_t c = 0; !v->no_heading && c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
-        if (!shows(t, c, EDAN_NO_TEXT))
+        if (!shows(t, c, EDAN_NO_TEXT) || (col->flags & EDAN_COL_ENDS_ROW))
             continue;
         const char *title = col->title ? col->title : col->key;
         const int width = col->flags & EDAN_COL_TITLE_AS_IS ? 0 : col->width;
-        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT | EDAN_COL_CUT) ? "%s%-*s" : "%s%*s", first ? "" : " ",
-                width, title);
+        fprintf(f, col->flags & (EDAN_COL_NAME | EDAN_COL_LEFT | EDAN_COL_CUT) ? "%s%-*s" : "%s%*s",
+                first || (col->flags & EDAN_COL_GLUED) ? "" : " ", width, title);
         first = false;
     }
     if (!v->no_heading)
@@ -282,11 +342,17 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         for (size_t c = 0; c < t->n_cols; c++) {
             if (!shows(t, c, EDAN_NO_TEXT))
                 continue;
-            if (!first)
+            edan_value tmp;
+            const edan_value *val = cell(t, r, c, &tmp);
+            const bool ends = t->cols[c].flags & EDAN_COL_ENDS_ROW;
+            if (ends && !val->s)
+                continue;
+            if (!first && !(t->cols[c].flags & EDAN_COL_GLUED))
                 fputc(' ', f);
             first = false;
-            edan_value tmp;
-            text_cell(f, &t->cols[c], cell(t, r, c, &tmp), v->wide);
+            text_cell(f, &t->cols[c], val, v->wide);
+            if (ends)
+                break;
         }
         fputc('\n', f);
     }
@@ -308,7 +374,10 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         fprintf(f, "%" PRId64, v->i);
         break;
     case EDAN_T_F64:
-        edan_json_num(f, v->f);
+        if ((c->flags & EDAN_COL_JSON_WHOLE) && isfinite(v->f))
+            fprintf(f, "%.0f", v->f);
+        else
+            edan_json_num(f, v->f);
         break;
     case EDAN_T_STR:
         edan_json_str(f, v->s);
@@ -339,6 +408,12 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         for (size_t i = 0; i < v->named.n; i++)
             fprintf(f, "%s\"%s\":%" PRIu64, i ? "," : "", v->named.names[i], v->named.v[i]);
         fputc('}', f);
+        break;
+    case EDAN_T_I64S:
+        fputc('[', f);
+        for (size_t i = 0; i < v->ia.n; i++)
+            fprintf(f, "%s%" PRId64, i ? "," : "", v->ia.v[i]);
+        fputc(']', f);
         break;
     case EDAN_T_GROUP:
         break;
@@ -436,6 +511,10 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows)
     for (size_t r = 0; r < t->n_rows && (!max_rows || n < max_rows); r++) {
         if (t->left[r] & EDAN_NO_JSON)
             continue;
+        if (t->left[r] & EDAN_ROW_NULL) {
+            fputs(n++ ? ",null" : "null", f);
+            continue;
+        }
         fputs(n++ ? ",{" : "{", f);
         json_members(f, t, r);
         fputc('}', f);
@@ -457,19 +536,44 @@ void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t ma
 /* CSV                                                                    */
 /* ===================================================================== */
 
-int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err)
+/* The header: the CSV keys of the columns CSV shows, comma-separated. */
+static void csv_header(const edan_table *t, char *header, size_t size)
 {
-    const edan_table_decl *d = t->decl;
-    char header[2048];
     size_t h = 0;
     header[0] = '\0';
-    for (size_t c = 0; c < t->n_cols && h < sizeof header; c++)
+    for (size_t c = 0; c < t->n_cols && h < size; c++)
         if (shows(t, c, EDAN_NO_CSV))
-            h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", h ? "," : "",
+            h += (size_t)snprintf(header + h, size - h, "%s%s", h ? "," : "",
                                   t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
-    edan_csv csv;
-    if (edan_csv_open(&csv, dir, base, d->csv, header, err))
-        return -1;
+}
+
+/* A count: decimal, or with EDAN_COL_CSV_HEX %#x. */
+static void csv_count(edan_csv *csv, const edan_column *col, uint64_t u)
+{
+    if (!(col->flags & EDAN_COL_CSV_HEX)) {
+        edan_csv_u64(csv, u);
+        return;
+    }
+    char num[24];
+    snprintf(num, sizeof num, "%#" PRIx64, u);
+    edan_csv_str(csv, num);
+}
+
+/* A number: %.10g and a non-finite one empty (edan_csv_num), or as the column's EDAN_COL_CSV_* flags say; NA empty. */
+static void csv_f64(edan_csv *csv, const edan_column *col, double f)
+{
+    if (edan_is_na(f) || !(col->flags & (EDAN_COL_CSV_G6 | EDAN_COL_CSV_WHOLE))) {
+        edan_csv_num(csv, f);
+        return;
+    }
+    char num[400];
+    snprintf(num, sizeof num, col->flags & EDAN_COL_CSV_G6 ? "%.6g" : "%.0f", f);
+    edan_csv_str(csv, (col->flags & EDAN_COL_CSV_NAN_EMPTY) && isnan(f) ? NULL : num);
+}
+
+/* Every row CSV shows, a line each. */
+static void csv_rows(edan_csv *csv, const edan_table *t)
+{
     for (size_t r = 0; r < t->n_rows; r++) {
         if (t->left[r] & EDAN_NO_CSV)
             continue;
@@ -480,22 +584,32 @@ int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_
             if (!shows(t, c, EDAN_NO_CSV))
                 continue;
             if (col->type == EDAN_T_U64)
-                edan_csv_u64(&csv, v->u);
+                csv_count(csv, col, v->u);
             else if (col->type == EDAN_T_I64) {
                 char num[24];
                 snprintf(num, sizeof num, "%" PRId64, v->i);
-                edan_csv_str(&csv, num);
+                edan_csv_str(csv, num);
             } else if (col->type == EDAN_T_F64)
-                edan_csv_num(&csv, v->f);
+                csv_f64(csv, col, v->f);
             else if (col->type == EDAN_T_STR)
-                edan_csv_str(&csv, v->s);
+                edan_csv_str(csv, v->s);
             else if (col->type == EDAN_T_BOOL)
-                edan_csv_str(&csv, v->b ? "yes" : "no");
+                edan_csv_str(csv, v->b ? "yes" : "no");
             else if (col->type == EDAN_T_OPT_U64)
-                v->opt.set ? edan_csv_u64(&csv, v->opt.u) : edan_csv_str(&csv, NULL);
+                v->opt.set ? csv_count(csv, col, v->opt.u) : edan_csv_str(csv, NULL);
         }
-        edan_csv_end_row(&csv);
+        edan_csv_end_row(csv);
     }
+}
+
+int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err)
+{
+    char header[2048];
+    csv_header(t, header, sizeof header);
+    edan_csv csv;
+    if (edan_csv_open(&csv, dir, base, t->decl->csv, header, err))
+        return -1;
+    csv_rows(&csv, t);
     return edan_csv_close(&csv, err);
 }
 
@@ -640,4 +754,32 @@ int edan_results_csv(const edan_result *r, size_t n, const char *dir, const char
         if (!(r[i].left & EDAN_NO_CSV) && r[i].t->decl->csv && edan_table_csv(r[i].t, dir, base, err))
             return -1;
     return 0;
+
+/* CSV files a tool's option names                                        */
+/* ===================================================================== */
+
+int edan_table_csv_open(edan_csv *c, const edan_table *t, const char *path, const char *what, edan_error *err)
+{
+    char header[2048];
+    csv_header(t, header, sizeof header);
+    return edan_csv_open_path(c, path, what, header, err);
+}
+
+void edan_table_csv_rows(edan_csv *c, const edan_table *t)
+{
+    csv_rows(c, t);
+}
+
+int edan_table_csv_at(const edan_table *t, const char *path, const char *what, edan_error *err)
+{
+    edan_csv csv;
+    if (edan_table_csv_open(&csv, t, path, what, err))
+        return -1;
+    csv_rows(&csv, t);
+    return edan_csv_close(&csv, err);
+}
+
+void edan_table_clear(edan_table *t)
+{
+    t->n_rows = 0;
 }

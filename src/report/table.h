@@ -53,13 +53,16 @@ typedef enum edan_type {
      * NULL writes null.
      */
     EDAN_T_ROWS,
-    EDAN_T_NAMED /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
+    EDAN_T_NAMED, /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
+    EDAN_T_I64S   /* an array of signed counts (JSON only, .ia): strides, bounds */
 } edan_type;
 
 /* Where a column or a row is left out. */
 #define EDAN_NO_TEXT 1u
 #define EDAN_NO_JSON 2u
 #define EDAN_NO_CSV 4u
+/* A row JSON writes as null: an array's element without a value (a level of a nest without a bound). */
+#define EDAN_ROW_NULL 8u
 /* Text: a name, left-aligned and shortened to the width (report/names.h; whole with --wide). */
 #define EDAN_COL_NAME 8u
 /* Text: an F64 as a percentage, its width holding the '%' after it. */
@@ -85,6 +88,42 @@ typedef enum edan_type {
 /* Text: a count in hexadecimal with 0x before it (C's %#x: none before 0). */
 #define EDAN_COL_HEX_0X 16384u
 
+/* --------------------------------------------------------------------- */
+/* Number layouts of ExaSAT-style tables and of CSV files a tool names     */
+/* (the projection's Table 1, sweep, regions and what-ifs)                 */
+/* --------------------------------------------------------------------- */
+/* JSON: an F64 rounded to a whole number (%.0f; a non-finite one null). */
+#define EDAN_COL_JSON_WHOLE (1u << 15)
+/* CSV: an F64 with %.6g (NaN and infinities as printf writes them), not %.10g. */
+#define EDAN_COL_CSV_G6 (1u << 16)
+/* CSV: an F64 with %.0f (a whole number). */
+#define EDAN_COL_CSV_WHOLE (1u << 17)
+/* CSV: an F64 that is NaN as an empty field (with EDAN_COL_CSV_G6 or EDAN_COL_CSV_WHOLE; the default does so). */
+#define EDAN_COL_CSV_NAN_EMPTY (1u << 18)
+/* CSV: a count (U64, or an OPT_U64 that is set) in hexadecimal with %#x (0x1f, and 0 as 0). */
+#define EDAN_COL_CSV_HEX (1u << 19)
+/*
+ * Text: no space before it (a suffix such as " best" that belongs to the
+ * cell before; its heading is written as for any other column).
+ */
+#define EDAN_COL_GLUED (1u << 20)
+/*
+ * Text: a string that, when set, is the row's last cell: it stands for the
+ * columns after it (a row that shows why it has no numbers: "illegal"). NULL
+ * leaves the column out of the row; never in the heading.
+ */
+#define EDAN_COL_ENDS_ROW (1u << 21)
+
+/*
+ * "Not applicable" (as R's NA): a NaN of its own for an F64 cell without a
+ * value in its row (a loop's line in the row of the code outside loops):
+ * blanks of the width in text, an empty CSV field, null in JSON. Any other
+ * NaN is written as each format writes NaN (text and EDAN_COL_CSV_G6: nan).
+ * Assign it, never compute with it (arithmetic need not keep its bits).
+ */
+double edan_na(void);
+bool edan_is_na(double v);
+
 /*
  * A column bound to a member of a row's struct (EDAN_COL_FIELD): its offset,
  * the member's C type (from the member itself, by _Generic) and which of the
@@ -101,13 +140,19 @@ typedef enum edan_ctype {
     EDAN_F_PSTR, /* a const char * */
     EDAN_F_ASTR, /* a char array */
     EDAN_F_BOOL,
-    EDAN_F_ROWS /* a const edan_table * */
+    EDAN_F_ROWS, /* a const edan_table * */
+    /* EDAN_COL_ARRAY: an array member, its length another member's */
+    EDAN_F_U64S,
+    EDAN_F_F64S,
+    EDAN_F_I64S
 } edan_ctype;
 
 typedef struct edan_field {
     size_t offset;
-    unsigned char ctype;  /* edan_ctype */
-    unsigned char source; /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
+    unsigned char ctype;       /* edan_ctype */
+    unsigned char source;      /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
+    unsigned char count_ctype; /* an array's: the type of its length's member (EDAN_F_U64, _U32 or _I32) */
+    size_t count_offset;       /* an array's: its length's member */
 } edan_field;
 
 #define EDAN_ROW_SOURCES 2
@@ -156,14 +201,42 @@ typedef struct edan_column {
                                 EDAN_T_STR, EDAN_T_BOOL, EDAN_T_ROWS),                                                 \
         .unit = unit_, .doc = doc_, .flags = flags_, .title = title_, .width = width_, .precision = precision_,        \
         .field = {                                                                                                     \
-            offsetof(S, m),                                                                                            \
-            EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64, EDAN_F_PSTR,             \
-                            EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                                                    \
-            src                                                                                                        \
+            .offset = offsetof(S, m),                                                                                  \
+            .ctype = EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64, EDAN_F_PSTR,    \
+                                     EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                                           \
+            .source = src                                                                                              \
         }                                                                                                              \
     }
 #define EDAN_COL_FIELD(S, m, key, unit, doc, flags, title, width, precision)                                           \
     EDAN_COL_OF(0, S, m, key, unit, doc, flags, title, width, precision)
+
+/*
+ * A column that shows the array member m of the struct S of a row (source
+ * src), its length the member count of S (a size_t, an unsigned or an int):
+ * an array of uint64_t, double or int64_t is a column of type EDAN_T_U64S,
+ * EDAN_T_F64S or EDAN_T_I64S (JSON only); any other does not compile.
+ */
+#define EDAN_COL_ARRAY(src, S, m, count, key_, unit_, doc_, flags_)                                                    \
+    {                                                                                                                  \
+        .key = key_,                                                                                                   \
+        .type = _Generic(((S *)0)->m[0], uint64_t                                                                      \
+                         : EDAN_T_U64S, double                                                                         \
+                         : EDAN_T_F64S, int64_t                                                                        \
+                         : EDAN_T_I64S),                                                                               \
+        .unit = unit_, .doc = doc_, .flags = flags_, .field = {                                                        \
+            offsetof(S, m),                                                                                            \
+            _Generic(((S *)0)->m[0], uint64_t                                                                          \
+                     : EDAN_F_U64S, double                                                                             \
+                     : EDAN_F_F64S, int64_t                                                                            \
+                     : EDAN_F_I64S),                                                                                   \
+            src,                                                                                                       \
+            _Generic(((S *)0)->count, size_t                                                                           \
+                     : EDAN_F_U64, unsigned                                                                            \
+                     : EDAN_F_U32, int                                                                                 \
+                     : EDAN_F_I32),                                                                                    \
+            offsetof(S, count)                                                                                         \
+        }                                                                                                              \
+    }
 
 typedef struct edan_table_decl {
     const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */
@@ -213,6 +286,10 @@ typedef union edan_value {
         const uint64_t *v;        /* as s */
         size_t n;
     } named;
+    struct {
+        const int64_t *v; /* as s */
+        size_t n;
+    } ia;
 } edan_value;
 
 typedef struct edan_table {
@@ -334,5 +411,22 @@ void edan_results_text(FILE *f, const edan_result *r, size_t n);
 void edan_results_json(FILE *f, const edan_result *r, size_t n);
 /* Each table with a CSV table (decl->csv) as its file: 0, or -1 with err at the first that fails. */
 int edan_results_csv(const edan_result *r, size_t n, const char *dir, const char *base, edan_error *err);
+
+/* CSV files a tool's option names (--projection-csv=PATH)                */
+/* ===================================================================== */
+
+struct edan_csv;
+/*
+ * A CSV file at path (what: the option that names it, for errors) with the
+ * header of t's columns; then its rows, from one table or (a table cleared
+ * and filled again, edan_table_clear) many; edan_csv_close (report/csv.h)
+ * renames it into place. 0, or -1 with err.
+ */
+int edan_table_csv_open(struct edan_csv *c, const edan_table *t, const char *path, const char *what, edan_error *err);
+void edan_table_csv_rows(struct edan_csv *c, const edan_table *t);
+/* The three at once: t's header and rows at path. 0, or -1 with err. */
+int edan_table_csv_at(const edan_table *t, const char *path, const char *what, edan_error *err);
+/* No row any more (its columns, its strings and its room kept): a table filled again. */
+void edan_table_clear(edan_table *t);
 
 #endif

@@ -6,123 +6,70 @@
  * set and DRAM traffic at the machine's cache, as text, as the JSON member
  * "regions" and as CSV (--projection-regions-csv).
  */
-#include <errno.h>
-#include <inttypes.h>
 #include <math.h>
-#include <string.h>
+#include <stdlib.h>
 
-#include "report/json.h"
 #include "tool/graph/projection_tool.h"
-#include "util/files.h"
 
 #define TEXT_REGIONS 10
 
 static const char *const kind_names[] = {"stack", "heap", "static", "object"};
 
-/* What a region's row says, computed once for every form. */
-typedef struct region_view {
-    const edan_proj_region *def;
-    const proj_row *row;
-    double read_write;  /* bytes read / bytes written; NaN when nothing was written */
-    double lines;       /* distinct lines: the first touches made through this region */
-    double working_set; /* bytes */
-    double rd, wr, flushed;
-} region_view;
-
-static region_view view_of(const proj_tool *t, const proj_row *r)
+/* What a region's row says (the table's bound columns; its addresses are cells). */
+static proj_region_row row_of(const proj_tool *t, const proj_row *r)
 {
-    region_view v;
-    v.def = &t->regions.r[r->region];
-    v.row = r;
-    v.read_write = r->mix.store_bytes ? (double)r->mix.load_bytes / (double)r->mix.store_bytes : NAN;
-    v.lines = (double)r->lru.cold;
-    v.working_set = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+    const edan_proj_region *d = &t->regions.r[r->region];
+    const edan_opmix *x = &r->mix;
+    proj_region_row v = {
+        .name = d->name,
+        .kind = kind_names[d->kind],
+        .loads = x->loads,
+        .stores = x->stores,
+        .load_bytes = x->load_bytes,
+        .store_bytes = x->store_bytes,
+        .block_accesses = r->lru.accesses,
+        .read_write = x->store_bytes ? (double)x->load_bytes / (double)x->store_bytes : NAN,
+        .lines = r->lru.cold,
+        .working_set = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0};
     proj_row_dram(t, r, t->machine_k, &v.rd, &v.wr, &v.flushed);
+    v.dram = v.rd + v.wr;
     return v;
 }
 
-void proj_regions_text(const proj_tool *t, FILE *f)
+/*
+ * The regions' table, its rows bound to their structs (an object's addresses
+ * cells): as text (the first TEXT_REGIONS), as the JSON member "regions", or
+ * (f NULL) as the CSV.
+ */
+int proj_regions_write(const proj_tool *t, FILE *f, bool json, edan_error *err)
 {
-    fprintf(f, "  %-34s %10s %10s %12s %12s %7s %9s %11s %13s\n", "region (by DRAM bytes)", "loads", "stores",
-            "bytes read", "written", "R/W", "lines", "WS bytes", "DRAM bytes");
-    for (size_t i = 0; i < t->n_region_rows && i < TEXT_REGIONS; i++) {
-        const region_view v = view_of(t, &t->region_rows[i]);
-        const edan_opmix *x = &v.row->mix;
-        fprintf(f, "  %-34.34s %10" PRIu64 " %10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %7.3g %9.0f %11.0f %13.0f\n",
-                v.def->name, x->loads, x->stores, x->load_bytes, x->store_bytes, v.read_write, v.lines, v.working_set,
-                v.rd + v.wr);
+    proj_region_row *rows = calloc(t->n_region_rows + 1, sizeof *rows);
+    edan_table tab;
+    edan_table_init(&tab, &edan_projection_tables[T_REGIONS]);
+    for (size_t i = 0; rows && i < t->n_region_rows; i++) {
+        const edan_proj_region *d = &t->regions.r[t->region_rows[i].region];
+        rows[i] = row_of(t, &t->region_rows[i]);
+        edan_value *v = edan_table_row_of(&tab, 0, &rows[i], NULL);
+        if (v && d->kind == EDAN_REGION_OBJECT) {
+            v[RG_START].opt.u = d->start;
+            v[RG_END].opt.u = d->end;
+            v[RG_START].opt.set = v[RG_END].opt.set = true;
+        }
     }
-    if (t->n_region_rows > TEXT_REGIONS)
-        fprintf(f, "  (%zu more regions; --json lists all)\n", t->n_region_rows - TEXT_REGIONS);
-}
-
-void proj_regions_json(const proj_tool *t, FILE *f)
-{
-    fputs(",\"regions\":[", f);
-    for (size_t i = 0; i < t->n_region_rows; i++) {
-        const region_view v = view_of(t, &t->region_rows[i]);
-        const edan_opmix *x = &v.row->mix;
-        fputs(i ? ",{\"name\":" : "{\"name\":", f);
-        edan_json_str(f, v.def->name);
-        fprintf(f, ",\"kind\":\"%s\"", kind_names[v.def->kind]);
-        if (v.def->kind == EDAN_REGION_OBJECT)
-            fprintf(f, ",\"start\":%" PRIu64 ",\"end\":%" PRIu64, v.def->start, v.def->end);
-        else
-            fputs(",\"start\":null,\"end\":null", f);
-        fprintf(f,
-                ",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64 ",\"load_bytes\":%" PRIu64 ",\"store_bytes\":%" PRIu64
-                ",\"read_write_ratio\":",
-                x->loads, x->stores, x->load_bytes, x->store_bytes);
-        edan_json_num(f, v.read_write);
-        fprintf(f, ",\"lines\":%.0f,\"block_accesses\":%" PRIu64 ",\"working_set_bytes\":%.0f", v.lines,
-                v.row->lru.accesses, v.working_set);
-        fprintf(f,
-                ",\"dram_read_bytes\":%.0f,\"dram_write_bytes\":%.0f,\"dirty_at_end_bytes\":%.0f,\"dram_bytes\":%.0f}",
-                v.rd, v.wr, v.flushed, v.rd + v.wr);
+    int rc = 0;
+    if (!f && (!rows || tab.failed)) {
+        edan_error_set(err, "out of memory for the regions");
+        rc = -1;
+    } else if (!f) {
+        rc = edan_table_csv_at(&tab, t->regions_csv, "--projection-regions-csv", err);
+    } else if (json) {
+        edan_table_json_member(f, &tab, false, 0);
+    } else {
+        edan_table_text(
+            f, &tab,
+            &(edan_text_view){.max_rows = TEXT_REGIONS, .more = " regions; --json lists all", .heading_always = true});
     }
-    fputc(']', f);
-}
-
-/* A CSV field: quoted, its quotes doubled, when it holds a comma, a quote or a line break (RFC 4180). */
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-int proj_regions_csv(const proj_tool *t, edan_error *err)
-{
-    edan_output out;
-    FILE *f = edan_output_fopen(&out, t->regions_csv, "--projection-regions-csv", err);
-    if (!f)
-        return -1;
-    fputs("region,kind,start,end,loads,stores,load_bytes,store_bytes,read_write_ratio,lines,block_accesses,"
-          "working_set_bytes,dram_read_bytes,dram_write_bytes,dirty_at_end_bytes,dram_bytes\n",
-          f);
-    for (size_t i = 0; i < t->n_region_rows; i++) {
-        const region_view v = view_of(t, &t->region_rows[i]);
-        const edan_opmix *x = &v.row->mix;
-        csv_str(f, v.def->name);
-        fprintf(f, ",%s,", kind_names[v.def->kind]);
-        if (v.def->kind == EDAN_REGION_OBJECT)
-            fprintf(f, "%#" PRIx64 ",%#" PRIx64, v.def->start, v.def->end);
-        else
-            fputc(',', f);
-        fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", x->loads, x->stores, x->load_bytes,
-                x->store_bytes);
-        if (!isnan(v.read_write))
-            fprintf(f, "%.6g", v.read_write);
-        fprintf(f, ",%.0f,%" PRIu64 ",%.0f,%.0f,%.0f,%.0f,%.0f\n", v.lines, v.row->lru.accesses, v.working_set, v.rd,
-                v.wr, v.flushed, v.rd + v.wr);
-    }
-    return edan_output_commit(&out, err);
+    edan_table_free(&tab);
+    free(rows);
+    return rc;
 }

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/json.h"
 #include "tool/graph/projection_tool.h"
 
 #define PROJ_STATE 96 /* state variables of one nest's body: 64 registers and memory-resident ones */
@@ -153,25 +152,6 @@ void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f)
     if (n->bound_base[k] || !any)
         fprintf(f, any ? "%+" PRId64 : "%" PRId64, n->bound_base[k]);
     fprintf(f, " (at most %" PRIu64 ")", n->extent[k]);
-}
-
-/* ,"max_trips":[...],"bounds":[null or {"base":B,"strides":[...]} per level] */
-void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f)
-{
-    fprintf(f, ",\"max_trips\":");
-    edan_json_u64_array(f, n->extent, n->levels);
-    fprintf(f, ",\"bounds\":[");
-    for (unsigned k = 0; k < n->levels; k++) {
-        if (n->trip[k] || !n->bounded) {
-            fprintf(f, "%snull", k ? "," : "");
-            continue;
-        }
-        fprintf(f, "%s{\"base\":%" PRId64 ",\"strides\":[", k ? "," : "", n->bound_base[k]);
-        for (unsigned m = 0; m < k; m++)
-            fprintf(f, "%s%" PRId64, m ? "," : "", n->bound_stride[k][m]);
-        fprintf(f, "]}");
-    }
-    fprintf(f, "]");
 }
 
 /* "the store at stencils.c:52 (0x10a4c, nest #2)" */

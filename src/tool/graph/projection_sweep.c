@@ -182,91 +182,134 @@ static edan_proj sweep_bound(const sweep_row *s, const double *v, int c)
                            v[DIM_BANDWIDTH] * 1e9 * v[DIM_CORES]);
 }
 
+proj_exasat_row proj_exasat(proj_tool *t, const proj_row *r, const edan_proj *p, double ws)
+{
+    const double na = edan_na();
+    proj_exasat_row e = {.procedure = "(outside loops)",
+                         .line = na,
+                         .loop = na,
+                         .iterations = na,
+                         .add = na,
+                         .mul = na,
+                         .div = na,
+                         .exp = na,
+                         .level_gb = {na, na, na}};
+    if (r && r->loop >= 0) {
+        const edan_loop_place where = proj_loop_place(t, r->loop);
+        const edan_opmix *x = &r->mix;
+        const double it = r->iterations ? (double)r->iterations : 1;
+        e.procedure = where.function ? where.function : "?";
+        e.line = where.line;
+        e.loop = r->loop;
+        e.iterations = (double)r->iterations;
+        e.add = (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it;
+        e.mul = (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it;
+        e.div = (double)x->fp[EDAN_FP_DIV] / it;
+        e.exp = (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it;
+    }
+    e.ws_kb = ws / 1024;
+    e.traffic_gb = p->dram_bytes / 1e9;
+    e.weighted_gflop = p->weighted_flops / 1e9;
+    e.bytes_per_flop = p->bytes_per_flop;
+    e.time_compute_ms = p->time_compute * 1e3;
+    e.time_memory_ms = p->time_memory * 1e3;
+    e.time_ms = p->time * 1e3;
+    e.bound = p->memory_bound ? "memory" : "compute";
+    return e;
+}
+
 /*
- * The traffic below each data level of the machine, GB: the levels above
+ * The traffic below each data level of the machine, bytes: the levels above
  * the last at their own sizes (upper), the last at the configuration's cache
- * (last); empty for a level the machine lacks. Each level is a fully
+ * (last); NaN for a level the machine lacks. Each level is a fully
  * associative LRU cache of its size on the whole stream (the LRU stacks'
  * inclusion: what a level misses, every smaller one misses too).
  */
-static void levels_csv(FILE *f, const proj_tool *t, const double *upper, double last)
+static void levels_gb(const proj_tool *t, const double *upper, double last, double *gb)
 {
-    for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++) {
-        if (l + 1 < t->machine.n_data_levels)
-            fprintf(f, ",%.6g", upper[l] / 1e9);
-        else if (l + 1 == t->machine.n_data_levels)
-            fprintf(f, ",%.6g", last / 1e9);
-        else
-            fputc(',', f);
-    }
-    fputc('\n', f);
+    for (int l = 0; l < EDAN_MACHINE_MAX_DATA_LEVELS; l++)
+        gb[l] = l + 1 < t->machine.n_data_levels    ? upper[l] / 1e9
+                : l + 1 == t->machine.n_data_levels ? last / 1e9
+                                                    : edan_na();
 }
 
+/*
+ * The sweep's rows at configuration idx (out[0 .. n]): each loop's and the
+ * code outside loops' (s[0 .. n)), then ExaSAT's Total/Max: sums, the
+ * largest working set, the sum of the parts' times, and the bound of the
+ * parts that take the larger share of that time.
+ */
+static void sweep_config(proj_tool *t, const sweep_row *s, size_t n, const int *idx, long config, proj_exasat_row *out)
+{
+    double v[PROJ_SWEEP_DIMS];
+    config_values(t, idx, v);
+    double ws_max = 0, sum_up[EDAN_MACHINE_MAX_DATA_LEVELS] = {0}, t_memory_bound = 0;
+    edan_proj sum = {0};
+    for (size_t i = 0; i < n; i++) {
+        const proj_row *r = s[i].row;
+        const edan_proj p = sweep_bound(&s[i], v, idx[DIM_CACHE]);
+        const double ws =
+            r->lru.accesses ? ldexp((double)(1u << t->line_shift), (int)edan_lru_working_set(&r->lru)) : 0;
+        sum.time += p.time;
+        sum.time_compute += p.time_compute;
+        sum.time_memory += p.time_memory;
+        t_memory_bound += p.memory_bound ? p.time : 0;
+        sum.dram_bytes += p.dram_bytes;
+        sum.weighted_flops += p.weighted_flops;
+        ws_max = ws > ws_max ? ws : ws_max;
+        out[i] = proj_exasat(t, r, &p, ws);
+        levels_gb(t, s[i].upper, p.dram_bytes, out[i].level_gb);
+        for (int l = 0; l + 1 < t->machine.n_data_levels; l++)
+            sum_up[l] += s[i].upper[l];
+    }
+    sum.bytes_per_flop = sum.weighted_flops > 0 ? sum.dram_bytes / sum.weighted_flops : NAN;
+    sum.memory_bound = 2 * t_memory_bound >= sum.time;
+    out[n] = proj_exasat(t, NULL, &sum, ws_max);
+    out[n].procedure = "Total/Max";
+    levels_gb(t, sum_up, sum.dram_bytes, out[n].level_gb);
+    for (size_t i = 0; i <= n; i++) {
+        out[i].config = (uint64_t)config;
+        memcpy(out[i].machine, v, sizeof v);
+    }
+}
+
+/* The next configuration of the sweep (the last dimension turns fastest): false after the last. */
+static bool next_config(const proj_tool *t, int *idx)
+{
+    int d = PROJ_SWEEP_DIMS - 1;
+    while (d >= 0 && ++idx[d] == t->dim[d].n)
+        idx[d--] = 0;
+    return d >= 0;
+}
+
+/* The CSV of ExaSAT's spreadsheet: a table of each configuration's rows in turn. */
 static int write_csv(proj_tool *t, const sweep_row *s, size_t n, edan_error *err)
 {
-    edan_output out;
-    FILE *f = edan_output_fopen(&out, t->csv_path, "--projection-csv", err);
-    if (!f)
-        return -1;
-    fputs("configuration,cache_bytes,bandwidth_gbs_per_core,peak_gflops_per_core,cores,div_weight,sqrt_weight,"
-          "transcendental_weight,procedure,line,loop,iterations,add_per_iteration,mul_per_iteration,"
-          "div_per_iteration,exp_per_iteration,working_set_kb,traffic_gb,weighted_gflop,bytes_per_flop,"
-          "time_compute_ms,time_memory_ms,time_ms,bound,traffic_l1d_gb,traffic_l2_gb,traffic_l3_gb\n",
-          f);
-    int idx[PROJ_SWEEP_DIMS] = {0};
-    const double line = (double)(1u << t->line_shift);
-    for (long config = 1;; config++) {
-        double v[PROJ_SWEEP_DIMS];
-        config_values(t, idx, v);
-        double sum_t = 0, sum_b = 0, sum_w = 0, ws_max = 0, sum_up[EDAN_MACHINE_MAX_DATA_LEVELS] = {0};
-        double sum_tc = 0, sum_tm = 0, t_memory_bound = 0; /* the parts' compute and memory times, and theirs */
-        for (size_t i = 0; i < n; i++) {
-            const proj_row *r = s[i].row;
-            const edan_proj p = sweep_bound(&s[i], v, idx[DIM_CACHE]);
-            const double ws = r->lru.accesses ? ldexp(line, (int)edan_lru_working_set(&r->lru)) : 0;
-            sum_t += p.time;
-            sum_tc += p.time_compute;
-            sum_tm += p.time_memory;
-            t_memory_bound += p.memory_bound ? p.time : 0;
-            sum_b += p.dram_bytes;
-            sum_w += p.weighted_flops;
-            ws_max = ws > ws_max ? ws : ws_max;
-            fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,", config, v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK],
-                    v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT], v[DIM_TRANSCENDENTAL]);
-            if (r->loop >= 0) {
-                const edan_loop_place where = proj_loop_place(t, r->loop);
-                const edan_opmix *x = &r->mix;
-                const double it = r->iterations ? (double)r->iterations : 1;
-                /* the enclosing function as symbols give it, "f(int, double)" quoted (RFC 4180) */
-                edan_csv_text(f, where.function ? where.function : "?");
-                fprintf(f, ",%u,%d,%llu,%.6g,%.6g,%.6g,%.6g,", where.line, r->loop, (unsigned long long)r->iterations,
-                        (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
-                        (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it, (double)x->fp[EDAN_FP_DIV] / it,
-                        (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it);
-            } else {
-                fputs("(outside loops),,,,,,,,", f);
-            }
-            fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s", ws / 1024, p.dram_bytes / 1e9, p.weighted_flops / 1e9,
-                    p.bytes_per_flop, p.time_compute * 1e3, p.time_memory * 1e3, p.time * 1e3,
-                    p.memory_bound ? "memory" : "compute");
-            for (int l = 0; l + 1 < t->machine.n_data_levels; l++)
-                sum_up[l] += s[i].upper[l];
-            levels_csv(f, t, s[i].upper, p.dram_bytes);
+    proj_exasat_row *rows = calloc(n + 1, sizeof *rows);
+    edan_table tab;
+    edan_table_init(&tab, &edan_projection_tables[T_EXASAT]);
+    edan_csv csv;
+    int idx[PROJ_SWEEP_DIMS] = {0}, rc = -1;
+    if (!rows)
+        edan_error_set(err, "out of memory for the sweep");
+    else if (!edan_table_csv_open(&csv, &tab, t->csv_path, "--projection-csv", err)) {
+        long config = 1;
+        do {
+            sweep_config(t, s, n, idx, config++, rows);
+            edan_table_clear(&tab);
+            edan_table_rows_of(&tab, rows, n + 1, sizeof *rows);
+            edan_table_csv_rows(&csv, &tab);
+        } while (!tab.failed && next_config(t, idx));
+        if (tab.failed) {
+            edan_output_abort(&csv.out);
+            edan_error_set(err, "out of memory for the sweep");
+        } else {
+            rc = edan_csv_close(&csv, err);
         }
-        /* ExaSAT's Total/Max row: sums, the largest working set, the sum of the parts' times, and the bound of
-         * the parts that take the larger share of that time */
-        fprintf(f, "%ld,%.0f,%.6g,%.6g,%.0f,%.6g,%.6g,%.6g,Total/Max,,,,,,,,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s",
-                config, v[DIM_CACHE], v[DIM_BANDWIDTH], v[DIM_PEAK], v[DIM_CORES], v[DIM_DIV], v[DIM_SQRT],
-                v[DIM_TRANSCENDENTAL], ws_max / 1024, sum_b / 1e9, sum_w / 1e9, sum_w > 0 ? sum_b / sum_w : NAN,
-                sum_tc * 1e3, sum_tm * 1e3, sum_t * 1e3, 2 * t_memory_bound >= sum_t ? "memory" : "compute");
-        levels_csv(f, t, sum_up, sum_b);
-        int d = PROJ_SWEEP_DIMS - 1; /* the next configuration: the last dimension turns fastest */
-        while (d >= 0 && ++idx[d] == t->dim[d].n)
-            idx[d--] = 0;
-        if (d < 0)
-            break;
     }
-    return edan_output_commit(&out, err);
+    edan_table_free(&tab);
+    free(rows);
+    return rc;
 }
 
 /* ===================================================================== */
@@ -419,7 +462,7 @@ int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err)
         edan_error_set(err, "out of memory for the projection's rows");
         return -1;
     }
-    if ((t->regions_csv[0] && proj_regions_csv(t, err)) || proj_whatif_csv(t, err))
+    if ((t->regions_csv[0] && proj_regions_write(t, NULL, false, err)) || proj_whatif_csv(t, err))
         return -1;
     if (t->csv_path[0]) {
         sweep_row *rows;

@@ -22,13 +22,13 @@
 #include "analysis/whatif/whatif.h"
 #include "config/options.h"
 #include "tool/base/base.h"
+#include "tool/graph/projection_tables.h"
 #include "util/elf_symbols.h"
 #include "util/srcmap.h"
 
-#define PROJ_MAX_MODELS EDAN_MAX_CACHES /* --cache configurations whose traffic is counted */
-#define PROJ_SWEEP_DIMS 7               /* cache, bandwidth, peak, cores, div, sqrt, transcendental weights */
-#define PROJ_SWEEP_VALUES 4096          /* values in one dimension of the sweep */
-#define PROJ_SWEEP_MAX 1000000          /* configurations in one sweep */
+#define PROJ_SWEEP_DIMS 7      /* cache, bandwidth, peak, cores, div, sqrt, transcendental weights */
+#define PROJ_SWEEP_VALUES 4096 /* values in one dimension of the sweep */
+#define PROJ_SWEEP_MAX 1000000 /* configurations in one sweep */
 
 /* What each static instruction id has done (per id, grown as ids appear). */
 typedef struct proj_id {
@@ -78,19 +78,6 @@ typedef struct proj_incall {
 typedef struct proj_call {
     uint64_t transcendentals, sqrt_calls, in_calls, in_calls_flops;
 } proj_call;
-
-/* A row of the report: the region, a function, a loop, or the code outside every loop. */
-typedef struct proj_row {
-    edan_opmix mix;
-    edan_lru_traffic lru;
-    uint64_t model_read[PROJ_MAX_MODELS], model_write[PROJ_MAX_MODELS];
-    uint64_t model_flush[PROJ_MAX_MODELS];    /* of model_write: the final flush of the lines dirty at the end */
-    uint64_t iterations;                      /* a loop's: executions of its head */
-    int32_t loop;                             /* a loop's id, -1 otherwise */
-    uint32_t region;                          /* a region's row: its index in the regions */
-    double cycles[EDAN_TIMING_MAX_LATENCIES]; /* with the timing model: the cycles of its instructions per latency */
-    const char *name;                         /* a function's name (NULL: outside every known function) */
-} proj_row;
 
 /* A range of bytes a cache model holds dirty at the end, charged to the stores that made them dirty. */
 typedef struct proj_flush {
@@ -200,22 +187,6 @@ int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char
 
 /* ---- projection_registers.c --------------------------------------------- */
 
-#define PROJ_REGS 8 /* register counts of the register model */
-
-/*
- * ExaSAT's register model of a nest's body (its innermost loop): the state
- * variables with their accesses per iteration, the most accessed ones in
- * the registers, the accesses of the others spilled to the cache.
- */
-typedef struct proj_regs {
-    int32_t loop;                 /* the body: the chain's innermost loop */
-    uint64_t iterations;          /* executions of its head */
-    unsigned used[2];             /* registers the body names: integer, FP */
-    unsigned memory_state;        /* state variables in memory: addresses invariant in the body (not the stack) */
-    double stack;                 /* sp-relative accesses per iteration: the compiled code's own spills */
-    double spilled[2][PROJ_REGS]; /* per register count: accesses per iteration spilled, integer and FP */
-} proj_regs;
-
 /* Nest n's body's register model at the register counts regs[0 .. n_regs) (n_regs at most PROJ_REGS). */
 void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigned *regs, int n_regs,
                          const edan_affine_nest *n, proj_regs *m);
@@ -224,8 +195,6 @@ void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigne
 const char *proj_nest_why_not(const edan_affine_nest *n);
 /* Level k's trip count in the text: a number, or a bounded nest's bound in its outer counters and its largest. */
 void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f);
-/* The JSON members "max_trips" and "bounds" (per level: null, or a bounded level's base and strides). */
-void proj_nest_bounds_json(const edan_affine_nest *n, FILE *f);
 /* Why a plan of that order is illegal: the dependence c it breaks and how, in buf. */
 void proj_why_illegal(proj_tool *t, const edan_affine *a, const edan_whatif_conflict *c, edan_whatif_order order,
                       char *buf, size_t n);
@@ -236,10 +205,12 @@ void edan_projection_report(void *tool, const edan_session *s, edan_report_forma
 
 /* ---- projection_regions.c ------------------------------------------------- */
 
-/* The regions' rows of the report: text, JSON members (after the region's), the CSV (--projection-regions-csv). */
-void proj_regions_text(const proj_tool *t, FILE *f);
-void proj_regions_json(const proj_tool *t, FILE *f);
-int proj_regions_csv(const proj_tool *t, edan_error *err);
+/*
+ * The regions' rows of the report: into f its text or (json) its JSON member
+ * ,"regions":[...]; with f NULL the CSV (--projection-regions-csv). 0, or -1
+ * with err (the CSV).
+ */
+int proj_regions_write(const proj_tool *t, FILE *f, bool json, edan_error *err);
 
 /* ---- projection_sweep.c --------------------------------------------------- */
 
@@ -248,9 +219,14 @@ enum { DIM_CACHE, DIM_BANDWIDTH, DIM_PEAK, DIM_CORES, DIM_DIV, DIM_SQRT, DIM_TRA
 extern const char *const proj_dim_option[PROJ_SWEEP_DIMS];
 /* Parse dimension d's list ("1,2,4", "4K..64M": doubling); 0, or -1 with err naming the option. */
 int proj_dim_parse(int d, const char *v, proj_dim *out, edan_error *err);
+/*
+ * Row r's numbers in ExaSAT's table at bound p, ws its working set in bytes:
+ * a loop's place and operations per iteration (none, NaN, for the code outside
+ * loops and for r NULL, the total); the configuration and the levels' traffic
+ * are the caller's (0 and NaN).
+ */
+proj_exasat_row proj_exasat(proj_tool *t, const proj_row *r, const edan_proj *p, double ws);
 /* The sweep's CSV and the plots (--projection-csv, --plot-dir). */
 int edan_projection_outputs(void *tool, const edan_session *s, edan_error *err);
-/* The report's tables (projection_view.c), ending with a {NULL} entry. */
-extern const edan_table_decl edan_projection_tables[];
 
 #endif

@@ -11,8 +11,6 @@
 
 #include "analysis/edag/edag.h"
 #include "analysis/metrics/metrics.h"
-#include "report/json.h"
-#include "report/names.h"
 #include "report/report.h"
 #include "report/table.h"
 #include "tool/base/base.h"
@@ -37,56 +35,8 @@ static void prepare(proj_tool *t, const edan_session *s)
 }
 
 /* ===================================================================== */
-/* JSON                                                                   */
+/* The whole region's JSON members                                        */
 /* ===================================================================== */
-
-static void json_num(FILE *f, const char *key, double v)
-{
-    fprintf(f, ",\"%s\":", key);
-    edan_json_num(f, v);
-}
-
-/* lambda of each eDAG configuration at the first m, beside the bandwidth bound. */
-static void lambda_json(FILE *f, const edan_session *s)
-{
-    const edan_edag *e = edan_edag_tool_analysis(s);
-    const edan_options *o = edan_session_options(s);
-    fputs(",\"lambda\":[", f);
-    for (int k = 0; e && k < edan_edag_n_lanes(e); k++) {
-        edan_metrics mt;
-        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &mt);
-        char label[256];
-        edan_report_lane_label(e, k, label, sizeof label);
-        fprintf(f, "%s{\"configuration\":", k ? "," : "");
-        edan_json_str(f, label);
-        fprintf(f, ",\"m\":%" PRIu64 ",\"W\":%" PRIu64 ",\"D\":%" PRIu64, mt.per_m[0].m, edan_edag_lane(e, k)->W,
-                edan_edag_lane(e, k)->D);
-        json_num(f, "lambda", mt.per_m[0].lambda);
-        fputc('}', f);
-    }
-    fputc(']', f);
-}
-
-static void prediction_json(FILE *f, const edan_session *s)
-{
-    const edan_timing *tm = edan_timing_tool_model(s);
-    fputs(",\"prediction\":", f);
-    if (!tm) {
-        fputs("null", f);
-        return;
-    }
-    double lat[EDAN_TIMING_MAX_LATENCIES], sec[EDAN_TIMING_MAX_LATENCIES];
-    const int n = edan_timing_lanes(tm);
-    for (int k = 0; k < n; k++) {
-        lat[k] = edan_timing_lane_get(tm, k).mem_latency_ns;
-        sec[k] = edan_timing_lane_get(tm, k).seconds;
-    }
-    fputs("{\"mem_latency_ns\":", f);
-    edan_json_num_array(f, lat, (size_t)n);
-    fputs(",\"seconds\":", f);
-    edan_json_num_array(f, sec, (size_t)n);
-    fputc('}', f);
-}
 
 /* The smallest k at which a cache of 2^k lines holds every line the region touched: no eviction, the traffic final. */
 static unsigned holds_all(const proj_tool *t)
@@ -98,46 +48,100 @@ static unsigned holds_all(const proj_tool *t)
     return k;
 }
 
+typedef struct pj_tables {
+    edan_column cols[N_T][TOT_N]; /* each table's, text's bound and model columns as the timing model has them */
+    edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
+    const edan_session *s;
+    proj_row_view *views; /* the rows' numbers beside their mixes, row by row of every table */
+    size_t n_views;
+    /* the whole region's row, its members beside its numbers (summarize) */
+    proj_total_view total;
+    char lru_label[96];
+    edan_table lambda, levels, caches;
+    proj_lambda_row *lambda_rows;
+    int n_lambda;
+    proj_level_row level_rows[EDAN_MACHINE_MAX_DATA_LEVELS];
+    proj_cache_row cache_rows[PROJ_MAX_MODELS];
+} pj_tables;
+
 /*
- * The traffic of every fully associative cache size, up to the one that
- * holds every line (reads stop falling at the working set, the writes
- * there: beyond it every dirty line is written once, by the final flush).
+ * The members the region has beside its numbers: the machine, the traffic's
+ * cache, lambda of each eDAG configuration at the first m, the timing model's
+ * prediction, the traffic of every fully associative cache size up to the one
+ * that holds every line (reads stop falling at the working set, the writes
+ * there: beyond it every dirty line is written once, by the final flush), of
+ * each data level of the machine (a fully associative LRU cache of its size),
+ * and of each --cache configuration.
  */
-static void curve_json(const proj_tool *t, FILE *f)
+static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
 {
+    const edan_proj_machine m = proj_machine(t);
+    const double line = (double)(1u << t->line_shift);
+    proj_summary *u = &x->total.sum;
+    u->machine = t->machine;
+    u->machine_file = t->machine_path;
+    u->source = t->n_models ? "cache" : "lru";
+    u->cache = t->n_models ? t->model_label[0] : x->lru_label;
+    u->cache_bytes = t->n_models ? NAN : ldexp(line, (int)t->machine_k);
+    snprintf(x->lru_label, sizeof x->lru_label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
+             ldexp(line, (int)t->machine_k), 1u << t->line_shift);
+    u->line_bytes = 1u << t->line_shift;
+    u->time_sum_of_parts = proj_sum_of_parts(t, t->machine_k, &m);
+    u->lambda = &x->lambda;
+    u->levels = &x->levels;
+    u->caches = &x->caches;
+    u->functions = t->have_elf ? &x->t[T_FUNCTIONS] : NULL;
+    u->loops = &x->t[T_LOOPS];
+    const edan_edag *e = edan_edag_tool_analysis(s);
+    x->n_lambda = e ? edan_edag_n_lanes(e) : 0;
+    u->n_curve = 0;
+    x->lambda_rows = calloc((size_t)x->n_lambda + 1, sizeof *x->lambda_rows);
+    for (int k = 0; x->lambda_rows && k < x->n_lambda; k++) {
+        edan_metrics mt;
+        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha,
+                             &edan_session_options(s)->metrics, &mt);
+        proj_lambda_row *r = &x->lambda_rows[k];
+        *r = (proj_lambda_row){.m = mt.per_m[0].m,
+                               .W = edan_edag_lane(e, k)->W,
+                               .D = edan_edag_lane(e, k)->D,
+                               .lambda = mt.per_m[0].lambda};
+        edan_report_lane_label(e, k, r->configuration, sizeof r->configuration);
+    }
+    const edan_timing *tm = edan_timing_tool_model(s);
+    u->has_prediction = tm != NULL;
+    u->n_prediction = tm ? (size_t)edan_timing_lanes(tm) : 0;
+    for (size_t k = 0; k < u->n_prediction; k++) {
+        u->prediction[0][k] = edan_timing_lane_get(tm, (int)k).mem_latency_ns;
+        u->prediction[1][k] = edan_timing_lane_get(tm, (int)k).seconds;
+    }
     const unsigned ws = edan_lru_working_set(&t->total.lru), all = holds_all(t);
     const unsigned top = ws > all ? ws : all;
-    fputs(",\"traffic_curve\":{\"cache_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", ldexp(1.0, (int)(k + t->line_shift)));
-    fputs("],\"read_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift));
-    fputs("],\"write_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift));
-    fputs("],\"dirty_at_end_bytes\":[", f);
-    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++)
-        fprintf(f, "%s%.0f", k ? "," : "", (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift));
-    fputs("]}", f);
-}
-
-/* The traffic below each data level of the machine: a fully associative LRU cache of its size (the machine's lines). */
-static void levels_json(const proj_tool *t, FILE *f)
-{
+    for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++, u->n_curve++) {
+        u->curve[0][k] = ldexp(1.0, (int)(k + t->line_shift));
+        u->curve[1][k] = (double)edan_lru_reads(&t->total.lru, k) * (1u << t->line_shift);
+        u->curve[2][k] = (double)edan_lru_writes(&t->total.lru, k) * (1u << t->line_shift);
+        u->curve[3][k] = (double)edan_lru_dirty_at_end(&t->total.lru, k) * (1u << t->line_shift);
+    }
     static const char *const names[EDAN_MACHINE_MAX_DATA_LEVELS] = {"l1d", "l2", "l3"};
-    const double line = (double)(1u << t->line_shift);
-    fputs(",\"levels\":[", f);
     for (int l = 0; l < t->machine.n_data_levels; l++) {
         const uint64_t size = t->machine.data[l].geo.size;
         const unsigned k = size >> t->line_shift ? 63u - (unsigned)__builtin_clzll(size >> t->line_shift) : 0;
-        fprintf(f, "%s{\"name\":\"%s\",\"cache_bytes\":%" PRIu64, l ? "," : "", names[l], size);
-        json_num(f, "read_bytes", (double)edan_lru_reads(&t->total.lru, k) * line);
-        json_num(f, "write_bytes", (double)edan_lru_writes(&t->total.lru, k) * line);
-        json_num(f, "dirty_at_end_bytes", (double)edan_lru_dirty_at_end(&t->total.lru, k) * line);
-        fputc('}', f);
+        x->level_rows[l] = (proj_level_row){names[l], size, (double)edan_lru_reads(&t->total.lru, k) * line,
+                                            (double)edan_lru_writes(&t->total.lru, k) * line,
+                                            (double)edan_lru_dirty_at_end(&t->total.lru, k) * line};
     }
-    fputc(']', f);
+    for (int c = 0; c < t->n_models; c++) {
+        const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
+        const edan_proj p = edan_proj_evaluate(&t->total.mix, rd + wr, &m);
+        x->cache_rows[c] = (proj_cache_row){t->model_label[c],
+                                            rd,
+                                            wr,
+                                            (double)t->total.model_flush[c],
+                                            rd + wr,
+                                            p.time_memory,
+                                            p.time,
+                                            p.memory_bound ? "memory" : "compute"};
+    }
 }
 
 /* ===================================================================== */
@@ -164,186 +168,58 @@ static const proj_row **by_time(proj_tool *t, const proj_row *rows, size_t n, co
     return p;
 }
 
-/* ===================================================================== */
-/* Tables                                                                 */
-/* ===================================================================== */
-
-#define PJ_U64(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
-    }
-#define PJ_F64(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                                          \
-    }
-/* A number text shows too: %.0f, or %g of precision p (G) */
-#define PJ_SHOWN(key, unit, doc, title, w, p, g)                                                                       \
-    {                                                                                                                  \
-        key, EDAN_T_F64, unit, doc, g, title, w, p, NULL, EDAN_CELL                                                    \
-    }
-#define PJ_CLASS(c) PJ_U64("classes." c, "instructions", "executed instructions of the cost class")
-#define PJ_FP(k, doc) PJ_U64("fp." k, "instructions", doc)
-
-/* Every row's numbers (row_cells fills them): its operation mix, traffic and bounds, in text the common columns. */
-#define PJ_ROW                                                                                                         \
-    {"instructions", EDAN_T_U64, "instructions", "executed instructions", 0, "instructions", 12, 0, NULL, EDAN_CELL},  \
-        PJ_CLASS("int"), PJ_CLASS("mul"), PJ_CLASS("div"), PJ_CLASS("fadd"), PJ_CLASS("fmul"), PJ_CLASS("ffma"),       \
-        PJ_CLASS("fdiv"), PJ_CLASS("fsqrt"), PJ_CLASS("branch"), PJ_CLASS("load"), PJ_CLASS("store"),                  \
-        PJ_CLASS("atomic"), PJ_FP("add", "fadd, fsub"), PJ_FP("mul", "fmul"), PJ_FP("fma", "fused multiply-adds"),     \
-        PJ_FP("div", "fdiv"), PJ_FP("sqrt", "fsqrt"), PJ_FP("other", "other FP instructions (no flops)"),              \
-        PJ_U64("transcendentals", "calls", "calls of libm's transcendental functions"),                                \
-        PJ_U64("sqrt_calls", "calls", "calls of libm's sqrt"),                                                         \
-        PJ_U64("in_calls.instructions", "instructions", "executed inside those calls"),                                \
-        PJ_U64("in_calls.flops", "flops", "their flops, kept apart"), PJ_U64("loads", "accesses", "loads"),            \
-        PJ_U64("stores", "accesses", "stores"), PJ_U64("atomics", "accesses", "atomics"),                              \
-        PJ_U64("load_bytes", "bytes", "bytes loaded"), PJ_U64("store_bytes", "bytes", "bytes stored"),                 \
-        PJ_U64("stack.loads", "accesses", "sp-relative loads"),                                                        \
-        PJ_U64("stack.stores", "accesses", "sp-relative stores"), PJ_U64("stack.load_bytes", "bytes", "their bytes"),  \
-        PJ_U64("stack.store_bytes", "bytes", "their bytes"),                                                           \
-        PJ_SHOWN("flops", "flops", "flops (a fused multiply-add two)", "flops", 12, 0, 0),                             \
-        PJ_SHOWN("weighted_flops", "flops", "divisions, roots, transcendentals weighted", "weighted", 12, 0, 0),       \
-        PJ_F64("dram_read_bytes", "bytes", "DRAM reads"), PJ_F64("dram_write_bytes", "bytes", "DRAM writes"),          \
-        PJ_F64("dirty_at_end_bytes", "bytes", "of the writes, the final flush"),                                       \
-        PJ_SHOWN("dram_bytes", "bytes", "DRAM traffic", "DRAM bytes", 13, 0, 0),                                       \
-        PJ_SHOWN("bytes_per_flop", "bytes per flop", "DRAM bytes per weighted flop", "B/F", 7, 3, EDAN_COL_G),         \
-        PJ_U64("block_accesses", "accesses", "accesses to lines"),                                                     \
-        PJ_F64("working_set_bytes", "bytes", "the smallest cache that holds its lines' reuses"),                       \
-        PJ_F64("peak_flops_per_s", "flops per s", "the machine's peak"),                                               \
-        PJ_F64("bandwidth_bytes_per_s", "bytes per s", "the machine's bandwidth"),                                     \
-        PJ_SHOWN("time_compute_s", "s", "weighted flops / peak", "T_c s", 10, 3, EDAN_COL_G),                          \
-        PJ_SHOWN("time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),                          \
-        PJ_SHOWN("time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                               \
-        {"bound", EDAN_T_STR, "", "memory or compute", EDAN_COL_LEFT, NULL, 7, 0, NULL, EDAN_CELL},                    \
-        {"model_time", EDAN_T_GROUP, "", "the timing model's time (null without it)", 0, NULL, 0, 0, NULL, EDAN_CELL}, \
-        {"model_time.cycles", EDAN_T_F64S, "cycles", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},             \
-        {"model_time.seconds", EDAN_T_F64S, "s", "per --mem-latency", 0, NULL, 0, 0, NULL, EDAN_CELL},                 \
-    {                                                                                                                  \
-        "model_s", EDAN_T_F64, "s", "the timing model's at its first latency (text)", EDAN_NO_JSON | EDAN_COL_G,       \
-            "model s", 10, 3, NULL, EDAN_CELL                                                                          \
-    }
-#define PJ_N_ROW 51
-#define PJ_LABEL                                                                                                       \
-    {                                                                                                                  \
-        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0,      \
-            NULL, EDAN_CELL                                                                                            \
-    }
-
-static const edan_column total_cols[] = {PJ_LABEL, PJ_ROW};
-static const edan_column named_cols[] = {
-    PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the code outside every loop's", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW};
-static const edan_column function_cols[] = {
-    PJ_LABEL,
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW,
-    {"lambda", EDAN_T_GROUP, "", "lambda of --per-function's row (null: none)", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"lambda.exclusive", EDAN_T_F64, "cycles", "of its own vertices", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"lambda.inclusive", EDAN_T_F64, "cycles", "while it is active", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-};
-static const edan_column loop_cols[] = {
-    PJ_LABEL,
-    {"id", EDAN_T_I64, "", "the loop's id", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"function", EDAN_T_STR, "", "the head's function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"file", EDAN_T_STR, "", "the head's source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"line", EDAN_T_U64, "", "the head's source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"head", EDAN_T_U64, "address", "the loop's first instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"end", EDAN_T_U64, "address", "the loop's last instruction", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"depth", EDAN_T_U64, "", "nesting depth (1: outermost)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"parent", EDAN_T_I64, "", "the enclosing loop's id (-1: none)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"iterations", EDAN_T_U64, "", "executions of its head", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"back_edges", EDAN_T_U64, "", "its back edges taken", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    PJ_ROW,
-};
-
-enum { T_TOTAL, T_FUNCTIONS, T_LOOPS, T_OUTSIDE, N_T };
-const edan_table_decl edan_projection_tables[] = {
-    EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
-    EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
-    EDAN_TABLE_DECL("projection.loops", NULL, false, "per loop", loop_cols),
-    EDAN_TABLE_DECL("projection.outside_loops", NULL, true, "the code outside every loop", named_cols),
-    {NULL, NULL, false, NULL, NULL, 0, false},
-};
-
-/*
- * Row r's text label into row[0] and its numbers into v[0 .. PJ_N_ROW) (sec: room for its timing model's seconds,
- * which must live as long as the table).
- */
-static void row_cells(proj_tool *t, edan_table *tab, edan_value *row, edan_value *v, const proj_row *r,
-                      const edan_proj_machine *m, double *sec)
+/* Row r's numbers beside its mix (computed): its bound, traffic, timing model seconds, a loop's place. */
+static void row_view(proj_tool *t, const proj_row *r, const edan_proj_machine *m, proj_row_view *v)
 {
-    const edan_opmix *x = &r->mix;
-    char name[1100];
-    if (r->loop < 0) {
-        snprintf(name, sizeof name, "%s",
+    if (r->loop >= 0) {
+        v->place = proj_loop_place(t, r->loop);
+        v->loop = *edan_loops_get(t->loops, (uint32_t)r->loop);
+    }
+    proj_row_dram(t, r, t->machine_k, &v->rd, &v->wr, &v->fl);
+    v->p = edan_proj_evaluate(&r->mix, v->rd + v->wr, m);
+    v->working_set = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+    v->peak = m->peak_flops;
+    v->bandwidth = m->bandwidth;
+    v->bound = v->p.memory_bound ? "memory" : "compute";
+    v->has_model = t->timing != NULL;
+    v->n_model = t->timing ? (size_t)edan_timing_lanes(t->timing) : 0;
+    for (size_t k = 0; k < v->n_model; k++) {
+        v->cycles[k] = r->cycles[k];
+        v->sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
+    }
+    v->model_s = v->n_model ? v->sec[0] : 0;
+}
+
+/* A row of tab for r (name: its member "name"), bound to r and its numbers; its text label and timing model cells. */
+static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const proj_row *r, const char *name,
+                           const edan_proj_machine *m)
+{
+    proj_row_view *v = tab == &x->t[T_TOTAL] ? &x->total.v : &x->views[x->n_views++];
+    row_view(t, r, m, v);
+    v->name = name;
+    if (tab == &x->t[T_FUNCTIONS]) /* the latency view beside the bounds: lambda from --per-function, if it names it */
+        v->has_lambda = edan_functions_tool_lambda(x->s, r->name, v->lambda);
+    const char *base = v->place.file ? strrchr(v->place.file, '/') : NULL;
+    if (r->loop < 0)
+        snprintf(v->label, sizeof v->label, "%s",
                  r == &t->outside ? "(outside loops)"
                  : r->name        ? r->name
                                   : "(outside functions)");
-    } else {
-        const edan_loop_place p = proj_loop_place(t, r->loop);
-        const char *base = p.file ? strrchr(p.file, '/') : NULL;
-        snprintf(name, sizeof name, "#%d %s:%u (%s)", r->loop,
-                 base     ? base + 1
-                 : p.file ? p.file
-                          : "?",
-                 p.line, p.function ? p.function : "?");
-    }
-    row[0].s = edan_table_str(tab, name);
-    (v++)->u = x->instructions;
-    for (int c = 0; c < EDAN_CLASS_COUNT; c++)
-        (v++)->u = x->cls[c];
-    for (int k = 1; k < EDAN_FP_KINDS; k++)
-        (v++)->u = x->fp[k];
-    const uint64_t u[] = {
-        x->transcendentals, x->sqrt_calls,       x->in_calls,         x->in_calls_flops, x->loads,
-        x->stores,          x->atomics,          x->load_bytes,       x->store_bytes,    x->stack_loads,
-        x->stack_stores,    x->stack_load_bytes, x->stack_store_bytes};
-    for (size_t k = 0; k < sizeof u / sizeof u[0]; k++)
-        (v++)->u = u[k];
-    double rd, wr, fl;
-    proj_row_dram(t, r, t->machine_k, &rd, &wr, &fl);
-    const edan_proj p = edan_proj_evaluate(x, rd + wr, m);
-    const double f[] = {p.flops, p.weighted_flops, rd, wr, fl, p.dram_bytes, p.bytes_per_flop};
-    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
-        (v++)->f = f[k];
-    (v++)->u = r->lru.accesses;
-    (v++)->f = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-    const double g[] = {m->peak_flops, m->bandwidth, p.time_compute, p.time_memory, p.time};
-    for (size_t k = 0; k < sizeof g / sizeof g[0]; k++)
-        (v++)->f = g[k];
-    (v++)->s = p.memory_bound ? "memory" : "compute";
-    const int n = t->timing ? edan_timing_lanes(t->timing) : 0;
-    for (int k = 0; k < n; k++)
-        sec[k] = r->cycles[k] / (t->machine.clock_ghz * 1e9);
-    v[0].u = t->timing != NULL;
-    v[1].d.v = r->cycles;
-    v[2].d.v = sec;
-    v[1].d.n = v[2].d.n = (size_t)n;
-    v[3].f = n ? sec[0] : 0;
-}
-
-typedef struct pj_tables {
-    edan_column cols[N_T]
-                    [16 + PJ_N_ROW]; /* each table's, text's bound and model columns as the timing model has them */
-    edan_table t[N_T], text_loops, text_funcs; /* text: the first loops by time and the code outside them; functions */
-    double (*sec)[EDAN_TIMING_MAX_LATENCIES];  /* a row's timing model seconds, row by row of every table */
-    size_t n_sec;
-} pj_tables;
-
-/* A new row of tab: its cells, and room for its seconds (NULL when out of memory). */
-static edan_value *new_row(pj_tables *x, edan_table *tab, double **sec)
-{
-    edan_value *v = edan_table_row(tab, 0);
-    *sec = x->sec[x->n_sec++];
-    return v;
+    else
+        snprintf(v->label, sizeof v->label, "#%d %s:%u (%s)", r->loop,
+                 base            ? base + 1
+                 : v->place.file ? v->place.file
+                                 : "?",
+                 v->place.line, v->place.function ? v->place.function : "?");
+    return edan_table_row_of(tab, 0, v, r);
 }
 
 static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
 {
     const edan_proj_machine m = proj_machine(t);
-    const size_t rows = 2 * (t->n_funcs + t->n_loops + 2);
-    x->sec = calloc(rows, sizeof *x->sec);
-    x->n_sec = 0;
+    x->s = s;
+    x->views = calloc(2 * (t->n_funcs + t->n_loops + 2), sizeof *x->views);
+    x->n_views = 0;
     for (int k = 0; k < N_T; k++) {
         const edan_table_decl *d = &edan_projection_tables[k];
         memcpy(x->cols[k], d->cols, d->n_cols * sizeof *d->cols);
@@ -359,52 +235,31 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
                          edan_projection_tables[T_OUTSIDE].n_cols);
     edan_table_init_cols(&x->text_funcs, &edan_projection_tables[T_OUTSIDE], x->cols[T_OUTSIDE],
                          edan_projection_tables[T_OUTSIDE].n_cols);
-    double *sec;
-    edan_value *v;
-    if (!x->sec)
+    summarize(t, s, x);
+    edan_table_init(&x->lambda, &edan_projection_tables[T_LAMBDA]);
+    edan_table_init(&x->levels, &edan_projection_tables[T_LEVELS]);
+    edan_table_init(&x->caches, &edan_projection_tables[T_CACHES]);
+    edan_table_rows_of(&x->lambda, x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0, sizeof *x->lambda_rows);
+    edan_table_rows_of(&x->levels, x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
+    edan_table_rows_of(&x->caches, x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
+    if (!x->views)
         return;
-    if ((v = new_row(x, &x->t[T_TOTAL], &sec)))
-        row_cells(t, &x->t[T_TOTAL], v, v + 1, &t->total, &m, sec);
-    if ((v = new_row(x, &x->t[T_OUTSIDE], &sec))) {
-        v[1].s = "(outside loops)";
-        row_cells(t, &x->t[T_OUTSIDE], v, v + 2, &t->outside, &m, sec);
-    }
-    for (size_t i = 0; i < t->n_funcs && (v = new_row(x, &x->t[T_FUNCTIONS], &sec)); i++) {
-        v[1].s = t->funcs[i].name ? t->funcs[i].name : "(outside known functions)";
-        row_cells(t, &x->t[T_FUNCTIONS], v, v + 2, &t->funcs[i], &m, sec);
-        /* the latency view beside the bounds: lambda from the per-function breakdown, when it names it */
-        double lambda[2] = {0, 0};
-        v += 2 + PJ_N_ROW;
-        v[0].u = edan_functions_tool_lambda(s, t->funcs[i].name, lambda);
-        v[1].f = lambda[0];
-        v[2].f = lambda[1];
-    }
-    for (size_t i = 0; i < t->n_loops && (v = new_row(x, &x->t[T_LOOPS], &sec)); i++) {
-        const proj_row *r = &t->loop_rows[i];
-        const edan_loop *l = edan_loops_get(t->loops, (uint32_t)r->loop);
-        const edan_loop_place where = proj_loop_place(t, r->loop);
-        v[1].i = r->loop;
-        v[2].s = edan_table_str(&x->t[T_LOOPS], where.function);
-        v[3].s = edan_table_str(&x->t[T_LOOPS], where.file);
-        v[4].u = where.line;
-        v[5].u = l->head;
-        v[6].u = l->end;
-        v[7].u = l->depth;
-        v[8].i = l->parent;
-        v[9].u = r->iterations;
-        v[10].u = l->back_edges;
-        row_cells(t, &x->t[T_LOOPS], v, v + 11, r, &m, sec);
-    }
+    add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m);
+    add_row(t, x, &x->t[T_OUTSIDE], &t->outside, "(outside loops)", &m);
+    for (size_t i = 0; i < t->n_funcs; i++)
+        add_row(t, x, &x->t[T_FUNCTIONS], &t->funcs[i],
+                t->funcs[i].name ? t->funcs[i].name : "(outside known functions)", &m);
+    for (size_t i = 0; i < t->n_loops; i++)
+        add_row(t, x, &x->t[T_LOOPS], &t->loop_rows[i], NULL, &m);
     /* text: the loops and functions taking the longest, by the projection's time */
     const proj_row **order = by_time(t, t->loop_rows, t->n_loops, &m);
-    for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS && (v = new_row(x, &x->text_loops, &sec)); i++)
-        row_cells(t, &x->text_loops, v, v + 2, order[i], &m, sec);
+    for (size_t i = 0; order && i < t->n_loops && i < TEXT_ROWS; i++)
+        add_row(t, x, &x->text_loops, order[i], NULL, &m);
     free(order);
-    if ((v = new_row(x, &x->text_loops, &sec)))
-        row_cells(t, &x->text_loops, v, v + 2, &t->outside, &m, sec);
+    add_row(t, x, &x->text_loops, &t->outside, NULL, &m);
     order = t->have_elf ? by_time(t, t->funcs, t->n_funcs, &m) : NULL;
-    for (size_t i = 0; order && i < t->n_funcs && i < TEXT_ROWS && (v = new_row(x, &x->text_funcs, &sec)); i++)
-        row_cells(t, &x->text_funcs, v, v + 2, order[i], &m, sec);
+    for (size_t i = 0; order && i < t->n_funcs && i < TEXT_ROWS; i++)
+        add_row(t, x, &x->text_funcs, order[i], NULL, &m);
     free(order);
 }
 
@@ -414,62 +269,21 @@ static void free_tables(pj_tables *x)
         edan_table_free(&x->t[k]);
     edan_table_free(&x->text_loops);
     edan_table_free(&x->text_funcs);
-    free(x->sec);
+    edan_table_free(&x->lambda);
+    edan_table_free(&x->levels);
+    edan_table_free(&x->caches);
+    free(x->lambda_rows);
+    free(x->views);
 }
 
-static void report_json(proj_tool *t, const edan_session *s, const pj_tables *x, FILE *f)
+static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
 {
-    const edan_machine *mc = &t->machine;
-    const edan_proj_machine m = proj_machine(t);
-    fputs(",\"projection\":{\"machine\":{\"name\":", f);
-    edan_json_str(f, mc->name);
-    fputs(",\"file\":", f);
-    edan_json_str(f, t->machine_path);
-    json_num(f, "peak_gflops_per_core", mc->peak_gflops);
-    json_num(f, "bandwidth_gbs_per_core", mc->mem_bandwidth_gbs);
-    fprintf(f, ",\"cores\":%u", mc->cores);
-    json_num(f, "div_weight", mc->div_weight);
-    json_num(f, "sqrt_weight", mc->sqrt_weight);
-    json_num(f, "transcendental_weight", mc->transcendental_weight);
-    fprintf(f, "},\"traffic\":{\"source\":\"%s\",\"cache\":", t->n_models ? "cache" : "lru");
-    if (t->n_models) {
-        edan_json_str(f, t->model_label[0]);
-        fputs(",\"cache_bytes\":null", f);
-    } else {
-        char label[96];
-        snprintf(label, sizeof label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
-                 ldexp(1.0, (int)(t->machine_k + t->line_shift)), 1u << t->line_shift);
-        edan_json_str(f, label);
-        json_num(f, "cache_bytes", ldexp(1.0, (int)(t->machine_k + t->line_shift)));
-    }
-    fprintf(f, ",\"line_bytes\":%u},", 1u << t->line_shift);
+    fputs(",\"projection\":{", f);
     edan_table_json(f, &x->t[T_TOTAL], 0);
-    json_num(f, "time_sum_of_parts_s", proj_sum_of_parts(t, t->machine_k, &m));
-    lambda_json(f, s);
-    prediction_json(f, s);
-    curve_json(t, f);
-    levels_json(t, f);
-    fputs(",\"caches\":[", f);
-    for (int c = 0; c < t->n_models; c++) {
-        const double rd = (double)t->total.model_read[c], wr = (double)t->total.model_write[c];
-        const edan_proj p = edan_proj_evaluate(&t->total.mix, rd + wr, &m);
-        fprintf(f, "%s{\"cache\":", c ? "," : "");
-        edan_json_str(f, t->model_label[c]);
-        json_num(f, "dram_read_bytes", rd);
-        json_num(f, "dram_write_bytes", wr);
-        json_num(f, "dirty_at_end_bytes", (double)t->total.model_flush[c]);
-        json_num(f, "dram_bytes", rd + wr);
-        json_num(f, "time_memory_s", p.time_memory);
-        json_num(f, "time_s", p.time);
-        fprintf(f, ",\"bound\":\"%s\"}", p.memory_bound ? "memory" : "compute");
-    }
-    fputc(']', f);
-    edan_table_json_member(f, &x->t[T_FUNCTIONS], !t->have_elf, 0);
-    edan_table_json_member(f, &x->t[T_LOOPS], false, 0);
     fputs(",\"outside_loops\":{", f);
     edan_table_json(f, &x->t[T_OUTSIDE], 0);
     fputc('}', f);
-    proj_regions_json(t, f);
+    proj_regions_write(t, f, true, NULL);
     proj_whatif_json(t, f);
     fputc('}', f);
 }
@@ -527,7 +341,7 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
         fprintf(f, "  %-34s\n", "function (by time)");
         edan_table_text(f, &tabs->text_funcs, &(edan_text_view){.wide = wide, .no_heading = true});
     }
-    proj_regions_text(t, f);
+    proj_regions_write(t, f, false, NULL);
     proj_whatif_text(t, f);
 }
 
@@ -535,46 +349,41 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
 /* ExaSAT's Table 1                                                       */
 /* ===================================================================== */
 
-static void table_row(proj_tool *t, FILE *f, const proj_row *r, const edan_proj_machine *m)
+/* ExaSAT's Table 1's rows (out[0 .. n_loops + 2)): each loop, the code outside loops, the total (computed). */
+static void table1_rows(proj_tool *t, const edan_proj_machine *m, proj_exasat_row *out)
 {
-    const edan_loop_place p = proj_loop_place(t, r->loop);
-    const edan_opmix *x = &r->mix;
-    const double it = r->iterations ? (double)r->iterations : 1;
-    const edan_proj b = proj_row_bound(t, r, t->machine_k, m);
-    const double ws = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-    /* ExaSAT's columns: an FMA is one add and one multiply; square roots and libm calls are its "Exp" */
-    fprintf(f, "%-16.16s %6u %12" PRIu64 " %8.2f %8.2f %8.2f %8.2f %12.4g %12.4g %14.4g %8.3g %12.4g\n",
-            p.function ? p.function : "?", p.line, r->iterations,
-            (double)(x->fp[EDAN_FP_ADD] + x->fp[EDAN_FP_FMA]) / it,
-            (double)(x->fp[EDAN_FP_MUL] + x->fp[EDAN_FP_FMA]) / it, (double)x->fp[EDAN_FP_DIV] / it,
-            (double)(x->fp[EDAN_FP_SQRT] + x->sqrt_calls + x->transcendentals) / it, ws / 1024, b.dram_bytes / 1e9,
-            b.weighted_flops / 1e9, b.bytes_per_flop, b.time * 1e3);
+    edan_proj sum = {0};
+    double ws_max = 0;
+    for (size_t i = 0; i <= t->n_loops; i++) {
+        const proj_row *r = i < t->n_loops ? &t->loop_rows[i] : &t->outside;
+        const edan_proj b = proj_row_bound(t, r, t->machine_k, m);
+        const double ws = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
+        out[i] = proj_exasat(t, r, &b, ws);
+        ws_max = i < t->n_loops && ws > ws_max ? ws : ws_max;
+        sum.dram_bytes += b.dram_bytes;
+        sum.weighted_flops += b.weighted_flops;
+    }
+    sum.bytes_per_flop = sum.weighted_flops > 0 ? sum.dram_bytes / sum.weighted_flops : NAN;
+    sum.time = proj_sum_of_parts(t, t->machine_k, m);
+    out[t->n_loops].ws_kb = edan_na(); /* ExaSAT's table has none for the code outside loops */
+    out[t->n_loops + 1] = proj_exasat(t, NULL, &sum, ws_max);
+    out[t->n_loops + 1].procedure = "Total/Max";
 }
 
 static void report_table(proj_tool *t, FILE *f)
 {
     const edan_proj_machine m = proj_machine(t);
-    fprintf(f, "\nExaSAT's Table 1 on %s (per iteration of each loop; GB and Gflop = 10^9)\n", t->machine.name);
-    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12s %12s %14s %8s %12s\n", "Procedure", "Line", "Iterations", "Add",
-            "Mul", "Div", "Exp", "WS (kB)", "Traffic GB", "Weighted Gflop", "B:F", "Time (ms)");
-    double ws = 0, bytes = 0, wflops = 0;
-    for (size_t i = 0; i < t->n_loops; i++) {
-        const proj_row *r = &t->loop_rows[i];
-        table_row(t, f, r, &m);
-        const edan_proj b = proj_row_bound(t, r, t->machine_k, &m);
-        const double w = r->lru.accesses ? ldexp(1.0, (int)edan_lru_working_set(&r->lru)) * (1u << t->line_shift) : 0;
-        ws = w > ws ? w : ws;
-        bytes += b.dram_bytes;
-        wflops += b.weighted_flops;
+    proj_exasat_row *rows = calloc(t->n_loops + 2, sizeof *rows);
+    edan_table tab;
+    edan_table_init(&tab, &edan_projection_tables[T_EXASAT]);
+    if (rows) {
+        table1_rows(t, &m, rows);
+        edan_table_rows_of(&tab, rows, t->n_loops + 2, sizeof *rows);
     }
-    const edan_proj out = proj_row_bound(t, &t->outside, t->machine_k, &m);
-    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12s %12.4g %14.4g %8.3g %12.4g\n", "(outside loops)", "", "", "", "",
-            "", "", "", out.dram_bytes / 1e9, out.weighted_flops / 1e9, out.bytes_per_flop, out.time * 1e3);
-    bytes += out.dram_bytes;
-    wflops += out.weighted_flops;
-    fprintf(f, "%-16s %6s %12s %8s %8s %8s %8s %12.4g %12.4g %14.4g %8.3g %12.4g\n", "Total/Max", "", "", "", "", "",
-            "", ws / 1024, bytes / 1e9, wflops / 1e9, wflops > 0 ? bytes / wflops : NAN,
-            proj_sum_of_parts(t, t->machine_k, &m) * 1e3);
+    fprintf(f, "\nExaSAT's Table 1 on %s (per iteration of each loop; GB and Gflop = 10^9)\n", t->machine.name);
+    edan_table_text(f, &tab, &(edan_text_view){.indent = "", .heading_always = true});
+    edan_table_free(&tab);
+    free(rows);
 }
 
 void edan_projection_report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
@@ -587,10 +396,10 @@ void edan_projection_report(void *tool, const edan_session *s, edan_report_forma
         report_table(t, f);
         return;
     }
-    pj_tables x;
+    pj_tables x = {0};
     make_tables(t, s, &x);
     if (fmt == EDAN_FORMAT_JSON)
-        report_json(t, s, &x, f);
+        report_json(t, &x, f);
     else
         report_text(t, s, &x, f);
     free_tables(&x);

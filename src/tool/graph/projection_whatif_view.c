@@ -7,11 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
-#include "report/json.h"
 #include "report/plot.h"
 #include "tool/graph/projection_whatif.h"
-#include "util/files.h"
 
 /* ===================================================================== */
 /* The reports                                                            */
@@ -103,6 +100,70 @@ static int best_at(const proj_tool *t, int c)
     return best;
 }
 
+/* Every plan's row at every cache (none without a nest to transform), into rows[c * n_res + i]. */
+static void wi_rows(proj_tool *t, proj_wi_row *rows)
+{
+    const proj_whatif *w = t->whatif;
+    for (int c = 0; c < n_caches(t) && w->n_exact; c++) {
+        const int best = best_at(t, c);
+        for (int i = 0; i < w->n_res; i++) {
+            const wi_result *r = &w->res[i];
+            const edan_proj p = row_bound(t, r, c);
+            proj_wi_row *x = &rows[c * w->n_res + i];
+            x->scheme = scheme_name(w, r->order);
+            x->tile = r->tile;
+            x->tile_text = r->tile ? (double)r->tile : NAN;
+            x->cache_bytes = cache_size(t, c);
+            x->cache_kb = x->cache_bytes / 1024;
+            x->cache_model = w->assoc ? w->cache_labels[c] : NULL;
+            x->as_run = wi_bytes(t, &w->as_run, w->as_run_cm, c);
+            x->as_run_gb = x->as_run / 1e9;
+            x->measured = measured_bytes(t, c);
+            x->measured_gb = x->measured / 1e9;
+            x->legal = r->legal;
+            x->legal_n = r->legal;
+            x->best = i == best && !w->fuse;
+            x->best_n = x->best;
+            x->best_text = x->best ? " best" : "";
+            x->illegal = r->legal ? NULL : "illegal";
+            if (!r->legal)
+                proj_why_illegal(t, w->affine, &r->why, r->order, x->why, sizeof x->why);
+            x->reason = r->legal ? NULL : x->why;
+            x->halo = r->halo;
+            x->halo_flops = r->halo_flops;
+            x->halo_wflops = r->halo_wflops;
+            x->halo_wgflop = r->halo_wflops / 1e9;
+            x->halo_bytes = r->legal ? halo_bytes(t, r, c) : NAN;
+            x->halo_gb = x->halo_bytes / 1e9;
+            x->added = r->added;
+            x->overhead_s = overhead(t, r);
+            x->overhead_ms = r->legal ? x->overhead_s * 1e3 : NAN;
+            x->weighted_flops = p.weighted_flops;
+            x->weighted_gflop = p.weighted_flops / 1e9;
+            x->dram = r->legal ? p.dram_bytes : NAN;
+            x->traffic_gb = x->dram / 1e9;
+            x->bytes_per_flop = r->legal ? p.bytes_per_flop : edan_na(); /* CSV: empty, not a NaN's nan */
+            x->time_s = r->legal ? p.time : NAN;
+            x->time_ms = x->time_s * 1e3;
+            x->bound = !r->legal ? NULL : p.memory_bound ? "memory" : "compute";
+        }
+    }
+}
+
+/* The rows' table, bound to the structs returned (the caller frees them; NULL: out of memory, the table failed). */
+static proj_wi_row *wi_table(proj_tool *t, edan_table *tab)
+{
+    const size_t n = t->whatif->n_exact ? (size_t)n_caches(t) * (size_t)t->whatif->n_res : 0;
+    proj_wi_row *rows = calloc(n + 1, sizeof *rows);
+    edan_table_init(tab, &edan_projection_tables[T_WHATIF]);
+    tab->failed = !rows;
+    if (rows) {
+        wi_rows(t, rows);
+        edan_table_rows_of(tab, rows, n, sizeof *rows);
+    }
+    return rows;
+}
+
 void proj_whatif_text(proj_tool *t, FILE *f)
 {
     proj_whatif *w = t->whatif;
@@ -187,33 +248,59 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                 fprintf(f, " tile %" PRIu64, w->res[i].tile);
             fprintf(f, ": %s\n", why);
         }
-    fprintf(f, "  %-20s %6s %10s %14s %14s %14s %12s %12s %12s %12s %8s %12s\n", "scheme", "tile", "cache kB",
-            "as run bytes", "measured bytes", "what-if bytes", "halo iters", "halo wflops", "halo bytes", "added insns",
-            "B:F", "time ms");
-    for (int c = 0; c < n_caches(t); c++) {
-        const double as_run = wi_bytes(t, &w->as_run, w->as_run_cm, c);
-        const double measured = measured_bytes(t, c);
-        const int best = best_at(t, c);
-        for (int i = 0; i < w->n_res; i++) {
-            const wi_result *r = &w->res[i];
-            char tile[24] = "-";
-            if (r->tile)
-                snprintf(tile, sizeof tile, "%" PRIu64, r->tile);
-            char meas[32] = "-"; /* none: no --cache configuration is the row's hierarchy */
-            if (!isnan(measured))
-                snprintf(meas, sizeof meas, "%.0f", measured);
-            fprintf(f, "  %-20s %6s %10.0f %14.0f %14s ", scheme_name(w, r->order), tile, cache_size(t, c) / 1024,
-                    as_run, meas);
-            if (!r->legal) {
-                fprintf(f, "%14s\n", "illegal");
-                continue;
-            }
-            const edan_proj p = row_bound(t, r, c);
-            fprintf(f, "%14.0f %12" PRIu64 " %12.0f %12.0f %12.0f %8.3g %12.4g%s\n", p.dram_bytes, r->halo,
-                    r->halo_wflops, halo_bytes(t, r, c), r->added, p.bytes_per_flop, p.time * 1e3,
-                    i == best && !w->fuse ? " best" : "");
+    edan_table tab;
+    proj_wi_row *rows = wi_table(t, &tab);
+    edan_table_text(f, &tab, &(edan_text_view){.heading_always = true});
+    edan_table_free(&tab);
+    free(rows);
+}
+
+/* The what-if's JSON tables: its own members, nests (each with its levels' bounds and instructions), pairs, rows. */
+typedef struct wi_json {
+    edan_table summary, nests, pairs, rows;
+    edan_table *sub; /* nest i's bounds sub[2 i], instructions sub[2 i + 1] */
+    proj_nest_row *nest_rows;
+    proj_pair_row *pair_rows;
+    proj_wi_row *wi_rows;
+    proj_wi_summary sum;
+} wi_json;
+
+/* The nests' and pairs' rows and the what-if's own members (computed; x's arrays allocated). */
+static void wi_json_rows(proj_tool *t, wi_json *x)
+{
+    const proj_whatif *w = t->whatif;
+    const edan_affine_nest *n = edan_affine_nests(w->affine);
+    const size_t nn = edan_affine_n_nests(w->affine);
+    for (size_t i = 0; i < nn; i++) {
+        proj_nest_row *r = &x->nest_rows[i];
+        r->place = proj_loop_place(t, n[i].loop[0]);
+        r->reason = proj_nest_why_not(&n[i]);
+        r->replayed = !r->reason;
+        r->regs = w->model[i];
+        r->n_regs = w->n_regs;
+        for (int k = 0; k < w->n_regs; k++)
+            r->reg_counts[k] = w->regs[k];
+        r->bounds = &x->sub[2 * i];
+        r->insns = &x->sub[2 * i + 1];
+        r->levels = n[i].levels;
+        for (unsigned k = 0; k < n[i].levels; k++) {
+            r->loops[k] = (uint64_t)n[i].loop[k];
+            r->bound_rows[k].base = n[i].bound_base[k];
+            r->bound_rows[k].n = k;
+            memcpy(r->bound_rows[k].strides, n[i].bound_stride[k], sizeof r->bound_rows[k].strides);
         }
     }
+    for (size_t i = 1; w->fuse && i < nn; i++) /* each consecutive pair */
+        x->pair_rows[i - 1] = (proj_pair_row){n[i - 1].loop[0], n[i].loop[0], !w->pair_why[i], w->pair_why[i]};
+    x->sum = (proj_wi_summary){.kind = w->fuse ? "fuse" : "block",
+                               .cache_model = w->assoc ? w->cache_label : NULL,
+                               .nests = &x->nests,
+                               .pairs = &x->pairs,
+                               .rows = &x->rows,
+                               .complete = w->n_exact == nn};
+    for (unsigned k = 0; k < EDAN_AFFINE_LEVELS; k++)
+        if (w->block & (1u << k))
+            x->sum.levels[x->sum.n_levels++] = k + 1;
 }
 
 void proj_whatif_json(proj_tool *t, FILE *f)
@@ -222,102 +309,52 @@ void proj_whatif_json(proj_tool *t, FILE *f)
     if (!w)
         return;
     fprintf(f, ",\"what_if\":");
-    if (!proj_whatif_make(t)) {
+    const size_t nn = proj_whatif_make(t) ? edan_affine_n_nests(w->affine) : 0;
+    wi_json x = {.sub = calloc(2 * nn + 1, sizeof *x.sub),
+                 .nest_rows = calloc(nn + 1, sizeof *x.nest_rows),
+                 .pair_rows = calloc(nn + 1, sizeof *x.pair_rows)};
+    if (!proj_whatif_make(t) || !x.sub || !x.nest_rows || !x.pair_rows) {
         fprintf(f, "null");
-        return;
-    }
-    const edan_affine_nest *n = edan_affine_nests(w->affine);
-    const edan_affine_insn *in = edan_affine_insns(w->affine);
-    fprintf(f, "{\"kind\":\"%s\",\"cache_model\":", w->fuse ? "fuse" : "block");
-    edan_json_str(f, w->assoc ? w->cache_label : NULL);
-    fprintf(f, ",\"levels\":[");
-    for (unsigned k = 0, c = 0; k < EDAN_AFFINE_LEVELS; k++)
-        if (w->block & (1u << k))
-            fprintf(f, "%s%u", c++ ? "," : "", k + 1);
-    fprintf(f, "],\"nests\":[");
-    for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++) {
-        const edan_loop_place p = proj_loop_place(t, n[i].loop[0]);
-        fprintf(f, "%s{\"loops\":", i ? "," : "");
-        for (unsigned k = 0; k < n[i].levels; k++)
-            fprintf(f, "%s%d", k ? "," : "[", n[i].loop[k]);
-        fprintf(f, "],\"function\":");
-        edan_json_str(f, p.function);
-        fprintf(f, ",\"line\":%u,\"trips\":", p.line);
-        edan_json_u64_array(f, n[i].trip, n[i].levels);
-        proj_nest_bounds_json(&n[i], f);
-        const char *why = proj_nest_why_not(&n[i]);
-        fprintf(f,
-                ",\"entries\":%" PRIu64 ",\"accesses\":%" PRIu64 ",\"nonaffine_accesses\":%" PRIu64
-                ",\"in_calls\":%" PRIu64 ",\"replayed\":%s,\"reason\":",
-                n[i].entries, n[i].accesses, n[i].nonaffine_accesses, n[i].in_calls, why ? "false" : "true");
-        edan_json_str(f, why);
-        const proj_regs *g = &w->model[i];
-        fprintf(f, ",\"registers\":{\"body_loop\":%d,\"iterations\":%" PRIu64 ",\"int_used\":%u,\"fp_used\":%u",
-                g->loop, g->iterations, g->used[0], g->used[1]);
-        fprintf(f, ",\"memory_state\":%u,\"stack_per_iteration\":", g->memory_state);
-        edan_json_num(f, g->stack);
-        fprintf(f, ",\"register_counts\":[");
-        for (int r = 0; r < w->n_regs; r++)
-            fprintf(f, "%s%u", r ? "," : "", w->regs[r]);
-        fprintf(f, "],\"int_spilled_per_iteration\":");
-        edan_json_num_array(f, g->spilled[0], (size_t)w->n_regs);
-        fprintf(f, ",\"fp_spilled_per_iteration\":");
-        edan_json_num_array(f, g->spilled[1], (size_t)w->n_regs);
-        fprintf(f, "},\"instructions\":[");
-        for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
-            fprintf(f, "%s{\"pc\":%" PRIu64 ",\"store\":%s,\"size\":%u,\"affine\":%s,\"base\":%" PRId64 ",\"strides\":",
-                    j > n[i].first ? "," : "", in[j].insn->pc, in[j].insn->mem != EDAN_MEM_LOAD ? "true" : "false",
-                    in[j].insn->mem_size, in[j].affine ? "true" : "false", in[j].base);
-            fputc('[', f);
-            for (unsigned k = 0; k < in[j].levels; k++)
-                fprintf(f, "%s%" PRId64, k ? "," : "", in[j].stride[k]);
-            fprintf(f, "],\"accesses\":%" PRIu64 "}", in[j].accesses);
+    } else {
+        const edan_affine_nest *n = edan_affine_nests(w->affine);
+        const edan_affine_insn *in = edan_affine_insns(w->affine);
+        wi_json_rows(t, &x);
+        edan_table_init(&x.nests, &edan_projection_tables[T_NESTS]);
+        for (size_t i = 0; i < nn; i++) {
+            edan_table_init(&x.sub[2 * i], &edan_projection_tables[T_BOUNDS]);
+            edan_table_init(&x.sub[2 * i + 1], &edan_projection_tables[T_INSNS]);
+            for (unsigned k = 0; k < n[i].levels; k++) /* a level whose trip count is no bound: null */
+                edan_table_row_of(&x.sub[2 * i], n[i].trip[k] || !n[i].bounded ? EDAN_ROW_NULL : 0,
+                                  &x.nest_rows[i].bound_rows[k], NULL);
+            for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
+                edan_value *v = edan_table_row_of(&x.sub[2 * i + 1], 0, NULL, &in[j]);
+                if (!v)
+                    break;
+                v[IN_PC].u = in[j].insn->pc;
+                v[IN_STORE].b = in[j].insn->mem != EDAN_MEM_LOAD;
+                v[IN_SIZE].u = in[j].insn->mem_size;
+            }
+            edan_table_row_of(&x.nests, 0, &x.nest_rows[i], &n[i]);
         }
-        fprintf(f, "]}");
-    }
-    fprintf(f, "],\"pairs\":[");
-    for (size_t i = 1; w->fuse && i < edan_affine_n_nests(w->affine); i++) {
-        fprintf(f, "%s{\"first\":%d,\"second\":%d,\"fused\":%s,\"reason\":", i > 1 ? "," : "", n[i - 1].loop[0],
-                n[i].loop[0], w->pair_why[i] ? "false" : "true");
-        edan_json_str(f, w->pair_why[i]);
+        edan_table_init(&x.pairs, &edan_projection_tables[T_PAIRS]);
+        edan_table_rows_of(&x.pairs, x.pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x.pair_rows);
+        x.wi_rows = wi_table(t, &x.rows);
+        edan_table_init(&x.summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
+        edan_table_row_of(&x.summary, 0, &x.sum, NULL);
+        fputc('{', f);
+        edan_table_json(f, &x.summary, 0);
         fputc('}', f);
+        for (size_t i = 0; i < 2 * nn; i++)
+            edan_table_free(&x.sub[i]);
+        edan_table_free(&x.summary);
+        edan_table_free(&x.nests);
+        edan_table_free(&x.pairs);
+        edan_table_free(&x.rows);
+        free(x.wi_rows);
     }
-    fprintf(f, "],\"complete\":%s,\"rows\":[", w->n_exact == edan_affine_n_nests(w->affine) ? "true" : "false");
-    for (int c = 0, first = 1; c < n_caches(t) && w->n_exact; c++) {
-        const int best = best_at(t, c);
-        for (int i = 0; i < w->n_res; i++, first = 0) {
-            const wi_result *r = &w->res[i];
-            const edan_proj p = row_bound(t, r, c);
-            fprintf(f, "%s{\"scheme\":\"%s\",\"tile\":%" PRIu64 ",\"cache_bytes\":%.0f", first ? "" : ",",
-                    scheme_name(w, r->order), r->tile, cache_size(t, c));
-            fprintf(f, ",\"cache_model\":");
-            edan_json_str(f, w->assoc ? w->cache_labels[c] : NULL);
-            fprintf(f,
-                    ",\"as_run_dram_bytes\":%.0f,\"measured_dram_bytes\":", wi_bytes(t, &w->as_run, w->as_run_cm, c));
-            edan_json_num(f, measured_bytes(t, c));
-            fprintf(f, ",\"legal\":%s,\"illegal_reason\":", r->legal ? "true" : "false");
-            char why[640];
-            if (!r->legal)
-                proj_why_illegal(t, w->affine, &r->why, r->order, why, sizeof why);
-            edan_json_str(f, r->legal ? NULL : why);
-            fprintf(f, ",\"halo_iterations\":%" PRIu64 ",\"halo_flops\":%.0f,\"halo_weighted_flops\":%.0f", r->halo,
-                    r->halo_flops, r->halo_wflops);
-            fprintf(f, ",\"halo_dram_bytes\":");
-            edan_json_num(f, r->legal ? halo_bytes(t, r, c) : NAN);
-            fprintf(f, ",\"added_instructions\":%.0f,\"overhead_s\":", r->added);
-            edan_json_num(f, overhead(t, r));
-            fprintf(f, ",\"weighted_flops\":");
-            edan_json_num(f, p.weighted_flops);
-            fprintf(f, ",\"dram_bytes\":");
-            edan_json_num(f, r->legal ? p.dram_bytes : NAN);
-            fprintf(f, ",\"bytes_per_flop\":");
-            edan_json_num(f, r->legal ? p.bytes_per_flop : NAN);
-            fprintf(f, ",\"time_s\":");
-            edan_json_num(f, r->legal ? p.time : NAN);
-            fprintf(f, ",\"best\":%s}", i == best && !w->fuse ? "true" : "false");
-        }
-    }
-    fprintf(f, "]}");
+    free(x.sub);
+    free(x.nest_rows);
+    free(x.pair_rows);
 }
 
 int proj_whatif_csv(proj_tool *t, edan_error *err)
@@ -329,39 +366,16 @@ int proj_whatif_csv(proj_tool *t, edan_error *err)
         edan_error_set(err, "out of memory for the what-if");
         return -1;
     }
-    edan_output out;
-    FILE *f = edan_output_fopen(&out, w->csv, "--what-if-csv", err);
-    if (!f)
-        return -1;
-    fprintf(f, "scheme,tile,cache_bytes,as_run_traffic_gb,measured_traffic_gb,traffic_gb,weighted_gflop,"
-               "bytes_per_flop,time_ms,bound,best,legal,halo_iterations,halo_weighted_gflop,halo_traffic_gb,"
-               "added_instructions,overhead_ms,illegal_reason\n");
-    for (int c = 0; c < n_caches(t) && w->n_exact; c++) {
-        const int best = best_at(t, c);
-        for (int i = 0; i < w->n_res; i++) {
-            const wi_result *r = &w->res[i];
-            const edan_proj p = row_bound(t, r, c);
-            fprintf(f, "%s,%" PRIu64 ",%.0f,%.10g,", scheme_name(w, r->order), r->tile, cache_size(t, c),
-                    wi_bytes(t, &w->as_run, w->as_run_cm, c) / 1e9);
-            if (!isnan(measured_bytes(t, c))) /* empty: no --cache configuration is the row's hierarchy */
-                fprintf(f, "%.10g", measured_bytes(t, c) / 1e9);
-            fputc(',', f);
-            if (r->legal)
-                fprintf(f, "%.10g,%.10g,%.6g,%.10g,%s,%d,1,%" PRIu64 ",%.10g,%.10g,%.0f,%.10g,\n", p.dram_bytes / 1e9,
-                        p.weighted_flops / 1e9, p.bytes_per_flop, p.time * 1e3, p.memory_bound ? "memory" : "compute",
-                        i == best && !w->fuse, r->halo, r->halo_wflops / 1e9, halo_bytes(t, r, c) / 1e9, r->added,
-                        overhead(t, r) * 1e3);
-            else {
-                char why[640];
-                proj_why_illegal(t, w->affine, &r->why, r->order, why, sizeof why);
-                fprintf(f, ",%.10g,,,,0,0,%" PRIu64 ",%.10g,,%.0f,,", p.weighted_flops / 1e9, r->halo,
-                        r->halo_wflops / 1e9, r->added);
-                edan_csv_text(f, why);
-                fputc('\n', f);
-            }
-        }
-    }
-    return edan_output_commit(&out, err) ? -1 : 0;
+    edan_table tab;
+    proj_wi_row *rows = wi_table(t, &tab);
+    int rc = -1;
+    if (rows)
+        rc = edan_table_csv_at(&tab, w->csv, "--what-if-csv", err);
+    else
+        edan_error_set(err, "out of memory for the what-if");
+    edan_table_free(&tab);
+    free(rows);
+    return rc;
 }
 
 int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err)
