@@ -754,7 +754,9 @@ int edan_results_csv(const edan_result *r, size_t n, const char *dir, const char
         if (!(r[i].left & EDAN_NO_CSV) && r[i].t->decl->csv && edan_table_csv(r[i].t, dir, base, err))
             return -1;
     return 0;
+}
 
+/* ===================================================================== */
 /* CSV files a tool's option names                                        */
 /* ===================================================================== */
 

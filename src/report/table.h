@@ -412,6 +412,7 @@ void edan_results_json(FILE *f, const edan_result *r, size_t n);
 /* Each table with a CSV table (decl->csv) as its file: 0, or -1 with err at the first that fails. */
 int edan_results_csv(const edan_result *r, size_t n, const char *dir, const char *base, edan_error *err);
 
+/* ===================================================================== */
 /* CSV files a tool's option names (--projection-csv=PATH)                */
 /* ===================================================================== */
 
