@@ -151,10 +151,20 @@ def count(commit, listing=False):
 
 
 def main(argv):
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__.split("\n\n")[1])
+        return 0
     listing = "--functions" in argv
     commits = [a for a in argv if a != "--functions"] or ["HEAD"]
     for commit in commits:
-        short = git("rev-parse", "--short", commit).strip()
+        if commit.startswith("-"):
+            print(f"render_lines.py: unknown option {commit} (usage: [--functions] [COMMIT ...])", file=sys.stderr)
+            return 2
+        try:
+            short = git("rev-parse", "--short", "--verify", "--quiet", commit + "^{commit}").strip()
+        except subprocess.CalledProcessError:
+            print(f"render_lines.py: {commit}: not a commit of this repository", file=sys.stderr)
+            return 2
         render, printing, decl, shared, per_file = count(commit, listing)
         if listing:
             for name, k in per_file:

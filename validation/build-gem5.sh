@@ -9,6 +9,9 @@
 # JOBS: scons jobs [nproc]. About 1.5-2 hours on 2 cores; run it once, outside the repository, and
 # point make validate at the result: make validate GEM5=GEM5_SOURCE_DIR/build/RISCV/gem5.opt
 # (the default GEM5 is /opt/gem5src/build/RISCV/gem5.opt).
+# Stopping it: interrupt (Ctrl-C, SIGINT) rather than kill. scons records what it has built only when
+# it exits (build/RISCV/gem5.build/sconsign.dblite); a killed build compiles the same objects again
+# when rerun.
 #
 # gem5 v22.1 predates Python 3.11, Debian 12's Python; three changes make it build, each checked so
 # that a different gem5 fails here rather than later:
