@@ -50,11 +50,9 @@ static double cache_size(const proj_tool *t, int c)
     return t->dim[0].v[c];
 }
 
-/* A replay's DRAM bytes at cache c: an LRU cache of its size, or its cache model. */
 static double wi_bytes(const proj_tool *t, const edan_lru_traffic *lru, const edan_whatif_model *cm, int c)
 {
-    return t->whatif->assoc ? (double)(cm[c].read + cm[c].write)
-                            : edan_whatif_bytes(lru, cache_k(t, cache_size(t, c)), t->line_shift);
+    return proj_whatif_bytes(t, lru, cm, c);
 }
 
 /* The region's measured DRAM bytes at cache c: the LRU's; with the cache model, the --cache configuration's that is
@@ -69,13 +67,9 @@ static double measured_bytes(const proj_tool *t, int c)
     return NAN;
 }
 
-/* A result's bound at cache c: the region's work with the halo's, the replay's traffic. */
 static edan_proj row_bound(const proj_tool *t, const wi_result *r, int c)
 {
-    const edan_proj_machine m = proj_machine(t);
-    return edan_proj_bound((double)edan_opmix_flops(&t->total.mix) + r->halo_flops,
-                           edan_opmix_weighted_flops(&t->total.mix, &m.weights) + r->halo_wflops,
-                           wi_bytes(t, &r->lru, r->cm, c), m.peak_flops, m.bandwidth);
+    return proj_whatif_bound(t, r, c);
 }
 
 /* The DRAM bytes the tile scheme's recomputed halo adds (its replay less the one without the halo). */
@@ -213,6 +207,10 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                     r->halo_wflops, halo_bytes(t, r, c), r->added, p.bytes_per_flop, p.time * 1e3,
                     i == best && !w->fuse ? " best" : "");
         }
+        const edan_proj u = row_bound(t, &w->unblocked, c);
+        fprintf(f, "  %-20s %6s %10.0f %14.0f %14s %14.0f %12d %12d %12d %12d %8.3g %12.4g%s\n", "as run", "-",
+                cache_size(t, c) / 1024, as_run, "", u.dram_bytes, 0, 0, 0, 0, u.bytes_per_flop, u.time * 1e3,
+                proj_whatif_unblocked_best(t, c) ? (w->fuse ? " faster" : " faster than every tile") : "");
     }
 }
 
@@ -312,10 +310,22 @@ void proj_whatif_json(proj_tool *t, FILE *f)
             edan_json_num(f, r->legal ? p.dram_bytes : NAN);
             fprintf(f, ",\"bytes_per_flop\":");
             edan_json_num(f, r->legal ? p.bytes_per_flop : NAN);
+            fprintf(f, ",\"exposed_s\":");
+            edan_json_num(f, r->legal ? proj_whatif_exposed(t, r, c) : NAN);
             fprintf(f, ",\"time_s\":");
             edan_json_num(f, r->legal ? p.time : NAN);
             fprintf(f, ",\"best\":%s}", i == best && !w->fuse ? "true" : "false");
         }
+    }
+    fprintf(f, "],\"unblocked\":[");
+    for (int c = 0; c < n_caches(t) && w->n_exact; c++) {
+        const edan_proj u = row_bound(t, &w->unblocked, c);
+        fprintf(f, "%s{\"cache_bytes\":%.0f,\"dram_bytes\":%.0f,\"exposed_s\":", c ? "," : "", cache_size(t, c),
+                u.dram_bytes);
+        edan_json_num(f, proj_whatif_exposed(t, &w->unblocked, c));
+        fprintf(f, ",\"time_s\":");
+        edan_json_num(f, u.time);
+        fprintf(f, ",\"best\":%s}", proj_whatif_unblocked_best(t, c) ? "true" : "false");
     }
     fprintf(f, "]}");
 }
