@@ -40,7 +40,7 @@ typedef struct replay {
                             prefetchers), or */
     edan_whatif_model *counts;
     edan_prefetcher *pf;
-    const edan_whatif_core *core;
+    const edan_whatif_core *core;               /* its windows of loads (NULL: none) */
     uint64_t in_window;                         /* loads of the window so far */
     uint32_t missed[EDAN_CACHE_MAX_LEVELS + 1]; /* its misses by the level they reached */
     fuse_check *check;                          /* the fused order's dependences */
@@ -162,9 +162,11 @@ static void touch(replay *r, uint64_t addr, uint32_t size, bool store)
         const edan_cache_result cr = edan_cache_access(r->model, addr, size, store);
         if (!store) {
             r->counts->loads[cr.level]++;
-            r->missed[cr.level]++;
-            if (r->core && r->core->window && ++r->in_window == r->core->window)
-                close_window(r);
+            if (r->core && r->core->window) {
+                r->missed[cr.level]++;
+                if (++r->in_window == r->core->window)
+                    close_window(r);
+            }
         }
         if (r->pf)
             edan_prefetch_access(r->pf, r->model, r->insn->insn->pc, addr, &cr);
