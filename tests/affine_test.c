@@ -236,6 +236,95 @@ static void naive_access(naive *c, uint64_t addr, bool store)
 #define SIZES 8
 static naive cache[SIZES];
 
+/* ---- the naive stream: each access of the naive loops, for the cache model's replay ---- */
+
+typedef struct stream_access {
+    uint64_t pc, addr;
+    bool store;
+} stream_access;
+static stream_access *stream;
+static size_t n_stream, cap_stream;
+
+static void stream_add(uint64_t pc, uint64_t addr, bool store)
+{
+    if (n_stream == cap_stream) {
+        cap_stream = cap_stream ? 2 * cap_stream : 4096;
+        stream = realloc(stream, cap_stream * sizeof *stream);
+        if (!stream)
+            abort();
+    }
+    stream[n_stream++] = (stream_access){pc, addr, store};
+}
+
+/* Small caches, so that the stream misses at both levels: a 512-byte 2-way L1 and a 4 KiB 4-way L2. */
+static const edan_cache_config small = {2, {{512, 64, 2, true, true}, {4096, 64, 4, true, true}}};
+static const edan_prefetch_config small_pf[2] = {
+    {EDAN_PREFETCH_STRIDE, 2, 1, 32, 1, false, 16, 4, 3, 4, 50},
+    {EDAN_PREFETCH_TAGGED, 2, 1, 32, 1, false, 0, 0, 0, 0, 0},
+};
+static const uint32_t small_hit[2] = {2, 10};
+
+/* A window's misses in rounds, naively: the levels sorted deepest first, cut into groups of mshrs, each a round of its
+ * first (deepest) level. */
+static void naive_rounds(uint32_t *lv, size_t n, uint32_t mshrs, uint64_t *rounds)
+{
+    for (size_t x = 1; x < n; x++) /* insertion sort, descending */
+        for (size_t y = x; y > 0 && lv[y] > lv[y - 1]; y--) {
+            const uint32_t t = lv[y];
+            lv[y] = lv[y - 1];
+            lv[y - 1] = t;
+        }
+    for (size_t x = 0; x < n; x += mshrs)
+        rounds[lv[x]]++;
+}
+
+/* The cache model's replay of the same order under core (prefetchers or none, a window, MSHRs) against the naive
+ * stream run through the cache model and its prefetchers access by access: the traffic, the level each load found
+ * its data at, the rounds of misses per deepest level. */
+static void check_core(const edan_affine *a, const uint32_t *order, const size_t *start, size_t ng,
+                       const edan_whatif_plan *p, const edan_whatif_core *core)
+{
+    edan_whatif_model got;
+    edan_error err = {0};
+    CHECK(!edan_whatif_replay_cache(a, order, start, ng, p, &small, core, &got, &err), "replay_cache: %s", err.msg);
+    edan_cache c;
+    edan_prefetcher pf = {0};
+    CHECK(!edan_cache_init(&c, &small, &err), "cache");
+    CHECK(!core->pf || !edan_prefetch_init(&pf, core->pf, core->hit, 2, 64, &err), "prefetcher");
+    uint64_t loads[EDAN_CACHE_MAX_LEVELS + 1] = {0}, rounds[EDAN_CACHE_MAX_LEVELS + 1] = {0};
+    uint32_t *window = calloc(core->window + 1, sizeof *window);
+    size_t in_window = 0, missed = 0;
+    for (size_t x = 0; window && x < n_stream; x++) {
+        const edan_cache_result r = edan_cache_access(&c, stream[x].addr, 8, stream[x].store);
+        if (core->pf)
+            edan_prefetch_access(&pf, &c, stream[x].pc, stream[x].addr, &r);
+        if (stream[x].store)
+            continue;
+        loads[r.level]++;
+        if (r.level)
+            window[missed++] = r.level;
+        if (++in_window == core->window) {
+            naive_rounds(window, missed, core->mshrs, rounds);
+            in_window = missed = 0;
+        }
+    }
+    if (window && in_window)
+        naive_rounds(window, missed, core->mshrs, rounds);
+    free(window);
+    CHECK_EQ_U64(got.read, c.ram_read_bytes, "cache model replay: bytes read");
+    for (int l = 0; l <= 2; l++) {
+        CHECK(got.loads[l] == loads[l], "loads found at level %d (prefetchers %d): %llu, naive %llu", l,
+              core->pf != NULL, (unsigned long long)got.loads[l], (unsigned long long)loads[l]);
+        CHECK(got.rounds[l] == rounds[l],
+              "rounds to level %d (window %llu, mshrs %u, prefetchers %d): %llu, naive %llu", l,
+              (unsigned long long)core->window, core->mshrs, core->pf != NULL, (unsigned long long)got.rounds[l],
+              (unsigned long long)rounds[l]);
+    }
+    if (core->pf)
+        edan_prefetch_free(&pf);
+    edan_cache_free(&c);
+}
+
 /* ---- the naive values: which store instance each load reads ----------- */
 
 #define WORDS_LO (0x100000 - 0x10000)
@@ -285,6 +374,7 @@ static void naive_point(const g_nest *n, const int64_t *i)
         }
         for (int s = 0; s < SIZES; s++)
             naive_access(&cache[s], address(x, i), x->store);
+        stream_add(pc_of(x->code), address(x, i), x->store);
     }
 }
 
@@ -370,7 +460,12 @@ static void check_traffic(const edan_affine *a, const uint32_t *order, const siz
         memset(&cache[s], 0, sizeof cache[s]);
         cache[s].cap = (size_t)1 << s;
     }
+    n_stream = 0;
     naive_run(members, nm, start, ng, p, p->halo);
+    for (int pf = 0; pf < 2; pf++) {
+        const edan_whatif_core core = {pf ? small_pf : NULL, small_hit, 1 + rt_below(40), 1 + (uint32_t)rt_below(4)};
+        check_core(a, order, start, ng, p, &core);
+    }
     for (int s = 0; s < SIZES; s++) {
         naive *c = &cache[s];
         uint64_t flush = 0;
@@ -541,5 +636,6 @@ int main(int argc, char **argv)
            legal_plans, halo_plans, illegal_confirmed + illegal_unconfirmed, illegal_confirmed);
     CHECK(legal_plans > 0 && halo_plans > 0 && illegal_confirmed > 0, "both verdicts and halos seen");
     free(recs);
+    free(stream);
     return check_summary();
 }

@@ -35,7 +35,7 @@
             fusion of trees refused (a flow dependence); each pair of unfusable's nests not fused, with its reason
   assoc_sweep  --what-if-cache=machine with --projection-cache's sizes: per size the machine's hierarchy with its
             last level resized, each tile's traffic within 10 % of the hand-blocked builds' under that hierarchy
-            (--cache with the rows' cache_model), the best tile per size the least measured (as blocking)
+            (--cache with the rows' cache_model), the tile of least predicted traffic per size the least measured
   halo      two 5-point stencils in a row (pipe) in the all-loops-per-block scheme, blocked in i and j (tiles 4
             to 32, caches 8 to 64 KiB): the redundant iterations against the points the hand-blocked pipe_blocked
             (tmp recomputed on a ring of 1 around each block) computes beyond pipe's, the predicted weighted flops
@@ -52,16 +52,19 @@
             L1d 64 KiB 2-way, L2 256 KiB 8-way): the predicted traffic of each tile within 10 % of the hand-blocked
             function's traffic under the same model (--cache=machine), and the predicted best tile equal to the
             timing model's best for all three stencils, the 5-point one's 8-way conflicts included (the fully
-            associative what-if's best is printed beside)
+            associative what-if's best is printed beside); with the unblocked nest a candidate (the timing model's
+            time of the kernel itself), the best equal for the 7-point (tile 4) and 27-point (unblocked) stencils,
+            the 5-point one's printed; the unblocked entries against the rows (also in `blocking`)
   options   bad --what-if, --what-if-tiles and --what-if-registers values, --what-if-tiles without --what-if,
             an unwritable CSV
 
 and, outside the test suite (make validate-whatif; native timing is noisy on a shared machine):
 
-  native    the hand-blocked stencils built for the host with its gcc at -O2, each tile timed (median of 5
-            runs of the kernel, pinned with taskset when there is one), the best tile against the what-if's
-            best at the host's L1d and L2 sizes (/sys/devices/system/cpu/cpu0/cache), fully associative and
-            through server-ddr5's cache model with its last level of those sizes; prints the figures
+  native    the stencils and their hand-blocked versions built for the host with its gcc at -O2, each tile and
+            the unblocked kernel timed by the thread's CPU time, the caches evicted before each run, all in turn
+            per round, the median of 11 rounds (pinned with taskset when there is one); the best (tile or
+            unblocked) and the best tile against the what-if's on zen4-prefetch (the host's core and its
+            prefetchers) through its cache model, zen4 (no prefetchers) beside; prints the figures
 
 usage: whatif_test.py BUILD_DIR CATEGORY
 """
@@ -99,13 +102,33 @@ def measured(curve, cache):
     return curve["read_bytes"][i] + curve["write_bytes"][i]
 
 
+def check_unblocked(label, w, caches):
+    """The nests as they ran, per cache: their traffic the rows' as_run_dram_bytes, time_s ExaSAT's bound of it plus
+    exposed_s (as each row's), best when no legal row is faster; with the LRU caches (no cache_model) nothing is
+    exposed."""
+    check([u["cache_bytes"] for u in w["unblocked"]] == caches, f"{label}: unblocked per cache {w['unblocked']}")
+    for u in w["unblocked"]:
+        rows = [x for x in w["rows"] if x["cache_bytes"] == u["cache_bytes"]]
+        legal = [x for x in rows if x["legal"]]
+        check(all(x["as_run_dram_bytes"] == u["dram_bytes"] for x in rows), f"{label}: unblocked {u} against {rows}")
+        check(u["best"] == all(u["time_s"] <= x["time_s"] for x in legal), f"{label}: unblocked best {u}")
+        for x in legal + [u]:
+            check(x["exposed_s"] >= 0 and (w["cache_model"] or x["exposed_s"] == 0), f"{label}: exposed {x}")
+        # the bound is the same function of traffic for both (the region's flops; a row's halo adds its own)
+        for x in legal:
+            if x["halo_iterations"] == 0 and x["dram_bytes"] == u["dram_bytes"]:
+                check(abs((x["time_s"] - x["exposed_s"]) - (u["time_s"] - u["exposed_s"])) <= 1e-9 * u["time_s"],
+                      f"{label}: equal traffic, equal bound: {x} {u}")
+
+
 # ===================================================================== #
 # Access functions against the text trace                               #
 # ===================================================================== #
 
-def check_tiles(label, rows, meas):
+def check_tiles(label, rows, meas, by_traffic=False):
     """Each cache's predicted traffic per tile within 10 % of the hand-blocked builds' (meas: tile -> their
-    traffic curves), and the predicted best tile the measured one; the worst relative error."""
+    traffic curves), and the predicted best tile the measured one; the worst relative error. by_traffic: the tile
+    of least predicted traffic (the cache model's best adds the loads' exposed latency to the bound)."""
     worst = 0.0
     for cache in CACHES:
         pred = {x["tile"]: x for x in rows if x["cache_bytes"] == cache}
@@ -116,6 +139,8 @@ def check_tiles(label, rows, meas):
             check(abs(e) <= 0.10, f"{label} tile {t} cache {cache}: predicted {pred[t]['dram_bytes']:.0f}, "
                   f"measured {m} ({100 * e:+.1f} %)")
         best_pred = [t for t in TILES if pred[t]["best"]]
+        if by_traffic:
+            best_pred = [min(TILES, key=lambda t: (pred[t]["dram_bytes"], t))]
         best_meas = min(TILES, key=lambda t: (measured(meas[t], cache), t))
         check(best_pred == [best_meas], f"{label} cache {cache}: best tile predicted {best_pred}, "
               f"measured {best_meas}")
@@ -272,6 +297,7 @@ def test_blocking():
                                             for a, b in zip(u, v)), f"{kernel}: the plot's times {dat}, {want}")
         check(w["levels"] == [int(x) for x in levels.split(",")] and w["complete"], f"{kernel}: {w['levels']}")
         check(len(rows) == len(w["rows"]) == len(TILES) * len(CACHES), f"{kernel}: {len(rows)} CSV rows")
+        check_unblocked(kernel, w, CACHES)
         for c, j in zip(rows, w["rows"]):
             check(int(c["tile"]) == j["tile"] and float(c["cache_bytes"]) == j["cache_bytes"] and
                   abs(float(c["traffic_gb"]) * 1e9 - j["dram_bytes"]) <= 1e-6 * j["dram_bytes"] and
@@ -688,13 +714,28 @@ def test_assoc():
             e = (x["dram_bytes"] - m) / m
             check(abs(e) <= 0.10, f"{kernel} tile {x['tile']} under the cache model: predicted {x['dram_bytes']}, "
                   f"measured {m} ({100 * e:+.1f} %)")
+        check_unblocked(kernel, w, [256 * 1024])
         pred = best_predicted(w["rows"])
         lru = best_predicted(whatif_rows(kernel, n, levels, TILES, [256 * 1024], GEM5)[256 * 1024])
         model, meas = timing_best(kernel, n, GEM5)
+        # the nests as they ran, a candidate beside the tiles: the timing model's time of the kernel itself
+        p = edan("run", "--json", "--cold", "--filter=" + kernel, "--machine=" + GEM5, STENCILS, kernel, str(n))
+        check(p.returncode == 0, f"timing model {kernel}: {p.stderr}")
+        unblocked = json.loads(p.stdout.strip().splitlines()[-1])["prediction"]["seconds"][0]
+        overall_meas = "unblocked" if unblocked <= model[meas] else meas
+        overall_pred = "unblocked" if w["unblocked"][0]["best"] else pred
         print(f"{kernel} n={n} on gem5-validation: best tile timing model {meas}, what-if with the cache model "
-              f"{pred}, fully associative LRU of 256 KiB {lru}; traffic " +
-              ", ".join(f"{x['tile']}: {x['dram_bytes']:.0f}" for x in w["rows"]))
+              f"{pred}, fully associative LRU of 256 KiB {lru}; with the unblocked nest (timing model "
+              f"{1e3 * unblocked:.4f} ms, best tile {1e3 * model[meas]:.4f} ms): timing model {overall_meas}, what-if "
+              f"{overall_pred}; traffic " + ", ".join(f"{x['tile']}: {x['dram_bytes']:.0f}" for x in w["rows"]) +
+              "; what-if ms " + ", ".join(f"{x['tile']}: {1e3 * x['time_s']:.4f}" for x in w["rows"]) +
+              f", unblocked {1e3 * w['unblocked'][0]['time_s']:.4f}")
         check(pred == meas, f"{kernel}: best tile with the cache model {pred}, timing model's {meas}")
+        # the 5-point stencil's strips of 32 run 0.9 % faster than the unblocked nest in the timing model although
+        # they read 25 % more from memory (their rows conflict in the 8-way L2); the what-if ranks by those misses
+        # (docs/projection.md): not asserted for it, printed above
+        check(kernel == "st5" or overall_pred == overall_meas, f"{kernel}: best with the unblocked nest: what-if "
+              f"{overall_pred}, timing model {overall_meas}")
 
 
 def test_assoc_sweep():
@@ -719,7 +760,8 @@ def test_assoc_sweep():
             check([x["cache"] for x in caches] == [models[c] for c in CACHES], f"{kernel}: --cache {caches}")
             meas[t] = {"cache_bytes": CACHES, "read_bytes": [x["dram_bytes"] for x in caches],
                        "write_bytes": [0] * len(CACHES)}
-        worst = max(worst, check_tiles(kernel + " (cache model)", w["rows"], meas))
+        worst = max(worst, check_tiles(kernel + " (cache model)", w["rows"], meas, by_traffic=True))
+        check_unblocked(kernel + " (cache model)", w, CACHES)
         print(f"{kernel}: cache model, tile x size: " + "; ".join(
             f"{c // 1024}K " + " ".join(f"{x['tile']}:{x['dram_bytes']:.0f}/{measured(meas[x['tile']], c)}"
                                          for x in w["rows"] if x["cache_bytes"] == c) for c in CACHES))
@@ -740,22 +782,56 @@ HARNESS = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+void st7(long, const double *restrict, double *restrict);
+void st27(long, const double *restrict, double *restrict);
+void st5(long, const double *restrict, double *restrict);
 void st7_blocked(long, long, const double *restrict, double *restrict);
 void st27_blocked(long, long, const double *restrict, double *restrict);
 void st5_blocked(long, long, const double *restrict, double *restrict);
+static double now(void) /* the thread's CPU time: time slices of other processes do not count */
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+static int cmp(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+/* harness KERNEL N ROUNDS T... (0: the unblocked kernel): every variant once per round, in turn, after a round
+ * not timed (page faults); before each run a 128 MiB sweep evicts the caches (each run starts cold, as the
+ * what-if's replays); per variant the median, first and third quartile of the rounds in ms */
 int main(int argc, char **argv)
 {
     const char *k = argv[1];
-    long n = atol(argv[2]), t = atol(argv[3]), cells = strcmp(k, "st5_blocked") ? n * n * n : n * n;
-    double *in = malloc(cells * sizeof *in), *out = calloc(cells, sizeof *out);
+    const long n = atol(argv[2]), rounds = atol(argv[3]), nt = argc - 4;
+    const long cells = strcmp(k, "st5") ? n * n * n : n * n, sweep = (128L << 20) / sizeof(double);
+    double *in = malloc(cells * sizeof *in), *out = calloc(cells, sizeof *out), *flush = calloc(sweep, sizeof *flush);
+    double *ms = calloc(nt * rounds, sizeof *ms);
     for (long x = 0; x < cells; x++)
         in[x] = (double)(x % 17) * 0.25;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    !strcmp(k, "st7_blocked") ? st7_blocked(n, t, in, out) : !strcmp(k, "st27_blocked") ? st27_blocked(n, t, in, out)
-                                                                                       : st5_blocked(n, t, in, out);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("%.9f %g\n", (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec), out[cells / 2]);
+    for (long r = -1; r < rounds; r++)
+        for (long i = 0; i < nt; i++) {
+            const long t = atol(argv[4 + i]);
+            for (long x = 0; x < sweep; x += 8)
+                flush[x] += 1;
+            const double t0 = now();
+            if (!strcmp(k, "st7"))
+                t ? st7_blocked(n, t, in, out) : st7(n, in, out);
+            else if (!strcmp(k, "st27"))
+                t ? st27_blocked(n, t, in, out) : st27(n, in, out);
+            else
+                t ? st5_blocked(n, t, in, out) : st5(n, in, out);
+            if (r >= 0)
+                ms[i * rounds + r] = 1e3 * (now() - t0);
+        }
+    for (long i = 0; i < nt; i++) {
+        double *m = ms + i * rounds;
+        qsort(m, rounds, sizeof *m, cmp);
+        printf("%s %.4f %.4f %.4f\n", argv[4 + i], m[rounds / 2], m[rounds / 4], m[3 * rounds / 4]);
+    }
+    fprintf(stderr, "%g %g\n", out[cells / 2], flush[0]);
     return 0;
 }
 """
@@ -775,9 +851,11 @@ def host_cache(level):
 
 
 def validate_native():
+    """The host's native times of the stencils against the what-if on zen4-prefetch (the host's core with its data
+    prefetchers) through its cache model, the unblocked nest a candidate beside the tiles; zen4 (no prefetchers)
+    beside."""
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "stencils.c")
-    caches = [host_cache(1), host_cache(2)]
-    tiles = [8, 16, 32, 64]
+    tiles, rounds = [8, 16, 32, 64], 11
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     with tempfile.TemporaryDirectory() as d:
         h = os.path.join(d, "harness.c")
@@ -786,25 +864,33 @@ def validate_native():
         exe = os.path.join(d, "native")
         subprocess.run(["gcc", "-O2", "-c", "-Dmain=stencils_main", src, "-o", exe + ".o"], check=True)
         subprocess.run(["gcc", "-O2", h, exe + ".o", "-o", exe], check=True)
-        print(f"host: L1d {caches[0] // 1024} KiB, L2 {caches[1] // 1024} KiB; gcc -O2; median of 5; "
+        print(f"host: L1d {host_cache(1) // 1024} KiB, L2 {host_cache(2) // 1024} KiB, L3 {host_cache(3) // 1024} "
+              f"KiB; gcc -O2; thread CPU time, caches evicted before each run, median of {rounds} rounds; "
               f"{'pinned to cpu 0' if pin else 'not pinned'}")
         for kernel, n, levels in (("st7", 128, "2,3"), ("st27", 96, "2,3"), ("st5", 1024, "2")):
-            rows = whatif_rows(kernel, n, levels, tiles, caches, os.path.join(MACHINES, "server-ddr5.ini"))
-            native = {}
-            for t in tiles + [n]:
-                runs = [float(subprocess.run(pin + [exe, kernel + "_blocked", str(n), str(t)], check=True,
-                                             capture_output=True, text=True).stdout.split()[0]) for _ in range(5)]
-                native[t] = statistics.median(runs)
-            meas = min(tiles, key=lambda t: (native[t], t))
-            pred = [best_predicted(rows[c]) for c in caches]
-            # the same sizes through server-ddr5's set-associative hierarchy, its last level resized
-            assoc = whatif_rows(kernel, n, levels, tiles, caches, os.path.join(MACHINES, "server-ddr5.ini"),
-                                ("--what-if-cache=machine",))
-            pred_cm = [best_predicted(assoc[c]) for c in caches]
-            print(f"{kernel} n={n}: native ms " + ", ".join(f"{t}: {1e3 * native[t]:.2f}" for t in tiles) +
-                  f" (unblocked {1e3 * native[n]:.2f}); best tile native {meas}, what-if at L1d {pred[0]}, "
-                  f"at L2 {pred[1]}, with the cache model {pred_cm[0]} and {pred_cm[1]}: " +
-                  ("agrees" if meas in pred + pred_cm else "differs"))
+            p = subprocess.run(pin + [exe, kernel, str(n), str(rounds), "0"] + [str(t) for t in tiles], check=True,
+                               capture_output=True, text=True)
+            native = {int(x.split()[0]): [float(v) for v in x.split()[1:]] for x in p.stdout.splitlines()}
+            cands = tiles + [0]
+            meas = min(cands, key=lambda t: (native[t][0], t))
+            meas_tile = min(tiles, key=lambda t: (native[t][0], t))
+            print(f"{kernel} n={n}: native ms (median [quartiles]) " + ", ".join(
+                f"{t or 'unblocked'}: {native[t][0]:.2f} [{native[t][1]:.2f}, {native[t][2]:.2f}]" for t in cands))
+            for machine in ("zen4-prefetch", "zen4"):
+                path = os.path.join(MACHINES, machine + ".ini")
+                q = edan("run", "--json", "--filter=" + kernel, "--projection", "--machine=" + path,
+                         "--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, tiles)),
+                         "--what-if-cache=machine", STENCILS, kernel, str(n))
+                check(q.returncode == 0, f"what-if {kernel} {n} on {machine}: {q.stderr}")
+                w = json.loads(q.stdout.strip().splitlines()[-1])["projection"]["what_if"]
+                pred_tile = best_predicted(w["rows"])
+                pred = 0 if w["unblocked"][0]["best"] else pred_tile
+                print(f"  what-if on {machine} (its caches, L3 {w['rows'][0]['cache_bytes'] // 2**20} MiB) ms " +
+                      ", ".join(f"{x['tile']}: {1e3 * x['time_s']:.3f}" for x in w["rows"]) +
+                      f", unblocked: {1e3 * w['unblocked'][0]['time_s']:.3f}; best: native "
+                      f"{meas or 'unblocked'}, what-if {pred or 'unblocked'} ("
+                      f"{'agrees' if pred == meas else 'differs'}); best tile: native {meas_tile}, what-if "
+                      f"{pred_tile} ({'agrees' if pred_tile == meas_tile else 'differs'})")
 
 
 # ===================================================================== #

@@ -35,10 +35,16 @@ typedef struct fuse_check {
 
 typedef struct replay {
     const edan_affine *a;
-    edan_reuse *tracker;          /* the LRU stack distances, or */
-    edan_cache *model;            /* the cache model, or */
-    fuse_check *check;            /* the fused order's dependences */
-    const edan_affine_insn *insn; /* the instruction of the access touch() gets */
+    edan_reuse *tracker; /* the LRU stack distances, or */
+    edan_cache *model;   /* the cache model (counts: where its loads found their data; pf: NULL or its
+                            prefetchers), or */
+    edan_whatif_model *counts;
+    edan_prefetcher *pf;
+    const edan_whatif_core *core;               /* its windows of loads (NULL: none) */
+    uint64_t in_window;                         /* loads of the window so far */
+    uint32_t missed[EDAN_CACHE_MAX_LEVELS + 1]; /* its misses by the level they reached */
+    fuse_check *check;                          /* the fused order's dependences */
+    const edan_affine_insn *insn;               /* the instruction of the access touch() gets */
     edan_lru_traffic *out;
     unsigned line_shift;
     bool nomem;
@@ -128,14 +134,42 @@ static void check_access(replay *r, uint64_t addr, uint32_t size, bool store)
     }
 }
 
+/* The window's misses in rounds of at most the MSHRs, the deepest first: each round waits for its deepest miss. */
+static void close_window(replay *r)
+{
+    const uint32_t mshrs = r->core->mshrs ? r->core->mshrs : 1;
+    uint32_t room = 0; /* misses the current round can still take */
+    for (int j = EDAN_CACHE_MAX_LEVELS; j > 0; j--) {
+        uint32_t m = r->missed[j];
+        const uint32_t joined = m < room ? m : room;
+        m -= joined;
+        room -= joined;
+        const uint32_t rounds = (m + mshrs - 1) / mshrs;
+        r->counts->rounds[j] += rounds;
+        room += rounds * mshrs - m;
+    }
+    memset(r->missed, 0, sizeof r->missed);
+    r->in_window = 0;
+}
+
 static void touch(replay *r, uint64_t addr, uint32_t size, bool store)
 {
     if (r->check) {
         check_access(r, addr, size, store);
         return;
     }
-    if (r->model) {
-        edan_cache_classify(r->model, true, addr, size, !store, store);
+    if (r->model) { /* edan_cache_classify's access, with the level the data came from */
+        const edan_cache_result cr = edan_cache_access(r->model, addr, size, store);
+        if (!store) {
+            r->counts->loads[cr.level]++;
+            if (r->core && r->core->window) {
+                r->missed[cr.level]++;
+                if (++r->in_window == r->core->window)
+                    close_window(r);
+            }
+        }
+        if (r->pf)
+            edan_prefetch_access(r->pf, r->model, r->insn->insn->pc, addr, &cr);
         return;
     }
     const uint64_t first = addr >> r->line_shift, last = (addr + size - 1) >> r->line_shift;
@@ -172,6 +206,7 @@ static void point(replay *r, const edan_affine_nest *n, const uint64_t *i)
         uint64_t addr = (uint64_t)o->base; /* wraps as addresses do */
         for (unsigned k = 0; k < o->levels; k++)
             addr += (uint64_t)o->stride[k] * i[k];
+        r->insn = o;
         touch(r, addr, o->insn->mem_size, o->insn->mem != EDAN_MEM_LOAD);
     }
 }
@@ -503,15 +538,25 @@ int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t
 }
 
 int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
-                             const edan_whatif_plan *plan, const edan_cache_config *cfg, edan_whatif_model *out,
-                             edan_error *err)
+                             const edan_whatif_plan *plan, const edan_cache_config *cfg, const edan_whatif_core *core,
+                             edan_whatif_model *out, edan_error *err)
 {
     memset(out, 0, sizeof *out);
     edan_cache c;
     if (edan_cache_init(&c, cfg, err))
         return -1;
-    replay r = {.a = a, .model = &c};
+    const bool pf = core && core->pf;
+    edan_prefetcher p = {0};
+    if (pf && edan_prefetch_init(&p, core->pf, core->hit, cfg->n_levels, cfg->level[0].line, err)) {
+        edan_cache_free(&c);
+        return -1;
+    }
+    replay r = {.a = a, .model = &c, .counts = out, .pf = pf && p.any ? &p : NULL, .core = core};
     run(&r, nests, start, n_groups, plan);
+    if (core && core->window && r.in_window) /* the last window, partly filled */
+        close_window(&r);
+    if (pf)
+        edan_prefetch_free(&p);
     edan_proj_range *dirty = NULL;
     size_t n = 0;
     const int rc = edan_proj_cache_dirty(&c, &dirty, &n);

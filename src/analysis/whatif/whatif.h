@@ -78,6 +78,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/prefetch/prefetch.h"
 #include "analysis/projection/projection.h"
 #include "analysis/whatif/affine.h"
 
@@ -151,22 +152,46 @@ int edan_whatif_replay(const edan_affine *a, const uint32_t *nests, const size_t
 bool edan_whatif_check(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
                        const edan_whatif_plan *plan, edan_whatif_halo *halo, edan_whatif_conflict *c);
 
-/* A replay's DRAM traffic under the cache model: bytes read, written (the final flush included), of those flushed. */
+/* A replay's DRAM traffic under the cache model: bytes read, written (the final flush included), of those flushed;
+ * where each load found its data (loads[0] the first level, loads[k] level k, loads[n_levels] RAM); and its
+ * rounds of overlapped misses by the deepest level one of them reached (edan_whatif_core: rounds[0] unused). */
 typedef struct edan_whatif_model {
     uint64_t read, write, flushed;
+    uint64_t loads[EDAN_CACHE_MAX_LEVELS + 1];
+    uint64_t rounds[EDAN_CACHE_MAX_LEVELS + 1];
 } edan_whatif_model;
+
+/*
+ * The core around the replay's cache model, as the machine file gives it.
+ * Prefetchers (analysis/prefetch/prefetch.h; pf NULL: none): one
+ * configuration and hit latency per level of the cache configuration.
+ * Overlap (Karkhanis and Smith's first-order model): the loads in one window
+ * of `window` consecutive loads (the reorder buffer's share of them) are in
+ * flight together, so the misses among them wait once, in rounds of at most
+ * `mshrs` (the L1d's), each as long as its deepest miss; 0: no windows.
+ */
+typedef struct edan_whatif_core {
+    const edan_prefetch_config *pf;
+    const uint32_t *hit;
+    uint64_t window;
+    uint32_t mshrs;
+} edan_whatif_core;
 
 /*
  * The same replay through a cache model of configuration cfg
  * (analysis/cache/cache.h: set-associative levels, the one model every
  * analysis uses) instead of the LRU stack distances, started empty; the
  * lines it holds dirty at the end are written once (projection.h's
- * edan_proj_cache_dirty). 0, or -1 with err set (a bad configuration, out
- * of memory).
+ * edan_proj_cache_dirty). With core (NULL: none) its prefetchers train on
+ * every access, in the order replayed, at the instruction's pc and the
+ * lines they name are brought in (their traffic counted), as the timing
+ * model's cache does (a load that finds a prefetched line hits), and the
+ * loads' misses are counted in rounds. 0, or -1 with err set (a bad
+ * configuration, out of memory).
  */
 int edan_whatif_replay_cache(const edan_affine *a, const uint32_t *nests, const size_t *start, size_t n_groups,
-                             const edan_whatif_plan *plan, const edan_cache_config *cfg, edan_whatif_model *out,
-                             edan_error *err);
+                             const edan_whatif_plan *plan, const edan_cache_config *cfg, const edan_whatif_core *core,
+                             edan_whatif_model *out, edan_error *err);
 
 /* The DRAM bytes of a replay's traffic at a cache of 2^k lines (reads, write-backs, final flush). */
 double edan_whatif_bytes(const edan_lru_traffic *t, unsigned k, unsigned line_shift);

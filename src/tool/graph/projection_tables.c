@@ -291,6 +291,7 @@ static const edan_column whatif_cols[] = {
     WI_JSON(weighted_flops, "weighted_flops", "flops", "the region's and the halo's", 0),
     WI_JSON(dram, "dram_bytes", "bytes", "the plan's replayed DRAM bytes (null: illegal)", 0),
     WI_JSON(bytes_per_flop, "bytes_per_flop", "bytes per flop", "B:F (null: illegal)", 0),
+    WI_JSON(exposed_s, "exposed_s", "s", "the loads' exposed wait in time_s (null: illegal)", 0),
     WI_JSON(time_s, "time_s", "s", "the projected time (null: illegal)", 0),
     WI_JSON(best, "best", "", "the least projected time of the legal plans at the cache", 0),
     /* CSV */
@@ -393,6 +394,15 @@ static const edan_column whatif_summary_cols[] = {
     WS(pairs, "pairs", "consecutive nests (--what-if=fuse)"),
     WS(complete, "complete", "every nest replayed"),
     WS(rows, "rows", "every plan at every cache size"),
+    WS(unblocked, "unblocked", "the nests as they ran, per cache size"),
+};
+#define UB(m, key, unit, doc, flags) EDAN_COL_FIELD(proj_wi_unblocked, m, key, unit, doc, flags, NULL, 0, 0)
+static const edan_column unblocked_cols[] = {
+    UB(cache_bytes, "cache_bytes", "bytes", "the cache size", EDAN_COL_JSON_WHOLE),
+    UB(dram_bytes, "dram_bytes", "bytes", "the replay's DRAM bytes", EDAN_COL_JSON_WHOLE),
+    UB(exposed_s, "exposed_s", "s", "the loads' exposed wait in time_s", 0),
+    UB(time_s, "time_s", "s", "the projected time", 0),
+    UB(best, "best", "", "at least as fast as every legal plan at the cache", 0),
 };
 
 const edan_table_decl edan_projection_tables[] = {
@@ -415,5 +425,7 @@ const edan_table_decl edan_projection_tables[] = {
                         "ExaSAT's Table 1 (--table) and the sweep (--projection-csv): a loop, the code outside loops "
                         "or the total",
                         exasat_cols),
+    EDAN_TABLE_DECL("projection.what_if.unblocked", NULL, false, "the nests as they ran at a cache size",
+                    unblocked_cols),
     {NULL, NULL, false, NULL, NULL, 0, false},
 };

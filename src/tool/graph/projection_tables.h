@@ -77,6 +77,7 @@ typedef struct proj_wi_row {
     double added;               /* instructions the plan adds */
     double overhead_s, overhead_ms;
     double weighted_flops, weighted_gflop;
+    double exposed_s;                                         /* the loads' exposed wait in time_s (NaN: illegal) */
     double dram, traffic_gb, bytes_per_flop, time_s, time_ms; /* NaN (bytes_per_flop NA): illegal */
     const char *bound;                                        /* NULL: illegal */
     char why[640];
@@ -191,9 +192,15 @@ typedef struct proj_pair_row {
 } proj_pair_row;
 
 /* The what-if's own members (JSON "projection.what_if"): its kind, cache, nests, pairs and rows. */
+/* The nests as they ran at a cache size, a candidate beside the plans (JSON's what_if.unblocked). */
+typedef struct proj_wi_unblocked {
+    double cache_bytes, dram_bytes, exposed_s, time_s;
+    bool best; /* at least as fast as every legal plan at the cache */
+} proj_wi_unblocked;
+
 typedef struct proj_wi_summary {
     const char *kind, *cache_model;
-    const edan_table *nests, *pairs, *rows;
+    const edan_table *nests, *pairs, *rows, *unblocked;
     bool complete;                       /* every nest replayed */
     uint64_t levels[EDAN_AFFINE_LEVELS]; /* the levels blocked, from 1 */
     size_t n_levels;
@@ -228,7 +235,8 @@ enum {
     T_INSNS,
     T_PAIRS,
     T_WHATIF,
-    T_EXASAT
+    T_EXASAT,
+    T_UNBLOCKED
 };
 extern const edan_table_decl edan_projection_tables[];
 

@@ -127,16 +127,20 @@ int proj_whatif_check_cache(const char *v, edan_error *err)
 }
 
 /* The machine's data caches m with the last level of s bytes (a power of two, at least a line): the levels above it
- * kept where smaller than s, the last level's line, policies and ways (at most s / line). */
-static void sized_caches(const edan_cache_config *m, uint64_t s, edan_cache_config *c)
+ * kept where smaller than s, the last level's line, policies and ways (at most s / line); from[i]: the level of m
+ * that c's level i is. */
+static void sized_caches(const edan_cache_config *m, uint64_t s, edan_cache_config *c, int *from)
 {
     *c = *m;
     if (m->n_levels < 1)
         return;
     c->n_levels = 0;
     for (int i = 0; i + 1 < m->n_levels; i++)
-        if (m->level[i].size < s)
+        if (m->level[i].size < s) {
+            from[c->n_levels] = i;
             c->level[c->n_levels++] = m->level[i];
+        }
+    from[c->n_levels] = m->n_levels - 1;
     edan_cache_level_config last = m->level[m->n_levels - 1];
     last.size = s;
     if ((uint64_t)last.ways * last.line > s)
@@ -180,8 +184,14 @@ int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err)
         return -1;
     }
     for (int c = 0; w->assoc && c < t->dim[0].n; c++) {
-        sized_caches(&w->cache, (uint64_t)t->dim[0].v[c], &w->caches[c]);
+        int from[EDAN_CACHE_MAX_LEVELS] = {0};
+        sized_caches(&w->cache, (uint64_t)t->dim[0].v[c], &w->caches[c], from);
         edan_cache_config_format(&w->caches[c], w->cache_labels[c], sizeof w->cache_labels[c]);
+        for (int l = 0; l < w->caches[c].n_levels; l++) { /* each level keeps its prefetcher and hit latency */
+            w->pf_cfg[c][l] = t->machine.data[from[l]].prefetch;
+            w->pf_hit[c][l] = t->machine.data[from[l]].hit_latency;
+            w->prefetch |= w->pf_cfg[c][l].kind != EDAN_PREFETCH_NONE;
+        }
     }
     return 0;
 }
@@ -256,14 +266,36 @@ static void default_tiles(proj_whatif *w)
         w->tiles[w->n_tiles++] = tile;
 }
 
-/* Plan p replayed through the LRU stack (*lru), or with --what-if-cache=machine through the cache model (*cm). */
+/* The core around the cache model at cache c (whatif.h): the machine's prefetchers (pf) or none, its reorder buffer's
+ * share of the region's loads, the L1d's MSHRs. */
+static edan_whatif_core replay_core(const proj_whatif *w, const proj_tool *t, int c, bool pf)
+{
+    const edan_opmix *mix = &t->total.mix;
+    const double share = mix->instructions ? (double)mix->loads / (double)mix->instructions : 0;
+    const double window = ceil((double)t->machine.rob_entries * share);
+    return (edan_whatif_core){pf ? w->pf_cfg[c] : NULL, w->pf_hit[c], window >= 1 ? (uint64_t)window : 1,
+                              t->machine.data[0].mshrs};
+}
+
+/* Plan p replayed through the LRU stack (*lru), or with --what-if-cache=machine through the cache model (*cm), and
+ * where its loads found their data and their rounds of misses (*lat: cm's, or when the machine has prefetchers a
+ * replay with them; its traffic, the prefetches' included, is not the what-if's: that stays comparable with
+ * --cache's). lat may be NULL. */
 static bool replay(proj_whatif *w, const proj_tool *t, const edan_whatif_plan *p, edan_lru_traffic *lru,
-                   edan_whatif_model *cm)
+                   edan_whatif_model *cm, edan_whatif_model *lat)
 {
     edan_error err = {0};
-    for (int c = 0; w->assoc && c < t->dim[0].n; c++) /* each size of the sweep through the one cache model */
-        if (edan_whatif_replay_cache(w->affine, w->order, w->start, w->n_groups, p, &w->caches[c], &cm[c], &err))
+    for (int c = 0; w->assoc && c < t->dim[0].n; c++) { /* each size of the sweep through the one cache model */
+        const edan_whatif_core plain = replay_core(w, t, c, false), pf = replay_core(w, t, c, true);
+        if (edan_whatif_replay_cache(w->affine, w->order, w->start, w->n_groups, p, &w->caches[c], &plain, &cm[c],
+                                     &err))
             return false;
+        if (lat && !w->prefetch)
+            lat[c] = cm[c];
+        else if (lat && edan_whatif_replay_cache(w->affine, w->order, w->start, w->n_groups, p, &w->caches[c], &pf,
+                                                 &lat[c], &err))
+            return false;
+    }
     if (w->assoc)
         return true;
     return !edan_whatif_replay(w->affine, w->order, w->start, w->n_groups, p, t->line_shift, lru);
@@ -366,10 +398,10 @@ static bool result(proj_whatif *w, const proj_tool *t, wi_result *r)
     bool ok = true;
     if (r->legal) {
         p.halo = halo;
-        ok = replay(w, t, &p, &r->lru, r->cm);
+        ok = replay(w, t, &p, &r->lru, r->cm, r->lat);
         p.halo = NULL;
         if (ok && r->halo)
-            ok = replay(w, t, &p, &r->plain, r->cm_plain);
+            ok = replay(w, t, &p, &r->plain, r->cm_plain, NULL);
     }
     free(halo);
     return ok;
@@ -386,8 +418,12 @@ bool proj_whatif_make(proj_tool *t)
     if (edan_affine_finish(w->affine) || !make_groups(w, false))
         return false;
     const edan_whatif_plan as_run = {EDAN_WHATIF_EACH, 0, w->block, NULL};
-    if (!replay(w, t, &as_run, &w->as_run, w->as_run_cm))
+    wi_result *u = &w->unblocked;
+    *u = (wi_result){.order = EDAN_WHATIF_EACH, .legal = true};
+    if (!replay(w, t, &as_run, &w->as_run, w->as_run_cm, u->lat))
         return false;
+    u->lru = w->as_run;
+    memcpy(u->cm, w->as_run_cm, sizeof u->cm);
     w->model = calloc(edan_affine_n_nests(w->affine) + 1, sizeof *w->model);
     if (!w->model)
         return false;
@@ -423,5 +459,63 @@ bool proj_whatif_make(proj_tool *t)
                 return false;
         }
     w->failed = false;
+    return true;
+}
+
+/* ===================================================================== */
+/* Projected time                                                         */
+/* ===================================================================== */
+
+double proj_whatif_bytes(const proj_tool *t, const edan_lru_traffic *lru, const edan_whatif_model *cm, int c)
+{
+    return t->whatif->assoc
+               ? (double)(cm[c].read + cm[c].write)
+               : edan_whatif_bytes(lru, (unsigned)llround(log2(t->dim[0].v[c])) - t->line_shift, t->line_shift);
+}
+
+/*
+ * The exposed latency (Karkhanis and Smith's first-order model): the
+ * loads of one window of the reorder buffer are in flight together, so
+ * their misses overlap and wait once per round of at most the L1d's MSHRs,
+ * each round as long as its deepest miss: beyond the L1d's hit, the hit
+ * latencies of the levels below it down to the one that had the line, and
+ * the memory's latency when none had. A store waits in the store queue,
+ * not the core. With the machine's prefetchers the rounds are those of the
+ * replay with them: a stream they follow finds its lines near and costs
+ * the bound's bandwidth only; without, every miss waits. The LRU caches
+ * have no hierarchy: 0.
+ */
+double proj_whatif_exposed(const proj_tool *t, const wi_result *r, int c)
+{
+    const proj_whatif *w = t->whatif;
+    if (!w->assoc)
+        return 0;
+    const edan_machine *m = &t->machine;
+    const int nlev = w->caches[c].n_levels;
+    double cycles = 0, wait = 0;
+    for (int j = 1; j <= nlev; j++) {
+        wait += j < nlev ? (double)w->pf_hit[c][j] : m->mem_latency_ns * m->clock_ghz;
+        cycles += (double)r->lat[c].rounds[j] * wait;
+    }
+    return cycles / (m->clock_ghz * 1e9);
+}
+
+edan_proj proj_whatif_bound(const proj_tool *t, const wi_result *r, int c)
+{
+    const edan_proj_machine m = proj_machine(t);
+    edan_proj p = edan_proj_bound((double)edan_opmix_flops(&t->total.mix) + r->halo_flops,
+                                  edan_opmix_weighted_flops(&t->total.mix, &m.weights) + r->halo_wflops,
+                                  proj_whatif_bytes(t, &r->lru, r->cm, c), m.peak_flops, m.bandwidth);
+    p.time += proj_whatif_exposed(t, r, c);
+    return p;
+}
+
+bool proj_whatif_unblocked_best(const proj_tool *t, int c)
+{
+    const proj_whatif *w = t->whatif;
+    const double u = proj_whatif_bound(t, &w->unblocked, c).time;
+    for (int i = 0; i < w->n_res; i++)
+        if (w->res[i].legal && proj_whatif_bound(t, &w->res[i], c).time < u)
+            return false;
     return true;
 }

@@ -26,6 +26,7 @@ typedef struct wi_result {
     edan_lru_traffic lru;           /* the replay (the halo's recomputation included) */
     edan_lru_traffic plain;         /* with a halo: the tile scheme replayed without it (halo traffic: lru - plain) */
     edan_whatif_model cm[WI_CACHES], cm_plain[WI_CACHES]; /* --what-if-cache=machine: through the cache model */
+    edan_whatif_model lat[WI_CACHES]; /* where its loads found their data: cm, or with the machine's prefetchers */
 } wi_result;
 
 /* A nest's work per point (iteration of its innermost loop): its loops' rows over its points. */
@@ -50,6 +51,11 @@ struct proj_whatif {
     edan_cache_config caches[WI_CACHES]; /* per --projection-cache size: the machine's with its last level resized */
     char cache_labels[WI_CACHES][256];
     edan_whatif_model as_run_cm[WI_CACHES];
+    /* the machine's prefetchers and hit latencies on each size's hierarchy (prefetch: some level has one) */
+    bool prefetch;
+    edan_prefetch_config pf_cfg[WI_CACHES][EDAN_CACHE_MAX_LEVELS];
+    uint32_t pf_hit[WI_CACHES][EDAN_CACHE_MAX_LEVELS];
+    wi_result unblocked;   /* the nests as they ran, a candidate beside the tiles (tile 0) */
     const char **pair_why; /* --what-if=fuse: per nest i > 0, why nests i - 1 and i are not fused (NULL: fused) */
     wi_result res[2 * WI_TILES + 1];
     int n_res;
@@ -61,5 +67,18 @@ struct proj_whatif {
 
 /* Everything the reports show, once (projection_whatif.c). False when out of memory. */
 bool proj_whatif_make(proj_tool *t);
+
+/* A replay's DRAM bytes at cache c: an LRU cache of its size, or (--what-if-cache=machine) its cache model. */
+double proj_whatif_bytes(const proj_tool *t, const edan_lru_traffic *lru, const edan_whatif_model *cm, int c);
+
+/* The seconds result r's loads wait on the hierarchy at cache c beyond the L1d's hit (0 with the LRU caches). */
+double proj_whatif_exposed(const proj_tool *t, const wi_result *r, int c);
+
+/* Result r's projected time at cache c: ExaSAT's bound of the region's work with the halo's and the replay's
+ * traffic, plus its exposed latency (docs/projection.md). */
+edan_proj proj_whatif_bound(const proj_tool *t, const wi_result *r, int c);
+
+/* Whether the nests as they ran are at least as fast at cache c as every legal tile: blocking does not pay. */
+bool proj_whatif_unblocked_best(const proj_tool *t, int c);
 
 #endif

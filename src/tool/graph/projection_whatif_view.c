@@ -50,8 +50,7 @@ static double cache_size(const proj_tool *t, int c)
 /* A replay's DRAM bytes at cache c: an LRU cache of its size, or its cache model. */
 static double wi_bytes(const proj_tool *t, const edan_lru_traffic *lru, const edan_whatif_model *cm, int c)
 {
-    return t->whatif->assoc ? (double)(cm[c].read + cm[c].write)
-                            : edan_whatif_bytes(lru, cache_k(t, cache_size(t, c)), t->line_shift);
+    return proj_whatif_bytes(t, lru, cm, c);
 }
 
 /* The region's measured DRAM bytes at cache c: the LRU's; with the cache model, the --cache configuration's that is
@@ -69,10 +68,7 @@ static double measured_bytes(const proj_tool *t, int c)
 /* A result's bound at cache c: the region's work with the halo's, the replay's traffic. */
 static edan_proj row_bound(const proj_tool *t, const wi_result *r, int c)
 {
-    const edan_proj_machine m = proj_machine(t);
-    return edan_proj_bound((double)edan_opmix_flops(&t->total.mix) + r->halo_flops,
-                           edan_opmix_weighted_flops(&t->total.mix, &m.weights) + r->halo_wflops,
-                           wi_bytes(t, &r->lru, r->cm, c), m.peak_flops, m.bandwidth);
+    return proj_whatif_bound(t, r, c);
 }
 
 /* The DRAM bytes the tile scheme's recomputed halo adds (its replay less the one without the halo). */
@@ -100,16 +96,38 @@ static int best_at(const proj_tool *t, int c)
     return best;
 }
 
-/* Every plan's row at every cache (none without a nest to transform), into rows[c * n_res + i]. */
+/* The nests as they ran at cache c (text's "as run" row after the plans'; JSON's what_if.unblocked). */
+static void unblocked_row(proj_tool *t, int c, proj_wi_row *x)
+{
+    const proj_whatif *w = t->whatif;
+    const edan_proj u = row_bound(t, &w->unblocked, c);
+    *x = (proj_wi_row){.scheme = "as run",
+                       .tile_text = NAN,
+                       .cache_bytes = cache_size(t, c),
+                       .cache_kb = cache_size(t, c) / 1024,
+                       .as_run = wi_bytes(t, &w->as_run, w->as_run_cm, c),
+                       .measured = edan_na(),
+                       .dram = u.dram_bytes,
+                       .bytes_per_flop = u.bytes_per_flop,
+                       .exposed_s = proj_whatif_exposed(t, &w->unblocked, c),
+                       .time_s = u.time,
+                       .time_ms = u.time * 1e3,
+                       .best = proj_whatif_unblocked_best(t, c)};
+    x->best_text = !x->best ? "" : w->fuse ? " faster" : " faster than every tile";
+}
+
+/* Every plan's row at every cache (none without a nest to transform), into rows[c * (n_res + 1) + i], the nests as
+ * they ran at rows[c * (n_res + 1) + n_res]. */
 static void wi_rows(proj_tool *t, proj_wi_row *rows)
 {
     const proj_whatif *w = t->whatif;
     for (int c = 0; c < n_caches(t) && w->n_exact; c++) {
         const int best = best_at(t, c);
+        unblocked_row(t, c, &rows[c * (w->n_res + 1) + w->n_res]);
         for (int i = 0; i < w->n_res; i++) {
             const wi_result *r = &w->res[i];
             const edan_proj p = row_bound(t, r, c);
-            proj_wi_row *x = &rows[c * w->n_res + i];
+            proj_wi_row *x = &rows[c * (w->n_res + 1) + i];
             x->scheme = scheme_name(w, r->order);
             x->tile = r->tile;
             x->tile_text = r->tile ? (double)r->tile : NAN;
@@ -143,6 +161,7 @@ static void wi_rows(proj_tool *t, proj_wi_row *rows)
             x->dram = r->legal ? p.dram_bytes : NAN;
             x->traffic_gb = x->dram / 1e9;
             x->bytes_per_flop = r->legal ? p.bytes_per_flop : edan_na(); /* CSV: empty, not a NaN's nan */
+            x->exposed_s = r->legal ? proj_whatif_exposed(t, r, c) : NAN;
             x->time_s = r->legal ? p.time : NAN;
             x->time_ms = x->time_s * 1e3;
             x->bound = !r->legal ? NULL : p.memory_bound ? "memory" : "compute";
@@ -150,18 +169,32 @@ static void wi_rows(proj_tool *t, proj_wi_row *rows)
     }
 }
 
-/* The rows' table, bound to the structs returned (the caller frees them; NULL: out of memory, the table failed). */
+/* The rows' table, bound to the structs returned (the caller frees them; NULL: out of memory, the table failed): the
+ * plans', and in text the nests as they ran after each cache's. */
 static proj_wi_row *wi_table(proj_tool *t, edan_table *tab)
 {
-    const size_t n = t->whatif->n_exact ? (size_t)n_caches(t) * (size_t)t->whatif->n_res : 0;
+    const size_t per = (size_t)t->whatif->n_res + 1, n = t->whatif->n_exact ? (size_t)n_caches(t) * per : 0;
     proj_wi_row *rows = calloc(n + 1, sizeof *rows);
     edan_table_init(tab, &edan_projection_tables[T_WHATIF]);
     tab->failed = !rows;
     if (rows) {
         wi_rows(t, rows);
-        edan_table_rows_of(tab, rows, n, sizeof *rows);
+        for (size_t k = 0; k < n; k++)
+            edan_table_row_of(tab, k % per == per - 1 ? EDAN_NO_JSON | EDAN_NO_CSV : 0, &rows[k], NULL);
     }
     return rows;
+}
+
+/* JSON's what_if.unblocked: the "as run" rows of the plans' table (rows from wi_table). */
+static void unblocked_table(proj_tool *t, const proj_wi_row *rows, edan_table *tab, proj_wi_unblocked *u)
+{
+    const size_t per = (size_t)t->whatif->n_res + 1;
+    edan_table_init(tab, &edan_projection_tables[T_UNBLOCKED]);
+    for (int c = 0; rows && c < n_caches(t) && t->whatif->n_exact; c++) {
+        const proj_wi_row *x = &rows[(size_t)c * per + per - 1];
+        u[c] = (proj_wi_unblocked){x->cache_bytes, x->dram, x->exposed_s, x->time_s, x->best};
+        edan_table_row_of(tab, 0, &u[c], NULL);
+    }
 }
 
 void proj_whatif_text(proj_tool *t, FILE *f)
@@ -257,8 +290,9 @@ void proj_whatif_text(proj_tool *t, FILE *f)
 
 /* The what-if's JSON tables: its own members, nests (each with its levels' bounds and instructions), pairs, rows. */
 typedef struct wi_json {
-    edan_table summary, nests, pairs, rows;
-    edan_table *sub; /* nest i's bounds sub[2 i], instructions sub[2 i + 1] */
+    edan_table summary, nests, pairs, rows, unblocked;
+    edan_table *sub;       /* nest i's bounds sub[2 i], instructions sub[2 i + 1] */
+    proj_wi_unblocked *ub; /* a row per cache */
     proj_nest_row *nest_rows;
     proj_pair_row *pair_rows;
     proj_wi_row *wi_rows;
@@ -297,6 +331,7 @@ static void wi_json_rows(proj_tool *t, wi_json *x)
                                .nests = &x->nests,
                                .pairs = &x->pairs,
                                .rows = &x->rows,
+                               .unblocked = &x->unblocked,
                                .complete = w->n_exact == nn};
     for (unsigned k = 0; k < EDAN_AFFINE_LEVELS; k++)
         if (w->block & (1u << k))
@@ -312,8 +347,9 @@ void proj_whatif_json(proj_tool *t, FILE *f)
     const size_t nn = proj_whatif_make(t) ? edan_affine_n_nests(w->affine) : 0;
     wi_json x = {.sub = calloc(2 * nn + 1, sizeof *x.sub),
                  .nest_rows = calloc(nn + 1, sizeof *x.nest_rows),
-                 .pair_rows = calloc(nn + 1, sizeof *x.pair_rows)};
-    if (!proj_whatif_make(t) || !x.sub || !x.nest_rows || !x.pair_rows) {
+                 .pair_rows = calloc(nn + 1, sizeof *x.pair_rows),
+                 .ub = calloc((size_t)n_caches(t) + 1, sizeof *x.ub)};
+    if (!proj_whatif_make(t) || !x.sub || !x.nest_rows || !x.pair_rows || !x.ub) {
         fprintf(f, "null");
     } else {
         const edan_affine_nest *n = edan_affine_nests(w->affine);
@@ -339,6 +375,7 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         edan_table_init(&x.pairs, &edan_projection_tables[T_PAIRS]);
         edan_table_rows_of(&x.pairs, x.pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x.pair_rows);
         x.wi_rows = wi_table(t, &x.rows);
+        unblocked_table(t, x.wi_rows, &x.unblocked, x.ub);
         edan_table_init(&x.summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
         edan_table_row_of(&x.summary, 0, &x.sum, NULL);
         fputc('{', f);
@@ -350,8 +387,10 @@ void proj_whatif_json(proj_tool *t, FILE *f)
         edan_table_free(&x.nests);
         edan_table_free(&x.pairs);
         edan_table_free(&x.rows);
+        edan_table_free(&x.unblocked);
         free(x.wi_rows);
     }
+    free(x.ub);
     free(x.sub);
     free(x.nest_rows);
     free(x.pair_rows);
