@@ -299,6 +299,56 @@ static void test_sampled_stream(void)
     CHECK(skipped > 12, "only %d of 24 trials skipped records", skipped);
 }
 
+/*
+ * The store sets are forgotten every SS_CLEAR_PERIOD (250,000) loads and
+ * stores of the region, sampled or not: the skipped ones count too.
+ * Per iteration a division feeds a 2-byte store (pc 0x1004) and a load
+ * from an unrelated address (0x1006, the store's 4-byte word: the same
+ * SSIT entry) feeds the next division; a trainer load next to the store in
+ * iteration 0 puts the store in a set (timing_test.c's
+ * test_store_set_index()). While the set lives, the loop is one chain of
+ * divisions, 22 cycles an iteration; once the tables are forgotten (after
+ * 125,000 iterations) nothing trains them again and the divisions overlap.
+ * Sampled with 3 instructions in 16 scheduled, a count of the scheduled
+ * loads and stores alone would keep the set for the whole stream (+60 %).
+ */
+static void test_store_sets_cleared(void)
+{
+    enum { N = 200000, ITER = 22 };
+    static edan_exec r[3 * N + 1];
+    static edan_insn div, st, ld, trainer;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
+    ld.size = 2;
+    trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
+    size_t n = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        r[n++] = rec(&div, 0);
+        r[n++] = rec(&st, 0x8000 + 16 * i);
+        r[n++] = rec(&ld, 0x4000000 + 8 * i);
+        if (i == 0)
+            r[n++] = rec(&trainer, 0x8000 + 8);
+    }
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    const double lat = 0;
+    const edan_timing_sampling smp = {1000, 2000, 16000, 0};
+    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
+    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
+    if (t) {
+        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+        /* the set lives 125,000 iterations of the 200,000, not all of them */
+        CHECK(exact > 0.9 * ITER * N / 1.6 && exact < 0.8 * ITER * N, "exact: %g cycles", exact);
+        CHECK(fabs(sampled - exact) <= 0.05 * exact, "sampled %g cycles, exact %g: the store sets lived %s", sampled,
+              exact, sampled > exact ? "longer" : "shorter");
+    }
+    edan_timing_free(t);
+    edan_timing_free(e);
+}
+
 static void test_bad_parameters(void)
 {
     edan_machine m = small_machine();
@@ -323,6 +373,7 @@ int main(void)
     test_coverage();
     test_whole_periods();
     test_sampled_stream();
+    test_store_sets_cleared();
     test_bad_parameters();
     return check_summary();
 }
