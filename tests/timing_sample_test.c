@@ -349,6 +349,56 @@ static void test_store_sets_cleared(void)
     edan_timing_free(e);
 }
 
+/*
+ * A store scheduled before a skip is as far from the loads after it as in
+ * --exact: the window is counted in the region's records, not in the
+ * scheduled vertices. Per iteration i a division feeds a 2-byte store
+ * (pc 0x1004) to block i mod 100 (16-byte blocks), and a load (0x1006, the
+ * store's SSIT entry) from the other half of block (i - 50) mod 100 feeds
+ * the next division. The last store to the load's block is 50 iterations
+ * (150 records) back, beyond the window of a 64-entry ROB (128 records):
+ * no load is ever checked against a store, nothing trains, and the
+ * divisions overlap, about a cycle an iteration. Sampled, a skip brings
+ * the stores of the iterations before it within 128 scheduled vertices of
+ * the loads after it; counted in vertices, a load of one's block
+ * (iterations 50 apart modulo 100, one skip in five) would issue before the
+ * store, still waiting for its division, "violate", and put the load into
+ * the store's set: from then on the loop is a chain of divisions, 22
+ * cycles an iteration (+1000 %).
+ */
+static void test_store_sets_skip(void)
+{
+    enum { N = 100000, M = 100, D = 50 };
+    static edan_exec r[3 * N];
+    static edan_insn div, st, ld;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
+    ld.size = 2;
+    size_t n = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        r[n++] = rec(&div, 0);
+        r[n++] = rec(&st, 0x8000 + 16 * (i % M));
+        r[n++] = rec(&ld, 0x8000 + 16 * ((i + M - D) % M) + 8);
+    }
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = 64;
+    const double lat = 0;
+    const edan_timing_sampling smp = {1000, 1000, 8000, 0};
+    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
+    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
+    if (t) {
+        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+        CHECK(exact < 3.0 * N, "exact: %g cycles, a chain?", exact);
+        CHECK(fabs(sampled - exact) <= 0.05 * exact, "sampled %g cycles, exact %g", sampled, exact);
+    }
+    edan_timing_free(t);
+    edan_timing_free(e);
+}
+
 static void test_bad_parameters(void)
 {
     edan_machine m = small_machine();
@@ -374,6 +424,7 @@ int main(void)
     test_whole_periods();
     test_sampled_stream();
     test_store_sets_cleared();
+    test_store_sets_skip();
     test_bad_parameters();
     return check_summary();
 }

@@ -179,11 +179,12 @@ struct edan_timing {
     bool pf_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's index and pc, to train; per
-     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
-     * SSIT and LFST per lane: [entry * K + k]
+     * mapped) the block + 1 and its last store's vertex, record
+     * (t->n.instructions when it was scheduled: store_sets()) and pc, to
+     * train; per pc the set + 1 (SSIT); per set the vertex + 1 of its last
+     * store (LFST); SSIT and LFST per lane: [entry * K + k]
      */
-    uint64_t *ss_block, *ss_store, *ss_store_pc;
+    uint64_t *ss_block, *ss_store, *ss_store_at, *ss_store_pc;
     uint32_t *ssit;
     uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     uint64_t *lfst;
