@@ -122,7 +122,7 @@ static void test_estimator(void)
         for (size_t i = 0; i < n; i++)
             ys[i] = y[i * 3 + 1];
         double half, ref_half;
-        const double est = edan_timing_estimate(n, x, w, st, y + 1, 3, &half);
+        const double est = edan_timing_estimate(n, x, w, st, NULL, NULL, y + 1, 3, &half);
         const double ref = reference(n, x, w, st, ys, &ref_half);
         finite += isfinite(half) && half > 0;
         if (!close_to(est, ref) || !(close_to(half, ref_half) || (isinf(half) && isinf(ref_half)))) {
@@ -140,6 +140,166 @@ static void test_estimator(void)
     }
     CHECK(bad == 0, "%d of 2000 estimates differ from the reference", bad);
     CHECK(finite > 1000, "only %d trials had an interval", finite);
+}
+
+/* 3 x 3 determinant, for Cramer's rule */
+static double det3(double m[3][3])
+{
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+
+/*
+ * The regression estimator's reference: the same lists of strata as
+ * reference(); over the sampled lists (measured less than they stand for,
+ * two units or more) the weighted least-squares slopes of the rates y / x
+ * on the three counts' rates a / x, each list centred on its own means,
+ * by Cramer's rule; per list sum w y / x + b (sum A - sum w a / x), and
+ * the textbook variance of the residual rates y / x - b a / x, with three
+ * degrees of freedom fewer.
+ */
+static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *st, const uint64_t *au,
+                            const uint64_t *A, const double *y, double *half)
+{
+    size_t first[MAXU], count[MAXU], lists = 0;
+    for (size_t i = 0; i < n; i++) {
+        const bool single = i + 1 >= n || st[i + 1] != st[i];
+        if ((i && st[i] == st[i - 1]) || (single && lists)) {
+            count[lists - 1]++;
+            continue;
+        }
+        first[lists] = i;
+        count[lists++] = 1;
+    }
+    double S[3][3] = {{0}}, R[3] = {0};
+    for (size_t l = 0; l < lists; l++) {
+        double N = 0, X = 0, mr = 0, mq[3] = {0};
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            N += (double)w[i];
+            X += (double)x[i];
+            mr += (double)w[i] * y[i] / (double)x[i];
+            for (int j = 0; j < 3; j++)
+                mq[j] += (double)w[i] * (double)au[i * 3 + j] / (double)x[i];
+        }
+        if (X >= N || count[l] < 2)
+            continue;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++)
+            for (int j = 0; j < 3; j++) {
+                const double qj = (double)au[i * 3 + j] / (double)x[i] - mq[j] / N;
+                R[j] += (double)w[i] * qj * (y[i] / (double)x[i] - mr / N);
+                for (int k = 0; k < 3; k++)
+                    S[j][k] += (double)w[i] * qj * ((double)au[i * 3 + k] / (double)x[i] - mq[k] / N);
+            }
+    }
+    double b[3];
+    for (int j = 0; j < 3; j++) {
+        double M[3][3];
+        memcpy(M, S, sizeof M);
+        for (int r = 0; r < 3; r++)
+            M[r][j] = R[r];
+        b[j] = det3(M) / det3(S);
+    }
+    double total = 0, var = 0, df = -3;
+    bool unknown = false;
+    for (size_t l = 0; l < lists; l++) {
+        double N = 0, X = 0, est = 0, ebar = 0;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            N += (double)w[i];
+            X += (double)x[i];
+            double e = y[i] / (double)x[i];
+            for (int j = 0; j < 3; j++)
+                e -= b[j] * (double)au[i * 3 + j] / (double)x[i];
+            est += (double)w[i] * e;
+            ebar += (double)w[i] * e;
+            for (int j = 0; j < 3; j++)
+                est += b[j] * (double)A[i * 3 + j];
+        }
+        total += est;
+        if (X >= N)
+            continue;
+        if (count[l] < 2) {
+            unknown = true;
+            continue;
+        }
+        ebar /= N;
+        const double m = (double)count[l];
+        double s2 = 0;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            double e = y[i] / (double)x[i];
+            for (int j = 0; j < 3; j++)
+                e -= b[j] * (double)au[i * 3 + j] / (double)x[i];
+            s2 += ((double)w[i] * (e - ebar)) * ((double)w[i] * (e - ebar));
+        }
+        var += m * (1 - X / N) * s2 / (m - 1);
+        df += m - 1;
+    }
+    *half = unknown ? INFINITY : var > 0 ? t_quantile(df < 1 ? 1 : df) * sqrt(var) : 0;
+    return total;
+}
+
+/*
+ * With the counts: random units whose cycles are a rate per instruction
+ * plus fixed costs per count, plus a stratum's own rate and noise. Against the
+ * reference; without noise the estimate is the population's total (the
+ * units' rates times what they stand for, the costs times the counts they
+ * stand for) and the interval 0; with counts proportional to the
+ * instructions (nothing to fit) it is the estimate without them.
+ */
+static void test_estimator_aux(void)
+{
+    static uint64_t x[MAXU], w[MAXU], au[MAXU * 3], A[MAXU * 3], flat[MAXU * 3], flat_A[MAXU * 3];
+    static uint32_t st[MAXU];
+    static double y[MAXU], exact[MAXU];
+    int bad = 0, inexact = 0, unfit = 0;
+    for (int trial = 0; trial < 1000; trial++) {
+        rt_seed(31000 + (uint64_t)trial);
+        const size_t n = 20 + rt_below(MAXU - 20);
+        uint32_t s = 0;
+        /* the exact values' rate is the same in every stratum: a stratum of one unit is fitted with the one before */
+        const double alpha0 = (double)(1 + rt_below(50));
+        double alpha = alpha0, truth = 0;
+        const double beta[3] = {(double)rt_below(300), (double)rt_below(20), (double)rt_below(15)};
+        for (size_t i = 0; i < n; i++) {
+            if (rt_below(trial % 3 == 0 ? 5 : 60) == 0) {
+                s++;
+                alpha = (double)(1 + rt_below(50));
+            }
+            x[i] = 100 + rt_below(2000);
+            w[i] = x[i] + (rt_below(8) ? rt_below(20000) : 0);
+            st[i] = s;
+            exact[i] = alpha0 * (double)x[i];
+            truth += alpha0 * (double)w[i];
+            for (int j = 0; j < 3; j++) {
+                au[i * 3 + j] = rt_below(1 + x[i] / (j + 1));
+                A[i * 3 + j] = au[i * 3 + j] + (w[i] > x[i] ? rt_below(1 + (w[i] - x[i]) / (j + 1)) : 0);
+                flat[i * 3 + j] = x[i] * (j + 1);
+                flat_A[i * 3 + j] = w[i] * (j + 1);
+                exact[i] += beta[j] * (double)au[i * 3 + j];
+                truth += beta[j] * (double)A[i * 3 + j];
+            }
+            y[i] = exact[i] + (alpha - alpha0) * (double)x[i] + (double)rt_below(20000);
+        }
+        double half, ref_half, h0, h1, h2;
+        const double est = edan_timing_estimate(n, x, w, st, au, A, y, 1, &half);
+        const double ref = reference_aux(n, x, w, st, au, A, y, &ref_half);
+        if (!(fabs(est - ref) <= 1e-7 * fabs(ref)) ||
+            !(fabs(half - ref_half) <= 1e-6 * ref_half || (isinf(half) && isinf(ref_half)))) {
+            if (bad++ < 4)
+                fprintf(stderr, "trial %d (%zu units): estimate %.17g +- %.17g, reference %.17g +- %.17g\n", trial, n,
+                        est, half, ref, ref_half);
+        }
+        const double e = edan_timing_estimate(n, x, w, st, au, A, exact, 1, &h0);
+        if ((!(fabs(e - truth) <= 1e-7 * truth) || !(h0 <= 1e-6 * truth || isinf(h0))) && inexact++ < 4)
+            fprintf(stderr, "trial %d: linear in the counts, %.17g +- %g, the total is %.17g\n", trial, e, h0, truth);
+        const double plain = edan_timing_estimate(n, x, w, st, NULL, NULL, y, 1, &h1);
+        const double same = edan_timing_estimate(n, x, w, st, flat, flat_A, y, 1, &h2);
+        if ((!close_to(plain, same) || !(close_to(h1, h2) || (isinf(h1) && isinf(h2)))) && unfit++ < 4)
+            fprintf(stderr, "trial %d: counts with nothing to fit give %.17g +- %g, without %.17g +- %g\n", trial, same,
+                    h2, plain, h1);
+    }
+    CHECK(bad == 0, "%d of 1000 regression estimates differ from the reference", bad);
+    CHECK(inexact == 0, "%d of 1000 estimates linear in the counts are not the total", inexact);
+    CHECK(unfit == 0, "%d of 1000 estimates with proportional counts differ from the plain one", unfit);
 }
 
 /*
@@ -182,7 +342,7 @@ static void test_coverage(void)
             }
         }
         double half;
-        const double est = edan_timing_estimate(n, x, w, st, y, 1, &half);
+        const double est = edan_timing_estimate(n, x, w, st, NULL, NULL, y, 1, &half);
         with_interval += isfinite(half) && half > 0;
         covered += fabs(est - truth) <= half;
     }
@@ -420,6 +580,7 @@ static void test_bad_parameters(void)
 int main(void)
 {
     test_estimator();
+    test_estimator_aux();
     test_coverage();
     test_whole_periods();
     test_sampled_stream();

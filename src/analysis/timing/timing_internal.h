@@ -99,6 +99,16 @@ typedef struct timing_sampler {
     uint64_t *stands, *meas;
     uint32_t *stratum;
     tick *y;
+    /*
+     * the regression estimator's counts (timing_sample.c, aux_now()), per
+     * unit [i * EDAN_TIMING_AUX + j]: in it, in what it stands for, and at its
+     * period's start; at the current unit's and the current period's start.
+     * A period's end falls in the skip after its unit: the phase there is
+     * cut at mark (0: none) and goes on for after_mark more records.
+     */
+    uint64_t *aux_unit, *aux_stands, *aux_start;
+    uint64_t aux_snap[EDAN_TIMING_AUX], aux_period[EDAN_TIMING_AUX];
+    uint64_t mark, after_mark;
     /* attribution weighted by the instructions each unit stands for, folded in at each doubling: [id * Kp + k] */
     double *id_est, *id_stall_est;
     double stall_est[MAXK];
