@@ -142,20 +142,22 @@ static void test_estimator(void)
     CHECK(finite > 1000, "only %d trials had an interval", finite);
 }
 
-/* 3 x 3 determinant, for Cramer's rule */
-static double det3(double m[3][3])
+#define NA EDAN_TIMING_AUX
+_Static_assert(NA == 2, "the reference solves for two counts");
+
+/* 2 x 2 determinant, for Cramer's rule */
+static double det2(double m[2][2])
 {
-    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
-           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    return m[0][0] * m[1][1] - m[0][1] * m[1][0];
 }
 
 /*
  * The regression estimator's reference: the same lists of strata as
  * reference(); over the sampled lists (measured less than they stand for,
  * two units or more) the weighted least-squares slopes of the rates y / x
- * on the three counts' rates a / x, each list centred on its own means,
+ * on the two counts' rates a / x, each list centred on its own means,
  * by Cramer's rule; per list sum w y / x + b (sum A - sum w a / x), and
- * the textbook variance of the residual rates y / x - b a / x, with three
+ * the textbook variance of the residual rates y / x - b a / x, with two
  * degrees of freedom fewer.
  */
 static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *st, const uint64_t *au,
@@ -171,35 +173,35 @@ static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, cons
         first[lists] = i;
         count[lists++] = 1;
     }
-    double S[3][3] = {{0}}, R[3] = {0};
+    double S[NA][NA] = {{0}}, R[NA] = {0};
     for (size_t l = 0; l < lists; l++) {
-        double N = 0, X = 0, mr = 0, mq[3] = {0};
+        double N = 0, X = 0, mr = 0, mq[NA] = {0};
         for (size_t i = first[l]; i < first[l] + count[l]; i++) {
             N += (double)w[i];
             X += (double)x[i];
             mr += (double)w[i] * y[i] / (double)x[i];
-            for (int j = 0; j < 3; j++)
-                mq[j] += (double)w[i] * (double)au[i * 3 + j] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                mq[j] += (double)w[i] * (double)au[i * NA + j] / (double)x[i];
         }
         if (X >= N || count[l] < 2)
             continue;
         for (size_t i = first[l]; i < first[l] + count[l]; i++)
-            for (int j = 0; j < 3; j++) {
-                const double qj = (double)au[i * 3 + j] / (double)x[i] - mq[j] / N;
+            for (int j = 0; j < NA; j++) {
+                const double qj = (double)au[i * NA + j] / (double)x[i] - mq[j] / N;
                 R[j] += (double)w[i] * qj * (y[i] / (double)x[i] - mr / N);
-                for (int k = 0; k < 3; k++)
-                    S[j][k] += (double)w[i] * qj * ((double)au[i * 3 + k] / (double)x[i] - mq[k] / N);
+                for (int k = 0; k < NA; k++)
+                    S[j][k] += (double)w[i] * qj * ((double)au[i * NA + k] / (double)x[i] - mq[k] / N);
             }
     }
-    double b[3];
-    for (int j = 0; j < 3; j++) {
-        double M[3][3];
+    double b[NA];
+    for (int j = 0; j < NA; j++) {
+        double M[NA][NA];
         memcpy(M, S, sizeof M);
-        for (int r = 0; r < 3; r++)
+        for (int r = 0; r < NA; r++)
             M[r][j] = R[r];
-        b[j] = det3(M) / det3(S);
+        b[j] = det2(M) / det2(S);
     }
-    double total = 0, var = 0, df = -3;
+    double total = 0, var = 0, df = -NA;
     bool unknown = false;
     for (size_t l = 0; l < lists; l++) {
         double N = 0, X = 0, est = 0, ebar = 0;
@@ -207,12 +209,12 @@ static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, cons
             N += (double)w[i];
             X += (double)x[i];
             double e = y[i] / (double)x[i];
-            for (int j = 0; j < 3; j++)
-                e -= b[j] * (double)au[i * 3 + j] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                e -= b[j] * (double)au[i * NA + j] / (double)x[i];
             est += (double)w[i] * e;
             ebar += (double)w[i] * e;
-            for (int j = 0; j < 3; j++)
-                est += b[j] * (double)A[i * 3 + j];
+            for (int j = 0; j < NA; j++)
+                est += b[j] * (double)A[i * NA + j];
         }
         total += est;
         if (X >= N)
@@ -226,8 +228,8 @@ static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, cons
         double s2 = 0;
         for (size_t i = first[l]; i < first[l] + count[l]; i++) {
             double e = y[i] / (double)x[i];
-            for (int j = 0; j < 3; j++)
-                e -= b[j] * (double)au[i * 3 + j] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                e -= b[j] * (double)au[i * NA + j] / (double)x[i];
             s2 += ((double)w[i] * (e - ebar)) * ((double)w[i] * (e - ebar));
         }
         var += m * (1 - X / N) * s2 / (m - 1);
@@ -247,7 +249,7 @@ static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, cons
  */
 static void test_estimator_aux(void)
 {
-    static uint64_t x[MAXU], w[MAXU], au[MAXU * 3], A[MAXU * 3], flat[MAXU * 3], flat_A[MAXU * 3];
+    static uint64_t x[MAXU], w[MAXU], au[MAXU * NA], A[MAXU * NA], flat[MAXU * NA], flat_A[MAXU * NA];
     static uint32_t st[MAXU];
     static double y[MAXU], exact[MAXU];
     int bad = 0, inexact = 0, unfit = 0;
@@ -258,7 +260,7 @@ static void test_estimator_aux(void)
         /* the exact values' rate is the same in every stratum: a stratum of one unit is fitted with the one before */
         const double alpha0 = (double)(1 + rt_below(50));
         double alpha = alpha0, truth = 0;
-        const double beta[3] = {(double)rt_below(300), (double)rt_below(20), (double)rt_below(15)};
+        const double beta[NA] = {(double)rt_below(300), (double)rt_below(20)};
         for (size_t i = 0; i < n; i++) {
             if (rt_below(trial % 3 == 0 ? 5 : 60) == 0) {
                 s++;
@@ -269,13 +271,13 @@ static void test_estimator_aux(void)
             st[i] = s;
             exact[i] = alpha0 * (double)x[i];
             truth += alpha0 * (double)w[i];
-            for (int j = 0; j < 3; j++) {
-                au[i * 3 + j] = rt_below(1 + x[i] / (j + 1));
-                A[i * 3 + j] = au[i * 3 + j] + (w[i] > x[i] ? rt_below(1 + (w[i] - x[i]) / (j + 1)) : 0);
-                flat[i * 3 + j] = x[i] * (j + 1);
-                flat_A[i * 3 + j] = w[i] * (j + 1);
-                exact[i] += beta[j] * (double)au[i * 3 + j];
-                truth += beta[j] * (double)A[i * 3 + j];
+            for (int j = 0; j < NA; j++) {
+                au[i * NA + j] = rt_below(1 + x[i] / (j + 1));
+                A[i * NA + j] = au[i * NA + j] + (w[i] > x[i] ? rt_below(1 + (w[i] - x[i]) / (j + 1)) : 0);
+                flat[i * NA + j] = x[i] * (j + 1);
+                flat_A[i * NA + j] = w[i] * (j + 1);
+                exact[i] += beta[j] * (double)au[i * NA + j];
+                truth += beta[j] * (double)A[i * NA + j];
             }
             y[i] = exact[i] + (alpha - alpha0) * (double)x[i] + (double)rt_below(20000);
         }
@@ -559,6 +561,44 @@ static void test_store_sets_skip(void)
     edan_timing_free(e);
 }
 
+/*
+ * The epochs of the lines from memory (ram_epochs), against their
+ * definition: random gaps of additions between loads of fresh lines
+ * (each from memory), and a load that starts an epoch has no other from
+ * memory in the rob_entries records before it.
+ */
+static void test_ram_epochs(void)
+{
+    enum { N = 6000 };
+    static edan_exec r[N];
+    static edan_insn ld, op;
+    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
+    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+    for (int trial = 0; trial < 10; trial++) {
+        rt_seed(4242 + (uint64_t)trial);
+        edan_machine m = base_machine();
+        m.rob_entries = 16 + (uint32_t)rt_below(200);
+        uint64_t want = 0, loads = 0;
+        long last = -1;
+        for (size_t i = 0; i < N; i++) {
+            const bool miss = rt_below(trial % 2 ? 4 : 100) == 0;
+            r[i] = miss ? rec(&ld, fresh(loads++)) : rec(&op, 0);
+            if (miss) {
+                want += last < 0 || (long)i - last > (long)m.rob_entries;
+                last = (long)i;
+            }
+        }
+        const double lat = 100;
+        edan_timing *t = timing_run(&m, r, N, &lat, 1, 1 + rt_below(900), 1);
+        if (!t)
+            return;
+        const edan_timing_counts *c = edan_timing_counts_get(t);
+        CHECK(c->ram_epochs == want && c->ram_lines >= loads, "trial %d: %" PRIu64 " epochs, %" PRIu64 " expected",
+              trial, c->ram_epochs, want);
+        edan_timing_free(t);
+    }
+}
+
 static void test_bad_parameters(void)
 {
     edan_machine m = small_machine();
@@ -586,6 +626,7 @@ int main(void)
     test_sampled_stream();
     test_store_sets_cleared();
     test_store_sets_skip();
+    test_ram_epochs();
     test_bad_parameters();
     return check_summary();
 }

@@ -81,7 +81,9 @@ typedef struct edan_timing_counts {
     uint64_t instructions, loads, stores;
     uint64_t l1i_misses;
     uint64_t level_hits[EDAN_MACHINE_MAX_DATA_LEVELS], level_misses[EDAN_MACHINE_MAX_DATA_LEVELS];
-    uint64_t ram_lines;   /* lines read from memory (data and instructions) */
+    uint64_t ram_lines; /* lines read from memory (data and instructions) */
+    /* data lines from memory with no other in the rob_entries records before: misses that cannot overlap older ones */
+    uint64_t ram_epochs;
     uint64_t ram_bytes;   /* bytes moved to and from memory, write-backs included */
     uint64_t branches;    /* conditional branches */
     uint64_t mispredicts; /* of those */
@@ -213,7 +215,7 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
  * and Student's t for the strata's degrees of freedom less the
  * coefficients fitted.
  */
-#define EDAN_TIMING_AUX 3
+#define EDAN_TIMING_AUX 2
 double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
                             const uint64_t *aux_unit, const uint64_t *aux_stands, const double *y, size_t stride,
                             double *half);

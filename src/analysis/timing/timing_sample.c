@@ -181,17 +181,19 @@ static uint64_t measure_len(const timing_sampler *s, uint64_t period)
 }
 
 /*
- * The counts the regression estimator uses (timing.h, EDAN_TIMING_AUX):
- * those of the events with a time that functional warming counts exactly
- * on every instruction. Lines from memory (a memory latency each, what
- * the slope is made of), L1d misses (an L2 latency) and mispredicted
- * branches (a refill of the front end).
+ * The counts the regression estimator uses (timing.h, EDAN_TIMING_AUX),
+ * which functional warming counts exactly on every instruction: the lines
+ * read from memory, and the epochs among them (ram_epochs: a miss with no
+ * other in the window's records before it). The memory latency a unit
+ * exposes, what its slope is made of, is about a latency per epoch, and
+ * less for each miss that overlaps one (memory-level parallelism); the
+ * lines alone fitted a straight line through units of one isolated miss
+ * and units of many overlapped ones.
  */
 static void aux_now(const edan_timing *t, uint64_t *c)
 {
     c[0] = t->n.ram_lines;
-    c[1] = t->n.level_misses[0];
-    c[2] = t->n.mispredicts;
+    c[1] = t->n.ram_epochs;
 }
 
 /*

@@ -183,8 +183,12 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
             break;
         }
     }
-    if ((int)r->level == t->nlev)
+    if ((int)r->level == t->nlev) {
         t->n.ram_lines++;
+        /* a miss more than a window after the last one starts an epoch: its latency is not hidden behind another's */
+        t->n.ram_epochs += !t->epoch_at || t->n.instructions + 1 - t->epoch_at > t->m.rob_entries;
+        t->epoch_at = t->n.instructions + 1;
+    }
     t->n.ram_bytes += r->ram_bytes;
 }
 
