@@ -123,6 +123,19 @@ static inline edan_insn add(uint8_t dst, uint8_t src, uint64_t pc)
     return in;
 }
 
+/* A store of `size` bytes of register data to the address in register addr. */
+static inline edan_insn store(uint8_t data, uint8_t addr, uint64_t pc, uint8_t size)
+{
+    edan_insn in = load(0, addr, pc);
+    in.size = size;
+    in.cls = EDAN_CLASS_STORE;
+    in.mem = EDAN_MEM_STORE;
+    in.n_src = 2;
+    in.src[1] = data;
+    in.n_dst = 0;
+    return in;
+}
+
 static inline edan_exec rec(const edan_insn *in, uint64_t addr)
 {
     edan_exec r;

@@ -122,7 +122,7 @@ static void test_estimator(void)
         for (size_t i = 0; i < n; i++)
             ys[i] = y[i * 3 + 1];
         double half, ref_half;
-        const double est = edan_timing_estimate(n, x, w, st, y + 1, 3, &half);
+        const double est = edan_timing_estimate(n, x, w, st, NULL, NULL, y + 1, 3, &half);
         const double ref = reference(n, x, w, st, ys, &ref_half);
         finite += isfinite(half) && half > 0;
         if (!close_to(est, ref) || !(close_to(half, ref_half) || (isinf(half) && isinf(ref_half)))) {
@@ -140,6 +140,168 @@ static void test_estimator(void)
     }
     CHECK(bad == 0, "%d of 2000 estimates differ from the reference", bad);
     CHECK(finite > 1000, "only %d trials had an interval", finite);
+}
+
+#define NA EDAN_TIMING_AUX
+_Static_assert(NA == 2, "the reference solves for two counts");
+
+/* 2 x 2 determinant, for Cramer's rule */
+static double det2(double m[2][2])
+{
+    return m[0][0] * m[1][1] - m[0][1] * m[1][0];
+}
+
+/*
+ * The regression estimator's reference: the same lists of strata as
+ * reference(); over the sampled lists (measured less than they stand for,
+ * two units or more) the weighted least-squares slopes of the rates y / x
+ * on the two counts' rates a / x, each list centred on its own means,
+ * by Cramer's rule; per list sum w y / x + b (sum A - sum w a / x), and
+ * the textbook variance of the residual rates y / x - b a / x, with two
+ * degrees of freedom fewer.
+ */
+static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *st, const uint64_t *au,
+                            const uint64_t *A, const double *y, double *half)
+{
+    size_t first[MAXU], count[MAXU], lists = 0;
+    for (size_t i = 0; i < n; i++) {
+        const bool single = i + 1 >= n || st[i + 1] != st[i];
+        if ((i && st[i] == st[i - 1]) || (single && lists)) {
+            count[lists - 1]++;
+            continue;
+        }
+        first[lists] = i;
+        count[lists++] = 1;
+    }
+    double S[NA][NA] = {{0}}, R[NA] = {0};
+    for (size_t l = 0; l < lists; l++) {
+        double N = 0, X = 0, mr = 0, mq[NA] = {0};
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            N += (double)w[i];
+            X += (double)x[i];
+            mr += (double)w[i] * y[i] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                mq[j] += (double)w[i] * (double)au[i * NA + j] / (double)x[i];
+        }
+        if (X >= N || count[l] < 2)
+            continue;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++)
+            for (int j = 0; j < NA; j++) {
+                const double qj = (double)au[i * NA + j] / (double)x[i] - mq[j] / N;
+                R[j] += (double)w[i] * qj * (y[i] / (double)x[i] - mr / N);
+                for (int k = 0; k < NA; k++)
+                    S[j][k] += (double)w[i] * qj * ((double)au[i * NA + k] / (double)x[i] - mq[k] / N);
+            }
+    }
+    double b[NA];
+    for (int j = 0; j < NA; j++) {
+        double M[NA][NA];
+        memcpy(M, S, sizeof M);
+        for (int r = 0; r < NA; r++)
+            M[r][j] = R[r];
+        b[j] = det2(M) / det2(S);
+    }
+    double total = 0, var = 0, df = -NA;
+    bool unknown = false;
+    for (size_t l = 0; l < lists; l++) {
+        double N = 0, X = 0, est = 0, ebar = 0;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            N += (double)w[i];
+            X += (double)x[i];
+            double e = y[i] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                e -= b[j] * (double)au[i * NA + j] / (double)x[i];
+            est += (double)w[i] * e;
+            ebar += (double)w[i] * e;
+            for (int j = 0; j < NA; j++)
+                est += b[j] * (double)A[i * NA + j];
+        }
+        total += est;
+        if (X >= N)
+            continue;
+        if (count[l] < 2) {
+            unknown = true;
+            continue;
+        }
+        ebar /= N;
+        const double m = (double)count[l];
+        double s2 = 0;
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            double e = y[i] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                e -= b[j] * (double)au[i * NA + j] / (double)x[i];
+            s2 += ((double)w[i] * (e - ebar)) * ((double)w[i] * (e - ebar));
+        }
+        var += m * (1 - X / N) * s2 / (m - 1);
+        df += m - 1;
+    }
+    *half = unknown ? INFINITY : var > 0 ? t_quantile(df < 1 ? 1 : df) * sqrt(var) : 0;
+    return total;
+}
+
+/*
+ * With the counts: random units whose cycles are a rate per instruction
+ * plus fixed costs per count, plus a stratum's own rate and noise. Against the
+ * reference; without noise the estimate is the population's total (the
+ * units' rates times what they stand for, the costs times the counts they
+ * stand for) and the interval 0; with counts proportional to the
+ * instructions (nothing to fit) it is the estimate without them.
+ */
+static void test_estimator_aux(void)
+{
+    static uint64_t x[MAXU], w[MAXU], au[MAXU * NA], A[MAXU * NA], flat[MAXU * NA], flat_A[MAXU * NA];
+    static uint32_t st[MAXU];
+    static double y[MAXU], exact[MAXU];
+    int bad = 0, inexact = 0, unfit = 0;
+    for (int trial = 0; trial < 1000; trial++) {
+        rt_seed(31000 + (uint64_t)trial);
+        const size_t n = 20 + rt_below(MAXU - 20);
+        uint32_t s = 0;
+        /* the exact values' rate is the same in every stratum: a stratum of one unit is fitted with the one before */
+        const double alpha0 = (double)(1 + rt_below(50));
+        double alpha = alpha0, truth = 0;
+        const double beta[NA] = {(double)rt_below(300), (double)rt_below(20)};
+        for (size_t i = 0; i < n; i++) {
+            if (rt_below(trial % 3 == 0 ? 5 : 60) == 0) {
+                s++;
+                alpha = (double)(1 + rt_below(50));
+            }
+            x[i] = 100 + rt_below(2000);
+            w[i] = x[i] + (rt_below(8) ? rt_below(20000) : 0);
+            st[i] = s;
+            exact[i] = alpha0 * (double)x[i];
+            truth += alpha0 * (double)w[i];
+            for (int j = 0; j < NA; j++) {
+                au[i * NA + j] = rt_below(1 + x[i] / (j + 1));
+                A[i * NA + j] = au[i * NA + j] + (w[i] > x[i] ? rt_below(1 + (w[i] - x[i]) / (j + 1)) : 0);
+                flat[i * NA + j] = x[i] * (j + 1);
+                flat_A[i * NA + j] = w[i] * (j + 1);
+                exact[i] += beta[j] * (double)au[i * NA + j];
+                truth += beta[j] * (double)A[i * NA + j];
+            }
+            y[i] = exact[i] + (alpha - alpha0) * (double)x[i] + (double)rt_below(20000);
+        }
+        double half, ref_half, h0, h1, h2;
+        const double est = edan_timing_estimate(n, x, w, st, au, A, y, 1, &half);
+        const double ref = reference_aux(n, x, w, st, au, A, y, &ref_half);
+        if (!(fabs(est - ref) <= 1e-7 * fabs(ref)) ||
+            !(fabs(half - ref_half) <= 1e-6 * ref_half || (isinf(half) && isinf(ref_half)))) {
+            if (bad++ < 4)
+                fprintf(stderr, "trial %d (%zu units): estimate %.17g +- %.17g, reference %.17g +- %.17g\n", trial, n,
+                        est, half, ref, ref_half);
+        }
+        const double e = edan_timing_estimate(n, x, w, st, au, A, exact, 1, &h0);
+        if ((!(fabs(e - truth) <= 1e-7 * truth) || !(h0 <= 1e-6 * truth || isinf(h0))) && inexact++ < 4)
+            fprintf(stderr, "trial %d: linear in the counts, %.17g +- %g, the total is %.17g\n", trial, e, h0, truth);
+        const double plain = edan_timing_estimate(n, x, w, st, NULL, NULL, y, 1, &h1);
+        const double same = edan_timing_estimate(n, x, w, st, flat, flat_A, y, 1, &h2);
+        if ((!close_to(plain, same) || !(close_to(h1, h2) || (isinf(h1) && isinf(h2)))) && unfit++ < 4)
+            fprintf(stderr, "trial %d: counts with nothing to fit give %.17g +- %g, without %.17g +- %g\n", trial, same,
+                    h2, plain, h1);
+    }
+    CHECK(bad == 0, "%d of 1000 regression estimates differ from the reference", bad);
+    CHECK(inexact == 0, "%d of 1000 estimates linear in the counts are not the total", inexact);
+    CHECK(unfit == 0, "%d of 1000 estimates with proportional counts differ from the plain one", unfit);
 }
 
 /*
@@ -182,7 +344,7 @@ static void test_coverage(void)
             }
         }
         double half;
-        const double est = edan_timing_estimate(n, x, w, st, y, 1, &half);
+        const double est = edan_timing_estimate(n, x, w, st, NULL, NULL, y, 1, &half);
         with_interval += isfinite(half) && half > 0;
         covered += fabs(est - truth) <= half;
     }
@@ -299,6 +461,144 @@ static void test_sampled_stream(void)
     CHECK(skipped > 12, "only %d of 24 trials skipped records", skipped);
 }
 
+/*
+ * The store sets are forgotten every SS_CLEAR_PERIOD (250,000) loads and
+ * stores of the region, sampled or not: the skipped ones count too.
+ * Per iteration a division feeds a 2-byte store (pc 0x1004) and a load
+ * from an unrelated address (0x1006, the store's 4-byte word: the same
+ * SSIT entry) feeds the next division; a trainer load next to the store in
+ * iteration 0 puts the store in a set (timing_test.c's
+ * test_store_set_index()). While the set lives, the loop is one chain of
+ * divisions, 22 cycles an iteration; once the tables are forgotten (after
+ * 125,000 iterations) nothing trains them again and the divisions overlap.
+ * Sampled with 3 instructions in 16 scheduled, a count of the scheduled
+ * loads and stores alone would keep the set for the whole stream (+60 %).
+ */
+static void test_store_sets_cleared(void)
+{
+    enum { N = 200000, ITER = 22 };
+    static edan_exec r[3 * N + 1];
+    static edan_insn div, st, ld, trainer;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
+    ld.size = 2;
+    trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
+    size_t n = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        r[n++] = rec(&div, 0);
+        r[n++] = rec(&st, 0x8000 + 16 * i);
+        r[n++] = rec(&ld, 0x4000000 + 8 * i);
+        if (i == 0)
+            r[n++] = rec(&trainer, 0x8000 + 8);
+    }
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    const double lat = 0;
+    const edan_timing_sampling smp = {1000, 2000, 16000, 0};
+    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
+    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
+    if (t) {
+        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+        /* the set lives 125,000 iterations of the 200,000, not all of them */
+        CHECK(exact > 0.9 * ITER * N / 1.6 && exact < 0.8 * ITER * N, "exact: %g cycles", exact);
+        CHECK(fabs(sampled - exact) <= 0.05 * exact, "sampled %g cycles, exact %g: the store sets lived %s", sampled,
+              exact, sampled > exact ? "longer" : "shorter");
+    }
+    edan_timing_free(t);
+    edan_timing_free(e);
+}
+
+/*
+ * A store scheduled before a skip is as far from the loads after it as in
+ * --exact: the window is counted in the region's records, not in the
+ * scheduled vertices. Per iteration i a division feeds a 2-byte store
+ * (pc 0x1004) to block i mod 100 (16-byte blocks), and a load (0x1006, the
+ * store's SSIT entry) from the other half of block (i - 50) mod 100 feeds
+ * the next division. The last store to the load's block is 50 iterations
+ * (150 records) back, beyond the window of a 64-entry ROB (128 records):
+ * no load is ever checked against a store, nothing trains, and the
+ * divisions overlap, about a cycle an iteration. Sampled, a skip brings
+ * the stores of the iterations before it within 128 scheduled vertices of
+ * the loads after it; counted in vertices, a load of one's block
+ * (iterations 50 apart modulo 100, one skip in five) would issue before the
+ * store, still waiting for its division, "violate", and put the load into
+ * the store's set: from then on the loop is a chain of divisions, 22
+ * cycles an iteration (+1000 %).
+ */
+static void test_store_sets_skip(void)
+{
+    enum { N = 100000, M = 100, D = 50 };
+    static edan_exec r[3 * N];
+    static edan_insn div, st, ld;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
+    ld.size = 2;
+    size_t n = 0;
+    for (uint64_t i = 0; i < N; i++) {
+        r[n++] = rec(&div, 0);
+        r[n++] = rec(&st, 0x8000 + 16 * (i % M));
+        r[n++] = rec(&ld, 0x8000 + 16 * ((i + M - D) % M) + 8);
+    }
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = 64;
+    const double lat = 0;
+    const edan_timing_sampling smp = {1000, 1000, 8000, 0};
+    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
+    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
+    if (t) {
+        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+        CHECK(exact < 3.0 * N, "exact: %g cycles, a chain?", exact);
+        CHECK(fabs(sampled - exact) <= 0.05 * exact, "sampled %g cycles, exact %g", sampled, exact);
+    }
+    edan_timing_free(t);
+    edan_timing_free(e);
+}
+
+/*
+ * The epochs of the lines from memory (ram_epochs), against their
+ * definition: random gaps of additions between loads of fresh lines
+ * (each from memory), and a load that starts an epoch has no other from
+ * memory in the rob_entries records before it.
+ */
+static void test_ram_epochs(void)
+{
+    enum { N = 6000 };
+    static edan_exec r[N];
+    static edan_insn ld, op;
+    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
+    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+    for (int trial = 0; trial < 10; trial++) {
+        rt_seed(4242 + (uint64_t)trial);
+        edan_machine m = base_machine();
+        m.rob_entries = 16 + (uint32_t)rt_below(200);
+        uint64_t want = 0, loads = 0;
+        long last = -1;
+        for (size_t i = 0; i < N; i++) {
+            const bool miss = rt_below(trial % 2 ? 4 : 100) == 0;
+            r[i] = miss ? rec(&ld, fresh(loads++)) : rec(&op, 0);
+            if (miss) {
+                want += last < 0 || (long)i - last > (long)m.rob_entries;
+                last = (long)i;
+            }
+        }
+        const double lat = 100;
+        edan_timing *t = timing_run(&m, r, N, &lat, 1, 1 + rt_below(900), 1);
+        if (!t)
+            return;
+        const edan_timing_counts *c = edan_timing_counts_get(t);
+        CHECK(c->ram_epochs == want && c->ram_lines >= loads, "trial %d: %" PRIu64 " epochs, %" PRIu64 " expected",
+              trial, c->ram_epochs, want);
+        edan_timing_free(t);
+    }
+}
+
 static void test_bad_parameters(void)
 {
     edan_machine m = small_machine();
@@ -320,9 +620,13 @@ static void test_bad_parameters(void)
 int main(void)
 {
     test_estimator();
+    test_estimator_aux();
     test_coverage();
     test_whole_periods();
     test_sampled_stream();
+    test_store_sets_cleared();
+    test_store_sets_skip();
+    test_ram_epochs();
     test_bad_parameters();
     return check_summary();
 }

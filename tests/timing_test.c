@@ -509,18 +509,6 @@ static void test_store_sets(void)
     }
 }
 
-static edan_insn store(uint8_t data, uint8_t addr, uint64_t pc, uint8_t size)
-{
-    edan_insn in = load(0, addr, pc);
-    in.size = size;
-    in.cls = EDAN_CLASS_STORE;
-    in.mem = EDAN_MEM_STORE;
-    in.n_src = 2;
-    in.src[1] = data;
-    in.n_dst = 0;
-    return in;
-}
-
 /* A machine for the store-set cases: misses cost nothing, a division 20 cycles, 16-byte store sets. */
 static double store_set_cycles(const edan_exec *r, size_t n)
 {

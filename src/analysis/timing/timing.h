@@ -81,7 +81,9 @@ typedef struct edan_timing_counts {
     uint64_t instructions, loads, stores;
     uint64_t l1i_misses;
     uint64_t level_hits[EDAN_MACHINE_MAX_DATA_LEVELS], level_misses[EDAN_MACHINE_MAX_DATA_LEVELS];
-    uint64_t ram_lines;   /* lines read from memory (data and instructions) */
+    uint64_t ram_lines; /* lines read from memory (data and instructions) */
+    /* data lines from memory with no other in the rob_entries records before: misses that cannot overlap older ones */
+    uint64_t ram_epochs;
     uint64_t ram_bytes;   /* bytes moved to and from memory, write-backs included */
     uint64_t branches;    /* conditional branches */
     uint64_t mispredicts; /* of those */
@@ -193,16 +195,29 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
  * The estimate of a stream's total of a quantity (cycles) from n measured
  * units in stream order: unit i measured measured[i] instructions (> 0),
  * gave y[i * stride] and stands for stands[i] >= measured[i] instructions
- * (its period). The estimate is the sum of each unit's rate times the
- * instructions it stands for: exactly the sum of the y when every unit
- * stands for itself.
+ * (its period). Without auxiliary counts (aux_unit NULL) the estimate is
+ * the sum of each unit's rate times the instructions it stands for:
+ * exactly the sum of the y when every unit stands for itself.
+ * With them (the regression estimator): aux_unit[i * EDAN_TIMING_AUX + j]
+ * is count j within unit i and aux_stands[i * EDAN_TIMING_AUX + j] within
+ * the instructions it stands for, both known exactly (functional warming
+ * counts every instruction). The units' rates are fitted as a stratum's
+ * own intercept plus common coefficients b times their counts' rates
+ * (weighted least squares over the sampled strata; a count the units do
+ * not vary in is left out), and each stratum adds its units' weighted
+ * rates plus b times what its counts missed, sum aux_stands - sum
+ * (stands / measured) aux_unit: exact when the rates are linear in the
+ * counts, and the same as without them when no unit varies.
  * *half: the 95 % confidence half-width, from the units' spread within each
  * stratum (units with the same stratum[i], consecutive; a stratum of one
- * unit is joined to the one before), with the finite-population correction
- * (a stratum measured whole adds nothing), and Student's t for the strata's
- * degrees of freedom.
+ * unit is joined to the one before) around the fit, with the
+ * finite-population correction (a stratum measured whole adds nothing),
+ * and Student's t for the strata's degrees of freedom less the
+ * coefficients fitted.
  */
+#define EDAN_TIMING_AUX 2
 double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
-                            const double *y, size_t stride, double *half);
+                            const uint64_t *aux_unit, const uint64_t *aux_stands, const double *y, size_t stride,
+                            double *half);
 
 #endif

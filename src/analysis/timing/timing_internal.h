@@ -99,6 +99,16 @@ typedef struct timing_sampler {
     uint64_t *stands, *meas;
     uint32_t *stratum;
     tick *y;
+    /*
+     * the regression estimator's counts (timing_sample.c, aux_now()), per
+     * unit [i * EDAN_TIMING_AUX + j]: in it, in what it stands for, and at its
+     * period's start; at the current unit's and the current period's start.
+     * A period's end falls in the skip after its unit: the phase there is
+     * cut at mark (0: none) and goes on for after_mark more records.
+     */
+    uint64_t *aux_unit, *aux_stands, *aux_start;
+    uint64_t aux_snap[EDAN_TIMING_AUX], aux_period[EDAN_TIMING_AUX];
+    uint64_t mark, after_mark;
     /* attribution weighted by the instructions each unit stands for, folded in at each doubling: [id * Kp + k] */
     double *id_est, *id_stall_est;
     double stall_est[MAXK];
@@ -179,16 +189,18 @@ struct edan_timing {
     bool pf_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's index and pc, to train; per
-     * pc the set + 1 (SSIT); per set the index + 1 of its last store (LFST);
-     * SSIT and LFST per lane: [entry * K + k]
+     * mapped) the block + 1 and its last store's vertex, record
+     * (t->n.instructions when it was scheduled: store_sets()) and pc, to
+     * train; per pc the set + 1 (SSIT); per set the vertex + 1 of its last
+     * store (LFST); SSIT and LFST per lane: [entry * K + k]
      */
-    uint64_t *ss_block, *ss_store, *ss_store_pc;
+    uint64_t *ss_block, *ss_store, *ss_store_at, *ss_store_pc;
     uint32_t *ssit;
     uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;
+    uint64_t epoch_at; /* the record (t->n.instructions) + 1 of the last data line from memory (ram_epochs) */
     /* attribution per static instruction id: id_time / id_stall [id * Kp + k] */
     size_t id_cap;
     tick *id_time, *id_stall;

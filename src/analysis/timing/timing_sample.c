@@ -27,53 +27,142 @@ static double t975(double df)
     return 1.96 + 2.5 / df; /* within 0.002 of the quantile beyond 30 */
 }
 
-double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
-                            const double *y, size_t stride, double *half)
+/* The end of the group of units that starts at a: its stratum, with the one-unit strata after it. */
+static size_t group_end(size_t n, const uint32_t *stratum, size_t a)
 {
+    size_t b = a + 1;
+    while (b < n && stratum[b] == stratum[a])
+        b++;
+    while (b < n) {
+        size_t c = b + 1;
+        while (c < n && stratum[c] == stratum[b])
+            c++;
+        if (c - b > 1)
+            break;
+        b = c;
+    }
+    return b;
+}
+
+#define NAUX EDAN_TIMING_AUX
+
+/*
+ * The coefficients b of the regression estimator (timing.h): weighted least
+ * squares of the units' rates y / x on their counts' rates a / x, each
+ * sampled group centred on its own weighted means. Solved by elimination;
+ * a count whose centred values are (nearly) all 0, or a combination of the
+ * others, gets b = 0. Returns how many were fitted.
+ */
+static int fit_aux(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *stratum, const uint64_t *au,
+                   const double *y, size_t stride, double *b)
+{
+    double S[NAUX][NAUX + 1];
+    memset(S, 0, sizeof S);
+    for (size_t a = 0; a < n;) {
+        const size_t e = group_end(n, stratum, a);
+        double sw = 0, sx = 0, mr = 0, mq[NAUX] = {0};
+        for (size_t i = a; i < e; i++) {
+            sw += (double)w[i];
+            sx += (double)x[i];
+            mr += (double)w[i] * (y[i * stride] / (double)x[i]);
+            for (int j = 0; j < NAUX; j++)
+                mq[j] += (double)w[i] * ((double)au[i * NAUX + j] / (double)x[i]);
+        }
+        if (sx < sw && e - a > 1) { /* sampled: its units tell the slope */
+            mr /= sw;
+            for (int j = 0; j < NAUX; j++)
+                mq[j] /= sw;
+            for (size_t i = a; i < e; i++) {
+                double q[NAUX];
+                for (int j = 0; j < NAUX; j++)
+                    q[j] = (double)au[i * NAUX + j] / (double)x[i] - mq[j];
+                const double r = y[i * stride] / (double)x[i] - mr;
+                for (int j = 0; j < NAUX; j++) {
+                    for (int l = 0; l < NAUX; l++)
+                        S[j][l] += (double)w[i] * q[j] * q[l];
+                    S[j][NAUX] += (double)w[i] * q[j] * r;
+                }
+            }
+        }
+        a = e;
+    }
+    double diag[NAUX];
+    bool used[NAUX];
+    int fitted = 0;
+    for (int j = 0; j < NAUX; j++)
+        diag[j] = S[j][j];
+    for (int j = 0; j < NAUX; j++) { /* Gauss-Jordan, a column at a time; what is left of a column's own spread */
+        used[j] = diag[j] > 0 && S[j][j] > 1e-9 * diag[j];
+        if (!used[j])
+            continue;
+        fitted++;
+        for (int r = 0; r < NAUX; r++) {
+            if (r == j)
+                continue;
+            const double f = S[r][j] / S[j][j];
+            for (int c = j; c <= NAUX; c++)
+                S[r][c] -= f * S[j][c];
+        }
+    }
+    for (int j = 0; j < NAUX; j++)
+        b[j] = used[j] ? S[j][NAUX] / S[j][j] : 0;
+    return fitted;
+}
+
+double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
+                            const uint64_t *aux_unit, const uint64_t *aux_stands, const double *y, size_t stride,
+                            double *half)
+{
+    double b[NAUX] = {0};
+    const int fitted = aux_unit ? fit_aux(n, measured, stands, stratum, aux_unit, y, stride, b) : 0;
     double est = 0, var = 0, df = 0;
     bool unknown = false;
     for (size_t a = 0; a < n;) {
-        /* a stratum [a, b), with the one-unit strata after it */
-        size_t b = a + 1;
-        while (b < n && stratum[b] == stratum[a])
-            b++;
-        while (b < n) {
-            size_t c = b + 1;
-            while (c < n && stratum[c] == stratum[b])
-                c++;
-            if (c - b > 1)
-                break;
-            b = c;
-        }
-        double sw = 0, sx = 0, swr = 0;
-        for (size_t i = a; i < b; i++) {
+        const size_t e = group_end(n, stratum, a);
+        double sw = 0, sx = 0, swr = 0, missed = 0;
+        for (size_t i = a; i < e; i++) {
             const uint64_t w = stands[i];
             const double yi = y[i * stride];
             sw += (double)w;
             sx += (double)measured[i];
             /* a unit that stands for itself adds its own value, exactly */
             swr += w == measured[i] ? yi : (double)w * (yi / (double)measured[i]);
+            for (int j = 0; fitted && j < NAUX; j++) /* the counts the sample's weighting missed */
+                missed +=
+                    b[j] * ((double)aux_stands[i * NAUX + j] -
+                            (w == measured[i] ? (double)aux_unit[i * NAUX + j]
+                                              : (double)w * ((double)aux_unit[i * NAUX + j] / (double)measured[i])));
         }
-        est += swr;
-        const double m = (double)(b - a), f = sw > 0 ? sx / sw : 1;
+        est += swr + missed;
+        const double m = (double)(e - a), f = sw > 0 ? sx / sw : 1;
         if (f < 1) {
-            if (b - a < 2) {
+            if (e - a < 2) {
                 unknown = true;
             } else {
-                const double mean = swr / sw;
+                /* each unit's rate less the fit's part of it, around the stratum's mean of that */
+                double mean = 0;
+                for (size_t i = a; i < e; i++)
+                    mean += (double)stands[i] * (y[i * stride] / (double)measured[i]);
+                for (int j = 0; fitted && j < NAUX; j++)
+                    for (size_t i = a; i < e; i++)
+                        mean -= (double)stands[i] * b[j] * ((double)aux_unit[i * NAUX + j] / (double)measured[i]);
+                mean /= sw;
                 double ss = 0;
-                for (size_t i = a; i < b; i++) {
-                    const double w = (double)stands[i];
-                    const double d = w * (y[i * stride] / (double)measured[i] - mean);
+                for (size_t i = a; i < e; i++) {
+                    double r = y[i * stride] / (double)measured[i];
+                    for (int j = 0; fitted && j < NAUX; j++)
+                        r -= b[j] * ((double)aux_unit[i * NAUX + j] / (double)measured[i]);
+                    const double d = (double)stands[i] * (r - mean);
                     ss += d * d;
                 }
                 var += (1 - f) * m / (m - 1) * ss;
                 df += m - 1;
             }
         }
-        a = b;
+        a = e;
     }
-    *half = unknown ? INFINITY : var > 0 ? t975(df) * sqrt(var) : 0;
+    df -= fitted;
+    *half = unknown ? INFINITY : var > 0 ? t975(df < 1 ? 1 : df) * sqrt(var) : 0;
     return est;
 }
 
@@ -91,13 +180,45 @@ static uint64_t measure_len(const timing_sampler *s, uint64_t period)
     return period < 2 * (s->cfg.unit + s->cfg.warmup) ? period : s->cfg.unit;
 }
 
+/*
+ * The counts the regression estimator uses (timing.h, EDAN_TIMING_AUX),
+ * which functional warming counts exactly on every instruction: the lines
+ * read from memory, and the epochs among them (ram_epochs: a miss with no
+ * other in the window's records before it). The memory latency a unit
+ * exposes, what its slope is made of, is about a latency per epoch, and
+ * less for each miss that overlaps one (memory-level parallelism); the
+ * lines alone fitted a straight line through units of one isolated miss
+ * and units of many overlapped ones.
+ */
+static void aux_now(const edan_timing *t, uint64_t *c)
+{
+    c[0] = t->n.ram_lines;
+    c[1] = t->n.ram_epochs;
+}
+
+/*
+ * The current phase runs `len` more records, cut at the end of the last
+ * unit's period (mark) when that comes first: the counts are taken there
+ * (edan_timing_sample_next()), and the phase goes on for the rest.
+ */
+static void phase_len(timing_sampler *s, uint64_t now, uint64_t len)
+{
+    s->left = len;
+    s->after_mark = 0;
+    if (s->mark > now && s->mark - now < len) {
+        s->left = s->mark - now;
+        s->after_mark = len - s->left;
+    }
+}
+
 static void start_measure(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
     s->phase = SMP_MEASURE;
-    s->left = measure_len(s, s->period);
+    phase_len(s, t->n.instructions, measure_len(s, s->period));
     s->unit_start = t->n.instructions;
     memcpy(s->snap, t->last_commit, sizeof s->snap);
+    aux_now(t, s->aux_snap);
     t->measuring = true;
 }
 
@@ -127,11 +248,11 @@ static void next_period(edan_timing *t, uint64_t at)
     t->measuring = false;
     if (gap > warm) {
         s->phase = SMP_SKIP;
-        s->left = gap - warm;
+        phase_len(s, now, gap - warm);
         s->warm_next = warm;
     } else if (warm) {
         s->phase = SMP_WARM;
-        s->left = warm;
+        phase_len(s, now, warm);
     } else {
         start_measure(t);
     }
@@ -185,11 +306,20 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
     if (c)
         s->stratum = c;
     tick *d = c ? realloc(s->y, cap * Kp * sizeof *d) : NULL;
-    if (!d) {
+    if (d)
+        s->y = d;
+    uint64_t *e = d ? realloc(s->aux_unit, cap * NAUX * sizeof *e) : NULL;
+    if (e)
+        s->aux_unit = e;
+    uint64_t *f = e ? realloc(s->aux_stands, cap * NAUX * sizeof *f) : NULL;
+    if (f)
+        s->aux_stands = f;
+    uint64_t *g = f ? realloc(s->aux_start, cap * NAUX * sizeof *g) : NULL;
+    if (!g) {
         edan_error_set(&t->err, "out of memory for the sampled timing model's units (%zu)", cap);
         return -1;
     }
-    s->y = d;
+    s->aux_start = g;
     s->cap = cap;
     return 0;
 }
@@ -207,8 +337,24 @@ static void record_unit(edan_timing *t, uint64_t measured)
     tick *y = s->y + s->n * (size_t)t->Kp;
     for (int k = 0; k < t->Kp; k++)
         y[k] = t->last_commit[k] - s->snap[k];
+    uint64_t c[NAUX];
+    aux_now(t, c);
+    for (int j = 0; j < NAUX; j++) { /* what it stands for: when its period ends (period_end()) */
+        s->aux_unit[s->n * NAUX + j] = c[j] - s->aux_snap[j];
+        s->aux_start[s->n * NAUX + j] = s->aux_period[j];
+        s->aux_stands[s->n * NAUX + j] = c[j] - s->aux_period[j];
+    }
     s->measured += measured;
     s->n++;
+}
+
+/* The last unit's period ends here: the counts it stands for; the next period's start. */
+static void period_end(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    aux_now(t, s->aux_period);
+    for (int j = 0; s->n && j < NAUX; j++)
+        s->aux_stands[(s->n - 1) * NAUX + j] = s->aux_period[j] - s->aux_start[(s->n - 1) * NAUX + j];
 }
 
 /*
@@ -235,13 +381,21 @@ static void fold(edan_timing *t)
     }
 }
 
-void edan_timing_sample_next(edan_timing *t)
+static void sample_step(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
+    if (s->mark && t->n.instructions == s->mark) { /* the last unit's period ends: the phase goes on */
+        period_end(t);
+        s->mark = 0;
+        s->left = s->after_mark;
+        s->after_mark = 0;
+        if (s->left)
+            return;
+    }
     if (s->phase == SMP_SKIP) {
         s->phase = SMP_WARM;
-        s->left = s->warm_next;
-        if (!s->left)
+        phase_len(s, t->n.instructions, s->warm_next);
+        if (!s->warm_next)
             start_measure(t);
         return;
     }
@@ -252,6 +406,10 @@ void edan_timing_sample_next(edan_timing *t)
     /* the end of a measured unit: the next period, maybe a longer one */
     record_unit(t, measure_len(s, s->period));
     const uint64_t end = s->period_start + s->period;
+    if (t->n.instructions == end) /* measured whole, or the unit at its period's end */
+        period_end(t);
+    else
+        s->mark = end;
     if (s->cfg.regime && ++s->in_regime >= s->cfg.regime && s->period < s->cfg.period) {
         fold(t);
         s->period = s->period * 2 < s->cfg.period ? s->period * 2 : s->cfg.period;
@@ -259,6 +417,13 @@ void edan_timing_sample_next(edan_timing *t)
         s->regime++;
     }
     next_period(t, end);
+}
+
+void edan_timing_sample_next(edan_timing *t)
+{
+    do
+        sample_step(t);
+    while (!t->smp.left);
 }
 
 /* ===================================================================== */
@@ -275,8 +440,13 @@ void edan_timing_sample_close(edan_timing *t)
     if (s->phase == SMP_MEASURE && total > s->unit_start)
         record_unit(t, total - s->unit_start);
     /* the last unit stands for what ran of its period, and for any instructions after it (no unit of their own) */
-    if (s->n)
+    if (s->n) {
         s->stands[s->n - 1] = total - s->last_period_start;
+        uint64_t c[NAUX];
+        aux_now(t, c);
+        for (int j = 0; j < NAUX; j++)
+            s->aux_stands[(s->n - 1) * NAUX + j] = c[j] - s->aux_start[(s->n - 1) * NAUX + j];
+    }
     fold(t);
     s->covered = s->measured == total;
     double *y = malloc((s->n ? s->n : 1) * sizeof *y);
@@ -287,7 +457,8 @@ void edan_timing_sample_close(edan_timing *t)
     for (int k = 0; k < t->K; k++) {
         for (size_t i = 0; i < s->n; i++)
             y[i] = (double)s->y[i * (size_t)t->Kp + (size_t)k];
-        s->est[k] = edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, y, 1, &s->half[k]);
+        s->est[k] =
+            edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, s->aux_unit, s->aux_stands, y, 1, &s->half[k]);
         double sum = 0;
         for (size_t id = 0; id < t->id_cap; id++)
             sum += s->id_est[id * (size_t)t->Kp + (size_t)k];
@@ -308,6 +479,9 @@ void edan_timing_sample_free(edan_timing *t)
     free(s->meas);
     free(s->stratum);
     free(s->y);
+    free(s->aux_unit);
+    free(s->aux_stands);
+    free(s->aux_start);
     free(s->id_est);
     free(s->id_stall_est);
 }
@@ -356,6 +530,6 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
         }
         y[i] = v;
     }
-    edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, y, 1, &out->slope_half);
+    edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, s->aux_unit, s->aux_stands, y, 1, &out->slope_half);
     free(y);
 }

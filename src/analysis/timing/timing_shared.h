@@ -83,6 +83,21 @@ static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
  * so each lane has its own tables; all are
  * forgotten every SS_CLEAR_PERIOD loads and stores. a[k]: the start times
  * (after the eDAG's predecessors), delayed.
+ *
+ * Whether a load is checked against a store (near) is counted in the
+ * region's records (t->n.instructions, ss_store_at), not in vertices:
+ * a sampled schedule's vertex numbers leave out the records a skip only
+ * warmed, so a store scheduled before a skip would look a few vertices
+ * old to the loads after it, and a load of its block in the warm-up, which
+ * in the program comes thousands of records later, would "violate" and
+ * train a set that --exact never trains, for up to SS_CLEAR_PERIOD
+ * (seidel-2d: its units 6-13 % slow). Within the window the vertex
+ * distance is at most the record distance, so the store's row of F is
+ * still there. A set's wait for its last store stays counted in vertices,
+ * as the eDAG's predecessors are: the scheduled records are one stream
+ * across a skip, and the last store scheduled before it stands for the
+ * set's stores the skip did not schedule. Without sampling the two counts
+ * are the same.
  */
 /*
  * Counts n more loads and stores (micro-operations) of the region, and
@@ -105,13 +120,13 @@ static inline void store_sets_count(edan_timing *t, uint64_t n)
 
 static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
-    const uint64_t v = t->v, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
+    const uint64_t v = t->v, pos = t->n.instructions, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
     const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)t->Kp;
     store_sets_count(t, 1);
     const uint32_t at = ssit_index(pc);
     uint32_t *set = t->ssit + (size_t)at * K;
     /* the last older store to the block, still in the window: the one a load can violate */
-    const bool near = is_load && t->ss_block[slot] == block + 1 && v - t->ss_store[slot] <= t->rmask;
+    const bool near = is_load && t->ss_block[slot] == block + 1 && pos - t->ss_store_at[slot] <= t->rmask;
     const uint64_t st = near ? t->ss_store[slot] : 0;
     const uint32_t sat = near ? ssit_index(t->ss_store_pc[slot]) : 0;
     uint32_t *sset = near ? t->ssit + (size_t)sat * K : NULL;
@@ -144,6 +159,7 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
     if (!is_load) {
         t->ss_block[slot] = block + 1;
         t->ss_store[slot] = v;
+        t->ss_store_at[slot] = pos;
         t->ss_store_pc[slot] = pc;
         for (uint32_t lanes = t->ssit_lanes[at]; lanes; lanes &= lanes - 1) {
             const uint32_t k = (uint32_t)__builtin_ctz(lanes);
@@ -167,8 +183,12 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
             break;
         }
     }
-    if ((int)r->level == t->nlev)
+    if ((int)r->level == t->nlev) {
         t->n.ram_lines++;
+        /* a miss more than a window after the last one starts an epoch: its latency is not hidden behind another's */
+        t->n.ram_epochs += !t->epoch_at || t->n.instructions + 1 - t->epoch_at > t->m.rob_entries;
+        t->epoch_at = t->n.instructions + 1;
+    }
     t->n.ram_bytes += r->ram_bytes;
 }
 
