@@ -7,6 +7,9 @@ with the real plugin.
   x86_wide     hand-written x86-64 (tests/native/x86_wide.S) that the one-lane analysis takes on its short paths
                (16-byte SSE accesses, three-source loads and stores, add r, [m], bytes rep stosb wrote): its
                results equal the multi-lane path's, online and offline, and W and D a naive longest path
+  x86_stores   hand-written x86-64 (tests/native/x86_stores.S): SSE, AVX, x87 stores whose destination Capstone
+               4.0.2 calls read only are stores (the load after each depends on it), test is a load, cmpxchg
+               reads and writes: the counts of loads, stores and read-modify-writes exactly
   x86_kernels  examples/pointer_chase.c and stream.c built with the host's gcc -O2, statically and
                dynamically linked: D = n and D <= 3, W and D against a naive longest path over the
                eDAG edan dot draws, source lines of a position-independent program
@@ -161,6 +164,35 @@ def test_x86_wide():
         r = analyze("analyze", "--json", trace)
         check((r.get("W"), r.get("D")) == (w, dd) and dd > 1,
               f"x86_wide: W, D {r.get('W')}, {r.get('D')}; naive {w}, {dd}")
+
+
+def test_x86_stores():
+    with tempfile.TemporaryDirectory() as d:
+        prog = build("gcc", os.path.join(d, "x86_stores"), "-nostdlib", "-static", "-g",
+                     os.path.join(NATIVE, "x86_stores.S"))
+        trace = os.path.join(d, "t.edt")
+        p = edan("record", "--filter=kernel", "-o", trace, prog)
+        check(p.returncode == 0 and "warning" not in p.stderr, f"x86_stores record: {p.returncode} {p.stderr}")
+        labels, preds, mem = dot_graph(trace)
+        order = sorted(labels)
+        backs = [v for v in order if labels[v].startswith("movzx eax, byte ptr [rbx")]
+        check(len(backs) == 25, f"x86_stores: {len(backs)} loads back, expected 25")
+        for v in backs:  # the store just before it is its byte's last writer
+            check(v - 1 in mem and v - 1 in preds[v], f"x86_stores: {labels[v]} has predecessors {sorted(preds[v])}, "
+                                                       f"not the store {labels.get(v - 1)!r}")
+        at = {labels[v].split(" ")[0]: v for v in order}
+        test = at.get("test", -9)  # mov [m], rdx; test [m], 1; mov rcx, [m]
+        after = preds.get(test + 1, set())
+        check(test not in after and test - 1 in after and test - 1 in mem and test in mem,
+              f"x86_stores: the load after test has predecessors {sorted(after)}")
+        cas = at.get("cmpxchg")
+        check(cas is not None and cas in preds.get(cas + 1, set()), "x86_stores: the load after cmpxchg misses it")
+        for how in (["run", "--json", "--filter=kernel", prog], ["analyze", "--json", trace]):
+            c = analyze(*how)
+            # loads: the 25 back, test, the two after the mov and the cmpxchg, ret; stores: 25 and the mov
+            check((c.get("loads"), c.get("stores"), c.get("atomics")) == (29, 26, 1),
+                  f"x86_stores {how[0]}: loads, stores, read-modify-writes {c.get('loads')}, {c.get('stores')}, "
+                  f"{c.get('atomics')}; expected 29, 26, 1")
 
 
 def test_kernels(cc, isa, static_ok=True, extra=()):
@@ -398,5 +430,5 @@ def test_machines():
                       f"expected about {lines * added_ns:.0f}")
 
 
-run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
+run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_stores": test_x86_stores, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
               "a64_kernels": test_a64_kernels, "errors": test_errors})

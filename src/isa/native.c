@@ -339,6 +339,26 @@ static void x86_uops(edan_insn *out, const char *m, bool stack)
                                                                                                 : EDAN_CLASS_INT);
 }
 
+/*
+ * How x86 instruction m accesses its memory operand i, Capstone's `access` corrected: Capstone 4.0.2 marks most
+ * vector and x87 stores' destination read (movups, movq, pextrq, fst, stmxcsr...: loads to edan, never written in
+ * the shadow nor dirty in the cache), test's written, cmpxchg's not written (it always is). These families' memory
+ * first operand (Intel order: the destination) is only written.
+ */
+static int x86_mem_access(const char *m, int i, int access)
+{
+    static const char *const stores[] = {"mov",      "pmov",    "pextr",    "extract",   "cvtps2ph", "maskmov",
+                                         "pmaskmov", "stmxcsr", "compress", "pcompress", "fst",      "fist",
+                                         "fnst",     "fsave",   "fnsave",   "fxsave",    "xsave"};
+    const char *b = m[0] == 'v' ? m + 1 : m; /* the AVX form's too */
+    if (!strcmp(m, "test") || starts(m, "cmpxchg"))
+        return m[0] == 'c' ? CS_AC_READ | CS_AC_WRITE : CS_AC_READ;
+    for (size_t k = 0; i == 0 && k < sizeof stores / sizeof *stores; k++)
+        if (starts(b, stores[k]))
+            return CS_AC_WRITE;
+    return access ? access : CS_AC_READ;
+}
+
 static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset *ad, second_access *second)
 {
     const cs_insn *ci = h->insn;
@@ -386,10 +406,11 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset
         const cs_x86_op *op = &x->operands[i];
         if (op->type != X86_OP_MEM)
             continue;
-        any_write |= op->access & CS_AC_WRITE;
+        const int access = x86_mem_access(m, i, op->access);
+        any_write |= access & CS_AC_WRITE;
         last_size = op->size ? op->size : 8;
         if (!n_mem++) {
-            first_access = op->access ? op->access : CS_AC_READ;
+            first_access = access;
             size = op->size ? op->size : 8;
             out->rs1 = op->mem.base < MAX_CS_REGS ? h->map[op->mem.base].slot : 0;
             out->mem_index = op->mem.index < MAX_CS_REGS ? h->map[op->mem.index].slot : 0;
