@@ -495,7 +495,13 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     if (!s)
         cli_die(2, "%s", err.msg);
     const edan_consumer k = edan_session_consumer(s);
-    enum { CAP = 8192 };
+    /*
+     * Records a batch (1.5 MB): the session lends each batch to its threaded
+     * tools (the timing model) and waits for them before the next is read,
+     * so a batch costs each thread a hand-over; 8192 made those a few per
+     * cent of hydro's CPU time with --machine (docs/benchmarks.md).
+     */
+    enum { CAP = 65536 };
     static edan_exec recs[CAP];
     bool progress = o.progress < 0 ? isatty(2) : o.progress;
     uint64_t total = 0;

@@ -247,10 +247,7 @@ static int region_only_finish(void *ctx)
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
-    size_t measured = n;
-    if (s->b.src.warm)
-        for (size_t i = 0; i < n; i++)
-            measured -= (recs[i].flags & EDAN_EXEC_WARM) != 0;
+    const size_t measured = s->b.src.warm ? n - edan_exec_warm_count(recs, n) : n;
     s->insns += measured;
     if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */

@@ -76,9 +76,26 @@ static inline size_t edan_exec_run(const edan_exec *recs, size_t n)
 {
     const uint16_t warm = recs[0].flags & EDAN_EXEC_WARM;
     size_t i = 1;
+    /* four records a test where a run is long (every consumer that warms splits each batch with this) */
+    while (i + 4 <= n && !(((recs[i].flags ^ warm) | (recs[i + 1].flags ^ warm) | (recs[i + 2].flags ^ warm) |
+                            (recs[i + 3].flags ^ warm)) &
+                           EDAN_EXEC_WARM))
+        i += 4;
     while (i < n && (recs[i].flags & EDAN_EXEC_WARM) == warm)
         i++;
     return i;
+}
+
+/* How many of recs[0..n) are warm (EDAN_EXEC_WARM). */
+static inline size_t edan_exec_warm_count(const edan_exec *recs, size_t n)
+{
+    size_t w = 0, i = 0;
+    for (; i + 4 <= n; i += 4)
+        w += (size_t)((recs[i].flags & EDAN_EXEC_WARM) + (recs[i + 1].flags & EDAN_EXEC_WARM) +
+                      (recs[i + 2].flags & EDAN_EXEC_WARM) + (recs[i + 3].flags & EDAN_EXEC_WARM));
+    for (; i < n; i++)
+        w += recs[i].flags & EDAN_EXEC_WARM;
+    return w / EDAN_EXEC_WARM;
 }
 
 typedef void (*edan_exec_run_fn)(void *ctx, const edan_exec *recs, size_t n);

@@ -386,9 +386,14 @@ static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
  * state can be fetched ahead: PREFETCH_AHEAD records ahead, far enough for
  * a miss to memory to complete while the records before it are analyzed.
  * Where the shadow is cache-resident, the look-ahead only costs (about a
- * fifth of cg's rate, measured), so it runs only for a batch after one
- * whose page lookups missed the recent-page table often for pages written
- * before (PREFETCH_WHEN; shadow.h: recent_misses).
+ * fifth of cg's rate, measured), so it runs for every access only in a
+ * batch after one whose page lookups missed the recent-page table often
+ * for pages written before (PREFETCH_WHEN; shadow.h: recent_misses), and
+ * otherwise from a load that missed the first level of the lane's cache
+ * model (edag_one_lane.c): a gather, whose next loads miss too and whose
+ * shadow units in recent pages miss the host's caches (hydro's node
+ * coordinates: the stall on their units was 9 % of its CPU time with
+ * --machine, docs/benchmarks.md).
  */
 #define PREFETCH_AHEAD 16
 /* prefetch when more than one lookup in this many records missed the recent written pages */
@@ -400,10 +405,8 @@ static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
  * loop over instructions without memory keeps its registers; every record
  * of a batch is looked at once (pf_next).
  */
-static ALWAYS_INLINE void prefetch_from(edan_edag *e, const edan_exec *r)
+static ALWAYS_INLINE void prefetch_ahead(edan_edag *e, const edan_exec *r)
 {
-    if (!e->prefetch)
-        return;
     const edan_exec *end = r + PREFETCH_AHEAD + 1;
     if (end > e->pf_end)
         end = e->pf_end;
@@ -414,6 +417,13 @@ static ALWAYS_INLINE void prefetch_from(edan_edag *e, const edan_exec *r)
         if (q->id < cap && (ids[q->id].op.kind & 3))
             edan_shadow_prefetch_state(&e->shadow, q->addr);
     e->pf_next = q;
+}
+
+/* prefetch_ahead() in a batch that prefetches (e->prefetch) */
+static ALWAYS_INLINE void prefetch_from(edan_edag *e, const edan_exec *r)
+{
+    if (e->prefetch)
+        prefetch_ahead(e, r);
 }
 
 #endif

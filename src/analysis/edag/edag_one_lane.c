@@ -216,6 +216,7 @@ static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r,
 {
     const hot_op op = *opp;
     char *const unit[2] = {unit0, unit1};
+    prefetch_ahead(e, r); /* the loads after a miss in a gather miss too (edag_internal.h) */
     const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op.size, true, false);
     return one_lane_load_units(e, op, unit, true, N, false, ac);
 }

@@ -73,6 +73,13 @@ typedef struct timing_fdesc {
     uint8_t ss_ops;
 } timing_fdesc;
 
+/* What fetch knows of the previous record, scheduled or not (record_end(), from its timing_fdesc row). */
+typedef struct timing_prev {
+    uint64_t fallthrough; /* when it was a conditional branch: its fall-through pc, else 0 */
+    uint64_t pc;
+    uint64_t next; /* the pc after it (0: none) */
+} timing_prev;
+
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
@@ -132,12 +139,11 @@ struct edan_timing {
     bool dc_ok, ic_ok;
     uint32_t line_shift;
     uint64_t iline; /* the line fetch is in, + 1; 0 before the first */
-    /* the block (fetch_block_bytes) fetch read last, + 1; the pc after the previous record's (0: none) */
-    uint64_t fblock, prev_next;
+    /* the block (fetch_block_bytes) fetch read last, + 1 */
+    uint64_t fblock;
     lanes ftaken_at, ftaken_n; /* the fetch cycle whose taken branches ftaken_n counts */
     edan_predictor bp;
-    /* the previous record, when it was a conditional branch: its fall-through pc, else 0 */
-    uint64_t prev_fallthrough, prev_pc;
+    timing_prev prev; /* what fetch knows of the previous record (timing_shared.h, record_end()) */
     /*
      * the last R >= rob_entries + 1 vertices' finish times (F, by vertex v)
      * and micro-operations' commit times (C, by micro-operation u: the

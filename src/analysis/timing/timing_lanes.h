@@ -361,7 +361,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     uint32_t ibytes = 0;
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
     /* the record before went elsewhere than its next instruction: a taken branch or a jump */
-    const bool after_taken = in->pc && t->prev_next && in->pc != t->prev_next;
+    const bool after_taken = in->pc && t->prev.next && in->pc != t->prev.next;
     const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
     const bool new_block = block && t->fblock && block != t->fblock;
     if (block)

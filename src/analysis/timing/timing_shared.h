@@ -47,15 +47,25 @@ static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *l
     return true;
 }
 
-/* A mispredicted conditional branch just before the record at pc (the predictor learns the outcome it shows). */
+/*
+ * A mispredicted conditional branch just before the record at pc, prev
+ * telling what it was (the predictor learns the outcome it shows), counted
+ * in *branches and *mispredicts: t->n's, or a run's locals (functional_run()).
+ */
+STEP_INLINE bool predict_before(edan_timing *t, const timing_prev *prev, uint64_t pc, uint64_t *branches,
+                                uint64_t *mispredicts)
+{
+    if (!prev->fallthrough)
+        return false;
+    const bool wrong = edan_predictor_branch(&t->bp, prev->pc, pc != prev->fallthrough);
+    ++*branches;
+    *mispredicts += wrong;
+    return wrong;
+}
+
 static inline TIMING_TARGET bool mispredicted(edan_timing *t, uint64_t pc)
 {
-    if (!t->prev_fallthrough)
-        return false;
-    bool wrong = edan_predictor_branch(&t->bp, t->prev_pc, pc != t->prev_fallthrough);
-    t->n.branches++;
-    t->n.mispredicts += wrong;
-    return wrong;
+    return predict_before(t, &t->prev, pc, &t->n.branches, &t->n.mispredicts);
 }
 
 /*
@@ -103,7 +113,7 @@ static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
  * Counts n more loads and stores (micro-operations) of the region, and
  * forgets the store sets each time the count passes a multiple of
  * SS_CLEAR_PERIOD. Skipped records of a sampled schedule count too
- * (step_functional()), so that the tables live as many of the region's
+ * (functional_run()), so that the tables live as many of the region's
  * loads and stores as with --exact: counting only the scheduled ones kept
  * them 7-20x longer and biased lu and seidel-2d's sampled times.
  */
@@ -300,14 +310,20 @@ STEP_INLINE const timing_fdesc *fdesc_of(edan_timing *t, const edan_exec *rec)
     return d;
 }
 
-/* What the next record's fetch needs to know of this one (its row d), scheduled or not; it is counted. */
-STEP_INLINE void record_end(edan_timing *t, const timing_fdesc *d)
+/* What the next record's fetch needs to know of this one (its row d), scheduled or not, into *prev. */
+STEP_INLINE void record_into(edan_timing *t, timing_prev *prev, const timing_fdesc *d)
 {
-    t->prev_fallthrough = d->fallthrough;
+    prev->fallthrough = d->fallthrough;
     if (d->jump)
         edan_predictor_jump(&t->bp);
-    t->prev_pc = d->pc;
-    t->prev_next = d->next;
+    prev->pc = d->pc;
+    prev->next = d->next;
+}
+
+/* record_into() t->prev; the record is counted. */
+STEP_INLINE void record_end(edan_timing *t, const timing_fdesc *d)
+{
+    record_into(t, &t->prev, d);
     t->n.instructions++;
 }
 
@@ -321,79 +337,135 @@ STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec)
 }
 
 /*
- * What a record does to the state every lane shares and that follows the
- * stream without a time: the L1i and the data caches' contents, the branch
- * predictor, fetch's L1i line, and the counts (t->n).
+ * A record's memory access in the state every lane shares and that follows
+ * the stream without a time: the data caches' contents, the prefetchers'
+ * training and the counts (t->n). The whole of it, for any access (an AMO,
+ * a prefetcher's); functional_run() takes the common ones itself.
  */
-STEP_INLINE void functional_state(edan_timing *t, const edan_exec *rec)
+static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timing *t, const edan_exec *rec)
 {
     const edan_insn *in = rec->insn;
-    const timing_fdesc *d = fdesc_of(t, rec);
-    (void)mispredicted(t, d->pc);
-    if (!d->iline || t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
-        int ilevel = 0;
-        uint32_t ibytes = 0;
-        (void)fetch_line(t, in, &ilevel, &ibytes);
-    }
-    if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
-        const bool store = in->mem == EDAN_MEM_STORE;
-        edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
-        if (in->mem == EDAN_MEM_AMO) {
-            edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
-            if (in->uops & EDAN_UOP_STORE) { /* a store micro-operation of its own (timing_uops.h) */
-                count_access(t, &w);
-                t->n.stores++;
-            } else {
-                r.ram_bytes += w.ram_bytes;
-            }
+    const bool store = in->mem == EDAN_MEM_STORE;
+    edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
+    if (in->mem == EDAN_MEM_AMO) {
+        edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
+        if (in->uops & EDAN_UOP_STORE) { /* a store micro-operation of its own (timing_uops.h) */
+            count_access(t, &w);
+            t->n.stores++;
+        } else {
+            r.ram_bytes += w.ram_bytes;
         }
-        count_access(t, &r);
-        if (t->pf.any)
-            (void)prefetch_train(t, in, rec->addr, &r);
-        t->n.loads += !store;
-        t->n.stores += store;
     }
-    t->n.serializing += d->serial != 0;
-    record_end(t, d);
+    count_access(t, &r);
+    if (t->pf.any)
+        (void)prefetch_train(t, in, rec->addr, &r);
+    t->n.loads += !store;
+    t->n.stores += store;
 }
 
 /*
- * A record the sampled model does not schedule (timing.h): functional
- * warming. What every lane shares and follows the stream is kept as if it
- * were scheduled (functional_state()), and the attribution's counts.
- * Nothing with a time changes (nor fetch's block: the first record
- * scheduled after a skip may wait to read its block), and the dependency tracker does not
- * see it: the scheduled records form one stream of their own (the vertex
- * numbers t->v and the tracker's), whose first records after a skip are
- * the warm-up that makes its window and queues realistic again.
+ * Functional warming of a run of records: what each does to the state every
+ * lane shares and that follows the stream without a time (the L1i and the
+ * data caches' contents, the branch predictor, fetch's L1i line and
+ * previous record), as the scheduled step does it (timing_lanes.h, with the
+ * same functions), and the counts (t->n). One loop that keeps in registers
+ * what changes on every record, so that a record without a memory access,
+ * or whose access finds the most recently used line of its set in the L1d,
+ * costs a few dozen host instructions; the counts it keeps in locals are
+ * added to t->n after the run, and what only a few records do (a
+ * conditional branch, a new L1i line, a miss, an AMO, a prefetcher's
+ * training) goes through the functions that count into t->n directly.
+ *
+ * region: a skip of the sampled model (timing.h), the region's records not
+ * scheduled, up to n of them or to the next warm record (recs[0] is
+ * measured), with their counts, the attribution's per-id counts and the
+ * store sets' count of loads and stores. Nothing with a time changes (nor
+ * fetch's block: the first record scheduled after a skip may wait to read
+ * its block), and the dependency tracker does not see them: the scheduled
+ * records form one stream of their own (the vertex numbers t->v and the
+ * tracker's), whose first records after a skip are the warm-up that makes
+ * its window and queues realistic again. Else records outside the region
+ * (warm_run()): all n, counted nowhere. Returns how many, or -1 (t->err set).
  */
-STEP_INLINE int step_functional(edan_timing *t, const edan_exec *rec)
+/* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
+#define RUN_AHEAD 32
+STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
 {
-    if (id_room(t, rec->id))
-        return -1;
-    functional_state(t, rec);
-    const timing_fdesc *d = fdesc_of(t, rec);
-    if (d->ss_ops && !(rec->flags & EDAN_EXEC_NO_ACCESS)) /* as many as scheduling it would count */
-        store_sets_count(t, d->ss_ops);
-    if (!t->id_count[rec->id]++) /* an id is one static instruction: its pc, once */
-        t->id_pc[rec->id] = rec->insn->pc;
-    return 0;
+    timing_prev prev = t->prev; /* in registers for the run */
+    uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0, ss_ops = 0;
+    const bool plain = !t->pf.any; /* without prefetchers an access's result is only counted */
+    size_t j = 0;
+    for (; j < n; j++) {
+        const edan_exec *rec = &recs[j];
+        /* the batch was written on the producer's core: reading it is most of a plain record's wait */
+        __builtin_prefetch((const void *)((uintptr_t)rec + RUN_AHEAD * sizeof *rec));
+        if (region && j && (rec->flags & EDAN_EXEC_WARM))
+            break;
+        const uint32_t id = rec->id;
+        if (id_room(t, id))
+            goto fail;
+        timing_fdesc *d = &t->fdesc[id];
+        if (__builtin_expect(d->insn != rec->insn, 0))
+            fdesc_fill(t, d, rec->insn);
+        (void)predict_before(t, &prev, d->pc, &branches, &mispredicts);
+        if (!d->iline || t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
+            int ilevel = 0;
+            uint32_t ibytes = 0;
+            (void)fetch_line(t, rec->insn, &ilevel, &ibytes);
+        }
+        if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
+            const edan_insn *in = rec->insn;
+            const bool store = in->mem == EDAN_MEM_STORE;
+            if (__builtin_expect(!plain || in->mem == EDAN_MEM_AMO, 0)) {
+                functional_access(t, rec);
+            } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
+                l1_hits++; /* count_access() of a first level's hit that moved no bytes */
+                loads += !store;
+                stores += store;
+            } else {
+                const edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
+                count_access(t, &r);
+                loads += !store;
+                stores += store;
+            }
+            ss_ops += d->ss_ops;
+        }
+        serial += d->serial != 0;
+        record_into(t, &prev, d);
+        if (region && !t->id_count[id]++) /* an id is one static instruction: its pc, once */
+            t->id_pc[id] = rec->insn->pc;
+    }
+    t->prev = prev;
+    if (region) {
+        t->n.instructions += j;
+        t->n.branches += branches;
+        t->n.mispredicts += mispredicts;
+        t->n.loads += loads;
+        t->n.stores += stores;
+        t->n.level_hits[0] += l1_hits;
+        t->n.serializing += serial;
+        /*
+         * as many loads and stores as scheduling them would count: the store
+         * sets are forgotten at most once for the run, which is the same,
+         * since nothing in it reads them (step_functional())
+         */
+        if (ss_ops)
+            store_sets_count(t, ss_ops);
+    }
+    return (long)j;
+fail:
+    t->prev = prev;
+    return -1;
 }
 
 /*
- * The records of a skip, recs[0] measured: up to n of them or to the next warm
- * record, whichever comes first. Returns how many, or -1 (t->err set). A
+ * A skip of the sampled model: functional_run() of the region's records. A
  * function of its own, not inlined into the scheduling step, whose many live
  * values would otherwise crowd this loop's registers.
  */
 static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
-    size_t j = 0;
-    do {
-        if (step_functional(t, &recs[j]))
-            return -1;
-    } while (++j < n && !(recs[j].flags & EDAN_EXEC_WARM));
-    return (long)j;
+    return functional_run(t, recs, n, true);
 }
 
 /*
@@ -401,7 +473,8 @@ static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, con
  * trace/exec.h): the same state as functional warming, and no count: the
  * region starts with the caches, the L1i and the predictor the program
  * left, and its counts are its own. Taking the counts back once per run of
- * warm records keeps functional_state() the one definition of that state.
+ * warm records (those its rare paths made in t->n) keeps functional_run()
+ * the one definition of that state.
  */
 STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
@@ -410,11 +483,8 @@ STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
     if (t->pf.any) /* the region's lines evicted unused so far are the region's */
         edan_prefetch_collect(&t->pf, &t->dc);
     memcpy(pf, t->pf.n, sizeof pf);
-    for (size_t i = 0; i < n; i++) {
-        if (id_room(t, recs[i].id))
-            return -1;
-        functional_state(t, &recs[i]);
-    }
+    if (functional_run(t, recs, n, false) < 0)
+        return -1;
     t->n = keep;
     if (t->pf.any) { /* the prefetchers' counts too, and the lines they brought that were evicted unused */
         edan_prefetch_collect(&t->pf, &t->dc);
