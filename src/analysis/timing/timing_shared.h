@@ -393,7 +393,8 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
 {
     timing_prev prev = t->prev; /* in registers for the run */
     uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0, ss_ops = 0;
-    const bool plain = !t->pf.any; /* without prefetchers an access's result is only counted */
+    const bool plain = !t->pf.any;           /* without prefetchers an access's result is only counted */
+    const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
     size_t j = 0;
     for (; j < n; j++) {
         const edan_exec *rec = &recs[j];
@@ -417,6 +418,8 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             const edan_insn *in = rec->insn;
             const bool store = in->mem == EDAN_MEM_STORE;
             if (__builtin_expect(!plain || in->mem == EDAN_MEM_AMO, 0)) {
+                if (region) /* count_access() numbers a memory line's epoch by the record */
+                    t->n.instructions = base + j;
                 functional_access(t, rec);
             } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
                 l1_hits++; /* count_access() of a first level's hit that moved no bytes */
@@ -424,6 +427,8 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 stores += store;
             } else {
                 const edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
+                if (region) /* as above */
+                    t->n.instructions = base + j;
                 count_access(t, &r);
                 loads += !store;
                 stores += store;
@@ -437,7 +442,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
     }
     t->prev = prev;
     if (region) {
-        t->n.instructions += j;
+        t->n.instructions = base + j;
         t->n.branches += branches;
         t->n.mispredicts += mispredicts;
         t->n.loads += loads;
