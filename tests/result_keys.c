@@ -18,7 +18,7 @@
 #include "tool/registry.h"
 
 static const char *const type_name[] = {"u64",   "i64",  "f64",  "string", "u64[]", "f64[]",
-                                        "group", "bool", "u64?", "rows",   "named"};
+                                        "group", "bool", "u64?", "rows",   "named", "string[]"};
 
 static int index_of(const edan_tool_def *d)
 {
@@ -58,10 +58,11 @@ static const char *const type_json[] = {"integer",
                                         "true or false",
                                         "integer or null",
                                         "array of objects",
-                                        "object of counts by name"};
+                                        "object of counts by name",
+                                        "string array"};
 
-_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_NAMED + 1, "a JSON type for every column type");
-_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_NAMED + 1, "a name for every column type");
+_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_STRS + 1, "a JSON type for every column type");
+_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_STRS + 1, "a name for every column type");
 
 /* Text in a Markdown table's cell: '|' escaped. */
 static void md_cell(const char *s)

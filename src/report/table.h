@@ -53,7 +53,8 @@ typedef enum edan_type {
      * NULL writes null.
      */
     EDAN_T_ROWS,
-    EDAN_T_NAMED /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
+    EDAN_T_NAMED, /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
+    EDAN_T_STRS   /* JSON only: an array of strings (.strs; EDAN_COL_ARRAY of const char *) */
 } edan_type;
 
 /* Where a column or a row is left out. */
@@ -99,13 +100,17 @@ typedef enum edan_ctype {
     EDAN_F_PSTR, /* a const char * */
     EDAN_F_ASTR, /* a char array */
     EDAN_F_BOOL,
-    EDAN_F_ROWS /* a const edan_table * */
+    EDAN_F_ROWS, /* a const edan_table * */
+    EDAN_F_F64S, /* an array of doubles, its length a size_t member (EDAN_COL_ARRAY) */
+    EDAN_F_U64S, /* an array of uint64_t, likewise */
+    EDAN_F_STRS  /* an array of const char *, likewise */
 } edan_ctype;
 
 typedef struct edan_field {
     size_t offset;
     unsigned char ctype;  /* edan_ctype */
     unsigned char source; /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
+    size_t count;         /* an array's (EDAN_F_F64S, EDAN_F_U64S): the offset of its size_t length */
 } edan_field;
 
 #define EDAN_ROW_SOURCES 2
@@ -211,6 +216,10 @@ typedef union edan_value {
         const uint64_t *v;        /* as s */
         size_t n;
     } named;
+    struct {
+        const char *const *v; /* as s */
+        size_t n;
+    } strs;
 } edan_value;
 
 typedef struct edan_table {
@@ -284,5 +293,61 @@ void edan_table_json(FILE *f, const edan_table *t, size_t max_rows);
 void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t max_rows);
 /* Its CSV table in dir, <base>-<decl->csv>.csv: the header and every row CSV shows. 0, or -1 with err. */
 int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err);
+
+/* ===================================================================== */
+/* Bound arrays, absent objects and text forms (the prediction's section) */
+/* ===================================================================== */
+
+/*
+ * A column that shows the array member m (double[], uint64_t[] or const
+ * char *[]) of the struct S of a row as an array (F64S, U64S, STRS: JSON only), its length the
+ * size_t member n of S; any other member type does not compile.
+ */
+#define EDAN_COL_ARRAY_OF(src, S, m, n, key_, unit_, doc_, flags_)                                                       \
+    {                                                                                                                    \
+        .key = key_, .type = _Generic(((S *)0)->m[0], double: EDAN_T_F64S, uint64_t: EDAN_T_U64S,                      \
+                                      const char *: EDAN_T_STRS),                                                      \
+        .unit = unit_, .doc = doc_, .flags = flags_,                                                                   \
+        .field = {offsetof(S, m),                                                                                      \
+                  _Generic(((S *)0)->m[0], double: EDAN_F_F64S, uint64_t: EDAN_F_U64S, const char *: EDAN_F_STRS),     \
+                  src, _Generic(((S *)0)->n, size_t: offsetof(S, n))} \
+    }
+#define EDAN_COL_ARRAY(S, m, n, key, unit, doc, flags) EDAN_COL_ARRAY_OF(0, S, m, n, key, unit, doc, flags)
+/* An object (EDAN_T_GROUP, its members the columns after it) present when the bool member m of S is true, else null. */
+#define EDAN_COL_GROUP_OF(src, S, m, key_, doc_, flags_)                                                               \
+    {                                                                                                                  \
+        .key = key_, .type = EDAN_T_GROUP, .unit = "", .doc = doc_, .flags = flags_, .field = {                        \
+            offsetof(S, m),                                                                                            \
+            _Generic(((S *)0)->m, bool                                                                                 \
+                     : EDAN_F_BOOL),                                                                                   \
+            src,                                                                                                       \
+            0                                                                                                          \
+        }                                                                                                              \
+    }
+#define EDAN_COL_GROUP_FIELD(S, m, key, doc, flags) EDAN_COL_GROUP_OF(0, S, m, key, doc, flags)
+/* JSON: an array of no values (length 0) as null. */
+#define EDAN_COL_EMPTY_NULL (1u << 20)
+/* JSON: an F64 with precision significant digits (%g): a constant such as 0.95 as it is written. */
+#define EDAN_COL_JSON_G (1u << 21)
+
+/*
+ * Leave the column keyed key (EDAN_COL_OPTIONAL, among the first 64) and
+ * every member of the object it names ("key.member") out of every format:
+ * an object that is absent rather than null. 0, or -1 as edan_table_omit.
+ */
+int edan_table_omit_group(edan_table *t, const char *key);
+
+/*
+ * Each row text shows, written through a form: the form's text as it is,
+ * but "{key}" is the row's cell of the column keyed key as text shows it
+ * (its width, precision and flags), and "{?key}" ("{!key}") leaves the rest
+ * of the line out when that cell is (is not) zero, false, NULL, "", unset,
+ * NaN or omitted, up to "{;}" if it comes first (an alternative after it:
+ * "{?k}...{;}{!k}...\n"); a line left out from its start is left out
+ * whole, its end too. A key the table lacks writes "{?}".
+ */
+void edan_table_form(FILE *f, const edan_table *t, const char *form);
+/* ,"name":{...}: a table of scalars as the object its path's last part names (t->decl->path). */
+void edan_table_json_object(FILE *f, const edan_table *t);
 
 #endif
