@@ -27,7 +27,7 @@ import sys
 RENDER_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf"
     r"|edan_json_\w+|edan_csv_\w+|edan_name_field"
-    r"|edan_table_(?:row|row_of|rows_of|text|json|json_member|json_object|form|csv|str|init|init_cols))\s*\(")
+    r"|edan_table_(?:row|row_of|rows_of|text|json|json_member|json_object|form|form_row|csv|str|init|init_cols))\s*\(")
 PRINT_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf|edan_json_\w+|edan_csv_\w+|edan_name_field)\s*\(")
 DECL_START = re.compile(r"^(static\s+)?const\s+edan_(column|table_decl)\s+\w+\s*\[")

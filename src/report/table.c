@@ -646,6 +646,12 @@ static void form_row(FILE *f, const edan_table *t, size_t r, const char *p)
     }
 }
 
+void edan_table_form_row(FILE *f, const edan_table *t, size_t r, const char *form)
+{
+    if (r < t->n_rows && !(t->left[r] & EDAN_NO_TEXT))
+        form_row(f, t, r, form);
+}
+
 void edan_table_form(FILE *f, const edan_table *t, const char *form)
 {
     for (size_t r = 0; r < t->n_rows; r++)

@@ -347,6 +347,8 @@ int edan_table_omit_group(edan_table *t, const char *key);
  * whole, its end too. A key the table lacks writes "{?}".
  */
 void edan_table_form(FILE *f, const edan_table *t, const char *form);
+/* Row r alone through the form (nothing when text leaves it out). */
+void edan_table_form_row(FILE *f, const edan_table *t, size_t r, const char *form);
 /* ,"name":{...}: a table of scalars as the object its path's last part names (t->decl->path). */
 void edan_table_json_object(FILE *f, const edan_table *t);
 
