@@ -88,8 +88,13 @@ static int markdown(void)
     puts("[schema/edan.analysis.1.json](schema/edan.analysis.1.json).\n");
     const char *by_hand[64];
     int n_by_hand = 0;
-    for (int t = 0; t < edan_n_tools; t++) {
-        const edan_tool_def *d = edan_tools[t];
+    /* the report's header (report/report.h), then each tool's members */
+    static const edan_tool_def header = {.name = "the report's header",
+                                         .summary = "The schema, the source and the model's options, before every "
+                                                    "tool's members",
+                                         .tables = edan_report_tables};
+    for (int t = -1; t < edan_n_tools; t++) {
+        const edan_tool_def *d = t < 0 ? &header : edan_tools[t];
         if (!d->tables || !d->tables->path) {
             if (n_by_hand < 64)
                 by_hand[n_by_hand++] = d->name;
@@ -125,6 +130,8 @@ static int markdown(void)
     return fflush(stdout) || ferror(stdout);
 }
 
+static int check_tables(const edan_table_decl *tables);
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--markdown"))
@@ -142,31 +149,39 @@ int main(int argc, char **argv)
             fprintf(stderr, "FAILED: the uses of tool %s form a cycle\n", d->name);
             bad = 1;
         }
-        for (const edan_table_decl *tab = d->tables; tab && tab->path; tab++) {
-            for (size_t c = 0; c < tab->n_cols; c++) {
-                const edan_column *col = &tab->cols[c];
-                if (!col->key || !col->doc || !*col->doc || !col->unit) {
-                    fprintf(stderr, "FAILED: %s: a column without a key, unit or meaning\n", tab->path);
-                    bad = 1;
-                    continue;
-                }
-                /* a key twice in one format (a column may have a different twin in each) */
-                for (size_t k = 0; k < c; k++) {
-                    const edan_column *o = &tab->cols[k];
-                    const bool json = !((col->flags | o->flags) & EDAN_NO_JSON) && !strcmp(o->key, col->key);
-                    const bool csv = !((col->flags | o->flags) & EDAN_NO_CSV) &&
-                                     !strcmp(o->csv_key ? o->csv_key : o->key, col->csv_key ? col->csv_key : col->key);
-                    if (json || csv) {
-                        fprintf(stderr, "FAILED: %s: key %s declared twice in %s\n", tab->path, col->key,
-                                json ? "JSON" : "CSV");
-                        bad = 1;
-                    }
-                }
-                if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
-                    continue;
-                printf("%s\t%s\t%s\t%s\t%s\t%s\n", tab->path, tab->scalars ? "scalars" : "rows", col->key,
-                       type_name[col->type], col->unit, col->doc);
+        bad |= check_tables(d->tables);
+    }
+    return bad | check_tables(edan_report_tables);
+}
+
+/* Each column's key, unit and meaning, no key twice in a format; a line per JSON key. 1 on a bad declaration. */
+static int check_tables(const edan_table_decl *tables)
+{
+    int bad = 0;
+    for (const edan_table_decl *tab = tables; tab && tab->path; tab++) {
+        for (size_t c = 0; c < tab->n_cols; c++) {
+            const edan_column *col = &tab->cols[c];
+            if (!col->key || !col->doc || !*col->doc || !col->unit) {
+                fprintf(stderr, "FAILED: %s: a column without a key, unit or meaning\n", tab->path);
+                bad = 1;
+                continue;
             }
+            /* a key twice in one format (a column may have a different twin in each) */
+            for (size_t k = 0; k < c; k++) {
+                const edan_column *o = &tab->cols[k];
+                const bool json = !((col->flags | o->flags) & EDAN_NO_JSON) && !strcmp(o->key, col->key);
+                const bool csv = !((col->flags | o->flags) & EDAN_NO_CSV) &&
+                                 !strcmp(o->csv_key ? o->csv_key : o->key, col->csv_key ? col->csv_key : col->key);
+                if (json || csv) {
+                    fprintf(stderr, "FAILED: %s: key %s declared twice in %s\n", tab->path, col->key,
+                            json ? "JSON" : "CSV");
+                    bad = 1;
+                }
+            }
+            if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
+                continue;
+            printf("%s\t%s\t%s\t%s\t%s\t%s\n", tab->path, tab->scalars ? "scalars" : "rows", col->key,
+                   type_name[col->type], col->unit, col->doc);
         }
     }
     return bad;

@@ -80,7 +80,8 @@ def object_at(schema, path):
 def types_of(schema, node):
     node = resolve(schema, node)
     if "const" in node:
-        return {"integer" if isinstance(node["const"], int) else type(node["const"]).__name__}
+        const = node["const"]
+        return {"integer" if isinstance(const, int) else "string" if isinstance(const, str) else type(const).__name__}
     if "enum" in node:
         return {"string"}
     t = node.get("type", [])

@@ -7,6 +7,7 @@
 #include "analysis/metrics/metrics.h"
 #include "config/machine_file.h"
 #include "report/json.h"
+#include "report/table.h"
 
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
 {
@@ -16,57 +17,117 @@ void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
     snprintf(buf, cap, "cache=%s alpha=%" PRIu64, cache, l->cost.alpha);
 }
 
+/* ===================================================================== */
+/* The header: the source and the model                                   */
+/* ===================================================================== */
+
+#define TEXT (EDAN_NO_JSON | EDAN_NO_CSV)
+#define H_COL(m, key, doc) EDAN_COL_FIELD(header_view, m, key, "", doc, 0, NULL, 0, 0)
+
+typedef struct header_view {
+    const char *schema, *kind, *path, *binary, *filter, *start, *bytes;
+    bool exit_known, ignore_exit, false_deps, C_given;
+    double alpha0, clock_ghz;
+    /* text */
+    bool samples; /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
+    const char *start_text, *deps;
+} header_view;
+
+enum { H_STATUS = 7, H_SIGNAL, H_IGNORE, H_M };
+static const edan_column header_cols[] = {
+    H_COL(schema, "schema", "the report's schema: edan.analysis/1"),
+    H_COL(kind, "source.kind", "online (a program run under the plugin), trace, sampled, ..."),
+    H_COL(path, "source.path", "the trace (\"\": none)"),
+    H_COL(binary, "source.binary", "the traced program (\"\": unknown)"),
+    H_COL(filter, "source.filter", "the functions the region is (\"\": the whole program)"),
+    EDAN_COL_FIELD(header_view, start, "source.start", "", "with a filter: warm or cold caches and predictor",
+                   EDAN_COL_OPTIONAL, NULL, 0, 0),
+    EDAN_COL_GROUP_FIELD(header_view, exit_known, "source.program_exit", "online: how the traced program ended",
+                         EDAN_COL_OPTIONAL),
+    {"source.program_exit.status", EDAN_T_OPT_U64, "", "its exit status (null: a signal killed it)", 0, NULL, 0, 0,
+     NULL, EDAN_CELL},
+    {"source.program_exit.signal", EDAN_T_OPT_U64, "", "the signal that killed it (null: none)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    H_COL(ignore_exit, "source.program_exit.ignore_exit", "--ignore-exit: edan exits 0 even when it failed"),
+    {"model.m", EDAN_T_U64S, "", "--m: the memory accesses in flight", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(header_view, alpha0, "model.alpha0", "cycles", "alpha0 (--alpha0)", EDAN_COL_G, NULL, 0, 6),
+    EDAN_COL_FIELD(header_view, clock_ghz, "model.clock_ghz", "GHz", "the clock (--clock)", EDAN_COL_G, NULL, 0, 6),
+    H_COL(false_deps, "model.false_deps", "--false-deps: false dependencies too"),
+    H_COL(bytes, "model.bytes", "w(v): access or line bytes (--bytes)"),
+    H_COL(C_given, "model.C_given", "--C gave the non-memory cost"),
+    /* text */
+    EDAN_COL_FIELD(header_view, samples, "samples", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(header_view, start_text, "start_text", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(header_view, deps, "deps", "", "text", TEXT, NULL, 0, 0),
+};
+
+static const char header_form[] =
+    "{?samples}edan: MemGaze's samples alone (online)\n"
+    "{!samples}edan: eDAG analysis ({source.kind}{?source.path} {source.path}{;})\n"
+    "{?source.binary}  program     {source.binary}\n"
+    "{?source.filter}  functions   {source.filter}\n"
+    "{!samples}{?source.filter}  start       {start_text}\n"
+    "{!samples}  model       {deps} dependencies, w(v) = {model.bytes} bytes, clock {model.clock_ghz} GHz, alpha0 "
+    "{model.alpha0}\n";
+
+const edan_table_decl edan_report_tables[] = {
+    EDAN_TABLE_DECL("", NULL, true, "the report's header: its schema, its source and the model's options", header_cols),
+    {NULL}};
+
+/* The header's table (one row, bound to *v). */
+static void header_table(edan_table *t, header_view *v, const edan_options *o, const edan_report_source *src)
+{
+    const bool warm = src->warm && !o->cold, filter = src->filter && *src->filter;
+    *v = (header_view){EDAN_JSON_SCHEMA,
+                       src->kind,
+                       src->path ? src->path : "",
+                       src->binary ? src->binary : "",
+                       src->filter ? src->filter : "",
+                       warm ? "warm" : "cold",
+                       o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
+                       src->exit.known,
+                       src->exit.ignore_exit,
+                       o->false_deps,
+                       o->metrics.C_given,
+                       o->metrics.alpha0,
+                       o->metrics.clock_ghz,
+                       !strcmp(src->kind, "sampled"),
+                       warm ? "warm (caches and branch predictor follow the whole program)"
+                            : "cold (caches and branch predictor see the region alone)",
+                       o->false_deps ? "true+false" : "true (RAW)"};
+    edan_table_init(t, &edan_report_tables[0]);
+    edan_value *r = edan_table_row_of(t, 0, v, NULL);
+    if (r) {
+        r[H_STATUS].opt.u = (uint64_t)src->exit.status;
+        r[H_STATUS].opt.set = !src->exit.signal;
+        r[H_SIGNAL].opt.u = (uint64_t)src->exit.signal;
+        r[H_SIGNAL].opt.set = src->exit.signal != 0;
+        r[H_M].a.v = o->metrics.m;
+        r[H_M].a.n = (size_t)o->metrics.n_m;
+    }
+    if (!filter)
+        edan_table_omit(t, "source.start");
+    if (!src->exit.known)
+        edan_table_omit_group(t, "source.program_exit");
+}
+
 void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src)
 {
-    /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
-    const bool samples = !strcmp(src->kind, "sampled");
-    if (samples)
-        fprintf(f, "edan: MemGaze's samples alone (online)\n");
-    else
-        fprintf(f, "edan: eDAG analysis (%s%s%s)\n", src->kind, src->path ? " " : "", src->path ? src->path : "");
-    if (src->binary && *src->binary)
-        fprintf(f, "  program     %s\n", src->binary);
-    if (src->filter && *src->filter)
-        fprintf(f, "  functions   %s\n", src->filter);
-    if (samples)
-        return;
-    if (src->filter && *src->filter)
-        fprintf(f, "  start       %s\n",
-                src->warm && !o->cold ? "warm (caches and branch predictor follow the whole program)"
-                                      : "cold (caches and branch predictor see the region alone)");
-    fprintf(f, "  model       %s dependencies, w(v) = %s bytes, clock %g GHz, alpha0 %g\n",
-            o->false_deps ? "true+false" : "true (RAW)", o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
-            o->metrics.clock_ghz, o->metrics.alpha0);
+    edan_table t;
+    header_view v;
+    header_table(&t, &v, o, src);
+    edan_table_form(f, &t, header_form);
+    edan_table_free(&t);
 }
 
 void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src)
 {
-    fprintf(f, "{\"schema\":\"%s\",\"source\":{\"kind\":", EDAN_JSON_SCHEMA);
-    edan_json_str(f, src->kind);
-    fputs(",\"path\":", f);
-    edan_json_str(f, src->path ? src->path : "");
-    fputs(",\"binary\":", f);
-    edan_json_str(f, src->binary ? src->binary : "");
-    fputs(",\"filter\":", f);
-    edan_json_str(f, src->filter ? src->filter : "");
-    if (src->filter && *src->filter)
-        fprintf(f, ",\"start\":\"%s\"", src->warm && !o->cold ? "warm" : "cold");
-    if (src->exit.known) {
-        if (src->exit.signal)
-            fprintf(f, ",\"program_exit\":{\"status\":null,\"signal\":%d", src->exit.signal);
-        else
-            fprintf(f, ",\"program_exit\":{\"status\":%d,\"signal\":null", src->exit.status);
-        fprintf(f, ",\"ignore_exit\":%s}", src->exit.ignore_exit ? "true" : "false");
-    }
-    fputs("},\"model\":{\"m\":", f);
-    edan_json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
-    fputs(",\"alpha0\":", f);
-    edan_json_num(f, o->metrics.alpha0);
-    fputs(",\"clock_ghz\":", f);
-    edan_json_num(f, o->metrics.clock_ghz);
-    fprintf(f, ",\"false_deps\":%s,\"bytes\":\"%s\",\"C_given\":%s", o->false_deps ? "true" : "false",
-            o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access", o->metrics.C_given ? "true" : "false");
-    fputc('}', f);
+    edan_table t;
+    header_view v;
+    header_table(&t, &v, o, src);
+    fputc('{', f);
+    edan_table_json(f, &t, 0);
+    edan_table_free(&t);
 }
 
 /* Write the distinct caches of the eDAG's configurations, "; " apart in text, as strings in JSON. */
