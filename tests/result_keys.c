@@ -80,12 +80,12 @@ static int markdown(void)
     puts("<!-- Generated from the tools' result tables (report/table.h) by `build/result_keys --markdown`");
     puts("     (python3 tests/json_keys_test.py build . --update); the json_keys_doc test fails when this file");
     puts("     differs. Do not edit. -->\n");
-    puts("Every key of the JSON report that a tool declares in its result tables, in the registry's order,");
-    puts("with its type, unit and meaning, from the declaration the report is written from. A key `a.b` is");
-    puts("member `b` of the object `a`; a table's path is where its rows (an array) or its scalars (members");
-    puts("of an object) are in the report. The report's structure, and the sections still written without");
-    puts("a table, are in [json-schema.md](json-schema.md) and the formal schema");
-    puts("[schema/edan.analysis.1.json](schema/edan.analysis.1.json).\n");
+    puts("Every key of the JSON report that the report's header or a tool declares in its result tables, the");
+    puts("tools in the registry's order, with its type, unit and meaning, from the declaration the report is");
+    puts("written from. A key `a.b` is member `b` of the object `a`; a table's path is where its rows (an");
+    puts("array) or its scalars (members of an object) are in the report. The report's structure, and the");
+    puts("sections still written without a table, are in [json-schema.md](json-schema.md) and the formal");
+    puts("schema [schema/edan.analysis.1.json](schema/edan.analysis.1.json).\n");
     const char *by_hand[64];
     int n_by_hand = 0;
     /* the report's header (report/report.h), then each tool's members */

@@ -13,7 +13,7 @@
 #include "tool/graph/timing_tool.h"
 
 #define MAXK EDAN_TIMING_MAX_LATENCIES
-#define MAXL 3        /* data levels */
+#define MAXL EDAN_MACHINE_MAX_DATA_LEVELS
 #define TEXT_ROWS 10  /* functions and lines the text lists */
 #define JSON_LINES 20 /* lines the JSON lists (the functions: all) */
 #define TEXT (EDAN_NO_JSON | EDAN_NO_CSV)
@@ -118,6 +118,7 @@ static void view_lane(pred_view *v, const edan_timing *m, int k)
 static void view_new(pred_view *v, const edan_timing *m, const char *path)
 {
     static const char *const level[] = {"l1d", "l2", "l3"}, *const label[] = {"L1d", "L2", "L3"};
+    _Static_assert(MAXL == 3, "a name for every data level");
     const edan_machine *mc = edan_timing_machine(m);
     memset(v, 0, sizeof *v);
     v->name = mc->name;
