@@ -20,11 +20,17 @@
 #define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 #define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
 
+/* A cache level of a configuration. */
+typedef struct edag_level {
+    uint64_t hits, misses, level;
+    double hit_pct;
+} edag_level;
+
 static const edan_column level_cols[] = {
-    {"hits", EDAN_T_U64, "accesses", "the accesses that hit in this level", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"misses", EDAN_T_U64, "accesses", "the accesses that missed it", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"L", EDAN_T_U64, "", "text: the level, 1 first", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
-    {"hit_pct", EDAN_T_F64, "", "text: the share of hits", TEXT_ONLY, NULL, 0, 2, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(edag_level, hits, "hits", "accesses", "the accesses that hit in this level", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edag_level, misses, "misses", "accesses", "the accesses that missed it", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edag_level, level, "L", "", "text: the level, 1 first", TEXT_ONLY, NULL, 0, 0),
+    EDAN_COL_FIELD(edag_level, hit_pct, "hit_pct", "", "text: the share of hits", TEXT_ONLY, NULL, 0, 2),
 };
 
 /* The bounds at one m (--m), text and JSON: an edan_m_metrics. */
@@ -156,6 +162,7 @@ static const edan_table_decl summary_decl =
 typedef struct edag_view {
     edan_table top, conf, summary, levels[EDAN_MAX_LANES], per_m[EDAN_MAX_LANES], series[EDAN_MAX_LANES];
     edan_metrics mt[EDAN_MAX_LANES];
+    edag_level lv[EDAN_MAX_LANES][EDAN_CACHE_MAX_LEVELS];
     uint64_t *layers[EDAN_MAX_LANES];
     const char *class_names[EDAN_CLASS_COUNT];
 } edag_view;
@@ -174,6 +181,15 @@ static void view_free(edag_view *v, int n)
     free(v);
 }
 
+/* A configuration's cache levels, L1 first. */
+static void levels_of(const edan_lane_stats *st, int n, edag_level *lv)
+{
+    for (int l = 0; l < n; l++) {
+        const uint64_t h = st->cache_hits[l], m = st->cache_misses[l];
+        lv[l] = (edag_level){h, m, (uint64_t)l + 1, h + m ? 100.0 * (double)h / (double)(h + m) : 0.0};
+    }
+}
+
 static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
 {
     const edan_lane_stats *st = edan_edag_lane(e, k);
@@ -190,15 +206,7 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     r[C_CLASSES].named.v = st->class_count;
     r[C_CLASSES].named.n = EDAN_CLASS_COUNT;
     edan_table_init(&v->levels[k], &edan_edag_tables[2]);
-    for (int l = 0; l < lc->cache.n_levels; l++) {
-        edan_value *h = edan_table_row(&v->levels[k], 0);
-        if (h) {
-            h[0].u = st->cache_hits[l];
-            h[1].u = st->cache_misses[l];
-            h[2].u = (uint64_t)l + 1;
-            h[3].f = h[0].u + h[1].u ? 100.0 * (double)h[0].u / (double)(h[0].u + h[1].u) : 0.0;
-        }
-    }
+    edan_table_rows_of(&v->levels[k], v->lv[k], (size_t)lc->cache.n_levels, sizeof *v->lv[k]);
     r[C_LEVELS].rows = &v->levels[k];
     r[C_LAYERS_INCLUDED].b = st->D <= EDAN_JSON_MAX_LAYERS;
     if (r[C_LAYERS_INCLUDED].b && st->D && (v->layers[k] = malloc(st->D * sizeof *v->layers[k]))) {
@@ -246,6 +254,7 @@ static edag_view *view_new(const edan_edag *e, const edan_options *o)
     const int n = edan_edag_n_lanes(e);
     for (int k = 0; k < n; k++) {
         edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &v->mt[k]);
+        levels_of(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cache.n_levels, v->lv[k]);
         edan_value *r = edan_table_row_of(&v->conf, 0, edan_edag_lane(e, k), &v->mt[k]);
         char label[320];
         edan_report_lane_label(e, k, label, sizeof label);
