@@ -42,6 +42,7 @@ typedef struct pred_level {
     uint64_t hits, misses, issued, useful, useless;
 } pred_level;
 
+/* The section's scalars (the JSON object "prediction", its arrays a value per latency) and its tables' rows. */
 typedef struct pred_view {
     const char *name, *file, *memory;
     double clock_ghz;
@@ -56,8 +57,9 @@ typedef struct pred_view {
     edan_timing_sample_info si;
     bool exact;
     double confidence, low[MAXK], high[MAXK];
+    bool has_prefetch, dram; /* the objects "prefetch" (else null) and "dram" (else absent) */
     /* text */
-    bool several, ci, slope_ci, has_prefetch, dram;
+    bool several, ci, slope_ci;
     uint64_t channels, ranks, banks, from;
     const char *plural;
     double measured_pct, scheduled_pct;
