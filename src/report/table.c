@@ -146,7 +146,7 @@ static bool shows(const edan_table *t, size_t col, unsigned format)
     const edan_column *c = &t->cols[col];
     return !(c->flags & format) && !(col < 64 && (t->omit >> col & 1)) && c->type != EDAN_T_U64S &&
            c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED &&
-           c->type != EDAN_T_I64S;
+           c->type != EDAN_T_I64S && c->type != EDAN_T_STRS;
 }
 
 /* An array member's cell (EDAN_COL_ARRAY): the array where it is, its length from its length's member. */
@@ -166,9 +166,12 @@ static void array_cell(const char *s, const edan_field *f, const void *m, edan_v
     } else if (f->ctype == EDAN_F_F64S) {
         tmp->d.v = m;
         tmp->d.n = n;
-    } else {
+    } else if (f->ctype == EDAN_F_I64S) {
         tmp->ia.v = m;
         tmp->ia.n = n;
+    } else {
+        tmp->strs.v = m;
+        tmp->strs.n = n;
     }
 }
 
@@ -212,6 +215,7 @@ static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_
     case EDAN_F_U64S:
     case EDAN_F_F64S:
     case EDAN_F_I64S:
+    case EDAN_F_STRS:
         array_cell(s, &c->field, m, tmp);
         break;
     case EDAN_F_CELL:
@@ -364,6 +368,9 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
 /* JSON                                                                   */
 /* ===================================================================== */
 
+static void json_g(FILE *f, const edan_column *c, double v);
+static void json_strs(FILE *f, const edan_value *v);
+
 static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
 {
     switch (c->type) {
@@ -376,6 +383,8 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
     case EDAN_T_F64:
         if ((c->flags & EDAN_COL_JSON_WHOLE) && isfinite(v->f))
             fprintf(f, "%.0f", v->f);
+        else if (c->flags & EDAN_COL_JSON_G)
+            json_g(f, c, v->f);
         else
             edan_json_num(f, v->f);
         break;
@@ -383,10 +392,16 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         edan_json_str(f, v->s);
         break;
     case EDAN_T_U64S:
-        edan_json_u64_array(f, v->a.v, v->a.n);
+        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->a.n)
+            fputs("null", f);
+        else
+            edan_json_u64_array(f, v->a.v, v->a.n);
         break;
     case EDAN_T_F64S:
-        edan_json_num_array(f, v->d.v, v->d.n);
+        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->d.n)
+            fputs("null", f);
+        else
+            edan_json_num_array(f, v->d.v, v->d.n);
         break;
     case EDAN_T_BOOL:
         fputs(v->b ? "true" : "false", f);
@@ -414,6 +429,9 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         for (size_t i = 0; i < v->ia.n; i++)
             fprintf(f, "%s%" PRId64, i ? "," : "", v->ia.v[i]);
         fputc(']', f);
+        break;
+    case EDAN_T_STRS:
+        json_strs(f, v);
         break;
     case EDAN_T_GROUP:
         break;
@@ -784,4 +802,144 @@ int edan_table_csv_at(const edan_table *t, const char *path, const char *what, e
 void edan_table_clear(edan_table *t)
 {
     t->n_rows = 0;
+}
+
+/* ===================================================================== */
+/* Absent objects and text forms (the prediction's section)            */
+/* ===================================================================== */
+
+static void json_strs(FILE *f, const edan_value *v)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < v->strs.n; i++) {
+        if (i)
+            fputc(',', f);
+        edan_json_str(f, v->strs.v[i]);
+    }
+    fputc(']', f);
+}
+
+static void json_g(FILE *f, const edan_column *c, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.*g", c->precision, v);
+    else
+        fputs("null", f);
+}
+
+int edan_table_omit_group(edan_table *t, const char *key)
+{
+    if (edan_table_omit(t, key))
+        return -1;
+    const size_t len = strlen(key);
+    for (size_t c = 0; c < t->n_cols && c < 64; c++)
+        if (!strncmp(t->cols[c].key, key, len) && t->cols[c].key[len] == '.')
+            t->omit |= (uint64_t)1 << c;
+    return 0;
+}
+
+/* Whether row r's cell of column col has a value: not zero, false, NULL, "", unset, NaN or omitted. */
+static bool form_has(const edan_table *t, size_t r, size_t col)
+{
+    if (col < 64 && (t->omit >> col & 1))
+        return false;
+    edan_value tmp;
+    const edan_value *v = cell(t, r, col, &tmp);
+    switch (t->cols[col].type) {
+    case EDAN_T_U64:
+        return v->u != 0;
+    case EDAN_T_I64:
+        return v->i != 0;
+    case EDAN_T_F64:
+        return v->f != 0 && !isnan(v->f);
+    case EDAN_T_STR:
+        return v->s && *v->s;
+    case EDAN_T_BOOL:
+        return v->b;
+    case EDAN_T_OPT_U64:
+        return v->opt.set;
+    case EDAN_T_U64S:
+        return v->a.n != 0;
+    case EDAN_T_F64S:
+        return v->d.n != 0;
+    case EDAN_T_I64S:
+        return v->ia.n != 0;
+    case EDAN_T_STRS:
+        return v->strs.n != 0;
+    case EDAN_T_GROUP: /* its cell, or its bool member (the rest of the value zero) */
+        return v->u != 0;
+    default:
+        return v->rows != NULL;
+    }
+}
+
+/* Row r through the form (table.h). */
+static void form_row(FILE *f, const edan_table *t, size_t r, const char *p)
+{
+    bool line_started = false;
+    while (*p) {
+        const char *open = strpbrk(p, "{\n");
+        if (!open) {
+            fputs(p, f);
+            return;
+        }
+        fwrite(p, 1, (size_t)(open - p), f);
+        line_started |= open > p;
+        if (*open == '\n') {
+            fputc('\n', f);
+            line_started = false;
+            p = open + 1;
+            continue;
+        }
+        if (!strncmp(open, "{;}", 3)) { /* the end of a condition's text that was kept */
+            p = open + 3;
+            continue;
+        }
+        const char *close = strchr(open, '}');
+        if (!close) {
+            fputs(open, f);
+            return;
+        }
+        const bool test = open[1] == '?' || open[1] == '!';
+        const char *key = open + 1 + test;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(close - key), key);
+        const int col = edan_table_col(t->cols, t->n_cols, name);
+        p = close + 1;
+        if (col < 0) {
+            fputs("{?}", f);
+            line_started = true;
+        } else if (!test) {
+            edan_value tmp;
+            text_cell(f, &t->cols[col], cell(t, r, (size_t)col, &tmp), false);
+            line_started = true;
+        } else if (form_has(t, r, (size_t)col) != (open[1] == '?')) {
+            const char *end = strchr(p, '\n'), *alt = strstr(p, "{;}"); /* the rest of the line left out */
+            if (alt && (!end || alt < end))
+                p = alt + 3;
+            else
+                p = end ? end + (line_started ? 0 : 1) : p + strlen(p);
+        }
+    }
+}
+
+void edan_table_form_row(FILE *f, const edan_table *t, size_t r, const char *form)
+{
+    if (r < t->n_rows && !(t->left[r] & EDAN_NO_TEXT))
+        form_row(f, t, r, form);
+}
+
+void edan_table_form(FILE *f, const edan_table *t, const char *form)
+{
+    for (size_t r = 0; r < t->n_rows; r++)
+        if (!(t->left[r] & EDAN_NO_TEXT))
+            form_row(f, t, r, form);
+}
+
+void edan_table_json_object(FILE *f, const edan_table *t)
+{
+    const char *dot = strrchr(t->decl->path, '.');
+    fprintf(f, ",\"%s\":{", dot ? dot + 1 : t->decl->path);
+    edan_table_json(f, t, 0);
+    fputc('}', f);
 }
