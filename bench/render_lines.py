@@ -21,7 +21,8 @@ What counts, read from the commit's tree with git (no build):
   report/table.h (`edan_column` and `edan_table_decl` arrays, from their first line to `};`), the
   text forms of edan_table_form() (`const char NAME_form[] = ...;`) and the column-index enums of
   the tools' *_tables.h.
-- The shared renderer, counted apart: src/report/table.c (the one renderer of every declared table).
+- The shared renderer, counted apart: src/report/table*.c (table.c, table_results.c, table_form.c:
+  the one renderer of every declared table).
 """
 import re
 import subprocess
@@ -47,7 +48,7 @@ def files(commit):
     tool = [n for n in names if n.startswith("src/tool/") and n.endswith(".c")]
     sections = [n for n in names if n in ("src/report/report.c", "src/report/critpath_report.c")]
     tables_h = [n for n in names if n.startswith("src/tool/") and n.endswith("_tables.h")]
-    return tool + sections, tables_h, [n for n in names if n == "src/report/table.c"]
+    return tool + sections, tables_h, [n for n in names if re.fullmatch(r"src/report/table\w*\.c", n)]
 
 
 def code_lines(lines):
