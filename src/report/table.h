@@ -460,6 +460,21 @@ void edan_table_clear(edan_table *t);
 #define EDAN_COL_EMPTY_NULL (1u << 22)
 /* JSON: an F64 with precision significant digits (%g): a constant such as 0.95 as it is written. */
 #define EDAN_COL_JSON_G (1u << 23)
+/*
+ * A column's flags each have a bit of their own (EDAN_NO_* and EDAN_COL_*,
+ * 1u << 0 .. 1u << 23): the sum of them all equals their union only when no
+ * two share one. The next free bit is 1u << 24; a new flag is added to the
+ * list below.
+ */
+#define EDAN_COL_FLAGS_(op)                                                                                            \
+    (EDAN_NO_TEXT op EDAN_NO_JSON op EDAN_NO_CSV op EDAN_COL_NAME op EDAN_COL_PERCENT op EDAN_COL_TITLE_AS_IS op       \
+         EDAN_COL_LEFT op EDAN_COL_G op EDAN_COL_SIGNED op EDAN_COL_NAN_DASH op EDAN_COL_WHOLE op EDAN_COL_OPTIONAL op \
+             EDAN_COL_CUT op EDAN_COL_HEX op EDAN_COL_HEX_0X op EDAN_COL_JSON_WHOLE op EDAN_COL_CSV_G6 op              \
+                 EDAN_COL_CSV_WHOLE op EDAN_COL_CSV_NAN_EMPTY op EDAN_COL_CSV_HEX op EDAN_COL_GLUED op                 \
+                     EDAN_COL_ENDS_ROW op EDAN_COL_EMPTY_NULL op EDAN_COL_JSON_G)
+_Static_assert(EDAN_COL_FLAGS_(+) == EDAN_COL_FLAGS_(|), "two column flags share a bit");
+_Static_assert(EDAN_COL_FLAGS_(|) == (1u << 24) - 1, "the column flags are the bits below 1u << 24");
+#undef EDAN_COL_FLAGS_
 
 /*
  * Leave the column keyed key (EDAN_COL_OPTIONAL, among the first 64) and
