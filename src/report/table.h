@@ -444,7 +444,11 @@ void edan_table_clear(edan_table *t);
 /* Absent objects and text forms (the prediction's section)            */
 /* ===================================================================== */
 
-/* An object (EDAN_T_GROUP, its members the columns after it) present when the bool member m of S is true, else null. */
+/*
+ * An object (EDAN_T_GROUP, its members the columns after it) present when the
+ * bool member m of S is true, else null (the one way to declare such an
+ * object; edan_table_omit_group leaves one out instead: absent, not null).
+ */
 #define EDAN_COL_GROUP_OF(src, S, m, key_, doc_, flags_)                                                               \
     {                                                                                                                  \
         .key = key_, .type = EDAN_T_GROUP, .unit = "", .doc = doc_, .flags = flags_, .field = {                        \

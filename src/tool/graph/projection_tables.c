@@ -11,14 +11,6 @@
 /* The region, its functions, loops and the code outside loops            */
 /* ===================================================================== */
 
-/* An object (its members the columns after it) that is null when the bool member m is false. */
-#define PJ_GROUP(S, m, key, doc)                                                                                       \
-    {                                                                                                                  \
-        key, EDAN_T_GROUP, "", doc, 0, NULL, 0, 0, NULL,                                                               \
-        {                                                                                                              \
-            .offset = offsetof(S, m), .ctype = EDAN_F_BOOL                                                             \
-        }                                                                                                              \
-    }
 #define PJ_MIX(m, key, unit, doc) EDAN_COL_OF(1, proj_row, mix.m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
 #define PJ_V(m, key, unit, doc) EDAN_COL_OF(0, proj_row_view, m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
 /* A number text shows too: %.0f, or %g of precision p (G) */
@@ -65,7 +57,7 @@
         PJ_SHOWN(p.time_memory, "time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),           \
         PJ_SHOWN(p.time, "time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                       \
         PJ_SHOWN(bound, "bound", "", "memory or compute", NULL, 7, 0, EDAN_COL_LEFT),                                  \
-        PJ_GROUP(proj_row_view, has_model, "model_time", "the timing model's time (null without it)"),                 \
+        EDAN_COL_GROUP_FIELD(proj_row_view, has_model, "model_time", "the timing model's time (null without it)", 0),  \
         EDAN_COL_ARRAY(proj_row_view, cycles, n_model, "model_time.cycles", "cycles", "per --mem-latency", 0),         \
         EDAN_COL_ARRAY(proj_row_view, sec, n_model, "model_time.seconds", "s", "per --mem-latency", 0),                \
         PJ_SHOWN(model_s, "model_s", "s", "the timing model's at its first latency (text)", "model s", 10, 3,          \
@@ -100,7 +92,8 @@ static const edan_column total_cols[] = {
     PJ_ROW,
     PJ_SUM(time_sum_of_parts, "time_sum_of_parts_s", "s", "ExaSAT's time: the sum over loops and the code outside"),
     PJ_SUM(lambda, "lambda", "", "lambda of each eDAG configuration at the first m"),
-    PJ_GROUP(proj_total_view, sum.has_prediction, "prediction", "the timing model's (null without --mem-latency)"),
+    EDAN_COL_GROUP_FIELD(proj_total_view, sum.has_prediction, "prediction",
+                         "the timing model's (null without --mem-latency)", 0),
     PJ_ARRAY(prediction[0], n_prediction, "prediction.mem_latency_ns", "ns", "per --mem-latency"),
     PJ_ARRAY(prediction[1], n_prediction, "prediction.seconds", "s", "its predicted time"),
     PJ_ARRAY(curve[0], n_curve, "traffic_curve.cache_bytes", "bytes",
@@ -146,7 +139,7 @@ static const edan_column function_cols[] = {
     PJ_LABEL,
     PJ_V(name, "name", "", "the function"),
     PJ_ROW,
-    PJ_GROUP(proj_row_view, has_lambda, "lambda", "lambda of --per-function's row (null: none)"),
+    EDAN_COL_GROUP_FIELD(proj_row_view, has_lambda, "lambda", "lambda of --per-function's row (null: none)", 0),
     PJ_V(lambda[0], "lambda.exclusive", "cycles", "of its own vertices"),
     PJ_V(lambda[1], "lambda.inclusive", "cycles", "while it is active"),
 };
