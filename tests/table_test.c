@@ -141,7 +141,7 @@ static void results_test(void)
         {.t = &t[5], .left = EDAN_NO_TEXT},
     };
     char *text = render_results(r, 6, 0), *json = render_results(r, 6, 1);
-    CHECK(!strcmp(text, "\nt: 7 things, x 12.3 at     0xff (fine), {unknown} {n\n"
+    CHECK(!strcmp(text, "\nt: 7 things, x 12.3 at     0xff (fine), {?} {n\n"
                         "  the rows\n     v\n    20\n    21\n  (1 more)\n"),
           "results text:\n%s", text);
     CHECK(!strcmp(json, ",\"t\":{\"n\":7,\"x\":12.345599999999999,\"addr\":255,\"sub\":{\"deep\":{\"m\":5}},"

@@ -361,17 +361,17 @@ typedef struct edan_text_view {
     bool no_heading;     /* the rows alone (a view that heads them itself) */
     bool heading_always; /* the heading even without a row to show */
     /*
-     * edan_results_text: a line before the table, as it is, written even
-     * when no row shows, each {key} in it replaced by row 0's value of the
-     * column as text shows it (its width, precision and flags; an unknown
-     * key stays as it is). A table of scalars shows only this line.
+     * edan_results_text: a line before the table, written even when no row
+     * shows, through row 0 as a form (edan_table_form: {key}, {?key}, {!key},
+     * {;}; a key names the column text shows, else any so keyed; no row:
+     * zero values). A table of scalars shows only this line.
      */
     const char *title;
     /* edan_results_text: a line before the heading, as it is, when the table shows (what its rows are). */
     const char *caption;
     /*
      * edan_results_text: the rows as items of a list instead of a table,
-     * each this template with its {key}s (as title's), per_line of them on
+     * each this form (as title's), per_line of them on
      * a line after the indent, separated by ", ".
      */
     const char *item;

@@ -12,10 +12,23 @@
 /* Absent objects and text forms (the prediction's section)            */
 /* ===================================================================== */
 
+/* The column keyed key[0 .. len) that text shows (else any so keyed), or -1. */
+static int form_col(const edan_table *t, const char *key, size_t len)
+{
+    int any = -1;
+    for (size_t c = 0; c < t->n_cols; c++)
+        if (strlen(t->cols[c].key) == len && !strncmp(t->cols[c].key, key, len)) {
+            if (!(t->cols[c].flags & EDAN_NO_TEXT))
+                return (int)c;
+            any = any < 0 ? (int)c : any;
+        }
+    return any;
+}
+
 /* Whether row r's cell of column col has a value: not zero, false, NULL, "", unset, NaN or omitted. */
 static bool form_has(const edan_table *t, size_t r, size_t col)
 {
-    if (col < 64 && (t->omit >> col & 1))
+    if ((col < 64 && (t->omit >> col & 1)) || r >= t->n_rows)
         return false;
     edan_value tmp;
     const edan_value *v = edan_table_cell(t, r, col, &tmp);
@@ -47,8 +60,12 @@ static bool form_has(const edan_table *t, size_t r, size_t col)
     }
 }
 
-/* Row r through the form (table.h). */
-static void form_row(FILE *f, const edan_table *t, size_t r, const char *p)
+/*
+ * Row r through the form (table.h): the one template engine, also of the text
+ * views' title and item (table_results.c). A key names the column text shows
+ * (else any so keyed); a row the table lacks has zero values.
+ */
+void edan_table_form_fill(FILE *f, const edan_table *t, size_t r, const char *p, bool wide)
 {
     bool line_started = false;
     while (*p) {
@@ -76,16 +93,15 @@ static void form_row(FILE *f, const edan_table *t, size_t r, const char *p)
         }
         const bool test = open[1] == '?' || open[1] == '!';
         const char *key = open + 1 + test;
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(close - key), key);
-        const int col = edan_table_col(t->cols, t->n_cols, name);
+        const int col = form_col(t, key, (size_t)(close - key));
         p = close + 1;
         if (col < 0) {
             fputs("{?}", f);
             line_started = true;
         } else if (!test) {
-            edan_value tmp;
-            edan_table_text_cell(f, &t->cols[col], edan_table_cell(t, r, (size_t)col, &tmp), false);
+            edan_value tmp = {0};
+            edan_table_text_cell(f, &t->cols[col], r < t->n_rows ? edan_table_cell(t, r, (size_t)col, &tmp) : &tmp,
+                                 wide);
             line_started = true;
         } else if (form_has(t, r, (size_t)col) != (open[1] == '?')) {
             const char *end = strchr(p, '\n'), *alt = strstr(p, "{;}"); /* the rest of the line left out */
@@ -100,14 +116,14 @@ static void form_row(FILE *f, const edan_table *t, size_t r, const char *p)
 void edan_table_form_row(FILE *f, const edan_table *t, size_t r, const char *form)
 {
     if (r < t->n_rows && !(t->left[r] & EDAN_NO_TEXT))
-        form_row(f, t, r, form);
+        edan_table_form_fill(f, t, r, form, false);
 }
 
 void edan_table_form(FILE *f, const edan_table *t, const char *form)
 {
     for (size_t r = 0; r < t->n_rows; r++)
         if (!(t->left[r] & EDAN_NO_TEXT))
-            form_row(f, t, r, form);
+            edan_table_form_fill(f, t, r, form, false);
 }
 
 void edan_table_json_object(FILE *f, const edan_table *t)

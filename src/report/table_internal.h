@@ -23,5 +23,10 @@ void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bo
 size_t edan_table_parent_len(const char *key, size_t len);
 /* The CSV header: the CSV keys of the columns CSV shows, comma-separated. */
 void edan_table_csv_header(const edan_table *t, char *header, size_t size);
+/*
+ * Row r of t through a form (edan_table_form; row r absent: zero values),
+ * each cell as text shows it (wide: names whole): text views' titles and items too.
+ */
+void edan_table_form_fill(FILE *f, const edan_table *t, size_t r, const char *form, bool wide);
 
 #endif

@@ -12,39 +12,6 @@
 /* A tool's results: its tables rendered together                         */
 /* ===================================================================== */
 
-/* The column keyed key[0 .. len) that text shows (else any so keyed), or -1. */
-static int text_col(const edan_table *t, const char *key, size_t len)
-{
-    int any = -1;
-    for (size_t c = 0; c < t->n_cols; c++)
-        if (strlen(t->cols[c].key) == len && !strncmp(t->cols[c].key, key, len)) {
-            if (!(t->cols[c].flags & EDAN_NO_TEXT))
-                return (int)c;
-            any = any < 0 ? (int)c : any;
-        }
-    return any;
-}
-
-/* The template text with each {key} the value of its column in row (zero when the table has no such row). */
-static void text_fill(FILE *f, const edan_table *t, size_t row, const char *text, bool wide)
-{
-    const char *p = text;
-    for (const char *open; (open = strchr(p, '{'));) {
-        const char *close = strchr(open, '}');
-        const int c = close ? text_col(t, open + 1, (size_t)(close - open - 1)) : -1;
-        if (c < 0) { /* no key: the text as it is */
-            fwrite(p, 1, (size_t)(open - p) + 1, f);
-            p = open + 1;
-            continue;
-        }
-        fwrite(p, 1, (size_t)(open - p), f);
-        edan_value tmp = {0};
-        edan_table_text_cell(f, &t->cols[c], row < t->n_rows ? edan_table_cell(t, row, (size_t)c, &tmp) : &tmp, wide);
-        p = close + 1;
-    }
-    fputs(p, f);
-}
-
 /* The rows text shows as items of v->item, v->per_line a line. */
 static void text_items(FILE *f, const edan_table *t, const edan_text_view *v)
 {
@@ -56,7 +23,7 @@ static void text_items(FILE *f, const edan_table *t, const edan_text_view *v)
             fprintf(f, "%s%s", n ? "\n" : "", v->indent ? v->indent : "  ");
         else
             fputs(", ", f);
-        text_fill(f, t, r, v->item, v->wide);
+        edan_table_form_fill(f, t, r, v->item, v->wide);
         n++;
     }
     if (n)
@@ -71,7 +38,7 @@ void edan_results_text(FILE *f, const edan_result *r, size_t n)
         if (r[i].left & EDAN_NO_TEXT)
             continue;
         if (v->title) {
-            text_fill(f, t, 0, v->title, v->wide);
+            edan_table_form_fill(f, t, 0, v->title, v->wide);
             fputc('\n', f);
         }
         if (t->decl->scalars)
