@@ -18,9 +18,11 @@ What counts, read from the commit's tree with git (no build):
   apart within it: "printing", the functions with an output statement or a JSON or CSV writer
   (PRINT_CALLS), and "filling", those that only fill or render declared tables.
 - Declarations, counted apart (not rendering code): the column and table declarations of
-  report/table.h (`edan_column` and `edan_table_decl` arrays, from their first line to `};`) and the
-  column-index enums of the tools' *_tables.h.
-- The shared renderer, counted apart: src/report/table.c (the one renderer of every declared table).
+  report/table.h (`edan_column` and `edan_table_decl` arrays, from their first line to `};`), the
+  text forms of edan_table_form() (`const char NAME_form[] = ...;`) and the column-index enums of
+  the tools' *_tables.h.
+- The shared renderer, counted apart: src/report/table*.c (table.c, table_results.c, table_form.c:
+  the one renderer of every declared table).
 """
 import re
 import subprocess
@@ -34,6 +36,7 @@ RENDER_CALLS = re.compile(
 PRINT_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf|edan_json_\w+|edan_csv_\w+|edan_name_field)\s*\(")
 DECL_START = re.compile(r"^(static\s+)?const\s+edan_(column|table_decl)\s+\w+\s*\[")
+FORM_START = re.compile(r"^(static\s+)?const\s+char\s+\w*form\w*\s*\[\]\s*=")
 
 
 def git(*args):
@@ -45,7 +48,7 @@ def files(commit):
     tool = [n for n in names if n.startswith("src/tool/") and n.endswith(".c")]
     sections = [n for n in names if n in ("src/report/report.c", "src/report/critpath_report.c")]
     tables_h = [n for n in names if n.startswith("src/tool/") and n.endswith("_tables.h")]
-    return tool + sections, tables_h, [n for n in names if n == "src/report/table.c"]
+    return tool + sections, tables_h, [n for n in names if re.fullmatch(r"src/report/table\w*\.c", n)]
 
 
 def code_lines(lines):
@@ -103,6 +106,12 @@ def declarations(text):
         if DECL_START.match(lines[i]):
             j = i
             while j < len(lines) and not lines[j].startswith("}"):
+                j += 1
+            n += code_lines(lines[i:j + 1])
+            i = j + 1
+        elif FORM_START.match(lines[i]):  # a text form (edan_table_form), up to its ';'
+            j = i
+            while j < len(lines) and not lines[j].rstrip().endswith(";"):
                 j += 1
             n += code_lines(lines[i:j + 1])
             i = j + 1

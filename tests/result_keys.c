@@ -17,8 +17,8 @@
 
 #include "tool/registry.h"
 
-static const char *const type_name[] = {"u64",   "i64",  "f64",  "string", "u64[]", "f64[]",
-                                        "group", "bool", "u64?", "rows",   "named", "i64[]"};
+static const char *const type_name[] = {"u64",  "i64",  "f64",  "string", "u64[]", "f64[]",   "group",
+                                        "bool", "u64?", "rows", "named",  "i64[]", "string[]"};
 
 static int index_of(const edan_tool_def *d)
 {
@@ -59,10 +59,11 @@ static const char *const type_json[] = {"integer",
                                         "integer or null",
                                         "array of objects",
                                         "object of counts by name",
-                                        "signed integer array"};
+                                        "signed integer array",
+                                        "string array"};
 
-_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_I64S + 1, "a JSON type for every column type");
-_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_I64S + 1, "a name for every column type");
+_Static_assert(sizeof type_json / sizeof *type_json == EDAN_T_STRS + 1, "a JSON type for every column type");
+_Static_assert(sizeof type_name / sizeof *type_name == EDAN_T_STRS + 1, "a name for every column type");
 
 /* Text in a Markdown table's cell: '|' escaped. */
 static void md_cell(const char *s)
@@ -80,16 +81,21 @@ static int markdown(void)
     puts("<!-- Generated from the tools' result tables (report/table.h) by `build/result_keys --markdown`");
     puts("     (python3 tests/json_keys_test.py build . --update); the json_keys_doc test fails when this file");
     puts("     differs. Do not edit. -->\n");
-    puts("Every key of the JSON report that a tool declares in its result tables, in the registry's order,");
-    puts("with its type, unit and meaning, from the declaration the report is written from. A key `a.b` is");
-    puts("member `b` of the object `a`; a table's path is where its rows (an array) or its scalars (members");
-    puts("of an object) are in the report. The report's structure, and the sections still written without");
-    puts("a table, are in [json-schema.md](json-schema.md) and the formal schema");
-    puts("[schema/edan.analysis.1.json](schema/edan.analysis.1.json).\n");
+    puts("Every key of the JSON report that the report's header or a tool declares in its result tables, the");
+    puts("tools in the registry's order, with its type, unit and meaning, from the declaration the report is");
+    puts("written from. A key `a.b` is member `b` of the object `a`; a table's path is where its rows (an");
+    puts("array) or its scalars (members of an object) are in the report. The report's structure, and the");
+    puts("sections still written without a table, are in [json-schema.md](json-schema.md) and the formal");
+    puts("schema [schema/edan.analysis.1.json](schema/edan.analysis.1.json).\n");
     const char *by_hand[64];
     int n_by_hand = 0;
-    for (int t = 0; t < edan_n_tools; t++) {
-        const edan_tool_def *d = edan_tools[t];
+    /* the report's header (report/report.h), then each tool's members */
+    static const edan_tool_def header = {.name = "the report's header",
+                                         .summary = "The schema, the source and the model's options, before every "
+                                                    "tool's members",
+                                         .tables = edan_report_tables};
+    for (int t = -1; t < edan_n_tools; t++) {
+        const edan_tool_def *d = t < 0 ? &header : edan_tools[t];
         if (!d->tables || !d->tables->path) {
             if (n_by_hand < 64)
                 by_hand[n_by_hand++] = d->name;
@@ -125,6 +131,8 @@ static int markdown(void)
     return fflush(stdout) || ferror(stdout);
 }
 
+static int check_tables(const edan_table_decl *tables);
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--markdown"))
@@ -142,31 +150,39 @@ int main(int argc, char **argv)
             fprintf(stderr, "FAILED: the uses of tool %s form a cycle\n", d->name);
             bad = 1;
         }
-        for (const edan_table_decl *tab = d->tables; tab && tab->path; tab++) {
-            for (size_t c = 0; c < tab->n_cols; c++) {
-                const edan_column *col = &tab->cols[c];
-                if (!col->key || !col->doc || !*col->doc || !col->unit) {
-                    fprintf(stderr, "FAILED: %s: a column without a key, unit or meaning\n", tab->path);
-                    bad = 1;
-                    continue;
-                }
-                /* a key twice in one format (a column may have a different twin in each) */
-                for (size_t k = 0; k < c; k++) {
-                    const edan_column *o = &tab->cols[k];
-                    const bool json = !((col->flags | o->flags) & EDAN_NO_JSON) && !strcmp(o->key, col->key);
-                    const bool csv = !((col->flags | o->flags) & EDAN_NO_CSV) &&
-                                     !strcmp(o->csv_key ? o->csv_key : o->key, col->csv_key ? col->csv_key : col->key);
-                    if (json || csv) {
-                        fprintf(stderr, "FAILED: %s: key %s declared twice in %s\n", tab->path, col->key,
-                                json ? "JSON" : "CSV");
-                        bad = 1;
-                    }
-                }
-                if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
-                    continue;
-                printf("%s\t%s\t%s\t%s\t%s\t%s\n", tab->path, tab->scalars ? "scalars" : "rows", col->key,
-                       type_name[col->type], col->unit, col->doc);
+        bad |= check_tables(d->tables);
+    }
+    return bad | check_tables(edan_report_tables);
+}
+
+/* Each column's key, unit and meaning, no key twice in a format; a line per JSON key. 1 on a bad declaration. */
+static int check_tables(const edan_table_decl *tables)
+{
+    int bad = 0;
+    for (const edan_table_decl *tab = tables; tab && tab->path; tab++) {
+        for (size_t c = 0; c < tab->n_cols; c++) {
+            const edan_column *col = &tab->cols[c];
+            if (!col->key || !col->doc || !*col->doc || !col->unit) {
+                fprintf(stderr, "FAILED: %s: a column without a key, unit or meaning\n", tab->path);
+                bad = 1;
+                continue;
             }
+            /* a key twice in one format (a column may have a different twin in each) */
+            for (size_t k = 0; k < c; k++) {
+                const edan_column *o = &tab->cols[k];
+                const bool json = !((col->flags | o->flags) & EDAN_NO_JSON) && !strcmp(o->key, col->key);
+                const bool csv = !((col->flags | o->flags) & EDAN_NO_CSV) &&
+                                 !strcmp(o->csv_key ? o->csv_key : o->key, col->csv_key ? col->csv_key : col->key);
+                if (json || csv) {
+                    fprintf(stderr, "FAILED: %s: key %s declared twice in %s\n", tab->path, col->key,
+                            json ? "JSON" : "CSV");
+                    bad = 1;
+                }
+            }
+            if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
+                continue;
+            printf("%s\t%s\t%s\t%s\t%s\t%s\n", tab->path, tab->scalars ? "scalars" : "rows", col->key,
+                   type_name[col->type], col->unit, col->doc);
         }
     }
     return bad;

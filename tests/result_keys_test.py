@@ -7,7 +7,7 @@ Runs BUILD_DIR/result_keys (tests/result_keys.c: one line per declared key, and 
 and checks each key against the documentation: the JSON Schema docs/schema/edan.analysis.1.json has it at the
 table's path (a key "a.b" as member b of the object a) with the declared type (u64: a count or an integer, f64: a
 number, string: a string or null, u64[] and f64[]: arrays, group: an object or null, bool: a boolean, u64?: an
-integer or null, rows: an array of another declared table's rows, named: an object, i64[]: an array), docs/json-schema.md names
+integer or null, rows: an array of another declared table's rows, named: an object, i64[]: an array, string[]: an array of strings), docs/json-schema.md names
 it, and the schema has no key at a declared table of rows that the declaration lacks (a table's own name is a key
 of its parent's object; a table of scalars may share its object with members written otherwise). Prints
 'N passed, N failed'.
@@ -56,6 +56,12 @@ def member(schema, node, name):
     return next((v for pat, v in node.get("patternProperties", {}).items() if re.fullmatch(pat, name)), None)
 
 
+def is_array(node):
+    """Whether node is an array, or an array or null ("type": ["array", "null"])."""
+    t = node.get("type")
+    return t == "array" or (isinstance(t, list) and "array" in t)
+
+
 def object_at(schema, path):
     """The schema of the object a row (or the scalars) at path is, or None."""
     node = schema
@@ -63,10 +69,10 @@ def object_at(schema, path):
         node = properties(schema, node).get(part)
         if node is None:
             return None
-        if resolve(schema, node).get("type") == "array":  # a table of rows inside another's rows
+        if is_array(resolve(schema, node)):  # a table of rows inside another's rows
             node = resolve(schema, node).get("items", {})
     node = resolve(schema, node)
-    if node.get("type") == "array":
+    if is_array(node):
         node = resolve(schema, node.get("items", {}))
     return node
 
@@ -74,12 +80,13 @@ def object_at(schema, path):
 def types_of(schema, node):
     node = resolve(schema, node)
     if "const" in node:
-        return {"integer" if isinstance(node["const"], int) else type(node["const"]).__name__}
+        const = node["const"]
+        return {"integer" if isinstance(const, int) else "string" if isinstance(const, str) else type(const).__name__}
     if "enum" in node:
         return {"string"}
     t = node.get("type", [])
     return set(t if isinstance(t, list) else [t]) | ({"array:" + str(sorted(types_of(schema, node["items"])))}
-                                                      if node.get("type") == "array" and "items" in node else set())
+                                                      if is_array(node) and "items" in node else set())
 
 
 def main():
@@ -108,7 +115,8 @@ def main():
         want = {"u64": {"integer"}, "i64": {"integer"}, "f64": {"number"}, "string": {"string"},
                 "u64[]": {"array:['integer']"}, "f64[]": {"array:['null', 'number']", "array:['number']"},
                 "group": {"object", "null"}, "bool": {"boolean"}, "u64?": {"integer"}, "rows": {"array"},
-                "named": {"object"}, "i64[]": {"array:['integer']"}}[typ]
+                "named": {"object"}, "i64[]": {"array:['integer']"},
+                "string[]": {"array:['string']"}}[typ]
         problems = []
         if prop is None:
             problems.append(f"not in docs/schema/edan.analysis.1.json at {path}")

@@ -193,9 +193,9 @@ int main(void)
          0,
          NULL,
          {.offset = offsetof(arrays, has), .ctype = EDAN_F_BOOL}},
-        EDAN_COL_ARRAY(0, arrays, u, nu, "g.u", "", "counts, a size_t length", 0),
-        EDAN_COL_ARRAY(0, arrays, d, nd, "g.d", "", "numbers, an unsigned length", 0),
-        EDAN_COL_ARRAY(0, arrays, i, ni, "g.i", "", "signed counts, an int length", 0),
+        EDAN_COL_ARRAY(arrays, u, nu, "g.u", "", "counts, a size_t length", 0),
+        EDAN_COL_ARRAY(arrays, d, nd, "g.d", "", "numbers, an unsigned length", 0),
+        EDAN_COL_ARRAY(arrays, i, ni, "g.i", "", "signed counts, an int length", 0),
     };
     static const edan_table_decl adecl = EDAN_TABLE_DECL("t.arrays", NULL, false, "arrays", array_cols);
     CHECK(array_cols[1].type == EDAN_T_U64S && array_cols[2].type == EDAN_T_F64S && array_cols[3].type == EDAN_T_I64S,

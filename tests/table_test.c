@@ -8,7 +8,10 @@
  * the JSON layout refused; columns bound to the members of a row's structs
  * (every member type), rendered as the same rows filled cell by cell; a
  * tool's tables rendered together (edan_results_*): titles with {key}s,
- * captions, nested JSON paths, tables left out of a format.
+ * captions, nested JSON paths, tables left out of a format; bound arrays
+ * (numbers, counts, strings, empty as null), objects present by a bool
+ * member or absent (edan_table_omit_group), a number as %g in JSON, a table
+ * of scalars as an object, and text forms with their conditions.
  */
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +141,7 @@ static void results_test(void)
         {.t = &t[5], .left = EDAN_NO_TEXT},
     };
     char *text = render_results(r, 6, 0), *json = render_results(r, 6, 1);
-    CHECK(!strcmp(text, "\nt: 7 things, x 12.3 at     0xff (fine), {unknown} {n\n"
+    CHECK(!strcmp(text, "\nt: 7 things, x 12.3 at     0xff (fine), {?} {n\n"
                         "  the rows\n     v\n    20\n    21\n  (1 more)\n"),
           "results text:\n%s", text);
     CHECK(!strcmp(json, ",\"t\":{\"n\":7,\"x\":12.345599999999999,\"addr\":255,\"sub\":{\"deep\":{\"m\":5}},"
@@ -165,6 +168,98 @@ static void results_test(void)
     rmdir(dir);
     for (int k = 0; k < 6; k++)
         edan_table_free(&t[k]);
+}
+
+/* ---- bound arrays, absent objects and text forms ---- */
+
+typedef struct form_row {
+    double v[3];
+    uint64_t u[3];
+    const char *s[2];
+    size_t n, n0, ns;
+    bool has, opt;
+    uint64_t c;
+    const char *name;
+    double x;
+} form_row;
+
+static const edan_column form_cols[] = {
+    EDAN_COL_FIELD(form_row, name, "name", "", "a name", 0, NULL, 0, 0),
+    EDAN_COL_ARRAY(form_row, v, n, "v", "", "numbers", 0),
+    EDAN_COL_ARRAY(form_row, u, n0, "u", "", "counts, none: null", EDAN_COL_EMPTY_NULL),
+    EDAN_COL_ARRAY(form_row, s, ns, "s", "", "strings", 0),
+    EDAN_COL_GROUP_FIELD(form_row, has, "g", "an object present when has", 0),
+    EDAN_COL_FIELD(form_row, c, "g.c", "", "its count", 0, NULL, 3, 0),
+    EDAN_COL_GROUP_FIELD(form_row, opt, "o", "an object that may be absent", EDAN_COL_OPTIONAL),
+    EDAN_COL_FIELD(form_row, c, "o.c", "", "its count", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(form_row, x, "x", "", "a number as %g", EDAN_COL_JSON_G, NULL, 0, 2),
+};
+
+static char *form_text(const edan_table *t, const char *form)
+{
+    char *buf = NULL;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    edan_table_form(f, t, form);
+    fclose(f);
+    return buf;
+}
+
+static void forms_and_arrays(void)
+{
+    static const edan_table_decl fdecl = EDAN_TABLE_DECL("top.f", "f", false, "forms", form_cols);
+    static const edan_table_decl fone = EDAN_TABLE_DECL("top.one", NULL, true, "scalars", form_cols);
+    form_row rows[2] = {{{0.5, 2, 3}, {4, 5, 6}, {"a", "b\""}, 2, 0, 2, true, true, 7, "first", 0.95},
+                        {{1}, {1}, {NULL}, 1, 1, 0, false, false, 0, NULL, NAN}};
+    edan_table t;
+    edan_table_init(&t, &fdecl);
+    CHECK(edan_table_rows_of(&t, rows, 2, sizeof rows[0]) == 0, "form rows");
+    char *json = render(&t, 1, NULL, 0);
+    const char *want = "[{\"name\":\"first\",\"v\":[0.5,2],\"u\":null,\"s\":[\"a\",\"b\\\"\"],\"g\":{\"c\":7},"
+                       "\"o\":{\"c\":7},\"x\":0.95},"
+                       "{\"name\":null,\"v\":[1],\"u\":[1],\"s\":[],\"g\":null,\"o\":null,\"x\":null}]";
+    CHECK(!strcmp(json, want), "bound arrays and objects:\n%s\nexpected:\n%s", json, want);
+    free(json);
+    CHECK(edan_table_omit_group(&t, "o") == 0 && edan_table_omit_group(&t, "g") == -1, "omit a group");
+    json = render(&t, 1, NULL, 1);
+    CHECK(!strcmp(json, "[{\"name\":\"first\",\"v\":[0.5,2],\"u\":null,\"s\":[\"a\",\"b\\\"\"],\"g\":{\"c\":7},"
+                        "\"x\":0.95}]"),
+          "an object omitted, its members too: %s", json);
+    free(json);
+    char dir[] = "/tmp/edan_table_formXXXXXX", path[256], got[256];
+    edan_error err = {0};
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    CHECK(edan_table_csv(&t, dir, "base", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/base-f.csv", dir);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(got, 1, sizeof got - 1, f) : 0;
+    got[n] = '\0';
+    if (f)
+        fclose(f);
+    CHECK(!strcmp(got, "name,g.c,x\nfirst,7,0.95\n,0,\n"), "CSV without arrays and groups:\n%s", got);
+    unlink(path);
+    rmdir(dir);
+    /* forms: cells as text shows them, conditions to the line's end or to {;}, lines left out whole */
+    char *text = form_text(&t, "row {name}:{g.c}{?g} g{;}{!g} no g{;}, x {x}\n{?o}o {o.c}\n{!g}  not g\n{nope}.");
+    const char *want_text = "row first:  7 g, x 0.95\n{?}.row ?:  0 no g, x nan\n  not g\n{?}.";
+    CHECK(!strcmp(text, want_text), "form:\n%s\nexpected:\n%s", text, want_text);
+    free(text);
+    text = form_text(&t, "{name}{?u}, u\n");
+    CHECK(!strcmp(text, "first\n?, u\n"), "a condition after text keeps the line's end: '%s'", text);
+    free(text);
+    edan_table_free(&t);
+    edan_table one;
+    edan_table_init(&one, &fone);
+    edan_table_row_of(&one, 0, &rows[1], NULL);
+    char *buf = NULL;
+    size_t len;
+    f = open_memstream(&buf, &len);
+    edan_table_json_object(f, &one);
+    fclose(f);
+    CHECK(!strcmp(buf, ",\"one\":{\"name\":null,\"v\":[1],\"u\":[1],\"s\":[],\"g\":null,\"o\":null,\"x\":null}"),
+          "scalars as an object: %s", buf);
+    free(buf);
+    edan_table_free(&one);
 }
 
 int main(void)
@@ -443,5 +538,6 @@ int main(void)
     edan_table_free(&bt);
     edan_table_free(&in);
     results_test();
+    forms_and_arrays();
     return check_summary();
 }

@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "isa/native.h"
-#include "report/csv.h"
-#include "report/json.h"
+#include "report/table.h"
 #include "util/srcmap.h"
 
 typedef struct line_stat {
@@ -16,6 +15,15 @@ typedef struct line_stat {
     uint64_t vertices, cycles, mems;
     edan_path_carrier via; /* what carries the links that leave the line's vertices */
 } line_stat;
+
+/* A line's row of the report (source 1 of its row; source 0 is its line_stat). */
+typedef struct line_row {
+    const char *path, *via_text, *where; /* where: a line without source, its function or that there is none */
+    uint64_t rank, size;
+    bool bytes;
+    const char *regs[EDAN_NUM_REGS];
+    size_t n_regs;
+} line_row;
 
 static int by_pc(const void *a, const void *b)
 {
@@ -152,184 +160,233 @@ static size_t group(const edan_path_sum *p, edan_srcmap *map, bool for_chain, li
     return k;
 }
 
+/* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+#define TEXT (EDAN_NO_JSON | EDAN_NO_CSV)
+#define LINE(m, key, unit, doc) EDAN_COL_FIELD(line_stat, m, key, unit, doc, 0, NULL, 0, 0)
+static const edan_column line_cols[] = {
+    EDAN_COL_OF(1, line_row, path, "path", "", "the path: critical_path, memory_chain, data_critical_path, ...",
+                EDAN_NO_JSON, NULL, 0, 0),
+    EDAN_COL_OF(1, line_row, rank, "rank", "", "the line's rank on its path, 1 first", EDAN_NO_JSON, NULL, 0, 0),
+    LINE(pc, "pc", "", "the first pc of the line's instructions"),
+    LINE(function, "function", "", "the function (null: unknown)"),
+    LINE(file, "file", "", "the source file (null: no source information; then a line per pc)"),
+    LINE(line, "line", "", "the line in it"),
+    LINE(vertices, "instructions", "instructions", "the line's vertices on the path"),
+    LINE(cycles, "cycles", "cycles", "their costs, summed"),
+    LINE(mems, "memory_accesses", "accesses", "how many of them are memory-access vertices"),
+    EDAN_COL_OF(1, line_row, via_text, "via", "",
+                "what carries the links to the path's next line: registers, then bytes (- for none)", 0, NULL, 0, 0),
+    EDAN_COL_ARRAY_OF(1, line_row, regs, n_regs, "via_registers", "", "the registers that carry them", 0),
+    LINE(via.reg_links, "register_links", "", "the links a register carries"),
+    LINE(via.byte_links, "byte_links", "", "the links bytes carry"),
+    LINE(via.other_links, "other_links", "", "the links neither names (false dependencies)"),
+    EDAN_COL_GROUP_OF(1, line_row, bytes, "bytes", "the bytes the byte links span (null: none)", 0),
+    EDAN_COL_FIELD(line_stat, via.lo, "bytes.address", "", "their lowest address", EDAN_NO_CSV, NULL, 0, 0),
+    EDAN_COL_OF(1, line_row, size, "bytes.size", "bytes", "the bytes from it", EDAN_NO_CSV, NULL, 0, 0),
+    {"bytes_address", EDAN_T_OPT_U64, "", "their lowest address (empty: none)", EDAN_NO_JSON, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    {"bytes_size", EDAN_T_OPT_U64, "bytes", "the bytes from it (empty: none)", EDAN_NO_JSON, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    /* text */
+    EDAN_COL_FIELD(line_stat, cycles, "cyc", "", "text", TEXT, NULL, 12, 0),
+    EDAN_COL_FIELD(line_stat, vertices, "insns", "", "text", TEXT, NULL, 8, 0),
+    EDAN_COL_FIELD(line_stat, mems, "mem", "", "text", TEXT, NULL, 8, 0),
+    EDAN_COL_OF(1, line_row, via_text, "via18", "", "text", TEXT | EDAN_COL_LEFT, NULL, 18, 0),
+    EDAN_COL_FIELD(line_stat, pc, "pc_hex", "", "text", TEXT | EDAN_COL_HEX, NULL, 0, 0),
+    EDAN_COL_OF(1, line_row, where, "where", "", "text", TEXT, NULL, 0, 0),
+};
+enum { L_ADDRESS = 17, L_SIZE };
+
+/* A path: its length (Tinf or D), instructions and memory accesses, and its lines. */
+typedef struct path_view {
+    uint64_t length, vertices, mems;
+    const edan_table *lines;
+    const char *what, *of; /* text: "data " or "", and what the length is */
+} path_view;
+
+#define PATH_COLS(length_key, length_unit, length_doc)                                                                 \
+    EDAN_COL_FIELD(path_view, length, length_key, length_unit, length_doc, 0, NULL, 0, 0),                             \
+        EDAN_COL_FIELD(path_view, vertices, "instructions", "instructions", "the vertices on the path", 0, NULL, 0,    \
+                       0),                                                                                             \
+        EDAN_COL_FIELD(path_view, mems, "memory_accesses", "accesses", "the memory-access vertices on it", 0, NULL, 0, \
+                       0),                                                                                             \
+        EDAN_COL_FIELD(path_view, lines, "lines", "", "its source lines, most cycles (accesses) first", 0, NULL, 0,    \
+                       0),                                                                                             \
+        EDAN_COL_FIELD(path_view, what, "what", "", "text", TEXT, NULL, 0, 0),                                         \
+        EDAN_COL_FIELD(path_view, of, "of", "", "text", TEXT, NULL, 0, 0)
+static const edan_column span_cols[] = {PATH_COLS("Tinf", "cycles", "the critical path's length: the span")};
+static const edan_column chain_cols[] = {PATH_COLS("D", "accesses", "the memory chain's accesses: the memory depth")};
+
+const edan_table_decl edan_critpath_tables[] = {
+    EDAN_TABLE_DECL("critical_path", NULL, true, "one critical path of the first configuration", span_cols),
+    EDAN_TABLE_DECL("critical_path.lines", NULL, false, "a source line of it", line_cols),
+    EDAN_TABLE_DECL("memory_chain", NULL, true, "one longest chain of memory accesses", chain_cols),
+    EDAN_TABLE_DECL("memory_chain.lines", NULL, false, "a source line of it", line_cols),
+    EDAN_TABLE_DECL("data_critical_path", NULL, true, "with --critical-path=data: the data eDAG's critical path",
+                    span_cols),
+    EDAN_TABLE_DECL("data_critical_path.lines", NULL, false, "a source line of it", line_cols),
+    EDAN_TABLE_DECL("data_memory_chain", NULL, true, "with --critical-path=data: the data eDAG's memory chain",
+                    chain_cols),
+    EDAN_TABLE_DECL("data_memory_chain.lines", NULL, false, "a source line of it", line_cols),
+    EDAN_CSV_TABLE_DECL("critical_path.csv", "critical-path", "a line of a path, every line of every path", line_cols),
+    {NULL}};
+
+static const char span_form[] = "{what}critical path: {instructions} instructions, {Tinf} cycles ({of}), "
+                                "{memory_accesses} memory accesses\n"
+                                "        cycles    insns      mem  via                source line\n";
+static const char chain_form[] = "{what}memory chain: {D} dependent memory accesses ({of}) through {instructions} "
+                                 "instructions\n"
+                                 "       mem    insns  via                source line\n";
+static const char span_line_form[] = "  {cyc} {insns} {mem}  {via18} {?file}{file}:{line} ({function}){;}"
+                                     "{!file}0x{pc_hex} ({where})\n";
+static const char chain_line_form[] = "  {mem} {insns}  {via18} {?file}{file}:{line} ({function}){;}"
+                                      "{!file}0x{pc_hex} ({where})\n";
+
+/* ===================================================================== */
+/* Text, JSON and CSV                                                     */
+/* ===================================================================== */
+
 /*
  * What carries a line's links, as text: all its registers, in the order of
  * their numbers ("a5", "rax,rbx"), then the bytes their union spans
  * ("0x7ffc1230..+8"), "-" for none (the path's last vertex, a false
- * dependency). buf holds VIA_CAP bytes: every register fits.
+ * dependency); the registers' names also apart.
  */
-#define VIA_CAP (EDAN_NUM_REGS * 12 + 64)
-static const char *via_text(const edan_path_carrier *c, char *buf)
+static void carrier(const line_stat *s, line_row *w, edan_table *t)
 {
+    const edan_path_carrier *c = &s->via;
+    char buf[EDAN_NUM_REGS * 12 + 64];
     size_t at = 0;
     buf[0] = '\0';
     for (unsigned r = 0; r < EDAN_NUM_REGS; r++)
-        if (edan_path_carrier_has(c, r))
-            at += (size_t)snprintf(buf + at, VIA_CAP - at, "%s%s", at ? "," : "",
-                                   edan_native_reg_name(c->isa, (uint8_t)r));
+        if (edan_path_carrier_has(c, r)) {
+            w->regs[w->n_regs] = edan_native_reg_name(c->isa, (uint8_t)r);
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s", at ? "," : "", w->regs[w->n_regs++]);
+        }
     if (c->byte_links)
-        at +=
-            (size_t)snprintf(buf + at, VIA_CAP - at, "%s0x%" PRIx64 "..+%" PRIu64, at ? " " : "", c->lo, c->hi - c->lo);
-    if (!at)
-        snprintf(buf, VIA_CAP, "-");
-    return buf;
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s0x%" PRIx64 "..+%" PRIu64, at ? " " : "", c->lo,
+                               c->hi - c->lo);
+    w->via_text = at ? edan_table_str(t, buf) : "-";
+    w->bytes = c->byte_links != 0;
+    w->size = c->hi - c->lo;
+    w->where = s->function ? s->function : "no source information";
 }
 
-static void place(FILE *f, const line_stat *s)
+/* A path's lines (*keep) and the first top of them (0: all) as rows of t (*rows), named name; both malloc'd. */
+static void path_rows(edan_table *t, const char *name, const edan_path_sum *p, bool chain, edan_srcmap *map, size_t top,
+                      line_stat **keep, line_row **rows)
 {
-    if (s->file)
-        fprintf(f, "%s:%u (%s)", s->file, s->line, s->function ? s->function : "?");
-    else
-        fprintf(f, "0x%" PRIx64 " (%s)", s->pc, s->function ? s->function : "no source information");
-}
-
-/* One path's lines as text: the heading (its own words), then the top lines. */
-static void text_path(FILE *f, const edan_path_sum *p, bool chain, bool data, edan_srcmap *map, int top)
-{
-    line_stat *s;
-    const size_t k = group(p, map, chain, &s);
-    const char *what = data ? "data " : "";
-    if (!chain)
-        fprintf(f, "%scritical path: %" PRIu64 " instructions, %" PRIu64 " cycles (%s), %" PRIu64 " memory accesses\n",
-                what, p->vertices, p->length, data ? "the data eDAG's Tinf" : "Tinf", p->mems);
-    else
-        fprintf(f, "%smemory chain: %" PRIu64 " dependent memory accesses (%s) through %" PRIu64 " instructions\n",
-                what, p->length, data ? "the data eDAG's D" : "D", p->vertices);
-    if (chain)
-        fprintf(f, "  %8s %8s  %-18s %s\n", "mem", "insns", "via", "source line");
-    else
-        fprintf(f, "  %12s %8s %8s  %-18s %s\n", "cycles", "insns", "mem", "via", "source line");
-    char via[VIA_CAP];
-    for (size_t i = 0; i < k && (int)i < top; i++) {
-        if (chain)
-            fprintf(f, "  %8" PRIu64 " %8" PRIu64 "  ", s[i].mems, s[i].vertices);
-        else
-            fprintf(f, "  %12" PRIu64 " %8" PRIu64 " %8" PRIu64 "  ", s[i].cycles, s[i].vertices, s[i].mems);
-        fprintf(f, "%-18s ", via_text(&s[i].via, via));
-        place(f, &s[i]);
-        fputc('\n', f);
+    size_t k = group(p, map, chain, keep);
+    k = top && k > top ? top : k;
+    *rows = calloc(k ? k : 1, sizeof **rows);
+    for (size_t i = 0; *rows && i < k; i++) {
+        line_row *w = &(*rows)[i];
+        w->path = name;
+        w->rank = i + 1;
+        carrier(&(*keep)[i], w, t);
+        edan_value *r = edan_table_row_of(t, 0, &(*keep)[i], w);
+        if (r && w->bytes) {
+            r[L_ADDRESS].opt.u = (*keep)[i].via.lo;
+            r[L_ADDRESS].opt.set = r[L_SIZE].opt.set = true;
+            r[L_SIZE].opt.u = w->size;
+        }
     }
-    free(s);
+    if (!*rows)
+        t->failed = true;
+}
+
+/* The (up to) four paths: the eDAG's, then with data the data eDAG's. */
+typedef struct paths {
+    edan_table scalars[4], lines[4];
+    path_view view[4];
+    line_stat *keep[4];
+    line_row *rows[4];
+    int n;
+} paths;
+
+static void paths_new(paths *ps, const edan_critpath *cp, const edan_critpath *data, edan_srcmap *map, int top,
+                      edan_table *csv)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->n = data ? 4 : 2;
+    for (int i = 0; i < ps->n; i++) {
+        const bool chain = i % 2;
+        const edan_critpath *c = i < 2 ? cp : data;
+        const edan_path_sum *p = chain ? edan_critpath_chain(c) : edan_critpath_span(c);
+        edan_table *lines = csv ? csv : &ps->lines[i];
+        if (!csv)
+            edan_table_init(lines, &edan_critpath_tables[2 * i + 1]);
+        path_rows(lines, edan_critpath_tables[2 * i].path, p, chain, map, csv ? 0 : (size_t)top, &ps->keep[i],
+                  &ps->rows[i]);
+        ps->view[i] =
+            (path_view){p->length,
+                        p->vertices,
+                        p->mems,
+                        lines,
+                        i < 2 ? "" : "data ",
+                        i < 2 ? (chain ? "D" : "Tinf") : (chain ? "the data eDAG's D" : "the data eDAG's Tinf")};
+        edan_table_init(&ps->scalars[i], &edan_critpath_tables[2 * i]);
+        edan_table_row_of(&ps->scalars[i], 0, &ps->view[i], NULL);
+    }
+}
+
+static void paths_free(paths *ps)
+{
+    for (int i = 0; i < ps->n; i++) {
+        edan_table_free(&ps->scalars[i]);
+        edan_table_free(&ps->lines[i]);
+        free(ps->keep[i]);
+        free(ps->rows[i]);
+    }
 }
 
 void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top)
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
+    paths ps;
+    paths_new(&ps, cp, data, map, top, NULL);
     fputc('\n', f);
-    text_path(f, edan_critpath_span(cp), false, false, map, top);
-    if (!map && binary && *binary)
-        fprintf(f, "  (no source lines: %s)\n", err.msg);
-    text_path(f, edan_critpath_chain(cp), true, false, map, top);
-    if (data) {
-        fputs("(the data eDAG: the links of address bookkeeping left out, docs/model.md)\n", f);
-        text_path(f, edan_critpath_span(data), false, true, map, top);
-        text_path(f, edan_critpath_chain(data), true, true, map, top);
+    for (int i = 0; i < ps.n; i++) {
+        if (i == 2)
+            fputs("(the data eDAG: the links of address bookkeeping left out, docs/model.md)\n", f);
+        edan_table_form(f, &ps.scalars[i], i % 2 ? chain_form : span_form);
+        edan_table_form(f, &ps.lines[i], i % 2 ? chain_line_form : span_line_form);
+        if (i == 0 && !map && binary && *binary)
+            fprintf(f, "  (no source lines: %s)\n", err.msg);
     }
     fputs("  (via: the register or the bytes that carry each line's value to the next line of the path)\n", f);
+    paths_free(&ps);
     edan_srcmap_close(map);
-}
-
-static void json_path(FILE *f, const char *key, const edan_path_sum *p, bool chain, edan_srcmap *map, int top)
-{
-    line_stat *s;
-    size_t k = group(p, map, chain, &s);
-    fprintf(f, "\"%s\":{\"%s\":%" PRIu64 ",\"instructions\":%" PRIu64 ",\"memory_accesses\":%" PRIu64 ",\"lines\":[",
-            key, chain ? "D" : "Tinf", p->length, p->vertices, p->mems);
-    for (size_t i = 0; i < k && (int)i < top; i++) {
-        fprintf(f, "%s{\"pc\":%" PRIu64 ",\"function\":", i ? "," : "", s[i].pc);
-        edan_json_str(f, s[i].function);
-        fputs(",\"file\":", f);
-        edan_json_str(f, s[i].file);
-        fprintf(f, ",\"line\":%u,\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"memory_accesses\":%" PRIu64,
-                s[i].line, s[i].vertices, s[i].cycles, s[i].mems);
-        const edan_path_carrier *c = &s[i].via;
-        char via[VIA_CAP];
-        fputs(",\"via\":", f);
-        edan_json_str(f, via_text(c, via));
-        fputs(",\"via_registers\":[", f);
-        for (unsigned r = 0, n = 0; r < EDAN_NUM_REGS; r++)
-            if (edan_path_carrier_has(c, r)) {
-                fputs(n++ ? "," : "", f);
-                edan_json_str(f, edan_native_reg_name(c->isa, (uint8_t)r));
-            }
-        fprintf(f, "],\"register_links\":%" PRIu64 ",\"byte_links\":%" PRIu64 ",\"other_links\":%" PRIu64, c->reg_links,
-                c->byte_links, c->other_links);
-        if (c->byte_links)
-            fprintf(f, ",\"bytes\":{\"address\":%" PRIu64 ",\"size\":%" PRIu64 "}}", c->lo, c->hi - c->lo);
-        else
-            fputs(",\"bytes\":null}", f);
-    }
-    fputs("]}", f);
-    free(s);
 }
 
 void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top)
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
-    json_path(f, "critical_path", edan_critpath_span(cp), false, map, top);
-    fputc(',', f);
-    json_path(f, "memory_chain", edan_critpath_chain(cp), true, map, top);
-    if (data) {
-        fputc(',', f);
-        json_path(f, "data_critical_path", edan_critpath_span(data), false, map, top);
-        fputc(',', f);
-        json_path(f, "data_memory_chain", edan_critpath_chain(data), true, map, top);
-    }
+    paths ps;
+    paths_new(&ps, cp, data, map, top, NULL);
+    for (int i = 0; i < ps.n; i++)
+        edan_table_json_object(f, &ps.scalars[i]);
+    paths_free(&ps);
     edan_srcmap_close(map);
-}
-
-/* One path's lines as rows of the CSV table, all of them, by rank. */
-static void csv_path(edan_csv *c, const char *name, const edan_path_sum *p, bool chain, edan_srcmap *map)
-{
-    line_stat *s;
-    const size_t k = group(p, map, chain, &s);
-    char via[VIA_CAP];
-    for (size_t i = 0; i < k; i++) {
-        const edan_path_carrier *v = &s[i].via;
-        edan_csv_str(c, name);
-        edan_csv_u64(c, i + 1);
-        edan_csv_u64(c, s[i].pc);
-        edan_csv_str(c, s[i].function);
-        edan_csv_str(c, s[i].file);
-        edan_csv_u64(c, s[i].line);
-        edan_csv_u64(c, s[i].vertices);
-        edan_csv_u64(c, s[i].cycles);
-        edan_csv_u64(c, s[i].mems);
-        edan_csv_str(c, via_text(v, via));
-        edan_csv_u64(c, v->reg_links);
-        edan_csv_u64(c, v->byte_links);
-        edan_csv_u64(c, v->other_links);
-        if (v->byte_links) {
-            edan_csv_u64(c, v->lo);
-            edan_csv_u64(c, v->hi - v->lo);
-        } else {
-            edan_csv_str(c, NULL);
-            edan_csv_str(c, NULL);
-        }
-        edan_csv_end_row(c);
-    }
-    free(s);
 }
 
 int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary, const char *dir,
                              const char *base, edan_error *err)
 {
-    edan_csv c;
-    if (edan_csv_open(&c, dir, base, "critical-path",
-                      "path,rank,pc,function,file,line,instructions,cycles,memory_accesses,via,register_links,"
-                      "byte_links,other_links,bytes_address,bytes_size",
-                      err))
-        return -1;
     edan_error map_err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &map_err) : NULL;
-    csv_path(&c, "critical_path", edan_critpath_span(cp), false, map);
-    csv_path(&c, "memory_chain", edan_critpath_chain(cp), true, map);
-    if (data) {
-        csv_path(&c, "data_critical_path", edan_critpath_span(data), false, map);
-        csv_path(&c, "data_memory_chain", edan_critpath_chain(data), true, map);
-    }
+    edan_table csv;
+    edan_table_init(&csv, &edan_critpath_tables[8]);
+    paths ps;
+    paths_new(&ps, cp, data, map, 0, &csv);
+    const int rc = edan_table_csv(&csv, dir, base, err);
+    paths_free(&ps);
+    edan_table_free(&csv);
     edan_srcmap_close(map);
-    return edan_csv_close(&c, err);
+    return rc;
 }

@@ -9,7 +9,11 @@
 #include <stdio.h>
 
 #include "analysis/critpath/critpath.h"
+#include "report/table.h"
 #include "util/error.h"
+
+/* The paths' tables (JSON: each path's object and its lines) and the CSV table of every path's lines. */
+extern const edan_table_decl edan_critpath_tables[];
 
 /*
  * binary may be NULL (then pcs only); top = how many lines to list per path; data: the paths of the data eDAG
@@ -17,7 +21,7 @@
  */
 void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary,
                                int top);
-/* Writes `"critical_path":{...},"memory_chain":{...}` and with data
+/* Writes `,"critical_path":{...},"memory_chain":{...}` and with data
  * `,"data_critical_path":{...},"data_memory_chain":{...}` (no surrounding braces). */
 void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary,
                                int top);

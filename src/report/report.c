@@ -2,11 +2,13 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/metrics/metrics.h"
 #include "config/machine_file.h"
 #include "report/json.h"
+#include "report/table.h"
 
 void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
 {
@@ -16,134 +18,223 @@ void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
     snprintf(buf, cap, "cache=%s alpha=%" PRIu64, cache, l->cost.alpha);
 }
 
+/* ===================================================================== */
+/* The header: the source and the model                                   */
+/* ===================================================================== */
+
+#define TEXT (EDAN_NO_JSON | EDAN_NO_CSV)
+#define H_COL(m, key, doc) EDAN_COL_FIELD(header_view, m, key, "", doc, 0, NULL, 0, 0)
+
+typedef struct header_view {
+    const char *schema, *kind, *path, *binary, *filter, *start, *bytes;
+    bool exit_known, ignore_exit, false_deps, C_given;
+    double alpha0, clock_ghz;
+    /* text */
+    bool samples; /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
+    const char *start_text, *deps;
+} header_view;
+
+enum { H_STATUS = 7, H_SIGNAL, H_IGNORE, H_M };
+static const edan_column header_cols[] = {
+    H_COL(schema, "schema", "the report's schema: edan.analysis/1"),
+    H_COL(kind, "source.kind", "online (a program run under the plugin), trace, sampled, ..."),
+    H_COL(path, "source.path", "the trace (\"\": none)"),
+    H_COL(binary, "source.binary", "the traced program (\"\": unknown)"),
+    H_COL(filter, "source.filter", "the functions the region is (\"\": the whole program)"),
+    EDAN_COL_FIELD(header_view, start, "source.start", "", "with a filter: warm or cold caches and predictor",
+                   EDAN_COL_OPTIONAL, NULL, 0, 0),
+    EDAN_COL_GROUP_FIELD(header_view, exit_known, "source.program_exit", "online: how the traced program ended",
+                         EDAN_COL_OPTIONAL),
+    {"source.program_exit.status", EDAN_T_OPT_U64, "", "its exit status (null: a signal killed it)", 0, NULL, 0, 0,
+     NULL, EDAN_CELL},
+    {"source.program_exit.signal", EDAN_T_OPT_U64, "", "the signal that killed it (null: none)", 0, NULL, 0, 0, NULL,
+     EDAN_CELL},
+    H_COL(ignore_exit, "source.program_exit.ignore_exit", "--ignore-exit: edan exits 0 even when it failed"),
+    {"model.m", EDAN_T_U64S, "", "--m: the memory accesses in flight", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(header_view, alpha0, "model.alpha0", "cycles", "alpha0 (--alpha0)", EDAN_COL_G, NULL, 0, 6),
+    EDAN_COL_FIELD(header_view, clock_ghz, "model.clock_ghz", "GHz", "the clock (--clock)", EDAN_COL_G, NULL, 0, 6),
+    H_COL(false_deps, "model.false_deps", "--false-deps: false dependencies too"),
+    H_COL(bytes, "model.bytes", "w(v): access or line bytes (--bytes)"),
+    H_COL(C_given, "model.C_given", "--C gave the non-memory cost"),
+    /* text */
+    EDAN_COL_FIELD(header_view, samples, "samples", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(header_view, start_text, "start_text", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(header_view, deps, "deps", "", "text", TEXT, NULL, 0, 0),
+};
+
+static const char header_form[] =
+    "{?samples}edan: MemGaze's samples alone (online)\n"
+    "{!samples}edan: eDAG analysis ({source.kind}{?source.path} {source.path}{;})\n"
+    "{?source.binary}  program     {source.binary}\n"
+    "{?source.filter}  functions   {source.filter}\n"
+    "{!samples}{?source.filter}  start       {start_text}\n"
+    "{!samples}  model       {deps} dependencies, w(v) = {model.bytes} bytes, clock {model.clock_ghz} GHz, alpha0 "
+    "{model.alpha0}\n";
+
+/* The header's values. */
+static header_view header_of(const edan_options *o, const edan_report_source *src)
+{
+    const bool warm = src->warm && !o->cold;
+    header_view v = {.schema = EDAN_JSON_SCHEMA, .kind = src->kind, .path = src->path ? src->path : ""};
+    v.binary = src->binary ? src->binary : "";
+    v.filter = src->filter ? src->filter : "";
+    v.start = warm ? "warm" : "cold";
+    v.bytes = o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access";
+    v.exit_known = src->exit.known;
+    v.ignore_exit = src->exit.ignore_exit;
+    v.false_deps = o->false_deps;
+    v.C_given = o->metrics.C_given;
+    v.alpha0 = o->metrics.alpha0;
+    v.clock_ghz = o->metrics.clock_ghz;
+    v.samples = !strcmp(src->kind, "sampled");
+    v.start_text = warm ? "warm (caches and branch predictor follow the whole program)"
+                        : "cold (caches and branch predictor see the region alone)";
+    v.deps = o->false_deps ? "true+false" : "true (RAW)";
+    return v;
+}
+
+/* The header's table (one row, bound to *v). */
+static void header_table(edan_table *t, header_view *v, const edan_options *o, const edan_report_source *src)
+{
+    *v = header_of(o, src);
+    edan_table_init(t, &edan_report_tables[0]);
+    edan_value *r = edan_table_row_of(t, 0, v, NULL);
+    if (r) {
+        r[H_STATUS].opt.u = (uint64_t)src->exit.status;
+        r[H_STATUS].opt.set = !src->exit.signal;
+        r[H_SIGNAL].opt.u = (uint64_t)src->exit.signal;
+        r[H_SIGNAL].opt.set = src->exit.signal != 0;
+        r[H_M].a.v = o->metrics.m;
+        r[H_M].a.n = (size_t)o->metrics.n_m;
+    }
+    if (!src->filter || !*src->filter)
+        edan_table_omit(t, "source.start");
+    if (!src->exit.known)
+        edan_table_omit_group(t, "source.program_exit");
+}
+
 void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src)
 {
-    /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
-    const bool samples = !strcmp(src->kind, "sampled");
-    if (samples)
-        fprintf(f, "edan: MemGaze's samples alone (online)\n");
-    else
-        fprintf(f, "edan: eDAG analysis (%s%s%s)\n", src->kind, src->path ? " " : "", src->path ? src->path : "");
-    if (src->binary && *src->binary)
-        fprintf(f, "  program     %s\n", src->binary);
-    if (src->filter && *src->filter)
-        fprintf(f, "  functions   %s\n", src->filter);
-    if (samples)
-        return;
-    if (src->filter && *src->filter)
-        fprintf(f, "  start       %s\n",
-                src->warm && !o->cold ? "warm (caches and branch predictor follow the whole program)"
-                                      : "cold (caches and branch predictor see the region alone)");
-    fprintf(f, "  model       %s dependencies, w(v) = %s bytes, clock %g GHz, alpha0 %g\n",
-            o->false_deps ? "true+false" : "true (RAW)", o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access",
-            o->metrics.clock_ghz, o->metrics.alpha0);
+    edan_table t;
+    header_view v;
+    header_table(&t, &v, o, src);
+    edan_table_form(f, &t, header_form);
+    edan_table_free(&t);
 }
 
 void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src)
 {
-    fprintf(f, "{\"schema\":\"%s\",\"source\":{\"kind\":", EDAN_JSON_SCHEMA);
-    edan_json_str(f, src->kind);
-    fputs(",\"path\":", f);
-    edan_json_str(f, src->path ? src->path : "");
-    fputs(",\"binary\":", f);
-    edan_json_str(f, src->binary ? src->binary : "");
-    fputs(",\"filter\":", f);
-    edan_json_str(f, src->filter ? src->filter : "");
-    if (src->filter && *src->filter)
-        fprintf(f, ",\"start\":\"%s\"", src->warm && !o->cold ? "warm" : "cold");
-    if (src->exit.known) {
-        if (src->exit.signal)
-            fprintf(f, ",\"program_exit\":{\"status\":null,\"signal\":%d", src->exit.signal);
-        else
-            fprintf(f, ",\"program_exit\":{\"status\":%d,\"signal\":null", src->exit.status);
-        fprintf(f, ",\"ignore_exit\":%s}", src->exit.ignore_exit ? "true" : "false");
-    }
-    fputs("},\"model\":{\"m\":", f);
-    edan_json_u64_array(f, o->metrics.m, (size_t)o->metrics.n_m);
-    fputs(",\"alpha0\":", f);
-    edan_json_num(f, o->metrics.alpha0);
-    fputs(",\"clock_ghz\":", f);
-    edan_json_num(f, o->metrics.clock_ghz);
-    fprintf(f, ",\"false_deps\":%s,\"bytes\":\"%s\",\"C_given\":%s", o->false_deps ? "true" : "false",
-            o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access", o->metrics.C_given ? "true" : "false");
-    fputc('}', f);
+    edan_table t;
+    header_view v;
+    header_table(&t, &v, o, src);
+    fputc('{', f);
+    edan_table_json(f, &t, 0);
+    edan_table_free(&t);
 }
 
-/* Write the distinct caches of the eDAG's configurations, "; " apart in text, as strings in JSON. */
-static void edag_caches(FILE *f, const edan_edag_config *cfg, bool json)
+/* ===================================================================== */
+/* The caches each section assumed (with --machine)                       */
+/* ===================================================================== */
+
+#define CAP 256
+typedef struct caches_view {
+    const char *machine, *edag_from, *proj_from, *pred_from;
+    bool edag, prediction, projection;
+    const char *edag_list[EDAN_MAX_LANES], *pred_list[1], *proj_list[EDAN_MAX_LANES];
+    size_t n_edag, n_pred, n_proj;
+    /* text */
+    const char *edag_note, *proj_note, *pred_label, *proj_label, *proj_text;
+    char names[EDAN_MAX_LANES][CAP], mc[CAP], edag_text[EDAN_MAX_LANES * (CAP + 2)];
+    edan_machine m;
+} caches_view;
+
+#define SECTION(name, m, from, list, n, what)                                                                          \
+    EDAN_COL_GROUP_FIELD(caches_view, m, name, "the caches " what " assumed", EDAN_COL_OPTIONAL),                      \
+        EDAN_COL_FIELD(caches_view, from, name ".from", "", "machine (its data caches) or cache (--cache)", 0, NULL,   \
+                       0, 0),                                                                                          \
+        EDAN_COL_ARRAY(caches_view, list, n, name ".caches", "", "the distinct caches, as canonical --cache texts", 0)
+static const edan_column caches_cols[] = {
+    EDAN_COL_FIELD(caches_view, machine, "machine", "", "the machine's name (--machine)", 0, NULL, 0, 0),
+    SECTION("edag", edag, edag_from, edag_list, n_edag, "the eDAG's configurations"),
+    SECTION("prediction", prediction, pred_from, pred_list, n_pred, "the timing model"),
+    SECTION("projection", projection, proj_from, proj_list, n_proj, "the projection's traffic"),
+    /* text */
+    EDAN_COL_FIELD(caches_view, edag_text, "edag_text", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(caches_view, edag_note, "edag_note", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(caches_view, mc, "mc", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(caches_view, pred_label, "pred_label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 11, 0),
+    EDAN_COL_FIELD(caches_view, proj_label, "proj_label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 11, 0),
+    EDAN_COL_FIELD(caches_view, proj_text, "proj_text", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(caches_view, proj_note, "proj_note", "", "text", TEXT, NULL, 0, 0),
+};
+const edan_table_decl edan_report_tables[] = {
+    EDAN_TABLE_DECL("", NULL, true, "the report's header: its schema, its source and the model's options", header_cols),
+    EDAN_TABLE_DECL("caches", NULL, true, "with --machine: the caches each section assumed", caches_cols),
+    {NULL}};
+
+static const char caches_form[] = "{?edag}  caches      eDAG: {edag_text} ({edag_note})\n"
+                                  "{?prediction}  {pred_label} prediction: {mc} (machine {machine}'s data caches)\n"
+                                  "{?projection}  {proj_label} projection: {proj_text} ({proj_note})\n";
+
+/* The caches of the sections the report has (false: no machine, or a bad one, whose tool says why). */
+static bool caches_of(caches_view *v, const edan_options *o, bool edag, bool prediction, bool projection)
 {
-    char seen[EDAN_MAX_LANES][256];
-    int n = 0;
-    for (int k = 0; k < cfg->n_lanes; k++) {
-        char c[256];
-        edan_cache_config_format(&cfg->lane[k].cache, c, sizeof c);
+    const char *path = edan_options_last(o, "machine");
+    edan_error err = {0};
+    edan_edag_config cfg;
+    memset(v, 0, sizeof *v);
+    if (!path || edan_machine_load(path, &v->m, &err) || edan_options_edag_config(o, &cfg, &err))
+        return false; /* no machine: the configurations name their caches */
+    const edan_cache_config data = edan_machine_data_caches(&v->m);
+    edan_cache_config_format(&data, v->mc, sizeof v->mc);
+    for (int k = 0; k < cfg.n_lanes; k++) { /* the distinct caches of the eDAG's configurations */
+        edan_cache_config_format(&cfg.lane[k].cache, v->names[v->n_edag], CAP);
         bool dup = false;
-        for (int i = 0; i < n && !dup; i++)
-            dup = !strcmp(seen[i], c);
-        if (dup)
-            continue;
-        if (json) {
-            fputs(n ? "," : "", f);
-            edan_json_str(f, c);
-        } else {
-            fprintf(f, "%s%s", n ? "; " : "", c);
+        for (size_t i = 0; i < v->n_edag && !dup; i++)
+            dup = !strcmp(v->names[i], v->names[v->n_edag]);
+        if (!dup) {
+            v->edag_list[v->n_edag] = v->names[v->n_edag];
+            snprintf(v->edag_text + strlen(v->edag_text), sizeof v->edag_text - strlen(v->edag_text), "%s%s",
+                     v->n_edag ? "; " : "", v->names[v->n_edag]);
+            v->n_edag++;
         }
-        snprintf(seen[n++], sizeof seen[0], "%s", c);
     }
+    v->machine = v->m.name;
+    /* the projection counts traffic in --cache's configurations when given, else in the machine's caches */
+    v->edag_from = v->proj_from = o->cache_given ? "cache" : "machine";
+    v->pred_from = "machine";
+    v->edag = edag, v->prediction = prediction, v->projection = projection;
+    v->pred_list[0] = v->mc;
+    v->n_pred = 1;
+    v->n_proj = o->cache_given ? v->n_edag : 1;
+    memcpy(v->proj_list, o->cache_given ? v->edag_list : v->pred_list, v->n_proj * sizeof *v->proj_list);
+    v->edag_note = o->cache_given ? "--cache" : "the machine's data caches; --cache to change";
+    v->proj_note = o->cache_given ? "--cache" : "the machine's data caches";
+    v->pred_label = edag ? "" : "caches";
+    v->proj_label = edag || prediction ? "" : "caches";
+    v->proj_text = o->cache_given ? v->edag_text : v->mc;
+    return true;
 }
 
 void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection)
 {
-    const char *path = edan_options_last(o, "machine");
-    edan_machine m;
-    edan_error err = {0};
-    edan_edag_config cfg;
-    if (!path || edan_machine_load(path, &m, &err) || edan_options_edag_config(o, &cfg, &err))
-        return; /* no machine: the configurations name their caches; a bad one: its tool says why */
-    char mc[256];
-    const edan_cache_config data = edan_machine_data_caches(&m);
-    edan_cache_config_format(&data, mc, sizeof mc);
-    /* the projection counts traffic in --cache's configurations when given, else in the machine's caches */
-    const char *from = o->cache_given ? "cache" : "machine";
-    if (json) {
-        fputs(",\"caches\":{\"machine\":", f);
-        edan_json_str(f, m.name);
-        if (edag) {
-            fprintf(f, ",\"edag\":{\"from\":\"%s\",\"caches\":[", from);
-            edag_caches(f, &cfg, true);
-            fputs("]}", f);
-        }
-        if (prediction) {
-            fputs(",\"prediction\":{\"from\":\"machine\",\"caches\":[", f);
-            edan_json_str(f, mc);
-            fputs("]}", f);
-        }
-        if (projection) {
-            fprintf(f, ",\"projection\":{\"from\":\"%s\",\"caches\":[", from);
-            if (o->cache_given)
-                edag_caches(f, &cfg, true);
-            else
-                edan_json_str(f, mc);
-            fputs("]}", f);
-        }
-        fputc('}', f);
+    caches_view *v = malloc(sizeof *v);
+    if (!v || !caches_of(v, o, edag, prediction, projection)) {
+        free(v);
         return;
     }
-    if (edag) {
-        fprintf(f, "  caches      eDAG: ");
-        edag_caches(f, &cfg, false);
-        fprintf(f, " (%s)\n", o->cache_given ? "--cache" : "the machine's data caches; --cache to change");
-    }
-    if (prediction)
-        fprintf(f, "  %-11s prediction: %s (machine %s's data caches)\n", edag ? "" : "caches", mc, m.name);
-    if (projection) {
-        fprintf(f, "  %-11s projection: ", edag || prediction ? "" : "caches");
-        if (o->cache_given)
-            edag_caches(f, &cfg, false);
-        else
-            fputs(mc, f);
-        fprintf(f, " (%s)\n", o->cache_given ? "--cache" : "the machine's data caches");
-    }
+    edan_table t;
+    edan_table_init(&t, &edan_report_tables[1]);
+    edan_table_row_of(&t, 0, v, NULL);
+    for (int i = 0; i < 3; i++)
+        if (!(i == 0 ? edag : i == 1 ? prediction : projection))
+            edan_table_omit_group(&t, i == 0 ? "edag" : i == 1 ? "prediction" : "projection");
+    if (json)
+        edan_table_json_object(f, &t);
+    else
+        edan_table_form(f, &t, caches_form);
+    edan_table_free(&t);
+    free(v);
 }
 
 void edan_report_series_csv(FILE *f, const edan_edag *e)

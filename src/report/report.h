@@ -12,6 +12,7 @@
 
 #include "analysis/edag/edag.h"
 #include "config/options.h"
+#include "report/table.h"
 
 #define EDAN_JSON_SCHEMA "edan.analysis/1"
 /* edan's version: --version and the HTML report's identity. */
@@ -38,6 +39,8 @@ typedef struct edan_report_source {
     edan_program_exit exit; /* online: how the traced program ended */
 } edan_report_source;
 
+/* The report's header as a table (report.c): documented with the tools' (docs/json-keys.md). */
+extern const edan_table_decl edan_report_tables[];
 /* "edan: eDAG analysis (...)", the program, the filter and the model. */
 void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src);
 /*

@@ -1,5 +1,6 @@
 /*
- * table.c - tables of typed rows as text, JSON and CSV (table.h).
+ * table.c - tables of typed rows as text, JSON and CSV (table.h); a tool's
+ * tables together in table_results.c, text forms in table_form.c.
  */
 #include "report/table.h"
 
@@ -11,6 +12,7 @@
 #include "report/csv.h"
 #include "report/json.h"
 #include "report/names.h"
+#include "report/table_internal.h"
 
 /* ===================================================================== */
 /* Rows                                                                   */
@@ -132,6 +134,17 @@ int edan_table_omit(edan_table *t, const char *key)
     return 0;
 }
 
+int edan_table_omit_group(edan_table *t, const char *key)
+{
+    if (edan_table_omit(t, key))
+        return -1;
+    const size_t len = strlen(key);
+    for (size_t c = 0; c < t->n_cols && c < 64; c++)
+        if (!strncmp(t->cols[c].key, key, len) && t->cols[c].key[len] == '.')
+            t->omit |= (uint64_t)1 << c;
+    return 0;
+}
+
 int edan_table_col(const edan_column *cols, size_t n, const char *key)
 {
     for (size_t c = 0; c < n; c++)
@@ -146,7 +159,7 @@ static bool shows(const edan_table *t, size_t col, unsigned format)
     const edan_column *c = &t->cols[col];
     return !(c->flags & format) && !(col < 64 && (t->omit >> col & 1)) && c->type != EDAN_T_U64S &&
            c->type != EDAN_T_F64S && c->type != EDAN_T_GROUP && c->type != EDAN_T_ROWS && c->type != EDAN_T_NAMED &&
-           c->type != EDAN_T_I64S;
+           c->type != EDAN_T_I64S && c->type != EDAN_T_STRS;
 }
 
 /* An array member's cell (EDAN_COL_ARRAY): the array where it is, its length from its length's member. */
@@ -166,14 +179,17 @@ static void array_cell(const char *s, const edan_field *f, const void *m, edan_v
     } else if (f->ctype == EDAN_F_F64S) {
         tmp->d.v = m;
         tmp->d.n = n;
-    } else {
+    } else if (f->ctype == EDAN_F_I64S) {
         tmp->ia.v = m;
         tmp->ia.n = n;
+    } else {
+        tmp->strs.v = m;
+        tmp->strs.n = n;
     }
 }
 
 /* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
-static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_value *tmp)
+const edan_value *edan_table_cell(const edan_table *t, size_t row, size_t col, edan_value *tmp)
 {
     const edan_column *c = &t->cols[col];
     const char *s = c->field.ctype ? t->src[row * EDAN_ROW_SOURCES + c->field.source] : NULL;
@@ -212,6 +228,7 @@ static const edan_value *cell(const edan_table *t, size_t row, size_t col, edan_
     case EDAN_F_U64S:
     case EDAN_F_F64S:
     case EDAN_F_I64S:
+    case EDAN_F_STRS:
         array_cell(s, &c->field, m, tmp);
         break;
     case EDAN_F_CELL:
@@ -251,7 +268,7 @@ static bool blank_cell(const edan_column *c, const edan_value *v)
     return c->type == EDAN_T_F64 && edan_is_na(v->f);
 }
 
-static void text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide)
+void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide)
 {
     if (blank_cell(c, v)) {
         fprintf(f, "%*s", c->width, "");
@@ -343,14 +360,14 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
             if (!shows(t, c, EDAN_NO_TEXT))
                 continue;
             edan_value tmp;
-            const edan_value *val = cell(t, r, c, &tmp);
+            const edan_value *val = edan_table_cell(t, r, c, &tmp);
             const bool ends = t->cols[c].flags & EDAN_COL_ENDS_ROW;
             if (ends && !val->s)
                 continue;
             if (!first && !(t->cols[c].flags & EDAN_COL_GLUED))
                 fputc(' ', f);
             first = false;
-            text_cell(f, &t->cols[c], val, v->wide);
+            edan_table_text_cell(f, &t->cols[c], val, v->wide);
             if (ends)
                 break;
         }
@@ -364,6 +381,25 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
 /* JSON                                                                   */
 /* ===================================================================== */
 
+static void json_strs(FILE *f, const edan_value *v)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < v->strs.n; i++) {
+        if (i)
+            fputc(',', f);
+        edan_json_str(f, v->strs.v[i]);
+    }
+    fputc(']', f);
+}
+
+static void json_g(FILE *f, const edan_column *c, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.*g", c->precision, v);
+    else
+        fputs("null", f);
+}
+
 static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
 {
     switch (c->type) {
@@ -376,6 +412,8 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
     case EDAN_T_F64:
         if ((c->flags & EDAN_COL_JSON_WHOLE) && isfinite(v->f))
             fprintf(f, "%.0f", v->f);
+        else if (c->flags & EDAN_COL_JSON_G)
+            json_g(f, c, v->f);
         else
             edan_json_num(f, v->f);
         break;
@@ -383,10 +421,16 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         edan_json_str(f, v->s);
         break;
     case EDAN_T_U64S:
-        edan_json_u64_array(f, v->a.v, v->a.n);
+        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->a.n)
+            fputs("null", f);
+        else
+            edan_json_u64_array(f, v->a.v, v->a.n);
         break;
     case EDAN_T_F64S:
-        edan_json_num_array(f, v->d.v, v->d.n);
+        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->d.n)
+            fputs("null", f);
+        else
+            edan_json_num_array(f, v->d.v, v->d.n);
         break;
     case EDAN_T_BOOL:
         fputs(v->b ? "true" : "false", f);
@@ -415,13 +459,16 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
             fprintf(f, "%s%" PRId64, i ? "," : "", v->ia.v[i]);
         fputc(']', f);
         break;
+    case EDAN_T_STRS:
+        json_strs(f, v);
+        break;
     case EDAN_T_GROUP:
         break;
     }
 }
 
 /* The length of the object path of key: up to its last '.' (0: a member of the row itself). */
-static size_t parent_len(const char *key, size_t len)
+size_t edan_table_parent_len(const char *key, size_t len)
 {
     while (len && key[len - 1] != '.')
         len--;
@@ -434,8 +481,6 @@ static bool inside(const char *key, const char *path, size_t len)
     return !len || (!strncmp(key, path, len) && key[len] == '.');
 }
 
-#define MAX_DEPTH 8
-
 /*
  * Row r's members: "key":value,..., a key "a.b" as member b of the object
  * a. The objects open (path[0 .. len), depth of them) are closed when a
@@ -447,7 +492,7 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
     const char *path = "";
     size_t len = 0, null_len = 0;
     int depth = 0;
-    bool first[MAX_DEPTH + 1] = {true};
+    bool first[EDAN_TABLE_MAX_DEPTH + 1] = {true};
     const char *null_group = NULL;
     for (size_t c = 0; c < t->n_cols; c++) {
         const edan_column *col = &t->cols[c];
@@ -457,11 +502,11 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
         null_group = NULL;
         while (depth && !inside(col->key, path, len)) {
             fputc('}', f);
-            len = parent_len(path, len);
+            len = edan_table_parent_len(path, len);
             depth--;
         }
-        const size_t want = parent_len(col->key, strlen(col->key));
-        while (len < want && depth < MAX_DEPTH) {
+        const size_t want = edan_table_parent_len(col->key, strlen(col->key));
+        while (len < want && depth < EDAN_TABLE_MAX_DEPTH) {
             const size_t from = len ? len + 1 : 0;
             const char *dot = memchr(col->key + from, '.', want - from);
             const size_t end = dot ? (size_t)(dot - col->key) : want;
@@ -473,7 +518,7 @@ static void json_members(FILE *f, const edan_table *t, size_t r)
         }
         const char *name = col->key + (len ? len + 1 : 0);
         edan_value tmp;
-        const edan_value *v = cell(t, r, c, &tmp);
+        const edan_value *v = edan_table_cell(t, r, c, &tmp);
         if (col->type == EDAN_T_GROUP && v->u)
             continue; /* present: its members open it */
         fprintf(f, "%s\"%s\":", first[depth] ? "" : ",", name);
@@ -537,7 +582,7 @@ void edan_table_json_member(FILE *f, const edan_table *t, bool absent, size_t ma
 /* ===================================================================== */
 
 /* The header: the CSV keys of the columns CSV shows, comma-separated. */
-static void csv_header(const edan_table *t, char *header, size_t size)
+void edan_table_csv_header(const edan_table *t, char *header, size_t size)
 {
     size_t h = 0;
     header[0] = '\0';
@@ -572,7 +617,7 @@ static void csv_f64(edan_csv *csv, const edan_column *col, double f)
 }
 
 /* Every row CSV shows, a line each. */
-static void csv_rows(edan_csv *csv, const edan_table *t)
+void edan_table_csv_rows(edan_csv *csv, const edan_table *t)
 {
     for (size_t r = 0; r < t->n_rows; r++) {
         if (t->left[r] & EDAN_NO_CSV)
@@ -580,7 +625,7 @@ static void csv_rows(edan_csv *csv, const edan_table *t)
         for (size_t c = 0; c < t->n_cols; c++) {
             const edan_column *col = &t->cols[c];
             edan_value tmp;
-            const edan_value *v = cell(t, r, c, &tmp);
+            const edan_value *v = edan_table_cell(t, r, c, &tmp);
             if (!shows(t, c, EDAN_NO_CSV))
                 continue;
             if (col->type == EDAN_T_U64)
@@ -605,183 +650,10 @@ static void csv_rows(edan_csv *csv, const edan_table *t)
 int edan_table_csv(const edan_table *t, const char *dir, const char *base, edan_error *err)
 {
     char header[2048];
-    csv_header(t, header, sizeof header);
+    edan_table_csv_header(t, header, sizeof header);
     edan_csv csv;
     if (edan_csv_open(&csv, dir, base, t->decl->csv, header, err))
         return -1;
-    csv_rows(&csv, t);
+    edan_table_csv_rows(&csv, t);
     return edan_csv_close(&csv, err);
-}
-
-/* ===================================================================== */
-/* A tool's results: its tables rendered together                         */
-/* ===================================================================== */
-
-/* The column keyed key[0 .. len) that text shows (else any so keyed), or -1. */
-static int text_col(const edan_table *t, const char *key, size_t len)
-{
-    int any = -1;
-    for (size_t c = 0; c < t->n_cols; c++)
-        if (strlen(t->cols[c].key) == len && !strncmp(t->cols[c].key, key, len)) {
-            if (!(t->cols[c].flags & EDAN_NO_TEXT))
-                return (int)c;
-            any = any < 0 ? (int)c : any;
-        }
-    return any;
-}
-
-/* The template text with each {key} the value of its column in row (zero when the table has no such row). */
-static void text_fill(FILE *f, const edan_table *t, size_t row, const char *text, bool wide)
-{
-    const char *p = text;
-    for (const char *open; (open = strchr(p, '{'));) {
-        const char *close = strchr(open, '}');
-        const int c = close ? text_col(t, open + 1, (size_t)(close - open - 1)) : -1;
-        if (c < 0) { /* no key: the text as it is */
-            fwrite(p, 1, (size_t)(open - p) + 1, f);
-            p = open + 1;
-            continue;
-        }
-        fwrite(p, 1, (size_t)(open - p), f);
-        edan_value tmp = {0};
-        text_cell(f, &t->cols[c], row < t->n_rows ? cell(t, row, (size_t)c, &tmp) : &tmp, wide);
-        p = close + 1;
-    }
-    fputs(p, f);
-}
-
-/* The rows text shows as items of v->item, v->per_line a line. */
-static void text_items(FILE *f, const edan_table *t, const edan_text_view *v)
-{
-    size_t n = 0;
-    for (size_t r = 0; r < t->n_rows; r++) {
-        if (t->left[r] & EDAN_NO_TEXT)
-            continue;
-        if (!n || (v->per_line && n % v->per_line == 0))
-            fprintf(f, "%s%s", n ? "\n" : "", v->indent ? v->indent : "  ");
-        else
-            fputs(", ", f);
-        text_fill(f, t, r, v->item, v->wide);
-        n++;
-    }
-    if (n)
-        fputc('\n', f);
-}
-
-void edan_results_text(FILE *f, const edan_result *r, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const edan_table *t = r[i].t;
-        const edan_text_view *v = &r[i].view;
-        if (r[i].left & EDAN_NO_TEXT)
-            continue;
-        if (v->title) {
-            text_fill(f, t, 0, v->title, v->wide);
-            fputc('\n', f);
-        }
-        if (t->decl->scalars)
-            continue;
-        if (v->item) {
-            text_items(f, t, v);
-            continue;
-        }
-        size_t shown = 0;
-        for (size_t k = 0; k < t->n_rows; k++)
-            shown += !(t->left[k] & EDAN_NO_TEXT);
-        if (v->caption && (shown || v->heading_always) && shown >= v->min_rows)
-            fprintf(f, "%s\n", v->caption);
-        edan_table_text(f, t, v);
-    }
-}
-
-/* Whether a table of scalars writes a member: a column JSON shows. */
-static bool json_any(const edan_table *t)
-{
-    for (size_t c = 0; c < t->n_cols; c++)
-        if (!(t->cols[c].flags & EDAN_NO_JSON) && !(c < 64 && (t->omit >> c & 1)))
-            return true;
-    return false;
-}
-
-void edan_results_json(FILE *f, const edan_result *r, size_t n)
-{
-    const char *open = ""; /* the objects open: open[0 .. len), depth of them */
-    size_t len = 0;
-    int depth = 0;
-    bool first[MAX_DEPTH + 1] = {false}; /* the top level's members all follow others: ,"key" */
-    for (size_t i = 0; i < n; i++) {
-        const edan_table_decl *d = r[i].t->decl;
-        if ((r[i].left & EDAN_NO_JSON) || d->csv_only)
-            continue;
-        const size_t plen = strlen(d->path), obj = d->scalars ? plen : parent_len(d->path, plen);
-        while (depth && !(len <= obj && !strncmp(open, d->path, len) && (obj == len || d->path[len] == '.'))) {
-            fputc('}', f);
-            len = parent_len(open, len);
-            depth--;
-        }
-        while (len < obj && depth < MAX_DEPTH) {
-            const size_t from = len ? len + 1 : 0;
-            const char *dot = memchr(d->path + from, '.', obj - from);
-            const size_t end = dot ? (size_t)(dot - d->path) : obj;
-            fprintf(f, "%s\"%.*s\":{", first[depth] ? "" : ",", (int)(end - from), d->path + from);
-            first[depth++] = false;
-            first[depth] = true;
-            open = d->path;
-            len = end;
-        }
-        if (d->scalars) {
-            if (!json_any(r[i].t))
-                continue;
-            if (!first[depth])
-                fputc(',', f);
-            edan_table_json(f, r[i].t, 0);
-        } else {
-            fprintf(f, "%s\"%s\":", first[depth] ? "" : ",", d->path + (obj ? obj + 1 : 0));
-            if (r[i].absent)
-                fputs("null", f);
-            else
-                edan_table_json(f, r[i].t, r[i].json_rows);
-        }
-        first[depth] = false;
-    }
-    for (; depth; depth--)
-        fputc('}', f);
-}
-
-int edan_results_csv(const edan_result *r, size_t n, const char *dir, const char *base, edan_error *err)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!(r[i].left & EDAN_NO_CSV) && r[i].t->decl->csv && edan_table_csv(r[i].t, dir, base, err))
-            return -1;
-    return 0;
-}
-
-/* ===================================================================== */
-/* CSV files a tool's option names                                        */
-/* ===================================================================== */
-
-int edan_table_csv_open(edan_csv *c, const edan_table *t, const char *path, const char *what, edan_error *err)
-{
-    char header[2048];
-    csv_header(t, header, sizeof header);
-    return edan_csv_open_path(c, path, what, header, err);
-}
-
-void edan_table_csv_rows(edan_csv *c, const edan_table *t)
-{
-    csv_rows(c, t);
-}
-
-int edan_table_csv_at(const edan_table *t, const char *path, const char *what, edan_error *err)
-{
-    edan_csv csv;
-    if (edan_table_csv_open(&csv, t, path, what, err))
-        return -1;
-    csv_rows(&csv, t);
-    return edan_csv_close(&csv, err);
-}
-
-void edan_table_clear(edan_table *t)
-{
-    t->n_rows = 0;
 }

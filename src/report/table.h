@@ -54,7 +54,8 @@ typedef enum edan_type {
      */
     EDAN_T_ROWS,
     EDAN_T_NAMED, /* JSON only: an object of counts keyed by names known when it runs (.named): {"int":3,...} */
-    EDAN_T_I64S   /* an array of signed counts (JSON only, .ia): strides, bounds */
+    EDAN_T_I64S,  /* JSON only: an array of signed counts (.ia): strides, bounds */
+    EDAN_T_STRS   /* JSON only: an array of strings (.strs) */
 } edan_type;
 
 /* Where a column or a row is left out. */
@@ -141,10 +142,11 @@ typedef enum edan_ctype {
     EDAN_F_ASTR, /* a char array */
     EDAN_F_BOOL,
     EDAN_F_ROWS, /* a const edan_table * */
-    /* EDAN_COL_ARRAY: an array member, its length another member's */
+    /* EDAN_COL_ARRAY_OF: an array member, its length another member's */
     EDAN_F_U64S,
     EDAN_F_F64S,
-    EDAN_F_I64S
+    EDAN_F_I64S,
+    EDAN_F_STRS /* const char *[] */
 } edan_ctype;
 
 typedef struct edan_field {
@@ -213,30 +215,34 @@ typedef struct edan_column {
 /*
  * A column that shows the array member m of the struct S of a row (source
  * src), its length the member count of S (a size_t, an unsigned or an int):
- * an array of uint64_t, double or int64_t is a column of type EDAN_T_U64S,
- * EDAN_T_F64S or EDAN_T_I64S (JSON only); any other does not compile.
+ * an array of uint64_t, double, int64_t or const char * is a column of type
+ * EDAN_T_U64S, EDAN_T_F64S, EDAN_T_I64S or EDAN_T_STRS (JSON only); any
+ * other does not compile. EDAN_COL_ARRAY: of the row's first struct.
  */
-#define EDAN_COL_ARRAY(src, S, m, count, key_, unit_, doc_, flags_)                                                    \
-    {                                                                                                                  \
+#define EDAN_COL_ARRAY_OF(src, S, m, count, key_, unit_, doc_, flags_)                                                   \
+    {                                                                                                                    \
         .key = key_,                                                                                                   \
         .type = _Generic(((S *)0)->m[0], uint64_t                                                                      \
                          : EDAN_T_U64S, double                                                                         \
                          : EDAN_T_F64S, int64_t                                                                        \
-                         : EDAN_T_I64S),                                                                               \
+                         : EDAN_T_I64S, const char *                                                                   \
+                         : EDAN_T_STRS),                                                                               \
         .unit = unit_, .doc = doc_, .flags = flags_, .field = {                                                        \
             offsetof(S, m),                                                                                            \
             _Generic(((S *)0)->m[0], uint64_t                                                                          \
                      : EDAN_F_U64S, double                                                                             \
                      : EDAN_F_F64S, int64_t                                                                            \
-                     : EDAN_F_I64S),                                                                                   \
+                     : EDAN_F_I64S, const char *                                                                       \
+                     : EDAN_F_STRS),                                                                                   \
             src,                                                                                                       \
             _Generic(((S *)0)->count, size_t                                                                           \
                      : EDAN_F_U64, unsigned                                                                            \
                      : EDAN_F_U32, int                                                                                 \
                      : EDAN_F_I32),                                                                                    \
             offsetof(S, count)                                                                                         \
-        }                                                                                                              \
+        } \
     }
+#define EDAN_COL_ARRAY(S, m, count, key, unit, doc, flags) EDAN_COL_ARRAY_OF(0, S, m, count, key, unit, doc, flags)
 
 typedef struct edan_table_decl {
     const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */
@@ -290,6 +296,10 @@ typedef union edan_value {
         const int64_t *v; /* as s */
         size_t n;
     } ia;
+    struct {
+        const char *const *v; /* as s */
+        size_t n;
+    } strs;
 } edan_value;
 
 typedef struct edan_table {
@@ -351,17 +361,17 @@ typedef struct edan_text_view {
     bool no_heading;     /* the rows alone (a view that heads them itself) */
     bool heading_always; /* the heading even without a row to show */
     /*
-     * edan_results_text: a line before the table, as it is, written even
-     * when no row shows, each {key} in it replaced by row 0's value of the
-     * column as text shows it (its width, precision and flags; an unknown
-     * key stays as it is). A table of scalars shows only this line.
+     * edan_results_text: a line before the table, written even when no row
+     * shows, through row 0 as a form (edan_table_form: {key}, {?key}, {!key},
+     * {;}; a key names the column text shows, else any so keyed; no row:
+     * zero values). A table of scalars shows only this line.
      */
     const char *title;
     /* edan_results_text: a line before the heading, as it is, when the table shows (what its rows are). */
     const char *caption;
     /*
      * edan_results_text: the rows as items of a list instead of a table,
-     * each this template with its {key}s (as title's), per_line of them on
+     * each this form (as title's), per_line of them on
      * a line after the indent, separated by ", ".
      */
     const char *item;
@@ -429,5 +439,67 @@ void edan_table_csv_rows(struct edan_csv *c, const edan_table *t);
 int edan_table_csv_at(const edan_table *t, const char *path, const char *what, edan_error *err);
 /* No row any more (its columns, its strings and its room kept): a table filled again. */
 void edan_table_clear(edan_table *t);
+
+/* ===================================================================== */
+/* Absent objects and text forms (the prediction's section)            */
+/* ===================================================================== */
+
+/*
+ * An object (EDAN_T_GROUP, its members the columns after it) present when the
+ * bool member m of S is true, else null (the one way to declare such an
+ * object; edan_table_omit_group leaves one out instead: absent, not null).
+ */
+#define EDAN_COL_GROUP_OF(src, S, m, key_, doc_, flags_)                                                               \
+    {                                                                                                                  \
+        .key = key_, .type = EDAN_T_GROUP, .unit = "", .doc = doc_, .flags = flags_, .field = {                        \
+            offsetof(S, m),                                                                                            \
+            _Generic(((S *)0)->m, bool                                                                                 \
+                     : EDAN_F_BOOL),                                                                                   \
+            src,                                                                                                       \
+            0                                                                                                          \
+        }                                                                                                              \
+    }
+#define EDAN_COL_GROUP_FIELD(S, m, key, doc, flags) EDAN_COL_GROUP_OF(0, S, m, key, doc, flags)
+/* JSON: an array of no values (length 0) as null. */
+#define EDAN_COL_EMPTY_NULL (1u << 22)
+/* JSON: an F64 with precision significant digits (%g): a constant such as 0.95 as it is written. */
+#define EDAN_COL_JSON_G (1u << 23)
+/*
+ * A column's flags each have a bit of their own (EDAN_NO_* and EDAN_COL_*,
+ * 1u << 0 .. 1u << 23): the sum of them all equals their union only when no
+ * two share one. The next free bit is 1u << 24; a new flag is added to the
+ * list below.
+ */
+#define EDAN_COL_FLAGS_(op)                                                                                            \
+    (EDAN_NO_TEXT op EDAN_NO_JSON op EDAN_NO_CSV op EDAN_COL_NAME op EDAN_COL_PERCENT op EDAN_COL_TITLE_AS_IS op       \
+         EDAN_COL_LEFT op EDAN_COL_G op EDAN_COL_SIGNED op EDAN_COL_NAN_DASH op EDAN_COL_WHOLE op EDAN_COL_OPTIONAL op \
+             EDAN_COL_CUT op EDAN_COL_HEX op EDAN_COL_HEX_0X op EDAN_COL_JSON_WHOLE op EDAN_COL_CSV_G6 op              \
+                 EDAN_COL_CSV_WHOLE op EDAN_COL_CSV_NAN_EMPTY op EDAN_COL_CSV_HEX op EDAN_COL_GLUED op                 \
+                     EDAN_COL_ENDS_ROW op EDAN_COL_EMPTY_NULL op EDAN_COL_JSON_G)
+_Static_assert(EDAN_COL_FLAGS_(+) == EDAN_COL_FLAGS_(|), "two column flags share a bit");
+_Static_assert(EDAN_COL_FLAGS_(|) == (1u << 24) - 1, "the column flags are the bits below 1u << 24");
+#undef EDAN_COL_FLAGS_
+
+/*
+ * Leave the column keyed key (EDAN_COL_OPTIONAL, among the first 64) and
+ * every member of the object it names ("key.member") out of every format:
+ * an object that is absent rather than null. 0, or -1 as edan_table_omit.
+ */
+int edan_table_omit_group(edan_table *t, const char *key);
+
+/*
+ * Each row text shows, written through a form: the form's text as it is,
+ * but "{key}" is the row's cell of the column keyed key as text shows it
+ * (its width, precision and flags), and "{?key}" ("{!key}") leaves the rest
+ * of the line out when that cell is (is not) zero, false, NULL, "", unset,
+ * NaN or omitted, up to "{;}" if it comes first (an alternative after it:
+ * "{?k}...{;}{!k}...\n"); a line left out from its start is left out
+ * whole, its end too. A key the table lacks writes "{?}".
+ */
+void edan_table_form(FILE *f, const edan_table *t, const char *form);
+/* Row r alone through the form (nothing when text leaves it out). */
+void edan_table_form_row(FILE *f, const edan_table *t, size_t r, const char *form);
+/* ,"name":{...}: a table of scalars as the object its path's last part names (t->decl->path). */
+void edan_table_json_object(FILE *f, const edan_table *t);
 
 #endif

@@ -229,6 +229,54 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
 }
 
 /* ===================================================================== */
+/* Tables                                                                 */
+/* ===================================================================== */
+
+#define STALL(what) "cycles the timing model's commit waited on memory at " what " (only with --machine)"
+
+static const edan_column line_cols[] = {
+    EDAN_COL_FIELD(an_line, file, "file", "", "the source file (null: code without source, per function)", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_line, line, "line", "", "the line in it (0 without source)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, function, "function", "", "the function the line is in (null: unknown)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, insns, "instructions", "instructions", "instructions executed on the line", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, mem, "mem", "accesses", "its memory-access vertices (the eDAG's W, per line)", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_line, span, "span_cycles", "cycles", "its cycles on one critical path (0 without it)", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_line, chain, "chain_accesses", "accesses",
+                   "its accesses on the longest memory chain (0 without the critical path)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_line, stall, "mem_stall_cycles", "cycles", STALL("its instructions"), EDAN_COL_OPTIONAL, NULL, 0,
+                   0),
+};
+
+static const edan_column annotate_cols[] = {
+    EDAN_COL_FIELD(an_view, have_path, "critical_path", "", "whether the critical-path tool ran beside it", 0, NULL, 0,
+                   0),
+    EDAN_COL_FIELD(an_view, insns, "totals.instructions", "instructions", "the instructions: the eDAG's vertices", 0,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, mem, "totals.mem", "accesses", "the memory-access vertices: W", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, span, "totals.span_cycles", "cycles", "the critical path's length: T_inf", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, chain, "totals.chain_accesses", "accesses", "the longest memory chain's accesses: D", 0,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, stall, "totals.mem_stall_cycles", "cycles", STALL("every instruction"), EDAN_COL_OPTIONAL,
+                   NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, stall_ns, "stall_latency_ns", "ns",
+                   "the memory latency of the stall cycles, the highest (only with --machine)", EDAN_COL_OPTIONAL, NULL,
+                   0, 0),
+    {"lines", EDAN_T_ROWS, "", "per source line, by file and line; code without source per function first", 0, NULL, 0,
+     0, NULL, EDAN_CELL},
+    /* text */
+    EDAN_COL_FIELD(an_view, have_stall, "have_stall", "", "text", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 0, 0),
+    EDAN_COL_FIELD(an_view, stall_ns, "ns", "", "text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_G, NULL, 0, 6),
+};
+
+static const edan_table_decl tables[] = {
+    EDAN_TABLE_DECL("annotate", NULL, true, "the annotated lines' totals", annotate_cols),
+    EDAN_TABLE_DECL("annotate.lines", NULL, false, "a source line, or a function's code without source", line_cols),
+    {NULL}};
+
+/* ===================================================================== */
 /* Text                                                                   */
 /* ===================================================================== */
 
@@ -362,25 +410,21 @@ static int by_insns(const void *a, const void *b)
     return str_cmp(x->function, y->function);
 }
 
+static const char head_form[] =
+    "\nannotated source (per line: Ir instructions, Mem memory-access vertices{?critical_path}, Span cycles on one "
+    "critical path, Chain accesses on the longest memory chain{;}{?have_stall}, Stall cycles the timing model waited "
+    "on memory at {ns} ns{;})\n"
+    "  totals: Ir {totals.instructions}, Mem {totals.mem}{?critical_path} (= W), Span {totals.span_cycles} (= T_inf), "
+    "Chain {totals.chain_accesses} (= D){;}{?have_stall}, Stall {totals.mem_stall_cycles}{;}\n"
+    "           Ir          Mem{?critical_path}         Span        Chain{;}{?have_stall}        Stall{;}\n";
+
 static void report_text(const an_view *v, FILE *f)
 {
-    fputs("\nannotated source (per line: Ir instructions, Mem memory-access vertices", f);
-    if (v->have_path)
-        fputs(", Span cycles on one critical path, Chain accesses on the longest memory chain", f);
-    if (v->have_stall)
-        fprintf(f, ", Stall cycles the timing model waited on memory at %g ns", v->stall_ns);
-    fputs(")\n", f);
-    fprintf(f, "  totals: Ir %" PRIu64 ", Mem %" PRIu64, v->insns, v->mem);
-    if (v->have_path)
-        fprintf(f, " (= W), Span %" PRIu64 " (= T_inf), Chain %" PRIu64 " (= D)", v->span, v->chain);
-    if (v->have_stall)
-        fprintf(f, ", Stall %.0f", v->stall);
-    fprintf(f, "\n %12s %12s", "Ir", "Mem");
-    if (v->have_path)
-        fprintf(f, " %12s %12s", "Span", "Chain");
-    if (v->have_stall)
-        fprintf(f, " %12s", "Stall");
-    fputc('\n', f);
+    edan_table tab;
+    edan_table_init(&tab, &tables[0]);
+    edan_table_row_of(&tab, 0, v, NULL);
+    edan_table_form(f, &tab, head_form);
+    edan_table_free(&tab);
     size_t a = 0;
     while (a < v->n && !v->lines[a].file)
         a++;
@@ -409,51 +453,6 @@ static void report_text(const an_view *v, FILE *f)
         a = b;
     }
 }
-
-/* ===================================================================== */
-/* JSON                                                                   */
-/* ===================================================================== */
-
-#define STALL(what) "cycles the timing model's commit waited on memory at " what " (only with --machine)"
-
-static const edan_column line_cols[] = {
-    EDAN_COL_FIELD(an_line, file, "file", "", "the source file (null: code without source, per function)", 0, NULL, 0,
-                   0),
-    EDAN_COL_FIELD(an_line, line, "line", "", "the line in it (0 without source)", 0, NULL, 0, 0),
-    EDAN_COL_FIELD(an_line, function, "function", "", "the function the line is in (null: unknown)", 0, NULL, 0, 0),
-    EDAN_COL_FIELD(an_line, insns, "instructions", "instructions", "instructions executed on the line", 0, NULL, 0, 0),
-    EDAN_COL_FIELD(an_line, mem, "mem", "accesses", "its memory-access vertices (the eDAG's W, per line)", 0, NULL, 0,
-                   0),
-    EDAN_COL_FIELD(an_line, span, "span_cycles", "cycles", "its cycles on one critical path (0 without it)", 0, NULL, 0,
-                   0),
-    EDAN_COL_FIELD(an_line, chain, "chain_accesses", "accesses",
-                   "its accesses on the longest memory chain (0 without the critical path)", 0, NULL, 0, 0),
-    EDAN_COL_FIELD(an_line, stall, "mem_stall_cycles", "cycles", STALL("its instructions"), EDAN_COL_OPTIONAL, NULL, 0,
-                   0),
-};
-
-static const edan_column annotate_cols[] = {
-    EDAN_COL_FIELD(an_view, have_path, "critical_path", "", "whether the critical-path tool ran beside it", 0, NULL, 0,
-                   0),
-    EDAN_COL_FIELD(an_view, insns, "totals.instructions", "instructions", "the instructions: the eDAG's vertices", 0,
-                   NULL, 0, 0),
-    EDAN_COL_FIELD(an_view, mem, "totals.mem", "accesses", "the memory-access vertices: W", 0, NULL, 0, 0),
-    EDAN_COL_FIELD(an_view, span, "totals.span_cycles", "cycles", "the critical path's length: T_inf", 0, NULL, 0, 0),
-    EDAN_COL_FIELD(an_view, chain, "totals.chain_accesses", "accesses", "the longest memory chain's accesses: D", 0,
-                   NULL, 0, 0),
-    EDAN_COL_FIELD(an_view, stall, "totals.mem_stall_cycles", "cycles", STALL("every instruction"), EDAN_COL_OPTIONAL,
-                   NULL, 0, 0),
-    EDAN_COL_FIELD(an_view, stall_ns, "stall_latency_ns", "ns",
-                   "the memory latency of the stall cycles, the highest (only with --machine)", EDAN_COL_OPTIONAL, NULL,
-                   0, 0),
-    {"lines", EDAN_T_ROWS, "", "per source line, by file and line; code without source per function first", 0, NULL, 0,
-     0, NULL, EDAN_CELL},
-};
-
-static const edan_table_decl tables[] = {
-    EDAN_TABLE_DECL("annotate", NULL, true, "the annotated lines' totals", annotate_cols),
-    EDAN_TABLE_DECL("annotate.lines", NULL, false, "a source line, or a function's code without source", line_cols),
-    {NULL}};
 
 /* ,"annotate":{...}: the totals and the lines, the stall cycles only with the timing model. */
 static void report_json(const an_view *v, FILE *f)

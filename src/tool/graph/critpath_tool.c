@@ -119,7 +119,6 @@ static void report(void *t, const edan_session *s, edan_report_format fmt, FILE 
     if (fmt == EDAN_FORMAT_TEXT) {
         edan_report_critpath_text(f, c->full, c->data, binary, 10);
     } else if (fmt == EDAN_FORMAT_JSON) {
-        fputc(',', f);
         edan_report_critpath_json(f, c->full, c->data, binary, 20);
     }
 }
@@ -160,6 +159,7 @@ const edan_tool_def edan_critpath_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = edan_critpath_tables,
     .outputs = outputs,
     .destroy = destroy,
     .reads_program = true,

@@ -20,9 +20,17 @@
 #define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 #define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
 
+/* A cache level of a configuration. */
+typedef struct edag_level {
+    uint64_t hits, misses, level;
+    double hit_pct;
+} edag_level;
+
 static const edan_column level_cols[] = {
-    {"hits", EDAN_T_U64, "accesses", "the accesses that hit in this level", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"misses", EDAN_T_U64, "accesses", "the accesses that missed it", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(edag_level, hits, "hits", "accesses", "the accesses that hit in this level", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edag_level, misses, "misses", "accesses", "the accesses that missed it", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edag_level, level, "L", "", "text: the level, 1 first", TEXT_ONLY, NULL, 0, 0),
+    EDAN_COL_FIELD(edag_level, hit_pct, "hit_pct", "", "text: the share of hits", TEXT_ONLY, NULL, 0, 2),
 };
 
 /* The bounds at one m (--m), text and JSON: an edan_m_metrics. */
@@ -50,10 +58,26 @@ static const edan_column series_cols[] = {
     {"U", EDAN_T_U64S, "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0, NULL, 0, 0, NULL,
      EDAN_CELL},
     {"started", EDAN_T_U64S, "vertices", "the vertices that start in phase i", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    {"coarsened", EDAN_T_STR, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"peak_at", EDAN_T_U64, "", "text: the phase of the most bytes", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"peak", EDAN_T_U64, "bytes", "text: its bytes", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
 };
 
 /* A configuration: its lane's numbers (edan_lane_stats, source 0), its metrics (edan_metrics, 1), and cells. */
-enum { C_CACHE, C_ALPHA, C_COSTS, C_CLASSES = 20, C_LEVELS, C_LAYERS_INCLUDED, C_LAYERS, C_PER_M, C_SERIES };
+enum {
+    C_CACHE,
+    C_ALPHA,
+    C_COSTS,
+    C_CLASSES = 20,
+    C_LEVELS,
+    C_LAYERS_INCLUDED,
+    C_LAYERS,
+    C_PER_M,
+    C_SERIES,
+    C_NUMBER,
+    C_LABEL,
+    C_GIVEN
+};
 #define C_LANE(m, key, unit, doc) EDAN_COL_FIELD(edan_lane_stats, m, key, unit, doc, 0, NULL, 0, 0)
 #define C_METRIC(m, key, unit, doc) EDAN_COL_OF(1, edan_metrics, m, key, unit, doc, 0, NULL, 0, 0)
 static const edan_column conf_cols[] = {
@@ -88,8 +112,17 @@ static const edan_column conf_cols[] = {
      EDAN_CELL},
     {"per_m", EDAN_T_ROWS, "", "the bounds at each --m", 0, NULL, 0, 0, NULL, EDAN_CELL},
     {"series", EDAN_T_ROWS, "", "the data movement per phase, one per --tau", 0, NULL, 0, 0, NULL, EDAN_CELL},
+    /* text */
+    {"#", EDAN_T_U64, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"label", EDAN_T_STR, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"given", EDAN_T_BOOL, "", "text: whether --C gave C", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_OF(1, edan_metrics, parallelism, "par", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edan_metrics, mem_parallelism, "mem_par", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edan_metrics, C, "C_text", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 0, 6),
+    EDAN_COL_OF(1, edan_metrics, bw_bytes_per_cycle, "B", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edan_metrics, bw_gbs, "B_gbs", "", "text", TEXT_ONLY, NULL, 0, 4),
 };
-_Static_assert(sizeof conf_cols / sizeof *conf_cols == C_SERIES + 1, "a configuration's cells at their columns");
+_Static_assert(sizeof conf_cols / sizeof *conf_cols == C_GIVEN + 6, "a configuration's cells at their columns");
 
 static const edan_column top_cols[] = {
     {"footprint_bytes", EDAN_T_U64, "bytes", "the guest memory touched, in 4 KiB pages", 0, NULL, 0, 0, NULL,
@@ -129,6 +162,7 @@ static const edan_table_decl summary_decl =
 typedef struct edag_view {
     edan_table top, conf, summary, levels[EDAN_MAX_LANES], per_m[EDAN_MAX_LANES], series[EDAN_MAX_LANES];
     edan_metrics mt[EDAN_MAX_LANES];
+    edag_level lv[EDAN_MAX_LANES][EDAN_CACHE_MAX_LEVELS];
     uint64_t *layers[EDAN_MAX_LANES];
     const char *class_names[EDAN_CLASS_COUNT];
 } edag_view;
@@ -147,6 +181,15 @@ static void view_free(edag_view *v, int n)
     free(v);
 }
 
+/* A configuration's cache levels, L1 first. */
+static void levels_of(const edan_lane_stats *st, int n, edag_level *lv)
+{
+    for (int l = 0; l < n; l++) {
+        const uint64_t h = st->cache_hits[l], m = st->cache_misses[l];
+        lv[l] = (edag_level){h, m, (uint64_t)l + 1, h + m ? 100.0 * (double)h / (double)(h + m) : 0.0};
+    }
+}
+
 static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
 {
     const edan_lane_stats *st = edan_edag_lane(e, k);
@@ -163,13 +206,7 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     r[C_CLASSES].named.v = st->class_count;
     r[C_CLASSES].named.n = EDAN_CLASS_COUNT;
     edan_table_init(&v->levels[k], &edan_edag_tables[2]);
-    for (int l = 0; l < lc->cache.n_levels; l++) {
-        edan_value *h = edan_table_row(&v->levels[k], 0);
-        if (h) {
-            h[0].u = st->cache_hits[l];
-            h[1].u = st->cache_misses[l];
-        }
-    }
+    edan_table_rows_of(&v->levels[k], v->lv[k], (size_t)lc->cache.n_levels, sizeof *v->lv[k]);
     r[C_LEVELS].rows = &v->levels[k];
     r[C_LAYERS_INCLUDED].b = st->D <= EDAN_JSON_MAX_LAYERS;
     if (r[C_LAYERS_INCLUDED].b && st->D && (v->layers[k] = malloc(st->D * sizeof *v->layers[k]))) {
@@ -193,6 +230,12 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
         u[3].a.n = s->n;
         u[4].a.v = s->started;
         u[4].a.n = s->n;
+        u[5].s = s->requested_tau && s->tau != s->requested_tau ? " (coarsened)" : "";
+        for (size_t i = 0; i < s->n; i++)
+            if (s->U[i] > u[7].u) {
+                u[7].u = s->U[i];
+                u[6].u = i;
+            }
     }
     r[C_SERIES].rows = &v->series[k];
 }
@@ -211,11 +254,16 @@ static edag_view *view_new(const edan_edag *e, const edan_options *o)
     const int n = edan_edag_n_lanes(e);
     for (int k = 0; k < n; k++) {
         edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &v->mt[k]);
+        levels_of(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cache.n_levels, v->lv[k]);
         edan_value *r = edan_table_row_of(&v->conf, 0, edan_edag_lane(e, k), &v->mt[k]);
-        if (r)
-            fill_lane(v, e, k, r);
         char label[320];
         edan_report_lane_label(e, k, label, sizeof label);
+        if (r) {
+            fill_lane(v, e, k, r);
+            r[C_NUMBER].u = (uint64_t)k + 1;
+            r[C_LABEL].s = edan_table_str(&v->conf, label);
+            r[C_GIVEN].b = o->metrics.C_given;
+        }
         if ((r = edan_table_row_of(&v->summary, 0, edan_edag_lane(e, k), &v->mt[k]))) {
             r[0].u = (uint64_t)k + 1;
             r[1].s = edan_table_str(&v->summary, label);
@@ -233,42 +281,29 @@ static edag_view *view_new(const edan_edag *e, const edan_options *o)
 /* Text and JSON                                                          */
 /* ===================================================================== */
 
-static void fmt_num(double v, char *buf, size_t cap)
-{
-    if (v == floor(v) && fabs(v) < 1e18)
-        snprintf(buf, cap, "%.0f", v);
-    else
-        snprintf(buf, cap, "%.6g", v);
-}
+static const char conf_form[] = "\n[{#}] {label}\n"
+                                "  vertices (instructions)   {vertices}\n"
+                                "  work T1                   {T1} cycles\n"
+                                "  span Tinf                 {Tinf} cycles\n"
+                                "  parallelism T1/Tinf       {par}\n"
+                                "  memory work W             {W}\n"
+                                "  memory depth D            {D}\n"
+                                "  memory parallelism W/D    {mem_par}\n"
+                                "  non-memory cost C         {C_text} cycles{?given} (given)\n"
+                                "  bytes moved sum w(v)      {bytes}\n"
+                                "  average bandwidth B       {B} bytes/cycle = {B_gbs} GB/s\n"
+                                "  loads / stores / atomics  {loads} / {stores} / {atomics}\n"
+                                "  reaching RAM: loads / stores {ram_loads} / {ram_stores}\n";
+static const char level_form[] = "  L{L} hits / misses          {hits} / {misses} ({hit_pct}% hits)\n";
+static const char series_form[] =
+    "  data movement: tau {tau}{coarsened}, {phases} phases, peak U_{peak_at} = {peak} bytes\n";
 
 static void text(FILE *f, const edan_edag *e, const edan_options *o, const edag_view *v)
 {
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
-        const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
-        const edan_metrics *mt = &v->mt[k];
-        char label[320], c[64];
-        edan_report_lane_label(e, k, label, sizeof label);
-        fprintf(f, "\n[%d] %s\n", k + 1, label);
-        fprintf(f, "  vertices (instructions)   %" PRIu64 "\n", st->vertices);
-        fprintf(f, "  work T1                   %" PRIu64 " cycles\n", st->T1);
-        fprintf(f, "  span Tinf                 %" PRIu64 " cycles\n", st->Tinf);
-        fprintf(f, "  parallelism T1/Tinf       %.4f\n", mt->parallelism);
-        fprintf(f, "  memory work W             %" PRIu64 "\n", st->W);
-        fprintf(f, "  memory depth D            %" PRIu64 "\n", st->D);
-        fprintf(f, "  memory parallelism W/D    %.4f\n", mt->mem_parallelism);
-        fmt_num(mt->C, c, sizeof c);
-        fprintf(f, "  non-memory cost C         %s cycles%s\n", c, o->metrics.C_given ? " (given)" : "");
-        fprintf(f, "  bytes moved sum w(v)      %" PRIu64 "\n", st->bytes);
-        fprintf(f, "  average bandwidth B       %.4f bytes/cycle = %.4f GB/s\n", mt->bw_bytes_per_cycle, mt->bw_gbs);
-        fprintf(f, "  loads / stores / atomics  %" PRIu64 " / %" PRIu64 " / %" PRIu64 "\n", st->loads, st->stores,
-                st->amos);
-        fprintf(f, "  reaching RAM: loads / stores %" PRIu64 " / %" PRIu64 "\n", st->ram_loads, st->ram_stores);
-        for (int l = 0; l < lc->cache.n_levels; l++) {
-            uint64_t h = st->cache_hits[l], m = st->cache_misses[l];
-            fprintf(f, "  L%d hits / misses          %" PRIu64 " / %" PRIu64 " (%.2f%% hits)\n", l + 1, h, m,
-                    h + m ? 100.0 * (double)h / (double)(h + m) : 0.0);
-        }
+        edan_table_form_row(f, &v->conf, (size_t)k, conf_form);
+        edan_table_form(f, &v->levels[k], level_form);
         fprintf(f, "  layers W_1..W_D          ");
         uint64_t shown = st->D < 16 ? st->D : 16;
         for (uint64_t i = 1; i <= shown; i++)
@@ -277,18 +312,7 @@ static void text(FILE *f, const edan_edag *e, const edan_options *o, const edag_
             fprintf(f, " ... (%" PRIu64 " layers)", st->D);
         fprintf(f, "\n");
         edan_table_text(f, &v->per_m[k], &(edan_text_view){.heading_always = true});
-        for (int j = 0; j < st->n_series; j++) {
-            const edan_series *s = &st->series[j];
-            uint64_t peak = 0;
-            size_t at = 0;
-            for (size_t i = 0; i < s->n; i++)
-                if (s->U[i] > peak) {
-                    peak = s->U[i];
-                    at = i;
-                }
-            fprintf(f, "  data movement: tau %" PRIu64 "%s, %zu phases, peak U_%zu = %" PRIu64 " bytes\n", s->tau,
-                    s->requested_tau && s->tau != s->requested_tau ? " (coarsened)" : "", s->n, at, peak);
-        }
+        edan_table_form(f, &v->series[k], series_form);
     }
     if (edan_edag_n_lanes(e) > 1) {
         fprintf(f, "\nSummary (m = %" PRIu64 ")\n", o->metrics.m[0]);

@@ -318,62 +318,67 @@ bool edan_functions_tool_lambda(const edan_session *s, const char *name, double 
 /* Its table                                                              */
 /* ===================================================================== */
 
-/* One scope's numbers, exclusive or inclusive (EXCL or INCL: the JSON object), text between "|" */
-#define FN_SCOPE(obj, what)                                                                                            \
-    {obj ".instructions", EDAN_T_U64, "instructions", "instructions " what, 0, "insns", 12, 0, NULL, EDAN_CELL},       \
-        {obj ".W", EDAN_T_U64, "accesses", "memory work W " what, 0, "W", 10, 0, NULL, EDAN_CELL},                     \
-        {obj ".D", EDAN_T_U64, "layers", "memory depth D " what, 0, "D", 8, 0, NULL, EDAN_CELL},                       \
-        {obj ".C", EDAN_T_U64, "cycles", "non-memory cost C " what, EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},        \
-        {obj ".lambda", EDAN_T_F64, "cycles", "lambda at the first --m " what, EDAN_COL_G, "lambda", 12, 6,            \
-         NULL,          EDAN_CELL},                                                                                    \
-    {                                                                                                                  \
-        obj ".Lambda", EDAN_T_F64, "ratio", "Lambda at the first --m " what, EDAN_COL_G, "Lambda", 9, 4, NULL,         \
-            EDAN_CELL                                                                                                  \
-    }
+/* One scope's numbers, exclusive or inclusive, at the first --m. */
+typedef struct fn_scope {
+    uint64_t instructions, W, D, C;
+    double lambda, Lambda;
+} fn_scope;
 
-enum { FN_NAME, FN_EXCL, FN_SEP = FN_EXCL + 6, FN_INCL, FN_COLS = FN_INCL + 6 };
+/* A function's row: its name, its exclusive and its inclusive numbers, and text's rule between them. */
+typedef struct fn_row {
+    const char *name, *sep;
+    fn_scope excl, incl;
+} fn_row;
+
+/* One scope's columns (m: excl or incl; obj: the JSON object), text between "|" */
+#define FN_SCOPE(m, obj, what)                                                                                         \
+    EDAN_COL_FIELD(fn_row, m.instructions, obj ".instructions", "instructions", "instructions " what, 0, "insns", 12,  \
+                   0),                                                                                                 \
+        EDAN_COL_FIELD(fn_row, m.W, obj ".W", "accesses", "memory work W " what, 0, "W", 10, 0),                       \
+        EDAN_COL_FIELD(fn_row, m.D, obj ".D", "layers", "memory depth D " what, 0, "D", 8, 0),                         \
+        EDAN_COL_FIELD(fn_row, m.C, obj ".C", "cycles", "non-memory cost C " what, EDAN_NO_TEXT, NULL, 0, 0),          \
+        EDAN_COL_FIELD(fn_row, m.lambda, obj ".lambda", "cycles", "lambda at the first --m " what, EDAN_COL_G,         \
+                       "lambda", 12, 6),                                                                               \
+        EDAN_COL_FIELD(fn_row, m.Lambda, obj ".Lambda", "ratio", "Lambda at the first --m " what, EDAN_COL_G,          \
+                       "Lambda", 9, 4)
 
 static const edan_column fn_cols[] = {
-    {"name", EDAN_T_STR, "", "the function's name, as --functions names it", EDAN_COL_NAME, "function", 40, 0, NULL,
-     EDAN_CELL},
-    FN_SCOPE("exclusive", "of the function alone"),
-    {"|", EDAN_T_STR, "", "text: the rule between the exclusive and the inclusive numbers", EDAN_NO_JSON | EDAN_NO_CSV,
-     NULL, 1, 0, NULL, EDAN_CELL},
-    FN_SCOPE("inclusive", "of the function and its callees"),
+    EDAN_COL_FIELD(fn_row, name, "name", "", "the function's name, as --functions names it", EDAN_COL_NAME, "function",
+                   40, 0),
+    FN_SCOPE(excl, "exclusive", "of the function alone"),
+    EDAN_COL_FIELD(fn_row, sep, "|", "", "text: the rule between the exclusive and the inclusive numbers",
+                   EDAN_NO_JSON | EDAN_NO_CSV, NULL, 1, 0),
+    FN_SCOPE(incl, "inclusive", "of the function and its callees"),
 };
 
 static const edan_table_decl tables[] = {
     EDAN_TABLE_DECL("functions", NULL, false, "per function, in the order --functions names them", fn_cols), {NULL}};
 
-/* The table: a row per function, its exclusive and inclusive numbers at the first --m. */
-static void results(const functions_tool *t, const edan_options *o, edan_table *tab)
+/* A row per function, its exclusive and inclusive numbers at the first --m (rows holds t->n). */
+static void results(const functions_tool *t, const edan_options *o, fn_row *rows)
 {
-    edan_table_init(tab, &tables[0]);
     for (int i = 0; i < t->n; i++) {
-        edan_value *r = edan_table_row(tab, 0);
-        if (!r)
-            return;
-        r[FN_NAME].s = t->names[i];
-        r[FN_SEP].s = "|";
+        rows[i] = (fn_row){.name = t->names[i], .sep = "|"};
         for (int incl = 0; incl < 2; incl++) {
             const edan_lane_stats st = lane_of(t, 2 * i + incl);
-            edan_value *v = &r[incl ? FN_INCL : FN_EXCL];
-            v[0].u = st.vertices;
-            v[1].u = st.W;
-            v[2].u = st.D;
-            v[3].u = st.C;
-            numbers(&st, o, &v[4].f, &v[5].f);
+            fn_scope *v = incl ? &rows[i].incl : &rows[i].excl;
+            *v = (fn_scope){st.vertices, st.W, st.D, st.C, 0, 0};
+            numbers(&st, o, &v->lambda, &v->Lambda);
         }
     }
 }
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
+    const functions_tool *t = tool;
     const edan_options *o = edan_session_options(s);
     if (fmt == EDAN_FORMAT_TABLE)
         return;
+    fn_row rows[EDAN_MAX_FUNCTIONS];
+    results(t, o, rows);
     edan_table tab;
-    results(tool, o, &tab);
+    edan_table_init(&tab, &tables[0]);
+    edan_table_rows_of(&tab, rows, (size_t)t->n, sizeof *rows);
     if (fmt == EDAN_FORMAT_TEXT) {
         fprintf(f,
                 "\nper function (m = %" PRIu64

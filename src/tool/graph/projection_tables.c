@@ -11,14 +11,6 @@
 /* The region, its functions, loops and the code outside loops            */
 /* ===================================================================== */
 
-/* An object (its members the columns after it) that is null when the bool member m is false. */
-#define PJ_GROUP(S, m, key, doc)                                                                                       \
-    {                                                                                                                  \
-        key, EDAN_T_GROUP, "", doc, 0, NULL, 0, 0, NULL,                                                               \
-        {                                                                                                              \
-            .offset = offsetof(S, m), .ctype = EDAN_F_BOOL                                                             \
-        }                                                                                                              \
-    }
 #define PJ_MIX(m, key, unit, doc) EDAN_COL_OF(1, proj_row, mix.m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
 #define PJ_V(m, key, unit, doc) EDAN_COL_OF(0, proj_row_view, m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
 /* A number text shows too: %.0f, or %g of precision p (G) */
@@ -65,9 +57,9 @@
         PJ_SHOWN(p.time_memory, "time_memory_s", "s", "DRAM bytes / bandwidth", "T_d s", 10, 3, EDAN_COL_G),           \
         PJ_SHOWN(p.time, "time_s", "s", "the larger", "T s", 10, 3, EDAN_COL_G),                                       \
         PJ_SHOWN(bound, "bound", "", "memory or compute", NULL, 7, 0, EDAN_COL_LEFT),                                  \
-        PJ_GROUP(proj_row_view, has_model, "model_time", "the timing model's time (null without it)"),                 \
-        EDAN_COL_ARRAY(0, proj_row_view, cycles, n_model, "model_time.cycles", "cycles", "per --mem-latency", 0),      \
-        EDAN_COL_ARRAY(0, proj_row_view, sec, n_model, "model_time.seconds", "s", "per --mem-latency", 0),             \
+        EDAN_COL_GROUP_FIELD(proj_row_view, has_model, "model_time", "the timing model's time (null without it)", 0),  \
+        EDAN_COL_ARRAY(proj_row_view, cycles, n_model, "model_time.cycles", "cycles", "per --mem-latency", 0),         \
+        EDAN_COL_ARRAY(proj_row_view, sec, n_model, "model_time.seconds", "s", "per --mem-latency", 0),                \
         PJ_SHOWN(model_s, "model_s", "s", "the timing model's at its first latency (text)", "model s", 10, 3,          \
                  EDAN_NO_JSON | EDAN_COL_G)
 #define PJ_LABEL                                                                                                       \
@@ -81,7 +73,7 @@
 
 #define PJ_SUM(m, key, unit, doc) EDAN_COL_OF(0, proj_total_view, sum.m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
 #define PJ_MACHINE(m, key, unit, doc) PJ_SUM(machine.m, "machine." key, unit, doc)
-#define PJ_ARRAY(m, n, key, unit, doc) EDAN_COL_ARRAY(0, proj_total_view, sum.m, sum.n, key, unit, doc, 0)
+#define PJ_ARRAY(m, n, key, unit, doc) EDAN_COL_ARRAY(proj_total_view, sum.m, sum.n, key, unit, doc, 0)
 
 static const edan_column total_cols[] = {
     PJ_LABEL,
@@ -100,7 +92,8 @@ static const edan_column total_cols[] = {
     PJ_ROW,
     PJ_SUM(time_sum_of_parts, "time_sum_of_parts_s", "s", "ExaSAT's time: the sum over loops and the code outside"),
     PJ_SUM(lambda, "lambda", "", "lambda of each eDAG configuration at the first m"),
-    PJ_GROUP(proj_total_view, sum.has_prediction, "prediction", "the timing model's (null without --mem-latency)"),
+    EDAN_COL_GROUP_FIELD(proj_total_view, sum.has_prediction, "prediction",
+                         "the timing model's (null without --mem-latency)", 0),
     PJ_ARRAY(prediction[0], n_prediction, "prediction.mem_latency_ns", "ns", "per --mem-latency"),
     PJ_ARRAY(prediction[1], n_prediction, "prediction.seconds", "s", "its predicted time"),
     PJ_ARRAY(curve[0], n_curve, "traffic_curve.cache_bytes", "bytes",
@@ -146,7 +139,7 @@ static const edan_column function_cols[] = {
     PJ_LABEL,
     PJ_V(name, "name", "", "the function"),
     PJ_ROW,
-    PJ_GROUP(proj_row_view, has_lambda, "lambda", "lambda of --per-function's row (null: none)"),
+    EDAN_COL_GROUP_FIELD(proj_row_view, has_lambda, "lambda", "lambda of --per-function's row (null: none)", 0),
     PJ_V(lambda[0], "lambda.exclusive", "cycles", "of its own vertices"),
     PJ_V(lambda[1], "lambda.inclusive", "cycles", "while it is active"),
 };
@@ -338,13 +331,13 @@ static const edan_column whatif_cols[] = {
     }
 
 static const edan_column nest_cols[] = {
-    EDAN_COL_ARRAY(0, proj_nest_row, loops, levels, "loops", "", "the chain's loop ids, outermost first", 0),
+    EDAN_COL_ARRAY(proj_nest_row, loops, levels, "loops", "", "the chain's loop ids, outermost first", 0),
     NE(place.function, "function", "", "the outermost loop's function (null: unknown)"),
     NE(place.line, "line", "", "its head's line (0: unknown)"),
-    EDAN_COL_ARRAY(1, edan_affine_nest, trip, levels, "trips", "iterations",
-                   "each level's trip count per entry (0: it varied)", 0),
-    EDAN_COL_ARRAY(1, edan_affine_nest, extent, levels, "max_trips", "iterations", "each level's largest trip count",
-                   0),
+    EDAN_COL_ARRAY_OF(1, edan_affine_nest, trip, levels, "trips", "iterations",
+                      "each level's trip count per entry (0: it varied)", 0),
+    EDAN_COL_ARRAY_OF(1, edan_affine_nest, extent, levels, "max_trips", "iterations", "each level's largest trip count",
+                      0),
     NE(bounds, "bounds", "", "per level: null, or a bounded level's trip count affine in the outer counters"),
     NE_NEST(entries, "entries", "", "entries of the outermost loop"),
     NE_NEST(accesses, "accesses", "accesses", "accesses made in its own function"),
@@ -358,17 +351,17 @@ static const edan_column nest_cols[] = {
     NE(regs.used[1], "registers.fp_used", "registers", "FP registers the body names"),
     NE(regs.memory_state, "registers.memory_state", "", "state variables in memory"),
     NE(regs.stack, "registers.stack_per_iteration", "accesses", "sp-relative accesses per iteration"),
-    EDAN_COL_ARRAY(0, proj_nest_row, reg_counts, n_regs, "registers.register_counts", "registers",
+    EDAN_COL_ARRAY(proj_nest_row, reg_counts, n_regs, "registers.register_counts", "registers",
                    "the register counts (--what-if-registers)", 0),
-    EDAN_COL_ARRAY(0, proj_nest_row, regs.spilled[0], n_regs, "registers.int_spilled_per_iteration", "accesses",
+    EDAN_COL_ARRAY(proj_nest_row, regs.spilled[0], n_regs, "registers.int_spilled_per_iteration", "accesses",
                    "integer accesses spilled at each", 0),
-    EDAN_COL_ARRAY(0, proj_nest_row, regs.spilled[1], n_regs, "registers.fp_spilled_per_iteration", "accesses",
+    EDAN_COL_ARRAY(proj_nest_row, regs.spilled[1], n_regs, "registers.fp_spilled_per_iteration", "accesses",
                    "FP accesses spilled at each", 0),
     NE(insns, "instructions", "", "its loads and stores, by pc"),
 };
 static const edan_column bound_cols[] = {
     EDAN_COL_FIELD(proj_bound_row, base, "base", "iterations", "the trip count at outer counters 0", 0, NULL, 0, 0),
-    EDAN_COL_ARRAY(0, proj_bound_row, strides, n, "strides", "iterations", "per iteration of each outer level", 0),
+    EDAN_COL_ARRAY(proj_bound_row, strides, n, "strides", "iterations", "per iteration of each outer level", 0),
 };
 static const edan_column insn_cols[] = {
     CELL("pc", EDAN_T_U64, "address", "the instruction"),
@@ -376,7 +369,7 @@ static const edan_column insn_cols[] = {
     CELL("size", EDAN_T_U64, "bytes", "its access's"),
     EDAN_COL_OF(1, edan_affine_insn, affine, "affine", "", "its addresses affine in the counters", 0, NULL, 0, 0),
     EDAN_COL_OF(1, edan_affine_insn, base, "base", "address", "its address at iteration vector 0", 0, NULL, 0, 0),
-    EDAN_COL_ARRAY(1, edan_affine_insn, stride, levels, "strides", "bytes", "per iteration of each level", 0),
+    EDAN_COL_ARRAY_OF(1, edan_affine_insn, stride, levels, "strides", "bytes", "per iteration of each level", 0),
     EDAN_COL_OF(1, edan_affine_insn, accesses, "accesses", "accesses", "all its accesses", 0, NULL, 0, 0),
 };
 static const edan_column pair_cols[] = {
@@ -389,7 +382,7 @@ static const edan_column pair_cols[] = {
 static const edan_column whatif_summary_cols[] = {
     WS(kind, "kind", "block or fuse"),
     WS(cache_model, "cache_model", "the machine's hierarchy the replays run through (null: LRU caches)"),
-    EDAN_COL_ARRAY(0, proj_wi_summary, levels, n_levels, "levels", "", "the levels blocked, from 1", 0),
+    EDAN_COL_ARRAY(proj_wi_summary, levels, n_levels, "levels", "", "the levels blocked, from 1", 0),
     WS(nests, "nests", "the loop nests, in order of their first access"),
     WS(pairs, "pairs", "consecutive nests (--what-if=fuse)"),
     WS(complete, "complete", "every nest replayed"),

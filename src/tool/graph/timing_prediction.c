@@ -1,261 +1,550 @@
 /*
- * timing_prediction.c - the prediction tool's (timing_tool.c) views of the
- * data caches' prefetchers and its --csv-dir tables, from the finished model.
+ * timing_prediction.c - the prediction tool's (timing_tool.c) section and
+ * --csv-dir tables: the finished model's numbers gathered into a view
+ * (pred_view: the scalars, a row per latency, a row per data level), and
+ * the tables declared here, which the one renderer (report/table.h) writes
+ * as text (through forms), JSON and CSV.
  */
-#include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "report/csv.h"
-#include "report/json.h"
+#include "report/table.h"
 #include "tool/graph/timing_tool.h"
 
-/* The data levels' prefetchers, when the machine has one: what each did, and per latency the late and dropped. */
-const char *edan_timing_level_label(int level)
+#define MAXK EDAN_TIMING_MAX_LATENCIES
+#define MAXL EDAN_MACHINE_MAX_DATA_LEVELS
+#define TEXT_ROWS 10  /* functions and lines the text lists */
+#define JSON_LINES 20 /* lines the JSON lists (the functions: all) */
+#define TEXT (EDAN_NO_JSON | EDAN_NO_CSV)
+
+/* ===================================================================== */
+/* The view                                                               */
+/* ===================================================================== */
+
+/* A latency: a row of NAME-prediction.csv and NAME-dram.csv, and of the text's lanes. */
+typedef struct pred_lane {
+    double mem_latency_ns, cycles, cycles_low, cycles_high, seconds, mem_stall_share; /* NaN: unknown */
+    double slope, slope_low, slope_high, slowdown;                                    /* NaN: one latency */
+    const char *schedule;
+    uint64_t prefetch_late, prefetch_dropped;
+    uint64_t reads, row_hits, row_misses, row_conflicts, writes, drains;
+    double read_queue_wait_ns;
+    /* text */
+    double stall_pct, half, half_pct, hit_pct, miss_pct, conflict_pct;
+    bool ci; /* the cycles' interval known */
+    const char *few, *scheduled, *sep;
+} pred_lane;
+
+/* A data level: its hits and misses, and its prefetcher's counts. */
+typedef struct pred_level {
+    const char *level, *type, *label;
+    uint64_t hits, misses, issued, useful, useless;
+} pred_level;
+
+/* The section's scalars (the JSON object "prediction", its arrays a value per latency) and its tables' rows. */
+typedef struct pred_view {
+    const char *name, *file, *memory;
+    double clock_ghz;
+    size_t k, k_ci; /* latencies; k when the cycles' intervals are known, else 0 */
+    double lat[MAXK], cycles[MAXK], seconds[MAXK], share[MAXK];
+    double slope, slowdown;
+    edan_timing_counts c;
+    const edan_table *levels, *prefetch_levels, *functions, *lines;
+    uint64_t late[MAXK], dropped[MAXK];
+    uint64_t reads[MAXK], row_hits[MAXK], row_misses[MAXK], row_conflicts[MAXK], writes[MAXK], drains[MAXK];
+    double wait[MAXK];
+    edan_timing_sample_info si;
+    bool exact;
+    double confidence, low[MAXK], high[MAXK];
+    bool has_prefetch, dram; /* the objects "prefetch" (else null) and "dram" (else absent) */
+    /* text */
+    bool several, ci, slope_ci;
+    uint64_t channels, ranks, banks, from;
+    const char *plural;
+    double measured_pct, scheduled_pct;
+    pred_lane lanes[MAXK];
+    pred_level lv[MAXL];
+    size_t n_levels;
+} pred_view;
+
+static double pct(double part, double whole)
 {
-    static const char *const names[] = {"L1d", "L2", "L3"};
-    return level >= 0 && level < 3 ? names[level] : "?";
+    return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
-static bool has_prefetcher(const edan_machine *mc)
+static void view_lane(pred_view *v, const edan_timing *m, int k)
 {
-    for (int l = 0; l < mc->n_data_levels; l++)
-        if (mc->data[l].prefetch.kind != EDAN_PREFETCH_NONE)
-            return true;
-    return false;
+    const edan_timing_lane l = edan_timing_lane_get(m, k);
+    pred_lane *r = &v->lanes[k];
+    const double half = v->si.cycles_half[k];
+    r->mem_latency_ns = v->lat[k] = l.mem_latency_ns;
+    r->cycles = v->cycles[k] = l.cycles;
+    r->seconds = v->seconds[k] = l.seconds;
+    r->mem_stall_share = v->share[k] = l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0;
+    r->ci = v->ci && isfinite(half);
+    v->low[k] = l.cycles - half;
+    v->high[k] = l.cycles + half;
+    r->cycles_low = r->ci ? v->low[k] : NAN;
+    r->cycles_high = r->ci ? v->high[k] : NAN;
+    r->slope = r->slope_low = r->slope_high = r->slowdown = NAN;
+    if (v->several) {
+        r->slope = v->slope;
+        r->slope_low = v->slope_ci ? v->slope - v->si.slope_half : NAN;
+        r->slope_high = v->slope_ci ? v->slope + v->si.slope_half : NAN;
+        r->slowdown = v->slowdown;
+    }
+    r->schedule = !v->si.sampled ? "exact" : v->si.covered ? "sampled, every instruction" : "sampled";
+    r->prefetch_late = v->late[k] = l.prefetch_late;
+    r->prefetch_dropped = v->dropped[k] = l.prefetch_dropped;
+    const edan_dram_counts *d = &l.dram;
+    r->reads = v->reads[k] = d->reads;
+    r->row_hits = v->row_hits[k] = d->row_hits;
+    r->row_misses = v->row_misses[k] = d->row_misses;
+    r->row_conflicts = v->row_conflicts[k] = d->row_conflicts;
+    r->writes = v->writes[k] = d->writes;
+    r->drains = v->drains[k] = d->drains;
+    r->read_queue_wait_ns = v->wait[k] = d->reads ? d->wait_ns / (double)d->reads : 0.0;
+    r->stall_pct = pct(l.mem_stall_cycles, l.cycles);
+    r->half = half;
+    r->half_pct = pct(half, l.cycles);
+    r->hit_pct = pct((double)d->row_hits, (double)d->reads);
+    r->miss_pct = pct((double)d->row_misses, (double)d->reads);
+    r->conflict_pct = pct((double)d->row_conflicts, (double)d->reads);
+    r->few = v->ci && !r->ci ? "   (too few units)" : "";
+    r->scheduled = v->ci ? " scheduled" : "";
+    r->sep = k ? "; " : "";
 }
 
-static const char *prefetcher_name(edan_prefetch_kind k)
+/* The finished model's numbers, the view's tables read. */
+static void view_new(pred_view *v, const edan_timing *m, const char *path)
 {
-    return k == EDAN_PREFETCH_STRIDE ? "stride" : "tagged";
-}
-
-void edan_timing_prefetch_text(const edan_timing *m, FILE *f)
-{
+    static const char *const level[] = {"l1d", "l2", "l3"}, *const label[] = {"L1d", "L2", "L3"};
+    _Static_assert(MAXL == 3, "a name for every data level");
     const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *c = edan_timing_counts_get(m);
-    if (!has_prefetcher(mc))
-        return;
-    for (int l = 0; l < mc->n_data_levels; l++) {
-        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
-            continue;
-        const edan_prefetch_counts *p = &c->prefetch[l];
-        fprintf(
-            f,
-            "  %-4s %-6s prefetcher    %" PRIu64 " issued, %" PRIu64 " useful, %" PRIu64 " useless (evicted unused)\n",
-            edan_timing_level_label(l), prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
+    memset(v, 0, sizeof *v);
+    v->name = mc->name;
+    v->file = path;
+    v->clock_ghz = mc->clock_ghz;
+    v->dram = mc->dram.present;
+    v->memory = v->dram ? "dram" : NULL;
+    v->k = (size_t)edan_timing_lanes(m);
+    v->several = v->k > 1;
+    v->slope = edan_timing_slope(m);
+    v->slowdown = edan_timing_slowdown(m);
+    v->c = *edan_timing_counts_get(m);
+    edan_timing_sample_info_get(m, &v->si);
+    v->ci = v->si.sampled && !v->si.covered;
+    v->slope_ci = v->ci && isfinite(v->si.slope_half);
+    v->exact = v->si.covered;
+    v->confidence = 0.95;
+    v->k_ci = v->k;
+    for (size_t k = 0; k < v->k; k++) {
+        view_lane(v, m, (int)k);
+        v->k_ci = isfinite(v->si.cycles_half[k]) ? v->k_ci : 0;
     }
-    fputs("  prefetches late, dropped ", f);
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        fprintf(f, "%s%" PRIu64 ", %" PRIu64 " at %g ns", k ? "; " : "", l.prefetch_late, l.prefetch_dropped,
-                l.mem_latency_ns);
+    const uint64_t n = v->c.instructions;
+    v->from = v->si.cfg.regime ? v->si.cfg.unit : v->si.cfg.period;
+    v->measured_pct = n ? 100.0 * (double)v->si.measured / (double)n : 0.0;
+    v->scheduled_pct = n ? 100.0 * (double)v->si.detailed / (double)n : 0.0;
+    v->channels = mc->dram.channels;
+    v->ranks = mc->dram.ranks;
+    v->banks = mc->dram.banks;
+    v->plural = mc->dram.channels == 1 ? "" : "s";
+    v->n_levels = (size_t)(mc->n_data_levels < MAXL ? mc->n_data_levels : MAXL);
+    for (size_t l = 0; l < v->n_levels; l++) {
+        const edan_prefetch_kind kind = mc->data[l].prefetch.kind;
+        v->has_prefetch |= kind != EDAN_PREFETCH_NONE;
+        v->lv[l] = (pred_level){level[l],
+                                kind == EDAN_PREFETCH_STRIDE ? "stride" : "tagged",
+                                label[l],
+                                v->c.level_hits[l],
+                                v->c.level_misses[l],
+                                v->c.prefetch[l].issued,
+                                v->c.prefetch[l].useful,
+                                v->c.prefetch[l].useless};
     }
-    fputc('\n', f);
-}
-
-/* "prefetch": null without a prefetcher; else each level's counts and, per latency, the late and dropped. */
-void edan_timing_prefetch_json(const edan_timing *m, FILE *f)
-{
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *c = edan_timing_counts_get(m);
-    fputs(",\"prefetch\":", f);
-    if (!has_prefetcher(mc)) {
-        fputs("null", f);
-        return;
-    }
-    fputs("{\"levels\":[", f);
-    bool first = true;
-    for (int l = 0; l < mc->n_data_levels; l++) {
-        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
-            continue;
-        const edan_prefetch_counts *p = &c->prefetch[l];
-        fprintf(f,
-                "%s{\"level\":\"%s\",\"type\":\"%s\",\"issued\":%" PRIu64 ",\"useful\":%" PRIu64 ",\"useless\":%" PRIu64
-                "}",
-                first ? "" : ",",
-                l == 0   ? "l1d"
-                : l == 1 ? "l2"
-                         : "l3",
-                prefetcher_name(mc->data[l].prefetch.kind), p->issued, p->useful, p->useless);
-        first = false;
-    }
-    uint64_t late[EDAN_TIMING_MAX_LATENCIES], dropped[EDAN_TIMING_MAX_LATENCIES];
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        late[k] = l.prefetch_late;
-        dropped[k] = l.prefetch_dropped;
-    }
-    fputs("],\"late\":[", f);
-    for (int k = 0; k < edan_timing_lanes(m); k++)
-        fprintf(f, "%s%" PRIu64, k ? "," : "", late[k]);
-    fputs("],\"dropped\":[", f);
-    for (int k = 0; k < edan_timing_lanes(m); k++)
-        fprintf(f, "%s%" PRIu64, k ? "," : "", dropped[k]);
-    fputs("]}", f);
 }
 
 /* ===================================================================== */
-/* The DRAM ([dram]): per latency, its reads by row-buffer outcome         */
+/* Tables                                                                 */
 /* ===================================================================== */
 
-/* The mean ns a read waited in the controller (0 without reads). */
-static double dram_mean_wait(const edan_dram_counts *d)
+#define V_COL(m, key, unit, doc) EDAN_COL_FIELD(pred_view, m, key, unit, doc, 0, NULL, 0, 0)
+#define V_ARR(m, key, unit, doc) EDAN_COL_ARRAY(pred_view, m, k, key, unit, doc, 0)
+#define V_TEXT(m, key, flags, width, precision)                                                                        \
+    EDAN_COL_FIELD(pred_view, m, key, "", "text", TEXT | flags, NULL, width, precision)
+#define PER_LATENCY " per latency"
+static const edan_column pred_cols[] = {
+    V_COL(name, "machine.name", "", "the machine's name"),
+    V_COL(file, "machine.file", "", "the machine file, as --machine names it"),
+    V_COL(clock_ghz, "machine.clock_ghz", "GHz", "the core's clock"),
+    EDAN_COL_FIELD(pred_view, memory, "machine.memory", "",
+                   "\"dram\" with [dram]: mem_latency_ns is then a link's, on top of the DRAM's own time",
+                   EDAN_COL_OPTIONAL, NULL, 0, 0),
+    V_ARR(lat, "mem_latency_ns", "ns", "the memory latencies, in option order"),
+    V_ARR(cycles, "cycles", "cycles", "the predicted run time" PER_LATENCY),
+    V_ARR(seconds, "seconds", "seconds", "the predicted run time at the clock" PER_LATENCY),
+    V_ARR(share, "mem_stall_share", "ratio", "the share of the time commit waited on data from memory" PER_LATENCY),
+    EDAN_COL_FIELD(pred_view, slope, "slope_ns_per_ns", "ratio",
+                   "least-squares slope of run time against memory latency (0 with one latency)", EDAN_COL_G, NULL, 0,
+                   4),
+    EDAN_COL_FIELD(pred_view, slowdown, "slowdown", "ratio", "run time at the highest latency / at the lowest",
+                   EDAN_COL_G, NULL, 0, 4),
+    V_COL(c.instructions, "counts.instructions", "instructions", "the instructions scheduled or counted"),
+    V_COL(c.loads, "counts.loads", "instructions", "the loads"),
+    V_COL(c.stores, "counts.stores", "instructions", "the stores"),
+    V_COL(c.l1i_misses, "counts.l1i_misses", "accesses", "the instruction cache's misses"),
+    V_COL(levels, "counts.levels", "", "per data level, L1d first"),
+    V_COL(c.ram_lines, "counts.memory_lines", "lines", "the lines read from memory, prefetched ones included"),
+    V_COL(c.ram_bytes, "counts.memory_bytes", "bytes", "the bytes moved to and from memory"),
+    V_COL(c.branches, "counts.branches", "instructions", "the branches"),
+    V_COL(c.mispredicts, "counts.mispredicts", "instructions", "the branches mispredicted"),
+    V_COL(c.serializing, "counts.serializing", "instructions",
+          "the serializing instructions (CSR accesses, ecall, sc)"),
+    V_COL(c.unaddressed, "counts.unaddressed", "instructions", "the instructions without an address (a text trace)"),
+    EDAN_COL_GROUP_FIELD(pred_view, has_prefetch, "prefetch",
+                         "the data caches' prefetchers (null: the machine has none)", 0),
+    V_COL(prefetch_levels, "prefetch.levels", "", "a data level with a prefetcher"),
+    V_ARR(late, "prefetch.late", "lines", "the prefetches that came too late" PER_LATENCY),
+    V_ARR(dropped, "prefetch.dropped", "lines", "the prefetches dropped" PER_LATENCY),
+    EDAN_COL_GROUP_FIELD(pred_view, dram, "dram",
+                         "the DRAM's reads by row-buffer outcome, per latency (only with [dram])", EDAN_COL_OPTIONAL),
+    V_ARR(reads, "dram.reads", "accesses", "the reads"),
+    V_ARR(row_hits, "dram.row_hits", "accesses", "the reads that hit an open row"),
+    V_ARR(row_misses, "dram.row_misses", "accesses", "the reads to a closed bank"),
+    V_ARR(row_conflicts, "dram.row_conflicts", "accesses", "the reads that closed another row"),
+    V_ARR(writes, "dram.writes", "accesses", "the write-backs queued"),
+    V_ARR(drains, "dram.drains", "", "the turns of the bus to the writes"),
+    V_ARR(wait, "dram.read_queue_wait_ns", "ns", "the mean wait of a read from arrival to its column command"),
+    EDAN_COL_GROUP_FIELD(pred_view, si.sampled, "sampling",
+                         "the sampled schedule (null: --exact, every instruction scheduled)", 0),
+    V_COL(si.cfg.unit, "sampling.unit", "instructions", "a unit's instructions"),
+    V_COL(si.cfg.warmup, "sampling.warmup", "instructions", "the warm-up before each unit"),
+    V_COL(si.cfg.period, "sampling.period", "instructions", "the longest period between units"),
+    V_COL(si.cfg.regime, "sampling.regime", "", "the periods per regime before the period doubles (0: fixed)"),
+    V_COL(si.units, "sampling.units", "", "the units measured"),
+    V_COL(si.measured, "sampling.measured", "instructions", "the instructions in the measured units"),
+    V_COL(si.detailed, "sampling.scheduled", "instructions", "the instructions scheduled: measured and warm-up"),
+    V_COL(exact, "sampling.exact", "", "every instruction measured: the unsampled model's results"),
+    EDAN_COL_FIELD(pred_view, confidence, "sampling.confidence", "ratio", "the intervals' confidence", EDAN_COL_JSON_G,
+                   NULL, 0, 2),
+    EDAN_COL_ARRAY(pred_view, low, k_ci, "sampling.cycles_low", "cycles",
+                   "per latency, the cycles' interval's low end (null: too few units to tell)", EDAN_COL_EMPTY_NULL),
+    EDAN_COL_ARRAY(pred_view, high, k_ci, "sampling.cycles_high", "cycles", "its high end", EDAN_COL_EMPTY_NULL),
+    EDAN_COL_FIELD(pred_view, si.slope_half, "sampling.slope_half_width", "ratio",
+                   "the slope's interval's half-width (null: unknown)", EDAN_COL_G, NULL, 0, 2),
+    V_COL(functions, "functions", "", "per function, most time first (null: no symbols)"),
+    V_COL(lines, "lines", "", "the 20 source lines with the largest slope (null: no symbols)"),
+    /* text */
+    V_TEXT(several, "several", 0, 0, 0),
+    V_TEXT(ci, "ci", 0, 0, 0),
+    V_TEXT(slope_ci, "slope_ci", 0, 0, 0),
+    V_TEXT(channels, "channels", 0, 0, 0),
+    V_TEXT(ranks, "ranks", 0, 0, 0),
+    V_TEXT(banks, "banks", 0, 0, 0),
+    V_TEXT(plural, "plural", 0, 0, 0),
+    V_TEXT(from, "from", 0, 0, 0),
+    V_TEXT(measured_pct, "measured_pct", 0, 0, 1),
+    V_TEXT(scheduled_pct, "scheduled_pct", 0, 0, 1),
+};
+
+static const edan_column level_cols[] = {
+    EDAN_COL_FIELD(pred_level, hits, "hits", "accesses", "the accesses that hit in the level", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_level, misses, "misses", "accesses", "the accesses that missed it", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_level, label, "label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 4, 0),
+};
+
+static const edan_column prefetch_cols[] = {
+    EDAN_COL_FIELD(pred_level, level, "level", "", "the level: l1d, l2 or l3", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_level, type, "type", "", "the prefetcher: stride or tagged", EDAN_COL_LEFT, NULL, 6, 0),
+    EDAN_COL_FIELD(pred_level, issued, "issued", "lines", "the lines it sent for", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_level, useful, "useful", "lines", "the lines an access used", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_level, useless, "useless", "lines", "the lines evicted unused", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_level, label, "label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 4, 0),
+};
+
+/* A function's or a source line's time (edan_timing_attr). */
+#define A_ARR(m, key, doc) EDAN_COL_ARRAY(edan_timing_attr, m, lanes, key, "cycles", doc PER_LATENCY, 0)
+#define A_COMMON                                                                                                       \
+    EDAN_COL_FIELD(edan_timing_attr, instructions, "instructions", "instructions", "the instructions executed", 0,     \
+                   NULL, 0, 0),                                                                                        \
+        A_ARR(cycles, "cycles", "the time of its instructions"),                                                       \
+        A_ARR(stall, "mem_stall_cycles", "the cycles commit waited on memory at its instructions"),                    \
+        EDAN_COL_FIELD(edan_timing_attr, slope, "slope_ns_per_ns", "ratio",                                            \
+                       "the slope of its time against memory latency", 0, NULL, 0, 0)
+static const edan_column function_cols[] = {
+    EDAN_COL_FIELD(edan_timing_attr, name, "name", "", "the function (null: code outside every symbol)", 0, NULL, 0, 0),
+    A_COMMON,
+};
+static const edan_column line_cols[] = {
+    EDAN_COL_FIELD(edan_timing_attr, name, "file", "", "the source file (null: no line information)", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edan_timing_attr, line, "line", "", "the line in it", 0, NULL, 0, 0),
+    EDAN_COL_FIELD(edan_timing_attr, function, "function", "", "the function the line is in", 0, NULL, 0, 0),
+    A_COMMON,
+};
+
+/* NAME-prediction.csv: a row per latency, the slope and slowdown (empty with one latency) in every row. */
+#define L_COL(m, key, unit, doc) EDAN_COL_FIELD(pred_lane, m, key, unit, doc, 0, NULL, 0, 0)
+static const edan_column lane_cols[] = {
+    L_COL(mem_latency_ns, "mem_latency_ns", "ns", "the memory latency"),
+    L_COL(cycles, "cycles", "cycles", "the predicted run time"),
+    L_COL(cycles_low, "cycles_low", "cycles", "its 95 % interval's low end (empty: exact or unknown)"),
+    L_COL(cycles_high, "cycles_high", "cycles", "its high end"),
+    L_COL(seconds, "seconds", "seconds", "the run time at the clock"),
+    L_COL(mem_stall_share, "mem_stall_share", "ratio", "the share of the time stalled on memory"),
+    L_COL(slope, "slope_ns_per_ns", "ratio", "the region's slope"),
+    L_COL(slope_low, "slope_low", "ratio", "its 95 % interval's low end"),
+    L_COL(slope_high, "slope_high", "ratio", "its high end"),
+    L_COL(slowdown, "slowdown", "ratio", "the region's slowdown"),
+    L_COL(schedule, "schedule", "", "exact, sampled, or sampled, every instruction"),
+    L_COL(prefetch_late, "prefetch_late", "lines", "the prefetches too late"),
+    L_COL(prefetch_dropped, "prefetch_dropped", "lines", "the prefetches dropped"),
+    /* text */
+    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "lat", "", "text", TEXT | EDAN_COL_G, NULL, 14, 6),
+    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "at", "", "text", TEXT | EDAN_COL_G, NULL, 0, 6),
+    EDAN_COL_FIELD(pred_lane, sep, "sep", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_lane, cycles, "cyc", "", "text", TEXT, NULL, 16, 0),
+    EDAN_COL_FIELD(pred_lane, seconds, "sec", "", "text", TEXT | EDAN_COL_G, NULL, 16, 6),
+    EDAN_COL_FIELD(pred_lane, stall_pct, "stall", "", "text", TEXT | EDAN_COL_PERCENT, NULL, 12, 1),
+    EDAN_COL_FIELD(pred_lane, half, "half", "", "text", TEXT, NULL, 12, 0),
+    EDAN_COL_FIELD(pred_lane, half_pct, "half_pct", "", "text", TEXT, NULL, 0, 2),
+    EDAN_COL_FIELD(pred_lane, ci, "ci", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_lane, few, "few", "", "text", TEXT, NULL, 0, 0),
+};
+
+/* NAME-dram.csv, with [dram]: a row per latency, the numbers of the JSON's "dram". */
+static const edan_column dram_cols[] = {
+    L_COL(mem_latency_ns, "mem_latency_ns", "ns", "the memory latency"),
+    L_COL(reads, "reads", "accesses", "the reads"),
+    L_COL(row_hits, "row_hits", "accesses", "the reads that hit an open row"),
+    L_COL(row_misses, "row_misses", "accesses", "the reads to a closed bank"),
+    L_COL(row_conflicts, "row_conflicts", "accesses", "the reads that closed another row"),
+    L_COL(writes, "writes", "accesses", "the write-backs queued"),
+    L_COL(drains, "drains", "", "the turns of the bus to the writes"),
+    EDAN_COL_FIELD(pred_lane, read_queue_wait_ns, "read_queue_wait_ns", "ns", "a read's mean wait", 0, NULL, 0, 1),
+    /* text */
+    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "at", "", "text", TEXT | EDAN_COL_G, NULL, 0, 6),
+    EDAN_COL_FIELD(pred_lane, scheduled, "scheduled", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(pred_lane, hit_pct, "hit_pct", "", "text", TEXT, NULL, 0, 1),
+    EDAN_COL_FIELD(pred_lane, miss_pct, "miss_pct", "", "text", TEXT, NULL, 0, 1),
+    EDAN_COL_FIELD(pred_lane, conflict_pct, "conflict_pct", "", "text", TEXT, NULL, 0, 1),
+};
+
+/* The text's functions and lines: their cycles' headings are the latencies' (set when it runs). */
+static const edan_column attr_text_cols[] = {
+    {"name", EDAN_T_STR, "", "text", TEXT | EDAN_COL_NAME, NULL, 40, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(edan_timing_attr, instructions, "instructions", "", "text", TEXT, NULL, 12, 0),
+    {"at_lo", EDAN_T_F64, "", "text", TEXT | EDAN_COL_OPTIONAL, NULL, 14, 0, NULL, EDAN_CELL},
+    {"at_hi", EDAN_T_F64, "", "text", TEXT, NULL, 14, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(edan_timing_attr, slope, "slope", "", "text", TEXT | EDAN_COL_G | EDAN_COL_OPTIONAL, NULL, 10, 4),
+    {"share", EDAN_T_F64, "", "text", TEXT | EDAN_COL_PERCENT, NULL, 7, 1, NULL, EDAN_CELL},
+};
+static const edan_table_decl attr_text_decl =
+    EDAN_TABLE_DECL("prediction.functions", NULL, false, "text: a function's or a line's time", attr_text_cols);
+
+const edan_table_decl edan_timing_tables[] = {
+    EDAN_TABLE_DECL("prediction", NULL, true, "the prediction on the machine; arrays: per latency, in option order",
+                    pred_cols),
+    EDAN_TABLE_DECL("prediction.counts.levels", NULL, false, "a data level, L1d first", level_cols),
+    EDAN_TABLE_DECL("prediction.prefetch.levels", "prefetch", false, "a data level with a prefetcher", prefetch_cols),
+    EDAN_TABLE_DECL("prediction.functions", NULL, false, "a function's time", function_cols),
+    EDAN_TABLE_DECL("prediction.lines", NULL, false, "a source line's time", line_cols),
+    EDAN_CSV_TABLE_DECL("prediction.lanes", "prediction", "a memory latency's prediction", lane_cols),
+    EDAN_CSV_TABLE_DECL("prediction.dram", "dram", "a memory latency's DRAM reads", dram_cols),
+    {NULL}};
+enum { T_PRED, T_LEVELS, T_PREFETCH, T_FUNCTIONS, T_LINES, T_LANES, T_DRAM, T_N };
+
+/* ===================================================================== */
+/* Text forms                                                             */
+/* ===================================================================== */
+
+static const char head_form[] =
+    "\nprediction on machine {machine.name} ({machine.file})\n"
+    "{?dram}  memory: DRAM, {channels} channel{plural} x {ranks} ranks x {banks} banks; mem latency = a link's, "
+    "added to every read on top of the DRAM's own time\n";
+static const char dram_form[] = "    at {at} ns: {reads} reads{scheduled}, {hit_pct}% row hits, {miss_pct}% misses, "
+                                "{conflict_pct}% conflicts; {drains} write drains; read queue wait "
+                                "{read_queue_wait_ns} ns mean\n";
+static const char lanes_head_form[] =
+    "  mem latency ns           cycles          seconds    mem stall{?ci}       +- 95%\n";
+static const char lane_form[] = "  {lat} {cyc} {sec} {stall}{few}{?ci} {half} ({half_pct}%)\n";
+static const char counts_form[] =
+    "{?several}{?slope_ci}  slope                     {slope_ns_per_ns} +- {sampling.slope_half_width} ns of run "
+    "time per ns of memory latency\n"
+    "{?several}{!slope_ci}  slope                     {slope_ns_per_ns} ns of run time per ns of memory latency\n"
+    "{?several}  slowdown                  {slowdown}x (highest latency against lowest)\n"
+    "{?sampling}  sampled                   unit {sampling.unit}, warm-up {sampling.warmup}, period up to "
+    "{sampling.period} (from {from} measured)\n"
+    "{?sampling}                            {sampling.units} units, {measured_pct}% of instructions measured, "
+    "{scheduled_pct}% scheduled{?sampling.exact}: every instruction, exact\n"
+    "{?ci}                            cycles, slope and the tables below are estimates; +-: 95% confidence\n"
+    "  instructions              {counts.instructions} ({counts.loads} loads, {counts.stores} stores)\n"
+    "  L1i misses                {counts.l1i_misses}\n";
+static const char level_form[] = "  {label} hits / misses        {hits} / {misses}\n";
+static const char memory_form[] =
+    "  memory lines read         {counts.memory_lines} ({counts.memory_bytes} bytes moved)\n";
+static const char prefetch_form[] =
+    "  {label} {type} prefetcher    {issued} issued, {useful} useful, {useless} useless (evicted unused)\n";
+static const char late_form[] = "{sep}{prefetch_late}, {prefetch_dropped} at {at} ns";
+static const char branch_form[] =
+    "{?prefetch}\n"
+    "  branches / mispredicted   {counts.branches} / {counts.mispredicts}\n"
+    "{?counts.serializing}  serializing instructions  {counts.serializing} (CSR accesses such as frflags, ecall, "
+    "sc: each drains the window)\n";
+static const char note_form[] =
+    "{?counts.unaddressed}  note: {counts.unaddressed} instructions have no address (a text trace): instruction "
+    "fetch and branch\n"
+    "{?counts.unaddressed}        prediction are not modelled for them\n";
+
+/* ===================================================================== */
+/* Rendering                                                              */
+/* ===================================================================== */
+
+typedef struct pred_tables {
+    pred_view v;
+    edan_table t[T_N];
+} pred_tables;
+
+static void tables_free(pred_tables *p)
 {
-    return d->reads ? d->wait_ns / (double)d->reads : 0.0;
+    for (int i = 0; i < T_N; i++)
+        edan_table_free(&p->t[i]);
+    free(p);
 }
 
-static double share(uint64_t part, uint64_t whole)
+/* The view and its tables; funcs and lines (NULL: no symbols) become the JSON's rows. */
+static pred_tables *tables_new(const edan_timing *m, const char *path, const edan_timing_attr *funcs, size_t n_funcs,
+                               const edan_timing_attr *lines, size_t n_lines)
 {
-    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+    pred_tables *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pred_view *v = &p->v;
+    view_new(v, m, path);
+    for (int i = 0; i < T_N; i++)
+        edan_table_init(&p->t[i], &edan_timing_tables[i]);
+    edan_table_rows_of(&p->t[T_LEVELS], v->lv, v->n_levels, sizeof *v->lv);
+    for (size_t l = 0; l < v->n_levels; l++)
+        if (edan_timing_machine(m)->data[l].prefetch.kind != EDAN_PREFETCH_NONE)
+            edan_table_row_of(&p->t[T_PREFETCH], 0, &v->lv[l], NULL);
+    edan_table_rows_of(&p->t[T_LANES], v->lanes, v->k, sizeof *v->lanes);
+    edan_table_rows_of(&p->t[T_DRAM], v->lanes, v->k, sizeof *v->lanes);
+    v->levels = &p->t[T_LEVELS];
+    v->prefetch_levels = &p->t[T_PREFETCH];
+    if (funcs) {
+        edan_table_rows_of(&p->t[T_FUNCTIONS], funcs, n_funcs, sizeof *funcs);
+        edan_table_rows_of(&p->t[T_LINES], lines, n_lines < JSON_LINES ? n_lines : JSON_LINES, sizeof *lines);
+        v->functions = &p->t[T_FUNCTIONS];
+        v->lines = &p->t[T_LINES];
+    }
+    edan_table_row_of(&p->t[T_PRED], 0, v, NULL);
+    if (!v->dram)
+        edan_table_omit_group(&p->t[T_PRED], "dram");
+    if (!v->memory)
+        edan_table_omit(&p->t[T_PRED], "machine.memory");
+    return p;
 }
 
-void edan_timing_dram_text(const edan_timing *m, bool ci, FILE *f)
+/* The text's functions or lines: the first TEXT_ROWS, the cycles at the lowest and the highest latency. */
+static void attr_text(FILE *f, const edan_timing *m, const edan_timing_attr *rows, size_t n, bool lines, bool wide)
 {
-    const edan_machine *mc = edan_timing_machine(m);
-    if (!mc->dram.present)
+    int lo = 0, hi = 0;
+    for (int k = 1; k < edan_timing_lanes(m); k++) {
+        lo = edan_timing_lane_get(m, k).mem_latency_ns < edan_timing_lane_get(m, lo).mem_latency_ns ? k : lo;
+        hi = edan_timing_lane_get(m, k).mem_latency_ns > edan_timing_lane_get(m, hi).mem_latency_ns ? k : hi;
+    }
+    const double total = edan_timing_lane_get(m, hi).cycles;
+    edan_column cols[sizeof attr_text_cols / sizeof *attr_text_cols];
+    memcpy(cols, attr_text_cols, sizeof cols);
+    char at_lo[32], at_hi[32];
+    snprintf(at_lo, sizeof at_lo, "cycles@%gns", edan_timing_lane_get(m, lo).mem_latency_ns);
+    snprintf(at_hi, sizeof at_hi, "cycles@%gns", edan_timing_lane_get(m, hi).mem_latency_ns);
+    const bool one = edan_timing_lanes(m) == 1; /* one cycles column and no slope: nothing to compare with */
+    cols[0].title = !lines ? "function (by time)" : one ? "source line (by time)" : "source line (by slope)";
+    cols[2].title = at_lo;
+    cols[3].title = at_hi;
+    edan_table t;
+    edan_table_init_cols(&t, &attr_text_decl, cols, sizeof cols / sizeof *cols);
+    if (one) {
+        edan_table_omit(&t, "at_lo");
+        edan_table_omit(&t, "slope");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const edan_timing_attr *a = &rows[i];
+        edan_value *r = edan_table_row_of(&t, 0, a, NULL);
+        if (!r)
+            break;
+        char name[1100];
+        const char *base = a->name ? strrchr(a->name, '/') : NULL;
+        if (lines && !a->name) /* code without line information: its function's own row */
+            snprintf(name, sizeof name, "?? (%s)", a->function ? a->function : "no symbol");
+        else if (lines)
+            snprintf(name, sizeof name, "%s:%u (%s)", base ? base + 1 : a->name, a->line,
+                     a->function ? a->function : "?");
+        r[0].s = lines ? edan_table_str(&t, name) : a->name ? a->name : "(no symbol)";
+        r[2].f = a->cycles[lo];
+        r[3].f = a->cycles[hi];
+        r[5].f = total > 0 ? 100.0 * a->cycles[hi] / total : 0.0;
+    }
+    edan_table_text(f, &t,
+                    &(edan_text_view){.max_rows = TEXT_ROWS,
+                                      .heading_always = true,
+                                      .wide = wide,
+                                      .more = lines ? "; --json lists the top 20" : "; --json lists all"});
+    edan_table_free(&t);
+}
+
+void edan_timing_report(FILE *f, const edan_timing *m, const char *path, const edan_timing_attr *funcs, size_t n_funcs,
+                        const edan_timing_attr *lines, size_t n_lines, bool json, bool wide)
+{
+    pred_tables *p = tables_new(m, path, funcs, n_funcs, lines, n_lines);
+    if (!p) {
+        fputs(json ? ",\"prediction\":null" : "\nprediction: out of memory\n", f);
         return;
-    fprintf(f,
-            "  memory: DRAM, %u channel%s x %u ranks x %u banks; mem latency = a link's, added to every read on "
-            "top of the DRAM's own time\n",
-            mc->dram.channels, mc->dram.channels == 1 ? "" : "s", mc->dram.ranks, mc->dram.banks);
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        const edan_dram_counts *d = &l.dram;
-        fprintf(f,
-                "    at %g ns: %" PRIu64 " reads%s, %.1f%% row hits, %.1f%% misses, %.1f%% conflicts; %" PRIu64
-                " write drains; read queue wait %.1f ns mean\n",
-                l.mem_latency_ns, d->reads, ci ? " scheduled" : "", share(d->row_hits, d->reads),
-                share(d->row_misses, d->reads), share(d->row_conflicts, d->reads), d->drains, dram_mean_wait(d));
     }
+    if (json) {
+        fputs(",\"prediction\":{", f);
+        edan_table_json(f, &p->t[T_PRED], 0);
+        fputc('}', f);
+        tables_free(p);
+        return;
+    }
+    const edan_table *t = p->t;
+    edan_table_form(f, &t[T_PRED], head_form);
+    if (p->v.dram)
+        edan_table_form(f, &t[T_DRAM], dram_form);
+    edan_table_form(f, &t[T_PRED], lanes_head_form);
+    edan_table_form(f, &t[T_LANES], lane_form);
+    edan_table_form(f, &t[T_PRED], counts_form);
+    edan_table_form(f, &t[T_LEVELS], level_form);
+    edan_table_form(f, &t[T_PRED], memory_form);
+    edan_table_form(f, &t[T_PREFETCH], prefetch_form);
+    if (p->v.has_prefetch) {
+        fputs("  prefetches late, dropped ", f);
+        edan_table_form(f, &t[T_LANES], late_form);
+    }
+    edan_table_form(f, &t[T_PRED], branch_form);
+    if (funcs) {
+        attr_text(f, m, funcs, n_funcs, false, wide);
+        attr_text(f, m, lines, n_lines, true, wide);
+    }
+    edan_table_form(f, &t[T_PRED], note_form);
+    tables_free(p);
 }
 
-static void json_u64s(FILE *f, const char *key, const uint64_t *v, int n)
-{
-    fprintf(f, "\"%s\":[", key);
-    for (int k = 0; k < n; k++)
-        fprintf(f, "%s%" PRIu64, k ? "," : "", v[k]);
-    fputc(']', f);
-}
-
-void edan_timing_dram_json(const edan_timing *m, FILE *f)
-{
-    if (!edan_timing_machine(m)->dram.present)
-        return; /* no member: reports of machines without [dram] as they were */
-    const int K = edan_timing_lanes(m);
-    uint64_t v[6][EDAN_TIMING_MAX_LATENCIES];
-    double wait[EDAN_TIMING_MAX_LATENCIES];
-    for (int k = 0; k < K; k++) {
-        const edan_dram_counts d = edan_timing_lane_get(m, k).dram;
-        v[0][k] = d.reads, v[1][k] = d.row_hits, v[2][k] = d.row_misses, v[3][k] = d.row_conflicts;
-        v[4][k] = d.writes, v[5][k] = d.drains;
-        wait[k] = dram_mean_wait(&d);
-    }
-    static const char *const keys[] = {"reads", "row_hits", "row_misses", "row_conflicts", "writes", "drains"};
-    fputs(",\"dram\":{", f);
-    for (int i = 0; i < 6; i++) {
-        if (i)
-            fputc(',', f);
-        json_u64s(f, keys[i], v[i], K);
-    }
-    fputs(",\"read_queue_wait_ns\":", f);
-    edan_json_num_array(f, wait, (size_t)K);
-    fputc('}', f);
-}
-
-/* NAME-dram.csv, with [dram]: a row per latency, the same numbers as the JSON's "dram". */
-static int dram_csv(const edan_timing *m, const char *dir, const char *name, edan_error *err)
-{
-    if (!edan_timing_machine(m)->dram.present)
-        return 0;
-    edan_csv c;
-    if (edan_csv_open(&c, dir, name, "dram",
-                      "mem_latency_ns,reads,row_hits,row_misses,row_conflicts,writes,drains,read_queue_wait_ns", err))
-        return -1;
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        edan_csv_num(&c, l.mem_latency_ns);
-        edan_csv_u64(&c, l.dram.reads);
-        edan_csv_u64(&c, l.dram.row_hits);
-        edan_csv_u64(&c, l.dram.row_misses);
-        edan_csv_u64(&c, l.dram.row_conflicts);
-        edan_csv_u64(&c, l.dram.writes);
-        edan_csv_u64(&c, l.dram.drains);
-        edan_csv_num(&c, dram_mean_wait(&l.dram));
-        edan_csv_end_row(&c);
-    }
-    return edan_csv_close(&c, err);
-}
-
-/*
- * --csv-dir: NAME-prediction.csv, a row per latency: its cycles with their 95 %
- * interval (empty when exact or unknown), seconds, the share stalled on memory,
- * the region's slope with its interval and slowdown (the same in every row),
- * the schedule, and the prefetches late and dropped; then NAME-prefetch.csv, a
- * row per data level with a prefetcher (what it issued, what was used, what
- * was not), and with [dram] NAME-dram.csv.
- */
 int edan_timing_prediction_csv(const edan_timing *m, const char *dir, const char *name, edan_error *err)
 {
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *cnt = edan_timing_counts_get(m);
-    edan_timing_sample_info si;
-    edan_timing_sample_info_get(m, &si);
-    const bool ci = si.sampled && !si.covered;
-    const bool slope = edan_timing_lanes(m) > 1;
-    edan_csv c;
-    if (edan_csv_open(&c, dir, name, "prediction",
-                      "mem_latency_ns,cycles,cycles_low,cycles_high,seconds,mem_stall_share,slope_ns_per_ns,"
-                      "slope_low,slope_high,slowdown,schedule,prefetch_late,prefetch_dropped",
-                      err))
+    pred_tables *p = tables_new(m, "", NULL, 0, NULL, 0);
+    if (!p) {
+        edan_error_set(err, "out of memory");
         return -1;
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const edan_timing_lane l = edan_timing_lane_get(m, k);
-        edan_csv_num(&c, l.mem_latency_ns);
-        edan_csv_num(&c, l.cycles);
-        const bool lane_ci = ci && isfinite(si.cycles_half[k]);
-        if (lane_ci) {
-            edan_csv_num(&c, l.cycles - si.cycles_half[k]);
-            edan_csv_num(&c, l.cycles + si.cycles_half[k]);
-        } else {
-            edan_csv_str(&c, NULL);
-            edan_csv_str(&c, NULL);
-        }
-        edan_csv_num(&c, l.seconds);
-        edan_csv_num(&c, l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
-        if (slope) {
-            const double v = edan_timing_slope(m);
-            edan_csv_num(&c, v);
-            if (ci && isfinite(si.slope_half)) {
-                edan_csv_num(&c, v - si.slope_half);
-                edan_csv_num(&c, v + si.slope_half);
-            } else {
-                edan_csv_str(&c, NULL);
-                edan_csv_str(&c, NULL);
-            }
-            edan_csv_num(&c, edan_timing_slowdown(m));
-        } else
-            for (int i = 0; i < 4; i++)
-                edan_csv_str(&c, NULL);
-        edan_csv_str(&c, !si.sampled ? "exact" : si.covered ? "sampled, every instruction" : "sampled");
-        edan_csv_u64(&c, l.prefetch_late);
-        edan_csv_u64(&c, l.prefetch_dropped);
-        edan_csv_end_row(&c);
     }
-    if (edan_csv_close(&c, err) || dram_csv(m, dir, name, err))
-        return -1;
-    if (!has_prefetcher(mc))
-        return 0;
-    if (edan_csv_open(&c, dir, name, "prefetch", "level,type,issued,useful,useless", err))
-        return -1;
-    for (int l = 0; l < mc->n_data_levels; l++) {
-        if (mc->data[l].prefetch.kind == EDAN_PREFETCH_NONE)
-            continue;
-        edan_csv_str(&c, l == 0 ? "l1d" : l == 1 ? "l2" : "l3");
-        edan_csv_str(&c, prefetcher_name(mc->data[l].prefetch.kind));
-        edan_csv_u64(&c, cnt->prefetch[l].issued);
-        edan_csv_u64(&c, cnt->prefetch[l].useful);
-        edan_csv_u64(&c, cnt->prefetch[l].useless);
-        edan_csv_end_row(&c);
-    }
-    return edan_csv_close(&c, err);
+    int rc = edan_table_csv(&p->t[T_LANES], dir, name, err);
+    if (!rc && p->v.dram)
+        rc = edan_table_csv(&p->t[T_DRAM], dir, name, err);
+    if (!rc && p->v.has_prefetch)
+        rc = edan_table_csv(&p->t[T_PREFETCH], dir, name, err);
+    tables_free(p);
+    return rc;
 }

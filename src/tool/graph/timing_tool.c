@@ -12,9 +12,6 @@
 #include "analysis/timing/timing.h"
 #include "config/machine_file.h"
 #include "isa/native.h"
-#include "report/csv.h"
-#include "report/json.h"
-#include "report/names.h"
 #include "report/plot.h"
 #include "tool/base/base.h"
 #include "tool/graph/edag_tool.h"
@@ -24,18 +21,8 @@
 #include "util/srcmap.h"
 
 #define MAXK EDAN_TIMING_MAX_LATENCIES
-#define TEXT_ROWS 10
-#define JSON_LINES 20
 
-/* The time of a function, or of a source line, at each latency. */
-typedef struct attr_row {
-    const char *name;     /* the function, or a line's file (NULL: unknown) */
-    unsigned line;        /* 0 for a function */
-    const char *function; /* a line's function */
-    uint64_t instructions;
-    double cycles[MAXK], stall[MAXK];
-    double slope;
-} attr_row;
+typedef edan_timing_attr attr_row;
 
 typedef struct timing_tool {
     edan_timing *model;
@@ -240,6 +227,7 @@ static void max_per_insn(const void *tool, uint64_t *memory, uint64_t *other)
 
 static void row_add(attr_row *r, const edan_timing *m, uint32_t id)
 {
+    r->lanes = (size_t)edan_timing_lanes(m);
     r->instructions += edan_timing_id_count(m, id);
     for (int k = 0; k < edan_timing_lanes(m); k++) {
         r->cycles[k] += edan_timing_id_cycles(m, id, k);
@@ -345,277 +333,16 @@ static void attribute(timing_tool *t, const edan_session *s)
 }
 
 /* ===================================================================== */
-/* Report                                                                 */
+/* Report (timing_prediction.c)                                           */
 /* ===================================================================== */
-
-/* The lanes of the lowest and the highest latency. */
-static void lane_range(const edan_timing *m, int *lo, int *hi)
-{
-    *lo = *hi = 0;
-    for (int k = 1; k < edan_timing_lanes(m); k++) {
-        if (edan_timing_lane_get(m, k).mem_latency_ns < edan_timing_lane_get(m, *lo).mem_latency_ns)
-            *lo = k;
-        if (edan_timing_lane_get(m, k).mem_latency_ns > edan_timing_lane_get(m, *hi).mem_latency_ns)
-            *hi = k;
-    }
-}
-
-static void rows_text(const timing_tool *t, FILE *f, const attr_row *rows, size_t n, bool lines, bool wide)
-{
-    const edan_timing *m = t->model;
-    int lo, hi;
-    lane_range(m, &lo, &hi);
-    const double total = edan_timing_lane_get(m, hi).cycles;
-    char at_lo[32], at_hi[32];
-    snprintf(at_lo, sizeof at_lo, "cycles@%gns", edan_timing_lane_get(m, lo).mem_latency_ns);
-    snprintf(at_hi, sizeof at_hi, "cycles@%gns", edan_timing_lane_get(m, hi).mem_latency_ns);
-    /* one latency: one cycles column and no slope (there is nothing to compare it with) */
-    const bool one = edan_timing_lanes(m) == 1;
-    if (one)
-        fprintf(f, "  %-40s %12s %14s %7s\n", lines ? "source line (by time)" : "function (by time)", "instructions",
-                at_hi, "share");
-    else
-        fprintf(f, "  %-40s %12s %14s %14s %10s %7s\n", lines ? "source line (by slope)" : "function (by time)",
-                "instructions", at_lo, at_hi, "slope", "share");
-    for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-        const attr_row *r = &rows[i];
-        char name[1100];
-        if (lines && !r->name) /* code without line information: its function's own row */
-            snprintf(name, sizeof name, "?? (%s)", r->function ? r->function : "no symbol");
-        else if (lines) {
-            const char *base = strrchr(r->name, '/');
-            snprintf(name, sizeof name, "%s:%u (%s)", base ? base + 1 : r->name, r->line,
-                     r->function ? r->function : "?");
-        } else
-            snprintf(name, sizeof name, "%s", r->name ? r->name : "(no symbol)");
-        const double share = total > 0 ? 100.0 * r->cycles[hi] / total : 0.0;
-        fputs("  ", f);
-        edan_name_field(f, name, 40, wide);
-        if (one)
-            fprintf(f, " %12" PRIu64 " %14.0f %6.1f%%\n", r->instructions, r->cycles[hi], share);
-        else
-            fprintf(f, " %12" PRIu64 " %14.0f %14.0f %10.4g %6.1f%%\n", r->instructions, r->cycles[lo], r->cycles[hi],
-                    r->slope, share);
-    }
-    if (n > TEXT_ROWS)
-        fprintf(f, "  (%zu more; --json lists %s)\n", n - TEXT_ROWS, lines ? "the top 20" : "all");
-}
-
-static void rows_json(const timing_tool *t, FILE *f, const char *key, const attr_row *rows, size_t n, bool lines)
-{
-    const edan_timing *m = t->model;
-    fprintf(f, ",\"%s\":", key);
-    if (!t->have_elf) {
-        fputs("null", f);
-        return;
-    }
-    fputc('[', f);
-    for (size_t i = 0; i < n && (!lines || i < JSON_LINES); i++) {
-        const attr_row *r = &rows[i];
-        fputs(i ? ",{" : "{", f);
-        if (lines) {
-            fputs("\"file\":", f);
-            edan_json_str(f, r->name);
-            fprintf(f, ",\"line\":%u,\"function\":", r->line);
-            edan_json_str(f, r->function);
-        } else {
-            fputs("\"name\":", f);
-            edan_json_str(f, r->name);
-        }
-        fprintf(f, ",\"instructions\":%" PRIu64 ",\"cycles\":", r->instructions);
-        edan_json_num_array(f, r->cycles, (size_t)edan_timing_lanes(m));
-        fputs(",\"mem_stall_cycles\":", f);
-        edan_json_num_array(f, r->stall, (size_t)edan_timing_lanes(m));
-        fputs(",\"slope_ns_per_ns\":", f);
-        edan_json_num(f, r->slope);
-        fputc('}', f);
-    }
-    fputc(']', f);
-}
-
-/* --sampled: how much was scheduled, and each estimate's 95 % confidence interval. */
-static void sampling_text(const edan_timing *m, FILE *f)
-{
-    edan_timing_sample_info si;
-    edan_timing_sample_info_get(m, &si);
-    if (!si.sampled)
-        return;
-    const uint64_t n = edan_timing_counts_get(m)->instructions;
-    fprintf(f,
-            "  sampled                   unit %" PRIu64 ", warm-up %" PRIu64 ", period up to %" PRIu64 " (from %" PRIu64
-            " measured)\n",
-            si.cfg.unit, si.cfg.warmup, si.cfg.period, si.cfg.regime ? si.cfg.unit : si.cfg.period);
-    fprintf(f, "                            %" PRIu64 " units, %.1f%% of instructions measured, %.1f%% scheduled%s\n",
-            si.units, n ? 100.0 * (double)si.measured / (double)n : 0.0,
-            n ? 100.0 * (double)si.detailed / (double)n : 0.0, si.covered ? ": every instruction, exact" : "");
-    if (!si.covered)
-        fputs("                            cycles, slope and the tables below are estimates; +-: 95% confidence\n", f);
-}
-
-static void report_text(const timing_tool *t, bool wide, FILE *f)
-{
-    const edan_timing *m = t->model;
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *c = edan_timing_counts_get(m);
-    edan_timing_sample_info si;
-    edan_timing_sample_info_get(m, &si);
-    const bool ci = si.sampled && !si.covered; /* the estimates' 95 % confidence half-widths beside them */
-    fprintf(f, "\nprediction on machine %s (%s)\n", mc->name, t->path);
-    edan_timing_dram_text(m, ci, f);
-    fprintf(f, "  %14s %16s %16s %12s%s\n", "mem latency ns", "cycles", "seconds", "mem stall",
-            ci ? "       +- 95%" : "");
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        edan_timing_lane l = edan_timing_lane_get(m, k);
-        fprintf(f, "  %14g %16.0f %16.6g %11.1f%%", l.mem_latency_ns, l.cycles, l.seconds,
-                l.cycles > 0 ? 100.0 * l.mem_stall_cycles / l.cycles : 0.0);
-        if (ci && isfinite(si.cycles_half[k]))
-            fprintf(f, " %12.0f (%.2f%%)", si.cycles_half[k],
-                    l.cycles > 0 ? 100.0 * si.cycles_half[k] / l.cycles : 0.0);
-        else if (ci)
-            fputs("   (too few units)", f);
-        fputc('\n', f);
-    }
-    if (edan_timing_lanes(m) > 1) {
-        if (ci && isfinite(si.slope_half))
-            fprintf(f, "  slope                     %.4g +- %.2g ns of run time per ns of memory latency\n",
-                    edan_timing_slope(m), si.slope_half);
-        else
-            fprintf(f, "  slope                     %.4g ns of run time per ns of memory latency\n",
-                    edan_timing_slope(m));
-        fprintf(f, "  slowdown                  %.4gx (highest latency against lowest)\n", edan_timing_slowdown(m));
-    }
-    sampling_text(m, f);
-    fprintf(f, "  instructions              %" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores)\n", c->instructions,
-            c->loads, c->stores);
-    fprintf(f, "  L1i misses                %" PRIu64 "\n", c->l1i_misses);
-    for (int l = 0; l < mc->n_data_levels; l++)
-        fprintf(f, "  %-4s hits / misses        %" PRIu64 " / %" PRIu64 "\n", edan_timing_level_label(l),
-                c->level_hits[l], c->level_misses[l]);
-    fprintf(f, "  memory lines read         %" PRIu64 " (%" PRIu64 " bytes moved)\n", c->ram_lines, c->ram_bytes);
-    edan_timing_prefetch_text(m, f);
-    fprintf(f, "  branches / mispredicted   %" PRIu64 " / %" PRIu64 "\n", c->branches, c->mispredicts);
-    if (c->serializing)
-        fprintf(f,
-                "  serializing instructions  %" PRIu64
-                " (CSR accesses such as frflags, ecall, sc: each drains the window)\n",
-                c->serializing);
-    if (t->have_elf) {
-        rows_text(t, f, t->funcs, t->n_funcs, false, wide);
-        rows_text(t, f, t->lines, t->n_lines, true, wide);
-    }
-    if (c->unaddressed)
-        fprintf(f,
-                "  note: %" PRIu64 " instructions have no address (a text trace): instruction fetch and branch\n"
-                "        prediction are not modelled for them\n",
-                c->unaddressed);
-}
-
-/* The lanes' values of one kind: 0 latency, 1 cycles, 2 seconds, 3 the share of time stalled on memory. */
-static void json_lanes(FILE *f, const char *key, const edan_timing *m, int what)
-{
-    double v[EDAN_TIMING_MAX_LATENCIES];
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        edan_timing_lane l = edan_timing_lane_get(m, k);
-        v[k] = what == 0   ? l.mem_latency_ns
-               : what == 1 ? l.cycles
-               : what == 2 ? l.seconds
-                           : (l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0);
-    }
-    fprintf(f, ",\"%s\":", key);
-    edan_json_num_array(f, v, (size_t)edan_timing_lanes(m));
-}
-
-/* "sampling": null unsampled; else its parameters, what it scheduled and the 95 % half-widths (null: unknown). */
-static void sampling_json(const edan_timing *m, FILE *f)
-{
-    edan_timing_sample_info si;
-    edan_timing_sample_info_get(m, &si);
-    fputs(",\"sampling\":", f);
-    if (!si.sampled) {
-        fputs("null", f);
-        return;
-    }
-    fprintf(f,
-            "{\"unit\":%" PRIu64 ",\"warmup\":%" PRIu64 ",\"period\":%" PRIu64 ",\"regime\":%" PRIu64
-            ",\"units\":%" PRIu64 ",\"measured\":%" PRIu64 ",\"scheduled\":%" PRIu64
-            ",\"exact\":%s,\"confidence\":0.95",
-            si.cfg.unit, si.cfg.warmup, si.cfg.period, si.cfg.regime, si.units, si.measured, si.detailed,
-            si.covered ? "true" : "false");
-    double lo[MAXK], hi[MAXK];
-    bool finite = true;
-    for (int k = 0; k < edan_timing_lanes(m); k++) {
-        const double c = edan_timing_lane_get(m, k).cycles;
-        finite = finite && isfinite(si.cycles_half[k]);
-        lo[k] = c - si.cycles_half[k];
-        hi[k] = c + si.cycles_half[k];
-    }
-    fputs(",\"cycles_low\":", f);
-    if (finite)
-        edan_json_num_array(f, lo, (size_t)edan_timing_lanes(m));
-    else
-        fputs("null", f);
-    fputs(",\"cycles_high\":", f);
-    if (finite)
-        edan_json_num_array(f, hi, (size_t)edan_timing_lanes(m));
-    else
-        fputs("null", f);
-    fputs(",\"slope_half_width\":", f);
-    if (isfinite(si.slope_half))
-        edan_json_num(f, si.slope_half);
-    else
-        fputs("null", f);
-    fputc('}', f);
-}
-
-static void report_json(const timing_tool *t, FILE *f)
-{
-    const edan_timing *m = t->model;
-    const edan_machine *mc = edan_timing_machine(m);
-    const edan_timing_counts *c = edan_timing_counts_get(m);
-    fputs(",\"prediction\":{\"machine\":{\"name\":", f);
-    edan_json_str(f, mc->name);
-    fputs(",\"file\":", f);
-    edan_json_str(f, t->path);
-    fputs(",\"clock_ghz\":", f);
-    edan_json_num(f, mc->clock_ghz);
-    if (mc->dram.present) /* the lanes' latency is a link's on top of the DRAM's (docs/machines.md) */
-        fputs(",\"memory\":\"dram\"", f);
-    fputc('}', f);
-    json_lanes(f, "mem_latency_ns", m, 0);
-    json_lanes(f, "cycles", m, 1);
-    json_lanes(f, "seconds", m, 2);
-    json_lanes(f, "mem_stall_share", m, 3);
-    fputs(",\"slope_ns_per_ns\":", f);
-    edan_json_num(f, edan_timing_slope(m));
-    fputs(",\"slowdown\":", f);
-    edan_json_num(f, edan_timing_slowdown(m));
-    fprintf(f,
-            ",\"counts\":{\"instructions\":%" PRIu64 ",\"loads\":%" PRIu64 ",\"stores\":%" PRIu64
-            ",\"l1i_misses\":%" PRIu64 ",\"levels\":[",
-            c->instructions, c->loads, c->stores, c->l1i_misses);
-    for (int l = 0; l < mc->n_data_levels; l++)
-        fprintf(f, "%s{\"hits\":%" PRIu64 ",\"misses\":%" PRIu64 "}", l ? "," : "", c->level_hits[l],
-                c->level_misses[l]);
-    fprintf(f,
-            "],\"memory_lines\":%" PRIu64 ",\"memory_bytes\":%" PRIu64 ",\"branches\":%" PRIu64
-            ",\"mispredicts\":%" PRIu64 ",\"serializing\":%" PRIu64 ",\"unaddressed\":%" PRIu64 "}",
-            c->ram_lines, c->ram_bytes, c->branches, c->mispredicts, c->serializing, c->unaddressed);
-    edan_timing_prefetch_json(m, f);
-    edan_timing_dram_json(m, f);
-    sampling_json(m, f);
-    rows_json(t, f, "functions", t->funcs, t->n_funcs, false);
-    rows_json(t, f, "lines", t->lines, t->n_lines, true);
-    fputc('}', f);
-}
 
 static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
 {
     timing_tool *t = tool;
     attribute(t, s);
-    if (fmt == EDAN_FORMAT_JSON)
-        report_json(t, f);
-    else
-        report_text(t, edan_session_options(s)->wide, f); /* the table form is the same rows */
+    /* the table form is the text's rows */
+    edan_timing_report(f, t->model, t->path, t->have_elf ? t->funcs : NULL, t->n_funcs, t->lines, t->n_lines,
+                       fmt == EDAN_FORMAT_JSON, edan_session_options(s)->wide);
 }
 
 /* --plot-dir: run time against memory latency, the eDAG's bound beside it; --csv-dir: the prediction's tables. */
@@ -676,6 +403,7 @@ const edan_tool_def edan_timing_tool = {
     .consumer = consumer,
     .error = error,
     .report = report,
+    .tables = edan_timing_tables,
     .outputs = outputs,
     .destroy = destroy,
     .max_per_insn = max_per_insn,
