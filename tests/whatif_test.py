@@ -33,8 +33,8 @@
             against the hand-fused `fused`) at three cache sizes; two nests of several inner loops (pair5 in
             stencils_pc, replayed as trees) against pair5_fused of the same build at four, and as chains; pipe's
             fusion of trees refused (a flow dependence); each pair of unfusable's nests not fused, with its reason
-  assoc_sweep  --what-if-cache=machine with --projection-cache's sizes: per size the machine's hierarchy with its
-            last level resized, each tile's traffic within 10 % of the hand-blocked builds' under that hierarchy
+  assoc_sweep  --what-if-cache=machine with --projection-cache's sizes (and its plot, whose series name the
+            machine's hierarchy): per size the machine's hierarchy with its last level resized, each tile's traffic within 10 % of the hand-blocked builds' under that hierarchy
             (--cache with the rows' cache_model), the tile of least predicted traffic per size the least measured
   halo      two 5-point stencils in a row (pipe) in the all-loops-per-block scheme, blocked in i and j (tiles 4
             to 32, caches 8 to 64 KiB): the redundant iterations against the points the hand-blocked pipe_blocked
@@ -745,8 +745,12 @@ def test_assoc_sweep():
     tile per size the least measured, as check_tiles."""
     worst = 0.0
     for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
-        r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, TILES)),
-                                        "--what-if-cache=machine", "--projection-cache=" + ",".join(map(str, CACHES))))
+        with tempfile.TemporaryDirectory() as d:  # the plot's series name the machine's hierarchy: a quote in gnuplot
+            r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" +
+                                            ",".join(map(str, TILES)), "--what-if-cache=machine",
+                                            "--projection-cache=" + ",".join(map(str, CACHES)), "--plot-dir=" + d))
+            plot = [x for x in os.listdir(d) if x.endswith("-what-if-tiles.svg")]
+            check(len(plot) == 1 and os.path.getsize(os.path.join(d, plot[0])) > 0, f"{kernel}: the plot {plot}")
         w = r["what_if"]
         models = {x["cache_bytes"]: x["cache_model"] for x in w["rows"]}
         check(sorted(models) == CACHES and all(f"{c // 1024}K,line=64,ways=8,write=back" == models[c][:len(

@@ -365,6 +365,19 @@ static void power_of_two_tics(FILE *gp, const edan_plot_xy_spec *p)
     fputs(")\n", gp);
 }
 
+/* s inside a gnuplot string in single quotes, where a quote is written twice ("the machine's": 'the machine''s'). */
+static const char *gp_quoted(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; *s && k + 3 < n; s++) {
+        if (*s == '\'')
+            out[k++] = '\'';
+        out[k++] = *s;
+    }
+    out[k] = 0;
+    return out;
+}
+
 int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, edan_error *err)
 {
     char base[512];
@@ -398,9 +411,11 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
     }
     edan_plot_script_header(gp, p->title);
     edan_plot_title(gp, p->title, p->ident);
-    /* labels and series names are the tool's constants, never file names: no quoting is needed */
-    fprintf(gp, "set xlabel '%s'\nset ylabel '%s'\nset grid\nset key below\n%s%s", p->xlabel, p->ylabel,
-            p->logx && !p->bars ? "set logscale x 2\n" : "", p->logy ? "set logscale y\n" : "");
+    /* labels and series names are the tool's texts, never file names; a quote in them (the machine's) is doubled */
+    char qx[256], qy[256], qs[256];
+    fprintf(gp, "set xlabel '%s'\nset ylabel '%s'\nset grid\nset key below\n%s%s", gp_quoted(p->xlabel, qx, sizeof qx),
+            gp_quoted(p->ylabel, qy, sizeof qy), p->logx && !p->bars ? "set logscale x 2\n" : "",
+            p->logy ? "set logscale y\n" : "");
     if (!p->bars && p->xaxis == EDAN_AXIS_BYTES && p->logx)
         power_of_two_tics(gp, p);
     else if (!p->bars)
@@ -415,11 +430,12 @@ int edan_plot_xy(const char *dir, const char *name, const edan_plot_xy_spec *p, 
     for (int s = 0; s < p->n_series && used < sizeof cmd - 200; s++) {
         if (p->bars)
             used += (size_t)snprintf(cmd + used, sizeof cmd - used, "%s ARG1 using %d%s title '%s'",
-                                     s ? ", \\\n     " : " ", 2 + s, s ? "" : ":xtic(1)", p->series[s]);
+                                     s ? ", \\\n     " : " ", 2 + s, s ? "" : ":xtic(1)",
+                                     gp_quoted(p->series[s], qs, sizeof qs));
         else
             used += (size_t)snprintf(cmd + used, sizeof cmd - used,
                                      "%s ARG1 using 1:%d with linespoints lw 2 pt 7 ps 0.6 title '%s'",
-                                     s ? ", \\\n     " : " ", 2 + s, p->series[s]);
+                                     s ? ", \\\n     " : " ", 2 + s, gp_quoted(p->series[s], qs, sizeof qs));
     }
     edan_plot_script_outputs(gp, cmd);
     return edan_plot_close(&files, err);
