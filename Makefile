@@ -166,18 +166,24 @@ validate-sampled: build
 	@nice python3 bench/bench_timing_sampled.py $(BUILD) --list "$(VALIDATION_LIST)" --no-speed \
 	    --only "$(VALIDATION_ONLY)" --name validate-sampled --check
 
-# The timing model against the host itself (issue 39): PolyBench/C 4.2.1 built for x86-64 with the host's gcc,
-# the kernels' measured times (median of 5, pinned) against the model's with machines/zen4.ini at the measured
-# clock; tables into docs/accuracy.md. POLYBENCH names a checkout of MatthiasJReisinger/PolyBenchC-4.2.1.
+# The timing model against the host itself (issue 39): the validation suites built for x86-64 with the host's
+# gcc and g++ (validation/thirdparty/*.sh at the RISC-V builds' inputs), the kernels' measured times (the
+# thread's CPU time, median of 5, pinned) against the model's with machines/zen4.ini at the measured clock;
+# tables into docs/accuracy.md. POLYBENCH, XSBENCH, OLDEN, NPB and GAPBS name checkouts (any of them, at
+# least one; validation/thirdparty/README.md names the repositories).
 NATIVE_MACHINE ?= zen4
 NATIVE_CPU ?= 1
 .PHONY: validate-native
 validate-native: build
-	@if [ -z "$(POLYBENCH)" ]; then \
-	    echo "make validate-native: POLYBENCH=DIR names a checkout of MatthiasJReisinger/PolyBenchC-4.2.1"; exit 2; fi
-	@nice python3 validation/native.py --edan $(BUILD)/edan --polybench "$(POLYBENCH)" \
+	@if [ -z "$(POLYBENCH)$(XSBENCH)$(OLDEN)$(NPB)$(GAPBS)" ]; then \
+	    echo "make validate-native: name at least one checkout: POLYBENCH=DIR XSBENCH=DIR OLDEN=DIR NPB=DIR GAPBS=DIR"; \
+	    exit 2; fi
+	@nice python3 validation/native.py --edan $(BUILD)/edan \
+	    $(if $(POLYBENCH),--polybench "$(POLYBENCH)") $(if $(XSBENCH),--xsbench "$(XSBENCH)") \
+	    $(if $(OLDEN),--olden "$(OLDEN)") $(if $(NPB),--npb "$(NPB)") $(if $(GAPBS),--gapbs "$(GAPBS)") \
 	    --out $(BUILD)/validation/native --machine $(NATIVE_MACHINE) --cpu $(NATIVE_CPU) \
-	    --update-doc docs/accuracy.md --command "make validate-native POLYBENCH=DIR"
+	    --update-doc docs/accuracy.md \
+	    --command "make validate-native$(if $(POLYBENCH), POLYBENCH=DIR)$(if $(XSBENCH), XSBENCH=DIR)$(if $(OLDEN), OLDEN=DIR)$(if $(NPB), NPB=DIR)$(if $(GAPBS), GAPBS=DIR)"
 
 # The blocking what-if's best tile (issue 41) against the timing model's best on the hand-blocked stencils and
 # against their native times on the host (gcc -O2, median of 5, pinned): figures for docs/accuracy.md.

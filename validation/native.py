@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # Native validation (make validate-native): the timing model's predicted kernel time against the kernel's
-# measured time on the host, for PolyBench/C 4.2.1 built for the host with its gcc.
+# measured time on the host, for the validation suites built for the host with its gcc and g++.
 #
-#   python3 validation/native.py --edan BUILD/edan --polybench SRC_DIR --out DIR
-#                                [--machine NAME] [--runs 5] [--cpu 1] [--update-doc FILE --command TEXT]
+#   python3 validation/native.py --edan BUILD/edan --out DIR [--polybench SRC] [--xsbench SRC] [--olden SRC]
+#                                [--npb SRC] [--gapbs SRC] [--machine NAME] [--runs 5] [--cpu 1]
+#                                [--update-doc FILE --command TEXT]
 #
-#   --polybench SRC_DIR  a checkout of MatthiasJReisinger/PolyBenchC-4.2.1 (only read)
+#   --polybench SRC ...  checkouts of the suites (only read; at least one): PolyBench/C 4.2.1, XSBench,
+#                        Olden, NPB 3.0 OpenMP C, GAPBS (validation/thirdparty/README.md names them)
 #   --out DIR            where the programs, the host's machine file and the results (native.json) go
 #   --machine NAME       the machine file of the host's core [zen4]; its clock is replaced by the one
 #                        measured here (validation/native_clock.c), written to DIR/NAME-host.ini
@@ -13,12 +15,17 @@
 #   --cpu N              the CPU every native run is pinned to (taskset) [1]
 #   --update-doc FILE    write the tables between <!-- native:begin --> and <!-- native:end --> of FILE
 #
-# validation/thirdparty/polybench.sh builds the 30 MINI and 27 L2X kernels with CC=gcc and the kernel timed by
-# the thread's CPU time (-DPOLYBENCH_CLOCK=CLOCK_THREAD_CPUTIME_ID: a shared host's other processes take
-# turns on the CPU, which wall time would count). Measured: the median of the programs' own timer over the
-# runs, each pinned with taskset. Predicted: edan run --filter=kernel_NAME --machine=DIR/NAME-host.ini (warm,
-# as the program runs). Reported: Spearman's rho between the two over all kernels and per size, the median
-# and the worst |time error|. Python 3 standard library only. Errors: a message and exit status 2.
+# Each suite is built by its validation/thirdparty/SUITE.sh with CC=gcc CXX=g++ NM=nm at the inputs of the
+# RISC-V builds (the lists SUITE.tsv, validation/sweep.py's format), each kernel timed by the thread's CPU
+# time (a shared host's other processes take turns on the CPU, which wall time would count): PolyBench by
+# its own timer (-DPOLYBENCH_CLOCK=CLOCK_THREAD_CPUTIME_ID), the others by kernel_timer.h's timer that
+# their scripts put around the kernel's call (-DEDAN_KERNEL_CLOCK=CLOCK_THREAD_CPUTIME_ID). Measured: the
+# median over the runs of the last line of the program's output that is only a number (the kernel's
+# seconds), each run pinned with taskset, in DIR/run (NPB's MG would read an mg.input in its directory).
+# Predicted: edan run --filter=KERNEL --machine=DIR/NAME-host.ini with the program's arguments (warm, as
+# the program runs). Reported: Spearman's rho between the two over all kernels, per suite and per size
+# (fits./spills.), the median and the worst |time error|. Python 3 standard library only. Errors: a
+# message and exit status 2.
 import argparse
 import json
 import os
@@ -27,13 +34,19 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from compare import spearman, update_doc  # noqa: E402 (one definition of both)
+from sweep import FLOAT_LINE, read_list  # noqa: E402 (the lists' format and the time=output line)
 
 BEGIN, END = "<!-- native:begin -->", "<!-- native:end -->"
+# suite: its script in validation/thirdparty/, a file that marks a checkout of it, its name in the tables
+SUITES = (("polybench", "utilities/polybench.c", "PolyBench"), ("xsbench", "openmp-threading/Main.c", "XSBench"),
+          ("olden", "em3d/src/main.c", "Olden"), ("npb", "CG/cg.c", "NPB"), ("gapbs", "src/bfs.cc", "GAPBS"))
+CPU_CLOCK = "-DPOLYBENCH_CLOCK=CLOCK_THREAD_CPUTIME_ID -DEDAN_KERNEL_CLOCK=CLOCK_THREAD_CPUTIME_ID"
 
 
 def die(msg):
@@ -78,35 +91,43 @@ def host_machine(name, out, ghz):
     return dst
 
 
-def read_list(path):
-    progs = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                name, binary, kernel = line.rstrip("\n").split("\t")[:3]
-                progs.append((name, binary, kernel))
-    return progs
-
-
-def measure(binary, cpu, runs):
-    """The median of the program's own kernel time (its last line of output, seconds) over runs, pinned."""
+def measure(prog, cpu, runs, cwd):
+    """The median of the program's kernel time (its last line that is only a number, seconds) over runs,
+    each pinned."""
     times = []
     for _ in range(runs):
-        p = run(["taskset", "-c", str(cpu), binary])
-        lines = p.stdout.strip().splitlines()
-        if p.returncode or not lines:
-            die("%s: exit %d, no time printed: %s" % (binary, p.returncode, p.stderr.strip()[:200]))
-        times.append(float(lines[-1]))
+        p = run(["taskset", "-c", str(cpu), prog["binary"]] + prog["args"], cwd=cwd)
+        floats = [float(m.group(1)) for m in map(FLOAT_LINE.match, p.stdout.splitlines()) if m]
+        if p.returncode != prog["exit"] or not floats:
+            die("%s: exit %d (expected %d), %s: %s" % (prog["name"], p.returncode, prog["exit"],
+                                                       "a time printed" if floats else "no time printed",
+                                                       p.stderr.strip()[:200]))
+        times.append(floats[-1])
     return statistics.median(times)
 
 
-def predict(edan, machine, binary, kernel):
-    p = run([edan, "run", "--json", "--threads=1", "--filter=" + kernel, "--machine=" + machine,
-             "--program-output=/dev/null", binary])
+def predict(edan, machine, prog, cwd):
+    argv = [edan, "run", "--json", "--threads=1", "--filter=" + prog["kernel"], "--machine=" + machine,
+            "--program-output=/dev/null"]
+    if prog["exit"]:
+        argv.append("--ignore-exit")
+    p = run(argv + [prog["binary"]] + prog["args"], cwd=cwd)
     if p.returncode:
-        die("edan run %s: exit %d: %s" % (binary, p.returncode, p.stderr.strip()[-300:]))
+        die("edan run %s: exit %d: %s" % (prog["name"], p.returncode, p.stderr.strip()[-300:]))
     rep = json.loads(p.stdout.strip().splitlines()[-1])
+    status = rep["source"]["program_exit"]["status"]
+    if status != prog["exit"]:
+        die("edan run %s: the program exited with status %s, expected %d" % (prog["name"], status, prog["exit"]))
     return rep["prediction"]["seconds"][0], rep["prediction"]["counts"]
+
+
+def summary_row(label, sel):
+    rho, _ = spearman([r["measured_s"] for r in sel], [r["predicted_s"] for r in sel])
+    errs = [abs(r["error_pct"]) for r in sel]
+    ratio = statistics.median(r["predicted_s"] / r["measured_s"] for r in sel)
+    return "| %s | %d | %s | %.1f %% | %.0f %% | %.2f |" % (
+        label, len(sel), "–" if rho is None or len(sel) < 3 else "%.3f" % rho, statistics.median(errs), max(errs),
+        ratio)
 
 
 def tables(res):
@@ -114,48 +135,61 @@ def tables(res):
     out = ["Host: %s, %d runs a kernel pinned to CPU %d, the thread's CPU time; clock %.3f GHz (measured). "
            "Machine: `%s` with that clock. %d kernels." % (res["host"], res["runs"], res["cpu"], res["ghz"],
                                                            res["machine"], len(rows)), ""]
-    summary = ["| kernels | n | Spearman ρ | median \\|error\\| | worst \\|error\\| | predicted / measured (median) |",
-               "|---|---|---|---|---|---|"]
-    for label, sel in (("all", rows), ("MINI (fits.)", [r for r in rows if r["name"].startswith("fits.")]),
-                       ("L2X (spills.)", [r for r in rows if r["name"].startswith("spills.")])):
-        if not sel:
-            continue
-        rho, _ = spearman([r["measured_s"] for r in sel], [r["predicted_s"] for r in sel])
-        errs = [abs(r["error_pct"]) for r in sel]
-        ratio = statistics.median(r["predicted_s"] / r["measured_s"] for r in sel)
-        summary.append("| %s | %d | %s | %.1f %% | %.0f %% | %.2f |" % (
-            label, len(sel), "–" if rho is None else "%.3f" % rho, statistics.median(errs), max(errs), ratio))
-    out += summary + ["", "| kernel | instructions | L1d misses | memory lines | measured µs | predicted µs | error |",
-                      "|---|---|---|---|---|---|---|"]
-    for r in sorted(rows, key=lambda r: r["name"]):
-        out.append("| %s | %d | %d | %d | %.2f | %.2f | %+.1f %% |" % (
-            r["name"], r["instructions"], r["l1d_misses"], r["memory_lines"], r["measured_s"] * 1e6,
-            r["predicted_s"] * 1e6, r["error_pct"]))
+    out += ["| kernels | n | Spearman ρ | median \\|error\\| | worst \\|error\\| | predicted / measured (median) |",
+            "|---|---|---|---|---|---|"]
+    groups = [("all", rows), ("fits. (every suite)", [r for r in rows if r["name"].startswith("fits.")]),
+              ("spills. (every suite)", [r for r in rows if r["name"].startswith("spills.")])]
+    for _, _, title in SUITES:
+        sel = [r for r in rows if r["suite"] == title]
+        groups.append((title, sel))
+        if title == "PolyBench":
+            groups += [("PolyBench MINI (fits.)", [r for r in sel if r["name"].startswith("fits.")]),
+                       ("PolyBench L2X (spills.)", [r for r in sel if r["name"].startswith("spills.")])]
+    out += [summary_row(label, sel) for label, sel in groups if sel]
+    out += ["", "| suite | kernel | function | instructions | L1d misses | memory lines | measured µs | predicted µs "
+            "| error |", "|---|---|---|---|---|---|---|---|---|"]
+    order = [t for _, _, t in SUITES]
+    for r in sorted(rows, key=lambda r: (order.index(r["suite"]), r["name"])):
+        out.append("| %s | %s | `%s` | %d | %d | %d | %.2f | %.2f | %+.1f %% |" % (
+            r["suite"], r["name"], r["kernel"], r["instructions"], r["l1d_misses"], r["memory_lines"],
+            r["measured_s"] * 1e6, r["predicted_s"] * 1e6, r["error_pct"]))
     return out
 
 
 def main(argv):
     ap = argparse.ArgumentParser(description="native validation (see the header)")
     ap.add_argument("--edan", required=True)
-    ap.add_argument("--polybench", required=True)
     ap.add_argument("--out", required=True)
+    for suite, _, title in SUITES:
+        ap.add_argument("--" + suite, metavar="SRC", help="a checkout of " + title)
     ap.add_argument("--machine", default="zen4")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--update-doc")
     ap.add_argument("--command")
     a = ap.parse_args(argv)
-    for tool in ("gcc", "nm", "taskset"):
+    chosen = [(suite, getattr(a, suite), title) for suite, _, title in SUITES if getattr(a, suite)]
+    if not chosen:
+        die("no suite: give at least one of --polybench, --xsbench, --olden, --npb, --gapbs "
+            "(make validate-native POLYBENCH=DIR XSBENCH=DIR OLDEN=DIR NPB=DIR GAPBS=DIR, any of them)")
+    for tool in ("gcc", "g++", "nm", "taskset"):
         if not shutil.which(tool):
             die("%s: not found" % tool)
-    if not os.path.isfile(os.path.join(a.polybench, "utilities", "polybench.c")):
-        die("%s: not a PolyBench/C 4.2.1 checkout (--polybench, POLYBENCH=DIR)" % a.polybench)
+    for suite, mark, title in SUITES:
+        src = getattr(a, suite)
+        if src and not os.path.isfile(os.path.join(src, mark)):
+            die("%s: not a %s checkout (no %s; --%s, %s=DIR)" % (src, title, mark, suite, suite.upper()))
     out = os.path.abspath(a.out)
-    os.makedirs(out, exist_ok=True)
-    env = dict(os.environ, CC="gcc", NM="nm", EXTRA_CFLAGS="-DPOLYBENCH_CLOCK=CLOCK_THREAD_CPUTIME_ID")
-    p = subprocess.run(["sh", os.path.join(HERE, "thirdparty", "polybench.sh"), a.polybench, out], env=env)
-    if p.returncode:
-        die("polybench.sh failed (exit %d)" % p.returncode)
+    edan = os.path.abspath(a.edan)
+    rundir = os.path.join(out, "run")
+    os.makedirs(rundir, exist_ok=True)
+    env = dict(os.environ, CC="gcc", CXX="g++", NM="nm", HOSTCXX="g++", EXTRA_CFLAGS=CPU_CLOCK)
+    progs = []
+    for suite, src, title in chosen:
+        p = subprocess.run(["sh", os.path.join(HERE, "thirdparty", suite + ".sh"), src, out], env=env)
+        if p.returncode:
+            die("%s.sh failed (exit %d)" % (suite, p.returncode))
+        progs += [dict(prog, suite=title) for prog in read_list(os.path.join(out, suite + ".tsv"))]
     ghz = host_clock(out, a.cpu, a.runs)
     machine = host_machine(a.machine, out, ghz)
     model = ""
@@ -165,20 +199,23 @@ def main(argv):
                 model = line.split(":", 1)[1].strip()
                 break
     res = {"host": model, "runs": a.runs, "cpu": a.cpu, "ghz": ghz, "machine": a.machine, "kernels": []}
-    for name, binary, kernel in read_list(os.path.join(out, "polybench.tsv")):
-        measured = measure(binary, a.cpu, a.runs)
-        predicted, counts = predict(a.edan, machine, binary, kernel)
+    for prog in progs:
+        measured = measure(prog, a.cpu, a.runs, rundir)
+        predicted, counts = predict(edan, machine, prog, rundir)
         res["kernels"].append({
-            "name": name, "measured_s": measured, "predicted_s": predicted,
+            "suite": prog["suite"], "name": prog["name"], "kernel": prog["kernel"], "args": prog["args"],
+            "measured_s": measured, "predicted_s": predicted,
             "error_pct": 100.0 * (predicted - measured) / measured, "instructions": counts["instructions"],
             "l1d_misses": counts["levels"][0]["misses"], "memory_lines": counts["memory_lines"]})
-        sys.stderr.write("%-24s measured %10.2f us  predicted %10.2f us\n" % (name, measured * 1e6, predicted * 1e6))
+        sys.stderr.write("%-9s %-22s measured %10.2f us  predicted %10.2f us\n" % (
+            prog["suite"], prog["name"], measured * 1e6, predicted * 1e6))
     with open(os.path.join(out, "native.json"), "w", encoding="utf-8") as f:
         json.dump(res, f, indent=1)
     body = tables(res)
     if a.update_doc:
         commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout.strip() or "unknown"
-        head = ["", "Generated by `%s` at commit `%s`." % (a.command or "python3 validation/native.py", commit), ""]
+        head = ["", "Generated by `%s` at commit `%s` on %s." % (
+            a.command or "python3 validation/native.py", commit, time.strftime("%Y-%m-%d", time.gmtime())), ""]
         update_doc(a.update_doc, head + body + [""], BEGIN, END)
     print("\n".join(body))
     return 0

@@ -11,15 +11,18 @@
 # The programs are built without OpenMP (serial), with riscv64-linux-gnu-g++ -O3 -g -static and
 # -fno-inline-functions-called-once -fno-partial-inlining -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf, so
 # each kernel function (DOBFS, PageRankPullGS, Afforest, DeltaStep, Brandes, Hybrid) keeps its own
-# symbol for edan's --filter. Two patches to benchmark.h (on the copy, each checked to match): the
-# trial loop calls edan_validation_flush() (flush.c) just before the kernel, and prints the kernel's
-# seconds (clock_gettime, 9 decimals) on a line of its own (time=output). The graphs are generated
+# symbol for edan's --filter. Two patches to benchmark.h (on the copy, each checked to match): it
+# includes kernel_timer.h, and the trial loop's kernel call is wrapped in its EDAN_KERNEL_BEGIN/END:
+# edan_validation_flush() (flush.c) just before the kernel, and the kernel's seconds (clock_gettime,
+# 9 decimals) on a line of its own after it (time=output). The graphs are generated
 # once by GAPBS's converter, built for the host (g++), into serialized files (.sg, .wsg for sssp)
 # that the programs load with -f: generating a graph in gem5 would cost more than the kernel.
 # Sizes (GRAPH-SPARSE.md): "fits" keeps each kernel's data within the 256 KiB L2 of
 # machines/gem5-validation.ini, "spills" puts it 1.5-8x beyond.
 #
-# Environment: CXX [riscv64-linux-gnu-g++], CC [riscv64-linux-gnu-gcc] (flush.c), HOSTCXX [g++].
+# Environment: CXX [riscv64-linux-gnu-g++], CC [riscv64-linux-gnu-gcc] (flush.c), HOSTCXX [g++],
+# EXTRA_CFLAGS (added to the flags; validation/native.py's x86-64 build gives
+# -DEDAN_KERNEL_CLOCK=CLOCK_THREAD_CPUTIME_ID).
 # Errors: a message and exit status 2.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -37,7 +40,9 @@ KERNELS="bfs pr cc sssp bc tc"
 for f in $KERNELS converter; do
     [ -f "$SRC/src/$f.cc" ] || die "$SRC: not a GAPBS checkout (no src/$f.cc)"
 done
-[ -f "$HERE/flush.c" ] || die "$HERE/flush.c: missing"
+for f in flush.c kernel_timer.h; do
+    [ -f "$HERE/$f" ] || die "$HERE/$f: missing"
+done
 for t in "$CXX" "$CC" "$HOSTCXX"; do
     command -v "$t" >/dev/null 2>&1 || die "$t: not found (set CXX, CC or HOSTCXX)"
 done
@@ -52,34 +57,16 @@ esac
 cp "$SRC"/src/*.h "$SRC"/src/*.cc "$G/src/" || die "$SRC/src: cannot copy the sources"
 
 
-cat >"$G/src/edan_kernel_timer.h" <<'EOF'
-// Written by validation/thirdparty/gapbs.sh: the cache flush before the kernel and the kernel's
-// seconds, measured with clock_gettime around exactly the kernel call and printed on a line of
-// their own with 9 decimals (validation/sweep.py's time=output; gem5 returns simulated time).
-#ifndef EDAN_KERNEL_TIMER_H_
-#define EDAN_KERNEL_TIMER_H_
-#include <cstdio>
-#include <ctime>
-extern "C" void edan_validation_flush(void);
-#define EDAN_KERNEL_BEGIN                                                    \
-  struct timespec edan_t0_, edan_t1_;                                        \
-  edan_validation_flush();                                                   \
-  clock_gettime(CLOCK_MONOTONIC, &edan_t0_);
-#define EDAN_KERNEL_END                                                      \
-  clock_gettime(CLOCK_MONOTONIC, &edan_t1_);                                 \
-  std::printf("%.9f\n", (double)(edan_t1_.tv_sec - edan_t0_.tv_sec) +        \
-                            1e-9 * (double)(edan_t1_.tv_nsec - edan_t0_.tv_nsec));
-#endif
-EOF
 B=$G/src/benchmark.h
-edit "$B" '^#include "writer.h"$' '#include "writer.h"\n#include "edan_kernel_timer.h"'
+edit "$B" '^#include "writer.h"$' '#include "writer.h"\n#include "kernel_timer.h"'
 edit "$B" '^    auto result = kernel(g);$' '    EDAN_KERNEL_BEGIN\n    auto result = kernel(g);\n    EDAN_KERNEL_END'
 
-FLAGS="-std=c++11 -O3 -g -static -fno-inline-functions-called-once -fno-partial-inlining -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf"
-"$CC" -O3 -g -c "$HERE/flush.c" -o "$G/flush.o" || die "flush.c: compile failed"
+FLAGS="-std=c++11 -O3 -g -static -fno-inline-functions-called-once -fno-partial-inlining -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf ${EXTRA_CFLAGS:-}"
+# shellcheck disable=SC2086
+"$CC" -O3 -g ${EXTRA_CFLAGS:-} -c "$HERE/flush.c" -o "$G/flush.o" || die "flush.c: compile failed"
 for k in $KERNELS; do
     # shellcheck disable=SC2086
-    "$CXX" $FLAGS "$G/src/$k.cc" "$G/flush.o" -o "$G/$k" || die "$k: compile failed"
+    "$CXX" $FLAGS -I"$HERE" "$G/src/$k.cc" "$G/flush.o" -o "$G/$k" || die "$k: compile failed"
 done
 "$HOSTCXX" -std=c++11 -O2 "$SRC/src/converter.cc" -o "$G/host/converter" || die "converter: host compile failed"
 

@@ -17,12 +17,14 @@
 # small sizes and one timed iteration; the programs then report their class as U and skip or fail
 # their verification (they still exit with status 0). Patches (on the copies, each checked to
 # match one line): the untimed warm-up call of the kernel is removed (edan's --filter would trace
-# it too), and the timed call calls edan_validation_flush() (flush.c) just before the kernel and
-# prints the kernel's seconds (clock_gettime, 9 decimals) on a line of its own (time=output).
+# it too), and the timed call is wrapped in kernel_timer.h's EDAN_KERNEL_BEGIN/END: flush.c's
+# edan_validation_flush() just before the kernel, and the kernel's seconds (clock_gettime, 9
+# decimals) on a line of its own after it (time=output).
 # Sizes (GRAPH-SPARSE.md): "fits" keeps the kernel's data within the 256 KiB L2 of
 # machines/gem5-validation.ini, "spills" puts it 1.5-8x beyond.
 #
-# Environment: CC [riscv64-linux-gnu-gcc]. Errors: a message and exit status 2.
+# Environment: CC [riscv64-linux-gnu-gcc], EXTRA_CFLAGS (added to the flags; validation/native.py's
+# x86-64 build gives -DEDAN_KERNEL_CLOCK=CLOCK_THREAD_CPUTIME_ID). Errors: a message and exit status 2.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=validation/thirdparty/common.sh
@@ -37,7 +39,9 @@ for f in CG/cg.c IS/is.c MG/mg.c MG/globals.h common/npb-C.h common/c_print_resu
     common/c_randdp.c common/c_timers.c common/wtime.c common/wtime.h; do
     [ -f "$SRC/$f" ] || die "$SRC: not an NPB 3.0 OpenMP C checkout (no $f)"
 done
-[ -f "$HERE/flush.c" ] || die "$HERE/flush.c: missing"
+for f in flush.c kernel_timer.h; do
+    [ -f "$HERE/$f" ] || die "$HERE/$f: missing"
+done
 command -v "$CC" >/dev/null 2>&1 || die "$CC: not found (set CC)"
 
 mkdir -p "$OUT/npb" || die "$OUT: cannot create npb/"
@@ -50,47 +54,26 @@ for d in CG IS MG common; do
 done
 
 
-cat >"$N/src/common/edan_kernel_timer.h" <<'EOF'
-/* Written by validation/thirdparty/npb.sh: the cache flush before the kernel and the kernel's
- * seconds, measured with clock_gettime around exactly the kernel call and printed on a line of
- * their own with 9 decimals (validation/sweep.py's time=output; gem5 returns simulated time). */
-#ifndef EDAN_KERNEL_TIMER_H
-#define EDAN_KERNEL_TIMER_H
-#include <stdio.h>
-#include <time.h>
-void edan_validation_flush(void);
-#define EDAN_KERNEL_BEGIN                                                                           \
-    {                                                                                               \
-        struct timespec edan_t0_, edan_t1_;                                                         \
-        edan_validation_flush();                                                                    \
-        clock_gettime(CLOCK_MONOTONIC, &edan_t0_);
-#define EDAN_KERNEL_END                                                                             \
-        clock_gettime(CLOCK_MONOTONIC, &edan_t1_);                                                  \
-        printf("%.9f\n", (double)(edan_t1_.tv_sec - edan_t0_.tv_sec) +                              \
-                             1e-9 * (double)(edan_t1_.tv_nsec - edan_t0_.tv_nsec));                 \
-    }
-#endif
-EOF
 
 # CG: the first, untimed conj_grad call (a loop of one iteration) is skipped; the timed one wrapped.
 F=$N/src/CG/cg.c
-edit "$F" '^#include "npbparams.h"$' '&\n#include "edan_kernel_timer.h"'
+edit "$F" '^#include "npbparams.h"$' '&\n#include "kernel_timer.h"'
 edit "$F" '^    for (it = 1; it <= 1; it++) {$' '    for (it = 1; it <= 0; it++) { /* edan: no untimed warm-up */'
 edit "$F" '^	conj_grad(colidx, rowstr, x, z, a, p, q, r/\*, w\*/, &rnorm);$' \
-    '	EDAN_KERNEL_BEGIN\n&\n	EDAN_KERNEL_END'
+    '	{ EDAN_KERNEL_BEGIN\n&\n	EDAN_KERNEL_END }'
 # IS: one timed iteration (MAX_ITERATIONS), no untimed rank(1) before it; the timed call wrapped.
 F=$N/src/IS/is.c
-edit "$F" '^#include "npbparams.h"$' '&\n#include "edan_kernel_timer.h"'
+edit "$F" '^#include "npbparams.h"$' '&\n#include "kernel_timer.h"'
 edit "$F" '^#define  MAX_ITERATIONS      10$' '#define  MAX_ITERATIONS      1'
 edit "$F" '^    rank( 1 ); *$' '    /* edan: no untimed warm-up rank( 1 ) */'
-edit "$F" '^        rank( iteration );$' '        EDAN_KERNEL_BEGIN\n&\n        EDAN_KERNEL_END'
+edit "$F" '^        rank( iteration );$' '        { EDAN_KERNEL_BEGIN\n&\n        EDAN_KERNEL_END }'
 # MG: the start-up mg3P (before the timed region's re-initialisation) removed; the timed one wrapped.
 F=$N/src/MG/mg.c
-edit "$F" '^#include "globals.h"$' '&\n#include "edan_kernel_timer.h"'
+edit "$F" '^#include "globals.h"$' '&\n#include "kernel_timer.h"'
 edit "$F" '^    mg3P(u,v,r,a,c,n1,n2,n3,lt);$' '    /* edan: no untimed start-up mg3P */'
-edit "$F" '^	mg3P(u,v,r,a,c,n1,n2,n3,lt);$' '	EDAN_KERNEL_BEGIN\n&\n	EDAN_KERNEL_END'
+edit "$F" '^	mg3P(u,v,r,a,c,n1,n2,n3,lt);$' '	{ EDAN_KERNEL_BEGIN\n&\n	EDAN_KERNEL_END }'
 
-FLAGS="-O3 -g -fno-inline-functions -fno-inline-small-functions -fno-inline-functions-called-once -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf"
+FLAGS="-O3 -g -fno-inline-functions -fno-inline-small-functions -fno-inline-functions-called-once -fno-ipa-cp -fno-ipa-sra -fno-ipa-icf ${EXTRA_CFLAGS:-}"
 # shellcheck disable=SC2086
 "$CC" $FLAGS -c "$HERE/flush.c" -o "$N/obj/flush.o" || die "flush.c: compile failed"
 for c in c_print_results c_randdp c_timers wtime; do
@@ -101,8 +84,8 @@ done
 COMMON_PARAMS='#define COMPILETIME "edan validation"
 #define NPBVERSION "3.0 structured"
 #define CONVERTDOUBLE FALSE
-#define CS1 "riscv64-linux-gnu-gcc"
-#define CS2 "riscv64-linux-gnu-gcc"
+#define CS1 "'$CC'"
+#define CS2 "'$CC'"
 #define CS3 "-lm"
 #define CS4 ""
 #define CS5 "'$FLAGS'"
@@ -164,7 +147,7 @@ for size in fits spills; do
         objs="$N/obj/c_print_results.o $N/obj/c_timers.o $N/obj/wtime.o $N/obj/flush.o"
         [ "$b" = is ] || objs="$objs $N/obj/c_randdp.o"
         # shellcheck disable=SC2086
-        "$CC" $FLAGS -w -static -I"$dir" -I"$N/src/common" -I"$N/src/$B" "$N/src/$B/$b.c" $objs -lm \
+        "$CC" $FLAGS -w -static -I"$dir" -I"$HERE" -I"$N/src/common" -I"$N/src/$B" "$N/src/$B/$b.c" $objs -lm \
             -o "$N/$size/$b" || die "$B ($size): compile failed"
         case $b in
         cg) kernel=conj_grad ;;

@@ -32,29 +32,34 @@ SRC=$1
 for p in em3d mst tsp perimeter; do
     [ -f "$SRC/$p/src/main.c" ] || die "$SRC: not an Olden checkout (no $p/src/main.c)"
 done
-[ -f "$HERE/flush.c" ] || die "$HERE/flush.c: missing"
+for f in flush.c kernel_timer.h; do
+    [ -f "$HERE/$f" ] || die "$HERE/$f: missing"
+done
 tpa_check_cc
 OUT=$(tpa_outdir "$2" olden)
 O=$OUT/olden
 
-# copy PROGRAM: the program's sources into $O/PROGRAM/src, main.c with flush.c's prototype first.
+# copy PROGRAM: the program's sources into $O/PROGRAM/src, main.c with kernel_timer.h included first.
 copy() {
     mkdir -p "$O/$1/src" || die "$O/$1/src: cannot create"
     cp "$SRC/$1/src/"*.c "$SRC/$1/src/"*.h "$O/$1/src/" || die "$SRC/$1/src: cannot copy the sources"
-    { echo 'void edan_validation_flush(void); /* edan: validation/thirdparty/flush.c */'; cat "$SRC/$1/src/main.c"; } \
+    { echo '#include "kernel_timer.h" /* edan: validation/thirdparty/kernel_timer.h */'; cat "$SRC/$1/src/main.c"; } \
         >"$O/$1/src/main.c" || die "$O/$1/src/main.c: cannot write"
 }
-F='edan_validation_flush(); /* edan: cold caches for the kernel */'
+B='{ EDAN_KERNEL_BEGIN /* edan: flush, timer */'
+E='EDAN_KERNEL_END } /* edan: the kernel'"'"'s seconds */'
 copy em3d
-edit "$O/em3d/src/main.c" '^  compute_nodes(graph->e_nodes\[0\]);$' "  $F\n  compute_nodes(graph->e_nodes[0]);"
+edit "$O/em3d/src/main.c" '^  compute_nodes(graph->e_nodes\[0\]);$' "  $B\n&"
+edit "$O/em3d/src/main.c" '^  compute_nodes(graph->h_nodes\[0\]);$' "&\n  $E"
 copy mst
-edit "$O/mst/src/main.c" '^  dist = ComputeMst(graph,NumNodes,size);$' "  $F\n  dist = ComputeMst(graph,NumNodes,size);"
+edit "$O/mst/src/main.c" '^  dist = ComputeMst(graph,NumNodes,size);$' "  $B\n&\n  $E"
 copy tsp
-edit "$O/tsp/src/main.c" '^  tsp(t,conquer_thresold, NumNodes);$' "  $F\n  tsp(t,conquer_thresold, NumNodes);"
+edit "$O/tsp/src/main.c" '^  tsp(t,conquer_thresold, NumNodes);$' "  $B\n&\n  $E"
 copy perimeter
-# The two calls of perimeter() are the same line (#ifndef TORONTO / #else); the flush goes after the
-# last statement before them that TORONTO compiles.
-edit "$O/perimeter/src/main.c" '^  chatting("# of leaves is %d\\n",count);$' "&\n  $F"
+# The two calls of perimeter() are the same line (#ifndef TORONTO / #else); the timer begins after
+# the last statement before them that TORONTO compiles and ends before the first after them.
+edit "$O/perimeter/src/main.c" '^  chatting("# of leaves is %d\\n",count);$' "&\n  $B"
+edit "$O/perimeter/src/main.c" '^  chatting("perimeter is %d\\n",count);$' "  $E\n&"
 
 # program  kernel  fits arguments  spills arguments: em3d: nodes (E and H each), degree, percentage of
 # local edges; mst: vertices; tsp: points (a tree of 2^(floor(log2 N)+1)-1, 64 bytes each: 32 KiB
@@ -68,7 +73,7 @@ perimeter	perimeter	5	7"
 TAB=$(printf '\t')
 echo "$PROGRAMS" | while IFS=$TAB read -r p kernel fits spills; do
     # shellcheck disable=SC2086
-    "$TPA_CC" $TPA_CFLAGS -DTORONTO $TPA_NOINLINE "$O/$p/src/"*.c "$HERE/flush.c" -lm -o "$O/$p/$p" ||
+    "$TPA_CC" $TPA_CFLAGS -DTORONTO $TPA_NOINLINE -I"$HERE" "$O/$p/src/"*.c "$HERE/flush.c" -lm -o "$O/$p/$p" ||
         die "$p: compile failed"
     tpa_has_symbol "$O/$p/$p" "$kernel"
 done || exit 2

@@ -30,7 +30,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 S=$1/openmp-threading
 [ -f "$S/Main.c" ] && [ -f "$S/Simulation.c" ] ||
     die "$1: not an XSBench checkout (no openmp-threading/Main.c)"
-[ -f "$HERE/flush.c" ] || die "$HERE/flush.c: missing"
+for f in flush.c kernel_timer.h; do
+    [ -f "$HERE/$f" ] || die "$HERE/$f: missing"
+done
 tpa_check_cc
 OUT=$(tpa_outdir "$2" xsbench)
 X=$OUT/xsbench
@@ -39,11 +41,12 @@ cp "$S"/*.c "$S"/*.h "$X/src/" || die "$S: cannot copy the sources"
 
 M=$X/src/Main.c
 edit "$M" '^#include "XSbench_header.h"$' \
-    '#include "XSbench_header.h"\nvoid edan_validation_flush(void); /* edan: validation/thirdparty/flush.c */'
-edit "$M" '^	omp_start = get_time();$' '	edan_validation_flush(); /* edan: cold caches for the kernel */\n	omp_start = get_time();'
+    '#include "XSbench_header.h"\n#include "kernel_timer.h" /* edan: validation/thirdparty/kernel_timer.h */'
+edit "$M" '^			verification = run_event_based_simulation(in, SD, mype);$' \
+    '			{ EDAN_KERNEL_BEGIN /* edan: flush, timer */\n&\n			EDAN_KERNEL_END } /* edan: the kernel'"'"'s seconds */'
 
 # shellcheck disable=SC2086
-"$TPA_CC" -std=gnu99 $TPA_CFLAGS "$X"/src/*.c "$HERE/flush.c" -lm -o "$X/xsbench" ||
+"$TPA_CC" -std=gnu99 $TPA_CFLAGS -I"$HERE" "$X"/src/*.c "$HERE/flush.c" -lm -o "$X/xsbench" ||
     die "xsbench: compile failed"
 tpa_has_symbol "$X/xsbench" run_event_based_simulation
 tpa_has_symbol "$X/xsbench" edan_validation_flush
