@@ -20,6 +20,11 @@ with the real plugin.
   machines     machines/{zen4,spr,neoverse-v1}{,-cxl}.ini: listed, and a cold pointer chase under each (the
                CXL variant slower by its added latency per line from memory)
   errors       an unsupported ISA, a missing emulator, the text format refused for native programs
+  validation   validation/thirdparty/kernel_timer.h on tests/native/timed_kernel.c (host gcc): the timer and
+               its flush add no instruction to the region --filter traces (the same count as the bare call)
+               and run outside it (the whole program longer by at least the flush's loop); validation/
+               native.py's list reader, measure() and predict() on it with arguments and an exit status
+               other than 0, and its refusals (no suite, a directory that is not a checkout: exit status 2)
 
 Run as native_test.py BUILD_DIR CATEGORY; prints 'N passed, N failed'.
 """
@@ -430,5 +435,60 @@ def test_machines():
                       f"expected about {lines * added_ns:.0f}")
 
 
+def test_validation():
+    """validation/thirdparty/kernel_timer.h and validation/native.py (make validate-native) on a bundled kernel."""
+    import importlib.util
+    val = os.path.join(SRC, "validation")
+    spec = importlib.util.spec_from_file_location("native_validation", os.path.join(val, "native.py"))
+    nv = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(nv)
+    src = os.path.join(NATIVE, "timed_kernel.c")
+    with tempfile.TemporaryDirectory() as d:
+        timed = build("gcc", os.path.join(d, "timed"), "-O2", "-static", "-DTIMED",
+                      "-DEDAN_KERNEL_CLOCK=CLOCK_THREAD_CPUTIME_ID", "-I", os.path.join(val, "thirdparty"), src,
+                      os.path.join(val, "thirdparty", "flush.c"))
+        bare = build("gcc", os.path.join(d, "bare"), "-O2", "-static", src)
+        counts = {}
+        for prog in (timed, bare):
+            for flt in ("--filter=kernel", None):
+                p = edan("run", "--json", "--threads=1", "--program-output=/dev/null",
+                         *([flt] if flt else []), prog)
+                check(p.returncode == 0, f"edan run {flt} {prog}: {p.stderr}")
+                rep = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else None
+                counts[prog, flt] = rep["configurations"][0]["vertices"] if rep else None
+        region = counts[timed, "--filter=kernel"]
+        check(region is not None and region == counts[bare, "--filter=kernel"] and region > 4096,
+              f"the kernel's instructions behind the timer {region}, bare {counts[bare, '--filter=kernel']}")
+        whole_t, whole_b = counts[timed, None], counts[bare, None]
+        flush_iterations = (1 << 20) // 8
+        check(whole_t is not None and whole_b is not None and whole_t - whole_b >= 3 * flush_iterations,
+              f"whole programs {whole_t} (timer, flush) and {whole_b}: the flush's loop not outside the region")
+        tsv = os.path.join(d, "list.tsv")
+        with open(tsv, "w", encoding="utf-8") as f:
+            f.write("# a list in sweep.py's format\nfits.timed\t%s\t3\tkernel\ttime=output\texit=3\n" % timed)
+        progs = nv.read_list(tsv)
+        check(len(progs) == 1 and progs[0]["args"] == ["3"] and progs[0]["exit"] == 3, f"read_list: {progs}")
+        cpu = min(os.sched_getaffinity(0))
+        seconds = nv.measure(progs[0], cpu, 3, d)
+        check(0 < seconds < 0.1, f"measure: {seconds} s for a kernel of {region} instructions")
+        machine = os.path.join(SRC, "machines", "zen4.ini")
+        predicted, pc = nv.predict(EDAN, machine, progs[0], d)
+        check(0 < predicted < 0.1 and pc["instructions"] == region,
+              f"predict: {predicted} s, {pc['instructions']} instructions (the region has {region})")
+        wrong = dict(progs[0], exit=0)
+        for what, call in (("measure", lambda: nv.measure(wrong, cpu, 1, d)),
+                           ("predict", lambda: nv.predict(EDAN, machine, wrong, d))):
+            try:
+                call()
+                check(False, f"{what}: a program exiting 3 where the list says 0 was accepted")
+            except SystemExit as e:
+                check(e.code == 2, f"{what}: exit status {e.code} for the wrong exit status, expected 2")
+        script = os.path.join(val, "native.py")
+        for argv, needle in (([], "no suite"), (["--olden", d], "not a Olden checkout")):
+            p = subprocess.run([sys.executable, script, "--edan", EDAN, "--out", os.path.join(d, "out"), *argv],
+                               capture_output=True, text=True)
+            check(p.returncode == 2 and needle in p.stderr, f"native.py {argv}: exit {p.returncode}, {p.stderr!r}")
+
+
 run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_stores": test_x86_stores, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
-              "a64_kernels": test_a64_kernels, "errors": test_errors})
+              "a64_kernels": test_a64_kernels, "errors": test_errors, "validation": test_validation})

@@ -34,14 +34,14 @@ void edan_validation_flush(void);
 }
 #endif
 
-#define EDAN_KERNEL_BEGIN                                                                          \
-    struct timespec edan_t0_, edan_t1_;                                                            \
-    edan_validation_flush();                                                                       \
+#define EDAN_KERNEL_BEGIN                                                                                              \
+    struct timespec edan_t0_, edan_t1_;                                                                                \
+    edan_validation_flush();                                                                                           \
     clock_gettime(EDAN_KERNEL_CLOCK, &edan_t0_);
 
-#define EDAN_KERNEL_END                                                                            \
-    clock_gettime(EDAN_KERNEL_CLOCK, &edan_t1_);                                                   \
-    printf("%.9f\n", (double)(edan_t1_.tv_sec - edan_t0_.tv_sec) +                                 \
-                         1e-9 * (double)(edan_t1_.tv_nsec - edan_t0_.tv_nsec));
+#define EDAN_KERNEL_END                                                                                                \
+    clock_gettime(EDAN_KERNEL_CLOCK, &edan_t1_);                                                                       \
+    printf("%.9f\n",                                                                                                   \
+           (double)(edan_t1_.tv_sec - edan_t0_.tv_sec) + 1e-9 * (double)(edan_t1_.tv_nsec - edan_t0_.tv_nsec));
 
 #endif
