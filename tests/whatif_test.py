@@ -60,13 +60,14 @@
 
 and, outside the test suite (make validate-whatif; native timing is noisy on a shared machine):
 
-  native    the stencils and their hand-blocked versions built for the host with its gcc at -O2, each tile and
-            the unblocked kernel timed by the thread's CPU time, the caches evicted before each run, all in turn
-            per round, the median and quartiles of 31 rounds (pinned with taskset when there is one); the best
-            measured is a set: the fastest median and every variant whose quartiles overlap its (a tie within the
-            rounds' noise); the best (tile or unblocked) and the best tile of the what-if on zen4-prefetch (the
-            host's core and its prefetchers) through its cache model must each be in its set; zen4 (no
-            prefetchers) beside, printed
+  native    the stencils and their hand-blocked versions built for the host with its gcc at -O2 (the 5-point
+            stencil at n=1024 and 2048), each tile and the unblocked kernel timed by the thread's CPU time, the
+            caches evicted before each run, all in turn per round, the median and quartiles of 31 rounds (pinned
+            with taskset when there is one); the best measured is a set: the fastest median and every variant
+            whose median's notch (median +- 1.57 IQR / sqrt(rounds), McGill et al.) overlaps the fastest's (a
+            tie within the rounds' noise); the best (tile or unblocked) and the best tile of the what-if on
+            zen4-prefetch (the host's core and its prefetchers) through its cache model must each be in its
+            set; zen4 (no prefetchers) beside, printed
 
 usage: whatif_test.py BUILD_DIR CATEGORY
 """
@@ -876,12 +877,21 @@ def host_cache(level):
     raise SystemExit(f"no level-{level} data cache in {base}")
 
 
-def tied_best(native, cands):
-    """The tie rule of the native times: the fastest variant (least median) and every variant whose interquartile
-    range overlaps the fastest's (its first quartile at most the fastest's third: within the rounds' noise of it),
-    fastest first. native: variant -> (median, first quartile, third quartile) in ms."""
+def notch(m, rounds):
+    """McGill, Tukey and Larsen's notch of a median of ROUNDS runs, m = (median, first quartile, third quartile): the
+    median +- 1.57 IQR / sqrt(rounds), about a 95 % interval of the median; two medians whose notches do not overlap
+    differ."""
+    h = 1.57 * (m[2] - m[1]) / rounds ** 0.5
+    return m[0] - h, m[0] + h
+
+
+def tied_best(native, cands, rounds):
+    """The tie rule of the native times: the fastest variant (least median) and every variant whose median's notch
+    overlaps the fastest's (not distinguishable from it in ROUNDS rounds), fastest first. native: variant ->
+    (median, first quartile, third quartile) in ms."""
     fastest = min(cands, key=lambda t: (native[t][0], t))
-    return [fastest] + sorted((t for t in cands if t != fastest and native[t][1] <= native[fastest][2]),
+    top = notch(native[fastest], rounds)[1]
+    return [fastest] + sorted((t for t in cands if t != fastest and notch(native[t], rounds)[0] <= top),
                               key=lambda t: (native[t][0], t))
 
 
@@ -903,16 +913,18 @@ def validate_native():
         print(f"host: L1d {host_cache(1) // 1024} KiB, L2 {host_cache(2) // 1024} KiB, L3 {host_cache(3) // 1024} "
               f"KiB; gcc -O2; thread CPU time, caches evicted before each run, median of {rounds} rounds; "
               f"{'pinned to cpu 0' if pin else 'not pinned'}; best: the fastest median and every variant whose "
-              f"quartiles overlap its")
-        for kernel, n, levels in (("st7", 128, "2,3"), ("st27", 96, "2,3"), ("st5", 1024, "2")):
+              f"notch (median +- 1.57 IQR / sqrt(rounds)) overlaps its")
+        # the 5-point stencil at n=1024 (runs of 1.5 to 6 ms) and at 2048 (6 to 30 ms), where its tiles separate
+        for kernel, n, levels in (("st7", 128, "2,3"), ("st27", 96, "2,3"), ("st5", 1024, "2"), ("st5", 2048, "2")):
             p = subprocess.run(pin + [exe, kernel, str(n), str(rounds), "0"] + [str(t) for t in tiles], check=True,
                                capture_output=True, text=True)
             native = {int(x.split()[0]): [float(v) for v in x.split()[1:]] for x in p.stdout.splitlines()}
             cands = tiles + [0]
-            meas, meas_tile = tied_best(native, cands), tied_best(native, tiles)
+            meas, meas_tile = tied_best(native, cands, rounds), tied_best(native, tiles, rounds)
             name = lambda ts: "{" + ", ".join(str(t or "unblocked") for t in ts) + "}"
-            print(f"{kernel} n={n}: native ms (median [quartiles]) " + ", ".join(
-                f"{t or 'unblocked'}: {native[t][0]:.2f} [{native[t][1]:.2f}, {native[t][2]:.2f}]" for t in cands) +
+            print(f"{kernel} n={n}: native ms (median [quartiles] (notch)) " + ", ".join(
+                f"{t or 'unblocked'}: {native[t][0]:.2f} [{native[t][1]:.2f}, {native[t][2]:.2f}] "
+                f"({notch(native[t], rounds)[0]:.2f}-{notch(native[t], rounds)[1]:.2f})" for t in cands) +
                   f"; best {name(meas)}, best tile {name(meas_tile)}")
             for machine in ("zen4-prefetch", "zen4"):
                 path = os.path.join(MACHINES, machine + ".ini")
