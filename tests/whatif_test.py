@@ -345,7 +345,9 @@ def test_blocking():
         print(f"{kernel}: instructions added, tile {TILES[-1]} to {TILES[0]}: predicted {d_pred:.0f}, measured "
               f"{d_meas} ({100 * (d_pred - d_meas) / d_meas:+.1f} %); at tile {TILES[0]}: predicted "
               f"{pred[TILES[0]]:.0f}, the hand-blocked build's {hand[TILES[0]]['instructions'] - r['instructions']}")
-        worst = max(worst, check_tiles(kernel, w["rows"], meas))
+        e = check_tiles(kernel, w["rows"], meas)
+        print(f"{kernel}: worst traffic error {100 * e:.2f} %")
+        worst = max(worst, e)
     print(f"blocking: worst traffic error {100 * worst:.2f} %")
 
 
