@@ -382,6 +382,8 @@ static const edan_column pair_cols[] = {
 static const edan_column whatif_summary_cols[] = {
     WS(kind, "kind", "block or fuse"),
     WS(cache_model, "cache_model", "the machine's hierarchy the replays run through (null: LRU caches)"),
+    WS(time, "time",
+       "the rows' time_s: bound (ExaSAT's, the LRU caches having no levels) or bound+exposed (the loads' latency)"),
     EDAN_COL_ARRAY(proj_wi_summary, levels, n_levels, "levels", "", "the levels blocked, from 1", 0),
     WS(nests, "nests", "the loop nests, in order of their first access"),
     WS(pairs, "pairs", "consecutive nests (--what-if=fuse)"),

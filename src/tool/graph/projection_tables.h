@@ -200,6 +200,7 @@ typedef struct proj_wi_unblocked {
 
 typedef struct proj_wi_summary {
     const char *kind, *cache_model;
+    const char *time; /* what the rows' time_s is: "bound" (LRU caches) or "bound+exposed" (the cache model) */
     const edan_table *nests, *pairs, *rows, *unblocked;
     bool complete;                       /* every nest replayed */
     uint64_t levels[EDAN_AFFINE_LEVELS]; /* the levels blocked, from 1 */

@@ -715,9 +715,10 @@ static const edan_tool_option options[] = {
      "  --what-if-cache=lru|machine the what-if's traffic at --projection-cache's sizes: fully\n"
      "                      associative LRU caches, or the machine's own cache model with its\n"
      "                      last level of each size (at most 16), and in the time the loads'\n"
-     "                      wait on it with the machine's prefetchers [lru]\n",
+     "                      wait on it with the machine's prefetchers (lru: ExaSAT's bound only) [lru]\n",
      proj_whatif_check_cache},
-    {"what-if-csv", EDAN_VALUE_OUTPUT, "  --what-if-csv=FILE  the what-if's rows as CSV\n", NULL},
+    {"what-if-csv", EDAN_VALUE_OUTPUT,
+     "  --what-if-csv=FILE  the what-if's rows as CSV, the nests as they ran among them\n", NULL},
     {NULL, false, NULL, NULL},
 };
 

@@ -96,7 +96,9 @@ static int best_at(const proj_tool *t, int c)
     return best;
 }
 
-/* The nests as they ran at cache c (text's "as run" row after the plans'; JSON's what_if.unblocked). */
+/* The nests as they ran at cache c (text's and the CSV's "as run" row after the plans'; JSON's what_if.unblocked):
+ * legal, no tile, no halo, nothing added; best: at least as fast as every legal plan (the text's measured bytes
+ * blank, as the plans' rows above it give them). */
 static void unblocked_row(proj_tool *t, int c, proj_wi_row *x)
 {
     const proj_whatif *w = t->whatif;
@@ -105,14 +107,24 @@ static void unblocked_row(proj_tool *t, int c, proj_wi_row *x)
                        .tile_text = NAN,
                        .cache_bytes = cache_size(t, c),
                        .cache_kb = cache_size(t, c) / 1024,
+                       .cache_model = w->assoc ? w->cache_labels[c] : NULL,
                        .as_run = wi_bytes(t, &w->as_run, w->as_run_cm, c),
                        .measured = edan_na(),
+                       .measured_gb = measured_bytes(t, c) / 1e9,
+                       .legal = true,
+                       .legal_n = 1,
+                       .weighted_flops = u.weighted_flops,
+                       .weighted_gflop = u.weighted_flops / 1e9,
                        .dram = u.dram_bytes,
+                       .traffic_gb = u.dram_bytes / 1e9,
                        .bytes_per_flop = u.bytes_per_flop,
                        .exposed_s = proj_whatif_exposed(t, &w->unblocked, c),
                        .time_s = u.time,
                        .time_ms = u.time * 1e3,
+                       .bound = u.memory_bound ? "memory" : "compute",
                        .best = proj_whatif_unblocked_best(t, c)};
+    x->as_run_gb = x->as_run / 1e9;
+    x->best_n = x->best;
     x->best_text = !x->best ? "" : w->fuse ? " faster" : " faster than every tile";
 }
 
@@ -170,7 +182,7 @@ static void wi_rows(proj_tool *t, proj_wi_row *rows)
 }
 
 /* The rows' table, bound to the structs returned (the caller frees them; NULL: out of memory, the table failed): the
- * plans', and in text the nests as they ran after each cache's. */
+ * plans', and in text and CSV the nests as they ran after each cache's (JSON has them in what_if.unblocked). */
 static proj_wi_row *wi_table(proj_tool *t, edan_table *tab)
 {
     const size_t per = (size_t)t->whatif->n_res + 1, n = t->whatif->n_exact ? (size_t)n_caches(t) * per : 0;
@@ -180,7 +192,7 @@ static proj_wi_row *wi_table(proj_tool *t, edan_table *tab)
     if (rows) {
         wi_rows(t, rows);
         for (size_t k = 0; k < n; k++)
-            edan_table_row_of(tab, k % per == per - 1 ? EDAN_NO_JSON | EDAN_NO_CSV : 0, &rows[k], NULL);
+            edan_table_row_of(tab, k % per == per - 1 ? EDAN_NO_JSON : 0, &rows[k], NULL);
     }
     return rows;
 }
@@ -215,6 +227,15 @@ void proj_whatif_text(proj_tool *t, FILE *f)
                 "last level "
                 "resized, the levels above kept where smaller\n",
                 w->cache_label);
+    /* ExaSAT's time is the larger of the compute and traffic times; a load's latency needs the level that held its
+     * line, which a fully associative LRU cache has not (the machine's hierarchy would count misses the row's own
+     * traffic says never happen): the exposed latency comes with the cache model only */
+    if (w->assoc)
+        fprintf(f, "  what-if time              ExaSAT's bound plus the loads' exposed latency on that hierarchy%s\n",
+                w->prefetch ? " with the machine's prefetchers" : " (the machine has no prefetcher: every miss waits)");
+    else
+        fprintf(f, "  what-if time              ExaSAT's bound only: the LRU caches have no levels, so no load latency "
+                   "(--what-if-cache=machine adds it)\n");
     for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++) {
         const edan_loop_place p = proj_loop_place(t, n[i].loop[0]);
         fprintf(f, "  nest #%d %s:%u, %u level%s, trips", n[i].loop[0], p.function ? p.function : "?", p.line,
@@ -328,6 +349,7 @@ static void wi_json_rows(proj_tool *t, wi_json *x)
         x->pair_rows[i - 1] = (proj_pair_row){n[i - 1].loop[0], n[i].loop[0], !w->pair_why[i], w->pair_why[i]};
     x->sum = (proj_wi_summary){.kind = w->fuse ? "fuse" : "block",
                                .cache_model = w->assoc ? w->cache_label : NULL,
+                               .time = w->assoc ? "bound+exposed" : "bound",
                                .nests = &x->nests,
                                .pairs = &x->pairs,
                                .rows = &x->rows,
