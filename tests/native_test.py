@@ -17,6 +17,8 @@ with the real plugin.
   a64_kernels  the same kernels built with aarch64-linux-gnu-gcc, static and dynamic (Debian's sysroot)
   uops         hand-written x86-64 (tests/native/x86_uops.S): the timing model's micro-operations of
                add [rbx], rax and add rax, [rbx+8] against the same work as separate instructions, exactly
+  dividers     sqrt loops built with the host's gcc: a divider busy [issue_interval] cycles per operation,
+               independent square roots one every interval, dependent ones one every latency, exactly
   machines     machines/{zen4,spr,neoverse-v1}{,-cxl}.ini: listed, and a cold pointer chase under each (the
                CXL variant slower by its added latency per line from memory)
   errors       an unsupported ISA, a missing emulator, the text format refused for native programs
@@ -399,6 +401,95 @@ def test_uops():
         check(smp.get("counts") == rmw_n, f"sampled counts {smp.get('counts')} against {rmw_n}")
 
 
+# ---- dividers busy for part of their latency ([issue_interval]) -------------------------------------------
+
+SQRT_SRC = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+/* n independent square roots */
+__attribute__((noinline)) void indep(int n, const double *v, double *r)
+{
+    for (int i = 0; i < n; i++)
+        r[i] = sqrt(v[i]);
+}
+/* n square roots, each of the one before */
+__attribute__((noinline)) double chain(int n, double x)
+{
+    for (int i = 0; i < n; i++)
+        x = sqrt(x);
+    return x;
+}
+int main(int argc, char **argv)
+{
+    int n = atoi(argv[1]);
+    double *v = malloc(n * sizeof *v), *r = malloc(n * sizeof *r);
+    for (int i = 0; i < n; i++)
+        v[i] = i + 1.5;
+    indep(n, v, r);
+    printf("%g %g\n", r[n - 1], chain(n, 1e300));
+    return 0;
+}
+"""
+
+
+def test_dividers():
+    """Square roots (sqrtsd, gcc -O2 -fno-math-errno) on server-ddr5 with one FP divider of 40 cycles: n
+    independent ones take n k cycles when [issue_interval] fsqrt = k keeps the divider busy k cycles (every turn
+    exactly k, sampled and exact), n dependent ones n 40 whatever k; an interval equal to the latency is the
+    file without the section. The shipped zen4's sqrtsd: one every [issue_interval] fsqrt cycles, a chain
+    [latency] fsqrt a turn."""
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "sqrt.c")
+        with open(src, "w") as f:
+            f.write(SQRT_SRC)
+        prog = build("gcc", os.path.join(d, "sqrt"), "-O2", "-g", "-fno-math-errno", "-fno-tree-vectorize", src, "-lm")
+        with open(os.path.join(SRC, "machines", "server-ddr5.ini")) as f:
+            base = re.sub(r"(?m)^fsqrt = \d+", "fsqrt = 40", re.sub(r"(?m)^fp_div_units = \d+", "fp_div_units = 1",
+                                                                   f.read()))
+
+        def machine(name, section):
+            path = os.path.join(d, name + ".ini")
+            with open(path, "w") as f:
+                f.write(base + section)
+            return path
+
+        def per_turn(func, m, *more):
+            """cycles of n = 2000 less those of n = 1000, over 1000 turns"""
+            a = predicted(prog, func, m, "--program-output=/dev/null", *more, args=["1000"]).get("cycles", [0])
+            b = predicted(prog, func, m, "--program-output=/dev/null", *more, args=["2000"]).get("cycles", [0])
+            return (b[0] - a[0]) / 1000
+
+        plain = machine("plain", "")
+        same = machine("same", "[issue_interval]\nfsqrt = 40\n")
+        for func in ("indep", "chain"):
+            x = predicted(prog, func, plain, "--program-output=/dev/null", args=["1000"])
+            y = predicted(prog, func, same, "--program-output=/dev/null", args=["1000"])
+            x.get("machine", {}).pop("file", None)
+            y.get("machine", {}).pop("file", None)
+            check(x == y and x, f"{func}: fsqrt = 40 given is the file without [issue_interval]")
+        for k in (40, 20, 10):  # below 10 the loads from memory bind (the window holds too few lines)
+            m = machine(f"k{k}", f"[issue_interval]\nfsqrt = {k}\n")
+            for more in ((), ("--exact",)):
+                got = per_turn("indep", m, *more)
+                check(got == k, f"independent sqrtsd, divider busy {k} of 40 {more}: {got} cycles a turn, expected {k}")
+                got = per_turn("chain", m, *more)
+                check(got == 40, f"a chain of sqrtsd, divider busy {k} of 40 {more}: {got} cycles a turn, expected 40")
+        # a value out of range: the file, the line and the key, exit 2
+        bad = machine("bad", "[issue_interval]\nfsqrt = 41\n")
+        p = edan("run", "--machine=" + bad, "--filter=indep", prog, "10", expect=2)
+        line = (base + "[issue_interval]\n").count("\n") + 1
+        check(p.returncode == 2 and f"{bad}:{line}:" in p.stderr and "fsqrt = 41" in p.stderr,
+              f"fsqrt = 41 above its latency: {p.returncode} {p.stderr!r}")
+        zen4 = os.path.join(SRC, "machines", "zen4.ini")
+        z = machine_values(zen4)
+        k, lat = int(z["issue_interval"]["fsqrt"]), int(z["latency"]["fsqrt"])
+        check(k < lat, f"zen4: sqrtsd busy {k} of {lat} cycles")
+        got, chained = per_turn("indep", zen4), per_turn("chain", zen4)
+        check(got == k and chained == lat, f"zen4: independent sqrtsd {got} cycles a turn (expected {k}), "
+                                           f"a chain {chained} ({lat})")
+
+
 # ---- the machine files of recognisable cores ----------------------------------------------------------
 
 CORES = ("zen4", "spr", "neoverse-v1")
@@ -490,5 +581,5 @@ def test_validation():
             check(p.returncode == 2 and needle in p.stderr, f"native.py {argv}: exit {p.returncode}, {p.stderr!r}")
 
 
-run_category({"machines": test_machines, "uops": test_uops, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_stores": test_x86_stores, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
+run_category({"machines": test_machines, "uops": test_uops, "dividers": test_dividers, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_stores": test_x86_stores, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
               "a64_kernels": test_a64_kernels, "errors": test_errors, "validation": test_validation})

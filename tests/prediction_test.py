@@ -64,6 +64,13 @@ def test_machine_files():
         (lambda t: t.replace("[core]", "core"), "not a [section] or key = value line", line_of("[core]")),
         (lambda t: t + "[l3]\nsize = " + "1" * 300 + "\n", "longer than", good.count("\n") + 2),
         (lambda t: t.replace("size = 64K", "size = 64K\0"), "NUL", None),
+        # [issue_interval]: optional, 1 to the class's latency, only the dividers' classes
+        (lambda t: t + "[issue_interval]\nfsqrt = 0\n", "fsqrt = '0'", good.count("\n") + 2),
+        (lambda t: t + "[issue_interval]\nfsqrt = 2x\n", "fsqrt = '2x'", good.count("\n") + 2),
+        (lambda t: t + "[issue_interval]\nfdiv = 6\nfsqrt = 25\n", "[issue_interval] fsqrt = 25 is above [latency] "
+         "fsqrt = 24", good.count("\n") + 3),
+        (lambda t: t + "[issue_interval]\nmul = 2\n", "unknown key 'mul'", good.count("\n") + 2),
+        (lambda t: t + "[issue_interval]\ndiv = 5\ndiv = 6\n", "given twice", good.count("\n") + 3),
     ]
     with tempfile.TemporaryDirectory() as d:
         for i, (change, needle, line) in enumerate(cases):
@@ -78,6 +85,18 @@ def test_machine_files():
                       f"bad machine file {i}: exit {p.returncode}, {msg!r} (expected {where} ... {needle})")
         p = edan("run", "--machine=" + d, "--filter=kernel", chase, "5", expect=None)
         check(p.returncode == 2 and "not a regular file" in p.stderr, f"a directory as machine file: {p.stderr}")
+        # good [issue_interval]s: each key alone, the latency itself; gem5's O3 pool holds its dividers for the
+        # whole latency, so gem5_machine.py takes only that
+        for i, (section, gem5_ok) in enumerate((("div = 1\n", False), ("fdiv = 12\nfsqrt = 24\n", True),
+                                                ("fsqrt = 6\n", False))):
+            path = os.path.join(d, f"good{i}.ini")
+            with open(path, "w") as f:
+                f.write(good + "[issue_interval]\n" + section)
+            r = online("pointer_chase", 20, "--machine=" + path)
+            check("prediction" in r, f"[issue_interval] {section!r} parses and predicts")
+            g = subprocess.run(["python3", GEM5_MACHINE, "--machine", path, "--check"], capture_output=True, text=True)
+            check((g.returncode == 0) == gem5_ok and (gem5_ok or "[issue_interval]" in g.stderr),
+                  f"gem5_machine.py on [issue_interval] {section!r}: exit {g.returncode}, {g.stderr}")
         p = edan("run", "--machine=" + GEM5, "--mem-latency=50,x", "--filter=kernel", chase, "5", expect=None)
         check(p.returncode == 2 and "--mem-latency" in p.stderr, f"a bad latency list: {p.stderr}")
 

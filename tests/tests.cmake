@@ -455,7 +455,7 @@ find_program(QEMU_X86_64 qemu-x86_64)
 find_program(QEMU_AARCH64 qemu-aarch64)
 find_program(AARCH64_CC aarch64-linux-gnu-gcc)
 if(QEMU_X86_64 AND PYTHON3 AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR STREQUAL "x86_64")
-  foreach(category x86_deps x86_wide x86_stores x86_kernels uops machines errors validation)
+  foreach(category x86_deps x86_wide x86_stores x86_kernels uops dividers machines errors validation)
     add_test(NAME native_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/native_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(native_${category} PROPERTIES TIMEOUT 600 LABELS native)

@@ -7,7 +7,7 @@
  * instruction, and the counts, on random streams that exercise every part
  * of the model (misses at every level, MSHRs and their targets, finite
  * bandwidth, a small window and issue queue, stores and forwarding, store
- * sets, dividers, branches, fetch blocks and L1i misses) with up to 32
+ * sets, dividers (partly pipelined too), branches, fetch blocks and L1i misses) with up to 32
  * latencies in any order, repeated and zero included. The pass with many
  * latencies runs them in 1 to 4 lane groups on threads
  * (edan_timing_new_threaded()), which must change nothing.
@@ -93,6 +93,8 @@ static void test_lanes(bool with_dram, bool inorder)
         edan_machine m = small_machine();
         if (with_dram)
             m.dram = small_dram();
+        if (with_dram || inorder) /* dividers partly pipelined, now and then (the digest is of machines without) */
+            small_issue_intervals(&m);
         if (inorder) { /* starts in program order: the issue stage's state is per lane too */
             m.core_model = EDAN_CORE_INORDER;
             m.issue_width = 1 + (uint32_t)rt_below(3);
@@ -150,6 +152,7 @@ static void test_prefetch_lanes(void)
         rt_seed(777 + (uint64_t)trial);
         const size_t n = 1 + rt_below(NRECS);
         edan_machine m = small_machine();
+        small_issue_intervals(&m);
         for (int l = 0; l < m.n_data_levels; l++) {
             if (rt_below(3) == 0)
                 continue;

@@ -62,6 +62,18 @@ static inline edan_machine small_machine(void)
 }
 
 /*
+ * Random [issue_interval]s on m: each divider class busy for its latency (0)
+ * or for part of it. Apart from small_machine(), whose machines (and draws)
+ * stay those timing_lanes_test's digest was taken on.
+ */
+static inline void small_issue_intervals(edan_machine *m)
+{
+    const int dividers[] = {EDAN_CLASS_DIV, EDAN_CLASS_FDIV, EDAN_CLASS_FSQRT};
+    for (int i = 0; i < 3; i++)
+        m->issue_interval[dividers[i]] = rt_below(2) ? 1 + (uint32_t)rt_below(m->latency[dividers[i]]) : 0;
+}
+
+/*
  * n records over table[0..NIDS-1]: pcs in a loop of NIDS instructions over a
  * few fetch blocks and L1i lines, conditional branches whose outcome the
  * next record's pc shows, addresses over a few KiB (hits, misses at every

@@ -369,6 +369,7 @@ static void test_whole_periods(void)
         rt_seed(5150 + (uint64_t)trial);
         const size_t n = 1 + rt_below(NRECS);
         edan_machine m = small_machine();
+        small_issue_intervals(&m); /* dividers partly pipelined, now and then */
         random_stream(table, recs, n);
         const int nl = 1 + (int)rt_below(12);
         double lat[EDAN_TIMING_MAX_LATENCIES];

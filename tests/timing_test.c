@@ -9,7 +9,8 @@
  *  - unlimited window, MSHRs and widths give the eDAG's span (deps.h), and
  *    width 1 with a window of 1 the serial sum of latencies, on random
  *    streams;
- *  - results do not depend on batch sizes.
+ *  - results do not depend on batch sizes;
+ *  - a divider is busy its class's issue interval ([issue_interval]).
  * A test machine has zero hit latencies and a bandwidth so high that a
  * transfer takes no time, unless a case says otherwise, so a miss costs the
  * memory latency exactly. Its first fetch misses the L1i: every stream
@@ -472,6 +473,65 @@ static void test_dividers(void)
 }
 
 /*
+ * [issue_interval]: a divider busy k cycles per operation (k at most the
+ * latency L; 0, the key not given: L). n independent operations on u units
+ * start every k cycles per unit, the last at floor((n - 1) / u) k, and end
+ * L later; n dependent ones take n L whatever k. Out of order and in order,
+ * unsampled and sampled (a unit covering every period: the same schedule);
+ * at a memory latency of 50 the first fetch's miss adds 50.
+ */
+static void test_issue_interval(void)
+{
+    enum { N = 64 };
+    static edan_exec ind[N], dep[N];
+    static edan_insn op[8], chain;
+    const int classes[] = {EDAN_CLASS_DIV, EDAN_CLASS_FDIV, EDAN_CLASS_FSQRT};
+    for (int ci = 0; ci < 3; ci++) {
+        const int cls = classes[ci];
+        for (int j = 0; j < 8; j++) {
+            op[j] = add(EDAN_REG_X(10 + j), EDAN_REG_X(3), 0x1000 + 4 * (uint64_t)j);
+            op[j].cls = (uint8_t)cls;
+        }
+        chain = add(EDAN_REG_X(20), EDAN_REG_X(20), 0x2000);
+        chain.cls = (uint8_t)cls;
+        for (int i = 0; i < N; i++) {
+            ind[i] = rec(&op[i % 8], 0);
+            dep[i] = rec(&chain, 0);
+        }
+        const uint32_t L = 21, intervals[] = {0, 21, 9, 1};
+        for (int inorder = 0; inorder < 2; inorder++)
+            for (uint32_t u = 1; u <= 2; u++)
+                for (int ki = 0; ki < 4; ki++) {
+                    edan_machine m = base_machine();
+                    m.core_model = inorder ? EDAN_CORE_INORDER : EDAN_CORE_O3;
+                    m.latency[cls] = L;
+                    m.issue_interval[cls] = intervals[ki];
+                    m.int_div_units = m.fp_div_units = u;
+                    const uint32_t k = intervals[ki] ? intervals[ki] : L;
+                    CHECK(edan_machine_issue_interval(&m, cls) == k, "class %d: interval %u", cls, k);
+                    const double want_ind = (double)((N - 1) / u * k + L), want_dep = (double)(N * L);
+                    const double lat[2] = {0, 50};
+                    double c[2];
+                    predict(&m, ind, N, lat, 2, 16, c, NULL);
+                    CHECK(
+                        c[0] == want_ind && c[1] == want_ind + 50,
+                        "%s: %d independent ops of class %d, %u units busy %u of %u cycles: %g %g cycles, expected %g",
+                        inorder ? "in order" : "o3", N, cls, u, k, L, c[0], c[1], want_ind);
+                    predict(&m, dep, N, lat, 2, 16, c, NULL);
+                    CHECK(c[0] == want_dep, "%s: a chain of %d ops of class %d busy %u of %u cycles: %g, expected %g",
+                          inorder ? "in order" : "o3", N, cls, k, L, c[0], want_dep);
+                    const edan_timing_sampling smp = {16, 0, 16, 0};
+                    edan_timing *t = timing_run_sampled(&m, ind, N, lat, 2, 16, 1, &smp);
+                    if (t) {
+                        const double s = edan_timing_lane_get(t, 0).cycles;
+                        CHECK(s == want_ind, "sampled, class %d busy %u: %g cycles, expected %g", cls, k, s, want_ind);
+                        edan_timing_free(t);
+                    }
+                }
+    }
+}
+
+/*
  * Store sets: a load next to an older store (same 16-byte block, other bytes) trains its pc into the
  * store's set; from then on each load waits for the set's last store. Here a division feeds a store,
  * the next load feeds the next division: with store sets the loop is one chain of divisions, without
@@ -674,6 +734,7 @@ int main(void)
     test_batches();
     test_predictors();
     test_dividers();
+    test_issue_interval();
     test_store_sets();
     test_store_set_index();
     test_store_set_stores();

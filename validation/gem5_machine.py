@@ -17,7 +17,8 @@
 # difference is the bandwidth unit (gem5 reads "16GB/s" as 16 GiB/s, the machine file means 10^9 B/s).
 #
 # Keys gem5 has no parameter for, or that this script leaves at gem5's defaults, are checked: the
-# [latency] cycles and the divider units against the functional-unit pool, frontend_cycles against the O3 stage
+# [latency] cycles, the divider units and their [issue_interval] against the functional-unit pool (O3's unpipelined
+# units are busy for their opLat, MinorCPU's for their issueLat), frontend_cycles against the O3 stage
 # delays, fetch_taken_limit against O3's fetch (it ends a cycle at a predicted-taken branch: 1),
 # write/alloc against the classic cache (write-back, write-allocate); fetch_block_bytes sets the
 # fetch buffer (fetchBufferSize), mshr_targets each cache's tgts_per_mshr. A file that asks for
@@ -50,6 +51,8 @@ SECTIONS = {
              "mispredict_penalty", "serialize_cycles",
              "predictor", "predictor_entries", "int_div_units", "fp_div_units", "store_set_bytes"},
     "latency": {"int", "mul", "div", "fadd", "fmul", "ffma", "fdiv", "fsqrt", "branch"},
+    # cycles a divider is busy per operation (optional; each key the class's latency when not given)
+    "issue_interval": {"div", "fdiv", "fsqrt"},
     "l1i": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets"},
     "l1d": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "l2": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
@@ -70,9 +73,9 @@ PREFETCH_KEYS = {"type", "degree", "latency", "queue_size", "mshr_reserve", "on_
 STRIDE_KEYS = {"table_entries", "table_assoc", "confidence_bits", "initial_confidence", "confidence_threshold"}
 for _lv in ("l1d", "l2", "l3"):
     SECTIONS[_lv + ".prefetcher"] = PREFETCH_KEYS | STRIDE_KEYS
-OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher"}
-# keys a file may leave out (as edan's parser): [core] model, o3 when not given
-OPTIONAL_KEYS = {"core": {"model"}}
+OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher", "issue_interval"}
+# keys a file may leave out (as edan's parser): [core] model, o3 when not given; each [issue_interval] key
+OPTIONAL_KEYS = {"core": {"model"}, "issue_interval": SECTIONS["issue_interval"]}
 # prefetcher type -> gem5 v22.1 SimObject (src/mem/cache/prefetch/Prefetcher.py)
 PREFETCHER_CLASS = {"stride": "StridePrefetcher", "tagged": "TaggedPrefetcher"}
 # exactly one of these: the memory model
@@ -125,6 +128,12 @@ MINOR_DEFAULT_DELAYS = {d: 1 for d in MINOR_FRONTEND_DELAYS}
 
 class MachineError(Exception):
     pass
+
+
+def issue_interval(machine, cls):
+    """Cycles a unit of class cls (div, fdiv, fsqrt) is busy per operation: [issue_interval] cls, or the class's
+    latency when the file gives none (edan's edan_machine_issue_interval())."""
+    return machine.get("issue_interval", {}).get(cls, machine["latency"][cls])
 
 
 def parse_size(text, where):
@@ -229,6 +238,10 @@ def read_machine(path):
     if len(given) != 1:
         raise MachineError("%s: %s (one memory model: [memory] or [dram])"
                            % (path, "[memory] and [dram] both given" if given else "section [memory] is missing"))
+    for cls, v in out.get("issue_interval", {}).items():
+        if v > out["latency"][cls]:
+            raise MachineError("%s: [issue_interval] %s = %d is above [latency] %s = %d (a unit is busy at most an "
+                               "operation's latency)" % (path, cls, v, cls, out["latency"][cls]))
     for sec in out:
         if sec.endswith(".prefetcher") and sec.split(".")[0] not in out:
             raise MachineError("%s: [%s] without an [%s] section" % (path, sec, sec.split(".")[0]))
@@ -326,18 +339,22 @@ def dram_plan(d, line, link_ns, problems, notes):
     }
 
 
-def minor_plan(core, latency, line, problems, notes, fus=None, delays=None):
+def minor_plan(core, latency, line, problems, notes, fus=None, delays=None, intervals=None):
     """MinorCPU's parameters for [core] model = inorder; what MinorCPU cannot express goes to problems.
     fus: MinorCPU's functional units as (op classes, opLat, issueLat, the users' srcRegsRelativeLats' last) tuples
-    (MINOR_DEFAULT_FUS without gem5); delays: its stage delays (MINOR_DEFAULT_DELAYS)."""
+    (MINOR_DEFAULT_FUS without gem5); delays: its stage delays (MINOR_DEFAULT_DELAYS); intervals: the dividers'
+    issue intervals, {class: cycles} (issue_interval(); the latencies without)."""
     fus = fus or MINOR_DEFAULT_FUS
     delays = delays or MINOR_DEFAULT_DELAYS
+    intervals = intervals or {cls: latency[cls] for cls in SECTIONS["issue_interval"]}
     # a class's latency to a user on the same unit: opLat less what its users read early (srcRegsRelativeLats)
-    lat, units = {}, {}
+    lat, units, busy = {}, {}, {}
     for classes, op_lat, issue_lat, early in fus:
         for c in classes:
             lat.setdefault(c, op_lat - early)
             units[c] = units.get(c, 0) + (1 if issue_lat >= op_lat else max(op_lat - early, 1) // max(issue_lat, 1))
+            # an unpipelined unit is busy its issueLat; a pipelined one is units each busy the latency
+            busy.setdefault(c, issue_lat if issue_lat >= op_lat else op_lat - early)
     for cls, opclass in LATENCY_OPCLASS.items():
         if lat.get(opclass) != latency[cls]:
             problems.append("[latency] %s = %d, but MinorCPU's functional units give %s %s cycles to a user on the "
@@ -348,6 +365,12 @@ def minor_plan(core, latency, line, problems, notes, fus=None, delays=None):
             if units.get(opclass) != core[key]:
                 problems.append("[core] %s = %d, but MinorCPU's functional units give %s the throughput of %s "
                                 "unpipelined unit(s)" % (key, core[key], opclass, units.get(opclass)))
+    for cls in sorted(intervals):
+        opclass = LATENCY_OPCLASS[cls]
+        if busy.get(opclass) != intervals[cls]:
+            problems.append("[issue_interval] %s = %d, but MinorCPU's functional units give %s the throughput of "
+                            "units busy %s cycles each (an unpipelined unit: its issueLat; a pipelined one: the "
+                            "latency, as that many units)" % (cls, intervals[cls], opclass, busy.get(opclass)))
     slots = sum(op_lat for _, op_lat, _, _ in fus)
     if core["rob_entries"] != slots or core["iq_entries"] != slots:
         problems.append("[core] rob_entries = %d and iq_entries = %d must be MinorCPU's in-flight queue, the sum of "
@@ -404,13 +427,20 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None, mi
     inorder = core.get("model", "o3") == "inorder"
     if inorder:
         cpu = minor_plan(core, machine["latency"], min(lines) if lines else 0, problems, notes, minor_fus,
-                         minor_delays)
+                         minor_delays, {cls: issue_interval(machine, cls) for cls in SECTIONS["issue_interval"]})
     else:
         for cls, opclass in LATENCY_OPCLASS.items():
             want, have = machine["latency"][cls], oplat.get(opclass)
             if have != want:
                 problems.append("[latency] %s = %d, but gem5's functional-unit pool gives %s %s cycles "
                                 "(this script keeps gem5's pool)" % (cls, want, opclass, have))
+        # O3's OpDesc has no issue latency: an unpipelined op (pipelined=False) holds its unit for its opLat
+        for cls in sorted(machine.get("issue_interval", {})):
+            want, have = issue_interval(machine, cls), oplat.get(LATENCY_OPCLASS[cls])
+            if want != have:
+                problems.append("[issue_interval] %s = %d, but gem5's O3 pool holds an unpipelined unit for %s for "
+                                "its opLat, %s cycles (this script keeps gem5's pool)"
+                                % (cls, want, LATENCY_OPCLASS[cls], have))
         for key, classes in DIV_UNITS.items():
             for opclass in classes:
                 if units.get(opclass) != core[key]:

@@ -25,6 +25,7 @@ typedef enum key_type {
     K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
     K_LATENCY, /* cycles of one instruction class: [0, 10^6] */
+    K_ISSUE,   /* cycles a unit of a class is busy per operation: [lo, hi], optional, at most its latency */
     K_NS,      /* a number of nanoseconds (real_range) */
     K_GBS,     /* a number of GB/s (real_range) */
     K_GFLOPS,  /* a number of Gflop/s (real_range) */
@@ -43,7 +44,7 @@ typedef struct key_def {
     const char *section, *key;
     key_type type;
     size_t offset;   /* into edan_machine (K_U32, K_GHZ, K_NS, K_GBS, K_GFLOPS, K_WEIGHT, K_NAME), or the class
-                        (K_LATENCY) */
+                        (K_LATENCY, K_ISSUE) */
     uint64_t lo, hi; /* K_U32 and the cache's integers: the range, both included */
 } key_def;
 
@@ -97,6 +98,10 @@ static const key_def plain_keys[] = {
     {"latency", "fdiv", K_LATENCY, EDAN_CLASS_FDIV, 0, 0},
     {"latency", "fsqrt", K_LATENCY, EDAN_CLASS_FSQRT, 0, 0},
     {"latency", "branch", K_LATENCY, EDAN_CLASS_BRANCH, 0, 0},
+    /* the classes whose units are not fully pipelined (int_div_units, fp_div_units) */
+    {"issue_interval", "div", K_ISSUE, EDAN_CLASS_DIV, 1, 1000000},
+    {"issue_interval", "fdiv", K_ISSUE, EDAN_CLASS_FDIV, 1, 1000000},
+    {"issue_interval", "fsqrt", K_ISSUE, EDAN_CLASS_FSQRT, 1, 1000000},
     {"memory", "latency_ns", K_NS, M(mem_latency_ns), 0, 0},
     {"memory", "bandwidth_gbs", K_GBS, M(mem_bandwidth_gbs), 0, 0},
     {"projection", "peak_gflops", K_GFLOPS, M(peak_gflops), 0, 0},
@@ -208,6 +213,14 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
             return -1;
         }
         m->latency[k->offset] = (uint32_t)u;
+        return 0;
+    case K_ISSUE: /* at most the class's latency: check_across(), once both are read */
+        if (edan_parse_u64(v, &u) || u < k->lo || u > k->hi) {
+            edan_error_set(&st->msg, "%s = '%s': cycles a unit is busy per operation, an integer from %llu to %llu",
+                           k->key, v, (unsigned long long)k->lo, (unsigned long long)k->hi);
+            return -1;
+        }
+        m->issue_interval[k->offset] = (uint32_t)u;
         return 0;
     case K_GHZ:
     case K_NS:
@@ -356,14 +369,19 @@ static int on_key(void *user, const char *section, const char *key, const char *
     bool known_section = false;
     for (size_t i = 0; i < N_PLAIN; i++)
         known_section |= !strcmp(plain_keys[i].section, section);
-    if (known_section)
+    if (!strcmp(section, "issue_interval"))
+        edan_error_set(&st->msg,
+                       "[%s]: unknown key '%s' (keys: div, fdiv, fsqrt, the classes of int_div_units and "
+                       "fp_div_units)",
+                       section, key);
+    else if (known_section)
         edan_error_set(&st->msg, "[%s]: unknown key '%s'", section, key);
     else if (!*section)
         edan_error_set(&st->msg, "'%s' before any [section]", key);
     else
         edan_error_set(&st->msg,
-                       "unknown section [%s] (sections: machine, core, latency, l1i, l1d, l2, l3, memory or dram, "
-                       "projection, l1d.prefetcher, l2.prefetcher, l3.prefetcher)",
+                       "unknown section [%s] (sections: machine, core, latency, issue_interval, l1i, l1d, l2, l3, "
+                       "memory or dram, projection, l1d.prefetcher, l2.prefetcher, l3.prefetcher)",
                        section);
     return 0;
 }
@@ -457,12 +475,16 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
     return text;
 }
 
-/* The first required key the file does not give, or NULL. [core] model is optional (o3): files from before it. */
+/*
+ * The first required key the file does not give, or NULL. [core] model is
+ * optional (o3): files from before it; so is each [issue_interval] key (the
+ * class's latency: a unit not pipelined at all, as before the section).
+ */
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
 {
     for (size_t i = 0; i < N_PLAIN; i++)
         if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory")) &&
-            plain_keys[i].type != K_MODEL) {
+            plain_keys[i].type != K_MODEL && plain_keys[i].type != K_ISSUE) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }
@@ -516,6 +538,18 @@ static int check_across(const char *path, const parse_state *st, edan_error *err
                            "the level before it)",
                            path, st->cache_line[i + 1][SIZE], cache_sections[i + 1], st->cache[i + 1].size,
                            cache_sections[i], st->cache[i].size);
+            return -1;
+        }
+    }
+    /* a unit that takes a new operation before its result is out, not one busy after it */
+    for (size_t i = 0; i < N_PLAIN; i++) {
+        const key_def *k = &plain_keys[i];
+        if (k->type == K_ISSUE && st->seen[i] && m->issue_interval[k->offset] > m->latency[k->offset]) {
+            edan_error_set(err,
+                           "%s:%d: [issue_interval] %s = %u is above [latency] %s = %u (a unit is busy at most "
+                           "an operation's latency)",
+                           path, st->plain_line[i], k->key, m->issue_interval[k->offset], k->key,
+                           m->latency[k->offset]);
             return -1;
         }
     }

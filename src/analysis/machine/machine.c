@@ -11,3 +11,8 @@ edan_cache_config edan_machine_data_caches(const edan_machine *m)
         c.level[i] = m->data[i].geo;
     return c;
 }
+
+uint32_t edan_machine_issue_interval(const edan_machine *m, int cls)
+{
+    return m->issue_interval[cls] ? m->issue_interval[cls] : m->latency[cls];
+}

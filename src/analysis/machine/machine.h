@@ -88,9 +88,12 @@ typedef struct edan_machine {
     /* fetch reads the L1i in aligned blocks of this many bytes, the next one only when it needs it, so
      * moving to another block waits the L1i's hit latency (0: fetch reads ahead, no wait) */
     uint32_t fetch_block_bytes;
-    /* units of the classes that are not pipelined (a unit is busy for the whole latency): integer
-     * division; floating-point division and square root */
+    /* units of the classes that are not fully pipelined: integer division; floating-point division and
+     * square root. A unit takes one operation at a time and is busy for its issue interval */
     uint32_t int_div_units, fp_div_units;
+    /* [issue_interval] of those classes (div, fdiv, fsqrt): cycles a unit is busy per operation, at most
+     * the class's latency; 0 (the key not given): the latency. Read it with edan_machine_issue_interval() */
+    uint32_t issue_interval[EDAN_CLASS_COUNT];
     /* memory-dependence prediction: a load waits for the last older store to the same aligned block of
      * this many bytes (a power of two; 0: loads never wait for stores they do not read) */
     uint32_t store_set_bytes;
@@ -117,6 +120,14 @@ typedef struct edan_machine {
     double sqrt_weight;           /* a square root */
     double transcendental_weight; /* a call of exp, log, sin, ... */
 } edan_machine;
+
+/*
+ * Cycles a unit of class cls (div, fdiv or fsqrt) is busy per operation: its
+ * [issue_interval], or the class's latency when the file gives none (a unit
+ * that is not pipelined at all). The one definition the timing model's
+ * schedules use.
+ */
+uint32_t edan_machine_issue_interval(const edan_machine *m, int cls);
 
 /* The data hierarchy as the cache model's configuration (l1d, l2[, l3]). */
 edan_cache_config edan_machine_data_caches(const edan_machine *m);

@@ -71,6 +71,9 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         t->lat[c] = cycles(m->latency[c]);
     /* a load or store that performed no access (a failed sc) takes a cycle */
     t->lat[EDAN_CLASS_LOAD] = t->lat[EDAN_CLASS_STORE] = t->lat[EDAN_CLASS_ATOMIC] = t->cyc;
+    t->busy[EDAN_CLASS_DIV] = cycles(edan_machine_issue_interval(m, EDAN_CLASS_DIV));
+    t->busy[EDAN_CLASS_FDIV] = cycles(edan_machine_issue_interval(m, EDAN_CLASS_FDIV));
+    t->busy[EDAN_CLASS_FSQRT] = cycles(edan_machine_issue_interval(m, EDAN_CLASS_FSQRT));
     t->l1i_hit = cycles(m->l1i.hit_latency);
     tick memlat[MAXK];
     for (int k = 0; k < n; k++) {

@@ -43,28 +43,28 @@ STEP_INLINE void inorder_delay(edan_timing *t, int j, lv a)
 }
 
 /* The start of a divide on an in-order core: in order first, then a free divider; the finish. */
-STEP_INLINE lv inorder_divide(edan_timing *t, tick *units, uint32_t n, int j, lv *a, tick lat)
+STEP_INLINE lv inorder_divide(edan_timing *t, tick *units, uint32_t n, int j, lv *a, tick lat, tick busy)
 {
     const int Kp = t->Kp;
     *a = inorder_start(t, j, *a);
-    const lv fin = divide(units, n, Kp, j, a, lat);
+    const lv fin = divide(units, n, Kp, j, a, lat, busy);
     inorder_delay(t, j, *a);
     return fin;
 }
 
 /*
  * Lanes j ..'s start (*a: when the vertex is ready, then when it starts) and
- * finish of a vertex of latency lat, on a divider of units (n of them) when
- * div: in program order on an in-order core.
+ * finish of a vertex of latency lat, on a divider of units (n of them, busy
+ * for busy each) when div: in program order on an in-order core.
  */
-STEP_INLINE lv start_finish(edan_timing *t, int j, lv *a, bool div, tick *units, uint32_t n, tick lat)
+STEP_INLINE lv start_finish(edan_timing *t, int j, lv *a, bool div, tick *units, uint32_t n, tick lat, tick busy)
 {
     if (INORDER(t)) {
         if (div)
-            return inorder_divide(t, units, n, j, a, lat);
+            return inorder_divide(t, units, n, j, a, lat, busy);
         *a = inorder_start(t, j, *a);
     }
-    return div ? divide(units, n, t->Kp, j, a, lat) : *a + lat;
+    return div ? divide(units, n, t->Kp, j, a, lat, busy) : *a + lat;
 }
 
 #endif

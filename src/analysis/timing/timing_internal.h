@@ -130,6 +130,8 @@ struct edan_timing {
     int width; /* lanes the step takes at once: 1, or TIMING_LV (AVX2) */
     double lat_ns[MAXK];
     tick cyc, frontend, penalty, serialize, lat[EDAN_CLASS_COUNT], l1i_hit;
+    /* a divider's time per operation of div, fdiv, fsqrt (edan_machine_issue_interval()); 0 for the others */
+    tick busy[EDAN_CLASS_COUNT];
     int nlev;
     edan_deps *deps;
     /* a batch's true predecessors from the tracker: those of its record i are preds[off[i] .. off[i + 1]) */

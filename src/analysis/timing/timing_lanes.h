@@ -227,11 +227,13 @@ STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
 }
 
 /*
- * A divider of lanes j .. for an instruction that can start at a: not
- * pipelined, it waits for the divider free first (of equals, the first) and
- * holds it for its whole latency. Returns the finish; *a becomes the start.
+ * A divider of lanes j .. for an instruction that can start at a: it waits
+ * for the divider free first (of equals, the first) and holds it for busy
+ * (its class's issue interval, at most lat; lat when the unit is not
+ * pipelined at all). Returns the finish, lat after the start; *a becomes the
+ * start.
  */
-STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat)
+STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat, tick busy)
 {
     lv best = lv_ld(units + j), which = lv_splat(0);
     for (uint32_t u = 1; u < n; u++) {
@@ -240,10 +242,10 @@ STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat)
         which = lv_sel(less, lv_splat(u), which);
     }
     *a = lv_max(*a, best);
-    const lv fin = *a + lat;
+    const lv freed = *a + busy;
     for (uint32_t u = 0; u < n; u++)
-        lv_st(ROW(units, u) + j, lv_sel(lv_eq(which, lv_splat(u)), fin, lv_ld(ROW(units, u) + j)));
-    return fin;
+        lv_st(ROW(units, u) + j, lv_sel(lv_eq(which, lv_splat(u)), freed, lv_ld(ROW(units, u) + j)));
+    return *a + lat;
 }
 
 #include "analysis/timing/timing_inorder.h"
@@ -317,7 +319,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
     const bool div = in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT;
     const int fpdiv = in->cls != EDAN_CLASS_DIV;
     const uint32_t units = fpdiv ? t->m.fp_div_units : t->m.int_div_units;
-    const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+    const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0], busy = div ? t->busy[in->cls] : 0;
     tick *Fv = ROW(t->F, v & rmask), *Cv = ROW(t->C, t->u & rmask);
     tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk, *dunits = t->div_units[fpdiv];
     t->stores[v & rmask] = 0;
@@ -327,7 +329,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         const lv d = lane_dispatch(t, j, lane_fetch(t, j, c), c);
         /* start and finish */
         lv a = lv_max(lv_max(d, lv_ld(pf[0] + j)), lv_max(lv_ld(pf[1] + j), lv_ld(pf[2] + j)));
-        const lv fin = start_finish(t, j, &a, div, dunits, units, lat);
+        const lv fin = start_finish(t, j, &a, div, dunits, units, lat, busy);
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
         /* commit */
         const lv last = lv_ld(t->last_commit + j);
@@ -482,12 +484,12 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(a + j) + t->cyc); /* address and data into the store queue; the write after commit */
     } else if (div) {
-        /* not pipelined: it waits for a free divider and holds it for its whole latency */
+        /* it waits for a free divider and holds it for its class's issue interval */
         const int fp = in->cls != EDAN_CLASS_DIV;
         const uint32_t n = fp ? t->m.fp_div_units : t->m.int_div_units;
         for (int j = 0; j < Kp; j += TIMING_LW) {
             lv x = lv_ld(a + j);
-            lv_st(b + j, start_finish(t, j, &x, true, t->div_units[fp], n, t->lat[in->cls]));
+            lv_st(b + j, start_finish(t, j, &x, true, t->div_units[fp], n, t->lat[in->cls], t->busy[in->cls]));
             lv_st(a + j, x);
         }
     } else {

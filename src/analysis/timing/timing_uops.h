@@ -224,8 +224,8 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv d = has_load ? lane_dispatch(t, j, lv_ld(ft + j), &cu) : lv_ld(dO + j);
         lv a = lv_max(lv_max(d, lv_ld(ready[UG_OP] + j)), has_load ? lv_ld(bL + j) : lv_splat(0));
-        const lv f =
-            start_finish(t, j, &a, div, t->div_units[fp], fp ? t->m.fp_div_units : t->m.int_div_units, t->lat[op]);
+        const lv f = start_finish(t, j, &a, div, t->div_units[fp], fp ? t->m.fp_div_units : t->m.int_div_units,
+                                  t->lat[op], t->busy[op]);
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
         lv_st(dO + j, d);
         lv_st(fO + j, f);
