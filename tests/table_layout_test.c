@@ -183,16 +183,7 @@ int main(void)
 
     /* arrays bound to a struct's members with their lengths' members, and a group bound to a bool */
     static const edan_column array_cols[] = {
-        {"g",
-         EDAN_T_GROUP,
-         "",
-         "null when has is false",
-         0,
-         NULL,
-         0,
-         0,
-         NULL,
-         {.offset = offsetof(arrays, has), .ctype = EDAN_F_BOOL}},
+        EDAN_COL_GROUP_FIELD(arrays, has, "g", "null when has is false", 0),
         EDAN_COL_ARRAY(arrays, u, nu, "g.u", "", "counts, a size_t length", 0),
         EDAN_COL_ARRAY(arrays, d, nd, "g.d", "", "numbers, an unsigned length", 0),
         EDAN_COL_ARRAY(arrays, i, ni, "g.i", "", "signed counts, an int length", 0),
