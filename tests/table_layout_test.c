@@ -5,7 +5,9 @@
  * CSV numbers with %.6g, %.0f and hexadecimal; JSON numbers rounded; a suffix
  * glued to the cell before; a row cut short by the reason it has no numbers;
  * a CSV at a path written from one table or from a table cleared and filled
- * again. Every expected string is written out by hand from the declaration.
+ * again; one column in several formats, each with its own name, place and
+ * unit (edan_as). Every expected string is written out by hand from the
+ * declaration.
  */
 #include <math.h>
 #include <stddef.h>
@@ -101,8 +103,77 @@ static void fill(edan_table *t, double first_line)
     r[9].s = "";
 }
 
+/* ===================================================================== */
+/* One column in several formats (edan_as)                                */
+/* ===================================================================== */
+
+/* A plan's numbers, each once: in bytes and seconds, shown in KiB and ms in text, in GB and ms in CSV. */
+typedef struct plan {
+    const char *name;
+    uint64_t tile; /* 0: none */
+    double bytes, time_s, cost_s;
+    bool legal;
+} plan;
+
+static const edan_column plan_cols[] = {
+    EDAN_COL_FIELD_AS(plan, name, "name", "", "its name", EDAN_COL_LEFT, "name", 6, 0, .text = {.at = 1},
+                      .csv = {.at = 1}),
+    EDAN_COL_FIELD_AS(plan, tile, "tile", "", "0: none", EDAN_COL_ZERO_DASH, "tile", 4, 0, .text = {.at = 2},
+                      .csv = {.at = 5}),
+    EDAN_COL_FIELD_AS(plan, bytes, "bytes", "bytes", "traffic", EDAN_COL_JSON_WHOLE, "KiB", 6, 1,
+                      .text = {EDAN_AS_KIB, .at = 3}, .csv = {EDAN_AS_GB, .at = 3}, .csv_key = "gb"),
+    EDAN_COL_FIELD_AS(plan, time_s, "time_s", "s", "unplaced in text: after the placed", EDAN_COL_G, "ms", 7, 3,
+                      .text = {EDAN_AS_MS}, .csv = {EDAN_AS_MS, .at = 2}, .csv_key = "time_ms"),
+    EDAN_COL_FIELD_AS(plan, cost_s, "cost_s", "s", "empty in CSV when not legal", EDAN_NO_TEXT, NULL, 0, 0,
+                      .csv = {EDAN_AS_MS, .at = 4, .when = "legal"}, .csv_key = "cost_ms"),
+    EDAN_COL_FIELD(plan, legal, "legal", "", "1 or 0 in CSV", EDAN_NO_TEXT | EDAN_COL_CSV_01, NULL, 0, 0),
+};
+static const edan_table_decl plan_decl = EDAN_TABLE_DECL("t.plans", "plans", false, "plans", plan_cols);
+
+/* Each format its own names, places and units of the same members; JSON the declaration's. */
+static void per_format(void)
+{
+    const plan p[2] = {{"tiled", 8, 2048, 0.5, 0.25, true}, {"none", 0, 1536, NAN, 0.5, false}};
+    edan_table t;
+    edan_table_init(&t, &plan_decl);
+    edan_table_rows_of(&t, p, 2, sizeof p[0]);
+    char *s = text_of(&t, 0);
+    const char *want_text = "name   tile    KiB      ms\n"
+                            "tiled     8    2.0     500\n"
+                            "none      -    1.5     nan\n";
+    CHECK(!strcmp(s, want_text), "text in KiB and ms:\n%s\nexpected:\n%s", s, want_text);
+    free(s);
+    s = text_of(&t, 1);
+    const char *want_json = "[{\"name\":\"tiled\",\"tile\":8,\"bytes\":2048,\"time_s\":0.5,\"cost_s\":0.25,"
+                            "\"legal\":true},{\"name\":\"none\",\"tile\":0,\"bytes\":1536,\"time_s\":null,"
+                            "\"cost_s\":0.5,\"legal\":false}]";
+    CHECK(!strcmp(s, want_json), "JSON as stored:\n%s\nexpected:\n%s", s, want_json);
+    free(s);
+    char dir[] = "/tmp/edan-plans-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    edan_error err = {0};
+    CHECK(edan_table_csv(&t, dir, "x", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/x-plans.csv", dir);
+    s = file_of(path);
+    const char *want_csv = "name,time_ms,gb,cost_ms,tile,legal\n"
+                           "tiled,500,2.048e-06,250,8,1\n"
+                           "none,,1.536e-06,,0,0\n";
+    CHECK(!strcmp(s, want_csv), "CSV in GB and ms, its own order:\n%s\nexpected:\n%s", s, want_csv);
+    free(s);
+    unlink(path);
+    rmdir(dir);
+    FILE *f = tmpfile();
+    edan_table_form(f, &t, "{time_s:9}|{bytes}|{tile}\n");
+    rewind(f);
+    s = slurp_stream(f);
+    CHECK(!strcmp(s, "      500|   2.0|   8\n      nan|   1.5|   -\n"), "a form's {key:W}: %s", s);
+    fclose(f);
+    edan_table_free(&t);
+}
+
 int main(void)
 {
+    per_format();
     CHECK(isnan(edan_na()) && edan_is_na(edan_na()) && !edan_is_na(NAN) && !edan_is_na(0), "NA is a NaN of its own");
     edan_table t;
     edan_table_init(&t, &decl);

@@ -3,6 +3,7 @@
  */
 #include "report/table.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/table_internal.h"
@@ -56,19 +57,20 @@ void edan_table_form_fill(FILE *f, const edan_table *t, size_t r, const char *p,
             return;
         }
         const bool test = open[1] == '?' || open[1] == '!';
-        const char *key = open + 1 + test;
-        const int col = form_col(t, key, (size_t)(close - key));
+        const char *key = open + 1 + test, *colon = memchr(key, ':', (size_t)(close - key));
+        const int col = form_col(t, key, (size_t)((colon ? colon : close) - key));
         p = close + 1;
         if (col < 0) {
             fputs("{?}", f);
             line_started = true;
         } else if (!test) {
             edan_value tmp = {0};
-            if (edan_table_shown(t, r, &t->cols[col].text))
-                edan_table_text_cell(f, &t->cols[col], r < t->n_rows ? edan_table_cell(t, r, (size_t)col, &tmp) : &tmp,
-                                     wide);
+            edan_column c = t->cols[col];
+            c.width = colon ? atoi(colon + 1) : c.width; /* {key:W}: this use's width */
+            if (edan_table_shown(t, r, &c.text))
+                edan_table_text_cell(f, &c, r < t->n_rows ? edan_table_cell(t, r, (size_t)col, &tmp) : &tmp, wide);
             else
-                fprintf(f, "%*s", t->cols[col].width, "");
+                fprintf(f, "%*s", c.width, "");
             line_started = true;
         } else if (edan_table_has(t, r, (size_t)col) != (open[1] == '?')) {
             const char *end = strchr(p, '\n'), *alt = strstr(p, "{;}"); /* the rest of the line left out */

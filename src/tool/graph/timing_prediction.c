@@ -31,7 +31,7 @@ typedef struct pred_lane {
     uint64_t reads, row_hits, row_misses, row_conflicts, writes, drains;
     double read_queue_wait_ns;
     /* text */
-    double stall_pct, half, half_pct, hit_pct, miss_pct, conflict_pct;
+    double half, half_pct, hit_pct, miss_pct, conflict_pct;
     bool ci; /* the cycles' interval known */
     const char *few, *scheduled, *sep;
 } pred_lane;
@@ -105,7 +105,6 @@ static void view_lane(pred_view *v, const edan_timing *m, int k)
     r->writes = v->writes[k] = d->writes;
     r->drains = v->drains[k] = d->drains;
     r->read_queue_wait_ns = v->wait[k] = d->reads ? d->wait_ns / (double)d->reads : 0.0;
-    r->stall_pct = pct(l.mem_stall_cycles, l.cycles);
     r->half = half;
     r->half_pct = pct(half, l.cycles);
     r->hit_pct = pct((double)d->row_hits, (double)d->reads);
@@ -285,14 +284,18 @@ static const edan_column line_cols[] = {
 };
 
 /* NAME-prediction.csv: a row per latency, the slope and slowdown (empty with one latency) in every row. */
+/* A latency's numbers: in text (forms) too, the cycles, seconds and stall share as lane_form lays them out. */
 #define L_COL(m, key, unit, doc) EDAN_COL_FIELD(pred_lane, m, key, unit, doc, 0, NULL, 0, 0)
+#define L_LATENCY                                                                                                      \
+    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "mem_latency_ns", "ns", "the memory latency", EDAN_COL_G, NULL, 0, 6)
 static const edan_column lane_cols[] = {
-    L_COL(mem_latency_ns, "mem_latency_ns", "ns", "the memory latency"),
-    L_COL(cycles, "cycles", "cycles", "the predicted run time"),
+    L_LATENCY,
+    EDAN_COL_FIELD(pred_lane, cycles, "cycles", "cycles", "the predicted run time", 0, NULL, 16, 0),
     L_COL(cycles_low, "cycles_low", "cycles", "its 95 % interval's low end (empty: exact or unknown)"),
     L_COL(cycles_high, "cycles_high", "cycles", "its high end"),
-    L_COL(seconds, "seconds", "seconds", "the run time at the clock"),
-    L_COL(mem_stall_share, "mem_stall_share", "ratio", "the share of the time stalled on memory"),
+    EDAN_COL_FIELD(pred_lane, seconds, "seconds", "seconds", "the run time at the clock", EDAN_COL_G, NULL, 16, 6),
+    EDAN_COL_FIELD_AS(pred_lane, mem_stall_share, "mem_stall_share", "ratio", "the share of the time stalled on memory",
+                      EDAN_COL_PERCENT, NULL, 12, 1, .text = {EDAN_AS_PERCENT}),
     L_COL(slope, "slope_ns_per_ns", "ratio", "the region's slope"),
     L_COL(slope_low, "slope_low", "ratio", "its 95 % interval's low end"),
     L_COL(slope_high, "slope_high", "ratio", "its high end"),
@@ -301,12 +304,7 @@ static const edan_column lane_cols[] = {
     L_COL(prefetch_late, "prefetch_late", "lines", "the prefetches too late"),
     L_COL(prefetch_dropped, "prefetch_dropped", "lines", "the prefetches dropped"),
     /* text */
-    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "lat", "", "text", TEXT | EDAN_COL_G, NULL, 14, 6),
-    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "at", "", "text", TEXT | EDAN_COL_G, NULL, 0, 6),
     EDAN_COL_FIELD(pred_lane, sep, "sep", "", "text", TEXT, NULL, 0, 0),
-    EDAN_COL_FIELD(pred_lane, cycles, "cyc", "", "text", TEXT, NULL, 16, 0),
-    EDAN_COL_FIELD(pred_lane, seconds, "sec", "", "text", TEXT | EDAN_COL_G, NULL, 16, 6),
-    EDAN_COL_FIELD(pred_lane, stall_pct, "stall", "", "text", TEXT | EDAN_COL_PERCENT, NULL, 12, 1),
     EDAN_COL_FIELD(pred_lane, half, "half", "", "text", TEXT, NULL, 12, 0),
     EDAN_COL_FIELD(pred_lane, half_pct, "half_pct", "", "text", TEXT, NULL, 0, 2),
     EDAN_COL_FIELD(pred_lane, ci, "ci", "", "text", TEXT, NULL, 0, 0),
@@ -315,7 +313,7 @@ static const edan_column lane_cols[] = {
 
 /* NAME-dram.csv, with [dram]: a row per latency, the numbers of the JSON's "dram". */
 static const edan_column dram_cols[] = {
-    L_COL(mem_latency_ns, "mem_latency_ns", "ns", "the memory latency"),
+    L_LATENCY,
     L_COL(reads, "reads", "accesses", "the reads"),
     L_COL(row_hits, "row_hits", "accesses", "the reads that hit an open row"),
     L_COL(row_misses, "row_misses", "accesses", "the reads to a closed bank"),
@@ -324,7 +322,6 @@ static const edan_column dram_cols[] = {
     L_COL(drains, "drains", "", "the turns of the bus to the writes"),
     EDAN_COL_FIELD(pred_lane, read_queue_wait_ns, "read_queue_wait_ns", "ns", "a read's mean wait", 0, NULL, 0, 1),
     /* text */
-    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "at", "", "text", TEXT | EDAN_COL_G, NULL, 0, 6),
     EDAN_COL_FIELD(pred_lane, scheduled, "scheduled", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(pred_lane, hit_pct, "hit_pct", "", "text", TEXT, NULL, 0, 1),
     EDAN_COL_FIELD(pred_lane, miss_pct, "miss_pct", "", "text", TEXT, NULL, 0, 1),
@@ -363,12 +360,14 @@ static const char head_form[] =
     "\nprediction on machine {machine.name} ({machine.file})\n"
     "{?dram}  memory: DRAM, {channels} channel{plural} x {ranks} ranks x {banks} banks; mem latency = a link's, "
     "added to every read on top of the DRAM's own time\n";
-static const char dram_form[] = "    at {at} ns: {reads} reads{scheduled}, {hit_pct}% row hits, {miss_pct}% misses, "
-                                "{conflict_pct}% conflicts; {drains} write drains; read queue wait "
-                                "{read_queue_wait_ns} ns mean\n";
+static const char dram_form[] =
+    "    at {mem_latency_ns} ns: {reads} reads{scheduled}, {hit_pct}% row hits, {miss_pct}% misses, "
+    "{conflict_pct}% conflicts; {drains} write drains; read queue wait "
+    "{read_queue_wait_ns} ns mean\n";
 static const char lanes_head_form[] =
     "  mem latency ns           cycles          seconds    mem stall{?ci}       +- 95%\n";
-static const char lane_form[] = "  {lat} {cyc} {sec} {stall}{few}{?ci} {half} ({half_pct}%)\n";
+static const char lane_form[] =
+    "  {mem_latency_ns:14} {cycles} {seconds} {mem_stall_share}{few}{?ci} {half} ({half_pct}%)\n";
 static const char counts_form[] =
     "{?several}{?slope_ci}  slope                     {slope_ns_per_ns} +- {sampling.slope_half_width} ns of run "
     "time per ns of memory latency\n"
@@ -386,7 +385,7 @@ static const char memory_form[] =
     "  memory lines read         {counts.memory_lines} ({counts.memory_bytes} bytes moved)\n";
 static const char prefetch_form[] =
     "  {label} {type} prefetcher    {issued} issued, {useful} useful, {useless} useless (evicted unused)\n";
-static const char late_form[] = "{sep}{prefetch_late}, {prefetch_dropped} at {at} ns";
+static const char late_form[] = "{sep}{prefetch_late}, {prefetch_dropped} at {mem_latency_ns} ns";
 static const char branch_form[] =
     "{?prefetch}\n"
     "  branches / mispredicted   {counts.branches} / {counts.mispredicts}\n"
