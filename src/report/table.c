@@ -394,7 +394,11 @@ void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bo
         else
             fprintf(f, "%*s", c->width, "-");
         break;
-    default: /* arrays and groups are JSON's */
+    case EDAN_T_U64S: /* a form's: the counts, separated by spaces (never a column of a text table) */
+        for (size_t i = 0; i < v->a.n; i++)
+            fprintf(f, i ? " %" PRIu64 : "%" PRIu64, v->a.v[i]);
+        break;
+    default: /* the other arrays and groups are JSON's */
         break;
     }
 }

@@ -37,7 +37,7 @@ typedef enum edan_type {
     EDAN_T_I64,
     EDAN_T_F64,  /* JSON: whole values without a fraction, non-finite as null (report/json.h); CSV: %.10g */
     EDAN_T_STR,  /* NULL: null in JSON, an empty field in CSV, "?" in text */
-    EDAN_T_U64S, /* an array of counts (JSON only) */
+    EDAN_T_U64S, /* an array of counts (JSON; in a text form, the counts separated by spaces) */
     EDAN_T_F64S, /* an array of numbers (JSON only) */
     /*
      * JSON only: the object its key names, whose members are the columns
