@@ -78,6 +78,13 @@ static char *file_of(const char *path)
     return s;
 }
 
+/* s (freed) is what was wanted. */
+static void expect(char *s, const char *want, const char *what)
+{
+    CHECK(!strcmp(s, want), "%s:\n%s\nexpected:\n%s", what, s, want);
+    free(s);
+}
+
 /* The two rows: a whole one, and one without a line, with a NaN ratio and a reason that cuts its text short. */
 static void fill(edan_table *t, double first_line)
 {
@@ -137,36 +144,32 @@ static void per_format(void)
     edan_table t;
     edan_table_init(&t, &plan_decl);
     edan_table_rows_of(&t, p, 2, sizeof p[0]);
-    char *s = text_of(&t, 0);
-    const char *want_text = "name   tile    KiB      ms\n"
-                            "tiled     8    2.0     500\n"
-                            "none      -    1.5     nan\n";
-    CHECK(!strcmp(s, want_text), "text in KiB and ms:\n%s\nexpected:\n%s", s, want_text);
-    free(s);
-    s = text_of(&t, 1);
-    const char *want_json = "[{\"name\":\"tiled\",\"tile\":8,\"bytes\":2048,\"time_s\":0.5,\"cost_s\":0.25,"
-                            "\"legal\":true},{\"name\":\"none\",\"tile\":0,\"bytes\":1536,\"time_s\":null,"
-                            "\"cost_s\":0.5,\"legal\":false}]";
-    CHECK(!strcmp(s, want_json), "JSON as stored:\n%s\nexpected:\n%s", s, want_json);
-    free(s);
+    expect(text_of(&t, 0),
+           "name   tile    KiB      ms\n"
+           "tiled     8    2.0     500\n"
+           "none      -    1.5     nan\n",
+           "text in KiB and ms");
+    expect(text_of(&t, 1),
+           "[{\"name\":\"tiled\",\"tile\":8,\"bytes\":2048,\"time_s\":0.5,\"cost_s\":0.25,"
+           "\"legal\":true},{\"name\":\"none\",\"tile\":0,\"bytes\":1536,\"time_s\":null,"
+           "\"cost_s\":0.5,\"legal\":false}]",
+           "JSON as stored");
     char dir[] = "/tmp/edan-plans-XXXXXX", path[256];
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     edan_error err = {0};
     CHECK(edan_table_csv(&t, dir, "x", &err) == 0, "csv: %s", err.msg);
     snprintf(path, sizeof path, "%s/x-plans.csv", dir);
-    s = file_of(path);
-    const char *want_csv = "name,time_ms,gb,cost_ms,tile,legal\n"
-                           "tiled,500,2.048e-06,250,8,1\n"
-                           "none,,1.536e-06,,0,0\n";
-    CHECK(!strcmp(s, want_csv), "CSV in GB and ms, its own order:\n%s\nexpected:\n%s", s, want_csv);
-    free(s);
+    expect(file_of(path),
+           "name,time_ms,gb,cost_ms,tile,legal\n"
+           "tiled,500,2.048e-06,250,8,1\n"
+           "none,,1.536e-06,,0,0\n",
+           "CSV in GB and ms, its own order");
     unlink(path);
     rmdir(dir);
     FILE *f = tmpfile();
     edan_table_form(f, &t, "{time_s:9}|{bytes}|{tile}\n");
     rewind(f);
-    s = slurp_stream(f);
-    CHECK(!strcmp(s, "      500|   2.0|   8\n      nan|   1.5|   -\n"), "a form's {key:W}: %s", s);
+    expect(strdup(slurp_stream(f)), "      500|   2.0|   8\n      nan|   1.5|   -\n", "a form's {key:W}");
     fclose(f);
     edan_table_free(&t);
 }
@@ -179,20 +182,18 @@ int main(void)
     edan_table_init(&t, &decl);
     fill(&t, 12);
 
-    char *s = text_of(&t, 0);
-    const char *want_text = "Name   Line    B:F   R/W  Tail\n"
-                            "alpha_   12    nan   1.5   1.5 best\n"
-                            "b                2   nan  illegal\n";
-    CHECK(!strcmp(s, want_text), "text:\n%s\nexpected:\n%s", s, want_text);
-    free(s);
+    expect(text_of(&t, 0),
+           "Name   Line    B:F   R/W  Tail\n"
+           "alpha_   12    nan   1.5   1.5 best\n"
+           "b                2   nan  illegal\n",
+           "text");
 
-    s = text_of(&t, 1);
-    const char *want_json = "[{\"name\":\"alpha_long\",\"line\":12,\"bpf\":null,\"ratio\":1.5,\"whole\":4,\"addr\":255,"
-                            "\"start\":0,\"tail\":1.5},"
-                            "{\"name\":\"b\",\"line\":null,\"bpf\":2,\"ratio\":null,\"whole\":null,\"addr\":0,"
-                            "\"start\":null,\"tail\":null}]";
-    CHECK(!strcmp(s, want_json), "JSON:\n%s\nexpected:\n%s", s, want_json);
-    free(s);
+    expect(text_of(&t, 1),
+           "[{\"name\":\"alpha_long\",\"line\":12,\"bpf\":null,\"ratio\":1.5,\"whole\":4,\"addr\":255,"
+           "\"start\":0,\"tail\":1.5},"
+           "{\"name\":\"b\",\"line\":null,\"bpf\":2,\"ratio\":null,\"whole\":null,\"addr\":0,"
+           "\"start\":null,\"tail\":null}]",
+           "JSON");
 
     char dir[] = "/tmp/edan-layout-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -200,12 +201,11 @@ int main(void)
     snprintf(path, sizeof path, "%s/named.csv", dir);
     edan_error err = {0};
     CHECK(edan_table_csv_at(&t, path, "--test-csv", &err) == 0, "csv at a path: %s", err.msg);
-    s = file_of(path);
-    const char *want_csv = "name,line,bpf,ratio,whole,addr,start,tail\n"
-                           "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
-                           "b,,2,,nan,0,,\n";
-    CHECK(!strcmp(s, want_csv), "CSV:\n%s\nexpected:\n%s", s, want_csv);
-    free(s);
+    expect(file_of(path),
+           "name,line,bpf,ratio,whole,addr,start,tail\n"
+           "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
+           "b,,2,,nan,0,,\n",
+           "CSV");
 
     /* one file from a table cleared and filled again: the header once */
     edan_csv c;
@@ -216,14 +216,13 @@ int main(void)
     fill(&t, 7);
     edan_table_csv_rows(&c, &t);
     CHECK(edan_csv_close(&c, &err) == 0, "close: %s", err.msg);
-    s = file_of(path);
-    const char *want_twice = "name,line,bpf,ratio,whole,addr,start,tail\n"
-                             "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
-                             "b,,2,,nan,0,,\n"
-                             "alpha_long,7,nan,1.5,4,0xff,0,1.5\n"
-                             "b,,2,,nan,0,,\n";
-    CHECK(!strcmp(s, want_twice), "CSV of a table filled twice:\n%s\nexpected:\n%s", s, want_twice);
-    free(s);
+    expect(file_of(path),
+           "name,line,bpf,ratio,whole,addr,start,tail\n"
+           "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
+           "b,,2,,nan,0,,\n"
+           "alpha_long,7,nan,1.5,4,0xff,0,1.5\n"
+           "b,,2,,nan,0,,\n",
+           "CSV of a table filled twice");
     unlink(path);
 
     /* a path that cannot be written: an error naming the option, nothing left */
@@ -247,9 +246,7 @@ int main(void)
     r[1].ia.v = strides;
     r[1].ia.n = 3;
     edan_table_row(&t, EDAN_ROW_NULL);
-    s = text_of(&t, 1);
-    CHECK(!strcmp(s, "[null,{\"base\":-1,\"strides\":[-2,0,3]},null]"), "signed arrays and null rows: %s", s);
-    free(s);
+    expect(text_of(&t, 1), "[null,{\"base\":-1,\"strides\":[-2,0,3]},null]", "signed arrays and null rows");
     edan_table_free(&t);
 
     /* arrays bound to a struct's members with their lengths' members, and a group bound to a bool */
@@ -265,9 +262,7 @@ int main(void)
     const arrays a[2] = {{true, {1, 2, 3}, 2, {0.5}, 1, {-4, 5}, 2}, {false, {0}, 0, {0}, 0, {0}, -1}};
     edan_table_init(&t, &adecl);
     edan_table_rows_of(&t, a, 2, sizeof a[0]);
-    s = text_of(&t, 1);
-    CHECK(!strcmp(s, "[{\"g\":{\"u\":[1,2],\"d\":[0.5],\"i\":[-4,5]}},{\"g\":null}]"), "bound arrays: %s", s);
-    free(s);
+    expect(text_of(&t, 1), "[{\"g\":{\"u\":[1,2],\"d\":[0.5],\"i\":[-4,5]}},{\"g\":null}]", "bound arrays");
     edan_table_free(&t);
     return check_summary();
 }
