@@ -550,7 +550,8 @@ int edan_table_omit_group(edan_table *t, const char *key);
 /*
  * Each row text shows, written through a form: the form's text as it is,
  * but "{key}" is the row's cell of the column keyed key as text shows it
- * (its width, precision, flags and .text; "{key:W}" at width W), and "{?key}" ("{!key}") leaves the rest
+ * (its width, precision, flags and .text; "{key:W}" at width W, "{key:W.P}"
+ * with precision P too), and "{?key}" ("{!key}") leaves the rest
  * of the line out when that cell is (is not) zero, false, NULL, "", unset,
  * NaN or omitted, up to "{;}" if it comes first (an alternative after it:
  * "{?k}...{;}{!k}...\n"); a line left out from its start is left out

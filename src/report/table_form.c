@@ -66,7 +66,11 @@ void edan_table_form_fill(FILE *f, const edan_table *t, size_t r, const char *p,
         } else if (!test) {
             edan_value tmp = {0};
             edan_column c = t->cols[col];
-            c.width = colon ? atoi(colon + 1) : c.width; /* {key:W}: this use's width */
+            if (colon) { /* {key:W} or {key:W.P}: this use's width (and precision) */
+                char *end;
+                c.width = (int)strtol(colon + 1, &end, 10);
+                c.precision = *end == '.' ? atoi(end + 1) : c.precision;
+            }
             if (edan_table_shown(t, r, &c.text))
                 edan_table_text_cell(f, &c, r < t->n_rows ? edan_table_cell(t, r, (size_t)col, &tmp) : &tmp, wide);
             else

@@ -67,7 +67,9 @@
                    "loop (by time)", 34, 0)
 
 #define PJ_SUM(m, key, unit, doc) EDAN_COL_OF(0, proj_total_view, sum.m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
-#define PJ_MACHINE(m, key, unit, doc) PJ_SUM(machine.m, "machine." key, unit, doc)
+/* Text (forms) as %g. */
+#define PJ_MACHINE(m, key, unit, doc)                                                                                  \
+    EDAN_COL_OF(0, proj_total_view, sum.machine.m, "machine." key, unit, doc, EDAN_NO_TEXT | EDAN_COL_G, NULL, 0, 6)
 #define PJ_ARRAY(m, n, key, unit, doc) EDAN_COL_ARRAY(proj_total_view, sum.m, sum.n, key, unit, doc, 0)
 
 static const edan_column total_cols[] = {
@@ -82,10 +84,12 @@ static const edan_column total_cols[] = {
     PJ_MACHINE(transcendental_weight, "transcendental_weight", "flops", "a transcendental call's weight"),
     PJ_SUM(source, "traffic.source", "", "lru: the LRU cache of the machine's last level; cache: the first --cache"),
     PJ_SUM(cache, "traffic.cache", "", "the cache the traffic is counted at"),
-    PJ_SUM(cache_bytes, "traffic.cache_bytes", "bytes", "the LRU cache's size (null: a cache model)"),
+    EDAN_COL_OF_AS(0, proj_total_view, sum.cache_bytes, "traffic.cache_bytes", "bytes",
+                   "the LRU cache's size (null: a cache model)", EDAN_NO_TEXT, NULL, 0, 0, .text = {EDAN_AS_KIB}),
     PJ_SUM(line_bytes, "traffic.line_bytes", "bytes", "the line"),
     PJ_ROW,
-    PJ_SUM(time_sum_of_parts, "time_sum_of_parts_s", "s", "ExaSAT's time: the sum over loops and the code outside"),
+    EDAN_COL_OF(0, proj_total_view, sum.time_sum_of_parts, "time_sum_of_parts_s", "s",
+                "ExaSAT's time: the sum over loops and the code outside", EDAN_NO_TEXT | EDAN_COL_G, NULL, 0, 4),
     PJ_SUM(lambda, "lambda", "", "lambda of each eDAG configuration at the first m"),
     EDAN_COL_GROUP_FIELD(proj_total_view, sum.has_prediction, "prediction",
                          "the timing model's (null without --mem-latency)", 0),
@@ -100,6 +104,10 @@ static const edan_column total_cols[] = {
     PJ_SUM(caches, "caches", "", "the region's bound at each --cache configuration"),
     PJ_SUM(functions, "functions", "", "per function (null without the program's symbols)"),
     PJ_SUM(loops, "loops", "", "per loop"),
+    /* text */
+    EDAN_COL_OF(0, proj_total_view, sum.cores_s, "cores_s", "", "text", EDAN_NO_JSON, NULL, 0, 0),
+    EDAN_COL_OF(0, proj_total_view, sum.libm_calls, "libm_calls", "", "text", EDAN_NO_JSON, NULL, 0, 0),
+    EDAN_COL_OF(0, proj_total_view, sum.stack_bytes, "stack_bytes", "", "text", EDAN_NO_JSON, NULL, 0, 0),
 };
 _Static_assert(sizeof total_cols / sizeof total_cols[0] == TOT_N, "the whole region's cells");
 

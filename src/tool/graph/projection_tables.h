@@ -98,6 +98,9 @@ typedef struct proj_summary {
     size_t n_prediction;
     double curve[4][EDAN_LRU_SIZES]; /* the traffic curve: cache bytes, read, write, dirty at the end bytes */
     size_t n_curve;
+    /* text */
+    const char *cores_s;              /* "s" after "core", or "" */
+    uint64_t libm_calls, stack_bytes; /* transcendental and sqrt calls; the stack's bytes loaded and stored */
 } proj_summary;
 
 /*
@@ -217,7 +220,7 @@ enum { RG_START = 2, RG_END = 3 };
 #define PJ_N_ROW 51
 
 /* The whole region's columns: the machine's and the traffic's, its numbers, the other members. */
-enum { TOT_N = 13 + PJ_N_ROW + 13 };
+enum { TOT_N = 13 + PJ_N_ROW + 16 };
 
 /* Its tables, ending with a {NULL} entry: the JSON report's, then ExaSAT's Table 1 and the sweep (text and CSV). */
 enum {
