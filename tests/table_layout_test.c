@@ -6,8 +6,8 @@
  * glued to the cell before; a row cut short by the reason it has no numbers;
  * a CSV at a path written from one table or from a table cleared and filled
  * again; one column in several formats, each with its own name, place and
- * unit (edan_as). Every expected string is written out by hand from the
- * declaration.
+ * unit (edan_as); a member of each element of an array as one array. Every expected string is written out by hand from
+ * the declaration.
  */
 #include <math.h>
 #include <stddef.h>
@@ -174,9 +174,42 @@ static void per_format(void)
     edan_table_free(&t);
 }
 
+/* Each element's member as one array (EDAN_COL_EACH): the numbers where they are, in JSON and a form. */
+typedef struct lane {
+    double ns;
+    uint64_t reads;
+    char pad[3];
+} lane;
+typedef struct lanes {
+    lane l[3];
+    size_t n;
+} lanes;
+
+static void each_member(void)
+{
+    static const edan_column each_cols[] = {
+        EDAN_COL_EACH(lanes, l, ns, n, "ns", "ns", "each lane's latency", 0),
+        EDAN_COL_EACH(lanes, l, reads, n, "reads", "", "each lane's reads", 0),
+    };
+    static const edan_table_decl each_decl = EDAN_TABLE_DECL("t.lanes", NULL, true, "lanes", each_cols);
+    CHECK(each_cols[0].type == EDAN_T_F64S && each_cols[1].type == EDAN_T_U64S, "an element's member's type");
+    const lanes x = {{{50, 7, ""}, {100.5, 9, ""}, {300, 11, ""}}, 2};
+    edan_table t;
+    edan_table_init(&t, &each_decl);
+    edan_table_row_of(&t, 0, &x, NULL);
+    expect(text_of(&t, 1), "\"ns\":[50,100.5],\"reads\":[7,9]", "each element's member, n of them");
+    FILE *f = tmpfile();
+    edan_table_form(f, &t, "reads {reads}\n");
+    rewind(f);
+    expect(strdup(slurp_stream(f)), "reads 7 9\n", "an array of counts in a form");
+    fclose(f);
+    edan_table_free(&t);
+}
+
 int main(void)
 {
     per_format();
+    each_member();
     CHECK(isnan(edan_na()) && edan_is_na(edan_na()) && !edan_is_na(NAN) && !edan_is_na(0), "NA is a NaN of its own");
     edan_table t;
     edan_table_init(&t, &decl);

@@ -176,9 +176,11 @@ static void array_cell(const char *s, const edan_field *f, const void *m, edan_v
     if (f->ctype == EDAN_F_U64S) {
         tmp->a.v = m;
         tmp->a.n = n;
+        tmp->a.stride = f->stride;
     } else if (f->ctype == EDAN_F_F64S) {
         tmp->d.v = m;
         tmp->d.n = n;
+        tmp->d.stride = f->stride;
     } else if (f->ctype == EDAN_F_I64S) {
         tmp->ia.v = m;
         tmp->ia.n = n;
@@ -295,6 +297,14 @@ size_t edan_table_order(const edan_table *t, bool csv, unsigned char order[EDAN_
     return n;
 }
 
+/* Element i of an array of counts: a C array's, or one every stride bytes (EDAN_COL_EACH). */
+static uint64_t u64_at(const edan_value *v, size_t i)
+{
+    uint64_t x;
+    memcpy(&x, (const char *)v->a.v + i * (v->a.stride ? v->a.stride : sizeof x), sizeof x);
+    return x;
+}
+
 /* An F64 as a format shows it: value * mul / div (edan_as), a value that is not finite as it is. */
 static double scaled(const edan_as *as, double v)
 {
@@ -396,7 +406,7 @@ void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bo
         break;
     case EDAN_T_U64S: /* a form's: the counts, separated by spaces (never a column of a text table) */
         for (size_t i = 0; i < v->a.n; i++)
-            fprintf(f, i ? " %" PRIu64 : "%" PRIu64, v->a.v[i]);
+            fprintf(f, i ? " %" PRIu64 : "%" PRIu64, u64_at(v, i));
         break;
     default: /* the other arrays and groups are JSON's */
         break;
@@ -486,6 +496,20 @@ static void json_g(FILE *f, const edan_column *c, double v)
         fputs("null", f);
 }
 
+/* An array's numbers, each where it is (a stride, EDAN_COL_EACH), as edan_json_num_array writes them. */
+static void json_f64s(FILE *f, const edan_value *v)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < v->d.n; i++) {
+        double x;
+        memcpy(&x, (const char *)v->d.v + i * v->d.stride, sizeof x);
+        if (i)
+            fputc(',', f);
+        edan_json_num(f, x);
+    }
+    fputc(']', f);
+}
+
 static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
 {
     switch (c->type) {
@@ -507,14 +531,20 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         edan_json_str(f, v->s);
         break;
     case EDAN_T_U64S:
-        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->a.n)
+        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->a.n) {
             fputs("null", f);
-        else
-            edan_json_u64_array(f, v->a.v, v->a.n);
+            break;
+        }
+        fputc('[', f);
+        for (size_t i = 0; i < v->a.n; i++)
+            fprintf(f, "%s%" PRIu64, i ? "," : "", u64_at(v, i));
+        fputc(']', f);
         break;
     case EDAN_T_F64S:
         if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->d.n)
             fputs("null", f);
+        else if (v->d.stride)
+            json_f64s(f, v);
         else
             edan_json_num_array(f, v->d.v, v->d.n);
         break;

@@ -155,6 +155,7 @@ typedef struct edan_field {
     unsigned char source;      /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
     unsigned char count_ctype; /* an array's: the type of its length's member (EDAN_F_U64, _U32 or _I32) */
     size_t count_offset;       /* an array's: its length's member */
+    size_t stride;             /* an array's: the bytes from an element to the next (0: a C array's) */
 } edan_field;
 
 #define EDAN_ROW_SOURCES 2
@@ -298,6 +299,33 @@ typedef struct edan_column {
         } \
     }
 #define EDAN_COL_ARRAY(S, m, count, key, unit, doc, flags) EDAN_COL_ARRAY_OF(0, S, m, count, key, unit, doc, flags)
+/*
+ * A column of the member m of each element of the array member arr of S
+ * (the row's first struct), count (a member of S) of them: one number of
+ * each of an array of structs (each latency's cycles) as a JSON array read
+ * where it is, so that S holds the number once, in its element. m is a
+ * uint64_t or a double (EDAN_T_U64S or EDAN_T_F64S); any other does not
+ * compile.
+ */
+#define EDAN_COL_EACH(S, arr, m, count, key_, unit_, doc_, flags_)                                                     \
+    {                                                                                                                  \
+        .key = key_,                                                                                                   \
+        .type = _Generic(((S *)0)->arr[0].m, uint64_t                                                                  \
+                         : EDAN_T_U64S, double                                                                         \
+                         : EDAN_T_F64S),                                                                               \
+        .unit = unit_, .doc = doc_, .flags = flags_, .field = {                                                        \
+            .offset = offsetof(S, arr[0].m),                                                                           \
+            .ctype = _Generic(((S *)0)->arr[0].m, uint64_t                                                             \
+                              : EDAN_F_U64S, double                                                                    \
+                              : EDAN_F_F64S),                                                                          \
+            .count_ctype = _Generic(((S *)0)->count, size_t                                                            \
+                                    : EDAN_F_U64, unsigned                                                             \
+                                    : EDAN_F_U32, int                                                                  \
+                                    : EDAN_F_I32),                                                                     \
+            .count_offset = offsetof(S, count),                                                                        \
+            .stride = sizeof((S *)0)->arr[0]                                                                           \
+        }                                                                                                              \
+    }
 
 typedef struct edan_table_decl {
     const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */
@@ -331,10 +359,12 @@ typedef union edan_value {
     struct {
         const uint64_t *v; /* as s */
         size_t n;
+        size_t stride; /* the bytes from an element to the next (0: sizeof *v) */
     } a;
     struct {
         const double *v; /* as s */
         size_t n;
+        size_t stride; /* as a's */
     } d;
     bool b;
     struct {
