@@ -155,6 +155,30 @@ int main(int argc, char **argv)
     return bad | check_tables(edan_report_tables);
 }
 
+/*
+ * What a format changes of column c (edan_as, report/table.h): a scale only
+ * of a number and with its unit, a place no other column of the format has in
+ * a table of at most EDAN_MAX_PLACES columns, a condition that names a column
+ * of the table. 1 when it does not.
+ */
+static int check_as(const edan_table_decl *tab, size_t c, const edan_as *as, const char *format)
+{
+    const edan_column *col = &tab->cols[c];
+    const char *bad = NULL;
+    if ((as->mul || as->div) && (col->type != EDAN_T_F64 || !as->unit))
+        bad = "a scale of a column that is no number, or without its unit";
+    else if (as->when && edan_table_col(tab->cols, tab->n_cols, as->when) < 0)
+        bad = "a condition on a column the table lacks";
+    else if (as->at && tab->n_cols > EDAN_MAX_PLACES)
+        bad = "a place in a table of too many columns";
+    for (size_t k = 0; k < c && as->at && !bad; k++)
+        if ((as == &col->text ? tab->cols[k].text.at : tab->cols[k].csv.at) == as->at)
+            bad = "a place another column has";
+    if (bad)
+        fprintf(stderr, "FAILED: %s: column %s: %s in %s\n", tab->path, col->key, bad, format);
+    return bad != NULL;
+}
+
 /* Each column's key, unit and meaning, no key twice in a format; a line per JSON key. 1 on a bad declaration. */
 static int check_tables(const edan_table_decl *tables)
 {
@@ -179,6 +203,7 @@ static int check_tables(const edan_table_decl *tables)
                     bad = 1;
                 }
             }
+            bad |= check_as(tab, c, &col->text, "text") | check_as(tab, c, &col->csv, "CSV");
             if ((col->flags & EDAN_NO_JSON) || tab->csv_only)
                 continue;
             printf("%s\t%s\t%s\t%s\t%s\t%s\n", tab->path, tab->scalars ? "scalars" : "rows", col->key,

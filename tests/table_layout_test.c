@@ -5,7 +5,9 @@
  * CSV numbers with %.6g, %.0f and hexadecimal; JSON numbers rounded; a suffix
  * glued to the cell before; a row cut short by the reason it has no numbers;
  * a CSV at a path written from one table or from a table cleared and filled
- * again. Every expected string is written out by hand from the declaration.
+ * again; one column in several formats, each with its own name, place and
+ * unit (edan_as); a member of each element of an array as one array. Every expected string is written out by hand from
+ * the declaration.
  */
 #include <math.h>
 #include <stddef.h>
@@ -76,6 +78,13 @@ static char *file_of(const char *path)
     return s;
 }
 
+/* s (freed) is what was wanted. */
+static void expect(char *s, const char *want, const char *what)
+{
+    CHECK(!strcmp(s, want), "%s:\n%s\nexpected:\n%s", what, s, want);
+    free(s);
+}
+
 /* The two rows: a whole one, and one without a line, with a NaN ratio and a reason that cuts its text short. */
 static void fill(edan_table *t, double first_line)
 {
@@ -101,27 +110,123 @@ static void fill(edan_table *t, double first_line)
     r[9].s = "";
 }
 
+/* ===================================================================== */
+/* One column in several formats (edan_as)                                */
+/* ===================================================================== */
+
+/* A plan's numbers, each once: in bytes and seconds, shown in KiB and ms in text, in GB and ms in CSV. */
+typedef struct plan {
+    const char *name;
+    uint64_t tile; /* 0: none */
+    double bytes, time_s, cost_s;
+    bool legal;
+} plan;
+
+static const edan_column plan_cols[] = {
+    EDAN_COL_FIELD_AS(plan, name, "name", "", "its name", EDAN_COL_LEFT, "name", 6, 0, .text = {.at = 1},
+                      .csv = {.at = 1}),
+    EDAN_COL_FIELD_AS(plan, tile, "tile", "", "0: none", EDAN_COL_ZERO_DASH, "tile", 4, 0, .text = {.at = 2},
+                      .csv = {.at = 5}),
+    EDAN_COL_FIELD_AS(plan, bytes, "bytes", "bytes", "traffic", EDAN_COL_JSON_WHOLE, "KiB", 6, 1,
+                      .text = {EDAN_AS_KIB, .at = 3}, .csv = {EDAN_AS_GB, .at = 3}, .csv_key = "gb"),
+    EDAN_COL_FIELD_AS(plan, time_s, "time_s", "s", "unplaced in text: after the placed", EDAN_COL_G, "ms", 7, 3,
+                      .text = {EDAN_AS_MS}, .csv = {EDAN_AS_MS, .at = 2}, .csv_key = "time_ms"),
+    EDAN_COL_FIELD_AS(plan, cost_s, "cost_s", "s", "empty in CSV when not legal", EDAN_NO_TEXT, NULL, 0, 0,
+                      .csv = {EDAN_AS_MS, .at = 4, .when = "legal"}, .csv_key = "cost_ms"),
+    EDAN_COL_FIELD(plan, legal, "legal", "", "1 or 0 in CSV", EDAN_NO_TEXT | EDAN_COL_CSV_01, NULL, 0, 0),
+};
+static const edan_table_decl plan_decl = EDAN_TABLE_DECL("t.plans", "plans", false, "plans", plan_cols);
+
+/* Each format its own names, places and units of the same members; JSON the declaration's. */
+static void per_format(void)
+{
+    const plan p[2] = {{"tiled", 8, 2048, 0.5, 0.25, true}, {"none", 0, 1536, NAN, 0.5, false}};
+    edan_table t;
+    edan_table_init(&t, &plan_decl);
+    edan_table_rows_of(&t, p, 2, sizeof p[0]);
+    expect(text_of(&t, 0),
+           "name   tile    KiB      ms\n"
+           "tiled     8    2.0     500\n"
+           "none      -    1.5     nan\n",
+           "text in KiB and ms");
+    expect(text_of(&t, 1),
+           "[{\"name\":\"tiled\",\"tile\":8,\"bytes\":2048,\"time_s\":0.5,\"cost_s\":0.25,"
+           "\"legal\":true},{\"name\":\"none\",\"tile\":0,\"bytes\":1536,\"time_s\":null,"
+           "\"cost_s\":0.5,\"legal\":false}]",
+           "JSON as stored");
+    char dir[] = "/tmp/edan-plans-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    edan_error err = {0};
+    CHECK(edan_table_csv(&t, dir, "x", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/x-plans.csv", dir);
+    expect(file_of(path),
+           "name,time_ms,gb,cost_ms,tile,legal\n"
+           "tiled,500,2.048e-06,250,8,1\n"
+           "none,,1.536e-06,,0,0\n",
+           "CSV in GB and ms, its own order");
+    unlink(path);
+    rmdir(dir);
+    FILE *f = tmpfile();
+    edan_table_form(f, &t, "{time_s:9}|{bytes}|{tile}\n");
+    rewind(f);
+    expect(strdup(slurp_stream(f)), "      500|   2.0|   8\n      nan|   1.5|   -\n", "a form's {key:W}");
+    fclose(f);
+    edan_table_free(&t);
+}
+
+/* Each element's member as one array (EDAN_COL_EACH): the numbers where they are, in JSON and a form. */
+typedef struct lane {
+    double ns;
+    uint64_t reads;
+    char pad[3];
+} lane;
+typedef struct lanes {
+    lane l[3];
+    size_t n;
+} lanes;
+
+static void each_member(void)
+{
+    static const edan_column each_cols[] = {
+        EDAN_COL_EACH(lanes, l, ns, n, "ns", "ns", "each lane's latency", 0),
+        EDAN_COL_EACH(lanes, l, reads, n, "reads", "", "each lane's reads", 0),
+    };
+    static const edan_table_decl each_decl = EDAN_TABLE_DECL("t.lanes", NULL, true, "lanes", each_cols);
+    CHECK(each_cols[0].type == EDAN_T_F64S && each_cols[1].type == EDAN_T_U64S, "an element's member's type");
+    const lanes x = {{{50, 7, ""}, {100.5, 9, ""}, {300, 11, ""}}, 2};
+    edan_table t;
+    edan_table_init(&t, &each_decl);
+    edan_table_row_of(&t, 0, &x, NULL);
+    expect(text_of(&t, 1), "\"ns\":[50,100.5],\"reads\":[7,9]", "each element's member, n of them");
+    FILE *f = tmpfile();
+    edan_table_form(f, &t, "reads {reads}\n");
+    rewind(f);
+    expect(strdup(slurp_stream(f)), "reads 7 9\n", "an array of counts in a form");
+    fclose(f);
+    edan_table_free(&t);
+}
+
 int main(void)
 {
+    per_format();
+    each_member();
     CHECK(isnan(edan_na()) && edan_is_na(edan_na()) && !edan_is_na(NAN) && !edan_is_na(0), "NA is a NaN of its own");
     edan_table t;
     edan_table_init(&t, &decl);
     fill(&t, 12);
 
-    char *s = text_of(&t, 0);
-    const char *want_text = "Name   Line    B:F   R/W  Tail\n"
-                            "alpha_   12    nan   1.5   1.5 best\n"
-                            "b                2   nan  illegal\n";
-    CHECK(!strcmp(s, want_text), "text:\n%s\nexpected:\n%s", s, want_text);
-    free(s);
+    expect(text_of(&t, 0),
+           "Name   Line    B:F   R/W  Tail\n"
+           "alpha_   12    nan   1.5   1.5 best\n"
+           "b                2   nan  illegal\n",
+           "text");
 
-    s = text_of(&t, 1);
-    const char *want_json = "[{\"name\":\"alpha_long\",\"line\":12,\"bpf\":null,\"ratio\":1.5,\"whole\":4,\"addr\":255,"
-                            "\"start\":0,\"tail\":1.5},"
-                            "{\"name\":\"b\",\"line\":null,\"bpf\":2,\"ratio\":null,\"whole\":null,\"addr\":0,"
-                            "\"start\":null,\"tail\":null}]";
-    CHECK(!strcmp(s, want_json), "JSON:\n%s\nexpected:\n%s", s, want_json);
-    free(s);
+    expect(text_of(&t, 1),
+           "[{\"name\":\"alpha_long\",\"line\":12,\"bpf\":null,\"ratio\":1.5,\"whole\":4,\"addr\":255,"
+           "\"start\":0,\"tail\":1.5},"
+           "{\"name\":\"b\",\"line\":null,\"bpf\":2,\"ratio\":null,\"whole\":null,\"addr\":0,"
+           "\"start\":null,\"tail\":null}]",
+           "JSON");
 
     char dir[] = "/tmp/edan-layout-XXXXXX";
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -129,12 +234,11 @@ int main(void)
     snprintf(path, sizeof path, "%s/named.csv", dir);
     edan_error err = {0};
     CHECK(edan_table_csv_at(&t, path, "--test-csv", &err) == 0, "csv at a path: %s", err.msg);
-    s = file_of(path);
-    const char *want_csv = "name,line,bpf,ratio,whole,addr,start,tail\n"
-                           "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
-                           "b,,2,,nan,0,,\n";
-    CHECK(!strcmp(s, want_csv), "CSV:\n%s\nexpected:\n%s", s, want_csv);
-    free(s);
+    expect(file_of(path),
+           "name,line,bpf,ratio,whole,addr,start,tail\n"
+           "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
+           "b,,2,,nan,0,,\n",
+           "CSV");
 
     /* one file from a table cleared and filled again: the header once */
     edan_csv c;
@@ -145,14 +249,13 @@ int main(void)
     fill(&t, 7);
     edan_table_csv_rows(&c, &t);
     CHECK(edan_csv_close(&c, &err) == 0, "close: %s", err.msg);
-    s = file_of(path);
-    const char *want_twice = "name,line,bpf,ratio,whole,addr,start,tail\n"
-                             "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
-                             "b,,2,,nan,0,,\n"
-                             "alpha_long,7,nan,1.5,4,0xff,0,1.5\n"
-                             "b,,2,,nan,0,,\n";
-    CHECK(!strcmp(s, want_twice), "CSV of a table filled twice:\n%s\nexpected:\n%s", s, want_twice);
-    free(s);
+    expect(file_of(path),
+           "name,line,bpf,ratio,whole,addr,start,tail\n"
+           "alpha_long,12,nan,1.5,4,0xff,0,1.5\n"
+           "b,,2,,nan,0,,\n"
+           "alpha_long,7,nan,1.5,4,0xff,0,1.5\n"
+           "b,,2,,nan,0,,\n",
+           "CSV of a table filled twice");
     unlink(path);
 
     /* a path that cannot be written: an error naming the option, nothing left */
@@ -176,23 +279,12 @@ int main(void)
     r[1].ia.v = strides;
     r[1].ia.n = 3;
     edan_table_row(&t, EDAN_ROW_NULL);
-    s = text_of(&t, 1);
-    CHECK(!strcmp(s, "[null,{\"base\":-1,\"strides\":[-2,0,3]},null]"), "signed arrays and null rows: %s", s);
-    free(s);
+    expect(text_of(&t, 1), "[null,{\"base\":-1,\"strides\":[-2,0,3]},null]", "signed arrays and null rows");
     edan_table_free(&t);
 
     /* arrays bound to a struct's members with their lengths' members, and a group bound to a bool */
     static const edan_column array_cols[] = {
-        {"g",
-         EDAN_T_GROUP,
-         "",
-         "null when has is false",
-         0,
-         NULL,
-         0,
-         0,
-         NULL,
-         {.offset = offsetof(arrays, has), .ctype = EDAN_F_BOOL}},
+        EDAN_COL_GROUP_FIELD(arrays, has, "g", "null when has is false", 0),
         EDAN_COL_ARRAY(arrays, u, nu, "g.u", "", "counts, a size_t length", 0),
         EDAN_COL_ARRAY(arrays, d, nd, "g.d", "", "numbers, an unsigned length", 0),
         EDAN_COL_ARRAY(arrays, i, ni, "g.i", "", "signed counts, an int length", 0),
@@ -203,9 +295,7 @@ int main(void)
     const arrays a[2] = {{true, {1, 2, 3}, 2, {0.5}, 1, {-4, 5}, 2}, {false, {0}, 0, {0}, 0, {0}, -1}};
     edan_table_init(&t, &adecl);
     edan_table_rows_of(&t, a, 2, sizeof a[0]);
-    s = text_of(&t, 1);
-    CHECK(!strcmp(s, "[{\"g\":{\"u\":[1,2],\"d\":[0.5],\"i\":[-4,5]}},{\"g\":null}]"), "bound arrays: %s", s);
-    free(s);
+    expect(text_of(&t, 1), "[{\"g\":{\"u\":[1,2],\"d\":[0.5],\"i\":[-4,5]}},{\"g\":null}]", "bound arrays");
     edan_table_free(&t);
     return check_summary();
 }

@@ -170,7 +170,7 @@ static const edan_column line_cols[] = {
     EDAN_COL_OF(1, line_row, path, "path", "", "the path: critical_path, memory_chain, data_critical_path, ...",
                 EDAN_NO_JSON, NULL, 0, 0),
     EDAN_COL_OF(1, line_row, rank, "rank", "", "the line's rank on its path, 1 first", EDAN_NO_JSON, NULL, 0, 0),
-    LINE(pc, "pc", "", "the first pc of the line's instructions"),
+    EDAN_COL_FIELD(line_stat, pc, "pc", "", "the first pc of the line's instructions", EDAN_COL_HEX, NULL, 0, 0),
     LINE(function, "function", "", "the function (null: unknown)"),
     LINE(file, "file", "", "the source file (null: no source information; then a line per pc)"),
     LINE(line, "line", "", "the line in it"),
@@ -178,7 +178,8 @@ static const edan_column line_cols[] = {
     LINE(cycles, "cycles", "cycles", "their costs, summed"),
     LINE(mems, "memory_accesses", "accesses", "how many of them are memory-access vertices"),
     EDAN_COL_OF(1, line_row, via_text, "via", "",
-                "what carries the links to the path's next line: registers, then bytes (- for none)", 0, NULL, 0, 0),
+                "what carries the links to the path's next line: registers, then bytes (- for none)", EDAN_COL_LEFT,
+                NULL, 0, 0),
     EDAN_COL_ARRAY_OF(1, line_row, regs, n_regs, "via_registers", "", "the registers that carry them", 0),
     LINE(via.reg_links, "register_links", "", "the links a register carries"),
     LINE(via.byte_links, "byte_links", "", "the links bytes carry"),
@@ -191,11 +192,6 @@ static const edan_column line_cols[] = {
     {"bytes_size", EDAN_T_OPT_U64, "bytes", "the bytes from it (empty: none)", EDAN_NO_JSON, NULL, 0, 0, NULL,
      EDAN_CELL},
     /* text */
-    EDAN_COL_FIELD(line_stat, cycles, "cyc", "", "text", TEXT, NULL, 12, 0),
-    EDAN_COL_FIELD(line_stat, vertices, "insns", "", "text", TEXT, NULL, 8, 0),
-    EDAN_COL_FIELD(line_stat, mems, "mem", "", "text", TEXT, NULL, 8, 0),
-    EDAN_COL_OF(1, line_row, via_text, "via18", "", "text", TEXT | EDAN_COL_LEFT, NULL, 18, 0),
-    EDAN_COL_FIELD(line_stat, pc, "pc_hex", "", "text", TEXT | EDAN_COL_HEX, NULL, 0, 0),
     EDAN_COL_OF(1, line_row, where, "where", "", "text", TEXT, NULL, 0, 0),
 };
 enum { L_ADDRESS = 17, L_SIZE };
@@ -240,10 +236,10 @@ static const char span_form[] = "{what}critical path: {instructions} instruction
 static const char chain_form[] = "{what}memory chain: {D} dependent memory accesses ({of}) through {instructions} "
                                  "instructions\n"
                                  "       mem    insns  via                source line\n";
-static const char span_line_form[] = "  {cyc} {insns} {mem}  {via18} {?file}{file}:{line} ({function}){;}"
-                                     "{!file}0x{pc_hex} ({where})\n";
-static const char chain_line_form[] = "  {mem} {insns}  {via18} {?file}{file}:{line} ({function}){;}"
-                                      "{!file}0x{pc_hex} ({where})\n";
+static const char span_line_form[] = "  {cycles:12} {instructions:8} {memory_accesses:8}  {via:18} "
+                                     "{?file}{file}:{line} ({function}){;}{!file}0x{pc} ({where})\n";
+static const char chain_line_form[] = "  {memory_accesses:8} {instructions:8}  {via:18} "
+                                      "{?file}{file}:{line} ({function}){;}{!file}0x{pc} ({where})\n";
 
 /* ===================================================================== */
 /* Text, JSON and CSV                                                     */

@@ -176,9 +176,11 @@ static void array_cell(const char *s, const edan_field *f, const void *m, edan_v
     if (f->ctype == EDAN_F_U64S) {
         tmp->a.v = m;
         tmp->a.n = n;
+        tmp->a.stride = f->stride;
     } else if (f->ctype == EDAN_F_F64S) {
         tmp->d.v = m;
         tmp->d.n = n;
+        tmp->d.stride = f->stride;
     } else if (f->ctype == EDAN_F_I64S) {
         tmp->ia.v = m;
         tmp->ia.n = n;
@@ -237,9 +239,79 @@ const edan_value *edan_table_cell(const edan_table *t, size_t row, size_t col, e
     return tmp;
 }
 
-/* ===================================================================== */
-/* Text                                                                   */
-/* ===================================================================== */
+/* Whether row r's cell of column col has a value: not zero, false, NULL, "", unset, NaN or omitted. */
+bool edan_table_has(const edan_table *t, size_t r, size_t col)
+{
+    if ((col < 64 && (t->omit >> col & 1)) || r >= t->n_rows)
+        return false;
+    edan_value tmp;
+    const edan_value *v = edan_table_cell(t, r, col, &tmp);
+    switch (t->cols[col].type) {
+    case EDAN_T_U64:
+        return v->u != 0;
+    case EDAN_T_I64:
+        return v->i != 0;
+    case EDAN_T_F64:
+        return v->f != 0 && !isnan(v->f);
+    case EDAN_T_STR:
+        return v->s && *v->s;
+    case EDAN_T_BOOL:
+        return v->b;
+    case EDAN_T_OPT_U64:
+        return v->opt.set;
+    case EDAN_T_U64S:
+        return v->a.n != 0;
+    case EDAN_T_F64S:
+        return v->d.n != 0;
+    case EDAN_T_I64S:
+        return v->ia.n != 0;
+    case EDAN_T_STRS:
+        return v->strs.n != 0;
+    case EDAN_T_GROUP: /* its cell, or its bool member (the rest of the value zero) */
+        return v->u != 0;
+    default:
+        return v->rows != NULL;
+    }
+}
+
+bool edan_table_shown(const edan_table *t, size_t r, const edan_as *as)
+{
+    const int c = as->when ? edan_table_col(t->cols, t->n_cols, as->when) : -1;
+    return !as->when || (c >= 0 && edan_table_has(t, r, (size_t)c));
+}
+
+size_t edan_table_order(const edan_table *t, bool csv, unsigned char order[EDAN_MAX_PLACES])
+{
+    size_t n = 0, placed = 0;
+    for (size_t c = 0; c < t->n_cols; c++)
+        placed += (csv ? t->cols[c].csv.at : t->cols[c].text.at) != 0;
+    if (!placed || t->n_cols > EDAN_MAX_PLACES)
+        return 0;
+    for (unsigned at = 1; at <= EDAN_MAX_PLACES && n < placed; at++) /* the placed ones, by place */
+        for (size_t c = 0; c < t->n_cols; c++)
+            if ((csv ? t->cols[c].csv.at : t->cols[c].text.at) == at)
+                order[n++] = (unsigned char)c;
+    for (size_t c = 0; c < t->n_cols; c++) /* then the others, in order */
+        if (!(csv ? t->cols[c].csv.at : t->cols[c].text.at))
+            order[n++] = (unsigned char)c;
+    return n;
+}
+
+/* Element i of an array of counts: a C array's, or one every stride bytes (EDAN_COL_EACH). */
+static uint64_t u64_at(const edan_value *v, size_t i)
+{
+    uint64_t x;
+    memcpy(&x, (const char *)v->a.v + i * (v->a.stride ? v->a.stride : sizeof x), sizeof x);
+    return x;
+}
+
+/* An F64 as a format shows it: value * mul / div (edan_as), a value that is not finite as it is. */
+static double scaled(const edan_as *as, double v)
+{
+    if (!isfinite(v) || (!as->mul && !as->div))
+        return v;
+    return v * (as->mul ? as->mul : 1) / (as->div ? as->div : 1);
+}
 
 /* ===================================================================== */
 /* Not applicable                                                         */
@@ -268,14 +340,27 @@ static bool blank_cell(const edan_column *c, const edan_value *v)
     return c->type == EDAN_T_F64 && edan_is_na(v->f);
 }
 
+/* ===================================================================== */
+/* Text                                                                   */
+/* ===================================================================== */
+
 void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide)
 {
+    edan_value sv;
+    if (c->type == EDAN_T_F64) { /* in text's unit */
+        sv.f = scaled(&c->text, v->f);
+        v = &sv;
+    }
     if (blank_cell(c, v)) {
         fprintf(f, "%*s", c->width, "");
         return;
     }
     switch (c->type) {
     case EDAN_T_U64:
+        if ((c->flags & EDAN_COL_ZERO_DASH) && !v->u) {
+            fprintf(f, "%*s", c->width, "-");
+            break;
+        }
         fprintf(f,
                 c->flags & EDAN_COL_HEX_0X ? "%#*" PRIx64
                 : c->flags & EDAN_COL_HEX  ? "%*" PRIx64
@@ -319,7 +404,11 @@ void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bo
         else
             fprintf(f, "%*s", c->width, "-");
         break;
-    default: /* arrays and groups are JSON's */
+    case EDAN_T_U64S: /* a form's: the counts, separated by spaces (never a column of a text table) */
+        for (size_t i = 0; i < v->a.n; i++)
+            fprintf(f, i ? " %" PRIu64 : "%" PRIu64, u64_at(v, i));
+        break;
+    default: /* the other arrays and groups are JSON's */
         break;
     }
 }
@@ -335,7 +424,10 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
     bool first = true;
     if (!v->no_heading)
         fputs(indent, f);
-    for (size_t c = 0; !v->no_heading && c < t->n_cols; c++) {
+    unsigned char order[EDAN_MAX_PLACES];
+    const size_t ordered = edan_table_order(t, false, order);
+    for (size_t k = 0; !v->no_heading && k < t->n_cols; k++) {
+        const size_t c = ordered ? order[k] : k;
         const edan_column *col = &t->cols[c];
         if (!shows(t, c, EDAN_NO_TEXT) || (col->flags & EDAN_COL_ENDS_ROW))
             continue;
@@ -356,7 +448,8 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
         n++;
         fputs(indent, f);
         first = true;
-        for (size_t c = 0; c < t->n_cols; c++) {
+        for (size_t k = 0; k < t->n_cols; k++) {
+            const size_t c = ordered ? order[k] : k;
             if (!shows(t, c, EDAN_NO_TEXT))
                 continue;
             edan_value tmp;
@@ -367,7 +460,10 @@ void edan_table_text(FILE *f, const edan_table *t, const edan_text_view *v)
             if (!first && !(t->cols[c].flags & EDAN_COL_GLUED))
                 fputc(' ', f);
             first = false;
-            edan_table_text_cell(f, &t->cols[c], val, v->wide);
+            if (edan_table_shown(t, r, &t->cols[c].text))
+                edan_table_text_cell(f, &t->cols[c], val, v->wide);
+            else
+                fprintf(f, "%*s", t->cols[c].width, "");
             if (ends)
                 break;
         }
@@ -400,6 +496,20 @@ static void json_g(FILE *f, const edan_column *c, double v)
         fputs("null", f);
 }
 
+/* An array's numbers, each where it is (a stride, EDAN_COL_EACH), as edan_json_num_array writes them. */
+static void json_f64s(FILE *f, const edan_value *v)
+{
+    fputc('[', f);
+    for (size_t i = 0; i < v->d.n; i++) {
+        double x;
+        memcpy(&x, (const char *)v->d.v + i * v->d.stride, sizeof x);
+        if (i)
+            fputc(',', f);
+        edan_json_num(f, x);
+    }
+    fputc(']', f);
+}
+
 static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
 {
     switch (c->type) {
@@ -421,14 +531,20 @@ static void json_cell(FILE *f, const edan_column *c, const edan_value *v)
         edan_json_str(f, v->s);
         break;
     case EDAN_T_U64S:
-        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->a.n)
+        if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->a.n) {
             fputs("null", f);
-        else
-            edan_json_u64_array(f, v->a.v, v->a.n);
+            break;
+        }
+        fputc('[', f);
+        for (size_t i = 0; i < v->a.n; i++)
+            fprintf(f, "%s%" PRIu64, i ? "," : "", u64_at(v, i));
+        fputc(']', f);
         break;
     case EDAN_T_F64S:
         if ((c->flags & EDAN_COL_EMPTY_NULL) && !v->d.n)
             fputs("null", f);
+        else if (v->d.stride)
+            json_f64s(f, v);
         else
             edan_json_num_array(f, v->d.v, v->d.n);
         break;
@@ -586,8 +702,10 @@ void edan_table_csv_header(const edan_table *t, char *header, size_t size)
 {
     size_t h = 0;
     header[0] = '\0';
-    for (size_t c = 0; c < t->n_cols && h < size; c++)
-        if (shows(t, c, EDAN_NO_CSV))
+    unsigned char order[EDAN_MAX_PLACES];
+    const size_t ordered = edan_table_order(t, true, order);
+    for (size_t k = 0, c; k < t->n_cols && h < size; k++)
+        if (shows(t, c = ordered ? order[k] : k, EDAN_NO_CSV))
             h += (size_t)snprintf(header + h, size - h, "%s%s", h ? "," : "",
                                   t->cols[c].csv_key ? t->cols[c].csv_key : t->cols[c].key);
 }
@@ -607,6 +725,7 @@ static void csv_count(edan_csv *csv, const edan_column *col, uint64_t u)
 /* A number: %.10g and a non-finite one empty (edan_csv_num), or as the column's EDAN_COL_CSV_* flags say; NA empty. */
 static void csv_f64(edan_csv *csv, const edan_column *col, double f)
 {
+    f = scaled(&col->csv, f); /* in CSV's unit */
     if (edan_is_na(f) || !(col->flags & (EDAN_COL_CSV_G6 | EDAN_COL_CSV_WHOLE))) {
         edan_csv_num(csv, f);
         return;
@@ -619,16 +738,21 @@ static void csv_f64(edan_csv *csv, const edan_column *col, double f)
 /* Every row CSV shows, a line each. */
 void edan_table_csv_rows(edan_csv *csv, const edan_table *t)
 {
+    unsigned char order[EDAN_MAX_PLACES];
+    const size_t ordered = edan_table_order(t, true, order);
     for (size_t r = 0; r < t->n_rows; r++) {
         if (t->left[r] & EDAN_NO_CSV)
             continue;
-        for (size_t c = 0; c < t->n_cols; c++) {
+        for (size_t k = 0; k < t->n_cols; k++) {
+            const size_t c = ordered ? order[k] : k;
             const edan_column *col = &t->cols[c];
             edan_value tmp;
             const edan_value *v = edan_table_cell(t, r, c, &tmp);
             if (!shows(t, c, EDAN_NO_CSV))
                 continue;
-            if (col->type == EDAN_T_U64)
+            if (!edan_table_shown(t, r, &col->csv))
+                edan_csv_str(csv, NULL);
+            else if (col->type == EDAN_T_U64)
                 csv_count(csv, col, v->u);
             else if (col->type == EDAN_T_I64) {
                 char num[24];
@@ -638,6 +762,8 @@ void edan_table_csv_rows(edan_csv *csv, const edan_table *t)
                 csv_f64(csv, col, v->f);
             else if (col->type == EDAN_T_STR)
                 edan_csv_str(csv, v->s);
+            else if (col->type == EDAN_T_BOOL && (col->flags & EDAN_COL_CSV_01))
+                edan_csv_u64(csv, v->b);
             else if (col->type == EDAN_T_BOOL)
                 edan_csv_str(csv, v->b ? "yes" : "no");
             else if (col->type == EDAN_T_OPT_U64)

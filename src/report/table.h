@@ -37,7 +37,7 @@ typedef enum edan_type {
     EDAN_T_I64,
     EDAN_T_F64,  /* JSON: whole values without a fraction, non-finite as null (report/json.h); CSV: %.10g */
     EDAN_T_STR,  /* NULL: null in JSON, an empty field in CSV, "?" in text */
-    EDAN_T_U64S, /* an array of counts (JSON only) */
+    EDAN_T_U64S, /* an array of counts (JSON; in a text form, the counts separated by spaces) */
     EDAN_T_F64S, /* an array of numbers (JSON only) */
     /*
      * JSON only: the object its key names, whose members are the columns
@@ -155,9 +155,52 @@ typedef struct edan_field {
     unsigned char source;      /* the row's struct: 0 .. EDAN_ROW_SOURCES - 1 */
     unsigned char count_ctype; /* an array's: the type of its length's member (EDAN_F_U64, _U32 or _I32) */
     size_t count_offset;       /* an array's: its length's member */
+    size_t stride;             /* an array's: the bytes from an element to the next (0: a C array's) */
 } edan_field;
 
 #define EDAN_ROW_SOURCES 2
+
+/*
+ * One column in several formats. A column is one value of its row, shown in
+ * every format that does not leave it out (EDAN_NO_TEXT, _JSON, _CSV), each
+ * with a layout of its own:
+ *   JSON  its key, in the declaration's order, the value as it is (in the
+ *         column's unit: the unit json-keys.md documents) and the JSON flags;
+ *   text  its heading (title), width, precision and text flags, and .text;
+ *   CSV   its header (csv_key, else the key), the CSV flags, and .csv.
+ * .text and .csv (an edan_as each) say what that format changes beyond its
+ * names and flags, so that a row's struct holds each number once and each
+ * format converts it as it is written (time_s in JSON, time_ms in CSV and
+ * "time ms" in text are one column of one member):
+ * - scale: an F64 is shown as value * mul / div (0: 1), in the unit named.
+ *   Write a conversion as code would compute it (seconds to ms: mul 1e3;
+ *   bytes to GB: div 1e9), so that it is exactly the product or quotient
+ *   code would have stored. A value that is not finite (NaN, edan_na(), an
+ *   infinity) is shown as it is. Any other type is never scaled.
+ * - at: the column's place among the format's columns, from 1. A format
+ *   writes the columns placed in the order of their places, then those left
+ *   0 in the declaration's order (a table whose columns leave it 0 keeps the
+ *   declaration's order); no two columns share a place in a format, and a
+ *   table with a placed column has at most EDAN_MAX_PLACES columns (more:
+ *   the declaration's order). tests/result_keys.c checks the declarations.
+ * - when: the key of another column of the table; a row whose cell of that
+ *   column has no value (zero, false, NULL, "", unset, NaN, as a form's
+ *   {?key}) shows this column's cell empty: blanks of its width in text, an
+ *   empty field in CSV (the cost of an illegal plan: JSON has it, CSV not).
+ */
+typedef struct edan_as {
+    unsigned at;      /* its place among the format's columns, from 1 (0: after the placed ones, in order) */
+    double mul, div;  /* shown: value * mul / div (0: 1) */
+    const char *unit; /* the unit it is then in (NULL: the column's) */
+    const char *when; /* a column's key: its cell without a value leaves this one empty (NULL: never) */
+} edan_as;
+#define EDAN_MAX_PLACES 255
+/* The conversions the tables use (designators: .csv = {EDAN_AS_GB, .at = 4}). */
+#define EDAN_AS_MS .mul = 1e3, .unit = "ms"
+#define EDAN_AS_GB .div = 1e9, .unit = "GB"
+#define EDAN_AS_GFLOP .div = 1e9, .unit = "Gflop"
+#define EDAN_AS_KIB .div = 1024, .unit = "KiB"
+#define EDAN_AS_PERCENT .mul = 100, .unit = "%"
 
 typedef struct edan_column {
     /*
@@ -177,6 +220,7 @@ typedef struct edan_column {
     int precision;       /* an F64's digits after the point */
     const char *csv_key; /* the CSV header when it differs from the JSON key (NULL: key) */
     edan_field field;    /* {0}: a cell; else the member of the row's struct it shows */
+    edan_as text, csv;   /* what text and CSV change: a scale, a place, a condition (above) */
 } edan_column;
 
 /*
@@ -191,23 +235,35 @@ typedef struct edan_column {
              default: _Generic(((S *)0)->m, uint64_t: u64, uint32_t: u32, int64_t: i64, int32_t: i32, double: f64,     \
                                char *: astr, const char *: astr, bool: b, const struct edan_table *: rows,             \
                                struct edan_table *: rows))
-/* The field of a column the tool fills cell by cell (positional declarations end with it). */
+/*
+ * The field of a column the tool fills cell by cell, and no edan_as for text
+ * and CSV (positional declarations end with it).
+ */
 #define EDAN_CELL                                                                                                      \
+    {0}, {0},                                                                                                          \
     {                                                                                                                  \
         0                                                                                                              \
     }
 #define EDAN_COL_OF(src, S, m, key_, unit_, doc_, flags_, title_, width_, precision_)                                  \
+    EDAN_COL_OF_AS(src, S, m, key_, unit_, doc_, flags_, title_, width_, precision_, .text = {0})
+/*
+ * EDAN_COL_OF with what text and CSV change (edan_as), as designators after
+ * the precision: EDAN_COL_FIELD_AS(S, time_s, "time_s", "s", ..., 12, 4,
+ * .text = {EDAN_AS_MS, .at = 12}, .csv = {EDAN_AS_MS, .at = 6}).
+ */
+#define EDAN_COL_FIELD_AS(S, m, key, unit, doc, flags, title, width, precision, ...)                                   \
+    EDAN_COL_OF_AS(0, S, m, key, unit, doc, flags, title, width, precision, __VA_ARGS__)
+#define EDAN_COL_OF_AS(src, S, m, key_, unit_, doc_, flags_, title_, width_, precision_, ...)                          \
     {                                                                                                                  \
         .key = key_,                                                                                                   \
         .type = EDAN_FIELD_PICK(S, m, EDAN_T_U64, EDAN_T_U64, EDAN_T_I64, EDAN_T_I64, EDAN_T_F64, EDAN_T_STR,          \
                                 EDAN_T_STR, EDAN_T_BOOL, EDAN_T_ROWS),                                                 \
         .unit = unit_, .doc = doc_, .flags = flags_, .title = title_, .width = width_, .precision = precision_,        \
-        .field = {                                                                                                     \
-            .offset = offsetof(S, m),                                                                                  \
-            .ctype = EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64, EDAN_F_PSTR,    \
-                                     EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                                           \
-            .source = src                                                                                              \
-        }                                                                                                              \
+        .field = {.offset = offsetof(S, m),                                                                            \
+                  .ctype = EDAN_FIELD_PICK(S, m, EDAN_F_U64, EDAN_F_U32, EDAN_F_I64, EDAN_F_I32, EDAN_F_F64,           \
+                                           EDAN_F_PSTR, EDAN_F_ASTR, EDAN_F_BOOL, EDAN_F_ROWS),                        \
+                  .source = src},                                                                                      \
+        __VA_ARGS__                                                                                                    \
     }
 #define EDAN_COL_FIELD(S, m, key, unit, doc, flags, title, width, precision)                                           \
     EDAN_COL_OF(0, S, m, key, unit, doc, flags, title, width, precision)
@@ -243,6 +299,33 @@ typedef struct edan_column {
         } \
     }
 #define EDAN_COL_ARRAY(S, m, count, key, unit, doc, flags) EDAN_COL_ARRAY_OF(0, S, m, count, key, unit, doc, flags)
+/*
+ * A column of the member m of each element of the array member arr of S
+ * (the row's first struct), count (a member of S) of them: one number of
+ * each of an array of structs (each latency's cycles) as a JSON array read
+ * where it is, so that S holds the number once, in its element. m is a
+ * uint64_t or a double (EDAN_T_U64S or EDAN_T_F64S); any other does not
+ * compile.
+ */
+#define EDAN_COL_EACH(S, arr, m, count, key_, unit_, doc_, flags_)                                                     \
+    {                                                                                                                  \
+        .key = key_,                                                                                                   \
+        .type = _Generic(((S *)0)->arr[0].m, uint64_t                                                                  \
+                         : EDAN_T_U64S, double                                                                         \
+                         : EDAN_T_F64S),                                                                               \
+        .unit = unit_, .doc = doc_, .flags = flags_, .field = {                                                        \
+            .offset = offsetof(S, arr[0].m),                                                                           \
+            .ctype = _Generic(((S *)0)->arr[0].m, uint64_t                                                             \
+                              : EDAN_F_U64S, double                                                                    \
+                              : EDAN_F_F64S),                                                                          \
+            .count_ctype = _Generic(((S *)0)->count, size_t                                                            \
+                                    : EDAN_F_U64, unsigned                                                             \
+                                    : EDAN_F_U32, int                                                                  \
+                                    : EDAN_F_I32),                                                                     \
+            .count_offset = offsetof(S, count),                                                                        \
+            .stride = sizeof((S *)0)->arr[0]                                                                           \
+        }                                                                                                              \
+    }
 
 typedef struct edan_table_decl {
     const char *path; /* its place in the JSON report: "footprint.loops" (rows), "footprint" (scalars) */
@@ -276,10 +359,12 @@ typedef union edan_value {
     struct {
         const uint64_t *v; /* as s */
         size_t n;
+        size_t stride; /* the bytes from an element to the next (0: sizeof *v) */
     } a;
     struct {
         const double *v; /* as s */
         size_t n;
+        size_t stride; /* as a's */
     } d;
     bool b;
     struct {
@@ -464,10 +549,14 @@ void edan_table_clear(edan_table *t);
 #define EDAN_COL_EMPTY_NULL (1u << 22)
 /* JSON: an F64 with precision significant digits (%g): a constant such as 0.95 as it is written. */
 #define EDAN_COL_JSON_G (1u << 23)
+/* CSV: a BOOL as 1 or 0, not yes or no. */
+#define EDAN_COL_CSV_01 (1u << 24)
+/* Text: a count of 0 as "-" (a tile that is none). */
+#define EDAN_COL_ZERO_DASH (1u << 25)
 /*
  * A column's flags each have a bit of their own (EDAN_NO_* and EDAN_COL_*,
- * 1u << 0 .. 1u << 23): the sum of them all equals their union only when no
- * two share one. The next free bit is 1u << 24; a new flag is added to the
+ * 1u << 0 .. 1u << 25): the sum of them all equals their union only when no
+ * two share one. The next free bit is 1u << 26; a new flag is added to the
  * list below.
  */
 #define EDAN_COL_FLAGS_(op)                                                                                            \
@@ -475,9 +564,10 @@ void edan_table_clear(edan_table *t);
          EDAN_COL_LEFT op EDAN_COL_G op EDAN_COL_SIGNED op EDAN_COL_NAN_DASH op EDAN_COL_WHOLE op EDAN_COL_OPTIONAL op \
              EDAN_COL_CUT op EDAN_COL_HEX op EDAN_COL_HEX_0X op EDAN_COL_JSON_WHOLE op EDAN_COL_CSV_G6 op              \
                  EDAN_COL_CSV_WHOLE op EDAN_COL_CSV_NAN_EMPTY op EDAN_COL_CSV_HEX op EDAN_COL_GLUED op                 \
-                     EDAN_COL_ENDS_ROW op EDAN_COL_EMPTY_NULL op EDAN_COL_JSON_G)
+                     EDAN_COL_ENDS_ROW op EDAN_COL_EMPTY_NULL op EDAN_COL_JSON_G op EDAN_COL_CSV_01 op                 \
+                         EDAN_COL_ZERO_DASH)
 _Static_assert(EDAN_COL_FLAGS_(+) == EDAN_COL_FLAGS_(|), "two column flags share a bit");
-_Static_assert(EDAN_COL_FLAGS_(|) == (1u << 24) - 1, "the column flags are the bits below 1u << 24");
+_Static_assert(EDAN_COL_FLAGS_(|) == (1u << 26) - 1, "the column flags are the bits below 1u << 26");
 #undef EDAN_COL_FLAGS_
 
 /*
@@ -490,7 +580,8 @@ int edan_table_omit_group(edan_table *t, const char *key);
 /*
  * Each row text shows, written through a form: the form's text as it is,
  * but "{key}" is the row's cell of the column keyed key as text shows it
- * (its width, precision and flags), and "{?key}" ("{!key}") leaves the rest
+ * (its width, precision, flags and .text; "{key:W}" at width W, "{key:W.P}"
+ * with precision P too), and "{?key}" ("{!key}") leaves the rest
  * of the line out when that cell is (is not) zero, false, NULL, "", unset,
  * NaN or omitted, up to "{;}" if it comes first (an alternative after it:
  * "{?k}...{;}{!k}...\n"); a line left out from its start is left out

@@ -3,7 +3,7 @@
  */
 #include "report/table.h"
 
-#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/table_internal.h"
@@ -23,41 +23,6 @@ static int form_col(const edan_table *t, const char *key, size_t len)
             any = any < 0 ? (int)c : any;
         }
     return any;
-}
-
-/* Whether row r's cell of column col has a value: not zero, false, NULL, "", unset, NaN or omitted. */
-static bool form_has(const edan_table *t, size_t r, size_t col)
-{
-    if ((col < 64 && (t->omit >> col & 1)) || r >= t->n_rows)
-        return false;
-    edan_value tmp;
-    const edan_value *v = edan_table_cell(t, r, col, &tmp);
-    switch (t->cols[col].type) {
-    case EDAN_T_U64:
-        return v->u != 0;
-    case EDAN_T_I64:
-        return v->i != 0;
-    case EDAN_T_F64:
-        return v->f != 0 && !isnan(v->f);
-    case EDAN_T_STR:
-        return v->s && *v->s;
-    case EDAN_T_BOOL:
-        return v->b;
-    case EDAN_T_OPT_U64:
-        return v->opt.set;
-    case EDAN_T_U64S:
-        return v->a.n != 0;
-    case EDAN_T_F64S:
-        return v->d.n != 0;
-    case EDAN_T_I64S:
-        return v->ia.n != 0;
-    case EDAN_T_STRS:
-        return v->strs.n != 0;
-    case EDAN_T_GROUP: /* its cell, or its bool member (the rest of the value zero) */
-        return v->u != 0;
-    default:
-        return v->rows != NULL;
-    }
 }
 
 /*
@@ -92,18 +57,26 @@ void edan_table_form_fill(FILE *f, const edan_table *t, size_t r, const char *p,
             return;
         }
         const bool test = open[1] == '?' || open[1] == '!';
-        const char *key = open + 1 + test;
-        const int col = form_col(t, key, (size_t)(close - key));
+        const char *key = open + 1 + test, *colon = memchr(key, ':', (size_t)(close - key));
+        const int col = form_col(t, key, (size_t)((colon ? colon : close) - key));
         p = close + 1;
         if (col < 0) {
             fputs("{?}", f);
             line_started = true;
         } else if (!test) {
             edan_value tmp = {0};
-            edan_table_text_cell(f, &t->cols[col], r < t->n_rows ? edan_table_cell(t, r, (size_t)col, &tmp) : &tmp,
-                                 wide);
+            edan_column c = t->cols[col];
+            if (colon) { /* {key:W} or {key:W.P}: this use's width (and precision) */
+                char *end;
+                c.width = (int)strtol(colon + 1, &end, 10);
+                c.precision = *end == '.' ? atoi(end + 1) : c.precision;
+            }
+            if (edan_table_shown(t, r, &c.text))
+                edan_table_text_cell(f, &c, r < t->n_rows ? edan_table_cell(t, r, (size_t)col, &tmp) : &tmp, wide);
+            else
+                fprintf(f, "%*s", c.width, "");
             line_started = true;
-        } else if (form_has(t, r, (size_t)col) != (open[1] == '?')) {
+        } else if (edan_table_has(t, r, (size_t)col) != (open[1] == '?')) {
             const char *end = strchr(p, '\n'), *alt = strstr(p, "{;}"); /* the rest of the line left out */
             if (alt && (!end || alt < end))
                 p = alt + 3;

@@ -17,6 +17,16 @@
 
 /* Row r's value of column col: its cell, or the member of the row's struct the column is bound to (in *tmp). */
 const edan_value *edan_table_cell(const edan_table *t, size_t row, size_t col, edan_value *tmp);
+/* Whether row r's cell of column col has a value: not zero, false, NULL, "", unset, NaN or omitted. */
+bool edan_table_has(const edan_table *t, size_t r, size_t col);
+/* Whether row r shows a cell that a format's as leaves empty when its `when` column has no value (table.h). */
+bool edan_table_shown(const edan_table *t, size_t r, const edan_as *as);
+/*
+ * The order text (csv false) or CSV writes t's columns in (edan_as.at):
+ * order[k] is the k-th column. The count of them, t->n_cols; 0 when it is
+ * the declaration's (no column placed, or more than EDAN_MAX_PLACES columns).
+ */
+size_t edan_table_order(const edan_table *t, bool csv, unsigned char order[EDAN_MAX_PLACES]);
 /* One cell as text shows it: the column's width, precision and flags (wide: names whole). */
 void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bool wide);
 /* The length of the object path of key: up to its last '.' (0: a member of the row itself). */

@@ -262,13 +262,12 @@ static const edan_column annotate_cols[] = {
     EDAN_COL_FIELD(an_view, stall, "totals.mem_stall_cycles", "cycles", STALL("every instruction"), EDAN_COL_OPTIONAL,
                    NULL, 0, 0),
     EDAN_COL_FIELD(an_view, stall_ns, "stall_latency_ns", "ns",
-                   "the memory latency of the stall cycles, the highest (only with --machine)", EDAN_COL_OPTIONAL, NULL,
-                   0, 0),
+                   "the memory latency of the stall cycles, the highest (only with --machine)",
+                   EDAN_COL_OPTIONAL | EDAN_COL_G, NULL, 0, 6),
     {"lines", EDAN_T_ROWS, "", "per source line, by file and line; code without source per function first", 0, NULL, 0,
      0, NULL, EDAN_CELL},
     /* text */
     EDAN_COL_FIELD(an_view, have_stall, "have_stall", "", "text", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 0, 0),
-    EDAN_COL_FIELD(an_view, stall_ns, "ns", "", "text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_G, NULL, 0, 6),
 };
 
 static const edan_table_decl tables[] = {
@@ -413,7 +412,7 @@ static int by_insns(const void *a, const void *b)
 static const char head_form[] =
     "\nannotated source (per line: Ir instructions, Mem memory-access vertices{?critical_path}, Span cycles on one "
     "critical path, Chain accesses on the longest memory chain{;}{?have_stall}, Stall cycles the timing model waited "
-    "on memory at {ns} ns{;})\n"
+    "on memory at {stall_latency_ns} ns{;})\n"
     "  totals: Ir {totals.instructions}, Mem {totals.mem}{?critical_path} (= W), Span {totals.span_cycles} (= T_inf), "
     "Chain {totals.chain_accesses} (= D){;}{?have_stall}, Stall {totals.mem_stall_cycles}{;}\n"
     "           Ir          Mem{?critical_path}         Span        Chain{;}{?have_stall}        Stall{;}\n";

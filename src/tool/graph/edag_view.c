@@ -19,6 +19,7 @@
 
 #define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 #define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
+#define TEXT_LAYERS 16 /* the layers W_i text lists */
 
 /* A cache level of a configuration. */
 typedef struct edag_level {
@@ -76,7 +77,9 @@ enum {
     C_SERIES,
     C_NUMBER,
     C_LABEL,
-    C_GIVEN
+    C_GIVEN,
+    C_FIRST_LAYERS,
+    C_MORE_LAYERS
 };
 #define C_LANE(m, key, unit, doc) EDAN_COL_FIELD(edan_lane_stats, m, key, unit, doc, 0, NULL, 0, 0)
 #define C_METRIC(m, key, unit, doc) EDAN_COL_OF(1, edan_metrics, m, key, unit, doc, 0, NULL, 0, 0)
@@ -116,13 +119,15 @@ static const edan_column conf_cols[] = {
     {"#", EDAN_T_U64, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
     {"label", EDAN_T_STR, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
     {"given", EDAN_T_BOOL, "", "text: whether --C gave C", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"first_layers", EDAN_T_U64S, "", "text: W_1.. of the first layers", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    {"more_layers", EDAN_T_U64, "", "text: D when there are more", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
     EDAN_COL_OF(1, edan_metrics, parallelism, "par", "", "text", TEXT_ONLY, NULL, 0, 4),
     EDAN_COL_OF(1, edan_metrics, mem_parallelism, "mem_par", "", "text", TEXT_ONLY, NULL, 0, 4),
     EDAN_COL_OF(1, edan_metrics, C, "C_text", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 0, 6),
     EDAN_COL_OF(1, edan_metrics, bw_bytes_per_cycle, "B", "", "text", TEXT_ONLY, NULL, 0, 4),
     EDAN_COL_OF(1, edan_metrics, bw_gbs, "B_gbs", "", "text", TEXT_ONLY, NULL, 0, 4),
 };
-_Static_assert(sizeof conf_cols / sizeof *conf_cols == C_GIVEN + 6, "a configuration's cells at their columns");
+_Static_assert(sizeof conf_cols / sizeof *conf_cols == C_MORE_LAYERS + 6, "a configuration's cells at their columns");
 
 static const edan_column top_cols[] = {
     {"footprint_bytes", EDAN_T_U64, "bytes", "the guest memory touched, in 4 KiB pages", 0, NULL, 0, 0, NULL,
@@ -164,6 +169,7 @@ typedef struct edag_view {
     edan_metrics mt[EDAN_MAX_LANES];
     edag_level lv[EDAN_MAX_LANES][EDAN_CACHE_MAX_LEVELS];
     uint64_t *layers[EDAN_MAX_LANES];
+    uint64_t first_layers[EDAN_MAX_LANES][TEXT_LAYERS];
     const char *class_names[EDAN_CLASS_COUNT];
 } edag_view;
 
@@ -217,6 +223,11 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     } else if (r[C_LAYERS_INCLUDED].b && st->D) {
         v->conf.failed = true;
     }
+    for (uint64_t i = 1; i <= st->D && i <= TEXT_LAYERS; i++)
+        v->first_layers[k][i - 1] = edan_layers_get(&st->layers, i);
+    r[C_FIRST_LAYERS].a.v = v->first_layers[k];
+    r[C_FIRST_LAYERS].a.n = st->D < TEXT_LAYERS ? st->D : TEXT_LAYERS;
+    r[C_MORE_LAYERS].u = st->D > TEXT_LAYERS ? st->D : 0;
     edan_table_init(&v->per_m[k], &edan_edag_tables[3]);
     edan_table_rows_of(&v->per_m[k], mt->per_m, (size_t)mt->n_m, sizeof *mt->per_m);
     r[C_PER_M].rows = &v->per_m[k];
@@ -294,6 +305,8 @@ static const char conf_form[] = "\n[{#}] {label}\n"
                                 "  average bandwidth B       {B} bytes/cycle = {B_gbs} GB/s\n"
                                 "  loads / stores / atomics  {loads} / {stores} / {atomics}\n"
                                 "  reaching RAM: loads / stores {ram_loads} / {ram_stores}\n";
+static const char layers_form[] =
+    "  layers W_1..W_D          {?first_layers} {first_layers}{?more_layers} ... ({more_layers} layers)\n";
 static const char level_form[] = "  L{L} hits / misses          {hits} / {misses} ({hit_pct}% hits)\n";
 static const char series_form[] =
     "  data movement: tau {tau}{coarsened}, {phases} phases, peak U_{peak_at} = {peak} bytes\n";
@@ -301,16 +314,9 @@ static const char series_form[] =
 static void text(FILE *f, const edan_edag *e, const edan_options *o, const edag_view *v)
 {
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
-        const edan_lane_stats *st = edan_edag_lane(e, k);
         edan_table_form_row(f, &v->conf, (size_t)k, conf_form);
         edan_table_form(f, &v->levels[k], level_form);
-        fprintf(f, "  layers W_1..W_D          ");
-        uint64_t shown = st->D < 16 ? st->D : 16;
-        for (uint64_t i = 1; i <= shown; i++)
-            fprintf(f, " %" PRIu64, edan_layers_get(&st->layers, i));
-        if (st->D > shown)
-            fprintf(f, " ... (%" PRIu64 " layers)", st->D);
-        fprintf(f, "\n");
+        edan_table_form_row(f, &v->conf, (size_t)k, layers_form);
         edan_table_text(f, &v->per_m[k], &(edan_text_view){.heading_always = true});
         edan_table_form(f, &v->series[k], series_form);
     }

@@ -63,16 +63,13 @@
         PJ_SHOWN(model_s, "model_s", "s", "the timing model's at its first latency (text)", "model s", 10, 3,          \
                  EDAN_NO_JSON | EDAN_COL_G)
 #define PJ_LABEL                                                                                                       \
-    {                                                                                                                  \
-        "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME, "loop (by time)", 34, 0,      \
-            NULL,                                                                                                      \
-        {                                                                                                              \
-            .offset = offsetof(proj_row_view, label), .ctype = EDAN_F_ASTR                                             \
-        }                                                                                                              \
-    }
+    EDAN_COL_FIELD(proj_row_view, label, "label", "", "the row's name in text", EDAN_NO_JSON | EDAN_COL_NAME,          \
+                   "loop (by time)", 34, 0)
 
 #define PJ_SUM(m, key, unit, doc) EDAN_COL_OF(0, proj_total_view, sum.m, key, unit, doc, EDAN_NO_TEXT, NULL, 0, 0)
-#define PJ_MACHINE(m, key, unit, doc) PJ_SUM(machine.m, "machine." key, unit, doc)
+/* Text (forms) as %g. */
+#define PJ_MACHINE(m, key, unit, doc)                                                                                  \
+    EDAN_COL_OF(0, proj_total_view, sum.machine.m, "machine." key, unit, doc, EDAN_NO_TEXT | EDAN_COL_G, NULL, 0, 6)
 #define PJ_ARRAY(m, n, key, unit, doc) EDAN_COL_ARRAY(proj_total_view, sum.m, sum.n, key, unit, doc, 0)
 
 static const edan_column total_cols[] = {
@@ -87,10 +84,12 @@ static const edan_column total_cols[] = {
     PJ_MACHINE(transcendental_weight, "transcendental_weight", "flops", "a transcendental call's weight"),
     PJ_SUM(source, "traffic.source", "", "lru: the LRU cache of the machine's last level; cache: the first --cache"),
     PJ_SUM(cache, "traffic.cache", "", "the cache the traffic is counted at"),
-    PJ_SUM(cache_bytes, "traffic.cache_bytes", "bytes", "the LRU cache's size (null: a cache model)"),
+    EDAN_COL_OF_AS(0, proj_total_view, sum.cache_bytes, "traffic.cache_bytes", "bytes",
+                   "the LRU cache's size (null: a cache model)", EDAN_NO_TEXT, NULL, 0, 0, .text = {EDAN_AS_KIB}),
     PJ_SUM(line_bytes, "traffic.line_bytes", "bytes", "the line"),
     PJ_ROW,
-    PJ_SUM(time_sum_of_parts, "time_sum_of_parts_s", "s", "ExaSAT's time: the sum over loops and the code outside"),
+    EDAN_COL_OF(0, proj_total_view, sum.time_sum_of_parts, "time_sum_of_parts_s", "s",
+                "ExaSAT's time: the sum over loops and the code outside", EDAN_NO_TEXT | EDAN_COL_G, NULL, 0, 4),
     PJ_SUM(lambda, "lambda", "", "lambda of each eDAG configuration at the first m"),
     EDAN_COL_GROUP_FIELD(proj_total_view, sum.has_prediction, "prediction",
                          "the timing model's (null without --mem-latency)", 0),
@@ -105,6 +104,10 @@ static const edan_column total_cols[] = {
     PJ_SUM(caches, "caches", "", "the region's bound at each --cache configuration"),
     PJ_SUM(functions, "functions", "", "per function (null without the program's symbols)"),
     PJ_SUM(loops, "loops", "", "per loop"),
+    /* text */
+    EDAN_COL_OF(0, proj_total_view, sum.cores_s, "cores_s", "", "text", EDAN_NO_JSON, NULL, 0, 0),
+    EDAN_COL_OF(0, proj_total_view, sum.libm_calls, "libm_calls", "", "text", EDAN_NO_JSON, NULL, 0, 0),
+    EDAN_COL_OF(0, proj_total_view, sum.stack_bytes, "stack_bytes", "", "text", EDAN_NO_JSON, NULL, 0, 0),
 };
 _Static_assert(sizeof total_cols / sizeof total_cols[0] == TOT_N, "the whole region's cells");
 
@@ -222,16 +225,10 @@ static const edan_column exasat_cols[] = {
 #define RG_WHOLE(m, key, doc, flags, title, width) RG(m, key, "bytes", doc, EDAN_COL_CSV_WHOLE | flags, title, width, 0)
 
 static const edan_column region_cols[] = {
-    {"name",
-     EDAN_T_STR,
-     "",
-     "a data object's symbol (demangled), or (stack), (heap), (static data), (not stack) without the program",
-     EDAN_COL_CUT,
-     "region (by DRAM bytes)",
-     34,
-     0,
-     "region",
-     {.offset = offsetof(proj_region_row, name), .ctype = EDAN_F_PSTR}},
+    EDAN_COL_FIELD_AS(proj_region_row, name, "name", "",
+                      "a data object's symbol (demangled), or (stack), (heap), (static data), (not stack) without the "
+                      "program",
+                      EDAN_COL_CUT, "region (by DRAM bytes)", 34, 0, .csv_key = "region"),
     RG(kind, "kind", "", "stack, heap, static or object", EDAN_NO_TEXT, NULL, 0, 0),
     {"start", EDAN_T_OPT_U64, "address", "an object's first byte (null: another kind)", EDAN_NO_TEXT | EDAN_COL_CSV_HEX,
      NULL, 0, 0, NULL, EDAN_CELL},
@@ -256,67 +253,60 @@ static const edan_column region_cols[] = {
 /* The what-ifs' rows                                                     */
 /* ===================================================================== */
 
-#define WI(m, key, unit, doc, flags, title, width, precision)                                                          \
-    EDAN_COL_FIELD(proj_wi_row, m, key, unit, doc, flags, title, width, precision)
-#define WI_JSON(m, key, unit, doc, flags) WI(m, key, unit, doc, EDAN_NO_TEXT | EDAN_NO_CSV | flags, NULL, 0, 0)
-#define WI_CSV(m, key, unit, doc, flags) WI(m, key, unit, doc, EDAN_NO_TEXT | EDAN_NO_JSON | flags, NULL, 0, 0)
-#define WI_TEXT(m, key, flags, title, width, precision)                                                                \
-    WI(m, key, "", "text", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, width, precision)
+/*
+ * A plan's row: each member one column, its JSON key and unit the declared
+ * ones, and its text heading and CSV header, place and unit its .text and
+ * .csv (report/table.h: bytes in JSON and text, GB in CSV; seconds in JSON,
+ * ms in CSV and text).
+ */
+#define WI(m, key, unit, doc, flags, ...) EDAN_COL_FIELD_AS(proj_wi_row, m, key, unit, doc, flags, __VA_ARGS__)
+#define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
 #define WHOLE (EDAN_COL_JSON_WHOLE | EDAN_COL_CSV_WHOLE)
 
 static const edan_column whatif_cols[] = {
-    WI(scheme, "scheme", "", "traditional, all-loops-per-block or fused", EDAN_COL_LEFT, "scheme", 20, 0),
-    WI(tile, "tile", "iterations", "the tile (0: none)", EDAN_NO_TEXT, NULL, 0, 0),
-    WI(cache_bytes, "cache_bytes", "bytes", "the cache size", EDAN_NO_TEXT | WHOLE, NULL, 0, 0),
-    /* JSON */
-    WI_JSON(cache_model, "cache_model", "", "the machine's hierarchy at that size (null: a fully associative LRU)", 0),
-    WI_JSON(as_run, "as_run_dram_bytes", "bytes", "the code as run, replayed", WHOLE),
-    WI_JSON(measured, "measured_dram_bytes", "bytes", "the code as run, measured (null: no --cache is the hierarchy)",
-            0),
-    WI_JSON(legal, "legal", "", "whether the plan keeps every dependence", 0),
-    WI_JSON(reason, "illegal_reason", "", "the dependence an illegal plan breaks (null: legal)", 0),
-    WI_JSON(halo, "halo_iterations", "iterations", "the tile scheme's recomputed iterations", 0),
-    WI_JSON(halo_flops, "halo_flops", "flops", "their flops", WHOLE),
-    WI_JSON(halo_wflops, "halo_weighted_flops", "flops", "their weighted flops", WHOLE),
-    WI_JSON(halo_bytes, "halo_dram_bytes", "bytes", "the DRAM bytes the halo adds (null: illegal)", 0),
-    WI_JSON(added, "added_instructions", "instructions", "the instructions the plan adds", WHOLE),
-    WI_JSON(overhead_s, "overhead_s", "s", "their time at the core's issue width", 0),
-    WI_JSON(weighted_flops, "weighted_flops", "flops", "the region's and the halo's", 0),
-    WI_JSON(dram, "dram_bytes", "bytes", "the plan's replayed DRAM bytes (null: illegal)", 0),
-    WI_JSON(bytes_per_flop, "bytes_per_flop", "bytes per flop", "B:F (null: illegal)", 0),
-    WI_JSON(exposed_s, "exposed_s", "s", "the loads' exposed wait in time_s (null: illegal)", 0),
-    WI_JSON(time_s, "time_s", "s", "the projected time (null: illegal)", 0),
-    WI_JSON(best, "best", "", "the least projected time of the legal plans at the cache", 0),
-    /* CSV */
-    WI_CSV(as_run_gb, "as_run_traffic_gb", "GB", "the code as run, replayed", 0),
-    WI_CSV(measured_gb, "measured_traffic_gb", "GB", "the code as run, measured", 0),
-    WI_CSV(traffic_gb, "traffic_gb", "GB", "the plan's", 0),
-    WI_CSV(weighted_gflop, "weighted_gflop", "Gflop", "weighted flops", 0),
-    WI_CSV(bytes_per_flop, "bytes_per_flop", "bytes per flop", "B:F", EDAN_COL_CSV_G6),
-    WI_CSV(time_ms, "time_ms", "ms", "the projected time", 0),
-    WI_CSV(bound, "bound", "", "memory or compute", 0),
-    WI_CSV(best_n, "best", "", "1: the least projected time at the cache", 0),
-    WI_CSV(legal_n, "legal", "", "1: legal", 0),
-    WI_CSV(halo, "halo_iterations", "iterations", "recomputed iterations", 0),
-    WI_CSV(halo_wgflop, "halo_weighted_gflop", "Gflop", "their weighted flops", 0),
-    WI_CSV(halo_gb, "halo_traffic_gb", "GB", "the DRAM traffic the halo adds", 0),
-    WI_CSV(added, "added_instructions", "instructions", "added instructions", EDAN_COL_CSV_WHOLE),
-    WI_CSV(overhead_ms, "overhead_ms", "ms", "their time", 0),
-    WI_CSV(reason, "illegal_reason", "", "the dependence broken", 0),
-    /* text */
-    WI_TEXT(tile_text, "tile", EDAN_COL_NAN_DASH, "tile", 6, 0),
-    WI_TEXT(cache_kb, "cache_kb", 0, "cache kB", 10, 0),
-    WI_TEXT(as_run, "as_run", 0, "as run bytes", 14, 0),
-    WI_TEXT(measured, "measured", EDAN_COL_NAN_DASH, "measured bytes", 14, 0),
-    WI_TEXT(illegal, "illegal", EDAN_COL_ENDS_ROW, "", 14, 0),
-    WI_TEXT(dram, "what_if", 0, "what-if bytes", 14, 0),
-    WI_TEXT(halo, "halo", 0, "halo iters", 12, 0),
-    WI_TEXT(halo_wflops, "halo_wflops", 0, "halo wflops", 12, 0),
-    WI_TEXT(halo_bytes, "halo_bytes", 0, "halo bytes", 12, 0),
-    WI_TEXT(added, "added", 0, "added insns", 12, 0),
-    WI_TEXT(bytes_per_flop, "bpf", EDAN_COL_G, "B:F", 8, 3),
-    WI_TEXT(time_ms, "time_ms", EDAN_COL_G, "time ms", 12, 4),
-    WI_TEXT(best_text, "best", EDAN_COL_GLUED, "", 0, 0),
+    WI(scheme, "scheme", "", "traditional, all-loops-per-block or fused", EDAN_COL_LEFT, "scheme", 20, 0,
+       .text = {.at = 1}, .csv = {.at = 1}),
+    WI(tile, "tile", "iterations", "the tile (0: none)", EDAN_COL_ZERO_DASH, "tile", 6, 0, .text = {.at = 2},
+       .csv = {.at = 2}),
+    WI(cache_bytes, "cache_bytes", "bytes", "the cache size", WHOLE, "cache kB", 10, 0, .text = {EDAN_AS_KIB, .at = 3},
+       .csv = {.at = 3}),
+    WI(cache_model, "cache_model", "", "the machine's hierarchy at that size (null: a fully associative LRU)",
+       JSON_ONLY, NULL, 0, 0),
+    WI(as_run, "as_run_dram_bytes", "bytes", "the code as run, replayed", EDAN_COL_JSON_WHOLE, "as run bytes", 14, 0,
+       .text = {.at = 4}, .csv = {EDAN_AS_GB, .at = 4}, .csv_key = "as_run_traffic_gb"),
+    WI(measured, "measured_dram_bytes", "bytes", "the code as run, measured (null: no --cache is the hierarchy)",
+       EDAN_COL_NAN_DASH, "measured bytes", 14, 0, .text = {.at = 5}, .csv = {EDAN_AS_GB, .at = 5},
+       .csv_key = "measured_traffic_gb"),
+    WI(legal, "legal", "", "whether the plan keeps every dependence", EDAN_NO_TEXT | EDAN_COL_CSV_01, NULL, 0, 0,
+       .csv = {.at = 12}),
+    WI(reason, "illegal_reason", "", "the dependence an illegal plan breaks (null: legal)", EDAN_NO_TEXT, NULL, 0, 0,
+       .csv = {.at = 18}),
+    WI(halo, "halo_iterations", "iterations", "the tile scheme's recomputed iterations", 0, "halo iters", 12, 0,
+       .text = {.at = 8}, .csv = {.at = 13}),
+    WI(halo_flops, "halo_flops", "flops", "their flops", JSON_ONLY | EDAN_COL_JSON_WHOLE, NULL, 0, 0),
+    WI(halo_wflops, "halo_weighted_flops", "flops", "their weighted flops", EDAN_COL_JSON_WHOLE, "halo wflops", 12, 0,
+       .text = {.at = 9}, .csv = {EDAN_AS_GFLOP, .at = 14}, .csv_key = "halo_weighted_gflop"),
+    WI(halo_bytes, "halo_dram_bytes", "bytes", "the DRAM bytes the halo adds (null: illegal)", 0, "halo bytes", 12, 0,
+       .text = {.at = 10}, .csv = {EDAN_AS_GB, .at = 15}, .csv_key = "halo_traffic_gb"),
+    WI(added, "added_instructions", "instructions", "the instructions the plan adds", WHOLE, "added insns", 12, 0,
+       .text = {.at = 11}, .csv = {.at = 16}),
+    WI(overhead_s, "overhead_s", "s", "their time at the core's issue width", EDAN_NO_TEXT, NULL, 0, 0,
+       .csv = {EDAN_AS_MS, .at = 17, .when = "legal"}, .csv_key = "overhead_ms"),
+    WI(weighted_flops, "weighted_flops", "flops", "the region's and the halo's", EDAN_NO_TEXT, NULL, 0, 0,
+       .csv = {EDAN_AS_GFLOP, .at = 7}, .csv_key = "weighted_gflop"),
+    WI(dram, "dram_bytes", "bytes", "the plan's replayed DRAM bytes (null: illegal)", 0, "what-if bytes", 14, 0,
+       .text = {.at = 7}, .csv = {EDAN_AS_GB, .at = 6}, .csv_key = "traffic_gb"),
+    WI(bytes_per_flop, "bytes_per_flop", "bytes per flop", "B:F (null: illegal)", EDAN_COL_G | EDAN_COL_CSV_G6, "B:F",
+       8, 3, .text = {.at = 12}, .csv = {.at = 8}),
+    WI(exposed_s, "exposed_s", "s", "the loads' exposed wait in time_s (null: illegal)", JSON_ONLY, NULL, 0, 0),
+    WI(time_s, "time_s", "s", "the projected time (null: illegal)", EDAN_COL_G, "time ms", 12, 4,
+       .text = {EDAN_AS_MS, .at = 13}, .csv = {EDAN_AS_MS, .at = 9}, .csv_key = "time_ms"),
+    WI(best, "best", "", "the least projected time of the legal plans at the cache", EDAN_NO_TEXT | EDAN_COL_CSV_01,
+       NULL, 0, 0, .csv = {.at = 11}),
+    WI(bound, "bound", "", "memory or compute (CSV)", EDAN_NO_TEXT | EDAN_NO_JSON, NULL, 0, 0, .csv = {.at = 10}),
+    /* text's words: an illegal plan's in place of its numbers, the best's after them */
+    WI(illegal, "illegal", "", "text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_ENDS_ROW, "", 14, 0, .text = {.at = 6}),
+    WI(best_text, "best_text", "", "text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_GLUED, "", 0, 0, .text = {.at = 14}),
 };
 
 /* ===================================================================== */

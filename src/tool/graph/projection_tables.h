@@ -56,30 +56,31 @@ typedef struct proj_region_row {
     double working_set, rd, wr, flushed, dram;
 } proj_region_row;
 
-/* A what-if's row: a plan (scheme and tile) at a cache size (JSON "projection.what_if.rows", text, --what-if-csv). */
+/*
+ * A what-if's row: a plan (scheme and tile) at a cache size (JSON
+ * "projection.what_if.rows", text, --what-if-csv). Each number once, in its
+ * JSON unit (bytes, seconds, flops): the table's columns show it in text's
+ * and CSV's (projection_tables.c).
+ */
 typedef struct proj_wi_row {
     const char *scheme;
     uint64_t tile;           /* 0: none (fusion, the untransformed order) */
-    double tile_text;        /* text: the tile, NaN ("-") without one */
     double cache_bytes;      /* the cache size */
-    double cache_kb;         /* text */
     const char *cache_model; /* the machine's hierarchy at that size (--what-if-cache=machine; NULL: LRU) */
     double as_run, measured; /* DRAM bytes of the code as run replayed, and as measured (NaN: no --cache matches) */
-    double as_run_gb, measured_gb;
-    bool legal, best;         /* best: the least projected time of the legal plans at the cache */
-    uint64_t legal_n, best_n; /* CSV: 1 or 0 */
-    const char *illegal;      /* text: "illegal", NULL for a legal plan */
-    const char *best_text;    /* text: " best" or "" */
-    const char *reason;       /* the dependence an illegal plan breaks (NULL: legal) */
-    uint64_t halo;            /* the tile scheme's recomputed iterations */
-    double halo_flops, halo_wflops, halo_wgflop;
-    double halo_bytes, halo_gb; /* the halo's DRAM bytes (NaN: illegal) */
-    double added;               /* instructions the plan adds */
-    double overhead_s, overhead_ms;
-    double weighted_flops, weighted_gflop;
-    double exposed_s;                                         /* the loads' exposed wait in time_s (NaN: illegal) */
-    double dram, traffic_gb, bytes_per_flop, time_s, time_ms; /* NaN (bytes_per_flop NA): illegal */
-    const char *bound;                                        /* NULL: illegal */
+    bool legal, best;        /* best: the least projected time of the legal plans at the cache */
+    const char *illegal;     /* text: "illegal", NULL for a legal plan */
+    const char *best_text;   /* text: " best" or "" */
+    const char *reason;      /* the dependence an illegal plan breaks (NULL: legal) */
+    uint64_t halo;           /* the tile scheme's recomputed iterations */
+    double halo_flops, halo_wflops;
+    double halo_bytes; /* the halo's DRAM bytes (NaN: illegal) */
+    double added;      /* instructions the plan adds */
+    double overhead_s; /* their time */
+    double weighted_flops;
+    double exposed_s;                    /* the loads' exposed wait in time_s (NaN: illegal) */
+    double dram, bytes_per_flop, time_s; /* NaN (bytes_per_flop NA): illegal */
+    const char *bound;                   /* NULL: illegal */
     char why[640];
 } proj_wi_row;
 
@@ -97,6 +98,9 @@ typedef struct proj_summary {
     size_t n_prediction;
     double curve[4][EDAN_LRU_SIZES]; /* the traffic curve: cache bytes, read, write, dirty at the end bytes */
     size_t n_curve;
+    /* text */
+    const char *cores_s;              /* "s" after "core", or "" */
+    uint64_t libm_calls, stack_bytes; /* transcendental and sqrt calls; the stack's bytes loaded and stored */
 } proj_summary;
 
 /*
@@ -217,7 +221,7 @@ enum { RG_START = 2, RG_END = 3 };
 #define PJ_N_ROW 51
 
 /* The whole region's columns: the machine's and the traffic's, its numbers, the other members. */
-enum { TOT_N = 13 + PJ_N_ROW + 13 };
+enum { TOT_N = 13 + PJ_N_ROW + 16 };
 
 /* Its tables, ending with a {NULL} entry: the JSON report's, then ExaSAT's Table 1 and the sweep (text and CSV). */
 enum {

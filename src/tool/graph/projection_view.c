@@ -86,6 +86,9 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
     snprintf(x->lru_label, sizeof x->lru_label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
              ldexp(line, (int)t->machine_k), 1u << t->line_shift);
     u->line_bytes = 1u << t->line_shift;
+    u->cores_s = t->machine.cores == 1 ? "" : "s";
+    u->libm_calls = t->total.mix.transcendentals + t->total.mix.sqrt_calls;
+    u->stack_bytes = t->total.mix.stack_load_bytes + t->total.mix.stack_store_bytes;
     u->time_sum_of_parts = proj_sum_of_parts(t, t->machine_k, &m);
     u->lambda = &x->lambda;
     u->levels = &x->levels;
@@ -288,47 +291,32 @@ static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
     fputc('}', f);
 }
 
+/* The whole region's text: a form of its row (T_TOTAL). */
+static const char summary_form[] =
+    "\nprojection on machine {machine.name} ({machine.file}): ExaSAT's T = max(weighted flops / peak, DRAM bytes / "
+    "bandwidth)\n"
+    "  peak                      {machine.peak_gflops_per_core} Gflop/s x {machine.cores} core{cores_s}; bandwidth "
+    "{machine.bandwidth_gbs_per_core} GB/s x {machine.cores} core{cores_s}\n"
+    "  weights                   div {machine.div_weight}, sqrt {machine.sqrt_weight}, transcendental "
+    "{machine.transcendental_weight}\n"
+    "{!traffic.cache_bytes}  traffic                   cache model {traffic.cache}\n"
+    "{?traffic.cache_bytes}  traffic                   fully associative LRU of {traffic.cache_bytes} KiB "
+    "({traffic.line_bytes}-byte lines, write-back)\n"
+    "  instructions              {instructions:0} ({loads} loads, {stores} stores, {atomics} atomics)\n"
+    "  FP operations             {fp.add} add, {fp.mul} mul, {fp.fma} fma, {fp.div} div, {fp.sqrt} sqrt, {fp.other} "
+    "other\n"
+    "{?libm_calls}  libm calls                {transcendentals} transcendental, {sqrt_calls} sqrt "
+    "({in_calls.instructions} instructions inside, {in_calls.flops} of their flops apart)\n"
+    "  stack traffic             {stack.loads} loads, {stack.stores} stores ({stack_bytes} bytes)\n"
+    "  flops / weighted          {flops:0} / {weighted_flops:0}\n"
+    "  DRAM bytes                {dram_bytes:0} ({dram_read_bytes} read, {dram_write_bytes} written, "
+    "{dirty_at_end_bytes} of them the final flush of dirty lines); {bytes_per_flop:0.4} bytes per weighted flop\n"
+    "  time compute / memory     {time_compute_s:0.4} s / {time_memory_s:0.4} s\n"
+    "  time                      {time_s:0.4} s ({bound:0} bound); ExaSAT's sum over loops {time_sum_of_parts_s} s\n";
+
 static void report_text(proj_tool *t, const edan_session *s, const pj_tables *tabs, FILE *f)
 {
-    const edan_machine *mc = &t->machine;
-    const edan_proj_machine m = proj_machine(t);
-    const edan_opmix *x = &t->total.mix;
-    fprintf(f, "\nprojection on machine %s (%s): ExaSAT's T = max(weighted flops / peak, DRAM bytes / bandwidth)\n",
-            mc->name, t->machine_path);
-    fprintf(f, "  peak                      %g Gflop/s x %u core%s; bandwidth %g GB/s x %u core%s\n", mc->peak_gflops,
-            mc->cores, mc->cores == 1 ? "" : "s", mc->mem_bandwidth_gbs, mc->cores, mc->cores == 1 ? "" : "s");
-    fprintf(f, "  weights                   div %g, sqrt %g, transcendental %g\n", mc->div_weight, mc->sqrt_weight,
-            mc->transcendental_weight);
-    if (t->n_models)
-        fprintf(f, "  traffic                   cache model %s\n", t->model_label[0]);
-    else
-        fprintf(f, "  traffic                   fully associative LRU of %.0f KiB (%u-byte lines, write-back)\n",
-                ldexp(1.0, (int)(t->machine_k + t->line_shift)) / 1024, 1u << t->line_shift);
-    fprintf(f, "  instructions              %" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " atomics)\n",
-            x->instructions, x->loads, x->stores, x->atomics);
-    fprintf(f,
-            "  FP operations             %" PRIu64 " add, %" PRIu64 " mul, %" PRIu64 " fma, %" PRIu64 " div, %" PRIu64
-            " sqrt, %" PRIu64 " other\n",
-            x->fp[EDAN_FP_ADD], x->fp[EDAN_FP_MUL], x->fp[EDAN_FP_FMA], x->fp[EDAN_FP_DIV], x->fp[EDAN_FP_SQRT],
-            x->fp[EDAN_FP_OTHER]);
-    if (x->transcendentals || x->sqrt_calls)
-        fprintf(f,
-                "  libm calls                %" PRIu64 " transcendental, %" PRIu64 " sqrt (%" PRIu64
-                " instructions inside, %" PRIu64 " of their flops apart)\n",
-                x->transcendentals, x->sqrt_calls, x->in_calls, x->in_calls_flops);
-    fprintf(f, "  stack traffic             %" PRIu64 " loads, %" PRIu64 " stores (%" PRIu64 " bytes)\n",
-            x->stack_loads, x->stack_stores, x->stack_load_bytes + x->stack_store_bytes);
-    const edan_proj p = proj_row_bound(t, &t->total, t->machine_k, &m);
-    double rd, wr, fl;
-    proj_row_dram(t, &t->total, t->machine_k, &rd, &wr, &fl);
-    fprintf(f, "  flops / weighted          %.0f / %.0f\n", p.flops, p.weighted_flops);
-    fprintf(f,
-            "  DRAM bytes                %.0f (%.0f read, %.0f written, %.0f of them the final flush of dirty lines); "
-            "%.4g bytes per weighted flop\n",
-            p.dram_bytes, rd, wr, fl, p.bytes_per_flop);
-    fprintf(f, "  time compute / memory     %.4g s / %.4g s\n", p.time_compute, p.time_memory);
-    fprintf(f, "  time                      %.4g s (%s bound); ExaSAT's sum over loops %.4g s\n", p.time,
-            p.memory_bound ? "memory" : "compute", proj_sum_of_parts(t, t->machine_k, &m));
+    edan_table_form(f, &tabs->t[T_TOTAL], summary_form);
     const edan_timing *tm = edan_timing_tool_model(s);
     for (int k = 0; tm && k < edan_timing_lanes(tm); k++)
         fprintf(f, "  timing model              %.4g s at %g ns\n", edan_timing_lane_get(tm, k).seconds,

@@ -97,34 +97,25 @@ static int best_at(const proj_tool *t, int c)
 }
 
 /* The nests as they ran at cache c (text's and the CSV's "as run" row after the plans'; JSON's what_if.unblocked):
- * legal, no tile, no halo, nothing added; best: at least as fast as every legal plan (the text's measured bytes
- * blank, as the plans' rows above it give them). */
+ * legal, no tile, no halo, nothing added, the measured bytes as on the plans' rows; best: at least as fast as every
+ * legal plan. */
 static void unblocked_row(proj_tool *t, int c, proj_wi_row *x)
 {
     const proj_whatif *w = t->whatif;
     const edan_proj u = row_bound(t, &w->unblocked, c);
     *x = (proj_wi_row){.scheme = "as run",
-                       .tile_text = NAN,
                        .cache_bytes = cache_size(t, c),
-                       .cache_kb = cache_size(t, c) / 1024,
                        .cache_model = w->assoc ? w->cache_labels[c] : NULL,
                        .as_run = wi_bytes(t, &w->as_run, w->as_run_cm, c),
-                       .measured = edan_na(),
-                       .measured_gb = measured_bytes(t, c) / 1e9,
+                       .measured = measured_bytes(t, c),
                        .legal = true,
-                       .legal_n = 1,
                        .weighted_flops = u.weighted_flops,
-                       .weighted_gflop = u.weighted_flops / 1e9,
                        .dram = u.dram_bytes,
-                       .traffic_gb = u.dram_bytes / 1e9,
                        .bytes_per_flop = u.bytes_per_flop,
                        .exposed_s = proj_whatif_exposed(t, &w->unblocked, c),
                        .time_s = u.time,
-                       .time_ms = u.time * 1e3,
                        .bound = u.memory_bound ? "memory" : "compute",
                        .best = proj_whatif_unblocked_best(t, c)};
-    x->as_run_gb = x->as_run / 1e9;
-    x->best_n = x->best;
     x->best_text = !x->best ? "" : w->fuse ? " faster" : " faster than every tile";
 }
 
@@ -142,18 +133,12 @@ static void wi_rows(proj_tool *t, proj_wi_row *rows)
             proj_wi_row *x = &rows[c * (w->n_res + 1) + i];
             x->scheme = scheme_name(w, r->order);
             x->tile = r->tile;
-            x->tile_text = r->tile ? (double)r->tile : NAN;
             x->cache_bytes = cache_size(t, c);
-            x->cache_kb = x->cache_bytes / 1024;
             x->cache_model = w->assoc ? w->cache_labels[c] : NULL;
             x->as_run = wi_bytes(t, &w->as_run, w->as_run_cm, c);
-            x->as_run_gb = x->as_run / 1e9;
             x->measured = measured_bytes(t, c);
-            x->measured_gb = x->measured / 1e9;
             x->legal = r->legal;
-            x->legal_n = r->legal;
             x->best = i == best && !w->fuse;
-            x->best_n = x->best;
             x->best_text = x->best ? " best" : "";
             x->illegal = r->legal ? NULL : "illegal";
             if (!r->legal)
@@ -162,20 +147,14 @@ static void wi_rows(proj_tool *t, proj_wi_row *rows)
             x->halo = r->halo;
             x->halo_flops = r->halo_flops;
             x->halo_wflops = r->halo_wflops;
-            x->halo_wgflop = r->halo_wflops / 1e9;
             x->halo_bytes = r->legal ? halo_bytes(t, r, c) : NAN;
-            x->halo_gb = x->halo_bytes / 1e9;
             x->added = r->added;
             x->overhead_s = overhead(t, r);
-            x->overhead_ms = r->legal ? x->overhead_s * 1e3 : NAN;
             x->weighted_flops = p.weighted_flops;
-            x->weighted_gflop = p.weighted_flops / 1e9;
             x->dram = r->legal ? p.dram_bytes : NAN;
-            x->traffic_gb = x->dram / 1e9;
             x->bytes_per_flop = r->legal ? p.bytes_per_flop : edan_na(); /* CSV: empty, not a NaN's nan */
             x->exposed_s = r->legal ? proj_whatif_exposed(t, r, c) : NAN;
             x->time_s = r->legal ? p.time : NAN;
-            x->time_ms = x->time_s * 1e3;
             x->bound = !r->legal ? NULL : p.memory_bound ? "memory" : "compute";
         }
     }

@@ -31,7 +31,7 @@ typedef struct pred_lane {
     uint64_t reads, row_hits, row_misses, row_conflicts, writes, drains;
     double read_queue_wait_ns;
     /* text */
-    double stall_pct, half, half_pct, hit_pct, miss_pct, conflict_pct;
+    double half, half_pct, hit_pct, miss_pct, conflict_pct;
     bool ci; /* the cycles' interval known */
     const char *few, *scheduled, *sep;
 } pred_lane;
@@ -46,14 +46,10 @@ typedef struct pred_level {
 typedef struct pred_view {
     const char *name, *file, *memory;
     double clock_ghz;
-    size_t k, k_ci; /* latencies; k when the cycles' intervals are known, else 0 */
-    double lat[MAXK], cycles[MAXK], seconds[MAXK], share[MAXK];
+    size_t k, k_ci; /* latencies (lanes); k when the cycles' intervals are known, else 0 */
     double slope, slowdown;
     edan_timing_counts c;
     const edan_table *levels, *prefetch_levels, *functions, *lines;
-    uint64_t late[MAXK], dropped[MAXK];
-    uint64_t reads[MAXK], row_hits[MAXK], row_misses[MAXK], row_conflicts[MAXK], writes[MAXK], drains[MAXK];
-    double wait[MAXK];
     edan_timing_sample_info si;
     bool exact;
     double confidence, low[MAXK], high[MAXK];
@@ -78,10 +74,10 @@ static void view_lane(pred_view *v, const edan_timing *m, int k)
     const edan_timing_lane l = edan_timing_lane_get(m, k);
     pred_lane *r = &v->lanes[k];
     const double half = v->si.cycles_half[k];
-    r->mem_latency_ns = v->lat[k] = l.mem_latency_ns;
-    r->cycles = v->cycles[k] = l.cycles;
-    r->seconds = v->seconds[k] = l.seconds;
-    r->mem_stall_share = v->share[k] = l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0;
+    r->mem_latency_ns = l.mem_latency_ns;
+    r->cycles = l.cycles;
+    r->seconds = l.seconds;
+    r->mem_stall_share = l.cycles > 0 ? l.mem_stall_cycles / l.cycles : 0;
     r->ci = v->ci && isfinite(half);
     v->low[k] = l.cycles - half;
     v->high[k] = l.cycles + half;
@@ -95,17 +91,16 @@ static void view_lane(pred_view *v, const edan_timing *m, int k)
         r->slowdown = v->slowdown;
     }
     r->schedule = !v->si.sampled ? "exact" : v->si.covered ? "sampled, every instruction" : "sampled";
-    r->prefetch_late = v->late[k] = l.prefetch_late;
-    r->prefetch_dropped = v->dropped[k] = l.prefetch_dropped;
+    r->prefetch_late = l.prefetch_late;
+    r->prefetch_dropped = l.prefetch_dropped;
     const edan_dram_counts *d = &l.dram;
-    r->reads = v->reads[k] = d->reads;
-    r->row_hits = v->row_hits[k] = d->row_hits;
-    r->row_misses = v->row_misses[k] = d->row_misses;
-    r->row_conflicts = v->row_conflicts[k] = d->row_conflicts;
-    r->writes = v->writes[k] = d->writes;
-    r->drains = v->drains[k] = d->drains;
-    r->read_queue_wait_ns = v->wait[k] = d->reads ? d->wait_ns / (double)d->reads : 0.0;
-    r->stall_pct = pct(l.mem_stall_cycles, l.cycles);
+    r->reads = d->reads;
+    r->row_hits = d->row_hits;
+    r->row_misses = d->row_misses;
+    r->row_conflicts = d->row_conflicts;
+    r->writes = d->writes;
+    r->drains = d->drains;
+    r->read_queue_wait_ns = d->reads ? d->wait_ns / (double)d->reads : 0.0;
     r->half = half;
     r->half_pct = pct(half, l.cycles);
     r->hit_pct = pct((double)d->row_hits, (double)d->reads);
@@ -171,7 +166,8 @@ static void view_new(pred_view *v, const edan_timing *m, const char *path)
 /* ===================================================================== */
 
 #define V_COL(m, key, unit, doc) EDAN_COL_FIELD(pred_view, m, key, unit, doc, 0, NULL, 0, 0)
-#define V_ARR(m, key, unit, doc) EDAN_COL_ARRAY(pred_view, m, k, key, unit, doc, 0)
+/* A number per latency: each lane's member m (pred_lane), one JSON array. */
+#define V_ARR(m, key, unit, doc) EDAN_COL_EACH(pred_view, lanes, m, k, key, unit, doc, 0)
 #define V_TEXT(m, key, flags, width, precision)                                                                        \
     EDAN_COL_FIELD(pred_view, m, key, "", "text", TEXT | flags, NULL, width, precision)
 #define PER_LATENCY " per latency"
@@ -182,10 +178,11 @@ static const edan_column pred_cols[] = {
     EDAN_COL_FIELD(pred_view, memory, "machine.memory", "",
                    "\"dram\" with [dram]: mem_latency_ns is then a link's, on top of the DRAM's own time",
                    EDAN_COL_OPTIONAL, NULL, 0, 0),
-    V_ARR(lat, "mem_latency_ns", "ns", "the memory latencies, in option order"),
+    V_ARR(mem_latency_ns, "mem_latency_ns", "ns", "the memory latencies, in option order"),
     V_ARR(cycles, "cycles", "cycles", "the predicted run time" PER_LATENCY),
     V_ARR(seconds, "seconds", "seconds", "the predicted run time at the clock" PER_LATENCY),
-    V_ARR(share, "mem_stall_share", "ratio", "the share of the time commit waited on data from memory" PER_LATENCY),
+    V_ARR(mem_stall_share, "mem_stall_share", "ratio",
+          "the share of the time commit waited on data from memory" PER_LATENCY),
     EDAN_COL_FIELD(pred_view, slope, "slope_ns_per_ns", "ratio",
                    "least-squares slope of run time against memory latency (0 with one latency)", EDAN_COL_G, NULL, 0,
                    4),
@@ -206,8 +203,8 @@ static const edan_column pred_cols[] = {
     EDAN_COL_GROUP_FIELD(pred_view, has_prefetch, "prefetch",
                          "the data caches' prefetchers (null: the machine has none)", 0),
     V_COL(prefetch_levels, "prefetch.levels", "", "a data level with a prefetcher"),
-    V_ARR(late, "prefetch.late", "lines", "the prefetches that came too late" PER_LATENCY),
-    V_ARR(dropped, "prefetch.dropped", "lines", "the prefetches dropped" PER_LATENCY),
+    V_ARR(prefetch_late, "prefetch.late", "lines", "the prefetches that came too late" PER_LATENCY),
+    V_ARR(prefetch_dropped, "prefetch.dropped", "lines", "the prefetches dropped" PER_LATENCY),
     EDAN_COL_GROUP_FIELD(pred_view, dram, "dram",
                          "the DRAM's reads by row-buffer outcome, per latency (only with [dram])", EDAN_COL_OPTIONAL),
     V_ARR(reads, "dram.reads", "accesses", "the reads"),
@@ -216,7 +213,8 @@ static const edan_column pred_cols[] = {
     V_ARR(row_conflicts, "dram.row_conflicts", "accesses", "the reads that closed another row"),
     V_ARR(writes, "dram.writes", "accesses", "the write-backs queued"),
     V_ARR(drains, "dram.drains", "", "the turns of the bus to the writes"),
-    V_ARR(wait, "dram.read_queue_wait_ns", "ns", "the mean wait of a read from arrival to its column command"),
+    V_ARR(read_queue_wait_ns, "dram.read_queue_wait_ns", "ns",
+          "the mean wait of a read from arrival to its column command"),
     EDAN_COL_GROUP_FIELD(pred_view, si.sampled, "sampling",
                          "the sampled schedule (null: --exact, every instruction scheduled)", 0),
     V_COL(si.cfg.unit, "sampling.unit", "instructions", "a unit's instructions"),
@@ -285,14 +283,18 @@ static const edan_column line_cols[] = {
 };
 
 /* NAME-prediction.csv: a row per latency, the slope and slowdown (empty with one latency) in every row. */
+/* A latency's numbers: in text (forms) too, the cycles, seconds and stall share as lane_form lays them out. */
 #define L_COL(m, key, unit, doc) EDAN_COL_FIELD(pred_lane, m, key, unit, doc, 0, NULL, 0, 0)
+#define L_LATENCY                                                                                                      \
+    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "mem_latency_ns", "ns", "the memory latency", EDAN_COL_G, NULL, 0, 6)
 static const edan_column lane_cols[] = {
-    L_COL(mem_latency_ns, "mem_latency_ns", "ns", "the memory latency"),
-    L_COL(cycles, "cycles", "cycles", "the predicted run time"),
+    L_LATENCY,
+    EDAN_COL_FIELD(pred_lane, cycles, "cycles", "cycles", "the predicted run time", 0, NULL, 16, 0),
     L_COL(cycles_low, "cycles_low", "cycles", "its 95 % interval's low end (empty: exact or unknown)"),
     L_COL(cycles_high, "cycles_high", "cycles", "its high end"),
-    L_COL(seconds, "seconds", "seconds", "the run time at the clock"),
-    L_COL(mem_stall_share, "mem_stall_share", "ratio", "the share of the time stalled on memory"),
+    EDAN_COL_FIELD(pred_lane, seconds, "seconds", "seconds", "the run time at the clock", EDAN_COL_G, NULL, 16, 6),
+    EDAN_COL_FIELD_AS(pred_lane, mem_stall_share, "mem_stall_share", "ratio", "the share of the time stalled on memory",
+                      EDAN_COL_PERCENT, NULL, 12, 1, .text = {EDAN_AS_PERCENT}),
     L_COL(slope, "slope_ns_per_ns", "ratio", "the region's slope"),
     L_COL(slope_low, "slope_low", "ratio", "its 95 % interval's low end"),
     L_COL(slope_high, "slope_high", "ratio", "its high end"),
@@ -301,12 +303,7 @@ static const edan_column lane_cols[] = {
     L_COL(prefetch_late, "prefetch_late", "lines", "the prefetches too late"),
     L_COL(prefetch_dropped, "prefetch_dropped", "lines", "the prefetches dropped"),
     /* text */
-    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "lat", "", "text", TEXT | EDAN_COL_G, NULL, 14, 6),
-    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "at", "", "text", TEXT | EDAN_COL_G, NULL, 0, 6),
     EDAN_COL_FIELD(pred_lane, sep, "sep", "", "text", TEXT, NULL, 0, 0),
-    EDAN_COL_FIELD(pred_lane, cycles, "cyc", "", "text", TEXT, NULL, 16, 0),
-    EDAN_COL_FIELD(pred_lane, seconds, "sec", "", "text", TEXT | EDAN_COL_G, NULL, 16, 6),
-    EDAN_COL_FIELD(pred_lane, stall_pct, "stall", "", "text", TEXT | EDAN_COL_PERCENT, NULL, 12, 1),
     EDAN_COL_FIELD(pred_lane, half, "half", "", "text", TEXT, NULL, 12, 0),
     EDAN_COL_FIELD(pred_lane, half_pct, "half_pct", "", "text", TEXT, NULL, 0, 2),
     EDAN_COL_FIELD(pred_lane, ci, "ci", "", "text", TEXT, NULL, 0, 0),
@@ -315,7 +312,7 @@ static const edan_column lane_cols[] = {
 
 /* NAME-dram.csv, with [dram]: a row per latency, the numbers of the JSON's "dram". */
 static const edan_column dram_cols[] = {
-    L_COL(mem_latency_ns, "mem_latency_ns", "ns", "the memory latency"),
+    L_LATENCY,
     L_COL(reads, "reads", "accesses", "the reads"),
     L_COL(row_hits, "row_hits", "accesses", "the reads that hit an open row"),
     L_COL(row_misses, "row_misses", "accesses", "the reads to a closed bank"),
@@ -324,7 +321,6 @@ static const edan_column dram_cols[] = {
     L_COL(drains, "drains", "", "the turns of the bus to the writes"),
     EDAN_COL_FIELD(pred_lane, read_queue_wait_ns, "read_queue_wait_ns", "ns", "a read's mean wait", 0, NULL, 0, 1),
     /* text */
-    EDAN_COL_FIELD(pred_lane, mem_latency_ns, "at", "", "text", TEXT | EDAN_COL_G, NULL, 0, 6),
     EDAN_COL_FIELD(pred_lane, scheduled, "scheduled", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(pred_lane, hit_pct, "hit_pct", "", "text", TEXT, NULL, 0, 1),
     EDAN_COL_FIELD(pred_lane, miss_pct, "miss_pct", "", "text", TEXT, NULL, 0, 1),
@@ -363,12 +359,14 @@ static const char head_form[] =
     "\nprediction on machine {machine.name} ({machine.file})\n"
     "{?dram}  memory: DRAM, {channels} channel{plural} x {ranks} ranks x {banks} banks; mem latency = a link's, "
     "added to every read on top of the DRAM's own time\n";
-static const char dram_form[] = "    at {at} ns: {reads} reads{scheduled}, {hit_pct}% row hits, {miss_pct}% misses, "
-                                "{conflict_pct}% conflicts; {drains} write drains; read queue wait "
-                                "{read_queue_wait_ns} ns mean\n";
+static const char dram_form[] =
+    "    at {mem_latency_ns} ns: {reads} reads{scheduled}, {hit_pct}% row hits, {miss_pct}% misses, "
+    "{conflict_pct}% conflicts; {drains} write drains; read queue wait "
+    "{read_queue_wait_ns} ns mean\n";
 static const char lanes_head_form[] =
     "  mem latency ns           cycles          seconds    mem stall{?ci}       +- 95%\n";
-static const char lane_form[] = "  {lat} {cyc} {sec} {stall}{few}{?ci} {half} ({half_pct}%)\n";
+static const char lane_form[] =
+    "  {mem_latency_ns:14} {cycles} {seconds} {mem_stall_share}{few}{?ci} {half} ({half_pct}%)\n";
 static const char counts_form[] =
     "{?several}{?slope_ci}  slope                     {slope_ns_per_ns} +- {sampling.slope_half_width} ns of run "
     "time per ns of memory latency\n"
@@ -386,7 +384,7 @@ static const char memory_form[] =
     "  memory lines read         {counts.memory_lines} ({counts.memory_bytes} bytes moved)\n";
 static const char prefetch_form[] =
     "  {label} {type} prefetcher    {issued} issued, {useful} useful, {useless} useless (evicted unused)\n";
-static const char late_form[] = "{sep}{prefetch_late}, {prefetch_dropped} at {at} ns";
+static const char late_form[] = "{sep}{prefetch_late}, {prefetch_dropped} at {mem_latency_ns} ns";
 static const char branch_form[] =
     "{?prefetch}\n"
     "  branches / mispredicted   {counts.branches} / {counts.mispredicts}\n"

@@ -274,14 +274,13 @@ static const edan_column region_cols[] = {
 };
 
 /* Every node of the tree, in text and JSON. */
-enum { T_LABEL, T_PARENT = 2, T_HI = 7, T_ACCESSES = 10, T_FINAL, T_GAP, T_NOTE };
+enum { T_LABEL, T_PARENT = 2, T_HI = 6, T_ACCESSES = 9, T_FINAL, T_GAP, T_NOTE };
 static const edan_column tree_cols[] = {
     {"label", EDAN_T_STR, "", "", TEXT_ONLY | EDAN_COL_CUT, "node", 30, 0, NULL, EDAN_CELL},
     ZM_FIELD(id, "id", EDAN_NO_TEXT, NULL, 0),
     {"parent", EDAN_T_STR, "", "", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     ZM_FIELD(level, "level", 0, NULL, 6),
-    ZM_FIELD(min, "min", TEXT_ONLY | EDAN_COL_HEX, NULL, 16),
-    ZM_FIELD(min, "lo", EDAN_NO_TEXT, NULL, 0),
+    ZM_FIELD(min, "lo", EDAN_COL_HEX, "min", 16),
     ZM_FIELD(max, "max", TEXT_ONLY | EDAN_COL_HEX, NULL, 16),
     {"hi", EDAN_T_U64, "", "", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     ZM_FIELD(page, "page_bytes", 0, "page bytes", 12),

@@ -27,14 +27,11 @@ enum {
     Z_ID,
     Z_PARENT,
     Z_LEVEL,
-    Z_LO_TEXT,
     Z_LO,
-    Z_HI_TEXT,
     Z_HI,
     Z_BYTES,
     Z_BLOCKS,
     Z_ACCESSES,
-    Z_SHARE_TEXT,
     Z_SHARE,
     Z_REUSES,
     Z_DISTANCE,
@@ -45,7 +42,7 @@ enum {
     Z_FROM
 };
 
-enum { Z_BLOCK_BYTES, Z_PAGES, Z_THRESHOLD, Z_STOP, Z_HEAP_END, Z_ALL, Z_TRUNCATED, Z_REGIONS, Z_THRESHOLD_PERCENT };
+enum { Z_BLOCK_BYTES, Z_PAGES, Z_THRESHOLD, Z_STOP, Z_HEAP_END, Z_ALL, Z_TRUNCATED, Z_REGIONS };
 
 /* Its tables, ending with a {NULL} entry. */
 extern const edan_table_decl edan_zoom_tables[];

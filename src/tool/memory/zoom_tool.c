@@ -432,7 +432,7 @@ static int top_of(const zoom_tool *t, const zoom_region *r, const edan_elf *elf,
 
 /* How text shows the scalars (the title), the regions and (when the tree stopped at its most regions) a note. */
 static const edan_text_view views[3] = {
-    {.title = "\nzoom (hot regions: {pages} pages a level, a hot run holds over {threshold_percent}% of its region's "
+    {.title = "\nzoom (hot regions: {pages} pages a level, a hot run holds over {threshold}% of its region's "
               "accesses, stop at {stop_bytes} bytes; 64-byte blocks)"},
     {.heading_always = true},
     {.title = "  (stopped at " STR(MAX_REGIONS) " regions)"},
@@ -469,7 +469,6 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         z[Z_ALL].u = t->accesses;
         z[Z_TRUNCATED].b = t->n_regions == MAX_REGIONS;
         z[Z_REGIONS].rows = &tab[1];
-        z[Z_THRESHOLD_PERCENT].f = 100 * t->threshold;
     }
     for (int i = 0; i < t->n_regions; i++) {
         const zoom_region *r = &t->regions[i];
@@ -500,7 +499,6 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         v[Z_LABEL].s = edan_table_str(&tab[1], label);
         v[Z_PARENT].s = r->parent < 0 ? NULL : t->regions[r->parent].id;
         v[Z_BYTES].u = r->hi - r->lo;
-        v[Z_SHARE_TEXT].f = 100 * share;
         v[Z_SHARE].f = share;
         v[Z_DISTANCE].f = r->reuses ? r->dist_sum / (double)r->reuses : 0;
         v[Z_LEAF].b = !r->n_children;
