@@ -407,9 +407,10 @@ static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
  * every load that missed the first level of the lane's cache model (for
  * gathers, hydro's node coordinates, f3a42b9): on x86 programs those are
  * mostly a stream's next line, and the look-ahead cost PolyBench cholesky
- * 16 % of its analysis, while without it hydro's analysis with --machine
- * and GAPBS pr took the same time (docs/benchmarks.md). From only the
- * misses in a page other than the load's last one it cost cholesky 10 %.
+ * 16 % of its analysis and saved GAPBS pr nothing; hydro's analysis with
+ * --machine takes about 5 % more without it. From only the misses in a
+ * page other than the load's last one (out of line) it still cost cholesky
+ * 8 to 15 % (docs/benchmarks.md).
  */
 #define PREFETCH_AHEAD 16
 /* prefetch when more than one lookup in this many records missed the recent written pages */
