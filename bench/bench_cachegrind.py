@@ -25,10 +25,15 @@ line in its cache's hits and misses, cachegrind once: a vectorised stencil's una
 edan's hits and misses 13 % more than its accesses on PolyBench's jacobi-2d).
 Wall time too: edan on two cores (taskset -c 0,1: QEMU and the analysis each on a thread of its own, as a
 user runs it) against cachegrind's (which runs on one thread whatever it is given).
+With --before OLD_BUILD_DIR, also the edan of another build (an earlier commit) on one core in the same
+rounds: its CPU time and the ratio of the two builds' CPU times (new / old, the median of the rounds'), so
+a change's effect is measured under the same load as the ratio to cachegrind (--before-label names its
+commit where its build's source is no git checkout).
 Prints a Markdown table, also written to BUILD_DIR/bench-cachegrind.md; --update-docs puts it in
 docs/benchmarks.md between its bench-cachegrind markers.
 
-usage: bench_cachegrind.py BUILD_DIR [--quick] [--runs N] [--update-docs]
+usage: bench_cachegrind.py BUILD_DIR [--quick] [--runs N] [--before OLD_BUILD_DIR [--before-label COMMIT]]
+                           [--update-docs]
 """
 import datetime
 import json
@@ -40,11 +45,12 @@ import subprocess
 import sys
 import tempfile
 
-from benchlib import commit, interleaved, publish
+from benchlib import commit, interleaved, option, publish
 
 BUILD = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
 QUICK = "--quick" in sys.argv
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else (1 if QUICK else 3)
+BEFORE = os.path.abspath(sys.argv[sys.argv.index("--before") + 1]) if "--before" in sys.argv else None
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 ONE_CORE = ["taskset", "-c", "0"]
 TWO_CORES = ["taskset", "-c", "0,1"]
@@ -93,6 +99,18 @@ def checkout(var, repo):
     return None
 
 
+def before_commit():
+    """The commit the --before build was made from, as its CMake cache names its source, else its path."""
+    try:
+        with open(os.path.join(BEFORE, "CMakeCache.txt")) as f:
+            src = next(l.split("=", 1)[1].strip() for l in f if l.startswith("CMAKE_HOME_DIRECTORY"))
+        out = subprocess.run(["git", "-C", src, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        return out or BEFORE
+    except (OSError, StopIteration):
+        return BEFORE
+
+
 def cg_misses(text):
     """cachegrind's D1 misses and data accesses from its summary on stderr."""
     num = {}
@@ -119,8 +137,11 @@ def main():
                              "--cachegrind-out-file=/dev/null", "--log-file=" + os.path.join(tmp, "cg.log"), *argv]
             qemu = ONE_CORE + ["qemu-x86_64", *argv]
             edan2 = TWO_CORES + edan[len(ONE_CORE):]
-            r = interleaved({"edan": (edan, subprocess.PIPE), "cg": (cg, subprocess.DEVNULL),
-                             "qemu": (qemu, subprocess.DEVNULL), "edan2": (edan2, subprocess.DEVNULL)}, RUNS)
+            cmds = {"edan": (edan, subprocess.PIPE), "cg": (cg, subprocess.DEVNULL),
+                    "qemu": (qemu, subprocess.DEVNULL), "edan2": (edan2, subprocess.DEVNULL)}
+            if BEFORE:
+                cmds["old"] = (ONE_CORE + [os.path.join(BEFORE, "edan")] + edan[len(ONE_CORE) + 1:], subprocess.DEVNULL)
+            r = interleaved(cmds, RUNS)
             # CPU time (user + system, QEMU's and the analysis thread's included): on a shared machine the
             # wall time mostly measures the neighbours' load; both runs are on one core, so unloaded the two agree
             ratio = statistics.median(e / c for e, c in zip(r["edan"][6], r["cg"][6]))
@@ -132,18 +153,28 @@ def main():
             rows.append(dict(label=label, insns=conf["vertices"], edan=r["edan"][3], cg=r["cg"][3], ratio=ratio,
                              qemu=r["qemu"][3], edan_wall=r["edan2"][0], cg_wall=r["cg"][0], wall=wall,
                              edan_miss=l1["misses"], edan_acc=conf["loads"] + conf["stores"] + conf["atomics"],
-                             cg_miss=d1, cg_acc=refs))
+                             cg_miss=d1, cg_acc=refs,
+                             old=r["old"][3] if BEFORE else None,
+                             speedup=statistics.median(e / o for e, o in zip(r["edan"][6], r["old"][6]))
+                             if BEFORE else None))
+    BEFORE_COMMIT = (option("--before-label") or before_commit()) if BEFORE else None
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [f"Measured {when} at commit `{commit()}` by `python3 bench/bench_cachegrind.py BUILD"
-             f"{' --quick' if QUICK else ''}` ({RUNS} interleaved rounds; CPU times on one core each, edan's wall "
+             f"{' --quick' if QUICK else ''}{' --before OLD_BUILD' if BEFORE else ''}` ({RUNS} interleaved rounds; CPU times on one core each, edan's wall "
              f"time also on two). edan: `run "
-             f"--cache={EDAN_CACHE}`; cachegrind: `--cache-sim=yes {' '.join(CG_CACHE)}`.", "",
-             "| program (x86-64, gcc -O2/-O3) | instructions | QEMU alone CPU s | edan CPU s | cachegrind CPU s | "
+             f"--cache={EDAN_CACHE}`; cachegrind: `--cache-sim=yes {' '.join(CG_CACHE)}`."
+             + (f" Before: the edan of `{BEFORE_COMMIT}` (`--before`), one core, in the same rounds." if BEFORE else ""),
+             "",
+             "| program (x86-64, gcc -O2/-O3) | instructions | QEMU alone CPU s | "
+             + ("edan before CPU s | " if BEFORE else "") + "edan CPU s | "
+             + ("edan / before (CPU) | " if BEFORE else "") + "cachegrind CPU s | "
              "edan / cachegrind (CPU) | edan wall s, 2 cores | cachegrind wall s | edan / cachegrind (wall) | "
              "L1d misses edan / cachegrind | accesses edan / cachegrind |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if BEFORE else "")]
     for x in rows:
-        lines.append(f"| {x['label']} | {x['insns']} | {x['qemu']:.2f} | {x['edan']:.2f} | {x['cg']:.2f} | "
+        lines.append(f"| {x['label']} | {x['insns']} | {x['qemu']:.2f} | "
+                     + (f"{x['old']:.2f} | " if BEFORE else "") + f"{x['edan']:.2f} | "
+                     + (f"{x['speedup']:.2f} | " if BEFORE else "") + f"{x['cg']:.2f} | "
                      f"{x['ratio']:.2f} | {x['edan_wall']:.2f} | {x['cg_wall']:.2f} | {x['wall']:.2f} | "
                      f"{x['edan_miss']} / {x['cg_miss']} | {x['edan_acc']} / {x['cg_acc']} |")
     publish(lines, BUILD, "bench-cachegrind", "bench-cachegrind")

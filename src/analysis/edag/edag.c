@@ -162,6 +162,7 @@ void edan_edag_free(edan_edag *e)
     free(e->cost_by_class);
     free(e->ids);
     free(e->id_insn);
+    free(e->memo);
     free(e->id_member);
     free(e->id_entry);
     free(e);
@@ -210,6 +211,11 @@ int edan_edag_finish(void *ctx)
         }
     }
     return 0;
+}
+
+void edan_edag_no_warm_records(edan_edag *e)
+{
+    e->no_warm_records = true;
 }
 
 edan_consumer edan_edag_consumer(edan_edag *e)

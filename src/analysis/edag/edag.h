@@ -148,6 +148,11 @@ void edan_edag_consume(void *e, const edan_exec *recs, size_t n);
 /* Materialises the series. Returns 0, or -1 (see edan_edag_error). */
 int edan_edag_finish(void *e);
 edan_consumer edan_edag_consumer(edan_edag *e);
+/*
+ * The stream will hold no warm record (trace/exec.h: a source without a filter, or --cold): each batch is
+ * measured whole, without the pass over its records that splits it into warm and measured runs.
+ */
+void edan_edag_no_warm_records(edan_edag *e);
 const edan_error *edan_edag_error(const edan_edag *e);
 
 int edan_edag_n_lanes(const edan_edag *e);

@@ -37,7 +37,10 @@ bool edan_edag_grow_ids(edan_edag *e, uint32_t id)
     const edan_insn **p = realloc(e->id_insn, cap * sizeof *p);
     if (p)
         e->id_insn = p;
-    if (!h || !p) {
+    page_memo *pm = realloc(e->memo, cap * sizeof *pm);
+    if (pm)
+        e->memo = pm;
+    if (!h || !p || !pm) {
         edan_error_set(&e->err, "out of memory for %zu static instructions", cap);
         return false;
     }
@@ -56,6 +59,7 @@ bool edan_edag_grow_ids(edan_edag *e, uint32_t id)
     }
     memset(e->ids + e->id_cap, 0, (cap - e->id_cap) * sizeof *h);
     memset(e->id_insn + e->id_cap, 0, (cap - e->id_cap) * sizeof *p);
+    memset(e->memo + e->id_cap, 0, (cap - e->id_cap) * sizeof *pm);
     e->id_cap = cap;
     return true;
 }

@@ -121,6 +121,18 @@ _Static_assert((EDAN_MEM_LOAD & 3) == 1 && (EDAN_MEM_STORE & 3) == 2 &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
                "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
 
+/*
+ * A static instruction's last shadow page, for the one-lane loop's short paths (edag_one_lane.c): its number
+ * and handle, current while the shadow's generation is gen (shadow.h). A load or store usually touches the
+ * page its last execution touched (a stream, a stencil's row), so this one line, beside no other, replaces
+ * the lookup among the recently used pages, whose 64 KiB table misses the host's first-level cache when a
+ * program's accesses walk many pages.
+ */
+typedef struct page_memo {
+    uint64_t no, gen;
+    edan_shadow_page *page;
+} page_memo;
+
 /* A static instruction's entry: its hot_op and executions, side by side so the loops keep one table pointer. */
 typedef struct hot_id {
     hot_op op;
@@ -200,6 +212,8 @@ struct edan_edag {
     bool finished;
     /* a lane simulates a cache: the stream may hold warm records (trace/exec.h), which warm the caches alone */
     bool warms;
+    /* no warm record will come (edan_edag_no_warm_records()): batches are measured whole, with no split */
+    bool no_warm_records;
     /*
      * Executions per static instruction id (lane-independent). Counting by id
      * costs one increment per record with no dependence on the instruction's
@@ -207,6 +221,7 @@ struct edan_edag {
      */
     hot_id *ids;
     const edan_insn **id_insn;
+    page_memo *memo; /* per id, zeroed (gen 0: no page) */
     size_t id_cap;
     uint64_t no_access[4];             /* memory instructions that performed no access, by kind */
     bool prefetch;                     /* prefetch_from() is on for this batch */
@@ -386,14 +401,16 @@ static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
  * state can be fetched ahead: PREFETCH_AHEAD records ahead, far enough for
  * a miss to memory to complete while the records before it are analyzed.
  * Where the shadow is cache-resident, the look-ahead only costs (about a
- * fifth of cg's rate, measured), so it runs for every access only in a
- * batch after one whose page lookups missed the recent-page table often
- * for pages written before (PREFETCH_WHEN; shadow.h: recent_misses), and
- * otherwise from a load that missed the first level of the lane's cache
- * model (edag_one_lane.c): a gather, whose next loads miss too and whose
- * shadow units in recent pages miss the host's caches (hydro's node
- * coordinates: the stall on their units was 9 % of its CPU time with
- * --machine, docs/benchmarks.md).
+ * fifth of cg's rate, measured), so it runs only in a batch after one
+ * whose page lookups missed the recent-page table often for pages written
+ * before (PREFETCH_WHEN; shadow.h: recent_misses). It no longer runs from
+ * every load that missed the first level of the lane's cache model (for
+ * gathers, hydro's node coordinates, f3a42b9): on x86 programs those are
+ * mostly a stream's next line, and the look-ahead cost PolyBench cholesky
+ * 16 % of its analysis and saved GAPBS pr nothing; hydro's analysis with
+ * --machine takes about 5 % more without it. From only the misses in a
+ * page other than the load's last one (out of line) it still cost cholesky
+ * 8 to 15 % (docs/benchmarks.md).
  */
 #define PREFETCH_AHEAD 16
 /* prefetch when more than one lookup in this many records missed the recent written pages */

@@ -91,19 +91,31 @@ static ALWAYS_INLINE bool one_lane_general(edan_edag *e, const edan_exec *r, con
 
 /*
  * The records of the commonest access's one or two shadow units: 4 or 8
- * bytes at a multiple of 4, in a page among the recently used (for_write:
- * one written before, not the zero page), and for a write no unit split
- * into bytes (a load reads split units, unit_writer()); false for anything
- * else. Finding the page makes it the last page, as
- * edan_shadow_page_access() would.
+ * bytes at a multiple of 4, in the page the instruction's last execution
+ * touched (m, while its handle is current) or else a page among the recently
+ * used (for_write: one written before, not the zero page), and for a write
+ * no unit split into bytes (a load reads split units, unit_writer()); false
+ * for anything else. A page found among the recent ones becomes the last
+ * page, as edan_shadow_page_access() would make it, and the instruction's;
+ * a full page takes any access without counting lookups, so skipping the
+ * recent pages for it changes no page's layout.
  */
-static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, uint64_t addr, uint32_t size, const bool for_write,
-                                             const bool N, char *unit[2])
+static ALWAYS_INLINE bool recent_whole_units(edan_shadow *sh, page_memo *m, uint64_t addr, uint32_t size,
+                                             const bool for_write, const bool N, char *unit[2])
 {
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1));
+    const uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
     const edan_shadow_page *page;
-    if (off + size > EDAN_SHADOW_PAGE || !(page = edan_shadow_recent_page(sh, addr)) ||
-        (for_write && page == sh->zero_page))
+    if (off + size > EDAN_SHADOW_PAGE)
+        return false;
+    if (m->no == page_no && m->gen == sh->gen) { /* the instruction's last page, still current (page_memo) */
+        page = m->page;
+    } else {
+        if (!(page = edan_shadow_recent_page(sh, addr)))
+            return false;
+        *m = (page_memo){page_no, sh->gen, (edan_shadow_page *)page};
+    }
+    if (for_write && page == sh->zero_page)
         return false;
     if (N && size == 16) { /* x86's SSE: its two halves' first and last records (middle_units()) */
         char *hi[2];
@@ -207,16 +219,16 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
 
 /*
  * A load of whole units that missed the most recently used line of its set
- * in the first level of the cache (a gather, a pointer chase: every load of
- * the chase misses): classified here rather than by the general path, apart
- * from the hits so that their path keeps its registers.
+ * in the first level of the cache (a stream's next line, a gather, a pointer
+ * chase: every load of the chase misses): classified here rather than by the
+ * general path, apart from the hits so that their path keeps its registers.
+ * It runs no look-ahead of shadow state (edag_internal.h: prefetch_ahead()).
  */
 static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp, char *unit0,
                                                char *unit1, const bool N)
 {
     const hot_op op = *opp;
     char *const unit[2] = {unit0, unit1};
-    prefetch_ahead(e, r); /* the loads after a miss in a gather miss too (edag_internal.h) */
     const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op.size, true, false);
     return one_lane_load_units(e, op, unit, true, N, false, ac);
 }
@@ -245,7 +257,7 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
     lane_state *L = &e->lane[0];
     char *unit[2];
     if ((op.kind & ~HOT_DST2) != (HOT_SEEN | EDAN_MEM_LOAD) ||
-        !recent_whole_units(&e->shadow, addr, op.size, false, N, unit))
+        !recent_whole_units(&e->shadow, &e->memo[r->id], addr, op.size, false, N, unit))
         return one_lane_general(e, r, opp, has_cache, N);
     if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
         return (N ? one_lane_load_missed_narrow : one_lane_load_missed_wide)(e, r, opp, unit[0], unit[1]);
@@ -266,7 +278,7 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (!recent_whole_units(&e->shadow, addr, op.size, true, N, unit))
+    if (!recent_whole_units(&e->shadow, &e->memo[r->id], addr, op.size, true, N, unit))
         return one_lane_general(e, r, opp, has_cache, N);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
@@ -412,7 +424,7 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         edan_edag_consume_grouped(e, recs, n);
         return;
     }
-    if (e->warms)
+    if (e->warms && !e->no_warm_records)
         edan_exec_split(recs, n, e, consume_measured, warm_caches);
     else
         consume_measured(e, recs, n);

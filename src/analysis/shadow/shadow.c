@@ -46,6 +46,7 @@ int edan_shadow_init_records(edan_shadow *s, size_t unit_bytes)
     s->last_page_no = UINT64_MAX;
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
         s->recent[i].no = UINT64_MAX;
+    s->gen = 1;
     s->unit_bytes = unit_bytes;
     s->sparse_hot = EDAN_SHADOW_SPARSE_HOT;
     s->inline_hot = s->inline_left = EDAN_SHADOW_INLINE_HOT;
@@ -215,6 +216,7 @@ static uintptr_t *next_l2(const edan_shadow *s, size_t *at)
 /* Forget every handle the lookups keep: the pages were remade. */
 static void recent_clear(edan_shadow *s)
 {
+    s->gen++;
     s->last_page_no = UINT64_MAX;
     s->last_page = NULL;
     for (int i = 0; i < EDAN_SHADOW_RECENT; i++)
@@ -387,6 +389,7 @@ static edan_shadow_page *install(edan_shadow *s, uintptr_t *slot, uintptr_t v)
         return NULL;
     }
     *slot = v;
+    s->gen++;
     return handle_of(slot, v);
 }
 
@@ -497,6 +500,7 @@ static edan_shadow_page *page_slow(edan_shadow *s, uint64_t page_no, uint32_t of
     }
     if (!v && !for_write) {
         *slot = (uintptr_t)s->zero_page;
+        s->gen++;
         s->pages++;
         return s->zero_page;
     }

@@ -364,6 +364,15 @@ typedef struct edan_shadow {
         uint64_t no;
         edan_shadow_page *page;
     } recent[EDAN_SHADOW_RECENT];
+    /*
+     * The handles' generation: changed whenever a page's handle is made,
+     * remade or forgotten (every one of them goes through the lookups, the
+     * widening or the end of inline pages), never 0. A handle a client kept
+     * with the generation it was found in is its page's current handle while
+     * the generation is the same (the analyzer keeps one per static
+     * instruction, edag_one_lane.c).
+     */
+    uint64_t gen;
     uint64_t pages;
     /*
      * Pages made of each kind, and remade: for the tests, which check that

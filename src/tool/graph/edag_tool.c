@@ -19,7 +19,10 @@ static void *create(edan_session *s, edan_error *err)
     edan_edag_config cfg;
     if (edan_options_edag_config(edan_session_options(s), &cfg, err))
         return NULL;
-    return edan_edag_new(&cfg, err);
+    edan_edag *e = edan_edag_new(&cfg, err);
+    if (e && !edan_session_source(s)->warm)
+        edan_edag_no_warm_records(e); /* the producer sends none (report.h) */
+    return e;
 }
 
 static edan_consumer consumer(void *t)
