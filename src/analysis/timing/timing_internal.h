@@ -218,6 +218,8 @@ struct edan_timing {
     bool measuring;
     lanes junk, junk_stall;
     timing_sampler smp;
+    /* the schedule dump (timing_dump.h): NULL, off; the dump build of the step runs while its window is ahead */
+    struct timing_dump *dump;
     /*
      * Lane groups on threads (timing_groups.c). n_groups 0: this is a model
      * and runs the step. Else it runs nothing itself: group g, a model of its
