@@ -9,7 +9,6 @@
 #include "analysis/edag/edag.h"
 #include "analysis/machine/machine.h"
 #include "analysis/timing/memtime.h"
-#include "analysis/timing/timing_dump.h"
 #include "util/grow.h"
 
 /* ===================================================================== */
@@ -230,7 +229,7 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     edan_timing *t = ctx;
     if (t->n_groups)
         edan_timing_consume_groups(t, recs, n);
-    else if (__builtin_expect(t->dump != NULL, 0) && t->v < t->dump->start + t->dump->n)
+    else if (__builtin_expect(t->v < t->dump_end, 0))
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
     else if (t->width == TIMING_LV)
         edan_timing_consume_4(t, recs, n);

@@ -73,6 +73,7 @@ int edan_timing_set_dump(edan_timing *t, uint64_t start, uint64_t n, int lane, e
     free(t->dump ? t->dump->rows : NULL);
     free(t->dump);
     t->dump = d;
+    t->dump_end = start + n;
     /* the dump build takes one lane at a time: so does the model from now on (every width gives the same times) */
     t->width = 1;
     return 0;
@@ -84,6 +85,7 @@ void edan_timing_dump_free(edan_timing *t)
         free(t->dump->rows);
     free(t->dump);
     t->dump = NULL;
+    t->dump_end = 0;
 }
 
 static timing_dump_row *row_of(edan_timing *t)

@@ -97,10 +97,6 @@ void edan_timing_dump_mem(edan_timing *t, int level, tick req, tick done, bool f
 void edan_timing_dump_preds(edan_timing *t, const uint64_t *preds, size_t n_preds);
 /* The end of a vertex's step (every vertex the dump build schedules): its row, when in the window. */
 void edan_timing_dump_end(edan_timing *t, const edan_exec *rec);
-/* Its rows freed (edan_timing_free()). */
-void edan_timing_dump_free(edan_timing *t);
-/* The dump build's consumer (timing_step_dump.c). */
-void edan_timing_consume_dump(edan_timing *t, const edan_exec *recs, size_t n);
 
 #ifdef TIMING_DUMP
 #define DUMP_IF(t, j, stmt)                                                                                            \
