@@ -142,7 +142,7 @@ static const struct {
     {"exact", "machine", "it is the timing model's full schedule (e.g. --machine=gem5-validation)"},
     {"sampled", "machine", "it is the timing model's sampled schedule (e.g. --machine=gem5-validation)"},
     {"sample-timing", "machine", "it samples the timing model's schedule (e.g. --machine=gem5-validation)"},
-    {"schedule-dump", "exact", "it is the full schedule's, instruction by instruction (--exact)"},
+    {"schedule-dump", "machine", "it is the timing model's schedule (e.g. --machine=gem5-validation --exact)"},
     {"schedule-window", "schedule-dump", "it is the window of the schedule dump (--schedule-dump=FILE)"},
 };
 

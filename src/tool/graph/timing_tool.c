@@ -212,7 +212,12 @@ static void *create(edan_session *s, edan_error *err)
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     const char *dump = edan_options_last(o, "schedule-dump");
-    /* the dump is of one thread's full schedule (timing.h) */
+    /* the dump is of one thread's full schedule (timing.h); asked here, after the outputs were checked */
+    if (dump && edan_options_each(o, "exact", NULL, NULL) == 0) {
+        edan_error_set(err, "--schedule-dump needs --exact: it is the full schedule's, instruction by instruction");
+        destroy(t);
+        return NULL;
+    }
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, dump ? 1 : o->threads, err))) {
         destroy(t);
         return NULL;
