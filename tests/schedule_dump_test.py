@@ -10,7 +10,8 @@ against the rows themselves (a naive reference of the model's rules: a predecess
 reorder buffer's and load queue's entries, the front end's depth, commit's order); the dump changes no
 result, with one latency or several (the first one's lane is dumped).
 window: a window's rows are the whole dump's rows at those places; a window past the region holds no
-row; --schedule-dump without --exact and bad windows are refused (exit 2).
+row; --schedule-dump implies --exact, and with the sampled schedule, without a machine or with a bad
+window it is refused (exit 2).
 pipeview: pipeview.py parses an O3PipeView excerpt in gem5's documented format (written by hand:
 tests/data/pipeview/README.md), drops squashed instructions, orders by sequence number, converts
 ticks to cycles, refuses a broken trace naming the line; and against a pipeline trace made from a real
@@ -35,10 +36,11 @@ TMP = tempfile.mkdtemp(prefix="edan-schedule-dump-")
 ROB, LQ, FRONTEND, COMMIT_WIDTH = 192, 32, 5, 8
 
 
-def dump_run(prog, n, *opts, window=None, name="dump.csv"):
+def dump_run(prog, n, *opts, window=None, name="dump.csv", exact=True):
     """edan run --exact with the dump: (the JSON report, the dump's rows)."""
     path = os.path.join(TMP, name)
-    args = ["run", "--json", "--filter=kernel", "--machine=" + MACHINE, "--exact", "--schedule-dump=" + path]
+    args = ["run", "--json", "--filter=kernel", "--machine=" + MACHINE] + (["--exact"] if exact else []) + \
+        ["--schedule-dump=" + path]
     if window:
         args.append("--schedule-window=" + window)
     p = edan(*args, *opts, os.path.join(EX, prog), str(n))
@@ -150,12 +152,17 @@ def test_window():
     check(none == [], "a window past the region holds no row")
     out = os.path.join(TMP, "refused.csv")
     prog = os.path.join(EX, "trsv")
-    for args, what in (([f"--schedule-dump={out}"], "needs --exact"),
+    _, implied = dump_run("trsv", 60, window="0,1000000", name="implied.csv", exact=False)
+    check(implied == full, "--schedule-dump implies --exact: the same rows without it")
+    for args, what in (([f"--schedule-dump={out}", "--sampled"], "contradict"),
+                       ([f"--schedule-dump={out}", "--sample-timing=1000,2000,64000"], "contradict"),
+                       ([f"--schedule-dump={out}"], "needs --machine"),
                        ([f"--schedule-dump={out}", "--exact", "--schedule-window=0,0"], "is not [START,]N"),
                        ([f"--schedule-dump={out}", "--exact", "--schedule-window=a,5"], "is not [START,]N"),
                        ([f"--schedule-dump={out}", "--exact", "--schedule-window=5,"], "is not [START,]N"),
                        (["--exact", "--schedule-window=5"], "needs --schedule-dump")):
-        p = edan("run", "--filter=kernel", "--machine=" + MACHINE, *args, prog, "10", expect=2)
+        machine = [] if what == "needs --machine" else ["--machine=" + MACHINE]
+        p = edan("run", "--filter=kernel", *machine, *args, prog, "10", expect=2)
         check(p.returncode == 2 and what in p.stderr, f"{args}: exit 2 saying '{what}' ({p.returncode}: {p.stderr})")
 
 

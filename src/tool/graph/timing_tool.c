@@ -212,19 +212,14 @@ static void *create(edan_session *s, edan_error *err)
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     const char *dump = edan_options_last(o, "schedule-dump");
-    /* the dump is of one thread's full schedule (timing.h); asked here, after the outputs were checked */
-    if (dump && edan_options_each(o, "exact", NULL, NULL) == 0) {
-        edan_error_set(err, "--schedule-dump needs --exact: it is the full schedule's, instruction by instruction");
-        destroy(t);
-        return NULL;
-    }
+    /* the dump is of one thread's full schedule (timing.h): it implies --exact */
     if (!(t->model = edan_timing_new_threaded(&m, lat, n, dump ? 1 : o->threads, err))) {
         destroy(t);
         return NULL;
     }
     /* sampled by default (SMARTS, docs/model.md); --exact schedules every instruction */
     const char *spec = edan_options_last(o, "sample-timing");
-    if (edan_options_each(o, "exact", NULL, NULL) == 0) {
+    if (edan_options_each(o, "exact", NULL, NULL) == 0 && !dump) {
         edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
                                     EDAN_TIMING_SAMPLE_REGIME};
         if ((spec && parse_sampling(spec, &smp, err)) || edan_timing_set_sampling(t->model, &smp, err)) {
@@ -446,7 +441,7 @@ static const edan_tool_option options[] = {
      "                      [1000,2000,64000,200]; P = U schedules everything\n",
      check_sampling},
     {"schedule-dump", EDAN_VALUE_OUTPUT,
-     "  --schedule-dump=FILE  with --exact: the schedule of the first latency's lane as CSV,\n"
+     "  --schedule-dump=FILE  the full schedule (--exact) of the first latency's lane as CSV,\n"
      "                      one row per instruction of --schedule-window: its fetch, dispatch,\n"
      "                      issue, completion and commit cycles and what set each (docs/model.md)\n",
      NULL},
