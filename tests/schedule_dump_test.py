@@ -16,7 +16,9 @@ pipeview: pipeview.py parses an O3PipeView excerpt in gem5's documented format (
 tests/data/pipeview/README.md), drops squashed instructions, orders by sequence number, converts
 ticks to cycles, refuses a broken trace naming the line; and against a pipeline trace made from a real
 dump (the same schedule: no difference; with every load from memory 6 cycles longer from some point: the
-divergence found where it starts, the difference and the stage that accounts for it).
+divergence found where it starts, the difference and the stage that accounts for it); the misses edan
+exposes that gem5 hid, each classified (a younger load of the line first, a wrong-path instance first,
+neither) on a small made-up pair; and pipeview.py growth on two dumps (edan alone).
 """
 import csv
 import json
@@ -244,6 +246,46 @@ def test_pipeview():
           "loads from memory take longer in the trace")
     check(res["static"][0]["step_diff"] < 0 and res["static"][0]["pc"] in {int(rows[i]["pc"], 16) for i in l2},
           "the static instruction whose commit steps differ most is a slowed load")
+    # misses edan exposes and gem5 hid: a younger load of the line first, a wrong-path instance first, neither
+    hdr = "seq,pc,insn,class,fetch,dispatch,issue,complete,commit,fetch_why,dispatch_why,issue_why,dep," \
+          "mem_level,mem_req,mem_done,commit_why,addr\n"
+    small = [(0x100, 10, 311, 312, "mem", 10, 310, 0x1000), (0x104, 11, 312, 313, "l1d", 11, 13, 0x1008),
+             (0x108, 12, 313, 314, "mem", 12, 312, 0x2000), (0x10c, 13, 314, 315, "mem", 13, 313, 0x3000),
+             (0x110, 14, 315, 316, "mem", 14, 314, 0x4000)]
+    edump, etrace = os.path.join(TMP, "small.csv"), os.path.join(TMP, "small.txt")
+    with open(edump, "w") as f:
+        f.write(hdr)
+        for i, (pc, iss, comp, com, lvl, req, done, addr) in enumerate(small):
+            f.write(f"{i},0x{pc:x},fld fa5 0(a5),load,1,6,{iss},{comp},{com},order,frontend,dispatch,,{lvl},"
+                    f"{req},{done},complete,0x{addr:x}\n")
+    gem5 = [(0x100, 20, 25, 26), (0x104, 5, 8, 26), (0x108, 20, 26, 27), (0x10c, 20, 330, 331), (0x110, 20, 30, 332)]
+    with open(etrace, "w") as f:
+        def one(seq, pc, iss, comp, ret):
+            f.write(f"O3PipeView:fetch:1000:0x{pc:08x}:0:{seq}:fld fa5, 0(a5)\nO3PipeView:decode:2000\n"
+                    f"O3PipeView:rename:3000\nO3PipeView:dispatch:4000\nO3PipeView:issue:{iss * 1000}\n"
+                    f"O3PipeView:complete:{comp * 1000}\nO3PipeView:retire:{ret * 1000}:store:0\n")
+        one(1, 0x108, 8, 9, 0)  # a wrong-path instance of the third load, issued at 8, squashed
+        for i, (pc, iss, comp, ret) in enumerate(gem5):
+            one(i + 2, pc, iss, comp, ret)
+    h = json.loads(pipeview("compare", etrace, edump, "--machine", MACHINE, "--json").stdout)["hidden_misses"]
+    check((h["misses"], h["hidden"], h["younger_first"], h["wrong_path"], h["other"]) == (4, 3, 1, 1, 1),
+          f"misses gem5 hid, by why: {h}")
+    # growth: edan alone, two latencies; the per-instruction sums against a direct reckoning of the rows
+    _, lo = dump_run("trsv", 300, "--mem-latency=50", window="0,20000", name="lo.csv")
+    _, hi = dump_run("trsv", 300, "--mem-latency=300", window="0,20000", name="hi.csv")
+    g = json.loads(pipeview("growth", os.path.join(TMP, "lo.csv"), os.path.join(TMP, "hi.csv"), "--json",
+                            "--top", "100000").stdout)
+    want, pa, pb = {}, 0.0, 0.0
+    for a, b in zip(lo, hi):
+        want[int(a["pc"], 16)] = want.get(int(a["pc"], 16), 0.0) + (float(b["commit"]) - pb) - (float(a["commit"]) - pa)
+        pa, pb = float(a["commit"]), float(b["commit"])
+    got = {p["pc"]: p["growth"] for p in g["static"]}
+    check(got == want and abs(g["growth_cycles"] - (float(hi[-1]["commit"]) - float(lo[-1]["commit"]))) < 1e-9,
+          "growth: each static instruction's commit-step growth, summing to the window's")
+    line = {int(r["seq"]): int(r["addr"], 16) // 64 for r in hi if r["addr"]}
+    check(g["younger_first"] and all(x["younger_seq"] > x["seq"] and line[x["younger_seq"]] == line[x["seq"]] and
+                                     x["younger_issue"] < x["request"] for x in g["younger_first"]),
+          f"growth: misses whose line a younger load issued first ({len(g['younger_first'])})")
     text = pipeview("compare", slow, dump, "--machine", MACHINE).stdout
     check("divergence             from instruction %d" % l2[3] in text and "execute/memory" in text,
           f"the text report says where and which stage: {text[:600]}")

@@ -15,6 +15,10 @@
 #       aggregated, the difference in commit cycle growth, where it passes the tolerance, and which stage
 #       accounts for it. Cycles: ticks / (1000 / clock_ghz of the machine file), each schedule from its
 #       region's first commit.
+#   python3 validation/pipeview.py growth EDAN_CSV_LO EDAN_CSV_HI [--top N] [--json]
+#       edan alone, two dumps of one window at a low and a high latency: the static instructions whose commit
+#       steps grow most with the latency and the reasons the dump gives, and the loads from memory whose line
+#       a younger load issued first (a known source of the model's overestimates, docs/accuracy.md).
 #   python3 validation/pipeview.py parse PIPEVIEW --machine FILE
 #       the retired instructions as CSV (seq,pc,insn,fetch,decode,rename,dispatch,issue,complete,commit,store).
 #
@@ -187,7 +191,42 @@ def span(x, a, b):
     return None if x.get(a) is None or x.get(b) is None else x[b] - x[a]
 
 
-def compare(pairs, tolerance=20.0, top=10):
+def hidden_misses(pairs, squashed=(), line_bytes=64, window=192):
+    """The loads edan served from memory that gem5 did in less than half edan's request-to-data time, and
+    why gem5 could: a younger load of the same line (edan's address) issued before it in gem5 (it sent the
+    miss first; the model gives a line's miss to the oldest access in program order), or a squashed
+    (wrong-path) instance of the same load issued before it (the model does not execute the wrong path),
+    else unexplained."""
+    by_pc = {}
+    for q in squashed:
+        if q.get("issue") is not None:
+            by_pc.setdefault(q["pc"], []).append(q["issue"])
+    out = {"misses": 0, "hidden": 0, "younger_first": 0, "wrong_path": 0, "other": 0, "examples": []}
+    for k, (g, e) in enumerate(pairs):
+        if e.get("mem_level") != "mem" or e.get("class") not in ("load", "atomic") or not e.get("addr"):
+            continue
+        out["misses"] += 1
+        eg, ee = span(g, "issue", "complete"), e["mem_done"] - e["mem_req"]
+        if eg is None or eg >= 0.5 * ee:
+            continue
+        out["hidden"] += 1
+        line = int(e["addr"], 16) // line_bytes
+        why = "other"
+        for g2, e2 in pairs[k + 1:k + 1 + window]:
+            if e2.get("addr") and e2.get("class") in ("load", "atomic") and int(e2["addr"], 16) // line_bytes == line \
+                    and g2.get("issue") is not None and g2["issue"] < g["issue"]:
+                why = "younger_first"
+                break
+        if why == "other" and any(t < g["issue"] and g["issue"] - t < 4 * ee for t in by_pc.get(g["pc"], ())):
+            why = "wrong_path"
+        out[why] += 1
+        if len(out["examples"]) < 8:
+            out["examples"].append({"i": k, "pc": e["pc"], "insn": e.get("insn", ""), "edan_latency": ee,
+                                    "gem5_latency": eg, "why": why})
+    return out
+
+
+def compare(pairs, tolerance=20.0, top=10, squashed=()):
     """The comparison of aligned pairs: per instruction, aggregated, per static instruction."""
     if not pairs:
         raise Bad("no instruction in common: the traces start at different places")
@@ -258,7 +297,7 @@ def compare(pairs, tolerance=20.0, top=10):
             "diff_percent": 100.0 * last["diff"] / last["gem5_commit"] if last["gem5_commit"] else None,
             "diverge_at": diverge, "tolerance": tolerance, "stage_means": stage_means,
             "after_divergence": tail_means, "culprit": culprit, "loads_by_level": by_level,
-            "static": static, "rows": rows}
+            "static": static, "hidden_misses": hidden_misses(pairs, squashed), "rows": rows}
 
 
 def fmt(x, w=9):
@@ -286,6 +325,13 @@ def report(res, out=sys.stdout, context=8):
         w("  level     loads      gem5      edan\n")
         for lvl, v in sorted(res["loads_by_level"].items()):
             w("  %-6s %8d %s %s\n" % (lvl, v["loads"], fmt(v["gem5_mean"]), fmt(v["edan_mean"])))
+    h = res["hidden_misses"]
+    w("\nloads edan served from memory: %d; gem5 did %d of them in less than half edan's time: %d after a "
+      "younger load of the line issued first, %d after a squashed (wrong-path) instance of the same load "
+      "issued, %d otherwise\n" % (h["misses"], h["hidden"], h["younger_first"], h["wrong_path"], h["other"]))
+    for x in h["examples"]:
+        w("  %6d 0x%-8x edan %7.1f gem5 %7.1f  %-13s %s\n" % (x["i"], x["pc"], x["edan_latency"], x["gem5_latency"],
+                                                          x["why"], x["insn"]))
     w("\nstatic instructions whose commit steps differ most (sum of edan's step - gem5's)\n")
     w("  pc          count   step diff  %s  insn\n" % "  ".join("%9s" % n[:9] for n, _, _ in SPANS))
     for p in res["static"]:
@@ -300,6 +346,74 @@ def report(res, out=sys.stdout, context=8):
             w("  %6d 0x%-8x %s %s %s %s  %-5s %s\n" % (r["i"], r["pc"], fmt(r["gem5_commit"]), fmt(r["edan_commit"]),
                                                    fmt(r["diff"]), "  ".join(fmt(r[n]) for n, _, _ in SPANS),
                                                    r["mem_level"] or "", r["why"]))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# edan alone: where its time grows with the memory latency
+# ---------------------------------------------------------------------------------------------------------
+
+def growth(lo, hi, top=10, line_bytes=64, window=192):
+    """Two dumps of one window at two latencies (lo, hi): per static instruction the growth of its commit
+    steps (the model's attribution, from the lower latency to the higher) and the reasons the higher one
+    gives for those rows; and the misses from memory whose line a younger load in the next `window`
+    instructions issued earlier (the model gives the miss to the older access in program order: gem5 to
+    whichever reaches the cache first)."""
+    if len(lo) != len(hi) or any(a["pc"] != b["pc"] for a, b in zip(lo, hi)):
+        raise Bad("the two dumps are not of the same instructions")
+    per, pa, pb = {}, 0.0, 0.0
+    for a, b in zip(lo, hi):
+        d = (b["commit"] - pb) - (a["commit"] - pa)
+        pa, pb = a["commit"], b["commit"]
+        p = per.setdefault(b["pc"], {"pc": b["pc"], "insn": b.get("insn", ""), "count": 0, "growth": 0.0,
+                                     "why": {}})
+        p["count"] += 1
+        p["growth"] += d
+        if d > 0:
+            key = "/".join([b.get("mem_level") or "-"] + [b.get(w, "") for w in
+                                                          ("fetch_why", "dispatch_why", "issue_why", "commit_why")])
+            p["why"][key] = p["why"].get(key, 0.0) + d
+    total = hi[-1]["commit"] - lo[-1]["commit"]
+    static = sorted(per.values(), key=lambda p: -p["growth"])[:top]
+    for p in static:
+        p["why"] = sorted(p["why"].items(), key=lambda kv: -kv[1])[:3]
+    early, misses = [], 0
+    for k, r in enumerate(hi):
+        if r.get("mem_level") != "mem" or r.get("class") != "load":
+            continue
+        misses += 1
+        line = int(r["addr"], 16) // line_bytes
+        first = None
+        for y in hi[k + 1:k + 1 + window]:
+            if y.get("class") == "load" and y.get("addr") and int(y["addr"], 16) // line_bytes == line and \
+                    y["issue"] < r["mem_req"] and (first is None or y["issue"] < first["issue"]):
+                first = y
+        if first is not None:
+            early.append({"seq": r["seq"], "pc": r["pc"], "request": r["mem_req"], "younger_seq": first["seq"],
+                          "younger_pc": first["pc"], "younger_issue": first["issue"],
+                          "earlier_by": r["mem_req"] - first["issue"]})
+    return {"growth_cycles": total, "static": static, "load_misses": misses, "younger_first": early}
+
+
+def report_growth(res, out=sys.stdout):
+    w = out.write
+    w("commit growth from the lower latency to the higher: %.1f cycles\n" % res["growth_cycles"])
+    w("\nstatic instructions whose commit steps grow most, and what the higher latency's rows say\n")
+    w("  pc          count     growth  share  reasons (mem/fetch/dispatch/issue/commit: cycles)\n")
+    for p in res["static"]:
+        share = 100.0 * p["growth"] / res["growth_cycles"] if res["growth_cycles"] else 0.0
+        w("  0x%-8x %6d %10.1f %5.1f%%  %s  %s\n" % (p["pc"], p["count"], p["growth"], share,
+                                                   "; ".join("%s: %.0f" % kv for kv in p["why"]), p["insn"]))
+    e = res["younger_first"]
+    w("\nloads from memory: %d; %d of them have a younger load of their line that issued before their "
+      "request" % (res["load_misses"], len(e)))
+    if e:
+        w(", by %.1f cycles on average (gem5 would have sent the younger one's miss first)\n"
+          % (sum(x["earlier_by"] for x in e) / len(e)))
+        for x in e[:5]:
+            w("  seq %d (0x%x) requested at %.1f; seq %d (0x%x) issued at %.1f\n"
+              % (x["seq"], x["pc"], x["request"], x["younger_seq"], x["younger_pc"], x["younger_issue"]))
+    else:
+        w("\n")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -401,6 +515,11 @@ def main(argv):
     c.add_argument("--tolerance", type=float, default=20.0)
     c.add_argument("--top", type=int, default=10)
     c.add_argument("--json", action="store_true")
+    gr = sub.add_parser("growth")
+    gr.add_argument("dump_lo")
+    gr.add_argument("dump_hi")
+    gr.add_argument("--top", type=int, default=10)
+    gr.add_argument("--json", action="store_true")
     p = sub.add_parser("parse")
     p.add_argument("pipeview")
     p.add_argument("--machine", required=True)
@@ -414,10 +533,20 @@ def main(argv):
                 raise Bad("--count must be at least 1")
             run_gem5(a)
             return 0
+        if a.cmd_name == "growth":
+            res = growth(read_dump(a.dump_lo), read_dump(a.dump_hi), a.top)
+            if a.json:
+                json.dump(res, sys.stdout, indent=1)
+                sys.stdout.write("\n")
+            else:
+                report_growth(res)
+            return 0
         ghz = clock_ghz(a.machine)
         try:
             with open(a.pipeview, encoding="utf-8", errors="replace") as f:
-                insts = to_cycles(retired(parse_pipeview(f, a.pipeview)), ghz)
+                every = parse_pipeview(f, a.pipeview)
+            insts = to_cycles(retired(every), ghz)
+            squashed = to_cycles([dict(i) for i in every if not i["commit"]], ghz)
         except OSError as e:
             raise Bad("%s: %s" % (a.pipeview, e.strerror))
         if a.cmd_name == "parse":
@@ -436,7 +565,7 @@ def main(argv):
         elif a.binary and a.kernel:
             lo, hi = kernel_range(a.binary, a.kernel)
         pairs, cut = align(insts, read_dump(a.dump), lo, hi)
-        res = compare(pairs, a.tolerance, a.top)
+        res = compare(pairs, a.tolerance, a.top, squashed)
         res["paths_differ_at"] = cut
         if a.json:
             json.dump(res, sys.stdout, indent=1)
