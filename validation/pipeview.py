@@ -35,6 +35,7 @@ import configparser
 import csv
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -442,8 +443,12 @@ def run_gem5(a):
                               a.machine] + (["--latency", str(a.latency)] if a.latency is not None else []) + \
         ["--"] + a.cmd
     kept, state = [], {"retired": 0, "started": False, "error": None}
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace",
-                            start_new_session=True)
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace",
+                                start_new_session=True)
+    except OSError as e:
+        shutil.rmtree(work, ignore_errors=True)
+        raise Bad("%s: %s (--gem5 or GEM5 names gem5.opt)" % (a.gem5, e.strerror))
 
     def reader():
         # lines of one instruction come together; an instruction is kept from the first kernel fetch on
@@ -475,12 +480,28 @@ def run_gem5(a):
             state["error"] = e
     th = threading.Thread(target=reader, daemon=True)
     th.start()
-    th.join()
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)  # the region's instructions are in: the rest of the run is not needed
-    except ProcessLookupError:
-        pass
-    _, err = proc.communicate()
+    # stderr is read as gem5 runs (a full pipe would stop it)
+    err_text = []
+    err_th = threading.Thread(target=lambda: err_text.append(proc.stderr.read()), daemon=True)
+    err_th.start()
+    while th.is_alive():
+        th.join(1)
+        if th.is_alive() and proc.poll() is not None:
+            try:  # gem5 ended without opening the FIFO: let the reader see an empty trace
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+            th.join(10)
+            break
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # the region's instructions are in: the rest of the run is not needed
+        except ProcessLookupError:
+            pass
+    proc.wait()
+    err_th.join(10)
+    err = err_text[0] if err_text else ""
+    shutil.rmtree(work, ignore_errors=True)
     if state["error"]:
         raise Bad("reading gem5's pipeline trace: %s" % state["error"])
     if not state["started"]:
