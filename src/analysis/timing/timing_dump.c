@@ -145,8 +145,6 @@ void edan_timing_dump_end(edan_timing *t, const edan_exec *rec)
         r->addr = rec->addr;
         r->complete = ROW(t->F, t->v & t->rmask)[L];
         r->commit = cm;
-        if (!d->best_why[DUMP_ISSUE] && !r->why[DUMP_ISSUE]) /* a split vertex: its issue is not traced */
-            r->dep = UINT64_MAX;
         const tick bound = r->complete > d->prev_commit ? r->complete : d->prev_commit;
         r->commit_why = cm > bound ? WHY_WIDTH : r->complete >= d->prev_commit ? WHY_COMPLETE : WHY_ORDER;
         if (!(rec->insn->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && rec->insn->mem_size > 0))
