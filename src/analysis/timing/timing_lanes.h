@@ -237,15 +237,11 @@ STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
     if (c->serial)
         d = lv_max(d, lv_ld(c->serial + j));
     DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_SERIAL, d[0], 0));
-#ifdef TIMING_DUMP
     d = iq_room(t, j, d);
     DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_IQ, d[0], 0));
     const lv got = slot_take(&t->disp, j, d, c->dispatch_width, c->cyc);
     DUMP_IF(t, j, edan_timing_dump_stage(t, DUMP_DISPATCH, got[0]));
     return got;
-#else
-    return slot_take(&t->disp, j, iq_room(t, j, d), c->dispatch_width, c->cyc);
-#endif
 }
 
 /*
