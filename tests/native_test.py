@@ -30,6 +30,7 @@ with the real plugin.
 
 Run as native_test.py BUILD_DIR CATEGORY; prints 'N passed, N failed'.
 """
+import csv
 import json
 import os
 import re
@@ -399,6 +400,19 @@ def test_uops():
         # sampled: the counts follow every instruction, the split ones too
         smp = predicted(progs[2000], "rmw", server, "--sampled", "--sample-timing=50,50,400,0")
         check(smp.get("counts") == rmw_n, f"sampled counts {smp.get('counts')} against {rmw_n}")
+        # the schedule dump of split instructions: a row each, its stages in order, the last commit the cycles
+        for func in ("rmw", "ldop"):
+            dump = os.path.join(d, f"{func}.csv")
+            got = predicted(progs[1000], func, server, "--schedule-dump=" + dump, "--schedule-window=1000000")
+            with open(dump, newline="") as f:
+                rows = list(csv.DictReader(f))
+            stages = [[float(r[k]) for k in ("fetch", "dispatch", "issue", "complete", "commit")] for r in rows]
+            check(len(rows) == got.get("counts", {}).get("instructions") and
+                  all(a <= b for t in stages for a, b in zip(t, t[1:])) and
+                  all(x[4] <= y[4] for x, y in zip(stages, stages[1:])) and
+                  stages[-1][4] == got.get("cycles", [None])[0] and
+                  all(r["mem_level"] for r in rows if r["class"] in ("load", "store")),
+                  f"{func}: the dump of split instructions keeps its stages in order and ends at the cycles")
 
 
 # ---- dividers busy for part of their latency ([issue_interval]) -------------------------------------------

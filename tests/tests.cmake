@@ -285,6 +285,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/dram_machine_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(dram_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+  # the timing model's schedule dump and validation/pipeview.py (issue 38, item 4)
+  foreach(category dump window pipeview)
+    add_test(NAME schedule_dump_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/schedule_dump_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(schedule_dump_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
+  endforeach()
   # Warm state for filtered regions, --cold (issue 37, part 2)
   foreach(category evict traces)
     add_test(NAME warm_${category}

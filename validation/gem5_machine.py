@@ -38,6 +38,9 @@
 # divider units, rob_entries (its in-flight queue), frontend_cycles and fetch_width are checked against
 # MinorCPU's functional units and stage delays, store_set_bytes must be 0 (minor_plan()).
 # After m5.simulate() the script prints "EXIT <cause> code=<status> ticks=<tick>".
+# A region's pipeline trace, to compare with edan's --schedule-dump (validation/pipeview.py): gem5.opt's own
+# options before the script, gem5.opt --debug-flags=O3PipeView --debug-file=trace.out [--debug-start=TICK]
+# [--debug-end=TICK] -q --outdir=DIR validation/gem5_machine.py --machine FILE -- BINARY (docs/accuracy.md).
 import argparse
 import configparser
 import re

@@ -137,8 +137,8 @@ static const struct {
 } command_tools[] = {
     {"run", NULL, ""},
     {"analyze", NULL, ""},
-    {"rank", "edag prediction", ""},
-    {"annotate", "critical-path annotate prediction", "annotate"},
+    {"rank", "edag prediction", "schedule-dump schedule-window"}, /* one schedule: a program's (run, analyze) */
+    {"annotate", "critical-path annotate prediction", "annotate schedule-dump schedule-window"},
     {"locality", "footprint reuse load-classes zoom sampled", ""},
     {"dot", "dot", "dot"},
     {"record", "sampled", ""}, /* --sample-only records MemGaze's samples alone */

@@ -142,6 +142,8 @@ static const struct {
     {"exact", "machine", "it is the timing model's full schedule (e.g. --machine=gem5-validation)"},
     {"sampled", "machine", "it is the timing model's sampled schedule (e.g. --machine=gem5-validation)"},
     {"sample-timing", "machine", "it samples the timing model's schedule (e.g. --machine=gem5-validation)"},
+    {"schedule-dump", "machine", "it is the timing model's schedule (e.g. --machine=gem5-validation)"},
+    {"schedule-window", "schedule-dump", "it is the window of the schedule dump (--schedule-dump=FILE)"},
 };
 
 /* Options that contradict each other. */
@@ -150,6 +152,8 @@ static const struct {
 } option_conflicts[] = {
     {"exact", "sampled", "the schedule is either whole (--exact) or sampled (the default)"},
     {"exact", "sample-timing", "--sample-timing sets the sampling that --exact turns off"},
+    {"schedule-dump", "sampled", "the dump is of the full schedule, which --schedule-dump implies (--exact)"},
+    {"schedule-dump", "sample-timing", "the dump is of the full schedule, which --schedule-dump implies (--exact)"},
 };
 
 int edan_session_options_check(const edan_options *o, edan_error *err)

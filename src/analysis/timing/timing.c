@@ -219,6 +219,7 @@ void edan_timing_free(edan_timing *t)
     free(t->id_pc);
     free(t->fdesc);
     edan_timing_sample_free(t);
+    edan_timing_dump_free(t);
     free(t);
 }
 
@@ -231,6 +232,8 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
     edan_timing *t = ctx;
     if (t->n_groups)
         edan_timing_consume_groups(t, recs, n);
+    else if (__builtin_expect(t->v < t->dump_end, 0))
+        edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
     else if (t->width == TIMING_LV)
         edan_timing_consume_4(t, recs, n);
     else

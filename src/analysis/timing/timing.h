@@ -48,6 +48,7 @@
 #define EDAN_ANALYSIS_TIMING_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/machine/machine.h"
 #include "analysis/prefetch/prefetch.h"
@@ -136,6 +137,26 @@ double edan_timing_slope_of(const edan_timing *t, const double *cycles);
  */
 double edan_timing_slope(const edan_timing *t);
 double edan_timing_slowdown(const edan_timing *t);
+
+/* ===================================================================== */
+/* Schedule dump                                                          */
+/* ===================================================================== */
+
+/*
+ * Keep, for the vertices [start, start + n) of the full schedule (not
+ * sampled, one thread), lane `lane`'s times of each stage (fetch, dispatch,
+ * issue, complete, commit; a load's request and data back and the level that
+ * served it; a store's write) and the rule that set each (a full reorder
+ * buffer, a predecessor, the stage's width, ...). Before the stream; the rows
+ * are allocated here (n at most 10^7). The model then runs a build of its step
+ * with the dump's hooks until the window is past, and its ordinary builds
+ * after (timing_dump.h): no cost without a dump. 0, or -1 with err set.
+ */
+int edan_timing_set_dump(edan_timing *t, uint64_t start, uint64_t n, int lane, edan_error *err);
+/* The window's rows as CSV (docs/model.md, "Schedule dump"), after the stream; 0, or -1 with err set. */
+int edan_timing_dump_csv(const edan_timing *t, FILE *f, edan_error *err);
+/* How many rows the window holds (the vertices of it that were scheduled). */
+uint64_t edan_timing_dump_rows(const edan_timing *t);
 
 /* ===================================================================== */
 /* Sampled simulation (SMARTS: Wunderlich et al., ISCA 2003)              */

@@ -221,6 +221,13 @@ struct edan_timing {
     lanes junk, junk_stall;
     timing_sampler smp;
     /*
+     * the schedule dump (timing_dump.h): NULL, off; the dump build of the
+     * step runs while the vertices are before dump_end, its window's end (0
+     * without a dump)
+     */
+    struct timing_dump *dump;
+    uint64_t dump_end;
+    /*
      * Lane groups on threads (timing_groups.c). n_groups 0: this is a model
      * and runs the step. Else it runs nothing itself: group g, a model of its
      * own, holds lanes [group_base[g], group_base[g + 1]), whole vectors of
@@ -242,6 +249,9 @@ int edan_timing_width(int K);
 /* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */
 void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
+/* The build of the step with the schedule dump's hooks (timing_step_dump.c), and the dump's end (timing_dump.c). */
+void edan_timing_consume_dump(edan_timing *t, const edan_exec *recs, size_t n);
+void edan_timing_dump_free(edan_timing *t);
 /* A model's state zeroed but its machine, lanes and latencies; NULL with err set for a machine or a
  * count of latencies the model cannot take (timing.c). */
 edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int n, edan_error *err);

@@ -30,6 +30,7 @@
 #include "analysis/deps/deps.h"
 #include "analysis/machine/machine.h"
 #include "analysis/timing/memtime.h"
+#include "analysis/timing/timing_dump.h"
 #include "analysis/timing/timing_internal.h"
 #include "analysis/timing/timing_vec.h"
 #include "isa/riscv_ops.h"
@@ -79,22 +80,30 @@ STEP_INLINE lv lane_fetch(edan_timing *t, int j, const front *c)
 {
     const lv fat = lv_ld(t->fetch.at + j);
     lv f = fat;
+    DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_ORDER, f[0], 0));
     if (c->taken_rule) { /* a fetch cycle ends at its fetch_taken_limit-th taken branch */
         const lv nt = (lv_ld(t->ftaken_n + j) & lv_eq(lv_ld(t->ftaken_at + j), fat)) + 1;
         lv_st(t->ftaken_at + j, fat);
         lv_st(t->ftaken_n + j, nt);
         f += lv_ge(nt, lv_splat(c->taken_limit)) & c->cyc;
+        DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_TAKEN, f[0], 0));
     }
     /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
     if (c->new_block)
         f = lv_max(f, fat + c->l1i_hit);
+    DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_BLOCK, f[0], 0));
     if (c->redirect)
         f = lv_max(f, lv_ld(c->prevF + j) + c->penalty);
+    DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_MISPREDICT, f[0], 0));
     f = lv_max(f, lv_ld(t->refetch + j));
+    DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_REFETCH, f[0], 0));
     /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
     const lv da = lv_ld(t->disp.at + j), fe = lv_splat(c->frontend);
     f = lv_max(f, (da - fe) & lv_gt(da, fe));
-    return slot_take(&t->fetch, j, f, c->fetch_width, c->cyc);
+    DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_BACKPRESS, f[0], 0));
+    const lv got = slot_take(&t->fetch, j, f, c->fetch_width, c->cyc);
+    DUMP_IF(t, j, edan_timing_dump_stage(t, DUMP_FETCH, got[0]));
+    return got;
 }
 
 /* ===================================================================== */
@@ -215,15 +224,24 @@ STEP_INLINE void iq_enter(edan_timing *t, int j, lv d, lv out)
 STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
 {
     lv d = f + c->frontend;
+    DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_FRONTEND, d[0], 0));
     if (c->rob)
         d = lv_max(d, lv_ld(c->rob + j));
+    DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_ROB, d[0], 0));
     if (c->lq)
         d = lv_max(d, lv_ld(c->lq + j));
+    DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_LQ, d[0], 0));
     if (c->sq)
         d = lv_max(d, lv_ld(c->sq + j));
+    DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_SQ, d[0], 0));
     if (c->serial)
         d = lv_max(d, lv_ld(c->serial + j));
-    return slot_take(&t->disp, j, iq_room(t, j, d), c->dispatch_width, c->cyc);
+    DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_SERIAL, d[0], 0));
+    d = iq_room(t, j, d);
+    DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_IQ, d[0], 0));
+    const lv got = slot_take(&t->disp, j, d, c->dispatch_width, c->cyc);
+    DUMP_IF(t, j, edan_timing_dump_stage(t, DUMP_DISPATCH, got[0]));
+    return got;
 }
 
 /*
@@ -330,6 +348,12 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         /* start and finish */
         lv a = lv_max(lv_max(d, lv_ld(pf[0] + j)), lv_max(lv_ld(pf[1] + j), lv_ld(pf[2] + j)));
         const lv fin = start_finish(t, j, &a, div, dunits, units, lat, busy);
+        DUMP_IF(t, j, {
+            dump_bound(t, DUMP_ISSUE, WHY_DISPATCH, d[0], 0);
+            edan_timing_dump_preds(t, preds, n_preds);
+            dump_bound(t, DUMP_ISSUE, div ? WHY_DIVIDER : WHY_INORDER, a[0], 0);
+            edan_timing_dump_stage(t, DUMP_ISSUE, a[0]);
+        });
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
         /* commit */
         const lv last = lv_ld(t->last_commit + j);
@@ -393,8 +417,14 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     if (in->uops && accessed && !serial)
         return step_uops(t, rec, preds, n_preds, &c, imiss ? ilevel : -1, ibytes);
     fetch_dispatch(t, &c, in->pc >> t->line_shift, imiss ? ilevel : -1, ibytes, a, dsp, b);
-    for (int j = 0; j < Kp; j += TIMING_LW)
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        DUMP_IF(
+            t, j, if (imiss) {
+                dump_bound(t, DUMP_FETCH, WHY_L1I, a[j], 0);
+                edan_timing_dump_stage(t, DUMP_FETCH, a[j]);
+            });
         lv_st(a + j, lv_ld(dsp + j));
+    }
 
     /* ---- start: a[k] becomes S(v) ---- */
     /* b[k]: a load's stores (its memory predecessors), which it cannot wait for before they execute */
@@ -433,19 +463,30 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         else
             pa[na++] = ROW(t->F, p & t->rmask);
     }
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        DUMP_IF(t, j, {
+            dump_bound(t, DUMP_ISSUE, WHY_DISPATCH, dsp[j], 0);
+            edan_timing_dump_preds(t, preds, n_preds);
+        });
     if (t->m.store_set_bytes && accessed)
         store_sets(t, rec, is_load, a);
     if (any_b)
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(b + j)));
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        DUMP_IF(t, j, dump_bound(t, DUMP_ISSUE, WHY_STORESET, a[j], 0));
     if (serial & SERIAL_NONSPEC) /* it executes when the vertex before has committed, a cycle for the signal */
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(t->last_commit + j) + t->cyc));
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        DUMP_IF(t, j, dump_bound(t, DUMP_ISSUE, WHY_SERIAL, a[j], 0));
 
     const bool div = in->cls == EDAN_CLASS_DIV || in->cls == EDAN_CLASS_FDIV || in->cls == EDAN_CLASS_FSQRT;
     if (INORDER(t) && !div) /* in program order (a divide: with its divider, below) */
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(a + j, inorder_start(t, j, lv_ld(a + j)));
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        DUMP_IF(t, j, dump_bound(t, DUMP_ISSUE, WHY_INORDER, a[j], 0));
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -470,6 +511,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          */
         const uint32_t forwarded = in->mem != EDAN_MEM_AMO ? forwarded_lanes(t, rec, src, a) : 0;
         mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            DUMP_IF(t, j, edan_timing_dump_mem(t, (int)r.level, a[j], b[j], (forwarded >> j) & 1u));
         if (__builtin_expect(npf != 0, 0))
             for (uint32_t i = 0; i < npf; i++) /* after the access that caused them */
                 edan_memtime_prefetch(&t->mem, &t->pf.issue[i], a);
@@ -497,6 +540,12 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(a + j) + lat);
     }
+
+    for (int j = 0; j < Kp; j += TIMING_LW)
+        DUMP_IF(t, j, {
+            dump_bound(t, DUMP_ISSUE, WHY_DIVIDER, a[j], 0);
+            edan_timing_dump_stage(t, DUMP_ISSUE, a[j]);
+        });
 
     /* ---- commit ---- */
     t->id_count[rec->id]++;
@@ -535,6 +584,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     if (is_store) {
         /* the write, in order after commit (drain); its queue entry is free when it is done */
         mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            DUMP_IF(t, j, edan_timing_dump_mem(t, (int)r.level, t->drain[j], a[j], false));
         if (__builtin_expect(npf_store != 0, 0))
             for (uint32_t i = 0; i < npf_store; i++) /* the write trained them: they go when it does */
                 edan_memtime_prefetch(&t->mem, &t->pf.issue[i], t->drain);

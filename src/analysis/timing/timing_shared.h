@@ -330,6 +330,10 @@ STEP_INLINE void record_end(edan_timing *t, const timing_fdesc *d)
 /* The end of a vertex's step, the same in every lane: one more vertex scheduled. */
 STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec)
 {
+#ifdef TIMING_DUMP
+    if (t->dump)
+        edan_timing_dump_end(t, rec);
+#endif
     record_end(t, fdesc_of(t, rec));
     t->v++;
     t->u++;

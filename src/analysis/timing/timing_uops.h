@@ -202,6 +202,13 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
                    bL);
         from_ram = (int)rd.level == t->nlev;
         for (int j = 0; j < Kp; j += TIMING_LW) {
+            /* the dump: the load's issue (its reason without the predecessor) and access */
+            DUMP_IF(t, j, {
+                dump_bound(t, DUMP_ISSUE, WHY_DISPATCH, dL[j], UINT64_MAX);
+                dump_bound(t, DUMP_ISSUE, WHY_DEP, aL[j], UINT64_MAX);
+                edan_timing_dump_stage(t, DUMP_ISSUE, aL[j]);
+                edan_timing_dump_mem(t, (int)rd.level, aL[j], bL[j], false);
+            });
             lv_st(bL + j, lv_ld(bL + j) + t->cyc);        /* the loaded value written back, for its users */
             iq_enter(t, j, lv_ld(dL + j), lv_ld(bL + j)); /* a load leaves the issue queue when it completes */
         }
@@ -227,6 +234,12 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         const lv f = start_finish(t, j, &a, div, t->div_units[fp], fp ? t->m.fp_div_units : t->m.int_div_units,
                                   t->lat[op], t->busy[op]);
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
+        DUMP_IF(
+            t, j, if (!has_load) {
+                dump_bound(t, DUMP_ISSUE, WHY_DISPATCH, d[0], UINT64_MAX);
+                dump_bound(t, DUMP_ISSUE, WHY_DEP, a[0], UINT64_MAX);
+                edan_timing_dump_stage(t, DUMP_ISSUE, a[0]);
+            });
         lv_st(dO + j, d);
         lv_st(fO + j, f);
     }
@@ -296,6 +309,8 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     }
     if (has_store) { /* the write, in order after commit (drain); its queue entry is free when it is done */
         mem_access(t, rec->addr >> t->line_shift, (int)wr.level, wr.ram_bytes, t->drain, 0, tmp);
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            DUMP_IF(t, j, if (!has_load) edan_timing_dump_mem(t, (int)wr.level, t->drain[j], tmp[j], false));
         for (int j = 0; j < Kp; j += TIMING_LW) {
             lv_st(ROW(t->st_write, w) + j, lv_ld(t->drain + j));
             lv_st(ROW(t->sq, t->sq_at) + j, lv_ld(tmp + j));

@@ -105,6 +105,34 @@ static int check_sampling(const char *value, edan_error *err)
     return parse_sampling(value, &s, err);
 }
 
+/* "[START,]N" -> the schedule dump's window (vertices of the region); 0 or -1 with err set. */
+static int parse_window(const char *value, uint64_t *start, uint64_t *n, edan_error *err)
+{
+    const char *comma = value ? strchr(value, ',') : NULL;
+    char a[32] = "0", b[32];
+    bool ok = value && *value;
+    if (ok && comma)
+        ok = (size_t)(comma - value) < sizeof a && strlen(comma + 1) < sizeof b &&
+             snprintf(a, sizeof a, "%.*s", (int)(comma - value), value) > 0 &&
+             snprintf(b, sizeof b, "%s", comma + 1) > 0;
+    else if (ok)
+        ok = strlen(value) < sizeof b && snprintf(b, sizeof b, "%s", value) > 0;
+    ok =
+        ok && !edan_parse_u64(a, start) && !edan_parse_u64(b, n) && *n >= 1 && *n <= 10000000 && *start <= (1ull << 62);
+    if (!ok) {
+        edan_error_set(err, "--schedule-window: '%s' is not [START,]N: N from 1 to 10^7 instructions from START",
+                       value ? value : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int check_window(const char *value, edan_error *err)
+{
+    uint64_t a, b;
+    return parse_window(value, &a, &b, err);
+}
+
 static int check_machine(const char *value, edan_error *err)
 {
     edan_machine m;
@@ -183,16 +211,26 @@ static void *create(edan_session *s, edan_error *err)
             cyc *= 1.0 + m.data[l].prefetch.degree;
     const double ticks = cyc * EDAN_TICKS_PER_CYCLE;
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
-    if (!(t->model = edan_timing_new_threaded(&m, lat, n, o->threads, err))) {
+    const char *dump = edan_options_last(o, "schedule-dump");
+    /* the dump is of one thread's full schedule (timing.h): it implies --exact */
+    if (!(t->model = edan_timing_new_threaded(&m, lat, n, dump ? 1 : o->threads, err))) {
         destroy(t);
         return NULL;
     }
     /* sampled by default (SMARTS, docs/model.md); --exact schedules every instruction */
     const char *spec = edan_options_last(o, "sample-timing");
-    if (edan_options_each(o, "exact", NULL, NULL) == 0) {
+    if (edan_options_each(o, "exact", NULL, NULL) == 0 && !dump) {
         edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
                                     EDAN_TIMING_SAMPLE_REGIME};
         if ((spec && parse_sampling(spec, &smp, err)) || edan_timing_set_sampling(t->model, &smp, err)) {
+            destroy(t);
+            return NULL;
+        }
+    }
+    if (dump) {
+        const char *win = edan_options_last(o, "schedule-window");
+        uint64_t start = 0, count = 10000;
+        if ((win && parse_window(win, &start, &count, err)) || edan_timing_set_dump(t->model, start, count, 0, err)) {
             destroy(t);
             return NULL;
         }
@@ -354,6 +392,21 @@ static int outputs(void *tool, const edan_session *s, edan_error *err)
     edan_session_file_base(s, name, sizeof name);
     if (o->csv_dir[0] && edan_timing_prediction_csv(t->model, o->csv_dir, name, err))
         return -1;
+    const char *dump = edan_options_last(o, "schedule-dump");
+    if (dump) {
+        FILE *f = fopen(dump, "w");
+        if (!f) {
+            edan_error_set(err, "--schedule-dump: cannot write %s", dump);
+            return -1;
+        }
+        const int rc = edan_timing_dump_csv(t->model, f, err);
+        if (fclose(f) && !rc) {
+            edan_error_set(err, "--schedule-dump: cannot write %s", dump);
+            return -1;
+        }
+        if (rc)
+            return -1;
+    }
     if (!o->plot_dir[0])
         return 0;
     char ident[1600];
@@ -387,6 +440,13 @@ static const edan_tool_option options[] = {
      "                      each, a period of up to P, doubling from U after every R periods\n"
      "                      [1000,2000,64000,200]; P = U schedules everything\n",
      check_sampling},
+    {"schedule-dump", EDAN_VALUE_OUTPUT,
+     "  --schedule-dump=FILE  the full schedule (--exact) of the first latency's lane as CSV,\n"
+     "                      one row per instruction of --schedule-window: its fetch, dispatch,\n"
+     "                      issue, completion and commit cycles and what set each (docs/model.md)\n",
+     NULL},
+    {"schedule-window", true,
+     "  --schedule-window=[START,]N  the instructions of the region the dump holds [0,10000]\n", check_window},
     {NULL, false, NULL, NULL},
 };
 
