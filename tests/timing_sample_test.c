@@ -153,8 +153,8 @@ static double det2(double m[2][2])
 
 /*
  * The regression estimator's reference: the same lists of strata as
- * reference(); over the sampled lists (measured less than they stand for,
- * two units or more) the weighted least-squares slopes of the rates y / x
+ * reference(); over the lists of two units or more (measured whole or
+ * sampled) the weighted least-squares slopes of the rates y / x
  * on the two counts' rates a / x, each list centred on its own means,
  * by Cramer's rule; per list sum w y / x + b (sum A - sum w a / x), and
  * the textbook variance of the residual rates y / x - b a / x, with two
@@ -183,7 +183,7 @@ static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, cons
             for (int j = 0; j < NA; j++)
                 mq[j] += (double)w[i] * (double)au[i * NA + j] / (double)x[i];
         }
-        if (X >= N || count[l] < 2)
+        if (count[l] < 2)
             continue;
         for (size_t i = first[l]; i < first[l] + count[l]; i++)
             for (int j = 0; j < NA; j++) {
@@ -267,7 +267,8 @@ static void test_estimator_aux(void)
                 alpha = (double)(1 + rt_below(50));
             }
             x[i] = 100 + rt_below(2000);
-            w[i] = x[i] + (rt_below(8) ? rt_below(20000) : 0);
+            /* in every other trial the first stratum measured whole, as the model's exact start */
+            w[i] = x[i] + (rt_below(8) && (trial % 2 || s) ? rt_below(20000) : 0);
             st[i] = s;
             exact[i] = alpha0 * (double)x[i];
             truth += alpha0 * (double)w[i];

@@ -172,15 +172,16 @@ typedef struct edan_timing_sampling {
 } edan_timing_sampling;
 
 /*
- * The defaults: 3000 instructions scheduled in each 64000 (4.7 %), 2500 of
+ * The defaults: 3000 instructions scheduled in each 64000 (4.7 %), 2000 of
  * them measured. A unit's slope is the few misses it holds, so what decides
- * the estimate's spread is the instructions measured (2.5 times those of
- * 1000,2000 halved the slope's error on PolyBench's 2mm, 3mm and syr2k);
- * 500 of warm-up (2.6 windows of 192) leave the units' cycles within 0.3 %
- * of --exact's at the same places but where store sets retrain.
+ * the estimate's spread is the instructions measured (twice those of
+ * 1000,2000: over 12 draws of the units on eight PolyBench kernels, the
+ * slope more than 5 % off in 9 of 96 runs against 30); 1000 of warm-up,
+ * 5 windows of 192 (500 left units up to 0.3 % off --exact's at the same
+ * places, and their intervals, narrower, missed that more often).
  */
-#define EDAN_TIMING_SAMPLE_UNIT 2500
-#define EDAN_TIMING_SAMPLE_WARMUP 500
+#define EDAN_TIMING_SAMPLE_UNIT 2000
+#define EDAN_TIMING_SAMPLE_WARMUP 1000
 #define EDAN_TIMING_SAMPLE_PERIOD 64000
 #define EDAN_TIMING_SAMPLE_REGIME 200
 
