@@ -208,7 +208,8 @@ struct edan_timing {
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;
-    uint64_t epoch_at; /* the record (t->n.instructions) + 1 of the last data line from memory (ram_epochs) */
+    uint64_t epoch_at;    /* the record (t->n.instructions) + 1 of the current epoch's first line (ram_epochs) */
+    uint32_t epoch_lines; /* the lines from memory in it */
     /* attribution per static instruction id: id_time / id_stall [id * Kp + k] */
     size_t id_cap;
     tick *id_time, *id_stall;

@@ -195,9 +195,18 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
     }
     if ((int)r->level == t->nlev) {
         t->n.ram_lines++;
-        /* a miss more than a window after the last one starts an epoch: its latency is not hidden behind another's */
-        t->n.ram_epochs += !t->epoch_at || t->n.instructions + 1 - t->epoch_at > t->m.rob_entries;
-        t->epoch_at = t->n.instructions + 1;
+        /*
+         * an epoch is the misses whose latencies overlap: one the window can hold with its first (at most
+         * rob_entries records after it) and the first level's MSHRs can keep in flight with the others (at
+         * most mshrs lines); a miss beyond either starts the next
+         */
+        if (!t->epoch_at || t->n.instructions + 1 - t->epoch_at > t->m.rob_entries ||
+            t->epoch_lines >= t->m.data[0].mshrs) {
+            t->n.ram_epochs++;
+            t->epoch_at = t->n.instructions + 1;
+            t->epoch_lines = 0;
+        }
+        t->epoch_lines++;
     }
     t->n.ram_bytes += r->ram_bytes;
 }

@@ -92,7 +92,7 @@ static int parse_sampling(const char *value, edan_timing_sampling *out, edan_err
     edan_error why = {0};
     if (!ok || n < 3 || edan_timing_sampling_check(out, &why)) {
         edan_error_set(
-            err, "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME] in instructions (like 1000,2000,64000)%s%s",
+            err, "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME] in instructions (like 2000,1000,64000)%s%s",
             value ? value : "", why.set ? ": " : "", why.set ? why.msg : "");
         return -1;
     }
@@ -438,7 +438,7 @@ static const edan_tool_option options[] = {
     {"sample-timing", true,
      "  --sample-timing=U,W,P[,R]  the sampling's units of U instructions, W of warm-up before\n"
      "                      each, a period of up to P, doubling from U after every R periods\n"
-     "                      [1000,2000,64000,200]; P = U schedules everything\n",
+     "                      [2000,1000,64000,200]; P = U schedules everything\n",
      check_sampling},
     {"schedule-dump", EDAN_VALUE_OUTPUT,
      "  --schedule-dump=FILE  the full schedule (--exact) of the first latency's lane as CSV,\n"
