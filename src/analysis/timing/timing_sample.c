@@ -298,35 +298,20 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
     return 0;
 }
 
-/* Unit storage: doubling, out of line (once per 1024 units and more). */
+/* Unit storage: doubling, out of line (once per 1024 units and more). Each array is grown to cap * per of its
+ * elements; one that fails leaves the others grown and s->cap as it was, which is safe (they are only larger). */
 static __attribute__((noinline)) int units_grow(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
     const size_t cap = s->cap ? s->cap * 2 : 1024, Kp = (size_t)t->Kp;
-    uint64_t *a = realloc(s->stands, cap * sizeof *a);
-    if (a)
-        s->stands = a;
-    uint64_t *b = a ? realloc(s->meas, cap * sizeof *b) : NULL;
-    if (b)
-        s->meas = b;
-    uint32_t *c = b ? realloc(s->stratum, cap * sizeof *c) : NULL;
-    if (c)
-        s->stratum = c;
-    tick *d = c ? realloc(s->y, cap * Kp * sizeof *d) : NULL;
-    if (d)
-        s->y = d;
-    uint64_t *e = d ? realloc(s->aux_unit, cap * NAUX * sizeof *e) : NULL;
-    if (e)
-        s->aux_unit = e;
-    uint64_t *f = e ? realloc(s->aux_stands, cap * NAUX * sizeof *f) : NULL;
-    if (f)
-        s->aux_stands = f;
-    uint64_t *g = f ? realloc(s->aux_start, cap * NAUX * sizeof *g) : NULL;
-    if (!g) {
+    void *q;
+#define GROW(p, per) ((q = realloc((p), cap * (per) * sizeof *(p))) != NULL && ((p) = q, 1))
+    if (!(GROW(s->stands, 1) && GROW(s->meas, 1) && GROW(s->stratum, 1) && GROW(s->y, Kp) && GROW(s->aux_unit, NAUX) &&
+          GROW(s->aux_stands, NAUX) && GROW(s->aux_start, NAUX))) {
         edan_error_set(&t->err, "out of memory for the sampled timing model's units (%zu)", cap);
         return -1;
     }
-    s->aux_start = g;
+#undef GROW
     s->cap = cap;
     return 0;
 }
