@@ -132,10 +132,11 @@ const char *proj_nest_why_not(const edan_affine_nest *n)
 
 /* Level k's trip count: a number, or a bounded nest's affine bound in the outer counters, levels from 1 ("i1+1",
  * "2*i1-i2"), with its largest. */
-void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f)
+void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, char *buf, size_t cap)
 {
+#define ADD(...) snprintf(buf + strlen(buf), cap - strlen(buf), __VA_ARGS__) /* after buf's text */
     if (n->trip[k] || !n->bounded) {
-        fprintf(f, "%" PRIu64, n->trip[k]);
+        ADD("%" PRIu64, n->trip[k]);
         return;
     }
     bool any = false;
@@ -143,15 +144,16 @@ void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f)
         const int64_t c = n->bound_stride[k][m];
         if (!c)
             continue;
-        fputs(c < 0 ? "-" : any ? "+" : "", f);
+        ADD("%s", c < 0 ? "-" : any ? "+" : "");
         if (c != 1 && c != -1)
-            fprintf(f, "%" PRIu64 "*", c < 0 ? 0 - (uint64_t)c : (uint64_t)c);
-        fprintf(f, "i%u", m + 1);
+            ADD("%" PRIu64 "*", c < 0 ? 0 - (uint64_t)c : (uint64_t)c);
+        ADD("i%u", m + 1);
         any = true;
     }
     if (n->bound_base[k] || !any)
-        fprintf(f, any ? "%+" PRId64 : "%" PRId64, n->bound_base[k]);
-    fprintf(f, " (at most %" PRIu64 ")", n->extent[k]);
+        ADD(any ? "%+" PRId64 : "%" PRId64, n->bound_base[k]);
+    ADD(" (at most %" PRIu64 ")", n->extent[k]);
+#undef ADD
 }
 
 /* "the store at stencils.c:52 (0x10a4c, nest #2)" */

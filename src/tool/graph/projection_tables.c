@@ -313,6 +313,9 @@ static const edan_column whatif_cols[] = {
 /* The what-ifs' nests, pairs and own members                             */
 /* ===================================================================== */
 
+/* A column of text alone (a form's word or number) */
+#define TX(S, m, key, flags, precision)                                                                                \
+    EDAN_COL_FIELD(S, m, key, "", "text", EDAN_NO_JSON | EDAN_NO_CSV | (flags), NULL, 0, precision)
 #define NE(m, key, unit, doc) EDAN_COL_FIELD(proj_nest_row, m, key, unit, doc, 0, NULL, 0, 0)
 #define NE_NEST(m, key, unit, doc) EDAN_COL_OF(1, edan_affine_nest, m, key, unit, doc, 0, NULL, 0, 0)
 #define CELL(key, type, unit, doc)                                                                                     \
@@ -348,6 +351,18 @@ static const edan_column nest_cols[] = {
     EDAN_COL_ARRAY(proj_nest_row, regs.spilled[1], n_regs, "registers.fp_spilled_per_iteration", "accesses",
                    "FP accesses spilled at each", 0),
     NE(insns, "instructions", "", "its loads and stores, by pc"),
+    /* text: its sentence and its registers' line */
+    TX(proj_nest_row, loop, "loop", 0, 0),
+    TX(proj_nest_row, levels, "levels", 0, 0),
+    TX(proj_nest_row, levels_s, "levels_s", 0, 0),
+    TX(proj_nest_row, trips, "trips_text", 0, 0),
+    TX(proj_nest_row, entries_s, "entries_s", 0, 0),
+    TX(proj_nest_row, all_accesses, "all_accesses", 0, 0),
+    TX(proj_nest_row, kind, "kind", 0, 0),
+    TX(proj_nest_row, reason_pct, "reason_pct", 0, 1),
+    TX(proj_nest_row, pct_of, "pct_of", 0, 0),
+    TX(proj_nest_row, regs.stack, "stack", EDAN_COL_G, 3),
+    TX(proj_nest_row, spills, "spills", 0, 0),
 };
 static const edan_column bound_cols[] = {
     EDAN_COL_FIELD(proj_bound_row, base, "base", "iterations", "the trip count at outer counters 0", 0, NULL, 0, 0),
@@ -367,6 +382,7 @@ static const edan_column pair_cols[] = {
     EDAN_COL_FIELD(proj_pair_row, second, "second", "", "the second's", 0, NULL, 0, 0),
     EDAN_COL_FIELD(proj_pair_row, fused, "fused", "", "whether the fusion fuses them", 0, NULL, 0, 0),
     EDAN_COL_FIELD(proj_pair_row, reason, "reason", "", "why not (null: fused)", 0, NULL, 0, 0),
+    TX(proj_pair_row, positions, "positions", 0, 0),
 };
 #define WS(m, key, doc) EDAN_COL_FIELD(proj_wi_summary, m, key, "", doc, 0, NULL, 0, 0)
 static const edan_column whatif_summary_cols[] = {
@@ -380,6 +396,8 @@ static const edan_column whatif_summary_cols[] = {
     WS(complete, "complete", "every nest replayed"),
     WS(rows, "rows", "every plan at every cache size"),
     WS(unblocked, "unblocked", "the nests as they ran, per cache size"),
+    TX(proj_wi_summary, what, "what", 0, 0),
+    TX(proj_wi_summary, prefetch, "prefetch", 0, 0),
 };
 #define UB(m, key, unit, doc, flags) EDAN_COL_FIELD(proj_wi_unblocked, m, key, unit, doc, flags, NULL, 0, 0)
 static const edan_column unblocked_cols[] = {

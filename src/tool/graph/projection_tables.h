@@ -186,13 +186,23 @@ typedef struct proj_nest_row {
     uint64_t loops[EDAN_AFFINE_LEVELS];
     unsigned levels;
     proj_bound_row bound_rows[EDAN_AFFINE_LEVELS];
+    /* text: the nest's sentence and its registers' line (projection_whatif_view.c's nest_form) */
+    int32_t loop;                     /* the outermost loop */
+    const char *levels_s, *entries_s; /* "s" or "", "y" or "ies" */
+    uint64_t all_accesses;            /* its own and its calls' */
+    const char *kind;                 /* a replayed nest's: "affine" or "affine, non-rectangular" */
+    double reason_pct;                /* not replayed: the share of pct_of's accesses that made it so */
+    const char *pct_of;
+    char trips[512];  /* " 100 x i1+1 (at most 99)": each level's trip count */
+    char spills[400]; /* " 8: 0 int, 1.5 FP; 16: ...": per register count */
 } proj_nest_row;
 
 /* A pair of consecutive nests the fusion what-if looks at (JSON "projection.what_if.pairs"). */
 typedef struct proj_pair_row {
     int32_t first, second;
     bool fused;
-    const char *reason; /* why not (NULL: fused) */
+    const char *reason;  /* why not (NULL: fused) */
+    char positions[256]; /* text: " (positions 8 x 8 against 64)" when their spaces differ ("": none) */
 } proj_pair_row;
 
 /* The what-if's own members (JSON "projection.what_if"): its kind, cache, nests, pairs and rows. */
@@ -209,6 +219,7 @@ typedef struct proj_wi_summary {
     bool complete;                       /* every nest replayed */
     uint64_t levels[EDAN_AFFINE_LEVELS]; /* the levels blocked, from 1 */
     size_t n_levels;
+    const char *what, *prefetch; /* text: the transformation, and the cache model's prefetchers */
 } proj_wi_summary;
 
 /* The cells of an instruction's row (its edan_affine_insn the row's second struct; its edan_insn's numbers here). */

@@ -193,8 +193,11 @@ void proj_register_model(const proj_tool *t, const edan_affine *a, const unsigne
 
 /* A nest the what-ifs do not replay: why (NULL when they do). */
 const char *proj_nest_why_not(const edan_affine_nest *n);
-/* Level k's trip count in the text: a number, or a bounded nest's bound in its outer counters and its largest. */
-void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, FILE *f);
+/*
+ * Level k's trip count in the text, after buf's text (buf[0 .. cap) holds
+ * one): a number, or a bounded nest's bound in its outer counters and its largest.
+ */
+void proj_nest_trip_text(const edan_affine_nest *n, unsigned k, char *buf, size_t cap);
 /* Why a plan of that order is illegal: the dependence c it breaks and how, in buf. */
 void proj_why_illegal(proj_tool *t, const edan_affine *a, const edan_whatif_conflict *c, edan_whatif_order order,
                       char *buf, size_t n);

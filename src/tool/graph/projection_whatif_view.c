@@ -188,123 +188,64 @@ static void unblocked_table(proj_tool *t, const proj_wi_row *rows, edan_table *t
     }
 }
 
-void proj_whatif_text(proj_tool *t, FILE *f)
-{
-    proj_whatif *w = t->whatif;
-    if (!w)
-        return;
-    if (!proj_whatif_make(t)) {
-        fprintf(f, "  what-if: out of memory\n");
-        return;
-    }
-    const edan_affine_nest *n = edan_affine_nests(w->affine);
-    fprintf(f, "  what-if                   %s, from the nests' affine access functions\n",
-            w->fuse ? "fusion of consecutive nests of one iteration space" : "cache blocking");
-    if (w->assoc)
-        fprintf(f,
-                "  what-if traffic           the machine's cache model (%s), started empty; at each cache size its "
-                "last level "
-                "resized, the levels above kept where smaller\n",
-                w->cache_label);
-    /* ExaSAT's time is the larger of the compute and traffic times; a load's latency needs the level that held its
-     * line, which a fully associative LRU cache has not (the machine's hierarchy would count misses the row's own
-     * traffic says never happen): the exposed latency comes with the cache model only */
-    if (w->assoc)
-        fprintf(f, "  what-if time              ExaSAT's bound plus the loads' exposed latency on that hierarchy%s\n",
-                w->prefetch ? " with the machine's prefetchers" : " (the machine has no prefetcher: every miss waits)");
-    else
-        fprintf(f, "  what-if time              ExaSAT's bound only: the LRU caches have no levels, so no load latency "
-                   "(--what-if-cache=machine adds it)\n");
-    for (size_t i = 0; i < edan_affine_n_nests(w->affine); i++) {
-        const edan_loop_place p = proj_loop_place(t, n[i].loop[0]);
-        fprintf(f, "  nest #%d %s:%u, %u level%s, trips", n[i].loop[0], p.function ? p.function : "?", p.line,
-                n[i].levels, n[i].levels == 1 ? "" : "s");
-        for (unsigned k = 0; k < n[i].levels; k++) {
-            fprintf(f, "%s", k ? " x " : " ");
-            proj_nest_trip_text(&n[i], k, f);
-        }
-        const char *why = proj_nest_why_not(&n[i]);
-        fprintf(f, ", %" PRIu64 " entr%s, %" PRIu64 " accesses: %s", n[i].entries, n[i].entries == 1 ? "y" : "ies",
-                n[i].accesses + n[i].in_calls,
-                why            ? "not replayed: "
-                : n[i].bounded ? "affine, non-rectangular"
-                               : "affine");
-        const double all = (double)(t->total.mix.loads + t->total.mix.stores + t->total.mix.atomics);
-        if (why && !strncmp(why, "non-rectangular", 15))
-            fprintf(f, "%s (%.1f %% of the region's accesses)", why,
-                    100.0 * (double)(n[i].accesses + n[i].in_calls) / (all > 0 ? all : 1));
-        else if (why)
-            fprintf(f, "%s (%.1f %% of its accesses non-affine)", why,
-                    100.0 * (double)(n[i].nonaffine_accesses + n[i].in_calls) /
-                        (double)(n[i].accesses + n[i].in_calls ? n[i].accesses + n[i].in_calls : 1));
-        fputc('\n', f);
-        const proj_regs *g = &w->model[i];
-        if (!g->iterations)
-            continue;
-        fprintf(f,
-                "    registers of its body (loop #%d): %u integer and %u FP named, %u state variables in memory, "
-                "%.3g stack accesses per iteration; spilled per iteration (ExaSAT's model) at",
-                g->loop, g->used[0], g->used[1], g->memory_state, g->stack);
-        for (int r = 0; r < w->n_regs; r++)
-            fprintf(f, "%s %u: %.3g int, %.3g FP", r ? ";" : "", w->regs[r], g->spilled[0][r], g->spilled[1][r]);
-        fputc('\n', f);
-    }
-    for (size_t i = 1; w->fuse && i < edan_affine_n_nests(w->affine); i++) { /* each consecutive pair */
-        fprintf(f, "  nests #%d and #%d: ", n[i - 1].loop[0], n[i].loop[0]);
-        if (!w->pair_why[i]) {
-            fprintf(f, "fused\n");
-            continue;
-        }
-        fprintf(f, "not fused: %s", w->pair_why[i]);
-        if (!strcmp(w->pair_why[i], "different iteration spaces") || !strcmp(w->pair_why[i], "different depths"))
-            for (size_t x = i - 1; x <= i; x++) {
-                uint64_t pos[EDAN_AFFINE_LEVELS];
-                if (!edan_whatif_positions(w->affine, &n[x], pos))
-                    break;
-                fprintf(f, "%s", x < i ? " (positions" : " against");
-                for (unsigned k = 0; k < n[x].levels; k++)
-                    fprintf(f, "%s%" PRIu64, k ? " x " : " ", pos[k]);
-                fprintf(f, "%s", x < i ? "" : ")");
-            }
-        fputc('\n', f);
-    }
-    if (!w->n_exact) {
-        fprintf(f, "  no nest to transform\n");
-        return;
-    }
-    for (int i = 0; i < w->n_res; i++) /* each illegal plan once, with the dependence it breaks */
-        if (!w->res[i].legal) {
-            char why[640];
-            proj_why_illegal(t, w->affine, &w->res[i].why, w->res[i].order, why, sizeof why);
-            fprintf(f, "  illegal: %s", scheme_name(w, w->res[i].order));
-            if (w->res[i].tile)
-                fprintf(f, " tile %" PRIu64, w->res[i].tile);
-            fprintf(f, ": %s\n", why);
-        }
-    edan_table tab;
-    proj_wi_row *rows = wi_table(t, &tab);
-    edan_table_text(f, &tab, &(edan_text_view){.heading_always = true});
-    edan_table_free(&tab);
-    free(rows);
-}
-
-/* The what-if's JSON tables: its own members, nests (each with its levels' bounds and instructions), pairs, rows. */
-typedef struct wi_json {
+/* The what-if's tables: its own members, nests (each with its levels' bounds and instructions), pairs, rows. */
+typedef struct wi_tables {
     edan_table summary, nests, pairs, rows, unblocked;
-    edan_table *sub;       /* nest i's bounds sub[2 i], instructions sub[2 i + 1] */
+    edan_table *sub; /* nest i's bounds sub[2 i], instructions sub[2 i + 1] */
+    size_t n_nests;
     proj_wi_unblocked *ub; /* a row per cache */
     proj_nest_row *nest_rows;
     proj_pair_row *pair_rows;
     proj_wi_row *wi_rows;
     proj_wi_summary sum;
-} wi_json;
+} wi_tables;
+
+/* A pair's positions when their spaces differ: " (positions 8 x 8 against 64)" ("": none, or not known). */
+static void pair_positions(const proj_whatif *w, const edan_affine_nest *n, size_t i, char *buf, size_t cap)
+{
+    if (strcmp(w->pair_why[i], "different iteration spaces") && strcmp(w->pair_why[i], "different depths"))
+        return;
+    for (size_t x = i - 1; x <= i; x++) {
+        uint64_t pos[EDAN_AFFINE_LEVELS];
+        if (!edan_whatif_positions(w->affine, &n[x], pos))
+            break;
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s", x < i ? " (positions" : " against");
+        for (unsigned k = 0; k < n[x].levels; k++)
+            snprintf(buf + strlen(buf), cap - strlen(buf), "%s%" PRIu64, k ? " x " : " ", pos[k]);
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s", x < i ? "" : ")");
+    }
+}
+
+/* Nest i's row beside its JSON members: its sentence's words, its trips' and its spills' text. */
+static void nest_text(proj_tool *t, const edan_affine_nest *n, proj_nest_row *r)
+{
+    const proj_whatif *w = t->whatif;
+    const double all = (double)(t->total.mix.loads + t->total.mix.stores + t->total.mix.atomics);
+    const uint64_t own = n->accesses + n->in_calls;
+    const bool nonrect = r->reason && !strncmp(r->reason, "non-rectangular", 15);
+    r->loop = n->loop[0];
+    r->levels_s = n->levels == 1 ? "" : "s";
+    r->entries_s = n->entries == 1 ? "y" : "ies";
+    r->all_accesses = own;
+    r->kind = n->bounded ? "affine, non-rectangular" : "affine";
+    r->pct_of = nonrect ? "the region's accesses" : "its accesses non-affine";
+    r->reason_pct = nonrect ? 100.0 * (double)own / (all > 0 ? all : 1)
+                            : 100.0 * (double)(n->nonaffine_accesses + n->in_calls) / (double)(own ? own : 1);
+    for (unsigned k = 0; k < n->levels; k++) {
+        snprintf(r->trips + strlen(r->trips), sizeof r->trips - strlen(r->trips), "%s", k ? " x " : " ");
+        proj_nest_trip_text(n, k, r->trips, sizeof r->trips);
+    }
+    for (int k = 0; k < w->n_regs; k++)
+        snprintf(r->spills + strlen(r->spills), sizeof r->spills - strlen(r->spills), "%s %u: %.3g int, %.3g FP",
+                 k ? ";" : "", w->regs[k], r->regs.spilled[0][k], r->regs.spilled[1][k]);
+}
 
 /* The nests' and pairs' rows and the what-if's own members (computed; x's arrays allocated). */
-static void wi_json_rows(proj_tool *t, wi_json *x)
+static void wi_table_rows(proj_tool *t, wi_tables *x)
 {
     const proj_whatif *w = t->whatif;
     const edan_affine_nest *n = edan_affine_nests(w->affine);
-    const size_t nn = edan_affine_n_nests(w->affine);
+    const size_t nn = x->n_nests;
     for (size_t i = 0; i < nn; i++) {
         proj_nest_row *r = &x->nest_rows[i];
         r->place = proj_loop_place(t, n[i].loop[0]);
@@ -323,78 +264,139 @@ static void wi_json_rows(proj_tool *t, wi_json *x)
             r->bound_rows[k].n = k;
             memcpy(r->bound_rows[k].strides, n[i].bound_stride[k], sizeof r->bound_rows[k].strides);
         }
+        nest_text(t, &n[i], r);
     }
-    for (size_t i = 1; w->fuse && i < nn; i++) /* each consecutive pair */
-        x->pair_rows[i - 1] = (proj_pair_row){n[i - 1].loop[0], n[i].loop[0], !w->pair_why[i], w->pair_why[i]};
-    x->sum = (proj_wi_summary){.kind = w->fuse ? "fuse" : "block",
-                               .cache_model = w->assoc ? w->cache_label : NULL,
-                               .time = w->assoc ? "bound+exposed" : "bound",
-                               .nests = &x->nests,
-                               .pairs = &x->pairs,
-                               .rows = &x->rows,
-                               .unblocked = &x->unblocked,
-                               .complete = w->n_exact == nn};
+    for (size_t i = 1; w->fuse && i < nn; i++) { /* each consecutive pair */
+        proj_pair_row *p = &x->pair_rows[i - 1];
+        *p = (proj_pair_row){n[i - 1].loop[0], n[i].loop[0], !w->pair_why[i], w->pair_why[i], ""};
+        if (w->pair_why[i])
+            pair_positions(w, n, i, p->positions, sizeof p->positions);
+    }
+    x->sum =
+        (proj_wi_summary){.kind = w->fuse ? "fuse" : "block",
+                          .cache_model = w->assoc ? w->cache_label : NULL,
+                          .time = w->assoc ? "bound+exposed" : "bound",
+                          .nests = &x->nests,
+                          .pairs = &x->pairs,
+                          .rows = &x->rows,
+                          .unblocked = &x->unblocked,
+                          .complete = w->n_exact == nn,
+                          .what = w->fuse ? "fusion of consecutive nests of one iteration space" : "cache blocking",
+                          .prefetch = w->prefetch ? " with the machine's prefetchers"
+                                                  : " (the machine has no prefetcher: every miss waits)"};
     for (unsigned k = 0; k < EDAN_AFFINE_LEVELS; k++)
         if (w->block & (1u << k))
             x->sum.levels[x->sum.n_levels++] = k + 1;
 }
 
-void proj_whatif_json(proj_tool *t, FILE *f)
+static void wi_tables_free(wi_tables *x)
+{
+    for (size_t i = 0; x->sub && i < 2 * x->n_nests; i++)
+        edan_table_free(&x->sub[i]);
+    edan_table_free(&x->summary);
+    edan_table_free(&x->nests);
+    edan_table_free(&x->pairs);
+    edan_table_free(&x->rows);
+    edan_table_free(&x->unblocked);
+    free(x->wi_rows);
+    free(x->ub);
+    free(x->sub);
+    free(x->nest_rows);
+    free(x->pair_rows);
+}
+
+/* The what-if's tables in *x (zeroed first; wi_tables_free frees them): false when out of memory. */
+static bool wi_tables_make(proj_tool *t, wi_tables *x)
 {
     proj_whatif *w = t->whatif;
-    if (!w)
-        return;
-    fprintf(f, ",\"what_if\":");
     const size_t nn = proj_whatif_make(t) ? edan_affine_n_nests(w->affine) : 0;
-    wi_json x = {.sub = calloc(2 * nn + 1, sizeof *x.sub),
-                 .nest_rows = calloc(nn + 1, sizeof *x.nest_rows),
-                 .pair_rows = calloc(nn + 1, sizeof *x.pair_rows),
-                 .ub = calloc((size_t)n_caches(t) + 1, sizeof *x.ub)};
-    if (!proj_whatif_make(t) || !x.sub || !x.nest_rows || !x.pair_rows || !x.ub) {
-        fprintf(f, "null");
-    } else {
-        const edan_affine_nest *n = edan_affine_nests(w->affine);
-        const edan_affine_insn *in = edan_affine_insns(w->affine);
-        wi_json_rows(t, &x);
-        edan_table_init(&x.nests, &edan_projection_tables[T_NESTS]);
-        for (size_t i = 0; i < nn; i++) {
-            edan_table_init(&x.sub[2 * i], &edan_projection_tables[T_BOUNDS]);
-            edan_table_init(&x.sub[2 * i + 1], &edan_projection_tables[T_INSNS]);
-            for (unsigned k = 0; k < n[i].levels; k++) /* a level whose trip count is no bound: null */
-                edan_table_row_of(&x.sub[2 * i], n[i].trip[k] || !n[i].bounded ? EDAN_ROW_NULL : 0,
-                                  &x.nest_rows[i].bound_rows[k], NULL);
-            for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
-                edan_value *v = edan_table_row_of(&x.sub[2 * i + 1], 0, NULL, &in[j]);
-                if (!v)
-                    break;
-                v[IN_PC].u = in[j].insn->pc;
-                v[IN_STORE].b = in[j].insn->mem != EDAN_MEM_LOAD;
-                v[IN_SIZE].u = in[j].insn->mem_size;
-            }
-            edan_table_row_of(&x.nests, 0, &x.nest_rows[i], &n[i]);
+    *x = (wi_tables){.sub = calloc(2 * nn + 1, sizeof *x->sub),
+                     .n_nests = nn,
+                     .nest_rows = calloc(nn + 1, sizeof *x->nest_rows),
+                     .pair_rows = calloc(nn + 1, sizeof *x->pair_rows),
+                     .ub = calloc((size_t)n_caches(t) + 1, sizeof *x->ub)};
+    if (!proj_whatif_make(t) || !x->sub || !x->nest_rows || !x->pair_rows || !x->ub)
+        return false;
+    const edan_affine_nest *n = edan_affine_nests(w->affine);
+    const edan_affine_insn *in = edan_affine_insns(w->affine);
+    wi_table_rows(t, x);
+    edan_table_init(&x->nests, &edan_projection_tables[T_NESTS]);
+    for (size_t i = 0; i < nn; i++) {
+        edan_table_init(&x->sub[2 * i], &edan_projection_tables[T_BOUNDS]);
+        edan_table_init(&x->sub[2 * i + 1], &edan_projection_tables[T_INSNS]);
+        for (unsigned k = 0; k < n[i].levels; k++) /* a level whose trip count is no bound: null */
+            edan_table_row_of(&x->sub[2 * i], n[i].trip[k] || !n[i].bounded ? EDAN_ROW_NULL : 0,
+                              &x->nest_rows[i].bound_rows[k], NULL);
+        for (size_t j = n[i].first; j < n[i].first + n[i].n; j++) {
+            edan_value *v = edan_table_row_of(&x->sub[2 * i + 1], 0, NULL, &in[j]);
+            if (!v)
+                break;
+            v[IN_PC].u = in[j].insn->pc;
+            v[IN_STORE].b = in[j].insn->mem != EDAN_MEM_LOAD;
+            v[IN_SIZE].u = in[j].insn->mem_size;
         }
-        edan_table_init(&x.pairs, &edan_projection_tables[T_PAIRS]);
-        edan_table_rows_of(&x.pairs, x.pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x.pair_rows);
-        x.wi_rows = wi_table(t, &x.rows);
-        unblocked_table(t, x.wi_rows, &x.unblocked, x.ub);
-        edan_table_init(&x.summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
-        edan_table_row_of(&x.summary, 0, &x.sum, NULL);
-        fputc('{', f);
-        edan_table_json(f, &x.summary, 0);
-        fputc('}', f);
-        for (size_t i = 0; i < 2 * nn; i++)
-            edan_table_free(&x.sub[i]);
-        edan_table_free(&x.summary);
-        edan_table_free(&x.nests);
-        edan_table_free(&x.pairs);
-        edan_table_free(&x.rows);
-        edan_table_free(&x.unblocked);
-        free(x.wi_rows);
+        edan_table_row_of(&x->nests, 0, &x->nest_rows[i], &n[i]);
     }
-    free(x.ub);
-    free(x.sub);
-    free(x.nest_rows);
-    free(x.pair_rows);
+    edan_table_init(&x->pairs, &edan_projection_tables[T_PAIRS]);
+    edan_table_rows_of(&x->pairs, x->pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x->pair_rows);
+    x->wi_rows = wi_table(t, &x->rows);
+    unblocked_table(t, x->wi_rows, &x->unblocked, x->ub);
+    edan_table_init(&x->summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
+    edan_table_row_of(&x->summary, 0, &x->sum, NULL);
+    return x->wi_rows != NULL;
+}
+
+/* The text: forms of the what-if's own row, its nests', its pairs' and its illegal plans', then the plans' table. */
+static const char head_form[] =
+    "  what-if                   {what}, from the nests' affine access functions\n"
+    "{?cache_model}  what-if traffic           the machine's cache model ({cache_model}), started empty; at each "
+    "cache size its last level resized, the levels above kept where smaller\n"
+    "{?cache_model}  what-if time              ExaSAT's bound plus the loads' exposed latency on that "
+    "hierarchy{prefetch}\n"
+    "{!cache_model}  what-if time              ExaSAT's bound only: the LRU caches have no levels, so no load latency "
+    "(--what-if-cache=machine adds it)\n";
+static const char nest_form[] =
+    "  nest #{loop} {function}:{line}, {levels} level{levels_s}, trips{trips_text}, {entries} entr{entries_s}, "
+    "{all_accesses} accesses: {?reason}not replayed: {reason} ({reason_pct} % of {pct_of}){;}{!reason}{kind}\n"
+    "{?registers.iterations}    registers of its body (loop #{registers.body_loop}): {registers.int_used} integer "
+    "and {registers.fp_used} FP named, {registers.memory_state} state variables in memory, {stack} stack accesses "
+    "per iteration; spilled per iteration (ExaSAT's model) at{spills}\n";
+static const char pair_form[] =
+    "  nests #{first} and #{second}: {?fused}fused{;}{!fused}not fused: {reason}{positions}\n";
+static const char illegal_form[] = "{?illegal}{?tile}  illegal: {scheme:0} tile {tile:0}: {illegal_reason}\n"
+                                   "{?illegal}{!tile}  illegal: {scheme:0}: {illegal_reason}\n";
+
+void proj_whatif_text(proj_tool *t, FILE *f)
+{
+    if (!t->whatif)
+        return;
+    wi_tables x;
+    if (!wi_tables_make(t, &x)) {
+        fprintf(f, "  what-if: out of memory\n");
+    } else {
+        edan_table_form(f, &x.summary, head_form);
+        edan_table_form(f, &x.nests, nest_form);
+        edan_table_form(f, &x.pairs, pair_form);
+        if (!t->whatif->n_exact)
+            fprintf(f, "  no nest to transform\n");
+        for (int i = 0; t->whatif->n_exact && i < t->whatif->n_res; i++) /* each illegal plan once */
+            edan_table_form_row(f, &x.rows, (size_t)i, illegal_form);
+        if (t->whatif->n_exact)
+            edan_table_text(f, &x.rows, &(edan_text_view){.heading_always = true});
+    }
+    wi_tables_free(&x);
+}
+
+void proj_whatif_json(proj_tool *t, FILE *f)
+{
+    if (!t->whatif)
+        return;
+    wi_tables x;
+    if (wi_tables_make(t, &x))
+        edan_table_json_object(f, &x.summary);
+    else
+        fputs(",\"what_if\":null", f);
+    wi_tables_free(&x);
 }
 
 int proj_whatif_csv(proj_tool *t, edan_error *err)
