@@ -346,19 +346,8 @@ static char *read_source(const char *path, size_t *len)
  * Text from a source file or its debug information, as it is but for its
  * control characters: a terminal escape in a source (or in a file name)
  * must not reach the terminal, so each becomes '?' (tabs stay, a CR that
- * ends a line goes).
+ * ends a line goes). In place: p[0 .. n) cleaned and ended.
  */
-static void put_clean(FILE *f, const char *p, size_t n)
-{
-    if (n && p[n - 1] == '\r')
-        n--;
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char c = (unsigned char)p[i];
-        fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, f);
-    }
-}
-
-/* The same in place: p[0 .. n) cleaned, ended where it ends (its CR dropped). */
 static char *clean(char *p, size_t n)
 {
     if (n && p[n - 1] == '\r')
@@ -367,6 +356,14 @@ static char *clean(char *p, size_t n)
         p[i] = ((unsigned char)p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f ? '?' : p[i];
     p[n] = '\0';
     return p;
+}
+
+/* A copy of s cleaned, written to f. */
+static void put_clean(FILE *f, const char *s)
+{
+    char *c = strdup(s);
+    fputs(c ? clean(c, strlen(c)) : "?", f);
+    free(c);
 }
 
 /* The source does not look like the one the program was built from: say so before its lines. */
@@ -382,7 +379,7 @@ static void source_warnings(FILE *f, const an_view *v, const char *path, unsigne
         (src.st_mtim.tv_sec > prog.st_mtim.tv_sec ||
          (src.st_mtim.tv_sec == prog.st_mtim.tv_sec && src.st_mtim.tv_nsec > prog.st_mtim.tv_nsec))) {
         fputs("-- warning: the file was modified after the program was built (", f);
-        put_clean(f, v->binary, strlen(v->binary));
+        put_clean(f, v->binary);
         fputs("): its lines may not be those the counts belong to\n", f);
     }
 }
@@ -428,7 +425,7 @@ static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
 {
     const char *path = v->lines[a].file;
     fputs("\n-- file: ", f);
-    put_clean(f, path, strlen(path));
+    put_clean(f, path);
     fputc('\n', f);
     size_t len = 0, n = 0;
     char *text = read_source(path, &len);
