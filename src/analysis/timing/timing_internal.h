@@ -199,7 +199,7 @@ struct edan_timing {
     bool pf_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's vertex, record
+     * mapped) the block + 1 and its last store's vertex (SS_WARMED: a skip's), record
      * (t->n.instructions when it was scheduled: store_sets()) and pc, to
      * train; per pc the set + 1 (SSIT); per set the vertex + 1 of its last
      * store (LFST); SSIT and LFST per lane: [entry * K + k]

@@ -130,7 +130,7 @@ static inline void store_sets_count(edan_timing *t, uint64_t n)
     }
 }
 
-/* The entry of a (load, store) pair of SSIT entries in ss_pairs. */
+/* The entry of a (load, store) pair of SSIT entries in ss_pairs (direct mapped: two pairs may share one). */
 static inline uint32_t ss_pair(uint32_t at, uint32_t sat)
 {
     return edan_memtime_slot(((uint64_t)at << 16) | sat);
@@ -159,7 +159,7 @@ static inline void ss_join(edan_timing *t, uint32_t at, uint32_t sat, uint32_t k
  * older store to its block, at most rmask records back; the store only
  * warmed, or the load in a skip): the pair is trained as a violation in
  * the lanes where it has violated in the schedule before (ss_pairs), with
- * no refetch. See store_sets_warm().
+ * no refetch. See store_sets_skip().
  */
 static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint64_t pc)
 {
@@ -478,13 +478,13 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
  * measured), with their counts, the attribution's per-id counts and the
  * store sets' part without a time (store_sets_skip(): the count of loads
  * and stores, the blocks' last stores, the functional rule's training).
- * Nothing with a time changes (nor
- * fetch's block: the first record scheduled after a skip may wait to read
- * its block), and the dependency tracker does not see them: the scheduled
- * records form one stream of their own (the vertex numbers t->v and the
- * tracker's), whose first records after a skip are the warm-up that makes
- * its window and queues realistic again. Else records outside the region
- * (warm_run()): all n, counted nowhere. Returns how many, or -1 (t->err set).
+ * Nothing with a time changes (nor fetch's block: the first record
+ * scheduled after a skip may wait to read its block), and the dependency
+ * tracker does not see them: the scheduled records form one stream of
+ * their own (the vertex numbers t->v and the tracker's), whose first
+ * records after a skip are the warm-up that makes its window and queues
+ * realistic again. Else records outside the region (warm_run()): all n,
+ * counted nowhere. Returns how many, or -1 (t->err set).
  */
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
