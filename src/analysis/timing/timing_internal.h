@@ -25,6 +25,8 @@
 #define SS_ENTRIES 1024u
 #define SS_CLEAR_PERIOD 250000u
 #define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
+/* ss_store's value for a store functional warming saw (a skip's: no vertex, no time) */
+#define SS_WARMED UINT64_MAX
 
 typedef edan_tick tick;
 typedef edan_lanes lanes;
@@ -197,7 +199,7 @@ struct edan_timing {
     bool pf_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's vertex, record
+     * mapped) the block + 1 and its last store's vertex (SS_WARMED: a skip's), record
      * (t->n.instructions when it was scheduled: store_sets()) and pc, to
      * train; per pc the set + 1 (SSIT); per set the vertex + 1 of its last
      * store (LFST); SSIT and LFST per lane: [entry * K + k]
@@ -205,6 +207,8 @@ struct edan_timing {
     uint64_t *ss_block, *ss_store, *ss_store_at, *ss_store_pc;
     uint32_t *ssit;
     uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
+    /* per (load, store) pair of SSIT entries (ss_pair()), bit k: it violated in lane k's schedule; never forgotten */
+    uint32_t *ss_pairs;
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;

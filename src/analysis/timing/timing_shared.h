@@ -107,15 +107,17 @@ static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
  * as the eDAG's predecessors are: the scheduled records are one stream
  * across a skip, and the last store scheduled before it stands for the
  * set's stores the skip did not schedule. Without sampling the two counts
- * are the same.
+ * are the same. A skip's stores are the last to their blocks too, with no
+ * vertex (SS_WARMED): a load near one has no time to compare and takes
+ * the functional rule (store_sets_skip()), as do the skip's own loads.
  */
 /*
  * Counts n more loads and stores (micro-operations) of the region, and
  * forgets the store sets each time the count passes a multiple of
- * SS_CLEAR_PERIOD. Skipped records of a sampled schedule count too
- * (functional_run()), so that the tables live as many of the region's
- * loads and stores as with --exact: counting only the scheduled ones kept
- * them 7-20x longer and biased lu and seidel-2d's sampled times.
+ * SS_CLEAR_PERIOD. Skipped records of a sampled schedule count too, each
+ * at its place (store_sets_skip()), so that the tables are forgotten at
+ * the same load or store as with --exact: counting only the scheduled ones
+ * kept them 7-20x longer and biased lu and seidel-2d's sampled times.
  */
 static inline void store_sets_count(edan_timing *t, uint64_t n)
 {
@@ -128,6 +130,43 @@ static inline void store_sets_count(edan_timing *t, uint64_t n)
     }
 }
 
+/* The entry of a (load, store) pair of SSIT entries in ss_pairs (direct mapped: two pairs may share one). */
+static inline uint32_t ss_pair(uint32_t at, uint32_t sat)
+{
+    return edan_memtime_slot(((uint64_t)at << 16) | sat);
+}
+
+/*
+ * A violation's training in lane k: the load's SSIT entry (at, pc) and the
+ * store's (sat) join one set, as gem5's StoreSet::violation does.
+ */
+static inline void ss_join(edan_timing *t, uint32_t at, uint32_t sat, uint32_t k, uint64_t pc)
+{
+    const size_t K = (size_t)t->K;
+    uint32_t *set = t->ssit + (size_t)at * K + k, *sset = t->ssit + (size_t)sat * K + k;
+    if (!*set && !*sset) /* a new set, numbered from the load's pc as gem5's calcSSID */
+        *set = *sset = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
+    else if (!*set || !*sset)
+        *set = *sset = *set ? *set : *sset;
+    else
+        *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
+    t->ssit_lanes[at] |= 1u << k;
+    t->ssit_lanes[sat] |= 1u << k;
+}
+
+/*
+ * The functional rule for a load near a store with no time (near: the last
+ * older store to its block, at most rmask records back; the store only
+ * warmed, or the load in a skip): the pair is trained as a violation in
+ * the lanes where it has violated in the schedule before (ss_pairs), with
+ * no refetch. See store_sets_skip().
+ */
+static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint64_t pc)
+{
+    for (uint32_t lanes = t->ss_pairs[ss_pair(at, sat)]; lanes; lanes &= lanes - 1)
+        ss_join(t, at, sat, (uint32_t)__builtin_ctz(lanes), pc);
+}
+
 static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pos = t->n.instructions, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
@@ -136,10 +175,13 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
     const uint32_t at = ssit_index(pc);
     uint32_t *set = t->ssit + (size_t)at * K;
     /* the last older store to the block, still in the window: the one a load can violate */
-    const bool near = is_load && t->ss_block[slot] == block + 1 && pos - t->ss_store_at[slot] <= t->rmask;
-    const uint64_t st = near ? t->ss_store[slot] : 0;
+    bool near = is_load && t->ss_block[slot] == block + 1 && pos - t->ss_store_at[slot] <= t->rmask;
     const uint32_t sat = near ? ssit_index(t->ss_store_pc[slot]) : 0;
-    uint32_t *sset = near ? t->ssit + (size_t)sat * K : NULL;
+    if (near && t->ss_store[slot] == SS_WARMED) { /* a skip's store: no time to violate, the functional rule */
+        ss_join_known(t, at, sat, pc);
+        near = false;
+    }
+    const uint64_t st = near ? t->ss_store[slot] : 0;
     /* without a store to violate, only the lanes where pc is in a set (ssit_lanes) have anything to do */
     for (uint32_t lanes = near ? ~0u : t->ssit_lanes[at]; lanes;) {
         const uint32_t k = (uint32_t)__builtin_ctz(lanes);
@@ -157,14 +199,8 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
         /* the store finds the violation when it executes: the load and all after it are fetched again */
         t->refetch[k] = max_t(t->refetch[k], st_start + t->penalty);
         a[k] = max_t(a[k], st_start + t->penalty + t->frontend);
-        if (!set[k] && !sset[k]) /* a new set, numbered from the load's pc as gem5's calcSSID */
-            set[k] = sset[k] = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
-        else if (!set[k] || !sset[k])
-            set[k] = sset[k] = set[k] ? set[k] : sset[k];
-        else
-            set[k] = sset[k] = set[k] < sset[k] ? set[k] : sset[k]; /* gem5 merges into the smaller set */
-        t->ssit_lanes[at] |= 1u << k;
-        t->ssit_lanes[sat] |= 1u << k;
+        ss_join(t, at, sat, k, pc);
+        t->ss_pairs[ss_pair(at, sat)] |= 1u << k;
     }
     if (!is_load) {
         t->ss_block[slot] = block + 1;
@@ -175,6 +211,54 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
             const uint32_t k = (uint32_t)__builtin_ctz(lanes);
             t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
         }
+    }
+}
+
+/*
+ * The store sets' part of a skipped record (functional_run()), pos its
+ * place in the region: its loads and stores are counted (the clearing
+ * falls where it falls with --exact), a store is the last to its block
+ * (SS_WARMED: no vertex, no time), and a load near a store (its block's
+ * last older store at most rmask records back, as store_sets() asks) is
+ * trained by the functional rule (ss_join_known()).
+ *
+ * Why a rule: after each clearing --exact trains its sets again at the
+ * first violations, within a few thousand instructions in lu (the first
+ * violation 3 to 2,400 records after each of its 55 clearings), and the
+ * sets then make loads wait for their stores (lu's schedule is 74 % slower
+ * with them). Trained only in scheduled stretches, a clearing in a skip
+ * left the sets empty up to the next unit, which ran with them empty until
+ * its own violations (lu's units 16-18 % fast at periods of 8000 and
+ * 16000, its time 4.6-5.9 % low). Whether a load violates is a matter of
+ * times that a skip does not have; what the schedule shows is that a pair
+ * of instructions that violated once violates again when it meets in the
+ * window untrained (lu: 97 % of its untrained near checks with --exact;
+ * the pairs are a program's few loops' loads and stores). So the rule
+ * trains a near pair in the lanes where it has violated in the schedule
+ * (ss_pairs, never forgotten), at its first meeting after a clearing: a
+ * pair that has never violated in a scheduled stretch is never trained.
+ */
+static __attribute__((noinline)) TIMING_TARGET void store_sets_skip(edan_timing *t, const edan_exec *rec,
+                                                                    const timing_fdesc *d, uint64_t pos)
+{
+    const edan_insn *in = rec->insn;
+    const uint64_t block = rec->addr >> t->ss_shift;
+    const uint32_t slot = edan_memtime_slot(block);
+    /* as the step does it: a split record's load micro-op, then its store's (timing_uops.h), else one access */
+    const bool split = in->uops && !d->serial;
+    const bool load = split ? (in->uops & EDAN_UOP_LOAD) != 0 : in->mem != EDAN_MEM_STORE;
+    const bool store = split ? (in->uops & EDAN_UOP_STORE) != 0 : !load;
+    if (load) {
+        store_sets_count(t, 1);
+        if (t->ss_block[slot] == block + 1 && pos - t->ss_store_at[slot] <= t->rmask)
+            ss_join_known(t, ssit_index(in->pc), ssit_index(t->ss_store_pc[slot]), in->pc);
+    }
+    if (store) {
+        store_sets_count(t, 1);
+        t->ss_block[slot] = block + 1;
+        t->ss_store[slot] = SS_WARMED;
+        t->ss_store_at[slot] = pos;
+        t->ss_store_pc[slot] = in->pc;
     }
 }
 
@@ -392,20 +476,22 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
  * region: a skip of the sampled model (timing.h), the region's records not
  * scheduled, up to n of them or to the next warm record (recs[0] is
  * measured), with their counts, the attribution's per-id counts and the
- * store sets' count of loads and stores. Nothing with a time changes (nor
- * fetch's block: the first record scheduled after a skip may wait to read
- * its block), and the dependency tracker does not see them: the scheduled
- * records form one stream of their own (the vertex numbers t->v and the
- * tracker's), whose first records after a skip are the warm-up that makes
- * its window and queues realistic again. Else records outside the region
- * (warm_run()): all n, counted nowhere. Returns how many, or -1 (t->err set).
+ * store sets' part without a time (store_sets_skip(): the count of loads
+ * and stores, the blocks' last stores, the functional rule's training).
+ * Nothing with a time changes (nor fetch's block: the first record
+ * scheduled after a skip may wait to read its block), and the dependency
+ * tracker does not see them: the scheduled records form one stream of
+ * their own (the vertex numbers t->v and the tracker's), whose first
+ * records after a skip are the warm-up that makes its window and queues
+ * realistic again. Else records outside the region (warm_run()): all n,
+ * counted nowhere. Returns how many, or -1 (t->err set).
  */
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
 STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
 {
     timing_prev prev = t->prev; /* in registers for the run */
-    uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0, ss_ops = 0;
+    uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0;
     const bool plain = !t->pf.any;           /* without prefetchers an access's result is only counted */
     const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
     size_t j = 0;
@@ -446,7 +532,8 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 loads += !store;
                 stores += store;
             }
-            ss_ops += d->ss_ops;
+            if (region && d->ss_ops)
+                store_sets_skip(t, rec, d, base + j);
         }
         serial += d->serial != 0;
         record_into(t, &prev, d);
@@ -462,13 +549,6 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         t->n.stores += stores;
         t->n.level_hits[0] += l1_hits;
         t->n.serializing += serial;
-        /*
-         * as many loads and stores as scheduling them would count: the store
-         * sets are forgotten at most once for the run, which is the same,
-         * since nothing in it reads them (step_functional())
-         */
-        if (ss_ops)
-            store_sets_count(t, ss_ops);
     }
     return (long)j;
 fail:
