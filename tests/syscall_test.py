@@ -9,6 +9,7 @@ buffers, then sums the big one in kernel(). Under the real QEMU with the real pl
   buffer), misses the L2 once per line;
 - source.kernel_lines equals a naive count of the 64-byte lines each call wrote, from the buffers and byte counts
   the program prints, and the memory access counts stay the program's own (equal with --cold);
+- --no-kernel-writes (as gem5's syscall emulation, which writes around its caches) leaves them out;
 - a recorded trace (format version 5) holds the kernel's writes: analyze equals the online run, and record --cold
   (version 3) holds none.
 
@@ -96,6 +97,12 @@ def kernel_cases(cc):
               "(want 0)")
         check(cl[0]["misses"] == LINES + ret and cl[1]["misses"] == LINES + ret,
               f"{cc}: cold kernel: L1 misses {cl[0]['misses']}, L2 misses {cl[1]['misses']} (want {LINES + ret} each)")
+        # --no-kernel-writes (gem5's syscall emulation): the buffer from memory (the stack still warm)
+        off_k, _ = report("run", "--json", "--filter=kernel", "--no-kernel-writes", CACHE, *run)
+        if off_k:
+            ol = levels(off_k)
+            check(off_k["source"].get("kernel_lines") == 0 and ol[1]["misses"] == LINES,
+                  f"{cc}: --no-kernel-writes: {off_k['source']}, L2 misses {ol[1]['misses']} (want {LINES})")
         check(warm_k["source"].get("kernel_lines") == want,
               f"{cc}: the filtered run took the writes outside the region too: {warm_k['source']}")
         # the text report says it

@@ -758,7 +758,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     /* outside a filtered region, the records that warm the session's state (trace/exec.h) */
     P.warming = P.filtering && P.consumer.warms;
     /* and the kernel's writes into the program's memory, in the region or out (plugin_syscall.c) */
-    edan_syscall_enable(P.consumer.warms && P.mode != MODE_PROFILE);
+    edan_syscall_enable(P.consumer.warms && P.mode != MODE_PROFILE && !P.options.no_kernel_writes);
     /* regions end by their frame too where records are appended (plugin_frame.c) */
     /* RISC-V only: the frame analysis reads addi sp (plugin_frame.c); native regions end by the call depth alone */
     P.fr.checking = P.filtering && P.mode != MODE_PROFILE && !P.sampling && P.isa == EDAN_ISA_RISCV64;
