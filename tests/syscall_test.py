@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Memory system calls write (docs/model.md, "Memory the kernel writes"): tests/read_sum.c read()s a file into a
 256 KiB buffer (larger than the 32 KiB L1 below, within its 1 MiB L2), readv()s 340 more bytes into two small
-buffers, then sums the big one in kernel(). Under the real QEMU with the real plugin:
+buffers, then sums the big one in kernel(). Under the real QEMU with the real plugin, built for RISC-V, x86-64 and
+AArch64 (whose system call numbers are the generic table's, as RISC-V's):
 
 - the kernel's loads find the buffer in the L2, as the kernel's copy left it: warm (the default), --filter=kernel's
   L2 misses are 0 and its L1 misses one per line (the sum evicts the L1's lines before it reaches them); --cold,
@@ -13,7 +14,7 @@ buffers, then sums the big one in kernel(). Under the real QEMU with the real pl
 - a recorded trace (format version 5) holds the kernel's writes: analyze equals the online run, and record --cold
   (version 3) holds none.
 
-usage: syscall_test.py BUILD_DIR CATEGORY   (categories: riscv, x86, traces)
+usage: syscall_test.py BUILD_DIR CATEGORY   (categories: riscv, x86, aarch64, traces)
 """
 import json
 import os
@@ -118,6 +119,10 @@ def x86():
     kernel_cases("gcc")
 
 
+def aarch64():
+    kernel_cases("aarch64-linux-gnu-gcc")
+
+
 def traces():
     with tempfile.TemporaryDirectory() as tmp:
         exe, data = build(tmp, "riscv64-linux-gnu-gcc")
@@ -143,4 +148,4 @@ def traces():
               f"record --cold: version {version}, source {rep and rep['source']}")
 
 
-run_category({"riscv": riscv, "x86": x86, "traces": traces})
+run_category({"riscv": riscv, "x86": x86, "aarch64": aarch64, "traces": traces})

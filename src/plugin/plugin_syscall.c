@@ -118,9 +118,8 @@ static void written_iov(uint64_t iov, uint64_t count, uint64_t total)
 void edan_syscall_enter(unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3)
 {
     (void)a1;
-    sc.kind = SC_NONE;
     if (!sc.on || vcpu || P.child)
-        return;
+        return; /* other threads' calls are not traced (and sc is vCPU 0's alone) */
     sc.kind = kind_of(num);
     sc.num = num;
     sc.ptr = a2;
