@@ -717,7 +717,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                         online_filter,
                                         !P.options.cold, /* a filter's warm records, the kernel's writes */
                                         {0},
-                                        true, /* only when the session warms (edan_syscall_enable()) */
+                                        !P.filtering, /* the kernel's writes alone, in batches of their own */
                                         0};
         P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)

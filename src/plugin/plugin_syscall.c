@@ -135,6 +135,10 @@ static void on_return(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64
     sc.kind = SC_NONE;
     if (ret <= 0)
         return; /* an error (-errno), or nothing written */
+    /* without a filter the kernel's writes are the only warm records: in batches of their own (report.h) */
+    const bool alone = !P.warming;
+    if (alone && P.n)
+        edan_plugin_flush();
     if (kind == SC_BUF) {
         written(sc.ptr, (uint64_t)ret);
     } else if (kind == SC_IOV) {
@@ -144,6 +148,8 @@ static void on_return(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64
         if (guest_read(sc.ptr + 16, m, sizeof m))
             written_iov(m[0], m[1], (uint64_t)ret);
     }
+    if (alone && P.n)
+        edan_plugin_flush();
 }
 
 void edan_syscall_watch(qemu_plugin_id_t id)

@@ -252,10 +252,13 @@ static int region_only_finish(void *ctx)
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
-    const size_t measured = s->b.src.warm ? n - edan_exec_warm_count(recs, n) : n;
+    /* warm on demand (report.h): none unless the session warms, and then a batch is all warm or none */
+    const size_t measured = !s->b.src.warm            ? n
+                            : s->b.src.warm_on_demand ? (s->warming && n && (recs[0].flags & EDAN_EXEC_WARM) ? 0 : n)
+                                                      : n - edan_exec_warm_count(recs, n);
     s->insns += measured;
     if (s->warming && measured < n)
-        s->kernel_lines += edan_exec_kernel_count(recs, n);
+        s->kernel_lines += s->b.src.warm_on_demand ? n : edan_exec_kernel_count(recs, n);
     if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
         edan_error_set(&s->err,
@@ -268,9 +271,16 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
         if (s->run[i].async)
             edan_async_lend(s->run[i].async, recs, n);
     /* the tool whose buffer this batch may be goes last: it hands the buffer on (its threads only read it) */
-    for (int i = 0; i < s->b.n; i++)
-        if (!s->run[i].async && i != s->zero_copy)
-            s->run[i].k.consume(s->run[i].k.ctx, recs, n);
+    /* a batch of the region's records alone needs no tool's region filter (region_only()) */
+    for (int i = 0; i < s->b.n; i++) {
+        const tool_run *r = &s->run[i];
+        if (r->async || i == s->zero_copy)
+            continue;
+        if (measured == n)
+            r->own.consume(r->own.ctx, recs, n);
+        else if (!(s->b.src.warm_on_demand && r->k.consume == region_only)) /* all warm: nothing for it */
+            r->k.consume(r->k.ctx, recs, n);
+    }
     if (s->zero_copy >= 0)
         s->run[s->zero_copy].k.consume(s->run[s->zero_copy].k.ctx, recs, n);
     for (int i = 0; i < s->b.n; i++)
