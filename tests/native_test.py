@@ -134,10 +134,10 @@ def test_x86_deps():
         check((off.get("W"), off.get("D")) == (w, dd) == (on.get("W"), on.get("D")) and dd == 6,
               f"x86_deps: W, D trace {off.get('W')}, {off.get('D')}; online {on.get('W')}, {on.get('D')}; "
               f"naive {w}, {dd} (expected D = 6)")
-        # the trace names its ISA (a filtered trace keeps warm records: version 4), and the text format refuses it
+        # the trace names its ISA (a trace that may hold warm records: version 5), and the text format refuses it
         with open(trace, "rb") as f:
             head = f.read(64)
-        check(int.from_bytes(head[8:12], "little") == 4 and int.from_bytes(head[16:20], "little") == 2,
+        check(int.from_bytes(head[8:12], "little") == 5 and int.from_bytes(head[16:20], "little") == 2,
               f"x86_deps: header version and ISA {head[8:12].hex()} {head[16:20].hex()}")
         p = edan("convert", trace, os.path.join(d, "t.txt"), expect=2)
         check(p.returncode == 2 and "x86-64" in p.stderr and "holds RISC-V only" in p.stderr and

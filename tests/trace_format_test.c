@@ -274,3 +274,66 @@ void test_write_errors(void)
     free(v);
     edan_code_table_free(s.code);
 }
+
+/*
+ * The kernel's writes (version 5): records of edan_exec_kernel_write() among a
+ * stream's measured and warm records, on two vCPUs, at lines near and far
+ * (deltas of both signs, the top line), read back exactly and in place; a
+ * version 4 file with the event is corrupt, and a writer opened without warm
+ * records refuses them.
+ */
+void test_kernel_writes(void)
+{
+    synth s = make_code(100);
+    const size_t n = 200000;
+    edan_exec *prog = make_stream(&s, n, 60);
+    edan_exec *v = malloc(2 * n * sizeof *v);
+    size_t m = 0, kernel = 0;
+    uint64_t line = 0x40000;
+    bool warm = false;
+    for (size_t i = 0; i < n; i++) {
+        warm ^= rnd_below(1000) == 0;
+        v[m] = prog[i];
+        v[m++].flags |= warm ? EDAN_EXEC_WARM : 0;
+        if (rnd_below(500))
+            continue;
+        /* a call's lines, ascending from a buffer anywhere (the last one at the top of the address space) */
+        line = rnd_below(8) ? line + rnd_below(1u << 20) - (1u << 19) : UINT64_MAX / EDAN_KERNEL_LINE - 3;
+        for (uint64_t k = 0, lines = 1 + rnd_below(300); k < lines && m < 2 * n && line + k <= UINT64_MAX / 64; k++) {
+            v[m++] = edan_exec_kernel_write((line + k) * EDAN_KERNEL_LINE, (uint16_t)(i > n / 2));
+            kernel++;
+        }
+    }
+    const char *path = tmp_path("kernel.edt");
+    edan_error err = {0};
+    edan_trace_meta meta = {.binary = "/bin/prog", .warm = true};
+    edan_trace_writer *w = edan_trace_writer_open(path, &meta, &err);
+    CHECK(w != NULL, "open: %s", err.msg);
+    if (w) {
+        edan_trace_writer_set_block_size(w, 32 * 1024);
+        edan_consumer c = edan_trace_writer_consumer(w);
+        for (size_t i = 0; i < m; i += 3001)
+            c.consume(c.ctx, v + i, m - i < 3001 ? m - i : 3001);
+        CHECK(c.finish(c.ctx) == 0 && edan_trace_writer_close(w, &err) == 0, "write: %s", err.msg);
+    }
+    edan_trace_source *src = edan_trace_source_open(path, &err);
+    CHECK(src && kernel > 1000 && compare_source(src, v, m, true, &err) == 0,
+          "%zu kernel writes among %zu records round trip: %s", kernel, m, err.msg);
+    edan_trace_source_close(src);
+    unlink(path);
+    /* a writer opened without warm records refuses one */
+    edan_error_clear(&err);
+    w = edan_trace_writer_open(path, NULL, &err);
+    edan_exec k = edan_exec_kernel_write(4096, 0);
+    edan_trace_writer_consume(w, &k, 1);
+    CHECK(edan_trace_writer_close(w, &err) != 0 && strstr(err.msg, "kernel write"), "refused: %s", err.msg);
+    unlink(path);
+    /* hand-made: kind 2, d = zigzag(64) (line 64, byte 4096), then d = zigzag(-1); version 5 reads two records */
+    uint8_t payload[] = {5, 0, 0, 0, EDAN_EV_KERNEL << 1 | 1, 0x80, 0x01, EDAN_EV_KERNEL << 1 | 1, 0x01};
+    expect_payload_error(5, payload, sizeof payload, 0, 2, NULL, 2);
+    expect_payload_error(4, payload, sizeof payload, 0, 2, "reserved control event kind 2", 0);
+    expect_payload_error(5, payload, sizeof payload, 0, 1, "more records than the block header's 1", 1);
+    free(v);
+    free(prog);
+    edan_code_table_free(s.code);
+}

@@ -381,7 +381,7 @@ static void test_round_trip(void)
     edan_code_table_free(s.code);
 }
 
-/* Warm records (version 4): their flag survives, in runs long and short; a trace opened without them refuses one. */
+/* Warm records (version 4 on): their flag survives, in runs long and short; a trace opened without them refuses one. */
 static void test_warm_records(void)
 {
     synth s = make_code(200);
@@ -399,7 +399,7 @@ static void test_warm_records(void)
     write_warm = false;
     size_t len = 0;
     uint8_t *b = slurp(path, &len);
-    CHECK(b && len > 12 && b[8] == 4, "a trace with warm records is version 4");
+    CHECK(b && len > 12 && b[8] == 5, "a trace with warm records is version 5");
     free(b);
     edan_trace_source *src = edan_trace_source_open(path, &err);
     CHECK(src && edan_trace_source_meta(src)->warm, "its meta says warm: %s", err.msg);
@@ -557,9 +557,9 @@ static void test_truncation_and_flips(void)
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
     CHECK(rc < 0 && strstr(err.msg, want), "block magic: %s", err.msg);
     memcpy(g, b, len);
-    g[8] = 5; /* version */
+    g[8] = 6; /* version */
     read_mem(g, len, "small.edt", &rc, &err);
-    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 5 (expected 1 to 4)"), "version: %s", err.msg);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 6 (expected 1 to 5)"), "version: %s", err.msg);
     g[8] = 2; /* a version before ISAs other than riscv64 */
     g[16] = 2;
     read_mem(g, len, "small.edt", &rc, &err);
@@ -775,6 +775,7 @@ int main(int argc, char **argv)
     test_event_checks();
     test_version1_round_trip();
     test_write_errors();
+    test_kernel_writes();
     test_text_golden();
     test_text_round_trips();
     printf("%d passed, %d failed\n", n_pass, n_fail);

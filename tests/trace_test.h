@@ -55,5 +55,7 @@ size_t read_mem(const uint8_t *b, size_t n, const char *name, int *rc, edan_erro
 void test_event_checks(void);
 void test_version1_round_trip(void);
 void test_write_errors(void);
+/* The kernel's writes (EDAN_EXEC_KERNEL, version 5): a round trip among warm and measured records; refused before. */
+void test_kernel_writes(void);
 
 #endif

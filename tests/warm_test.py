@@ -10,7 +10,7 @@ loop with a pass between calls that evicts its array:
   its cycles are within 1 % of the kernel's row of the whole-program prediction (the rows are not exactly
   comparable: at each entry the whole program's window holds the caller's instructions, the region's the last
   call's), where --cold's are off by far more;
-- a recorded trace keeps the warm records (format version 3) and analyses as the online run; --cold, text traces
+- a recorded trace keeps the warm records (format version 5) and analyses as the online run; --cold, text traces
   and traces recorded with --cold are the cold start.
 
 usage: warm_test.py BUILD_DIR CATEGORY   (categories: evict, traces)
@@ -170,7 +170,7 @@ def test_traces():
         for path in (t, tc):
             with open(path, "rb") as f:
                 versions.append(int.from_bytes(f.read(12)[8:12], "little"))
-        check(versions == [4, 3], f"format versions: warm records 4, none 3: {versions}")
+        check(versions == [5, 3], f"format versions: warm records 5, none 3: {versions}")
         a = analyze(t)
         check(same(a, online) and a["source"]["start"] == "warm", "a trace with warm records analyses as online")
         check(same(analyze(t, "--cold"), online_cold), "analyze --cold leaves its warm records out")

@@ -376,7 +376,7 @@ def run_edan_json(opts, argv):
 
 def run_edan_lambda(opts, prog):
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--cache=" + opts.cache,
-            "--m=%d" % opts.m, "--", prog["binary"]] + prog["args"]
+            "--m=%d" % opts.m, "--no-kernel-writes", "--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     try:
         c = rep["configurations"][0]
@@ -394,8 +394,9 @@ def run_edan_lambda(opts, prog):
 
 def run_edan_model(opts, prog):
     lats = ",".join(str(x) for x in opts.latencies)
+    # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--machine=" + opts.machine,
-            "--mem-latency=" + lats, "--", prog["binary"]] + prog["args"]
+            "--mem-latency=" + lats, "--no-kernel-writes", "--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     pred = rep.get("prediction")
     cmd = "edan " + " ".join(map(shlex.quote, argv))

@@ -489,8 +489,8 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     snprintf(filter, sizeof filter, "%s", meta && meta->filter ? meta->filter : "");
     static char shown_path[PATH_MAX];
     snprintf(shown_path, sizeof shown_path, "%s", shown ? shown : "");
-    const edan_report_source rs = {kind,   shown ? shown_path : NULL, binary[0] ? binary : NULL,
-                                   filter, meta && meta->warm,        {0}};
+    const edan_report_source rs = {
+        kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter, meta && meta->warm, {0}, false, 0};
     edan_session *s = edan_session_new(&o, only, &rs, &err);
     if (!s)
         cli_die(2, "%s", err.msg);

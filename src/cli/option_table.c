@@ -120,6 +120,7 @@ static const struct {
     {"json output html", "run analyze rank annotate locality"},
     {"filter exclude-callees", "run record rank annotate locality"},
     {"cold", "run record analyze dot rank annotate"},
+    {"no-kernel-writes", "run record rank annotate"},
     {"across-samples", "run analyze locality"},
     {"progress no-progress", "run record analyze rank annotate locality"},
     {"plot-dir csv-dir", "run analyze rank locality"},

@@ -82,6 +82,7 @@ static const struct {
     {"filter", true},
     {"exclude-callees", false},
     {"cold", false},
+    {"no-kernel-writes", false},
     {"across-samples", false},
     {"progress", false},
     {"no-progress", false},
@@ -325,6 +326,10 @@ static int apply(edan_options *o, const char *key, const char *value, edan_error
     }
     if (!strcmp(key, "cold")) {
         o->cold = true;
+        return 0;
+    }
+    if (!strcmp(key, "no-kernel-writes")) {
+        o->no_kernel_writes = true;
         return 0;
     }
     if (!strcmp(key, "across-samples")) {

@@ -48,6 +48,7 @@ typedef struct edan_options {
     char filter[EDAN_MAX_FILTER][512]; /* a C++ signature can be long */
     bool exclude_callees;
     bool cold; /* --cold: a filtered region starts with empty caches and predictor (else warm: docs/model.md) */
+    bool no_kernel_writes; /* --no-kernel-writes: the tracer leaves out what system calls write (docs/model.md) */
     bool across_samples;   /* a sampled trace's samples as one stream (trace/exec.h, EDAN_EXEC_SAMPLE_START) */
     char trace_format[16]; /* "binary" or "text" for record */
     int progress;          /* -1 auto (stderr is a terminal), 0 off, 1 on */

@@ -53,6 +53,7 @@
 #include "util/progress.h"
 
 #include "plugin/plugin_internal.h"
+#include "plugin/plugin_syscall.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = EDAN_QEMU_PLUGIN_VERSION;
 
@@ -377,9 +378,13 @@ static tb_plan *plan_block(slot *const *slots, size_t n)
 void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
+    if (!P.guest_known) { /* user mode: guest address a is the host's a + guest_base */
+        P.guest_base =
+            (uint64_t)(uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)) - qemu_plugin_tb_vaddr(tb);
+        P.guest_known = 1;
+    }
     if (P.isa != EDAN_ISA_RISCV64 && !P.native_ready)
-        edan_native_setup((uint64_t)(uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)) -
-                          qemu_plugin_tb_vaddr(tb));
+        edan_native_setup(P.guest_base);
     if (P.options.n_filter && !P.filter_ready) {
         P.filter_ready = 1;
         if (setup_filter())
@@ -405,9 +410,7 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     const bool frames = P.fr.checking && n && n <= TB_PLAN_MAX;
     if (frames) {
         edan_frame_analyse(slots, n, &spb, obs, load_sp);
-        if (!P.fr.guest_base)
-            P.fr.guest_base =
-                (uint64_t)(uintptr_t)qemu_plugin_insn_haddr(qemu_plugin_tb_get_insn(tb, 0)) - qemu_plugin_tb_vaddr(tb);
+        P.fr.guest_base = P.guest_base;
     }
     tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn && !P.sampling ? plan_block(slots, n) : NULL;
     if (t) {
@@ -507,7 +510,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
         } else {
             edan_report_source src = *edan_session_source(P.session);
             src.binary = binary_path();
-            src.warm = P.filtering && !P.options.cold;
+            src.warm = !P.options.cold;
             src.exit = P.exit;
             edan_session_set_source(P.session, &src);
             edan_error ignored = {0};
@@ -712,8 +715,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                         NULL,
                                         binary_path(),
                                         online_filter,
-                                        P.options.n_filter > 0 && !P.options.cold,
-                                        {0}};
+                                        !P.options.cold, /* a filter's warm records, the kernel's writes */
+                                        {0},
+                                        !P.filtering, /* the kernel's writes alone, in batches of their own */
+                                        0};
         P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)
             return fail("%s", err.msg);
@@ -733,7 +738,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         meta.binary = P.binary[0] ? P.binary : NULL;
         meta.filter = filter_text;
         meta.filter_callees = P.options.exclude_callees ? "exclude" : "include";
-        meta.warm = P.filtering && !P.options.cold; /* the records that warm an analysis's caches (trace/exec.h) */
+        meta.warm = !P.options.cold; /* the records that warm an analysis's caches: a filter's, the kernel's writes */
         meta.isa = edan_isa_name(P.isa);
         /* the program's digest: an analysis that reads its symbols later notices a rebuilt program */
         static char digest[EDAN_DIGEST_LEN];
@@ -752,6 +757,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     }
     /* outside a filtered region, the records that warm the session's state (trace/exec.h) */
     P.warming = P.filtering && P.consumer.warms;
+    /* and the kernel's writes into the program's memory, in the region or out (plugin_syscall.c) */
+    edan_syscall_enable(P.consumer.warms && P.mode != MODE_PROFILE && !P.options.no_kernel_writes);
     /* regions end by their frame too where records are appended (plugin_frame.c) */
     /* RISC-V only: the frame analysis reads addi sp (plugin_frame.c); native regions end by the call depth alone */
     P.fr.checking = P.filtering && P.mode != MODE_PROFILE && !P.sampling && P.isa == EDAN_ISA_RISCV64;

@@ -7,6 +7,7 @@
  */
 #include "isa/native.h"
 #include "plugin/plugin_internal.h"
+#include "plugin/plugin_syscall.h"
 
 #define P edan_plug
 
@@ -19,7 +20,8 @@ static int64_t exit_group_number(void)
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
 {
-    (void)id, (void)vcpu_index, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
+    (void)id, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
+    edan_syscall_enter(vcpu_index, num, a1, a2, a3); /* QEMU takes one entry callback: the writes' too */
     if (num != exit_group_number() || P.child)
         return;
     P.exit.known = true;
@@ -30,4 +32,5 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num
 void edan_plugin_watch_exit(qemu_plugin_id_t id)
 {
     qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+    edan_syscall_watch(id);
 }

@@ -111,6 +111,8 @@ typedef struct edan_plugin_state {
     uint64_t native_bias;          /* a native position-independent program's load bias, */
     uint64_t native_lo, native_hi; /* and the guest addresses its file is mapped at (0, 0: none) */
     uint64_t unseen;               /* static instructions the decoder did not know (isa/native.h) */
+    uint64_t guest_base;           /* user mode: guest address a is at host address a + guest_base */
+    int guest_known;               /* guest_base is known (the first translation) */
     uint64_t unseen_pc;            /* the first of them */
     char out[1024], opts[1024], status[1024], binary[1024];
     int filter_ready;

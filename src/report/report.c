@@ -28,13 +28,15 @@ void edan_report_lane_label(const edan_edag *e, int k, char *buf, size_t cap)
 typedef struct header_view {
     const char *schema, *kind, *path, *binary, *filter, *start, *bytes;
     bool exit_known, ignore_exit, false_deps, C_given;
+    uint64_t kernel_lines;
     double alpha0, clock_ghz;
     /* text */
     bool samples; /* --sample-only: MemGaze's samples alone were traced, for their estimates; no eDAG */
+    bool kernel;  /* the kernel wrote lines that the caches took */
     const char *start_text, *deps;
 } header_view;
 
-enum { H_STATUS = 7, H_SIGNAL, H_IGNORE, H_M };
+enum { H_STATUS = 7, H_SIGNAL, H_IGNORE, H_KERNEL, H_M };
 static const edan_column header_cols[] = {
     H_COL(schema, "schema", "the report's schema: edan.analysis/1"),
     H_COL(kind, "source.kind", "online (a program run under the plugin), trace, sampled, ..."),
@@ -50,6 +52,10 @@ static const edan_column header_cols[] = {
     {"source.program_exit.signal", EDAN_T_OPT_U64, "", "the signal that killed it (null: none)", 0, NULL, 0, 0, NULL,
      EDAN_CELL},
     H_COL(ignore_exit, "source.program_exit.ignore_exit", "--ignore-exit: edan exits 0 even when it failed"),
+    EDAN_COL_FIELD(header_view, kernel_lines, "source.kernel_lines", "lines",
+                   "warm state: the 64-byte lines system calls (read, pread64, readv, preadv, recvfrom, recvmsg) "
+                   "wrote into the program's memory, which the caches took as written (not the program's stores)",
+                   EDAN_COL_OPTIONAL, NULL, 0, 0),
     {"model.m", EDAN_T_U64S, "", "--m: the memory accesses in flight", 0, NULL, 0, 0, NULL, EDAN_CELL},
     EDAN_COL_FIELD(header_view, alpha0, "model.alpha0", "cycles", "alpha0 (--alpha0)", EDAN_COL_G, NULL, 0, 6),
     EDAN_COL_FIELD(header_view, clock_ghz, "model.clock_ghz", "GHz", "the clock (--clock)", EDAN_COL_G, NULL, 0, 6),
@@ -58,6 +64,7 @@ static const edan_column header_cols[] = {
     H_COL(C_given, "model.C_given", "--C gave the non-memory cost"),
     /* text */
     EDAN_COL_FIELD(header_view, samples, "samples", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(header_view, kernel, "kernel", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(header_view, start_text, "start_text", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(header_view, deps, "deps", "", "text", TEXT, NULL, 0, 0),
 };
@@ -68,6 +75,7 @@ static const char header_form[] =
     "{?source.binary}  program     {source.binary}\n"
     "{?source.filter}  functions   {source.filter}\n"
     "{!samples}{?source.filter}  start       {start_text}\n"
+    "{!samples}{?kernel}  kernel      {source.kernel_lines} lines written by system calls, warm in the caches\n"
     "{!samples}  model       {deps} dependencies, w(v) = {model.bytes} bytes, clock {model.clock_ghz} GHz, alpha0 "
     "{model.alpha0}\n";
 
@@ -79,6 +87,8 @@ static header_view header_of(const edan_options *o, const edan_report_source *sr
     v.binary = src->binary ? src->binary : "";
     v.filter = src->filter ? src->filter : "";
     v.start = warm ? "warm" : "cold";
+    v.kernel_lines = src->kernel_lines;
+    v.kernel = warm && src->kernel_lines;
     v.bytes = o->bytes_mode == EDAN_BYTES_LINE ? "line" : "access";
     v.exit_known = src->exit.known;
     v.ignore_exit = src->exit.ignore_exit;
@@ -109,6 +119,8 @@ static void header_table(edan_table *t, header_view *v, const edan_options *o, c
     }
     if (!src->filter || !*src->filter)
         edan_table_omit(t, "source.start");
+    if (!src->warm || o->cold)
+        edan_table_omit(t, "source.kernel_lines");
     if (!src->exit.known)
         edan_table_omit_group(t, "source.program_exit");
 }

@@ -37,6 +37,10 @@ typedef struct edan_report_source {
     bool warm; /* the stream may hold warm records (trace/exec.h): a filtered region's caches and predictor follow
                   the whole program, unless --cold (docs/model.md); else they see the region alone */
     edan_program_exit exit; /* online: how the traced program ended */
+    bool warm_on_demand;    /* the producer (the plugin without a filter) sends warm records, the kernel's writes
+                               alone, only to a consumer that warms, and in batches of their own: a batch is all
+                               warm records or none, as its first record says */
+    uint64_t kernel_lines;  /* the kernel's writes the analysis took (EDAN_EXEC_KERNEL, trace/exec.h): the session's */
 } edan_report_source;
 
 /* The report's header as a table (report.c): documented with the tools' (docs/json-keys.md). */

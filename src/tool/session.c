@@ -57,6 +57,7 @@ struct edan_session {
      * a stream whose every vertex costs the most it can.
      */
     uint64_t per_memory, per_other, insns, bound;
+    uint64_t kernel_lines; /* the kernel's writes among the warm records used (EDAN_EXEC_KERNEL) */
 };
 /* the tools read the base through a pointer to the session (tool/base/base.c) */
 _Static_assert(offsetof(struct edan_session, b) == 0, "a session begins with its base");
@@ -251,8 +252,13 @@ static int region_only_finish(void *ctx)
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_session *s = ctx;
-    const size_t measured = s->b.src.warm ? n - edan_exec_warm_count(recs, n) : n;
+    /* warm on demand (report.h): none unless the session warms, and then a batch is all warm or none */
+    const size_t measured = !s->b.src.warm            ? n
+                            : s->b.src.warm_on_demand ? (s->warming && n && (recs[0].flags & EDAN_EXEC_WARM) ? 0 : n)
+                                                      : n - edan_exec_warm_count(recs, n);
     s->insns += measured;
+    if (s->warming && measured < n)
+        s->kernel_lines += s->b.src.warm_on_demand ? n : edan_exec_kernel_count(recs, n);
     if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
         edan_error_set(&s->err,
@@ -265,9 +271,16 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
         if (s->run[i].async)
             edan_async_lend(s->run[i].async, recs, n);
     /* the tool whose buffer this batch may be goes last: it hands the buffer on (its threads only read it) */
-    for (int i = 0; i < s->b.n; i++)
-        if (!s->run[i].async && i != s->zero_copy)
-            s->run[i].k.consume(s->run[i].k.ctx, recs, n);
+    /* a batch of the region's records alone needs no tool's region filter (region_only()) */
+    for (int i = 0; i < s->b.n; i++) {
+        const tool_run *r = &s->run[i];
+        if (r->async || i == s->zero_copy)
+            continue;
+        if (measured == n)
+            r->own.consume(r->own.ctx, recs, n);
+        else if (!(s->b.src.warm_on_demand && r->k.consume == region_only)) /* all warm: nothing for it */
+            r->k.consume(r->k.ctx, recs, n);
+    }
     if (s->zero_copy >= 0)
         s->run[s->zero_copy].k.consume(s->run[s->zero_copy].k.ctx, recs, n);
     for (int i = 0; i < s->b.n; i++)
@@ -444,7 +457,7 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
     for (int i = 0; i < s->b.n; i++) {
         tool_run *r = &s->run[i];
         /* never a buffer then: the region's runs are not the producer's batch */
-        if (s->b.src.warm && !(s->warming && r->own.warms))
+        if (s->b.src.warm && !(s->warming && r->own.warms) && (s->warming || !s->b.src.warm_on_demand))
             r->k = (edan_consumer){r, region_only, region_only_finish, NULL, true};
         if (s->b.def[i]->threaded) {
             r->async = edan_async_new(r->k, TOOL_BATCH, TOOL_BUFFERS);
@@ -463,6 +476,7 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
 /* The header, every tool's section, and the JSON object's end. */
 static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
 {
+    s->b.src.kernel_lines = s->kernel_lines;
     if (fmt == EDAN_FORMAT_JSON)
         edan_report_json_begin(f, &s->b.o, &s->b.src);
     else if (fmt == EDAN_FORMAT_TEXT)

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+const edan_insn edan_kernel_write_insn = {
+    .cls = EDAN_CLASS_STORE, .mem = EDAN_MEM_STORE, .mem_size = EDAN_KERNEL_LINE, .flow = EDAN_FLOW_NONE};
+
 #define CHUNK_SHIFT 12
 #define CHUNK_SIZE (1u << CHUNK_SHIFT)
 #define CHUNK_MASK (CHUNK_SIZE - 1)

@@ -36,7 +36,19 @@ enum {
      * only for a consumer whose `warms` is true; the analysis session hands
      * them only to the tools that have state to warm. */
     EDAN_EXEC_WARM = 1u << 2,
+    /* Memory the kernel wrote for the program (a read() into its buffer:
+     * edan_exec_kernel_write() below), always with EDAN_EXEC_WARM: the warm
+     * state (caches) holds the line as written, dirty, and nothing measures
+     * it. It is no instruction of the program: its insn is
+     * edan_kernel_write_insn, its id EDAN_EXEC_KERNEL_ID, which indexes no
+     * consumer's tables (docs/model.md, "Memory the kernel writes"). */
+    EDAN_EXEC_KERNEL = 1u << 3,
 };
+
+/* The bytes of one kernel-write record: a line-aligned chunk of what a system call wrote. */
+#define EDAN_KERNEL_LINE 64u
+/* The id of every kernel-write record: no static instruction's (ids are dense from 0). */
+#define EDAN_EXEC_KERNEL_ID UINT32_MAX
 
 typedef struct edan_exec {
     const edan_insn *insn; /* static instruction; id = insn - table base is not assumed */
@@ -46,6 +58,15 @@ typedef struct edan_exec {
     uint16_t vcpu;         /* guest vCPU that executed it */
     uint16_t flags;        /* EDAN_EXEC_* */
 } edan_exec;
+
+/* The one static "instruction" of kernel writes: a store of EDAN_KERNEL_LINE bytes, no registers (code_table.c). */
+extern const edan_insn edan_kernel_write_insn;
+
+/* The record of the kernel's write of the EDAN_KERNEL_LINE bytes at line (aligned) on vCPU vcpu. */
+static inline edan_exec edan_exec_kernel_write(uint64_t line, uint16_t vcpu)
+{
+    return (edan_exec){&edan_kernel_write_insn, line, EDAN_EXEC_KERNEL_ID, vcpu, EDAN_EXEC_WARM | EDAN_EXEC_KERNEL};
+}
 
 /*
  * A consumer of the stream. consume() is called with batches in order;
@@ -96,6 +117,15 @@ static inline size_t edan_exec_warm_count(const edan_exec *recs, size_t n)
     for (; i < n; i++)
         w += recs[i].flags & EDAN_EXEC_WARM;
     return w / EDAN_EXEC_WARM;
+}
+
+/* How many of recs[0..n) are kernel writes (EDAN_EXEC_KERNEL). */
+static inline size_t edan_exec_kernel_count(const edan_exec *recs, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += (recs[i].flags & EDAN_EXEC_KERNEL) != 0;
+    return k;
 }
 
 typedef void (*edan_exec_run_fn)(void *ctx, const edan_exec *recs, size_t n);

@@ -334,6 +334,20 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
                 r->warm = on ? EDAN_EXEC_WARM : 0;
                 continue;
             }
+            if (kind == EDAN_EV_KERNEL && r->kernel_ok) { /* one record: the kernel wrote a line */
+                uint64_t d;
+                if (!get_varint(r, &p, end, &d, "kernel write"))
+                    break;
+                if (r->blk_records_seen == r->blk_records) {
+                    EV_FAIL(ev - r->raw, "more records than the block header's %" PRIu64, r->blk_records);
+                    break;
+                }
+                r->kernel_line += (uint64_t)edan_unzigzag(d);
+                out[n++] = edan_exec_kernel_write(r->kernel_line * EDAN_KERNEL_LINE, r->vcpu);
+                r->blk_records_seen++;
+                r->n_records++;
+                continue;
+            }
             if (kind != EDAN_EV_VCPU) {
                 EV_FAIL(ev - r->raw, "reserved control event kind %" PRIu64, kind);
                 break;

@@ -1,9 +1,10 @@
 /*
- * trace_format.h - the edan binary trace format, version 4. This header IS
+ * trace_format.h - the edan binary trace format, version 5. This header IS
  * the format: the reader and writer implement exactly what is written here.
- * Readers also read versions 1 to 3. Version 3 has no EDAN_EV_WARM events
- * (the writer writes it for a trace without warm records, 4 for one that may
- * hold them: edan_trace_meta.warm); versions 1 and 2 are RISC-V only: version
+ * Readers also read versions 1 to 4. Version 3 has no EDAN_EV_WARM events
+ * (the writer writes it for a trace without warm records, 5 for one that may
+ * hold them: edan_trace_meta.warm); version 4 is version 5 without
+ * EDAN_EV_KERNEL events; versions 1 and 2 are RISC-V only: version
  * 2 is version 3 of ISA riscv64, version 1 differs from it only in a block's
  * payload.
  *
@@ -63,6 +64,15 @@
  *             outside the filtered region, recorded only to warm the caches
  *             and predictor (EDAN_EXEC_WARM in trace/exec.h), or inside it
  *             (the state at the start of the stream).
+ *        EDAN_EV_KERNEL (2, version 5): varint d; one record: the kernel
+ *             wrote the EDAN_KERNEL_LINE (64) bytes at line * 64 for the
+ *             program (a read() into its buffer), where line = last_line +
+ *             unzigzag(d) (mod 2^58) and last_line (initially 0, carried
+ *             like prev_id) becomes line. The record is a warm one whatever
+ *             the EDAN_EV_WARM state (EDAN_EXEC_WARM | EDAN_EXEC_KERNEL in
+ *             trace/exec.h, on the current vcpu); it counts in the block's,
+ *             the header's and the trailer's records, and changes neither
+ *             prev_id nor any last_addr.
  *        other kinds are reserved: a reader rejects them as corrupt.
  *
  * A block's events are consumed exactly by its records (and control
@@ -85,9 +95,10 @@
 #define EDAN_TRACE_MAGIC "EDANTRC1"        /* 8 bytes, no NUL */
 #define EDAN_TRACE_BLOCK_MAGIC 0x4b4c4245u /* "EBLK" read as u32 LE */
 #define EDAN_TRACE_TRAILER_MAGIC "EDANEND1"
-#define EDAN_TRACE_VERSION 4u        /* written when the trace may hold warm records (else 3), read */
+#define EDAN_TRACE_VERSION 5u        /* written when the trace may hold warm records (else 3), read */
 #define EDAN_TRACE_VERSION_COLD 3u   /* written for a trace without warm records */
 #define EDAN_TRACE_VERSION_WARM 4u   /* the first with EDAN_EV_WARM events */
+#define EDAN_TRACE_VERSION_KERNEL 5u /* the first with EDAN_EV_KERNEL events */
 #define EDAN_TRACE_VERSION_OLDEST 1u /* read, with EDAN_TRACE_VERSION */
 #define EDAN_TRACE_VERSION_ISAS 3u   /* the first with ISAs other than riscv64 */
 /* The fixed part's isa field: edan_isa (isa/riscv.h) + 1. */
@@ -100,7 +111,7 @@
 /* Raw (uncompressed) payload of one block is at most this large. */
 #define EDAN_TRACE_MAX_BLOCK_RAW (16u << 20)
 
-enum { EDAN_EV_VCPU = 0, EDAN_EV_WARM = 1 };
+enum { EDAN_EV_VCPU = 0, EDAN_EV_WARM = 1, EDAN_EV_KERNEL = 2 };
 
 struct edan_trace_header_fixed {
     char magic[8];         /* EDAN_TRACE_MAGIC */

@@ -100,7 +100,8 @@ struct edan_trace_reader {
     uint64_t blk_off;
     uint32_t blk_raw_len;
     bool split;      /* version 2: a block's addresses follow its events (trace_format.h) */
-    bool warm_ok;    /* version 3: EDAN_EV_WARM events may occur */
+    bool warm_ok;    /* version 4: EDAN_EV_WARM events may occur */
+    bool kernel_ok;  /* version 5: EDAN_EV_KERNEL events may occur */
     uint32_t ev_end; /* where the block's events end: the addresses start here (split) */
     size_t pos;      /* the next event */
     size_t apos;     /* the next address (split) */
@@ -111,8 +112,9 @@ struct edan_trace_reader {
     int64_t prev_id;
     uint32_t n_defined;
     uint16_t vcpu;
-    uint16_t warm; /* EDAN_EXEC_WARM after an EDAN_EV_WARM 1 event, else 0: every record's flags have it */
-    int isa;       /* edan_isa of the header: riscv64 definitions carry raw, native ones their bytes */
+    uint16_t warm;        /* EDAN_EXEC_WARM after an EDAN_EV_WARM 1 event, else 0: every record's flags have it */
+    uint64_t kernel_line; /* the last EDAN_EV_KERNEL's line */
+    int isa;              /* edan_isa of the header: riscv64 definitions carry raw, native ones their bytes */
     uint64_t n_records;
     uint64_t n_blocks;
     uint64_t *last_addr;    /* per id */

@@ -127,6 +127,7 @@ static int read_header(edan_trace_reader *r)
     }
     r->split = version >= 2;
     r->warm_ok = r->meta.warm = version >= EDAN_TRACE_VERSION_WARM;
+    r->kernel_ok = version >= EDAN_TRACE_VERSION_KERNEL;
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
         edan_trace_reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN,
                                MAX_HEADER_LEN);

@@ -73,9 +73,10 @@ struct edan_trace_writer {
     int64_t prev_id;
     uint32_t n_defined;
     uint16_t vcpu;
-    uint16_t warm; /* EDAN_EXEC_WARM while the records are warm ones (EDAN_EV_WARM), else 0 */
-    bool warm_ok;  /* version 3: the trace may hold warm records */
-    uint32_t *map; /* producer id -> file id, NO_ID if not yet seen */
+    uint16_t warm;        /* EDAN_EXEC_WARM while the records are warm ones (EDAN_EV_WARM), else 0 */
+    bool warm_ok;         /* version 5: the trace may hold warm records, the kernel's writes among them */
+    uint64_t kernel_line; /* the last EDAN_EV_KERNEL's line (addr / EDAN_KERNEL_LINE) */
+    uint32_t *map;        /* producer id -> file id, NO_ID if not yet seen */
     size_t map_cap;
     uint64_t *last_addr; /* per file id */
     uint8_t *has_mem;    /* per file id: the decoded instruction accesses memory */
@@ -491,6 +492,27 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
             flush_block(w);
             if (w->failed)
                 return;
+        }
+        if (r->flags & EDAN_EXEC_KERNEL) {
+            if (!w->warm_ok || r->addr % EDAN_KERNEL_LINE) {
+                writer_fail(w, !w->warm_ok ? "a kernel write in a trace opened without warm records"
+                                           : "a kernel write at an address that is not line-aligned");
+                return;
+            }
+            uint8_t *p = w->raw + w->raw_len;
+            if (r->vcpu != w->vcpu) {
+                *p++ = (uint8_t)(EDAN_EV_VCPU << 1 | 1);
+                p = edan_varint_put(p, r->vcpu);
+                w->vcpu = r->vcpu;
+            }
+            const uint64_t line = r->addr / EDAN_KERNEL_LINE;
+            *p++ = (uint8_t)(EDAN_EV_KERNEL << 1 | 1);
+            p = edan_varint_put(p, edan_zigzag((int64_t)(line - w->kernel_line)));
+            w->kernel_line = line;
+            w->raw_len = (size_t)(p - w->raw);
+            w->blk_records++;
+            w->n_records++;
+            continue;
         }
         uint32_t fid;
         if (r->id >= w->map_cap || (fid = w->map[r->id]) == NO_ID) {

@@ -218,6 +218,11 @@ void edan_edag_no_warm_records(edan_edag *e)
     e->no_warm_records = true;
 }
 
+void edan_edag_warm_batches(edan_edag *e)
+{
+    e->warm_batches = true;
+}
+
 edan_consumer edan_edag_consumer(edan_edag *e)
 {
     edan_consumer c = {e, edan_edag_consume, edan_edag_finish, edan_edag_buffer, e->warms};

@@ -153,6 +153,11 @@ edan_consumer edan_edag_consumer(edan_edag *e);
  * measured whole, without the pass over its records that splits it into warm and measured runs.
  */
 void edan_edag_no_warm_records(edan_edag *e);
+/*
+ * Each batch of the stream is all warm records or none (report.h, edan_report_source.warm_on_demand: the kernel's
+ * writes of an unfiltered run): its first record says which, with no pass over the others.
+ */
+void edan_edag_warm_batches(edan_edag *e);
 const edan_error *edan_edag_error(const edan_edag *e);
 
 int edan_edag_n_lanes(const edan_edag *e);

@@ -214,6 +214,7 @@ struct edan_edag {
     bool warms;
     /* no warm record will come (edan_edag_no_warm_records()): batches are measured whole, with no split */
     bool no_warm_records;
+    bool warm_batches; /* a batch is all warm records or none (edan_edag_warm_batches()) */
     /*
      * Executions per static instruction id (lane-independent). Counting by id
      * costs one increment per record with no dependence on the instruction's

@@ -424,7 +424,9 @@ void edan_edag_consume(void *ctx, const edan_exec *recs, size_t n)
         edan_edag_consume_grouped(e, recs, n);
         return;
     }
-    if (e->warms && !e->no_warm_records)
+    if (e->warms && e->warm_batches && n) /* one test a batch (edan_edag_warm_batches()) */
+        (recs[0].flags & EDAN_EXEC_WARM ? warm_caches : consume_measured)(e, recs, n);
+    else if (e->warms && !e->no_warm_records)
         edan_exec_split(recs, n, e, consume_measured, warm_caches);
     else
         consume_measured(e, recs, n);

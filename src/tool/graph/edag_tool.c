@@ -22,6 +22,8 @@ static void *create(edan_session *s, edan_error *err)
     edan_edag *e = edan_edag_new(&cfg, err);
     if (e && !edan_session_source(s)->warm)
         edan_edag_no_warm_records(e); /* the producer sends none (report.h) */
+    else if (e && edan_session_source(s)->warm_on_demand)
+        edan_edag_warm_batches(e); /* the producer's batches are all warm or none (report.h) */
     return e;
 }
 
