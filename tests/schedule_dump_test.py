@@ -282,8 +282,9 @@ def test_pipeview():
              (0x10c, "load", "mem", 0x3000), (0x110, "load", "mem", 0x4000), (0x114, "store", "l1d", 0x5000),
              (0x118, "load", "mem", 0x5008), (0x11c, "load", "l1d", 0x6000), (0x120, "load", "mem", 0x6008)]
     # gem5: request, writeback, store tick (cycles)
-    gem5 = [(21, 26, 0), (6, 25, 0), (21, 27, 0), (21, 330, 0), (21, 30, 0), (8, 8, 9), (21, 28, 0), (22, 27, 0),
-            (23, 29, 0)]
+    # (the first load's line: a younger load's miss first; the ninth's: an older load's miss first)
+    gem5 = [(200, 205, 0), (6, 190, 0), (21, 27, 0), (21, 330, 0), (21, 30, 0), (8, 8, 9), (21, 28, 0), (22, 200, 0),
+            (210, 213, 0)]
     edump, etrace = os.path.join(TMP, "small.csv"), os.path.join(TMP, "small.txt")
     with open(edump, "w") as f:
         f.write(hdr)

@@ -216,19 +216,21 @@ def span(x, a, b):
 def hidden_misses(pairs, squashed=(), line_bytes=64, window=192):
     """The loads edan served from memory that gem5 did in less than half edan's request-to-data time (gem5:
     the L1d request, its complete tick, to the writeback; loads without a writeback line are not judged), and
-    why gem5 could, the first that holds of:
-      younger_first  a younger load of the same line (edan's addresses) sent its request before it in gem5:
-                     gem5 gives the line's miss to whichever access reaches the L1d first
-      wrong_path     a squashed (wrong-path) instance of the same load sent its request before it
+    why gem5 could, from the window's loads of the same line (edan's addresses) within `window` instructions
+    either side, the first that holds of:
+      younger_first  the line's first request in gem5 was a younger load's and took the miss (at least half
+                     edan's time): gem5 gives a line's miss to whichever access reaches the L1d first
+      older_first    the same, an older load's (edan gave the miss to a later one: an older load hit in edan)
       store_first    an older store of the line wrote it (its store tick) before the load's request
-      older_first    an older load of the line, a hit or a later miss in edan, sent its request before it
-      warm           no access of the line in the window before it: gem5 had the line from before (its cache
-                     state differs from the model's at this point)"""
+      wrong_path     the line's first request in gem5 was short too (the line was there) and a squashed
+                     (wrong-path) load of one of these loads' pcs sent its request before it
+      warm           the line's first request in gem5 was short, no wrong-path instance before it: gem5's
+                     cache held the line from before (its state differs from the model's here)"""
     by_pc = {}
     for q in squashed:
         if q.get("complete") is not None:
             by_pc.setdefault(q["pc"], []).append(q["complete"])
-    kinds = ("younger_first", "wrong_path", "store_first", "older_first", "warm")
+    kinds = ("younger_first", "older_first", "store_first", "wrong_path", "warm")
     out = {"misses": 0, "judged": 0, "hidden": 0, "examples": []}
     out.update({k: 0 for k in kinds})
 
@@ -247,23 +249,21 @@ def hidden_misses(pairs, squashed=(), line_bytes=64, window=192):
             continue
         out["hidden"] += 1
         line, req = line_of(e), g["complete"]
+        near = [(j, g2, e2) for j, (g2, e2) in enumerate(pairs[max(0, k - window):k + 1 + window], max(0, k - window))
+                if line_of(e2) == line]
+        loads = [(j, g2) for j, g2, e2 in near if e2.get("class") in ("load", "atomic") and
+                 g2.get("complete") is not None and g2.get("writeback") is not None]
+        j0, first = min(loads, key=lambda x: x[1]["complete"])
         why = None
-        for g2, e2 in pairs[k + 1:k + 1 + window]:
-            if e2.get("class") in ("load", "atomic") and line_of(e2) == line and \
-                    g2.get("complete") is not None and g2["complete"] < req:
-                why = "younger_first"
-                break
-        if why is None and any(t < req and req - t < 4 * ee for t in by_pc.get(g["pc"], ())):
+        if first["writeback"] - first["complete"] >= 0.5 * ee:
+            why = "younger_first" if j0 > k else "older_first"
+        elif any(e2.get("class") == "store" and j < k and g2.get("store") is not None and g2["store"] < req
+                 for j, g2, e2 in near):
+            why = "store_first"
+        elif any(t < req and req - t < 4 * ee for j, g2 in loads for t in by_pc.get(g2["pc"], ())):
             why = "wrong_path"
-        if why is None:
-            older = [(g2, e2) for g2, e2 in pairs[max(0, k - window):k] if line_of(e2) == line]
-            if any(e2.get("class") == "store" and g2.get("store") is not None and g2["store"] < req
-                   for g2, e2 in older):
-                why = "store_first"
-            elif any(e2.get("class") in ("load", "atomic") for _, e2 in older):
-                why = "older_first"
-            else:
-                why = "warm"
+        else:
+            why = "warm"
         out[why] += 1
         if len(out["examples"]) < 8:
             out["examples"].append({"i": k, "pc": e["pc"], "insn": e.get("insn", ""), "edan_latency": ee,
@@ -373,11 +373,11 @@ def report(res, out=sys.stdout, context=8):
             w("  %-6s %8d %s %s\n" % (lvl, v["loads"], fmt(v["gem5_mean"]), fmt(v["edan_mean"])))
     h = res["hidden_misses"]
     w("\nloads edan served from memory: %d (%d with gem5's writeback); gem5 did %d of them in less than half "
-      "edan's request-to-data time: %d after a younger load of the line sent its request first, %d after a "
-      "squashed (wrong-path) instance of the same load, %d after an older store of the line wrote it, %d after an "
-      "older load of the line, %d with no access of the line before it in the window (warm in gem5)\n"
-      % (h["misses"], h["judged"], h["hidden"], h["younger_first"], h["wrong_path"], h["store_first"],
-         h["older_first"], h["warm"]))
+      "edan's request-to-data time: %d the line's miss taken by a younger load first, %d by an older load, %d "
+      "after an older store of the line wrote it, %d the line there already after a wrong-path load, %d the line "
+      "there already otherwise (warm in gem5)\n"
+      % (h["misses"], h["judged"], h["hidden"], h["younger_first"], h["older_first"], h["store_first"],
+         h["wrong_path"], h["warm"]))
     for x in h["examples"]:
         w("  %6d 0x%-8x edan %7.1f gem5 %7.1f  %-13s %s\n" % (x["i"], x["pc"], x["edan_latency"], x["gem5_latency"],
                                                           x["why"], x["insn"]))
