@@ -137,6 +137,18 @@ struct edan_timing {
     /* a batch's true predecessors from the tracker: those of its record i are preds[off[i] .. off[i + 1]) */
     uint64_t preds[PRED_BATCH * 4];
     uint32_t off[PRED_BATCH + 1];
+    /*
+     * records held until PRED_BATCH of them have come (timing.c, consume()): the model takes the
+     * stream in the same chunks whatever the producer's batches, so that its parts, and what
+     * miss_ahead() sees of the records after a load, are the same
+     */
+    edan_exec hold[PRED_BATCH];
+    size_t held;
+    /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
+    const edan_exec *part;
+    size_t part_n, part_j;
+    /* per register (edan_reg), the vertex + 1 of its last scheduled writer (step_end()): miss_ahead()'s */
+    uint64_t lastw[256];
     edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
     bool dc_ok, ic_ok;
     uint32_t line_shift;
@@ -265,6 +277,8 @@ void edan_timing_sample_next(edan_timing *t);
 /* After the stream: the last unit, the estimates. */
 void edan_timing_sample_close(edan_timing *t);
 void edan_timing_sample_free(edan_timing *t);
+/* After the stream: the records held for a whole chunk (timing.c, consume()), scheduled. */
+void edan_timing_flush(edan_timing *t);
 /* After the stream: the counts that are complete only then (the prefetches evicted unused). */
 void edan_timing_close_counts(edan_timing *t);
 /* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */
