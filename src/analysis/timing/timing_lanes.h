@@ -368,87 +368,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
 
 #include "analysis/timing/timing_uops.h"
 
-/* Records a load that misses looks ahead for a younger load of its line (miss_ahead()). */
-#define MISS_AHEAD 64u
-
-/*
- * Misses in time order. The cache model runs in program order, so of two
- * loads of one line the older one misses; but out of order the younger one
- * can reach the L1d first (the older waits for a store set or an operand,
- * the younger's address is ready), and then the line's miss is the
- * younger's request and the older finds the line on its way or there (gem5:
- * the first access to reach the cache allocates the MSHR). In trisolv the
- * row's divisor L[i][i] (its address ready at once) is requested hundreds
- * of cycles before the inner loop's last loads of its line, which wait for
- * the store set of x.
- *
- * Load v (the current record, dispatched at dsp, starting at a) missed the
- * L1d in line `line`. A younger load of the line among the next MISS_AHEAD
- * records of the chunk (up to the reorder buffer's size, a record outside
- * the region, a serializing instruction or an x86 one) whose source
- * registers no record from v on writes, and before which no record writes
- * the line, starts no earlier than its registers' writers finish
- * (lastw: scheduled already), its dispatch (dispatch_width a cycle after
- * v's) and the commit of the instruction rob_entries before it; where that
- * is before a[k], the line is requested then: req[k] (else a[k]). A load
- * whose pc is in a store set in lane k may wait for a store not scheduled
- * yet: not counted there. Not seen: mispredicted branches between (their
- * resolution is not known yet: the bound assumes the younger load is
- * fetched in time) and older stores to its bytes. The chunk, not the part
- * of it the tracker took, bounds the look: the same records whatever the
- * batches or the sampler's phases. Returns whether some lane's request is
- * earlier. Out of line: called for the L1d misses of loads only.
- */
-static __attribute__((noinline)) TIMING_TARGET bool miss_ahead(edan_timing *t, const edan_insn *self, uint64_t line,
-                                                               const tick *dsp, const tick *a, tick *req)
-{
-    const int Kp = t->Kp, K = t->K;
-    const uint64_t v = t->v, width = t->m.dispatch_width;
-    size_t end = t->part_j + 1 + MISS_AHEAD;
-    end = end < t->part_n ? end : t->part_n;
-    uint64_t wr[4] = {0}; /* registers written from v on */
-    if (self->n_dst)
-        wr[self->dst >> 6] |= 1ull << (self->dst & 63);
-    bool any = false;
-    for (int k = 0; k < Kp; k++)
-        req[k] = a[k];
-    for (size_t j = t->part_j + 1; j < end; j++) {
-        const edan_exec *y = &t->part[j];
-        const edan_insn *in = y->insn;
-        const uint64_t d = j - t->part_j;
-        if (d >= t->m.rob_entries || (y->flags & EDAN_EXEC_WARM) || serializing(in) || in->uops || edan_insn_wide(in))
-            break;
-        const bool accesses = in->mem != EDAN_MEM_NONE && in->mem_size && !(y->flags & EDAN_EXEC_NO_ACCESS);
-        if (accesses && in->mem != EDAN_MEM_LOAD && y->addr >> t->line_shift == line)
-            break; /* a store to the line: the loads after it may take its bytes */
-        bool ready = in->mem == EDAN_MEM_LOAD && accesses && y->addr >> t->line_shift == line;
-        for (int s = 0; ready && s < in->n_src; s++)
-            ready = !(wr[in->src[s] >> 6] >> (in->src[s] & 63) & 1);
-        if (in->n_dst)
-            wr[in->dst >> 6] |= 1ull << (in->dst & 63);
-        if (!ready)
-            continue;
-        const tick *rob = rob_wait(t, t->u + d);
-        const uint32_t *set = t->m.store_set_bytes ? t->ssit + (size_t)ssit_index(in->pc) * (size_t)K : NULL;
-        for (int k = 0; k < K; k++) {
-            if (set && set[k])
-                continue;
-            tick e = dsp[k] + (d / width) * t->cyc;
-            if (rob && rob[k] > e)
-                e = rob[k];
-            for (int s = 0; s < in->n_src; s++) {
-                const uint64_t w = t->lastw[in->src[s]];
-                if (w && v - (w - 1) <= t->rmask && ROW(t->F, (w - 1) & t->rmask)[k] > e)
-                    e = ROW(t->F, (w - 1) & t->rmask)[k];
-            }
-            if (e < req[k]) {
-                req[k] = e;
-                any = true;
-            }
-        }
-    }
-    return any;
-}
+#include "analysis/timing/timing_ahead.h"
 
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
 STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
@@ -594,8 +514,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         const uint32_t forwarded = in->mem != EDAN_MEM_AMO ? forwarded_lanes(t, rec, src, a) : 0;
         const uint64_t line = rec->addr >> t->line_shift;
         _Alignas(32) lanes req;
-        if (r.level > 0 && !forwarded && !INORDER(t) && in->mem == EDAN_MEM_LOAD &&
-            miss_ahead(t, in, line, dsp, a, req)) {
+        if (r.level > 0 && !forwarded && !INORDER(t) && in->mem == EDAN_MEM_LOAD && !in->isa &&
+            miss_ahead(t, dsp, a, req)) {
             /* the line's miss is a younger load's, earlier: v finds the line on its way (a target) or there */
             mem_access(t, line, (int)r.level, r.ram_bytes, req, 0, b);
             for (int j = 0; j < Kp; j += TIMING_LW)
@@ -711,6 +631,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
 
 STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
 {
+    t->chunk_no++; /* miss_ahead()'s view of the chunk is made anew */
     for (size_t i = 0; i < n && !t->err.set;) {
         if (recs[i].flags & EDAN_EXEC_WARM) { /* outside the region: warm state only (warm_run()) */
             const size_t run = edan_exec_run(recs + i, n - i);
