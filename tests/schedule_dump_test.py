@@ -12,13 +12,15 @@ result, with one latency or several (the first one's lane is dumped).
 window: a window's rows are the whole dump's rows at those places; a window past the region holds no
 row; --schedule-dump implies --exact, and with the sampled schedule, without a machine or with a bad
 window it is refused (exit 2).
-pipeview: pipeview.py parses an O3PipeView excerpt in gem5's documented format (written by hand:
-tests/data/pipeview/README.md), drops squashed instructions, orders by sequence number, converts
-ticks to cycles, refuses a broken trace naming the line; and against a pipeline trace made from a real
-dump (the same schedule: no difference; with every load from memory 6 cycles longer from some point: the
-divergence found where it starts, the difference and the stage that accounts for it); the misses edan
-exposes that gem5 hid, each classified (a younger load of the line first, a wrong-path instance first,
-neither) on a small made-up pair; and pipeview.py growth on two dumps (edan alone).
+pipeview: pipeview.py parses a real gem5 pipeline trace (O3PipeView with IEW's writeback lines, of
+examples/trsv: tests/data/pipeview/README.md) against a naive re-reading of its lines: the retired
+instructions by sequence number, squashed ones dropped, ticks to cycles, each with its writeback (a
+load's data after its request); refuses a broken trace naming the line; and against a pipeline trace made
+from a real dump (the same schedule: no difference; with every load from memory 6 cycles longer from some
+point: the divergence found where it starts, the difference and the stage that accounts for it); the
+misses edan exposes that gem5 hid, each classified (a younger load of the line first, a wrong-path
+instance first, an older store, an older load, none before it) on a small made-up pair; and
+pipeview.py growth on two dumps (edan alone).
 """
 import csv
 import json
@@ -32,7 +34,7 @@ from realrun_lib import EX, check, edan, run_category
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 MACHINE = os.path.join(ROOT, "machines", "gem5-validation.ini")
 PIPEVIEW = os.path.join(ROOT, "validation", "pipeview.py")
-EXCERPT = os.path.join(ROOT, "tests", "data", "pipeview", "o3pipeview_excerpt.txt")
+TRACE = os.path.join(ROOT, "tests", "data", "pipeview", "trsv_o3pipeview.txt")
 TMP = tempfile.mkdtemp(prefix="edan-schedule-dump-")
 # the machine's sizes the rules below check (machines/gem5-validation.ini)
 ROB, LQ, FRONTEND, COMMIT_WIDTH = 192, 32, 5, 8
@@ -176,11 +178,16 @@ def pipeview(*args, expect=0):
 
 def write_pipeview(path, rows, shift):
     """A pipeline trace in gem5's format made from dump rows: row i's events at (time + shift[i]) cycles
-    of 1000 ticks, printed in pairs out of order, with a squashed instruction after each tenth."""
+    of 1000 ticks, printed in pairs out of order, with a squashed instruction after each tenth; as gem5's,
+    a load's complete is its request (the dump's mem_req) and IEW's writeback line its data (complete)."""
     lines, seq = [], 1
     for i, r in enumerate(rows):
         tk = {k: int(round((float(r[k]) + shift[i]) * 1000)) + 1000 for k in T}
-        one = [f"O3PipeView:fetch:{tk['fetch']}:0x{int(r['pc'], 16):08x}:0:{seq}:{r['insn']}\n",
+        wb = tk["complete"]
+        if r["class"] == "load" and r["mem_req"]:
+            tk["complete"] = int(round((float(r["mem_req"]) + shift[i]) * 1000)) + 1000
+        one = [f"{wb}: system.cpu.iew: Sending instructions to commit, [sn:{seq}] PC (0x{int(r['pc'], 16):x}).\n",
+               f"O3PipeView:fetch:{tk['fetch']}:0x{int(r['pc'], 16):08x}:0:{seq}:{r['insn']}\n",
                f"O3PipeView:decode:{tk['fetch'] + 1000}\n", f"O3PipeView:rename:{tk['fetch'] + 2000}\n",
                f"O3PipeView:dispatch:{tk['dispatch']}\n", f"O3PipeView:issue:{tk['issue']}\n",
                f"O3PipeView:complete:{tk['complete']}\n", f"O3PipeView:retire:{tk['commit']}:store:0\n"]
@@ -199,19 +206,40 @@ def write_pipeview(path, rows, shift):
 
 
 def test_pipeview():
-    p = pipeview("parse", EXCERPT, "--machine", MACHINE)
-    got = list(csv.DictReader(p.stdout.splitlines()))
-    check([r["seq"] for r in got] == ["101", "102", "103", "105"], f"retired, in sequence order: {got}")
-    check(got[1]["complete"] == "1060.0000" and got[2]["store"] == "1065.0000" and got[3]["commit"] == "1063.0000",
-          f"ticks to cycles at 1 GHz: {got}")
-    check(got[0]["store"] == "", "no store: empty")
-    broken = os.path.join(TMP, "broken.txt")
-    with open(EXCERPT) as f:
+    # a real trace, against a naive re-reading of its lines (1 GHz: 1000 ticks a cycle)
+    with open(TRACE) as f:
         text = f.read().splitlines(True)
+    want, wb, cur = [], {}, None
+    for ln in text:
+        f = ln.rstrip("\n").split(":")
+        if "Sending instructions to commit, [sn:" in ln:
+            wb.setdefault(int(ln.split("[sn:")[1].split("]")[0]), int(f[0]) / 1000)
+        elif f[1] == "fetch":
+            cur = {"seq": int(f[5]), "pc": int(f[3], 16), "fetch": int(f[2]) / 1000}
+        elif f[1] in ("complete", "retire"):
+            cur[f[1]] = int(f[2]) / 1000
+            if f[1] == "retire" and cur["retire"]:
+                want.append(cur)
+    want.sort(key=lambda r: r["seq"])
+    p = pipeview("parse", TRACE, "--machine", MACHINE)
+    got = list(csv.DictReader(p.stdout.splitlines()))
+    check(len(want) > 100 and len(want) < sum(ln.startswith("O3PipeView:fetch") for ln in text),
+          f"a trace with retired and squashed instructions ({len(want)})")
+    check([(int(r["seq"]), int(r["pc"], 16), float(r["fetch"]), float(r["complete"]), float(r["commit"]))
+           for r in got] == [(w["seq"], w["pc"], w["fetch"], w["complete"], w["retire"]) for w in want],
+          "parse: the retired instructions by sequence number, ticks to cycles")
+    check(all(r["writeback"] and float(r["writeback"]) == wb[int(r["seq"])] for r in got),
+          "parse: every retired instruction with its writeback")
+    loads = [r for r in got if "ld " in r["insn"]]
+    check(loads and all(float(r["writeback"]) > float(r["complete"]) for r in loads) and
+          all(float(r["writeback"]) >= float(r["complete"]) for r in got),
+          "a load's data (writeback) comes after its request (complete)")
+    broken = os.path.join(TMP, "broken.txt")
+    k = next(i for i, ln in enumerate(text) if ln.startswith("O3PipeView:issue"))
     with open(broken, "w") as f:
-        f.writelines(text[:4] + text[5:])  # line 5 (an issue line) left out
+        f.writelines(text[:k] + text[k + 1:])  # an issue line left out
     p = pipeview("parse", broken, "--machine", MACHINE, expect=2)
-    check("broken.txt:5" in p.stderr, f"a broken trace names its line: {p.stderr}")
+    check(f"broken.txt:{k + 1}" in p.stderr, f"a broken trace names its line: {p.stderr}")
     # against a real dump: the same schedule, then one with every load from memory 6 cycles longer from row 400 on
     _, rows = dump_run("trsv", 200, window="0,3000", name="pv.csv")
     dump = os.path.join(TMP, "pv.csv")
@@ -246,30 +274,35 @@ def test_pipeview():
           "loads from memory take longer in the trace")
     check(res["static"][0]["step_diff"] < 0 and res["static"][0]["pc"] in {int(rows[i]["pc"], 16) for i in l2},
           "the static instruction whose commit steps differ most is a slowed load")
-    # misses edan exposes and gem5 hid: a younger load of the line first, a wrong-path instance first, neither
+    # misses edan exposes and gem5 hid, each with its reason; gem5: request (complete) and data (writeback)
     hdr = "seq,pc,insn,class,fetch,dispatch,issue,complete,commit,fetch_why,dispatch_why,issue_why,dep," \
           "mem_level,mem_req,mem_done,commit_why,addr\n"
-    small = [(0x100, 10, 311, 312, "mem", 10, 310, 0x1000), (0x104, 11, 312, 313, "l1d", 11, 13, 0x1008),
-             (0x108, 12, 313, 314, "mem", 12, 312, 0x2000), (0x10c, 13, 314, 315, "mem", 13, 313, 0x3000),
-             (0x110, 14, 315, 316, "mem", 14, 314, 0x4000)]
+    # edan: pc, class, level, line address; every miss from 10 to 310
+    small = [(0x100, "load", "mem", 0x1000), (0x104, "load", "l1d", 0x1008), (0x108, "load", "mem", 0x2000),
+             (0x10c, "load", "mem", 0x3000), (0x110, "load", "mem", 0x4000), (0x114, "store", "l1d", 0x5000),
+             (0x118, "load", "mem", 0x5008), (0x11c, "load", "l1d", 0x6000), (0x120, "load", "mem", 0x6008)]
+    # gem5: request, writeback, store tick (cycles)
+    # (the first load's line: a younger load's miss first; the ninth's: an older load's miss first)
+    gem5 = [(200, 205, 0), (6, 190, 0), (21, 27, 0), (21, 330, 0), (21, 30, 0), (8, 8, 9), (21, 28, 0), (22, 200, 0),
+            (210, 213, 0)]
     edump, etrace = os.path.join(TMP, "small.csv"), os.path.join(TMP, "small.txt")
     with open(edump, "w") as f:
         f.write(hdr)
-        for i, (pc, iss, comp, com, lvl, req, done, addr) in enumerate(small):
-            f.write(f"{i},0x{pc:x},fld fa5 0(a5),load,1,6,{iss},{comp},{com},order,frontend,dispatch,,{lvl},"
-                    f"{req},{done},complete,0x{addr:x}\n")
-    gem5 = [(0x100, 20, 25, 26), (0x104, 5, 8, 26), (0x108, 20, 26, 27), (0x10c, 20, 330, 331), (0x110, 20, 30, 332)]
+        for i, (pc, cls, lvl, addr) in enumerate(small):
+            f.write(f"{i},0x{pc:x},fld fa5 0(a5),{cls},1,6,10,311,400,order,frontend,dispatch,,{lvl},"
+                    f"10,{310 if lvl == 'mem' else 12},complete,0x{addr:x}\n")
     with open(etrace, "w") as f:
-        def one(seq, pc, iss, comp, ret):
-            f.write(f"O3PipeView:fetch:1000:0x{pc:08x}:0:{seq}:fld fa5, 0(a5)\nO3PipeView:decode:2000\n"
-                    f"O3PipeView:rename:3000\nO3PipeView:dispatch:4000\nO3PipeView:issue:{iss * 1000}\n"
-                    f"O3PipeView:complete:{comp * 1000}\nO3PipeView:retire:{ret * 1000}:store:0\n")
-        one(1, 0x108, 8, 9, 0)  # a wrong-path instance of the third load, issued at 8, squashed
-        for i, (pc, iss, comp, ret) in enumerate(gem5):
-            one(i + 2, pc, iss, comp, ret)
+        def one(seq, pc, req, wb, ret, st):
+            f.write(f"{wb * 1000}: system.cpu.iew: Sending instructions to commit, [sn:{seq}] PC (0x{pc:x}).\n"
+                    f"O3PipeView:fetch:1000:0x{pc:08x}:0:{seq}:fld fa5, 0(a5)\nO3PipeView:decode:2000\n"
+                    f"O3PipeView:rename:3000\nO3PipeView:dispatch:4000\nO3PipeView:issue:{(req - 1) * 1000}\n"
+                    f"O3PipeView:complete:{req * 1000}\nO3PipeView:retire:{ret * 1000}:store:{st * 1000}\n")
+        one(1, 0x108, 9, 12, 0, 0)  # a wrong-path instance of the third load, its request at 9, squashed
+        for i, ((pc, _, _, _), (req, wb, st)) in enumerate(zip(small, gem5)):
+            one(i + 2, pc, req, wb, 400 + i, st)
     h = json.loads(pipeview("compare", etrace, edump, "--machine", MACHINE, "--json").stdout)["hidden_misses"]
-    check((h["misses"], h["hidden"], h["younger_first"], h["wrong_path"], h["other"]) == (4, 3, 1, 1, 1),
-          f"misses gem5 hid, by why: {h}")
+    check((h["misses"], h["judged"], h["hidden"], h["younger_first"], h["wrong_path"], h["store_first"],
+           h["older_first"], h["warm"]) == (6, 6, 5, 1, 1, 1, 1, 1), f"misses gem5 hid, by why: {h}")
     # growth: edan alone, two latencies; the per-instruction sums against a direct reckoning of the rows
     _, lo = dump_run("trsv", 300, "--mem-latency=50", window="0,20000", name="lo.csv")
     _, hi = dump_run("trsv", 300, "--mem-latency=300", window="0,20000", name="hi.csv")

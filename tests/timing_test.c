@@ -672,6 +672,41 @@ static void test_store_set_stores(void)
 }
 
 /*
+ * Misses in time order (timing_lanes.h, miss_ahead()): a load A whose
+ * address comes from a division (20 cycles) misses, and a younger load B of
+ * the same line, its address ready, reaches the L1d first: the line's miss
+ * is B's, sent at dispatch, and A finds the line on its way, as when A's own
+ * address is ready at once: an add that uses A ends at the same cycle in
+ * both. With B in another line A's miss is its own, sent after the
+ * division: 20 cycles later. In program order (the cache model's) A, the
+ * older, took the miss in all three, and the first stream came out as the
+ * third.
+ */
+static void test_miss_order(void)
+{
+    static edan_exec r[8];
+    static edan_insn div, a_late, a_now, b, use;
+    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div.cls = EDAN_CLASS_DIV;
+    a_late = load(EDAN_REG_X(12), EDAN_REG_X(10), 0x1004);
+    a_now = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x1004);
+    b = load(EDAN_REG_X(13), EDAN_REG_X(3), 0x1008);
+    use = add(EDAN_REG_X(14), EDAN_REG_X(12), 0x100c);
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    double c[3], lat = 100;
+    for (int i = 0; i < 3; i++) {
+        r[0] = rec(&div, 0);
+        r[1] = rec(i == 1 ? &a_now : &a_late, 0x8000);
+        r[2] = rec(&b, i == 2 ? 0x9000 : 0x8008);
+        r[3] = rec(&use, 0);
+        predict(&m, r, 4, &lat, 1, 64, &c[i], NULL);
+    }
+    CHECK(c[0] == c[1], "the younger load's miss first: %g cycles, as with the older's address ready: %g", c[0], c[1]);
+    CHECK(c[2] == c[1] + 20, "the older load's own miss after the division: %g cycles, expected %g", c[2], c[1] + 20);
+}
+
+/*
  * Store-to-load forwarding: a load whose bytes come from one store still
  * in the store queue takes them from there. A store to a line no cache
  * has is followed by a load of its bytes and a division that uses the
@@ -739,6 +774,7 @@ int main(void)
     test_store_set_index();
     test_store_set_stores();
     test_forwarding();
+    test_miss_order();
     test_bad_machine();
     return check_summary();
 }

@@ -20,13 +20,20 @@
 #       steps grow most with the latency and the reasons the dump gives, and the loads from memory whose line
 #       a younger load issued first (a known source of the model's overestimates, docs/accuracy.md).
 #   python3 validation/pipeview.py parse PIPEVIEW --machine FILE
-#       the retired instructions as CSV (seq,pc,insn,fetch,decode,rename,dispatch,issue,complete,commit,store).
+#       the retired instructions as CSV (seq,pc,insn,fetch,decode,rename,dispatch,issue,complete,writeback,
+#       commit,store).
 #
 # O3PipeView (gem5 v22.1, src/cpu/o3/dyn_inst.cc, printed when an instruction is destroyed, so not in
 # program order): per instruction the lines
 #   O3PipeView:fetch:TICK:0xPC:UPC:SEQ:DISASM
 #   O3PipeView:decode:TICK   (rename, dispatch, issue, complete the same; 0: never reached)
 #   O3PipeView:retire:TICK:store:TICK   (retire 0: squashed; store 0: no store, or not written yet)
+# For a load, "complete" is not its data: gem5 stamps it when IEW executes the instruction
+# (IEW::updateExeInstStats), which for a load is when its request goes to the L1d; the data comes back
+# later, to IEW::writebackInsts. `run` therefore adds gem5's IEW flag and keeps, of its lines, the one
+# writebackInsts prints per instruction when it passes it to commit (the data back and written):
+#   TICK: system.cpu.iew: Sending instructions to commit, [sn:SEQ] PC (...)
+# so a load's request time is complete and its data time writeback (None without the line).
 # Sequence numbers count fetched instructions, squashed ones included: the retired ones, by sequence
 # number, are the program order. A macro-op's micro-ops (UPC > 0, x86) are merged into one instruction.
 # Errors: a message naming the file and line, exit status 2.
@@ -45,9 +52,11 @@ import threading
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 STAGES = ("fetch", "decode", "rename", "dispatch", "issue", "complete")
-# the stages of the comparison, each the time from one event to the next
+# the stages of the comparison, each the time from one event to the next; "done" is an instruction's result
+# ready: edan's complete, gem5's writeback (its complete where the trace has no writeback line)
 SPANS = (("front end", "fetch", "dispatch"), ("issue wait", "dispatch", "issue"),
-         ("execute/memory", "issue", "complete"), ("commit wait", "complete", "commit"))
+         ("execute/memory", "issue", "done"), ("commit wait", "done", "commit"))
+WB_MARK = ": system.cpu.iew: Sending instructions to commit, [sn:"
 
 
 class Bad(Exception):
@@ -79,11 +88,18 @@ def clock_ghz(machine):
 def parse_pipeview(lines, name="<pipeview>"):
     """Every instruction of an O3PipeView trace: dicts seq, pc, upc, insn, the STAGES' ticks, commit and
     store ticks (0: none), in the order they were printed. Bad lines raise Bad naming the line."""
-    out, cur, want = [], None, 0
+    out, cur, want, wb = [], None, 0, {}
     order = STAGES[1:]
     for no, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         if not line.startswith("O3PipeView:"):
+            k = line.find(WB_MARK)
+            if k > 0:  # IEW's writeback of an instruction: the first one counts
+                try:
+                    seq = int(line[k + len(WB_MARK):].split("]", 1)[0])
+                    wb.setdefault(seq, int(line[:k].strip()))
+                except ValueError:
+                    raise Bad("%s:%d: not a number in '%s'" % (name, no, line[:80]))
             continue  # other debug flags' lines share the file
         f = line.split(":")
         try:
@@ -113,6 +129,8 @@ def parse_pipeview(lines, name="<pipeview>"):
             raise Bad("%s:%d: not a number in '%s'" % (name, no, line[:80]))
     if cur is not None:
         raise Bad("%s: the last instruction (line %d) has no retire line" % (name, cur["line"]))
+    for i in out:
+        i["writeback"] = wb.get(i["seq"], 0)
     return out
 
 
@@ -124,7 +142,7 @@ def retired(insts):
     for i in done:
         if i["upc"] and merged and merged[-1]["pc"] == i["pc"]:
             m = merged[-1]
-            for k in ("issue", "complete", "commit", "store"):
+            for k in ("issue", "complete", "writeback", "commit", "store"):
                 m[k] = max(m[k], i[k])
             continue
         merged.append(dict(i))
@@ -132,11 +150,13 @@ def retired(insts):
 
 
 def to_cycles(insts, ghz):
-    """Ticks (ps) to cycles of the machine's clock; a stage never reached (0) stays None."""
+    """Ticks (ps) to cycles of the machine's clock; a stage never reached (0) stays None. done: the
+    writeback where the trace has it, else complete."""
     period = 1000.0 / ghz
     for i in insts:
-        for k in STAGES + ("commit", "store"):
+        for k in STAGES + ("writeback", "commit", "store"):
             i[k] = i[k] / period if i.get(k) else None
+        i["done"] = i["writeback"] if i["writeback"] is not None else i["complete"]
     return insts
 
 
@@ -156,6 +176,7 @@ def read_dump(path):
                         r[k] = float(r[k]) if r.get(k) else None
                     r["pc"] = int(r["pc"], 16)
                     r["seq"] = int(r["seq"])
+                    r["done"] = r["complete"]
                 except (KeyError, ValueError, TypeError):
                     raise Bad("%s:%d: not a row of edan's --schedule-dump" % (path, no))
                 rows.append(r)
@@ -193,33 +214,56 @@ def span(x, a, b):
 
 
 def hidden_misses(pairs, squashed=(), line_bytes=64, window=192):
-    """The loads edan served from memory that gem5 did in less than half edan's request-to-data time, and
-    why gem5 could: a younger load of the same line (edan's address) issued before it in gem5 (it sent the
-    miss first; the model gives a line's miss to the oldest access in program order), or a squashed
-    (wrong-path) instance of the same load issued before it (the model does not execute the wrong path),
-    else unexplained."""
+    """The loads edan served from memory that gem5 did in less than half edan's request-to-data time (gem5:
+    the L1d request, its complete tick, to the writeback; loads without a writeback line are not judged), and
+    why gem5 could, from the window's loads of the same line (edan's addresses) within `window` instructions
+    either side, the first that holds of:
+      younger_first  the line's first request in gem5 was a younger load's and took the miss (at least half
+                     edan's time): gem5 gives a line's miss to whichever access reaches the L1d first
+      older_first    the same, an older load's (edan gave the miss to a later one: an older load hit in edan)
+      store_first    an older store of the line wrote it (its store tick) before the load's request
+      wrong_path     the line's first request in gem5 was short too (the line was there) and a squashed
+                     (wrong-path) load of one of these loads' pcs sent its request before it
+      warm           the line's first request in gem5 was short, no wrong-path instance before it: gem5's
+                     cache held the line from before (its state differs from the model's here)"""
     by_pc = {}
     for q in squashed:
-        if q.get("issue") is not None:
-            by_pc.setdefault(q["pc"], []).append(q["issue"])
-    out = {"misses": 0, "hidden": 0, "younger_first": 0, "wrong_path": 0, "other": 0, "examples": []}
+        if q.get("complete") is not None:
+            by_pc.setdefault(q["pc"], []).append(q["complete"])
+    kinds = ("younger_first", "older_first", "store_first", "wrong_path", "warm")
+    out = {"misses": 0, "judged": 0, "hidden": 0, "examples": []}
+    out.update({k: 0 for k in kinds})
+
+    def line_of(e):
+        return int(e["addr"], 16) // line_bytes if e.get("addr") else None
+
     for k, (g, e) in enumerate(pairs):
         if e.get("mem_level") != "mem" or e.get("class") not in ("load", "atomic") or not e.get("addr"):
             continue
         out["misses"] += 1
-        eg, ee = span(g, "issue", "complete"), e["mem_done"] - e["mem_req"]
-        if eg is None or eg >= 0.5 * ee:
+        if g.get("writeback") is None or g.get("complete") is None:
+            continue
+        out["judged"] += 1
+        eg, ee = g["writeback"] - g["complete"], e["mem_done"] - e["mem_req"]
+        if eg >= 0.5 * ee:
             continue
         out["hidden"] += 1
-        line = int(e["addr"], 16) // line_bytes
-        why = "other"
-        for g2, e2 in pairs[k + 1:k + 1 + window]:
-            if e2.get("addr") and e2.get("class") in ("load", "atomic") and int(e2["addr"], 16) // line_bytes == line \
-                    and g2.get("issue") is not None and g2["issue"] < g["issue"]:
-                why = "younger_first"
-                break
-        if why == "other" and any(t < g["issue"] and g["issue"] - t < 4 * ee for t in by_pc.get(g["pc"], ())):
+        line, req = line_of(e), g["complete"]
+        near = [(j, g2, e2) for j, (g2, e2) in enumerate(pairs[max(0, k - window):k + 1 + window], max(0, k - window))
+                if line_of(e2) == line]
+        loads = [(j, g2) for j, g2, e2 in near if e2.get("class") in ("load", "atomic") and
+                 g2.get("complete") is not None and g2.get("writeback") is not None]
+        j0, first = min(loads, key=lambda x: x[1]["complete"])
+        why = None
+        if first["writeback"] - first["complete"] >= 0.5 * ee:
+            why = "younger_first" if j0 > k else "older_first"
+        elif any(e2.get("class") == "store" and j < k and g2.get("store") is not None and g2["store"] < req
+                 for j, g2, e2 in near):
+            why = "store_first"
+        elif any(t < req and req - t < 4 * ee for j, g2 in loads for t in by_pc.get(g2["pc"], ())):
             why = "wrong_path"
+        else:
+            why = "warm"
         out[why] += 1
         if len(out["examples"]) < 8:
             out["examples"].append({"i": k, "pc": e["pc"], "insn": e.get("insn", ""), "edan_latency": ee,
@@ -269,13 +313,14 @@ def compare(pairs, tolerance=20.0, top=10, squashed=()):
     last = rows[-1]
     stage_means = {name: {"gem5": s[0] / s[2] if s[2] else None, "edan": s[1] / s[2] if s[2] else None,
                           "diff": (s[1] - s[0]) / s[2] if s[2] else None} for name, s in sums.items()}
-    # loads by the level edan served them from: their issue-to-complete time in each
+    # loads by the level edan served them from: their request-to-data time in each (gem5: the L1d request,
+    # its complete tick, to the writeback; edan: mem_req to mem_done)
     levels = {}
     for g, e in pairs:
         if e.get("mem_level") and e.get("class") in ("load", "atomic"):
             lv = levels.setdefault(e["mem_level"], [0, 0.0, 0.0])
-            sg, se = span(g, "issue", "complete"), span(e, "issue", "complete")
-            if sg is not None:
+            sg, se = span(g, "complete", "writeback"), span(e, "mem_req", "mem_done")
+            if sg is not None and se is not None:
                 lv[0] += 1
                 lv[1] += sg
                 lv[2] += se
@@ -322,14 +367,17 @@ def report(res, out=sys.stdout, context=8):
                                      fmt(res["after_divergence"][name])))
     w("  the stage that accounts for it: %s\n" % res["culprit"])
     if res["loads_by_level"]:
-        w("\nloads by the level edan served them from: issue to complete, mean cycles\n")
+        w("\nloads by the level edan served them from: request to data, mean cycles\n")
         w("  level     loads      gem5      edan\n")
         for lvl, v in sorted(res["loads_by_level"].items()):
             w("  %-6s %8d %s %s\n" % (lvl, v["loads"], fmt(v["gem5_mean"]), fmt(v["edan_mean"])))
     h = res["hidden_misses"]
-    w("\nloads edan served from memory: %d; gem5 did %d of them in less than half edan's time: %d after a "
-      "younger load of the line issued first, %d after a squashed (wrong-path) instance of the same load "
-      "issued, %d otherwise\n" % (h["misses"], h["hidden"], h["younger_first"], h["wrong_path"], h["other"]))
+    w("\nloads edan served from memory: %d (%d with gem5's writeback); gem5 did %d of them in less than half "
+      "edan's request-to-data time: %d the line's miss taken by a younger load first, %d by an older load, %d "
+      "after an older store of the line wrote it, %d the line there already after a wrong-path load, %d the line "
+      "there already otherwise (warm in gem5)\n"
+      % (h["misses"], h["judged"], h["hidden"], h["younger_first"], h["older_first"], h["store_first"],
+         h["wrong_path"], h["warm"]))
     for x in h["examples"]:
         w("  %6d 0x%-8x edan %7.1f gem5 %7.1f  %-13s %s\n" % (x["i"], x["pc"], x["edan_latency"], x["gem5_latency"],
                                                           x["why"], x["insn"]))
@@ -436,7 +484,7 @@ def run_gem5(a):
     work = tempfile.mkdtemp(prefix="pipeview-")
     fifo = os.path.join(work, "pipeview.fifo")
     os.mkfifo(fifo)
-    flags = ["--debug-flags=O3PipeView", "--debug-file=" + fifo]
+    flags = ["--debug-flags=O3PipeView,IEW", "--debug-file=" + fifo]
     if a.debug_start is not None:
         flags.append("--debug-start=%d" % a.debug_start)
     cmd = [a.gem5] + flags + ["-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"), "--machine",
@@ -453,17 +501,26 @@ def run_gem5(a):
     def reader():
         # lines of one instruction come together; an instruction is kept from the first kernel fetch on
         # (printed out of order: keep a margin of those fetched before it, dropped by seq at the end)
-        buf = []
+        # IEW's writeback lines (the only ones of that flag kept) wait by sequence number for their
+        # instruction, which is printed later, when it is destroyed
+        buf, wbs = [], {}
         try:
             with open(fifo, encoding="utf-8", errors="replace") as f:
                 for line in f:
                     if not line.startswith("O3PipeView:"):
+                        k = line.find(WB_MARK)
+                        if k > 0:
+                            seq = line[k + len(WB_MARK):].split("]", 1)[0]
+                            wbs.setdefault(seq, line)
                         continue
                     buf.append(line)
                     if not line.startswith("O3PipeView:retire:"):
                         continue
                     one = parse_pipeview(buf, fifo)[0]
-                    text, buf = buf, []
+                    wb = wbs.pop(str(one["seq"]), None)
+                    text, buf = ([wb] if wb else []) + buf, []
+                    if len(wbs) > 65536:  # instructions that never print (none expected): keep it bounded
+                        wbs.clear()
                     if not state["started"]:
                         if one["commit"] and lo <= one["pc"] < hi:
                             state["started"] = True
@@ -509,7 +566,8 @@ def run_gem5(a):
                                                                       (err or "").strip()[-400:]))
     with open(a.out, "w", encoding="utf-8") as f:
         for one, text in sorted(kept, key=lambda x: x[0]["seq"]):
-            f.writelines(text)
+            if one["seq"] >= state["seq0"]:  # the margin before the region's first instruction is not kept
+                f.writelines(text)
     sys.stderr.write("pipeview.py: %d retired instructions of the region in %s (kernel at [0x%x, 0x%x))\n"
                      % (state["retired"], a.out, lo, hi))
 
@@ -572,10 +630,10 @@ def main(argv):
             raise Bad("%s: %s" % (a.pipeview, e.strerror))
         if a.cmd_name == "parse":
             w = csv.writer(sys.stdout, lineterminator="\n")
-            w.writerow(("seq", "pc", "insn") + STAGES + ("commit", "store"))
+            w.writerow(("seq", "pc", "insn") + STAGES + ("writeback", "commit", "store"))
             for i in insts:
                 w.writerow([i["seq"], "0x%x" % i["pc"], i["insn"]] +
-                           ["" if i[k] is None else "%.4f" % i[k] for k in STAGES + ("commit", "store")])
+                           ["" if i[k] is None else "%.4f" % i[k] for k in STAGES + ("writeback", "commit", "store")])
             return 0
         lo = hi = None
         if a.kernel_range:

@@ -230,12 +230,9 @@ void edan_timing_free(edan_timing *t)
 /* The consumer                                                          */
 /* ===================================================================== */
 
-static void consume(void *ctx, const edan_exec *recs, size_t n)
+static void run(edan_timing *t, const edan_exec *recs, size_t n)
 {
-    edan_timing *t = ctx;
-    if (t->n_groups)
-        edan_timing_consume_groups(t, recs, n);
-    else if (__builtin_expect(t->v < t->dump_end, 0))
+    if (__builtin_expect(t->v < t->dump_end, 0))
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
     else if (t->width == TIMING_LV)
         edan_timing_consume_4(t, recs, n);
@@ -243,11 +240,51 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         edan_timing_consume_1(t, recs, n);
 }
 
+/*
+ * The stream in chunks of PRED_BATCH records whatever the batches: whole
+ * chunks straight from the batch, the rest held (copied) until the chunk is
+ * whole or the stream ends (edan_timing_flush()).
+ */
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_timing *t = ctx;
+    if (t->n_groups) {
+        edan_timing_consume_groups(t, recs, n);
+        return;
+    }
+    while (n) {
+        if (!t->held && n >= PRED_BATCH) {
+            run(t, recs, PRED_BATCH);
+            recs += PRED_BATCH;
+            n -= PRED_BATCH;
+            continue;
+        }
+        const size_t take = n < PRED_BATCH - t->held ? n : PRED_BATCH - t->held;
+        memcpy(t->hold + t->held, recs, take * sizeof *recs);
+        t->held += take;
+        recs += take;
+        n -= take;
+        if (t->held == PRED_BATCH) {
+            t->held = 0;
+            run(t, t->hold, PRED_BATCH);
+        }
+    }
+}
+
+void edan_timing_flush(edan_timing *t)
+{
+    const size_t n = t->held;
+    t->held = 0;
+    if (n)
+        run(t, t->hold, n);
+}
+
 static int finish(void *ctx)
 {
     edan_timing *t = ctx;
     if (t->n_groups)
         return edan_timing_finish_groups(t);
+    edan_timing_flush(t);
     edan_timing_sample_close(t);
     edan_timing_close_counts(t);
     return t->err.set ? -1 : 0;

@@ -79,6 +79,7 @@ int edan_timing_finish_groups(edan_timing *t)
         }
     }
     for (int g = 0; g < t->n_groups; g++) {
+        edan_timing_flush(t->group[g]);
         edan_timing_sample_close(t->group[g]);
         edan_timing_close_counts(t->group[g]);
     }

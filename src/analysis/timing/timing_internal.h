@@ -84,6 +84,8 @@ typedef struct timing_prev {
 
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024
+/* entries of miss_ahead()'s table of a chunk's lines (a power of two, above PRED_BATCH) */
+#define AH_SLOTS 2048u
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
 #define TICK_NONE (1ull << 62)
 
@@ -139,6 +141,30 @@ struct edan_timing {
     /* a batch's true predecessors from the tracker: those of its record i are preds[off[i] .. off[i + 1]) */
     uint64_t preds[PRED_BATCH * 4];
     uint32_t off[PRED_BATCH + 1];
+    /*
+     * records held until PRED_BATCH of them have come (timing.c, consume()): the model takes the
+     * stream in the same chunks whatever the producer's batches, so that its parts, and what
+     * miss_ahead() sees of the records after a load, are the same
+     */
+    edan_exec hold[PRED_BATCH];
+    size_t held;
+    /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
+    const edan_exec *part;
+    size_t part_n, part_j;
+    /* per register (edan_reg), the vertex + 1 of its last scheduled writer (step_end()): miss_ahead()'s */
+    uint64_t lastw[256];
+    /*
+     * miss_ahead()'s view of the chunk (ahead_fill()), made as far as a miss needs it (ah_done records)
+     * for chunk number ah_chunk (chunk_no counts consume_body()'s chunks): per record, the next record
+     * that accesses its line (part_n: none) and 1 + the last record up to it that ends a look (outside
+     * the region, serializing; 0: none); a table of lines, its entries valid in generation ah_gen
+     */
+    uint16_t ah_next[PRED_BATCH], ah_brk[PRED_BATCH];
+    uint64_t ah_line[AH_SLOTS];
+    uint32_t ah_line_gen[AH_SLOTS], ah_gen;
+    uint16_t ah_line_at[AH_SLOTS], ah_last_brk;
+    size_t ah_done;
+    uint64_t chunk_no, ah_chunk;
     edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
     bool dc_ok, ic_ok;
     uint32_t line_shift;
@@ -269,6 +295,8 @@ void edan_timing_sample_next(edan_timing *t);
 /* After the stream: the last unit, the estimates. */
 void edan_timing_sample_close(edan_timing *t);
 void edan_timing_sample_free(edan_timing *t);
+/* After the stream: the records held for a whole chunk (timing.c, consume()), scheduled. */
+void edan_timing_flush(edan_timing *t);
 /* After the stream: the counts that are complete only then (the prefetches evicted unused). */
 void edan_timing_close_counts(edan_timing *t);
 /* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */

@@ -368,6 +368,8 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
 
 #include "analysis/timing/timing_uops.h"
 
+#include "analysis/timing/timing_ahead.h"
+
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
 STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
 {
@@ -510,7 +512,17 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          * reads the L1d, and waits for that line as any access does.
          */
         const uint32_t forwarded = in->mem != EDAN_MEM_AMO ? forwarded_lanes(t, rec, src, a) : 0;
-        mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, a, forwarded, b);
+        const uint64_t line = rec->addr >> t->line_shift;
+        _Alignas(32) lanes req;
+        if (r.level > 0 && !forwarded && !INORDER(t) && in->mem == EDAN_MEM_LOAD && !in->isa &&
+            miss_ahead(t, dsp, a, req)) {
+            /* the line's miss is a younger load's, earlier: v finds the line on its way (a target) or there */
+            mem_access(t, line, (int)r.level, r.ram_bytes, req, 0, b);
+            for (int j = 0; j < Kp; j += TIMING_LW)
+                lv_st(b + j, lv_max(lv_ld(b + j), lv_ld(a + j) + t->mem.hit[0]));
+        } else {
+            mem_access(t, line, (int)r.level, r.ram_bytes, a, forwarded, b);
+        }
         for (int j = 0; j < Kp; j += TIMING_LW)
             DUMP_IF(t, j, edan_timing_dump_mem(t, (int)r.level, a[j], b[j], (forwarded >> j) & 1u));
         if (__builtin_expect(npf != 0, 0))
@@ -619,6 +631,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
 
 STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
 {
+    t->chunk_no++; /* miss_ahead()'s view of the chunk is made anew */
     for (size_t i = 0; i < n && !t->err.set;) {
         if (recs[i].flags & EDAN_EXEC_WARM) { /* outside the region: warm state only (warm_run()) */
             const size_t run = edan_exec_run(recs + i, n - i);
@@ -646,9 +659,13 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
         const size_t want = edan_exec_run(recs + i, limit);
         const size_t done =
             edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
-        for (size_t j = 0; j < done; j++)
+        t->part = recs;
+        t->part_n = n;
+        for (size_t j = 0; j < done; j++) {
+            t->part_j = i + j;
             if (step(t, &recs[i + j], t->preds + t->off[j], t->off[j + 1] - t->off[j]))
                 return;
+        }
         if (done < want && edan_deps_error(t->deps)->set) {
             edan_error_set(&t->err, "%s", edan_deps_error(t->deps)->msg);
             return;

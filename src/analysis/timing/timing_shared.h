@@ -428,6 +428,9 @@ STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec)
         edan_timing_dump_end(t, rec);
 #endif
     record_end(t, fdesc_of(t, rec));
+    const edan_insn *in = rec->insn;
+    if (in->n_dst) /* a wide instruction's other destinations: miss_ahead() looks past none */
+        t->lastw[in->dst] = t->v + 1;
     t->v++;
     t->u++;
     return 0;
