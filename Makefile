@@ -162,10 +162,13 @@ validate: build
 # against --exact) into $(VALIDATION_DIR)/compare-NAME.md. VALIDATION_SWEEP_FLAGS adds sweep.py options:
 # --no-gem5 refreshes edan's side alone (after a model change: the new edan's records are missing, gem5's
 # cached), --no-edan runs gem5 alone. Results files may be shared with a sweep running in the background.
+# VALIDATION_DOC=docs/accuracy.md also writes each machine's tables there, between its markers
+# <!-- machines-NAME:begin --> and <!-- machines-NAME:end --> (docs/accuracy.md, "Results on four machines").
 VALIDATION_MACHINES ?= gem5-validation gem5-validation-stride gem5-validation-narrow gem5-validation-ddr4
 VALIDATION_DIR ?= $(BUILD)/validation
 VALIDATION_MODEL_MODE ?= sampled,exact
 VALIDATION_SWEEP_FLAGS ?=
+VALIDATION_DOC ?=
 .PHONY: validate-machines
 validate-machines: build
 	@mkdir -p "$(VALIDATION_DIR)"
@@ -179,6 +182,11 @@ validate-machines: build
 	    python3 validation/compare.py --compact --results "$(VALIDATION_DIR)/results-$$m.json" \
 	        >"$(VALIDATION_DIR)/compare-$$m.md" || exit $$?; \
 	    echo "make validate-machines: $$m: tables in $(VALIDATION_DIR)/compare-$$m.md"; \
+	    if [ -n "$(VALIDATION_DOC)" ]; then \
+	        python3 validation/compare.py --compact --results "$(VALIDATION_DIR)/results-$$m.json" \
+	            --update-doc "$(VALIDATION_DOC)" --marker machines-$$m --command "make validate-machines \
+	VALIDATION_MACHINES=$$m VALIDATION_LATENCIES=$(VALIDATION_LATENCIES) VALIDATION_LIST=$(VALIDATION_LIST)" \
+	            || exit $$?; fi; \
 	done
 
 # The sampled timing model against --exact on every program of VALIDATION_LIST (issue 37): edan only, no

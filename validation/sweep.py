@@ -428,9 +428,15 @@ def run_edan_json(opts, argv):
         os.unlink(out)
 
 
+def exit_options(prog):
+    """A program listed with exit=N (not 0): edan would exit with status 3 for it (its results
+    complete), so it is told --ignore-exit; gem5's run checks the status."""
+    return ["--ignore-exit"] if prog["exit"] else []
+
+
 def run_edan_lambda(opts, prog):
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--cache=" + opts.cache,
-            "--m=%d" % opts.m, "--", prog["binary"]] + prog["args"]
+            "--m=%d" % opts.m] + exit_options(prog) + ["--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     try:
         c = rep["configurations"][0]
@@ -449,7 +455,7 @@ def run_edan_lambda(opts, prog):
 def run_edan_model(opts, prog, mode="sampled"):
     lats = ",".join(str(x) for x in opts.latencies)
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--machine=" + opts.machine,
-            "--mem-latency=" + lats, "--" + mode, "--", prog["binary"]] + prog["args"]
+            "--mem-latency=" + lats, "--" + mode] + exit_options(prog) + ["--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     pred = rep.get("prediction")
     cmd = "edan " + " ".join(map(shlex.quote, argv))
