@@ -241,7 +241,8 @@ def sampled_exact_table(rows):
     cov = [r["sx_covered"] for r in rows if r["sx_covered"] is not None]
     if not tx:
         return []
-    return ["| sampled against `--exact` | n | median | worst |", "|---|---:|---:|---:|",
+    return ["| sampled against `--exact` (every program with both, measured in gem5 or not) | n | median "
+            "| worst |", "|---|---:|---:|---:|",
             "| \\|time difference\\| (largest over the latencies) | %d | %s %% | %s %% |"
             % (len(tx), fmt(statistics.median(tx)), fmt(max(tx))),
             "| \\|slope difference\\| | %d | %s %% | %s %% |"
@@ -361,11 +362,13 @@ def compact_tables(sweep, rows, head, group_re):
     against exact, then the per-program table collapsed."""
     done = sum(1 for r in rows if r["slope"] is not None)
     out = head + ["gem5 measured at every latency: %d of %d programs." % (done, len(rows)), ""]
-    out += metrics_table(rows, group_rows(rows, group_re))
+    if done:
+        out += metrics_table(rows, group_rows(rows, group_re)) + [""]
     sx = sampled_exact_table(rows)
     if sx:
-        out += [""] + sx
-    out += [""] + compact_table([r for r in rows if r["slope"] is not None])
+        out += sx + [""]
+    if done:
+        out += compact_table([r for r in rows if r["slope"] is not None])
     notes = [(r["name"], n) for r in rows for n in r["notes"] if r["slope"] is not None
              and not n.startswith("model: edan has no") and "instructions in the kernel's own code" not in n]
     if notes or sweep.get("failures"):
