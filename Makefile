@@ -156,6 +156,39 @@ validate: build
 	    --command "make validate VALIDATION_LIST=$(VALIDATION_LIST) VALIDATION_LATENCIES=$(VALIDATION_LATENCIES)" \
 	    && echo "make validate: tables written into docs/accuracy.md" && exit $$status
 
+# Several machines (issue 38): a sweep of VALIDATION_LIST per machine file of VALIDATION_MACHINES (names in
+# machines/), one after another, each into $(VALIDATION_DIR)/results-NAME.json, the timing model in the modes
+# of VALIDATION_MODEL_MODE; then compare.py --compact's tables (issue 38's metrics against the targets, sampled
+# against --exact) into $(VALIDATION_DIR)/compare-NAME.md. VALIDATION_SWEEP_FLAGS adds sweep.py options:
+# --no-gem5 refreshes edan's side alone (after a model change: the new edan's records are missing, gem5's
+# cached), --no-edan runs gem5 alone. Results files may be shared with a sweep running in the background.
+# VALIDATION_DOC=docs/accuracy.md also writes each machine's tables there, between its markers
+# <!-- machines-NAME:begin --> and <!-- machines-NAME:end --> (docs/accuracy.md, "Results on four machines").
+VALIDATION_MACHINES ?= gem5-validation gem5-validation-stride gem5-validation-narrow gem5-validation-ddr4
+VALIDATION_DIR ?= $(BUILD)/validation
+VALIDATION_MODEL_MODE ?= sampled,exact
+VALIDATION_SWEEP_FLAGS ?=
+VALIDATION_DOC ?=
+.PHONY: validate-machines
+validate-machines: build
+	@mkdir -p "$(VALIDATION_DIR)"
+	@for m in $(VALIDATION_MACHINES); do \
+	    [ -f machines/$$m.ini ] || { echo "make validate-machines: no machines/$$m.ini"; exit 2; }; \
+	    nice python3 validation/sweep.py --gem5 "$(GEM5)" --edan $(BUILD)/edan -j $(VALIDATION_JOBS) \
+	        --latencies "$(VALIDATION_LATENCIES)" --machine machines/$$m.ini \
+	        --model-mode "$(VALIDATION_MODEL_MODE)" --results "$(VALIDATION_DIR)/results-$$m.json" \
+	        $(VALIDATION_SWEEP_FLAGS) "$(VALIDATION_LIST)"; \
+	    status=$$?; [ $$status -le 1 ] || exit $$status; \
+	    python3 validation/compare.py --compact --results "$(VALIDATION_DIR)/results-$$m.json" \
+	        >"$(VALIDATION_DIR)/compare-$$m.md" || exit $$?; \
+	    echo "make validate-machines: $$m: tables in $(VALIDATION_DIR)/compare-$$m.md"; \
+	    if [ -n "$(VALIDATION_DOC)" ]; then \
+	        python3 validation/compare.py --compact --results "$(VALIDATION_DIR)/results-$$m.json" \
+	            --update-doc "$(VALIDATION_DOC)" --marker machines-$$m --command "make validate-machines \
+	VALIDATION_MACHINES=$$m VALIDATION_LATENCIES=$(VALIDATION_LATENCIES) VALIDATION_LIST=$(VALIDATION_LIST)" \
+	            || exit $$?; fi; \
+	done
+
 # The sampled timing model against --exact on every program of VALIDATION_LIST (issue 37): edan only, no
 # gem5; each region recorded once, analysed both ways; the table and the targets (2 % median, 5 % worst,
 # intervals covering exact in 95 % of the programs) printed, and written to $(BUILD)/validate-sampled.md.

@@ -190,6 +190,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   add_test(NAME slurm_sweep COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/slurm_test.py ${CMAKE_BINARY_DIR})
   set_tests_properties(slurm_sweep PROPERTIES DEPENDS examples TIMEOUT 600 LABELS slurm SKIP_RETURN_CODE 77)
 endif()
+# validation/sweep.py's edan side and compare.py's metrics without gem5 (issues 37 and 38): two sweeps
+# sharing one results file, both model modes, --force-edan, the metrics against a naive computation.
+if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  add_test(NAME validation_sweep COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/sweep_test.py ${CMAKE_BINARY_DIR})
+  set_tests_properties(validation_sweep PROPERTIES DEPENDS examples TIMEOUT 300)
+endif()
 # validation/thirdparty/hpcg.sh, lulesh.sh and build.sh's HPCG and LULESH (issue 37) on stand-ins for the
 # checkouts: errors, the noinline patch that keeps LagrangeLeapFrog filterable, no programs.tsv.
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)

@@ -14,6 +14,12 @@
 #     --commit REV       the commit recorded with them [git rev-parse --short HEAD]
 #     --group REGEX      a program's group is the regex's first group on its name, e.g. the size of
 #                        "mini.gemm" with the default ^([^.]+)\. ; programs without one form no group
+#     --compact          instead of the wide tables: issue 38's metrics (Spearman's rho by slope and by
+#                        slowdown, median and 90th percentile |slope error|, median |time error at the
+#                        lowest latency|, programs over +-50 %) for the sampled model and --exact, per
+#                        group, against the targets; issue 37's sampled against exact; the per-program
+#                        table in a collapsed <details> block
+#     --marker NAME      --update-doc writes between <!-- NAME:begin --> and <!-- NAME:end --> [validation]
 # Python 3 standard library only. Errors: a message and exit status 2.
 import json
 import math
@@ -112,25 +118,138 @@ def analyse(sweep):
         r["lambda"] = lam["lambda"] if lam else None
         r["Lambda"] = lam["Lambda"] if lam else None
         r["W"], r["D"] = (lam["W"], lam["D"]) if lam else (None, None)
-        m = p.get("model")
-        r["m_slope"] = r["m_slowdown"] = r["slope_err"] = r["time_err"] = None
-        if m and "missing" not in m and r["slope"] is not None:
-            by = {float(l): v["seconds"] for l, v in m["by_latency"].items()}
-            common = [x for x, _ in pts if x in by]
-            if len(common) >= 2:
-                r["m_slope"] = lsq_slope(common, [by[x] * 1e9 for x in common])
-                r["m_slowdown"] = by[common[-1]] / by[common[0]] if by[common[0]] > 0 else None
-            else:
-                r["m_slope"], r["m_slowdown"] = m.get("slope_ns_per_ns"), m.get("slowdown")
-                r["notes"].append("model: not at the measured latencies; its own slope and slowdown")
-            if r["m_slope"] is not None and r["slope"]:
-                r["slope_err"] = (r["m_slope"] - r["slope"]) / abs(r["slope"]) * 100
-            if r["lo"] in by and r["t_lo"]:
-                r["time_err"] = (by[r["lo"]] - r["t_lo"]) / r["t_lo"] * 100
-        elif m and "missing" in m:
-            r["notes"].append("model: " + m["missing"])
+        for prefix, key in (("", "model"), ("x_", "model_exact")):
+            model_columns(r, pts, p.get(key), prefix)
+        sampled_against_exact(r, p.get("model"), p.get("model_exact"))
         rows.append(r)
     return rows
+
+
+def model_columns(r, pts, m, prefix):
+    """The model's slope, slowdown and errors against gem5 in r, keys prefixed by prefix ("" for the
+    sampled model, the sweep's "model"; "x_" for --exact, its "model_exact")."""
+    for k in ("m_slope", "m_slowdown", "slope_err", "time_err"):
+        r[prefix + k] = None
+    if m and "missing" not in m and r["slope"] is not None:
+        by = {float(l): v["seconds"] for l, v in m["by_latency"].items()}
+        common = [x for x, _ in pts if x in by]
+        if len(common) >= 2:
+            r[prefix + "m_slope"] = lsq_slope(common, [by[x] * 1e9 for x in common])
+            r[prefix + "m_slowdown"] = by[common[-1]] / by[common[0]] if by[common[0]] > 0 else None
+        else:
+            r[prefix + "m_slope"], r[prefix + "m_slowdown"] = m.get("slope_ns_per_ns"), m.get("slowdown")
+            r["notes"].append("model: not at the measured latencies; its own slope and slowdown")
+        if r[prefix + "m_slope"] is not None and r["slope"]:
+            r[prefix + "slope_err"] = (r[prefix + "m_slope"] - r["slope"]) / abs(r["slope"]) * 100
+        if r["lo"] in by and r["t_lo"]:
+            r[prefix + "time_err"] = (by[r["lo"]] - r["t_lo"]) / r["t_lo"] * 100
+    elif m and "missing" in m and not prefix:
+        r["notes"].append("model: " + m["missing"])
+
+
+def sampled_against_exact(r, s, x):
+    """Issue 37's check of the sampled model against --exact on one program: the largest relative
+    difference of the predicted time over the latencies, that of the slope, and whether the sampled
+    95 % interval holds the exact cycles at every latency (None when either record is missing)."""
+    r["sx_time"] = r["sx_slope"] = r["sx_covered"] = None
+    if not s or not x or "missing" in s or "missing" in x:
+        return
+    bs, bx = s["by_latency"], x["by_latency"]
+    lats = sorted((l for l in bs if l in bx), key=float)
+    if not lats:
+        return
+    r["sx_time"] = max(abs(bs[l]["cycles"] - bx[l]["cycles"]) / bx[l]["cycles"] * 100
+                       for l in lats if bx[l]["cycles"])
+    if len(lats) >= 2:
+        xs = [float(l) for l in lats]
+        ss, sx = lsq_slope(xs, [bs[l]["seconds"] for l in lats]), lsq_slope(xs, [bx[l]["seconds"] for l in lats])
+        r["sx_slope"] = abs(ss - sx) / abs(sx) * 100 if sx else None
+    smp = s.get("sampling")
+    if smp and smp.get("cycles_low") is not None:
+        order = sorted(bs, key=float)  # the interval's arrays follow the latencies in order
+        lo, hi = smp["cycles_low"], smp["cycles_high"]
+        if len(lo) == len(order) == len(hi):
+            r["sx_covered"] = all(lo[i] <= bx[l]["cycles"] <= hi[i] for i, l in enumerate(order) if l in bx)
+
+
+def quantile(vals, q):
+    """The q-quantile of vals, linear between the closest ranks (numpy's default, R's type 7)."""
+    v = sorted(vals)
+    if not v:
+        return None
+    h = (len(v) - 1) * q
+    i = int(math.floor(h))
+    return v[i] if i + 1 >= len(v) else v[i] + (h - i) * (v[i + 1] - v[i])
+
+
+# Issue 38's targets per machine, over at least 50 programs.
+TARGETS = {"rho": 0.95, "median_slope": 5.0, "p90_slope": 25.0, "median_time": 10.0, "over": 50.0}
+
+
+def metrics(rows, prefix=""):
+    """Issue 38's metrics of the model (prefix "" sampled, "x_" exact) over the rows with gem5 and
+    model values: n, Spearman's rho by slope and by slowdown, median and 90th percentile of |slope
+    error|, median |time error at the lowest latency|, and the programs over +-50 % in slope error
+    and in time error."""
+    sl = [(r["slope"], r[prefix + "m_slope"]) for r in rows
+          if r["slope"] is not None and r[prefix + "m_slope"] is not None]
+    sd = [(r["slowdown"], r[prefix + "m_slowdown"]) for r in rows
+          if r["slowdown"] is not None and r[prefix + "m_slowdown"] is not None]
+    se = [abs(r[prefix + "slope_err"]) for r in rows if r[prefix + "slope_err"] is not None]
+    te = [abs(r[prefix + "time_err"]) for r in rows if r[prefix + "time_err"] is not None]
+    return {"n": len(sl), "rho_slope": spearman([a for a, _ in sl], [b for _, b in sl])[0],
+            "rho_slowdown": spearman([a for a, _ in sd], [b for _, b in sd])[0],
+            "median_slope": statistics.median(se) if se else None, "p90_slope": quantile(se, 0.9),
+            "median_time": statistics.median(te) if te else None,
+            "over_slope": sum(1 for v in se if v > TARGETS["over"]),
+            "over_time": sum(1 for v in te if v > TARGETS["over"])}
+
+
+def metrics_table(rows, groups=()):
+    """Issue 38's metrics, a row per model mode (and per group), with the targets' row."""
+    out = ["| programs | model | n | ρ by slope | ρ by slowdown | median \\|slope err\\| | 90th pct "
+           "\\|slope err\\| | median \\|time err @lo\\| | over ±50 % (slope / time) |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    t = TARGETS
+    for label, rs in [("all", rows)] + list(groups):
+        for mode, prefix in (("sampled", ""), ("exact", "x_")):
+            m = metrics(rs, prefix)
+            if not m["n"]:
+                continue
+            out.append("| %s | %s | %d | %s | %s | %s | %s | %s | %d / %d |" % (
+                label, mode, m["n"], rho_cell(m["rho_slope"], t["rho"]), rho_cell(m["rho_slowdown"], t["rho"]),
+                pct_cell(m["median_slope"], t["median_slope"]), pct_cell(m["p90_slope"], t["p90_slope"]),
+                pct_cell(m["median_time"], t["median_time"]), m["over_slope"], m["over_time"]))
+    out.append("| *target* | | ≥ 50 | ≥ %.2f | ≥ %.2f | ≤ %g %% | ≤ %g %% | ≤ %g %% | 0 (validation machine) |"
+               % (t["rho"], t["rho"], t["median_slope"], t["p90_slope"], t["median_time"]))
+    return out
+
+
+def rho_cell(v, target):
+    return "–" if v is None else ("**%.2f**" if v >= target else "%.2f") % v
+
+
+def pct_cell(v, target):
+    return "–" if v is None else ("**%s %%**" if v <= target else "%s %%") % fmt(v)
+
+
+def sampled_exact_table(rows):
+    """Issue 37's check, sampled against --exact on the same programs: the median and worst
+    difference of time and of slope, and the share of programs whose interval holds the exact value."""
+    tx = [r["sx_time"] for r in rows if r["sx_time"] is not None]
+    sx = [r["sx_slope"] for r in rows if r["sx_slope"] is not None]
+    cov = [r["sx_covered"] for r in rows if r["sx_covered"] is not None]
+    if not tx:
+        return []
+    return ["| sampled against `--exact` (every program with both, measured in gem5 or not) | n | median "
+            "| worst |", "|---|---:|---:|---:|",
+            "| \\|time difference\\| (largest over the latencies) | %d | %s %% | %s %% |"
+            % (len(tx), fmt(statistics.median(tx)), fmt(max(tx))),
+            "| \\|slope difference\\| | %d | %s %% | %s %% |"
+            % (len(sx), fmt(statistics.median(sx)) if sx else "–", fmt(max(sx)) if sx else "–"),
+            "",
+            "The sampled 95 %% interval holds the exact cycles at every latency in %d of %d programs "
+            "(targets: 2 %% median, 5 %% worst, 95 %% covered)." % (sum(cov), len(cov))]
 
 
 def ranking_table(rows, title):
@@ -149,7 +268,26 @@ def ranking_table(rows, title):
     return out
 
 
-def tables(sweep, group_re):
+def compact_table(rows):
+    """The per-program table in few columns, inside a collapsed <details> block: gem5's slope and
+    slowdown, the model's errors sampled and (after a slash, when measured) exact."""
+    def both(r, k):
+        a, b = pct(r[k]), r["x_" + k]
+        return a if b is None else "%s / %s" % (a, pct(b))
+    out = ["<details><summary>Per program (%d)</summary>" % len(rows), "",
+           "| program | time | t(lo) µs | slope ns/ns | model slope | slope err % | slowdown | model "
+           "slowdown | time err @lo % |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["name"], r["source"] or "–", fmt(r.get("t_lo") and r["t_lo"] * 1e6), fmt(r["slope"]),
+            fmt(r["m_slope"]), both(r, "slope_err"), fmt(r["slowdown"], 4), fmt(r["m_slowdown"], 4),
+            both(r, "time_err")))
+    out += ["", "Errors: the sampled model's (edan's default), then `--exact`'s after the slash.", "",
+            "</details>"]
+    return out
+
+
+def tables(sweep, group_re, compact=False):
     rows = analyse(sweep)
     lats = ", ".join(fmt(float(x)) for x in sweep["latencies"])
     out = ["Machine `%s`; memory latencies %s ns; λ and Λ with `--cache=%s --m=%d`."
@@ -161,6 +299,8 @@ def tables(sweep, group_re):
     if "simseconds" in srcs:
         out += ["Programs whose time source is `simseconds` are timed by gem5's simulated seconds of the "
                 "whole program (set-up included), not of the kernel that edan traces.", ""]
+    if compact:
+        return compact_tables(sweep, rows, out, group_re)
     out += ["| program | kernel | time | t(lo) µs | t(hi) µs | slope ns/ns | slowdown | model slope | "
             "slope err % | model slowdown | time err @lo % | λ | λ / slope | Λ | W | D |",
             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -188,16 +328,49 @@ def tables(sweep, group_re):
     te = [abs(r["time_err"]) for r in rows if r["time_err"] is not None]
     out.append("")
     if se or te:
-        out.append("Model magnitude: median |slope error| %s %% over %d programs; median |time error at "
-                   "the lowest latency| %s %% over %d programs."
-                   % (fmt(statistics.median(se)) if se else "–", len(se),
-                      fmt(statistics.median(te)) if te else "–", len(te)))
+        m = metrics(rows)
+        out.append("Model magnitude: median |slope error| %s %% over %d programs (90th percentile %s %%); "
+                   "median |time error at the lowest latency| %s %% over %d programs; over ±50 %%: %d "
+                   "by slope, %d by time."
+                   % (fmt(statistics.median(se)) if se else "–", len(se), fmt(m["p90_slope"]),
+                      fmt(statistics.median(te)) if te else "–", len(te), m["over_slope"], m["over_time"]))
     elif not sweep.get("model_supported"):
         out.append("Model columns: pending (this edan has no `--machine`/`--mem-latency`).")
     else:
         out.append("Model columns: pending (edan's JSON has no `prediction` object for these programs).")
     notes = [(r["name"], n) for r in rows for n in r["notes"]
              if not n.startswith("model: edan has no")]
+    if notes or sweep.get("failures"):
+        out += ["", "Notes:", ""]
+        out += ["- %s: %s" % nn for nn in notes]
+        out += ["- failed: %s" % f.replace("\n", " ") for f in sweep.get("failures") or []]
+    return out
+
+
+def group_rows(rows, group_re):
+    groups = {}
+    if group_re:
+        for r in rows:
+            m = re.search(group_re, r["name"])
+            if m and m.groups():
+                groups.setdefault(m.group(1), []).append(r)
+    return [("`%s`" % g, groups[g]) for g in sorted(groups) if len(groups[g]) < len(rows)]
+
+
+def compact_tables(sweep, rows, head, group_re):
+    """--compact: issue 38's metrics per model mode and group against the targets, issue 37's sampled
+    against exact, then the per-program table collapsed."""
+    done = sum(1 for r in rows if r["slope"] is not None)
+    out = head + ["gem5 measured at every latency: %d of %d programs." % (done, len(rows)), ""]
+    if done:
+        out += metrics_table(rows, group_rows(rows, group_re)) + [""]
+    sx = sampled_exact_table(rows)
+    if sx:
+        out += sx + [""]
+    if done:
+        out += compact_table([r for r in rows if r["slope"] is not None])
+    notes = [(r["name"], n) for r in rows for n in r["notes"] if r["slope"] is not None
+             and not n.startswith("model: edan has no") and "instructions in the kernel's own code" not in n]
     if notes or sweep.get("failures"):
         out += ["", "Notes:", ""]
         out += ["- %s: %s" % nn for nn in notes]
@@ -230,6 +403,8 @@ def main(argv):
     ap.add_argument("--command", default=None)
     ap.add_argument("--commit", default=None)
     ap.add_argument("--group", default=r"^([^.]+)\.")
+    ap.add_argument("--compact", action="store_true")
+    ap.add_argument("--marker", default="validation")
     a = ap.parse_args(argv)
     try:
         with open(a.results, encoding="utf-8") as f:
@@ -245,7 +420,7 @@ def main(argv):
         re.compile(a.group)
     except re.error as e:
         die("--group: %s" % e)
-    body = tables(sweep, a.group)
+    body = tables(sweep, a.group, a.compact)
     if a.update_doc:
         commit = a.commit
         if commit is None:
@@ -254,7 +429,8 @@ def main(argv):
                                     text=True).stdout.strip() or "unknown"
         cmd = a.command or "python3 validation/compare.py " + " ".join(argv)
         head = ["", "Generated by `%s` at commit `%s`." % (cmd, commit), ""]
-        update_doc(a.update_doc, head + body + [""])
+        update_doc(a.update_doc, head + body + [""], "<!-- %s:begin -->" % a.marker,
+                   "<!-- %s:end -->" % a.marker)
     else:
         print("\n".join(body))
     return 0

@@ -18,9 +18,14 @@
 #                         the program's own when it prints one, else simSeconds [auto]
 #     --m N               memory issue slots of lambda and Lambda [4]
 #     --cache SPEC        edan's cache for lambda and Lambda [the machine's L1d as an edan --cache]
-#     --no-gem5, --no-edan   leave that side out (its cached results are still reported)
+#     --no-gem5, --no-edan   leave that side out (its cached results are still reported: with
+#                         --no-edan, edan's records for the edan binary --edan names, if it exists)
+#     --model-mode LIST   the timing model's modes to run: sampled (edan's default, SMARTS
+#                         sampling), exact (--exact, every instruction scheduled) or sampled,exact
+#                         [sampled]; the table shows each mode that has a record for this edan
 #     --timeout S         give up a gem5 run after S seconds [none]
 #     --force             run again what is cached
+#     --force-edan        run edan's side again even when cached (gem5's stays cached)
 #     --slurm             run what is missing as one Slurm job array (sbatch --wait), one task a run,
 #                         and gather the tasks' results into --results as the local path would; -j is
 #                         then unused (Slurm decides how many run at a time)
@@ -39,8 +44,11 @@
 #
 # gem5 results are keyed by the binary's contents, the gem5 parameters the machine file gives
 # (gem5_machine.py's plan: a key only edan's model reads changes no gem5 result), the arguments and the
-# latency; edan results by the binary, the arguments, the kernel and edan's own binary and plugin, so
-# rebuilding edan reruns edan and nothing else. Errors: a message and exit status 2.
+# latency; edan results by the binary, the arguments, the kernel, the machine file, the latencies, the
+# model's mode and edan's own binary and plugin, so rebuilding edan reruns edan and nothing else:
+# after a model change, `sweep.py --no-gem5 ...` with the new edan refreshes edan's side alone. Several
+# sweeps may share one results file at once (a gem5 sweep in the background, --no-gem5 in front):
+# each write merges, under a lock, with the file's records. Errors: a message and exit status 2.
 import concurrent.futures
 import hashlib
 import json
@@ -178,21 +186,31 @@ def gem5_machine_digest(machine):
 
 class Results:
     """The JSON results file: {"schema", "gem5": {key: record}, "edan": {...}, "model": {...},
-    "sweep": the table of the last sweep}. Written whole (to a temporary file, then renamed)."""
+    "sweep": the table of the last sweep}. Written whole (to a temporary file, then renamed) under an
+    exclusive lock on FILE.lock, after merging in what is on disk: several sweeps may share one file
+    (a gem5 sweep in the background and an edan refresh, --no-gem5), and none loses another's
+    records; each sees the others' records from its next write on (reload())."""
+
+    KINDS = ("gem5", "edan", "model")
 
     def __init__(self, path):
         self.path = path
         self.lock = threading.Lock()
         self.data = {"schema": SCHEMA, "gem5": {}, "edan": {}, "model": {}, "sweep": None}
-        if os.path.exists(path):
-            try:
-                with open(path, encoding="utf-8") as f:
-                    d = json.load(f)
-            except (OSError, ValueError) as e:
-                die("%s: cannot read the results file: %s" % (path, e))
-            if d.get("schema") != SCHEMA:
-                die("%s: not a results file of schema %s" % (path, SCHEMA))
-            self.data.update(d)
+        self.mine = []  # (kind, key) this process put, re-applied over the file's records at each write
+        self.data.update(self.read_disk() or {})
+
+    def read_disk(self):
+        if not os.path.exists(self.path):
+            return None
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                d = json.load(f)
+        except (OSError, ValueError) as e:
+            die("%s: cannot read the results file: %s" % (self.path, e))
+        if d.get("schema") != SCHEMA:
+            die("%s: not a results file of schema %s" % (self.path, SCHEMA))
+        return d
 
     def get(self, kind, key):
         with self.lock:
@@ -201,22 +219,48 @@ class Results:
     def put(self, kind, key, rec):
         with self.lock:
             self.data[kind][key] = rec
+            self.mine.append((kind, key))
             self.save_locked()
 
     def set_sweep(self, sweep):
         with self.lock:
             self.data["sweep"] = sweep
-            self.save_locked()
+            self.save_locked(sweep=True)
 
-    def save_locked(self):
+    def reload(self):
+        """The records other sweeps wrote since, merged under this one's."""
+        with self.lock:
+            self.save_locked(write=False)
+
+    def save_locked(self, sweep=False, write=True):
+        import fcntl
         d = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(d, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".results.", dir=d)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(self.data, f, indent=1, sort_keys=True)
-            f.write("\n")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, self.path)
+        with open(self.path + ".lock", "a") as lk:
+            fcntl.flock(lk, fcntl.LOCK_EX)
+            disk = self.read_disk()
+            if disk is not None:
+                for kind in self.KINDS:
+                    merged = disk.get(kind) or {}
+                    for k, key in self.mine:
+                        if k == kind:
+                            merged[key] = self.data[kind][key]
+                    self.data[kind] = merged
+                if not sweep:
+                    self.data["sweep"] = disk.get("sweep")
+            if not write:
+                return
+            fd, tmp = tempfile.mkstemp(prefix=".results.", dir=d)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.data, f, indent=1, sort_keys=True)
+                f.write("\n")
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, self.path)
+
+
+def section(kind):
+    """The results file's section of a job kind: model-exact's records are the model's."""
+    return "model" if kind.startswith("model") else kind
 
 
 def key_of(*parts):
@@ -352,6 +396,16 @@ def run_gem5(opts, prog, lat, traced=False):
     return rec
 
 
+def edan_version(edan):
+    """edan --version's first line (its commit), or None."""
+    try:
+        p = subprocess.run([edan, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, errors="replace", timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (p.stdout.strip().splitlines() or [None])[0] if p.returncode == 0 else None
+
+
 def run_edan_json(opts, argv):
     """edan with argv plus --output=FILE before the program; the report as JSON, and the wall time."""
     fd, out = tempfile.mkstemp(prefix="edan-", suffix=".json", dir=opts.workdir)
@@ -374,9 +428,15 @@ def run_edan_json(opts, argv):
         os.unlink(out)
 
 
+def exit_options(prog):
+    """A program listed with exit=N (not 0): edan would exit with status 3 for it (its results
+    complete), so it is told --ignore-exit; gem5's run checks the status."""
+    return ["--ignore-exit"] if prog["exit"] else []
+
+
 def run_edan_lambda(opts, prog):
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--cache=" + opts.cache,
-            "--m=%d" % opts.m, "--no-kernel-writes", "--", prog["binary"]] + prog["args"]
+            "--m=%d" % opts.m, "--no-kernel-writes"] + exit_options(prog) + ["--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     try:
         c = rep["configurations"][0]
@@ -392,11 +452,11 @@ def run_edan_lambda(opts, prog):
     return rec
 
 
-def run_edan_model(opts, prog):
+def run_edan_model(opts, prog, mode="sampled"):
     lats = ",".join(str(x) for x in opts.latencies)
     # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--machine=" + opts.machine,
-            "--mem-latency=" + lats, "--no-kernel-writes", "--", prog["binary"]] + prog["args"]
+            "--mem-latency=" + lats, "--no-kernel-writes", "--" + mode] + exit_options(prog) + ["--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     pred = rep.get("prediction")
     cmd = "edan " + " ".join(map(shlex.quote, argv))
@@ -408,7 +468,11 @@ def run_edan_model(opts, prog):
             raise ValueError("arrays of different lengths")
         by_lat = {str(float(l)): {"cycles": c, "seconds": s} for l, c, s in zip(lat, cyc, sec)}
         rec = {"by_latency": by_lat, "slope_ns_per_ns": pred.get("slope_ns_per_ns"),
-               "slowdown": pred.get("slowdown")}
+               "slowdown": pred.get("slowdown"), "mode": mode}
+        smp = pred.get("sampling")
+        if isinstance(smp, dict) and "cycles_low" in smp:  # the sampled schedule's 95 % interval
+            rec["sampling"] = {k: smp.get(k) for k in ("exact", "measured", "scheduled", "cycles_low",
+                                                       "cycles_high", "slope_half_width")}
     except (KeyError, TypeError, ValueError) as e:
         raise Failure("edan's \"prediction\" is not as documented (%s)" % e)
     rec["wall_seconds"] = round(wall, 2)
@@ -424,7 +488,7 @@ def run_task(opts, kind, prog, lat):
             return run_gem5(opts, prog, lat, (prog["time"] or opts.time) == "trace"), None
         if kind == "edan":
             return run_edan_lambda(opts, prog), None
-        return run_edan_model(opts, prog), None
+        return run_edan_model(opts, prog, kind.split("-", 1)[1] if "-" in kind else "sampled"), None
     except (Failure, OSError) as e:
         return None, str(e)
 
@@ -437,7 +501,9 @@ def task_message(kind, rec):
         return msg
     if kind == "edan":
         return "lambda %.6g Lambda %.6g" % (rec["lambda"], rec["Lambda"])
-    return rec.get("missing", "ok")
+    if "missing" in rec:
+        return rec["missing"]
+    return "%s, slope %.6g" % (rec.get("mode", "sampled"), rec["slope_ns_per_ns"] or 0)
 
 
 def main(argv):
@@ -461,6 +527,8 @@ def main(argv):
     ap.add_argument("--no-edan", action="store_true")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--force-edan", action="store_true")
+    ap.add_argument("--model-mode", default="sampled")
     ap.add_argument("--slurm", action="store_true")
     ap.add_argument("--slurm-dir", default=None)
     ap.add_argument("--slurm-args", default="")
@@ -471,6 +539,9 @@ def main(argv):
     if opts.m < 1:
         die("--m must be at least 1")
     opts.latencies = parse_latencies(opts.latencies)
+    opts.model_modes = [m for m in re.split(r"[,\s]+", opts.model_mode.strip()) if m]
+    if not opts.model_modes or any(m not in ("sampled", "exact") for m in opts.model_modes):
+        die("--model-mode: '%s': give sampled, exact or sampled,exact" % opts.model_mode)
     opts.machine = os.path.abspath(opts.machine)
     l1d, _ = machine_l1d_cache(opts.machine)
     opts.cache = opts.cache or l1d
@@ -479,7 +550,9 @@ def main(argv):
         die("gem5 not found at %s: set GEM5 or --gem5 (build it with validation/build-gem5.sh), "
             "or give --no-gem5" % opts.gem5)
     model_supported = False
-    if not opts.no_edan:
+    # With --no-edan, an edan binary that exists still names the records the table shows.
+    edan_lookup = not opts.no_edan or os.access(opts.edan, os.X_OK)
+    if edan_lookup:
         if not os.access(opts.edan, os.X_OK):
             die("edan not found at %s (make build)" % opts.edan)
         h = subprocess.run([opts.edan, "run", "--help"], stdout=subprocess.PIPE,
@@ -494,6 +567,7 @@ def main(argv):
     gdig = gem5_machine_digest(opts.machine)
 
     gem5_keys, lambda_keys, model_keys, jobs = {}, {}, {}, []
+    force_edan = opts.force or opts.force_edan
     for p in progs:
         bd = digest(p["binary"])
         traced = (p["time"] or opts.time) == "trace"
@@ -507,16 +581,20 @@ def main(argv):
             gem5_keys[(p["name"], lat)] = k
             if not opts.no_gem5 and (opts.force or results.get("gem5", k) is None):
                 jobs.append(("gem5", k, p, lat))
-        if not opts.no_edan:
+        if edan_lookup:
             k = key_of("lambda", bd, p["args"], p["kernel"], opts.cache, opts.m, edan_id)
             lambda_keys[p["name"]] = k
-            if opts.force or results.get("edan", k) is None:
+            if not opts.no_edan and (force_edan or results.get("edan", k) is None):
                 jobs.append(("edan", k, p, None))
-            if model_supported:
-                k = key_of("model", bd, p["args"], p["kernel"], mdig, opts.latencies, edan_id)
-                model_keys[p["name"]] = k
-                if opts.force or results.get("model", k) is None:
-                    jobs.append(("model", k, p, None))
+        # The model in each mode, both kept whatever --model-mode asks, so the table shows both
+        # when both were run with this edan (kind "model" is sampled, "model-exact" exact).
+        for mode in ("sampled", "exact") if model_supported else ():
+            kind = "model" if mode == "sampled" else "model-" + mode
+            k = key_of("model", bd, p["args"], p["kernel"], mdig, opts.latencies, edan_id, mode)
+            model_keys[(p["name"], mode)] = k
+            if (not opts.no_edan and mode in opts.model_modes
+                    and (force_edan or results.get("model", k) is None)):
+                jobs.append((kind, k, p, None))
     # edan first: it takes seconds where gem5 takes minutes, and shows a wrong kernel name early.
     jobs.sort(key=lambda j: j[0] == "gem5")
     failures = {}
@@ -527,7 +605,7 @@ def main(argv):
             failures[(kind, p["name"], lat)] = err
             msg = "FAILED: %s" % err
         else:
-            results.put(kind, key_by_job[(kind, p["name"], lat)], rec)
+            results.put(section(kind), key_by_job[(kind, p["name"], lat)], rec)
             msg = task_message(kind, rec)
         with results.lock:
             done[0] += 1
@@ -548,7 +626,8 @@ def main(argv):
         with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as ex:
             list(ex.map(work, jobs))
 
-    # The table of this sweep, from the cache.
+    # The table of this sweep, from the cache (with what other sweeps of the file wrote meanwhile).
+    results.reload()
     rows = []
     for p in progs:
         row = {"name": p["name"], "binary": p["binary"], "args": p["args"], "kernel": p["kernel"],
@@ -577,16 +656,19 @@ def main(argv):
         row["time_source"] = "+".join(sorted(srcs)) or None
         if p["name"] in lambda_keys:
             row["lambda"] = results.get("edan", lambda_keys[p["name"]])
-        if p["name"] in model_keys:
-            row["model"] = results.get("model", model_keys[p["name"]])
-        elif not opts.no_edan:
+        if (p["name"], "sampled") in model_keys:
+            row["model"] = results.get("model", model_keys[(p["name"], "sampled")])
+            row["model_exact"] = results.get("model", model_keys[(p["name"], "exact")])
+        elif edan_lookup:
             row["notes"].append("model: edan has no --machine/--mem-latency yet")
         rows.append(row)
     results.set_sweep({"list": os.path.abspath(opts.list), "machine": opts.machine,
                        "latencies": opts.latencies, "cache": opts.cache, "m": opts.m,
                        "gem5": None if opts.no_gem5 else opts.gem5,
-                       "edan": None if opts.no_edan else os.path.abspath(opts.edan),
-                       "model_supported": model_supported, "time": opts.time,
+                       "edan": os.path.abspath(opts.edan) if edan_lookup else None,
+                       "edan_version": edan_version(opts.edan) if edan_lookup else None,
+                       "model_supported": model_supported, "model_modes": opts.model_modes,
+                       "time": opts.time,
                        "programs": rows, "failures": ["%s %s%s: %s" % (k[0], k[1], "" if k[2] is None
                                                       else " @%sns" % k[2], v)
                                                       for k, v in sorted(failures.items(), key=str)]})
