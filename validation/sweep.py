@@ -456,7 +456,8 @@ def run_edan_model(opts, prog, mode="sampled"):
     lats = ",".join(str(x) for x in opts.latencies)
     # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here
     argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--machine=" + opts.machine,
-            "--mem-latency=" + lats, "--no-kernel-writes", "--" + mode] + exit_options(prog) + ["--", prog["binary"]] + prog["args"]
+            "--mem-latency=" + lats, "--no-kernel-writes", "--" + mode] + exit_options(prog)
+    argv += ["--", prog["binary"]] + prog["args"]
     rep, wall = run_edan_json(opts, argv)
     pred = rep.get("prediction")
     cmd = "edan " + " ".join(map(shlex.quote, argv))
