@@ -314,16 +314,9 @@ def tables(sweep, group_re, compact=False):
             fmt(r["W"]), fmt(r["D"])))
     out.append("")
     out += ranking_table(rows, "all programs")
-    groups = {}
-    if group_re:
-        for r in rows:
-            m = re.search(group_re, r["name"])
-            if m and m.groups():
-                groups.setdefault(m.group(1), []).append(r)
-    for g in sorted(groups):
-        if len(groups[g]) < len(rows):
-            out.append("")
-            out += ranking_table(groups[g], "group `%s`" % g)
+    for g, grows in group_rows(rows, group_re):
+        out.append("")
+        out += ranking_table(grows, "group %s" % g)
     se = [abs(r["slope_err"]) for r in rows if r["slope_err"] is not None]
     te = [abs(r["time_err"]) for r in rows if r["time_err"] is not None]
     out.append("")
