@@ -172,14 +172,11 @@ def sampled_against_exact(r, s, x):
             r["sx_covered"] = all(lo[i] <= bx[l]["cycles"] <= hi[i] for i, l in enumerate(order) if l in bx)
 
 
-def quantile(vals, q):
-    """The q-quantile of vals, linear between the closest ranks (numpy's default, R's type 7)."""
-    v = sorted(vals)
-    if not v:
-        return None
-    h = (len(v) - 1) * q
-    i = int(math.floor(h))
-    return v[i] if i + 1 >= len(v) else v[i] + (h - i) * (v[i + 1] - v[i])
+def p90(vals):
+    """The 90th percentile of vals, linear between the closest ranks (numpy's default, R's type 7)."""
+    if len(vals) < 2:
+        return vals[0] if vals else None
+    return statistics.quantiles(vals, n=10, method="inclusive")[8]
 
 
 # Issue 38's targets per machine, over at least 50 programs.
@@ -199,8 +196,9 @@ def metrics(rows, prefix=""):
     te = [abs(r[prefix + "time_err"]) for r in rows if r[prefix + "time_err"] is not None]
     return {"n": len(sl), "rho_slope": spearman([a for a, _ in sl], [b for _, b in sl])[0],
             "rho_slowdown": spearman([a for a, _ in sd], [b for _, b in sd])[0],
-            "median_slope": statistics.median(se) if se else None, "p90_slope": quantile(se, 0.9),
+            "median_slope": statistics.median(se) if se else None, "p90_slope": p90(se),
             "median_time": statistics.median(te) if te else None,
+            "n_slope_err": len(se), "n_time_err": len(te),
             "over_slope": sum(1 for v in se if v > TARGETS["over"]),
             "over_time": sum(1 for v in te if v > TARGETS["over"])}
 
@@ -317,16 +315,15 @@ def tables(sweep, group_re, compact=False):
     for g, grows in group_rows(rows, group_re):
         out.append("")
         out += ranking_table(grows, "group %s" % g)
-    se = [abs(r["slope_err"]) for r in rows if r["slope_err"] is not None]
-    te = [abs(r["time_err"]) for r in rows if r["time_err"] is not None]
+    m = metrics(rows)
     out.append("")
-    if se or te:
-        m = metrics(rows)
+    if m["n_slope_err"] or m["n_time_err"]:
         out.append("Model magnitude: median |slope error| %s %% over %d programs (90th percentile %s %%); "
                    "median |time error at the lowest latency| %s %% over %d programs; over ±50 %%: %d "
                    "by slope, %d by time."
-                   % (fmt(statistics.median(se)) if se else "–", len(se), fmt(m["p90_slope"]),
-                      fmt(statistics.median(te)) if te else "–", len(te), m["over_slope"], m["over_time"]))
+                   % (fmt(m["median_slope"]) if m["n_slope_err"] else "–", m["n_slope_err"],
+                      fmt(m["p90_slope"]), fmt(m["median_time"]) if m["n_time_err"] else "–",
+                      m["n_time_err"], m["over_slope"], m["over_time"]))
     elif not sweep.get("model_supported"):
         out.append("Model columns: pending (this edan has no `--machine`/`--mem-latency`).")
     else:

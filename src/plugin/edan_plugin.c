@@ -408,10 +408,8 @@ void edan_plugin_on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     bool load_sp[TB_PLAN_MAX];
     sp_block spb = {0};
     const bool frames = P.fr.checking && n && n <= TB_PLAN_MAX;
-    if (frames) {
+    if (frames)
         edan_frame_analyse(slots, n, &spb, obs, load_sp);
-        P.fr.guest_base = P.guest_base;
-    }
     tb_plan *t = n <= TB_PLAN_MAX && !P.per_insn && !P.sampling ? plan_block(slots, n) : NULL;
     if (t) {
         t->sp = spb;

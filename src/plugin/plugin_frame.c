@@ -187,7 +187,7 @@ static inline void observe_sp(uint64_t vaddr, uintptr_t u)
 static inline void loaded_sp(uint64_t vaddr)
 {
     uint64_t v;
-    memcpy(&v, (const void *)(uintptr_t)(vaddr + P.fr.guest_base), sizeof v); /* the load has just read it */
+    memcpy(&v, (const void *)(uintptr_t)(vaddr + P.guest_base), sizeof v); /* the load has just read it */
     edan_frame_sp_loaded(v);
 }
 

@@ -100,7 +100,6 @@ typedef struct frame_state {
     size_t entry_pos;      /* its records start here, */
     int64_t entry_rel;     /* its sp relative to the suspect's, */
     int64_t entry_depth;   /* and the call depth there */
-    uint64_t guest_base;   /* host address of guest address 0 (user mode) */
     uint64_t ended;        /* regions ended by the frame check */
 } frame_state;
 

@@ -258,7 +258,7 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
                                                       : n - edan_exec_warm_count(recs, n);
     s->insns += measured;
     if (s->warming && measured < n)
-        s->kernel_lines += s->b.src.warm_on_demand ? n : edan_exec_kernel_count(recs, n);
+        s->kernel_lines += edan_exec_kernel_count(recs, n);
     if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
         edan_error_set(&s->err,
