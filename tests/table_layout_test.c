@@ -206,46 +206,10 @@ static void each_member(void)
     edan_table_free(&t);
 }
 
-/*
- * A margin of counts before a text (annotate's listing): 0 as "." (EDAN_COL_ZERO_DOT), a column left out
- * (edan_table_omit), and a first column that, when set, is the whole line (EDAN_COL_ENDS_ROW).
- */
-typedef struct margin_line {
-    const char *mark, *text;
-    uint64_t a, b;
-} margin_line;
-
-static void margin(void)
-{
-    static const edan_column margin_cols[] = {
-        EDAN_COL_FIELD(margin_line, mark, "mark", "", "text", EDAN_COL_ENDS_ROW | EDAN_COL_LEFT, NULL, 0, 0),
-        EDAN_COL_FIELD(margin_line, a, "a", "", "text", EDAN_COL_ZERO_DOT, NULL, 4, 0),
-        EDAN_COL_FIELD(margin_line, b, "b", "", "text", EDAN_COL_ZERO_DOT | EDAN_COL_OPTIONAL, NULL, 4, 0),
-        EDAN_COL_FIELD(margin_line, text, "text", "", "text", EDAN_COL_LEFT, NULL, 0, 0),
-    };
-    static const edan_table_decl margin_decl = EDAN_TABLE_DECL("t.margin", NULL, false, "margin", margin_cols);
-    const margin_line m[3] = {{NULL, "x = 1;", 12, 0}, {"-- line 40 --", NULL, 0, 0}, {NULL, "", 0, 3}};
-    edan_table t;
-    edan_table_init(&t, &margin_decl);
-    edan_table_rows_of(&t, m, 3, sizeof m[0]);
-    FILE *f = tmpfile();
-    edan_table_text(f, &t, &(edan_text_view){.indent = "", .no_heading = true});
-    CHECK(edan_table_omit(&t, "b") == 0, "an optional column left out");
-    edan_table_text(f, &t, &(edan_text_view){.indent = "", .no_heading = true});
-    rewind(f);
-    expect(strdup(slurp_stream(f)),
-           "  12    . x = 1;\n-- line 40 --\n   .    3 \n"
-           "  12 x = 1;\n-- line 40 --\n   . \n",
-           "a margin: 0 as '.', a column left out, a mark for the whole line");
-    fclose(f);
-    edan_table_free(&t);
-}
-
 int main(void)
 {
     per_format();
     each_member();
-    margin();
     CHECK(isnan(edan_na()) && edan_is_na(edan_na()) && !edan_is_na(NAN) && !edan_is_na(0), "NA is a NaN of its own");
     edan_table t;
     edan_table_init(&t, &decl);

@@ -357,8 +357,8 @@ void edan_table_text_cell(FILE *f, const edan_column *c, const edan_value *v, bo
     }
     switch (c->type) {
     case EDAN_T_U64:
-        if ((c->flags & (EDAN_COL_ZERO_DASH | EDAN_COL_ZERO_DOT)) && !v->u) {
-            fprintf(f, "%*s", c->width, c->flags & EDAN_COL_ZERO_DASH ? "-" : ".");
+        if ((c->flags & EDAN_COL_ZERO_DASH) && !v->u) {
+            fprintf(f, "%*s", c->width, "-");
             break;
         }
         fprintf(f,

@@ -270,62 +270,33 @@ static const edan_column annotate_cols[] = {
     EDAN_COL_FIELD(an_view, have_stall, "have_stall", "", "text", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 0, 0),
 };
 
-/* A line of the text's listing: the margin's counts, then the source's text; or a line of its own (mark). */
-typedef struct an_out {
-    const char *mark; /* "-- line 40 -----...": the whole line (NULL: the margin and the text) */
-    char pad[1];      /* "": the margin's leading space and the two before the text, as column separators */
-    uint64_t insns, mem, span, chain, stall;
-    const char *text;
-    char own[64]; /* a mark's or a text's ("line 40") characters */
-} an_out;
-
-#define MARGIN(m, key, flags)                                                                                          \
-    EDAN_COL_FIELD(an_out, m, key, "", "text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_ZERO_DOT | (flags), NULL, 12, 0)
-#define LISTING(m, key, flags)                                                                                         \
-    EDAN_COL_FIELD(an_out, m, key, "", "text", EDAN_NO_JSON | EDAN_NO_CSV | (flags), NULL, 0, 0)
-static const edan_column listing_cols[] = {
-    LISTING(mark, "mark", EDAN_COL_ENDS_ROW | EDAN_COL_LEFT),
-    LISTING(pad, "lead", 0),
-    MARGIN(insns, "Ir", 0),
-    MARGIN(mem, "Mem", 0),
-    MARGIN(span, "Span", EDAN_COL_OPTIONAL), /* with the critical path */
-    MARGIN(chain, "Chain", EDAN_COL_OPTIONAL),
-    MARGIN(stall, "Stall", EDAN_COL_OPTIONAL), /* with the timing model */
-    LISTING(pad, "gap", 0),
-    LISTING(text, "text", EDAN_COL_LEFT),
-};
-
 static const edan_table_decl tables[] = {
     EDAN_TABLE_DECL("annotate", NULL, true, "the annotated lines' totals", annotate_cols),
     EDAN_TABLE_DECL("annotate.lines", NULL, false, "a source line, or a function's code without source", line_cols),
-    EDAN_CSV_TABLE_DECL("annotate.listing", NULL, "text: a line of the listing", listing_cols),
     {NULL}};
 
 /* ===================================================================== */
 /* Text                                                                   */
 /* ===================================================================== */
 
-/* Line l's margin in *o (l NULL: a line without counts, all "."), its text t. */
-static void margin(an_out *o, const an_line *l, const char *t)
+static void count(FILE *f, uint64_t v, bool shown)
 {
-    static const an_line none;
-    l = l ? l : &none;
-    *o = (an_out){.insns = l->insns, .mem = l->mem, .span = l->span, .chain = l->chain, .text = t};
-    o->stall = (uint64_t)(l->stall + 0.5);
+    if (!shown)
+        return;
+    if (v)
+        fprintf(f, " %12" PRIu64, v);
+    else
+        fprintf(f, " %12s", ".");
 }
 
-/* The listing's lines rows[0 .. n): each margin's columns the view has, then the text. */
-static void listing(FILE *f, const an_view *v, const an_out *rows, size_t n)
+static void margin(FILE *f, const an_view *v, const an_line *l)
 {
-    edan_table t;
-    edan_table_init(&t, &tables[2]);
-    edan_table_rows_of(&t, rows, n, sizeof *rows);
-    if (!v->have_path)
-        edan_table_omit(&t, "Span"), edan_table_omit(&t, "Chain");
-    if (!v->have_stall)
-        edan_table_omit(&t, "Stall");
-    edan_table_text(f, &t, &(edan_text_view){.indent = "", .no_heading = true});
-    edan_table_free(&t);
+    count(f, l ? l->insns : 0, true);
+    count(f, l ? l->mem : 0, true);
+    count(f, l ? l->span : 0, v->have_path);
+    count(f, l ? l->chain : 0, v->have_path);
+    count(f, l ? (uint64_t)(l->stall + 0.5) : 0, v->have_stall);
+    fputs("  ", f);
 }
 
 /* A source file that is also an output of the command: the command fails (outputs()) instead of replacing it. */
@@ -346,24 +317,16 @@ static char *read_source(const char *path, size_t *len)
  * Text from a source file or its debug information, as it is but for its
  * control characters: a terminal escape in a source (or in a file name)
  * must not reach the terminal, so each becomes '?' (tabs stay, a CR that
- * ends a line goes). In place: p[0 .. n) cleaned and ended.
+ * ends a line goes).
  */
-static char *clean(char *p, size_t n)
+static void put_clean(FILE *f, const char *p, size_t n)
 {
     if (n && p[n - 1] == '\r')
         n--;
-    for (size_t i = 0; i < n; i++)
-        p[i] = ((unsigned char)p[i] < 0x20 && p[i] != '\t') || p[i] == 0x7f ? '?' : p[i];
-    p[n] = '\0';
-    return p;
-}
-
-/* A copy of s cleaned, written to f. */
-static void put_clean(FILE *f, const char *s)
-{
-    char *c = strdup(s);
-    fputs(c ? clean(c, strlen(c)) : "?", f);
-    free(c);
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)p[i];
+        fputc((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c, f);
+    }
 }
 
 /* The source does not look like the one the program was built from: say so before its lines. */
@@ -379,21 +342,36 @@ static void source_warnings(FILE *f, const an_view *v, const char *path, unsigne
         (src.st_mtim.tv_sec > prog.st_mtim.tv_sec ||
          (src.st_mtim.tv_sec == prog.st_mtim.tv_sec && src.st_mtim.tv_nsec > prog.st_mtim.tv_nsec))) {
         fputs("-- warning: the file was modified after the program was built (", f);
-        put_clean(f, v->binary);
+        put_clean(f, v->binary, strlen(v->binary));
         fputs("): its lines may not be those the counts belong to\n", f);
     }
 }
 
-/*
- * The listing of the source text[0 .. len) (changed: its lines cleaned and
- * ended) in rows (room for 2 per line): files of up to WHOLE_FILE lines
- * whole, longer ones around the annotated lines v->lines[a..b) (CONTEXT
- * lines), a mark where lines are left out. Their count.
- */
-static size_t file_rows(const an_view *v, size_t a, size_t b, char *text, unsigned n_lines, an_out *rows)
+/* One source file: its lines a..b of the annotated lines v->lines[a..b). */
+static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
 {
+    const char *path = v->lines[a].file;
+    fputs("\n-- file: ", f);
+    put_clean(f, path, strlen(path));
+    fputc('\n', f);
+    size_t len = 0;
+    char *text = read_source(path, &len);
+    if (!text) {
+        fputs("-- (source not readable: the annotated lines only)\n", f);
+        for (size_t i = a; i < b; i++) {
+            margin(f, v, &v->lines[i]);
+            fprintf(f, "line %u\n", v->lines[i].line);
+        }
+        return;
+    }
+    unsigned n_lines = 0;
+    for (size_t i = 0; i < len; i++)
+        n_lines += text[i] == '\n';
+    if (len && text[len - 1] != '\n')
+        n_lines++;
+    source_warnings(f, v, path, n_lines, v->lines[b - 1].line);
     const bool whole = n_lines <= WHOLE_FILE;
-    size_t next = a, n = 0; /* the next annotated line */
+    size_t next = a; /* the next annotated line */
     unsigned shown_to = 0;
     char *p = text;
     for (unsigned ln = 1; ln <= n_lines && *p; ln++) {
@@ -407,45 +385,19 @@ static size_t file_rows(const an_view *v, size_t a, size_t b, char *text, unsign
             show = true; /* an annotated line follows soon */
         for (size_t k = next; !show && k > a && v->lines[k - 1].line + CONTEXT >= ln; k--)
             show = true; /* one came shortly before */
-        if (show && !whole && ln > shown_to + 1) {
-            rows[n] = (an_out){.mark = rows[n].own};
-            snprintf(rows[n++].own, sizeof rows->own, "-- line %u ----------------------------------------", ln);
-        }
         if (show) {
-            margin(&rows[n++], here, clean(p, l));
+            if (!whole && ln > shown_to + 1)
+                fprintf(f,
+                        "-- line %u "
+                        "----------------------------------------\n",
+                        ln);
+            margin(f, v, here);
+            put_clean(f, p, l);
+            fputc('\n', f);
             shown_to = ln;
         }
         p = end ? end + 1 : p + l;
     }
-    return n;
-}
-
-/* One source file: its lines a..b of the annotated lines v->lines[a..b). */
-static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
-{
-    const char *path = v->lines[a].file;
-    fputs("\n-- file: ", f);
-    put_clean(f, path);
-    fputc('\n', f);
-    size_t len = 0, n = 0;
-    char *text = read_source(path, &len);
-    unsigned n_lines = 0;
-    for (size_t i = 0; i < len; i++)
-        n_lines += text[i] == '\n';
-    n_lines += len && text[len - 1] != '\n';
-    an_out *rows = calloc(text ? 2 * (size_t)n_lines + 1 : b - a + 1, sizeof *rows);
-    if (!text)
-        fputs("-- (source not readable: the annotated lines only)\n", f);
-    else
-        source_warnings(f, v, path, n_lines, v->lines[b - 1].line);
-    for (size_t i = a; rows && !text && i < b; i++, n++) {
-        margin(&rows[n], &v->lines[i], rows[n].own);
-        snprintf(rows[n].own, sizeof rows[n].own, "line %u", v->lines[i].line);
-    }
-    if (rows && text)
-        n = file_rows(v, a, b, text, n_lines, rows);
-    listing(f, v, rows, n);
-    free(rows);
     free(text);
 }
 
@@ -481,16 +433,12 @@ static void report_text(const an_view *v, FILE *f)
             memcpy(rows, v->lines, a * sizeof *rows);
             qsort(rows, a, sizeof *rows, by_insns);
             fputs("\n-- without source information, per function, most instructions first\n", f);
-            an_out out[NO_SOURCE_ROWS];
-            char *names[NO_SOURCE_ROWS] = {0};
-            const size_t shown = a < NO_SOURCE_ROWS ? a : NO_SOURCE_ROWS;
-            for (size_t i = 0; i < shown; i++) {
-                names[i] = strdup(rows[i].function ? rows[i].function : "(unknown)");
-                margin(&out[i], &rows[i], names[i] ? clean(names[i], strlen(names[i])) : "?");
+            for (size_t i = 0; i < a && i < NO_SOURCE_ROWS; i++) {
+                margin(f, v, &rows[i]);
+                const char *fn = rows[i].function ? rows[i].function : "(unknown)";
+                put_clean(f, fn, strlen(fn));
+                fputc('\n', f);
             }
-            listing(f, v, out, shown);
-            for (size_t i = 0; i < shown; i++)
-                free(names[i]);
             if (a > NO_SOURCE_ROWS)
                 fprintf(f, "-- (%zu more functions without source; --json lists all)\n", a - NO_SOURCE_ROWS);
             free(rows);
