@@ -179,26 +179,9 @@ static const edan_column caches_cols[] = {
     EDAN_COL_FIELD(caches_view, proj_text, "proj_text", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, proj_note, "proj_note", "", "text", TEXT, NULL, 0, 0),
 };
-
-/* --table's row: a configuration's label, and each number with its reduction against the one without a cache. */
-typedef struct table_row {
-    char label[300], w[64], d[64], l[64], L[64], b[64];
-} table_row;
-
-#define T_COL(m, title, width, flags) EDAN_COL_FIELD(table_row, m, title, "", "text", TEXT | (flags), title, width, 0)
-static const edan_column table_cols[] = {
-    T_COL(label, "Cache", 44, EDAN_COL_LEFT),
-    T_COL(w, "W", 22, 0),
-    T_COL(d, "D", 18, 0),
-    T_COL(l, "lambda", 22, 0),
-    T_COL(L, "Lambda", 18, 0),
-    T_COL(b, "B [GB/s]", 16, 0),
-};
-
 const edan_table_decl edan_report_tables[] = {
     EDAN_TABLE_DECL("", NULL, true, "the report's header: its schema, its source and the model's options", header_cols),
     EDAN_TABLE_DECL("caches", NULL, true, "with --machine: the caches each section assumed", caches_cols),
-    EDAN_CSV_TABLE_DECL("table", NULL, "--table: an eDAG configuration (text alone)", table_cols),
     {NULL}};
 
 static const char caches_form[] = "{?edag}  caches      eDAG: {edag_text} ({edag_note})\n"
@@ -302,36 +285,37 @@ static void table_label(const edan_edag *e, int k, char *label, size_t cap)
         snprintf(label + strlen(label), cap - strlen(label), " a=%" PRIu64, lc->cost.alpha);
 }
 
-/* The configuration without a cache (-1: none), against which --table gives each number's reduction. */
-static int table_base(const edan_edag *e)
+void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
 {
-    for (int k = 0; k < edan_edag_n_lanes(e); k++)
+    int base = -1;
+    for (int k = 0; k < edan_edag_n_lanes(e) && base < 0; k++)
         if (edan_edag_get_config(e)->lane[k].cache.n_levels == 0)
-            return k;
-    return -1;
-}
-
-/* --table's rows (rows[0 .. n_lanes), computed); the Cache column's width: the longest label whole, at least 44. */
-static int table_rows(const edan_edag *e, const edan_options *o, table_row *rows)
-{
-    const int base = table_base(e);
+            base = k;
     edan_metrics bm = {0};
     const edan_lane_stats *bs = NULL;
     if (base >= 0) {
         bs = edan_edag_lane(e, base);
         edan_metrics_compute(bs, edan_edag_get_config(e)->lane[base].cost.alpha, &o->metrics, &bm);
     }
-    int width = 44; /* at least the paper's 44 characters */
+    fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
+            o->metrics.clock_ghz, base < 0 ? " (no configuration without a cache: no reductions)" : "");
+    /* the Cache column holds the longest label whole (at least the paper's 44 characters) */
+    int width = 44;
+    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
+        char label[300];
+        table_label(e, k, label, sizeof label);
+        if ((int)strlen(label) > width)
+            width = (int)strlen(label);
+    }
+    fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
         const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
         edan_metrics mt;
         edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        table_row *r = &rows[k];
-        table_label(e, k, r->label, sizeof r->label);
-        if ((int)strlen(r->label) > width)
-            width = (int)strlen(r->label);
-        char pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
+        char label[300];
+        table_label(e, k, label, sizeof label);
+        char w[64], d[64], l[64], L[64], b[64], pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
         if (bs && k != base) {
             pct(pw, sizeof pw, (double)bs->W, (double)st->W);
             pct(pd, sizeof pd, (double)bs->D, (double)st->D);
@@ -339,28 +323,11 @@ static int table_rows(const edan_edag *e, const edan_options *o, table_row *rows
             pct(pL, sizeof pL, bm.per_m[0].Lambda, mt.per_m[0].Lambda);
             pct(pb, sizeof pb, bm.bw_gbs, mt.bw_gbs);
         }
-        snprintf(r->w, sizeof r->w, "%" PRIu64 "%s", st->W, pw);
-        snprintf(r->d, sizeof r->d, "%" PRIu64 "%s", st->D, pd);
-        snprintf(r->l, sizeof r->l, "%.0f%s", mt.per_m[0].lambda, pl);
-        snprintf(r->L, sizeof r->L, "%.4f%s", mt.per_m[0].Lambda, pL);
-        snprintf(r->b, sizeof r->b, "%.1f%s", mt.bw_gbs, pb);
+        snprintf(w, sizeof w, "%" PRIu64 "%s", st->W, pw);
+        snprintf(d, sizeof d, "%" PRIu64 "%s", st->D, pd);
+        snprintf(l, sizeof l, "%.0f%s", mt.per_m[0].lambda, pl);
+        snprintf(L, sizeof L, "%.4f%s", mt.per_m[0].Lambda, pL);
+        snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
+        fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, label, w, d, l, L, b);
     }
-    return width;
-}
-
-void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
-{
-    const size_t n = (size_t)edan_edag_n_lanes(e);
-    table_row *rows = calloc(n + 1, sizeof *rows);
-    edan_column cols[sizeof table_cols / sizeof *table_cols];
-    memcpy(cols, table_cols, sizeof cols);
-    cols[0].width = rows ? table_rows(e, o, rows) : 44;
-    fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
-            o->metrics.clock_ghz, table_base(e) < 0 ? " (no configuration without a cache: no reductions)" : "");
-    edan_table t;
-    edan_table_init_cols(&t, &edan_report_tables[2], cols, sizeof cols / sizeof *cols);
-    edan_table_rows_of(&t, rows, rows ? n : 0, sizeof *rows);
-    edan_table_text(f, &t, &(edan_text_view){.indent = "", .heading_always = true});
-    edan_table_free(&t);
-    free(rows);
 }
