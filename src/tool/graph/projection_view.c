@@ -290,7 +290,7 @@ static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
     edan_table_json(f, &x->t[T_OUTSIDE], 0);
     fputc('}', f);
     proj_regions_write(t, f, true, NULL);
-    proj_whatif_json(t, f);
+    proj_whatif_write(t, f, true);
     fputc('}', f);
 }
 
@@ -332,7 +332,7 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
         edan_table_text(f, &tabs->text_funcs, &(edan_text_view){.wide = wide, .no_heading = true});
     }
     proj_regions_write(t, f, false, NULL);
-    proj_whatif_text(t, f);
+    proj_whatif_write(t, f, false);
 }
 
 /* ===================================================================== */
