@@ -402,7 +402,7 @@ static void rank_html(const cli *c, ranked *r, int n, const char *cache, const c
     if (!m)
         cli_die(1, "out of memory");
     const edan_report_source src = {"rank", NULL, NULL, NULL, false, {0}, false, 0};
-    edan_report_json_begin(m, &c->o, &src);
+    edan_report_header(m, &c->o, &src, true);
     fputs(",\"rank\":", m);
     rank_json(m, r, n, &c->o, cache, machine, lats);
     fputs("}\n", m);

@@ -339,34 +339,28 @@ static void paths_free(paths *ps)
     }
 }
 
-void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top)
+void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top,
+                          bool json)
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
     paths ps;
     paths_new(&ps, cp, data, map, top, NULL);
-    fputc('\n', f);
-    for (int i = 0; i < ps.n; i++) {
-        if (i == 2)
-            fputs("(the data eDAG: the links of address bookkeeping left out, docs/model.md)\n", f);
-        edan_table_form(f, &ps.scalars[i], i % 2 ? chain_form : span_form);
-        edan_table_form(f, &ps.lines[i], i % 2 ? chain_line_form : span_line_form);
-        if (i == 0 && !map && binary && *binary)
-            fprintf(f, "  (no source lines: %s)\n", err.msg);
+    if (json) {
+        for (int i = 0; i < ps.n; i++)
+            edan_table_json_object(f, &ps.scalars[i]);
+    } else {
+        fputc('\n', f);
+        for (int i = 0; i < ps.n; i++) {
+            if (i == 2)
+                fputs("(the data eDAG: the links of address bookkeeping left out, docs/model.md)\n", f);
+            edan_table_form(f, &ps.scalars[i], i % 2 ? chain_form : span_form);
+            edan_table_form(f, &ps.lines[i], i % 2 ? chain_line_form : span_line_form);
+            if (i == 0 && !map && binary && *binary)
+                fprintf(f, "  (no source lines: %s)\n", err.msg);
+        }
+        fputs("  (via: the register or the bytes that carry each line's value to the next line of the path)\n", f);
     }
-    fputs("  (via: the register or the bytes that carry each line's value to the next line of the path)\n", f);
-    paths_free(&ps);
-    edan_srcmap_close(map);
-}
-
-void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top)
-{
-    edan_error err = {0};
-    edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
-    paths ps;
-    paths_new(&ps, cp, data, map, top, NULL);
-    for (int i = 0; i < ps.n; i++)
-        edan_table_json_object(f, &ps.scalars[i]);
     paths_free(&ps);
     edan_srcmap_close(map);
 }

@@ -16,15 +16,13 @@
 extern const edan_table_decl edan_critpath_tables[];
 
 /*
- * binary may be NULL (then pcs only); top = how many lines to list per path; data: the paths of the data eDAG
- * (critpath.h), listed after cp's, or NULL. Each line names what carries its links (via: registers, bytes).
+ * The paths as text, or (json) as `,"critical_path":{...},"memory_chain":{...}` and with data
+ * `,"data_critical_path":{...},"data_memory_chain":{...}` (no surrounding braces). binary may be NULL (then pcs
+ * only); top = how many lines to list per path; data: the paths of the data eDAG (critpath.h), listed after cp's,
+ * or NULL. Each line names what carries its links (via: registers, bytes).
  */
-void edan_report_critpath_text(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary,
-                               int top);
-/* Writes `,"critical_path":{...},"memory_chain":{...}` and with data
- * `,"data_critical_path":{...},"data_memory_chain":{...}` (no surrounding braces). */
-void edan_report_critpath_json(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary,
-                               int top);
+void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top,
+                          bool json);
 /* --csv-dir: <base>-critical-path.csv, every line of every path (a column names the path). 0, or -1 with err. */
 int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary, const char *dir,
                              const char *base, edan_error *err);

@@ -103,12 +103,12 @@ static header_view header_of(const edan_options *o, const edan_report_source *sr
     return v;
 }
 
-/* The header's table (one row, bound to *v). */
-static void header_table(edan_table *t, header_view *v, const edan_options *o, const edan_report_source *src)
+void edan_report_header(FILE *f, const edan_options *o, const edan_report_source *src, bool json)
 {
-    *v = header_of(o, src);
-    edan_table_init(t, &edan_report_tables[0]);
-    edan_value *r = edan_table_row_of(t, 0, v, NULL);
+    header_view v = header_of(o, src);
+    edan_table t;
+    edan_table_init(&t, &edan_report_tables[0]);
+    edan_value *r = edan_table_row_of(&t, 0, &v, NULL);
     if (r) {
         r[H_STATUS].opt.u = (uint64_t)src->exit.status;
         r[H_STATUS].opt.set = !src->exit.signal;
@@ -118,29 +118,17 @@ static void header_table(edan_table *t, header_view *v, const edan_options *o, c
         r[H_M].a.n = (size_t)o->metrics.n_m;
     }
     if (!src->filter || !*src->filter)
-        edan_table_omit(t, "source.start");
+        edan_table_omit(&t, "source.start");
     if (!src->warm || o->cold)
-        edan_table_omit(t, "source.kernel_lines");
+        edan_table_omit(&t, "source.kernel_lines");
     if (!src->exit.known)
-        edan_table_omit_group(t, "source.program_exit");
-}
-
-void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src)
-{
-    edan_table t;
-    header_view v;
-    header_table(&t, &v, o, src);
-    edan_table_form(f, &t, header_form);
-    edan_table_free(&t);
-}
-
-void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src)
-{
-    edan_table t;
-    header_view v;
-    header_table(&t, &v, o, src);
-    fputc('{', f);
-    edan_table_json(f, &t, 0);
+        edan_table_omit_group(&t, "source.program_exit");
+    if (json) { /* the report's object opened, its members to follow */
+        fputc('{', f);
+        edan_table_json(f, &t, 0);
+    } else {
+        edan_table_form(f, &t, header_form);
+    }
     edan_table_free(&t);
 }
 
@@ -287,10 +275,16 @@ static void table_label(const edan_edag *e, int k, char *label, size_t cap)
 
 void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
 {
-    int base = -1;
-    for (int k = 0; k < edan_edag_n_lanes(e) && base < 0; k++)
-        if (edan_edag_get_config(e)->lane[k].cache.n_levels == 0)
-            base = k;
+    const int n = edan_edag_n_lanes(e);
+    /* the configuration without a cache, the reductions' base (-1: none); the Cache column holds the longest label
+     * whole (at least the paper's 44 characters) */
+    int base = -1, width = 44;
+    char label[EDAN_MAX_LANES][300];
+    for (int k = 0; k < n; k++) {
+        base = base < 0 && edan_edag_get_config(e)->lane[k].cache.n_levels == 0 ? k : base;
+        table_label(e, k, label[k], sizeof label[k]);
+        width = (int)strlen(label[k]) > width ? (int)strlen(label[k]) : width;
+    }
     edan_metrics bm = {0};
     const edan_lane_stats *bs = NULL;
     if (base >= 0) {
@@ -299,22 +293,12 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
     }
     fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
             o->metrics.clock_ghz, base < 0 ? " (no configuration without a cache: no reductions)" : "");
-    /* the Cache column holds the longest label whole (at least the paper's 44 characters) */
-    int width = 44;
-    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
-        char label[300];
-        table_label(e, k, label, sizeof label);
-        if ((int)strlen(label) > width)
-            width = (int)strlen(label);
-    }
     fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
-    for (int k = 0; k < edan_edag_n_lanes(e); k++) {
+    for (int k = 0; k < n; k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
         const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
         edan_metrics mt;
         edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        char label[300];
-        table_label(e, k, label, sizeof label);
         char w[64], d[64], l[64], L[64], b[64], pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
         if (bs && k != base) {
             pct(pw, sizeof pw, (double)bs->W, (double)st->W);
@@ -328,6 +312,6 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
         snprintf(l, sizeof l, "%.0f%s", mt.per_m[0].lambda, pl);
         snprintf(L, sizeof L, "%.4f%s", mt.per_m[0].Lambda, pL);
         snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
-        fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, label, w, d, l, L, b);
+        fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, label[k], w, d, l, L, b);
     }
 }

@@ -45,8 +45,12 @@ typedef struct edan_report_source {
 
 /* The report's header as a table (report.c): documented with the tools' (docs/json-keys.md). */
 extern const edan_table_decl edan_report_tables[];
-/* "edan: eDAG analysis (...)", the program, the filter and the model. */
-void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_source *src);
+/*
+ * The report's header from its table: in text "edan: eDAG analysis (...)", the
+ * program, the filter and the model; in JSON (json) the report's object opened,
+ * {"schema":...,"source":{...},"model":{...} (no closing brace).
+ */
+void edan_report_header(FILE *f, const edan_options *o, const edan_report_source *src, bool json);
 /*
  * With --machine, the caches each section of the report assumed (the eDAG's, the
  * timing model's and the projection's), as lines of the text header or as the
@@ -54,8 +58,6 @@ void edan_report_text_header(FILE *f, const edan_options *o, const edan_report_s
  * its cache). The flags say which sections the report has.
  */
 void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection);
-/* Opens the report's object: {"schema":...,"source":{...},"model":{...} (no closing brace). */
-void edan_report_json_begin(FILE *f, const edan_options *o, const edan_report_source *src);
 void edan_report_series_csv(FILE *f, const edan_edag *e);
 /* Rows: configurations; columns W, D, lambda, Lambda, B (GB/s) with the percentage reduction against the
  * first configuration without a cache, as in the paper's Tables 1 and 2 (m = the first --m). */

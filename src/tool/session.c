@@ -477,13 +477,11 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
 static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
 {
     s->b.src.kernel_lines = s->kernel_lines;
-    if (fmt == EDAN_FORMAT_JSON)
-        edan_report_json_begin(f, &s->b.o, &s->b.src);
-    else if (fmt == EDAN_FORMAT_TEXT)
-        edan_report_text_header(f, &s->b.o, &s->b.src);
-    if (fmt != EDAN_FORMAT_TABLE)
+    if (fmt != EDAN_FORMAT_TABLE) {
+        edan_report_header(f, &s->b.o, &s->b.src, fmt == EDAN_FORMAT_JSON);
         edan_report_caches(f, &s->b.o, fmt == EDAN_FORMAT_JSON, edan_session_runs(s, &edan_edag_tool),
                            edan_session_runs(s, &edan_timing_tool), edan_session_runs(s, &edan_projection_tool));
+    }
     for (int i = 0; i < s->b.n; i++) {
         const edan_tool_def *d = s->b.def[s->sections[i]];
         edan_tool_report(d, s->b.tool[s->sections[i]], s, fmt, f);

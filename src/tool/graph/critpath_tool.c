@@ -116,11 +116,8 @@ static void report(void *t, const edan_session *s, edan_report_format fmt, FILE 
 {
     const critpath_tool *c = t;
     const char *binary = edan_session_source(s)->binary;
-    if (fmt == EDAN_FORMAT_TEXT) {
-        edan_report_critpath_text(f, c->full, c->data, binary, 10);
-    } else if (fmt == EDAN_FORMAT_JSON) {
-        edan_report_critpath_json(f, c->full, c->data, binary, 20);
-    }
+    if (fmt != EDAN_FORMAT_TABLE)
+        edan_report_critpath(f, c->full, c->data, binary, fmt == EDAN_FORMAT_JSON ? 20 : 10, fmt == EDAN_FORMAT_JSON);
 }
 
 /* --csv-dir: <name>-critical-path.csv */

@@ -324,10 +324,11 @@ typedef struct fn_scope {
     double lambda, Lambda;
 } fn_scope;
 
-/* A function's row: its name, its exclusive and its inclusive numbers, and text's rule between them. */
+/* A function's row: its name, its exclusive and its inclusive numbers; text's rule between them, and the m. */
 typedef struct fn_row {
     const char *name, *sep;
     fn_scope excl, incl;
+    uint64_t m;
 } fn_row;
 
 /* One scope's columns (m: excl or incl; obj: the JSON object), text between "|" */
@@ -349,16 +350,18 @@ static const edan_column fn_cols[] = {
     EDAN_COL_FIELD(fn_row, sep, "|", "", "text: the rule between the exclusive and the inclusive numbers",
                    EDAN_NO_JSON | EDAN_NO_CSV, NULL, 1, 0),
     FN_SCOPE(incl, "inclusive", "of the function and its callees"),
+    EDAN_COL_FIELD(fn_row, m, "m", "", "text: the first --m, the title's", EDAN_NO_TEXT | EDAN_NO_JSON | EDAN_NO_CSV,
+                   NULL, 0, 0),
 };
 
 static const edan_table_decl tables[] = {
     EDAN_TABLE_DECL("functions", NULL, false, "per function, in the order --functions names them", fn_cols), {NULL}};
 
 /* A row per function, its exclusive and inclusive numbers at the first --m (rows holds t->n). */
-static void results(const functions_tool *t, const edan_options *o, fn_row *rows)
+static void rows_of(const functions_tool *t, const edan_options *o, fn_row *rows)
 {
     for (int i = 0; i < t->n; i++) {
-        rows[i] = (fn_row){.name = t->names[i], .sep = "|"};
+        rows[i] = (fn_row){.name = t->names[i], .sep = "|", .m = o->metrics.m[0]};
         for (int incl = 0; incl < 2; incl++) {
             const edan_lane_stats st = lane_of(t, 2 * i + incl);
             fn_scope *v = incl ? &rows[i].incl : &rows[i].excl;
@@ -368,27 +371,33 @@ static void results(const functions_tool *t, const edan_options *o, fn_row *rows
     }
 }
 
-static void report(void *tool, const edan_session *s, edan_report_format fmt, FILE *f)
+/* What the session renders: the rows, their table and its result (text's title, then the rows; JSON's array). */
+typedef struct fn_results {
+    fn_row rows[EDAN_MAX_FUNCTIONS];
+    edan_table tab;
+    edan_result r;
+} fn_results;
+
+static int results(void *tool, const edan_session *s, edan_tool_results *x)
 {
     const functions_tool *t = tool;
-    const edan_options *o = edan_session_options(s);
-    if (fmt == EDAN_FORMAT_TABLE)
-        return;
-    fn_row rows[EDAN_MAX_FUNCTIONS];
-    results(t, o, rows);
-    edan_table tab;
-    edan_table_init(&tab, &tables[0]);
-    edan_table_rows_of(&tab, rows, (size_t)t->n, sizeof *rows);
-    if (fmt == EDAN_FORMAT_TEXT) {
-        fprintf(f,
-                "\nper function (m = %" PRIu64
-                "; exclusive: the function's own instructions, inclusive: with its callees)\n",
-                o->metrics.m[0]);
-        edan_table_text(f, &tab, &(edan_text_view){.wide = o->wide});
-    } else {
-        edan_table_json_member(f, &tab, false, 0);
-    }
-    edan_table_free(&tab);
+    fn_results *w = malloc(sizeof *w);
+    if (!w)
+        return -1;
+    rows_of(t, edan_session_options(s), w->rows);
+    edan_table_init(&w->tab, &tables[0]);
+    edan_table_rows_of(&w->tab, w->rows, (size_t)t->n, sizeof *w->rows);
+    w->r = (edan_result){.t = &w->tab,
+                         .view = {.title = "\nper function (m = {m}; exclusive: the function's own instructions, "
+                                           "inclusive: with its callees)"}};
+    *x = (edan_tool_results){&w->r, 1, w};
+    return 0;
+}
+
+static void free_results(void *own)
+{
+    edan_table_free(&((fn_results *)own)->tab);
+    free(own);
 }
 
 static void destroy(void *tool)
@@ -421,7 +430,8 @@ const edan_tool_def edan_functions_tool = {
     .create = create,
     .consumer = consumer,
     .error = error,
-    .report = report,
+    .results = results,
+    .free_results = free_results,
     .tables = tables,
     .destroy = destroy,
     .reads_program = true,

@@ -93,8 +93,10 @@ static const edan_column total_cols[] = {
     PJ_SUM(lambda, "lambda", "", "lambda of each eDAG configuration at the first m"),
     EDAN_COL_GROUP_FIELD(proj_total_view, sum.has_prediction, "prediction",
                          "the timing model's (null without --mem-latency)", 0),
-    PJ_ARRAY(prediction[0], n_prediction, "prediction.mem_latency_ns", "ns", "per --mem-latency"),
-    PJ_ARRAY(prediction[1], n_prediction, "prediction.seconds", "s", "its predicted time"),
+    EDAN_COL_EACH(proj_total_view, sum.prediction, mem_latency_ns, sum.n_prediction, "prediction.mem_latency_ns", "ns",
+                  "per --mem-latency", 0),
+    EDAN_COL_EACH(proj_total_view, sum.prediction, seconds, sum.n_prediction, "prediction.seconds", "s",
+                  "its predicted time", 0),
     PJ_ARRAY(curve[0], n_curve, "traffic_curve.cache_bytes", "bytes",
              "fully associative LRU caches up to one that holds every line"),
     PJ_ARRAY(curve[1], n_curve, "traffic_curve.read_bytes", "bytes", "DRAM reads at each"),
@@ -408,6 +410,13 @@ static const edan_column unblocked_cols[] = {
     UB(best, "best", "", "at least as fast as every legal plan at the cache", 0),
 };
 
+/* Text: a latency of the timing model's prediction, a line of the region's summary (JSON has them as its arrays). */
+static const edan_column prediction_cols[] = {
+    EDAN_COL_FIELD(proj_prediction, mem_latency_ns, "mem_latency_ns", "ns", "the memory latency", EDAN_COL_G, NULL, 0,
+                   6),
+    EDAN_COL_FIELD(proj_prediction, seconds, "seconds", "s", "its predicted time", EDAN_COL_G, NULL, 0, 4),
+};
+
 const edan_table_decl edan_projection_tables[] = {
     EDAN_TABLE_DECL("projection", NULL, true, "the whole region", total_cols),
     EDAN_TABLE_DECL("projection.functions", NULL, false, "per function", function_cols),
@@ -430,5 +439,7 @@ const edan_table_decl edan_projection_tables[] = {
                         exasat_cols),
     EDAN_TABLE_DECL("projection.what_if.unblocked", NULL, false, "the nests as they ran at a cache size",
                     unblocked_cols),
+    EDAN_CSV_TABLE_DECL("projection.prediction", NULL, "text: a latency of the timing model's prediction",
+                        prediction_cols),
     {NULL, NULL, false, NULL, NULL, 0, false},
 };

@@ -84,6 +84,11 @@ typedef struct proj_wi_row {
     char why[640];
 } proj_wi_row;
 
+/* A latency of the timing model's prediction: JSON's arrays "prediction.*" read each member, text a line each. */
+typedef struct proj_prediction {
+    double mem_latency_ns, seconds;
+} proj_prediction;
+
 /* The whole region's JSON members beside its numbers (in its proj_total_view). */
 typedef struct proj_summary {
     edan_machine machine;
@@ -94,7 +99,7 @@ typedef struct proj_summary {
     double time_sum_of_parts;                                       /* ExaSAT's sum over loops */
     const edan_table *lambda, *levels, *caches, *functions, *loops; /* functions NULL: without symbols */
     bool has_prediction;                                            /* the timing model ran */
-    double prediction[2][EDAN_TIMING_MAX_LATENCIES];                /* its latencies and seconds */
+    proj_prediction prediction[EDAN_TIMING_MAX_LATENCIES];          /* its latencies */
     size_t n_prediction;
     double curve[4][EDAN_LRU_SIZES]; /* the traffic curve: cache bytes, read, write, dirty at the end bytes */
     size_t n_curve;
@@ -252,7 +257,8 @@ enum {
     T_PAIRS,
     T_WHATIF,
     T_EXASAT,
-    T_UNBLOCKED
+    T_UNBLOCKED,
+    T_PREDICTION
 };
 extern const edan_table_decl edan_projection_tables[];
 

@@ -178,9 +178,8 @@ int proj_whatif_new(proj_tool *t, const edan_options *o, edan_error *err);
 void proj_whatif_free(proj_whatif *w);
 /* A batch, after t->loops has observed it. 0, or -1 when out of memory. */
 int proj_whatif_observe(proj_whatif *w, const edan_exec *recs, size_t n);
-/* The reports (nothing without --what-if): the text's section, the JSON's ,"what_if":..., the CSV. */
-void proj_whatif_text(proj_tool *t, FILE *f);
-void proj_whatif_json(proj_tool *t, FILE *f);
+/* The reports (nothing without --what-if): the text's section or (json) the JSON's ,"what_if":...; the CSV. */
+void proj_whatif_write(proj_tool *t, FILE *f, bool json);
 int proj_whatif_csv(proj_tool *t, edan_error *err);
 /* With --what-if=block and --plot-dir: <name>-what-if-tiles, the projected time against the tile size per cache. */
 int proj_whatif_plot(proj_tool *t, const char *dir, const char *name, const char *ident, edan_error *err);

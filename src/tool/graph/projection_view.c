@@ -57,7 +57,7 @@ typedef struct pj_tables {
     /* the whole region's row, its members beside its numbers (summarize) */
     proj_total_view total;
     char lru_label[96];
-    edan_table lambda, levels, caches;
+    edan_table lambda, levels, caches, prediction;
     proj_lambda_row *lambda_rows;
     int n_lambda;
     proj_level_row level_rows[EDAN_MACHINE_MAX_DATA_LEVELS];
@@ -113,10 +113,9 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
     const edan_timing *tm = edan_timing_tool_model(s);
     u->has_prediction = tm != NULL;
     u->n_prediction = tm ? (size_t)edan_timing_lanes(tm) : 0;
-    for (size_t k = 0; k < u->n_prediction; k++) {
-        u->prediction[0][k] = edan_timing_lane_get(tm, (int)k).mem_latency_ns;
-        u->prediction[1][k] = edan_timing_lane_get(tm, (int)k).seconds;
-    }
+    for (size_t k = 0; k < u->n_prediction; k++)
+        u->prediction[k] = (proj_prediction){edan_timing_lane_get(tm, (int)k).mem_latency_ns,
+                                             edan_timing_lane_get(tm, (int)k).seconds};
     const unsigned ws = edan_lru_working_set(&t->total.lru), all = holds_all(t);
     const unsigned top = ws > all ? ws : all;
     for (unsigned k = 0; k <= top && k < EDAN_LRU_SIZES; k++, u->n_curve++) {
@@ -242,9 +241,12 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
     edan_table_init(&x->lambda, &edan_projection_tables[T_LAMBDA]);
     edan_table_init(&x->levels, &edan_projection_tables[T_LEVELS]);
     edan_table_init(&x->caches, &edan_projection_tables[T_CACHES]);
+    edan_table_init(&x->prediction, &edan_projection_tables[T_PREDICTION]);
     edan_table_rows_of(&x->lambda, x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0, sizeof *x->lambda_rows);
     edan_table_rows_of(&x->levels, x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
     edan_table_rows_of(&x->caches, x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
+    edan_table_rows_of(&x->prediction, x->total.sum.prediction, x->total.sum.n_prediction,
+                       sizeof *x->total.sum.prediction);
     if (!x->views)
         return;
     add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m);
@@ -275,6 +277,7 @@ static void free_tables(pj_tables *x)
     edan_table_free(&x->lambda);
     edan_table_free(&x->levels);
     edan_table_free(&x->caches);
+    edan_table_free(&x->prediction);
     free(x->lambda_rows);
     free(x->views);
 }
@@ -287,7 +290,7 @@ static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
     edan_table_json(f, &x->t[T_OUTSIDE], 0);
     fputc('}', f);
     proj_regions_write(t, f, true, NULL);
-    proj_whatif_json(t, f);
+    proj_whatif_write(t, f, true);
     fputc('}', f);
 }
 
@@ -313,14 +316,13 @@ static const char summary_form[] =
     "{dirty_at_end_bytes} of them the final flush of dirty lines); {bytes_per_flop:0.4} bytes per weighted flop\n"
     "  time compute / memory     {time_compute_s:0.4} s / {time_memory_s:0.4} s\n"
     "  time                      {time_s:0.4} s ({bound:0} bound); ExaSAT's sum over loops {time_sum_of_parts_s} s\n";
+/* A latency of the timing model (T_PREDICTION's rows). */
+static const char prediction_form[] = "  timing model              {seconds} s at {mem_latency_ns} ns\n";
 
 static void report_text(proj_tool *t, const edan_session *s, const pj_tables *tabs, FILE *f)
 {
     edan_table_form(f, &tabs->t[T_TOTAL], summary_form);
-    const edan_timing *tm = edan_timing_tool_model(s);
-    for (int k = 0; tm && k < edan_timing_lanes(tm); k++)
-        fprintf(f, "  timing model              %.4g s at %g ns\n", edan_timing_lane_get(tm, k).seconds,
-                edan_timing_lane_get(tm, k).mem_latency_ns);
+    edan_table_form(f, &tabs->prediction, prediction_form);
     const bool wide = edan_session_options(s)->wide;
     edan_table_text(f, &tabs->text_loops, &(edan_text_view){.wide = wide});
     if (t->n_loops > TEXT_ROWS)
@@ -330,7 +332,7 @@ static void report_text(proj_tool *t, const edan_session *s, const pj_tables *ta
         edan_table_text(f, &tabs->text_funcs, &(edan_text_view){.wide = wide, .no_heading = true});
     }
     proj_regions_write(t, f, false, NULL);
-    proj_whatif_text(t, f);
+    proj_whatif_write(t, f, false);
 }
 
 /* ===================================================================== */

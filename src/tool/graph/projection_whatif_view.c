@@ -366,12 +366,18 @@ static const char pair_form[] =
 static const char illegal_form[] = "{?illegal}{?tile}  illegal: {scheme:0} tile {tile:0}: {illegal_reason}\n"
                                    "{?illegal}{!tile}  illegal: {scheme:0}: {illegal_reason}\n";
 
-void proj_whatif_text(proj_tool *t, FILE *f)
+void proj_whatif_write(proj_tool *t, FILE *f, bool json)
 {
     if (!t->whatif)
         return;
     wi_tables x;
-    if (!wi_tables_make(t, &x)) {
+    const bool made = wi_tables_make(t, &x);
+    if (json) {
+        if (made)
+            edan_table_json_object(f, &x.summary);
+        else
+            fputs(",\"what_if\":null", f);
+    } else if (!made) {
         fprintf(f, "  what-if: out of memory\n");
     } else {
         edan_table_form(f, &x.summary, head_form);
@@ -384,18 +390,6 @@ void proj_whatif_text(proj_tool *t, FILE *f)
         if (t->whatif->n_exact)
             edan_table_text(f, &x.rows, &(edan_text_view){.heading_always = true});
     }
-    wi_tables_free(&x);
-}
-
-void proj_whatif_json(proj_tool *t, FILE *f)
-{
-    if (!t->whatif)
-        return;
-    wi_tables x;
-    if (wi_tables_make(t, &x))
-        edan_table_json_object(f, &x.summary);
-    else
-        fputs(",\"what_if\":null", f);
     wi_tables_free(&x);
 }
 
