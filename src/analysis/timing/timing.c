@@ -116,18 +116,18 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         t->real[k] = ~(tick)0;
     t->lq = calloc(m->lq_entries * Kp, sizeof *t->lq);
     t->sq = calloc(m->sq_entries * Kp, sizeof *t->sq);
-    t->ss_block = calloc(SS_BLOCKS, sizeof *t->ss_block);
-    t->ss_store = calloc(SS_BLOCKS, sizeof *t->ss_store);
-    t->ss_store_at = calloc(SS_BLOCKS, sizeof *t->ss_store_at);
-    t->ss_store_pc = calloc(SS_BLOCKS, sizeof *t->ss_store_pc);
+    /* aligned to host lines, an entry never straddles two (SS_BLOCKS * 32 is a multiple of 64) */
+    t->ss_blocks = aligned_alloc(64, (size_t)SS_BLOCKS * sizeof *t->ss_blocks);
+    if (t->ss_blocks)
+        memset(t->ss_blocks, 0, (size_t)SS_BLOCKS * sizeof *t->ss_blocks);
     t->ssit = calloc((size_t)SS_ENTRIES * K, sizeof *t->ssit);
     t->lfst = calloc((size_t)SS_ENTRIES * K, sizeof *t->lfst);
     t->ssit_lanes = calloc(SS_ENTRIES, sizeof *t->ssit_lanes);
     t->ss_pairs = calloc(SS_BLOCKS, sizeof *t->ss_pairs);
+    t->ss_clear_at = SS_CLEAR_PERIOD;
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     bool ok = t->F && t->iq_list && t->stores && t->st_addr && t->win_insn && t->st_write && t->C && t->lq && t->sq &&
-              t->ss_block && t->ss_store && t->ss_store_at && t->ss_store_pc && t->ssit && t->ssit_lanes && t->lfst &&
-              t->ss_pairs;
+              t->ss_blocks && t->ssit && t->ssit_lanes && t->lfst && t->ss_pairs;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
     if (!ok) {
@@ -208,10 +208,7 @@ void edan_timing_free(edan_timing *t)
     free(t->lq);
     free(t->sq);
     edan_predictor_free(&t->bp);
-    free(t->ss_block);
-    free(t->ss_store);
-    free(t->ss_store_at);
-    free(t->ss_store_pc);
+    free(t->ss_blocks);
     free(t->ssit);
     free(t->ssit_lanes);
     free(t->ss_pairs);

@@ -25,12 +25,27 @@
 #define SS_ENTRIES 1024u
 #define SS_CLEAR_PERIOD 250000u
 #define SS_BLOCKS (1u << EDAN_MEMTIME_INFLIGHT_BITS)
-/* ss_store's value for a store functional warming saw (a skip's: no vertex, no time) */
+/* timing_fdesc.ss_ops: a load's check (micro-op or access), a store's */
+#define SS_OP_LOAD 1u
+#define SS_OP_STORE 2u
+/* timing_ss_block.store for a store functional warming saw (a skip's: no vertex, no time) */
 #define SS_WARMED UINT64_MAX
 
 typedef edan_tick tick;
 typedef edan_lanes lanes;
 _Static_assert(MAXK <= EDAN_MEMTIME_LANES, "the hierarchy's times hold every lane");
+
+/*
+ * A block's last store (store sets, store_sets()), direct mapped by
+ * edan_memtime_slot(block): the block + 1 (0: none), the store's vertex
+ * (SS_WARMED: a skip's), its record (t->n.instructions when it ran) and
+ * its pc. One 32-byte entry, so that a check reads one host line (the
+ * four as arrays of their own cost a load, or a skip's store, four misses
+ * of the 128 KB table).
+ */
+typedef struct timing_ss_block {
+    uint64_t block, store, at, pc;
+} timing_ss_block;
 
 static inline tick max_t(tick a, tick b)
 {
@@ -71,7 +86,10 @@ typedef struct timing_fdesc {
     uint8_t jump;         /* a jump, call or return with an address: the predictor's global history takes it */
     uint8_t serial;       /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
     uint8_t access;       /* it has a memory operand (mem != NONE, mem_size > 0) */
-    /* with store sets and a memory operand: the store_sets() calls its step makes (one a load or store micro-op) */
+    /*
+     * with store sets and a memory operand: the store_sets() calls its step
+     * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
+     */
     uint8_t ss_ops;
 } timing_fdesc;
 
@@ -225,12 +243,11 @@ struct edan_timing {
     bool pf_ok;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
-     * mapped) the block + 1 and its last store's vertex (SS_WARMED: a skip's), record
-     * (t->n.instructions when it was scheduled: store_sets()) and pc, to
-     * train; per pc the set + 1 (SSIT); per set the vertex + 1 of its last
-     * store (LFST); SSIT and LFST per lane: [entry * K + k]
+     * mapped, timing_ss_block) its last store; per pc the set + 1 (SSIT); per
+     * set the vertex + 1 of its last store (LFST); SSIT and LFST per lane:
+     * [entry * K + k]
      */
-    uint64_t *ss_block, *ss_store, *ss_store_at, *ss_store_pc;
+    timing_ss_block *ss_blocks;
     uint32_t *ssit;
     uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     /* per (load, store) pair of SSIT entries (ss_pair()), bit k: it violated in lane k's schedule; never forgotten */
@@ -238,6 +255,7 @@ struct edan_timing {
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;
+    uint64_t ss_clear_at; /* the next multiple of SS_CLEAR_PERIOD above ss_mem_ops: the next clearing */
     uint64_t epoch_at;    /* the record (t->n.instructions) + 1 of the current epoch's first line (ram_epochs) */
     uint32_t epoch_lines; /* the lines from memory in it */
     /* attribution per static instruction id: id_time / id_stall [id * Kp + k] */

@@ -119,15 +119,20 @@ static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
  * the same load or store as with --exact: counting only the scheduled ones
  * kept them 7-20x longer and biased lu and seidel-2d's sampled times.
  */
+static __attribute__((noinline)) void store_sets_clear(edan_timing *t)
+{
+    memset(t->ssit, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->ssit);
+    memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
+    memset(t->lfst, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->lfst);
+    t->ss_clear_at = (t->ss_mem_ops / SS_CLEAR_PERIOD + 1) * SS_CLEAR_PERIOD;
+}
+
+/* ss_mem_ops only grows, so it passes a multiple of the period exactly when it reaches ss_clear_at */
 static inline void store_sets_count(edan_timing *t, uint64_t n)
 {
-    const uint64_t before = t->ss_mem_ops;
     t->ss_mem_ops += n;
-    if (t->ss_mem_ops / SS_CLEAR_PERIOD != before / SS_CLEAR_PERIOD) {
-        memset(t->ssit, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->ssit);
-        memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
-        memset(t->lfst, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->lfst);
-    }
+    if (__builtin_expect(t->ss_mem_ops >= t->ss_clear_at, 0))
+        store_sets_clear(t);
 }
 
 /* The entry of a (load, store) pair of SSIT entries in ss_pairs (direct mapped: two pairs may share one). */
@@ -175,13 +180,14 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
     const uint32_t at = ssit_index(pc);
     uint32_t *set = t->ssit + (size_t)at * K;
     /* the last older store to the block, still in the window: the one a load can violate */
-    bool near = is_load && t->ss_block[slot] == block + 1 && pos - t->ss_store_at[slot] <= t->rmask;
-    const uint32_t sat = near ? ssit_index(t->ss_store_pc[slot]) : 0;
-    if (near && t->ss_store[slot] == SS_WARMED) { /* a skip's store: no time to violate, the functional rule */
+    timing_ss_block *sb = &t->ss_blocks[slot];
+    bool near = is_load && sb->block == block + 1 && pos - sb->at <= t->rmask;
+    const uint32_t sat = near ? ssit_index(sb->pc) : 0;
+    if (near && sb->store == SS_WARMED) { /* a skip's store: no time to violate, the functional rule */
         ss_join_known(t, at, sat, pc);
         near = false;
     }
-    const uint64_t st = near ? t->ss_store[slot] : 0;
+    const uint64_t st = near ? sb->store : 0;
     /* without a store to violate, only the lanes where pc is in a set (ssit_lanes) have anything to do */
     for (uint32_t lanes = near ? ~0u : t->ssit_lanes[at]; lanes;) {
         const uint32_t k = (uint32_t)__builtin_ctz(lanes);
@@ -203,10 +209,7 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
         t->ss_pairs[ss_pair(at, sat)] |= 1u << k;
     }
     if (!is_load) {
-        t->ss_block[slot] = block + 1;
-        t->ss_store[slot] = v;
-        t->ss_store_at[slot] = pos;
-        t->ss_store_pc[slot] = pc;
+        *sb = (timing_ss_block){block + 1, v, pos, pc};
         for (uint32_t lanes = t->ssit_lanes[at]; lanes; lanes &= lanes - 1) {
             const uint32_t k = (uint32_t)__builtin_ctz(lanes);
             t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
@@ -238,27 +241,37 @@ static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool 
  * (ss_pairs, never forgotten), at its first meeting after a clearing: a
  * pair that has never violated in a scheduled stretch is never trained.
  */
-static __attribute__((noinline)) TIMING_TARGET void store_sets_skip(edan_timing *t, const edan_exec *rec,
-                                                                    const timing_fdesc *d, uint64_t pos)
+static __attribute__((noinline)) TIMING_TARGET void ss_join_known_out(edan_timing *t, uint32_t at, uint32_t sat,
+                                                                      uint64_t pc)
 {
-    const edan_insn *in = rec->insn;
+    ss_join_known(t, at, sat, pc);
+}
+
+/*
+ * ss_join_known() of a skipped load near a store, out of functional_run()'s
+ * loop only for a pair that has violated in some lane (ss_pairs not 0): few
+ * of the near pairs have.
+ */
+STEP_INLINE void store_sets_skip_near(edan_timing *t, uint64_t pc, uint64_t spc)
+{
+    const uint32_t at = ssit_index(pc), sat = ssit_index(spc);
+    if (__builtin_expect(t->ss_pairs[ss_pair(at, sat)] != 0, 0))
+        ss_join_known_out(t, at, sat, pc);
+}
+
+STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const timing_fdesc *d, uint64_t pos)
+{
     const uint64_t block = rec->addr >> t->ss_shift;
-    const uint32_t slot = edan_memtime_slot(block);
+    timing_ss_block *sb = &t->ss_blocks[edan_memtime_slot(block)];
     /* as the step does it: a split record's load micro-op, then its store's (timing_uops.h), else one access */
-    const bool split = in->uops && !d->serial;
-    const bool load = split ? (in->uops & EDAN_UOP_LOAD) != 0 : in->mem != EDAN_MEM_STORE;
-    const bool store = split ? (in->uops & EDAN_UOP_STORE) != 0 : !load;
-    if (load) {
+    if (d->ss_ops & SS_OP_LOAD) {
         store_sets_count(t, 1);
-        if (t->ss_block[slot] == block + 1 && pos - t->ss_store_at[slot] <= t->rmask)
-            ss_join_known(t, ssit_index(in->pc), ssit_index(t->ss_store_pc[slot]), in->pc);
+        if (sb->block == block + 1 && pos - sb->at <= t->rmask)
+            store_sets_skip_near(t, d->pc, sb->pc);
     }
-    if (store) {
+    if (d->ss_ops & SS_OP_STORE) {
         store_sets_count(t, 1);
-        t->ss_block[slot] = block + 1;
-        t->ss_store[slot] = SS_WARMED;
-        t->ss_store_at[slot] = pos;
-        t->ss_store_pc[slot] = in->pc;
+        *sb = (timing_ss_block){block + 1, SS_WARMED, pos, d->pc};
     }
 }
 
@@ -389,9 +402,12 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
     d->serial = (uint8_t)serializing(in);
     d->access = in->mem != EDAN_MEM_NONE && in->mem_size > 0;
     const bool split = in->uops && !d->serial; /* step() hands it to step_uops(): a call per load and store */
-    d->ss_ops = !t->m.store_set_bytes || !d->access ? 0
-                : split ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) != 0) + ((in->uops & EDAN_UOP_STORE) != 0))
-                        : 1;
+    d->ss_ops =
+        !t->m.store_set_bytes || !d->access ? 0
+        : split
+            ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) ? SS_OP_LOAD : 0) | ((in->uops & EDAN_UOP_STORE) ? SS_OP_STORE : 0))
+        : in->mem != EDAN_MEM_STORE ? SS_OP_LOAD
+                                    : SS_OP_STORE;
     d->insn = in;
 }
 
