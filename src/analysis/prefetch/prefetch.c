@@ -201,8 +201,7 @@ uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, ui
         p->n[l].useful += first;
         if (l)
             offset += p->hit[l];
-        /* a line still on its way is a miss for gem5's cache, an MSHR hit: it trains (only the L1d's: it stops there)
-         */
+        /* a line on its way is a miss for gem5's cache (an MSHR hit): it trains the L1d's, and goes no further */
         arrive(p, c, l, 0, pc, addr, offset, !found || first || (in_flight && l == 0));
     }
     return p->n_issue;
