@@ -297,7 +297,7 @@ static void check_core(const edan_affine *a, const uint32_t *order, const size_t
     for (size_t x = 0; window && x < n_stream; x++) {
         const edan_cache_result r = edan_cache_access(&c, stream[x].addr, 8, stream[x].store);
         if (core->pf)
-            edan_prefetch_access(&pf, &c, stream[x].pc, stream[x].addr, &r);
+            edan_prefetch_access(&pf, &c, stream[x].pc, stream[x].addr, &r, false);
         if (stream[x].store)
             continue;
         loads[r.level]++;

@@ -16,6 +16,9 @@
  *  - a pointer chase (no two strides alike) trains it never: every miss stays;
  *  - a next-line (tagged) prefetcher of degree k on a sequential stream: the
  *    first access trains it, the rest as the reference says;
+ *  - an access that finds its line's fill still on its way trains the
+ *    prefetcher (gem5's MSHR hit is a miss for it), one after the fill does
+ *    not, and the highest latency's lane decides which it is;
  *  - prefetches compete for MSHRs: one miss sends 8 prefetches with 4 MSHRs,
  *    one kept for demand misses; those beyond an MSHR wait in the queue of
  *    queue_size, and the rest are dropped, which their accesses then pay as
@@ -203,6 +206,67 @@ static void test_tagged(void)
 }
 
 /*
+ * Accesses to a line in flight train (gem5 notifies its prefetcher of an
+ * MSHR hit as of a miss). Three loads of one pc read bytes 0, 16 and 32 of
+ * line X, then a load of another pc, which needs the third's data, reads
+ * line X+1. The first load misses (a new table entry); with the other two
+ * asking before X's fill, the second learns the stride of 16 and the third
+ * brings the confidence to 4 of 7: it prefetches X+1 (a stride under a line
+ * counts as a line), which is there when the last load asks, so the stream
+ * exposes two latencies (the first fetch's L1i miss and X). With each load
+ * needing the one before (they ask after X's fill: L1d hits, no training)
+ * nothing is prefetched and X+1 misses: three. Asking 150 cycles after X's
+ * miss, after the fill at 100 ns and before it at 200 ns, the two loads
+ * train: the highest latency's lane decides.
+ */
+static void test_in_flight(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn alone = load(EDAN_REG_X(6), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    const edan_insn after = load(EDAN_REG_X(6), EDAN_REG_X(6), 0x1000); /* asks when the load before has its data */
+    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1004);
+    const edan_insn first = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1000);
+    const edan_insn add0 = add(EDAN_REG_X(8), EDAN_REG_X(7), 0x1008), addn = add(EDAN_REG_X(8), EDAN_REG_X(8), 0x1008);
+    const edan_insn late = load(EDAN_REG_X(6), EDAN_REG_X(8), 0x1000); /* asks when the adds are done */
+    const edan_exec on_way[] = {rec(&alone, x), rec(&alone, x + 16), rec(&alone, x + 32), rec(&next, x + LINE)};
+    const edan_exec filled[] = {rec(&alone, x), rec(&after, x + 16), rec(&after, x + 32), rec(&next, x + LINE)};
+    const struct {
+        const char *what;
+        const edan_exec *r;
+        double exposed;
+        uint64_t issued, misses;
+    } cases[] = {{"on its way", on_way, 2, 1, 1}, {"after the fill", filled, 3, 0, 2}};
+    edan_machine m = base_machine();
+    m.data[0].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const double e = run(&m, cases[i].r, 4, &c, l);
+        CHECK(e == cases[i].exposed && c.prefetch[0].issued == cases[i].issued &&
+                  c.prefetch[0].useful == cases[i].issued && c.level_misses[0] == cases[i].misses &&
+                  l[0].prefetch_late == 0 && l[1].prefetch_late == 0,
+              "loads of a line %s: %g latencies exposed (expected %g), %" PRIu64 " prefetched (expected %" PRIu64
+              "), %" PRIu64 " L1d misses (expected %" PRIu64 "), %" PRIu64 " late",
+              cases[i].what, e, cases[i].exposed, c.prefetch[0].issued, cases[i].issued, c.level_misses[0],
+              cases[i].misses, l[1].prefetch_late);
+    }
+    static edan_exec lane[155];
+    size_t n = 0;
+    lane[n++] = rec(&first, x);
+    lane[n++] = rec(&add0, 0);
+    while (n < 151)
+        lane[n++] = rec(&addn, 0);
+    lane[n++] = rec(&late, x + 16);
+    lane[n++] = rec(&late, x + 32);
+    lane[n++] = rec(&next, x + LINE);
+    (void)run(&m, lane, n, &c, l);
+    CHECK(c.prefetch[0].issued == 1 && c.prefetch[0].useful == 1,
+          "loads 150 cycles after a miss, its line there at 100 ns, on its way at 200 ns: %" PRIu64
+          " prefetched (expected 1: the highest latency decides)",
+          c.prefetch[0].issued);
+}
+
+/*
  * One miss to line X (the 24th of its page) sends prefetches of X+1 .. X+8
  * (the page's last line) at once, with 4 L1d MSHRs: the miss holds one,
  * one is kept for demand misses, so two go at once and the others wait for
@@ -250,6 +314,7 @@ int main(void)
     test_stride();
     test_chase();
     test_tagged();
+    test_in_flight();
     test_mshrs();
     return check_summary();
 }

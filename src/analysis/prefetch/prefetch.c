@@ -189,7 +189,8 @@ static void arrive(edan_prefetcher *p, edan_cache *c, int l, int ctx, uint64_t p
     }
 }
 
-uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, uint64_t addr, const edan_cache_result *r)
+uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, uint64_t addr, const edan_cache_result *r,
+                              bool in_flight)
 {
     p->n_issue = 0;
     uint32_t offset = 0;
@@ -200,7 +201,8 @@ uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, ui
         p->n[l].useful += first;
         if (l)
             offset += p->hit[l];
-        arrive(p, c, l, 0, pc, addr, offset, !found || first);
+        /* a line on its way is a miss for gem5's cache (an MSHR hit): it trains the L1d's, and goes no further */
+        arrive(p, c, l, 0, pc, addr, offset, !found || first || (in_flight && l == 0));
     }
     return p->n_issue;
 }

@@ -11,7 +11,9 @@
  * L1d; at a lower level, a miss of the level above, the demand's or a
  * prefetch's) trains it when it misses there, when it is the first access
  * to a line that level's prefetcher brought (gem5 finds such a line still
- * in its MSHR at the latencies swept, a miss), or always with on_access
+ * in its MSHR at the latencies swept, a miss), at the L1d when it finds
+ * its line's fill still on its way (gem5's MSHR hit, which the caller
+ * decides with the access's time), or always with on_access
  * (gem5's prefetch_on_access). Instruction fetches never train. Each
  * candidate line the prefetcher names in the 4 KiB page of the access (gem5
  * does not cross a page without a TLB) that the level does not hold is
@@ -99,10 +101,14 @@ void edan_prefetch_free(edan_prefetcher *p);
  * After the cache model did a demand access of the instruction at pc to
  * addr (r: its result; c the cache, as many levels as the prefetcher has):
  * its first use of a prefetched line, the training, and the prefetches it
- * causes, done on c. Returns how many it sent: p->issue[0 .. n).
+ * causes, done on c. in_flight: the access finds its line in the L1d
+ * (r->level 0) with the line's fill still on its way, which gem5 counts as
+ * a miss (an MSHR hit) that trains the L1d's prefetcher; the timing model
+ * knows it (memtime.h, edan_memtime_pf_in_flight()), without a time it is
+ * false. Returns how many prefetches it sent: p->issue[0 .. n).
  */
-uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, uint64_t addr,
-                              const edan_cache_result *r);
+uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, uint64_t addr, const edan_cache_result *r,
+                              bool in_flight);
 
 /* Lines prefetched into level l and evicted unused since the last call: counted, and the cache's count taken back. */
 void edan_prefetch_collect(edan_prefetcher *p, edan_cache *c);

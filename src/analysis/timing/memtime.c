@@ -270,6 +270,17 @@ void edan_memtime_access(edan_memtime *mt, uint64_t line, int level, uint32_t by
         done[k] = access_lane(mt, line, s, known, level, bytes, k, req[k], forwarded >> k & 1);
 }
 
+bool edan_memtime_pf_in_flight(const edan_memtime *mt, uint64_t line, const edan_tick *req)
+{
+    if (!mt->pf.on)
+        return false;
+    const uint32_t s = edan_memtime_slot(line);
+    const int k = mt->pf.lane;
+    /* a fill after the lookup: a miss's or a prefetch's on its way, or one this lane dropped (DROPPED, later) */
+    return mt->if_line[s] == line + 1 &&
+           unblocked(mt, k, req[k]) + mt->hit[0] < mt->if_fill[(size_t)s * mt->stride + k];
+}
+
 edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tick req, bool forwarded)
 {
     const uint32_t s = edan_memtime_slot(line);

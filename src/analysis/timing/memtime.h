@@ -69,6 +69,13 @@ typedef struct edan_memtime_pf_sent {
 
 typedef struct edan_memtime_pf {
     bool on;
+    /*
+     * The lane whose times decide which L1d accesses find their line on its
+     * way and train the prefetchers (edan_memtime_pf_in_flight()): the
+     * highest latency's. The lanes share one cache model and one prefetcher
+     * (docs/model.md, Prefetchers, says why this lane).
+     */
+    int lane;
     uint8_t *if_src;    /* [entry of the L1d's table]: where an L1d prefetch found its line */
     uint32_t *if_bytes; /* and the bytes it moved to and from memory */
     uint64_t *line;     /* [entry]: the line + 1 a lower level's prefetch brings, 0: none */
@@ -186,6 +193,15 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
  * or not sent it yet (then squashed: its MSHR is free again).
  */
 bool edan_memtime_pf_squash(edan_memtime *mt, uint32_t s, int k, edan_tick t0);
+
+/*
+ * Whether an L1d access to `line` that the cache model finds there, its
+ * request at req[mt->pf.lane], finds the line's fill still on its way when
+ * it looks it up (after any blocked interval, as edan_memtime_access() has
+ * it): gem5's MSHR hit, a miss for the prefetcher, which trains on it
+ * (prefetch.h). False without a prefetcher.
+ */
+bool edan_memtime_pf_in_flight(const edan_memtime *mt, uint64_t line, const edan_tick *req);
 
 /*
  * One lane of edan_memtime_read of line (the DRAM's address); lookup: a

@@ -20,6 +20,9 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m)
         pf->on |= m->data[l].prefetch.kind != EDAN_PREFETCH_NONE;
     if (!pf->on)
         return 0;
+    for (int k = 1; k < mt->K; k++) /* memtime_init set the latencies first */
+        if (mt->memlat[k] > mt->memlat[pf->lane])
+            pf->lane = k;
     pf->if_src = calloc(INFLIGHT, sizeof *pf->if_src);
     pf->if_bytes = calloc(INFLIGHT, sizeof *pf->if_bytes);
     pf->line = calloc(INFLIGHT, sizeof *pf->line);

@@ -105,7 +105,10 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
  * may use, 1 the calling thread alone (edan_timing_new()). The lanes split
  * into at most `threads` groups of whole vectors of four lanes, each a model
  * of its own fed the same records, in parallel; every result is the same as
- * edan_timing_new()'s (each lane's times depend on its latency alone).
+ * edan_timing_new()'s (each lane's times depend on its latency alone). With
+ * a prefetcher in m, one group: the highest latency's lane decides which
+ * accesses train it (memtime.h), so a lane's times depend on its latency and
+ * the highest.
  */
 edan_timing *edan_timing_new_threaded(const edan_machine *m, const double *lat_ns, int n, int threads, edan_error *err);
 void edan_timing_free(edan_timing *t);

@@ -2,7 +2,8 @@
  * timing_groups.c - the timing model's lanes in groups on threads
  * (edan_timing_new_threaded()). A lane's times depend on its own latency
  * alone: the cache contents, the predictor and the dependencies follow the
- * stream, which every lane shares (timing.h). So K lanes split into groups of
+ * stream, which every lane shares (timing.h; with a prefetcher, the highest
+ * latency's lane decides its training, and the lanes stay in one group). So K lanes split into groups of
  * whole vectors, each a model of its own fed the same records, and run in
  * parallel: each group repeats the shared work (cache, predictor, tracker),
  * and the per-lane work, which grows with K, divides among the threads.
@@ -28,6 +29,15 @@ edan_timing *edan_timing_new_threaded(const edan_machine *m, const double *lat_n
         groups = vectors;
     if (groups > TIMING_MAX_GROUPS)
         groups = TIMING_MAX_GROUPS;
+    /*
+     * With a prefetcher the lanes are not independent: the highest latency's
+     * lane decides which accesses find their line in flight and train it
+     * (memtime.h). A group would decide in its own highest lane, so results
+     * would depend on the grouping: every lane stays in one model.
+     */
+    for (int l = 0; l < m->n_data_levels; l++)
+        if (m->data[l].prefetch.kind != EDAN_PREFETCH_NONE)
+            groups = 1;
     if (groups <= 1)
         return edan_timing_new(m, lat_ns, n, err);
     edan_timing *t = edan_timing_alloc(m, lat_ns, n, err);

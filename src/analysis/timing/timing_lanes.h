@@ -493,7 +493,6 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
     bool from_ram = false;
-    uint32_t npf_store = 0; /* a store's prefetches, sent with its write */
     if (is_load) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
         if (in->mem == EDAN_MEM_AMO) {
@@ -501,7 +500,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             r.ram_bytes += w.ram_bytes;
         }
         count_access(t, &r);
-        const uint32_t npf = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r) : 0;
+        const uint32_t npf = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r, a) : 0;
         t->n.loads++;
         /*
          * Store-to-load forwarding: a load whose bytes all come from one
@@ -534,7 +533,6 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     } else if (is_store) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
         count_access(t, &r);
-        npf_store = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r) : 0;
         t->n.stores++;
         for (int j = 0; j < Kp; j += TIMING_LW)
             lv_st(b + j, lv_ld(a + j) + t->cyc); /* address and data into the store queue; the write after commit */
@@ -594,6 +592,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         t->n_loads++;
     }
     if (is_store) {
+        /* its write trains the prefetchers, at its time (drain): its prefetches go with it */
+        const uint32_t npf_store = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r, t->drain) : 0;
         /* the write, in order after commit (drain); its queue entry is free when it is done */
         mem_access(t, rec->addr >> t->line_shift, (int)r.level, r.ram_bytes, t->drain, 0, a);
         for (int j = 0; j < Kp; j += TIMING_LW)

@@ -310,13 +310,17 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
 
 /*
  * A demand access's prefetches (prefetch.h), after the cache model did it
- * (r): they train, fill dc and are counted with the bytes they move. The
- * number sent, t->pf.issue[0 ..), for the hierarchy's times.
+ * (r): they train, fill dc and are counted with the bytes they move. req:
+ * the access's L1d request per lane, which decides whether an L1d hit finds
+ * its line still on its way and trains (memtime.h); NULL without a time
+ * (functional warming): it does not. The number sent, t->pf.issue[0 ..),
+ * for the hierarchy's times.
  */
 static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
-                                             const edan_cache_result *r)
+                                             const edan_cache_result *r, const tick *req)
 {
-    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, in->pc, addr, r);
+    const bool in_flight = req && r->level == 0 && edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, req);
+    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, in->pc, addr, r, in_flight);
     for (uint32_t i = 0; i < n; i++) {
         t->n.ram_bytes += t->pf.issue[i].bytes;
         t->n.ram_lines += t->pf.issue[i].src == t->nlev;
@@ -474,7 +478,7 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
     }
     count_access(t, &r);
     if (t->pf.any)
-        (void)prefetch_train(t, in, rec->addr, &r);
+        (void)prefetch_train(t, in, rec->addr, &r, NULL);
     t->n.loads += !store;
     t->n.stores += store;
 }

@@ -169,7 +169,7 @@ static void touch(replay *r, uint64_t addr, uint32_t size, bool store)
             }
         }
         if (r->pf)
-            edan_prefetch_access(r->pf, r->model, r->insn->insn->pc, addr, &cr);
+            edan_prefetch_access(r->pf, r->model, r->insn->insn->pc, addr, &cr, false);
         return;
     }
     const uint64_t first = addr >> r->line_shift, last = (addr + size - 1) >> r->line_shift;
