@@ -76,14 +76,9 @@ void edan_edag_new_id(edan_edag *e, uint32_t id, const edan_insn *in)
     if (in->isa != EDAN_ISA_RISCV64)
         e->native = true;
     o->size = in->mem_size;
-    if (in->mem == EDAN_MEM_NONE)
-        o->dst3 = REG_SINK; /* the plain path of native programs writes it (HOT_DST2) */
-    if (!in->n_more_src && !in->addr_dst &&
-        (in->n_more_dst == 1 || (in->n_more_dst == 2 && in->mem == EDAN_MEM_NONE))) {
+    if (!in->n_more_src && !in->addr_dst && in->n_more_dst == 1) {
         o->kind = (uint8_t)(HOT_SEEN | HOT_DST2 | (in->mem & 3));
         o->dst2 = in->more[0];
-        if (in->mem == EDAN_MEM_NONE)
-            o->dst3 = in->n_more_dst == 2 ? in->more[1] : REG_SINK;
     } else if (edan_insn_wide(in)) {
         o->kind = HOT_SEEN | HOT_WIDE | (in->mem & 3);
     }

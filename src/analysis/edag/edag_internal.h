@@ -98,10 +98,7 @@ typedef struct hot_op {
     uint8_t src[EDAN_MAX_SRC];
     uint8_t dst; /* REG_SINK when the instruction writes no register */
     uint8_t kind;
-    union {
-        uint8_t size; /* bytes accessed */
-        uint8_t dst3; /* without memory: a third destination (HOT_DST2: x86 mul's rax, rdx, flags), else REG_SINK */
-    };
+    uint8_t size; /* bytes accessed */
     uint8_t cls;
     uint8_t dst2; /* HOT_DST2: a second destination (x86 flags beside a register), else REG_SINK */
 } hot_op;
@@ -111,10 +108,12 @@ _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 /* registers past src[] and dst (a native instruction, edan_insn_wide()): the loops hand it to the general path */
 #define HOT_WIDE 16u
 /*
- * Instead of HOT_WIDE: at most three sources and two destinations (dst, dst2), or three without memory
- * (dst3): most x86 arithmetic, which writes the flags beside its register. The one-lane loop of native
- * programs (edan_edag.native) writes them as dst, without memory on its plain path, with memory in
- * one_lane_access(); every other loop treats it as HOT_WIDE.
+ * Instead of HOT_WIDE: at most three sources and two destinations (dst, dst2): most x86 arithmetic,
+ * which writes the flags beside its register. The one-lane loop of native programs (edan_edag.native)
+ * writes them as dst, without memory on its plain path, with memory in one_lane_access(); every other
+ * loop treats it as HOT_WIDE. An instruction with a third destination (x86 mul's rax, rdx and flags) is
+ * HOT_WIDE: the plain path's two stores per instruction for a third, REG_SINK on almost every one, cost
+ * more than the general path for the few (docs/benchmarks.md, issue 39).
  */
 #define HOT_DST2 32u
 _Static_assert((EDAN_MEM_LOAD & 3) == 1 && (EDAN_MEM_STORE & 3) == 2 &&

@@ -345,7 +345,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
                         break;
                     continue;
                 }
-                if (D2) { /* a memory instruction's dst3 is its size: the general path, which counts it */
+                if (D2) { /* a memory instruction without an access: the general path, which counts it */
                     if (!wide_step(e, r, op))
                         break;
                     continue;
@@ -364,8 +364,6 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         if (D2) { /* REG_SINK where the instruction has fewer destinations */
             regF[op.dst2] = F;
             regMd[op.dst2] = md;
-            regF[op.dst3] = F;
-            regMd[op.dst3] = md;
         }
     }
     st->T1 += C;
