@@ -7,7 +7,11 @@
 #  3. a rerun runs nothing; --force-edan reruns edan's side, every record;
 #  4. compare.py --compact on that table with gem5's times made from --exact's times scaled by a known
 #     factor per program: its slope errors, their median and 90th percentile, and the count over 50 %
-#     equal a naive computation from the factors.
+#     equal a naive computation from the factors;
+#  5. the kernel's time in gem5's commit trace (time=trace) runs from the kernel's first commit to the
+#     commit at its call's return address: a function it tail-calls (Olden tsp's `j merge`) counts,
+#     and the caller's instructions between two calls are not the kernel's, on a hand-built trace in
+#     gem5's line format.
 #
 #   python3 tests/sweep_test.py BUILD_DIR
 import json
@@ -52,7 +56,36 @@ def naive_quantile(vals, q):
     return v[lo] + (h - lo) * (v[min(lo + 1, len(v) - 1)] - v[lo])
 
 
+# gem5's Exec lines (ExecEnable, ExecUser): main calls tsp [0x10e70, 0x10ecc) twice, first with a 2-byte
+# c_jal (tsp returns), then with a 4-byte jal (tsp ends in its tail call `j merge`, merge returns to main).
+TRACE = """\
+1000: system.cpu: 0x10618    : c_mv a0, s0                : IntAlu :  D=0x0000000000181010
+2000: system.cpu: 0x1061a    : c_jal 2134                 : IntAlu :  D=0x000000000001061c
+3000: system.cpu: 0x10e70    : c_lw a5, 0(a0)             : MemRead :  D=0x0000000000000fff
+4000: system.cpu: 0x10eca    : c_jr ra                    : IntAlu :
+5000: system.cpu: 0x1061c    : c_mv s1, a0                : IntAlu :  D=0x0000000000181010
+6000: system.cpu: 0x1061e    : jal ra, 2130               : IntAlu :  D=0x0000000000010622
+7000: system.cpu: 0x10e70    : c_lw a5, 0(a0)             : MemRead :  D=0x0000000000000fff
+8000: system.cpu: 0x10ec8    : c_j -620                   : IntAlu :
+9000: system.cpu: 0x10c4e    : c_addi sp, -32             : IntAlu :  D=0x0000007ffffffd00
+10000: system.cpu: 0x10c60    : c_jr ra                    : IntAlu :
+11000: system.cpu: 0x10622    : c_mv s2, a0                : IntAlu :  D=0x0000000000181010
+12000: system.cpu: 0x10624    : c_addi s0, 1               : IntAlu :  D=0x0000000000000001
+"""
+
+
+def trace_time():
+    sys.path.insert(0, os.path.join(ROOT, "validation"))
+    import sweep  # noqa: E402 (the module under test, from the source tree)
+    got = sweep.trace_kernel_time(TRACE.splitlines(True), 0x10E70, 0x10ECC)
+    # the first call 3000 .. 4000 (2 instructions), the second 7000 .. 10000, merge's return (4); the
+    # last commit in tsp's symbol alone would end it at 8000
+    if got != (3000, 10000, 6):
+        fail(f"trace_kernel_time on the hand-built trace: {got}, expected (3000, 10000, 6)")
+
+
 def main():
+    trace_time()
     build = sys.argv[1]
     tmp = tempfile.mkdtemp(prefix="edan-sweep-")
     try:

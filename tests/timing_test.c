@@ -714,31 +714,49 @@ static void test_miss_order(void)
  * load runs long before the store goes to the L1d: forwarded, it never
  * waits for the store's write-allocate miss, and only the first fetch's
  * latency is exposed. When the load's address comes from that division
- * instead, the store has gone to the L1d by then (it commits at once) and
- * the load waits for the line like any access: two latencies.
+ * (three additions after it) instead, the store has gone to the L1d by then
+ * (it commits with the division) and the load waits for the line like any
+ * access: two latencies. When the
+ * store's data comes from the division and the load, its address ready,
+ * waits for the store's bytes, the load starts when the store executes,
+ * which is when the store, at the head of the window, commits: it is still
+ * in the queue (sent a cycle after its commit, after that cycle's loads, as
+ * gem5's IEW does) and forwards: one latency (adi's q[i][j-1], stored the
+ * turn before, 2026-11-29: two, the model's slope +52 %).
  */
 static void test_forwarding(void)
 {
-    static edan_exec r[4];
-    static edan_insn slow, st, ld[2], use;
+    static edan_exec r[7];
+    static edan_insn slow, st, st_data, ld[2], use, hop[3];
     slow = add(EDAN_REG_X(10), EDAN_REG_X(10), 0x1000);
     slow.cls = EDAN_CLASS_DIV;
     st = store(0, EDAN_REG_X(2), 0x1004, 4);
     st.mem_size = 8;
+    st_data = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 4);
+    st_data.mem_size = 8;
     ld[0] = load(EDAN_REG_X(11), EDAN_REG_X(2), 0x1008);
-    ld[1] = load(EDAN_REG_X(11), EDAN_REG_X(10), 0x1008);
+    ld[1] = load(EDAN_REG_X(11), EDAN_REG_X(13), 0x1008);
+    hop[0] = add(EDAN_REG_X(13), EDAN_REG_X(10), 0x1010);
+    hop[1] = add(EDAN_REG_X(13), EDAN_REG_X(13), 0x1014);
+    hop[2] = add(EDAN_REG_X(13), EDAN_REG_X(13), 0x1018);
     use = add(EDAN_REG_X(12), EDAN_REG_X(11), 0x100c);
     use.cls = EDAN_CLASS_DIV;
-    for (int late = 0; late < 2; late++) {
-        r[0] = rec(&slow, 0);
-        r[1] = rec(&st, fresh(1));
-        r[2] = rec(&ld[late], fresh(1));
-        r[3] = rec(&use, 0);
+    for (int late = 0; late < 3; late++) {
+        size_t n = 0;
+        r[n++] = rec(&slow, 0);
+        r[n++] = rec(late == 2 ? &st_data : &st, fresh(1));
+        for (int h = 0; late == 1 && h < 3; h++)
+            r[n++] = rec(&hop[h], 0);
+        r[n++] = rec(&ld[late == 1], fresh(1));
+        r[n++] = rec(&use, 0);
         edan_machine m = base_machine();
         m.latency[EDAN_CLASS_DIV] = 100;
-        double e = exposed(&m, r, 4), want = late ? 2 : 1;
+        double e = exposed(&m, r, n), want = late == 1 ? 2 : 1;
         CHECK(e == want, "a load of a store's bytes %s: %g latencies exposed, expected %g",
-              late ? "after the store went to the L1d" : "forwarded", e, want);
+              late == 1   ? "after the store went to the L1d"
+              : late == 2 ? "as the store commits"
+                          : "forwarded",
+              e, want);
     }
 }
 

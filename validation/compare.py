@@ -293,7 +293,8 @@ def tables(sweep, group_re, compact=False):
     srcs = sorted({r["source"] for r in rows if r["source"]})
     if "trace" in srcs:
         out += ["Programs whose time source is `trace` are timed from gem5's commit trace: from the first "
-                "to the last committed instruction of the kernel's symbol, plus one cycle.", ""]
+                "committed instruction of the kernel's symbol to the last before the commit at the return "
+                "address of its call (what it tail-calls included), plus one cycle.", ""]
     if "simseconds" in srcs:
         out += ["Programs whose time source is `simseconds` are timed by gem5's simulated seconds of the "
                 "whole program (set-up included), not of the kernel that edan traces.", ""]

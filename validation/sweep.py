@@ -12,9 +12,9 @@
 #     --results FILE      results and cache [build/validation/results.json]
 #     --time SOURCE       auto | output | trace | simseconds: the kernel time the program prints (a
 #                         line that is just a number of seconds, PolyBench-style); the kernel's time
-#                         in gem5's commit trace (from the first to the last committed instruction of
-#                         KERNEL's symbol, riscv64-linux-gnu-nm; slower, for programs that print no
-#                         time); or gem5's simSeconds (the whole program, set-up included); auto takes
+#                         in gem5's commit trace (from the first committed instruction of KERNEL's
+#                         symbol, riscv64-linux-gnu-nm, to the last before its call's return address;
+#                         slower, for programs that print no time); or gem5's simSeconds (the whole program, set-up included); auto takes
 #                         the program's own when it prints one, else simSeconds [auto]
 #     --m N               memory issue slots of lambda and Lambda [4]
 #     --cache SPEC        edan's cache for lambda and Lambda [the machine's L1d as an edan --cache]
@@ -303,10 +303,18 @@ def kernel_range(binary, kernel):
 
 
 def trace_kernel_time(f, lo, hi):
-    """Ticks of the first and last committed instruction in [lo, hi), and how many committed there,
-    from gem5's Exec trace lines ("TICK: system.cpu: 0xPC ...") read from f."""
+    """Ticks of the first and last committed instruction of the kernel's calls, and how many committed
+    in them, from gem5's Exec trace lines ("TICK: system.cpu: 0xPC    : MNEMONIC ...") read from f.
+
+    A call starts at a commit in [lo, hi) (the kernel's symbol) and takes in everything it runs until
+    the commit at its return address: the instruction after the call that entered it (the commit
+    before the first, 2 bytes on when gem5 names it c_*, else 4). So a function the kernel
+    tail-calls, which returns to the kernel's caller (Olden tsp's last `j merge`), is the kernel's,
+    as in edan's region (--filter), where the last commit in [lo, hi) left it out."""
     first = last = None
     n = 0
+    ret = None  # the return address of the call in progress, None outside the kernel
+    prev_pc, prev_c = None, False
     for line in f:
         i = line.find(" 0x")
         if i < 0:
@@ -316,12 +324,18 @@ def trace_kernel_time(f, lo, hi):
             pc = int(line[i + 1:j], 16)
         except ValueError:
             continue
-        if lo <= pc < hi:
+        if ret is not None and pc == ret:
+            ret = None
+        if ret is None and lo <= pc < hi:
+            ret = prev_pc + (2 if prev_c else 4) if prev_pc is not None else -1
+        if ret is not None:
             tick = int(line[:line.index(":")])
             if first is None:
                 first = tick
             last = tick
             n += 1
+        k = line.find(": ", j)
+        prev_pc, prev_c = pc, k >= 0 and line[k + 2:].lstrip().startswith("c_")
     return first, last, n
 
 

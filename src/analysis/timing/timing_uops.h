@@ -76,6 +76,11 @@ STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, uint64_t iline, 
  * to the L1d, which it is after it commits): in an L1 hit's time, without
  * waiting for a line the store's write-allocate miss will bring. Once the
  * store is sent, the load reads the L1d and waits for that line as any access.
+ * The store leaves the queue a cycle after the drain reaches it (gem5: the
+ * commit reaches IEW commitToIEWDelay = 1 cycle later, and IEW::tick sends
+ * stores after that cycle's loads have executed), so a load that starts
+ * before the end of that cycle still forwards: as gem5's load waiting for
+ * the store it depends on, which issues in the cycle the store commits.
  */
 STEP_INLINE uint32_t forwarded_lanes(const edan_timing *t, const edan_exec *rec, uint64_t src, const tick *a)
 {
@@ -86,7 +91,7 @@ STEP_INLINE uint32_t forwarded_lanes(const edan_timing *t, const edan_exec *rec,
     const uint32_t sw = (uint32_t)((src - 1) & t->rmask);
     if (t->st_addr[sw] <= rec->addr && rec->addr + rec->insn->mem_size <= t->st_addr[sw] + t->stores[sw])
         for (int k = 0; k < t->K; k++)
-            if (a[k] < ROW(t->st_write, sw)[k])
+            if (a[k] < ROW(t->st_write, sw)[k] + 2 * t->cyc)
                 forwarded |= 1u << k;
     return forwarded;
 }
