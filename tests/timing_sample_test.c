@@ -464,6 +464,40 @@ static void test_sampled_stream(void)
 }
 
 /*
+ * The store-set tests' loop: a division (20 cycles) feeds a 2-byte store
+ * (pc 0x1004), and a load (0x1006, the store's 4-byte word: the same SSIT
+ * entry) feeds the next division; 16-byte store-set blocks.
+ */
+static edan_machine ss_loop(edan_insn *div, edan_insn *st, edan_insn *ld)
+{
+    *div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
+    div->cls = EDAN_CLASS_DIV;
+    *st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
+    *ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
+    ld->size = 2;
+    edan_machine m = base_machine();
+    m.latency[EDAN_CLASS_DIV] = 20;
+    m.store_set_bytes = 16;
+    return m;
+}
+
+/* The cycles of r[0 .. n) at latency 0 with --exact and sampled by smp: false when either run failed. */
+static bool ss_both(const edan_machine *m, const edan_exec *r, size_t n, const edan_timing_sampling *smp, double *exact,
+                    double *sampled)
+{
+    const double lat = 0;
+    edan_timing *e = timing_run(m, r, n, &lat, 1, 4096, 1);
+    edan_timing *t = e ? timing_run_sampled(m, r, n, &lat, 1, 4096, 1, smp) : NULL;
+    if (t) {
+        *exact = edan_timing_lane_get(e, 0).cycles;
+        *sampled = edan_timing_lane_get(t, 0).cycles;
+    }
+    edan_timing_free(t);
+    edan_timing_free(e);
+    return t != NULL;
+}
+
+/*
  * The store sets are forgotten every SS_CLEAR_PERIOD (250,000) loads and
  * stores of the region, sampled or not: the skipped ones count too.
  * Per iteration a division feeds a 2-byte store (pc 0x1004) and a load
@@ -481,11 +515,7 @@ static void test_store_sets_cleared(void)
     enum { N = 200000, ITER = 22 };
     static edan_exec r[3 * N + 1];
     static edan_insn div, st, ld, trainer;
-    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
-    div.cls = EDAN_CLASS_DIV;
-    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
-    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
-    ld.size = 2;
+    edan_machine m = ss_loop(&div, &st, &ld);
     trainer = load(EDAN_REG_X(12), EDAN_REG_X(2), 0x2000);
     size_t n = 0;
     for (uint64_t i = 0; i < N; i++) {
@@ -495,22 +525,14 @@ static void test_store_sets_cleared(void)
         if (i == 0)
             r[n++] = rec(&trainer, 0x8000 + 8);
     }
-    edan_machine m = base_machine();
-    m.latency[EDAN_CLASS_DIV] = 20;
-    m.store_set_bytes = 16;
-    const double lat = 0;
     const edan_timing_sampling smp = {1000, 2000, 16000, 0};
-    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
-    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
-    if (t) {
-        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+    double exact, sampled;
+    if (ss_both(&m, r, n, &smp, &exact, &sampled)) {
         /* the set lives 125,000 iterations of the 200,000, not all of them */
         CHECK(exact > 0.9 * ITER * N / 1.6 && exact < 0.8 * ITER * N, "exact: %g cycles", exact);
         CHECK(fabs(sampled - exact) <= 0.05 * exact, "sampled %g cycles, exact %g: the store sets lived %s", sampled,
               exact, sampled > exact ? "longer" : "shorter");
     }
-    edan_timing_free(t);
-    edan_timing_free(e);
 }
 
 /*
@@ -535,32 +557,20 @@ static void test_store_sets_skip(void)
     enum { N = 100000, M = 100, D = 50 };
     static edan_exec r[3 * N];
     static edan_insn div, st, ld;
-    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
-    div.cls = EDAN_CLASS_DIV;
-    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
-    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
-    ld.size = 2;
+    edan_machine m = ss_loop(&div, &st, &ld);
     size_t n = 0;
     for (uint64_t i = 0; i < N; i++) {
         r[n++] = rec(&div, 0);
         r[n++] = rec(&st, 0x8000 + 16 * (i % M));
         r[n++] = rec(&ld, 0x8000 + 16 * ((i + M - D) % M) + 8);
     }
-    edan_machine m = base_machine();
-    m.latency[EDAN_CLASS_DIV] = 20;
-    m.store_set_bytes = 16;
     m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = 64;
-    const double lat = 0;
     const edan_timing_sampling smp = {1000, 1000, 8000, 0};
-    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
-    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
-    if (t) {
-        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+    double exact, sampled;
+    if (ss_both(&m, r, n, &smp, &exact, &sampled)) {
         CHECK(exact < 3.0 * N, "exact: %g cycles, a chain?", exact);
         CHECK(fabs(sampled - exact) <= 0.05 * exact, "sampled %g cycles, exact %g", sampled, exact);
     }
-    edan_timing_free(t);
-    edan_timing_free(e);
 }
 
 /*
@@ -585,11 +595,7 @@ static void test_store_sets_retrained(void)
     enum { N = 120000, R = 2500, PER = 6 };
     static edan_exec r[PER * N];
     static edan_insn div, st, ld, other[3];
-    div = add(EDAN_REG_X(10), EDAN_REG_X(11), 0x1000);
-    div.cls = EDAN_CLASS_DIV;
-    st = store(EDAN_REG_X(10), EDAN_REG_X(2), 0x1004, 2);
-    ld = load(EDAN_REG_X(11), EDAN_REG_X(3), 0x1006);
-    ld.size = 2;
+    edan_machine m = ss_loop(&div, &st, &ld);
     for (int j = 0; j < 3; j++)
         other[j] = load(EDAN_REG_X(12 + j), EDAN_REG_X(4), 0x1008 + 4 * (uint64_t)j);
     size_t n = 0;
@@ -600,20 +606,12 @@ static void test_store_sets_retrained(void)
         for (int j = 0; j < 3; j++)
             r[n++] = rec(&other[j], 0x100000 + 8 * (uint64_t)j);
     }
-    edan_machine m = base_machine();
-    m.latency[EDAN_CLASS_DIV] = 20;
-    m.store_set_bytes = 16;
-    const double lat = 0;
     const edan_timing_sampling smp = {1000, 2000, 16000, 0};
-    edan_timing *e = timing_run(&m, r, n, &lat, 1, 4096, 1);
-    edan_timing *t = e ? timing_run_sampled(&m, r, n, &lat, 1, 4096, 1, &smp) : NULL;
-    if (t) {
-        const double exact = edan_timing_lane_get(e, 0).cycles, sampled = edan_timing_lane_get(t, 0).cycles;
+    double exact, sampled;
+    if (ss_both(&m, r, n, &smp, &exact, &sampled)) {
         CHECK(exact > 0.9 * 22 * N, "exact: %g cycles, not a chain of divisions", exact);
         CHECK(fabs(sampled - exact) <= 0.03 * exact, "sampled %g cycles, exact %g", sampled, exact);
     }
-    edan_timing_free(t);
-    edan_timing_free(e);
 }
 
 /*

@@ -29,39 +29,26 @@
 /* What a system call writes into: one buffer (its second argument), an iovec array, or a msghdr's. */
 enum sc_kind { SC_NONE, SC_BUF, SC_IOV, SC_MSG };
 
-/* The numbers of the calls that write the program's memory: RISC-V and AArch64 share the generic table. */
+/* The calls that write the program's memory: numbers on x86-64, and in the generic table (RISC-V, AArch64). */
+static const struct {
+    int64_t x86_64, generic;
+    enum sc_kind kind;
+} sc_calls[] = {
+    {0, 63, SC_BUF},    /* read */
+    {17, 67, SC_BUF},   /* pread64 */
+    {45, 207, SC_BUF},  /* recvfrom */
+    {19, 65, SC_IOV},   /* readv */
+    {295, 69, SC_IOV},  /* preadv */
+    {327, 286, SC_IOV}, /* preadv2 */
+    {47, 212, SC_MSG},  /* recvmsg */
+};
+
 static enum sc_kind kind_of(int64_t num)
 {
-    if (P.isa == EDAN_ISA_X86_64) {
-        switch (num) {
-        case 0:  /* read */
-        case 17: /* pread64 */
-        case 45: /* recvfrom */
-            return SC_BUF;
-        case 19:  /* readv */
-        case 295: /* preadv */
-        case 327: /* preadv2 */
-            return SC_IOV;
-        case 47: /* recvmsg */
-            return SC_MSG;
-        default:
-            return SC_NONE;
-        }
-    }
-    switch (num) {
-    case 63:  /* read */
-    case 67:  /* pread64 */
-    case 207: /* recvfrom */
-        return SC_BUF;
-    case 65:  /* readv */
-    case 69:  /* preadv */
-    case 286: /* preadv2 */
-        return SC_IOV;
-    case 212: /* recvmsg */
-        return SC_MSG;
-    default:
-        return SC_NONE;
-    }
+    for (size_t i = 0; i < sizeof sc_calls / sizeof *sc_calls; i++)
+        if ((P.isa == EDAN_ISA_X86_64 ? sc_calls[i].x86_64 : sc_calls[i].generic) == num)
+            return sc_calls[i].kind;
+    return SC_NONE;
 }
 
 /* iovec entries read at most (Linux's IOV_MAX: a call with more fails) */
