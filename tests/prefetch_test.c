@@ -19,6 +19,10 @@
  *  - an access that finds its line's fill still on its way trains the
  *    prefetcher (gem5's MSHR hit is a miss for it), one after the fill does
  *    not, and the highest latency's lane decides which it is;
+ *  - a lower level's stride table is one for the demand misses and the
+ *    upper level's prefetches (gem5's tables by requestor share their
+ *    entries): an L2 entry a demand miss made learns its stride from the
+ *    L1d's prefetches of the same pc;
  *  - prefetches compete for MSHRs: one miss sends 8 prefetches with 4 MSHRs,
  *    one kept for demand misses; those beyond an MSHR wait in the queue of
  *    queue_size, and the rest are dropped, which their accesses then pay as
@@ -267,6 +271,41 @@ static void test_in_flight(void)
 }
 
 /*
+ * The L2's stride table is one for the L1d's misses and the L1d's
+ * prefetches (gem5 v22.1's tables by requestor share their entries,
+ * prefetch.c). Loads of pc P read bytes 0, 16 and 32 of line X at once: the
+ * first misses both levels (a new entry for P in each table), the other two
+ * find X on its way and bring the L1d's entry to confidence 4, so the third
+ * prefetches X+1 and X+2 (degree 2), both missing the L2. There they go on
+ * with P's entry from X's miss: the stride of a line (confidence 3), the
+ * same again (4), and the L2 prefetches X+3 (degree 1). A chain of other pcs
+ * then reads X+1, X+2 (in the L1d) and X+3 (in the L2, a hit of no
+ * latency): two latencies exposed (the first fetch's L1i miss and X). With
+ * a table for each requestor, the L1d's prefetches would start an entry of
+ * their own that reaches only confidence 3: X+3 would miss, three.
+ */
+static void test_shared_table(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn alone = load(EDAN_REG_X(6), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    const edan_insn c1 = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1004), c2 = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1008),
+                    c3 = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x100c);
+    const edan_exec r[] = {rec(&alone, x),     rec(&alone, x + 16),    rec(&alone, x + 32),
+                           rec(&c1, x + LINE), rec(&c2, x + 2 * LINE), rec(&c3, x + 3 * LINE)};
+    edan_machine m = base_machine();
+    m.data[0].prefetch = stride_pf(2);
+    m.data[1].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    CHECK(e == 2 && c.prefetch[0].issued == 2 && c.prefetch[1].issued == 1 && c.prefetch[1].useful == 1 &&
+              c.level_misses[1] == 1,
+          "the L2's table trained by the L1d's prefetches: %g latencies exposed (expected 2), %" PRIu64
+          " L1d and %" PRIu64 " L2 prefetches (expected 2 and 1), %" PRIu64 " L2 misses (expected 1)",
+          e, c.prefetch[0].issued, c.prefetch[1].issued, c.level_misses[1]);
+}
+
+/*
  * One miss to line X (the 24th of its page) sends prefetches of X+1 .. X+8
  * (the page's last line) at once, with 4 L1d MSHRs: the miss holds one,
  * one is kept for demand misses, so two go at once and the others wait for
@@ -315,6 +354,7 @@ int main(void)
     test_chase();
     test_tagged();
     test_in_flight();
+    test_shared_table();
     test_mshrs();
     return check_summary();
 }

@@ -8,10 +8,17 @@
 /* ===================================================================== */
 
 /*
- * Contexts of a table: 0 the demand accesses, 1 the prefetches of the level
- * above (gem5 keeps a table per requestor id: the CPU, the L1d's prefetcher).
+ * One table a level, for every access that trains it: the demand accesses
+ * and, below the L1d, the prefetches of the level above too. gem5 v22.1
+ * allocates a table per requestor id (use_requestor_id: the CPU, the L1d's
+ * prefetcher), but the tables share one indexing policy
+ * (StridePrefetcherHashedSetAssociative), which holds the pointers to the
+ * entries of each set: every table allocated points them at its own entries
+ * (AssociativeSet's constructor, setEntry()), so from the second requestor
+ * on every requestor finds, trains and replaces the entries of the last
+ * table allocated. Its HWPrefetch trace shows it: the L2's entry of a pc
+ * that a demand miss made goes on with the L1d's prefetches of that pc.
  */
-#define CONTEXTS 2
 
 typedef struct stride_entry {
     uint64_t pc;        /* the tag: the whole pc, as gem5's hashed indexing keeps it */
@@ -25,7 +32,7 @@ typedef struct stride_entry {
 struct edan_prefetch_table {
     uint32_t sets, ways, set_mask, tag_shift;
     uint64_t clock;
-    stride_entry e[]; /* [context][set][way] */
+    stride_entry e[]; /* [set][way] */
 };
 
 static uint32_t log2_floor(uint32_t v)
@@ -40,11 +47,11 @@ static uint32_t log2_floor(uint32_t v)
  * gem5's StridePrefetcherHashedSetAssociative: the set of a pc is
  * ((pc >> 1) ^ (pc >> 1 >> log2(sets))) & (sets - 1).
  */
-static stride_entry *stride_set(edan_prefetch_table *t, int ctx, uint64_t pc)
+static stride_entry *stride_set(edan_prefetch_table *t, uint64_t pc)
 {
     const uint64_t h = pc >> 1;
     const uint32_t set = (uint32_t)((h ^ (h >> t->tag_shift)) & t->set_mask);
-    return t->e + ((size_t)ctx * t->sets + set) * t->ways;
+    return t->e + (size_t)set * t->ways;
 }
 
 /* Whether the entry's confidence is below the threshold: conf / max < threshold / 100 (gem5's calcSaturation). */
@@ -60,10 +67,10 @@ static bool below(const edan_prefetch_config *c, uint32_t conf)
  * apart (a stride of less than a line counts as a line) from addr. Returns
  * how many it wrote to out.
  */
-static uint32_t stride_train(const edan_prefetch_config *c, edan_prefetch_table *t, int ctx, uint64_t pc, uint64_t addr,
+static uint32_t stride_train(const edan_prefetch_config *c, edan_prefetch_table *t, uint64_t pc, uint64_t addr,
                              uint32_t line_bytes, uint64_t *out)
 {
-    stride_entry *set = stride_set(t, ctx, pc), *e = NULL;
+    stride_entry *set = stride_set(t, pc), *e = NULL;
     t->clock++;
     for (uint32_t w = 0; w < t->ways && !e; w++)
         if (set[w].valid && set[w].pc == pc)
@@ -119,7 +126,7 @@ int edan_prefetch_init(edan_prefetcher *p, const edan_prefetch_config *cfg, cons
         if (cfg[l].kind != EDAN_PREFETCH_STRIDE)
             continue;
         const uint32_t ways = cfg[l].table_assoc, sets = cfg[l].table_entries / ways;
-        edan_prefetch_table *t = calloc(1, sizeof *t + (size_t)CONTEXTS * sets * ways * sizeof(stride_entry));
+        edan_prefetch_table *t = calloc(1, sizeof *t + (size_t)sets * ways * sizeof(stride_entry));
         if (!t) {
             edan_error_set(err, "out of memory for a prefetcher's table");
             edan_prefetch_free(p);
@@ -148,14 +155,13 @@ void edan_prefetch_free(edan_prefetcher *p)
 }
 
 /*
- * An access arriving at level l (ctx 0 a demand access, 1 a prefetch of the
- * level above) to addr, `offset` cycles after the demand's L1d lookup;
+ * An access arriving at level l (a demand access, or a prefetch of the level
+ * above: both train the one table) to addr, `offset` cycles after the demand's L1d lookup;
  * trains: whether it trains the level's prefetcher (a miss there, or the
  * first use of a line it prefetched). Its prefetches are sent, each reaching
  * the level below when it misses there.
  */
-static void arrive(edan_prefetcher *p, edan_cache *c, int l, int ctx, uint64_t pc, uint64_t addr, uint32_t offset,
-                   bool trains)
+static void arrive(edan_prefetcher *p, edan_cache *c, int l, uint64_t pc, uint64_t addr, uint32_t offset, bool trains)
 {
     const edan_prefetch_config *cfg = &p->cfg[l];
     if (cfg->kind == EDAN_PREFETCH_NONE || !(trains || cfg->on_access))
@@ -164,7 +170,7 @@ static void arrive(edan_prefetcher *p, edan_cache *c, int l, int ctx, uint64_t p
     uint32_t n = 0;
     const uint32_t line_bytes = 1u << p->line_shift;
     if (cfg->kind == EDAN_PREFETCH_STRIDE) {
-        n = stride_train(cfg, p->table[l], ctx, pc, addr, line_bytes, cand);
+        n = stride_train(cfg, p->table[l], pc, addr, line_bytes, cand);
     } else { /* gem5's Tagged::calculatePrefetch: the next `degree` lines */
         const uint64_t base = addr & ~(uint64_t)(line_bytes - 1);
         for (uint32_t d = 1; d <= cfg->degree; d++)
@@ -183,7 +189,7 @@ static void arrive(edan_prefetcher *p, edan_cache *c, int l, int ctx, uint64_t p
         if (l + 1 < p->nlev) { /* it reaches the level below */
             const bool first = (int)r.level == l + 1 && edan_cache_take_prefetched(c, l + 1, cand[i]);
             p->n[l + 1].useful += first;
-            arrive(p, c, l + 1, 1, pc, cand[i] & ~(uint64_t)(line_bytes - 1), ready + p->hit[l + 1],
+            arrive(p, c, l + 1, pc, cand[i] & ~(uint64_t)(line_bytes - 1), ready + p->hit[l + 1],
                    (int)r.level > l + 1 || first);
         }
     }
@@ -202,7 +208,7 @@ uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, ui
         if (l)
             offset += p->hit[l];
         /* a line on its way is a miss for gem5's cache (an MSHR hit): it trains the L1d's, and goes no further */
-        arrive(p, c, l, 0, pc, addr, offset, !found || first || (in_flight && l == 0));
+        arrive(p, c, l, pc, addr, offset, !found || first || (in_flight && l == 0));
     }
     return p->n_issue;
 }

@@ -20,7 +20,8 @@
  * prefetched: the cache model reads it into the level (and the levels below
  * it that miss, as gem5's mostly inclusive caches do), marked prefetched
  * until its first access; a prefetch that misses the level reaches the next
- * level, which trains on it in a context of its own (gem5's requestor id).
+ * level, which trains on it in the table its demand misses train (gem5's
+ * tables by requestor id share their entries, prefetch.c).
  */
 #ifndef EDAN_ANALYSIS_PREFETCH_H
 #define EDAN_ANALYSIS_PREFETCH_H
