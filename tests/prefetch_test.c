@@ -19,6 +19,8 @@
  *  - an access that finds its line's fill still on its way trains the
  *    prefetcher (gem5's MSHR hit is a miss for it), one after the fill does
  *    not, and the highest latency's lane decides which it is;
+ *  - a load the store queue serves (store-to-load forwarding) never
+ *    reaches the L1d, and trains nothing;
  *  - a lower level's stride table is one for the demand misses and the
  *    upper level's prefetches (gem5's tables by requestor share their
  *    entries): an L2 entry a demand miss made learns its stride from the
@@ -271,6 +273,35 @@ static void test_in_flight(void)
 }
 
 /*
+ * A load forwarded from the store queue never reaches the L1d: gem5 notifies
+ * no prefetcher of it. test_in_flight()'s three loads of pc P (bytes 0, 16,
+ * 32 of line X, at once), with a store of bytes 16 .. 23 before the second:
+ * the second takes its bytes from the store (still in the queue: it writes
+ * after X's miss commits) and does not train, so the third sees a stride of
+ * 32 (confidence 3), nothing is prefetched and X+1 misses: three latencies
+ * exposed. Were the forwarded load to train, the stride of 16 would reach
+ * confidence 4 with the third and prefetch X+1: two.
+ */
+static void test_forwarded(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn alone = load(EDAN_REG_X(6), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    const edan_insn st = store(EDAN_REG_X(9), EDAN_REG_X(7), 0x1010, 8);
+    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1004);
+    const edan_exec r[] = {rec(&alone, x), rec(&st, x + 16), rec(&alone, x + 16), rec(&alone, x + 32),
+                           rec(&next, x + LINE)};
+    edan_machine m = base_machine();
+    m.data[0].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    CHECK(e == 3 && c.prefetch[0].issued == 0 && c.level_misses[0] == 2,
+          "a forwarded load between two of a stream: %g latencies exposed (expected 3), %" PRIu64
+          " prefetched (expected 0), %" PRIu64 " L1d misses (expected 2)",
+          e, c.prefetch[0].issued, c.level_misses[0]);
+}
+
+/*
  * The L2's stride table is one for the L1d's misses and the L1d's
  * prefetches (gem5 v22.1's tables by requestor share their entries,
  * prefetch.c). Loads of pc P read bytes 0, 16 and 32 of line X at once: the
@@ -354,6 +385,7 @@ int main(void)
     test_chase();
     test_tagged();
     test_in_flight();
+    test_forwarded();
     test_shared_table();
     test_mshrs();
     return check_summary();

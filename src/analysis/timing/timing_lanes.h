@@ -500,7 +500,6 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             r.ram_bytes += w.ram_bytes;
         }
         count_access(t, &r);
-        const uint32_t npf = __builtin_expect(t->pf.any, 0) ? prefetch_train(t, in, rec->addr, &r, a) : 0;
         t->n.loads++;
         /*
          * Store-to-load forwarding: a load whose bytes all come from one
@@ -511,6 +510,15 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          * reads the L1d, and waits for that line as any access does.
          */
         const uint32_t forwarded = in->mem != EDAN_MEM_AMO ? forwarded_lanes(t, rec, src, a) : 0;
+        /*
+         * A load forwarded in the lane that decides the prefetchers' training
+         * (the highest latency's, memtime.h) never reaches the L1d, so gem5
+         * notifies no prefetcher of it: it neither trains nor uses a
+         * prefetched line.
+         */
+        const uint32_t npf = __builtin_expect(t->pf.any, 0) && !(forwarded >> t->mem.pf.lane & 1)
+                                 ? prefetch_train(t, in, rec->addr, &r, a)
+                                 : 0;
         const uint64_t line = rec->addr >> t->line_shift;
         _Alignas(32) lanes req;
         if (r.level > 0 && !forwarded && !INORDER(t) && in->mem == EDAN_MEM_LOAD && !in->isa &&
