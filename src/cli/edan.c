@@ -529,7 +529,11 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
                 last = now;
             }
         }
-        k.consume(k.ctx, batch, (size_t)n);
+        size_t warm, kernel;
+        if (edan_trace_source_last_counts(src, &warm, &kernel))
+            edan_session_consume_counted(s, batch, (size_t)n, warm, kernel);
+        else
+            k.consume(k.ctx, batch, (size_t)n);
     }
     if (progress) {
         clock_gettime(CLOCK_MONOTONIC, &now);

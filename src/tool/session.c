@@ -249,16 +249,13 @@ static int region_only_finish(void *ctx)
     return r->own.finish(r->own.ctx);
 }
 
-static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
+/* A batch of n records, measured of them in the region, kernel of them the kernel's writes (SIZE_MAX: not
+ * counted yet): to every tool. */
+static void fan_batch(edan_session *s, const edan_exec *recs, size_t n, size_t measured, size_t kernel)
 {
-    edan_session *s = ctx;
-    /* warm on demand (report.h): none unless the session warms, and then a batch is all warm or none */
-    const size_t measured = !s->b.src.warm            ? n
-                            : s->b.src.warm_on_demand ? (s->warming && n && (recs[0].flags & EDAN_EXEC_WARM) ? 0 : n)
-                                                      : n - edan_exec_warm_count(recs, n);
     s->insns += measured;
     if (s->warming && measured < n)
-        s->kernel_lines += edan_exec_kernel_count(recs, n);
+        s->kernel_lines += kernel != SIZE_MAX ? kernel : edan_exec_kernel_count(recs, n);
     if (!s->err.set && !bound_add(s, recs, n, measured))
         /* the batch is still analysed (a tool may be waiting for it), but its results are never reported */
         edan_error_set(&s->err,
@@ -286,6 +283,24 @@ static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
     for (int i = 0; i < s->b.n; i++)
         if (s->run[i].async)
             edan_async_wait(s->run[i].async);
+}
+
+static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_session *s = ctx;
+    /* warm on demand (report.h): none unless the session warms, and then a batch is all warm or none */
+    const size_t measured = !s->b.src.warm            ? n
+                            : s->b.src.warm_on_demand ? (s->warming && n && (recs[0].flags & EDAN_EXEC_WARM) ? 0 : n)
+                                                      : n - edan_exec_warm_count(recs, n);
+    fan_batch(s, recs, n, measured, SIZE_MAX);
+}
+
+void edan_session_consume_counted(edan_session *s, const edan_exec *recs, size_t n, size_t warm, size_t kernel)
+{
+    if (s->b.src.warm_on_demand) /* the plugin's batches, not a trace's: warm means something else there */
+        fan_consume(s, recs, n);
+    else
+        fan_batch(s, recs, n, s->b.src.warm ? n - warm : n, kernel);
 }
 
 static edan_exec *fan_buffer(void *ctx, size_t *cap)

@@ -38,6 +38,12 @@
 edan_session *edan_session_new(const edan_options *o, const char *const *only, const edan_report_source *src,
                                edan_error *err);
 edan_consumer edan_session_consumer(edan_session *s);
+/*
+ * The consumer's consume() of a batch whose warm records (EDAN_EXEC_WARM) and kernel writes among them
+ * (EDAN_EXEC_KERNEL) the producer counted as it made them (a trace reader:
+ * edan_trace_source_last_counts()), so that the session need not read the batch to count them.
+ */
+void edan_session_consume_counted(edan_session *s, const edan_exec *recs, size_t n, size_t warm, size_t kernel);
 /* After the stream: every tool's finish; 0, or -1 with the first error. */
 int edan_session_finish(edan_session *s, edan_error *err);
 /* The report: text, JSON (--json) or the table (--table). 0, or -1 when writing failed. */

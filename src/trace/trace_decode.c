@@ -282,6 +282,7 @@ out:;
     r->prev_id = prev;
     r->blk_records_seen += n;
     r->n_records += n;
+    r->last_warm += warm ? n : 0; /* every record of the loop has the run's warm flag */
     *pp = p;
     if (split)
         *pa = a;
@@ -346,6 +347,8 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
                 out[n++] = edan_exec_kernel_write(r->kernel_line * EDAN_KERNEL_LINE, r->vcpu);
                 r->blk_records_seen++;
                 r->n_records++;
+                r->last_warm++; /* a kernel write is always warm (trace/exec.h) */
+                r->last_kernel++;
                 continue;
             }
             if (kind != EDAN_EV_VCPU) {
@@ -427,6 +430,7 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
         }
         r->blk_records_seen++;
         r->n_records++;
+        r->last_warm += r->warm != 0;
         r->prev_id = id;
         n++;
     }
@@ -439,6 +443,7 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
 long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, edan_error *err)
 {
     size_t n = 0;
+    r->last_warm = r->last_kernel = 0;
     while (n < cap && r->state == RD_OK) {
         if (!r->in_block) {
             int rc = edan_trace_load_block(r);
@@ -481,4 +486,10 @@ long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, ed
         return -1;
     }
     return 0;
+}
+
+void edan_trace_reader_last_counts(const edan_trace_reader *r, size_t *warm, size_t *kernel)
+{
+    *warm = (size_t)r->last_warm;
+    *kernel = (size_t)r->last_kernel;
 }

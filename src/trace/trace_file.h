@@ -79,6 +79,9 @@ const edan_trace_meta *edan_trace_reader_meta(const edan_trace_reader *r);
  * valid trailer), -1 on error. Records returned before an error are valid.
  * record.id is the file's id, equal to the id in edan_trace_reader_code. */
 long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, edan_error *err);
+/* Of the records the last edan_trace_reader_next() returned: how many are warm (EDAN_EXEC_WARM), and how many
+ * of those are the kernel's writes (EDAN_EXEC_KERNEL). */
+void edan_trace_reader_last_counts(const edan_trace_reader *r, size_t *warm, size_t *kernel);
 /* Static instructions defined so far (it grows as the file is read). */
 const edan_code_table *edan_trace_reader_code(const edan_trace_reader *r);
 /* The header's record_count (0 if the writer could not patch it). */
@@ -102,6 +105,9 @@ int edan_trace_source_format(const edan_trace_source *s);
 /* Metadata; all fields NULL for a text trace. */
 const edan_trace_meta *edan_trace_source_meta(const edan_trace_source *s);
 long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, edan_error *err);
+/* The warm records and kernel writes among those the last next() returned (edan_trace_reader_last_counts()):
+ * true for a binary trace, whose reader counts them as it decodes; false, nothing set, for the others. */
+bool edan_trace_source_last_counts(const edan_trace_source *s, size_t *warm, size_t *kernel);
 /* The instructions the trace holds, as its header says (a binary trace); 0 when unknown. */
 uint64_t edan_trace_source_count(const edan_trace_source *s);
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s);

@@ -116,6 +116,10 @@ struct edan_trace_reader {
     uint64_t kernel_line; /* the last EDAN_EV_KERNEL's line */
     int isa;              /* edan_isa of the header: riscv64 definitions carry raw, native ones their bytes */
     uint64_t n_records;
+    /* of the records the last edan_trace_reader_next() returned: the warm ones, and the kernel's writes among
+       them (edan_trace_reader_last_counts()), counted as they are decoded so that no consumer reads a batch
+       only to count them */
+    uint64_t last_warm, last_kernel;
     uint64_t n_blocks;
     uint64_t *last_addr;    /* per id */
     const edan_insn **insn; /* per id, cached from the code table */

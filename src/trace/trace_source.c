@@ -157,6 +157,14 @@ long edan_trace_source_next(edan_trace_source *s, edan_exec *out, size_t cap, ed
                    : edan_text_reader_next(s->text, out, cap, err);
 }
 
+bool edan_trace_source_last_counts(const edan_trace_source *s, size_t *warm, size_t *kernel)
+{
+    if (!s->bin)
+        return false;
+    edan_trace_reader_last_counts(s->bin, warm, kernel);
+    return true;
+}
+
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s)
 {
     return s->bin ? edan_trace_reader_code(s->bin) : s->mg ? edan_mg_exec_code(s->mg) : edan_text_reader_code(s->text);

@@ -64,6 +64,10 @@ struct edan_srcmap {
     size_t n_ranges;
     edan_srcmap_slot *slots; /* open addressing, linear probing; capacity is a power of two */
     size_t cap, used;
+    /* syms' functions sorted by symbol, then by place in syms (the first of equal symbols first): made at the
+       first linkage name that is not the symbol at its pc (an inlined function's), NULL until then */
+    const edan_elf_func **by_symbol;
+    bool by_symbol_tried;
 };
 
 static int edan_srcmap_cmp_range(const void *a, const void *b)
@@ -214,6 +218,11 @@ fail:
     return NULL;
 }
 
+const edan_elf *edan_srcmap_elf(const edan_srcmap *m)
+{
+    return &m->syms;
+}
+
 void edan_srcmap_close(edan_srcmap *m)
 {
     if (!m)
@@ -221,6 +230,7 @@ void edan_srcmap_close(edan_srcmap *m)
     for (size_t i = 0; m->scopes && i < m->n_cus; i++)
         free(m->scopes[i].s);
     free(m->scopes);
+    free(m->by_symbol);
     free(m->slots);
     free(m->ranges);
     free(m->cus);
@@ -252,23 +262,52 @@ static size_t edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
     return SIZE_MAX;
 }
 
+static int edan_srcmap_cmp_symbol(const void *a, const void *b)
+{
+    const edan_elf_func *x = *(const edan_elf_func *const *)a, *y = *(const edan_elf_func *const *)b;
+    const int c = strcmp(x->symbol, y->symbol);
+    return c ? c : (x > y) - (x < y);
+}
+
 /*
  * A C++ function's name as every report prints it: the ELF symbol table's demangled signature
- * (elf_symbols.h) of the symbol named linkage, or NULL. Tried first at pc, then over all symbols.
+ * (elf_symbols.h) of the symbol named linkage, or NULL. Tried first at pc, then over all symbols: the
+ * first in the table's order with that symbol, found in m->by_symbol (a scan of every symbol for each
+ * inlined function's scope was a few per cent of a LULESH report with --machine).
  */
-static const char *edan_srcmap_demangled(const edan_srcmap *m, const char *linkage, uint64_t pc)
+static const char *edan_srcmap_demangled(edan_srcmap *m, const char *linkage, uint64_t pc)
 {
     const edan_elf_func *f = edan_elf_func_at(&m->syms, pc);
     if (f && !strcmp(f->symbol, linkage))
         return f->name;
-    for (size_t i = 0; i < m->syms.n_funcs; i++)
-        if (!strcmp(m->syms.funcs[i].symbol, linkage))
-            return m->syms.funcs[i].name;
-    return NULL;
+    const size_t n = m->syms.n_funcs;
+    if (!m->by_symbol_tried) {
+        m->by_symbol_tried = true;
+        if (n && (m->by_symbol = malloc(n * sizeof *m->by_symbol))) {
+            for (size_t i = 0; i < n; i++)
+                m->by_symbol[i] = &m->syms.funcs[i];
+            qsort(m->by_symbol, n, sizeof *m->by_symbol, edan_srcmap_cmp_symbol);
+        }
+    }
+    if (!m->by_symbol) { /* out of memory: the scan */
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(m->syms.funcs[i].symbol, linkage))
+                return m->syms.funcs[i].name;
+        return NULL;
+    }
+    size_t lo = 0, hi = n; /* the first whose symbol is not below linkage */
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(m->by_symbol[mid]->symbol, linkage) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && !strcmp(m->by_symbol[lo]->symbol, linkage) ? m->by_symbol[lo]->name : NULL;
 }
 
 /* The name of a subprogram or inlined subroutine DIE whose code holds pc, or NULL. */
-static const char *edan_srcmap_die_name(const edan_srcmap *m, Dwarf_Die *die, uint64_t pc)
+static const char *edan_srcmap_die_name(edan_srcmap *m, Dwarf_Die *die, uint64_t pc)
 {
     /* Inlined and out-of-line instances keep their name in the abstract origin: integrate follows it. */
     Dwarf_Attribute attr;

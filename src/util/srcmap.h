@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/elf_symbols.h"
 #include "util/error.h"
 
 typedef struct edan_srcmap edan_srcmap;
@@ -37,6 +38,10 @@ typedef struct edan_srcloc {
  * valid until edan_srcmap_close. Not thread-safe (the cache is updated).
  */
 bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out);
+
+/* The ELF's function symbols the map read (its fallback names), valid until edan_srcmap_close: a caller that
+ * needs them too reads the file once. */
+const edan_elf *edan_srcmap_elf(const edan_srcmap *m);
 
 /* Release everything; NULL is a no-op. */
 void edan_srcmap_close(edan_srcmap *m);

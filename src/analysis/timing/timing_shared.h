@@ -506,8 +506,9 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
  * tracker does not see them: the scheduled records form one stream of
  * their own (the vertex numbers t->v and the tracker's), whose first
  * records after a skip are the warm-up that makes its window and queues
- * realistic again. Else records outside the region (warm_run()): all n,
- * counted nowhere. Returns how many, or -1 (t->err set).
+ * realistic again. Else records outside the region (warm_run()): up to n
+ * of them or to the next kernel's write, counted nowhere. Returns how many,
+ * or -1 (t->err set).
  */
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
@@ -522,7 +523,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         const edan_exec *rec = &recs[j];
         /* the batch was written on the producer's core: reading it is most of a plain record's wait */
         __builtin_prefetch((const void *)((uintptr_t)rec + RUN_AHEAD * sizeof *rec));
-        if (region && j && (rec->flags & EDAN_EXEC_WARM))
+        if (region ? j && (rec->flags & EDAN_EXEC_WARM) : (rec->flags & EDAN_EXEC_KERNEL) != 0)
             break;
         const uint32_t id = rec->id;
         if (id_room(t, id))
@@ -618,14 +619,18 @@ STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
     if (t->pf.any) /* the region's lines evicted unused so far are the region's */
         edan_prefetch_collect(&t->pf, &t->dc);
     memcpy(pf, t->pf.n, sizeof pf);
-    for (size_t i = 0, k; i < n; i += k) { /* runs of the program's records and of the kernel's writes */
-        const uint16_t kernel = recs[i].flags & EDAN_EXEC_KERNEL;
-        for (k = 1; i + k < n && (recs[i + k].flags & EDAN_EXEC_KERNEL) == kernel; k++)
-            ;
-        if (kernel)
+    /* runs of the program's records (functional_run() stops at a kernel's write) and of the kernel's writes */
+    for (size_t i = 0, k; i < n; i += k) {
+        if (recs[i].flags & EDAN_EXEC_KERNEL) {
+            for (k = 1; i + k < n && (recs[i + k].flags & EDAN_EXEC_KERNEL); k++)
+                ;
             kernel_writes(t, recs + i, k);
-        else if (functional_run(t, recs + i, k, false) < 0)
-            return -1;
+        } else {
+            const long j = functional_run(t, recs + i, n - i, false);
+            if (j < 0)
+                return -1;
+            k = (size_t)j;
+        }
     }
     t->n = keep;
     if (t->pf.any) { /* the prefetchers' counts too, and the lines they brought that were evicted unused */

@@ -27,9 +27,10 @@ typedef edan_timing_attr attr_row;
 typedef struct timing_tool {
     edan_timing *model;
     char path[512];
-    bool attributed; /* the rows below were made (after the stream) */
-    edan_elf elf;
-    bool have_elf;
+    bool attributed;          /* the rows below were made (after the stream) */
+    edan_elf elf;             /* the ELF's functions when src could not be opened (own_elf) */
+    const edan_elf *funcs_of; /* src's functions, or &elf: the file is read once */
+    bool own_elf, have_elf;
     edan_srcmap *src;
     attr_row *funcs, *lines;
     size_t n_funcs, n_lines;
@@ -156,7 +157,7 @@ static void destroy(void *tool)
     if (!t)
         return;
     edan_timing_free(t->model);
-    if (t->have_elf)
+    if (t->own_elf)
         edan_elf_close(&t->elf);
     edan_srcmap_close(t->src);
     free(t->funcs);
@@ -315,16 +316,24 @@ static void attribute(timing_tool *t, const edan_session *s)
     const edan_timing *m = t->model;
     const char *binary = edan_session_source(s)->binary;
     edan_error ignored = {0};
-    if (!binary || !*binary || edan_elf_open(binary, &t->elf, &ignored))
+    if (!binary || !*binary)
         return;
-    t->have_elf = edan_elf_linked_pcs(&t->elf);
+    /* the source map reads the ELF's functions too: a program without DWARF has them read here */
+    t->src = edan_srcmap_open(binary, &ignored);
+    if (t->src)
+        t->funcs_of = edan_srcmap_elf(t->src);
+    else if (!edan_elf_open(binary, &t->elf, &ignored)) {
+        t->funcs_of = &t->elf;
+        t->own_elf = true;
+    }
+    t->have_elf = t->funcs_of && edan_elf_linked_pcs(t->funcs_of);
     if (!t->have_elf)
         return;
+    const edan_elf *elf = t->funcs_of;
     const uint32_t ids = edan_timing_ids(m);
     /* functions: one accumulator per symbol, plus one for code outside every symbol */
-    attr_row *acc = calloc(t->elf.n_funcs + 1, sizeof *acc);
+    attr_row *acc = calloc(elf->n_funcs + 1, sizeof *acc);
     line_key *keys = calloc(ids ? ids : 1, sizeof *keys);
-    t->src = edan_srcmap_open(binary, &ignored);
     if (!acc || !keys) {
         free(acc);
         free(keys);
@@ -335,8 +344,8 @@ static void attribute(timing_tool *t, const edan_session *s)
         if (!edan_timing_id_count(m, id))
             continue;
         const uint64_t pc = edan_timing_id_pc(m, id);
-        const edan_elf_func *f = edan_elf_func_at(&t->elf, pc);
-        attr_row *r = &acc[f ? (size_t)(f - t->elf.funcs) : t->elf.n_funcs];
+        const edan_elf_func *f = edan_elf_func_at(elf, pc);
+        attr_row *r = &acc[f ? (size_t)(f - elf->funcs) : elf->n_funcs];
         r->name = f ? f->name : NULL;
         row_add(r, m, id);
         edan_srcloc loc = {NULL, NULL, 0};
@@ -345,7 +354,7 @@ static void attribute(timing_tool *t, const edan_session *s)
         /* a line's function is the innermost one, inlined or not: the code the line belongs to */
         keys[n_keys++] = (line_key){loc.file, loc.function ? loc.function : f ? f->name : NULL, loc.line, id};
     }
-    for (size_t i = 0; i <= t->elf.n_funcs; i++)
+    for (size_t i = 0; i <= elf->n_funcs; i++)
         if (acc[i].instructions)
             acc[t->n_funcs++] = acc[i];
     t->funcs = acc;
