@@ -7,6 +7,7 @@
 
 #include "analysis/metrics/metrics.h"
 #include "config/machine_file.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/table.h"
 
@@ -237,9 +238,36 @@ void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bo
     free(v);
 }
 
-void edan_report_series_csv(FILE *f, const edan_edag *e)
+/* ===================================================================== */
+/* --series-csv: each configuration's data-movement series                */
+/* ===================================================================== */
+
+typedef struct series_row {
+    uint64_t configuration, alpha, tau, phase, time, U, started;
+    const char *cache;
+} series_row;
+
+#define S_COL(m, key, unit, doc, flags) EDAN_COL_FIELD(series_row, m, key, unit, doc, flags, NULL, 0, 0)
+static const edan_column series_cols[] = {
+    S_COL(configuration, "configuration", "", "the eDAG's configuration, from 1 (the --cache order)", 0),
+    S_COL(cache, "cache", "", "its cache, the canonical --cache text", EDAN_COL_CSV_QUOTED),
+    S_COL(alpha, "alpha", "cycles", "its alpha", 0),
+    S_COL(tau, "tau", "cycles", "the series' phase length", 0),
+    S_COL(phase, "phase", "", "the phase i, from 0", 0),
+    S_COL(time, "time", "cycles", "the phase's start, i * tau", 0),
+    S_COL(U, "U", "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0),
+    S_COL(started, "started", "vertices", "the vertices that start in phase i", 0),
+};
+static const edan_table_decl series_table =
+    EDAN_CSV_TABLE_DECL("configurations.series", NULL, "a phase of a configuration's series", series_cols);
+
+int edan_report_series_csv(const edan_edag *e, const char *path, edan_error *err)
 {
-    fprintf(f, "configuration,cache,alpha,tau,phase,time,U,started\n");
+    edan_table t;
+    edan_csv c;
+    edan_table_init(&t, &series_table);
+    if (edan_table_csv_open(&c, &t, path, "--series-csv", err))
+        return -1;
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
         const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
@@ -247,11 +275,21 @@ void edan_report_series_csv(FILE *f, const edan_edag *e)
         edan_cache_config_format(&lc->cache, cache, sizeof cache);
         for (int j = 0; j < st->n_series; j++) {
             const edan_series *s = &st->series[j];
-            for (size_t i = 0; i < s->n; i++)
-                fprintf(f, "%d,\"%s\",%" PRIu64 ",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k + 1, cache,
-                        lc->cost.alpha, s->tau, i, (uint64_t)i * s->tau, s->U[i], s->started[i]);
+            for (size_t i = 0; i < s->n; i++) { /* a row at a time: a series has a row per phase */
+                const series_row x = {k + 1, lc->cost.alpha, s->tau, i, i * s->tau, s->U[i], s->started[i], cache};
+                edan_table_row_of(&t, 0, &x, NULL);
+                edan_table_csv_rows(&c, &t);
+                edan_table_clear(&t);
+            }
         }
     }
+    const bool failed = t.failed;
+    edan_table_free(&t);
+    if (!failed)
+        return edan_csv_close(&c, err);
+    edan_output_abort(&c.out); /* out of memory for the row: no file rather than one short of rows */
+    edan_error_set(err, "out of memory for --series-csv");
+    return -1;
 }
 
 static void pct(char *buf, size_t cap, double base, double v)

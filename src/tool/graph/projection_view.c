@@ -73,6 +73,13 @@ typedef struct pj_tables {
  * each data level of the machine (a fully associative LRU cache of its size),
  * and of each --cache configuration.
  */
+/* The traffic's cache when no --cache is given, as the summary names it. */
+static void lru_label(const proj_tool *t, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
+             ldexp((double)(1u << t->line_shift), (int)t->machine_k), 1u << t->line_shift);
+}
+
 static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
 {
     const edan_proj_machine m = proj_machine(t);
@@ -83,8 +90,7 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
     u->source = t->n_models ? "cache" : "lru";
     u->cache = t->n_models ? t->model_label[0] : x->lru_label;
     u->cache_bytes = t->n_models ? NAN : ldexp(line, (int)t->machine_k);
-    snprintf(x->lru_label, sizeof x->lru_label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
-             ldexp(line, (int)t->machine_k), 1u << t->line_shift);
+    lru_label(t, x->lru_label, sizeof x->lru_label);
     u->line_bytes = 1u << t->line_shift;
     u->cores_s = t->machine.cores == 1 ? "" : "s";
     u->libm_calls = t->total.mix.transcendentals + t->total.mix.sqrt_calls;

@@ -318,6 +318,17 @@ typedef struct ru_series {
     double bytes[64], ratio[64], shards[64], w[64], f[64], mae, max_err;
 } ru_series;
 
+/* A bin's distances as its row shows them: "lo", "lo-hi", or "lo+" for the last, open one. */
+static void bin_range(reuse_bin *b, uint64_t lo, uint64_t hi, bool last)
+{
+    if (last)
+        snprintf(b->range, sizeof b->range, "%" PRIu64 "+", lo);
+    else if (lo == hi)
+        snprintf(b->range, sizeof b->range, "%" PRIu64, lo);
+    else
+        snprintf(b->range, sizeof b->range, "%" PRIu64 "-%" PRIu64, lo, hi);
+}
+
 static void make_series(const reuse_tool *t, ru_series *z)
 {
     memset(z, 0, sizeof *z);
@@ -328,12 +339,7 @@ static void make_series(const reuse_tool *t, ru_series *z)
     for (unsigned k = 0; k < BINS; k++) {
         reuse_bin *b = &z->bins[k];
         const uint64_t lo = z->lo[k] = reuse_bin_lo(k), hi = k == BINS - 1 ? 0 : (k ? 2 * lo - 1 : 0);
-        if (k == BINS - 1)
-            snprintf(b->range, sizeof b->range, "%" PRIu64 "+", lo);
-        else if (lo == hi)
-            snprintf(b->range, sizeof b->range, "%" PRIu64, lo);
-        else
-            snprintf(b->range, sizeof b->range, "%" PRIu64 "-%" PRIu64, lo, hi);
+        bin_range(b, lo, hi, k == BINS - 1);
         b->lo = lo;
         b->dist_cum = 100.0 * (double)(cd += b->dist = z->dist[k]) / all;
         b->rtime_cum = 100.0 * (double)(ct += b->rtime = t->rtime[k]) / all;
