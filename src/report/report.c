@@ -292,14 +292,6 @@ int edan_report_series_csv(const edan_edag *e, const char *path, edan_error *err
     return -1;
 }
 
-static void pct(char *buf, size_t cap, double base, double v)
-{
-    if (base > 0)
-        snprintf(buf, cap, " (%.1f%%)", 100.0 * (base - v) / base);
-    else
-        buf[0] = '\0';
-}
-
 /* A configuration's label in the table: its cache (or "No cache"), and its alpha where the lanes differ. */
 static void table_label(const edan_edag *e, int k, char *label, size_t cap)
 {
@@ -318,38 +310,33 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
      * whole (at least the paper's 44 characters) */
     int base = -1, width = 44;
     char label[EDAN_MAX_LANES][300];
+    double v[EDAN_MAX_LANES][5]; /* each configuration's W, D, lambda, Lambda and B: the columns */
     for (int k = 0; k < n; k++) {
+        const edan_lane_stats *st = edan_edag_lane(e, k);
+        edan_metrics mt;
+        edan_metrics_compute(st, edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &mt);
+        const double row[5] = {(double)st->W, (double)st->D, mt.per_m[0].lambda, mt.per_m[0].Lambda, mt.bw_gbs};
+        memcpy(v[k], row, sizeof row);
         base = base < 0 && edan_edag_get_config(e)->lane[k].cache.n_levels == 0 ? k : base;
         table_label(e, k, label[k], sizeof label[k]);
         width = (int)strlen(label[k]) > width ? (int)strlen(label[k]) : width;
     }
-    edan_metrics bm = {0};
-    const edan_lane_stats *bs = NULL;
-    if (base >= 0) {
-        bs = edan_edag_lane(e, base);
-        edan_metrics_compute(bs, edan_edag_get_config(e)->lane[base].cost.alpha, &o->metrics, &bm);
-    }
     fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
             o->metrics.clock_ghz, base < 0 ? " (no configuration without a cache: no reductions)" : "");
     fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
+    static const char *const format[5] = {"", "", "%.0f", "%.4f", "%.1f"};
+    static const int cols[5] = {22, 18, 22, 18, 16};
     for (int k = 0; k < n; k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
-        const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
-        edan_metrics mt;
-        edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        char w[64], d[64], l[64], L[64], b[64], pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
-        if (bs && k != base) {
-            pct(pw, sizeof pw, (double)bs->W, (double)st->W);
-            pct(pd, sizeof pd, (double)bs->D, (double)st->D);
-            pct(pl, sizeof pl, bm.per_m[0].lambda, mt.per_m[0].lambda);
-            pct(pL, sizeof pL, bm.per_m[0].Lambda, mt.per_m[0].Lambda);
-            pct(pb, sizeof pb, bm.bw_gbs, mt.bw_gbs);
+        fprintf(f, "%-*s", width, label[k]);
+        for (int c = 0; c < 5; c++) { /* a count as it is (exact past 2^53), with its reduction against the base */
+            char cell[64];
+            const int at = c < 2 ? snprintf(cell, sizeof cell, "%" PRIu64, c ? st->D : st->W)
+                                 : snprintf(cell, sizeof cell, format[c], v[k][c]);
+            if (base >= 0 && k != base && v[base][c] > 0)
+                snprintf(cell + at, sizeof cell - (size_t)at, " (%.1f%%)", 100.0 * (v[base][c] - v[k][c]) / v[base][c]);
+            fprintf(f, " %*s", cols[c], cell);
         }
-        snprintf(w, sizeof w, "%" PRIu64 "%s", st->W, pw);
-        snprintf(d, sizeof d, "%" PRIu64 "%s", st->D, pd);
-        snprintf(l, sizeof l, "%.0f%s", mt.per_m[0].lambda, pl);
-        snprintf(L, sizeof L, "%.4f%s", mt.per_m[0].Lambda, pL);
-        snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
-        fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, label[k], w, d, l, L, b);
+        fputc('\n', f);
     }
 }

@@ -1,12 +1,10 @@
 #include "tool/graph/edag_tool.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "report/plot.h"
 #include "report/report.h"
 #include "tool/base/base.h"
-#include "util/files.h"
 
 static bool wanted(const edan_options *o)
 {
