@@ -373,39 +373,43 @@ typedef struct ru_cols {
     char title[SIZES][48], key[SIZES][32];
 } ru_cols;
 
+/* The columns make_cols() adds around the declared ones: the row's name, then per cache size its
+ * miss rate (text) and its misses (CSV); the title or key each gets is set per table and size. */
+static const edan_column size_cols[] = {
+    {.key = "name",
+     .type = EDAN_T_STR,
+     .unit = "",
+     .doc = "the row's name in text",
+     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,
+     .width = 44},
+    {.key = "miss_percent",
+     .type = EDAN_T_F64,
+     .unit = "%",
+     .doc = "misses per 100 accesses",
+     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
+     .width = 13,
+     .precision = 1},
+    {.type = EDAN_T_U64, .unit = "accesses", .doc = "misses at the size", .flags = EDAN_NO_JSON | EDAN_NO_TEXT},
+};
 static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
 {
     const edan_table_decl *d = &edan_reuse_tables[kind];
     x->n = 0;
-    x->c[x->n++] = (edan_column){.key = "name",
-                                 .type = EDAN_T_STR,
-                                 .unit = "",
-                                 .doc = "the row's name in text",
-                                 .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,
-                                 .title = kind_title[kind],
-                                 .width = 44};
+    x->c[x->n] = size_cols[0];
+    x->c[x->n++].title = kind_title[kind];
     for (size_t c = 0; c < d->n_cols; c++)
         x->c[x->n++] = d->cols[c];
     for (int k = 0; k < t->n_sizes; k++) {
         char l[32];
         size_label(t->sizes[k], l, sizeof l);
         snprintf(x->title[k], sizeof x->title[k], "%9s %s", "miss@", l);
-        x->c[x->n++] = (edan_column){.key = "miss_percent",
-                                     .type = EDAN_T_F64,
-                                     .unit = "%",
-                                     .doc = "misses per 100 accesses",
-                                     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
-                                     .title = x->title[k],
-                                     .width = 13,
-                                     .precision = 1};
+        x->c[x->n] = size_cols[1];
+        x->c[x->n++].title = x->title[k];
     }
     for (int k = 0; k < t->n_sizes && d->csv; k++) {
         snprintf(x->key[k], sizeof x->key[k], "misses_%" PRIu64, t->sizes[k]);
-        x->c[x->n++] = (edan_column){.key = x->key[k],
-                                     .type = EDAN_T_U64,
-                                     .unit = "accesses",
-                                     .doc = "misses at the size",
-                                     .flags = EDAN_NO_JSON | EDAN_NO_TEXT};
+        x->c[x->n] = size_cols[2];
+        x->c[x->n++].key = x->key[k];
     }
 }
 
