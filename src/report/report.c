@@ -111,12 +111,9 @@ void edan_report_header(FILE *f, const edan_options *o, const edan_report_source
     edan_table_init(&t, &edan_report_tables[0]);
     edan_value *r = edan_table_row_of(&t, 0, &v, NULL);
     if (r) {
-        r[H_STATUS].opt.u = (uint64_t)src->exit.status;
-        r[H_STATUS].opt.set = !src->exit.signal;
-        r[H_SIGNAL].opt.u = (uint64_t)src->exit.signal;
-        r[H_SIGNAL].opt.set = src->exit.signal != 0;
-        r[H_M].a.v = o->metrics.m;
-        r[H_M].a.n = (size_t)o->metrics.n_m;
+        r[H_STATUS] = (edan_value){.opt = {(uint64_t)src->exit.status, !src->exit.signal}};
+        r[H_SIGNAL] = (edan_value){.opt = {(uint64_t)src->exit.signal, src->exit.signal != 0}};
+        r[H_M] = (edan_value){.a = {o->metrics.m, (size_t)o->metrics.n_m}};
     }
     if (!src->filter || !*src->filter)
         edan_table_omit(&t, "source.start");

@@ -498,24 +498,20 @@ static void fill_scalars(const reuse_tool *t, ru_tables *x)
     r[S_STREAM].s = edan_reuse_stream_name[t->stream];
     r[S_BLOCKS].u = edan_reuse_blocks(t->tracker);
     r[S_SAMPLES].u = t->by_sample && t->cuts.samples ? t->cuts.samples : 1;
-    r[S_BIN_LO].a.v = z->lo;
-    r[S_DIST].a.v = z->dist;
-    r[S_RTIME].a.v = t->rtime;
-    r[S_BIN_LO].a.n = r[S_DIST].a.n = r[S_RTIME].a.n = BINS;
-    r[S_MRC_BYTES].d.v = z->bytes;
-    r[S_MRC_RATIO].d.v = z->ratio;
-    r[S_SHARDS_RATIO].d.v = z->shards;
-    r[S_MRC_BYTES].d.n = r[S_MRC_RATIO].d.n = r[S_SHARDS_RATIO].d.n = z->n_mrc;
+    r[S_BIN_LO] = (edan_value){.a = {z->lo, BINS}};
+    r[S_DIST] = (edan_value){.a = {z->dist, BINS}};
+    r[S_RTIME] = (edan_value){.a = {t->rtime, BINS}};
+    r[S_MRC_BYTES] = (edan_value){.d = {z->bytes, z->n_mrc}};
+    r[S_MRC_RATIO] = (edan_value){.d = {z->ratio, z->n_mrc}};
+    r[S_SHARDS_RATIO] = (edan_value){.d = {z->shards, z->n_mrc}};
     if ((r[S_SHARDS].u = t->sampled != NULL)) {
         r[S_SHARDS_MAE].f = z->mae;
         r[S_SHARDS_MAX].f = z->max_err;
         r[S_SHARDS_BLOCKS].u = edan_reuse_blocks(t->sampled);
     }
-    r[S_WINDOW].d.v = z->w;
-    r[S_WINDOW_BLOCKS].d.v = z->f;
-    r[S_WINDOW].d.n = r[S_WINDOW_BLOCKS].d.n = z->n_win;
-    r[S_SIZES].a.v = t->sizes;
-    r[S_SIZES].a.n = (size_t)t->n_sizes;
+    r[S_WINDOW] = (edan_value){.d = {z->w, z->n_win}};
+    r[S_WINDOW_BLOCKS] = (edan_value){.d = {z->f, z->n_win}};
+    r[S_SIZES] = (edan_value){.a = {t->sizes, (size_t)t->n_sizes}};
     r[S_STREAM_TEXT].s = stream_text[t->stream];
     r[S_FETCH_NOTE].s = t->stream == STREAM_ALL ? " (fetches included)" : "";
     r[S_BLOCKS_BYTES].u = edan_reuse_blocks(t->tracker) << t->block_shift;

@@ -464,8 +464,7 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         z[Z_PAGES].u = t->pages;
         z[Z_THRESHOLD].f = t->threshold;
         z[Z_STOP].u = t->stop;
-        z[Z_HEAP_END].opt.u = t->heap_end;
-        z[Z_HEAP_END].opt.set = t->have_heap_end;
+        z[Z_HEAP_END] = (edan_value){.opt = {t->heap_end, t->have_heap_end}};
         z[Z_ALL].u = t->accesses;
         z[Z_TRUNCATED].b = t->n_regions == MAX_REGIONS;
         z[Z_REGIONS].rows = &tab[1];
