@@ -41,4 +41,7 @@ bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out);
 /* Release everything; NULL is a no-op. */
 void edan_srcmap_close(edan_srcmap *m);
 
+/* A source file's name without its directories, as reports show it ("?" when file is NULL). */
+const char *edan_srcmap_file_name(const char *file);
+
 #endif

@@ -18,6 +18,7 @@
 #include "tool/graph/functions_tool.h"
 #include "tool/graph/projection_tool.h"
 #include "tool/graph/timing_tool.h"
+#include "util/srcmap.h"
 
 #define TEXT_ROWS 10
 
@@ -207,17 +208,13 @@ static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const pr
     v->name = name;
     if (tab == &x->t[T_FUNCTIONS]) /* the latency view beside the bounds: lambda from --per-function, if it names it */
         v->has_lambda = edan_functions_tool_lambda(x->s, r->name, v->lambda);
-    const char *base = v->place.file ? strrchr(v->place.file, '/') : NULL;
     if (r->loop < 0)
         snprintf(v->label, sizeof v->label, "%s",
                  r == &t->outside ? "(outside loops)"
                  : r->name        ? r->name
                                   : "(outside functions)");
     else
-        snprintf(v->label, sizeof v->label, "#%d %s:%u (%s)", r->loop,
-                 base            ? base + 1
-                 : v->place.file ? v->place.file
-                                 : "?",
+        snprintf(v->label, sizeof v->label, "#%d %s:%u (%s)", r->loop, edan_srcmap_file_name(v->place.file),
                  v->place.line, v->place.function ? v->place.function : "?");
     return edan_table_row_of(tab, 0, v, r);
 }
