@@ -13,10 +13,16 @@ What counts, read from the commit's tree with git (no build):
   statement, a JSON or CSV writer, a name field, or a row, cell or rendering call of report/table.h,
   a tool's results rendered together, edan_results_*, and the memory tools' row fillers of
   tool/memory/loop_table.h included).
+- Text made for a report (TEXT_CALLS: snprintf): a function that composes a string that a report,
+  a table or a CSV file shows (a label, a row's sentence, a percentage in parentheses) is rendering
+  as much as one that prints it, wherever the string is then written. Not counted are the functions
+  of NOT_TEXT, whose snprintf makes no report text (an option's value, a path, an error, a plot's
+  title or label, an identifier the tool's results hold as data); each has its reason there.
   A function counts whole, from its signature to its closing brace, without blank lines and lines
   that are only a comment; a function that only computes (no such call) does not count. Counted
   apart within it: "printing", the functions with an output statement or a JSON or CSV writer
-  (PRINT_CALLS), and "filling", those that only fill or render declared tables.
+  (PRINT_CALLS), "text", those that only compose text (TEXT_CALLS, no other call of RENDER_CALLS),
+  and "filling", those that fill or render declared tables.
 - Declarations, counted apart (not rendering code): the column and table declarations of
   report/table.h (`edan_column` and `edan_table_decl` arrays, from their first line to `};`), the
   text forms of edan_table_form() (`const char NAME_form[] = ...;`) and the column-index enums of
@@ -35,6 +41,26 @@ RENDER_CALLS = re.compile(
     r"|edan_results_\w+|edan_loop_(?:row|cells)|edan_insn_cells)\s*\(")
 PRINT_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf|edan_json_\w+|edan_csv_\w+|edan_name_field)\s*\(")
+TEXT_CALLS = re.compile(r"\bsnprintf\s*\(")
+# Functions whose snprintf makes no text of a report, with the reason (keyed "file:function"; a
+# function of the same name elsewhere still counts). Checked at every commit counted: a key that
+# names no function calling snprintf is reported, so the list cannot hide a new function.
+NOT_TEXT = {
+    "src/tool/base/base.c:edan_session_source_name": "a file's name (the trace's or program's base name)",
+    "src/tool/base/base.c:edan_session_plot_ident": "the identification line of a plot's image",
+    "src/tool/session.c:declare_output": "an option's name for an error about its path",
+    "src/tool/graph/projection_tool.c:create": "options' paths copied into the tool",
+    "src/tool/graph/projection_whatif.c:proj_whatif_new": "--what-if-csv's path copied",
+    "src/tool/graph/timing_tool.c:create": "--machine's path copied",
+    "src/tool/graph/timing_tool.c:parse_window": "an option's value split at its comma",
+    "src/tool/graph/projection_sweep.c:plot_roofline": "a plot's labels",
+    "src/tool/graph/projection_whatif_view.c:proj_whatif_plot": "a plot's series names",
+    "src/tool/memory/zoom_tool.c:region_map": "a plot's labels",
+    "src/tool/memory/zoom_tool.c:add_region": "a region's identifier (data: JSON's id)",
+    "src/tool/memory/zoom_tool.c:zoom": "the regions' identifiers (data: JSON's id)",
+    "src/tool/memory/zoom_memgaze.c:children": "the tree's node identifiers (data: JSON's id)",
+    "src/tool/memory/zoom_memgaze.c:zoom_mg_build": "the root's identifier (data: JSON's id)",
+}
 DECL_START = re.compile(r"^(static\s+)?const\s+edan_(column|table_decl)\s+\w+\s*\[")
 FORM_START = re.compile(r"^(static\s+)?const\s+char\s+\w*form\w*\s*\[\]\s*=")
 
@@ -137,18 +163,25 @@ def enums(text):
 
 def count(commit, listing=False):
     sources, tables_h, renderer = files(commit)
-    render = decl = printing = 0
+    render = decl = printing = text_only = 0
     per_file = []
+    seen = set()
     for name in sources:
         text = git("show", f"{commit}:{name}")
         here = 0
         for fname, flines, body in functions(text):
-            if RENDER_CALLS.search(body):
+            key = f"{name}:{fname}"
+            composes = bool(TEXT_CALLS.search(body))
+            if composes and key in NOT_TEXT:
+                seen.add(key)
+                composes = False
+            if RENDER_CALLS.search(body) or composes:
                 k = code_lines(flines)
                 here += k
                 printing += k if PRINT_CALLS.search(body) else 0
+                text_only += k if composes and not RENDER_CALLS.search(body) else 0
                 if listing:
-                    print(f"    {name}:{fname} {k}")
+                    print(f"    {key} {k}")
         render += here
         decl += declarations(text)
         if here:
@@ -156,7 +189,7 @@ def count(commit, listing=False):
     for name in tables_h:
         decl += enums(git("show", f"{commit}:{name}"))
     shared = sum(code_lines(git("show", f"{commit}:{n}").split("\n")) for n in renderer)
-    return render, printing, decl, shared, per_file
+    return render, printing, text_only, decl, shared, per_file, seen
 
 
 def main(argv):
@@ -174,12 +207,14 @@ def main(argv):
         except subprocess.CalledProcessError:
             print(f"render_lines.py: {commit}: not a commit of this repository", file=sys.stderr)
             return 2
-        render, printing, decl, shared, per_file = count(commit, listing)
+        render, printing, text_only, decl, shared, per_file, seen = count(commit, listing)
         if listing:
             for name, k in per_file:
                 print(f"  {name} {k}")
-        print(f"{short} rendering {render} (printing {printing}, filling {render - printing}) "
-              f"declarations {decl} shared-renderer {shared}")
+            for key in sorted(set(NOT_TEXT) - seen):
+                print(f"  (not at {short}: NOT_TEXT's {key})")
+        print(f"{short} rendering {render} (printing {printing}, text {text_only}, "
+              f"filling {render - printing - text_only}) declarations {decl} shared-renderer {shared}")
     return 0
 
 

@@ -206,9 +206,43 @@ static void each_member(void)
     edan_table_free(&t);
 }
 
+/* EDAN_COL_CSV_QUOTED: a string quoted whatever it holds, quotes doubled; NULL still an empty field. */
+typedef struct cache_row {
+    const char *plain, *quoted;
+} cache_row;
+static const edan_column quoted_cols[] = {
+    EDAN_COL_FIELD(cache_row, plain, "plain", "", "quoted when it must be", EDAN_NO_TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(cache_row, quoted, "quoted", "", "always quoted", EDAN_NO_TEXT | EDAN_COL_CSV_QUOTED, NULL, 0, 0),
+};
+static const edan_table_decl quoted_decl = EDAN_TABLE_DECL("t.quoted", "quoted", false, "quoting", quoted_cols);
+
+static void csv_quoted(void)
+{
+    const cache_row r[4] = {{"none", "none"}, {"32K,line=64", "32K,line=64"}, {NULL, NULL}, {"a\"b", "a\"b"}};
+    edan_table t;
+    edan_table_init(&t, &quoted_decl);
+    edan_table_rows_of(&t, r, 4, sizeof r[0]);
+    char dir[] = "/tmp/edan-quoted-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    edan_error err = {0};
+    CHECK(edan_table_csv(&t, dir, "x", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/x-quoted.csv", dir);
+    expect(file_of(path),
+           "plain,quoted\n"
+           "none,\"none\"\n"
+           "\"32K,line=64\",\"32K,line=64\"\n"
+           ",\n"
+           "\"a\"\"b\",\"a\"\"b\"\n",
+           "CSV quoted when it must be, or always");
+    unlink(path);
+    rmdir(dir);
+    edan_table_free(&t);
+}
+
 int main(void)
 {
     per_format();
+    csv_quoted();
     each_member();
     CHECK(isnan(edan_na()) && edan_is_na(edan_na()) && !edan_is_na(NAN) && !edan_is_na(0), "NA is a NaN of its own");
     edan_table t;

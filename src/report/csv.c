@@ -55,11 +55,11 @@ void edan_csv_str(edan_csv *c, const char *s)
     edan_csv_text(c->f, s);
 }
 
-void edan_csv_text(FILE *f, const char *s)
+static void text(FILE *f, const char *s, bool always)
 {
     if (!s)
         return;
-    const bool quote = strpbrk(s, ",\"\r\n") != NULL;
+    const bool quote = always || strpbrk(s, ",\"\r\n") != NULL;
     if (quote)
         fputc('"', f);
     /* UTF-8 as the JSON report is: a byte that is not (a name can hold any) becomes U+FFFD */
@@ -77,6 +77,17 @@ void edan_csv_text(FILE *f, const char *s)
     }
     if (quote)
         fputc('"', f);
+}
+
+void edan_csv_text(FILE *f, const char *s)
+{
+    text(f, s, false);
+}
+
+void edan_csv_quoted(edan_csv *c, const char *s)
+{
+    sep(c);
+    text(c->f, s, true);
 }
 
 void edan_csv_u64(edan_csv *c, uint64_t v)

@@ -30,6 +30,8 @@ int edan_csv_open_path(edan_csv *c, const char *path, const char *what, const ch
 /* A field: text (quoted when it holds a comma, a quote or a line break; a byte that is not UTF-8 becomes U+FFFD,
  * as in the JSON report; NULL is empty), or a number. */
 void edan_csv_str(edan_csv *c, const char *s);
+/* The same field quoted whatever it holds. */
+void edan_csv_quoted(edan_csv *c, const char *s);
 /* The same field's text alone, for a CSV file written without an edan_csv (no separator). */
 void edan_csv_text(FILE *f, const char *s);
 void edan_csv_u64(edan_csv *c, uint64_t v);

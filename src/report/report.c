@@ -7,6 +7,7 @@
 
 #include "analysis/metrics/metrics.h"
 #include "config/machine_file.h"
+#include "report/csv.h"
 #include "report/json.h"
 #include "report/table.h"
 
@@ -110,12 +111,9 @@ void edan_report_header(FILE *f, const edan_options *o, const edan_report_source
     edan_table_init(&t, &edan_report_tables[0]);
     edan_value *r = edan_table_row_of(&t, 0, &v, NULL);
     if (r) {
-        r[H_STATUS].opt.u = (uint64_t)src->exit.status;
-        r[H_STATUS].opt.set = !src->exit.signal;
-        r[H_SIGNAL].opt.u = (uint64_t)src->exit.signal;
-        r[H_SIGNAL].opt.set = src->exit.signal != 0;
-        r[H_M].a.v = o->metrics.m;
-        r[H_M].a.n = (size_t)o->metrics.n_m;
+        r[H_STATUS] = (edan_value){.opt = {(uint64_t)src->exit.status, !src->exit.signal}};
+        r[H_SIGNAL] = (edan_value){.opt = {(uint64_t)src->exit.signal, src->exit.signal != 0}};
+        r[H_M] = (edan_value){.a = {o->metrics.m, (size_t)o->metrics.n_m}};
     }
     if (!src->filter || !*src->filter)
         edan_table_omit(&t, "source.start");
@@ -237,9 +235,36 @@ void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bo
     free(v);
 }
 
-void edan_report_series_csv(FILE *f, const edan_edag *e)
+/* ===================================================================== */
+/* --series-csv: each configuration's data-movement series                */
+/* ===================================================================== */
+
+typedef struct series_row {
+    uint64_t configuration, alpha, tau, phase, time, U, started;
+    const char *cache;
+} series_row;
+
+#define S_COL(m, key, unit, doc, flags) EDAN_COL_FIELD(series_row, m, key, unit, doc, flags, NULL, 0, 0)
+static const edan_column series_cols[] = {
+    S_COL(configuration, "configuration", "", "the eDAG's configuration, from 1 (the --cache order)", 0),
+    S_COL(cache, "cache", "", "its cache, the canonical --cache text", EDAN_COL_CSV_QUOTED),
+    S_COL(alpha, "alpha", "cycles", "its alpha", 0),
+    S_COL(tau, "tau", "cycles", "the series' phase length", 0),
+    S_COL(phase, "phase", "", "the phase i, from 0", 0),
+    S_COL(time, "time", "cycles", "the phase's start, i * tau", 0),
+    S_COL(U, "U", "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0),
+    S_COL(started, "started", "vertices", "the vertices that start in phase i", 0),
+};
+static const edan_table_decl series_table =
+    EDAN_CSV_TABLE_DECL("configurations.series", NULL, "a phase of a configuration's series", series_cols);
+
+int edan_report_series_csv(const edan_edag *e, const char *path, edan_error *err)
 {
-    fprintf(f, "configuration,cache,alpha,tau,phase,time,U,started\n");
+    edan_table t;
+    edan_csv c;
+    edan_table_init(&t, &series_table);
+    if (edan_table_csv_open(&c, &t, path, "--series-csv", err))
+        return -1;
     for (int k = 0; k < edan_edag_n_lanes(e); k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
         const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
@@ -247,19 +272,21 @@ void edan_report_series_csv(FILE *f, const edan_edag *e)
         edan_cache_config_format(&lc->cache, cache, sizeof cache);
         for (int j = 0; j < st->n_series; j++) {
             const edan_series *s = &st->series[j];
-            for (size_t i = 0; i < s->n; i++)
-                fprintf(f, "%d,\"%s\",%" PRIu64 ",%" PRIu64 ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", k + 1, cache,
-                        lc->cost.alpha, s->tau, i, (uint64_t)i * s->tau, s->U[i], s->started[i]);
+            for (size_t i = 0; i < s->n; i++) { /* a row at a time: a series has a row per phase */
+                const series_row x = {k + 1, lc->cost.alpha, s->tau, i, i * s->tau, s->U[i], s->started[i], cache};
+                edan_table_row_of(&t, 0, &x, NULL);
+                edan_table_csv_rows(&c, &t);
+                edan_table_clear(&t);
+            }
         }
     }
-}
-
-static void pct(char *buf, size_t cap, double base, double v)
-{
-    if (base > 0)
-        snprintf(buf, cap, " (%.1f%%)", 100.0 * (base - v) / base);
-    else
-        buf[0] = '\0';
+    const bool failed = t.failed;
+    edan_table_free(&t);
+    if (!failed)
+        return edan_csv_close(&c, err);
+    edan_output_abort(&c.out); /* out of memory for the row: no file rather than one short of rows */
+    edan_error_set(err, "out of memory for --series-csv");
+    return -1;
 }
 
 /* A configuration's label in the table: its cache (or "No cache"), and its alpha where the lanes differ. */
@@ -280,38 +307,33 @@ void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o)
      * whole (at least the paper's 44 characters) */
     int base = -1, width = 44;
     char label[EDAN_MAX_LANES][300];
+    double v[EDAN_MAX_LANES][5]; /* each configuration's W, D, lambda, Lambda and B: the columns */
     for (int k = 0; k < n; k++) {
+        const edan_lane_stats *st = edan_edag_lane(e, k);
+        edan_metrics mt;
+        edan_metrics_compute(st, edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &mt);
+        const double row[5] = {(double)st->W, (double)st->D, mt.per_m[0].lambda, mt.per_m[0].Lambda, mt.bw_gbs};
+        memcpy(v[k], row, sizeof row);
         base = base < 0 && edan_edag_get_config(e)->lane[k].cache.n_levels == 0 ? k : base;
         table_label(e, k, label[k], sizeof label[k]);
         width = (int)strlen(label[k]) > width ? (int)strlen(label[k]) : width;
     }
-    edan_metrics bm = {0};
-    const edan_lane_stats *bs = NULL;
-    if (base >= 0) {
-        bs = edan_edag_lane(e, base);
-        edan_metrics_compute(bs, edan_edag_get_config(e)->lane[base].cost.alpha, &o->metrics, &bm);
-    }
     fprintf(f, "m = %" PRIu64 ", alpha0 = %g, clock %g GHz%s\n", o->metrics.m[0], o->metrics.alpha0,
             o->metrics.clock_ghz, base < 0 ? " (no configuration without a cache: no reductions)" : "");
     fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, "Cache", "W", "D", "lambda", "Lambda", "B [GB/s]");
+    static const char *const format[5] = {"", "", "%.0f", "%.4f", "%.1f"};
+    static const int cols[5] = {22, 18, 22, 18, 16};
     for (int k = 0; k < n; k++) {
         const edan_lane_stats *st = edan_edag_lane(e, k);
-        const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
-        edan_metrics mt;
-        edan_metrics_compute(st, lc->cost.alpha, &o->metrics, &mt);
-        char w[64], d[64], l[64], L[64], b[64], pw[32] = "", pd[32] = "", pl[32] = "", pL[32] = "", pb[32] = "";
-        if (bs && k != base) {
-            pct(pw, sizeof pw, (double)bs->W, (double)st->W);
-            pct(pd, sizeof pd, (double)bs->D, (double)st->D);
-            pct(pl, sizeof pl, bm.per_m[0].lambda, mt.per_m[0].lambda);
-            pct(pL, sizeof pL, bm.per_m[0].Lambda, mt.per_m[0].Lambda);
-            pct(pb, sizeof pb, bm.bw_gbs, mt.bw_gbs);
+        fprintf(f, "%-*s", width, label[k]);
+        for (int c = 0; c < 5; c++) { /* a count as it is (exact past 2^53), with its reduction against the base */
+            char cell[64];
+            const int at = c < 2 ? snprintf(cell, sizeof cell, "%" PRIu64, c ? st->D : st->W)
+                                 : snprintf(cell, sizeof cell, format[c], v[k][c]);
+            if (base >= 0 && k != base && v[base][c] > 0)
+                snprintf(cell + at, sizeof cell - (size_t)at, " (%.1f%%)", 100.0 * (v[base][c] - v[k][c]) / v[base][c]);
+            fprintf(f, " %*s", cols[c], cell);
         }
-        snprintf(w, sizeof w, "%" PRIu64 "%s", st->W, pw);
-        snprintf(d, sizeof d, "%" PRIu64 "%s", st->D, pd);
-        snprintf(l, sizeof l, "%.0f%s", mt.per_m[0].lambda, pl);
-        snprintf(L, sizeof L, "%.4f%s", mt.per_m[0].Lambda, pL);
-        snprintf(b, sizeof b, "%.1f%s", mt.bw_gbs, pb);
-        fprintf(f, "%-*s %22s %18s %22s %18s %16s\n", width, label[k], w, d, l, L, b);
+        fputc('\n', f);
     }
 }

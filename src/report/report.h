@@ -58,7 +58,8 @@ void edan_report_header(FILE *f, const edan_options *o, const edan_report_source
  * its cache). The flags say which sections the report has.
  */
 void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection);
-void edan_report_series_csv(FILE *f, const edan_edag *e);
+/* --series-csv=PATH: a row per phase of each configuration's series (a declared CSV table). 0, or -1 with err. */
+int edan_report_series_csv(const edan_edag *e, const char *path, edan_error *err);
 /* Rows: configurations; columns W, D, lambda, Lambda, B (GB/s) with the percentage reduction against the
  * first configuration without a cache, as in the paper's Tables 1 and 2 (m = the first --m). */
 void edan_report_table(FILE *f, const edan_edag *e, const edan_options *o);

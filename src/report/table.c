@@ -760,6 +760,8 @@ void edan_table_csv_rows(edan_csv *csv, const edan_table *t)
                 edan_csv_str(csv, num);
             } else if (col->type == EDAN_T_F64)
                 csv_f64(csv, col, v->f);
+            else if (col->type == EDAN_T_STR && (col->flags & EDAN_COL_CSV_QUOTED))
+                edan_csv_quoted(csv, v->s);
             else if (col->type == EDAN_T_STR)
                 edan_csv_str(csv, v->s);
             else if (col->type == EDAN_T_BOOL && (col->flags & EDAN_COL_CSV_01))

@@ -553,10 +553,12 @@ void edan_table_clear(edan_table *t);
 #define EDAN_COL_CSV_01 (1u << 24)
 /* Text: a count of 0 as "-" (a tile that is none). */
 #define EDAN_COL_ZERO_DASH (1u << 25)
+/* CSV: a string quoted even when it holds no comma, quote or line break (--series-csv's cache, as it always was). */
+#define EDAN_COL_CSV_QUOTED (1u << 26)
 /*
  * A column's flags each have a bit of their own (EDAN_NO_* and EDAN_COL_*,
- * 1u << 0 .. 1u << 25): the sum of them all equals their union only when no
- * two share one. The next free bit is 1u << 26; a new flag is added to the
+ * 1u << 0 .. 1u << 26): the sum of them all equals their union only when no
+ * two share one. The next free bit is 1u << 27; a new flag is added to the
  * list below.
  */
 #define EDAN_COL_FLAGS_(op)                                                                                            \
@@ -565,9 +567,9 @@ void edan_table_clear(edan_table *t);
              EDAN_COL_CUT op EDAN_COL_HEX op EDAN_COL_HEX_0X op EDAN_COL_JSON_WHOLE op EDAN_COL_CSV_G6 op              \
                  EDAN_COL_CSV_WHOLE op EDAN_COL_CSV_NAN_EMPTY op EDAN_COL_CSV_HEX op EDAN_COL_GLUED op                 \
                      EDAN_COL_ENDS_ROW op EDAN_COL_EMPTY_NULL op EDAN_COL_JSON_G op EDAN_COL_CSV_01 op                 \
-                         EDAN_COL_ZERO_DASH)
+                         EDAN_COL_ZERO_DASH op EDAN_COL_CSV_QUOTED)
 _Static_assert(EDAN_COL_FLAGS_(+) == EDAN_COL_FLAGS_(|), "two column flags share a bit");
-_Static_assert(EDAN_COL_FLAGS_(|) == (1u << 26) - 1, "the column flags are the bits below 1u << 26");
+_Static_assert(EDAN_COL_FLAGS_(|) == (1u << 27) - 1, "the column flags are the bits below 1u << 27");
 #undef EDAN_COL_FLAGS_
 
 /*

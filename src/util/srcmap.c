@@ -508,3 +508,9 @@ bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out)
     *out = (edan_srcloc){s->function, s->file, s->line};
     return true;
 }
+
+const char *edan_srcmap_file_name(const char *file)
+{
+    const char *base = file ? strrchr(file, '/') : NULL;
+    return base ? base + 1 : file ? file : "?";
+}

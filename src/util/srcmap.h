@@ -46,4 +46,7 @@ const edan_elf *edan_srcmap_elf(const edan_srcmap *m);
 /* Release everything; NULL is a no-op. */
 void edan_srcmap_close(edan_srcmap *m);
 
+/* A source file's name without its directories, as reports show it ("?" when file is NULL). */
+const char *edan_srcmap_file_name(const char *file);
+
 #endif

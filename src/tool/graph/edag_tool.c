@@ -1,12 +1,10 @@
 #include "tool/graph/edag_tool.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "report/plot.h"
 #include "report/report.h"
 #include "tool/base/base.h"
-#include "util/files.h"
 
 static bool wanted(const edan_options *o)
 {
@@ -49,15 +47,8 @@ static void report(void *t, const edan_session *s, edan_report_format fmt, FILE 
 static int outputs(void *t, const edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
-    if (o->series_csv[0]) {
-        edan_output out;
-        FILE *csv = edan_output_fopen(&out, o->series_csv, "--series-csv", err);
-        if (!csv)
-            return -1;
-        edan_report_series_csv(csv, t);
-        if (edan_output_commit(&out, err))
-            return -1;
-    }
+    if (o->series_csv[0] && edan_report_series_csv(t, o->series_csv, err))
+        return -1;
     if (o->plot_dir[0]) {
         char name[1100];
         edan_session_file_base(s, name, sizeof name);

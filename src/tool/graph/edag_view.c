@@ -205,12 +205,8 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     edan_cache_config_format(&lc->cache, cache, sizeof cache);
     r[C_CACHE].s = edan_table_str(&v->conf, cache);
     r[C_ALPHA].u = lc->cost.alpha;
-    r[C_COSTS].named.names = v->class_names;
-    r[C_COSTS].named.v = lc->cost.cls;
-    r[C_COSTS].named.n = EDAN_CLASS_COUNT;
-    r[C_CLASSES].named.names = v->class_names;
-    r[C_CLASSES].named.v = st->class_count;
-    r[C_CLASSES].named.n = EDAN_CLASS_COUNT;
+    r[C_COSTS] = (edan_value){.named = {v->class_names, lc->cost.cls, EDAN_CLASS_COUNT}};
+    r[C_CLASSES] = (edan_value){.named = {v->class_names, st->class_count, EDAN_CLASS_COUNT}};
     edan_table_init(&v->levels[k], &edan_edag_tables[2]);
     edan_table_rows_of(&v->levels[k], v->lv[k], (size_t)lc->cache.n_levels, sizeof *v->lv[k]);
     r[C_LEVELS].rows = &v->levels[k];
@@ -218,15 +214,13 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     if (r[C_LAYERS_INCLUDED].b && st->D && (v->layers[k] = malloc(st->D * sizeof *v->layers[k]))) {
         for (uint64_t i = 1; i <= st->D; i++)
             v->layers[k][i - 1] = edan_layers_get(&st->layers, i);
-        r[C_LAYERS].a.v = v->layers[k];
-        r[C_LAYERS].a.n = st->D;
+        r[C_LAYERS] = (edan_value){.a = {v->layers[k], st->D}};
     } else if (r[C_LAYERS_INCLUDED].b && st->D) {
         v->conf.failed = true;
     }
     for (uint64_t i = 1; i <= st->D && i <= TEXT_LAYERS; i++)
         v->first_layers[k][i - 1] = edan_layers_get(&st->layers, i);
-    r[C_FIRST_LAYERS].a.v = v->first_layers[k];
-    r[C_FIRST_LAYERS].a.n = st->D < TEXT_LAYERS ? st->D : TEXT_LAYERS;
+    r[C_FIRST_LAYERS] = (edan_value){.a = {v->first_layers[k], st->D < TEXT_LAYERS ? st->D : TEXT_LAYERS}};
     r[C_MORE_LAYERS].u = st->D > TEXT_LAYERS ? st->D : 0;
     edan_table_init(&v->per_m[k], &edan_edag_tables[3]);
     edan_table_rows_of(&v->per_m[k], mt->per_m, (size_t)mt->n_m, sizeof *mt->per_m);
@@ -237,10 +231,8 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
         edan_value *u = edan_table_row_of(&v->series[k], 0, s, NULL);
         if (!u)
             break;
-        u[3].a.v = s->U;
-        u[3].a.n = s->n;
-        u[4].a.v = s->started;
-        u[4].a.n = s->n;
+        u[3] = (edan_value){.a = {s->U, s->n}};
+        u[4] = (edan_value){.a = {s->started, s->n}};
         u[5].s = s->requested_tau && s->tau != s->requested_tau ? " (coarsened)" : "";
         for (size_t i = 0; i < s->n; i++)
             if (s->U[i] > u[7].u) {

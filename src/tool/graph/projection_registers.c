@@ -163,11 +163,10 @@ static int access_name(proj_tool *t, const edan_affine *a, const edan_affine_ins
     edan_srcloc loc = {0};
     if (t->src)
         edan_srcmap_lookup(t->src, o->insn->pc, &loc);
-    const char *file = loc.file ? strrchr(loc.file, '/') : NULL;
-    file = file ? file + 1 : loc.file;
     const char *what = o->insn->mem == EDAN_MEM_LOAD ? "load" : "store";
-    if (file && loc.line)
-        return snprintf(buf, n, "the %s at %s:%u (%#" PRIx64 ", nest #%d)", what, file, loc.line, o->insn->pc, nest);
+    if (loc.file && loc.line)
+        return snprintf(buf, n, "the %s at %s:%u (%#" PRIx64 ", nest #%d)", what, edan_srcmap_file_name(loc.file),
+                        loc.line, o->insn->pc, nest);
     return snprintf(buf, n, "the %s at %#" PRIx64 " (nest #%d)", what, o->insn->pc, nest);
 }
 

@@ -18,6 +18,7 @@
 #include "tool/graph/functions_tool.h"
 #include "tool/graph/projection_tool.h"
 #include "tool/graph/timing_tool.h"
+#include "util/srcmap.h"
 
 #define TEXT_ROWS 10
 
@@ -73,6 +74,13 @@ typedef struct pj_tables {
  * each data level of the machine (a fully associative LRU cache of its size),
  * and of each --cache configuration.
  */
+/* The traffic's cache when no --cache is given, as the summary names it. */
+static void lru_label(const proj_tool *t, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
+             ldexp((double)(1u << t->line_shift), (int)t->machine_k), 1u << t->line_shift);
+}
+
 static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
 {
     const edan_proj_machine m = proj_machine(t);
@@ -83,8 +91,7 @@ static void summarize(proj_tool *t, const edan_session *s, pj_tables *x)
     u->source = t->n_models ? "cache" : "lru";
     u->cache = t->n_models ? t->model_label[0] : x->lru_label;
     u->cache_bytes = t->n_models ? NAN : ldexp(line, (int)t->machine_k);
-    snprintf(x->lru_label, sizeof x->lru_label, "fully associative LRU, %.0f bytes, line=%u, write=back, alloc=yes",
-             ldexp(line, (int)t->machine_k), 1u << t->line_shift);
+    lru_label(t, x->lru_label, sizeof x->lru_label);
     u->line_bytes = 1u << t->line_shift;
     u->cores_s = t->machine.cores == 1 ? "" : "s";
     u->libm_calls = t->total.mix.transcendentals + t->total.mix.sqrt_calls;
@@ -201,17 +208,13 @@ static edan_value *add_row(proj_tool *t, pj_tables *x, edan_table *tab, const pr
     v->name = name;
     if (tab == &x->t[T_FUNCTIONS]) /* the latency view beside the bounds: lambda from --per-function, if it names it */
         v->has_lambda = edan_functions_tool_lambda(x->s, r->name, v->lambda);
-    const char *base = v->place.file ? strrchr(v->place.file, '/') : NULL;
     if (r->loop < 0)
         snprintf(v->label, sizeof v->label, "%s",
                  r == &t->outside ? "(outside loops)"
                  : r->name        ? r->name
                                   : "(outside functions)");
     else
-        snprintf(v->label, sizeof v->label, "#%d %s:%u (%s)", r->loop,
-                 base            ? base + 1
-                 : v->place.file ? v->place.file
-                                 : "?",
+        snprintf(v->label, sizeof v->label, "#%d %s:%u (%s)", r->loop, edan_srcmap_file_name(v->place.file),
                  v->place.line, v->place.function ? v->place.function : "?");
     return edan_table_row_of(tab, 0, v, r);
 }

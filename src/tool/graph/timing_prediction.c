@@ -11,6 +11,7 @@
 
 #include "report/table.h"
 #include "tool/graph/timing_tool.h"
+#include "util/srcmap.h"
 
 #define MAXK EDAN_TIMING_MAX_LATENCIES
 #define MAXL EDAN_MACHINE_MAX_DATA_LEVELS
@@ -474,11 +475,10 @@ static void attr_text(FILE *f, const edan_timing *m, const edan_timing_attr *row
         if (!r)
             break;
         char name[1100];
-        const char *base = a->name ? strrchr(a->name, '/') : NULL;
         if (lines && !a->name) /* code without line information: its function's own row */
             snprintf(name, sizeof name, "?? (%s)", a->function ? a->function : "no symbol");
         else if (lines)
-            snprintf(name, sizeof name, "%s:%u (%s)", base ? base + 1 : a->name, a->line,
+            snprintf(name, sizeof name, "%s:%u (%s)", edan_srcmap_file_name(a->name), a->line,
                      a->function ? a->function : "?");
         r[0].s = lines ? edan_table_str(&t, name) : a->name ? a->name : "(no symbol)";
         r[2].f = a->cycles[lo];

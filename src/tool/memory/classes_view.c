@@ -490,14 +490,10 @@ static void put_windows(edan_value *v, const classes_tool *t, uint32_t row, cons
     if (row == LC_NO_ROW)
         return;
     v[0].u = t->win.rows[row].accesses;
-    v[1].d.v = x->w;
-    v[1].d.n = x->n;
-    v[2].d.v = x->f[C_STORE];
-    v[2].d.n = x->n;
-    for (int c = 0; c < C_STORE; c++) {
-        v[3 + c].d.v = x->f[c];
-        v[3 + c].d.n = x->n;
-    }
+    v[1] = (edan_value){.d = {x->w, x->n}};
+    v[2] = (edan_value){.d = {x->f[C_STORE], x->n}};
+    for (int c = 0; c < C_STORE; c++)
+        v[3 + c] = (edan_value){.d = {x->f[c], x->n}};
 }
 
 /* Window size i of x (9 cells). */

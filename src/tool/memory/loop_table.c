@@ -3,6 +3,7 @@
  * (loop_table.h).
  */
 #include "tool/memory/loop_table.h"
+#include "util/srcmap.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,18 +24,12 @@ size_t edan_loop_cells(edan_table *t, edan_value *r, const edan_loop *l, const e
     return EDAN_LOOP_N_COLUMNS + 1;
 }
 
-/* A file's name without its directories ("?" when unknown). */
-static const char *base_name(const char *file)
-{
-    const char *base = file ? strrchr(file, '/') : NULL;
-    return base ? base + 1 : file ? file : "?";
-}
-
 /* Text's name of a loop at place p: "file:line function (n)"; a copy t owns. */
 static const char *loop_label(edan_table *t, const edan_loop_place *p, unsigned n)
 {
     char name[1100];
-    snprintf(name, sizeof name, "%s:%u %s (%u)", base_name(p->file), p->line, p->function ? p->function : "?", n);
+    snprintf(name, sizeof name, "%s:%u %s (%u)", edan_srcmap_file_name(p->file), p->line,
+             p->function ? p->function : "?", n);
     return edan_table_str(t, name);
 }
 
@@ -50,7 +45,8 @@ edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_pla
 size_t edan_insn_cells(edan_table *t, edan_value *r, uint64_t pc, const char *function, const char *file, unsigned line)
 {
     char name[1100];
-    snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", pc, function ? function : "?", base_name(file), line);
+    snprintf(name, sizeof name, "%" PRIx64 " %s %s:%u", pc, function ? function : "?", edan_srcmap_file_name(file),
+             line);
     r[0].s = edan_table_str(t, name);
     r[1].u = pc;
     r[2].s = edan_table_str(t, function);

@@ -318,6 +318,17 @@ typedef struct ru_series {
     double bytes[64], ratio[64], shards[64], w[64], f[64], mae, max_err;
 } ru_series;
 
+/* A bin's distances as its row shows them: "lo", "lo-hi", or "lo+" for the last, open one. */
+static void bin_range(reuse_bin *b, uint64_t lo, uint64_t hi, bool last)
+{
+    if (last)
+        snprintf(b->range, sizeof b->range, "%" PRIu64 "+", lo);
+    else if (lo == hi)
+        snprintf(b->range, sizeof b->range, "%" PRIu64, lo);
+    else
+        snprintf(b->range, sizeof b->range, "%" PRIu64 "-%" PRIu64, lo, hi);
+}
+
 static void make_series(const reuse_tool *t, ru_series *z)
 {
     memset(z, 0, sizeof *z);
@@ -328,12 +339,7 @@ static void make_series(const reuse_tool *t, ru_series *z)
     for (unsigned k = 0; k < BINS; k++) {
         reuse_bin *b = &z->bins[k];
         const uint64_t lo = z->lo[k] = reuse_bin_lo(k), hi = k == BINS - 1 ? 0 : (k ? 2 * lo - 1 : 0);
-        if (k == BINS - 1)
-            snprintf(b->range, sizeof b->range, "%" PRIu64 "+", lo);
-        else if (lo == hi)
-            snprintf(b->range, sizeof b->range, "%" PRIu64, lo);
-        else
-            snprintf(b->range, sizeof b->range, "%" PRIu64 "-%" PRIu64, lo, hi);
+        bin_range(b, lo, hi, k == BINS - 1);
         b->lo = lo;
         b->dist_cum = 100.0 * (double)(cd += b->dist = z->dist[k]) / all;
         b->rtime_cum = 100.0 * (double)(ct += b->rtime = t->rtime[k]) / all;
@@ -367,39 +373,43 @@ typedef struct ru_cols {
     char title[SIZES][48], key[SIZES][32];
 } ru_cols;
 
+/* The columns make_cols() adds around the declared ones: the row's name, then per cache size its
+ * miss rate (text) and its misses (CSV); the title or key each gets is set per table and size. */
+static const edan_column size_cols[] = {
+    {.key = "name",
+     .type = EDAN_T_STR,
+     .unit = "",
+     .doc = "the row's name in text",
+     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,
+     .width = 44},
+    {.key = "miss_percent",
+     .type = EDAN_T_F64,
+     .unit = "%",
+     .doc = "misses per 100 accesses",
+     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
+     .width = 13,
+     .precision = 1},
+    {.type = EDAN_T_U64, .unit = "accesses", .doc = "misses at the size", .flags = EDAN_NO_JSON | EDAN_NO_TEXT},
+};
 static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
 {
     const edan_table_decl *d = &edan_reuse_tables[kind];
     x->n = 0;
-    x->c[x->n++] = (edan_column){.key = "name",
-                                 .type = EDAN_T_STR,
-                                 .unit = "",
-                                 .doc = "the row's name in text",
-                                 .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME,
-                                 .title = kind_title[kind],
-                                 .width = 44};
+    x->c[x->n] = size_cols[0];
+    x->c[x->n++].title = kind_title[kind];
     for (size_t c = 0; c < d->n_cols; c++)
         x->c[x->n++] = d->cols[c];
     for (int k = 0; k < t->n_sizes; k++) {
         char l[32];
         size_label(t->sizes[k], l, sizeof l);
         snprintf(x->title[k], sizeof x->title[k], "%9s %s", "miss@", l);
-        x->c[x->n++] = (edan_column){.key = "miss_percent",
-                                     .type = EDAN_T_F64,
-                                     .unit = "%",
-                                     .doc = "misses per 100 accesses",
-                                     .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
-                                     .title = x->title[k],
-                                     .width = 13,
-                                     .precision = 1};
+        x->c[x->n] = size_cols[1];
+        x->c[x->n++].title = x->title[k];
     }
     for (int k = 0; k < t->n_sizes && d->csv; k++) {
         snprintf(x->key[k], sizeof x->key[k], "misses_%" PRIu64, t->sizes[k]);
-        x->c[x->n++] = (edan_column){.key = x->key[k],
-                                     .type = EDAN_T_U64,
-                                     .unit = "accesses",
-                                     .doc = "misses at the size",
-                                     .flags = EDAN_NO_JSON | EDAN_NO_TEXT};
+        x->c[x->n] = size_cols[2];
+        x->c[x->n++].key = x->key[k];
     }
 }
 
@@ -488,24 +498,20 @@ static void fill_scalars(const reuse_tool *t, ru_tables *x)
     r[S_STREAM].s = edan_reuse_stream_name[t->stream];
     r[S_BLOCKS].u = edan_reuse_blocks(t->tracker);
     r[S_SAMPLES].u = t->by_sample && t->cuts.samples ? t->cuts.samples : 1;
-    r[S_BIN_LO].a.v = z->lo;
-    r[S_DIST].a.v = z->dist;
-    r[S_RTIME].a.v = t->rtime;
-    r[S_BIN_LO].a.n = r[S_DIST].a.n = r[S_RTIME].a.n = BINS;
-    r[S_MRC_BYTES].d.v = z->bytes;
-    r[S_MRC_RATIO].d.v = z->ratio;
-    r[S_SHARDS_RATIO].d.v = z->shards;
-    r[S_MRC_BYTES].d.n = r[S_MRC_RATIO].d.n = r[S_SHARDS_RATIO].d.n = z->n_mrc;
+    r[S_BIN_LO] = (edan_value){.a = {z->lo, BINS}};
+    r[S_DIST] = (edan_value){.a = {z->dist, BINS}};
+    r[S_RTIME] = (edan_value){.a = {t->rtime, BINS}};
+    r[S_MRC_BYTES] = (edan_value){.d = {z->bytes, z->n_mrc}};
+    r[S_MRC_RATIO] = (edan_value){.d = {z->ratio, z->n_mrc}};
+    r[S_SHARDS_RATIO] = (edan_value){.d = {z->shards, z->n_mrc}};
     if ((r[S_SHARDS].u = t->sampled != NULL)) {
         r[S_SHARDS_MAE].f = z->mae;
         r[S_SHARDS_MAX].f = z->max_err;
         r[S_SHARDS_BLOCKS].u = edan_reuse_blocks(t->sampled);
     }
-    r[S_WINDOW].d.v = z->w;
-    r[S_WINDOW_BLOCKS].d.v = z->f;
-    r[S_WINDOW].d.n = r[S_WINDOW_BLOCKS].d.n = z->n_win;
-    r[S_SIZES].a.v = t->sizes;
-    r[S_SIZES].a.n = (size_t)t->n_sizes;
+    r[S_WINDOW] = (edan_value){.d = {z->w, z->n_win}};
+    r[S_WINDOW_BLOCKS] = (edan_value){.d = {z->f, z->n_win}};
+    r[S_SIZES] = (edan_value){.a = {t->sizes, (size_t)t->n_sizes}};
     r[S_STREAM_TEXT].s = stream_text[t->stream];
     r[S_FETCH_NOTE].s = t->stream == STREAM_ALL ? " (fetches included)" : "";
     r[S_BLOCKS_BYTES].u = edan_reuse_blocks(t->tracker) << t->block_shift;

@@ -397,13 +397,11 @@ static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
 {
     const sm_view w = view(t, c);
     const double A = exact_loads(t, c), F = exact_blocks(t, c);
-    v[C_LOADS].opt.u = isnan(A) ? 0 : (uint64_t)A;
-    v[C_LOADS].opt.set = !isnan(A);
+    v[C_LOADS] = (edan_value){.opt = {isnan(A) ? 0 : (uint64_t)A, !isnan(A)}};
     v[C_LOADS_ERR_TEXT].f = 100 * w.A_err;
     v[C_SAMPLED_LOADS].u = c->A_s;
     v[C_LOADS_EST_CSV].f = v[C_LOADS_EST].f = w.A_hat;
-    v[C_BLOCKS].opt.u = isnan(F) ? 0 : (uint64_t)F;
-    v[C_BLOCKS].opt.set = !isnan(F);
+    v[C_BLOCKS] = (edan_value){.opt = {isnan(F) ? 0 : (uint64_t)F, !isnan(F)}};
     v[C_SAMPLED_BLOCKS].u = c->F_s;
     v[C_BLOCKS_EST].f = w.F_hat;
     v[C_BLOCKS_ERR_TEXT].f = 100 * w.F_err;
@@ -413,8 +411,7 @@ static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
     v[C_WIN_EST].f = w.win_F_hat;
     v[C_WIN_SE].f = w.win_se;
     v[C_WIN_CI].f = w.win_ci;
-    v[C_WINDOWS].opt.u = c->wins;
-    v[C_WINDOWS].opt.set = !t->presampled;
+    v[C_WINDOWS] = (edan_value){.opt = {c->wins, !t->presampled}};
     v[C_SAMPLED_WINDOWS].u = c->wins_s;
     v[C_WIN_ERR_TEXT].f = 100 * w.win_err;
     v[C_LOADS_ERR].f = w.A_err;

@@ -338,8 +338,7 @@ void zoom_mg_tables_of(const zoom_mg *z, zoom_mg_tables *m)
         v[T_LABEL].s = edan_table_str(&t[2], label);
         v[T_PARENT].s = n->parent < 0 ? NULL : n->parent_id;
         v[T_HI].u = n->max + 1;
-        v[T_ACCESSES].opt.u = n->accesses;
-        v[T_ACCESSES].opt.set = n->analysed;
+        v[T_ACCESSES] = (edan_value){.opt = {n->accesses, n->analysed}};
         v[T_FINAL].b = final(n);
         v[T_GAP].s = "";
         v[T_NOTE].s = n->analysed                         ? (final(n) ? "final" : "")

@@ -464,8 +464,7 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         z[Z_PAGES].u = t->pages;
         z[Z_THRESHOLD].f = t->threshold;
         z[Z_STOP].u = t->stop;
-        z[Z_HEAP_END].opt.u = t->heap_end;
-        z[Z_HEAP_END].opt.set = t->have_heap_end;
+        z[Z_HEAP_END] = (edan_value){.opt = {t->heap_end, t->have_heap_end}};
         z[Z_ALL].u = t->accesses;
         z[Z_TRUNCATED].b = t->n_regions == MAX_REGIONS;
         z[Z_REGIONS].rows = &tab[1];
@@ -486,11 +485,7 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         char label[64], from[600] = "";
         snprintf(label, sizeof label, "%*s%.22s", r->level < 8 ? 2 * r->level : 16, "", r->id);
         if (nl) {
-            const char *base = ln[0].file ? strrchr(ln[0].file, '/') : NULL;
-            snprintf(from, sizeof from, "%s (%s:%u)", ln[0].name ? ln[0].name : "?",
-                     base         ? base + 1
-                     : ln[0].file ? ln[0].file
-                                  : "?",
+            snprintf(from, sizeof from, "%s (%s:%u)", ln[0].name ? ln[0].name : "?", edan_srcmap_file_name(ln[0].file),
                      ln[0].line);
         } else if (nf) {
             snprintf(from, sizeof from, "%s", fn[0].name ? fn[0].name : "?");
