@@ -78,6 +78,20 @@ static char *file_of(const char *path)
     return s;
 }
 
+/* The CSV file edan_table_csv() writes for table t under the name "x" (freed by expect()). */
+static char *csv_of(edan_table *t, const char *name)
+{
+    char dir[] = "/tmp/edan-csv-XXXXXX", path[256];
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    edan_error err = {0};
+    CHECK(edan_table_csv(t, dir, "x", &err) == 0, "csv: %s", err.msg);
+    snprintf(path, sizeof path, "%s/x-%s.csv", dir, name);
+    char *s = file_of(path);
+    unlink(path);
+    rmdir(dir);
+    return s;
+}
+
 /* s (freed) is what was wanted. */
 static void expect(char *s, const char *want, const char *what)
 {
@@ -154,18 +168,11 @@ static void per_format(void)
            "\"legal\":true},{\"name\":\"none\",\"tile\":0,\"bytes\":1536,\"time_s\":null,"
            "\"cost_s\":0.5,\"legal\":false}]",
            "JSON as stored");
-    char dir[] = "/tmp/edan-plans-XXXXXX", path[256];
-    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    edan_error err = {0};
-    CHECK(edan_table_csv(&t, dir, "x", &err) == 0, "csv: %s", err.msg);
-    snprintf(path, sizeof path, "%s/x-plans.csv", dir);
-    expect(file_of(path),
+    expect(csv_of(&t, "plans"),
            "name,time_ms,gb,cost_ms,tile,legal\n"
            "tiled,500,2.048e-06,250,8,1\n"
            "none,,1.536e-06,,0,0\n",
            "CSV in GB and ms, its own order");
-    unlink(path);
-    rmdir(dir);
     FILE *f = tmpfile();
     edan_table_form(f, &t, "{time_s:9}|{bytes}|{tile}\n");
     rewind(f);
@@ -222,20 +229,13 @@ static void csv_quoted(void)
     edan_table t;
     edan_table_init(&t, &quoted_decl);
     edan_table_rows_of(&t, r, 4, sizeof r[0]);
-    char dir[] = "/tmp/edan-quoted-XXXXXX", path[256];
-    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
-    edan_error err = {0};
-    CHECK(edan_table_csv(&t, dir, "x", &err) == 0, "csv: %s", err.msg);
-    snprintf(path, sizeof path, "%s/x-quoted.csv", dir);
-    expect(file_of(path),
+    expect(csv_of(&t, "quoted"),
            "plain,quoted\n"
            "none,\"none\"\n"
            "\"32K,line=64\",\"32K,line=64\"\n"
            ",\n"
            "\"a\"\"b\",\"a\"\"b\"\n",
            "CSV quoted when it must be, or always");
-    unlink(path);
-    rmdir(dir);
     edan_table_free(&t);
 }
 
