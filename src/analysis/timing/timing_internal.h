@@ -116,6 +116,10 @@ typedef struct timing_sampler {
     uint64_t period;    /* the current period (instructions) */
     uint64_t in_regime; /* periods measured at it */
     uint32_t regime;    /* how many times it doubled: the stratum of a unit */
+    /* a memory phase (timing_sample.c, dense_next()): the periods are shorter there, their units a stratum of
+     * their own; the instructions and memory lines at the last decision */
+    bool dense;
+    uint64_t dec_ins, dec_lines;
     int phase;
     uint64_t left;      /* records until the phase ends */
     uint64_t warm_next; /* after a skip: the warm-up's records */

@@ -316,6 +316,100 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
     return 0;
 }
 
+/*
+ * Memory phases. The misses that make a program's slope can come in phases
+ * (spills.tsp: 6 of the last regime's 198 units held any, its last four
+ * periods 74 % of that regime's memory lines), where a unit per period sees
+ * too few of them for the estimate, and for the fit of its counts, to hold
+ * (its slope 14.5 % off --exact, 2.7 times its interval's half-width). The
+ * counts are exact on every instruction, so the stretch since the last
+ * decision tells what phase the stream is in: where it read lines from
+ * memory at more than twice the rate of the region so far, the next period
+ * is DENSE times shorter (a unit every P / DENSE instructions: Neyman's
+ * allocation over two strata, the spread of a unit's cycles being its
+ * misses'). The decision is made before the period's unit is drawn, from
+ * what ran before it, so each unit is still uniform in its period and the
+ * estimate unbiased; the dense periods' units form a stratum of their own
+ * (their own weights, intercept and spread). A region whose misses are
+ * spread evenly (no stretch at twice its rate) is sampled as before.
+ */
+#define DENSE 8
+#define DENSE_STRATUM 0x80000000u
+
+static void fold(edan_timing *t);
+
+static uint64_t dense_period(const timing_sampler *s)
+{
+    return s->cfg.period / DENSE > s->cfg.unit ? s->cfg.period / DENSE : s->cfg.unit;
+}
+
+/* At the end of a unit at the full period (or a dense one): the next period's length. */
+static void dense_next(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    const uint64_t ins = t->n.instructions, lines = t->n.ram_lines;
+    const uint64_t ri = ins - s->dec_ins, rl = lines - s->dec_lines;
+    s->dec_ins = ins;
+    s->dec_lines = lines;
+    if (dense_period(s) == s->cfg.period)
+        return;
+    /* rl / ri > 2 lines / ins, in integers (counts below 2^64: the products in 128 bits) */
+    const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)2 * lines * ri;
+    if (dense == s->dense)
+        return;
+    fold(t); /* the attribution so far, at the period it was measured at */
+    s->dense = dense;
+    s->period = dense ? dense_period(s) : s->cfg.period;
+}
+
+/*
+ * The units in strata, each consecutive (edan_timing_estimate()): the dense
+ * periods' units, spread among the others, moved after them, both parts in
+ * stream order. 0, or -1 with t->err set.
+ */
+static int group_dense(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    size_t nd = 0;
+    for (size_t i = 0; i < s->n; i++)
+        nd += (s->stratum[i] & DENSE_STRATUM) != 0;
+    if (!nd || nd == s->n)
+        return 0;
+    const size_t Kp = (size_t)t->Kp, n = s->n;
+    size_t *order = malloc(n * sizeof *order);
+    uint64_t *u64 = malloc(n * NAUX * sizeof *u64);
+    tick *ty = malloc(n * Kp * sizeof *ty);
+    uint32_t *u32 = malloc(n * sizeof *u32);
+    int rc = 0;
+    if (!order || !u64 || !ty || !u32) {
+        edan_error_set(&t->err, "out of memory for the sampled timing model's strata");
+        rc = -1;
+        goto out;
+    }
+    size_t a = 0, b = n - nd;
+    for (size_t i = 0; i < n; i++)
+        order[(s->stratum[i] & DENSE_STRATUM) ? b++ : a++] = i;
+#define PERMUTE(arr, per, tmp)                                                                                         \
+    do {                                                                                                               \
+        for (size_t i = 0; i < n; i++)                                                                                 \
+            memcpy((tmp) + i * (per), (arr) + order[i] * (per), (per) * sizeof *(arr));                                \
+        memcpy((arr), (tmp), n *(per) * sizeof *(arr));                                                                \
+    } while (0)
+    PERMUTE(s->stands, 1, u64);
+    PERMUTE(s->meas, 1, u64);
+    PERMUTE(s->aux_unit, NAUX, u64);
+    PERMUTE(s->aux_stands, NAUX, u64);
+    PERMUTE(s->stratum, 1, u32);
+    PERMUTE(s->y, Kp, ty);
+#undef PERMUTE
+out:
+    free(order);
+    free(u64);
+    free(ty);
+    free(u32);
+    return rc;
+}
+
 /* The unit that started at unit_start, `measured` instructions long, just ended; it stands for its period. */
 static void record_unit(edan_timing *t, uint64_t measured)
 {
@@ -325,7 +419,7 @@ static void record_unit(edan_timing *t, uint64_t measured)
     s->stands[s->n] = s->period;
     s->last_period_start = s->period_start;
     s->meas[s->n] = measured;
-    s->stratum[s->n] = s->regime;
+    s->stratum[s->n] = s->regime | (s->dense ? DENSE_STRATUM : 0);
     tick *y = s->y + s->n * (size_t)t->Kp;
     for (int k = 0; k < t->Kp; k++)
         y[k] = t->last_commit[k] - s->snap[k];
@@ -402,11 +496,13 @@ static void sample_step(edan_timing *t)
         period_end(t);
     else
         s->mark = end;
-    if (s->cfg.regime && ++s->in_regime >= s->cfg.regime && s->period < s->cfg.period) {
+    if (s->cfg.regime && !s->dense && s->period < s->cfg.period && ++s->in_regime >= s->cfg.regime) {
         fold(t);
         s->period = s->period * 2 < s->cfg.period ? s->period * 2 : s->cfg.period;
         s->in_regime = 0;
         s->regime++;
+    } else if (s->period == s->cfg.period || s->dense) {
+        dense_next(t);
     }
     next_period(t, end);
 }
@@ -441,6 +537,8 @@ void edan_timing_sample_close(edan_timing *t)
     }
     fold(t);
     s->covered = s->measured == total;
+    if (group_dense(t))
+        return;
     double *y = malloc((s->n ? s->n : 1) * sizeof *y);
     if (!y) {
         edan_error_set(&t->err, "out of memory for the sampled timing model's estimate");
