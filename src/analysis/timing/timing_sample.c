@@ -322,16 +322,19 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
  * periods 74 % of that regime's memory lines), where a unit per period sees
  * too few of them for the estimate, and for the fit of its counts, to hold
  * (its slope 14.5 % off --exact, 2.7 times its interval's half-width). The
- * counts are exact on every instruction, so the stretch since the last
- * decision tells what phase the stream is in: where it read lines from
- * memory at more than twice the rate of the region so far, the next period
- * is DENSE times shorter (a unit every P / DENSE instructions: Neyman's
- * allocation over two strata, the spread of a unit's cycles being its
- * misses'). The decision is made before the period's unit is drawn, from
- * what ran before it, so each unit is still uniform in its period and the
- * estimate unbiased; the dense periods' units form a stratum of their own
- * (their own weights, intercept and spread). A region whose misses are
- * spread evenly (no stretch at twice its rate) is sampled as before.
+ * counts are exact on every instruction, so at each period's end the
+ * stretch since the last decision (a period P at least) tells what phase
+ * the stream is in: where it read lines from memory at more than twice the
+ * rate of the region so far, the next periods are DENSE times shorter (a
+ * unit every P / DENSE instructions: Neyman's allocation over two strata,
+ * the spread of a unit's cycles being its misses'), until a stretch of P
+ * is below it again. The decision is made before the next period's unit
+ * is drawn, from what ran before that period, so each unit is still
+ * uniform in its period and the estimate unbiased; the dense periods'
+ * units form a stratum of their own (their own weights, intercept and
+ * spread). A region whose misses are spread evenly (no stretch at twice
+ * its rate) is sampled as before. The period where a phase starts keeps
+ * its one unit (what the decision cannot see yet).
  */
 #define DENSE 8
 #define DENSE_STRATUM 0x80000000u
@@ -343,23 +346,26 @@ static uint64_t dense_period(const timing_sampler *s)
     return s->cfg.period / DENSE > s->cfg.unit ? s->cfg.period / DENSE : s->cfg.unit;
 }
 
-/* At the end of a unit at the full period (or a dense one): the next period's length. */
-static void dense_next(edan_timing *t)
+/* At a period's end at the full period (or a dense one): the next period's length; whether it changed. */
+static bool dense_next(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
     const uint64_t ins = t->n.instructions, lines = t->n.ram_lines;
     const uint64_t ri = ins - s->dec_ins, rl = lines - s->dec_lines;
+    if (s->dense && ri < s->cfg.period) /* a stretch of a whole period at least, dense or not */
+        return false;
     s->dec_ins = ins;
     s->dec_lines = lines;
     if (dense_period(s) == s->cfg.period)
-        return;
+        return false;
     /* rl / ri > 2 lines / ins, in integers (counts below 2^64: the products in 128 bits) */
     const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)2 * lines * ri;
     if (dense == s->dense)
-        return;
+        return false;
     fold(t); /* the attribution so far, at the period it was measured at */
     s->dense = dense;
     s->period = dense ? dense_period(s) : s->cfg.period;
+    return true;
 }
 
 /*
@@ -473,6 +479,14 @@ static void sample_step(edan_timing *t)
     if (s->mark && t->n.instructions == s->mark) { /* the last unit's period ends: the phase goes on */
         period_end(t);
         s->mark = 0;
+        /*
+         * the next period's length from everything before it: in a skip (its unit not begun), a change plans
+         * it again, its unit drawn anew (a warm-up begun before it keeps the plan)
+         */
+        if (s->phase == SMP_SKIP && (s->period == s->cfg.period || s->dense) && dense_next(t)) {
+            next_period(t, t->n.instructions);
+            return;
+        }
         s->left = s->after_mark;
         s->after_mark = 0;
         if (s->left)
@@ -501,8 +515,8 @@ static void sample_step(edan_timing *t)
         s->period = s->period * 2 < s->cfg.period ? s->period * 2 : s->cfg.period;
         s->in_regime = 0;
         s->regime++;
-    } else if (s->period == s->cfg.period || s->dense) {
-        dense_next(t);
+    } else if (t->n.instructions == end && (s->period == s->cfg.period || s->dense)) {
+        dense_next(t); /* the unit ended its period; else at its end (mark, above) */
     }
     next_period(t, end);
 }
