@@ -285,9 +285,8 @@ static void path_rows(edan_table *t, const char *name, const edan_path_sum *p, b
         carrier(&(*keep)[i], w, t);
         edan_value *r = edan_table_row_of(t, 0, &(*keep)[i], w);
         if (r && w->bytes) {
-            r[L_ADDRESS].opt.u = (*keep)[i].via.lo;
-            r[L_ADDRESS].opt.set = r[L_SIZE].opt.set = true;
-            r[L_SIZE].opt.u = w->size;
+            r[L_ADDRESS] = (edan_value){.opt = {(*keep)[i].via.lo, true}};
+            r[L_SIZE] = (edan_value){.opt = {w->size, true}};
         }
     }
     if (!*rows)

@@ -279,23 +279,15 @@ static const edan_table_decl tables[] = {
 /* Text                                                                   */
 /* ===================================================================== */
 
-static void count(FILE *f, uint64_t v, bool shown)
-{
-    if (!shown)
-        return;
-    if (v)
-        fprintf(f, " %12" PRIu64, v);
-    else
-        fprintf(f, " %12s", ".");
-}
-
+/* The margin: Ir, Mem, Span and Chain with the critical path, Stall with the timing model; a count of 0 as ".". */
 static void margin(FILE *f, const an_view *v, const an_line *l)
 {
-    count(f, l ? l->insns : 0, true);
-    count(f, l ? l->mem : 0, true);
-    count(f, l ? l->span : 0, v->have_path);
-    count(f, l ? l->chain : 0, v->have_path);
-    count(f, l ? (uint64_t)(l->stall + 0.5) : 0, v->have_stall);
+    const an_line z = {0};
+    l = l ? l : &z;
+    const uint64_t c[5] = {l->insns, l->mem, l->span, l->chain, (uint64_t)(l->stall + 0.5)};
+    for (int i = 0; i < 5; i++)
+        if (i < 2 || (i < 4 ? v->have_path : v->have_stall))
+            c[i] ? fprintf(f, " %12" PRIu64, c[i]) : fprintf(f, " %12s", ".");
     fputs("  ", f);
 }
 
@@ -380,12 +372,9 @@ static void text_file(FILE *f, const an_view *v, size_t a, size_t b)
         while (next < b && v->lines[next].line < ln)
             next++;
         const an_line *here = next < b && v->lines[next].line == ln ? &v->lines[next] : NULL;
-        bool show = whole || here;
-        for (size_t k = next; !show && k < b && v->lines[k].line <= ln + CONTEXT; k++)
-            show = true; /* an annotated line follows soon */
-        for (size_t k = next; !show && k > a && v->lines[k - 1].line + CONTEXT >= ln; k--)
-            show = true; /* one came shortly before */
-        if (show) {
+        /* the whole file, or an annotated line here, soon after or shortly before */
+        if (whole || (next < b && v->lines[next].line <= ln + CONTEXT) ||
+            (next > a && v->lines[next - 1].line + CONTEXT >= ln)) {
             if (!whole && ln > shown_to + 1)
                 fprintf(f,
                         "-- line %u "

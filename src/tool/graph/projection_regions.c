@@ -51,9 +51,8 @@ int proj_regions_write(const proj_tool *t, FILE *f, bool json, edan_error *err)
         rows[i] = row_of(t, &t->region_rows[i]);
         edan_value *v = edan_table_row_of(&tab, 0, &rows[i], NULL);
         if (v && d->kind == EDAN_REGION_OBJECT) {
-            v[RG_START].opt.u = d->start;
-            v[RG_END].opt.u = d->end;
-            v[RG_START].opt.set = v[RG_END].opt.set = true;
+            v[RG_START] = (edan_value){.opt = {d->start, true}};
+            v[RG_END] = (edan_value){.opt = {d->end, true}};
         }
     }
     int rc = 0;

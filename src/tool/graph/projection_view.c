@@ -236,10 +236,9 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
         }
         edan_table_init_cols(&x->t[k], d, x->cols[k], d->n_cols);
     }
-    edan_table_init_cols(&x->text_loops, &edan_projection_tables[T_OUTSIDE], x->cols[T_OUTSIDE],
-                         edan_projection_tables[T_OUTSIDE].n_cols);
-    edan_table_init_cols(&x->text_funcs, &edan_projection_tables[T_OUTSIDE], x->cols[T_OUTSIDE],
-                         edan_projection_tables[T_OUTSIDE].n_cols);
+    const edan_table_decl *o = &edan_projection_tables[T_OUTSIDE];
+    edan_table_init_cols(&x->text_loops, o, x->cols[T_OUTSIDE], o->n_cols);
+    edan_table_init_cols(&x->text_funcs, o, x->cols[T_OUTSIDE], o->n_cols);
     summarize(t, s, x);
     edan_table_init(&x->lambda, &edan_projection_tables[T_LAMBDA]);
     edan_table_init(&x->levels, &edan_projection_tables[T_LEVELS]);
@@ -289,9 +288,7 @@ static void report_json(proj_tool *t, const pj_tables *x, FILE *f)
 {
     fputs(",\"projection\":{", f);
     edan_table_json(f, &x->t[T_TOTAL], 0);
-    fputs(",\"outside_loops\":{", f);
-    edan_table_json(f, &x->t[T_OUTSIDE], 0);
-    fputc('}', f);
+    edan_table_json_object(f, &x->t[T_OUTSIDE]);
     proj_regions_write(t, f, true, NULL);
     proj_whatif_write(t, f, true);
     fputc('}', f);

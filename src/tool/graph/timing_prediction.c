@@ -502,9 +502,7 @@ void edan_timing_report(FILE *f, const edan_timing *m, const char *path, const e
         return;
     }
     if (json) {
-        fputs(",\"prediction\":{", f);
-        edan_table_json(f, &p->t[T_PRED], 0);
-        fputc('}', f);
+        edan_table_json_object(f, &p->t[T_PRED]);
         tables_free(p);
         return;
     }

@@ -60,6 +60,8 @@ static const edan_column access_cols[] = {
         key, type, unit, doc, 0, NULL, 0, 0, NULL, EDAN_CELL                                                           \
     }
 #define S_FIELD(m, key, unit, doc) EDAN_COL_FIELD(reuse_tool, m, key, unit, doc, 0, NULL, 0, 0)
+/* An array of the curve's or the windows' (the row's second struct, its ru_series). */
+#define Z_ARRAY(m, n, key, unit, doc) EDAN_COL_ARRAY_OF(1, ru_series, m, n, key, unit, doc, 0)
 static const edan_column scalar_cols[] = {
     S_CELL("block_bytes", EDAN_T_U64, "bytes", "the blocks' width (--reuse-block)"),
     S_CELL("stream", EDAN_T_STR, "", "the accesses it follows: data, loads or all (instruction fetches too)"),
@@ -71,22 +73,23 @@ static const edan_column scalar_cols[] = {
     S_CELL("bin_lo", EDAN_T_U64S, "", "each histogram bin's lower end: 0, then 2^(k-1) for bin k"),
     S_CELL("distance_histogram", EDAN_T_U64S, "accesses", "the reuses per LRU stack-distance bin (blocks)"),
     S_CELL("reuse_time_histogram", EDAN_T_U64S, "accesses", "the reuses per reuse-time bin (accesses)"),
-    S_CELL("miss_ratio_curve.bytes", EDAN_T_F64S, "bytes", "the fully associative LRU cache sizes of the curve"),
-    S_CELL("miss_ratio_curve.miss_ratio", EDAN_T_F64S, "ratio", "its miss ratio at each size"),
+    Z_ARRAY(bytes, n_mrc, "miss_ratio_curve.bytes", "bytes", "the fully associative LRU cache sizes of the curve"),
+    Z_ARRAY(ratio, n_mrc, "miss_ratio_curve.miss_ratio", "ratio", "its miss ratio at each size"),
     S_CELL("shards", EDAN_T_GROUP, "", "--reuse-sample: SHARDS's estimate of the curve (null without it)"),
     EDAN_COL_FIELD(reuse_tool, s_rate, "shards.rate", "ratio", "the sampling rate R, as the hash threshold realises it",
                    EDAN_COL_G, NULL, 0, 4),
     S_FIELD(s_accesses, "shards.sampled_accesses", "accesses", "the sampled accesses"),
     S_CELL("shards.sampled_blocks", EDAN_T_U64, "blocks", "the sampled blocks"),
-    S_CELL("shards.miss_ratio", EDAN_T_F64S, "ratio", "its miss ratio at the curve's sizes"),
+    Z_ARRAY(shards, n_mrc, "shards.miss_ratio", "ratio", "its miss ratio at the curve's sizes"),
     {"shards.mean_abs_error", EDAN_T_F64, "ratio", "the mean absolute error against the exact curve", 0, NULL, 0, 4,
      NULL, EDAN_CELL},
     {"shards.max_abs_error", EDAN_T_F64, "ratio", "the largest absolute error against it", 0, NULL, 0, 4, NULL,
      EDAN_CELL},
-    S_CELL("footprint_windows.window", EDAN_T_F64S, "accesses", "the windows' lengths"),
-    S_CELL("footprint_windows.blocks", EDAN_T_F64S, "blocks",
-           "the mean distinct blocks a window of that length accesses"),
-    S_CELL("sizes", EDAN_T_U64S, "bytes", "the --reuse-sizes entries the rows' misses are at"),
+    Z_ARRAY(w, n_win, "footprint_windows.window", "accesses", "the windows' lengths"),
+    Z_ARRAY(f, n_win, "footprint_windows.blocks", "blocks",
+            "the mean distinct blocks a window of that length accesses"),
+    EDAN_COL_ARRAY(reuse_tool, sizes, n_sizes, "sizes", "bytes", "the --reuse-sizes entries the rows' misses are at",
+                   0),
     /* text's */
     {"stream_text", EDAN_T_STR, "", "text: the accesses followed", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
     {"fetch_note", EDAN_T_STR, "", "text: whether fetches are among them", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},

@@ -137,4 +137,15 @@ typedef struct reuse_window {
     double window, blocks, growth;
 } reuse_window;
 
+/* The histograms, the curve and the windows: the rows of their tables and the scalars' arrays. */
+typedef struct ru_series {
+    reuse_bin bins[BINS + 1]; /* the cold accesses' row last */
+    unsigned top;             /* the last bin with reuses */
+    reuse_point mrc[64];
+    reuse_window win[64];
+    size_t n_mrc, n_win;
+    uint64_t dist[BINS], lo[BINS];
+    double bytes[64], ratio[64], shards[64], w[64], f[64], mae, max_err;
+} ru_series;
+
 #endif

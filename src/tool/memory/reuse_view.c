@@ -307,17 +307,6 @@ static void size_label(uint64_t bytes, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRIu64, bytes);
 }
 
-/* The histograms, the curve and the windows: the rows of their tables and the scalars' arrays. */
-typedef struct ru_series {
-    reuse_bin bins[BINS + 1]; /* the cold accesses' row last */
-    unsigned top;             /* the last bin with reuses */
-    reuse_point mrc[64];
-    reuse_window win[64];
-    size_t n_mrc, n_win;
-    uint64_t dist[BINS], lo[BINS];
-    double bytes[64], ratio[64], shards[64], w[64], f[64], mae, max_err;
-} ru_series;
-
 /* A bin's distances as its row shows them: "lo", "lo-hi", or "lo+" for the last, open one. */
 static void bin_range(reuse_bin *b, uint64_t lo, uint64_t hi, bool last)
 {
@@ -490,7 +479,7 @@ typedef struct ru_tables {
 /* The scalars (and the arrays JSON has the histograms, the curve and the windows as). */
 static void fill_scalars(const reuse_tool *t, ru_tables *x)
 {
-    edan_value *r = edan_table_row_of(&x->t[SC], 0, t, NULL);
+    edan_value *r = edan_table_row_of(&x->t[SC], 0, t, &x->z);
     const ru_series *z = &x->z;
     if (!r)
         return;
@@ -501,17 +490,11 @@ static void fill_scalars(const reuse_tool *t, ru_tables *x)
     r[S_BIN_LO] = (edan_value){.a = {z->lo, BINS}};
     r[S_DIST] = (edan_value){.a = {z->dist, BINS}};
     r[S_RTIME] = (edan_value){.a = {t->rtime, BINS}};
-    r[S_MRC_BYTES] = (edan_value){.d = {z->bytes, z->n_mrc}};
-    r[S_MRC_RATIO] = (edan_value){.d = {z->ratio, z->n_mrc}};
-    r[S_SHARDS_RATIO] = (edan_value){.d = {z->shards, z->n_mrc}};
     if ((r[S_SHARDS].u = t->sampled != NULL)) {
         r[S_SHARDS_MAE].f = z->mae;
         r[S_SHARDS_MAX].f = z->max_err;
         r[S_SHARDS_BLOCKS].u = edan_reuse_blocks(t->sampled);
     }
-    r[S_WINDOW] = (edan_value){.d = {z->w, z->n_win}};
-    r[S_WINDOW_BLOCKS] = (edan_value){.d = {z->f, z->n_win}};
-    r[S_SIZES] = (edan_value){.a = {t->sizes, (size_t)t->n_sizes}};
     r[S_STREAM_TEXT].s = stream_text[t->stream];
     r[S_FETCH_NOTE].s = t->stream == STREAM_ALL ? " (fetches included)" : "";
     r[S_BLOCKS_BYTES].u = edan_reuse_blocks(t->tracker) << t->block_shift;
