@@ -311,6 +311,12 @@ ONE_LANE_VARIANTS(one_lane_store, one_lane_store(e, r, op, has_cache, N))
  * with the accumulators in registers; memory accesses go to
  * one_lane_access(). Executions are counted per id in the same loop.
  */
+/*
+ * The records RECORD_AHEAD ahead (768 bytes) are prefetched each iteration: online the batch was
+ * written on the other core, so its lines come from there or the shared cache, and the loop's first
+ * touch of a record (its id) waited on them (docs/benchmarks.md, issue 39).
+ */
+#define RECORD_AHEAD 32
 static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, size_t n, const bool has_cache,
                                            const bool N, const bool D2)
 {
@@ -323,6 +329,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
     uint64_t C = 0, Tinf = 0;          /* of the instructions without memory access, whose T1 and C shares are equal */
     const bool prefetch = e->prefetch; /* for the whole batch */
     for (const edan_exec *r = recs, *end = recs + n; r < end; r++) {
+        __builtin_prefetch(r + RECORD_AHEAD);
         hot_id *h = count_execution(e, r, &ids, &cap);
         if (!h)
             break;
