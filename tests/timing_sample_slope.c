@@ -14,6 +14,19 @@
 
 void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed);
 
+/* An 8-wide core with 16 L1d and 32 L2 MSHRs: enough misses in flight that a burst's cost is not its lines'. */
+static edan_machine wide_machine(void)
+{
+    edan_machine m = base_machine();
+    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 8;
+    m.rob_entries = 192;
+    m.lq_entries = m.sq_entries = 64;
+    m.iq_entries = 64;
+    m.data[0].mshrs = 16;
+    m.data[1].mshrs = 32;
+    return m;
+}
+
 /*
  * Misses in bursts that few units see (trmm's, 2mm's): a stream of
  * additions with a fresh line loaded at a random place in every 1500
@@ -38,13 +51,7 @@ static void test_burst_slope(void)
     ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
     for (int i = 0; i < 4; i++) /* four chains of additions: a few per cycle */
         op[i] = add(EDAN_REG_X(7 + i), EDAN_REG_X(7 + i), 0x1004 + 4 * (uint64_t)i);
-    edan_machine m = base_machine();
-    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 8;
-    m.rob_entries = 192;
-    m.lq_entries = m.sq_entries = 64;
-    m.iq_entries = 64;
-    m.data[0].mshrs = 16;
-    m.data[1].mshrs = 32;
+    const edan_machine m = wide_machine();
     const double lat[2] = {50, 300};
     const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 40};
     for (int trial = 0; trial < 6; trial++) {
@@ -98,13 +105,7 @@ static void test_phase_slope(void)
     stream = load(EDAN_REG_X(6), EDAN_REG_X(12), 0x1020);
     for (int i = 0; i < 4; i++)
         op[i] = add(EDAN_REG_X(7 + i), EDAN_REG_X(7 + i), 0x1004 + 4 * (uint64_t)i);
-    edan_machine m = base_machine();
-    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 8;
-    m.rob_entries = 192;
-    m.lq_entries = m.sq_entries = 64;
-    m.iq_entries = 64;
-    m.data[0].mshrs = 16;
-    m.data[1].mshrs = 32;
+    const edan_machine m = wide_machine();
     const double lat[2] = {50, 300};
     const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 40};
     for (int trial = 0; trial < 6; trial++) {
