@@ -45,7 +45,20 @@ static uint64_t insn_accesses(const lc_insn *s)
 typedef struct lc_row {
     uint32_t key;
     lc_totals z;
+    const char *name; /* a function's */
+    double share[C_STORE], growth,
+        growth_of[C_STORE]; /* each class's percent of the loads' accesses; blocks per load access */
 } lc_row;
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+static const char *fn_name(const classes_tool *t, uint32_t fn)
+{
+    return fn == LC_UNKNOWN_FN || fn == LC_ALL ? "(outside known functions)" : t->elf.funcs[fn].name;
+}
 
 static int by_load_blocks(const void *a, const void *b)
 {
@@ -144,29 +157,20 @@ static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
         free(rows);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
-        if (rows[i].z.load_accesses || rows[i].z.accesses[C_STORE])
-            rows[(*n_rows)++] = rows[i];
+    for (size_t i = 0; i < n; i++) {
+        lc_row *r = &rows[i];
+        if (!r->z.load_accesses && !r->z.accesses[C_STORE])
+            continue;
+        r->name = by == BY_FUNCTION ? fn_name(t, r->key) : NULL;
+        r->growth = ratio(r->z.load_blocks, r->z.load_accesses);
+        for (int c = 0; c < C_STORE; c++) {
+            r->share[c] = 100.0 * ratio(r->z.accesses[c], r->z.load_accesses);
+            r->growth_of[c] = ratio(r->z.blocks[c], r->z.load_accesses);
+        }
+        rows[(*n_rows)++] = *r;
+    }
     qsort(rows, *n_rows, sizeof *rows, by_load_blocks);
     return rows;
-}
-
-/* The whole run's totals (zeros when out of memory). */
-static lc_totals totals(const classes_tool *t)
-{
-    size_t n;
-    lc_row *r = group_rows(t, BY_RUN, &n);
-    lc_totals z;
-    memset(&z, 0, sizeof z);
-    if (r && n)
-        z = r[0].z;
-    free(r);
-    return z;
-}
-
-static const char *fn_name(const classes_tool *t, uint32_t fn)
-{
-    return fn == LC_UNKNOWN_FN || fn == LC_ALL ? "(outside known functions)" : t->elf.funcs[fn].name;
 }
 
 static edan_srcmap *open_src(const classes_tool *t, const edan_session *s)
@@ -181,27 +185,38 @@ static edan_loop_place loop_place(const classes_tool *t, uint32_t id, edan_srcma
     return edan_loops_place(t->loops, id, t->elf_open ? &t->elf : NULL, src);
 }
 
-static double ratio(uint64_t a, uint64_t b)
-{
-    return b ? (double)a / (double)b : 0.0;
-}
+/* One window size W: F (all loads), F_const, F_str, F_irr, and each over W (the growth dF). */
+typedef struct lc_window {
+    double w, blocks, blocks_of[C_STORE], growth, growth_of[C_STORE];
+} lc_window;
 
 /* The loads' footprint over windows: W, and per window F (all loads), F_const, F_str, F_irr; n levels. */
 typedef struct lc_windows {
+    bool has; /* a row of the windows (else n = 0) */
+    uint64_t accesses;
     size_t n;
     double w[64], f[N_CLASSES][64]; /* f[C_STORE] holds all loads' */
+    lc_window at[64];               /* the same a window size a row */
 } lc_windows;
 
 /* Row `row`'s windows (0: the whole run's; LC_NO_ROW: none, n = 0). */
 static void windows_of(const classes_tool *t, uint32_t row, lc_windows *x)
 {
     x->n = 0;
-    if (row == LC_NO_ROW)
+    if (!(x->has = row != LC_NO_ROW))
         return;
     const edan_split_row *r = &t->win.rows[row];
+    x->accesses = r->accesses;
     x->n = edan_split_row_mean(r, &r->all, x->w, x->f[C_STORE], 64);
     for (int c = 0; c < C_STORE; c++)
         edan_split_row_mean(r, &r->set[c], x->w, x->f[c], 64);
+    for (size_t i = 0; i < x->n; i++) {
+        x->at[i] = (lc_window){.w = x->w[i], .blocks = x->f[C_STORE][i], .growth = x->f[C_STORE][i] / x->w[i]};
+        for (int c = 0; c < C_STORE; c++) {
+            x->at[i].blocks_of[c] = x->f[c][i];
+            x->at[i].growth_of[c] = x->f[c][i] / x->w[i];
+        }
+    }
 }
 
 /* The windows' row of function key (an index, or LC_UNKNOWN_FN), of loop nest id. */
@@ -224,16 +239,45 @@ static int by_accesses(const void *a, const void *b)
     return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
+/* A static load's row: its instruction's counts, its class, accesses and shares, and its place. */
+typedef struct lc_load {
+    const lc_insn *insn;
+    const char *class, *function;
+    int64_t text_stride; /* a strided load's stride, else 0 */
+    double stride;       /* CSV's */
+    uint64_t accesses;
+    double share[C_STORE];
+    edan_srcloc loc;
+} lc_load;
+
 /* The static loads (not stores), most accesses first. */
-static const lc_insn **load_rows(const classes_tool *t, size_t *n)
+static lc_load *load_rows(const classes_tool *t, edan_srcmap *src, size_t *n)
 {
-    const lc_insn **rows = malloc((t->n_insns + 1) * sizeof *rows);
+    const lc_insn **by = malloc((t->n_insns + 1) * sizeof *by);
+    lc_load *rows = calloc(t->n_insns + 1, sizeof *rows);
     *n = 0;
-    for (size_t i = 0; rows && i < t->n_insns; i++)
+    for (size_t i = 0; by && rows && i < t->n_insns; i++)
         if (!t->insns[i].store)
-            rows[(*n)++] = &t->insns[i];
-    if (rows)
-        qsort(rows, *n, sizeof *rows, by_accesses);
+            by[(*n)++] = &t->insns[i];
+    if (by && rows)
+        qsort(by, *n, sizeof *by, by_accesses);
+    for (size_t i = 0; by && rows && i < *n; i++) {
+        const lc_insn *l = by[i];
+        lc_load *r = &rows[i];
+        *r = (lc_load){.insn = l,
+                       .class = class_name[insn_class(l)],
+                       .function = t->have_elf ? fn_name(t, l->fn) : NULL,
+                       .text_stride = insn_class(l) == C_STRIDED ? l->stride : 0,
+                       .stride = (double)l->stride,
+                       .accesses = insn_accesses(l)};
+        for (int c = 0; c < C_STORE; c++)
+            r->share[c] = 100.0 * ratio(l->n[c], r->accesses);
+        if (src)
+            edan_srcmap_lookup(src, l->pc, &r->loc);
+    }
+    if (!by || !rows)
+        *n = 0;
+    free(by);
     return rows;
 }
 
@@ -241,111 +285,83 @@ static const lc_insn **load_rows(const classes_tool *t, size_t *n)
 /* Tables                                                                 */
 /* ===================================================================== */
 
+/* A row's column of lc_row's member m (JSON and CSV its key, text its title). */
+#define LC_F(m, key, unit, doc, flags, title, width, precision)                                                        \
+    EDAN_COL_FIELD(lc_row, m, key, unit, doc, flags, title, width, precision)
+#define JSON_ONLY (EDAN_NO_TEXT | EDAN_NO_CSV)
+#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 /* A class's counts in JSON: its static loads (or stores), accesses and blocks. */
-#define LC_CLASS(p, c)                                                                                                 \
-    {p c ".static", EDAN_T_U64, "", "static " c " instructions", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0,               \
-     NULL,          EDAN_CELL},                                                                                        \
-        {p c ".accesses", EDAN_T_U64, "accesses", "their accesses", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL,      \
-         EDAN_CELL},                                                                                                   \
-    {                                                                                                                  \
-        p c ".blocks", EDAN_T_U64, "blocks", "the distinct blocks they touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0,  \
-            0, NULL, EDAN_CELL                                                                                         \
-    }
+#define LC_CLASS(p, c, i)                                                                                              \
+    LC_F(z.statics[i], p c ".static", "", "static " c " instructions", JSON_ONLY, NULL, 0, 0),                         \
+        LC_F(z.accesses[i], p c ".accesses", "accesses", "their accesses", JSON_ONLY, NULL, 0, 0),                     \
+        LC_F(z.blocks[i], p c ".blocks", "blocks", "the distinct blocks they touched", JSON_ONLY, NULL, 0, 0)
 /* A row's class totals in JSON (in the object p, "classes." or the row itself): per class, then the loads' accesses and
  * blocks. */
 #define LC_TOTALS(p)                                                                                                   \
-    LC_CLASS(p, "constant"), LC_CLASS(p, "strided"), LC_CLASS(p, "irregular"),                                         \
-        LC_CLASS(p, "store"), {p "load_accesses",                                                                      \
-                               EDAN_T_U64,                                                                             \
-                               "accesses",                                                                             \
-                               "the loads' accesses",                                                                  \
-                               EDAN_NO_TEXT | EDAN_NO_CSV,                                                             \
-                               NULL,                                                                                   \
-                               0,                                                                                      \
-                               0,                                                                                      \
-                               NULL,                                                                                   \
-                               EDAN_CELL},                                                                             \
-    {                                                                                                                  \
-        p "load_blocks", EDAN_T_U64, "blocks", "the distinct blocks loads touched", EDAN_NO_TEXT | EDAN_NO_CSV, NULL,  \
-            0, 0, NULL, EDAN_CELL                                                                                      \
-    }
-#define N_TOTALS 14
+    LC_CLASS(p, "constant", C_CONST), LC_CLASS(p, "strided", C_STRIDED), LC_CLASS(p, "irregular", C_IRREG),            \
+        LC_CLASS(p, "store", C_STORE),                                                                                 \
+        LC_F(z.load_accesses, p "load_accesses", "accesses", "the loads' accesses", JSON_ONLY, NULL, 0, 0),            \
+        LC_F(z.load_blocks, p "load_blocks", "blocks", "the distinct blocks loads touched", JSON_ONLY, NULL, 0, 0)
 /* Text only (a percentage or growth), CSV only. */
-#define LC_TEXT(title, w, p, flags)                                                                                    \
-    {                                                                                                                  \
-        title, EDAN_T_F64, "", title " (text)", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, w, p, NULL, EDAN_CELL       \
-    }
-#define LC_CSV(key, unit, doc)                                                                                         \
-    {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL                           \
-    }
-#define LC_BOTH(key, title, unit, doc)                                                                                 \
-    {                                                                                                                  \
-        key, EDAN_T_U64, unit, doc, EDAN_NO_JSON, title, 10, 0, NULL, EDAN_CELL                                        \
-    }
+#define LC_TEXT(S, m, title, w, p, flags)                                                                              \
+    EDAN_COL_FIELD(S, m, title, "", title " (text)", EDAN_NO_JSON | EDAN_NO_CSV | flags, title, w, p)
+#define LC_CSV(m, key, unit, doc) LC_F(m, key, unit, doc, EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0)
+#define LC_BOTH(m, key, title, unit, doc) LC_F(m, key, unit, doc, EDAN_NO_JSON, title, 10, 0)
 /*
  * A row's counts in text and CSV. Text shows a function's constant share, F, F_str, F_irr, dF_str and
  * dF_irr, a loop's every share, F, F_str, F_irr and dF: loop_only and fn_only (EDAN_NO_TEXT or 0) leave
  * the others' out.
  */
 #define LC_COUNTS(loop_only, fn_only)                                                                                  \
-    {"loads", EDAN_T_U64, "accesses", "the loads' accesses", EDAN_NO_JSON, NULL, 12, 0, NULL, EDAN_CELL},              \
-        LC_TEXT("A_const%", 8, 1, EDAN_COL_PERCENT), LC_TEXT("A_str%", 8, 1, EDAN_COL_PERCENT | loop_only),            \
-        LC_TEXT("A_irr%", 8, 1, EDAN_COL_PERCENT | loop_only),                                                         \
-        LC_CSV("constant_accesses", "accesses", "constant accesses"),                                                  \
-        LC_CSV("strided_accesses", "accesses", "strided accesses"),                                                    \
-        LC_CSV("irregular_accesses", "accesses", "irregular accesses"),                                                \
-        LC_BOTH("blocks", "F", "blocks", "the distinct blocks loads touched"),                                         \
-        LC_CSV("constant_blocks", "blocks", "blocks constant loads touched"),                                          \
-        LC_BOTH("strided_blocks", "F_str", "blocks", "blocks strided loads touched"),                                  \
-        LC_BOTH("irregular_blocks", "F_irr", "blocks", "blocks irregular loads touched"),                              \
-        LC_TEXT("dF", 9, 4, loop_only), LC_TEXT("dF_str", 9, 4, fn_only), LC_TEXT("dF_irr", 9, 4, fn_only),            \
-        LC_CSV("stores", "accesses", "stores' accesses"),                                                              \
-        LC_CSV("store_blocks", "blocks", "the distinct blocks stores touched")
-#define N_COUNTS 16
-/* A row's footprint over windows in JSON: null when it has none. */
+    LC_F(z.load_accesses, "loads", "accesses", "the loads' accesses", EDAN_NO_JSON, NULL, 12, 0),                      \
+        LC_TEXT(lc_row, share[C_CONST], "A_const%", 8, 1, EDAN_COL_PERCENT),                                           \
+        LC_TEXT(lc_row, share[C_STRIDED], "A_str%", 8, 1, EDAN_COL_PERCENT | loop_only),                               \
+        LC_TEXT(lc_row, share[C_IRREG], "A_irr%", 8, 1, EDAN_COL_PERCENT | loop_only),                                 \
+        LC_CSV(z.accesses[C_CONST], "constant_accesses", "accesses", "constant accesses"),                             \
+        LC_CSV(z.accesses[C_STRIDED], "strided_accesses", "accesses", "strided accesses"),                             \
+        LC_CSV(z.accesses[C_IRREG], "irregular_accesses", "accesses", "irregular accesses"),                           \
+        LC_BOTH(z.load_blocks, "blocks", "F", "blocks", "the distinct blocks loads touched"),                          \
+        LC_CSV(z.blocks[C_CONST], "constant_blocks", "blocks", "blocks constant loads touched"),                       \
+        LC_BOTH(z.blocks[C_STRIDED], "strided_blocks", "F_str", "blocks", "blocks strided loads touched"),             \
+        LC_BOTH(z.blocks[C_IRREG], "irregular_blocks", "F_irr", "blocks", "blocks irregular loads touched"),           \
+        LC_TEXT(lc_row, growth, "dF", 9, 4, loop_only),                                                                \
+        LC_TEXT(lc_row, growth_of[C_STRIDED], "dF_str", 9, 4, fn_only),                                                \
+        LC_TEXT(lc_row, growth_of[C_IRREG], "dF_irr", 9, 4, fn_only),                                                  \
+        LC_CSV(z.accesses[C_STORE], "stores", "accesses", "stores' accesses"),                                         \
+        LC_CSV(z.blocks[C_STORE], "store_blocks", "blocks", "the distinct blocks stores touched")
+/* A row's footprint over windows in JSON (its second struct's, lc_windows): null when it has none. */
 #define LC_WINDOWS(what)                                                                                               \
-    {"footprint_windows",                                                                                              \
-     EDAN_T_GROUP,                                                                                                     \
-     "",                                                                                                               \
-     "the footprint over windows of " what "'s loads (null: none)",                                                    \
-     EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                       \
-     NULL,                                                                                                             \
-     0,                                                                                                                \
-     0,                                                                                                                \
-     NULL,                                                                                                             \
-     EDAN_CELL},                                                                                                       \
+    EDAN_COL_GROUP_OF(1, lc_windows, has, "footprint_windows",                                                         \
+                      "the footprint over windows of " what "'s loads (null: none)", JSON_ONLY),                       \
         LC_WINDOW_ARRAYS("footprint_windows.")
+#define LC_ARRAY(m, key, unit, doc, flags) EDAN_COL_ARRAY_OF(1, lc_windows, m, n, key, unit, doc, flags)
 #define LC_WINDOW_ARRAYS(p)                                                                                            \
-    {p "accesses", EDAN_T_U64, "accesses", "the loads' accesses to blocks", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0,    \
-     NULL,         EDAN_CELL},                                                                                         \
-        {p "window", EDAN_T_F64S, "accesses", "window sizes W", 0, NULL, 0, 0, NULL, EDAN_CELL},                       \
-        {p "blocks", EDAN_T_F64S, "blocks", "mean distinct blocks per window", 0, NULL, 0, 0, NULL, EDAN_CELL},        \
-        {p "constant", EDAN_T_F64S, "blocks", "the same, of constant loads", 0, NULL, 0, 0, NULL, EDAN_CELL},          \
-        {p "strided", EDAN_T_F64S, "blocks", "of strided loads", 0, NULL, 0, 0, NULL, EDAN_CELL},                      \
-    {                                                                                                                  \
-        p "irregular", EDAN_T_F64S, "blocks", "of irregular loads", 0, NULL, 0, 0, NULL, EDAN_CELL                     \
-    }
-#define N_WINDOWS 7
+    EDAN_COL_OF(1, lc_windows, accesses, p "accesses", "accesses", "the loads' accesses to blocks", JSON_ONLY, NULL,   \
+                0, 0),                                                                                                 \
+        LC_ARRAY(w, p "window", "accesses", "window sizes W", 0),                                                      \
+        LC_ARRAY(f[C_STORE], p "blocks", "blocks", "mean distinct blocks per window", 0),                              \
+        LC_ARRAY(f[C_CONST], p "constant", "blocks", "the same, of constant loads", 0),                                \
+        LC_ARRAY(f[C_STRIDED], p "strided", "blocks", "of strided loads", 0),                                          \
+        LC_ARRAY(f[C_IRREG], p "irregular", "blocks", "of irregular loads", 0)
 #define LC_LABEL(title, w)                                                                                             \
     {                                                                                                                  \
         "label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, title, w, 0,    \
             NULL, EDAN_CELL                                                                                            \
     }
 /* One window size of the footprint over windows (text and CSV; JSON has them as arrays). */
-#define LC_WINDOW_ROW                                                                                                    \
-    {"window", EDAN_T_F64, "accesses", "W", EDAN_NO_JSON, "W", 14, 0, NULL, EDAN_CELL},                                  \
-        {"blocks", EDAN_T_F64, "blocks", "F", EDAN_NO_JSON | EDAN_COL_G, "F", 12, 4, NULL, EDAN_CELL},                   \
-        {"constant_blocks", EDAN_T_F64, "blocks", "F_const", EDAN_NO_JSON | EDAN_COL_G,                                  \
-         "F_const",         12,         4,        NULL,      EDAN_CELL},                                                 \
-        {"strided_blocks", EDAN_T_F64, "blocks", "F_str", EDAN_NO_JSON | EDAN_COL_G, "F_str", 12, 4, NULL, EDAN_CELL},   \
-        {"irregular_blocks", EDAN_T_F64, "blocks", "F_irr", EDAN_NO_JSON | EDAN_COL_G, "F_irr", 12, 4, NULL, EDAN_CELL}, \
-        {"growth", EDAN_T_F64, "", "dF", EDAN_NO_JSON, "dF", 9, 4, NULL, EDAN_CELL},                                     \
-        {"constant_growth", EDAN_T_F64, "", "dF_const", EDAN_NO_JSON, "dF_const", 9, 4, NULL, EDAN_CELL},                \
-        {"strided_growth", EDAN_T_F64, "", "dF_str", EDAN_NO_JSON, "dF_str", 9, 4, NULL, EDAN_CELL},                     \
-    {                                                                                                                    \
-        "irregular_growth", EDAN_T_F64, "", "dF_irr", EDAN_NO_JSON, "dF_irr", 9, 4, NULL, EDAN_CELL                      \
-    }
+#define LC_W(m, key, doc, flags, width, precision)                                                                     \
+    EDAN_COL_FIELD(lc_window, m, key, "blocks", doc, EDAN_NO_JSON | flags, doc, width, precision)
+#define LC_WINDOW_ROW                                                                                                  \
+    EDAN_COL_FIELD(lc_window, w, "window", "accesses", "W", EDAN_NO_JSON, "W", 14, 0),                                 \
+        LC_W(blocks, "blocks", "F", EDAN_COL_G, 12, 4),                                                                \
+        LC_W(blocks_of[C_CONST], "constant_blocks", "F_const", EDAN_COL_G, 12, 4),                                     \
+        LC_W(blocks_of[C_STRIDED], "strided_blocks", "F_str", EDAN_COL_G, 12, 4),                                      \
+        LC_W(blocks_of[C_IRREG], "irregular_blocks", "F_irr", EDAN_COL_G, 12, 4),                                      \
+        EDAN_COL_FIELD(lc_window, growth, "growth", "", "dF", EDAN_NO_JSON, "dF", 9, 4),                               \
+        EDAN_COL_FIELD(lc_window, growth_of[C_CONST], "constant_growth", "", "dF_const", EDAN_NO_JSON, "dF_const", 9,  \
+                       4),                                                                                             \
+        EDAN_COL_FIELD(lc_window, growth_of[C_STRIDED], "strided_growth", "", "dF_str", EDAN_NO_JSON, "dF_str", 9, 4), \
+        EDAN_COL_FIELD(lc_window, growth_of[C_IRREG], "irregular_growth", "", "dF_irr", EDAN_NO_JSON, "dF_irr", 9, 4)
 
 static const edan_column top_cols[] = {
     {"block_bytes", EDAN_T_U64, "bytes", "the block size", 0, NULL, 0, 0, NULL, EDAN_CELL},
@@ -371,8 +387,8 @@ static const edan_column summary_cols[] = {
 static const edan_column summary_all_cols[] = {LC_SUMMARY(LC_SUM(blank, "blank", "nothing", 0, NULL, 7, 0))};
 static const edan_column all_cols[] = {LC_TOTALS("")};
 static const edan_column function_cols[] = {
-    LC_LABEL("function", 32),
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function", EDAN_CELL},
+    LC_F(name, "label", "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "function", 32, 0),
+    EDAN_COL_FIELD_AS(lc_row, name, "name", "", "the function", EDAN_NO_TEXT, NULL, 0, 0, .csv_key = "function"),
     LC_TOTALS("classes."),
     LC_COUNTS(EDAN_NO_TEXT, 0),
     LC_WINDOWS("the function"),
@@ -387,33 +403,34 @@ static const edan_column nest_cols[] = {
     LC_LABEL(EDAN_NEST_TITLE, 40), EDAN_NEST_COLUMNS,      LC_TOTALS("classes."),
     LC_COUNTS(0, EDAN_NO_TEXT),    LC_WINDOWS("the nest"),
 };
+/* A load's column of its instruction's member m (lc_insn), or of its row's (lc_load, the row's second struct). */
+#define LC_I(m, key, unit, doc, flags) EDAN_COL_FIELD(lc_insn, m, key, unit, doc, flags, NULL, 0, 0)
+#define LC_L(m, key, unit, doc, flags, width) EDAN_COL_OF(1, lc_load, m, key, unit, doc, flags, NULL, width, 0)
 static const edan_column load_cols[] = {
     LC_LABEL("load (pc, function, line)", 44),
     {"pc", EDAN_T_U64, "address", "the load", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     {"function", EDAN_T_STR, "", "its function (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     {"file", EDAN_T_STR, "", "its source file (null: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
     {"line", EDAN_T_U64, "", "its source line (0: unknown)", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"class", EDAN_T_STR, "", "the class of most of its accesses", EDAN_COL_LEFT, NULL, 9, 0, NULL, EDAN_CELL},
+    LC_L(class, "class", "", "the class of most of its accesses", EDAN_COL_LEFT, 9),
     /* the stride three times: JSON's, text's (0 unless strided), CSV's (as a number, %.10g) */
-    {"stride", EDAN_T_I64, "bytes", "its latest repeated step", EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL,
-     EDAN_CELL},
-    {"stride", EDAN_T_I64, "bytes", "a strided load's stride", EDAN_NO_JSON | EDAN_NO_CSV, NULL, 7, 0, NULL, EDAN_CELL},
-    {"stride", EDAN_T_F64, "bytes", "its latest repeated step", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL,
-     EDAN_CELL},
-    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL, EDAN_CELL},
-    LC_TEXT("const%", 7, 1, EDAN_COL_PERCENT),
-    LC_TEXT("str%", 7, 1, EDAN_COL_PERCENT),
-    LC_TEXT("irr%", 7, 1, EDAN_COL_PERCENT),
-    {"constant", EDAN_T_U64, "accesses", "those classed constant", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"strided", EDAN_T_U64, "accesses", "strided", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"irregular", EDAN_T_U64, "accesses", "irregular", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
-    {"dependent", EDAN_T_U64, "accesses", "those whose address depended on a recent load", EDAN_NO_TEXT, NULL, 0, 0,
-     NULL, EDAN_CELL},
+    LC_I(stride, "stride", "bytes", "its latest repeated step", JSON_ONLY),
+    LC_L(text_stride, "stride", "bytes", "a strided load's stride", EDAN_NO_JSON | EDAN_NO_CSV, 7),
+    LC_L(stride, "stride", "bytes", "its latest repeated step", EDAN_NO_JSON | EDAN_NO_TEXT, 0),
+    LC_L(accesses, "accesses", "accesses", "its accesses", 0, 12),
+    EDAN_COL_OF(1, lc_load, share[C_CONST], "const%", "", "const% (text)", TEXT_ONLY | EDAN_COL_PERCENT, "const%", 7,
+                1),
+    EDAN_COL_OF(1, lc_load, share[C_STRIDED], "str%", "", "str% (text)", TEXT_ONLY | EDAN_COL_PERCENT, "str%", 7, 1),
+    EDAN_COL_OF(1, lc_load, share[C_IRREG], "irr%", "", "irr% (text)", TEXT_ONLY | EDAN_COL_PERCENT, "irr%", 7, 1),
+    LC_I(n[C_CONST], "constant", "accesses", "those classed constant", EDAN_NO_TEXT),
+    LC_I(n[C_STRIDED], "strided", "accesses", "strided", EDAN_NO_TEXT),
+    LC_I(n[C_IRREG], "irregular", "accesses", "irregular", EDAN_NO_TEXT),
+    LC_I(dependent, "dependent", "accesses", "those whose address depended on a recent load", EDAN_NO_TEXT),
 };
 static const edan_column windows_cols[] = {LC_WINDOW_ARRAYS("")};
 static const edan_column window_rows_cols[] = {LC_WINDOW_ROW};
 static const edan_column function_window_cols[] = {
-    {"function", EDAN_T_STR, "", "the function", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_OF(1, lc_row, name, "function", "", "the function", EDAN_NO_JSON | EDAN_NO_TEXT, NULL, 0, 0),
     LC_WINDOW_ROW};
 static const edan_column nest_window_cols[] = {EDAN_LOOP_COLUMNS, LC_WINDOW_ROW};
 
@@ -453,67 +470,11 @@ const edan_table_decl edan_lc_tables[] = {
     {NULL, NULL, false, NULL, NULL, 0, false},
 };
 
-/* A row's class totals (N_TOTALS cells), then (counts) its text and CSV counts (N_COUNTS): the next cell. */
-static edan_value *put_totals(edan_value *v, const lc_totals *z, bool counts)
-{
-    for (int c = 0; c < N_CLASSES; c++, v += 3) {
-        v[0].u = z->statics[c];
-        v[1].u = z->accesses[c];
-        v[2].u = z->blocks[c];
-    }
-    v[0].u = z->load_accesses;
-    v[1].u = z->load_blocks;
-    v += 2;
-    if (!counts)
-        return v;
-    const double a = (double)z->load_accesses;
-    v[0].u = z->load_accesses;
-    for (int c = 0; c < C_STORE; c++) {
-        v[1 + c].f = 100.0 * ratio(z->accesses[c], z->load_accesses);
-        v[4 + c].u = z->accesses[c];
-        v[8 + c].u = z->blocks[c];
-    }
-    v[7].u = z->load_blocks;
-    v[11].f = a ? (double)z->load_blocks / a : 0.0;
-    v[12].f = ratio(z->blocks[C_STRIDED], z->load_accesses);
-    v[13].f = ratio(z->blocks[C_IRREG], z->load_accesses);
-    v[14].u = z->accesses[C_STORE];
-    v[15].u = z->blocks[C_STORE];
-    return v + N_COUNTS;
-}
-
-/* Windows x as the arrays of a JSON object (N_WINDOWS cells, the first its group when group). */
-static void put_windows(edan_value *v, const classes_tool *t, uint32_t row, const lc_windows *x, bool group)
-{
-    if (group)
-        (v++)->u = row != LC_NO_ROW;
-    if (row == LC_NO_ROW)
-        return;
-    v[0].u = t->win.rows[row].accesses;
-    v[1] = (edan_value){.d = {x->w, x->n}};
-    v[2] = (edan_value){.d = {x->f[C_STORE], x->n}};
-    for (int c = 0; c < C_STORE; c++)
-        v[3 + c] = (edan_value){.d = {x->f[c], x->n}};
-}
-
-/* Window size i of x (9 cells). */
-static void put_window_row(edan_value *v, const lc_windows *x, size_t i)
-{
-    v[0].f = x->w[i];
-    v[1].f = x->f[C_STORE][i];
-    v[5].f = x->f[C_STORE][i] / x->w[i];
-    for (int c = 0; c < C_STORE; c++) {
-        v[2 + c].f = x->f[c][i];
-        v[6 + c].f = x->f[c][i] / x->w[i];
-    }
-}
-
 /*
  * How the report shows its tables: text, JSON and CSV each in its own order
  * (the loads' three times, once in each).
  */
 #define N_RESULTS 14
-#define TEXT_ONLY (EDAN_NO_JSON | EDAN_NO_CSV)
 static const int layout_table[N_RESULTS] = {T_TOP,          T_ALL,        T_SUMMARY, T_SUMMARY_ALL, T_LOADS,
                                             T_FUNCTIONS,    T_FN_WINDOWS, T_LOADS,   T_LOOPS,       T_NESTS,
                                             T_NEST_WINDOWS, T_LOADS,      T_WINDOWS, T_WINDOW_ROWS};
@@ -537,15 +498,19 @@ static const edan_result layout[N_RESULTS] = {
 
 typedef struct lc_tables {
     edan_table t[N_T];
+    /* the rows the tables show: the whole run's, each function's, loop's and nest's, each load's */
+    lc_row run, *rows[BY_NEST + 1];
+    size_t n[BY_NEST + 1], n_loads;
+    lc_load *loads;
     lc_windows *win; /* the windows the tables point at: the whole run's, each function's, each nest's */
     lc_class_row sum[N_CLASSES + 1];
     edan_result r[N_RESULTS];
 } lc_tables;
 
 /* Text's summary of the classes: a row per class, then the loads'. */
-static void summary(const classes_tool *t, lc_class_row *out)
+static void summary(const lc_totals *zp, lc_class_row *out)
 {
-    const lc_totals z = totals(t);
+    const lc_totals z = *zp;
     const uint64_t fsum = z.blocks[C_CONST] + z.blocks[C_STRIDED] + z.blocks[C_IRREG];
     for (int c = 0; c < N_CLASSES; c++) {
         const uint64_t base = c == C_STORE ? z.accesses[C_STORE] : z.load_accesses;
@@ -568,29 +533,41 @@ static void summary(const classes_tool *t, lc_class_row *out)
                                     0};
 }
 
-/* A loop's or nest's rows, and (nests) their windows' rows. */
-static void loop_tables(const classes_tool *t, edan_srcmap *src, bool nests, lc_tables *x, lc_windows **w)
+/* The rows of the tables (they outlive them): the groups', their windows and the loads'. */
+static void collect(const classes_tool *t, edan_srcmap *src, lc_tables *x)
 {
-    size_t n;
-    lc_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    edan_table *tab = &x->t[nests ? T_NESTS : T_LOOPS];
-    for (size_t i = 0; rows && i < n; i++) {
-        const uint32_t id = rows[i].key;
-        const edan_loop *l = edan_loops_get(t->loops, id);
-        const edan_loop_place p = loop_place(t, id, src);
-        edan_value *v = edan_loop_row(tab, l, &p, nests ? (int64_t)edan_loops_inside(t->loops, id) : -1);
+    for (int by = BY_RUN; by <= BY_NEST; by++)
+        x->rows[by] = group_rows(t, by, &x->n[by]);
+    x->run = x->n[BY_RUN] ? x->rows[BY_RUN][0] : (lc_row){0}; /* zeros when out of memory */
+    summary(&x->run.z, x->sum);
+    x->loads = load_rows(t, src, &x->n_loads);
+    const size_t n_fn = x->n[BY_FUNCTION];
+    if (!(x->win = calloc(1 + n_fn + x->n[BY_NEST], sizeof *x->win)))
+        return;
+    windows_of(t, 0, x->win);
+    for (size_t i = 0; i < n_fn; i++)
+        windows_of(t, fn_row(t, x->rows[BY_FUNCTION][i].key), &x->win[1 + i]);
+    for (size_t i = 0; i < x->n[BY_NEST]; i++)
+        windows_of(t, nest_row(t, x->rows[BY_NEST][i].key), &x->win[1 + n_fn + i]);
+}
+
+/* A loop's or nest's rows, and (nests) their windows' rows. */
+static void loop_tables(const classes_tool *t, edan_srcmap *src, int by, lc_tables *x, const lc_windows *w)
+{
+    edan_table *tab = &x->t[by == BY_NEST ? T_NESTS : T_LOOPS];
+    for (size_t i = 0; i < x->n[by]; i++) {
+        const lc_row *r = &x->rows[by][i];
+        const lc_windows *nw = by == BY_NEST ? &w[i] : NULL;
+        const edan_loop *l = edan_loops_get(t->loops, r->key);
+        const edan_loop_place p = loop_place(t, r->key, src);
+        const int64_t inside = nw ? (int64_t)edan_loops_inside(t->loops, r->key) : -1;
+        edan_value *v = edan_loop_row(tab, l, &p, inside, r, nw);
+        for (size_t k = 0; v && nw && k < nw->n; k++)
+            if ((v = edan_table_row_of(&x->t[T_NEST_WINDOWS], 0, &nw->at[k], NULL)))
+                edan_loop_cells(&x->t[T_NEST_WINDOWS], v, l, &p, -1);
         if (!v)
             break;
-        v = put_totals(v, &rows[i].z, true);
-        if (!nests)
-            continue;
-        windows_of(t, nest_row(t, id), *w);
-        put_windows(v, t, nest_row(t, id), *w, true);
-        for (size_t k = 0; k < (*w)->n && (v = edan_table_row(&x->t[T_NEST_WINDOWS], 0)); k++)
-            put_window_row(v + edan_loop_cells(&x->t[T_NEST_WINDOWS], v, l, &p, -1), *w, k);
-        (*w)++;
     }
-    free(rows);
 }
 
 static void make_tables(const classes_tool *t, const edan_session *s, lc_tables *x)
@@ -603,67 +580,34 @@ static void make_tables(const classes_tool *t, const edan_session *s, lc_tables 
         x->r[i].left |= !t->have_elf && (i == 5 || i == 6) ? EDAN_NO_CSV : 0;
     }
     x->r[5].absent = !t->have_elf;
-    summary(t, x->sum);
+    edan_srcmap *src = open_src(t, s);
+    collect(t, src, x);
     edan_table_rows_of(&x->t[T_SUMMARY], x->sum, N_CLASSES, sizeof *x->sum);
     edan_table_rows_of(&x->t[T_SUMMARY_ALL], &x->sum[N_CLASSES], 1, sizeof *x->sum);
-    size_t n_fn = 0;
-    lc_row *fns = group_rows(t, BY_FUNCTION, &n_fn);
-    x->win = calloc(1 + n_fn + (t->loops ? edan_loops_count(t->loops) : 0), sizeof *x->win);
     edan_value *v = edan_table_row(&x->t[T_TOP], 0);
     if (v) {
         v[0].u = 1u << LC_BLOCK_SHIFT;
         v[1].s = t->given ? "each static load's from --load-classes, the others' from their address sequence"
                           : "each access from the eDAG and its load's address sequence";
     }
-    const lc_totals z = totals(t);
-    if ((v = edan_table_row(&x->t[T_ALL], 0)))
-        put_totals(v, &z, false);
-    if (!x->win) {
-        free(fns);
-        return;
+    edan_table_rows_of(&x->t[T_ALL], &x->run, 1, sizeof x->run);
+    const lc_windows *w = x->win;
+    if (w && edan_table_row_of(&x->t[T_WINDOWS], 0, NULL, w))
+        edan_table_rows_of(&x->t[T_WINDOW_ROWS], w->at, w->n, sizeof *w->at);
+    for (size_t i = 0; w && i < x->n[BY_FUNCTION]; i++) {
+        const lc_row *r = &x->rows[BY_FUNCTION][i];
+        edan_table_row_of(&x->t[T_FUNCTIONS], 0, r, &w[1 + i]);
+        for (size_t k = 0; k < w[1 + i].n; k++)
+            edan_table_row_of(&x->t[T_FN_WINDOWS], 0, &w[1 + i].at[k], r);
     }
-    lc_windows *w = x->win;
-    windows_of(t, 0, w);
-    if ((v = edan_table_row(&x->t[T_WINDOWS], 0)))
-        put_windows(v, t, 0, w, false);
-    for (size_t k = 0; k < w->n && (v = edan_table_row(&x->t[T_WINDOW_ROWS], 0)); k++)
-        put_window_row(v, w, k);
-    w++;
-    for (size_t i = 0; fns && i < n_fn && (v = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++, w++) {
-        v[0].s = v[1].s = fn_name(t, fns[i].key);
-        v = put_totals(v + 2, &fns[i].z, true);
-        windows_of(t, fn_row(t, fns[i].key), w);
-        put_windows(v, t, fn_row(t, fns[i].key), w, true);
-        for (size_t k = 0; k < w->n && (v = edan_table_row(&x->t[T_FN_WINDOWS], 0)); k++) {
-            v[0].s = fn_name(t, fns[i].key);
-            put_window_row(v + 1, w, k);
-        }
+    if (w) {
+        loop_tables(t, src, BY_LOOP, x, w);
+        loop_tables(t, src, BY_NEST, x, w + 1 + x->n[BY_FUNCTION]);
     }
-    free(fns);
-    edan_srcmap *src = open_src(t, s);
-    loop_tables(t, src, false, x, &w);
-    loop_tables(t, src, true, x, &w);
-    size_t n;
-    const lc_insn **loads = load_rows(t, &n);
-    for (size_t i = 0; loads && i < n && (v = edan_table_row(&x->t[T_LOADS], 0)); i++) {
-        const lc_insn *l = loads[i];
-        edan_srcloc loc = {NULL, NULL, 0};
-        if (src)
-            edan_srcmap_lookup(src, l->pc, &loc);
-        const uint64_t a = insn_accesses(l);
-        edan_insn_cells(&x->t[T_LOADS], v, l->pc, t->have_elf ? fn_name(t, l->fn) : NULL, loc.file, loc.line);
-        v[5].s = class_name[insn_class(l)];
-        v[6].i = l->stride;
-        v[7].i = insn_class(l) == C_STRIDED ? l->stride : 0;
-        v[8].f = (double)l->stride;
-        v[9].u = a;
-        for (int c = 0; c < C_STORE; c++) {
-            v[10 + c].f = 100.0 * ratio(l->n[c], a);
-            v[13 + c].u = l->n[c];
-        }
-        v[16].u = l->dependent;
-    }
-    free(loads);
+    for (size_t i = 0;
+         w && i < x->n_loads && (v = edan_table_row_of(&x->t[T_LOADS], 0, x->loads[i].insn, &x->loads[i])); i++)
+        edan_insn_cells(&x->t[T_LOADS], v, x->loads[i].insn->pc, x->loads[i].function, x->loads[i].loc.file,
+                        x->loads[i].loc.line);
     edan_srcmap_close(src);
 }
 
@@ -671,6 +615,9 @@ static void free_tables(lc_tables *x)
 {
     for (int k = 0; k < N_T; k++)
         edan_table_free(&x->t[k]);
+    for (int by = BY_RUN; by <= BY_NEST; by++)
+        free(x->rows[by]);
+    free(x->loads);
     free(x->win);
 }
 

@@ -24,6 +24,8 @@
 typedef struct fp_row {
     uint32_t key; /* function index (UNKNOWN), loop id, or vCPU */
     fp_total v;
+    double growth;            /* lines / accesses */
+    const char *label, *name; /* a function's: text's label and its name (the whole run's: "all", "(all)") */
 } fp_row;
 
 static int by_bytes(const void *a, const void *b)
@@ -195,15 +197,15 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
-        if (r[i].v.accesses)
+        if (r[i].v.accesses) {
+            r[i].growth = (double)r[i].v.lines / (double)r[i].v.accesses;
+            r[i].label = r[i].name = by != BY_FUNCTION     ? NULL
+                                     : r[i].key == UNKNOWN ? "(outside known functions)"
+                                                           : t->elf.funcs[r[i].key].name;
             r[(*n_rows)++] = r[i];
+        }
     qsort(r, *n_rows, sizeof *r, loops ? by_lines : by == BY_THREAD ? by_key : by_bytes);
     return r;
-}
-
-static const char *fn_name(const footprint_tool *t, uint32_t fn)
-{
-    return fn == UNKNOWN ? "(outside known functions)" : t->elf.funcs[fn].name;
 }
 
 /* ===================================================================== */
@@ -212,31 +214,28 @@ static const char *fn_name(const footprint_tool *t, uint32_t fn)
 
 /* The values of every row: bytes, lines, accesses and growth (a row's last four columns). */
 #define FP_VALUES(text)                                                                                                \
-    {"bytes", EDAN_T_U64, "bytes", "distinct bytes loaded or stored", 0, NULL, 14, 0, NULL, EDAN_CELL},                \
-        {"lines", EDAN_T_U64, "lines", "distinct 64-byte lines loaded or stored", 0, NULL, 12, 0, NULL, EDAN_CELL},    \
-        {"accesses", EDAN_T_U64, "accesses", "the accesses that touched them (one per instruction executed)",          \
-         text,       NULL,       12,         0,                                                                        \
-         NULL,       EDAN_CELL},                                                                                       \
-    {                                                                                                                  \
-        "growth", EDAN_T_F64, "lines per access", "the footprint's growth lines / accesses", text, "dF (F/A)", 10, 4,  \
-            NULL, EDAN_CELL                                                                                            \
-    }
+    EDAN_COL_FIELD(fp_row, v.bytes, "bytes", "bytes", "distinct bytes loaded or stored", 0, NULL, 14, 0),              \
+        EDAN_COL_FIELD(fp_row, v.lines, "lines", "lines", "distinct 64-byte lines loaded or stored", 0, NULL, 12, 0),  \
+        EDAN_COL_FIELD(fp_row, v.accesses, "accesses", "accesses",                                                     \
+                       "the accesses that touched them (one per instruction executed)", text, NULL, 12, 0),            \
+        EDAN_COL_FIELD(fp_row, growth, "growth", "lines per access", "the footprint's growth lines / accesses", text,  \
+                       "dF (F/A)", 10, 4)
 
 static const edan_column total_cols[] = {
     {"line_bytes", EDAN_T_U64, "bytes", "the line size", 0, NULL, 0, 0, NULL, EDAN_CELL},
     FP_VALUES(0),
 };
 static const edan_column function_cols[] = {
-    {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "", 32, 0, NULL,
-     EDAN_CELL},
-    {"name", EDAN_T_STR, "", "the function (the whole run's row: (all), CSV only)", EDAN_NO_TEXT, NULL, 0, 0,
-     "function", EDAN_CELL},
+    EDAN_COL_FIELD(fp_row, label, "label", "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "",
+                   32, 0),
+    EDAN_COL_FIELD_AS(fp_row, name, "name", "", "the function (the whole run's row: (all), CSV only)", EDAN_NO_TEXT,
+                      NULL, 0, 0, .csv_key = "function"),
     FP_VALUES(EDAN_NO_TEXT),
 };
 static const edan_column thread_cols[] = {
     {"label", EDAN_T_STR, "", "the row's name in text", EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_NAME, "thread (vCPU)", 32,
      0, NULL, EDAN_CELL},
-    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(fp_row, key, "vcpu", "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0),
     FP_VALUES(0),
 };
 #define FP_LABEL(title)                                                                                                \
@@ -261,15 +260,6 @@ const edan_table_decl edan_footprint_tables[] = {
 };
 enum { T_TOTAL, T_FUNCTIONS, T_THREADS, T_LOOPS, T_NESTS, N_TABLES };
 
-/* A row's last four values. */
-static void put_values(edan_value *r, size_t at, const fp_total *v)
-{
-    r[at].u = v->bytes;
-    r[at + 1].u = v->lines;
-    r[at + 2].u = v->accesses;
-    r[at + 3].f = v->accesses ? (double)v->lines / (double)v->accesses : 0.0;
-}
-
 /* How text shows each table. */
 static const edan_text_view views[N_TABLES] = {
     {.title = "\nfootprint (distinct bytes and {line_bytes}-byte lines loaded or stored)"},
@@ -281,74 +271,55 @@ static const edan_text_view views[N_TABLES] = {
 
 typedef struct fp_tables {
     edan_table t[N_TABLES];
-    edan_result r[N_TABLES]; /* how the report shows them */
+    edan_result r[N_TABLES];     /* how the report shows them */
+    fp_row all, *rows[N_TABLES]; /* the rows the tables show: the whole run's, and each table's */
 } fp_tables;
-
-/* The innermost loops' rows, or (nests) every loop nest's (text: those with loops inside them). */
-static void loop_rows(const footprint_tool *t, edan_srcmap *src, bool nests, edan_table *tab)
-{
-    size_t n;
-    fp_row *rows = group_rows(t, nests ? BY_NEST : BY_LOOP, &n);
-    for (size_t i = 0; rows && i < n; i++) {
-        const edan_loop *l = edan_loops_get(t->loops, rows[i].key);
-        const edan_loop_place p = edan_loops_place(t->loops, rows[i].key, t->elf_open ? &t->elf : NULL, src);
-        edan_value *r = edan_loop_row(tab, l, &p, nests ? (int64_t)edan_loops_inside(t->loops, rows[i].key) : -1);
-        if (!r)
-            break;
-        put_values(r, 0, &rows[i].v);
-    }
-    free(rows);
-}
 
 /* Every table of the report (text, JSON and CSV show different rows of them: the rows' flags). */
 static void make_tables(const footprint_tool *t, const edan_session *s, fp_tables *x)
 {
+    static const int by[N_TABLES] = {BY_RUN, BY_FUNCTION, BY_THREAD, BY_LOOP, BY_NEST};
+    size_t n[N_TABLES] = {0};
     for (int k = 0; k < N_TABLES; k++) {
         edan_table_init(&x->t[k], &edan_footprint_tables[k]);
         x->r[k] = (edan_result){.t = &x->t[k], .view = views[k]};
-    }
-    size_t n = 0;
-    fp_row *rows = group_rows(t, BY_RUN, &n); /* the whole run's totals (zeros when out of memory) */
-    const fp_total all = rows && n ? rows[0].v : (fp_total){0, 0, 0};
-    free(rows);
-    edan_value *r = edan_table_row(&x->t[T_TOTAL], 0);
-    if (r) {
-        r[0].u = LINE;
-        put_values(r, 1, &all);
-    }
-    /* the whole run's row first: "all" in text, "(all)" in CSV, not in JSON (the totals are) */
-    if ((r = edan_table_row(&x->t[T_FUNCTIONS], EDAN_NO_JSON))) {
-        r[0].s = "all";
-        r[1].s = "(all)";
-        put_values(r, 2, &all);
+        x->rows[k] = k != T_FUNCTIONS || t->have_elf ? group_rows(t, by[k], &n[k]) : NULL;
     }
     x->r[T_FUNCTIONS].absent = !t->have_elf;
-    rows = t->have_elf ? group_rows(t, BY_FUNCTION, &n) : NULL;
-    for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_FUNCTIONS], 0)); i++) {
-        r[0].s = r[1].s = fn_name(t, rows[i].key);
-        put_values(r, 2, &rows[i].v);
-    }
-    free(rows);
-    rows = group_rows(t, BY_THREAD, &n);
-    for (size_t i = 0; rows && i < n && (r = edan_table_row(&x->t[T_THREADS], 0)); i++) {
+    x->all = n[T_TOTAL] ? x->rows[T_TOTAL][0] : (fp_row){0}; /* zeros when out of memory */
+    x->all.label = "all";
+    x->all.name = "(all)";
+    edan_value *r = edan_table_row_of(&x->t[T_TOTAL], 0, &x->all, NULL);
+    if (r)
+        r[0].u = LINE;
+    /* the whole run's row first: "all" in text, "(all)" in CSV, not in JSON (the totals are) */
+    edan_table_row_of(&x->t[T_FUNCTIONS], EDAN_NO_JSON, &x->all, NULL);
+    edan_table_rows_of(&x->t[T_FUNCTIONS], x->rows[T_FUNCTIONS], n[T_FUNCTIONS], sizeof(fp_row));
+    for (size_t i = 0; i < n[T_THREADS] && (r = edan_table_row_of(&x->t[T_THREADS], 0, &x->rows[T_THREADS][i], NULL));
+         i++) {
         char name[32];
-        snprintf(name, sizeof name, "vcpu %" PRIu32, rows[i].key);
+        snprintf(name, sizeof name, "vcpu %" PRIu32, x->rows[T_THREADS][i].key);
         r[0].s = edan_table_str(&x->t[T_THREADS], name);
-        r[1].u = rows[i].key;
-        put_values(r, 2, &rows[i].v);
     }
-    free(rows);
     edan_error ignored = {0};
     edan_srcmap *src = t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
-    loop_rows(t, src, false, &x->t[T_LOOPS]);
-    loop_rows(t, src, true, &x->t[T_NESTS]);
+    for (int k = T_LOOPS; k <= T_NESTS; k++) /* nests: text leaves out those without loops inside */
+        for (size_t i = 0; i < n[k]; i++) {
+            const uint32_t id = x->rows[k][i].key;
+            const edan_loop_place p = edan_loops_place(t->loops, id, t->elf_open ? &t->elf : NULL, src);
+            const int64_t inside = k == T_NESTS ? (int64_t)edan_loops_inside(t->loops, id) : -1;
+            if (!edan_loop_row(&x->t[k], edan_loops_get(t->loops, id), &p, inside, &x->rows[k][i], NULL))
+                break;
+        }
     edan_srcmap_close(src);
 }
 
 static void free_tables(fp_tables *x)
 {
-    for (int k = 0; k < N_TABLES; k++)
+    for (int k = 0; k < N_TABLES; k++) {
         edan_table_free(&x->t[k]);
+        free(x->rows[k]);
+    }
 }
 
 int edan_footprint_results(void *tool, const edan_session *s, edan_tool_results *x)

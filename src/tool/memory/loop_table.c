@@ -33,9 +33,10 @@ static const char *loop_label(edan_table *t, const edan_loop_place *p, unsigned 
     return edan_table_str(t, name);
 }
 
-edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops)
+edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops,
+                          const void *s0, const void *s1)
 {
-    edan_value *r = edan_table_row(t, nest_loops >= 0 && nest_loops < 2 ? EDAN_NO_TEXT : 0);
+    edan_value *r = edan_table_row_of(t, nest_loops >= 0 && nest_loops < 2 ? EDAN_NO_TEXT : 0, s0, s1);
     if (!r)
         return NULL;
     r[0].s = loop_label(t, p, nest_loops >= 0 ? (unsigned)nest_loops : l->depth);

@@ -43,10 +43,12 @@ size_t edan_loop_cells(edan_table *t, edan_value *r, const edan_loop *l, const e
  * A new row of t for loop l at place p: text's name, "file:line function
  * (depth)", file without its directories, then loop l's cells; with
  * nest_loops >= 0 a nest's (its name's number its loops), left out of text
- * when it holds no other loop. The cell after them, or NULL when out of
- * memory.
+ * when it holds no other loop; its bound columns (EDAN_COL_OF) show the
+ * members of s0 and s1 (edan_table_row_of). The cell after them, or NULL
+ * when out of memory.
  */
-edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops);
+edan_value *edan_loop_row(edan_table *t, const edan_loop *l, const edan_loop_place *p, int64_t nest_loops,
+                          const void *s0, const void *s1);
 /*
  * A static instruction's cells r[0 .. 5): text's name, "pc function
  * file:line" (file without its directories, "?" when unknown), then its pc,

@@ -13,22 +13,13 @@
 
 /* What every row has after its place: its accesses, cold ones, misses per size and distance histogram. */
 #define RU_VALUES                                                                                                      \
-    {"accesses", EDAN_T_U64, "accesses", "its accesses", 0, NULL, 12, 0, NULL, EDAN_CELL},                             \
-        {"cold", EDAN_T_U64, "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0, NULL, EDAN_CELL},      \
-        {"misses",                                                                                                     \
-         EDAN_T_U64S,                                                                                                  \
-         "accesses",                                                                                                   \
-         "per --reuse-sizes entry (sizes), the accesses an LRU cache of it misses",                                    \
-         EDAN_NO_TEXT | EDAN_NO_CSV,                                                                                   \
-         NULL,                                                                                                         \
-         0,                                                                                                            \
-         0,                                                                                                            \
-         NULL,                                                                                                         \
-         EDAN_CELL},                                                                                                   \
-    {                                                                                                                  \
-        "distance_histogram", EDAN_T_U64S, "accesses", "its accesses per stack-distance bin (bin_lo)",                 \
-            EDAN_NO_TEXT | EDAN_NO_CSV, NULL, 0, 0, NULL, EDAN_CELL                                                    \
-    }
+    EDAN_COL_FIELD(view_row, v.accesses, "accesses", "accesses", "its accesses", 0, NULL, 12, 0),                      \
+        EDAN_COL_FIELD(view_row, v.cold, "cold", "accesses", "its cold accesses (a block's first)", 0, NULL, 10, 0),   \
+        EDAN_COL_ARRAY(view_row, misses, n_sizes, "misses", "accesses",                                                \
+                       "per --reuse-sizes entry (sizes), the accesses an LRU cache of it misses",                      \
+                       EDAN_NO_TEXT | EDAN_NO_CSV),                                                                    \
+        EDAN_COL_ARRAY(view_row, v.hist, n_bins, "distance_histogram", "accesses",                                     \
+                       "its accesses per stack-distance bin (bin_lo)", EDAN_NO_TEXT | EDAN_NO_CSV)
 
 /* A place in the source: the function, file and line (null and 0 when unknown). */
 #define RU_PLACE(what)                                                                                                 \
@@ -39,11 +30,11 @@
     }
 
 static const edan_column function_cols[] = {
-    {"name", EDAN_T_STR, "", "the function", EDAN_NO_TEXT, NULL, 0, 0, "function", EDAN_CELL},
+    EDAN_COL_FIELD_AS(view_row, name, "name", "", "the function", EDAN_NO_TEXT, NULL, 0, 0, .csv_key = "function"),
     RU_VALUES,
 };
 static const edan_column thread_cols[] = {
-    {"vcpu", EDAN_T_U64, "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_FIELD(view_row, vcpu, "vcpu", "", "the vCPU (thread) whose accesses these are", EDAN_NO_TEXT, NULL, 0, 0),
     RU_VALUES,
 };
 static const edan_column loop_cols[] = {EDAN_LOOP_COLUMNS, RU_VALUES};
@@ -70,8 +61,8 @@ static const edan_column scalar_cols[] = {
     S_CELL("blocks", EDAN_T_U64, "blocks", "the distinct blocks accessed"),
     S_FIELD(cold, "cold", "accesses", "the first accesses to a block (in a sample, per sample)"),
     S_CELL("samples", EDAN_T_U64, "", "the samples of a sampled trace, each on its own (1: none, --across-samples)"),
-    S_CELL("bin_lo", EDAN_T_U64S, "", "each histogram bin's lower end: 0, then 2^(k-1) for bin k"),
-    S_CELL("distance_histogram", EDAN_T_U64S, "accesses", "the reuses per LRU stack-distance bin (blocks)"),
+    Z_ARRAY(lo, n_bins, "bin_lo", "", "each histogram bin's lower end: 0, then 2^(k-1) for bin k"),
+    Z_ARRAY(dist, n_bins, "distance_histogram", "accesses", "the reuses per LRU stack-distance bin (blocks)"),
     S_CELL("reuse_time_histogram", EDAN_T_U64S, "accesses", "the reuses per reuse-time bin (accesses)"),
     Z_ARRAY(bytes, n_mrc, "miss_ratio_curve.bytes", "bytes", "the fully associative LRU cache sizes of the curve"),
     Z_ARRAY(ratio, n_mrc, "miss_ratio_curve.miss_ratio", "ratio", "its miss ratio at each size"),

@@ -29,6 +29,24 @@ typedef struct reuse_row {
     uint64_t hist[BINS]; /* stack distances */
 } reuse_row;
 
+/* A row of a table per function, thread, loop, loop nest or static access (reuse_view.c makes them). */
+typedef struct view_row {
+    const char *name; /* function, or an access's function */
+    const char *file; /* an access's source file (NULL: unknown) */
+    unsigned line;
+    uint64_t pc; /* an access's instruction, a loop's head (0 for a function) */
+    reuse_row v;
+    uint64_t key;               /* misses at the first size: the order */
+    uint32_t depth;             /* a loop's nesting depth (1: outermost) */
+    uint32_t inside;            /* a loop nest's loops, itself included */
+    uint32_t vcpu;              /* a thread's vCPU */
+    const edan_loop *loop;      /* a loop's or nest's */
+    uint64_t misses[SIZES];     /* at each size (made with its table) */
+    double miss_percent[SIZES]; /* misses per 100 accesses */
+    int n_sizes;
+    size_t n_bins; /* the histogram's: BINS */
+} view_row;
+
 typedef struct reuse_tool {
     edan_reuse *tracker;
     int stream;
@@ -143,7 +161,7 @@ typedef struct ru_series {
     unsigned top;             /* the last bin with reuses */
     reuse_point mrc[64];
     reuse_window win[64];
-    size_t n_mrc, n_win;
+    size_t n_mrc, n_win, n_bins; /* n_bins: BINS, dist's and lo's */
     uint64_t dist[BINS], lo[BINS];
     double bytes[64], ratio[64], shards[64], w[64], f[64], mae, max_err;
 } ru_series;

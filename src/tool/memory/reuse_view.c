@@ -45,20 +45,6 @@ static uint64_t size_blocks(const reuse_tool *t, uint64_t bytes)
     return 1ull << (63 - __builtin_clzll(c));
 }
 
-typedef struct view_row {
-    const char *name; /* function, or an access's function */
-    const char *file; /* an access's source file (NULL: unknown) */
-    unsigned line;
-    uint64_t pc; /* an access's instruction, a loop's head (0 for a function) */
-    reuse_row v;
-    uint64_t key;           /* misses at the first size: the order */
-    uint32_t depth;         /* a loop's nesting depth (1: outermost) */
-    uint32_t inside;        /* a loop nest's loops, itself included */
-    uint32_t vcpu;          /* a thread's vCPU */
-    const edan_loop *loop;  /* a loop's or nest's */
-    uint64_t misses[SIZES]; /* at each size (made with its table) */
-} view_row;
-
 static int by_key(const void *a, const void *b)
 {
     const view_row *x = a, *y = b;
@@ -321,6 +307,7 @@ static void bin_range(reuse_bin *b, uint64_t lo, uint64_t hi, bool last)
 static void make_series(const reuse_tool *t, ru_series *z)
 {
     memset(z, 0, sizeof *z);
+    z->n_bins = BINS;
     for (size_t d = 0; d < t->dist_cap; d++)
         z->dist[reuse_bin_of(d)] += t->dist[d];
     const double all = t->accesses ? (double)t->accesses : 1;
@@ -363,7 +350,8 @@ typedef struct ru_cols {
 } ru_cols;
 
 /* The columns make_cols() adds around the declared ones: the row's name, then per cache size its
- * miss rate (text) and its misses (CSV); the title or key each gets is set per table and size. */
+ * miss rate (text) and its misses (CSV), bound to view_row's members; the title or key each gets,
+ * and its member's element, are set per table and size. */
 static const edan_column size_cols[] = {
     {.key = "name",
      .type = EDAN_T_STR,
@@ -377,8 +365,13 @@ static const edan_column size_cols[] = {
      .doc = "misses per 100 accesses",
      .flags = EDAN_NO_JSON | EDAN_NO_CSV | EDAN_COL_PERCENT | EDAN_COL_TITLE_AS_IS,
      .width = 13,
-     .precision = 1},
-    {.type = EDAN_T_U64, .unit = "accesses", .doc = "misses at the size", .flags = EDAN_NO_JSON | EDAN_NO_TEXT},
+     .precision = 1,
+     .field = {.ctype = EDAN_F_F64}},
+    {.type = EDAN_T_U64,
+     .unit = "accesses",
+     .doc = "misses at the size",
+     .flags = EDAN_NO_JSON | EDAN_NO_TEXT,
+     .field = {.ctype = EDAN_F_U64}},
 };
 static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
 {
@@ -393,12 +386,25 @@ static void make_cols(const reuse_tool *t, int kind, ru_cols *x)
         size_label(t->sizes[k], l, sizeof l);
         snprintf(x->title[k], sizeof x->title[k], "%9s %s", "miss@", l);
         x->c[x->n] = size_cols[1];
+        x->c[x->n].field.offset = offsetof(view_row, miss_percent) + (size_t)k * sizeof(double);
         x->c[x->n++].title = x->title[k];
     }
     for (int k = 0; k < t->n_sizes && d->csv; k++) {
         snprintf(x->key[k], sizeof x->key[k], "misses_%" PRIu64, t->sizes[k]);
         x->c[x->n] = size_cols[2];
+        x->c[x->n].field.offset = offsetof(view_row, misses) + (size_t)k * sizeof(uint64_t);
         x->c[x->n++].key = x->key[k];
+    }
+}
+
+/* Row r's misses at each size, and per 100 accesses. */
+static void row_misses_of(const reuse_tool *t, view_row *r)
+{
+    r->n_sizes = t->n_sizes;
+    r->n_bins = BINS;
+    for (int k = 0; k < t->n_sizes; k++) {
+        r->misses[k] = row_misses(&r->v, size_blocks(t, t->sizes[k]));
+        r->miss_percent[k] = r->v.accesses ? 100.0 * (double)r->misses[k] / (double)r->v.accesses : 0.0;
     }
 }
 
@@ -407,33 +413,19 @@ static void fill_rows(const reuse_tool *t, view_row *rows, size_t n, int kind, e
 {
     for (size_t i = 0; i < n; i++) {
         view_row *r = &rows[i];
+        row_misses_of(t, r);
         const edan_loop_place p = {r->name, r->file, r->line};
         edan_value *v = kind == ROW_LOOP || kind == ROW_NEST
-                            ? edan_loop_row(tab, r->loop, &p, kind == ROW_NEST ? (int64_t)r->inside : -1)
-                            : edan_table_row(tab, 0);
-        if (!v)
-            return;
+                            ? edan_loop_row(tab, r->loop, &p, kind == ROW_NEST ? (int64_t)r->inside : -1, r, NULL)
+                            : edan_table_row_of(tab, 0, r, NULL);
         char name[32];
         snprintf(name, sizeof name, "vcpu %u", r->vcpu);
-        if (kind == ROW_ACCESS) {
-            v += edan_insn_cells(tab, v, r->pc, r->name, r->file, r->line);
-        } else if (kind == ROW_THREAD) {
-            (v++)->s = edan_table_str(tab, name);
-            (v++)->u = r->vcpu;
-        } else if (kind == ROW_FUNCTION) {
-            (v++)->s = r->name ? r->name : "?";
-            (v++)->s = r->name;
-        }
-        (v++)->u = r->v.accesses;
-        (v++)->u = r->v.cold;
-        for (int k = 0; k < t->n_sizes; k++)
-            r->misses[k] = row_misses(&r->v, size_blocks(t, t->sizes[k]));
-        *v++ = (edan_value){.a = {r->misses, (size_t)t->n_sizes}};
-        *v++ = (edan_value){.a = {r->v.hist, BINS}};
-        for (int k = 0; k < t->n_sizes; k++)
-            (v++)->f = r->v.accesses ? 100.0 * (double)r->misses[k] / (double)r->v.accesses : 0.0;
-        for (int k = 0; k < t->n_sizes && tab->decl->csv; k++)
-            (v++)->u = r->misses[k];
+        if (!v)
+            return;
+        if (kind == ROW_ACCESS)
+            edan_insn_cells(tab, v, r->pc, r->name, r->file, r->line);
+        else if (kind == ROW_THREAD || kind == ROW_FUNCTION)
+            v[0].s = kind == ROW_THREAD ? edan_table_str(tab, name) : r->name ? r->name : "?";
     }
 }
 
@@ -487,8 +479,6 @@ static void fill_scalars(const reuse_tool *t, ru_tables *x)
     r[S_STREAM].s = edan_reuse_stream_name[t->stream];
     r[S_BLOCKS].u = edan_reuse_blocks(t->tracker);
     r[S_SAMPLES].u = t->by_sample && t->cuts.samples ? t->cuts.samples : 1;
-    r[S_BIN_LO] = (edan_value){.a = {z->lo, BINS}};
-    r[S_DIST] = (edan_value){.a = {z->dist, BINS}};
     r[S_RTIME] = (edan_value){.a = {t->rtime, BINS}};
     if ((r[S_SHARDS].u = t->sampled != NULL)) {
         r[S_SHARDS_MAE].f = z->mae;

@@ -27,7 +27,7 @@ typedef struct width_row {
 
 typedef struct widths_tool {
     uint64_t loads[WIDTHS], stores[WIDTHS], atomics[WIDTHS], misaligned[WIDTHS]; /* the kernel's: by width - 1 */
-    width_row rows[WIDTHS];                                                      /* the table's, made by results() */
+    width_row rows[WIDTHS];                                                      /* the table's, made by row_make() */
     edan_error err;
 } widths_tool;
 
@@ -78,22 +78,27 @@ static const edan_table_decl tables[] = {
     {NULL, NULL, false, NULL, NULL, 0, false},
 };
 
+/* Each width's row: its counts, the bytes they accessed and the misaligned share; its accesses. */
+static uint64_t row_make(widths_tool *t, int w)
+{
+    const uint64_t all = t->loads[w] + t->stores[w] + t->atomics[w];
+    t->rows[w] = (width_row){(uint64_t)w + 1,
+                             t->loads[w],
+                             t->stores[w],
+                             t->atomics[w],
+                             all * ((uint64_t)w + 1),
+                             t->misaligned[w],
+                             all ? 100.0 * (double)t->misaligned[w] / (double)all : 0};
+    return all;
+}
+
 /* Its table: a row per width with accesses. */
 static void results(widths_tool *t, edan_table *tab, edan_result *r)
 {
     edan_table_init(tab, &tables[0]);
-    for (int w = 0; w < WIDTHS; w++) {
-        const uint64_t all = t->loads[w] + t->stores[w] + t->atomics[w];
-        t->rows[w] = (width_row){(uint64_t)w + 1,
-                                 t->loads[w],
-                                 t->stores[w],
-                                 t->atomics[w],
-                                 all * ((uint64_t)w + 1),
-                                 t->misaligned[w],
-                                 all ? 100.0 * (double)t->misaligned[w] / (double)all : 0};
-        if (all)
+    for (int w = 0; w < WIDTHS; w++)
+        if (row_make(t, w))
             edan_table_row_of(tab, 0, &t->rows[w], NULL);
-    }
     *r = (edan_result){
         .t = tab,
         .view = {

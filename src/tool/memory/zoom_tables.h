@@ -13,6 +13,10 @@ typedef struct zoom_region {
     double dist_sum;
     int parent, level, first_child, n_children;
     char id[48];
+    const char *parent_id; /* NULL: a root */
+    uint64_t bytes;        /* hi - lo */
+    double share;          /* of every access */
+    double distance;       /* the mean stack distance of its reuses */
 } zoom_region;
 
 /* A function or source line that accesses a region (zoom_tool.c's attribution): a row of its functions or lines. */

@@ -267,6 +267,8 @@ static int add_region(zoom_tool *t, int parent, uint64_t lo, uint64_t hi, const 
     r->parent = parent;
     r->level = parent < 0 ? 0 : t->regions[parent].level + 1;
     r->first_child = -1;
+    r->parent_id = parent < 0 ? NULL : t->regions[parent].id;
+    r->bytes = hi - lo;
     snprintf(r->id, sizeof r->id, "%s", id);
     for (size_t i = lower(t, lo); i < t->n_sorted && (t->sorted[i].block - 1) * BLOCK < hi; i++) {
         const zb *e = &t->sorted[i];
@@ -275,6 +277,8 @@ static int add_region(zoom_tool *t, int parent, uint64_t lo, uint64_t hi, const 
         r->dist_sum += e->dist_sum;
         r->blocks++;
     }
+    r->share = t->accesses ? (double)r->accesses / (double)t->accesses : 0;
+    r->distance = r->reuses ? r->dist_sum / (double)r->reuses : 0;
     return t->n_regions++;
 }
 
@@ -490,12 +494,7 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         } else if (nf) {
             snprintf(from, sizeof from, "%s", fn[0].name ? fn[0].name : "?");
         }
-        const double share = t->accesses ? (double)r->accesses / (double)t->accesses : 0;
         v[Z_LABEL].s = edan_table_str(&tab[1], label);
-        v[Z_PARENT].s = r->parent < 0 ? NULL : t->regions[r->parent].id;
-        v[Z_BYTES].u = r->hi - r->lo;
-        v[Z_SHARE].f = share;
-        v[Z_DISTANCE].f = r->reuses ? r->dist_sum / (double)r->reuses : 0;
         v[Z_LEAF].b = !r->n_children;
         v[Z_FUNCTIONS].rows = f;
         v[Z_LINES].rows = l;
