@@ -50,6 +50,12 @@ static const edan_column m_cols[] = {
     M_COL(run_layered, "runtime.layered", "cycles", "memory_cost.layered + C", JSON_ONLY, NULL),
 };
 
+/* A series' text: whether its phases were coarsened, its peak phase and that phase's bytes (a row's source 1). */
+typedef struct edag_peak {
+    const char *coarsened;
+    uint64_t at, bytes;
+} edag_peak;
+
 static const edan_column series_cols[] = {
     EDAN_COL_FIELD(edan_series, requested_tau, "requested_tau", "cycles",
                    "the phase length asked for (--tau; 0: automatic)", 0, NULL, 0, 0),
@@ -59,12 +65,19 @@ static const edan_column series_cols[] = {
     {"U", EDAN_T_U64S, "bytes", "U_i: the bytes moved by the vertices that finish in phase i", 0, NULL, 0, 0, NULL,
      EDAN_CELL},
     {"started", EDAN_T_U64S, "vertices", "the vertices that start in phase i", 0, NULL, 0, 0, NULL, EDAN_CELL},
-    {"coarsened", EDAN_T_STR, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
-    {"peak_at", EDAN_T_U64, "", "text: the phase of the most bytes", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
-    {"peak", EDAN_T_U64, "bytes", "text: its bytes", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_OF(1, edag_peak, coarsened, "coarsened", "", "text", TEXT_ONLY, NULL, 0, 0),
+    EDAN_COL_OF(1, edag_peak, at, "peak_at", "", "text: the phase of the most bytes", TEXT_ONLY, NULL, 0, 0),
+    EDAN_COL_OF(1, edag_peak, bytes, "peak", "bytes", "text: its bytes", TEXT_ONLY, NULL, 0, 0),
 };
 
-/* A configuration: its lane's numbers (edan_lane_stats, source 0), its metrics (edan_metrics, 1), and cells. */
+/* A configuration beside its lane's numbers: its metrics, its number (from 1) and text's label of it. */
+typedef struct edag_lane {
+    edan_metrics mt;
+    uint64_t number;
+    char label[320];
+} edag_lane;
+
+/* A configuration: its lane's numbers (edan_lane_stats, source 0), its metrics and label (edag_lane, 1), and cells. */
 enum {
     C_CACHE,
     C_ALPHA,
@@ -82,7 +95,7 @@ enum {
     C_MORE_LAYERS
 };
 #define C_LANE(m, key, unit, doc) EDAN_COL_FIELD(edan_lane_stats, m, key, unit, doc, 0, NULL, 0, 0)
-#define C_METRIC(m, key, unit, doc) EDAN_COL_OF(1, edan_metrics, m, key, unit, doc, 0, NULL, 0, 0)
+#define C_METRIC(m, key, unit, doc) EDAN_COL_OF(1, edag_lane, mt.m, key, unit, doc, 0, NULL, 0, 0)
 static const edan_column conf_cols[] = {
     {"cache", EDAN_T_STR, "", "the cache, as a canonical --cache text (\"none\" without one)", 0, NULL, 0, 0, NULL,
      EDAN_CELL},
@@ -116,16 +129,16 @@ static const edan_column conf_cols[] = {
     {"per_m", EDAN_T_ROWS, "", "the bounds at each --m", 0, NULL, 0, 0, NULL, EDAN_CELL},
     {"series", EDAN_T_ROWS, "", "the data movement per phase, one per --tau", 0, NULL, 0, 0, NULL, EDAN_CELL},
     /* text */
-    {"#", EDAN_T_U64, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
-    {"label", EDAN_T_STR, "", "text", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
+    EDAN_COL_OF(1, edag_lane, number, "#", "", "text", TEXT_ONLY, NULL, 0, 0),
+    EDAN_COL_OF(1, edag_lane, label, "label", "", "text", TEXT_ONLY, NULL, 0, 0),
     {"given", EDAN_T_BOOL, "", "text: whether --C gave C", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
     {"first_layers", EDAN_T_U64S, "", "text: W_1.. of the first layers", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
     {"more_layers", EDAN_T_U64, "", "text: D when there are more", TEXT_ONLY, NULL, 0, 0, NULL, EDAN_CELL},
-    EDAN_COL_OF(1, edan_metrics, parallelism, "par", "", "text", TEXT_ONLY, NULL, 0, 4),
-    EDAN_COL_OF(1, edan_metrics, mem_parallelism, "mem_par", "", "text", TEXT_ONLY, NULL, 0, 4),
-    EDAN_COL_OF(1, edan_metrics, C, "C_text", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 0, 6),
-    EDAN_COL_OF(1, edan_metrics, bw_bytes_per_cycle, "B", "", "text", TEXT_ONLY, NULL, 0, 4),
-    EDAN_COL_OF(1, edan_metrics, bw_gbs, "B_gbs", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edag_lane, mt.parallelism, "par", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edag_lane, mt.mem_parallelism, "mem_par", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edag_lane, mt.C, "C_text", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 0, 6),
+    EDAN_COL_OF(1, edag_lane, mt.bw_bytes_per_cycle, "B", "", "text", TEXT_ONLY, NULL, 0, 4),
+    EDAN_COL_OF(1, edag_lane, mt.bw_gbs, "B_gbs", "", "text", TEXT_ONLY, NULL, 0, 4),
 };
 _Static_assert(sizeof conf_cols / sizeof *conf_cols == C_MORE_LAYERS + 6, "a configuration's cells at their columns");
 
@@ -145,14 +158,15 @@ const edan_table_decl edan_edag_tables[] = {
     {NULL}};
 
 /* Text: a line per configuration when there are several (source 0 its lane, 1 its metrics). */
-#define S_METRIC(m, title) EDAN_COL_OF(1, edan_metrics, m, title, "", "text", TEXT_ONLY | EDAN_COL_G, NULL, 10, 4)
+#define S_METRIC(m, title) EDAN_COL_OF(1, edag_lane, mt.m, title, "", "text", TEXT_ONLY | EDAN_COL_G, NULL, 10, 4)
 static const edan_column summary_cols[] = {
-    {"#", EDAN_T_U64, "", "text: the configuration's number", TEXT_ONLY | EDAN_COL_LEFT, NULL, 4, 0, NULL, EDAN_CELL},
-    {"configuration", EDAN_T_STR, "", "text: its cache and alpha", TEXT_ONLY | EDAN_COL_CUT, NULL, 60, 0, NULL,
-     EDAN_CELL},
+    EDAN_COL_OF(1, edag_lane, number, "#", "", "text: the configuration's number", TEXT_ONLY | EDAN_COL_LEFT, NULL, 4,
+                0),
+    EDAN_COL_OF(1, edag_lane, label, "configuration", "", "text: its cache and alpha", TEXT_ONLY | EDAN_COL_CUT, NULL,
+                60, 0),
     EDAN_COL_FIELD(edan_lane_stats, W, "W", "", "text", TEXT_ONLY, NULL, 12, 0),
     EDAN_COL_FIELD(edan_lane_stats, D, "D", "", "text", TEXT_ONLY, NULL, 10, 0),
-    EDAN_COL_OF(1, edan_metrics, per_m[0].lambda, "lambda", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 14, 6),
+    EDAN_COL_OF(1, edag_lane, mt.per_m[0].lambda, "lambda", "", "text", TEXT_ONLY | EDAN_COL_WHOLE, NULL, 14, 6),
     S_METRIC(per_m[0].Lambda, "Lambda"),
     S_METRIC(bw_gbs, "B GB/s"),
 };
@@ -166,10 +180,11 @@ static const edan_table_decl summary_decl =
 /* The tables of one report: the configurations, and per configuration its levels, bounds and series. */
 typedef struct edag_view {
     edan_table top, conf, summary, levels[EDAN_MAX_LANES], per_m[EDAN_MAX_LANES], series[EDAN_MAX_LANES];
-    edan_metrics mt[EDAN_MAX_LANES];
+    edag_lane lane[EDAN_MAX_LANES];
     edag_level lv[EDAN_MAX_LANES][EDAN_CACHE_MAX_LEVELS];
     uint64_t *layers[EDAN_MAX_LANES];
     uint64_t first_layers[EDAN_MAX_LANES][TEXT_LAYERS];
+    edag_peak peaks[EDAN_MAX_LANES][EDAN_MAX_TAUS];
     const char *class_names[EDAN_CLASS_COUNT];
 } edag_view;
 
@@ -196,11 +211,35 @@ static void levels_of(const edan_lane_stats *st, int n, edag_level *lv)
     }
 }
 
+/* Lane k's layers (all, and text's first ones) and its series' peaks; false: out of memory for its layers. */
+static bool lane_data(edag_view *v, const edan_lane_stats *st, int k)
+{
+    for (int j = 0; j < st->n_series; j++) {
+        const edan_series *s = &st->series[j];
+        edag_peak *p = &v->peaks[k][j];
+        p->coarsened = s->requested_tau && s->tau != s->requested_tau ? " (coarsened)" : "";
+        for (size_t i = 0; i < s->n; i++)
+            if (s->U[i] > p->bytes) {
+                p->bytes = s->U[i];
+                p->at = i;
+            }
+    }
+    for (uint64_t i = 1; i <= st->D && i <= TEXT_LAYERS; i++)
+        v->first_layers[k][i - 1] = edan_layers_get(&st->layers, i);
+    if (!st->D || st->D > EDAN_JSON_MAX_LAYERS)
+        return true;
+    if (!(v->layers[k] = malloc(st->D * sizeof *v->layers[k])))
+        return false;
+    for (uint64_t i = 1; i <= st->D; i++)
+        v->layers[k][i - 1] = edan_layers_get(&st->layers, i);
+    return true;
+}
+
 static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
 {
     const edan_lane_stats *st = edan_edag_lane(e, k);
     const edan_lane_config *lc = &edan_edag_get_config(e)->lane[k];
-    const edan_metrics *mt = &v->mt[k];
+    const edan_metrics *mt = &v->lane[k].mt;
     char cache[256];
     edan_cache_config_format(&lc->cache, cache, sizeof cache);
     r[C_CACHE].s = edan_table_str(&v->conf, cache);
@@ -211,15 +250,10 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     edan_table_rows_of(&v->levels[k], v->lv[k], (size_t)lc->cache.n_levels, sizeof *v->lv[k]);
     r[C_LEVELS].rows = &v->levels[k];
     r[C_LAYERS_INCLUDED].b = st->D <= EDAN_JSON_MAX_LAYERS;
-    if (r[C_LAYERS_INCLUDED].b && st->D && (v->layers[k] = malloc(st->D * sizeof *v->layers[k]))) {
-        for (uint64_t i = 1; i <= st->D; i++)
-            v->layers[k][i - 1] = edan_layers_get(&st->layers, i);
-        r[C_LAYERS] = (edan_value){.a = {v->layers[k], st->D}};
-    } else if (r[C_LAYERS_INCLUDED].b && st->D) {
+    if (!lane_data(v, st, k))
         v->conf.failed = true;
-    }
-    for (uint64_t i = 1; i <= st->D && i <= TEXT_LAYERS; i++)
-        v->first_layers[k][i - 1] = edan_layers_get(&st->layers, i);
+    else if (v->layers[k])
+        r[C_LAYERS] = (edan_value){.a = {v->layers[k], st->D}};
     r[C_FIRST_LAYERS] = (edan_value){.a = {v->first_layers[k], st->D < TEXT_LAYERS ? st->D : TEXT_LAYERS}};
     r[C_MORE_LAYERS].u = st->D > TEXT_LAYERS ? st->D : 0;
     edan_table_init(&v->per_m[k], &edan_edag_tables[3]);
@@ -228,17 +262,11 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     edan_table_init(&v->series[k], &edan_edag_tables[4]);
     for (int j = 0; j < st->n_series; j++) {
         const edan_series *s = &st->series[j];
-        edan_value *u = edan_table_row_of(&v->series[k], 0, s, NULL);
+        edan_value *u = edan_table_row_of(&v->series[k], 0, s, &v->peaks[k][j]);
         if (!u)
             break;
         u[3] = (edan_value){.a = {s->U, s->n}};
         u[4] = (edan_value){.a = {s->started, s->n}};
-        u[5].s = s->requested_tau && s->tau != s->requested_tau ? " (coarsened)" : "";
-        for (size_t i = 0; i < s->n; i++)
-            if (s->U[i] > u[7].u) {
-                u[7].u = s->U[i];
-                u[6].u = i;
-            }
     }
     r[C_SERIES].rows = &v->series[k];
 }
@@ -256,21 +284,17 @@ static edag_view *view_new(const edan_edag *e, const edan_options *o)
     edan_table_init(&v->summary, &summary_decl);
     const int n = edan_edag_n_lanes(e);
     for (int k = 0; k < n; k++) {
-        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &v->mt[k]);
+        edag_lane *l = &v->lane[k];
+        edan_metrics_compute(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cost.alpha, &o->metrics, &l->mt);
         levels_of(edan_edag_lane(e, k), edan_edag_get_config(e)->lane[k].cache.n_levels, v->lv[k]);
-        edan_value *r = edan_table_row_of(&v->conf, 0, edan_edag_lane(e, k), &v->mt[k]);
-        char label[320];
-        edan_report_lane_label(e, k, label, sizeof label);
+        l->number = (uint64_t)k + 1;
+        edan_report_lane_label(e, k, l->label, sizeof l->label);
+        edan_value *r = edan_table_row_of(&v->conf, 0, edan_edag_lane(e, k), l);
         if (r) {
             fill_lane(v, e, k, r);
-            r[C_NUMBER].u = (uint64_t)k + 1;
-            r[C_LABEL].s = edan_table_str(&v->conf, label);
             r[C_GIVEN].b = o->metrics.C_given;
         }
-        if ((r = edan_table_row_of(&v->summary, 0, edan_edag_lane(e, k), &v->mt[k]))) {
-            r[0].u = (uint64_t)k + 1;
-            r[1].s = edan_table_str(&v->summary, label);
-        }
+        edan_table_row_of(&v->summary, 0, edan_edag_lane(e, k), l);
     }
     edan_value *r = edan_table_row(&v->top, 0);
     if (r) {
