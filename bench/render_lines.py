@@ -37,7 +37,7 @@ import sys
 RENDER_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf"
     r"|edan_json_\w+|edan_csv_\w+|edan_name_field"
-    r"|edan_table_(?:row|row_of|rows_of|text|json|json_member|json_object|form|form_row|csv\w*|str|init|init_cols)"
+    r"|edan_table_(?:row|row_of|rows_of|of|text|json|json_member|json_object|form|form_row|csv\w*|str|init|init_cols)"
     r"|edan_results_\w+|edan_loop_(?:row|cells)|edan_insn_cells)\s*\(")
 PRINT_CALLS = re.compile(
     r"\b(fprintf|printf|fputs|puts|fputc|putc|putchar|fwrite|vfprintf|edan_json_\w+|edan_csv_\w+|edan_name_field)\s*\(")

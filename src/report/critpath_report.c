@@ -323,8 +323,7 @@ static void paths_new(paths *ps, const edan_critpath *cp, const edan_critpath *d
                         lines,
                         i < 2 ? "" : "data ",
                         i < 2 ? (chain ? "D" : "Tinf") : (chain ? "the data eDAG's D" : "the data eDAG's Tinf")};
-        edan_table_init(&ps->scalars[i], &edan_critpath_tables[2 * i]);
-        edan_table_row_of(&ps->scalars[i], 0, &ps->view[i], NULL);
+        edan_table_of(&ps->scalars[i], &edan_critpath_tables[2 * i], &ps->view[i], 1, sizeof ps->view[i]);
     }
 }
 

@@ -222,8 +222,7 @@ void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bo
         return;
     }
     edan_table t;
-    edan_table_init(&t, &edan_report_tables[1]);
-    edan_table_row_of(&t, 0, v, NULL);
+    edan_table_of(&t, &edan_report_tables[1], v, 1, sizeof *v);
     for (int i = 0; i < 3; i++)
         if (!(i == 0 ? edag : i == 1 ? prediction : projection))
             edan_table_omit_group(&t, i == 0 ? "edag" : i == 1 ? "prediction" : "projection");

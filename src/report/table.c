@@ -103,6 +103,12 @@ int edan_table_rows_of(edan_table *t, const void *rows, size_t n, size_t size)
     return 0;
 }
 
+int edan_table_of(edan_table *t, const edan_table_decl *decl, const void *rows, size_t n, size_t size)
+{
+    edan_table_init(t, decl);
+    return edan_table_rows_of(t, rows, n, size);
+}
+
 const char *edan_table_str(edan_table *t, const char *s)
 {
     if (!s)

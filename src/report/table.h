@@ -14,7 +14,8 @@
  *   edan_table t;
  *   edan_table_init(&t, &decl);
  *   edan_value *r = edan_table_row(&t, 0);  r[COL].u = 42; ...
- *   or, columns bound to a struct's members (EDAN_COL_FIELD): edan_table_rows_of(&t, rows, n, sizeof *rows);
+ *   or, columns bound to a struct's members (EDAN_COL_FIELD): edan_table_rows_of(&t, rows, n, sizeof *rows),
+ *   or both at once: edan_table_of(&t, &decl, rows, n, sizeof *rows);
  *   edan_table_text(f, &t, &view);  edan_table_json(f, &t, 0);  edan_table_csv(&t, dir, base, err);
  *   edan_table_free(&t);
  */
@@ -425,6 +426,8 @@ edan_value *edan_table_row(edan_table *t, unsigned left);
 edan_value *edan_table_row_of(edan_table *t, unsigned left, const void *s0, const void *s1);
 /* A row per struct of the array rows[0 .. n), each size bytes (its source 0); -1 when out of memory. */
 int edan_table_rows_of(edan_table *t, const void *rows, size_t n, size_t size);
+/* edan_table_init and edan_table_rows_of at once: a table of decl whose rows are the structs rows[0 .. n). */
+int edan_table_of(edan_table *t, const edan_table_decl *decl, const void *rows, size_t n, size_t size);
 /* A copy of s the table owns (NULL for NULL, and when out of memory). */
 const char *edan_table_str(edan_table *t, const char *s);
 /* Leave the column keyed key out of every format: 0, or -1 when it is not among the first 64 or not EDAN_COL_OPTIONAL.

@@ -409,8 +409,7 @@ static const char head_form[] =
 static void report_text(const an_view *v, FILE *f)
 {
     edan_table tab;
-    edan_table_init(&tab, &tables[0]);
-    edan_table_row_of(&tab, 0, v, NULL);
+    edan_table_of(&tab, &tables[0], v, 1, sizeof *v);
     edan_table_form(f, &tab, head_form);
     edan_table_free(&tab);
     size_t a = 0;
@@ -447,8 +446,7 @@ static void report_json(const an_view *v, FILE *f)
 {
     edan_table tab, lines;
     edan_table_init(&tab, &tables[0]);
-    edan_table_init(&lines, &tables[1]);
-    edan_table_rows_of(&lines, v->lines, v->n, sizeof *v->lines);
+    edan_table_of(&lines, &tables[1], v->lines, v->n, sizeof *v->lines);
     edan_value *r = edan_table_row_of(&tab, 0, v, NULL);
     if (r)
         r[7].rows = &lines;

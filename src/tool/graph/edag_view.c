@@ -246,8 +246,7 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
     r[C_ALPHA].u = lc->cost.alpha;
     r[C_COSTS] = (edan_value){.named = {v->class_names, lc->cost.cls, EDAN_CLASS_COUNT}};
     r[C_CLASSES] = (edan_value){.named = {v->class_names, st->class_count, EDAN_CLASS_COUNT}};
-    edan_table_init(&v->levels[k], &edan_edag_tables[2]);
-    edan_table_rows_of(&v->levels[k], v->lv[k], (size_t)lc->cache.n_levels, sizeof *v->lv[k]);
+    edan_table_of(&v->levels[k], &edan_edag_tables[2], v->lv[k], (size_t)lc->cache.n_levels, sizeof *v->lv[k]);
     r[C_LEVELS].rows = &v->levels[k];
     r[C_LAYERS_INCLUDED].b = st->D <= EDAN_JSON_MAX_LAYERS;
     if (!lane_data(v, st, k))
@@ -256,8 +255,7 @@ static void fill_lane(edag_view *v, const edan_edag *e, int k, edan_value *r)
         r[C_LAYERS] = (edan_value){.a = {v->layers[k], st->D}};
     r[C_FIRST_LAYERS] = (edan_value){.a = {v->first_layers[k], st->D < TEXT_LAYERS ? st->D : TEXT_LAYERS}};
     r[C_MORE_LAYERS].u = st->D > TEXT_LAYERS ? st->D : 0;
-    edan_table_init(&v->per_m[k], &edan_edag_tables[3]);
-    edan_table_rows_of(&v->per_m[k], mt->per_m, (size_t)mt->n_m, sizeof *mt->per_m);
+    edan_table_of(&v->per_m[k], &edan_edag_tables[3], mt->per_m, (size_t)mt->n_m, sizeof *mt->per_m);
     r[C_PER_M].rows = &v->per_m[k];
     edan_table_init(&v->series[k], &edan_edag_tables[4]);
     for (int j = 0; j < st->n_series; j++) {

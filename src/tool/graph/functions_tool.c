@@ -385,8 +385,7 @@ static int results(void *tool, const edan_session *s, edan_tool_results *x)
     if (!w)
         return -1;
     rows_of(t, edan_session_options(s), w->rows);
-    edan_table_init(&w->tab, &tables[0]);
-    edan_table_rows_of(&w->tab, w->rows, (size_t)t->n, sizeof *w->rows);
+    edan_table_of(&w->tab, &tables[0], w->rows, (size_t)t->n, sizeof *w->rows);
     w->r = (edan_result){.t = &w->tab,
                          .view = {.title = "\nper function (m = {m}; exclusive: the function's own instructions, "
                                            "inclusive: with its callees)"}};

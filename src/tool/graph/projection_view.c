@@ -240,15 +240,13 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
     edan_table_init_cols(&x->text_loops, o, x->cols[T_OUTSIDE], o->n_cols);
     edan_table_init_cols(&x->text_funcs, o, x->cols[T_OUTSIDE], o->n_cols);
     summarize(t, s, x);
-    edan_table_init(&x->lambda, &edan_projection_tables[T_LAMBDA]);
-    edan_table_init(&x->levels, &edan_projection_tables[T_LEVELS]);
-    edan_table_init(&x->caches, &edan_projection_tables[T_CACHES]);
-    edan_table_init(&x->prediction, &edan_projection_tables[T_PREDICTION]);
-    edan_table_rows_of(&x->lambda, x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0, sizeof *x->lambda_rows);
-    edan_table_rows_of(&x->levels, x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
-    edan_table_rows_of(&x->caches, x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
-    edan_table_rows_of(&x->prediction, x->total.sum.prediction, x->total.sum.n_prediction,
-                       sizeof *x->total.sum.prediction);
+    const edan_table_decl *d = edan_projection_tables;
+    edan_table_of(&x->lambda, &d[T_LAMBDA], x->lambda_rows, x->lambda_rows ? (size_t)x->n_lambda : 0,
+                  sizeof *x->lambda_rows);
+    edan_table_of(&x->levels, &d[T_LEVELS], x->level_rows, (size_t)t->machine.n_data_levels, sizeof *x->level_rows);
+    edan_table_of(&x->caches, &d[T_CACHES], x->cache_rows, (size_t)t->n_models, sizeof *x->cache_rows);
+    edan_table_of(&x->prediction, &d[T_PREDICTION], x->total.sum.prediction, x->total.sum.n_prediction,
+                  sizeof *x->total.sum.prediction);
     if (!x->views)
         return;
     add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m);

@@ -337,12 +337,11 @@ static bool wi_tables_make(proj_tool *t, wi_tables *x)
         }
         edan_table_row_of(&x->nests, 0, &x->nest_rows[i], &n[i]);
     }
-    edan_table_init(&x->pairs, &edan_projection_tables[T_PAIRS]);
-    edan_table_rows_of(&x->pairs, x->pair_rows, w->fuse && nn ? nn - 1 : 0, sizeof *x->pair_rows);
+    edan_table_of(&x->pairs, &edan_projection_tables[T_PAIRS], x->pair_rows, w->fuse && nn ? nn - 1 : 0,
+                  sizeof *x->pair_rows);
     x->wi_rows = wi_table(t, &x->rows);
     unblocked_table(t, x->wi_rows, &x->unblocked, x->ub);
-    edan_table_init(&x->summary, &edan_projection_tables[T_WHATIF_SUMMARY]);
-    edan_table_row_of(&x->summary, 0, &x->sum, NULL);
+    edan_table_of(&x->summary, &edan_projection_tables[T_WHATIF_SUMMARY], &x->sum, 1, sizeof x->sum);
     return x->wi_rows != NULL;
 }
 

@@ -479,10 +479,8 @@ static int results(const zoom_tool *t, const edan_elf *elf, edan_srcmap *src, ed
         const int nf = top_of(t, r, elf, src, false, fn);
         const int nl = src ? top_of(t, r, NULL, src, true, ln) : 0;
         edan_table *f = &more[2 * i], *l = &more[2 * i + 1];
-        edan_table_init(f, &edan_zoom_tables[2]);
-        edan_table_init(l, &edan_zoom_tables[3]);
-        edan_table_rows_of(f, fn, (size_t)nf, sizeof *fn);
-        edan_table_rows_of(l, ln, (size_t)nl, sizeof *ln);
+        edan_table_of(f, &edan_zoom_tables[2], fn, (size_t)nf, sizeof *fn);
+        edan_table_of(l, &edan_zoom_tables[3], ln, (size_t)nl, sizeof *ln);
         edan_value *v = edan_table_row_of(&tab[1], 0, r, NULL);
         if (!v)
             continue;
