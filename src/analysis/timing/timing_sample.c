@@ -229,13 +229,41 @@ static void start_measure(edan_timing *t)
     t->measuring = true;
 }
 
-/* splitmix64: the units' offsets, the same sequence in every lane group and every run */
-static uint64_t next_random(timing_sampler *s)
+/* splitmix64's output for its counter's value z (its state after z / golden steps from 0) */
+static uint64_t splitmix(uint64_t z)
 {
-    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+#define GOLDEN 0x9e3779b97f4a7c15ull
+
+/*
+ * The random value of the period starting at `at` (its unit's offset), the
+ * same in every lane group and every run. The doubling periods take the
+ * sequence's draws in turn; a period at the full length P takes the draw of
+ * its place on the grid of P that starts at the first one (the j-th full
+ * period after it the j-th draw after the doubling ones), so which draw a
+ * full period gets does not depend on what was sampled before it: dense
+ * periods elsewhere (their own sequence) leave every other period's unit
+ * where it was without them.
+ */
+static uint64_t next_random(timing_sampler *s, uint64_t at)
+{
+    if (s->dense)
+        return splitmix(++s->dense_draws * GOLDEN ^ 0x5851f42d4c957f2dull);
+    if (s->period != s->cfg.period)
+        return splitmix(++s->draws * GOLDEN);
+    if (!s->full_at) { /* the first full period (never at 0: a region's first unit has no draw) */
+        s->full_at = at;
+        s->full_draw = s->draws;
+    }
+    uint64_t j = s->full_draw + 1 + (at - s->full_at) / s->cfg.period;
+    if (j <= s->last_full_draw) /* off the grid (a dense stretch not a multiple of P): a draw of its own */
+        j = s->last_full_draw + 1;
+    s->last_full_draw = j;
+    return splitmix(j * GOLDEN);
 }
 
 /*
@@ -250,7 +278,7 @@ static void next_period(edan_timing *t, uint64_t at)
     const uint64_t len = measure_len(s, s->period), span = s->period - len;
     s->period_start = at;
     /* the first unit at the start: a region shorter than a period still has one */
-    const uint64_t unit = at + (span && at ? next_random(s) % (span + 1) : 0), now = t->n.instructions;
+    const uint64_t unit = at + (span && at ? next_random(s, at) % (span + 1) : 0), now = t->n.instructions;
     const uint64_t gap = unit - now, warm = gap < s->cfg.warmup ? gap : s->cfg.warmup;
     t->measuring = false;
     if (gap > warm) {
