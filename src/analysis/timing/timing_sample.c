@@ -352,17 +352,27 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
  * (its slope 14.5 % off --exact, 2.7 times its interval's half-width). The
  * counts are exact on every instruction, so at each period's end the
  * stretch since the last decision (a period P at least) tells what phase
- * the stream is in: where it read lines from memory at more than twice the
- * rate of the region so far, the next periods are DENSE times shorter (a
- * unit every P / DENSE instructions: Neyman's allocation over two strata,
- * the spread of a unit's cycles being its misses'), until a stretch of P
- * is below it again. The decision is made before the next period's unit
- * is drawn, from what ran before that period, so each unit is still
- * uniform in its period and the estimate unbiased; the dense periods'
- * units form a stratum of their own (their own weights, intercept and
- * spread). A region whose misses are spread evenly (no stretch at twice
- * its rate) is sampled as before. The period where a phase starts keeps
- * its one unit (what the decision cannot see yet).
+ * the stream is in: where it read lines from memory at more than DENSE
+ * times the rate of the region so far, the next periods are DENSE times
+ * shorter (a unit every P / DENSE instructions), until a stretch of P is
+ * at twice the region's rate or below (a phase's own lines raise the
+ * region's rate: a line per 4 instructions after one per 1500 falls below
+ * 8 times it in the phase's third period of 16000). That is Neyman's
+ * allocation over the two strata, DENSE times the units where a unit's
+ * spread is DENSE times the rest's, the spread taken as proportional to
+ * the rate of lines (the most it allocates: a spread that grew as the
+ * rate's square root, Poisson misses, would ask for DENSE^2 times the
+ * rate). Entered at twice the region's rate, dense periods took regular
+ * kernels whose later loops read more lines than their first (syr2k: 3
+ * times, for half its run) to their end: twice the instructions
+ * scheduled. The decision is made before the next period's unit is
+ * drawn, from what ran before that period, so each unit is still uniform
+ * in its period and the estimate unbiased; the dense periods' units form a stratum of their own (their
+ * own weights, intercept and spread), and take draws of their own
+ * (next_random()): every other unit is where it would be without them. A
+ * region whose misses are spread evenly (no stretch at DENSE times its
+ * rate) is sampled as before. The period where a phase starts keeps its
+ * one unit (what the decision cannot see yet).
  */
 #define DENSE 8
 #define DENSE_STRATUM 0x80000000u
@@ -386,8 +396,9 @@ static bool dense_next(edan_timing *t)
     s->dec_lines = lines;
     if (dense_period(s) == s->cfg.period)
         return false;
-    /* rl / ri > 2 lines / ins, in integers (counts below 2^64: the products in 128 bits) */
-    const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)2 * lines * ri;
+    /* rl / ri > DENSE (in a phase: 2) lines / ins, in integers (counts below 2^64: the products in 128 bits) */
+    const unsigned above = s->dense ? 2 : DENSE;
+    const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)above * lines * ri;
     if (dense == s->dense)
         return false;
     fold(t); /* the attribution so far, at the period it was measured at */
