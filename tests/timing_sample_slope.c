@@ -1,7 +1,9 @@
 /*
  * The sampled schedule's slope against --exact's where misses are few
- * units' (part of timing_sample_test: timing_sample_test.c calls
- * timing_sample_slope_tests() and adds its checks' counts to its own).
+ * units', and what dense periods change (the units of their own stretch
+ * only; not a regular rise of the rate) (part of timing_sample_test:
+ * timing_sample_test.c calls timing_sample_slope_tests() and adds its
+ * checks' counts to its own).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +98,7 @@ static void test_burst_slope(void)
  * price of its counts. At periods of 16000 after an exact start of 40
  * periods of each shorter length, a unit per period gives the phase 16
  * units: slopes up to 14 % off --exact's (4 of 6 streams beyond 5 %); the
- * phase's rate of lines, above twice the region's, makes its periods dense,
+ * phase's rate of lines, above 8 times the region's, makes its periods dense,
  * and the slope (cycles at 300 ns less at 50 ns) is within 5 % of
  * --exact's, and inside its interval, on each of 6 streams (3.7 % at most:
  * the phase's first period keeps its one unit).
@@ -143,10 +145,112 @@ static void test_phase_slope(void)
     }
 }
 
+/*
+ * Dense periods change their own stretch's units only: a stream of
+ * additions with an isolated miss every 1499 records (so a unit holds one
+ * or two of them by where it lies), with and without a memory phase in
+ * its middle (64,000 records loading a fresh line in every 4: dense
+ * periods there and a period after it) and the same records after it. Every full period takes the
+ * draw of its place, so the tail's units (from 56,000 records after the phase) lie at the
+ * same places in both
+ * runs, and the tail's two instructions get the same share of each other
+ * (their attributed cycles' ratio: the estimate's scale apart, which the
+ * phase moves). With the units' draws taken in turn, the phase's 8 draws
+ * a period moved every later unit (3mm's slope 1.1 -> 8.1 % off --exact,
+ * its units unbiased: a new draw).
+ */
+static void test_dense_keeps_draws(void)
+{
+    enum { N = 600000, PHASE = 200000, PHASE_END = 264000, TAIL = 320000 };
+    static edan_exec r[N];
+    static edan_insn ld, op, tail_ld, tail_op;
+    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
+    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+    tail_ld = load(EDAN_REG_X(8), EDAN_REG_X(6), 0x1008);
+    tail_op = add(EDAN_REG_X(9), EDAN_REG_X(9), 0x100c);
+    const edan_machine m = wide_machine();
+    const double lat[2] = {50, 300};
+    const edan_timing_sampling smp = {500, 250, 16000, 1}; /* dense periods of 2000, a unit of 500 in each */
+    for (int trial = 0; trial < 4; trial++) {
+        double ratio[2] = {0, 0};
+        uint64_t units[2] = {0, 0};
+        for (int phase = 0; phase < 2; phase++) {
+            size_t lines = 0, phase_lines = 1u << 20, tail_lines = 1u << 21; /* the tail's lines the same in both */
+            const size_t shift = 300 * (size_t)trial; /* where the misses lie against the periods */
+            for (size_t i = 0; i < N; i++) {
+                const bool miss = (i + shift) % 1499 == 0;
+                if (i < PHASE)
+                    r[i] = miss ? rec(&ld, fresh(lines++)) : rec(&op, 0);
+                else if (i < PHASE_END)
+                    r[i] = phase && i % 4 == 0 ? rec(&ld, fresh(phase_lines++)) : rec(&op, 0);
+                else if (i < TAIL) /* dense up to a period (16,000) below the rate after the phase */
+                    r[i] = miss ? rec(&ld, fresh(tail_lines++)) : rec(&op, 0);
+                else
+                    r[i] = miss ? rec(&tail_ld, fresh(tail_lines++)) : rec(&tail_op, 0);
+                r[i].id = r[i].insn == &tail_ld ? 1 : r[i].insn == &tail_op ? 2 : 0;
+            }
+            edan_timing *t = timing_run_sampled(&m, r, N, lat, 2, 4096, 1, &smp);
+            if (!t)
+                return;
+            edan_timing_sample_info info;
+            edan_timing_sample_info_get(t, &info);
+            units[phase] = info.units;
+            ratio[phase] = edan_timing_id_cycles(t, 1, 1) / edan_timing_id_cycles(t, 2, 1);
+            edan_timing_free(t);
+        }
+        CHECK(units[1] > units[0] + 20 && isfinite(ratio[0]) && fabs(ratio[1] - ratio[0]) <= 1e-9 * ratio[0],
+              "shift %d: %" PRIu64 " units without the phase, %" PRIu64 " with it; the tail's load over its "
+              "addition %.9g without, %.9g with",
+              trial, units[0], units[1], ratio[0], ratio[1]);
+    }
+}
+
+/*
+ * A regular kernel whose later loops read more lines than its first
+ * (syr2k's later half: 3 times the rate of its first) has no memory
+ * phase: a stream of additions with an isolated miss every 1499 records,
+ * then every 499, is sampled with the units of a stream whose misses are
+ * spread evenly. At twice the region's rate the second half ran in dense
+ * periods to its end (syr2k: 2x the instructions scheduled).
+ */
+static void test_steady_rise_not_dense(void)
+{
+    enum { N = 600000 };
+    static edan_exec r[N];
+    static edan_insn ld, op;
+    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
+    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+    const edan_machine m = wide_machine();
+    const double lat[2] = {50, 300};
+    const edan_timing_sampling smp = {500, 250, 16000, 1};
+    uint64_t units[2] = {0, 0}, detailed[2] = {0, 0};
+    for (int rise = 0; rise < 2; rise++) {
+        size_t lines = 0;
+        for (size_t i = 0; i < N; i++) {
+            const size_t every = rise && i >= N / 2 ? 499 : 1499;
+            r[i] = i % every == 0 ? rec(&ld, fresh(lines++)) : rec(&op, 0);
+        }
+        edan_timing *t = timing_run_sampled(&m, r, N, lat, 2, 4096, 1, &smp);
+        if (!t)
+            return;
+        edan_timing_sample_info info;
+        edan_timing_sample_info_get(t, &info);
+        units[rise] = info.units;
+        detailed[rise] = info.detailed;
+        edan_timing_free(t);
+    }
+    CHECK(units[0] > 30 && units[1] == units[0] && detailed[1] < 2 * detailed[0],
+          "%" PRIu64 " units (%" PRIu64 " scheduled) with the misses spread evenly, %" PRIu64 " (%" PRIu64
+          ") with 3 times their rate in the second half",
+          units[0], detailed[0], units[1], detailed[1]);
+}
+
 void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed)
 {
     test_burst_slope();
     test_phase_slope();
+    test_dense_keeps_draws();
+    test_steady_rise_not_dense();
     *passed += check_passed;
     *failed += check_failed;
 }

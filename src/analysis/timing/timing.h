@@ -184,8 +184,9 @@ uint64_t edan_timing_dump_rows(const edan_timing *t);
  * shorter than regime * unit instructions is scheduled exactly, and longer
  * ones are sampled ever more sparsely. regime 0 starts at `period`.
  * At `period`, where the last period's stretch read lines from memory at
- * more than twice the region's rate so far (a memory phase), the periods
- * are 8 times shorter until it no longer does (timing_sample.c).
+ * more than 8 times the region's rate so far (a memory phase), the
+ * periods are 8 times shorter until a period's stretch is at twice that
+ * rate or below (timing_sample.c).
  * A lane's cycles are estimated from its units (edan_timing_estimate()),
  * with a 95 % confidence interval; the counts (instructions, hits, misses,
  * branches, mispredictions) are exact, as the caches and predictor see the

@@ -125,8 +125,11 @@ typedef struct timing_sampler {
     uint64_t warm_next; /* after a skip: the warm-up's records */
     uint64_t unit_start;
     uint64_t period_start, last_period_start; /* the current period's start; the last unit's period's */
-    uint64_t rng;                             /* the units' offsets in their periods (splitmix64) */
-    lanes snap;                               /* last_commit at the unit's start */
+    /* the units' offsets in their periods (splitmix64, timing_sample.c's next_random()): the draws taken by the
+     * doubling periods and by the dense ones, the first full period's start and the draws before it, the last
+     * full period's draw */
+    uint64_t draws, dense_draws, full_at, full_draw, last_full_draw;
+    lanes snap; /* last_commit at the unit's start */
     /* the measured units: instructions measured and stood for (its period), stratum, cycles (ticks) y[i * Kp + k] */
     size_t n, cap;
     uint64_t *stands, *meas;

@@ -229,13 +229,41 @@ static void start_measure(edan_timing *t)
     t->measuring = true;
 }
 
-/* splitmix64: the units' offsets, the same sequence in every lane group and every run */
-static uint64_t next_random(timing_sampler *s)
+/* splitmix64's output for its counter's value z (its state after z / golden steps from 0) */
+static uint64_t splitmix(uint64_t z)
 {
-    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+#define GOLDEN 0x9e3779b97f4a7c15ull
+
+/*
+ * The random value of the period starting at `at` (its unit's offset), the
+ * same in every lane group and every run. The doubling periods take the
+ * sequence's draws in turn; a period at the full length P takes the draw of
+ * its place on the grid of P that starts at the first one (the j-th full
+ * period after it the j-th draw after the doubling ones), so which draw a
+ * full period gets does not depend on what was sampled before it: dense
+ * periods elsewhere (their own sequence) leave every other period's unit
+ * where it was without them.
+ */
+static uint64_t next_random(timing_sampler *s, uint64_t at)
+{
+    if (s->dense)
+        return splitmix(++s->dense_draws * GOLDEN ^ 0x5851f42d4c957f2dull);
+    if (s->period != s->cfg.period)
+        return splitmix(++s->draws * GOLDEN);
+    if (!s->full_at) { /* the first full period (never at 0: a region's first unit has no draw) */
+        s->full_at = at;
+        s->full_draw = s->draws;
+    }
+    uint64_t j = s->full_draw + 1 + (at - s->full_at) / s->cfg.period;
+    if (j <= s->last_full_draw) /* off the grid (a dense stretch not a multiple of P): a draw of its own */
+        j = s->last_full_draw + 1;
+    s->last_full_draw = j;
+    return splitmix(j * GOLDEN);
 }
 
 /*
@@ -250,7 +278,7 @@ static void next_period(edan_timing *t, uint64_t at)
     const uint64_t len = measure_len(s, s->period), span = s->period - len;
     s->period_start = at;
     /* the first unit at the start: a region shorter than a period still has one */
-    const uint64_t unit = at + (span && at ? next_random(s) % (span + 1) : 0), now = t->n.instructions;
+    const uint64_t unit = at + (span && at ? next_random(s, at) % (span + 1) : 0), now = t->n.instructions;
     const uint64_t gap = unit - now, warm = gap < s->cfg.warmup ? gap : s->cfg.warmup;
     t->measuring = false;
     if (gap > warm) {
@@ -324,17 +352,27 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
  * (its slope 14.5 % off --exact, 2.7 times its interval's half-width). The
  * counts are exact on every instruction, so at each period's end the
  * stretch since the last decision (a period P at least) tells what phase
- * the stream is in: where it read lines from memory at more than twice the
- * rate of the region so far, the next periods are DENSE times shorter (a
- * unit every P / DENSE instructions: Neyman's allocation over two strata,
- * the spread of a unit's cycles being its misses'), until a stretch of P
- * is below it again. The decision is made before the next period's unit
- * is drawn, from what ran before that period, so each unit is still
- * uniform in its period and the estimate unbiased; the dense periods'
- * units form a stratum of their own (their own weights, intercept and
- * spread). A region whose misses are spread evenly (no stretch at twice
- * its rate) is sampled as before. The period where a phase starts keeps
- * its one unit (what the decision cannot see yet).
+ * the stream is in: where it read lines from memory at more than DENSE
+ * times the rate of the region so far, the next periods are DENSE times
+ * shorter (a unit every P / DENSE instructions), until a stretch of P is
+ * at twice the region's rate or below (a phase's own lines raise the
+ * region's rate: a line per 4 instructions after one per 1500 falls below
+ * 8 times it in the phase's third period of 16000). That is Neyman's
+ * allocation over the two strata, DENSE times the units where a unit's
+ * spread is DENSE times the rest's, the spread taken as proportional to
+ * the rate of lines (the most it allocates: a spread that grew as the
+ * rate's square root, Poisson misses, would ask for DENSE^2 times the
+ * rate). Entered at twice the region's rate, dense periods took regular
+ * kernels whose later loops read more lines than their first (syr2k: 3
+ * times, for half its run) to their end: twice the instructions
+ * scheduled. The decision is made before the next period's unit is
+ * drawn, from what ran before that period, so each unit is still uniform
+ * in its period and the estimate unbiased; the dense periods' units form a stratum of their own (their
+ * own weights, intercept and spread), and take draws of their own
+ * (next_random()): every other unit is where it would be without them. A
+ * region whose misses are spread evenly (no stretch at DENSE times its
+ * rate) is sampled as before. The period where a phase starts keeps its
+ * one unit (what the decision cannot see yet).
  */
 #define DENSE 8
 #define DENSE_STRATUM 0x80000000u
@@ -358,8 +396,9 @@ static bool dense_next(edan_timing *t)
     s->dec_lines = lines;
     if (dense_period(s) == s->cfg.period)
         return false;
-    /* rl / ri > 2 lines / ins, in integers (counts below 2^64: the products in 128 bits) */
-    const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)2 * lines * ri;
+    /* rl / ri > DENSE (in a phase: 2) lines / ins, in integers (counts below 2^64: the products in 128 bits) */
+    const unsigned above = s->dense ? 2 : DENSE;
+    const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)above * lines * ri;
     if (dense == s->dense)
         return false;
     fold(t); /* the attribution so far, at the period it was measured at */
