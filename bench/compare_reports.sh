@@ -1,7 +1,7 @@
 #!/bin/sh
-# Reports of two builds on the same inputs, byte for byte: 5 traces x 12 option sets of edan analyze and
-# 3 examples x 5 option sets of edan run (75 commands), each run with a fixed environment. Prints the
-# commands whose report or message differs, then a count.   usage: bench/compare_reports.sh BUILD_A BUILD_B
+# Reports of two builds on the same inputs, byte for byte: 5 traces x 12 option sets of edan analyze, 3 traces x 5
+# of the timing model and 3 examples x 5 option sets of edan run (90 commands), each run with a fixed environment.
+# Prints the commands whose report or message differs, then a count.   usage: bench/compare_reports.sh BUILD_A BUILD_B
 set -eu
 A=$(cd "$1" && pwd)
 B=$(cd "$2" && pwd)
@@ -32,6 +32,19 @@ for tr in sum.edt spmv.edt chase.edt figure6.txt summation.txt; do
         "--critical-path --json --false-deps" "--per-function" "--per-function --json" \
         "--functions=kernel,main --json" "--table --cache=none;32K;64K" \
         "--bytes=line --cache=32K,ways=8,write=back,alloc=yes --json --alpha=100,300" "--tau=1,16 --json"; do
+        # shellcheck disable=SC2086
+        compare analyze $opts "$tr"
+    done
+done
+# the timing model (--machine): sampled with forced skips (functional warming), sampled by default, exact; a
+# machine with prefetchers; several latencies; its per-function and JSON views
+M="$SRC/machines"
+for tr in sum.edt spmv.edt chase.edt; do
+    for opts in "--machine=$M/gem5-validation.ini --mem-latency=50,100,200,300" \
+        "--machine=$M/gem5-validation.ini --mem-latency=50,300 --sample-timing=200,100,2000,0 --json" \
+        "--machine=$M/gem5-validation.ini --mem-latency=50 --exact --per-function" \
+        "--machine=$M/gem5-validation-stride.ini --mem-latency=80,160 --sample-timing=300,0,4000,0" \
+        "--machine=$M/zen4-prefetch.ini --mem-latency=100,200,300,400,500,600 --sample-timing=500,200,3000,2"; do
         # shellcheck disable=SC2086
         compare analyze $opts "$tr"
     done
