@@ -176,18 +176,35 @@ static ALWAYS_INLINE void unit_writer(edan_shadow *sh, char *unit, const bool N,
  * may write a second destination (HOT_DST2: x86 flags); the cache (or its absence)
  * classified it as ac. mru: it found the most recently used line of its set
  * in the first level, which moves no bytes (a hit elsewhere may write back
- * a dirty victim).
+ * a dirty victim). The short paths read the hot op where it is (op, the id's
+ * entry): a copy of it was unpacked byte by byte onto the stack and read back,
+ * 2 % of the instructions of a whole-program x86 trace's analysis.
  */
-static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, char *const unit[2], const bool has_cache,
+static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op *op, char *const unit[2], const bool has_cache,
                                               const bool N, const bool mru, const edan_access_class ac)
 {
     lane_state *L = &e->lane[0];
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
     uint64_t F0, F1, md0, md1;
-    unit_writer(&e->shadow, unit[0], N, &F0, &md0);
-    unit_writer(&e->shadow, unit[1], N, &F1, &md1);
-    if (N && op.size == 16) {
-        for (int k = 0; k < 2; k++) {
+    const bool wide16 = N && op->size == 16;
+    const uint32_t m0 = edan_shadow_unit_md(unit[0], 1, false, N)[0], m1 = edan_shadow_unit_md(unit[1], 1, false, N)[0];
+    const uint32_t ma = wide16 ? edan_shadow_unit_md(middle_unit(unit, 0), 1, false, N)[0] : 0,
+                   mb = wide16 ? edan_shadow_unit_md(middle_unit(unit, 1), 1, false, N)[0] : 0;
+    if (__builtin_expect(!((m0 | m1 | ma | mb) & EDAN_SHADOW_SPLIT), 1)) {
+        /* no unit split into bytes (the common case): each record's F and md, one test for all */
+        F0 = edan_shadow_F_get(unit[0], 0, N);
+        F1 = edan_shadow_F_get(unit[1], 0, N);
+        md0 = m0;
+        md1 = m1;
+        if (wide16) {
+            F0 = edan_rule_join3(F0, edan_shadow_F_get(middle_unit(unit, 0), 0, N),
+                                 edan_shadow_F_get(middle_unit(unit, 1), 0, N));
+            md0 = edan_rule_join3(md0, ma, mb);
+        }
+    } else {
+        unit_writer(&e->shadow, unit[0], N, &F0, &md0);
+        unit_writer(&e->shadow, unit[1], N, &F1, &md1);
+        for (int k = 0; wide16 && k < 2; k++) {
             uint64_t Fm, mdm;
             unit_writer(&e->shadow, middle_unit(unit, k), N, &Fm, &mdm);
             F0 = edan_rule_join(F0, Fm);
@@ -196,16 +213,16 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
     }
     /* all three sources, as one_lane_access() (past n_src they are register 0, which no vertex writes) */
     const uint64_t Fin =
-        edan_rule_join(edan_rule_join3(regF[op.src[0]], regF[op.src[1]], regF[op.src[2]]), edan_rule_join(F0, F1));
-    const uint64_t mdin =
-        edan_rule_join(edan_rule_join3(regMd[op.src[0]], regMd[op.src[1]], regMd[op.src[2]]), edan_rule_join(md0, md1));
+        edan_rule_join(edan_rule_join3(regF[op->src[0]], regF[op->src[1]], regF[op->src[2]]), edan_rule_join(F0, F1));
+    const uint64_t mdin = edan_rule_join(edan_rule_join3(regMd[op->src[0]], regMd[op->src[1]], regMd[op->src[2]]),
+                                         edan_rule_join(md0, md1));
     const bool to_ram = ac.rd_ram;
-    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]), F = edan_rule_finish(Fin, t),
+    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op->cls]), F = edan_rule_finish(Fin, t),
                    md = edan_rule_depth(mdin, to_ram);
-    regF[op.dst] = F;
-    regMd[op.dst] = md;
-    regF[op.dst2] = F; /* REG_SINK unless HOT_DST2 (x86: the flags of an add with a memory source) */
-    regMd[op.dst2] = md;
+    regF[op->dst] = F;
+    regMd[op->dst] = md;
+    regF[op->dst2] = F; /* REG_SINK unless HOT_DST2 (x86: the flags of an add with a memory source) */
+    regMd[op->dst2] = md;
     if (mru) {
         /* no RAM, no bytes moved: only T1, C and Tinf */
         L->st.Tinf = max_u64(L->st.Tinf, F);
@@ -214,7 +231,7 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
         return true;
     }
     L->st.ram_loads += ac.rd_ram;
-    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op->size) : ac.line_bytes, true);
 }
 
 /*
@@ -227,9 +244,9 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op op, cha
 static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp, char *unit0,
                                                char *unit1, const bool N)
 {
-    const hot_op op = *opp;
+    const hot_op *op = opp;
     char *const unit[2] = {unit0, unit1};
-    const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op.size, true, false);
+    const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op->size, true, false);
     return one_lane_load_units(e, op, unit, true, N, false, ac);
 }
 static __attribute__((noipa)) bool one_lane_load_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *opp,
@@ -252,18 +269,19 @@ static __attribute__((noipa)) bool one_lane_load_missed_wide(edan_edag *e, const
 static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
                                         const bool N)
 {
-    const hot_op op = *opp;
+    const hot_op *op = opp;
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if ((op.kind & ~HOT_DST2) != (HOT_SEEN | EDAN_MEM_LOAD) ||
-        !recent_whole_units(&e->shadow, &e->memo[r->id], addr, op.size, false, N, unit))
+    if ((op->kind & ~HOT_DST2) != (HOT_SEEN | EDAN_MEM_LOAD) ||
+        !recent_whole_units(&e->shadow, &e->memo[r->id], addr, op->size, false, N, unit))
         return one_lane_general(e, r, opp, has_cache, N);
-    if (has_cache && !edan_cache_try_mru(&L->cache, addr, op.size, false))
+    if (has_cache && !edan_cache_try_mru(&L->cache, addr, op->size, false))
         return (N ? one_lane_load_missed_narrow : one_lane_load_missed_wide)(e, r, opp, unit[0], unit[1]);
     const edan_access_class mru_hit = {false, false, 0};
     return one_lane_load_units(e, op, unit, has_cache, N, has_cache,
-                               has_cache ? mru_hit : edan_cache_classify(&L->cache, false, addr, op.size, true, false));
+                               has_cache ? mru_hit
+                                         : edan_cache_classify(&L->cache, false, addr, op->size, true, false));
 }
 
 /*
@@ -274,30 +292,31 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
 static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
                                          const bool N)
 {
-    const hot_op op = *opp;
+    const hot_op *op = opp;
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
-    if (!recent_whole_units(&e->shadow, &e->memo[r->id], addr, op.size, true, N, unit))
+    if (!recent_whole_units(&e->shadow, &e->memo[r->id], addr, op->size, true, N, unit))
         return one_lane_general(e, r, opp, has_cache, N);
-    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op.size, false, true);
+    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op->size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
     /* all three sources (x86: data, base, index), as one_lane_access() */
-    const uint64_t Fin = edan_rule_join3(regF[op.src[0]], regF[op.src[1]], regF[op.src[2]]);
-    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op.cls]), F = edan_rule_finish(Fin, t),
-                   md = edan_rule_depth(edan_rule_join3(regMd[op.src[0]], regMd[op.src[1]], regMd[op.src[2]]), to_ram);
-    regF[op.dst] = F;
-    regMd[op.dst] = md;
+    const uint64_t Fin = edan_rule_join3(regF[op->src[0]], regF[op->src[1]], regF[op->src[2]]);
+    const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op->cls]), F = edan_rule_finish(Fin, t),
+                   md = edan_rule_depth(edan_rule_join3(regMd[op->src[0]], regMd[op->src[1]], regMd[op->src[2]]),
+                                        to_ram);
+    regF[op->dst] = F;
+    regMd[op->dst] = md;
     edan_shadow_F_set(unit[0], 0, N, F);
     edan_shadow_F_set(unit[1], 0, N, F);
     edan_shadow_unit_md(unit[0], 1, false, N)[0] = edan_shadow_unit_md(unit[1], 1, false, N)[0] = (uint32_t)md;
-    for (int k = 0; N && op.size == 16 && k < 2; k++) {
+    for (int k = 0; N && op->size == 16 && k < 2; k++) {
         edan_shadow_F_set(middle_unit(unit, k), 0, N, F);
         edan_shadow_unit_md(middle_unit(unit, k), 1, false, N)[0] = (uint32_t)md;
     }
     L->st.ram_stores += ac.wr_ram;
-    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op.size) : ac.line_bytes, true);
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op->size) : ac.line_bytes, true);
 }
 
 ONE_LANE_VARIANTS(one_lane_load, one_lane_load(e, r, op, has_cache, N))
