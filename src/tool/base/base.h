@@ -121,6 +121,8 @@ struct edan_tool_def {
     bool threaded;
     /* It reads the traced program's symbols or lines: they must be those of the program traced. */
     bool reads_program;
+    /* Its results hold on a --sample-only trace (the samples' instructions alone, not every one). */
+    bool samples_suffice;
 };
 
 /* ===================================================================== */

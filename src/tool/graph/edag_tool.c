@@ -76,6 +76,7 @@ const edan_tool_def edan_edag_tool = {
     .tables = edan_edag_tables,
     .outputs = outputs,
     .destroy = destroy,
+    .samples_suffice = true,
 };
 
 const edan_edag *edan_edag_tool_analysis(const edan_session *s)

@@ -580,6 +580,7 @@ const edan_tool_def edan_sampled_tool = {
     .destroy = destroy,
     .threaded = true,
     .reads_program = true,
+    .samples_suffice = true,
 };
 
 edan_sampled *edan_sampled_tool_of(const edan_session *s)
@@ -639,7 +640,7 @@ int edan_sampled_tool_check(const edan_options *o, const char *command, const ed
     }
     for (int i = 0; i < n_tools; i++) {
         const edan_tool_def *d = tools[i];
-        if (d != &edan_sampled_tool && strcmp(d->name, "edag") && d->wanted(o)) {
+        if (!d->samples_suffice && d->wanted(o)) {
             edan_error_set(err,
                            "--sample-only traces only the samples, but the %s tool (%s) needs every instruction; "
                            "run it without --sample-only",
