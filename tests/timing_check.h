@@ -145,6 +145,17 @@ static inline edan_exec rec(const edan_insn *in, uint64_t addr)
     return r;
 }
 
+/*
+ * A stream's two instructions where misses are counted: a load (x5 from
+ * x6's address, at 0x1000) given fresh() lines, and an addition (x7 += x7,
+ * at 0x1004) between them.
+ */
+static inline void load_and_add(edan_insn *ld, edan_insn *op)
+{
+    *ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
+    *op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+}
+
 /* A distinct line for the i-th access: every access misses every level. */
 static inline uint64_t fresh(size_t i)
 {

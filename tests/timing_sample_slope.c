@@ -36,6 +36,22 @@ static double slope_cycles(const edan_timing *t)
 }
 
 /*
+ * The model on wide_machine() at 50 and 300 ns over r[0..n) (batches of
+ * 4096, one thread), sampled as smp says (NULL: not), with info its sample
+ * info: NULL after a failed check. The caller frees it.
+ */
+static edan_timing *wide_run(const edan_exec *r, size_t n, const edan_timing_sampling *smp,
+                             edan_timing_sample_info *info)
+{
+    const edan_machine m = wide_machine();
+    const double lat[2] = {50, 300};
+    edan_timing *t = timing_run_sampled(&m, r, n, lat, 2, 4096, 1, smp);
+    if (t && info)
+        edan_timing_sample_info_get(t, info);
+    return t;
+}
+
+/*
  * Misses in bursts that few units see (trmm's, 2mm's): a stream of
  * additions with a fresh line loaded at a random place in every 1500
  * records, and in its second half bursts of 64 lines back to back, one
@@ -59,8 +75,6 @@ static void test_burst_slope(void)
     ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
     for (int i = 0; i < 4; i++) /* four chains of additions: a few per cycle */
         op[i] = add(EDAN_REG_X(7 + i), EDAN_REG_X(7 + i), 0x1004 + 4 * (uint64_t)i);
-    const edan_machine m = wide_machine();
-    const double lat[2] = {50, 300};
     const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 40};
     for (int trial = 0; trial < 6; trial++) {
         rt_seed(6060 + (uint64_t)trial);
@@ -75,8 +89,8 @@ static void test_burst_slope(void)
             r[i] = rt_below(1500) == 0 ? rec(&ld, fresh(lines++)) : rec(&op[i % 4], 0);
             i++;
         }
-        edan_timing *e = timing_run(&m, r, N, lat, 2, 4096, 1);
-        edan_timing *t = e ? timing_run_sampled(&m, r, N, lat, 2, 4096, 1, &smp) : NULL;
+        edan_timing *e = wide_run(r, N, NULL, NULL);
+        edan_timing *t = e ? wide_run(r, N, &smp, NULL) : NULL;
         if (t) {
             const double exact = slope_cycles(e), sampled = slope_cycles(t);
             CHECK(bursts > 3 && fabs(sampled - exact) <= 0.05 * exact,
@@ -112,8 +126,6 @@ static void test_phase_slope(void)
     stream = load(EDAN_REG_X(6), EDAN_REG_X(12), 0x1020);
     for (int i = 0; i < 4; i++)
         op[i] = add(EDAN_REG_X(7 + i), EDAN_REG_X(7 + i), 0x1004 + 4 * (uint64_t)i);
-    const edan_machine m = wide_machine();
-    const double lat[2] = {50, 300};
     const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 40};
     for (int trial = 0; trial < 6; trial++) {
         rt_seed(7070 + (uint64_t)trial);
@@ -128,12 +140,11 @@ static void test_phase_slope(void)
             r[i] = rec(&op[i % 4], 0);
             i++;
         }
-        edan_timing *e = timing_run(&m, r, N, lat, 2, 4096, 1);
-        edan_timing *t = e ? timing_run_sampled(&m, r, N, lat, 2, 4096, 1, &smp) : NULL;
+        edan_timing *e = wide_run(r, N, NULL, NULL);
+        edan_timing_sample_info info;
+        edan_timing *t = e ? wide_run(r, N, &smp, &info) : NULL;
         if (t) {
             const double exact = slope_cycles(e), sampled = slope_cycles(t);
-            edan_timing_sample_info info;
-            edan_timing_sample_info_get(t, &info);
             const double half = info.slope_half * 250 * edan_timing_lane_get(t, 0).cycles /
                                 (edan_timing_lane_get(t, 0).seconds * 1e9); /* ns per ns to cycles over 250 ns */
             CHECK(lines > 1000 && fabs(sampled - exact) <= 0.05 * exact && fabs(sampled - exact) <= half + 0.5,
@@ -164,12 +175,9 @@ static void test_dense_keeps_draws(void)
     enum { N = 600000, PHASE = 200000, PHASE_END = 264000, TAIL = 320000 };
     static edan_exec r[N];
     static edan_insn ld, op, tail_ld, tail_op;
-    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
-    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+    load_and_add(&ld, &op);
     tail_ld = load(EDAN_REG_X(8), EDAN_REG_X(6), 0x1008);
     tail_op = add(EDAN_REG_X(9), EDAN_REG_X(9), 0x100c);
-    const edan_machine m = wide_machine();
-    const double lat[2] = {50, 300};
     const edan_timing_sampling smp = {500, 250, 16000, 1}; /* dense periods of 2000, a unit of 500 in each */
     for (int trial = 0; trial < 4; trial++) {
         double ratio[2] = {0, 0};
@@ -189,11 +197,10 @@ static void test_dense_keeps_draws(void)
                     r[i] = miss ? rec(&tail_ld, fresh(tail_lines++)) : rec(&tail_op, 0);
                 r[i].id = r[i].insn == &tail_ld ? 1 : r[i].insn == &tail_op ? 2 : 0;
             }
-            edan_timing *t = timing_run_sampled(&m, r, N, lat, 2, 4096, 1, &smp);
+            edan_timing_sample_info info;
+            edan_timing *t = wide_run(r, N, &smp, &info);
             if (!t)
                 return;
-            edan_timing_sample_info info;
-            edan_timing_sample_info_get(t, &info);
             units[phase] = info.units;
             ratio[phase] = edan_timing_id_cycles(t, 1, 1) / edan_timing_id_cycles(t, 2, 1);
             edan_timing_free(t);
@@ -218,10 +225,7 @@ static void test_steady_rise_not_dense(void)
     enum { N = 600000 };
     static edan_exec r[N];
     static edan_insn ld, op;
-    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
-    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
-    const edan_machine m = wide_machine();
-    const double lat[2] = {50, 300};
+    load_and_add(&ld, &op);
     const edan_timing_sampling smp = {500, 250, 16000, 1};
     uint64_t units[2] = {0, 0}, detailed[2] = {0, 0};
     for (int rise = 0; rise < 2; rise++) {
@@ -230,11 +234,10 @@ static void test_steady_rise_not_dense(void)
             const size_t every = rise && i >= N / 2 ? 499 : 1499;
             r[i] = i % every == 0 ? rec(&ld, fresh(lines++)) : rec(&op, 0);
         }
-        edan_timing *t = timing_run_sampled(&m, r, N, lat, 2, 4096, 1, &smp);
+        edan_timing_sample_info info;
+        edan_timing *t = wide_run(r, N, &smp, &info);
         if (!t)
             return;
-        edan_timing_sample_info info;
-        edan_timing_sample_info_get(t, &info);
         units[rise] = info.units;
         detailed[rise] = info.detailed;
         edan_timing_free(t);

@@ -630,8 +630,7 @@ static void test_ram_epochs(void)
     enum { N = 6000 };
     static edan_exec r[N];
     static edan_insn ld, op;
-    ld = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
-    op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
+    load_and_add(&ld, &op);
     int full = 0;
     for (int trial = 0; trial < 20; trial++) {
         rt_seed(4242 + (uint64_t)trial);
