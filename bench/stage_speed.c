@@ -196,7 +196,7 @@ int main(int argc, char **argv)
                     fprintf(stderr, "stage_speed: STAGE_SPEED_SAMPLED=UNIT,WARMUP,PERIOD,REGIME\n");
                     return 2;
                 }
-                edan_timing_sampling cfg = {v[0], v[1], v[2], v[3]};
+                edan_timing_sampling cfg = {v[0], v[1], v[2], v[3], 0};
                 if (edan_timing_set_sampling(tm, &cfg, &err)) {
                     edan_timing_free(tm);
                     tm = NULL;

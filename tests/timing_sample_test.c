@@ -378,9 +378,9 @@ static void test_whole_periods(void)
             lat[k] = (double)rt_below(600);
         /* period = unit; or periods shorter than 2 (unit + warm-up), doubling: measured whole either way */
         const uint64_t u = 1 + rt_below(300);
-        edan_timing_sampling smp = {u, rt_below(500), u, rt_below(4)};
+        edan_timing_sampling smp = {u, rt_below(500), u, rt_below(4), 0};
         if (trial % 2)
-            smp = (edan_timing_sampling){u, u + rt_below(100), 2 * u, 1 + rt_below(5)};
+            smp = (edan_timing_sampling){u, u + rt_below(100), 2 * u, 1 + rt_below(5), 0};
         const size_t batch = 1 + rt_below(700);
         if (run(&m, recs, n, lat, nl, batch, 1, exact) ||
             run_sampled(&m, recs, n, lat, nl, 1 + rt_below(700), 1 + trial % 4, &smp, sampled))
@@ -420,7 +420,7 @@ static void test_sampled_stream(void)
         for (int k = 0; k < nl; k++)
             lat[k] = (double)rt_below(600);
         const uint64_t u = 20 + rt_below(200), w = rt_below(400);
-        const edan_timing_sampling smp = {u, w, 2 * (u + w) + rt_below(4000), rt_below(6)};
+        const edan_timing_sampling smp = {u, w, 2 * (u + w) + rt_below(4000), rt_below(6), 0};
         edan_timing *t = timing_run_sampled(&m, recs, n, lat, nl, 1 + rt_below(700), 1 + trial % 3, &smp);
         if (!t)
             return;
@@ -525,7 +525,7 @@ static void test_store_sets_cleared(void)
         if (i == 0)
             r[n++] = rec(&trainer, 0x8000 + 8);
     }
-    const edan_timing_sampling smp = {1000, 2000, 16000, 0};
+    const edan_timing_sampling smp = {1000, 2000, 16000, 0, 0};
     double exact, sampled;
     if (ss_both(&m, r, n, &smp, &exact, &sampled)) {
         /* the set lives 125,000 iterations of the 200,000, not all of them */
@@ -565,7 +565,7 @@ static void test_store_sets_skip(void)
         r[n++] = rec(&ld, 0x8000 + 16 * ((i + M - D) % M) + 8);
     }
     m.rob_entries = m.lq_entries = m.sq_entries = m.iq_entries = 64;
-    const edan_timing_sampling smp = {1000, 1000, 8000, 0};
+    const edan_timing_sampling smp = {1000, 1000, 8000, 0, 0};
     double exact, sampled;
     if (ss_both(&m, r, n, &smp, &exact, &sampled)) {
         CHECK(exact < 3.0 * N, "exact: %g cycles, a chain?", exact);
@@ -606,7 +606,7 @@ static void test_store_sets_retrained(void)
         for (int j = 0; j < 3; j++)
             r[n++] = rec(&other[j], 0x100000 + 8 * (uint64_t)j);
     }
-    const edan_timing_sampling smp = {1000, 2000, 16000, 0};
+    const edan_timing_sampling smp = {1000, 2000, 16000, 0, 0};
     double exact, sampled;
     if (ss_both(&m, r, n, &smp, &exact, &sampled)) {
         CHECK(exact > 0.9 * 22 * N, "exact: %g cycles, not a chain of divisions", exact);
@@ -678,7 +678,7 @@ static void test_bad_parameters(void)
     CHECK(t != NULL, "timing_new: %s", err.msg);
     if (!t)
         return;
-    const edan_timing_sampling bad[] = {{0, 0, 10, 0}, {100, 0, 99, 0}, {1, 0, (1ull << 40) + 1, 0}};
+    const edan_timing_sampling bad[] = {{0, 0, 10, 0, 0}, {100, 0, 99, 0, 0}, {1, 0, (1ull << 40) + 1, 0, 0}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         memset(&err, 0, sizeof err);
         CHECK(edan_timing_set_sampling(t, &bad[i], &err) == -1 && strstr(err.msg, "sampling"),

@@ -520,7 +520,7 @@ static void test_issue_interval(void)
                     predict(&m, dep, N, lat, 2, 16, c, NULL);
                     CHECK(c[0] == want_dep, "%s: a chain of %d ops of class %d busy %u of %u cycles: %g, expected %g",
                           inorder ? "in order" : "o3", N, cls, k, L, c[0], want_dep);
-                    const edan_timing_sampling smp = {16, 0, 16, 0};
+                    const edan_timing_sampling smp = {16, 0, 16, 0, 0};
                     edan_timing *t = timing_run_sampled(&m, ind, N, lat, 2, 16, 1, &smp);
                     if (t) {
                         const double s = edan_timing_lane_get(t, 0).cycles;

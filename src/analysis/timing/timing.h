@@ -197,6 +197,11 @@ uint64_t edan_timing_dump_rows(const edan_timing *t);
  */
 typedef struct edan_timing_sampling {
     uint64_t unit, warmup, period, regime;
+    /*
+     * the units' draws (their offsets in their periods): 0 the default's, the
+     * same in every run; another value another draw of the same design
+     */
+    uint64_t seed;
 } edan_timing_sampling;
 
 /*

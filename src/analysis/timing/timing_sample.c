@@ -251,10 +251,12 @@ static uint64_t splitmix(uint64_t z)
  */
 static uint64_t next_random(timing_sampler *s, uint64_t at)
 {
+    /* another seed, other draws (cfg.seed): 0 leaves the counters as they were */
+    const uint64_t salt = s->cfg.seed ? splitmix(s->cfg.seed ^ 0x6a09e667f3bcc909ull) : 0;
     if (s->dense)
-        return splitmix(++s->dense_draws * GOLDEN ^ 0x5851f42d4c957f2dull);
+        return splitmix((++s->dense_draws * GOLDEN ^ 0x5851f42d4c957f2dull) ^ salt);
     if (s->period != s->cfg.period)
-        return splitmix(++s->draws * GOLDEN);
+        return splitmix(++s->draws * GOLDEN ^ salt);
     if (!s->full_at) { /* the first full period (never at 0: a region's first unit has no draw) */
         s->full_at = at;
         s->full_draw = s->draws;
@@ -263,7 +265,7 @@ static uint64_t next_random(timing_sampler *s, uint64_t at)
     if (j <= s->last_full_draw) /* off the grid (a dense stretch not a multiple of P): a draw of its own */
         j = s->last_full_draw + 1;
     s->last_full_draw = j;
-    return splitmix(j * GOLDEN);
+    return splitmix(j * GOLDEN ^ salt);
 }
 
 /*

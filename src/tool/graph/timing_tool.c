@@ -75,11 +75,14 @@ static int check_latencies(const char *value, edan_error *err)
     return parse_latencies(value, l, &n, err);
 }
 
-/* "U,W,P[,R]" -> the sampling's unit, warm-up, period and periods per regime (timing.h); 0 or -1 with err set. */
+/*
+ * "U,W,P[,R[,S]]" -> the sampling's unit, warm-up, period, periods per regime
+ * and the draws' seed (timing.h); 0 or -1 with err set.
+ */
 static int parse_sampling(const char *value, edan_timing_sampling *out, edan_error *err)
 {
-    uint64_t v[4] = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
-                     EDAN_TIMING_SAMPLE_REGIME};
+    uint64_t v[5] = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
+                     EDAN_TIMING_SAMPLE_REGIME, 0};
     char buf[256];
     int n = 0;
     bool ok = value && *value && strlen(value) < sizeof buf;
@@ -87,14 +90,14 @@ static int parse_sampling(const char *value, edan_timing_sampling *out, edan_err
         strcpy(buf, value);
         char *save = NULL;
         for (char *tok = strtok_r(buf, ",", &save); ok && tok; tok = strtok_r(NULL, ",", &save))
-            ok = n < 4 && !edan_parse_u64(tok, &v[n++]);
+            ok = n < 5 && !edan_parse_u64(tok, &v[n++]);
     }
-    *out = (edan_timing_sampling){v[0], v[1], v[2], v[3]};
+    *out = (edan_timing_sampling){v[0], v[1], v[2], v[3], v[4]};
     edan_error why = {0};
     if (!ok || n < 3 || edan_timing_sampling_check(out, &why)) {
-        edan_error_set(
-            err, "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME] in instructions (like 2000,1000,64000)%s%s",
-            value ? value : "", why.set ? ": " : "", why.set ? why.msg : "");
+        edan_error_set(err,
+                       "--sample-timing: '%s' is not UNIT,WARMUP,PERIOD[,REGIME[,SEED]] (like 2000,1000,64000)%s%s",
+                       value ? value : "", why.set ? ": " : "", why.set ? why.msg : "");
         return -1;
     }
     return 0;
@@ -222,7 +225,7 @@ static void *create(edan_session *s, edan_error *err)
     const char *spec = edan_options_last(o, "sample-timing");
     if (edan_options_each(o, "exact", NULL, NULL) == 0 && !dump) {
         edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, EDAN_TIMING_SAMPLE_PERIOD,
-                                    EDAN_TIMING_SAMPLE_REGIME};
+                                    EDAN_TIMING_SAMPLE_REGIME, 0};
         if ((spec && parse_sampling(spec, &smp, err)) || edan_timing_set_sampling(t->model, &smp, err)) {
             destroy(t);
             return NULL;
@@ -445,9 +448,10 @@ static const edan_tool_option options[] = {
      "                      cycles and slope come with a 95% confidence interval (docs/model.md)\n",
      NULL},
     {"sample-timing", true,
-     "  --sample-timing=U,W,P[,R]  the sampling's units of U instructions, W of warm-up before\n"
-     "                      each, a period of up to P, doubling from U after every R periods\n"
-     "                      [2000,1000,64000,200]; P = U schedules everything\n",
+     "  --sample-timing=U,W,P[,R[,S]]  the sampling's units of U instructions, W of warm-up\n"
+     "                      before each, a period of up to P, doubling from U after every R\n"
+     "                      periods [2000,1000,64000,200]; P = U schedules everything; S\n"
+     "                      another draw of the units' places [0]\n",
      check_sampling},
     {"schedule-dump", EDAN_VALUE_OUTPUT,
      "  --schedule-dump=FILE  the full schedule (--exact) of the first latency's lane as CSV,\n"
