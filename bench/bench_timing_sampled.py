@@ -20,8 +20,14 @@ covering the exact cycles and slope in at least 95 % of the programs; --check: e
 one is missed. --only REGEX: the programs whose name matches. --name NAME: the table also to
 BUILD_DIR/NAME.md, and with --update-docs into docs/benchmarks.md between NAME's markers.
 
+--draws N: each program sampled N times, the units drawn with seeds 0 to N - 1 (--sample-timing's
+fifth value; the rows above are seed 0's), and a second table of the draws' spread per program:
+the signed errors of the slope and of the worst lane's time against exact (mean, standard
+deviation, smallest and largest), how many draws are beyond 5 %, and how many of their intervals
+cover the exact slope and cycles.
+
 usage: bench_timing_sampled.py BUILD_DIR [--list validation/programs.tsv] [--machine FILE]
-           [--latencies 50,100,200,300] [--sample U,W,P,R] [--runs 3] [--speed TRACE ...] [--keep DIR]
+           [--latencies 50,100,200,300] [--sample U,W,P,R] [--draws N] [--runs 3] [--speed TRACE ...] [--keep DIR]
            [--online 'KERNEL PROGRAM ARGS' ...] [--no-speed] [--no-accuracy] [--only REGEX] [--check]
            [--name NAME [--update-docs]]
 """
@@ -59,6 +65,17 @@ EDAN = os.path.join(BUILD, "edan")
 SPEED = [a for i, a in enumerate(sys.argv) if i > 0 and sys.argv[i - 1] == "--speed"]
 ONLINE = [a for i, a in enumerate(sys.argv) if i > 0 and sys.argv[i - 1] == "--online"]
 SAMPLED = ["--sample-timing=" + SAMPLE] if SAMPLE else ["--sampled"]
+DRAWS = int(arg("--draws", "1"))
+DEFAULT_SAMPLE = "2000,1000,64000,200"  # timing.h's EDAN_TIMING_SAMPLE_*: --sample-timing's seed is its fifth value
+
+
+def sampled_seed(seed):
+    """--sample-timing with the units drawn with seed (0: SAMPLED's own draw)."""
+    if not seed:
+        return SAMPLED
+    spec = (SAMPLE or DEFAULT_SAMPLE).split(",")
+    spec += DEFAULT_SAMPLE.split(",")[len(spec):4]
+    return ["--sample-timing=" + ",".join(spec[:4] + [str(seed)])]
 
 
 def programs():
@@ -82,6 +99,22 @@ def analyze(trace, extra):
     return json.loads(out)["prediction"]
 
 
+def compare(e, s):
+    """A sampled prediction s against the exact e: (each lane's relative error, the slope's signed relative error,
+    the intervals cover the cycles, cover the slope, the worst lane's signed relative error)."""
+    smp = s["sampling"]
+    errs = [(b - a) / a for a, b in zip(e["cycles"], s["cycles"])]
+    slope = (s["slope_ns_per_ns"] - e["slope_ns_per_ns"]) / abs(e["slope_ns_per_ns"]) if e["slope_ns_per_ns"] else 0.0
+    if smp["cycles_low"] is None:
+        covered = False
+    else:
+        covered = all(lo - 0.5 <= a <= hi + 0.5 for a, lo, hi in zip(e["cycles"], smp["cycles_low"],
+                                                                   smp["cycles_high"]))
+    half = smp["slope_half_width"]
+    slope_cov = half is not None and abs(s["slope_ns_per_ns"] - e["slope_ns_per_ns"]) <= half + 1e-12
+    return [abs(x) for x in errs], slope, covered, slope_cov, max(errs, key=abs)
+
+
 def accuracy(workdir):
     rows, traces = [], []
     for name, argv, kernel, opts in programs():
@@ -91,22 +124,41 @@ def accuracy(workdir):
         traces.append(trace)
         e, s = analyze(trace, ["--exact"]), analyze(trace, SAMPLED)
         smp = s["sampling"]
-        errs = [abs(b - a) / a for a, b in zip(e["cycles"], s["cycles"])]
-        slope_err = abs(s["slope_ns_per_ns"] - e["slope_ns_per_ns"]) / abs(e["slope_ns_per_ns"]) \
-            if e["slope_ns_per_ns"] else 0.0
-        if smp["cycles_low"] is None:
-            covered = False
-        else:
-            covered = all(lo - 0.5 <= a <= hi + 0.5 for a, lo, hi in zip(e["cycles"], smp["cycles_low"],
-                                                                       smp["cycles_high"]))
-        half = smp["slope_half_width"]
-        slope_cov = half is not None and abs(s["slope_ns_per_ns"] - e["slope_ns_per_ns"]) <= half + 1e-12
+        errs, slope_err, covered, slope_cov, _ = compare(e, s)
         rows.append((name, e["counts"]["instructions"], smp["scheduled"] / max(1, e["counts"]["instructions"]),
-                     max(errs), slope_err, covered, slope_cov, smp["exact"]))
+                     max(errs), abs(slope_err), covered, slope_cov, smp["exact"]))
         print(row_text(rows[-1]), flush=True)
+        if DRAWS > 1:
+            runs = [compare(e, s)] + [compare(e, analyze(trace, sampled_seed(k))) for k in range(1, DRAWS)]
+            DRAW_ROWS.append((name, runs))
         if "--no-speed" in sys.argv and not arg("--keep", None):
             os.unlink(trace)  # a long list's traces would fill the disk
     return rows, traces
+
+
+DRAW_ROWS = []  # (program, [compare() of each draw]) with --draws
+DRAWS_HEAD = ["| program | draws | slope error: mean ± sd | slope: min / max | slope beyond 5 % | time error (worst "
+              "lane): mean ± sd | time: min / max | time beyond 5 % | CI covers slope / cycles |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+
+
+def draws_text(name, runs):
+    sl = [r[1] for r in runs]
+    tm = [r[4] for r in runs]
+    sd = (lambda v: statistics.stdev(v) if len(v) > 1 else 0.0)
+    return (f"| {name} | {len(runs)} | {100 * statistics.mean(sl):+.2f} % ± {100 * sd(sl):.2f} | "
+            f"{100 * min(sl):+.2f} / {100 * max(sl):+.2f} % | {sum(abs(x) > 0.05 for x in sl)} | "
+            f"{100 * statistics.mean(tm):+.2f} % ± {100 * sd(tm):.2f} | {100 * min(tm):+.2f} / {100 * max(tm):+.2f} % | "
+            f"{sum(abs(x) > 0.05 for x in tm)} | {sum(r[3] for r in runs)} / {sum(r[2] for r in runs)} |")
+
+
+def draws_summary():
+    runs = [r for _, rs in DRAW_ROWS for r in rs]
+    n = len(runs)
+    return (f"{len(DRAW_ROWS)} programs, {DRAWS} draws each ({n} runs): slope beyond 5 % in "
+            f"{sum(abs(r[1]) > 0.05 for r in runs)} of {n}, time (worst lane) beyond 5 % in "
+            f"{sum(abs(r[4]) > 0.05 for r in runs)} of {n}; the intervals cover the exact slope in "
+            f"{sum(r[3] for r in runs)} of {n}, the cycles in {sum(r[2] for r in runs)} of {n}")
 
 
 def row_text(r):
@@ -184,8 +236,13 @@ def main():
             min(cov, scov) < 0.95 * len(rows)
         summary += " (targets: 2 % median, 5 % worst, 95 % covered: " + ("missed)" if missed else "met)")
         print("\n" + summary)
+        draws = []
+        if DRAWS > 1:
+            draws = ["", f"{DRAWS} draws of the units per program (seeds 0 to {DRAWS - 1}), signed errors against "
+                     "exact:", ""] + DRAWS_HEAD + [draws_text(n, rs) for n, rs in DRAW_ROWS] + ["", draws_summary()]
+            print("\n".join(draws))
         if arg("--name", None):  # the rows were printed as they came: the file and the docs only
-            lines = [head, ""] + table + [row_text(r) for r in rows] + ["", summary]
+            lines = [head, ""] + table + [row_text(r) for r in rows] + ["", summary] + draws
             with open(os.path.join(BUILD, arg("--name", None) + ".md"), "w") as f:
                 f.write("\n".join(lines) + "\n")
             if "--update-docs" in sys.argv:
