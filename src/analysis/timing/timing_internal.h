@@ -80,27 +80,18 @@ typedef struct slots {
 typedef struct timing_fdesc {
     const edan_insn *insn; /* the row's instruction; NULL before it is filled */
     uint64_t pc;
-    uint64_t iline; /* the L1i line it is in, + 1 (fetch's iline); 0 without an address */
-    uint8_t size;   /* its bytes: with an address, the next pc is pc + size (prev_next) */
-    uint8_t branch; /* a conditional branch with an address: its fall-through is pc + size (prev_fallthrough) */
-    uint8_t jump;   /* a jump, call or return with an address: the predictor's global history takes it */
-    uint8_t serial; /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
-    uint8_t access; /* it has a memory operand (mem != NONE, mem_size > 0) */
+    uint64_t iline;       /* the L1i line it is in, + 1 (fetch's iline); 0 without an address */
+    uint64_t fallthrough; /* a conditional branch with an address: pc + size (prev_fallthrough); else 0 */
+    uint64_t next;        /* pc + size (prev_next); 0 without an address */
+    uint8_t jump;         /* a jump, call or return with an address: the predictor's global history takes it */
+    uint8_t serial;       /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
+    uint8_t access;       /* it has a memory operand (mem != NONE, mem_size > 0) */
     /*
      * with store sets and a memory operand: the store_sets() calls its step
      * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
      */
     uint8_t ss_ops;
-    uint8_t mem;      /* the instruction's edan_mem_kind: functional warming reads the row, not the edan_insn */
-    uint8_t mem_size; /* its bytes accessed */
 } timing_fdesc;
-/*
- * Half a host cache line, the rows aligned (id_grow()): a record's row is
- * one line, and a loop's rows take no more of the host's L1d than they must
- * (hydro's skips missed it on about 0.6 rows a record at 48 bytes).
- */
-_Static_assert(sizeof(timing_fdesc) == 32, "a row is half a host cache line");
-#define FDESC_ALIGN 64
 
 /* What fetch knows of the previous record, scheduled or not (record_end(), from its timing_fdesc row). */
 typedef struct timing_prev {

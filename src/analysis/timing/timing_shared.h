@@ -341,15 +341,9 @@ static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint3
     uint64_t *c = b ? edan_grow_zeroed(t->id_count, t->id_cap, cap, sizeof *c) : NULL;
     if (c)
         t->id_count = c;
-    /* the rows aligned (timing_fdesc): realloc() keeps 16 bytes */
-    timing_fdesc *fd = c ? aligned_alloc(FDESC_ALIGN, cap * sizeof *fd) : NULL;
-    if (fd) {
-        if (t->id_cap)
-            memcpy(fd, t->fdesc, t->id_cap * sizeof *fd);
-        memset(fd + t->id_cap, 0, (cap - t->id_cap) * sizeof *fd);
-        free(t->fdesc);
+    timing_fdesc *fd = c ? edan_grow_zeroed(t->fdesc, t->id_cap, cap, sizeof *fd) : NULL;
+    if (fd)
         t->fdesc = fd;
-    }
     uint64_t *d = fd ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
     if (d)
         t->id_pc = d;
@@ -406,8 +400,8 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
 {
     d->pc = in->pc;
     d->iline = in->pc ? (in->pc >> t->line_shift) + 1 : 0;
-    d->size = in->size;
-    d->branch = in->flow == EDAN_FLOW_BRANCH && in->pc && in->pc + in->size; /* a fall-through of 0 is none */
+    d->fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    d->next = in->pc ? in->pc + in->size : 0;
     d->jump = in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN);
     d->serial = (uint8_t)serializing(in);
     d->access = in->mem != EDAN_MEM_NONE && in->mem_size > 0;
@@ -418,8 +412,6 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
             ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) ? SS_OP_LOAD : 0) | ((in->uops & EDAN_UOP_STORE) ? SS_OP_STORE : 0))
         : in->mem != EDAN_MEM_STORE ? SS_OP_LOAD
                                     : SS_OP_STORE;
-    d->mem = in->mem;
-    d->mem_size = in->mem_size;
     d->insn = in;
 }
 
@@ -431,20 +423,14 @@ STEP_INLINE const timing_fdesc *fdesc_of(edan_timing *t, const edan_exec *rec)
     return d;
 }
 
-/* What the next record's fetch needs to know of this one (its row d) into *prev. */
-STEP_INLINE void record_into_prev(timing_prev *prev, const timing_fdesc *d)
-{
-    prev->fallthrough = d->branch ? d->pc + d->size : 0;
-    prev->pc = d->pc;
-    prev->next = d->pc ? d->pc + d->size : 0;
-}
-
-/* record_into_prev(), and the predictor's global history takes a jump: a record scheduled or not. */
+/* What the next record's fetch needs to know of this one (its row d), scheduled or not, into *prev. */
 STEP_INLINE void record_into(edan_timing *t, timing_prev *prev, const timing_fdesc *d)
 {
-    record_into_prev(prev, d);
+    prev->fallthrough = d->fallthrough;
     if (d->jump)
         edan_predictor_jump(&t->bp);
+    prev->pc = d->pc;
+    prev->next = d->next;
 }
 
 /* record_into() t->prev; the record is counted. */
@@ -528,14 +514,7 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
 #define RUN_AHEAD 32
 STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
 {
-    /*
-     * The previous record as its row (pd), what fetch knows of it derived only where it is used (a
-     * conditional branch's fall-through) and in t->prev after the run; the first record's is t->prev's.
-     */
-    const timing_fdesc first = {.pc = t->prev.pc,
-                                .size = (uint8_t)(t->prev.pc ? t->prev.next - t->prev.pc : 0),
-                                .branch = t->prev.fallthrough != 0};
-    const timing_fdesc *pd = &first;
+    timing_prev prev = t->prev; /* in registers for the run */
     uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0;
     const bool plain = !t->pf.any;           /* without prefetchers an access's result is only counted */
     const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
@@ -547,36 +526,30 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         if (region ? j && (rec->flags & EDAN_EXEC_WARM) : (rec->flags & EDAN_EXEC_KERNEL) != 0)
             break;
         const uint32_t id = rec->id;
-        if (__builtin_expect(id >= t->id_cap, 0)) { /* id_room(): the rows move, pd with them */
-            const ptrdiff_t pd_at = pd == &first ? -1 : pd - t->fdesc;
-            if (id_grow(t, id))
-                goto fail;
-            pd = pd_at < 0 ? &first : t->fdesc + pd_at;
-        }
+        if (id_room(t, id))
+            goto fail;
         timing_fdesc *d = &t->fdesc[id];
         if (__builtin_expect(d->insn != rec->insn, 0))
             fdesc_fill(t, d, rec->insn);
-        if (pd->branch) { /* predict_before() */
-            branches++;
-            mispredicts += edan_predictor_branch(&t->bp, pd->pc, d->pc != pd->pc + pd->size);
-        }
+        (void)predict_before(t, &prev, d->pc, &branches, &mispredicts);
         if (!d->iline || t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;
             (void)fetch_line(t, rec->insn, &ilevel, &ibytes);
         }
         if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
-            const bool store = d->mem == EDAN_MEM_STORE;
-            if (__builtin_expect(!plain || d->mem == EDAN_MEM_AMO, 0)) {
+            const edan_insn *in = rec->insn;
+            const bool store = in->mem == EDAN_MEM_STORE;
+            if (__builtin_expect(!plain || in->mem == EDAN_MEM_AMO, 0)) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
                 functional_access(t, rec);
-            } else if (edan_cache_try_mru(&t->dc, rec->addr, d->mem_size, store)) {
+            } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
                 l1_hits++; /* count_access() of a first level's hit that moved no bytes */
                 loads += !store;
                 stores += store;
             } else {
-                const edan_cache_result r = edan_cache_access(&t->dc, rec->addr, d->mem_size, store);
+                const edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
                 if (region) /* as above */
                     t->n.instructions = base + j;
                 count_access(t, &r);
@@ -587,13 +560,11 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 store_sets_skip(t, rec, d, base + j);
         }
         serial += d->serial != 0;
-        if (d->jump) /* record_into() */
-            edan_predictor_jump(&t->bp);
-        pd = d;
+        record_into(t, &prev, d);
         if (region && !t->id_count[id]++) /* an id is one static instruction: its pc, once */
-            t->id_pc[id] = d->pc;
+            t->id_pc[id] = rec->insn->pc;
     }
-    record_into_prev(&t->prev, pd);
+    t->prev = prev;
     if (region) {
         t->n.instructions = base + j;
         t->n.branches += branches;
@@ -605,7 +576,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
     }
     return (long)j;
 fail:
-    record_into_prev(&t->prev, pd);
+    t->prev = prev;
     return -1;
 }
 
