@@ -146,14 +146,16 @@ static ALWAYS_INLINE char *middle_unit(char *const unit[2], int k)
 }
 
 /*
- * The last writer of a whole unit, F and md, as mem_deps() folds it: its
- * record's, or of a unit split into bytes (x86's rep movsb and rep stosb
- * write a byte per vertex) the latest of its four bytes'.
+ * The last writer of a whole unit, F and md, as mem_deps() folds it, from
+ * its record and m, the record's md word already read: the record's, or of
+ * a unit split into bytes (x86's rep movsb and rep stosb write a byte per
+ * vertex) the latest of its four bytes'. whole: the caller found the unit
+ * not split (its own test of m, one for all the access's records).
  */
-static ALWAYS_INLINE void unit_writer(edan_shadow *sh, char *unit, const bool N, uint64_t *F, uint64_t *md)
+static ALWAYS_INLINE void unit_writer(edan_shadow *sh, char *unit, uint32_t m, const bool N, const bool whole,
+                                      uint64_t *F, uint64_t *md)
 {
-    const uint32_t m = edan_shadow_unit_md(unit, 1, false, N)[0];
-    if (__builtin_expect(!(m & EDAN_SHADOW_SPLIT), 1)) {
+    if (whole || __builtin_expect(!(m & EDAN_SHADOW_SPLIT), 1)) {
         *F = edan_shadow_F_get(unit, 0, N);
         *md = m;
         return;
@@ -162,6 +164,41 @@ static ALWAYS_INLINE void unit_writer(edan_shadow *sh, char *unit, const bool N,
     _Static_assert(EDAN_SHADOW_UNIT == 4, "a unit is four bytes");
     *F = edan_rule_join(edan_rule_join(rec->F[0], rec->F[1]), edan_rule_join(rec->F[2], rec->F[3]));
     *md = edan_rule_join(edan_rule_join(rec->md[0], rec->md[1]), edan_rule_join(rec->md[2], rec->md[3]));
+}
+
+/* A last writer: F and md. */
+typedef struct unit_fmd {
+    uint64_t F, md;
+} unit_fmd;
+
+/*
+ * The last writer of a load's whole units (2, or 4 for 16 narrow bytes:
+ * unit[0], unit[1] and middle_unit()'s), F and md joined over their records
+ * (unit_writer()), whose md words are m0 to m3. whole as unit_writer()'s:
+ * each caller passes a constant, so each case is its own straight code.
+ */
+static ALWAYS_INLINE unit_fmd units_writer(edan_shadow *sh, char *const unit[2], uint32_t m0, uint32_t m1, uint32_t ma,
+                                           uint32_t mb, const bool N, const bool wide16, const bool whole)
+{
+    uint64_t F0, F1, md0, md1;
+    unit_writer(sh, unit[0], m0, N, whole, &F0, &md0);
+    unit_writer(sh, unit[1], m1, N, whole, &F1, &md1);
+    for (int k = 0; wide16 && k < 2; k++) {
+        uint64_t Fm, mdm;
+        unit_writer(sh, middle_unit(unit, k), k ? mb : ma, N, whole, &Fm, &mdm);
+        F0 = edan_rule_join(F0, Fm);
+        md0 = edan_rule_join(md0, mdm);
+    }
+    return (unit_fmd){edan_rule_join(F0, F1), edan_rule_join(md0, md1)};
+}
+
+/* units_writer() where a unit is split into bytes: rare (a rep string's bytes), out of the short path's registers */
+static __attribute__((noinline, cold)) unit_fmd units_writer_split(edan_shadow *sh, char *const unit[2], uint32_t m0,
+                                                                   uint32_t m1, uint32_t ma, uint32_t mb, bool N,
+                                                                   bool wide16)
+{
+    return N ? units_writer(sh, unit, m0, m1, ma, mb, true, wide16, false)
+             : units_writer(sh, unit, m0, m1, ma, mb, false, wide16, false);
 }
 
 /*
@@ -185,44 +222,27 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op *op, ch
 {
     lane_state *L = &e->lane[0];
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
-    uint64_t F0, F1, md0, md1;
     const bool wide16 = N && op->size == 16;
     const uint32_t m0 = edan_shadow_unit_md(unit[0], 1, false, N)[0], m1 = edan_shadow_unit_md(unit[1], 1, false, N)[0];
     const uint32_t ma = wide16 ? edan_shadow_unit_md(middle_unit(unit, 0), 1, false, N)[0] : 0,
                    mb = wide16 ? edan_shadow_unit_md(middle_unit(unit, 1), 1, false, N)[0] : 0;
-    if (__builtin_expect(!((m0 | m1 | ma | mb) & EDAN_SHADOW_SPLIT), 1)) {
-        /* no unit split into bytes (the common case): each record's F and md, one test for all */
-        F0 = edan_shadow_F_get(unit[0], 0, N);
-        F1 = edan_shadow_F_get(unit[1], 0, N);
-        md0 = m0;
-        md1 = m1;
-        if (wide16) {
-            F0 = edan_rule_join3(F0, edan_shadow_F_get(middle_unit(unit, 0), 0, N),
-                                 edan_shadow_F_get(middle_unit(unit, 1), 0, N));
-            md0 = edan_rule_join3(md0, ma, mb);
-        }
-    } else {
-        unit_writer(&e->shadow, unit[0], N, &F0, &md0);
-        unit_writer(&e->shadow, unit[1], N, &F1, &md1);
-        for (int k = 0; wide16 && k < 2; k++) {
-            uint64_t Fm, mdm;
-            unit_writer(&e->shadow, middle_unit(unit, k), N, &Fm, &mdm);
-            F0 = edan_rule_join(F0, Fm);
-            md0 = edan_rule_join(md0, mdm);
-        }
-    }
+    /* the units' last writer: one test for all of them, no unit split into bytes the common case */
+    const unit_fmd u = __builtin_expect(!((m0 | m1 | ma | mb) & EDAN_SHADOW_SPLIT), 1)
+                           ? units_writer(&e->shadow, unit, m0, m1, ma, mb, N, wide16, true)
+                           : units_writer_split(&e->shadow, unit, m0, m1, ma, mb, N, wide16);
     /* all three sources, as one_lane_access() (past n_src they are register 0, which no vertex writes) */
-    const uint64_t Fin =
-        edan_rule_join(edan_rule_join3(regF[op->src[0]], regF[op->src[1]], regF[op->src[2]]), edan_rule_join(F0, F1));
-    const uint64_t mdin = edan_rule_join(edan_rule_join3(regMd[op->src[0]], regMd[op->src[1]], regMd[op->src[2]]),
-                                         edan_rule_join(md0, md1));
+    const uint64_t Fin = edan_rule_join(edan_rule_join3(regF[op->src[0]], regF[op->src[1]], regF[op->src[2]]), u.F);
+    const uint64_t mdin =
+        edan_rule_join(edan_rule_join3(regMd[op->src[0]], regMd[op->src[1]], regMd[op->src[2]]), u.md);
     const bool to_ram = ac.rd_ram;
     const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op->cls]), F = edan_rule_finish(Fin, t),
                    md = edan_rule_depth(mdin, to_ram);
-    regF[op->dst] = F;
-    regMd[op->dst] = md;
-    regF[op->dst2] = F; /* REG_SINK unless HOT_DST2 (x86: the flags of an add with a memory source) */
-    regMd[op->dst2] = md;
+    /* read before the stores: op's bytes may alias them, so a field read after one is read again */
+    const unsigned dst = op->dst, dst2 = op->dst2;
+    regF[dst] = F;
+    regMd[dst] = md;
+    regF[dst2] = F; /* REG_SINK unless HOT_DST2 (x86: the flags of an add with a memory source) */
+    regMd[dst2] = md;
     if (mru) {
         /* no RAM, no bytes moved: only T1, C and Tinf */
         L->st.Tinf = max_u64(L->st.Tinf, F);
@@ -241,23 +261,22 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op *op, ch
  * general path, apart from the hits so that their path keeps its registers.
  * It runs no look-ahead of shadow state (edag_internal.h: prefetch_ahead()).
  */
-static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *opp, char *unit0,
+static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *op, char *unit0,
                                                char *unit1, const bool N)
 {
-    const hot_op *op = opp;
     char *const unit[2] = {unit0, unit1};
     const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op->size, true, false);
     return one_lane_load_units(e, op, unit, true, N, false, ac);
 }
-static __attribute__((noipa)) bool one_lane_load_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *opp,
+static __attribute__((noipa)) bool one_lane_load_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *op,
                                                                char *unit0, char *unit1)
 {
-    return one_lane_load_missed(e, r, opp, unit0, unit1, true);
+    return one_lane_load_missed(e, r, op, unit0, unit1, true);
 }
-static __attribute__((noipa)) bool one_lane_load_missed_wide(edan_edag *e, const edan_exec *r, const hot_op *opp,
+static __attribute__((noipa)) bool one_lane_load_missed_wide(edan_edag *e, const edan_exec *r, const hot_op *op,
                                                              char *unit0, char *unit1)
 {
-    return one_lane_load_missed(e, r, opp, unit0, unit1, false);
+    return one_lane_load_missed(e, r, op, unit0, unit1, false);
 }
 
 /*
@@ -266,18 +285,17 @@ static __attribute__((noipa)) bool one_lane_load_missed_wide(edan_edag *e, const
  * bytes and leaving only T1, C and Tinf to update (a miss goes to
  * one_lane_load_missed()); without a cache it reaches RAM.
  */
-static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache,
                                         const bool N)
 {
-    const hot_op *op = opp;
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
     if ((op->kind & ~HOT_DST2) != (HOT_SEEN | EDAN_MEM_LOAD) ||
         !recent_whole_units(&e->shadow, &e->memo[r->id], addr, op->size, false, N, unit))
-        return one_lane_general(e, r, opp, has_cache, N);
+        return one_lane_general(e, r, op, has_cache, N);
     if (has_cache && !edan_cache_try_mru(&L->cache, addr, op->size, false))
-        return (N ? one_lane_load_missed_narrow : one_lane_load_missed_wide)(e, r, opp, unit[0], unit[1]);
+        return (N ? one_lane_load_missed_narrow : one_lane_load_missed_wide)(e, r, op, unit[0], unit[1]);
     const edan_access_class mru_hit = {false, false, 0};
     return one_lane_load_units(e, op, unit, has_cache, N, has_cache,
                                has_cache ? mru_hit
@@ -289,15 +307,14 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
  * only the cache's classification and the units' new writer remain.
  * (Stores in one_lane_load() cost more instructions than they saved.)
  */
-static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *opp, const bool has_cache,
+static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache,
                                          const bool N)
 {
-    const hot_op *op = opp;
     const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
     char *unit[2];
     if (!recent_whole_units(&e->shadow, &e->memo[r->id], addr, op->size, true, N, unit))
-        return one_lane_general(e, r, opp, has_cache, N);
+        return one_lane_general(e, r, op, has_cache, N);
     const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op->size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
@@ -306,17 +323,18 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
     const uint64_t t = edan_rule_cost(to_ram, L->cost.alpha, L->cost.cls[op->cls]), F = edan_rule_finish(Fin, t),
                    md = edan_rule_depth(edan_rule_join3(regMd[op->src[0]], regMd[op->src[1]], regMd[op->src[2]]),
                                         to_ram);
-    regF[op->dst] = F;
-    regMd[op->dst] = md;
+    const unsigned dst = op->dst, size = op->size; /* before the stores, as in one_lane_load_units() */
+    regF[dst] = F;
+    regMd[dst] = md;
     edan_shadow_F_set(unit[0], 0, N, F);
     edan_shadow_F_set(unit[1], 0, N, F);
     edan_shadow_unit_md(unit[0], 1, false, N)[0] = edan_shadow_unit_md(unit[1], 1, false, N)[0] = (uint32_t)md;
-    for (int k = 0; N && op->size == 16 && k < 2; k++) {
+    for (int k = 0; N && size == 16 && k < 2; k++) {
         edan_shadow_F_set(middle_unit(unit, k), 0, N, F);
         edan_shadow_unit_md(middle_unit(unit, k), 1, false, N)[0] = (uint32_t)md;
     }
     L->st.ram_stores += ac.wr_ram;
-    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, op->size) : ac.line_bytes, true);
+    return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, size) : ac.line_bytes, true);
 }
 
 ONE_LANE_VARIANTS(one_lane_load, one_lane_load(e, r, op, has_cache, N))
