@@ -101,7 +101,8 @@ static void test_wait(void)
     double c[2];
     CHECK(!predict(&m, r, 5, LAT, 2, 64, c, &cn), "the model ran");
     CHECK(cn.l1i_misses == 2, "L1i misses %llu, expected 2 (0x1000, 0x1040 once)", (unsigned long long)cn.l1i_misses);
-    CHECK(c[1] - c[0] == 200, "the line on its way: %g latencies exposed, expected 2 (%g, %g cycles)", (c[1] - c[0]) / 100, c[0], c[1]);
+    CHECK(c[1] - c[0] == 200, "the line on its way: %g latencies exposed, expected 2 (%g, %g cycles)",
+          (c[1] - c[0]) / 100, c[0], c[1]);
 }
 
 int main(void)
