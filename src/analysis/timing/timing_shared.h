@@ -66,11 +66,11 @@ static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *l
 static TIMING_TARGET uint64_t wrong_path_fetch(edan_timing *t, const timing_prev *prev, uint64_t pc, int *level,
                                                uint32_t *bytes)
 {
-    const uint64_t start = prev->fallthrough;
-    if (!start || pc == start)
+    const uint64_t from = prev->fallthrough, to = from + t->wp_bytes;
+    if (!from || pc == from)
         return 0;
-    uint64_t at = 0;                                         /* the line looked up last, + 1 */
-    for (uint64_t p = start; p < start + t->wp_bytes; p++) { /* byte by byte: x86 instructions start anywhere */
+    uint64_t at = 0;                       /* the line looked up last, + 1 */
+    for (uint64_t p = from; p < to; p++) { /* byte by byte: x86 instructions start anywhere */
         const uint64_t line = p >> t->line_shift;
         if (at != line + 1) {
             at = line + 1;
