@@ -237,6 +237,9 @@ add_test(NAME timing_model COMMAND timing_test)
 # Serializing instructions (CSR accesses, ecall, fence.i, sc), exact answers.
 # Other cores than the validation machine: the narrow, validation and in-order (minor) machine files' sizes on
 # hand-built streams with exact answers.
+add_executable(timing_wrongpath_test tests/timing_wrongpath_test.c)
+target_link_libraries(timing_wrongpath_test PRIVATE edan_core)
+add_test(NAME timing_wrongpath COMMAND timing_wrongpath_test)
 add_executable(timing_cores_test tests/timing_cores_test.c)
 target_link_libraries(timing_cores_test PRIVATE edan_core)
 add_test(NAME timing_cores COMMAND timing_cores_test ${CMAKE_SOURCE_DIR}/machines)

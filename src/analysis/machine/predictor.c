@@ -72,6 +72,16 @@ bool edan_predictor_branch(edan_predictor *p, uint64_t pc, bool taken)
     return predicted != taken;
 }
 
+bool edan_predictor_predict(const edan_predictor *p, uint64_t pc)
+{
+    if (p->kind == EDAN_PRED_BIMODAL)
+        return p->global[(pc >> 1) & p->global_mask] >= 2;
+    const uint16_t hist = p->local_history[(pc >> 2) & p->local_mask];
+    const bool local_taken = p->local[hist & p->local_mask] > 1;
+    const bool global_taken = p->global[p->global_history & p->global_mask] > 1;
+    return p->choice[p->global_history & p->global_mask] > 1 ? global_taken : local_taken;
+}
+
 void edan_predictor_jump(edan_predictor *p)
 {
     if (p->kind == EDAN_PRED_TOURNAMENT)

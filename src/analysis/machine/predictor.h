@@ -32,6 +32,8 @@ int edan_predictor_init(edan_predictor *p, edan_predictor_kind kind, uint32_t en
 void edan_predictor_free(edan_predictor *p);
 /* A conditional branch at pc went this way: whether the predictor had it wrong (it learns the outcome). */
 bool edan_predictor_branch(edan_predictor *p, uint64_t pc, bool taken);
+/* Whether the predictor predicts a conditional branch at pc taken now (it learns nothing). */
+bool edan_predictor_predict(const edan_predictor *p, uint64_t pc);
 /* An unconditional jump, call or return: taken, into the global history. */
 void edan_predictor_jump(edan_predictor *p);
 

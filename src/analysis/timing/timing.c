@@ -75,6 +75,10 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->busy[EDAN_CLASS_FDIV] = cycles(edan_machine_issue_interval(m, EDAN_CLASS_FDIV));
     t->busy[EDAN_CLASS_FSQRT] = cycles(edan_machine_issue_interval(m, EDAN_CLASS_FSQRT));
     t->l1i_hit = cycles(m->l1i.hit_latency);
+    /* wrong_path_fetch(): what fetch reads before a branch can resolve, 2-byte instructions; 4 lines at most */
+    t->wp_bytes = (uint64_t)m->fetch_width * (m->frontend_cycles + 1) * 2;
+    if (t->wp_bytes > 4 * (uint64_t)m->data[0].geo.line)
+        t->wp_bytes = 4 * (uint64_t)m->data[0].geo.line;
     tick memlat[MAXK];
     for (int k = 0; k < n; k++) {
         double ticks = lat_ns[k] * m->clock_ghz * TPC;

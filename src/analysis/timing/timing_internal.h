@@ -104,6 +104,8 @@ typedef struct timing_prev {
 #define PRED_BATCH 1024
 /* entries of miss_ahead()'s table of a chunk's lines (a power of two, above PRED_BATCH) */
 #define AH_SLOTS 2048u
+/* entries of the table of control-flow instructions a wrong path looks at (wrong_path_fetch(); a power of two) */
+#define WP_CTL 1024u
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
 #define TICK_NONE (1ull << 62)
 
@@ -199,6 +201,15 @@ struct edan_timing {
     lanes ftaken_at, ftaken_n; /* the fetch cycle whose taken branches ftaken_n counts */
     edan_predictor bp;
     timing_prev prev; /* what fetch knows of the previous record (timing_shared.h, record_end()) */
+    /*
+     * wrong-path fetch (timing_shared.h, wrong_path_fetch()): the bytes of the predicted path fetch reads
+     * before a mispredicted branch resolves; the last line it read into the L1i + 1 (0: none on its way)
+     * and when that line is there in each lane; the control-flow instructions seen, direct mapped by pc:
+     * pc * 2 + 1 for a conditional branch, pc * 2 for a jump, call or return (where a wrong path may leave)
+     */
+    uint64_t wp_bytes, wp_line;
+    lanes wp_fill;
+    uint64_t wp_ctl[WP_CTL];
     /*
      * the last R >= rob_entries + 1 vertices' finish times (F, by vertex v)
      * and micro-operations' commit times (C, by micro-operation u: the

@@ -370,6 +370,26 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
 
 #include "analysis/timing/timing_ahead.h"
 
+/*
+ * After a mispredicted conditional branch (t->prev): the wrong path's L1i
+ * miss (wrong_path_fetch()), sent in the cycle after the branch's fetch (the
+ * fetch stage is still at it) as a fetch's miss is: its line is there at
+ * wp_fill, and the first fetch of it on the right path waits for that.
+ */
+static __attribute__((noinline)) TIMING_TARGET void wrong_path(edan_timing *t, uint64_t pc)
+{
+    int level = 0;
+    uint32_t bytes = 0;
+    const uint64_t line = wrong_path_fetch(t, &t->prev, pc, &level, &bytes);
+    if (!line)
+        return;
+    _Alignas(32) lanes t0;
+    for (int k = 0; k < t->Kp; k++)
+        t0[k] = t->fetch.at[k] + t->cyc + t->l1i_hit + t->mem.hit[1];
+    edan_memtime_read(&t->mem, line - 1, 1, level, bytes, t0, t->wp_fill);
+    t->wp_line = line;
+}
+
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
 STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
 {
@@ -387,7 +407,15 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     const bool redirect = mispredicted(t, in->pc);
     int ilevel = 0;
     uint32_t ibytes = 0;
+    if (__builtin_expect(redirect, 0))
+        wrong_path(t, in->pc);
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
+    /* the line a wrong-path fetch sent for: fetch waits for it (ilevel -2, fetch_dispatch()), once */
+    const bool iwait = !imiss && t->wp_line && t->wp_line == (in->pc >> t->line_shift) + 1 && in->pc;
+    if (imiss || iwait)
+        t->wp_line = imiss && t->wp_line != (in->pc >> t->line_shift) + 1 ? t->wp_line : 0;
+    if (iwait)
+        ilevel = -2;
     /* the record before went elsewhere than its next instruction: a taken branch or a jump */
     const bool after_taken = in->pc && t->prev.next && in->pc != t->prev.next;
     const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
@@ -414,14 +442,14 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     };
     const int serial = serializing(in);
     t->serial_next = false;
-    if (!accessed && !imiss && n_preds <= SIMPLE_PREDS && !serial)
+    if (!accessed && !imiss && !iwait && n_preds <= SIMPLE_PREDS && !serial)
         return step_simple(t, rec, preds, n_preds, &c);
     if (in->uops && accessed && !serial)
-        return step_uops(t, rec, preds, n_preds, &c, imiss ? ilevel : -1, ibytes);
-    fetch_dispatch(t, &c, in->pc >> t->line_shift, imiss ? ilevel : -1, ibytes, a, dsp, b);
+        return step_uops(t, rec, preds, n_preds, &c, imiss || iwait ? ilevel : -1, ibytes);
+    fetch_dispatch(t, &c, in->pc >> t->line_shift, imiss || iwait ? ilevel : -1, ibytes, a, dsp, b);
     for (int j = 0; j < Kp; j += TIMING_LW) {
         DUMP_IF(
-            t, j, if (imiss) {
+            t, j, if (imiss || iwait) {
                 dump_bound(t, DUMP_FETCH, WHY_L1I, a[j], 0);
                 edan_timing_dump_stage(t, DUMP_FETCH, a[j]);
             });

@@ -48,6 +48,52 @@ static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *l
 }
 
 /*
+ * Wrong-path fetch. After a conditional branch predicted not taken that was
+ * taken (prev; the record after it is at pc), fetch went down the
+ * fall-through until the branch resolved. It reads the lines of that path
+ * from the L1i, at most t->wp_bytes of it (what fetch_width instructions a
+ * cycle of the shortest size take in the frontend_cycles + 1 cycles before
+ * the branch can resolve, 4 lines at most), up to a jump, call or return seen there before or
+ * a branch seen there that the predictor predicts taken (the path leaves),
+ * and stops at the first line the L1i lacks: that line's
+ * miss is sent and fills the L1i though the path is squashed (gem5's fetch
+ * does not cancel it). So a loop's branch that the cold predictor gets wrong
+ * brings the code after the loop. A branch predicted taken that was not goes
+ * to its target, mostly a loop's head that is there (and, cold, gem5 has no
+ * target for it in its BTB and falls through): not followed. Returns the line
+ * + 1 read (0: none), *level and *bytes where it comes from.
+ */
+static TIMING_TARGET uint64_t wrong_path_fetch(edan_timing *t, const timing_prev *prev, uint64_t pc, int *level,
+                                               uint32_t *bytes)
+{
+    const uint64_t from = prev->fallthrough, to = from + t->wp_bytes;
+    if (!from || pc == from)
+        return 0;
+    uint64_t at = 0;                       /* the line looked up last, + 1 */
+    for (uint64_t p = from; p < to; p++) { /* byte by byte: x86 instructions start anywhere */
+        const uint64_t line = p >> t->line_shift;
+        if (at != line + 1) {
+            at = line + 1;
+            if (!edan_cache_level_probe(&t->ic.level[0], line, false)) {
+                edan_cache_level_fill(&t->ic.level[0], line, false);
+                edan_cache_result r = {false, false, 0, 0};
+                edan_cache_read_line(&t->dc, 1, line << t->line_shift, &r);
+                *level = (int)r.level;
+                *bytes = r.ram_bytes; /* not an L1i miss of the right path: not counted as one */
+                if (*level == t->nlev)
+                    t->n.ram_lines++;
+                t->n.ram_bytes += r.ram_bytes;
+                return line + 1;
+            }
+        }
+        const uint64_t e = t->wp_ctl[p & (WP_CTL - 1)];
+        if (e >> 1 == p && (!(e & 1) || edan_predictor_predict(&t->bp, p)))
+            return 0; /* a jump, or a branch predicted taken: the path leaves */
+    }
+    return 0;
+}
+
+/*
  * A mispredicted conditional branch just before the record at pc, prev
  * telling what it was (the predictor learns the outcome it shows), counted
  * in *branches and *mispredicts: t->n's, or a run's locals (functional_run()).
@@ -431,6 +477,9 @@ STEP_INLINE void record_into(edan_timing *t, timing_prev *prev, const timing_fde
         edan_predictor_jump(&t->bp);
     prev->pc = d->pc;
     prev->next = d->next;
+    const bool branch = d->fallthrough != 0;
+    if (d->jump | branch)
+        t->wp_ctl[d->pc & (WP_CTL - 1)] = d->pc << 1 | branch;
 }
 
 /* record_into() t->prev; the record is counted. */
@@ -531,7 +580,12 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         timing_fdesc *d = &t->fdesc[id];
         if (__builtin_expect(d->insn != rec->insn, 0))
             fdesc_fill(t, d, rec->insn);
-        (void)predict_before(t, &prev, d->pc, &branches, &mispredicts);
+        if (predict_before(t, &prev, d->pc, &branches, &mispredicts)) {
+            int wlevel = 0;
+            uint32_t wbytes = 0;
+            if (wrong_path_fetch(t, &prev, d->pc, &wlevel, &wbytes))
+                t->wp_line = 0; /* no times here: the line is simply there */
+        }
         if (!d->iline || t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;

@@ -39,13 +39,25 @@ STEP_INLINE const tick *rob_wait(const edan_timing *t, uint64_t x)
  * d), for every lane: the stages of each lane one after the other where
  * nothing in between is shared (the lanes share no state), in one loop,
  * unless an L1i miss (ilevel >= 0: the level its line comes from, ibytes the
- * bytes it moves; iline its line), looked up for every lane at once, comes between. tmp:
+ * bytes it moves; iline its line), looked up for every lane at once, comes between. ilevel -2:
+ * the line is the one a wrong-path fetch sent for (wrong_path()): fetch waits for t->wp_fill. tmp:
  * scratch lanes.
  */
 STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, uint64_t iline, int ilevel, uint32_t ibytes, tick *ft,
                                 tick *d, tick *tmp)
 {
     const int Kp = t->Kp;
+    if (ilevel == -2) { /* the line is on its way after a wrong-path fetch: fetch waits for its fill */
+        for (int j = 0; j < Kp; j += TIMING_LW) {
+            const lv f = lane_fetch(t, j, c), w = lv_ld(t->wp_fill + j) + t->l1i_hit, late = lv_gt(w, f);
+            lv_st(t->fetch.at + j, lv_sel(late, w, lv_ld(t->fetch.at + j)));
+            lv_st(t->fetch.taken + j, lv_sel(late, lv_splat(1), lv_ld(t->fetch.taken + j)));
+            const lv g = lv_max(f, w);
+            lv_st(ft + j, g);
+            lv_st(d + j, lane_dispatch(t, j, g, c));
+        }
+        return;
+    }
     if (ilevel < 0) {
         for (int j = 0; j < Kp; j += TIMING_LW) {
             const lv f = lane_fetch(t, j, c);
