@@ -563,20 +563,27 @@ static inline bool edan_cache_prefetch_line(edan_cache *c, int lvl, uint64_t byt
 }
 
 /*
- * After an access that left the line at_addr the most recently used of its
- * set at level lvl (a demand access that reached lvl, or a prefetch from
- * the level above): whether this is the first use of a line a prefetcher
- * brought there, which is then no longer marked.
+ * After an access that found the line at_addr at level lvl (a demand access
+ * that reached lvl, or a prefetch from the level above): whether this is the
+ * first use of a line a prefetcher brought there, which is then no longer
+ * marked. The access made the line the most recently used, but the level
+ * above may have made its clean victim younger since
+ * (edan_cache_evict_clean()): the line is looked for in every way.
  */
 static inline bool edan_cache_take_prefetched(edan_cache *c, int lvl, uint64_t byte_addr)
 {
     edan_cache_level *l = &c->level[lvl];
     const uint64_t line = byte_addr >> l->line_shift;
     uint64_t *set = edan_cache_level_set(l, line);
-    if (!edan_cache_tag_holds(set[0], line) || !(set[0] & EDAN_TAG_PREFETCHED))
-        return false;
-    set[0] &= ~(uint64_t)EDAN_TAG_PREFETCHED;
-    return true;
+    for (uint32_t w = 0; w < l->ways; w++) {
+        if (!edan_cache_tag_holds(set[w], line))
+            continue;
+        if (!(set[w] & EDAN_TAG_PREFETCHED))
+            return false;
+        set[w] &= ~(uint64_t)EDAN_TAG_PREFETCHED;
+        return true;
+    }
+    return false;
 }
 
 /*
