@@ -122,6 +122,34 @@ int main(void)
           victim);
     CHECK(edan_cache_set(set, 1, 2, 3) == set + 2, "set 1 of 2-way sets starts at entry 2");
 
+    /*
+     * A clean victim keeps its line young in the level below (gem5's
+     * CleanEvict). L1: one 64-byte line; L2: one set of two ways. Load A,
+     * then B: L2 [B, A], and A leaving the L1 clean makes it L2's most
+     * recently used: [A, B]. C's fill evicts B, the least recently used
+     * (without the rule it would evict A), and A is still in the L2.
+     */
+    c = make("64,line=64,ways=1,write=back,alloc=yes+128,line=64,ways=2,write=back,alloc=yes");
+    LOAD(0x000);
+    LOAD(0x040);
+    r = LOAD(0x080);
+    CHECK(r.reads_ram && r.level == 2, "C comes from RAM");
+    r = LOAD(0x000);
+    CHECK(!r.reads_ram && r.level == 1 && r.ram_bytes == 0, "A's clean eviction kept it in the L2: level %u", r.level);
+    r = LOAD(0x040);
+    CHECK(r.reads_ram && r.level == 2, "B was the L2's victim: level %u", r.level);
+    CHECK_EQ_U64(c.level[1].hits, 1, "the touches count no hits at the L2");
+    CHECK_EQ_U64(c.level[1].misses, 4, "L2 misses: A, B, C, then B again");
+    edan_cache_free(&c);
+    /* A dirty victim is written back instead, which makes it the L2's most recently used as well. */
+    c = make("64,line=64,ways=1,write=back,alloc=yes+128,line=64,ways=2,write=back,alloc=yes");
+    STORE(0x000);
+    LOAD(0x040);
+    LOAD(0x080);
+    r = LOAD(0x000);
+    CHECK(!r.reads_ram && r.level == 1, "A's write-back kept it in the L2: level %u", r.level);
+    edan_cache_free(&c);
+
     /* Parser errors. */
     edan_cache_config cfg;
     edan_error err = {0};

@@ -44,7 +44,8 @@ static nline *nfind(ncache *c, int k, uint64_t addr)
 
 static void nwrite(ncache *c, int k, uint64_t addr, uint64_t len, nres *r, bool own);
 
-/* Install the line holding addr at level k; a dirty victim is written to level k+1. */
+/* Install the line holding addr at level k; a dirty victim is written to level k+1, a clean one made the most
+   recently used of the first level below that holds it (gem5's CleanEvict). */
 static void ninstall(ncache *c, int k, uint64_t addr, bool dirty, nres *r)
 {
     nlevel *l = &c->lv[k];
@@ -64,8 +65,17 @@ static void ninstall(ncache *c, int k, uint64_t addr, bool dirty, nres *r)
     victim->dirty = dirty;
     victim->line = line;
     victim->used = ++c->clock;
-    if (old.valid && old.dirty)
+    if (old.valid && old.dirty) {
         nwrite(c, k + 1, old.line * l->cfg.line, l->cfg.line, r, false);
+    } else if (old.valid) {
+        for (int b = k + 1; b < c->n; b++) {
+            nline *below = nfind(c, b, old.line * l->cfg.line);
+            if (below) {
+                below->used = ++c->clock;
+                break;
+            }
+        }
+    }
 }
 
 /* Read the line holding addr from level k downwards; true if it came from RAM. */

@@ -498,7 +498,10 @@ def test_prefetch():
     misses = b["counts"]["levels"][0]["misses"]
     check(misses < a["counts"]["levels"][0]["misses"] / 10, f"L1d misses {a['counts']['levels'][0]['misses']} -> {misses}")
     late, dropped = b["prefetch"]["late"], b["prefetch"]["dropped"]
-    check(len(late) == 4 and late == sorted(late) and len(dropped) == 4, f"late grows with latency: {late}, {dropped}")
+    # late grows with latency until nearly every prefetch is late (200 and 300 ns here): there it may stay
+    # within 1 % (a demand access that reaches a line before its prefetch counts as a miss, not late)
+    check(len(late) == 4 and len(dropped) == 4 and late[-1] > 2 * late[0] and
+          all(y >= 0.99 * x for x, y in zip(late, late[1:])), f"late grows with latency: {late}, {dropped}")
     # a pointer chase: no stride to learn, the same run time
     plain, pf = (online("pointer_chase", 100000, "--machine=" + m, lat)["prediction"] for m in (GEM5, STRIDE))
     check(abs(pf["slope_ns_per_ns"] - plain["slope_ns_per_ns"]) <= 0.01 * plain["slope_ns_per_ns"] and

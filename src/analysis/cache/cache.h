@@ -296,6 +296,34 @@ static inline __attribute__((always_inline)) uint64_t edan_cache_level_fill(edan
 static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, uint32_t len, edan_cache_result *r,
                                   bool own);
 
+/*
+ * A clean victim of a level leaves it for nothing below: the first level
+ * below that holds the line makes it its most recently used, and nothing
+ * else changes (no fill, no hit or miss counted). gem5's caches do this: a
+ * clean line evicted sends a CleanEvict down (writeback_clean = False), which
+ * looks the line up in each cache it reaches (BaseSetAssoc::accessBlock
+ * touches it in the replacement policy) and stops at the first that holds
+ * it. So a line the level above keeps using stays young below however long
+ * it stays above; without it, PolyBench's flush left a quarter to a half of
+ * gemm's arrays in a 1 MiB L2 in the model and none in gem5 (docs/accuracy.md).
+ */
+static inline void edan_cache_evict_clean(edan_cache *c, int below, uint64_t victim, uint32_t shift)
+{
+    if (!(victim & EDAN_TAG_VALID))
+        return;
+    const uint64_t byte_addr = edan_cache_tag_line(victim) << shift;
+    for (; below < c->n_levels; below++) {
+        edan_cache_level *l = &c->level[below];
+        const uint64_t line = byte_addr >> l->line_shift;
+        uint64_t *set = edan_cache_level_set(l, line);
+        if (edan_cache_mru_holds(set, line))
+            return;
+        for (uint32_t w = 1; w < l->ways; w++)
+            if (edan_cache_probe_way(set, w, line, false))
+                return;
+    }
+}
+
 /* A read of the line holding byte_addr starting at level lvl; returns true if it came from RAM. */
 static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cache *c, int lvl, uint64_t byte_addr,
                                                                        edan_cache_result *r)
@@ -325,6 +353,8 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
             l->writebacks++;
             edan_cache_write_line(c, k + 1, edan_cache_tag_line(victim) << l->line_shift, 1u << l->line_shift, r,
                                   false);
+        } else {
+            edan_cache_evict_clean(c, k + 1, victim, l->line_shift);
         }
     }
     return from_ram;
@@ -355,6 +385,8 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
                 l->writebacks++;
                 edan_cache_write_line(c, lvl + 1, edan_cache_tag_line(victim) << l->line_shift, 1u << l->line_shift, r,
                                       false);
+            } else {
+                edan_cache_evict_clean(c, lvl + 1, victim, l->line_shift);
             }
             if (l->write_back)
                 return;
@@ -531,20 +563,27 @@ static inline bool edan_cache_prefetch_line(edan_cache *c, int lvl, uint64_t byt
 }
 
 /*
- * After an access that left the line at_addr the most recently used of its
- * set at level lvl (a demand access that reached lvl, or a prefetch from
- * the level above): whether this is the first use of a line a prefetcher
- * brought there, which is then no longer marked.
+ * After an access that found the line at_addr at level lvl (a demand access
+ * that reached lvl, or a prefetch from the level above): whether this is the
+ * first use of a line a prefetcher brought there, which is then no longer
+ * marked. The access made the line the most recently used, but the level
+ * above may have made its clean victim younger since
+ * (edan_cache_evict_clean()): the line is looked for in every way.
  */
 static inline bool edan_cache_take_prefetched(edan_cache *c, int lvl, uint64_t byte_addr)
 {
     edan_cache_level *l = &c->level[lvl];
     const uint64_t line = byte_addr >> l->line_shift;
     uint64_t *set = edan_cache_level_set(l, line);
-    if (!edan_cache_tag_holds(set[0], line) || !(set[0] & EDAN_TAG_PREFETCHED))
-        return false;
-    set[0] &= ~(uint64_t)EDAN_TAG_PREFETCHED;
-    return true;
+    for (uint32_t w = 0; w < l->ways; w++) {
+        if (!edan_cache_tag_holds(set[w], line))
+            continue;
+        if (!(set[w] & EDAN_TAG_PREFETCHED))
+            return false;
+        set[w] &= ~(uint64_t)EDAN_TAG_PREFETCHED;
+        return true;
+    }
+    return false;
 }
 
 /*

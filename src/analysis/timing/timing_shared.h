@@ -35,9 +35,11 @@ static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *l
     t->iline = line + 1;
     if (edan_cache_level_probe(&t->ic.level[0], line, false))
         return false;
-    edan_cache_level_fill(&t->ic.level[0], line, false);
+    const uint64_t victim = edan_cache_level_fill(&t->ic.level[0], line, false);
     edan_cache_result r = {false, false, 0, 0};
     edan_cache_read_line(&t->dc, 1, in->pc, &r);
+    /* the clean victim, after the fill: the L2 keeps the line young (gem5's CleanEvict, edan_cache_evict_clean()) */
+    edan_cache_evict_clean(&t->dc, 1, victim, t->ic.level[0].line_shift);
     *level = (int)r.level;
     *bytes = r.ram_bytes;
     t->n.l1i_misses++;
