@@ -48,38 +48,52 @@ static void train(uint8_t *c, bool taken)
         (*c)--;
 }
 
-bool edan_predictor_branch(edan_predictor *p, uint64_t pc, bool taken)
+/* The counters one branch at pc reads: the single definition of the predictors' indexing, used both to predict
+ * (edan_predictor_predict(), for the wrong path) and to predict and train (edan_predictor_branch()). */
+typedef struct {
+    uint32_t global, local, history; /* bimodal: only global */
+} slots;
+
+static inline slots lookup(const edan_predictor *p, uint64_t pc)
 {
-    if (p->kind == EDAN_PRED_BIMODAL) {
-        uint8_t *c = &p->global[(pc >> 1) & p->global_mask];
-        bool wrong = (*c >= 2) != taken;
-        train(c, taken);
-        return wrong;
-    }
-    /* gem5's TournamentBP: a counter predicts taken above 1; the choice counter above 1 picks the global one */
-    uint16_t *hist = &p->local_history[(pc >> 2) & p->local_mask];
-    uint8_t *local = &p->local[*hist & p->local_mask];
-    uint8_t *global = &p->global[p->global_history & p->global_mask];
-    uint8_t *choice = &p->choice[p->global_history & p->global_mask];
-    const bool local_taken = *local > 1, global_taken = *global > 1;
-    const bool predicted = *choice > 1 ? global_taken : local_taken;
-    if (local_taken != global_taken)
-        train(choice, global_taken == taken);
-    train(local, taken);
-    train(global, taken);
-    *hist = (uint16_t)(((unsigned)*hist << 1 | taken) & p->local_mask);
-    p->global_history = (p->global_history << 1 | taken) & p->global_mask;
-    return predicted != taken;
+    if (p->kind == EDAN_PRED_BIMODAL)
+        return (slots){.global = (uint32_t)((pc >> 1) & p->global_mask)};
+    const uint32_t h = (uint32_t)((pc >> 2) & p->local_mask);
+    return (slots){.global = p->global_history & p->global_mask,
+                   .local = p->local_history[h] & p->local_mask,
+                   .history = h};
+}
+
+/* gem5's TournamentBP: a counter predicts taken above 1; the choice counter above 1 picks the global one */
+static inline bool predicted(const edan_predictor *p, slots s)
+{
+    if (p->kind == EDAN_PRED_BIMODAL)
+        return p->global[s.global] >= 2;
+    return p->choice[s.global] > 1 ? p->global[s.global] > 1 : p->local[s.local] > 1;
 }
 
 bool edan_predictor_predict(const edan_predictor *p, uint64_t pc)
 {
-    if (p->kind == EDAN_PRED_BIMODAL)
-        return p->global[(pc >> 1) & p->global_mask] >= 2;
-    const uint16_t hist = p->local_history[(pc >> 2) & p->local_mask];
-    const bool local_taken = p->local[hist & p->local_mask] > 1;
-    const bool global_taken = p->global[p->global_history & p->global_mask] > 1;
-    return p->choice[p->global_history & p->global_mask] > 1 ? global_taken : local_taken;
+    return predicted(p, lookup(p, pc));
+}
+
+bool edan_predictor_branch(edan_predictor *p, uint64_t pc, bool taken)
+{
+    const slots s = lookup(p, pc);
+    const bool wrong = predicted(p, s) != taken;
+    if (p->kind == EDAN_PRED_BIMODAL) {
+        train(&p->global[s.global], taken);
+        return wrong;
+    }
+    const bool local_taken = p->local[s.local] > 1, global_taken = p->global[s.global] > 1;
+    if (local_taken != global_taken)
+        train(&p->choice[s.global], global_taken == taken);
+    train(&p->local[s.local], taken);
+    train(&p->global[s.global], taken);
+    uint16_t *hist = &p->local_history[s.history];
+    *hist = (uint16_t)(((unsigned)*hist << 1 | taken) & p->local_mask);
+    p->global_history = (p->global_history << 1 | taken) & p->global_mask;
+    return wrong;
 }
 
 void edan_predictor_jump(edan_predictor *p)

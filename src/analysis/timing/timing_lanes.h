@@ -411,11 +411,14 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         wrong_path(t, in->pc);
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
     /* the line a wrong-path fetch sent for: fetch waits for it (ilevel -2, fetch_dispatch()), once */
-    const bool iwait = !imiss && t->wp_line && t->wp_line == (in->pc >> t->line_shift) + 1 && in->pc;
-    if (imiss || iwait)
-        t->wp_line = imiss && t->wp_line != (in->pc >> t->line_shift) + 1 ? t->wp_line : 0;
-    if (iwait)
-        ilevel = -2;
+    bool iwait = false;
+    /* wp_line is nonzero only from a wrong-path fill to the right path's first fetch of its line: rare */
+    if (__builtin_expect(t->wp_line != 0, 0) && t->wp_line == (in->pc >> t->line_shift) + 1 && in->pc) {
+        t->wp_line = 0; /* fetched (a miss of its own here means the line went meanwhile) */
+        iwait = !imiss;
+        if (iwait)
+            ilevel = -2;
+    }
     /* the record before went elsewhere than its next instruction: a taken branch or a jump */
     const bool after_taken = in->pc && t->prev.next && in->pc != t->prev.next;
     const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
