@@ -77,28 +77,38 @@ typedef struct slots {
  * a record of the id with another one (a producer that numbers its
  * instructions otherwise, as the tests' hand-made records).
  */
-typedef struct timing_fdesc {
-    const edan_insn *insn; /* the row's instruction; NULL before it is filled */
-    uint64_t pc;
-    uint64_t iline;       /* the L1i line it is in, + 1 (fetch's iline); 0 without an address */
-    uint64_t fallthrough; /* a conditional branch with an address: pc + size (prev_fallthrough); else 0 */
-    uint64_t next;        /* pc + size (prev_next); 0 without an address */
-    uint8_t jump;         /* a jump, call or return with an address: the predictor's global history takes it */
-    uint8_t serial;       /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
-    uint8_t access;       /* it has a memory operand (mem != NONE, mem_size > 0) */
-    /*
-     * with store sets and a memory operand: the store_sets() calls its step
-     * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
-     */
-    uint8_t ss_ops;
-} timing_fdesc;
-
 /* What fetch knows of the previous record, scheduled or not (record_end(), from its timing_fdesc row). */
 typedef struct timing_prev {
     uint64_t fallthrough; /* when it was a conditional branch: its fall-through pc, else 0 */
     uint64_t pc;
     uint64_t next; /* the pc after it (0: none) */
 } timing_prev;
+
+typedef struct timing_fdesc {
+    /*
+     * what the next record's fetch knows of this one: a conditional branch
+     * with an address: pc + size, else 0 (fallthrough); pc; pc + size, 0
+     * without an address (next). functional_run() reads it in place.
+     */
+    timing_prev at;
+    const edan_insn *insn; /* the row's instruction; NULL before it is filled */
+    uint64_t iline;        /* the L1i line it is in, + 1 (fetch's iline); UINT64_MAX without an address */
+    uint8_t jump;          /* a jump, call or return with an address: the predictor's global history takes it */
+    uint8_t ctl;           /* jump, or a conditional branch: wrong-path fetch's table takes it (record_ctl()) */
+    uint8_t serial;        /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
+    uint8_t access;        /* it has a memory operand (mem != NONE, mem_size > 0) */
+    /*
+     * with store sets and a memory operand: the store_sets() calls its step
+     * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
+     */
+    uint8_t ss_ops;
+    /*
+     * the region's records of this id that functional warming did (a skip's,
+     * functional_run()): one add to the row the loop has in hand; id_count
+     * holds the scheduled ones, edan_timing_id_count() the sum
+     */
+    uint64_t skipped;
+} timing_fdesc;
 
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024

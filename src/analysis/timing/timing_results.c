@@ -55,13 +55,16 @@ uint32_t edan_timing_ids(const edan_timing *t)
 uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
 {
     t = shared(t);
-    return id < t->id_cap ? t->id_count[id] : 0;
+    return id < t->id_cap ? t->id_count[id] + t->fdesc[id].skipped : 0;
 }
 
 uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
 {
     t = shared(t);
-    return id < t->id_cap ? t->id_pc[id] : 0;
+    if (id >= t->id_cap)
+        return 0;
+    /* an id only skipped has no id_pc: its row's (the same instruction's) */
+    return t->id_pc[id] ? t->id_pc[id] : t->fdesc[id].insn ? t->fdesc[id].at.pc : 0;
 }
 
 double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)

@@ -216,8 +216,14 @@ static inline void ss_join(edan_timing *t, uint32_t at, uint32_t sat, uint32_t k
  */
 static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint64_t pc)
 {
-    for (uint32_t lanes = t->ss_pairs[ss_pair(at, sat)]; lanes; lanes &= lanes - 1)
-        ss_join(t, at, sat, (uint32_t)__builtin_ctz(lanes), pc);
+    const size_t K = (size_t)t->K;
+    const uint32_t *set = t->ssit + (size_t)at * K, *sset = t->ssit + (size_t)sat * K;
+    for (uint32_t lanes = t->ss_pairs[ss_pair(at, sat)]; lanes; lanes &= lanes - 1) {
+        const uint32_t k = (uint32_t)__builtin_ctz(lanes);
+        /* already in one set (and so in ssit_lanes): ss_join() would change nothing */
+        if (!set[k] || set[k] != sset[k])
+            ss_join(t, at, sat, k, pc);
+    }
 }
 
 static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
@@ -315,11 +321,11 @@ STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const tim
     if (d->ss_ops & SS_OP_LOAD) {
         store_sets_count(t, 1);
         if (sb->block == block + 1 && pos - sb->at <= t->rmask)
-            store_sets_skip_near(t, d->pc, sb->pc);
+            store_sets_skip_near(t, d->at.pc, sb->pc);
     }
     if (d->ss_ops & SS_OP_STORE) {
         store_sets_count(t, 1);
-        *sb = (timing_ss_block){block + 1, SS_WARMED, pos, d->pc};
+        *sb = (timing_ss_block){block + 1, SS_WARMED, pos, d->at.pc};
     }
 }
 
@@ -446,11 +452,12 @@ static inline int serializing(const edan_insn *in)
 /* The row of rec's static instruction (timing_fdesc), filled the first time it is seen; id_room() first. */
 static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, timing_fdesc *d, const edan_insn *in)
 {
-    d->pc = in->pc;
-    d->iline = in->pc ? (in->pc >> t->line_shift) + 1 : 0;
-    d->fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
-    d->next = in->pc ? in->pc + in->size : 0;
+    d->at.pc = in->pc;
+    d->iline = in->pc ? (in->pc >> t->line_shift) + 1 : UINT64_MAX; /* fetch's iline never is: never in it */
+    d->at.fallthrough = in->flow == EDAN_FLOW_BRANCH && in->pc ? in->pc + in->size : 0;
+    d->at.next = in->pc ? in->pc + in->size : 0;
     d->jump = in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN);
+    d->ctl = d->jump || d->at.fallthrough;
     d->serial = (uint8_t)serializing(in);
     d->access = in->mem != EDAN_MEM_NONE && in->mem_size > 0;
     const bool split = in->uops && !d->serial; /* step() hands it to step_uops(): a call per load and store */
@@ -471,23 +478,26 @@ STEP_INLINE const timing_fdesc *fdesc_of(edan_timing *t, const edan_exec *rec)
     return d;
 }
 
-/* What the next record's fetch needs to know of this one (its row d), scheduled or not, into *prev. */
-STEP_INLINE void record_into(edan_timing *t, timing_prev *prev, const timing_fdesc *d)
+/*
+ * What a record's row d (scheduled or not) leaves besides what the next
+ * record's fetch knows of it (its row's at: t->prev, or functional_run()'s
+ * pointer to the row): a jump in the predictor's history, a jump's or a
+ * branch's pc in wrong-path fetch's table.
+ */
+STEP_INLINE void record_ctl(edan_timing *t, const timing_fdesc *d)
 {
-    prev->fallthrough = d->fallthrough;
-    if (d->jump)
-        edan_predictor_jump(&t->bp);
-    prev->pc = d->pc;
-    prev->next = d->next;
-    const bool branch = d->fallthrough != 0;
-    if (d->jump | branch)
-        t->wp_ctl[d->pc & (WP_CTL - 1)] = d->pc << 1 | branch;
+    if (d->ctl) {
+        if (d->jump)
+            edan_predictor_jump(&t->bp);
+        t->wp_ctl[d->at.pc & (WP_CTL - 1)] = d->at.pc << 1 | (d->at.fallthrough != 0);
+    }
 }
 
-/* record_into() t->prev; the record is counted. */
+/* record_ctl(), and t->prev; the record is counted. */
 STEP_INLINE void record_end(edan_timing *t, const timing_fdesc *d)
 {
-    record_into(t, &t->prev, d);
+    record_ctl(t, d);
+    t->prev = d->at;
     t->n.instructions++;
 }
 
@@ -565,7 +575,9 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
 #define RUN_AHEAD 32
 STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
 {
-    timing_prev prev = t->prev; /* in registers for the run */
+    timing_prev first = t->prev;
+    /* the previous record's: t->prev's copy, then the last record's row (read in place, nothing copied) */
+    const timing_prev *prev = &first;
     uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0;
     const bool plain = !t->pf.any;           /* without prefetchers an access's result is only counted */
     const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
@@ -574,21 +586,28 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         const edan_exec *rec = &recs[j];
         /* the batch was written on the producer's core: reading it is most of a plain record's wait */
         __builtin_prefetch((const void *)((uintptr_t)rec + RUN_AHEAD * sizeof *rec));
-        if (region ? j && (rec->flags & EDAN_EXEC_WARM) : (rec->flags & EDAN_EXEC_KERNEL) != 0)
+        if (rec->flags & (region ? EDAN_EXEC_WARM : EDAN_EXEC_KERNEL)) /* a skip's recs[0] is measured */
             break;
         const uint32_t id = rec->id;
-        if (id_room(t, id))
-            goto fail;
+        if (__builtin_expect(id >= t->id_cap, 0)) { /* id_room(): the rows move, prev with them */
+            first = *prev;
+            prev = &first;
+            if (id_grow(t, id))
+                goto fail;
+        }
         timing_fdesc *d = &t->fdesc[id];
-        if (__builtin_expect(d->insn != rec->insn, 0))
+        if (__builtin_expect(d->insn != rec->insn, 0)) { /* made again: prev may be this row */
+            first = *prev;
+            prev = &first;
             fdesc_fill(t, d, rec->insn);
-        if (predict_before(t, &prev, d->pc, &branches, &mispredicts)) {
+        }
+        if (predict_before(t, prev, d->at.pc, &branches, &mispredicts)) {
             int wlevel = 0;
             uint32_t wbytes = 0;
-            if (wrong_path_fetch(t, &prev, d->pc, &wlevel, &wbytes))
+            if (wrong_path_fetch(t, prev, d->at.pc, &wlevel, &wbytes))
                 t->wp_line = 0; /* no times here: the line is simply there */
         }
-        if (!d->iline || t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
+        if (t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;
             (void)fetch_line(t, rec->insn, &ilevel, &ibytes);
@@ -616,11 +635,12 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 store_sets_skip(t, rec, d, base + j);
         }
         serial += d->serial != 0;
-        record_into(t, &prev, d);
-        if (region && !t->id_count[id]++) /* an id is one static instruction: its pc, once */
-            t->id_pc[id] = rec->insn->pc;
+        record_ctl(t, d);
+        prev = &d->at;
+        if (region) /* the row's count (edan_timing_id_count()); its pc is the row's */
+            d->skipped++;
     }
-    t->prev = prev;
+    t->prev = *prev;
     if (region) {
         t->n.instructions = base + j;
         t->n.branches += branches;
@@ -632,7 +652,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
     }
     return (long)j;
 fail:
-    t->prev = prev;
+    t->prev = *prev;
     return -1;
 }
 
