@@ -23,7 +23,8 @@
 /* ===================================================================== */
 
 /* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
-static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t *bytes)
+static __attribute__((noinline)) TIMING_TARGET bool fetch_line_any(edan_timing *t, const edan_insn *in, int *level,
+                                                                   uint32_t *bytes)
 {
     uint64_t line = in->pc >> t->line_shift;
     if (!in->pc) { /* a text trace's instruction: no address to fetch from */
@@ -47,6 +48,14 @@ static TIMING_TARGET bool fetch_line(edan_timing *t, const edan_insn *in, int *l
         t->n.ram_lines++;
     t->n.ram_bytes += r.ram_bytes;
     return true;
+}
+
+/* fetch_line_any(), the common case inline: the instruction is in fetch's line */
+STEP_INLINE bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t *bytes)
+{
+    if (in->pc && t->iline == (in->pc >> t->line_shift) + 1)
+        return false;
+    return fetch_line_any(t, in, level, bytes);
 }
 
 /*
@@ -610,7 +619,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         if (t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;
-            (void)fetch_line(t, rec->insn, &ilevel, &ibytes);
+            (void)fetch_line_any(t, rec->insn, &ilevel, &ibytes);
         }
         if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
             const edan_insn *in = rec->insn;
