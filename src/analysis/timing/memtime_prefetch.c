@@ -176,6 +176,8 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
         return L;
     }
     const tick f = *fill;
+    if (f == 0) /* an access used it already: nothing of it is left in this lane (sent_as may be another's) */
+        return L;
     *fill = 0;
     const edan_memtime_pf_sent *sa = &pf->sent_as[(size_t)s * mt->stride + (size_t)k];
     if (f != EDAN_MEMTIME_DROPPED && at < sa->go) /* still queued: squashed, its MSHR free again */
