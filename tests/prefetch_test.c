@@ -26,7 +26,8 @@
  *    entries): an L2 entry a demand miss made learns its stride from the
  *    L1d's prefetches of the same pc;
  *  - prefetches compete for MSHRs: one miss sends 8 prefetches with 4 MSHRs,
- *    one kept for demand misses; those beyond an MSHR wait in the queue of
+ *    one kept for demand misses, each sent with two MSHRs free beyond that
+ *    one (gem5's canPrefetch()); those beyond an MSHR wait in the queue of
  *    queue_size, and the rest are dropped, which their accesses then pay as
  *    misses of their own.
  */
@@ -338,15 +339,18 @@ static void test_shared_table(void)
 
 /*
  * One miss to line X (the 24th of its page) sends prefetches of X+1 .. X+8
- * (the page's last line) at once, with 4 L1d MSHRs: the miss holds one,
- * one is kept for demand misses, so two go at once and the others wait for
- * MSHRs, queue_size of them; the rest are dropped. Then the chain reads
- * X+1 .. X+8 (no further prefetch: all are held, and the next page is out
- * of reach). With a queue of 2: X+1, X+2 come with X; X+3 and X+4 go when
- * the first MSHRs free, a latency later, and X+3 waits for its line;
- * X+5 .. X+8 were dropped and miss, a latency each: 1 + 1 + 1 + 4 = 7
- * latencies. With a queue of 8 nothing is dropped: X+5 goes with X+3 and
- * X+4, X+6 .. X+8 a latency later when their MSHRs free, and X+6 waits: 4.
+ * (the page's last line) at once, with 4 L1d MSHRs, one kept for demand
+ * misses: as gem5's MSHRQueue::canPrefetch() (allocated < mshrs - 1 -
+ * reserve), a prefetch goes only when two MSHRs are free beyond the reserve,
+ * so with the miss holding one, one goes at once, and the others wait for
+ * MSHRs, two at a time, queue_size of them; the rest are dropped. Then the
+ * chain reads X+1 .. X+8 (no further prefetch: all are held, and the next
+ * page is out of reach). With a queue of 2: X+1 comes with X; X+2 and X+3
+ * go when X's and X+1's MSHRs free, a latency later, and X+2 waits for its
+ * line; X+4 .. X+8 were dropped and miss, a latency each: 1 + 1 + 1 + 5 = 8
+ * latencies. With a queue of 8 nothing is dropped: X+4, X+5 go a latency
+ * after X+2, X+3, X+6, X+7 a latency later, X+8 one more, and X+2, X+4, X+6,
+ * X+8 each wait a latency: 1 + 1 + 4 = 6.
  */
 static void test_mshrs(void)
 {
@@ -358,7 +362,7 @@ static void test_mshrs(void)
         uint32_t queue;
         double exposed;
         uint64_t dropped, late;
-    } cases[] = {{2, 7, 4, 1}, {8, 4, 0, 2}};
+    } cases[] = {{2, 8, 5, 1}, {8, 6, 0, 4}};
     edan_machine m = base_machine();
     m.data[0].mshrs = 4;
     edan_timing_counts c;

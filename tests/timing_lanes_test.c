@@ -175,6 +175,8 @@ static void test_prefetch_lanes(void)
                                       3,
                                       4,
                                       50};
+            if (c.mshr_reserve + 2 > m.data[l].mshrs) /* the machine file's bound: two MSHRs free beyond it */
+                c.mshr_reserve = m.data[l].mshrs >= 2 ? m.data[l].mshrs - 2 : 0;
             m.data[l].prefetch = c;
         }
         random_stream(table, recs, n);

@@ -256,8 +256,8 @@ def prefetcher_plan(machine, lv, problems):
     pf = machine.get(lv + ".prefetcher")
     if pf is None:
         return None
-    if pf["mshr_reserve"] >= machine[lv]["mshrs"]:
-        problems.append("[%s.prefetcher] mshr_reserve = %d leaves no MSHR of %d to a prefetch"
+    if pf["mshr_reserve"] + 2 > machine[lv]["mshrs"]:  # gem5's canPrefetch(): 2 free beyond the reserve
+        problems.append("[%s.prefetcher] mshr_reserve = %d leaves fewer than 2 MSHRs of %d to a prefetch"
                         % (lv, pf["mshr_reserve"], machine[lv]["mshrs"]))
     params = {"degree": pf["degree"], "latency": pf["latency"], "queue_size": pf["queue_size"]}
     if pf["type"] == "stride":

@@ -133,9 +133,9 @@ int edan_machine_prefetch_check(const edan_prefetch_parse *ps, edan_machine *m, 
                 return -1;
             }
         }
-        if (c->mshr_reserve >= m->data[l].mshrs) {
-            edan_error_set(err, "%s:%d: [%s] mshr_reserve = %u leaves no MSHR of [%s]'s %u to a prefetch", path,
-                           at[RESERVE], sec, c->mshr_reserve, levels[l], m->data[l].mshrs);
+        if (c->mshr_reserve + 2 > m->data[l].mshrs) { /* a prefetch waits for 2 free beyond it (memtime.h) */
+            edan_error_set(err, "%s:%d: [%s] mshr_reserve = %u leaves fewer than 2 MSHRs of [%s]'s %u to a prefetch",
+                           path, at[RESERVE], sec, c->mshr_reserve, levels[l], m->data[l].mshrs);
             return -1;
         }
         if (!stride)

@@ -86,7 +86,8 @@ typedef struct edan_memtime_pf {
     edan_memtime_pf_sent *if_sent, *sent_as;
     /* per level: when each of the last queue[l] prefetches was sent, [lane * queue[l] + i], a ring at at[l][lane] */
     edan_tick *sent[EDAN_MACHINE_MAX_DATA_LEVELS];
-    uint32_t queue[EDAN_MACHINE_MAX_DATA_LEVELS], reserve[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint32_t queue[EDAN_MACHINE_MAX_DATA_LEVELS];
+    uint32_t rank[EDAN_MACHINE_MAX_DATA_LEVELS]; /* a prefetch waits until this many MSHRs are free: mshr_reserve + 2 */
     uint32_t at[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES];
     edan_tick last[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES]; /* the level's last prefetch sent */
     uint64_t late[EDAN_MEMTIME_LANES];    /* accesses that waited for a prefetch's line on its way */
@@ -165,7 +166,7 @@ edan_tick edan_memtime_hit_lane(edan_memtime *mt, uint64_t line, int k, edan_tic
  * The prefetch pi, caused by a demand access whose L1d request was at
  * req[k] (lane k): ready pi->offset cycles after the L1d's lookup, it waits
  * in its level's queue for an MSHR beyond the level's mshr_reserve (gem5's
- * demand_mshr_reserve), one after the other, and is dropped when queue_size
+ * demand_mshr_reserve) and one more (gem5's canPrefetch()), one after the other, and is dropped when queue_size
  * prefetches before it are still waiting; sent, it holds MSHRs and memory
  * bandwidth as a demand miss does, and its line is on its way until its
  * fill. docs/model.md states the rules.

@@ -39,7 +39,8 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m)
         if (c->kind == EDAN_PREFETCH_NONE)
             continue;
         pf->queue[l] = c->queue_size;
-        pf->reserve[l] = c->mshr_reserve;
+        /* the machine file keeps mshr_reserve + 2 <= mshrs; a machine built otherwise waits for all of them */
+        pf->rank[l] = c->mshr_reserve + 2 <= m->data[l].mshrs ? c->mshr_reserve + 2 : m->data[l].mshrs;
         ok = (pf->sent[l] = calloc((size_t)c->queue_size * (size_t)mt->K, sizeof(tick))) != NULL;
     }
     return ok ? 0 : -1;
@@ -126,10 +127,13 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
                 mt->if_targets[(size_t)s * mt->stride + (size_t)k] = 0;
             continue;
         }
-        /* sent in order, when the level has an MSHR free beyond those kept for demand misses */
+        /*
+         * sent in order, when the level has two MSHRs free beyond those kept for demand misses: gem5's
+         * MSHRQueue::canPrefetch() asks allocated < entries - (1 + demand_mshr_reserve), its "+1"
+         */
         if (x < pf->last[l][k])
             x = pf->last[l][k];
-        const tick free_at = nth_free_any(mt->mshr[l] + (size_t)k * mt->mshrs[l], mt->mshrs[l], pf->reserve[l] + 1);
+        const tick free_at = nth_free_any(mt->mshr[l] + (size_t)k * mt->mshrs[l], mt->mshrs[l], pf->rank[l]);
         if (x < free_at)
             x = free_at;
         sent[*at] = x;
@@ -172,6 +176,8 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
         return L;
     }
     const tick f = *fill;
+    if (f == 0) /* an access used it already: nothing of it is left in this lane (sent_as may be another's) */
+        return L;
     *fill = 0;
     const edan_memtime_pf_sent *sa = &pf->sent_as[(size_t)s * mt->stride + (size_t)k];
     if (f != EDAN_MEMTIME_DROPPED && at < sa->go) /* still queued: squashed, its MSHR free again */
