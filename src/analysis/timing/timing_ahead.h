@@ -281,6 +281,8 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
             }
         }
         const bool load = ahead_access(y) && in->mem == EDAN_MEM_LOAD;
+        if (!load && !in->n_dst)
+            continue; /* a store, a branch or a jump: nothing the wrong path's loads wait for */
         if (load && nl >= lqn)
             break;
         const tick *lqw = load && t->n_loads + nl >= lqn ? ROW(t->lq, (t->lq_at + nl) % lqn) : NULL;
