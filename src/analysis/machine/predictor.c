@@ -59,9 +59,8 @@ static inline slots lookup(const edan_predictor *p, uint64_t pc)
     if (p->kind == EDAN_PRED_BIMODAL)
         return (slots){.global = (uint32_t)((pc >> 1) & p->global_mask)};
     const uint32_t h = (uint32_t)((pc >> 2) & p->local_mask);
-    return (slots){.global = p->global_history & p->global_mask,
-                   .local = p->local_history[h] & p->local_mask,
-                   .history = h};
+    return (slots){
+        .global = p->global_history & p->global_mask, .local = p->local_history[h] & p->local_mask, .history = h};
 }
 
 /* gem5's TournamentBP: a counter predicts taken above 1; the choice counter above 1 picks the global one */
