@@ -12,6 +12,16 @@
  *    stops, 3 latencies;
  *  - the line is still on its way when the right path gets to it: fetch
  *    waits for the wrong path's fill, not for a miss of its own.
+ * Wrong-path loads (timing_ahead.h, wrong_path_loads()):
+ *  - a forward branch on a missing load, taken, predicted not taken: the
+ *    wrong path runs the skipped additions and then the right path's load
+ *    after the join, whose address is ready: its miss goes out with the
+ *    branch's, 2 latencies exposed (the first fetch's and the loads') where
+ *    the right path alone exposes 3;
+ *  - the skipped additions (seen on the right path before) write the load's
+ *    address register: its value on the wrong path is not known, 3;
+ *  - the load's address register written by a record only the right path
+ *    runs (the loop's next run found at the wrong path's first pc): 3.
  */
 #include <string.h>
 
@@ -107,9 +117,88 @@ static void test_wait(void)
           (c[1] - c[0]) / 100, c[0], c[1]);
 }
 
+/*
+ * Two runs of: a load (x5 from a fresh line, at 0x1000), a forward branch on
+ * x5 at 0x1004 to 0x1028, 8 additions at 0x1008 (x20.., or x6 first when
+ * `writes`), and at 0x1028 a load of a fresh line from x6. The first run's
+ * branch is not taken (predicted so) and a jump at 0x102c goes back; the
+ * second's is taken, predicted not taken (the bimodal counter moved once).
+ */
+static size_t branch_then_load(edan_exec *r, edan_insn *code, bool writes)
+{
+    size_t n = 0;
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    code[1] = add(0, EDAN_REG_X(5), 0x1004);
+    code[1].flow = EDAN_FLOW_BRANCH;
+    code[1].n_dst = 0;
+    code[1].imm = 0x24;
+    for (int i = 0; i < 8; i++)
+        code[2 + i] = add(writes && !i ? EDAN_REG_X(6) : EDAN_REG_X(20 + i), EDAN_REG_X(3), 0x1008 + 4 * (uint64_t)i);
+    code[10] = load(EDAN_REG_X(7), EDAN_REG_X(6), 0x1028);
+    code[11] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x102c);
+    code[11].flow = EDAN_FLOW_JUMP;
+    for (int i = 0; i < 12; i++)
+        r[n++] = rec(&code[i], i == 0 ? 0x100000 : i == 10 ? 0x200000 : 0);
+    r[n++] = rec(&code[0], 0x300000);
+    r[n++] = rec(&code[1], 0);
+    r[n++] = rec(&code[10], 0x400000);
+    return n;
+}
+
+static void test_loads(void)
+{
+    static edan_exec r[32];
+    static edan_insn code[32];
+    edan_machine m = machine();
+    m.rob_entries = 64;
+    size_t n = branch_then_load(r, code, false);
+    double e = exposed(&m, r, n);
+    CHECK(e == 2, "a wrong path's load after the join: %g latencies exposed, expected 2", e);
+    n = branch_then_load(r, code, true);
+    e = exposed(&m, r, n);
+    CHECK(e == 3, "the skipped additions write the load's register: %g latencies exposed, expected 3", e);
+
+    /*
+     * A loop (a load of x5 from x4, x4 advanced, its branch on x5 at 0x1008
+     * back to 0x1000 when taken: twice, and the bimodal counter then
+     * predicts taken) whose third run's load misses and whose branch is not
+     * taken: the wrong path goes back to 0x1000. The right path's records at
+     * 0x100c (x4 advanced) and a jump run before the loop's next run at
+     * 0x1000, whose load is from x4: a value only the right path has. (After
+     * the first run's misprediction the wrong path's code after the loop
+     * reads x4 too, which the loop writes: not the right path's value either.)
+     */
+    n = 0;
+    for (int i = 0; i < 3; i++) {
+        code[3 * i] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+        code[3 * i + 1] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1004);
+        code[3 * i + 2] = add(0, EDAN_REG_X(5), 0x1008);
+        code[3 * i + 2].flow = EDAN_FLOW_BRANCH;
+        code[3 * i + 2].n_dst = 0;
+        code[3 * i + 2].imm = -8;
+        r[n++] = rec(&code[3 * i], i < 2 ? 0x100000 : 0x300000);
+        r[n++] = rec(&code[3 * i + 1], 0);
+        r[n++] = rec(&code[3 * i + 2], 0);
+    }
+    code[9] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x100c);
+    code[10] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1010);
+    code[10].flow = EDAN_FLOW_JUMP;
+    code[11] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    r[n++] = rec(&code[9], 0);
+    r[n++] = rec(&code[10], 0);
+    r[n++] = rec(&code[11], 0x400000);
+    edan_timing_counts cn;
+    double c[2];
+    CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 2,
+          "mispredicts %llu, expected 2 (the first run's taken, the exit)", (unsigned long long)cn.mispredicts);
+    e = exposed(&m, r, n);
+    CHECK(e == 4, "the load's register written by the right path only: %g latencies exposed, expected 4", e);
+}
+
 int main(void)
 {
     test_fallthrough();
     test_wait();
+    test_loads();
     return check_summary();
 }

@@ -157,6 +157,8 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
 /* A squashed prefetch's MSHR of level l (lane k) is free again, unless another miss took it after it (until fill). */
 static void unhold(edan_memtime *mt, int l, int k, const edan_memtime_pf_sent *sa, tick fill)
 {
+    if (sa->mshr >= mt->mshrs[l]) /* sa is another level's: a prefetch of the slot dropped in this lane */
+        return;
     tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l] + sa->mshr;
     if (*ms == fill)
         *ms = sa->mshr_was;

@@ -150,4 +150,236 @@ static __attribute__((noinline)) TIMING_TARGET bool miss_ahead(edan_timing *t, c
     return any;
 }
 
+/* wpl_reg's mark of a register last written by a record only the right path runs: its value differs */
+#define WPL_OTHER 0xffffu
+
+/* A load's level in the data hierarchy, its LRU order unchanged: 0 the L1d .. nlev memory. */
+static int wpl_level(const edan_timing *t, uint64_t addr)
+{
+    for (int l = 0; l < t->nlev; l++)
+        if (edan_cache_level_holds(&t->dc.level[l], addr >> t->dc.level[l].line_shift))
+            return l;
+    return t->nlev;
+}
+
+/*
+ * Wrong-path loads. Before a mispredicted conditional branch resolves, the
+ * core fetches, dispatches and issues down the other direction, and gem5's
+ * wrong-path loads send their misses, which fill the caches though the path
+ * is squashed (gem5's O3 does not cancel them). The trace holds the right
+ * path only; what the model takes of the wrong path is where it rejoins the
+ * right path's near future (control independence): from `wrong`, the
+ * other direction's first pc,
+ *  - a forward branch taken that was predicted not taken: the wrong path runs
+ *    the (pc - wrong) bytes the branch skips, 4-byte instructions whose
+ *    registers are not known (taken as writing none), and then the right
+ *    path's records from the current one on;
+ *  - else the wrong path is the right path's records from the first one at
+ *    `wrong` among the next rob_entries (a loop's exit predicted to go on:
+ *    the loop's next run; a forward branch not taken predicted taken: the
+ *    join after the body), and the records before it, which only the right
+ *    path runs, write values the wrong path does not have.
+ * Along it, instruction d of the wrong path dispatches no earlier than
+ * fetch_width a cycle from the cycle after the branch's fetch and
+ * frontend_cycles later, dispatch_width a cycle after the branch's
+ * dispatch, the commit of the micro-operation rob_entries before it and,
+ * for a load, of the load lq_entries before it; it starts when its
+ * registers are written (the right path's scheduled writers, or the wrong
+ * path's own: their operation's latency, a load's the level that holds its
+ * line now). A load whose registers hold no value only the right path
+ * computed, and which starts before the branch resolves (its finish, in
+ * each lane), sends its line's request then: the right path's first miss
+ * of that line up to the load's own record finds it (wrong_path_found()).
+ * It stops at the chunk's end, a record outside the region, a serializing
+ * or native instruction, or where every lane's dispatch is past the
+ * branch's resolution. Nothing else of the wrong path is modelled (its loads
+ * of other lines, their MSHRs and evictions).
+ */
+/* wpl_reg: register r holds a value only the right path computed */
+static void wpl_other(edan_timing *t, const edan_insn *in, uint32_t gen)
+{
+    if (in->n_dst) {
+        t->wpl_reg[in->dst] = WPL_OTHER;
+        t->wpl_reg_gen[in->dst] = gen;
+    }
+}
+
+/*
+ * Where a path that left the right path's records at record ja (whose pc is
+ * pc) by going to `wrong` instead (fall: the fall-through of the branch
+ * before ja) joins them again: the record returned (n: nowhere in reach),
+ * *skip the wrong path's instructions before it; the registers that only one
+ * of the two paths writes on the way are marked in wpl_reg.
+ */
+static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong, uint64_t fall, uint32_t gen,
+                         uint64_t *skip)
+{
+    const size_t n = t->part_n;
+    const uint64_t rob_n = t->m.rob_entries;
+    *skip = 0;
+    if (wrong == fall && pc > wrong) {
+        *skip = (pc - wrong) / 4;
+        /* the skipped bytes' registers: those their last runs among the rob_entries records before wrote */
+        bool seen = false;
+        for (size_t j = ja, lim = ja > rob_n ? ja - rob_n : 0; j-- > lim;) {
+            const edan_insn *in = t->part[j].insn;
+            if (in->pc >= wrong && in->pc < pc) {
+                seen = true;
+                wpl_other(t, in, gen);
+            }
+        }
+        return seen && *skip < rob_n ? ja : n; /* not seen: what they write is not known */
+    }
+    const size_t lim = ja + rob_n < n ? ja + rob_n : n;
+    size_t j0 = ja + 1;
+    for (; j0 < lim && t->part[j0].insn->pc != wrong; j0++)
+        if ((t->part[j0].flags & EDAN_EXEC_WARM) || serializing(t->part[j0].insn))
+            return n;
+    if (j0 >= lim)
+        return n;
+    for (size_t j = ja; j < j0; j++)
+        wpl_other(t, t->part[j].insn, gen);
+    return j0;
+}
+
+static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing *t, uint64_t pc)
+{
+    const size_t ja = t->part_j, n = t->part_n;
+    const edan_insn *br = t->v ? t->win_insn[(t->v - 1) & t->rmask] : NULL;
+    if (!br || br->isa || br->flow != EDAN_FLOW_BRANCH || !t->part || ja >= n || t->part[ja].insn->pc != pc)
+        return;
+    const uint64_t fall = t->prev.fallthrough, rob_n = t->m.rob_entries;
+    const uint32_t gen = ++t->wpl_gen;
+    uint64_t d0 = 0;
+    size_t j0 = wpl_rejoin(t, ja, pc, pc == fall ? br->pc + (uint64_t)br->imm : fall, fall, gen, &d0);
+    if (j0 >= n)
+        return;
+    const int K = t->K, Kp = t->Kp;
+    const tick *res = ROW(t->F, (t->v - 1) & t->rmask); /* the branch resolves: the wrong path is squashed */
+    const uint64_t fw = t->m.fetch_width, dw = t->m.dispatch_width, lqn = t->m.lq_entries;
+    uint64_t nl = 0; /* the wrong path's loads so far */
+    for (size_t j = j0; j < n; j++) {
+        const edan_exec *y = &t->part[j];
+        const edan_insn *in = y->insn;
+        const uint64_t d = d0 + (j - j0); /* its place on the wrong path */
+        if (d >= rob_n || (y->flags & EDAN_EXEC_WARM) || serializing(in) || in->isa)
+            break;
+        if (in->flow == EDAN_FLOW_BRANCH && j + 1 < n) {
+            /* a branch the predictor sends the other way than the right path went: the wrong path leaves again */
+            const uint64_t next = t->part[j + 1].insn->pc, nfall = in->pc + in->size;
+            const bool taken = edan_predictor_predict(&t->bp, in->pc);
+            if ((next != nfall) != taken) {
+                uint64_t skip = 0;
+                const size_t jn =
+                    wpl_rejoin(t, j + 1, next, taken ? in->pc + (uint64_t)in->imm : nfall, nfall, gen, &skip);
+                if (jn >= n)
+                    break;
+                d0 = d + 1 + skip;
+                j0 = jn;
+                j = jn - 1;
+                continue;
+            }
+        }
+        const bool load = ahead_access(y) && in->mem == EDAN_MEM_LOAD;
+        if (!load && !in->n_dst)
+            continue; /* a store, a branch or a jump: nothing the wrong path's loads wait for */
+        if (load && nl >= lqn)
+            break;
+        const tick *lqw = load && t->n_loads + nl >= lqn ? ROW(t->lq, (t->lq_at + nl) % lqn) : NULL;
+        nl += load;
+        const tick *rob = rob_wait(t, t->u + d);
+        tick *done = t->wpl_done + d * (uint64_t)Kp;
+        bool other = false, before = false, dispatched = false;
+        for (int k = 0; k < K; k++) {
+            tick e = t->fetch.at[k] + t->frontend + t->cyc * (1 + d / fw);
+            const tick ed = t->disp.at[k] + t->cyc * (1 + d / dw);
+            e = e > ed ? e : ed;
+            dispatched |= e < res[k];
+            if (rob && rob[k] > e)
+                e = rob[k];
+            if (lqw && lqw[k] > e)
+                e = lqw[k];
+            done[k] = e;
+        }
+        if (!dispatched)
+            break; /* in no lane does it dispatch before the branch resolves: nor do the ones after */
+        for (int s = 0; s < in->n_src && !other; s++) {
+            const uint8_t r = in->src[s];
+            const tick *row = NULL;
+            if (t->wpl_reg_gen[r] == gen) {
+                other = t->wpl_reg[r] == WPL_OTHER;
+                row = other ? NULL : t->wpl_done + (uint64_t)(t->wpl_reg[r] - 1) * (uint64_t)Kp;
+            } else {
+                const uint64_t w = t->lastw[r];
+                if (w && t->v - (w - 1) <= t->rmask)
+                    row = ROW(t->F, (w - 1) & t->rmask);
+            }
+            for (int k = 0; row && k < K; k++)
+                done[k] = done[k] > row[k] ? done[k] : row[k];
+        }
+        if (other || (ahead_access(y) && !load)) { /* its value is not the right path's (or an AMO's: not known) */
+            if (in->n_dst) {
+                t->wpl_reg[in->dst] = WPL_OTHER;
+                t->wpl_reg_gen[in->dst] = gen;
+            }
+            continue;
+        }
+        if (load) {
+            const int level = wpl_level(t, y->addr);
+            tick lat = 0;
+            for (int l = 0; l <= level && l < t->nlev; l++)
+                lat += t->mem.hit[l];
+            const uint64_t line = y->addr >> t->line_shift;
+            const uint32_t s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
+            tick *at = t->wpl_at + (size_t)s * (size_t)Kp;
+            const bool same = t->wpl_line[s] == line + 1 && t->wpl_chunk[s] == t->chunk_no;
+            for (int k = 0; k < K; k++) {
+                if (level > 0 && done[k] < res[k]) {
+                    before = true;
+                    const tick prior = same ? at[k] : TICK_NONE;
+                    at[k] = done[k] < prior ? done[k] : prior;
+                } else if (!same) {
+                    at[k] = TICK_NONE;
+                }
+                done[k] += lat + (level == t->nlev ? t->mem.memlat[k] : 0);
+            }
+            if (before) {
+                t->wpl_line[s] = line + 1;
+                t->wpl_chunk[s] = t->chunk_no;
+                t->wpl_until[s] = (uint32_t)j;
+                t->wpl_any = true;
+            }
+        } else {
+            const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
+            for (int k = 0; k < K; k++)
+                done[k] += lat;
+        }
+        if (in->n_dst) {
+            t->wpl_reg[in->dst] = (uint16_t)(d + 1);
+            t->wpl_reg_gen[in->dst] = gen;
+        }
+    }
+}
+
+/*
+ * A load's miss of line (req: its request in each lane, a's or an earlier
+ * one): a wrong path requested the line earlier (wrong_path_loads()) for a
+ * record not before this one: the request is the earlier of the two, once.
+ */
+static TIMING_TARGET bool wrong_path_found(edan_timing *t, uint64_t line, tick *req)
+{
+    const uint32_t s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
+    if (t->wpl_line[s] != line + 1 || t->wpl_chunk[s] != t->chunk_no || t->part_j > t->wpl_until[s])
+        return false;
+    t->wpl_line[s] = 0;
+    const tick *at = t->wpl_at + (size_t)s * (size_t)t->Kp;
+    bool any = false;
+    for (int k = 0; k < t->K; k++)
+        if (at[k] < req[k]) {
+            req[k] = at[k];
+            any = true;
+        }
+    return any;
+}
+
 #endif

@@ -116,6 +116,8 @@ typedef struct timing_fdesc {
 #define AH_SLOTS 2048u
 /* entries of the table of control-flow instructions a wrong path looks at (wrong_path_fetch(); a power of two) */
 #define WP_CTL 1024u
+/* entries of the table of lines a mispredicted branch's wrong path requested (wrong_path_loads(); a power of two) */
+#define WPL_SLOTS 64u
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
 #define TICK_NONE (1ull << 62)
 
@@ -220,6 +222,20 @@ struct edan_timing {
     uint64_t wp_bytes, wp_line;
     lanes wp_fill;
     uint64_t wp_ctl[WP_CTL];
+    /*
+     * wrong-path loads (timing_ahead.h, wrong_path_loads()): the lines the wrong path of the last
+     * mispredicted branches requested, by slot: the line + 1 (0: free), the chunk (chunk_no) and the
+     * last record of it (part_j) whose miss may find it, and per lane when it was requested
+     * (wpl_at[slot * Kp + k]); the wrong path's records' finish times (wpl_done[d * Kp + k], d below
+     * rob_entries) and, per register, the wrong-path record that wrote it last (wpl_reg + 1, WPL_OTHER:
+     * a record only the right path runs; valid where wpl_reg_gen is wpl_gen)
+     */
+    uint64_t wpl_line[WPL_SLOTS], wpl_chunk[WPL_SLOTS];
+    uint32_t wpl_until[WPL_SLOTS];
+    tick *wpl_at, *wpl_done;
+    uint16_t wpl_reg[256];
+    uint32_t wpl_reg_gen[256], wpl_gen;
+    bool wpl_any; /* some slot holds a line */
     /*
      * the last R >= rob_entries + 1 vertices' finish times (F, by vertex v)
      * and micro-operations' commit times (C, by micro-operation u: the

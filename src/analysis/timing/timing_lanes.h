@@ -407,8 +407,11 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     const bool redirect = mispredicted(t, in->pc);
     int ilevel = 0;
     uint32_t ibytes = 0;
-    if (__builtin_expect(redirect, 0))
+    if (__builtin_expect(redirect, 0)) {
         wrong_path(t, in->pc);
+        if (!INORDER(t))
+            wrong_path_loads(t, in->pc);
+    }
     const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
     /* the line a wrong-path fetch sent for: fetch waits for it (ilevel -2, fetch_dispatch()), once */
     bool iwait = false;
@@ -552,9 +555,14 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
                                  : 0;
         const uint64_t line = rec->addr >> t->line_shift;
         _Alignas(32) lanes req;
-        if (r.level > 0 && !forwarded && !INORDER(t) && in->mem == EDAN_MEM_LOAD && !in->isa &&
-            miss_ahead(t, dsp, a, req)) {
-            /* the line's miss is a younger load's, earlier: v finds the line on its way (a target) or there */
+        bool early = false; /* the line's miss is sent earlier than a */
+        if (r.level > 0 && !forwarded && !INORDER(t) && in->mem == EDAN_MEM_LOAD && !in->isa) {
+            early = miss_ahead(t, dsp, a, req);
+            if (__builtin_expect(t->wpl_any, 0))
+                early |= wrong_path_found(t, line, req);
+        }
+        if (early) {
+            /* a younger load's or a wrong path's, earlier: v finds the line on its way (a target) or there */
             mem_access(t, line, (int)r.level, r.ram_bytes, req, 0, b);
             for (int j = 0; j < Kp; j += TIMING_LW)
                 lv_st(b + j, lv_max(lv_ld(b + j), lv_ld(a + j) + t->mem.hit[0]));
