@@ -21,12 +21,14 @@
  *  - the skipped additions (seen on the right path before) write the load's
  *    address register: its value on the wrong path is not known, 3;
  *  - the load's address register written by a record only the right path
- *    runs (the loop's next run found at the wrong path's first pc): 3.
+ *    runs (the loop's next run found at the wrong path's first pc): 3;
+ *  - the skipped bytes hold compressed instructions: counted by their sizes.
  */
 #include <string.h>
 
 #include "analysis/timing/timing.h"
 #include "check.h"
+#include "isa/riscv_ops.h"
 #include "timing_check.h"
 
 static edan_machine machine(void)
@@ -195,10 +197,64 @@ static void test_loads(void)
     CHECK(e == 4, "the load's register written by the right path only: %g latencies exposed, expected 4", e);
 }
 
+/*
+ * Compressed instructions: branch_then_load()'s stream (writes false) with
+ * the 8 additions as 16 compressed ones (2 bytes each: the same 32 bytes to
+ * 0x1028), the first run's join load of the line its first load missed (it
+ * waits for that fill), and an addition and a CSR read (serializing) at
+ * 0x102c and 0x1030 before the jump back at 0x1034, so that the second run
+ * finds the reorder buffer empty. With 18 entries, the second run's load
+ * and branch and the 16 skipped instructions before the join's load fill
+ * them: the load waits for the second run's load to commit, and its miss
+ * comes after that one's: 4 latencies (the first fetch's, the first run's,
+ * the second run's, the join's). Counted as 4-byte instructions the 32
+ * bytes are 8, the load the 11th in the buffer, and its miss would go out
+ * with the branch's (3). With 20 entries it does: 3.
+ */
+static void test_compressed(void)
+{
+    static edan_exec r[32];
+    static edan_insn code[32];
+    edan_machine m = machine();
+    m.rob_entries = 18;
+    size_t n = 0;
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    code[1] = add(0, EDAN_REG_X(5), 0x1004);
+    code[1].flow = EDAN_FLOW_BRANCH;
+    code[1].n_dst = 0;
+    code[1].imm = 0x24;
+    for (int i = 0; i < 16; i++) {
+        code[2 + i] = add(EDAN_REG_X(20 + i % 8), EDAN_REG_X(3), 0x1008 + 2 * (uint64_t)i);
+        code[2 + i].size = 2;
+    }
+    code[18] = load(EDAN_REG_X(7), EDAN_REG_X(6), 0x1028);
+    code[19] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x102c);
+    code[20] = add(EDAN_REG_X(10), 0, 0x1030);
+    code[20].n_src = 0;
+    code[20].op = EDAN_OP_CSRRS;
+    code[21] = add(EDAN_REG_X(11), EDAN_REG_X(3), 0x1034);
+    code[21].flow = EDAN_FLOW_JUMP;
+    for (int i = 0; i < 22; i++)
+        r[n++] = rec(&code[i], i == 0 ? 0x100000 : i == 18 ? 0x100008 : 0);
+    r[n++] = rec(&code[0], 0x300000);
+    r[n++] = rec(&code[1], 0);
+    r[n++] = rec(&code[18], 0x400000);
+    edan_timing_counts cn;
+    double c[2];
+    CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 1, "mispredicts %llu, expected 1",
+          (unsigned long long)cn.mispredicts);
+    const double e = exposed(&m, r, n);
+    CHECK(e == 4, "16 compressed instructions skipped, an 18-entry buffer: %g latencies exposed, expected 4", e);
+    m.rob_entries = 20; /* the load the 19th of 20: its miss goes out with the branch's */
+    const double e20 = exposed(&m, r, n);
+    CHECK(e20 == 3, "16 compressed instructions skipped, a 20-entry buffer: %g latencies exposed, expected 3", e20);
+}
+
 int main(void)
 {
     test_fallthrough();
     test_wait();
     test_loads();
+    test_compressed();
     return check_summary();
 }

@@ -107,7 +107,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->win_insn = calloc(r, sizeof *t->win_insn);
     t->st_write = calloc(r * Kp, sizeof *t->st_write);
     t->C = calloc(r * Kp, sizeof *t->C);
-    t->wpl_at = calloc((size_t)WPL_SLOTS * Kp, sizeof *t->wpl_at);
+    t->wpl_req = calloc((size_t)WPL_SLOTS * Kp, sizeof *t->wpl_req);
     t->wpl_done = calloc((size_t)m->rob_entries * Kp, sizeof *t->wpl_done);
     /*
      * the issue queue's lists (timing_internal.h): a row is kept while an entry of it is held, at most
@@ -132,8 +132,9 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->ss_pairs = calloc(SS_BLOCKS, sizeof *t->ss_pairs);
     t->ss_clear_at = SS_CLEAR_PERIOD;
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
-    bool ok = t->F && t->wpl_at && t->wpl_done && t->iq_list && t->stores && t->st_addr && t->win_insn && t->st_write &&
-              t->C && t->lq && t->sq && t->ss_blocks && t->ssit && t->ssit_lanes && t->lfst && t->ss_pairs;
+    bool ok = t->F && t->wpl_req && t->wpl_done && t->iq_list && t->stores && t->st_addr && t->win_insn &&
+              t->st_write && t->C && t->lq && t->sq && t->ss_blocks && t->ssit && t->ssit_lanes && t->lfst &&
+              t->ss_pairs;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
     if (!ok) {
@@ -210,7 +211,7 @@ void edan_timing_free(edan_timing *t)
     free((void *)t->win_insn);
     free(t->st_write);
     free(t->C);
-    free(t->wpl_at);
+    free(t->wpl_req);
     free(t->wpl_done);
     free(t->iq_list);
     free(t->lq);
@@ -226,6 +227,7 @@ void edan_timing_free(edan_timing *t)
     free(t->id_count);
     free(t->id_pc);
     free(t->fdesc);
+    edan_timing_code_free(t);
     edan_timing_sample_free(t);
     edan_timing_dump_free(t);
     free(t);

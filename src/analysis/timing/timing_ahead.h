@@ -171,9 +171,11 @@ static int wpl_level(const edan_timing *t, uint64_t addr)
  * right path's near future (control independence): from `wrong`, the
  * other direction's first pc,
  *  - a forward branch taken that was predicted not taken: the wrong path runs
- *    the (pc - wrong) bytes the branch skips, 4-byte instructions whose
- *    registers are not known (taken as writing none), and then the right
- *    path's records from the current one on;
+ *    the instructions in the bytes the branch skips, one after another as
+ *    decoded (timing_code.c: counted by their sizes, 2 or 4 bytes; the
+ *    registers they write hold values the right path does not have), and
+ *    then the right path's records from the current one on; no wrong path
+ *    where one of them was never decoded, or rob_entries of them or more;
  *  - else the wrong path is the right path's records from the first one at
  *    `wrong` among the next rob_entries (a loop's exit predicted to go on:
  *    the loop's next run; a forward branch not taken predicted taken: the
@@ -218,17 +220,18 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
     const uint64_t rob_n = t->m.rob_entries;
     *skip = 0;
     if (wrong == fall && pc > wrong) {
-        *skip = (pc - wrong) / 4;
-        /* the skipped bytes' registers: those their last runs among the rob_entries records before wrote */
-        bool seen = false;
-        for (size_t j = ja, lim = ja > rob_n ? ja - rob_n : 0; j-- > lim;) {
-            const edan_insn *in = t->part[j].insn;
-            if (in->pc >= wrong && in->pc < pc) {
-                seen = true;
-                wpl_other(t, in, gen);
+        /* the skipped bytes' instructions as decoded (timing_code.c): not all decoded, what they write is not known */
+        const timing_skip *sk = edan_timing_skip(t, wrong, pc);
+        if (!sk)
+            return n;
+        *skip = sk->count;
+        for (int w = 0; w < 4; w++)
+            for (uint64_t b = sk->regs[w]; b; b &= b - 1) {
+                const int r = w * 64 + __builtin_ctzll(b);
+                t->wpl_reg[r] = WPL_OTHER;
+                t->wpl_reg_gen[r] = gen;
             }
-        }
-        return seen && *skip < rob_n ? ja : n; /* not seen: what they write is not known */
+        return ja;
     }
     const size_t lim = ja + rob_n < n ? ja + rob_n : n;
     size_t j0 = ja + 1;
@@ -331,24 +334,19 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
                 lat += t->mem.hit[l];
             const uint64_t line = y->addr >> t->line_shift;
             const uint32_t s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
-            tick *at = t->wpl_at + (size_t)s * (size_t)Kp;
-            const bool same = t->wpl_line[s] == line + 1 && t->wpl_chunk[s] == t->chunk_no;
+            timing_wpl_req *q = t->wpl_req + (size_t)s * (size_t)Kp;
             for (int k = 0; k < K; k++) {
-                if (level > 0 && done[k] < res[k]) {
+                if (level > 0 && done[k] < res[k]) { /* only a lane that sends it: the others' entries stay */
                     before = true;
-                    const tick prior = same ? at[k] : TICK_NONE;
-                    at[k] = done[k] < prior ? done[k] : prior;
-                } else if (!same) {
-                    at[k] = TICK_NONE;
+                    const bool same = q[k].line == line + 1 && q[k].chunk == t->chunk_no;
+                    q[k].at = same && q[k].at < done[k] ? q[k].at : done[k];
+                    q[k].line = line + 1;
+                    q[k].chunk = t->chunk_no;
+                    q[k].until = (uint32_t)j;
                 }
                 done[k] += lat + (level == t->nlev ? t->mem.memlat[k] : 0);
             }
-            if (before) {
-                t->wpl_line[s] = line + 1;
-                t->wpl_chunk[s] = t->chunk_no;
-                t->wpl_until[s] = (uint32_t)j;
-                t->wpl_any = true;
-            }
+            t->wpl_any |= before;
         } else {
             const tick lat = t->lat[in->cls < EDAN_CLASS_COUNT ? in->cls : 0];
             for (int k = 0; k < K; k++)
@@ -363,22 +361,24 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
 
 /*
  * A load's miss of line (req: its request in each lane, a's or an earlier
- * one): a wrong path requested the line earlier (wrong_path_loads()) for a
- * record not before this one: the request is the earlier of the two, once.
+ * one): a lane's wrong path requested the line earlier (wrong_path_loads())
+ * for a record not before this one: the request is the earlier of the two,
+ * once in each lane.
  */
 static TIMING_TARGET bool wrong_path_found(edan_timing *t, uint64_t line, tick *req)
 {
     const uint32_t s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
-    if (t->wpl_line[s] != line + 1 || t->wpl_chunk[s] != t->chunk_no || t->part_j > t->wpl_until[s])
-        return false;
-    t->wpl_line[s] = 0;
-    const tick *at = t->wpl_at + (size_t)s * (size_t)t->Kp;
+    timing_wpl_req *q = t->wpl_req + (size_t)s * (size_t)t->Kp;
     bool any = false;
-    for (int k = 0; k < t->K; k++)
-        if (at[k] < req[k]) {
-            req[k] = at[k];
+    for (int k = 0; k < t->K; k++) {
+        if (q[k].line != line + 1 || q[k].chunk != t->chunk_no || t->part_j > q[k].until)
+            continue;
+        q[k].line = 0;
+        if (q[k].at < req[k]) {
+            req[k] = q[k].at;
             any = true;
         }
+    }
     return any;
 }
 

@@ -118,6 +118,8 @@ typedef struct timing_fdesc {
 #define WP_CTL 1024u
 /* entries of the table of lines a mispredicted branch's wrong path requested (wrong_path_loads(); a power of two) */
 #define WPL_SLOTS 64u
+/* entries of the table of skipped byte ranges (edan_timing_skip(); a power of two) */
+#define SKIP_SLOTS 256u
 /* A time later than any (the model stops at 2^62 ticks): for the least of none. */
 #define TICK_NONE (1ull << 62)
 
@@ -166,6 +168,28 @@ typedef struct timing_sampler {
     double est[MAXK], half[MAXK]; /* the lanes' cycles (ticks) and confidence half-widths */
     uint64_t measured, detailed;
 } timing_sampler;
+
+/*
+ * What the bytes [from, to) hold (edan_timing_skip()), made from the
+ * decoded instructions there, one after another: how many (count) and the
+ * registers they write (regs, bit r % 64 of regs[r / 64]); ok false: some
+ * of them not decoded (made again once more are: code_n), or rob_entries of
+ * them or more. Made again after another instruction came at a pc (changed).
+ */
+/* A lane's request of a line on a wrong path: the line + 1 (0: none), its chunk (chunk_no), the last record of
+ * the chunk (part_j) whose miss may find it and when it was sent. */
+typedef struct timing_wpl_req {
+    uint64_t line, chunk;
+    tick at;
+    uint32_t until;
+} timing_wpl_req;
+
+typedef struct timing_skip {
+    uint64_t from, to, code_n, changed;
+    uint64_t regs[4];
+    uint32_t count;
+    bool ok;
+} timing_skip;
 
 struct edan_timing {
     edan_machine m;
@@ -224,18 +248,26 @@ struct edan_timing {
     uint64_t wp_ctl[WP_CTL];
     /*
      * wrong-path loads (timing_ahead.h, wrong_path_loads()): the lines the wrong path of the last
-     * mispredicted branches requested, by slot: the line + 1 (0: free), the chunk (chunk_no) and the
-     * last record of it (part_j) whose miss may find it, and per lane when it was requested
-     * (wpl_at[slot * Kp + k]); the wrong path's records' finish times (wpl_done[d * Kp + k], d below
-     * rob_entries) and, per register, the wrong-path record that wrote it last (wpl_reg + 1, WPL_OTHER:
-     * a record only the right path runs; valid where wpl_reg_gen is wpl_gen)
+     * mispredicted branches requested, by slot and lane (wpl_req[slot * Kp + k], each lane's its own:
+     * which lines a lane's wrong path requested depends on its times); the wrong path's records' finish
+     * times (wpl_done[d * Kp + k], d below rob_entries) and, per register, the wrong-path record that
+     * wrote it last (wpl_reg + 1, WPL_OTHER: a record only the right path runs; valid where wpl_reg_gen
+     * is wpl_gen)
      */
-    uint64_t wpl_line[WPL_SLOTS], wpl_chunk[WPL_SLOTS];
-    uint32_t wpl_until[WPL_SLOTS];
-    tick *wpl_at, *wpl_done;
+    timing_wpl_req *wpl_req;
+    tick *wpl_done;
     uint16_t wpl_reg[256];
     uint32_t wpl_reg_gen[256], wpl_gen;
     bool wpl_any; /* some slot holds a line */
+    /*
+     * the RISC-V instructions decoded (timing_code.c), by pc: open addressing, at most half of code_cap
+     * taken, code_pc 0 free; code_n of them, code_changed counts those that replaced another of other
+     * registers or size; the skipped byte ranges the wrong path took (SKIP_SLOTS, direct mapped)
+     */
+    uint64_t *code_pc;
+    const edan_insn **code_insn;
+    uint64_t code_cap, code_n, code_changed;
+    timing_skip *skips;
     /*
      * the last R >= rob_entries + 1 vertices' finish times (F, by vertex v)
      * and micro-operations' commit times (C, by micro-operation u: the
@@ -352,6 +384,11 @@ edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int 
 void edan_timing_consume_groups(edan_timing *t, const edan_exec *recs, size_t n);
 int edan_timing_finish_groups(edan_timing *t);
 void edan_timing_free_groups(edan_timing *t);
+/* Instruction in decoded at its pc (timing_code.c): 0, or -1 (err set) out of memory. */
+int edan_timing_code_add(edan_timing *t, const edan_insn *in);
+/* What the bytes [from, to) hold (timing_skip): NULL when not known (or out of memory: err set). */
+const timing_skip *edan_timing_skip(edan_timing *t, uint64_t from, uint64_t to);
+void edan_timing_code_free(edan_timing *t);
 /* The sampler's next phase, when the current one has no records left (timing_sample.c). */
 void edan_timing_sample_next(edan_timing *t);
 /* After the stream: the last unit, the estimates. */

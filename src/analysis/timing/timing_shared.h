@@ -477,6 +477,7 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
         : in->mem != EDAN_MEM_STORE ? SS_OP_LOAD
                                     : SS_OP_STORE;
     d->insn = in;
+    (void)edan_timing_code_add(t, in); /* out of memory: err set, the run stops */
 }
 
 STEP_INLINE const timing_fdesc *fdesc_of(edan_timing *t, const edan_exec *rec)
