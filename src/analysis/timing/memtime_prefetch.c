@@ -5,6 +5,7 @@
  */
 #include "analysis/timing/memtime.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,9 +121,11 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         tick x = req[k] + mt->hit[0] + (tick)pi->offset * EDAN_TICKS_PER_CYCLE;
         tick *sent = pf->sent[l] + (size_t)k * q;
         uint32_t *at = &pf->at[l][k];
+        edan_memtime_pf_sent *sa = (l == 0 ? pf->if_sent : pf->sent_as) + (size_t)s * mt->stride + (size_t)k;
         if (sent[*at] > x) { /* the queue_size prefetches before it are all still waiting: the queue is full */
             pf->dropped[k]++;
             *fill = EDAN_MEMTIME_DROPPED;
+            *sa = (edan_memtime_pf_sent){0, 0, 0}; /* not sent: the slot's earlier prefetch's (another level's) goes */
             if (l == 0)
                 mt->if_targets[(size_t)s * mt->stride + (size_t)k] = 0;
             continue;
@@ -145,8 +148,7 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         for (uint32_t i = 1; i < mt->mshrs[l]; i++)
             if (ms[i] < ms[best])
                 best = i;
-        (l == 0 ? pf->if_sent : pf->sent_as)[(size_t)s * mt->stride + (size_t)k] =
-            (edan_memtime_pf_sent){x, ms[best], best};
+        *sa = (edan_memtime_pf_sent){x, ms[best], best};
         /* an L1d prefetch waits for a lower level's prefetch of its line; a lower level's, for none */
         *fill = edan_memtime_read_lane(mt, k, pi->line, l, pi->src, pi->bytes, x, l == 0);
         if (l == 0)
@@ -154,14 +156,18 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
     }
 }
 
-/* A squashed prefetch's MSHR of level l (lane k) is free again, unless another miss took it after it (until fill). */
-static void unhold(edan_memtime *mt, int l, int k, const edan_memtime_pf_sent *sa, tick fill)
+/*
+ * A squashed prefetch's MSHR of level l (lane k) is free again, unless another miss took it after it (until fill).
+ * sa is the prefetch the slot holds in the lane, of level l: a lane's entry is cleared (go 0: never squashed) where
+ * its prefetch is dropped or used, so none of an earlier prefetch of the slot (another level's) is left.
+ */
+static void unhold(edan_memtime *mt, int l, int k, edan_memtime_pf_sent *sa, tick fill)
 {
-    if (sa->mshr >= mt->mshrs[l]) /* sa is another level's: a prefetch of the slot dropped in this lane */
-        return;
+    assert(sa->mshr < mt->mshrs[l]);
     tick *ms = mt->mshr[l] + (size_t)k * mt->mshrs[l] + sa->mshr;
     if (*ms == fill)
         *ms = sa->mshr_was;
+    *sa = (edan_memtime_pf_sent){0, 0, 0};
 }
 
 int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_t *bytes, edan_tick at,
@@ -173,18 +179,22 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
     if (pf->line[s] != line || pf->level[s] > L)
         return L;
     tick *fill = pf->fill + (size_t)s * mt->stride + (size_t)k;
+    edan_memtime_pf_sent *sa = &pf->sent_as[(size_t)s * mt->stride + (size_t)k];
     if (pf->level[s] < L) { /* missed where it was prefetched: evicted, nothing of it is left in this lane */
         *fill = 0;
+        *sa = (edan_memtime_pf_sent){0, 0, 0};
         return L;
     }
     const tick f = *fill;
-    if (f == 0) /* an access used it already: nothing of it is left in this lane (sent_as may be another's) */
+    if (f == 0) /* an access used it already: nothing of it is left in this lane */
         return L;
     *fill = 0;
-    const edan_memtime_pf_sent *sa = &pf->sent_as[(size_t)s * mt->stride + (size_t)k];
-    if (f != EDAN_MEMTIME_DROPPED && at < sa->go) /* still queued: squashed, its MSHR free again */
+    const bool queued = f != EDAN_MEMTIME_DROPPED && at < sa->go;
+    if (queued) /* still queued: squashed, its MSHR free again */
         unhold(mt, L, k, sa, f);
-    if (f == EDAN_MEMTIME_DROPPED || at < sa->go) {
+    else
+        *sa = (edan_memtime_pf_sent){0, 0, 0}; /* used (or dropped): none of it is left */
+    if (f == EDAN_MEMTIME_DROPPED || queued) {
         *bytes = pf->bytes[s];
         return pf->src[s];
     }
@@ -197,7 +207,7 @@ bool edan_memtime_pf_squash(edan_memtime *mt, uint32_t s, int k, edan_tick t0)
     const size_t at = (size_t)s * mt->stride + (size_t)k;
     if (mt->if_fill[at] == EDAN_MEMTIME_DROPPED)
         return true;
-    const edan_memtime_pf_sent *sa = &mt->pf.if_sent[at];
+    edan_memtime_pf_sent *sa = &mt->pf.if_sent[at];
     if (mt->if_targets[at] || t0 >= sa->go)
         return false; /* a miss's line, or a prefetch sent: the access waits for it */
     unhold(mt, 0, k, sa, mt->if_fill[at]);
