@@ -5,7 +5,8 @@
  * rows of one bank serialize (tRAS, tRP, tRCD); reads of other banks
  * overlap (one burst apart); a full read queue delays the next read; a
  * write drain costs the reads behind it its turnarounds and bursts; FCFS
- * keeps the order FR-FCFS changes; the close policy never hits. Then
+ * keeps the order FR-FCFS changes; the close policy never hits; a read
+ * asked after a later one finds the bank as it was at its arrival. Then
  * through the memory hierarchy (memtime.h): the swept latency is added to
  * every read, once. Last, random streams against a naive DRAM that keeps
  * every booked interval of the bus (the model keeps EDAN_DRAM_BUS_SPANS).
@@ -216,6 +217,37 @@ static void test_schedulers(void)
             CHECK_EQ_U64(hit, 14 + 4 + 20, "FR-FCFS: the ready hit goes before the waiting conflict");
         edan_dram_free(d);
     }
+}
+
+/*
+ * Reads asked out of time order (the trace's program order; an out-of-order
+ * core issues a younger load first): one that arrives before a read of its
+ * bank asked earlier finds the bank as its history was at its arrival, not
+ * behind the later read, and leaves the bank's state to that read.
+ */
+static void test_past(void)
+{
+    const edan_machine_dram p = params();
+    edan_dram *d = make(&p);
+    CHECK_EQ_U64(rd(d, L(0, 0, 0), 0, 1000), 52, "past: a read at 1000 ns, a row miss");
+    CHECK_EQ_U64(rd(d, L(1, 0, 0), 0, 100), 52, "past: asked next, at 100 ns: the bank closed then, a row miss");
+    CHECK_EQ_U64(rd(d, L(1, 0, 1), 0, 200), 14 + 4 + 20, "past: at 200 ns the row the read at 100 opened: a hit");
+    CHECK_EQ_U64(rd(d, L(0, 0, 1), 0, 300), 14 + 14 + 14 + 4 + 20, "past: at 300 ns row 1 open: a conflict");
+    CHECK_EQ_U64(rd(d, L(0, 0, 2), 0, 2000), 14 + 4 + 20, "past: after them the read at 1000's row is open");
+    const edan_dram_counts n = edan_dram_counts_get(d);
+    CHECK(n.row_hits == 2 && n.row_misses == 2 && n.row_conflicts == 1,
+          "past: %" PRIu64 " hits, %" PRIu64 " misses, %" PRIu64 " conflicts", n.row_hits, n.row_misses,
+          n.row_conflicts);
+    edan_dram_free(d);
+    /* the close policy: the read at 100 finds the bank precharged; the one at 120 follows its precharge */
+    edan_machine_dram c = params();
+    c.page = EDAN_DRAM_CLOSE;
+    d = make(&c);
+    CHECK_EQ_U64(rd(d, L(0, 0, 0), 0, 1000), 52, "past, close: the read at 1000 ns");
+    CHECK_EQ_U64(rd(d, L(1, 0, 0), 0, 100), 52, "past, close: at 100 ns a miss");
+    CHECK_EQ_U64(rd(d, L(1, 0, 1), 0, 120), 132 + 14 - 120 + 14 + 14 + 4 + 20,
+                 "past, close: at 120 ns activated tRP after the precharge tRAS after 100");
+    edan_dram_free(d);
 }
 
 /* Reads with their write-backs' lines: lane 0, at x ns, in ns since x. */
@@ -684,6 +716,7 @@ int main(void)
     test_load();
     test_turnaround();
     test_schedulers();
+    test_past();
     test_activates();
     test_refresh();
     test_writes();

@@ -24,9 +24,22 @@ static inline tick max_t(tick a, tick b)
  * the queue); since: the row's activate, or the column command of the
  * last row hit (a refresh after it closed the row).
  */
+#define EDAN_DRAM_HIST 16
 typedef struct bank {
     uint64_t row;
     tick col_at, act_at, pre_at, last_cmd, since;
+    /*
+     * last_arr: the latest arrival of a read of the bank. Its last
+     * EDAN_DRAM_HIST bursts, a ring from hat: the row each left open + 1
+     * (0: closed), its column command, the earliest precharge after it
+     * (all 0: the bank closed from time 0). A read that arrives before
+     * last_arr (the trace asks it after a later one) finds the bank as
+     * the last of them before its arrival left it (bank_past()).
+     */
+    tick last_arr;
+    uint64_t hrow[EDAN_DRAM_HIST];
+    tick hcmd[EDAN_DRAM_HIST], hpre[EDAN_DRAM_HIST];
+    uint32_t hat;
 } bank;
 
 /*
@@ -406,15 +419,77 @@ static tick bank_open(edan_dram *d, size_t ci, where w, tick x, int *out)
 }
 
 /*
+ * A read that arrives at x before a read of its bank asked earlier (the
+ * trace asks reads in program order, an out-of-order core issues them in
+ * its own): gem5's controller has it first, so it finds the bank as the
+ * last burst of the bank's history before x left it (the latest with its
+ * column command at or before x; none: the bank's state now, as
+ * bank_open()): a row hit from that burst's column command plus tCCD_L (a
+ * burst without bank groups), a miss or conflict as bank_open() says, the
+ * activate under the rank's rules and refresh. It leaves the bank's state
+ * to the bursts asked before it (they are later). *pre: the earliest
+ * precharge after it (its activate's tRAS), for the history.
+ */
+static tick bank_past(edan_dram *d, size_t ci, where w, tick x, int *out, tick *pre)
+{
+    const edan_machine_dram *p = &d->p;
+    bank *b = &d->bk[ci * d->nbank + w.rank * p->banks + w.bank];
+    int j = -1;
+    for (int i = 0; i < EDAN_DRAM_HIST; i++)
+        if (b->hcmd[i] <= x && (j < 0 || b->hcmd[i] > b->hcmd[j]))
+            j = i;
+    if (j < 0)
+        return bank_open(d, ci, w, x, out);
+    uint64_t row = b->hrow[j];
+    const tick at = b->hcmd[j], pre_at = b->hpre[j];
+    /* close_adaptive: closed after the burst (a hit that waited for it came before x) */
+    if (p->page == EDAN_DRAM_CLOSE_ADAPTIVE)
+        row = 0;
+    tick act = x;
+    if (row && refreshed_between(d, at, max_t(x, row == w.row + 1 ? at : pre_at))) {
+        act = max_t(act, (at / d->period + 1) * d->period + d->ref_len);
+        row = 0;
+    }
+    if (row == w.row + 1) {
+        *out = HIT;
+        *pre = pre_at;
+        return out_of_refresh(d, max_t(x, at + (p->bank_groups ? d->tccd : d->tburst)));
+    }
+    if (row) {
+        act = max_t(act, max_t(x, pre_at) + d->trp);
+        *out = CONFLICT;
+    } else {
+        if (pre_at) /* closed by the close policy: precharged from its earliest precharge on */
+            act = max_t(act, pre_at + d->trp);
+        *out = MISS;
+    }
+    if (d->act_rules) {
+        rank_state *rs = &d->rk[ci * p->ranks + w.rank];
+        const uint32_t g = p->bank_groups ? w.bank % p->bank_groups : 0;
+        act = act_time(d, rs, g, act);
+        activated(rs, g, act);
+    } else {
+        act = out_of_refresh(d, act);
+    }
+    *pre = act + d->tras;
+    return act + d->trcd;
+}
+
+/*
  * After a burst's column command at cmd: the next column command to the
  * bank, and with bank groups to its group, tCCD_L later (else a burst);
  * no precharge before pre (tRTP after a read, tWR after a write's data);
  * the close policy precharges at once.
  */
-static void bank_used(edan_dram *d, size_t ci, where w, tick cmd, tick pre)
+static void bank_used(edan_dram *d, size_t ci, where w, tick cmd, tick pre, tick past_pre)
 {
     const edan_machine_dram *p = &d->p;
     bank *r = &d->bk[ci * d->nbank + w.rank * p->banks], *b = &r[w.bank];
+    /* the burst in the bank's history: the row it leaves open, the earliest precharge after it */
+    b->hrow[b->hat] = p->page == EDAN_DRAM_CLOSE ? 0 : w.row + 1;
+    b->hcmd[b->hat] = cmd;
+    b->hpre[b->hat] = past_pre ? max_t(past_pre, pre) : max_t(b->pre_at, pre);
+    b->hat = b->hat + 1 == EDAN_DRAM_HIST ? 0 : b->hat + 1;
     if (p->bank_groups) { /* gem5: bank b of a rank is in group b % bank_groups */
         for (uint32_t i = w.bank % p->bank_groups; i < p->banks; i += p->bank_groups)
             r[i].col_at = max_t(r[i].col_at, cmd + d->tccd);
@@ -456,7 +531,7 @@ static void drain(edan_dram *d, edan_dram_counts *cnt, size_t ci, tick at, uint3
             const where w = decode(d, line - 1);
             int out;
             const tick data = max_t(t, bank_open(d, ci, w, s, &out) + d->tcl);
-            bank_used(d, ci, w, data - d->tcl, data + d->tburst + d->twr);
+            bank_used(d, ci, w, data - d->tcl, data + d->tburst + d->twr, 0);
             t = data;
         }
         t += d->tburst;
@@ -510,7 +585,10 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, const uint64_t
     }
 
     int out;
-    tick ready = bank_open(d, ci, w, x, &out);
+    bank *b = &d->bk[ci * d->nbank + w.rank * p->banks + w.bank];
+    tick past_pre = 0;
+    tick ready = x < b->last_arr ? bank_past(d, ci, w, x, &out, &past_pre) : bank_open(d, ci, w, x, &out);
+    b->last_arr = max_t(b->last_arr, x);
     cnt->row_hits += out == HIT;
     cnt->row_misses += out == MISS;
     cnt->row_conflicts += out == CONFLICT;
@@ -521,7 +599,7 @@ edan_dram_tick edan_dram_read(edan_dram *d, int k, uint64_t line, const uint64_t
     const tick cmd = data - d->tcl, end = data + d->tburst;
     bus_take(c, data, end);
     c->last_cmd = max_t(c->last_cmd, cmd);
-    bank_used(d, ci, w, cmd, cmd + d->trtp);
+    bank_used(d, ci, w, cmd, cmd + d->trtp, past_pre);
     rq[c->rq_at] = end;
     c->rq_at = c->rq_at + 1 == p->read_queue ? 0 : c->rq_at + 1;
     cnt->reads++;
