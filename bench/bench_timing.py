@@ -14,10 +14,11 @@ Prints Markdown tables, also written to BUILD_DIR/bench-timing.md;
 
 Other programs (bench_apps.py: HPCG, LULESH): --workload 'KERNEL=PROGRAM ARGS' (repeated) instead of
 the two, --variants 'plain,4 latencies' (the columns kept), --online-only (no trace, no offline
-table) and --name NAME (BUILD_DIR/NAME.md and the docs' NAME markers).
+table), --offline-only (the offline table alone) and --name NAME (BUILD_DIR/NAME.md and the docs' NAME
+markers).
 
 usage: bench_timing.py BUILD_DIR [--quick] [--runs N] [--machine FILE] [--update-docs]
-       [--workload 'KERNEL=PROGRAM ARGS']... [--variants V,...] [--online-only] [--name NAME]
+       [--workload 'KERNEL=PROGRAM ARGS']... [--variants V,...] [--online-only | --offline-only] [--name NAME]
 """
 import datetime
 import json
@@ -53,6 +54,7 @@ if GIVEN:
             sys.exit(f"bench_timing: --workload {w!r}: expected 'KERNEL=PROGRAM ARGS'")
         WORKLOADS.append((" ".join([os.path.basename(prog[0])] + prog[1:]), kernel, [os.path.abspath(prog[0])] + prog[1:]))
 ONLINE_ONLY = "--online-only" in sys.argv
+OFFLINE_ONLY = "--offline-only" in sys.argv and not ONLINE_ONLY
 NAME = option("--name", "bench-timing")
 
 # what each column runs beyond the plain command
@@ -86,8 +88,9 @@ def main():
                                stderr=subprocess.DEVNULL, check=True)
                 n = instructions(["analyze", trace])
             print(f"bench_timing: {label}: {n} instructions in {kernel}", file=sys.stderr)
-            online[label] = (n, interleaved({v: ([EDAN, "run", "--filter=" + kernel] + o + prog, subprocess.DEVNULL)
-                                             for v, o in VARIANTS}, RUNS))
+            if not OFFLINE_ONLY:
+                online[label] = (n, interleaved({v: ([EDAN, "run", "--filter=" + kernel] + o + prog,
+                                                     subprocess.DEVNULL) for v, o in VARIANTS}, RUNS))
             if not ONLINE_ONLY:
                 offline[label] = (n, interleaved({v: ([EDAN, "analyze"] + o + [trace], subprocess.DEVNULL)
                                                   for v, o in VARIANTS}, RUNS))
@@ -95,17 +98,19 @@ def main():
     given = "".join(f" --workload '{k}={' '.join([os.path.relpath(p[0], ROOT)] + p[1:])}'" for _, k, p in WORKLOADS) \
         if GIVEN else ""
     opts = (f" --variants '{option('--variants')}'" if option("--variants") else "") + \
-        (" --online-only" if ONLINE_ONLY else "") + (f" --name {NAME}" if NAME != "bench-timing" else "")
+        (" --online-only" if ONLINE_ONLY else "") + (" --offline-only" if OFFLINE_ONLY else "") + \
+        (f" --name {NAME}" if NAME != "bench-timing" else "")
     lines = [f"Commit `{commit()}`, {datetime.date.today()}, `python3 bench/bench_timing.py {os.path.relpath(BUILD, ROOT)}"
              f"{' --quick' if QUICK else ''}{given}{opts}` ({RUNS} rounds, medians; machine "
              f"`{os.path.basename(MACHINE)}`, 1 latency `--mem-latency={ONE}`, 4 latencies `--mem-latency={FOUR}`, "
-             "sampled unless `--exact`).",
-             "",
-             "| online, `edan run --filter=KERNEL` | region insns | " +
-             " | ".join(f"{v} s (CPU s)" for v in names) + " | " +
-             " | ".join(f"{v} / plain (CPU)" for v in names[1:]) + " | each round's " + names[-1] + " / plain |",
-             "|---|---:|" + "---:|" * (2 * len(names) - 1) + "---|"]
-    for (label, kernel, _) in WORKLOADS:
+             "sampled unless `--exact`)."]
+    if not OFFLINE_ONLY:
+        lines += ["",
+                  "| online, `edan run --filter=KERNEL` | region insns | " +
+                  " | ".join(f"{v} s (CPU s)" for v in names) + " | " +
+                  " | ".join(f"{v} / plain (CPU)" for v in names[1:]) + " | each round's " + names[-1] + " / plain |",
+                  "|---|---:|" + "---:|" * (2 * len(names) - 1) + "---|"]
+    for (label, kernel, _) in WORKLOADS if not OFFLINE_ONLY else []:
         n, r = online[label]
         p = r["plain"]
         rounds = " ".join(f"{w / pw:.2f}" for w, pw in zip(r[names[-1]][5], p[5]))

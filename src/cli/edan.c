@@ -497,12 +497,18 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     const edan_consumer k = edan_session_consumer(s);
     /*
      * Records a batch (1.5 MB): the session lends each batch to its threaded
-     * tools (the timing model) and waits for them before the next is read,
-     * so a batch costs each thread a hand-over; 8192 made those a few per
-     * cent of hydro's CPU time with --machine (docs/benchmarks.md).
+     * tools (the timing model), so a batch costs each thread a hand-over;
+     * 8192 made those a few per cent of hydro's CPU time with --machine
+     * (docs/benchmarks.md). A ring of RING batches: the threaded tools may
+     * still read the last RING - 1 when the session returns, so they work
+     * while the next batches are decoded and the session's own tools (the
+     * eDAG) take them, instead of the threads waiting for each other at
+     * every batch.
      */
-    enum { CAP = 65536 };
-    static edan_exec recs[CAP];
+    enum { CAP = 65536, RING = 3 };
+    static edan_exec recs[RING][CAP];
+    const int lag = edan_session_pipeline(s, RING - 1);
+    int at = 0;
     bool progress = o.progress < 0 ? isatty(2) : o.progress;
     uint64_t total = 0;
     const uint64_t expect = edan_trace_source_count(src); /* a binary trace's header: percentage and time left */
@@ -513,7 +519,8 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     for (;;) {
         size_t cap = CAP;
         /* a sweep on threads takes the batch where it would have copied it */
-        edan_exec *batch = edan_consumer_buffer(&k, recs, &cap);
+        edan_exec *batch = edan_consumer_buffer(&k, recs[at], &cap);
+        at = at < lag ? at + 1 : 0;
         long n = edan_trace_source_next(src, batch, cap, &err);
         if (n < 0)
             cli_die(2, "%s", err.msg);

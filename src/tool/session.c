@@ -20,7 +20,7 @@
  * are never filled: the smallest it takes.
  */
 #define TOOL_BATCH 1
-#define TOOL_BUFFERS 2
+#define TOOL_BUFFERS (EDAN_SESSION_MAX_LAG + 2) /* lent batches: lag of them left, one lent, one slot free */
 
 /* A tool that runs: its definition and instance are the base's def[] and tool[] at the same index. */
 typedef struct tool_run {
@@ -35,6 +35,8 @@ struct edan_session {
     tool_run run[EDAN_SESSION_MAX_TOOLS]; /* in the order they run: each after the tools it uses */
     int sections[EDAN_SESSION_MAX_TOOLS]; /* run[]'s indices in the registry's order: the report's */
     int zero_copy;                        /* the tool whose buffer() the producer writes into, or -1 */
+    int lag;          /* batches the threaded tools may still read when consume() returns (edan_session_pipeline()) */
+    bool tool_buffer; /* the batch being made is in the zero-copy tool's buffer (fan_buffer()): no lag for it */
     /*
      * Warm state (docs/model.md). The source may hold warm records
      * (trace/exec.h) when it says so (edan_report_source.warm: the plugin
@@ -282,7 +284,8 @@ static void fan_batch(edan_session *s, const edan_exec *recs, size_t n, size_t m
         s->run[s->zero_copy].k.consume(s->run[s->zero_copy].k.ctx, recs, n);
     for (int i = 0; i < s->b.n; i++)
         if (s->run[i].async)
-            edan_async_wait(s->run[i].async);
+            edan_async_wait_below(s->run[i].async, s->tool_buffer ? 0 : s->lag);
+    s->tool_buffer = false;
 }
 
 static void fan_consume(void *ctx, const edan_exec *recs, size_t n)
@@ -307,7 +310,9 @@ static edan_exec *fan_buffer(void *ctx, size_t *cap)
 {
     edan_session *s = ctx;
     const edan_consumer *k = &s->run[s->zero_copy].k;
-    return k->buffer(k->ctx, cap);
+    edan_exec *into = k->buffer(k->ctx, cap);
+    s->tool_buffer = into != NULL;
+    return into;
 }
 
 static int finish_all(edan_session *s)
@@ -335,6 +340,12 @@ edan_consumer edan_session_consumer(edan_session *s)
 {
     /* always the session's own, even for one tool: finishing twice (producer, then caller) is then harmless */
     return (edan_consumer){s, fan_consume, fan_finish, s->zero_copy >= 0 ? fan_buffer : NULL, s->warming};
+}
+
+int edan_session_pipeline(edan_session *s, int lag)
+{
+    s->lag = lag <= 0 ? 0 : lag < EDAN_SESSION_MAX_LAG ? lag : EDAN_SESSION_MAX_LAG;
+    return s->lag;
 }
 
 int edan_session_finish(edan_session *s, edan_error *err)

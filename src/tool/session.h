@@ -44,6 +44,20 @@ edan_consumer edan_session_consumer(edan_session *s);
  * edan_trace_source_last_counts()), so that the session need not read the batch to count them.
  */
 void edan_session_consume_counted(edan_session *s, const edan_exec *recs, size_t n, size_t warm, size_t kernel);
+/*
+ * A producer that leaves each batch unchanged until it has handed over lag
+ * more (a ring of lag + 1 batches of its own, edan analyze's): consume()
+ * then returns while the threaded tools may still read the last lag batches,
+ * so that they work on one batch while the producer decodes the next and the
+ * other tools take it (the batches still go to every tool in order, and
+ * finish() waits for all). A batch made in a tool's buffer
+ * (edan_consumer_buffer() gave one: the batch is that tool's) is waited
+ * for as without a lag. Returns the lag granted, at most
+ * EDAN_SESSION_MAX_LAG; 0, the default: every tool is waited for at each
+ * batch.
+ */
+#define EDAN_SESSION_MAX_LAG 6
+int edan_session_pipeline(edan_session *s, int lag);
 /* After the stream: every tool's finish; 0, or -1 with the first error. */
 int edan_session_finish(edan_session *s, edan_error *err);
 /* The report: text, JSON (--json) or the table (--table). 0, or -1 when writing failed. */

@@ -110,13 +110,23 @@ void edan_async_lend(edan_async *a, const edan_exec *recs, size_t n)
     hand_over(a, recs, n);
 }
 
-void edan_async_wait(edan_async *a)
+void edan_async_wait_below(edan_async *a, int pending)
 {
     pthread_mutex_lock(&a->lock);
-    for (int i = 0; i < a->n; i++)
-        while (a->full[i])
-            pthread_cond_wait(&a->changed, &a->lock);
+    for (;;) {
+        int full = 0;
+        for (int i = 0; i < a->n; i++)
+            full += a->full[i];
+        if (full <= pending)
+            break;
+        pthread_cond_wait(&a->changed, &a->lock);
+    }
     pthread_mutex_unlock(&a->lock);
+}
+
+void edan_async_wait(edan_async *a)
+{
+    edan_async_wait_below(a, 0);
 }
 
 int edan_async_finish(edan_async *a)

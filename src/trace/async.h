@@ -35,6 +35,8 @@ void edan_async_submit(edan_async *a, size_t n);
 void edan_async_lend(edan_async *a, const edan_exec *recs, size_t n);
 /* Wait until the worker has consumed every batch handed over or lent. */
 void edan_async_wait(edan_async *a);
+/* Wait until at most `pending` of them are left to consume (0: edan_async_wait()). */
+void edan_async_wait_below(edan_async *a, int pending);
 /* Wait for the worker to drain everything, stop it, and return inner.finish(). */
 int edan_async_finish(edan_async *a);
 void edan_async_free(edan_async *a);
