@@ -40,6 +40,16 @@ static edan_machine machine(void)
     return m;
 }
 
+/* A conditional branch on `src` at `pc` whose taken target is pc + imm. */
+static edan_insn branch(uint8_t src, uint64_t pc, int64_t imm)
+{
+    edan_insn b = add(0, src, pc);
+    b.flow = EDAN_FLOW_BRANCH;
+    b.n_dst = 0;
+    b.imm = imm;
+    return b;
+}
+
 /*
  * The stream: [a jump at 0x1008 to 0x1000 when `seen`] the branch at 0x1000,
  * taken to 0x2000; `body` adds at 0x2000 (one line), a jump to 0x1040; 4 adds
@@ -53,9 +63,7 @@ static size_t stream(edan_exec *r, edan_insn *code, bool seen, size_t body)
         code[c].flow = EDAN_FLOW_JUMP;
         r[n++] = rec(&code[c++], 0);
     }
-    code[c] = add(0, EDAN_REG_X(3), 0x1000);
-    code[c].flow = EDAN_FLOW_BRANCH;
-    code[c].n_dst = 0;
+    code[c] = branch(EDAN_REG_X(3), 0x1000, 0);
     r[n++] = rec(&code[c++], 0);
     for (size_t i = 0; i < body; i++) {
         code[c] = add(EDAN_REG_X(10 + i % 8), EDAN_REG_X(3), 0x2000 + 4 * (i % 15));
@@ -102,9 +110,7 @@ static void test_wait(void)
     static edan_exec r[8];
     static edan_insn code[8];
     edan_machine m = machine();
-    code[0] = add(0, EDAN_REG_X(3), 0x1000);
-    code[0].flow = EDAN_FLOW_BRANCH;
-    code[0].n_dst = 0;
+    code[0] = branch(EDAN_REG_X(3), 0x1000, 0);
     r[0] = rec(&code[0], 0);
     for (size_t i = 1; i < 5; i++) {
         code[i] = add(EDAN_REG_X(20 + i), EDAN_REG_X(3), 0x1044 + 4 * (i - 1));
@@ -130,10 +136,7 @@ static size_t branch_then_load(edan_exec *r, edan_insn *code, bool writes)
 {
     size_t n = 0;
     code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
-    code[1] = add(0, EDAN_REG_X(5), 0x1004);
-    code[1].flow = EDAN_FLOW_BRANCH;
-    code[1].n_dst = 0;
-    code[1].imm = 0x24;
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0x24);
     for (int i = 0; i < 8; i++)
         code[2 + i] = add(writes && !i ? EDAN_REG_X(6) : EDAN_REG_X(20 + i), EDAN_REG_X(3), 0x1008 + 4 * (uint64_t)i);
     code[10] = load(EDAN_REG_X(7), EDAN_REG_X(6), 0x1028);
@@ -174,10 +177,7 @@ static void test_loads(void)
     for (int i = 0; i < 3; i++) {
         code[3 * i] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
         code[3 * i + 1] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1004);
-        code[3 * i + 2] = add(0, EDAN_REG_X(5), 0x1008);
-        code[3 * i + 2].flow = EDAN_FLOW_BRANCH;
-        code[3 * i + 2].n_dst = 0;
-        code[3 * i + 2].imm = -8;
+        code[3 * i + 2] = branch(EDAN_REG_X(5), 0x1008, -8);
         r[n++] = rec(&code[3 * i], i < 2 ? 0x100000 : 0x300000);
         r[n++] = rec(&code[3 * i + 1], 0);
         r[n++] = rec(&code[3 * i + 2], 0);
@@ -219,10 +219,7 @@ static void test_compressed(void)
     m.rob_entries = 18;
     size_t n = 0;
     code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
-    code[1] = add(0, EDAN_REG_X(5), 0x1004);
-    code[1].flow = EDAN_FLOW_BRANCH;
-    code[1].n_dst = 0;
-    code[1].imm = 0x24;
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0x24);
     for (int i = 0; i < 16; i++) {
         code[2 + i] = add(EDAN_REG_X(20 + i % 8), EDAN_REG_X(3), 0x1008 + 2 * (uint64_t)i);
         code[2 + i].size = 2;
