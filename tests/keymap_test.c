@@ -1,7 +1,8 @@
 /*
  * keymap_test.c - the (key, tag) -> value table (util/keymap.h) against a
  * naive list on random keys and tags (many collisions, growth from the
- * smallest table, the largest key), and a full walk of its slots.
+ * smallest table, the largest key), find() of keys present and absent,
+ * and a full walk of its slots.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,17 @@ int main(void)
             ref[k].value += i + 1;
         }
         CHECK_EQ_U64(edan_keymap_size(&m), nref, "entries");
+        for (int q = 0; q < 1000; q++) { /* find(): the value where present, NULL where absent, nothing made */
+            const uint64_t key = next() % (universe + 100);
+            const uint32_t tag = (uint32_t)(next() % 6);
+            size_t k = 0;
+            while (k < nref && !(ref[k].key == key && ref[k].tag == tag))
+                k++;
+            const uint64_t *v = edan_keymap_find(&m, key, tag);
+            CHECK(k < nref ? v && *v == ref[k].value : !v, "round %d: find (%llu, %u)", round, (unsigned long long)key,
+                  tag);
+        }
+        CHECK_EQ_U64(edan_keymap_size(&m), nref, "find() makes no entry");
         size_t seen = 0;
         for (size_t i = 0; i < edan_keymap_capacity(&m); i++) {
             uint64_t key;

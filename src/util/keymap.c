@@ -118,6 +118,20 @@ void *edan_keymap_get(edan_keymap *m, uint64_t key, uint32_t tag, bool *created)
     }
 }
 
+void *edan_keymap_find(const edan_keymap *m, uint64_t key, uint32_t tag)
+{
+    if (!m->cap)
+        return NULL;
+    const uint64_t key1 = key + 1;
+    for (size_t j = hash(key1, tag, m->cap - 1);; j = (j + 1) & (m->cap - 1)) {
+        slot_head *e = slot(m, j);
+        if (!e->key1)
+            return NULL;
+        if (e->key1 == key1 && e->tag == tag)
+            return (unsigned char *)e + HEAD;
+    }
+}
+
 void *edan_keymap_at(const edan_keymap *m, size_t i, uint64_t *key, uint32_t *tag)
 {
     slot_head *e = slot(m, i);

@@ -6,6 +6,7 @@
  *
  *   edan_keymap m;  edan_keymap_init(&m, sizeof(my_value));
  *   my_value *v = edan_keymap_get(&m, block, fn, &created);   zero-filled when created
+ *   v = edan_keymap_find(&m, block, fn);                     NULL when absent
  *   for (size_t i = 0; i < edan_keymap_capacity(&m); i++)
  *       if ((v = edan_keymap_at(&m, i, &key, &tag))) ...
  *   edan_keymap_prefetch(&m, next_block, fn);              a hint, a few lookups ahead
@@ -38,6 +39,9 @@ void edan_keymap_free(edan_keymap *m);
  * created may be NULL). key must be below UINT64_MAX. NULL when out of memory.
  */
 void *edan_keymap_get(edan_keymap *m, uint64_t key, uint32_t tag, bool *created);
+
+/* The value of (key, tag), or NULL when absent (nothing is made). */
+void *edan_keymap_find(const edan_keymap *m, uint64_t key, uint32_t tag);
 
 /* Entries so far; slots to visit with edan_keymap_at. */
 static inline size_t edan_keymap_size(const edan_keymap *m)

@@ -17,6 +17,7 @@
 #include "analysis/timing/memtime.h"
 #include "analysis/timing/timing.h"
 #include "trace/async.h"
+#include "util/keymap.h"
 
 #define TPC EDAN_TICKS_PER_CYCLE
 #define MAXK EDAN_TIMING_MAX_LATENCIES
@@ -169,13 +170,6 @@ typedef struct timing_sampler {
     uint64_t measured, detailed;
 } timing_sampler;
 
-/*
- * What the bytes [from, to) hold (edan_timing_skip()), made from the
- * decoded instructions there, one after another: how many (count) and the
- * registers they write (regs, bit r % 64 of regs[r / 64]); ok false: some
- * of them not decoded (made again once more are: code_n), or rob_entries of
- * them or more. Made again after another instruction came at a pc (changed).
- */
 /* A lane's request of a line on a wrong path: the line + 1 (0: none), its chunk (chunk_no), the last record of
  * the chunk (part_j) whose miss may find it and when it was sent. */
 typedef struct timing_wpl_req {
@@ -184,6 +178,13 @@ typedef struct timing_wpl_req {
     uint32_t until;
 } timing_wpl_req;
 
+/*
+ * What the bytes [from, to) hold (edan_timing_skip()), made from the
+ * decoded instructions there, one after another: how many (count) and the
+ * registers they write (regs, bit r % 64 of regs[r / 64]); ok false: some
+ * of them not decoded (made again once more are: code_n, the table's size then), or rob_entries of
+ * them or more. Made again after another instruction came at a pc (changed).
+ */
 typedef struct timing_skip {
     uint64_t from, to, code_n, changed;
     uint64_t regs[4];
@@ -260,13 +261,12 @@ struct edan_timing {
     uint32_t wpl_reg_gen[256], wpl_gen;
     bool wpl_any; /* some slot holds a line */
     /*
-     * the RISC-V instructions decoded (timing_code.c), by pc: open addressing, at most half of code_cap
-     * taken, code_pc 0 free; code_n of them, code_changed counts those that replaced another of other
-     * registers or size; the skipped byte ranges the wrong path took (SKIP_SLOTS, direct mapped)
+     * the RISC-V instructions decoded (timing_code.c): code by pc (tag 0) to the edan_insn, made at the
+     * first; code_changed counts those that replaced another of other registers or size; the skipped byte
+     * ranges the wrong path took (SKIP_SLOTS, direct mapped)
      */
-    uint64_t *code_pc;
-    const edan_insn **code_insn;
-    uint64_t code_cap, code_n, code_changed;
+    edan_keymap code;
+    uint64_t code_changed;
     timing_skip *skips;
     /*
      * the last R >= rob_entries + 1 vertices' finish times (F, by vertex v)
