@@ -153,6 +153,12 @@ static __attribute__((noinline)) TIMING_TARGET bool miss_ahead(edan_timing *t, c
 /* wpl_reg's mark of a register last written by a record only the right path runs: its value differs */
 #define WPL_OTHER 0xffffu
 
+/* A line's slot in the table of lines the wrong paths requested (wpl_req). */
+static inline uint32_t wpl_slot(uint64_t line)
+{
+    return (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
+}
+
 /* A load's level in the data hierarchy, its LRU order unchanged: 0 the L1d .. nlev memory. */
 static int wpl_level(const edan_timing *t, uint64_t addr)
 {
@@ -333,7 +339,7 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
             for (int l = 0; l <= level && l < t->nlev; l++)
                 lat += t->mem.hit[l];
             const uint64_t line = y->addr >> t->line_shift;
-            const uint32_t s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
+            const uint32_t s = wpl_slot(line);
             timing_wpl_req *q = t->wpl_req + (size_t)s * (size_t)Kp;
             for (int k = 0; k < K; k++) {
                 if (level > 0 && done[k] < res[k]) { /* only a lane that sends it: the others' entries stay */
@@ -367,7 +373,7 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
  */
 static TIMING_TARGET bool wrong_path_found(edan_timing *t, uint64_t line, tick *req)
 {
-    const uint32_t s = (uint32_t)((line * 0x9E3779B97F4A7C15ull) >> 58) & (WPL_SLOTS - 1);
+    const uint32_t s = wpl_slot(line);
     timing_wpl_req *q = t->wpl_req + (size_t)s * (size_t)t->Kp;
     bool any = false;
     for (int k = 0; k < t->K; k++) {
