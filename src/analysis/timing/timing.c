@@ -241,6 +241,8 @@ static void run(edan_timing *t, const edan_exec *recs, size_t n)
 {
     if (__builtin_expect(t->v < t->dump_end, 0))
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
+    else if (t->width == TIMING_LV && t->Kp == TIMING_LV)
+        edan_timing_consume_4k(t, recs, n); /* one vector: its build with the lanes a constant */
     else if (t->width == TIMING_LV)
         edan_timing_consume_4(t, recs, n);
     else

@@ -45,7 +45,7 @@ STEP_INLINE void inorder_delay(edan_timing *t, int j, lv a)
 /* The start of a divide on an in-order core: in order first, then a free divider; the finish. */
 STEP_INLINE lv inorder_divide(edan_timing *t, tick *units, uint32_t n, int j, lv *a, tick lat, tick busy)
 {
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     *a = inorder_start(t, j, *a);
     const lv fin = divide(units, n, Kp, j, a, lat, busy);
     inorder_delay(t, j, *a);
@@ -64,7 +64,7 @@ STEP_INLINE lv start_finish(edan_timing *t, int j, lv *a, bool div, tick *units,
             return inorder_divide(t, units, n, j, a, lat, busy);
         *a = inorder_start(t, j, *a);
     }
-    return div ? divide(units, n, t->Kp, j, a, lat, busy) : *a + lat;
+    return div ? divide(units, n, STEP_KP(t), j, a, lat, busy) : *a + lat;
 }
 
 #endif

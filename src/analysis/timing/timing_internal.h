@@ -94,10 +94,14 @@ typedef struct timing_fdesc {
     timing_prev at;
     const edan_insn *insn; /* the row's instruction; NULL before it is filled */
     uint64_t iline;        /* the L1i line it is in, + 1 (fetch's iline); UINT64_MAX without an address */
+    uint64_t fblock;       /* its fetch block (fetch_block_bytes), + 1; 0 without an address or blocks */
     uint8_t jump;          /* a jump, call or return with an address: the predictor's global history takes it */
     uint8_t ctl;           /* jump, or a conditional branch: wrong-path fetch's table takes it (record_ctl()) */
     uint8_t serial;        /* serializing() (SERIAL_AFTER, SERIAL_NONSPEC) */
     uint8_t access;        /* it has a memory operand (mem != NONE, mem_size > 0) */
+    uint8_t store;         /* access, and a store (mem == STORE) */
+    uint8_t amo;           /* access, and an AMO (mem == AMO) */
+    uint8_t any;           /* ctl, serial or access: functional warming has more to do than fetch and count it */
     /*
      * with store sets and a memory operand: the store_sets() calls its step
      * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
@@ -374,6 +378,7 @@ int edan_timing_width(int K);
 /* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */
 void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
+void edan_timing_consume_4k(edan_timing *t, const edan_exec *recs, size_t n);
 /* The build of the step with the schedule dump's hooks (timing_step_dump.c), and the dump's end (timing_dump.c). */
 void edan_timing_consume_dump(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_dump_free(edan_timing *t);

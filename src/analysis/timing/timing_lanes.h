@@ -38,6 +38,18 @@
 
 #define STEP_INLINE static inline __attribute__((always_inline)) TIMING_TARGET
 
+/*
+ * The lanes of the step (t->Kp), a constant in a build for exactly
+ * TIMING_KP of them (timing_step4k.c: one vector, four latencies or
+ * fewer), so that its loops over the lanes run once with no loop and its
+ * rows (ROW()) are a shift from their tables.
+ */
+#ifdef TIMING_KP
+#define STEP_KP(t) TIMING_KP
+#else
+#define STEP_KP(t) ((t)->Kp)
+#endif
+
 #include "analysis/timing/timing_shared.h"
 
 /* ===================================================================== */
@@ -46,17 +58,16 @@
 
 /*
  * What fetch and dispatch need to know about a vertex, the same in every
- * lane, and the machine's constants they use: a copy that the issue queue's
- * out-of-line slow paths cannot change, so the compiler need not read them
- * from the model again after each call.
+ * lane. The machine's constants they use are read from the model (t->cyc,
+ * t->m.fetch_width, ...): a copy of them made for each vertex cost more
+ * than reading them again after the issue queue's out-of-line calls.
  */
 typedef struct front {
+    const timing_fdesc *row; /* the vertex's static instruction's (fdesc_of()) */
     bool taken_rule, new_block, redirect;
     const tick *prevF;         /* F of the vertex before */
     const tick *rob, *lq, *sq; /* the entry v must wait for in each queue, or NULL */
     const tick *serial;        /* after a serializing vertex: when v may dispatch, or NULL */
-    tick cyc, frontend, penalty, l1i_hit;
-    uint64_t taken_limit, fetch_width, dispatch_width, commit_width;
 } front;
 
 /*
@@ -85,23 +96,23 @@ STEP_INLINE lv lane_fetch(edan_timing *t, int j, const front *c)
         const lv nt = (lv_ld(t->ftaken_n + j) & lv_eq(lv_ld(t->ftaken_at + j), fat)) + 1;
         lv_st(t->ftaken_at + j, fat);
         lv_st(t->ftaken_n + j, nt);
-        f += lv_ge(nt, lv_splat(c->taken_limit)) & c->cyc;
+        f += lv_ge(nt, lv_splat(t->m.fetch_taken_limit)) & t->cyc;
         DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_TAKEN, f[0], 0));
     }
     /* another block is read from the L1i when fetch gets to it: its hit latency after the last fetch */
     if (c->new_block)
-        f = lv_max(f, fat + c->l1i_hit);
+        f = lv_max(f, fat + t->l1i_hit);
     DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_BLOCK, f[0], 0));
     if (c->redirect)
-        f = lv_max(f, lv_ld(c->prevF + j) + c->penalty);
+        f = lv_max(f, lv_ld(c->prevF + j) + t->penalty);
     DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_MISPREDICT, f[0], 0));
     f = lv_max(f, lv_ld(t->refetch + j));
     DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_REFETCH, f[0], 0));
     /* the front end holds frontend_cycles of instructions: fetch stays that close to dispatch */
-    const lv da = lv_ld(t->disp.at + j), fe = lv_splat(c->frontend);
+    const lv da = lv_ld(t->disp.at + j), fe = lv_splat(t->frontend);
     f = lv_max(f, (da - fe) & lv_gt(da, fe));
     DUMP_IF(t, j, dump_bound(t, DUMP_FETCH, WHY_BACKPRESS, f[0], 0));
-    const lv got = slot_take(&t->fetch, j, f, c->fetch_width, c->cyc);
+    const lv got = slot_take(&t->fetch, j, f, t->m.fetch_width, t->cyc);
     DUMP_IF(t, j, edan_timing_dump_stage(t, DUMP_FETCH, got[0]));
     return got;
 }
@@ -223,7 +234,7 @@ STEP_INLINE void iq_enter(edan_timing *t, int j, lv d, lv out)
  */
 STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
 {
-    lv d = f + c->frontend;
+    lv d = f + t->frontend;
     DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_FRONTEND, d[0], 0));
     if (c->rob)
         d = lv_max(d, lv_ld(c->rob + j));
@@ -239,7 +250,7 @@ STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
     DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_SERIAL, d[0], 0));
     d = iq_room(t, j, d);
     DUMP_IF(t, j, dump_bound(t, DUMP_DISPATCH, WHY_IQ, d[0], 0));
-    const lv got = slot_take(&t->disp, j, d, c->dispatch_width, c->cyc);
+    const lv got = slot_take(&t->disp, j, d, t->m.dispatch_width, t->cyc);
     DUMP_IF(t, j, edan_timing_dump_stage(t, DUMP_DISPATCH, got[0]));
     return got;
 }
@@ -277,7 +288,7 @@ STEP_INLINE lv divide(tick *units, uint32_t n, int Kp, int j, lv *a, tick lat, t
 STEP_INLINE void mem_access(edan_timing *t, uint64_t line, int level, uint32_t bytes, const tick *req,
                             uint32_t forwarded, tick *done)
 {
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     edan_memtime *mt = &t->mem;
     if (level > 0 || forwarded) {
         for (int j = 0; j < Kp; j += TIMING_LW)
@@ -323,7 +334,7 @@ _Static_assert(SIMPLE_PREDS == 3, "step_simple() takes the latest of three prede
 STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds, const front *c)
 {
     const edan_insn *in = rec->insn;
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     const uint64_t v = t->v;
     const uint32_t rmask = t->rmask;
     /* the predecessors in the window (the others committed before v dispatched), padded with zero times */
@@ -357,13 +368,13 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         iq_enter(t, j, d, a); /* it leaves the issue queue when it starts */
         /* commit */
         const lv last = lv_ld(t->last_commit + j);
-        const lv cm = slot_take(&t->commit, j, lv_max(fin, last), c->commit_width, c->cyc);
+        const lv cm = slot_take(&t->commit, j, lv_max(fin, last), t->m.commit_width, t->cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
         lv_st(t->last_commit + j, cm);
         lv_st(Cv + j, cm);
         lv_st(Fv + j, fin);
     }
-    return step_end(t, rec);
+    return step_end(t, rec, c->row);
 }
 
 #include "analysis/timing/timing_uops.h"
@@ -394,15 +405,17 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path(edan_timing *t, u
 STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds)
 {
     const edan_insn *in = rec->insn;
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     const uint64_t v = t->v;
-    const bool accessed = in->mem != EDAN_MEM_NONE && !(rec->flags & EDAN_EXEC_NO_ACCESS) && in->mem_size > 0;
-    const bool is_load = accessed && in->mem != EDAN_MEM_STORE;
-    const bool is_store = accessed && in->mem == EDAN_MEM_STORE;
     _Alignas(32) lanes a, b, dsp; /* dsp: the dispatch times */
 
     if (id_room(t, rec->id))
         return -1;
+    /* what the step reads of the static instruction: its row */
+    const timing_fdesc *row = fdesc_of(t, rec);
+    const bool accessed = row->access && !(rec->flags & EDAN_EXEC_NO_ACCESS);
+    const bool is_load = accessed && !row->store;
+    const bool is_store = accessed && row->store;
     /* ---- fetch ---- */
     const bool redirect = mispredicted(t, in->pc);
     int ilevel = 0;
@@ -412,7 +425,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         if (!INORDER(t))
             wrong_path_loads(t, in->pc);
     }
-    const bool imiss = fetch_line(t, in, &ilevel, &ibytes);
+    const bool imiss = fetch_line(t, row->iline, in, &ilevel, &ibytes);
     /* the line a wrong-path fetch sent for: fetch waits for it (ilevel -2, fetch_dispatch()), once */
     bool iwait = false;
     /* wp_line is nonzero only from a wrong-path fill to the right path's first fetch of its line: rare */
@@ -424,11 +437,12 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     }
     /* the record before went elsewhere than its next instruction: a taken branch or a jump */
     const bool after_taken = in->pc && t->prev.next && in->pc != t->prev.next;
-    const uint64_t block = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
+    const uint64_t block = row->fblock;
     const bool new_block = block && t->fblock && block != t->fblock;
     if (block)
         t->fblock = block;
     const front c = {
+        .row = row,
         .taken_rule = after_taken && t->m.fetch_taken_limit,
         .new_block = new_block,
         .redirect = redirect,
@@ -437,16 +451,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         .lq = is_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL,
         .sq = is_store && t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL,
         .serial = t->serial_next ? t->serial_at : NULL,
-        .cyc = t->cyc,
-        .frontend = t->frontend,
-        .penalty = t->penalty,
-        .l1i_hit = t->l1i_hit,
-        .taken_limit = t->m.fetch_taken_limit,
-        .fetch_width = t->m.fetch_width,
-        .dispatch_width = t->m.dispatch_width,
-        .commit_width = t->m.commit_width,
     };
-    const int serial = serializing(in);
+    const int serial = row->serial;
     t->serial_next = false;
     if (!accessed && !imiss && !iwait && n_preds <= SIMPLE_PREDS && !serial)
         return step_simple(t, rec, preds, n_preds, &c);
@@ -620,7 +626,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         /* a load or store leaves the issue queue when it completes, anything else when it issues */
         iq_enter(t, j, lv_ld(dsp + j), accessed ? bj : lv_ld(a + j));
         const lv last = lv_ld(t->last_commit + j);
-        const lv cm = slot_take(&t->commit, j, lv_max(bj, last), c.commit_width, c.cyc);
+        const lv cm = slot_take(&t->commit, j, lv_max(bj, last), t->m.commit_width, t->cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
         if (from_ram) {
             lv_st(stall + j, lv_ld(stall + j) + (cm - last));
@@ -661,7 +667,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             lv_st(t->serial_at + j, lv_ld(t->last_commit + j) + t->serialize);
         t->serial_next = true;
     }
-    return step_end(t, rec);
+    return step_end(t, rec, row);
 }
 
 /* ===================================================================== */

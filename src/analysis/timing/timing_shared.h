@@ -50,12 +50,13 @@ static __attribute__((noinline)) TIMING_TARGET bool fetch_line_any(edan_timing *
     return true;
 }
 
-/* fetch_line_any(), the common case inline: the instruction is in fetch's line */
-STEP_INLINE bool fetch_line(edan_timing *t, const edan_insn *in, int *level, uint32_t *bytes)
+/*
+ * fetch_line_any(), the common case inline: the instruction is in fetch's
+ * line (iline: its row's, timing_fdesc; never fetch's without an address)
+ */
+STEP_INLINE bool fetch_line(edan_timing *t, uint64_t iline, const edan_insn *in, int *level, uint32_t *bytes)
 {
-    if (in->pc && t->iline == (in->pc >> t->line_shift) + 1)
-        return false;
-    return fetch_line_any(t, in, level, bytes);
+    return t->iline != iline && fetch_line_any(t, in, level, bytes);
 }
 
 /*
@@ -238,7 +239,7 @@ static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint
 static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pos = t->n.instructions, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
-    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)t->Kp;
+    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)STEP_KP(t);
     store_sets_count(t, 1);
     const uint32_t at = ssit_index(pc);
     uint32_t *set = t->ssit + (size_t)at * K;
@@ -468,7 +469,10 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
     d->jump = in->pc && (in->flow == EDAN_FLOW_JUMP || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN);
     d->ctl = d->jump || d->at.fallthrough;
     d->serial = (uint8_t)serializing(in);
+    d->fblock = t->m.fetch_block_bytes && in->pc ? in->pc / t->m.fetch_block_bytes + 1 : 0;
     d->access = in->mem != EDAN_MEM_NONE && in->mem_size > 0;
+    d->store = d->access && in->mem == EDAN_MEM_STORE;
+    d->amo = d->access && in->mem == EDAN_MEM_AMO;
     const bool split = in->uops && !d->serial; /* step() hands it to step_uops(): a call per load and store */
     d->ss_ops =
         !t->m.store_set_bytes || !d->access ? 0
@@ -476,6 +480,7 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
             ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) ? SS_OP_LOAD : 0) | ((in->uops & EDAN_UOP_STORE) ? SS_OP_STORE : 0))
         : in->mem != EDAN_MEM_STORE ? SS_OP_LOAD
                                     : SS_OP_STORE;
+    d->any = d->ctl || d->serial || d->access;
     d->insn = in;
     (void)edan_timing_code_add(t, in); /* out of memory: err set, the run stops */
 }
@@ -511,14 +516,14 @@ STEP_INLINE void record_end(edan_timing *t, const timing_fdesc *d)
     t->n.instructions++;
 }
 
-/* The end of a vertex's step, the same in every lane: one more vertex scheduled. */
-STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec)
+/* The end of a vertex's step, the same in every lane: one more vertex scheduled (d: its row, fdesc_of()). */
+STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec, const timing_fdesc *d)
 {
 #ifdef TIMING_DUMP
     if (t->dump)
         edan_timing_dump_end(t, rec);
 #endif
-    record_end(t, fdesc_of(t, rec));
+    record_end(t, d);
     const edan_insn *in = rec->insn;
     if (in->n_dst) /* a wide instruction's other destinations: miss_ahead() looks past none */
         t->lastw[in->dst] = t->v + 1;
@@ -622,10 +627,15 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             uint32_t ibytes = 0;
             (void)fetch_line_any(t, rec->insn, &ilevel, &ibytes);
         }
+        prev = &d->at;
+        if (region) /* the row's count (edan_timing_id_count()); its pc is the row's */
+            d->skipped++;
+        if (!d->any) /* fetched and counted: most records */
+            continue;
         if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
             const edan_insn *in = rec->insn;
-            const bool store = in->mem == EDAN_MEM_STORE;
-            if (__builtin_expect(!plain || in->mem == EDAN_MEM_AMO, 0)) {
+            const bool store = d->store;
+            if (__builtin_expect(!plain || d->amo, 0)) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
                 functional_access(t, rec);
@@ -646,9 +656,6 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         }
         serial += d->serial != 0;
         record_ctl(t, d);
-        prev = &d->at;
-        if (region) /* the row's count (edan_timing_id_count()); its pc is the row's */
-            d->skipped++;
     }
     t->prev = *prev;
     if (region) {

@@ -25,7 +25,7 @@
  * its own instruction's (a reorder buffer smaller than the instruction), every older one: the last committed. */
 STEP_INLINE const tick *rob_wait(const edan_timing *t, uint64_t x)
 {
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     if (x < t->m.rob_entries)
         return NULL;
     const uint64_t back = x - t->m.rob_entries;
@@ -46,7 +46,7 @@ STEP_INLINE const tick *rob_wait(const edan_timing *t, uint64_t x)
 STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, uint64_t iline, int ilevel, uint32_t ibytes, tick *ft,
                                 tick *d, tick *tmp)
 {
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     if (ilevel == -2) { /* the line is on its way after a wrong-path fetch: fetch waits for its fill */
         for (int j = 0; j < Kp; j += TIMING_LW) {
             const lv f = lane_fetch(t, j, c), w = lv_ld(t->wp_fill + j) + t->l1i_hit, late = lv_gt(w, f);
@@ -96,7 +96,7 @@ STEP_INLINE void fetch_dispatch(edan_timing *t, const front *c, uint64_t iline, 
  */
 STEP_INLINE uint32_t forwarded_lanes(const edan_timing *t, const edan_exec *rec, uint64_t src, const tick *a)
 {
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     uint32_t forwarded = 0;
     if (!src || src == UINT64_MAX)
         return 0;
@@ -124,7 +124,8 @@ static inline bool writes_reg(const edan_insn *p, uint8_t r)
 /* acc[k] = max(acc[k], rows[p][k]) over p < n, for every lane. */
 STEP_INLINE void max_rows(const edan_timing *t, const tick *const *rows, size_t n, tick *acc)
 {
-    for (int j = 0; j < t->Kp; j += TIMING_LW) {
+    (void)t; /* with the lanes a constant (STEP_KP()) */
+    for (int j = 0; j < STEP_KP(t); j += TIMING_LW) {
         lv x = lv_ld(acc + j);
         for (size_t p = 0; p < n; p++)
             x = lv_max(x, lv_ld(rows[p] + j));
@@ -148,7 +149,7 @@ STEP_INLINE void uop_ready(edan_timing *t, const edan_exec *rec, const uint64_t 
                            tick (*ready)[MAXK], uint64_t *src)
 {
     const edan_insn *in = rec->insn;
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     const bool load = in->uops & EDAN_UOP_LOAD;
     const tick *rows[UG_N][PRED_CHUNK];
     size_t n[UG_N] = {0, 0, 0};
@@ -185,12 +186,17 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
                           int ilevel, uint32_t ibytes)
 {
     const edan_insn *in = rec->insn;
-    const int Kp = t->Kp;
+    const int Kp = STEP_KP(t);
     const uint64_t v = t->v;
     const bool has_load = in->uops & EDAN_UOP_LOAD, has_store = in->uops & EDAN_UOP_STORE;
     _Alignas(32) lanes ft, tmp, dL, aL, bL, dO, fO, dS, aS, fS;
     _Alignas(32) tick ready[UG_N][MAXK];
     uint64_t src = 0;
+    /* each is written before it is read (dO without a load, fS with a store): so that the compiler sees it too */
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        lv_st(dO + j, lv_splat(0));
+        lv_st(fS + j, lv_splat(0));
+    }
     uop_ready(t, rec, preds, n_preds, ready, &src);
     uint64_t u = t->u; /* the next micro-operation's number */
 
@@ -298,14 +304,14 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         lv cm = last;
         uint64_t x = u0;
         if (has_load) {
-            cm = slot_take(&t->commit, j, lv_max(lv_ld(bL + j), cm), c->commit_width, c->cyc);
+            cm = slot_take(&t->commit, j, lv_max(lv_ld(bL + j), cm), t->m.commit_width, t->cyc);
             lv_st(ROW(t->C, x++ & t->rmask) + j, cm);
             lv_st(lqrow + j, cm); /* the load queue holds a load's commit */
         }
-        cm = slot_take(&t->commit, j, lv_max(lv_ld(fO + j), cm), c->commit_width, c->cyc);
+        cm = slot_take(&t->commit, j, lv_max(lv_ld(fO + j), cm), t->m.commit_width, t->cyc);
         lv_st(ROW(t->C, x++ & t->rmask) + j, cm);
         if (has_store) {
-            cm = slot_take(&t->commit, j, lv_max(lv_ld(fS + j), cm), c->commit_width, c->cyc);
+            cm = slot_take(&t->commit, j, lv_max(lv_ld(fS + j), cm), t->m.commit_width, t->cyc);
             lv_st(ROW(t->C, x++ & t->rmask) + j, cm);
             lv_st(t->drain + j, lv_max(cm, lv_ld(t->drain + j))); /* its write, in order after commit */
         }
@@ -336,7 +342,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         t->n_stores++;
     }
     t->u = u - 1; /* step_end() counts the last */
-    return step_end(t, rec);
+    return step_end(t, rec, c->row);
 }
 
 #endif
