@@ -371,8 +371,9 @@ struct edan_timing {
 
 /*
  * The lanes the step takes at once for K lanes on this CPU: TIMING_LV (the
- * AVX2 build, timing_step4.c) for more than one lane where the CPU has AVX2
- * and EDAN_NO_AVX2 is not set (the tests run both), else 1 (timing_step.c).
+ * AVX2 build, timing_step4.c; timing_step4k.c when the lanes are one vector)
+ * for more than one lane where the CPU has AVX2 and EDAN_NO_AVX2 is not set
+ * (the tests run both), else 1 (timing_step.c).
  */
 int edan_timing_width(int K);
 /* The stream's records recs[0..n) through the model, one lane or TIMING_LV at a time (err set on failure). */

@@ -1,8 +1,9 @@
 /*
  * timing_lanes.h - the timing model's step (timing.h), written once for
  * lanes TIMING_LW at a time and built for each width by a file that defines
- * TIMING_LW and includes this: timing_step.c (1, plain C for any CPU) and
- * timing_step4.c (4, AVX2). Per record, what is the same in every lane
+ * TIMING_LW and includes this: timing_step.c (1, plain C for any CPU),
+ * timing_step4.c (4, AVX2) and timing_step4k.c (4, AVX2, for exactly four
+ * lanes: STEP_KP()). Per record, what is the same in every lane
  * (fetch's L1i line, the branch predictor, the dependencies, the cache
  * contents, the store sets' blocks) once, then each stage for the lanes
  * TIMING_LW at a time, as vectors (timing_vec.h); the shared part, and the
