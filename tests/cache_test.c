@@ -149,6 +149,39 @@ int main(void)
     r = LOAD(0x000);
     CHECK(!r.reads_ram && r.level == 1, "A's write-back kept it in the L2: level %u", r.level);
     edan_cache_free(&c);
+    /*
+     * A dirty line read from the L2 goes up dirty (gem5's mostly inclusive
+     * cache passes it Modified and keeps a clean copy), and a whole line
+     * written back is allocated without a read. L1: two sets of one way (A
+     * and C in set 0, B in set 1); L2: one set of two ways. A stored, then
+     * written back by C's fill: the L2 holds it dirty. A read again: dirty in
+     * the L1, clean in the L2, where C's clean eviction leaves it the least
+     * recently used. B's fill evicts it from the L2 without a write-back; C's
+     * read then evicts it from the L1 dirty, and its write-back puts it into
+     * the L2 again (without reading it), where the next read of A finds it.
+     * Before the rule, the L2 wrote A back to RAM, the L1 dropped its clean
+     * copy, and A came from RAM.
+     */
+    c = make("128,line=64,ways=1,write=back,alloc=yes+128,line=64,ways=2,write=back,alloc=yes");
+    STORE(0x000);
+    LOAD(0x080);
+    r = LOAD(0x000);
+    CHECK(!r.reads_ram && r.level == 1, "A from the L2: level %u", r.level);
+    CHECK(edan_cache_tag_dirty(edan_cache_level_set(&c.level[0], 0)[0]) &&
+              !edan_cache_tag_dirty(edan_cache_level_set(&c.level[1], 0)[1]),
+          "A dirty in the L1, clean (and least recently used) in the L2");
+    const uint64_t written = c.ram_write_bytes;
+    r = LOAD(0x040);
+    CHECK(r.reads_ram && r.level == 2 && r.ram_bytes == 64, "B's fill evicts the L2's clean A: %u bytes", r.ram_bytes);
+    CHECK_EQ_U64(c.ram_write_bytes, written, "no write-back to RAM");
+    r = LOAD(0x080);
+    CHECK(!r.reads_ram && r.level == 1 && r.ram_bytes == 0,
+          "C from the L2, A's write-back allocated without a read: "
+          "level %u, %u bytes",
+          r.level, r.ram_bytes);
+    r = LOAD(0x000);
+    CHECK(!r.reads_ram && r.level == 1 && r.ram_bytes == 0, "A's write-back kept it: level %u", r.level);
+    edan_cache_free(&c);
 
     /* Parser errors. */
     edan_cache_config cfg;

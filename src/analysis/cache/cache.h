@@ -10,7 +10,9 @@
  *    is one access per line and reaches RAM if any line does.
  *  - Load: probe levels top-down until a hit; every level that missed
  *    allocates the line. It reaches RAM when the last level missed
- *    (reads_ram). Bytes read from RAM: one line per missing line.
+ *    (reads_ram). Bytes read from RAM: one line per missing line. A dirty
+ *    line found below goes up dirty and stays clean there (gem5's mostly
+ *    inclusive caches); a store miss's fetch leaves the copy below clean.
  *  - Store at a write-back level: a hit marks the line dirty and stops there.
  *    A miss with write-allocate fetches the line from below (a read that may
  *    reach RAM) and keeps it dirty; without write-allocate the store passes to
@@ -20,9 +22,9 @@
  *    store passes to the level below. Below the last level is RAM, so with a
  *    write-through last level every store reaches RAM (writes_ram).
  *  - Evicting a dirty line writes it back to the level below as a line-sized
- *    write (may propagate to RAM). Those bytes are counted in ram_bytes but do
- *    not make the access itself a RAM access: a write-back is posted, off the
- *    critical path of the instruction that caused it.
+ *    write (may propagate to RAM; a level it misses takes it without a read). Those bytes are counted in ram_bytes but
+ * do not make the access itself a RAM access: a write-back is posted, off the critical path of the instruction that
+ * caused it.
  *  - AMO: a load followed by a store of the same bytes.
  */
 #ifndef EDAN_ANALYSIS_CACHE_H
@@ -337,6 +339,18 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
     bool from_ram = miss_to == c->n_levels;
     if ((uint32_t)miss_to > r->level)
         r->level = (uint32_t)miss_to;
+    /*
+     * A dirty line found below goes up dirty: gem5's mostly inclusive cache
+     * answers a read with its dirty line as Modified and keeps it clean
+     * (Cache::satisfyRequest), so the level that asked writes it back when it
+     * evicts it, and the copy below can leave without a write-back.
+     */
+    bool pass_dirty = false;
+    if (miss_to > lvl && !from_ram && c->level[miss_to].line_shift == c->level[lvl].line_shift) {
+        uint64_t *set = edan_cache_level_set(&c->level[miss_to], byte_addr >> c->level[miss_to].line_shift);
+        pass_dirty = (set[0] & EDAN_TAG_DIRTY) != 0; /* the probe left the line the most recently used */
+        set[0] &= ~(uint64_t)EDAN_TAG_DIRTY;
+    }
     if (from_ram) {
         uint32_t line = 1u << c->level[c->n_levels - 1].line_shift;
         r->ram_bytes += line;
@@ -347,7 +361,7 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
     /* Fill bottom-up so a victim written back lands in a level that already has the new line. */
     for (int k = miss_to - 1; k >= lvl; k--) {
         edan_cache_level *l = &c->level[k];
-        uint64_t victim = edan_cache_level_fill(l, byte_addr >> l->line_shift, false);
+        uint64_t victim = edan_cache_level_fill(l, byte_addr >> l->line_shift, pass_dirty && k == lvl);
         l->pf_unused += edan_cache_tag_unused(victim);
         if (edan_cache_tag_dirty(victim)) {
             l->writebacks++;
@@ -376,9 +390,19 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
             continue; /* write-through: updated here, goes on down */
         }
         if (l->write_allocate) {
-            /* Fetch the line from below, then it is present here. */
-            if (edan_cache_read_line(c, lvl + 1, byte_addr, r) && own)
+            /*
+             * Fetch the line from below, then it is present here; a write-back
+             * of a whole line is written in without a read (gem5's WritebackDirty)
+             */
+            if ((own || len < (1u << l->line_shift)) && edan_cache_read_line(c, lvl + 1, byte_addr, r) && own)
                 r->reads_ram = true;
+            if (lvl + 1 < c->n_levels && l->write_back && c->level[lvl + 1].line_shift == l->line_shift) {
+                /* the level below gave it up Modified (gem5's ReadExReq): its copy is clean, the read made it MRU */
+                edan_cache_level *b = &c->level[lvl + 1];
+                uint64_t *set = edan_cache_level_set(b, line_addr);
+                if (edan_cache_tag_holds(set[0], line_addr))
+                    set[0] &= ~(uint64_t)EDAN_TAG_DIRTY;
+            }
             uint64_t victim = edan_cache_level_fill(l, line_addr, l->write_back);
             l->pf_unused += edan_cache_tag_unused(victim);
             if (edan_cache_tag_dirty(victim)) {
