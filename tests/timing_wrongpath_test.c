@@ -28,6 +28,8 @@
  *    0x1000 bytes), the branch mispredicted: the wrong path's load of the
  *    other half, at 2L - A, fills its line, which a later load (waiting for
  *    the last one's value) finds: 3 latencies exposed where it exposes 4;
+ *    and on down the other half, the steps halving, as predicted: 3 at
+ *    2L - A + 0x800, 4 at 2L - A - 0x800;
  *  - steps that do not halve (0x4000 then 0x1000): no such load, 4; the
  *    next address computed from the load's value (a walk of pointers, each
  *    load waits for the last): none either, 5.
@@ -261,9 +263,9 @@ static void test_compressed(void)
  * 0x1010 (from x4, or from x5 when `derived`: a walk of pointers) and their jumps back (0x100c,
  * 0x1014); the first branch not taken (predicted so), the second taken
  * (mispredicted), the third not taken and its arm's jump to 0x1018: a load
- * of x7 from x5 (the last load's value) at 2L - A.
+ * of x7 from x5 (the last load's value) at 2L - A (or at `last`).
  */
-static size_t bisection(edan_exec *r, edan_insn *code, uint64_t lp, bool derived)
+static size_t bisection(edan_exec *r, edan_insn *code, uint64_t lp, bool derived, uint64_t last)
 {
     const uint64_t x = 0x100000, l = x + 0x2000, a = x + 0x1000, at[3] = {lp, l, a};
     code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
@@ -282,7 +284,7 @@ static size_t bisection(edan_exec *r, edan_insn *code, uint64_t lp, bool derived
         r[n++] = rec(&code[i == 1 ? 4 : 2], 0);
         r[n++] = rec(&code[i == 1 ? 5 : 3], 0);
     }
-    r[n++] = rec(&code[6], 2 * l - a);
+    r[n++] = rec(&code[6], last ? last : 2 * l - a);
     return n;
 }
 
@@ -292,17 +294,28 @@ static void test_bisection(void)
     static edan_insn code[8];
     edan_machine m = machine();
     m.rob_entries = 64;
-    size_t n = bisection(r, code, 0x104000, false);
+    size_t n = bisection(r, code, 0x104000, false, 0);
     edan_timing_counts cn;
     double c[2];
     CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 1, "mispredicts %llu, expected 1",
           (unsigned long long)cn.mispredicts);
     double e = exposed(&m, r, n);
     CHECK(e == 3, "the other half's load on the wrong path: %g latencies exposed, expected 3", e);
-    n = bisection(r, code, 0x106000, false);
+    /*
+     * the wrong path's next level: half the step (0x800), the way the bimodal
+     * counter of 0x1004 predicts (not taken, back to weak after the taken):
+     * the other way than the right path's taken went (A below L), up
+     */
+    n = bisection(r, code, 0x104000, false, 0x103800);
+    e = exposed(&m, r, n);
+    CHECK(e == 3, "the wrong path's next level, up: %g latencies exposed, expected 3", e);
+    n = bisection(r, code, 0x104000, false, 0x102800);
+    e = exposed(&m, r, n);
+    CHECK(e == 4, "not its other way: %g latencies exposed, expected 4", e);
+    n = bisection(r, code, 0x106000, false, 0);
     e = exposed(&m, r, n);
     CHECK(e == 4, "steps that do not halve (0x4000, 0x1000): %g latencies exposed, expected 4", e);
-    n = bisection(r, code, 0x104000, true);
+    n = bisection(r, code, 0x104000, true, 0);
     e = exposed(&m, r, n);
     CHECK(e == 5, "the next address from the load's value (a chain): %g latencies exposed, expected 5", e);
 }

@@ -266,12 +266,17 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
  * takes the other range to be as large as the right path's, the load at
  * 2L - A, the step reflected (gem5 sends it: its address waits for no
  * load). It dispatches when the right path's load of A would (its distance
- * from the branch), before the branch resolves in every lane or not at
- * all, and its line is filled (the cache model and the memory's timing: the
- * MSHR, the fill later loads wait for), as gem5's squashed load does.
+ * from the branch), and if that is before the branch resolves (in the
+ * highest latency's lane: the lanes share one cache model, as they do with
+ * prefetchers) its line is filled (the cache model and the memory's timing:
+ * the MSHR, the fill later loads wait for), as gem5's squashed load does.
+ * From there the wrong path bisects the other half as the predictor sends
+ * the branch (the way the right path's direction went, or the other way),
+ * its step halved, its loads a loop's run apart (L to A on the right path),
+ * down to a step of a line.
  */
 #define WPB_BACK 8
-static void wrong_path_bisect(edan_timing *t, size_t ja, const tick *res)
+static void wrong_path_bisect(edan_timing *t, size_t ja, uint64_t br_pc, bool taken, const tick *res)
 {
     const size_t n = t->part_n;
     if (ja < 2)
@@ -316,7 +321,8 @@ static void wrong_path_bisect(edan_timing *t, size_t ja, const tick *res)
     if (jA >= lim)
         return;
     /* the steps halve */
-    const uint64_t A = t->part[jA].addr, step = A > L ? A - L : L - A;
+    const uint64_t A = t->part[jA].addr;
+    uint64_t step = A > L ? A - L : L - A;
     size_t jp = jl;
     while (jp > 0 && jl - jp < t->m.rob_entries && t->part[--jp].insn->pc != P)
         ;
@@ -325,23 +331,35 @@ static void wrong_path_bisect(edan_timing *t, size_t ja, const tick *res)
     const uint64_t Lp = t->part[jp].addr, before = Lp > L ? Lp - L : L - Lp;
     if (2 * before < 3 * step || before > 3 * step)
         return;
-    const uint64_t B = 2 * L - A, d = jA - ja;
     const int K = t->K;
-    const uint64_t fw = t->m.fetch_width, dw = t->m.dispatch_width;
-    _Alignas(32) tick req[MAXK], done[MAXK];
-    for (int k = 0; k < K; k++) {
-        tick e = t->fetch.at[k] + t->frontend + t->cyc * (1 + d / fw);
-        const tick ed = t->disp.at[k] + t->cyc * (1 + d / dw);
-        e = e > ed ? e : ed;
-        if (e >= res[k])
-            return; /* not sent in every lane */
-        req[k] = e;
+    const uint64_t fw = t->m.fetch_width, dw = t->m.dispatch_width, per = jA - jl;
+    const bool up = A > L; /* where the right path's direction went */
+    uint64_t B = 2 * L - A, d = jA - ja;
+    int hi = 0; /* the highest latency's lane decides, for the one cache model of all lanes (as with prefetchers) */
+    for (int k = 1; k < K; k++)
+        hi = t->mem.memlat[k] > t->mem.memlat[hi] ? k : hi;
+    for (;;) {
+        _Alignas(32) tick req[MAXK], done[MAXK];
+        for (int k = 0; k < K; k++) {
+            const tick e = t->fetch.at[k] + t->frontend + t->cyc * (1 + d / fw),
+                       ed = t->disp.at[k] + t->cyc * (1 + d / dw);
+            req[k] = e > ed ? e : ed;
+        }
+        if (req[hi] >= res[hi])
+            return; /* dispatched after the branch resolved: not sent */
+        for (int k = K; k < t->Kp; k++)
+            req[k] = req[K - 1];
+        const edan_cache_result r = edan_cache_access(&t->dc, B, ld->mem_size, false);
+        if (r.level > 0)
+            edan_memtime_access(&t->mem, B >> t->line_shift, (int)r.level, r.ram_bytes, req, 0, done);
+        /* the wrong path's next level: half the step, the way the predictor sends the branch */
+        step /= 2;
+        if (step < (1ull << t->line_shift))
+            return;
+        const bool same = edan_predictor_predict(&t->bp, br_pc) == taken;
+        B = (same ? up : !up) ? B + step : B - step;
+        d += per;
     }
-    for (int k = K; k < t->Kp; k++)
-        req[k] = req[K - 1];
-    const edan_cache_result r = edan_cache_access(&t->dc, B, ld->mem_size, false);
-    if (r.level > 0)
-        edan_memtime_access(&t->mem, B >> t->line_shift, (int)r.level, r.ram_bytes, req, 0, done);
 }
 
 static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing *t, uint64_t pc)
@@ -352,7 +370,7 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
         return;
     const uint64_t fall = t->prev.fallthrough, rob_n = t->m.rob_entries;
     /* the branch resolves (its finish): the wrong path is squashed */
-    wrong_path_bisect(t, ja, t->F + (size_t)((t->v - 1) & t->rmask) * (size_t)t->Kp);
+    wrong_path_bisect(t, ja, br->pc, pc != fall, t->F + (size_t)((t->v - 1) & t->rmask) * (size_t)t->Kp);
     const uint32_t gen = ++t->wpl_gen;
     uint64_t d0 = 0;
     size_t j0 = wpl_rejoin(t, ja, pc, pc == fall ? br->pc + (uint64_t)br->imm : fall, fall, gen, &d0);
