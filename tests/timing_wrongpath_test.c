@@ -23,16 +23,6 @@
  *  - the load's address register written by a record only the right path
  *    runs (the loop's next run found at the wrong path's first pc): 3;
  *  - the skipped bytes hold compressed instructions: counted by their sizes.
- * The other half of a bisection (timing_ahead.h, wrong_path_bisect()):
- *  - a load whose value a branch tests, its steps halving (0x2000 then
- *    0x1000 bytes), the branch mispredicted: the wrong path's load of the
- *    other half, at 2L - A, fills its line, which a later load (waiting for
- *    the last one's value) finds: 3 latencies exposed where it exposes 4;
- *    and on down the other half, the steps halving, as predicted: 3 at
- *    2L - A + 0x800, 4 at 2L - A - 0x800;
- *  - steps that do not halve (0x4000 then 0x1000): no such load, 4; the
- *    next address computed from the load's value (a walk of pointers, each
- *    load waits for the last): none either, 5.
  */
 #include <string.h>
 
@@ -257,75 +247,11 @@ static void test_compressed(void)
     CHECK(e20 == 3, "16 compressed instructions skipped, a 20-entry buffer: %g latencies exposed, expected 3", e20);
 }
 
-/*
- * A bisection: three runs of a load of x5 from x4 at 0x1000 (at Lp, L, A),
- * a branch on x5 at 0x1004 to 0x1010, the arms' x4 updates at 0x1008 and
- * 0x1010 (from x4, or from x5 when `derived`: a walk of pointers) and their jumps back (0x100c,
- * 0x1014); the first branch not taken (predicted so), the second taken
- * (mispredicted), the third not taken and its arm's jump to 0x1018: a load
- * of x7 from x5 (the last load's value) at 2L - A (or at `last`).
- */
-static size_t bisection(edan_exec *r, edan_insn *code, uint64_t lp, bool derived, uint64_t last)
-{
-    const uint64_t x = 0x100000, l = x + 0x2000, a = x + 0x1000, at[3] = {lp, l, a};
-    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
-    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
-    code[2] = add(EDAN_REG_X(4), derived ? EDAN_REG_X(5) : EDAN_REG_X(4), 0x1008);
-    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
-    code[3].flow = EDAN_FLOW_JUMP;
-    code[4] = add(EDAN_REG_X(4), derived ? EDAN_REG_X(5) : EDAN_REG_X(4), 0x1010);
-    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
-    code[5].flow = EDAN_FLOW_JUMP;
-    code[6] = load(EDAN_REG_X(7), EDAN_REG_X(5), 0x1018);
-    size_t n = 0;
-    for (int i = 0; i < 3; i++) {
-        r[n++] = rec(&code[0], at[i]);
-        r[n++] = rec(&code[1], 0);
-        r[n++] = rec(&code[i == 1 ? 4 : 2], 0);
-        r[n++] = rec(&code[i == 1 ? 5 : 3], 0);
-    }
-    r[n++] = rec(&code[6], last ? last : 2 * l - a);
-    return n;
-}
-
-static void test_bisection(void)
-{
-    static edan_exec r[32];
-    static edan_insn code[8];
-    edan_machine m = machine();
-    m.rob_entries = 64;
-    size_t n = bisection(r, code, 0x104000, false, 0);
-    edan_timing_counts cn;
-    double c[2];
-    CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 1, "mispredicts %llu, expected 1",
-          (unsigned long long)cn.mispredicts);
-    double e = exposed(&m, r, n);
-    CHECK(e == 3, "the other half's load on the wrong path: %g latencies exposed, expected 3", e);
-    /*
-     * the wrong path's next level: half the step (0x800), the way the bimodal
-     * counter of 0x1004 predicts (not taken, back to weak after the taken):
-     * the other way than the right path's taken went (A below L), up
-     */
-    n = bisection(r, code, 0x104000, false, 0x103800);
-    e = exposed(&m, r, n);
-    CHECK(e == 3, "the wrong path's next level, up: %g latencies exposed, expected 3", e);
-    n = bisection(r, code, 0x104000, false, 0x102800);
-    e = exposed(&m, r, n);
-    CHECK(e == 4, "not its other way: %g latencies exposed, expected 4", e);
-    n = bisection(r, code, 0x106000, false, 0);
-    e = exposed(&m, r, n);
-    CHECK(e == 4, "steps that do not halve (0x4000, 0x1000): %g latencies exposed, expected 4", e);
-    n = bisection(r, code, 0x104000, true, 0);
-    e = exposed(&m, r, n);
-    CHECK(e == 5, "the next address from the load's value (a chain): %g latencies exposed, expected 5", e);
-}
-
 int main(void)
 {
     test_fallthrough();
     test_wait();
     test_loads();
     test_compressed();
-    test_bisection();
     return check_summary();
 }

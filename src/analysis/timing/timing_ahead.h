@@ -251,117 +251,6 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
     return j0;
 }
 
-/*
- * The other half of a bisection. A mispredicted branch that tests the value
- * of a load P at address L (the branch's registers derive from it; P within
- * WPB_BACK records before the branch), after which the right path's next
- * load of P (within rob_entries records) is at A, its address not derived
- * from L's value: the branch chose between two ranges around L and the
- * right path went on to the one at A (a binary search's midpoints: `mid =
- * lo + (hi - lo) / 2`, then lo or hi becomes mid), where the steps halve:
- * the one from P's load before L to L is 1.5 to 3 times the one from L to
- * A (a walk of one step, or a new search, is no bisection). The wrong path runs the
- * other arm and loads P in the other range, whose address the trace does
- * not hold (it needs the registers' values: the range's bounds): the model
- * takes the other range to be as large as the right path's, the load at
- * 2L - A, the step reflected (gem5 sends it: its address waits for no
- * load). It dispatches when the right path's load of A would (its distance
- * from the branch), and if that is before the branch resolves (in the
- * highest latency's lane: the lanes share one cache model, as they do with
- * prefetchers) its line is filled (the cache model and the memory's timing:
- * the MSHR, the fill later loads wait for), as gem5's squashed load does.
- * From there the wrong path bisects the other half as the predictor sends
- * the branch (the way the right path's direction went, or the other way),
- * its step halved, its loads a loop's run apart (L to A on the right path),
- * down to a step of a line.
- */
-#define WPB_BACK 8
-static void wrong_path_bisect(edan_timing *t, size_t ja, uint64_t br_pc, bool taken, const tick *res)
-{
-    const size_t n = t->part_n;
-    if (ja < 2)
-        return;
-    size_t jl = ja;
-    for (size_t i = 2; i <= WPB_BACK + 1 && i <= ja && jl == ja; i++) {
-        const edan_exec *y = &t->part[ja - i];
-        if (ahead_access(y) && y->insn->mem == EDAN_MEM_LOAD && !y->insn->isa && y->insn->n_dst)
-            jl = ja - i;
-    }
-    if (jl == ja)
-        return;
-    const edan_insn *ld = t->part[jl].insn;
-    const uint64_t P = ld->pc, L = t->part[jl].addr;
-    /* the registers whose values derive from L's value, from L on (bit r % 64 of dep[r / 64]) */
-    uint64_t dep[4] = {0};
-    dep[ld->dst >> 6] |= 1ull << (ld->dst & 63);
-    const uint64_t lim = ja + t->m.rob_entries < n ? ja + t->m.rob_entries : n;
-    size_t jA = jl + 1;
-    for (; jA < lim; jA++) {
-        const edan_exec *y = &t->part[jA];
-        const edan_insn *in = y->insn;
-        if ((y->flags & EDAN_EXEC_WARM) || serializing(in) || in->isa)
-            return;
-        bool d = false;
-        for (int s = 0; s < in->n_src; s++)
-            d |= dep[in->src[s] >> 6] >> (in->src[s] & 63) & 1;
-        if (jA == ja - 1 && !d)
-            return; /* the branch does not test L's value */
-        if (jA >= ja && in->pc == P) {
-            if (d || !ahead_access(y) || y->addr == L)
-                return; /* A's address waits for L's value: so would the wrong path's */
-            break;
-        }
-        if (in->n_dst) {
-            if (d)
-                dep[in->dst >> 6] |= 1ull << (in->dst & 63);
-            else
-                dep[in->dst >> 6] &= ~(1ull << (in->dst & 63));
-        }
-    }
-    if (jA >= lim)
-        return;
-    /* the steps halve */
-    const uint64_t A = t->part[jA].addr;
-    uint64_t step = A > L ? A - L : L - A;
-    size_t jp = jl;
-    while (jp > 0 && jl - jp < t->m.rob_entries && t->part[--jp].insn->pc != P)
-        ;
-    if (t->part[jp].insn->pc != P || jp == jl || !ahead_access(&t->part[jp]))
-        return;
-    const uint64_t Lp = t->part[jp].addr, before = Lp > L ? Lp - L : L - Lp;
-    if (2 * before < 3 * step || before > 3 * step)
-        return;
-    const int K = t->K;
-    const uint64_t fw = t->m.fetch_width, dw = t->m.dispatch_width, per = jA - jl;
-    const bool up = A > L; /* where the right path's direction went */
-    uint64_t B = 2 * L - A, d = jA - ja;
-    int hi = 0; /* the highest latency's lane decides, for the one cache model of all lanes (as with prefetchers) */
-    for (int k = 1; k < K; k++)
-        hi = t->mem.memlat[k] > t->mem.memlat[hi] ? k : hi;
-    for (;;) {
-        _Alignas(32) tick req[MAXK], done[MAXK];
-        for (int k = 0; k < K; k++) {
-            const tick e = t->fetch.at[k] + t->frontend + t->cyc * (1 + d / fw),
-                       ed = t->disp.at[k] + t->cyc * (1 + d / dw);
-            req[k] = e > ed ? e : ed;
-        }
-        if (req[hi] >= res[hi])
-            return; /* dispatched after the branch resolved: not sent */
-        for (int k = K; k < t->Kp; k++)
-            req[k] = req[K - 1];
-        const edan_cache_result r = edan_cache_access(&t->dc, B, ld->mem_size, false);
-        if (r.level > 0)
-            edan_memtime_access(&t->mem, B >> t->line_shift, (int)r.level, r.ram_bytes, req, 0, done);
-        /* the wrong path's next level: half the step, the way the predictor sends the branch */
-        step /= 2;
-        if (step < (1ull << t->line_shift))
-            return;
-        const bool same = edan_predictor_predict(&t->bp, br_pc) == taken;
-        B = (same ? up : !up) ? B + step : B - step;
-        d += per;
-    }
-}
-
 static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing *t, uint64_t pc)
 {
     const size_t ja = t->part_j, n = t->part_n;
@@ -369,8 +258,6 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
     if (!br || br->isa || br->flow != EDAN_FLOW_BRANCH || !t->part || ja >= n || t->part[ja].insn->pc != pc)
         return;
     const uint64_t fall = t->prev.fallthrough, rob_n = t->m.rob_entries;
-    /* the branch resolves (its finish): the wrong path is squashed */
-    wrong_path_bisect(t, ja, br->pc, pc != fall, t->F + (size_t)((t->v - 1) & t->rmask) * (size_t)t->Kp);
     const uint32_t gen = ++t->wpl_gen;
     uint64_t d0 = 0;
     size_t j0 = wpl_rejoin(t, ja, pc, pc == fall ? br->pc + (uint64_t)br->imm : fall, fall, gen, &d0);
