@@ -135,13 +135,15 @@ class Cluster:
 
 
 def records(path):
-    """The results file without what differs between two runs of the same thing: wall times."""
+    """The results file without what differs between two runs of the same thing: wall times, and the
+    digest of the model's trace (a recording under Slurm is not byte for byte the local one: the
+    program's environment differs)."""
     with open(path) as f:
         d = json.load(f)
 
     def strip(x):
         if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k != "wall_seconds"}
+            return {k: strip(v) for k, v in x.items() if k not in ("wall_seconds", "record_seconds", "trace")}
         if isinstance(x, list):
             return [strip(v) for v in x]
         return x

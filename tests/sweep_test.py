@@ -4,7 +4,12 @@
 #     other): the file keeps every record of both (each write merges under a lock);
 #  2. a sweep with --no-edan --no-gem5 rebuilds the table from the file: both model modes per program,
 #     each run with its mode on edan's command line;
-#  3. a rerun runs nothing; --force-edan reruns edan's side, every record;
+#  3. with sampled,exact both modes analyse one recorded trace: each program's two records name the
+#     same trace digest and their commands record once and analyse; a rerun runs nothing;
+#     --force-edan reruns edan's side, every record (lambda, and one pair job a program);
+#  3b. compare.py checks the sampled model against --exact only on a pair of one trace: a pair whose
+#     records name two traces is left out and counted, and the interval's coverage equals a naive
+#     check of the records;
 #  4. compare.py --compact on that table with gem5's times made from --exact's times scaled by a known
 #     factor per program: its slope errors, their median and 90th percentile, and the count over 50 %
 #     equal a naive computation from the factors;
@@ -124,13 +129,47 @@ def main():
             if not row["lambda"]:
                 fail("%s: no lambda record in the table" % row["name"])
 
-        # 3. reruns
+        # 3. both modes on one trace (the two sweeps above recorded a trace each: a pair whose traces
+        # differ runs again, as one job), then reruns
+        _, err = run(sweep_cmd(build, results, lst, ["--model-mode", "sampled,exact"]))
+        if re.search(r"^\[\d+/\d+\] (?!model-pair )", err, re.M):
+            fail("sampled,exact ran more than the pairs of two traces again:\n%s" % err)
+        with open(results) as f:
+            table = json.load(f)["sweep"]
+        for row in table["programs"]:
+            s, x = row["model"], row["model_exact"]
+            if not s.get("trace") or s.get("trace") != x.get("trace"):
+                fail("%s: the two modes' records are not of one trace: %s, %s"
+                     % (row["name"], s.get("trace"), x.get("trace")))
+            for m in (s, x):
+                if not re.match(r"edan record --filter=kernel .*-o TRACE .*&& edan analyze .*TRACE$", m["command"]):
+                    fail("%s: not one recording analysed: %s" % (row["name"], m["command"]))
         _, err = run(sweep_cmd(build, results, lst, ["--model-mode", "sampled,exact"]))
         if re.search(r"^\[\d+/\d+\]", err, re.M):
             fail("a complete sweep ran again:\n%s" % err)
         _, err = run(sweep_cmd(build, results, lst, ["--model-mode", "sampled,exact", "--force-edan"]))
-        if "[9/9]" not in err:
-            fail("--force-edan did not rerun edan's 9 runs (lambda, sampled, exact x 3):\n%s" % err)
+        if "[6/6]" not in err or err.count("] model-pair ") != 3:
+            fail("--force-edan did not rerun edan's 6 jobs (lambda, the pair of modes x 3):\n%s" % err)
+
+        # 3b. compare.py's sampled against exact: pairs of one trace only; coverage as a naive check
+        with open(results) as f:
+            data = json.load(f)
+        rows = data["sweep"]["programs"]
+        naive = 0
+        for row in rows[1:]:
+            s, x = row["model"], row["model_exact"]
+            smp = s["sampling"]
+            lats = sorted(s["by_latency"], key=float)
+            naive += all(smp["cycles_low"][i] <= x["by_latency"][l]["cycles"] <= smp["cycles_high"][i]
+                         for i, l in enumerate(lats))
+        rows[0]["model"] = dict(rows[0]["model"], trace="another-trace")
+        sep = os.path.join(tmp, "separate.json")
+        with open(sep, "w") as f:
+            json.dump(data, f)
+        out, _ = run([sys.executable, COMPARE, "--results", sep, "--compact"])
+        want = "holds the exact cycles at every latency in %d of %d programs" % (naive, len(rows) - 1)
+        if want not in out or "; 1 pair of two traces left out" not in out:
+            fail("compare.py on a pair of two traces: wanted '%s' and the pair left out:\n%s" % (want, out))
 
         # 4. compare.py's metrics against the naive ones
         with open(results) as f:
@@ -161,8 +200,8 @@ def main():
             row = [l for l in out.splitlines() if l.startswith("| %s |" % name)]
             if not row or "/ %+.1f |" % e not in row[0]:
                 fail("%s: the per-program row lacks the exact slope error %+.1f: %s" % (name, e, row))
-        print("sweep: two sweeps share one results file; both model modes in the table; reruns and "
-              "--force-edan; compare.py's metrics equal the naive ones (median %.3g %%, p90 %.3g %%)"
+        print("sweep: two sweeps share one results file; both model modes in the table, of one trace; "
+              "reruns and --force-edan; a pair of two traces left out; compare.py's metrics equal the naive ones (median %.3g %%, p90 %.3g %%)"
               % (want_med, want_p90))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

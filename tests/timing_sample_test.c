@@ -158,7 +158,10 @@ static double det2(double m[2][2])
  * on the two counts' rates a / x, each list centred on its own means,
  * by Cramer's rule; per list sum w y / x + b (sum A - sum w a / x), and
  * the textbook variance of the residual rates y / x - b a / x, with two
- * degrees of freedom fewer.
+ * degrees of freedom fewer; plus what the fit leaves unknown of the counts
+ * missed D = sum A - sum w a / x: D' cov(b) D (the sandwich covariance)
+ * and, for lines missed, their count times the fitted units' squared
+ * residuals in cycles per line they read.
  */
 static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *st, const uint64_t *au,
                             const uint64_t *A, const double *y, double *half)
@@ -201,7 +204,53 @@ static double reference_aux(size_t n, const uint64_t *x, const uint64_t *w, cons
             M[r][j] = R[r];
         b[j] = det2(M) / det2(S);
     }
+    /*
+     * b's covariance, S^-1 (sum (w e)^2 q q') S^-1 with S^-1 the adjugate over the determinant, e each unit's
+     * residual rate and q its centred counts' rates; tau, the sum of the residuals in cycles (x e)^2 of the units
+     * that read lines over the sum of their lines
+     */
+    const double d = det2(S), inv[NA][NA] = {{S[1][1] / d, -S[0][1] / d}, {-S[1][0] / d, S[0][0] / d}};
+    double meat[NA][NA] = {{0}}, ee = 0, nl = 0;
+    for (size_t l = 0; l < lists; l++) {
+        if (count[l] < 2)
+            continue;
+        double N = 0, mr = 0, mq[NA] = {0};
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            N += (double)w[i];
+            mr += (double)w[i] * y[i] / (double)x[i];
+            for (int j = 0; j < NA; j++)
+                mq[j] += (double)w[i] * (double)au[i * NA + j] / (double)x[i];
+        }
+        for (size_t i = first[l]; i < first[l] + count[l]; i++) {
+            double q[NA], e = y[i] / (double)x[i] - mr / N;
+            for (int j = 0; j < NA; j++) {
+                q[j] = (double)au[i * NA + j] / (double)x[i] - mq[j] / N;
+                e -= b[j] * q[j];
+            }
+            for (int j = 0; j < NA; j++)
+                for (int k = 0; k < NA; k++)
+                    meat[j][k] += (double)w[i] * e * (double)w[i] * e * q[j] * q[k];
+            if (au[i * NA + 1]) {
+                ee += (double)x[i] * e * (double)x[i] * e;
+                nl += (double)au[i * NA + 1];
+            }
+        }
+    }
+    double cov[NA][NA] = {{0}}, missed[NA] = {0};
+    for (int j = 0; j < NA; j++)
+        for (int k = 0; k < NA; k++)
+            for (int u = 0; u < NA; u++)
+                for (int v = 0; v < NA; v++)
+                    cov[j][k] += inv[j][u] * meat[u][v] * inv[v][k];
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < NA; j++)
+            missed[j] += (double)A[i * NA + j] - (double)w[i] * (double)au[i * NA + j] / (double)x[i];
     double total = 0, var = 0, df = -NA;
+    for (int j = 0; j < NA; j++)
+        for (int k = 0; k < NA; k++)
+            var += missed[j] * cov[j][k] * missed[k];
+    if (missed[1] > 0 && nl > 0)
+        var += ee / nl * missed[1];
     bool unknown = false;
     for (size_t l = 0; l < lists; l++) {
         double N = 0, X = 0, est = 0, ebar = 0;

@@ -22,7 +22,12 @@
 #                         --no-edan, edan's records for the edan binary --edan names, if it exists)
 #     --model-mode LIST   the timing model's modes to run: sampled (edan's default, SMARTS
 #                         sampling), exact (--exact, every instruction scheduled) or sampled,exact
-#                         [sampled]; the table shows each mode that has a record for this edan
+#                         [sampled]; the table shows each mode that has a record for this edan.
+#                         The model runs offline: the kernel's region recorded once (edan record
+#                         --filter=KERNEL), the trace analysed in each mode asked (edan analyze); with
+#                         sampled,exact both modes analyse the one trace, so that compare.py's check of
+#                         the sampled model against --exact sees the sampling alone (two runs of a
+#                         program under QEMU may differ), and a pair from two traces runs again
 #     --timeout S         give up a gem5 run after S seconds [none]
 #     --force             run again what is cached
 #     --force-edan        run edan's side again even when cached (gem5's stays cached)
@@ -466,17 +471,11 @@ def run_edan_lambda(opts, prog):
     return rec
 
 
-def run_edan_model(opts, prog, mode="sampled"):
-    lats = ",".join(str(x) for x in opts.latencies)
-    # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here
-    argv = ["run", "--filter=" + prog["kernel"], "--json", "--no-progress", "--machine=" + opts.machine,
-            "--mem-latency=" + lats, "--no-kernel-writes", "--" + mode] + exit_options(prog)
-    argv += ["--", prog["binary"]] + prog["args"]
-    rep, wall = run_edan_json(opts, argv)
+def model_record(rep, mode):
+    """The timing model's record of one mode from edan's JSON report."""
     pred = rep.get("prediction")
-    cmd = "edan " + " ".join(map(shlex.quote, argv))
     if not isinstance(pred, dict):
-        return {"missing": "edan's JSON has no \"prediction\" object", "command": cmd}
+        return {"missing": "edan's JSON has no \"prediction\" object"}
     try:
         lat, cyc, sec = pred["mem_latency_ns"], pred["cycles"], pred["seconds"]
         if not (len(lat) == len(cyc) == len(sec)):
@@ -490,9 +489,58 @@ def run_edan_model(opts, prog, mode="sampled"):
                                                        "cycles_high", "slope_half_width")}
     except (KeyError, TypeError, ValueError) as e:
         raise Failure("edan's \"prediction\" is not as documented (%s)" % e)
-    rec["wall_seconds"] = round(wall, 2)
-    rec["command"] = cmd
     return rec
+
+
+def file_digest(path):
+    """The sha256 of a file's contents (16 hex digits), read in blocks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:16]
+
+
+def run_edan_models(opts, prog, modes):
+    """The timing model in each of modes ("sampled", "exact") on ONE trace of the program's region:
+    edan record --filter=KERNEL once, then edan analyze of that trace in each mode, so that the two
+    modes differ by the sampling alone (two runs of a program under QEMU may differ: GAPBS's by up to
+    0.01 %). {mode: record}; each record names the trace by its contents' digest ("trace"), and its
+    command is the recording's and the analysis's."""
+    lats = ",".join(str(x) for x in opts.latencies)
+    fd, trace = tempfile.mkstemp(prefix="edan-", suffix=".edt", dir=opts.workdir)
+    os.close(fd)
+    # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here
+    rec_argv = (["record", "--filter=" + prog["kernel"], "--no-progress", "--no-kernel-writes"] + exit_options(prog)
+                + ["-o", trace, "--", prog["binary"]] + prog["args"])
+    rec_cmd = "edan " + " ".join(shlex.quote("TRACE" if a == trace else a) for a in rec_argv)
+    try:
+        t0 = time.time()
+        p = subprocess.run([opts.edan] + rec_argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True, errors="replace")
+        rec_wall = time.time() - t0
+        if p.returncode != 0:
+            raise Failure("edan record exited with status %d: %s" % (p.returncode, p.stderr.strip()[-400:]))
+        tid = file_digest(trace)
+        out = {}
+        for mode in modes:
+            argv = ["analyze", "--json", "--no-progress", "--machine=" + opts.machine, "--mem-latency=" + lats,
+                    "--" + mode, "--", trace]
+            rep, wall = run_edan_json(opts, argv)
+            rec = model_record(rep, mode)
+            rec["trace"] = tid
+            rec["command"] = rec_cmd + " && edan " + " ".join(shlex.quote("TRACE" if a == trace else a) for a in argv)
+            if "missing" not in rec:
+                rec["wall_seconds"] = round(wall, 2)
+                rec["record_seconds"] = round(rec_wall, 2)
+            out[mode] = rec
+        return out
+    finally:
+        os.unlink(trace)
+
+
+# The model's job kinds: one mode, or both on one trace (their records' keys in key_by_job: a pair).
+MODEL_KINDS = {"model": ("sampled",), "model-exact": ("exact",), "model-pair": ("sampled", "exact")}
 
 
 def run_task(opts, kind, prog, lat):
@@ -503,7 +551,8 @@ def run_task(opts, kind, prog, lat):
             return run_gem5(opts, prog, lat, (prog["time"] or opts.time) == "trace"), None
         if kind == "edan":
             return run_edan_lambda(opts, prog), None
-        return run_edan_model(opts, prog, kind.split("-", 1)[1] if "-" in kind else "sampled"), None
+        recs = run_edan_models(opts, prog, MODEL_KINDS[kind])
+        return (recs if kind == "model-pair" else recs[MODEL_KINDS[kind][0]]), None
     except (Failure, OSError) as e:
         return None, str(e)
 
@@ -602,14 +651,21 @@ def main(argv):
             if not opts.no_edan and (force_edan or results.get("edan", k) is None):
                 jobs.append(("edan", k, p, None))
         # The model in each mode, both kept whatever --model-mode asks, so the table shows both
-        # when both were run with this edan (kind "model" is sampled, "model-exact" exact).
+        # when both were run with this edan (kind "model" is sampled, "model-exact" exact). Both
+        # asked: one job records the region once and analyses that trace in both modes
+        # ("model-pair"), run again when the two records are not of one trace.
+        want = []
         for mode in ("sampled", "exact") if model_supported else ():
-            kind = "model" if mode == "sampled" else "model-" + mode
             k = key_of("model", bd, p["args"], p["kernel"], mdig, opts.latencies, edan_id, mode)
             model_keys[(p["name"], mode)] = k
-            if (not opts.no_edan and mode in opts.model_modes
-                    and (force_edan or results.get("model", k) is None)):
-                jobs.append((kind, k, p, None))
+            if not opts.no_edan and mode in opts.model_modes:
+                want.append((mode, k))
+        have = [results.get("model", k) for _, k in want]
+        if len(want) == 2:
+            if force_edan or None in have or have[0].get("trace") is None or have[0].get("trace") != have[1].get("trace"):
+                jobs.append(("model-pair", (want[0][1], want[1][1]), p, None))
+        elif want and (force_edan or have[0] is None):
+            jobs.append(("model" if want[0][0] == "sampled" else "model-exact", want[0][1], p, None))
     # edan first: it takes seconds where gem5 takes minutes, and shows a wrong kernel name early.
     jobs.sort(key=lambda j: j[0] == "gem5")
     failures = {}
@@ -620,8 +676,14 @@ def main(argv):
             failures[(kind, p["name"], lat)] = err
             msg = "FAILED: %s" % err
         else:
-            results.put(section(kind), key_by_job[(kind, p["name"], lat)], rec)
-            msg = task_message(kind, rec)
+            key = key_by_job[(kind, p["name"], lat)]
+            if kind == "model-pair":  # both modes' records, of one trace
+                for mode, k in zip(MODEL_KINDS[kind], key):
+                    results.put("model", k, rec[mode])
+                msg = "; ".join(task_message(kind, rec[mode]) for mode in MODEL_KINDS[kind])
+            else:
+                results.put(section(kind), key, rec)
+                msg = task_message(kind, rec)
         with results.lock:
             done[0] += 1
             sys.stderr.write("[%d/%d] %s %s%s: %s (%.1f s)\n" % (
