@@ -259,7 +259,12 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
  * unit is joined to the one before) around the fit, with the
  * finite-population correction (a stratum measured whole adds nothing),
  * and Student's t for the strata's degrees of freedom less the
- * coefficients fitted.
+ * coefficients fitted; plus, as for a regression's prediction of new
+ * observations, b's own error (the fit's HC0 sandwich covariance times
+ * the counts the units missed) and the missed memory lines' spread (the
+ * fitted units' squared residual cycles per line read, times the lines
+ * missed): where no unit holds a miss, the fit's price of the misses is
+ * not exact and the interval says so.
  */
 #define EDAN_TIMING_AUX 2
 double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
