@@ -425,6 +425,17 @@ def edan_version(edan):
     return (p.stdout.strip().splitlines() or [None])[0] if p.returncode == 0 else None
 
 
+def run_edan_quiet(opts, argv, what):
+    """edan with argv, its output discarded; its wall time, or Failure naming what failed and its stderr."""
+    t0 = time.time()
+    p = subprocess.run([opts.edan] + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, errors="replace")
+    wall = time.time() - t0
+    if p.returncode != 0:
+        raise Failure("%s exited with status %d: %s" % (what, p.returncode, p.stderr.strip()[-400:]))
+    return wall
+
+
 def run_edan_json(opts, argv):
     """edan with argv plus --output=FILE before the program; the report as JSON, and the wall time."""
     fd, out = tempfile.mkstemp(prefix="edan-", suffix=".json", dir=opts.workdir)
@@ -432,12 +443,7 @@ def run_edan_json(opts, argv):
     i = argv.index("--")
     full = argv[:i] + ["--output=" + out] + argv[i:]
     try:
-        t0 = time.time()
-        p = subprocess.run([opts.edan] + full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           text=True, errors="replace")
-        wall = time.time() - t0
-        if p.returncode != 0:
-            raise Failure("edan exited with status %d: %s" % (p.returncode, p.stderr.strip()[-400:]))
+        wall = run_edan_quiet(opts, full, "edan")
         try:
             with open(out, encoding="utf-8") as f:
                 return json.load(f), wall
@@ -515,12 +521,7 @@ def run_edan_models(opts, prog, modes):
                 + ["-o", trace, "--", prog["binary"]] + prog["args"])
     rec_cmd = "edan " + " ".join(shlex.quote("TRACE" if a == trace else a) for a in rec_argv)
     try:
-        t0 = time.time()
-        p = subprocess.run([opts.edan] + rec_argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           text=True, errors="replace")
-        rec_wall = time.time() - t0
-        if p.returncode != 0:
-            raise Failure("edan record exited with status %d: %s" % (p.returncode, p.stderr.strip()[-400:]))
+        rec_wall = run_edan_quiet(opts, rec_argv, "edan record")
         tid = file_digest(trace)
         out = {}
         for mode in modes:
