@@ -71,6 +71,11 @@ def test_machine_files():
          "fsqrt = 24", good.count("\n") + 3),
         (lambda t: t + "[issue_interval]\nmul = 2\n", "unknown key 'mul'", good.count("\n") + 2),
         (lambda t: t + "[issue_interval]\ndiv = 5\ndiv = 6\n", "given twice", good.count("\n") + 3),
+        # [machine] pages: optional, virtual or first-touch
+        (lambda t: t.replace("pages = first-touch", "pages = physical"), "pages = 'physical': virtual or first-touch",
+         line_of("pages = first-touch")),
+        (lambda t: t.replace("pages = first-touch", "pages = first-touch\npages = virtual"), "given twice",
+         line_of("pages = first-touch") + 1),
     ]
     with tempfile.TemporaryDirectory() as d:
         for i, (change, needle, line) in enumerate(cases):
@@ -97,6 +102,20 @@ def test_machine_files():
             g = subprocess.run(["python3", GEM5_MACHINE, "--machine", path, "--check"], capture_output=True, text=True)
             check((g.returncode == 0) == gem5_ok and (gem5_ok or "[issue_interval]" in g.stderr),
                   f"gem5_machine.py on [issue_interval] {section!r}: exit {g.returncode}, {g.stderr}")
+        # pages = virtual (or no key): a machine gem5 cannot build, which gem5_machine.py refuses
+        for i, (change, gem5_ok) in enumerate(((lambda t: t.replace("pages = first-touch", "pages = virtual"), False),
+                                               (lambda t: t.replace("pages = first-touch", ""), True))):
+            path = os.path.join(d, f"pages{i}.ini")
+            with open(path, "w") as f:
+                f.write(change(good))
+            r = online("pointer_chase", 20, "--machine=" + path)
+            check("prediction" in r and r["caches"]["prediction"]["pages"] == "virtual",
+                  f"pages case {i} parses, predicts and says virtual: {r.get('caches')}")
+            g = subprocess.run(["python3", GEM5_MACHINE, "--machine", path, "--check"], capture_output=True, text=True)
+            check((g.returncode == 0) == gem5_ok and (gem5_ok or "first touch" in g.stderr),
+                  f"gem5_machine.py on pages case {i}: exit {g.returncode}, {g.stderr}")
+        r = online("pointer_chase", 20, "--machine=" + GEM5)
+        check(r["caches"]["prediction"]["pages"] == "first-touch", f"the validation machine's pages: {r.get('caches')}")
         p = edan("run", "--machine=" + GEM5, "--mem-latency=50,x", "--filter=kernel", chase, "5", expect=None)
         check(p.returncode == 2 and "--mem-latency" in p.stderr, f"a bad latency list: {p.stderr}")
 
@@ -208,7 +227,8 @@ def test_prediction():
     validate_schema(r, "spmv with --machine alone")
     check([c["cache"] for c in r["configurations"]] == [machine_caches], f"--machine alone: {r['configurations']}")
     check(r["caches"] == {"machine": "gem5-validation", "edag": {"from": "machine", "caches": [machine_caches]},
-                          "prediction": {"from": "machine", "caches": [machine_caches]}}, f"header: {r['caches']}")
+                          "prediction": {"from": "machine", "caches": [machine_caches], "pages": "first-touch"}},
+          f"header: {r['caches']}")
     r2 = online("spmv", 300, "--machine=" + GEM5, "--cache=machine")
     check(r2["configurations"] == r["configurations"], "--machine alone is --cache=machine")
     r = online("spmv", 300, "--machine=" + GEM5, "--cache=none")
@@ -497,6 +517,13 @@ def test_prefetch():
           f"the L1d's prefetches are used: {l1}")
     misses = b["counts"]["levels"][0]["misses"]
     check(misses < a["counts"]["levels"][0]["misses"] / 10, f"L1d misses {a['counts']['levels'][0]['misses']} -> {misses}")
+    # timeliness on one contiguous stream: the stride machine at virtual pages, where no frame break (first-touch
+    # frames alternate among the stream's arrays, and a prefetch stays in its page) retrains the prefetcher
+    with tempfile.TemporaryDirectory() as d:
+        virt = os.path.join(d, "stride-virtual.ini")
+        with open(STRIDE) as f, open(virt, "w") as g:
+            g.write(f.read().replace("pages = first-touch", "pages = virtual"))
+        b = online("stream", 100000, "--machine=" + virt, lat)["prediction"]
     late, dropped = b["prefetch"]["late"], b["prefetch"]["dropped"]
     # late grows with latency until nearly every prefetch is late (200 and 300 ns here): there it may stay
     # within 1 % (a demand access that reaches a line before its prefetch counts as a miss, not late)

@@ -48,7 +48,7 @@ import sys
 
 # Every key the machine format has, per section (an unknown key is an error, as in edan's parser).
 SECTIONS = {
-    "machine": {"name", "description", "clock_ghz"},
+    "machine": {"name", "description", "clock_ghz", "pages"},
     "core": {"model", "fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "iq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
              "mispredict_penalty", "serialize_cycles",
@@ -78,7 +78,7 @@ for _lv in ("l1d", "l2", "l3"):
     SECTIONS[_lv + ".prefetcher"] = PREFETCH_KEYS | STRIDE_KEYS
 OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher", "issue_interval"}
 # keys a file may leave out (as edan's parser): [core] model, o3 when not given; each [issue_interval] key
-OPTIONAL_KEYS = {"core": {"model"}, "issue_interval": SECTIONS["issue_interval"]}
+OPTIONAL_KEYS = {"machine": {"pages"}, "core": {"model"}, "issue_interval": SECTIONS["issue_interval"]}
 # prefetcher type -> gem5 v22.1 SimObject (src/mem/cache/prefetch/Prefetcher.py)
 PREFETCHER_CLASS = {"stride": "StridePrefetcher", "tagged": "TaggedPrefetcher"}
 # exactly one of these: the memory model
@@ -199,7 +199,14 @@ def read_machine(path):
         where = lambda k: "%s: [%s] %s" % (path, sec, k)  # noqa: E731
         d = {}
         for k, v in raw.items():
-            if sec == "machine":
+            if sec == "machine" and k == "pages":
+                # gem5's syscall emulation gives a page the next free frame at its first touch
+                # (MemState::fixupFault): the only placement it can build; the plan has no parameter for it
+                if v != "first-touch":
+                    raise MachineError("%s: '%s': gem5's syscall emulation places pages at first touch "
+                                       "(pages = first-touch)" % (where(k), v))
+                d[k] = v
+            elif sec == "machine":
                 d[k] = parse_float(v, where(k)) if k == "clock_ghz" else v
             elif sec == "dram":
                 d[k] = parse_dram(k, v, where(k))

@@ -21,6 +21,7 @@ typedef enum key_type {
     K_NAME,    /* a short printable string */
     K_PRED,    /* bimodal or tournament */
     K_MODEL,   /* o3 or inorder */
+    K_PAGES,   /* virtual or first-touch */
     K_TEXT,    /* a printable string, read and checked, not kept */
     K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
@@ -70,6 +71,7 @@ static const key_def plain_keys[] = {
     {"machine", "name", K_NAME, M(name), 0, 0},
     {"machine", "description", K_TEXT, 0, 0, 0},
     {"machine", "clock_ghz", K_GHZ, M(clock_ghz), 0, 0},
+    {"machine", "pages", K_PAGES, M(pages), 0, 0},
     {"core", "model", K_MODEL, M(core_model), 0, 0},
     {"core", "fetch_width", K_U32, M(fetch_width), 1, 64},
     {"core", "dispatch_width", K_U32, M(dispatch_width), 1, 64},
@@ -192,6 +194,13 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
             return -1;
         }
         m->core_model = strcmp(v, "o3") ? EDAN_CORE_INORDER : EDAN_CORE_O3;
+        return 0;
+    case K_PAGES:
+        if (strcmp(v, "virtual") && strcmp(v, "first-touch")) {
+            edan_error_set(&st->msg, "pages = '%s': virtual or first-touch", v);
+            return -1;
+        }
+        m->pages = strcmp(v, "virtual") ? EDAN_PAGES_FIRST_TOUCH : EDAN_PAGES_VIRTUAL;
         return 0;
     case K_TEXT:
         if (!printable(v)) {
@@ -477,14 +486,14 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
 
 /*
  * The first required key the file does not give, or NULL. [core] model is
- * optional (o3): files from before it; so is each [issue_interval] key (the
+ * optional (o3): files from before it; so are [machine] pages (virtual) and each [issue_interval] key (the
  * class's latency: a unit not pipelined at all, as before the section).
  */
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
 {
     for (size_t i = 0; i < N_PLAIN; i++)
         if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory")) &&
-            plain_keys[i].type != K_MODEL && plain_keys[i].type != K_ISSUE) {
+            plain_keys[i].type != K_MODEL && plain_keys[i].type != K_PAGES && plain_keys[i].type != K_ISSUE) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }

@@ -141,7 +141,7 @@ typedef struct caches_view {
     const char *edag_list[EDAN_MAX_LANES], *pred_list[1], *proj_list[EDAN_MAX_LANES];
     size_t n_edag, n_pred, n_proj;
     /* text */
-    const char *edag_note, *proj_note, *pred_label, *proj_label, *proj_text;
+    const char *edag_note, *proj_note, *pred_label, *proj_label, *proj_text, *pages, *pages_note;
     char names[EDAN_MAX_LANES][CAP], mc[CAP], edag_text[EDAN_MAX_LANES * (CAP + 2)];
     edan_machine m;
 } caches_view;
@@ -155,12 +155,17 @@ static const edan_column caches_cols[] = {
     EDAN_COL_FIELD(caches_view, machine, "machine", "", "the machine's name (--machine)", 0, NULL, 0, 0),
     SECTION("edag", edag, edag_from, edag_list, n_edag, "the eDAG's configurations"),
     SECTION("prediction", prediction, pred_from, pred_list, n_pred, "the timing model"),
+    EDAN_COL_FIELD(caches_view, pages, "prediction.pages", "",
+                   "the addresses the timing model's caches are indexed by ([machine] pages): virtual, or first-touch "
+                   "(each page the next free frame at its first access)",
+                   0, NULL, 0, 0),
     SECTION("projection", projection, proj_from, proj_list, n_proj, "the projection's traffic"),
     /* text */
     EDAN_COL_FIELD(caches_view, edag_text, "edag_text", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, edag_note, "edag_note", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, mc, "mc", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, pred_label, "pred_label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 11, 0),
+    EDAN_COL_FIELD(caches_view, pages_note, "pages_note", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, proj_label, "proj_label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 11, 0),
     EDAN_COL_FIELD(caches_view, proj_text, "proj_text", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, proj_note, "proj_note", "", "text", TEXT, NULL, 0, 0),
@@ -170,9 +175,10 @@ const edan_table_decl edan_report_tables[] = {
     EDAN_TABLE_DECL("caches", NULL, true, "with --machine: the caches each section assumed", caches_cols),
     {NULL}};
 
-static const char caches_form[] = "{?edag}  caches      eDAG: {edag_text} ({edag_note})\n"
-                                  "{?prediction}  {pred_label} prediction: {mc} (machine {machine}'s data caches)\n"
-                                  "{?projection}  {proj_label} projection: {proj_text} ({proj_note})\n";
+static const char caches_form[] =
+    "{?edag}  caches      eDAG: {edag_text} ({edag_note})\n"
+    "{?prediction}  {pred_label} prediction: {mc} (machine {machine}'s data caches{pages_note})\n"
+    "{?projection}  {proj_label} projection: {proj_text} ({proj_note})\n";
 
 /* The caches of the sections the report has (false: no machine, or a bad one, whose tool says why). */
 static bool caches_of(caches_view *v, const edan_options *o, bool edag, bool prediction, bool projection)
@@ -201,12 +207,17 @@ static bool caches_of(caches_view *v, const edan_options *o, bool edag, bool pre
     /* the projection counts traffic in --cache's configurations when given, else in the machine's caches */
     v->edag_from = v->proj_from = o->cache_given ? "cache" : "machine";
     v->pred_from = "machine";
+    v->pages = v->m.pages == EDAN_PAGES_FIRST_TOUCH ? "first-touch" : "virtual";
+    v->pages_note = v->m.pages == EDAN_PAGES_FIRST_TOUCH ? ", physical pages by first touch" : "";
     v->edag = edag, v->prediction = prediction, v->projection = projection;
     v->pred_list[0] = v->mc;
     v->n_pred = 1;
     v->n_proj = o->cache_given ? v->n_edag : 1;
     memcpy(v->proj_list, o->cache_given ? v->edag_list : v->pred_list, v->n_proj * sizeof *v->proj_list);
-    v->edag_note = o->cache_given ? "--cache" : "the machine's data caches; --cache to change";
+    v->edag_note = o->cache_given ? "--cache"
+                   : v->m.pages == EDAN_PAGES_FIRST_TOUCH
+                       ? "the machine's data caches at virtual addresses; --cache to change"
+                       : "the machine's data caches; --cache to change";
     v->proj_note = o->cache_given ? "--cache" : "the machine's data caches";
     v->pred_label = edag ? "" : "caches";
     v->proj_label = edag || prediction ? "" : "caches";

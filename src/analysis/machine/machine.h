@@ -72,9 +72,20 @@ typedef struct edan_machine_dram {
  */
 typedef enum edan_core_model { EDAN_CORE_O3 = 0, EDAN_CORE_INORDER } edan_core_model;
 
+/*
+ * [machine] pages: where the machine puts the program's pages in physical
+ * memory, which picks the timing model's cache sets above the page offset
+ * (docs/machines.md). VIRTUAL: the virtual address indexes the caches (the
+ * default, and what the eDAG's caches always use). FIRST_TOUCH: each 4 KiB
+ * page gets the next free frame at its first access (gem5's syscall
+ * emulation; analysis/cache/pagemap.h).
+ */
+typedef enum edan_page_placement { EDAN_PAGES_VIRTUAL = 0, EDAN_PAGES_FIRST_TOUCH } edan_page_placement;
+
 typedef struct edan_machine {
     char name[64];
     double clock_ghz;
+    edan_page_placement pages; /* [machine] pages; optional, virtual when not given */
     /* core */
     edan_core_model core_model; /* [core] model; optional, o3 when not given */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;

@@ -63,6 +63,14 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->width = edan_timing_width(n);
     t->Kp = (n + t->width - 1) / t->width * t->width;
     t->nlev = m->n_data_levels;
+    if (m->pages == EDAN_PAGES_FIRST_TOUCH) {
+        if (edan_pagemap_init(&t->pages)) {
+            edan_error_set(err, "out of memory for the timing model");
+            edan_timing_free(t);
+            return NULL;
+        }
+        t->paged = true;
+    }
     t->cyc = cycles(1);
     t->frontend = cycles(m->frontend_cycles);
     t->penalty = cycles(m->mispredict_penalty);
@@ -230,6 +238,8 @@ void edan_timing_free(edan_timing *t)
     edan_timing_code_free(t);
     edan_timing_sample_free(t);
     edan_timing_dump_free(t);
+    if (t->paged)
+        edan_pagemap_free(&t->pages);
     free(t);
 }
 
@@ -254,13 +264,8 @@ static void run(edan_timing *t, const edan_exec *recs, size_t n)
  * chunks straight from the batch, the rest held (copied) until the chunk is
  * whole or the stream ends (edan_timing_flush()).
  */
-static void consume(void *ctx, const edan_exec *recs, size_t n)
+static void consume_chunks(edan_timing *t, const edan_exec *recs, size_t n)
 {
-    edan_timing *t = ctx;
-    if (t->n_groups) {
-        edan_timing_consume_groups(t, recs, n);
-        return;
-    }
     while (n) {
         if (!t->held && n >= PRED_BATCH) {
             run(t, recs, PRED_BATCH);
@@ -278,6 +283,42 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
             run(t, t->hold, PRED_BATCH);
         }
     }
+}
+
+/*
+ * With the machine's pages placed at first touch: the records' copies, each
+ * access at its physical address (pagemap.h), in pieces of PRED_BATCH. Every
+ * record passes here in stream order, warm ones too, so the frames follow the
+ * whole program's first touches whatever the model schedules or samples.
+ */
+static void consume_paged(edan_timing *t, const edan_exec *recs, size_t n)
+{
+    while (n) {
+        const size_t k = n < PRED_BATCH ? n : PRED_BATCH;
+        for (size_t i = 0; i < k; i++) {
+            t->xlat[i] = recs[i];
+            if (recs[i].insn->mem != EDAN_MEM_NONE &&
+                (t->xlat[i].addr = edan_pagemap_translate(&t->pages, recs[i].addr)) == UINT64_MAX) {
+                if (!t->err.set)
+                    edan_error_set(&t->err, "out of memory for the timing model's page map");
+                return;
+            }
+        }
+        consume_chunks(t, t->xlat, k);
+        recs += k;
+        n -= k;
+    }
+}
+
+static void consume(void *ctx, const edan_exec *recs, size_t n)
+{
+    edan_timing *t = ctx;
+    if (t->n_groups) /* each group's own consume() places the pages (timing_groups.c) */
+        edan_timing_consume_groups(t, recs, n);
+    else if (t->paged)
+        consume_paged(t, recs, n);
+    else
+        consume_chunks(t, recs, n);
 }
 
 void edan_timing_flush(edan_timing *t)

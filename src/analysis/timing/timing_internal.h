@@ -12,6 +12,7 @@
 #ifndef EDAN_ANALYSIS_TIMING_INTERNAL_H
 #define EDAN_ANALYSIS_TIMING_INTERNAL_H
 
+#include "analysis/cache/pagemap.h"
 #include "analysis/deps/deps.h"
 #include "analysis/machine/machine.h"
 #include "analysis/timing/memtime.h"
@@ -216,6 +217,14 @@ struct edan_timing {
      */
     edan_exec hold[PRED_BATCH];
     size_t held;
+    /*
+     * the machine's page placement (edan_machine pages): with first touch, consume() hands the model
+     * each chunk's copy in xlat, its accesses' addresses physical (analysis/cache/pagemap.h), so the
+     * caches, the prefetchers and the wrong path see the addresses the machine's caches would
+     */
+    bool paged;
+    edan_pagemap pages;
+    edan_exec xlat[PRED_BATCH];
     /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
     const edan_exec *part;
     size_t part_n, part_j;

@@ -1,0 +1,70 @@
+/*
+ * pagemap.h - where the simulated machine puts the program's pages in
+ * physical memory, the part of an address that picks a cache's set above the
+ * page offset.
+ *
+ *   edan_pagemap m;  edan_pagemap_init(&m);
+ *   uint64_t pa = edan_pagemap_translate(&m, va);   UINT64_MAX when out of memory
+ *   edan_pagemap_free(&m);
+ *
+ * First touch (machine files' `pages = first-touch`, docs/machines.md): each
+ * 4 KiB page gets the next free frame, numbered from 0 (at EDAN_PAGEMAP_BASE), the first time an
+ * address in it is translated; the offset in the page is kept. This is how
+ * gem5's syscall emulation places the pages of the heap and of mmap'd memory
+ * (MemState::fixupFault allocates a frame at a page's first touch): two arrays
+ * initialised together in one loop get alternate frames, so each uses half of
+ * a cache's sets whose index reaches above the page offset.
+ *
+ * Invariants: the map is a bijection from the pages seen to 0..pages-1 in the
+ * order of their first translation; translating the same stream twice from an
+ * empty map gives the same addresses. The caller translates once per access,
+ * at the address the access starts (an access that crosses into the next page
+ * lands in the next frame, which is what the page after would get only when
+ * it was touched next).
+ */
+#ifndef EDAN_ANALYSIS_PAGEMAP_H
+#define EDAN_ANALYSIS_PAGEMAP_H
+
+#include <stdint.h>
+
+#include "util/keymap.h"
+
+#define EDAN_PAGEMAP_SHIFT 12 /* 4 KiB pages: RISC-V's, x86-64's and AArch64's (as Linux configures it) base page */
+#define EDAN_PAGEMAP_MEMO 256 /* recent pages, direct-mapped: a loop over a few arrays finds its frames here */
+/*
+ * Frame 0's address: above every user-space address of the ISAs edan traces,
+ * so a data frame never aliases an instruction's line (the model fetches
+ * instructions at their virtual addresses, which keep their set: the image's
+ * pages get theirs in address order when it is loaded); a multiple of every
+ * cache's set span, so the sets are the frame numbers'.
+ */
+#define EDAN_PAGEMAP_BASE (1ull << 62)
+
+typedef struct edan_pagemap {
+    uint64_t memo_page[EDAN_PAGEMAP_MEMO]; /* page + 1 (0: empty) */
+    uint64_t memo_frame[EDAN_PAGEMAP_MEMO];
+    edan_keymap frames; /* page -> frame, every page seen */
+    uint64_t next;      /* the next free frame */
+} edan_pagemap;
+
+/* An empty map: 0, or -1 when out of memory. */
+int edan_pagemap_init(edan_pagemap *m);
+void edan_pagemap_free(edan_pagemap *m);
+
+/* The frame of page (made at its first touch); UINT64_MAX when out of memory. */
+uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page);
+
+/* addr's physical address (see above); UINT64_MAX when out of memory. */
+static inline uint64_t edan_pagemap_translate(edan_pagemap *m, uint64_t addr)
+{
+    const uint64_t page = addr >> EDAN_PAGEMAP_SHIFT, off = addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1);
+    const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
+    uint64_t frame;
+    if (__builtin_expect(m->memo_page[i] == page + 1, 1))
+        frame = m->memo_frame[i];
+    else if ((frame = edan_pagemap_frame(m, page)) == UINT64_MAX)
+        return UINT64_MAX;
+    return EDAN_PAGEMAP_BASE | frame << EDAN_PAGEMAP_SHIFT | off;
+}
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * Physical pages placed at first touch (analysis/cache/pagemap.h, machine
+ * files' `pages = first-touch`):
+ *  - the map against a naive reference (a list of the pages in the order of
+ *    their first touch, searched from the start) on random streams whose
+ *    pages collide in the memo: the same frames, offsets kept, a bijection;
+ *  - the timing model with first-touch pages equals the model with virtual
+ *    pages run on the stream translated by the reference, cycles and counts,
+ *    on random streams, one thread or two lane groups, any batch size;
+ *  - a hand-built stream with an exact answer: two arrays whose pages were
+ *    first touched in turn (a loop initialising both) get alternate frames,
+ *    so the one walked afterwards uses half of a direct-mapped L1d's sets
+ *    and misses on every pass, where at its virtual addresses it fits.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cache/pagemap.h"
+#include "check.h"
+#include "timing_check.h"
+
+#define PAGE 4096u
+
+/* The naive reference: pages in first-touch order. */
+typedef struct ref_map {
+    uint64_t page[MAXN];
+    size_t n;
+} ref_map;
+
+static uint64_t ref_translate(ref_map *r, uint64_t addr)
+{
+    const uint64_t p = addr / PAGE;
+    size_t i = 0;
+    while (i < r->n && r->page[i] != p)
+        i++;
+    if (i == r->n)
+        r->page[r->n++] = p;
+    return EDAN_PAGEMAP_BASE + (uint64_t)i * PAGE + addr % PAGE;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next_random(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* A random address: pages a multiple of EDAN_PAGEMAP_MEMO apart share a memo slot. */
+static uint64_t random_addr(void)
+{
+    const uint64_t page = 0x400 + (next_random() % 24) * EDAN_PAGEMAP_MEMO + next_random() % 5;
+    return page * PAGE + next_random() % PAGE;
+}
+
+static void map_against_reference(void)
+{
+    for (int trial = 0; trial < 50; trial++) {
+        edan_pagemap m;
+        CHECK(edan_pagemap_init(&m) == 0, "init");
+        static ref_map r;
+        r.n = 0;
+        for (int i = 0; i < 4000; i++) {
+            const uint64_t a = random_addr(), got = edan_pagemap_translate(&m, a), want = ref_translate(&r, a);
+            CHECK(got == want, "trial %d access %d: %#" PRIx64 " -> %#" PRIx64 ", the reference %#" PRIx64, trial, i, a,
+                  got, want);
+        }
+        CHECK(m.next == r.n, "trial %d: %" PRIu64 " frames for %zu pages", trial, m.next, r.n);
+        edan_pagemap_free(&m);
+    }
+}
+
+static edan_machine paged(edan_machine m)
+{
+    m.pages = EDAN_PAGES_FIRST_TOUCH;
+    return m;
+}
+
+/* Random loads and stores over a few pages (a chain through x6 now and then), with additions between. */
+static size_t random_stream(edan_exec *recs, const edan_insn *ld, const edan_insn *st, const edan_insn *op, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t k = next_random() % 4;
+        recs[i] = rec(k == 0 ? ld : k == 1 ? st : op, random_addr());
+    }
+    return n;
+}
+
+static void model_against_translated_stream(void)
+{
+    static edan_exec recs[MAXN], phys[MAXN];
+    static ref_map r;
+    edan_insn ld = load(EDAN_REG_X(6), EDAN_REG_X(6), 0x1000), st = store(EDAN_REG_X(7), EDAN_REG_X(8), 0x1004, 8),
+              op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1008);
+    edan_machine m = base_machine();
+    m.data[0].geo.size = 8192; /* small caches, so the sets the frames pick decide hits */
+    m.data[1].geo.size = 65536;
+    m.mem_latency_ns = 100;
+    for (int trial = 0; trial < 12; trial++) {
+        const size_t n = random_stream(recs, &ld, &st, &op, MAXN);
+        r.n = 0;
+        for (size_t i = 0; i < n; i++) {
+            phys[i] = recs[i];
+            if (recs[i].insn->mem != EDAN_MEM_NONE)
+                phys[i].addr = ref_translate(&r, recs[i].addr);
+        }
+        const int threads = trial % 2 ? 2 : 1;
+        const size_t batch = trial % 3 ? 64 : 7;
+        const double lat[5] = {50, 100, 200, 300, 400};
+        edan_timing *want = timing_run(&m, phys, n, lat, 5, batch, threads);
+        const edan_machine pm = paged(m);
+        edan_timing *got = timing_run(&pm, recs, n, lat, 5, batch, threads);
+        if (!want || !got) {
+            edan_timing_free(want);
+            edan_timing_free(got);
+            return;
+        }
+        for (int k = 0; k < 5; k++)
+            CHECK(edan_timing_lane_get(got, k).cycles == edan_timing_lane_get(want, k).cycles,
+                  "trial %d (%d threads, batches of %zu) @%g ns: %g cycles, the translated stream's %g", trial, threads,
+                  batch, lat[k], edan_timing_lane_get(got, k).cycles, edan_timing_lane_get(want, k).cycles);
+        const edan_timing_counts *a = edan_timing_counts_get(got), *b = edan_timing_counts_get(want);
+        CHECK(!memcmp(a->level_misses, b->level_misses, sizeof a->level_misses) && a->ram_lines == b->ram_lines,
+              "trial %d: L1d misses %" PRIu64 ", L2 %" PRIu64 ", lines %" PRIu64 "; the translated stream's %" PRIu64
+              ", %" PRIu64 ", %" PRIu64,
+              trial, a->level_misses[0], a->level_misses[1], a->ram_lines, b->level_misses[0], b->level_misses[1],
+              b->ram_lines);
+        edan_timing_free(want);
+        edan_timing_free(got);
+    }
+}
+
+/*
+ * A direct-mapped 16 KiB L1d of 128-byte lines: 128 sets spanning 4 pages.
+ * The set-up touches the first line of A's page i, then B's, for i = 0..3
+ * (A at 0x100000, B at 0x200000, 4 pages each); then A's 128 lines are
+ * walked twice. Virtual: A's pages pick all the sets once; B's lines evict
+ * A's first lines, so the first walk misses its 128 lines and the second
+ * none: 8 + 128 misses. First touch: A's frames are 0, 2, 4, 6, so pages 0
+ * and 2 (and 1 and 3) share their sets: every line of both walks misses,
+ * 8 + 256.
+ */
+static void alternate_frames(void)
+{
+    static edan_exec recs[MAXN];
+    edan_insn ld, op;
+    load_and_add(&ld, &op);
+    size_t n = 0;
+    for (uint64_t i = 0; i < 4; i++) {
+        recs[n++] = rec(&ld, 0x100000 + i * PAGE);
+        recs[n++] = rec(&ld, 0x200000 + i * PAGE);
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t a = 0x100000; a < 0x100000 + 4 * PAGE; a += LINE) {
+            recs[n++] = rec(&ld, a);
+            recs[n++] = rec(&op, 0);
+        }
+    edan_machine m = base_machine();
+    m.data[0].geo.size = 16384;
+    m.data[0].geo.ways = 1;
+    double c[2];
+    edan_timing_counts virt, first;
+    CHECK(predict(&m, recs, n, LAT, 2, 64, c, &virt) == 0, "virtual");
+    const edan_machine pm = paged(m);
+    CHECK(predict(&pm, recs, n, LAT, 2, 64, c, &first) == 0, "first touch");
+    CHECK(virt.level_misses[0] == 8 + 128, "virtual pages: %" PRIu64 " L1d misses, not 136", virt.level_misses[0]);
+    CHECK(first.level_misses[0] == 8 + 256, "first-touch pages: %" PRIu64 " L1d misses, not 264",
+          first.level_misses[0]);
+}
+
+int main(void)
+{
+    map_against_reference();
+    model_against_translated_stream();
+    alternate_frames();
+    return check_summary();
+}
