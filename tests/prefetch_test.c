@@ -25,6 +25,8 @@
  *    upper level's prefetches (gem5's tables by requestor share their
  *    entries): an L2 entry a demand miss made learns its stride from the
  *    L1d's prefetches of the same pc;
+ *  - the loads of a line train in the order they ask (gem5's issue order):
+ *    a younger load that asks first is the miss that trains, with its pc;
  *  - prefetches compete for MSHRs: one miss sends 8 prefetches with 4 MSHRs,
  *    one kept for demand misses, each sent with two MSHRs free beyond that
  *    one (gem5's canPrefetch()); those beyond an MSHR wait in the queue of
@@ -383,6 +385,44 @@ static void test_mshrs(void)
     }
 }
 
+/*
+ * gem5's L1d hears of a line's loads in the order they ask (issue order):
+ * the first to ask is the miss that trains its pc's entry. A chain of loads
+ * of pc P reads lines X, X+1, X+2; a load of pc D (younger, its address
+ * known at once) reads X+2 before P gets there. In trace order P's entry
+ * would see three lines, a stride twice (confidence 4), and prefetch X+3;
+ * in issue order X+2 trains D's entry (new) and P's stays at confidence 3:
+ * nothing is prefetched, and a chained load of X+3 misses (four L1d
+ * misses). With D asking after P (its address from P's load), P trains
+ * on X+2 and prefetches X+3 (three misses).
+ */
+static void test_issue_order(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn p = load(EDAN_REG_X(6), EDAN_REG_X(6), 0x1000);
+    const edan_insn d_early = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1100); /* x7 is never written: asks at once */
+    const edan_insn d_late = load(EDAN_REG_X(9), EDAN_REG_X(6), 0x1100);  /* asks when P's load has its data */
+    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1004);
+    const struct {
+        const char *what;
+        const edan_insn *d;
+        uint64_t issued, misses;
+    } cases[] = {{"asks first", &d_early, 0, 4}, {"asks after", &d_late, 1, 3}};
+    edan_machine m = base_machine();
+    m.data[0].prefetch = stride_pf(1);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const edan_exec r[] = {rec(&p, x), rec(&p, x + LINE), rec(&p, x + 2 * LINE), rec(cases[i].d, x + 2 * LINE + 16),
+                               rec(&next, x + 3 * LINE)};
+        edan_timing_counts c;
+        edan_timing_lane l[2];
+        (void)run(&m, r, sizeof r / sizeof *r, &c, l);
+        CHECK(c.prefetch[0].issued == cases[i].issued && c.level_misses[0] == cases[i].misses,
+              "a younger load of the row's third line that %s: %" PRIu64 " prefetched (expected %" PRIu64 "), %" PRIu64
+              " L1d misses (expected %" PRIu64 ")",
+              cases[i].what, c.prefetch[0].issued, cases[i].issued, c.level_misses[0], cases[i].misses);
+    }
+}
+
 int main(void)
 {
     test_stride();
@@ -392,5 +432,6 @@ int main(void)
     test_forwarded();
     test_shared_table();
     test_mshrs();
+    test_issue_order();
     return check_summary();
 }

@@ -22,9 +22,10 @@
  *    store passes to the level below. Below the last level is RAM, so with a
  *    write-through last level every store reaches RAM (writes_ram).
  *  - Evicting a dirty line writes it back to the level below as a line-sized
- *    write (may propagate to RAM; a level it misses takes it without a read). Those bytes are counted in ram_bytes but
- * do not make the access itself a RAM access: a write-back is posted, off the critical path of the instruction that
- * caused it.
+ *    write (may propagate to RAM; a level it misses takes it without a
+ *    read). Those bytes are counted in ram_bytes but do not make the access
+ *    itself a RAM access: a write-back is posted, off the critical path of
+ *    the instruction that caused it.
  *  - AMO: a load followed by a store of the same bytes.
  */
 #ifndef EDAN_ANALYSIS_CACHE_H
@@ -299,6 +300,22 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
                                   bool own);
 
 /*
+ * A level that hands its most recently used line up Modified keeps a clean
+ * copy (gem5's mostly inclusive caches answer a ReadReq or ReadExReq for a
+ * dirty line that way, Cache::satisfyRequest): if the set's MRU entry holds
+ * line_addr, its dirty bit moves up. Returns whether it was dirty.
+ */
+static inline __attribute__((always_inline)) bool edan_cache_level_clean_mru(edan_cache_level *l, uint64_t line_addr)
+{
+    uint64_t *set = edan_cache_level_set(l, line_addr);
+    if (!edan_cache_mru_holds(set, line_addr))
+        return false;
+    const bool dirty = (set[0] & EDAN_TAG_DIRTY) != 0;
+    set[0] &= ~(uint64_t)EDAN_TAG_DIRTY;
+    return dirty;
+}
+
+/*
  * A clean victim of a level leaves it for nothing below: the first level
  * below that holds the line makes it its most recently used, and nothing
  * else changes (no fill, no hit or miss counted). gem5's caches do this: a
@@ -347,9 +364,8 @@ static inline __attribute__((always_inline)) bool edan_cache_read_line(edan_cach
      */
     bool pass_dirty = false;
     if (miss_to > lvl && !from_ram && c->level[miss_to].line_shift == c->level[lvl].line_shift) {
-        uint64_t *set = edan_cache_level_set(&c->level[miss_to], byte_addr >> c->level[miss_to].line_shift);
-        pass_dirty = (set[0] & EDAN_TAG_DIRTY) != 0; /* the probe left the line the most recently used */
-        set[0] &= ~(uint64_t)EDAN_TAG_DIRTY;
+        /* the probe left the line the most recently used */
+        pass_dirty = edan_cache_level_clean_mru(&c->level[miss_to], byte_addr >> c->level[miss_to].line_shift);
     }
     if (from_ram) {
         uint32_t line = 1u << c->level[c->n_levels - 1].line_shift;
@@ -398,10 +414,7 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
                 r->reads_ram = true;
             if (lvl + 1 < c->n_levels && l->write_back && c->level[lvl + 1].line_shift == l->line_shift) {
                 /* the level below gave it up Modified (gem5's ReadExReq): its copy is clean, the read made it MRU */
-                edan_cache_level *b = &c->level[lvl + 1];
-                uint64_t *set = edan_cache_level_set(b, line_addr);
-                if (edan_cache_tag_holds(set[0], line_addr))
-                    set[0] &= ~(uint64_t)EDAN_TAG_DIRTY;
+                edan_cache_level_clean_mru(&c->level[lvl + 1], line_addr);
             }
             uint64_t victim = edan_cache_level_fill(l, line_addr, l->write_back);
             l->pf_unused += edan_cache_tag_unused(victim);

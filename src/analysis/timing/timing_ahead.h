@@ -102,6 +102,7 @@ static __attribute__((noinline)) TIMING_TARGET bool miss_ahead(edan_timing *t, c
     const int Kp = t->Kp, K = t->K;
     const uint64_t v = t->v, width = t->m.dispatch_width;
     bool any = false;
+    t->ah_first = t->part_n;
     tick wait =
         0; /* the most a lane's request came after its dispatch: a load dispatched that much later cannot beat it */
     for (int k = 0; k < Kp; k++) {
@@ -144,6 +145,8 @@ static __attribute__((noinline)) TIMING_TARGET bool miss_ahead(edan_timing *t, c
             if (e < req[k]) {
                 req[k] = e;
                 any = true;
+                if (k == t->mem.pf.lane)
+                    t->ah_first = j;
             }
         }
     }
@@ -386,6 +389,38 @@ static TIMING_TARGET bool wrong_path_found(edan_timing *t, uint64_t line, tick *
         }
     }
     return any;
+}
+
+/*
+ * A load's access r (the cache model's, just done) trains the prefetchers (prefetch.h) as gem5's
+ * issue order has it: gem5's L1d hears of the accesses in the order they reach it, so of the loads
+ * of a line the first to ask, not the first in the trace, is the miss (or the first use of a
+ * prefetched line) that trains its pc's entry, and the others find the line there or on its way.
+ * When this access would train as the line's first (a miss, or the first use of a prefetched line)
+ * and a younger load of the line asks earlier in the lane that decides the training (miss_ahead(),
+ * memtime.h's pf.lane), the training is the younger load's, with its pc and address, and the
+ * younger load trains nothing when its turn comes. fits.trisolv: the diagonal load after the inner
+ * loop asks before the inner loop's row load reaches the row's last line (docs/model.md).
+ */
+static TIMING_TARGET uint32_t prefetch_train_first(edan_timing *t, const edan_insn *in, const edan_exec *rec,
+                                                   const edan_cache_result *r, const tick *dsp, const tick *a)
+{
+    const size_t ja = t->part_j;
+    if (t->pf_ahead[ja] == t->chunk_no + 1) { /* a load before it trained with this access */
+        t->pf_ahead[ja] = 0;
+        return 0;
+    }
+    if (INORDER(t) || in->mem != EDAN_MEM_LOAD || in->isa)
+        return prefetch_train(t, in, rec->addr, r, a);
+    const uint64_t line = rec->addr >> t->dc.level[0].line_shift;
+    const bool first = r->level > 0 || (edan_cache_level_set(&t->dc.level[0], line)[0] & EDAN_TAG_PREFETCHED);
+    _Alignas(32) lanes req;
+    const int k = t->mem.pf.lane;
+    if (!first || !miss_ahead(t, dsp, a, req) || t->ah_first >= t->part_n || req[k] >= a[k])
+        return prefetch_train(t, in, rec->addr, r, a);
+    const edan_exec *y = &t->part[t->ah_first];
+    t->pf_ahead[t->ah_first] = t->chunk_no + 1;
+    return prefetch_train_pc(t, y->insn->pc, y->addr, r, a);
 }
 
 #endif

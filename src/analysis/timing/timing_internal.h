@@ -242,6 +242,13 @@ struct edan_timing {
     uint16_t ah_line_at[AH_SLOTS], ah_last_brk;
     size_t ah_done;
     uint64_t chunk_no, ah_chunk;
+    /*
+     * miss_ahead()'s record whose request came first in the prefetchers' lane (memtime.h's pf.lane), part_n:
+     * none; and per record, chunk_no + 1 when a load before it trained the prefetchers with its access
+     * (the younger load of a line that reaches the L1d first is the one gem5's prefetcher hears of)
+     */
+    size_t ah_first;
+    uint64_t pf_ahead[PRED_BATCH];
     edan_cache dc, ic; /* data hierarchy; the L1i (its misses go to dc's level 1) */
     bool dc_ok, ic_ok;
     uint32_t line_shift;

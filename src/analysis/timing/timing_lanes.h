@@ -558,7 +558,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          * prefetched line.
          */
         const uint32_t npf = __builtin_expect(t->pf.any, 0) && !(forwarded >> t->mem.pf.lane & 1)
-                                 ? prefetch_train(t, in, rec->addr, &r, a)
+                                 ? prefetch_train_first(t, in, rec, &r, dsp, a)
                                  : 0;
         const uint64_t line = rec->addr >> t->line_shift;
         _Alignas(32) lanes req;

@@ -380,16 +380,23 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
  * (functional warming): it does not. The number sent, t->pf.issue[0 ..),
  * for the hierarchy's times.
  */
-static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
-                                             const edan_cache_result *r, const tick *req)
+static TIMING_TARGET uint32_t prefetch_train_pc(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r,
+                                                const tick *req)
 {
     const bool in_flight = req && r->level == 0 && edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, req);
-    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, in->pc, addr, r, in_flight);
+    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, pc, addr, r, in_flight);
     for (uint32_t i = 0; i < n; i++) {
         t->n.ram_bytes += t->pf.issue[i].bytes;
         t->n.ram_lines += t->pf.issue[i].src == t->nlev;
     }
     return n;
+}
+
+/* prefetch_train_pc() for the access of the instruction in. */
+static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
+                                             const edan_cache_result *r, const tick *req)
+{
+    return prefetch_train_pc(t, in->pc, addr, r, req);
 }
 
 /* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
