@@ -103,8 +103,10 @@ static void test_stride_streams(void)
         edan_timing_free(t);
         edan_timing_free(e);
     }
-    CHECK(old_off >= 3, "the warm-up without prefetchers 5 %% off on %d of 4 streams: the streams do not tell the "
-          "warm-ups apart", old_off);
+    CHECK(old_off >= 3,
+          "the warm-up without prefetchers 5 %% off on %d of 4 streams: the streams do not tell the "
+          "warm-ups apart",
+          old_off);
 }
 
 void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed)
