@@ -83,10 +83,9 @@ static double group_means(size_t a, size_t e, const uint64_t *x, const uint64_t 
  * estimate prices what its units missed, b times those counts
  * (edan_timing_estimate()); where no sampled unit holds a miss, the units'
  * spread around the fit is 0, and was the whole interval, though those
- * misses' cost is the fit's guess (fits.gapbs-pr's slope 0.18 % off
- * --exact, 3.7 % on the stride machine, its interval 0 wide: its one burst
- * of 12 lines left to the fit). As for a regression's prediction of new
- * observations, the guess is off by two parts: b's own error, whose
+ * misses' cost is the fit's guess: the interval has to say how far that
+ * guess may be off. As for a regression's prediction of new observations,
+ * the guess is off by two parts: b's own error, whose
  * covariance is the sandwich (heteroscedasticity-consistent, White's HC0)
  * estimate S^-1 (sum w^2 e^2 q q') S^-1 from the fit's residuals e, its
  * centred counts q and S = sum w q q' (0 for a count not fitted), to be
@@ -405,6 +404,8 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
     timing_sampler *s = &t->smp;
     s->on = true;
     s->cfg = *cfg;
+    if (t->pf.any) /* the prefetchers' state the schedule rebuilds (timing.h) */
+        s->cfg.warmup *= EDAN_TIMING_SAMPLE_PF_WARMUP;
     s->period = cfg->regime ? cfg->unit : cfg->period;
     if (!t->n_groups)
         next_period(t, 0);
