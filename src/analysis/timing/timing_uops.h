@@ -189,30 +189,29 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     const int Kp = STEP_KP(t);
     const uint64_t v = t->v;
     const bool has_load = in->uops & EDAN_UOP_LOAD, has_store = in->uops & EDAN_UOP_STORE;
-    _Alignas(32) lanes ft, tmp, d1, aL, bL, fO, dS, aS, fS;
+    _Alignas(32) lanes ft, tmp, dL, aL, bL, dO, fO, dS, aS, fS;
     _Alignas(32) tick ready[UG_N][MAXK];
     uint64_t src = 0;
+    /* each is written before it is read (dO without a load, fS with a store): so that the compiler sees it too */
+    for (int j = 0; j < Kp; j += TIMING_LW) {
+        lv_st(dO + j, lv_splat(0));
+        lv_st(fS + j, lv_splat(0));
+    }
     uop_ready(t, rec, preds, n_preds, ready, &src);
     uint64_t u = t->u; /* the next micro-operation's number */
 
-    /*
-     * ---- fetch, and the first micro-operation's dispatch (d1): the load's, else the operation's ----
-     * Its front is the same either way (the operation's without a load: the same reorder-buffer
-     * row, no load-queue entry, the vertex's serialization), so d1 is written on every path.
-     */
+    /* ---- the load: fetch with it, dispatch, start, the hierarchy ---- */
     front cu = *c;
     cu.rob = rob_wait(t, u);
     cu.lq = has_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL;
     cu.sq = NULL;
-    fetch_dispatch(t, &cu, in->pc >> t->line_shift, ilevel, ibytes, ft, d1, tmp);
-
-    /* ---- the load: dispatched (d1), start, the hierarchy ---- */
     edan_cache_result rd = {false, false, 0, 0}, wr = {false, false, 0, 0};
     bool from_ram = false;
     if (has_load) {
+        fetch_dispatch(t, &cu, in->pc >> t->line_shift, ilevel, ibytes, ft, dL, tmp);
         u++;
         for (int j = 0; j < Kp; j += TIMING_LW)
-            lv_st(aL + j, lv_max(lv_ld(d1 + j), lv_ld(ready[UG_ADDR] + j)));
+            lv_st(aL + j, lv_max(lv_ld(dL + j), lv_ld(ready[UG_ADDR] + j)));
         if (t->m.store_set_bytes) /* a load cannot wait for its stores before they execute (step()) */
             store_sets(t, rec, true, aL);
         for (int j = 0; j < Kp; j += TIMING_LW) {
@@ -228,13 +227,13 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         for (int j = 0; j < Kp; j += TIMING_LW) {
             /* the dump: the load's issue (its reason without the predecessor) and access */
             DUMP_IF(t, j, {
-                dump_bound(t, DUMP_ISSUE, WHY_DISPATCH, d1[j], UINT64_MAX);
+                dump_bound(t, DUMP_ISSUE, WHY_DISPATCH, dL[j], UINT64_MAX);
                 dump_bound(t, DUMP_ISSUE, WHY_DEP, aL[j], UINT64_MAX);
                 edan_timing_dump_stage(t, DUMP_ISSUE, aL[j]);
                 edan_timing_dump_mem(t, (int)rd.level, aL[j], bL[j], false);
             });
             lv_st(bL + j, lv_ld(bL + j) + t->cyc);        /* the loaded value written back, for its users */
-            iq_enter(t, j, lv_ld(d1 + j), lv_ld(bL + j)); /* a load leaves the issue queue when it completes */
+            iq_enter(t, j, lv_ld(dL + j), lv_ld(bL + j)); /* a load leaves the issue queue when it completes */
         }
     }
     if (has_store) {
@@ -247,11 +246,13 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     cu.rob = rob_wait(t, u);
     cu.lq = NULL;
     cu.serial = has_load ? NULL : c->serial;
+    if (!has_load)
+        fetch_dispatch(t, &cu, in->pc >> t->line_shift, ilevel, ibytes, ft, dO, tmp);
     const int op = in->op_cls < EDAN_CLASS_COUNT ? in->op_cls : 0;
     const bool div = op == EDAN_CLASS_DIV || op == EDAN_CLASS_FDIV || op == EDAN_CLASS_FSQRT;
     const int fp = op != EDAN_CLASS_DIV;
     for (int j = 0; j < Kp; j += TIMING_LW) {
-        const lv d = has_load ? lane_dispatch(t, j, lv_ld(ft + j), &cu) : lv_ld(d1 + j);
+        const lv d = has_load ? lane_dispatch(t, j, lv_ld(ft + j), &cu) : lv_ld(dO + j);
         lv a = lv_max(lv_max(d, lv_ld(ready[UG_OP] + j)), has_load ? lv_ld(bL + j) : lv_splat(0));
         const lv f = start_finish(t, j, &a, div, t->div_units[fp], fp ? t->m.fp_div_units : t->m.int_div_units,
                                   t->lat[op], t->busy[op]);
@@ -262,6 +263,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
                 dump_bound(t, DUMP_ISSUE, WHY_DEP, a[0], UINT64_MAX);
                 edan_timing_dump_stage(t, DUMP_ISSUE, a[0]);
             });
+        lv_st(dO + j, d);
         lv_st(fO + j, f);
     }
     u++;
@@ -306,12 +308,10 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(ROW(t->C, x++ & t->rmask) + j, cm);
             lv_st(lqrow + j, cm); /* the load queue holds a load's commit */
         }
-        lv fin = lv_ld(fO + j); /* the vertex's F: its last micro-operation's finish */
-        cm = slot_take(&t->commit, j, lv_max(fin, cm), t->m.commit_width, t->cyc);
+        cm = slot_take(&t->commit, j, lv_max(lv_ld(fO + j), cm), t->m.commit_width, t->cyc);
         lv_st(ROW(t->C, x++ & t->rmask) + j, cm);
-        if (has_store) { /* fS, written with a store */
-            fin = lv_ld(fS + j);
-            cm = slot_take(&t->commit, j, lv_max(fin, cm), t->m.commit_width, t->cyc);
+        if (has_store) {
+            cm = slot_take(&t->commit, j, lv_max(lv_ld(fS + j), cm), t->m.commit_width, t->cyc);
             lv_st(ROW(t->C, x++ & t->rmask) + j, cm);
             lv_st(t->drain + j, lv_max(cm, lv_ld(t->drain + j))); /* its write, in order after commit */
         }
@@ -321,7 +321,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(own_stall + j, lv_ld(own_stall + j) + (cm - last));
         }
         lv_st(t->last_commit + j, cm);
-        lv_st(Fv + j, fin);
+        lv_st(Fv + j, lv_ld((has_store ? fS : fO) + j));
     }
     t->stores[w] = has_store ? in->mem_size : 0;
     t->st_addr[w] = rec->addr;
