@@ -23,6 +23,22 @@
  *  - the load's address register written by a record only the right path
  *    runs (the loop's next run found at the wrong path's first pc): 3;
  *  - the skipped bytes hold compressed instructions: counted by their sizes.
+ * The other half of a bisection (timing_bisect.h, wrong_path_bisect()):
+ *  - a load whose value a branch tests, its steps halving (0x2000 then
+ *    0x1000 bytes), the branch mispredicted: the wrong path's load of the
+ *    other half, at 2L - A, fills its line, which a later load (waiting for
+ *    the last one's value) finds: 3 latencies exposed where it exposes 4;
+ *    and on down the other half, the steps halving, as predicted: 3 at
+ *    2L - A + 0x800, 4 at 2L - A - 0x800;
+ *  - steps that do not halve (0x4000 then 0x1000): no such load, 4; the
+ *    next address computed from the load's value (a walk of pointers, each
+ *    load waits for the last): none either, 5;
+ *  - binary searches of random keys in a 64 KiB sorted array, sampled: the
+ *    skips' functional warming makes the same fills (timing_bisect.h), so
+ *    the counts (caches, predictor) are the unsampled model's, and a unit
+ *    covering every period gives its cycles in every lane; the fills are
+ *    there: the array fits the L2, and fewer lines come from memory than
+ *    the right path reads.
  */
 #include <string.h>
 
@@ -247,11 +263,164 @@ static void test_compressed(void)
     CHECK(e20 == 3, "16 compressed instructions skipped, a 20-entry buffer: %g latencies exposed, expected 3", e20);
 }
 
+/*
+ * A bisection: three runs of a load of x5 from x4 at 0x1000 (at Lp, L, A),
+ * a branch on x5 at 0x1004 to 0x1010, the arms' x4 updates at 0x1008 and
+ * 0x1010 (from x4, or from x5 when `derived`: a walk of pointers) and their jumps back (0x100c,
+ * 0x1014); the first branch not taken (predicted so), the second taken
+ * (mispredicted), the third not taken and its arm's jump to 0x1018: a load
+ * of x7 from x5 (the last load's value) at 2L - A (or at `last`).
+ */
+static size_t bisection(edan_exec *r, edan_insn *code, uint64_t lp, bool derived, uint64_t last)
+{
+    const uint64_t x = 0x100000, l = x + 0x2000, a = x + 0x1000, at[3] = {lp, l, a};
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
+    code[2] = add(EDAN_REG_X(4), derived ? EDAN_REG_X(5) : EDAN_REG_X(4), 0x1008);
+    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
+    code[3].flow = EDAN_FLOW_JUMP;
+    code[4] = add(EDAN_REG_X(4), derived ? EDAN_REG_X(5) : EDAN_REG_X(4), 0x1010);
+    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
+    code[5].flow = EDAN_FLOW_JUMP;
+    code[6] = load(EDAN_REG_X(7), EDAN_REG_X(5), 0x1018);
+    size_t n = 0;
+    for (int i = 0; i < 3; i++) {
+        r[n++] = rec(&code[0], at[i]);
+        r[n++] = rec(&code[1], 0);
+        r[n++] = rec(&code[i == 1 ? 4 : 2], 0);
+        r[n++] = rec(&code[i == 1 ? 5 : 3], 0);
+    }
+    r[n++] = rec(&code[6], last ? last : 2 * l - a);
+    return n;
+}
+
+static void test_bisection(void)
+{
+    static edan_exec r[32];
+    static edan_insn code[8];
+    edan_machine m = machine();
+    m.rob_entries = 64;
+    size_t n = bisection(r, code, 0x104000, false, 0);
+    edan_timing_counts cn;
+    double c[2];
+    CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 1, "mispredicts %llu, expected 1",
+          (unsigned long long)cn.mispredicts);
+    double e = exposed(&m, r, n);
+    CHECK(e == 3, "the other half's load on the wrong path: %g latencies exposed, expected 3", e);
+    /*
+     * the wrong path's next level: half the step (0x800), the way the bimodal
+     * counter of 0x1004 predicts (not taken, back to weak after the taken):
+     * the other way than the right path's taken went (A below L), up
+     */
+    n = bisection(r, code, 0x104000, false, 0x103800);
+    e = exposed(&m, r, n);
+    CHECK(e == 3, "the wrong path's next level, up: %g latencies exposed, expected 3", e);
+    n = bisection(r, code, 0x104000, false, 0x102800);
+    e = exposed(&m, r, n);
+    CHECK(e == 4, "not its other way: %g latencies exposed, expected 4", e);
+    n = bisection(r, code, 0x106000, false, 0);
+    e = exposed(&m, r, n);
+    CHECK(e == 4, "steps that do not halve (0x4000, 0x1000): %g latencies exposed, expected 4", e);
+    n = bisection(r, code, 0x104000, true, 0);
+    e = exposed(&m, r, n);
+    CHECK(e == 5, "the next address from the load's value (a chain): %g latencies exposed, expected 5", e);
+}
+
+/*
+ * Binary searches: per level a load of x5 from x4 at 0x1000 (the midpoint of
+ * [lo, hi) in a sorted array of 8-byte elements at 0x40000000), a branch on
+ * x5 at 0x1004 to 0x1010 (taken: the lower half), the arms' x4 updates at
+ * 0x1008 and 0x1010 and their jumps back (0x100c, 0x1014), down to one
+ * element; then the next key's set-up at 0x1018. Random directions: the
+ * predictor gets about half of them wrong. Returns the records' count.
+ */
+#define SEARCH_N (1u << 13)
+static size_t searches(edan_exec *r, edan_insn *code, size_t keys, uint64_t seed)
+{
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
+    code[2] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1008);
+    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
+    code[3].flow = EDAN_FLOW_JUMP;
+    code[4] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1010);
+    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
+    code[5].flow = EDAN_FLOW_JUMP;
+    code[6] = add(EDAN_REG_X(4), EDAN_REG_X(8), 0x1018);
+    size_t n = 0;
+    uint64_t x = seed;
+    for (size_t k = 0; k < keys; k++) {
+        uint64_t lo = 0, hi = SEARCH_N;
+        while (hi - lo > 1) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            const bool low = x >> 63;
+            r[n++] = rec(&code[0], 0x40000000ull + 8 * mid);
+            r[n++] = rec(&code[1], 0);
+            r[n++] = rec(&code[low ? 4 : 2], 0);
+            r[n++] = rec(&code[low ? 5 : 3], 0);
+            if (low)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        r[n++] = rec(&code[6], 0);
+    }
+    return n;
+}
+
+static void test_bisection_sampled(void)
+{
+    enum { KEYS = 1500 };
+    static edan_exec r[KEYS * (13 * 4 + 1)];
+    static edan_insn code[8];
+    edan_machine m = machine();
+    m.rob_entries = 64;
+    const size_t n = searches(r, code, KEYS, 38);
+    const double lat[3] = {50, 150, 400};
+    edan_timing *e = timing_run(&m, r, n, lat, 3, 1000, 1);
+    const edan_timing_sampling smp = {200, 300, 4000, 0, 0}, whole = {500, 0, 500, 0, 0};
+    edan_timing *s = e ? timing_run_sampled(&m, r, n, lat, 3, 777, 1, &smp) : NULL;
+    edan_timing *w = s ? timing_run_sampled(&m, r, n, lat, 3, 333, 2, &whole) : NULL;
+    if (w) {
+        const edan_timing_counts ce = *edan_timing_counts_get(e), cs = *edan_timing_counts_get(s),
+                                 cw = *edan_timing_counts_get(w);
+        edan_timing_sample_info si;
+        edan_timing_sample_info_get(s, &si);
+        CHECK(si.sampled && si.detailed < n / 4, "%llu of %zu records scheduled: not sampled",
+              (unsigned long long)si.detailed, n);
+        CHECK(ce.mispredicts > n / 20, "mispredicts %llu of %zu records", (unsigned long long)ce.mispredicts, n);
+        CHECK(memcmp(&ce, &cs, sizeof ce) == 0 && memcmp(&ce, &cw, sizeof ce) == 0,
+              "sampled counts differ from the unsampled model's (memory lines %llu, %llu whole, %llu exact)",
+              (unsigned long long)cs.ram_lines, (unsigned long long)cw.ram_lines, (unsigned long long)ce.ram_lines);
+        for (int k = 0; k < 3; k++) {
+            const double a = edan_timing_lane_get(e, k).cycles, b = edan_timing_lane_get(w, k).cycles;
+            CHECK(a == b, "lane %d: a unit covering every period gives %.17g cycles, unsampled %.17g", k, b, a);
+        }
+        /* the lines the right path reads: without the wrong path's fills each comes from memory once */
+        static uint8_t seen[SEARCH_N * 8 / 64];
+        uint64_t own = 0;
+        memset(seen, 0, sizeof seen);
+        for (size_t i = 0; i < n; i++)
+            if (r[i].addr) {
+                const uint64_t l = (r[i].addr - 0x40000000ull) / 64;
+                own += !seen[l];
+                seen[l] = 1;
+            }
+        CHECK(ce.ram_lines < own, "memory lines %llu, the right path's own %llu: no wrong-path fill",
+              (unsigned long long)ce.ram_lines, (unsigned long long)own);
+    }
+    edan_timing_free(w);
+    edan_timing_free(s);
+    edan_timing_free(e);
+}
+
 int main(void)
 {
     test_fallthrough();
     test_wait();
     test_loads();
     test_compressed();
+    test_bisection();
+    test_bisection_sampled();
     return check_summary();
 }

@@ -38,13 +38,8 @@
  * batches or the sampler's phases. Returns whether some lane's request is
  * earlier. Out of line: called for the L1d misses of loads only; it follows
  * the chunk's accesses of the line (ahead_fill(), once per chunk with a
- * miss), not every record.
+ * miss), not every record. A record's access: ahead_access() (timing_bisect.h).
  */
-static bool ahead_access(const edan_exec *y)
-{
-    return y->insn->mem != EDAN_MEM_NONE && y->insn->mem_size && !(y->flags & EDAN_EXEC_NO_ACCESS);
-}
-
 /* Whether a record of the chunk from ja up to b (exclusive) writes a source register of in (record b). */
 static bool ahead_written(const edan_timing *t, size_t ja, size_t b, const edan_insn *in)
 {
@@ -203,8 +198,9 @@ static int wpl_level(const edan_timing *t, uint64_t addr)
  * of that line up to the load's own record finds it (wrong_path_found()).
  * It stops at the chunk's end, a record outside the region, a serializing
  * or native instruction, or where every lane's dispatch is past the
- * branch's resolution. Nothing else of the wrong path is modelled (its loads
- * of other lines, their MSHRs and evictions).
+ * branch's resolution. Besides, the loads of a binary search's other half
+ * (wrong_path_bisect(), timing_bisect.h). Nothing else of the wrong path is
+ * modelled (its loads of other lines, their MSHRs and evictions).
  */
 /* wpl_reg: register r holds a value only the right path computed */
 static void wpl_other(edan_timing *t, const edan_insn *in, uint32_t gen)
@@ -257,6 +253,8 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
 static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing *t, uint64_t pc)
 {
     const size_t ja = t->part_j, n = t->part_n;
+    /* a binary search's other half (timing_bisect.h: functional warming's rule too) */
+    wrong_path_bisect(t, ja, true);
     const edan_insn *br = t->v ? t->win_insn[(t->v - 1) & t->rmask] : NULL;
     if (!br || br->isa || br->flow != EDAN_FLOW_BRANCH || !t->part || ja >= n || t->part[ja].insn->pc != pc)
         return;

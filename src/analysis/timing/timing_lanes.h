@@ -686,6 +686,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
 STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
 {
     t->chunk_no++; /* miss_ahead()'s view of the chunk is made anew */
+    /* the chunk: the step's and functional warming's (wrong_path_bisect()) */
+    t->part = recs;
+    t->part_n = n;
     for (size_t i = 0; i < n && !t->err.set;) {
         if (recs[i].flags & EDAN_EXEC_WARM) { /* outside the region: warm state only (warm_run()) */
             const size_t run = edan_exec_run(recs + i, n - i);
@@ -713,8 +716,6 @@ STEP_INLINE void consume_body(edan_timing *t, const edan_exec *recs, size_t n)
         const size_t want = edan_exec_run(recs + i, limit);
         const size_t done =
             edan_deps_steps_preds(t->deps, recs + i, want, t->preds, sizeof t->preds / sizeof *t->preds, t->off);
-        t->part = recs;
-        t->part_n = n;
         for (size_t j = 0; j < done; j++) {
             t->part_j = i + j;
             if (step(t, &recs[i + j], t->preds + t->off[j], t->off[j + 1] - t->off[j]))

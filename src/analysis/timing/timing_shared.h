@@ -566,12 +566,15 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
     t->n.stores += store;
 }
 
+#include "analysis/timing/timing_bisect.h"
+
 /*
  * Functional warming of a run of records: what each does to the state every
  * lane shares and that follows the stream without a time (the L1i and the
  * data caches' contents, the branch predictor, fetch's L1i line and
- * previous record), as the scheduled step does it (timing_lanes.h, with the
- * same functions), and the counts (t->n). One loop that keeps in registers
+ * previous record, a mispredicted branch's wrong-path fills: wrong_path_fetch()
+ * and wrong_path_bisect()), as the scheduled step does it (timing_lanes.h,
+ * with the same functions), and the counts (t->n). One loop that keeps in registers
  * what changes on every record, so that a record without a memory access,
  * or whose access finds the most recently used line of its set in the L1d,
  * costs a few dozen host instructions; the counts it keeps in locals are
@@ -628,6 +631,10 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             uint32_t wbytes = 0;
             if (wrong_path_fetch(t, prev, d->at.pc, &wlevel, &wbytes))
                 t->wp_line = 0; /* no times here: the line is simply there */
+            /* the wrong path's loads of a bisection's other half, as the scheduled step's (the chunk's index) */
+            const uintptr_t at = (uintptr_t)rec - (uintptr_t)t->part;
+            if (t->part && at < t->part_n * sizeof *rec)
+                wrong_path_bisect(t, at / sizeof *rec, false);
         }
         if (t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
