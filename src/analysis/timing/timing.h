@@ -218,13 +218,14 @@ typedef struct edan_timing_sampling {
 /*
  * On a machine with a prefetcher the warm-up is this many times the one
  * given (edan_timing_set_sampling(); the sampling's cfg reports it as run,
- * and a period shorter than 2 (unit + warm-up) is measured whole). Functional warming has no time, so it keeps
- * none of the prefetchers' lines on their way: the prefetches queued for
- * MSHRs behind a stream, and the training on the accesses that find their
- * line still in flight, which the schedule does (prefetch.h) and warming
- * cannot. The schedule builds that state again in the warm-up; without a
- * prefetcher there is none to build and the warm-up is the one given.
- * docs/model.md states the rule, docs/changelog.md the measurements.
+ * and a period shorter than 2 (unit + warm-up) is measured whole).
+ * Functional warming has no time, so it keeps none of the prefetchers'
+ * lines on their way: the prefetches queued for MSHRs behind a stream, and
+ * the training on the accesses that find their line still in flight, which
+ * the schedule does (prefetch.h) and warming cannot. The schedule builds
+ * that state again in the warm-up; without a prefetcher there is none to
+ * build and the warm-up is the one given. docs/model.md states the rule,
+ * docs/changelog.md the measurements.
  */
 #define EDAN_TIMING_SAMPLE_PF_WARMUP 4
 #define EDAN_TIMING_SAMPLE_PERIOD 64000
