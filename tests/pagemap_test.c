@@ -1,5 +1,5 @@
 /*
- * Physical pages placed at first touch (analysis/cache/pagemap.h, machine
+ * Physical pages placed at first touch (analysis/pagemap/pagemap.h, machine
  * files' `pages = first-touch`):
  *  - the map against a naive reference (a list of the pages in the order of
  *    their first touch, searched from the start) on random streams whose
@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cache/pagemap.h"
+#include "analysis/pagemap/pagemap.h"
 #include "check.h"
+#include "random_trace.h"
 #include "timing_check.h"
 
 #define PAGE 4096u
@@ -39,20 +40,11 @@ static uint64_t ref_translate(ref_map *r, uint64_t addr)
     return EDAN_PAGEMAP_BASE + (uint64_t)i * PAGE + addr % PAGE;
 }
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next_random(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
 /* A random address: pages a multiple of EDAN_PAGEMAP_MEMO apart share a memo slot. */
 static uint64_t random_addr(void)
 {
-    const uint64_t page = 0x400 + (next_random() % 24) * EDAN_PAGEMAP_MEMO + next_random() % 5;
-    return page * PAGE + next_random() % PAGE;
+    const uint64_t page = 0x400 + (rt_below(24)) * EDAN_PAGEMAP_MEMO + rt_below(5);
+    return page * PAGE + rt_below(PAGE);
 }
 
 static void map_against_reference(void)
@@ -82,7 +74,7 @@ static edan_machine paged(edan_machine m)
 static size_t random_stream(edan_exec *recs, const edan_insn *ld, const edan_insn *st, const edan_insn *op, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const uint64_t k = next_random() % 4;
+        const uint64_t k = rt_below(4);
         recs[i] = rec(k == 0 ? ld : k == 1 ? st : op, random_addr());
     }
     return n;
@@ -172,6 +164,7 @@ static void alternate_frames(void)
 
 int main(void)
 {
+    rt_seed(47);
     map_against_reference();
     model_against_translated_stream();
     alternate_frames();

@@ -255,7 +255,7 @@ target_link_libraries(prefetch_test PRIVATE edan_core)
 add_test(NAME timing_prefetch COMMAND prefetch_test)
 # Physical pages at first touch ([machine] pages): the map against a naive one, the model against the
 # stream translated by it, and two arrays initialised together that share their sets.
-add_executable(pagemap_test tests/pagemap_test.c)
+add_executable(pagemap_test tests/pagemap_test.c tests/random_trace.c)
 target_link_libraries(pagemap_test PRIVATE edan_core)
 add_test(NAME timing_pages COMMAND pagemap_test)
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)

@@ -44,6 +44,19 @@ static inline edan_machine base_machine(void)
     return m;
 }
 
+/* An 8-wide core with 16 L1d and 32 L2 MSHRs: enough misses in flight that a burst's cost is not its lines'. */
+static inline edan_machine wide_machine(void)
+{
+    edan_machine m = base_machine();
+    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 8;
+    m.rob_entries = 192;
+    m.lq_entries = m.sq_entries = 64;
+    m.iq_entries = 64;
+    m.data[0].mshrs = 16;
+    m.data[1].mshrs = 32;
+    return m;
+}
+
 /*
  * The model, on `threads` lane groups (edan_timing_new_threaded()), sampled
  * as smp says (NULL: not), over recs in batches of `batch`, finished: NULL

@@ -16,16 +16,10 @@
 
 void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed);
 
-/* An 8-wide core, 16 L1d and 32 L2 MSHRs, 16 GB/s, and gem5's StridePrefetcher (its defaults) at both levels. */
+/* wide_machine() at 16 GB/s, with gem5's StridePrefetcher (its defaults) at both levels. */
 static edan_machine pf_machine(void)
 {
-    edan_machine m = base_machine();
-    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 8;
-    m.rob_entries = 192;
-    m.lq_entries = m.sq_entries = 64;
-    m.iq_entries = 64;
-    m.data[0].mshrs = 16;
-    m.data[1].mshrs = 32;
+    edan_machine m = wide_machine();
     m.mem_bandwidth_gbs = 16;
     const edan_prefetch_config pf = {EDAN_PREFETCH_STRIDE, 4, 1, 32, 1, false, 64, 4, 3, 4, 50};
     m.data[0].prefetch = m.data[1].prefetch = pf;

@@ -17,19 +17,6 @@
 
 void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed);
 
-/* An 8-wide core with 16 L1d and 32 L2 MSHRs: enough misses in flight that a burst's cost is not its lines'. */
-static edan_machine wide_machine(void)
-{
-    edan_machine m = base_machine();
-    m.fetch_width = m.dispatch_width = m.issue_width = m.commit_width = 8;
-    m.rob_entries = 192;
-    m.lq_entries = m.sq_entries = 64;
-    m.iq_entries = 64;
-    m.data[0].mshrs = 16;
-    m.data[1].mshrs = 32;
-    return m;
-}
-
 /* The slope as cycles: lane 1's (300 ns) less lane 0's (50 ns). */
 static double slope_cycles(const edan_timing *t)
 {

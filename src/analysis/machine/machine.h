@@ -78,7 +78,7 @@ typedef enum edan_core_model { EDAN_CORE_O3 = 0, EDAN_CORE_INORDER } edan_core_m
  * (docs/machines.md). VIRTUAL: the virtual address indexes the caches (the
  * default, and what the eDAG's caches always use). FIRST_TOUCH: each 4 KiB
  * page gets the next free frame at its first access (gem5's syscall
- * emulation; analysis/cache/pagemap.h).
+ * emulation; analysis/pagemap/pagemap.h).
  */
 typedef enum edan_page_placement { EDAN_PAGES_VIRTUAL = 0, EDAN_PAGES_FIRST_TOUCH } edan_page_placement;
 

@@ -12,9 +12,9 @@
 #ifndef EDAN_ANALYSIS_TIMING_INTERNAL_H
 #define EDAN_ANALYSIS_TIMING_INTERNAL_H
 
-#include "analysis/cache/pagemap.h"
 #include "analysis/deps/deps.h"
 #include "analysis/machine/machine.h"
+#include "analysis/pagemap/pagemap.h"
 #include "analysis/timing/memtime.h"
 #include "analysis/timing/timing.h"
 #include "trace/async.h"
@@ -219,7 +219,7 @@ struct edan_timing {
     size_t held;
     /*
      * the machine's page placement (edan_machine pages): with first touch, consume() hands the model
-     * each chunk's copy in xlat, its accesses' addresses physical (analysis/cache/pagemap.h), so the
+     * each chunk's copy in xlat, its accesses' addresses physical (analysis/pagemap/pagemap.h), so the
      * caches, the prefetchers and the wrong path see the addresses the machine's caches would
      */
     bool paged;

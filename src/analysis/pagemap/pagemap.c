@@ -1,4 +1,4 @@
-#include "analysis/cache/pagemap.h"
+#include "analysis/pagemap/pagemap.h"
 
 #include <string.h>
 
