@@ -168,11 +168,25 @@ static bool printable(const char *v)
     return true;
 }
 
+/* An enumerated key of two values: *second says which one v names. The one form of every such key's
+ * error, "key = 'v': first or second". */
+static int two_valued(parse_state *st, const char *key, const char *v, const char *first, const char *second,
+                      bool *is_second)
+{
+    if (strcmp(v, first) && strcmp(v, second)) {
+        edan_error_set(&st->msg, "%s = '%s': %s or %s", key, v, first, second);
+        return -1;
+    }
+    *is_second = !strcmp(v, second);
+    return 0;
+}
+
 static int set_plain(parse_state *st, const key_def *k, const char *v)
 {
     edan_machine *m = st->m;
     uint64_t u;
     double d;
+    bool second;
     switch (k->type) {
     case K_NAME:
         if (!*v || strlen(v) >= sizeof m->name || !printable(v)) {
@@ -182,25 +196,19 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
         strcpy(m->name, v);
         return 0;
     case K_PRED:
-        if (strcmp(v, "bimodal") && strcmp(v, "tournament")) {
-            edan_error_set(&st->msg, "predictor = '%s': bimodal or tournament", v);
+        if (two_valued(st, "predictor", v, "bimodal", "tournament", &second))
             return -1;
-        }
-        m->predictor = strcmp(v, "bimodal") ? EDAN_PRED_TOURNAMENT : EDAN_PRED_BIMODAL;
+        m->predictor = second ? EDAN_PRED_TOURNAMENT : EDAN_PRED_BIMODAL;
         return 0;
     case K_MODEL:
-        if (strcmp(v, "o3") && strcmp(v, "inorder")) {
-            edan_error_set(&st->msg, "model = '%s': o3 or inorder", v);
+        if (two_valued(st, "model", v, "o3", "inorder", &second))
             return -1;
-        }
-        m->core_model = strcmp(v, "o3") ? EDAN_CORE_INORDER : EDAN_CORE_O3;
+        m->core_model = second ? EDAN_CORE_INORDER : EDAN_CORE_O3;
         return 0;
     case K_PAGES:
-        if (strcmp(v, "virtual") && strcmp(v, "first-touch")) {
-            edan_error_set(&st->msg, "pages = '%s': virtual or first-touch", v);
+        if (two_valued(st, "pages", v, "virtual", "first-touch", &second))
             return -1;
-        }
-        m->pages = strcmp(v, "virtual") ? EDAN_PAGES_FIRST_TOUCH : EDAN_PAGES_VIRTUAL;
+        m->pages = second ? EDAN_PAGES_FIRST_TOUCH : EDAN_PAGES_VIRTUAL;
         return 0;
     case K_TEXT:
         if (!printable(v)) {
@@ -276,6 +284,7 @@ static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
     cache_state *c = &st->cache[ci];
     const char *section = cache_sections[ci];
     uint64_t u;
+    bool second;
     switch (k->type) {
     case K_C_SIZE:
         /* the number now, at its line; the geometry with the other keys (check_geometry) */
@@ -307,18 +316,14 @@ static int set_cache(parse_state *st, int ci, const key_def *k, const char *v)
             c->out->mshr_targets = (uint32_t)u;
         break;
     case K_C_WRITE:
-        if (strcmp(v, "back") && strcmp(v, "through")) {
-            edan_error_set(&st->msg, "write = '%s': back or through", v);
+        if (two_valued(st, "write", v, "back", "through", &second))
             return -1;
-        }
-        c->write_back = !strcmp(v, "back");
+        c->write_back = !second;
         break;
     case K_C_ALLOC:
-        if (strcmp(v, "yes") && strcmp(v, "no")) {
-            edan_error_set(&st->msg, "alloc = '%s': yes or no", v);
+        if (two_valued(st, "alloc", v, "yes", "no", &second))
             return -1;
-        }
-        c->alloc = !strcmp(v, "yes");
+        c->alloc = !second;
         break;
     default:
         return -1;
