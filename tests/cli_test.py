@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The traced program's surroundings on real runs: the same numbers from any environment, directory,
-program path and $TMPDIR; --env and --pass-env; the program's standard output kept out of a
+program path and $TMPDIR; --env, --pass-env and --real-path; the program's standard output kept out of a
 machine-readable report (--program-output); C++ functions named as users write them, demangled in
 every report.
 
@@ -55,8 +55,26 @@ def test_reproducible():
     check(with_env != base, "--env: the variable reaches the program")
     check(with_env == metrics(report("--env=EDAN_TEST_BIG=" + "y" * 3000, spmv, "50", env_extra=big)),
           "--env: and nothing else of the caller's")
+    # --real-path: the program runs by the path given (gem5's way, validation/sweep.py), so its heap moves
+    # with the path's directory; by default it does not
+    with tempfile.TemporaryDirectory() as d:
+        far = os.path.join(d, "a-directory-with-a-long-name-that-would-move-the-heap-" + "x" * 40)
+        os.mkdir(far)
+        shutil.copy(spmv, far)
+        out = os.path.join(d, "trace.txt")
+
+        def heap_trace(*args):
+            p = subprocess.run([EDAN, "record", "--text", "--filter=kernel", "--no-progress", "-o", out, *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            check(p.returncode == 0, f"edan record {args}: {p.stderr}")
+            return open(out).read() if p.returncode == 0 else None
+
+        near_real, far_real = heap_trace("--real-path", spmv, "50"), heap_trace("--real-path", far + "/spmv", "50")
+        check(near_real and far_real and near_real != far_real, "--real-path: a longer path moves the heap")
+        check(len(near_real.splitlines()) == len(far_real.splitlines()), "--real-path: the same instructions")
+        check(heap_trace(spmv, "50") == heap_trace(far + "/spmv", "50"), "without --real-path the heap stays")
     for bad, needle in (("--env=NOEQUALS", "NAME=VALUE"), ("--env==x", "NAME=VALUE"), ("--env=A B=1", "NAME=VALUE"),
-                        ("--pass-env=1", "takes no value")):
+                        ("--pass-env=1", "takes no value"), ("--real-path=1", "takes no value")):
         p = subprocess.run([EDAN, "run", bad, spmv, "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         check(p.returncode == 2 and needle in p.stderr, f"{bad}: exit {p.returncode}, {p.stderr!r}")
 

@@ -516,8 +516,13 @@ def run_edan_models(opts, prog, modes):
     lats = ",".join(str(x) for x in opts.latencies)
     fd, trace = tempfile.mkstemp(prefix="edan-", suffix=".edt", dir=opts.workdir)
     os.close(fd)
-    # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here
-    rec_argv = (["record", "--filter=" + prog["kernel"], "--no-progress", "--no-kernel-writes"] + exit_options(prog)
+    # gem5's syscall emulation writes a read()'s bytes around its caches (a functional port): so does the model here.
+    # --real-path: the program runs by the path gem5 runs it by, argv[0] that path, so that its heap is laid out
+    # as in gem5 (the C library keeps the program's directory on the heap: with edan's fixed-length path every
+    # malloc'd block of fits.tsp sat 0x70 bytes further than in gem5, and its tree nodes split other fields
+    # across lines; docs/accuracy.md)
+    rec_argv = (["record", "--filter=" + prog["kernel"], "--no-progress", "--no-kernel-writes", "--real-path"]
+                + exit_options(prog)
                 + ["-o", trace, "--", prog["binary"]] + prog["args"])
     rec_cmd = "edan " + " ".join(shlex.quote("TRACE" if a == trace else a) for a in rec_argv)
     try:
@@ -657,7 +662,7 @@ def main(argv):
         # ("model-pair"), run again when the two records are not of one trace.
         want = []
         for mode in ("sampled", "exact") if model_supported else ():
-            k = key_of("model", bd, p["args"], p["kernel"], mdig, opts.latencies, edan_id, mode)
+            k = key_of("model", bd, p["args"], p["kernel"], mdig, opts.latencies, edan_id, mode, "real-path")
             model_keys[(p["name"], mode)] = k
             if not opts.no_edan and mode in opts.model_modes:
                 want.append((mode, k))

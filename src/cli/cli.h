@@ -31,6 +31,7 @@ typedef struct cli {
     /* the traced program's surroundings (qemu.c) */
     const char *program_output; /* --program-output: "stdout", "stderr" or a file; NULL: the default */
     bool pass_env;              /* --pass-env: the caller's environment instead of a fixed one */
+    bool real_path;             /* --real-path: run the program by its own path, argv[0] as given */
     const char *env[64];        /* --env=KEY=VALUE, in order */
     int n_env;
     const char *list_file; /* edan rank --list=FILE */

@@ -170,8 +170,8 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
         const char *value = eq ? eq + 1 : NULL;
         if (!cli_option_honoured(sub, key))
             refuse_option(sub, key, a);
-        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "ignore-exit") &&
-            strcmp(key, "text") && strcmp(key, "binary"))
+        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "real-path") &&
+            strcmp(key, "ignore-exit") && strcmp(key, "text") && strcmp(key, "binary"))
             given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
         /* command-line-only options */
         if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image") ||
@@ -228,11 +228,13 @@ static int parse_args(int argc, char **argv, int start, cli *c, const char *sub,
             }
             continue;
         }
-        if (!strcmp(key, "pass-env") || !strcmp(key, "ignore-exit")) {
+        if (!strcmp(key, "pass-env") || !strcmp(key, "real-path") || !strcmp(key, "ignore-exit")) {
             if (value)
                 cli_die(2, "%s: --%s takes no value", sub, key);
             if (!strcmp(key, "pass-env"))
                 c->pass_env = true;
+            else if (!strcmp(key, "real-path"))
+                c->real_path = true;
             else
                 c->ignore_exit = true;
             continue;

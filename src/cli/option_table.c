@@ -30,6 +30,7 @@ static const struct {
     {"plugin", EDAN_VALUE_INPUT, TRACING_COMMANDS},
     {"env", EDAN_VALUE, TRACING_COMMANDS},
     {"pass-env", EDAN_FLAG, TRACING_COMMANDS},
+    {"real-path", EDAN_FLAG, TRACING_COMMANDS},
     {"ignore-exit", EDAN_FLAG, TRACING_COMMANDS},
     {"text", EDAN_FLAG, "record convert"},
     {"binary", EDAN_FLAG, "convert"},

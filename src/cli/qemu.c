@@ -411,11 +411,11 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     args[n++] = "-plugin";
     args[n++] = plugin_arg;
     args[n++] = "-0";
-    args[n++] = (char *)(base ? base + 1 : prog_argv[0]);
+    args[n++] = (char *)(c->real_path ? prog_argv[0] : base ? base + 1 : prog_argv[0]);
     n = program_env_args(c, args, n);
     args[n++] = "-U"; /* QEMU's alone, never the guest's (util/files.h) */
     args[n++] = "EDAN_TEMPORARIES";
-    args[n++] = (char *)stable_path(prog_argv[0]);
+    args[n++] = (char *)(c->real_path ? prog_argv[0] : stable_path(prog_argv[0]));
     for (int i = 1; i < prog_argc; i++)
         args[n++] = prog_argv[i];
     args[n] = NULL;
