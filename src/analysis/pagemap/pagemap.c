@@ -27,3 +27,13 @@ uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page)
     m->memo_frame[i] = *frame;
     return *frame;
 }
+
+int edan_pagemap_load(edan_pagemap *m, const edan_pagemap_range *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].end > r[i].start)
+            for (uint64_t p = r[i].start >> EDAN_PAGEMAP_SHIFT; p <= (r[i].end - 1) >> EDAN_PAGEMAP_SHIFT; p++)
+                if (edan_pagemap_frame(m, p) == UINT64_MAX)
+                    return -1;
+    return 0;
+}

@@ -243,6 +243,18 @@ void edan_timing_free(edan_timing *t)
     free(t);
 }
 
+int edan_timing_load_image(edan_timing *t, const edan_pagemap_range *r, size_t n, edan_error *err)
+{
+    for (int g = 0; g < t->n_groups; g++) /* each group places its own pages (timing_groups.c) */
+        if (edan_timing_load_image(t->group[g], r, n, err))
+            return -1;
+    if (t->paged && edan_pagemap_load(&t->pages, r, n)) {
+        edan_error_set(err, "out of memory for the timing model's page map");
+        return -1;
+    }
+    return 0;
+}
+
 /* ===================================================================== */
 /* The consumer                                                          */
 /* ===================================================================== */
