@@ -16,7 +16,10 @@
  *    a shared page once, before every page touched (exact frames; and
  *    against the reference started from the image on random streams); the
  *    model with an image in its static array gives the answer of neither
- *    virtual pages nor first touch alone, exactly, 1 and 2 lane groups.
+ *    virtual pages nor first touch alone, exactly, 1 and 2 lane groups;
+ *  - a bisection's wrong path (timing_bisect.h) reflects the step on the
+ *    virtual addresses and loads the other half's line in its page's frame
+ *    when a record touched the page before, and nothing when none did.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -258,6 +261,70 @@ static void image_first(void)
         }
 }
 
+/* A conditional branch on `src` at `pc` whose taken target is pc + imm. */
+static edan_insn branch(uint8_t src, uint64_t pc, int64_t imm)
+{
+    edan_insn b = add(0, src, pc);
+    b.flow = EDAN_FLOW_BRANCH;
+    b.n_dst = 0;
+    b.imm = imm;
+    return b;
+}
+
+/*
+ * timing_wrongpath_test.c's bisection: a load of x5 from x4 at 0x1000 at
+ * Lp = 0x104000, L = 0x102000 and A = 0x101000, a branch on x5 (not taken,
+ * taken: mispredicted, not taken), the arms' x4 updates from x4 and their
+ * jumps; then a load at 2L - A = 0x103000, which the wrong path's first load
+ * filled. With `touch`, a load at 0x103f00 (another pc) first: page 0x103
+ * takes frame 0, Lp's 1, L's 2, A's 3, so the reflection on frames (2 * 2 -
+ * 3 = 1) would be Lp's line, on the program's addresses 0x103000 in frame 0.
+ * L1d misses: virtual 3 (the last load hits); first touch 3 + 1 when page
+ * 0x103 was untouched (the wrong path's load faults), 4 + 0 when touched.
+ */
+static void bisection_pages(void)
+{
+    static edan_exec r[32];
+    static edan_insn code[8];
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
+    code[2] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1008);
+    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
+    code[3].flow = EDAN_FLOW_JUMP;
+    code[4] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1010);
+    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
+    code[5].flow = EDAN_FLOW_JUMP;
+    code[6] = load(EDAN_REG_X(7), EDAN_REG_X(5), 0x1018);
+    code[7] = load(EDAN_REG_X(10), EDAN_REG_X(11), 0x1020);
+    edan_machine m = base_machine();
+    m.fetch_width = 8;
+    m.frontend_cycles = 5;
+    m.l1i.geo.line = m.data[0].geo.line = m.data[1].geo.line = 64;
+    m.rob_entries = 64;
+    for (int touch = 0; touch < 2; touch++)
+        for (int paged_ = 0; paged_ < 2; paged_++) {
+            size_t n = 0;
+            if (touch)
+                r[n++] = rec(&code[7], 0x103f00);
+            const uint64_t at[3] = {0x104000, 0x102000, 0x101000};
+            for (int i = 0; i < 3; i++) {
+                r[n++] = rec(&code[0], at[i]);
+                r[n++] = rec(&code[1], 0);
+                r[n++] = rec(&code[i == 1 ? 4 : 2], 0);
+                r[n++] = rec(&code[i == 1 ? 5 : 3], 0);
+            }
+            r[n++] = rec(&code[6], 0x103000);
+            const edan_machine mm = paged_ ? paged(m) : m;
+            edan_timing_counts cn = {0};
+            double c[2];
+            CHECK(predict(&mm, r, n, LAT, 2, 64, c, &cn) == 0 && cn.mispredicts == 1, "mispredicts %" PRIu64,
+                  cn.mispredicts);
+            const uint64_t want = (uint64_t)(touch + 3 + (paged_ && !touch));
+            CHECK(cn.level_misses[0] == want, "%s pages, page 0x103 %s: %" PRIu64 " L1d misses, not %" PRIu64,
+                  paged_ ? "first-touch" : "virtual", touch ? "touched" : "untouched", cn.level_misses[0], want);
+        }
+}
+
 int main(void)
 {
     rt_seed(47);
@@ -266,5 +333,6 @@ int main(void)
     alternate_frames();
     image_frames();
     image_first();
+    bisection_pages();
     return check_summary();
 }

@@ -62,6 +62,9 @@ typedef struct edan_pagemap {
     uint64_t memo_frame[EDAN_PAGEMAP_MEMO];
     edan_keymap frames; /* page -> frame, every page seen */
     uint64_t next;      /* the next free frame */
+    uint64_t *page;     /* frame -> page, frames 0 .. next - 1 */
+    uint64_t cap;       /* page's room */
+    uint64_t mark;      /* the caller's: next at a point of its stream (0 at init) */
 } edan_pagemap;
 
 /* An empty map: 0, or -1 when out of memory. */
@@ -96,5 +99,15 @@ static inline uint64_t edan_pagemap_translate(edan_pagemap *m, uint64_t addr)
         return UINT64_MAX;
     return EDAN_PAGEMAP_BASE | frame << EDAN_PAGEMAP_SHIFT | off;
 }
+
+/* The virtual address of pa, a physical address this map made. */
+static inline uint64_t edan_pagemap_virtual(const edan_pagemap *m, uint64_t pa)
+{
+    const uint64_t off = pa & ((1u << EDAN_PAGEMAP_SHIFT) - 1);
+    return m->page[(pa - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT] << EDAN_PAGEMAP_SHIFT | off;
+}
+
+/* addr's physical address when its page has a frame already, else UINT64_MAX (nothing is placed). */
+uint64_t edan_pagemap_placed(const edan_pagemap *m, uint64_t addr);
 
 #endif
