@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SWEEP = os.path.join(ROOT, "validation", "sweep.py")
 COMPARE = os.path.join(ROOT, "validation", "compare.py")
 # Each beyond the L2, so latency-sensitive (a slope that is not 0), and short.
-PROGRAMS = (("spills.sum", "sum", "65536"), ("spills.chase", "pointer_chase", "16384"),
+PROGRAMS = (("spills.sum", "sum", "65536"), ("spills.chase", "pointer_chase", "32768"),
             ("spills.stream", "stream", "16384"))
 # gem5's time at every latency = --exact's x (1 + e): the exact model's slope error is 1/(1 + e) - 1
 ERRORS = {"spills.sum": -0.2, "spills.chase": 0.1, "spills.stream": 1.5}

@@ -122,6 +122,8 @@ static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_e
     }
     out->entry = eh.e_entry;
     out->is_pie = eh.e_type == ET_DYN;
+    if (data)
+        data->is_pie = out->is_pie;
     size_t n_phdr = 0;
     if (!elf_getphdrnum(elf, &n_phdr)) {
         for (size_t i = 0; i < n_phdr; i++) {

@@ -47,6 +47,7 @@ typedef struct edan_elf_segment {
 
 /* The program's data: its objects and loaded segments (link-time addresses). */
 typedef struct edan_elf_data {
+    int is_pie; /* as edan_elf's: the segments' runtime addresses are the link-time ones + a load bias */
     size_t n_objects;
     edan_elf_func *objects; /* STT_OBJECT symbols with a size, named as functions are, sorted by start; aliases
                                (one address, several names) repeat */

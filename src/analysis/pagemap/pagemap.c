@@ -1,5 +1,6 @@
 #include "analysis/pagemap/pagemap.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int edan_pagemap_init(edan_pagemap *m)
@@ -11,19 +12,50 @@ int edan_pagemap_init(edan_pagemap *m)
 void edan_pagemap_free(edan_pagemap *m)
 {
     edan_keymap_free(&m->frames);
+    free(m->page);
     memset(m, 0, sizeof *m);
 }
 
 uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page)
 {
+    if (m->next == m->cap) { /* room for a new frame's page first: a page in the keymap has its frame */
+        const uint64_t cap = m->cap ? 2 * m->cap : 1024;
+        uint64_t *p = realloc(m->page, cap * sizeof *p);
+        if (!p)
+            return UINT64_MAX;
+        m->page = p;
+        m->cap = cap;
+    }
     bool created;
     uint64_t *frame = edan_keymap_get(&m->frames, page, 0, &created); /* a page number is below UINT64_MAX */
     if (!frame)
         return UINT64_MAX;
-    if (created)
+    if (created) {
+        m->page[m->next] = page;
         *frame = m->next++;
+    }
     const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
     m->memo_page[i] = page + 1;
     m->memo_frame[i] = *frame;
     return *frame;
+}
+
+int edan_pagemap_load(edan_pagemap *m, const edan_pagemap_range *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (r[i].end > r[i].start)
+            for (uint64_t p = r[i].start >> EDAN_PAGEMAP_SHIFT; p <= (r[i].end - 1) >> EDAN_PAGEMAP_SHIFT; p++)
+                if (edan_pagemap_frame(m, p) == UINT64_MAX)
+                    return -1;
+    return 0;
+}
+
+uint64_t edan_pagemap_placed(const edan_pagemap *m, uint64_t addr)
+{
+    const uint64_t page = addr >> EDAN_PAGEMAP_SHIFT, off = addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1);
+    const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
+    if (m->memo_page[i] == page + 1)
+        return EDAN_PAGEMAP_BASE | m->memo_frame[i] << EDAN_PAGEMAP_SHIFT | off;
+    const uint64_t *frame = edan_keymap_find(&m->frames, page, 0);
+    return frame ? EDAN_PAGEMAP_BASE | *frame << EDAN_PAGEMAP_SHIFT | off : UINT64_MAX;
 }

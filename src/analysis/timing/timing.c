@@ -243,12 +243,50 @@ void edan_timing_free(edan_timing *t)
     free(t);
 }
 
+int edan_timing_load_image(edan_timing *t, const edan_pagemap_range *r, size_t n, edan_error *err)
+{
+    for (int g = 0; g < t->n_groups; g++) /* each group places its own pages (timing_groups.c) */
+        if (edan_timing_load_image(t->group[g], r, n, err))
+            return -1;
+    if (t->paged && edan_pagemap_load(&t->pages, r, n)) {
+        edan_error_set(err, "out of memory for the timing model's page map");
+        return -1;
+    }
+    return 0;
+}
+
 /* ===================================================================== */
 /* The consumer                                                          */
 /* ===================================================================== */
 
+/*
+ * With the machine's pages placed at first touch: the chunk's copy, each
+ * access at its physical address (pagemap.h); NULL when out of memory. Every
+ * record passes here in stream order, warm ones too, so the frames follow
+ * the whole program's first touches whatever the model schedules or samples;
+ * the chunk's and the map's state match whatever the producer's batches (a
+ * wrong path's load asks whether its page was touched before it: the map's
+ * mark, the frames placed before the chunk, timing_bisect.h).
+ */
+static const edan_exec *translate(edan_timing *t, const edan_exec *recs, size_t n)
+{
+    t->pages.mark = t->pages.next;
+    for (size_t i = 0; i < n; i++) {
+        t->xlat[i] = recs[i];
+        if (recs[i].insn->mem != EDAN_MEM_NONE && !(recs[i].flags & EDAN_EXEC_NO_ACCESS) &&
+            (t->xlat[i].addr = edan_pagemap_translate(&t->pages, recs[i].addr)) == UINT64_MAX) {
+            if (!t->err.set)
+                edan_error_set(&t->err, "out of memory for the timing model's page map");
+            return NULL;
+        }
+    }
+    return t->xlat;
+}
+
 static void run(edan_timing *t, const edan_exec *recs, size_t n)
 {
+    if (t->paged && !(recs = translate(t, recs, n)))
+        return;
     if (__builtin_expect(t->v < t->dump_end, 0))
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
     else if (t->width == TIMING_LV && t->Kp == TIMING_LV)
@@ -285,38 +323,11 @@ static void consume_chunks(edan_timing *t, const edan_exec *recs, size_t n)
     }
 }
 
-/*
- * With the machine's pages placed at first touch: the records' copies, each
- * access at its physical address (pagemap.h), in pieces of PRED_BATCH. Every
- * record passes here in stream order, warm ones too, so the frames follow the
- * whole program's first touches whatever the model schedules or samples.
- */
-static void consume_paged(edan_timing *t, const edan_exec *recs, size_t n)
-{
-    while (n) {
-        const size_t k = n < PRED_BATCH ? n : PRED_BATCH;
-        for (size_t i = 0; i < k; i++) {
-            t->xlat[i] = recs[i];
-            if (recs[i].insn->mem != EDAN_MEM_NONE &&
-                (t->xlat[i].addr = edan_pagemap_translate(&t->pages, recs[i].addr)) == UINT64_MAX) {
-                if (!t->err.set)
-                    edan_error_set(&t->err, "out of memory for the timing model's page map");
-                return;
-            }
-        }
-        consume_chunks(t, t->xlat, k);
-        recs += k;
-        n -= k;
-    }
-}
-
 static void consume(void *ctx, const edan_exec *recs, size_t n)
 {
     edan_timing *t = ctx;
     if (t->n_groups) /* each group's own consume() places the pages (timing_groups.c) */
         edan_timing_consume_groups(t, recs, n);
-    else if (t->paged)
-        consume_paged(t, recs, n);
     else
         consume_chunks(t, recs, n);
 }

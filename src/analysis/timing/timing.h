@@ -51,6 +51,7 @@
 #include <stdio.h>
 
 #include "analysis/machine/machine.h"
+#include "analysis/pagemap/pagemap.h"
 #include "analysis/prefetch/prefetch.h"
 #include "analysis/timing/dram.h"
 #include "analysis/timing/memtime.h"
@@ -112,6 +113,13 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
  */
 edan_timing *edan_timing_new_threaded(const edan_machine *m, const double *lat_ns, int n, int threads, edan_error *err);
 void edan_timing_free(edan_timing *t);
+/*
+ * A machine whose pages are placed at first touch (machine.h's pages) loads
+ * the program's image first: its PT_LOAD segments' pages take the first
+ * frames (pagemap.h, edan_pagemap_load()), before any record. Nothing on a
+ * machine of virtual pages. Before the first record; 0, or -1 with err.
+ */
+int edan_timing_load_image(edan_timing *t, const edan_pagemap_range *r, size_t n, edan_error *err);
 edan_consumer edan_timing_consumer(edan_timing *t);
 const edan_error *edan_timing_error(const edan_timing *t);
 

@@ -16,6 +16,24 @@ static bool ahead_access(const edan_exec *y)
     return y->insn->mem != EDAN_MEM_NONE && y->insn->mem_size && !(y->flags & EDAN_EXEC_NO_ACCESS);
 }
 
+/*
+ * Whether a record before part[ja] touched the page of pa, a physical address
+ * of the map: its frame was placed before the chunk (the map's mark, timing.c's
+ * translate()), or a record of the chunk before ja has a frame as new (frames
+ * are placed in stream order).
+ */
+static bool wpb_touched(const edan_timing *t, size_t ja, uint64_t pa)
+{
+    const uint64_t f = (pa - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT;
+    if (f < t->pages.mark)
+        return true;
+    for (size_t i = 0; i < ja; i++)
+        if (t->part[i].insn->mem != EDAN_MEM_NONE && !(t->part[i].flags & EDAN_EXEC_NO_ACCESS) &&
+            (t->part[i].addr - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT >= f)
+            return true;
+    return false;
+}
+
 /* Records before a mispredicted branch where the load whose value it tests may be. */
 #define WPB_BACK 8
 
@@ -40,6 +58,14 @@ static bool ahead_access(const edan_exec *y)
  * branch (gem5, fits.xsbench at 300 ns: of 115 pairs of committed loads of
  * its search's pc with squashed ones between, 108 have the first squashed
  * one at 2L - A; the next ones are the other half's next levels).
+ *
+ * On a machine whose pages are placed at first touch (pagemap.h) the
+ * records hold physical addresses: the rule's arithmetic is the program's,
+ * on the virtual addresses (the map's frame -> page table), and each load
+ * it sends goes to its page's frame when the page was touched before; a
+ * load in a page the program has not touched stops the wrong path there
+ * (gem5's squashed load faults, reads nothing, and the level after waits for
+ * its value).
  *
  * What is sent does not depend on the times (nor on the lane): the rule
  * reads the chunk's records, the machine's sizes and the predictor, all of
@@ -73,7 +99,8 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_bisect(edan_timin
     if (jl == ja - 1)
         return;
     const edan_insn *ld = part[jl].insn;
-    const uint64_t P = ld->pc, L = part[jl].addr, rob_n = t->m.rob_entries;
+    const uint64_t P = ld->pc, rob_n = t->m.rob_entries;
+    uint64_t L = part[jl].addr;
     /* the registers whose values derive from L's value, from L on (bit r % 64 of dep[r / 64]) */
     uint64_t dep[4] = {0};
     dep[ld->dst >> 6] |= 1ull << (ld->dst & 63);
@@ -104,14 +131,19 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_bisect(edan_timin
     if (jA >= lim)
         return;
     /* the steps halve */
-    const uint64_t A = part[jA].addr;
-    uint64_t step = A > L ? A - L : L - A;
     size_t jp = jl;
     while (jp > 0 && jl - jp < rob_n && part[--jp].insn->pc != P)
         ;
     if (part[jp].insn->pc != P || jp == jl || !ahead_access(&part[jp]) || (part[jp].flags & EDAN_EXEC_WARM) != warm)
         return;
-    const uint64_t Lp = part[jp].addr, before = Lp > L ? Lp - L : L - Lp;
+    uint64_t A = part[jA].addr, Lp = part[jp].addr;
+    if (t->paged) { /* the program's addresses */
+        A = edan_pagemap_virtual(&t->pages, A);
+        L = edan_pagemap_virtual(&t->pages, L);
+        Lp = edan_pagemap_virtual(&t->pages, Lp);
+    }
+    uint64_t step = A > L ? A - L : L - A;
+    const uint64_t before = Lp > L ? Lp - L : L - Lp;
     if (2 * before < 3 * step || before > 3 * step)
         return;
     const uint64_t fw = t->m.fetch_width, dw = t->m.dispatch_width, per = jA - jl;
@@ -121,7 +153,10 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_bisect(edan_timin
     const bool same = edan_predictor_predict(&t->bp, br->pc) == taken;
     uint64_t B = 2 * L - A, d = jA - ja;
     for (; d < rob_n; d += per) {
-        const edan_cache_result r = edan_cache_access(&t->dc, B, ld->mem_size, false);
+        const uint64_t pa = t->paged ? edan_pagemap_placed(&t->pages, B) : B;
+        if (t->paged && (pa == UINT64_MAX || !wpb_touched(t, ja, pa)))
+            return; /* a page the program has not touched: the load faults */
+        const edan_cache_result r = edan_cache_access(&t->dc, pa, ld->mem_size, false);
         if (timed && r.level > 0) {
             _Alignas(32) tick req[MAXK], done[MAXK];
             for (int k = 0; k < t->K; k++) {
@@ -131,7 +166,7 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_bisect(edan_timin
             }
             for (int k = t->K; k < t->Kp; k++)
                 req[k] = req[t->K - 1];
-            edan_memtime_access(&t->mem, B >> t->line_shift, (int)r.level, r.ram_bytes, req, 0, done);
+            edan_memtime_access(&t->mem, pa >> t->line_shift, (int)r.level, r.ram_bytes, req, 0, done);
         }
         /* the wrong path's next level: half the step */
         step /= 2;

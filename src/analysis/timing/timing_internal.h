@@ -218,7 +218,7 @@ struct edan_timing {
     edan_exec hold[PRED_BATCH];
     size_t held;
     /*
-     * the machine's page placement (edan_machine pages): with first touch, consume() hands the model
+     * the machine's page placement (edan_machine pages): with first touch, run() hands the model
      * each chunk's copy in xlat, its accesses' addresses physical (analysis/pagemap/pagemap.h), so the
      * caches, the prefetchers and the wrong path see the addresses the machine's caches would
      */

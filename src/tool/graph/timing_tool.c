@@ -168,6 +168,32 @@ static void destroy(void *tool)
     free(t);
 }
 
+/*
+ * A machine that places pages at first touch loads the program's image
+ * before it runs (timing.h, edan_timing_load_image()): the PT_LOAD segments
+ * of the program the source names, at their link-time addresses. A
+ * position-independent program's load address is not in the trace: its
+ * image is placed at first touch, as the rest.
+ */
+static int load_image(edan_timing *model, const edan_session *s, const edan_machine *m, edan_error *err)
+{
+    const char *binary = edan_session_source(s)->binary;
+    if (m->pages != EDAN_PAGES_FIRST_TOUCH || !binary || !*binary)
+        return 0;
+    edan_elf_data d;
+    edan_error why = {0};
+    if (edan_elf_data_open(binary, &d, &why)) {
+        edan_error_set(err, "%s (the machine's pages = first-touch places the program's image first)", why.msg);
+        return -1;
+    }
+    edan_pagemap_range r[EDAN_ELF_MAX_SEGMENTS];
+    size_t n = 0;
+    for (size_t i = 0; i < d.n_segments && !d.is_pie; i++)
+        r[n++] = (edan_pagemap_range){d.segments[i].start, d.segments[i].end};
+    edan_elf_data_close(&d);
+    return edan_timing_load_image(model, r, n, err);
+}
+
 static void *create(edan_session *s, edan_error *err)
 {
     const edan_options *o = edan_session_options(s);
@@ -217,7 +243,8 @@ static void *create(edan_session *s, edan_error *err)
     t->max_ticks = ticks < 0x1p62 ? (uint64_t)ticks + 1 : 1ull << 62;
     const char *dump = edan_options_last(o, "schedule-dump");
     /* the dump is of one thread's full schedule (timing.h): it implies --exact */
-    if (!(t->model = edan_timing_new_threaded(&m, lat, n, dump ? 1 : o->threads, err))) {
+    if (!(t->model = edan_timing_new_threaded(&m, lat, n, dump ? 1 : o->threads, err)) ||
+        load_image(t->model, s, &m, err)) {
         destroy(t);
         return NULL;
     }
