@@ -31,7 +31,13 @@
  *    one kept for demand misses, each sent with two MSHRs free beyond that
  *    one (gem5's canPrefetch()); those beyond an MSHR wait in the queue of
  *    queue_size, and the rest are dropped, which their accesses then pay as
- *    misses of their own.
+ *    misses of their own;
+ *  - a stream that crosses into a page whose frame is not the next one
+ *    (pages = first-touch) trains as gem5's does on physical addresses: the
+ *    crossing's stride is a jump between frames, which takes one from the
+ *    confidence and keeps the entry's stride, and its prefetches, that jump
+ *    ahead, leave the page and are dropped; the next access prefetches
+ *    again. One more latency is exposed than with the frames in a row.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -423,6 +429,57 @@ static void test_issue_order(void)
     }
 }
 
+/*
+ * A chain of loads of pc P reads the last four lines of a page V0 and the
+ * first three of the next, V1 (a stride prefetcher of degree 2 at the L1d);
+ * a load of pc Q, not in the chain, touches a third page W between P's
+ * first two loads. With pages = virtual the chain's lines are in a row; with
+ * pages = first-touch V0, W, V1 get frames 0, 1, 2 in that order, so V1 is
+ * not V0's next frame. P's entry: V0+28 makes it, V0+29 trains the stride
+ * (confidence 3), V0+30 matches (4) and prefetches V0+31 (V0+32 leaves the
+ * page: dropped, as gem5 drops a prefetch into another page without a TLB),
+ * V0+31's first use matches (5), its two prefetches leave the page.
+ *  - virtual: V1+0 misses, matches (6) and prefetches V1+1, V1+2, which come
+ *    with its data; their first uses send V1+3, V1+4 (past the chain):
+ *    issued 1 + 2 + 1 + 1 = 5; L1d misses V0+28, W, V0+29, V0+30, V1+0;
+ *    exposed: those of the chain and the first fetch's L1i miss, 5.
+ *  - first-touch: V1+0's stride is the jump between frames (2 pages less 31
+ *    lines): confidence 4, the stride of a line kept (gem5 replaces it only
+ *    below the threshold), and its prefetches, a jump ahead, leave the page;
+ *    V1+1 misses, matches the kept stride (5) and prefetches V1+2, V1+3;
+ *    V1+2's first use sends V1+4: issued 1 + 2 + 1 = 4; one miss more
+ *    (V1+1, 6), one latency more exposed (6).
+ * (Q's L1i line misses while P's first load does: hidden.)
+ */
+static void test_page_crossing(void)
+{
+    const edan_insn p = load(EDAN_REG_X(6), EDAN_REG_X(6), 0x1000);
+    const edan_insn q = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1100); /* x7 is never written: asks at once */
+    const edan_exec r[] = {rec(&p, fresh(28)), rec(&q, fresh(2 * PAGE_LINES)),
+                           rec(&p, fresh(29)), rec(&p, fresh(30)),
+                           rec(&p, fresh(31)), rec(&p, fresh(32)),
+                           rec(&p, fresh(33)), rec(&p, fresh(34))};
+    const struct {
+        edan_page_placement pages;
+        const char *what;
+        double exposed;
+        uint64_t issued, misses;
+    } cases[] = {{EDAN_PAGES_VIRTUAL, "virtual", 5, 5, 5}, {EDAN_PAGES_FIRST_TOUCH, "first-touch", 6, 4, 6}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        edan_machine m = base_machine();
+        m.pages = cases[i].pages;
+        m.data[0].prefetch = stride_pf(2);
+        edan_timing_counts c;
+        edan_timing_lane l[2];
+        const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+        CHECK(e == cases[i].exposed && c.prefetch[0].issued == cases[i].issued && c.level_misses[0] == cases[i].misses,
+              "a stream into the next page, %s: %g latencies exposed (expected %g), %" PRIu64
+              " prefetched (expected %" PRIu64 "), %" PRIu64 " L1d misses (expected %" PRIu64 ")",
+              cases[i].what, e, cases[i].exposed, c.prefetch[0].issued, cases[i].issued, c.level_misses[0],
+              cases[i].misses);
+    }
+}
+
 int main(void)
 {
     test_stride();
@@ -433,5 +490,6 @@ int main(void)
     test_shared_table();
     test_mshrs();
     test_issue_order();
+    test_page_crossing();
     return check_summary();
 }
