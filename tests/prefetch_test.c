@@ -480,6 +480,42 @@ static void test_page_crossing(void)
     }
 }
 
+/*
+ * A load that issues before an older store to its 16-byte block has
+ * executed (store sets, store_set_bytes = 16) is fetched again after the
+ * store: in gem5 its first, squashed execution reached the L1d, and finding
+ * its line in flight (an MSHR hit) trained the prefetcher. Loads of pc P at
+ * x+8 (a miss: a new entry), x+24 (in flight: the stride, 16, confidence 3)
+ * and x+40, after a store to x+32 whose data is the first load's (it
+ * executes when the line is back): x+40 violates, and its squashed start
+ * finds the line in flight: it matches the stride (confidence 4) and
+ * prefetches the next line (degree 1), which a load after it reads: one L1d
+ * miss, one prefetch, used. Counted at its replay instead, after the fill,
+ * it would hit and train nothing: no prefetch, and the next line a second
+ * L1d miss. The prefetch goes at the replay (the model's: its time is the
+ * one it knows), so the load after it waits for it: 3 latencies exposed,
+ * the first fetch's, the first load's (the store and the replay wait for
+ * it) and the prefetch's.
+ */
+static void test_violation(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn p = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    const edan_insn st = store(EDAN_REG_X(9), EDAN_REG_X(7), 0x1010, 8);
+    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(7), 0x1020);
+    const edan_exec r[] = {rec(&p, x + 8), rec(&p, x + 24), rec(&st, x + 32), rec(&p, x + 40), rec(&next, x + LINE)};
+    edan_machine m = base_machine();
+    m.store_set_bytes = 16;
+    m.data[0].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    CHECK(c.prefetch[0].issued == 1 && c.prefetch[0].useful == 1 && c.level_misses[0] == 1 && e == 3,
+          "a violating load's squashed start trains: %" PRIu64 " prefetched, %" PRIu64 " used (expected 1, 1), %" PRIu64
+          " L1d misses (expected 1), %g latencies exposed (expected 3)",
+          c.prefetch[0].issued, c.prefetch[0].useful, c.level_misses[0], e);
+}
+
 int main(void)
 {
     test_stride();
@@ -491,5 +527,6 @@ int main(void)
     test_mshrs();
     test_issue_order();
     test_page_crossing();
+    test_violation();
     return check_summary();
 }
