@@ -31,7 +31,13 @@
  *    one kept for demand misses, each sent with two MSHRs free beyond that
  *    one (gem5's canPrefetch()); those beyond an MSHR wait in the queue of
  *    queue_size, and the rest are dropped, which their accesses then pay as
- *    misses of their own.
+ *    misses of their own;
+ *  - a stream that crosses into a page whose frame is not the next one
+ *    (pages = first-touch) trains as gem5's does on physical addresses: the
+ *    crossing's stride is a jump between frames, which takes one from the
+ *    confidence and keeps the entry's stride, and its prefetches, that jump
+ *    ahead, leave the page and are dropped; the next access prefetches
+ *    again. One more latency is exposed than with the frames in a row.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -423,6 +429,93 @@ static void test_issue_order(void)
     }
 }
 
+/*
+ * A chain of loads of pc P reads the last four lines of a page V0 and the
+ * first three of the next, V1 (a stride prefetcher of degree 2 at the L1d);
+ * a load of pc Q, not in the chain, touches a third page W between P's
+ * first two loads. With pages = virtual the chain's lines are in a row; with
+ * pages = first-touch V0, W, V1 get frames 0, 1, 2 in that order, so V1 is
+ * not V0's next frame. P's entry: V0+28 makes it, V0+29 trains the stride
+ * (confidence 3), V0+30 matches (4) and prefetches V0+31 (V0+32 leaves the
+ * page: dropped, as gem5 drops a prefetch into another page without a TLB),
+ * V0+31's first use matches (5), its two prefetches leave the page.
+ *  - virtual: V1+0 misses, matches (6) and prefetches V1+1, V1+2, which come
+ *    with its data; their first uses send V1+3, V1+4 (past the chain):
+ *    issued 1 + 2 + 1 + 1 = 5; L1d misses V0+28, W, V0+29, V0+30, V1+0;
+ *    exposed: those of the chain and the first fetch's L1i miss, 5.
+ *  - first-touch: V1+0's stride is the jump between frames (2 pages less 31
+ *    lines): confidence 4, the stride of a line kept (gem5 replaces it only
+ *    below the threshold), and its prefetches, a jump ahead, leave the page;
+ *    V1+1 misses, matches the kept stride (5) and prefetches V1+2, V1+3;
+ *    V1+2's first use sends V1+4: issued 1 + 2 + 1 = 4; one miss more
+ *    (V1+1, 6), one latency more exposed (6).
+ * (Q's L1i line misses while P's first load does: hidden.)
+ */
+static void test_page_crossing(void)
+{
+    const edan_insn p = load(EDAN_REG_X(6), EDAN_REG_X(6), 0x1000);
+    const edan_insn q = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1100); /* x7 is never written: asks at once */
+    const edan_exec r[] = {rec(&p, fresh(28)), rec(&q, fresh(2 * PAGE_LINES)),
+                           rec(&p, fresh(29)), rec(&p, fresh(30)),
+                           rec(&p, fresh(31)), rec(&p, fresh(32)),
+                           rec(&p, fresh(33)), rec(&p, fresh(34))};
+    const struct {
+        edan_page_placement pages;
+        const char *what;
+        double exposed;
+        uint64_t issued, misses;
+    } cases[] = {{EDAN_PAGES_VIRTUAL, "virtual", 5, 5, 5}, {EDAN_PAGES_FIRST_TOUCH, "first-touch", 6, 4, 6}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        edan_machine m = base_machine();
+        m.pages = cases[i].pages;
+        m.data[0].prefetch = stride_pf(2);
+        edan_timing_counts c;
+        edan_timing_lane l[2];
+        const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+        CHECK(e == cases[i].exposed && c.prefetch[0].issued == cases[i].issued && c.level_misses[0] == cases[i].misses,
+              "a stream into the next page, %s: %g latencies exposed (expected %g), %" PRIu64
+              " prefetched (expected %" PRIu64 "), %" PRIu64 " L1d misses (expected %" PRIu64 ")",
+              cases[i].what, e, cases[i].exposed, c.prefetch[0].issued, cases[i].issued, c.level_misses[0],
+              cases[i].misses);
+    }
+}
+
+/*
+ * A load that issues before an older store to its 16-byte block has
+ * executed (store sets, store_set_bytes = 16) is fetched again after the
+ * store: in gem5 its first, squashed execution reached the L1d, and finding
+ * its line in flight (an MSHR hit) trained the prefetcher. Loads of pc P at
+ * x+8 (a miss: a new entry), x+24 (in flight: the stride, 16, confidence 3)
+ * and x+40, after a store to x+32 whose data is the first load's (it
+ * executes when the line is back): x+40 violates, and its squashed start
+ * finds the line in flight: it matches the stride (confidence 4) and
+ * prefetches the next line (degree 1), which a load after it reads: one L1d
+ * miss, one prefetch, used. Counted at its replay instead, after the fill,
+ * it would hit and train nothing: no prefetch, and the next line a second
+ * L1d miss. The prefetch goes at the replay (the model's: its time is the
+ * one it knows), so the load after it waits for it: 3 latencies exposed,
+ * the first fetch's, the first load's (the store and the replay wait for
+ * it) and the prefetch's.
+ */
+static void test_violation(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn p = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    const edan_insn st = store(EDAN_REG_X(9), EDAN_REG_X(7), 0x1010, 8);
+    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(7), 0x1020);
+    const edan_exec r[] = {rec(&p, x + 8), rec(&p, x + 24), rec(&st, x + 32), rec(&p, x + 40), rec(&next, x + LINE)};
+    edan_machine m = base_machine();
+    m.store_set_bytes = 16;
+    m.data[0].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    CHECK(c.prefetch[0].issued == 1 && c.prefetch[0].useful == 1 && c.level_misses[0] == 1 && e == 3,
+          "a violating load's squashed start trains: %" PRIu64 " prefetched, %" PRIu64 " used (expected 1, 1), %" PRIu64
+          " L1d misses (expected 1), %g latencies exposed (expected 3)",
+          c.prefetch[0].issued, c.prefetch[0].useful, c.level_misses[0], e);
+}
+
 int main(void)
 {
     test_stride();
@@ -433,5 +526,7 @@ int main(void)
     test_shared_table();
     test_mshrs();
     test_issue_order();
+    test_page_crossing();
+    test_violation();
     return check_summary();
 }

@@ -306,6 +306,8 @@ struct edan_timing {
     slots issue; /* an in-order core's starts, in program order (timing_inorder.h); unused out of order */
     lanes last_commit, drain, stall;
     lanes refetch; /* a memory-order violation squashed the window: fetch starts again no earlier */
+    /* a load that violated in the prefetchers' lane (memtime.h's pf.lane): its squashed start + 1, 0 none */
+    tick ss_early;
     /* after a serializing vertex (timing_lanes.h, serializing()): the next dispatches no earlier */
     lanes serial_at;
     bool serial_next;
