@@ -197,6 +197,23 @@ typedef struct timing_skip {
     bool ok;
 } timing_skip;
 
+/* A line functional warming's clock has on its way to the L1d (level 0) or a lower level: line + 1, when it is there.
+ */
+typedef struct timing_wfill {
+    uint64_t line;
+    tick ready;
+    uint32_t level;
+} timing_wfill;
+
+/*
+ * Per pc: of the L1d hits the schedule did that warming's clock had on a
+ * line on its way (seen, both halved at 128), those the schedule found on
+ * its way too (on_way).
+ */
+typedef struct timing_wpc {
+    uint8_t seen, on_way;
+} timing_wpc;
+
 struct edan_timing {
     edan_machine m;
     int K, Kp; /* lanes, and lanes padded to a multiple of the step's width */
@@ -338,6 +355,18 @@ struct edan_timing {
     edan_prefetcher pf; /* the data caches' prefetchers, on dc (pf.any false: none) */
     bool pf_ok;
     /*
+     * Functional warming's clock (timing_warm.h, warm_prefetch()), with
+     * sampling on a machine with a prefetcher: at instruction wclk_ins it
+     * was wclk_at (ticks of lane mem.pf.lane), and it runs at wclk_tpi ticks
+     * an instruction, the last unit's; wfill (NULL: no clock) the lines on
+     * their way, direct mapped by edan_memtime_slot().
+     */
+    timing_wfill *wfill;
+    timing_wpc *wpc; /* [edan_memtime_slot(pc)] (timing_warm.h, warm_prefetch()) */
+    tick wclk_at;
+    uint64_t wclk_ins;
+    double wclk_tpi;
+    /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped, timing_ss_block) its last store; per pc the set + 1 (SSIT); per
      * set the vertex + 1 of its last store (LFST); SSIT and LFST per lane:
@@ -422,5 +451,11 @@ void edan_timing_flush(edan_timing *t);
 void edan_timing_close_counts(edan_timing *t);
 /* The model holding lane *k (t itself, or a parent's group), *k set to the lane's index in it. */
 const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
+
+/* Functional warming's clock now, at instruction t->n.instructions (edan_timing's wclk_*, timing_shared.h). */
+static inline tick warm_now(const edan_timing *t)
+{
+    return t->wclk_at + (tick)((double)(t->n.instructions - t->wclk_ins) * t->wclk_tpi);
+}
 
 #endif
