@@ -582,7 +582,7 @@ static void record_unit(edan_timing *t, uint64_t measured)
     }
     s->measured += measured;
     s->n++;
-    if (t->wfill) { /* warming's clock from here on at this unit's pace (timing_shared.h, warm_now()) */
+    if (t->wfill) { /* warming's clock from here on at this unit's pace (timing_internal.h, warm_now()) */
         t->wclk_at = warm_now(t);
         t->wclk_ins = t->n.instructions;
         t->wclk_tpi = (double)y[t->mem.pf.lane] / (double)measured;
