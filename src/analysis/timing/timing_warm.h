@@ -15,10 +15,10 @@
  * their time comes. A read's fill takes the hit latencies of the levels it
  * passes and, from memory, the lane's latency and the line's transfer, as
  * the hierarchy's read has it without the waits for MSHRs and bandwidth.
- * The clock runs through the scheduled records too, where it learns, per
- * pc, whether an L1d hit it has on a line on its way is one in the
- * schedule (an access that depends on the fill's data, or waits behind a
- * full window, issues after it: its pc's counter falls). warm_now():
+ * The clock runs through the scheduled records too, where it counts, per
+ * pc, the L1d hits it has on a line on its way and those the schedule has
+ * (an access that depends on the fill's data issues after the fill in the
+ * schedule, not on the clock): warm_prefetch() weighs the two. warm_now():
  * timing_internal.h.
  */
 /* A read's ticks from its request at level `first` to its line's fill there, found at level L (nlev: memory). */
