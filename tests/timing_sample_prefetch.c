@@ -71,7 +71,7 @@ static edan_timing *pf_run(const edan_exec *r, size_t n, const edan_timing_sampl
  * L1d's prefetcher, varies from line to line. Sampled at periods of 16000
  * after an exact start of 40 periods of each shorter length, with the
  * warm-up of a machine without prefetchers (W, not 4W: what is left to
- * warming's clock, timing_shared.h and timing_warm.h), the slope (cycles at
+ * warming's clock, timing_shared.h and timing_internal.h), the slope (cycles at
  * 300 ns less at 50 ns) is within 3 % of --exact's on each of 4 streams
  * (-0.9 to +1.7 %); with warming timeless
  * (edan_timing_set_timeless_warming()), the training on lines in flight

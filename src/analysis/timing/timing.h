@@ -220,7 +220,7 @@ typedef struct edan_timing_sampling {
  * given (edan_timing_set_sampling(); the sampling's cfg reports it as run,
  * and a period shorter than 2 (unit + warm-up) is measured whole).
  * Functional warming trains the prefetchers on a clock of its own
- * (timing_warm.h, warm_prefetch()): the training on accesses that find
+ * (timing_internal.h, warm_prefetch()): the training on accesses that find
  * their line still in flight, as the schedule does it (prefetch.h), but
  * not the hierarchy's state with a time (the prefetches queued for MSHRs,
  * the MSHRs, the bandwidth), which the schedule builds again in the

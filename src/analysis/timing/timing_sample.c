@@ -406,7 +406,7 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
     s->cfg = *cfg;
     if (t->pf.any) /* the prefetchers' state the schedule rebuilds (timing.h) */
         s->cfg.warmup *= EDAN_TIMING_SAMPLE_PF_WARMUP;
-    if (t->pf.any) { /* functional warming's clock (timing_warm.h, warm_prefetch()) */
+    if (t->pf.any) { /* functional warming's clock (timing_internal.h, warm_prefetch()) */
         t->wfill = calloc((size_t)1 << EDAN_MEMTIME_INFLIGHT_BITS, sizeof *t->wfill);
         t->wpc = calloc((size_t)1 << EDAN_MEMTIME_INFLIGHT_BITS, sizeof *t->wpc);
         if (!t->wfill || !t->wpc) {

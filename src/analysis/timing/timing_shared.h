@@ -372,8 +372,6 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
     t->n.ram_bytes += r->ram_bytes;
 }
 
-#include "analysis/timing/timing_warm.h"
-
 /* prefetch_train_pc() for the access of the instruction in. */
 static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
                                              const edan_cache_result *r, const tick *req)
