@@ -227,14 +227,13 @@ typedef struct edan_timing_sampling {
  * On a machine with a prefetcher the warm-up is this many times the one
  * given (edan_timing_set_sampling(); the sampling's cfg reports it as run,
  * and a period shorter than 2 (unit + warm-up) is measured whole).
- * Functional warming trains the prefetchers on a clock of its own
- * (timing_internal.h, warm_prefetch()): the training on accesses that find
- * their line still in flight, as the schedule does it (prefetch.h), but
- * not the hierarchy's state with a time (the prefetches queued for MSHRs,
- * the MSHRs, the bandwidth), which the schedule builds again in the
- * warm-up; without a prefetcher there is none to build and the warm-up is
- * the one given. docs/model.md states the rule, docs/changelog.md the
- * measurements (with the clock, W alone still left NPB CG's slope 4 % off).
+ * Functional warming has no time, so it keeps none of the prefetchers'
+ * lines on their way: the prefetches queued for MSHRs behind a stream, and
+ * the training on the accesses that find their line still in flight, which
+ * the schedule does (prefetch.h) and warming cannot. The schedule builds
+ * that state again in the warm-up; without a prefetcher there is none to
+ * build and the warm-up is the one given. docs/model.md states the rule,
+ * docs/changelog.md the measurements.
  */
 #define EDAN_TIMING_SAMPLE_PF_WARMUP 4
 #define EDAN_TIMING_SAMPLE_PERIOD 64000
@@ -244,14 +243,6 @@ typedef struct edan_timing_sampling {
 int edan_timing_sampling_check(const edan_timing_sampling *s, edan_error *err);
 /* Sample the model's schedule as s says (before the stream); -1 with err set for parameters it cannot take. */
 int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *s, edan_error *err);
-
-/*
- * A diagnostic: functional warming without its clock (timing_shared.h,
- * warm_prefetch()), the prefetchers' training blind to lines on their way
- * in the skips, as the warm-ups must then rebuild. After
- * edan_timing_set_sampling(), before the stream.
- */
-void edan_timing_set_timeless_warming(edan_timing *t);
 
 /* What the sampled simulation did and how sure its estimates are (after the stream). */
 typedef struct edan_timing_sample_info {

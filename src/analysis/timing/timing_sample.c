@@ -406,29 +406,10 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
     s->cfg = *cfg;
     if (t->pf.any) /* the prefetchers' state the schedule rebuilds (timing.h) */
         s->cfg.warmup *= EDAN_TIMING_SAMPLE_PF_WARMUP;
-    if (t->pf.any) { /* functional warming's clock (timing_internal.h, warm_prefetch()) */
-        t->wfill = calloc((size_t)1 << EDAN_MEMTIME_INFLIGHT_BITS, sizeof *t->wfill);
-        t->wpc = calloc((size_t)1 << EDAN_MEMTIME_INFLIGHT_BITS, sizeof *t->wpc);
-        if (!t->wfill || !t->wpc) {
-            edan_error_set(err, "out of memory for functional warming's lines on their way");
-            return -1;
-        }
-        t->wclk_tpi = TPC; /* a cycle an instruction until a unit is measured */
-    }
     s->period = cfg->regime ? cfg->unit : cfg->period;
     if (!t->n_groups)
         next_period(t, 0);
     return 0;
-}
-
-void edan_timing_set_timeless_warming(edan_timing *t)
-{
-    for (int g = 0; g < t->n_groups; g++)
-        edan_timing_set_timeless_warming(t->group[g]);
-    free(t->wfill);
-    free(t->wpc);
-    t->wfill = NULL;
-    t->wpc = NULL;
 }
 
 /* Unit storage: doubling, out of line (once per 1024 units and more). Each array is grown to cap * per of its
@@ -582,11 +563,6 @@ static void record_unit(edan_timing *t, uint64_t measured)
     }
     s->measured += measured;
     s->n++;
-    if (t->wfill) { /* warming's clock from here on at this unit's pace (timing_internal.h, warm_now()) */
-        t->wclk_at = warm_now(t);
-        t->wclk_ins = t->n.instructions;
-        t->wclk_tpi = (double)y[t->mem.pf.lane] / (double)measured;
-    }
 }
 
 /* The last unit's period ends here: the counts it stands for; the next period's start. */
@@ -737,8 +713,6 @@ void edan_timing_sample_free(edan_timing *t)
     free(s->aux_start);
     free(s->id_est);
     free(s->id_stall_est);
-    free(t->wfill);
-    free(t->wpc);
 }
 
 void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *out)

@@ -375,6 +375,36 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
     t->n.ram_bytes += r->ram_bytes;
 }
 
+/*
+ * A demand access's prefetches (prefetch.h), after the cache model did it
+ * (r): they train, fill dc and are counted with the bytes they move. req:
+ * the access's L1d request per lane, which decides whether an L1d hit finds
+ * its line still on its way and trains (memtime.h); NULL without a time
+ * (functional warming): it does not. The number sent, t->pf.issue[0 ..),
+ * for the hierarchy's times. A load that violated in the lane that decides
+ * (store_sets(), t->ss_early) ran once before, squashed: gem5's first run
+ * reached the L1d and, finding its line on its way (an MSHR hit), trained
+ * the prefetchers; so the line on its way at either start trains
+ * (prefetch_test's *violation*). Its prefetches go at the replay.
+ */
+static TIMING_TARGET uint32_t prefetch_train_pc(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r,
+                                                const tick *req)
+{
+    bool in_flight = req && r->level == 0 && edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, req);
+    if (req && r->level == 0 && !in_flight && t->ss_early) {
+        tick early[EDAN_TIMING_MAX_LATENCIES] = {0}; /* only the deciding lane's is read */
+        early[t->mem.pf.lane] = t->ss_early - 1;
+        in_flight = edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, early);
+    }
+    t->ss_early = 0;
+    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, pc, addr, r, in_flight);
+    for (uint32_t i = 0; i < n; i++) {
+        t->n.ram_bytes += t->pf.issue[i].bytes;
+        t->n.ram_lines += t->pf.issue[i].src == t->nlev;
+    }
+    return n;
+}
+
 /* prefetch_train_pc() for the access of the instruction in. */
 static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
                                              const edan_cache_result *r, const tick *req)
@@ -528,7 +558,7 @@ STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec, const timing_fdes
  * training and the counts (t->n). The whole of it, for any access (an AMO,
  * a prefetcher's); functional_run() takes the common ones itself.
  */
-static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timing *t, const edan_exec *rec, bool region)
+static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timing *t, const edan_exec *rec)
 {
     const edan_insn *in = rec->insn;
     const bool store = in->mem == EDAN_MEM_STORE;
@@ -543,9 +573,7 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
         }
     }
     count_access(t, &r);
-    if (t->pf.any && region && t->wfill) /* a skip: on warming's clock */
-        warm_prefetch(t, in->pc, rec->addr, &r);
-    else if (t->pf.any)
+    if (t->pf.any)
         (void)prefetch_train(t, in, rec->addr, &r, NULL);
     t->n.loads += !store;
     t->n.stores += store;
@@ -637,7 +665,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             if (__builtin_expect(!plain || d->amo, 0)) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
-                functional_access(t, rec, region);
+                functional_access(t, rec);
             } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
                 l1_hits++; /* count_access() of a first level's hit that moved no bytes */
                 loads += !store;
