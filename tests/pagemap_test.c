@@ -150,6 +150,26 @@ static void model_against_translated_stream(void)
     }
 }
 
+/* A direct-mapped 16 KiB L1d of 128-byte lines (base_machine()'s): 128 sets spanning 4 pages. */
+static edan_machine four_page_l1d(void)
+{
+    edan_machine m = base_machine();
+    m.data[0].geo.size = 16384;
+    m.data[0].geo.ways = 1;
+    return m;
+}
+
+/* After the n records of a set-up: A's 128 lines (4 pages at 0x100000) walked twice, an addition after each load. */
+static size_t walk_twice(edan_exec *recs, size_t n, const edan_insn *ld, const edan_insn *op)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t a = 0x100000; a < 0x100000 + 4 * PAGE; a += LINE) {
+            recs[n++] = rec(ld, a);
+            recs[n++] = rec(op, 0);
+        }
+    return n;
+}
+
 /*
  * A direct-mapped 16 KiB L1d of 128-byte lines: 128 sets spanning 4 pages.
  * The set-up touches the first line of A's page i, then B's, for i = 0..3
@@ -170,14 +190,8 @@ static void alternate_frames(void)
         recs[n++] = rec(&ld, 0x100000 + i * PAGE);
         recs[n++] = rec(&ld, 0x200000 + i * PAGE);
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (uint64_t a = 0x100000; a < 0x100000 + 4 * PAGE; a += LINE) {
-            recs[n++] = rec(&ld, a);
-            recs[n++] = rec(&op, 0);
-        }
-    edan_machine m = base_machine();
-    m.data[0].geo.size = 16384;
-    m.data[0].geo.ways = 1;
+    n = walk_twice(recs, n, &ld, &op);
+    const edan_machine m = four_page_l1d();
     double c[2];
     edan_timing_counts virt, first;
     CHECK(predict(&m, recs, n, LAT, 2, 64, c, &virt) == 0, "virtual");
@@ -228,14 +242,8 @@ static void image_first(void)
     const uint64_t setup[] = {0x100000, 0x200000, 0x101000, 0x201000, 0x102000, 0x103000};
     for (size_t i = 0; i < 6; i++)
         recs[n++] = rec(&ld, setup[i]);
-    for (int pass = 0; pass < 2; pass++)
-        for (uint64_t a = 0x100000; a < 0x100000 + 4 * PAGE; a += LINE) {
-            recs[n++] = rec(&ld, a);
-            recs[n++] = rec(&op, 0);
-        }
-    edan_machine m = base_machine();
-    m.data[0].geo.size = 16384;
-    m.data[0].geo.ways = 1;
+    n = walk_twice(recs, n, &ld, &op);
+    const edan_machine m = four_page_l1d();
     const edan_pagemap_range image = {0x200000, 0x200000 + 2 * PAGE};
     const double lat[5] = {50, 100, 200, 300, 400};
     for (int threads = 1; threads <= 2; threads++)
@@ -261,16 +269,6 @@ static void image_first(void)
         }
 }
 
-/* A conditional branch on `src` at `pc` whose taken target is pc + imm. */
-static edan_insn branch(uint8_t src, uint64_t pc, int64_t imm)
-{
-    edan_insn b = add(0, src, pc);
-    b.flow = EDAN_FLOW_BRANCH;
-    b.n_dst = 0;
-    b.imm = imm;
-    return b;
-}
-
 /*
  * timing_wrongpath_test.c's bisection: a load of x5 from x4 at 0x1000 at
  * Lp = 0x104000, L = 0x102000 and A = 0x101000, a branch on x5 (not taken,
@@ -286,14 +284,7 @@ static void bisection_pages(void)
 {
     static edan_exec r[32];
     static edan_insn code[8];
-    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
-    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
-    code[2] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1008);
-    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
-    code[3].flow = EDAN_FLOW_JUMP;
-    code[4] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1010);
-    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
-    code[5].flow = EDAN_FLOW_JUMP;
+    bisection_code(code);
     code[6] = load(EDAN_REG_X(7), EDAN_REG_X(5), 0x1018);
     code[7] = load(EDAN_REG_X(10), EDAN_REG_X(11), 0x1020);
     edan_machine m = base_machine();

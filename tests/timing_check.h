@@ -169,6 +169,34 @@ static inline void load_and_add(edan_insn *ld, edan_insn *op)
     *op = add(EDAN_REG_X(7), EDAN_REG_X(7), 0x1004);
 }
 
+/* A conditional branch on `src` at `pc` whose taken target is pc + imm. */
+static inline edan_insn branch(uint8_t src, uint64_t pc, int64_t imm)
+{
+    edan_insn b = add(0, src, pc);
+    b.flow = EDAN_FLOW_BRANCH;
+    b.n_dst = 0;
+    b.imm = imm;
+    return b;
+}
+
+/*
+ * A binary search's code (timing_wrongpath_test.c, pagemap_test.c), code[0 ..
+ * 5]: a load of x5 from x4 at 0x1000 (the midpoint), a branch on x5 at 0x1004
+ * to 0x1010 (taken: the lower half), the arms' x4 updates at 0x1008 and 0x1010
+ * and their jumps back (0x100c, 0x1014).
+ */
+static inline void bisection_code(edan_insn *code)
+{
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
+    code[2] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1008);
+    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
+    code[3].flow = EDAN_FLOW_JUMP;
+    code[4] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1010);
+    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
+    code[5].flow = EDAN_FLOW_JUMP;
+}
+
 /* A distinct line for the i-th access: every access misses every level. */
 static inline uint64_t fresh(size_t i)
 {

@@ -56,16 +56,6 @@ static edan_machine machine(void)
     return m;
 }
 
-/* A conditional branch on `src` at `pc` whose taken target is pc + imm. */
-static edan_insn branch(uint8_t src, uint64_t pc, int64_t imm)
-{
-    edan_insn b = add(0, src, pc);
-    b.flow = EDAN_FLOW_BRANCH;
-    b.n_dst = 0;
-    b.imm = imm;
-    return b;
-}
-
 /*
  * The stream: [a jump at 0x1008 to 0x1000 when `seen`] the branch at 0x1000,
  * taken to 0x2000; `body` adds at 0x2000 (one line), a jump to 0x1040; 4 adds
@@ -337,14 +327,7 @@ static void test_bisection(void)
 #define SEARCH_N (1u << 13)
 static size_t searches(edan_exec *r, edan_insn *code, size_t keys, uint64_t seed)
 {
-    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(4), 0x1000);
-    code[1] = branch(EDAN_REG_X(5), 0x1004, 0xc);
-    code[2] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1008);
-    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
-    code[3].flow = EDAN_FLOW_JUMP;
-    code[4] = add(EDAN_REG_X(4), EDAN_REG_X(4), 0x1010);
-    code[5] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x1014);
-    code[5].flow = EDAN_FLOW_JUMP;
+    bisection_code(code);
     code[6] = add(EDAN_REG_X(4), EDAN_REG_X(8), 0x1018);
     size_t n = 0;
     uint64_t x = seed;
