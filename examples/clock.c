@@ -35,8 +35,8 @@ int main(int argc, char **argv)
         perror("clock");
         return 1;
     }
-    printf("monotonic %lld.%09ld gettimeofday %lld.%06ld realtime %lld.%09ld\n", (long long)mono.tv_sec,
-           mono.tv_nsec, (long long)tv.tv_sec, (long)tv.tv_usec, (long long)real.tv_sec, real.tv_nsec);
+    printf("monotonic %lld.%09ld gettimeofday %lld.%06ld realtime %lld.%09ld\n", (long long)mono.tv_sec, mono.tv_nsec,
+           (long long)tv.tv_sec, (long)tv.tv_usec, (long long)real.tv_sec, real.tv_nsec);
     const long m = n + mono.tv_nsec % 61 + tv.tv_usec % 59 + real.tv_nsec % 53;
     long *a = malloc((size_t)m * sizeof *a);
     if (!a) {
