@@ -73,6 +73,23 @@ def test_reproducible():
         check(near_real and far_real and near_real != far_real, "--real-path: a longer path moves the heap")
         check(len(near_real.splitlines()) == len(far_real.splitlines()), "--real-path: the same instructions")
         check(heap_trace(spmv, "50") == heap_trace(far + "/spmv", "50"), "without --real-path the heap stays")
+
+        # the time the program reads is edan's clock (src/plugin/plugin_clock.c): a program whose kernel's length
+        # and output depend on it runs the same each time, its clock going forward 1 ms a reading
+        def clock_run(*args):
+            p = subprocess.run([EDAN, "record", "--text", "--filter=kernel", "--no-progress", "-o", out, *args,
+                                os.path.join(EX, "clock"), "40"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+            check(p.returncode == 0, f"edan record clock {args}: {p.stderr}")
+            return p.stdout, open(out).read() if p.returncode == 0 else None
+
+        runs = [clock_run(), clock_run(), clock_run("--real-path"), clock_run("--real-path")]
+        check(runs[0][1] and runs[0] == runs[1], f"clock: the same output and trace in two runs: {runs[0][0]!r}, "
+              f"{runs[1][0]!r}")
+        check(runs[2][1] and runs[2] == runs[3], f"clock: and with --real-path: {runs[2][0]!r}, {runs[3][0]!r}")
+        check(runs[0][0] == runs[2][0], "clock: the same output with --real-path")
+        check(runs[0][0].startswith("monotonic 1000000000.001000000 gettimeofday 1000000000.002000 "
+                                    "realtime 1000000000.003000000\n"), f"clock: edan's clock: {runs[0][0]!r}")
     for bad, needle in (("--env=NOEQUALS", "NAME=VALUE"), ("--env==x", "NAME=VALUE"), ("--env=A B=1", "NAME=VALUE"),
                         ("--pass-env=1", "takes no value"), ("--real-path=1", "takes no value")):
         p = subprocess.run([EDAN, "run", bad, spmv, "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -104,7 +104,7 @@ static void written_iov(uint64_t iov, uint64_t count, uint64_t total)
 
 void edan_syscall_enter(unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-    (void)a1;
+    edan_clock_enter(vcpu, num, a1, a2);
     if (!sc.on || vcpu || P.child)
         return; /* other threads' calls are not traced (and sc is vCPU 0's alone) */
     sc.kind = kind_of(num);
@@ -116,6 +116,7 @@ void edan_syscall_enter(unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2
 static void on_return(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64_t ret)
 {
     (void)id;
+    edan_clock_return(vcpu, num, ret);
     if (vcpu || sc.kind == SC_NONE || num != sc.num || P.child)
         return;
     const enum sc_kind kind = sc.kind;
@@ -141,6 +142,5 @@ static void on_return(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64
 
 void edan_syscall_watch(qemu_plugin_id_t id)
 {
-    if (sc.on)
-        qemu_plugin_register_vcpu_syscall_ret_cb(id, on_return);
+    qemu_plugin_register_vcpu_syscall_ret_cb(id, on_return); /* the clock's (plugin_clock.c) and the writes' */
 }
