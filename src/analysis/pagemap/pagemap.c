@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
+
 int edan_pagemap_init(edan_pagemap *m)
 {
     memset(m, 0, sizeof *m);
@@ -19,8 +21,8 @@ void edan_pagemap_free(edan_pagemap *m)
 uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page)
 {
     if (m->next == m->cap) { /* room for a new frame's page first: a page in the keymap has its frame */
-        const uint64_t cap = m->cap ? 2 * m->cap : 1024;
-        uint64_t *p = realloc(m->page, cap * sizeof *p);
+        const size_t cap = edan_grow_cap((size_t)m->cap, (size_t)m->next);
+        uint64_t *p = edan_grow_zeroed(m->page, (size_t)m->cap, cap, sizeof *p);
         if (!p)
             return UINT64_MAX;
         m->page = p;
