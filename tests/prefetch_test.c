@@ -37,7 +37,10 @@
  *    crossing's stride is a jump between frames, which takes one from the
  *    confidence and keeps the entry's stride, and its prefetches, that jump
  *    ahead, leave the page and are dropped; the next access prefetches
- *    again. One more latency is exposed than with the frames in a row.
+ *    again. One more latency is exposed than with the frames in a row;
+ *  - a load that ran before an older store to its block (a violation)
+ *    trains at its squashed start, also when its replay is forwarded;
+ *  - a wrong-path load that finds its line on its way trains (an MSHR hit).
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -516,6 +519,85 @@ static void test_violation(void)
           c.prefetch[0].issued, c.prefetch[0].useful, c.level_misses[0], e);
 }
 
+/*
+ * test_violation()'s stream with the violating load reading the store's own
+ * bytes: loads of pc P at x (a miss: a new entry), x+16 (in flight: the
+ * stride 16, confidence 3), a store to x+32 whose data is the first load's,
+ * and P at x+32, which violates, and whose replay takes its bytes from the
+ * store (forwarded): its squashed start reached the L1d, found the line in
+ * flight and trained (stride 16, confidence 4), and its prefetch of the
+ * next line serves the load after it: one L1d miss, one prefetch. Were the
+ * forwarded replay all there is, it would train nothing: no prefetch, two
+ * misses.
+ */
+static void test_violation_forwarded(void)
+{
+    const uint64_t x = fresh(0);
+    const edan_insn p = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    const edan_insn st = store(EDAN_REG_X(9), EDAN_REG_X(7), 0x1010, 8);
+    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(7), 0x1020);
+    const edan_exec r[] = {rec(&p, x), rec(&p, x + 16), rec(&st, x + 32), rec(&p, x + 32), rec(&next, x + LINE)};
+    edan_machine m = base_machine();
+    m.store_set_bytes = 16;
+    m.data[0].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    CHECK(c.prefetch[0].issued == 1 && c.prefetch[0].useful == 1 && c.level_misses[0] == 1,
+          "a violating load forwarded at its replay trains at its squashed start: %" PRIu64 " prefetched, %" PRIu64
+          " used (expected 1, 1), %" PRIu64 " L1d misses (expected 1), %g latencies exposed",
+          c.prefetch[0].issued, c.prefetch[0].useful, c.level_misses[0], e);
+}
+
+/*
+ * A load on a mispredicted branch's wrong path that finds its line on its
+ * way (an MSHR hit) trains the L1d's prefetcher: gem5's squashed load
+ * reached the L1d (fits.floyd-warshall's row loads, docs/model.md,
+ * Prefetchers, *Wrong-path loads*). A loop: a load of pc P (at 0x1000, its
+ * address ready at once), a branch on its value at 0x1004 to 0x100c, an
+ * addition at 0x1008 and a jump back at 0x100c. The first run's branch is
+ * not taken (predicted so: 0x1008 decoded), P at y, a line of its own (a
+ * new entry); the second's is taken, mispredicted, P at x (a miss: the
+ * stride x - y, confidence 3). Its wrong path runs 0x1008, the jump and the
+ * next run's P at x again, while x is on its way: stride 0, confidence 2.
+ * The right path's P at x then hits, and P goes on at x + 1 .. 5 lines:
+ * x + 1 (a new stride, 1), x + 2 (2), x + 3 (3), x + 4 (4: prefetches x + 5
+ * at degree 1), x + 5's first use (5: x + 6): 2 prefetched, 6 L1d misses
+ * (y, x, x + 1 .. 4). Without the wrong path's training the confidence is
+ * one more: x + 3 prefetches x + 4, and each first use the next: 3
+ * prefetched, 5 misses.
+ */
+static void test_wrong_path(void)
+{
+    static edan_insn code[4];
+    static edan_exec r[64];
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 8);
+    code[2] = add(EDAN_REG_X(20), EDAN_REG_X(3), 0x1008);
+    code[3] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x100c);
+    code[3].flow = EDAN_FLOW_JUMP;
+    const uint64_t x = fresh(8), y = fresh(0);
+    const uint64_t at[] = {y, x, x, x + LINE, x + 2 * LINE, x + 3 * LINE, x + 4 * LINE, x + 5 * LINE};
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        r[n++] = rec(&code[0], at[i]);
+        r[n++] = rec(&code[1], 0);
+        if (!i)
+            r[n++] = rec(&code[2], 0);
+        r[n++] = rec(&code[3], 0);
+    }
+    edan_machine m = base_machine();
+    m.rob_entries = 64;
+    m.data[0].prefetch = stride_pf(1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, n, &c, l);
+    CHECK(c.prefetch[0].issued == 2 && c.level_misses[0] == 6,
+          "a wrong-path load of a line on its way trains: %" PRIu64 " prefetched (expected 2), %" PRIu64
+          " L1d misses (expected 6), %g latencies exposed",
+          c.prefetch[0].issued, c.level_misses[0], e);
+}
+
 int main(void)
 {
     test_stride();
@@ -528,5 +610,7 @@ int main(void)
     test_issue_order();
     test_page_crossing();
     test_violation();
+    test_violation_forwarded();
+    test_wrong_path();
     return check_summary();
 }

@@ -199,8 +199,9 @@ static int wpl_level(const edan_timing *t, uint64_t addr)
  * It stops at the chunk's end, a record outside the region, a serializing
  * or native instruction, or where every lane's dispatch is past the
  * branch's resolution. Besides, the loads of a binary search's other half
- * (wrong_path_bisect(), timing_bisect.h). Nothing else of the wrong path is
- * modelled (its loads of other lines, their MSHRs and evictions).
+ * (wrong_path_bisect(), timing_bisect.h). A load that finds its line on its way
+ * trains the L1d's prefetcher (wpl_train()). Nothing else of the wrong path
+ * is modelled (its loads of other lines, their MSHRs and evictions).
  */
 /* wpl_reg: register r holds a value only the right path computed */
 static void wpl_other(edan_timing *t, const edan_insn *in, uint32_t gen)
@@ -248,6 +249,27 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
     for (size_t j = ja; j < j0; j++)
         wpl_other(t, t->part[j].insn, gen);
     return j0;
+}
+
+/*
+ * A wrong-path load that reaches the L1d, before its branch resolves in the
+ * lane that decides the prefetchers' training, and finds its line on its way
+ * (an MSHR hit, memtime.h): gem5's squashed load trains the L1d's prefetcher
+ * as a right-path one does (fits.floyd-warshall: the loads of the loop's
+ * next iterations, fetched past the first iteration's mispredicted branch,
+ * train the row's pc at stride 0 while the row's first line is on its way).
+ * Its prefetches go at its time, req.
+ */
+static __attribute__((noinline)) TIMING_TARGET void wpl_train(edan_timing *t, uint64_t pc, uint64_t addr,
+                                                              const tick *req)
+{
+    const edan_cache_result r = {false, false, 0, 0};
+    const tick early = t->ss_early; /* the record's own (store_sets()): not the wrong path's */
+    t->ss_early = 0;
+    const uint32_t n = prefetch_train_pc(t, pc, addr, &r, req);
+    t->ss_early = early;
+    for (uint32_t i = 0; i < n; i++)
+        edan_memtime_prefetch(&t->mem, &t->pf.issue[i], req);
 }
 
 static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing *t, uint64_t pc)
@@ -340,6 +362,9 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
             for (int l = 0; l <= level && l < t->nlev; l++)
                 lat += t->mem.hit[l];
             const uint64_t line = y->addr >> t->line_shift;
+            const int pk = t->mem.pf.lane;
+            if (level == 0 && t->pf.any && done[pk] < res[pk] && edan_memtime_pf_in_flight(&t->mem, line, done))
+                wpl_train(t, in->pc, y->addr, done);
             const uint32_t s = wpl_slot(line);
             timing_wpl_req *q = t->wpl_req + (size_t)s * (size_t)Kp;
             for (int k = 0; k < K; k++) {

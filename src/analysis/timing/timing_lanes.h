@@ -555,11 +555,18 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
          * A load forwarded in the lane that decides the prefetchers' training
          * (the highest latency's, memtime.h) never reaches the L1d, so gem5
          * notifies no prefetcher of it: it neither trains nor uses a
-         * prefetched line.
+         * prefetched line. But a load that ran before the store it takes its
+         * bytes from (a violation there: store_sets(), t->ss_early) reached
+         * the L1d in its squashed first run, which trains as an access of
+         * its own does (prefetch_train_pc()); its replay takes the bytes.
          */
-        const uint32_t npf = __builtin_expect(t->pf.any, 0) && !(forwarded >> t->mem.pf.lane & 1)
-                                 ? prefetch_train_first(t, in, rec, &r, dsp, a)
-                                 : 0;
+        uint32_t npf = 0;
+        if (__builtin_expect(t->pf.any, 0)) {
+            if (!(forwarded >> t->mem.pf.lane & 1))
+                npf = prefetch_train_first(t, in, rec, &r, dsp, a);
+            else if (t->ss_early)
+                npf = prefetch_train(t, in, rec->addr, &r, a);
+        }
         const uint64_t line = rec->addr >> t->line_shift;
         _Alignas(32) lanes req;
         bool early = false; /* the line's miss is sent earlier than a */
