@@ -197,6 +197,29 @@ typedef struct timing_skip {
     bool ok;
 } timing_skip;
 
+/*
+ * Functional warming's in-flight rule (timing_warm.h): per line the L1d
+ * received, direct mapped by edan_memtime_slot() (line + 1, 0: none), the
+ * instruction of the request that brought it, the request's kind (a
+ * TIMING_WARM_* below, the demand miss's relative to the pc that hits) and
+ * the demand miss's pc.
+ */
+typedef struct timing_wline {
+    uint64_t line, ins, pc;
+    uint32_t prefetch; /* brought by a prefetch (else a demand miss) */
+} timing_wline;
+
+/*
+ * Per cell (a pc's slot, the kind of request that brought the line, the
+ * distance in instructions from it): of the L1d hits the schedule did on a
+ * line of the table, how many (seen) and how many found it on its way
+ * (on_way), both halved at TIMING_WARM_DECAY; credit: the skips' training
+ * counter (timing_warm.h, warm_in_flight()).
+ */
+typedef struct timing_wcell {
+    uint16_t seen, on_way, credit;
+} timing_wcell;
+
 struct edan_timing {
     edan_machine m;
     int K, Kp; /* lanes, and lanes padded to a multiple of the step's width */
@@ -339,6 +362,13 @@ struct edan_timing {
     bool mem_ok;
     edan_prefetcher pf; /* the data caches' prefetchers, on dc (pf.any false: none) */
     bool pf_ok;
+    /*
+     * Functional warming's in-flight rule (timing_warm.h), with sampling on a
+     * machine with a prefetcher (else both NULL): the lines the L1d received,
+     * [edan_memtime_slot(line)], and what the schedule learned, per cell.
+     */
+    timing_wline *wline;
+    timing_wcell *wcell;
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped, timing_ss_block) its last store; per pc the set + 1 (SSIT); per
