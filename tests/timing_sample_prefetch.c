@@ -110,7 +110,7 @@ static void test_stride_streams(void)
 
 /*
  * A stream whose lock the L1d hits on lines on their way decide (NPB MG's,
- * timing_warm.h): one load walking an array the L2 holds and the L1d does
+ * timing_internal.h): one load walking an array the L2 holds and the L1d does
  * not, 8 bytes at a time (16 to a line), one record in 40 between four
  * chains of additions. Each line's first access misses to the L2; the next,
  * an iteration later, finds it on its way and in the schedule trains the

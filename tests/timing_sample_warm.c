@@ -1,5 +1,5 @@
 /*
- * Functional warming's in-flight rule (src/analysis/timing/timing_warm.h)
+ * Functional warming's in-flight rule (src/analysis/timing/timing_internal.h)
  * against a naive reference on random streams of accesses: the streaming
  * rule keeps per line its last L1d request in a direct-mapped table and per
  * (pc slot, kind, distance bucket) a cell; the reference keeps every
@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "analysis/timing/timing_warm.h"
+#include "analysis/timing/timing_internal.h"
 #include "check.h"
 #include "timing_random.h"
 

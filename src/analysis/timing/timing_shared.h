@@ -15,7 +15,6 @@
 #include "analysis/cache/cache.h"
 #include "analysis/machine/machine.h"
 #include "analysis/timing/timing_internal.h"
-#include "analysis/timing/timing_warm.h"
 #include "isa/riscv_ops.h"
 #include "util/grow.h"
 
@@ -390,7 +389,7 @@ static inline void prefetch_count(edan_timing *t, uint32_t n)
  * (r): they train, fill dc and are counted with the bytes they move. req:
  * the access's L1d request per lane, which decides whether an L1d hit finds
  * its line still on its way and trains (memtime.h), and, sampled, teaches
- * functional warming's rule (timing_warm.h); NULL without a time
+ * functional warming's rule (timing_internal.h); NULL without a time
  * (functional warming outside the region): it does not (a skip's:
  * prefetch_train_skip()). The number sent, t->pf.issue[0 ..), for the
  * hierarchy's times. A load that violated in the lane that decides
@@ -419,7 +418,8 @@ static TIMING_TARGET uint32_t prefetch_train_pc(edan_timing *t, uint64_t pc, uin
     return n;
 }
 
-/* prefetch_train_pc() in a skip (functional warming in the region): L1d hits on their way by the rule of timing_warm.h.
+/* prefetch_train_pc() in a skip (functional warming in the region): L1d hits on their way by the rule of
+ * timing_internal.h.
  */
 static TIMING_TARGET void prefetch_train_skip(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r)
 {
@@ -599,7 +599,7 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
         }
     }
     count_access(t, &r);
-    if (t->pf.any && region) /* a skip: functional warming's in-flight rule (timing_warm.h) */
+    if (t->pf.any && region) /* a skip: functional warming's in-flight rule (timing_internal.h) */
         prefetch_train_skip(t, in->pc, rec->addr, &r);
     else if (t->pf.any)
         (void)prefetch_train(t, in, rec->addr, &r, NULL);
