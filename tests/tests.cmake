@@ -275,7 +275,7 @@ add_test(NAME timing_lanes_one_at_a_time COMMAND timing_lanes_test)
 # The sampled schedule: its estimator against a naive reference and its intervals' coverage, whole-period
 # sampling equal to the unsampled model, exact counts and independent lanes when sampled.
 add_executable(timing_sample_test tests/timing_sample_test.c tests/timing_sample_slope.c tests/timing_sample_prefetch.c
-               tests/random_trace.c)
+               tests/timing_sample_warm.c tests/random_trace.c)
 target_link_libraries(timing_sample_test PRIVATE edan_core m)
 add_test(NAME timing_sampled COMMAND timing_sample_test)
 add_test(NAME timing_sampled_one_at_a_time COMMAND timing_sample_test)

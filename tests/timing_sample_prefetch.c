@@ -31,11 +31,16 @@ static double slope_cycles(const edan_timing *t)
     return edan_timing_lane_get(t, 1).cycles - edan_timing_lane_get(t, 0).cycles;
 }
 
+static edan_timing *pf_run_on(const edan_machine *m, const edan_exec *r, size_t n, const edan_timing_sampling *smp)
+{
+    const double lat[2] = {50, 300};
+    return timing_run_sampled(m, r, n, lat, 2, 4096, 1, smp);
+}
+
 static edan_timing *pf_run(const edan_exec *r, size_t n, const edan_timing_sampling *smp)
 {
     const edan_machine m = pf_machine();
-    const double lat[2] = {50, 300};
-    return timing_run_sampled(&m, r, n, lat, 2, 4096, 1, smp);
+    return pf_run_on(&m, r, n, smp);
 }
 
 /*
@@ -103,8 +108,63 @@ static void test_stride_streams(void)
           old_off);
 }
 
+/*
+ * A stream whose lock the L1d hits on lines on their way decide (NPB MG's,
+ * timing_internal.h): one load walking an array the L2 holds and the L1d does
+ * not, 8 bytes at a time (16 to a line), one record in 40 between four
+ * chains of additions. Each line's first access misses to the L2; the next,
+ * an iteration later, finds it on its way and in the schedule trains the
+ * L1d's prefetcher at a stride of 8 where the miss trained at the line's
+ * distance less 8: the strides alternate and --exact's stream does not lock
+ * (1545 L1d misses, 330 L1d prefetches). Functional warming that trains on
+ * no such hit sees the lines' stride alone, locks, and the skips count
+ * another history: sampled, 68 misses and 1811 prefetches, the slope 81 %
+ * low. With the rule that learns the schedule's decision the sampled misses
+ * are 1744 (13 % off; slope 42 % low, 131 prefetches). The check: the L1d
+ * misses within 20 % of --exact's. Not checked, and a limit of the rule:
+ * with one record in 16 or 32 --exact's stream locks and the rule's
+ * stays unlocked (L1d misses 4422 and 1975 against 160 and 75), where the
+ * rule before agreed (docs/accuracy.md).
+ */
+static void test_inflight_lock(void)
+{
+    enum { N = 1200000, EVERY = 40 };
+    static edan_exec r[N];
+    static edan_insn ld, op[4];
+    edan_machine m = pf_machine();
+    m.data[0].hit_latency = 2;
+    m.data[1].hit_latency = 14;
+    ld = load(EDAN_REG_X(12), EDAN_REG_X(20), 0x2000);
+    for (int i = 0; i < 4; i++)
+        op[i] = add(EDAN_REG_X(7 + i), EDAN_REG_X(7 + i), 0x1004 + 4 * (uint64_t)i);
+    const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 0, 0};
+    uint64_t at = 0;
+    for (size_t i = 0; i < N; i++) {
+        if (i % EVERY) {
+            r[i] = rec(&op[i % 4], 0);
+            continue;
+        }
+        r[i] = rec(&ld, 0x40000000ull + at);
+        at = (at + 8) % (48 * 1024);
+    }
+    edan_timing *e = pf_run_on(&m, r, N, NULL);
+    edan_timing *t = e ? pf_run_on(&m, r, N, &smp) : NULL;
+    if (t) {
+        const edan_timing_counts *ce = edan_timing_counts_get(e), *ct = edan_timing_counts_get(t);
+        const double me = (double)ce->level_misses[0], mt = (double)ct->level_misses[0];
+        const double exact = slope_cycles(e), sampled = slope_cycles(t);
+        CHECK(me > 1000 && fabs(mt - me) <= 0.2 * me,
+              "in-flight lock: L1d misses sampled %.0f, exact %.0f; L1d prefetches %llu, %llu; slope %+.2f %%", mt, me,
+              (unsigned long long)ct->prefetch[0].issued, (unsigned long long)ce->prefetch[0].issued,
+              100 * (sampled - exact) / exact);
+    }
+    edan_timing_free(t);
+    edan_timing_free(e);
+}
+
 void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed)
 {
+    test_inflight_lock();
     test_stride_streams();
     *passed += check_passed;
     *failed += check_failed;

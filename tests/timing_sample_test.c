@@ -718,6 +718,7 @@ static void test_ram_epochs(void)
 /* tests/timing_sample_slope.c: the slope where misses come in bursts and in a phase; its checks' counts */
 void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed);
 void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed);
+void timing_sample_warm_tests(unsigned long *passed, unsigned long *failed);
 
 static void test_bad_parameters(void)
 {
@@ -750,6 +751,7 @@ int main(void)
     test_ram_epochs();
     timing_sample_slope_tests(&check_passed, &check_failed);
     timing_sample_prefetch_tests(&check_passed, &check_failed);
+    timing_sample_warm_tests(&check_passed, &check_failed);
     test_bad_parameters();
     return check_summary();
 }

@@ -406,6 +406,18 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
     s->cfg = *cfg;
     if (t->pf.any) /* the prefetchers' state the schedule rebuilds (timing.h) */
         s->cfg.warmup *= EDAN_TIMING_SAMPLE_PF_WARMUP;
+    if (t->pf.any && !t->n_groups) { /* functional warming's in-flight rule (timing_internal.h) */
+        t->wline = calloc((size_t)1 << EDAN_MEMTIME_INFLIGHT_BITS, sizeof *t->wline);
+        t->wcell = calloc((size_t)TIMING_WARM_PCS * TIMING_WARM_KINDS * TIMING_WARM_BUCKETS, sizeof *t->wcell);
+        if (!t->wline || !t->wcell) {
+            free(t->wline);
+            free(t->wcell);
+            t->wline = NULL;
+            t->wcell = NULL;
+            edan_error_set(err, "out of memory for functional warming's in-flight rule");
+            return -1;
+        }
+    }
     s->period = cfg->regime ? cfg->unit : cfg->period;
     if (!t->n_groups)
         next_period(t, 0);
@@ -713,6 +725,8 @@ void edan_timing_sample_free(edan_timing *t)
     free(s->aux_start);
     free(s->id_est);
     free(s->id_stall_est);
+    free(t->wline);
+    free(t->wcell);
 }
 
 void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *out)

@@ -375,13 +375,24 @@ static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *
     t->n.ram_bytes += r->ram_bytes;
 }
 
+/* A demand access's n prefetches (t->pf.issue): the bytes they move and their memory lines counted. */
+static inline void prefetch_count(edan_timing *t, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        t->n.ram_bytes += t->pf.issue[i].bytes;
+        t->n.ram_lines += t->pf.issue[i].src == t->nlev;
+    }
+}
+
 /*
  * A demand access's prefetches (prefetch.h), after the cache model did it
  * (r): they train, fill dc and are counted with the bytes they move. req:
  * the access's L1d request per lane, which decides whether an L1d hit finds
- * its line still on its way and trains (memtime.h); NULL without a time
- * (functional warming): it does not. The number sent, t->pf.issue[0 ..),
- * for the hierarchy's times. A load that violated in the lane that decides
+ * its line still on its way and trains (memtime.h), and, sampled, teaches
+ * functional warming's rule (timing_internal.h); NULL without a time
+ * (functional warming outside the region): it does not (a skip's:
+ * prefetch_train_skip()). The number sent, t->pf.issue[0 ..), for the
+ * hierarchy's times. A load that violated in the lane that decides
  * (store_sets(), t->ss_early) ran once before, squashed: gem5's first run
  * reached the L1d and, finding its line on its way (an MSHR hit), trained
  * the prefetchers; so the line on its way at either start trains
@@ -397,12 +408,26 @@ static TIMING_TARGET uint32_t prefetch_train_pc(edan_timing *t, uint64_t pc, uin
         in_flight = edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, early);
     }
     t->ss_early = 0;
+    const bool learn = req && t->wline;
+    if (learn)
+        warm_learn(t, pc, addr, r, in_flight);
     const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, pc, addr, r, in_flight);
-    for (uint32_t i = 0; i < n; i++) {
-        t->n.ram_bytes += t->pf.issue[i].bytes;
-        t->n.ram_lines += t->pf.issue[i].src == t->nlev;
-    }
+    prefetch_count(t, n);
+    if (learn)
+        warm_note(t, pc, addr, r, n);
     return n;
+}
+
+/* prefetch_train_pc() in a skip (functional warming in the region): L1d hits on their way by the rule of
+ * timing_internal.h.
+ */
+static TIMING_TARGET void prefetch_train_skip(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r)
+{
+    const bool in_flight = t->wline && warm_in_flight(t, pc, addr, r);
+    const uint32_t n = edan_prefetch_access(&t->pf, &t->dc, pc, addr, r, in_flight);
+    prefetch_count(t, n);
+    if (t->wline)
+        warm_note(t, pc, addr, r, n);
 }
 
 /* prefetch_train_pc() for the access of the instruction in. */
@@ -556,9 +581,10 @@ STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec, const timing_fdes
  * A record's memory access in the state every lane shares and that follows
  * the stream without a time: the data caches' contents, the prefetchers'
  * training and the counts (t->n). The whole of it, for any access (an AMO,
- * a prefetcher's); functional_run() takes the common ones itself.
+ * a prefetcher's); functional_run() takes the common ones itself. region: a
+ * skip's (the prefetchers train by functional warming's in-flight rule).
  */
-static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timing *t, const edan_exec *rec)
+static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timing *t, const edan_exec *rec, bool region)
 {
     const edan_insn *in = rec->insn;
     const bool store = in->mem == EDAN_MEM_STORE;
@@ -573,7 +599,9 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
         }
     }
     count_access(t, &r);
-    if (t->pf.any)
+    if (t->pf.any && region) /* a skip: functional warming's in-flight rule (timing_internal.h) */
+        prefetch_train_skip(t, in->pc, rec->addr, &r);
+    else if (t->pf.any)
         (void)prefetch_train(t, in, rec->addr, &r, NULL);
     t->n.loads += !store;
     t->n.stores += store;
@@ -665,7 +693,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             if (__builtin_expect(!plain || d->amo, 0)) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
-                functional_access(t, rec);
+                functional_access(t, rec, region);
             } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
                 l1_hits++; /* count_access() of a first level's hit that moved no bytes */
                 loads += !store;
