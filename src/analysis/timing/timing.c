@@ -260,33 +260,46 @@ int edan_timing_load_image(edan_timing *t, const edan_pagemap_range *r, size_t n
 /* ===================================================================== */
 
 /*
- * With the machine's pages placed at first touch: the chunk's copy, each
- * access at its physical address (pagemap.h); NULL when out of memory. Every
- * record passes here in stream order, warm ones too, so the frames follow
- * the whole program's first touches whatever the model schedules or samples;
- * the chunk's and the map's state match whatever the producer's batches (a
- * wrong path's load asks whether its page was touched before it: the map's
- * mark, the frames placed before the chunk, timing_bisect.h).
+ * With the machine's pages placed at first touch: each access of the chunk
+ * recs, the model's own (t->hold), at its physical address (pagemap.h), in
+ * place; -1 when out of memory. Every record passes here in stream order,
+ * warm ones too, so the frames follow the whole program's first touches
+ * whatever the model schedules or samples; the chunk's and the map's state
+ * match whatever the producer's batches (a wrong path's load asks whether
+ * its page was touched before it: the map's mark, the frames placed before
+ * the chunk, timing_bisect.h).
  */
-static const edan_exec *translate(edan_timing *t, const edan_exec *recs, size_t n)
+static int translate(edan_timing *t, edan_exec *recs, size_t n)
 {
     t->pages.mark = t->pages.next;
     for (size_t i = 0; i < n; i++) {
-        t->xlat[i] = recs[i];
-        if (recs[i].insn->mem != EDAN_MEM_NONE && !(recs[i].flags & EDAN_EXEC_NO_ACCESS) &&
-            (t->xlat[i].addr = edan_pagemap_translate(&t->pages, recs[i].addr)) == UINT64_MAX) {
+        edan_exec *r = &recs[i];
+        if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS))
+            continue;
+        if ((r->addr = edan_pagemap_translate(&t->pages, r->addr)) == UINT64_MAX) {
             if (!t->err.set)
                 edan_error_set(&t->err, "out of memory for the timing model's page map");
-            return NULL;
+            return -1;
         }
     }
-    return t->xlat;
+    return 0;
 }
 
-static void run(edan_timing *t, const edan_exec *recs, size_t n)
+/*
+ * The chunk recs[0..n): the model's own (t->hold) when owned, else the
+ * batch's, which other threads read too: with first-touch pages that one is
+ * first copied into t->hold (empty then, consume_chunks()) and translated
+ * there, the batch left as it is.
+ */
+static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
 {
-    if (t->paged && !(recs = translate(t, recs, n)))
-        return;
+    if (t->paged) {
+        if (!owned)
+            memcpy(t->hold, recs, n * sizeof *recs);
+        if (translate(t, t->hold, n))
+            return;
+        recs = t->hold;
+    }
     if (__builtin_expect(t->v < t->dump_end, 0))
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
     else if (t->width == TIMING_LV && t->Kp == TIMING_LV)
@@ -306,7 +319,7 @@ static void consume_chunks(edan_timing *t, const edan_exec *recs, size_t n)
 {
     while (n) {
         if (!t->held && n >= PRED_BATCH) {
-            run(t, recs, PRED_BATCH);
+            run(t, recs, PRED_BATCH, false); /* hold is empty: a copy goes there */
             recs += PRED_BATCH;
             n -= PRED_BATCH;
             continue;
@@ -318,7 +331,7 @@ static void consume_chunks(edan_timing *t, const edan_exec *recs, size_t n)
         n -= take;
         if (t->held == PRED_BATCH) {
             t->held = 0;
-            run(t, t->hold, PRED_BATCH);
+            run(t, t->hold, PRED_BATCH, true);
         }
     }
 }
@@ -337,7 +350,7 @@ void edan_timing_flush(edan_timing *t)
     const size_t n = t->held;
     t->held = 0;
     if (n)
-        run(t, t->hold, n);
+        run(t, t->hold, n, true);
 }
 
 static int finish(void *ctx)

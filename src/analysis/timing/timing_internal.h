@@ -242,12 +242,12 @@ struct edan_timing {
     size_t held;
     /*
      * the machine's page placement (edan_machine pages): with first touch, run() hands the model
-     * each chunk's copy in xlat, its accesses' addresses physical (analysis/pagemap/pagemap.h), so the
-     * caches, the prefetchers and the wrong path see the addresses the machine's caches would
+     * each chunk in hold (copied there when it came whole in a batch), its accesses' addresses made
+     * physical in place (analysis/pagemap/pagemap.h), so the caches, the prefetchers and the wrong
+     * path see the addresses the machine's caches would
      */
     bool paged;
     edan_pagemap pages;
-    edan_exec xlat[PRED_BATCH];
     /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
     const edan_exec *part;
     size_t part_n, part_j;
