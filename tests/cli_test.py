@@ -2,12 +2,14 @@
 """The traced program's surroundings on real runs: the same numbers from any environment, directory,
 program path and $TMPDIR; --env, --pass-env and --real-path; the program's standard output kept out of a
 machine-readable report (--program-output); C++ functions named as users write them, demangled in
-every report.
+every report; an option given twice, as the option table says (repeated).
 
-usage: cli_test.py BUILD_DIR CATEGORY   (categories: reproducible, program_output, cxx_names, cache_presets, rank, annotate)
+usage: cli_test.py BUILD_DIR CATEGORY   (categories: reproducible, program_output, cxx_names, cache_presets, rank,
+       annotate, repeated)
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -297,4 +299,136 @@ def test_annotate():
     check(" Stall" in text and "at 300 ns" in text, "annotate --machine: the Stall column")
 
 
-run_category({"annotate": test_annotate, "rank": test_rank, "cache_presets": test_cache_presets, "reproducible": test_reproducible, "program_output": test_program_output, "cxx_names": test_cxx_names})
+def edan_p(*args, cwd=None):
+    return subprocess.run([EDAN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+
+
+def option_table():
+    p = edan_p("help", "--option-table")
+    check(p.returncode == 0, f"edan help --option-table: {p.stderr}")
+    return [r for r in (json.loads(ln) for ln in p.stdout.splitlines()) if "option" in r]
+
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+MG = os.path.join(ROOT, "tests", "data", "memgaze", "ubench-O3-n500k-buf8k-p100000-s0-90",
+                  "ubench-O3-n500k-buf8k-p100000-s0-90")
+
+
+def refused_twice(p, what, message):
+    """Exit 2 and one line on stderr naming the option."""
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and message in lines[0], f"{what}: exit {p.returncode}, {p.stderr!r}")
+
+
+def test_repeated():
+    """What a second one of an option does, as the option table ('repeat') and the README say: a value option is
+    given once (exit 2 naming it), a list's values add up, a flag again is the same as once (of --text and
+    --binary the last counts)."""
+    spmv = os.path.join(EX, "spmv")
+    rows = option_table()
+    # the README's list of options that add up is the table's
+    adds = sorted({r["option"] for r in rows if r["repeat"] == "adds"})
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = " ".join(f.read().split())
+    said = readme.split("An option that takes a value is given once, except the lists that add up (", 1)
+    listed = sorted(re.findall(r"`--([\w-]+)`", said[1].split(")", 1)[0])) if len(said) == 2 else []
+    check(adds and listed == adds, f"README's options that add up {listed} are the table's {adds}")
+    check({r["repeat"] for r in rows if r["kind"] == "flag"} == {"again"}, "a flag again is as once")
+    check(all(r["repeat"] in ("once", "adds") for r in rows if r["kind"] != "flag"), "a value option: once or adds")
+    # every option of every command, twice, at the parse (--help stops the command after it): a value that the
+    # option takes once, then again
+    with tempfile.TemporaryDirectory() as d:
+        os.mkdir(os.path.join(d, "dir"))
+        machine, costs = os.path.join(ROOT, "machines", "gem5-validation.ini"), os.path.join(d, "costs.txt")
+        with open(costs, "w") as f:
+            f.write("int 2\n")
+        candidates = {"input": [machine, spmv, costs],
+                      "output": [os.path.join(d, "out.txt")], "output-dir": [os.path.join(d, "dir")],
+                      "value": ["1", "32K", "kernel", "gem5-validation", "stdout", "A=1", "50,300", "1:2", "fdiv=20",
+                                "line", "2000,1000,64000", "fuse", "lru", "data", "2"]}
+        tried, untried = 0, []
+        for r in rows:
+            cmds = [c for c in r["commands"] if c not in ("memgaze-table", "machines")]
+            if not cmds or r["option"] == "memgaze-table":
+                continue
+            cmd, name = cmds[0], r["option"]
+            if r["kind"] == "flag":
+                once = twice = ["--" + name]
+            else:
+                value = next((v for v in candidates[r["kind"]]
+                              if edan_p(cmd, f"--{name}={v}", "--help").returncode == 0), None)
+                if value is None:
+                    untried.append(f"{cmd} --{name}")
+                    continue
+                once, twice = [f"--{name}={value}"], [f"--{name}={value}"] * 2
+            tried += 1
+            p = edan_p(cmd, *once, *twice, "--help") if r["kind"] == "flag" else edan_p(cmd, *twice, "--help")
+            if r["repeat"] == "once":
+                short = f"-{r['short']}/" if "short" in r else ""
+                refused_twice(p, f"edan {cmd} --{name} twice", f"{cmd}: {short}--{name} given twice (it takes one value)")
+            else:
+                check(p.returncode == 0 and p.stdout.startswith(f"usage: edan {cmd}"),
+                      f"edan {cmd} --{name} twice is accepted ({r['repeat']}): {p.returncode} {p.stderr!r}")
+        check(tried > 80 and not untried, f"{tried} options tried twice; no value found for {untried}")
+        # short and long spellings are one option
+        out = os.path.join(d, "t.edt")
+        refused_twice(edan_p("record", "-o", out, "--trace=" + out, spmv, "50"), "record -o and --trace",
+                      "record: -o/--trace given twice (it takes one value)")
+        refused_twice(edan_p("run", "--machine=gem5-validation", "--machine", "gem5-validation", spmv),
+                      "run --machine twice", "run: --machine given twice (it takes one value)")
+        refused_twice(edan_p("run", "--machine"), "run --machine without its value", "run: --machine needs a value")
+        refused_twice(edan_p("run", "--pass-env=1", spmv), "a flag's value", "run: --pass-env takes no value")
+        refused_twice(edan_p("convert", "--text=1", "a", "b"), "convert --text=1", "convert: --text takes no value")
+        refused_twice(edan_p("run", "--help=yes"), "--help=yes", "run: --help takes no value")
+        # --help twice, -h and --help: help, exit 0
+        for args in (["run", "--help", "--help"], ["analyze", "-h", "--help"], ["convert", "--help", "-h"],
+                     ["locality", "--help", "--help"]):
+            p = edan_p(*args)
+            check(p.returncode == 0 and p.stdout == edan_p(args[0], "--help").stdout, f"edan {args}: {p.stderr!r}")
+        # --memgaze-table twice is the table; its value options once, -o and --output one option, also after the trace
+        mg = ["locality", "--memgaze-table", f"--load-classes={MG}.binanlys", "--period=100000"]
+        one, two = edan_p(*mg, MG + ".trace"), edan_p(*mg, "--memgaze-table", MG + ".trace")
+        check(one.returncode == 0 and one.stdout and two.stdout == one.stdout, f"--memgaze-table twice: {two.stderr!r}")
+        refused_twice(edan_p(*mg, "--period=3", MG + ".trace"), "--period twice",
+                      "locality: --period given twice (it takes one value)")
+        refused_twice(edan_p(*mg, MG + ".trace", "--period=3"), "--period twice, after the trace",
+                      "locality: --period given twice (it takes one value)")
+        refused_twice(edan_p(*mg, "-o", out, f"--output={out}", MG + ".trace"), "-o and --output",
+                      "locality: -o/--output given twice (it takes one value)")
+        refused_twice(edan_p(*mg, "--", MG + ".trace", "--period=3"), "an operand after '--'",
+                      "locality: one trace at a time ('--period=3' is extra)")
+        refused_twice(edan_p("run", "--period=3", spmv), "--period is --memgaze-table's",
+                      "run: --period is not an option of edan run but of edan locality --memgaze-table")
+        refused_twice(edan_p("locality", "--hpcstruct=x", spmv), "--hpcstruct without --memgaze-table",
+                      "locality: --hpcstruct is an option of --memgaze-table")
+        # flags again: the same run; --text and --binary, the last counts
+        base = edan_p("run", "--json", "--cache=32K", "--ignore-exit", "--pass-env", spmv, "50")
+        again = edan_p("run", "--json", "--json", "--cache=32K", "--ignore-exit", "--ignore-exit", "--pass-env",
+                       "--pass-env", spmv, "50")
+        check(base.returncode == 0 and again.returncode == 0 and metrics(json.loads(base.stdout.splitlines()[-1]))
+              == metrics(json.loads(again.stdout.splitlines()[-1])), f"flags twice: the same report {again.stderr!r}")
+        traces = {}
+        for name, flags in (("text", ["--text"]), ("text-twice", ["--text", "--text"]), ("binary", [])):
+            traces[name] = os.path.join(d, name + ".edt")
+            p = edan_p("record", *flags, "--filter=kernel", "-o", traces[name], spmv, "50")
+            check(p.returncode == 0, f"record {flags}: {p.stderr!r}")
+        text = open(traces["text"], "rb").read()
+        check(text == open(traces["text-twice"], "rb").read() != open(traces["binary"], "rb").read(),
+              "record --text twice: the text trace --text writes")
+        # a text trace converts only to text: with --text --binary, --binary counts; with --binary --text, --text
+        p = edan_p("convert", "--text", "--binary", traces["text"], os.path.join(d, "x.edt"))
+        check(p.returncode == 2 and "converts only to text" in p.stderr, f"convert --text --binary: {p.stderr!r}")
+        for flags in (["--binary", "--text"], ["--text", "--text"]):
+            p = edan_p("convert", *flags, traces["binary"], os.path.join(d, "c.txt"))
+            check(p.returncode == 0 and open(os.path.join(d, "c.txt"), "rb").read().splitlines()[-3:]
+                  == text.splitlines()[-3:], f"convert {flags}: the text trace: {p.stderr!r}")
+        back = traces["binary"]
+        p = edan_p("convert", "--", back, os.path.join(d, "e.txt"))
+        check(p.returncode == 0, f"convert -- IN OUT: {p.stderr!r}")
+        # a list's values add up: two caches, two configurations
+        p = edan_p("analyze", "--json", "--cache=32K", "--cache=64K", back)
+        confs = json.loads(p.stdout)["configurations"] if p.returncode == 0 else []
+        check(len(confs) == 2, f"--cache twice: two configurations: {p.stderr!r}")
+
+
+run_category({"repeated": test_repeated, "annotate": test_annotate, "rank": test_rank, "cache_presets": test_cache_presets, "reproducible": test_reproducible, "program_output": test_program_output, "cxx_names": test_cxx_names})

@@ -332,7 +332,7 @@ if(RISCV_CC)
   set_tests_properties(sampled_estimates PROPERTIES DEPENDS examples)
 endif()
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  foreach(category reproducible program_output cxx_names cache_presets rank annotate)
+  foreach(category reproducible program_output cxx_names cache_presets rank annotate repeated)
     add_test(NAME cli_${category}
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/cli_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(cli_${category} PROPERTIES DEPENDS examples TIMEOUT 600)

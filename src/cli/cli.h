@@ -26,8 +26,9 @@ typedef struct cli {
     const char *plugin;
     const char *trace_out;
     const char *image; /* edan dot: render to this SVG or PNG with Graphviz */
-    bool text_trace;
+    int text_trace;    /* --text 1, --binary 0; edan convert: -1 until given (the input's format decides) */
     bool help;
+    bool end_of_options; /* "--" was given: the arguments after it are operands */
     /* the traced program's surroundings (qemu.c) */
     const char *program_output; /* --program-output: "stdout", "stderr" or a file; NULL: the default */
     bool pass_env;              /* --pass-env: the caller's environment instead of a fixed one */
@@ -37,6 +38,8 @@ typedef struct cli {
     const char *list_file; /* edan rank --list=FILE */
     bool ignore_exit;      /* --ignore-exit: exit 0 when a traced program failed */
     uint64_t expect;       /* instructions a first run counted: the progress line's total (0: unknown) */
+    /* edan locality --memgaze-table (cmd_locality.c) */
+    const char *load_classes, *period, *table_output, *hpcstruct, *functions_output;
 } cli;
 
 /* The exit statuses of a complete report whose program failed (README, "Options and exit status"). */
@@ -100,12 +103,34 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
                                 const char *const *only, edan_trace_source **source);
 
 /*
- * option_table.c: an option of the command line's own that names an output
- * is declared (util/files.h) as it is parsed, one that names an input is
- * noted; both exit with status 2 when an output would be an input.
+ * The options of command sub from argv[start] on, into c (option_table.c
+ * says what each is and where it goes), up to the first operand or past
+ * "--" (c->end_of_options): the index of the first operand. Exits with
+ * status 2 on an option sub does not take and on a bad value.
  */
-void cli_declare_file_option(const char *sub, const char *key, const char *value);
-void cli_note_input_option(const char *sub, const char *key, const char *path);
+int cli_parse_args(int argc, char **argv, int start, cli *c, const char *sub);
+
+/*
+ * option_table.c: the one table of options. What a second one of an option
+ * does (README, "Options and exit status"): an error (exit 2, "given
+ * twice"), its value added to the first's (the lists: --cache, --cost,
+ * --env, --filter, --functions), or nothing (a flag: the same as once).
+ */
+enum { CLI_REPEAT_ONCE, CLI_REPEAT_ADDS, CLI_REPEAT_AGAIN };
+int cli_option_repeat(const char *sub, const char *key);
+/* Whether arg is option name (--name, or its short -x) of command sub: a flag that chooses what sub does. */
+bool cli_is_option(const char *sub, const char *arg, const char *name);
+/* Whether option key of command sub takes a value: 1, 0 for a flag, -1 for no option of that name. */
+int cli_option_takes_value(const char *sub, const char *key);
+/* The option -ch is short for with command sub; with another command when sub has none; NULL for none. */
+const char *cli_short_option(const char *sub, char ch);
+/*
+ * Store option key of command sub (value NULL for a flag) in c: the command
+ * line's own into its field, an output declared and an input noted
+ * (util/files.h), the rest into c->o. Exits with status 2 on a bad value
+ * and on a second one of an option given once.
+ */
+void cli_store_option(cli *c, const char *sub, const char *key, const char *value);
 /* Every option and what its value is (input, output...), and every command's positional inputs, as JSON lines. */
 void cli_print_option_table(FILE *f);
 /* The commands that honour the option key, blank-separated in buf; NULL for no option of that name. */

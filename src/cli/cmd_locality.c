@@ -80,58 +80,28 @@ typedef struct memgaze_args {
     const char *functions_output;
 } memgaze_args;
 
-/* "--name=value" or "--name value": the value, advancing *i past it; NULL when a is not --name. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n))
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n])
-        return NULL;
-    if (*i + 1 >= argc)
-        cli_die(2, "locality: %s needs a value", name);
-    return argv[++*i];
-}
-
-/* An option given twice would silently replace the first value: an error. */
-static const char *once(const char *had, const char *v, const char *name)
-{
-    if (had)
-        cli_die(2, "locality: %s given twice (it takes one value)", name);
-    return v;
-}
-
+/*
+ * The options of --memgaze-table (option_table.c's rows of "memgaze-table":
+ * each given once, outputs declared and inputs noted as they are parsed),
+ * before and after the trace.
+ */
 static memgaze_args parse_memgaze(int argc, char **argv)
 {
+    cli c = {0};
+    edan_options_default(&c.o);
     memgaze_args a = {0};
-    bool positional_only = false;
-    for (int i = 2; i < argc; i++) {
-        const char *s = argv[i], *v;
-        if (positional_only || s[0] != '-' || !s[1]) {
-            if (a.trace)
-                cli_die(2, "locality: one trace at a time ('%s' is extra)", s);
-            a.trace = s;
-        } else if (!strcmp(s, "--")) {
-            positional_only = true;
-        } else if (!strcmp(s, "--memgaze-table")) {
-            continue;
-        } else if ((v = option_value(argc, argv, &i, "--load-classes"))) {
-            a.classes = once(a.classes, v, "--load-classes");
-        } else if ((v = option_value(argc, argv, &i, "--period"))) {
-            a.period = once(a.period, v, "--period");
-        } else if ((v = option_value(argc, argv, &i, "--output")) || (v = option_value(argc, argv, &i, "-o"))) {
-            a.output = once(a.output, v, "-o/--output");
-        } else if ((v = option_value(argc, argv, &i, "--hpcstruct"))) {
-            a.hpcstruct = once(a.hpcstruct, v, "--hpcstruct");
-        } else if ((v = option_value(argc, argv, &i, "--functions-output"))) {
-            a.functions_output = once(a.functions_output, v, "--functions-output");
-        } else {
-            cli_die_unknown_option("memgaze-table", s);
-        }
+    for (int i = 2; (i = cli_parse_args(argc, argv, i, &c, "memgaze-table")) < argc; i++) {
+        if (a.trace)
+            cli_die(2, "locality: one trace at a time ('%s' is extra)", argv[i]);
+        a.trace = argv[i];
+        if (c.end_of_options && i + 1 < argc)
+            cli_die(2, "locality: one trace at a time ('%s' is extra)", argv[i + 1]);
     }
+    a.classes = c.load_classes;
+    a.period = c.period;
+    a.output = c.table_output;
+    a.hpcstruct = c.hpcstruct;
+    a.functions_output = c.functions_output;
     if (!a.trace)
         cli_die(2, "locality: no trace given (usage: edan locality --memgaze-table --load-classes=C.binanlys "
                    "--period=P C.trace)");
@@ -178,11 +148,7 @@ static int locality_memgaze(int argc, char **argv)
     if (edan_parse_u64(a.period, &period) || period == 0 || period > EDAN_MG_MAX_PERIOD)
         cli_die(2, "locality: --period=%s: expected a number of loads from 1 to 2^53", a.period);
     cli_check_trace_file(a.trace);
-    /* declared before any input is read: none of the inputs can be one of them (util/files.h) */
-    if (a.output)
-        cli_declare_file_option("locality", "output", a.output);
-    if (a.functions_output)
-        cli_declare_file_option("locality", "functions-output", a.functions_output);
+    /* the outputs were declared as they were parsed, before any input is read (util/files.h) */
     edan_error err = {0};
     edan_mg_classes *classes = edan_mg_classes_load(a.classes, &err);
     if (!classes)
@@ -245,16 +211,18 @@ static int locality_memgaze(int argc, char **argv)
  */
 static int locality_edan(int argc, char **argv)
 {
-    static const char *const table_only[] = {"--period", "--hpcstruct", "--functions-output"};
-    for (int k = 2; k < argc && strcmp(argv[k], "--"); k++)
-        for (size_t o = 0; o < sizeof table_only / sizeof table_only[0]; o++) {
-            const size_t n = strlen(table_only[o]);
-            if (!strncmp(argv[k], table_only[o], n) && (!argv[k][n] || argv[k][n] == '='))
-                cli_die(2,
-                        "locality: %s is an option of --memgaze-table (MemGaze's table of a MemGaze trace); add "
-                        "--memgaze-table, or leave it out for edan's own analyses",
-                        table_only[o]);
-        }
+    /* an option of --memgaze-table alone (the option table's) is refused with what it needs */
+    for (int k = 2; k < argc && strcmp(argv[k], "--"); k++) {
+        char key[64];
+        if (strncmp(argv[k], "--", 2))
+            continue;
+        snprintf(key, sizeof key, "%.*s", (int)strcspn(argv[k] + 2, "="), argv[k] + 2);
+        if (cli_option_honoured("memgaze-table", key) && !cli_option_honoured("locality", key))
+            cli_die(2,
+                    "locality: --%s is an option of --memgaze-table (MemGaze's table of a MemGaze trace); add "
+                    "--memgaze-table, or leave it out for edan's own analyses",
+                    key);
+    }
     cli c = {0};
     int i;
     if (!cli_begin_command(argc, argv, "locality", &c, &i))
@@ -323,9 +291,9 @@ static int mode_of(int argc, char **argv, bool *help)
 {
     int mode = MODE_EDAN;
     for (int i = 2; i < argc && strcmp(argv[i], "--"); i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+        if (cli_is_option("locality", argv[i], "help"))
             *help = true;
-        else if (!strcmp(argv[i], "--memgaze-table"))
+        else if (cli_is_option("locality", argv[i], "memgaze-table"))
             mode = MODE_MEMGAZE_TABLE;
     }
     return mode;

@@ -102,18 +102,20 @@ static int by_name(const void *a, const void *b)
 
 int cli_cmd_machines(int argc, char **argv)
 {
-    if (argc > 2) {
-        if (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help")) {
-            fputs("usage: edan machines\n"
-                  "The machine descriptions --machine=NAME finds by name (docs/machines.md): a line\n"
-                  "each, its name, its file and what it describes. The directories searched, first\n"
-                  "match first: share/edan/machines beside the installed edan, the install prefix's,\n"
-                  "and the source tree's machines/.\n",
-                  stdout);
-            return 0;
-        }
-        cli_die(2, "machines: takes no arguments ('%s')", argv[2]);
+    cli c = {0};
+    edan_options_default(&c.o);
+    const int first = cli_parse_args(argc, argv, 2, &c, "machines");
+    if (c.help) {
+        fputs("usage: edan machines\n"
+              "The machine descriptions --machine=NAME finds by name (docs/machines.md): a line\n"
+              "each, its name, its file and what it describes. The directories searched, first\n"
+              "match first: share/edan/machines beside the installed edan, the install prefix's,\n"
+              "and the source tree's machines/.\n",
+              stdout);
+        return 0;
     }
+    if (first < argc)
+        cli_die(2, "machines: takes no arguments ('%s')", argv[first]);
     char dirs[N_DIRS][PATH_MAX];
     machine_dirs(dirs);
     char *names[256];

@@ -53,7 +53,11 @@ void cli_die(int status, const char *fmt, ...)
     exit(status);
 }
 
-/* An option of another command: which commands take it; an unknown one: the closest. Exits with status 2. */
+/*
+ * An option of another command: which commands take it (the option table's
+ * "memgaze-table" is edan locality --memgaze-table); an unknown one: the
+ * closest. Exits with status 2.
+ */
 static void refuse_option(const char *sub, const char *key, const char *arg)
 {
     char buf[256];
@@ -62,13 +66,20 @@ static void refuse_option(const char *sub, const char *key, const char *arg)
         cli_die_unknown_option(sub, arg);
     char list[300] = "";
     size_t n = 0;
-    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
-        if (strcmp(w, "memgaze-table") && !strstr(list, w))
-            n += (size_t)snprintf(list + n, sizeof list - n, "%sedan %s", n ? ", " : "", w);
-    if (!strcmp(key, "load-classes") || !strcmp(key, "period") || !strcmp(key, "hpcstruct") ||
-        !strcmp(key, "functions-output"))
+    bool table = false;
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char one[48];
+        snprintf(one, sizeof one, "edan %s", w);
+        if (!strcmp(w, "memgaze-table"))
+            table = true;
+        else if (!strstr(list, one) && n < sizeof list)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", one);
+    }
+    if (table && n < sizeof list)
         n += (size_t)snprintf(list + n, sizeof list - n, "%sedan locality --memgaze-table", n ? ", " : "");
-    cli_die(2, "%s: --%s is not an option of edan %s but of %s (see 'edan %s --help')", sub, key, sub, list, sub);
+    const bool mg = !strcmp(sub, "memgaze-table");
+    cli_die(2, "%s: --%s is not an option of edan %s but of %s (see 'edan %s --help')", mg ? "locality" : sub, key,
+            mg ? "locality --memgaze-table" : sub, list, mg ? "locality" : sub);
 }
 
 void cli_die_unknown_option(const char *sub, const char *arg)
@@ -111,153 +122,45 @@ static void warn_source(const edan_trace_source *src)
     }
 }
 
-/*
- * An option that takes a value is given once: a second one would silently
- * replace the first. Only the options documented as adding up may repeat.
- */
-static void given_once(const char *sub, const char *key, char (*given)[64], int *n)
+int cli_parse_args(int argc, char **argv, int start, cli *c, const char *sub)
 {
-    static const char *const lists[] = {"cache", "cost", "env", "filter", "functions"};
-    for (size_t k = 0; k < sizeof lists / sizeof lists[0]; k++)
-        if (!strcmp(key, lists[k]))
-            return;
-    for (int k = 0; k < *n; k++)
-        if (!strcmp(given[k], key))
-            cli_die(2, "%s: %s%s given twice (it takes one value)", sub, strcmp(key, "trace") ? "--" : "-o/--", key);
-    if (*n < 64)
-        snprintf(given[(*n)++], 64, "%s", key);
-}
-
-static int parse_args(int argc, char **argv, int start, cli *c, const char *sub, bool stop_at_positional)
-{
-    char given[64][64];
-    int n_given = 0;
+    const char *shown = strcmp(sub, "memgaze-table") ? sub : "locality";
     int i = start;
     for (; i < argc; i++) {
-        char *a = argv[i];
+        const char *a = argv[i], *value = NULL;
+        char key[64];
         if (!strcmp(a, "--")) {
+            c->end_of_options = true;
             i++;
             break;
         }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            c->help = true;
-            continue;
-        }
-        if (!strcmp(a, "-o")) {
-            if (!cli_option_honoured(sub, "trace"))
-                refuse_option(sub, "trace", a);
-            if (i + 1 >= argc)
-                cli_die(2, "%s: -o needs a path", sub);
-            given_once(sub, "trace", given, &n_given);
-            c->trace_out = argv[++i];
-            cli_declare_file_option(sub, "trace", c->trace_out);
-            continue;
-        }
-        if (strncmp(a, "--", 2)) {
-            if (stop_at_positional)
-                break;
-            if (a[0] == '-' && a[1])
+        if (a[0] != '-' || !a[1])
+            break;         /* an operand, or '-' (standard input) */
+        if (a[1] != '-') { /* -o, -h */
+            const char *name = a[2] ? NULL : cli_short_option(sub, a[1]);
+            if (!name)
                 cli_die_unknown_option(sub, a);
-            break;
+            snprintf(key, sizeof key, "%s", name);
+        } else {
+            const char *eq = strchr(a + 2, '=');
+            const size_t klen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            if (klen >= sizeof key)
+                cli_die_unknown_option(sub, a);
+            memcpy(key, a + 2, klen);
+            key[klen] = '\0';
+            value = eq ? eq + 1 : NULL;
         }
-        char key[64];
-        const char *eq = strchr(a + 2, '=');
-        size_t klen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-        if (klen >= sizeof key)
-            cli_die_unknown_option(sub, a);
-        memcpy(key, a + 2, klen);
-        key[klen] = '\0';
-        const char *value = eq ? eq + 1 : NULL;
         if (!cli_option_honoured(sub, key))
             refuse_option(sub, key, a);
-        if (edan_session_option_takes_value(key) != 0 && strcmp(key, "pass-env") && strcmp(key, "real-path") &&
-            strcmp(key, "ignore-exit") && strcmp(key, "text") && strcmp(key, "binary"))
-            given_once(sub, key, given, &n_given); /* -1: the command line's own, or unknown (its error below) */
-        /* command-line-only options */
-        if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "trace") || !strcmp(key, "image") ||
-            !strcmp(key, "sysroot")) {
-            if (!value) {
-                if (i + 1 >= argc)
-                    cli_die(2, "%s: --%s needs a value", sub, key);
-                value = argv[++i];
-            }
-            *(!strcmp(key, "qemu")      ? &c->qemu
-              : !strcmp(key, "sysroot") ? &c->sysroot
-              : !strcmp(key, "plugin")  ? &c->plugin
-              : !strcmp(key, "image")   ? &c->image
-                                        : &c->trace_out) = value;
-            if (!strcmp(key, "qemu") || !strcmp(key, "plugin") || !strcmp(key, "sysroot"))
-                cli_note_input_option(sub, key, value);
-            else
-                cli_declare_file_option(sub, key, value);
-            continue;
-        }
-        if (!strcmp(key, "list")) {
-            if (!value) {
-                if (i + 1 >= argc)
-                    cli_die(2, "%s: --list needs a file", sub);
-                value = argv[++i];
-            }
-            c->list_file = value;
-            cli_note_input_option(sub, key, value);
-            continue;
-        }
-        if (!strcmp(key, "program-output") || !strcmp(key, "env")) {
-            if (!value) {
-                if (i + 1 >= argc)
-                    cli_die(2, "%s: --%s needs a value", sub, key);
-                value = argv[++i];
-            }
-            if (!strcmp(key, "program-output")) {
-                if (!*value)
-                    cli_die(2, "%s: --program-output needs stdout, stderr or a file", sub);
-                c->program_output = value;
-                if (strcmp(value, "stdout") && strcmp(value, "stderr"))
-                    cli_declare_file_option(sub, key, value);
-            } else {
-                const char *eq2 = strchr(value, '=');
-                if (!eq2 || eq2 == value ||
-                    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                  "0123456789_") != (size_t)(eq2 - value))
-                    cli_die(2, "%s: --env=%s is not NAME=VALUE", sub, value);
-                if (strchr(value, ','))
-                    cli_die(2, "%s: --env=%s: QEMU cannot pass a value with a comma", sub, value);
-                if (c->n_env == (int)(sizeof c->env / sizeof c->env[0]))
-                    cli_die(2, "%s: more than %d --env options", sub, (int)(sizeof c->env / sizeof c->env[0]));
-                c->env[c->n_env++] = value;
-            }
-            continue;
-        }
-        if (!strcmp(key, "pass-env") || !strcmp(key, "real-path") || !strcmp(key, "ignore-exit")) {
-            if (value)
-                cli_die(2, "%s: --%s takes no value", sub, key);
-            if (!strcmp(key, "pass-env"))
-                c->pass_env = true;
-            else if (!strcmp(key, "real-path"))
-                c->real_path = true;
-            else
-                c->ignore_exit = true;
-            continue;
-        }
-        if (!strcmp(key, "text") || !strcmp(key, "binary")) {
-            if (value)
-                cli_die(2, "%s: --%s takes no value", sub, key);
-            c->text_trace = !strcmp(key, "text");
-            continue;
-        }
-        int takes = edan_session_option_takes_value(key);
+        const int takes = cli_option_takes_value(sub, key);
         if (takes < 0)
             cli_die_unknown_option(sub, a);
         if (takes && !value) {
             if (i + 1 >= argc)
-                cli_die(2, "%s: --%s needs a value", sub, key);
+                cli_die(2, "%s: %.*s needs a value", shown, (int)strcspn(a, "="), a);
             value = argv[++i];
         }
-        if (!strcmp(key, "machine"))
-            value = cli_machine_path(value); /* a shipped machine by name */
-        edan_error err = {0};
-        if (edan_session_option_set(&c->o, key, value, &err))
-            cli_die(2, "%s: %s", sub, err.msg);
+        cli_store_option(c, sub, key, value);
     }
     return i;
 }
@@ -316,7 +219,7 @@ void cli_refuse_overwrite(const cli *c, const char *input)
 bool cli_begin_command(int argc, char **argv, const char *sub, cli *c, int *first)
 {
     edan_options_default(&c->o);
-    *first = parse_args(argc, argv, 2, c, sub, false);
+    *first = cli_parse_args(argc, argv, 2, c, sub);
     if (c->help)
         cli_usage_sub(sub, stdout);
     edan_error err = {0};
@@ -591,25 +494,14 @@ static int cmd_analyze(int argc, char **argv)
 
 static int cmd_convert(int argc, char **argv)
 {
-    cli c = {0};
+    cli c = {.text_trace = -1};
     edan_options_default(&c.o);
-    int force = -1;
-    int i = 2;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-        if (!strcmp(argv[i], "--text"))
-            force = 1;
-        else if (!strcmp(argv[i], "--binary"))
-            force = 0;
-        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            cli_usage_sub("convert", stdout);
-            return 0;
-        } else {
-            char key[64];
-            const char *k = argv[i] + strspn(argv[i], "-");
-            snprintf(key, sizeof key, "%.*s", (int)strcspn(k, "="), k);
-            refuse_option("convert", key, argv[i]);
-        }
+    const int i = cli_parse_args(argc, argv, 2, &c, "convert");
+    if (c.help) {
+        cli_usage_sub("convert", stdout);
+        return 0;
     }
+    const int force = c.text_trace;
     if (argc - i != 2)
         cli_die(2, "convert: usage: edan convert [--text|--binary] IN OUT");
     const char *in = argv[i], *outp = argv[i + 1];

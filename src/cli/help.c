@@ -148,8 +148,11 @@ static void usage_text(const char *sub, FILE *f)
 
 /* ---- filtering by the option table ----------------------------------------------------- */
 
-/* The option names a help block's first line starts with ("  --a=X, --b  text": a, b; "-o" as "trace"). */
-static int block_names(const char *line, char names[][48], int max)
+/*
+ * The option names a help block's first line starts with ("  --a=X, --b
+ * text": a, b; a short option alone as its long one for sub, -o as "trace").
+ */
+static int block_names(const char *sub, const char *line, char names[][48], int max)
 {
     int n = 0;
     const char *p = line + strspn(line, " ");
@@ -157,10 +160,11 @@ static int block_names(const char *line, char names[][48], int max)
         const char *name = p + strspn(p, "-");
         const size_t len = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
         if (p[1] != '-' && !strncmp(name + len + strcspn(name + len, " ,"), ", --", 4))
-            ;                 /* a short option beside its long one: "-o, --output=FILE" */
-        else if (p[1] != '-') /* alone: -o is --trace, -h --help */
-            snprintf(names[n++], 48, "%s", *name == 'o' ? "trace" : *name == 'h' ? "help" : "");
-        else
+            ;                   /* a short option beside its long one: "-o, --output=FILE" */
+        else if (p[1] != '-') { /* alone: the option table's long name (-o is --trace) */
+            const char *full = len == 1 ? cli_short_option(sub, *name) : NULL;
+            snprintf(names[n++], 48, "%s", full ? full : "");
+        } else
             snprintf(names[n++], 48, "%.*s", (int)(len < 47 ? len : 47), name);
         p = name + len;
         p += strcspn(p, " ,"); /* "=SPEC", "[=X]" */
@@ -219,7 +223,7 @@ static void filter_help(help_state *h, const char *text, FILE *f)
         }
         if (block) {
             char names[8][48];
-            const int n = block_names(line, names, 8);
+            const int n = block_names(h->sub, line, names, 8);
             keep = n == 0;
             for (int i = 0; i < n; i++)
                 if (names[i][0] && honoured(h, names[i]) && !listed(h, names[i]))
