@@ -500,19 +500,30 @@ static void test_page_crossing(void)
  * the first fetch's, the first load's (the store and the replay wait for
  * it) and the prefetch's.
  */
-static void test_violation(void)
+/*
+ * The violation streams below: loads of pc P at x + a and x + b, a store to
+ * x + 32 (store sets of 16 bytes), P at x + v (it violates), and another
+ * load at the next line; a stride prefetcher of degree 1 on the L1d.
+ * Returns the latencies exposed, the counts in *c.
+ */
+static double violation_run(uint64_t a, uint64_t b, uint64_t v, edan_timing_counts *c)
 {
     const uint64_t x = fresh(0);
     const edan_insn p = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
     const edan_insn st = store(EDAN_REG_X(9), EDAN_REG_X(7), 0x1010, 8);
     const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(7), 0x1020);
-    const edan_exec r[] = {rec(&p, x + 8), rec(&p, x + 24), rec(&st, x + 32), rec(&p, x + 40), rec(&next, x + LINE)};
+    const edan_exec r[] = {rec(&p, x + a), rec(&p, x + b), rec(&st, x + 32), rec(&p, x + v), rec(&next, x + LINE)};
     edan_machine m = base_machine();
     m.store_set_bytes = 16;
     m.data[0].prefetch = stride_pf(1);
-    edan_timing_counts c;
     edan_timing_lane l[2];
-    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    return run(&m, r, sizeof r / sizeof *r, c, l);
+}
+
+static void test_violation(void)
+{
+    edan_timing_counts c;
+    const double e = violation_run(8, 24, 40, &c);
     CHECK(c.prefetch[0].issued == 1 && c.prefetch[0].useful == 1 && c.level_misses[0] == 1 && e == 3,
           "a violating load's squashed start trains: %" PRIu64 " prefetched, %" PRIu64 " used (expected 1, 1), %" PRIu64
           " L1d misses (expected 1), %g latencies exposed (expected 3)",
@@ -532,17 +543,8 @@ static void test_violation(void)
  */
 static void test_violation_forwarded(void)
 {
-    const uint64_t x = fresh(0);
-    const edan_insn p = load(EDAN_REG_X(9), EDAN_REG_X(7), 0x1000); /* x7 is never written: asks at once */
-    const edan_insn st = store(EDAN_REG_X(9), EDAN_REG_X(7), 0x1010, 8);
-    const edan_insn next = load(EDAN_REG_X(5), EDAN_REG_X(7), 0x1020);
-    const edan_exec r[] = {rec(&p, x), rec(&p, x + 16), rec(&st, x + 32), rec(&p, x + 32), rec(&next, x + LINE)};
-    edan_machine m = base_machine();
-    m.store_set_bytes = 16;
-    m.data[0].prefetch = stride_pf(1);
     edan_timing_counts c;
-    edan_timing_lane l[2];
-    const double e = run(&m, r, sizeof r / sizeof *r, &c, l);
+    const double e = violation_run(0, 16, 32, &c);
     CHECK(c.prefetch[0].issued == 1 && c.prefetch[0].useful == 1 && c.level_misses[0] == 1,
           "a violating load forwarded at its replay trains at its squashed start: %" PRIu64 " prefetched, %" PRIu64
           " used (expected 1, 1), %" PRIu64 " L1d misses (expected 1), %g latencies exposed",
