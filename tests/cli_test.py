@@ -71,6 +71,20 @@ def test_reproducible():
             check(p.returncode == 0, f"edan record {args}: {p.stderr}")
             return open(out).read() if p.returncode == 0 else None
 
+        # edan's own directory: QEMU's LD_PRELOAD names it, and never reaches the program's environment
+        far_edan = os.path.join(d, "an-install-directory-with-a-long-name-" + "y" * 60)
+        os.mkdir(far_edan)
+        for f in ("edan", "libedan_plugin.so", "libedan_preload.so"):
+            shutil.copy2(os.path.join(os.path.dirname(os.path.abspath(EDAN)), f), far_edan)
+
+        def whole_trace(edan):
+            p = subprocess.run([edan, "record", "--text", "--no-progress", "-o", out, os.path.join(EX, "sum")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            check(p.returncode == 0, f"{edan} record sum: {p.stderr}")
+            return open(out).read() if p.returncode == 0 else None
+
+        here, there = whole_trace(EDAN), whole_trace(os.path.join(far_edan, "edan"))
+        check(here and here == there, "a copy of edan under a long path records another trace of sum")
         near_real, far_real = heap_trace("--real-path", spmv, "50"), heap_trace("--real-path", far + "/spmv", "50")
         check(near_real and far_real and near_real != far_real, "--real-path: a longer path moves the heap")
         check(len(near_real.splitlines()) == len(far_real.splitlines()), "--real-path: the same instructions")

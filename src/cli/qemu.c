@@ -313,7 +313,23 @@ static int program_env_args(const cli *c, char **args, int n)
 {
     extern char **environ;
     static char names[4096][256];
+    static char had_preload[PATH_MAX + 16];
     int k = 0;
+    /*
+     * QEMU's LD_PRELOAD (preload_list()) is QEMU's alone: in the guest's
+     * environment its path, edan's install directory, would move the stack by
+     * its length, and with it what the program does (fits.trisolv's slope moved
+     * 25 % between two build directories). With --pass-env the guest gets the
+     * LD_PRELOAD edan had.
+     */
+    args[n++] = "-U";
+    args[n++] = "LD_PRELOAD";
+    const char *had = getenv("LD_PRELOAD");
+    if (c->pass_env && had && *had &&
+        snprintf(had_preload, sizeof had_preload, "LD_PRELOAD=%s", had) < (int)sizeof had_preload) {
+        args[n++] = "-E";
+        args[n++] = had_preload;
+    }
     for (char **e = environ; !c->pass_env && e && *e && k < 4096; e++) {
         const char *eq = strchr(*e, '=');
         const size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
@@ -389,7 +405,8 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     size_t n_environ = 0;
     for (char **e = environ; e && *e; e++)
         n_environ++;
-    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 10, sizeof *args);
+    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 14,
+                         sizeof *args); /* the fixed ones: 10, and LD_PRELOAD's 4 */
     if (!args)
         cli_die(1, "out of memory");
     /* argv[0] is the program's file name however it was given; the file is run by a path of fixed length */
