@@ -14,6 +14,10 @@ AArch64 (whose system call numbers are the generic table's, as RISC-V's):
 - a recorded trace (format version 5) holds the kernel's writes: analyze equals the online run, and record --cold
   (version 3) holds none.
 
+The plugin's other system calls, from the same table of numbers (src/plugin/plugin_syscall.c), on each ISA:
+clock_gettime and gettimeofday read edan's clock (examples/clock.c prints it, the same on every ISA), and
+exit_group's status is the report's source.program_exit.
+
 usage: syscall_test.py BUILD_DIR CATEGORY   (categories: riscv, x86, aarch64, traces)
 """
 import json
@@ -111,16 +115,42 @@ def kernel_cases(cc):
         check(f"kernel      {want} lines written by system calls" in t.stdout, f"{cc}: text header: {t.stdout[:600]}")
 
 
+EXIT_C = "#include <stdlib.h>\nint main(int argc, char **argv) { (void)argv; exit(argc + 40); }\n"
+
+
+def table_cases(cc):
+    """clock_gettime, gettimeofday and exit_group on cc's ISA: edan's clock, and the program's exit status."""
+    with tempfile.TemporaryDirectory() as tmp:
+        clock, ex = os.path.join(tmp, "clock"), os.path.join(tmp, "exit")
+        with open(ex + ".c", "w") as f:
+            f.write(EXIT_C)
+        for src, exe in ((os.path.join(HERE, "..", "examples", "clock.c"), clock), (ex + ".c", ex)):
+            p = subprocess.run([cc, "-std=c17", "-O2", "-static", "-o", exe, src], capture_output=True, text=True)
+            check(p.returncode == 0, f"building {src} with {cc}: {p.stderr}")
+            if p.returncode:
+                return
+        p = edan("run", "--filter=kernel", "--no-progress", clock, "40")
+        check(p.returncode == 0 and p.stdout.startswith(
+            "monotonic 1000000000.001000000 gettimeofday 1000000000.002000 realtime 1000000000.003000000\n"),
+            f"{cc}: edan's clock: exit {p.returncode}, {p.stdout[:200]!r}, {p.stderr[-300:]!r}")
+        r, _ = report("run", "--json", "--ignore-exit", ex, "a", "b")
+        got = r["source"].get("program_exit") if r else None
+        check(got == {"status": 43, "signal": None, "ignore_exit": True}, f"{cc}: exit_group: program_exit {got}")
+
+
 def riscv():
     kernel_cases("riscv64-linux-gnu-gcc")
+    table_cases("riscv64-linux-gnu-gcc")
 
 
 def x86():
     kernel_cases("gcc")
+    table_cases("gcc")
 
 
 def aarch64():
     kernel_cases("aarch64-linux-gnu-gcc")
+    table_cases("aarch64-linux-gnu-gcc")
 
 
 def traces():

@@ -24,8 +24,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "isa/native.h"
-
 #include "plugin/plugin_internal.h"
 #include "plugin/plugin_syscall.h"
 
@@ -33,44 +31,41 @@
 #define EDAN_CLOCK_STEP_NS 1000000ull  /* one reading: 1 ms later than the previous one */
 #define CLOCK_VCPUS 256                /* vCPUs with a call in progress each */
 
-enum { CL_NONE, CL_TIMESPEC, CL_TIMEVAL };
-
 static struct {
     int64_t num;
-    int kind;
+    edan_syscall_kind kind; /* EDAN_SC_CLOCK_TIMESPEC, _TIMEVAL, or EDAN_SC_NONE: no clock call in progress */
     uint64_t ptr;
 } pending[CLOCK_VCPUS];
 
 static atomic_uint_fast64_t readings;
 
-void edan_clock_enter(unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2)
+void edan_clock_enter(unsigned int vcpu, edan_syscall_kind kind, int64_t num, uint64_t a1, uint64_t a2)
 {
     if (vcpu >= CLOCK_VCPUS)
         return;
-    const bool x86 = P.isa == EDAN_ISA_X86_64;
     pending[vcpu].num = num;
-    pending[vcpu].kind = CL_NONE;
-    if (num == (x86 ? 228 : 113)) { /* clock_gettime(clockid, struct timespec *) */
-        pending[vcpu].kind = CL_TIMESPEC;
+    pending[vcpu].kind = EDAN_SC_NONE;
+    if (kind == EDAN_SC_CLOCK_TIMESPEC) { /* clock_gettime(clockid, struct timespec *) */
+        pending[vcpu].kind = kind;
         pending[vcpu].ptr = a2;
-    } else if (num == (x86 ? 96 : 169)) { /* gettimeofday(struct timeval *, struct timezone *) */
-        pending[vcpu].kind = CL_TIMEVAL;
+    } else if (kind == EDAN_SC_CLOCK_TIMEVAL) { /* gettimeofday(struct timeval *, struct timezone *) */
+        pending[vcpu].kind = kind;
         pending[vcpu].ptr = a1;
     }
 }
 
 void edan_clock_return(unsigned int vcpu, int64_t num, int64_t ret)
 {
-    if (vcpu >= CLOCK_VCPUS || pending[vcpu].kind == CL_NONE || pending[vcpu].num != num)
+    if (vcpu >= CLOCK_VCPUS || pending[vcpu].kind == EDAN_SC_NONE || pending[vcpu].num != num)
         return;
-    const int kind = pending[vcpu].kind;
-    pending[vcpu].kind = CL_NONE;
+    const edan_syscall_kind kind = pending[vcpu].kind;
+    pending[vcpu].kind = EDAN_SC_NONE;
     if (ret != 0 || !pending[vcpu].ptr || !P.guest_known)
         return;
     const uint64_t ns = (atomic_fetch_add(&readings, 1) + 1) * EDAN_CLOCK_STEP_NS;
     /* struct timespec and struct timeval on the 64-bit targets: two 64-bit fields, little-endian like the host */
     int64_t t[2] = {(int64_t)(EDAN_CLOCK_START + ns / 1000000000u), (int64_t)(ns % 1000000000u)};
-    if (kind == CL_TIMEVAL)
+    if (kind == EDAN_SC_CLOCK_TIMEVAL)
         t[1] /= 1000;
     struct iovec local = {t, sizeof t}, remote = {(void *)(uintptr_t)(pending[vcpu].ptr + P.guest_base), sizeof t};
     (void)process_vm_writev(getpid(), &local, 1, &remote, 1, 0);

@@ -5,24 +5,18 @@
  * hook). edan's own exit status is decided by edan, which waits for QEMU
  * (cli/qemu.c); this is what the report says of it.
  */
-#include "isa/native.h"
 #include "plugin/plugin_internal.h"
 #include "plugin/plugin_syscall.h"
 
 #define P edan_plug
 
-/* exit_group's number: RISC-V and AArch64 share the generic table; x86-64 has its own. */
-static int64_t exit_group_number(void)
-{
-    return P.isa == EDAN_ISA_X86_64 ? 231 : 94;
-}
-
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
 {
     (void)id, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
-    edan_syscall_enter(vcpu_index, num, a1, a2, a3); /* QEMU takes one entry callback: the writes' too */
-    if (num != exit_group_number() || P.child)
+    const edan_syscall_kind kind = edan_syscall_kind_of(num); /* the one table of numbers (plugin_syscall.c) */
+    edan_syscall_enter(vcpu_index, kind, num, a1, a2, a3);    /* QEMU takes one entry callback: the writes' too */
+    if (kind != EDAN_SC_EXIT_GROUP || P.child)
         return;
     P.exit.known = true;
     P.exit.status = (int)(a1 & 0xff); /* what the parent's wait() sees */

@@ -16,6 +16,10 @@
  * the guest's memory (guest address + guest_base), with process_vm_readv,
  * which fails instead of faulting. System calls are rare: the callbacks may
  * take a system call of their own, but append as the instructions do.
+ *
+ * The table of the system calls' numbers (sc_calls[]) is the plugin's only
+ * one: the clock's calls (plugin_clock.c) and exit_group (plugin_exit.c)
+ * are in it too, each ISA's number beside the others'.
  */
 #include <string.h>
 #include <sys/uio.h>
@@ -26,29 +30,30 @@
 #include "plugin/plugin_internal.h"
 #include "plugin/plugin_syscall.h"
 
-/* What a system call writes into: one buffer (its second argument), an iovec array, or a msghdr's. */
-enum sc_kind { SC_NONE, SC_BUF, SC_IOV, SC_MSG };
-
-/* The calls that write the program's memory: numbers on x86-64, and in the generic table (RISC-V, AArch64). */
+/* The system calls the plugin acts on: numbers on x86-64, and in the generic table (RISC-V, AArch64). */
 static const struct {
     int64_t x86_64, generic;
-    enum sc_kind kind;
+    edan_syscall_kind kind;
 } sc_calls[] = {
-    {0, 63, SC_BUF},    /* read */
-    {17, 67, SC_BUF},   /* pread64 */
-    {45, 207, SC_BUF},  /* recvfrom */
-    {19, 65, SC_IOV},   /* readv */
-    {295, 69, SC_IOV},  /* preadv */
-    {327, 286, SC_IOV}, /* preadv2 */
-    {47, 212, SC_MSG},  /* recvmsg */
+    {0, 63, EDAN_SC_BUF},               /* read */
+    {17, 67, EDAN_SC_BUF},              /* pread64 */
+    {45, 207, EDAN_SC_BUF},             /* recvfrom */
+    {19, 65, EDAN_SC_IOV},              /* readv */
+    {295, 69, EDAN_SC_IOV},             /* preadv */
+    {327, 286, EDAN_SC_IOV},            /* preadv2 */
+    {47, 212, EDAN_SC_MSG},             /* recvmsg */
+    {228, 113, EDAN_SC_CLOCK_TIMESPEC}, /* clock_gettime (plugin_clock.c) */
+    {96, 169, EDAN_SC_CLOCK_TIMEVAL},   /* gettimeofday (plugin_clock.c) */
+    {231, 94, EDAN_SC_EXIT_GROUP},      /* exit_group (plugin_exit.c) */
 };
 
-static enum sc_kind kind_of(int64_t num)
+/* A linear search: system calls are rare next to instructions. */
+edan_syscall_kind edan_syscall_kind_of(int64_t num)
 {
     for (size_t i = 0; i < sizeof sc_calls / sizeof *sc_calls; i++)
         if ((P.isa == EDAN_ISA_X86_64 ? sc_calls[i].x86_64 : sc_calls[i].generic) == num)
             return sc_calls[i].kind;
-    return SC_NONE;
+    return EDAN_SC_NONE;
 }
 
 /* iovec entries read at most (Linux's IOV_MAX: a call with more fails) */
@@ -56,7 +61,7 @@ static enum sc_kind kind_of(int64_t num)
 
 static struct {
     bool on;
-    enum sc_kind kind; /* of the call in progress on vCPU 0; SC_NONE: none that writes */
+    edan_syscall_kind kind; /* of the call in progress on vCPU 0; EDAN_SC_NONE: none that writes */
     int64_t num;
     uint64_t ptr, count; /* the buffer, or the iovec array and its length (SC_MSG: the msghdr) */
 } sc;
@@ -102,12 +107,12 @@ static void written_iov(uint64_t iov, uint64_t count, uint64_t total)
     }
 }
 
-void edan_syscall_enter(unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3)
+void edan_syscall_enter(unsigned int vcpu, edan_syscall_kind kind, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-    edan_clock_enter(vcpu, num, a1, a2);
+    edan_clock_enter(vcpu, kind, num, a1, a2);
     if (!sc.on || vcpu || P.child)
         return; /* other threads' calls are not traced (and sc is vCPU 0's alone) */
-    sc.kind = kind_of(num);
+    sc.kind = kind == EDAN_SC_BUF || kind == EDAN_SC_IOV || kind == EDAN_SC_MSG ? kind : EDAN_SC_NONE;
     sc.num = num;
     sc.ptr = a2;
     sc.count = a3;
@@ -117,19 +122,19 @@ static void on_return(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64
 {
     (void)id;
     edan_clock_return(vcpu, num, ret);
-    if (vcpu || sc.kind == SC_NONE || num != sc.num || P.child)
+    if (vcpu || sc.kind == EDAN_SC_NONE || num != sc.num || P.child)
         return;
-    const enum sc_kind kind = sc.kind;
-    sc.kind = SC_NONE;
+    const edan_syscall_kind kind = sc.kind;
+    sc.kind = EDAN_SC_NONE;
     if (ret <= 0)
         return; /* an error (-errno), or nothing written */
     /* without a filter the kernel's writes are the only warm records: in batches of their own (report.h) */
     const bool alone = !P.warming;
     if (alone && P.n)
         edan_plugin_flush();
-    if (kind == SC_BUF) {
+    if (kind == EDAN_SC_BUF) {
         written(sc.ptr, (uint64_t)ret);
-    } else if (kind == SC_IOV) {
+    } else if (kind == EDAN_SC_IOV) {
         written_iov(sc.ptr, sc.count, (uint64_t)ret);
     } else {
         uint64_t m[2]; /* struct msghdr: msg_iov at 16, msg_iovlen at 24 */
