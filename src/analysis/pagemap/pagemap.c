@@ -8,6 +8,7 @@
 int edan_pagemap_init(edan_pagemap *m)
 {
     memset(m, 0, sizeof *m);
+    memset(m->memo_page, 0xff, sizeof m->memo_page); /* empty: UINT64_MAX */
     return edan_keymap_init(&m->frames, sizeof(uint64_t));
 }
 
@@ -37,8 +38,8 @@ uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page)
         *frame = m->next++;
     }
     const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
-    m->memo_page[i] = page + 1;
-    m->memo_frame[i] = *frame;
+    m->memo_page[i] = page;
+    m->memo_delta[i] = (EDAN_PAGEMAP_BASE | *frame << EDAN_PAGEMAP_SHIFT) - (page << EDAN_PAGEMAP_SHIFT);
     return *frame;
 }
 
@@ -56,8 +57,8 @@ uint64_t edan_pagemap_placed(const edan_pagemap *m, uint64_t addr)
 {
     const uint64_t page = addr >> EDAN_PAGEMAP_SHIFT, off = addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1);
     const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
-    if (m->memo_page[i] == page + 1)
-        return EDAN_PAGEMAP_BASE | m->memo_frame[i] << EDAN_PAGEMAP_SHIFT | off;
+    if (m->memo_page[i] == page)
+        return addr + m->memo_delta[i];
     const uint64_t *frame = edan_keymap_find(&m->frames, page, 0);
     return frame ? EDAN_PAGEMAP_BASE | *frame << EDAN_PAGEMAP_SHIFT | off : UINT64_MAX;
 }

@@ -58,8 +58,13 @@
 #define EDAN_PAGEMAP_BASE (1ull << 62)
 
 typedef struct edan_pagemap {
-    uint64_t memo_page[EDAN_PAGEMAP_MEMO]; /* page + 1 (0: empty) */
-    uint64_t memo_frame[EDAN_PAGEMAP_MEMO];
+    /*
+     * memo_page[i]: a page (UINT64_MAX: empty, above every page number) whose
+     * physical address is its virtual one plus memo_delta[i] (mod 2^64:
+     * EDAN_PAGEMAP_BASE + frame * 4 KiB - page * 4 KiB), so a hit is one add.
+     */
+    uint64_t memo_page[EDAN_PAGEMAP_MEMO];
+    uint64_t memo_delta[EDAN_PAGEMAP_MEMO];
     edan_keymap frames; /* page -> frame, every page seen */
     uint64_t next;      /* the next free frame */
     uint64_t *page;     /* frame -> page, frames 0 .. next - 1 */
@@ -90,14 +95,14 @@ uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page);
 /* addr's physical address (see above); UINT64_MAX when out of memory. */
 static inline uint64_t edan_pagemap_translate(edan_pagemap *m, uint64_t addr)
 {
-    const uint64_t page = addr >> EDAN_PAGEMAP_SHIFT, off = addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1);
+    const uint64_t page = addr >> EDAN_PAGEMAP_SHIFT;
     const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
-    uint64_t frame;
-    if (__builtin_expect(m->memo_page[i] == page + 1, 1))
-        frame = m->memo_frame[i];
-    else if ((frame = edan_pagemap_frame(m, page)) == UINT64_MAX)
+    if (__builtin_expect(m->memo_page[i] == page, 1))
+        return addr + m->memo_delta[i];
+    const uint64_t frame = edan_pagemap_frame(m, page);
+    if (frame == UINT64_MAX)
         return UINT64_MAX;
-    return EDAN_PAGEMAP_BASE | frame << EDAN_PAGEMAP_SHIFT | off;
+    return EDAN_PAGEMAP_BASE | frame << EDAN_PAGEMAP_SHIFT | (addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1));
 }
 
 /* The virtual address of pa, a physical address this map made. */
