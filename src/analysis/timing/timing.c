@@ -259,6 +259,18 @@ int edan_timing_load_image(edan_timing *t, const edan_pagemap_range *r, size_t n
 /* The consumer                                                          */
 /* ===================================================================== */
 
+/* One record of translate() (below). */
+static inline int translate_one(edan_timing *t, edan_exec *r)
+{
+    if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS))
+        return 0;
+    if ((r->addr = edan_pagemap_translate(&t->pages, r->addr)) != UINT64_MAX)
+        return 0;
+    if (!t->err.set)
+        edan_error_set(&t->err, "out of memory for the timing model's page map");
+    return -1;
+}
+
 /*
  * With the machine's pages placed at first touch: each access of the chunk
  * recs, the model's own (t->hold), at its physical address (pagemap.h), in
@@ -272,16 +284,14 @@ int edan_timing_load_image(edan_timing *t, const edan_pagemap_range *r, size_t n
 static int translate(edan_timing *t, edan_exec *recs, size_t n)
 {
     t->pages.mark = t->pages.next;
-    for (size_t i = 0; i < n; i++) {
-        edan_exec *r = &recs[i];
-        if (r->insn->mem == EDAN_MEM_NONE || (r->flags & EDAN_EXEC_NO_ACCESS))
-            continue;
-        if ((r->addr = edan_pagemap_translate(&t->pages, r->addr)) == UINT64_MAX) {
-            if (!t->err.set)
-                edan_error_set(&t->err, "out of memory for the timing model's page map");
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) /* four records a turn, in order: the loop's own work a quarter */
+        if (translate_one(t, &recs[i]) || translate_one(t, &recs[i + 1]) || translate_one(t, &recs[i + 2]) ||
+            translate_one(t, &recs[i + 3]))
             return -1;
-        }
-    }
+    for (; i < n; i++)
+        if (translate_one(t, &recs[i]))
+            return -1;
     return 0;
 }
 
