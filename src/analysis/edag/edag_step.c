@@ -102,13 +102,13 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, bool f
  * page-crossing accesses). Lanes are processed phase by phase over
  * lane-major state, so each phase is a short loop over adjacent values.
  */
-bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
+static ALWAYS_INLINE bool step_lanes(edan_edag *e, const edan_exec *r, const bool one, const bool N1)
 {
-    const int K = e->n_lanes;
-    const bool fd = e->cfg.false_deps;
+    const int K = one ? 1 : e->n_lanes;
+    const bool fd = !one && e->cfg.false_deps;
     const edan_insn *in = r->insn;
     uint32_t member = UINT32_MAX;
-    if (e->scoped) {
+    if (!one && e->scoped) {
         member = e->all_mask | (e->id_member[r->id] & e->exclusive_mask);
         for (int k = 0; k < K; k++)
             if ((e->inclusive_mask >> k & 1) &&
@@ -128,7 +128,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", e->shadow.pages);
         return false;
     }
-    const size_t S = e->stride;
+    const size_t S = one ? 1 : e->stride;
     const size_t dst = (size_t)(in->n_dst ? in->dst : REG_SINK) * S;
     const uint64_t *F0 = e->regF + in->src[0] * S, *F1 = e->regF + in->src[1] * S, *F2 = e->regF + in->src[2] * S;
     const uint64_t *M0 = e->regMd + in->src[0] * S, *M1 = e->regMd + in->src[1] * S, *M2 = e->regMd + in->src[2] * S;
@@ -160,7 +160,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         }
     }
     /* narrow records (one lane without readers) until widened: a test per access, on this general path only */
-    const bool N = e->shadow.narrow;
+    const bool N = one ? N1 : e->shadow.narrow;
     for (int p = 0; p < sp.n; p++) {
         if (rd || (fd && wr))
             mem_deps(&e->shadow, sp.page[p], (int)S, fd, N, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
@@ -173,7 +173,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         const bool is_member = member >> k & 1;
         edan_access_class ac = {false, false, 0};
         if (accessed) {
-            const int o = L->cache_owner;
+            const int o = one ? 0 : L->cache_owner; /* one lane owns its cache */
             ac = o == k ? edan_cache_classify(&L->cache, L->has_cache, r->addr, size, rd, wr) : ac_of[o];
             ac_of[k] = ac;
             if (is_member) {
@@ -234,4 +234,18 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         }
     }
     return true;
+}
+
+/*
+ * The general path's entry. One lane without false dependencies or scopes
+ * (the default run, whose short paths hand it byte accesses such as a rep
+ * string's iterations, and x86 instructions with many operands) takes the
+ * same code with K, the stride, fd and the records' width constant, so the
+ * loops over lanes fold away; anything else the code for every lane count.
+ */
+bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
+{
+    if (e->n_lanes == 1 && e->stride == 1 && !e->cfg.false_deps && !e->scoped)
+        return e->shadow.narrow ? step_lanes(e, r, true, true) : step_lanes(e, r, true, false);
+    return step_lanes(e, r, false, false);
 }
