@@ -8,15 +8,12 @@
 
 #include "analysis/edag/edag_fold.h"
 
-/* Give unit u per-byte state in every lane; false when out of memory. */
 /* ---- the shadow state of the general path ------------------------------ */
 
-bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u)
+/* Give the unit (not split yet) per-byte state in every lane; false when out of memory. */
+static ALWAYS_INLINE bool split_unit(edan_shadow *sh, char *unit, const int K, const bool R, const bool N)
 {
-    char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
     uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
-    if (umd[0] & EDAN_SHADOW_SPLIT)
-        return true;
     uint64_t idx = edan_shadow_split_alloc(sh);
     if (idx == UINT64_MAX)
         return false;
@@ -32,6 +29,22 @@ bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, 
     edan_shadow_F_set(unit, 0, N, idx);
     umd[0] = EDAN_SHADOW_SPLIT;
     return true;
+}
+
+/* One lane without readers (the default run) with K, R and N constant: the rep string's path. */
+bool edan_edag_unit_split_found(edan_shadow *sh, char *unit, int K, bool R, bool N)
+{
+    if (K == 1 && !R)
+        return N ? split_unit(sh, unit, 1, false, true) : split_unit(sh, unit, 1, false, false);
+    return split_unit(sh, unit, K, R, N);
+}
+
+bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u)
+{
+    char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
+    if (edan_shadow_unit_md(unit, K, R, N)[0] & EDAN_SHADOW_SPLIT)
+        return true;
+    return edan_edag_unit_split_found(sh, unit, K, R, N);
 }
 
 /* A read in false-dependency mode (the shadow keeps readers): later writers of these bytes must wait for it. */
