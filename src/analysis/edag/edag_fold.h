@@ -13,6 +13,8 @@
 
 /* Give unit u per-byte state in every lane; false when out of memory. */
 bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u);
+/* The same for a unit found already (edan_shadow_unit_find() for writing) and not split yet. */
+bool edan_edag_unit_split_found(edan_shadow *sh, char *unit, int K, bool R, bool N);
 
 /*
  * Shadow accesses for bytes [off, off+len) of one page (len <= 8, so at most
@@ -213,10 +215,18 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
             }
             continue;
         }
-        if (!edan_edag_unit_split(sh, pg, K, R, N, u))
+        /* a unit split before (a rep string's next byte) stays split: no second lookup of its page */
+        if (!(umd[0] & EDAN_SHADOW_SPLIT) && !edan_edag_unit_split_found(sh, unit, K, R, N))
             return false;
         edan_shadow_split *rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
         for (int k = 0; k < K; k++) {
+            if (hi - lo == 1) { /* a byte: four stores, where GCC made the loop's zeroing two memset calls */
+                rec[k].F[lo] = F[k];
+                rec[k].md[lo] = (uint32_t)md[k];
+                rec[k].rF[lo] = 0;
+                rec[k].rmd[lo] = 0;
+                continue;
+            }
             for (uint32_t b = lo; b < hi; b++) {
                 rec[k].F[b] = F[k];
                 rec[k].md[b] = (uint32_t)md[k];

@@ -8,15 +8,12 @@
 
 #include "analysis/edag/edag_fold.h"
 
-/* Give unit u per-byte state in every lane; false when out of memory. */
 /* ---- the shadow state of the general path ------------------------------ */
 
-bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u)
+/* Give the unit (not split yet) per-byte state in every lane; false when out of memory. */
+static ALWAYS_INLINE bool split_unit(edan_shadow *sh, char *unit, const int K, const bool R, const bool N)
 {
-    char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
     uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
-    if (umd[0] & EDAN_SHADOW_SPLIT)
-        return true;
     uint64_t idx = edan_shadow_split_alloc(sh);
     if (idx == UINT64_MAX)
         return false;
@@ -32,6 +29,22 @@ bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, 
     edan_shadow_F_set(unit, 0, N, idx);
     umd[0] = EDAN_SHADOW_SPLIT;
     return true;
+}
+
+/* One lane without readers (the default run) with K, R and N constant: the rep string's path. */
+bool edan_edag_unit_split_found(edan_shadow *sh, char *unit, int K, bool R, bool N)
+{
+    if (K == 1 && !R)
+        return N ? split_unit(sh, unit, 1, false, true) : split_unit(sh, unit, 1, false, false);
+    return split_unit(sh, unit, K, R, N);
+}
+
+bool edan_edag_unit_split(edan_shadow *sh, edan_shadow_page *pg, int K, bool R, bool N, uint32_t u)
+{
+    char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
+    if (edan_shadow_unit_md(unit, K, R, N)[0] & EDAN_SHADOW_SPLIT)
+        return true;
+    return edan_edag_unit_split_found(sh, unit, K, R, N);
 }
 
 /* A read in false-dependency mode (the shadow keeps readers): later writers of these bytes must wait for it. */
@@ -102,13 +115,13 @@ static inline bool span_of(edan_shadow *sh, uint64_t addr, uint32_t size, bool f
  * page-crossing accesses). Lanes are processed phase by phase over
  * lane-major state, so each phase is a short loop over adjacent values.
  */
-bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
+static ALWAYS_INLINE bool step_lanes(edan_edag *e, const edan_exec *r, const bool one, const bool N1)
 {
-    const int K = e->n_lanes;
-    const bool fd = e->cfg.false_deps;
+    const int K = one ? 1 : e->n_lanes;
+    const bool fd = !one && e->cfg.false_deps;
     const edan_insn *in = r->insn;
     uint32_t member = UINT32_MAX;
-    if (e->scoped) {
+    if (!one && e->scoped) {
         member = e->all_mask | (e->id_member[r->id] & e->exclusive_mask);
         for (int k = 0; k < K; k++)
             if ((e->inclusive_mask >> k & 1) &&
@@ -128,7 +141,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", e->shadow.pages);
         return false;
     }
-    const size_t S = e->stride;
+    const size_t S = one ? 1 : e->stride;
     const size_t dst = (size_t)(in->n_dst ? in->dst : REG_SINK) * S;
     const uint64_t *F0 = e->regF + in->src[0] * S, *F1 = e->regF + in->src[1] * S, *F2 = e->regF + in->src[2] * S;
     const uint64_t *M0 = e->regMd + in->src[0] * S, *M1 = e->regMd + in->src[1] * S, *M2 = e->regMd + in->src[2] * S;
@@ -160,7 +173,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         }
     }
     /* narrow records (one lane without readers) until widened: a test per access, on this general path only */
-    const bool N = e->shadow.narrow;
+    const bool N = one ? N1 : e->shadow.narrow;
     for (int p = 0; p < sp.n; p++) {
         if (rd || (fd && wr))
             mem_deps(&e->shadow, sp.page[p], (int)S, fd, N, sp.off[p], sp.len[p], Fin, mdin, true, false, false);
@@ -173,7 +186,7 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         const bool is_member = member >> k & 1;
         edan_access_class ac = {false, false, 0};
         if (accessed) {
-            const int o = L->cache_owner;
+            const int o = one ? 0 : L->cache_owner; /* one lane owns its cache */
             ac = o == k ? edan_cache_classify(&L->cache, L->has_cache, r->addr, size, rd, wr) : ac_of[o];
             ac_of[k] = ac;
             if (is_member) {
@@ -234,4 +247,18 @@ bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
         }
     }
     return true;
+}
+
+/*
+ * The general path's entry. One lane without false dependencies or scopes
+ * (the default run, whose short paths hand it byte accesses such as a rep
+ * string's iterations, and x86 instructions with many operands) takes the
+ * same code with K, the stride, fd and the records' width constant, so the
+ * loops over lanes fold away; anything else the code for every lane count.
+ */
+bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r)
+{
+    if (e->n_lanes == 1 && e->stride == 1 && !e->cfg.false_deps && !e->scoped)
+        return e->shadow.narrow ? step_lanes(e, r, true, true) : step_lanes(e, r, true, false);
+    return step_lanes(e, r, false, false);
 }
