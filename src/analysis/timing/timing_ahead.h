@@ -313,10 +313,7 @@ static __attribute__((noinline)) TIMING_TARGET void wpl_train(edan_timing *t, ui
                                                               const tick *req)
 {
     const edan_cache_result r = {false, false, 0, 0};
-    const tick early = t->ss_early; /* the record's own (store_sets()): not the wrong path's */
-    t->ss_early = 0;
-    const uint32_t n = prefetch_train_pc(t, pc, addr, &r, req);
-    t->ss_early = early;
+    const uint32_t n = prefetch_train_pc(t, pc, addr, &r, req, 0); /* t->ss_early is the record's, not its */
     for (uint32_t i = 0; i < n; i++)
         edan_memtime_prefetch(&t->mem, &t->pf.issue[i], req);
 }
@@ -524,7 +521,9 @@ static TIMING_TARGET uint32_t prefetch_train_first(edan_timing *t, const edan_in
         return prefetch_train(t, in, rec->addr, r, a);
     const edan_exec *y = &t->part[t->ah_first];
     t->pf_ahead[t->ah_first] = t->chunk_no + 1;
-    return prefetch_train_pc(t, y->insn->pc, y->addr, r, a);
+    const tick early = t->ss_early;
+    t->ss_early = 0;
+    return prefetch_train_pc(t, y->insn->pc, y->addr, r, a, early);
 }
 
 #endif
