@@ -30,7 +30,9 @@
  *    taken back: its loads, at the records' addresses minus the steps, are the
  *    next vertices' loads, requested a memory latency early: 4 latencies
  *    exposed where the right path alone exposes 6; the step an add of a
- *    register: not known, no request, 6.
+ *    register: not known, no request, 6; with pages placed at first touch,
+ *    the same 4 in one page, and 6 where the shifted address is in a page
+ *    no record before the branch touched (virtual pages: 4).
  * The other half of a bisection (timing_bisect.h, wrong_path_bisect()):
  *  - a load whose value a branch tests, its steps halving (0x2000 then
  *    0x1000 bytes), the branch mispredicted: the wrong path's load of the
@@ -432,13 +434,13 @@ static edan_insn rv_op(uint16_t op, uint8_t rd, uint8_t rs1, uint8_t rs2, int64_
  * to 0x1008. The vertices' directions: `taken` (bit u). Returns the records'
  * count.
  */
-static size_t vertices(edan_exec *r, edan_insn *code, unsigned nv, uint32_t taken, bool unknown)
+static size_t vertices(edan_exec *r, edan_insn *code, unsigned nv, uint32_t taken, bool unknown, int64_t stride)
 {
     code[0] = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
     code[0].rs1 = EDAN_REG_X(6);
     code[1] = branch(EDAN_REG_X(5), 0x1004, 0x3c);
     code[2] = unknown ? rv_op(EDAN_OP_ADD, EDAN_REG_X(6), EDAN_REG_X(6), EDAN_REG_X(10), 0, 0x1008)
-                      : rv_op(EDAN_OP_ADDI, EDAN_REG_X(6), EDAN_REG_X(6), 0, 64, 0x1008);
+                      : rv_op(EDAN_OP_ADDI, EDAN_REG_X(6), EDAN_REG_X(6), 0, stride, 0x1008);
     code[3] = rv_op(EDAN_OP_ADDI, EDAN_REG_X(12), EDAN_REG_X(12), 0, 1, 0x100c);
     code[4] = branch(EDAN_REG_X(3), 0x1010, -0x10);
     code[5] = rv_op(EDAN_OP_SLLI, EDAN_REG_X(11), EDAN_REG_X(12), 0, 6, 0x1040);
@@ -449,7 +451,7 @@ static size_t vertices(edan_exec *r, edan_insn *code, unsigned nv, uint32_t take
     code[8].flow = EDAN_FLOW_JUMP;
     size_t n = 0;
     for (unsigned u = 0; u < nv; u++) {
-        r[n++] = rec(&code[0], 0x100000 + 64 * (uint64_t)u);
+        r[n++] = rec(&code[0], 0x100000 + (uint64_t)stride * u);
         r[n++] = rec(&code[1], 0);
         if (taken >> u & 1) {
             r[n++] = rec(&code[5], 0);
@@ -486,16 +488,32 @@ static void test_offsets(void)
     edan_machine m = machine();
     m.rob_entries = 64;
     const uint32_t taken = 0x73;
-    size_t n = vertices(r, code, 7, taken, false);
+    size_t n = vertices(r, code, 7, taken, false, 64);
     edan_timing_counts cn;
     double c[2];
     CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 5, "mispredicts %llu, expected 5",
           (unsigned long long)cn.mispredicts);
     double e = exposed(&m, r, n);
     CHECK(e == 4, "the wrong path's next vertices at their offsets: %g latencies exposed, expected 4", e);
-    n = vertices(r, code, 7, taken, true);
+    n = vertices(r, code, 7, taken, true, 64);
     e = exposed(&m, r, n);
     CHECK(e == 6, "the parent pointer stepped by an add: %g latencies exposed, expected 6", e);
+    /*
+     * Pages placed at first touch: the wrong path's address is the program's (virtual) one plus the
+     * offset, in its page's frame when a record before the branch touched the page. parent[] a line
+     * apart (one page, touched): 4 as with virtual pages; a page apart (parent[3]'s and parent[4]'s
+     * pages first touched after the branch): no request, 6, where virtual pages give 4.
+     */
+    edan_machine mp = m;
+    mp.pages = EDAN_PAGES_FIRST_TOUCH;
+    n = vertices(r, code, 7, taken, false, 64);
+    e = exposed(&mp, r, n);
+    CHECK(e == 4, "first-touch pages, parent[] in one page: %g latencies exposed, expected 4", e);
+    n = vertices(r, code, 7, taken, false, 4096);
+    e = exposed(&m, r, n);
+    CHECK(e == 4, "virtual pages, parent[] a page apart: %g latencies exposed, expected 4", e);
+    e = exposed(&mp, r, n);
+    CHECK(e == 6, "first-touch pages, parent[] a page apart, untouched: %g latencies exposed, expected 6", e);
 }
 
 int main(void)
