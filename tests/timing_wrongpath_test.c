@@ -22,7 +22,17 @@
  *    address register: its value on the wrong path is not known, 3;
  *  - the load's address register written by a record only the right path
  *    runs (the loop's next run found at the wrong path's first pc): 3;
- *  - the skipped bytes hold compressed instructions: counted by their sizes.
+ *  - the skipped bytes hold compressed instructions: counted by their sizes;
+ *  - the induction registers as offsets: a loop over vertices whose visited
+ *    ones skip the body (spills.gapbs-bfs's bottom-up step); a mispredicted
+ *    visited vertex's wrong path runs the body at the next unvisited vertex's
+ *    records with the registers the right path stepped by immediates (addi)
+ *    taken back: its loads, at the records' addresses minus the steps, are the
+ *    next vertices' loads, requested a memory latency early: 4 latencies
+ *    exposed where the right path alone exposes 6; the step an add of a
+ *    register: not known, no request, 6; with pages placed at first touch,
+ *    the same 4 in one page, and 6 where the shifted address is in a page
+ *    no record before the branch touched (virtual pages: 4).
  * The other half of a bisection (timing_bisect.h, wrong_path_bisect()):
  *  - a load whose value a branch tests, its steps halving (0x2000 then
  *    0x1000 bytes), the branch mispredicted: the wrong path's load of the
@@ -397,8 +407,118 @@ static void test_bisection_sampled(void)
     edan_timing_free(e);
 }
 
+/* RISC-V's addi rd,rs1,imm / slli / add / sub as decoded (op, raw fields, sources without x0). */
+static edan_insn rv_op(uint16_t op, uint8_t rd, uint8_t rs1, uint8_t rs2, int64_t imm, uint64_t pc)
+{
+    edan_insn in = add(rd, rs1, pc);
+    in.op = op;
+    in.rd = rd;
+    in.rs1 = rs1;
+    in.rs2 = rs2;
+    in.imm = imm;
+    in.n_src = 0;
+    if (rs1)
+        in.src[in.n_src++] = rs1;
+    if (rs2 && rs2 != rs1)
+        in.src[in.n_src++] = rs2;
+    return in;
+}
+
+/*
+ * A loop over vertices u (spills.gapbs-bfs's bottom-up step): at 0x1000 a load
+ * of parent[u] (x5 from x6, a line per vertex at 0x100000), at 0x1004 a branch
+ * on x5 to the body at 0x1040 (taken: u not visited), at 0x1008 x6's step (addi
+ * x6,x6,64, or add x6,x6,x10 when `unknown`), at 0x100c addi x12,x12,1 (u), at
+ * 0x1010 the loop's branch back; the body: slli x11,x12,6, add x13,x8,x11, a
+ * load of index[u] (x7 from x13, a line per vertex at 0x200000) and a jump back
+ * to 0x1008. The vertices' directions: `taken` (bit u). Returns the records'
+ * count.
+ */
+static size_t vertices(edan_exec *r, edan_insn *code, unsigned nv, uint32_t taken, bool unknown, int64_t stride)
+{
+    code[0] = load(EDAN_REG_X(5), EDAN_REG_X(6), 0x1000);
+    code[0].rs1 = EDAN_REG_X(6);
+    code[1] = branch(EDAN_REG_X(5), 0x1004, 0x3c);
+    code[2] = unknown ? rv_op(EDAN_OP_ADD, EDAN_REG_X(6), EDAN_REG_X(6), EDAN_REG_X(10), 0, 0x1008)
+                      : rv_op(EDAN_OP_ADDI, EDAN_REG_X(6), EDAN_REG_X(6), 0, stride, 0x1008);
+    code[3] = rv_op(EDAN_OP_ADDI, EDAN_REG_X(12), EDAN_REG_X(12), 0, 1, 0x100c);
+    code[4] = branch(EDAN_REG_X(3), 0x1010, -0x10);
+    code[5] = rv_op(EDAN_OP_SLLI, EDAN_REG_X(11), EDAN_REG_X(12), 0, 6, 0x1040);
+    code[6] = rv_op(EDAN_OP_ADD, EDAN_REG_X(13), EDAN_REG_X(8), EDAN_REG_X(11), 0, 0x1044);
+    code[7] = load(EDAN_REG_X(7), EDAN_REG_X(13), 0x1048);
+    code[7].rs1 = EDAN_REG_X(13);
+    code[8] = add(EDAN_REG_X(9), EDAN_REG_X(3), 0x104c);
+    code[8].flow = EDAN_FLOW_JUMP;
+    size_t n = 0;
+    for (unsigned u = 0; u < nv; u++) {
+        r[n++] = rec(&code[0], 0x100000 + (uint64_t)stride * u);
+        r[n++] = rec(&code[1], 0);
+        if (taken >> u & 1) {
+            r[n++] = rec(&code[5], 0);
+            r[n++] = rec(&code[6], 0);
+            r[n++] = rec(&code[7], 0x200000 + 64 * (uint64_t)u);
+            r[n++] = rec(&code[8], 0);
+        }
+        r[n++] = rec(&code[2], 0);
+        r[n++] = rec(&code[3], 0);
+        r[n++] = rec(&code[4], 0);
+    }
+    return n;
+}
+
+/*
+ * vertices() over 7 vertices, 0, 1 and 4 to 6 not visited (taken), 2 and 3
+ * visited. The bimodal counter of 0x1004 (cold: not taken) mispredicts u0,
+ * u2, u3 and u4, the loop's branch its first run (5). Without the rule the
+ * exposed latencies are the first fetch's, parent[0]'s, then parent[1],
+ * index[0..1] and parent[2] together, parent[3] (fetched once u2's branch
+ * resolves), parent[4] (once u3's does), and index[4] with vertices 5 and
+ * 6: 6. With it, u2's wrong path goes to the body, whose first right-path
+ * record is u4's: x6 and x12 are stepped twice before it (offsets -128, -2),
+ * and the wrong path's loads are u2's and the next vertices': index[2] (the
+ * slli and add carry x12's offset), parent[3], index[3], parent[4] and
+ * index[4], all requested while parent[2] is on its way: u3's and u4's loads
+ * find their lines there, 4. x6 stepped by an add (not an immediate): its
+ * value is not known, no parent[] request, 6.
+ */
+static void test_offsets(void)
+{
+    static edan_exec r[64];
+    static edan_insn code[16];
+    edan_machine m = machine();
+    m.rob_entries = 64;
+    const uint32_t taken = 0x73;
+    size_t n = vertices(r, code, 7, taken, false, 64);
+    edan_timing_counts cn;
+    double c[2];
+    CHECK(!predict(&m, r, n, LAT, 2, 64, c, &cn) && cn.mispredicts == 5, "mispredicts %llu, expected 5",
+          (unsigned long long)cn.mispredicts);
+    double e = exposed(&m, r, n);
+    CHECK(e == 4, "the wrong path's next vertices at their offsets: %g latencies exposed, expected 4", e);
+    n = vertices(r, code, 7, taken, true, 64);
+    e = exposed(&m, r, n);
+    CHECK(e == 6, "the parent pointer stepped by an add: %g latencies exposed, expected 6", e);
+    /*
+     * Pages placed at first touch: the wrong path's address is the program's (virtual) one plus the
+     * offset, in its page's frame when a record before the branch touched the page. parent[] a line
+     * apart (one page, touched): 4 as with virtual pages; a page apart (parent[3]'s and parent[4]'s
+     * pages first touched after the branch): no request, 6, where virtual pages give 4.
+     */
+    edan_machine mp = m;
+    mp.pages = EDAN_PAGES_FIRST_TOUCH;
+    n = vertices(r, code, 7, taken, false, 64);
+    e = exposed(&mp, r, n);
+    CHECK(e == 4, "first-touch pages, parent[] in one page: %g latencies exposed, expected 4", e);
+    n = vertices(r, code, 7, taken, false, 4096);
+    e = exposed(&m, r, n);
+    CHECK(e == 4, "virtual pages, parent[] a page apart: %g latencies exposed, expected 4", e);
+    e = exposed(&mp, r, n);
+    CHECK(e == 6, "first-touch pages, parent[] a page apart, untouched: %g latencies exposed, expected 6", e);
+}
+
 int main(void)
 {
+    test_offsets();
     test_fallthrough();
     test_wait();
     test_loads();

@@ -150,6 +150,9 @@ static __attribute__((noinline)) TIMING_TARGET bool miss_ahead(edan_timing *t, c
 
 /* wpl_reg's mark of a register last written by a record only the right path runs: its value differs */
 #define WPL_OTHER 0xffffu
+/* wpl_reg's mark of a register the wrong path has not written, its value the one before the branch
+   (timed by lastw), which the right path's records before the join stepped: wpl_off holds the step */
+#define WPL_BEFORE 0xfffeu
 
 /* A line's slot in the table of lines the wrong paths requested (wpl_req). */
 static inline uint32_t wpl_slot(uint64_t line)
@@ -202,6 +205,19 @@ static int wpl_level(const edan_timing *t, uint64_t addr)
  * (wrong_path_bisect(), timing_bisect.h). A load that finds its line on its way
  * trains the L1d's prefetcher (wpl_train()). Nothing else of the wrong path
  * is modelled (its loads of other lines, their MSHRs and evictions).
+ *
+ * The induction registers as offsets (RISC-V): a record only the right path
+ * runs that adds an immediate to its own register (addi r,r,imm, c.addi and
+ * c.addi16sp decoded so) leaves r known on the wrong path, its value the right
+ * path's minus imm at every record after (wpl_off, the offsets of several
+ * such records adding up); any other write of r there makes it unknown. Along
+ * the wrong path addi, slli, add and sub carry their operands' offsets to
+ * their result (mv is addi 0), another operation with an operand whose offset
+ * is not 0 writes a value not known, and a load whose base register has an
+ * offset reads the record's address plus the offset: its line is requested as
+ * any other's (that of a loop's next iteration the right path runs after the
+ * branch, behind the record: spills.gapbs-bfs, docs/accuracy.md), its value is
+ * not known. x0 has no offset.
  */
 /* wpl_reg: register r holds a value only the right path computed */
 static void wpl_other(edan_timing *t, const edan_insn *in, uint32_t gen)
@@ -210,6 +226,39 @@ static void wpl_other(edan_timing *t, const edan_insn *in, uint32_t gen)
         t->wpl_reg[in->dst] = WPL_OTHER;
         t->wpl_reg_gen[in->dst] = gen;
     }
+}
+
+/* The offset of register r's value on the wrong path from the right path's (0: x0, or not stepped). */
+static inline int64_t wpl_offset(const edan_timing *t, uint8_t r, uint32_t gen)
+{
+    return r && t->wpl_reg_gen[r] == gen && t->wpl_reg[r] != WPL_OTHER ? t->wpl_off[r] : 0;
+}
+
+/* Whether in is addi r,r,imm (RISC-V; r not x0): an induction register's step. */
+static inline bool wpl_step(const edan_insn *in)
+{
+    return !in->isa && in->op == EDAN_OP_ADDI && in->n_dst && in->dst == in->rd && in->rs1 == in->rd;
+}
+
+/*
+ * Record in, which only the right path runs, written on the way to the join:
+ * an induction register's step leaves its register known, the step taken off
+ * its offset; any other write makes its register unknown.
+ */
+static void wpl_right_only(edan_timing *t, const edan_insn *in, uint32_t gen)
+{
+    if (!wpl_step(in)) {
+        wpl_other(t, in, gen);
+        return;
+    }
+    const uint8_t r = in->dst;
+    if (t->wpl_reg_gen[r] != gen) { /* the value before the branch, timed by the right path's writer */
+        t->wpl_reg[r] = WPL_BEFORE;
+        t->wpl_reg_gen[r] = gen;
+        t->wpl_off[r] = 0;
+    }
+    if (t->wpl_reg[r] != WPL_OTHER)
+        t->wpl_off[r] = (int64_t)((uint64_t)t->wpl_off[r] - (uint64_t)in->imm);
 }
 
 /*
@@ -247,7 +296,7 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
     if (j0 >= lim)
         return n;
     for (size_t j = ja; j < j0; j++)
-        wpl_other(t, t->part[j].insn, gen);
+        wpl_right_only(t, t->part[j].insn, gen);
     return j0;
 }
 
@@ -264,10 +313,7 @@ static __attribute__((noinline)) TIMING_TARGET void wpl_train(edan_timing *t, ui
                                                               const tick *req)
 {
     const edan_cache_result r = {false, false, 0, 0};
-    const tick early = t->ss_early; /* the record's own (store_sets()): not the wrong path's */
-    t->ss_early = 0;
-    const uint32_t n = prefetch_train_pc(t, pc, addr, &r, req);
-    t->ss_early = early;
+    const uint32_t n = prefetch_train_pc(t, pc, addr, &r, req, 0); /* t->ss_early is the record's, not its */
     for (uint32_t i = 0; i < n; i++)
         edan_memtime_prefetch(&t->mem, &t->pf.issue[i], req);
 }
@@ -338,7 +384,7 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
         for (int s = 0; s < in->n_src && !other; s++) {
             const uint8_t r = in->src[s];
             const tick *row = NULL;
-            if (t->wpl_reg_gen[r] == gen) {
+            if (t->wpl_reg_gen[r] == gen && t->wpl_reg[r] != WPL_BEFORE) {
                 other = t->wpl_reg[r] == WPL_OTHER;
                 row = other ? NULL : t->wpl_done + (uint64_t)(t->wpl_reg[r] - 1) * (uint64_t)Kp;
             } else {
@@ -349,6 +395,37 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
             for (int k = 0; row && k < K; k++)
                 done[k] = done[k] > row[k] ? done[k] : row[k];
         }
+        /* the offsets: its result's (off), a load's address's (shift) */
+        int64_t off = 0, shift = 0;
+        if (!other) {
+            const uint64_t o1 = (uint64_t)wpl_offset(t, in->rs1, gen), o2 = (uint64_t)wpl_offset(t, in->rs2, gen);
+            if (in->op == EDAN_OP_ADDI)
+                off = (int64_t)o1;
+            else if (in->op == EDAN_OP_SLLI)
+                off = (int64_t)(o1 << (in->imm & 63));
+            else if (in->op == EDAN_OP_ADD)
+                off = (int64_t)(o1 + o2);
+            else if (in->op == EDAN_OP_SUB)
+                off = (int64_t)(o1 - o2);
+            else {
+                for (int s = 0; s < in->n_src; s++)
+                    if (wpl_offset(t, in->src[s], gen) && !(load && in->src[s] == in->rs1))
+                        other = true; /* another operation on a stepped value: not known */
+                if (load)
+                    shift = (int64_t)o1;
+            }
+        }
+        uint64_t addr = y->addr;
+        if (shift && !other) { /* the address the wrong path's registers give */
+            addr += (uint64_t)shift;
+            if (t->paged) { /* the program's addresses: its page's frame, if the program touched the page */
+                const uint64_t va = edan_pagemap_virtual(&t->pages, y->addr) + (uint64_t)shift;
+                if ((va ^ (va - (uint64_t)shift)) >> EDAN_PAGEMAP_SHIFT) {
+                    addr = edan_pagemap_placed(&t->pages, va);
+                    other = addr == UINT64_MAX || !wpb_touched(t, ja, addr);
+                }
+            }
+        }
         if (other || (ahead_access(y) && !load)) { /* its value is not the right path's (or an AMO's: not known) */
             if (in->n_dst) {
                 t->wpl_reg[in->dst] = WPL_OTHER;
@@ -357,14 +434,14 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
             continue;
         }
         if (load) {
-            const int level = wpl_level(t, y->addr);
+            const int level = wpl_level(t, addr);
             tick lat = 0;
             for (int l = 0; l <= level && l < t->nlev; l++)
                 lat += t->mem.hit[l];
-            const uint64_t line = y->addr >> t->line_shift;
+            const uint64_t line = addr >> t->line_shift;
             const int pk = t->mem.pf.lane;
             if (level == 0 && t->pf.any && done[pk] < res[pk] && edan_memtime_pf_in_flight(&t->mem, line, done))
-                wpl_train(t, in->pc, y->addr, done);
+                wpl_train(t, in->pc, addr, done);
             const uint32_t s = wpl_slot(line);
             timing_wpl_req *q = t->wpl_req + (size_t)s * (size_t)Kp;
             for (int k = 0; k < K; k++) {
@@ -384,9 +461,10 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path_loads(edan_timing
             for (int k = 0; k < K; k++)
                 done[k] += lat;
         }
-        if (in->n_dst) {
-            t->wpl_reg[in->dst] = (uint16_t)(d + 1);
+        if (in->n_dst) { /* a load from a shifted address: its value is not the right path's */
+            t->wpl_reg[in->dst] = shift ? WPL_OTHER : (uint16_t)(d + 1);
             t->wpl_reg_gen[in->dst] = gen;
+            t->wpl_off[in->dst] = off;
         }
     }
 }
@@ -443,7 +521,9 @@ static TIMING_TARGET uint32_t prefetch_train_first(edan_timing *t, const edan_in
         return prefetch_train(t, in, rec->addr, r, a);
     const edan_exec *y = &t->part[t->ah_first];
     t->pf_ahead[t->ah_first] = t->chunk_no + 1;
-    return prefetch_train_pc(t, y->insn->pc, y->addr, r, a);
+    const tick early = t->ss_early;
+    t->ss_early = 0;
+    return prefetch_train_pc(t, y->insn->pc, y->addr, r, a, early);
 }
 
 #endif

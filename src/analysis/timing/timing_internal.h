@@ -295,11 +295,13 @@ struct edan_timing {
      * mispredicted branches requested, by slot and lane (wpl_req[slot * Kp + k], each lane's its own:
      * which lines a lane's wrong path requested depends on its times); the wrong path's records' finish
      * times (wpl_done[d * Kp + k], d below rob_entries) and, per register, the wrong-path record that
-     * wrote it last (wpl_reg + 1, WPL_OTHER: a record only the right path runs; valid where wpl_reg_gen
-     * is wpl_gen)
+     * wrote it last (wpl_reg + 1, WPL_OTHER: a record only the right path runs, WPL_BEFORE: the value
+     * before the branch; valid where wpl_reg_gen is wpl_gen) and its value's offset from the right
+     * path's at the same record (wpl_off, valid with wpl_reg)
      */
     timing_wpl_req *wpl_req;
     tick *wpl_done;
+    int64_t wpl_off[256];
     uint16_t wpl_reg[256];
     uint32_t wpl_reg_gen[256], wpl_gen;
     bool wpl_any; /* some slot holds a line */

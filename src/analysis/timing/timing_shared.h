@@ -393,21 +393,21 @@ static inline void prefetch_count(edan_timing *t, uint32_t n)
  * (functional warming outside the region): it does not (a skip's:
  * prefetch_train_skip()). The number sent, t->pf.issue[0 ..), for the
  * hierarchy's times. A load that violated in the lane that decides
- * (store_sets(), t->ss_early) ran once before, squashed: gem5's first run
- * reached the L1d and, finding its line on its way (an MSHR hit), trained
- * the prefetchers; so the line on its way at either start trains
- * (prefetch_test's *violation*). Its prefetches go at the replay.
+ * (store_sets(), t->ss_early: its caller's `first`, + 1; 0: none) ran once
+ * before, squashed: gem5's first run reached the L1d and, finding its line on
+ * its way (an MSHR hit), trained the prefetchers; so the line on its way at
+ * either start trains (prefetch_test's *violation*). Its prefetches go at the
+ * replay.
  */
 static TIMING_TARGET uint32_t prefetch_train_pc(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r,
-                                                const tick *req)
+                                                const tick *req, tick first)
 {
     bool in_flight = req && r->level == 0 && edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, req);
-    if (req && r->level == 0 && !in_flight && t->ss_early) {
+    if (req && r->level == 0 && !in_flight && first) {
         tick early[EDAN_TIMING_MAX_LATENCIES] = {0}; /* only the deciding lane's is read */
-        early[t->mem.pf.lane] = t->ss_early - 1;
+        early[t->mem.pf.lane] = first - 1;
         in_flight = edan_memtime_pf_in_flight(&t->mem, addr >> t->line_shift, early);
     }
-    t->ss_early = 0;
     const bool learn = req && t->wline;
     if (learn)
         warm_learn(t, pc, addr, r, in_flight);
@@ -430,11 +430,13 @@ static TIMING_TARGET void prefetch_train_skip(edan_timing *t, uint64_t pc, uint6
         warm_note(t, pc, addr, r, n);
 }
 
-/* prefetch_train_pc() for the access of the instruction in. */
+/* prefetch_train_pc() for the access of the instruction in: the record's first training takes its violation. */
 static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in, uint64_t addr,
                                              const edan_cache_result *r, const tick *req)
 {
-    return prefetch_train_pc(t, in->pc, addr, r, req);
+    const tick first = t->ss_early;
+    t->ss_early = 0;
+    return prefetch_train_pc(t, in->pc, addr, r, req, first);
 }
 
 /* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
