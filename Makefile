@@ -222,5 +222,5 @@ validate-native: build
 # against their native times on the host (gcc -O2, median of 5, pinned): figures for docs/accuracy.md.
 .PHONY: validate-whatif
 validate-whatif: build
-	@python3 tests/whatif_test.py $(BUILD) timing
-	@python3 tests/whatif_test.py $(BUILD) native
+	@python3 tests/whatif_machine_test.py $(BUILD) timing
+	@python3 tests/whatif_machine_test.py $(BUILD) native
