@@ -39,7 +39,7 @@ uint64_t edan_pagemap_frame(edan_pagemap *m, uint64_t page)
     }
     const unsigned i = (unsigned)(page % EDAN_PAGEMAP_MEMO);
     m->memo_page[i] = page;
-    m->memo_delta[i] = (EDAN_PAGEMAP_BASE | *frame << EDAN_PAGEMAP_SHIFT) - (page << EDAN_PAGEMAP_SHIFT);
+    m->memo_delta[i] = edan_pagemap_frame_addr(*frame, 0) - (page << EDAN_PAGEMAP_SHIFT);
     return *frame;
 }
 
@@ -60,5 +60,5 @@ uint64_t edan_pagemap_placed(const edan_pagemap *m, uint64_t addr)
     if (m->memo_page[i] == page)
         return addr + m->memo_delta[i];
     const uint64_t *frame = edan_keymap_find(&m->frames, page, 0);
-    return frame ? EDAN_PAGEMAP_BASE | *frame << EDAN_PAGEMAP_SHIFT | off : UINT64_MAX;
+    return frame ? edan_pagemap_frame_addr(*frame, off) : UINT64_MAX;
 }

@@ -72,6 +72,18 @@ typedef struct edan_pagemap {
     uint64_t mark;      /* the caller's: next at a point of its stream (0 at init) */
 } edan_pagemap;
 
+/* The physical address of offset off in frame: the one place that lays frames out. */
+static inline uint64_t edan_pagemap_frame_addr(uint64_t frame, uint64_t off)
+{
+    return EDAN_PAGEMAP_BASE | frame << EDAN_PAGEMAP_SHIFT | off;
+}
+
+/* The frame of pa, a physical address this map made. */
+static inline uint64_t edan_pagemap_frame_of(uint64_t pa)
+{
+    return (pa - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT;
+}
+
 /* An empty map: 0, or -1 when out of memory. */
 int edan_pagemap_init(edan_pagemap *m);
 void edan_pagemap_free(edan_pagemap *m);
@@ -102,14 +114,14 @@ static inline uint64_t edan_pagemap_translate(edan_pagemap *m, uint64_t addr)
     const uint64_t frame = edan_pagemap_frame(m, page);
     if (frame == UINT64_MAX)
         return UINT64_MAX;
-    return EDAN_PAGEMAP_BASE | frame << EDAN_PAGEMAP_SHIFT | (addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1));
+    return edan_pagemap_frame_addr(frame, addr & ((1u << EDAN_PAGEMAP_SHIFT) - 1));
 }
 
 /* The virtual address of pa, a physical address this map made. */
 static inline uint64_t edan_pagemap_virtual(const edan_pagemap *m, uint64_t pa)
 {
     const uint64_t off = pa & ((1u << EDAN_PAGEMAP_SHIFT) - 1);
-    return m->page[(pa - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT] << EDAN_PAGEMAP_SHIFT | off;
+    return m->page[edan_pagemap_frame_of(pa)] << EDAN_PAGEMAP_SHIFT | off;
 }
 
 /* addr's physical address when its page has a frame already, else UINT64_MAX (nothing is placed). */

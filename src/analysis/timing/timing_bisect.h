@@ -24,12 +24,12 @@ static bool ahead_access(const edan_exec *y)
  */
 static bool wpb_touched(const edan_timing *t, size_t ja, uint64_t pa)
 {
-    const uint64_t f = (pa - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT;
+    const uint64_t f = edan_pagemap_frame_of(pa);
     if (f < t->pages.mark)
         return true;
     for (size_t i = 0; i < ja; i++)
         if (t->part[i].insn->mem != EDAN_MEM_NONE && !(t->part[i].flags & EDAN_EXEC_NO_ACCESS) &&
-            (t->part[i].addr - EDAN_PAGEMAP_BASE) >> EDAN_PAGEMAP_SHIFT >= f)
+            edan_pagemap_frame_of(t->part[i].addr) >= f)
             return true;
     return false;
 }
