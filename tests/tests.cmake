@@ -196,6 +196,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
   add_test(NAME validation_sweep COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/sweep_test.py ${CMAKE_BINARY_DIR})
   set_tests_properties(validation_sweep PROPERTIES DEPENDS examples TIMEOUT 300)
 endif()
+# validation/gem5_from_doc.py (gem5's times taken back from a table of docs/accuracy.md): a stand-in gem5's
+# times through compare.py's table and back, within the rounding, under sweep.py's keys; its errors.
+if(PYTHON3)
+  add_test(NAME validation_gem5_from_doc COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/gem5_from_doc_test.py)
+  set_tests_properties(validation_gem5_from_doc PROPERTIES TIMEOUT 300)
+endif()
 # validation/thirdparty/hpcg.sh, lulesh.sh and build.sh's HPCG and LULESH (issue 37) on stand-ins for the
 # checkouts: errors, the noinline patch that keeps LagrangeLeapFrog filterable, no programs.tsv.
 if(RISCV_CC AND QEMU_RISCV AND PYTHON3)

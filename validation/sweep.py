@@ -53,7 +53,9 @@
 # model's mode and edan's own binary and plugin, so rebuilding edan reruns edan and nothing else:
 # after a model change, `sweep.py --no-gem5 ...` with the new edan refreshes edan's side alone. Several
 # sweeps may share one results file at once (a gem5 sweep in the background, --no-gem5 in front):
-# each write merges, under a lock, with the file's records. Errors: a message and exit status 2.
+# each write merges, under a lock, with the file's records. A gem5 record that gem5_from_doc.py took
+# back from a table of docs/accuracy.md (it has "recovered") serves --no-gem5 sweeps; a sweep that
+# runs gem5 runs it again. Errors: a message and exit status 2.
 import concurrent.futures
 import hashlib
 import json
@@ -270,6 +272,15 @@ def section(kind):
 
 def key_of(*parts):
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def gem5_key(prog, binary_digest, gem5_digest, lat, time_default):
+    """The key of gem5's record of prog at latency lat: the binary's contents, the arguments, the gem5
+    parameters of the machine (gem5_machine_digest), the latency and, for a program timed from the
+    commit trace (its time=, else time_default), the kernel. validation/gem5_from_doc.py writes its
+    records under the same keys."""
+    traced = (prog["time"] or time_default) == "trace"
+    return key_of("gem5", binary_digest, prog["args"], gem5_digest, float(lat), prog["kernel"] if traced else None)
 
 
 def parse_stats(path):
@@ -647,9 +658,11 @@ def main(argv):
             except Failure as e:
                 die("%s: time=trace: %s" % (p["name"], e))
         for lat in opts.latencies:
-            k = key_of("gem5", bd, p["args"], gdig, float(lat), p["kernel"] if traced else None)
+            k = gem5_key(p, bd, gdig, lat, opts.time)
             gem5_keys[(p["name"], lat)] = k
-            if not opts.no_gem5 and (opts.force or results.get("gem5", k) is None):
+            # a record taken back from a table (gem5_from_doc.py) stands in until gem5 runs
+            rec = results.get("gem5", k)
+            if not opts.no_gem5 and (opts.force or rec is None or "recovered" in rec):
                 jobs.append(("gem5", k, p, lat))
         if edan_lookup:
             k = key_of("lambda", bd, p["args"], p["kernel"], opts.cache, opts.m, edan_id)
