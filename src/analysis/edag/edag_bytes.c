@@ -136,6 +136,16 @@ static ALWAYS_INLINE bool byte_step(edan_edag *e, const edan_exec *r, const byte
         regF[p->dst[i]] = F;
         regMd[p->dst[i]] = md;
     }
+    if (wr && !rec && fixed) { /* mem_store() of a byte: the unit split first if it is not yet, then kept */
+        char *unit = edan_shadow_unit_find(page, 1, false, N, off >> EDAN_SHADOW_UNIT_BITS, true, NULL);
+        if (!(edan_shadow_unit_md(unit, 1, false, N)[0] & EDAN_SHADOW_SPLIT) &&
+            !edan_edag_unit_split_found(sh, unit, 1, false, N)) {
+            edan_error_set(&e->err, "out of memory for shadow state");
+            return false;
+        }
+        rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
+        *c = (byte_unit){page, addr >> EDAN_SHADOW_UNIT_BITS, rec};
+    }
     if (wr && rec) { /* mem_store() of a byte of a split unit */
         rec->F[b] = F;
         rec->md[b] = (uint32_t)md;
@@ -145,7 +155,7 @@ static ALWAYS_INLINE bool byte_step(edan_edag *e, const edan_exec *r, const byte
         edan_error_set(&e->err, "out of memory for shadow state");
         return false;
     }
-    if (!rec && fixed)
+    if (!rec && fixed) /* a load's: kept if split */
         keep_unit(sh, c, page, addr, off, N);
     return true;
 }
