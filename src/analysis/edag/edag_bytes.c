@@ -208,9 +208,16 @@ static size_t byte_run_uncached_wide(edan_edag *e, const edan_exec *r, const eda
     return byte_run(e, r, end, false, false);
 }
 
-size_t edan_edag_byte_run(edan_edag *e, const edan_exec *r, const edan_exec *end)
+const edan_exec *edan_edag_wide_run(edan_edag *e, const edan_exec *r)
 {
+    const hot_op op = e->ids[r->id].op;
+    if (!(op.kind & HOT_WIDE) || !edan_edag_byte_record(r, op))
+        return wide_step(e, r, op) ? r : NULL;
+    const edan_exec *end = e->pf_end; /* the batch's end (consume_measured()) */
+    size_t took;
     if (e->lane[0].has_cache)
-        return e->shadow.narrow ? byte_run_cached_narrow(e, r, end) : byte_run_cached_wide(e, r, end);
-    return e->shadow.narrow ? byte_run_uncached_narrow(e, r, end) : byte_run_uncached_wide(e, r, end);
+        took = e->shadow.narrow ? byte_run_cached_narrow(e, r, end) : byte_run_cached_wide(e, r, end);
+    else
+        took = e->shadow.narrow ? byte_run_uncached_narrow(e, r, end) : byte_run_uncached_wide(e, r, end);
+    return took ? r + took - 1 : NULL;
 }

@@ -284,10 +284,13 @@ void edan_edag_new_id(edan_edag *e, uint32_t id, const edan_insn *in);
 bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r);
 
 /*
- * edag_bytes.c: the one-lane loop's run of byte accesses of wide instructions (x86 rep strings) from r, whose
- * execution the loop counted, up to end: the records it took (at least r), or 0 on failure (the error set).
+ * edag_bytes.c: the one-lane loop's wide instruction r (HOT_WIDE, or HOT_DST2 where the loop takes it as wide),
+ * whose execution the loop counted: the general path, or for a byte access (x86's rep strings) the run of byte
+ * accesses from r up to the batch's end (pf_end). The last record it took (r, or one of the run's after it), or
+ * NULL on failure (the error set). Out of line with all it needs read from e, so the loop keeps nothing more
+ * live across the call than the general path's call before.
  */
-size_t edan_edag_byte_run(edan_edag *e, const edan_exec *r, const edan_exec *end);
+const edan_exec *edan_edag_wide_run(edan_edag *e, const edan_exec *r);
 
 /* edag_sweep.c: a batch of a multi-lane analysis with true dependencies only and no scoped lane */
 void edan_edag_consume_lanes(edan_edag *e, const edan_exec *recs, size_t n);
