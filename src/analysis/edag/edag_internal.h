@@ -398,7 +398,7 @@ static inline bool wide_step(edan_edag *e, const edan_exec *r, const hot_op op)
 
 /*
  * Whether r, of hot op op (seen), is a byte access: of a wide instruction (HOT_WIDE), x86's rep strings, one record
- * per byte, the one-lane loop hands it to edan_edag_byte_run(), whose run goes on over byte accesses of any
+ * per byte, the one-lane loop hands it to edan_edag_wide_run(), whose run goes on over byte accesses of any
  * instruction (a rep movsb's second vertex is a plain byte store).
  */
 static ALWAYS_INLINE bool edan_edag_byte_record(const edan_exec *r, hot_op op)
