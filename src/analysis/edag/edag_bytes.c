@@ -108,8 +108,11 @@ static ALWAYS_INLINE bool byte_step(edan_edag *e, const edan_exec *r, const byte
     /* a full page of units (for a wide shadow every page): its unit's record has a place of its own */
     const bool fixed = !N || edan_shadow_tag(page) == 0;
     edan_shadow_split *rec = c->unit == addr >> EDAN_SHADOW_UNIT_BITS && c->page == page ? c->rec : NULL;
-    uint64_t Fin = regF[p->src[0]], mdin = regMd[p->src[0]];
-    for (int i = 1; i < p->n_src; i++) {
+    /* src[]'s three first (always there: plan_of()), then more[]'s */
+    _Static_assert(EDAN_MAX_SRC == 3, "three sources in src[]");
+    uint64_t Fin = edan_rule_join3(regF[p->src[0]], regF[p->src[1]], regF[p->src[2]]);
+    uint64_t mdin = edan_rule_join3(regMd[p->src[0]], regMd[p->src[1]], regMd[p->src[2]]);
+    for (int i = EDAN_MAX_SRC; i < p->n_src; i++) {
         Fin = edan_rule_join(Fin, regF[p->src[i]]);
         mdin = edan_rule_join(mdin, regMd[p->src[i]]);
     }
