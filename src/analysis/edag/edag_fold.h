@@ -9,6 +9,8 @@
 #ifndef EDAN_ANALYSIS_EDAG_FOLD_H
 #define EDAN_ANALYSIS_EDAG_FOLD_H
 
+#include <string.h>
+
 #include "analysis/edag/edag_internal.h"
 
 /* Give unit u per-byte state in every lane; false when out of memory. */
@@ -99,7 +101,14 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
         }
     }
     const uint32_t end = off + len;
-    uint64_t scratch; /* an inline page's state, or none */
+    /*
+     * An inline page's state, or none: zeroed here as well as by edan_shadow_unit_find(), whose 64-bit store of 0
+     * GCC may drop under strict aliasing, the record being read as 32-bit words (it did in edag_bytes.c, where a
+     * byte's load from a sparse page's unit not written found the scratch's old bytes); memset's store aliases
+     * those reads.
+     */
+    uint64_t scratch;
+    memset(&scratch, 0, sizeof scratch);
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         char *unit = edan_shadow_unit_find(pg, K, R, N, u, false, &scratch);
         const uint64_t *uF = edan_shadow_unit_F(unit);

@@ -9,6 +9,7 @@
  *   edag_ids.c       static-instruction entries (hot ops) and the scopes of per-function lanes
  *   edag_fold.h      the per-byte shadow's folding into and out of per-lane values (inline)
  *   edag_step.c      one vertex over all lanes: the general path
+ *   edag_bytes.c     the one-lane short path for runs of byte accesses (x86 rep strings)
  *   edag_one_lane.c  edan_edag_consume() and the one-lane short paths
  *   edag_sweep.c     the multi-lane sweep loop
  *
@@ -282,6 +283,15 @@ void edan_edag_new_id(edan_edag *e, uint32_t id, const edan_insn *in);
 /* edag_step.c: one vertex over all lanes, the general path */
 bool edan_edag_step_lanes(edan_edag *e, const edan_exec *r);
 
+/*
+ * edag_bytes.c: the one-lane loop's wide instruction r (HOT_WIDE, or HOT_DST2 where the loop takes it as wide),
+ * whose execution the loop counted: the general path, or for a byte access (x86's rep strings) the run of byte
+ * accesses from r up to the batch's end (pf_end). The last record it took (r, or one of the run's after it), or
+ * NULL on failure (the error set). Out of line with all it needs read from e, so the loop keeps nothing more
+ * live across the call than the general path's call before.
+ */
+const edan_exec *edan_edag_wide_run(edan_edag *e, const edan_exec *r);
+
 /* edag_sweep.c: a batch of a multi-lane analysis with true dependencies only and no scoped lane */
 void edan_edag_consume_lanes(edan_edag *e, const edan_exec *recs, size_t n);
 
@@ -384,6 +394,16 @@ static inline bool wide_step(edan_edag *e, const edan_exec *r, const hot_op op)
     if (r->flags & EDAN_EXEC_NO_ACCESS)
         e->no_access[op.kind & 3]++;
     return edan_edag_step_lanes(e, r);
+}
+
+/*
+ * Whether r, of hot op op (seen), is a byte access: of a wide instruction (HOT_WIDE), x86's rep strings, one record
+ * per byte, the one-lane loop hands it to edan_edag_wide_run(), whose run goes on over byte accesses of any
+ * instruction (a rep movsb's second vertex is a plain byte store).
+ */
+static ALWAYS_INLINE bool edan_edag_byte_record(const edan_exec *r, hot_op op)
+{
+    return (op.kind & 3) && op.size == 1 && !(r->flags & EDAN_EXEC_NO_ACCESS);
 }
 
 /* The hot_op of an entry count_execution() returned, recorded first if its id is new. */

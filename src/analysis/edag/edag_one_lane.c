@@ -375,7 +375,8 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
         if (op.kind != HOT_PLAIN && !(D2 && op.kind == (HOT_SEEN | HOT_DST2))) {
             op = seen_op(e, r, h);
             if (__builtin_expect(op.kind & (D2 ? HOT_WIDE : HOT_WIDE | HOT_DST2), 0)) {
-                if (!wide_step(e, r, op))
+                /* the general path, or a rep string's bytes from r on at once (edag_bytes.c) */
+                if (!(r = edan_edag_wide_run(e, r)))
                     break;
                 continue;
             }
