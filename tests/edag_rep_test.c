@@ -10,8 +10,9 @@
  * every wide instruction to the general path). Every result of the lane must be
  * the same: T1, Tinf, W, D, C, the layers, the bytes, the cache's counts and
  * the data-movement series. Caches, narrow and wide shadows (an alpha past
- * 2^32), sparse pages made full after few lookups, page crossings, random
- * batch boundaries.
+ * 2^32), sparse pages made full after few lookups, strings long enough to
+ * make their pages full of units ahead (edan_shadow_page_units()), page
+ * crossings, random batch boundaries.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -107,7 +108,8 @@ static size_t make_trace(const edan_insn *table, edan_exec *recs, size_t cap, ui
     size_t n = 0;
     while (n < cap) {
         const uint64_t a = base - 300 + rt_below(600), b = base - 300 + rt_below(600);
-        const uint64_t len = 1 + rt_below(rt_below(4) ? 24 : 200);
+        /* now and then a string longer than a sparse page's units, which makes its page full ahead (edag_bytes.c) */
+        const uint64_t len = rt_below(8) ? 1 + rt_below(rt_below(4) ? 24 : 200) : 1000 + rt_below(3500);
         const bool down = rt_below(4) == 0; /* the direction flag set: descending addresses */
         switch (rt_below(6)) {
         case 0:
@@ -138,8 +140,8 @@ static size_t make_trace(const edan_insn *table, edan_exec *recs, size_t cap, ui
         }
     }
     n = cap; /* the last run cut short */
-    /* now and then a string iteration that accessed nothing */
-    for (size_t i = 0; i < n; i += 1 + rt_below(200))
+    /* now and then a string iteration that accessed nothing (in half the traces: the others' long strings are whole) */
+    for (size_t i = rt_below(2) ? 0 : n; i < n; i += 1 + rt_below(200))
         if (recs[i].insn->mem != EDAN_MEM_NONE && rt_below(2)) {
             recs[i].flags = EDAN_EXEC_NO_ACCESS;
             recs[i].addr = 0;
@@ -150,7 +152,8 @@ static size_t make_trace(const edan_insn *table, edan_exec *recs, size_t cap, ui
 static void feed(edan_edag *e, const edan_exec *recs, size_t n)
 {
     for (size_t i = 0; i < n;) {
-        size_t b = rt_below(3) ? 1 + rt_below(300) : 1 + rt_below(8);
+        /* long batches too: a string's page is made full ahead only when the batch holds the stores that fill it */
+        size_t b = rt_below(6) == 0 ? 1000 + rt_below(5000) : rt_below(3) ? 1 + rt_below(300) : 1 + rt_below(8);
         if (b > n - i)
             b = n - i;
         edan_edag_consume(e, recs + i, b);
@@ -214,7 +217,7 @@ int main(int argc, char **argv)
     const int trials = argc > 1 ? atoi(argv[1]) : 400;
     enum { CAP = 6000 };
     static edan_exec recs[CAP];
-    int failed = 0, widened = 0;
+    int failed = 0, widened = 0, ahead = 0;
     uint64_t bytes = 0;
     for (int trial = 0; trial < trials && failed < 5; trial++) {
         edan_insn table[24];
@@ -247,12 +250,15 @@ int main(int argc, char **argv)
         if (a && b && compare(edan_edag_lane(a, 0), edan_edag_lane(b, 0), trial))
             failed++;
         widened += huge && a && edan_edag_lane(a, 0)->Tinf > UINT32_MAX;
+        ahead += a && edan_edag_shadow(a)->units_ahead > 0;
         rt_seed(seed ^ 0x2545F4914F6CDD1Dull);
         edan_edag_free(a);
         edan_edag_free(b);
     }
-    printf("%d random traces of rep strings, %" PRIu64 " string bytes; %d widened the narrow shadow\n", trials, bytes,
-           widened);
+    printf("%d random traces of rep strings, %" PRIu64
+           " string bytes; %d widened the narrow shadow, %d made a page full for the stores ahead\n",
+           trials, bytes, widened, ahead);
     CHECK(trials < 100 || widened >= trials / 20, "too few traces widened the narrow shadow: %d", widened);
+    CHECK(trials < 100 || ahead >= trials / 20, "too few traces made a page full for the stores ahead: %d", ahead);
     return check_summary();
 }

@@ -16,17 +16,64 @@
 #include "analysis/edag/edag_fold.h"
 
 /*
- * The shadow page of a byte access at addr by static instruction id: the one its last execution found while that
- * handle is current (shadow.h: gen) and takes the access as it is (a full page of units, for a store not the zero
- * page: edan_shadow_page_access() would return it without counting a lookup or remaking it), else a lookup's.
+ * Bytes in a row that touch more than EDAN_SHADOW_SPARSE_MAX units (any 1025 bytes in a row span 257 units): stored
+ * to a narrow page, they make it a full page of units, whatever it was before.
  */
-static ALWAYS_INLINE edan_shadow_page *byte_page(edan_shadow *sh, page_memo *m, uint64_t addr, bool wr)
+#define AHEAD_BYTES (EDAN_SHADOW_SPARSE_MAX * EDAN_SHADOW_UNIT + 1)
+
+/*
+ * Whether the records from r (a byte store) up to end hold AHEAD_BYTES byte stores of r's instruction (every record,
+ * or every other one: rep movsb's store vertex) at the addresses after or before r's one by one, all in r's page.
+ * Whoever takes them, they make the page a full page of units (above); what else the records do cannot undo that.
+ */
+static bool run_fills_page(const edan_exec *r, const edan_exec *end)
 {
-    const uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
+    if (end - r < 3)
+        return false;
+    const uint32_t id = r->id;
+    const size_t step = r[1].id == id ? 1 : 2, last = (AHEAD_BYTES - 1) * step;
+    if ((size_t)(end - r) <= last || r[step].id != id)
+        return false;
+    const uint64_t a = r->addr, d = r[step].addr - a; /* 1, or -1 modulo 2^64 */
+    const uint64_t to = a + d * (AHEAD_BYTES - 1);
+    if ((d != 1 && d != UINT64_MAX) || r[last].id != id || r[last].addr != to ||
+        to >> EDAN_SHADOW_PAGE_BITS != a >> EDAN_SHADOW_PAGE_BITS)
+        return false;
+    for (size_t i = 1; i < AHEAD_BYTES; i++) {
+        const edan_exec *q = r + i * step;
+        if (q->id != id || q->addr != a + d * i || (q->flags & EDAN_EXEC_NO_ACCESS))
+            return false;
+    }
+    return true;
+}
+
+/*
+ * The shadow page of byte access r by static instruction r->id, of the run up to end: the one its last execution
+ * found while that handle is current (shadow.h: gen) and takes the access as it is (a full page of units, for a
+ * store not the zero page: edan_shadow_page_access() would return it without counting a lookup or remaking it), else
+ * a lookup's. A store to a narrow page that is not yet a full page of units, when the records ahead fill the page
+ * (run_fills_page(), tried once a page in a run: *ahead), makes it one at once: its first quarter then takes this
+ * path instead of a sparse page's lookups and inserts.
+ */
+static ALWAYS_INLINE edan_shadow_page *byte_page(edan_shadow *sh, page_memo *m, const edan_exec *r, bool wr,
+                                                 const edan_exec *end, uint64_t *ahead, const bool N)
+{
+    const uint64_t addr = r->addr, page_no = addr >> EDAN_SHADOW_PAGE_BITS;
     /* the short paths of whole units keep a byte load's or store's page too, any page (one_lane_load()) */
     if (m->no == page_no && m->gen == sh->gen && edan_shadow_tag(m->page) == 0 && (!wr || m->page != sh->zero_page))
         return m->page;
-    edan_shadow_page *page = edan_shadow_page_access(sh, addr, 1, wr);
+    edan_shadow_page *page;
+    if (N && wr && *ahead != page_no) {
+        *ahead = page_no;
+        page = edan_shadow_recent_page(sh, addr);
+        if (!(page && edan_shadow_tag(page) == 0 && page != sh->zero_page) && run_fills_page(r, end)) {
+            page = edan_shadow_page_units(sh, addr);
+            if (page)
+                *m = (page_memo){page_no, sh->gen, page};
+            return page;
+        }
+    }
+    page = edan_shadow_page_access(sh, addr, 1, wr);
     if (page && edan_shadow_tag(page) == 0 && (!wr || page != sh->zero_page))
         *m = (page_memo){page_no, sh->gen, page};
     return page;
@@ -79,6 +126,8 @@ typedef struct byte_unit {
     const edan_shadow_page *page;
     uint64_t unit;
     edan_shadow_split *rec;
+    const edan_exec *end; /* the run's batch's end */
+    uint64_t ahead;       /* the page whose records ahead were looked at last (byte_page()) */
 } byte_unit;
 
 /* The unit of byte off of page, a full page of units, for the next access: kept if split. */
@@ -86,8 +135,11 @@ static ALWAYS_INLINE void keep_unit(edan_shadow *sh, byte_unit *c, edan_shadow_p
                                     const bool N)
 {
     char *unit = edan_shadow_unit_find(page, 1, false, N, off >> EDAN_SHADOW_UNIT_BITS, false, NULL);
-    if (edan_shadow_unit_md(unit, 1, false, N)[0] & EDAN_SHADOW_SPLIT)
-        *c = (byte_unit){page, addr >> EDAN_SHADOW_UNIT_BITS, edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N))};
+    if (edan_shadow_unit_md(unit, 1, false, N)[0] & EDAN_SHADOW_SPLIT) {
+        c->page = page;
+        c->unit = addr >> EDAN_SHADOW_UNIT_BITS;
+        c->rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
+    }
 }
 
 /* One byte access r of instruction p->in: step_lanes() (edag_step.c) with one lane, size 1 and an access. */
@@ -100,7 +152,7 @@ static ALWAYS_INLINE bool byte_step(edan_edag *e, const edan_exec *r, const byte
     const bool rd = p->rd, wr = p->wr;
     const uint64_t addr = r->addr;
     const uint32_t off = (uint32_t)(addr & (EDAN_SHADOW_PAGE - 1)), b = off & (EDAN_SHADOW_UNIT - 1);
-    edan_shadow_page *page = byte_page(sh, &e->memo[r->id], addr, wr);
+    edan_shadow_page *page = byte_page(sh, &e->memo[r->id], r, wr, c->end, &c->ahead, N);
     if (!page) {
         edan_error_set(&e->err, "out of memory for shadow state (%" PRIu64 " pages allocated)", sh->pages);
         return false;
@@ -147,7 +199,9 @@ static ALWAYS_INLINE bool byte_step(edan_edag *e, const edan_exec *r, const byte
             return false;
         }
         rec = edan_shadow_split_get(sh, edan_shadow_F_get(unit, 0, N));
-        *c = (byte_unit){page, addr >> EDAN_SHADOW_UNIT_BITS, rec};
+        c->page = page;
+        c->unit = addr >> EDAN_SHADOW_UNIT_BITS;
+        c->rec = rec;
     }
     if (wr && rec) { /* mem_store() of a byte of a split unit */
         rec->F[b] = F;
@@ -172,7 +226,7 @@ static ALWAYS_INLINE size_t byte_run(edan_edag *e, const edan_exec *r, const eda
                                      const bool N)
 {
     byte_plan plan[2]; /* the last two instructions' (rep movsb's two vertices) */
-    byte_unit c = {NULL, UINT64_MAX, NULL};
+    byte_unit c = {NULL, UINT64_MAX, NULL, end, UINT64_MAX};
     plan_of(&plan[0], r->insn);
     plan[1].in = NULL;
     if (!byte_step(e, r, &plan[0], &c, has_cache, N))

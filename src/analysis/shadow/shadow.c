@@ -530,6 +530,43 @@ edan_shadow_page *edan_shadow_page_lookup(edan_shadow *s, uint64_t addr, uint32_
     return p;
 }
 
+edan_shadow_page *edan_shadow_page_units(edan_shadow *s, uint64_t addr)
+{
+    const uint64_t page_no = addr >> EDAN_SHADOW_PAGE_BITS;
+    uintptr_t *slot = slot_of(s, page_no);
+    if (!slot) {
+        s->out_of_memory = true;
+        return NULL;
+    }
+    const uintptr_t v = *slot;
+    edan_shadow_page *p;
+    if (v && v != (uintptr_t)s->zero_page && !(v & EDAN_SHADOW_TAG_MASK)) {
+        p = (edan_shadow_page *)v; /* already one */
+    } else {
+        /* as page_slow() counts a page made or remade */
+        s->recent_misses++;
+        s->pages += !v;
+        char *mem = full_page(s, NARROW_UNITS_BYTES);
+        if (!mem)
+            return NULL;
+        if (v && v != (uintptr_t)s->zero_page) {
+            narrow_units(v, mem);
+            if ((v & EDAN_SHADOW_TAG_MASK) == EDAN_SHADOW_TAG_SPARSE)
+                edan_shadow_sparse_give(s, edan_shadow_sparse_of((edan_shadow_page *)v));
+            else if ((v & EDAN_SHADOW_TAG_MASK) == EDAN_SHADOW_TAG_WORDS)
+                give_words(s, (char *)(v - EDAN_SHADOW_TAG_WORDS));
+        }
+        s->units_ahead++;
+        p = install(s, slot, (uintptr_t)mem);
+    }
+    const unsigned r = edan_shadow_recent_slot(page_no);
+    s->recent[r].no = page_no;
+    s->recent[r].page = p;
+    s->last_page_no = page_no;
+    s->last_page = p;
+    return p;
+}
+
 void edan_shadow_word_store(edan_shadow *s, edan_shadow_page *pg, uint32_t w, uint64_t F, uint64_t md)
 {
     char *rec;

@@ -379,6 +379,7 @@ typedef struct edan_shadow {
      * random traces go through every layout.
      */
     edan_shadow_made_counts made;
+    uint64_t units_ahead; /* pages made full pages of units for the stores ahead (edan_shadow_page_units()) */
     /*
      * Lookups that went past the recently used pages to a written page: the
      * analyzer prefetches shadow state when they are frequent. Misses that
@@ -495,6 +496,17 @@ static inline edan_shadow_page *edan_shadow_page_for(edan_shadow *s, uint64_t ad
 {
     return edan_shadow_page_access(s, addr, EDAN_SHADOW_ANY_LEN, for_write);
 }
+
+/*
+ * The page of addr (narrow shadows) made a full page of units now, its
+ * state kept, as edan_shadow_page_lookup() would return it. For a writer
+ * that knows it is about to store to more than EDAN_SHADOW_SPARSE_MAX of
+ * the page's units (the rep string run of edag_bytes.c, looking ahead in
+ * its batch), which would make the page one of units anyway: the stores
+ * before that then skip the sparse page's lookups, inserts and growth.
+ * NULL when out of memory.
+ */
+edan_shadow_page *edan_shadow_page_units(edan_shadow *s, uint64_t addr);
 
 /*
  * Stores the state of the whole word w (F and md, one lane) in a narrow
