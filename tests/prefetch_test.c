@@ -32,6 +32,8 @@
  *    one (gem5's canPrefetch()); those beyond an MSHR wait in the queue of
  *    queue_size, and the rest are dropped, which their accesses then pay as
  *    misses of their own;
+ *  - a lower level hears of an upper level's prefetch when it is sent: the
+ *    prefetches it causes there wait as long as it waited for an MSHR;
  *  - a stream that crosses into a page whose frame is not the next one
  *    (pages = first-touch) trains as gem5's does on physical addresses: the
  *    crossing's stride is a jump between frames, which takes one from the
@@ -395,6 +397,40 @@ static void test_mshrs(void)
 }
 
 /*
+ * A lower level hears of an upper level's prefetch when it is sent (gem5's
+ * L2 is notified when the L1d's prefetch request arrives there), so what
+ * that prefetch makes the lower level prefetch waits as long as it did. A
+ * miss to line X (the 24th of its page) with 4 L1d MSHRs, one kept for
+ * demand misses, and a next-line prefetcher of degree 3 at the L1d: X+1
+ * goes at once, X+2 and X+3 wait for X's and X+1's MSHRs, a latency. The
+ * L2's next-line prefetcher of degree 4 trains on each: X+1 names X+2 ..
+ * X+5, sent at once; X+2 (the first use of the L2's line) names X+6, X+3
+ * X+7, sent when X+2 and X+3 reach the L2, a latency after the miss, and
+ * back a latency later. The chain then reads X+6: its L1d miss finds the
+ * L2's prefetch on its way and waits a latency for it. Exposed: the L1i
+ * miss, X's and X+6's wait: 3 (2 when the L2's prefetches of X+6 and X+7
+ * went at once, as if X+2 and X+3 had not waited). X+6's miss names X+7
+ * and X+8 at the L1d (X+9 is in the next page), and X+7's arrival X+8 at
+ * the L2: 5 L1d and 7 L2 prefetches.
+ */
+static void test_sent_late(void)
+{
+    const edan_insn ld = load(EDAN_REG_X(5), EDAN_REG_X(5), 0x1000);
+    const edan_exec r[] = {rec(&ld, fresh(PAGE_LINES - 9)), rec(&ld, fresh(PAGE_LINES - 3))};
+    edan_machine m = base_machine();
+    m.data[0].mshrs = 4;
+    m.data[0].prefetch = tagged_pf(3, 8, 1);
+    m.data[1].prefetch = tagged_pf(4, 8, 1);
+    edan_timing_counts c;
+    edan_timing_lane l[2];
+    const double e = run(&m, r, 2, &c, l);
+    CHECK(e == 3 && c.prefetch[0].issued == 5 && c.prefetch[1].issued == 7,
+          "an L2 prefetch an L1d prefetch caused goes when that one does: %g latencies exposed (expected 3), %" PRIu64
+          " L1d and %" PRIu64 " L2 prefetches (expected 5 and 7)",
+          e, c.prefetch[0].issued, c.prefetch[1].issued);
+}
+
+/*
  * gem5's L1d hears of a line's loads in the order they ask (issue order):
  * the first to ask is the miss that trains its pc's entry. A chain of loads
  * of pc P reads lines X, X+1, X+2; a load of pc D (younger, its address
@@ -609,6 +645,7 @@ int main(void)
     test_forwarded();
     test_shared_table();
     test_mshrs();
+    test_sent_late();
     test_issue_order();
     test_page_crossing();
     test_violation();

@@ -124,7 +124,7 @@ static void test_against_naive(uint64_t seed)
             trained += want;
         }
         for (uint32_t k = rt_below(3); n < k; n++) /* prefetches: some to the L1d, some to the L2 */
-            issue[n] = (edan_prefetch_issue){lines[rt_below(NLINES)], 64, 0, (uint8_t)rt_below(2), 2};
+            issue[n] = (edan_prefetch_issue){lines[rt_below(NLINES)], 64, 0, (uint8_t)rt_below(2), 2, 0};
         warm_note(t, pc, line << 6, &r, n);
         if (r.level > 0)
             reqs[n_reqs++] = (naive_req){line, t->n.instructions, pc, 0};

@@ -161,7 +161,8 @@ void edan_prefetch_free(edan_prefetcher *p)
  * first use of a line it prefetched). Its prefetches are sent, each reaching
  * the level below when it misses there.
  */
-static void arrive(edan_prefetcher *p, edan_cache *c, int l, uint64_t pc, uint64_t addr, uint32_t offset, bool trains)
+static void arrive(edan_prefetcher *p, edan_cache *c, int l, uint64_t pc, uint64_t addr, uint32_t offset, bool trains,
+                   bool via)
 {
     const edan_prefetch_config *cfg = &p->cfg[l];
     if (cfg->kind == EDAN_PREFETCH_NONE || !(trains || cfg->on_access))
@@ -185,12 +186,12 @@ static void arrive(edan_prefetcher *p, edan_cache *c, int l, uint64_t pc, uint64
             continue; /* the level holds the line (gem5 drops it: a hit in the cache or an MSHR) */
         p->n[l].issued++;
         p->issue[p->n_issue++] =
-            (edan_prefetch_issue){cand[i] >> p->line_shift, r.ram_bytes, ready, (uint8_t)l, (uint8_t)r.level};
+            (edan_prefetch_issue){cand[i] >> p->line_shift, r.ram_bytes, ready, (uint8_t)l, (uint8_t)r.level, via};
         if (l + 1 < p->nlev) { /* it reaches the level below */
             const bool first = (int)r.level == l + 1 && edan_cache_take_prefetched(c, l + 1, cand[i]);
             p->n[l + 1].useful += first;
             arrive(p, c, l + 1, pc, cand[i] & ~(uint64_t)(line_bytes - 1), ready + p->hit[l + 1],
-                   (int)r.level > l + 1 || first);
+                   (int)r.level > l + 1 || first, true);
         }
     }
 }
@@ -208,7 +209,7 @@ uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, ui
         if (l)
             offset += p->hit[l];
         /* a line on its way is a miss for gem5's cache (an MSHR hit): it trains the L1d's, and goes no further */
-        arrive(p, c, l, pc, addr, offset, !found || first || (in_flight && l == 0));
+        arrive(p, c, l, pc, addr, offset, !found || first || (in_flight && l == 0), false);
     }
     return p->n_issue;
 }

@@ -66,6 +66,9 @@ typedef struct edan_prefetch_issue {
     uint32_t offset; /* cycles from the demand access's L1d lookup to this prefetch being ready */
     uint8_t level;   /* the level whose prefetcher sent it and that it filled (0: the L1d) */
     uint8_t src;     /* where the line was found: a level below `level`, or nlev for memory */
+    /* 1: the level above's prefetch that arrived there caused it (the last issue of level - 1 before it); 0: the access
+     */
+    uint8_t via;
 } edan_prefetch_issue;
 
 /* What a level's prefetcher did in the region (the same in every lane). */

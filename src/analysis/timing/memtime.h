@@ -90,6 +90,9 @@ typedef struct edan_memtime_pf {
     uint32_t rank[EDAN_MACHINE_MAX_DATA_LEVELS]; /* a prefetch waits until this many MSHRs are free: mshr_reserve + 2 */
     uint32_t at[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES];
     edan_tick last[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES]; /* the level's last prefetch sent */
+    /* how much later than ready the level's last prefetch was sent (0: dropped): a prefetch it caused below waits as
+     * much */
+    edan_tick delay[EDAN_MACHINE_MAX_DATA_LEVELS][EDAN_MEMTIME_LANES];
     uint64_t late[EDAN_MEMTIME_LANES];    /* accesses that waited for a prefetch's line on its way */
     uint64_t dropped[EDAN_MEMTIME_LANES]; /* prefetches dropped, their queue full */
 } edan_memtime_pf;

@@ -118,12 +118,21 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
     }
     for (int k = 0; k < mt->K; k++) {
         tick *fill = (l == 0 ? mt->if_fill : pf->fill) + (size_t)s * mt->stride + (size_t)k;
+        /*
+         * ready `offset` cycles after the access's L1d request; one that the level above's prefetch caused, as much
+         * later as that one was sent late (waiting for an MSHR or for the queue): gem5's lower level hears of an upper
+         * prefetch when it is sent
+         */
         tick x = req[k] + mt->hit[0] + (tick)pi->offset * EDAN_TICKS_PER_CYCLE;
+        if (pi->via && l > 0)
+            x += pf->delay[l - 1][k];
+        const tick ready = x;
         tick *sent = pf->sent[l] + (size_t)k * q;
         uint32_t *at = &pf->at[l][k];
         edan_memtime_pf_sent *sa = (l == 0 ? pf->if_sent : pf->sent_as) + (size_t)s * mt->stride + (size_t)k;
         if (sent[*at] > x) { /* the queue_size prefetches before it are all still waiting: the queue is full */
             pf->dropped[k]++;
+            pf->delay[l][k] = 0;
             *fill = EDAN_MEMTIME_DROPPED;
             *sa = (edan_memtime_pf_sent){0, 0, 0}; /* not sent: the slot's earlier prefetch's (another level's) goes */
             if (l == 0)
@@ -140,6 +149,7 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         if (x < free_at)
             x = free_at;
         sent[*at] = x;
+        pf->delay[l][k] = x - ready;
         *at = *at + 1 == q ? 0 : *at + 1;
         pf->last[l][k] = x;
         /* the MSHR read_lane takes: the earliest free, of equals the first */
