@@ -512,6 +512,17 @@ static edan_shadow_page *page_slow(edan_shadow *s, uint64_t page_no, uint32_t of
     return install(s, slot, (uintptr_t)full_page(s, s->page_bytes));
 }
 
+/* p, page page_no's, becomes the most recent page and its slot's in the table of recent pages. */
+static edan_shadow_page *remember(edan_shadow *s, uint64_t page_no, edan_shadow_page *p)
+{
+    const unsigned slot = edan_shadow_recent_slot(page_no);
+    s->recent[slot].no = page_no;
+    s->recent[slot].page = p;
+    s->last_page_no = page_no;
+    s->last_page = p;
+    return p;
+}
+
 edan_shadow_page *edan_shadow_page_lookup(edan_shadow *s, uint64_t addr, uint32_t len, bool for_write,
                                           edan_shadow_page *recent)
 {
@@ -522,12 +533,7 @@ edan_shadow_page *edan_shadow_page_lookup(edan_shadow *s, uint64_t addr, uint32_
     edan_shadow_page *p = page_slow(s, page_no, off, len, for_write, recent != NULL);
     if (!p)
         return NULL;
-    const unsigned slot = edan_shadow_recent_slot(page_no);
-    s->recent[slot].no = page_no;
-    s->recent[slot].page = p;
-    s->last_page_no = page_no;
-    s->last_page = p;
-    return p;
+    return remember(s, page_no, p);
 }
 
 edan_shadow_page *edan_shadow_page_units(edan_shadow *s, uint64_t addr)
@@ -559,12 +565,7 @@ edan_shadow_page *edan_shadow_page_units(edan_shadow *s, uint64_t addr)
         s->units_ahead++;
         p = install(s, slot, (uintptr_t)mem);
     }
-    const unsigned r = edan_shadow_recent_slot(page_no);
-    s->recent[r].no = page_no;
-    s->recent[r].page = p;
-    s->last_page_no = page_no;
-    s->last_page = p;
-    return p;
+    return remember(s, page_no, p);
 }
 
 void edan_shadow_word_store(edan_shadow *s, edan_shadow_page *pg, uint32_t w, uint64_t F, uint64_t md)
