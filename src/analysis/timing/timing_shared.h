@@ -639,6 +639,13 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
  * of them or to the next kernel's write, counted nowhere. Returns how many,
  * or -1 (t->err set).
  */
+/* A warmed access that edan_cache_try_mru() did not take, out of functional_run()'s loop. */
+static __attribute__((noinline)) TIMING_TARGET void warm_past_mru(edan_timing *t, uint64_t addr, uint32_t size, bool st)
+{
+    const edan_cache_result r = cache_access_past_mru(&t->dc, addr, size, st);
+    count_access(t, &r);
+}
+
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
 STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
@@ -701,17 +708,17 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 loads += !store;
                 stores += store;
             } else {
-                const edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
                 if (region) /* as above */
                     t->n.instructions = base + j;
-                count_access(t, &r);
+                warm_past_mru(t, rec->addr, in->mem_size, store);
                 loads += !store;
                 stores += store;
             }
             if (region && d->ss_ops)
                 store_sets_skip(t, rec, d, base + j);
         }
-        serial += d->serial != 0;
+        if (__builtin_expect(d->serial != 0, 0))
+            serial++;
         record_ctl(t, d);
     }
     t->prev = *prev;
