@@ -236,7 +236,7 @@ static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint
     }
 }
 
-static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
+STEP_INLINE void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pos = t->n.instructions, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
     const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)STEP_KP(t);
