@@ -342,7 +342,7 @@ STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const tim
     }
 }
 
-static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *r)
+STEP_INLINE void count_access(edan_timing *t, const edan_cache_result *r)
 {
     if (r->level == 0) { /* the first level's hit (or a store that read nothing): the loop below's first turn */
         t->n.level_hits[0]++;
