@@ -79,7 +79,9 @@ typedef struct deps_op {
     uint8_t units;                 /* DEPS_OP_LOAD or _STORE: the shadow units it covers (1 or 2); else 0 */
     uint8_t kind;                  /* DEPS_OP_* */
     uint16_t at[EDAN_MAX_SRC + 1]; /* the byte offsets of reg_w[src[0..]] and of reg_w[dst] in reg_w */
+    uint16_t need; /* room its list may take (EDAN_MAX_SRC + n_more_src + mem_size), UINT16_MAX when more */
 } deps_op;
+_Static_assert(sizeof(deps_op) == 32, "a decoded instruction is half a cache line");
 
 /* deps_op.kind: what edan_deps_steps_links()'s short paths make of an instruction */
 enum {

@@ -46,6 +46,7 @@ deps_op *deps_op_decode(edan_deps *t, const edan_exec *rec)
     for (int i = 0; i < EDAN_MAX_SRC; i++)
         op->at[i] = (uint16_t)(op->src[i] * sizeof(deps_write));
     op->at[EDAN_MAX_SRC] = (uint16_t)(op->dst * sizeof(deps_write));
+    op->need = (uint16_t)(EDAN_MAX_SRC + in->n_more_src + in->mem_size); /* each a byte: at most 513 */
     return op;
 }
 
@@ -73,7 +74,8 @@ static inline void pred_add(uint64_t *list, uint32_t *n, uint64_t by)
  */
 static inline void pred_regs_only(const edan_deps *t, const deps_op *op, uint64_t *list, uint32_t *n)
 {
-    const uint64_t a = t->reg_w[op->src[0]].by, b = t->reg_w[op->src[1]].by, c = t->reg_w[op->src[2]].by;
+    const uint64_t a = reg_at(t->reg_w, op->at[0])->by, b = reg_at(t->reg_w, op->at[1])->by,
+                   c = reg_at(t->reg_w, op->at[2])->by;
     const uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
     const uint64_t x = lo < c ? lo : c, y = lo < c ? c : lo; /* x the least */
     const uint64_t m = y < hi ? y : hi, z = y < hi ? hi : y; /* x <= m <= z */
@@ -81,9 +83,9 @@ static inline void pred_regs_only(const edan_deps *t, const deps_op *op, uint64_
     list[k] = x - 1; /* by is index + 1; 0 is none */
     k += x != 0;
     list[k] = m - 1;
-    k += m != 0 && m != x;
+    k += m != x; /* m > x >= 0 then: a writer */
     list[k] = z - 1;
-    k += z != 0 && z != m;
+    k += z != m;
     *n = k;
 }
 _Static_assert(EDAN_MAX_SRC == 3, "pred_regs_only() takes three source registers");
@@ -108,18 +110,18 @@ static inline __attribute__((always_inline)) int whole_units(edan_deps *t, const
 {
     const edan_insn *in = r->insn;
     const uint64_t a = r->addr;
-    const unsigned units = in->mem_size >> EDAN_SHADOW_UNIT_BITS;
-    const bool rd = in->mem == EDAN_MEM_LOAD;
-    if (lean) {
+    const unsigned units = op->units; /* op->kind is DEPS_OP_LOAD or _STORE (the caller's test) */
+    const bool rd = op->kind == DEPS_OP_LOAD;
+    if (lean) { /* the registers' writers sorted at once, then the units' (the same list in either order) */
+        pred_regs_only(t, op, preds, n_preds);
         for (unsigned k = 0; rd && k < units; k++) {
             char *u = unit_at(t, a + ((uint64_t)k << EDAN_SHADOW_UNIT_BITS), false);
             if (!u)
                 return -1;
             if (unit_write(u)->split)
-                return 0;
+                return 0; /* the list so far is dropped by the caller */
             pred_add(preds, n_preds, unit_write(u)->by);
         }
-        pred_regs(t, op, preds, n_preds);
         const uint64_t by = t->tot.vertices + 1;
         t->reg_w[op->dst].by = by;
         for (unsigned k = 0; !rd && k < units; k++) {
@@ -203,11 +205,35 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
         const edan_exec *r = &recs[i];
         const edan_insn *in = r->insn;
         uint32_t np = 0;
+        const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : NULL;
+        /*
+         * The commonest vertices, their instruction decoded before and not read again: no memory access, or a
+         * load or store of whole aligned units (the tests below, op->kind holding the instruction's part)
+         */
+        if (lean && short_ok && op && cap - used >= op->need) {
+            if (op->kind == DEPS_OP_NONE) {
+                pred_regs_only(t, op, preds + used, &np);
+                reg_at(t->reg_w, op->at[EDAN_MAX_SRC])->by = ++tot->vertices; /* its index + 1 */
+                off[i + 1] = used += np;
+                continue;
+            }
+            const uint64_t size = (uint64_t)op->units << EDAN_SHADOW_UNIT_BITS; /* mem_size, 4 or 8 */
+            if (op->kind != DEPS_OP_OTHER && !(r->flags & EDAN_EXEC_NO_ACCESS) && !(r->addr & (size - 1))) {
+                const int done = whole_units(t, r, op, preds + used, &np, true);
+                if (done < 0)
+                    return i;
+                if (done) {
+                    off[i + 1] = used += np;
+                    continue;
+                }
+                np = 0;
+                goto general; /* a unit it loads from is split */
+            }
+        }
         if (cap - used < (size_t)EDAN_MAX_SRC + in->n_more_src + in->mem_size)
             return i; /* no room for its list */
         if (short_ok && !edan_insn_wide(in)) {
-            const deps_op *op = r->id < t->n_ops && t->ops[r->id].insn == in ? &t->ops[r->id] : deps_op_decode(t, r);
-            if (!op)
+            if (!op && !(op = deps_op_decode(t, r)))
                 return i;
             if (in->mem == EDAN_MEM_NONE && lean) {
                 pred_regs_only(t, op, preds + used, &np);
@@ -249,6 +275,7 @@ static inline __attribute__((always_inline)) size_t steps(edan_deps *t, const ed
                 np = 0;
             }
         }
+    general:;
         edan_deps_info info;
         if (edan_deps_step(t, r, &info))
             return i;

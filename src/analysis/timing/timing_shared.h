@@ -236,7 +236,7 @@ static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint
     }
 }
 
-static TIMING_TARGET void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
+STEP_INLINE void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
 {
     const uint64_t v = t->v, pos = t->n.instructions, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
     const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)STEP_KP(t);
@@ -342,7 +342,7 @@ STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const tim
     }
 }
 
-static TIMING_TARGET void count_access(edan_timing *t, const edan_cache_result *r)
+STEP_INLINE void count_access(edan_timing *t, const edan_cache_result *r)
 {
     if (r->level == 0) { /* the first level's hit (or a store that read nothing): the loop below's first turn */
         t->n.level_hits[0]++;
@@ -639,6 +639,13 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
  * of them or to the next kernel's write, counted nowhere. Returns how many,
  * or -1 (t->err set).
  */
+/* A warmed access that edan_cache_try_mru() did not take, out of functional_run()'s loop. */
+static __attribute__((noinline)) TIMING_TARGET void warm_past_mru(edan_timing *t, uint64_t addr, uint32_t size, bool st)
+{
+    const edan_cache_result r = cache_access_past_mru(&t->dc, addr, size, st);
+    count_access(t, &r);
+}
+
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
 STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
@@ -701,17 +708,17 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 loads += !store;
                 stores += store;
             } else {
-                const edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
                 if (region) /* as above */
                     t->n.instructions = base + j;
-                count_access(t, &r);
+                warm_past_mru(t, rec->addr, in->mem_size, store);
                 loads += !store;
                 stores += store;
             }
             if (region && d->ss_ops)
                 store_sets_skip(t, rec, d, base + j);
         }
-        serial += d->serial != 0;
+        if (__builtin_expect(d->serial != 0, 0))
+            serial++;
         record_ctl(t, d);
     }
     t->prev = *prev;
