@@ -9,8 +9,6 @@
 #ifndef EDAN_ANALYSIS_EDAG_FOLD_H
 #define EDAN_ANALYSIS_EDAG_FOLD_H
 
-#include <string.h>
-
 #include "analysis/edag/edag_internal.h"
 
 /* Give unit u per-byte state in every lane; false when out of memory. */
@@ -77,9 +75,9 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
 {
     char *whole[2];
     if (!R && writers && !readers && whole_units(pg, K, N, off, len, false, whole)) {
-        const uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
-        const uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false, N),
-                       *md1 = edan_shadow_unit_md(whole[1], K, false, N);
+        const edan_u64a *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
+        const edan_u32a *md0 = edan_shadow_unit_md(whole[0], K, false, N),
+                        *md1 = edan_shadow_unit_md(whole[1], K, false, N);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
             if (N) {
                 *Fin =
@@ -101,18 +99,11 @@ static ALWAYS_INLINE void mem_deps(edan_shadow *sh, const edan_shadow_page *pg, 
         }
     }
     const uint32_t end = off + len;
-    /*
-     * An inline page's state, or none: zeroed here as well as by edan_shadow_unit_find(), whose 64-bit store of 0
-     * GCC may drop under strict aliasing, the record being read as 32-bit words (it did in edag_bytes.c, where a
-     * byte's load from a sparse page's unit not written found the scratch's old bytes); memset's store aliases
-     * those reads.
-     */
-    uint64_t scratch;
-    memset(&scratch, 0, sizeof scratch);
+    edan_u64a scratch; /* an inline page's state, or none (edan_shadow_unit_find() writes it) */
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         char *unit = edan_shadow_unit_find(pg, K, R, N, u, false, &scratch);
-        const uint64_t *uF = edan_shadow_unit_F(unit);
-        const uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
+        const edan_u64a *uF = edan_shadow_unit_F(unit);
+        const edan_u32a *umd = edan_shadow_unit_md(unit, K, R, N);
         if (!(umd[0] & EDAN_SHADOW_SPLIT)) {
             if (N) {
                 *Fin = edan_rule_join(*Fin, edan_shadow_F_get(unit, 0, true));
@@ -163,8 +154,8 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
 {
     char *whole[2];
     if (!R && whole_units(pg, K, N, off, len, true, whole)) {
-        uint64_t *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
-        uint32_t *md0 = edan_shadow_unit_md(whole[0], K, false, N), *md1 = edan_shadow_unit_md(whole[1], K, false, N);
+        edan_u64a *F0 = edan_shadow_unit_F(whole[0]), *F1 = edan_shadow_unit_F(whole[1]);
+        edan_u32a *md0 = edan_shadow_unit_md(whole[0], K, false, N), *md1 = edan_shadow_unit_md(whole[1], K, false, N);
         if (!((md0[0] | md1[0]) & EDAN_SHADOW_SPLIT)) {
             if (N) {
                 edan_shadow_F_set(whole[0], 0, true, F[0]);
@@ -197,8 +188,8 @@ static ALWAYS_INLINE bool mem_store(edan_shadow *sh, edan_shadow_page *pg, const
     for (uint32_t u = off >> EDAN_SHADOW_UNIT_BITS; u <= (end - 1) >> EDAN_SHADOW_UNIT_BITS; u++) {
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
         char *unit = edan_shadow_unit_find(pg, K, R, N, u, true, NULL);
-        uint64_t *uF = edan_shadow_unit_F(unit);
-        uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
+        edan_u64a *uF = edan_shadow_unit_F(unit);
+        edan_u32a *umd = edan_shadow_unit_md(unit, K, R, N);
         if (lo == 0 && hi == EDAN_SHADOW_UNIT) {
             if (umd[0] & EDAN_SHADOW_SPLIT)
                 edan_shadow_split_release(sh, edan_shadow_F_get(unit, 0, N));

@@ -13,7 +13,7 @@
 /* Give the unit (not split yet) per-byte state in every lane; false when out of memory. */
 static ALWAYS_INLINE bool split_unit(edan_shadow *sh, char *unit, const int K, const bool R, const bool N)
 {
-    uint32_t *umd = edan_shadow_unit_md(unit, K, R, N);
+    edan_u32a *umd = edan_shadow_unit_md(unit, K, R, N);
     uint64_t idx = edan_shadow_split_alloc(sh);
     if (idx == UINT64_MAX)
         return false;
@@ -56,8 +56,8 @@ static bool mem_note_read(edan_shadow *sh, edan_shadow_page *pg, int K, uint32_t
         const uint32_t lo = unit_lo(off, u), hi = unit_hi(end, u);
         char *unit = edan_shadow_unit(pg, K, true, false, u);
         if (lo == 0 && hi == EDAN_SHADOW_UNIT && !(edan_shadow_unit_md(unit, K, true, false)[0] & EDAN_SHADOW_SPLIT)) {
-            uint64_t *urF = edan_shadow_unit_rF(unit, K);
-            uint32_t *urmd = edan_shadow_unit_rmd(unit, K);
+            edan_u64a *urF = edan_shadow_unit_rF(unit, K);
+            edan_u32a *urmd = edan_shadow_unit_rmd(unit, K);
             for (int k = 0; k < K; k++) {
                 urF[k] = edan_rule_join(urF[k], F[k]);
                 urmd[k] = (uint32_t)edan_rule_join(urmd[k], md[k]);

@@ -25,6 +25,11 @@
  * the batch's F), which rewrites every page as a full page in the wide
  * layout above: F in 64 bits, md in 32, padded to 16 bytes. The accessors
  * below take the layout (narrow) as a parameter, a constant in the hot loops.
+ * They read and write a record's bytes through edan_u32a and edan_u64a
+ * (util/alias.h), which alias any object: the same bytes are accessed as
+ * both (a narrow record's F and md as 32-bit words, a sparse page's entry
+ * as one 64-bit word), which C's effective-type rules leave undefined and
+ * GCC miscompiled. Pointers into records keep these types.
  *
  * A narrow shadow's cost follows the bytes written, not the pages spanned
  * (issue 25). Its pages are of four kinds, told by the low two bits of the
@@ -88,6 +93,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util/alias.h"
 
 #define EDAN_SHADOW_PAGE_BITS 12
 #define EDAN_SHADOW_PAGE (1u << EDAN_SHADOW_PAGE_BITS)
@@ -168,13 +175,13 @@ static inline edan_shadow_sparse *edan_shadow_sparse_of(const edan_shadow_page *
 {
     return (edan_shadow_sparse *)((uintptr_t)pg & ~(uintptr_t)EDAN_SHADOW_TAG_MASK);
 }
-static inline uint64_t *edan_shadow_sparse_recs(edan_shadow_sparse *sp)
+static inline edan_u64a *edan_shadow_sparse_recs(edan_shadow_sparse *sp)
 {
-    return (uint64_t *)(sp + 1);
+    return (edan_u64a *)(sp + 1);
 }
-static inline uint16_t *edan_shadow_sparse_keys(edan_shadow_sparse *sp)
+static inline edan_u16a *edan_shadow_sparse_keys(edan_shadow_sparse *sp)
 {
-    return (uint16_t *)(edan_shadow_sparse_recs(sp) + sp->cap);
+    return (edan_u16a *)(edan_shadow_sparse_recs(sp) + sp->cap);
 }
 /* The level-2 slot of an inline page's handle. */
 static inline uintptr_t *edan_shadow_inline_slot(const edan_shadow_page *pg)
@@ -193,8 +200,8 @@ static inline uint32_t edan_shadow_inline_word(uintptr_t v)
 /* Its state as a narrow record (F, then md). */
 static inline void edan_shadow_inline_rec(uintptr_t v, char *rec)
 {
-    ((uint32_t *)rec)[0] = (uint32_t)(v >> 32);
-    ((uint32_t *)rec)[1] = (uint32_t)(v >> 11) & EDAN_SHADOW_INLINE_MAX_MD;
+    ((edan_u32a *)rec)[0] = (uint32_t)(v >> 32);
+    ((edan_u32a *)rec)[1] = (uint32_t)(v >> 11) & EDAN_SHADOW_INLINE_MAX_MD;
 }
 
 /* Whether an access of len bytes at page offset off covers exactly one whole 8-byte word. */
@@ -234,33 +241,33 @@ static inline char *edan_shadow_unit(const edan_shadow_page *pg, int n_lanes, bo
     return (char *)pg + (size_t)u * edan_shadow_unit_bytes(n_lanes, with_readers, narrow);
 }
 /* F[0..n_lanes) of a wide record, for loops over lanes. */
-static inline uint64_t *edan_shadow_unit_F(char *unit)
+static inline edan_u64a *edan_shadow_unit_F(char *unit)
 {
-    return (uint64_t *)unit;
+    return (edan_u64a *)unit;
 }
 /* F[k] of a record of either layout, and its update. */
 static inline uint64_t edan_shadow_F_get(const char *unit, int k, bool narrow)
 {
-    return narrow ? *(const uint32_t *)unit : ((const uint64_t *)unit)[k];
+    return narrow ? *(const edan_u32a *)unit : ((const edan_u64a *)unit)[k];
 }
 static inline void edan_shadow_F_set(char *unit, int k, bool narrow, uint64_t F)
 {
     if (narrow)
-        *(uint32_t *)unit = (uint32_t)F;
+        *(edan_u32a *)unit = (uint32_t)F;
     else
-        ((uint64_t *)unit)[k] = F;
+        ((edan_u64a *)unit)[k] = F;
 }
-static inline uint64_t *edan_shadow_unit_rF(char *unit, int n_lanes)
+static inline edan_u64a *edan_shadow_unit_rF(char *unit, int n_lanes)
 {
-    return (uint64_t *)unit + n_lanes;
+    return (edan_u64a *)unit + n_lanes;
 }
-static inline uint32_t *edan_shadow_unit_md(char *unit, int n_lanes, bool with_readers, bool narrow)
+static inline edan_u32a *edan_shadow_unit_md(char *unit, int n_lanes, bool with_readers, bool narrow)
 {
-    return (uint32_t *)(unit + (narrow ? 4 : (with_readers ? 16 : 8) * (size_t)n_lanes));
+    return (edan_u32a *)(unit + (narrow ? 4 : (with_readers ? 16 : 8) * (size_t)n_lanes));
 }
-static inline uint32_t *edan_shadow_unit_rmd(char *unit, int n_lanes)
+static inline edan_u32a *edan_shadow_unit_rmd(char *unit, int n_lanes)
 {
-    return (uint32_t *)(unit + 20 * (size_t)n_lanes);
+    return (edan_u32a *)(unit + 20 * (size_t)n_lanes);
 }
 
 /* A sparse page's record of unit u (its word's or its own), NULL if absent. */
@@ -282,7 +289,7 @@ char *edan_shadow_sparse_unit(edan_shadow_sparse *sp, uint32_t u);
  * page are whole words: edan_shadow_word_store().
  */
 static inline char *edan_shadow_unit_find(const edan_shadow_page *pg, int n_lanes, bool with_readers, bool narrow,
-                                          uint32_t u, bool insert, uint64_t *scratch)
+                                          uint32_t u, bool insert, edan_u64a *scratch)
 {
     if (!narrow)
         return edan_shadow_unit(pg, n_lanes, with_readers, narrow, u);

@@ -112,7 +112,7 @@ edan_shadow_sparse *edan_shadow_sparse_make(edan_shadow *s, edan_shadow_sparse *
  * evenly spaced entries (an array written in order, or every so many
  * bytes), then by bisection.
  */
-static uint32_t lower(const edan_shadow_sparse *sp, const uint16_t *key, uint32_t k)
+static uint32_t lower(const edan_shadow_sparse *sp, const edan_u16a *key, uint32_t k)
 {
     uint32_t n = sp->count;
     if (!n || key[n - 1] < k)
@@ -125,7 +125,7 @@ static uint32_t lower(const edan_shadow_sparse *sp, const uint16_t *key, uint32_
         return i + 1;
     if (key[i] >= k && key[i - 1] < k) /* i > 0: key[0] < k */
         return i;
-    const uint16_t *base = key;
+    const edan_u16a *base = key;
     while (n > 0) {
         const uint32_t half = n / 2;
         if (base[half] < k) {
@@ -141,8 +141,8 @@ static uint32_t lower(const edan_shadow_sparse *sp, const uint16_t *key, uint32_
 /* A new entry of key k at i (records after it move up); the page has room. */
 static char *insert_at(edan_shadow_sparse *sp, uint32_t i, uint16_t k, uint64_t rec)
 {
-    uint64_t *r = edan_shadow_sparse_recs(sp);
-    uint16_t *key = edan_shadow_sparse_keys(sp);
+    edan_u64a *r = edan_shadow_sparse_recs(sp);
+    edan_u16a *key = edan_shadow_sparse_keys(sp);
     if (i < sp->count) {
         memmove(r + i + 1, r + i, (sp->count - i) * sizeof *r);
         memmove(key + i + 1, key + i, (sp->count - i) * sizeof *key);
@@ -155,7 +155,7 @@ static char *insert_at(edan_shadow_sparse *sp, uint32_t i, uint16_t k, uint64_t 
 
 char *edan_shadow_sparse_find(edan_shadow_sparse *sp, uint32_t u)
 {
-    const uint16_t *key = edan_shadow_sparse_keys(sp);
+    const edan_u16a *key = edan_shadow_sparse_keys(sp);
     const uint32_t w4 = 4 * (u >> 1), k = 2 * u;
     uint32_t i = lower(sp, key, w4);
     if (i < sp->count && key[i] == w4 + 1)
@@ -167,8 +167,8 @@ char *edan_shadow_sparse_find(edan_shadow_sparse *sp, uint32_t u)
 
 char *edan_shadow_sparse_unit(edan_shadow_sparse *sp, uint32_t u)
 {
-    uint64_t *r = edan_shadow_sparse_recs(sp);
-    uint16_t *key = edan_shadow_sparse_keys(sp);
+    edan_u64a *r = edan_shadow_sparse_recs(sp);
+    edan_u16a *key = edan_shadow_sparse_keys(sp);
     const uint32_t w4 = 4 * (u >> 1), k = 2 * u;
     uint32_t i = lower(sp, key, w4);
     if (i < sp->count && key[i] == w4 + 1) {
@@ -186,8 +186,8 @@ char *edan_shadow_sparse_unit(edan_shadow_sparse *sp, uint32_t u)
 
 char *edan_shadow_sparse_word(edan_shadow *s, edan_shadow_sparse *sp, uint32_t w)
 {
-    uint64_t *r = edan_shadow_sparse_recs(sp);
-    uint16_t *key = edan_shadow_sparse_keys(sp);
+    edan_u64a *r = edan_shadow_sparse_recs(sp);
+    edan_u16a *key = edan_shadow_sparse_keys(sp);
     const uint32_t w4 = 4 * w;
     const uint32_t i = lower(sp, key, w4);
     uint32_t n = 0;
@@ -210,7 +210,7 @@ char *edan_shadow_sparse_word(edan_shadow *s, edan_shadow_sparse *sp, uint32_t w
 
 bool edan_shadow_sparse_all_words(edan_shadow_sparse *sp)
 {
-    const uint16_t *key = edan_shadow_sparse_keys(sp);
+    const edan_u16a *key = edan_shadow_sparse_keys(sp);
     for (uint32_t i = 0; i < sp->count; i++)
         if (!(key[i] & 1))
             return false;
@@ -219,8 +219,8 @@ bool edan_shadow_sparse_all_words(edan_shadow_sparse *sp)
 
 void edan_shadow_sparse_spread(edan_shadow_sparse *sp, char *page, bool words)
 {
-    const uint64_t *r = edan_shadow_sparse_recs(sp);
-    const uint16_t *key = edan_shadow_sparse_keys(sp);
+    const edan_u64a *r = edan_shadow_sparse_recs(sp);
+    const edan_u16a *key = edan_shadow_sparse_keys(sp);
     for (uint32_t i = 0; i < sp->count; i++) {
         if (words) {
             memcpy(page + (size_t)(key[i] >> 2) * 8, &r[i], 8);
