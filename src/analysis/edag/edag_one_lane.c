@@ -260,12 +260,35 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op *op, ch
  * chase: every load of the chase misses): classified here rather than by the
  * general path, apart from the hits so that their path keeps its registers.
  * It runs no look-ahead of shadow state (edag_internal.h: prefetch_ahead()).
+ *
+ * This is edan_cache_classify()'s load past edan_cache_try_mru(), which
+ * one_lane_load() did, finding nothing and changing nothing. A hit in
+ * another way of the first level's set (a column's lines, two arrays in a
+ * set) moves no bytes and reaches no RAM: the most recently used line's
+ * accounting, as any load that moved no bytes. The order of
+ * edan_cache_access(): one level's access (which probes the other ways
+ * itself), else the other ways, else the general access.
  */
 static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *op, char *unit0,
                                                char *unit1, const bool N)
 {
     char *const unit[2] = {unit0, unit1};
-    const edan_access_class ac = edan_cache_classify(&e->lane[0].cache, true, r->addr, op->size, true, false);
+    edan_cache *c = &e->lane[0].cache;
+    const uint64_t addr = r->addr;
+    const uint32_t size = op->size;
+    const edan_access_class hit = {false, false, 0};
+    const uint32_t shift = c->level[0].line_shift;
+    edan_cache_result cr;
+    if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift) {
+        cr = edan_cache_access_one_level(c, addr, size, false);
+    } else {
+        if (edan_cache_try_first_level(c, addr, size, false))
+            return one_lane_load_units(e, op, unit, true, N, true, hit);
+        cr = edan_cache_access_general(c, addr, size, false);
+    }
+    if (!cr.reads_ram && !cr.ram_bytes) /* a hit, or a lower level's without a write-back */
+        return one_lane_load_units(e, op, unit, true, N, true, hit);
+    const edan_access_class ac = {cr.reads_ram, false, cr.ram_bytes};
     return one_lane_load_units(e, op, unit, true, N, false, ac);
 }
 static __attribute__((noipa)) bool one_lane_load_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *op,
@@ -303,19 +326,17 @@ static ALWAYS_INLINE bool one_lane_load(edan_edag *e, const edan_exec *r, const 
 }
 
 /*
- * A store of whole units (recent_whole_units()): it reads no memory, so
- * only the cache's classification and the units' new writer remain.
+ * A store of whole units (recent_whole_units()) whose units are unit[]: it
+ * reads no memory, so only the cache's classification (ac) and the units'
+ * new writer remain. mru: it found the most recently used line of its set in
+ * the first level, a write-back one, which moves no bytes and reaches no RAM.
  * (Stores in one_lane_load() cost more instructions than they saved.)
  */
-static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache,
-                                         const bool N)
+static ALWAYS_INLINE bool one_lane_store_units(edan_edag *e, const hot_op *op, char *const unit[2],
+                                               const bool has_cache, const bool N, const bool mru,
+                                               const edan_access_class ac)
 {
-    const uint64_t addr = r->addr;
     lane_state *L = &e->lane[0];
-    char *unit[2];
-    if (!recent_whole_units(&e->shadow, &e->memo[r->id], addr, op->size, true, N, unit))
-        return one_lane_general(e, r, op, has_cache, N);
-    const edan_access_class ac = edan_cache_classify(&L->cache, has_cache, addr, op->size, false, true);
     const bool to_ram = !has_cache || ac.wr_ram;
     uint64_t *regF = e->regF, *regMd = regF + ONE_LANE_MD;
     /* all three sources (x86: data, base, index), as one_lane_access() */
@@ -333,8 +354,78 @@ static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const
         edan_shadow_F_set(middle_unit(unit, k), 0, N, F);
         edan_shadow_unit_md(middle_unit(unit, k), 1, false, N)[0] = (uint32_t)md;
     }
+    if (mru) {
+        /* no RAM, no bytes moved: only T1, C and Tinf */
+        L->st.Tinf = max_u64(L->st.Tinf, F);
+        L->st.T1 += t;
+        L->st.C += t;
+        return true;
+    }
     L->st.ram_stores += ac.wr_ram;
     return account(e, L, to_ram, t, Fin, F, md, has_cache ? access_bytes(e, ac, size) : ac.line_bytes, true);
+}
+
+/*
+ * A store of whole units that missed the first level's most recently used
+ * line (or wrote through it): edan_cache_classify()'s store past
+ * edan_cache_try_mru(), which found nothing and changed nothing, in the
+ * order of edan_cache_access(). A write-back hit in another way of the set
+ * takes the most recently used line's accounting.
+ */
+static ALWAYS_INLINE bool one_lane_store_missed(edan_edag *e, const edan_exec *r, const hot_op *op, char *unit0,
+                                                char *unit1, const bool N)
+{
+    char *const unit[2] = {unit0, unit1};
+    edan_cache *c = &e->lane[0].cache;
+    const uint64_t addr = r->addr;
+    const uint32_t size = op->size;
+    const edan_access_class hit = {false, false, 0};
+    const uint32_t shift = c->level[0].line_shift;
+    edan_cache_result cr;
+    if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift) {
+        cr = edan_cache_access_one_level(c, addr, size, true);
+    } else {
+        if (edan_cache_try_first_level(c, addr, size, true))
+            return one_lane_store_units(e, op, unit, true, N, true, hit);
+        cr = edan_cache_access_general(c, addr, size, true);
+    }
+    const edan_access_class ac = {false, cr.writes_ram || cr.reads_ram, cr.ram_bytes};
+    return one_lane_store_units(e, op, unit, true, N, false, ac);
+}
+static __attribute__((noipa)) bool one_lane_store_missed_narrow(edan_edag *e, const edan_exec *r, const hot_op *op,
+                                                                char *unit0, char *unit1)
+{
+    return one_lane_store_missed(e, r, op, unit0, unit1, true);
+}
+static __attribute__((noipa)) bool one_lane_store_missed_wide(edan_edag *e, const edan_exec *r, const hot_op *op,
+                                                              char *unit0, char *unit1)
+{
+    return one_lane_store_missed(e, r, op, unit0, unit1, false);
+}
+
+/*
+ * A store of whole units: under a cache, to the most recently used line of
+ * its set in a write-back first level (edan_cache_try_mru()), it ends there
+ * with the line dirty, leaving only T1, C and Tinf to update, as a load's hit
+ * (a miss goes to one_lane_store_missed()); without a cache it reaches RAM.
+ */
+static ALWAYS_INLINE bool one_lane_store(edan_edag *e, const edan_exec *r, const hot_op *op, const bool has_cache,
+                                         const bool N)
+{
+    const uint64_t addr = r->addr;
+    lane_state *L = &e->lane[0];
+    char *unit[2];
+    if (!recent_whole_units(&e->shadow, &e->memo[r->id], addr, op->size, true, N, unit))
+        return one_lane_general(e, r, op, has_cache, N);
+    if (has_cache) {
+        if (edan_cache_try_mru(&L->cache, addr, op->size, true)) {
+            const edan_access_class mru_hit = {false, false, 0};
+            return one_lane_store_units(e, op, unit, true, N, true, mru_hit);
+        }
+        return (N ? one_lane_store_missed_narrow : one_lane_store_missed_wide)(e, r, op, unit[0], unit[1]);
+    }
+    return one_lane_store_units(e, op, unit, false, N, false,
+                                edan_cache_classify(&L->cache, false, addr, op->size, false, true));
 }
 
 ONE_LANE_VARIANTS(one_lane_load, one_lane_load(e, r, op, has_cache, N))
