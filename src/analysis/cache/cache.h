@@ -551,21 +551,39 @@ static inline __attribute__((always_inline)) bool edan_cache_try_first_level(eda
 }
 
 /* One load (is_store false) or store of size bytes at addr. */
-static inline __attribute__((always_inline)) edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr,
-                                                                                 uint32_t size, bool is_store)
+/*
+ * edan_cache_access() of an access that edan_cache_try_mru() has just found
+ * not to hit the most recently used line of its first-level set (which then
+ * changed nothing): the rest of its cases, in its order, that test not made
+ * twice. The one place that orders them: callers that try the MRU line on a
+ * short path of their own (the timing model's warming, the eDAG's one-lane
+ * loop) come here for the rest. *first_level: whether another way of the
+ * first level's set held the line, a hit (the result all zero) found before
+ * any lower level was looked at (false after a one-level cache's access, whose
+ * own probe of the other ways reports a hit as all zero too); NULL: not asked.
+ */
+static inline __attribute__((always_inline)) edan_cache_result
+edan_cache_access_past_mru(edan_cache *c, uint64_t addr, uint32_t size, bool is_store, bool *first_level)
 {
-    if (edan_cache_try_mru(c, addr, size, is_store)) {
-        const edan_cache_result hit = {false, false, 0, 0};
-        return hit;
-    }
+    if (first_level)
+        *first_level = false;
     const uint32_t shift = c->level[0].line_shift;
     if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift)
         return edan_cache_access_one_level(c, addr, size, is_store);
     if (edan_cache_try_first_level(c, addr, size, is_store)) {
-        const edan_cache_result hit = {false, false, 0, 0};
-        return hit;
+        if (first_level)
+            *first_level = true;
+        return (edan_cache_result){false, false, 0, 0};
     }
     return edan_cache_access_general(c, addr, size, is_store);
+}
+
+static inline __attribute__((always_inline)) edan_cache_result edan_cache_access(edan_cache *c, uint64_t addr,
+                                                                                 uint32_t size, bool is_store)
+{
+    if (edan_cache_try_mru(c, addr, size, is_store))
+        return (edan_cache_result){false, false, 0, 0};
+    return edan_cache_access_past_mru(c, addr, size, is_store, NULL);
 }
 
 /* ---- prefetches (analysis/prefetch/prefetch.h) --------------------------- */

@@ -265,9 +265,9 @@ static ALWAYS_INLINE bool one_lane_load_units(edan_edag *e, const hot_op *op, ch
  * one_lane_load() did, finding nothing and changing nothing. A hit in
  * another way of the first level's set (a column's lines, two arrays in a
  * set) moves no bytes and reaches no RAM: the most recently used line's
- * accounting, as any load that moved no bytes. The order of
- * edan_cache_access(): one level's access (which probes the other ways
- * itself), else the other ways, else the general access.
+ * accounting, as any load that moved no bytes. The rest of
+ * edan_cache_access() is edan_cache_access_past_mru() (cache.h), its one
+ * place.
  */
 static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r, const hot_op *op, char *unit0,
                                                char *unit1, const bool N)
@@ -277,15 +277,7 @@ static ALWAYS_INLINE bool one_lane_load_missed(edan_edag *e, const edan_exec *r,
     const uint64_t addr = r->addr;
     const uint32_t size = op->size;
     const edan_access_class hit = {false, false, 0};
-    const uint32_t shift = c->level[0].line_shift;
-    edan_cache_result cr;
-    if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift) {
-        cr = edan_cache_access_one_level(c, addr, size, false);
-    } else {
-        if (edan_cache_try_first_level(c, addr, size, false))
-            return one_lane_load_units(e, op, unit, true, N, true, hit);
-        cr = edan_cache_access_general(c, addr, size, false);
-    }
+    const edan_cache_result cr = edan_cache_access_past_mru(c, addr, size, false, NULL);
     if (!cr.reads_ram && !cr.ram_bytes) /* a hit, or a lower level's without a write-back */
         return one_lane_load_units(e, op, unit, true, N, true, hit);
     const edan_access_class ac = {cr.reads_ram, false, cr.ram_bytes};
@@ -368,8 +360,8 @@ static ALWAYS_INLINE bool one_lane_store_units(edan_edag *e, const hot_op *op, c
 /*
  * A store of whole units that missed the first level's most recently used
  * line (or wrote through it): edan_cache_classify()'s store past
- * edan_cache_try_mru(), which found nothing and changed nothing, in the
- * order of edan_cache_access(). A write-back hit in another way of the set
+ * edan_cache_try_mru(), which found nothing and changed nothing
+ * (edan_cache_access_past_mru()). A write-back hit in another way of the set
  * takes the most recently used line's accounting.
  */
 static ALWAYS_INLINE bool one_lane_store_missed(edan_edag *e, const edan_exec *r, const hot_op *op, char *unit0,
@@ -380,15 +372,10 @@ static ALWAYS_INLINE bool one_lane_store_missed(edan_edag *e, const edan_exec *r
     const uint64_t addr = r->addr;
     const uint32_t size = op->size;
     const edan_access_class hit = {false, false, 0};
-    const uint32_t shift = c->level[0].line_shift;
-    edan_cache_result cr;
-    if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift) {
-        cr = edan_cache_access_one_level(c, addr, size, true);
-    } else {
-        if (edan_cache_try_first_level(c, addr, size, true))
-            return one_lane_store_units(e, op, unit, true, N, true, hit);
-        cr = edan_cache_access_general(c, addr, size, true);
-    }
+    bool first_level;
+    const edan_cache_result cr = edan_cache_access_past_mru(c, addr, size, true, &first_level);
+    if (first_level)
+        return one_lane_store_units(e, op, unit, true, N, true, hit);
     const edan_access_class ac = {false, cr.writes_ram || cr.reads_ram, cr.ram_bytes};
     return one_lane_store_units(e, op, unit, true, N, false, ac);
 }

@@ -547,20 +547,4 @@ static inline void warm_note(edan_timing *t, uint64_t pc, uint64_t addr, const e
     }
 }
 
-/*
- * edan_cache_access() (cache.h) of an access that edan_cache_try_mru() has
- * just found not to hit the most recently used line of its L1d set (which
- * then changed nothing): the rest of its cases, that test not made twice.
- */
-static inline __attribute__((always_inline)) edan_cache_result cache_access_past_mru(edan_cache *c, uint64_t addr,
-                                                                                     uint32_t size, bool is_store)
-{
-    const uint32_t shift = c->level[0].line_shift;
-    if (c->n_levels == 1 && addr >> shift == (addr + size - 1) >> shift)
-        return edan_cache_access_one_level(c, addr, size, is_store);
-    if (edan_cache_try_first_level(c, addr, size, is_store))
-        return (edan_cache_result){false, false, 0, 0};
-    return edan_cache_access_general(c, addr, size, is_store);
-}
-
 #endif

@@ -642,7 +642,7 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
 /* A warmed access that edan_cache_try_mru() did not take, out of functional_run()'s loop. */
 static __attribute__((noinline)) TIMING_TARGET void warm_past_mru(edan_timing *t, uint64_t addr, uint32_t size, bool st)
 {
-    const edan_cache_result r = cache_access_past_mru(&t->dc, addr, size, st);
+    const edan_cache_result r = edan_cache_access_past_mru(&t->dc, addr, size, st, NULL);
     count_access(t, &r);
 }
 
