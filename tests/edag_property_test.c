@@ -17,6 +17,19 @@
 
 static uint64_t expect_loads, expect_stores, expect_amos;
 
+/* The loads, stores and atomics of recs that access memory: what every lane must count. */
+static void expect_counts(const edan_exec *recs, size_t n)
+{
+    expect_loads = expect_stores = expect_amos = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
+            continue;
+        expect_loads += recs[i].insn->mem == EDAN_MEM_LOAD;
+        expect_stores += recs[i].insn->mem == EDAN_MEM_STORE;
+        expect_amos += recs[i].insn->mem == EDAN_MEM_AMO;
+    }
+}
+
 static int compare(const edan_lane_stats *st, const ref_result *ref, int trial, int lane)
 {
     char ctx[64];
@@ -163,16 +176,10 @@ static uint64_t short_paths_two_levels(int trials)
         rt_random_records(table, recs, n);
         for (int i = 0; i < 24; i++)
             table[i].mem_size = rt_below(2) ? 4 : 8;
-        expect_loads = expect_stores = expect_amos = 0;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n; i++)
             if (recs[i].addr)
                 recs[i].addr = 0x3000 + 4 * rt_below(64); /* 256 bytes: 16 and 8 lines over 4 and 4 */
-            if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
-                continue;
-            expect_loads += recs[i].insn->mem == EDAN_MEM_LOAD;
-            expect_stores += recs[i].insn->mem == EDAN_MEM_STORE;
-            expect_amos += recs[i].insn->mem == EDAN_MEM_AMO;
-        }
+        expect_counts(recs, n);
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
         rt_random_lane(&cfg.lane[0]);
@@ -511,14 +518,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < n; i++)
                 recs[i].addr &= ~(uint64_t)3;
         }
-        expect_loads = expect_stores = expect_amos = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (recs[i].flags & EDAN_EXEC_NO_ACCESS)
-                continue;
-            expect_loads += recs[i].insn->mem == EDAN_MEM_LOAD;
-            expect_stores += recs[i].insn->mem == EDAN_MEM_STORE;
-            expect_amos += recs[i].insn->mem == EDAN_MEM_AMO;
-        }
+        expect_counts(recs, n);
         edan_edag_config cfg;
         edan_edag_config_default(&cfg);
         /* half the trials take the one-lane fast paths */
