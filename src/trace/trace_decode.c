@@ -215,6 +215,12 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
     uint64_t *last_addr = r->last_addr;
     const uint16_t vcpu = r->vcpu, warm = r->warm;
     int64_t prev = r->prev_id;
+    /* a record's vcpu and flags, side by side: one 4-byte store (with NO_ACCESS: an access not made) */
+    const edan_exec with = {.vcpu = vcpu, .flags = warm}, without = {.vcpu = vcpu, .flags = warm | EDAN_EXEC_NO_ACCESS};
+    _Static_assert(offsetof(edan_exec, flags) == offsetof(edan_exec, vcpu) + 2, "vcpu and flags adjacent");
+    uint32_t vf, vf_no_access;
+    memcpy(&vf, &with.vcpu, sizeof vf);
+    memcpy(&vf_no_access, &without.vcpu, sizeof vf_no_access);
     edan_exec *o = out;
     edan_exec *const o_lim = out + lim;
     while (o < o_lim && end - p >= FAST_TAIL && (!split || aend - a >= FAST_TAIL)) {
@@ -233,20 +239,34 @@ static inline __attribute__((always_inline)) size_t decode_fast(edan_trace_reade
                 if ((uint64_t)prev + z >= n_defined)
                     z = (size_t)(n_defined - 1 - (uint64_t)prev); /* prev + 1 <= n_defined always */
                 if (z) {
-                    for (const uint8_t *const z_end = p + z; p < z_end; p++, o++) {
-                        const int64_t id = prev + 1;
+                    /*
+                     * One induction variable, the id: p and prev follow from it after the run. An
+                     * instruction without memory (its tag bit 0) is its untagged pointer and the
+                     * run's invariant vcpu and flags, with no test of an address.
+                     */
+                    const int64_t first = prev + 1, stop = first + (int64_t)z;
+                    int64_t id = first;
+                    for (; id < stop; id++, o++) {
                         const uintptr_t tagged = insn_tagged[id];
+                        o->id = (uint32_t)id;
+                        if (!(tagged & 1)) {
+                            o->insn = (const edan_insn *)tagged;
+                            o->addr = 0;
+                            memcpy(&o->vcpu, &vf, sizeof vf);
+                            continue;
+                        }
                         uint64_t addr = 0;
                         uint16_t flags = 0;
-                        if ((tagged & 1) && !fast_address(&a, &last_addr[id], &addr, &flags))
-                            goto out;
-                        *o = (edan_exec){.insn = (const edan_insn *)(tagged & ~(uintptr_t)1),
-                                         .addr = addr,
-                                         .id = (uint32_t)id,
-                                         .vcpu = vcpu,
-                                         .flags = (uint16_t)(flags | warm)};
-                        prev = id;
+                        if (!fast_address(&a, &last_addr[id], &addr, &flags))
+                            break;
+                        o->insn = (const edan_insn *)(tagged - 1);
+                        o->addr = addr;
+                        memcpy(&o->vcpu, flags ? &vf_no_access : &vf, sizeof vf);
                     }
+                    p += id - first;
+                    prev = id - 1;
+                    if (id < stop)
+                        goto out; /* an address varint longer than 9 bytes: the general loop reads it */
                     if (o == o_stop)
                         break;
                 }
