@@ -58,6 +58,8 @@ bool edan_edag_grow_ids(edan_edag *e, uint32_t id)
         memset(e->id_entry + e->id_cap, 0, (cap - e->id_cap) * sizeof *en);
     }
     memset(e->ids + e->id_cap, 0, (cap - e->id_cap) * sizeof *h);
+    for (size_t id = e->id_cap; id < cap; id++)
+        e->ids[id].op.kind = HOT_UNSEEN;
     memset(e->id_insn + e->id_cap, 0, (cap - e->id_cap) * sizeof *p);
     memset(e->memo + e->id_cap, 0, (cap - e->id_cap) * sizeof *pm);
     e->id_cap = cap;

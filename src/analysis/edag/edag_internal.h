@@ -91,9 +91,9 @@ static inline uint64_t max_u64(uint64_t a, uint64_t b)
  * indexed by id: a dense table stays in L1, where the edan_insn records
  * (40 bytes each, allocated apart) would not. kind is the edan_mem_kind,
  * whose bit 0 means "reads memory" and bit 1 "writes memory", plus
- * HOT_SEEN: a zeroed entry is an id not seen yet, so one test of kind
- * (against HOT_PLAIN) sends both memory accesses and new ids off the path
- * of the common instruction.
+ * HOT_SEEN: an id not seen yet has an entry of kind HOT_UNSEEN (else zeroed),
+ * so one test of kind (against HOT_PLAIN) sends both memory accesses and new
+ * ids off the path of the common instruction.
  */
 typedef struct hot_op {
     uint8_t src[EDAN_MAX_SRC];
@@ -106,6 +106,14 @@ typedef struct hot_op {
 _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 #define HOT_SEEN 4u
 #define HOT_PLAIN HOT_SEEN /* seen, and accesses no memory */
+/*
+ * The kind of an id not seen yet (edan_edag_grow_ids()): a bit of its own, so that the one-lane loop of native
+ * programs tests an instruction for its plain path (HOT_PLAIN, or HOT_SEEN | HOT_DST2) with one test of bits,
+ * not a mask and a comparison (docs/benchmarks.md, issue 39).
+ */
+#define HOT_UNSEEN 8u
+/* the kind bits that keep a native instruction off the one-lane loop's plain path (HOT_PLAIN or HOT_SEEN | HOT_DST2) */
+#define HOT_NOT_PLAIN_D2 (3u | HOT_UNSEEN | HOT_WIDE)
 /* registers past src[] and dst (a native instruction, edan_insn_wide()): the loops hand it to the general path */
 #define HOT_WIDE 16u
 /*
@@ -120,6 +128,8 @@ _Static_assert(sizeof(hot_op) == 8, "hot_op is one 8-byte word");
 _Static_assert((EDAN_MEM_LOAD & 3) == 1 && (EDAN_MEM_STORE & 3) == 2 &&
                    EDAN_MEM_AMO == (EDAN_MEM_LOAD | EDAN_MEM_STORE) && EDAN_MEM_AMO < HOT_SEEN,
                "edan_mem_kind bits: 1 reads, 2 writes, and HOT_SEEN above them");
+_Static_assert(!((HOT_SEEN | HOT_DST2) & HOT_NOT_PLAIN_D2) && (HOT_UNSEEN & ~(HOT_SEEN | HOT_WIDE | HOT_DST2 | 3u)),
+               "HOT_UNSEEN a bit of its own, and no bit of HOT_NOT_PLAIN_D2 in the plain kinds");
 
 /*
  * A static instruction's last shadow page, for the one-lane loop's short paths (edag_one_lane.c): its number
@@ -371,7 +381,7 @@ static ALWAYS_INLINE bool account(edan_edag *e, lane_state *L, bool to_ram, uint
  * Count one execution of r's static instruction and return its entry (NULL
  * when out of memory). The loops keep the table and its capacity in locals
  * (registers), which this refreshes when it grows. An id not seen before
- * has a zeroed entry (kind 0): the loops call edan_edag_new_id() for it once they
+ * has an entry of kind HOT_UNSEEN: the loops call edan_edag_new_id() for it once they
  * find its kind is not HOT_PLAIN.
  */
 static ALWAYS_INLINE hot_id *count_execution(edan_edag *e, const edan_exec *r, hot_id **ids, size_t *cap)
@@ -409,7 +419,7 @@ static ALWAYS_INLINE bool edan_edag_byte_record(const edan_exec *r, hot_op op)
 /* The hot_op of an entry count_execution() returned, recorded first if its id is new. */
 static ALWAYS_INLINE hot_op seen_op(edan_edag *e, const edan_exec *r, hot_id *h)
 {
-    if (__builtin_expect(!h->op.kind, 0))
+    if (__builtin_expect(h->op.kind & HOT_UNSEEN, 0))
         edan_edag_new_id(e, r->id, r->insn);
     return h->op;
 }

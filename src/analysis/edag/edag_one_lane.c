@@ -450,7 +450,7 @@ static ALWAYS_INLINE void consume_one_lane(edan_edag *e, const edan_exec *recs, 
             break;
         hot_op op = h->op;
         /* D2 (a native program): an instruction writing two registers (HOT_DST2) takes the plain path */
-        if (op.kind != HOT_PLAIN && !(D2 && op.kind == (HOT_SEEN | HOT_DST2))) {
+        if (D2 ? op.kind & HOT_NOT_PLAIN_D2 : op.kind != HOT_PLAIN) {
             op = seen_op(e, r, h);
             if (__builtin_expect(op.kind & (D2 ? HOT_WIDE : HOT_WIDE | HOT_DST2), 0)) {
                 /* the general path, or a rep string's bytes from r on at once (edag_bytes.c) */
