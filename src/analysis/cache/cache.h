@@ -228,6 +228,68 @@ static inline __attribute__((always_inline)) bool edan_cache_mru_hit(uint64_t *s
 }
 
 /*
+ * Entries 0 to w - 1 of a set moved one down (to 1 to w), w >= 1. Up to 15
+ * (a 16-way set's hit in its last way) a jump into a row of moves, the
+ * highest first, each independent of the others: GCC made the loop a call to
+ * memmove, about 30 instructions with the call's set-up for the two to four
+ * entries of a typical hit (docs/benchmarks.md, issue 39), and a rotation
+ * through a register, which it keeps inline, ran hydro's eight-cache sweep
+ * 12% slower. Larger sets keep memmove.
+ */
+static inline __attribute__((always_inline)) void edan_cache_shift_down(uint64_t *set, uint32_t w)
+{
+    switch (w) {
+    case 15:
+        set[15] = set[14];
+        __attribute__((fallthrough));
+    case 14:
+        set[14] = set[13];
+        __attribute__((fallthrough));
+    case 13:
+        set[13] = set[12];
+        __attribute__((fallthrough));
+    case 12:
+        set[12] = set[11];
+        __attribute__((fallthrough));
+    case 11:
+        set[11] = set[10];
+        __attribute__((fallthrough));
+    case 10:
+        set[10] = set[9];
+        __attribute__((fallthrough));
+    case 9:
+        set[9] = set[8];
+        __attribute__((fallthrough));
+    case 8:
+        set[8] = set[7];
+        __attribute__((fallthrough));
+    case 7:
+        set[7] = set[6];
+        __attribute__((fallthrough));
+    case 6:
+        set[6] = set[5];
+        __attribute__((fallthrough));
+    case 5:
+        set[5] = set[4];
+        __attribute__((fallthrough));
+    case 4:
+        set[4] = set[3];
+        __attribute__((fallthrough));
+    case 3:
+        set[3] = set[2];
+        __attribute__((fallthrough));
+    case 2:
+        set[2] = set[1];
+        __attribute__((fallthrough));
+    case 1:
+        set[1] = set[0];
+        break;
+    default:
+        memmove(set + 1, set, w * sizeof *set);
+    }
+}
+
+/*
  * Whether entry w >= 1 of the set holds line_addr: if so it is a hit, and
  * the line becomes the most recently used (dirty with make_dirty), the
  * entries before it moving one down.
@@ -238,18 +300,7 @@ static inline __attribute__((always_inline)) bool edan_cache_probe_way(uint64_t 
     if (!edan_cache_tag_holds(set[w], line_addr))
         return false;
     uint64_t t = set[w] | (make_dirty ? EDAN_TAG_DIRTY : 0);
-    /*
-     * GCC makes the loop a call to memmove; a rotation through a
-     * register, which it keeps inline, ran hydro's eight-cache sweep
-     * 12% slower (docs/benchmarks.md). The second way, every hit
-     * past the first in a 2-way cache, is one move.
-     */
-    if (w == 1) {
-        set[1] = set[0];
-    } else {
-        for (uint32_t j = w; j > 0; j--)
-            set[j] = set[j - 1];
-    }
+    edan_cache_shift_down(set, w);
     set[0] = t;
     return true;
 }
