@@ -337,3 +337,32 @@ void test_kernel_writes(void)
     free(prog);
     edan_code_table_free(s.code);
 }
+
+/*
+ * edan_exec_run() against a record-by-record reference: runs of warm and measured records of every length
+ * around its eight-record step, with the other flags set at random (they must not end a run).
+ */
+void test_exec_runs(void)
+{
+    static const uint16_t other[] = {0, EDAN_EXEC_NO_ACCESS, EDAN_EXEC_SAMPLE_START, EDAN_EXEC_KERNEL};
+    edan_exec v[200];
+    long bad = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        const size_t n = 1 + rnd_below(200);
+        uint16_t warm = rnd_below(2) ? EDAN_EXEC_WARM : 0;
+        for (size_t i = 0, left = 0; i < n; i++, left--) {
+            if (!left) { /* a new run: short ones often, around 8 and 16, and long ones */
+                left = 1 + rnd_below(rnd_below(2) ? 20 : 200);
+                warm ^= EDAN_EXEC_WARM;
+            }
+            v[i] = (edan_exec){.flags = (uint16_t)(warm | other[rnd_below(4)])};
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t ref = 1;
+            while (i + ref < n && (v[i + ref].flags & EDAN_EXEC_WARM) == (v[i].flags & EDAN_EXEC_WARM))
+                ref++;
+            bad += edan_exec_run(v + i, n - i) != ref;
+        }
+    }
+    CHECK(bad == 0, "edan_exec_run() against the reference: %ld runs differ", bad);
+}

@@ -768,6 +768,7 @@ int main(int argc, char **argv)
     else if (getenv("TMPDIR"))
         snprintf(tmpdir, sizeof tmpdir, "%s", getenv("TMPDIR"));
     test_code_table();
+    test_exec_runs();
     test_round_trip();
     test_warm_records();
     test_background_same_bytes();

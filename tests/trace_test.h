@@ -57,5 +57,6 @@ void test_version1_round_trip(void);
 void test_write_errors(void);
 /* The kernel's writes (EDAN_EXEC_KERNEL, version 5): a round trip among warm and measured records; refused before. */
 void test_kernel_writes(void);
+void test_exec_runs(void);
 
 #endif

@@ -92,16 +92,32 @@ typedef struct edan_consumer {
     bool warms;
 } edan_consumer;
 
+/* The flags of the 8 records at recs, and-ed (all) or or-ed. */
+static inline uint16_t edan_exec_flags8(const edan_exec *recs, const bool all)
+{
+#define EDAN_EXEC_PAIR(a, b) (all ? recs[a].flags & recs[b].flags : recs[a].flags | recs[b].flags)
+    const uint16_t f01 = EDAN_EXEC_PAIR(0, 1), f23 = EDAN_EXEC_PAIR(2, 3), f45 = EDAN_EXEC_PAIR(4, 5),
+                   f67 = EDAN_EXEC_PAIR(6, 7);
+#undef EDAN_EXEC_PAIR
+    return all ? (f01 & f23) & (f45 & f67) : (f01 | f23) | (f45 | f67);
+}
+
 /* The length (>= 1) of the run at recs[0..n), n >= 1, whose records are all warm or all measured, as recs[0]. */
 static inline size_t edan_exec_run(const edan_exec *recs, size_t n)
 {
     const uint16_t warm = recs[0].flags & EDAN_EXEC_WARM;
     size_t i = 1;
-    /* four records a test where a run is long (every consumer that warms splits each batch with this) */
-    while (i + 4 <= n && !(((recs[i].flags ^ warm) | (recs[i + 1].flags ^ warm) | (recs[i + 2].flags ^ warm) |
-                            (recs[i + 3].flags ^ warm)) &
-                           EDAN_EXEC_WARM))
-        i += 4;
+    /*
+     * Eight records a test where a run is long (every consumer that warms splits each batch with this): a
+     * measured run while none has the flag (their flags or-ed), a warm one while all have it (and-ed), each
+     * record's flags one or or and, not an exclusive-or with the run's flag and an or (docs/benchmarks.md).
+     */
+    if (!warm)
+        while (i + 8 <= n && !(edan_exec_flags8(recs + i, false) & EDAN_EXEC_WARM))
+            i += 8;
+    else
+        while (i + 8 <= n && (edan_exec_flags8(recs + i, true) & EDAN_EXEC_WARM))
+            i += 8;
     while (i < n && (recs[i].flags & EDAN_EXEC_WARM) == warm)
         i++;
     return i;
