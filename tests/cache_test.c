@@ -25,8 +25,63 @@ static edan_cache make(const char *spec)
 #define LOAD(a) edan_cache_access(&c, (a), 8, false)
 #define STORE(a) edan_cache_access(&c, (a), 8, true)
 
+/*
+ * The LRU shift of a hit past the first way (edan_cache_probe_way(), edan_cache_shift_down(): a jump into moves up
+ * to 15 entries, memmove past them) and the first level's probe of the other ways (edan_cache_try_first_level(),
+ * unrolled for 8 ways) against references: a move to the front written out, and edan_cache_access_general(), which
+ * probes every level with its own loop, on a twin cache. Random lines over few sets, so that most accesses hit.
+ */
+static void test_probe_against_references(void)
+{
+    uint64_t set[32], ref[32];
+    long bad = 0;
+    for (uint32_t ways = 2; ways <= 32; ways++) {
+        for (uint32_t w = 1; w < ways; w++) {
+            for (uint32_t k = 0; k < ways; k++)
+                set[k] = ref[k] = edan_cache_tag(100 + k, k & 1);
+            const bool store = w & 1;
+            const bool hit = edan_cache_probe_way(set, w, 100 + w, store);
+            const uint64_t t = ref[w] | (store ? EDAN_TAG_DIRTY : 0);
+            for (uint32_t k = w; k > 0; k--)
+                ref[k] = ref[k - 1];
+            ref[0] = t;
+            bad += !hit || memcmp(set, ref, ways * sizeof *set) != 0;
+        }
+    }
+    CHECK(bad == 0, "a hit in way w moves the w ways before it one down: %ld of 496 differ", bad);
+    static const char *const specs[] = {
+        "4K,line=64,ways=8,write=back,alloc=yes+32K,line=64,ways=16,write=back,alloc=yes",
+        "4K,line=64,ways=8,write=through,alloc=no+16K,line=64,ways=8,write=back,alloc=yes",
+        "2K,line=64,ways=2,write=back,alloc=yes+8K,line=64,ways=4,write=back,alloc=yes",
+        "8K,line=64,ways=16,write=back,alloc=yes+64K,line=64,ways=16,write=back,alloc=yes",
+    };
+    srand(39);
+    for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
+        edan_cache a = make(specs[s]), b = make(specs[s]);
+        long diff = 0;
+        for (int i = 0; i < 200000; i++) {
+            const uint64_t addr = (uint64_t)(rand() % 3000) * 24, size = rand() % 4 ? 8 : 16;
+            const bool store = rand() % 3 == 0;
+            const edan_cache_result x = edan_cache_access(&a, addr, (uint32_t)size, store),
+                                    y = edan_cache_access_general(&b, addr, (uint32_t)size, store);
+            diff += x.reads_ram != y.reads_ram || x.writes_ram != y.writes_ram || x.ram_bytes != y.ram_bytes ||
+                    x.level != y.level;
+        }
+        for (int l = 0; l < a.n_levels; l++) {
+            const edan_cache_level *la = &a.level[l], *lb = &b.level[l];
+            const size_t entries = (size_t)(la->set_mask + 1) * la->ways;
+            diff += memcmp(la->tags, lb->tags, entries * sizeof *la->tags) != 0 || la->hits != lb->hits ||
+                    la->misses != lb->misses || la->writebacks != lb->writebacks;
+        }
+        CHECK(diff == 0, "%s: edan_cache_access() against the general path: %ld differences", specs[s], diff);
+        edan_cache_free(&a);
+        edan_cache_free(&b);
+    }
+}
+
 int main(void)
 {
+    test_probe_against_references();
     edan_cache_result r;
 
     /* The paper's policy: write-through, no write-allocate. 256 B, 64 B lines, 2 ways: 2 sets. */
