@@ -10,6 +10,8 @@ hand of the lines (trainings and new entries, candidates and page crossings, a c
 a queued prefetch squashed by an access and one dropped for a full queue, prefetches popped and sent or
 found in the cache or an MSHR, a sent line used on time after its fill and one used late, before it),
 per level and pc, the kernel's range leaving out the pcs outside it; a line of another object is ignored.
+`window` and `run` through a stand-in gem5 (it writes debug lines into --debug-file, a FIFO): the clock's
+ticks, the flags and window passed on, the lines kept; gem5 failing is reported, exit status 2.
 edan: a real run of examples/stream on the stride machine with EDAN_PREFETCH_TRACE: the trace changes no
 result; its lines are each of the forms prefetch.c documents; per level the prefetches sent (I lines)
 and first uses (U lines) are the report's issued and useful, and pftrace.py's per-pc rows add up to
@@ -117,6 +119,59 @@ def gem5():
     # the text report names every pc and the totals
     p = tool("gem5", path)
     check(p.returncode == 0 and "0x100" in p.stdout and "all" in p.stdout, "gem5's text report: %s" % p.stdout[:200])
+    runs()
+
+
+# a stand-in gem5.opt: writes the debug lines of its flags into --debug-file and exits with $FAKE_STATUS
+FAKE = r'''#!/usr/bin/env python3
+import os, sys
+args = sys.argv[1:]
+out = [a.split("=", 1)[1] for a in args if a.startswith("--debug-file=")][0]
+flags = [a.split("=", 1)[1] for a in args if a.startswith("--debug-flags=")][0]
+with open(os.path.join(os.path.dirname(sys.argv[0]), "argv.txt"), "w") as f:
+    f.write(" ".join(args))
+with open(out, "w") as f:
+    if flags == "SyscallBase":
+        for t in (500, 7000, 9000):
+            f.write("%7d: system.cpu: T0 : syscall Calling clock_gettime(1, 140)...\n" % t)
+        f.write("   7001: system.cpu: T0 : syscall Calling write(1, 0x1000, 12)...\n")
+    else:
+        f.write("   7100: system.cpu.dcache.prefetcher: Requesting a prefetch to issue.\n")
+        f.write("   7100: system.cpu.dcache.prefetcher: Miss: PC 100 pkt_addr 1008 (ns)\n")
+        f.write("   7101: system.cpu.dcache: access for ReadReq [1008:100f] miss\n")
+        f.write("   7200: system.cpu.dcache: Block for addr 0x1000 being updated in Cache\n")
+sys.exit(int(os.environ.get("FAKE_STATUS", "0")))
+'''
+
+
+def runs():
+    fake = os.path.join(TMP, "gem5.opt")
+    with open(fake, "w") as f:
+        f.write(FAKE)
+    os.chmod(fake, 0o755)
+    prog = ["--", "/bin/true", "x"]
+    p = tool("window", "--machine", MACHINE, "--gem5", fake, "--latency", "300", *prog)
+    check(p.returncode == 0 and p.stdout.strip().splitlines()[-1] == "window 500,9000",
+          "window: exit %d: %s %s" % (p.returncode, p.stdout, p.stderr))
+    out = os.path.join(TMP, "run.txt")
+    p = tool("run", "--machine", MACHINE, "--gem5", fake, "--latency", "300", "--debug-start", "500",
+             "--debug-end", "9000", "--out", out, *prog)
+    check(p.returncode == 0, "run: exit %d: %s" % (p.returncode, p.stderr))
+    kept = open(out).read().splitlines() if os.path.exists(out) else []
+    check(len(kept) == 2 and "Miss: PC 100" in kept[0] and "Block for addr 0x1000" in kept[1], "run kept %s" % kept)
+    # the flags and the window reach gem5, the machine, the latency and the program the script
+    argv = open(os.path.join(TMP, "argv.txt")).read().split()
+    check(argv[:3] == ["--debug-flags=HWPrefetch,Cache", "--debug-start=500", "--debug-end=9000"] and
+          argv[-5:] == ["--latency", "300.0", "--", "/bin/true", "x"] and "--machine" in argv and
+          any(a.endswith("gem5_machine.py") for a in argv), "gem5's arguments: %s" % argv)
+    p = tool("window", "--machine", MACHINE, "--gem5", fake, *prog)  # no latency: the file's
+    check(p.returncode == 0, "window without --latency: %s" % p.stderr)
+    e = dict(os.environ, FAKE_STATUS="3")
+    q = subprocess.run([sys.executable, TOOL, "run", "--machine", MACHINE, "--gem5", fake, "--out", out, *prog],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=e)
+    check(q.returncode == 2 and "status 3" in q.stderr, "gem5 failing: exit %d: %s" % (q.returncode, q.stderr))
+    q = tool("run", "--machine", MACHINE, "--gem5", os.path.join(TMP, "none"), "--out", out, *prog)
+    check(q.returncode == 2 and "gem5.opt" in q.stderr, "no gem5: exit %d: %s" % (q.returncode, q.stderr))
 
 
 def edan_run(*env):
