@@ -214,6 +214,14 @@ def edan_side():
         s = sum(r["sent"] + r["squashed"] + r["full"] for r in rows)
         check(s == rep["issued"], "level %d: sent + squashed + full over the pcs %d, issued %d"
               % (lv, s, rep["issued"]))
+    # the two side by side, and one pc's trainings (the made-up gem5 trace's pc 0x100 at the L1d: 8 of them)
+    g = os.path.join(TMP, "gem5.txt")
+    with open(g, "w") as f:
+        for t, obj, msg in GEM5:
+            f.write("%7d: %s: %s\n" % (t, obj, msg))
+    p = tool("compare", g, path, "--pc", "0x100", "--level", "0")
+    check(p.returncode == 0 and "pc 0x100 at level 0: 8 trainings in gem5" in p.stdout and "gem5 / edan" in p.stdout,
+          "compare: exit %d: %s %s" % (p.returncode, p.stdout[-300:], p.stderr))
     # an unwritable path: named, the run goes on
     p, rep = edan_run(("EDAN_PREFETCH_TRACE", os.path.join(TMP, "no", "such", "dir", "t.txt")))
     check(rep is not None and "EDAN_PREFETCH_TRACE" in p.stderr, "an unwritable trace path: %s" % p.stderr[-200:])

@@ -355,8 +355,8 @@ def trainings_side_by_side(g, e, pc, lv, rows, out=sys.stdout):
     b = e["trainings"].get(lv, {}).get(pc, [])
     w("pc 0x%x at level %d: %d trainings in gem5, %d in edan (gem5 in time order, edan in trace order)\n"
       % (pc, lv, len(a), len(b)))
-    w("  %5s  %-12s %8s %4s %10s   %-10s %8s %4s\n" % ("#", "gem5 tick", "addr", "", "stride conf", "edan addr",
-                                                    "stride", "conf"))
+    w("  %5s  %-12s %10s %8s %4s   %18s %8s %4s\n" % ("#", "gem5 tick", "addr", "stride", "conf", "edan addr",
+                                                       "stride", "conf"))
 
     def cell(t):
         if t is None:
@@ -366,7 +366,7 @@ def trainings_side_by_side(g, e, pc, lv, rows, out=sys.stdout):
         x = a[i] if i < len(a) else None
         y = b[i] if i < len(b) else None
         cx, cy = cell(x), cell(y)
-        w("  %5d  %-12s %8s %10s %4s   %-10s %8s %4s\n" % (i, x[0] if x else "", cx[0], cx[1], cx[2], cy[0], cy[1],
+        w("  %5d  %-12s %10s %8s %4s   %18s %8s %4s\n" % (i, x[0] if x else "", cx[0], cx[1], cx[2], cy[0], cy[1],
                                                           cy[2]))
 
 
