@@ -312,6 +312,12 @@ if(RISCV_CC AND QEMU_RISCV AND PYTHON3)
              COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/schedule_dump_test.py ${CMAKE_BINARY_DIR} ${category})
     set_tests_properties(schedule_dump_${category} PROPERTIES DEPENDS examples TIMEOUT 600)
   endforeach()
+  # validation/pftrace.py (gem5's prefetcher trace against edan's, issue 38) and EDAN_PREFETCH_TRACE
+  foreach(category gem5 edan)
+    add_test(NAME pftrace_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/pftrace_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(pftrace_${category} PROPERTIES DEPENDS examples TIMEOUT 300)
+  endforeach()
   # The memory system calls write (read, readv, ...): warm in the caches, counted apart (issue 39)
   foreach(category riscv traces)
     add_test(NAME syscall_${category}

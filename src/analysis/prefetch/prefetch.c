@@ -1,7 +1,36 @@
 #include "analysis/prefetch/prefetch.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * EDAN_PREFETCH_TRACE's lines (validation/pftrace.py reads them; pc, addresses and lines in hex, l the level, 0 the
+ * L1d), in trace order:
+ *   A pc addr level in_flight     a demand access of the L1d: where the cache model found it (nlev: memory), and
+ *                                  whether it found its line on its way (an MSHR hit, decided in the highest lane)
+ *   T l pc addr new               a training that made a new entry of the stride table
+ *   T l pc addr stride conf       one that found the entry: the stride it saw, the confidence after it
+ *   T l pc addr tagged            a tagged prefetcher's
+ *   X l pc addr                   a candidate in another page, ignored
+ *   H l pc addr                   a candidate the level holds, not sent
+ *   I l pc addr src via           a prefetch sent: where it found the line, via 1 if a prefetch of l - 1 caused it
+ *   U l pc addr                   the first use of a line l's prefetcher brought (pc: the access's, or the upper
+ *                                  prefetch's)
+ * and the timing model's, of the highest latency's lane (memtime_prefetch.c): S, D, F.
+ */
+FILE *edan_prefetch_trace(void)
+{
+    static FILE *f;
+    static bool asked;
+    if (!asked) {
+        asked = true;
+        const char *path = getenv("EDAN_PREFETCH_TRACE");
+        if (path && *path && !(f = fopen(path, "w")))
+            fprintf(stderr, "edan: EDAN_PREFETCH_TRACE: cannot write %s\n", path);
+    }
+    return f;
+}
 
 /* ===================================================================== */
 /* The stride table (gem5's Stride::PCTable)                              */
@@ -68,7 +97,7 @@ static bool below(const edan_prefetch_config *c, uint32_t conf)
  * how many it wrote to out.
  */
 static uint32_t stride_train(const edan_prefetch_config *c, edan_prefetch_table *t, uint64_t pc, uint64_t addr,
-                             uint32_t line_bytes, uint64_t *out)
+                             uint32_t line_bytes, uint64_t *out, FILE *tr, int l)
 {
     stride_entry *set = stride_set(t, pc), *e = NULL;
     t->clock++;
@@ -86,6 +115,8 @@ static uint32_t stride_train(const edan_prefetch_config *c, edan_prefetch_table 
                 e = &set[w];
         }
         *e = (stride_entry){pc, addr, 0, t->clock, c->initial_confidence, true};
+        if (tr)
+            fprintf(tr, "T %d %" PRIx64 " %" PRIx64 " new\n", l, pc, addr);
         return 0;
     }
     e->used = t->clock;
@@ -99,6 +130,8 @@ static uint32_t stride_train(const edan_prefetch_config *c, edan_prefetch_table 
             e->stride = stride;
     }
     e->last_addr = addr;
+    if (tr)
+        fprintf(tr, "T %d %" PRIx64 " %" PRIx64 " %" PRId64 " %" PRIu32 "\n", l, pc, addr, stride, e->confidence);
     if (below(c, e->confidence))
         return 0;
     int64_t step = stride;
@@ -143,6 +176,7 @@ int edan_prefetch_init(edan_prefetcher *p, const edan_prefetch_config *cfg, cons
         edan_prefetch_free(p);
         return -1;
     }
+    p->trace = p->any ? edan_prefetch_trace() : NULL;
     return 0;
 }
 
@@ -151,6 +185,8 @@ void edan_prefetch_free(edan_prefetcher *p)
     for (int l = 0; l < EDAN_PREFETCH_MAX_LEVELS; l++)
         free(p->table[l]);
     free(p->issue);
+    if (p->trace)
+        fflush(p->trace);
     memset(p, 0, sizeof *p);
 }
 
@@ -170,26 +206,40 @@ static void arrive(edan_prefetcher *p, edan_cache *c, int l, uint64_t pc, uint64
     uint64_t cand[EDAN_PREFETCH_MAX_DEGREE];
     uint32_t n = 0;
     const uint32_t line_bytes = 1u << p->line_shift;
+    FILE *tr = p->trace;
     if (cfg->kind == EDAN_PREFETCH_STRIDE) {
-        n = stride_train(cfg, p->table[l], pc, addr, line_bytes, cand);
+        n = stride_train(cfg, p->table[l], pc, addr, line_bytes, cand, tr, l);
     } else { /* gem5's Tagged::calculatePrefetch: the next `degree` lines */
+        if (tr)
+            fprintf(tr, "T %d %" PRIx64 " %" PRIx64 " tagged\n", l, pc, addr);
         const uint64_t base = addr & ~(uint64_t)(line_bytes - 1);
         for (uint32_t d = 1; d <= cfg->degree; d++)
             cand[n++] = base + (uint64_t)d * line_bytes;
     }
     const uint32_t ready = offset + cfg->latency;
     for (uint32_t i = 0; i < n; i++) {
-        if (cand[i] / EDAN_PREFETCH_PAGE_BYTES != addr / EDAN_PREFETCH_PAGE_BYTES)
+        const uint64_t a = cand[i] & ~(uint64_t)(line_bytes - 1);
+        if (cand[i] / EDAN_PREFETCH_PAGE_BYTES != addr / EDAN_PREFETCH_PAGE_BYTES) {
+            if (tr)
+                fprintf(tr, "X %d %" PRIx64 " %" PRIx64 "\n", l, pc, a);
             continue; /* gem5 ignores a prefetch into another page (it has no TLB to translate it) */
+        }
         edan_cache_result r;
-        if (p->n_issue == EDAN_PREFETCH_MAX_ISSUES || !edan_cache_prefetch_line(c, l, cand[i], &r))
+        if (p->n_issue == EDAN_PREFETCH_MAX_ISSUES || !edan_cache_prefetch_line(c, l, cand[i], &r)) {
+            if (tr)
+                fprintf(tr, "H %d %" PRIx64 " %" PRIx64 "\n", l, pc, a);
             continue; /* the level holds the line (gem5 drops it: a hit in the cache or an MSHR) */
+        }
+        if (tr)
+            fprintf(tr, "I %d %" PRIx64 " %" PRIx64 " %u %d\n", l, pc, a, r.level, via);
         p->n[l].issued++;
         p->issue[p->n_issue++] =
             (edan_prefetch_issue){cand[i] >> p->line_shift, r.ram_bytes, ready, (uint8_t)l, (uint8_t)r.level, via};
         if (l + 1 < p->nlev) { /* it reaches the level below */
             const bool first = (int)r.level == l + 1 && edan_cache_take_prefetched(c, l + 1, cand[i]);
             p->n[l + 1].useful += first;
+            if (first && tr)
+                fprintf(tr, "U %d %" PRIx64 " %" PRIx64 "\n", l + 1, pc, a);
             arrive(p, c, l + 1, pc, cand[i] & ~(uint64_t)(line_bytes - 1), ready + p->hit[l + 1],
                    (int)r.level > l + 1 || first, true);
         }
@@ -201,11 +251,15 @@ uint32_t edan_prefetch_access(edan_prefetcher *p, edan_cache *c, uint64_t pc, ui
 {
     p->n_issue = 0;
     uint32_t offset = 0;
+    if (p->trace)
+        fprintf(p->trace, "A %" PRIx64 " %" PRIx64 " %u %d\n", pc, addr, r->level, in_flight);
     /* the levels the access reached: each missed the one before; the last found the line (or memory did) */
     for (int l = 0; l < p->nlev && l <= (int)r->level; l++) {
         const bool found = l == (int)r->level;
         const bool first = found && edan_cache_take_prefetched(c, l, addr);
         p->n[l].useful += first;
+        if (first && p->trace)
+            fprintf(p->trace, "U %d %" PRIx64 " %" PRIx64 "\n", l, pc, addr);
         if (l)
             offset += p->hit[l];
         /* a line on its way is a miss for gem5's cache (an MSHR hit): it trains the L1d's, and goes no further */

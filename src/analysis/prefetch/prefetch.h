@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/cache/cache.h"
 #include "util/error.h"
@@ -91,7 +92,15 @@ typedef struct edan_prefetcher {
     /* the prefetches of the last access (edan_prefetch_access()), in the order they were sent */
     edan_prefetch_issue *issue;
     uint32_t n_issue;
+    FILE *trace; /* edan_prefetch_trace() */
 } edan_prefetcher;
+
+/*
+ * EDAN_PREFETCH_TRACE=FILE (a diagnostic, docs/model.md, Prefetchers): every prefetcher of the process
+ * writes its trainings, candidates and first uses to FILE, and the timing model the times of the
+ * highest latency's lane, one event a line (validation/pftrace.py reads them). NULL without it.
+ */
+FILE *edan_prefetch_trace(void);
 
 /*
  * 0, or -1 with err set (out of memory; a configuration the machine file's

@@ -6,12 +6,28 @@
 #include "analysis/timing/memtime.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define INFLIGHT (1u << EDAN_MEMTIME_INFLIGHT_BITS)
 
 typedef edan_tick tick;
+
+/*
+ * EDAN_PREFETCH_TRACE (prefetch.h): the times of the highest latency's lane (pf->lane), in cycles from the region's
+ * start, after prefetch.c's I line of the prefetch:
+ *   S l line ready sent fill     a prefetch of level l: ready, sent (an MSHR free and its turn in the queue), in its
+ * level D l line ready               dropped: its queue was full F l line at state fill       an access from above at
+ * `at` found a lower level's prefetch of the line: state ontime, late (waits until fill), squashed (not sent yet) or
+ * dropped Q 0 line at                  an L1d access at `at` squashed the L1d's prefetch of the line (not sent yet)
+ */
+static FILE *trace;
+
+static double cyc(tick t)
+{
+    return (double)t / EDAN_TICKS_PER_CYCLE;
+}
 
 int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m)
 {
@@ -21,6 +37,7 @@ int edan_memtime_pf_init(edan_memtime *mt, const edan_machine *m)
         pf->on |= m->data[l].prefetch.kind != EDAN_PREFETCH_NONE;
     if (!pf->on)
         return 0;
+    trace = edan_prefetch_trace();
     for (int k = 1; k < mt->K; k++) /* memtime_init set the latencies first */
         if (mt->memlat[k] > mt->memlat[pf->lane])
             pf->lane = k;
@@ -133,6 +150,8 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         if (sent[*at] > x) { /* the queue_size prefetches before it are all still waiting: the queue is full */
             pf->dropped[k]++;
             pf->delay[l][k] = 0;
+            if (trace && k == pf->lane)
+                fprintf(trace, "D %d %" PRIx64 " %.2f\n", l, pi->line, cyc(ready));
             *fill = EDAN_MEMTIME_DROPPED;
             *sa = (edan_memtime_pf_sent){0, 0, 0}; /* not sent: the slot's earlier prefetch's (another level's) goes */
             if (l == 0)
@@ -161,6 +180,8 @@ void edan_memtime_prefetch(edan_memtime *mt, const edan_prefetch_issue *pi, cons
         *sa = (edan_memtime_pf_sent){x, ms[best], best};
         /* an L1d prefetch waits for a lower level's prefetch of its line; a lower level's, for none */
         *fill = edan_memtime_read_lane(mt, k, pi->line, l, pi->src, pi->bytes, x, l == 0);
+        if (trace && k == pf->lane)
+            fprintf(trace, "S %d %" PRIx64 " %.2f %.2f %.2f\n", l, pi->line, cyc(ready), cyc(x), cyc(*fill));
         if (l == 0)
             mt->if_targets[(size_t)s * mt->stride + (size_t)k] = 0; /* no access waits for it yet */
     }
@@ -200,6 +221,13 @@ int edan_memtime_pf_found(edan_memtime *mt, int k, uint64_t line, int L, uint32_
         return L;
     *fill = 0;
     const bool queued = f != EDAN_MEMTIME_DROPPED && at < sa->go;
+    if (trace && k == pf->lane)
+        fprintf(trace, "F %d %" PRIx64 " %.2f %s %.2f\n", L, line - 1, cyc(at),
+                f == EDAN_MEMTIME_DROPPED ? "dropped"
+                : queued                  ? "squashed"
+                : f > at                  ? "late"
+                                          : "ontime",
+                f == EDAN_MEMTIME_DROPPED ? 0.0 : cyc(f));
     if (queued) /* still queued: squashed, its MSHR free again */
         unhold(mt, L, k, sa, f);
     else
@@ -220,6 +248,8 @@ bool edan_memtime_pf_squash(edan_memtime *mt, uint32_t s, int k, edan_tick t0)
     edan_memtime_pf_sent *sa = &mt->pf.if_sent[at];
     if (mt->if_targets[at] || t0 >= sa->go)
         return false; /* a miss's line, or a prefetch sent: the access waits for it */
+    if (trace && k == mt->pf.lane)
+        fprintf(trace, "Q 0 %" PRIx64 " %.2f\n", mt->if_line[s] - 1, cyc(t0));
     unhold(mt, 0, k, sa, mt->if_fill[at]);
     return true;
 }
