@@ -102,7 +102,11 @@ typedef struct timing_fdesc {
     uint8_t access;        /* it has a memory operand (mem != NONE, mem_size > 0) */
     uint8_t store;         /* access, and a store (mem == STORE) */
     uint8_t amo;           /* access, and an AMO (mem == AMO) */
-    uint8_t any;           /* ctl, serial or access: functional warming has more to do than fetch and count it */
+    /*
+     * what functional warming does besides fetching and counting it (0: nothing, most records): WARM_* bits
+     * of its access (a load or store; an AMO), control flow (ctl) and serial
+     */
+    uint8_t any;
     /*
      * with store sets and a memory operand: the store_sets() calls its step
      * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
@@ -115,6 +119,13 @@ typedef struct timing_fdesc {
      */
     uint64_t skipped;
 } timing_fdesc;
+
+/* timing_fdesc's any: an access that is a load or a store, an AMO's, a store, ctl, serial */
+#define WARM_LOADSTORE 1u
+#define WARM_AMO 2u
+#define WARM_STORE 4u
+#define WARM_CTL 8u
+#define WARM_SERIAL 16u
 
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024

@@ -527,7 +527,8 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
             ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) ? SS_OP_LOAD : 0) | ((in->uops & EDAN_UOP_STORE) ? SS_OP_STORE : 0))
         : in->mem != EDAN_MEM_STORE ? SS_OP_LOAD
                                     : SS_OP_STORE;
-    d->any = d->ctl || d->serial || d->access;
+    d->any = (uint8_t)((d->access && !d->amo ? WARM_LOADSTORE : 0) | (d->amo ? WARM_AMO : 0) |
+                       (d->store ? WARM_STORE : 0) | (d->ctl ? WARM_CTL : 0) | (d->serial ? WARM_SERIAL : 0));
     d->insn = in;
     (void)edan_timing_code_add(t, in); /* out of memory: err set, the run stops */
 }
@@ -648,92 +649,119 @@ static __attribute__((noinline)) TIMING_TARGET void warm_past_mru(edan_timing *t
 
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
-STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
+/*
+ * The prediction of the conditional branch whose row's at is br, just
+ * before the record rec at pc (predict_before()), and after a misprediction
+ * the wrong path's fetch and, in the chunk (t->part), loads
+ * (wrong_path_bisect()).
+ */
+STEP_INLINE void warm_predict(edan_timing *t, const timing_prev *br, const edan_exec *rec, uint64_t pc,
+                              uint64_t *branches, uint64_t *mispredicts)
 {
-    timing_prev first = t->prev;
-    /* the previous record's: t->prev's copy, then the last record's row (read in place, nothing copied) */
-    const timing_prev *prev = &first;
-    uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0;
-    const bool plain = !t->pf.any;           /* without prefetchers an access's result is only counted */
-    const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
+    if (predict_before(t, br, pc, branches, mispredicts)) {
+        int wlevel = 0;
+        uint32_t wbytes = 0;
+        if (wrong_path_fetch(t, br, pc, &wlevel, &wbytes))
+            t->wp_line = 0; /* no times here: the line is simply there */
+        /* the wrong path's loads of a bisection's other half, as the scheduled step's (the chunk's index) */
+        const uintptr_t at = (uintptr_t)rec - (uintptr_t)t->part;
+        if (t->part && at < t->part_n * sizeof *rec)
+            wrong_path_bisect(t, at / sizeof *rec, false);
+    }
+}
+
+STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region, const bool plain)
+{
+    uint64_t branches = 0, mispredicts = 0, accesses = 0, stores = 0, l1_hits = 0, serial = 0;
+    const uint64_t base = t->n.instructions;                          /* recs[j] is the region's record base + j */
+    const uint16_t stop = region ? EDAN_EXEC_WARM : EDAN_EXEC_KERNEL; /* a skip's recs[0] is measured */
+    /*
+     * A conditional branch is predicted at its own row, once the record
+     * after it is known to be warmed here (the same order as predicting at
+     * that record: nothing happens between), so that a record's loop needs
+     * no test of the one before; only the first record's branch, t->prev,
+     * is predicted before the loop, and the last record's is left in t->prev.
+     */
+    if (n && !(recs[0].flags & stop) && t->prev.fallthrough) {
+        const timing_prev first = t->prev;
+        warm_predict(t, &first, &recs[0], recs[0].insn->pc, &branches, &mispredicts);
+    }
     size_t j = 0;
     for (; j < n; j++) {
         const edan_exec *rec = &recs[j];
         /* the batch was written on the producer's core: reading it is most of a plain record's wait */
         __builtin_prefetch((const void *)((uintptr_t)rec + RUN_AHEAD * sizeof *rec));
-        if (rec->flags & (region ? EDAN_EXEC_WARM : EDAN_EXEC_KERNEL)) /* a skip's recs[0] is measured */
+        if (rec->flags & stop)
             break;
         const uint32_t id = rec->id;
-        if (__builtin_expect(id >= t->id_cap, 0)) { /* id_room(): the rows move, prev with them */
-            first = *prev;
-            prev = &first;
-            if (id_grow(t, id))
-                goto fail;
-        }
+        if (__builtin_expect(id >= t->id_cap, 0) && id_grow(t, rec->id)) /* id_room() */
+            goto fail;
         timing_fdesc *d = &t->fdesc[id];
-        if (__builtin_expect(d->insn != rec->insn, 0)) { /* made again: prev may be this row */
-            first = *prev;
-            prev = &first;
+        if (__builtin_expect(d->insn != rec->insn, 0))
             fdesc_fill(t, d, rec->insn);
-        }
-        if (predict_before(t, prev, d->at.pc, &branches, &mispredicts)) {
-            int wlevel = 0;
-            uint32_t wbytes = 0;
-            if (wrong_path_fetch(t, prev, d->at.pc, &wlevel, &wbytes))
-                t->wp_line = 0; /* no times here: the line is simply there */
-            /* the wrong path's loads of a bisection's other half, as the scheduled step's (the chunk's index) */
-            const uintptr_t at = (uintptr_t)rec - (uintptr_t)t->part;
-            if (t->part && at < t->part_n * sizeof *rec)
-                wrong_path_bisect(t, at / sizeof *rec, false);
-        }
         if (t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;
             (void)fetch_line_any(t, rec->insn, &ilevel, &ibytes);
         }
-        prev = &d->at;
         if (region) /* the row's count (edan_timing_id_count()); its pc is the row's */
             d->skipped++;
-        if (!d->any) /* fetched and counted: most records */
+        const unsigned w = d->any;
+        if (!w) /* fetched and counted: most records */
             continue;
-        if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
-            const edan_insn *in = rec->insn;
-            const bool store = d->store;
-            if (__builtin_expect(!plain || d->amo, 0)) {
+        /* a load or store (any access without a plain cache: the prefetchers see it), or an AMO */
+        const unsigned mem = plain ? WARM_LOADSTORE : WARM_LOADSTORE | WARM_AMO;
+        if ((w & mem) && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
+            if (!plain) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
                 functional_access(t, rec, region);
-            } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
-                l1_hits++; /* count_access() of a first level's hit that moved no bytes */
-                loads += !store;
-                stores += store;
             } else {
-                if (region) /* as above */
-                    t->n.instructions = base + j;
-                warm_past_mru(t, rec->addr, in->mem_size, store);
-                loads += !store;
+                const bool store = (w & WARM_STORE) != 0;
+                const uint32_t size = rec->insn->mem_size;
+                if (edan_cache_try_mru(&t->dc, rec->addr, size, store)) {
+                    l1_hits++; /* count_access() of a first level's hit that moved no bytes */
+                } else {
+                    if (region) /* as above */
+                        t->n.instructions = base + j;
+                    warm_past_mru(t, rec->addr, size, store);
+                }
+                accesses++; /* loads and stores of this path: the loads are those less the stores */
                 stores += store;
             }
             if (region && d->ss_ops)
                 store_sets_skip(t, rec, d, base + j);
+        } else if (plain && (w & WARM_AMO) && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
+            if (region) /* as above */
+                t->n.instructions = base + j;
+            functional_access(t, rec, region);
+            if (region && d->ss_ops)
+                store_sets_skip(t, rec, d, base + j);
         }
-        if (__builtin_expect(d->serial != 0, 0))
-            serial++;
-        record_ctl(t, d);
+        if (w & (WARM_CTL | WARM_SERIAL)) {
+            serial += (w & WARM_SERIAL) != 0;
+            record_ctl(t, d);
+            /* a conditional branch with a record after it here: predicted now (above) */
+            if (d->at.fallthrough && j + 1 < n && !(rec[1].flags & stop))
+                warm_predict(t, &d->at, &rec[1], rec[1].insn->pc, &branches, &mispredicts);
+        }
     }
-    t->prev = *prev;
+    /* the last record's row (never predicted above): its branch is predicted at the next record, wherever that goes */
+    if (j)
+        t->prev = t->fdesc[recs[j - 1].id].at;
     if (region) {
         t->n.instructions = base + j;
         t->n.branches += branches;
         t->n.mispredicts += mispredicts;
-        t->n.loads += loads;
+        t->n.loads += accesses - stores;
         t->n.stores += stores;
         t->n.level_hits[0] += l1_hits;
         t->n.serializing += serial;
     }
     return (long)j;
 fail:
-    t->prev = *prev;
+    if (j)
+        t->prev = t->fdesc[recs[j - 1].id].at;
     return -1;
 }
 
@@ -744,7 +772,8 @@ fail:
  */
 static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
-    return functional_run(t, recs, n, true);
+    /* plain: without prefetchers an access's result is only counted (a build of the loop for each) */
+    return t->pf.any ? functional_run(t, recs, n, true, false) : functional_run(t, recs, n, true, true);
 }
 
 /*
@@ -783,7 +812,7 @@ STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
                 ;
             kernel_writes(t, recs + i, k);
         } else {
-            const long j = functional_run(t, recs + i, n - i, false);
+            const long j = functional_run(t, recs + i, n - i, false, !t->pf.any);
             if (j < 0)
                 return -1;
             k = (size_t)j;
