@@ -317,27 +317,40 @@ static __attribute__((noinline)) TIMING_TARGET void ss_join_known_out(edan_timin
 /*
  * ss_join_known() of a skipped load near a store, out of functional_run()'s
  * loop only for a pair that has violated in some lane (ss_pairs not 0): few
- * of the near pairs have.
+ * of the near pairs have. *ss_n: the run's loads and stores not yet
+ * counted (store_sets_count()), counted first: the tables it trains are
+ * the ones a clearing among them leaves.
  */
-STEP_INLINE void store_sets_skip_near(edan_timing *t, uint64_t pc, uint64_t spc)
+STEP_INLINE void store_sets_skip_near(edan_timing *t, uint64_t pc, uint64_t spc, uint64_t *ss_n)
 {
     const uint32_t at = ssit_index(pc), sat = ssit_index(spc);
-    if (__builtin_expect(t->ss_pairs[ss_pair(at, sat)] != 0, 0))
+    if (__builtin_expect(t->ss_pairs[ss_pair(at, sat)] != 0, 0)) {
+        store_sets_count(t, *ss_n);
+        *ss_n = 0;
         ss_join_known_out(t, at, sat, pc);
+    }
 }
 
-STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const timing_fdesc *d, uint64_t pos)
+/*
+ * The loads and stores are counted in *ss_n (a local of functional_run(),
+ * handed to store_sets_count() before the tables are read and after the
+ * run): only ss_join_known() reads or trains the tables a clearing
+ * forgets, so clearing them at its next call or the run's end leaves them
+ * as clearing at the load or store itself does.
+ */
+STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const timing_fdesc *d, uint64_t pos,
+                                 uint64_t *ss_n)
 {
     const uint64_t block = rec->addr >> t->ss_shift;
     timing_ss_block *sb = &t->ss_blocks[edan_memtime_slot(block)];
     /* as the step does it: a split record's load micro-op, then its store's (timing_uops.h), else one access */
     if (d->ss_ops & SS_OP_LOAD) {
-        store_sets_count(t, 1);
+        ++*ss_n;
         if (sb->block == block + 1 && pos - sb->at <= t->rmask)
-            store_sets_skip_near(t, d->at.pc, sb->pc);
+            store_sets_skip_near(t, d->at.pc, sb->pc, ss_n);
     }
     if (d->ss_ops & SS_OP_STORE) {
-        store_sets_count(t, 1);
+        ++*ss_n;
         *sb = (timing_ss_block){block + 1, SS_WARMED, pos, d->at.pc};
     }
 }
@@ -673,7 +686,8 @@ STEP_INLINE void warm_predict(edan_timing *t, const timing_prev *br, const edan_
 STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region, const bool plain)
 {
     uint64_t branches = 0, mispredicts = 0, accesses = 0, stores = 0, l1_hits = 0, serial = 0;
-    const uint64_t base = t->n.instructions;                          /* recs[j] is the region's record base + j */
+    uint64_t ss_n = 0;                       /* the store sets' loads and stores not yet counted (store_sets_skip()) */
+    const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
     const uint16_t stop = region ? EDAN_EXEC_WARM : EDAN_EXEC_KERNEL; /* a skip's recs[0] is measured */
     /*
      * A conditional branch is predicted at its own row, once the record
@@ -730,13 +744,13 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 stores += store;
             }
             if (region && d->ss_ops)
-                store_sets_skip(t, rec, d, base + j);
+                store_sets_skip(t, rec, d, base + j, &ss_n);
         } else if (plain && (w & WARM_AMO) && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
             if (region) /* as above */
                 t->n.instructions = base + j;
             functional_access(t, rec, region);
             if (region && d->ss_ops)
-                store_sets_skip(t, rec, d, base + j);
+                store_sets_skip(t, rec, d, base + j, &ss_n);
         }
         if (w & (WARM_CTL | WARM_SERIAL)) {
             serial += (w & WARM_SERIAL) != 0;
@@ -750,6 +764,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
     if (j)
         t->prev = t->fdesc[recs[j - 1].id].at;
     if (region) {
+        store_sets_count(t, ss_n);
         t->n.instructions = base + j;
         t->n.branches += branches;
         t->n.mispredicts += mispredicts;
@@ -760,6 +775,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
     }
     return (long)j;
 fail:
+    store_sets_count(t, ss_n);
     if (j)
         t->prev = t->fdesc[recs[j - 1].id].at;
     return -1;
