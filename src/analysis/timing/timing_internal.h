@@ -49,6 +49,15 @@ typedef struct timing_ss_block {
     uint64_t block, store, at, pc;
 } timing_ss_block;
 
+/*
+ * A (load, store) pair of SSIT entries found in one set in every lane of
+ * its ss_pairs entry (ss_join_known() then changes nothing): its key
+ * ((at << 16 | sat) + 1) and the tables' generation (ss_gen) it was found at.
+ */
+typedef struct timing_ss_known {
+    uint32_t key, gen;
+} timing_ss_known;
+
 static inline tick max_t(tick a, tick b)
 {
     return a > b ? a : b;
@@ -393,6 +402,12 @@ struct edan_timing {
     uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     /* per (load, store) pair of SSIT entries (ss_pair()), bit k: it violated in lane k's schedule; never forgotten */
     uint32_t *ss_pairs;
+    /*
+     * per ss_pairs entry, the pair ss_join_known() last left in one set in its lanes, and the generation then;
+     * ss_gen grows at each change of ssit (ss_join(), store_sets_clear()); 0 is none
+     */
+    timing_ss_known *ss_known;
+    uint32_t ss_gen;
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;

@@ -169,6 +169,15 @@ static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
  * vertex (SS_WARMED): a load near one has no time to compare and takes
  * the functional rule (store_sets_skip()), as do the skip's own loads.
  */
+/* ssit changed: every pair ss_known holds is to be looked at again (a wrapped count forgets them all). */
+static inline void store_sets_changed(edan_timing *t)
+{
+    if (__builtin_expect(++t->ss_gen == 0, 0)) {
+        memset(t->ss_known, 0, (size_t)SS_BLOCKS * sizeof *t->ss_known);
+        t->ss_gen = 1;
+    }
+}
+
 /*
  * Counts n more loads and stores (micro-operations) of the region, and
  * forgets the store sets each time the count passes a multiple of
@@ -183,6 +192,7 @@ static __attribute__((noinline)) void store_sets_clear(edan_timing *t)
     memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
     memset(t->lfst, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->lfst);
     t->ss_clear_at = (t->ss_mem_ops / SS_CLEAR_PERIOD + 1) * SS_CLEAR_PERIOD;
+    store_sets_changed(t);
 }
 
 /* ss_mem_ops only grows, so it passes a multiple of the period exactly when it reaches ss_clear_at */
@@ -215,6 +225,7 @@ static inline void ss_join(edan_timing *t, uint32_t at, uint32_t sat, uint32_t k
         *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
     t->ssit_lanes[at] |= 1u << k;
     t->ssit_lanes[sat] |= 1u << k;
+    store_sets_changed(t);
 }
 
 /*
@@ -323,11 +334,17 @@ static __attribute__((noinline)) TIMING_TARGET void ss_join_known_out(edan_timin
  */
 STEP_INLINE void store_sets_skip_near(edan_timing *t, uint64_t pc, uint64_t spc, uint64_t *ss_n)
 {
-    const uint32_t at = ssit_index(pc), sat = ssit_index(spc);
-    if (__builtin_expect(t->ss_pairs[ss_pair(at, sat)] != 0, 0)) {
+    const uint32_t at = ssit_index(pc), sat = ssit_index(spc), slot = ss_pair(at, sat);
+    if (__builtin_expect(t->ss_pairs[slot] != 0, 0)) {
         store_sets_count(t, *ss_n);
         *ss_n = 0;
-        ss_join_known_out(t, at, sat, pc);
+        /* found in one set before, and ssit not changed since: ss_join_known() would change nothing */
+        timing_ss_known *m = &t->ss_known[slot];
+        const uint32_t key = (at << 16 | sat) + 1;
+        if (m->key != key || m->gen != t->ss_gen) {
+            ss_join_known_out(t, at, sat, pc);
+            *m = (timing_ss_known){key, t->ss_gen}; /* each of its lanes' ss_join() left it in one set */
+        }
     }
 }
 
