@@ -138,11 +138,13 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->lfst = calloc((size_t)SS_ENTRIES * K, sizeof *t->lfst);
     t->ssit_lanes = calloc(SS_ENTRIES, sizeof *t->ssit_lanes);
     t->ss_pairs = calloc(SS_BLOCKS, sizeof *t->ss_pairs);
+    t->ss_known = calloc(SS_BLOCKS, sizeof *t->ss_known);
+    t->ss_gen = 1;
     t->ss_clear_at = SS_CLEAR_PERIOD;
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     bool ok = t->F && t->wpl_req && t->wpl_done && t->iq_list && t->stores && t->st_addr && t->win_insn &&
               t->st_write && t->C && t->lq && t->sq && t->ss_blocks && t->ssit && t->ssit_lanes && t->lfst &&
-              t->ss_pairs;
+              t->ss_pairs && t->ss_known;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
     if (!ok) {
@@ -229,6 +231,7 @@ void edan_timing_free(edan_timing *t)
     free(t->ssit);
     free(t->ssit_lanes);
     free(t->ss_pairs);
+    free(t->ss_known);
     free(t->lfst);
     free(t->id_time);
     free(t->id_stall);

@@ -49,6 +49,15 @@ typedef struct timing_ss_block {
     uint64_t block, store, at, pc;
 } timing_ss_block;
 
+/*
+ * A (load, store) pair of SSIT entries found in one set in every lane of
+ * its ss_pairs entry (ss_join_known() then changes nothing): its key
+ * ((at << 16 | sat) + 1) and the tables' generation (ss_gen) it was found at.
+ */
+typedef struct timing_ss_known {
+    uint32_t key, gen;
+} timing_ss_known;
+
 static inline tick max_t(tick a, tick b)
 {
     return a > b ? a : b;
@@ -102,7 +111,11 @@ typedef struct timing_fdesc {
     uint8_t access;        /* it has a memory operand (mem != NONE, mem_size > 0) */
     uint8_t store;         /* access, and a store (mem == STORE) */
     uint8_t amo;           /* access, and an AMO (mem == AMO) */
-    uint8_t any;           /* ctl, serial or access: functional warming has more to do than fetch and count it */
+    /*
+     * what functional warming does besides fetching and counting it (0: nothing, most records): WARM_* bits
+     * of its access (a load or store; an AMO), control flow (ctl) and serial
+     */
+    uint8_t any;
     /*
      * with store sets and a memory operand: the store_sets() calls its step
      * makes (one a load or store micro-op), SS_OP_LOAD and SS_OP_STORE
@@ -115,6 +128,13 @@ typedef struct timing_fdesc {
      */
     uint64_t skipped;
 } timing_fdesc;
+
+/* timing_fdesc's any: an access that is a load or a store, an AMO's, a store, ctl, serial */
+#define WARM_LOADSTORE 1u
+#define WARM_AMO 2u
+#define WARM_STORE 4u
+#define WARM_CTL 8u
+#define WARM_SERIAL 16u
 
 /* records handed to the dependency tracker at a time (edan_deps_steps_preds()) */
 #define PRED_BATCH 1024
@@ -382,6 +402,12 @@ struct edan_timing {
     uint32_t *ssit_lanes; /* per SSIT entry, bit k: the entry's set in lane k is not 0 */
     /* per (load, store) pair of SSIT entries (ss_pair()), bit k: it violated in lane k's schedule; never forgotten */
     uint32_t *ss_pairs;
+    /*
+     * per ss_pairs entry, the pair ss_join_known() last left in one set in its lanes, and the generation then;
+     * ss_gen grows at each change of ssit (ss_join(), store_sets_clear()); 0 is none
+     */
+    timing_ss_known *ss_known;
+    uint32_t ss_gen;
     uint64_t *lfst;
     uint32_t ss_shift;
     uint64_t ss_mem_ops;

@@ -126,221 +126,7 @@ static inline TIMING_TARGET bool mispredicted(edan_timing *t, uint64_t pc)
     return predict_before(t, &t->prev, pc, &t->n.branches, &t->n.mispredicts);
 }
 
-/*
- * The SSIT entry of an instruction: indexed by pc / 4, as gem5's
- * (StoreSet::calcIndex, offsetBits 2), so with compressed (2-byte)
- * instructions the two in one 4-byte word share an entry: a load right
- * after a store in a set is predicted to depend on that set's stores.
- */
-static TIMING_TARGET uint32_t ssit_index(uint64_t pc)
-{
-    return (uint32_t)((pc >> 2) & (SS_ENTRIES - 1));
-}
-
-/*
- * Memory-dependence prediction, as gem5's store sets. A load that issues
- * before an older store to the same store_set_bytes block has executed
- * (gem5 finds the order violation when the store executes; a load does
- * not know the store's address before, even one whose bytes it reads:
- * a[k] holds only its register operands here) is fetched again after the
- * store, as after a mispredicted branch, and puts its pc and the store's in one set; from
- * then on the load waits until the set's last store, older than it, has
- * executed, whatever its address, and so does a store of the set (gem5's
- * MemDepUnit asks the predictor for every load and store), so a set's
- * stores execute in order. Whether a load violates depends on the times,
- * so each lane has its own tables; all are
- * forgotten every SS_CLEAR_PERIOD loads and stores. a[k]: the start times
- * (after the eDAG's predecessors), delayed.
- *
- * Whether a load is checked against a store (near) is counted in the
- * region's records (t->n.instructions, ss_store_at), not in vertices:
- * a sampled schedule's vertex numbers leave out the records a skip only
- * warmed, so a store scheduled before a skip would look a few vertices
- * old to the loads after it, and a load of its block in the warm-up, which
- * in the program comes thousands of records later, would "violate" and
- * train a set that --exact never trains, for up to SS_CLEAR_PERIOD
- * (seidel-2d: its units 6-13 % slow). Within the window the vertex
- * distance is at most the record distance, so the store's row of F is
- * still there. A set's wait for its last store stays counted in vertices,
- * as the eDAG's predecessors are: the scheduled records are one stream
- * across a skip, and the last store scheduled before it stands for the
- * set's stores the skip did not schedule. Without sampling the two counts
- * are the same. A skip's stores are the last to their blocks too, with no
- * vertex (SS_WARMED): a load near one has no time to compare and takes
- * the functional rule (store_sets_skip()), as do the skip's own loads.
- */
-/*
- * Counts n more loads and stores (micro-operations) of the region, and
- * forgets the store sets each time the count passes a multiple of
- * SS_CLEAR_PERIOD. Skipped records of a sampled schedule count too, each
- * at its place (store_sets_skip()), so that the tables are forgotten at
- * the same load or store as with --exact: counting only the scheduled ones
- * kept them 7-20x longer and biased lu and seidel-2d's sampled times.
- */
-static __attribute__((noinline)) void store_sets_clear(edan_timing *t)
-{
-    memset(t->ssit, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->ssit);
-    memset(t->ssit_lanes, 0, (size_t)SS_ENTRIES * sizeof *t->ssit_lanes);
-    memset(t->lfst, 0, (size_t)SS_ENTRIES * (size_t)t->K * sizeof *t->lfst);
-    t->ss_clear_at = (t->ss_mem_ops / SS_CLEAR_PERIOD + 1) * SS_CLEAR_PERIOD;
-}
-
-/* ss_mem_ops only grows, so it passes a multiple of the period exactly when it reaches ss_clear_at */
-static inline void store_sets_count(edan_timing *t, uint64_t n)
-{
-    t->ss_mem_ops += n;
-    if (__builtin_expect(t->ss_mem_ops >= t->ss_clear_at, 0))
-        store_sets_clear(t);
-}
-
-/* The entry of a (load, store) pair of SSIT entries in ss_pairs (direct mapped: two pairs may share one). */
-static inline uint32_t ss_pair(uint32_t at, uint32_t sat)
-{
-    return edan_memtime_slot(((uint64_t)at << 16) | sat);
-}
-
-/*
- * A violation's training in lane k: the load's SSIT entry (at, pc) and the
- * store's (sat) join one set, as gem5's StoreSet::violation does.
- */
-static inline void ss_join(edan_timing *t, uint32_t at, uint32_t sat, uint32_t k, uint64_t pc)
-{
-    const size_t K = (size_t)t->K;
-    uint32_t *set = t->ssit + (size_t)at * K + k, *sset = t->ssit + (size_t)sat * K + k;
-    if (!*set && !*sset) /* a new set, numbered from the load's pc as gem5's calcSSID */
-        *set = *sset = 1 + (uint32_t)((pc ^ (pc >> 10)) % SS_ENTRIES);
-    else if (!*set || !*sset)
-        *set = *sset = *set ? *set : *sset;
-    else
-        *set = *sset = *set < *sset ? *set : *sset; /* gem5 merges into the smaller set */
-    t->ssit_lanes[at] |= 1u << k;
-    t->ssit_lanes[sat] |= 1u << k;
-}
-
-/*
- * The functional rule for a load near a store with no time (near: the last
- * older store to its block, at most rmask records back; the store only
- * warmed, or the load in a skip): the pair is trained as a violation in
- * the lanes where it has violated in the schedule before (ss_pairs), with
- * no refetch. See store_sets_skip().
- */
-static inline void ss_join_known(edan_timing *t, uint32_t at, uint32_t sat, uint64_t pc)
-{
-    const size_t K = (size_t)t->K;
-    const uint32_t *set = t->ssit + (size_t)at * K, *sset = t->ssit + (size_t)sat * K;
-    for (uint32_t lanes = t->ss_pairs[ss_pair(at, sat)]; lanes; lanes &= lanes - 1) {
-        const uint32_t k = (uint32_t)__builtin_ctz(lanes);
-        /* already in one set (and so in ssit_lanes): ss_join() would change nothing */
-        if (!set[k] || set[k] != sset[k])
-            ss_join(t, at, sat, k, pc);
-    }
-}
-
-STEP_INLINE void store_sets(edan_timing *t, const edan_exec *rec, bool is_load, tick *a)
-{
-    const uint64_t v = t->v, pos = t->n.instructions, pc = rec->insn->pc, block = rec->addr >> t->ss_shift;
-    const uint32_t slot = edan_memtime_slot(block), K = (uint32_t)t->K, Kp = (uint32_t)STEP_KP(t);
-    store_sets_count(t, 1);
-    t->ss_early = 0;
-    const uint32_t at = ssit_index(pc);
-    uint32_t *set = t->ssit + (size_t)at * K;
-    /* the last older store to the block, still in the window: the one a load can violate */
-    timing_ss_block *sb = &t->ss_blocks[slot];
-    bool near = is_load && sb->block == block + 1 && pos - sb->at <= t->rmask;
-    const uint32_t sat = near ? ssit_index(sb->pc) : 0;
-    if (near && sb->store == SS_WARMED) { /* a skip's store: no time to violate, the functional rule */
-        ss_join_known(t, at, sat, pc);
-        near = false;
-    }
-    const uint64_t st = near ? sb->store : 0;
-    /* without a store to violate, only the lanes where pc is in a set (ssit_lanes) have anything to do */
-    for (uint32_t lanes = near ? ~0u : t->ssit_lanes[at]; lanes;) {
-        const uint32_t k = (uint32_t)__builtin_ctz(lanes);
-        lanes &= lanes - 1;
-        if (k >= K)
-            break;
-        const uint64_t last = set[k] ? t->lfst[(size_t)(set[k] - 1) * K + k] : 0;
-        if (last && v - (last - 1) <= t->rmask)
-            a[k] = max_t(a[k], ROW(t->F, (last - 1) & t->rmask)[k]);
-        if (!near)
-            continue;
-        const tick st_start = ROW(t->F, st & t->rmask)[k] - t->cyc; /* a store finishes a cycle after it starts */
-        if (a[k] >= st_start)
-            continue;
-        /* the store finds the violation when it executes: the load and all after it are fetched again */
-        if ((int)k == t->mem.pf.lane) /* its squashed run reached the L1d: it trains there (prefetch_train_pc()) */
-            t->ss_early = a[k] + 1;
-        t->refetch[k] = max_t(t->refetch[k], st_start + t->penalty);
-        a[k] = max_t(a[k], st_start + t->penalty + t->frontend);
-        ss_join(t, at, sat, k, pc);
-        t->ss_pairs[ss_pair(at, sat)] |= 1u << k;
-    }
-    if (!is_load) {
-        *sb = (timing_ss_block){block + 1, v, pos, pc};
-        for (uint32_t lanes = t->ssit_lanes[at]; lanes; lanes &= lanes - 1) {
-            const uint32_t k = (uint32_t)__builtin_ctz(lanes);
-            t->lfst[(size_t)(set[k] - 1) * K + k] = v + 1;
-        }
-    }
-}
-
-/*
- * The store sets' part of a skipped record (functional_run()), pos its
- * place in the region: its loads and stores are counted (the clearing
- * falls where it falls with --exact), a store is the last to its block
- * (SS_WARMED: no vertex, no time), and a load near a store (its block's
- * last older store at most rmask records back, as store_sets() asks) is
- * trained by the functional rule (ss_join_known()).
- *
- * Why a rule: after each clearing --exact trains its sets again at the
- * first violations, within a few thousand instructions in lu (the first
- * violation 3 to 2,400 records after each of its 55 clearings), and the
- * sets then make loads wait for their stores (lu's schedule is 74 % slower
- * with them). Trained only in scheduled stretches, a clearing in a skip
- * left the sets empty up to the next unit, which ran with them empty until
- * its own violations (lu's units 16-18 % fast at periods of 8000 and
- * 16000, its time 4.6-5.9 % low). Whether a load violates is a matter of
- * times that a skip does not have; what the schedule shows is that a pair
- * of instructions that violated once violates again when it meets in the
- * window untrained (lu: 97 % of its untrained near checks with --exact;
- * the pairs are a program's few loops' loads and stores). So the rule
- * trains a near pair in the lanes where it has violated in the schedule
- * (ss_pairs, never forgotten), at its first meeting after a clearing: a
- * pair that has never violated in a scheduled stretch is never trained.
- */
-static __attribute__((noinline)) TIMING_TARGET void ss_join_known_out(edan_timing *t, uint32_t at, uint32_t sat,
-                                                                      uint64_t pc)
-{
-    ss_join_known(t, at, sat, pc);
-}
-
-/*
- * ss_join_known() of a skipped load near a store, out of functional_run()'s
- * loop only for a pair that has violated in some lane (ss_pairs not 0): few
- * of the near pairs have.
- */
-STEP_INLINE void store_sets_skip_near(edan_timing *t, uint64_t pc, uint64_t spc)
-{
-    const uint32_t at = ssit_index(pc), sat = ssit_index(spc);
-    if (__builtin_expect(t->ss_pairs[ss_pair(at, sat)] != 0, 0))
-        ss_join_known_out(t, at, sat, pc);
-}
-
-STEP_INLINE void store_sets_skip(edan_timing *t, const edan_exec *rec, const timing_fdesc *d, uint64_t pos)
-{
-    const uint64_t block = rec->addr >> t->ss_shift;
-    timing_ss_block *sb = &t->ss_blocks[edan_memtime_slot(block)];
-    /* as the step does it: a split record's load micro-op, then its store's (timing_uops.h), else one access */
-    if (d->ss_ops & SS_OP_LOAD) {
-        store_sets_count(t, 1);
-        if (sb->block == block + 1 && pos - sb->at <= t->rmask)
-            store_sets_skip_near(t, d->at.pc, sb->pc);
-    }
-    if (d->ss_ops & SS_OP_STORE) {
-        store_sets_count(t, 1);
-        *sb = (timing_ss_block){block + 1, SS_WARMED, pos, d->at.pc};
-    }
-}
+#include "analysis/timing/timing_storesets.h"
 
 STEP_INLINE void count_access(edan_timing *t, const edan_cache_result *r)
 {
@@ -527,7 +313,8 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
             ? (uint8_t)(((in->uops & EDAN_UOP_LOAD) ? SS_OP_LOAD : 0) | ((in->uops & EDAN_UOP_STORE) ? SS_OP_STORE : 0))
         : in->mem != EDAN_MEM_STORE ? SS_OP_LOAD
                                     : SS_OP_STORE;
-    d->any = d->ctl || d->serial || d->access;
+    d->any = (uint8_t)((d->access && !d->amo ? WARM_LOADSTORE : 0) | (d->amo ? WARM_AMO : 0) |
+                       (d->store ? WARM_STORE : 0) | (d->ctl ? WARM_CTL : 0) | (d->serial ? WARM_SERIAL : 0));
     d->insn = in;
     (void)edan_timing_code_add(t, in); /* out of memory: err set, the run stops */
 }
@@ -648,92 +435,122 @@ static __attribute__((noinline)) TIMING_TARGET void warm_past_mru(edan_timing *t
 
 /* records functional_run() reads ahead of the one it warms (a prefetch; reading past the batch is harmless) */
 #define RUN_AHEAD 32
-STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region)
+/*
+ * The prediction of the conditional branch whose row's at is br, just
+ * before the record rec at pc (predict_before()), and after a misprediction
+ * the wrong path's fetch and, in the chunk (t->part), loads
+ * (wrong_path_bisect()).
+ */
+STEP_INLINE void warm_predict(edan_timing *t, const timing_prev *br, const edan_exec *rec, uint64_t pc,
+                              uint64_t *branches, uint64_t *mispredicts)
 {
-    timing_prev first = t->prev;
-    /* the previous record's: t->prev's copy, then the last record's row (read in place, nothing copied) */
-    const timing_prev *prev = &first;
-    uint64_t branches = 0, mispredicts = 0, loads = 0, stores = 0, l1_hits = 0, serial = 0;
-    const bool plain = !t->pf.any;           /* without prefetchers an access's result is only counted */
+    if (predict_before(t, br, pc, branches, mispredicts)) {
+        int wlevel = 0;
+        uint32_t wbytes = 0;
+        if (wrong_path_fetch(t, br, pc, &wlevel, &wbytes))
+            t->wp_line = 0; /* no times here: the line is simply there */
+        /* the wrong path's loads of a bisection's other half, as the scheduled step's (the chunk's index) */
+        const uintptr_t at = (uintptr_t)rec - (uintptr_t)t->part;
+        if (t->part && at < t->part_n * sizeof *rec)
+            wrong_path_bisect(t, at / sizeof *rec, false);
+    }
+}
+
+STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n, const bool region, const bool plain)
+{
+    uint64_t branches = 0, mispredicts = 0, accesses = 0, stores = 0, l1_hits = 0, serial = 0;
+    uint64_t ss_n = 0;                       /* the store sets' loads and stores not yet counted (store_sets_skip()) */
     const uint64_t base = t->n.instructions; /* recs[j] is the region's record base + j */
+    const uint16_t stop = region ? EDAN_EXEC_WARM : EDAN_EXEC_KERNEL; /* a skip's recs[0] is measured */
+    /*
+     * A conditional branch is predicted at its own row, once the record
+     * after it is known to be warmed here (the same order as predicting at
+     * that record: nothing happens between), so that a record's loop needs
+     * no test of the one before; only the first record's branch, t->prev,
+     * is predicted before the loop, and the last record's is left in t->prev.
+     */
+    if (n && !(recs[0].flags & stop) && t->prev.fallthrough) {
+        const timing_prev first = t->prev;
+        warm_predict(t, &first, &recs[0], recs[0].insn->pc, &branches, &mispredicts);
+    }
     size_t j = 0;
     for (; j < n; j++) {
         const edan_exec *rec = &recs[j];
         /* the batch was written on the producer's core: reading it is most of a plain record's wait */
         __builtin_prefetch((const void *)((uintptr_t)rec + RUN_AHEAD * sizeof *rec));
-        if (rec->flags & (region ? EDAN_EXEC_WARM : EDAN_EXEC_KERNEL)) /* a skip's recs[0] is measured */
+        if (rec->flags & stop)
             break;
         const uint32_t id = rec->id;
-        if (__builtin_expect(id >= t->id_cap, 0)) { /* id_room(): the rows move, prev with them */
-            first = *prev;
-            prev = &first;
-            if (id_grow(t, id))
-                goto fail;
-        }
+        if (__builtin_expect(id >= t->id_cap, 0) && id_grow(t, rec->id)) /* id_room() */
+            goto fail;
         timing_fdesc *d = &t->fdesc[id];
-        if (__builtin_expect(d->insn != rec->insn, 0)) { /* made again: prev may be this row */
-            first = *prev;
-            prev = &first;
+        if (__builtin_expect(d->insn != rec->insn, 0))
             fdesc_fill(t, d, rec->insn);
-        }
-        if (predict_before(t, prev, d->at.pc, &branches, &mispredicts)) {
-            int wlevel = 0;
-            uint32_t wbytes = 0;
-            if (wrong_path_fetch(t, prev, d->at.pc, &wlevel, &wbytes))
-                t->wp_line = 0; /* no times here: the line is simply there */
-            /* the wrong path's loads of a bisection's other half, as the scheduled step's (the chunk's index) */
-            const uintptr_t at = (uintptr_t)rec - (uintptr_t)t->part;
-            if (t->part && at < t->part_n * sizeof *rec)
-                wrong_path_bisect(t, at / sizeof *rec, false);
-        }
         if (t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;
             (void)fetch_line_any(t, rec->insn, &ilevel, &ibytes);
         }
-        prev = &d->at;
         if (region) /* the row's count (edan_timing_id_count()); its pc is the row's */
             d->skipped++;
-        if (!d->any) /* fetched and counted: most records */
+        const unsigned w = d->any;
+        if (!w) /* fetched and counted: most records */
             continue;
-        if (d->access && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
-            const edan_insn *in = rec->insn;
-            const bool store = d->store;
-            if (__builtin_expect(!plain || d->amo, 0)) {
+        /* a load or store (any access without a plain cache: the prefetchers see it), or an AMO */
+        const unsigned mem = plain ? WARM_LOADSTORE : WARM_LOADSTORE | WARM_AMO;
+        if ((w & mem) && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
+            if (!plain) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
                 functional_access(t, rec, region);
-            } else if (edan_cache_try_mru(&t->dc, rec->addr, in->mem_size, store)) {
-                l1_hits++; /* count_access() of a first level's hit that moved no bytes */
-                loads += !store;
-                stores += store;
             } else {
-                if (region) /* as above */
-                    t->n.instructions = base + j;
-                warm_past_mru(t, rec->addr, in->mem_size, store);
-                loads += !store;
+                const bool store = (w & WARM_STORE) != 0;
+                const uint32_t size = rec->insn->mem_size;
+                if (edan_cache_try_mru(&t->dc, rec->addr, size, store)) {
+                    l1_hits++; /* count_access() of a first level's hit that moved no bytes */
+                } else {
+                    if (region) /* as above */
+                        t->n.instructions = base + j;
+                    warm_past_mru(t, rec->addr, size, store);
+                }
+                accesses++; /* loads and stores of this path: the loads are those less the stores */
                 stores += store;
             }
             if (region && d->ss_ops)
-                store_sets_skip(t, rec, d, base + j);
+                store_sets_skip(t, rec, d, base + j, &ss_n);
+        } else if (plain && (w & WARM_AMO) && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
+            if (region) /* as above */
+                t->n.instructions = base + j;
+            functional_access(t, rec, region);
+            if (region && d->ss_ops)
+                store_sets_skip(t, rec, d, base + j, &ss_n);
         }
-        if (__builtin_expect(d->serial != 0, 0))
-            serial++;
-        record_ctl(t, d);
+        if (w & (WARM_CTL | WARM_SERIAL)) {
+            serial += (w & WARM_SERIAL) != 0;
+            record_ctl(t, d);
+            /* a conditional branch with a record after it here: predicted now (above) */
+            if (d->at.fallthrough && j + 1 < n && !(rec[1].flags & stop))
+                warm_predict(t, &d->at, &rec[1], rec[1].insn->pc, &branches, &mispredicts);
+        }
     }
-    t->prev = *prev;
+    /* the last record's row (never predicted above): its branch is predicted at the next record, wherever that goes */
+    if (j)
+        t->prev = t->fdesc[recs[j - 1].id].at;
     if (region) {
+        store_sets_count(t, ss_n);
         t->n.instructions = base + j;
         t->n.branches += branches;
         t->n.mispredicts += mispredicts;
-        t->n.loads += loads;
+        t->n.loads += accesses - stores;
         t->n.stores += stores;
         t->n.level_hits[0] += l1_hits;
         t->n.serializing += serial;
     }
     return (long)j;
 fail:
-    t->prev = *prev;
+    store_sets_count(t, ss_n);
+    if (j)
+        t->prev = t->fdesc[recs[j - 1].id].at;
     return -1;
 }
 
@@ -744,7 +561,8 @@ fail:
  */
 static __attribute__((noinline)) TIMING_TARGET long skip_run(edan_timing *t, const edan_exec *recs, size_t n)
 {
-    return functional_run(t, recs, n, true);
+    /* plain: without prefetchers an access's result is only counted (a build of the loop for each) */
+    return t->pf.any ? functional_run(t, recs, n, true, false) : functional_run(t, recs, n, true, true);
 }
 
 /*
@@ -783,7 +601,7 @@ STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
                 ;
             kernel_writes(t, recs + i, k);
         } else {
-            const long j = functional_run(t, recs + i, n - i, false);
+            const long j = functional_run(t, recs + i, n - i, false, !t->pf.any);
             if (j < 0)
                 return -1;
             k = (size_t)j;
