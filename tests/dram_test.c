@@ -1,5 +1,5 @@
 /*
- * dram_test.c - the timing model's DRAM (src/analysis/timing/dram.h) on
+ * dram_test.c - the timing model's DRAM (src/analysis/dram/dram.h) on
  * hand-built streams of reads with exact answers: a row hit costs tRCD less
  * than a row miss and tRP + tRCD less than a row conflict; reads of other
  * rows of one bank serialize (tRAS, tRP, tRCD); reads of other banks
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timing/dram.h"
+#include "analysis/dram/dram.h"
 #include "analysis/timing/memtime.h"
 #include "check.h"
 #include "random_trace.h"

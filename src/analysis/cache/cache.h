@@ -87,7 +87,7 @@ typedef struct edan_cache_level {
  * The lines a read from RAM caused to be written back to RAM (the dirty
  * victims of its fills), kept by the line read, in a direct-mapped table of
  * EDAN_CACHE_WB_SLOTS: the timing model's DRAM opens their rows
- * (analysis/timing/dram.h). Only when asked for (edan_cache_wb_enable()).
+ * (analysis/dram/dram.h). Only when asked for (edan_cache_wb_enable()).
  */
 #define EDAN_CACHE_WB_SLOTS 256
 #define EDAN_CACHE_WB_LINES 4

@@ -34,7 +34,7 @@ typedef struct edan_machine_cache {
 /*
  * [dram]: a DRAM memory in place of [memory]'s fixed latency and bandwidth
  * (docs/machines.md), gem5's DRAMInterface and MemCtrl. Times in ns as the
- * file gives them; analysis/timing/dram.h schedules the accesses on it.
+ * file gives them; analysis/dram/dram.h schedules the accesses on it.
  */
 typedef enum edan_dram_page {
     EDAN_DRAM_OPEN,

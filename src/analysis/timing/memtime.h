@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 #include "analysis/cache/cache.h"
+#include "analysis/dram/dram.h"
 #include "analysis/machine/machine.h"
 #include "analysis/prefetch/prefetch.h"
-#include "analysis/timing/dram.h"
 #include "util/error.h"
 
 #define EDAN_TICKS_PER_CYCLE 16u

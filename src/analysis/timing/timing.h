@@ -50,10 +50,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/dram/dram.h"
 #include "analysis/machine/machine.h"
 #include "analysis/pagemap/pagemap.h"
 #include "analysis/prefetch/prefetch.h"
-#include "analysis/timing/dram.h"
 #include "analysis/timing/memtime.h"
 #include "trace/exec.h"
 #include "util/error.h"

@@ -1,4 +1,4 @@
-#include "analysis/timing/dram.h"
+#include "analysis/dram/dram.h"
 
 #include <math.h>
 #include <stdlib.h>
