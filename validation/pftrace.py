@@ -41,12 +41,9 @@ import argparse
 import json
 import os
 import re
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
+
+import gem5_fifo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LEVELS = {"system.cpu.dcache": 0, "system.l2cache": 1, "system.l3cache": 2}
@@ -374,59 +371,17 @@ def trainings_side_by_side(g, e, pc, lv, rows, out=sys.stdout):
 # Running gem5
 # ---------------------------------------------------------------------------------------------------------
 
-def gem5_cmd(a, flags, work):
-    return [a.gem5] + flags + ["-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"), "--machine",
-                               a.machine] + (["--latency", str(a.latency)] if a.latency is not None else []) + \
-        ["--"] + a.cmd
-
-
 def run_fifo(a, flags, consume):
-    """gem5 with its debug output into a FIFO that consume(file) reads as gem5 runs; gem5's exit status."""
-    work = tempfile.mkdtemp(prefix="pftrace-")
-    fifo = os.path.join(work, "debug.fifo")
-    os.mkfifo(fifo)
-    cmd = gem5_cmd(a, flags + ["--debug-file=" + fifo], work)
-    state = {"error": None}
-
-    def reader():
-        try:
-            with open(fifo, encoding="utf-8", errors="replace") as f:
-                consume(f)
-        except (OSError, Bad) as e:
-            state["error"] = e
+    """gem5 with its debug output read by consume(file) as gem5 runs (gem5_fifo.py); gem5's exit status."""
     try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace",
-                                start_new_session=True)
-    except OSError as e:
-        shutil.rmtree(work, ignore_errors=True)
-        raise Bad("%s: %s (--gem5 or GEM5 names gem5.opt)" % (a.gem5, e.strerror))
-    th = threading.Thread(target=reader, daemon=True)
-    th.start()
-    err_text = []
-    err_th = threading.Thread(target=lambda: err_text.append(proc.stderr.read()), daemon=True)
-    err_th.start()
-    while th.is_alive():
-        th.join(1)
-        if th.is_alive() and proc.poll() is not None:
-            try:  # gem5 ended without opening the FIFO: let the reader see an empty file
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
-            th.join(10)
-            break
-    if proc.poll() is None and th.is_alive() is False and state["error"] is not None:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-    proc.wait()
-    err_th.join(10)
-    shutil.rmtree(work, ignore_errors=True)
-    if state["error"]:
-        raise Bad("reading gem5's debug output: %s" % state["error"])
-    if proc.returncode != 0:
-        raise Bad("gem5 exited with status %d: %s" % (proc.returncode, (err_text[0] if err_text else "")[-400:]))
-    return proc.returncode
+        status, err, error = gem5_fifo.run(a.gem5, flags, a.machine, a.latency, a.cmd, consume, False, "pftrace-")
+    except gem5_fifo.Gem5Missing as e:
+        raise Bad(str(e))
+    if error:
+        raise Bad("reading gem5's debug output: %s" % error)
+    if status != 0:
+        raise Bad("gem5 exited with status %d: %s" % (status, err[-400:]))
+    return status
 
 
 def run_window(a):

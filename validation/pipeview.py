@@ -42,12 +42,9 @@ import configparser
 import csv
 import json
 import os
-import shutil
-import signal
-import subprocess
 import sys
-import tempfile
-import threading
+
+import gem5_fifo
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -479,91 +476,54 @@ def kernel_range(binary, kernel):
 
 
 def run_gem5(a):
-    """gem5 with O3PipeView into a FIFO; keep a.count retired instructions from the kernel's first on."""
+    """gem5 with O3PipeView into a FIFO (gem5_fifo.py); keep a.count retired instructions from the kernel's first on."""
     lo, hi = kernel_range(a.cmd[0], a.kernel)
-    work = tempfile.mkdtemp(prefix="pipeview-")
-    fifo = os.path.join(work, "pipeview.fifo")
-    os.mkfifo(fifo)
-    flags = ["--debug-flags=O3PipeView,IEW", "--debug-file=" + fifo]
+    flags = ["--debug-flags=O3PipeView,IEW"]
     if a.debug_start is not None:
         flags.append("--debug-start=%d" % a.debug_start)
-    cmd = [a.gem5] + flags + ["-q", "--outdir=" + work, os.path.join(HERE, "gem5_machine.py"), "--machine",
-                              a.machine] + (["--latency", str(a.latency)] if a.latency is not None else []) + \
-        ["--"] + a.cmd
-    kept, state = [], {"retired": 0, "started": False, "error": None}
-    try:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace",
-                                start_new_session=True)
-    except OSError as e:
-        shutil.rmtree(work, ignore_errors=True)
-        raise Bad("%s: %s (--gem5 or GEM5 names gem5.opt)" % (a.gem5, e.strerror))
+    kept, state = [], {"retired": 0, "started": False}
 
-    def reader():
+    def consume(f):
         # lines of one instruction come together; an instruction is kept from the first kernel fetch on
         # (printed out of order: keep a margin of those fetched before it, dropped by seq at the end)
         # IEW's writeback lines (the only ones of that flag kept) wait by sequence number for their
         # instruction, which is printed later, when it is destroyed
         buf, wbs = [], {}
-        try:
-            with open(fifo, encoding="utf-8", errors="replace") as f:
-                for line in f:
-                    if not line.startswith("O3PipeView:"):
-                        k = line.find(WB_MARK)
-                        if k > 0:
-                            seq = line[k + len(WB_MARK):].split("]", 1)[0]
-                            wbs.setdefault(seq, line)
-                        continue
-                    buf.append(line)
-                    if not line.startswith("O3PipeView:retire:"):
-                        continue
-                    one = parse_pipeview(buf, fifo)[0]
-                    wb = wbs.pop(str(one["seq"]), None)
-                    text, buf = ([wb] if wb else []) + buf, []
-                    if len(wbs) > 65536:  # instructions that never print (none expected): keep it bounded
-                        wbs.clear()
-                    if not state["started"]:
-                        if one["commit"] and lo <= one["pc"] < hi:
-                            state["started"] = True
-                            state["seq0"] = one["seq"]
-                        else:
-                            kept.append((one, text))
-                            del kept[:-512]  # the margin
-                            continue
+        for line in f:
+            if not line.startswith("O3PipeView:"):
+                k = line.find(WB_MARK)
+                if k > 0:
+                    seq = line[k + len(WB_MARK):].split("]", 1)[0]
+                    wbs.setdefault(seq, line)
+                continue
+            buf.append(line)
+            if not line.startswith("O3PipeView:retire:"):
+                continue
+            one = parse_pipeview(buf, "<gem5's pipeline trace>")[0]
+            wb = wbs.pop(str(one["seq"]), None)
+            text, buf = ([wb] if wb else []) + buf, []
+            if len(wbs) > 65536:  # instructions that never print (none expected): keep it bounded
+                wbs.clear()
+            if not state["started"]:
+                if one["commit"] and lo <= one["pc"] < hi:
+                    state["started"] = True
+                    state["seq0"] = one["seq"]
+                else:
                     kept.append((one, text))
-                    state["retired"] += 1 if one["commit"] else 0
-                    if state["retired"] >= a.count + 64:
-                        break
-        except (OSError, Bad) as e:
-            state["error"] = e
-    th = threading.Thread(target=reader, daemon=True)
-    th.start()
-    # stderr is read as gem5 runs (a full pipe would stop it)
-    err_text = []
-    err_th = threading.Thread(target=lambda: err_text.append(proc.stderr.read()), daemon=True)
-    err_th.start()
-    while th.is_alive():
-        th.join(1)
-        if th.is_alive() and proc.poll() is not None:
-            try:  # gem5 ended without opening the FIFO: let the reader see an empty trace
-                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
-            th.join(10)
-            break
-    if proc.poll() is None:
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)  # the region's instructions are in: the rest of the run is not needed
-        except ProcessLookupError:
-            pass
-    proc.wait()
-    err_th.join(10)
-    err = err_text[0] if err_text else ""
-    shutil.rmtree(work, ignore_errors=True)
-    if state["error"]:
-        raise Bad("reading gem5's pipeline trace: %s" % state["error"])
+                    del kept[:-512]  # the margin
+                    continue
+            kept.append((one, text))
+            state["retired"] += 1 if one["commit"] else 0
+            if state["retired"] >= a.count + 64:
+                return  # the region's instructions are in: gem5 is stopped, the rest of the run is not needed
+    try:
+        status, err, error = gem5_fifo.run(a.gem5, flags, a.machine, a.latency, a.cmd, consume, True, "pipeview-")
+    except gem5_fifo.Gem5Missing as e:
+        raise Bad(str(e))
+    if error:
+        raise Bad("reading gem5's pipeline trace: %s" % error)
     if not state["started"]:
-        raise Bad("gem5 retired no instruction of %s (exit %s): %s" % (a.kernel, proc.returncode,
-                                                                      (err or "").strip()[-400:]))
+        raise Bad("gem5 retired no instruction of %s (exit %s): %s" % (a.kernel, status, err.strip()[-400:]))
     with open(a.out, "w", encoding="utf-8") as f:
         for one, text in sorted(kept, key=lambda x: x[0]["seq"]):
             if one["seq"] >= state["seq0"]:  # the margin before the region's first instruction is not kept
