@@ -18,8 +18,10 @@ and first uses (U lines) are the report's issued and useful, and pftrace.py's pe
 them (sent + squashed + full = issued); an unwritable path is named and the run goes on; a line that is
 not the trace's is refused naming the file and line, exit status 2.
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +32,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 MACHINE = os.path.join(ROOT, "machines", "gem5-validation-stride.ini")
 TOOL = os.path.join(ROOT, "validation", "pftrace.py")
 TMP = tempfile.mkdtemp(prefix="edan-pftrace-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 
 L1 = "system.cpu.dcache"
 L2 = "system.l2cache"

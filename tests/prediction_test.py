@@ -392,6 +392,8 @@ def test_machine_names():
     names = [ln.split()[0] for ln in p.stdout.splitlines() if ln and not ln[0].isspace()]
     check(p.returncode == 0 and names == shipped, f"edan machines lists {names}, shipped {shipped}")
     check("RiscvO3CPU" in p.stdout, "edan machines describes each machine")
+    starts = {ln.index("/") for ln in p.stdout.splitlines() if ln and not ln[0].isspace()}
+    check(len(starts) == 1, f"edan machines puts the files in one column, whatever the names' lengths: {starts}")
     # an install (cmake's, as make install runs it) into a staging directory
     cmake = shutil.which("cmake")
     if not cmake:

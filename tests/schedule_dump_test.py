@@ -22,9 +22,11 @@ misses edan exposes that gem5 hid, each classified (a younger load of the line f
 instance first, an older store, an older load, none before it) on a small made-up pair; and
 pipeview.py growth on two dumps (edan alone).
 """
+import atexit
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +38,7 @@ MACHINE = os.path.join(ROOT, "machines", "gem5-validation.ini")
 PIPEVIEW = os.path.join(ROOT, "validation", "pipeview.py")
 TRACE = os.path.join(ROOT, "tests", "data", "pipeview", "trsv_o3pipeview.txt")
 TMP = tempfile.mkdtemp(prefix="edan-schedule-dump-")
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 # the machine's sizes the rules below check (machines/gem5-validation.ini)
 ROB, LQ, FRONTEND, COMMIT_WIDTH = 192, 32, 5, 8
 

@@ -99,6 +99,11 @@ GEM5_PATTERNS = [
 ]
 
 
+def outside(pc, lo, hi):
+    """True when a kernel range [lo, hi) is given and pc is not in it."""
+    return lo is not None and not lo <= pc < hi
+
+
 def split_gem5(line):
     """(tick, object, message) of a gem5 debug line, or None."""
     parts = line.split(": ", 2)
@@ -144,7 +149,7 @@ def parse_gem5(lines, name="<gem5>", lo=None, hi=None):
         if kind in ("hit", "miss"):
             pc, addr = hexint(m.group(1), where), hexint(m.group(2), where)
             last_pc[lv] = pc
-            if lo is not None and not lo <= pc < hi:
+            if outside(pc, lo, hi):
                 continue
             r = row(out, lv, pc)
             r["train"] += 1
@@ -154,13 +159,13 @@ def parse_gem5(lines, name="<gem5>", lo=None, hi=None):
             # an access of the level to a line whose prefetch is still on its way: a late use (an MSHR hit)
             s_ = sent.get((lv, addr // LINE))
             if s_ is not None and not s_[1]:
-                if lo is None or lo <= s_[0] < hi:
+                if not outside(s_[0], lo, hi):
                     row(out, lv, s_[0])["late"] += 1
                 del sent[(lv, addr // LINE)]
             continue
         if kind in ("cand", "page", "inqueue"):
             pc = last_pc.get(lv)
-            if pc is None or (lo is not None and not lo <= pc < hi):
+            if pc is None or outside(pc, lo, hi):
                 continue
             r = row(out, lv, pc)
             if kind == "cand":
@@ -182,7 +187,7 @@ def parse_gem5(lines, name="<gem5>", lo=None, hi=None):
             if kind == "pop" and pc is not None:
                 popped[lv] = (ln, pc)
                 sent[(lv, ln)] = [pc, False]
-            if pc is None or (lo is not None and not lo <= pc < hi):
+            if pc is None or outside(pc, lo, hi):
                 continue
             r = row(out, lv, pc)
             if kind == "squash":
@@ -197,7 +202,7 @@ def parse_gem5(lines, name="<gem5>", lo=None, hi=None):
             if p is None or p[0] != ln:
                 continue
             sent.pop((lv, ln), None)
-            if lo is None or lo <= p[1] < hi:
+            if not outside(p[1], lo, hi):
                 r = row(out, lv, p[1])
                 r["sent"] -= 1
                 r["held"] += 1
@@ -209,7 +214,7 @@ def parse_gem5(lines, name="<gem5>", lo=None, hi=None):
             continue
         if kind == "pfhit":
             s_ = sent.pop((lv, ln), None)
-            if s_ is not None and (lo is None or lo <= s_[0] < hi):
+            if s_ is not None and not outside(s_[0], lo, hi):
                 row(out, lv, s_[0])["ontime"] += 1
     return {"levels": out, "trainings": trains}
 
@@ -235,7 +240,7 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
             if k == "A":
                 pc = hexint(f[1], where)
                 flight = hexint(f[2], where) // LINE if f[4] == "1" else None
-                if lo is None or lo <= pc < hi:
+                if not outside(pc, lo, hi):
                     a = access.setdefault(pc, {})
                     key = "flight" if f[4] == "1" else "L%s" % f[3]
                     a[key] = a.get(key, 0) + 1
@@ -247,7 +252,7 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
                     issued[(lv, addr // LINE)] = pc
                 if k == "U":
                     ipc = issued.pop((lv, addr // LINE), None)
-                    if ipc is None or (lo is not None and not lo <= ipc < hi):
+                    if ipc is None or outside(ipc, lo, hi):
                         continue
                     if lv == 0:  # late: the access before it found the line on its way
                         row(out, lv, ipc)["late" if flight == addr // LINE else "ontime"] += 1
@@ -255,7 +260,7 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
                         used[(lv, addr // LINE)] = ipc
                         row(out, lv, ipc)["ontime"] += 1
                     continue
-                if lo is not None and not lo <= pc < hi:
+                if outside(pc, lo, hi):
                     continue
                 r = row(out, lv, pc)
                 if k == "T":
@@ -282,7 +287,7 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
                 pc = issued.get((lv, ln)) if k in ("S", "D", "Q") else used.pop((lv, ln), None)
                 if k == "Q":
                     issued.pop((lv, ln), None)
-                if pc is None or (lo is not None and not lo <= pc < hi):
+                if pc is None or outside(pc, lo, hi):
                     continue
                 r = row(out, lv, pc)
                 if k == "D":

@@ -143,11 +143,14 @@ int cli_cmd_machines(int argc, char **argv)
     if (!n)
         cli_die(2, "machines: no machine files in %s, %s or %s", dirs[0], dirs[1], dirs[2]);
     qsort(names, (size_t)n, sizeof names[0], by_name);
+    int width = 0; /* the longest name's: the files line up in one column */
+    for (int i = 0; i < n; i++)
+        width = (int)strlen(names[i]) > width ? (int)strlen(names[i]) : width;
     for (int i = 0; i < n; i++) {
         const char *path = cli_machine_path(names[i]);
         char desc[512];
         describe(path, desc, sizeof desc);
-        printf("%-18s %s\n%-18s   %s\n", names[i], path, "", desc);
+        printf("%-*s %s\n%-*s   %s\n", width, names[i], path, width, "", desc);
         free(names[i]);
     }
     return 0;
