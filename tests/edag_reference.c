@@ -107,8 +107,9 @@ static void nwrite(ncache *c, int k, uint64_t addr, uint64_t len, nres *r, bool 
     }
     nlevel *l = &c->lv[k];
     nline *hit = nfind(c, k, addr);
-    c->hits[k] += hit != NULL;
-    c->misses[k] += hit == NULL;
+    /* a level's hits and misses are its demand accesses: a write-back from above (not own) counts neither */
+    c->hits[k] += own && hit != NULL;
+    c->misses[k] += own && hit == NULL;
     if (hit) {
         hit->used = ++c->clock;
         if (l->cfg.write_back) {

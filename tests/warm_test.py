@@ -123,6 +123,21 @@ def test_evict():
     check(w_warm == ref_warm, f"warm W {w_warm} = the naive whole-program LRU's {ref_warm}")
     check(w_cold == ref_cold, f"--cold W {w_cold} = the naive LRU of the kernel's accesses alone {ref_cold}")
 
+    # a level's hits and misses are its demand accesses: with write-back, write-allocate levels (the machine's), each
+    # first-level miss is one access of the second, whatever dirty lines the warm part left for write-backs to hit
+    two = "--cache=32K,ways=8,write=back,alloc=yes+1M,ways=8,write=back,alloc=yes"
+    matmul = [os.path.join(EX, "matmul"), "100"]  # its stores leave dirty lines, whose write-backs hit the L2
+    runs = [("evict warm", run("--filter=kernel", "--cache=machine", *MACHINE)), ("evict cold", cold),
+            ("evict whole", whole)]
+    for opts in (["--filter=kernel", two], ["--filter=kernel", "--cold", two], [two]):
+        p = edan("run", "--json", *opts, *matmul)
+        check(p.returncode == 0, f"matmul {opts}: {p.stderr}")
+        runs.append(("matmul " + " ".join(opts[:-1]), json.loads(p.stdout.strip().splitlines()[-1])))
+    for name, r in runs:
+        for c in r["configurations"]:
+            lv = c["cache_levels"]
+            check(len(lv) < 2 or lv[1]["hits"] + lv[1]["misses"] == lv[0]["misses"],
+                  f"{name} {c['cache']}: L2 accesses {lv[1:2]} = L1 misses {lv[0]['misses']}")
     # the timing model: misses per level equal the kernel's W with that level's caches over the whole program
     levels = warm["prediction"]["counts"]["levels"]
     for i, cache in enumerate(("64K,ways=2,write=back,alloc=yes", "machine")):

@@ -343,23 +343,30 @@ static inline __attribute__((always_inline)) uint64_t edan_cache_set_insert(uint
 
 /* ---- the model ------------------------------------------------------------ */
 
-/* Look up a line at one level; on a hit move it to MRU and return true. */
+/*
+ * Look up a line at one level; on a hit move it to MRU and return true.
+ * Counts no hit or miss: a write-back from the level above finds its line
+ * this way (it is the upper level's write-back, not an access of this one).
+ */
+static inline __attribute__((always_inline)) bool edan_cache_level_find(edan_cache_level *l, uint64_t line_addr,
+                                                                        bool make_dirty)
+{
+    uint64_t *set = edan_cache_level_set(l, line_addr);
+    return edan_cache_mru_hit(set, line_addr, make_dirty) || edan_cache_probe_ways(set, l->ways, line_addr, make_dirty);
+}
+
+/*
+ * edan_cache_level_find() of an access of the level, counted: the level's
+ * hits and misses are its demand accesses (loads, stores, an upper level's
+ * reads of a line), as gem5's demand hits and misses are.
+ */
 static inline __attribute__((always_inline)) bool edan_cache_level_probe(edan_cache_level *l, uint64_t line_addr,
                                                                          bool make_dirty)
 {
-    uint64_t *set = edan_cache_level_set(l, line_addr);
-    if (edan_cache_mru_hit(set, line_addr, make_dirty)) {
-        l->hits++;
-        return true;
-    }
-    for (uint32_t w = 1; w < l->ways; w++) {
-        if (edan_cache_probe_way(set, w, line_addr, make_dirty)) {
-            l->hits++;
-            return true;
-        }
-    }
-    l->misses++;
-    return false;
+    const bool hit = edan_cache_level_find(l, line_addr, make_dirty);
+    l->hits += hit;
+    l->misses += !hit;
+    return hit;
 }
 
 /* Insert a line as MRU; returns the evicted entry (0 if none was valid). */
@@ -473,7 +480,9 @@ static void edan_cache_write_line(edan_cache *c, int lvl, uint64_t byte_addr, ui
     for (; lvl < c->n_levels; lvl++) {
         edan_cache_level *l = &c->level[lvl];
         uint64_t line_addr = byte_addr >> l->line_shift;
-        if (edan_cache_level_probe(l, line_addr, l->write_back)) {
+        /* a write-back from above (not own) is no access of this level: no hit or miss counted */
+        if (own ? edan_cache_level_probe(l, line_addr, l->write_back)
+                : edan_cache_level_find(l, line_addr, l->write_back)) {
             if (l->write_back)
                 return;
             continue; /* write-through: updated here, goes on down */
