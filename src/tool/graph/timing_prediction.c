@@ -334,7 +334,7 @@ static const edan_column attr_text_cols[] = {
     EDAN_COL_FIELD(edan_timing_attr, instructions, "instructions", "", "text", TEXT, NULL, 12, 0),
     {"at_lo", EDAN_T_F64, "", "text", TEXT | EDAN_COL_OPTIONAL, NULL, 14, 0, NULL, EDAN_CELL},
     {"at_hi", EDAN_T_F64, "", "text", TEXT, NULL, 14, 0, NULL, EDAN_CELL},
-    EDAN_COL_FIELD(edan_timing_attr, slope, "slope", "", "text", TEXT | EDAN_COL_G | EDAN_COL_OPTIONAL, NULL, 10, 4),
+    {"slope", EDAN_T_F64, "", "text", TEXT | EDAN_COL_G | EDAN_COL_OPTIONAL, NULL, 10, 4, NULL, EDAN_CELL},
     {"share", EDAN_T_F64, "", "text", TEXT | EDAN_COL_PERCENT, NULL, 7, 1, NULL, EDAN_CELL},
 };
 static const edan_table_decl attr_text_decl =
@@ -454,6 +454,9 @@ static void attr_text(FILE *f, const edan_timing *m, const edan_timing_attr *row
         hi = edan_timing_lane_get(m, k).mem_latency_ns > edan_timing_lane_get(m, hi).mem_latency_ns ? k : hi;
     }
     const double total = edan_timing_lane_get(m, hi).cycles;
+    /* 1 / (ns of run time per ns of latency that one cycle over the range of latencies is) */
+    const double range_ns = edan_timing_lane_get(m, hi).mem_latency_ns - edan_timing_lane_get(m, lo).mem_latency_ns;
+    const double resolution_inv = range_ns * edan_timing_machine(m)->clock_ghz;
     edan_column cols[sizeof attr_text_cols / sizeof *attr_text_cols];
     memcpy(cols, attr_text_cols, sizeof cols);
     char at_lo[32], at_hi[32];
@@ -483,6 +486,9 @@ static void attr_text(FILE *f, const edan_timing *m, const edan_timing_attr *row
         r[0].s = lines ? edan_table_str(&t, name) : a->name ? a->name : "(no symbol)";
         r[2].f = a->cycles[lo];
         r[3].f = a->cycles[hi];
+        /* a slope finer than a cycle over the latencies' range is below what the cycles columns show (a sampled
+         * estimate's rounding, e.g. -3.5e-06 for a line whose cycles are equal at both): 0 */
+        r[4].f = fabs(a->slope) * resolution_inv < 0.5 ? 0.0 : a->slope;
         r[5].f = total > 0 ? 100.0 * a->cycles[hi] / total : 0.0;
     }
     edan_table_text(f, &t,
