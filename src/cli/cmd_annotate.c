@@ -41,7 +41,7 @@ int cli_cmd_annotate(int argc, char **argv)
         trace = tmp_trace;
     } else {
         if (i + 1 != argc)
-            cli_die(2, "annotate: %s is not a RISC-V program, so it takes no arguments (a trace?)", input);
+            cli_die(2, "annotate: %s is not a program (an ELF executable), so it takes no arguments (a trace?)", input);
         cli_check_trace_file(input);
     }
     /* the timing model too when --machine asks for it (its memory stall cycles per line); only[] runs every tool named

@@ -257,7 +257,7 @@ static int locality_edan(int argc, char **argv)
         trace = tmp_trace;
     } else {
         if (i + 1 != argc)
-            cli_die(2, "locality: %s is not a RISC-V program, so it takes no arguments (a trace?)", input);
+            cli_die(2, "locality: %s is not a program (an ELF executable), so it takes no arguments (a trace?)", input);
         cli_check_trace_file(input);
     }
     edan_trace_source *src;

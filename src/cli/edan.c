@@ -516,11 +516,10 @@ static int cmd_convert(int argc, char **argv)
     const int kind = edan_trace_source_format(src);
     bool to_text = force >= 0 ? force == 1 : kind == EDAN_TRACE_BINARY;
     if (kind == EDAN_TRACE_MEMGAZE)
-        cli_die(
-            2,
-            "convert: %s is a MemGaze load trace: its loads carry no RISC-V instructions, and edan's formats do not "
-            "keep its samples (analyse it as it is: edan locality %s)",
-            in, in);
+        cli_die(2,
+                "convert: %s is a MemGaze load trace: its loads carry no instructions, and edan's formats do not "
+                "keep its samples (analyse it as it is: edan locality %s)",
+                in, in);
     const char *isa = edan_trace_source_meta(src) ? edan_trace_source_meta(src)->isa : NULL;
     if (to_text && isa && strcmp(isa, "riscv64"))
         cli_die(2, "convert: %s is a trace of an %s program; the original EDAN text format holds RISC-V only", in, isa);

@@ -484,7 +484,8 @@ int cli_cmd_rank(int argc, char **argv)
             trace = tmp_trace;
         } else {
             if (it->function)
-                cli_die(2, "rank: %s: a function is given, but %s is not a RISC-V program", it->shown, item);
+                cli_die(2, "rank: %s: a function is given, but %s is not a program (an ELF executable)", it->shown,
+                        item);
             cli_check_trace_file(item);
         }
         static const char *const only[] = {"edag", NULL}, *const with_model[] = {"edag", "prediction", NULL};

@@ -101,8 +101,8 @@ static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_e
     GElf_Ehdr eh;
     if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
         edan_error_set(err,
-                       "%s: not an ELF executable (expected a RISC-V program built with "
-                       "riscv64-linux-gnu-gcc -static)",
+                       "%s: not an ELF executable (expected a 64-bit RISC-V, x86-64 or AArch64 program, "
+                       "e.g. built with gcc -g, aarch64-linux-gnu-gcc -g or riscv64-linux-gnu-gcc -g -static)",
                        path);
         goto out;
     }
