@@ -226,6 +226,15 @@ def test_kernels(cc, isa, static_ok=True, extra=()):
             check(p.returncode == 0 and re.search(r"flops / weighted\s+800 / 800", p.stdout) and
                   re.search(r"#0 stream\.c:\d+ \(kernel\)", p.stdout),
                   f"{isa} {kind} stream: flops and loop: {p.stdout[-900:]} {p.stderr}")
+            # code outside the program's symbols (a dynamic program's loader and libraries) has one name in every
+            # report: the model's functions and lines, annotate's rows without source
+            if kind == "dynamic":
+                p = edan("run", "--machine=server-ddr5", "--mem-latency=100,300", stream, "100")
+                a = edan("annotate", stream, "100")
+                check(p.returncode == 0 and "\n  (outside known functions) " in p.stdout and
+                      "\n  ?? (outside known functions) " in p.stdout and "(no symbol)" not in p.stdout and
+                      a.returncode == 0 and "  (outside known functions)\n" in a.stdout,
+                      f"{isa} dynamic stream: the rows of code outside its symbols: {p.stdout[-1500:]} {a.stdout[:1200]}")
             # the streaming numbers against the naive longest path over the explicit graph
             for prog, n in ((chase, 30), (stream, 30)):
                 trace = os.path.join(d, os.path.basename(prog) + ".edt")

@@ -37,6 +37,12 @@ typedef struct edan_elf {
 int edan_elf_open(const char *path, edan_elf *out, edan_error *err);
 void edan_elf_close(edan_elf *e);
 
+/*
+ * What every report calls code outside the ELF's function symbols (a shared
+ * library, the dynamic loader, code without a symbol): one name for one thing.
+ */
+#define EDAN_NO_FUNCTION "(outside known functions)"
+
 #define EDAN_ELF_MAX_SEGMENTS 16
 
 /* A loaded segment (PT_LOAD): [start, end) in memory, end = start + p_memsz (.bss included). */

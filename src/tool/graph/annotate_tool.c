@@ -423,7 +423,7 @@ static void report_text(const an_view *v, FILE *f)
             fputs("\n-- without source information, per function, most instructions first\n", f);
             for (size_t i = 0; i < a && i < NO_SOURCE_ROWS; i++) {
                 margin(f, v, &rows[i]);
-                const char *fn = rows[i].function ? rows[i].function : "(unknown)";
+                const char *fn = rows[i].function ? rows[i].function : EDAN_NO_FUNCTION;
                 put_clean(f, fn, strlen(fn));
                 fputc('\n', f);
             }

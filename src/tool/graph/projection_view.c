@@ -252,8 +252,7 @@ static void make_tables(proj_tool *t, const edan_session *s, pj_tables *x)
     add_row(t, x, &x->t[T_TOTAL], &t->total, NULL, &m);
     add_row(t, x, &x->t[T_OUTSIDE], &t->outside, "(outside loops)", &m);
     for (size_t i = 0; i < t->n_funcs; i++)
-        add_row(t, x, &x->t[T_FUNCTIONS], &t->funcs[i],
-                t->funcs[i].name ? t->funcs[i].name : "(outside known functions)", &m);
+        add_row(t, x, &x->t[T_FUNCTIONS], &t->funcs[i], t->funcs[i].name ? t->funcs[i].name : EDAN_NO_FUNCTION, &m);
     for (size_t i = 0; i < t->n_loops; i++)
         add_row(t, x, &x->t[T_LOOPS], &t->loop_rows[i], NULL, &m);
     /* text: the loops and functions taking the longest, by the projection's time */

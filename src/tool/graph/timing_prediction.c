@@ -478,12 +478,14 @@ static void attr_text(FILE *f, const edan_timing *m, const edan_timing_attr *row
         if (!r)
             break;
         char name[1100];
-        if (lines && !a->name) /* code without line information: its function's own row */
-            snprintf(name, sizeof name, "?? (%s)", a->function ? a->function : "no symbol");
+        if (lines && !a->name && a->function) /* code without line information: its function's own row */
+            snprintf(name, sizeof name, "?? (%s)", a->function);
+        else if (lines && !a->name)
+            snprintf(name, sizeof name, "?? %s", EDAN_NO_FUNCTION);
         else if (lines)
             snprintf(name, sizeof name, "%s:%u (%s)", edan_srcmap_file_name(a->name), a->line,
                      a->function ? a->function : "?");
-        r[0].s = lines ? edan_table_str(&t, name) : a->name ? a->name : "(no symbol)";
+        r[0].s = lines ? edan_table_str(&t, name) : a->name ? a->name : EDAN_NO_FUNCTION;
         r[2].f = a->cycles[lo];
         r[3].f = a->cycles[hi];
         /* a slope finer than a cycle over the latencies' range is below what the cycles columns show (a sampled

@@ -57,7 +57,7 @@ static double ratio(uint64_t a, uint64_t b)
 
 static const char *fn_name(const classes_tool *t, uint32_t fn)
 {
-    return fn == LC_UNKNOWN_FN || fn == LC_ALL ? "(outside known functions)" : t->elf.funcs[fn].name;
+    return fn == LC_UNKNOWN_FN || fn == LC_ALL ? EDAN_NO_FUNCTION : t->elf.funcs[fn].name;
 }
 
 static int by_load_blocks(const void *a, const void *b)

@@ -200,7 +200,7 @@ static fp_row *group_rows(const footprint_tool *t, int by, size_t *n_rows)
         if (r[i].v.accesses) {
             r[i].growth = (double)r[i].v.lines / (double)r[i].v.accesses;
             r[i].label = r[i].name = by != BY_FUNCTION     ? NULL
-                                     : r[i].key == UNKNOWN ? "(outside known functions)"
+                                     : r[i].key == UNKNOWN ? EDAN_NO_FUNCTION
                                                            : t->elf.funcs[r[i].key].name;
             r[(*n_rows)++] = r[i];
         }
