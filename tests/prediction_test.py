@@ -149,6 +149,17 @@ def test_prediction():
                 got = json.loads(edan("analyze", "--json", "--machine=" + GEM5, lats, *extra, t).stdout)
                 got["prediction"]["machine"]["file"] = want["machine"]["file"]
                 check(got["prediction"] == want, f"{prog}: offline {extra} equals online")
+            # --threads=1 analyses on the calling thread alone, the timing model too (without it the model has one)
+            strace = shutil.which("strace")
+            if strace and prog == "spmv":
+                for threads, want_clone in (("1", False), ("0", True)):
+                    log = os.path.join(d, "strace.txt")
+                    subprocess.run([strace, "-f", "-e", "trace=clone,clone3", "-o", log, os.path.join(BUILD, "edan"),
+                                    "analyze", "--threads=" + threads, "--machine=" + GEM5, lats, t],
+                                   capture_output=True, check=False)
+                    with open(log) as f:
+                        cloned = "clone" in f.read()
+                    check(cloned == want_clone, f"--threads={threads}: a thread started: {cloned}")
             # the lanes are independent: each latency alone gives what it gives in the six-latency pass
             for k, ns in enumerate(want["mem_latency_ns"]):
                 alone = json.loads(edan("analyze", "--json", "--machine=" + GEM5, f"--mem-latency={ns}",

@@ -485,7 +485,8 @@ edan_session *edan_session_new(const edan_options *o, const char *const *only, c
         /* never a buffer then: the region's runs are not the producer's batch */
         if (s->b.src.warm && !(s->warming && r->own.warms) && (s->warming || !s->b.src.warm_on_demand))
             r->k = (edan_consumer){r, region_only, region_only_finish, NULL, true};
-        if (s->b.def[i]->threaded) {
+        /* --threads=1: everything on the calling thread, a threaded tool (the timing model) too */
+        if (s->b.def[i]->threaded && o->threads != 1) {
             r->async = edan_async_new(r->k, TOOL_BATCH, TOOL_BUFFERS);
             if (!r->async) {
                 edan_error_set(err, "cannot start the thread of the %s tool", s->b.def[i]->name);
