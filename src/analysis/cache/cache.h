@@ -413,13 +413,8 @@ static inline void edan_cache_evict_clean(edan_cache *c, int below, uint64_t vic
     const uint64_t byte_addr = edan_cache_tag_line(victim) << shift;
     for (; below < c->n_levels; below++) {
         edan_cache_level *l = &c->level[below];
-        const uint64_t line = byte_addr >> l->line_shift;
-        uint64_t *set = edan_cache_level_set(l, line);
-        if (edan_cache_mru_holds(set, line))
+        if (edan_cache_level_find(l, byte_addr >> l->line_shift, false))
             return;
-        for (uint32_t w = 1; w < l->ways; w++)
-            if (edan_cache_probe_way(set, w, line, false))
-                return;
     }
 }
 
