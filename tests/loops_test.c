@@ -433,7 +433,7 @@ static void tail_call(void)
         {.name = (char *)"f", .plain = (char *)"f", .symbol = (char *)"f", .start = pc_of(0), .end = pc_of(4)},
         {.name = (char *)"g", .plain = (char *)"g", .symbol = (char *)"g", .start = pc_of(4), .end = pc_of(8)},
     };
-    edan_elf elf = {0, 0, 0, 2, funcs, 0};
+    edan_elf elf = {0, 0, 0, 2, funcs, 0, 0, NULL};
     compare("a tail call, symbols known", &elf);
     compare("a tail call, no symbols", NULL);
     edan_loops *l = edan_loops_new(&elf);

@@ -13,7 +13,12 @@ with the real plugin.
   x86_kernels  examples/pointer_chase.c and stream.c built with the host's gcc -O2, statically and
                dynamically linked: D = n and D <= 3, W and D against a naive longest path over the
                eDAG edan dot draws, source lines of a position-independent program
-  a64_deps     hand-written AArch64 (tests/native/a64_deps.S): ldp/stp, flags, writeback
+  x86_libraries a function of a shared library the program loads (built here, -shared): --filter by its
+               name and by LIB:NAME (D = n of its pointer chase), online and from a trace (version 6, which
+               carries the objects); the whole program's model names it, main and the loader, online and
+               offline; names found nowhere: exit status 2 naming LIB:NAME
+  a64_libraries the same with aarch64-linux-gnu-gcc
+  a64_deps     hand-written AArch64 (tests/native/a64_deps.S): ldp/stp, flags, writeback, cmp/cmn/tst
   a64_kernels  the same kernels built with aarch64-linux-gnu-gcc, static and dynamic (Debian's sysroot)
   uops         hand-written x86-64 (tests/native/x86_uops.S): the timing model's micro-operations of
                add [rbx], rax and add rax, [rbx+8] against the same work as separate instructions, exactly
@@ -226,15 +231,17 @@ def test_kernels(cc, isa, static_ok=True, extra=()):
             check(p.returncode == 0 and re.search(r"flops / weighted\s+800 / 800", p.stdout) and
                   re.search(r"#0 stream\.c:\d+ \(kernel\)", p.stdout),
                   f"{isa} {kind} stream: flops and loop: {p.stdout[-900:]} {p.stderr}")
-            # code outside the program's symbols (a dynamic program's loader and libraries) has one name in every
-            # report: the model's functions and lines, annotate's rows without source
+            # a dynamic program's loader and libraries are named in every report (their symbols, else the
+            # object's file): the model's functions and lines, annotate's rows without source; no code is unknown
             if kind == "dynamic":
                 p = edan("run", "--machine=server-ddr5", "--mem-latency=100,300", stream, "100")
                 a = edan("annotate", stream, "100")
-                check(p.returncode == 0 and "\n  (outside known functions) " in p.stdout and
-                      "\n  ?? (outside known functions) " in p.stdout and "(no symbol)" not in p.stdout and
-                      a.returncode == 0 and "  (outside known functions)\n" in a.stdout,
-                      f"{isa} dynamic stream: the rows of code outside its symbols: {p.stdout[-1500:]} {a.stdout[:1200]}")
+                loader = r"(\(ld-linux[-\w.]*\)|_dl_\w+)"
+                check(p.returncode == 0 and "(outside known functions)" not in p.stdout and
+                      re.search(r"\n  " + loader + " ", p.stdout) and
+                      re.search(r"\n  \?\? (\(ld-linux[-\w.]*\)|\(_dl_\w+\)) ", p.stdout) and a.returncode == 0 and
+                      "(outside known functions)" not in a.stdout and re.search(r"\s" + loader + "\n", a.stdout),
+                      f"{isa} dynamic stream: the loader's rows: {p.stdout[-1500:]} {a.stdout[:1200]}")
             # the streaming numbers against the naive longest path over the explicit graph
             for prog, n in ((chase, 30), (stream, 30)):
                 trace = os.path.join(d, os.path.basename(prog) + ".edt")
@@ -257,6 +264,95 @@ def test_x86_kernels():
     test_kernels("gcc", "x86-64")
 
 
+LIB_SRC = r"""
+struct node { struct node *next; long pad[7]; };
+/* n dependent loads */
+__attribute__((noinline)) long lib_chase(struct node *p, long n)
+{
+    long k = 0;
+    while (n--) {
+        p = p->next;
+        k += p != 0;
+    }
+    return k;
+}
+"""
+LIB_MAIN = r"""
+#include <stdio.h>
+#include <stdlib.h>
+struct node { struct node *next; long pad[7]; };
+long lib_chase(struct node *p, long n);
+int main(int argc, char **argv)
+{
+    long n = argc > 1 ? atol(argv[1]) : 100;
+    struct node *v = calloc((size_t)n, sizeof *v);
+    for (long i = 0; i < n; i++)
+        v[i].next = &v[(i * 7 + 1) % n];
+    printf("%ld\n", lib_chase(v, n));
+    return 0;
+}
+"""
+
+
+def test_libraries(cc, isa):
+    """A function of a shared library the program loads: filtered by name or LIB:NAME, named in the reports,
+    online and from a trace (which carries the objects: format version 6)."""
+    with tempfile.TemporaryDirectory() as d:
+        for name, text in (("lib.c", LIB_SRC), ("main.c", LIB_MAIN)):
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        build(cc, os.path.join(d, "libedtest.so"), "-O2", "-g", "-shared", "-fPIC", os.path.join(d, "lib.c"))
+        prog = build(cc, os.path.join(d, "uselib"), "-O2", "-g", os.path.join(d, "main.c"), "-L", d, "-ledtest",
+                     "-Wl,-rpath," + d)
+        n = 300
+        for flt in ("lib_chase", "libedtest.so:lib_chase", "libedtest.so:lib_chase,main"):
+            r = analyze("run", "--json", f"--filter={flt}", prog, str(n))
+            # n dependent loads in the library, and calloc's and printf's work when main is filtered too
+            want_d = n if "main" not in flt else None
+            check(r.get("D") == want_d if want_d else r.get("D", 0) >= n,
+                  f"{isa} --filter={flt}: D = {r.get('D')}, expected {want_d or f'at least {n}'}")
+            if not want_d:
+                continue
+            check(r.get("loads") in (n, n + 1) and r.get("stores") == 0,
+                  f"{isa} --filter={flt}: loads {r.get('loads')} stores {r.get('stores')}")
+        # from a trace: the filter's records, and the objects named at the end
+        trace = os.path.join(d, "lib.edt")
+        p = edan("record", "--filter=lib_chase", "-o", trace, prog, str(n))
+        check(p.returncode == 0, f"{isa} record --filter=lib_chase: {p.stderr}")
+        with open(trace, "rb") as f:
+            head = f.read(64)
+        check(int.from_bytes(head[8:12], "little") == 6, f"{isa}: trace version {head[8:12].hex()}, expected 6")
+        r = analyze("analyze", "--json", trace)
+        check(r.get("D") == n, f"{isa} analyze of the filtered trace: D = {r.get('D')}, expected {n}")
+        # the whole program: the library's function and the loader by name, online and offline
+        whole = os.path.join(d, "whole.edt")
+        p = edan("record", "-o", whole, prog, str(n))
+        check(p.returncode == 0, f"{isa} record: {p.stderr}")
+        for args in (("run", "--machine=server-ddr5", "--mem-latency=100", prog, str(n)),
+                     ("analyze", "--machine=server-ddr5", "--mem-latency=100", whole)):
+            p = edan(args[0], "--json", *args[1:])
+            out = p.stdout.strip().splitlines()  # after the program's own output
+            rows = [f["name"] for f in json.loads(out[-1])["prediction"]["functions"]] if p.returncode == 0 else []
+            check("lib_chase" in rows and "main" in rows and "(outside known functions)" not in rows and
+                  any(re.fullmatch(r"\(ld-linux[-\w.]*\)|_dl_\w+", x) for x in rows),
+                  f"{isa} edan {args[0]}: the function rows {rows[:14]} {p.stderr[-300:]}")
+        # names the program does not define: a library's by LIB:NAME is looked for as libraries load
+        p = edan("run", "--filter=no_such_fn", prog, "10")
+        check(p.returncode == 2 and "no function named 'no_such_fn'" in p.stderr and "LIB:NAME" in p.stderr,
+              f"{isa} --filter=no_such_fn: exit {p.returncode}, {p.stderr!r}")
+        p = edan("run", "--filter=libedtest.so:no_such_fn", prog, "10")
+        check(p.returncode == 2 and "no function named 'libedtest.so:no_such_fn' in the program or in the" in p.stderr,
+              f"{isa} --filter=libedtest.so:no_such_fn: exit {p.returncode}, {p.stderr!r}")
+
+
+def test_x86_libraries():
+    test_libraries("gcc", "x86-64")
+
+
+def test_a64_libraries():
+    test_libraries(A64_CC, "aarch64")
+
+
 # ---- AArch64 -------------------------------------------------------------------------------------------
 
 A64_CC = "aarch64-linux-gnu-gcc"
@@ -269,8 +365,9 @@ def test_a64_kernels():
 # kernel's vertices (tests/native/a64_deps.S) and their predecessors
 A64_EXPECTED = {
     0: set(), 1: set(), 2: {0, 1}, 3: {2}, 4: {3}, 5: {2, 4}, 6: {5}, 7: {6}, 8: {7}, 9: {8, 2}, 10: set(),
-    11: {9}, 12: {10, 5}, 13: set(),
-}  # 10: x0 as the writebacks of 7 and 8 (address updates) left it, as before the kernel
+    11: {9}, 12: {10, 5}, 13: {12}, 14: {11, 12, 13}, 15: {12, 14}, 16: {14}, 17: set(),
+}  # 10: x0 as the writebacks of 7 and 8 (address updates) left it, as before the kernel; 13, 15 and 16 (cmp, tst,
+#    cmn) write the flags alone
 
 
 def test_a64_deps():
@@ -604,5 +701,6 @@ def test_validation():
             check(p.returncode == 2 and needle in p.stderr, f"native.py {argv}: exit {p.returncode}, {p.stderr!r}")
 
 
-run_category({"machines": test_machines, "uops": test_uops, "dividers": test_dividers, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_stores": test_x86_stores, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps,
+run_category({"machines": test_machines, "uops": test_uops, "dividers": test_dividers, "x86_deps": test_x86_deps, "x86_wide": test_x86_wide, "x86_stores": test_x86_stores, "x86_kernels": test_x86_kernels, "a64_deps": test_a64_deps, "x86_libraries": test_x86_libraries,
+              "a64_libraries": test_a64_libraries,
               "a64_kernels": test_a64_kernels, "errors": test_errors, "validation": test_validation})

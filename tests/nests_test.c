@@ -37,7 +37,7 @@
 #include "random_trace.h"
 #include "session_report.h"
 #include "tool/session.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 #define MAXREC 6000
 

@@ -17,6 +17,7 @@
 #include "tool/graph/graph.h"
 #include "tool/session.h"
 #include "util/parse.h"
+#include "util/symbols/symbols.h"
 
 static void numbers(void)
 {
@@ -90,6 +91,37 @@ static void lists(void)
             n++;
         CHECK(n == cases[i].elements && (rc < 0) == cases[i].empty, "list '%s': %d elements, rc %d", cases[i].list, n,
               rc);
+    }
+    /* function names: ',' or a lone ':' separate them, except after a library (LIB:NAME) and inside C++ names */
+    static const struct {
+        const char *list, *names;
+    } names[] = {{"f:g", "f|g"},
+                 {"libm.so:exp", "libm.so:exp"},
+                 {"libm.so.6:exp,kernel:g", "libm.so.6:exp|kernel|g"},
+                 {"ns::f(int, double),libsome.so:ns::g", "ns::f(int, double)|libsome.so:ns::g"},
+                 {"also:so:x", "also|so|x"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char got[200] = "";
+        size_t len;
+        for (const char *t = edan_names_next(names[i].list, &len); t; t = edan_names_next(t + len, &len))
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%.*s", *got ? "|" : "", (int)len, t);
+        CHECK(!strcmp(got, names[i].names), "names '%s': '%s', expected '%s'", names[i].list, got, names[i].names);
+    }
+    static const struct {
+        const char *name, *lib, *function; /* lib NULL: no library part */
+    } libs[] = {{"libm.so:exp", "libm.so", "exp"},
+                {"libm.so.6:__exp", "libm.so.6", "__exp"},
+                {"libx.so:ns::f(int)", "libx.so", "ns::f(int)"},
+                {"ns::f", NULL, NULL},
+                {"a:b", NULL, NULL},
+                {"libm.so:", NULL, NULL},
+                {":exp", NULL, NULL},
+                {"exp", NULL, NULL}};
+    for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
+        char lib[100] = "";
+        const char *f = edan_elf_filter_library(libs[i].name, lib, sizeof lib);
+        CHECK(libs[i].lib ? f && !strcmp(f, libs[i].function) && !strcmp(lib, libs[i].lib) : !f,
+              "'%s': library '%s', function '%s'", libs[i].name, f ? lib : "(none)", f ? f : "(none)");
     }
 }
 
@@ -203,7 +235,7 @@ static void totals(void)
         snprintf(value, sizeof value, "int=%" PRIu64, cost + (uint64_t)over);
         CHECK(set(&o, "cost", value, msg, sizeof msg) == 0, "--cost=%s: %s", value, msg);
         edan_error err = {0};
-        const edan_report_source src = {"trace", "numbers", NULL, "", false, {0}, false, 0};
+        const edan_report_source src = {"trace", "numbers", NULL, "", false, {0}, false, 0, NULL};
         edan_session *s = edan_session_new(&o, NULL, &src, &err);
         CHECK(s != NULL, "session: %s", err.msg);
         if (!s)

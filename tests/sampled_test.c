@@ -20,7 +20,7 @@
 #include "random_trace.h"
 #include "session_report.h"
 #include "tool/session.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 #define MAX_FNS 5
 #define MAX_LOADS 3000

@@ -1,5 +1,5 @@
 /*
- * srcmap_test.c - source attribution (util/srcmap.h) on the example binaries.
+ * srcmap_test.c - source attribution (util/symbols/srcmap.h) on the example binaries.
  *
  * Usage: srcmap_test [examples_build_dir [examples_source_dir]]
  *   defaults: /work/main/build/examples and the examples/ directory next to
@@ -22,8 +22,7 @@
 
 #include "check.h"
 #include "isa/riscv.h"
-#include "util/elf_symbols.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 static char build_dir[4096] = "/work/main/build/examples";
 static char src_dir[4096];

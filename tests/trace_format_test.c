@@ -366,3 +366,77 @@ void test_exec_runs(void)
     }
     CHECK(bad == 0, "edan_exec_run() against the reference: %ld runs differ", bad);
 }
+
+/* The shared objects of a dynamically linked program (EDAN_EV_OBJECT, version 6): written at the end, read back. */
+void test_objects(void)
+{
+    synth s = make_code(50);
+    const size_t n = 20000;
+    edan_exec *v = make_stream(&s, n, 70);
+    static char long_path[EDAN_OBJMAP_MAX_PATH + 1];
+    memset(long_path, 'x', EDAN_OBJMAP_MAX_PATH);
+    long_path[0] = '/';
+    edan_object objs[] = {{"/lib/ld-linux-x86-64.so.2", 0x4002806000, 0x400283b000, 0x4002806000},
+                          {long_path, 0x7f0000000000, 0x7f0000001000, 0x7effffff0000},
+                          {"/usr/lib/libm.so.6", UINT64_MAX - 0x2000, UINT64_MAX, 1}};
+    const edan_objmap map = {3, objs};
+    for (int cold = 0; cold < 2; cold++)
+        for (size_t block = 256; block <= 65536; block *= 256) { /* small blocks: the objects in blocks of theirs */
+            const char *path = tmp_path("objects.edt");
+            edan_error err = {0};
+            edan_trace_meta meta = {.binary = "/bin/prog", .warm = !cold, .objects = true};
+            edan_trace_writer *w = edan_trace_writer_open(path, &meta, &err);
+            CHECK(w != NULL, "open: %s", err.msg);
+            if (!w)
+                continue;
+            edan_trace_writer_set_block_size(w, block);
+            edan_trace_writer_set_objects(w, &map);
+            edan_consumer c = edan_trace_writer_consumer(w);
+            c.consume(c.ctx, v, n);
+            CHECK(c.finish(c.ctx) == 0 && edan_trace_writer_close(w, &err) == 0, "write: %s", err.msg);
+            size_t len;
+            uint8_t *b = slurp(path, &len);
+            CHECK(b && len > 64 && b[8] == 6 && b[20] == cold, "version %u, flags %u", b ? b[8] : 0, b ? b[20] : 0);
+            free(b);
+            edan_trace_reader *r = edan_trace_reader_open(path, &err);
+            CHECK(r != NULL, "reopen: %s", err.msg);
+            if (!r)
+                continue;
+            const edan_trace_meta *m = edan_trace_reader_meta(r);
+            CHECK(m->objects && m->warm == !cold, "meta: objects %d warm %d", m->objects, m->warm);
+            static edan_exec got[4096];
+            long k, total = 0;
+            while ((k = edan_trace_reader_next(r, got, 4096, &err)) > 0)
+                total += k;
+            CHECK(k == 0 && total == (long)n, "records: %ld of %zu (%s)", total, n, err.msg);
+            const edan_objmap *o = edan_trace_reader_objects(r);
+            CHECK(o->n == 3, "%zu objects read, 3 written", o->n);
+            for (size_t i = 0; i < o->n && i < 3; i++)
+                CHECK(!strcmp(o->objs[i].path, objs[i].path) && o->objs[i].lo == objs[i].lo &&
+                          o->objs[i].hi == objs[i].hi && o->objs[i].base == objs[i].base,
+                      "object %zu: %s [%#" PRIx64 ", %#" PRIx64 ") base %#" PRIx64, i, o->objs[i].path, o->objs[i].lo,
+                      o->objs[i].hi, o->objs[i].base);
+            edan_trace_reader_close(r);
+            unlink(path);
+        }
+    /* hand-made: one object "/a" [0x1000, 0x3000) at 0x1000; refused before version 6; impossible ones */
+    uint8_t ok[] = {10, 0, 0, 0, EDAN_EV_OBJECT << 1 | 1, 0x80, 0x20, 0x80, 0x40, 0x80, 0x20, 2, '/', 'a'};
+    expect_payload_error(6, ok, sizeof ok, 0, 0, NULL, 0);
+    expect_payload_error(5, ok, sizeof ok, 0, 0, "reserved control event kind 3", 0);
+    uint8_t empty[] = {9, 0, 0, 0, EDAN_EV_OBJECT << 1 | 1, 0x80, 0x20, 0, 0x80, 0x20, 2, '/', 'a'};
+    expect_payload_error(6, empty, sizeof empty, 0, 0, "is impossible", 0);
+    uint8_t past[] = {10, 0, 0, 0, EDAN_EV_OBJECT << 1 | 1, 0x80, 0x20, 0x80, 0x40, 0x80, 0x20, 9, '/', 'a'};
+    expect_payload_error(6, past, sizeof past, 0, 0, "runs past the block's events", 0);
+    uint8_t nul[] = {10, 0, 0, 0, EDAN_EV_OBJECT << 1 | 1, 0x80, 0x20, 0x80, 0x40, 0x80, 0x20, 2, '/', 0};
+    expect_payload_error(6, nul, sizeof nul, 0, 0, "holds a NUL byte", 0);
+    /* the cold flag is version 6's */
+    uint8_t file[8192];
+    size_t len = frame_events(file, sizeof file, 5, ok, 4, 0, 0);
+    file[20] = EDAN_TRACE_FLAG_COLD;
+    edan_error err = {0};
+    int rc;
+    read_mem(file, len, "flags.edt", &rc, &err);
+    CHECK(rc < 0 && strstr(err.msg, "byte 20: unsupported header flags 0x1"), "flags in version 5: %s", err.msg);
+    free(v);
+    edan_code_table_free(s.code);
+}

@@ -557,9 +557,9 @@ static void test_truncation_and_flips(void)
     snprintf(want, sizeof want, "small.edt: byte %u: expected a block", hlen);
     CHECK(rc < 0 && strstr(err.msg, want), "block magic: %s", err.msg);
     memcpy(g, b, len);
-    g[8] = 6; /* version */
+    g[8] = 7; /* version */
     read_mem(g, len, "small.edt", &rc, &err);
-    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 6 (expected 1 to 5)"), "version: %s", err.msg);
+    CHECK(rc < 0 && strstr(err.msg, "byte 8: unsupported format version 7 (expected 1 to 6)"), "version: %s", err.msg);
     g[8] = 2; /* a version before ISAs other than riscv64 */
     g[16] = 2;
     read_mem(g, len, "small.edt", &rc, &err);
@@ -777,6 +777,7 @@ int main(int argc, char **argv)
     test_version1_round_trip();
     test_write_errors();
     test_kernel_writes();
+    test_objects();
     test_text_golden();
     test_text_round_trips();
     printf("%d passed, %d failed\n", n_pass, n_fail);

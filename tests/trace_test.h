@@ -58,5 +58,6 @@ void test_write_errors(void);
 /* The kernel's writes (EDAN_EXEC_KERNEL, version 5): a round trip among warm and measured records; refused before. */
 void test_kernel_writes(void);
 void test_exec_runs(void);
+void test_objects(void);
 
 #endif

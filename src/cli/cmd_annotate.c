@@ -15,7 +15,7 @@
 #include "tool/graph/graph.h"
 #include "tool/registry.h"
 #include "tool/session.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 int cli_cmd_annotate(int argc, char **argv)
 {

@@ -31,9 +31,9 @@
 #include "memgaze/mg_table.h"
 #include "report/json.h"
 #include "tool/registry.h"
-#include "util/elf_symbols.h"
 #include "util/files.h"
 #include "util/parse.h"
+#include "util/symbols/symbols.h"
 
 static void usage_locality(FILE *f)
 {

@@ -395,7 +395,7 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     static char shown_path[PATH_MAX];
     snprintf(shown_path, sizeof shown_path, "%s", shown ? shown : "");
     const edan_report_source rs = {
-        kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter, meta && meta->warm, {0}, false, 0};
+        kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter, meta && meta->warm, {0}, false, 0, NULL};
     edan_session *s = edan_session_new(&o, only, &rs, &err);
     if (!s)
         cli_die(2, "%s", err.msg);
@@ -454,6 +454,10 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
         fprintf(stderr, "\redan: %s%20s\n", line, "");
     }
     warn_source(src);
+    /* the shared objects the trace names (a dynamically linked program's), known once it is read */
+    edan_report_source read = *edan_session_source(s);
+    read.objects = edan_trace_source_objects(src);
+    edan_session_set_source(s, &read);
     if (edan_session_finish(s, &err)) /* as from the plugin: out of memory, a total too large, a bad trace */
         cli_die(2, "%s", err.msg);
     *source = src;

@@ -41,7 +41,9 @@ static void tracing_help(FILE *f)
 {
     fputs("Tracing options:\n"
           "  --filter=F[,G...]   trace only while one of these functions is active (entered and\n"
-          "                      not yet returned), callees included [whole program]\n"
+          "                      not yet returned), callees included [whole program]; a shared\n"
+          "                      library's function by the name the program imports, or LIB:NAME\n"
+          "                      (libm.so:exp)\n"
           "  --exclude-callees   with --filter, leave out instructions of the functions they call\n"
           "  --cold              with --filter, caches and branch predictor see the region alone,\n"
           "                      as the EDAN paper's tool [warm: they follow the whole program]\n"

@@ -17,8 +17,8 @@
 
 #include "cli/cli.h"
 #include "isa/native.h"
-#include "util/elf_symbols.h"
 #include "util/files.h"
+#include "util/symbols/symbols.h"
 
 static char self_dir[PATH_MAX];
 
@@ -166,7 +166,15 @@ void cli_check_program(const cli *c, const char *program)
     }
     for (int i = 0; i < c->o.n_filter; i++) {
         edan_elf_func f;
-        if (!edan_elf_find(&elf, program, c->o.filter[i], &f, 1, &err)) {
+        /* a shared object's function: LIB:NAME, or a name the program imports (the tracer finds it as it loads) */
+        const char *name = c->o.filter[i];
+        char lib[512];
+        if (elf.is_dynamic && (edan_elf_filter_library(name, lib, sizeof lib) || edan_elf_imports(program, name)))
+            continue;
+        if (!edan_elf_find(&elf, program, name, &f, 1, &err)) {
+            if (elf.is_dynamic)
+                snprintf(err.msg + strlen(err.msg), sizeof err.msg - strlen(err.msg),
+                         "; a shared library's function: --filter=LIB:NAME (e.g. libm.so:exp)");
             edan_elf_close(&elf);
             cli_die(2, "%s", err.msg);
         }

@@ -10,62 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef EM_X86_64
-#define EM_X86_64 62
-#endif
-#ifndef EM_AARCH64
-#define EM_AARCH64 183
-#endif
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-
-/* ---- ISAs -------------------------------------------------------------- */
-
-static const char *const isa_names[EDAN_ISA_COUNT] = {"riscv64", "x86-64", "aarch64"};
-
-int edan_isa_of_machine(unsigned e_machine)
-{
-    switch (e_machine) {
-    case EM_RISCV:
-        return EDAN_ISA_RISCV64;
-    case EM_X86_64:
-        return EDAN_ISA_X86_64;
-    case EM_AARCH64:
-        return EDAN_ISA_AARCH64;
-    default:
-        return -1;
-    }
-}
-
-const char *edan_isa_name(int isa)
-{
-    return isa >= 0 && isa < EDAN_ISA_COUNT ? isa_names[isa] : NULL;
-}
-
-int edan_isa_by_name(const char *name)
-{
-    for (int i = 0; name && i < EDAN_ISA_COUNT; i++)
-        if (!strcmp(name, isa_names[i]))
-            return i;
-    return -1;
-}
-
-uint8_t edan_isa_sp(int isa)
-{
-    return isa == EDAN_ISA_X86_64 ? EDAN_X86_SP : isa == EDAN_ISA_AARCH64 ? EDAN_A64_SP : EDAN_REG_X(2);
-}
-
-uint32_t edan_native_raw(int isa, const uint8_t *bytes, size_t n)
-{
-    if (isa == EDAN_ISA_AARCH64 && n >= 4)
-        return (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ bytes[i]) * 16777619u;
-    return h;
-}
-
 /* ---- register slots ---------------------------------------------------- */
 
 /* A Capstone register: its slot (0: none) and whether writing it keeps the rest of the slot (a merge). */
@@ -547,8 +491,18 @@ static void decode_a64(handle *h, edan_insn *out, regset *rd, regset *wr, regset
     const char *m = ci->mnemonic;
     cs_regs w_ids;
     const uint8_t n_w = regs_access(h, rd, w_ids);
+    /*
+     * Capstone 4.0.2 marks the first operand of the compare aliases (cmp, cmn, tst: subs, adds, ands into the
+     * zero register) written, not read: "cmp x2, #0" would make x2 a value of its own, and the loads that
+     * follow independent of the one that gave it.
+     */
+    const bool compare = !strcmp(m, "cmp") || !strcmp(m, "cmn") || !strcmp(m, "tst");
+    const unsigned compared = compare && a->op_count && a->operands[0].type == ARM64_OP_REG ? a->operands[0].reg : 0;
     for (int i = 0; i < n_w; i++)
-        add_reg(wr, w_ids[i] < MAX_CS_REGS ? h->map[w_ids[i]].slot : 0);
+        if (!compared || w_ids[i] != compared)
+            add_reg(wr, w_ids[i] < MAX_CS_REGS ? h->map[w_ids[i]].slot : 0);
+    if (compared)
+        add_reg(rd, compared < MAX_CS_REGS ? h->map[compared].slot : 0);
     if (!strcmp(m, "ret") && a->op_count == 0)
         add_reg(rd, EDAN_A64_X(30));
     /* memory: a load or store moves its transfer registers' bytes at its one memory operand */

@@ -43,7 +43,7 @@
 #include <stdint.h>
 
 #include "isa/riscv.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 #define EDAN_X86_GPR(n) ((uint8_t)(1 + (n)))
 #define EDAN_X86_SP EDAN_X86_GPR(4)

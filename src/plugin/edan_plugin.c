@@ -486,13 +486,23 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
                 "eDAG model is sequential)\n",
                 P.forks, P.forks == 1 ? "" : "s");
     edan_native_warnings();
+    if (P.filtering && !P.err.set)
+        edan_filter_unfound(&P.err); /* said with the status below */
     uint64_t others = atomic_load(&P.other_vcpu_insns);
     if (others)
         fprintf(stderr,
                 "edan: warning: %" PRIu64 " %s of other threads were not traced (the eDAG "
                 "model is sequential; only the main thread is analysed)\n",
                 others, P.sampling ? "loads" : "instructions");
+    /* the shared objects the program mapped, for the report or the trace to name their code */
+    if (P.writer)
+        edan_trace_writer_set_objects(P.writer, &P.objects); /* before the thread that finishes it is told to */
     int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish ? P.consumer.finish(P.consumer.ctx) : 0;
+    if (P.session) { /* the stream has ended: no thread reads the source */
+        edan_report_source src = *edan_session_source(P.session);
+        src.objects = &P.objects;
+        edan_session_set_source(P.session, &src);
+    }
     if (finished && P.session)
         edan_session_finish(P.session, &P.err);
     edan_async_free(P.async);
@@ -544,6 +554,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
     write_status(msg);
     edan_session_free(P.session);
     P.session = NULL;
+    edan_objmap_free(&P.objects);
 }
 
 /* The program dies by a signal: QEMU calls no exit callback, libedan_preload.so's kill() calls this (preload.c). */
@@ -579,24 +590,9 @@ static const char *binary_path(void)
 static int setup_filter(void)
 {
     const char *bin = binary_path();
-    edan_elf elf;
     edan_error err = {0};
-    if (!bin || edan_elf_open(bin, &elf, &err))
+    if (!bin || edan_filter_setup(bin, &err))
         return fail("%s", bin ? err.msg : "QEMU did not tell the program's path");
-    /* a native program's from where QEMU mapped its file (QEMU's entry is the program loader's when it has one) */
-    P.bias = !elf.is_pie ? 0 : P.isa != EDAN_ISA_RISCV64 ? P.native_bias : qemu_plugin_entry_code() - elf.entry;
-    for (int i = 0; i < P.options.n_filter; i++) {
-        size_t room = sizeof P.ranges / sizeof P.ranges[0] - P.n_ranges;
-        size_t found = edan_elf_find(&elf, bin, P.options.filter[i], P.ranges + P.n_ranges, room, &err);
-        if (!found) {
-            edan_elf_close(&elf);
-            return fail("%s", err.msg);
-        }
-        for (size_t k = 0; k < found && k < room; k++)
-            P.ranges[P.n_ranges + k].name = NULL; /* names belong to elf, freed below */
-        P.n_ranges += found < room ? found : room;
-    }
-    edan_elf_close(&elf);
     return 0;
 }
 
@@ -716,7 +712,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                         !P.options.cold, /* a filter's warm records, the kernel's writes */
                                         {0},
                                         !P.filtering, /* the kernel's writes alone, in batches of their own */
-                                        0};
+                                        0,
+                                        NULL}; /* the shared objects: at the end */
         P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)
             return fail("%s", err.msg);
@@ -733,14 +730,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         P.threaded = 0;
     } else if (P.mode == MODE_RECORD) {
         edan_trace_meta meta = {0};
+        edan_error ignored = {0};
         meta.binary = P.binary[0] ? P.binary : NULL;
         meta.filter = filter_text;
         meta.filter_callees = P.options.exclude_callees ? "exclude" : "include";
         meta.warm = !P.options.cold; /* the records that warm an analysis's caches: a filter's, the kernel's writes */
         meta.isa = edan_isa_name(P.isa);
+        /* a dynamically linked native program's libraries: the trace names their code (EDAN_EV_OBJECT) */
+        edan_elf elf;
+        if (P.isa != EDAN_ISA_RISCV64 && P.binary[0] && !edan_elf_open(P.binary, &elf, &ignored)) {
+            meta.objects = elf.is_dynamic;
+            edan_elf_close(&elf);
+        }
         /* the program's digest: an analysis that reads its symbols later notices a rebuilt program */
         static char digest[EDAN_DIGEST_LEN];
-        edan_error ignored = {0};
         if (P.binary[0] && !edan_file_digest(P.binary, digest, &ignored))
             meta.binary_hash = digest;
         P.writer = edan_trace_writer_open(P.out, &meta, &err);

@@ -21,7 +21,7 @@
 #include "trace/exec.h"
 #include "trace/trace_file.h"
 #include "trace/trace_text.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 #define BATCH 65536
 #define ASYNC_BUFFERS 4
@@ -113,6 +113,16 @@ typedef struct edan_plugin_state {
     uint64_t guest_base;           /* user mode: guest address a is at host address a + guest_base */
     int guest_known;               /* guest_base is known (the first translation) */
     uint64_t unseen_pc;            /* the first of them */
+    /* a dynamically linked native program: the shared objects it mapped (util/symbols/objects.h), learnt at translation
+     */
+    int objects_wanted;
+    edan_objmap objects;
+    uint64_t bin_dev, bin_ino;  /* the program's file, which is not one of them */
+    uint64_t objects_miss_page; /* the last page a scan found in no object (code outside files) */
+    unsigned objects_misses;    /* scans that found nothing new: a bounded number */
+    /* filter names the program does not define: looked up in each shared object as it is learnt */
+    bool filter_pending[EDAN_MAX_FILTER];
+    bool filter_found[EDAN_MAX_FILTER];
     char out[1024], opts[1024], status[1024], binary[1024];
     int filter_ready;
     edan_options options;
@@ -277,6 +287,18 @@ void edan_plugin_on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t 
 uint32_t edan_native_insn_id(struct qemu_plugin_insn *qi, const uint8_t *data, size_t size, uint64_t pc);
 /* At the first translation: where QEMU mapped the program (guest_base: the host address of guest address 0). */
 void edan_native_setup(uint64_t guest_base);
+/* At translation, code at pc outside the program: the shared object it is in, learnt from the maps if new. */
+void edan_native_object_at(uint64_t pc);
+
+/* ---- plugin_filter.c --------------------------------------------------- */
+
+/* At the first translation: the filter's ranges in the program bin; its names a dynamically linked program does not
+ * define wait for the shared objects (edan_filter_object). 0, or -1 with err set. */
+int edan_filter_setup(const char *bin, edan_error *err);
+/* A shared object just learnt: the functions of it the filter's waiting names name join the ranges. */
+void edan_filter_object(const edan_object *o);
+/* At exit: the filter's names found in neither the program nor a shared object it loaded, as an error; 0 if none. */
+int edan_filter_unfound(edan_error *err);
 /* At exit: the instructions the decoder did not know, if any. */
 void edan_native_warnings(void);
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "isa/native.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 #include "plugin/plugin_internal.h"
 
@@ -40,9 +40,11 @@ uint32_t edan_native_insn_id(struct qemu_plugin_insn *qi, const uint8_t *data, s
             size = (size_t)got;
         }
     }
-    /* the program's own code at its link address (a position-independent program) */
+    /* the program's own code at its link address (a position-independent program); a library's where it runs */
     if (pc >= P.native_lo && pc < P.native_hi)
         pc -= P.native_bias;
+    else if (P.objects_wanted)
+        edan_native_object_at(pc);
     const uint32_t raw = edan_native_raw(P.isa, data, size);
     const int64_t found = edan_code_table_find(P.code, pc, raw);
     if (found >= 0)
@@ -78,8 +80,11 @@ void edan_native_setup(uint64_t guest_base)
     if (!bin || stat(bin, &st) || edan_elf_open(bin, &elf, &ignored))
         return;
     const bool pie = elf.is_pie;
+    P.objects_wanted = elf.is_dynamic;
+    P.bin_dev = st.st_dev;
+    P.bin_ino = st.st_ino;
     edan_elf_close(&elf);
-    FILE *f = pie ? fopen("/proc/self/maps", "re") : NULL;
+    FILE *f = fopen("/proc/self/maps", "re");
     if (!f)
         return;
     char line[4096 + 128];
@@ -99,9 +104,30 @@ void edan_native_setup(uint64_t guest_base)
     fclose(f);
     if (base == UINT64_MAX)
         return;
-    P.native_bias = base - guest_base;
+    /* a program that is not position-independent runs at its link addresses: its range only tells it apart */
+    P.native_bias = pie ? base - guest_base : 0;
     P.native_lo = lo_all - guest_base;
     P.native_hi = hi_all - guest_base;
+}
+
+void edan_native_object_at(uint64_t pc)
+{
+    /*
+     * At translation only: a scan reads the maps (a few dozen lines), once
+     * per object loaded. Code in no file (generated at run time) would scan
+     * again at each of its pages: a bounded number of fruitless scans.
+     */
+    enum { MAX_MISSES = 64 };
+    if (edan_objmap_find(&P.objects, pc) || pc >> 12 == P.objects_miss_page || P.objects_misses >= MAX_MISSES)
+        return;
+    const size_t before = P.objects.n;
+    edan_objmap_scan(&P.objects, P.guest_base, (dev_t)P.bin_dev, (ino_t)P.bin_ino);
+    for (size_t k = before; k < P.objects.n; k++)
+        edan_filter_object(&P.objects.objs[k]);
+    if (!edan_objmap_find(&P.objects, pc)) {
+        P.objects_miss_page = pc >> 12;
+        P.objects_misses++;
+    }
 }
 
 void edan_native_warnings(void)

@@ -6,7 +6,7 @@
 
 #include "isa/native.h"
 #include "report/table.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 typedef struct line_stat {
     uint64_t pc; /* the first pc seen for the line */

@@ -1,6 +1,6 @@
 /*
  * critpath_report.h - the critical path and the memory chain attributed to
- * functions and source lines (DWARF, through src/util/srcmap.h), like an
+ * functions and source lines (DWARF, through src/util/symbols/srcmap.h), like an
  * annotated profile: which lines make up the span and the memory depth.
  */
 #ifndef EDAN_REPORT_CRITPATH_REPORT_H

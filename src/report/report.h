@@ -13,6 +13,7 @@
 #include "analysis/edag/edag.h"
 #include "config/options.h"
 #include "report/table.h"
+#include "util/symbols/symbols.h"
 
 #define EDAN_JSON_SCHEMA "edan.analysis/1"
 /* edan's version: --version and the HTML report's identity. */
@@ -41,6 +42,8 @@ typedef struct edan_report_source {
                                alone, only to a consumer that warms, and in batches of their own: a batch is all
                                warm records or none, as its first record says */
     uint64_t kernel_lines;  /* the kernel's writes the analysis took (EDAN_EXEC_KERNEL, trace/exec.h): the session's */
+    const edan_objmap *objects; /* the shared objects the program mapped (util/symbols/objects.h), known once the stream
+                                   ended (their code keeps its run-time addresses), or NULL */
 } edan_report_source;
 
 /* The report's header as a table (report.c): documented with the tools' (docs/json-keys.md). */

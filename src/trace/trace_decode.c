@@ -323,6 +323,43 @@ static __attribute__((noinline)) size_t decode_fast_inline(edan_trace_reader *r,
     return decode_fast(r, pp, end, NULL, NULL, out, cap, false);
 }
 
+/* An EDAN_EV_OBJECT event's fields after its kind (trace_format.h), into r->objects; false on an error. */
+static bool decode_object(edan_trace_reader *r, const uint8_t *ev, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t lo, size, base, len;
+    if (!get_varint(r, pp, end, &lo, "object start") || !get_varint(r, pp, end, &size, "object size") ||
+        !get_varint(r, pp, end, &base, "object base") || !get_varint(r, pp, end, &len, "object path length"))
+        return false;
+    if (!size || size > UINT64_MAX - lo || !len || len > EDAN_OBJMAP_MAX_PATH) {
+        EV_FAIL(ev - r->raw,
+                "shared object [0x%" PRIx64 ", +0x%" PRIx64 ") with a %" PRIu64
+                "-byte path is impossible (a size above 0, a path of 1 to %u bytes)",
+                lo, size, len, EDAN_OBJMAP_MAX_PATH);
+        return false;
+    }
+    if ((uint64_t)(end - *pp) < len) {
+        EV_FAIL(ev - r->raw, "shared object path of %" PRIu64 " bytes runs past the block's events", len);
+        return false;
+    }
+    char path[EDAN_OBJMAP_MAX_PATH + 1];
+    memcpy(path, *pp, len);
+    path[len] = '\0';
+    *pp += len;
+    if (strlen(path) != len) {
+        EV_FAIL(ev - r->raw, "shared object path holds a NUL byte");
+        return false;
+    }
+    if (r->objects.n >= EDAN_OBJMAP_MAX) {
+        EV_FAIL(ev - r->raw, "more than %u shared objects", EDAN_OBJMAP_MAX);
+        return false;
+    }
+    if (edan_objmap_add(&r->objects, path, lo, lo + size, base)) {
+        EV_FAIL(ev - r->raw, "out of memory for the shared objects");
+        return false;
+    }
+    return true;
+}
+
 /*
  * Decode records of the current block into out[0..cap); returns how many.
  * Events come from [pos, ev_end); addresses from [apos, blk_raw_len) when
@@ -369,6 +406,11 @@ static size_t decode_events(edan_trace_reader *r, edan_exec *out, size_t cap)
                 r->n_records++;
                 r->last_warm++; /* a kernel write is always warm (trace/exec.h) */
                 r->last_kernel++;
+                continue;
+            }
+            if (kind == EDAN_EV_OBJECT && r->objects_ok) {
+                if (!decode_object(r, ev, &p, end))
+                    break;
                 continue;
             }
             if (kind != EDAN_EV_VCPU) {

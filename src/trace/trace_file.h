@@ -14,6 +14,7 @@
 
 #include "trace/exec.h"
 #include "util/error.h"
+#include "util/symbols/symbols.h"
 
 /* Metadata stored in the header. Any field may be NULL (absent). */
 typedef struct edan_trace_meta {
@@ -26,6 +27,9 @@ typedef struct edan_trace_meta {
     /* The trace may hold warm records (EDAN_EXEC_WARM, trace/exec.h): the records a filtered region's
      * caches and predictor follow outside it (format version 3). Readers fill it from the version. */
     bool warm;
+    /* The trace may carry the shared objects a dynamically linked program mapped (EDAN_EV_OBJECT, version 6):
+     * the writer then writes those edan_trace_writer_set_objects() gave it. Readers fill it from the version. */
+    bool objects;
     /* Filled by readers from the file; ignored by the writer, which writes
      * its own. */
     const char *created_by;
@@ -56,6 +60,10 @@ void edan_trace_writer_set_block_size(edan_trace_writer *w, size_t bytes);
 void edan_trace_writer_set_background(edan_trace_writer *w, bool on);
 /* edan_consumer.consume-compatible. Errors are remembered and reported by close. */
 void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n);
+/* The shared objects to write when the trace is finished (edan_trace_meta.objects): the map must stay
+ * valid until then. The producer sets it before it finishes the trace, from any thread, as long as finishing
+ * is ordered after it (a thread that finishes it was joined or signalled after the call). */
+void edan_trace_writer_set_objects(edan_trace_writer *w, const edan_objmap *objects);
 /* edan_consumer.finish-compatible: flushes the last block and writes the
  * trailer; returns 0, or -1 if any write failed (close() says why). */
 int edan_trace_writer_finish(void *writer);
@@ -82,6 +90,8 @@ long edan_trace_reader_next(edan_trace_reader *r, edan_exec *out, size_t cap, ed
 /* Of the records the last edan_trace_reader_next() returned: how many are warm (EDAN_EXEC_WARM), and how many
  * of those are the kernel's writes (EDAN_EXEC_KERNEL). */
 void edan_trace_reader_last_counts(const edan_trace_reader *r, size_t *warm, size_t *kernel);
+/* The shared objects the trace named so far (EDAN_EV_OBJECT): all of them once next() returned 0. */
+const edan_objmap *edan_trace_reader_objects(const edan_trace_reader *r);
 /* Static instructions defined so far (it grows as the file is read). */
 const edan_code_table *edan_trace_reader_code(const edan_trace_reader *r);
 /* The header's record_count (0 if the writer could not patch it). */
@@ -111,6 +121,8 @@ bool edan_trace_source_last_counts(const edan_trace_source *s, size_t *warm, siz
 /* The instructions the trace holds, as its header says (a binary trace); 0 when unknown. */
 uint64_t edan_trace_source_count(const edan_trace_source *s);
 const edan_code_table *edan_trace_source_code(const edan_trace_source *s);
+/* A binary trace's shared objects (edan_trace_reader_objects()); NULL for the other formats. */
+const edan_objmap *edan_trace_source_objects(const edan_trace_source *s);
 /* Once next() returned 0: NULL, or a warning for the user (a text trace
  * whose completeness could not be checked: edan_text_reader_warning). */
 const char *edan_trace_source_warning(const edan_trace_source *s);

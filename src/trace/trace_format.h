@@ -1,7 +1,10 @@
 /*
- * trace_format.h - the edan binary trace format, version 5. This header IS
+ * trace_format.h - the edan binary trace format, version 6. This header IS
  * the format: the reader and writer implement exactly what is written here.
- * Readers also read versions 1 to 4. Version 3 has no EDAN_EV_WARM events
+ * Readers also read versions 1 to 5. Version 6 is version 5 with
+ * EDAN_EV_OBJECT events (the writer writes it for a dynamically linked
+ * program: edan_trace_meta.objects) and the header flag
+ * EDAN_TRACE_FLAG_COLD. Version 3 has no EDAN_EV_WARM events
  * (the writer writes it for a trace without warm records, 5 for one that may
  * hold them: edan_trace_meta.warm); version 4 is version 5 without
  * EDAN_EV_KERNEL events; versions 1 and 2 are RISC-V only: version
@@ -73,6 +76,16 @@
  *             trace/exec.h, on the current vcpu); it counts in the block's,
  *             the header's and the trailer's records, and changes neither
  *             prev_id nor any last_addr.
+ *        EDAN_EV_OBJECT (3, version 6): varint lo, varint hi - lo (> 0),
+ *             varint base, varint len (1..EDAN_OBJMAP_MAX_PATH), then len
+ *             bytes: a shared object the program mapped (util/symbols/objects.h):
+ *             its file's path, the addresses [lo, hi) its mappings covered
+ *             and where its file offset 0 was mapped. The code of shared
+ *             objects keeps its run-time addresses in the records; these
+ *             events name it. They are not records and change no decoder
+ *             state; the writer puts them at the end of the last block (a
+ *             block of them alone when the records filled the last one),
+ *             at most EDAN_OBJMAP_MAX of them.
  *        other kinds are reserved: a reader rejects them as corrupt.
  *
  * A block's events are consumed exactly by its records (and control
@@ -95,10 +108,14 @@
 #define EDAN_TRACE_MAGIC "EDANTRC1"        /* 8 bytes, no NUL */
 #define EDAN_TRACE_BLOCK_MAGIC 0x4b4c4245u /* "EBLK" read as u32 LE */
 #define EDAN_TRACE_TRAILER_MAGIC "EDANEND1"
-#define EDAN_TRACE_VERSION 5u        /* written when the trace may hold warm records (else 3), read */
-#define EDAN_TRACE_VERSION_COLD 3u   /* written for a trace without warm records */
-#define EDAN_TRACE_VERSION_WARM 4u   /* the first with EDAN_EV_WARM events */
-#define EDAN_TRACE_VERSION_KERNEL 5u /* the first with EDAN_EV_KERNEL events */
+#define EDAN_TRACE_VERSION 6u         /* written when the trace may hold shared objects, read */
+#define EDAN_TRACE_VERSION_5 5u       /* written when it may hold warm records but no objects (else 3) */
+#define EDAN_TRACE_VERSION_COLD 3u    /* written for a trace without warm records */
+#define EDAN_TRACE_VERSION_WARM 4u    /* the first with EDAN_EV_WARM events */
+#define EDAN_TRACE_VERSION_KERNEL 5u  /* the first with EDAN_EV_KERNEL events */
+#define EDAN_TRACE_VERSION_OBJECTS 6u /* the first with EDAN_EV_OBJECT events and header flags */
+/* Header flag (version 6 on): the trace holds no warm records and no kernel writes (a --cold run), as version 3. */
+#define EDAN_TRACE_FLAG_COLD 1u
 #define EDAN_TRACE_VERSION_OLDEST 1u /* read, with EDAN_TRACE_VERSION */
 #define EDAN_TRACE_VERSION_ISAS 3u   /* the first with ISAs other than riscv64 */
 /* The fixed part's isa field: edan_isa (isa/riscv.h) + 1. */
@@ -111,14 +128,14 @@
 /* Raw (uncompressed) payload of one block is at most this large. */
 #define EDAN_TRACE_MAX_BLOCK_RAW (16u << 20)
 
-enum { EDAN_EV_VCPU = 0, EDAN_EV_WARM = 1, EDAN_EV_KERNEL = 2 };
+enum { EDAN_EV_VCPU = 0, EDAN_EV_WARM = 1, EDAN_EV_KERNEL = 2, EDAN_EV_OBJECT = 3 };
 
 struct edan_trace_header_fixed {
     char magic[8];         /* EDAN_TRACE_MAGIC */
     uint32_t version;      /* EDAN_TRACE_VERSION */
     uint32_t header_len;   /* total header bytes including this fixed part */
     uint32_t isa;          /* EDAN_TRACE_ISA_* */
-    uint32_t flags;        /* reserved, 0 */
+    uint32_t flags;        /* 0, or (version 6) EDAN_TRACE_FLAG_COLD */
     uint64_t record_count; /* executed instructions, or 0 if unknown */
     uint8_t reserved[32];  /* 0 */
 };

@@ -99,12 +99,14 @@ struct edan_trace_reader {
     bool in_block;
     uint64_t blk_off;
     uint32_t blk_raw_len;
-    bool split;      /* version 2: a block's addresses follow its events (trace_format.h) */
-    bool warm_ok;    /* version 4: EDAN_EV_WARM events may occur */
-    bool kernel_ok;  /* version 5: EDAN_EV_KERNEL events may occur */
-    uint32_t ev_end; /* where the block's events end: the addresses start here (split) */
-    size_t pos;      /* the next event */
-    size_t apos;     /* the next address (split) */
+    bool split;          /* version 2: a block's addresses follow its events (trace_format.h) */
+    bool warm_ok;        /* version 4: EDAN_EV_WARM events may occur */
+    bool kernel_ok;      /* version 5: EDAN_EV_KERNEL events may occur */
+    bool objects_ok;     /* version 6: EDAN_EV_OBJECT events may occur */
+    edan_objmap objects; /* those read so far */
+    uint32_t ev_end;     /* where the block's events end: the addresses start here (split) */
+    size_t pos;          /* the next event */
+    size_t apos;         /* the next address (split) */
     uint32_t blk_new, blk_new_seen;
     uint64_t blk_records, blk_records_seen;
 

@@ -126,8 +126,10 @@ static int read_header(edan_trace_reader *r)
         return -1;
     }
     r->split = version >= 2;
-    r->warm_ok = r->meta.warm = version >= EDAN_TRACE_VERSION_WARM;
-    r->kernel_ok = version >= EDAN_TRACE_VERSION_KERNEL;
+    const bool cold = version >= EDAN_TRACE_VERSION_OBJECTS && (flags & EDAN_TRACE_FLAG_COLD);
+    r->warm_ok = r->meta.warm = version >= EDAN_TRACE_VERSION_WARM && !cold;
+    r->kernel_ok = version >= EDAN_TRACE_VERSION_KERNEL && !cold;
+    r->objects_ok = r->meta.objects = version >= EDAN_TRACE_VERSION_OBJECTS;
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
         edan_trace_reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN,
                                MAX_HEADER_LEN);
@@ -142,8 +144,9 @@ static int read_header(edan_trace_reader *r)
     }
     r->isa = (int)(isa - EDAN_TRACE_ISA_RISCV64);
     r->meta.isa = edan_isa_name(r->isa);
-    if (flags != 0) {
-        edan_trace_reader_fail(r, "byte 20: unsupported header flags 0x%x (expected 0)", flags);
+    if (flags & ~(version >= EDAN_TRACE_VERSION_OBJECTS ? EDAN_TRACE_FLAG_COLD : 0u)) {
+        edan_trace_reader_fail(r, "byte 20: unsupported header flags 0x%x (expected 0%s)", flags,
+                               version >= EDAN_TRACE_VERSION_OBJECTS ? " or 0x1" : "");
         return -1;
     }
     r->header_count = edan_get_u64(h + 24);
@@ -185,6 +188,7 @@ static void reader_free(edan_trace_reader *r)
     free(r->insn_tagged);
     free(r->insn);
     edan_code_table_free(r->code);
+    edan_objmap_free(&r->objects);
     free(r->name);
     free(r);
 }
@@ -232,6 +236,11 @@ edan_trace_reader *edan_trace_reader_open(const char *path, edan_error *err)
 const edan_trace_meta *edan_trace_reader_meta(const edan_trace_reader *r)
 {
     return &r->meta;
+}
+
+const edan_objmap *edan_trace_reader_objects(const edan_trace_reader *r)
+{
+    return &r->objects;
 }
 
 const edan_code_table *edan_trace_reader_code(const edan_trace_reader *r)

@@ -170,6 +170,11 @@ const edan_code_table *edan_trace_source_code(const edan_trace_source *s)
     return s->bin ? edan_trace_reader_code(s->bin) : s->mg ? edan_mg_exec_code(s->mg) : edan_text_reader_code(s->text);
 }
 
+const edan_objmap *edan_trace_source_objects(const edan_trace_source *s)
+{
+    return s->bin ? edan_trace_reader_objects(s->bin) : NULL;
+}
+
 const char *edan_trace_source_warning(const edan_trace_source *s)
 {
     return s->text ? edan_text_reader_warning(s->text) : NULL;

@@ -73,10 +73,12 @@ struct edan_trace_writer {
     int64_t prev_id;
     uint32_t n_defined;
     uint16_t vcpu;
-    uint16_t warm;        /* EDAN_EXEC_WARM while the records are warm ones (EDAN_EV_WARM), else 0 */
-    bool warm_ok;         /* version 5: the trace may hold warm records, the kernel's writes among them */
-    uint64_t kernel_line; /* the last EDAN_EV_KERNEL's line (addr / EDAN_KERNEL_LINE) */
-    uint32_t *map;        /* producer id -> file id, NO_ID if not yet seen */
+    uint16_t warm;              /* EDAN_EXEC_WARM while the records are warm ones (EDAN_EV_WARM), else 0 */
+    bool warm_ok;               /* version 5: the trace may hold warm records, the kernel's writes among them */
+    uint64_t kernel_line;       /* the last EDAN_EV_KERNEL's line (addr / EDAN_KERNEL_LINE) */
+    bool objects_ok;            /* version 6: the trace may carry shared objects (EDAN_EV_OBJECT) */
+    const edan_objmap *objects; /* written at finish (edan_trace_writer_set_objects) */
+    uint32_t *map;              /* producer id -> file id, NO_ID if not yet seen */
     size_t map_cap;
     uint64_t *last_addr; /* per file id */
     uint8_t *has_mem;    /* per file id: the decoded instruction accesses memory */
@@ -137,10 +139,13 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
     uint8_t *h = w->header;
     memcpy(h, EDAN_TRACE_MAGIC, 8);
     w->warm_ok = meta && meta->warm;
-    edan_put_u32(h + 8, w->warm_ok ? EDAN_TRACE_VERSION : EDAN_TRACE_VERSION_COLD);
+    w->objects_ok = meta && meta->objects;
+    edan_put_u32(h + 8, w->objects_ok ? EDAN_TRACE_VERSION
+                        : w->warm_ok  ? EDAN_TRACE_VERSION_5
+                                      : EDAN_TRACE_VERSION_COLD);
     edan_put_u32(h + 12, (uint32_t)n);
     edan_put_u32(h + 16, (uint32_t)w->isa + EDAN_TRACE_ISA_RISCV64);
-    edan_put_u32(h + 20, 0);
+    edan_put_u32(h + 20, w->objects_ok && !w->warm_ok ? EDAN_TRACE_FLAG_COLD : 0);
     edan_put_u64(h + 24, 0);
     size_t off = HEADER_FIXED_LEN;
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
@@ -356,7 +361,7 @@ static void start_compressor(edan_trace_writer *w)
 /* End the current block: compress it in place, or hand it to the compressor and take its free buffer. */
 static void flush_block(edan_trace_writer *w)
 {
-    if (w->failed || w->blk_records == 0)
+    if (w->failed || (w->blk_records == 0 && w->raw_len == EVENTS_LEN_BYTES)) /* nothing; or objects alone */
         return;
     /* the payload: events_len, the events, the addresses (trace_format.h); the sizes keep it within the buffer */
     edan_put_u32(w->raw, (uint32_t)(w->raw_len - EVENTS_LEN_BYTES));
@@ -573,12 +578,42 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
     }
 }
 
+void edan_trace_writer_set_objects(edan_trace_writer *w, const edan_objmap *objects)
+{
+    w->objects = objects;
+}
+
+/* The shared objects (EDAN_EV_OBJECT) at the end of the last block, or in blocks of their own when it is full. */
+static void write_objects(edan_trace_writer *w)
+{
+    if (!w->objects || !w->objects_ok)
+        return;
+    for (size_t i = 0; i < w->objects->n && i < EDAN_OBJMAP_MAX && !w->failed; i++) {
+        const edan_object *o = &w->objects->objs[i];
+        const size_t len = strlen(o->path);
+        if (!len || len > EDAN_OBJMAP_MAX_PATH || o->hi <= o->lo)
+            continue;
+        /* the buffers hold WRITER_BLOCK_TARGET bytes and more, whatever the block size set: one event always fits */
+        if (w->raw_len + w->addrs_len + len + 4 * 10 + 1 > w->block_target)
+            flush_block(w);
+        uint8_t *p = w->raw + w->raw_len;
+        *p++ = (uint8_t)(EDAN_EV_OBJECT << 1 | 1);
+        p = edan_varint_put(p, o->lo);
+        p = edan_varint_put(p, o->hi - o->lo);
+        p = edan_varint_put(p, o->base);
+        p = edan_varint_put(p, len);
+        memcpy(p, o->path, len);
+        w->raw_len = (size_t)(p + len - w->raw);
+    }
+}
+
 int edan_trace_writer_finish(void *writer)
 {
     edan_trace_writer *w = writer;
     if (w->finished)
         return w->file.failed ? -1 : 0;
     w->finished = true;
+    write_objects(w);
     flush_block(w);
     wait_idle(w);
     stop_compressor(w);

@@ -121,6 +121,15 @@ static bool name_separator(const char *p, int depth)
     return *p == ':' && p[1] != ':' && !(p[-1] == ':');
 }
 
+/* [begin, end) names a shared library ("libm.so", "libm.so.6"): a lone ':' after it is LIB:NAME's, no separator. */
+static bool names_library(const char *begin, const char *end)
+{
+    for (const char *q = begin; q + 3 <= end; q++)
+        if (q[0] == '.' && q[1] == 's' && q[2] == 'o' && (q + 3 == end || q[3] == '.'))
+            return true;
+    return false;
+}
+
 const char *edan_names_next(const char *p, size_t *len)
 {
     if (!p)
@@ -138,7 +147,7 @@ const char *edan_names_next(const char *p, size_t *len)
             depth++;
         else if ((*p == ')' || *p == '>' || *p == ']') && depth > 0)
             depth--;
-        else if (p > begin && name_separator(p, depth))
+        else if (p > begin && name_separator(p, depth) && !(*p == ':' && names_library(begin, p)))
             break;
     }
     *len = (size_t)(p - begin);

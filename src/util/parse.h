@@ -25,7 +25,8 @@ int edan_parse_size(const char *s, size_t len, uint64_t *out);
 /*
  * The next name of a list of function names at p: names are separated by
  * ',' (or a lone ':') outside parentheses, angle and square brackets, so
- * C++ signatures ("f(int, double)", "ns::g<int, 2>") stay whole. Returns
+ * C++ signatures ("f(int, double)", "ns::g<int, 2>") stay whole, and so does
+ * a library's function ("libm.so:exp", "libm.so.6:exp"). Returns
  * the name's start and its length in *len, or NULL after the last.
  */
 const char *edan_names_next(const char *p, size_t *len);

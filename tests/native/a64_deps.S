@@ -20,7 +20,11 @@ kernel:                         /* x0: 32 bytes of scratch */
     sub     x0, x0, #24         /* 10 reads x0, as before the kernel */
     mov     x10, x9             /* 11 reads x9 (9) */
     ldr     x11, [x0, #8]       /* 12 reads x0 (10) and the second half of the pair (5) */
-    ret                         /* 13 reads x30, written before the kernel */
+    cmp     x11, #0             /* 13 reads x11 (12); writes nzcv alone (Capstone 4.0.2: x11 too) */
+    csinc   x12, x11, x10, ne   /* 14 reads nzcv (13), x11 (12), x10 (11) */
+    tst     x12, x11            /* 15 reads x12 (14), x11 (12); writes nzcv alone */
+    cmn     x12, #1             /* 16 reads x12 (14) */
+    ret                         /* 17 reads x30, written before the kernel */
     .size kernel, .-kernel
 
     .globl _start

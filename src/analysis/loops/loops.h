@@ -41,8 +41,7 @@
 #include <stdint.h>
 
 #include "trace/exec.h"
-#include "util/elf_symbols.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 typedef struct edan_loop {
     uint64_t head;       /* the loop's first address: the target of its back edges */

@@ -40,7 +40,7 @@
 
 #include "analysis/cache/cache.h"
 #include "analysis/projection/opmix.h"
-#include "util/elf_symbols.h"
+#include "util/symbols/symbols.h"
 
 /* ===================================================================== */
 /* The bound                                                              */

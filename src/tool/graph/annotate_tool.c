@@ -14,7 +14,7 @@
  *          model runs beside it (--machine): a share of the predicted run
  *          time (timing.h's attribution), so they sum to the region's
  *          memory stall cycles.
- * Lines are found through DWARF (util/srcmap.h); instructions without
+ * Lines are found through DWARF (util/symbols/srcmap.h); instructions without
  * source information are summed per function under "(no source)".
  *
  * The stream part counts per static instruction and runs the first
@@ -34,7 +34,7 @@
 #include "tool/graph/timing_tool.h"
 #include "util/files.h"
 #include "util/grow.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define CONTEXT 3             /* lines of source shown around annotated ones in a long file */
 #define WHOLE_FILE 400        /* a file this short is shown whole */
@@ -173,6 +173,8 @@ static void build_view(const annotate_tool *t, const edan_session *s, an_view *v
     edan_error ignored = {0};
     v->binary = binary && *binary ? binary : NULL;
     v->src = v->binary ? edan_srcmap_open(binary, &ignored) : NULL;
+    if (v->src) /* a dynamically linked program's libraries by name too */
+        edan_srcmap_add_objects(v->src, edan_session_source(s)->objects, &ignored);
     size_t cap = 0;
     for (size_t id = 0; id < t->cap; id++) {
         const an_id *a = &t->ids[id];

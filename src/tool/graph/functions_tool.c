@@ -9,9 +9,9 @@
 #include "analysis/metrics/metrics.h"
 #include "analysis/scopes/scopes.h"
 #include "tool/base/base.h"
-#include "util/elf_symbols.h"
 #include "util/grow.h"
 #include "util/parse.h"
+#include "util/symbols/symbols.h"
 
 #define NAME_CAP 512
 

@@ -23,8 +23,7 @@
 #include "config/options.h"
 #include "tool/base/base.h"
 #include "tool/graph/projection_tables.h"
-#include "util/elf_symbols.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define PROJ_SWEEP_DIMS 7      /* cache, bandwidth, peak, cores, div, sqrt, transcendental weights */
 #define PROJ_SWEEP_VALUES 4096 /* values in one dimension of the sweep */
@@ -129,6 +128,7 @@ typedef struct proj_tool {
     /* the program */
     edan_elf elf;
     bool have_elf;
+    bool objects_named; /* the shared objects' functions joined elf's after the stream */
     edan_elf_data data; /* its objects and segments, when the program is known */
     bool have_data;
     edan_proj_regions regions;

@@ -18,7 +18,7 @@
 #include "tool/graph/functions_tool.h"
 #include "tool/graph/projection_tool.h"
 #include "tool/graph/timing_tool.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define TEXT_ROWS 10
 
@@ -27,9 +27,16 @@ static void prepare(proj_tool *t, const edan_session *s)
 {
     if (!t->rows_made)
         t->timing = edan_timing_tool_model(s);
+    const edan_objmap *objects = edan_session_source(s)->objects;
+    edan_error ignored = {0};
+    if (!t->objects_named && t->have_elf) { /* a dynamically linked program's libraries by name too */
+        t->objects_named = true;
+        edan_elf_add_objects(&t->elf, objects, &ignored);
+    }
     if (!t->src && t->have_elf) {
-        edan_error ignored = {0};
         t->src = edan_srcmap_open(edan_session_source(s)->binary, &ignored);
+        if (t->src)
+            edan_srcmap_add_objects(t->src, objects, &ignored);
     }
     if (!proj_rows_make(t) && !t->err.set)
         edan_error_set(&t->err, "out of memory for the projection's rows");

@@ -11,7 +11,7 @@
 
 #include "report/table.h"
 #include "tool/graph/timing_tool.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define MAXK EDAN_TIMING_MAX_LATENCIES
 #define MAXL EDAN_MACHINE_MAX_DATA_LEVELS
@@ -479,7 +479,7 @@ static void attr_text(FILE *f, const edan_timing *m, const edan_timing_attr *row
             break;
         char name[1100];
         if (lines && !a->name && a->function) /* code without line information: its function's own row */
-            snprintf(name, sizeof name, "?? (%s)", a->function);
+            snprintf(name, sizeof name, a->function[0] == '(' ? "?? %s" : "?? (%s)", a->function); /* a span */
         else if (lines && !a->name)
             snprintf(name, sizeof name, "?? %s", EDAN_NO_FUNCTION);
         else if (lines)

@@ -16,9 +16,8 @@
 #include "tool/base/base.h"
 #include "tool/graph/edag_tool.h"
 #include "tool/graph/timing_tool.h"
-#include "util/elf_symbols.h"
 #include "util/parse.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define MAXK EDAN_TIMING_MAX_LATENCIES
 
@@ -350,9 +349,13 @@ static void attribute(timing_tool *t, const edan_session *s)
         return;
     /* the source map reads the ELF's functions too: a program without DWARF has them read here */
     t->src = edan_srcmap_open(binary, &ignored);
-    if (t->src)
+    /* a dynamically linked program's libraries by name too (their code keeps its run-time addresses) */
+    const edan_objmap *objects = edan_session_source(s)->objects;
+    if (t->src) {
+        edan_srcmap_add_objects(t->src, objects, &ignored);
         t->funcs_of = edan_srcmap_elf(t->src);
-    else if (!edan_elf_open(binary, &t->elf, &ignored)) {
+    } else if (!edan_elf_open(binary, &t->elf, &ignored)) {
+        edan_elf_add_objects(&t->elf, objects, &ignored);
         t->funcs_of = &t->elf;
         t->own_elf = true;
     }

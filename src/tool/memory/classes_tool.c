@@ -52,9 +52,9 @@
 #include "isa/native.h"
 #include "tool/base/base.h"
 #include "tool/memory/classes_tool.h"
-#include "util/elf_symbols.h"
 #include "util/grow.h"
 #include "util/keymap.h"
+#include "util/symbols/symbols.h"
 
 #define REG_SP 2
 #define REG_S0 8

@@ -15,8 +15,8 @@
 #include "analysis/loops/loops.h"
 #include "memgaze/mg_classes.h"
 #include "tool/base/base.h"
-#include "util/elf_symbols.h"
 #include "util/keymap.h"
+#include "util/symbols/symbols.h"
 
 #define LC_BLOCK_SHIFT 6
 #define LC_ALL UINT32_MAX /* the whole run's row */

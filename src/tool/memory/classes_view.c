@@ -13,7 +13,7 @@
 #include "tool/base/base.h"
 #include "tool/memory/classes_tool.h"
 #include "tool/memory/loop_table.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define TEXT_ROWS 10
 #define JSON_ROWS 100

@@ -15,8 +15,8 @@
 #include "report/table.h"
 #include "tool/base/base.h"
 #include "util/blocktab.h"
-#include "util/elf_symbols.h"
 #include "util/keymap.h"
+#include "util/symbols/symbols.h"
 
 #define LINE 64u
 #define ALL UINT32_MAX      /* the whole run's row */

@@ -12,7 +12,7 @@
 #include "tool/base/base.h"
 #include "tool/memory/footprint_tool.h"
 #include "tool/memory/loop_table.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define TEXT_ROWS 16
 #define TEXT_LOOPS 10

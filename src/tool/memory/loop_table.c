@@ -3,7 +3,7 @@
  * (loop_table.h).
  */
 #include "tool/memory/loop_table.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #include <inttypes.h>
 #include <stdio.h>

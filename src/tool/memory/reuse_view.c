@@ -16,8 +16,7 @@
 #include "tool/base/base.h"
 #include "tool/memory/loop_table.h"
 #include "tool/memory/reuse_tool.h"
-#include "util/elf_symbols.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 /* ===================================================================== */
 /* Views                                                                  */

@@ -53,10 +53,10 @@
 #include "tool/base/base.h"
 #include "tool/memory/sampled_tables.h"
 #include "tool/memory/sampled_tool.h"
-#include "util/elf_symbols.h"
 #include "util/grow.h"
 #include "util/keymap.h"
 #include "util/parse.h"
+#include "util/symbols/symbols.h"
 
 #define BLOCK_SHIFT 6
 #define ALL_FN UINT32_MAX

@@ -34,10 +34,9 @@
 #include "tool/base/base.h"
 #include "tool/memory/zoom_memgaze.h"
 #include "tool/memory/zoom_tables.h"
-#include "util/elf_symbols.h"
 #include "util/keymap.h"
 #include "util/parse.h"
-#include "util/srcmap.h"
+#include "util/symbols/symbols.h"
 
 #define BLOCK 64u
 #define MAX_REGIONS 4096

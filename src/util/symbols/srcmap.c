@@ -1,4 +1,4 @@
-#include "util/srcmap.h"
+#include "util/symbols/srcmap.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/elf_symbols.h"
 #include "util/files.h"
+#include "util/symbols/elf_symbols.h"
 
 /* One address range of a compilation unit. */
 typedef struct edan_srcmap_range {
@@ -216,6 +216,11 @@ edan_srcmap *edan_srcmap_open(const char *path, edan_error *err)
 fail:
     edan_srcmap_close(m);
     return NULL;
+}
+
+int edan_srcmap_add_objects(edan_srcmap *m, const edan_objmap *objects, edan_error *err)
+{
+    return edan_elf_add_objects(&m->syms, objects, err);
 }
 
 const edan_elf *edan_srcmap_elf(const edan_srcmap *m)

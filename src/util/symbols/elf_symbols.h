@@ -1,5 +1,6 @@
 /*
- * elf_symbols.h - function symbols of the traced RISC-V ELF binary (libelf),
+ * elf_symbols.h - function symbols of the traced ELF binary (libelf) and of the
+ * shared objects it mapped,
  * used to validate the program before tracing and to resolve the function
  * filter to address ranges; its data objects and loaded segments
  * (edan_elf_data), for analyses that name the memory an access touches.
@@ -7,10 +8,12 @@
 #ifndef EDAN_UTIL_ELF_SYMBOLS_H
 #define EDAN_UTIL_ELF_SYMBOLS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "util/error.h"
+#include "util/symbols/objects.h"
 
 /*
  * Names: C++ symbols are demangled (libiberty's demangler) once, when the
@@ -22,6 +25,8 @@
 typedef struct edan_elf_func {
     char *name, *plain, *symbol;
     uint64_t start, end; /* link-time addresses, [start, end) */
+    bool span; /* a shared object's whole span, named "(libc.so.6)", or the program's PLT section, "(.plt)": its code
+                  outside every symbol (edan_elf_func_at) */
 } edan_elf_func;
 
 typedef struct edan_elf {
@@ -31,10 +36,22 @@ typedef struct edan_elf {
     size_t n_funcs;
     edan_elf_func *funcs; /* sorted by start */
     unsigned machine;     /* e_machine: EM_RISCV, EM_X86_64 or EM_AARCH64 */
+    size_t n_spans;       /* the spans among funcs (PLT sections, shared objects: edan_elf_add_objects), */
+    size_t *spans;        /* their indices */
 } edan_elf;
 
 /* Open and check: an ELF file, 64-bit, little-endian, RISC-V, x86-64 or AArch64, executable. */
 int edan_elf_open(const char *path, edan_elf *out, edan_error *err);
+/*
+ * Add the functions of the shared objects the program mapped (util/symbols/objects.h)
+ * at their run-time addresses: each object's symbol table, else its debug
+ * file's (/usr/lib/debug/.build-id/, Debian's -dbg packages), else its
+ * exported (dynamic) symbols; and the object's span, named after its file
+ * ("(libc.so.6)"), which edan_elf_func_at() gives for its code outside every
+ * symbol. An object whose file is gone or unreadable adds its span alone.
+ * 0, or -1 with err set when out of memory.
+ */
+int edan_elf_add_objects(edan_elf *e, const edan_objmap *m, edan_error *err);
 void edan_elf_close(edan_elf *e);
 
 /*
@@ -78,7 +95,15 @@ void edan_elf_data_close(edan_elf_data *d);
  */
 size_t edan_elf_find(const edan_elf *e, const char *path, const char *name, edan_elf_func *out, size_t cap,
                      edan_error *err);
-/* Function containing addr, or NULL. */
+/*
+ * A filter name as "LIB:NAME" (libm.so:exp, libm.so.6:exp): NAME, and in lib the library's part, which names
+ * the shared objects whose file name starts with it; NULL for a name without one (a C++ name's "::" is no
+ * library's colon).
+ */
+const char *edan_elf_filter_library(const char *name, char *lib, size_t cap);
+/* Whether the dynamically linked program at path imports a function of this name from a shared object. */
+bool edan_elf_imports(const char *path, const char *name);
+/* Function containing addr (a shared object's span when no symbol of it does), or NULL. */
 const edan_elf_func *edan_elf_func_at(const edan_elf *e, uint64_t addr);
 
 #endif

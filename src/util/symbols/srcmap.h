@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "util/elf_symbols.h"
 #include "util/error.h"
+#include "util/symbols/elf_symbols.h"
 
 typedef struct edan_srcmap edan_srcmap;
 
@@ -42,6 +42,11 @@ bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out);
 /* The ELF's function symbols the map read (its fallback names), valid until edan_srcmap_close: a caller that
  * needs them too reads the file once. */
 const edan_elf *edan_srcmap_elf(const edan_srcmap *m);
+/*
+ * Name the code of the shared objects the program mapped too (edan_elf_add_objects: functions; their lines
+ * are not read). Right after edan_srcmap_open, before any lookup. 0, or -1 with err set.
+ */
+int edan_srcmap_add_objects(edan_srcmap *m, const edan_objmap *objects, edan_error *err);
 
 /* Release everything; NULL is a no-op. */
 void edan_srcmap_close(edan_srcmap *m);
