@@ -1,7 +1,24 @@
 # Unit and property tests (run under ASan/UBSan in the sanitizer build).
+# The sanitizer build runs every test, but the longest ones on fewer random trials or a share of their inputs
+# (README.md, Tests): there they look for memory errors and undefined behaviour on every kind of trial or input, at
+# several times the cost of each; the normal build keeps the full trial counts and inputs, and with them every
+# statistical check and digest. EDAN_TEST_SANITIZED=1 tells a Python test to take its share (tests/realrun_lib.py).
+if(EDAN_SANITIZE)
+  set(EDAG_PROPERTY_TRIALS 800)
+  set(CRITPATH_TRIALS 500)
+  set(REUSE_STREAMS 50)
+  set(TIMING_LANES_TRIALS 20)
+  set(TIMING_SAMPLED_TRIALS 6)
+else()
+  set(EDAG_PROPERTY_TRIALS 1500)
+  set(CRITPATH_TRIALS 2000)
+  set(REUSE_STREAMS 200)
+  set(TIMING_LANES_TRIALS 80)
+  set(TIMING_SAMPLED_TRIALS 24)
+endif()
 add_executable(edag_property_test tests/edag_property_test.c tests/edag_reference.c tests/random_trace.c)
 target_link_libraries(edag_property_test PRIVATE edan_core)
-add_test(NAME edag_streaming_equals_explicit COMMAND edag_property_test 1500)
+add_test(NAME edag_streaming_equals_explicit COMMAND edag_property_test ${EDAG_PROPERTY_TRIALS})
 add_executable(golden_test tests/golden_test.c tests/edag_reference.c)
 target_link_libraries(golden_test PRIVATE edan_core)
 add_test(NAME golden_paper_examples COMMAND golden_test ${CMAKE_SOURCE_DIR}/tests/golden)
@@ -148,7 +165,7 @@ endif()
 
 add_executable(critpath_test tests/critpath_test.c tests/edag_reference.c)
 target_link_libraries(critpath_test PRIVATE edan_core)
-add_test(NAME critical_path_and_memory_chain COMMAND critpath_test 2000)
+add_test(NAME critical_path_and_memory_chain COMMAND critpath_test ${CRITPATH_TRIALS})
 
 # Analysis tools of one session: the footprint tool against a naive reference.
 add_executable(footprint_test tests/footprint_test.c tests/random_trace.c tests/random_loops.c)
@@ -276,15 +293,16 @@ add_test(NAME timing_dram COMMAND dram_test)
 # with EDAN_NO_AVX2 both take one at a time, the build every other CPU runs.
 add_executable(timing_lanes_test tests/timing_lanes_test.c tests/random_trace.c)
 target_link_libraries(timing_lanes_test PRIVATE edan_core)
-add_test(NAME timing_lanes COMMAND timing_lanes_test)
-add_test(NAME timing_lanes_one_at_a_time COMMAND timing_lanes_test)
+add_test(NAME timing_lanes COMMAND timing_lanes_test ${TIMING_LANES_TRIALS})
+add_test(NAME timing_lanes_one_at_a_time COMMAND timing_lanes_test ${TIMING_LANES_TRIALS})
 # The sampled schedule: its estimator against a naive reference and its intervals' coverage, whole-period
 # sampling equal to the unsampled model, exact counts and independent lanes when sampled.
 add_executable(timing_sample_test tests/timing_sample_test.c tests/timing_sample_slope.c tests/timing_sample_prefetch.c
                tests/timing_sample_warm.c tests/random_trace.c)
 target_link_libraries(timing_sample_test PRIVATE edan_core m)
-add_test(NAME timing_sampled COMMAND timing_sample_test)
-add_test(NAME timing_sampled_one_at_a_time COMMAND timing_sample_test)
+add_test(NAME timing_sampled COMMAND timing_sample_test ${TIMING_SAMPLED_TRIALS})
+# one at a time: the parts with more than one latency (the others compute the same under EDAN_NO_AVX2)
+add_test(NAME timing_sampled_one_at_a_time COMMAND timing_sample_test ${TIMING_SAMPLED_TRIALS} multi-lane)
 add_test(NAME timing_model_one_at_a_time COMMAND timing_test)
 set_tests_properties(timing_lanes_one_at_a_time timing_model_one_at_a_time timing_sampled_one_at_a_time
                      PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
@@ -335,7 +353,7 @@ endif()
 # Locality (issue 22): stack distance and reuse time against a brute-force LRU list and the cache model.
 add_executable(reuse_test tests/reuse_test.c tests/random_trace.c)
 target_link_libraries(reuse_test PRIVATE edan_core)
-add_test(NAME reuse_stack_distance COMMAND reuse_test 200)
+add_test(NAME reuse_stack_distance COMMAND reuse_test ${REUSE_STREAMS})
 # MemGaze's sampled estimates, whole run and per function of a real program's symbols, against a naive reference.
 add_executable(sampled_test tests/sampled_test.c tests/random_trace.c)
 target_link_libraries(sampled_test PRIVATE edan_core m)
@@ -524,3 +542,23 @@ endif()
 add_executable(edag_rep_test tests/edag_rep_test.c tests/random_trace.c)
 target_link_libraries(edag_rep_test PRIVATE edan_core)
 add_test(NAME edag_rep_strings_equal_general COMMAND edag_rep_test 400)
+
+# The sanitizer build's share of the longest Python tests' inputs (tests/realrun_lib.py, share()): the sampled
+# schedule on a quarter of make validate's programs and cg alone, each output over one input in turn, a third of
+# the options given twice and misspelt. The normal build runs them whole.
+if(EDAN_SANITIZE AND RISCV_CC AND QEMU_RISCV AND PYTHON3)
+  set_tests_properties(prediction_sampled hostile_outputs_cross cli_repeated cli_ux_suggest
+                       PROPERTIES ENVIRONMENT EDAN_TEST_SANITIZED=1)
+endif()
+# The longest tests first (ctest -j starts the costliest first; a fresh build has no Testing/Temporary/CTestCostData.txt
+# to learn it from), so that none of them starts last and runs alone: seconds under the sanitizers, 2-core machine.
+foreach(costly timing_lanes:160 timing_lanes_one_at_a_time:160 timing_sampled:120 timing_sampled_one_at_a_time:120
+        prediction_sampled:130 hostile_outputs_cross:100 cli_repeated:90 cli_ux_suggest:90 hostile_numbers_totals:80
+        prediction_prediction:70 edag_streaming_equals_explicit:60 reuse_stack_distance:60)
+  string(REPLACE ":" ";" costly ${costly})
+  list(GET costly 0 name)
+  list(GET costly 1 cost)
+  if(TEST ${name})
+    set_tests_properties(${name} PROPERTIES COST ${cost})
+  endif()
+endforeach()
