@@ -413,7 +413,7 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
     size_t n_environ = 0;
     for (char **e = environ; e && *e; e++)
         n_environ++;
-    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 14,
+    char **args = calloc((size_t)prog_argc + 2 * (n_environ + (size_t)c->n_env) + 16,
                          sizeof *args); /* the fixed ones: 10, and LD_PRELOAD's 4 */
     if (!args)
         cli_die(1, "out of memory");
@@ -429,6 +429,15 @@ int cli_run_qemu(const cli *c, const char *mode, const char *out, char **prog_ar
                 prog_argv[0], edan_isa_name(isa));
     const char *root = sysroot_of(c, isa, dynamic);
     args[n++] = (char *)find_qemu(c, isa);
+    /*
+     * QEMU's AArch64 CPU is "max" by default, with SVE and MTE, which glibc's memcpy and memset then use and
+     * Capstone 4.0.2 does not decode (their accesses would be lost): a Neoverse N1 (ARMv8.2 with LSE atomics),
+     * unless QEMU_CPU names another (docs/model.md).
+     */
+    if (isa == EDAN_ISA_AARCH64 && !getenv("QEMU_CPU")) {
+        args[n++] = "-cpu";
+        args[n++] = "neoverse-n1";
+    }
     if (root) {
         args[n++] = "-L";
         args[n++] = (char *)root;

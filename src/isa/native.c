@@ -3,6 +3,7 @@
  * is modelled and why).
  */
 #include "isa/native.h"
+#include "isa/native_lse.h"
 
 #include <capstone/capstone.h>
 #include <pthread.h>
@@ -626,6 +627,32 @@ static void split(edan_insn *out, int part, regset *rd, regset *wr, const regset
                                               : EDAN_CLASS_LOAD;
 }
 
+/* An AArch64 LSE atomic, which Capstone does not know (native_lse.c): an atomic vertex, as decode_a64's. */
+static edan_decode_status decode_lse(edan_insn *out, const uint8_t *bytes)
+{
+    edan_a64_lse l;
+    const uint32_t w =
+        (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8 | (uint32_t)bytes[2] << 16 | (uint32_t)bytes[3] << 24;
+    if (!edan_a64_lse_decode(w, &l))
+        return EDAN_DECODE_ILLEGAL;
+    regset rd = {.n = 0}, wr = {.n = 0}, ad = {.n = 0};
+    for (int i = 0; i < l.n_reads; i++)
+        add_reg(&rd, l.reads[i] < 31 ? EDAN_A64_X(l.reads[i]) : EDAN_A64_SP);
+    for (int i = 0; i < l.n_writes; i++)
+        add_reg(&wr, EDAN_A64_X(l.writes[i]));
+    out->size = 4;
+    memset(out->enc + 4, 0, EDAN_MAX_ENC - 4);
+    out->native = 0;
+    out->mem = EDAN_MEM_AMO;
+    out->mem_size = l.size;
+    out->rs1 = l.base < 31 ? EDAN_A64_X(l.base) : EDAN_A64_SP;
+    out->cls = out->op_cls = EDAN_CLASS_ATOMIC;
+    if (put_regs(out, &rd, &wr, &ad))
+        return EDAN_DECODE_OK;
+    out->native = EDAN_NATIVE_UNDECODED;
+    return EDAN_DECODE_ILLEGAL;
+}
+
 edan_decode_status edan_native_decode(int isa, const uint8_t *bytes, size_t avail, uint64_t pc, edan_insn *out)
 {
     return edan_native_decode_part(isa, bytes, avail, pc, 0, out);
@@ -680,6 +707,8 @@ edan_decode_status edan_native_decode_part(int isa, const uint8_t *bytes, size_t
         } else {
             st = EDAN_DECODE_OK;
         }
+    } else if (isa == EDAN_ISA_AARCH64 && keep >= 4 && !part) {
+        st = decode_lse(out, bytes);
     }
     pthread_mutex_unlock(&lock);
     out->raw = edan_native_raw(isa, out->enc, out->size);
@@ -696,9 +725,15 @@ int edan_native_disas(const edan_insn *in, char *buf, size_t cap)
     size_t n = in->size;
     uint64_t a = in->pc;
     int len;
+    edan_a64_lse lse;
     if (h && cs_disasm_iter(h->cs, &p, &n, &a, h->insn))
         len = snprintf(buf, cap, "%s%s%s%s", h->insn->mnemonic, h->insn->op_str[0] ? " " : "", h->insn->op_str,
                        in->native & EDAN_NATIVE_SECOND ? " (2nd access)" : "");
+    else if (in->isa == EDAN_ISA_AARCH64 && in->size == 4 && !(in->native & EDAN_NATIVE_UNDECODED) &&
+             edan_a64_lse_decode((uint32_t)in->enc[0] | (uint32_t)in->enc[1] << 8 | (uint32_t)in->enc[2] << 16 |
+                                     (uint32_t)in->enc[3] << 24,
+                                 &lse))
+        len = snprintf(buf, cap, "%s", lse.text);
     else
         len = snprintf(buf, cap, "(undecoded)");
     pthread_mutex_unlock(&lock);

@@ -3,6 +3,7 @@
  * kernel's vertices are numbered in the comments; the test holds edan dot's edges
  * to the list it expects. No C library: _start calls kernel and exits.
  */
+    .arch armv8.1-a             /* the LSE atomics */
     .text
     .globl kernel
     .type kernel, %function
@@ -24,7 +25,14 @@ kernel:                         /* x0: 32 bytes of scratch */
     csinc   x12, x11, x10, ne   /* 14 reads nzcv (13), x11 (12), x10 (11) */
     tst     x12, x11            /* 15 reads x12 (14), x11 (12); writes nzcv alone */
     cmn     x12, #1             /* 16 reads x12 (14) */
-    ret                         /* 17 reads x30, written before the kernel */
+    mov     x13, #3             /* 17 */
+    ldadd   x13, x14, [x0]      /* 18 reads x13 (17), x0 (10), the bytes (5); writes them and x14 (LSE: Capstone 4.0.2
+                                      decodes none of these) */
+    casal   x14, x13, [x0]      /* 19 reads x14 (18), x13 (17), x0 (10), the bytes (18); writes them and x14 */
+    add     x15, x14, #1        /* 20 reads x14 (19) */
+    stset   x15, [x0]           /* 21 reads x15 (20), x0 (10), the bytes (19); writes them, no register */
+    swpal   x14, x16, [x0]      /* 22 reads x14 (19), x0 (10), the bytes (21); writes them and x16 */
+    ret                         /* 23 reads x30, written before the kernel */
     .size kernel, .-kernel
 
     .globl _start
