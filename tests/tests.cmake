@@ -562,3 +562,11 @@ foreach(costly timing_lanes:160 timing_lanes_one_at_a_time:160 timing_sampled:12
     set_tests_properties(${name} PROPERTIES COST ${cost})
   endif()
 endforeach()
+
+# Shared objects (issue 39): the map, and Debian's libm at a load address, stripped (the AArch64 cross library,
+# libc6-arm64-cross) and with its debug file (the host's, libc6-dbg): functions, versions, the object's gaps.
+add_executable(objects_test tests/objects_test.c)
+target_link_libraries(objects_test PRIVATE edan_core)
+add_test(NAME shared_objects
+         COMMAND objects_test /usr/aarch64-linux-gnu/lib/libm.so.6
+                 /lib/x86_64-linux-gnu/libm.so.6:/lib/aarch64-linux-gnu/libm.so.6:/lib/riscv64-linux-gnu/libm.so.6)
