@@ -215,12 +215,15 @@ def test_prediction():
     check("?? (" in table and "?:0" not in table, f"text rows of code without lines: {table}")
     check(p.stdout.count("cycles@") == 2 and "slope" not in p.stdout[p.stdout.index("function (by time)"):],
           "one latency: one cycles column in each table, no slope")
-    # a line's slope below one cycle over the latencies' range (a sampled estimate's rounding: -8e-06 for a line whose
-    # cycles are the same at both) is 0 in the text, as its cycles columns show it; the JSON keeps the estimate
+    # a line's slope below one cycle over the latencies' range is 0 in the text, as its cycles columns show it; a
+    # sampled line whose cycles are the same at both has a slope of exactly 0 (its row is its units' own cycles and
+    # its own misses' price, not scaled per lane: a scale gave such lines slopes like -8e-06)
     zen4 = ["--machine=zen4", "--mem-latency=100,300", "--filter=kernel", os.path.join(EX, "matmul"), "100"]
     w = json.loads(edan("run", "--json", *zen4).stdout.strip().splitlines()[-1])["prediction"]
-    flat = {f"matmul.c:{ln['line']} " for ln in w["lines"]
-            if abs(ln["cycles"][1] - ln["cycles"][0]) < 0.5 and ln["slope_ns_per_ns"] != 0}
+    check(w["sampling"] and not w["sampling"]["exact"], "matmul 100 is sampled by default")
+    same = [ln for ln in w["lines"] if ln["cycles"][1] == ln["cycles"][0]]
+    check(len(same) >= 2 and all(ln["slope_ns_per_ns"] == 0 for ln in same), f"equal cycles, slope 0: {same}")
+    flat = {f"matmul.c:{ln['line']} " for ln in w["lines"] if abs(ln["cycles"][1] - ln["cycles"][0]) < 0.5}
     text = edan("run", *zen4).stdout
     rows = [ln.split() for ln in text[text.index("source line (by slope)"):].splitlines()[1:] if "matmul.c:" in ln]
     check(flat and all(r[-2] == "0" for r in rows if r[0] + " " in flat),

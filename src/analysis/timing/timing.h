@@ -199,9 +199,10 @@ uint64_t edan_timing_dump_rows(const edan_timing *t);
  * with a 95 % confidence interval; the counts (instructions, hits, misses,
  * branches, mispredictions) are exact, as the caches and predictor see the
  * whole stream. Per-instruction attribution is each measured unit's,
- * weighted by the instructions its period stands for, scaled to the lanes'
- * estimates. With period == unit (no skipping) every result equals the
- * unsampled model's.
+ * weighted as the estimate weights the unit, plus the instruction's own
+ * share of the estimate's correction (b times its counts less its units'),
+ * so that the rows sum to the lanes' estimates (docs/model.md). With
+ * period == unit (no skipping) every result equals the unsampled model's.
  */
 typedef struct edan_timing_sampling {
     uint64_t unit, warmup, period, regime;

@@ -187,10 +187,26 @@ typedef struct timing_sampler {
     uint64_t *aux_unit, *aux_stands, *aux_start;
     uint64_t aux_snap[EDAN_TIMING_AUX], aux_period[EDAN_TIMING_AUX];
     uint64_t mark, after_mark;
-    /* attribution weighted by the instructions each unit stands for, folded in at each doubling: [id * Kp + k] */
+    /*
+     * Attribution (timing_sample.c, fold_unit()): each unit's id_time and
+     * id_stall weighted as the estimator weights its cycles (what it stands
+     * for over what it measured), folded in when the next unit starts or at
+     * the end: [id * Kp + k]. The ids the current unit scheduled: touched
+     * (n_touched of them; id_gen[id] == gen marks one), the units folded.
+     */
     double *id_est, *id_stall_est;
     double stall_est[MAXK];
-    double id_scale[MAXK];        /* at the end: the lanes' estimates over the weighted sums */
+    uint32_t *id_gen, *touched, gen;
+    size_t n_touched, folded;
+    /*
+     * The estimator's counts per id [id * EDAN_TIMING_AUX + j]: in the whole
+     * region (id_aux; the instruction whose step counted it, aux_count() in
+     * timing_shared.h), in the current unit (id_aux_unit) and the units'
+     * weighted as id_est (id_aux_est). A row's share of the misses the units
+     * missed is b times id_aux less id_aux_est: the rows sum to the lane.
+     */
+    uint64_t *id_aux, *id_aux_unit;
+    double *id_aux_est;
     double est[MAXK], half[MAXK]; /* the lanes' cycles (ticks) and confidence half-widths */
     uint64_t measured, detailed;
 } timing_sampler;
@@ -423,6 +439,9 @@ struct edan_timing {
     edan_error err;
     /* attribution goes to id_time and stall only while measuring (always, unsampled); else to junk */
     bool measuring;
+    /* sampled: the id whose step counts a memory line or epoch (aux_count()); aux_off: outside the region */
+    uint32_t aux_id;
+    bool aux_off;
     lanes junk, junk_stall;
     timing_sampler smp;
     /*
@@ -474,6 +493,12 @@ void edan_timing_code_free(edan_timing *t);
 /* The sampler's next phase, when the current one has no records left (timing_sample.c). */
 void edan_timing_sample_next(edan_timing *t);
 /* After the stream: the last unit, the estimates. */
+/* edan_timing_estimate(), and the coefficients b[EDAN_TIMING_AUX] it priced the missed counts with (0: not fitted) */
+double edan_timing_estimate_b(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
+                              const uint64_t *aux_unit, const uint64_t *aux_stands, const double *y, size_t stride,
+                              double *half, double *b);
+/* The last unit's attribution into the estimates (timing_sample.c): at the next unit's first record. */
+void edan_timing_fold_unit(edan_timing *t);
 void edan_timing_sample_close(edan_timing *t);
 void edan_timing_sample_free(edan_timing *t);
 /* After the stream: the records held for a whole chunk (timing.c, consume()), scheduled. */

@@ -412,6 +412,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
 
     if (id_room(t, rec->id))
         return -1;
+    t->aux_id = rec->id; /* what it brings from memory is its own (aux_count()) */
+    if (t->smp.on && t->measuring)
+        smp_touch(t, rec->id);
     /* what the step reads of the static instruction: its row */
     const timing_fdesc *row = fdesc_of(t, rec);
     const bool accessed = row->access && !(rec->flags & EDAN_EXEC_NO_ACCESS);

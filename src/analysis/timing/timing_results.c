@@ -39,7 +39,7 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
     /* sampled: the estimates (timing_sample.c), which are the model's own when every instruction was measured */
     l.cycles = (s->on ? s->est[i] : (double)t->last_commit[i]) / TPC;
     l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
-    l.mem_stall_cycles = (s->on ? s->stall_est[i] * s->id_scale[i] : (double)t->stall[i]) / TPC;
+    l.mem_stall_cycles = (s->on ? s->stall_est[i] : (double)t->stall[i]) / TPC;
     l.prefetch_late = t->mem.pf.on ? t->mem.pf.late[i] : 0;
     l.prefetch_dropped = t->mem.pf.on ? t->mem.pf.dropped[i] : 0;
     l.dram = t->mem.dram ? edan_dram_lane_counts(t->mem.dram, i) : (edan_dram_counts){0};
@@ -73,7 +73,7 @@ double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
     const size_t at = (size_t)id * (size_t)t->Kp + (size_t)k;
     if (id >= t->id_cap)
         return 0;
-    return (t->smp.on ? t->smp.id_est[at] * t->smp.id_scale[k] : (double)t->id_time[at]) / TPC;
+    return (t->smp.on ? t->smp.id_est[at] : (double)t->id_time[at]) / TPC;
 }
 
 double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
@@ -82,7 +82,7 @@ double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)
     const size_t at = (size_t)id * (size_t)t->Kp + (size_t)k;
     if (id >= t->id_cap)
         return 0;
-    return (t->smp.on ? t->smp.id_stall_est[at] * t->smp.id_scale[k] : (double)t->id_stall[at]) / TPC;
+    return (t->smp.on ? t->smp.id_stall_est[at] : (double)t->id_stall[at]) / TPC;
 }
 
 double edan_timing_slope_of(const edan_timing *t, const double *cycles)

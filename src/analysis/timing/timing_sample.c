@@ -1,7 +1,8 @@
 /*
  * timing_sample.c - the timing model's sampled simulation (timing.h): the
  * periods and their phases, the measured units, the estimates of each
- * lane's cycles and of the attribution, and their confidence intervals.
+ * lane's cycles and of the attribution (the estimator itself:
+ * timing_estimate.c).
  * The step (timing_lanes.h) asks for the next phase when the current one
  * has no records left; everything here runs once per phase or after the
  * stream, never per record.
@@ -12,246 +13,8 @@
 
 #include "analysis/timing/timing_internal.h"
 
-/* ===================================================================== */
-/* The estimator                                                          */
-/* ===================================================================== */
-
-/* Student's t at 97.5 % (a two-sided 95 % interval) for df degrees of freedom. */
-static double t975(double df)
-{
-    static const double tab[31] = {12.706, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                   2.201,  2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
-                                   2.074,  2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
-    if (df <= 30)
-        return tab[df < 1 ? 1 : (int)df];
-    return 1.96 + 2.5 / df; /* within 0.002 of the quantile beyond 30 */
-}
-
-/* The end of the group of units that starts at a: its stratum, with the one-unit strata after it. */
-static size_t group_end(size_t n, const uint32_t *stratum, size_t a)
-{
-    size_t b = a + 1;
-    while (b < n && stratum[b] == stratum[a])
-        b++;
-    while (b < n) {
-        size_t c = b + 1;
-        while (c < n && stratum[c] == stratum[b])
-            c++;
-        if (c - b > 1)
-            break;
-        b = c;
-    }
-    return b;
-}
-
 #define NAUX EDAN_TIMING_AUX
-
-/* The weighted means of a group's rates [a, e): mr of y / x, mq of each count's a / x; returns the weights' sum. */
-static double group_means(size_t a, size_t e, const uint64_t *x, const uint64_t *w, const uint64_t *au, const double *y,
-                          size_t stride, double *mr, double *mq)
-{
-    double sw = 0;
-    *mr = 0;
-    for (int j = 0; j < NAUX; j++)
-        mq[j] = 0;
-    for (size_t i = a; i < e; i++) {
-        sw += (double)w[i];
-        *mr += (double)w[i] * (y[i * stride] / (double)x[i]);
-        for (int j = 0; j < NAUX; j++)
-            mq[j] += (double)w[i] * ((double)au[i * NAUX + j] / (double)x[i]);
-    }
-    *mr /= sw;
-    for (int j = 0; j < NAUX; j++)
-        mq[j] /= sw;
-    return sw;
-}
-
-/*
- * The coefficients b of the regression estimator (timing.h): weighted least
- * squares of the units' rates y / x on their counts' rates a / x, each
- * group of two units or more centred on its own weighted means. The groups
- * measured whole (the exact start's periods) are fitted too: they correct
- * nothing (what they stand for is what they measured), but their hundreds
- * of periods, every miss of them measured, price a count better than the
- * few sampled units that hold misses (a burst in one or two units set the
- * lines' price: 2mm's slope 17 % off in one draw of 12; with them 4 %),
- * and a count no sampled unit saw still gets one. Solved by elimination;
- * a count whose centred values are (nearly) all 0, or a combination of the
- * others, gets b = 0. Returns how many were fitted.
- *
- * cov and tau: what the fit leaves unknown of the counts it prices. The
- * estimate prices what its units missed, b times those counts
- * (edan_timing_estimate()); where no sampled unit holds a miss, the units'
- * spread around the fit is 0, and was the whole interval, though those
- * misses' cost is the fit's guess: the interval has to say how far that
- * guess may be off. As for a regression's prediction of new observations,
- * the guess is off by two parts: b's own error, whose
- * covariance is the sandwich (heteroscedasticity-consistent, White's HC0)
- * estimate S^-1 (sum w^2 e^2 q q') S^-1 from the fit's residuals e, its
- * centred counts q and S = sum w q q' (0 for a count not fitted), to be
- * taken times the counts missed on both sides; and the missed misses' own
- * spread around the fit: a unit's residual in cycles, x e, with a variance
- * taken as proportional to the lines it read from memory (a burst's cost
- * varies with its size), tau per line, the sum of (x e)^2 over the sum of
- * the lines of the fitted units that read any.
- */
-static int fit_aux(size_t n, const uint64_t *x, const uint64_t *w, const uint32_t *stratum, const uint64_t *au,
-                   const double *y, size_t stride, double *b, double cov[NAUX][NAUX], double *tau)
-{
-    double ee = 0, lines = 0; /* tau's sums */
-    /* [S | sum w q r | I]: eliminated to [diag | diag b | diag S^-1] over the fitted counts */
-    double S[NAUX][2 * NAUX + 1];
-    memset(S, 0, sizeof S);
-    for (int j = 0; j < NAUX; j++)
-        S[j][NAUX + 1 + j] = 1;
-    for (size_t a = 0; a < n;) {
-        const size_t e = group_end(n, stratum, a);
-        if (e - a > 1) { /* sampled or measured whole: its units tell the slope */
-            double mr, mq[NAUX];
-            group_means(a, e, x, w, au, y, stride, &mr, mq);
-            for (size_t i = a; i < e; i++) {
-                double q[NAUX];
-                for (int j = 0; j < NAUX; j++)
-                    q[j] = (double)au[i * NAUX + j] / (double)x[i] - mq[j];
-                const double r = y[i * stride] / (double)x[i] - mr;
-                for (int j = 0; j < NAUX; j++) {
-                    for (int l = 0; l < NAUX; l++)
-                        S[j][l] += (double)w[i] * q[j] * q[l];
-                    S[j][NAUX] += (double)w[i] * q[j] * r;
-                }
-            }
-        }
-        a = e;
-    }
-    double diag[NAUX];
-    bool used[NAUX];
-    int fitted = 0;
-    for (int j = 0; j < NAUX; j++)
-        diag[j] = S[j][j];
-    for (int j = 0; j < NAUX; j++) { /* Gauss-Jordan, a column at a time; what is left of a column's own spread */
-        used[j] = diag[j] > 0 && S[j][j] > 1e-9 * diag[j];
-        if (!used[j])
-            continue;
-        fitted++;
-        for (int r = 0; r < NAUX; r++) {
-            if (r == j)
-                continue;
-            const double f = S[r][j] / S[j][j];
-            for (int c = j; c <= 2 * NAUX; c++)
-                S[r][c] -= f * S[j][c];
-        }
-    }
-    double inv[NAUX][NAUX];
-    for (int j = 0; j < NAUX; j++) {
-        b[j] = used[j] ? S[j][NAUX] / S[j][j] : 0;
-        for (int l = 0; l < NAUX; l++)
-            inv[j][l] = used[j] && used[l] ? S[j][NAUX + 1 + l] / S[j][j] : 0;
-    }
-    /* the residuals' meat, sum (w e)^2 q q', then S^-1 meat S^-1 */
-    double meat[NAUX][NAUX];
-    memset(meat, 0, sizeof meat);
-    for (size_t a = 0; fitted && a < n;) {
-        const size_t e = group_end(n, stratum, a);
-        if (e - a > 1) {
-            double mr, mq[NAUX];
-            group_means(a, e, x, w, au, y, stride, &mr, mq);
-            for (size_t i = a; i < e; i++) {
-                double q[NAUX], r = y[i * stride] / (double)x[i] - mr;
-                for (int j = 0; j < NAUX; j++) {
-                    q[j] = (double)au[i * NAUX + j] / (double)x[i] - mq[j];
-                    r -= b[j] * q[j];
-                }
-                const double we = (double)w[i] * r;
-                for (int j = 0; j < NAUX; j++)
-                    for (int l = 0; l < NAUX; l++)
-                        meat[j][l] += we * we * q[j] * q[l];
-                if (au[i * NAUX + 1]) { /* a unit's own residual in cycles, and the lines it read */
-                    ee += ((double)x[i] * r) * ((double)x[i] * r);
-                    lines += (double)au[i * NAUX + 1];
-                }
-            }
-        }
-        a = e;
-    }
-    for (int j = 0; j < NAUX; j++)
-        for (int l = 0; l < NAUX; l++) {
-            double c = 0;
-            for (int u = 0; u < NAUX; u++)
-                for (int v = 0; v < NAUX; v++)
-                    c += inv[j][u] * meat[u][v] * inv[v][l];
-            cov[j][l] = c;
-        }
-    *tau = lines > 0 ? ee / lines : 0;
-    return fitted;
-}
-
-double edan_timing_estimate(size_t n, const uint64_t *measured, const uint64_t *stands, const uint32_t *stratum,
-                            const uint64_t *aux_unit, const uint64_t *aux_stands, const double *y, size_t stride,
-                            double *half)
-{
-    double b[NAUX] = {0}, cov[NAUX][NAUX] = {{0}}, missed_counts[NAUX] = {0}, tau = 0;
-    const int fitted = aux_unit ? fit_aux(n, measured, stands, stratum, aux_unit, y, stride, b, cov, &tau) : 0;
-    double est = 0, var = 0, df = 0;
-    bool unknown = false;
-    for (size_t a = 0; a < n;) {
-        const size_t e = group_end(n, stratum, a);
-        double sw = 0, sx = 0, swr = 0;
-        for (size_t i = a; i < e; i++) {
-            const uint64_t w = stands[i];
-            const double yi = y[i * stride];
-            sw += (double)w;
-            sx += (double)measured[i];
-            /* a unit that stands for itself adds its own value, exactly */
-            swr += w == measured[i] ? yi : (double)w * (yi / (double)measured[i]);
-            for (int j = 0; fitted && j < NAUX; j++) /* the counts the sample's weighting missed */
-                missed_counts[j] +=
-                    (double)aux_stands[i * NAUX + j] -
-                    (w == measured[i] ? (double)aux_unit[i * NAUX + j]
-                                      : (double)w * ((double)aux_unit[i * NAUX + j] / (double)measured[i]));
-        }
-        est += swr;
-        const double m = (double)(e - a), f = sw > 0 ? sx / sw : 1;
-        if (f < 1) {
-            if (e - a < 2) {
-                unknown = true;
-            } else {
-                /* each unit's rate less the fit's part of it, around the stratum's mean of that */
-                double mean = 0;
-                for (size_t i = a; i < e; i++)
-                    mean += (double)stands[i] * (y[i * stride] / (double)measured[i]);
-                for (int j = 0; fitted && j < NAUX; j++)
-                    for (size_t i = a; i < e; i++)
-                        mean -= (double)stands[i] * b[j] * ((double)aux_unit[i * NAUX + j] / (double)measured[i]);
-                mean /= sw;
-                double ss = 0;
-                for (size_t i = a; i < e; i++) {
-                    double r = y[i * stride] / (double)measured[i];
-                    for (int j = 0; fitted && j < NAUX; j++)
-                        r -= b[j] * ((double)aux_unit[i * NAUX + j] / (double)measured[i]);
-                    const double d = (double)stands[i] * (r - mean);
-                    ss += d * d;
-                }
-                var += (1 - f) * m / (m - 1) * ss;
-                df += m - 1;
-            }
-        }
-        a = e;
-    }
-    /*
-     * b times the counts missed; its own error on them, and the spread of the lines missed around it (fit_aux()):
-     * lines the units stand for more of than ran are no misses of their own
-     */
-    for (int j = 0; fitted && j < NAUX; j++) {
-        est += b[j] * missed_counts[j];
-        for (int l = 0; l < NAUX; l++)
-            var += missed_counts[j] * cov[j][l] * missed_counts[l];
-    }
-    if (fitted && missed_counts[1] > 0)
-        var += tau * missed_counts[1];
-    df -= fitted;
-    *half = unknown ? INFINITY : var > 0 ? t975(df < 1 ? 1 : df) * sqrt(var) : 0;
-    return est;
-}
+_Static_assert(NAUX == 2, "edan_timing_fold_unit() folds the two counts by hand");
 
 /* ===================================================================== */
 /* Periods and phases                                                     */
@@ -303,6 +66,11 @@ static void phase_len(timing_sampler *s, uint64_t now, uint64_t len)
 static void start_measure(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
+    /* its ids are new to it (smp_touch(), timing_shared.h: its first folds the unit before) */
+    if (++s->gen == 0) { /* 2^32 units: the marks start again */
+        memset(s->id_gen, 0, t->id_cap * sizeof *s->id_gen);
+        s->gen = 1;
+    }
     s->phase = SMP_MEASURE;
     phase_len(s, t->n.instructions, measure_len(s, s->period));
     s->unit_start = t->n.instructions;
@@ -475,8 +243,6 @@ static __attribute__((noinline)) int units_grow(edan_timing *t)
 #define DENSE 8
 #define DENSE_STRATUM 0x80000000u
 
-static void fold(edan_timing *t);
-
 static uint64_t dense_period(const timing_sampler *s)
 {
     return s->cfg.period / DENSE > s->cfg.unit ? s->cfg.period / DENSE : s->cfg.unit;
@@ -499,7 +265,6 @@ static bool dense_next(edan_timing *t)
     const bool dense = rl && (unsigned __int128)rl * ins > (unsigned __int128)above * lines * ri;
     if (dense == s->dense)
         return false;
-    fold(t); /* the attribution so far, at the period it was measured at */
     s->dense = dense;
     s->period = dense ? dense_period(s) : s->cfg.period;
     return true;
@@ -587,27 +352,56 @@ static void period_end(edan_timing *t)
 }
 
 /*
- * The attribution measured at the current period, each unit weighted by the
- * instructions its period stands for (the period over what it measured),
- * added to the estimates; the measured sums start again.
+ * The attribution of the last unit recorded (record_unit()), each id it
+ * scheduled weighted as the estimator weights the unit's cycles (what it
+ * stands for over what it measured; exactly 1 for a unit measured whole),
+ * added to the estimates; its rows start again. A unit is folded at the
+ * next unit's first record (smp_touch(), timing_shared.h) or at the end:
+ * only then is its weight known (the last unit stands for what ran after
+ * it too, and a stream can end just as a unit begins). The rows' sum is
+ * the estimator's expansion, Sum w y / x, to the rounding
+ * (edan_timing_sample_close() adds the rest). A unit not recorded (out of
+ * memory: t->err) is dropped with its rows.
  */
-static void fold(edan_timing *t)
+void edan_timing_fold_unit(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
-    const double w = (double)s->period / (double)measure_len(s, s->period);
-    const size_t cells = t->id_cap * (size_t)t->Kp;
-    for (size_t i = 0; i < cells; i++) {
-        s->id_est[i] += (double)t->id_time[i] * w;
-        s->id_stall_est[i] += (double)t->id_stall[i] * w;
+    const size_t Kp = (size_t)t->Kp, A = NAUX;
+    const bool keep = s->folded < s->n;
+    double w = 0;
+    if (keep) {
+        const size_t i = s->n - 1;
+        w = s->stands[i] == s->meas[i] ? 1 : (double)s->stands[i] / (double)s->meas[i];
+        s->folded = s->n;
     }
-    if (cells) {
-        memset(t->id_time, 0, cells * sizeof *t->id_time);
-        memset(t->id_stall, 0, cells * sizeof *t->id_stall);
+    /* ticks below 2^63: converted as signed (one instruction; an unsigned 64-bit one takes several) */
+    for (size_t u = 0; u < s->n_touched; u++) {
+        const size_t id = s->touched[u];
+        tick *ti = t->id_time + id * Kp, *st = t->id_stall + id * Kp;
+        double *e = s->id_est + id * Kp, *es = s->id_stall_est + id * Kp;
+        uint64_t *au = s->id_aux_unit + id * A;
+        for (size_t k = 0; k < Kp; k++) {
+            if (keep) {
+                e[k] += (double)(int64_t)ti[k] * w;
+                es[k] += (double)(int64_t)st[k] * w;
+            }
+            ti[k] = 0;
+            st[k] = 0;
+        }
+        if (au[0] | au[1]) {
+            if (keep) {
+                s->id_aux_est[id * A] += (double)(int64_t)au[0] * w;
+                s->id_aux_est[id * A + 1] += (double)(int64_t)au[1] * w;
+            }
+            au[0] = au[1] = 0;
+        }
     }
     for (int k = 0; k < t->Kp; k++) {
-        s->stall_est[k] += (double)t->stall[k] * w;
+        if (keep)
+            s->stall_est[k] += (double)t->stall[k] * w;
         t->stall[k] = 0;
     }
+    s->n_touched = 0;
 }
 
 static void sample_step(edan_timing *t)
@@ -648,7 +442,6 @@ static void sample_step(edan_timing *t)
     else
         s->mark = end;
     if (s->cfg.regime && !s->dense && s->period < s->cfg.period && ++s->in_regime >= s->cfg.regime) {
-        fold(t);
         s->period = s->period * 2 < s->cfg.period ? s->period * 2 : s->cfg.period;
         s->in_regime = 0;
         s->regime++;
@@ -686,7 +479,7 @@ void edan_timing_sample_close(edan_timing *t)
         for (int j = 0; j < NAUX; j++)
             s->aux_stands[(s->n - 1) * NAUX + j] = c[j] - s->aux_start[(s->n - 1) * NAUX + j];
     }
-    fold(t);
+    edan_timing_fold_unit(t); /* the last unit, at its weight now known */
     s->covered = s->measured == total;
     if (group_dense(t))
         return;
@@ -695,22 +488,46 @@ void edan_timing_sample_close(edan_timing *t)
         edan_error_set(&t->err, "out of memory for the sampled timing model's estimate");
         return;
     }
+    double b[MAXK][NAUX];
     for (int k = 0; k < t->K; k++) {
         for (size_t i = 0; i < s->n; i++)
             y[i] = (double)s->y[i * (size_t)t->Kp + (size_t)k];
-        s->est[k] =
-            edan_timing_estimate(s->n, s->meas, s->stands, s->stratum, s->aux_unit, s->aux_stands, y, 1, &s->half[k]);
-        double sum = 0;
-        for (size_t id = 0; id < t->id_cap; id++)
-            sum += s->id_est[id * (size_t)t->Kp + (size_t)k];
+        s->est[k] = edan_timing_estimate_b(s->n, s->meas, s->stands, s->stratum, s->aux_unit, s->aux_stands, y, 1,
+                                           &s->half[k], b[k]);
         /* every instruction measured: the unsampled model's results, as they are */
         if (s->covered) {
             s->est[k] = (double)t->last_commit[k];
             s->half[k] = 0;
         }
-        s->id_scale[k] = !s->covered && sum > 0 ? s->est[k] / sum : 1;
     }
     free(y);
+    if (s->covered)
+        return;
+    /*
+     * Each row's share of the counts the units missed (its instructions'
+     * in the region less their units' weighted ones), priced as the lane's
+     * estimate prices them: the rows then sum to the estimate, and a row's
+     * cycles in each lane are its units' own plus its own misses' price,
+     * never scaled by what the other rows missed. That cost is memory's:
+     * the stall's too.
+     */
+    const size_t Kp = (size_t)t->Kp;
+    for (size_t id = 0; id < t->id_cap; id++) {
+        double m[NAUX];
+        bool any = false;
+        for (int j = 0; j < NAUX; j++) {
+            m[j] = (double)s->id_aux[id * NAUX + j] - s->id_aux_est[id * NAUX + j];
+            any |= m[j] != 0;
+        }
+        for (int k = 0; any && k < t->K; k++) {
+            double c = 0;
+            for (int j = 0; j < NAUX; j++)
+                c += b[k][j] * m[j];
+            s->id_est[id * Kp + (size_t)k] += c;
+            s->id_stall_est[id * Kp + (size_t)k] += c;
+            s->stall_est[k] += c;
+        }
+    }
 }
 
 void edan_timing_sample_free(edan_timing *t)
@@ -725,6 +542,11 @@ void edan_timing_sample_free(edan_timing *t)
     free(s->aux_start);
     free(s->id_est);
     free(s->id_stall_est);
+    free(s->id_gen);
+    free(s->touched);
+    free(s->id_aux);
+    free(s->id_aux_unit);
+    free(s->id_aux_est);
     free(t->wline);
     free(t->wcell);
 }

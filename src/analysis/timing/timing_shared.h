@@ -22,6 +22,24 @@
 /* What every lane shares                                                 */
 /* ===================================================================== */
 
+/*
+ * A memory line (j 1) or an epoch (j 0) just counted in t->n, sampled: the
+ * count of the instruction whose step counted it (t->aux_id: a data line's
+ * access, a fetch's, the record after a mispredicted branch for its wrong
+ * path's line), in the region and, measuring, in the unit; nothing outside
+ * the region (warm_run()). Once per line from memory, not per record.
+ */
+static inline void aux_count(edan_timing *t, int j)
+{
+    timing_sampler *s = &t->smp;
+    if (!s->id_aux || t->aux_off || t->aux_id >= t->id_cap)
+        return;
+    const size_t at = (size_t)t->aux_id * EDAN_TIMING_AUX + (size_t)j;
+    s->id_aux[at]++;
+    if (t->measuring)
+        s->id_aux_unit[at]++;
+}
+
 /* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
 static __attribute__((noinline)) TIMING_TARGET bool fetch_line_any(edan_timing *t, const edan_insn *in, int *level,
                                                                    uint32_t *bytes)
@@ -44,8 +62,10 @@ static __attribute__((noinline)) TIMING_TARGET bool fetch_line_any(edan_timing *
     *level = (int)r.level;
     *bytes = r.ram_bytes;
     t->n.l1i_misses++;
-    if (*level == t->nlev)
+    if (*level == t->nlev) {
         t->n.ram_lines++;
+        aux_count(t, 1);
+    }
     t->n.ram_bytes += r.ram_bytes;
     return true;
 }
@@ -92,8 +112,10 @@ static TIMING_TARGET uint64_t wrong_path_fetch(edan_timing *t, const timing_prev
                 edan_cache_read_line(&t->dc, 1, line << t->line_shift, &r);
                 *level = (int)r.level;
                 *bytes = r.ram_bytes; /* not an L1i miss of the right path: not counted as one */
-                if (*level == t->nlev)
+                if (*level == t->nlev) {
                     t->n.ram_lines++;
+                    aux_count(t, 1);
+                }
                 t->n.ram_bytes += r.ram_bytes;
                 return line + 1;
             }
@@ -145,6 +167,7 @@ STEP_INLINE void count_access(edan_timing *t, const edan_cache_result *r)
     }
     if ((int)r->level == t->nlev) {
         t->n.ram_lines++;
+        aux_count(t, 1);
         /*
          * an epoch is the misses whose latencies overlap: one the window can hold with its first (at most
          * rob_entries records after it) and the first level's MSHRs can keep in flight with the others (at
@@ -153,6 +176,7 @@ STEP_INLINE void count_access(edan_timing *t, const edan_cache_result *r)
         if (!t->epoch_at || t->n.instructions + 1 - t->epoch_at > t->m.rob_entries ||
             t->epoch_lines >= t->m.data[0].mshrs) {
             t->n.ram_epochs++;
+            aux_count(t, 0);
             t->epoch_at = t->n.instructions + 1;
             t->epoch_lines = 0;
         }
@@ -166,7 +190,10 @@ static inline void prefetch_count(edan_timing *t, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         t->n.ram_bytes += t->pf.issue[i].bytes;
-        t->n.ram_lines += t->pf.issue[i].src == t->nlev;
+        if (t->pf.issue[i].src == t->nlev) {
+            t->n.ram_lines++;
+            aux_count(t, 1);
+        }
     }
 }
 
@@ -225,6 +252,18 @@ static TIMING_TARGET uint32_t prefetch_train(edan_timing *t, const edan_insn *in
     return prefetch_train_pc(t, in->pc, addr, r, req, first);
 }
 
+/* The sampled model's arrays by id (timing_internal.h) from old to cap ids; 0, or -1 (some grown: only larger). */
+static __attribute__((noinline)) int smp_grow(timing_sampler *s, size_t old, size_t cap, size_t Kp)
+{
+    const size_t A = EDAN_TIMING_AUX;
+    void *q;
+#define GROW(p, per) ((q = edan_grow_zeroed((p), old * (per), cap * (per), sizeof *(p))) != NULL && ((p) = q, 1))
+    const bool ok = GROW(s->id_est, Kp) && GROW(s->id_stall_est, Kp) && GROW(s->id_gen, 1) && GROW(s->touched, 1) &&
+                    GROW(s->id_aux, A) && GROW(s->id_aux_unit, A) && GROW(s->id_aux_est, A);
+#undef GROW
+    return ok ? 0 : -1;
+}
+
 /* Room for id in the attribution arrays (they grow with the code executed, not the trace); 0 or -1. */
 static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint32_t id)
 {
@@ -244,13 +283,7 @@ static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint3
     uint64_t *d = fd ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
     if (d)
         t->id_pc = d;
-    double *e = d && t->smp.on ? edan_grow_zeroed(t->smp.id_est, t->id_cap * Kp, cap * Kp, sizeof *e) : NULL;
-    if (e)
-        t->smp.id_est = e;
-    double *f = e ? edan_grow_zeroed(t->smp.id_stall_est, t->id_cap * Kp, cap * Kp, sizeof *f) : NULL;
-    if (f)
-        t->smp.id_stall_est = f;
-    if (!d || (t->smp.on && !f)) {
+    if (!d || (t->smp.on && smp_grow(&t->smp, t->id_cap, cap, Kp))) {
         edan_error_set(&t->err, "out of memory for the timing model's attribution (%zu instructions)", cap);
         return -1;
     }
@@ -261,6 +294,22 @@ static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint3
 STEP_INLINE int id_room(edan_timing *t, uint32_t id)
 {
     return id < t->id_cap ? 0 : id_grow(t, id);
+}
+
+/*
+ * The sampled model's current unit schedules id: the ids its fold (timing_sample.c) visits, each once. The
+ * unit's first id folds the unit before (its rows are folded once the next unit has begun: the last unit's
+ * weight is known only at the end).
+ */
+STEP_INLINE void smp_touch(edan_timing *t, uint32_t id)
+{
+    timing_sampler *s = &t->smp;
+    if (s->id_gen[id] != s->gen) {
+        if (s->folded < s->n)
+            edan_timing_fold_unit(t);
+        s->id_gen[id] = s->gen;
+        s->touched[s->n_touched++] = id;
+    }
 }
 
 /*
@@ -445,6 +494,9 @@ STEP_INLINE void warm_predict(edan_timing *t, const timing_prev *br, const edan_
                               uint64_t *branches, uint64_t *mispredicts)
 {
     if (predict_before(t, br, pc, branches, mispredicts)) {
+        /* the wrong path's line is the record's after the branch (wrong_path(), as the scheduled step's) */
+        if (rec->id < t->id_cap || !id_grow(t, rec->id))
+            t->aux_id = rec->id;
         int wlevel = 0;
         uint32_t wbytes = 0;
         if (wrong_path_fetch(t, br, pc, &wlevel, &wbytes))
@@ -489,6 +541,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
         if (t->iline != d->iline) { /* fetch leaves its line (fetch_line()) */
             int ilevel = 0;
             uint32_t ibytes = 0;
+            t->aux_id = id; /* what the rare paths count is this record's (aux_count()) */
             (void)fetch_line_any(t, rec->insn, &ilevel, &ibytes);
         }
         if (region) /* the row's count (edan_timing_id_count()); its pc is the row's */
@@ -502,6 +555,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             if (!plain) {
                 if (region) /* count_access() numbers a memory line's epoch by the record */
                     t->n.instructions = base + j;
+                t->aux_id = id;
                 functional_access(t, rec, region);
             } else {
                 const bool store = (w & WARM_STORE) != 0;
@@ -511,6 +565,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
                 } else {
                     if (region) /* as above */
                         t->n.instructions = base + j;
+                    t->aux_id = id;
                     warm_past_mru(t, rec->addr, size, store);
                 }
                 accesses++; /* loads and stores of this path: the loads are those less the stores */
@@ -519,6 +574,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             if (region && d->ss_ops)
                 store_sets_skip(t, rec, d, base + j, &ss_n);
         } else if (plain && (w & WARM_AMO) && !(rec->flags & EDAN_EXEC_NO_ACCESS)) {
+            t->aux_id = id;
             if (region) /* as above */
                 t->n.instructions = base + j;
             functional_access(t, rec, region);
@@ -594,6 +650,7 @@ STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
     if (t->pf.any) /* the region's lines evicted unused so far are the region's */
         edan_prefetch_collect(&t->pf, &t->dc);
     memcpy(pf, t->pf.n, sizeof pf);
+    t->aux_off = true; /* nor per id (aux_count()) */
     /* runs of the program's records (functional_run() stops at a kernel's write) and of the kernel's writes */
     for (size_t i = 0, k; i < n; i += k) {
         if (recs[i].flags & EDAN_EXEC_KERNEL) {
@@ -602,12 +659,15 @@ STEP_INLINE int warm_run(edan_timing *t, const edan_exec *recs, size_t n)
             kernel_writes(t, recs + i, k);
         } else {
             const long j = functional_run(t, recs + i, n - i, false, !t->pf.any);
-            if (j < 0)
+            if (j < 0) {
+                t->aux_off = false;
                 return -1;
+            }
             k = (size_t)j;
         }
     }
     t->n = keep;
+    t->aux_off = false;
     if (t->pf.any) { /* the prefetchers' counts too, and the lines they brought that were evicted unused */
         edan_prefetch_collect(&t->pf, &t->dc);
         memcpy(t->pf.n, pf, sizeof pf);
