@@ -165,6 +165,61 @@ static void test_burst_rows(int streams)
 }
 
 /*
+ * Rows on random streams (timing_random.h's, with phases of misses: the
+ * stream's loads read fresh lines in bursts in a random third of it), at
+ * one to four latencies, sampled at random units and periods: in every
+ * lane each row is at least 0, its stall between 0 and its cycles, the
+ * rows sum to the lane's estimate and their stalls to its stall. A row of
+ * a few heavily weighted units could come out below 0 before the misses'
+ * price was lowered for it (price_rows(), timing_sample.c).
+ */
+static void test_rows_random(int streams)
+{
+    enum { N = 240000 };
+    static edan_exec r[N];
+    static edan_insn table[NIDS];
+    int negative = 0;
+    for (int trial = 0; trial < 4 * streams; trial++) {
+        rt_seed(9090 + (uint64_t)trial);
+        edan_machine m = small_machine();
+        random_stream(table, r, NRECS);
+        const size_t burst_from = rt_below(N), burst_to = burst_from + N / 3;
+        size_t lines = 0;
+        for (size_t i = NRECS; i < N; i++) {
+            r[i] = r[i % NRECS];
+            if (r[i].addr && i >= burst_from && i < burst_to && rt_below(4) == 0)
+                r[i].addr = fresh(lines++);
+            else if (r[i].addr)
+                r[i].addr += 8 * rt_below(256);
+        }
+        const int nl = 1 + (int)rt_below(4);
+        double lat[4];
+        for (int k = 0; k < nl; k++)
+            lat[k] = 20 + (double)rt_below(600);
+        const uint64_t u = 50 + rt_below(500), w = rt_below(500);
+        const edan_timing_sampling smp = {u, w, 4 * (u + w) + rt_below(20000), rt_below(4), 0};
+        edan_timing *t = timing_run_sampled(&m, r, N, lat, nl, 1 + rt_below(5000), 1, &smp);
+        if (!t)
+            return;
+        for (int k = 0; k < nl; k++) {
+            const edan_timing_lane l = edan_timing_lane_get(t, k);
+            double sum = 0, stall = 0;
+            for (uint32_t id = 0; id < NIDS; id++) {
+                const double c = edan_timing_id_cycles(t, id, k), st = edan_timing_id_stall(t, id, k);
+                negative += c < 0 || st < 0 || st > c;
+                sum += c;
+                stall += st;
+            }
+            CHECK(fabs(sum - l.cycles) <= 1e-9 * l.cycles && fabs(stall - l.mem_stall_cycles) <= 1e-9 * l.cycles,
+                  "stream %d lane %d: rows %.17g cycles, stall %.17g; the lane %.17g, %.17g", trial, k, sum, stall,
+                  l.cycles, l.mem_stall_cycles);
+        }
+        edan_timing_free(t);
+    }
+    CHECK(negative == 0, "%d rows below 0 or with a stall outside [0, cycles]", negative);
+}
+
+/*
  * Misses in a phase (spills.tsp's: its last four periods held three quarters
  * of the memory lines of the run's sampled part): a stream of additions
  * whose last 256,000 records load fresh lines, one in 4 records, in runs of
@@ -422,6 +477,7 @@ void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed, int
 {
     test_burst_slope(streams);
     test_burst_rows(streams);
+    test_rows_random(streams);
     test_phase_slope(streams);
     test_dense_keeps_draws();
     test_steady_rise_not_dense();

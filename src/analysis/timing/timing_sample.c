@@ -8,6 +8,7 @@
  * stream, never per record.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -462,6 +463,100 @@ void edan_timing_sample_next(edan_timing *t)
 /* After the stream                                                       */
 /* ===================================================================== */
 
+/* The correction of id's row in a lane whose estimate priced the counts at b: b times its counts missed. */
+static double row_correction(const timing_sampler *s, size_t id, const double *b)
+{
+    return b[0] * ((double)s->id_aux[id * NAUX] - s->id_aux_est[id * NAUX]) +
+           b[1] * ((double)s->id_aux[id * NAUX + 1] - s->id_aux_est[id * NAUX + 1]);
+}
+
+/* The price of id's counts in the whole region in a lane whose estimate priced a count at b. */
+static double row_price(const timing_sampler *s, size_t id, const double *b)
+{
+    return b[0] * (double)s->id_aux[id * NAUX] + b[1] * (double)s->id_aux[id * NAUX + 1];
+}
+
+/*
+ * Lane k's rows, after the stream: each row's share of the counts the
+ * units missed (its instructions' in the region less their units' weighted
+ * ones), priced as the lane's estimate prices them (b): the rows then sum
+ * to the estimate, and a row's cycles in a lane are its units' own plus its
+ * own misses' price, never scaled by what the other rows missed. That cost
+ * is memory's: the stall's too.
+ *
+ * A row whose few units held misses that their weight overcounts, and
+ * that cost less than the price b (a small function measured in a unit or
+ * two, weighted by tens), can come out below 0: for it the price was too
+ * high. It is 0, and what it lacked lowers the price of every other row's
+ * misses alike, in proportion to that price (its counts in the region
+ * times b), which a row without a count does not have: it keeps its own
+ * cycles, and a row no unit measured keeps most of its misses' price. A
+ * row that this takes below 0 is 0 in turn (a few rounds; in a stream
+ * where the prices cannot hold what is lacking, every row is scaled). A
+ * row's stall is at most its cycles; the lane's is the rows' sum.
+ */
+static void price_rows(edan_timing *t, int k, const double *b)
+{
+    timing_sampler *s = &t->smp;
+    const size_t Kp = (size_t)t->Kp;
+    double *e0 = s->id_est + (size_t)k, *st0 = s->id_stall_est + (size_t)k;
+    double deficit = 0;
+    for (size_t id = 0; id < t->id_cap; id++) {
+        const double c = row_correction(s, id, b);
+        e0[id * Kp] += c;
+        st0[id * Kp] += c;
+        if (e0[id * Kp] < 0)
+            deficit -= e0[id * Kp];
+    }
+    bool *zero = deficit > 0 ? calloc(t->id_cap, sizeof *zero) : NULL; /* rows held at 0 */
+    for (size_t id = 0; zero && id < t->id_cap; id++)
+        if (e0[id * Kp] < 0) {
+            st0[id * Kp] -= e0[id * Kp];
+            e0[id * Kp] = 0;
+            zero[id] = true;
+        }
+    for (int round = 0; zero && deficit > 0 && round < 8; round++) {
+        double priced = 0;
+        for (size_t id = 0; id < t->id_cap; id++) {
+            const double p = row_price(s, id, b);
+            priced += !zero[id] && p > 0 ? p : 0;
+        }
+        if (priced <= 0)
+            break;
+        const double f = deficit / priced;
+        deficit = 0;
+        for (size_t id = 0; id < t->id_cap; id++) {
+            double *e = &e0[id * Kp], *st = &st0[id * Kp];
+            const double p = row_price(s, id, b);
+            if (zero[id] || p <= 0)
+                continue;
+            double cut = f * p;
+            if (cut >= *e) { /* 0, the rest to the next round */
+                deficit += cut - *e;
+                cut = *e;
+                zero[id] = true;
+            }
+            *e -= cut;
+            *st -= cut;
+        }
+    }
+    free(zero);
+    double pos = 0;
+    for (size_t id = 0; deficit > 0 && id < t->id_cap; id++)
+        pos += e0[id * Kp] > 0 ? e0[id * Kp] : 0;
+    const double f = deficit > 0 && pos > deficit ? (pos - deficit) / pos : 1; /* the last resort */
+    double stall = 0;
+    for (size_t id = 0; id < t->id_cap; id++) {
+        double *e = &e0[id * Kp], *st = &st0[id * Kp];
+        const double v = *e < 0 ? 0 : *e * f;
+        *st += v - *e;
+        *e = v;
+        *st = *st < 0 ? 0 : *st > *e ? *e : *st;
+        stall += *st;
+    }
+    s->stall_est[k] = stall;
+}
+
 void edan_timing_sample_close(edan_timing *t)
 {
     timing_sampler *s = &t->smp;
@@ -503,31 +598,8 @@ void edan_timing_sample_close(edan_timing *t)
     free(y);
     if (s->covered)
         return;
-    /*
-     * Each row's share of the counts the units missed (its instructions'
-     * in the region less their units' weighted ones), priced as the lane's
-     * estimate prices them: the rows then sum to the estimate, and a row's
-     * cycles in each lane are its units' own plus its own misses' price,
-     * never scaled by what the other rows missed. That cost is memory's:
-     * the stall's too.
-     */
-    const size_t Kp = (size_t)t->Kp;
-    for (size_t id = 0; id < t->id_cap; id++) {
-        double m[NAUX];
-        bool any = false;
-        for (int j = 0; j < NAUX; j++) {
-            m[j] = (double)s->id_aux[id * NAUX + j] - s->id_aux_est[id * NAUX + j];
-            any |= m[j] != 0;
-        }
-        for (int k = 0; any && k < t->K; k++) {
-            double c = 0;
-            for (int j = 0; j < NAUX; j++)
-                c += b[k][j] * m[j];
-            s->id_est[id * Kp + (size_t)k] += c;
-            s->id_stall_est[id * Kp + (size_t)k] += c;
-            s->stall_est[k] += c;
-        }
-    }
+    for (int k = 0; k < t->K; k++)
+        price_rows(t, k, b[k]);
 }
 
 void edan_timing_sample_free(edan_timing *t)
