@@ -336,6 +336,71 @@ static int open_debug_file(Elf *elf)
     return -1;
 }
 
+/* Where elf's link addresses are at run time when its file offset 0 is mapped at base: + *shift (base minus its first
+ * loaded segment's page); false without a loaded segment. */
+static bool load_shift(Elf *elf, uint64_t base, uint64_t *shift)
+{
+    size_t n_phdr = 0;
+    if (elf_getphdrnum(elf, &n_phdr))
+        return false;
+    uint64_t first = UINT64_MAX;
+    for (size_t i = 0; i < n_phdr; i++) {
+        GElf_Phdr ph;
+        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < first)
+            first = ph.p_vaddr & ~(uint64_t)0xfff;
+    }
+    *shift = base - first;
+    return first != UINT64_MAX;
+}
+
+bool edan_elf_has_dwarf(struct Elf *elf)
+{
+    size_t shstrndx;
+    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+        return false;
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(elf, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+            continue;
+        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+        if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+            return true;
+    }
+    return false;
+}
+
+int edan_object_dwarf_open(const edan_object *o, uint64_t *shift)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return -1;
+    int fd = open(o->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), dfd = -1;
+    struct stat st;
+    if (fd < 0)
+        return -1;
+    Elf *elf = NULL, *debug = NULL;
+    GElf_Ehdr eh;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(elf = elf_begin(fd, ELF_C_READ, NULL)) ||
+        elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || !load_shift(elf, o->base, shift))
+        goto out;
+    if (edan_elf_has_dwarf(elf)) { /* built with -g, not stripped */
+        elf_end(elf);
+        return fd;
+    }
+    if ((dfd = open_debug_file(elf)) >= 0 &&
+        (!(debug = elf_begin(dfd, ELF_C_READ, NULL)) || elf_kind(debug) != ELF_K_ELF || !edan_elf_has_dwarf(debug))) {
+        close(dfd);
+        dfd = -1;
+    }
+    if (debug)
+        elf_end(debug);
+out:
+    if (elf)
+        elf_end(elf);
+    close(fd);
+    return dfd;
+}
+
 /* Append the function symbols of the object o, at its run-time addresses; -1 when out of memory. */
 static int add_object(symbol_lists *l, const edan_object *o)
 {
@@ -351,21 +416,11 @@ static int add_object(symbol_lists *l, const edan_object *o)
         return 0; /* gone since the run: its code is named by its span alone */
     Elf *elf = NULL;
     int rc = 0;
-    size_t n_phdr = 0;
     GElf_Ehdr eh;
+    uint64_t shift;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(elf = elf_begin(fd, ELF_C_READ, NULL)) ||
-        elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &n_phdr))
+        elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || !load_shift(elf, o->base, &shift))
         goto out;
-    /* the first loaded segment's page is what base is the run-time address of */
-    uint64_t first = UINT64_MAX;
-    for (size_t i = 0; i < n_phdr; i++) {
-        GElf_Phdr ph;
-        if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < first)
-            first = ph.p_vaddr & ~(uint64_t)0xfff;
-    }
-    if (first == UINT64_MAX)
-        goto out;
-    const uint64_t shift = o->base - first;
     rc = read_symbols(elf, SHT_SYMTAB, shift, l);
     if (rc == 1) { /* stripped, as a distribution's libraries are: its debug file's, else its exported ones */
         const int dfd = open_debug_file(elf);

@@ -53,6 +53,15 @@ int edan_elf_open(const char *path, edan_elf *out, edan_error *err);
  */
 int edan_elf_add_objects(edan_elf *e, const edan_objmap *m, edan_error *err);
 void edan_elf_close(edan_elf *e);
+/*
+ * The ELF file that holds the shared object o's DWARF, opened read-only: the object itself when it has
+ * .debug_info (built with -g), else its debug file (/usr/lib/debug/.build-id/, Debian's -dbg packages) when
+ * that has; -1 when neither has. *shift: run-time address = the DWARF's address + shift.
+ */
+int edan_object_dwarf_open(const edan_object *o, uint64_t *shift);
+/* Whether an ELF (libelf's) has DWARF debug information (.debug_info, or .zdebug_info compressed). */
+struct Elf;
+bool edan_elf_has_dwarf(struct Elf *elf);
 
 /*
  * What every report calls code outside the ELF's function symbols (a shared

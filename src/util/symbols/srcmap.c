@@ -52,16 +52,29 @@ typedef struct edan_srcmap_scopes {
     bool read;
 } edan_srcmap_scopes;
 
-struct edan_srcmap {
+/*
+ * One file's DWARF: the program's, or a shared object's (its own when built with -g, else its debug file's), read
+ * at the object's first lookup. Its addresses are the file's link addresses: a pc is looked up at pc - shift.
+ */
+typedef struct srcmap_dwarf {
     int fd;
     Elf *elf;
     Dwarf *dw;
-    edan_elf syms; /* fallback names for code without DWARF (the static C library) */
     Dwarf_Die *cus;
     edan_srcmap_scopes *scopes; /* per unit, read on first use */
     size_t n_cus;
     edan_srcmap_range *ranges; /* sorted by lo */
     size_t n_ranges;
+    uint64_t lo, hi, base, shift; /* an object's: the run-time addresses its mappings cover, its base and shift */
+    char *path;                   /* an object's file (NULL: the program's) */
+    bool read;                    /* an object's DWARF was looked for */
+} srcmap_dwarf;
+
+struct edan_srcmap {
+    srcmap_dwarf prog;  /* the program's */
+    srcmap_dwarf *objs; /* the shared objects', edan_srcmap_add_objects */
+    size_t n_objs;
+    edan_elf syms;           /* fallback names for code without DWARF (the static C library), the objects' included */
     edan_srcmap_slot *slots; /* open addressing, linear probing; capacity is a power of two */
     size_t cap, used;
     /* syms' functions sorted by symbol, then by place in syms (the first of equal symbols first): made at the
@@ -96,34 +109,34 @@ static bool edan_srcmap_grow(void **arr, size_t *cap, size_t n, size_t elem)
  * Index every unit's address ranges ourselves instead of relying on
  * dwarf_addrdie: that needs .debug_aranges, which not every toolchain emits,
  * while DW_AT_ranges / low_pc+high_pc are always present for units with code.
+ * has_lines (NULL: not looked for) tells whether any unit has a line table.
  */
-static bool edan_srcmap_index(edan_srcmap *m, const char *path, bool *has_lines, edan_error *err)
+static bool edan_srcmap_index(srcmap_dwarf *d, const char *path, bool *has_lines, edan_error *err)
 {
     size_t cu_cap = 0, range_cap = 0;
     Dwarf_CU *cu = NULL;
     Dwarf_Die cudie;
     int rc;
-    *has_lines = false;
-    while ((rc = dwarf_get_units(m->dw, cu, &cu, NULL, NULL, &cudie, NULL)) == 0) {
+    while ((rc = dwarf_get_units(d->dw, cu, &cu, NULL, NULL, &cudie, NULL)) == 0) {
         if (dwarf_tag(&cudie) != DW_TAG_compile_unit && dwarf_tag(&cudie) != DW_TAG_partial_unit &&
             dwarf_tag(&cudie) != DW_TAG_skeleton_unit)
             continue; /* type units carry no code */
         Dwarf_Lines *lines;
         size_t nlines = 0;
-        if (dwarf_getsrclines(&cudie, &lines, &nlines) == 0 && nlines > 0)
+        if (has_lines && !*has_lines && dwarf_getsrclines(&cudie, &lines, &nlines) == 0 && nlines > 0)
             *has_lines = true;
-        if (!edan_srcmap_grow((void **)&m->cus, &cu_cap, m->n_cus, sizeof *m->cus))
+        if (!edan_srcmap_grow((void **)&d->cus, &cu_cap, d->n_cus, sizeof *d->cus))
             goto oom;
-        size_t idx = m->n_cus++;
-        m->cus[idx] = cudie;
+        size_t idx = d->n_cus++;
+        d->cus[idx] = cudie;
         Dwarf_Addr base, lo, hi;
         ptrdiff_t off = 0;
         while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
             if (hi <= lo)
                 continue;
-            if (!edan_srcmap_grow((void **)&m->ranges, &range_cap, m->n_ranges, sizeof *m->ranges))
+            if (!edan_srcmap_grow((void **)&d->ranges, &range_cap, d->n_ranges, sizeof *d->ranges))
                 goto oom;
-            m->ranges[m->n_ranges++] = (edan_srcmap_range){.lo = lo, .hi = hi, .cu = idx};
+            d->ranges[d->n_ranges++] = (edan_srcmap_range){.lo = lo, .hi = hi, .cu = idx};
         }
         /* A unit whose ranges are unreadable just gets no attribution: lookups must not fail for one bad unit. */
     }
@@ -131,15 +144,15 @@ static bool edan_srcmap_index(edan_srcmap *m, const char *path, bool *has_lines,
         edan_error_set(err, "%s: cannot read DWARF units: %s", path, dwarf_errmsg(-1));
         return false;
     }
-    if (m->n_cus && !(m->scopes = calloc(m->n_cus, sizeof *m->scopes)))
+    if (d->n_cus && !(d->scopes = calloc(d->n_cus, sizeof *d->scopes)))
         goto oom;
-    if (m->n_ranges)
-        qsort(m->ranges, m->n_ranges, sizeof *m->ranges, edan_srcmap_cmp_range);
+    if (d->n_ranges)
+        qsort(d->ranges, d->n_ranges, sizeof *d->ranges, edan_srcmap_cmp_range);
     uint64_t max_hi = 0;
-    for (size_t i = 0; i < m->n_ranges; i++) {
-        if (m->ranges[i].hi > max_hi)
-            max_hi = m->ranges[i].hi;
-        m->ranges[i].max_hi = max_hi;
+    for (size_t i = 0; i < d->n_ranges; i++) {
+        if (d->ranges[i].hi > max_hi)
+            max_hi = d->ranges[i].hi;
+        d->ranges[i].max_hi = max_hi;
     }
     return true;
 oom:
@@ -147,22 +160,22 @@ oom:
     return false;
 }
 
-/* Whether the ELF has a .debug_info section (possibly compressed as .zdebug_info). */
-static bool edan_srcmap_has_debug(Elf *elf)
+static void dwarf_close(srcmap_dwarf *d)
 {
-    size_t shstrndx;
-    if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-        return false;
-    Elf_Scn *scn = NULL;
-    while ((scn = elf_nextscn(elf, scn))) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-            continue;
-        const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-        if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
-            return true;
-    }
-    return false;
+    for (size_t i = 0; d->scopes && i < d->n_cus; i++)
+        free(d->scopes[i].s);
+    free(d->scopes);
+    free(d->ranges);
+    free(d->cus);
+    if (d->dw)
+        dwarf_end(d->dw);
+    if (d->elf)
+        elf_end(d->elf);
+    if (d->fd >= 0)
+        close(d->fd);
+    free(d->path);
+    memset(d, 0, sizeof *d);
+    d->fd = -1;
 }
 
 edan_srcmap *edan_srcmap_open(const char *path, edan_error *err)
@@ -176,31 +189,32 @@ edan_srcmap *edan_srcmap_open(const char *path, edan_error *err)
         edan_error_set(err, "%s: out of memory", path);
         return NULL;
     }
-    m->fd = -1;
+    srcmap_dwarf *d = &m->prog;
+    d->fd = -1;
     /* edan_elf_open checks that this is a 64-bit RISC-V executable, with the same messages as the tracer. */
     if (edan_elf_open(path, &m->syms, err) != 0)
         goto fail;
-    m->fd = edan_input_open(path, "the program", 0, err);
-    if (m->fd < 0)
+    d->fd = edan_input_open(path, "the program", 0, err);
+    if (d->fd < 0)
         goto fail;
-    m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
-    if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
+    d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);
+    if (!d->elf || elf_kind(d->elf) != ELF_K_ELF) {
         edan_error_set(err, "%s: not an ELF file: %s", path, elf_errmsg(-1));
         goto fail;
     }
     /* libdw does not export its error codes, so tell "no debug info" apart from "broken debug info" ourselves. */
-    if (!edan_srcmap_has_debug(m->elf)) {
+    if (!edan_elf_has_dwarf(d->elf)) {
         edan_error_set(err, "%s: no DWARF debug info; rebuild the program with -g to get source file:line", path);
         goto fail;
     }
-    m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
-    if (!m->dw) {
+    d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL);
+    if (!d->dw) {
         edan_error_set(err, "%s: cannot read DWARF debug info (%s); rebuild the program with -g", path,
                        dwarf_errmsg(-1));
         goto fail;
     }
-    bool has_lines;
-    if (!edan_srcmap_index(m, path, &has_lines, err))
+    bool has_lines = false;
+    if (!edan_srcmap_index(d, path, &has_lines, err))
         goto fail;
     if (!has_lines) {
         edan_error_set(err, "%s: DWARF has no line table (.debug_line); rebuild the program with -g", path);
@@ -220,7 +234,57 @@ fail:
 
 int edan_srcmap_add_objects(edan_srcmap *m, const edan_objmap *objects, edan_error *err)
 {
+    if (!objects || !objects->n)
+        return 0;
+    srcmap_dwarf *grown = realloc(m->objs, (m->n_objs + objects->n) * sizeof *grown);
+    if (!grown) {
+        edan_error_set(err, "out of memory naming the shared objects");
+        return -1;
+    }
+    m->objs = grown;
+    for (size_t i = 0; i < objects->n; i++) { /* their DWARF is read at their first lookup */
+        const edan_object *o = &objects->objs[i];
+        srcmap_dwarf *d = &m->objs[m->n_objs];
+        memset(d, 0, sizeof *d);
+        d->fd = -1;
+        d->lo = o->lo;
+        d->hi = o->hi;
+        d->base = o->base;
+        if (!(d->path = strdup(o->path))) {
+            edan_error_set(err, "out of memory naming the shared objects");
+            return -1;
+        }
+        m->n_objs++;
+    }
     return edan_elf_add_objects(&m->syms, objects, err);
+}
+
+/* The DWARF that holds run-time pc: an object's (read at its first lookup: NULL when it has none), else the
+ * program's. */
+static srcmap_dwarf *dwarf_at(edan_srcmap *m, uint64_t pc)
+{
+    for (size_t i = 0; i < m->n_objs; i++) {
+        srcmap_dwarf *d = &m->objs[i];
+        if (pc < d->lo || pc >= d->hi)
+            continue;
+        if (!d->read) {
+            d->read = true;
+            const edan_object o = {d->path, d->lo, d->hi, d->base};
+            edan_error ignored = {0};
+            d->fd = edan_object_dwarf_open(&o, &d->shift);
+            if (d->fd >= 0 && (!(d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL)) ||
+                               !(d->dw = dwarf_begin_elf(d->elf, DWARF_C_READ, NULL)) ||
+                               !edan_srcmap_index(d, d->path, NULL, &ignored))) {
+                char *path = d->path; /* kept: the object is still this one, without lines */
+                d->path = NULL;
+                const uint64_t lo = d->lo, hi = d->hi;
+                dwarf_close(d);
+                *d = (srcmap_dwarf){.fd = -1, .lo = lo, .hi = hi, .path = path, .read = true};
+            }
+        }
+        return d->dw ? d : NULL;
+    }
+    return &m->prog;
 }
 
 const edan_elf *edan_srcmap_elf(const edan_srcmap *m)
@@ -232,38 +296,31 @@ void edan_srcmap_close(edan_srcmap *m)
 {
     if (!m)
         return;
-    for (size_t i = 0; m->scopes && i < m->n_cus; i++)
-        free(m->scopes[i].s);
-    free(m->scopes);
+    dwarf_close(&m->prog);
+    for (size_t i = 0; i < m->n_objs; i++)
+        dwarf_close(&m->objs[i]);
+    free(m->objs);
     free(m->by_symbol);
     free(m->slots);
-    free(m->ranges);
-    free(m->cus);
-    if (m->dw)
-        dwarf_end(m->dw);
-    if (m->elf)
-        elf_end(m->elf);
-    if (m->fd >= 0)
-        close(m->fd);
     edan_elf_close(&m->syms);
     free(m);
 }
 
 /* The index of the unit containing pc, or SIZE_MAX. */
-static size_t edan_srcmap_cu_at(edan_srcmap *m, uint64_t pc)
+static size_t edan_srcmap_cu_at(const srcmap_dwarf *d, uint64_t pc)
 {
-    size_t lo = 0, hi = m->n_ranges;
+    size_t lo = 0, hi = d->n_ranges;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->ranges[mid].lo <= pc)
+        if (d->ranges[mid].lo <= pc)
             lo = mid + 1;
         else
             hi = mid;
     }
     /* Ranges may overlap (e.g. a partial unit); scan back only while an earlier range can still reach pc. */
-    for (size_t i = lo; i > 0 && m->ranges[i - 1].max_hi > pc; i--)
-        if (pc < m->ranges[i - 1].hi)
-            return m->ranges[i - 1].cu;
+    for (size_t i = lo; i > 0 && d->ranges[i - 1].max_hi > pc; i--)
+        if (pc < d->ranges[i - 1].hi)
+            return d->ranges[i - 1].cu;
     return SIZE_MAX;
 }
 
@@ -367,14 +424,14 @@ static int edan_srcmap_cmp_scope(const void *a, const void *b)
 }
 
 /* Unit cu's scopes, read once. Out of memory leaves the unit without scopes (lookups fall back to symbols). */
-static edan_srcmap_scopes *edan_srcmap_unit_scopes(edan_srcmap *m, size_t cu)
+static edan_srcmap_scopes *edan_srcmap_unit_scopes(srcmap_dwarf *d, size_t cu)
 {
-    edan_srcmap_scopes *u = &m->scopes[cu];
+    edan_srcmap_scopes *u = &d->scopes[cu];
     if (u->read)
         return u;
     u->read = true;
     scope_list l = {NULL, 0, 0, false};
-    edan_srcmap_walk(&m->cus[cu], 1, &l);
+    edan_srcmap_walk(&d->cus[cu], 1, &l);
     if (l.oom) {
         free(l.s);
         return u;
@@ -396,22 +453,23 @@ static edan_srcmap_scopes *edan_srcmap_unit_scopes(edan_srcmap *m, size_t cu)
  * has a name, or NULL (what dwarf_getscopes() would give, from the unit's
  * scopes read once). A scope's name is resolved once, at its first pc.
  */
-static const char *edan_srcmap_dwarf_function(edan_srcmap *m, size_t cu, uint64_t pc)
+/* (the unit's addresses are the DWARF's, lpc; pc the run-time address the symbols have) */
+static const char *edan_srcmap_dwarf_function(edan_srcmap *m, srcmap_dwarf *d, size_t cu, uint64_t lpc, uint64_t pc)
 {
-    edan_srcmap_scopes *u = edan_srcmap_unit_scopes(m, cu);
+    edan_srcmap_scopes *u = edan_srcmap_unit_scopes(d, cu);
     size_t lo = 0, hi = u->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (u->s[mid].lo <= pc)
+        if (u->s[mid].lo <= lpc)
             lo = mid + 1;
         else
             hi = mid;
     }
     const char *name = NULL;
     unsigned best = 0;
-    for (size_t i = lo; i > 0 && u->s[i - 1].max_hi > pc; i--) {
+    for (size_t i = lo; i > 0 && u->s[i - 1].max_hi > lpc; i--) {
         edan_srcmap_scope *s = &u->s[i - 1];
-        if (pc >= s->hi || s->depth <= best)
+        if (lpc >= s->hi || s->depth <= best)
             continue;
         if (!s->named) {
             s->name = edan_srcmap_die_name(m, &s->die, pc);
@@ -430,16 +488,19 @@ static void edan_srcmap_resolve(edan_srcmap *m, uint64_t pc, edan_srcmap_slot *s
     s->function = NULL;
     s->file = NULL;
     s->line = 0;
-    const size_t cu = edan_srcmap_cu_at(m, pc);
+    /* a shared object's code is looked up in its own DWARF, at the address the DWARF has */
+    srcmap_dwarf *d = dwarf_at(m, pc);
+    const uint64_t lpc = d ? pc - d->shift : pc;
+    const size_t cu = d ? edan_srcmap_cu_at(d, lpc) : SIZE_MAX;
     if (cu != SIZE_MAX) {
-        Dwarf_Line *l = dwarf_getsrc_die(&m->cus[cu], pc);
+        Dwarf_Line *l = dwarf_getsrc_die(&d->cus[cu], lpc);
         if (l) {
             int lineno = 0;
             s->file = dwarf_linesrc(l, NULL, NULL);
             if (dwarf_lineno(l, &lineno) == 0 && lineno > 0)
                 s->line = (unsigned)lineno;
         }
-        s->function = edan_srcmap_dwarf_function(m, cu, pc);
+        s->function = edan_srcmap_dwarf_function(m, d, cu, lpc, pc);
     }
     if (!s->function) {
         const edan_elf_func *f = edan_elf_func_at(&m->syms, pc);

@@ -4,7 +4,8 @@
  *
  * Reports attribute every distinct static instruction of a trace (up to
  * ~1e5), so lookups are cached per pc: the DWARF is walked once per pc.
- * Addresses are link-time addresses (the programs are static, non-PIE).
+ * Addresses are the program's link-time addresses (the plugin rebases a PIE's code to them) and the
+ * shared objects' run-time ones (edan_srcmap_add_objects).
  */
 #ifndef EDAN_UTIL_SRCMAP_H
 #define EDAN_UTIL_SRCMAP_H
@@ -43,8 +44,11 @@ bool edan_srcmap_lookup(edan_srcmap *m, uint64_t pc, edan_srcloc *out);
  * needs them too reads the file once. */
 const edan_elf *edan_srcmap_elf(const edan_srcmap *m);
 /*
- * Name the code of the shared objects the program mapped too (edan_elf_add_objects: functions; their lines
- * are not read). Right after edan_srcmap_open, before any lookup. 0, or -1 with err set.
+ * Name the code of the shared objects the program mapped too: their functions (edan_elf_add_objects) and
+ * lines, from each object's DWARF (its own when built with -g, else its debug file's: edan_object_dwarf_open),
+ * read at the first lookup of its code, at the run-time address minus the object's shift. Code of an object
+ * without DWARF has its function alone. Once, right after edan_srcmap_open, before any lookup. 0, or -1
+ * with err set.
  */
 int edan_srcmap_add_objects(edan_srcmap *m, const edan_objmap *objects, edan_error *err);
 
