@@ -570,3 +570,14 @@ target_link_libraries(objects_test PRIVATE edan_core)
 add_test(NAME shared_objects
          COMMAND objects_test /usr/aarch64-linux-gnu/lib/libm.so.6
                  /lib/x86_64-linux-gnu/libm.so.6:/lib/aarch64-linux-gnu/libm.so.6:/lib/riscv64-linux-gnu/libm.so.6)
+
+# The views that name functions while the stream runs (--footprint, --classes, the sampled tool, locality's
+# --reuse and --zoom, rank) name a shared library's code, online and offline; its lines from its DWARF, else a row
+# per function (issue 39: tests/library_views_test.py).
+if(QEMU_X86_64 AND PYTHON3 AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYSTEM_PROCESSOR STREQUAL "x86_64")
+  foreach(category views lines)
+    add_test(NAME library_${category}
+             COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/library_views_test.py ${CMAKE_BINARY_DIR} ${category})
+    set_tests_properties(library_${category} PROPERTIES TIMEOUT 600 LABELS native)
+  endforeach()
+endif()

@@ -337,11 +337,13 @@ static void paths_free(paths *ps)
     }
 }
 
-void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top,
-                          bool json)
+void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary,
+                          const edan_objmap *objects, int top, bool json)
 {
     edan_error err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &err) : NULL;
+    if (map) /* a dynamically linked program's libraries by name and line too */
+        edan_srcmap_add_objects(map, objects, &err);
     paths ps;
     paths_new(&ps, cp, data, map, top, NULL);
     if (json) {
@@ -363,11 +365,13 @@ void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath 
     edan_srcmap_close(map);
 }
 
-int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary, const char *dir,
-                             const char *base, edan_error *err)
+int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary,
+                             const edan_objmap *objects, const char *dir, const char *base, edan_error *err)
 {
     edan_error map_err = {0};
     edan_srcmap *map = binary && *binary ? edan_srcmap_open(binary, &map_err) : NULL;
+    if (map)
+        edan_srcmap_add_objects(map, objects, &map_err);
     edan_table csv;
     edan_table_init(&csv, &edan_critpath_tables[8]);
     paths ps;

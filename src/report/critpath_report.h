@@ -11,6 +11,7 @@
 #include "analysis/critpath/critpath.h"
 #include "report/table.h"
 #include "util/error.h"
+#include "util/symbols/objects.h"
 
 /* The paths' tables (JSON: each path's object and its lines) and the CSV table of every path's lines. */
 extern const edan_table_decl edan_critpath_tables[];
@@ -21,10 +22,11 @@ extern const edan_table_decl edan_critpath_tables[];
  * only); top = how many lines to list per path; data: the paths of the data eDAG (critpath.h), listed after cp's,
  * or NULL. Each line names what carries its links (via: registers, bytes).
  */
-void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary, int top,
-                          bool json);
-/* --csv-dir: <base>-critical-path.csv, every line of every path (a column names the path). 0, or -1 with err. */
-int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary, const char *dir,
-                             const char *base, edan_error *err);
+void edan_report_critpath(FILE *f, const edan_critpath *cp, const edan_critpath *data, const char *binary,
+                          const edan_objmap *objects, int top, bool json);
+/* --csv-dir: <base>-critical-path.csv, every line of every path (a column names the path). 0, or -1 with err.
+ * objects (NULL: none): the shared objects the program mapped, named with their lines (edan_srcmap_add_objects). */
+int edan_report_critpath_csv(const edan_critpath *cp, const edan_critpath *data, const char *binary,
+                             const edan_objmap *objects, const char *dir, const char *base, edan_error *err);
 
 #endif

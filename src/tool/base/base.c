@@ -8,12 +8,48 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "isa/native.h"
 #include "report/plot.h"
 
 /* A session begins with its base (a pointer to a struct is one to its first member; session.c asserts it). */
 static const edan_session_base *base(const edan_session *s)
 {
     return (const edan_session_base *)(const void *)s;
+}
+
+bool edan_session_functions(const edan_session *s, edan_elf *out)
+{
+    const char *binary = base(s)->src.binary;
+    edan_error ignored = {0};
+    memset(out, 0, sizeof *out);
+    if (!binary || !*binary || edan_elf_open(binary, out, &ignored))
+        return false;
+    if (!edan_elf_linked_pcs(out)) {
+        edan_elf_close(out);
+        return false;
+    }
+    bool named = false;
+    edan_session_name_objects(s, out, &named);
+    return true;
+}
+
+void edan_session_name_objects(const edan_session *s, edan_elf *elf, bool *named)
+{
+    if (*named)
+        return;
+    *named = true;
+    edan_error ignored = {0}; /* out of memory: the objects' code stays unnamed */
+    edan_elf_add_objects(elf, base(s)->src.objects, &ignored);
+}
+
+edan_srcmap *edan_session_srcmap(const edan_session *s)
+{
+    const char *binary = base(s)->src.binary;
+    edan_error ignored = {0};
+    edan_srcmap *m = binary && *binary ? edan_srcmap_open(binary, &ignored) : NULL;
+    if (m)
+        edan_srcmap_add_objects(m, base(s)->src.objects, &ignored);
+    return m;
 }
 
 void edan_session_source_name(const edan_session *s, bool strip_ext, char *buf, size_t cap)

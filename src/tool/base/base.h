@@ -34,6 +34,7 @@
 #include "report/table.h"
 #include "trace/exec.h"
 #include "util/error.h"
+#include "util/symbols/symbols.h"
 
 typedef struct edan_session edan_session;
 
@@ -155,6 +156,26 @@ typedef struct edan_session_base {
 void *edan_session_instance(const edan_session *s, const edan_tool_def *def);
 const edan_options *edan_session_options(const edan_session *s);
 const edan_report_source *edan_session_source(const edan_session *s);
+/*
+ * What names the run's code in a view, once the stream is over: the program's
+ * function symbols and those of the shared objects it mapped (the source's
+ * objects: edan_elf_add_objects), which are known only then (the plugin
+ * learns them as it translates code, a trace carries them after its
+ * records). A tool that names functions keeps each static instruction's pc
+ * during the stream and names it here, once per static instruction.
+ *
+ * edan_session_functions: open the program's symbols into *out with the
+ * objects' added; false (out cleared) without a program or when its symbols
+ * are not at the traced addresses (a RISC-V PIE: edan_elf_linked_pcs).
+ * edan_session_name_objects: add the objects to elf, the program's symbols a
+ * tool opened before the stream, once (*named); indices into elf->funcs
+ * taken before are stale. edan_session_srcmap: the program's source map with
+ * the objects' functions and lines (edan_srcmap_add_objects); NULL without
+ * DWARF or a program.
+ */
+bool edan_session_functions(const edan_session *s, edan_elf *out);
+void edan_session_name_objects(const edan_session *s, edan_elf *elf, bool *named);
+edan_srcmap *edan_session_srcmap(const edan_session *s);
 /*
  * The file name of what was analysed, for plots and titles: the trace's
  * (without its extension when strip_ext), else the program's, else

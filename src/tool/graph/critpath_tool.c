@@ -117,7 +117,8 @@ static void report(void *t, const edan_session *s, edan_report_format fmt, FILE 
     const critpath_tool *c = t;
     const char *binary = edan_session_source(s)->binary;
     if (fmt != EDAN_FORMAT_TABLE)
-        edan_report_critpath(f, c->full, c->data, binary, fmt == EDAN_FORMAT_JSON ? 20 : 10, fmt == EDAN_FORMAT_JSON);
+        edan_report_critpath(f, c->full, c->data, binary, edan_session_source(s)->objects,
+                             fmt == EDAN_FORMAT_JSON ? 20 : 10, fmt == EDAN_FORMAT_JSON);
 }
 
 /* --csv-dir: <name>-critical-path.csv */
@@ -129,7 +130,8 @@ static int outputs(void *t, const edan_session *s, edan_error *err)
         return 0;
     char name[1100];
     edan_session_file_base(s, name, sizeof name);
-    return edan_report_critpath_csv(c->full, c->data, edan_session_source(s)->binary, o->csv_dir, name, err);
+    return edan_report_critpath_csv(c->full, c->data, edan_session_source(s)->binary, edan_session_source(s)->objects,
+                                    o->csv_dir, name, err);
 }
 
 static const edan_tool_option options[] = {

@@ -40,7 +40,8 @@ typedef struct lc_insn {
     uint32_t block_mask;       /* not yet in the block map */
     uint32_t ticket;           /* the first access's first ticket in the windows (one per block and row) */
     uint32_t tickets;          /* its tickets */
-    uint32_t fn;               /* function index (LC_UNKNOWN_FN without symbols or outside every function) */
+    uint32_t fn;               /* function index (LC_UNKNOWN_FN without symbols or outside every function): the
+                                  program's during the stream, with the shared objects' once it is over */
     uint32_t fn_row;           /* the windows' row of its function (LC_NO_ROW without symbols) */
     uint32_t nest_at, nest_n;  /* the rows of the loops known to hold it: t->nest[nest_at .. nest_at + nest_n) */
     uint32_t changes_seen;     /* the changes of t->change applied to them */
@@ -80,7 +81,8 @@ typedef struct classes_tool {
      * access is made (the finder is told every record before its access).
      */
     edan_split_windows win;
-    uint32_t *fn_row;   /* the row of function index f (the last one: outside every function), LC_NO_ROW: none yet */
+    uint32_t *fn_row;   /* the row of function index f (the last one: outside every function), LC_NO_ROW: none yet;
+                           once named, LC_NO_ROW for a function whose row holds other functions' loads too */
     uint32_t *loop_row; /* the row of loop id l, LC_NO_ROW: none yet */
     uint32_t n_loop_row;
     lc_change *change; /* every growth of a loop's range, in order */
@@ -93,6 +95,8 @@ typedef struct classes_tool {
     edan_elf elf;
     bool elf_open; /* the symbols were read (the loops' tail-call test, as the reuse tool's) */
     bool have_elf; /* and they are at the traced addresses (not a PIE): functions and lines */
+    bool named;    /* the stream is over: elf names the shared objects' code too, fn and fn_row are by its functions
+                      (classes_view.c) */
     edan_loops *loops;
     edan_error err;
 } classes_tool;

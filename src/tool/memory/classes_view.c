@@ -175,8 +175,7 @@ static lc_row *group_rows(const classes_tool *t, int by, size_t *n_rows)
 
 static edan_srcmap *open_src(const classes_tool *t, const edan_session *s)
 {
-    edan_error ignored = {0};
-    return t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+    return t->have_elf ? edan_session_srcmap(s) : NULL;
 }
 
 /* A loop's place: its head's function, file and line. */
@@ -625,11 +624,48 @@ static void free_tables(lc_tables *x)
 /* Report                                                                 */
 /* ===================================================================== */
 
+/*
+ * Name the instructions' functions once the stream is over, the shared objects' included (edan_session_name_objects):
+ * each fn anew, and fn_row by the new functions. A function's loads counted in the windows' row the stream gave
+ * its instruction (its program function's, or the one row of code outside them, a library's too); that row is
+ * the function's when no other function's loads are in it, else the function has none.
+ */
+static void name_functions(classes_tool *t, const edan_session *s)
+{
+    if (!t->have_elf || t->named)
+        return;
+    edan_session_name_objects(s, &t->elf, &t->named);
+    const uint32_t rows = t->win.n_rows, none = LC_NO_ROW, shared = LC_NO_ROW - 1;
+    uint32_t *owner = malloc((rows + 1) * sizeof *owner), *by_fn = malloc((t->elf.n_funcs + 1) * sizeof *by_fn);
+    for (size_t f = 0; by_fn && f <= t->elf.n_funcs; f++)
+        by_fn[f] = LC_NO_ROW;
+    for (uint32_t r = 0; owner && r < rows; r++)
+        owner[r] = none;
+    for (size_t i = 0; i < t->n_insns; i++) {
+        lc_insn *in = &t->insns[i];
+        const edan_elf_func *f = edan_elf_func_at(&t->elf, in->pc);
+        in->fn = f ? (uint32_t)(f - t->elf.funcs) : LC_UNKNOWN_FN;
+        const uint32_t key = in->fn == LC_UNKNOWN_FN ? (uint32_t)t->elf.n_funcs : in->fn;
+        if (owner && in->fn_row < rows)
+            owner[in->fn_row] = owner[in->fn_row] == none || owner[in->fn_row] == key ? key : shared;
+    }
+    for (size_t i = 0; owner && by_fn && i < t->n_insns; i++) {
+        const lc_insn *in = &t->insns[i];
+        const uint32_t key = in->fn == LC_UNKNOWN_FN ? (uint32_t)t->elf.n_funcs : in->fn;
+        if (in->fn_row < rows && owner[in->fn_row] == key)
+            by_fn[key] = in->fn_row;
+    }
+    free(owner);
+    free(t->fn_row);
+    t->fn_row = by_fn; /* NULL when out of memory: no function's windows */
+}
+
 int edan_lc_results(void *tool, const edan_session *s, edan_tool_results *x)
 {
     lc_tables *t = malloc(sizeof *t);
     if (!t)
         return -1;
+    name_functions(tool, s);
     make_tables(tool, s, t);
     *x = (edan_tool_results){t->r, N_RESULTS, t};
     return 0;

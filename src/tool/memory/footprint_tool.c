@@ -134,17 +134,12 @@ static uint32_t insn_of(footprint_tool *t, const edan_exec *r)
     in->entry = OTHER;
     in->ahead = NO_LINE;
     in->vcpu = r->vcpu;
-    if (first) { /* another vCPU's: the same function, after it in the ring */
-        in->fn = t->insns[first - 1].fn;
+    in->fn = UNKNOWN; /* named once the stream is over (footprint_view.c), the shared objects' code too */
+    if (first) {      /* another vCPU's: after it in the ring */
         in->next = t->insns[first - 1].next;
         t->insns[first - 1].next = index;
     } else {
-        in->fn = UNKNOWN;
         in->next = index;
-        if (t->have_elf) {
-            const edan_elf_func *f = edan_elf_func_at(&t->elf, in->pc);
-            in->fn = f ? (uint32_t)(f - t->elf.funcs) : UNKNOWN;
-        }
     }
     t->id_insn[r->id] = index + 1;
     return index;

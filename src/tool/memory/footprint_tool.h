@@ -40,7 +40,8 @@ typedef struct fp_insn {
     uint64_t line, mask; /* its current line (NO_LINE: none) and the bytes it touched there, not yet stored */
     uint64_t entry;      /* where they go: the line's entry's index in `lines` (OTHER: a pair in `map`) */
     uint64_t ahead;      /* the line of its latest record looked up ahead (NO_LINE: none) */
-    uint32_t fn;         /* function index, UNKNOWN without symbols or outside every function */
+    uint32_t fn;         /* function index, UNKNOWN without symbols or outside every function: set once the
+                            stream is over (the shared objects are known then) */
     uint32_t next;       /* the next index of the same static instruction (another vCPU's; itself: none) */
     uint16_t vcpu;       /* the vCPU whose accesses these are */
 } fp_insn;
@@ -69,6 +70,7 @@ typedef struct footprint_tool {
     edan_elf elf;
     bool elf_open; /* the program's symbols were read (for the loops' tail-call test, as the reuse tool) */
     bool have_elf; /* and they are at the addresses traced (not a PIE): functions and source lines */
+    bool named;    /* the shared objects' functions were added to elf, and each instruction's fn set */
     edan_loops *loops;
     edan_error err;
 } footprint_tool;

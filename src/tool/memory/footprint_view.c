@@ -301,8 +301,7 @@ static void make_tables(const footprint_tool *t, const edan_session *s, fp_table
         snprintf(name, sizeof name, "vcpu %" PRIu32, x->rows[T_THREADS][i].key);
         r[0].s = edan_table_str(&x->t[T_THREADS], name);
     }
-    edan_error ignored = {0};
-    edan_srcmap *src = t->have_elf ? edan_srcmap_open(edan_session_source(s)->binary, &ignored) : NULL;
+    edan_srcmap *src = t->have_elf ? edan_session_srcmap(s) : NULL;
     for (int k = T_LOOPS; k <= T_NESTS; k++) /* nests: text leaves out those without loops inside */
         for (size_t i = 0; i < n[k]; i++) {
             const uint32_t id = x->rows[k][i].key;
@@ -322,11 +321,24 @@ static void free_tables(fp_tables *x)
     }
 }
 
+/* Each instruction's function, the shared objects' included (known once the stream is over), once. */
+static void name_functions(footprint_tool *t, const edan_session *s)
+{
+    if (!t->have_elf || t->named)
+        return;
+    edan_session_name_objects(s, &t->elf, &t->named);
+    for (size_t i = 0; i < t->n_insns; i++) {
+        const edan_elf_func *f = edan_elf_func_at(&t->elf, t->insns[i].pc);
+        t->insns[i].fn = f ? (uint32_t)(f - t->elf.funcs) : UNKNOWN;
+    }
+}
+
 int edan_footprint_results(void *tool, const edan_session *s, edan_tool_results *x)
 {
     fp_tables *t = malloc(sizeof *t);
     if (!t)
         return -1;
+    name_functions(tool, s);
     make_tables(tool, s, t);
     *x = (edan_tool_results){t->r, N_TABLES, t};
     return 0;

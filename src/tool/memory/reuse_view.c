@@ -73,7 +73,7 @@ static void row_sum(reuse_row *into, const reuse_row *r)
  * inside it: every access row whose pc lies in the loop's range), from the
  * access rows (before they are sorted away from the tool's order).
  */
-static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src, bool nests)
+static void make_loop_rows(const reuse_tool *t, views *v, const edan_elf *elf, edan_srcmap *src, bool nests)
 {
     const uint32_t n = t->loops ? edan_loops_count(t->loops) : 0;
     view_row *rows = n ? calloc(n, sizeof *rows) : NULL;
@@ -101,7 +101,7 @@ static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src, bool
         if (!r->v.accesses)
             continue;
         const edan_loop *l = edan_loops_get(t->loops, id);
-        const edan_loop_place p = edan_loops_place(t->loops, id, t->have_elf ? &t->elf : NULL, src);
+        const edan_loop_place p = edan_loops_place(t->loops, id, elf, src);
         r->name = p.function;
         r->file = p.file;
         r->line = p.line;
@@ -126,15 +126,13 @@ static void make_loop_rows(const reuse_tool *t, views *v, edan_srcmap *src, bool
 static void make_views(const reuse_tool *t, const edan_session *s, views *v)
 {
     memset(v, 0, sizeof *v);
-    const char *binary = edan_session_source(s)->binary;
-    edan_elf elf;
-    edan_error ignored = {0};
-    const bool have_elf = binary && *binary && !edan_elf_open(binary, &elf, &ignored);
-    v->have_symbols = have_elf && edan_elf_linked_pcs(&elf);
+    edan_elf elf; /* the shared objects' functions too: known now that the stream is over */
+    const bool have_elf = edan_session_functions(s, &elf);
+    v->have_symbols = have_elf;
     const uint64_t c0 = size_blocks(t, t->sizes[0]);
     v->accesses = calloc(t->n_rows + 1, sizeof *v->accesses);
     v->funcs = calloc((v->have_symbols ? elf.n_funcs : 0) + 1, sizeof *v->funcs);
-    edan_srcmap *src = v->have_symbols ? edan_srcmap_open(binary, &ignored) : NULL;
+    edan_srcmap *src = v->have_symbols ? edan_session_srcmap(s) : NULL;
     if (v->accesses && v->funcs) {
         for (size_t i = 0; i < t->n_rows; i++) {
             view_row *a = &v->accesses[v->n_accesses++];
@@ -162,8 +160,9 @@ static void make_views(const reuse_tool *t, const edan_session *s, views *v)
             }
         qsort(v->funcs, v->n_funcs, sizeof *v->funcs, by_key);
     }
-    make_loop_rows(t, v, src, false);
-    make_loop_rows(t, v, src, true);
+    const edan_elf *loops_elf = have_elf ? &elf : t->have_elf ? &t->elf : NULL;
+    make_loop_rows(t, v, loops_elf, src, false);
+    make_loop_rows(t, v, loops_elf, src, true);
     /* a row per thread (vCPU) with accesses, by vCPU */
     v->threads = calloc(t->threads_cap + 1, sizeof *v->threads);
     for (size_t i = 0; v->threads && i < t->threads_cap; i++)

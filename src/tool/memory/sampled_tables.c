@@ -57,7 +57,8 @@
          1,                                                                                                              \
          "window_blocks",                                                                                                \
          EDAN_CELL},                                                                                                     \
-        {P "window_blocks_estimate", EDAN_T_F64, "blocks", "the same over the sampled windows", 0, "sampled", 10, 1,     \
+        {P "window_blocks_estimate", EDAN_T_F64, "blocks", "the same over the sampled windows (null: unknown)",          \
+         EDAN_COL_NAN_DASH,          "sampled",  10,       1,                                                            \
          "window_blocks_estimate",   EDAN_CELL},                                                                         \
         {P "window_blocks_stderr",                                                                                       \
          EDAN_T_F64,                                                                                                     \
@@ -74,7 +75,8 @@
          "window_blocks_ci95",   EDAN_CELL},                                                                             \
         {P "windows", EDAN_T_OPT_U64, "windows", "the windows (null: unknown)", EDAN_NO_TEXT, NULL, 0,                   \
          0,           "windows",      EDAN_CELL},                                                                        \
-        {P "sampled_windows", EDAN_T_U64, "windows", "the sampled windows", 0, "n", 5, 0, "sampled_windows", EDAN_CELL}, \
+        {P "sampled_windows", EDAN_T_OPT_U64, "windows", "the sampled windows (null: unknown)", 0, "n", 5, 0,            \
+         "sampled_windows",   EDAN_CELL},                                                                                \
         {P "window_blocks_error",                                                                                        \
          EDAN_T_F64,                                                                                                     \
          "percent",                                                                                                      \

@@ -98,7 +98,11 @@ typedef struct sampled_tool {
     uint64_t received;  /* loads received with --sample-only (window received / W) */
     edan_keymap map;    /* (block, function) -> sm_block */
     sm_counts all;
-    sm_counts *fns;  /* per function, and [n_funcs] for code outside every function */
+    sm_counts *fns; /* per function, [n_funcs] for code outside every function (the plugin's count alone), then a
+                       row per static load outside the program's functions (a shared object's code: their functions
+                       are known once the stream is over), pseudo_pc[k] the load of row n_funcs + 1 + k */
+    uint64_t *pseudo_pc;
+    uint32_t n_pseudo, pseudo_cap;
     uint32_t *id_fn; /* function index + 1 by static id */
     size_t id_cap;
     edan_elf elf;
@@ -169,16 +173,9 @@ static void seen(sm_seen *e, bool new, sm_counts *c, uint64_t w, bool sampled)
     }
 }
 
-/* A load of block b, in all and by function fn (fc its counts, NULL: no function), in window w. */
-static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *fc, uint64_t w, bool sampled)
+static bool touch_fn(sampled_tool *t, sm_block *e, uint64_t b, uint32_t fn, sm_counts *fc, uint64_t w, bool sampled)
 {
     bool created;
-    sm_block *e = edan_keymap_get(&t->map, b, ALL_FN, &created);
-    if (!e)
-        return false;
-    seen(&e->seen, created, &t->all, w, sampled);
-    if (!fc)
-        return true;
     if (!e->fn1 || e->fn1 == fn + 1) { /* the block's first function: its state is here */
         const bool first = !e->fn1;
         e->fn1 = fn + 1;
@@ -190,6 +187,26 @@ static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *fc, uint6
         return false;
     seen(&f->seen, created, fc, w, sampled);
     return true;
+}
+
+/*
+ * A load of block b, in all and by function fn (fc its counts, NULL: no function), in window w; a load outside the
+ * program's functions (a row of its own) in their row too, t->fns[n_funcs].
+ */
+static bool touch(sampled_tool *t, uint64_t b, uint32_t fn, sm_counts *fc, uint64_t w, bool sampled)
+{
+    bool created;
+    sm_block *e = edan_keymap_get(&t->map, b, ALL_FN, &created);
+    if (!e)
+        return false;
+    seen(&e->seen, created, &t->all, w, sampled);
+    if (!fc)
+        return true;
+    const uint32_t outside = (uint32_t)t->elf.n_funcs;
+    if (fn <= outside)
+        return touch_fn(t, e, b, fn, fc, w, sampled);
+    return touch_fn(t, e, b, fn, fc, w, sampled) && (e = edan_keymap_find(&t->map, b, ALL_FN)) &&
+           touch_fn(t, e, b, outside, &t->fns[outside], w, sampled); /* e found again: the map may have grown */
 }
 
 /* Window last_w is over: its loads and blocks into the sums. */
@@ -224,6 +241,26 @@ static void count_load(sm_counts *c, uint64_t w, bool sampled)
     c->cur_A++;
 }
 
+/* A new row of its own for the static load at pc, outside the program's functions (once per static load);
+ * UINT32_MAX - 2 when out of memory. */
+static uint32_t pseudo_row(sampled_tool *t, uint64_t pc)
+{
+    const size_t n_rows = t->elf.n_funcs + 1 + t->n_pseudo;
+    if (t->n_pseudo == t->pseudo_cap) {
+        const uint32_t cap = t->pseudo_cap ? 2 * t->pseudo_cap : 64;
+        uint64_t *pcs = cap < UNKNOWN_FN / 2 - t->elf.n_funcs ? realloc(t->pseudo_pc, cap * sizeof *pcs) : NULL;
+        sm_counts *fns = pcs ? edan_grow_zeroed(t->fns, n_rows, t->elf.n_funcs + 1 + cap, sizeof *fns) : NULL;
+        if (pcs)
+            t->pseudo_pc = pcs;
+        if (!fns)
+            return UINT32_MAX - 2;
+        t->fns = fns;
+        t->pseudo_cap = cap;
+    }
+    t->pseudo_pc[t->n_pseudo++] = pc;
+    return (uint32_t)n_rows;
+}
+
 static uint32_t function_of(sampled_tool *t, const edan_exec *r)
 {
     if (!t->have_elf)
@@ -238,7 +275,10 @@ static uint32_t function_of(sampled_tool *t, const edan_exec *r)
     }
     if (!t->id_fn[r->id]) {
         const edan_elf_func *f = edan_elf_func_at(&t->elf, r->insn->pc);
-        t->id_fn[r->id] = (f ? (uint32_t)(f - t->elf.funcs) : (uint32_t)t->elf.n_funcs) + 1;
+        const uint32_t fn = f ? (uint32_t)(f - t->elf.funcs) : pseudo_row(t, r->insn->pc);
+        if (fn == UINT32_MAX - 2)
+            return fn;
+        t->id_fn[r->id] = fn + 1;
     }
     return t->id_fn[r->id] - 1;
 }
@@ -263,6 +303,8 @@ static void consume(void *ctx, const edan_exec *recs, size_t n)
         count_load(&t->all, w, sampled);
         if (fc)
             count_load(fc, w, sampled);
+        if (fc && fn > t->elf.n_funcs) /* a shared object's code, say: the row of all code outside functions too */
+            count_load(&t->fns[t->elf.n_funcs], w, sampled);
         const uint64_t last = (r->addr + in->mem_size - 1) >> BLOCK_SHIFT;
         for (uint64_t b = r->addr >> BLOCK_SHIFT; ok; b++) {
             ok = touch(t, b, fn, fc, w, sampled);
@@ -305,12 +347,15 @@ static double rel(double est, double exact)
     return exact > 0 ? (est - exact) / exact : (est > 0 ? INFINITY : 0);
 }
 
-/* The exact loads and blocks of c: NAN when only the samples were seen (the run's loads are known even then). */
-static double exact_loads(const sampled_tool *t, const sm_counts *c)
+/*
+ * The exact loads and blocks of c, the counts of program function fn (UINT32_MAX: another row): NAN when only the
+ * samples were seen (the run's loads are known even then, and the program's functions' from the plugin).
+ */
+static double exact_loads(const sampled_tool *t, const sm_counts *c, uint32_t fn)
 {
     if (!t->presampled)
         return (double)c->A;
-    return c == &t->all ? (double)t->loads : t->fn_exact ? (double)t->fn_exact[c - t->fns] : NAN;
+    return c == &t->all ? (double)t->loads : t->fn_exact && fn <= t->elf.n_funcs ? (double)t->fn_exact[fn] : NAN;
 }
 
 static double exact_blocks(const sampled_tool *t, const sm_counts *c)
@@ -318,7 +363,7 @@ static double exact_blocks(const sampled_tool *t, const sm_counts *c)
     return t->presampled ? NAN : (double)c->F;
 }
 
-static sm_view view(const sampled_tool *t, const sm_counts *counts)
+static sm_view view(const sampled_tool *t, const sm_counts *counts, uint32_t fn, bool merged)
 {
     sm_counts closed = *counts; /* with its last window in the sums (counts, not c, for its place in fns) */
     close_window(&closed);
@@ -347,8 +392,10 @@ static sm_view view(const sampled_tool *t, const sm_counts *counts)
     v.win_err = rel(v.win_F_hat, v.win_F);
     if (t->presampled) { /* only the samples were seen: nothing exact but the loads */
         v.win_F = v.F_err = v.win_err = NAN;
-        v.A_err = rel(v.A_hat, exact_loads(t, counts));
+        v.A_err = rel(v.A_hat, exact_loads(t, counts, fn));
     }
+    if (merged) /* several loads' rows: what their windows held together is not known */
+        v.win_F = v.win_F_hat = v.win_se = v.win_ci = v.win_err = NAN;
     return v;
 }
 
@@ -356,9 +403,16 @@ static sm_view view(const sampled_tool *t, const sm_counts *counts)
 /* Report                                                                 */
 /* ===================================================================== */
 
+/*
+ * A row of the functions' table: a program function's counts (fn its index), or a function's the stream did not
+ * know, a shared object's (fn UINT32_MAX): the row of its one static load, or (merged) its loads' rows summed,
+ * their blocks counted once (their windows' numbers unknown).
+ */
 typedef struct sm_row {
     uint32_t fn;
     const sm_counts *c;
+    const char *name;
+    bool merged;
     uint64_t loads; /* its order: its loads, exact where known */
 } sm_row;
 
@@ -367,36 +421,127 @@ static int by_loads(const void *a, const void *b)
     const sm_row *x = a, *y = b;
     if (x->loads != y->loads)
         return x->loads < y->loads ? 1 : -1;
-    return x->fn < y->fn ? -1 : x->fn > y->fn;
-}
-
-/* Functions with loads, most loads first (NULL without symbols); with --sample-only those the plugin counted. */
-static sm_row *rows_of(const sampled_tool *t, size_t *n)
-{
-    *n = 0;
-    if (!t->have_elf)
-        return NULL;
-    sm_row *r = malloc((t->elf.n_funcs + 1) * sizeof *r);
-    for (size_t f = 0; r && f <= t->elf.n_funcs; f++) {
-        const uint64_t loads = t->presampled && t->fn_exact ? t->fn_exact[f] : t->fns[f].A;
-        if (loads)
-            r[(*n)++] = (sm_row){(uint32_t)f, &t->fns[f], loads};
-    }
-    if (r)
-        qsort(r, *n, sizeof *r, by_loads);
-    return r;
+    const int c = strcmp(x->name, y->name);
+    return c ? c : x->fn < y->fn ? -1 : x->fn > y->fn;
 }
 
 static const char *fn_name(const sampled_tool *t, uint32_t fn)
 {
-    return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : "(outside known functions)";
+    return fn < t->elf.n_funcs ? t->elf.funcs[fn].name : EDAN_NO_FUNCTION;
 }
 
-/* Counts c's columns from v on. */
-static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
+/* What the functions' rows hold besides the tool: the names of the shared objects' code, the counts merged. */
+typedef struct sm_named {
+    edan_elf elf; /* the program's functions and the shared objects' (edan_session_functions) */
+    bool have;
+    sm_counts *merged; /* per group of loads' rows */
+    uint32_t *group;   /* each load row's group: the function of named.elf (n_funcs: none) */
+} sm_named;
+
+/* The blocks and sampled blocks of each merged group, every (block, group) once: false when out of memory. */
+static bool merged_blocks(const sampled_tool *t, sm_named *m, const uint32_t *rows_of_group)
 {
-    const sm_view w = view(t, c);
-    const double A = exact_loads(t, c), F = exact_blocks(t, c);
+    edan_keymap fold;
+    if (edan_keymap_init(&fold, sizeof(uint32_t)))
+        return false;
+    const uint32_t first = (uint32_t)t->elf.n_funcs + 1;
+    bool ok = true;
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&t->map); i++) {
+        uint64_t b;
+        uint32_t tag;
+        const sm_block *e = edan_keymap_at(&t->map, i, &b, &tag);
+        const uint32_t fn = !e ? 0 : tag == ALL_FN ? e->fn1 - 1 : tag; /* fn1 0: UINT32_MAX, no row */
+        if (!e || fn < first || fn - first >= t->n_pseudo || rows_of_group[m->group[fn - first]] < 2)
+            continue;
+        const sm_seen *seen = tag == ALL_FN ? &e->first : &e->seen;
+        uint32_t *sampled = edan_keymap_get(&fold, b, m->group[fn - first], NULL);
+        ok = sampled != NULL;
+        if (ok)
+            *sampled |= seen->sampled | 2u; /* 2: counted */
+    }
+    for (size_t i = 0; ok && i < edan_keymap_capacity(&fold); i++) {
+        uint32_t g;
+        const uint32_t *sampled = edan_keymap_at(&fold, i, NULL, &g);
+        if (sampled) {
+            m->merged[g].F++;
+            m->merged[g].F_s += *sampled & 1u;
+        }
+    }
+    edan_keymap_free(&fold);
+    return ok;
+}
+
+/*
+ * Functions with loads, most loads first (NULL without symbols); with --sample-only those the plugin counted.
+ * The loads' rows outside the program's functions are named once the stream is over, by the shared objects'
+ * functions too: a row per function they are in.
+ */
+static sm_row *rows_of(const sampled_tool *t, const edan_session *s, sm_named *m, size_t *n)
+{
+    *n = 0;
+    if (!t->have_elf)
+        return NULL;
+    m->have = edan_session_functions(s, &m->elf);
+    const size_t groups = m->have ? m->elf.n_funcs + 1 : 1;
+    m->group = malloc((t->n_pseudo + 1) * sizeof *m->group);
+    m->merged = calloc(groups, sizeof *m->merged);
+    uint32_t *rows_of_group = calloc(groups, sizeof *rows_of_group), *single = malloc(groups * sizeof *single);
+    sm_row *r = malloc((t->elf.n_funcs + 1 + groups) * sizeof *r);
+    if (!m->group || !m->merged || !rows_of_group || !single || !r) {
+        free(rows_of_group);
+        free(single);
+        free(r);
+        return NULL;
+    }
+    for (size_t f = 0; f < t->elf.n_funcs; f++) { /* [n_funcs]: the loads' rows below together */
+        const uint64_t loads = t->presampled && t->fn_exact ? t->fn_exact[f] : t->fns[f].A;
+        if (loads)
+            r[(*n)++] = (sm_row){(uint32_t)f, &t->fns[f], fn_name(t, (uint32_t)f), false, loads};
+    }
+    const size_t first = t->elf.n_funcs + 1;
+    for (uint32_t k = 0; k < t->n_pseudo; k++) {
+        const edan_elf_func *f = m->have ? edan_elf_func_at(&m->elf, t->pseudo_pc[k]) : NULL;
+        const uint32_t g = f ? (uint32_t)(f - m->elf.funcs) : (uint32_t)groups - 1;
+        const sm_counts *c = &t->fns[first + k];
+        m->group[k] = g;
+        single[g] = (uint32_t)(first + k);
+        rows_of_group[g]++;
+        m->merged[g].A += c->A;
+        m->merged[g].A_s += c->A_s;
+    }
+    if (!merged_blocks(t, m, rows_of_group))
+        memset(rows_of_group, 0, groups * sizeof *rows_of_group); /* out of memory: none of them */
+    for (size_t g = 0; g < groups; g++) {
+        if (!rows_of_group[g])
+            continue;
+        /* every load outside the program's functions in one: their row, t->fns[n_funcs] (a filter on a shared
+         * object's function), exact */
+        const bool all = rows_of_group[g] == t->n_pseudo, merged = rows_of_group[g] > 1 && !all;
+        const sm_counts *c = all ? &t->fns[first - 1] : merged ? &m->merged[g] : &t->fns[single[g]];
+        const uint32_t fn = all ? (uint32_t)first - 1 : UINT32_MAX;
+        const uint64_t loads = t->presampled && t->fn_exact && all ? t->fn_exact[fn] : c->A;
+        if (loads)
+            r[(*n)++] = (sm_row){fn, c, g + 1 < groups ? m->elf.funcs[g].name : EDAN_NO_FUNCTION, merged, loads};
+    }
+    free(rows_of_group);
+    free(single);
+    qsort(r, *n, sizeof *r, by_loads);
+    return r;
+}
+
+static void named_free(sm_named *m)
+{
+    if (m->have)
+        edan_elf_close(&m->elf);
+    free(m->merged);
+    free(m->group);
+}
+
+/* Counts c's columns from v on (fn: as view()'s). */
+static void counts(const sampled_tool *t, const sm_counts *c, uint32_t fn, bool merged, edan_value *v)
+{
+    const sm_view w = view(t, c, fn, merged);
+    const double A = exact_loads(t, c, fn), F = exact_blocks(t, c);
     v[C_LOADS] = (edan_value){.opt = {isnan(A) ? 0 : (uint64_t)A, !isnan(A)}};
     v[C_LOADS_ERR_TEXT].f = 100 * w.A_err;
     v[C_SAMPLED_LOADS].u = c->A_s;
@@ -411,8 +556,8 @@ static void counts(const sampled_tool *t, const sm_counts *c, edan_value *v)
     v[C_WIN_EST].f = w.win_F_hat;
     v[C_WIN_SE].f = w.win_se;
     v[C_WIN_CI].f = w.win_ci;
-    v[C_WINDOWS] = (edan_value){.opt = {c->wins, !t->presampled}};
-    v[C_SAMPLED_WINDOWS].u = c->wins_s;
+    v[C_WINDOWS] = (edan_value){.opt = {c->wins, !t->presampled && !merged}};
+    v[C_SAMPLED_WINDOWS] = (edan_value){.opt = {c->wins_s, !merged}};
     v[C_WIN_ERR_TEXT].f = 100 * w.win_err;
     v[C_LOADS_ERR].f = w.A_err;
     v[C_BLOCKS_ERR].f = w.F_err;
@@ -431,23 +576,23 @@ static const edan_text_view views[2] = {
     {.max_rows = TEXT_ROWS + 1, .more = " functions; --json lists all"},
 };
 
-static void results(const sampled_tool *t, edan_table *tab, edan_result *r)
+static void results(const sampled_tool *t, const edan_session *s, sm_named *named, edan_table *tab, edan_result *r)
 {
     edan_table_init(&tab[0], &edan_sampled_tables[0]);
     edan_table_init(&tab[1], &edan_sampled_tables[1]);
     for (int k = 0; k < 2; k++)
         r[k] = (edan_result){.t = &tab[k], .view = views[k], .left = k ? EDAN_NO_JSON : 0};
     size_t n;
-    sm_row *rows = rows_of(t, &n);
+    sm_row *rows = rows_of(t, s, named, &n);
     edan_value *v = edan_table_row(&tab[1], EDAN_NO_JSON);
     if (v) {
         v[F_LABEL].s = "all";
         v[F_NAME].s = "(all)";
-        counts(t, &t->all, &v[F_COUNTS]);
+        counts(t, &t->all, UINT32_MAX, false, &v[F_COUNTS]);
     }
     for (size_t i = 0; rows && i < n && (v = edan_table_row(&tab[1], 0)); i++) {
-        v[F_LABEL].s = v[F_NAME].s = fn_name(t, rows[i].fn);
-        counts(t, rows[i].c, &v[F_COUNTS]);
+        v[F_LABEL].s = v[F_NAME].s = rows[i].name;
+        counts(t, rows[i].c, rows[i].fn, rows[i].merged, &v[F_COUNTS]);
     }
     free(rows);
     if (!(v = edan_table_row(&tab[0], 0)))
@@ -457,8 +602,8 @@ static void results(const sampled_tool *t, edan_table *tab, edan_result *r)
     v[S_WINDOW].u = t->window;
     v[S_PERIOD].u = t->period;
     v[S_SAMPLES].u = t->loads ? (t->loads + t->period - 1) / t->period : 0;
-    v[S_RHO].f = view(t, &t->all).rho;
-    counts(t, &t->all, &v[S_ALL]);
+    v[S_RHO].f = view(t, &t->all, UINT32_MAX, false).rho;
+    counts(t, &t->all, UINT32_MAX, false, &v[S_ALL]);
     v[S_FUNCTIONS].rows = t->have_elf ? &tab[1] : NULL;
     v[S_NOTE].s = t->presampled ? "(--sample-only: only the samples were traced, so nothing exact but the loads)"
                                 : "against exact";
@@ -468,15 +613,15 @@ static void results(const sampled_tool *t, edan_table *tab, edan_result *r)
 typedef struct sampled_results {
     edan_table tab[2];
     edan_result r[2];
+    sm_named named; /* the names its rows show */
 } sampled_results;
 
 static int session_results(void *tool, const edan_session *s, edan_tool_results *x)
 {
-    (void)s;
-    sampled_results *m = malloc(sizeof *m);
+    sampled_results *m = calloc(1, sizeof *m);
     if (!m)
         return -1;
-    results(tool, m->tab, m->r);
+    results(tool, s, &m->named, m->tab, m->r);
     *x = (edan_tool_results){m->r, 2, m};
     return 0;
 }
@@ -486,6 +631,7 @@ static void free_results(void *own)
     sampled_results *m = own;
     edan_table_free(&m->tab[0]);
     edan_table_free(&m->tab[1]);
+    named_free(&m->named);
     free(m);
 }
 
@@ -504,6 +650,7 @@ static void destroy(void *tool)
     free(t->fns);
     free(t->fn_exact);
     free(t->id_fn);
+    free(t->pseudo_pc);
     free(t);
 }
 

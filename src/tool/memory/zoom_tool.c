@@ -542,11 +542,10 @@ static int session_results(void *tool, const edan_session *s, edan_tool_results 
         return 0;
     }
     build(t);
-    const char *binary = edan_session_source(s)->binary;
-    edan_error ignored = {0};
-    m->have_elf = binary && *binary && !edan_elf_open(binary, &m->elf, &ignored);
-    const bool symbols = m->have_elf && edan_elf_linked_pcs(&m->elf);
-    m->src = symbols ? edan_srcmap_open(binary, &ignored) : NULL;
+    /* the shared objects' functions and lines too: known now that the stream is over */
+    m->have_elf = edan_session_functions(s, &m->elf);
+    const bool symbols = m->have_elf;
+    m->src = symbols ? edan_session_srcmap(s) : NULL;
     if (results(t, symbols ? &m->elf : NULL, m->src, m->tab, &m->more, m->r)) {
         free_session_results(m);
         return -1;
