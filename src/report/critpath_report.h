@@ -11,7 +11,7 @@
 #include "analysis/critpath/critpath.h"
 #include "report/table.h"
 #include "util/error.h"
-#include "util/symbols/objects.h"
+#include "util/symbols/symbols.h"
 
 /* The paths' tables (JSON: each path's object and its lines) and the CSV table of every path's lines. */
 extern const edan_table_decl edan_critpath_tables[];
