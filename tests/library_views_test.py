@@ -21,25 +21,7 @@ import tempfile
 
 from realrun_lib import check, edan, run_category
 
-LIB = r"""
-struct node { struct node *next; long pad[7]; };
-__attribute__((noinline)) double lib_sum(const double *a, long n)
-{
-    double s = 0;
-    for (long i = 0; i < n; i++)
-        s += a[i];
-    return s;
-}
-__attribute__((noinline)) long lib_chase(struct node *p, long n)
-{
-    long k = 0;
-    while (n--) {
-        p = p->next;
-        k += p != 0;
-    }
-    return k;
-}
-"""
+LIB = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "native", "shared_lib.c")).read()
 MAIN = r"""
 #include <stdio.h>
 #include <stdlib.h>

@@ -270,19 +270,7 @@ def test_x86_kernels():
     test_kernels("gcc", "x86-64")
 
 
-LIB_SRC = r"""
-struct node { struct node *next; long pad[7]; };
-/* n dependent loads */
-__attribute__((noinline)) long lib_chase(struct node *p, long n)
-{
-    long k = 0;
-    while (n--) {
-        p = p->next;
-        k += p != 0;
-    }
-    return k;
-}
-"""
+LIB_SRC = open(os.path.join(SRC, "tests", "native", "shared_lib.c")).read()  # lib_chase: n dependent loads
 LIB_MAIN = r"""
 #include <stdio.h>
 #include <stdlib.h>
