@@ -463,46 +463,91 @@ void edan_timing_sample_next(edan_timing *t)
 /* After the stream                                                       */
 /* ===================================================================== */
 
-/* The correction of id's row in a lane whose estimate priced the counts at b: b times its counts missed. */
-static double row_correction(const timing_sampler *s, size_t id, const double *b)
+/*
+ * How a lane's correction is shared among the rows (price_rows()): at
+ * b[0] cycles an epoch and b[1] a line missed, and the rest (what those
+ * do not explain) at rest cycles a cycle of the row's own; a row's misses'
+ * price, line cycles a line.
+ */
+typedef struct row_share {
+    double b[NAUX], rest, line;
+} row_share;
+
+/* id's share of the lane's correction: its counts missed (its instructions' less their units') at b, and rest. */
+static double row_correction(const timing_sampler *s, size_t id, const double *e0, size_t Kp, const row_share *h)
 {
-    return b[0] * ((double)s->id_aux[id * NAUX] - s->id_aux_est[id * NAUX]) +
-           b[1] * ((double)s->id_aux[id * NAUX + 1] - s->id_aux_est[id * NAUX + 1]);
+    return h->b[0] * ((double)s->id_aux[id * NAUX] - s->id_aux_est[id * NAUX]) +
+           h->b[1] * ((double)s->id_aux[id * NAUX + 1] - s->id_aux_est[id * NAUX + 1]) + h->rest * e0[id * Kp];
 }
 
-/* The price of id's counts in the whole region in a lane whose estimate priced a count at b. */
-static double row_price(const timing_sampler *s, size_t id, const double *b)
+/* id's misses' price: its lines in the whole region at h->line (or, that not above 0, its cycles). */
+static double row_price(const timing_sampler *s, size_t id, const double *e0, size_t Kp, const row_share *h)
 {
-    return b[0] * (double)s->id_aux[id * NAUX] + b[1] * (double)s->id_aux[id * NAUX + 1];
+    return h->line > 0 ? h->line * (double)s->id_aux[id * NAUX + 1] : e0[id * Kp];
+}
+
+/* What the rows shared as h lack below 0, in all. */
+static double share_deficit(const timing_sampler *s, size_t n, const double *e0, size_t Kp, const row_share *h)
+{
+    double d = 0;
+    for (size_t id = 0; id < n; id++) {
+        const double v = e0[id * Kp] + row_correction(s, id, e0, Kp, h);
+        d += v < 0 ? -v : 0;
+    }
+    return d;
 }
 
 /*
- * Lane k's rows, after the stream: each row's share of the counts the
- * units missed (its instructions' in the region less their units' weighted
- * ones), priced as the lane's estimate prices them (b): the rows then sum
- * to the estimate, and a row's cycles in a lane are its units' own plus its
- * own misses' price, never scaled by what the other rows missed. That cost
- * is memory's: the stall's too.
+ * Lane k's rows, after the stream. The lane's estimate corrects the units'
+ * weighted cycles by C = b . M, b the counts' prices and M the counts the
+ * units missed (edan_timing_estimate_b()); the rows share C by their own
+ * counts missed (their instructions' in the region less their units'
+ * weighted ones), so that a row measured whole gets none, one no unit
+ * measured its misses' price, and a row without a miss keeps its own
+ * cycles: they sum to the estimate. Two ways, the one that leaves less
+ * below 0: at the prices b (what tells bursts from isolated misses); or at
+ * one price a line, b's combination at the region's mix of epochs and
+ * lines, with what the lines missed leave of C shared by the rows' own
+ * cycles. Epochs and lines move together in most programs, so that the
+ * fit pins down their combination along the units' counts, not each price
+ * (trsv 1500: -13,284 cycles an epoch, +2,116 a line), and at b a row with
+ * another mix of the two got thousands of cycles either way: below 0, and
+ * taken from the others. The share is memory's cost: the stall's too.
  *
  * A row whose few units held misses that their weight overcounts, and
- * that cost less than the price b (a small function measured in a unit or
- * two, weighted by tens), can come out below 0: for it the price was too
- * high. It is 0, and what it lacked lowers the price of every other row's
- * misses alike, in proportion to that price (its counts in the region
- * times b), which a row without a count does not have: it keeps its own
- * cycles, and a row no unit measured keeps most of its misses' price. A
- * row that this takes below 0 is 0 in turn (a few rounds; in a stream
- * where the prices cannot hold what is lacking, every row is scaled). A
- * row's stall is at most its cycles; the lane's is the rows' sum.
+ * that cost less than the price (a small function measured in a unit or
+ * two, weighted by tens), can still come out below 0: it is 0, and what it
+ * lacked lowers the price of every other row's lines alike (a row taken
+ * below 0 by that being 0 in turn; where the prices cannot hold it, every
+ * row is scaled). A row's stall is at most its cycles; the lane's is the
+ * rows' sum.
  */
 static void price_rows(edan_timing *t, int k, const double *b)
 {
     timing_sampler *s = &t->smp;
     const size_t Kp = (size_t)t->Kp;
     double *e0 = s->id_est + (size_t)k, *st0 = s->id_stall_est + (size_t)k;
+    double M[NAUX] = {0, 0}, own = 0;
+    for (size_t id = 0; id < t->id_cap; id++) {
+        for (int j = 0; j < NAUX; j++)
+            M[j] += (double)s->id_aux[id * NAUX + (size_t)j] - s->id_aux_est[id * NAUX + (size_t)j];
+        own += e0[id * Kp];
+    }
+    const double C = b[0] * M[0] + b[1] * M[1];
+    /* a line's price at the region's mix of epochs and lines: the fit's combination along its data */
+    double A[NAUX] = {0, 0};
+    for (size_t id = 0; id < t->id_cap; id++)
+        for (int j = 0; j < NAUX; j++)
+            A[j] += (double)s->id_aux[id * NAUX + (size_t)j];
+    const double line = A[1] > 0 ? b[0] * A[0] / A[1] + b[1] : 0;
+    const row_share by_counts = {{b[0], b[1]}, 0, line},
+                    by_lines = {{0, line}, own > 0 ? (C - line * M[1]) / own : 0, line};
+    const double d_counts = share_deficit(s, t->id_cap, e0, Kp, &by_counts),
+                 d_lines = share_deficit(s, t->id_cap, e0, Kp, &by_lines);
+    const row_share *h = d_counts <= d_lines ? &by_counts : &by_lines;
     double deficit = 0;
     for (size_t id = 0; id < t->id_cap; id++) {
-        const double c = row_correction(s, id, b);
+        const double c = row_correction(s, id, e0, Kp, h);
         e0[id * Kp] += c;
         st0[id * Kp] += c;
         if (e0[id * Kp] < 0)
@@ -518,7 +563,7 @@ static void price_rows(edan_timing *t, int k, const double *b)
     for (int round = 0; zero && deficit > 0 && round < 8; round++) {
         double priced = 0;
         for (size_t id = 0; id < t->id_cap; id++) {
-            const double p = row_price(s, id, b);
+            const double p = row_price(s, id, e0, Kp, h);
             priced += !zero[id] && p > 0 ? p : 0;
         }
         if (priced <= 0)
@@ -527,7 +572,7 @@ static void price_rows(edan_timing *t, int k, const double *b)
         deficit = 0;
         for (size_t id = 0; id < t->id_cap; id++) {
             double *e = &e0[id * Kp], *st = &st0[id * Kp];
-            const double p = row_price(s, id, b);
+            const double p = row_price(s, id, e0, Kp, h);
             if (zero[id] || p <= 0)
                 continue;
             double cut = f * p;
