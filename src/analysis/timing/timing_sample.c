@@ -505,14 +505,13 @@ static double share_deficit(const timing_sampler *s, size_t n, const double *e0,
  * weighted ones), so that a row measured whole gets none, one no unit
  * measured its misses' price, and a row without a miss keeps its own
  * cycles: they sum to the estimate. Two ways, the one that leaves less
- * below 0: at the prices b (what tells bursts from isolated misses); or at
- * one price a line, b's combination at the region's mix of epochs and
- * lines, with what the lines missed leave of C shared by the rows' own
- * cycles. Epochs and lines move together in most programs, so that the
- * fit pins down their combination along the units' counts, not each price
- * (trsv 1500: -13,284 cycles an epoch, +2,116 a line), and at b a row with
- * another mix of the two got thousands of cycles either way: below 0, and
- * taken from the others. The share is memory's cost: the stall's too.
+ * below 0 in this lane (the lanes stay independent: a lane's rows depend
+ * on its latency alone, timing_sample_test's one-at-a-time check): at the prices b (what tells bursts from isolated
+ * misses); or at one price a line, b's combination at the region's mix of epochs and lines, with what the lines missed
+ * leave of C shared by the rows' own cycles. Epochs and lines move together in most programs, so that the fit pins down
+ * their combination along the units' counts, not each price (trsv 1500: -13,284 cycles an epoch, +2,116 a line), and at
+ * b a row with another mix of the two got thousands of cycles either way: below 0, and taken from the others. The share
+ * is memory's cost: the stall's too.
  *
  * A row whose few units held misses that their weight overcounts, and
  * that cost less than the price (a small function measured in a unit or
