@@ -550,6 +550,20 @@ if(EDAN_SANITIZE AND RISCV_CC AND QEMU_RISCV AND PYTHON3)
   set_tests_properties(prediction_sampled hostile_outputs_cross cli_repeated cli_ux_suggest
                        PROPERTIES ENVIRONMENT EDAN_TEST_SANITIZED=1)
 endif()
+# Tests that run no sanitized code, or only edan commands other tests run under the sanitizers, are the normal
+# build's: the sanitizer build lists them as disabled. Python alone (the sources' layers and format, the benchmarks'
+# and validation scripts' self-tests, a stand-in gem5), QEMU with the uninstrumented plugins alone (blocks=on against
+# off, the disassembly against QEMU's), the sweep's, Slurm's and the build scripts' bookkeeping around edan record,
+# analyze and run (prediction_sampled runs those under the sanitizers), make install's files.
+if(EDAN_SANITIZE)
+  foreach(name validation_gem5_from_doc layers layers_self_test edag_rule_once edag_rule_self_test clang_format
+          standalone_repository bench_table_self_test bench_locality_self_test realrun_blocks realrun_qemu_disas
+          validation_sweep slurm_sweep thirdparty_apps install_man_completion)
+    if(TEST ${name})
+      set_tests_properties(${name} PROPERTIES DISABLED TRUE)
+    endif()
+  endforeach()
+endif()
 # The longest tests first (ctest -j starts the costliest first; a fresh build has no Testing/Temporary/CTestCostData.txt
 # to learn it from), so that none of them starts last and runs alone: seconds under the sanitizers, 2-core machine.
 foreach(costly timing_lanes:160 timing_lanes_one_at_a_time:160 timing_sampled:120 timing_sampled_one_at_a_time:120
