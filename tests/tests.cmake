@@ -568,7 +568,8 @@ endif()
 # to learn it from), so that none of them starts last and runs alone: seconds under the sanitizers, 2-core machine.
 foreach(costly timing_lanes:160 timing_lanes_one_at_a_time:160 timing_sampled:120 timing_sampled_one_at_a_time:120
         prediction_sampled:130 hostile_outputs_cross:100 cli_repeated:90 cli_ux_suggest:90 hostile_numbers_totals:80
-        prediction_prediction:70 edag_streaming_equals_explicit:60 reuse_stack_distance:60)
+        prediction_prediction:70 edag_streaming_equals_explicit:60 reuse_stack_distance:60 html_report:120
+        whatif_assoc:70 whatif_assoc_sweep:70 native_dividers:60)
   string(REPLACE ":" ";" costly ${costly})
   list(GET costly 0 name)
   list(GET costly 1 cost)
