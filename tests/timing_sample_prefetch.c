@@ -14,7 +14,7 @@
 #include "timing_check.h"
 #include "timing_random.h"
 
-void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed);
+void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed, int streams);
 
 /* wide_machine() at 16 GB/s, with gem5's StridePrefetcher (its defaults) at both levels. */
 static edan_machine pf_machine(void)
@@ -56,8 +56,10 @@ static edan_timing *pf_run(const edan_exec *r, size_t n, const edan_timing_sampl
  * a machine with prefetchers gets (0.3 to 2.0 % off); with the warm-up
  * of one without them it was 7.8 to 11.6 % high, which the last check
  * asserts (more than 5 % off on 3 streams of 4) so that the first can fail.
+ * streams: the first of the 4 (fewer in the sanitizer build: the last
+ * check, over the 4, is then the normal build's).
  */
-static void test_stride_streams(void)
+static void test_stride_streams(int streams)
 {
     enum { N = 600000, S = 4 };
     static edan_exec r[N];
@@ -70,7 +72,7 @@ static void test_stride_streams(void)
     const edan_timing_sampling old = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP / EDAN_TIMING_SAMPLE_PF_WARMUP,
                                       16000, 40, 0};
     int old_off = 0;
-    for (int trial = 0; trial < 4; trial++) {
+    for (int trial = 0; trial < streams; trial++) {
         rt_seed(9090 + (uint64_t)trial);
         uint64_t at[S], pages = 0;
         for (int s = 0; s < S; s++)
@@ -102,10 +104,11 @@ static void test_stride_streams(void)
         edan_timing_free(t);
         edan_timing_free(e);
     }
-    CHECK(old_off >= 3,
-          "the warm-up without prefetchers 5 %% off on %d of 4 streams: the streams do not tell the "
-          "warm-ups apart",
-          old_off);
+    if (streams >= 4)
+        CHECK(old_off >= 3,
+              "the warm-up without prefetchers 5 %% off on %d of 4 streams: the streams do not tell the "
+              "warm-ups apart",
+              old_off);
 }
 
 /*
@@ -162,10 +165,10 @@ static void test_inflight_lock(void)
     edan_timing_free(e);
 }
 
-void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed)
+void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed, int streams)
 {
     test_inflight_lock();
-    test_stride_streams();
+    test_stride_streams(streams);
     *passed += check_passed;
     *failed += check_failed;
 }

@@ -717,7 +717,7 @@ static void test_ram_epochs(void)
 
 /* tests/timing_sample_slope.c: the slope where misses come in bursts and in a phase; its checks' counts */
 void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed, int streams);
-void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed);
+void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed, int streams);
 void timing_sample_warm_tests(unsigned long *passed, unsigned long *failed);
 
 static void test_bad_parameters(void)
@@ -740,9 +740,9 @@ static void test_bad_parameters(void)
 
 /*
  * timing_sample_test [TRIALS [multi-lane]]: TRIALS random long streams sampled (24 by default), 5/3 as many
- * whole-period ones and a quarter as many of the slope's bursts and phases (6 each); the sanitizer build gives
- * fewer (tests/tests.cmake). With multi-lane only the parts that run
- * the model with more than one latency: EDAN_NO_AVX2 chooses the build of the step for those alone
+ * whole-period ones, a quarter as many of the slope's bursts and phases (6 each) and a sixth as many of the
+ * prefetchers' stride streams (4); the sanitizer build gives fewer (tests/tests.cmake). With multi-lane only the
+ * parts that run the model with more than one latency: EDAN_NO_AVX2 chooses the build of the step for those alone
  * (edan_timing_width()), so that timing_sampled_one_at_a_time need not repeat the others, the estimator's and
  * the single-latency ones, which compute exactly what timing_sampled's run of them does.
  */
@@ -768,7 +768,7 @@ int main(int argc, char **argv)
         test_ram_epochs();
     }
     timing_sample_slope_tests(&check_passed, &check_failed, (trials + 3) / 4);
-    timing_sample_prefetch_tests(&check_passed, &check_failed);
+    timing_sample_prefetch_tests(&check_passed, &check_failed, (trials + 5) / 6);
     if (all) {
         timing_sample_warm_tests(&check_passed, &check_failed);
         test_bad_parameters();
