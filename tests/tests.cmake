@@ -545,10 +545,11 @@ add_test(NAME edag_rep_strings_equal_general COMMAND edag_rep_test 400)
 
 # The sanitizer build's share of the longest Python tests' inputs (tests/realrun_lib.py, share()): the sampled
 # schedule on a quarter of make validate's programs and cg alone, each output over one input in turn, a third of
-# the options given twice and misspelt. The normal build runs them whole.
+# the options given twice and misspelt, the blocking what-ifs on the 7-point and 5-point stencils (not the 27-point
+# one). The normal build runs them whole.
 if(EDAN_SANITIZE AND RISCV_CC AND QEMU_RISCV AND PYTHON3)
-  set_tests_properties(prediction_sampled hostile_outputs_cross cli_repeated cli_ux_suggest
-                       PROPERTIES ENVIRONMENT EDAN_TEST_SANITIZED=1)
+  set_tests_properties(prediction_sampled hostile_outputs_cross cli_repeated cli_ux_suggest whatif_blocking whatif_timing
+                       whatif_assoc whatif_assoc_sweep PROPERTIES ENVIRONMENT EDAN_TEST_SANITIZED=1)
 endif()
 # Tests that run no sanitized code, or only edan commands other tests run under the sanitizers, are the normal
 # build's: the sanitizer build lists them as disabled. Python alone (the sources' layers and format, the benchmarks'

@@ -37,8 +37,8 @@ import subprocess
 import tempfile
 
 from realrun_lib import check, edan, run_category
-from whatif_lib import (CACHES, GEM5, MACHINES, STENCILS, TILES, check_tiles, check_unblocked, measured, projection,
-                         read_csv)
+from whatif_lib import (CACHES, GEM5, MACHINES, STENCIL_NESTS, STENCILS, TILES, check_tiles, check_unblocked, measured,
+                         projection, read_csv)
 
 
 # ===================================================================== #
@@ -84,7 +84,7 @@ def test_timing():
         wide = os.path.join(d, "gem5-validation-1024way.ini")
         with open(wide, "w") as f:
             f.write(assoc)
-        for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+        for kernel, n, levels in STENCIL_NESTS:
             pred = best_predicted(whatif_rows(kernel, n, levels, TILES, [llc], GEM5)[llc])
             for machine, name in ((GEM5, "gem5-validation"), (wide, "1024-way")):
                 if kernel != "st5" and machine == wide:
@@ -100,7 +100,7 @@ def test_timing():
 
 
 def test_assoc():
-    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+    for kernel, n, levels in STENCIL_NESTS:
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "w.csv")
             r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" + ",".join(map(str, TILES)),
@@ -151,7 +151,7 @@ def test_assoc_sweep():
     traffic against the hand-blocked builds' under that hierarchy (--cache with the rows' cache_model), and the best
     tile per size the least measured, as check_tiles."""
     worst = 0.0
-    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+    for kernel, n, levels in STENCIL_NESTS:
         with tempfile.TemporaryDirectory() as d:  # the plot's series name the machine's hierarchy: a quote in gnuplot
             r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" +
                                             ",".join(map(str, TILES)), "--what-if-cache=machine",

@@ -57,8 +57,8 @@ import subprocess
 import tempfile
 
 from realrun_lib import EX, check, edan, run_category, validate_schema
-from whatif_lib import (CACHES, GEM5, STENCILS, STENCILS_PC, TILES, check_tiles, check_unblocked, measured,
-                         projection, read_csv)
+from whatif_lib import (CACHES, GEM5, STENCIL_NESTS, STENCILS, STENCILS_PC, TILES, check_tiles, check_unblocked,
+                         measured, projection, read_csv)
 
 
 # ===================================================================== #
@@ -194,7 +194,7 @@ def naive_added(nest, loops, blocked, t):
 
 def test_blocking():
     worst = 0.0
-    for kernel, n, levels in (("st7", 40, "2,3"), ("st27", 32, "2,3"), ("st5", 256, "2")):
+    for kernel, n, levels in STENCIL_NESTS:
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "w.csv")
             r = projection(kernel, n, opts=("--what-if=block:" + levels, "--what-if-tiles=" +
