@@ -5,7 +5,7 @@ BUILD ?= build
 SAN_BUILD ?= build-sanitize
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build install sanitize-build demo test test-fast check-memgaze fuzz fuzz-memgaze bench bench-quick bench-instructions clean format
+.PHONY: all deps build install sanitize-build demo test test-fast check-memgaze fuzz fuzz-memgaze bench bench-quick bench-instructions bench-rows clean format
 
 all: build
 
@@ -128,6 +128,13 @@ fuzz-memgaze: deps
 # Instructions per traced instruction (callgrind; deterministic on a noisy machine).
 bench-instructions: build
 	@sh bench/instructions.sh $(BUILD)
+
+# The sampled model's per-function and per-line rows against --exact (issue 37): the examples of
+# bench/workloads/rows.tsv recorded whole and sampled at --sample-timing=1000,2000,16000,10 (short runs
+# would otherwise be exact); the rows' slope error summed over the whole slope, per program.
+bench-rows: build
+	@nice python3 bench/bench_timing_sampled.py $(BUILD) --list bench/workloads/rows.tsv --whole \
+	    --sample 1000,2000,16000,10 --no-speed --name bench-rows
 
 # Accuracy against gem5 (issue 21): a memory-latency sweep of VALIDATION_LIST in gem5 and edan, the
 # tables written into docs/accuracy.md. Reruns run only what changed (results in VALIDATION_RESULTS).

@@ -20,6 +20,13 @@ covering the exact cycles and slope in at least 95 % of the programs; --check: e
 one is missed. --only REGEX: the programs whose name matches. --name NAME: the table also to
 BUILD_DIR/NAME.md, and with --update-docs into docs/benchmarks.md between NAME's markers.
 
+Rows: per program also the sampled rows' slope error, the per-function rows' |sampled slope - exact
+slope| summed over the functions and divided by the exact whole slope (and the same over the per-line
+rows): how far the sampled attribution (docs/model.md, Attribution) moves slope between rows, which
+the whole slope's error does not show. --whole records each program whole (no --filter: its rows are
+all its functions, libc's included), as a user's first run would; bench/workloads/rows.tsv is a list
+of the examples for it (make bench-rows).
+
 --draws N: each program sampled N times, the units drawn with seeds 0 to N - 1 (--sample-timing's
 fifth value; the rows above are seed 0's), and a second table of the draws' spread per program:
 the signed errors of the slope and of the worst lane's time against exact (mean, standard
@@ -27,7 +34,7 @@ deviation, smallest and largest), how many draws are beyond 5 %, and how many of
 cover the exact slope and cycles.
 
 usage: bench_timing_sampled.py BUILD_DIR [--list validation/programs.tsv] [--machine FILE]
-           [--latencies 50,100,200,300] [--sample U,W,P,R] [--draws N] [--runs 3] [--speed TRACE ...] [--keep DIR]
+           [--latencies 50,100,200,300] [--sample U,W,P,R] [--draws N] [--whole] [--runs 3] [--speed TRACE ...] [--keep DIR]
            [--online 'KERNEL PROGRAM ARGS' ...] [--no-speed] [--no-accuracy] [--only REGEX] [--check]
            [--name NAME [--update-docs]]
 """
@@ -99,6 +106,18 @@ def analyze(trace, extra):
     return json.loads(out)["prediction"]
 
 
+def rows_error(e, s, key, ident):
+    """The rows' slope error: sum over e's rows of |s's row's slope - e's| over |e's whole slope| (a row s lacks
+    counts its whole slope; slopes null when not finite count 0)."""
+    whole = abs(e["slope_ns_per_ns"] or 0.0)
+    if not whole:
+        return 0.0
+    got = {ident(r): r["slope_ns_per_ns"] or 0.0 for r in s.get(key) or []}
+    want = {ident(r): r["slope_ns_per_ns"] or 0.0 for r in e.get(key) or []}
+    return sum(abs(got.get(k, 0.0) - v) for k, v in want.items()) / whole + \
+        sum(abs(v) for k, v in got.items() if k not in want) / whole
+
+
 def compare(e, s):
     """A sampled prediction s against the exact e: (each lane's relative error, the slope's signed relative error,
     the intervals cover the cycles, cover the slope, the worst lane's signed relative error)."""
@@ -119,14 +138,17 @@ def accuracy(workdir):
     rows, traces = [], []
     for name, argv, kernel, opts in programs():
         trace = os.path.join(workdir, name + ".edt")
-        subprocess.run([EDAN, "record", "--filter=" + kernel, *opts, "-o", trace] + argv, stdout=subprocess.DEVNULL,
+        region = [] if "--whole" in sys.argv else ["--filter=" + kernel]
+        subprocess.run([EDAN, "record", *region, *opts, "-o", trace] + argv, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=True)
         traces.append(trace)
         e, s = analyze(trace, ["--exact"]), analyze(trace, SAMPLED)
         smp = s["sampling"]
         errs, slope_err, covered, slope_cov, _ = compare(e, s)
+        fn = rows_error(e, s, "functions", lambda r: r["name"])
+        ln = rows_error(e, s, "lines", lambda r: (r["file"], r["line"], r["function"]))
         rows.append((name, e["counts"]["instructions"], smp["scheduled"] / max(1, e["counts"]["instructions"]),
-                     max(errs), abs(slope_err), covered, slope_cov, smp["exact"]))
+                     max(errs), abs(slope_err), covered, slope_cov, smp["exact"], fn, ln))
         print(row_text(rows[-1]), flush=True)
         if DRAWS > 1:
             runs = [compare(e, s)] + [compare(e, analyze(trace, sampled_seed(k))) for k in range(1, DRAWS)]
@@ -162,9 +184,10 @@ def draws_summary():
 
 
 def row_text(r):
-    name, n, sch, err, serr, cov, scov, exact = r
+    name, n, sch, err, serr, cov, scov, exact, fn, ln = r
     return (f"| {name} | {n:,} | {100 * sch:.0f} % | {100 * err:.2f} % | {100 * serr:.2f} % | "
-            f"{'exact' if exact else 'yes' if cov else 'NO'} | {'exact' if exact else 'yes' if scov else 'NO'} |")
+            f"{'exact' if exact else 'yes' if cov else 'NO'} | {'exact' if exact else 'yes' if scov else 'NO'} | "
+            f"{100 * fn:.1f} % | {100 * ln:.1f} % |")
 
 
 def speed(traces):
@@ -220,7 +243,8 @@ def main():
                 f"{LATS} ns, commit {commit()}, {datetime.date.today()}: `python3 bench/bench_timing_sampled.py "
                 f"{os.path.relpath(BUILD)} {' '.join(a for a in sys.argv[2:] if a != '--update-docs')}`")
         table = ["| program | instructions | scheduled | worst lane error | slope error | CI covers cycles | "
-                 "CI covers slope |", "|---|---:|---:|---:|---:|---|---|"]
+                 "CI covers slope | functions' slope error | lines' slope error |",
+                 "|---|---:|---:|---:|---:|---|---|---:|---:|"]
         print(head + "\n\n" + "\n".join(table), flush=True)
         rows, traces = accuracy(work)
         errs = [r[3] for r in rows]
@@ -231,7 +255,10 @@ def main():
         summary = (f"{len(rows)} programs, {sampled} of them sampled (the rest under the exact prefix); cycles: median "
                    f"error {100 * statistics.median(errs):.2f} %, worst {100 * max(errs):.2f} %; slope: median "
                    f"{100 * statistics.median(serrs):.2f} %, worst {100 * max(serrs):.2f} %; intervals cover the "
-                   f"exact cycles in {cov}/{len(rows)} programs, the slope in {scov}/{len(rows)}")
+                   f"exact cycles in {cov}/{len(rows)} programs, the slope in {scov}/{len(rows)}; rows' slope error "
+                   f"(sum over the whole slope), median / worst: functions {100 * statistics.median(r[8] for r in rows):.1f}"
+                   f" / {100 * max(r[8] for r in rows):.1f} %, lines {100 * statistics.median(r[9] for r in rows):.1f}"
+                   f" / {100 * max(r[9] for r in rows):.1f} %")
         missed = max(statistics.median(errs), statistics.median(serrs)) > 0.02 or max(errs + serrs) > 0.05 or \
             min(cov, scov) < 0.95 * len(rows)
         summary += " (targets: 2 % median, 5 % worst, 95 % covered: " + ("missed)" if missed else "met)")
