@@ -151,6 +151,65 @@ static void test_burst_slope(int streams)
 }
 
 /*
+ * Code that runs once, in a stretch of 200 records (a chain of additions
+ * of its own, id 5, in the loop's fetch line: no miss of its own), at 32
+ * places 250 records apart in a stream of the burst streams' loop (a
+ * fresh line every 1500 records), sampled at units of 1000 in periods of
+ * 8000 after a short exact start. A unit weighted by its period (8) stood
+ * for 8 times the stretch's cycles where it measured it; the rows are
+ * ratios per id (ratio_rows(), timing_sample.c): where a unit holds the
+ * stretch its row is its own cycles, where one holds part of it the part's
+ * cycles an execution, and never above its exact cycles by more than 20 %
+ * in a lane; at some of the places within 10 % (4 of 32, at most 1.00
+ * times; weighted by the unit, 4 places 8.00 times in both lanes, none
+ * within 10 %).
+ */
+static void test_rare_code_rows(void)
+{
+    enum { N = 300000, AT = 200000, LEN = 200, PLACES = 32 };
+    static edan_exec r[N];
+    static edan_insn ld, op[4];
+    burst_code(&ld, op);
+    const edan_insn once = add(EDAN_REG_X(11), EDAN_REG_X(11), 0x1014);
+    const edan_timing_sampling smp = {1000, 500, 8000, 2, 0};
+    int over = 0, close = 0;
+    double worst = 0;
+    for (int place = 0; place < PLACES; place++) {
+        size_t lines = 0;
+        const size_t from = AT + 250 * (size_t)place;
+        for (size_t i = 0; i < N; i++) {
+            if (i >= from && i < from + LEN) {
+                r[i] = rec(&once, 0);
+                r[i].id = 5;
+            } else if (i % 1500 == 0) {
+                r[i] = rec(&ld, fresh(lines++));
+            } else {
+                r[i] = rec(&op[i % 4], 0);
+                r[i].id = 1 + (uint32_t)(i % 4);
+            }
+        }
+        edan_timing *e = wide_run(r, N, NULL, NULL);
+        edan_timing *t = e ? wide_run(r, N, &smp, NULL) : NULL;
+        if (t) {
+            bool near = true;
+            for (int k = 0; k < 2; k++) {
+                const double x = edan_timing_id_cycles(e, 5, k), y = edan_timing_id_cycles(t, 5, k);
+                over += y > 1.2 * x;
+                near = near && fabs(y - x) <= 0.1 * x;
+                worst = y / x > worst ? y / x : worst;
+            }
+            close += near;
+        }
+        edan_timing_free(t);
+        edan_timing_free(e);
+    }
+    CHECK(over == 0 && close >= 1,
+          "code run once: its row above 1.2 times its exact cycles in %d lanes of %d places, within 10 %% in %d; "
+          "at most %.2f times",
+          over, PLACES, close, worst);
+}
+
+/*
  * Rows on random streams (timing_random.h's, with phases of misses: the
  * stream's loads read fresh lines in bursts in a random third of it), at
  * one to four latencies, sampled at random units and periods: in every
@@ -463,6 +522,7 @@ void timing_sample_slope_tests(unsigned long *passed, unsigned long *failed, int
 {
     test_burst_slope(streams);
     test_rows_random(streams);
+    test_rare_code_rows();
     test_phase_slope(streams);
     test_dense_keeps_draws();
     test_steady_rise_not_dense();

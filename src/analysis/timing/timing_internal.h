@@ -207,6 +207,15 @@ typedef struct timing_sampler {
      */
     uint64_t *id_aux, *id_aux_unit;
     double *id_aux_est;
+    /*
+     * The id's executions measured: in the current unit (id_n_unit) and
+     * weighted as id_est (id_n_est). A row is
+     * estimated per id as a ratio (price_rows()): its weighted cycles times
+     * its executions in the region over id_n_est, so that code a unit
+     * measured whole is its measured cycles, not the unit's weight times.
+     */
+    uint64_t *id_n_unit;
+    double *id_n_est;
     double est[MAXK], half[MAXK]; /* the lanes' cycles (ticks) and confidence half-widths */
     uint64_t measured, detailed;
 } timing_sampler;

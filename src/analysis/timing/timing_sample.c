@@ -389,6 +389,9 @@ void edan_timing_fold_unit(edan_timing *t)
             ti[k] = 0;
             st[k] = 0;
         }
+        if (keep)
+            s->id_n_est[id] += (double)s->id_n_unit[id] * w;
+        s->id_n_unit[id] = 0;
         if (au[0] | au[1]) {
             if (keep) {
                 s->id_aux_est[id * A] += (double)(int64_t)au[0] * w;
@@ -464,20 +467,50 @@ void edan_timing_sample_next(edan_timing *t)
 /* ===================================================================== */
 
 /*
+ * The rows as ratios, before the lanes are priced: each id's weighted
+ * cycles, stall and counts (id_est, id_stall_est, id_aux_est) times its
+ * executions in the region over its weighted executions measured
+ * (id_n_est). A unit's weight stands for its period, and code that ran
+ * once, in a unit, is not its period's (a libc function measured whole in
+ * a unit of weight 16 was 16 times its cycles); per id the weights' sum is
+ * its own count, and a row measured whole is exact. What the units did
+ * not measure at all (id_n_est 0) stays 0 here: price_rows() gives it its
+ * share.
+ */
+static void ratio_rows(edan_timing *t)
+{
+    timing_sampler *s = &t->smp;
+    const size_t Kp = (size_t)t->Kp;
+    for (size_t id = 0; id < t->id_cap; id++) {
+        if (!(s->id_n_est[id] > 0))
+            continue;
+        const double r = (double)edan_timing_id_count(t, (uint32_t)id) / s->id_n_est[id];
+        for (size_t k = 0; k < Kp; k++) {
+            s->id_est[id * Kp + k] *= r;
+            s->id_stall_est[id * Kp + k] *= r;
+        }
+        for (size_t j = 0; j < NAUX; j++)
+            s->id_aux_est[id * NAUX + j] *= r;
+    }
+}
+
+/*
  * How a lane's correction is shared among the rows (price_rows()): at
- * b[0] cycles an epoch and b[1] a line missed, and the rest (what those
- * do not explain) at rest cycles a cycle of the row's own; a row's misses'
- * price, line cycles a line.
+ * b[0] cycles an epoch and b[1] a line missed, the rest of memory's
+ * correction (what those do not explain) at rest cycles a cycle of the
+ * row's own, and what the ratios leave of the lane's estimate at d
+ * cycles a line from memory; a row's misses' price, line cycles a line.
  */
 typedef struct row_share {
-    double b[NAUX], rest, line;
+    double b[NAUX], rest, line, d;
 } row_share;
 
-/* id's share of the lane's correction: its counts missed (its instructions' less their units') at b, and rest. */
+/* id's share of the lane's correction: its counts missed (its instructions' less their units') at b, rest and d. */
 static double row_correction(const timing_sampler *s, size_t id, const double *e0, size_t Kp, const row_share *h)
 {
     return h->b[0] * ((double)s->id_aux[id * NAUX] - s->id_aux_est[id * NAUX]) +
-           h->b[1] * ((double)s->id_aux[id * NAUX + 1] - s->id_aux_est[id * NAUX + 1]) + h->rest * e0[id * Kp];
+           h->b[1] * ((double)s->id_aux[id * NAUX + 1] - s->id_aux_est[id * NAUX + 1]) + h->rest * e0[id * Kp] +
+           h->d * (double)s->id_aux[id * NAUX + 1];
 }
 
 /* id's misses' price: its lines in the whole region at h->line (or, that not above 0, its cycles). */
@@ -498,24 +531,26 @@ static double share_deficit(const timing_sampler *s, size_t n, const double *e0,
 }
 
 /*
- * Lane k's rows, after the stream. The lane's estimate corrects the units'
- * weighted cycles by C = b . M, b the counts' prices and M the counts the
- * units missed (edan_timing_estimate_b()); the rows share C by their own
- * counts missed (their instructions' in the region less their units'
- * weighted ones), so that a row measured whole gets none, one no unit
+ * Lane k's rows, after the stream and ratio_rows(). The lane's estimate
+ * corrects the units' weighted cycles by b . M, b the counts' prices and M
+ * the counts the units missed (edan_timing_estimate_b()); the rows share
+ * it by their own counts missed (their instructions' in the region less
+ * their ratios'), so that a row measured whole gets none, one no unit
  * measured its misses' price, and a row without a miss keeps its own
- * cycles: they sum to the estimate. Two ways, the one that leaves less
- * below 0 in this lane (the lanes stay independent: a lane's rows depend
+ * cycles. What the ratios' sum and b . M leave of the estimate (the two
+ * weightings of the rare code's misses, code no unit measured) goes to
+ * the lines from memory alike (to the rows' cycles in a lane without
+ * one): the rows sum to the estimate. Memory's share two ways, the one
+ * that leaves less below 0 in this lane (the lanes stay independent: a lane's rows depend
  * on its latency alone, timing_sample_test's one-at-a-time check): at the prices b (what tells bursts from isolated
  * misses); or at one price a line, b's combination at the region's mix of epochs and lines, with what the lines missed
- * leave of C shared by the rows' own cycles. Epochs and lines move together in most programs, so that the fit pins down
- * their combination along the units' counts, not each price (trsv 1500: -13,284 cycles an epoch, +2,116 a line), and at
- * b a row with another mix of the two got thousands of cycles either way: below 0, and taken from the others. The share
- * is memory's cost: the stall's too.
+ * leave of b . M shared by the rows' own cycles. Epochs and lines move together in most programs, so that the fit pins
+ * down their combination along the units' counts, not each price (trsv 1500: -13,284 cycles an epoch, +2,116 a line),
+ * and at b a row with another mix of the two got thousands of cycles either way: below 0, and taken from the others.
+ * The share is memory's cost: the stall's too.
  *
- * A row whose few units held misses that their weight overcounts, and
- * that cost less than the price (a small function measured in a unit or
- * two, weighted by tens), can still come out below 0: it is 0, and what it
+ * A row whose few units held misses that cost less than the price can
+ * still come out below 0: it is 0, and what it
  * lacked lowers the price of every other row's lines alike (a row taken
  * below 0 by that being 0 in turn; where the prices cannot hold it, every
  * row is scaled). A row's stall is at most its cycles; the lane's is the
@@ -532,15 +567,16 @@ static void price_rows(edan_timing *t, int k, const double *b)
             M[j] += (double)s->id_aux[id * NAUX + (size_t)j] - s->id_aux_est[id * NAUX + (size_t)j];
         own += e0[id * Kp];
     }
-    const double C = b[0] * M[0] + b[1] * M[1];
+    const double C = b[0] * M[0] + b[1] * M[1], D = s->est[k] - own - C;
     /* a line's price at the region's mix of epochs and lines: the fit's combination along its data */
     double A[NAUX] = {0, 0};
     for (size_t id = 0; id < t->id_cap; id++)
         for (int j = 0; j < NAUX; j++)
             A[j] += (double)s->id_aux[id * NAUX + (size_t)j];
-    const double line = A[1] > 0 ? b[0] * A[0] / A[1] + b[1] : 0;
-    const row_share by_counts = {{b[0], b[1]}, 0, line},
-                    by_lines = {{0, line}, own > 0 ? (C - line * M[1]) / own : 0, line};
+    const double line = A[1] > 0 ? b[0] * A[0] / A[1] + b[1] : 0, d = A[1] > 0 ? D / A[1] : 0;
+    const double left = A[1] > 0 || !(own > 0) ? 0 : D / own; /* no line from memory: by the rows' cycles */
+    const row_share by_counts = {{b[0], b[1]}, left, line, d},
+                    by_lines = {{0, line}, own > 0 ? (C - line * M[1]) / own + left : 0, line, d};
     const double d_counts = share_deficit(s, t->id_cap, e0, Kp, &by_counts),
                  d_lines = share_deficit(s, t->id_cap, e0, Kp, &by_lines);
     const row_share *h = d_counts <= d_lines ? &by_counts : &by_lines;
@@ -642,6 +678,7 @@ void edan_timing_sample_close(edan_timing *t)
     free(y);
     if (s->covered)
         return;
+    ratio_rows(t);
     for (int k = 0; k < t->K; k++)
         price_rows(t, k, b[k]);
 }
@@ -663,6 +700,8 @@ void edan_timing_sample_free(edan_timing *t)
     free(s->id_aux);
     free(s->id_aux_unit);
     free(s->id_aux_est);
+    free(s->id_n_unit);
+    free(s->id_n_est);
     free(t->wline);
     free(t->wcell);
 }

@@ -40,6 +40,13 @@ static inline void aux_count(edan_timing *t, int j)
         s->id_aux_unit[at]++;
 }
 
+/* A line brought from memory (the last level's miss) counted: in t->n and per id, sampled (aux_count()). */
+static inline void count_ram_line(edan_timing *t)
+{
+    t->n.ram_lines++;
+    aux_count(t, 1);
+}
+
 /* Instruction fetch of rec: whether it misses the L1i, and where its line comes from then. */
 static __attribute__((noinline)) TIMING_TARGET bool fetch_line_any(edan_timing *t, const edan_insn *in, int *level,
                                                                    uint32_t *bytes)
@@ -62,10 +69,8 @@ static __attribute__((noinline)) TIMING_TARGET bool fetch_line_any(edan_timing *
     *level = (int)r.level;
     *bytes = r.ram_bytes;
     t->n.l1i_misses++;
-    if (*level == t->nlev) {
-        t->n.ram_lines++;
-        aux_count(t, 1);
-    }
+    if (*level == t->nlev)
+        count_ram_line(t);
     t->n.ram_bytes += r.ram_bytes;
     return true;
 }
@@ -112,10 +117,8 @@ static TIMING_TARGET uint64_t wrong_path_fetch(edan_timing *t, const timing_prev
                 edan_cache_read_line(&t->dc, 1, line << t->line_shift, &r);
                 *level = (int)r.level;
                 *bytes = r.ram_bytes; /* not an L1i miss of the right path: not counted as one */
-                if (*level == t->nlev) {
-                    t->n.ram_lines++;
-                    aux_count(t, 1);
-                }
+                if (*level == t->nlev)
+                    count_ram_line(t);
                 t->n.ram_bytes += r.ram_bytes;
                 return line + 1;
             }
@@ -166,8 +169,7 @@ STEP_INLINE void count_access(edan_timing *t, const edan_cache_result *r)
         }
     }
     if ((int)r->level == t->nlev) {
-        t->n.ram_lines++;
-        aux_count(t, 1);
+        count_ram_line(t);
         /*
          * an epoch is the misses whose latencies overlap: one the window can hold with its first (at most
          * rob_entries records after it) and the first level's MSHRs can keep in flight with the others (at
@@ -190,10 +192,8 @@ static inline void prefetch_count(edan_timing *t, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         t->n.ram_bytes += t->pf.issue[i].bytes;
-        if (t->pf.issue[i].src == t->nlev) {
-            t->n.ram_lines++;
-            aux_count(t, 1);
-        }
+        if (t->pf.issue[i].src == t->nlev)
+            count_ram_line(t);
     }
 }
 
@@ -259,7 +259,8 @@ static __attribute__((noinline)) int smp_grow(timing_sampler *s, size_t old, siz
     void *q;
 #define GROW(p, per) ((q = edan_grow_zeroed((p), old * (per), cap * (per), sizeof *(p))) != NULL && ((p) = q, 1))
     const bool ok = GROW(s->id_est, Kp) && GROW(s->id_stall_est, Kp) && GROW(s->id_gen, 1) && GROW(s->touched, 1) &&
-                    GROW(s->id_aux, A) && GROW(s->id_aux_unit, A) && GROW(s->id_aux_est, A);
+                    GROW(s->id_aux, A) && GROW(s->id_aux_unit, A) && GROW(s->id_aux_est, A) && GROW(s->id_n_unit, 1) &&
+                    GROW(s->id_n_est, 1);
 #undef GROW
     return ok ? 0 : -1;
 }
@@ -297,8 +298,8 @@ STEP_INLINE int id_room(edan_timing *t, uint32_t id)
 }
 
 /*
- * The sampled model's current unit schedules id: the ids its fold (timing_sample.c) visits, each once. The
- * unit's first id folds the unit before (its rows are folded once the next unit has begun: the last unit's
+ * The sampled model's current unit measures id (counted in id_n_unit): the ids its fold (timing_sample.c) visits, each
+ * once. The unit's first id folds the unit before (its rows are folded once the next unit has begun: the last unit's
  * weight is known only at the end).
  */
 STEP_INLINE void smp_touch(edan_timing *t, uint32_t id)
@@ -310,6 +311,7 @@ STEP_INLINE void smp_touch(edan_timing *t, uint32_t id)
         s->id_gen[id] = s->gen;
         s->touched[s->n_touched++] = id;
     }
+    s->id_n_unit[id]++;
 }
 
 /*
