@@ -37,7 +37,7 @@ QUICK = "--quick" in sys.argv
 RUNS = int(option("--runs", 1 if QUICK else 3))
 MACHINE = option("--machine", os.path.join(HERE, "..", "machines", "gem5-validation.ini"))
 EDAN = os.path.join(BUILD, "edan")
-ONE, FOUR = "50", "50,100,200,300"
+ONE, FOUR, EIGHT = "50", "50,100,200,300", "50,75,100,150,200,250,300,400"
 
 
 # (label, kernel, the program's command)
@@ -61,6 +61,7 @@ NAME = option("--name", "bench-timing")
 VARIANTS = [("plain", []),
             ("1 latency", ["--machine=" + MACHINE, "--mem-latency=" + ONE]),
             ("4 latencies", ["--machine=" + MACHINE, "--mem-latency=" + FOUR]),
+            ("8 latencies", ["--machine=" + MACHINE, "--mem-latency=" + EIGHT]),
             ("4 latencies --exact", ["--machine=" + MACHINE, "--mem-latency=" + FOUR, "--exact"])]
 if option("--variants"):
     KEEP = option("--variants").split(",")
@@ -103,6 +104,7 @@ def main():
     lines = [f"Commit `{commit()}`, {datetime.date.today()}, `python3 bench/bench_timing.py {os.path.relpath(BUILD, ROOT)}"
              f"{' --quick' if QUICK else ''}{given}{opts}` ({RUNS} rounds, medians; machine "
              f"`{os.path.basename(MACHINE)}`, 1 latency `--mem-latency={ONE}`, 4 latencies `--mem-latency={FOUR}`, "
+             f"8 latencies `--mem-latency={EIGHT}`, "
              "sampled unless `--exact`)."]
     if not OFFLINE_ONLY:
         lines += ["",
