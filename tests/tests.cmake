@@ -271,6 +271,11 @@ set_tests_properties(timing_cores_one_at_a_time PROPERTIES ENVIRONMENT EDAN_NO_A
 add_executable(timing_serial_test tests/timing_serial_test.c)
 target_link_libraries(timing_serial_test PRIVATE edan_core)
 add_test(NAME timing_serial COMMAND timing_serial_test)
+add_executable(timing_stall_test tests/timing_stall_test.c)
+target_link_libraries(timing_stall_test PRIVATE edan_core)
+add_test(NAME timing_stall COMMAND timing_stall_test)
+add_test(NAME timing_stall_one_at_a_time COMMAND timing_stall_test)
+set_tests_properties(timing_stall_one_at_a_time PROPERTIES ENVIRONMENT EDAN_NO_AVX2=1)
 # Its memory bandwidth calendar against a naive one.
 # Prefetchers (issue 38): stride and next-line prefetchers on hand-built chains with exact answers.
 add_executable(prefetch_test tests/prefetch_test.c)

@@ -130,6 +130,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         t->real[k] = ~(tick)0;
     t->lq = calloc(m->lq_entries * Kp, sizeof *t->lq);
     t->sq = calloc(m->sq_entries * Kp, sizeof *t->sq);
+    t->sq_ram = calloc(m->sq_entries, sizeof *t->sq_ram);
     /* aligned to host lines, an entry never straddles two (SS_BLOCKS * 32 is a multiple of 64) */
     t->ss_blocks = aligned_alloc(64, (size_t)SS_BLOCKS * sizeof *t->ss_blocks);
     if (t->ss_blocks)
@@ -143,8 +144,8 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->ss_clear_at = SS_CLEAR_PERIOD;
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     bool ok = t->F && t->wpl_req && t->wpl_done && t->iq_list && t->stores && t->st_addr && t->win_insn &&
-              t->st_write && t->C && t->lq && t->sq && t->ss_blocks && t->ssit && t->ssit_lanes && t->lfst &&
-              t->ss_pairs && t->ss_known;
+              t->st_write && t->C && t->lq && t->sq && t->sq_ram && t->ss_blocks && t->ssit && t->ssit_lanes &&
+              t->lfst && t->ss_pairs && t->ss_known;
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
     if (!ok) {
@@ -226,6 +227,7 @@ void edan_timing_free(edan_timing *t)
     free(t->iq_list);
     free(t->lq);
     free(t->sq);
+    free(t->sq_ram);
     edan_predictor_free(&t->bp);
     free(t->ss_blocks);
     free(t->ssit);

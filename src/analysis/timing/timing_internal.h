@@ -370,6 +370,13 @@ struct edan_timing {
     tick *F, *C;
     const edan_insn **win_insn; /* per window entry (by v): its instruction (what a split one's predecessor wrote) */
     tick *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
+    /*
+     * each store queue entry's store writes a line that came from memory (the
+     * same in every lane): a store held at dispatch by a full queue whose
+     * oldest entry is one waits on memory (its commit's wait is stall)
+     */
+    uint8_t *sq_ram;
+    _Alignas(32) tick sq_held[MAXK]; /* the step's store held by such a queue: all ones in its lanes (sq_held()) */
     uint32_t lq_at, sq_at;
     uint64_t v, u, n_loads, n_stores; /* vertices, micro-operations, loads and stores scheduled */
     slots fetch, disp, commit;

@@ -231,6 +231,19 @@ STEP_INLINE void iq_enter(edan_timing *t, int j, lv d, lv out)
     lv_st(t->iq_held + j, lv_ld(t->iq_held + j) - holds); /* holds is -1 where it does */
 }
 
+/*
+ * A store that finds the store queue full, its oldest store writing a line
+ * from memory (t->sq_ram): all ones in t->sq_held where that store's write,
+ * sq, comes after the store could have dispatched (its fetch ft and the
+ * front end). There its commit waits on memory, as a load's on its line:
+ * stall.
+ */
+STEP_INLINE void sq_held(edan_timing *t, const tick *sq, const tick *ft)
+{
+    for (int j = 0; j < STEP_KP(t); j += TIMING_LW)
+        lv_st(t->sq_held + j, lv_gt(lv_ld(sq + j), lv_ld(ft + j) + t->frontend));
+}
+
 /* Lanes j ..'s dispatch of the vertex fetched at f: when there is room in the window, the queues and the issue queue.
  */
 STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
@@ -463,6 +476,9 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     if (in->uops && accessed && !serial)
         return step_uops(t, rec, preds, n_preds, &c, imiss || iwait ? ilevel : -1, ibytes);
     fetch_dispatch(t, &c, in->pc >> t->line_shift, imiss || iwait ? ilevel : -1, ibytes, a, dsp, b);
+    const bool sq_mem = c.sq && t->sq_ram[t->sq_at]; /* the lanes where the full store queue held it: sq_held() */
+    if (__builtin_expect(sq_mem, 0))
+        sq_held(t, c.sq, a);
     for (int j = 0; j < Kp; j += TIMING_LW) {
         DUMP_IF(
             t, j, if (imiss || iwait) {
@@ -639,9 +655,10 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         const lv last = lv_ld(t->last_commit + j);
         const lv cm = slot_take(&t->commit, j, lv_max(bj, last), t->m.commit_width, t->cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
-        if (from_ram) {
-            lv_st(stall + j, lv_ld(stall + j) + (cm - last));
-            lv_st(own_stall + j, lv_ld(own_stall + j) + (cm - last));
+        if (from_ram || sq_mem) {
+            const lv wait = from_ram ? cm - last : (cm - last) & lv_ld(t->sq_held + j);
+            lv_st(stall + j, lv_ld(stall + j) + wait);
+            lv_st(own_stall + j, lv_ld(own_stall + j) + wait);
         }
         lv_st(t->last_commit + j, cm);
         lv_st(Cv + j, cm);
@@ -669,6 +686,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             lv_st(ROW(t->st_write, v & t->rmask) + j, lv_ld(t->drain + j));
             lv_st(ROW(t->sq, t->sq_at) + j, lv_ld(a + j));
         }
+        t->sq_ram[t->sq_at] = (int)r.level == t->nlev;
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
     }

@@ -269,10 +269,14 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     u++;
 
     /* ---- the store, after the operation ---- */
+    bool sq_mem = false; /* the lanes where the full store queue held the store: sq_held() */
     if (has_store) {
         cu.rob = rob_wait(t, u);
         cu.sq = t->n_stores >= t->m.sq_entries ? ROW(t->sq, t->sq_at) : NULL;
         cu.serial = NULL;
+        sq_mem = cu.sq && t->sq_ram[t->sq_at];
+        if (__builtin_expect(sq_mem, 0))
+            sq_held(t, cu.sq, ft);
         for (int j = 0; j < Kp; j += TIMING_LW) {
             const lv d = lane_dispatch(t, j, lv_ld(ft + j), &cu);
             lv_st(dS + j, d);
@@ -316,9 +320,10 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(t->drain + j, lv_max(cm, lv_ld(t->drain + j))); /* its write, in order after commit */
         }
         lv_st(own + j, lv_ld(own + j) + (cm - last));
-        if (from_ram) {
-            lv_st(stall + j, lv_ld(stall + j) + (cm - last));
-            lv_st(own_stall + j, lv_ld(own_stall + j) + (cm - last));
+        if (from_ram || sq_mem) {
+            const lv wait = from_ram ? cm - last : (cm - last) & lv_ld(t->sq_held + j);
+            lv_st(stall + j, lv_ld(stall + j) + wait);
+            lv_st(own_stall + j, lv_ld(own_stall + j) + wait);
         }
         lv_st(t->last_commit + j, cm);
         lv_st(Fv + j, lv_ld((has_store ? fS : fO) + j));
@@ -338,6 +343,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(ROW(t->st_write, w) + j, lv_ld(t->drain + j));
             lv_st(ROW(t->sq, t->sq_at) + j, lv_ld(tmp + j));
         }
+        t->sq_ram[t->sq_at] = (int)wr.level == t->nlev;
         t->sq_at = t->sq_at + 1 == t->m.sq_entries ? 0 : t->sq_at + 1;
         t->n_stores++;
     }
