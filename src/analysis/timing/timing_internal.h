@@ -209,10 +209,10 @@ typedef struct timing_sampler {
     double *id_aux_est;
     /*
      * The id's executions measured: in the current unit (id_n_unit) and
-     * weighted as id_est (id_n_est). A row is
-     * estimated per id as a ratio (price_rows()): its weighted cycles times
-     * its executions in the region over id_n_est, so that code a unit
-     * measured whole is its measured cycles, not the unit's weight times.
+     * weighted as id_est (id_n_est). A row is estimated per id as a ratio
+     * (ratio_rows(), timing_sample.c): its weighted cycles times its
+     * executions in the region over id_n_est, so that code a unit measured
+     * whole is its measured cycles, not the unit's weight times.
      */
     uint64_t *id_n_unit;
     double *id_n_est;

@@ -244,6 +244,21 @@ STEP_INLINE void sq_held(edan_timing *t, const tick *sq, const tick *ft)
         lv_st(t->sq_held + j, lv_gt(lv_ld(sq + j), lv_ld(ft + j) + t->frontend));
 }
 
+/*
+ * Lanes j ..'s commit wait `wait` of the vertex as memory stall, into the
+ * lane's and its row's: all of it when its data came from memory
+ * (from_ram), where the store queue held it (sq_mem: sq_held()'s lanes).
+ */
+STEP_INLINE void add_stall(edan_timing *t, int j, tick *stall, tick *own_stall, lv wait, bool from_ram, bool sq_mem)
+{
+    if (!from_ram && !sq_mem)
+        return;
+    if (!from_ram)
+        wait &= lv_ld(t->sq_held + j);
+    lv_st(stall + j, lv_ld(stall + j) + wait);
+    lv_st(own_stall + j, lv_ld(own_stall + j) + wait);
+}
+
 /* Lanes j ..'s dispatch of the vertex fetched at f: when there is room in the window, the queues and the issue queue.
  */
 STEP_INLINE lv lane_dispatch(edan_timing *t, int j, lv f, const front *c)
@@ -655,11 +670,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         const lv last = lv_ld(t->last_commit + j);
         const lv cm = slot_take(&t->commit, j, lv_max(bj, last), t->m.commit_width, t->cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
-        if (from_ram || sq_mem) {
-            const lv wait = from_ram ? cm - last : (cm - last) & lv_ld(t->sq_held + j);
-            lv_st(stall + j, lv_ld(stall + j) + wait);
-            lv_st(own_stall + j, lv_ld(own_stall + j) + wait);
-        }
+        add_stall(t, j, stall, own_stall, cm - last, from_ram, sq_mem);
         lv_st(t->last_commit + j, cm);
         lv_st(Cv + j, cm);
         lv_st(Fv + j, bj);

@@ -320,11 +320,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(t->drain + j, lv_max(cm, lv_ld(t->drain + j))); /* its write, in order after commit */
         }
         lv_st(own + j, lv_ld(own + j) + (cm - last));
-        if (from_ram || sq_mem) {
-            const lv wait = from_ram ? cm - last : (cm - last) & lv_ld(t->sq_held + j);
-            lv_st(stall + j, lv_ld(stall + j) + wait);
-            lv_st(own_stall + j, lv_ld(own_stall + j) + wait);
-        }
+        add_stall(t, j, stall, own_stall, cm - last, from_ram, sq_mem);
         lv_st(t->last_commit + j, cm);
         lv_st(Fv + j, lv_ld((has_store ? fS : fO) + j));
     }
