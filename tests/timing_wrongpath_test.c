@@ -49,6 +49,7 @@
  *    covering every period gives its cycles in every lane; the fills are
  *    there: the array fits the L2, and fewer lines come from memory than
  *    the right path reads.
+ * Functional warming's wrong path while the arrays by id grow (test_warm_growth()).
  */
 #include <string.h>
 
@@ -516,8 +517,48 @@ static void test_offsets(void)
     CHECK(e == 6, "first-touch pages, parent[] a page apart, untouched: %g latencies exposed, expected 6", e);
 }
 
+/*
+ * Records outside the region (warmed only), each a conditional branch (a new
+ * static instruction, its predictor entry cold: predicted not taken) taken to
+ * a new static instruction, so every branch is mispredicted and the record
+ * after it is the one whose id outgrows the model's arrays by id when the
+ * arrays' turn comes (their capacities are even, the targets' ids too).
+ * Functional warming's wrong-path fetch then reads the branch's row after the
+ * arrays moved: before warm_predict() copied it, a read of freed memory
+ * (QEMU killed by SIGSEGV under the plugin, at random; ASan's
+ * heap-use-after-free here). Checked: the stream runs to its end, its region
+ * empty.
+ */
+static void test_warm_growth(void)
+{
+    enum { PAIRS = 20000 };
+    static edan_insn code[2 * PAIRS];
+    static edan_exec r[2 * PAIRS];
+    edan_machine m = machine();
+    m.predictor_entries = 1u << 17; /* a cold entry for each branch: (pc >> 1) & mask differ */
+    for (size_t i = 0; i < PAIRS; i++) {
+        const uint64_t pc = 0x100000 + 8 * (uint64_t)i;
+        code[2 * i] = branch(EDAN_REG_X(3), pc, 0x100000);
+        code[2 * i + 1] = add(EDAN_REG_X(5), EDAN_REG_X(3), pc + 0x100000);
+        for (size_t j = 0; j < 2; j++) {
+            r[2 * i + j] = rec(&code[2 * i + j], 0);
+            r[2 * i + j].id = (uint32_t)(2 * i + j + 1);
+            r[2 * i + j].flags = EDAN_EXEC_WARM;
+        }
+    }
+    edan_timing *t = timing_run(&m, r, 2 * PAIRS, LAT, 2, 4096, 1);
+    if (!t)
+        return;
+    const edan_timing_counts *c = edan_timing_counts_get(t);
+    CHECK(c->instructions == 0 && c->branches == 0 && edan_timing_lane_get(t, 0).cycles == 0,
+          "warm records only: %llu instructions, %llu branches counted, %g cycles", (unsigned long long)c->instructions,
+          (unsigned long long)c->branches, edan_timing_lane_get(t, 0).cycles);
+    edan_timing_free(t);
+}
+
 int main(void)
 {
+    test_warm_growth();
     test_offsets();
     test_fallthrough();
     test_wait();

@@ -490,18 +490,20 @@ static __attribute__((noinline)) TIMING_TARGET void warm_past_mru(edan_timing *t
  * The prediction of the conditional branch whose row's at is br, just
  * before the record rec at pc (predict_before()), and after a misprediction
  * the wrong path's fetch and, in the chunk (t->part), loads
- * (wrong_path_bisect()).
+ * (wrong_path_bisect()). br may be a row of t->fdesc, which id_grow() moves:
+ * what the wrong path needs of it is copied before rec's id gets its room.
  */
 STEP_INLINE void warm_predict(edan_timing *t, const timing_prev *br, const edan_exec *rec, uint64_t pc,
                               uint64_t *branches, uint64_t *mispredicts)
 {
     if (predict_before(t, br, pc, branches, mispredicts)) {
+        const timing_prev prev = *br;
         /* the wrong path's line is the record's after the branch (wrong_path(), as the scheduled step's) */
         if (rec->id < t->id_cap || !id_grow(t, rec->id))
             t->aux_id = rec->id;
         int wlevel = 0;
         uint32_t wbytes = 0;
-        if (wrong_path_fetch(t, br, pc, &wlevel, &wbytes))
+        if (wrong_path_fetch(t, &prev, pc, &wlevel, &wbytes))
             t->wp_line = 0; /* no times here: the line is simply there */
         /* the wrong path's loads of a bisection's other half, as the scheduled step's (the chunk's index) */
         const uintptr_t at = (uintptr_t)rec - (uintptr_t)t->part;
