@@ -55,9 +55,11 @@ static uint64_t digest(uint64_t h, const result *r)
  * its own and the skipped bytes as decoded (before: 0xe62b0bae1c7a30de; the lanes' requests alone: 0x65d317447d851a2c),
  * a dirty line going up dirty from the level below (cache.h; before it: 0x7b1d3eb03f265c82) and the wrong path's
  * loads of a bisection's other half (timing_bisect.h; before them: 0xaf1098c9fdd62a29), and the stall of a store held
- * by a full store queue whose oldest store writes a line from memory (sq_held(); before it: 0xa862b49a8d9fc8d0).
+ * by a full store queue whose oldest store writes a line from memory (sq_held(); before it: 0xa862b49a8d9fc8d0),
+ * and the commit wait of an instruction whose fetch waits for a code line from memory as stall (front.fetch_ram;
+ * before it: 0x74bcbd04072394da).
  */
-#define MODEL_DIGEST 0x74bcbd04072394daull
+#define MODEL_DIGEST 0xcaf15600646fb4b0ull
 /* the digest is of this many trials of test_lanes() */
 #define DIGEST_TRIALS 80
 

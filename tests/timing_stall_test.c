@@ -6,13 +6,17 @@
  *  - stores to fresh lines behind a full store queue: the queue holds each
  *    store until the oldest one's line has come from memory, so the time
  *    grows with the latency and that growth is stall (the stores' own
- *    rows'), all but the first fetch's line (fetch waits for it, not for
- *    data); before the store queue's waits were stall, these streams had a
- *    slope and no stall at all;
+ *    rows'), the first fetch's line too (fetch waits for it: its code);
+ *    before the store queue's waits were stall, these streams had a slope
+ *    and no stall at all;
  *  - the same stores to one line (L1d hits after the first): the first
- *    line's latency more, and the fetch's;
- *  - loads of fresh lines: their waits are stall, the growth all but at
- *    most the fetch's line;
+ *    line's latency more, and the fetch's, all of it stall;
+ *  - loads of fresh lines: their waits are stall, the growth all of it;
+ *  - instructions each in a code line of its own that no cache holds:
+ *    fetch waits for each line from memory, one after another, and that
+ *    wait is stall (before fetch's waits counted, these streams had a
+ *    slope of N and no stall); as RISC-V's instructions without an access
+ *    and as x86 stores' micro-operations to one data line;
  *  - in every lane the stall is at most the cycles, and the rows' stalls
  *    sum to the lane's.
  * Stores as RISC-V's and as x86's micro-operations (timing_uops.h). At two
@@ -30,7 +34,8 @@
 
 enum { N = 512 };
 
-/* The lanes at LAT (100, 200 ns) of recs[0..n) on m: cycles and stall of each, and the rows' stall sums. */
+/* The lanes at LAT (100, 200 ns) of recs[0..n) on m: cycles and stall of each, and the rows' (ids below N) stall sums.
+ */
 static int run_stall(const edan_machine *m, const edan_exec *recs, size_t n, double *cyc, double *stall, double *rows)
 {
     edan_timing *t = timing_run(m, recs, n, LAT, 2, 64, 1);
@@ -41,7 +46,7 @@ static int run_stall(const edan_machine *m, const edan_exec *recs, size_t n, dou
         cyc[k] = l.cycles;
         stall[k] = l.mem_stall_cycles;
         rows[k] = 0;
-        for (uint32_t id = 0; id < 4; id++)
+        for (uint32_t id = 0; id < N; id++)
             rows[k] += edan_timing_id_stall(t, id, k);
     }
     edan_timing_free(t);
@@ -49,10 +54,10 @@ static int run_stall(const edan_machine *m, const edan_exec *recs, size_t n, dou
 }
 
 /*
- * One stream's checks: from 100 to 200 ns the cycles grow by at least 100 (N / 8 - 1) (many) or 200 at most (one
- * line's and the fetch's), all of it stall but at most the first fetch's line (100).
+ * One stream's checks: from 100 to 200 ns the cycles grow by at least `least` and at most `most`, all of it stall
+ * (every cycle the latency adds is a wait for a line from memory).
  */
-static void check_stream(const char *what, const edan_machine *m, const edan_exec *r, bool many)
+static void check_growth(const char *what, const edan_machine *m, const edan_exec *r, double least, double most)
 {
     double cyc[2], stall[2], rows[2];
     if (run_stall(m, r, N, cyc, stall, rows))
@@ -61,9 +66,15 @@ static void check_stream(const char *what, const edan_machine *m, const edan_exe
     for (int k = 0; k < 2; k++)
         CHECK(stall[k] >= 0 && stall[k] <= cyc[k] && fabs(rows[k] - stall[k]) <= 1e-9 * cyc[k],
               "%s, lane %d: stall %g of %g cycles, the rows' %g", what, k, stall[k], cyc[k], rows[k]);
-    CHECK((many ? grow >= 100 * (N / 8 - 1) : grow <= 200) && stall_grow <= grow && stall_grow >= grow - 100,
-          "%s: %g cycles more at 200 ns than at 100, %g of them stall; expected %s, all but at most 100 stall", what,
-          grow, stall_grow, many ? "at least 100 (N / 8 - 1)" : "200 at most");
+    CHECK(grow >= least && grow <= most && fabs(stall_grow - grow) <= 1e-9 * cyc[1],
+          "%s: %g cycles more at 200 ns than at 100, %g of them stall; expected %g to %g, all of it stall", what, grow,
+          stall_grow, least, most);
+}
+
+/* From 100 to 200 ns the cycles grow by at least 100 (N / 8 - 1) (many) or 200 at most (one line's and the fetch's). */
+static void check_stream(const char *what, const edan_machine *m, const edan_exec *r, bool many)
+{
+    check_growth(what, m, r, many ? 100 * (N / 8 - 1) : 100, many ? 1e300 : 200);
 }
 
 /* Stores as RISC-V has them, or (uops) as x86's split into micro-operations (timing_uops.h) with a store's alone. */
@@ -109,10 +120,40 @@ static void test_loads(void)
     check_stream("loads of fresh lines, 8 load queue entries", &m, r, true);
 }
 
+/*
+ * N instructions, each alone in a code line (LINE bytes apart) that no cache holds: fetch misses the L1i and the
+ * L2 at each and waits for the line from memory before the next; no access (uops false), or x86 stores'
+ * micro-operations to one data line (uops: hits after the first). From 100 to 200 ns the time grows by 100 a
+ * line, N lines (and the data line's 100 with stores), all of it stall.
+ */
+static void test_code_lines(bool uops)
+{
+    static edan_exec r[N];
+    static edan_insn code[N];
+    for (size_t i = 0; i < N; i++) {
+        const uint64_t pc = 0x100000 + (uint64_t)i * LINE;
+        if (uops) {
+            code[i] = store(EDAN_REG_X(5), EDAN_REG_X(6), pc, 4);
+            code[i].uops = EDAN_UOP_STORE;
+        } else {
+            code[i] = add(EDAN_REG_X(7 + (int)(i % 4)), EDAN_REG_X(3), pc);
+        }
+        r[i] = rec(&code[i], uops ? fresh(0) : 0);
+        r[i].id = (uint32_t)i;
+    }
+    edan_machine m = base_machine();
+    const double lines = 100.0 * N + (uops ? 100 : 0);
+    check_growth(uops ? "stores (micro-ops) each in a code line from memory"
+                      : "instructions each in a code line from memory",
+                 &m, r, lines - 100, lines + 100);
+}
+
 int main(void)
 {
     test_store_queue(false);
     test_store_queue(true);
     test_loads();
+    test_code_lines(false);
+    test_code_lines(true);
     return check_summary();
 }

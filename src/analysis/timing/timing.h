@@ -68,7 +68,7 @@ typedef struct edan_timing_lane {
     double mem_latency_ns;
     double cycles;           /* the region's predicted run time, in core cycles */
     double seconds;          /* cycles / clock */
-    double mem_stall_cycles; /* cycles commit waited on a vertex whose data came from memory */
+    double mem_stall_cycles; /* cycles commit waited on memory: data, code lines, a full store queue (docs/model.md) */
     /* prefetches (every level's) an access waited for, the line on its way; and those dropped, their queue full */
     uint64_t prefetch_late, prefetch_dropped;
     /*
@@ -138,7 +138,7 @@ const edan_machine *edan_timing_machine(const edan_timing *t);
 uint32_t edan_timing_ids(const edan_timing *t);
 uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id);
 uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id);
-/* Cycles attributed to the id at lane k, and those of them that waited on data from memory. */
+/* Cycles attributed to the id at lane k, and those of them that waited on memory (docs/model.md: memory stall). */
 double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k);
 double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k);
 

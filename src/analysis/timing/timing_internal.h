@@ -330,9 +330,11 @@ struct edan_timing {
      * wrong-path fetch (timing_shared.h, wrong_path_fetch()): the bytes of the predicted path fetch reads
      * before a mispredicted branch resolves; the last line it read into the L1i + 1 (0: none on its way)
      * and when that line is there in each lane; the control-flow instructions seen, direct mapped by pc:
-     * pc * 2 + 1 for a conditional branch, pc * 2 for a jump, call or return (where a wrong path may leave)
+     * pc * 2 + 1 for a conditional branch, pc * 2 for a jump, call or return (where a wrong path may leave);
+     * wp_ram: that line came from memory (the right path's wait for it is memory stall)
      */
     uint64_t wp_bytes, wp_line;
+    bool wp_ram;
     lanes wp_fill;
     uint64_t wp_ctl[WP_CTL];
     /*

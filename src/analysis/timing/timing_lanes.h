@@ -66,6 +66,7 @@
 typedef struct front {
     const timing_fdesc *row; /* the vertex's static instruction's (fdesc_of()) */
     bool taken_rule, new_block, redirect;
+    bool fetch_ram;            /* its fetch waits for a code line from memory: its commit wait is memory stall */
     const tick *prevF;         /* F of the vertex before */
     const tick *rob, *lq, *sq; /* the entry v must wait for in each queue, or NULL */
     const tick *serial;        /* after a serializing vertex: when v may dispatch, or NULL */
@@ -246,14 +247,15 @@ STEP_INLINE void sq_held(edan_timing *t, const tick *sq, const tick *ft)
 
 /*
  * Lanes j ..'s commit wait `wait` of the vertex as memory stall, into the
- * lane's and its row's: all of it when its data came from memory
- * (from_ram), where the store queue held it (sq_mem: sq_held()'s lanes).
+ * lane's and its row's: all of it when its data or its fetch's code line
+ * came from memory (mem_wait; front.fetch_ram), where the store queue held
+ * it (sq_mem: sq_held()'s lanes).
  */
-STEP_INLINE void add_stall(edan_timing *t, int j, tick *stall, tick *own_stall, lv wait, bool from_ram, bool sq_mem)
+STEP_INLINE void add_stall(edan_timing *t, int j, tick *stall, tick *own_stall, lv wait, bool mem_wait, bool sq_mem)
 {
-    if (!from_ram && !sq_mem)
+    if (!mem_wait && !sq_mem)
         return;
-    if (!from_ram)
+    if (!mem_wait)
         wait &= lv_ld(t->sq_held + j);
     lv_st(stall + j, lv_ld(stall + j) + wait);
     lv_st(own_stall + j, lv_ld(own_stall + j) + wait);
@@ -428,6 +430,7 @@ static __attribute__((noinline)) TIMING_TARGET void wrong_path(edan_timing *t, u
         t0[k] = t->fetch.at[k] + t->cyc + t->l1i_hit + t->mem.hit[1];
     edan_memtime_read(&t->mem, line - 1, 1, level, bytes, t0, t->wp_fill);
     t->wp_line = line;
+    t->wp_ram = level == t->nlev;
 }
 
 /* One vertex, whose true predecessors the tracker has listed (ascending). */
@@ -473,7 +476,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     const bool new_block = block && t->fblock && block != t->fblock;
     if (block)
         t->fblock = block;
-    const front c = {
+    front c = {
         .row = row,
         .taken_rule = after_taken && t->m.fetch_taken_limit,
         .new_block = new_block,
@@ -488,6 +491,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     t->serial_next = false;
     if (!accessed && !imiss && !iwait && n_preds <= SIMPLE_PREDS && !serial)
         return step_simple(t, rec, preds, n_preds, &c);
+    c.fetch_ram = (imiss && ilevel == t->nlev) || (iwait && t->wp_ram); /* never on the simple path: no fetch miss */
     if (in->uops && accessed && !serial)
         return step_uops(t, rec, preds, n_preds, &c, imiss || iwait ? ilevel : -1, ibytes);
     fetch_dispatch(t, &c, in->pc >> t->line_shift, imiss || iwait ? ilevel : -1, ibytes, a, dsp, b);
@@ -662,7 +666,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk;
     tick *own_stall = t->measuring ? ROW(t->id_stall, rec->id) : t->junk_stall;
     tick *stall = t->measuring ? t->stall : t->junk_stall;
-    tick *lqrow = ROW(t->lq, t->lq_at); /* the load queue holds a load's commit */
+    tick *lqrow = ROW(t->lq, t->lq_at);            /* the load queue holds a load's commit */
+    const bool mem_wait = from_ram || c.fetch_ram; /* its data or its code line came from memory (add_stall()) */
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv bj = lv_ld(b + j);
         /* a load or store leaves the issue queue when it completes, anything else when it issues */
@@ -670,7 +675,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         const lv last = lv_ld(t->last_commit + j);
         const lv cm = slot_take(&t->commit, j, lv_max(bj, last), t->m.commit_width, t->cyc);
         lv_st(own + j, lv_ld(own + j) + (cm - last));
-        add_stall(t, j, stall, own_stall, cm - last, from_ram, sq_mem);
+        add_stall(t, j, stall, own_stall, cm - last, mem_wait, sq_mem);
         lv_st(t->last_commit + j, cm);
         lv_st(Cv + j, cm);
         lv_st(Fv + j, bj);

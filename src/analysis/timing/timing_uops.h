@@ -303,6 +303,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     tick *own = t->measuring ? ROW(t->id_time, rec->id) : t->junk;
     tick *own_stall = t->measuring ? ROW(t->id_stall, rec->id) : t->junk_stall;
     tick *stall = t->measuring ? t->stall : t->junk_stall;
+    const bool mem_wait = from_ram || c->fetch_ram; /* its data or its code line came from memory (add_stall()) */
     for (int j = 0; j < Kp; j += TIMING_LW) {
         const lv last = lv_ld(t->last_commit + j);
         lv cm = last;
@@ -320,7 +321,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             lv_st(t->drain + j, lv_max(cm, lv_ld(t->drain + j))); /* its write, in order after commit */
         }
         lv_st(own + j, lv_ld(own + j) + (cm - last));
-        add_stall(t, j, stall, own_stall, cm - last, from_ram, sq_mem);
+        add_stall(t, j, stall, own_stall, cm - last, mem_wait, sq_mem);
         lv_st(t->last_commit + j, cm);
         lv_st(Fv + j, lv_ld((has_store ? fS : fO) + j));
     }

@@ -9,7 +9,7 @@
  *          sum to T_inf), when the critical-path tool runs beside it;
  *   Chain  memory-access vertices of the line on the longest chain of
  *          them (they sum to D), likewise;
- *   Stall  cycles the timing model's commit waited on data from memory
+ *   Stall  cycles the timing model's commit waited on memory (data, code, a full store queue)
  *          at the line's instructions, at its highest latency, when the
  *          model runs beside it (--machine): a share of the predicted run
  *          time (timing.h's attribution), so they sum to the region's

@@ -183,7 +183,7 @@ static const edan_column pred_cols[] = {
     V_ARR(cycles, "cycles", "cycles", "the predicted run time" PER_LATENCY),
     V_ARR(seconds, "seconds", "seconds", "the predicted run time at the clock" PER_LATENCY),
     V_ARR(mem_stall_share, "mem_stall_share", "ratio",
-          "the share of the time commit waited on data from memory" PER_LATENCY),
+          "the share of the time commit waited on memory (data, code lines, a full store queue)" PER_LATENCY),
     EDAN_COL_FIELD(pred_view, slope, "slope_ns_per_ns", "ratio",
                    "least-squares slope of run time against memory latency (0 with one latency)", EDAN_COL_G, NULL, 0,
                    4),
