@@ -231,8 +231,17 @@ static void *create(edan_session *s, edan_error *err)
         edan_error sub = {0};
         size_t found =
             edan_elf_find(&elf, edan_session_source(s)->binary, t->names[i], ranges, EDAN_MAX_SCOPE_RANGES, &sub);
-        if (!found) {
+        char lib[512];
+        if (!found && (edan_elf_filter_library(t->names[i], lib, sizeof lib) ||
+                       edan_elf_imports(edan_session_source(s)->binary, t->names[i])))
+            /* a shared object's code is named after the stream (docs/model.md, Shared libraries): no scope to track */
+            edan_error_set(err,
+                           "--functions: '%s' is a shared library's function: --functions and --per-function break "
+                           "down the program's own functions; measure it alone with --filter=%s",
+                           t->names[i], t->names[i]);
+        else if (!found)
             edan_error_set(err, "--functions: %s", sub.msg);
+        if (!found) {
             edan_elf_close(&elf);
             free(t);
             return NULL;
