@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "isa/native.h"
+#include "tool/graph/functions_tool.h"
 #include "util/files.h"
 #include "util/symbols/symbols.h"
 
@@ -180,6 +181,9 @@ void cli_check_program(const cli *c, const char *program)
         }
     }
     edan_elf_close(&elf);
+    /* --functions' names too, once here rather than from the plugin QEMU then fails to load */
+    if (edan_functions_check_names(&c->o, program, &err))
+        cli_die(2, "%s", err.msg);
 }
 
 static void check_plugin_path(const char *what, const char *path)

@@ -53,6 +53,50 @@ static void split_names(void *ctx, const char *value)
     }
 }
 
+/*
+ * The address ranges of the program's function name (at most
+ * EDAN_MAX_SCOPE_RANGES into ranges): how many, or 0 with err set. A shared
+ * library's function (LIB:NAME, or a name the program imports) has no range
+ * before the stream: its code is named once the stream is over (docs/model.md,
+ * Shared libraries), so the error says what measures it instead.
+ */
+static size_t find_scope(const edan_elf *elf, const char *binary, const char *name, edan_elf_func *ranges,
+                         edan_error *err)
+{
+    edan_error sub = {0};
+    const size_t found = edan_elf_find(elf, binary, name, ranges, EDAN_MAX_SCOPE_RANGES, &sub);
+    char lib[512];
+    if (found)
+        return found;
+    if (edan_elf_filter_library(name, lib, sizeof lib) || (binary && *binary && edan_elf_imports(binary, name)))
+        edan_error_set(err,
+                       "--functions: '%s' is a shared library's function: --functions and --per-function break down "
+                       "the program's own functions; measure it alone with --filter=%s",
+                       name, name);
+    else
+        edan_error_set(err, "--functions: %s", sub.msg);
+    return 0;
+}
+
+int edan_functions_check_names(const edan_options *o, const char *binary, edan_error *err)
+{
+    char names[EDAN_MAX_FUNCTIONS][NAME_CAP];
+    name_list l = {0, names, true};
+    edan_options_each(o, "functions", split_names, &l);
+    if (!l.n)
+        return 0;
+    edan_elf elf;
+    if (edan_elf_open(binary, &elf, err))
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < l.n && !rc; i++) {
+        edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
+        rc = find_scope(&elf, binary, names[i], ranges, err) ? 0 : -1;
+    }
+    edan_elf_close(&elf);
+    return rc;
+}
+
 static int check_functions(const char *value, edan_error *err)
 {
     name_list l = {0, NULL, true};
@@ -228,19 +272,7 @@ static void *create(edan_session *s, edan_error *err)
     cfg.n_tau = 0;
     for (int i = 0; i < t->n; i++) {
         edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
-        edan_error sub = {0};
-        size_t found =
-            edan_elf_find(&elf, edan_session_source(s)->binary, t->names[i], ranges, EDAN_MAX_SCOPE_RANGES, &sub);
-        char lib[512];
-        if (!found && (edan_elf_filter_library(t->names[i], lib, sizeof lib) ||
-                       edan_elf_imports(edan_session_source(s)->binary, t->names[i])))
-            /* a shared object's code is named after the stream (docs/model.md, Shared libraries): no scope to track */
-            edan_error_set(err,
-                           "--functions: '%s' is a shared library's function: --functions and --per-function break "
-                           "down the program's own functions; measure it alone with --filter=%s",
-                           t->names[i], t->names[i]);
-        else if (!found)
-            edan_error_set(err, "--functions: %s", sub.msg);
+        const size_t found = find_scope(&elf, edan_session_source(s)->binary, t->names[i], ranges, err);
         if (!found) {
             edan_elf_close(&elf);
             free(t);

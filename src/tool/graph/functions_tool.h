@@ -25,6 +25,14 @@ extern const edan_tool_def edan_functions_tool;
 
 #define EDAN_MAX_FUNCTIONS 16
 
+/*
+ * Before the program runs: each name --functions gives is a function of the
+ * program at binary (what the tool will look up), else -1 with err saying
+ * why (a shared library's function: what measures it instead). 0 without
+ * --functions.
+ */
+int edan_functions_check_names(const edan_options *o, const char *binary, edan_error *err);
+
 /* How many functions --per-function asks the command to choose: 0 when --functions names them or neither is given. */
 int edan_functions_to_choose(const edan_options *o);
 
