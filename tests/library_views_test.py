@@ -195,6 +195,10 @@ def test_lines():
             check(p.returncode == 2 and p.stderr.count(f"'{name}' is a shared library's function") == 1 and
                   f"--filter={name}" in p.stderr and "plugin" not in p.stderr,
                   f"--functions={name}: exit {p.returncode}: {p.stderr[-400:]}")
+        # --per-function of a region that is a library's function alone: nothing of the program to break down
+        p = edan("run", "--per-function", "--filter=lib_sum", prog, str(N))
+        check(p.returncode == 2 and "instructions traced is in a function of" in p.stderr and
+              "shared libraries' code" in p.stderr, f"--per-function --filter=lib_sum: {p.stderr[-400:]}")
     with tempfile.TemporaryDirectory() as d:
         rows = lines_of(build(d, debug=False))
         check(rows == [(None, 0, "lib_sum")], f"lib_sum without DWARF: one row ?? (lib_sum): {rows}")

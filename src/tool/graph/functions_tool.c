@@ -221,8 +221,18 @@ int edan_functions_choose(edan_options *o, const char *binary, const char *trace
     }
     free(t);
     int rc = 0;
-    if (!n) {
+    uint64_t executed = 0;
+    for (size_t id = 0; id < p->n; id++)
+        executed += p->counts[id];
+    if (!n && executed)
+        edan_error_set(err,
+                       "--per-function: none of the %" PRIu64
+                       " instructions traced is in a function of %s (shared libraries' code, or code without "
+                       "symbols: --per-function breaks down the program's own functions)",
+                       executed, binary);
+    else if (!n)
         edan_error_set(err, "--per-function: no function of %s executed in the trace", binary);
+    if (!n) {
         rc = -1;
     } else {
         /* as edan_session_option_set() sets this tool's option (tool/session.h, above the tools) */
