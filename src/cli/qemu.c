@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "isa/native.h"
-#include "tool/graph/functions_tool.h"
+#include "tool/graph/graph.h"
 #include "util/files.h"
 #include "util/symbols/symbols.h"
 
