@@ -65,9 +65,9 @@ static size_t find_scope(const edan_elf *elf, const char *binary, const char *na
 {
     edan_error sub = {0};
     const size_t found = edan_elf_find(elf, binary, name, ranges, EDAN_MAX_SCOPE_RANGES, &sub);
-    char lib[512];
     if (found)
         return found;
+    char lib[512];
     if (edan_elf_filter_library(name, lib, sizeof lib) || (binary && *binary && edan_elf_imports(binary, name)))
         edan_error_set(err,
                        "--functions: '%s' is a shared library's function: --functions and --per-function break down "
@@ -199,7 +199,9 @@ int edan_functions_choose(edan_options *o, const char *binary, const char *trace
     }
     /* exclusive instruction counts by function name (a static function may have several ranges) */
     size_t nt = 0;
+    uint64_t executed = 0; /* all of the trace's, in the program's functions or not */
     for (size_t id = 0; id < p->n; id++) {
+        executed += p->counts[id];
         if (!p->counts[id] || !p->insn[id])
             continue;
         const edan_elf_func *fn = edan_elf_func_at(&elf, p->insn[id]->pc);
@@ -221,9 +223,6 @@ int edan_functions_choose(edan_options *o, const char *binary, const char *trace
     }
     free(t);
     int rc = 0;
-    uint64_t executed = 0;
-    for (size_t id = 0; id < p->n; id++)
-        executed += p->counts[id];
     if (!n && executed)
         edan_error_set(err,
                        "--per-function: none of the %" PRIu64
