@@ -96,7 +96,7 @@ static double run_footprint(const uint64_t *blocks, size_t n, double *bytes, uin
     edan_options_default(&o);
     edan_error err = {0};
     static const char *const only[] = {"footprint", NULL};
-    const edan_report_source src = {"trace", "reuse_speed", NULL, "", false, {0}, false, 0, NULL};
+    const edan_report_source src = {"trace", "reuse_speed", NULL, "", false, {0}, false, 0, NULL, false};
     if (edan_session_option_set(&o, "json", NULL, &err) || edan_session_option_set(&o, "footprint", NULL, &err))
         exit(2);
     const double before = resident_bytes();

@@ -34,7 +34,7 @@ static void report(const edan_options *o)
             edan_cache_config_format(&cfg.lane[k].cache, label, sizeof label);
     }
     edan_error err = {0};
-    const edan_report_source src = {"trace", "fuzz", NULL, "", false, {0}, false, 0, NULL};
+    const edan_report_source src = {"trace", "fuzz", NULL, "", false, {0}, false, 0, NULL, false};
     edan_options one = *o;
     one.threads = 1; /* no lane-group threads to start and stop for every input */
     edan_session *s = edan_session_new(&one, only, &src, &err);

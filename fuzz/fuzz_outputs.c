@@ -240,8 +240,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const edan_trace_meta *meta = br ? edan_trace_reader_meta(br) : NULL;
 
-    const edan_report_source create_src = {"trace", name, NULL, meta && meta->filter ? meta->filter : "", false, {0},
-                                           false,   0,    NULL};
+    const edan_report_source create_src = {
+        "trace", name, NULL, meta && meta->filter ? meta->filter : "", false, {0}, false, 0, NULL, false};
     edan_session *s = edan_session_new(&o, NULL, &create_src, &err);
     if (s) {
         edan_consumer c = edan_session_consumer(s);

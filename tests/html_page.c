@@ -33,7 +33,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot write\n", argv[2]);
         return 2;
     }
-    const edan_report_source src = {"trace", argv[1], "many_lines", "kernel", false, {0}, false, 0, NULL};
+    const edan_report_source src = {"trace", argv[1], "many_lines", "kernel", false, {0}, false, 0, NULL, false};
     int rc = edan_report_html(out, &src, buf, len);
     free(buf);
     return fclose(out) || rc ? 1 : 0;

@@ -6,11 +6,13 @@ qemu-x86_64 and plugin.
   views   --footprint, --classes, the sampled tool (--sample-period), locality --reuse and --zoom, and rank:
           each names the library's lib_sum and lib_chase (their exact loads, bytes and lines; the loops and
           static loads with lib.c's lines) and libc's memset (its symbol from libc6-dbg's debug file,
-          its lines from that file's DWARF when installed), online (edan run, locality PROGRAM, rank
+          its lines from that file's DWARF when installed), the load classes' windows of lib_sum's loads as
+          --filter=lib_sum has them, online (edan run, locality PROGRAM, rank
           PROGRAM:FUNCTION) and offline (edan record, then analyze, locality TRACE, rank TRACE) alike
   lines   the library's lines from its own DWARF (-g), in the timing model's lines and the critical path, and a
-          row per function, ?? (lib_sum), without it; --functions naming a library's function is refused,
-          once and before QEMU starts, with what measures it (--filter)
+          row per function, ?? (lib_sum), without it; --functions breaks down the library's functions online
+          and offline as --filter measures them (--per-function chooses them as LIB:NAME), and a trace that names
+          its objects only at its end says so
 
 Run as library_views_test.py BUILD_DIR CATEGORY; prints 'N passed, N failed'.
 """
@@ -111,7 +113,10 @@ def memory_views(where, r):
     loads = [x for x in r.get("load_classes", {}).get("loads", []) if x.get("function") in ("lib_sum", "lib_chase")]
     check(sorted((x["function"], x["class"], os.path.basename(x.get("file") or "")) for x in loads) ==
           [("lib_chase", "irregular", "lib.c"), ("lib_sum", "strided", "lib.c")], f"{where} classes: loads {loads}")
-    seen["classes"] = (s, c, loads)
+    # the library's function has the windows of its own loads (its object named before its code ran)
+    w = lc.get("lib_sum", {}).get("footprint_windows") or {}
+    check(w.get("accesses") in (N, N + 1) and len(w.get("blocks", [])) >= 10, f"{where} classes: lib_sum windows {w}")
+    seen["classes"] = (s, c, loads, w)
     sm = by_name(r.get("sampled", {}).get("functions"))
     s = sm.get("lib_sum", {}).get("counts", {})
     check(s.get("loads") in (N, N + 1) and N // 8 <= s.get("blocks", 0) <= N // 8 + 2,
@@ -135,7 +140,8 @@ def test_views():
         r = report("run", "--json", "--classes", "--sample-period=1024", "--sample-window=256", "--filter=lib_sum",
                    prog, str(N))
         f = by_name(r.get("load_classes", {}).get("functions")).get("lib_sum", {})
-        check(f.get("footprint_windows") is not None, f"--filter=lib_sum: classes' windows {f}")
+        check(f.get("footprint_windows") is not None and f.get("footprint_windows") == on["classes"][3],
+              f"--filter=lib_sum: classes' windows {f.get('footprint_windows')}, the whole run's row {on['classes'][3]}")
         f = by_name(r.get("sampled", {}).get("functions")).get("lib_sum", {}).get("counts", {})
         check(f.get("sampled_windows", 0) >= 3 and f.get("window_blocks") is not None,
               f"--filter=lib_sum: sampled windows {f}")
@@ -188,17 +194,57 @@ def test_lines():
         p = edan("run", "--critical-path", "--filter=lib_chase", prog, str(N))
         check(p.returncode == 0 and re.search(rf"{N} dependent memory accesses.*\n.*\n\s+{N}\s+{N}\s+\w+\s+\S*lib\.c:\d+ "
                                               r"\(lib_chase\)", p.stdout), f"critical path: {p.stdout[-700:]}")
-        # --functions breaks down the program's own functions: a library's, by name or LIB:NAME, is refused with
-        # what measures it instead (exit status 2), not as a name missing from the program; once, before QEMU starts
-        for name in ("lib_sum", "libedviews.so:lib_sum"):
-            p = edan("run", f"--functions=main,{name}", prog, str(N))
-            check(p.returncode == 2 and p.stderr.count(f"'{name}' is a shared library's function") == 1 and
-                  f"--filter={name}" in p.stderr and "plugin" not in p.stderr,
-                  f"--functions={name}: exit {p.returncode}: {p.stderr[-400:]}")
-        # --per-function of a region that is a library's function alone: nothing of the program to break down
-        p = edan("run", "--per-function", "--filter=lib_sum", prog, str(N))
-        check(p.returncode == 2 and "instructions traced is in a function of" in p.stderr and
-              "shared libraries' code" in p.stderr, f"--per-function --filter=lib_sum: {p.stderr[-400:]}")
+        # --functions breaks down a library's functions too, by name or LIB:NAME, online and offline: each row's
+        # inclusive numbers are --filter's of the same function, the chase's D is its N loads
+        def functions(*args):
+            rows = report(*args).get("functions") or []
+            return {x["name"]: tuple(x["inclusive"][k] for k in ("instructions", "W", "D")) for x in rows}
+
+        def filtered(name):
+            c = report("run", "--json", f"--filter={name}", prog, str(N)).get("configurations") or [{}]
+            return (c[0].get("vertices"), c[0].get("W"), c[0].get("D"))
+
+        want = {"lib_sum": filtered("lib_sum"), "libedviews.so:lib_chase": filtered("lib_chase")}
+        check(want["libedviews.so:lib_chase"][2] == N and want["lib_sum"][0] > 4 * N, f"--filter: {want}")
+        names = "--functions=main,lib_sum,libedviews.so:lib_chase"
+        online = functions("run", "--json", names, prog, str(N))
+        check({k: online.get(k) for k in want} == want and online.get("main", (0,))[0] > sum(v[0] for v in want.values()),
+              f"--functions online: {online}, --filter: {want}")
+        trace = os.path.join(d, "all.edt")
+        p = edan("record", "-o", trace, prog, str(N))
+        check(p.returncode == 0, f"record: {p.stderr[-400:]}")
+        offline = functions("analyze", "--json", names, trace)
+        check(offline == online, f"--functions offline {offline}, online {online}")
+        # a trace whose objects are named only at its end (an earlier edan's: the header flag cleared) cannot
+        # break down a library's function: it says so, exit status 2; the program's own functions still can
+        old = os.path.join(d, "old.edt")
+        with open(trace, "rb") as f:
+            data = bytearray(f.read())
+        check(data[20] & 2, f"the trace's header flags {data[20]}: objects ahead")
+        data[20] &= ~2 & 0xff
+        with open(old, "wb") as f:
+            f.write(data)
+        p = edan("analyze", "--functions=main,lib_sum", old)
+        check(p.returncode == 2 and "names the program's shared objects only at its end" in p.stderr and
+              "record it again" in p.stderr, f"old trace: exit {p.returncode}: {p.stderr[-400:]}")
+        check(functions("analyze", "--json", "--functions=main", old) == {"main": online["main"]}, "old trace: main")
+        # a library's function found in no object: after the run (a library may be opened late), exit status 2
+        p = edan("run", "--functions=main,libedviews.so:nosuch", prog, str(N))
+        check(p.returncode == 2 and "no function named 'libedviews.so:nosuch'" in p.stderr,
+              f"--functions=libedviews.so:nosuch: exit {p.returncode}: {p.stderr[-400:]}")
+        # a name neither the program's nor one it imports: refused once, before QEMU starts
+        p = edan("run", "--functions=main,nosuch", prog, str(N))
+        check(p.returncode == 2 and p.stderr.count("no function named 'nosuch'") == 1 and "plugin" not in p.stderr,
+              f"--functions=nosuch: exit {p.returncode}: {p.stderr[-400:]}")
+        # --per-function chooses a library's functions as LIB:NAME (the hottest of the whole run, the loader's and
+        # libc's among them), online and offline alike; a region that is a library's function alone has its row
+        chosen = functions("run", "--json", "--per-function", prog, str(N))
+        check(chosen.get("libedviews.so:lib_chase") == want["libedviews.so:lib_chase"] and
+              chosen.get("libedviews.so:lib_sum") == want["lib_sum"] and chosen.get("main") == online["main"] and
+              any(k.startswith("ld-linux") for k in chosen), f"--per-function: {chosen}")
+        check(functions("analyze", "--json", "--per-function", trace) == chosen, "--per-function offline")
+        check(functions("run", "--json", "--per-function", "--filter=lib_sum", prog, str(N)) ==
+              {"libedviews.so:lib_sum": want["lib_sum"]}, "--per-function --filter=lib_sum")
     with tempfile.TemporaryDirectory() as d:
         rows = lines_of(build(d, debug=False))
         check(rows == [(None, 0, "lib_sum")], f"lib_sum without DWARF: one row ?? (lib_sum): {rows}")

@@ -235,7 +235,7 @@ static void totals(void)
         snprintf(value, sizeof value, "int=%" PRIu64, cost + (uint64_t)over);
         CHECK(set(&o, "cost", value, msg, sizeof msg) == 0, "--cost=%s: %s", value, msg);
         edan_error err = {0};
-        const edan_report_source src = {"trace", "numbers", NULL, "", false, {0}, false, 0, NULL};
+        const edan_report_source src = {"trace", "numbers", NULL, "", false, {0}, false, 0, NULL, false};
         edan_session *s = edan_session_new(&o, NULL, &src, &err);
         CHECK(s != NULL, "session: %s", err.msg);
         if (!s)

@@ -4,7 +4,9 @@
  * property test): on random traces with calls and returns, random exclusive
  * and inclusive scopes over random pc ranges, random caches and costs, every
  * scope's vertices, W, D and C are equal. Also: a compaction of the depth
- * arena on a long trace, and the configurations it refuses.
+ * arena on a long trace, and the configurations it refuses. Ranges added
+ * between batches (a shared library's function, known once the library is
+ * mapped) give what the same ranges give from the start, in both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,72 @@ static int compare(const edan_edag_config *cfg, const edan_exec *recs, size_t n,
     return bad;
 }
 
+/*
+ * The first half of the trace runs ids 0..11 alone (the program), the second all 24 (a library mapped at
+ * 0x10030): ranges within the library's pcs added at the half equal the same ranges from the start.
+ */
+static int added_later(int trial)
+{
+    static edan_insn table[24];
+    static edan_exec recs[600];
+    const size_t n = 2 + rt_below(599), half = n / 2;
+    rt_random_records(table, recs, 1);
+    for (int i = 0; i < 24; i++) {
+        table[i].pc = 0x10000 + 4 * (uint64_t)i;
+        const uint64_t f = rt_below(8);
+        table[i].flow = f == 0 ? EDAN_FLOW_CALL : f == 1 ? EDAN_FLOW_RETURN : EDAN_FLOW_NONE;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t id = (uint32_t)rt_below(i < half ? 12 : 24);
+        recs[i] = (edan_exec){.insn = &table[id], .id = id};
+        if (table[id].mem != EDAN_MEM_NONE)
+            recs[i].addr = 0x1000 + rt_below(40);
+    }
+    edan_edag_config from_start, later;
+    random_scopes(&from_start, 1 + (int)rt_below(8));
+    from_start.threads = 1; /* lanes in groups take no ranges later */
+    later = from_start;
+    uint64_t lo[EDAN_MAX_SCOPES] = {0}, hi[EDAN_MAX_SCOPES] = {0};
+    for (int k = 0; k < from_start.n_lanes; k++) {
+        if (rt_below(3) == 0)
+            continue;
+        lo[k] = 0x10030 + 4 * rt_below(12);
+        hi[k] = lo[k] + 4 * (1 + rt_below((0x10060 - lo[k]) / 4));
+        edan_lane_add_range(&from_start.lane[k], lo[k], hi[k]);
+    }
+    edan_error err = {0};
+    edan_edag *e[2] = {edan_edag_new(&from_start, &err), edan_edag_new(&later, &err)};
+    edan_scopes *sc[2] = {edan_scopes_new(&from_start, &err), edan_scopes_new(&later, &err)};
+    CHECK(e[0] && e[1] && sc[0] && sc[1], "new: %s", err.msg);
+    int bad = 0;
+    for (int v = 0; v < 2 && e[0] && e[1] && sc[0] && sc[1]; v++) {
+        feed(edan_edag_consumer(e[v]), recs, half);
+        feed(edan_scopes_consumer(sc[v]), recs, half);
+        for (int k = 0; v == 1 && k < later.n_lanes; k++)
+            CHECK(!hi[k] || (edan_edag_add_range(e[1], k, lo[k], hi[k]) == 0 &&
+                             edan_scopes_add_range(sc[1], k, lo[k], hi[k]) == 0),
+                  "trial %d: add a range to lane %d", trial, k);
+        feed(edan_edag_consumer(e[v]), recs + half, n - half);
+        feed(edan_scopes_consumer(sc[v]), recs + half, n - half);
+        CHECK(edan_edag_finish(e[v]) == 0 && edan_scopes_consumer(sc[v]).finish(sc[v]) == 0, "finish");
+    }
+    for (int k = 0; k < later.n_lanes && !bad && e[0] && e[1] && sc[0] && sc[1]; k++) {
+        const edan_lane_stats *a = edan_edag_lane(e[0], k), *b = edan_edag_lane(e[1], k);
+        const edan_scope_stats *c = edan_scopes_get(sc[0], k), *d = edan_scopes_get(sc[1], k);
+        bad = a->vertices != b->vertices || a->W != b->W || a->D != b->D || a->C != b->C ||
+              c->vertices != d->vertices || c->W != d->W || c->D != d->D || c->C != d->C || c->D != a->D;
+        CHECK(!bad,
+              "trial %d lane %d: from the start / later: analyzer W %" PRIu64 "/%" PRIu64 " D %" PRIu64 "/%" PRIu64
+              ", fast path W %" PRIu64 "/%" PRIu64 " D %" PRIu64 "/%" PRIu64,
+              trial, k, a->W, b->W, a->D, b->D, c->W, d->W, c->D, d->D);
+    }
+    for (int v = 0; v < 2; v++) {
+        edan_edag_free(e[v]);
+        edan_scopes_free(sc[v]);
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const int trials = argc > 1 ? atoi(argv[1]) : 1000;
@@ -96,6 +164,10 @@ int main(int argc, char **argv)
         edan_edag_config cfg;
         random_scopes(&cfg, 1 + (int)rt_below(trial % 3 ? 8 : EDAN_MAX_SCOPES));
         failed += compare(&cfg, recs, n, trial);
+    }
+    for (int trial = 0; trial < trials / 4 && failed < 5; trial++) {
+        rt_seed(0xadd + (uint64_t)trial);
+        failed += added_later(trial);
     }
     /* many distinct depth vectors over a few pages: the arena fills and is compacted many times */
     {

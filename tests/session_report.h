@@ -27,7 +27,7 @@ static inline char *test_session_report(const edan_options *o, const char *const
                                         const edan_exec *recs, size_t n, size_t batch, bool outputs)
 {
     edan_error err = {0};
-    const edan_report_source src = {"trace", "random", binary, "", false, {0}, false, 0, NULL};
+    const edan_report_source src = {"trace", "random", binary, "", false, {0}, false, 0, NULL, false};
     edan_session *s = edan_session_new(o, only, &src, &err);
     CHECK(s != NULL, "session: %s", err.msg);
     if (!s)

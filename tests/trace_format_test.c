@@ -429,6 +429,23 @@ void test_objects(void)
     expect_payload_error(6, past, sizeof past, 0, 0, "runs past the block's events", 0);
     uint8_t nul[] = {10, 0, 0, 0, EDAN_EV_OBJECT << 1 | 1, 0x80, 0x20, 0x80, 0x40, 0x80, 0x20, 2, '/', 0};
     expect_payload_error(6, nul, sizeof nul, 0, 0, "holds a NUL byte", 0);
+    /* at most EDAN_OBJMAP_MAX distinct objects; an object written again (grown) is no new one */
+    static uint8_t many[4 + (EDAN_OBJMAP_MAX + 1) * 16];
+    for (int extra = 0; extra < 2; extra++) {
+        uint8_t *q = many + 4;
+        for (uint64_t i = 0; i <= EDAN_OBJMAP_MAX; i++) {
+            const uint64_t at = extra && i == EDAN_OBJMAP_MAX ? 0 : i; /* the last: object 0 again, or a new one */
+            *q++ = EDAN_EV_OBJECT << 1 | 1;
+            q = edan_varint_put(q, 0x1000 * (at + 1));
+            q = edan_varint_put(q, 0x10 + (i == EDAN_OBJMAP_MAX ? 0x10 : 0));
+            q = edan_varint_put(q, 0x1000 * (at + 1));
+            *q++ = 5;
+            q += sprintf((char *)q, "/o%03x", (unsigned)at);
+        }
+        const uint32_t evlen = (uint32_t)(q - many - 4);
+        memcpy(many, &evlen, 4);
+        expect_payload_error(6, many, (size_t)(q - many), 0, 0, extra ? NULL : "more than 1024 shared objects", 0);
+    }
     /* the cold flag is version 6's */
     uint8_t file[8192];
     size_t len = frame_events(file, sizeof file, 5, ok, 4, 0, 0);
@@ -437,6 +454,70 @@ void test_objects(void)
     int rc;
     read_mem(file, len, "flags.edt", &rc, &err);
     CHECK(rc < 0 && strstr(err.msg, "byte 20: unsupported header flags 0x1"), "flags in version 5: %s", err.msg);
+    free(v);
+    edan_code_table_free(s.code);
+}
+
+/*
+ * The tracer's map as the program maps objects (edan_trace_meta.objmap): each object's event before the records
+ * consumed after it was added, so a reader knows it before its code's records (EDAN_TRACE_FLAG_OBJECTS_AHEAD); an
+ * object whose mappings grew later is written again at the end, and read back as one object, grown.
+ */
+void test_objects_ahead(void)
+{
+    synth s = make_code(50);
+    const size_t n = 30000, third = n / 3;
+    edan_exec *v = make_stream(&s, n, 70);
+    for (size_t block = 256; block <= 65536; block *= 256) {
+        const char *path = tmp_path("ahead.edt");
+        edan_objmap map = {0};
+        edan_error err = {0};
+        edan_trace_meta meta = {.binary = "/bin/prog", .warm = true, .objects = true, .objmap = &map};
+        edan_trace_writer *w = edan_trace_writer_open(path, &meta, &err);
+        CHECK(w != NULL, "open: %s", err.msg);
+        if (!w)
+            continue;
+        edan_trace_writer_set_block_size(w, block);
+        edan_consumer c = edan_trace_writer_consumer(w);
+        c.consume(c.ctx, v, third);
+        edan_objmap_add(&map, "/lib/liba.so", 0x7f0000000000, 0x7f0000001000, 0x7f0000000000);
+        c.consume(c.ctx, v + third, third);
+        edan_objmap_add(&map, "/lib/libb.so", 0x7f0000100000, 0x7f0000101000, 0x7f0000100000);
+        edan_objmap_add(&map, "/lib/liba.so", 0x7f0000001000, 0x7f0000003000, 0x7f0000000000); /* grown */
+        c.consume(c.ctx, v + 2 * third, n - 2 * third);
+        CHECK(c.finish(c.ctx) == 0 && edan_trace_writer_close(w, &err) == 0, "write: %s", err.msg);
+        size_t len;
+        uint8_t *b = slurp(path, &len);
+        CHECK(b && len > 64 && b[20] == EDAN_TRACE_FLAG_OBJECTS_AHEAD, "flags %u", b ? b[20] : 0);
+        free(b);
+        edan_trace_reader *r = edan_trace_reader_open(path, &err);
+        CHECK(r != NULL, "reopen: %s", err.msg);
+        if (!r) {
+            edan_objmap_free(&map);
+            continue;
+        }
+        CHECK(edan_trace_reader_meta(r)->objects_ahead, "the reader sees the flag");
+        /* in batches that end where objects were added: the objects known when each batch is returned */
+        const edan_objmap *o = edan_trace_reader_objects(r);
+        static edan_exec got[10000];
+        long k1 = edan_trace_reader_next(r, got, third, &err);
+        const size_t after1 = edan_objmap_published(o);
+        long k2 = edan_trace_reader_next(r, got, 1, &err);
+        const size_t after2 = edan_objmap_published(o);
+        long k, total = k1 + k2;
+        while ((k = edan_trace_reader_next(r, got, 10000, &err)) > 0)
+            total += k;
+        CHECK(k1 == (long)third && after1 == 0 && k2 == 1 && after2 == 1,
+              "block %zu: %zu objects after the first third, %zu with the next record", block, after1, after2);
+        CHECK(k == 0 && total == (long)n, "records: %ld of %zu (%s)", total, n, err.msg);
+        CHECK(o->n == 2 && !strcmp(o->objs[0].path, "/lib/liba.so") && o->objs[0].lo == 0x7f0000000000 &&
+                  o->objs[0].hi == 0x7f0000003000 && !strcmp(o->objs[1].path, "/lib/libb.so"),
+              "%zu objects, the first [%#" PRIx64 ", %#" PRIx64 ")", o->n, o->n ? o->objs[0].lo : 0,
+              o->n ? o->objs[0].hi : 0);
+        edan_trace_reader_close(r);
+        edan_objmap_free(&map);
+        unlink(path);
+    }
     free(v);
     edan_code_table_free(s.code);
 }

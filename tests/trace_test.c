@@ -778,6 +778,7 @@ int main(int argc, char **argv)
     test_write_errors();
     test_kernel_writes();
     test_objects();
+    test_objects_ahead();
     test_text_golden();
     test_text_round_trips();
     printf("%d passed, %d failed\n", n_pass, n_fail);

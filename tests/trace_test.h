@@ -59,5 +59,6 @@ void test_write_errors(void);
 void test_kernel_writes(void);
 void test_exec_runs(void);
 void test_objects(void);
+void test_objects_ahead(void);
 
 #endif

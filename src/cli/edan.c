@@ -324,16 +324,19 @@ static void check_traced_program(const edan_options *o, const char *path)
         return; /* the analysis says why */
     const edan_trace_meta *m = edan_trace_source_meta(src);
     char now[EDAN_DIGEST_LEN];
+    edan_error changed = {0};
     if (m && m->binary && *m->binary && m->binary_hash) {
         if (edan_file_digest(m->binary, now, &err))
-            cli_die(2, "%s: the traced program: %s", path, err.msg);
-        if (strcmp(now, m->binary_hash))
-            cli_die(2,
-                    "%s: the traced program %s has changed since it was traced (%s, was %s): its symbols and lines "
-                    "would not be those of the trace; record it again",
-                    path, m->binary, now, m->binary_hash);
+            edan_error_set(&changed, "%s: the traced program: %s", path, err.msg);
+        else if (strcmp(now, m->binary_hash))
+            edan_error_set(&changed,
+                           "%s: the traced program %s has changed since it was traced (%s, was %s): its symbols and "
+                           "lines would not be those of the trace; record it again",
+                           path, m->binary, now, m->binary_hash);
     }
-    edan_trace_source_close(src);
+    edan_trace_source_close(src); /* before exiting: the leak checker's build counts it otherwise */
+    if (changed.set)
+        cli_die(2, "%s", changed.msg);
 }
 
 static void choose_functions(edan_options *o, const char *path)
@@ -356,15 +359,19 @@ static void choose_functions(edan_options *o, const char *path)
     static edan_exec recs[CAP];
     long n;
     while ((n = edan_trace_source_next(src, recs, CAP, &err)) > 0)
-        if (edan_profile_add(&prof, recs, (size_t)n))
-            cli_die(2, "out of memory");
-    if (n < 0)
-        cli_die(2, "%s", err.msg);
+        if (edan_profile_add(&prof, recs, (size_t)n)) {
+            edan_error_set(&err, "out of memory");
+            n = -1;
+            break;
+        }
     const edan_trace_meta *meta = edan_trace_source_meta(src);
-    if (edan_functions_choose(o, meta ? meta->binary : NULL, path, &prof, top, &err))
-        cli_die(2, "%s", err.msg);
+    /* a library's functions too, when the trace names its objects before their code (the tool finds them then) */
+    const edan_objmap *objects = meta && meta->objects_ahead ? edan_trace_source_objects(src) : NULL;
+    const int rc = n < 0 ? -1 : edan_functions_choose(o, meta ? meta->binary : NULL, path, objects, &prof, top, &err);
     edan_profile_free(&prof);
     edan_trace_source_close(src);
+    if (rc)
+        cli_die(2, "%s", err.msg);
 }
 
 /*
@@ -394,8 +401,10 @@ edan_session *cli_analyze_trace(const cli *c, const char *path, const char *kind
     snprintf(filter, sizeof filter, "%s", meta && meta->filter ? meta->filter : "");
     static char shown_path[PATH_MAX];
     snprintf(shown_path, sizeof shown_path, "%s", shown ? shown : "");
+    /* a trace's shared objects as its reader meets them: ahead of their code's records in a trace that says so */
     const edan_report_source rs = {
-        kind, shown ? shown_path : NULL, binary[0] ? binary : NULL, filter, meta && meta->warm, {0}, false, 0, NULL};
+        kind, shown ? shown_path : NULL,      binary[0] ? binary : NULL,  filter, meta && meta->warm, {0}, false,
+        0,    edan_trace_source_objects(src), meta && meta->objects_ahead};
     edan_session *s = edan_session_new(&o, only, &rs, &err);
     if (!s)
         cli_die(2, "%s", err.msg);

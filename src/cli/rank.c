@@ -401,7 +401,7 @@ static void rank_html(const cli *c, ranked *r, int n, const char *cache, const c
     FILE *m = open_memstream(&json, &len);
     if (!m)
         cli_die(1, "out of memory");
-    const edan_report_source src = {"rank", NULL, NULL, NULL, false, {0}, false, 0, NULL};
+    const edan_report_source src = {"rank", NULL, NULL, NULL, false, {0}, false, 0, NULL, false};
     edan_report_header(m, &c->o, &src, true);
     fputs(",\"rank\":", m);
     rank_json(m, r, n, &c->o, cache, machine, lats);

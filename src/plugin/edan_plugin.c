@@ -494,15 +494,7 @@ void edan_plugin_on_exit(qemu_plugin_id_t id, void *ud)
                 "edan: warning: %" PRIu64 " %s of other threads were not traced (the eDAG "
                 "model is sequential; only the main thread is analysed)\n",
                 others, P.sampling ? "loads" : "instructions");
-    /* the shared objects the program mapped, for the report or the trace to name their code */
-    if (P.writer)
-        edan_trace_writer_set_objects(P.writer, &P.objects); /* before the thread that finishes it is told to */
     int finished = P.async ? edan_async_finish(P.async) : P.consumer.finish ? P.consumer.finish(P.consumer.ctx) : 0;
-    if (P.session) { /* the stream has ended: no thread reads the source */
-        edan_report_source src = *edan_session_source(P.session);
-        src.objects = &P.objects;
-        edan_session_set_source(P.session, &src);
-    }
     if (finished && P.session)
         edan_session_finish(P.session, &P.err);
     edan_async_free(P.async);
@@ -713,7 +705,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                         {0},
                                         !P.filtering, /* the kernel's writes alone, in batches of their own */
                                         0,
-                                        NULL}; /* the shared objects: at the end */
+                                        &P.objects, /* the shared objects, as the plugin learns them */
+                                        true};
         P.session = edan_session_new(&P.options, sampled ? only_sampled : NULL, &src, &err);
         if (!P.session)
             return fail("%s", err.msg);
@@ -740,6 +733,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         edan_elf elf;
         if (P.isa != EDAN_ISA_RISCV64 && P.binary[0] && !edan_elf_open(P.binary, &elf, &ignored)) {
             meta.objects = elf.is_dynamic;
+            meta.objmap = &P.objects; /* each object written before its code's records */
             edan_elf_close(&elf);
         }
         /* the program's digest: an analysis that reads its symbols later notices a rebuilt program */

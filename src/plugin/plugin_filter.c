@@ -44,43 +44,20 @@ int edan_filter_setup(const char *bin, edan_error *err)
 
 void edan_filter_object(const edan_object *o)
 {
-    bool pending = false;
-    for (int i = 0; i < P.options.n_filter; i++)
-        pending |= P.filter_pending[i];
-    if (!pending)
-        return;
-    edan_objmap one = {1, (edan_object *)o};
-    edan_elf syms = {0};
-    edan_error ignored = {0};
-    const char *file = strrchr(o->path, '/') ? strrchr(o->path, '/') + 1 : o->path;
-    if (edan_elf_add_objects(&syms, &one, &ignored)) {
-        edan_elf_close(&syms);
-        return;
-    }
     for (int i = 0; i < P.options.n_filter; i++) {
-        char lib[512];
-        const char *name = edan_elf_filter_library(P.options.filter[i], lib, sizeof lib);
-        if (!P.filter_pending[i] || (name && strncmp(file, lib, strlen(lib))))
+        if (!P.filter_pending[i])
             continue;
         const size_t room = sizeof P.ranges / sizeof P.ranges[0] - P.n_ranges;
         edan_elf_func *at = P.ranges + P.n_ranges;
-        size_t found = edan_elf_find(&syms, o->path, name ? name : P.options.filter[i], at, room, &ignored);
-        found = found < room ? found : room;
-        size_t kept = 0;
-        for (size_t k = 0; k < found; k++) {
-            if (at[k].span)
-                continue;
-            /* ranges are the program's link addresses (+ P.bias where they run): a library's run where they are */
-            at[kept] = at[k];
-            at[kept].start -= P.bias;
-            at[kept].end -= P.bias;
-            at[kept].name = at[kept].plain = at[kept].symbol = NULL; /* names belong to syms, freed below */
-            kept++;
+        const size_t kept = edan_elf_find_in_object(o, P.options.filter[i], at, room);
+        /* ranges are the program's link addresses (+ P.bias where they run): a library's run where they are */
+        for (size_t k = 0; k < kept; k++) {
+            at[k].start -= P.bias;
+            at[k].end -= P.bias;
         }
         P.n_ranges += kept;
         P.filter_found[i] |= kept > 0;
     }
-    edan_elf_close(&syms);
 }
 
 int edan_filter_unfound(edan_error *err)

@@ -117,7 +117,8 @@ int edan_profile_finish(const char *binary)
     P.total = 0;
     for (uint32_t id = 0; id < n; id++)
         P.total += prof.counts[id];
-    int rc = edan_functions_choose(&P.options, binary, NULL, &prof, edan_functions_to_choose(&P.options), &P.err);
+    int rc = edan_functions_choose(&P.options, binary, NULL, &P.objects, &prof, edan_functions_to_choose(&P.options),
+                                   &P.err);
     edan_profile_free(&prof);
     if (rc)
         return -1;

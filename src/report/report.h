@@ -42,8 +42,11 @@ typedef struct edan_report_source {
                                alone, only to a consumer that warms, and in batches of their own: a batch is all
                                warm records or none, as its first record says */
     uint64_t kernel_lines;  /* the kernel's writes the analysis took (EDAN_EXEC_KERNEL, trace/exec.h): the session's */
-    const edan_objmap *objects; /* the shared objects the program mapped (util/symbols/objects.h), known once the stream
-                                   ended (their code keeps its run-time addresses), or NULL */
+    const edan_objmap *objects; /* the shared objects the program mapped (util/symbols/objects.h), all of them once the
+                                   stream ended (their code keeps its run-time addresses), or NULL */
+    bool objects_ahead; /* objects is filled as the stream goes, each object before its code's records (the tracer's
+                           map online; a trace with EDAN_TRACE_FLAG_OBJECTS_AHEAD): a tool may read those published
+                           so far (edan_objmap_published) when it takes a batch */
 } edan_report_source;
 
 /* The report's header as a table (report.c): documented with the tools' (docs/json-keys.md). */

@@ -349,12 +349,11 @@ static bool decode_object(edan_trace_reader *r, const uint8_t *ev, const uint8_t
         EV_FAIL(ev - r->raw, "shared object path holds a NUL byte");
         return false;
     }
-    if (r->objects.n >= EDAN_OBJMAP_MAX) {
-        EV_FAIL(ev - r->raw, "more than %u shared objects", EDAN_OBJMAP_MAX);
-        return false;
-    }
-    if (edan_objmap_add(&r->objects, path, lo, lo + size, base)) {
-        EV_FAIL(ev - r->raw, "out of memory for the shared objects");
+    if (edan_objmap_add(&r->objects, path, lo, lo + size, base)) { /* a new object, or one grown */
+        if (r->objects.n >= EDAN_OBJMAP_MAX)
+            EV_FAIL(ev - r->raw, "more than %u shared objects", EDAN_OBJMAP_MAX);
+        else
+            EV_FAIL(ev - r->raw, "out of memory for the shared objects");
         return false;
     }
     return true;

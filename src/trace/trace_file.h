@@ -30,6 +30,12 @@ typedef struct edan_trace_meta {
     /* The trace may carry the shared objects a dynamically linked program mapped (EDAN_EV_OBJECT, version 6):
      * the writer then writes those edan_trace_writer_set_objects() gave it. Readers fill it from the version. */
     bool objects;
+    /* The writer: the map the tracer fills as the program maps objects (or NULL: edan_trace_writer_set_objects
+     * at the end); it writes each object before the records of its code (EDAN_TRACE_FLAG_OBJECTS_AHEAD).
+     * Readers leave it NULL. */
+    const edan_objmap *objmap;
+    /* Readers: the trace's objects precede their code's records (EDAN_TRACE_FLAG_OBJECTS_AHEAD). */
+    bool objects_ahead;
     /* Filled by readers from the file; ignored by the writer, which writes
      * its own. */
     const char *created_by;
@@ -60,9 +66,9 @@ void edan_trace_writer_set_block_size(edan_trace_writer *w, size_t bytes);
 void edan_trace_writer_set_background(edan_trace_writer *w, bool on);
 /* edan_consumer.consume-compatible. Errors are remembered and reported by close. */
 void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n);
-/* The shared objects to write when the trace is finished (edan_trace_meta.objects): the map must stay
- * valid until then. The producer sets it before it finishes the trace, from any thread, as long as finishing
- * is ordered after it (a thread that finishes it was joined or signalled after the call). */
+/* The shared objects to write when the trace is finished (edan_trace_meta.objects, without an objmap): the
+ * map must stay valid until then. The producer sets it before it finishes the trace, from any thread, as long as
+ * finishing is ordered after it (a thread that finishes it was joined or signalled after the call). */
 void edan_trace_writer_set_objects(edan_trace_writer *w, const edan_objmap *objects);
 /* edan_consumer.finish-compatible: flushes the last block and writes the
  * trailer; returns 0, or -1 if any write failed (close() says why). */

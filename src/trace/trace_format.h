@@ -3,8 +3,8 @@
  * the format: the reader and writer implement exactly what is written here.
  * Readers also read versions 1 to 5. Version 6 is version 5 with
  * EDAN_EV_OBJECT events (the writer writes it for a dynamically linked
- * program: edan_trace_meta.objects) and the header flag
- * EDAN_TRACE_FLAG_COLD. Version 3 has no EDAN_EV_WARM events
+ * program: edan_trace_meta.objects) and the header flags
+ * EDAN_TRACE_FLAG_COLD and EDAN_TRACE_FLAG_OBJECTS_AHEAD. Version 3 has no EDAN_EV_WARM events
  * (the writer writes it for a trace without warm records, 5 for one that may
  * hold them: edan_trace_meta.warm); version 4 is version 5 without
  * EDAN_EV_KERNEL events; versions 1 and 2 are RISC-V only: version
@@ -83,9 +83,16 @@
  *             and where its file offset 0 was mapped. The code of shared
  *             objects keeps its run-time addresses in the records; these
  *             events name it. They are not records and change no decoder
- *             state; the writer puts them at the end of the last block (a
- *             block of them alone when the records filled the last one),
- *             at most EDAN_OBJMAP_MAX of them.
+ *             state. With the header flag EDAN_TRACE_FLAG_OBJECTS_AHEAD an
+ *             object's event precedes the records of its code (the writer
+ *             writes each before the first batch of records after the tracer
+ *             learnt it, so a reader knows a library's functions as the
+ *             stream goes); without it they may all be at the end. The
+ *             writer also writes at the end of the last block (a block of
+ *             them alone when the records filled the last one) each object
+ *             whose mappings grew after its event; a reader merges events of
+ *             the same path and base (their union). At most EDAN_OBJMAP_MAX
+ *             distinct objects.
  *        other kinds are reserved: a reader rejects them as corrupt.
  *
  * A block's events are consumed exactly by its records (and control
@@ -116,6 +123,8 @@
 #define EDAN_TRACE_VERSION_OBJECTS 6u /* the first with EDAN_EV_OBJECT events and header flags */
 /* Header flag (version 6 on): the trace holds no warm records and no kernel writes (a --cold run), as version 3. */
 #define EDAN_TRACE_FLAG_COLD 1u
+/* Header flag (version 6 on): each EDAN_EV_OBJECT event precedes the records of its object's code. */
+#define EDAN_TRACE_FLAG_OBJECTS_AHEAD 2u
 #define EDAN_TRACE_VERSION_OLDEST 1u /* read, with EDAN_TRACE_VERSION */
 #define EDAN_TRACE_VERSION_ISAS 3u   /* the first with ISAs other than riscv64 */
 /* The fixed part's isa field: edan_isa (isa/riscv.h) + 1. */
@@ -135,7 +144,7 @@ struct edan_trace_header_fixed {
     uint32_t version;      /* EDAN_TRACE_VERSION */
     uint32_t header_len;   /* total header bytes including this fixed part */
     uint32_t isa;          /* EDAN_TRACE_ISA_* */
-    uint32_t flags;        /* 0, or (version 6) EDAN_TRACE_FLAG_COLD */
+    uint32_t flags;        /* 0, or (version 6) EDAN_TRACE_FLAG_COLD | EDAN_TRACE_FLAG_OBJECTS_AHEAD */
     uint64_t record_count; /* executed instructions, or 0 if unknown */
     uint8_t reserved[32];  /* 0 */
 };

@@ -130,6 +130,7 @@ static int read_header(edan_trace_reader *r)
     r->warm_ok = r->meta.warm = version >= EDAN_TRACE_VERSION_WARM && !cold;
     r->kernel_ok = version >= EDAN_TRACE_VERSION_KERNEL && !cold;
     r->objects_ok = r->meta.objects = version >= EDAN_TRACE_VERSION_OBJECTS;
+    r->meta.objects_ahead = r->objects_ok && (flags & EDAN_TRACE_FLAG_OBJECTS_AHEAD);
     if (hlen < HEADER_FIXED_LEN || hlen > MAX_HEADER_LEN) {
         edan_trace_reader_fail(r, "byte 12: header_len %u out of range (expected %d..%u)", hlen, HEADER_FIXED_LEN,
                                MAX_HEADER_LEN);
@@ -144,9 +145,9 @@ static int read_header(edan_trace_reader *r)
     }
     r->isa = (int)(isa - EDAN_TRACE_ISA_RISCV64);
     r->meta.isa = edan_isa_name(r->isa);
-    if (flags & ~(version >= EDAN_TRACE_VERSION_OBJECTS ? EDAN_TRACE_FLAG_COLD : 0u)) {
+    if (flags & ~(version >= EDAN_TRACE_VERSION_OBJECTS ? EDAN_TRACE_FLAG_COLD | EDAN_TRACE_FLAG_OBJECTS_AHEAD : 0u)) {
         edan_trace_reader_fail(r, "byte 20: unsupported header flags 0x%x (expected 0%s)", flags,
-                               version >= EDAN_TRACE_VERSION_OBJECTS ? " or 0x1" : "");
+                               version >= EDAN_TRACE_VERSION_OBJECTS ? " to 0x3" : "");
         return -1;
     }
     r->header_count = edan_get_u64(h + 24);

@@ -77,7 +77,9 @@ struct edan_trace_writer {
     bool warm_ok;               /* version 5: the trace may hold warm records, the kernel's writes among them */
     uint64_t kernel_line;       /* the last EDAN_EV_KERNEL's line (addr / EDAN_KERNEL_LINE) */
     bool objects_ok;            /* version 6: the trace may carry shared objects (EDAN_EV_OBJECT) */
-    const edan_objmap *objects; /* written at finish (edan_trace_writer_set_objects) */
+    const edan_objmap *objects; /* meta's objmap (each written ahead of its code), or set at the end */
+    size_t objects_written;     /* objects[0, objects_written) have their event, spanning span[i] */
+    uint64_t (*span)[2];        /* EDAN_OBJMAP_MAX, allocated at the first object */
     uint32_t *map;              /* producer id -> file id, NO_ID if not yet seen */
     size_t map_cap;
     uint64_t *last_addr; /* per file id */
@@ -140,12 +142,14 @@ static int build_header(edan_trace_writer *w, const edan_trace_meta *meta, edan_
     memcpy(h, EDAN_TRACE_MAGIC, 8);
     w->warm_ok = meta && meta->warm;
     w->objects_ok = meta && meta->objects;
+    w->objects = w->objects_ok ? meta->objmap : NULL;
     edan_put_u32(h + 8, w->objects_ok ? EDAN_TRACE_VERSION
                         : w->warm_ok  ? EDAN_TRACE_VERSION_5
                                       : EDAN_TRACE_VERSION_COLD);
     edan_put_u32(h + 12, (uint32_t)n);
     edan_put_u32(h + 16, (uint32_t)w->isa + EDAN_TRACE_ISA_RISCV64);
-    edan_put_u32(h + 20, w->objects_ok && !w->warm_ok ? EDAN_TRACE_FLAG_COLD : 0);
+    edan_put_u32(h + 20, (w->objects_ok && !w->warm_ok ? EDAN_TRACE_FLAG_COLD : 0) |
+                             (w->objects ? EDAN_TRACE_FLAG_OBJECTS_AHEAD : 0));
     edan_put_u64(h + 24, 0);
     size_t off = HEADER_FIXED_LEN;
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
@@ -183,6 +187,7 @@ static void writer_free(edan_trace_writer *w)
     free(w->zraw);
     free(w->out);
     free(w->map);
+    free(w->span);
     free(w->last_addr);
     free(w->has_mem);
     free(w);
@@ -482,6 +487,8 @@ static uint32_t define_insn(edan_trace_writer *w, const edan_exec *r)
     return fid;
 }
 
+static void write_objects(edan_trace_writer *w, bool all);
+
 void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
 {
     edan_trace_writer *w = writer;
@@ -491,6 +498,10 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
         writer_fail(w, "records written after the trace was finished");
         return;
     }
+    /* an object the tracer learnt before these records: its event precedes its code's (EDAN_TRACE_FLAG_OBJECTS_AHEAD)
+     */
+    if (w->objects && edan_objmap_published(w->objects) != w->objects_written)
+        write_objects(w, false);
     for (size_t i = 0; i < n; i++) {
         const edan_exec *r = &recs[i];
         if (w->raw_len + w->addrs_len >= w->block_target) {
@@ -583,14 +594,28 @@ void edan_trace_writer_set_objects(edan_trace_writer *w, const edan_objmap *obje
     w->objects = objects;
 }
 
-/* The shared objects (EDAN_EV_OBJECT) at the end of the last block, or in blocks of their own when it is full. */
-static void write_objects(edan_trace_writer *w)
+/*
+ * The shared objects (EDAN_EV_OBJECT) not yet written, and at the end (all)
+ * those whose mappings grew since: into the current block, or blocks of
+ * their own when it is full. The tracer may be adding objects on another
+ * thread: those it published (util/symbols/objects.h).
+ */
+static void write_objects(edan_trace_writer *w, bool all)
 {
     if (!w->objects || !w->objects_ok)
         return;
-    for (size_t i = 0; i < w->objects->n && i < EDAN_OBJMAP_MAX && !w->failed; i++) {
-        const edan_object *o = &w->objects->objs[i];
+    const size_t n = edan_objmap_published(w->objects);
+    if (!w->span && n && !(w->span = calloc(EDAN_OBJMAP_MAX, sizeof *w->span))) {
+        writer_fail(w, "out of memory for the shared objects");
+        return;
+    }
+    for (size_t i = all ? 0 : w->objects_written; i < n && i < EDAN_OBJMAP_MAX && !w->failed; i++) {
+        const edan_object obj = edan_objmap_get(w->objects, i), *o = &obj;
         const size_t len = strlen(o->path);
+        if (i < w->objects_written && w->span[i][0] == o->lo && w->span[i][1] == o->hi)
+            continue;
+        w->span[i][0] = o->lo;
+        w->span[i][1] = o->hi;
         if (!len || len > EDAN_OBJMAP_MAX_PATH || o->hi <= o->lo)
             continue;
         /* the buffers hold WRITER_BLOCK_TARGET bytes and more, whatever the block size set: one event always fits */
@@ -605,6 +630,7 @@ static void write_objects(edan_trace_writer *w)
         memcpy(p, o->path, len);
         w->raw_len = (size_t)(p + len - w->raw);
     }
+    w->objects_written = n < EDAN_OBJMAP_MAX ? n : EDAN_OBJMAP_MAX;
 }
 
 int edan_trace_writer_finish(void *writer)
@@ -613,7 +639,7 @@ int edan_trace_writer_finish(void *writer)
     if (w->finished)
         return w->file.failed ? -1 : 0;
     w->finished = true;
-    write_objects(w);
+    write_objects(w, true);
     flush_block(w);
     wait_idle(w);
     stop_compressor(w);

@@ -246,6 +246,11 @@ int edan_edag_n_lanes(const edan_edag *e)
 {
     return e->n_lanes;
 }
+int edan_edag_add_range(edan_edag *e, int k, uint64_t lo, uint64_t hi)
+{
+    return e->n_groups || k < 0 || k >= e->n_lanes ? -1 : edan_lane_add_range(&e->cfg.lane[k], lo, hi);
+}
+
 const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k)
 {
     if (e->n_groups)

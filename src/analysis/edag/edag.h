@@ -70,6 +70,32 @@ typedef struct edan_lane_config {
     uint64_t range_lo[EDAN_MAX_SCOPE_RANGES], range_hi[EDAN_MAX_SCOPE_RANGES]; /* [lo, hi) */
 } edan_lane_config;
 
+/* The scoped lanes of cfg (the first n) an instruction at pc belongs to (EXCLUSIVE: in one of their ranges), and in
+ * *entry those it enters (INCLUSIVE: at the first address of one of their ranges). */
+static inline uint32_t edan_lane_members(const edan_lane_config *lane, int n, uint64_t pc, uint32_t *entry)
+{
+    uint32_t m = 0;
+    *entry = 0;
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < lane[k].n_ranges; j++) {
+            if (lane[k].scope == EDAN_SCOPE_EXCLUSIVE && pc >= lane[k].range_lo[j] && pc < lane[k].range_hi[j])
+                m |= 1u << k;
+            if (lane[k].scope == EDAN_SCOPE_INCLUSIVE && pc == lane[k].range_lo[j])
+                *entry |= 1u << k;
+        }
+    return m;
+}
+
+/* Add [lo, hi) to a scoped lane's ranges: 0, or -1 when it has EDAN_MAX_SCOPE_RANGES already. */
+static inline int edan_lane_add_range(edan_lane_config *l, uint64_t lo, uint64_t hi)
+{
+    if (l->n_ranges >= EDAN_MAX_SCOPE_RANGES)
+        return -1;
+    l->range_lo[l->n_ranges] = lo;
+    l->range_hi[l->n_ranges++] = hi;
+    return 0;
+}
+
 typedef struct edan_edag_config {
     int n_lanes;
     edan_lane_config lane[EDAN_MAX_LANES];
@@ -163,6 +189,12 @@ const edan_error *edan_edag_error(const edan_edag *e);
 int edan_edag_n_lanes(const edan_edag *e);
 const edan_lane_stats *edan_edag_lane(const edan_edag *e, int k);
 const edan_edag_config *edan_edag_get_config(const edan_edag *e);
+/*
+ * Between batches, add [lo, hi) to scoped lane k's ranges (a shared library's function, known once the library
+ * is mapped): the static instructions first executed after it see it. 0, or -1 when the lane has
+ * EDAN_MAX_SCOPE_RANGES already or the analyzer runs lanes in groups on threads (cfg.threads: give it one).
+ */
+int edan_edag_add_range(edan_edag *e, int k, uint64_t lo, uint64_t hi);
 /* Static instruction ids are below edan_edag_static_ids(); executions of id so far, and *insn (NULL if never seen). */
 size_t edan_edag_static_ids(const edan_edag *e);
 uint64_t edan_edag_static_count(const edan_edag *e, size_t id, const edan_insn **insn);

@@ -12,17 +12,8 @@
 /* Which scoped lanes a static instruction belongs to (exclusive) or starts (inclusive). */
 static void scope_id(edan_edag *e, uint32_t id, uint64_t pc)
 {
-    uint32_t m = 0, entry = 0;
-    for (int k = 0; k < e->n_lanes; k++) {
-        const edan_lane_config *l = &e->cfg.lane[k];
-        for (int j = 0; j < l->n_ranges; j++) {
-            if (l->scope == EDAN_SCOPE_EXCLUSIVE && pc >= l->range_lo[j] && pc < l->range_hi[j])
-                m |= 1u << k;
-            if (l->scope == EDAN_SCOPE_INCLUSIVE && pc == l->range_lo[j])
-                entry |= 1u << k;
-        }
-    }
-    e->id_member[id] = m;
+    uint32_t entry;
+    e->id_member[id] = edan_lane_members(e->cfg.lane, e->n_lanes, pc, &entry);
     e->id_entry[id] = entry;
 }
 

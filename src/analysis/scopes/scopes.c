@@ -316,15 +316,7 @@ static scope_id classify_id(const edan_edag_config *cfg, const edan_insn *in)
                   .wide = edan_insn_wide(in),
                   .seen = true};
     memcpy(d.src, in->src, sizeof d.src);
-    for (int k = 0; k < cfg->n_lanes; k++) {
-        const edan_lane_config *l = &cfg->lane[k];
-        for (int j = 0; j < l->n_ranges; j++) {
-            if (l->scope == EDAN_SCOPE_EXCLUSIVE && in->pc >= l->range_lo[j] && in->pc < l->range_hi[j])
-                d.exclusive |= 1u << k;
-            if (l->scope == EDAN_SCOPE_INCLUSIVE && in->pc == l->range_lo[j])
-                d.entry |= 1u << k;
-        }
-    }
+    d.exclusive = edan_lane_members(cfg->lane, cfg->n_lanes, in->pc, &d.entry);
     d.activity = d.entry || in->flow == EDAN_FLOW_CALL || in->flow == EDAN_FLOW_RETURN;
     return d;
 }
@@ -777,6 +769,11 @@ edan_consumer edan_scopes_consumer(edan_scopes *s)
 const edan_error *edan_scopes_error(const edan_scopes *s)
 {
     return &s->err;
+}
+
+int edan_scopes_add_range(edan_scopes *s, int k, uint64_t lo, uint64_t hi)
+{
+    return k < 0 || k >= s->K ? -1 : edan_lane_add_range(&s->cfg.lane[k], lo, hi);
 }
 
 const edan_scope_stats *edan_scopes_get(const edan_scopes *s, int k)

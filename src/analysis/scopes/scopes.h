@@ -54,6 +54,9 @@ bool edan_scopes_supported(const edan_edag_config *cfg);
 edan_scopes *edan_scopes_new(const edan_edag_config *cfg, edan_error *err);
 edan_consumer edan_scopes_consumer(edan_scopes *s);
 const edan_error *edan_scopes_error(const edan_scopes *s);
+/* Between batches, add [lo, hi) to scope k's ranges (edan_edag_add_range's rule); 0, or -1 when it has
+ * EDAN_MAX_SCOPE_RANGES. */
+int edan_scopes_add_range(edan_scopes *s, int k, uint64_t lo, uint64_t hi);
 /* After finish: scope k's numbers. */
 const edan_scope_stats *edan_scopes_get(const edan_scopes *s, int k);
 void edan_scopes_free(edan_scopes *s);

@@ -17,10 +17,18 @@
 
 typedef struct functions_tool {
     /* scope (lane) 2i is function i exclusive of its callees, 2i+1 inclusive */
-    edan_scopes *fast; /* the fast path, or (false dependencies) */
-    edan_edag *e;      /* the analyzer's scoped lanes */
+    edan_scopes *fast;   /* the fast path, or (false dependencies) */
+    edan_edag *e;        /* the analyzer's scoped lanes */
+    edan_consumer inner; /* the one of the two that runs */
     int n;
     char names[EDAN_MAX_FUNCTIONS][NAME_CAP];
+    /* A shared library's function: its ranges are added when the stream's objects show where its library is
+     * mapped, before that library's code runs (edan_report_source.objects_ahead). */
+    bool library[EDAN_MAX_FUNCTIONS], found[EDAN_MAX_FUNCTIONS];
+    int n_library;
+    const edan_objmap *objects; /* the source's, filled as the stream goes */
+    size_t objects_seen;        /* objects[0, objects_seen) were looked up */
+    edan_error err;             /* a library's function found in none of them */
 } functions_tool;
 
 /* ===================================================================== */
@@ -55,26 +63,29 @@ static void split_names(void *ctx, const char *value)
 
 /*
  * The address ranges of the program's function name (at most
- * EDAN_MAX_SCOPE_RANGES into ranges): how many, or 0 with err set. A shared
- * library's function (LIB:NAME, or a name the program imports) has no range
- * before the stream: its code is named once the stream is over (docs/model.md,
- * Shared libraries), so the error says what measures it instead.
+ * EDAN_MAX_SCOPE_RANGES into ranges): how many. 0 with *library set for a
+ * shared library's function of a dynamically linked program (LIB:NAME, or a
+ * name it imports): its ranges are known once the library is mapped (the
+ * tool's look_up); else 0 with err set.
  */
 static size_t find_scope(const edan_elf *elf, const char *binary, const char *name, edan_elf_func *ranges,
-                         edan_error *err)
+                         bool *library, edan_error *err)
 {
-    edan_error sub = {0};
-    const size_t found = edan_elf_find(elf, binary, name, ranges, EDAN_MAX_SCOPE_RANGES, &sub);
-    if (found)
-        return found;
     char lib[512];
-    if (edan_elf_filter_library(name, lib, sizeof lib) || (binary && *binary && edan_elf_imports(binary, name)))
+    const bool named = edan_elf_filter_library(name, lib, sizeof lib) != NULL;
+    edan_error sub = {0};
+    const size_t found = named ? 0 : edan_elf_find(elf, binary, name, ranges, EDAN_MAX_SCOPE_RANGES, &sub);
+    *library = !found && elf->is_dynamic && (named || (binary && *binary && edan_elf_imports(binary, name)));
+    if (found || *library)
+        return found;
+    if (named)
         edan_error_set(err,
-                       "--functions: '%s' is a shared library's function: --functions and --per-function break down "
-                       "the program's own functions; measure it alone with --filter=%s",
-                       name, name);
+                       "--functions: '%s' names a shared library's function, but %s is statically linked: its "
+                       "library's functions are its own (name the function alone)",
+                       name, binary && *binary ? binary : "the program");
     else
-        edan_error_set(err, "--functions: %s", sub.msg);
+        edan_error_set(err, "--functions: %s%s", sub.msg,
+                       elf->is_dynamic ? "; a shared library's function: --functions=LIB:NAME (e.g. libm.so:exp)" : "");
     return 0;
 }
 
@@ -91,7 +102,8 @@ int edan_functions_check_names(const edan_options *o, const char *binary, edan_e
     int rc = 0;
     for (int i = 0; i < l.n && !rc; i++) {
         edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
-        rc = find_scope(&elf, binary, names[i], ranges, err) ? 0 : -1;
+        bool library;
+        rc = find_scope(&elf, binary, names[i], ranges, &library, err) || library ? 0 : -1;
     }
     edan_elf_close(&elf);
     return rc;
@@ -153,7 +165,7 @@ void edan_profile_free(edan_profile *p)
 }
 
 typedef struct fn_total {
-    const char *name;
+    const char *name, *lib; /* lib: a shared object's file name (the function is chosen as LIB:NAME), or NULL */
     uint64_t count;
 } fn_total;
 
@@ -185,12 +197,14 @@ static int open_binary(const char *binary, const char *trace, edan_elf *elf, eda
     return 0;
 }
 
-int edan_functions_choose(edan_options *o, const char *binary, const char *trace, const edan_profile *p, int top,
-                          edan_error *err)
+int edan_functions_choose(edan_options *o, const char *binary, const char *trace, const edan_objmap *objects,
+                          const edan_profile *p, int top, edan_error *err)
 {
     edan_elf elf;
     if (open_binary(binary, trace, &elf, err))
         return -1;
+    edan_error ignored = {0};
+    edan_elf_add_objects(&elf, objects, &ignored); /* unreadable objects: their code is in no function */
     fn_total *t = calloc(elf.n_funcs + 1, sizeof *t);
     if (!t) {
         edan_elf_close(&elf);
@@ -205,13 +219,17 @@ int edan_functions_choose(edan_options *o, const char *binary, const char *trace
         if (!p->counts[id] || !p->insn[id])
             continue;
         const edan_elf_func *fn = edan_elf_func_at(&elf, p->insn[id]->pc);
-        if (!fn)
+        const edan_object *obj = edan_objmap_find(objects, p->insn[id]->pc);
+        if (!fn || fn->span) /* a library's code outside its symbols is no function to break down */
             continue;
+        /* a library's function by its symbol in its object (LIB:NAME): the tool finds it as the library is mapped */
+        const char *name = obj && fn->symbol ? fn->symbol : fn->name;
+        const char *lib = obj ? (strrchr(obj->path, '/') ? strrchr(obj->path, '/') + 1 : obj->path) : NULL;
         size_t j = 0;
-        while (j < nt && strcmp(t[j].name, fn->name))
+        while (j < nt && (strcmp(t[j].name, name) || (t[j].lib != lib && (!lib || !t[j].lib || strcmp(t[j].lib, lib)))))
             j++;
         if (j == nt)
-            t[nt++].name = fn->name;
+            t[nt++] = (fn_total){name, lib, 0};
         t[j].count += p->counts[id];
     }
     qsort(t, nt, sizeof *t, by_count);
@@ -219,6 +237,10 @@ int edan_functions_choose(edan_options *o, const char *binary, const char *trace
     int n = 0;
     for (size_t j = 0; j < nt && n < top && n < EDAN_MAX_FUNCTIONS; j++, n++) {
         strncat(list, n ? "," : "", sizeof list - strlen(list) - 1);
+        if (t[j].lib) {
+            strncat(list, t[j].lib, sizeof list - strlen(list) - 1);
+            strncat(list, ":", sizeof list - strlen(list) - 1);
+        }
         strncat(list, t[j].name, sizeof list - strlen(list) - 1);
     }
     free(t);
@@ -226,8 +248,8 @@ int edan_functions_choose(edan_options *o, const char *binary, const char *trace
     if (!n && executed)
         edan_error_set(err,
                        "--per-function: none of the %" PRIu64
-                       " instructions traced is in a function of %s (shared libraries' code, or code without "
-                       "symbols: --per-function breaks down the program's own functions)",
+                       " instructions traced is in a function of %s or of its shared libraries (code without "
+                       "symbols)",
                        executed, binary);
     else if (!n)
         edan_error_set(err, "--per-function: no function of %s executed in the trace", binary);
@@ -261,8 +283,9 @@ static void *create(edan_session *s, edan_error *err)
         free(t);
         return NULL;
     }
+    const edan_report_source *src = edan_session_source(s);
     edan_elf elf;
-    if (open_binary(edan_session_source(s)->binary, edan_session_source(s)->path, &elf, err)) {
+    if (open_binary(src->binary, src->path, &elf, err)) {
         free(t);
         return NULL;
     }
@@ -281,12 +304,18 @@ static void *create(edan_session *s, edan_error *err)
     cfg.n_tau = 0;
     for (int i = 0; i < t->n; i++) {
         edan_elf_func ranges[EDAN_MAX_SCOPE_RANGES];
-        const size_t found = find_scope(&elf, edan_session_source(s)->binary, t->names[i], ranges, err);
-        if (!found) {
+        const size_t found = find_scope(&elf, src->binary, t->names[i], ranges, &t->library[i], err);
+        if (t->library[i] && !src->objects_ahead)
+            edan_error_set(err,
+                           "--functions: '%s' is a shared library's function, and %s names the program's shared "
+                           "objects only at its end (an earlier edan recorded it): record it again to break it down",
+                           t->names[i], src->path ? src->path : "the stream");
+        if (!found && (!t->library[i] || !src->objects_ahead)) {
             edan_elf_close(&elf);
             free(t);
             return NULL;
         }
+        t->n_library += t->library[i];
         for (int incl = 0; incl < 2; incl++) {
             edan_lane_config *lane = &cfg.lane[2 * i + incl];
             *lane = all.lane[0];
@@ -299,6 +328,8 @@ static void *create(edan_session *s, edan_error *err)
         }
     }
     edan_elf_close(&elf);
+    if (t->n_library)
+        cfg.threads = 1; /* lanes in groups on threads take no ranges between batches (edan_edag_add_range) */
     if (edan_scopes_supported(&cfg))
         t->fast = edan_scopes_new(&cfg, err);
     else
@@ -307,19 +338,71 @@ static void *create(edan_session *s, edan_error *err)
         free(t);
         return NULL;
     }
+    t->inner = t->fast ? edan_scopes_consumer(t->fast) : edan_edag_consumer(t->e);
+    t->objects = src->objects;
     return t;
+}
+
+/* The library functions' ranges in the objects mapped since the last look (both lanes of each). */
+static void look_up(functions_tool *t)
+{
+    const size_t n = edan_objmap_published(t->objects);
+    for (; t->objects_seen < n; t->objects_seen++) {
+        const edan_object o = edan_objmap_get(t->objects, t->objects_seen);
+        for (int i = 0; i < t->n; i++) {
+            if (!t->library[i])
+                continue;
+            edan_elf_func r[EDAN_MAX_SCOPE_RANGES];
+            const size_t found = edan_elf_find_in_object(&o, t->names[i], r, EDAN_MAX_SCOPE_RANGES);
+            for (size_t j = 0; j < found; j++) /* as many as a lane takes, as for the program's functions */
+                for (int k = 2 * i; k < 2 * i + 2; k++)
+                    t->fast ? edan_scopes_add_range(t->fast, k, r[j].start, r[j].end)
+                            : edan_edag_add_range(t->e, k, r[j].start, r[j].end);
+            t->found[i] |= found > 0;
+        }
+    }
+}
+
+static void consume(void *tool, const edan_exec *recs, size_t n)
+{
+    functions_tool *t = tool;
+    /* the objects mapped before these records were made: those whose code they may hold */
+    if (t->n_library && edan_objmap_published(t->objects) != t->objects_seen)
+        look_up(t);
+    t->inner.consume(t->inner.ctx, recs, n);
+}
+
+static int finish(void *tool)
+{
+    functions_tool *t = tool;
+    const int rc = t->inner.finish(t->inner.ctx);
+    if (t->n_library)
+        look_up(t);
+    for (int i = 0; i < t->n && !t->err.set; i++)
+        if (t->library[i] && !t->found[i])
+            edan_error_set(&t->err,
+                           "--functions: no function named '%s' in the program or in the %zu shared objects it "
+                           "loaded (a library's function: LIB:NAME, e.g. libm.so:exp)",
+                           t->names[i], t->objects_seen);
+    return t->err.set ? -1 : rc;
+}
+
+static edan_exec *buffer(void *tool, size_t *cap)
+{
+    functions_tool *t = tool;
+    return t->inner.buffer(t->inner.ctx, cap);
 }
 
 static edan_consumer consumer(void *tool)
 {
-    const functions_tool *t = tool;
-    return t->fast ? edan_scopes_consumer(t->fast) : edan_edag_consumer(t->e);
+    functions_tool *t = tool;
+    return (edan_consumer){t, consume, finish, t->inner.buffer ? buffer : NULL, t->inner.warms};
 }
 
 static const edan_error *error(const void *tool)
 {
     const functions_tool *t = tool;
-    return t->fast ? edan_scopes_error(t->fast) : edan_edag_error(t->e);
+    return t->err.set ? &t->err : t->fast ? edan_scopes_error(t->fast) : edan_edag_error(t->e);
 }
 
 /* Scope k's numbers as a lane's (the metrics read vertices, W, D and C; no layers, no times). */

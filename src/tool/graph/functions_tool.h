@@ -19,6 +19,7 @@
 
 #include "tool/base/base.h"
 #include "trace/exec.h"
+#include "util/symbols/symbols.h"
 
 /* The tool (also listed in tool/registry.h); its readers name it in their uses. */
 extern const edan_tool_def edan_functions_tool;
@@ -27,9 +28,9 @@ extern const edan_tool_def edan_functions_tool;
 
 /*
  * Before the program runs: each name --functions gives is a function of the
- * program at binary (what the tool will look up), else -1 with err saying
- * why (a shared library's function: what measures it instead). 0 without
- * --functions.
+ * program at binary, or of a dynamically linked program's shared library
+ * (LIB:NAME, or a name it imports: the tool finds it when the library is
+ * mapped), else -1 with err saying why. 0 without --functions.
  */
 int edan_functions_check_names(const edan_options *o, const char *binary, edan_error *err);
 
@@ -38,8 +39,10 @@ int edan_functions_to_choose(const edan_options *o);
 
 /*
  * Executions per static instruction of a trace (ids dense from 0): counts[id]
- * and insn[id]. edan_functions_choose() names the top functions of binary by
- * executed instructions and sets them as --functions in o.
+ * and insn[id]. edan_functions_choose() names the top functions of binary
+ * and of the shared objects it mapped (objects, or NULL: a library's as
+ * LIB:NAME, LIB its file's name) by executed instructions and sets them as
+ * --functions in o.
  */
 typedef struct edan_profile {
     size_t n;
@@ -50,8 +53,8 @@ typedef struct edan_profile {
 /* Add a batch to a profile; -1 when out of memory. */
 int edan_profile_add(edan_profile *p, const edan_exec *recs, size_t n);
 void edan_profile_free(edan_profile *p);
-int edan_functions_choose(edan_options *o, const char *binary, const char *trace, const edan_profile *p, int top,
-                          edan_error *err);
+int edan_functions_choose(edan_options *o, const char *binary, const char *trace, const edan_objmap *objects,
+                          const edan_profile *p, int top, edan_error *err);
 
 /*
  * After the stream: lambda of the function the breakdown names exactly

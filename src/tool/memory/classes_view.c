@@ -627,8 +627,9 @@ static void free_tables(lc_tables *x)
 /*
  * Name the instructions' functions once the stream is over, the shared objects' included (edan_session_name_objects):
  * each fn anew, and fn_row by the new functions. A function's loads counted in the windows' row the stream gave
- * its instruction (its program function's, or the one row of code outside them, a library's too); that row is
- * the function's when no other function's loads are in it, else the function has none.
+ * its instruction (its program function's, its library function's when the stream named the objects ahead of
+ * their code, else the one row of code outside them); that row is the function's when no other function's loads
+ * are in it, else the function has none.
  */
 static void name_functions(classes_tool *t, const edan_session *s)
 {

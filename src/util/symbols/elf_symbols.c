@@ -476,6 +476,27 @@ const char *edan_elf_filter_library(const char *name, char *lib, size_t cap)
     return strstr(lib, ".so") ? colon + 1 : NULL;
 }
 
+size_t edan_elf_find_in_object(const edan_object *o, const char *name, edan_elf_func *out, size_t cap)
+{
+    char lib[512];
+    const char *plain = edan_elf_filter_library(name, lib, sizeof lib);
+    const char *file = strrchr(o->path, '/') ? strrchr(o->path, '/') + 1 : o->path;
+    if (plain && strncmp(file, lib, strlen(lib)))
+        return 0;
+    edan_objmap one = {1, (edan_object *)o};
+    edan_elf syms = {0};
+    edan_error ignored = {0};
+    size_t kept = 0;
+    if (!edan_elf_add_objects(&syms, &one, &ignored)) {
+        const size_t found = edan_elf_find(&syms, o->path, plain ? plain : name, out, cap, &ignored);
+        for (size_t k = 0; k < found && k < cap; k++)
+            if (!out[k].span) /* the object's code outside every symbol is no function */
+                out[kept++] = (edan_elf_func){NULL, NULL, NULL, out[k].start, out[k].end, false};
+    }
+    edan_elf_close(&syms);
+    return kept;
+}
+
 bool edan_elf_imports(const char *path, const char *name)
 {
     edan_error ignored = {0};

@@ -110,6 +110,14 @@ size_t edan_elf_find(const edan_elf *e, const char *path, const char *name, edan
  * library's colon).
  */
 const char *edan_elf_filter_library(const char *name, char *lib, size_t cap);
+/*
+ * The ranges of a filter's name (NAME, or LIB:NAME for the objects whose file
+ * name starts with LIB) in the shared object o, at their run-time addresses:
+ * how many, at most cap into out, their names NULL (the object's symbols are
+ * read and freed here). 0 when o has no such function or cannot be read. The
+ * one lookup of --filter's and --functions' library functions.
+ */
+size_t edan_elf_find_in_object(const edan_object *o, const char *name, edan_elf_func *out, size_t cap);
 /* Whether the dynamically linked program at path imports a function of this name from a shared object. */
 bool edan_elf_imports(const char *path, const char *name);
 /* Function containing addr (a shared object's span when no symbol of it does), or NULL. */

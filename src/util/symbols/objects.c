@@ -14,23 +14,37 @@ int edan_objmap_add(edan_objmap *m, const char *path, uint64_t lo, uint64_t hi, 
     for (size_t i = 0; i < m->n; i++) {
         edan_object *o = &m->objs[i];
         if (o->base == base && !strcmp(o->path, path)) {
-            o->lo = lo < o->lo ? lo : o->lo;
-            o->hi = hi > o->hi ? hi : o->hi;
+            /* readers on other threads load lo and hi atomically (edan_objmap_get) */
+            if (lo < o->lo)
+                __atomic_store_n(&o->lo, lo, __ATOMIC_RELAXED);
+            if (hi > o->hi)
+                __atomic_store_n(&o->hi, hi, __ATOMIC_RELAXED);
             return 0;
         }
     }
     if (m->n == EDAN_OBJMAP_MAX)
         return -1;
-    /* grown one at a time: a map holds a few dozen objects and grows only when a library is loaded */
-    edan_object *grown = realloc(m->objs, (m->n + 1) * sizeof *grown);
-    if (!grown)
+    /* room for all at once (40 KiB): an object never moves under a reader on another thread */
+    if (!m->objs && !(m->objs = malloc(EDAN_OBJMAP_MAX * sizeof *m->objs)))
         return -1;
-    m->objs = grown;
     char *copy = strdup(path);
     if (!copy)
         return -1;
-    m->objs[m->n++] = (edan_object){copy, lo, hi, base};
+    m->objs[m->n] = (edan_object){copy, lo, hi, base};
+    __atomic_store_n(&m->n, m->n + 1, __ATOMIC_RELEASE); /* the object is complete before it is counted */
     return 0;
+}
+
+size_t edan_objmap_published(const edan_objmap *m)
+{
+    return m ? __atomic_load_n(&m->n, __ATOMIC_ACQUIRE) : 0;
+}
+
+edan_object edan_objmap_get(const edan_objmap *m, size_t i)
+{
+    const edan_object *o = &m->objs[i];
+    return (edan_object){o->path, __atomic_load_n(&o->lo, __ATOMIC_RELAXED), __atomic_load_n(&o->hi, __ATOMIC_RELAXED),
+                         o->base};
 }
 
 const edan_object *edan_objmap_find(const edan_objmap *m, uint64_t addr)

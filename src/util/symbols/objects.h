@@ -27,6 +27,15 @@ typedef struct edan_object {
                         PT_LOAD page (0 for a shared library) */
 } edan_object;
 
+/*
+ * One thread adds objects (the tracer's, or a trace's reader) while the
+ * stream's consumers, on threads of their own, may read those added so far:
+ * objs is allocated once with room for EDAN_OBJMAP_MAX, so an object never
+ * moves; n is published (edan_objmap_published) after the object is
+ * complete; an object's path and base never change, and its lo and hi only
+ * grow, stored atomically (edan_objmap_get reads them so). The adding thread
+ * and anything after the stream may read the fields directly.
+ */
 typedef struct edan_objmap {
     size_t n;
     edan_object *objs; /* in the order they were added */
@@ -35,6 +44,10 @@ typedef struct edan_objmap {
 /* Add an object (a copy of path); one already there with the same path and base grows to cover [lo, hi).
  * 0, or -1 when out of memory, the map is full or path is empty or too long. */
 int edan_objmap_add(edan_objmap *m, const char *path, uint64_t lo, uint64_t hi, uint64_t base);
+/* How many objects another thread may read (those added before; more may follow); 0 for NULL. */
+size_t edan_objmap_published(const edan_objmap *m);
+/* Object i < edan_objmap_published(m), read safely while the adding thread goes on (path is shared). */
+edan_object edan_objmap_get(const edan_objmap *m, size_t i);
 /* The object whose mappings cover addr, or NULL. */
 const edan_object *edan_objmap_find(const edan_objmap *m, uint64_t addr);
 void edan_objmap_free(edan_objmap *m);
