@@ -7,7 +7,7 @@ qemu-x86_64 and plugin.
           each names the library's lib_sum and lib_chase (their exact loads, bytes and lines; the loops and
           static loads with lib.c's lines) and libc's memset (its symbol from libc6-dbg's debug file,
           its lines from that file's DWARF when installed), the load classes' windows of lib_sum's loads as
-          --filter=lib_sum has them, online (edan run, locality PROGRAM, rank
+          --filter=lib_sum has them and the sampled tool's windows of each library function, online (edan run, locality PROGRAM, rank
           PROGRAM:FUNCTION) and offline (edan record, then analyze, locality TRACE, rank TRACE) alike
   lines   the library's lines from its own DWARF (-g), in the timing model's lines and the critical path, and a
           row per function, ?? (lib_sum), without it; --functions breaks down the library's functions online
@@ -121,6 +121,10 @@ def memory_views(where, r):
     s = sm.get("lib_sum", {}).get("counts", {})
     check(s.get("loads") in (N, N + 1) and N // 8 <= s.get("blocks", 0) <= N // 8 + 2,
           f"{where} sampled: lib_sum {s}")
+    # one row for all of a library function's loads: its windows are known (MemGaze's code windows)
+    c = sm.get("lib_chase", {}).get("counts", {})
+    check(s.get("window_blocks") is not None and c.get("window_blocks") is not None and
+          c.get("sampled_windows", 0) >= 3, f"{where} sampled: windows lib_sum {s} lib_chase {c}")
     seen["sampled"] = (s, sm.get("lib_chase"))
     return seen
 

@@ -176,33 +176,18 @@ static bool nest_add(classes_tool *t, lc_insn *s, uint32_t id)
 
 /*
  * The row of a shared library's function at pc (made at its first load:
- * LC_NO_ROW till then), or NULL: no object named yet holds pc, or no
- * function of it (or out of memory).
+ * LC_NO_ROW till then); NULL when no object named yet holds pc in a
+ * function, and *oom when out of memory.
  */
-static uint32_t *library_row(classes_tool *t, uint64_t pc)
+static uint32_t *library_row(classes_tool *t, uint64_t pc, bool *oom)
 {
-    const size_t n = edan_objmap_published(t->objects); /* the objects named before this load ran */
-    for (size_t i = 0; i < n; i++) {
-        const edan_object o = edan_objmap_get(t->objects, i);
-        if (pc < o.lo || pc >= o.hi)
-            continue;
-        if (!t->objs && !(t->objs = calloc(EDAN_OBJMAP_MAX, sizeof *t->objs)))
-            return NULL;
-        lc_object *ob = &t->objs[i];
-        if (!ob->state) {
-            edan_objmap one = {1, (edan_object *)&o};
-            edan_error ignored = {0};
-            ob->state = !edan_elf_add_objects(&ob->elf, &one, &ignored) &&
-                                (ob->rows = malloc((ob->elf.n_funcs + 1) * sizeof *ob->rows))
-                            ? 1
-                            : -1;
-            for (size_t f = 0; ob->state > 0 && f < ob->elf.n_funcs; f++)
-                ob->rows[f] = LC_NO_ROW;
-        }
-        const edan_elf_func *f = ob->state > 0 ? edan_elf_func_at(&ob->elf, pc) : NULL;
-        return f && !f->span ? &ob->rows[f - ob->elf.funcs] : NULL;
-    }
-    return NULL;
+    const uint64_t key = edan_libfuncs_at(t->libs, pc);
+    bool made = false;
+    uint32_t *row = key ? edan_keymap_get(&t->lib_rows, key, 0, &made) : NULL;
+    if (made)
+        *row = LC_NO_ROW;
+    *oom = key && !row;
+    return row;
 }
 
 /*
@@ -218,7 +203,10 @@ static bool rows_of(classes_tool *t, lc_insn *s)
             return false;
     s->changes_seen = t->n_change;
     if (t->have_elf && s->fn_row == LC_NO_ROW) {
-        uint32_t *row = s->fn != LC_UNKNOWN_FN ? &t->fn_row[s->fn] : library_row(t, s->pc);
+        bool oom = false;
+        uint32_t *row = s->fn != LC_UNKNOWN_FN ? &t->fn_row[s->fn] : library_row(t, s->pc, &oom);
+        if (oom)
+            return false;
         row = row ? row : &t->fn_row[t->elf.n_funcs];
         if (*row == LC_NO_ROW && (*row = edan_split_windows_add_row(&t->win)) == LC_NO_ROW)
             return false;
@@ -481,12 +469,8 @@ static void destroy(void *tool)
     edan_keymap_free(&t->map);
     edan_split_windows_free(&t->win);
     free(t->fn_row);
-    for (size_t i = 0; t->objs && i < EDAN_OBJMAP_MAX; i++)
-        if (t->objs[i].state > 0) {
-            edan_elf_close(&t->objs[i].elf);
-            free(t->objs[i].rows);
-        }
-    free(t->objs);
+    edan_libfuncs_free(t->libs);
+    edan_keymap_free(&t->lib_rows);
     free(t->loop_row);
     free(t->change);
     free(t->known_end);
@@ -524,7 +508,13 @@ static void *create(edan_session *s, edan_error *err)
     edan_error ignored = {0};
     t->elf_open = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
     t->have_elf = t->elf_open && edan_elf_linked_pcs(&t->elf);
-    t->objects = edan_session_source(s)->objects_ahead ? edan_session_source(s)->objects : NULL;
+    const edan_report_source *src = edan_session_source(s);
+    if (t->have_elf && src->objects_ahead && src->objects &&
+        (!(t->libs = edan_libfuncs_new(src->objects)) || edan_keymap_init(&t->lib_rows, sizeof(uint32_t)))) {
+        destroy(t);
+        edan_error_set(err, "out of memory");
+        return NULL;
+    }
     if (t->have_elf && (t->fn_row = malloc((t->elf.n_funcs + 1) * sizeof *t->fn_row)))
         for (size_t f = 0; f <= t->elf.n_funcs; f++)
             t->fn_row[f] = LC_NO_ROW;

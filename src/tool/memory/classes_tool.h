@@ -57,13 +57,6 @@ typedef struct lc_change {
     uint32_t loop;
 } lc_change;
 
-/* A shared object's functions, read at the first load in its code: the windows' row of each (LC_NO_ROW: none yet). */
-typedef struct lc_object {
-    edan_elf elf;
-    uint32_t *rows;
-    int state; /* 0: not read yet, 1: read, -1: unreadable (its loads count in the row outside every function) */
-} lc_object;
-
 typedef struct lc_totals {
     uint64_t accesses[N_CLASSES], blocks[N_CLASSES], statics[N_CLASSES];
     uint64_t load_accesses, load_blocks;
@@ -90,10 +83,10 @@ typedef struct classes_tool {
     edan_split_windows win;
     uint32_t *fn_row; /* the row of function index f (the last one: outside every function), LC_NO_ROW: none yet;
                          once named, LC_NO_ROW for a function whose row holds other functions' loads too */
-    /* The shared objects the stream names before their code runs (edan_report_source.objects_ahead; else NULL):
-     * a library function's loads get a row of its own, as a program function's (objs[i]: objects' i-th). */
-    const edan_objmap *objects;
-    lc_object *objs;    /* EDAN_OBJMAP_MAX, allocated at the first load in a library */
+    /* The shared objects' functions as the stream names them before their code runs (objects_ahead; else NULL):
+     * a library function's loads get a row of its own, as a program function's (lib_rows: its key -> row). */
+    edan_libfuncs *libs;
+    edan_keymap lib_rows;
     uint32_t *loop_row; /* the row of loop id l, LC_NO_ROW: none yet */
     uint32_t n_loop_row;
     lc_change *change; /* every growth of a loop's range, in order */

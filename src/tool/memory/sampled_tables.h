@@ -58,11 +58,14 @@ typedef struct sampled_tool {
     edan_keymap map;    /* (block, function) -> sm_block */
     sm_counts all;
     sm_counts *fns; /* per function, [n_funcs] for code outside every function (the plugin's count alone), then a
-                       row per static load outside the program's functions (a shared object's code: their functions
-                       are known once the stream is over), pseudo_pc[k] the load of row n_funcs + 1 + k */
+                       row per shared library's function when the stream names the objects ahead of their code, else
+                       per static load outside the program's functions (their functions are known once the stream
+                       is over), pseudo_pc[k] the (first) load of row n_funcs + 1 + k */
     uint64_t *pseudo_pc;
     uint32_t n_pseudo, pseudo_cap;
-    uint32_t *id_fn; /* function index + 1 by static id */
+    edan_libfuncs *libs;  /* the objects' functions as the stream names them (objects_ahead), or NULL */
+    edan_keymap lib_rows; /* a library function's key (edan_libfuncs_at) -> its row */
+    uint32_t *id_fn;      /* function index + 1 by static id */
     size_t id_cap;
     edan_elf elf;
     bool have_elf;

@@ -97,8 +97,8 @@ static sm_view view(const sampled_tool *t, const sm_counts *counts, uint32_t fn,
 
 /*
  * A row of the functions' table: a program function's counts (fn its index), or a function's the stream did not
- * know, a shared object's (fn UINT32_MAX): the row of its one static load, or (merged) its loads' rows summed,
- * their blocks counted once (their windows' numbers unknown).
+ * know, a shared object's (fn UINT32_MAX): its one row (all its loads' when the stream named the objects ahead of
+ * their code), or (merged) its loads' rows summed, their blocks counted once (their windows' numbers unknown).
  */
 typedef struct sm_row {
     uint32_t fn;
