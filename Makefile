@@ -88,20 +88,20 @@ bench-quick: build
 FUZZ_SECONDS ?= 600
 FUZZ_FLAGS = -std=c17 -D_GNU_SOURCE -I src -I $(BUILD)/generated -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -Wno-unknown-attributes
-FUZZ_LIBS = -lzstd -lelf -ldw -linih -liberty -lm -lpthread
+FUZZ_LIBS = -lzstd -lelf -ldw -linih -liberty -lcapstone -lm -lpthread
 fuzz: deps
 	@mkdir -p $(BUILD)/fuzz-work $(BUILD)/fuzz-work-options $(BUILD)/fuzz-work-machine $(BUILD)/fuzz-work-outputs
 	@mkdir -p $(BUILD)/generated && cmake -DOUT=$(BUILD)/generated/html_assets.h \
 	    "-DINPUTS=edan_html_js=src/report/html_report.js;edan_html_css=src/report/html_report.css" -P cmake/embed.cmake
-	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c) \
+	@clang $(FUZZ_FLAGS) fuzz/fuzz_trace_reader.c $(wildcard src/util/*.c src/util/*/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_trace_reader
 	@clang $(FUZZ_FLAGS) fuzz/fuzz_options.c \
-	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c src/tool/*/*.c) \
+	    $(wildcard src/util/*.c src/util/*/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c src/tool/*/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_options
-	@clang $(FUZZ_FLAGS) fuzz/fuzz_machine.c $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c) \
+	@clang $(FUZZ_FLAGS) fuzz/fuzz_machine.c $(wildcard src/util/*.c src/util/*/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_machine
 	@clang $(FUZZ_FLAGS) -fsanitize-coverage-ignorelist=fuzz/outputs_coverage_ignore.txt fuzz/fuzz_outputs.c fuzz/strict_check.c \
-	    $(wildcard src/util/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c src/tool/*/*.c) \
+	    $(wildcard src/util/*.c src/util/*/*.c src/isa/*.c src/memgaze/*.c src/trace/*.c src/analysis/*.c src/analysis/*/*.c src/config/*.c src/report/*.c src/tool/*.c src/tool/*/*.c) \
 	    $(FUZZ_LIBS) -o $(BUILD)/fuzz_outputs
 	@$(BUILD)/fuzz_trace_reader -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -dict=fuzz/trace.dict \
 	    $(BUILD)/fuzz-work fuzz/corpus > $(BUILD)/fuzz-trace.log 2>&1 & trace=$$!; \

@@ -5,6 +5,7 @@
  *
  * Usage: gen_corpus OUTDIR
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static uint64_t rnd(void)
     return rng >> 17;
 }
 
-static int write_bin(const char *dir, const char *name, size_t n, size_t block, int vcpus)
+static int write_bin(const char *dir, const char *name, size_t n, size_t block, int vcpus, bool objects)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -57,6 +58,10 @@ static int write_bin(const char *dir, const char *name, size_t n, size_t block, 
     }
     edan_error err = {0};
     edan_trace_meta meta = {.binary = "./prog", .args = "1 2", .filter = "main", .filter_callees = "include"};
+    /* shared objects named as the stream goes (version 6, EDAN_TRACE_FLAG_OBJECTS_AHEAD), one of them growing */
+    edan_objmap map = {0};
+    meta.objects = objects;
+    meta.objmap = objects ? &map : NULL;
     edan_trace_writer *w = edan_trace_writer_open(path, &meta, &err);
     if (!w) {
         fprintf(stderr, "%s\n", err.msg);
@@ -73,8 +78,16 @@ static int write_bin(const char *dir, const char *name, size_t n, size_t block, 
         if (rnd() % 16 == 0)
             e.flags = EDAN_EXEC_NO_ACCESS;
         edan_trace_writer_consume(w, &e, 1);
+        if (objects && k == n / 3)
+            edan_objmap_add(&map, "/lib/liba.so.1", 0x7f0000000000, 0x7f0000004000, 0x7f0000000000);
+        if (objects && k == 2 * n / 3) {
+            edan_objmap_add(&map, "/usr/lib/libb.so", 0x7f0000100000, 0x7f0000101000, 0x7f0000100000);
+            edan_objmap_add(&map, "/lib/liba.so.1", 0x7f0000004000, 0x7f0000008000, 0x7f0000000000);
+        }
     }
-    if (edan_trace_writer_close(w, &err) != 0) {
+    const int rc = edan_trace_writer_close(w, &err);
+    edan_objmap_free(&map);
+    if (rc != 0) {
         fprintf(stderr, "%s\n", err.msg);
         return -1;
     }
@@ -124,10 +137,11 @@ int main(int argc, char **argv)
     }
     const char *d = argv[1];
     int bad = 0;
-    bad |= write_bin(d, "bin_empty.edt", 0, 256, 0);
-    bad |= write_bin(d, "bin_small.edt", 20, 256, 0);
-    bad |= write_bin(d, "bin_blocks.edt", 300, 256, 2);
-    bad |= write_bin(d, "bin_vcpus.edt", 120, 512, 4);
+    bad |= write_bin(d, "bin_empty.edt", 0, 256, 0, false);
+    bad |= write_bin(d, "bin_small.edt", 20, 256, 0, false);
+    bad |= write_bin(d, "bin_blocks.edt", 300, 256, 2, false);
+    bad |= write_bin(d, "bin_vcpus.edt", 120, 512, 4, false);
+    bad |= write_bin(d, "bin_objects.edt", 150, 256, 0, true);
     bad |= derive(d, "bin_blocks.edt", "bin_no_trailer.edt", -48, SIZE_MAX);
     bad |= derive(d, "bin_blocks.edt", "bin_cut_block.edt", -100, SIZE_MAX);
     bad |= derive(d, "bin_small.edt", "bin_bad_trailer.edt", 0, 431);
