@@ -26,7 +26,8 @@ with the real plugin.
                independent square roots one every interval, dependent ones one every latency, exactly
   machines     machines/{zen4,spr,neoverse-v1}{,-cxl}.ini: listed, and a cold pointer chase under each (the
                CXL variant slower by its added latency per line from memory)
-  errors       an unsupported ISA, a missing emulator, the text format refused for native programs
+  errors       an unsupported ISA, a missing emulator, the text format refused for native programs, a
+               library's function (--functions=LIB:NAME) of a statically linked program refused once
   validation   validation/thirdparty/kernel_timer.h on tests/native/timed_kernel.c (host gcc): the timer and
                its flush add no instruction to the region --filter traces (the same count as the bare call)
                and run outside it (the whole program longer by at least the flush's loop); validation/
@@ -418,6 +419,16 @@ def test_errors():
         # --sysroot must be a directory
         p = edan("run", "--sysroot=" + os.path.join(d, "none"), prog, "4", expect=2)
         check(p.returncode == 2 and "--sysroot" in p.stderr, f"--sysroot missing: {p.returncode} {p.stderr}")
+        # a library's function of a statically linked program: its libraries' functions are its own
+        static = build("gcc", os.path.join(d, "chase_static"), "-O2", "-static",
+                       os.path.join(SRC, "examples", "pointer_chase.c"))
+        p = edan("run", "--functions=main,libc.so:malloc", static, "4", expect=2)
+        check(p.returncode == 2 and p.stderr.count("is statically linked") == 1 and "name the function alone" in p.stderr,
+              f"--functions=libc.so:malloc of a static program: {p.returncode} {p.stderr}")
+        p = edan("run", "--json", "--functions=main,malloc", static, "4")
+        rows = [x["name"] for x in json.loads(p.stdout.strip().splitlines()[-1]).get("functions", [])] \
+            if p.returncode == 0 else []
+        check(rows == ["main", "malloc"], f"--functions=main,malloc of a static program: {p.returncode} {rows}")
 
 
 # ---- the timing model's micro-operations --------------------------------------------------------------
