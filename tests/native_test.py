@@ -624,7 +624,7 @@ def test_dividers():
 
 # ---- the machine files of recognisable cores ----------------------------------------------------------
 
-CORES = ("zen4", "spr", "neoverse-v1")
+CORES = ("zen4", "zen5", "spr", "neoverse-v1")
 
 
 def test_machines():

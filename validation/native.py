@@ -9,7 +9,9 @@
 #   --polybench SRC ...  checkouts of the suites (only read; at least one): PolyBench/C 4.2.1, XSBench,
 #                        Olden, NPB 3.0 OpenMP C, GAPBS (validation/thirdparty/README.md names them)
 #   --out DIR            where the programs, the host's machine file and the results (native.json) go
-#   --machine NAME       the machine file of the host's core [zen4]; its clock is replaced by the one
+#   --machine NAME       the machine file of the host's core [the host's, from /proc/cpuinfo: zen4 on a Zen 4
+#                        (family 25 model 17), zen5 on a Zen 5 (family 26), spr on a Sapphire Rapids,
+#                        neoverse-v1 on a Neoverse V1; else an error]; its clock is replaced by the one
 #                        measured here (validation/native_clock.c), written to DIR/NAME-host.ini
 #   --runs N             native runs per kernel, the median taken [5]
 #   --cpu N              the CPU every native run is pinned to (taskset) [1]
@@ -71,6 +73,31 @@ def host_clock(out, cpu, runs):
             die("native_clock: exit %d %s" % (p.returncode, p.stderr.strip()))
         ghz.append(float(p.stdout))
     return statistics.median(ghz)
+
+
+# The shipped machine file of each host core /proc/cpuinfo can name: (vendor_id, cpu family, model or None).
+HOST_CORES = {("AuthenticAMD", 25, 17): "zen4", ("AuthenticAMD", 26, None): "zen5",
+              ("GenuineIntel", 6, 143): "spr"}
+
+
+def host_core():
+    """The machine file of the host's core, from /proc/cpuinfo; an error naming it when none describes it."""
+    info = {}
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+            if not line.strip():
+                break
+    vendor, family, model = info.get("vendor_id", ""), info.get("cpu family", ""), info.get("model", "")
+    if info.get("CPU part", "").lower() == "0xd40":
+        return "neoverse-v1"
+    for (v, fam, mod), name in HOST_CORES.items():
+        if vendor == v and family == str(fam) and (mod is None or model == str(mod)):
+            return name
+    die("no machine file describes this host's core (%s, family %s, model %s): name one with --machine "
+        "(make validate-native NATIVE_MACHINE=NAME; edan machines lists them)" % (vendor or "unknown vendor",
+                                                                               family or "?", model or "?"))
 
 
 def host_machine(name, out, ghz):
@@ -162,12 +189,13 @@ def main(argv):
     ap.add_argument("--out", required=True)
     for suite, _, title in SUITES:
         ap.add_argument("--" + suite, metavar="SRC", help="a checkout of " + title)
-    ap.add_argument("--machine", default="zen4")
+    ap.add_argument("--machine")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--update-doc")
     ap.add_argument("--command")
     a = ap.parse_args(argv)
+    a.machine = a.machine or host_core()
     chosen = [(suite, getattr(a, suite), title) for suite, _, title in SUITES if getattr(a, suite)]
     if not chosen:
         die("no suite: give at least one of --polybench, --xsbench, --olden, --npb, --gapbs "
