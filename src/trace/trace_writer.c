@@ -498,8 +498,7 @@ void edan_trace_writer_consume(void *writer, const edan_exec *recs, size_t n)
         writer_fail(w, "records written after the trace was finished");
         return;
     }
-    /* an object the tracer learnt before these records: its event precedes its code's (EDAN_TRACE_FLAG_OBJECTS_AHEAD)
-     */
+    /* an object the tracer learnt before these records: its event goes first (EDAN_TRACE_FLAG_OBJECTS_AHEAD) */
     if (w->objects && edan_objmap_published(w->objects) != w->objects_written)
         write_objects(w, false);
     for (size_t i = 0; i < n; i++) {
