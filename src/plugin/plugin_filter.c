@@ -65,7 +65,7 @@ int edan_filter_unfound(edan_error *err)
     for (int i = 0; i < P.options.n_filter; i++)
         if (P.filter_pending[i] && !P.filter_found[i]) {
             edan_error_set(err,
-                           "%s: no function named '%s' in the program or in the %zu shared objects it loaded (a "
+                           "%s: no function named '%s' in the program or in the %zu shared objects whose code ran (a "
                            "library's function: --filter=LIB:NAME, e.g. libm.so:exp)",
                            P.binary[0] ? P.binary : "the program", P.options.filter[i], P.objects.n);
             return -1;

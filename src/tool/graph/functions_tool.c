@@ -381,8 +381,8 @@ static int finish(void *tool)
     for (int i = 0; i < t->n && !t->err.set; i++)
         if (t->library[i] && !t->found[i])
             edan_error_set(&t->err,
-                           "--functions: no function named '%s' in the program or in the %zu shared objects it "
-                           "loaded (a library's function: LIB:NAME, e.g. libm.so:exp)",
+                           "--functions: no function named '%s' in the program or in the %zu shared objects whose code "
+                           "ran (a library's function: LIB:NAME, e.g. libm.so:exp)",
                            t->names[i], t->objects_seen);
     return t->err.set ? -1 : rc;
 }
