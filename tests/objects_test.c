@@ -70,20 +70,27 @@ static void library(const char *path)
     CHECK(g && g->span && !strcmp(g->name, "(libm.so.6)"), "%s: the code at %#llx is %s", path, (unsigned long long)gap,
           g ? g->name : "nobody's");
     CHECK(edan_elf_func_at(&e, base - 1) == NULL && edan_elf_func_at(&e, o.hi) == NULL, "%s: outside", path);
-    /* the functions of a map that grows as a stream names its objects: one key per function, none before the
+    /* the functions of a map that grows as a stream names its objects: one value per function, none before the
        object is named, outside its functions or in its gaps */
     edan_objmap grows = {0};
     edan_libfuncs *l = edan_libfuncs_new(&grows);
-    CHECK(l && edan_libfuncs_at(l, f[0].start) == 0, "%s: a function before its object is named", path);
+    bool oom = false;
+    CHECK(l && edan_libfuncs_value(l, f[0].start, &oom) == NULL && !oom, "%s: a function before its object is named",
+          path);
     CHECK(edan_objmap_add(&grows, "/nowhere/libx.so", 0x1000, 0x2000, 0x1000) == 0 &&
               edan_objmap_add(&grows, path, o.lo, o.hi, o.base) == 0,
           "add");
-    const uint64_t k = edan_libfuncs_at(l, f[0].start);
+    uint32_t *v = edan_libfuncs_value(l, f[0].start, &oom);
     const edan_elf_func *next = edan_elf_func_at(&e, f[0].end);
-    CHECK(k >> 32 == 1 && k == edan_libfuncs_at(l, f[0].end - 1) &&
-              (!next || next->span || edan_libfuncs_at(l, f[0].end) != k),
-          "%s: exp's key %#llx", path, (unsigned long long)k);
-    CHECK(edan_libfuncs_at(l, gap) == 0 && edan_libfuncs_at(l, 0x1800) == 0 && edan_libfuncs_at(NULL, f[0].start) == 0,
+    CHECK(v && *v == EDAN_LIBFUNCS_UNSET && v == edan_libfuncs_value(l, f[0].end - 1, &oom) &&
+              (!next || next->span || edan_libfuncs_value(l, f[0].end, &oom) != v),
+          "%s: exp's value", path);
+    if (v)
+        *v = 7;
+    CHECK(v && *edan_libfuncs_value(l, f[0].start + (f[0].end - f[0].start) / 2, &oom) == 7, "%s: the value kept",
+          path);
+    CHECK(edan_libfuncs_value(l, gap, &oom) == NULL && edan_libfuncs_value(l, 0x1800, &oom) == NULL &&
+              edan_libfuncs_value(NULL, f[0].start, &oom) == NULL && !oom,
           "%s: no function in a gap, an unreadable object, without a map", path);
     edan_libfuncs_free(l);
     edan_objmap_free(&grows);

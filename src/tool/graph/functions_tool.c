@@ -355,9 +355,12 @@ static void look_up(functions_tool *t)
             edan_elf_func r[EDAN_MAX_SCOPE_RANGES];
             const size_t found = edan_elf_find_in_object(&o, t->names[i], r, EDAN_MAX_SCOPE_RANGES);
             for (size_t j = 0; j < found; j++) /* as many as a lane takes, as for the program's functions */
-                for (int k = 2 * i; k < 2 * i + 2; k++)
-                    t->fast ? edan_scopes_add_range(t->fast, k, r[j].start, r[j].end)
-                            : edan_edag_add_range(t->e, k, r[j].start, r[j].end);
+                for (int k = 2 * i; k < 2 * i + 2; k++) {
+                    if (t->fast)
+                        edan_scopes_add_range(t->fast, k, r[j].start, r[j].end);
+                    else
+                        edan_edag_add_range(t->e, k, r[j].start, r[j].end);
+                }
             t->found[i] |= found > 0;
         }
     }

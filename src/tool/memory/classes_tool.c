@@ -175,27 +175,13 @@ static bool nest_add(classes_tool *t, lc_insn *s, uint32_t id)
 }
 
 /*
- * The row of a shared library's function at pc (made at its first load:
- * LC_NO_ROW till then); NULL when no object named yet holds pc in a
- * function, and *oom when out of memory.
- */
-static uint32_t *library_row(classes_tool *t, uint64_t pc, bool *oom)
-{
-    const uint64_t key = edan_libfuncs_at(t->libs, pc);
-    bool made = false;
-    uint32_t *row = key ? edan_keymap_get(&t->lib_rows, key, 0, &made) : NULL;
-    if (made)
-        *row = LC_NO_ROW;
-    *oom = key && !row;
-    return row;
-}
-
-/*
  * The rows s's accesses count in, brought up to date: the whole run's (0),
  * its function's (s->fn_row, made at its first load) and those of the loops
  * known to hold it now (t->nest[s->nest_at ..], made when first needed).
  * False when out of memory.
  */
+_Static_assert(LC_NO_ROW == EDAN_LIBFUNCS_UNSET, "a library function's row starts as none");
+
 static bool rows_of(classes_tool *t, lc_insn *s)
 {
     for (uint32_t j = s->changes_seen; j < t->n_change; j++)
@@ -203,8 +189,9 @@ static bool rows_of(classes_tool *t, lc_insn *s)
             return false;
     s->changes_seen = t->n_change;
     if (t->have_elf && s->fn_row == LC_NO_ROW) {
+        /* a library's function (its object named ahead of its code) has a row of its own, unset as LC_NO_ROW */
         bool oom = false;
-        uint32_t *row = s->fn != LC_UNKNOWN_FN ? &t->fn_row[s->fn] : library_row(t, s->pc, &oom);
+        uint32_t *row = s->fn != LC_UNKNOWN_FN ? &t->fn_row[s->fn] : edan_libfuncs_value(t->libs, s->pc, &oom);
         if (oom)
             return false;
         row = row ? row : &t->fn_row[t->elf.n_funcs];
@@ -470,7 +457,6 @@ static void destroy(void *tool)
     edan_split_windows_free(&t->win);
     free(t->fn_row);
     edan_libfuncs_free(t->libs);
-    edan_keymap_free(&t->lib_rows);
     free(t->loop_row);
     free(t->change);
     free(t->known_end);
@@ -509,8 +495,7 @@ static void *create(edan_session *s, edan_error *err)
     t->elf_open = binary && *binary && !edan_elf_open(binary, &t->elf, &ignored);
     t->have_elf = t->elf_open && edan_elf_linked_pcs(&t->elf);
     const edan_report_source *src = edan_session_source(s);
-    if (t->have_elf && src->objects_ahead && src->objects &&
-        (!(t->libs = edan_libfuncs_new(src->objects)) || edan_keymap_init(&t->lib_rows, sizeof(uint32_t)))) {
+    if (t->have_elf && src->objects_ahead && src->objects && !(t->libs = edan_libfuncs_new(src->objects))) {
         destroy(t);
         edan_error_set(err, "out of memory");
         return NULL;

@@ -84,9 +84,8 @@ typedef struct classes_tool {
     uint32_t *fn_row; /* the row of function index f (the last one: outside every function), LC_NO_ROW: none yet;
                          once named, LC_NO_ROW for a function whose row holds other functions' loads too */
     /* The shared objects' functions as the stream names them before their code runs (objects_ahead; else NULL):
-     * a library function's loads get a row of its own, as a program function's (lib_rows: its key -> row). */
+     * a library function's loads get a row of its own, as a program function's (its value there). */
     edan_libfuncs *libs;
-    edan_keymap lib_rows;
     uint32_t *loop_row; /* the row of loop id l, LC_NO_ROW: none yet */
     uint32_t n_loop_row;
     lc_change *change; /* every growth of a loop's range, in order */

@@ -63,9 +63,8 @@ typedef struct sampled_tool {
                        is over), pseudo_pc[k] the (first) load of row n_funcs + 1 + k */
     uint64_t *pseudo_pc;
     uint32_t n_pseudo, pseudo_cap;
-    edan_libfuncs *libs;  /* the objects' functions as the stream names them (objects_ahead), or NULL */
-    edan_keymap lib_rows; /* a library function's key (edan_libfuncs_at) -> its row */
-    uint32_t *id_fn;      /* function index + 1 by static id */
+    edan_libfuncs *libs; /* the objects' functions as the stream names them (objects_ahead), or NULL: each's row */
+    uint32_t *id_fn;     /* function index + 1 by static id */
     size_t id_cap;
     edan_elf elf;
     bool have_elf;

@@ -205,15 +205,16 @@ static uint32_t function_of(sampled_tool *t, const edan_exec *r)
     if (!t->id_fn[r->id]) {
         const edan_elf_func *f = edan_elf_func_at(&t->elf, r->insn->pc);
         /* a library's function: one row for all its loads (its windows known), else one per load */
-        const uint64_t lib = f ? 0 : edan_libfuncs_at(t->libs, r->insn->pc);
-        bool made = false;
-        uint32_t *row = lib ? edan_keymap_get(&t->lib_rows, lib, 0, &made) : NULL;
-        if (lib && !row)
+        bool oom = false;
+        uint32_t *row = f ? NULL : edan_libfuncs_value(t->libs, r->insn->pc, &oom);
+        if (oom)
             return UINT32_MAX - 2;
-        const uint32_t fn = f ? (uint32_t)(f - t->elf.funcs) : row && !made ? *row : pseudo_row(t, r->insn->pc);
+        const uint32_t fn = f                                    ? (uint32_t)(f - t->elf.funcs)
+                            : row && *row != EDAN_LIBFUNCS_UNSET ? *row
+                                                                 : pseudo_row(t, r->insn->pc);
         if (fn == UINT32_MAX - 2)
             return fn;
-        if (made)
+        if (row)
             *row = fn;
         t->id_fn[r->id] = fn + 1;
     }
@@ -275,7 +276,6 @@ static void destroy(void *tool)
     free(t->id_fn);
     free(t->pseudo_pc);
     edan_libfuncs_free(t->libs);
-    edan_keymap_free(&t->lib_rows);
     free(t);
 }
 
@@ -308,10 +308,8 @@ static void *create(edan_session *s, edan_error *err)
         t->have_elf = false;
     }
     const edan_report_source *src = edan_session_source(s);
-    if (t->have_elf &&
-        (!(t->fns = calloc(t->elf.n_funcs + 1, sizeof *t->fns)) ||
-         (src->objects_ahead && src->objects &&
-          (!(t->libs = edan_libfuncs_new(src->objects)) || edan_keymap_init(&t->lib_rows, sizeof(uint32_t)))))) {
+    if (t->have_elf && (!(t->fns = calloc(t->elf.n_funcs + 1, sizeof *t->fns)) ||
+                        (src->objects_ahead && src->objects && !(t->libs = edan_libfuncs_new(src->objects))))) {
         edan_error_set(err, "out of memory");
         destroy(t);
         return NULL;

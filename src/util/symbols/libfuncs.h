@@ -1,8 +1,8 @@
 /*
  * libfuncs.h - the functions of the shared objects a stream names as it
  * goes: for a tool that gives each function a row of its own while the
- * stream runs (the load classes' and the sampled tool's windows), a key for
- * the function at a library pc, stable over the run.
+ * stream runs (the load classes' and the sampled tool's windows), the
+ * tool's value for the function at a library pc (its row), kept here.
  *
  * The map is the source's (edan_report_source.objects, filled ahead of each
  * object's code when objects_ahead): read from the consumer's thread while
@@ -12,6 +12,7 @@
 #ifndef EDAN_UTIL_SYMBOLS_LIBFUNCS_H
 #define EDAN_UTIL_SYMBOLS_LIBFUNCS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/symbols/objects.h"
@@ -20,13 +21,16 @@ typedef struct edan_libfuncs edan_libfuncs;
 
 /* Lookups in objects (which must outlive it); NULL when out of memory. */
 edan_libfuncs *edan_libfuncs_new(const edan_objmap *objects);
+#define EDAN_LIBFUNCS_UNSET UINT32_MAX
+
 /*
- * The function at pc of the objects named so far: (object index << 32 |
- * function index) + 1, the same for every pc of one function; 0 for none
- * (no object named yet holds pc, its code outside every symbol, an object
- * that cannot be read, or l NULL).
+ * The caller's value for the function at pc of the objects named so far: the
+ * same slot for every pc of one function, EDAN_LIBFUNCS_UNSET until the
+ * caller sets it. NULL for none (no object named yet holds pc, its code
+ * outside every symbol, an object that cannot be read, l NULL) or, with
+ * *oom set, when out of memory.
  */
-uint64_t edan_libfuncs_at(edan_libfuncs *l, uint64_t pc);
+uint32_t *edan_libfuncs_value(edan_libfuncs *l, uint64_t pc, bool *oom);
 void edan_libfuncs_free(edan_libfuncs *l);
 
 #endif
