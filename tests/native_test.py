@@ -706,6 +706,14 @@ def test_validation():
                 check(False, f"{what}: a program exiting 3 where the list says 0 was accepted")
             except SystemExit as e:
                 check(e.code == 2, f"{what}: exit status {e.code} for the wrong exit status, expected 2")
+        # --also: each machine file's row on the same measured times (errors 10 % and 50 %, 20 % and 100 %)
+        res = {"machine": "a", "also": ["b"], "kernels": [
+            {"suite": "PolyBench", "measured_s": 1.0, "predicted_s": 1.1, "also": {"b": 1.2}},
+            {"suite": "PolyBench", "measured_s": 2.0, "predicted_s": 3.0, "also": {"b": 4.0}}]}
+        rows = [r for r in nv.machines_table(res) if r.startswith("| `")]
+        check(rows == ["| `a` | – | 30.0 % | 50 % | 1.30 | 30.0 % |", "| `b` | – | 60.0 % | 100 % | 1.60 | 60.0 % |"],
+              f"machines_table: {rows}")
+        check(nv.machines_table(dict(res, also=[])) == [], "machines_table without --also: nothing")
         script = os.path.join(val, "native.py")
         for argv, needle in (([], "no suite"), (["--olden", d], "not a Olden checkout")):
             p = subprocess.run([sys.executable, script, "--edan", EDAN, "--out", os.path.join(d, "out"), *argv],

@@ -3,7 +3,7 @@
 # measured time on the host, for the validation suites built for the host with its gcc and g++.
 #
 #   python3 validation/native.py --edan BUILD/edan --out DIR [--polybench SRC] [--xsbench SRC] [--olden SRC]
-#                                [--npb SRC] [--gapbs SRC] [--machine NAME] [--runs 5] [--cpu 1]
+#                                [--npb SRC] [--gapbs SRC] [--machine NAME] [--also A,B] [--runs 5] [--cpu 1]
 #                                [--update-doc FILE --command TEXT]
 #
 #   --polybench SRC ...  checkouts of the suites (only read; at least one): PolyBench/C 4.2.1, XSBench,
@@ -13,6 +13,9 @@
 #                        (family 25 model 17), zen5 on a Zen 5 (family 26), spr on a Sapphire Rapids,
 #                        neoverse-v1 on a Neoverse V1; else an error]; its clock is replaced by the one
 #                        measured here (validation/native_clock.c), written to DIR/NAME-host.ini
+#   --also A,B           more machine files (names), each predicting the same kernels on the same measured
+#                        times: a table of one row per file (the files compared without the host's run-to-run
+#                        noise)
 #   --runs N             native runs per kernel, the median taken [5]
 #   --cpu N              the CPU every native run is pinned to (taskset) [1]
 #   --update-doc FILE    write the tables between <!-- native:begin --> and <!-- native:end --> of FILE
@@ -157,6 +160,28 @@ def summary_row(label, sel):
         ratio)
 
 
+def machines_table(res):
+    """With --also: every machine file's predictions against the same measured times, a row each."""
+    names = [res["machine"]] + res.get("also", [])
+    if len(names) < 2:
+        return []
+    rows = res["kernels"]
+    titles = [t for _, _, t in SUITES if any(r["suite"] == t for r in rows)]
+    head = "| machine file | Spearman ρ | median \\|error\\| | worst \\|error\\| | predicted / measured (median) |"
+    out = ["", "The machine files on the same measured times (the suites' columns: their median \\|error\\|):", "",
+           head + " %s |" % " | ".join(titles), "|---|---|---|---|---|" + "---|" * len(titles)]
+    for i, name in enumerate(names):
+        pred = [r["predicted_s"] if i == 0 else r["also"][name] for r in rows]
+        errs = [abs(100.0 * (p - r["measured_s"]) / r["measured_s"]) for p, r in zip(pred, rows)]
+        rho, _ = spearman([r["measured_s"] for r in rows], pred)
+        suites = [statistics.median(e for e, r in zip(errs, rows) if r["suite"] == t) for t in titles]
+        out.append("| `%s` | %s | %.1f %% | %.0f %% | %.2f | %s |" % (
+            name, "–" if rho is None else "%.3f" % rho, statistics.median(errs), max(errs),
+            statistics.median(p / r["measured_s"] for p, r in zip(pred, rows)),
+            " | ".join("%.1f %%" % e for e in suites)))
+    return out
+
+
 def tables(res):
     rows = res["kernels"]
     out = ["Host: %s, %d runs a kernel pinned to CPU %d, the thread's CPU time; clock %.3f GHz (measured). "
@@ -173,6 +198,7 @@ def tables(res):
             groups += [("PolyBench MINI (fits.)", [r for r in sel if r["name"].startswith("fits.")]),
                        ("PolyBench L2X (spills.)", [r for r in sel if r["name"].startswith("spills.")])]
     out += [summary_row(label, sel) for label, sel in groups if sel]
+    out += machines_table(res)
     out += ["", "| suite | kernel | function | instructions | L1d misses | memory lines | measured µs | predicted µs "
             "| error |", "|---|---|---|---|---|---|---|---|---|"]
     order = [t for _, _, t in SUITES]
@@ -190,6 +216,7 @@ def main(argv):
     for suite, _, title in SUITES:
         ap.add_argument("--" + suite, metavar="SRC", help="a checkout of " + title)
     ap.add_argument("--machine")
+    ap.add_argument("--also", default="", help="more machine files, predicted on the same measured times")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--update-doc")
@@ -220,13 +247,15 @@ def main(argv):
         progs += [dict(prog, suite=title) for prog in read_list(os.path.join(out, suite + ".tsv"))]
     ghz = host_clock(out, a.cpu, a.runs)
     machine = host_machine(a.machine, out, ghz)
+    also = [n for n in a.also.split(",") if n]
+    others = {n: host_machine(n, out, ghz) for n in also}
     model = ""
     with open("/proc/cpuinfo", encoding="utf-8") as f:
         for line in f:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    res = {"host": model, "runs": a.runs, "cpu": a.cpu, "ghz": ghz, "machine": a.machine, "kernels": []}
+    res = {"host": model, "runs": a.runs, "cpu": a.cpu, "ghz": ghz, "machine": a.machine, "also": also, "kernels": []}
     for prog in progs:
         measured = measure(prog, a.cpu, a.runs, rundir)
         predicted, counts = predict(edan, machine, prog, rundir)
@@ -234,7 +263,8 @@ def main(argv):
             "suite": prog["suite"], "name": prog["name"], "kernel": prog["kernel"], "args": prog["args"],
             "measured_s": measured, "predicted_s": predicted,
             "error_pct": 100.0 * (predicted - measured) / measured, "instructions": counts["instructions"],
-            "l1d_misses": counts["levels"][0]["misses"], "memory_lines": counts["memory_lines"]})
+            "l1d_misses": counts["levels"][0]["misses"], "memory_lines": counts["memory_lines"],
+            "also": {n: predict(edan, m, prog, rundir)[0] for n, m in others.items()}})
         sys.stderr.write("%-9s %-22s measured %10.2f us  predicted %10.2f us\n" % (
             prog["suite"], prog["name"], measured * 1e6, predicted * 1e6))
     with open(os.path.join(out, "native.json"), "w", encoding="utf-8") as f:
