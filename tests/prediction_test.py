@@ -251,7 +251,8 @@ def test_prediction():
     validate_schema(r, "spmv with --machine alone")
     check([c["cache"] for c in r["configurations"]] == [machine_caches], f"--machine alone: {r['configurations']}")
     check(r["caches"] == {"machine": "gem5-validation", "edag": {"from": "machine", "caches": [machine_caches]},
-                          "prediction": {"from": "machine", "caches": [machine_caches], "pages": "first-touch"}},
+                          "prediction": {"from": "machine", "caches": [machine_caches], "pages": "first-touch",
+                                         "page_zeroing": "none"}},
           f"header: {r['caches']}")
     r2 = online("spmv", 300, "--machine=" + GEM5, "--cache=machine")
     check(r2["configurations"] == r["configurations"], "--machine alone is --cache=machine")

@@ -286,6 +286,11 @@ add_test(NAME timing_prefetch COMMAND prefetch_test)
 add_executable(pagemap_test tests/pagemap_test.c tests/random_trace.c)
 target_link_libraries(pagemap_test PRIVATE edan_core)
 add_test(NAME timing_pages COMMAND pagemap_test)
+# The kernel's zeroing of fresh pages ([machine] page_zeroing): the set against a naive one, the model
+# against the stream with the reference's kernel writes inserted, and a loop over fresh pages.
+add_executable(zeroing_test tests/zeroing_test.c tests/random_trace.c)
+target_link_libraries(zeroing_test PRIVATE edan_core)
+add_test(NAME timing_zeroing COMMAND zeroing_test)
 add_executable(memtime_test tests/memtime_test.c tests/random_trace.c)
 target_link_libraries(memtime_test PRIVATE edan_core)
 add_test(NAME timing_bandwidth_calendar COMMAND memtime_test)
@@ -529,6 +534,9 @@ if(QEMU_X86_64 AND PYTHON3 AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYST
   endforeach()
   add_test(NAME syscall_x86 COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/syscall_test.py ${CMAKE_BINARY_DIR} x86)
   set_tests_properties(syscall_x86 PROPERTIES TIMEOUT 600 LABELS native)
+  # the kernel's zeroing of fresh pages ([machine] page_zeroing) on a real x86-64 run
+  add_test(NAME zeroing_x86 COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/zeroing_run_test.py ${CMAKE_BINARY_DIR} x86)
+  set_tests_properties(zeroing_x86 PROPERTIES TIMEOUT 600 LABELS native)
 else()
   message(WARNING "qemu-x86_64, python3 or an x86-64 host gcc missing: the x86-64 native tests are not registered")
 endif()

@@ -48,7 +48,7 @@ import sys
 
 # Every key the machine format has, per section (an unknown key is an error, as in edan's parser).
 SECTIONS = {
-    "machine": {"name", "description", "clock_ghz", "pages"},
+    "machine": {"name", "description", "clock_ghz", "pages", "page_zeroing"},
     "core": {"model", "fetch_width", "dispatch_width", "issue_width", "commit_width", "rob_entries",
              "lq_entries", "sq_entries", "iq_entries", "frontend_cycles", "fetch_taken_limit", "fetch_block_bytes",
              "mispredict_penalty", "serialize_cycles",
@@ -78,7 +78,7 @@ for _lv in ("l1d", "l2", "l3"):
     SECTIONS[_lv + ".prefetcher"] = PREFETCH_KEYS | STRIDE_KEYS
 OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher", "issue_interval"}
 # keys a file may leave out (as edan's parser): [core] model, o3 when not given; each [issue_interval] key
-OPTIONAL_KEYS = {"machine": {"pages"}, "core": {"model"}, "issue_interval": SECTIONS["issue_interval"]}
+OPTIONAL_KEYS = {"machine": {"pages", "page_zeroing"}, "core": {"model"}, "issue_interval": SECTIONS["issue_interval"]}
 # prefetcher type -> gem5 v22.1 SimObject (src/mem/cache/prefetch/Prefetcher.py)
 PREFETCHER_CLASS = {"stride": "StridePrefetcher", "tagged": "TaggedPrefetcher"}
 # exactly one of these: the memory model
@@ -205,6 +205,12 @@ def read_machine(path):
                 if v != "first-touch":
                     raise MachineError("%s: '%s': gem5's syscall emulation places pages at first touch "
                                        "(pages = first-touch)" % (where(k), v))
+                d[k] = v
+            elif sec == "machine" and k == "page_zeroing":
+                # gem5's syscall emulation gives a frame without any access: no zeroing through the caches
+                if v != "none":
+                    raise MachineError("%s: '%s': gem5's syscall emulation zeroes no page through the caches "
+                                       "(page_zeroing = none)" % (where(k), v))
                 d[k] = v
             elif sec == "machine":
                 d[k] = parse_float(v, where(k)) if k == "clock_ghz" else v

@@ -22,6 +22,7 @@ typedef enum key_type {
     K_PRED,    /* bimodal or tournament */
     K_MODEL,   /* o3 or inorder */
     K_PAGES,   /* virtual or first-touch */
+    K_ZEROING, /* none or first-store */
     K_TEXT,    /* a printable string, read and checked, not kept */
     K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
@@ -72,6 +73,7 @@ static const key_def plain_keys[] = {
     {"machine", "description", K_TEXT, 0, 0, 0},
     {"machine", "clock_ghz", K_GHZ, M(clock_ghz), 0, 0},
     {"machine", "pages", K_PAGES, M(pages), 0, 0},
+    {"machine", "page_zeroing", K_ZEROING, M(page_zeroing), 0, 0},
     {"core", "model", K_MODEL, M(core_model), 0, 0},
     {"core", "fetch_width", K_U32, M(fetch_width), 1, 64},
     {"core", "dispatch_width", K_U32, M(dispatch_width), 1, 64},
@@ -209,6 +211,11 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
         if (two_valued(st, "pages", v, "virtual", "first-touch", &second))
             return -1;
         m->pages = second ? EDAN_PAGES_FIRST_TOUCH : EDAN_PAGES_VIRTUAL;
+        return 0;
+    case K_ZEROING:
+        if (two_valued(st, "page_zeroing", v, "none", "first-store", &second))
+            return -1;
+        m->page_zeroing = second ? EDAN_ZEROING_FIRST_STORE : EDAN_ZEROING_NONE;
         return 0;
     case K_TEXT:
         if (!printable(v)) {
@@ -491,14 +498,15 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
 
 /*
  * The first required key the file does not give, or NULL. [core] model is
- * optional (o3): files from before it; so are [machine] pages (virtual) and each [issue_interval] key (the
- * class's latency: a unit not pipelined at all, as before the section).
+ * optional (o3): files from before it; so are [machine] pages (virtual), page_zeroing (none) and each [issue_interval]
+ * key (the class's latency: a unit not pipelined at all, as before the section).
  */
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
 {
     for (size_t i = 0; i < N_PLAIN; i++)
         if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory")) &&
-            plain_keys[i].type != K_MODEL && plain_keys[i].type != K_PAGES && plain_keys[i].type != K_ISSUE) {
+            plain_keys[i].type != K_MODEL && plain_keys[i].type != K_PAGES && plain_keys[i].type != K_ZEROING &&
+            plain_keys[i].type != K_ISSUE) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }

@@ -141,7 +141,8 @@ typedef struct caches_view {
     const char *edag_list[EDAN_MAX_LANES], *pred_list[1], *proj_list[EDAN_MAX_LANES];
     size_t n_edag, n_pred, n_proj;
     /* text */
-    const char *edag_note, *proj_note, *pred_label, *proj_label, *proj_text, *pages, *pages_note;
+    const char *edag_note, *proj_note, *pred_label, *proj_label, *proj_text, *pages, *pages_note, *zeroing,
+        *zeroing_note;
     char names[EDAN_MAX_LANES][CAP], mc[CAP], edag_text[EDAN_MAX_LANES * (CAP + 2)];
     edan_machine m;
 } caches_view;
@@ -159,6 +160,11 @@ static const edan_column caches_cols[] = {
                    "the addresses the timing model's caches are indexed by ([machine] pages): virtual, or first-touch "
                    "(each page the next free frame at its first access)",
                    0, NULL, 0, 0),
+    EDAN_COL_FIELD(caches_view, zeroing, "prediction.page_zeroing", "",
+                   "the pages the kernel zeroes through the timing model's caches ([machine] page_zeroing): "
+                   "first-store (each page at the program's first store to it), or none (also with a machine "
+                   "that zeroes, when the stream is a --cold region's alone)",
+                   0, NULL, 0, 0),
     SECTION("projection", projection, proj_from, proj_list, n_proj, "the projection's traffic"),
     /* text */
     EDAN_COL_FIELD(caches_view, edag_text, "edag_text", "", "text", TEXT, NULL, 0, 0),
@@ -166,6 +172,7 @@ static const edan_column caches_cols[] = {
     EDAN_COL_FIELD(caches_view, mc, "mc", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, pred_label, "pred_label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 11, 0),
     EDAN_COL_FIELD(caches_view, pages_note, "pages_note", "", "text", TEXT, NULL, 0, 0),
+    EDAN_COL_FIELD(caches_view, zeroing_note, "zeroing_note", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, proj_label, "proj_label", "", "text", TEXT | EDAN_COL_LEFT, NULL, 11, 0),
     EDAN_COL_FIELD(caches_view, proj_text, "proj_text", "", "text", TEXT, NULL, 0, 0),
     EDAN_COL_FIELD(caches_view, proj_note, "proj_note", "", "text", TEXT, NULL, 0, 0),
@@ -177,11 +184,12 @@ const edan_table_decl edan_report_tables[] = {
 
 static const char caches_form[] =
     "{?edag}  caches      eDAG: {edag_text} ({edag_note})\n"
-    "{?prediction}  {pred_label} prediction: {mc} (machine {machine}'s data caches{pages_note})\n"
+    "{?prediction}  {pred_label} prediction: {mc} (machine {machine}'s data caches{pages_note}{zeroing_note})\n"
     "{?projection}  {proj_label} projection: {proj_text} ({proj_note})\n";
 
 /* The caches of the sections the report has (false: no machine, or a bad one, whose tool says why). */
-static bool caches_of(caches_view *v, const edan_options *o, bool edag, bool prediction, bool projection)
+static bool caches_of(caches_view *v, const edan_options *o, const edan_report_source *src, bool edag, bool prediction,
+                      bool projection)
 {
     const char *path = edan_options_last(o, "machine");
     edan_error err = {0};
@@ -209,6 +217,11 @@ static bool caches_of(caches_view *v, const edan_options *o, bool edag, bool pre
     v->pred_from = "machine";
     v->pages = v->m.pages == EDAN_PAGES_FIRST_TOUCH ? "first-touch" : "virtual";
     v->pages_note = v->m.pages == EDAN_PAGES_FIRST_TOUCH ? ", physical pages by first touch" : "";
+    const bool zeroes = v->m.page_zeroing == EDAN_ZEROING_FIRST_STORE, whole = edan_report_whole_stream(o, src);
+    v->zeroing = zeroes && whole ? "first-store" : "none";
+    v->zeroing_note = !zeroes ? ""
+                      : whole ? ", each page zeroed at its first store"
+                              : ", no page zeroing: a --cold region's stream does not say which pages were written";
     v->edag = edag, v->prediction = prediction, v->projection = projection;
     v->pred_list[0] = v->mc;
     v->n_pred = 1;
@@ -225,10 +238,11 @@ static bool caches_of(caches_view *v, const edan_options *o, bool edag, bool pre
     return true;
 }
 
-void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection)
+void edan_report_caches(FILE *f, const edan_options *o, const edan_report_source *src, bool json, bool edag,
+                        bool prediction, bool projection)
 {
     caches_view *v = malloc(sizeof *v);
-    if (!v || !caches_of(v, o, edag, prediction, projection)) {
+    if (!v || !caches_of(v, o, src, edag, prediction, projection)) {
         free(v);
         return;
     }

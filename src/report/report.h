@@ -49,6 +49,17 @@ typedef struct edan_report_source {
                            so far (edan_objmap_published) when it takes a batch */
 } edan_report_source;
 
+/*
+ * Whether the stream holds every access since the program's start: no
+ * filter, or a filtered region's with the warm records around it (not
+ * --cold). State that follows the whole program's history, like the pages it
+ * has written (the kernel's zeroing, [machine] page_zeroing), needs it.
+ */
+static inline bool edan_report_whole_stream(const edan_options *o, const edan_report_source *src)
+{
+    return !src->filter || !*src->filter || (src->warm && !o->cold);
+}
+
 /* The report's header as a table (report.c): documented with the tools' (docs/json-keys.md). */
 extern const edan_table_decl edan_report_tables[];
 /*
@@ -63,7 +74,8 @@ void edan_report_header(FILE *f, const edan_options *o, const edan_report_source
  * JSON member ,"caches":{...}; nothing without a machine (each configuration names
  * its cache). The flags say which sections the report has.
  */
-void edan_report_caches(FILE *f, const edan_options *o, bool json, bool edag, bool prediction, bool projection);
+void edan_report_caches(FILE *f, const edan_options *o, const edan_report_source *src, bool json, bool edag,
+                        bool prediction, bool projection);
 /* --series-csv=PATH: a row per phase of each configuration's series (a declared CSV table). 0, or -1 with err. */
 int edan_report_series_csv(const edan_edag *e, const char *path, edan_error *err);
 /* Rows: configurations; columns W, D, lambda, Lambda, B (GB/s) with the percentage reduction against the

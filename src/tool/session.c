@@ -506,7 +506,7 @@ static void write_report(edan_session *s, edan_report_format fmt, FILE *f)
     s->b.src.kernel_lines = s->kernel_lines;
     if (fmt != EDAN_FORMAT_TABLE) {
         edan_report_header(f, &s->b.o, &s->b.src, fmt == EDAN_FORMAT_JSON);
-        edan_report_caches(f, &s->b.o, fmt == EDAN_FORMAT_JSON, edan_session_runs(s, &edan_edag_tool),
+        edan_report_caches(f, &s->b.o, &s->b.src, fmt == EDAN_FORMAT_JSON, edan_session_runs(s, &edan_edag_tool),
                            edan_session_runs(s, &edan_timing_tool), edan_session_runs(s, &edan_projection_tool));
     }
     for (int i = 0; i < s->b.n; i++) {

@@ -82,10 +82,22 @@ typedef enum edan_core_model { EDAN_CORE_O3 = 0, EDAN_CORE_INORDER } edan_core_m
  */
 typedef enum edan_page_placement { EDAN_PAGES_VIRTUAL = 0, EDAN_PAGES_FIRST_TOUCH } edan_page_placement;
 
+/*
+ * [machine] page_zeroing: what the program's first store to a page finds
+ * (docs/machines.md). NONE: nothing of the page in the caches, as in gem5's
+ * syscall emulation, which gives a page its frame without any access (the
+ * default). FIRST_STORE: the page's 4 KiB cleared through the caches just
+ * before it, as Linux does at the fault of a first write to an anonymous
+ * page (analysis/zeroing/zeroing.h); the timing model's caches take the
+ * page's lines as the kernel's writes.
+ */
+typedef enum edan_page_zeroing { EDAN_ZEROING_NONE = 0, EDAN_ZEROING_FIRST_STORE } edan_page_zeroing;
+
 typedef struct edan_machine {
     char name[64];
     double clock_ghz;
-    edan_page_placement pages; /* [machine] pages; optional, virtual when not given */
+    edan_page_placement pages;      /* [machine] pages; optional, virtual when not given */
+    edan_page_zeroing page_zeroing; /* [machine] page_zeroing; optional, none when not given */
     /* core */
     edan_core_model core_model; /* [core] model; optional, o3 when not given */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;

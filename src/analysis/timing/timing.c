@@ -71,6 +71,14 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         }
         t->paged = true;
     }
+    if (m->page_zeroing == EDAN_ZEROING_FIRST_STORE) {
+        if (edan_zeroing_init(&t->zero)) {
+            edan_error_set(err, "out of memory for the timing model");
+            edan_timing_free(t);
+            return NULL;
+        }
+        t->zeroing = true;
+    }
     t->cyc = cycles(1);
     t->frontend = cycles(m->frontend_cycles);
     t->penalty = cycles(m->mispredict_penalty);
@@ -245,6 +253,8 @@ void edan_timing_free(edan_timing *t)
     edan_timing_dump_free(t);
     if (t->paged)
         edan_pagemap_free(&t->pages);
+    if (t->zeroing)
+        edan_zeroing_free(&t->zero);
     free(t);
 }
 
@@ -301,19 +311,20 @@ static int translate(edan_timing *t, edan_exec *recs, size_t n)
 }
 
 /*
- * The chunk recs[0..n): the model's own (t->hold) when owned, else the
- * batch's, which other threads read too: with first-touch pages that one is
- * first copied into t->hold (empty then, consume_chunks()) and translated
- * there, the batch left as it is.
+ * A part recs[0..n) of a chunk: the model's own (t->hold, or zero_recs) when
+ * owned, else the batch's, which other threads read too: with first-touch
+ * pages that one is first copied into t->hold (empty then, consume_chunks())
+ * and translated there, the batch left as it is.
  */
-static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
+static void run_part(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
 {
     if (t->paged) {
+        edan_exec *own = owned ? (edan_exec *)recs : t->hold; /* owned: the model's, written in place */
         if (!owned)
-            memcpy(t->hold, recs, n * sizeof *recs);
-        if (translate(t, t->hold, n))
+            memcpy(own, recs, n * sizeof *recs);
+        if (translate(t, own, n))
             return;
-        recs = t->hold;
+        recs = own;
     }
     if (__builtin_expect(t->v < t->dump_end, 0))
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
@@ -323,6 +334,53 @@ static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
         edan_timing_consume_4(t, recs, n);
     else
         edan_timing_consume_1(t, recs, n);
+}
+
+/* Whether the record stores: the program's store or read-modify-write that accessed memory, or the kernel's write. */
+static inline bool stores(const edan_exec *r)
+{
+    return (r->insn->mem == EDAN_MEM_STORE || r->insn->mem == EDAN_MEM_AMO) && !(r->flags & EDAN_EXEC_NO_ACCESS);
+}
+
+/*
+ * A chunk: with the kernel's zeroing of fresh pages ([machine] page_zeroing,
+ * analysis/zeroing/zeroing.h), in parts split before each first store to a
+ * page, the page's lines handed to the model between them as the kernel's
+ * writes, in ascending order (clear_page's), warm records that only the
+ * caches take (timing_shared.h, kernel_writes()). The splits are the
+ * stream's, so the model's parts stay the same whatever the producer's
+ * batches.
+ */
+static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
+{
+    if (!t->zeroing) {
+        run_part(t, recs, n, owned);
+        return;
+    }
+    size_t from = 0;
+    for (size_t i = 0; i < n && !t->err.set; i++) {
+        if (!stores(&recs[i]))
+            continue;
+        const int first = edan_zeroing_first(&t->zero, recs[i].addr);
+        if (!first)
+            continue;
+        if (first < 0) {
+            edan_error_set(&t->err, "out of memory for the timing model's written pages");
+            return;
+        }
+        if (i > from)
+            run_part(t, recs + from, i - from, owned);
+        const uint64_t page = recs[i].addr >> EDAN_ZEROING_SHIFT << EDAN_ZEROING_SHIFT;
+        const size_t lines = sizeof t->zero_recs / sizeof *t->zero_recs;
+        for (size_t j = 0; j < lines; j++)
+            t->zero_recs[j] = edan_exec_kernel_write(page + j * EDAN_KERNEL_LINE, recs[i].vcpu);
+        if (!(recs[i].flags & EDAN_EXEC_WARM)) /* the region's stores' (outside warm_run(), which keeps the counts) */
+            t->n.pages_zeroed++;
+        run_part(t, t->zero_recs, lines, true);
+        from = i;
+    }
+    if (n > from && !t->err.set)
+        run_part(t, recs + from, n - from, owned);
 }
 
 /*

@@ -97,6 +97,9 @@ typedef struct edan_timing_counts {
     uint64_t unaddressed; /* instructions without an address (text traces): not fetched, branches not predicted */
     /* per data level, what its prefetcher did (prefetch.h; all 0 without one); late and dropped are per lane */
     edan_prefetch_counts prefetch[EDAN_MACHINE_MAX_DATA_LEVELS];
+    /* pages the kernel zeroed through the caches at the region's first store to them ([machine] page_zeroing);
+     * last, so that the digest of the counts before it (tests/timing_lanes_test.c) holds models without */
+    uint64_t pages_zeroed;
 } edan_timing_counts;
 
 /* m is copied; lat_ns: n (1 .. EDAN_TIMING_MAX_LATENCIES) memory latencies in ns. NULL with err set. */

@@ -17,6 +17,7 @@
 #include "analysis/pagemap/pagemap.h"
 #include "analysis/timing/memtime.h"
 #include "analysis/timing/timing.h"
+#include "analysis/zeroing/zeroing.h"
 #include "trace/async.h"
 #include "util/keymap.h"
 
@@ -293,6 +294,14 @@ struct edan_timing {
      */
     bool paged;
     edan_pagemap pages;
+    /*
+     * the kernel's zeroing of a page at the first store to it ([machine] page_zeroing = first-store):
+     * run() hands the model the page's lines as the kernel's writes (zero_recs, EDAN_EXEC_KERNEL) just
+     * before the store, splitting the chunk there (analysis/zeroing/zeroing.h)
+     */
+    bool zeroing;
+    edan_zeroing zero;
+    edan_exec zero_recs[(1u << EDAN_ZEROING_SHIFT) / EDAN_KERNEL_LINE];
     /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
     const edan_exec *part;
     size_t part_n, part_j;

@@ -201,6 +201,8 @@ static const edan_column pred_cols[] = {
     V_COL(c.serializing, "counts.serializing", "instructions",
           "the serializing instructions (CSR accesses, ecall, sc)"),
     V_COL(c.unaddressed, "counts.unaddressed", "instructions", "the instructions without an address (a text trace)"),
+    V_COL(c.pages_zeroed, "counts.pages_zeroed", "pages",
+          "the pages the kernel zeroed through the caches at the first store to each ([machine] page_zeroing)"),
     EDAN_COL_GROUP_FIELD(pred_view, has_prefetch, "prefetch",
                          "the data caches' prefetchers (null: the machine has none)", 0),
     V_COL(prefetch_levels, "prefetch.levels", "", "a data level with a prefetcher"),
@@ -390,7 +392,10 @@ static const char branch_form[] =
     "{?prefetch}\n"
     "  branches / mispredicted   {counts.branches} / {counts.mispredicts}\n"
     "{?counts.serializing}  serializing instructions  {counts.serializing} (CSR accesses such as frflags, ecall, "
-    "sc: each drains the window)\n";
+    "sc: each drains the window)\n"
+    "{?counts.pages_zeroed}  pages zeroed              {counts.pages_zeroed} (by the kernel at the first store to "
+    "each: "
+    "their lines in the caches, dirty)\n";
 static const char note_form[] =
     "{?counts.unaddressed}  note: {counts.unaddressed} instructions have no address (a text trace): instruction "
     "fetch and branch\n"

@@ -201,6 +201,8 @@ static void *create(edan_session *s, edan_error *err)
     edan_machine m;
     if (!path || edan_machine_load(path, &m, err))
         return NULL;
+    if (!edan_report_whole_stream(o, edan_session_source(s)))
+        m.page_zeroing = EDAN_ZEROING_NONE; /* which pages the program wrote before the region is not known */
     double lat[EDAN_TIMING_MAX_LATENCIES];
     int n = 1;
     lat[0] = m.mem_latency_ns;
