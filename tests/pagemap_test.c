@@ -28,25 +28,18 @@
 #include "analysis/pagemap/pagemap.h"
 #include "check.h"
 #include "random_trace.h"
+#include "ref_pages.h"
 #include "timing_check.h"
 
 #define PAGE 4096u
 
-/* The naive reference: pages in first-touch order. */
-typedef struct ref_map {
-    uint64_t page[MAXN];
-    size_t n;
-} ref_map;
+/* The naive reference (ref_pages.h): a page's frame is its index in first-touch order. */
+typedef ref_pages ref_map;
 
 static uint64_t ref_translate(ref_map *r, uint64_t addr)
 {
-    const uint64_t p = addr / PAGE;
-    size_t i = 0;
-    while (i < r->n && r->page[i] != p)
-        i++;
-    if (i == r->n)
-        r->page[r->n++] = p;
-    return EDAN_PAGEMAP_BASE + (uint64_t)i * PAGE + addr % PAGE;
+    bool fresh;
+    return EDAN_PAGEMAP_BASE + (uint64_t)ref_page_index(r, addr, &fresh) * PAGE + addr % PAGE;
 }
 
 /* A random address: pages a multiple of EDAN_PAGEMAP_MEMO apart share a memo slot. */

@@ -23,25 +23,20 @@
 #include "analysis/zeroing/zeroing.h"
 #include "check.h"
 #include "random_trace.h"
+#include "ref_pages.h"
 #include "timing_check.h"
 
 #define PAGE 4096u
 #define ZLINES (PAGE / EDAN_KERNEL_LINE)
 
-/* The naive reference: the pages written, in order. */
-typedef struct ref_set {
-    uint64_t page[MAXN];
-    size_t n;
-} ref_set;
+/* The naive reference (ref_pages.h): whether a store is the first to its page. */
+typedef ref_pages ref_set;
 
 static bool ref_first(ref_set *r, uint64_t addr)
 {
-    const uint64_t p = addr / PAGE;
-    for (size_t i = 0; i < r->n; i++)
-        if (r->page[i] == p)
-            return false;
-    r->page[r->n++] = p;
-    return true;
+    bool fresh;
+    ref_page_index(r, addr, &fresh);
+    return fresh;
 }
 
 /* A random address: pages a multiple of EDAN_ZEROING_MEMO apart share a memo slot. */
