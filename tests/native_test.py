@@ -714,6 +714,21 @@ def test_validation():
         check(rows == ["| `a` | – | 30.0 % | 50 % | 1.30 | 30.0 % |", "| `b` | – | 60.0 % | 100 % | 1.60 | 60.0 % |"],
               f"machines_table: {rows}")
         check(nv.machines_table(dict(res, also=[])) == [], "machines_table without --also: nothing")
+        # the host's page fault time, measured, in the host's file (which edan reads), only where it zeroes pages
+        fault = nv.host_fault(d, cpu, 3)
+        check(0 < fault < 1e6, f"host_fault: {fault} ns")
+        host = nv.host_machine("zen4", d, 3.0, 1234.4)
+        with open(host, encoding="utf-8") as f:
+            text = f.read()
+        check("clock_ghz = 3.000" in text and "\npage_fault_ns = 1234 " in text, f"host_machine: {text[:1200]}")
+        p = edan("run", "--json", "--threads=1", "--program-output=/dev/null", "--filter=kernel", "--machine=" + host,
+                 "--ignore-exit", timed, "3")
+        rep = json.loads(p.stdout.strip().splitlines()[-1]) if p.stdout.strip() else None
+        check(rep is not None and rep["prediction"]["machine"]["page_fault_ns"] == 1234,
+              f"the host's file in edan: {rep and rep['prediction']['machine']}")
+        gem5 = nv.host_machine("gem5-validation", d, 3.0, 1234.4)
+        with open(gem5, encoding="utf-8") as f:
+            check("page_fault_ns" not in f.read(), "host_machine: page_fault_ns in a file that zeroes no page")
         script = os.path.join(val, "native.py")
         for argv, needle in (([], "no suite"), (["--olden", d], "not a Olden checkout")):
             p = subprocess.run([sys.executable, script, "--edan", EDAN, "--out", os.path.join(d, "out"), *argv],

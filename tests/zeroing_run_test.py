@@ -9,6 +9,8 @@ again in its second, under the real qemu-x86_64 with the real plugin, --filter=k
   slope a tenth of its;
 - --cold: no zeroing (the region's stream does not say which pages were written before), the header says so, and
   every number equals the file without zeroing;
+- page_fault_ns: each zeroed page's fault adds its time to every latency's prediction (fault_seconds = pages_zeroed
+  x page_fault_ns), the slope unchanged, the text names it; without page_zeroing = first-store it is an error;
 - a bad value names the file, the line and the key, exit status 2.
 
 usage: zeroing_run_test.py BUILD_DIR CATEGORY   (categories: x86)
@@ -45,10 +47,14 @@ def test_x86():
         with open(os.path.join(MACHINES, "zen4.ini")) as f:
             text = f.read()
         check(re.search(r"(?m)^page_zeroing = first-store\b", text), "zen4.ini zeroes at the first store")
+        text = re.sub(r"(?m)^page_fault_ns = .*\n", "", text)  # the faults' time apart (below)
+        zen4 = os.path.join(tmp, "zen4.ini")
+        with open(zen4, "w") as f:
+            f.write(text)
         none = os.path.join(tmp, "zen4-none.ini")
         with open(none, "w") as f:
             f.write(re.sub(r"(?m)^page_zeroing = .*$", "page_zeroing = none", text))
-        zero, pz = report("--machine=zen4", exe)
+        zero, pz = report("--machine=" + zen4, exe)
         plain, _ = report("--machine=" + none, exe)
         if not zero or not plain:
             return
@@ -71,20 +77,45 @@ def test_x86():
               f"slope {z['slope_ns_per_ns']} against {n['slope_ns_per_ns']}, cycles {z['cycles']} against {n['cycles']}")
         check(z["counts"]["stores"] == n["counts"]["stores"] and z["counts"]["loads"] == n["counts"]["loads"],
               "the program's own accesses counted alike")
-        text_report = edan("run", "--exact", "--machine=zen4", "--filter=kernel", exe).stdout
+        text_report = edan("run", "--exact", "--machine=" + zen4, "--filter=kernel", exe).stdout
         check("each page zeroed at its first store" in text_report and re.search(r"pages zeroed +%d " % want,
                                                                                   text_report),
               f"the text report: {text_report}")
         # --cold: the region's stream alone, no zeroing, the numbers of the file without it
-        cz, pc = report("--cold", "--machine=zen4", exe)
+        cz, pc = report("--cold", "--machine=" + zen4, exe)
         cn, _ = report("--cold", "--machine=" + none, exe)
         if cz and cn:
             check(cz["caches"]["prediction"]["page_zeroing"] == "none" and cz["prediction"]["counts"] ==
                   cn["prediction"]["counts"] and cz["prediction"]["cycles"] == cn["prediction"]["cycles"],
                   f"--cold: {cz['caches']['prediction']}, {cz['prediction']['cycles']} against "
                   f"{cn['prediction']['cycles']}")
-            t = edan("run", "--cold", "--machine=zen4", "--filter=kernel", exe).stdout
+            t = edan("run", "--cold", "--machine=" + zen4, "--filter=kernel", exe).stdout
             check("no page zeroing: a --cold region" in t, f"--cold's header: {t}")
+        # page_fault_ns: the faults' time added at every latency, the slope unchanged
+        faulting = os.path.join(tmp, "zen4-faults.ini")
+        with open(faulting, "w") as f:
+            f.write(re.sub(r"(?m)^(page_zeroing = .*)$", r"\1\npage_fault_ns = 1500", text))
+        fz, _ = report("--machine=" + faulting, exe)
+        if fz:
+            f = fz["prediction"]
+            fault_s = want * 1500e-9
+            check(f["machine"]["page_fault_ns"] == 1500 and z["machine"]["page_fault_ns"] == 0 and
+                  abs(f["fault_seconds"] - fault_s) < 1e-12 and z["fault_seconds"] == 0,
+                  f"fault_seconds {f['fault_seconds']} and {z['fault_seconds']}, not {fault_s} and 0")
+            check(all(abs(a - b - fault_s) < 1e-9 * b for a, b in zip(f["seconds"], z["seconds"])) and
+                  abs(f["slope_ns_per_ns"] - z["slope_ns_per_ns"]) < 1e-6 * max(1.0, z["slope_ns_per_ns"]),
+                  f"seconds {f['seconds']} against {z['seconds']} (+{fault_s}), slope {f['slope_ns_per_ns']} against "
+                  f"{z['slope_ns_per_ns']}")
+            t = edan("run", "--exact", "--machine=" + faulting, "--filter=kernel", exe).stdout
+            check(re.search(r"page faults +[0-9.e-]+ s of the time at every latency \(\d+ x 1500 ns\)", t),
+                  f"the text report's faults: {t}")
+        nozero = os.path.join(tmp, "faults-none.ini")
+        with open(nozero, "w") as f:
+            f.write(re.sub(r"(?m)^page_zeroing = .*$", "page_zeroing = none\npage_fault_ns = 1500", text))
+        line = next(i for i, s in enumerate(text.splitlines(), 1) if s.startswith("page_zeroing")) + 1
+        p = edan("run", "--machine=" + nozero, "--filter=kernel", exe, expect=2)
+        check(p.returncode == 2 and f"{nozero}:{line}" in p.stderr and "page_fault_ns" in p.stderr and
+              "first-store" in p.stderr, f"page_fault_ns without zeroing: exit {p.returncode}: {p.stderr!r}")
         # a bad value: the file, the line and the key
         bad = os.path.join(tmp, "bad.ini")
         with open(bad, "w") as f:

@@ -175,7 +175,28 @@ static void model_against_reference(void)
 /*
  * 8 fresh pages at 0x100000 written a line at a time (32 lines of 128 bytes
  * each), an addition after each store, twice; then page 9 read whole, then
- * written. Without zeroing the first pass misses its 256 lines (the L1d
+ * written; its length.
+ */
+static size_t fresh_pages_stream(edan_exec *recs, edan_insn *st, edan_insn *ld, edan_insn *op)
+{
+    *st = store(EDAN_REG_X(7), EDAN_REG_X(8), 0x1000, 8);
+    load_and_add(ld, op);
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t a = 0x100000; a < 0x100000 + 8 * PAGE; a += LINE) {
+            recs[n++] = rec(st, a);
+            recs[n++] = rec(op, 0);
+        }
+    const uint64_t p9 = 0x100000 + 9 * PAGE;
+    for (uint64_t a = p9; a < p9 + PAGE; a += LINE)
+        recs[n++] = rec(ld, a);
+    for (uint64_t a = p9; a < p9 + PAGE; a += LINE)
+        recs[n++] = rec(st, a);
+    return n;
+}
+
+/*
+ * The stream above. Without zeroing the first pass misses its 256 lines (the L1d
  * holds 256: the second pass hits) and page 9's reads miss its 32; with
  * zeroing no store misses: 32 misses and 32 lines from memory, page 9's
  * reads, and 9 pages zeroed, each once. With an 8-entry store queue the
@@ -184,19 +205,8 @@ static void model_against_reference(void)
 static void loop_over_fresh_pages(void)
 {
     static edan_exec recs[MAXN];
-    edan_insn st = store(EDAN_REG_X(7), EDAN_REG_X(8), 0x1000, 8), ld, op;
-    load_and_add(&ld, &op);
-    size_t n = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (uint64_t a = 0x100000; a < 0x100000 + 8 * PAGE; a += LINE) {
-            recs[n++] = rec(&st, a);
-            recs[n++] = rec(&op, 0);
-        }
-    const uint64_t p9 = 0x100000 + 9 * PAGE;
-    for (uint64_t a = p9; a < p9 + PAGE; a += LINE)
-        recs[n++] = rec(&ld, a);
-    for (uint64_t a = p9; a < p9 + PAGE; a += LINE)
-        recs[n++] = rec(&st, a);
+    edan_insn st, ld, op;
+    const size_t n = fresh_pages_stream(recs, &st, &ld, &op);
     edan_machine m = base_machine();
     m.sq_entries = 8; /* stores that miss hold the store queue: their misses take time */
     const edan_machine zm = zeroing(m);
@@ -216,10 +226,63 @@ static void loop_over_fresh_pages(void)
           cz[0], cz[1], c[0], c[1]);
 }
 
+/*
+ * [machine] page_fault_ns: each fault's time is added to every lane's run
+ * time and to the store that faulted, the same at every latency, on one or
+ * two lane groups: the 9 fresh pages of the stream above at 250 ns and
+ * 2 GHz are 9 x 500 cycles more, all of them the store's. A warm store's
+ * fault is outside the region: its page is zeroed, its time not counted.
+ */
+static void faults_add_their_time(void)
+{
+    static edan_exec recs[MAXN];
+    edan_insn st, ld, op;
+    const size_t n = fresh_pages_stream(recs, &st, &ld, &op);
+    for (size_t i = 0; i < n; i++)
+        recs[i].id = recs[i].insn == &st ? 1u : recs[i].insn == &op ? 2u : 3u;
+    edan_machine m = zeroing(base_machine());
+    m.sq_entries = 8;
+    m.clock_ghz = 2.0;
+    edan_machine fm = m;
+    fm.page_fault_ns = 250;
+    for (int warm = 0; warm < 2; warm++) {
+        if (warm) /* the first pass warm: only page 9's first store faults in the region */
+            for (size_t i = 0; i < 2 * 8 * PAGE / LINE; i++)
+                recs[i].flags = EDAN_EXEC_WARM;
+        const double want = (warm ? 1 : 9) * 500.0;
+        for (int threads = 1; threads <= 2; threads++) {
+            edan_timing *a = timing_run(&m, recs, n, LAT, 2, 64, threads),
+                        *b = timing_run(&fm, recs, n, LAT, 2, 64, threads);
+            if (!a || !b) {
+                edan_timing_free(a);
+                edan_timing_free(b);
+                return;
+            }
+            for (int k = 0; k < 2; k++) {
+                const double d = edan_timing_lane_get(b, k).cycles - edan_timing_lane_get(a, k).cycles,
+                             ds = edan_timing_lane_get(b, k).mem_stall_cycles -
+                                  edan_timing_lane_get(a, k).mem_stall_cycles;
+                CHECK(d == want && ds == 0, "warm %d, %d groups, lane %d: %g cycles more (%g of them stall), not %g",
+                      warm, threads, k, d, ds, want);
+                for (uint32_t id = 1; id <= 3; id++) {
+                    const double di = edan_timing_id_cycles(b, id, k) - edan_timing_id_cycles(a, id, k);
+                    CHECK(di == (id == 1 ? want : 0), "warm %d, %d groups, lane %d: id %u has %g cycles more", warm,
+                          threads, k, id, di);
+                }
+            }
+            CHECK(edan_timing_counts_get(b)->pages_zeroed == (warm ? 1u : 9u), "%" PRIu64 " pages zeroed",
+                  edan_timing_counts_get(b)->pages_zeroed);
+            edan_timing_free(a);
+            edan_timing_free(b);
+        }
+    }
+}
+
 int main(void)
 {
     set_against_reference();
     model_against_reference();
     loop_over_fresh_pages();
+    faults_add_their_time();
     return check_summary();
 }

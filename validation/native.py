@@ -12,7 +12,9 @@
 #   --machine NAME       the machine file of the host's core [the host's, from /proc/cpuinfo: zen4 on a Zen 4
 #                        (family 25 model 17), zen5 on a Zen 5 (family 26), spr on a Sapphire Rapids,
 #                        neoverse-v1 on a Neoverse V1; else an error]; its clock is replaced by the one
-#                        measured here (validation/native_clock.c), written to DIR/NAME-host.ini
+#                        measured here (validation/native_clock.c) and, when it zeroes pages
+#                        (page_zeroing = first-store), its page_fault_ns by the host's fault time measured here
+#                        (validation/native_fault.c), written to DIR/NAME-host.ini
 #   --also A,B           more machine files (names), each predicting the same kernels on the same measured
 #                        times: a table of one row per file (the files compared without the host's run-to-run
 #                        noise)
@@ -78,6 +80,22 @@ def host_clock(out, cpu, runs):
     return statistics.median(ghz)
 
 
+def host_fault(out, cpu, runs):
+    """The host's page fault time in ns (a first store to a fresh page, less a store to a present one): the median
+    of native_fault's runs, pinned."""
+    exe = os.path.join(out, "native_fault")
+    p = run(["gcc", "-O2", "-o", exe, os.path.join(HERE, "native_fault.c")])
+    if p.returncode:
+        die("native_fault.c: %s" % p.stderr.strip())
+    ns = []
+    for _ in range(runs):
+        p = run(["taskset", "-c", str(cpu), exe])
+        if p.returncode:
+            die("native_fault: exit %d %s" % (p.returncode, p.stderr.strip()))
+        ns.append(max(0.0, float(p.stdout)))
+    return statistics.median(ns)
+
+
 # The shipped machine file of each host core /proc/cpuinfo can name: (vendor_id, cpu family, model or None).
 HOST_CORES = {("AuthenticAMD", 25, 17): "zen4", ("AuthenticAMD", 26, None): "zen5",
               ("GenuineIntel", 6, 143): "spr"}
@@ -103,8 +121,8 @@ def host_core():
                                                                                family or "?", model or "?"))
 
 
-def host_machine(name, out, ghz):
-    """machines/NAME.ini with clock_ghz the host's; its path."""
+def host_machine(name, out, ghz, fault_ns):
+    """machines/NAME.ini with clock_ghz the host's and, if it zeroes pages, page_fault_ns the host's; its path."""
     src = os.path.join(ROOT, "machines", name + ".ini")
     try:
         with open(src, encoding="utf-8") as f:
@@ -115,6 +133,11 @@ def host_machine(name, out, ghz):
                       text)
     if n != 1:
         die("%s: no clock_ghz line" % src)
+    if re.search(r"(?m)^page_zeroing = first-store\b", text):
+        text = re.sub(r"(?m)^page_fault_ns = .*\n", "", text)
+        text = re.sub(r"(?m)^(page_zeroing = .*)$",
+                      lambda m: m.group(1) + "\npage_fault_ns = %.0f   # measured on this host (native_fault.c)" % fault_ns,
+                      text, count=1)
     dst = os.path.join(out, name + "-host.ini")
     with open(dst, "w", encoding="utf-8") as f:
         f.write(text)
@@ -184,9 +207,11 @@ def machines_table(res):
 
 def tables(res):
     rows = res["kernels"]
-    out = ["Host: %s, %d runs a kernel pinned to CPU %d, the thread's CPU time; clock %.3f GHz (measured). "
-           "Machine: `%s` with that clock. %d kernels." % (res["host"], res["runs"], res["cpu"], res["ghz"],
-                                                           res["machine"], len(rows)), ""]
+    fault = res.get("page_fault_ns")
+    out = ["Host: %s, %d runs a kernel pinned to CPU %d, the thread's CPU time; clock %.3f GHz%s (measured). "
+           "Machine: `%s` with that clock. %d kernels." % (
+               res["host"], res["runs"], res["cpu"], res["ghz"],
+               "" if fault is None else ", a page fault %.0f ns" % fault, res["machine"], len(rows)), ""]
     out += ["| kernels | n | Spearman ρ | median \\|error\\| | worst \\|error\\| | predicted / measured (median) |",
             "|---|---|---|---|---|---|"]
     groups = [("all", rows), ("fits. (every suite)", [r for r in rows if r["name"].startswith("fits.")]),
@@ -246,16 +271,18 @@ def main(argv):
             die("%s.sh failed (exit %d)" % (suite, p.returncode))
         progs += [dict(prog, suite=title) for prog in read_list(os.path.join(out, suite + ".tsv"))]
     ghz = host_clock(out, a.cpu, a.runs)
-    machine = host_machine(a.machine, out, ghz)
+    fault_ns = host_fault(out, a.cpu, a.runs)
+    machine = host_machine(a.machine, out, ghz, fault_ns)
     also = [n for n in a.also.split(",") if n]
-    others = {n: host_machine(n, out, ghz) for n in also}
+    others = {n: host_machine(n, out, ghz, fault_ns) for n in also}
     model = ""
     with open("/proc/cpuinfo", encoding="utf-8") as f:
         for line in f:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    res = {"host": model, "runs": a.runs, "cpu": a.cpu, "ghz": ghz, "machine": a.machine, "also": also, "kernels": []}
+    res = {"host": model, "runs": a.runs, "cpu": a.cpu, "ghz": ghz, "page_fault_ns": fault_ns, "machine": a.machine,
+           "also": also, "kernels": []}
     for prog in progs:
         measured = measure(prog, a.cpu, a.runs, rundir)
         predicted, counts = predict(edan, machine, prog, rundir)

@@ -23,6 +23,7 @@ typedef enum key_type {
     K_MODEL,   /* o3 or inorder */
     K_PAGES,   /* virtual or first-touch */
     K_ZEROING, /* none or first-store */
+    K_FAULT,   /* a page fault's time in ns (real_range), 0 included; optional */
     K_TEXT,    /* a printable string, read and checked, not kept */
     K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
@@ -65,6 +66,7 @@ static const struct {
     {K_GBS, 0.01, 1e6, "a bandwidth in GB/s"},
     {K_GFLOPS, 0.001, 1e9, "a rate in Gflop/s"},
     {K_WEIGHT, 1, 1e6, "a weight in additions"},
+    {K_FAULT, 0, 1e6, "a time in ns"},
 };
 
 #define M(field) offsetof(edan_machine, field)
@@ -74,6 +76,7 @@ static const key_def plain_keys[] = {
     {"machine", "clock_ghz", K_GHZ, M(clock_ghz), 0, 0},
     {"machine", "pages", K_PAGES, M(pages), 0, 0},
     {"machine", "page_zeroing", K_ZEROING, M(page_zeroing), 0, 0},
+    {"machine", "page_fault_ns", K_FAULT, M(page_fault_ns), 0, 0},
     {"core", "model", K_MODEL, M(core_model), 0, 0},
     {"core", "fetch_width", K_U32, M(fetch_width), 1, 64},
     {"core", "dispatch_width", K_U32, M(dispatch_width), 1, 64},
@@ -251,6 +254,7 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
     case K_GBS:
     case K_GFLOPS:
     case K_WEIGHT:
+    case K_FAULT:
         for (size_t i = 0; i < sizeof real_range / sizeof real_range[0]; i++) {
             if (real_range[i].type != k->type)
                 continue;
@@ -498,7 +502,8 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
 
 /*
  * The first required key the file does not give, or NULL. [core] model is
- * optional (o3): files from before it; so are [machine] pages (virtual), page_zeroing (none) and each [issue_interval]
+ * optional (o3): files from before it; so are [machine] pages (virtual), page_zeroing (none), page_fault_ns (0)
+ * and each [issue_interval]
  * key (the class's latency: a unit not pipelined at all, as before the section).
  */
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
@@ -506,7 +511,7 @@ static const char *missing_key(const parse_state *st, char *buf, size_t cap)
     for (size_t i = 0; i < N_PLAIN; i++)
         if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory")) &&
             plain_keys[i].type != K_MODEL && plain_keys[i].type != K_PAGES && plain_keys[i].type != K_ZEROING &&
-            plain_keys[i].type != K_ISSUE) {
+            plain_keys[i].type != K_FAULT && plain_keys[i].type != K_ISSUE) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }
@@ -543,6 +548,13 @@ static int check_across(const char *path, const parse_state *st, edan_error *err
 {
     const edan_machine *m = st->m;
     enum { SIZE = 0, LINE = 1 }; /* cache_keys[] */
+    /* the faults are the first stores to pages, which only the zeroing finds */
+    if (m->page_fault_ns > 0 && m->page_zeroing != EDAN_ZEROING_FIRST_STORE) {
+        edan_error_set(err,
+                       "%s:%d: [machine] page_fault_ns = %g needs page_zeroing = first-store (which finds the faults)",
+                       path, plain_key_line(st, "page_fault_ns"), m->page_fault_ns);
+        return -1;
+    }
     /* one line size for every cache, as gem5 has (system.cache_line_size) */
     for (int i = 0; i < m->n_data_levels; i++) {
         if (m->data[i].geo.line != m->l1i.geo.line) {

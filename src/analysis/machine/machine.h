@@ -98,6 +98,13 @@ typedef struct edan_machine {
     double clock_ghz;
     edan_page_placement pages;      /* [machine] pages; optional, virtual when not given */
     edan_page_zeroing page_zeroing; /* [machine] page_zeroing; optional, none when not given */
+    /*
+     * [machine] page_fault_ns: the time the program loses to each page the
+     * kernel zeroes (the fault: trap, frame, clearing, return), added to the
+     * run at the store that faults; optional, 0 when not given; needs
+     * page_zeroing = first-store, which finds the faults
+     */
+    double page_fault_ns;
     /* core */
     edan_core_model core_model; /* [core] model; optional, o3 when not given */
     uint32_t fetch_width, dispatch_width, issue_width, commit_width;

@@ -26,7 +26,8 @@ static bool machine_ok(const edan_machine *m, edan_error *err)
     bool ok = m->n_data_levels >= 2 && m->n_data_levels <= NLEV && m->clock_ghz > 0 && m->mem_bandwidth_gbs > 0 &&
               m->fetch_width && m->dispatch_width && m->commit_width && m->rob_entries && m->rob_entries < (1u << 24) &&
               m->lq_entries && m->sq_entries && m->iq_entries && m->int_div_units && m->fp_div_units &&
-              m->l1i.geo.line == m->data[0].geo.line && (m->core_model != EDAN_CORE_INORDER || m->issue_width);
+              m->l1i.geo.line == m->data[0].geo.line && (m->core_model != EDAN_CORE_INORDER || m->issue_width) &&
+              m->page_fault_ns >= 0 && m->page_fault_ns <= 1e6;
     for (int l = 0; ok && l < m->n_data_levels; l++)
         ok = m->data[l].mshrs > 0 && m->data[l].mshr_targets > 0 && m->data[l].geo.line == m->data[0].geo.line;
     if (!ok)
@@ -78,6 +79,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
             return NULL;
         }
         t->zeroing = true;
+        t->fault_cycles = m->page_fault_ns * m->clock_ghz;
     }
     t->cyc = cycles(1);
     t->frontend = cycles(m->frontend_cycles);
@@ -255,6 +257,7 @@ void edan_timing_free(edan_timing *t)
         edan_pagemap_free(&t->pages);
     if (t->zeroing)
         edan_zeroing_free(&t->zero);
+    free(t->id_faults);
     free(t);
 }
 
@@ -342,6 +345,21 @@ static inline bool stores(const edan_exec *r)
     return (r->insn->mem == EDAN_MEM_STORE || r->insn->mem == EDAN_MEM_AMO) && !(r->flags & EDAN_EXEC_NO_ACCESS);
 }
 
+/* One more fault at the static instruction id: 0, or -1 out of memory. */
+static int count_fault(edan_timing *t, uint32_t id)
+{
+    if (id >= t->id_faults_cap) {
+        const size_t cap = edan_grow_cap(t->id_faults_cap, id);
+        uint64_t *a = edan_grow_zeroed(t->id_faults, t->id_faults_cap, cap, sizeof *a);
+        if (!a)
+            return -1;
+        t->id_faults = a;
+        t->id_faults_cap = cap;
+    }
+    t->id_faults[id]++;
+    return 0;
+}
+
 /*
  * A chunk: with the kernel's zeroing of fresh pages ([machine] page_zeroing,
  * analysis/zeroing/zeroing.h), in parts split before each first store to a
@@ -374,8 +392,13 @@ static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
         const size_t lines = sizeof t->zero_recs / sizeof *t->zero_recs;
         for (size_t j = 0; j < lines; j++)
             t->zero_recs[j] = edan_exec_kernel_write(page + j * EDAN_KERNEL_LINE, recs[i].vcpu);
-        if (!(recs[i].flags & EDAN_EXEC_WARM)) /* the region's stores' (outside warm_run(), which keeps the counts) */
+        if (!(recs[i].flags & EDAN_EXEC_WARM)) { /* the region's stores' (outside warm_run(), which keeps the counts) */
             t->n.pages_zeroed++;
+            if (t->fault_cycles > 0 && count_fault(t, recs[i].id)) {
+                edan_error_set(&t->err, "out of memory for the timing model's page faults");
+                return;
+            }
+        }
         run_part(t, t->zero_recs, lines, true);
         from = i;
     }

@@ -302,6 +302,15 @@ struct edan_timing {
     bool zeroing;
     edan_zeroing zero;
     edan_exec zero_recs[(1u << EDAN_ZEROING_SHIFT) / EDAN_KERNEL_LINE];
+    /*
+     * each zeroing's fault ([machine] page_fault_ns > 0): its time in cycles, added to every lane's
+     * run time and, per static instruction, to the store that faulted (id_faults[id] faults, id below
+     * id_faults_cap) when the results are read; the fault drains the pipeline, so its time overlaps
+     * nothing and is the same at every latency
+     */
+    double fault_cycles;
+    uint64_t *id_faults;
+    size_t id_faults_cap;
     /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
     const edan_exec *part;
     size_t part_n, part_j;

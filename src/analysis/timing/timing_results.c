@@ -37,7 +37,7 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
     l.mem_latency_ns = t->lat_ns[i];
     const timing_sampler *s = &t->smp;
     /* sampled: the estimates (timing_sample.c), which are the model's own when every instruction was measured */
-    l.cycles = (s->on ? s->est[i] : (double)t->last_commit[i]) / TPC;
+    l.cycles = (s->on ? s->est[i] : (double)t->last_commit[i]) / TPC + (double)t->n.pages_zeroed * t->fault_cycles;
     l.seconds = l.cycles / (t->m.clock_ghz * 1e9);
     l.mem_stall_cycles = (s->on ? s->stall_est[i] : (double)t->stall[i]) / TPC;
     l.prefetch_late = t->mem.pf.on ? t->mem.pf.late[i] : 0;
@@ -73,7 +73,8 @@ double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
     const size_t at = (size_t)id * (size_t)t->Kp + (size_t)k;
     if (id >= t->id_cap)
         return 0;
-    return (t->smp.on ? t->smp.id_est[at] : (double)t->id_time[at]) / TPC;
+    const double faults = id < t->id_faults_cap ? (double)t->id_faults[id] * t->fault_cycles : 0;
+    return (t->smp.on ? t->smp.id_est[at] : (double)t->id_time[at]) / TPC + faults;
 }
 
 double edan_timing_id_stall(const edan_timing *t, uint32_t id, int k)

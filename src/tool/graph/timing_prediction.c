@@ -49,6 +49,7 @@ typedef struct pred_view {
     double clock_ghz;
     size_t k, k_ci; /* latencies (lanes); k when the cycles' intervals are known, else 0 */
     double slope, slowdown;
+    double page_fault_ns, fault_seconds; /* the faults' time: per page, and in all (the same at every latency) */
     edan_timing_counts c;
     const edan_table *levels, *prefetch_levels, *functions, *lines;
     edan_timing_sample_info si;
@@ -129,6 +130,8 @@ static void view_new(pred_view *v, const edan_timing *m, const char *path)
     v->slope = edan_timing_slope(m);
     v->slowdown = edan_timing_slowdown(m);
     v->c = *edan_timing_counts_get(m);
+    v->page_fault_ns = mc->page_zeroing == EDAN_ZEROING_FIRST_STORE ? mc->page_fault_ns : 0;
+    v->fault_seconds = (double)v->c.pages_zeroed * v->page_fault_ns * 1e-9;
     edan_timing_sample_info_get(m, &v->si);
     v->ci = v->si.sampled && !v->si.covered;
     v->slope_ci = v->ci && isfinite(v->si.slope_half);
@@ -176,6 +179,8 @@ static const edan_column pred_cols[] = {
     V_COL(name, "machine.name", "", "the machine's name"),
     V_COL(file, "machine.file", "", "the machine file, as --machine names it"),
     V_COL(clock_ghz, "machine.clock_ghz", "GHz", "the core's clock"),
+    V_COL(page_fault_ns, "machine.page_fault_ns", "ns",
+          "a page fault's time ([machine] page_fault_ns; 0 when the model zeroes no page)"),
     EDAN_COL_FIELD(pred_view, memory, "machine.memory", "",
                    "\"dram\" with [dram]: mem_latency_ns is then a link's, on top of the DRAM's own time",
                    EDAN_COL_OPTIONAL, NULL, 0, 0),
@@ -203,6 +208,9 @@ static const edan_column pred_cols[] = {
     V_COL(c.unaddressed, "counts.unaddressed", "instructions", "the instructions without an address (a text trace)"),
     V_COL(c.pages_zeroed, "counts.pages_zeroed", "pages",
           "the pages the kernel zeroed through the caches at the first store to each ([machine] page_zeroing)"),
+    EDAN_COL_FIELD(pred_view, fault_seconds, "fault_seconds", "seconds",
+                   "of the predicted run time at every latency, the page faults': pages_zeroed x page_fault_ns",
+                   EDAN_COL_G, NULL, 0, 4),
     EDAN_COL_GROUP_FIELD(pred_view, has_prefetch, "prefetch",
                          "the data caches' prefetchers (null: the machine has none)", 0),
     V_COL(prefetch_levels, "prefetch.levels", "", "a data level with a prefetcher"),
@@ -395,7 +403,10 @@ static const char branch_form[] =
     "sc: each drains the window)\n"
     "{?counts.pages_zeroed}  pages zeroed              {counts.pages_zeroed} (by the kernel at the first store to "
     "each: "
-    "their lines in the caches, dirty)\n";
+    "their lines in the caches, dirty)\n"
+    "{?fault_seconds}  page faults               {fault_seconds} s of the time at every latency ({counts.pages_zeroed} "
+    "x "
+    "{machine.page_fault_ns} ns)\n";
 static const char note_form[] =
     "{?counts.unaddressed}  note: {counts.unaddressed} instructions have no address (a text trace): instruction "
     "fetch and branch\n"
