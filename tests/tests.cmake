@@ -286,6 +286,9 @@ add_test(NAME timing_prefetch COMMAND prefetch_test)
 add_executable(pagemap_test tests/pagemap_test.c tests/random_trace.c)
 target_link_libraries(pagemap_test PRIVATE edan_core)
 add_test(NAME timing_pages COMMAND pagemap_test)
+add_executable(timing_rep_test tests/timing_rep_test.c tests/random_trace.c)
+target_link_libraries(timing_rep_test PRIVATE edan_core)
+add_test(NAME timing_rep_strings COMMAND timing_rep_test)
 # The kernel's zeroing of fresh pages ([machine] page_zeroing): the set against a naive one, the model
 # against the stream with the reference's kernel writes inserted, and a loop over fresh pages.
 add_executable(zeroing_test tests/zeroing_test.c tests/random_trace.c)

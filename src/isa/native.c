@@ -327,6 +327,8 @@ static void decode_x86(handle *h, edan_insn *out, regset *rd, regset *wr, regset
         add_reg(ad, EDAN_X86_GPR(7)); /* rdi, rsi, rcx: addresses and a count, not what was loaded */
         add_reg(ad, EDAN_X86_GPR(6));
         add_reg(ad, EDAN_X86_GPR(1));
+        if (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE) /* REPE is REP's byte */
+            out->native |= EDAN_NATIVE_REP;
     }
     /* vzeroupper, vzeroall: dependency-breaking (cores rename them away), and more registers than a record holds */
     if (!strcmp(m, "vzeroupper") || !strcmp(m, "vzeroall"))

@@ -141,7 +141,8 @@ enum {
     EDAN_NATIVE_TWO_PLACES = 1u << 1, /* it accesses two places (movs, cmps, push/pop of memory): two vertices */
     EDAN_NATIVE_FLOP_ADD = 1u << 2,   /* a floating-point add or subtract (opmix.h counts it as a flop) */
     EDAN_NATIVE_SECOND = 1u << 3,     /* the second vertex of a two-place instruction (isa/native.h) */
-    EDAN_NATIVE_DIRECT = 1u << 4      /* a direct branch, jump or call: its target is pc + imm (RISC-V: jal, b*) */
+    EDAN_NATIVE_DIRECT = 1u << 4,     /* a direct branch, jump or call: its target is pc + imm (RISC-V: jal, b*) */
+    EDAN_NATIVE_REP = 1u << 5         /* an x86 string instruction with a rep prefix: one record per element */
 };
 
 /*

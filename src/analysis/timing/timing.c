@@ -9,6 +9,7 @@
 #include "analysis/edag/edag.h"
 #include "analysis/machine/machine.h"
 #include "analysis/timing/memtime.h"
+#include "isa/native.h"
 #include "util/grow.h"
 
 /* ===================================================================== */
@@ -257,7 +258,7 @@ void edan_timing_free(edan_timing *t)
         edan_pagemap_free(&t->pages);
     if (t->zeroing)
         edan_zeroing_free(&t->zero);
-    free(t->id_faults);
+    free(t->id_side);
     free(t);
 }
 
@@ -345,39 +346,88 @@ static inline bool stores(const edan_exec *r)
     return (r->insn->mem == EDAN_MEM_STORE || r->insn->mem == EDAN_MEM_AMO) && !(r->flags & EDAN_EXEC_NO_ACCESS);
 }
 
-/* One more fault at the static instruction id: 0, or -1 out of memory. */
-static int count_fault(edan_timing *t, uint32_t id)
+/* The side counts of static instruction id (id_side), grown to hold it: NULL out of memory. */
+static struct timing_id_side *id_side(edan_timing *t, uint32_t id)
 {
-    if (id >= t->id_faults_cap) {
-        const size_t cap = edan_grow_cap(t->id_faults_cap, id);
-        uint64_t *a = edan_grow_zeroed(t->id_faults, t->id_faults_cap, cap, sizeof *a);
+    if (id >= t->id_side_cap) {
+        const size_t cap = edan_grow_cap(t->id_side_cap, id);
+        struct timing_id_side *a = edan_grow_zeroed(t->id_side, t->id_side_cap, cap, sizeof *a);
         if (!a)
-            return -1;
-        t->id_faults = a;
-        t->id_faults_cap = cap;
+            return NULL;
+        t->id_side = a;
+        t->id_side_cap = cap;
     }
-    t->id_faults[id]++;
+    return &t->id_side[id];
+}
+
+/*
+ * Whether r, an element of a rep string (EDAN_NATIVE_REP), is folded into
+ * the element before it of the same instruction: both in one line (r not
+ * crossing into the next), the records between them the same rep
+ * instruction's (prev the record's before r). Keeps the state of the
+ * elements kept (fold_insn, fold_line).
+ */
+static bool fold(edan_timing *t, const edan_exec *r, const edan_insn *prev)
+{
+    const edan_insn *in = r->insn;
+    if (r->flags & (EDAN_EXEC_NO_ACCESS | EDAN_EXEC_KERNEL))
+        return false;
+    if (!prev || !(prev->native & EDAN_NATIVE_REP) || prev->pc != in->pc)
+        t->fold_insn[0] = t->fold_insn[1] = NULL; /* a new run of the instruction */
+    const uint64_t line = r->addr >> t->line_shift;
+    const int s = t->fold_insn[0] == in ? 0 : t->fold_insn[1] == in ? 1 : -1;
+    if (s >= 0 && t->fold_line[s] == line && (r->addr + in->mem_size - 1) >> t->line_shift == line)
+        return true;
+    const int k = s >= 0 ? s : t->fold_insn[0] == NULL ? 0 : 1;
+    t->fold_insn[k] = in;
+    t->fold_line[k] = line;
+    return false;
+}
+
+/* A folded element of the region: counted as the instruction, the access and the L1d hit it is. 0, or -1 (OOM). */
+static int count_folded(edan_timing *t, const edan_exec *r)
+{
+    if (r->flags & EDAN_EXEC_WARM)
+        return 0;
+    struct timing_id_side *side = id_side(t, r->id);
+    if (!side)
+        return -1;
+    side->folded++;
+    t->folded.instructions++;
+    t->folded.loads += r->insn->mem == EDAN_MEM_LOAD;
+    t->folded.stores += r->insn->mem != EDAN_MEM_LOAD;
+    if (t->smp.on) { /* the phase of the records before it: the element it is folded into */
+        t->folded.measured += t->smp.phase == SMP_MEASURE;
+        t->folded.detailed += t->smp.phase != SMP_SKIP;
+    }
     return 0;
 }
 
 /*
- * A chunk: with the kernel's zeroing of fresh pages ([machine] page_zeroing,
- * analysis/zeroing/zeroing.h), in parts split before each first store to a
- * page, the page's lines handed to the model between them as the kernel's
- * writes, in ascending order (clear_page's), warm records that only the
- * caches take (timing_shared.h, kernel_writes()). The splits are the
- * stream's, so the model's parts stay the same whatever the producer's
- * batches.
+ * A chunk, in parts: rep strings' elements folded into the first of their
+ * line (fold()) left out; with the kernel's zeroing of fresh pages
+ * ([machine] page_zeroing, analysis/zeroing/zeroing.h), split before each
+ * first store to a page, the page's lines handed to the model between them
+ * as the kernel's writes, in ascending order (clear_page's), warm records
+ * that only the caches take (timing_shared.h, kernel_writes()), and the
+ * fault's time counted at the store ([machine] page_fault_ns). The splits
+ * are the stream's, so the model's parts stay the same whatever the
+ * producer's batches.
  */
-static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
+static inline __attribute__((always_inline)) void run_in_parts(edan_timing *t, const edan_exec *recs, size_t n,
+                                                               bool owned, bool x86)
 {
-    if (!t->zeroing) {
-        run_part(t, recs, n, owned);
-        return;
-    }
     size_t from = 0;
     for (size_t i = 0; i < n && !t->err.set; i++) {
-        if (!stores(&recs[i]))
+        if (x86 && (recs[i].insn->native & EDAN_NATIVE_REP) && fold(t, &recs[i], i ? recs[i - 1].insn : t->fold_prev)) {
+            if (i > from)
+                run_part(t, recs + from, i - from, owned);
+            from = i + 1;
+            if (count_folded(t, &recs[i]))
+                edan_error_set(&t->err, "out of memory for the timing model's rep strings");
+            continue;
+        }
+        if (!t->zeroing || !stores(&recs[i]))
             continue;
         const int first = edan_zeroing_first(&t->zero, recs[i].addr);
         if (!first)
@@ -394,16 +444,32 @@ static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
             t->zero_recs[j] = edan_exec_kernel_write(page + j * EDAN_KERNEL_LINE, recs[i].vcpu);
         if (!(recs[i].flags & EDAN_EXEC_WARM)) { /* the region's stores' (outside warm_run(), which keeps the counts) */
             t->n.pages_zeroed++;
-            if (t->fault_cycles > 0 && count_fault(t, recs[i].id)) {
+            struct timing_id_side *side = t->fault_cycles > 0 ? id_side(t, recs[i].id) : NULL;
+            if (t->fault_cycles > 0 && !side) {
                 edan_error_set(&t->err, "out of memory for the timing model's page faults");
                 return;
             }
+            if (side)
+                side->faults++;
         }
         run_part(t, t->zero_recs, lines, true);
         from = i;
     }
     if (n > from && !t->err.set)
         run_part(t, recs + from, n - from, owned);
+    t->fold_prev = recs[n - 1].insn;
+}
+
+static void run(edan_timing *t, const edan_exec *recs, size_t n, bool owned)
+{
+    /* a stream is of one ISA, and only x86's has rep strings: the others' loop looks at the stores alone */
+    const bool x86 = n && recs[0].insn->isa == EDAN_ISA_X86_64;
+    if (!n || (!t->zeroing && !x86))
+        run_part(t, recs, n, owned);
+    else if (x86)
+        run_in_parts(t, recs, n, owned, true);
+    else
+        run_in_parts(t, recs, n, owned, false);
 }
 
 /*
@@ -462,6 +528,12 @@ static int finish(void *ctx)
 
 void edan_timing_close_counts(edan_timing *t)
 {
+    /* the rep strings' folded elements: after the sampler's close, whose estimates stand for the records scheduled */
+    t->n.instructions += t->folded.instructions;
+    t->n.loads += t->folded.loads;
+    t->n.stores += t->folded.stores;
+    t->n.level_hits[0] += t->folded.instructions;
+    t->folded.instructions = t->folded.loads = t->folded.stores = 0; /* measured and detailed stay */
     if (!t->pf.any)
         return;
     edan_prefetch_collect(&t->pf, &t->dc);

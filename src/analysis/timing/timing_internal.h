@@ -304,13 +304,33 @@ struct edan_timing {
     edan_exec zero_recs[(1u << EDAN_ZEROING_SHIFT) / EDAN_KERNEL_LINE];
     /*
      * each zeroing's fault ([machine] page_fault_ns > 0): its time in cycles, added to every lane's
-     * run time and, per static instruction, to the store that faulted (id_faults[id] faults, id below
-     * id_faults_cap) when the results are read; the fault drains the pipeline, so its time overlaps
+     * run time and, per static instruction, to the store that faulted (id_side[id].faults) when the
+     * results are read; the fault drains the pipeline, so its time overlaps
      * nothing and is the same at every latency
      */
     double fault_cycles;
-    uint64_t *id_faults;
-    size_t id_faults_cap;
+    /*
+     * per static instruction (below id_side_cap): its faults, and its rep string elements folded
+     * (run(): the elements after the first in a line, which the model does not schedule)
+     */
+    struct timing_id_side {
+        uint64_t faults, folded;
+    } * id_side;
+    size_t id_side_cap;
+    /*
+     * rep strings (EDAN_NATIVE_REP): a string instruction's elements in one line after its first are
+     * folded into it, as fast-string microcode moves a line at a time; the instructions (two for
+     * movs and cmps) of the last element kept and their lines, fold_prev the last chunk's last
+     * record's instruction (a run of one rep instruction's records is folded, nothing across another);
+     * folded the region's counts of them, added to the counts when the stream ends (measured and
+     * detailed to the sampler's, edan_timing_sample_info_get())
+     */
+    const edan_insn *fold_insn[2], *fold_prev;
+    uint64_t fold_line[2];
+    struct {
+        uint64_t instructions, loads, stores;
+        uint64_t measured, detailed; /* of them, sampled: in a measured unit; in one or its warm-up */
+    } folded;
     /* the chunk being scheduled (consume_body()): its records, how many, the current one's index (miss_ahead()) */
     const edan_exec *part;
     size_t part_n, part_j;

@@ -55,7 +55,8 @@ uint32_t edan_timing_ids(const edan_timing *t)
 uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)
 {
     t = shared(t);
-    return id < t->id_cap ? t->id_count[id] + t->fdesc[id].skipped : 0;
+    const uint64_t folded = id < t->id_side_cap ? t->id_side[id].folded : 0;
+    return (id < t->id_cap ? t->id_count[id] + t->fdesc[id].skipped : 0) + folded;
 }
 
 uint64_t edan_timing_id_pc(const edan_timing *t, uint32_t id)
@@ -73,7 +74,7 @@ double edan_timing_id_cycles(const edan_timing *t, uint32_t id, int k)
     const size_t at = (size_t)id * (size_t)t->Kp + (size_t)k;
     if (id >= t->id_cap)
         return 0;
-    const double faults = id < t->id_faults_cap ? (double)t->id_faults[id] * t->fault_cycles : 0;
+    const double faults = id < t->id_side_cap ? (double)t->id_side[id].faults * t->fault_cycles : 0;
     return (t->smp.on ? t->smp.id_est[at] : (double)t->id_time[at]) / TPC + faults;
 }
 

@@ -717,8 +717,8 @@ void edan_timing_sample_info_get(const edan_timing *t, edan_timing_sample_info *
     out->covered = s->covered;
     out->cfg = s->cfg;
     out->units = s->n;
-    out->measured = s->measured;
-    out->detailed = s->detailed;
+    out->measured = s->measured + g0->folded.measured; /* rep strings' elements folded into measured ones */
+    out->detailed = s->detailed + g0->folded.detailed;
     for (int k = 0; k < t->K; k++) {
         int j = k;
         const edan_timing *g = edan_timing_group_of(t, &j);
