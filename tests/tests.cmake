@@ -540,6 +540,9 @@ if(QEMU_X86_64 AND PYTHON3 AND CMAKE_C_COMPILER_ID STREQUAL "GNU" AND CMAKE_SYST
   # the kernel's zeroing of fresh pages ([machine] page_zeroing) on a real x86-64 run
   add_test(NAME zeroing_x86 COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/zeroing_run_test.py ${CMAKE_BINARY_DIR} x86)
   set_tests_properties(zeroing_x86 PROPERTIES TIMEOUT 600 LABELS native)
+  # x86 rep strings on a real run: every element counted, the model's time a line at a time
+  add_test(NAME rep_strings_x86 COMMAND ${PYTHON3} ${CMAKE_SOURCE_DIR}/tests/rep_strings_run_test.py ${CMAKE_BINARY_DIR} x86)
+  set_tests_properties(rep_strings_x86 PROPERTIES TIMEOUT 600 LABELS native)
 else()
   message(WARNING "qemu-x86_64, python3 or an x86-64 host gcc missing: the x86-64 native tests are not registered")
 endif()
