@@ -46,6 +46,17 @@ def edan(*args, expect=0, cwd=None):
     return p
 
 
+def host_program(tmp, source):
+    """tests/SOURCE (C) built for the host with its gcc, static, into directory tmp: its path, or None after a failed
+    check."""
+    exe = os.path.join(tmp, os.path.splitext(os.path.basename(source))[0])
+    p = subprocess.run(["gcc", "-std=c17", "-O2", "-static", "-o", exe,
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), source)], capture_output=True,
+                       text=True)
+    check(p.returncode == 0, f"building {source}: {p.stderr}")
+    return exe if p.returncode == 0 else None
+
+
 def online(prog, n, *opts):
     p = edan("run", "--json", "--filter=kernel", *opts, os.path.join(EX, prog), str(n))
     check(p.returncode == 0, f"edan run {prog} {n}: exit {p.returncode}: {p.stderr}")

@@ -12,13 +12,10 @@ the real plugin, --filter=kernel --exact --machine=zen4:
 usage: rep_strings_run_test.py BUILD_DIR CATEGORY   (categories: x86)
 """
 import json
-import os
-import subprocess
 import tempfile
 
-from realrun_lib import check, edan, run_category
+from realrun_lib import check, edan, host_program, run_category
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def report(exe, n):
@@ -29,11 +26,8 @@ def report(exe, n):
 
 def test_x86():
     with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "rep_strings")
-        p = subprocess.run(["gcc", "-std=c17", "-O2", "-static", "-o", exe, os.path.join(HERE, "rep_strings.c")],
-                           capture_output=True, text=True)
-        check(p.returncode == 0, f"building rep_strings.c: {p.stderr}")
-        if p.returncode:
+        exe = host_program(tmp, "rep_strings.c")
+        if not exe:
             return
         small, large = 65536, 131072
         a, b = report(exe, small), report(exe, large)

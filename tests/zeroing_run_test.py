@@ -18,10 +18,9 @@ usage: zeroing_run_test.py BUILD_DIR CATEGORY   (categories: x86)
 import json
 import os
 import re
-import subprocess
 import tempfile
 
-from realrun_lib import check, edan, run_category
+from realrun_lib import check, edan, host_program, run_category
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MACHINES = os.path.join(HERE, "..", "machines")
@@ -38,11 +37,8 @@ def report(*args):
 
 def test_x86():
     with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "fresh_pages")
-        p = subprocess.run(["gcc", "-std=c17", "-O2", "-static", "-o", exe, os.path.join(HERE, "fresh_pages.c")],
-                           capture_output=True, text=True)
-        check(p.returncode == 0, f"building fresh_pages.c: {p.stderr}")
-        if p.returncode:
+        exe = host_program(tmp, "fresh_pages.c")
+        if not exe:
             return
         with open(os.path.join(MACHINES, "zen4.ini")) as f:
             text = f.read()

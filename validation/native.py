@@ -65,60 +65,30 @@ def run(argv, **kw):
     return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
-def host_clock(out, cpu, runs):
-    """The host core's clock in GHz: the median of native_clock's runs, pinned."""
-    exe = os.path.join(out, "native_clock")
-    p = run(["gcc", "-O2", "-o", exe, os.path.join(HERE, "native_clock.c")])
+def host_probe(name, out, cpu, runs):
+    """The median of the number validation/NAME.c prints over runs, each pinned to cpu (built into out)."""
+    exe = os.path.join(out, name)
+    p = run(["gcc", "-O2", "-o", exe, os.path.join(HERE, name + ".c")])
     if p.returncode:
-        die("native_clock.c: %s" % p.stderr.strip())
-    ghz = []
+        die("%s.c: %s" % (name, p.stderr.strip()))
+    values = []
     for _ in range(runs):
         p = run(["taskset", "-c", str(cpu), exe])
         if p.returncode:
-            die("native_clock: exit %d %s" % (p.returncode, p.stderr.strip()))
-        ghz.append(float(p.stdout))
-    return statistics.median(ghz)
+            die("%s: exit %d %s" % (name, p.returncode, p.stderr.strip()))
+        values.append(float(p.stdout))
+    return statistics.median(values)
+
+
+def host_clock(out, cpu, runs):
+    """The host core's clock in GHz (native_clock.c)."""
+    return host_probe("native_clock", out, cpu, runs)
 
 
 def host_fault(out, cpu, runs):
-    """The host's page fault time in ns (a first store to a fresh page, less a store to a present one): the median
-    of native_fault's runs, pinned."""
-    exe = os.path.join(out, "native_fault")
-    p = run(["gcc", "-O2", "-o", exe, os.path.join(HERE, "native_fault.c")])
-    if p.returncode:
-        die("native_fault.c: %s" % p.stderr.strip())
-    ns = []
-    for _ in range(runs):
-        p = run(["taskset", "-c", str(cpu), exe])
-        if p.returncode:
-            die("native_fault: exit %d %s" % (p.returncode, p.stderr.strip()))
-        ns.append(max(0.0, float(p.stdout)))
-    return statistics.median(ns)
-
-
-# The shipped machine file of each host core /proc/cpuinfo can name: (vendor_id, cpu family, model or None).
-HOST_CORES = {("AuthenticAMD", 25, 17): "zen4", ("AuthenticAMD", 26, None): "zen5",
-              ("GenuineIntel", 6, 143): "spr"}
-
-
-def host_core():
-    """The machine file of the host's core, from /proc/cpuinfo; an error naming it when none describes it."""
-    info = {}
-    with open("/proc/cpuinfo", encoding="utf-8") as f:
-        for line in f:
-            key, _, value = line.partition(":")
-            info.setdefault(key.strip(), value.strip())
-            if not line.strip():
-                break
-    vendor, family, model = info.get("vendor_id", ""), info.get("cpu family", ""), info.get("model", "")
-    if info.get("CPU part", "").lower() == "0xd40":
-        return "neoverse-v1"
-    for (v, fam, mod), name in HOST_CORES.items():
-        if vendor == v and family == str(fam) and (mod is None or model == str(mod)):
-            return name
-    die("no machine file describes this host's core (%s, family %s, model %s): name one with --machine "
-        "(make validate-native NATIVE_MACHINE=NAME; edan machines lists them)" % (vendor or "unknown vendor",
-                                                                               family or "?", model or "?"))
+    """The host's page fault time in ns (native_fault.c: a first store to a fresh page, less a store to a present
+    one)."""
+    return max(0.0, host_probe("native_fault", out, cpu, runs))
 
 
 def host_machine(name, out, ghz, fault_ns):
