@@ -91,6 +91,31 @@ def host_fault(out, cpu, runs):
     return max(0.0, host_probe("native_fault", out, cpu, runs))
 
 
+# The shipped machine file of each host core /proc/cpuinfo can name: (vendor_id, cpu family, model or None).
+HOST_CORES = {("AuthenticAMD", 25, 17): "zen4", ("AuthenticAMD", 26, None): "zen5",
+              ("GenuineIntel", 6, 143): "spr"}
+
+
+def host_core():
+    """The machine file of the host's core, from /proc/cpuinfo; an error naming it when none describes it."""
+    info = {}
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            info.setdefault(key.strip(), value.strip())
+            if not line.strip():
+                break
+    vendor, family, model = info.get("vendor_id", ""), info.get("cpu family", ""), info.get("model", "")
+    if info.get("CPU part", "").lower() == "0xd40":
+        return "neoverse-v1"
+    for (v, fam, mod), name in HOST_CORES.items():
+        if vendor == v and family == str(fam) and (mod is None or model == str(mod)):
+            return name
+    die("no machine file describes this host's core (%s, family %s, model %s): name one with --machine "
+        "(make validate-native NATIVE_MACHINE=NAME; edan machines lists them)" % (vendor or "unknown vendor",
+                                                                               family or "?", model or "?"))
+
+
 def host_machine(name, out, ghz, fault_ns):
     """machines/NAME.ini with clock_ghz the host's and, if it zeroes pages, page_fault_ns the host's; its path."""
     src = os.path.join(ROOT, "machines", name + ".ini")
