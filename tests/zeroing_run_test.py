@@ -112,6 +112,12 @@ def test_x86():
         p = edan("run", "--machine=" + nozero, "--filter=kernel", exe, expect=2)
         check(p.returncode == 2 and f"{nozero}:{line}" in p.stderr and "page_fault_ns" in p.stderr and
               "first-store" in p.stderr, f"page_fault_ns without zeroing: exit {p.returncode}: {p.stderr!r}")
+        negative = os.path.join(tmp, "faults-negative.ini")
+        with open(negative, "w") as f:
+            f.write(re.sub(r"(?m)^(page_zeroing = .*)$", r"\1\npage_fault_ns = -5", text))
+        p = edan("run", "--machine=" + negative, "--filter=kernel", exe, expect=2)
+        check(p.returncode == 2 and f"{negative}:{line}: page_fault_ns = '-5'" in p.stderr,
+              f"a negative page_fault_ns: exit {p.returncode}: {p.stderr!r}")
         # a bad value: the file, the line and the key
         bad = os.path.join(tmp, "bad.ini")
         with open(bad, "w") as f:
