@@ -714,6 +714,32 @@ def test_validation():
         check(rows == ["| `a` | – | 30.0 % | 50 % | 1.30 | 30.0 % |", "| `b` | – | 60.0 % | 100 % | 1.60 | 60.0 % |"],
               f"machines_table: {rows}")
         check(nv.machines_table(dict(res, also=[])) == [], "machines_table without --also: nothing")
+        # rounds: every program once a round, a list of times each; the spread in the tables
+        two = [progs[0], dict(progs[0], name="fits.again")]
+        rounds = nv.measure_rounds(two, cpu, 2, d)
+        check(sorted(rounds) == ["fits.again", "fits.timed"] and all(len(t) == 2 and min(t) > 0 for t in rounds.values()),
+              f"measure_rounds: {rounds}")
+        check(abs(nv.spread_pct([1.0, 1.5, 2.0]) - 66.66666) < 1e-3, f"spread_pct: {nv.spread_pct([1.0, 1.5, 2.0])}")
+        kern = {"name": "fits.timed", "kernel": "kernel", "instructions": 1, "l1d_misses": 0, "memory_lines": 0,
+                "error_pct": 10.0}
+        res = {"host": "h", "runs": 3, "cpu": cpu, "ghz": 3.0, "machine": "a", "kernels": [
+            dict(kern, suite="PolyBench", measured_s=1.0, times_s=[1.0, 0.9, 1.5], predicted_s=1.1),
+            dict(kern, suite="PolyBench", name="spills.old", measured_s=2.0, predicted_s=2.2)]}
+        text = "\n".join(nv.tables(res))
+        check("median 60.0 %; over 20 %: fits.timed 60 %." in text and "| +10.0 % | 60 % |" in text
+              and "| +10.0 % | – |" in text, f"tables' spread: {text}")
+        # --measured: an earlier run's times, clock and fault time; a program it lacks is an error naming it
+        old = os.path.join(d, "old.json")
+        with open(old, "w", encoding="utf-8") as f:
+            json.dump(dict(res, page_fault_ns=1500.0), f)
+        prev = nv.previous_times(old, [dict(progs[0])])
+        check(prev["times"]["fits.timed"] == [1.0, 0.9, 1.5] and prev["times"]["spills.old"] == [2.0]
+              and prev["ghz"] == 3.0 and prev["page_fault_ns"] == 1500.0, f"previous_times: {prev}")
+        try:
+            nv.previous_times(old, [dict(progs[0], name="fits.missing")])
+            check(False, "previous_times: a program without times was accepted")
+        except SystemExit as e:
+            check(e.code == 2, f"previous_times: exit status {e.code} for a missing program, expected 2")
         # the host's page fault time, measured, in the host's file (which edan reads), only where it zeroes pages
         fault = nv.host_fault(d, cpu, 3)
         check(0 < fault < 1e6, f"host_fault: {fault} ns")

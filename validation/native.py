@@ -4,6 +4,7 @@
 #
 #   python3 validation/native.py --edan BUILD/edan --out DIR [--polybench SRC] [--xsbench SRC] [--olden SRC]
 #                                [--npb SRC] [--gapbs SRC] [--machine NAME] [--also A,B] [--runs 5] [--cpu 1]
+#                                [--measured FILE]
 #                                [--update-doc FILE --command TEXT]
 #
 #   --polybench SRC ...  checkouts of the suites (only read; at least one): PolyBench/C 4.2.1, XSBench,
@@ -18,7 +19,11 @@
 #   --also A,B           more machine files (names), each predicting the same kernels on the same measured
 #                        times: a table of one row per file (the files compared without the host's run-to-run
 #                        noise)
-#   --runs N             native runs per kernel, the median taken [5]
+#   --runs N             native runs per kernel, the median taken [5]; run in N rounds, each one run of every
+#                        kernel in turn, so that a slow spell of a shared host costs one run of many kernels
+#                        rather than all runs of a few; each kernel's times and their spread are recorded
+#   --measured FILE      predict against an earlier run's native.json (its times, clock and fault time; the same
+#                        suites, rebuilt alike) instead of measuring: model changes compared on one measurement
 #   --cpu N              the CPU every native run is pinned to (taskset) [1]
 #   --update-doc FILE    write the tables between <!-- native:begin --> and <!-- native:end --> of FILE
 #
@@ -139,19 +144,36 @@ def host_machine(name, out, ghz, fault_ns):
     return dst
 
 
-def measure(prog, cpu, runs, cwd):
-    """The median of the program's kernel time (its last line that is only a number, seconds) over runs,
-    each pinned."""
-    times = []
+def measure_once(prog, cpu, cwd):
+    """One pinned run of the program: its kernel time (its last line that is only a number, seconds)."""
+    p = run(["taskset", "-c", str(cpu), prog["binary"]] + prog["args"], cwd=cwd)
+    floats = [float(m.group(1)) for m in map(FLOAT_LINE.match, p.stdout.splitlines()) if m]
+    if p.returncode != prog["exit"] or not floats:
+        die("%s: exit %d (expected %d), %s: %s" % (prog["name"], p.returncode, prog["exit"],
+                                                   "a time printed" if floats else "no time printed",
+                                                   p.stderr.strip()[:200]))
+    return floats[-1]
+
+
+def measure_rounds(progs, cpu, runs, cwd):
+    """{name: the kernel's times over runs rounds}, each round one run of every program in turn. Interleaved,
+    so that a slow spell of a shared host (a neighbour's burst, another job on the same core's caches) costs one
+    run of many kernels, which the median drops, rather than every run of the few kernels measured in it."""
+    times = {prog["name"]: [] for prog in progs}
     for _ in range(runs):
-        p = run(["taskset", "-c", str(cpu), prog["binary"]] + prog["args"], cwd=cwd)
-        floats = [float(m.group(1)) for m in map(FLOAT_LINE.match, p.stdout.splitlines()) if m]
-        if p.returncode != prog["exit"] or not floats:
-            die("%s: exit %d (expected %d), %s: %s" % (prog["name"], p.returncode, prog["exit"],
-                                                       "a time printed" if floats else "no time printed",
-                                                       p.stderr.strip()[:200]))
-        times.append(floats[-1])
-    return statistics.median(times)
+        for prog in progs:
+            times[prog["name"]].append(measure_once(prog, cpu, cwd))
+    return times
+
+
+def measure(prog, cpu, runs, cwd):
+    """The median of the program's kernel time over runs, each pinned."""
+    return statistics.median(measure_rounds([prog], cpu, runs, cwd)[prog["name"]])
+
+
+def spread_pct(times):
+    """The run-to-run spread of a kernel's times: (slowest - fastest) / median, in per cent."""
+    return 100.0 * (max(times) - min(times)) / statistics.median(times)
 
 
 def predict(edan, machine, prog, cwd):
@@ -207,6 +229,13 @@ def tables(res):
            "Machine: `%s` with that clock. %d kernels." % (
                res["host"], res["runs"], res["cpu"], res["ghz"],
                "" if fault is None else ", a page fault %.0f ns" % fault, res["machine"], len(rows)), ""]
+    spreads = [(spread_pct(r["times_s"]), r["name"]) for r in rows if len(r.get("times_s") or []) > 1]
+    if spreads:
+        wide = sorted(((v, n) for v, n in spreads if v > 20.0), reverse=True)
+        out += ["Run-to-run spread of the measured times ((slowest - fastest) / median over each kernel's runs, "
+                "the runs interleaved in rounds): median %.1f %%; over 20 %%: %s." % (
+                    statistics.median(v for v, _ in spreads),
+                    ", ".join("%s %.0f %%" % (n, v) for v, n in wide) if wide else "none"), ""]
     out += ["| kernels | n | Spearman ρ | median \\|error\\| | worst \\|error\\| | predicted / measured (median) |",
             "|---|---|---|---|---|---|"]
     groups = [("all", rows), ("fits. (every suite)", [r for r in rows if r["name"].startswith("fits.")]),
@@ -220,12 +249,33 @@ def tables(res):
     out += [summary_row(label, sel) for label, sel in groups if sel]
     out += machines_table(res)
     out += ["", "| suite | kernel | function | instructions | L1d misses | memory lines | measured µs | predicted µs "
-            "| error |", "|---|---|---|---|---|---|---|---|---|"]
+            "| error | spread |", "|---|---|---|---|---|---|---|---|---|---|"]
     order = [t for _, _, t in SUITES]
     for r in sorted(rows, key=lambda r: (order.index(r["suite"]), r["name"])):
-        out.append("| %s | %s | `%s` | %d | %d | %d | %.2f | %.2f | %+.1f %% |" % (
+        ts = r.get("times_s") or []
+        out.append("| %s | %s | `%s` | %d | %d | %d | %.2f | %.2f | %+.1f %% | %s |" % (
             r["suite"], r["name"], r["kernel"], r["instructions"], r["l1d_misses"], r["memory_lines"],
-            r["measured_s"] * 1e6, r["predicted_s"] * 1e6, r["error_pct"]))
+            r["measured_s"] * 1e6, r["predicted_s"] * 1e6, r["error_pct"],
+            "%.0f %%" % spread_pct(ts) if len(ts) > 1 else "–"))
+    return out
+
+
+def previous_times(path, progs):
+    """An earlier run's native.json (--measured): its host, clock, fault time and each kernel's times (older files
+    hold the median alone). Every program of progs must be in it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            prev = json.load(f)
+        kernels = {k["name"]: k.get("times_s") or [k["measured_s"]] for k in prev["kernels"]}
+        out = {"ghz": float(prev["ghz"]), "page_fault_ns": prev.get("page_fault_ns"), "host": prev.get("host", ""),
+               "runs": int(prev["runs"]), "cpu": int(prev["cpu"]), "times": kernels}
+    except OSError as e:
+        die("%s: %s" % (path, e.strerror))
+    except (ValueError, KeyError, TypeError) as e:
+        die("%s: not a native.json of native.py (%s)" % (path, e))
+    missing = [p["name"] for p in progs if p["name"] not in kernels]
+    if missing:
+        die("%s: no measured times for %s" % (path, ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")))
     return out
 
 
@@ -239,6 +289,8 @@ def main(argv):
     ap.add_argument("--also", default="", help="more machine files, predicted on the same measured times")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpu", type=int, default=1)
+    ap.add_argument("--measured", metavar="FILE", help="an earlier run's native.json: its measured times, clock "
+                    "and fault time instead of measuring again")
     ap.add_argument("--update-doc")
     ap.add_argument("--command")
     a = ap.parse_args(argv)
@@ -265,25 +317,37 @@ def main(argv):
         if p.returncode:
             die("%s.sh failed (exit %d)" % (suite, p.returncode))
         progs += [dict(prog, suite=title) for prog in read_list(os.path.join(out, suite + ".tsv"))]
-    ghz = host_clock(out, a.cpu, a.runs)
-    fault_ns = host_fault(out, a.cpu, a.runs)
-    machine = host_machine(a.machine, out, ghz, fault_ns)
+    if a.measured:
+        prev = previous_times(a.measured, progs)
+        ghz, fault_ns, times = prev["ghz"], prev.get("page_fault_ns"), prev["times"]
+        model, runs, cpu = prev["host"], prev["runs"], prev["cpu"]
+    else:
+        ghz = host_clock(out, a.cpu, a.runs)
+        fault_ns = host_fault(out, a.cpu, a.runs)
+        model = ""
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+        runs, cpu = a.runs, a.cpu
+        sys.stderr.write("native.py: %d kernels, %d rounds of one run each, pinned to CPU %d\n" % (
+            len(progs), runs, cpu))
+        times = measure_rounds(progs, cpu, runs, rundir)
+    machine = host_machine(a.machine, out, ghz, fault_ns if fault_ns is not None else 0.0)
     also = [n for n in a.also.split(",") if n]
-    others = {n: host_machine(n, out, ghz, fault_ns) for n in also}
-    model = ""
-    with open("/proc/cpuinfo", encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    res = {"host": model, "runs": a.runs, "cpu": a.cpu, "ghz": ghz, "page_fault_ns": fault_ns, "machine": a.machine,
+    others = {n: host_machine(n, out, ghz, fault_ns if fault_ns is not None else 0.0) for n in also}
+    res = {"host": model, "runs": runs, "cpu": cpu, "ghz": ghz, "page_fault_ns": fault_ns, "machine": a.machine,
            "also": also, "kernels": []}
+    if a.measured:
+        res["measured_from"] = os.path.abspath(a.measured)
     for prog in progs:
-        measured = measure(prog, a.cpu, a.runs, rundir)
+        ts = times[prog["name"]]
+        measured = statistics.median(ts)
         predicted, counts = predict(edan, machine, prog, rundir)
         res["kernels"].append({
             "suite": prog["suite"], "name": prog["name"], "kernel": prog["kernel"], "args": prog["args"],
-            "measured_s": measured, "predicted_s": predicted,
+            "measured_s": measured, "times_s": ts, "predicted_s": predicted,
             "error_pct": 100.0 * (predicted - measured) / measured, "instructions": counts["instructions"],
             "l1d_misses": counts["levels"][0]["misses"], "memory_lines": counts["memory_lines"],
             "also": {n: predict(edan, m, prog, rundir)[0] for n, m in others.items()}})
