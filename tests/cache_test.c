@@ -54,6 +54,7 @@ static void test_probe_against_references(void)
         "4K,line=64,ways=8,write=through,alloc=no+16K,line=64,ways=8,write=back,alloc=yes",
         "2K,line=64,ways=2,write=back,alloc=yes+8K,line=64,ways=4,write=back,alloc=yes",
         "8K,line=64,ways=16,write=back,alloc=yes+64K,line=64,ways=16,write=back,alloc=yes",
+        "3K,line=64,ways=12,write=back,alloc=yes+24K,line=64,ways=12,write=back,alloc=yes", /* 48K/12 as 4 sets */
     };
     srand(39);
     for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) {
@@ -241,9 +242,24 @@ int main(void)
     /* Parser errors. */
     edan_cache_config cfg;
     edan_error err = {0};
-    CHECK(edan_cache_config_parse("1000", &cfg, &err) == -1 && strstr(err.msg, "power of two"), "%s", err.msg);
+    CHECK(edan_cache_config_parse("1000", &cfg, &err) == -1 && strstr(err.msg, "power-of-two number of sets"), "%s",
+          err.msg);
     edan_error_clear(&err);
     CHECK(edan_cache_config_parse("32K,ways=3", &cfg, &err) == -1, "3 ways of 64 B in 32 KiB");
+    edan_error_clear(&err);
+    /* a size that is no power of two with a power-of-two number of sets: Zen 5's and Golden Cove's L1d */
+    CHECK(edan_cache_config_parse("48K,ways=12", &cfg, &err) == 0 && cfg.level[0].size == 48 * 1024 &&
+              cfg.level[0].ways == 12,
+          "48 KiB of 12 ways (64 sets): %s", err.msg);
+    edan_error_clear(&err);
+    {
+        edan_cache c48 = make("48K,line=64,ways=12,write=back,alloc=yes");
+        CHECK(c48.level[0].set_mask == 63, "48 KiB of 12 ways: 64 sets, mask %" PRIu64,
+              (uint64_t)c48.level[0].set_mask);
+        edan_cache_free(&c48);
+    }
+    CHECK(edan_cache_config_parse("48K,ways=8", &cfg, &err) == -1 && strstr(err.msg, "power-of-two number of sets"),
+          "48 KiB of 8 ways (96 sets): %s", err.msg);
     edan_error_clear(&err);
     CHECK(edan_cache_config_parse("32K,colour=red", &cfg, &err) == -1 && strstr(err.msg, "colour"), "%s", err.msg);
     edan_error_clear(&err);

@@ -72,7 +72,7 @@ void rt_random_lane(edan_lane_config *l)
     for (int i = 0; i < l->cache.n_levels; i++) {
         edan_cache_level_config *c = &l->cache.level[i];
         c->line = i == 0 ? 8u << rt_below(2) : 32;
-        c->ways = 1u << rt_below(3);
+        c->ways = rt_below(4) ? 1u << rt_below(3) : 3u << rt_below(3); /* 3, 6 and 12 ways too (48K/12) */
         c->size = (uint64_t)c->line * c->ways * (1u << rt_below(3)) * (i ? 4 : 1);
         c->write_back = rt_below(2);
         c->write_allocate = rt_below(2);

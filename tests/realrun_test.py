@@ -174,7 +174,7 @@ def test_bad_input():
             f.write("not an elf\n")
         expect_error(["run", junk], "not an ELF", "non-ELF file")
         expect_error(["run", "--filter=kernal", sumbin], "kernel", "unknown function lists similar names")
-        expect_error(["run", "--cache=1000", sumbin], "power of two", "cache size not a power of two")
+        expect_error(["run", "--cache=1000", sumbin], "power-of-two number of sets", "cache size not a power-of-two number of sets")
         expect_error(["run", "--m=0", sumbin], "--m", "m = 0")
         expect_error(["run", "--alpha=-5", sumbin], "--alpha", "negative latency")
         expect_error(["analyze", "--alpha0=-1", junk], "--alpha0", "negative alpha0")

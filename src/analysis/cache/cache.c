@@ -86,8 +86,8 @@ static int parse_level(const char *s, size_t len, edan_cache_level_config *l, in
 #undef VAL
         p = q + 1;
     }
-    if (!is_pow2(l->size)) {
-        edan_error_set(err, "cache level %d: size %" PRIu64 " is not a power of two", index + 1, l->size);
+    if (l->size == 0) {
+        edan_error_set(err, "cache level %d: size 0", index + 1);
         return -1;
     }
     if (!is_pow2(l->line) || l->line < 4) {

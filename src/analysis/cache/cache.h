@@ -41,7 +41,7 @@
 #define EDAN_CACHE_MAX_LEVELS 4
 
 typedef struct edan_cache_level_config {
-    uint64_t size;       /* bytes, power of two */
+    uint64_t size;       /* bytes: line x ways x sets (48 KiB of 12 ways is 64 sets) */
     uint32_t line;       /* bytes, power of two, >= 4 */
     uint32_t ways;       /* associativity >= 1; size / (line * ways) sets, a power of two */
     bool write_back;     /* false: write-through */

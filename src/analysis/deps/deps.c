@@ -23,7 +23,7 @@ static bool cache_config_ok(const edan_cache_config *c, edan_error *err)
     for (int i = 0; i < c->n_levels; i++) {
         const edan_cache_level_config *l = &c->level[i];
         uint64_t way_bytes = (uint64_t)l->line * l->ways;
-        if (!is_pow2(l->size) || !is_pow2(l->line) || l->line < 4 || l->line > (1u << 30) || l->ways == 0 ||
+        if (l->size == 0 || !is_pow2(l->line) || l->line < 4 || l->line > (1u << 30) || l->ways == 0 ||
             way_bytes > l->size || !is_pow2(l->size / way_bytes) || l->size / way_bytes * way_bytes != l->size) {
             edan_error_set(err,
                            "cache level %d (%" PRIu64 " bytes, %u-byte lines, %u ways) is not a "

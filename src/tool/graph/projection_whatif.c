@@ -127,8 +127,8 @@ int proj_whatif_check_cache(const char *v, edan_error *err)
 }
 
 /* The machine's data caches m with the last level of s bytes (a power of two, at least a line): the levels above it
- * kept where smaller than s, the last level's line, policies and ways (at most s / line); from[i]: the level of m
- * that c's level i is. */
+ * kept where smaller than s, the last level's line, policies and ways (at most s / line, and a power of two where
+ * its own number is not); from[i]: the level of m that c's level i is. */
 static void sized_caches(const edan_cache_config *m, uint64_t s, edan_cache_config *c, int *from)
 {
     *c = *m;
@@ -145,6 +145,11 @@ static void sized_caches(const edan_cache_config *m, uint64_t s, edan_cache_conf
     last.size = s;
     if ((uint64_t)last.ways * last.line > s)
         last.ways = (uint32_t)(s / last.line);
+    /* a power-of-two number of sets: ways not a power of two (12) become the largest power of two below */
+    uint64_t way_bytes = (uint64_t)last.ways * last.line;
+    if (s % way_bytes || ((s / way_bytes) & (s / way_bytes - 1)))
+        while (last.ways & (last.ways - 1))
+            last.ways &= last.ways - 1;
     c->level[c->n_levels++] = last;
 }
 
