@@ -726,8 +726,11 @@ def test_validation():
             dict(kern, suite="PolyBench", measured_s=1.0, times_s=[1.0, 0.9, 1.5], predicted_s=1.1),
             dict(kern, suite="PolyBench", name="spills.old", measured_s=2.0, predicted_s=2.2)]}
         text = "\n".join(nv.tables(res))
-        check("median 60.0 %; over 20 %: fits.timed 60 %." in text and "| +10.0 % | 60 % |" in text
-              and "| +10.0 % | – |" in text, f"tables' spread: {text}")
+        check("median 60.0 %; over 20 %: fits.timed 60 %." in text and "| 1000000.00 | 900000.00 | 1100000.00 | +10.0 % | 60 % |" in text
+              and "| 2000000.00 | – | 2200000.00 | +10.0 % | – |" in text, f"tables' spread: {text}")
+        # against the fastest runs: 0.9 s measured, 1.1 predicted (+22.2 %), the kernel without times left out
+        fast = [r for r in nv.machines_table(res, fastest=True) if r.startswith("| `")]
+        check(fast == ["| `a` | – | 22.2 % | 22 % | 1.22 | 22.2 % |"], f"machines_table(fastest): {fast}")
         # --measured: an earlier run's times, clock and fault time; a program it lacks is an error naming it
         old = os.path.join(d, "old.json")
         with open(old, "w", encoding="utf-8") as f:
