@@ -210,21 +210,25 @@ validate-sampled: build
 # gcc and g++ (validation/thirdparty/*.sh at the RISC-V builds' inputs), the kernels' measured times (the
 # thread's CPU time, median of 5, pinned) against the model's with the host core's machine file (zen4, zen5,
 # spr or neoverse-v1 from /proc/cpuinfo; NATIVE_MACHINE=NAME to choose) at the measured clock; tables into
-# docs/accuracy.md. NATIVE_ALSO=A,B predicts the same kernels with more machine files, on the same measured times. POLYBENCH, XSBENCH, OLDEN, NPB and GAPBS name checkouts (any of them, at
+# docs/accuracy.md. NATIVE_ALSO=A,B predicts the same kernels with more machine files, on the same measured times;
+# NATIVE_RUNS rounds of one run of every kernel (5); NATIVE_MEASURED=FILE predicts against an earlier native.json's times
+# instead of measuring. Not niced: the kernels are measured. POLYBENCH, XSBENCH, OLDEN, NPB and GAPBS name checkouts (any of them, at
 # least one; validation/thirdparty/README.md names the repositories).
 NATIVE_MACHINE ?=
 NATIVE_ALSO ?=
 NATIVE_CPU ?= 1
+NATIVE_RUNS ?= 5
+NATIVE_MEASURED ?=
 .PHONY: validate-native
 validate-native: build
 	@if [ -z "$(POLYBENCH)$(XSBENCH)$(OLDEN)$(NPB)$(GAPBS)" ]; then \
 	    echo "make validate-native: name at least one checkout: POLYBENCH=DIR XSBENCH=DIR OLDEN=DIR NPB=DIR GAPBS=DIR"; \
 	    exit 2; fi
-	@nice python3 validation/native.py --edan $(BUILD)/edan \
+	@python3 validation/native.py --edan $(BUILD)/edan \
 	    $(if $(POLYBENCH),--polybench "$(POLYBENCH)") $(if $(XSBENCH),--xsbench "$(XSBENCH)") \
 	    $(if $(OLDEN),--olden "$(OLDEN)") $(if $(NPB),--npb "$(NPB)") $(if $(GAPBS),--gapbs "$(GAPBS)") \
 	    --out $(BUILD)/validation/native $(if $(NATIVE_MACHINE),--machine $(NATIVE_MACHINE)) $(if $(NATIVE_ALSO),--also $(NATIVE_ALSO)) --cpu $(NATIVE_CPU) \
-	    --update-doc docs/accuracy.md \
+	    --runs $(NATIVE_RUNS) $(if $(NATIVE_MEASURED),--measured "$(NATIVE_MEASURED)") --update-doc docs/accuracy.md \
 	    --command "make validate-native$(if $(POLYBENCH), POLYBENCH=DIR)$(if $(XSBENCH), XSBENCH=DIR)$(if $(OLDEN), OLDEN=DIR)$(if $(NPB), NPB=DIR)$(if $(GAPBS), GAPBS=DIR)"
 
 # The blocking what-if's best tile (issue 41) against the timing model's best on the hand-blocked stencils and
