@@ -76,6 +76,13 @@ def test_machine_files():
          line_of("pages = first-touch")),
         (lambda t: t.replace("pages = first-touch", "pages = first-touch\npages = virtual"), "given twice",
          line_of("pages = first-touch") + 1),
+        # [dtlb]: optional, every key when given, caches of pages
+        (lambda t: t + "[dtlb]\nentries = 64\nways = 4\n", "[dtlb] l2_entries is missing", None),
+        (lambda t: t + "[dtlb]\nentries = 96\nways = 4\nl2_entries = 2048\nl2_ways = 8\nl2_hit_cycles = 7\n"
+         "walk_cycles = 30\n", "power-of-two number of sets", good.count("\n") + 2),
+        (lambda t: t + "[dtlb]\nentries = 64\nways = 4\nl2_entries = 32\nl2_ways = 8\nl2_hit_cycles = 7\n"
+         "walk_cycles = 30\n", "fewer entries than the first", good.count("\n") + 2),
+        (lambda t: t + "[dtlb]\nentries = 0\n", "entries = '0'", good.count("\n") + 2),
     ]
     with tempfile.TemporaryDirectory() as d:
         for i, (change, needle, line) in enumerate(cases):

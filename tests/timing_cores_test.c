@@ -14,7 +14,9 @@
  *    later one, two misses separated by a use of the first do not overlap
  *    (out of order they do), two misses side by side do (a load blocks at
  *    its first use, not at its issue); issue_width starts a cycle; the
- *    load queue caps the misses in flight.
+ *    load queue caps the misses in flight;
+ *  - [dtlb]: each first-level miss of a chain of dependent loads adds the second level's time, each walk
+ *    the walk's.
  *
  * usage: timing_cores_test MACHINES_DIR
  */
@@ -219,6 +221,37 @@ static void test_inorder(void)
           i4 - i2, o4 - o2);
 }
 
+/*
+ * [dtlb]: a chain of dependent loads (ld x10, 0(x10)) over 8 pages twice, with a first level of 4 entries
+ * (one set, LRU) and a second of 16: the first round walks every page, the second misses the first level
+ * at every page (8 pages cycle through 4 entries) and hits the second. Exactly 8 walks and 8 second-level
+ * hits more than without the TLB, in order and out of order; none for 8 loads on one page after the first.
+ */
+static void test_dtlb(void)
+{
+    static edan_exec r[MAXN];
+    static edan_insn ld;
+    ld = load(EDAN_REG_X(10), EDAN_REG_X(10), 0);
+    edan_machine cores[2] = {core_of("gem5-validation-minor", NULL), core_of("gem5-validation", NULL)};
+    for (int c = 0; c < 2; c++) {
+        edan_machine m = cores[c], tl = m;
+        tl.dtlb.entries = 4, tl.dtlb.ways = 4, tl.dtlb.l2_entries = 16, tl.dtlb.l2_ways = 4;
+        tl.dtlb.l2_hit_cycles = 5, tl.dtlb.walk_cycles = 40;
+        size_t n = 0;
+        for (int round = 0; round < 2; round++)
+            for (uint64_t k = 0; k < 8; k++)
+                r[n++] = rec(&ld, 0x100000 + k * 4096 + 64 * k);
+        const double extra = cycles(&tl, r, n) - cycles(&m, r, n);
+        CHECK(extra == 8 * 40 + 8 * 5, "%s: 8 pages twice through a 4-entry TLB: %g cycles more, expected %d",
+              c ? "out of order" : "in order", extra, 8 * 40 + 8 * 5);
+        for (size_t i = 0; i < 8; i++)
+            r[i] = rec(&ld, 0x200000 + 8 * i);
+        const double one = cycles(&tl, r, 8) - cycles(&m, r, 8);
+        CHECK(one == 40, "%s: 8 loads on one page: %g cycles more, expected one walk (40)",
+              c ? "out of order" : "in order", one);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -234,5 +267,6 @@ int main(int argc, char **argv)
     test_mshrs("gem5-validation-narrow", 8);
     test_mshrs("gem5-validation", 16);
     test_inorder();
+    test_dtlb();
     return check_summary();
 }

@@ -61,6 +61,8 @@ SECTIONS = {
     "l2": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "l3": {"size", "line", "ways", "hit_latency", "mshrs", "mshr_targets", "write", "alloc"},
     "memory": {"latency_ns", "bandwidth_gbs"},
+    # the model's data TLB (optional): gem5_machine.py refuses it (the runs here give gem5 no TLB timing to match)
+    "dtlb": {"entries", "ways", "l2_entries", "l2_ways", "l2_hit_cycles", "walk_cycles"},
     # DRAM timing in place of [memory] (docs/machines.md): gem5's DRAMInterface and MemCtrl
     "dram": {"channels", "ranks", "banks", "bank_groups", "devices_per_rank", "device_bus_width", "burst_length",
              "device_rowbuffer_size", "tck_ns", "tburst_ns", "tccd_l_ns", "trcd_ns", "tcl_ns", "trp_ns", "tras_ns",
@@ -76,7 +78,7 @@ PREFETCH_KEYS = {"type", "degree", "latency", "queue_size", "mshr_reserve", "on_
 STRIDE_KEYS = {"table_entries", "table_assoc", "confidence_bits", "initial_confidence", "confidence_threshold"}
 for _lv in ("l1d", "l2", "l3"):
     SECTIONS[_lv + ".prefetcher"] = PREFETCH_KEYS | STRIDE_KEYS
-OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher", "issue_interval"}
+OPTIONAL_SECTIONS = {"l3", "l1d.prefetcher", "l2.prefetcher", "l3.prefetcher", "issue_interval", "dtlb"}
 # keys a file may leave out (as edan's parser): [core] model, o3 when not given; each [issue_interval] key
 OPTIONAL_KEYS = {"machine": {"pages", "page_zeroing"}, "core": {"model"}, "issue_interval": SECTIONS["issue_interval"]}
 # prefetcher type -> gem5 v22.1 SimObject (src/mem/cache/prefetch/Prefetcher.py)
@@ -425,6 +427,8 @@ def plan(machine, path, latency_ns=None, oplat=None, delays=None, units=None, mi
     units = units or GEM5_DEFAULT_UNITS
     problems, notes = [], []
     core = machine["core"]
+    if "dtlb" in machine:
+        problems.append("[dtlb]: a data TLB with its own timing, which these gem5 runs do not model")
     levels = [lv for lv in ("l1i", "l1d", "l2", "l3") if lv in machine]
     lines = {machine[lv]["line"] for lv in levels}
     if len(lines) != 1:

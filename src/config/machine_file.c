@@ -27,6 +27,7 @@ typedef enum key_type {
     K_TEXT,    /* a printable string, read and checked, not kept */
     K_GHZ,     /* a clock in GHz (real_range below) */
     K_U32,     /* an integer in [lo, hi] */
+    K_TLB,     /* the same, in [dtlb]: the section optional, all its keys when it is given */
     K_LATENCY, /* cycles of one instruction class: [0, 10^6] */
     K_ISSUE,   /* cycles a unit of a class is busy per operation: [lo, hi], optional, at most its latency */
     K_NS,      /* a number of nanoseconds (real_range) */
@@ -96,6 +97,12 @@ static const key_def plain_keys[] = {
     {"core", "serialize_cycles", K_U32, M(serialize_cycles), 0, 1000},
     {"core", "predictor", K_PRED, M(predictor), 0, 0},
     {"core", "predictor_entries", K_U32, M(predictor_entries), 4, 1u << 24},
+    {"dtlb", "entries", K_TLB, M(dtlb.entries), 1, 1u << 20},
+    {"dtlb", "ways", K_TLB, M(dtlb.ways), 1, 1u << 20},
+    {"dtlb", "l2_entries", K_TLB, M(dtlb.l2_entries), 1, 1u << 24},
+    {"dtlb", "l2_ways", K_TLB, M(dtlb.l2_ways), 1, 1u << 24},
+    {"dtlb", "l2_hit_cycles", K_TLB, M(dtlb.l2_hit_cycles), 0, 1000},
+    {"dtlb", "walk_cycles", K_TLB, M(dtlb.walk_cycles), 0, 100000},
     {"latency", "int", K_LATENCY, EDAN_CLASS_INT, 0, 0},
     {"latency", "mul", K_LATENCY, EDAN_CLASS_MUL, 0, 0},
     {"latency", "div", K_LATENCY, EDAN_CLASS_DIV, 0, 0},
@@ -227,6 +234,7 @@ static int set_plain(parse_state *st, const key_def *k, const char *v)
         }
         return 0;
     case K_U32:
+    case K_TLB:
         if (edan_parse_u64(v, &u) || u < k->lo || u > k->hi) {
             edan_error_set(&st->msg, "%s = '%s': an integer from %llu to %llu", k->key, v, (unsigned long long)k->lo,
                            (unsigned long long)k->hi);
@@ -406,7 +414,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     else
         edan_error_set(&st->msg,
                        "unknown section [%s] (sections: machine, core, latency, issue_interval, l1i, l1d, l2, l3, "
-                       "memory or dram, projection, l1d.prefetcher, l2.prefetcher, l3.prefetcher)",
+                       "memory or dram, projection, l1d.prefetcher, l2.prefetcher, l3.prefetcher, dtlb)",
                        section);
     return 0;
 }
@@ -502,16 +510,19 @@ static char *read_text(const char *path, int **key_line, int *n_key_lines, edan_
 
 /*
  * The first required key the file does not give, or NULL. [core] model is
- * optional (o3): files from before it; so are [machine] pages (virtual), page_zeroing (none), page_fault_ns (0)
- * and each [issue_interval]
+ * optional (o3): files from before it; so are [machine] pages (virtual), page_zeroing (none), page_fault_ns (0),
+ * the [dtlb] section (all its keys when it is given) and each [issue_interval]
  * key (the class's latency: a unit not pipelined at all, as before the section).
  */
 static const char *missing_key(const parse_state *st, char *buf, size_t cap)
 {
+    bool tlb = false; /* [dtlb] given: all its keys */
+    for (size_t i = 0; i < N_PLAIN; i++)
+        tlb |= plain_keys[i].type == K_TLB && st->seen[i];
     for (size_t i = 0; i < N_PLAIN; i++)
         if (!st->seen[i] && !(st->dram.present && !strcmp(plain_keys[i].section, "memory")) &&
-            plain_keys[i].type != K_MODEL && plain_keys[i].type != K_PAGES && plain_keys[i].type != K_ZEROING &&
-            plain_keys[i].type != K_FAULT && plain_keys[i].type != K_ISSUE) {
+            !(plain_keys[i].type == K_TLB && !tlb) && plain_keys[i].type != K_MODEL && plain_keys[i].type != K_PAGES &&
+            plain_keys[i].type != K_ZEROING && plain_keys[i].type != K_FAULT && plain_keys[i].type != K_ISSUE) {
             snprintf(buf, cap, "[%s] %s", plain_keys[i].section, plain_keys[i].key);
             return buf;
         }
@@ -554,6 +565,21 @@ static int check_across(const char *path, const parse_state *st, edan_error *err
                        "%s:%d: [machine] page_fault_ns = %g needs page_zeroing = first-store (which finds the faults)",
                        path, plain_key_line(st, "page_fault_ns"), m->page_fault_ns);
         return -1;
+    }
+    /* the TLB's levels are caches of 4 KiB pages: a power-of-two number of sets each, the second the larger */
+    if (m->dtlb.entries) {
+        char spec[160];
+        snprintf(spec, sizeof spec, "%llu,line=4096,ways=%u+%llu,line=4096,ways=%u",
+                 (unsigned long long)m->dtlb.entries * 4096, m->dtlb.ways,
+                 (unsigned long long)m->dtlb.l2_entries * 4096, m->dtlb.l2_ways);
+        edan_cache_config cc;
+        edan_error e = {0};
+        if (edan_cache_config_parse(spec, &cc, &e) || m->dtlb.l2_entries < m->dtlb.entries) {
+            edan_error_set(err, "%s:%d: [dtlb] entries = %u, ways = %u, l2_entries = %u, l2_ways = %u: %s", path,
+                           plain_key_line(st, "entries"), m->dtlb.entries, m->dtlb.ways, m->dtlb.l2_entries,
+                           m->dtlb.l2_ways, e.set ? e.msg : "the second level has fewer entries than the first");
+            return -1;
+        }
     }
     /* one line size for every cache, as gem5 has (system.cache_line_size) */
     for (int i = 0; i < m->n_data_levels; i++) {

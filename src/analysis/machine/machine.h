@@ -138,6 +138,11 @@ typedef struct edan_machine {
      * (their latency is the cache hierarchy's) */
     uint32_t latency[EDAN_CLASS_COUNT];
     edan_machine_cache l1i;
+    /* [dtlb] (optional; entries 0: none): the data TLB, two levels of 4 KiB pages, LRU. A load or store whose
+     * page the first level misses takes l2_hit_cycles more, one both miss walk_cycles more (the walk) */
+    struct {
+        uint32_t entries, ways, l2_entries, l2_ways, l2_hit_cycles, walk_cycles;
+    } dtlb;
     int n_data_levels; /* 2 or 3 */
     edan_machine_cache data[EDAN_MACHINE_MAX_DATA_LEVELS];
     double mem_latency_ns;    /* the default memory latency (with [dram]: its link_latency_ns) */

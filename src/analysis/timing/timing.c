@@ -201,6 +201,20 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         return NULL;
     }
     t->ic_ok = true;
+    if (m->dtlb.entries) { /* the file's check made these a valid pair of caches */
+        char spec[160];
+        snprintf(spec, sizeof spec, "%llu,line=4096,ways=%u+%llu,line=4096,ways=%u",
+                 (unsigned long long)m->dtlb.entries * 4096, m->dtlb.ways,
+                 (unsigned long long)m->dtlb.l2_entries * 4096, m->dtlb.l2_ways);
+        edan_cache_config tc;
+        if (edan_cache_config_parse(spec, &tc, err) || edan_cache_init(&t->tlb, &tc, err)) {
+            edan_timing_free(t);
+            return NULL;
+        }
+        t->tlb_ok = t->has_tlb = true;
+        t->tlb_l2 = cycles(m->dtlb.l2_hit_cycles);
+        t->tlb_walk = cycles(m->dtlb.walk_cycles);
+    }
     if (!(t->deps = edan_deps_new(&lane, false, EDAN_DEPS_TRUE_PREDS | EDAN_DEPS_ONLY_PREDS, err))) {
         edan_timing_free(t);
         return NULL;
@@ -221,6 +235,8 @@ void edan_timing_free(edan_timing *t)
         edan_cache_free(&t->dc);
     if (t->ic_ok)
         edan_cache_free(&t->ic);
+    if (t->tlb_ok)
+        edan_cache_free(&t->tlb);
     if (t->mem_ok)
         edan_memtime_free(&t->mem);
     if (t->pf_ok)

@@ -574,6 +574,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
     bool from_ram = false;
     if (is_load) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
+        const tick td = t->cyc + tlb_time(t, rec->addr); /* the writeback's cycle, and the TLB's time */
         if (in->mem == EDAN_MEM_AMO) {
             edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
             r.ram_bytes += w.ram_bytes;
@@ -627,14 +628,16 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             for (uint32_t i = 0; i < npf; i++) /* after the access that caused them */
                 edan_memtime_prefetch(&t->mem, &t->pf.issue[i], a);
         for (int j = 0; j < Kp; j += TIMING_LW)
-            lv_st(b + j, lv_ld(b + j) + t->cyc); /* the loaded value written back, for its users */
+            lv_st(b + j, lv_ld(b + j) + td); /* the loaded value written back, for its users */
         from_ram = (int)r.level == t->nlev;
     } else if (is_store) {
         r = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
         count_access(t, &r);
         t->n.stores++;
+        const tick td = t->cyc + tlb_time(t, rec->addr);
         for (int j = 0; j < Kp; j += TIMING_LW)
-            lv_st(b + j, lv_ld(a + j) + t->cyc); /* address and data into the store queue; the write after commit */
+            lv_st(b + j,
+                  lv_ld(a + j) + td); /* address (translated) and data into the store queue; written after commit */
     } else if (div) {
         /* it waits for a free divider and holds it for its class's issue interval */
         const int fp = in->cls != EDAN_CLASS_DIV;

@@ -418,6 +418,22 @@ STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec, const timing_fdes
 }
 
 /*
+ * The data TLB's time for an access at addr (0 without a [dtlb]): a first-level hit none, a second-level hit
+ * tlb_l2, a miss in both tlb_walk; the TLB takes the page either way. The same for every lane (its contents
+ * follow the stream, as the caches' do); warming calls it for its accesses too.
+ */
+static inline tick tlb_time(edan_timing *t, uint64_t addr)
+{
+    if (__builtin_expect(!t->has_tlb, 1))
+        return 0;
+    const edan_cache_result r = edan_cache_access(&t->tlb, addr, 1, false);
+    if (r.level == 0)
+        return 0;
+    t->tlb_misses[r.level - 1]++;
+    return r.level == 1 ? t->tlb_l2 : t->tlb_walk;
+}
+
+/*
  * A record's memory access in the state every lane shares and that follows
  * the stream without a time: the data caches' contents, the prefetchers'
  * training and the counts (t->n). The whole of it, for any access (an AMO,
@@ -429,6 +445,7 @@ static __attribute__((noinline)) TIMING_TARGET void functional_access(edan_timin
     const edan_insn *in = rec->insn;
     const bool store = in->mem == EDAN_MEM_STORE;
     edan_cache_result r = edan_cache_access(&t->dc, rec->addr, in->mem_size, store);
+    tlb_time(t, rec->addr);
     if (in->mem == EDAN_MEM_AMO) {
         edan_cache_result w = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
         if (in->uops & EDAN_UOP_STORE) { /* a store micro-operation of its own (timing_uops.h) */
@@ -564,6 +581,7 @@ STEP_INLINE long functional_run(edan_timing *t, const edan_exec *recs, size_t n,
             } else {
                 const bool store = (w & WARM_STORE) != 0;
                 const uint32_t size = rec->insn->mem_size;
+                tlb_time(t, rec->addr);
                 if (edan_cache_try_mru(&t->dc, rec->addr, size, store)) {
                     l1_hits++; /* count_access() of a first level's hit that moved no bytes */
                 } else {

@@ -206,6 +206,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     cu.lq = has_load && t->n_loads >= t->m.lq_entries ? ROW(t->lq, t->lq_at) : NULL;
     cu.sq = NULL;
     edan_cache_result rd = {false, false, 0, 0}, wr = {false, false, 0, 0};
+    tick tlb_t = 0; /* the TLB's time for the instruction's access (tlb_time()) */
     bool from_ram = false;
     if (has_load) {
         fetch_dispatch(t, &cu, in->pc >> t->line_shift, ilevel, ibytes, ft, dL, tmp);
@@ -221,6 +222,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         rd = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
         count_access(t, &rd);
         t->n.loads++;
+        tlb_t = tlb_time(t, rec->addr); /* one translation for the instruction's load and store */
         mem_access(t, rec->addr >> t->line_shift, (int)rd.level, rd.ram_bytes, aL, forwarded_lanes(t, rec, src, aL),
                    bL);
         from_ram = (int)rd.level == t->nlev;
@@ -232,14 +234,16 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
                 edan_timing_dump_stage(t, DUMP_ISSUE, aL[j]);
                 edan_timing_dump_mem(t, (int)rd.level, aL[j], bL[j], false);
             });
-            lv_st(bL + j, lv_ld(bL + j) + t->cyc);        /* the loaded value written back, for its users */
-            iq_enter(t, j, lv_ld(dL + j), lv_ld(bL + j)); /* a load leaves the issue queue when it completes */
+            lv_st(bL + j, lv_ld(bL + j) + t->cyc + tlb_t); /* the loaded value written back, for its users */
+            iq_enter(t, j, lv_ld(dL + j), lv_ld(bL + j));  /* a load leaves the issue queue when it completes */
         }
     }
     if (has_store) {
         wr = edan_cache_access(&t->dc, rec->addr, in->mem_size, true);
         count_access(t, &wr);
         t->n.stores++;
+        if (!has_load)
+            tlb_t = tlb_time(t, rec->addr);
     }
 
     /* ---- the operation, after the load ---- */
@@ -287,7 +291,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         for (int j = 0; j < Kp; j += TIMING_LW) {
             if (INORDER(t))
                 lv_st(aS + j, inorder_start(t, j, lv_ld(aS + j)));
-            const lv f = lv_ld(aS + j) + t->cyc; /* address and data into the store queue; the write after commit */
+            const lv f = lv_ld(aS + j) + t->cyc + (has_load ? 0 : tlb_t); /* into the store queue, translated */
             iq_enter(t, j, lv_ld(dS + j), f);
             lv_st(fS + j, f);
         }
