@@ -568,16 +568,12 @@ static int check_across(const char *path, const parse_state *st, edan_error *err
     }
     /* the TLB's levels are caches of 4 KiB pages: a power-of-two number of sets each, the second the larger */
     if (m->dtlb.entries) {
-        char spec[160];
-        snprintf(spec, sizeof spec, "%llu,line=4096,ways=%u+%llu,line=4096,ways=%u",
-                 (unsigned long long)m->dtlb.entries * 4096, m->dtlb.ways,
-                 (unsigned long long)m->dtlb.l2_entries * 4096, m->dtlb.l2_ways);
         edan_cache_config cc;
         edan_error e = {0};
-        if (edan_cache_config_parse(spec, &cc, &e) || m->dtlb.l2_entries < m->dtlb.entries) {
+        if (edan_machine_dtlb_caches(m, &cc, &e)) {
             edan_error_set(err, "%s:%d: [dtlb] entries = %u, ways = %u, l2_entries = %u, l2_ways = %u: %s", path,
                            plain_key_line(st, "entries"), m->dtlb.entries, m->dtlb.ways, m->dtlb.l2_entries,
-                           m->dtlb.l2_ways, e.set ? e.msg : "the second level has fewer entries than the first");
+                           m->dtlb.l2_ways, e.msg);
             return -1;
         }
     }

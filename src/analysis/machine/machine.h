@@ -167,4 +167,11 @@ uint32_t edan_machine_issue_interval(const edan_machine *m, int cls);
 /* The data hierarchy as the cache model's configuration (l1d, l2[, l3]). */
 edan_cache_config edan_machine_data_caches(const edan_machine *m);
 
+/*
+ * [dtlb] as the cache model's configuration: two levels whose lines are 4 KiB pages, LRU (the timing model's TLB,
+ * and the file reader's check of its geometry). 0, or -1 with err set when the entries and ways make no
+ * power-of-two number of sets or the second level has fewer entries than the first.
+ */
+int edan_machine_dtlb_caches(const edan_machine *m, edan_cache_config *out, edan_error *err);
+
 #endif

@@ -201,13 +201,9 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
         return NULL;
     }
     t->ic_ok = true;
-    if (m->dtlb.entries) { /* the file's check made these a valid pair of caches */
-        char spec[160];
-        snprintf(spec, sizeof spec, "%llu,line=4096,ways=%u+%llu,line=4096,ways=%u",
-                 (unsigned long long)m->dtlb.entries * 4096, m->dtlb.ways,
-                 (unsigned long long)m->dtlb.l2_entries * 4096, m->dtlb.l2_ways);
+    if (m->dtlb.entries) {
         edan_cache_config tc;
-        if (edan_cache_config_parse(spec, &tc, err) || edan_cache_init(&t->tlb, &tc, err)) {
+        if (edan_machine_dtlb_caches(m, &tc, err) || edan_cache_init(&t->tlb, &tc, err)) {
             edan_timing_free(t);
             return NULL;
         }
