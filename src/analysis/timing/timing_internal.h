@@ -355,11 +355,10 @@ struct edan_timing {
      */
     size_t ah_first;
     uint64_t pf_ahead[PRED_BATCH];
-    edan_cache dc, ic;      /* data hierarchy; the L1i (its misses go to dc's level 1) */
-    edan_cache tlb;         /* [dtlb]'s two levels, pages as lines (has_tlb) */
-    bool has_tlb, tlb_ok;   /* a [dtlb]; tlb initialised */
-    tick tlb_l2, tlb_walk;  /* a first-level miss's time, a walk's */
-    uint64_t tlb_misses[2]; /* first-level misses, walks (measured and warmed accesses alike) */
+    edan_cache dc, ic;     /* data hierarchy; the L1i (its misses go to dc's level 1) */
+    edan_cache tlb;        /* [dtlb]'s two levels, pages as lines (has_tlb) */
+    bool has_tlb, tlb_ok;  /* a [dtlb]; tlb initialised */
+    tick tlb_l2, tlb_walk; /* a first-level miss's time, a walk's */
     bool dc_ok, ic_ok;
     uint32_t line_shift;
     uint64_t iline; /* the line fetch is in, + 1; 0 before the first */

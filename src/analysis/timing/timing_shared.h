@@ -427,10 +427,7 @@ static inline tick tlb_time(edan_timing *t, uint64_t addr)
     if (__builtin_expect(!t->has_tlb, 1))
         return 0;
     const edan_cache_result r = edan_cache_access(&t->tlb, addr, 1, false);
-    if (r.level == 0)
-        return 0;
-    t->tlb_misses[r.level - 1]++;
-    return r.level == 1 ? t->tlb_l2 : t->tlb_walk;
+    return r.level == 0 ? 0 : r.level == 1 ? t->tlb_l2 : t->tlb_walk;
 }
 
 /*
