@@ -31,7 +31,7 @@ with the real plugin.
   validation   validation/thirdparty/kernel_timer.h on tests/native/timed_kernel.c (host gcc): the timer and
                its flush add no instruction to the region --filter traces (the same count as the bare call)
                and run outside it (the whole program longer by at least the flush's loop); validation/
-               native.py's list reader, measure() and predict() on it with arguments and an exit status
+               native.py's list reader, measure_rounds() and predict() on it with arguments and an exit status
                other than 0, and its refusals (no suite, a directory that is not a checkout: exit status 2)
 
 Run as native_test.py BUILD_DIR CATEGORY; prints 'N passed, N failed'.
@@ -40,6 +40,7 @@ import csv
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -692,14 +693,14 @@ def test_validation():
         progs = nv.read_list(tsv)
         check(len(progs) == 1 and progs[0]["args"] == ["3"] and progs[0]["exit"] == 3, f"read_list: {progs}")
         cpu = min(os.sched_getaffinity(0))
-        seconds = nv.measure(progs[0], cpu, 3, d)
+        seconds = statistics.median(nv.measure_rounds(progs, cpu, 3, d)["fits.timed"])
         check(0 < seconds < 0.1, f"measure: {seconds} s for a kernel of {region} instructions")
         machine = os.path.join(SRC, "machines", "zen4.ini")
         predicted, pc = nv.predict(EDAN, machine, progs[0], d)
         check(0 < predicted < 0.1 and pc["instructions"] == region,
               f"predict: {predicted} s, {pc['instructions']} instructions (the region has {region})")
         wrong = dict(progs[0], exit=0)
-        for what, call in (("measure", lambda: nv.measure(wrong, cpu, 1, d)),
+        for what, call in (("measure", lambda: nv.measure_once(wrong, cpu, d)),
                            ("predict", lambda: nv.predict(EDAN, machine, wrong, d))):
             try:
                 call()
@@ -743,6 +744,13 @@ def test_validation():
             check(False, "previous_times: a program without times was accepted")
         except SystemExit as e:
             check(e.code == 2, f"previous_times: exit status {e.code} for a missing program, expected 2")
+        # native_chase.c (docs/accuracy.md's host latencies): builds warning-free, a positive time, bad arguments exit 2
+        chase = build("gcc", os.path.join(d, "chase"), "-O2", "-std=c17", "-Wall", "-Wextra", "-Werror",
+                      os.path.join(val, "native_chase.c"))
+        p = subprocess.run(["taskset", "-c", str(cpu), chase, "512", "64", "100000"], capture_output=True, text=True)
+        check(p.returncode == 0 and 0 < float(p.stdout or "0") < 1000, f"native_chase 512 64: {p.returncode} {p.stdout!r}")
+        p = subprocess.run([chase, "1", "64"], capture_output=True, text=True)
+        check(p.returncode == 2 and "usage" in p.stderr, f"native_chase 1 64: exit {p.returncode}, {p.stderr!r}")
         # the host's page fault time, measured, in the host's file (which edan reads), only where it zeroes pages
         fault = nv.host_fault(d, cpu, 3)
         check(0 < fault < 1e6, f"host_fault: {fault} ns")

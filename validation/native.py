@@ -176,11 +176,6 @@ def measure_rounds(progs, cpu, runs, cwd):
     return times
 
 
-def measure(prog, cpu, runs, cwd):
-    """The median of the program's kernel time over runs, each pinned."""
-    return statistics.median(measure_rounds([prog], cpu, runs, cwd)[prog["name"]])
-
-
 def spread_pct(times):
     """The run-to-run spread of a kernel's times: (slowest - fastest) / median, in per cent."""
     return 100.0 * (max(times) - min(times)) / statistics.median(times)
