@@ -145,6 +145,39 @@ def test_prediction():
     check(abs(p["slope_ns_per_ns"] - misses) <= 1, f"chase slope {p['slope_ns_per_ns']} = its {misses} misses")
     check(abs(p["slowdown"] - sec[-1] / sec[0]) < 1e-9, "slowdown is the last time over the first")
     check(all(abs(s - c / 1e9) < 1e-15 for s, c in zip(sec, cyc)), "seconds = cycles at 1 GHz")
+    check(p["dtlb"] is None, f"no [dtlb], no TLB counts: {p['dtlb']}")
+
+    # [dtlb]: the region's translations, one per access. The chase reads an array of 100000 longs (800000
+    # bytes: 196 pages) in random order. A TLB that holds every page: warm (main has just written the
+    # array), no miss and the time of the machine without one; cold, one walk a page. A TLB of 4 entries
+    # misses at nearly every access, and each walk adds time at every latency.
+    with tempfile.TemporaryDirectory() as d:
+        with open(GEM5) as f:
+            plain = f.read()
+        tlb = {}
+        for name, ent, l2 in (("big", 4096, 8192), ("tiny", 4, 8)):
+            path = os.path.join(d, name + ".ini")
+            with open(path, "w") as g:
+                g.write(plain + f"[dtlb]\nentries = {ent}\nways = 4\nl2_entries = {l2}\nl2_ways = 8\n"
+                        "l2_hit_cycles = 7\nwalk_cycles = 30\n")
+            for start in ([], ["--cold"]):
+                r = online("pointer_chase", 100000, "--machine=" + path, "--mem-latency=50,300", *start)
+                validate_schema(r, f"prediction with a {name} [dtlb] {start}")
+                tlb[name, bool(start)] = r["prediction"]
+        base = online("pointer_chase", 100000, "--machine=" + GEM5, "--mem-latency=50,300")["prediction"]
+        for q in tlb.values():
+            t, c = q["dtlb"], q["counts"]
+            check(t["translations"] == c["loads"] + c["stores"] == 100000 and t["walks"] <= t["misses"],
+                  f"a translation per access, walks among misses: {t} {c['loads']} {c['stores']}")
+        big, cold, tiny = tlb["big", False], tlb["big", True], tlb["tiny", False]
+        check(big["dtlb"]["misses"] == 0 and big["cycles"] == base["cycles"],
+              f"a warm TLB of every page: no miss, no time: {big['dtlb']} {big['cycles']} {base['cycles']}")
+        check(195 <= cold["dtlb"]["walks"] == cold["dtlb"]["misses"] <= 197,
+              f"a cold TLB of every page walks once a page: {cold['dtlb']}")
+        check(tiny["dtlb"]["misses"] > 95000 and tiny["dtlb"]["walks"] > 90000 and
+              all(a < b for a, b in zip(base["cycles"], tiny["cycles"])),
+              f"a TLB of 4 entries misses the chase's pages, and its walks take time: {tiny['dtlb']} "
+              f"{base['cycles']} {tiny['cycles']}")
 
     # online, offline, threads, text traces: one prediction
     with tempfile.TemporaryDirectory() as d:

@@ -98,8 +98,12 @@ typedef struct edan_timing_counts {
     /* per data level, what its prefetcher did (prefetch.h; all 0 without one); late and dropped are per lane */
     edan_prefetch_counts prefetch[EDAN_MACHINE_MAX_DATA_LEVELS];
     /* pages the kernel zeroed through the caches at the region's first store to them ([machine] page_zeroing);
-     * last, so that the digest of the counts before it (tests/timing_lanes_test.c) holds models without */
+     * after the others, so that the digest of the counts before it (tests/timing_lanes_test.c) holds models
+     * without */
     uint64_t pages_zeroed;
+    /* the data TLB ([dtlb]; all 0 without one): translations (one per access, a load and store of one instruction
+     * share theirs), first-level misses, and of those the walks (misses in the second level too) */
+    uint64_t tlb_translations, tlb_misses, tlb_walks;
 } edan_timing_counts;
 
 /* m is copied; lat_ns: n (1 .. EDAN_TIMING_MAX_LATENCIES) memory latencies in ns. NULL with err set. */

@@ -427,6 +427,9 @@ static inline tick tlb_time(edan_timing *t, uint64_t addr)
     if (__builtin_expect(!t->has_tlb, 1))
         return 0;
     const edan_cache_result r = edan_cache_access(&t->tlb, addr, 1, false);
+    t->n.tlb_translations++; /* the region's only: warm_run() keeps t->n */
+    t->n.tlb_misses += r.level != 0;
+    t->n.tlb_walks += r.level > 1;
     return r.level == 0 ? 0 : r.level == 1 ? t->tlb_l2 : t->tlb_walk;
 }
 

@@ -56,6 +56,7 @@ typedef struct pred_view {
     bool exact;
     double confidence, low[MAXK], high[MAXK];
     bool has_prefetch, dram; /* the objects "prefetch" (else null) and "dram" (else absent) */
+    bool has_tlb;            /* the object "dtlb" (else null) */
     /* text */
     bool several, ci, slope_ci;
     uint64_t channels, ranks, banks, from;
@@ -124,6 +125,7 @@ static void view_new(pred_view *v, const edan_timing *m, const char *path)
     v->file = path;
     v->clock_ghz = mc->clock_ghz;
     v->dram = mc->dram.present;
+    v->has_tlb = mc->dtlb.entries != 0;
     v->memory = v->dram ? "dram" : NULL;
     v->k = (size_t)edan_timing_lanes(m);
     v->several = v->k > 1;
@@ -216,6 +218,13 @@ static const edan_column pred_cols[] = {
     V_COL(prefetch_levels, "prefetch.levels", "", "a data level with a prefetcher"),
     V_ARR(prefetch_late, "prefetch.late", "lines", "the prefetches that came too late" PER_LATENCY),
     V_ARR(prefetch_dropped, "prefetch.dropped", "lines", "the prefetches dropped" PER_LATENCY),
+    EDAN_COL_GROUP_FIELD(pred_view, has_tlb, "dtlb",
+                         "the data TLB's translations in the region (null: the machine has no [dtlb])", 0),
+    V_COL(c.tlb_translations, "dtlb.translations", "accesses",
+          "the translations: one per memory instruction (its load and store share one)"),
+    V_COL(c.tlb_misses, "dtlb.misses", "accesses", "the translations that missed the first-level TLB"),
+    V_COL(c.tlb_walks, "dtlb.walks", "accesses",
+          "of those, the ones that missed the second level too: a page walk each"),
     EDAN_COL_GROUP_FIELD(pred_view, dram, "dram",
                          "the DRAM's reads by row-buffer outcome, per latency (only with [dram])", EDAN_COL_OPTIONAL),
     V_ARR(reads, "dram.reads", "accesses", "the reads"),
@@ -392,7 +401,8 @@ static const char counts_form[] =
     "  L1i misses                {counts.l1i_misses}\n";
 static const char level_form[] = "  {label} hits / misses        {hits} / {misses}\n";
 static const char memory_form[] =
-    "  memory lines read         {counts.memory_lines} ({counts.memory_bytes} bytes moved)\n";
+    "  memory lines read         {counts.memory_lines} ({counts.memory_bytes} bytes moved)\n"
+    "{?dtlb}  data TLB misses / walks   {dtlb.misses} / {dtlb.walks} (of {dtlb.translations} translations)\n";
 static const char prefetch_form[] =
     "  {label} {type} prefetcher    {issued} issued, {useful} useful, {useless} useless (evicted unused)\n";
 static const char late_form[] = "{sep}{prefetch_late}, {prefetch_dropped} at {mem_latency_ns} ns";
