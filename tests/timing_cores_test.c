@@ -14,7 +14,10 @@
  *    later one, two misses separated by a use of the first do not overlap
  *    (out of order they do), two misses side by side do (a load blocks at
  *    its first use, not at its issue); issue_width starts a cycle; the
- *    load queue caps the misses in flight;
+ *    load queue caps the misses in flight; an access waits for its
+ *    registers' writers to commit: a miss whose address an addition
+ *    computed after an older miss waits for that miss (out of order, or
+ *    with the addition first, the two overlap);
  *  - [dtlb]: each first-level miss of a chain of dependent loads adds the second level's time, each walk
  *    the walk's.
  *
@@ -219,6 +222,25 @@ static void test_inorder(void)
           "a division, its user, 2 independent additions: the additions add %g cycles in "
           "order (expected 1: they start with the user, 2 a cycle), %g out of order (expected 0)",
           i4 - i2, o4 - o2);
+    /* (f) a miss, an addition of an independent register, a miss at the address it computed */
+    static edan_insn addr, ldc;
+    addr = add(EDAN_REG_X(14), EDAN_REG_X(4), 0);
+    ldc = load(EDAN_REG_X(15), EDAN_REG_X(14), 0);
+    n = 0;
+    r[n++] = rec(&lda, fresh(0));
+    r[n++] = rec(&addr, 0);
+    r[n++] = rec(&ldc, fresh(1));
+    ei = exposed(&in, r, n), eo = exposed(&o3, r, n);
+    CHECK(ei == 2 && eo == 1,
+          "miss, address, miss at it: in order %g latencies (expected 2: the address commits after the first "
+          "miss), out of order %g (1)",
+          ei, eo);
+    n = 0;
+    r[n++] = rec(&addr, 0);
+    r[n++] = rec(&lda, fresh(0));
+    r[n++] = rec(&ldc, fresh(1));
+    ei = exposed(&in, r, n);
+    CHECK(ei == 1, "address, miss, miss at it: in order %g latencies (expected 1)", ei);
 }
 
 /*

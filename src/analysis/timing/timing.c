@@ -126,6 +126,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->win_insn = calloc(r, sizeof *t->win_insn);
     t->st_write = calloc(r * Kp, sizeof *t->st_write);
     t->C = calloc(r * Kp, sizeof *t->C);
+    t->Cx = m->core_model == EDAN_CORE_INORDER ? calloc(r * Kp, sizeof *t->Cx) : NULL;
     t->wpl_req = calloc((size_t)WPL_SLOTS * Kp, sizeof *t->wpl_req);
     t->wpl_done = calloc((size_t)m->rob_entries * Kp, sizeof *t->wpl_done);
     /*
@@ -156,7 +157,7 @@ edan_timing *edan_timing_new(const edan_machine *m, const double *lat_ns, int n,
     t->ss_shift = m->store_set_bytes ? (uint32_t)__builtin_ctz(m->store_set_bytes) : 0;
     bool ok = t->F && t->wpl_req && t->wpl_done && t->iq_list && t->stores && t->st_addr && t->win_insn &&
               t->st_write && t->C && t->lq && t->sq && t->sq_ram && t->ss_blocks && t->ssit && t->ssit_lanes &&
-              t->lfst && t->ss_pairs && t->ss_known;
+              t->lfst && t->ss_pairs && t->ss_known && (t->Cx || m->core_model != EDAN_CORE_INORDER);
     ok = ok && (t->div_units[0] = calloc((size_t)m->int_div_units * Kp, sizeof(tick))) &&
          (t->div_units[1] = calloc((size_t)m->fp_div_units * Kp, sizeof(tick)));
     if (!ok) {
@@ -245,6 +246,7 @@ void edan_timing_free(edan_timing *t)
     free((void *)t->win_insn);
     free(t->st_write);
     free(t->C);
+    free(t->Cx);
     free(t->wpl_req);
     free(t->wpl_done);
     free(t->iq_list);

@@ -67,4 +67,39 @@ STEP_INLINE lv start_finish(edan_timing *t, int j, lv *a, bool div, tick *units,
     return div ? divide(units, n, STEP_KP(t), j, a, lat, busy) : *a + lat;
 }
 
+/*
+ * An in-order core's memory access (MinorCPU's): the instruction issues in
+ * order as any other (its operands by its predecessors' F, above), but its
+ * request goes to memory only once every register predecessor has
+ * committed, in the same cycle at the earliest (gem5's Execute sends a
+ * memory reference to the LSQ from its commit loop once the head of the
+ * in-flight queue is past the last writer of its sources, instToWaitFor).
+ * Commit is in order: an access whose address was computed after an older
+ * miss waits for that miss's data. a: the request's time, lanes 0 .., made
+ * no earlier. A load's memory predecessors (stores) are not registers:
+ * forwarding and the store sets take them. Only the scalar step
+ * (timing_lanes.h) calls it: an x86 instruction split into micro-operations
+ * (timing_uops.h) on an in-order core keeps the issue rule alone.
+ */
+STEP_INLINE void inorder_access(edan_timing *t, const uint64_t *preds, size_t n_preds, bool is_load, tick *a)
+{
+    const int Kp = STEP_KP(t);
+    for (size_t i = 0; i < n_preds; i++) {
+        const uint64_t p = preds[i];
+        if (t->v - p > t->rmask || (is_load && t->stores[p & t->rmask]))
+            continue; /* committed before v dispatched; a store's bytes */
+        const tick *c = ROW(t->Cx, p & t->rmask);
+        for (int j = 0; j < Kp; j += TIMING_LW)
+            lv_st(a + j, lv_max(lv_ld(a + j), lv_ld(c + j)));
+    }
+}
+
+/* Vertex v's commit, cm, for inorder_access(): lanes j .. */
+STEP_INLINE void inorder_commit(edan_timing *t, uint64_t v, int j, lv cm)
+{
+    const int Kp = STEP_KP(t);
+    if (INORDER(t))
+        lv_st(ROW(t->Cx, v & t->rmask) + j, cm);
+}
+
 #endif

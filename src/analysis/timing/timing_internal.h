@@ -411,6 +411,12 @@ struct edan_timing {
      */
     uint32_t rmask;
     tick *F, *C;
+    /*
+     * an in-order core's (INORDER(), else NULL): each vertex's commit (its last
+     * micro-operation's), by v, as F; its memory accesses wait for their register
+     * predecessors' (inorder_access(), timing_inorder.h)
+     */
+    tick *Cx;
     const edan_insn **win_insn; /* per window entry (by v): its instruction (what a split one's predecessor wrote) */
     tick *lq, *sq; /* the commit of each load in the load queue, the write of each store in the store queue */
     /*

@@ -403,6 +403,7 @@ STEP_INLINE int step_simple(edan_timing *t, const edan_exec *rec, const uint64_t
         lv_st(own + j, lv_ld(own + j) + (cm - last));
         lv_st(t->last_commit + j, cm);
         lv_st(Cv + j, cm);
+        inorder_commit(t, v, j, cm);
         lv_st(Fv + j, fin);
     }
     return step_end(t, rec, c->row);
@@ -568,6 +569,8 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
             lv_st(a + j, inorder_start(t, j, lv_ld(a + j)));
     for (int j = 0; j < Kp; j += TIMING_LW)
         DUMP_IF(t, j, dump_bound(t, DUMP_ISSUE, WHY_INORDER, a[j], 0));
+    if (INORDER(t) && accessed) /* its request: after its register predecessors' commits */
+        inorder_access(t, preds, n_preds, is_load, a);
 
     /* ---- execute: b[k] becomes F(v) ---- */
     edan_cache_result r = {false, false, 0, 0};
@@ -681,6 +684,7 @@ STEP_INLINE int step(edan_timing *t, const edan_exec *rec, const uint64_t *preds
         add_stall(t, j, stall, own_stall, cm - last, mem_wait, sq_mem);
         lv_st(t->last_commit + j, cm);
         lv_st(Cv + j, cm);
+        inorder_commit(t, v, j, cm);
         lv_st(Fv + j, bj);
         if (is_load)
             lv_st(lqrow + j, cm);

@@ -327,6 +327,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
         lv_st(own + j, lv_ld(own + j) + (cm - last));
         add_stall(t, j, stall, own_stall, cm - last, mem_wait, sq_mem);
         lv_st(t->last_commit + j, cm);
+        inorder_commit(t, v, j, cm);
         lv_st(Fv + j, lv_ld((has_store ? fS : fO) + j));
     }
     t->stores[w] = has_store ? in->mem_size : 0;
