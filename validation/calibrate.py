@@ -7,7 +7,8 @@
 # validation/calibrate/serial.c, an frflags and three adds an iteration, run the same two ways; and of a
 # mispredicted branch ([core] mispredict_penalty): validation/calibrate/branch.c's loop with its branch random
 # against the same loop with it predictable, the extra cycles a step over the extra mispredicts a step (gem5's
-# condIncorrect, the model's count).
+# condIncorrect, the model's count). Last, two independent misses a step (validation/calibrate/pair.c at
+# 300 ns), without and with a use of the first between them: how many misses the core keeps in flight.
 # Prints one table: cycles a step in gem5, in the model, and their difference.
 #
 #   python3 validation/calibrate.py [--gem5 PATH] [--edan PATH] [--machine FILE] [--steps N]
@@ -88,6 +89,19 @@ def mispredict_row(a, binary, ghz, d):
         g_mis[1] - g_mis[0], m_mis[1] - m_mis[0], g_pen, m_pen, m_pen - g_pen))
 
 
+def pair_rows(a, binary, ghz, d):
+    """pair.c at 300 ns: two misses a step, without (0) and with (1) a use of the first between them."""
+    steps = (a.steps // 10, a.steps // 5)  # each step two memory accesses: a tenth of the chase's steps
+    for use in (0, 1):
+        g = [gem5_seconds(a.gem5, a.machine, binary, [s, use], 300, os.path.join(d, "m5")) for s in steps]
+        m = [edan_cycles(a.edan, a.machine, binary, "pair", [s, use], [300])[0] for s in steps]
+        n = steps[1] - steps[0]
+        g_step, m_step = (g[1] - g[0]) * ghz * 1e9 / n, (m[1] - m[0]) / n
+        print("| two independent misses a step, %s | 300 | %.2f | %.2f | %+.2f |" % (
+            "a use of the first between them" if use else "side by side", g_step, m_step, m_step - g_step))
+        sys.stdout.flush()
+
+
 def main():
     ap = argparse.ArgumentParser(description="per-level load latency, gem5 against the timing model")
     ap.add_argument("--gem5", default=os.environ.get("GEM5", "/opt/gem5src/build/RISCV/gem5.opt"))
@@ -109,7 +123,7 @@ def main():
             if m:
                 ghz = float(m.group(1))
     with tempfile.TemporaryDirectory() as d:
-        for prog in ("chase", "serial", "branch"):
+        for prog in ("chase", "serial", "branch", "pair"):
             subprocess.run(["riscv64-linux-gnu-gcc", "-O2", "-g", "-static", "-o", os.path.join(d, prog),
                             os.path.join(HERE, "calibrate", prog + ".c")], check=True)
         print("| case | latency ns | gem5 cycles a step | model cycles a step | model - gem5 |")
@@ -125,6 +139,7 @@ def main():
                 print("| %s | %g | %.2f | %.2f | %+.2f |" % (name, lat, g_step, m_step, m_step - g_step))
                 sys.stdout.flush()
         mispredict_row(a, os.path.join(d, "branch"), ghz, d)
+        pair_rows(a, os.path.join(d, "pair"), ghz, d)
 
 
 main()

@@ -1,0 +1,62 @@
+/* pair.c - the calibration's two misses a step: two loads at random places in two 8 MiB arrays, their
+ * addresses computed before both, with (USE = 1) or without (USE = 0) an addition that uses the first
+ * between them; prints the kernel's time in seconds (9 decimals) as the other calibration programs do.
+ *   pair STEPS USE     (kernel: pair)
+ * Out of order, and in order where the core keeps two misses in flight, a step costs about one memory
+ * latency without the use; validation/calibrate.py compares gem5's step with the timing model's. The
+ * loads and the additions are one asm block so that the compiler keeps their order. RISC-V only. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define N (1 << 20)
+
+__attribute__((noinline)) long pair(const long *a, const long *b, const int *i1, const int *i2, long steps, int use)
+{
+    long y = 0;
+    for (long s = 0; s < steps; s++) {
+        const long *pa = a + i1[s], *pb = b + i2[s];
+        long x, z;
+        if (use)
+            __asm__ volatile("ld %0, 0(%3)\n\tadd %2, %2, %0\n\tld %1, 0(%4)\n\tadd %2, %2, %1"
+                             : "=&r"(x), "=&r"(z), "+r"(y)
+                             : "r"(pa), "r"(pb)
+                             : "memory");
+        else
+            __asm__ volatile("ld %0, 0(%3)\n\tld %1, 0(%4)\n\tadd %2, %2, %0\n\tadd %2, %2, %1"
+                             : "=&r"(x), "=&r"(z), "+r"(y)
+                             : "r"(pa), "r"(pb)
+                             : "memory");
+    }
+    return y;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    long steps = argc > 1 ? atol(argv[1]) : 1000;
+    int use = argc > 2 ? atoi(argv[2]) : 0;
+    long *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b);
+    int *i1 = malloc((size_t)steps * sizeof *i1), *i2 = malloc((size_t)steps * sizeof *i2);
+    if (steps < 1 || !a || !b || !i1 || !i2)
+        return 1;
+    uint64_t x = 88172645463325252ull;
+    for (long s = 0; s < steps; s++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        i1[s] = (int)(x % N);
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        i2[s] = (int)(x % N);
+    }
+    double t0 = now();
+    long y = pair(a, b, i1, i2, steps, use);
+    double t1 = now();
+    printf("%ld\n%.9f\n", y, t1 - t0);
+    return 0;
+}
