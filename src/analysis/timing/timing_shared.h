@@ -422,15 +422,19 @@ STEP_INLINE int step_end(edan_timing *t, const edan_exec *rec, const timing_fdes
  * tlb_l2, a miss in both tlb_walk; the TLB takes the page either way. The same for every lane (its contents
  * follow the stream, as the caches' do); warming calls it for its accesses too.
  */
-static inline tick tlb_time(edan_timing *t, uint64_t addr)
+static __attribute__((noinline)) tick tlb_lookup(edan_timing *t, uint64_t addr)
 {
-    if (__builtin_expect(!t->has_tlb, 1))
-        return 0;
     const edan_cache_result r = edan_cache_access(&t->tlb, addr, 1, false);
     t->n.tlb_translations++; /* the region's only: warm_run() keeps t->n */
     t->n.tlb_misses += r.level != 0;
     t->n.tlb_walks += r.level > 1;
     return r.level == 0 ? 0 : r.level == 1 ? t->tlb_l2 : t->tlb_walk;
+}
+
+/* the test inline: without a [dtlb] an access pays no call (GCC left the whole function out of line) */
+static inline __attribute__((always_inline)) tick tlb_time(edan_timing *t, uint64_t addr)
+{
+    return __builtin_expect(!t->has_tlb, 1) ? 0 : tlb_lookup(t, addr);
 }
 
 /*
