@@ -11,6 +11,10 @@
 # DIR: build.sh's output directory; results-MACHINE.json and sweep.log go there (a log line "=== HH:MM MACHINE LIST LATENCIES" per
 # step). GEM5: gem5.opt; while validation/build-gem5.sh is still building it, the script waits.
 # Meant to run detached and niced: setsid nohup nice -n 19 sh validation/sweep-machines.sh ... &
+# Under Linux's autogroup scheduling (/proc/sys/kernel/sched_autogroup_enabled = 1) setsid makes a new
+# group that competes with every other as an equal whatever its nice value, so a sweep niced 19 still
+# takes half the CPUs from a benchmark run beside it; the script lowers its own group to nice 19
+# (/proc/self/autogroup, inherited by gem5) where the kernel has one.
 # Errors (missing arguments or lists): a message and exit status 2.
 set -u
 die() {
@@ -24,6 +28,7 @@ CORE=$DIR/core.tsv ALL=$DIR/all.tsv
 grep -v '/polybench/l2x/' "$DIR/programs.tsv" >"$CORE" || die "$CORE: cannot write it"
 { cat "$CORE" && grep '/polybench/l2x/' "$DIR/programs.tsv"; } >"$ALL" || die "$ALL: cannot write it"
 HERE=$(cd "$(dirname "$0")" && pwd)
+if [ -w /proc/self/autogroup ]; then echo 19 >/proc/self/autogroup 2>/dev/null || true; fi
 MACHINES="gem5-validation gem5-validation-stride gem5-validation-narrow gem5-validation-ddr4"
 
 while [ ! -x "$GEM5" ] || pgrep -f build-gem5.sh >/dev/null; do sleep 60; done
