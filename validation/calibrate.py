@@ -7,7 +7,7 @@
 # validation/calibrate/serial.c, an frflags and three adds an iteration, run the same two ways; and of a
 # mispredicted branch ([core] mispredict_penalty): validation/calibrate/branch.c's loop with its branch random
 # against the same loop with it predictable, the extra cycles a step over the extra mispredicts a step (gem5's
-# condIncorrect, the model's count). Last, two independent misses a step (validation/calibrate/pair.c at
+# condIncorrect, the model's count). And two independent misses a step (validation/calibrate/pair.c at
 # 300 ns), without and with a use of the first between them: how many misses the core keeps in flight.
 # Prints one table: cycles a step in gem5, in the model, and their difference.
 #
@@ -89,19 +89,6 @@ def mispredict_row(a, binary, ghz, d):
         g_mis[1] - g_mis[0], m_mis[1] - m_mis[0], g_pen, m_pen, m_pen - g_pen))
 
 
-def pair_rows(a, binary, ghz, d):
-    """pair.c at 300 ns: two misses a step, without (0) and with (1) a use of the first between them."""
-    steps = (a.steps // 10, a.steps // 5)  # each step two memory accesses: a tenth of the chase's steps
-    for use in (0, 1):
-        g = [gem5_seconds(a.gem5, a.machine, binary, [s, use], 300, os.path.join(d, "m5")) for s in steps]
-        m = [edan_cycles(a.edan, a.machine, binary, "pair", [s, use], [300])[0] for s in steps]
-        n = steps[1] - steps[0]
-        g_step, m_step = (g[1] - g[0]) * ghz * 1e9 / n, (m[1] - m[0]) / n
-        print("| two independent misses a step, %s | 300 | %.2f | %.2f | %+.2f |" % (
-            "a use of the first between them" if use else "side by side", g_step, m_step, m_step - g_step))
-        sys.stdout.flush()
-
-
 def main():
     ap = argparse.ArgumentParser(description="per-level load latency, gem5 against the timing model")
     ap.add_argument("--gem5", default=os.environ.get("GEM5", "/opt/gem5src/build/RISCV/gem5.opt"))
@@ -113,9 +100,12 @@ def main():
         if not os.access(tool, os.X_OK):
             die("%s is missing (gem5: sh validation/build-gem5.sh SRC; edan: make build)" % tool)
     # chase: nodes of one line: 64 fit the L1 (4 KiB), 2048 the L2 but not the L1 (128 KiB), 65536 neither
-    # (4 MiB); serial: no data. (name, program, arguments before STEPS, latencies)
+    # (4 MiB); serial: no data; pair: two loads a step in 8 MiB arrays, without (0) and with (1) a use of
+    # the first between them. (name, program, arguments before STEPS, latencies)
     cases = [("L1", "chase", [64], [50]), ("L2", "chase", [2048], [50]), ("memory", "chase", [65536], [50, 300]),
-             ("serializing", "serial", [], [50])]
+             ("serializing", "serial", [], [50]),
+             ("two independent misses a step, side by side", "pair", [0], [300]),
+             ("two independent misses a step, a use of the first between them", "pair", [1], [300])]
     ghz = 1.0
     with open(a.machine) as f:
         for line in f:
@@ -139,7 +129,6 @@ def main():
                 print("| %s | %g | %.2f | %.2f | %+.2f |" % (name, lat, g_step, m_step, m_step - g_step))
                 sys.stdout.flush()
         mispredict_row(a, os.path.join(d, "branch"), ghz, d)
-        pair_rows(a, os.path.join(d, "pair"), ghz, d)
 
 
 main()

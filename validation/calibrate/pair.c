@@ -1,7 +1,7 @@
 /* pair.c - the calibration's two misses a step: two loads at random places in two 8 MiB arrays, their
  * addresses computed before both, with (USE = 1) or without (USE = 0) an addition that uses the first
  * between them; prints the kernel's time in seconds (9 decimals) as the other calibration programs do.
- *   pair STEPS USE     (kernel: pair)
+ *   pair USE STEPS     (kernel: pair)
  * Out of order, and in order where the core keeps two misses in flight, a step costs about one memory
  * latency without the use; validation/calibrate.py compares gem5's step with the timing model's. The
  * loads and the additions are one asm block so that the compiler keeps their order. RISC-V only. */
@@ -41,8 +41,8 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-    long steps = argc > 1 ? atol(argv[1]) : 1000;
-    int use = argc > 2 ? atoi(argv[2]) : 0;
+    int use = argc > 1 ? atoi(argv[1]) : 0;
+    long steps = argc > 2 ? atol(argv[2]) : 1000;
     long *a = calloc(N, sizeof *a), *b = calloc(N, sizeof *b);
     int *i1 = malloc((size_t)steps * sizeof *i1), *i2 = malloc((size_t)steps * sizeof *i2);
     if (steps < 1 || !a || !b || !i1 || !i2)
