@@ -17,7 +17,8 @@
  *    load queue caps the misses in flight; an access waits for its
  *    registers' writers to commit: a miss whose address an addition
  *    computed after an older miss waits for that miss (out of order, or
- *    with the addition first, the two overlap);
+ *    with the addition first, the two overlap), an x86 load-op's load
+ *    micro-operation too;
  *  - [dtlb]: each first-level miss of a chain of dependent loads adds the second level's time, each walk
  *    the walk's.
  *
@@ -241,6 +242,27 @@ static void test_inorder(void)
     r[n++] = rec(&ldc, fresh(1));
     ei = exposed(&in, r, n);
     CHECK(ei == 1, "address, miss, miss at it: in order %g latencies (expected 1)", ei);
+    /* (g) as (f), the second miss an x86 load-op's load micro-operation (add x16, [x14]): the same rule */
+    static edan_insn ldop;
+    ldop = load(EDAN_REG_X(16), EDAN_REG_X(14), 0);
+    ldop.rs1 = EDAN_REG_X(14);
+    ldop.n_src = 2;
+    ldop.src[1] = EDAN_REG_X(16);
+    ldop.op_cls = EDAN_CLASS_INT;
+    ldop.uops = EDAN_UOP_LOAD | EDAN_UOP_OP;
+    n = 0;
+    r[n++] = rec(&lda, fresh(0));
+    r[n++] = rec(&addr, 0);
+    r[n++] = rec(&ldop, fresh(1));
+    ei = exposed(&in, r, n), eo = exposed(&o3, r, n);
+    CHECK(ei == 2 && eo == 1,
+          "miss, address, load-op's miss at it: in order %g latencies (expected 2), out of order %g (1)", ei, eo);
+    n = 0;
+    r[n++] = rec(&addr, 0);
+    r[n++] = rec(&lda, fresh(0));
+    r[n++] = rec(&ldop, fresh(1));
+    ei = exposed(&in, r, n);
+    CHECK(ei == 1, "address, miss, load-op's miss at it: in order %g latencies (expected 1)", ei);
 }
 
 /*

@@ -77,9 +77,11 @@ STEP_INLINE lv start_finish(edan_timing *t, int j, lv *a, bool div, tick *units,
  * Commit is in order: an access whose address was computed after an older
  * miss waits for that miss's data. a: the request's time, lanes 0 .., made
  * no earlier. A load's memory predecessors (stores) are not registers:
- * forwarding and the store sets take them. Only the scalar step
- * (timing_lanes.h) calls it: an x86 instruction split into micro-operations
- * (timing_uops.h) on an in-order core keeps the issue rule alone.
+ * forwarding and the store sets take them. The scalar step (timing_lanes.h)
+ * calls it; an x86 instruction split into micro-operations (timing_uops.h)
+ * applies the same rule to its load's address registers (uop_ready()), its
+ * store micro-operation keeping the issue rule (its data is its own
+ * operation's, which has not committed).
  */
 STEP_INLINE void inorder_access(edan_timing *t, const uint64_t *preds, size_t n_preds, bool is_load, tick *a)
 {

@@ -143,7 +143,9 @@ enum { UG_ADDR, UG_MEM, UG_OP, UG_N };
  * it wrote one of the address registers (UG_ADDR; also when a later
  * instruction wrote that register again and it reaches the vertex through
  * another one: the load then waits for it too, never less); the others, and
- * all of them without a load, are the operation's.
+ * all of them without a load, are the operation's. On an in-order core,
+ * ready[UG_N] is the latest commit of the load's address predecessors: its
+ * request goes once they have committed (inorder_access(), timing_inorder.h).
  */
 STEP_INLINE void uop_ready(edan_timing *t, const edan_exec *rec, const uint64_t *preds, size_t n_preds,
                            tick (*ready)[MAXK], uint64_t *src)
@@ -154,7 +156,7 @@ STEP_INLINE void uop_ready(edan_timing *t, const edan_exec *rec, const uint64_t 
     const tick *rows[UG_N][PRED_CHUNK];
     size_t n[UG_N] = {0, 0, 0};
     *src = 0;
-    for (int g = 0; g < UG_N; g++)
+    for (int g = 0; g <= UG_N; g++)
         memset(ready[g], 0, sizeof ready[g]);
     for (size_t i = 0; i < n_preds; i++) {
         const uint64_t p = preds[i];
@@ -167,6 +169,8 @@ STEP_INLINE void uop_ready(edan_timing *t, const edan_exec *rec, const uint64_t 
         const int g = mem ? UG_MEM : addr ? UG_ADDR : UG_OP;
         if (mem)
             *src = *src ? UINT64_MAX : p + 1;
+        if (g == UG_ADDR && INORDER(t)) /* once per address predecessor: not the common case's cost */
+            max_rows(t, (const tick *const[]){ROW(t->Cx, w)}, 1, ready[UG_N]);
         rows[g][n[g]++] = ROW(t->F, w);
         if (n[g] == PRED_CHUNK) {
             max_rows(t, rows[g], n[g], ready[g]);
@@ -190,7 +194,7 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
     const uint64_t v = t->v;
     const bool has_load = in->uops & EDAN_UOP_LOAD, has_store = in->uops & EDAN_UOP_STORE;
     _Alignas(32) lanes ft, tmp, dL, aL, bL, dO, fO, dS, aS, fS;
-    _Alignas(32) tick ready[UG_N][MAXK];
+    _Alignas(32) tick ready[UG_N + 1][MAXK]; /* + 1: the address predecessors' commits, in order (uop_ready()) */
     uint64_t src = 0;
     /* each is written before it is read (dO without a load, fS with a store): so that the compiler sees it too */
     for (int j = 0; j < Kp; j += TIMING_LW) {
@@ -217,7 +221,8 @@ STEP_INLINE int step_uops(edan_timing *t, const edan_exec *rec, const uint64_t *
             store_sets(t, rec, true, aL);
         for (int j = 0; j < Kp; j += TIMING_LW) {
             const lv x = lv_max(lv_ld(aL + j), lv_ld(ready[UG_MEM] + j));
-            lv_st(aL + j, INORDER(t) ? inorder_start(t, j, x) : x);
+            /* in order: it issues in order, and its request waits for its address registers' writers' commits */
+            lv_st(aL + j, INORDER(t) ? lv_max(inorder_start(t, j, x), lv_ld(ready[UG_N] + j)) : x);
         }
         rd = edan_cache_access(&t->dc, rec->addr, in->mem_size, false);
         count_access(t, &rd);
