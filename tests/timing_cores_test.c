@@ -156,6 +156,30 @@ static void test_mshrs(const char *name, uint32_t want_mshrs)
  *      order the 2 start no earlier than the user, 2 a cycle (one cycle
  *      more than without them); out of order long before (none more).
  */
+/*
+ * A miss (lda), an addition (addr) of an independent register, then last,
+ * a miss at the address addr computed: in order 2 latencies (the access
+ * waits for addr's commit, behind the first miss), out of order 1; with the
+ * addition first, 1 in order too.
+ */
+static void address_after_miss(const edan_machine *in, const edan_machine *o3, const edan_insn *lda,
+                               const edan_insn *addr, const edan_insn *last, const char *what)
+{
+    static edan_exec r[3];
+    r[0] = rec(lda, fresh(0));
+    r[1] = rec(addr, 0);
+    r[2] = rec(last, fresh(1));
+    const double ei = exposed(in, r, 3), eo = exposed(o3, r, 3);
+    CHECK(ei == 2 && eo == 1,
+          "miss, address, %s at it: in order %g latencies (expected 2: the address commits after the first "
+          "miss), out of order %g (1)",
+          what, ei, eo);
+    r[0] = rec(addr, 0);
+    r[1] = rec(lda, fresh(0));
+    const double ef = exposed(in, r, 3);
+    CHECK(ef == 1, "address, miss, %s at it: in order %g latencies (expected 1)", what, ef);
+}
+
 static void test_inorder(void)
 {
     static edan_exec r[MAXN];
@@ -224,45 +248,18 @@ static void test_inorder(void)
           "order (expected 1: they start with the user, 2 a cycle), %g out of order (expected 0)",
           i4 - i2, o4 - o2);
     /* (f) a miss, an addition of an independent register, a miss at the address it computed */
-    static edan_insn addr, ldc;
+    static edan_insn addr, ldc, ldop;
     addr = add(EDAN_REG_X(14), EDAN_REG_X(4), 0);
     ldc = load(EDAN_REG_X(15), EDAN_REG_X(14), 0);
-    n = 0;
-    r[n++] = rec(&lda, fresh(0));
-    r[n++] = rec(&addr, 0);
-    r[n++] = rec(&ldc, fresh(1));
-    ei = exposed(&in, r, n), eo = exposed(&o3, r, n);
-    CHECK(ei == 2 && eo == 1,
-          "miss, address, miss at it: in order %g latencies (expected 2: the address commits after the first "
-          "miss), out of order %g (1)",
-          ei, eo);
-    n = 0;
-    r[n++] = rec(&addr, 0);
-    r[n++] = rec(&lda, fresh(0));
-    r[n++] = rec(&ldc, fresh(1));
-    ei = exposed(&in, r, n);
-    CHECK(ei == 1, "address, miss, miss at it: in order %g latencies (expected 1)", ei);
+    address_after_miss(&in, &o3, &lda, &addr, &ldc, "miss");
     /* (g) as (f), the second miss an x86 load-op's load micro-operation (add x16, [x14]): the same rule */
-    static edan_insn ldop;
     ldop = load(EDAN_REG_X(16), EDAN_REG_X(14), 0);
     ldop.rs1 = EDAN_REG_X(14);
     ldop.n_src = 2;
     ldop.src[1] = EDAN_REG_X(16);
     ldop.op_cls = EDAN_CLASS_INT;
     ldop.uops = EDAN_UOP_LOAD | EDAN_UOP_OP;
-    n = 0;
-    r[n++] = rec(&lda, fresh(0));
-    r[n++] = rec(&addr, 0);
-    r[n++] = rec(&ldop, fresh(1));
-    ei = exposed(&in, r, n), eo = exposed(&o3, r, n);
-    CHECK(ei == 2 && eo == 1,
-          "miss, address, load-op's miss at it: in order %g latencies (expected 2), out of order %g (1)", ei, eo);
-    n = 0;
-    r[n++] = rec(&addr, 0);
-    r[n++] = rec(&lda, fresh(0));
-    r[n++] = rec(&ldop, fresh(1));
-    ei = exposed(&in, r, n);
-    CHECK(ei == 1, "address, miss, load-op's miss at it: in order %g latencies (expected 1)", ei);
+    address_after_miss(&in, &o3, &lda, &addr, &ldop, "load-op's miss");
 }
 
 /*
