@@ -141,22 +141,6 @@ static void test_mshrs(const char *name, uint32_t want_mshrs)
 }
 
 /*
- * In order against out of order on the same sizes (the minor file's core,
- * and the same with model = o3).
- *  (a) miss A, a use of A, miss B (independent of A): in order B waits for
- *      the use, which waits for A: two latencies; out of order one.
- *  (b) miss A, miss B, then the uses: both in order and out of order one
- *      latency (the load does not block at its issue).
- *  (c) a 300-cycle division, an addition that waits for it, a miss: in
- *      order the miss starts after the addition, its latency adds to the
- *      division's (one latency exposed); out of order it overlaps it (none).
- *  (d) n independent misses: lq_entries in flight at once (2 on the minor
- *      core): n / 2 latencies.
- *  (e) a division, an addition that uses it, 2 independent additions: in
- *      order the 2 start no earlier than the user, 2 a cycle (one cycle
- *      more than without them); out of order long before (none more).
- */
-/*
  * A miss (lda), an addition (addr) of an independent register, then last,
  * a miss at the address addr computed: in order 2 latencies (the access
  * waits for addr's commit, behind the first miss), out of order 1; with the
@@ -180,6 +164,22 @@ static void address_after_miss(const edan_machine *in, const edan_machine *o3, c
     CHECK(ef == 1, "address, miss, %s at it: in order %g latencies (expected 1)", what, ef);
 }
 
+/*
+ * In order against out of order on the same sizes (the minor file's core,
+ * and the same with model = o3).
+ *  (a) miss A, a use of A, miss B (independent of A): in order B waits for
+ *      the use, which waits for A: two latencies; out of order one.
+ *  (b) miss A, miss B, then the uses: both in order and out of order one
+ *      latency (the load does not block at its issue).
+ *  (c) a 300-cycle division, an addition that waits for it, a miss: in
+ *      order the miss starts after the addition, its latency adds to the
+ *      division's (one latency exposed); out of order it overlaps it (none).
+ *  (d) n independent misses: lq_entries in flight at once (2 on the minor
+ *      core): n / 2 latencies.
+ *  (e) a division, an addition that uses it, 2 independent additions: in
+ *      order the 2 start no earlier than the user, 2 a cycle (one cycle
+ *      more than without them); out of order long before (none more).
+ */
 static void test_inorder(void)
 {
     static edan_exec r[MAXN];
