@@ -6,9 +6,9 @@
  * validation/calibrate.py compares the extra cycles a step of the random loop takes over the predictable
  * one, in gem5 and in the timing model (machine key mispredict_penalty), per mispredicted branch as each
  * counts them. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "calib.h"
 
 __attribute__((noinline)) long branch(long steps, unsigned long mask)
 {
@@ -30,10 +30,8 @@ int main(int argc, char **argv)
     long steps = argc > 2 ? atol(argv[2]) : 10000;
     if (steps < 1)
         return 1;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = calib_now();
     long r = branch(steps, mask);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("%ld\n%0.9f\n", r % 2, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    calib_print(r % 2, t0, calib_now());
     return 0;
 }

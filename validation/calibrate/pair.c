@@ -5,10 +5,9 @@
  * Out of order, and in order where the core keeps two misses in flight, a step costs about one memory
  * latency without the use; validation/calibrate.py compares gem5's step with the timing model's. The
  * loads and the additions are one asm block so that the compiler keeps their order. RISC-V only. */
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "calib.h"
 
 #define N (1 << 20)
 
@@ -32,13 +31,6 @@ __attribute__((noinline)) long pair(const long *a, const long *b, const int *i1,
     return y;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int main(int argc, char **argv)
 {
     int use = argc > 1 ? atoi(argv[1]) : 0;
@@ -47,16 +39,13 @@ int main(int argc, char **argv)
     int *i1 = malloc((size_t)steps * sizeof *i1), *i2 = malloc((size_t)steps * sizeof *i2);
     if (steps < 1 || !a || !b || !i1 || !i2)
         return 1;
-    uint64_t x = 88172645463325252ull;
+    uint64_t x = CALIB_SEED;
     for (long s = 0; s < steps; s++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        i1[s] = (int)(x % N);
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        i2[s] = (int)(x % N);
+        i1[s] = (int)(calib_rand(&x) % N);
+        i2[s] = (int)(calib_rand(&x) % N);
     }
-    double t0 = now();
+    double t0 = calib_now();
     long y = pair(a, b, i1, i2, steps, use);
-    double t1 = now();
-    printf("%ld\n%.9f\n", y, t1 - t0);
+    calib_print(y, t0, calib_now());
     return 0;
 }

@@ -5,9 +5,9 @@
  *   serial STEPS     (kernel: serial)
  * validation/calibrate.py compares the cycles an iteration takes in gem5 and in the timing model
  * (machine key serialize_cycles), from two loops of different lengths. */
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "calib.h"
 
 __attribute__((noinline)) long serial(long steps)
 {
@@ -25,10 +25,8 @@ int main(int argc, char **argv)
     long steps = argc > 1 ? atol(argv[1]) : 10000;
     if (steps < 1)
         return 1;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = calib_now();
     long r = serial(steps);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("%ld\n%0.9f\n", r % 2, (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+    calib_print(r % 2, t0, calib_now());
     return 0;
 }
