@@ -53,11 +53,19 @@ static edan_timing *pf_run(const edan_exec *r, size_t n, const edan_timing_sampl
  * from line to line. Sampled at periods of 16000 after an exact start of
  * 40 periods of each shorter length, the slope (cycles at 300 ns less at
  * 50 ns) is within 3 % of --exact's on each of 4 streams with the warm-up
- * a machine with prefetchers gets (0.3 to 2.0 % off); with the warm-up
- * of one without them it was 7.8 to 11.6 % high, which the last check
- * asserts (more than 5 % off on 3 streams of 4) so that the first can fail.
- * streams: the first of the 4 (fewer in the sanitizer build: the last
- * check, over the 4, is then the normal build's).
+ * a machine with prefetchers gets (0.0 to 1.1 % off). With the warm-up of
+ * one without them the slope was more than 5 % off on 3 of the 4 while
+ * functional warming's in-flight rule kept every source in one cell and
+ * drew hit by hit (7.8 to 11.6 % high when this test was written); with
+ * cells by source and one draw per prefetched line (timing_internal.h) an
+ * eighth of that warm-up leaves it 1.5 to 3.4 % low and none 2.8 to 3.7 %
+ * low: these streams no longer tell the warm-ups apart (the stride
+ * machine's programs still do, docs/model.md). The exact start schedules
+ * 95 % of the records; the second check asserts that the rest was skipped,
+ * so that the skips' functional warming is what the first can catch.
+ * Without the exact start (36 % scheduled) the slope is 4 to 11 % off
+ * either way, the units' own spread.
+ * streams: the first of the 4 (fewer in the sanitizer build).
  */
 static void test_stride_streams(int streams)
 {
@@ -69,9 +77,6 @@ static void test_stride_streams(int streams)
     for (int i = 0; i < 4; i++)
         op[i] = add(EDAN_REG_X(7 + i), EDAN_REG_X(7 + i), 0x1004 + 4 * (uint64_t)i);
     const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 40, 0};
-    const edan_timing_sampling old = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP / EDAN_TIMING_SAMPLE_PF_WARMUP,
-                                      16000, 40, 0};
-    int old_off = 0;
     for (int trial = 0; trial < streams; trial++) {
         rt_seed(9090 + (uint64_t)trial);
         uint64_t at[S], pages = 0;
@@ -92,23 +97,20 @@ static void test_stride_streams(int streams)
         }
         edan_timing *e = pf_run(r, N, NULL);
         edan_timing *t = e ? pf_run(r, N, &smp) : NULL;
-        edan_timing *o = t ? pf_run(r, N, &old) : NULL;
-        if (o) {
-            const double exact = slope_cycles(e), sampled = slope_cycles(t), before = slope_cycles(o);
+        if (t) {
+            const double exact = slope_cycles(e), sampled = slope_cycles(t);
+            edan_timing_sample_info info;
+            edan_timing_sample_info_get(t, &info);
             CHECK(exact > 0 && fabs(sampled - exact) <= 0.03 * exact,
-                  "stride streams %d: the slope sampled %.0f cycles, exact %.0f (%+.2f %%; the old warm-up %+.2f %%)",
-                  trial, sampled, exact, 100 * (sampled - exact) / exact, 100 * (before - exact) / exact);
-            old_off += fabs(before - exact) > 0.05 * exact;
+                  "stride streams %d: the slope sampled %.0f cycles, exact %.0f (%+.2f %%)", trial, sampled, exact,
+                  100 * (sampled - exact) / exact);
+            CHECK(info.sampled && !info.covered && info.detailed < N,
+                  "stride streams %d: %llu of %d records scheduled in detail: not a sample", trial,
+                  (unsigned long long)info.detailed, (int)N);
         }
-        edan_timing_free(o);
         edan_timing_free(t);
         edan_timing_free(e);
     }
-    if (streams >= 4)
-        CHECK(old_off >= 3,
-              "the warm-up without prefetchers 5 %% off on %d of 4 streams: the streams do not tell the "
-              "warm-ups apart",
-              old_off);
 }
 
 /*

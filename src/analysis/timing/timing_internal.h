@@ -252,12 +252,14 @@ typedef struct timing_skip {
  */
 typedef struct timing_wline {
     uint64_t line, ins, pc;
-    uint32_t prefetch; /* brought by a prefetch (else a demand miss) */
+    uint8_t prefetch; /* brought by a prefetch (else a demand miss) */
+    uint8_t src;      /* where the request found the line: 1 the L2, ..., the hierarchy's levels: memory */
+    uint16_t u;       /* a prefetched line's draw in [0, 1), times 2^16 (warm_in_flight()) */
 } timing_wline;
 
 /*
- * Per cell (a pc's slot, the kind of request that brought the line, the
- * distance in instructions from it): of the L1d hits the schedule did on a
+ * Per cell (a pc's slot, the kind of request that brought the line, where it
+ * found the line, the distance in instructions from it): of the L1d hits the schedule did on a
  * line of the table, how many (seen) and how many found it on its way
  * (on_way), both halved at TIMING_WARM_DECAY; credit: the skips' training
  * counter (warm_in_flight(), below).
@@ -472,6 +474,7 @@ struct edan_timing {
      */
     timing_wline *wline;
     timing_wcell *wcell;
+    uint16_t wdraw; /* the last prefetched line's draw (timing_wline's u): a golden-ratio sequence */
     /*
      * memory-dependence prediction (store sets, as gem5's): per block (direct
      * mapped, timing_ss_block) its last store; per pc the set + 1 (SSIT); per
@@ -588,43 +591,63 @@ const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
  *
  * So the skips take the decision the schedule made in the same place: per
  * line the L1d received, the instruction of its request, whether a demand
- * miss or a prefetch brought it and the demand miss's pc (t->wline); the
- * schedule's L1d hits on such a line count, per cell (the hitting pc's slot,
- * the request's kind: the pc's own demand miss, another pc's, a prefetch;
- * the instructions since the request, log2 buckets), how many there were
- * and how many it found on their way (t->wcell, warm_learn()); a skip's L1d
- * hit on such a line trains as on its way at its cell's rate, by a
- * deterministic credit counter (warm_in_flight()), and one whose cell the
- * schedule never filled does not (the rule before). The schedule's
+ * miss or a prefetch brought it, where the request found it and the demand
+ * miss's pc (t->wline); the schedule's L1d hits on such a line count, per
+ * cell (the hitting pc's slot, the request's kind: the pc's own demand miss,
+ * another pc's, a prefetch; its source: the L2, an L3, memory; the
+ * instructions since the request, log2 buckets), how many there were and
+ * how many it found on their way (t->wcell, warm_learn()); a skip's L1d hit
+ * on such a line trains as on its way at its cell's rate, and one whose
+ * cell the schedule never filled does not (the rule before). At the rate:
+ * on a line a demand miss brought, by the cell's deterministic credit
+ * counter, hit by hit; on a prefetched line, by one draw for the line (a
+ * golden-ratio sequence over the prefetched lines), on its way while the
+ * draw lies below the rate of the hit's distance, so that its hits on their
+ * way come first and in a run, as a late prefetch's do (warm_in_flight()).
+ * The source keeps apart a line on its way for a dozen cycles (the L2's)
+ * from one on its way for hundreds (memory's), which a stream hits at the
+ * same distances; the draw keeps a late prefetched line's run whole, where
+ * the credit counter spread its rate over the hits of every line and the
+ * stride 8 walk of spills.2mm's row trained on every other one, unlocked,
+ * and missed to memory 144 times in the skips against --exact's 22. The
+ * credit counter stays for the demand misses' lines: one draw per line
+ * locked the stream of NPB MG's kind (timing_sample_prefetch.c) that the
+ * schedule keeps unlocked (docs/model.md has the figures). The schedule's
  * stretches are the units, their warm-ups and the exact start. No time and
  * no constant per program: the distance in instructions tells a stream's
  * next access one iteration after its miss (on its way) from the one two
  * iterations after (there).
  */
-#define TIMING_WARM_PCS 1024   /* the cells' pc slots */
-#define TIMING_WARM_KINDS 3    /* the request: the hitting pc's own demand miss, another pc's, a prefetch */
-#define TIMING_WARM_BUCKETS 16 /* instructions since the request: 0-1, 2-3, 4-7, ..., 2^15 and more */
+#define TIMING_WARM_PCS 1024     /* the cells' pc slots */
+#define TIMING_WARM_KINDS 3      /* the request: the hitting pc's own demand miss, another pc's, a prefetch */
+#define TIMING_WARM_BUCKETS 16   /* instructions since the request: 0-1, 2-3, 4-7, ..., 2^15 and more */
+#define TIMING_WARM_SRCS 4       /* where the request found the line: the L2, an L3, memory (a level beyond, clamped) */
+#define TIMING_WARM_GOLDEN 40503 /* 2^16 (sqrt(5) - 1) / 2: the prefetched lines' draws, a golden-ratio sequence */
+
 #define TIMING_WARM_DECAY 1024 /* a cell's counts halve when seen reaches it: the recent ones count most */
 
 /* The cell of an L1d hit by pc on line at the current instruction, NULL when the table holds no request of the line. */
-static inline timing_wcell *warm_cell(edan_timing *t, uint64_t pc, uint64_t line)
+static inline timing_wcell *warm_cell(edan_timing *t, uint64_t pc, uint64_t line, timing_wline **wp)
 {
-    const timing_wline *w = &t->wline[edan_memtime_slot(line)];
+    timing_wline *w = &t->wline[edan_memtime_slot(line)];
     if (w->line != line + 1)
         return NULL;
+    *wp = w;
     const uint64_t d = t->n.instructions - w->ins;
     uint32_t b = d < 2 ? 0 : 63u - (uint32_t)__builtin_clzll(d);
     if (b >= TIMING_WARM_BUCKETS)
         b = TIMING_WARM_BUCKETS - 1;
     const uint32_t kind = w->prefetch ? 2 : w->pc != pc;
+    const uint32_t src = w->src < TIMING_WARM_SRCS ? w->src : TIMING_WARM_SRCS - 1;
     const size_t slot = edan_memtime_slot(pc) & (TIMING_WARM_PCS - 1);
-    return &t->wcell[(slot * TIMING_WARM_KINDS + kind) * TIMING_WARM_BUCKETS + b];
+    return &t->wcell[((slot * TIMING_WARM_KINDS + kind) * TIMING_WARM_SRCS + src) * TIMING_WARM_BUCKETS + b];
 }
 
 /* A scheduled access (r) of pc: an L1d hit counts into its cell, with the schedule's decision in_flight. */
 static inline void warm_learn(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r, bool in_flight)
 {
-    timing_wcell *c = r->level == 0 ? warm_cell(t, pc, addr >> t->line_shift) : NULL;
+    timing_wline *w;
+    timing_wcell *c = r->level == 0 ? warm_cell(t, pc, addr >> t->line_shift, &w) : NULL;
     if (!c)
         return;
     if (c->seen >= TIMING_WARM_DECAY) {
@@ -639,9 +662,12 @@ static inline void warm_learn(edan_timing *t, uint64_t pc, uint64_t addr, const 
 /* A skipped access (r) of pc: whether it trains as an L1d hit on its line on its way (at its cell's rate). */
 static inline bool warm_in_flight(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r)
 {
-    timing_wcell *c = r->level == 0 ? warm_cell(t, pc, addr >> t->line_shift) : NULL;
+    timing_wline *w;
+    timing_wcell *c = r->level == 0 ? warm_cell(t, pc, addr >> t->line_shift, &w) : NULL;
     if (!c || !c->seen)
         return false;
+    if (w->prefetch) /* one draw for the line: its hits on their way come first, in a run */
+        return (uint32_t)w->u * c->seen < (uint32_t)c->on_way << 16;
     c->credit += c->on_way; /* < 2 * TIMING_WARM_DECAY */
     if (c->credit < c->seen)
         return false;
@@ -654,12 +680,13 @@ static inline void warm_note(edan_timing *t, uint64_t pc, uint64_t addr, const e
 {
     if (r->level > 0) {
         const uint64_t line = addr >> t->line_shift;
-        t->wline[edan_memtime_slot(line)] = (timing_wline){line + 1, t->n.instructions, pc, 0};
+        t->wline[edan_memtime_slot(line)] = (timing_wline){line + 1, t->n.instructions, pc, 0, (uint8_t)r->level, 0};
     }
     for (uint32_t i = 0; i < n; i++) {
         const edan_prefetch_issue *pi = &t->pf.issue[i];
         if (pi->level == 0)
-            t->wline[edan_memtime_slot(pi->line)] = (timing_wline){pi->line + 1, t->n.instructions, pc, 1};
+            t->wline[edan_memtime_slot(pi->line)] =
+                (timing_wline){pi->line + 1, t->n.instructions, pc, 1, pi->src, t->wdraw += TIMING_WARM_GOLDEN};
     }
 }
 

@@ -177,7 +177,8 @@ int edan_timing_set_sampling(edan_timing *t, const edan_timing_sampling *cfg, ed
         s->cfg.warmup *= EDAN_TIMING_SAMPLE_PF_WARMUP;
     if (t->pf.any && !t->n_groups) { /* functional warming's in-flight rule (timing_internal.h) */
         t->wline = calloc((size_t)1 << EDAN_MEMTIME_INFLIGHT_BITS, sizeof *t->wline);
-        t->wcell = calloc((size_t)TIMING_WARM_PCS * TIMING_WARM_KINDS * TIMING_WARM_BUCKETS, sizeof *t->wcell);
+        t->wcell = calloc((size_t)TIMING_WARM_PCS * TIMING_WARM_KINDS * TIMING_WARM_SRCS * TIMING_WARM_BUCKETS,
+                          sizeof *t->wcell);
         if (!t->wline || !t->wcell) {
             free(t->wline);
             free(t->wcell);
