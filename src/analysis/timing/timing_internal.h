@@ -606,11 +606,12 @@ const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
  * way come first and in a run, as a late prefetch's do (warm_in_flight()).
  * The source keeps apart a line on its way for a dozen cycles (the L2's)
  * from one on its way for hundreds (memory's), which a stream hits at the
- * same distances; the draw keeps a late prefetched line's run whole, where
- * the credit counter spread its rate over the hits of every line and the
- * stride 8 walk of spills.2mm's row trained on every other one, unlocked,
- * and missed to memory 144 times in the skips against --exact's 22. The
- * credit counter stays for the demand misses' lines: one draw per line
+ * same distances: in one cell, the stride-8 walk of spills.2mm's row
+ * trained on every other hit of its L2 lines, unlocked, and missed to
+ * memory 144 times in the skips against --exact's 22 (43 by source). The
+ * draw keeps a late prefetched line's run of hits on their way whole, where
+ * a credit counter spreads it over the lines' hits. The credit counter
+ * stays for the demand misses' lines: one draw per line
  * locked the stream of NPB MG's kind (timing_sample_prefetch.c) that the
  * schedule keeps unlocked (docs/model.md has the figures). The schedule's
  * stretches are the units, their warm-ups and the exact start. No time and
