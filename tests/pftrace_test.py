@@ -225,6 +225,19 @@ def edan_side():
     p = tool("compare", g, path, "--pc", "0x100", "--level", "0")
     check(p.returncode == 0 and "pc 0x100 at level 0: 8 trainings in gem5" in p.stdout and "gem5 / edan" in p.stdout,
           "compare: exit %d: %s %s" % (p.returncode, p.stdout[-300:], p.stderr))
+    # a squash after its access's first use: the cache model writes the access's U line, the timing model then
+    # its Q line (the prefetch was not sent yet): one squash, no use, nothing sent
+    sq = os.path.join(TMP, "squash.txt")
+    with open(sq, "w") as f:
+        f.write("A 100 2000 1 0\nT 0 100 2000 64 7\nI 0 100 2040 1 0\nS 0 81 10.00 30.00 50.00\n"
+                "A 100 2040 0 1\nU 0 100 2040\nT 0 100 2040 64 7\nQ 0 81 20.00\nA 100 2080 1 0\n")
+    p = tool("edan", sq, "--json")
+    r = json.loads(p.stdout)["levels"]["0"]["0x100"] if p.returncode == 0 else {}
+    check(r.get("squashed") == 1 and r.get("sent") == 0 and r.get("late") == 0 and r.get("ontime") == 0,
+          "a squash after its access's U line: %s (%s)" % (r, p.stderr.strip()))
+    qs = sum(1 for x in lines if x.startswith("Q 0 "))
+    sq0 = sum(r["squashed"] for r in got.get("0", {}).values())
+    check(sq0 == qs, "level 0: %d squashed over the pcs, %d Q lines" % (sq0, qs))
     # an unwritable path: named, the run goes on
     p, rep = edan_run(("EDAN_PREFETCH_TRACE", os.path.join(TMP, "no", "such", "dir", "t.txt")))
     check(rep is not None and "EDAN_PREFETCH_TRACE" in p.stderr, "an unwritable trace path: %s" % p.stderr[-200:])

@@ -230,6 +230,10 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
     issued = {}   # (level, line) -> pc of its last I line
     used = {}     # (level, line) -> pc: a U line whose F line (below the L1d) may follow
     flight = None  # the line of the last A line, if it found its line on its way
+    # the L1d's U lines since the last A line: (level, line) -> (pc, "ontime" | "late"). The timing model writes
+    # its Q line (the access came before the prefetch was sent) after the cache model's U line of the same access,
+    # which popped the prefetch from `issued`: the Q takes the use back and counts the squash.
+    u_access = {}
     for no, text in enumerate(lines, 1):
         f = text.split()
         if not f:
@@ -238,6 +242,7 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
         k = f[0]
         try:
             if k == "A":
+                u_access = {}
                 pc = hexint(f[1], where)
                 flight = hexint(f[2], where) // LINE if f[4] == "1" else None
                 if not outside(pc, lo, hi):
@@ -255,7 +260,9 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
                     if ipc is None or outside(ipc, lo, hi):
                         continue
                     if lv == 0:  # late: the access before it found the line on its way
-                        row(out, lv, ipc)["late" if flight == addr // LINE else "ontime"] += 1
+                        use = "late" if flight == addr // LINE else "ontime"
+                        row(out, lv, ipc)[use] += 1
+                        u_access[(lv, addr // LINE)] = (ipc, use)
                     else:
                         used[(lv, addr // LINE)] = ipc
                         row(out, lv, ipc)["ontime"] += 1
@@ -285,10 +292,15 @@ def parse_edan(lines, name="<edan>", lo=None, hi=None):
             if k in ("S", "D", "F", "Q"):
                 ln = hexint(f[2], where)
                 pc = issued.get((lv, ln)) if k in ("S", "D", "Q") else used.pop((lv, ln), None)
+                took_back = None
                 if k == "Q":
                     issued.pop((lv, ln), None)
+                    if pc is None and (lv, ln) in u_access:  # its access's U line came first: not a use
+                        pc, took_back = u_access.pop((lv, ln))
                 if pc is None or outside(pc, lo, hi):
                     continue
+                if took_back:
+                    row(out, lv, pc)[took_back] -= 1
                 r = row(out, lv, pc)
                 if k == "D":
                     r["full"] += 1
