@@ -259,8 +259,8 @@ typedef struct timing_wline {
 
 /*
  * Per cell (a pc's slot, the kind of request that brought the line, where it
- * found the line, the distance in instructions from it): of the L1d hits the schedule did on a
- * line of the table, how many (seen) and how many found it on its way
+ * found the line, the distance in instructions from it): of the L1d hits the
+ * schedule did on a line of the table, how many (seen) and how many found it on its way
  * (on_way), both halved at TIMING_WARM_DECAY; credit: the skips' training
  * counter (warm_in_flight(), below).
  */
@@ -611,9 +611,9 @@ const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
  * memory 144 times in the skips against --exact's 22 (43 by source). The
  * draw keeps a late prefetched line's run of hits on their way whole, where
  * a credit counter spreads it over the lines' hits. The credit counter
- * stays for the demand misses' lines: one draw per line
- * locked the stream of NPB MG's kind (timing_sample_prefetch.c) that the
- * schedule keeps unlocked (docs/model.md has the figures). The schedule's
+ * stays for the demand misses' lines: one draw per line locked the stream
+ * of NPB MG's kind (timing_sample_prefetch.c) that the schedule keeps
+ * unlocked (docs/model.md has the figures). The schedule's
  * stretches are the units, their warm-ups and the exact start. No time and
  * no constant per program: the distance in instructions tells a stream's
  * next access one iteration after its miss (on its way) from the one two
