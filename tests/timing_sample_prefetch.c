@@ -125,15 +125,17 @@ static void test_stride_streams(int streams)
  * no such hit sees the lines' stride alone, locks, and the skips count
  * another history: sampled, 68 misses and 1811 prefetches, the slope 81 %
  * low. With the rule that learns the schedule's decision the sampled misses
- * are 1744 (13 % off; slope 42 % low, 131 prefetches). The check: the L1d
- * misses within 20 % of --exact's. Not checked, and a limit of the rule:
- * with one record in 16 or 32 --exact's stream locks and the rule's
- * stays unlocked (L1d misses 4422 and 1975 against 160 and 75), where the
- * rule before agreed (docs/accuracy.md).
+ * were 1744 (13 % off; slope 42 % low, 131 prefetches), and with one record
+ * in 16 or 32 --exact's stream locks and that rule's stayed unlocked (L1d
+ * misses 4422 and 1975 against 160 and 75). With its cells by the source of
+ * the request and one draw per prefetched line (timing_internal.h): 1544,
+ * 166 and 78 against 1545, 160 and 75. The check, at one record in 40, 32
+ * and 16: the L1d misses within 20 % of --exact's (each fails with the rule
+ * before). Not checked: one record in 9, 351 against 262 (630 before).
  */
-static void test_inflight_lock(void)
+static void test_inflight_lock(int every)
 {
-    enum { N = 1200000, EVERY = 40 };
+    enum { N = 1200000 };
     static edan_exec r[N];
     static edan_insn ld, op[4];
     edan_machine m = pf_machine();
@@ -145,7 +147,7 @@ static void test_inflight_lock(void)
     const edan_timing_sampling smp = {EDAN_TIMING_SAMPLE_UNIT, EDAN_TIMING_SAMPLE_WARMUP, 16000, 0, 0};
     uint64_t at = 0;
     for (size_t i = 0; i < N; i++) {
-        if (i % EVERY) {
+        if (i % every) {
             r[i] = rec(&op[i % 4], 0);
             continue;
         }
@@ -158,9 +160,10 @@ static void test_inflight_lock(void)
         const edan_timing_counts *ce = edan_timing_counts_get(e), *ct = edan_timing_counts_get(t);
         const double me = (double)ce->level_misses[0], mt = (double)ct->level_misses[0];
         const double exact = slope_cycles(e), sampled = slope_cycles(t);
-        CHECK(me > 1000 && fabs(mt - me) <= 0.2 * me,
-              "in-flight lock: L1d misses sampled %.0f, exact %.0f; L1d prefetches %llu, %llu; slope %+.2f %%", mt, me,
-              (unsigned long long)ct->prefetch[0].issued, (unsigned long long)ce->prefetch[0].issued,
+        CHECK(me > 50 && fabs(mt - me) <= 0.2 * me,
+              "in-flight lock, one record in %d: L1d misses sampled %.0f, exact %.0f; L1d prefetches %llu, %llu; "
+              "slope %+.2f %%",
+              every, mt, me, (unsigned long long)ct->prefetch[0].issued, (unsigned long long)ce->prefetch[0].issued,
               100 * (sampled - exact) / exact);
     }
     edan_timing_free(t);
@@ -169,7 +172,9 @@ static void test_inflight_lock(void)
 
 void timing_sample_prefetch_tests(unsigned long *passed, unsigned long *failed, int streams)
 {
-    test_inflight_lock();
+    test_inflight_lock(40);
+    test_inflight_lock(32);
+    test_inflight_lock(16);
     test_stride_streams(streams);
     *passed += check_passed;
     *failed += check_failed;
