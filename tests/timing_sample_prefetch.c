@@ -53,18 +53,13 @@ static edan_timing *pf_run(const edan_exec *r, size_t n, const edan_timing_sampl
  * from line to line. Sampled at periods of 16000 after an exact start of
  * 40 periods of each shorter length, the slope (cycles at 300 ns less at
  * 50 ns) is within 3 % of --exact's on each of 4 streams with the warm-up
- * a machine with prefetchers gets (0.0 to 1.1 % off). With the warm-up of
- * one without them the slope was more than 5 % off on 3 of the 4 while
- * functional warming's in-flight rule kept every source in one cell and
- * drew hit by hit (7.8 to 11.6 % high when this test was written); with
- * cells by source and one draw per prefetched line (timing_internal.h) an
- * eighth of that warm-up leaves it 1.5 to 3.4 % low and none 2.8 to 3.7 %
- * low: these streams no longer tell the warm-ups apart (the stride
- * machine's programs still do, docs/model.md). The exact start schedules
- * 95 % of the records; the second check asserts that the rest was skipped,
- * so that the skips' functional warming is what the first can catch.
- * Without the exact start (36 % scheduled) the slope is 4 to 11 % off
- * either way, the units' own spread.
+ * a machine with prefetchers gets. Since functional warming's in-flight
+ * rule keeps its cells by source (timing_internal.h) these streams no
+ * longer tell that warm-up from a shorter one (the stride machine's
+ * programs still do: docs/model.md, docs/changelog.md), so the check that
+ * the first can fail is the second: the exact start schedules most of the
+ * records, and the rest must have been skipped, so that the skips'
+ * functional warming is what the first can catch.
  * streams: the first of the 4 (fewer in the sanitizer build).
  */
 static void test_stride_streams(int streams)

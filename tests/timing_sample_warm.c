@@ -53,7 +53,7 @@ static naive_cell *naive_cell_of(uint64_t pc, uint64_t line, uint64_t now, const
     while (b + 1 < TIMING_WARM_BUCKETS && ((uint64_t)2 << b) <= d) /* 2^(b+1) <= d: the next bucket */
         b++;
     const int kind = q->prefetch ? 2 : (q->pc == pc ? 0 : 1);
-    const int src = q->src < TIMING_WARM_SRCS ? q->src : TIMING_WARM_SRCS - 1;
+    const int src = q->src - 1; /* the L2 first: a request that found the line in the L1d brought nothing */
     for (size_t i = 0; i < n_cells; i++)
         if (cells[i].pc == pc && cells[i].kind == kind && cells[i].src == src && cells[i].bucket == b)
             return &cells[i];
@@ -97,7 +97,7 @@ static void test_against_naive(uint64_t seed)
         t->n.instructions += 1 + rt_below(rt_below(8) ? 4 : 3000); /* now and then far from every request */
         const int p = (int)rt_below(NPCS);
         const uint64_t pc = pcs[p], line = lines[rt_below(NLINES)];
-        const edan_cache_result r = {.level = rt_below(3) ? 0 : 1 + (int)rt_below(4)}; /* 4: beyond the cells' */
+        const edan_cache_result r = {.level = rt_below(3) ? 0 : 1 + (int)rt_below(TIMING_WARM_SRCS)};
         const bool scheduled = (i / 5000) % 3 != 2; /* stretches of schedule, then a skip */
         uint32_t n = 0;
         if (scheduled) {

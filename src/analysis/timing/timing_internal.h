@@ -253,7 +253,7 @@ typedef struct timing_skip {
 typedef struct timing_wline {
     uint64_t line, ins, pc;
     uint8_t prefetch; /* brought by a prefetch (else a demand miss) */
-    uint8_t src;      /* where the request found the line: 1 the L2, ..., the hierarchy's levels: memory */
+    uint8_t src;      /* where the request found the line: 1 the L2, ..., the hierarchy's levels (<= 3): memory */
     uint16_t u;       /* a prefetched line's draw in [0, 1), times 2^16 (warm_in_flight()) */
 } timing_wline;
 
@@ -606,23 +606,21 @@ const edan_timing *edan_timing_group_of(const edan_timing *t, int *k);
  * way come first and in a run, as a late prefetch's do (warm_in_flight()).
  * The source keeps apart a line on its way for a dozen cycles (the L2's)
  * from one on its way for hundreds (memory's), which a stream hits at the
- * same distances: in one cell, the stride-8 walk of spills.2mm's row
- * trained on every other hit of its L2 lines, unlocked, and missed to
- * memory 144 times in the skips against --exact's 22 (43 by source). The
- * draw keeps a late prefetched line's run of hits on their way whole, where
- * a credit counter spreads it over the lines' hits. The credit counter
- * stays for the demand misses' lines: one draw per line locked the stream
- * of NPB MG's kind (timing_sample_prefetch.c) that the schedule keeps
- * unlocked (docs/model.md has the figures). The schedule's
+ * same distances (in one cell spills.2mm's stride-8 row walk unlocked in
+ * the skips). The draw keeps a late prefetched line's run of hits on their
+ * way whole, where a credit counter spreads it over the lines' hits. The
+ * credit counter stays for the demand misses' lines: one draw per line
+ * locked the stream of NPB MG's kind (timing_sample_prefetch.c) that the
+ * schedule keeps unlocked. docs/model.md has the figures. The schedule's
  * stretches are the units, their warm-ups and the exact start. No time and
  * no constant per program: the distance in instructions tells a stream's
  * next access one iteration after its miss (on its way) from the one two
  * iterations after (there).
  */
-#define TIMING_WARM_PCS 1024     /* the cells' pc slots */
-#define TIMING_WARM_KINDS 3      /* the request: the hitting pc's own demand miss, another pc's, a prefetch */
-#define TIMING_WARM_BUCKETS 16   /* instructions since the request: 0-1, 2-3, 4-7, ..., 2^15 and more */
-#define TIMING_WARM_SRCS 4       /* where the request found the line: the L2, an L3, memory (a level beyond, clamped) */
+#define TIMING_WARM_PCS 1024   /* the cells' pc slots */
+#define TIMING_WARM_KINDS 3    /* the request: the hitting pc's own demand miss, another pc's, a prefetch */
+#define TIMING_WARM_BUCKETS 16 /* instructions since the request: 0-1, 2-3, 4-7, ..., 2^15 and more */
+#define TIMING_WARM_SRCS EDAN_MACHINE_MAX_DATA_LEVELS /* where the request found the line: the L2, an L3, memory */
 #define TIMING_WARM_GOLDEN 40503 /* 2^16 (sqrt(5) - 1) / 2: the prefetched lines' draws, a golden-ratio sequence */
 
 #define TIMING_WARM_DECAY 1024 /* a cell's counts halve when seen reaches it: the recent ones count most */
@@ -633,22 +631,21 @@ static inline timing_wcell *warm_cell(edan_timing *t, uint64_t pc, uint64_t line
     timing_wline *w = &t->wline[edan_memtime_slot(line)];
     if (w->line != line + 1)
         return NULL;
-    *wp = w;
+    if (wp)
+        *wp = w;
     const uint64_t d = t->n.instructions - w->ins;
     uint32_t b = d < 2 ? 0 : 63u - (uint32_t)__builtin_clzll(d);
     if (b >= TIMING_WARM_BUCKETS)
         b = TIMING_WARM_BUCKETS - 1;
     const uint32_t kind = w->prefetch ? 2 : w->pc != pc;
-    const uint32_t src = w->src < TIMING_WARM_SRCS ? w->src : TIMING_WARM_SRCS - 1;
     const size_t slot = edan_memtime_slot(pc) & (TIMING_WARM_PCS - 1);
-    return &t->wcell[((slot * TIMING_WARM_KINDS + kind) * TIMING_WARM_SRCS + src) * TIMING_WARM_BUCKETS + b];
+    return &t->wcell[((slot * TIMING_WARM_KINDS + kind) * TIMING_WARM_SRCS + (w->src - 1u)) * TIMING_WARM_BUCKETS + b];
 }
 
 /* A scheduled access (r) of pc: an L1d hit counts into its cell, with the schedule's decision in_flight. */
 static inline void warm_learn(edan_timing *t, uint64_t pc, uint64_t addr, const edan_cache_result *r, bool in_flight)
 {
-    timing_wline *w;
-    timing_wcell *c = r->level == 0 ? warm_cell(t, pc, addr >> t->line_shift, &w) : NULL;
+    timing_wcell *c = r->level == 0 ? warm_cell(t, pc, addr >> t->line_shift, NULL) : NULL;
     if (!c)
         return;
     if (c->seen >= TIMING_WARM_DECAY) {
