@@ -10,6 +10,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -51,7 +52,8 @@ int edan_file_digest(const char *path, char out[EDAN_DIGEST_LEN], edan_error *er
 /* What this command reads and writes                                    */
 /* ===================================================================== */
 
-/* Every input opened, by device and inode; every output declared or opened, by name. */
+/* Every input opened, by device and inode (added under the lock: a thread may open inputs, srcmap_ahead.h); every
+ * output declared or opened, by name. */
 #define MAX_INPUTS 256
 #define MAX_OUTPUTS 128
 static struct {
@@ -59,7 +61,8 @@ static struct {
     ino_t ino;
     char path[512], what[48];
 } inputs[MAX_INPUTS];
-static int n_inputs;
+static _Atomic int n_inputs;
+static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     char *path, *canon;
     char what[48];
@@ -139,9 +142,8 @@ static int remember_output(const char *path, const char *what, edan_error *err)
 }
 
 /*
- * The directories of generated files (--plot-dir, --csv-dir) that existed
- * when declared, by real path, and the files of theirs a commit replaced:
- * edan names those files itself, so replacing one is said
+ * The directories of generated files (--plot-dir, --csv-dir) that existed when declared, by real path, and the
+ * files of theirs a commit replaced: edan names those files itself, so replacing one is said
  * (edan_outputs_replaced), never silent.
  */
 #define MAX_DIRS 8
@@ -225,15 +227,18 @@ static int add_input(const struct stat *st, const char *path, const char *what, 
 {
     /* remembered even when it is an output: the output's commit refuses to replace it (edan_output_commit) */
     bool known = false;
-    for (int i = 0; i < n_inputs && !known; i++)
+    pthread_mutex_lock(&inputs_lock);
+    const int n = n_inputs;
+    for (int i = 0; i < n && !known; i++)
         known = inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino;
-    if (!known && n_inputs < MAX_INPUTS) {
-        inputs[n_inputs].dev = st->st_dev;
-        inputs[n_inputs].ino = st->st_ino;
-        snprintf(inputs[n_inputs].path, sizeof inputs[n_inputs].path, "%s", path);
-        snprintf(inputs[n_inputs].what, sizeof inputs[n_inputs].what, "%s", what);
-        n_inputs++;
+    if (!known && n < MAX_INPUTS) {
+        inputs[n].dev = st->st_dev;
+        inputs[n].ino = st->st_ino;
+        snprintf(inputs[n].path, sizeof inputs[n].path, "%s", path);
+        snprintf(inputs[n].what, sizeof inputs[n].what, "%s", what);
+        n_inputs = n + 1; /* after the entry: a reader without the lock sees it whole */
     }
+    pthread_mutex_unlock(&inputs_lock);
     for (int i = 0; i < n_outputs; i++) {
         struct stat o;
         if (!stat(outputs[i].path, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino) {
@@ -325,9 +330,8 @@ char *edan_input_read_all(const char *path, const char *what, size_t max, size_t
 /* ===================================================================== */
 
 /*
- * A slot is filled (name first, then used = 1) before its file is created
- * and emptied after it is renamed or removed, so the signal handler, which
- * reads only used slots, never sees half a name and never misses a file.
+ * A slot is filled (name first, then used = 1) before its file is created and emptied after it is renamed or
+ * removed, so the signal handler, which reads only used slots, never sees half a name and never misses a file.
  */
 #define MAX_LIVE 64
 static struct {
@@ -336,10 +340,9 @@ static struct {
 } live[MAX_LIVE];
 
 /*
- * Directories of this process's own temporaries (edan's: the plugin's
- * options and status, a temporary trace, the program's link): emptied and
- * removed with the live files, by the process that registered them only
- * (a child between fork and exec runs the same handler).
+ * Directories of this process's own temporaries (edan's: the plugin's options and status, a temporary trace, the
+ * program's link): emptied and removed with the live files, by the process that registered them only (a child
+ * between fork and exec runs the same handler).
  */
 #define MAX_TMP_DIRS 4
 static struct {
@@ -448,11 +451,9 @@ static void install_cleanup(void)
         return;
     done = true;
     /*
-     * A process with a journal, or that handles these signals already, is
-     * not edan's own: the plugin inside QEMU, which delivers signals to its
-     * guest and may close the plugin's files after any exit handler of
-     * ours. There the temporaries are left to the plugin and, if it dies
-     * first, to edan's sweep of the journal.
+     * A process with a journal, or that handles these signals already, is not edan's own: the plugin inside QEMU,
+     * which delivers signals to its guest and may close the plugin's files after any exit handler of ours. There
+     * the temporaries are left to the plugin and, if it dies first, to edan's sweep of the journal.
      */
     const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
     const char *j = getenv("EDAN_TEMPORARIES");
@@ -473,8 +474,6 @@ static void install_cleanup(void)
         }
     }
 }
-
-static void install_cleanup(void);
 
 int edan_temporary_dir(const char *dir)
 {

@@ -31,6 +31,7 @@ typedef struct timing_tool {
     const edan_elf *funcs_of; /* src's functions, or &elf: the file is read once */
     bool own_elf, have_elf;
     edan_srcmap *src;
+    edan_srcmap_ahead *src_ahead; /* src being opened while the stream runs (NULL: opened by attribute()) */
     attr_row *funcs, *lines;
     size_t n_funcs, n_lines;
     uint64_t max_ticks; /* the most ticks one instruction adds to a schedule (max_per_insn) */
@@ -161,6 +162,7 @@ static void destroy(void *tool)
     edan_timing_free(t->model);
     if (t->own_elf)
         edan_elf_close(&t->elf);
+    edan_srcmap_ahead_end(t->src_ahead);
     edan_srcmap_close(t->src);
     free(t->funcs);
     free(t->lines);
@@ -181,7 +183,7 @@ static int load_image(edan_timing *model, const edan_session *s, const edan_mach
         return 0;
     edan_elf_data d;
     edan_error why = {0};
-    if (edan_elf_data_open(binary, &d, &why)) {
+    if (edan_elf_segments_open(binary, &d, &why)) {
         edan_error_set(err, "%s (the machine's pages = first-touch places the program's image first)", why.msg);
         return -1;
     }
@@ -272,6 +274,15 @@ static void *create(edan_session *s, edan_error *err)
             return NULL;
         }
     }
+    /*
+     * the report's source map, read while a trace is analysed (--threads=1: everything on the calling thread). Not
+     * online, where this process is QEMU's and the guest's run dominates: there the thread, begun as the guest
+     * starts, made the tracer miss a shared library's code (tests/library_views_test.py; the tracer finds objects
+     * by this process's mappings, util/symbols/objects.h), for a reason not found.
+     */
+    const char *kind = edan_session_source(s)->kind;
+    if (o->threads != 1 && kind && !strcmp(kind, "trace"))
+        t->src_ahead = edan_srcmap_ahead_begin(edan_session_source(s)->binary);
     return t;
 }
 
@@ -355,7 +366,7 @@ static void attribute(timing_tool *t, const edan_session *s)
     if (!binary || !*binary)
         return;
     /* the source map reads the ELF's functions too: a program without DWARF has them read here */
-    t->src = edan_srcmap_open(binary, &ignored);
+    t->src = t->src_ahead ? edan_srcmap_ahead_take(t->src_ahead, &ignored) : edan_srcmap_open(binary, &ignored);
     /* a dynamically linked program's libraries by name too (their code keeps its run-time addresses) */
     const edan_objmap *objects = edan_session_source(s)->objects;
     if (t->src) {

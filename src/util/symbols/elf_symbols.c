@@ -207,8 +207,11 @@ static int index_spans(edan_elf *e)
     return 0;
 }
 
-/* Open and check the program; its functions into out, its objects and segments into data (either may be NULL). */
-static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_error *err)
+/*
+ * Open and check the program; its functions into out, its objects (when objects) and segments into data (either may
+ * be NULL).
+ */
+static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, bool objects, edan_error *err)
 {
     edan_elf ignored;
     if (!out)
@@ -267,10 +270,11 @@ static int read_elf(const char *path, edan_elf *out, edan_elf_data *data, edan_e
     symbol_lists lists = {out != &ignored ? &out->funcs : NULL,
                           &out->n_funcs,
                           0,
-                          data ? &data->objects : NULL,
+                          data && objects ? &data->objects : NULL,
                           data ? &data->n_objects : NULL,
                           0};
-    if (read_symbols(elf, SHT_SYMTAB, 0, &lists)) {
+    /* no list wanted (the segments alone): no symbol read, no C++ name demangled */
+    if ((lists.funcs || lists.objects) && read_symbols(elf, SHT_SYMTAB, 0, &lists)) {
         edan_error_set(err, "out of memory reading %s", path);
         goto out;
     }
@@ -302,7 +306,7 @@ out:
 
 int edan_elf_open(const char *path, edan_elf *out, edan_error *err)
 {
-    return read_elf(path, out, NULL, err);
+    return read_elf(path, out, NULL, false, err);
 }
 
 /* ===================================================================== */
@@ -529,7 +533,12 @@ bool edan_elf_imports(const char *path, const char *name)
 
 int edan_elf_data_open(const char *path, edan_elf_data *out, edan_error *err)
 {
-    return read_elf(path, NULL, out, err);
+    return read_elf(path, NULL, out, true, err);
+}
+
+int edan_elf_segments_open(const char *path, edan_elf_data *out, edan_error *err)
+{
+    return read_elf(path, NULL, out, false, err);
 }
 
 void edan_elf_data_close(edan_elf_data *d)

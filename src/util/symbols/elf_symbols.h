@@ -89,6 +89,8 @@ typedef struct edan_elf_data {
 
 /* Open and check as edan_elf_open, reading the data objects and segments. */
 int edan_elf_data_open(const char *path, edan_elf_data *out, edan_error *err);
+/* As edan_elf_data_open, the segments alone (no objects: no symbol is read). */
+int edan_elf_segments_open(const char *path, edan_elf_data *out, edan_error *err);
 void edan_elf_data_close(edan_elf_data *d);
 
 /*
