@@ -458,6 +458,11 @@ add_executable(keymap_test tests/keymap_test.c)
 target_link_libraries(keymap_test PRIVATE edan_core)
 add_test(NAME util_keymap COMMAND keymap_test)
 
+# Arrays grown without copy or zeroing (the timing model's per-instruction rows) against a naive copy.
+add_executable(zgrow_test tests/zgrow_test.c)
+target_link_libraries(zgrow_test PRIVATE edan_core)
+add_test(NAME util_zgrow COMMAND zgrow_test)
+
 # The direct-mapped block table of the reuse tracker and the footprint tool against a naive sorted list.
 add_executable(blocktab_test tests/blocktab_test.c)
 target_link_libraries(blocktab_test PRIVATE edan_core)

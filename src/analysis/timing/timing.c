@@ -11,6 +11,7 @@
 #include "analysis/timing/memtime.h"
 #include "isa/native.h"
 #include "util/grow.h"
+#include "util/zgrow.h"
 
 /* ===================================================================== */
 /* Set-up                                                                 */
@@ -260,13 +261,15 @@ void edan_timing_free(edan_timing *t)
     free(t->ss_pairs);
     free(t->ss_known);
     free(t->lfst);
-    free(t->id_time);
-    free(t->id_stall);
-    free(t->id_count);
-    free(t->id_pc);
-    free(t->fdesc);
     edan_timing_code_free(t);
-    edan_timing_sample_free(t);
+    edan_timing_sample_free(t); /* before id_cap's arrays: its own are sized by it */
+    /* grown by id_grow() (timing_shared.h) */
+    const size_t ids = t->id_cap, Kp = (size_t)t->Kp;
+    edan_zgrow_free(t->id_time, ids * Kp * sizeof *t->id_time);
+    edan_zgrow_free(t->id_stall, ids * Kp * sizeof *t->id_stall);
+    edan_zgrow_free(t->id_count, ids * sizeof *t->id_count);
+    edan_zgrow_free(t->id_pc, ids * sizeof *t->id_pc);
+    edan_zgrow_free(t->fdesc, ids * sizeof *t->fdesc);
     edan_timing_dump_free(t);
     if (t->paged)
         edan_pagemap_free(&t->pages);
@@ -348,6 +351,8 @@ static void run_part(edan_timing *t, const edan_exec *recs, size_t n, bool owned
         edan_timing_consume_dump(t, recs, n); /* the window ahead or in progress: the build with the dump's hooks */
     else if (t->width == TIMING_LV && t->Kp == TIMING_LV)
         edan_timing_consume_4k(t, recs, n); /* one vector: its build with the lanes a constant */
+    else if (t->width == TIMING_LV && t->Kp == 2 * TIMING_LV)
+        edan_timing_consume_8k(t, recs, n); /* two vectors: likewise */
     else if (t->width == TIMING_LV)
         edan_timing_consume_4(t, recs, n);
     else
@@ -560,4 +565,84 @@ edan_consumer edan_timing_consumer(edan_timing *t)
     /* the caches, the L1i and the predictor follow warm records (timing_shared.h, warm_run()) */
     edan_consumer c = {t, consume, finish, NULL, true};
     return c;
+}
+
+/* ===================================================================== */
+/* The instructions decoded, by pc                                        */
+/* ===================================================================== */
+
+/*
+ * The RISC-V instructions the timing model has decoded, by pc (added as
+ * their timing_fdesc rows are made, fdesc_fill()), and what the bytes a
+ * forward branch skips hold (edan_timing_skip(): what the wrong path of a
+ * branch taken that was predicted not taken runs before it rejoins the right
+ * path, wrong_path_loads() in timing_ahead.h).
+ */
+
+/* A skipped range's slot in the direct-mapped table of SKIP_SLOTS. */
+static uint64_t skip_slot(uint64_t from, uint64_t to)
+{
+    return (((from ^ (to << 1)) * 0x9E3779B97F4A7C15ull) >> 20) & (SKIP_SLOTS - 1);
+}
+
+int edan_timing_code_add(edan_timing *t, const edan_insn *in)
+{
+    if (!in->pc || in->isa)
+        return 0;
+    if (!t->code.cap && edan_keymap_init(&t->code, sizeof(const edan_insn *)) < 0) {
+        edan_error_set(&t->err, "out of memory for the timing model's table of instructions");
+        return -1;
+    }
+    bool created;
+    const edan_insn **at = edan_keymap_get(&t->code, in->pc, 0, &created);
+    if (!at) {
+        edan_error_set(&t->err, "out of memory for the timing model's table of %zu instructions",
+                       edan_keymap_size(&t->code));
+        return -1;
+    }
+    const edan_insn *was = *at;
+    if (!created && (was->size != in->size || was->n_dst != in->n_dst || was->dst != in->dst))
+        t->code_changed++; /* another instruction at a pc: what a skip of its bytes holds is made again */
+    *at = in;
+    return 0;
+}
+
+/* The instruction decoded at pc, NULL: none. */
+static const edan_insn *code_at(const edan_timing *t, uint64_t pc)
+{
+    const edan_insn *const *at = edan_keymap_find(&t->code, pc, 0);
+    return at ? *at : NULL;
+}
+
+void edan_timing_code_free(edan_timing *t)
+{
+    if (t->code.cap)
+        edan_keymap_free(&t->code);
+    free(t->skips);
+    t->skips = NULL;
+    t->code_changed = 0;
+}
+
+const timing_skip *edan_timing_skip(edan_timing *t, uint64_t from, uint64_t to)
+{
+    if (!t->skips && !(t->skips = calloc(SKIP_SLOTS, sizeof *t->skips))) {
+        edan_error_set(&t->err, "out of memory for the timing model's skipped bytes");
+        return NULL;
+    }
+    timing_skip *e = &t->skips[skip_slot(from, to)];
+    if (e->from == from && e->to == to && e->changed == t->code_changed &&
+        (e->ok || e->code_n == edan_keymap_size(&t->code)))
+        return e->ok ? e : NULL; /* made already; not known then and nothing new decoded since */
+    *e = (timing_skip){.from = from, .to = to, .code_n = edan_keymap_size(&t->code), .changed = t->code_changed};
+    uint64_t pc = from, count = 0;
+    for (const edan_insn *in; pc < to && count < t->m.rob_entries && (in = code_at(t, pc)) && in->size;
+         pc += in->size) {
+        count++;
+        if (in->n_dst)
+            e->regs[in->dst >> 6] |= 1ull << (in->dst & 63);
+    }
+    e->count = (uint32_t)count;
+    /* every instruction decoded, one after another up to `to` exactly, fewer than the reorder buffer holds */
+    e->ok = pc == to && count < t->m.rob_entries;
+    return e->ok ? e : NULL;
 }

@@ -179,7 +179,7 @@ static int wpl_level(const edan_timing *t, uint64_t addr)
  * other direction's first pc,
  *  - a forward branch taken that was predicted not taken: the wrong path runs
  *    the instructions in the bytes the branch skips, one after another as
- *    decoded (timing_code.c: counted by their sizes, 2 or 4 bytes; the
+ *    decoded (timing.c: counted by their sizes, 2 or 4 bytes; the
  *    registers they write hold values the right path does not have), and
  *    then the right path's records from the current one on; no wrong path
  *    where one of them was never decoded, or rob_entries of them or more;
@@ -275,7 +275,7 @@ static size_t wpl_rejoin(edan_timing *t, size_t ja, uint64_t pc, uint64_t wrong,
     const uint64_t rob_n = t->m.rob_entries;
     *skip = 0;
     if (wrong == fall && pc > wrong) {
-        /* the skipped bytes' instructions as decoded (timing_code.c): not all decoded, what they write is not known */
+        /* the skipped bytes' instructions as decoded (timing.c): not all decoded, what they write is not known */
         const timing_skip *sk = edan_timing_skip(t, wrong, pc);
         if (!sk)
             return n;

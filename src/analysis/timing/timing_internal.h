@@ -396,7 +396,7 @@ struct edan_timing {
     uint32_t wpl_reg_gen[256], wpl_gen;
     bool wpl_any; /* some slot holds a line */
     /*
-     * the RISC-V instructions decoded (timing_code.c): code by pc (tag 0) to the edan_insn, made at the
+     * the RISC-V instructions decoded (timing.c): code by pc (tag 0) to the edan_insn, made at the
      * first; code_changed counts those that replaced another of other registers or size; the skipped byte
      * ranges the wrong path took (SKIP_SLOTS, direct mapped)
      */
@@ -498,8 +498,12 @@ struct edan_timing {
     uint64_t ss_clear_at; /* the next multiple of SS_CLEAR_PERIOD above ss_mem_ops: the next clearing */
     uint64_t epoch_at;    /* the record (t->n.instructions) + 1 of the current epoch's first line (ram_epochs) */
     uint32_t epoch_lines; /* the lines from memory in it */
-    /* attribution per static instruction id: id_time / id_stall [id * Kp + k] */
-    size_t id_cap;
+    /*
+     * attribution per static instruction id: id_time / id_stall [id * Kp + k]; id_n is one more than the highest id
+     * whose row was filled (fdesc_fill()), so every id at or above it has no count: the ends' loops go to id_n, not
+     * over the capacity's pages never touched (util/zgrow.h)
+     */
+    size_t id_cap, id_n;
     tick *id_time, *id_stall;
     uint64_t *id_count, *id_pc;
     timing_fdesc *fdesc; /* by id: what the step reads of each static instruction (timing_shared.h, fdesc_of()) */
@@ -534,7 +538,7 @@ struct edan_timing {
 
 /*
  * The lanes the step takes at once for K lanes on this CPU: TIMING_LV (the
- * AVX2 build, timing_step4.c; timing_step4k.c when the lanes are one vector)
+ * AVX2 build, timing_step4.c; timing_step4k.c and timing_step8k.c when the lanes are one or two vectors)
  * for more than one lane where the CPU has AVX2 and EDAN_NO_AVX2 is not set
  * (the tests run both), else 1 (timing_step.c).
  */
@@ -543,6 +547,7 @@ int edan_timing_width(int K);
 void edan_timing_consume_1(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_consume_4(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_consume_4k(edan_timing *t, const edan_exec *recs, size_t n);
+void edan_timing_consume_8k(edan_timing *t, const edan_exec *recs, size_t n);
 /* The build of the step with the schedule dump's hooks (timing_step_dump.c), and the dump's end (timing_dump.c). */
 void edan_timing_consume_dump(edan_timing *t, const edan_exec *recs, size_t n);
 void edan_timing_dump_free(edan_timing *t);
@@ -553,7 +558,7 @@ edan_timing *edan_timing_alloc(const edan_machine *m, const double *lat_ns, int 
 void edan_timing_consume_groups(edan_timing *t, const edan_exec *recs, size_t n);
 int edan_timing_finish_groups(edan_timing *t);
 void edan_timing_free_groups(edan_timing *t);
-/* Instruction in decoded at its pc (timing_code.c): 0, or -1 (err set) out of memory. */
+/* Instruction in decoded at its pc (timing.c): 0, or -1 (err set) out of memory. */
 int edan_timing_code_add(edan_timing *t, const edan_insn *in);
 /* What the bytes [from, to) hold (timing_skip): NULL when not known (or out of memory: err set). */
 const timing_skip *edan_timing_skip(edan_timing *t, uint64_t from, uint64_t to);

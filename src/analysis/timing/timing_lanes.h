@@ -2,8 +2,8 @@
  * timing_lanes.h - the timing model's step (timing.h), written once for
  * lanes TIMING_LW at a time and built for each width by a file that defines
  * TIMING_LW and includes this: timing_step.c (1, plain C for any CPU),
- * timing_step4.c (4, AVX2) and timing_step4k.c (4, AVX2, for exactly four
- * lanes: STEP_KP()). Per record, what is the same in every lane
+ * timing_step4.c (4, AVX2), timing_step4k.c and timing_step8k.c (4, AVX2,
+ * for exactly four and eight lanes: STEP_KP()). Per record, what is the same in every lane
  * (fetch's L1i line, the branch predictor, the dependencies, the cache
  * contents, the store sets' blocks) once, then each stage for the lanes
  * TIMING_LW at a time, as vectors (timing_vec.h); the shared part, and the
@@ -42,7 +42,7 @@
 /*
  * The lanes of the step (t->Kp), a constant in a build for exactly
  * TIMING_KP of them (timing_step4k.c: one vector, four latencies or
- * fewer), so that its loops over the lanes run once with no loop and its
+ * fewer; timing_step8k.c: two, five to eight), so that its loops over the lanes run once with no loop and its
  * rows (ROW()) are a shift from their tables.
  */
 #ifdef TIMING_KP

@@ -49,7 +49,7 @@ edan_timing_lane edan_timing_lane_get(const edan_timing *t, int i)
 uint32_t edan_timing_ids(const edan_timing *t)
 {
     t = shared(t);
-    return (uint32_t)t->id_cap;
+    return (uint32_t)t->id_n; /* the ids above have no row (timing_internal.h) */
 }
 
 uint64_t edan_timing_id_count(const edan_timing *t, uint32_t id)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/timing/timing_internal.h"
+#include "util/zgrow.h"
 
 #define NAUX EDAN_TIMING_AUX
 _Static_assert(NAUX == 2, "edan_timing_fold_unit() folds the two counts by hand");
@@ -478,11 +479,12 @@ void edan_timing_sample_next(edan_timing *t)
  * not measure at all (id_n_est 0) stays 0 here: price_rows() gives it its
  * share.
  */
-static void ratio_rows(edan_timing *t)
+static void ratio_rows(edan_timing *t, const uint32_t *live, size_t n_live)
 {
     timing_sampler *s = &t->smp;
     const size_t Kp = (size_t)t->Kp;
-    for (size_t id = 0; id < t->id_cap; id++) {
+    for (size_t u = 0; u < n_live; u++) {
+        const size_t id = live[u];
         if (!(s->id_n_est[id] > 0))
             continue;
         const double r = (double)edan_timing_id_count(t, (uint32_t)id) / s->id_n_est[id];
@@ -521,10 +523,12 @@ static double row_price(const timing_sampler *s, size_t id, const double *e0, si
 }
 
 /* What the rows shared as h lack below 0, in all. */
-static double share_deficit(const timing_sampler *s, size_t n, const double *e0, size_t Kp, const row_share *h)
+static double share_deficit(const timing_sampler *s, const uint32_t *live, size_t n_live, const double *e0, size_t Kp,
+                            const row_share *h)
 {
     double d = 0;
-    for (size_t id = 0; id < n; id++) {
+    for (size_t u = 0; u < n_live; u++) {
+        const size_t id = live[u];
         const double v = e0[id * Kp] + row_correction(s, id, e0, Kp, h);
         d += v < 0 ? -v : 0;
     }
@@ -557,65 +561,69 @@ static double share_deficit(const timing_sampler *s, size_t n, const double *e0,
  * row is scaled). A row's stall is at most its cycles; the lane's is the
  * rows' sum.
  */
-static void price_rows(edan_timing *t, int k, const double *b)
+static void price_rows(edan_timing *t, int k, const double *b, const uint32_t *live, size_t n_live)
 {
     timing_sampler *s = &t->smp;
     const size_t Kp = (size_t)t->Kp;
     double *e0 = s->id_est + (size_t)k, *st0 = s->id_stall_est + (size_t)k;
     double M[NAUX] = {0, 0}, own = 0;
-    for (size_t id = 0; id < t->id_cap; id++) {
-        for (int j = 0; j < NAUX; j++)
+    /* a line's price at the region's mix of epochs and lines (A): the fit's combination along its data */
+    double A[NAUX] = {0, 0};
+    for (size_t u = 0; u < n_live; u++) {
+        const size_t id = live[u];
+        for (int j = 0; j < NAUX; j++) {
             M[j] += (double)s->id_aux[id * NAUX + (size_t)j] - s->id_aux_est[id * NAUX + (size_t)j];
+            A[j] += (double)s->id_aux[id * NAUX + (size_t)j];
+        }
         own += e0[id * Kp];
     }
     const double C = b[0] * M[0] + b[1] * M[1], D = s->est[k] - own - C;
-    /* a line's price at the region's mix of epochs and lines: the fit's combination along its data */
-    double A[NAUX] = {0, 0};
-    for (size_t id = 0; id < t->id_cap; id++)
-        for (int j = 0; j < NAUX; j++)
-            A[j] += (double)s->id_aux[id * NAUX + (size_t)j];
     const double line = A[1] > 0 ? b[0] * A[0] / A[1] + b[1] : 0, d = A[1] > 0 ? D / A[1] : 0;
     const double left = A[1] > 0 || !(own > 0) ? 0 : D / own; /* no line from memory: by the rows' cycles */
     const row_share by_counts = {{b[0], b[1]}, left, line, d},
                     by_lines = {{0, line}, own > 0 ? (C - line * M[1]) / own + left : 0, line, d};
-    const double d_counts = share_deficit(s, t->id_cap, e0, Kp, &by_counts),
-                 d_lines = share_deficit(s, t->id_cap, e0, Kp, &by_lines);
+    const double d_counts = share_deficit(s, live, n_live, e0, Kp, &by_counts),
+                 d_lines = share_deficit(s, live, n_live, e0, Kp, &by_lines);
     const row_share *h = d_counts <= d_lines ? &by_counts : &by_lines;
     double deficit = 0;
-    for (size_t id = 0; id < t->id_cap; id++) {
+    for (size_t u = 0; u < n_live; u++) {
+        const size_t id = live[u];
         const double c = row_correction(s, id, e0, Kp, h);
         e0[id * Kp] += c;
         st0[id * Kp] += c;
         if (e0[id * Kp] < 0)
             deficit -= e0[id * Kp];
     }
-    bool *zero = deficit > 0 ? calloc(t->id_cap, sizeof *zero) : NULL; /* rows held at 0 */
-    for (size_t id = 0; zero && id < t->id_cap; id++)
+    bool *zero = deficit > 0 ? calloc(n_live, sizeof *zero) : NULL; /* rows held at 0, by their place in live */
+    for (size_t u = 0; zero && u < n_live; u++) {
+        const size_t id = live[u];
         if (e0[id * Kp] < 0) {
             st0[id * Kp] -= e0[id * Kp];
             e0[id * Kp] = 0;
-            zero[id] = true;
+            zero[u] = true;
         }
+    }
     for (int round = 0; zero && deficit > 0 && round < 8; round++) {
         double priced = 0;
-        for (size_t id = 0; id < t->id_cap; id++) {
-            const double p = row_price(s, id, e0, Kp, h);
-            priced += !zero[id] && p > 0 ? p : 0;
+        for (size_t u = 0; u < n_live; u++) {
+            const double p = row_price(s, live[u], e0, Kp, h);
+            priced += !zero[u] && p > 0 ? p : 0;
         }
         if (priced <= 0)
             break;
         const double f = deficit / priced;
         deficit = 0;
-        for (size_t id = 0; id < t->id_cap; id++) {
+        for (size_t u = 0; u < n_live; u++) {
+            const size_t id = live[u];
             double *e = &e0[id * Kp], *st = &st0[id * Kp];
             const double p = row_price(s, id, e0, Kp, h);
-            if (zero[id] || p <= 0)
+            if (zero[u] || p <= 0)
                 continue;
             double cut = f * p;
             if (cut >= *e) { /* 0, the rest to the next round */
                 deficit += cut - *e;
                 cut = *e;
-                zero[id] = true;
+                zero[u] = true;
             }
             *e -= cut;
             *st -= cut;
@@ -623,12 +631,12 @@ static void price_rows(edan_timing *t, int k, const double *b)
     }
     free(zero);
     double pos = 0;
-    for (size_t id = 0; deficit > 0 && id < t->id_cap; id++)
-        pos += e0[id * Kp] > 0 ? e0[id * Kp] : 0;
+    for (size_t u = 0; deficit > 0 && u < n_live; u++)
+        pos += e0[live[u] * Kp] > 0 ? e0[live[u] * Kp] : 0;
     const double f = deficit > 0 && pos > deficit ? (pos - deficit) / pos : 1; /* the last resort */
     double stall = 0;
-    for (size_t id = 0; id < t->id_cap; id++) {
-        double *e = &e0[id * Kp], *st = &st0[id * Kp];
+    for (size_t u = 0; u < n_live; u++) {
+        double *e = &e0[live[u] * Kp], *st = &st0[live[u] * Kp];
         const double v = *e < 0 ? 0 : *e * f;
         *st += v - *e;
         *e = v;
@@ -679,9 +687,23 @@ void edan_timing_sample_close(edan_timing *t)
     free(y);
     if (s->covered)
         return;
-    ratio_rows(t);
+    /*
+     * the rows with a count in the region, in order: every other id's rows are 0 throughout (the sums below add
+     * nothing for them), and their pages of the sampler's arrays were never touched (util/zgrow.h)
+     */
+    uint32_t *live = malloc((t->id_n ? t->id_n : 1) * sizeof *live);
+    if (!live) {
+        edan_error_set(&t->err, "out of memory for the sampled timing model's rows");
+        return;
+    }
+    size_t n_live = 0;
+    for (uint32_t id = 0; id < t->id_n; id++)
+        if (edan_timing_id_count(t, id))
+            live[n_live++] = id;
+    ratio_rows(t, live, n_live);
     for (int k = 0; k < t->K; k++)
-        price_rows(t, k, b[k]);
+        price_rows(t, k, b[k], live, n_live);
+    free(live);
 }
 
 void edan_timing_sample_free(edan_timing *t)
@@ -694,15 +716,17 @@ void edan_timing_sample_free(edan_timing *t)
     free(s->aux_unit);
     free(s->aux_stands);
     free(s->aux_start);
-    free(s->id_est);
-    free(s->id_stall_est);
-    free(s->id_gen);
-    free(s->touched);
-    free(s->id_aux);
-    free(s->id_aux_unit);
-    free(s->id_aux_est);
-    free(s->id_n_unit);
-    free(s->id_n_est);
+    /* grown with t->id_cap by smp_grow() (timing_shared.h) */
+    const size_t n = t->id_cap, Kp = (size_t)t->Kp, A = EDAN_TIMING_AUX;
+    edan_zgrow_free(s->id_est, n * Kp * sizeof *s->id_est);
+    edan_zgrow_free(s->id_stall_est, n * Kp * sizeof *s->id_stall_est);
+    edan_zgrow_free(s->id_gen, n * sizeof *s->id_gen);
+    edan_zgrow_free(s->touched, n * sizeof *s->touched);
+    edan_zgrow_free(s->id_aux, n * A * sizeof *s->id_aux);
+    edan_zgrow_free(s->id_aux_unit, n * A * sizeof *s->id_aux_unit);
+    edan_zgrow_free(s->id_aux_est, n * A * sizeof *s->id_aux_est);
+    edan_zgrow_free(s->id_n_unit, n * sizeof *s->id_n_unit);
+    edan_zgrow_free(s->id_n_est, n * sizeof *s->id_n_est);
     free(t->wline);
     free(t->wcell);
 }

@@ -17,6 +17,7 @@
 #include "analysis/timing/timing_internal.h"
 #include "isa/riscv_ops.h"
 #include "util/grow.h"
+#include "util/zgrow.h"
 
 /* ===================================================================== */
 /* What every lane shares                                                 */
@@ -257,7 +258,8 @@ static __attribute__((noinline)) int smp_grow(timing_sampler *s, size_t old, siz
 {
     const size_t A = EDAN_TIMING_AUX;
     void *q;
-#define GROW(p, per) ((q = edan_grow_zeroed((p), old * (per), cap * (per), sizeof *(p))) != NULL && ((p) = q, 1))
+#define GROW(p, per)                                                                                                   \
+    ((q = edan_zgrow((p), old * (per) * sizeof *(p), cap * (per) * sizeof *(p))) != NULL && ((p) = q, 1))
     const bool ok = GROW(s->id_est, Kp) && GROW(s->id_stall_est, Kp) && GROW(s->id_gen, 1) && GROW(s->touched, 1) &&
                     GROW(s->id_aux, A) && GROW(s->id_aux_unit, A) && GROW(s->id_aux_est, A) && GROW(s->id_n_unit, 1) &&
                     GROW(s->id_n_est, 1);
@@ -269,19 +271,20 @@ static __attribute__((noinline)) int smp_grow(timing_sampler *s, size_t old, siz
 static __attribute__((noinline)) TIMING_TARGET int id_grow(edan_timing *t, uint32_t id)
 {
     const size_t cap = edan_grow_cap(t->id_cap, id), Kp = (size_t)t->Kp;
-    tick *a = edan_grow_zeroed(t->id_time, t->id_cap * Kp, cap * Kp, sizeof *a);
+    /* edan_zgrow(): most of these rows are never written (code outside the region), and their pages never touched */
+    tick *a = edan_zgrow(t->id_time, t->id_cap * Kp * sizeof *a, cap * Kp * sizeof *a);
     if (a)
         t->id_time = a;
-    tick *b = a ? edan_grow_zeroed(t->id_stall, t->id_cap * Kp, cap * Kp, sizeof *b) : NULL;
+    tick *b = a ? edan_zgrow(t->id_stall, t->id_cap * Kp * sizeof *b, cap * Kp * sizeof *b) : NULL;
     if (b)
         t->id_stall = b;
-    uint64_t *c = b ? edan_grow_zeroed(t->id_count, t->id_cap, cap, sizeof *c) : NULL;
+    uint64_t *c = b ? edan_zgrow(t->id_count, t->id_cap * sizeof *c, cap * sizeof *c) : NULL;
     if (c)
         t->id_count = c;
-    timing_fdesc *fd = c ? edan_grow_zeroed(t->fdesc, t->id_cap, cap, sizeof *fd) : NULL;
+    timing_fdesc *fd = c ? edan_zgrow(t->fdesc, t->id_cap * sizeof *fd, cap * sizeof *fd) : NULL;
     if (fd)
         t->fdesc = fd;
-    uint64_t *d = fd ? edan_grow_zeroed(t->id_pc, t->id_cap, cap, sizeof *d) : NULL;
+    uint64_t *d = fd ? edan_zgrow(t->id_pc, t->id_cap * sizeof *d, cap * sizeof *d) : NULL;
     if (d)
         t->id_pc = d;
     if (!d || (t->smp.on && smp_grow(&t->smp, t->id_cap, cap, Kp))) {
@@ -367,6 +370,8 @@ static __attribute__((noinline)) TIMING_TARGET void fdesc_fill(edan_timing *t, t
     d->any = (uint8_t)((d->access && !d->amo ? WARM_LOADSTORE : 0) | (d->amo ? WARM_AMO : 0) |
                        (d->store ? WARM_STORE : 0) | (d->ctl ? WARM_CTL : 0) | (d->serial ? WARM_SERIAL : 0));
     d->insn = in;
+    if ((size_t)(d - t->fdesc) >= t->id_n)
+        t->id_n = (size_t)(d - t->fdesc) + 1;
     (void)edan_timing_code_add(t, in); /* out of memory: err set, the run stops */
 }
 
