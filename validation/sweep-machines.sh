@@ -2,7 +2,7 @@
 # gem5's side of issue 38's four-machine validation, in the order that gives usable tables soonest:
 # the 58 programs without PolyBench L2X (DIR/core.tsv) on each machine at 50 and 300 ns, then all 85
 # (DIR/all.tsv: core.tsv's, then the L2X kernels) on each, then 100 and 200 ns on the validation
-# machine. Both lists are written from DIR/programs.tsv, validation/thirdparty/build.sh's list. Each step is one validation/sweep.py --no-edan run into
+# machine. Both lists are validation/thirdparty/build.sh's (it writes them beside programs.tsv). Each step is one validation/sweep.py --no-edan run into
 # DIR/results-MACHINE.json; a rerun runs only what is missing (results are keyed by the binaries'
 # digests), so the script can be stopped and started again at any time.
 #
@@ -23,10 +23,10 @@ die() {
 }
 [ $# -eq 2 ] || die "usage: sh validation/sweep-machines.sh DIR GEM5"
 DIR=$1 GEM5=$2
-[ -f "$DIR/programs.tsv" ] || die "$DIR/programs.tsv: no program list (validation/thirdparty/build.sh DIR writes it)"
 CORE=$DIR/core.tsv ALL=$DIR/all.tsv
-grep -v '/polybench/l2x/' "$DIR/programs.tsv" >"$CORE" || die "$CORE: cannot write it"
-{ cat "$CORE" && grep '/polybench/l2x/' "$DIR/programs.tsv"; } >"$ALL" || die "$ALL: cannot write it"
+for l in "$CORE" "$ALL"; do
+    [ -f "$l" ] || die "$l: no program list (validation/thirdparty/build.sh DIR writes it)"
+done
 HERE=$(cd "$(dirname "$0")" && pwd)
 if [ -w /proc/self/autogroup ]; then echo 19 >/proc/self/autogroup 2>/dev/null || true; fi
 MACHINES="gem5-validation gem5-validation-stride gem5-validation-narrow gem5-validation-ddr4"

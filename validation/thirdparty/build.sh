@@ -8,7 +8,9 @@
 # Each variable names the checkout of one suite (only read); a suite whose variable is unset or empty
 # is skipped, with a line saying so. Each suite's script (SUITE.sh SRC_DIR OUT_DIR, in this
 # directory) builds its programs under OUT_DIR/SUITE/ and writes OUT_DIR/SUITE.tsv; build.sh then
-# writes OUT_DIR/programs.tsv, the lists of the suites built by this run after a comment header.
+# writes OUT_DIR/programs.tsv, the lists of the suites built by this run after a comment header, and
+# from it the four-machine validation's two lists (docs/accuracy.md): OUT_DIR/core.tsv, its programs
+# without PolyBench's L2X kernels, and OUT_DIR/all.tsv, core.tsv's then the L2X kernels.
 # HPCG and LULESH (hpcg.sh, lulesh.sh: OUT_DIR/hpcg/xhpcg, OUT_DIR/lulesh/lulesh2.0) are the timing
 # model's benchmarks (bench/bench_apps.py), too long for gem5: built when named, never listed.
 # Errors (a suite's build failed, no suite given): a message and exit status 2.
@@ -65,3 +67,8 @@ fi
 } >"$OUT/programs.tsv.tmp" || die "$OUT/programs.tsv: cannot write"
 mv "$OUT/programs.tsv.tmp" "$OUT/programs.tsv" || die "$OUT/programs.tsv: cannot write"
 echo "build.sh: $(grep -vc '^#' "$OUT/programs.tsv") programs ($built ) in $OUT/programs.tsv"
+# the four-machine validation's lists (validation/sweep-machines.sh, docs/accuracy.md)
+grep -v '/polybench/l2x/' "$OUT/programs.tsv" >"$OUT/core.tsv" || die "$OUT/core.tsv: cannot write"
+{ cat "$OUT/core.tsv" && grep '/polybench/l2x/' "$OUT/programs.tsv" || true; } >"$OUT/all.tsv" ||
+    die "$OUT/all.tsv: cannot write"
+echo "build.sh: $(grep -vc '^#' "$OUT/core.tsv") of them in $OUT/core.tsv, $(grep -vc '^#' "$OUT/all.tsv") in $OUT/all.tsv"
