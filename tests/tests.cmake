@@ -459,7 +459,7 @@ target_link_libraries(keymap_test PRIVATE edan_core)
 add_test(NAME util_keymap COMMAND keymap_test)
 
 # Arrays grown without copy or zeroing (the timing model's per-instruction rows) against a naive copy.
-add_executable(zgrow_test tests/zgrow_test.c)
+add_executable(zgrow_test tests/zgrow_test.c tests/random_trace.c)
 target_link_libraries(zgrow_test PRIVATE edan_core)
 add_test(NAME util_zgrow COMMAND zgrow_test)
 

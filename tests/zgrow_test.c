@@ -9,25 +9,18 @@
 #include <string.h>
 
 #include "check.h"
+#include "random_trace.h"
 #include "util/zgrow.h"
-
-static uint64_t rng = 0x243f6a8885a308d3ull;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 int main(void)
 {
+    rt_seed(20261203);
     for (int round = 0; round < 40; round++) {
         unsigned char *p = NULL, *ref = NULL;
         size_t bytes = 0;
         for (int step = 0; step < 12; step++) {
             /* growths of a byte to a few mappings' worth, some within the page the mapping already has */
-            const size_t add = next() % 4 == 0 ? next() % 64 : next() % (3 * EDAN_ZGROW_MAP);
+            const size_t add = rt_below(4) == 0 ? rt_below(64) : rt_below(3 * EDAN_ZGROW_MAP);
             const size_t to = bytes + add;
             unsigned char *q = edan_zgrow(p, bytes, to);
             CHECK(q != NULL, "round %d step %d: %zu -> %zu bytes", round, step, bytes, to);
@@ -39,8 +32,8 @@ int main(void)
             memset(ref + bytes, 0, to - bytes);
             CHECK(!memcmp(p, ref, to), "round %d step %d: %zu -> %zu bytes: kept and zeroed", round, step, bytes, to);
             for (int w = 0; to && w < 200; w++) { /* writes, the new part's included */
-                const size_t at = next() % to;
-                p[at] = ref[at] = (unsigned char)next();
+                const size_t at = rt_below(to);
+                p[at] = ref[at] = (unsigned char)rt_below(256);
             }
             bytes = to;
         }

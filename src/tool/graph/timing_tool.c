@@ -382,21 +382,30 @@ static void attribute(timing_tool *t, const edan_session *s)
         return;
     const edan_elf *elf = t->funcs_of;
     const uint32_t ids = edan_timing_ids(m);
-    /* functions: one accumulator per symbol, plus one for code outside every symbol */
+    /*
+     * functions: an accumulator per symbol that ran, plus one for code outside every symbol, made at its first
+     * instruction (slot: the symbol's accumulator + 1, 0 none yet): a row is half a KiB and a program has
+     * thousands of symbols, most of which never ran
+     */
+    uint32_t *slot = calloc(elf->n_funcs + 1, sizeof *slot);
     attr_row *acc = calloc(elf->n_funcs + 1, sizeof *acc);
     line_key *keys = calloc(ids ? ids : 1, sizeof *keys);
-    if (!acc || !keys) {
+    if (!slot || !acc || !keys) {
+        free(slot);
         free(acc);
         free(keys);
         return;
     }
-    size_t n_keys = 0;
+    size_t n_keys = 0, n_acc = 0;
     for (uint32_t id = 0; id < ids; id++) {
         if (!edan_timing_id_count(m, id))
             continue;
         const uint64_t pc = edan_timing_id_pc(m, id);
         const edan_elf_func *f = edan_elf_func_at(elf, pc);
-        attr_row *r = &acc[f ? (size_t)(f - elf->funcs) : elf->n_funcs];
+        const size_t fi = f ? (size_t)(f - elf->funcs) : elf->n_funcs;
+        if (!slot[fi])
+            slot[fi] = (uint32_t)++n_acc;
+        attr_row *r = &acc[slot[fi] - 1];
         r->name = f ? f->name : NULL;
         row_add(r, m, id);
         edan_srcloc loc = {NULL, NULL, 0};
@@ -405,10 +414,13 @@ static void attribute(timing_tool *t, const edan_session *s)
         /* a line's function is the innermost one, inlined or not: the code the line belongs to */
         keys[n_keys++] = (line_key){loc.file, loc.function ? loc.function : f ? f->name : NULL, loc.line, id};
     }
-    for (size_t i = 0; i <= elf->n_funcs; i++)
-        if (acc[i].instructions)
-            acc[t->n_funcs++] = acc[i];
-    t->funcs = acc;
+    /* the rows in the symbols' order, as the sort by time below has always found them */
+    t->funcs = calloc(n_acc ? n_acc : 1, sizeof *t->funcs);
+    for (size_t i = 0; t->funcs && i <= elf->n_funcs; i++)
+        if (slot[i] && acc[slot[i] - 1].instructions)
+            t->funcs[t->n_funcs++] = acc[slot[i] - 1];
+    free(slot);
+    free(acc);
     qsort(keys, n_keys, sizeof *keys, line_cmp);
     t->lines = calloc(n_keys ? n_keys : 1, sizeof *t->lines);
     for (size_t i = 0; t->lines && i < n_keys; i++) {
